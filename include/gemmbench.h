@@ -1,0 +1,315 @@
+/* gemmbench.h: the public API of libgemmbench, the only installed header.
+ *
+ * libgemmbench enumerates OpenCL devices, loads GEMM kernel families (OpenCL C source plus JSON
+ * metadata), runs a GEMM problem C = alpha*op(A)*op(B) + beta*C with one of them, times it and
+ * validates the result against a double-precision CPU reference. The library never prints and
+ * never aborts: every failing call returns a negative gb_error_t and leaves a one-line message on
+ * its handle (or in the caller's buffer for calls without one).
+ */
+#ifndef GEMMBENCH_H
+#define GEMMBENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GB_VERSION_MAJOR 0
+#define GB_VERSION_MINOR 1
+#define GB_VERSION_PATCH 0
+#define GB_VERSION_STRING "0.1.0"
+
+/* The version of the library actually linked, e.g. "0.1.0". */
+const char *gb_version(void);
+
+/* ---- errors ---------------------------------------------------------------------------------- */
+
+/* X(name, value, description): the single table behind gb_error_t and gb_strerror(). */
+#define GB_ERROR_TABLE(X)                                                                   \
+    X(GB_OK, 0, "success")                                                                  \
+    X(GB_ENOMEM, -1, "out of memory")                                                       \
+    X(GB_EOVERFLOW, -2, "matrix size overflows")                                            \
+    X(GB_EBADM, -3, "M must be a positive integer")                                         \
+    X(GB_EBADN, -4, "N must be a positive integer")                                         \
+    X(GB_EBADK, -5, "K must be a positive integer")                                         \
+    X(GB_EBADLDA, -6, "lda is smaller than the stored A needs")                             \
+    X(GB_EBADLDB, -7, "ldb is smaller than the stored B needs")                             \
+    X(GB_EBADLDC, -8, "ldc is smaller than the stored C needs")                             \
+    X(GB_EBADPRECISION, -9, "unknown precision")                                            \
+    X(GB_EBADLAYOUT, -10, "unknown layout")                                                 \
+    X(GB_EBADTRANS, -11, "unknown transposition")                                           \
+    X(GB_EBADSCALAR, -12, "alpha or beta is not a finite number")                           \
+    X(GB_EBADDIST, -13, "unknown data distribution")                                        \
+    X(GB_EBADARG, -14, "invalid argument")                                                  \
+    X(GB_ENOPLATFORM, -20, "no such OpenCL platform")                                       \
+    X(GB_ENODEVICE, -21, "no such OpenCL device")                                           \
+    X(GB_EOPENCL, -22, "an OpenCL call failed")                                             \
+    X(GB_EBUILD, -23, "OpenCL program build failed")                                        \
+    X(GB_ENOKERNEL, -30, "unknown kernel")                                                  \
+    X(GB_EMETADATA, -31, "malformed kernel metadata")                                       \
+    X(GB_ENOSOURCE, -32, "kernel source file missing")                                      \
+    X(GB_EBADPARAM, -33, "unknown kernel parameter or value not allowed")                   \
+    X(GB_ECONSTRAINT, -34, "kernel parameter constraint violated")                          \
+    X(GB_EBADLWS, -35, "invalid work-group size")                                           \
+    X(GB_EUNSUPPORTED, -36, "kernel does not support this problem")                         \
+    X(GB_ENOFP64, -37, "device has no double precision")                                    \
+    X(GB_ENOEXT, -38, "device lacks a required OpenCL extension")                           \
+    X(GB_EWGSIZE, -39, "work-group too large for the device")                               \
+    X(GB_ELOCALMEM, -40, "local memory too large for the device")                           \
+    X(GB_EVALIDATION, -50, "result failed validation")                                      \
+    X(GB_EIO, -51, "file input/output failed")
+
+typedef enum gb_error {
+#define GB_X_ENUM(name, value, text) name = value,
+    GB_ERROR_TABLE(GB_X_ENUM)
+#undef GB_X_ENUM
+} gb_error_t;
+
+/* A static description of an error code; never NULL. */
+const char *gb_strerror(int code);
+/* The enum constant's name ("GB_EBADLDA"); never NULL. */
+const char *gb_errname(int code);
+
+/* ---- the problem ----------------------------------------------------------------------------- */
+
+typedef enum gb_precision { GB_PREC_S = 0, GB_PREC_D = 1 } gb_precision_t;
+typedef enum gb_layout { GB_ROW_MAJOR = 0, GB_COL_MAJOR = 1 } gb_layout_t;
+typedef enum gb_trans { GB_NOTRANS = 0, GB_TRANS = 1 } gb_trans_t;
+
+/* One GEMM: C (m x n) = alpha * op(A) (m x k) * op(B) (k x n) + beta * C. Leading dimensions of
+ * 0 mean "the minimum"; gb_problem_check() fills them in. Offsets are in elements. */
+typedef struct gb_problem {
+    gb_precision_t precision;
+    gb_layout_t layout;
+    gb_trans_t trans_a, trans_b;
+    size_t m, n, k;
+    double alpha, beta;
+    size_t lda, ldb, ldc;
+    size_t off_a, off_b, off_c;
+} gb_problem_t;
+
+/* Defaults: row-major, NN, alpha 1, beta 0, minimum leading dimensions, no offsets. */
+void gb_problem_init(gb_problem_t *p, gb_precision_t prec, size_t m, size_t n, size_t k);
+/* Checks every field and fills in zero leading dimensions. Returns the code of the first bad
+ * field (GB_EBADM, GB_EBADLDA, ...), GB_EOVERFLOW when a buffer size overflows or exceeds
+ * 32-bit kernel indexing; msg (may be NULL) gets a one-line explanation with the fix. */
+int gb_problem_check(gb_problem_t *p, char *msg, size_t msglen);
+/* Elements each buffer holds (offset + ld * outer dimension), valid after gb_problem_check(). */
+void gb_problem_buffer_elems(const gb_problem_t *p, size_t *a, size_t *b, size_t *c);
+size_t gb_precision_bytes(gb_precision_t prec);
+/* 's'/'d' names; parse returns GB_EBADPRECISION etc. on unknown text. */
+const char *gb_precision_name(gb_precision_t prec);
+int gb_precision_parse(const char *s, gb_precision_t *out);
+int gb_layout_parse(const char *s, gb_layout_t *out);
+int gb_trans_parse(const char *s, gb_trans_t *out);
+/* "row-NT" style tag of the problem's layout and transpositions into buf (>= 8 bytes). */
+const char *gb_problem_layout_tag(const gb_problem_t *p, char *buf, size_t len);
+
+/* Input distributions: uniform on [lo, hi], standard normal, or integers in [-r, r] (with which
+ * a small enough product is exact in floating point). */
+typedef enum gb_dist_kind { GB_DIST_UNIFORM = 0, GB_DIST_NORMAL = 1, GB_DIST_INT = 2 } gb_dist_kind_t;
+typedef struct gb_dist {
+    gb_dist_kind_t kind;
+    double lo, hi;
+    long range;
+} gb_dist_t;
+/* Parses "uniform:LO:HI", "uniform", "normal" or "int:R". */
+int gb_dist_parse(const char *s, gb_dist_t *out, char *msg, size_t msglen);
+/* Canonical text of a distribution into buf. */
+const char *gb_dist_format(const gb_dist_t *d, char *buf, size_t len);
+
+/* ---- devices --------------------------------------------------------------------------------- */
+
+typedef enum gb_device_type {
+    GB_DEVTYPE_ALL = 0, GB_DEVTYPE_CPU, GB_DEVTYPE_GPU, GB_DEVTYPE_ACC, GB_DEVTYPE_DEFAULT
+} gb_device_type_t;
+
+/* Facts about one OpenCL device. Peaks are in GFLOP/s; 0 means the formula is unknown for this
+ * device, and peak_formula then says why. */
+typedef struct gb_device_info {
+    size_t platform_index, device_index;
+    char platform_name[128], platform_version[128];
+    char name[128], vendor[128], driver[64], version[128];
+    const char *type_name; /* "cpu", "gpu", "accelerator" or "other" */
+    unsigned compute_units, clock_mhz;
+    uint64_t global_mem, local_mem, max_alloc;
+    size_t max_wg_size, max_wi_sizes[3];
+    unsigned pref_vec_float, pref_vec_double, native_vec_float, native_vec_double;
+    int fp64;
+    char *extensions; /* owned by the list */
+    double peak_gflops[2]; /* by formula, indexed by gb_precision_t */
+    char peak_formula[2][192];
+    void *cl_platform, *cl_device; /* cl_platform_id, cl_device_id */
+} gb_device_info_t;
+
+/* Lists every device of every platform into *out (free with gb_device_list_free). A machine
+ * with no platform is not an error: *count is 0. */
+int gb_device_list(gb_device_info_t **out, size_t *count, char *msg, size_t msglen);
+void gb_device_list_free(gb_device_info_t *list, size_t count);
+/* Does the device advertise this extension? */
+int gb_device_has_extension(const gb_device_info_t *d, const char *ext);
+
+/* Device selection in the Intel sample's terms: platform by index or name substring (NULL: the
+ * first that has a matching device), type, device by index within the platform or name
+ * substring (NULL: the first). */
+typedef struct gb_device_selector {
+    const char *platform;
+    gb_device_type_t type;
+    const char *device;
+} gb_device_selector_t;
+int gb_device_type_parse(const char *s, gb_device_type_t *out);
+int gb_device_select(const gb_device_info_t *list, size_t count, const gb_device_selector_t *sel,
+                     size_t *index, char *msg, size_t msglen);
+
+/* ---- kernel families ------------------------------------------------------------------------- */
+
+#define GB_MAX_PARAMS 32
+#define GB_NAME_MAX 48
+
+typedef struct gb_param {
+    char *name, *doc;
+    long def;
+    long *values; /* allowed values, or NULL with nvalues 0 */
+    size_t nvalues;
+    long lo, hi;  /* allowed range when values is NULL */
+} gb_param_t;
+
+typedef struct gb_preset {
+    char *name, *doc;
+    unsigned precisions; /* mask of 1u << gb_precision_t the preset is for */
+    size_t nset;
+    char **set_names;
+    long *set_values;
+} gb_preset_t;
+
+/* One kernel family as its metadata declares it (docs/kernel-metadata.md). Owned by the
+ * registry; every pointer lives as long as the registry. */
+typedef struct gb_family {
+    char *name, *description, *origin, *source_file, *entry;
+    char *source;          /* the OpenCL C text */
+    unsigned precisions;   /* mask of 1u << gb_precision_t */
+    unsigned layouts;      /* mask of 1u << gb_layout_index(), native layouts */
+    char **args; size_t nargs;
+    char *global[2], *local[2]; /* size expressions; local may be NULL (driver's choice) */
+    char **constraints; size_t nconstraints;
+    char **extensions; size_t nextensions;
+    char *local_mem;       /* expression in bytes, may be NULL */
+    gb_param_t *params; size_t nparams;
+    gb_preset_t *presets; size_t npresets;
+} gb_family_t;
+
+/* Bit index of a layout/transposition combination in gb_family_t.layouts (0..7). */
+unsigned gb_layout_index(gb_layout_t layout, gb_trans_t ta, gb_trans_t tb);
+
+typedef struct gb_registry gb_registry_t;
+/* Loads the built-in families, then those in kernel_path (NULL for none), which add to or
+ * replace built-in ones by name. Free with gb_registry_close. On error *out is NULL and msg
+ * names the file and key at fault. */
+int gb_registry_open(gb_registry_t **out, const char *kernel_path, char *msg, size_t msglen);
+void gb_registry_close(gb_registry_t *reg);
+size_t gb_registry_count(const gb_registry_t *reg);
+const gb_family_t *gb_registry_family(const gb_registry_t *reg, size_t i);
+/* Finds a family or a preset by name (exact, then case-insensitive). *preset is NULL when the
+ * name is a family's. Returns GB_ENOKERNEL when nothing matches. */
+int gb_registry_find(const gb_registry_t *reg, const char *name, const gb_family_t **family,
+                     const gb_preset_t **preset);
+
+/* Parameter assignments by name. */
+typedef struct gb_params {
+    size_t count;
+    char name[GB_MAX_PARAMS][GB_NAME_MAX];
+    long value[GB_MAX_PARAMS];
+} gb_params_t;
+int gb_params_set(gb_params_t *ps, const char *name, long value);
+/* Parses "NAME=VALUE" into ps. */
+int gb_params_parse(gb_params_t *ps, const char *assignment, char *msg, size_t msglen);
+/* Looks a value up; returns 1 and sets *value if present. */
+int gb_params_get(const gb_params_t *ps, const char *name, long *value);
+
+/* A kernel ready to configure: a family with every parameter valued (defaults, then the
+ * preset's, then the caller's overrides). */
+typedef struct gb_config {
+    const gb_family_t *family;
+    const gb_preset_t *preset;
+    gb_params_t params;
+} gb_config_t;
+
+/* Resolves a kernel or preset name with overrides (may be NULL). GB_ENOKERNEL for an unknown
+ * name, GB_EBADPARAM for an unknown parameter or a value outside the allowed set. */
+int gb_config_resolve(const gb_registry_t *reg, const char *kernel, const gb_params_t *overrides,
+                      gb_config_t *out, char *msg, size_t msglen);
+/* Sets the work-group size parameters (LX, LY) from --lws; GB_EBADLWS when the family fixes its
+ * work-group size or the values are not positive. */
+int gb_config_set_lws(gb_config_t *cfg, size_t lws0, size_t lws1, char *msg, size_t msglen);
+/* The name to print: the preset's, else the family's. */
+const char *gb_config_name(const gb_config_t *cfg);
+/* Can this configuration run this problem on this device? Checks precision, fp64, layout,
+ * extensions, constraints, work-group size and local memory. GB_OK or the reason's code with
+ * msg explaining it. problem may be NULL to check only what does not depend on it. */
+int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_precision_t prec,
+                    const gb_problem_t *problem, char *msg, size_t msglen);
+
+/* ---- running and measuring ------------------------------------------------------------------- */
+
+typedef struct gb_context gb_context_t;
+/* Opens an OpenCL context and profiling queue on dev (which must outlive the context). */
+int gb_context_open(gb_context_t **out, const gb_device_info_t *dev, char *msg, size_t msglen);
+void gb_context_close(gb_context_t *ctx);
+/* The last error's message on this context ("" if none). Valid until the next call. */
+const char *gb_context_errmsg(const gb_context_t *ctx);
+const gb_device_info_t *gb_context_device(const gb_context_t *ctx);
+
+typedef struct gb_stats {
+    size_t n;
+    double min, max, median, mean, std, ci95_lo, ci95_hi;
+} gb_stats_t;
+
+typedef enum gb_validate_mode { GB_VALIDATE_AUTO = -1, GB_VALIDATE_OFF = 0, GB_VALIDATE_ON = 1 } gb_validate_mode_t;
+
+typedef struct gb_bench_options {
+    int warmup, iterations;
+    gb_validate_mode_t validate;
+    uint64_t seed;
+    gb_dist_t dist;
+} gb_bench_options_t;
+void gb_bench_options_init(gb_bench_options_t *o);
+
+typedef struct gb_validation {
+    int done;             /* 0: not validated (skipped or off) */
+    int passed;
+    int exact;            /* exact-integer mode: every element must equal the reference */
+    double max_ratio;     /* max |C - Cref| / (u * G) over elements */
+    double bound_ratio;   /* the failing threshold in the same units */
+    size_t worst_i, worst_j;
+    size_t n_over, n_nonfinite, n_canary; /* elements over the bound, NaN/Inf, touched canaries */
+    char reason[160];     /* why it failed or was skipped */
+} gb_validation_t;
+
+typedef struct gb_result {
+    gb_stats_t kernel_ms;     /* sum of event times of every kernel of one call */
+    gb_stats_t wall_ms;       /* host wall time of one call, enqueue to finish */
+    double *samples_kernel_ms, *samples_wall_ms; /* iterations each; freed by gb_result_free */
+    double gflops;            /* 2*M*N*K / median kernel time */
+    double gflops_wall;       /* 2*M*N*K / median wall time */
+    double efficiency;        /* gflops / formula peak, or -1 when the peak is unknown */
+    double build_ms;
+    size_t global[2], local[2];
+    int local_null;           /* the driver chose the work-group size */
+    int swapped;              /* served through the row/column-major operand swap */
+    char build_options[512];
+    gb_validation_t validation;
+} gb_result_t;
+void gb_result_free(gb_result_t *r);
+
+/* Builds, runs and (per opts) validates one configuration on one problem. Returns GB_OK even when
+ * validation fails (see r->validation); an error code when the run could not happen, with the
+ * message on ctx (build logs included). */
+int gb_bench_run(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *problem,
+                 const gb_bench_options_t *opts, gb_result_t *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

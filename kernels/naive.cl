@@ -1,0 +1,44 @@
+/* naive.cl: one work-item per element of C, reading a row of op(A) and a column of op(B)
+ * straight from global memory. Any layout and transposition, chosen at build time by
+ * GB_ROW_MAJOR, GB_TRANS_A and GB_TRANS_B. Dimension 0 runs along C's contiguous index so
+ * neighbouring work-items write neighbouring addresses. The baseline every other kernel beats. */
+#ifndef LX
+#define LX 16
+#endif
+#ifndef LY
+#define LY 16
+#endif
+
+#if GB_ROW_MAJOR
+#define AT(ld, r, c) ((r) * (ld) + (c))
+#else
+#define AT(ld, r, c) ((c) * (ld) + (r))
+#endif
+#if GB_TRANS_A
+#define OPA(i, k) A[offA + AT(lda, k, i)]
+#else
+#define OPA(i, k) A[offA + AT(lda, i, k)]
+#endif
+#if GB_TRANS_B
+#define OPB(k, j) B[offB + AT(ldb, j, k)]
+#else
+#define OPB(k, j) B[offB + AT(ldb, k, j)]
+#endif
+
+kernel void gemm_naive(const int M, const int N, const int K, const real alpha,
+                       global const real *restrict A, const int offA, const int lda,
+                       global const real *restrict B, const int offB, const int ldb,
+                       const real beta, global real *C, const int offC, const int ldc)
+{
+#if GB_ROW_MAJOR
+    const int i = (int)get_global_id(1), j = (int)get_global_id(0);
+#else
+    const int i = (int)get_global_id(0), j = (int)get_global_id(1);
+#endif
+    if (i >= M || j >= N)
+        return;
+    real acc = 0;
+    for (int k = 0; k < K; k++)
+        acc = fma(OPA(i, k), OPB(k, j), acc);
+    GB_UPDATE(C[offC + AT(ldc, i, j)], acc, alpha, beta);
+}

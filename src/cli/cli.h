@@ -1,0 +1,38 @@
+/* cli.h: what the subcommands share: exit codes, error printing, strict number parsing and
+ * device selection from the -p/-t/-d options. */
+#ifndef GB_CLI_H
+#define GB_CLI_H
+
+#include <stddef.h>
+#include "gemmbench.h"
+
+enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_RUNTIME = 3 };
+
+/* Prints "gemmbench: error: <message>" to stderr and returns the exit code for the error:
+ * EXIT_RUNTIME for OpenCL, build and memory failures, EXIT_USAGE for everything else. */
+int cli_error(int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Parses a positive integer (what names the option in messages); 0 or a message printed. */
+int cli_parse_size(const char *what, const char *s, size_t *out);
+/* Parses a finite double. */
+int cli_parse_double(const char *what, const char *s, double *out);
+/* Parses a comma-separated list of positive sizes into out (up to cap). */
+int cli_parse_size_list(const char *what, const char *s, size_t *out, size_t cap, size_t *n);
+
+typedef struct cli_device {
+    gb_device_info_t *list;
+    size_t count, index;
+} cli_device_t;
+/* Lists devices and picks one by sel; prints the error and returns the exit code on failure. */
+int cli_device_open(cli_device_t *d, const gb_device_selector_t *sel);
+void cli_device_close(cli_device_t *d);
+
+int cmd_devices(int argc, char **argv);
+int cmd_kernels(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+
+#endif

@@ -1,0 +1,48 @@
+/* core.h: helpers shared inside the library: message formatting, checked size arithmetic,
+ * the seeded generator and matrix storage helpers. */
+#ifndef GB_CORE_H
+#define GB_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gemmbench.h"
+
+#if defined(__GNUC__)
+#define GB_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define GB_PRINTF(a, b)
+#endif
+
+/* Writes a formatted message into msg (if not NULL) and returns code. */
+int gb__fail(char *msg, size_t msglen, int code, const char *fmt, ...) GB_PRINTF(4, 5);
+
+/* a * b and a + b into *out; return 0 on overflow. */
+int gb__mul_ok(size_t a, size_t b, size_t *out);
+int gb__add_ok(size_t a, size_t b, size_t *out);
+
+/* Stored shape of operand A or B: rows and columns as held in memory. */
+void gb__stored_a(const gb_problem_t *p, size_t *rows, size_t *cols);
+void gb__stored_b(const gb_problem_t *p, size_t *rows, size_t *cols);
+/* Index of element (r, c) of a stored matrix with leading dimension ld. */
+static inline size_t gb__at(gb_layout_t layout, size_t ld, size_t r, size_t c)
+{
+    return layout == GB_ROW_MAJOR ? r * ld + c : c * ld + r;
+}
+
+/* splitmix64-seeded xoshiro256** generator: deterministic for a seed on every platform. */
+typedef struct gb_rng { uint64_t s[4]; } gb_rng_t;
+void gb__rng_seed(gb_rng_t *r, uint64_t seed);
+uint64_t gb__rng_next(gb_rng_t *r);
+double gb__rng_uniform(gb_rng_t *r); /* [0, 1) */
+double gb__rng_normal(gb_rng_t *r);
+
+/* Fills the logical rows x cols of a stored matrix (double values exactly representable in
+ * the target precision) and sets every other element of the buffer to fill_pad. */
+void gb__matrix_generate(double *buf, size_t elems, gb_layout_t layout, size_t ld, size_t off,
+                         size_t rows, size_t cols, const gb_dist_t *d, gb_precision_t prec,
+                         gb_rng_t *rng, double fill_pad);
+
+/* Monotonic wall clock in milliseconds. */
+double gb__now_ms(void);
+
+#endif

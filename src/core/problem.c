@@ -1,0 +1,185 @@
+/* problem.c: the GEMM problem, its checks and its checked size arithmetic. */
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core.h"
+
+int gb__fail(char *msg, size_t msglen, int code, const char *fmt, ...)
+{
+    if (msg && msglen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, msglen, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+int gb__mul_ok(size_t a, size_t b, size_t *out)
+{
+    if (a != 0 && b > SIZE_MAX / a)
+        return 0;
+    *out = a * b;
+    return 1;
+}
+
+int gb__add_ok(size_t a, size_t b, size_t *out)
+{
+    if (b > SIZE_MAX - a)
+        return 0;
+    *out = a + b;
+    return 1;
+}
+
+void gb_problem_init(gb_problem_t *p, gb_precision_t prec, size_t m, size_t n, size_t k)
+{
+    memset(p, 0, sizeof *p);
+    p->precision = prec;
+    p->layout = GB_ROW_MAJOR;
+    p->trans_a = p->trans_b = GB_NOTRANS;
+    p->m = m;
+    p->n = n;
+    p->k = k;
+    p->alpha = 1.0;
+    p->beta = 0.0;
+}
+
+void gb__stored_a(const gb_problem_t *p, size_t *rows, size_t *cols)
+{
+    *rows = p->trans_a == GB_NOTRANS ? p->m : p->k;
+    *cols = p->trans_a == GB_NOTRANS ? p->k : p->m;
+}
+
+void gb__stored_b(const gb_problem_t *p, size_t *rows, size_t *cols)
+{
+    *rows = p->trans_b == GB_NOTRANS ? p->k : p->n;
+    *cols = p->trans_b == GB_NOTRANS ? p->n : p->k;
+}
+
+/* Checks one operand's leading dimension (filling 0 with the minimum) and its buffer size. */
+static int check_operand(const gb_problem_t *p, const char *name, size_t rows, size_t cols,
+                         size_t *ld, size_t off, int code, char *msg, size_t msglen)
+{
+    const int row = p->layout == GB_ROW_MAJOR;
+    const size_t need = row ? cols : rows, outer = row ? rows : cols;
+    if (*ld == 0)
+        *ld = need;
+    if (*ld < need)
+        return gb__fail(msg, msglen, code,
+                        "ld%s=%zu is smaller than %zu, the %s of %s-major %s (%zu x %zu as stored); "
+                        "give --ld%s %zu or more",
+                        name, *ld, need, row ? "columns" : "rows", row ? "row" : "column", name,
+                        rows, cols, name, need);
+    size_t elems, bytes;
+    if (!gb__mul_ok(*ld, outer, &elems) || !gb__add_ok(elems, off, &elems) ||
+        !gb__mul_ok(elems, gb_precision_bytes(p->precision), &bytes))
+        return gb__fail(msg, msglen, GB_EOVERFLOW,
+                        "matrix %s (ld%s=%zu x %zu) overflows the address space; use smaller sizes",
+                        name, name, *ld, outer);
+    if (elems > (size_t)INT_MAX)
+        return gb__fail(msg, msglen, GB_EOVERFLOW,
+                        "matrix %s needs %zu elements, over the 2^31-1 that kernels index; use "
+                        "smaller sizes",
+                        name, elems);
+    return GB_OK;
+}
+
+int gb_problem_check(gb_problem_t *p, char *msg, size_t msglen)
+{
+    if (p->precision != GB_PREC_S && p->precision != GB_PREC_D)
+        return gb__fail(msg, msglen, GB_EBADPRECISION, "unknown precision; use s or d");
+    if (p->layout != GB_ROW_MAJOR && p->layout != GB_COL_MAJOR)
+        return gb__fail(msg, msglen, GB_EBADLAYOUT, "unknown layout; use row or col");
+    if ((p->trans_a != GB_NOTRANS && p->trans_a != GB_TRANS) ||
+        (p->trans_b != GB_NOTRANS && p->trans_b != GB_TRANS))
+        return gb__fail(msg, msglen, GB_EBADTRANS, "unknown transposition; use N or T");
+    if (p->m == 0)
+        return gb__fail(msg, msglen, GB_EBADM, "M must be a positive integer; give -M 1 or more");
+    if (p->n == 0)
+        return gb__fail(msg, msglen, GB_EBADN, "N must be a positive integer; give -N 1 or more");
+    if (p->k == 0)
+        return gb__fail(msg, msglen, GB_EBADK, "K must be a positive integer; give -K 1 or more");
+    if (!isfinite(p->alpha) || !isfinite(p->beta))
+        return gb__fail(msg, msglen, GB_EBADSCALAR, "alpha and beta must be finite numbers");
+    size_t r, c;
+    int rc;
+    gb__stored_a(p, &r, &c);
+    if ((rc = check_operand(p, "a", r, c, &p->lda, p->off_a, GB_EBADLDA, msg, msglen)) != GB_OK)
+        return rc;
+    gb__stored_b(p, &r, &c);
+    if ((rc = check_operand(p, "b", r, c, &p->ldb, p->off_b, GB_EBADLDB, msg, msglen)) != GB_OK)
+        return rc;
+    return check_operand(p, "c", p->m, p->n, &p->ldc, p->off_c, GB_EBADLDC, msg, msglen);
+}
+
+void gb_problem_buffer_elems(const gb_problem_t *p, size_t *a, size_t *b, size_t *c)
+{
+    const int row = p->layout == GB_ROW_MAJOR;
+    size_t r, cl;
+    gb__stored_a(p, &r, &cl);
+    *a = p->off_a + p->lda * (row ? r : cl);
+    gb__stored_b(p, &r, &cl);
+    *b = p->off_b + p->ldb * (row ? r : cl);
+    *c = p->off_c + p->ldc * (row ? p->m : p->n);
+}
+
+size_t gb_precision_bytes(gb_precision_t prec)
+{
+    return prec == GB_PREC_D ? sizeof(double) : sizeof(float);
+}
+
+const char *gb_precision_name(gb_precision_t prec)
+{
+    return prec == GB_PREC_D ? "d" : "s";
+}
+
+int gb_precision_parse(const char *s, gb_precision_t *out)
+{
+    if (!strcasecmp(s, "s") || !strcasecmp(s, "single") || !strcasecmp(s, "float") ||
+        !strcmp(s, "32"))
+        *out = GB_PREC_S;
+    else if (!strcasecmp(s, "d") || !strcasecmp(s, "double") || !strcmp(s, "64"))
+        *out = GB_PREC_D;
+    else
+        return GB_EBADPRECISION;
+    return GB_OK;
+}
+
+int gb_layout_parse(const char *s, gb_layout_t *out)
+{
+    if (!strcasecmp(s, "row") || !strcasecmp(s, "rowmajor") || !strcasecmp(s, "r"))
+        *out = GB_ROW_MAJOR;
+    else if (!strcasecmp(s, "col") || !strcasecmp(s, "colmajor") || !strcasecmp(s, "column") ||
+             !strcasecmp(s, "c"))
+        *out = GB_COL_MAJOR;
+    else
+        return GB_EBADLAYOUT;
+    return GB_OK;
+}
+
+int gb_trans_parse(const char *s, gb_trans_t *out)
+{
+    if (!strcasecmp(s, "n") || !strcasecmp(s, "notrans"))
+        *out = GB_NOTRANS;
+    else if (!strcasecmp(s, "t") || !strcasecmp(s, "trans"))
+        *out = GB_TRANS;
+    else
+        return GB_EBADTRANS;
+    return GB_OK;
+}
+
+unsigned gb_layout_index(gb_layout_t layout, gb_trans_t ta, gb_trans_t tb)
+{
+    return (unsigned)layout * 4u + (unsigned)ta * 2u + (unsigned)tb;
+}
+
+const char *gb_problem_layout_tag(const gb_problem_t *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s-%c%c", p->layout == GB_ROW_MAJOR ? "row" : "col",
+             p->trans_a == GB_TRANS ? 'T' : 'N', p->trans_b == GB_TRANS ? 'T' : 'N');
+    return buf;
+}

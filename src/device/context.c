@@ -1,0 +1,126 @@
+/* context.c: opening a device (context and profiling queue), error helpers and program builds. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+
+int gb__ctx_fail(gb_context_t *ctx, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->errmsg, sizeof ctx->errmsg, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+const char *gb__cl_errname(cl_int err)
+{
+    switch (err) {
+#define E(x) case x: return #x;
+        E(CL_DEVICE_NOT_FOUND) E(CL_DEVICE_NOT_AVAILABLE) E(CL_COMPILER_NOT_AVAILABLE)
+        E(CL_MEM_OBJECT_ALLOCATION_FAILURE) E(CL_OUT_OF_RESOURCES) E(CL_OUT_OF_HOST_MEMORY)
+        E(CL_BUILD_PROGRAM_FAILURE) E(CL_INVALID_VALUE) E(CL_INVALID_DEVICE) E(CL_INVALID_CONTEXT)
+        E(CL_INVALID_COMMAND_QUEUE) E(CL_INVALID_MEM_OBJECT) E(CL_INVALID_BUILD_OPTIONS)
+        E(CL_INVALID_PROGRAM) E(CL_INVALID_PROGRAM_EXECUTABLE) E(CL_INVALID_KERNEL_NAME)
+        E(CL_INVALID_KERNEL) E(CL_INVALID_ARG_INDEX) E(CL_INVALID_ARG_VALUE) E(CL_INVALID_ARG_SIZE)
+        E(CL_INVALID_KERNEL_ARGS) E(CL_INVALID_WORK_DIMENSION) E(CL_INVALID_WORK_GROUP_SIZE)
+        E(CL_INVALID_WORK_ITEM_SIZE) E(CL_INVALID_GLOBAL_OFFSET) E(CL_INVALID_EVENT)
+        E(CL_INVALID_BUFFER_SIZE) E(CL_INVALID_GLOBAL_WORK_SIZE) E(CL_PROFILING_INFO_NOT_AVAILABLE)
+        E(CL_INVALID_OPERATION) E(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+        E(CL_MISALIGNED_SUB_BUFFER_OFFSET) E(CL_INVALID_IMAGE_SIZE) E(CL_IMAGE_FORMAT_NOT_SUPPORTED)
+#undef E
+    default: return "unknown OpenCL error";
+    }
+}
+
+int gb__cl_check(gb_context_t *ctx, cl_int err, const char *what)
+{
+    if (err == CL_SUCCESS)
+        return GB_OK;
+    return gb__ctx_fail(ctx, GB_EOPENCL, "%s failed: %s (%d)", what, gb__cl_errname(err), err);
+}
+
+int gb_context_open(gb_context_t **out, const gb_device_info_t *dev, char *msg, size_t msglen)
+{
+    *out = NULL;
+    gb_context_t *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+    ctx->dev = dev;
+    cl_device_id d = (cl_device_id)dev->cl_device;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)dev->cl_platform,
+                                     0};
+    cl_int err;
+    ctx->cl = clCreateContext(props, 1, &d, NULL, NULL, &err);
+    if (err != CL_SUCCESS) {
+        gb__fail(msg, msglen, GB_EOPENCL, "clCreateContext on '%s' failed: %s", dev->name,
+                 gb__cl_errname(err));
+        free(ctx);
+        return GB_EOPENCL;
+    }
+    cl_queue_properties qp[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    ctx->queue = clCreateCommandQueueWithProperties(ctx->cl, d, qp, &err);
+    if (err != CL_SUCCESS) {
+        gb__fail(msg, msglen, GB_EOPENCL, "clCreateCommandQueue on '%s' failed: %s", dev->name,
+                 gb__cl_errname(err));
+        clReleaseContext(ctx->cl);
+        free(ctx);
+        return GB_EOPENCL;
+    }
+    *out = ctx;
+    return GB_OK;
+}
+
+void gb_context_close(gb_context_t *ctx)
+{
+    if (!ctx)
+        return;
+    if (ctx->queue)
+        clReleaseCommandQueue(ctx->queue);
+    if (ctx->cl)
+        clReleaseContext(ctx->cl);
+    free(ctx);
+}
+
+const char *gb_context_errmsg(const gb_context_t *ctx)
+{
+    return ctx->errmsg;
+}
+
+const gb_device_info_t *gb_context_device(const gb_context_t *ctx)
+{
+    return ctx->dev;
+}
+
+int gb__program_build(gb_context_t *ctx, const char *name, const char *source, const char *options,
+                      cl_program *out, double *ms)
+{
+    cl_int err;
+    const double t0 = gb__now_ms();
+    cl_program prog = clCreateProgramWithSource(ctx->cl, 1, &source, NULL, &err);
+    if (err != CL_SUCCESS)
+        return gb__cl_check(ctx, err, "clCreateProgramWithSource");
+    cl_device_id d = (cl_device_id)ctx->dev->cl_device;
+    err = clBuildProgram(prog, 1, &d, options, NULL, NULL);
+    *ms = gb__now_ms() - t0;
+    if (err != CL_SUCCESS) {
+        size_t len = 0;
+        int n = snprintf(ctx->errmsg, sizeof ctx->errmsg,
+                         "OpenCL build of '%s' failed (%s) with options '%s'; build log:\n", name,
+                         gb__cl_errname(err), options);
+        clGetProgramBuildInfo(prog, d, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
+        char *log = malloc(len + 1);
+        if (log && n > 0 && (size_t)n < sizeof ctx->errmsg &&
+            clGetProgramBuildInfo(prog, d, CL_PROGRAM_BUILD_LOG, len, log, NULL) == CL_SUCCESS) {
+            log[len] = '\0';
+            snprintf(ctx->errmsg + n, sizeof ctx->errmsg - (size_t)n, "%s", log);
+        }
+        free(log);
+        clReleaseProgram(prog);
+        return GB_EBUILD;
+    }
+    *out = prog;
+    return GB_OK;
+}

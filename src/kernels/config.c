@@ -1,0 +1,256 @@
+/* config.c: a kernel family with its parameters valued, and the checks that decide whether it
+ * can run a problem on a device (before anything is launched). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/core.h"
+#include "expr.h"
+#include "registry.h"
+
+int gb_params_set(gb_params_t *ps, const char *name, long value)
+{
+    if (strlen(name) >= GB_NAME_MAX)
+        return GB_EBADPARAM;
+    for (size_t i = 0; i < ps->count; i++)
+        if (!strcmp(ps->name[i], name)) {
+            ps->value[i] = value;
+            return GB_OK;
+        }
+    if (ps->count == GB_MAX_PARAMS)
+        return GB_EBADPARAM;
+    snprintf(ps->name[ps->count], GB_NAME_MAX, "%s", name);
+    ps->value[ps->count++] = value;
+    return GB_OK;
+}
+
+int gb_params_get(const gb_params_t *ps, const char *name, long *value)
+{
+    for (size_t i = 0; i < ps->count; i++)
+        if (!strcmp(ps->name[i], name)) {
+            *value = ps->value[i];
+            return 1;
+        }
+    return 0;
+}
+
+int gb_params_parse(gb_params_t *ps, const char *s, char *msg, size_t msglen)
+{
+    const char *eq = strchr(s, '=');
+    char name[GB_NAME_MAX];
+    if (!eq || eq == s || (size_t)(eq - s) >= sizeof name)
+        return gb__fail(msg, msglen, GB_EBADPARAM,
+                        "bad parameter '%s'; write NAME=VALUE, e.g. --param WPT=4", s);
+    memcpy(name, s, (size_t)(eq - s));
+    name[eq - s] = '\0';
+    char *end;
+    errno = 0;
+    long v = strtol(eq + 1, &end, 10);
+    if (end == eq + 1 || *end || errno)
+        return gb__fail(msg, msglen, GB_EBADPARAM,
+                        "bad parameter '%s'; the value must be an integer", s);
+    if (gb_params_set(ps, name, v) != GB_OK)
+        return gb__fail(msg, msglen, GB_EBADPARAM, "too many parameters given (at most 32)");
+    return GB_OK;
+}
+
+static const gb_param_t *find_param(const gb_family_t *f, const char *name)
+{
+    for (size_t i = 0; i < f->nparams; i++)
+        if (!strcmp(f->params[i].name, name))
+            return &f->params[i];
+    return NULL;
+}
+
+static int allowed(const gb_param_t *p, long v)
+{
+    if (!p->values)
+        return v >= p->lo && v <= p->hi;
+    for (size_t i = 0; i < p->nvalues; i++)
+        if (p->values[i] == v)
+            return 1;
+    return 0;
+}
+
+static void describe_allowed(const gb_param_t *p, char *buf, size_t len)
+{
+    if (!p->values) {
+        snprintf(buf, len, "%ld..%ld", p->lo, p->hi);
+        return;
+    }
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < p->nvalues && used + 24 < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%ld", i ? "," : "", p->values[i]);
+}
+
+int gb_config_resolve(const gb_registry_t *reg, const char *kernel, const gb_params_t *overrides,
+                      gb_config_t *out, char *msg, size_t msglen)
+{
+    memset(out, 0, sizeof *out);
+    if (gb_registry_find(reg, kernel, &out->family, &out->preset) != GB_OK)
+        return gb__fail(msg, msglen, GB_ENOKERNEL,
+                        "unknown kernel '%s'; run 'gemmbench kernels' to list them", kernel);
+    const gb_family_t *f = out->family;
+    for (size_t i = 0; i < f->nparams; i++)
+        gb_params_set(&out->params, f->params[i].name, f->params[i].def);
+    for (size_t i = 0; out->preset && i < out->preset->nset; i++)
+        gb_params_set(&out->params, out->preset->set_names[i], out->preset->set_values[i]);
+    for (size_t i = 0; overrides && i < overrides->count; i++) {
+        const gb_param_t *p = find_param(f, overrides->name[i]);
+        if (!p)
+            return gb__fail(msg, msglen, GB_EBADPARAM,
+                            "kernel '%s' has no parameter %s; 'gemmbench kernels' lists them",
+                            kernel, overrides->name[i]);
+        gb_params_set(&out->params, p->name, overrides->value[i]);
+    }
+    for (size_t i = 0; i < out->params.count; i++) {
+        const gb_param_t *p = find_param(f, out->params.name[i]);
+        if (!allowed(p, out->params.value[i])) {
+            char vals[160];
+            describe_allowed(p, vals, sizeof vals);
+            return gb__fail(msg, msglen, GB_EBADPARAM,
+                            "parameter %s=%ld of kernel '%s' is not allowed; use one of %s",
+                            p->name, out->params.value[i], kernel, vals);
+        }
+    }
+    return GB_OK;
+}
+
+int gb_config_set_lws(gb_config_t *cfg, size_t lws0, size_t lws1, char *msg, size_t msglen)
+{
+    const gb_param_t *x = find_param(cfg->family, "LX"), *y = find_param(cfg->family, "LY");
+    if (!x || !y)
+        return gb__fail(msg, msglen, GB_EBADLWS,
+                        "kernel '%s' fixes its own work-group size; drop --lws or use --param",
+                        gb_config_name(cfg));
+    if (lws0 == 0 || lws1 == 0 || !allowed(x, (long)lws0) || !allowed(y, (long)lws1)) {
+        char a[160], b[160];
+        describe_allowed(x, a, sizeof a);
+        describe_allowed(y, b, sizeof b);
+        return gb__fail(msg, msglen, GB_EBADLWS,
+                        "--lws %zu,%zu is not allowed for '%s'; use j in %s and i in %s", lws0,
+                        lws1, gb_config_name(cfg), a, b);
+    }
+    gb_params_set(&cfg->params, "LX", (long)lws0);
+    gb_params_set(&cfg->params, "LY", (long)lws1);
+    return GB_OK;
+}
+
+const char *gb_config_name(const gb_config_t *cfg)
+{
+    return cfg->preset ? cfg->preset->name : cfg->family->name;
+}
+
+size_t gb__config_vars(const gb_config_t *cfg, gb_precision_t prec, const gb_problem_t *problem,
+                       gb_var_t *vars)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cfg->params.count; i++)
+        vars[n++] = (gb_var_t){cfg->params.name[i], cfg->params.value[i]};
+    vars[n++] = (gb_var_t){"ELEM", (long long)gb_precision_bytes(prec)};
+    vars[n++] = (gb_var_t){"DOUBLE", prec == GB_PREC_D};
+    if (problem) {
+        vars[n++] = (gb_var_t){"M", (long long)problem->m};
+        vars[n++] = (gb_var_t){"N", (long long)problem->n};
+        vars[n++] = (gb_var_t){"K", (long long)problem->k};
+        vars[n++] = (gb_var_t){"ROW", problem->layout == GB_ROW_MAJOR};
+    }
+    return n;
+}
+
+/* The layout a family runs natively for this problem: 0 as stated, 1 through the operand swap
+ * (C^T = op(B)^T op(A)^T turns a column-major problem into a row-major one), -1 neither. */
+int gb__config_layout_route(const gb_family_t *f, const gb_problem_t *p);
+int gb__config_layout_route(const gb_family_t *f, const gb_problem_t *p)
+{
+    if (f->layouts & (1u << gb_layout_index(p->layout, p->trans_a, p->trans_b)))
+        return 0;
+    gb_layout_t other = p->layout == GB_ROW_MAJOR ? GB_COL_MAJOR : GB_ROW_MAJOR;
+    if (f->layouts & (1u << gb_layout_index(other, p->trans_b, p->trans_a)))
+        return 1;
+    return -1;
+}
+
+static void layouts_text(unsigned mask, char *buf, size_t len)
+{
+    static const char *names[8] = {"row-NN", "row-NT", "row-TN", "row-TT",
+                                   "col-NN", "col-NT", "col-TN", "col-TT"};
+    size_t used = 0;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < 8; i++)
+        if (mask & (1u << i))
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "," : "", names[i]);
+}
+
+int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_precision_t prec,
+                    const gb_problem_t *problem, char *msg, size_t msglen)
+{
+    const gb_family_t *f = cfg->family;
+    const char *name = gb_config_name(cfg);
+    unsigned precs = cfg->preset ? cfg->preset->precisions : f->precisions;
+    if (!(precs & (1u << prec)))
+        return gb__fail(msg, msglen, GB_EUNSUPPORTED, "kernel '%s' has no %s-precision version; "
+                        "use --precision %s", name, prec == GB_PREC_D ? "double" : "single",
+                        prec == GB_PREC_D ? "s" : "d");
+    if (prec == GB_PREC_D && dev && !dev->fp64)
+        return gb__fail(msg, msglen, GB_ENOFP64,
+                        "device '%s' has no double precision (cl_khr_fp64); use --precision s",
+                        dev->name);
+    for (size_t i = 0; dev && i < f->nextensions; i++)
+        if (!gb_device_has_extension(dev, f->extensions[i]))
+            return gb__fail(msg, msglen, GB_ENOEXT, "kernel '%s' needs %s, which device '%s' "
+                            "lacks; choose another device with -p/-d", name, f->extensions[i],
+                            dev->name);
+    if (problem && gb__config_layout_route(f, problem) < 0) {
+        char tag[16], have[80];
+        layouts_text(f->layouts, have, sizeof have);
+        return gb__fail(msg, msglen, GB_EUNSUPPORTED,
+                        "kernel '%s' does not support %s natively (it runs %s); change "
+                        "--layout/--transA/--transB or the kernel",
+                        name, gb_problem_layout_tag(problem, tag, sizeof tag), have);
+    }
+    gb_var_t vars[GB_MAX_PARAMS + 8];
+    size_t nv = gb__config_vars(cfg, prec, problem, vars);
+    char why[256];
+    for (size_t i = 0; i < f->nconstraints; i++) {
+        long long ok = 0;
+        int rc = gb__expr_eval(f->constraints[i], vars, nv, &ok, why, sizeof why);
+        if (rc != GB_OK && !problem)
+            continue; /* a constraint on M, N or K waits for the problem */
+        if (rc != GB_OK)
+            return gb__fail(msg, msglen, GB_EMETADATA, "%s: %s", f->origin, why);
+        if (!ok)
+            return gb__fail(msg, msglen, GB_ECONSTRAINT,
+                            "kernel '%s' violates its constraint '%s'; change --param values",
+                            name, f->constraints[i]);
+    }
+    if (f->local[0] && dev) {
+        long long l0 = 0, l1 = 0;
+        if (gb__expr_eval(f->local[0], vars, nv, &l0, why, sizeof why) != GB_OK ||
+            gb__expr_eval(f->local[1], vars, nv, &l1, why, sizeof why) != GB_OK)
+            return gb__fail(msg, msglen, GB_EMETADATA, "%s: local size: %s", f->origin, why);
+        if (l0 < 1 || l1 < 1)
+            return gb__fail(msg, msglen, GB_EBADLWS, "kernel '%s' asks for a work-group of "
+                            "%lld x %lld; sizes must be positive", name, l0, l1);
+        if ((unsigned long long)(l0 * l1) > dev->max_wg_size || (size_t)l0 > dev->max_wi_sizes[0] ||
+            (size_t)l1 > dev->max_wi_sizes[1])
+            return gb__fail(msg, msglen, GB_EWGSIZE,
+                            "kernel '%s' needs a work-group of %lld x %lld, over device '%s''s "
+                            "limit of %zu (%zu x %zu); choose a smaller --lws or parameters",
+                            name, l0, l1, dev->name, dev->max_wg_size, dev->max_wi_sizes[0],
+                            dev->max_wi_sizes[1]);
+    }
+    if (f->local_mem && dev) {
+        long long bytes = 0;
+        if (gb__expr_eval(f->local_mem, vars, nv, &bytes, why, sizeof why) != GB_OK)
+            return gb__fail(msg, msglen, GB_EMETADATA, "%s: local_memory: %s", f->origin, why);
+        if ((unsigned long long)bytes > dev->local_mem)
+            return gb__fail(msg, msglen, GB_ELOCALMEM,
+                            "kernel '%s' needs %lld bytes of local memory, over device '%s''s "
+                            "%llu; choose smaller tiles",
+                            name, bytes, dev->name, (unsigned long long)dev->local_mem);
+    }
+    return GB_OK;
+}

@@ -1,0 +1,380 @@
+/* family.c: parses one kernel family's JSON metadata (docs/kernel-metadata.md) with cJSON. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/core.h"
+#include "registry.h"
+
+/* Argument names a family may list, in any order. */
+static const char *const known_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B",
+                                         "offB", "ldb", "beta", "C", "offC", "ldc"};
+
+typedef struct ctx {
+    const char *origin;
+    char *msg;
+    size_t msglen;
+} ctx_t;
+
+static int bad(ctx_t *c, const char *key, const char *why)
+{
+    return gb__fail(c->msg, c->msglen, GB_EMETADATA, "%s: key '%s' %s; fix the metadata",
+                    c->origin, key, why);
+}
+
+static char *dup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* Reads an optional or required string member into *out (heap). */
+static int get_string(ctx_t *c, const cJSON *obj, const char *key, int required, char **out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    *out = NULL;
+    if (!v)
+        return required ? bad(c, key, "is missing") : GB_OK;
+    if (!cJSON_IsString(v) || !v->valuestring[0])
+        return bad(c, key, "must be a non-empty string");
+    return (*out = dup(v->valuestring)) ? GB_OK : GB_ENOMEM;
+}
+
+static int get_long(ctx_t *c, const cJSON *v, const char *key, long *out)
+{
+    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
+        fabs(v->valuedouble) > 1e15)
+        return bad(c, key, "must be an integer");
+    *out = (long)v->valuedouble;
+    return GB_OK;
+}
+
+static int get_string_array(ctx_t *c, const cJSON *obj, const char *key, int required,
+                            char ***out, size_t *n)
+{
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, key);
+    *out = NULL;
+    *n = 0;
+    if (!arr)
+        return required ? bad(c, key, "is missing") : GB_OK;
+    if (!cJSON_IsArray(arr))
+        return bad(c, key, "must be an array of strings");
+    size_t count = (size_t)cJSON_GetArraySize(arr);
+    if (count == 0)
+        return required ? bad(c, key, "must not be empty") : GB_OK;
+    if (!(*out = calloc(count, sizeof **out)))
+        return GB_ENOMEM;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, arr)
+    {
+        if (!cJSON_IsString(e) || !e->valuestring[0])
+            return bad(c, key, "must hold only non-empty strings");
+        if (!((*out)[(*n)++] = dup(e->valuestring)))
+            return GB_ENOMEM;
+    }
+    return GB_OK;
+}
+
+static int parse_precisions(ctx_t *c, const cJSON *v, const char *key, unsigned *mask)
+{
+    *mask = 0;
+    const cJSON *e;
+    if (cJSON_IsString(v)) {
+        gb_precision_t p;
+        if (gb_precision_parse(v->valuestring, &p) != GB_OK)
+            return bad(c, key, "must be \"s\" or \"d\"");
+        *mask = 1u << p;
+        return GB_OK;
+    }
+    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) == 0)
+        return bad(c, key, "must be a non-empty array of \"s\"/\"d\"");
+    cJSON_ArrayForEach(e, v)
+    {
+        gb_precision_t p;
+        if (!cJSON_IsString(e) || gb_precision_parse(e->valuestring, &p) != GB_OK)
+            return bad(c, key, "must hold only \"s\" or \"d\"");
+        *mask |= 1u << p;
+    }
+    return GB_OK;
+}
+
+static int parse_layouts(ctx_t *c, const cJSON *obj, unsigned *mask)
+{
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, "layouts"), *e;
+    *mask = 0;
+    if (!arr)
+        return bad(c, "layouts", "is missing");
+    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0)
+        return bad(c, "layouts", "must be a non-empty array such as [\"row-NN\"] or [\"any\"]");
+    cJSON_ArrayForEach(e, arr)
+    {
+        const char *s = cJSON_IsString(e) ? e->valuestring : "";
+        if (!strcmp(s, "any")) {
+            *mask = 0xffu;
+            continue;
+        }
+        gb_layout_t l;
+        if (strlen(s) != 6 || s[3] != '-' || (s[4] != 'N' && s[4] != 'T') ||
+            (s[5] != 'N' && s[5] != 'T'))
+            return bad(c, "layouts", "must hold \"any\" or names like \"row-NT\", \"col-TN\"");
+        char lay[4] = {s[0], s[1], s[2], 0};
+        if (gb_layout_parse(lay, &l) != GB_OK)
+            return bad(c, "layouts", "must start each name with row or col");
+        *mask |= 1u << gb_layout_index(l, s[4] == 'T' ? GB_TRANS : GB_NOTRANS,
+                                       s[5] == 'T' ? GB_TRANS : GB_NOTRANS);
+    }
+    return GB_OK;
+}
+
+static int parse_pair(ctx_t *c, const cJSON *obj, const char *key, int required, char *out[2])
+{
+    char **arr = NULL;
+    size_t n = 0;
+    int rc = get_string_array(c, obj, key, required, &arr, &n);
+    if (rc == GB_OK && arr && n != 2)
+        rc = bad(c, key, "must hold exactly two expressions (dimension 0, dimension 1)");
+    if (rc == GB_OK && arr) {
+        out[0] = arr[0];
+        out[1] = arr[1];
+        free(arr);
+        return GB_OK;
+    }
+    for (size_t i = 0; i < n; i++)
+        free(arr[i]);
+    free(arr);
+    return rc;
+}
+
+static int parse_params(ctx_t *c, const cJSON *obj, gb_family_t *f)
+{
+    const cJSON *ps = cJSON_GetObjectItemCaseSensitive(obj, "parameters"), *p;
+    if (!ps)
+        return GB_OK;
+    if (!cJSON_IsObject(ps))
+        return bad(c, "parameters", "must be an object of name: {default, values|range}");
+    size_t n = (size_t)cJSON_GetArraySize(ps);
+    if (n > GB_MAX_PARAMS)
+        return bad(c, "parameters", "has more than 32 entries");
+    if (n && !(f->params = calloc(n, sizeof *f->params)))
+        return GB_ENOMEM;
+    cJSON_ArrayForEach(p, ps)
+    {
+        gb_param_t *q = &f->params[f->nparams++];
+        char key[96];
+        snprintf(key, sizeof key, "parameters.%s", p->string);
+        if (strlen(p->string) >= GB_NAME_MAX || !cJSON_IsObject(p))
+            return bad(c, key, "must be an object with a name under 48 characters");
+        if (!(q->name = dup(p->string)))
+            return GB_ENOMEM;
+        int rc;
+        char sub[128];
+        snprintf(sub, sizeof sub, "%s.default", key);
+        if ((rc = get_long(c, cJSON_GetObjectItemCaseSensitive(p, "default"), sub, &q->def)))
+            return rc;
+        if ((rc = get_string(c, p, "doc", 0, &q->doc)))
+            return rc;
+        const cJSON *vals = cJSON_GetObjectItemCaseSensitive(p, "values");
+        const cJSON *range = cJSON_GetObjectItemCaseSensitive(p, "range"), *e;
+        q->lo = 1;
+        q->hi = 1L << 30;
+        if (vals) {
+            snprintf(sub, sizeof sub, "%s.values", key);
+            if (!cJSON_IsArray(vals) || cJSON_GetArraySize(vals) == 0)
+                return bad(c, sub, "must be a non-empty array of integers");
+            q->values = calloc((size_t)cJSON_GetArraySize(vals), sizeof *q->values);
+            if (!q->values)
+                return GB_ENOMEM;
+            cJSON_ArrayForEach(e, vals) if ((rc = get_long(c, e, sub, &q->values[q->nvalues++])))
+                return rc;
+        } else if (range) {
+            snprintf(sub, sizeof sub, "%s.range", key);
+            if (!cJSON_IsArray(range) || cJSON_GetArraySize(range) != 2)
+                return bad(c, sub, "must be [lo, hi]");
+            if ((rc = get_long(c, cJSON_GetArrayItem(range, 0), sub, &q->lo)) ||
+                (rc = get_long(c, cJSON_GetArrayItem(range, 1), sub, &q->hi)))
+                return rc;
+            if (q->lo > q->hi)
+                return bad(c, sub, "must have lo <= hi");
+        }
+        int ok = q->values ? 0 : (q->def >= q->lo && q->def <= q->hi);
+        for (size_t i = 0; i < q->nvalues; i++)
+            ok |= q->values[i] == q->def;
+        if (!ok)
+            return bad(c, key, "has a default outside its allowed values");
+    }
+    return GB_OK;
+}
+
+static int parse_presets(ctx_t *c, const cJSON *obj, gb_family_t *f)
+{
+    const cJSON *ps = cJSON_GetObjectItemCaseSensitive(obj, "presets"), *p, *e;
+    if (!ps)
+        return GB_OK;
+    if (!cJSON_IsObject(ps))
+        return bad(c, "presets", "must be an object of name: {precision, params, doc}");
+    size_t n = (size_t)cJSON_GetArraySize(ps);
+    if (n && !(f->presets = calloc(n, sizeof *f->presets)))
+        return GB_ENOMEM;
+    cJSON_ArrayForEach(p, ps)
+    {
+        gb_preset_t *q = &f->presets[f->npresets++];
+        char key[128];
+        snprintf(key, sizeof key, "presets.%s", p->string);
+        if (!cJSON_IsObject(p) || strlen(p->string) >= GB_NAME_MAX)
+            return bad(c, key, "must be an object with a name under 48 characters");
+        int rc;
+        if (!(q->name = dup(p->string)))
+            return GB_ENOMEM;
+        if ((rc = get_string(c, p, "doc", 0, &q->doc)))
+            return rc;
+        const cJSON *prec = cJSON_GetObjectItemCaseSensitive(p, "precision");
+        q->precisions = f->precisions;
+        if (prec) {
+            char sub[160];
+            snprintf(sub, sizeof sub, "%s.precision", key);
+            if ((rc = parse_precisions(c, prec, sub, &q->precisions)))
+                return rc;
+            if (q->precisions & ~f->precisions)
+                return bad(c, sub, "names a precision the family does not support");
+        }
+        const cJSON *set = cJSON_GetObjectItemCaseSensitive(p, "params");
+        if (!set)
+            continue;
+        if (!cJSON_IsObject(set))
+            return bad(c, key, "has 'params' that is not an object");
+        size_t m = (size_t)cJSON_GetArraySize(set);
+        q->set_names = calloc(m ? m : 1, sizeof *q->set_names);
+        q->set_values = calloc(m ? m : 1, sizeof *q->set_values);
+        if (!q->set_names || !q->set_values)
+            return GB_ENOMEM;
+        cJSON_ArrayForEach(e, set)
+        {
+            char sub[192];
+            snprintf(sub, sizeof sub, "%s.params.%s", key, e->string);
+            int known = 0;
+            for (size_t i = 0; i < f->nparams; i++)
+                known |= !strcmp(f->params[i].name, e->string);
+            if (!known)
+                return bad(c, sub, "names no parameter of the family");
+            if ((rc = get_long(c, e, sub, &q->set_values[q->nset])))
+                return rc;
+            if (!(q->set_names[q->nset++] = dup(e->string)))
+                return GB_ENOMEM;
+        }
+    }
+    return GB_OK;
+}
+
+int gb__family_parse(const char *json, size_t len, const char *origin, gb_family_t *f,
+                     char *msg, size_t msglen)
+{
+    ctx_t c = {origin, msg, msglen};
+    memset(f, 0, sizeof *f);
+    if (len > (1u << 20))
+        return gb__fail(msg, msglen, GB_EMETADATA, "%s: metadata larger than 1 MiB", origin);
+    cJSON *root = cJSON_ParseWithLength(json, len);
+    if (!root) {
+        const char *at = cJSON_GetErrorPtr();
+        return gb__fail(msg, msglen, GB_EMETADATA,
+                        "%s: not valid JSON near offset %ld; fix the metadata", origin,
+                        at ? (long)(at - json) : -1L);
+    }
+    int rc = GB_OK;
+    if (!cJSON_IsObject(root)) {
+        rc = gb__fail(msg, msglen, GB_EMETADATA, "%s: metadata must be a JSON object", origin);
+        goto done;
+    }
+    if ((rc = get_string(&c, root, "family", 1, &f->name)) ||
+        (rc = get_string(&c, root, "description", 0, &f->description)) ||
+        (rc = get_string(&c, root, "source", 1, &f->source_file)) ||
+        (rc = get_string(&c, root, "entry", 1, &f->entry)))
+        goto done;
+    if (strlen(f->name) >= GB_NAME_MAX) {
+        rc = bad(&c, "family", "must be shorter than 48 characters");
+        goto done;
+    }
+    const cJSON *prec = cJSON_GetObjectItemCaseSensitive(root, "precisions");
+    if (!prec) {
+        rc = bad(&c, "precisions", "is missing");
+        goto done;
+    }
+    if ((rc = parse_precisions(&c, prec, "precisions", &f->precisions)) ||
+        (rc = parse_layouts(&c, root, &f->layouts)) ||
+        (rc = get_string_array(&c, root, "args", 1, &f->args, &f->nargs)) ||
+        (rc = parse_pair(&c, root, "global", 1, f->global)) ||
+        (rc = parse_pair(&c, root, "local", 0, f->local)) ||
+        (rc = get_string_array(&c, root, "constraints", 0, &f->constraints, &f->nconstraints)) ||
+        (rc = parse_params(&c, root, f)) || (rc = parse_presets(&c, root, f)))
+        goto done;
+    for (size_t i = 0; i < f->nargs; i++) {
+        int known = 0;
+        for (size_t j = 0; j < sizeof known_args / sizeof known_args[0]; j++)
+            known |= !strcmp(f->args[i], known_args[j]);
+        if (!known) {
+            rc = bad(&c, "args", "holds a name outside M N K alpha beta A B C offA offB offC lda ldb ldc");
+            goto done;
+        }
+    }
+    const cJSON *req = cJSON_GetObjectItemCaseSensitive(root, "requires");
+    if (req) {
+        if (!cJSON_IsObject(req)) {
+            rc = bad(&c, "requires", "must be an object {extensions, local_memory}");
+            goto done;
+        }
+        if ((rc = get_string_array(&c, req, "extensions", 0, &f->extensions, &f->nextensions)) ||
+            (rc = get_string(&c, req, "local_memory", 0, &f->local_mem)))
+            goto done;
+    }
+done:
+    cJSON_Delete(root);
+    if (rc != GB_OK)
+        gb__family_free(f);
+    return rc;
+}
+
+static void free_strings(char **s, size_t n)
+{
+    for (size_t i = 0; s && i < n; i++)
+        free(s[i]);
+    free(s);
+}
+
+void gb__family_free(gb_family_t *f)
+{
+    if (!f)
+        return;
+    free(f->name);
+    free(f->description);
+    free(f->origin);
+    free(f->source_file);
+    free(f->entry);
+    free(f->source);
+    free_strings(f->args, f->nargs);
+    for (int i = 0; i < 2; i++) {
+        free(f->global[i]);
+        free(f->local[i]);
+    }
+    free_strings(f->constraints, f->nconstraints);
+    free_strings(f->extensions, f->nextensions);
+    free(f->local_mem);
+    for (size_t i = 0; f->params && i < f->nparams; i++) {
+        free(f->params[i].name);
+        free(f->params[i].doc);
+        free(f->params[i].values);
+    }
+    free(f->params);
+    for (size_t i = 0; f->presets && i < f->npresets; i++) {
+        gb_preset_t *p = &f->presets[i];
+        free(p->name);
+        free(p->doc);
+        free_strings(p->set_names, p->nset);
+        free(p->set_values);
+    }
+    free(f->presets);
+    memset(f, 0, sizeof *f);
+}

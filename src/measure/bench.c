@@ -1,0 +1,191 @@
+/* bench.c: one measured point: generate inputs, build, validate once on poisoned output, then
+ * warm-up and timed calls, and summarise. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../impl/impl.h"
+#include "../validate/validate.h"
+#include "stats.h"
+
+/* Outside the logical C: a value no GEMM of our data produces, exact in float. */
+#define GB_CANARY (-7777.25)
+/* Validate by default while the reference costs at most 2^33 multiply-adds (2048^3). */
+#define GB_AUTO_VALIDATE_MNK (1ull << 33)
+
+void gb_bench_options_init(gb_bench_options_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->warmup = 1;
+    o->iterations = 10;
+    o->validate = GB_VALIDATE_AUTO;
+    o->seed = 42;
+    o->dist.kind = GB_DIST_UNIFORM;
+    o->dist.lo = -1.0;
+    o->dist.hi = 1.0;
+}
+
+void gb_result_free(gb_result_t *r)
+{
+    if (!r)
+        return;
+    free(r->samples_kernel_ms);
+    free(r->samples_wall_ms);
+    r->samples_kernel_ms = r->samples_wall_ms = NULL;
+}
+
+/* Converts n doubles to the device precision in a new buffer (caller frees). */
+static void *to_device(const double *x, size_t n, gb_precision_t prec)
+{
+    if (prec == GB_PREC_D) {
+        double *d = malloc(n * sizeof *d);
+        if (d)
+            memcpy(d, x, n * sizeof *d);
+        return d;
+    }
+    float *f = malloc(n * sizeof *f);
+    for (size_t i = 0; f && i < n; i++)
+        f[i] = (float)x[i];
+    return f;
+}
+
+static void from_device(const void *src, size_t n, gb_precision_t prec, double *out)
+{
+    if (prec == GB_PREC_D) {
+        memcpy(out, src, n * sizeof *out);
+        return;
+    }
+    const float *f = src;
+    for (size_t i = 0; i < n; i++)
+        out[i] = (double)f[i];
+}
+
+static int validate_once(gb_impl_t *im, const gb_problem_t *p, const gb_bench_options_t *o,
+                         const double *a, const double *b, const double *c0, size_t ea,
+                         size_t eb, size_t ec, gb_validation_t *v)
+{
+    gb_context_t *ctx = im->ctx;
+    double *poisoned = malloc(ec * sizeof *poisoned), *cref = malloc(ec * sizeof *cref);
+    double *gauge = malloc(ec * sizeof *gauge), *got = malloc(ec * sizeof *got);
+    void *dev = NULL, *back = malloc(ec * gb_precision_bytes(p->precision));
+    int rc = GB_ENOMEM;
+    if (!poisoned || !cref || !gauge || !got || !back)
+        goto done;
+    /* With beta 0, C is output only: NaN in every element catches one never written, and a
+     * kernel that reads C anyway (NaN * 0 is NaN). */
+    memcpy(poisoned, c0, ec * sizeof *poisoned);
+    if (p->beta == 0.0)
+        for (size_t i = 0; i < ec; i++)
+            if (gb__c_is_logical(p, i))
+                poisoned[i] = NAN;
+    if (!(dev = to_device(poisoned, ec, p->precision)))
+        goto done;
+    double kms, wms;
+    if ((rc = gb__impl_write(im, NULL, NULL, dev)) || (rc = gb__impl_run(im, &kms, &wms)) ||
+        (rc = gb__impl_read_c(im, back)))
+        goto done;
+    from_device(back, ec, p->precision, got);
+    if ((rc = gb__reference(p, a, b, c0, ea, eb, ec, cref, gauge)) != GB_OK)
+        goto done;
+    gb__validate(p, gb__exact_possible(p, &o->dist), cref, gauge, got, ec, GB_CANARY, v);
+done:
+    if (rc == GB_ENOMEM)
+        gb__ctx_fail(ctx, rc, "out of memory validating");
+    free(poisoned);
+    free(cref);
+    free(gauge);
+    free(got);
+    free(dev);
+    free(back);
+    return rc;
+}
+
+int gb_bench_run(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *problem,
+                 const gb_bench_options_t *o, gb_result_t *r)
+{
+    memset(r, 0, sizeof *r);
+    gb_problem_t p = *problem;
+    int rc = gb_problem_check(&p, ctx->errmsg, sizeof ctx->errmsg);
+    if (rc != GB_OK)
+        return rc;
+    if ((rc = gb_config_check(cfg, ctx->dev, p.precision, &p, ctx->errmsg, sizeof ctx->errmsg)))
+        return rc;
+    if (o->iterations < 1 || o->warmup < 0)
+        return gb__ctx_fail(ctx, GB_EBADARG, "iterations must be at least 1 and warm-up at least 0");
+    size_t ea, eb, ec;
+    gb_problem_buffer_elems(&p, &ea, &eb, &ec);
+    double *a = malloc(ea * sizeof *a), *b = malloc(eb * sizeof *b), *c = malloc(ec * sizeof *c);
+    void *da = NULL, *db = NULL, *dc = NULL;
+    gb_impl_t *im = NULL;
+    r->samples_kernel_ms = calloc((size_t)o->iterations, sizeof(double));
+    r->samples_wall_ms = calloc((size_t)o->iterations, sizeof(double));
+    if (!a || !b || !c || !r->samples_kernel_ms || !r->samples_wall_ms) {
+        rc = gb__ctx_fail(ctx, GB_ENOMEM, "out of memory for %zu+%zu+%zu elements", ea, eb, ec);
+        goto done;
+    }
+    gb_rng_t rng;
+    gb__rng_seed(&rng, o->seed);
+    size_t rows, cols;
+    gb__stored_a(&p, &rows, &cols);
+    gb__matrix_generate(a, ea, p.layout, p.lda, p.off_a, rows, cols, &o->dist, p.precision, &rng, 0.0);
+    gb__stored_b(&p, &rows, &cols);
+    gb__matrix_generate(b, eb, p.layout, p.ldb, p.off_b, rows, cols, &o->dist, p.precision, &rng, 0.0);
+    gb__matrix_generate(c, ec, p.layout, p.ldc, p.off_c, p.m, p.n, &o->dist, p.precision, &rng,
+                        GB_CANARY);
+    da = to_device(a, ea, p.precision);
+    db = to_device(b, eb, p.precision);
+    dc = to_device(c, ec, p.precision);
+    if (!da || !db || !dc) {
+        rc = gb__ctx_fail(ctx, GB_ENOMEM, "out of memory");
+        goto done;
+    }
+    if ((rc = gb__impl_prepare(ctx, cfg, &p, &im)) || (rc = gb__impl_write(im, da, db, NULL)))
+        goto done;
+    r->build_ms = im->build_ms;
+    r->swapped = im->swapped;
+    r->local_null = im->local_null;
+    memcpy(r->global, im->global, sizeof r->global);
+    memcpy(r->local, im->local, sizeof r->local);
+    memcpy(r->build_options, im->options, sizeof r->build_options);
+    const double mnk = (double)p.m * (double)p.n * (double)p.k;
+    int validate = o->validate == GB_VALIDATE_AUTO ? mnk <= (double)GB_AUTO_VALIDATE_MNK
+                                                   : o->validate == GB_VALIDATE_ON;
+    if (validate) {
+        if ((rc = validate_once(im, &p, o, a, b, c, ea, eb, ec, &r->validation)))
+            goto done;
+    } else {
+        snprintf(r->validation.reason, sizeof r->validation.reason, "%s",
+                 o->validate == GB_VALIDATE_OFF ? "validation off"
+                                                : "not validated: M*N*K over 2^33 (use -v)");
+    }
+    if ((rc = gb__impl_write(im, NULL, NULL, dc)))
+        goto done;
+    for (int i = 0; i < o->warmup + o->iterations; i++) {
+        double kms, wms;
+        if ((rc = gb__impl_run(im, &kms, &wms)))
+            goto done;
+        if (i >= o->warmup) {
+            r->samples_kernel_ms[i - o->warmup] = kms;
+            r->samples_wall_ms[i - o->warmup] = wms;
+        }
+    }
+    gb__stats_compute(r->samples_kernel_ms, (size_t)o->iterations, &r->kernel_ms);
+    gb__stats_compute(r->samples_wall_ms, (size_t)o->iterations, &r->wall_ms);
+    const double flop = 2.0 * mnk;
+    r->gflops = r->kernel_ms.median > 0 ? flop / (r->kernel_ms.median * 1e6) : 0;
+    r->gflops_wall = r->wall_ms.median > 0 ? flop / (r->wall_ms.median * 1e6) : 0;
+    const double peak = ctx->dev->peak_gflops[p.precision];
+    r->efficiency = peak > 0 ? r->gflops / peak : -1.0;
+done:
+    gb__impl_release(im);
+    free(a);
+    free(b);
+    free(c);
+    free(da);
+    free(db);
+    free(dc);
+    if (rc != GB_OK)
+        gb_result_free(r);
+    return rc;
+}

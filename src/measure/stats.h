@@ -1,0 +1,13 @@
+/* stats.h: summary statistics of timing samples. */
+#ifndef GB_STATS_H
+#define GB_STATS_H
+
+#include "gemmbench.h"
+
+/* Student's t quantile for a two-sided 95% interval with df degrees of freedom (df >= 1). */
+double gb__t95(size_t df);
+/* Fills s from n samples (n may be 0: all fields 0). The 95% CI is of the mean, with
+ * Student's t; with one sample it collapses to the sample. Does not modify x. */
+void gb__stats_compute(const double *x, size_t n, gb_stats_t *s);
+
+#endif

@@ -1,0 +1,126 @@
+/* reference.c: the trusted result (OpenBLAS dgemm on the inputs upcast to double) and the
+ * element-wise error test against the bound gamma_{K+2} * G. */
+#include <cblas.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/core.h"
+#include "validate.h"
+
+double gb__unit_roundoff(gb_precision_t prec)
+{
+    return prec == GB_PREC_D ? 0x1.0p-53 : 0x1.0p-24;
+}
+
+double gb__gamma(size_t n, double u)
+{
+    double nu = (double)n * u;
+    return nu < 1.0 ? nu / (1.0 - nu) : HUGE_VAL;
+}
+
+int gb__exact_possible(const gb_problem_t *p, const gb_dist_t *d)
+{
+    if (d->kind != GB_DIST_INT || p->alpha != floor(p->alpha) || p->beta != floor(p->beta))
+        return 0;
+    const double r = (double)d->range;
+    const double worst = fabs(p->alpha) * (double)p->k * r * r + fabs(p->beta) * r;
+    return worst <= (p->precision == GB_PREC_D ? 0x1.0p53 : 0x1.0p24);
+}
+
+static void dgemm(const gb_problem_t *p, double alpha, const double *a, const double *b,
+                  double beta, double *c)
+{
+    cblas_dgemm(p->layout == GB_ROW_MAJOR ? CblasRowMajor : CblasColMajor,
+                p->trans_a == GB_TRANS ? CblasTrans : CblasNoTrans,
+                p->trans_b == GB_TRANS ? CblasTrans : CblasNoTrans, (int)p->m, (int)p->n,
+                (int)p->k, alpha, a + p->off_a, (int)p->lda, b + p->off_b, (int)p->ldb,
+                beta, c + p->off_c, (int)p->ldc);
+}
+
+int gb__c_is_logical(const gb_problem_t *p, size_t idx)
+{
+    if (idx < p->off_c)
+        return 0;
+    size_t rel = idx - p->off_c, outer = rel / p->ldc, inner = rel % p->ldc;
+    const int row = p->layout == GB_ROW_MAJOR;
+    return inner < (row ? p->n : p->m) && outer < (row ? p->m : p->n);
+}
+
+int gb__reference(const gb_problem_t *p, const double *a, const double *b, const double *c0,
+                  size_t elems_a, size_t elems_b, size_t elems_c, double *cref, double *gauge)
+{
+    double *abs_a = malloc(elems_a * sizeof *abs_a), *abs_b = malloc(elems_b * sizeof *abs_b);
+    if (!abs_a || !abs_b) {
+        free(abs_a);
+        free(abs_b);
+        return GB_ENOMEM;
+    }
+    for (size_t i = 0; i < elems_a; i++)
+        abs_a[i] = fabs(a[i]);
+    for (size_t i = 0; i < elems_b; i++)
+        abs_b[i] = fabs(b[i]);
+    /* With beta 0 the original C is not an input (BLAS semantics): start from zeros. */
+    for (size_t i = 0; i < elems_c; i++) {
+        const int use = p->beta != 0.0 && gb__c_is_logical(p, i);
+        cref[i] = use ? c0[i] : 0.0;
+        gauge[i] = use ? fabs(c0[i]) : 0.0;
+    }
+    dgemm(p, p->alpha, a, b, p->beta, cref);
+    dgemm(p, fabs(p->alpha), abs_a, abs_b, fabs(p->beta), gauge);
+    free(abs_a);
+    free(abs_b);
+    return GB_OK;
+}
+
+void gb__validate(const gb_problem_t *p, int exact, const double *cref, const double *gauge,
+                  const double *c, size_t elems_c, double canary, gb_validation_t *v)
+{
+    memset(v, 0, sizeof *v);
+    v->done = 1;
+    v->exact = exact;
+    const double u = gb__unit_roundoff(p->precision);
+    /* The device's rounding plus the double reference's own. */
+    const double g = gb__gamma(p->k + 2, u) + gb__gamma(p->k + 2, 0x1.0p-53);
+    v->bound_ratio = exact ? 0.0 : g / u;
+    const int row = p->layout == GB_ROW_MAJOR;
+    for (size_t idx = 0; idx < elems_c; idx++) {
+        if (!gb__c_is_logical(p, idx)) {
+            /* Compare bit patterns: a NaN canary must stay the same NaN. */
+            if (memcmp(&c[idx], &canary, sizeof canary) != 0)
+                v->n_canary++;
+            continue;
+        }
+        const double ref = cref[idx], got = c[idx];
+        const size_t rel = idx - p->off_c, outer = rel / p->ldc, inner = rel % p->ldc;
+        const size_t i = row ? outer : inner, j = row ? inner : outer;
+        double ratio;
+        if (!isfinite(got)) {
+            if (isfinite(ref))
+                v->n_nonfinite++;
+            ratio = isfinite(ref) ? HUGE_VAL : 0.0;
+        } else {
+            const double diff = fabs(got - ref);
+            const int over = exact ? diff != 0.0 : diff > g * gauge[idx];
+            v->n_over += (size_t)over;
+            ratio = gauge[idx] > 0 ? diff / (u * gauge[idx]) : (diff > 0 ? HUGE_VAL : 0.0);
+        }
+        if (ratio > v->max_ratio) {
+            v->max_ratio = ratio;
+            v->worst_i = i;
+            v->worst_j = j;
+        }
+    }
+    v->passed = v->n_over == 0 && v->n_nonfinite == 0 && v->n_canary == 0;
+    if (v->n_nonfinite)
+        snprintf(v->reason, sizeof v->reason, "%zu elements NaN/Inf (unwritten or overflowed), "
+                 "first worst at (%zu,%zu)", v->n_nonfinite, v->worst_i, v->worst_j);
+    else if (v->n_over)
+        snprintf(v->reason, sizeof v->reason, "%zu elements %s; worst %.3g u*G at (%zu,%zu)",
+                 v->n_over, exact ? "differ from the exact integer result" : "exceed the bound",
+                 v->max_ratio, v->worst_i, v->worst_j);
+    else if (v->n_canary)
+        snprintf(v->reason, sizeof v->reason,
+                 "%zu elements outside C (leading-dimension padding) were overwritten", v->n_canary);
+}

@@ -1,0 +1,31 @@
+/* validate.h: the trusted CPU reference and the error test (docs/methodology.md). */
+#ifndef GB_VALIDATE_H
+#define GB_VALIDATE_H
+
+#include "gemmbench.h"
+
+/* Unit roundoff of a precision: 2^-24 or 2^-53. */
+double gb__unit_roundoff(gb_precision_t prec);
+/* gamma_n = n u / (1 - n u), or INFINITY when n u >= 1. */
+double gb__gamma(size_t n, double u);
+/* Whether integer data makes every partial sum exact: the distribution is int:R, alpha and beta
+ * are integers and |alpha| K R^2 + |beta| R <= 2^p for the precision's p. */
+int gb__exact_possible(const gb_problem_t *p, const gb_dist_t *d);
+
+/* Computes, in double through BLAS, cref = alpha op(A) op(B) + beta C0 and the gauge
+ * G = |alpha| |op(A)| |op(B)| + |beta| |C0|, both laid out as the C buffer (elems_c elements,
+ * the problem's layout, ldc and offset). c0 is not read when beta is 0. */
+int gb__reference(const gb_problem_t *p, const double *a, const double *b, const double *c0,
+                  size_t elems_a, size_t elems_b, size_t elems_c, double *cref, double *gauge);
+
+/* Is buffer element idx inside the logical M x N matrix C (not offset or ld padding)? */
+int gb__c_is_logical(const gb_problem_t *p, size_t idx);
+
+/* Compares the device's C (converted to double, the whole buffer) with the reference: per
+ * element |C - Cref| against (gamma_{K+2}(u) + gamma_{K+2}(u_double)) G, NaN/Inf where the
+ * reference is finite, and canary elements outside the logical matrix that must still equal
+ * canary. Fills v. */
+void gb__validate(const gb_problem_t *p, int exact, const double *cref, const double *gauge,
+                  const double *c, size_t elems_c, double canary, gb_validation_t *v);
+
+#endif
