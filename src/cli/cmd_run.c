@@ -38,7 +38,7 @@ static void usage(void)
            "  -t, --type T          device type: all, cpu, gpu, acc, default\n"
            "  -d, --device D        device index (within the platform) or name substring\n"
            "  -k, --kernel K[,K..]  kernel family or preset names, or 'all' (default all)\n"
-           "  -n ORDER[,ORDER..]    square sizes (default 512)\n"
+           "  -n ORDER[,ORDER..]    square sizes (default 256,512)\n"
            "  -M, -N, -K SIZE       one rectangular shape (missing ones take -n's first value)\n"
            "  -i, --iterations I    timed calls (default 10)\n"
            "      --warmup W        untimed calls first (default 1)\n"
@@ -384,8 +384,10 @@ int cmd_run(int argc, char **argv)
         shapes[0][2] = o.k ? o.k : d;
         nshapes = 1;
     } else {
-        if (o.norders == 0)
+        if (o.norders == 0) {
+            o.orders[o.norders++] = 256;
             o.orders[o.norders++] = 512;
+        }
         for (size_t i = 0; i < o.norders; i++, nshapes++)
             shapes[i][0] = shapes[i][1] = shapes[i][2] = o.orders[i];
     }

@@ -41,6 +41,5 @@ int main(int argc, char **argv)
         usage(stdout);
         return EXIT_OK;
     }
-    usage(stderr);
-    return cli_error(GB_EBADARG, "unknown command '%s'; see the list above", cmd);
+    return cli_error(GB_EBADARG, "unknown command '%s'; run 'gemmbench help' for the list", cmd);
 }

@@ -152,6 +152,10 @@ static void fill_info(gb_device_info_t *di, cl_platform_id pf, cl_device_id d)
     if (di->extensions && n)
         clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, n, di->extensions, NULL);
     di->fp64 = fp != 0 || gb_device_has_extension(di, "cl_khr_fp64");
+    /* Lets the tests exercise the no-fp64 path on a device that has it. */
+    const char *no64 = getenv("GEMMBENCH_DISABLE_FP64");
+    if (no64 && *no64 && strcmp(no64, "0") != 0)
+        di->fp64 = 0;
     di->cl_platform = pf;
     di->cl_device = d;
     peak_formula(di, d, type);

@@ -1,0 +1,8 @@
+#!/bin/sh
+# test.sh: installs what is missing, builds, and runs the test suite (ctest).
+set -eu
+cd "$(dirname "$0")"
+scripts/install-deps.sh
+scripts/build.sh
+cd build
+exec ctest --output-on-failure -j2 "$@"

@@ -1,0 +1,101 @@
+#!/bin/sh
+# cli_test.sh GEMMBENCH FIXTURES: each bad input must give exit code 2 (or the documented
+# code) and one line on stderr that names the problem.
+gb=$1
+fx=$2
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect CODE REGEX ARGS...: runs gemmbench ARGS, checks the exit code and that a line of stderr
+# matches REGEX (extended, case-sensitive). Drivers may print their own diagnostics too.
+expect() {
+    code=$1
+    regex=$2
+    shift 2
+    "$gb" "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    first=$(head -n 1 "$tmp/err")
+    if [ "$got" -eq "$code" ] && grep -Eq -- "$regex" "$tmp/err"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: gemmbench $*"
+        echo "  expected exit $code and /$regex/, got exit $got: $first"
+    fi
+}
+
+# expect_one_line: the last check printed exactly one line on stderr.
+expect_one_line() {
+    lines=$(wc -l <"$tmp/err")
+    if [ "$lines" -eq 1 ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: expected one line on stderr, got $lines:"
+        cat "$tmp/err"
+    fi
+}
+
+small="-n 8 -i 1 --warmup 0"
+expect 2 "unknown kernel 'nope'.*gemmbench kernels" run -k nope $small
+expect_one_line
+expect 2 "no OpenCL device matches 'nosuchdevice'" run -d nosuchdevice -k naive $small
+expect_one_line
+expect 2 "no OpenCL platform matches 'nosuchplatform'" run -p nosuchplatform -k naive $small
+expect 2 "-n must be a positive integer, got 'abc'" run -k naive -n abc
+expect_one_line
+expect 2 "-n must be a positive integer, got 0" run -k naive -n 0
+expect 2 "-M must be a positive integer, got '-5'" run -k naive -M -5
+expect 2 "-K must be a positive integer, got '12x'" run -k naive -K 12x
+expect 2 "-i/--iterations must be a positive integer" run -k naive -n 8 -i 0
+expect 2 "lda=3 is smaller than 8, the columns of row-major a" run -k naive -n 8 --lda 3
+expect_one_line
+expect 2 "ldb=4 is smaller than 8, the rows of column-major b" run -k naive -n 8 --layout col --ldb 4
+expect 2 "ldc=2 is smaller than 8" run -k naive -n 8 --ldc 2
+expect 2 "not valid JSON" run -k naive --kernel-path "$fx/bad_json" $small
+expect_one_line
+expect 2 "source file 'gone.cl' is missing" run -k gone --kernel-path "$fx/missing_cl" $small
+expect_one_line
+expect 2 "cannot open kernel path" run -k naive --kernel-path "$fx/does-not-exist" $small
+export GEMMBENCH_DISABLE_FP64=1
+expect 2 "no double precision \(cl_khr_fp64\); use --precision s" run -k naive --precision d $small
+unset GEMMBENCH_DISABLE_FP64
+expect 2 "kernel 'fixed' has no double-precision version" run -k fixed --precision d \
+    --kernel-path "$fx/fixed_wg" $small
+expect 2 "has no double-precision version" run -k SGEMM_NT_4x1 --precision d $small
+expect 2 "--lws must be two positive integers J,I, got '0,4'" run -k naive --lws 0,4 $small
+expect_one_line
+expect 2 "--lws must be two positive integers J,I, got '16'" run -k naive --lws 16 $small
+expect 2 "--lws 2000,1 is not allowed" run -k naive --lws 2000,1 $small
+expect 2 "needs a work-group of 1024 x 1024" run -k naive --lws 1024,1024 $small
+expect 2 "fixes its own work-group size" run -k fixed --lws 4,4 --kernel-path "$fx/fixed_wg" $small
+expect 2 "has no parameter NOPE" run -k SGEMM_NT_4x1 --param NOPE=1 $small
+expect 2 "parameter DJ=3 of kernel 'SGEMM_NT_4x1' is not allowed" run -k SGEMM_NT_4x1 --param DJ=3 $small
+expect 2 "bad parameter 'DJ'" run -k SGEMM_NT_4x1 --param DJ $small
+expect 2 "does not support row-NN natively" run -k SGEMM_NT_4x1 --layout row $small
+expect 2 "unknown precision 'q'" run -k naive --precision q $small
+expect 2 "unknown layout 'diagonal'" run -k naive --layout diagonal $small
+expect 2 "unknown transposition 'X' for --transA" run -k naive --transA X $small
+expect 2 "--alpha must be a finite number, got 'nan'" run -k naive --alpha nan $small
+expect 2 "unknown distribution 'zipf'" run -k naive --dist zipf $small
+expect 2 "write int:R" run -k naive --dist int:0 $small
+expect 2 "unknown option '--bogus'" run --bogus
+expect 2 "option '--lda' needs a value" run --lda
+expect 2 "unknown command 'frobnicate'" frobnicate
+expect 2 "unknown device type 'fpga'" run -t fpga -k naive $small
+# Not usage errors: a failing build prints its log (exit 3), a wrong result exits 1.
+expect 3 "OpenCL build of 'broken' failed" run -k broken --kernel-path "$fx/build_error" $small
+if grep -q "this_is_not_declared" "$tmp/err"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: the build log did not reach stderr"; cat "$tmp/err"; fi
+"$gb" run -k wrong_edge --kernel-path "$fx/wrong" $small >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 1 ] && grep -q "FAIL" "$tmp/out"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: a wrong kernel must exit 1 with FAIL in the table"; fi
+# And good input works: exit 0, a passing row.
+"$gb" run -k naive,SGEMM_NT_4x1 -M 13 -N 9 -K 5 -i 2 --beta 0.5 >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && [ "$(grep -c ' pass ' "$tmp/out")" -eq 2 ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: a good run"; cat "$tmp/out" "$tmp/err"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

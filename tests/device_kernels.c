@@ -1,0 +1,202 @@
+/* device_kernels.c: every built-in kernel, in every precision and every layout/transposition it
+ * serves (natively or through the operand swap), on the default OpenCL device, at sizes that
+ * straddle its tiles, with alpha/beta in {0, 1, other}, under the error bound and with exact
+ * integer data, with padded leading dimensions and offsets. Also checks that validation
+ * catches a kernel that is wrong. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemmbench.h"
+
+static int failures, passes;
+
+#define CHECK(cond, ...)                                                                  \
+    do {                                                                                  \
+        if (cond) {                                                                       \
+            passes++;                                                                     \
+        } else {                                                                          \
+            failures++;                                                                   \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                   \
+            printf(__VA_ARGS__);                                                          \
+            printf("\n");                                                                 \
+        }                                                                                 \
+    } while (0)
+
+static const size_t shapes[][3] = {{1, 1, 1},    {7, 7, 7},      {63, 63, 63}, {64, 64, 64},
+                                   {65, 65, 65}, {127, 127, 127}, {130, 70, 33}, {97, 89, 101},
+                                   {1, 65, 7},   {33, 1, 130}};
+static const double scalars[][2] = {{1, 0}, {1, 1}, {-1.5, 0.75}, {0, 2.5}, {2, 0}};
+/* Integers keep every partial sum exact with int:3 data. */
+static const double int_scalars[][2] = {{1, 0}, {1, 1}, {-2, 3}, {0, 2}, {3, 0}};
+
+/* Runs one point and checks it ran and validated. */
+static void run_point(gb_context_t *ctx, const gb_config_t *cfg, gb_problem_t p,
+                      const gb_bench_options_t *o, const char *what)
+{
+    gb_result_t r;
+    char tag[16];
+    int rc = gb_bench_run(ctx, cfg, &p, o, &r);
+    CHECK(rc == GB_OK, "%s %s %s %zux%zux%zu: %s", gb_config_name(cfg),
+          gb_precision_name(p.precision), gb_problem_layout_tag(&p, tag, sizeof tag), p.m, p.n,
+          p.k, gb_context_errmsg(ctx));
+    if (rc != GB_OK)
+        return;
+    CHECK(r.validation.done && r.validation.passed,
+          "%s %s %s %s %zux%zux%zu alpha %g beta %g: %s", what, gb_config_name(cfg),
+          gb_precision_name(p.precision), gb_problem_layout_tag(&p, tag, sizeof tag), p.m, p.n,
+          p.k, p.alpha, p.beta, r.validation.reason);
+    if (o->dist.kind == GB_DIST_INT)
+        CHECK(r.validation.exact, "%s: exact mode expected", gb_config_name(cfg));
+    gb_result_free(&r);
+}
+
+static void test_config(gb_context_t *ctx, const gb_config_t *cfg, gb_precision_t prec,
+                        unsigned layout_bits)
+{
+    gb_bench_options_t o;
+    gb_bench_options_init(&o);
+    o.warmup = 0;
+    o.iterations = 1;
+    o.validate = GB_VALIDATE_ON;
+    for (unsigned bit = 0; bit < 8; bit++) {
+        if (!(layout_bits & (1u << bit)))
+            continue;
+        gb_problem_t base;
+        gb_problem_init(&base, prec, 1, 1, 1);
+        base.layout = (gb_layout_t)(bit / 4);
+        base.trans_a = (gb_trans_t)((bit / 2) % 2);
+        base.trans_b = (gb_trans_t)(bit % 2);
+        if (gb_config_check(cfg, gb_context_device(ctx), prec, &base, NULL, 0) != GB_OK)
+            continue; /* neither native nor through the swap */
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+            gb_problem_t p = base;
+            p.m = shapes[s][0];
+            p.n = shapes[s][1];
+            p.k = shapes[s][2];
+            const double *ab = scalars[s % (sizeof scalars / sizeof scalars[0])];
+            p.alpha = ab[0];
+            p.beta = ab[1];
+            o.dist = (gb_dist_t){GB_DIST_UNIFORM, -1.0, 1.0, 0};
+            run_point(ctx, cfg, p, &o, "bound");
+        }
+        /* Every alpha/beta pair at one tile-straddling size, with exact integer data. */
+        for (size_t i = 0; i < sizeof int_scalars / sizeof int_scalars[0]; i++) {
+            gb_problem_t p = base;
+            p.m = 65;
+            p.n = 63;
+            p.k = 67;
+            p.alpha = int_scalars[i][0];
+            p.beta = int_scalars[i][1];
+            o.dist = (gb_dist_t){GB_DIST_INT, 0, 0, 3};
+            run_point(ctx, cfg, p, &o, "exact");
+        }
+        /* Leading dimensions above the minimum and offsets: canaries in the padding. */
+        gb_problem_t p = base;
+        p.m = 37;
+        p.n = 41;
+        p.k = 29;
+        p.alpha = 1.25;
+        p.beta = -0.5;
+        p.lda = 61;
+        p.ldb = 53;
+        p.ldc = 47;
+        p.off_a = 3;
+        p.off_b = 5;
+        p.off_c = 7;
+        o.dist = (gb_dist_t){GB_DIST_UNIFORM, -1.0, 1.0, 0};
+        run_point(ctx, cfg, p, &o, "padded");
+    }
+}
+
+/* A family whose kernel leaves the last column of C unwritten must fail validation, and one
+ * that ignores beta must fail too. */
+static void test_catches_wrong(gb_context_t *ctx)
+{
+    gb_registry_t *reg;
+    char msg[512];
+    int rc = gb_registry_open(&reg, GB_FIXTURES_DIR "/wrong", msg, sizeof msg);
+    CHECK(rc == GB_OK, "loading fixtures/wrong: %s", msg);
+    if (rc != GB_OK)
+        return;
+    static const char *const names[] = {"wrong_edge", "wrong_beta"};
+    for (int i = 0; i < 2; i++) {
+        gb_config_t cfg;
+        rc = gb_config_resolve(reg, names[i], NULL, &cfg, msg, sizeof msg);
+        CHECK(rc == GB_OK, "%s: %s", names[i], msg);
+        if (rc != GB_OK)
+            continue;
+        gb_problem_t p;
+        gb_problem_init(&p, GB_PREC_S, 33, 17, 9);
+        p.beta = 0.5;
+        gb_bench_options_t o;
+        gb_bench_options_init(&o);
+        o.warmup = 0;
+        o.iterations = 1;
+        o.validate = GB_VALIDATE_ON;
+        gb_result_t r;
+        rc = gb_bench_run(ctx, &cfg, &p, &o, &r);
+        CHECK(rc == GB_OK, "%s ran: %s", names[i], gb_context_errmsg(ctx));
+        if (rc == GB_OK) {
+            CHECK(r.validation.done && !r.validation.passed, "%s must fail validation",
+                  names[i]);
+            gb_result_free(&r);
+        }
+    }
+    gb_registry_close(reg);
+}
+
+int main(void)
+{
+    gb_device_info_t *list;
+    size_t n, idx;
+    char msg[512];
+    if (gb_device_list(&list, &n, msg, sizeof msg) != GB_OK || n == 0) {
+        printf("no OpenCL device: %s\n", msg);
+        return 1;
+    }
+    gb_device_selector_t sel = {NULL, GB_DEVTYPE_ALL, NULL};
+    if (gb_device_select(list, n, &sel, &idx, msg, sizeof msg) != GB_OK) {
+        printf("%s\n", msg);
+        return 1;
+    }
+    gb_context_t *ctx;
+    gb_registry_t *reg;
+    if (gb_context_open(&ctx, &list[idx], msg, sizeof msg) != GB_OK ||
+        gb_registry_open(&reg, NULL, msg, sizeof msg) != GB_OK) {
+        printf("%s\n", msg);
+        return 1;
+    }
+    printf("device: %s\n", list[idx].name);
+    for (size_t fi = 0; fi < gb_registry_count(reg); fi++) {
+        const gb_family_t *f = gb_registry_family(reg, fi);
+        size_t count = f->npresets ? f->npresets : 1;
+        for (size_t pi = 0; pi < count; pi++) {
+            const char *name = f->npresets ? f->presets[pi].name : f->name;
+            unsigned precs = f->npresets ? f->presets[pi].precisions : f->precisions;
+            gb_config_t cfg;
+            if (gb_config_resolve(reg, name, NULL, &cfg, msg, sizeof msg) != GB_OK) {
+                CHECK(0, "%s: %s", name, msg);
+                continue;
+            }
+            for (int p = 0; p < 2; p++) {
+                if (!(precs & (1u << p)))
+                    continue;
+                if (gb_config_check(&cfg, &list[idx], (gb_precision_t)p, NULL, msg, sizeof msg)) {
+                    printf("skip %s %s: %s\n", name, p ? "d" : "s", msg);
+                    continue;
+                }
+                int before = failures;
+                test_config(ctx, &cfg, (gb_precision_t)p, 0xffu);
+                printf("%s %s: %s\n", name, p ? "d" : "s", failures == before ? "ok" : "FAILED");
+                fflush(stdout);
+            }
+        }
+    }
+    test_catches_wrong(ctx);
+    gb_registry_close(reg);
+    gb_context_close(ctx);
+    gb_device_list_free(list, n);
+    printf("%d passed, %d failed\n", passes, failures);
+    return failures != 0;
+}
