@@ -1,5 +1,6 @@
 /* expr.c: a recursive-descent evaluator for the integer expressions in kernel metadata. */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +46,32 @@ static int accept(parser_t *p, const char *tok)
 
 static long long parse_or(parser_t *p);
 
+/* a op b for + - * / %, or an error where long long would overflow: undefined behaviour in C,
+ * and LLONG_MIN / -1 traps on x86. The caller has already refused division by zero. */
+static long long arith(parser_t *p, char op, long long a, long long b)
+{
+    int over;
+    switch (op) {
+    case '+': over = b > 0 ? a > LLONG_MAX - b : a < LLONG_MIN - b; break;
+    case '-': over = b < 0 ? a > LLONG_MAX + b : a < LLONG_MIN + b; break;
+    case '*':
+        over = a != 0 && b != 0 &&
+               (a > 0 ? (b > 0 ? a > LLONG_MAX / b : b < LLONG_MIN / a)
+                      : (b > 0 ? a < LLONG_MIN / b : b < LLONG_MAX / a));
+        break;
+    default: over = a == LLONG_MIN && b == -1; break;
+    }
+    if (over)
+        return fail(p, "integer overflow");
+    switch (op) {
+    case '+': return a + b;
+    case '-': return a - b;
+    case '*': return a * b;
+    case '/': return a / b;
+    default: return a % b;
+    }
+}
+
 static long long call(parser_t *p, const char *name, size_t len)
 {
     long long a = parse_or(p), b = 0;
@@ -54,9 +81,11 @@ static long long call(parser_t *p, const char *name, size_t len)
     if (!accept(p, ")"))
         return fail(p, "expected ')'");
     if (len == 8 && !strncmp(name, "ceil_div", 8))
-        return b > 0 ? (a + b - 1) / b : fail(p, "ceil_div by a non-positive number");
+        return b > 0 ? arith(p, '/', arith(p, '+', a, b - 1), b)
+                     : fail(p, "ceil_div by a non-positive number");
     if (len == 8 && !strncmp(name, "round_up", 8))
-        return b > 0 ? (a + b - 1) / b * b : fail(p, "round_up to a non-positive number");
+        return b > 0 ? arith(p, '*', arith(p, '/', arith(p, '+', a, b - 1), b), b)
+                     : fail(p, "round_up to a non-positive number");
     if (len == 3 && !strncmp(name, "min", 3))
         return a < b ? a : b;
     if (len == 3 && !strncmp(name, "max", 3))
@@ -104,7 +133,7 @@ static long long unary(parser_t *p)
         return fail(p, "nested too deeply");
     long long v;
     if (accept(p, "-"))
-        v = -unary(p);
+        v = arith(p, '-', 0, unary(p));
     else if (accept(p, "!"))
         v = !unary(p);
     else if (accept(p, "+"))
@@ -120,13 +149,13 @@ static long long mul(parser_t *p)
     long long v = unary(p);
     for (;;) {
         if (accept(p, "*")) {
-            v *= unary(p);
+            v = arith(p, '*', v, unary(p));
         } else if (accept(p, "/") || accept(p, "%")) {
             char op = p->s[-1];
             long long r = unary(p);
             if (r == 0)
                 return fail(p, "division by zero");
-            v = op == '/' ? v / r : v % r;
+            v = arith(p, op, v, r);
         } else {
             return v;
         }
@@ -138,9 +167,9 @@ static long long add(parser_t *p)
     long long v = mul(p);
     for (;;) {
         if (accept(p, "+"))
-            v += mul(p);
+            v = arith(p, '+', v, mul(p));
         else if (accept(p, "-"))
-            v -= mul(p);
+            v = arith(p, '-', v, mul(p));
         else
             return v;
     }

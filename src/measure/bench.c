@@ -78,7 +78,7 @@ static int validate_once(gb_impl_t *im, const gb_problem_t *p, const gb_bench_op
     if (p->beta == 0.0)
         for (size_t i = 0; i < ec; i++)
             if (gb__c_is_logical(p, i))
-                poisoned[i] = NAN;
+                poisoned[i] = (double)NAN;
     if (!(dev = to_device(poisoned, ec, p->precision)))
         goto done;
     double kms, wms;

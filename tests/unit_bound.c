@@ -1,0 +1,310 @@
+/* unit_bound.c: the error test of src/validate/: unit roundoff, gamma_n, when integer data makes
+ * a GEMM exact, the double reference and gauge on small hand-made matrices, and gb__validate's
+ * verdicts (within and just over the bound, NaN, touched canaries, exact mode), in row- and
+ * column-major storage with leading-dimension padding and offsets. */
+#include "unit.h"
+
+#include "../src/core/core.h"
+#include "../src/validate/validate.h"
+
+#define M 3
+#define N 4
+#define K 5
+
+static void test_roundoff_gamma(void)
+{
+    CHECK(gb__unit_roundoff(GB_PREC_S) == ldexp(1.0, -24));
+    CHECK(gb__unit_roundoff(GB_PREC_D) == ldexp(1.0, -53));
+    const double u = ldexp(1.0, -24);
+    CHECK(gb__gamma(0, u) == 0.0);
+    CHECK(gb__gamma(10, u) == 10.0 * u / (1.0 - 10.0 * u));
+    CHECK(gb__gamma(7, ldexp(1.0, -53)) == 7.0 * ldexp(1.0, -53) / (1.0 - 7.0 * ldexp(1.0, -53)));
+    /* n u >= 1: the bound says nothing, so it is infinite. */
+    CHECK(isinf(gb__gamma((size_t)1 << 24, u)));
+    CHECK(isinf(gb__gamma((size_t)1 << 30, u)));
+    CHECK(isfinite(gb__gamma(((size_t)1 << 24) - 1, u)));
+    CHECK(gb__gamma(((size_t)1 << 24) - 1, u) > 1e6);
+}
+
+static void test_exact_possible(void)
+{
+    gb_problem_t p;
+    gb_dist_t d = {GB_DIST_INT, 0, 0, 2};
+    gb_problem_init(&p, GB_PREC_S, 8, 8, 100);
+    CHECK(gb__exact_possible(&p, &d)); /* 100 * 4 */
+    p.alpha = -3.0;
+    p.beta = 2.0;
+    CHECK(gb__exact_possible(&p, &d)); /* 3*100*4 + 2*2 */
+    p.alpha = 0.5;
+    CHECK(!gb__exact_possible(&p, &d));
+    p.alpha = 1.0;
+    p.beta = 1.5;
+    CHECK(!gb__exact_possible(&p, &d));
+    p.beta = 0.0;
+
+    /* |alpha| K R^2 against 2^24: at the edge and one past it. */
+    d.range = 1;
+    p.k = (size_t)1 << 24;
+    CHECK(gb__exact_possible(&p, &d));
+    p.k = ((size_t)1 << 24) + 1;
+    CHECK(!gb__exact_possible(&p, &d));
+    d.range = 4;
+    p.k = (size_t)1 << 22; /* 2^26 */
+    CHECK(!gb__exact_possible(&p, &d));
+    p.precision = GB_PREC_D; /* 2^26 <= 2^53 */
+    CHECK(gb__exact_possible(&p, &d));
+    p.k = (size_t)1 << 50; /* 2^54 */
+    CHECK(!gb__exact_possible(&p, &d));
+
+    gb_dist_t uni = {GB_DIST_UNIFORM, -1.0, 1.0, 0};
+    gb_dist_t nor = {GB_DIST_NORMAL, 0, 0, 0};
+    p.k = 4;
+    CHECK(!gb__exact_possible(&p, &uni));
+    CHECK(!gb__exact_possible(&p, &nor));
+}
+
+/* Logical element (r, c) of stored op(X) as held: X is rows x cols in the problem's layout. */
+static double stored(const gb_problem_t *p, const double *x, size_t ld, size_t off, int trans,
+                     size_t r, size_t c)
+{
+    return trans ? x[off + gb__at(p->layout, ld, c, r)] : x[off + gb__at(p->layout, ld, r, c)];
+}
+
+/* Small integers in [-(mod/2), mod/2] that vary with (i, j). */
+static double pattern(size_t i, size_t j, size_t si, size_t sj, size_t mod)
+{
+    return (double)((i * si + j * sj) % mod) - (double)(mod / 2);
+}
+
+typedef struct fixture {
+    gb_problem_t p;
+    size_t ea, eb, ec;
+    double *a, *b, *c0, *cref, *gauge, *c;
+    double canary;
+} fixture_t;
+
+/* Sets up the problem, small integer inputs (some negative), the reference through gb__reference
+ * (checked against a plain triple loop) and a "device" C equal to it with canaries outside. */
+static int fixture_init(fixture_t *f, gb_layout_t layout, gb_trans_t ta, gb_trans_t tb,
+                        double alpha, double beta, double canary)
+{
+    memset(f, 0, sizeof *f);
+    gb_problem_init(&f->p, GB_PREC_S, M, N, K);
+    f->p.layout = layout;
+    f->p.trans_a = ta;
+    f->p.trans_b = tb;
+    f->p.alpha = alpha;
+    f->p.beta = beta;
+    f->p.off_a = 1;
+    f->p.off_b = 2;
+    f->p.off_c = 3;
+    char msg[256] = "";
+    if (!CHECK(gb_problem_check(&f->p, msg, sizeof msg) == GB_OK))
+        return 0;
+    /* Pad every leading dimension by 2 past the minimum gb_problem_check filled in. */
+    f->p.lda += 2;
+    f->p.ldb += 2;
+    f->p.ldc += 2;
+    if (!CHECK(gb_problem_check(&f->p, msg, sizeof msg) == GB_OK))
+        return 0;
+    gb_problem_buffer_elems(&f->p, &f->ea, &f->eb, &f->ec);
+    f->a = calloc(f->ea, sizeof *f->a);
+    f->b = calloc(f->eb, sizeof *f->b);
+    f->c0 = calloc(f->ec, sizeof *f->c0);
+    f->cref = calloc(f->ec, sizeof *f->cref);
+    f->gauge = calloc(f->ec, sizeof *f->gauge);
+    f->c = calloc(f->ec, sizeof *f->c);
+    if (!CHECK(f->a && f->b && f->c0 && f->cref && f->gauge && f->c))
+        return 0;
+    /* Padding gets values the reference must ignore. */
+    for (size_t i = 0; i < f->ea; i++)
+        f->a[i] = 1000.0;
+    for (size_t i = 0; i < f->eb; i++)
+        f->b[i] = -1000.0;
+    size_t r, c;
+    gb__stored_a(&f->p, &r, &c);
+    for (size_t i = 0; i < r; i++)
+        for (size_t j = 0; j < c; j++)
+            f->a[f->p.off_a + gb__at(layout, f->p.lda, i, j)] = pattern(i, j, 3, 7, 5);
+    gb__stored_b(&f->p, &r, &c);
+    for (size_t i = 0; i < r; i++)
+        for (size_t j = 0; j < c; j++)
+            f->b[f->p.off_b + gb__at(layout, f->p.ldb, i, j)] = pattern(i, j, 5, 2, 7);
+    for (size_t i = 0; i < f->ec; i++)
+        f->c0[i] = 500.0;
+    for (size_t i = 0; i < M; i++)
+        for (size_t j = 0; j < N; j++)
+            f->c0[f->p.off_c + gb__at(layout, f->p.ldc, i, j)] = pattern(i, j, 1, 1, 3);
+    if (!CHECK(gb__reference(&f->p, f->a, f->b, f->c0, f->ea, f->eb, f->ec, f->cref, f->gauge) ==
+               GB_OK))
+        return 0;
+
+    int same = 1;
+    for (size_t i = 0; i < M; i++)
+        for (size_t j = 0; j < N; j++) {
+            double s = 0, g = 0;
+            for (size_t l = 0; l < K; l++) {
+                double x = stored(&f->p, f->a, f->p.lda, f->p.off_a, ta == GB_TRANS, i, l);
+                double y = stored(&f->p, f->b, f->p.ldb, f->p.off_b, tb == GB_TRANS, l, j);
+                s += x * y;
+                g += fabs(x) * fabs(y);
+            }
+            const size_t idx = f->p.off_c + gb__at(layout, f->p.ldc, i, j);
+            const double c0 = f->c0[idx];
+            same &= f->cref[idx] == alpha * s + beta * c0;
+            same &= f->gauge[idx] == fabs(alpha) * g + fabs(beta) * fabs(c0);
+        }
+    CHECK(same);
+
+    f->canary = canary;
+    for (size_t i = 0; i < f->ec; i++)
+        f->c[i] = gb__c_is_logical(&f->p, i) ? f->cref[i] : canary;
+    return 1;
+}
+
+static void fixture_free(fixture_t *f)
+{
+    free(f->a);
+    free(f->b);
+    free(f->c0);
+    free(f->cref);
+    free(f->gauge);
+    free(f->c);
+}
+
+static size_t c_index(const fixture_t *f, size_t i, size_t j)
+{
+    return f->p.off_c + gb__at(f->p.layout, f->p.ldc, i, j);
+}
+
+/* The bound as docs/methodology.md states it, computed here independently. */
+static double bound_factor(size_t k, double u)
+{
+    const double n = (double)(k + 2), ud = ldexp(1.0, -53);
+    return n * u / (1.0 - n * u) + n * ud / (1.0 - n * ud);
+}
+
+static void validate_case(gb_layout_t layout, gb_trans_t ta, gb_trans_t tb, double alpha,
+                          double beta)
+{
+    fixture_t f;
+    gb_validation_t v;
+    const double canary = -7777.25;
+    if (!fixture_init(&f, layout, ta, tb, alpha, beta, canary)) {
+        fixture_free(&f);
+        return;
+    }
+    const double u = gb__unit_roundoff(GB_PREC_S), g = bound_factor(K, u);
+
+    /* Equal to the reference: passes, nothing counted. */
+    gb__validate(&f.p, 0, f.cref, f.gauge, f.c, f.ec, canary, &v);
+    CHECK(v.done && v.passed && !v.exact);
+    CHECK(v.n_over == 0 && v.n_nonfinite == 0 && v.n_canary == 0);
+    CHECK(v.max_ratio == 0.0);
+    CHECK_NEAR(v.bound_ratio, g / u, 1e-9);
+    CHECK(v.reason[0] == '\0');
+
+    /* One element just inside and just beyond the bound. */
+    const size_t wi = 1, wj = 2, idx = c_index(&f, wi, wj);
+    CHECK(f.gauge[idx] > 0);
+    const double limit = g * f.gauge[idx];
+    f.c[idx] = f.cref[idx] + limit * (1.0 - 1e-6);
+    gb__validate(&f.p, 0, f.cref, f.gauge, f.c, f.ec, canary, &v);
+    CHECK(v.passed && v.n_over == 0);
+    CHECK(v.worst_i == wi && v.worst_j == wj);
+    CHECK(v.max_ratio < v.bound_ratio);
+
+    f.c[idx] = f.cref[idx] - limit * (1.0 + 1e-6);
+    gb__validate(&f.p, 0, f.cref, f.gauge, f.c, f.ec, canary, &v);
+    CHECK(!v.passed);
+    CHECK(v.n_over == 1 && v.n_nonfinite == 0 && v.n_canary == 0);
+    CHECK(v.worst_i == wi && v.worst_j == wj);
+    CHECK(v.max_ratio > v.bound_ratio);
+    CHECK_HAS(v.reason, "(1,2)");
+
+    /* NaN and Inf where the reference is finite. */
+    f.c[idx] = (double)NAN;
+    gb__validate(&f.p, 0, f.cref, f.gauge, f.c, f.ec, canary, &v);
+    CHECK(!v.passed && v.n_nonfinite == 1 && v.n_over == 0);
+    CHECK(v.worst_i == wi && v.worst_j == wj);
+    const size_t idx2 = c_index(&f, 2, 0);
+    f.c[idx] = f.cref[idx];
+    f.c[idx2] = -HUGE_VAL;
+    gb__validate(&f.p, 0, f.cref, f.gauge, f.c, f.ec, canary, &v);
+    CHECK(!v.passed && v.n_nonfinite == 1);
+    CHECK(v.worst_i == 2 && v.worst_j == 0);
+    f.c[idx2] = f.cref[idx2];
+
+    /* A canary in the ld padding (just past the last logical element of the first outer row),
+     * then one in the offset before C. */
+    const size_t pad = f.p.off_c + (layout == GB_ROW_MAJOR ? N : M);
+    CHECK(!gb__c_is_logical(&f.p, pad));
+    f.c[pad] = 0.0;
+    gb__validate(&f.p, 0, f.cref, f.gauge, f.c, f.ec, canary, &v);
+    CHECK(!v.passed && v.n_canary == 1 && v.n_over == 0 && v.n_nonfinite == 0);
+    f.c[pad] = canary;
+    f.c[0] = canary + 1.0;
+    gb__validate(&f.p, 0, f.cref, f.gauge, f.c, f.ec, canary, &v);
+    CHECK(!v.passed && v.n_canary == 1);
+    f.c[0] = canary;
+
+    /* Exact mode: one ulp is a failure; the same ulp passes the bound. */
+    const size_t idx3 = c_index(&f, 0, 3);
+    CHECK(f.gauge[idx3] > 0);
+    f.c[idx3] = nextafter(f.cref[idx3], HUGE_VAL);
+    gb__validate(&f.p, 1, f.cref, f.gauge, f.c, f.ec, canary, &v);
+    CHECK(v.exact && !v.passed && v.n_over == 1);
+    CHECK(v.worst_i == 0 && v.worst_j == 3);
+    CHECK(v.bound_ratio == 0.0);
+    gb__validate(&f.p, 0, f.cref, f.gauge, f.c, f.ec, canary, &v);
+    CHECK(v.passed && v.n_over == 0);
+    f.c[idx3] = f.cref[idx3];
+    gb__validate(&f.p, 1, f.cref, f.gauge, f.c, f.ec, canary, &v);
+    CHECK(v.passed);
+    fixture_free(&f);
+}
+
+/* A NaN canary must stay that NaN; a different value (or a different NaN) is a touch. */
+static void test_nan_canary(void)
+{
+    fixture_t f;
+    gb_validation_t v;
+    const double canary = (double)NAN;
+    if (fixture_init(&f, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, 1.0, 0.0, canary)) {
+        gb__validate(&f.p, 0, f.cref, f.gauge, f.c, f.ec, canary, &v);
+        CHECK(v.passed && v.n_canary == 0);
+        f.c[f.p.off_c + N] = -(double)NAN;
+        gb__validate(&f.p, 0, f.cref, f.gauge, f.c, f.ec, canary, &v);
+        CHECK(!v.passed && v.n_canary == 1);
+    }
+    fixture_free(&f);
+}
+
+/* Zero gauge (all-zero inputs, beta 0): any difference is over the bound. */
+static void test_zero_gauge(void)
+{
+    gb_problem_t p;
+    gb_problem_init(&p, GB_PREC_D, 1, 1, 1);
+    CHECK(gb_problem_check(&p, NULL, 0) == GB_OK);
+    double cref = 0.0, gauge = 0.0, c = 0.0;
+    gb_validation_t v;
+    gb__validate(&p, 0, &cref, &gauge, &c, 1, -1.0, &v);
+    CHECK(v.passed);
+    c = 1e-300;
+    gb__validate(&p, 0, &cref, &gauge, &c, 1, -1.0, &v);
+    CHECK(!v.passed && v.n_over == 1 && isinf(v.max_ratio));
+}
+
+int main(void)
+{
+    test_roundoff_gamma();
+    test_exact_possible();
+    validate_case(GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, 1.0, 0.0);
+    validate_case(GB_COL_MAJOR, GB_NOTRANS, GB_NOTRANS, 1.0, 0.0);
+    validate_case(GB_ROW_MAJOR, GB_TRANS, GB_NOTRANS, 2.0, -1.0);
+    validate_case(GB_COL_MAJOR, GB_NOTRANS, GB_TRANS, -1.0, 3.0);
+    validate_case(GB_COL_MAJOR, GB_TRANS, GB_TRANS, 1.0, 1.0);
+    test_nan_canary();
+    test_zero_gauge();
+    return unit_finish();
+}
