@@ -196,6 +196,8 @@ typedef struct gb_family {
     char **constraints; size_t nconstraints;
     char **extensions; size_t nextensions;
     char *local_mem;       /* expression in bytes, may be NULL */
+    char *multiple[3];     /* M, N, K must be multiples of these expressions (NULL: any);
+                              the harness pads with zeros where they are not */
     gb_param_t *params; size_t nparams;
     gb_preset_t *presets; size_t npresets;
 } gb_family_t;
@@ -268,11 +270,35 @@ typedef struct gb_stats {
 
 typedef enum gb_validate_mode { GB_VALIDATE_AUTO = -1, GB_VALIDATE_OFF = 0, GB_VALIDATE_ON = 1 } gb_validate_mode_t;
 
+/* What one call's time is made of. Each timed call writes A, B and C to the device, runs the
+ * helper passes (transposition, padding) and the main kernel, and reads C back. */
+typedef enum gb_phase {
+    GB_PHASE_MAIN = 0,  /* the main kernel's event time */
+    GB_PHASE_HELPERS,   /* helper kernels' event times (0 when there are none) */
+    GB_PHASE_H2D,       /* host-to-device copies of A, B, C */
+    GB_PHASE_D2H,       /* device-to-host copy of C */
+    GB_PHASE_OPS,       /* main + helpers */
+    GB_PHASE_OFFLOAD,   /* host-to-device + helpers + main + device-to-host */
+    GB_PHASE_WALL,      /* host wall time of the whole call */
+    GB_PHASE_COUNT
+} gb_phase_t;
+/* "main", "helpers", "h2d", "d2h", "ops", "offload", "wall". */
+const char *gb_phase_name(gb_phase_t ph);
+
+/* Which time the GFLOP/s headline uses: the main kernel, main + helpers (default), or the whole
+ * offload including copies. */
+typedef enum gb_timing { GB_TIMING_KERNEL = 0, GB_TIMING_OPS, GB_TIMING_OFFLOAD } gb_timing_t;
+int gb_timing_parse(const char *s, gb_timing_t *out);
+const char *gb_timing_name(gb_timing_t t);
+/* The phase a timing choice reads. */
+gb_phase_t gb_timing_phase(gb_timing_t t);
+
 typedef struct gb_bench_options {
     int warmup, iterations;
     gb_validate_mode_t validate;
     uint64_t seed;
     gb_dist_t dist;
+    gb_timing_t timing;
 } gb_bench_options_t;
 void gb_bench_options_init(gb_bench_options_t *o);
 
@@ -288,16 +314,20 @@ typedef struct gb_validation {
 } gb_validation_t;
 
 typedef struct gb_result {
-    gb_stats_t kernel_ms;     /* sum of event times of every kernel of one call */
-    gb_stats_t wall_ms;       /* host wall time of one call, enqueue to finish */
-    double *samples_kernel_ms, *samples_wall_ms; /* iterations each; freed by gb_result_free */
-    double gflops;            /* 2*M*N*K / median kernel time */
+    gb_stats_t time_ms[GB_PHASE_COUNT];      /* per phase, over the timed calls */
+    double *samples_ms[GB_PHASE_COUNT];      /* iterations each; freed by gb_result_free */
+    gb_timing_t timing;       /* which phase the headline uses */
+    double gflops;            /* 2*M*N*K / median time of the headline phase */
     double gflops_wall;       /* 2*M*N*K / median wall time */
     double efficiency;        /* gflops / formula peak, or -1 when the peak is unknown */
-    double build_ms;
+    double build_ms;          /* building (or loading from the cache) every program */
+    int cache_hit;            /* every program came from the binary cache */
     size_t global[2], local[2];
     int local_null;           /* the driver chose the work-group size */
     int swapped;              /* served through the row/column-major operand swap */
+    char route[128];          /* how the problem reached the kernel: "native", "swap",
+                                 "transpose B", "pad M,N,K", ... */
+    size_t helpers;           /* helper kernels per call */
     char build_options[512];
     gb_validation_t validation;
 } gb_result_t;
@@ -308,6 +338,16 @@ void gb_result_free(gb_result_t *r);
  * message on ctx (build logs included). */
 int gb_bench_run(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *problem,
                  const gb_bench_options_t *opts, gb_result_t *r);
+
+/* ---- the program binary cache ---------------------------------------------------------------- */
+
+/* The cache directory into buf ($GEMMBENCH_CACHE_DIR, $XDG_CACHE_HOME/gemmbench or
+ * ~/.cache/gemmbench), or NULL when GEMMBENCH_NO_CACHE is set or no home is known. */
+const char *gb_cache_dir(char *buf, size_t len);
+/* Calls fn with each entry's key text (device, driver, options, program, source hash) and size. */
+int gb_cache_list(void (*fn)(const char *key_text, uint64_t bytes, void *user), void *user);
+/* Removes every entry; *removed counts the binaries. */
+int gb_cache_clear(size_t *removed);
 
 #ifdef __cplusplus
 }

@@ -74,7 +74,6 @@ expect 2 "fixes its own work-group size" run -k fixed --lws 4,4 --kernel-path "$
 expect 2 "has no parameter NOPE" run -k SGEMM_NT_4x1 --param NOPE=1 $small
 expect 2 "parameter DJ=3 of kernel 'SGEMM_NT_4x1' is not allowed" run -k SGEMM_NT_4x1 --param DJ=3 $small
 expect 2 "bad parameter 'DJ'" run -k SGEMM_NT_4x1 --param DJ $small
-expect 2 "does not support row-NN natively" run -k SGEMM_NT_4x1 --layout row $small
 expect 2 "unknown precision 'q'" run -k naive --precision q $small
 expect 2 "unknown layout 'diagonal'" run -k naive --layout diagonal $small
 expect 2 "unknown transposition 'X' for --transA" run -k naive --transA X $small
@@ -96,6 +95,12 @@ if [ $? -eq 1 ] && grep -q "FAIL" "$tmp/out"; then pass=$((pass + 1)); else
 "$gb" run -k naive,SGEMM_NT_4x1 -M 13 -N 9 -K 5 -i 2 --beta 0.5 >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && [ "$(grep -c ' pass ' "$tmp/out")" -eq 2 ]; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: a good run"; cat "$tmp/out" "$tmp/err"; fi
+
+# A layout the kernel lacks is served through a transposition pass, and says so.
+"$gb" run -k SGEMM_NT_4x1 --layout row -M 13 -N 9 -K 5 -i 2 >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q " pass .*(native, transpose B)" "$tmp/out"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: row-NN through a transposition pass"; cat "$tmp/out" "$tmp/err"; fi
+expect 2 "unknown --timing 'fast'" run -k naive --timing fast $small
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -109,6 +109,27 @@ static void test_config(gb_context_t *ctx, const gb_config_t *cfg, gb_precision_
     }
 }
 
+/* A kernel that needs padded, packed, column-major NN operands is served every layout, size,
+ * leading dimension and offset through the helper passes. */
+static void test_padded(gb_context_t *ctx)
+{
+    gb_registry_t *reg;
+    char msg[512];
+    int rc = gb_registry_open(&reg, GB_FIXTURES_DIR "/padded", msg, sizeof msg);
+    CHECK(rc == GB_OK, "loading fixtures/padded: %s", msg);
+    if (rc != GB_OK)
+        return;
+    gb_config_t cfg;
+    rc = gb_config_resolve(reg, "padded", NULL, &cfg, msg, sizeof msg);
+    CHECK(rc == GB_OK, "padded: %s", msg);
+    for (int p = 0; rc == GB_OK && p < 2; p++) {
+        int before = failures;
+        test_config(ctx, &cfg, (gb_precision_t)p, 0xffu);
+        printf("padded %s: %s\n", p ? "d" : "s", failures == before ? "ok" : "FAILED");
+    }
+    gb_registry_close(reg);
+}
+
 /* A family whose kernel leaves the last column of C unwritten must fail validation, and one
  * that ignores beta must fail too. */
 static void test_catches_wrong(gb_context_t *ctx)
@@ -193,6 +214,7 @@ int main(void)
             }
         }
     }
+    test_padded(ctx);
     test_catches_wrong(ctx);
     gb_registry_close(reg);
     gb_context_close(ctx);

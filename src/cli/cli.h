@@ -34,5 +34,6 @@ void cli_device_close(cli_device_t *d);
 int cmd_devices(int argc, char **argv);
 int cmd_kernels(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
 
 #endif

@@ -46,13 +46,16 @@ static void usage(void)
            "                        (default: validate when M*N*K <= 2^33)\n"
            "      --precision s|d   (default: each preset's own, s for families)\n"
            "      --layout row|col  --transA N|T  --transB N|T (default: row NN, or the\n"
-           "                        kernel's own native layout when none is given)\n"
+           "                        kernel's own native layout when none is given; others\n"
+           "                        are served through transposition passes)\n"
            "      --alpha A --beta B (default 1, 0)\n"
            "      --lda L --ldb L --ldc L  --offa O --offb O --offc O\n"
            "      --lws J,I         work-group size (kernels with LX/LY parameters)\n"
            "      --param NAME=V    set a kernel parameter (repeatable)\n"
            "      --seed S          input seed (default 42)\n"
            "      --dist D          uniform:LO:HI (default uniform:-1:1), normal, int:R\n"
+           "      --timing T        what GFLOP/s counts: kernel (main kernel), ops (main +\n"
+           "                        helper passes, default) or offload (+ host-device copies)\n"
            "      --kernel-path DIR add or override kernel families from DIR\n"
            "      --json            print results as JSON\n");
 }
@@ -80,7 +83,8 @@ static int parse(int argc, char **argv, run_opts_t *o)
 {
     enum {
         O_PREC = 256, O_LAYOUT, O_TA, O_TB, O_ALPHA, O_BETA, O_LDA, O_LDB, O_LDC, O_OFFA,
-        O_OFFB, O_OFFC, O_LWS, O_PARAM, O_WARMUP, O_SEED, O_DIST, O_JSON, O_NOVAL, O_KPATH
+        O_OFFB, O_OFFC, O_LWS, O_PARAM, O_WARMUP, O_SEED, O_DIST, O_JSON, O_NOVAL, O_KPATH,
+        O_TIMING
     };
     static const struct option opts[] = {
         {"platform", required_argument, NULL, 'p'}, {"type", required_argument, NULL, 't'},
@@ -96,6 +100,7 @@ static int parse(int argc, char **argv, run_opts_t *o)
         {"param", required_argument, NULL, O_PARAM}, {"warmup", required_argument, NULL, O_WARMUP},
         {"seed", required_argument, NULL, O_SEED},  {"dist", required_argument, NULL, O_DIST},
         {"json", no_argument, NULL, O_JSON},        {"kernel-path", required_argument, NULL, O_KPATH},
+        {"timing", required_argument, NULL, O_TIMING},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->sel.type = GB_DEVTYPE_ALL;
@@ -188,6 +193,10 @@ static int parse(int argc, char **argv, run_opts_t *o)
                 rc = cli_error(GB_EBADDIST, "%s", msg);
             break;
         case O_JSON: o->json = 1; break;
+        case O_TIMING:
+            if (gb_timing_parse(optarg, &o->bench.timing) != GB_OK)
+                rc = cli_error(GB_EBADARG, "unknown --timing '%s'; use kernel, ops or offload", optarg);
+            break;
         case O_KPATH: o->kpath = optarg; break;
         case 'h': usage(); return -1;
         case ':': rc = cli_error(GB_EBADARG, "option '%s' needs a value", argv[optind - 1]); break;
@@ -257,7 +266,8 @@ static cJSON *result_json(const char *kernel, const gb_problem_t *p, const gb_re
     cJSON_AddStringToObject(o, "kernel", kernel);
     cJSON_AddStringToObject(o, "precision", gb_precision_name(p->precision));
     cJSON_AddStringToObject(o, "layout", gb_problem_layout_tag(p, buf, sizeof buf));
-    cJSON_AddStringToObject(o, "route", r->swapped ? "operand swap" : "native");
+    cJSON_AddStringToObject(o, "route", r->route);
+    cJSON_AddNumberToObject(o, "helper_kernels", (double)r->helpers);
     cJSON_AddNumberToObject(o, "M", (double)p->m);
     cJSON_AddNumberToObject(o, "N", (double)p->n);
     cJSON_AddNumberToObject(o, "K", (double)p->k);
@@ -270,6 +280,7 @@ static cJSON *result_json(const char *kernel, const gb_problem_t *p, const gb_re
     cJSON_AddStringToObject(o, "dist", gb_dist_format(&b->dist, buf, sizeof buf));
     cJSON_AddStringToObject(o, "build_options", r->build_options);
     cJSON_AddNumberToObject(o, "build_ms", r->build_ms);
+    cJSON_AddBoolToObject(o, "program_cache_hit", r->cache_hit);
     cJSON *g = cJSON_AddArrayToObject(o, "global");
     cJSON *l = cJSON_AddArrayToObject(o, "local");
     for (int d = 0; d < 2; d++) {
@@ -277,25 +288,26 @@ static cJSON *result_json(const char *kernel, const gb_problem_t *p, const gb_re
         cJSON_AddItemToArray(l, r->local_null ? cJSON_CreateNull() : cJSON_CreateNumber((double)r->local[d]));
     }
     cJSON_AddStringToObject(o, "flops", "2*M*N*K");
+    cJSON_AddStringToObject(o, "timing", gb_timing_name(r->timing));
     cJSON_AddNumberToObject(o, "gflops", r->gflops);
     cJSON_AddNumberToObject(o, "gflops_wall", r->gflops_wall);
     if (r->efficiency >= 0)
         cJSON_AddNumberToObject(o, "efficiency_formula_peak", r->efficiency);
     else
         cJSON_AddNullToObject(o, "efficiency_formula_peak");
-    const gb_stats_t *st[2] = {&r->kernel_ms, &r->wall_ms};
-    const double *samples[2] = {r->samples_kernel_ms, r->samples_wall_ms};
-    for (int i = 0; i < 2; i++) {
-        cJSON *s = cJSON_AddObjectToObject(o, i ? "wall_ms" : "kernel_ms");
-        cJSON_AddNumberToObject(s, "n", (double)st[i]->n);
-        cJSON_AddNumberToObject(s, "min", st[i]->min);
-        cJSON_AddNumberToObject(s, "median", st[i]->median);
-        cJSON_AddNumberToObject(s, "mean", st[i]->mean);
-        cJSON_AddNumberToObject(s, "max", st[i]->max);
-        cJSON_AddNumberToObject(s, "std", st[i]->std);
-        cJSON_AddNumberToObject(s, "ci95_lo", st[i]->ci95_lo);
-        cJSON_AddNumberToObject(s, "ci95_hi", st[i]->ci95_hi);
-        cJSON_AddItemToObject(s, "samples", cJSON_CreateDoubleArray(samples[i], (int)st[i]->n));
+    cJSON *times = cJSON_AddObjectToObject(o, "time_ms");
+    for (int ph = 0; ph < GB_PHASE_COUNT; ph++) {
+        const gb_stats_t *st = &r->time_ms[ph];
+        cJSON *s = cJSON_AddObjectToObject(times, gb_phase_name((gb_phase_t)ph));
+        cJSON_AddNumberToObject(s, "n", (double)st->n);
+        cJSON_AddNumberToObject(s, "min", st->min);
+        cJSON_AddNumberToObject(s, "median", st->median);
+        cJSON_AddNumberToObject(s, "mean", st->mean);
+        cJSON_AddNumberToObject(s, "max", st->max);
+        cJSON_AddNumberToObject(s, "std", st->std);
+        cJSON_AddNumberToObject(s, "ci95_lo", st->ci95_lo);
+        cJSON_AddNumberToObject(s, "ci95_hi", st->ci95_hi);
+        cJSON_AddItemToObject(s, "samples", cJSON_CreateDoubleArray(r->samples_ms[ph], (int)st->n));
     }
     cJSON *v = cJSON_AddObjectToObject(o, "validation");
     const gb_validation_t *val = &r->validation;
@@ -335,37 +347,53 @@ static void print_header(const gb_device_info_t *dev, const run_opts_t *o)
             printf("peak %s: %.1f GFLOP/s = %s\n", p ? "D" : "S", dev->peak_gflops[p], dev->peak_formula[p]);
         else
             printf("peak %s: %s\n", p ? "D" : "S", dev->peak_formula[p]);
-    printf("GFLOP/s = 2*M*N*K / median kernel time (OpenCL events, main kernel only, no copies) "
-           "over %d calls after %d warm-up; CI = 95%% CI of the mean; wall = host time per call\n",
+    printf("GFLOP/s = 2*M*N*K / median time of %s (OpenCL events) over %d calls after %d "
+           "warm-up;\nCI = 95%% CI of the mean; helpers = transposition/padding passes (ms, in "
+           "GFLOP/s unless --timing kernel);\ncopies = host-device copies (ms, not in GFLOP/s "
+           "unless --timing offload); wall = 2*M*N*K / host time of the whole call\n",
+           o->bench.timing == GB_TIMING_KERNEL ? "the main kernel"
+           : o->bench.timing == GB_TIMING_OFFLOAD ? "copies + helper passes + main kernel"
+                                                  : "the main kernel + helper passes",
            o->bench.iterations, o->bench.warmup);
     printf("alpha %g, beta %g, data %s, seed %llu; valid = max |C-Cref|/(u*G) / failing bound\n\n",
            o->base.alpha, o->base.beta, gb_dist_format(&o->bench.dist, dist, sizeof dist),
            (unsigned long long)o->bench.seed);
-    printf("%-24s %-4s %-7s %6s %6s %6s %-7s %9s %-19s %6s %9s  %s\n", "kernel", "prec", "layout",
-           "M", "N", "K", "lws", "GFLOP/s", "95% CI", "eff%", "wall", "valid");
+    printf("%-24s %-4s %-7s %6s %6s %6s %-7s %9s %-19s %6s %8s %8s %9s  %s\n", "kernel", "prec",
+           "layout", "M", "N", "K", "lws", "GFLOP/s", "95% CI", "eff%", "helpers", "copies",
+           "wall", "valid");
 }
 
 static void print_row(const char *kernel, const gb_problem_t *p, const gb_result_t *r)
 {
-    char tag[16], lws[24], ci[40], eff[16], verdict[200];
+    char tag[16], lws[24], ci[40], eff[16], helpers[16], verdict[200];
     const double flop = 2.0 * (double)p->m * (double)p->n * (double)p->k;
+    const gb_stats_t *head = &r->time_ms[gb_timing_phase(r->timing)];
     if (r->local_null)
         snprintf(lws, sizeof lws, "auto");
     else
         snprintf(lws, sizeof lws, "%zux%zu", r->local[0], r->local[1]);
-    if (r->kernel_ms.n > 1 && r->kernel_ms.ci95_lo > 0)
-        snprintf(ci, sizeof ci, "[%.4g, %.4g]", flop / (r->kernel_ms.ci95_hi * 1e6),
-                 flop / (r->kernel_ms.ci95_lo * 1e6));
+    if (head->n > 1 && head->ci95_lo > 0)
+        snprintf(ci, sizeof ci, "[%.4g, %.4g]", flop / (head->ci95_hi * 1e6),
+                 flop / (head->ci95_lo * 1e6));
     else
         snprintf(ci, sizeof ci, "-");
     if (r->efficiency >= 0)
         snprintf(eff, sizeof eff, "%.1f", 100.0 * r->efficiency);
     else
         snprintf(eff, sizeof eff, "?");
+    if (r->helpers)
+        snprintf(helpers, sizeof helpers, "%.3g", r->time_ms[GB_PHASE_HELPERS].median);
+    else
+        snprintf(helpers, sizeof helpers, "-");
     verdict_text(&r->validation, verdict, sizeof verdict);
-    printf("%-24s %-4s %-7s %6zu %6zu %6zu %-7s %9.4g %-19s %6s %9.4g  %s%s\n", kernel,
+    printf("%-24s %-4s %-7s %6zu %6zu %6zu %-7s %9.4g %-19s %6s %8s %8.3g %9.4g  %s", kernel,
            gb_precision_name(p->precision), gb_problem_layout_tag(p, tag, sizeof tag), p->m, p->n,
-           p->k, lws, r->gflops, ci, eff, r->gflops_wall, verdict, r->swapped ? " (swap)" : "");
+           p->k, lws, r->gflops, ci, eff, helpers,
+           r->time_ms[GB_PHASE_H2D].median + r->time_ms[GB_PHASE_D2H].median, r->gflops_wall,
+           verdict);
+    if (strcmp(r->route, "native") != 0)
+        printf(" (%s)", r->route);
+    printf("\n");
     fflush(stdout);
 }
 

@@ -14,6 +14,7 @@ static void usage(FILE *f)
             "  kernels [--json] [-p P -t T -d D] list kernel families, presets, and with a device\n"
             "                                   whether each can run there\n"
             "  run [options]                    build, validate and time kernels (run --help)\n"
+            "  cache list|clear                 the program binary cache\n"
             "  version                          print the version\n"
             "\n"
             "exit codes: 0 success, 1 a result failed validation, 2 bad usage or input,\n"
@@ -33,6 +34,8 @@ int main(int argc, char **argv)
         return cmd_kernels(argc - 1, argv + 1);
     if (!strcmp(cmd, "run"))
         return cmd_run(argc - 1, argv + 1);
+    if (!strcmp(cmd, "cache"))
+        return cmd_cache(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("gemmbench %s\n", gb_version());
         return EXIT_OK;

@@ -25,4 +25,9 @@ const char *gb__cl_errname(cl_int err);
 int gb__program_build(gb_context_t *ctx, const char *name, const char *source, const char *options,
                       cl_program *out, double *ms);
 
+/* Builds prelude + source with options, or loads the binary from the on-disk cache (*hit).
+ * *ms is the time either took. Errors as gb__program_build. */
+int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, const char *source,
+                    const char *options, cl_program *out, double *ms, int *hit);
+
 #endif

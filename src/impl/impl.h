@@ -1,33 +1,47 @@
-/* impl.h: an implementation computes one problem on one context: prepare (build, allocate),
- * write inputs, run (timed), read C, release. Kernel families are one implementation. */
+/* impl.h: an implementation computes one problem on one context: prepare (plan, build,
+ * allocate), call (write inputs, run every kernel, read C, timed by phase), release. Kernel
+ * families are one implementation. */
 #ifndef GB_IMPL_H
 #define GB_IMPL_H
 
 #include "../device/context.h"
 
+#define GB_MAX_PASSES 4
+
+/* One helper pass: a gb_copy launch. */
+typedef struct gb_pass {
+    cl_kernel kernel;
+    size_t global[2];
+    int post; /* runs after the main kernel */
+} gb_pass_t;
+
 typedef struct gb_impl {
     gb_context_t *ctx;
-    gb_problem_t prob;   /* the problem as the kernel sees it (after any operand swap) */
+    gb_problem_t prob;   /* the problem as the main kernel sees it: swapped, transposed, padded */
     int swapped;
-    cl_program program;
+    char route[128];
+    cl_program program, helpers;
     cl_kernel kernel;
     cl_mem a, b, c;      /* buffers of the caller's A, B, C */
+    cl_mem ta, tb, tc;   /* temporaries the helper passes fill, or NULL */
     size_t bytes_a, bytes_b, bytes_c;
     size_t global[2], local[2];
     int local_null;
+    gb_pass_t passes[GB_MAX_PASSES];
+    size_t npasses;
     double build_ms;
+    int cache_hit;
     char options[512];
 } gb_impl_t;
 
-/* Builds the configuration for problem p (already checked) and allocates its buffers. On error
- * the message is on ctx; *out is NULL. Release with gb__impl_release. */
+/* Plans and builds the configuration for problem p (already checked) and allocates its buffers.
+ * On error the message is on ctx and *out is NULL. Release with gb__impl_release. */
 int gb__impl_prepare(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *p,
                      gb_impl_t **out);
-/* Copies whole host buffers (in the problem's precision) to the device; any may be NULL. */
-int gb__impl_write(gb_impl_t *im, const void *a, const void *b, const void *c);
-/* One call: enqueues every kernel, waits, and returns the summed event times and wall time. */
-int gb__impl_run(gb_impl_t *im, double *kernel_ms, double *wall_ms);
-int gb__impl_read_c(gb_impl_t *im, void *c);
+/* One call: writes the whole host buffers a, b, c (the problem's precision) to the device, runs
+ * the helper passes and the main kernel, reads C into c_out, and fills t[] per gb_phase_t. */
+int gb__impl_call(gb_impl_t *im, const void *a, const void *b, const void *c, void *c_out,
+                  double t[GB_PHASE_COUNT]);
 void gb__impl_release(gb_impl_t *im);
 
 #endif

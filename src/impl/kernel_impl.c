@@ -1,5 +1,7 @@
-/* kernel_impl.c: runs a kernel family configuration: build options from parameters, buffers,
- * arguments in the order the metadata names, and launch geometry from its expressions. */
+/* kernel_impl.c: runs a kernel family configuration. It plans how the problem reaches the
+ * kernel (directly, through the row/column-major operand swap, through transposition passes,
+ * padded to the kernel's tile multiples), builds the kernel and the helper passes, and launches
+ * them with the arguments in the order the metadata names. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,8 +9,6 @@
 #include "../kernels/expr.h"
 #include "../kernels/registry.h"
 #include "impl.h"
-
-int gb__config_layout_route(const gb_family_t *f, const gb_problem_t *p);
 
 /* The row/column-major swap: C^T = op(B)^T op(A)^T, so the same memory read in the other
  * layout is the problem with A and B exchanged, M and N exchanged, transpositions exchanged. */
@@ -25,6 +25,53 @@ static gb_problem_t swap_operands(const gb_problem_t *p)
     q.off_a = p->off_b;
     q.off_b = p->off_a;
     return q;
+}
+
+static int native(const gb_family_t *f, gb_layout_t l, gb_trans_t ta, gb_trans_t tb)
+{
+    return (f->layouts >> gb_layout_index(l, ta, tb)) & 1u;
+}
+
+/* The cheapest way to a native layout: directly or swapped, then with the fewest operands
+ * transposed by a helper pass. Sets *q (transpositions as the kernel will see them), *swapped
+ * and the per-operand transposition flags. Returns 0 when the family has no native layout. */
+static int choose_route(const gb_family_t *f, const gb_problem_t *p, gb_problem_t *q,
+                        int *swapped, int *flip_a, int *flip_b)
+{
+    for (int cost = 0; cost <= 2; cost++)
+        for (int s = 0; s < 2; s++) {
+            const gb_problem_t base = s ? swap_operands(p) : *p;
+            for (int fa = 0; fa < 2; fa++)
+                for (int fb = 0; fb < 2; fb++) {
+                    if (fa + fb != cost)
+                        continue;
+                    gb_trans_t ta = fa ? !base.trans_a : base.trans_a;
+                    gb_trans_t tb = fb ? !base.trans_b : base.trans_b;
+                    if (native(f, base.layout, ta, tb)) {
+                        *q = base;
+                        *swapped = s;
+                        *flip_a = fa;
+                        *flip_b = fb;
+                        return 1;
+                    }
+                }
+        }
+    return 0;
+}
+
+static int has_arg(const gb_family_t *f, const char *name)
+{
+    for (size_t i = 0; i < f->nargs; i++)
+        if (!strcmp(f->args[i], name))
+            return 1;
+    return 0;
+}
+
+/* Outer and inner stored dimensions of a rows x cols matrix in p's layout. */
+static void stored(const gb_problem_t *p, size_t rows, size_t cols, size_t *outer, size_t *inner)
+{
+    *outer = p->layout == GB_ROW_MAJOR ? rows : cols;
+    *inner = p->layout == GB_ROW_MAJOR ? cols : rows;
 }
 
 static int build_options(gb_impl_t *im, const gb_config_t *cfg)
@@ -46,40 +93,46 @@ static int build_options(gb_impl_t *im, const gb_config_t *cfg)
     return GB_OK;
 }
 
+static int eval(gb_impl_t *im, const gb_family_t *f, const char *what, const char *expr,
+                const gb_var_t *vars, size_t nv, long long *out)
+{
+    char why[256];
+    if (gb__expr_eval(expr, vars, nv, out, why, sizeof why) != GB_OK)
+        return gb__ctx_fail(im->ctx, GB_EMETADATA, "%s: %s: %s", f->origin, what, why);
+    if (*out < 1)
+        return gb__ctx_fail(im->ctx, GB_EMETADATA, "%s: %s '%s' is %lld, not positive",
+                            f->origin, what, expr, *out);
+    return GB_OK;
+}
+
 static int geometry(gb_impl_t *im, const gb_config_t *cfg)
 {
     const gb_family_t *f = cfg->family;
     gb_var_t vars[GB_MAX_PARAMS + 8];
     size_t nv = gb__config_vars(cfg, im->prob.precision, &im->prob, vars);
-    char why[256];
-    long long g[2], l[2] = {1, 1};
     for (int d = 0; d < 2; d++) {
-        if (gb__expr_eval(f->global[d], vars, nv, &g[d], why, sizeof why) != GB_OK)
-            return gb__ctx_fail(im->ctx, GB_EMETADATA, "%s: global size: %s", f->origin, why);
-        if (f->local[d] &&
-            gb__expr_eval(f->local[d], vars, nv, &l[d], why, sizeof why) != GB_OK)
-            return gb__ctx_fail(im->ctx, GB_EMETADATA, "%s: local size: %s", f->origin, why);
-        if (g[d] < 1 || l[d] < 1)
-            return gb__ctx_fail(im->ctx, GB_EMETADATA, "%s: launch size %lld/%lld is not positive",
-                                f->origin, g[d], l[d]);
+        long long g, l = 1;
+        int rc;
+        if ((rc = eval(im, f, "global size", f->global[d], vars, nv, &g)) ||
+            (f->local[d] && (rc = eval(im, f, "local size", f->local[d], vars, nv, &l))))
+            return rc;
         /* Rounded up to whole work-groups: kernels guard their edges. */
-        im->local[d] = (size_t)l[d];
-        im->global[d] = ((size_t)g[d] + im->local[d] - 1) / im->local[d] * im->local[d];
+        im->local[d] = (size_t)l;
+        im->global[d] = ((size_t)g + im->local[d] - 1) / im->local[d] * im->local[d];
     }
     im->local_null = f->local[0] == NULL;
     return GB_OK;
 }
 
-static int set_args(gb_impl_t *im, const gb_family_t *f)
+static int set_args(gb_impl_t *im, const gb_family_t *f, cl_mem a, cl_mem b, cl_mem c)
 {
     const gb_problem_t *p = &im->prob;
-    cl_mem a = im->swapped ? im->b : im->a, b = im->swapped ? im->a : im->b;
     for (size_t i = 0; i < f->nargs; i++) {
         const char *n = f->args[i];
         cl_int err;
         cl_uint idx = (cl_uint)i;
         if (!strcmp(n, "A") || !strcmp(n, "B") || !strcmp(n, "C")) {
-            cl_mem m = n[0] == 'A' ? a : n[0] == 'B' ? b : im->c;
+            cl_mem m = n[0] == 'A' ? a : n[0] == 'B' ? b : c;
             err = clSetKernelArg(im->kernel, idx, sizeof m, &m);
         } else if (!strcmp(n, "alpha") || !strcmp(n, "beta")) {
             double v = n[0] == 'a' ? p->alpha : p->beta;
@@ -108,135 +161,286 @@ static int set_args(gb_impl_t *im, const gb_family_t *f)
     return GB_OK;
 }
 
+/* Adds a gb_copy pass writing dst (d_outer x d_inner at d_off, d_ld) from src. */
+static int add_copy(gb_impl_t *im, int post, cl_mem dst, size_t d_outer, size_t d_inner,
+                    size_t d_off, size_t d_ld, cl_mem src, size_t s_outer, size_t s_inner,
+                    size_t s_off, size_t s_ld, int trans)
+{
+    cl_int err;
+    gb_pass_t *ps = &im->passes[im->npasses];
+    ps->kernel = clCreateKernel(im->helpers, "gb_copy", &err);
+    if (err != CL_SUCCESS)
+        return gb__cl_check(im->ctx, err, "creating the gb_copy helper");
+    im->npasses++;
+    ps->post = post;
+    const size_t lx = 16, ly = 16;
+    ps->global[0] = (d_inner + lx - 1) / lx * lx;
+    ps->global[1] = (d_outer + ly - 1) / ly * ly;
+    const cl_int v[] = {(cl_int)d_outer, (cl_int)d_inner, (cl_int)d_off, (cl_int)d_ld,
+                        (cl_int)s_outer, (cl_int)s_inner, (cl_int)s_off, (cl_int)s_ld, trans};
+    err = clSetKernelArg(ps->kernel, 0, sizeof(cl_int), &v[0]);
+    err |= clSetKernelArg(ps->kernel, 1, sizeof(cl_int), &v[1]);
+    err |= clSetKernelArg(ps->kernel, 2, sizeof dst, &dst);
+    err |= clSetKernelArg(ps->kernel, 3, sizeof(cl_int), &v[2]);
+    err |= clSetKernelArg(ps->kernel, 4, sizeof(cl_int), &v[3]);
+    err |= clSetKernelArg(ps->kernel, 5, sizeof(cl_int), &v[4]);
+    err |= clSetKernelArg(ps->kernel, 6, sizeof(cl_int), &v[5]);
+    err |= clSetKernelArg(ps->kernel, 7, sizeof src, &src);
+    err |= clSetKernelArg(ps->kernel, 8, sizeof(cl_int), &v[6]);
+    err |= clSetKernelArg(ps->kernel, 9, sizeof(cl_int), &v[7]);
+    err |= clSetKernelArg(ps->kernel, 10, sizeof(cl_int), &v[8]);
+    return gb__cl_check(im->ctx, err, "setting gb_copy arguments");
+}
+
+static cl_mem buffer(gb_impl_t *im, size_t elems, cl_mem_flags flags, const char *what, int *rc)
+{
+    cl_int err;
+    cl_mem m = clCreateBuffer(im->ctx->cl, flags, elems * gb_precision_bytes(im->prob.precision),
+                              NULL, &err);
+    *rc = gb__cl_check(im->ctx, err, what);
+    return m;
+}
+
+static void route_add(gb_impl_t *im, const char *what)
+{
+    size_t used = strlen(im->route);
+    snprintf(im->route + used, sizeof im->route - used, "%s%s", used ? ", " : "", what);
+}
+
+/* Plans the route and the padding, builds the programs and adds the helper passes. */
+static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
+{
+    const gb_family_t *f = cfg->family;
+    gb_problem_t q;
+    int flip_a, flip_b, rc;
+    if (!choose_route(f, p, &q, &im->swapped, &flip_a, &flip_b))
+        return gb__ctx_fail(im->ctx, GB_EMETADATA, "%s: no native layout", f->origin);
+    /* Tile multiples the kernel needs; the problem is zero-padded up to them. */
+    size_t mult[3] = {1, 1, 1};
+    gb_var_t vars[GB_MAX_PARAMS + 8];
+    size_t nv = gb__config_vars(cfg, q.precision, &q, vars);
+    for (int d = 0; d < 3; d++) {
+        long long v;
+        if (f->multiple[d] && (rc = eval(im, f, "multiple_of", f->multiple[d], vars, nv, &v)))
+            return rc;
+        mult[d] = f->multiple[d] ? (size_t)v : 1;
+    }
+    gb_problem_t k = q; /* what the kernel sees */
+    k.m = (q.m + mult[0] - 1) / mult[0] * mult[0];
+    k.n = (q.n + mult[1] - 1) / mult[1] * mult[1];
+    k.k = (q.k + mult[2] - 1) / mult[2] * mult[2];
+    k.trans_a = flip_a ? !q.trans_a : q.trans_a;
+    k.trans_b = flip_b ? !q.trans_b : q.trans_b;
+    const int pad_m = k.m != q.m, pad_n = k.n != q.n, pad_k = k.k != q.k;
+    size_t ra, ca, rb, cb, oa, ia, ob, ib, oc, ic;
+    gb__stored_a(&k, &ra, &ca);
+    gb__stored_b(&k, &rb, &cb);
+    stored(&k, ra, ca, &oa, &ia);
+    stored(&k, rb, cb, &ob, &ib);
+    stored(&k, k.m, k.n, &oc, &ic);
+    /* An operand is copied when it must be transposed or padded, or when the kernel takes no
+     * leading dimension or offset and the caller's are not the minimum and zero. */
+    const int copy_a = flip_a || pad_m || pad_k || (!has_arg(f, "lda") && q.lda != ia) ||
+                       (!has_arg(f, "offA") && q.off_a);
+    const int copy_b = flip_b || pad_n || pad_k || (!has_arg(f, "ldb") && q.ldb != ib) ||
+                       (!has_arg(f, "offB") && q.off_b);
+    const int copy_c = pad_m || pad_n || (!has_arg(f, "ldc") && q.ldc != ic) ||
+                       (!has_arg(f, "offC") && q.off_c);
+    if (copy_a) {
+        k.lda = ia;
+        k.off_a = 0;
+    }
+    if (copy_b) {
+        k.ldb = ib;
+        k.off_b = 0;
+    }
+    if (copy_c) {
+        k.ldc = ic;
+        k.off_c = 0;
+    }
+    im->prob = k;
+    im->route[0] = '\0';
+    route_add(im, im->swapped ? "swap" : "native");
+    /* Named as the caller knows them: after the swap the kernel's A is the caller's B. */
+    if (flip_a)
+        route_add(im, im->swapped ? "transpose B" : "transpose A");
+    if (flip_b)
+        route_add(im, im->swapped ? "transpose A" : "transpose B");
+    if (pad_m || pad_n || pad_k) {
+        char what[48];
+        snprintf(what, sizeof what, "pad to %zux%zux%zu", k.m, k.n, k.k);
+        route_add(im, what);
+    }
+    if ((copy_a && !flip_a && !pad_m && !pad_k) || (copy_b && !flip_b && !pad_n && !pad_k) ||
+        (copy_c && !pad_m && !pad_n))
+        route_add(im, "repack");
+    if ((rc = build_options(im, cfg)) || (rc = geometry(im, cfg)))
+        return rc;
+
+    const char *prelude = NULL, *helpers = NULL;
+    for (size_t i = 0; i < gb__embedded_count; i++) {
+        if (!strcmp(gb__embedded_files[i].name, "prelude.cl"))
+            prelude = gb__embedded_files[i].data;
+        if (!strcmp(gb__embedded_files[i].name, "helpers.cl"))
+            helpers = gb__embedded_files[i].data;
+    }
+    double ms;
+    int hit;
+    if ((rc = gb__program_get(im->ctx, f->name, prelude, f->source, im->options, &im->program,
+                              &im->build_ms, &im->cache_hit)))
+        return rc;
+    if (copy_a || copy_b || copy_c) {
+        char opts[64];
+        snprintf(opts, sizeof opts, "-DGB_PRECISION=%d", k.precision == GB_PREC_D ? 64 : 32);
+        if ((rc = gb__program_get(im->ctx, "helpers", prelude, helpers, opts, &im->helpers, &ms,
+                                  &hit)))
+            return rc;
+        im->build_ms += ms;
+        im->cache_hit &= hit;
+    }
+    cl_int err;
+    im->kernel = clCreateKernel(im->program, f->entry, &err);
+    if (err != CL_SUCCESS)
+        return gb__ctx_fail(im->ctx, GB_EMETADATA, "%s: no kernel named '%s' in %s (%s); fix 'entry'",
+                            f->origin, f->entry, f->source_file, gb__cl_errname(err));
+
+    /* Caller's buffers, then temporaries, then the passes between them. */
+    size_t ea, eb, ec;
+    gb_problem_buffer_elems(p, &ea, &eb, &ec);
+    const size_t es = gb_precision_bytes(p->precision);
+    im->bytes_a = ea * es;
+    im->bytes_b = eb * es;
+    im->bytes_c = ec * es;
+    if (!(im->a = buffer(im, ea, CL_MEM_READ_ONLY, "clCreateBuffer(A)", &rc)) ||
+        !(im->b = buffer(im, eb, CL_MEM_READ_ONLY, "clCreateBuffer(B)", &rc)) ||
+        !(im->c = buffer(im, ec, CL_MEM_READ_WRITE, "clCreateBuffer(C)", &rc)))
+        return rc;
+    cl_mem qa = im->swapped ? im->b : im->a, qb = im->swapped ? im->a : im->b;
+    size_t sr, sc, so, si;
+    if (copy_a) {
+        if (!(im->ta = buffer(im, oa * ia, CL_MEM_READ_WRITE, "allocating A's copy", &rc)))
+            return rc;
+        gb__stored_a(&q, &sr, &sc);
+        stored(&q, sr, sc, &so, &si);
+        if ((rc = add_copy(im, 0, im->ta, oa, ia, 0, ia, qa, so, si, q.off_a, q.lda, flip_a)))
+            return rc;
+    }
+    if (copy_b) {
+        if (!(im->tb = buffer(im, ob * ib, CL_MEM_READ_WRITE, "allocating B's copy", &rc)))
+            return rc;
+        gb__stored_b(&q, &sr, &sc);
+        stored(&q, sr, sc, &so, &si);
+        if ((rc = add_copy(im, 0, im->tb, ob, ib, 0, ib, qb, so, si, q.off_b, q.ldb, flip_b)))
+            return rc;
+    }
+    if (copy_c) {
+        if (!(im->tc = buffer(im, oc * ic, CL_MEM_READ_WRITE, "allocating C's copy", &rc)))
+            return rc;
+        stored(&q, q.m, q.n, &so, &si);
+        /* With beta 0 the kernel does not read C, so nothing needs copying in. */
+        if (p->beta != 0.0 &&
+            (rc = add_copy(im, 0, im->tc, oc, ic, 0, ic, im->c, so, si, q.off_c, q.ldc, 0)))
+            return rc;
+        if ((rc = add_copy(im, 1, im->c, so, si, q.off_c, q.ldc, im->tc, oc, ic, 0, ic, 0)))
+            return rc;
+    }
+    return set_args(im, f, copy_a ? im->ta : qa, copy_b ? im->tb : qb, copy_c ? im->tc : im->c);
+}
+
 int gb__impl_prepare(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *p,
                      gb_impl_t **out)
 {
     *out = NULL;
-    const gb_family_t *f = cfg->family;
     gb_impl_t *im = calloc(1, sizeof *im);
     if (!im)
         return gb__ctx_fail(ctx, GB_ENOMEM, "out of memory");
     im->ctx = ctx;
-    int route = gb__config_layout_route(f, p);
-    if (route < 0) {
-        free(im);
-        return gb__ctx_fail(ctx, GB_EUNSUPPORTED, "kernel '%s' does not support this layout",
-                            gb_config_name(cfg));
+    int rc = plan(im, cfg, p);
+    if (rc != GB_OK) {
+        gb__impl_release(im);
+        return rc;
     }
-    im->swapped = route == 1;
-    im->prob = im->swapped ? swap_operands(p) : *p;
-    int rc;
-    if ((rc = build_options(im, cfg)) || (rc = geometry(im, cfg)))
-        goto fail;
-    const char *prelude = NULL;
-    for (size_t i = 0; i < gb__embedded_count; i++)
-        if (!strcmp(gb__embedded_files[i].name, "prelude.cl"))
-            prelude = gb__embedded_files[i].data;
-    size_t plen = prelude ? strlen(prelude) : 0, slen = strlen(f->source);
-    char *src = malloc(plen + slen + 16);
-    if (!src) {
-        rc = gb__ctx_fail(ctx, GB_ENOMEM, "out of memory");
-        goto fail;
-    }
-    memcpy(src, prelude ? prelude : "", plen);
-    /* Keeps the family's line numbers in build logs. */
-    memcpy(src + plen, "\n#line 1\n", 9);
-    memcpy(src + plen + 9, f->source, slen + 1);
-    rc = gb__program_build(ctx, f->name, src, im->options, &im->program, &im->build_ms);
-    free(src);
-    if (rc != GB_OK)
-        goto fail;
-    cl_int err;
-    im->kernel = clCreateKernel(im->program, f->entry, &err);
-    if (err != CL_SUCCESS) {
-        rc = gb__ctx_fail(ctx, GB_EMETADATA, "%s: no kernel named '%s' in %s (%s); fix 'entry'",
-                          f->origin, f->entry, f->source_file, gb__cl_errname(err));
-        goto fail;
-    }
-    size_t ea, eb, ec, es = gb_precision_bytes(p->precision);
-    gb_problem_buffer_elems(p, &ea, &eb, &ec);
-    im->bytes_a = ea * es;
-    im->bytes_b = eb * es;
-    im->bytes_c = ec * es;
-    im->a = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY, im->bytes_a, NULL, &err);
-    if ((rc = gb__cl_check(ctx, err, "clCreateBuffer(A)")))
-        goto fail;
-    im->b = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY, im->bytes_b, NULL, &err);
-    if ((rc = gb__cl_check(ctx, err, "clCreateBuffer(B)")))
-        goto fail;
-    im->c = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, im->bytes_c, NULL, &err);
-    if ((rc = gb__cl_check(ctx, err, "clCreateBuffer(C)")))
-        goto fail;
-    if ((rc = set_args(im, f)))
-        goto fail;
     *out = im;
     return GB_OK;
-fail:
-    gb__impl_release(im);
-    return rc;
 }
 
-int gb__impl_write(gb_impl_t *im, const void *a, const void *b, const void *c)
+static double event_ms(cl_event ev, cl_int *err)
 {
+    cl_ulong start = 0, end = 0;
+    if (*err == CL_SUCCESS)
+        *err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
+    if (*err == CL_SUCCESS)
+        *err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+    return end > start ? (double)(end - start) * 1e-6 : 0.0;
+}
+
+int gb__impl_call(gb_impl_t *im, const void *a, const void *b, const void *c, void *c_out,
+                  double t[GB_PHASE_COUNT])
+{
+    enum { W_A, W_B, W_C, PRE, MAIN = PRE + GB_MAX_PASSES, POST, READ = POST + GB_MAX_PASSES, NEV };
+    cl_event ev[NEV] = {0};
     cl_command_queue q = im->ctx->queue;
-    int rc = GB_OK;
-    if (a && !rc)
-        rc = gb__cl_check(im->ctx, clEnqueueWriteBuffer(q, im->a, CL_TRUE, 0, im->bytes_a, a, 0,
-                                                        NULL, NULL), "writing A");
-    if (b && !rc)
-        rc = gb__cl_check(im->ctx, clEnqueueWriteBuffer(q, im->b, CL_TRUE, 0, im->bytes_b, b, 0,
-                                                        NULL, NULL), "writing B");
-    if (c && !rc)
-        rc = gb__cl_check(im->ctx, clEnqueueWriteBuffer(q, im->c, CL_TRUE, 0, im->bytes_c, c, 0,
-                                                        NULL, NULL), "writing C");
-    return rc;
-}
-
-int gb__impl_run(gb_impl_t *im, double *kernel_ms, double *wall_ms)
-{
-    cl_event ev;
+    cl_int err = CL_SUCCESS;
+    const char *what = "writing A";
+    memset(t, 0, GB_PHASE_COUNT * sizeof *t);
     const double t0 = gb__now_ms();
-    cl_int err = clEnqueueNDRangeKernel(im->ctx->queue, im->kernel, 2, NULL, im->global,
-                                        im->local_null ? NULL : im->local, 0, NULL, &ev);
+    if (a)
+        err = clEnqueueWriteBuffer(q, im->a, CL_FALSE, 0, im->bytes_a, a, 0, NULL, &ev[W_A]);
+    if (b && err == CL_SUCCESS && (what = "writing B"))
+        err = clEnqueueWriteBuffer(q, im->b, CL_FALSE, 0, im->bytes_b, b, 0, NULL, &ev[W_B]);
+    if (c && err == CL_SUCCESS && (what = "writing C"))
+        err = clEnqueueWriteBuffer(q, im->c, CL_FALSE, 0, im->bytes_c, c, 0, NULL, &ev[W_C]);
+    for (size_t i = 0; i < im->npasses && err == CL_SUCCESS; i++)
+        if (!im->passes[i].post && (what = "a helper pass"))
+            err = clEnqueueNDRangeKernel(q, im->passes[i].kernel, 2, NULL, im->passes[i].global,
+                                         NULL, 0, NULL, &ev[PRE + i]);
+    if (err == CL_SUCCESS && (what = "the main kernel"))
+        err = clEnqueueNDRangeKernel(q, im->kernel, 2, NULL, im->global,
+                                     im->local_null ? NULL : im->local, 0, NULL, &ev[MAIN]);
+    for (size_t i = 0; i < im->npasses && err == CL_SUCCESS; i++)
+        if (im->passes[i].post && (what = "a helper pass"))
+            err = clEnqueueNDRangeKernel(q, im->passes[i].kernel, 2, NULL, im->passes[i].global,
+                                         NULL, 0, NULL, &ev[POST + i]);
+    if (c_out && err == CL_SUCCESS && (what = "reading C"))
+        err = clEnqueueReadBuffer(q, im->c, CL_FALSE, 0, im->bytes_c, c_out, 0, NULL, &ev[READ]);
+    cl_int fin = clFinish(q);
+    t[GB_PHASE_WALL] = gb__now_ms() - t0;
+    if (err == CL_SUCCESS && fin != CL_SUCCESS && (what = "finishing the call"))
+        err = fin;
+    for (int i = 0; i < NEV; i++) {
+        if (!ev[i])
+            continue;
+        const double ms = event_ms(ev[i], &err);
+        const gb_phase_t ph = i <= W_C ? GB_PHASE_H2D : i == MAIN ? GB_PHASE_MAIN
+                              : i == READ ? GB_PHASE_D2H : GB_PHASE_HELPERS;
+        t[ph] += ms;
+        clReleaseEvent(ev[i]);
+    }
     if (err != CL_SUCCESS)
         return gb__ctx_fail(im->ctx, GB_EOPENCL,
-                            "launching %zu x %zu work-items in groups of %zu x %zu failed: %s",
-                            im->global[0], im->global[1], im->local[0], im->local[1],
-                            gb__cl_errname(err));
-    err = clFinish(im->ctx->queue);
-    *wall_ms = gb__now_ms() - t0;
-    cl_ulong start = 0, end = 0;
-    if (err == CL_SUCCESS)
-        err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
-    if (err == CL_SUCCESS)
-        err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
-    clReleaseEvent(ev);
-    if (err != CL_SUCCESS)
-        return gb__cl_check(im->ctx, err, "running the kernel");
-    *kernel_ms = (double)(end - start) * 1e-6;
+                            "%s failed: %s (global %zu x %zu, work-group %zu x %zu)", what,
+                            gb__cl_errname(err), im->global[0], im->global[1], im->local[0],
+                            im->local[1]);
+    t[GB_PHASE_OPS] = t[GB_PHASE_MAIN] + t[GB_PHASE_HELPERS];
+    t[GB_PHASE_OFFLOAD] = t[GB_PHASE_OPS] + t[GB_PHASE_H2D] + t[GB_PHASE_D2H];
     return GB_OK;
-}
-
-int gb__impl_read_c(gb_impl_t *im, void *c)
-{
-    return gb__cl_check(im->ctx, clEnqueueReadBuffer(im->ctx->queue, im->c, CL_TRUE, 0,
-                                                     im->bytes_c, c, 0, NULL, NULL),
-                        "reading C");
 }
 
 void gb__impl_release(gb_impl_t *im)
 {
     if (!im)
         return;
-    if (im->a)
-        clReleaseMemObject(im->a);
-    if (im->b)
-        clReleaseMemObject(im->b);
-    if (im->c)
-        clReleaseMemObject(im->c);
+    cl_mem mems[] = {im->a, im->b, im->c, im->ta, im->tb, im->tc};
+    for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
+        if (mems[i])
+            clReleaseMemObject(mems[i]);
+    for (size_t i = 0; i < im->npasses; i++)
+        clReleaseKernel(im->passes[i].kernel);
     if (im->kernel)
         clReleaseKernel(im->kernel);
     if (im->program)
         clReleaseProgram(im->program);
+    if (im->helpers)
+        clReleaseProgram(im->helpers);
     free(im);
 }

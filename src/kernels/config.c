@@ -160,30 +160,6 @@ size_t gb__config_vars(const gb_config_t *cfg, gb_precision_t prec, const gb_pro
     return n;
 }
 
-/* The layout a family runs natively for this problem: 0 as stated, 1 through the operand swap
- * (C^T = op(B)^T op(A)^T turns a column-major problem into a row-major one), -1 neither. */
-int gb__config_layout_route(const gb_family_t *f, const gb_problem_t *p);
-int gb__config_layout_route(const gb_family_t *f, const gb_problem_t *p)
-{
-    if (f->layouts & (1u << gb_layout_index(p->layout, p->trans_a, p->trans_b)))
-        return 0;
-    gb_layout_t other = p->layout == GB_ROW_MAJOR ? GB_COL_MAJOR : GB_ROW_MAJOR;
-    if (f->layouts & (1u << gb_layout_index(other, p->trans_b, p->trans_a)))
-        return 1;
-    return -1;
-}
-
-static void layouts_text(unsigned mask, char *buf, size_t len)
-{
-    static const char *names[8] = {"row-NN", "row-NT", "row-TN", "row-TT",
-                                   "col-NN", "col-NT", "col-TN", "col-TT"};
-    size_t used = 0;
-    buf[0] = '\0';
-    for (unsigned i = 0; i < 8; i++)
-        if (mask & (1u << i))
-            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "," : "", names[i]);
-}
-
 int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_precision_t prec,
                     const gb_problem_t *problem, char *msg, size_t msglen)
 {
@@ -203,14 +179,6 @@ int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_prec
             return gb__fail(msg, msglen, GB_ENOEXT, "kernel '%s' needs %s, which device '%s' "
                             "lacks; choose another device with -p/-d", name, f->extensions[i],
                             dev->name);
-    if (problem && gb__config_layout_route(f, problem) < 0) {
-        char tag[16], have[80];
-        layouts_text(f->layouts, have, sizeof have);
-        return gb__fail(msg, msglen, GB_EUNSUPPORTED,
-                        "kernel '%s' does not support %s natively (it runs %s); change "
-                        "--layout/--transA/--transB or the kernel",
-                        name, gb_problem_layout_tag(problem, tag, sizeof tag), have);
-    }
     gb_var_t vars[GB_MAX_PARAMS + 8];
     size_t nv = gb__config_vars(cfg, prec, problem, vars);
     char why[256];

@@ -320,6 +320,24 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
             goto done;
         }
     }
+    const cJSON *mult = cJSON_GetObjectItemCaseSensitive(root, "multiple_of");
+    if (mult) {
+        if (!cJSON_IsObject(mult)) {
+            rc = bad(&c, "multiple_of", "must be an object {\"M\": expr, \"N\": expr, \"K\": expr}");
+            goto done;
+        }
+        const cJSON *e;
+        cJSON_ArrayForEach(e, mult)
+        {
+            const char *dims = "MNK", *at = strchr(dims, e->string[0]);
+            if (!at || e->string[1] != '\0') {
+                rc = bad(&c, "multiple_of", "may only name M, N and K");
+                goto done;
+            }
+            if ((rc = get_string(&c, mult, e->string, 1, &f->multiple[at - dims])))
+                goto done;
+        }
+    }
     const cJSON *req = cJSON_GetObjectItemCaseSensitive(root, "requires");
     if (req) {
         if (!cJSON_IsObject(req)) {
@@ -359,6 +377,8 @@ void gb__family_free(gb_family_t *f)
         free(f->global[i]);
         free(f->local[i]);
     }
+    for (int i = 0; i < 3; i++)
+        free(f->multiple[i]);
     free_strings(f->constraints, f->nconstraints);
     free_strings(f->extensions, f->nextensions);
     free(f->local_mem);

@@ -24,15 +24,46 @@ void gb_bench_options_init(gb_bench_options_t *o)
     o->dist.kind = GB_DIST_UNIFORM;
     o->dist.lo = -1.0;
     o->dist.hi = 1.0;
+    o->timing = GB_TIMING_OPS;
+}
+
+const char *gb_phase_name(gb_phase_t ph)
+{
+    static const char *const names[GB_PHASE_COUNT] = {"main", "helpers", "h2d", "d2h",
+                                                      "ops", "offload", "wall"};
+    return (unsigned)ph < GB_PHASE_COUNT ? names[ph] : "?";
+}
+
+int gb_timing_parse(const char *s, gb_timing_t *out)
+{
+    static const char *const names[] = {"kernel", "ops", "offload"};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(s, names[i])) {
+            *out = (gb_timing_t)i;
+            return GB_OK;
+        }
+    return GB_EBADARG;
+}
+
+const char *gb_timing_name(gb_timing_t t)
+{
+    return t == GB_TIMING_KERNEL ? "kernel" : t == GB_TIMING_OFFLOAD ? "offload" : "ops";
+}
+
+gb_phase_t gb_timing_phase(gb_timing_t t)
+{
+    return t == GB_TIMING_KERNEL ? GB_PHASE_MAIN : t == GB_TIMING_OFFLOAD ? GB_PHASE_OFFLOAD
+                                                                          : GB_PHASE_OPS;
 }
 
 void gb_result_free(gb_result_t *r)
 {
     if (!r)
         return;
-    free(r->samples_kernel_ms);
-    free(r->samples_wall_ms);
-    r->samples_kernel_ms = r->samples_wall_ms = NULL;
+    for (int i = 0; i < GB_PHASE_COUNT; i++) {
+        free(r->samples_ms[i]);
+        r->samples_ms[i] = NULL;
+    }
 }
 
 /* Converts n doubles to the device precision in a new buffer (caller frees). */
@@ -62,8 +93,8 @@ static void from_device(const void *src, size_t n, gb_precision_t prec, double *
 }
 
 static int validate_once(gb_impl_t *im, const gb_problem_t *p, const gb_bench_options_t *o,
-                         const double *a, const double *b, const double *c0, size_t ea,
-                         size_t eb, size_t ec, gb_validation_t *v)
+                         const double *a, const double *b, const double *c0, const void *a_dev,
+                         const void *b_dev, size_t ea, size_t eb, size_t ec, gb_validation_t *v)
 {
     gb_context_t *ctx = im->ctx;
     double *poisoned = malloc(ec * sizeof *poisoned), *cref = malloc(ec * sizeof *cref);
@@ -81,9 +112,8 @@ static int validate_once(gb_impl_t *im, const gb_problem_t *p, const gb_bench_op
                 poisoned[i] = (double)NAN;
     if (!(dev = to_device(poisoned, ec, p->precision)))
         goto done;
-    double kms, wms;
-    if ((rc = gb__impl_write(im, NULL, NULL, dev)) || (rc = gb__impl_run(im, &kms, &wms)) ||
-        (rc = gb__impl_read_c(im, back)))
+    double t[GB_PHASE_COUNT];
+    if ((rc = gb__impl_call(im, a_dev, b_dev, dev, back, t)))
         goto done;
     from_device(back, ec, p->precision, got);
     if ((rc = gb__reference(p, a, b, c0, ea, eb, ec, cref, gauge)) != GB_OK)
@@ -118,9 +148,10 @@ int gb_bench_run(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *
     double *a = malloc(ea * sizeof *a), *b = malloc(eb * sizeof *b), *c = malloc(ec * sizeof *c);
     void *da = NULL, *db = NULL, *dc = NULL;
     gb_impl_t *im = NULL;
-    r->samples_kernel_ms = calloc((size_t)o->iterations, sizeof(double));
-    r->samples_wall_ms = calloc((size_t)o->iterations, sizeof(double));
-    if (!a || !b || !c || !r->samples_kernel_ms || !r->samples_wall_ms) {
+    int nomem = !a || !b || !c;
+    for (int i = 0; i < GB_PHASE_COUNT; i++)
+        nomem |= !(r->samples_ms[i] = calloc((size_t)o->iterations, sizeof(double)));
+    if (nomem) {
         rc = gb__ctx_fail(ctx, GB_ENOMEM, "out of memory for %zu+%zu+%zu elements", ea, eb, ec);
         goto done;
     }
@@ -140,41 +171,52 @@ int gb_bench_run(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *
         rc = gb__ctx_fail(ctx, GB_ENOMEM, "out of memory");
         goto done;
     }
-    if ((rc = gb__impl_prepare(ctx, cfg, &p, &im)) || (rc = gb__impl_write(im, da, db, NULL)))
+    void *cout = malloc(ec * gb_precision_bytes(p.precision));
+    if (!cout) {
+        rc = gb__ctx_fail(ctx, GB_ENOMEM, "out of memory");
         goto done;
+    }
+    if ((rc = gb__impl_prepare(ctx, cfg, &p, &im))) {
+        free(cout);
+        goto done;
+    }
     r->build_ms = im->build_ms;
+    r->cache_hit = im->cache_hit;
     r->swapped = im->swapped;
     r->local_null = im->local_null;
+    r->helpers = im->npasses;
+    r->timing = o->timing;
     memcpy(r->global, im->global, sizeof r->global);
     memcpy(r->local, im->local, sizeof r->local);
     memcpy(r->build_options, im->options, sizeof r->build_options);
+    memcpy(r->route, im->route, sizeof r->route);
     const double mnk = (double)p.m * (double)p.n * (double)p.k;
     int validate = o->validate == GB_VALIDATE_AUTO ? mnk <= (double)GB_AUTO_VALIDATE_MNK
                                                    : o->validate == GB_VALIDATE_ON;
     if (validate) {
-        if ((rc = validate_once(im, &p, o, a, b, c, ea, eb, ec, &r->validation)))
-            goto done;
+        rc = validate_once(im, &p, o, a, b, c, da, db, ea, eb, ec, &r->validation);
     } else {
         snprintf(r->validation.reason, sizeof r->validation.reason, "%s",
                  o->validate == GB_VALIDATE_OFF ? "validation off"
                                                 : "not validated: M*N*K over 2^33 (use -v)");
     }
-    if ((rc = gb__impl_write(im, NULL, NULL, dc)))
-        goto done;
-    for (int i = 0; i < o->warmup + o->iterations; i++) {
-        double kms, wms;
-        if ((rc = gb__impl_run(im, &kms, &wms)))
-            goto done;
-        if (i >= o->warmup) {
-            r->samples_kernel_ms[i - o->warmup] = kms;
-            r->samples_wall_ms[i - o->warmup] = wms;
-        }
+    /* Every call is a whole offload (inputs written, C read back), so each phase is measured
+     * each time and C starts from the same values. */
+    for (int i = 0; rc == GB_OK && i < o->warmup + o->iterations; i++) {
+        double t[GB_PHASE_COUNT];
+        if ((rc = gb__impl_call(im, da, db, dc, cout, t)) == GB_OK && i >= o->warmup)
+            for (int ph = 0; ph < GB_PHASE_COUNT; ph++)
+                r->samples_ms[ph][i - o->warmup] = t[ph];
     }
-    gb__stats_compute(r->samples_kernel_ms, (size_t)o->iterations, &r->kernel_ms);
-    gb__stats_compute(r->samples_wall_ms, (size_t)o->iterations, &r->wall_ms);
-    const double flop = 2.0 * mnk;
-    r->gflops = r->kernel_ms.median > 0 ? flop / (r->kernel_ms.median * 1e6) : 0;
-    r->gflops_wall = r->wall_ms.median > 0 ? flop / (r->wall_ms.median * 1e6) : 0;
+    free(cout);
+    if (rc != GB_OK)
+        goto done;
+    for (int ph = 0; ph < GB_PHASE_COUNT; ph++)
+        gb__stats_compute(r->samples_ms[ph], (size_t)o->iterations, &r->time_ms[ph]);
+    const double flop = 2.0 * mnk, head = r->time_ms[gb_timing_phase(o->timing)].median;
+    r->gflops = head > 0 ? flop / (head * 1e6) : 0;
+    r->gflops_wall = r->time_ms[GB_PHASE_WALL].median > 0
+                         ? flop / (r->time_ms[GB_PHASE_WALL].median * 1e6) : 0;
     const double peak = ctx->dev->peak_gflops[p.precision];
     r->efficiency = peak > 0 ? r->gflops / peak : -1.0;
 done:
