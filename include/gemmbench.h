@@ -189,6 +189,8 @@ typedef struct gb_preset {
 typedef struct gb_family {
     char *name, *description, *origin, *source_file, *entry;
     char *source;          /* the OpenCL C text */
+    const char *library;   /* non-NULL for a library peer ("clblast", "cublas"): no source,
+                              parameters or launch geometry; run through the same harness */
     unsigned precisions;   /* mask of 1u << gb_precision_t */
     unsigned layouts;      /* mask of 1u << gb_layout_index(), native layouts */
     char **args; size_t nargs;

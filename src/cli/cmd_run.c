@@ -29,6 +29,7 @@ typedef struct run_opts {
 typedef struct job {
     const char *name;
     gb_precision_t prec;
+    int named; /* asked for by name (its errors are errors), not through 'all' */
 } job_t;
 
 static void usage(void)
@@ -37,7 +38,8 @@ static void usage(void)
            "  -p, --platform P      platform index or name substring\n"
            "  -t, --type T          device type: all, cpu, gpu, acc, default\n"
            "  -d, --device D        device index (within the platform) or name substring\n"
-           "  -k, --kernel K[,K..]  kernel family or preset names, or 'all' (default all)\n"
+           "  -k, --kernel K[,K..]  kernel family or preset names, 'all' (default), and the\n"
+           "                        library peers by name: -k all,clblast,cublas\n"
            "  -n ORDER[,ORDER..]    square sizes (default 256,512)\n"
            "  -M, -N, -K SIZE       one rectangular shape (missing ones take -n's first value)\n"
            "  -i, --iterations I    timed calls (default 10)\n"
@@ -214,22 +216,24 @@ static int plan_jobs(const run_opts_t *o, const gb_registry_t *reg, job_t *jobs,
 {
     *njobs = 0;
     snprintf(names, names_len, "%s", o->kernels);
-    const int all = !strcmp(o->kernels, "all");
+    const int all = !strcmp(o->kernels, "all") || !strncmp(o->kernels, "all,", 4);
     for (size_t fi = 0; all && fi < gb_registry_count(reg); fi++) {
         const gb_family_t *f = gb_registry_family(reg, fi);
+        if (f->library)
+            continue; /* peers are asked for by name: -k all,clblast */
         size_t count = f->npresets ? f->npresets : 1;
         for (size_t pi = 0; pi < count; pi++) {
             unsigned mask = f->npresets ? f->presets[pi].precisions : f->precisions;
             for (int p = 0; p < 2 && *njobs < MAX_KERNELS; p++) {
                 if (!(mask & (1u << p)) || (o->has_precision && (gb_precision_t)p != o->base.precision))
                     continue;
-                jobs[(*njobs)++] = (job_t){f->npresets ? f->presets[pi].name : f->name, (gb_precision_t)p};
+                jobs[(*njobs)++] = (job_t){f->npresets ? f->presets[pi].name : f->name, (gb_precision_t)p, 0};
             }
         }
     }
-    if (all)
-        return 0;
     for (char *save = NULL, *t = strtok_r(names, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (!strcmp(t, "all"))
+            continue;
         const gb_family_t *f;
         const gb_preset_t *ps;
         if (gb_registry_find(reg, t, &f, &ps) != GB_OK)
@@ -239,7 +243,7 @@ static int plan_jobs(const run_opts_t *o, const gb_registry_t *reg, job_t *jobs,
         gb_precision_t prec = o->base.precision;
         if (!o->has_precision && ps && !(ps->precisions & 1u))
             prec = GB_PREC_D;
-        jobs[(*njobs)++] = (job_t){t, prec};
+        jobs[(*njobs)++] = (job_t){t, prec, 1};
     }
     return 0;
 }
@@ -438,11 +442,13 @@ int cmd_run(int argc, char **argv)
     cli_device_t dev = {0};
     gb_context_t *ctx = NULL;
     cJSON *out = NULL;
-    int exit_code = EXIT_OK, explicit_kernels = strcmp(o.kernels, "all") != 0;
+    int exit_code = EXIT_OK;
     if ((rc = plan_jobs(&o, reg, jobs, &njobs, names, sizeof names)))
         goto done;
     /* Resolve every named kernel with its parameters before touching the device. */
-    for (size_t j = 0; explicit_kernels && j < njobs; j++) {
+    for (size_t j = 0; j < njobs; j++) {
+        if (!jobs[j].named)
+            continue;
         gb_config_t cfg;
         if ((rc = gb_config_resolve(reg, jobs[j].name, &o.params, &cfg, msg, sizeof msg)) != GB_OK ||
             (o.has_lws && (rc = gb_config_set_lws(&cfg, o.lws[0], o.lws[1], msg, sizeof msg)) != GB_OK)) {
@@ -463,9 +469,10 @@ int cmd_run(int argc, char **argv)
         print_header(di, &o);
     for (size_t j = 0; j < njobs; j++) {
         gb_config_t cfg;
-        int crc = gb_config_resolve(reg, jobs[j].name, explicit_kernels ? &o.params : NULL, &cfg,
-                                    msg, sizeof msg);
-        if (crc == GB_OK && o.has_lws && explicit_kernels)
+        const int named = jobs[j].named;
+        int crc = gb_config_resolve(reg, jobs[j].name, named ? &o.params : NULL, &cfg, msg,
+                                    sizeof msg);
+        if (crc == GB_OK && o.has_lws && named)
             crc = gb_config_set_lws(&cfg, o.lws[0], o.lws[1], msg, sizeof msg);
         for (size_t s = 0; crc == GB_OK && s < nshapes; s++) {
             gb_problem_t p = o.base;
@@ -478,7 +485,7 @@ int cmd_run(int argc, char **argv)
             gb_problem_check(&p, NULL, 0);
             crc = gb_config_check(&cfg, di, p.precision, &p, msg, sizeof msg);
             if (crc != GB_OK) {
-                if (explicit_kernels) {
+                if (named) {
                     rc = cli_error(crc, "%s", msg);
                     goto done;
                 }

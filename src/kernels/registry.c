@@ -9,6 +9,7 @@
 
 #include "../core/core.h"
 #include "registry.h"
+#include "../peers/peers.h"
 
 struct gb_registry {
     gb_family_t *families;
@@ -193,6 +194,21 @@ int gb_registry_open(gb_registry_t **out, const char *kernel_path, char *msg, si
             char origin[256];
             snprintf(origin, sizeof origin, "kernels/%s", e->name);
             rc = load_family(reg, e->data, e->len, origin, NULL, msg, msglen);
+        }
+    }
+    /* Library peers sit beside the kernel families, under their own names. */
+    for (size_t i = 0; rc == GB_OK && i < gb__peer_count(); i++) {
+        gb_family_t fam;
+        memset(&fam, 0, sizeof fam);
+        fam.library = gb__peer_name(i);
+        fam.name = dup_mem(fam.library, strlen(fam.library));
+        fam.description = dup_mem(gb__peer_description(i), strlen(gb__peer_description(i)));
+        fam.origin = dup_mem("library", 7);
+        fam.precisions = 3u;
+        fam.layouts = 0xffu;
+        if (!fam.name || !fam.description || !fam.origin || (rc = add_family(reg, &fam)) != GB_OK) {
+            gb__family_free(&fam);
+            rc = GB_ENOMEM;
         }
     }
     if (rc == GB_OK && kernel_path)

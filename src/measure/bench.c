@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../impl/impl.h"
+#include "../peers/peers.h"
 #include "../validate/validate.h"
 #include "stats.h"
 
@@ -66,6 +67,19 @@ void gb_result_free(gb_result_t *r)
     }
 }
 
+/* A kernel family configuration or a library peer, called the same way. */
+typedef struct runner {
+    gb_impl_t *im;
+    gb_peer_t *pe;
+    gb_context_t *ctx;
+} runner_t;
+
+static int runner_call(runner_t *r, const void *a, const void *b, const void *c, void *c_out,
+                       double t[GB_PHASE_COUNT])
+{
+    return r->pe ? gb__peer_call(r->pe, a, b, c, c_out, t) : gb__impl_call(r->im, a, b, c, c_out, t);
+}
+
 /* Converts n doubles to the device precision in a new buffer (caller frees). */
 static void *to_device(const double *x, size_t n, gb_precision_t prec)
 {
@@ -92,11 +106,11 @@ static void from_device(const void *src, size_t n, gb_precision_t prec, double *
         out[i] = (double)f[i];
 }
 
-static int validate_once(gb_impl_t *im, const gb_problem_t *p, const gb_bench_options_t *o,
+static int validate_once(runner_t *run, const gb_problem_t *p, const gb_bench_options_t *o,
                          const double *a, const double *b, const double *c0, const void *a_dev,
                          const void *b_dev, size_t ea, size_t eb, size_t ec, gb_validation_t *v)
 {
-    gb_context_t *ctx = im->ctx;
+    gb_context_t *ctx = run->ctx;
     double *poisoned = malloc(ec * sizeof *poisoned), *cref = malloc(ec * sizeof *cref);
     double *gauge = malloc(ec * sizeof *gauge), *got = malloc(ec * sizeof *got);
     void *dev = NULL, *back = malloc(ec * gb_precision_bytes(p->precision));
@@ -113,7 +127,7 @@ static int validate_once(gb_impl_t *im, const gb_problem_t *p, const gb_bench_op
     if (!(dev = to_device(poisoned, ec, p->precision)))
         goto done;
     double t[GB_PHASE_COUNT];
-    if ((rc = gb__impl_call(im, a_dev, b_dev, dev, back, t)))
+    if ((rc = runner_call(run, a_dev, b_dev, dev, back, t)))
         goto done;
     from_device(back, ec, p->precision, got);
     if ((rc = gb__reference(p, a, b, c0, ea, eb, ec, cref, gauge)) != GB_OK)
@@ -147,7 +161,7 @@ int gb_bench_run(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *
     gb_problem_buffer_elems(&p, &ea, &eb, &ec);
     double *a = malloc(ea * sizeof *a), *b = malloc(eb * sizeof *b), *c = malloc(ec * sizeof *c);
     void *da = NULL, *db = NULL, *dc = NULL;
-    gb_impl_t *im = NULL;
+    runner_t run = {NULL, NULL, ctx};
     int nomem = !a || !b || !c;
     for (int i = 0; i < GB_PHASE_COUNT; i++)
         nomem |= !(r->samples_ms[i] = calloc((size_t)o->iterations, sizeof(double)));
@@ -176,25 +190,35 @@ int gb_bench_run(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *
         rc = gb__ctx_fail(ctx, GB_ENOMEM, "out of memory");
         goto done;
     }
-    if ((rc = gb__impl_prepare(ctx, cfg, &p, &im))) {
+    if (cfg->family->library)
+        rc = gb__peer_prepare(ctx, cfg->family->library, &p, &run.pe);
+    else
+        rc = gb__impl_prepare(ctx, cfg, &p, &run.im);
+    if (rc) {
         free(cout);
         goto done;
     }
-    r->build_ms = im->build_ms;
-    r->cache_hit = im->cache_hit;
-    r->swapped = im->swapped;
-    r->local_null = im->local_null;
-    r->helpers = im->npasses;
     r->timing = o->timing;
-    memcpy(r->global, im->global, sizeof r->global);
-    memcpy(r->local, im->local, sizeof r->local);
-    memcpy(r->build_options, im->options, sizeof r->build_options);
-    memcpy(r->route, im->route, sizeof r->route);
+    if (run.im) {
+        const gb_impl_t *im = run.im;
+        r->build_ms = im->build_ms;
+        r->cache_hit = im->cache_hit;
+        r->swapped = im->swapped;
+        r->local_null = im->local_null;
+        r->helpers = im->npasses;
+        memcpy(r->global, im->global, sizeof r->global);
+        memcpy(r->local, im->local, sizeof r->local);
+        memcpy(r->build_options, im->options, sizeof r->build_options);
+        memcpy(r->route, im->route, sizeof r->route);
+    } else {
+        r->local_null = 1;
+        snprintf(r->route, sizeof r->route, "library %s", cfg->family->library);
+    }
     const double mnk = (double)p.m * (double)p.n * (double)p.k;
     int validate = o->validate == GB_VALIDATE_AUTO ? mnk <= (double)GB_AUTO_VALIDATE_MNK
                                                    : o->validate == GB_VALIDATE_ON;
     if (validate) {
-        rc = validate_once(im, &p, o, a, b, c, da, db, ea, eb, ec, &r->validation);
+        rc = validate_once(&run, &p, o, a, b, c, da, db, ea, eb, ec, &r->validation);
     } else {
         snprintf(r->validation.reason, sizeof r->validation.reason, "%s",
                  o->validate == GB_VALIDATE_OFF ? "validation off"
@@ -204,7 +228,7 @@ int gb_bench_run(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *
      * each time and C starts from the same values. */
     for (int i = 0; rc == GB_OK && i < o->warmup + o->iterations; i++) {
         double t[GB_PHASE_COUNT];
-        if ((rc = gb__impl_call(im, da, db, dc, cout, t)) == GB_OK && i >= o->warmup)
+        if ((rc = runner_call(&run, da, db, dc, cout, t)) == GB_OK && i >= o->warmup)
             for (int ph = 0; ph < GB_PHASE_COUNT; ph++)
                 r->samples_ms[ph][i - o->warmup] = t[ph];
     }
@@ -220,7 +244,8 @@ int gb_bench_run(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *
     const double peak = ctx->dev->peak_gflops[p.precision];
     r->efficiency = peak > 0 ? r->gflops / peak : -1.0;
 done:
-    gb__impl_release(im);
+    gb__impl_release(run.im);
+    gb__peer_release(run.pe);
     free(a);
     free(b);
     free(c);

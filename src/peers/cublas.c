@@ -1,0 +1,158 @@
+/* cublas.c: NVIDIA cuBLAS as a peer implementation (built only where the CUDA toolkit is found).
+ * It runs on CUDA device 0 with its own memory, timed with CUDA events exactly as our kernels
+ * are with OpenCL events: host-to-device copies, the GEMM, the copy back. TF32 stays off
+ * (CUBLAS_DEFAULT_MATH), so SGEMM is true FP32; DGEMM may use the FP64 tensor cores, which
+ * round as FP64 FMAs. */
+#ifdef GB_HAVE_CUBLAS
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../device/context.h"
+
+typedef struct cu_state {
+    gb_context_t *ctx;
+    gb_problem_t p;
+    cublasHandle_t handle;
+    cudaStream_t stream;
+    void *a, *b, *c;
+    size_t bytes_a, bytes_b, bytes_c;
+    cudaEvent_t ev[8];
+} cu_state_t;
+
+int gb__cublas_prepare(gb_context_t *ctx, const gb_problem_t *p, void **state);
+int gb__cublas_call(void *state, const void *a, const void *b, const void *c, void *c_out,
+                    double t[GB_PHASE_COUNT]);
+void gb__cublas_release(void *state);
+
+static int cu_fail(gb_context_t *ctx, cudaError_t e, const char *what)
+{
+    return gb__ctx_fail(ctx, GB_EOPENCL, "%s failed: %s", what, cudaGetErrorString(e));
+}
+
+int gb__cublas_prepare(gb_context_t *ctx, const gb_problem_t *p, void **state)
+{
+    *state = NULL;
+    if (!strstr(ctx->dev->vendor, "NVIDIA"))
+        return gb__ctx_fail(ctx, GB_EUNSUPPORTED, "cuBLAS runs only when the chosen device is an "
+                            "NVIDIA GPU; choose it with -p NVIDIA");
+    cu_state_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return gb__ctx_fail(ctx, GB_ENOMEM, "out of memory");
+    s->ctx = ctx;
+    s->p = *p;
+    size_t ea, eb, ec, es = gb_precision_bytes(p->precision);
+    gb_problem_buffer_elems(p, &ea, &eb, &ec);
+    s->bytes_a = ea * es;
+    s->bytes_b = eb * es;
+    s->bytes_c = ec * es;
+    cudaError_t e;
+    int rc = GB_OK;
+    if ((e = cudaMalloc(&s->a, s->bytes_a)) != cudaSuccess ||
+        (e = cudaMalloc(&s->b, s->bytes_b)) != cudaSuccess ||
+        (e = cudaMalloc(&s->c, s->bytes_c)) != cudaSuccess ||
+        (e = cudaStreamCreate(&s->stream)) != cudaSuccess)
+        rc = cu_fail(ctx, e, "CUDA set-up");
+    for (int i = 0; rc == GB_OK && i < 8; i++)
+        if ((e = cudaEventCreate(&s->ev[i])) != cudaSuccess)
+            rc = cu_fail(ctx, e, "cudaEventCreate");
+    if (rc == GB_OK && (cublasCreate(&s->handle) != CUBLAS_STATUS_SUCCESS ||
+                        cublasSetStream(s->handle, s->stream) != CUBLAS_STATUS_SUCCESS ||
+                        cublasSetMathMode(s->handle, CUBLAS_DEFAULT_MATH) != CUBLAS_STATUS_SUCCESS))
+        rc = gb__ctx_fail(ctx, GB_EOPENCL, "cuBLAS set-up failed");
+    if (rc != GB_OK) {
+        gb__cublas_release(s);
+        return rc;
+    }
+    *state = s;
+    return GB_OK;
+}
+
+/* cuBLAS is column-major: a row-major problem is run as C^T = op(B)^T op(A)^T. */
+static cublasStatus_t gemm(cu_state_t *s)
+{
+    const gb_problem_t *p = &s->p;
+    const int row = p->layout == GB_ROW_MAJOR;
+    const cublasOperation_t ta = p->trans_a == GB_TRANS ? CUBLAS_OP_T : CUBLAS_OP_N;
+    const cublasOperation_t tb = p->trans_b == GB_TRANS ? CUBLAS_OP_T : CUBLAS_OP_N;
+    const size_t es = gb_precision_bytes(p->precision);
+    const char *a = (const char *)s->a + p->off_a * es, *b = (const char *)s->b + p->off_b * es;
+    char *c = (char *)s->c + p->off_c * es;
+    const int m = (int)p->m, n = (int)p->n, k = (int)p->k;
+    const int lda = (int)p->lda, ldb = (int)p->ldb, ldc = (int)p->ldc;
+    if (p->precision == GB_PREC_D) {
+        const double al = p->alpha, be = p->beta;
+        return row ? cublasDgemm(s->handle, tb, ta, n, m, k, &al, (const double *)(const void *)b, ldb,
+                                 (const double *)(const void *)a, lda, &be, (double *)(void *)c, ldc)
+                   : cublasDgemm(s->handle, ta, tb, m, n, k, &al, (const double *)(const void *)a, lda,
+                                 (const double *)(const void *)b, ldb, &be, (double *)(void *)c, ldc);
+    }
+    const float al = (float)p->alpha, be = (float)p->beta;
+    return row ? cublasSgemm(s->handle, tb, ta, n, m, k, &al, (const float *)(const void *)b, ldb,
+                             (const float *)(const void *)a, lda, &be, (float *)(void *)c, ldc)
+               : cublasSgemm(s->handle, ta, tb, m, n, k, &al, (const float *)(const void *)a, lda,
+                             (const float *)(const void *)b, ldb, &be, (float *)(void *)c, ldc);
+}
+
+static double elapsed(cudaEvent_t a, cudaEvent_t b)
+{
+    float ms = 0;
+    cudaEventElapsedTime(&ms, a, b);
+    return (double)ms;
+}
+
+int gb__cublas_call(void *state, const void *a, const void *b, const void *c, void *c_out,
+                    double t[GB_PHASE_COUNT])
+{
+    cu_state_t *s = state;
+    memset(t, 0, GB_PHASE_COUNT * sizeof *t);
+    const double t0 = gb__now_ms();
+    cudaError_t e = cudaSuccess;
+    cudaEventRecord(s->ev[0], s->stream);
+    if (a)
+        e = cudaMemcpyAsync(s->a, a, s->bytes_a, cudaMemcpyHostToDevice, s->stream);
+    if (b && e == cudaSuccess)
+        e = cudaMemcpyAsync(s->b, b, s->bytes_b, cudaMemcpyHostToDevice, s->stream);
+    if (c && e == cudaSuccess)
+        e = cudaMemcpyAsync(s->c, c, s->bytes_c, cudaMemcpyHostToDevice, s->stream);
+    cudaEventRecord(s->ev[1], s->stream);
+    cublasStatus_t st = gemm(s);
+    cudaEventRecord(s->ev[2], s->stream);
+    if (c_out && e == cudaSuccess)
+        e = cudaMemcpyAsync(c_out, s->c, s->bytes_c, cudaMemcpyDeviceToHost, s->stream);
+    cudaEventRecord(s->ev[3], s->stream);
+    cudaError_t sync = cudaStreamSynchronize(s->stream);
+    t[GB_PHASE_WALL] = gb__now_ms() - t0;
+    if (e == cudaSuccess)
+        e = sync;
+    if (e != cudaSuccess)
+        return cu_fail(s->ctx, e, "a cuBLAS call");
+    if (st != CUBLAS_STATUS_SUCCESS)
+        return gb__ctx_fail(s->ctx, GB_EOPENCL, "cublas gemm failed with status %d", (int)st);
+    t[GB_PHASE_H2D] = elapsed(s->ev[0], s->ev[1]);
+    t[GB_PHASE_MAIN] = elapsed(s->ev[1], s->ev[2]);
+    t[GB_PHASE_D2H] = elapsed(s->ev[2], s->ev[3]);
+    t[GB_PHASE_OPS] = t[GB_PHASE_MAIN];
+    t[GB_PHASE_OFFLOAD] = t[GB_PHASE_H2D] + t[GB_PHASE_MAIN] + t[GB_PHASE_D2H];
+    return GB_OK;
+}
+
+void gb__cublas_release(void *state)
+{
+    cu_state_t *s = state;
+    if (!s)
+        return;
+    if (s->handle)
+        cublasDestroy(s->handle);
+    for (int i = 0; i < 8; i++)
+        if (s->ev[i])
+            cudaEventDestroy(s->ev[i]);
+    if (s->stream)
+        cudaStreamDestroy(s->stream);
+    cudaFree(s->a);
+    cudaFree(s->b);
+    cudaFree(s->c);
+    free(s);
+}
+#endif
