@@ -1,0 +1,53 @@
+#!/bin/sh
+# bench/gpu.sh: on a machine with an NVIDIA GPU, the CUDA toolkit and the carried Debian packages
+# (see ../shared/GPU.md: `source .device/unpack.sh` first), builds gemmbench with its cuBLAS and
+# CLBlast peers and runs ours, CLBlast and cuBLAS side by side in one process per size, for S
+# and D at 1024, 2048, 4096, 4097 and 8192, square row-major NN, each validated against the
+# double-precision reference. Prints one table, ratios last.
+#   OURS_S / OURS_D   our kernel or preset per precision (default xgemm_gpu, xgemm_gpu_d)
+#   SIZES             orders (default "1024 2048 4096 4097 8192")
+#   ITER, WARMUP      timed and untimed calls per point (default 20, 3)
+#   TIMING            kernel|ops|offload (default ops: every kernel of the GEMM, no copies)
+#   LOG               a folder for the full output (default: none)
+set -eu
+cd "$(dirname "$0")/.."
+build=${BUILD:-/tmp/gemmbench-build}
+ours_s=${OURS_S:-xgemm_gpu}
+ours_d=${OURS_D:-xgemm_gpu_d}
+sizes=${SIZES:-"1024 2048 4096 4097 8192"}
+iter=${ITER:-20}
+warmup=${WARMUP:-3}
+timing=${TIMING:-ops}
+log=${LOG:-}
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" >/dev/null
+gb="$build/gemmbench"
+out=$(mktemp)
+trap 'rm -f "$out" "$out.run"' EXIT
+"$gb" devices | sed -n '1,12p'
+echo "date: $(date -u +%Y-%m-%dT%H:%MZ); timing: $timing; $iter calls after $warmup warm-up"
+for prec in s d; do
+    ours=$ours_s
+    [ "$prec" = d ] && ours=$ours_d
+    for n in $sizes; do
+        "$gb" run -p NVIDIA -k "$ours,clblast,cublas" --precision "$prec" -n "$n" -v \
+            -i "$iter" --warmup "$warmup" --timing "$timing" >"$out.run" 2>&1 || true
+        [ -n "$log" ] && { mkdir -p "$log"; cp "$out.run" "$log/$prec-$n.txt"; }
+        # kernel prec layout M N K lws GFLOP/s ...; the verdict starts at the 'pass'/'FAIL' word.
+        awk -v p="$prec" -v n="$n" -v ours="$ours" '
+            $1 == ours || $1 == "clblast" || $1 == "cublas" {
+                v = "fail"; for (i = 8; i <= NF; i++) if ($i == "pass") { v = "pass"; break }
+                printf "%s %s %s %s %s\n", p, n, ($1 == ours ? "ours" : $1), $8, v
+            }
+            /^gemmbench: error/ { print p, n, "error", 0, "error" }' "$out.run" >>"$out"
+    done
+done
+echo
+printf "%-4s %6s %12s %12s %12s %11s %11s  %s\n" prec n "ours TF/s" "CLBlast" "cuBLAS" \
+    "ours/cuBLAS" "ours/CLBl." valid
+awk '{ g[$1" "$2" "$3] = $4 / 1000; v[$1" "$2] = v[$1" "$2] ($5 == "pass" ? "" : " " $3 ":" $5);
+       if (!($1" "$2 in seen)) { seen[$1" "$2] = 1; order[++k] = $1" "$2 } }
+     END { for (i = 1; i <= k; i++) { key = order[i]; split(key, a, " ");
+             o = g[key" ours"]; c = g[key" clblast"]; u = g[key" cublas"];
+             printf "%-4s %6s %12.2f %12.2f %12.2f %11.3f %11.3f  %s\n", a[1], a[2], o, c, u,
+                    (u > 0 ? o / u : 0), (c > 0 ? o / c : 0), (v[key] == "" ? "all pass" : v[key]) } }' "$out"
