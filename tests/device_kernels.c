@@ -1,7 +1,8 @@
 /* device_kernels.c: every built-in kernel, in every precision and every layout/transposition it
  * serves (natively or through the operand swap), on the default OpenCL device, at sizes that
  * straddle its tiles, with alpha/beta in {0, 1, other}, under the error bound and with exact
- * integer data, with padded leading dimensions and offsets. Also checks that validation
+ * integer data, with padded leading dimensions and offsets; the other layouts, served through
+ * transposition passes, at one tile-straddling shape. Also checks that validation
  * catches a kernel that is wrong. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,7 +69,25 @@ static void test_config(gb_context_t *ctx, const gb_config_t *cfg, gb_precision_
         base.trans_a = (gb_trans_t)((bit / 2) % 2);
         base.trans_b = (gb_trans_t)(bit % 2);
         if (gb_config_check(cfg, gb_context_device(ctx), prec, &base, NULL, 0) != GB_OK)
-            continue; /* neither native nor through the swap */
+            continue;
+        /* Layouts the kernel runs itself (natively or through the operand swap) get every
+         * shape; the others reach it through transposition passes, whose own edges one
+         * tile-straddling shape with beta != 0 checks. */
+        const unsigned swapped = gb_layout_index(base.layout == GB_ROW_MAJOR ? GB_COL_MAJOR : GB_ROW_MAJOR,
+                                                 base.trans_b, base.trans_a);
+        const int own = cfg->family->library || ((cfg->family->layouts >> bit) & 1u) ||
+                        ((cfg->family->layouts >> swapped) & 1u);
+        if (!own) {
+            gb_problem_t p = base;
+            p.m = 130;
+            p.n = 70;
+            p.k = 33;
+            p.alpha = -1.5;
+            p.beta = 0.75;
+            o.dist = (gb_dist_t){GB_DIST_UNIFORM, -1.0, 1.0, 0};
+            run_point(ctx, cfg, p, &o, "transposed");
+            continue;
+        }
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
             gb_problem_t p = base;
             p.m = shapes[s][0];

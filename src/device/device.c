@@ -114,6 +114,28 @@ static void peak_formula(gb_device_info_t *di, cl_device_id d, cl_device_type ty
     }
 }
 
+/* Image facts for kernels that read operands as image2d_t. A 2D image over a buffer is core in
+ * OpenCL 2.x, optional in 3.0 (where a pitch alignment of 0 says it is missing), and an
+ * extension before; the version string reads "OpenCL X.Y ...". */
+static void image_info(gb_device_info_t *di, cl_device_id d)
+{
+    cl_bool img = CL_FALSE;
+    clGetDeviceInfo(d, CL_DEVICE_IMAGE_SUPPORT, sizeof img, &img, NULL);
+    di->image_support = img == CL_TRUE;
+    if (!di->image_support)
+        return;
+    di->image_pitch_align = info_uint(d, CL_DEVICE_IMAGE_PITCH_ALIGNMENT);
+    clGetDeviceInfo(d, CL_DEVICE_IMAGE2D_MAX_WIDTH, sizeof di->image2d_max[0], &di->image2d_max[0],
+                    NULL);
+    clGetDeviceInfo(d, CL_DEVICE_IMAGE2D_MAX_HEIGHT, sizeof di->image2d_max[1],
+                    &di->image2d_max[1], NULL);
+    int major = 0;
+    if (sscanf(di->version, "OpenCL %d.", &major) != 1)
+        major = 0;
+    di->image2d_from_buffer = gb_device_has_extension(di, "cl_khr_image2d_from_buffer") ||
+                              (major >= 2 && di->image_pitch_align > 0);
+}
+
 static void fill_info(gb_device_info_t *di, cl_platform_id pf, cl_device_id d)
 {
     clGetPlatformInfo(pf, CL_PLATFORM_NAME, sizeof di->platform_name, di->platform_name, NULL);
@@ -152,6 +174,7 @@ static void fill_info(gb_device_info_t *di, cl_platform_id pf, cl_device_id d)
     if (di->extensions && n)
         clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, n, di->extensions, NULL);
     di->fp64 = fp != 0 || gb_device_has_extension(di, "cl_khr_fp64");
+    image_info(di, d);
     /* Lets the tests exercise the no-fp64 path on a device that has it. */
     const char *no64 = getenv("GEMMBENCH_DISABLE_FP64");
     if (no64 && *no64 && strcmp(no64, "0") != 0)

@@ -6,13 +6,17 @@
 
 #include "../device/context.h"
 
-#define GB_MAX_PASSES 4
+/* A, B, C in, C out, and a buffer-to-image copy for each of A and B. */
+#define GB_MAX_PASSES 6
 
-/* One helper pass: a gb_copy launch. */
+/* One helper pass: a gb_copy launch, or (kernel NULL) a copy of a packed operand into the
+ * image a kernel reads it through, on devices that cannot create images over buffers. */
 typedef struct gb_pass {
     cl_kernel kernel;
     size_t global[2];
-    int post; /* runs after the main kernel */
+    int post;        /* runs after the main kernel */
+    cl_mem src, image; /* buffer-to-image copy: not owned (the impl's temporaries and images) */
+    size_t region[2];  /* that copy's width and height in pixels */
 } gb_pass_t;
 
 typedef struct gb_impl {
@@ -24,6 +28,7 @@ typedef struct gb_impl {
     cl_kernel kernel;
     cl_mem a, b, c;      /* buffers of the caller's A, B, C */
     cl_mem ta, tb, tc;   /* temporaries the helper passes fill, or NULL */
+    cl_mem img_a, img_b; /* image2d_t views of ta, tb for args imgA, imgB, or NULL */
     size_t bytes_a, bytes_b, bytes_c;
     size_t global[2], local[2];
     int local_null;

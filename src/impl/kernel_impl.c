@@ -1,7 +1,8 @@
 /* kernel_impl.c: runs a kernel family configuration. It plans how the problem reaches the
  * kernel (directly, through the row/column-major operand swap, through transposition passes,
- * padded to the kernel's tile multiples), builds the kernel and the helper passes, and launches
- * them with the arguments in the order the metadata names. */
+ * padded to the kernel's tile multiples, as an image over a packed copy), builds the kernel and
+ * the helper passes, and launches them with the arguments in the order the metadata names. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,9 @@ static int set_args(gb_impl_t *im, const gb_family_t *f, cl_mem a, cl_mem b, cl_
         if (!strcmp(n, "A") || !strcmp(n, "B") || !strcmp(n, "C")) {
             cl_mem m = n[0] == 'A' ? a : n[0] == 'B' ? b : c;
             err = clSetKernelArg(im->kernel, idx, sizeof m, &m);
+        } else if (!strcmp(n, "imgA") || !strcmp(n, "imgB")) {
+            cl_mem m = n[3] == 'A' ? im->img_a : im->img_b;
+            err = clSetKernelArg(im->kernel, idx, sizeof m, &m);
         } else if (!strcmp(n, "alpha") || !strcmp(n, "beta")) {
             double v = n[0] == 'a' ? p->alpha : p->beta;
             float fv = (float)v;
@@ -207,6 +211,75 @@ static void route_add(gb_impl_t *im, const char *what)
     snprintf(im->route + used, sizeof im->route - used, "%s%s", used ? ", " : "", what);
 }
 
+/* The image format of operands read as image2d_t: one 32-bit channel read without conversion,
+ * so pixel (x, y) is element x of stored row (or column) y, and a sub-group block read at byte
+ * x-coordinate 4*x returns the bits of elements x, x+1, ... to lanes 0, 1, ... */
+static const cl_image_format image_format = {CL_R, CL_UNSIGNED_INT32};
+
+/* Leading dimension, in elements, of the packed copy an image is made over: rounded up to the
+ * device's row pitch alignment where the image is created over the buffer itself. */
+static size_t image_ld(const gb_device_info_t *dev, size_t inner)
+{
+    size_t align = dev->image2d_from_buffer && dev->image_pitch_align ? dev->image_pitch_align : 1;
+    return (inner + align - 1) / align * align;
+}
+
+/* Makes *img, a width x height image2d_t of image_format over the packed temporary buf: a view of
+ * the same memory where the device can create one (cl_khr_image2d_from_buffer, OpenCL 2.0), else
+ * an image of its own that a helper pass fills from buf on every call. Fails with
+ * GB_EUNSUPPORTED when the device cannot hold such an image, naming the limit. */
+static int make_image(gb_impl_t *im, cl_mem *img, cl_mem buf, size_t width, size_t height,
+                      const char *operand)
+{
+    const gb_device_info_t *dev = im->ctx->dev;
+    if (width > dev->image2d_max[0] || height > dev->image2d_max[1])
+        return gb__ctx_fail(im->ctx, GB_EUNSUPPORTED,
+                            "%s as an image needs %zu x %zu pixels, over device '%s''s 2D image "
+                            "limit of %zu x %zu; use a smaller problem", operand, width, height,
+                            dev->name, dev->image2d_max[0], dev->image2d_max[1]);
+    cl_uint nfmt = 0;
+    cl_int err = clGetSupportedImageFormats(im->ctx->cl, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D,
+                                            0, NULL, &nfmt);
+    cl_image_format *fmts = nfmt ? calloc(nfmt, sizeof *fmts) : NULL;
+    int found = 0;
+    if (err == CL_SUCCESS && fmts)
+        err = clGetSupportedImageFormats(im->ctx->cl, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D,
+                                         nfmt, fmts, NULL);
+    for (cl_uint i = 0; err == CL_SUCCESS && fmts && i < nfmt; i++)
+        found |= fmts[i].image_channel_order == image_format.image_channel_order &&
+                 fmts[i].image_channel_data_type == image_format.image_channel_data_type;
+    free(fmts);
+    if (err != CL_SUCCESS)
+        return gb__cl_check(im->ctx, err, "clGetSupportedImageFormats");
+    if (!found)
+        return gb__ctx_fail(im->ctx, GB_EUNSUPPORTED,
+                            "device '%s' has no read-only 2D images of format CL_R / "
+                            "CL_UNSIGNED_INT32, which image kernels need; choose another device",
+                            dev->name);
+    cl_image_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+    desc.image_width = width;
+    desc.image_height = height;
+    if (dev->image2d_from_buffer) {
+        desc.image_row_pitch = width * sizeof(cl_uint);
+        desc.buffer = buf;
+    }
+    *img = clCreateImage(im->ctx->cl, CL_MEM_READ_ONLY, &image_format, &desc, NULL, &err);
+    if (err != CL_SUCCESS)
+        return gb__cl_check(im->ctx, err, dev->image2d_from_buffer
+                                              ? "creating an image over a buffer (clCreateImage)"
+                                              : "creating an image (clCreateImage)");
+    if (dev->image2d_from_buffer)
+        return GB_OK;
+    gb_pass_t *ps = &im->passes[im->npasses++];
+    ps->src = buf;
+    ps->image = *img;
+    ps->region[0] = width;
+    ps->region[1] = height;
+    return GB_OK;
+}
+
 /* Plans the route and the padding, builds the programs and adds the helper passes. */
 static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
 {
@@ -240,18 +313,28 @@ static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
     stored(&k, k.m, k.n, &oc, &ic);
     /* An operand is copied when it must be transposed or padded, or when the kernel takes no
      * leading dimension or offset and the caller's are not the minimum and zero. */
-    const int copy_a = flip_a || pad_m || pad_k || (!has_arg(f, "lda") && q.lda != ia) ||
-                       (!has_arg(f, "offA") && q.off_a);
-    const int copy_b = flip_b || pad_n || pad_k || (!has_arg(f, "ldb") && q.ldb != ib) ||
-                       (!has_arg(f, "offB") && q.off_b);
+    const int img_a = has_arg(f, "imgA"), img_b = has_arg(f, "imgB");
+    /* An operand read as an image is always copied: the image is made over the copy, never
+     * over the caller's buffer, with rows padded to the device's image pitch alignment. */
+    const int copy_a = img_a || flip_a || pad_m || pad_k ||
+                       (!has_arg(f, "lda") && q.lda != ia) || (!has_arg(f, "offA") && q.off_a);
+    const int copy_b = img_b || flip_b || pad_n || pad_k ||
+                       (!has_arg(f, "ldb") && q.ldb != ib) || (!has_arg(f, "offB") && q.off_b);
+    const size_t lda_k = img_a ? image_ld(im->ctx->dev, ia) : ia;
+    const size_t ldb_k = img_b ? image_ld(im->ctx->dev, ib) : ib;
+    size_t elems_ta = 0, elems_tb = 0;
+    if ((copy_a && (!gb__mul_ok(oa, lda_k, &elems_ta) || elems_ta > INT_MAX)) ||
+        (copy_b && (!gb__mul_ok(ob, ldb_k, &elems_tb) || elems_tb > INT_MAX)))
+        return gb__ctx_fail(im->ctx, GB_EOVERFLOW, "the padded copy of an operand exceeds 2^31-1 "
+                            "elements; use a smaller problem");
     const int copy_c = pad_m || pad_n || (!has_arg(f, "ldc") && q.ldc != ic) ||
                        (!has_arg(f, "offC") && q.off_c);
     if (copy_a) {
-        k.lda = ia;
+        k.lda = lda_k;
         k.off_a = 0;
     }
     if (copy_b) {
-        k.ldb = ib;
+        k.ldb = ldb_k;
         k.off_b = 0;
     }
     if (copy_c) {
@@ -271,9 +354,17 @@ static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
         snprintf(what, sizeof what, "pad to %zux%zux%zu", k.m, k.n, k.k);
         route_add(im, what);
     }
-    if ((copy_a && !flip_a && !pad_m && !pad_k) || (copy_b && !flip_b && !pad_n && !pad_k) ||
-        (copy_c && !pad_m && !pad_n))
+    if ((copy_a && !img_a && !flip_a && !pad_m && !pad_k) ||
+        (copy_b && !img_b && !flip_b && !pad_n && !pad_k) || (copy_c && !pad_m && !pad_n))
         route_add(im, "repack");
+    /* "image A" is a view of A's packed copy; "A copied to image" a second copy per call. */
+    const int view = im->ctx->dev->image2d_from_buffer;
+    if (img_a)
+        route_add(im, im->swapped ? (view ? "image B" : "B copied to image")
+                                  : (view ? "image A" : "A copied to image"));
+    if (img_b)
+        route_add(im, im->swapped ? (view ? "image A" : "A copied to image")
+                                  : (view ? "image B" : "B copied to image"));
     if ((rc = build_options(im, cfg)) || (rc = geometry(im, cfg)))
         return rc;
 
@@ -317,20 +408,25 @@ static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
         return rc;
     cl_mem qa = im->swapped ? im->b : im->a, qb = im->swapped ? im->a : im->b;
     size_t sr, sc, so, si;
+    /* An image's copy is zero-filled out to its padded leading dimension (the pitch). */
     if (copy_a) {
-        if (!(im->ta = buffer(im, oa * ia, CL_MEM_READ_WRITE, "allocating A's copy", &rc)))
+        if (!(im->ta = buffer(im, elems_ta, CL_MEM_READ_WRITE, "allocating A's copy", &rc)))
             return rc;
         gb__stored_a(&q, &sr, &sc);
         stored(&q, sr, sc, &so, &si);
-        if ((rc = add_copy(im, 0, im->ta, oa, ia, 0, ia, qa, so, si, q.off_a, q.lda, flip_a)))
+        if ((rc = add_copy(im, 0, im->ta, oa, lda_k, 0, lda_k, qa, so, si, q.off_a, q.lda,
+                           flip_a)) ||
+            (img_a && (rc = make_image(im, &im->img_a, im->ta, lda_k, oa, "A"))))
             return rc;
     }
     if (copy_b) {
-        if (!(im->tb = buffer(im, ob * ib, CL_MEM_READ_WRITE, "allocating B's copy", &rc)))
+        if (!(im->tb = buffer(im, elems_tb, CL_MEM_READ_WRITE, "allocating B's copy", &rc)))
             return rc;
         gb__stored_b(&q, &sr, &sc);
         stored(&q, sr, sc, &so, &si);
-        if ((rc = add_copy(im, 0, im->tb, ob, ib, 0, ib, qb, so, si, q.off_b, q.ldb, flip_b)))
+        if ((rc = add_copy(im, 0, im->tb, ob, ldb_k, 0, ldb_k, qb, so, si, q.off_b, q.ldb,
+                           flip_b)) ||
+            (img_b && (rc = make_image(im, &im->img_b, im->tb, ldb_k, ob, "B"))))
             return rc;
     }
     if (copy_c) {
@@ -374,6 +470,14 @@ static double event_ms(cl_event ev, cl_int *err)
     return end > start ? (double)(end - start) * 1e-6 : 0.0;
 }
 
+static cl_int enqueue_pass(cl_command_queue q, const gb_pass_t *ps, cl_event *ev)
+{
+    if (ps->kernel)
+        return clEnqueueNDRangeKernel(q, ps->kernel, 2, NULL, ps->global, NULL, 0, NULL, ev);
+    const size_t origin[3] = {0, 0, 0}, region[3] = {ps->region[0], ps->region[1], 1};
+    return clEnqueueCopyBufferToImage(q, ps->src, ps->image, 0, origin, region, 0, NULL, ev);
+}
+
 int gb__impl_call(gb_impl_t *im, const void *a, const void *b, const void *c, void *c_out,
                   double t[GB_PHASE_COUNT])
 {
@@ -392,15 +496,13 @@ int gb__impl_call(gb_impl_t *im, const void *a, const void *b, const void *c, vo
         err = clEnqueueWriteBuffer(q, im->c, CL_FALSE, 0, im->bytes_c, c, 0, NULL, &ev[W_C]);
     for (size_t i = 0; i < im->npasses && err == CL_SUCCESS; i++)
         if (!im->passes[i].post && (what = "a helper pass"))
-            err = clEnqueueNDRangeKernel(q, im->passes[i].kernel, 2, NULL, im->passes[i].global,
-                                         NULL, 0, NULL, &ev[PRE + i]);
+            err = enqueue_pass(q, &im->passes[i], &ev[PRE + i]);
     if (err == CL_SUCCESS && (what = "the main kernel"))
         err = clEnqueueNDRangeKernel(q, im->kernel, 2, NULL, im->global,
                                      im->local_null ? NULL : im->local, 0, NULL, &ev[MAIN]);
     for (size_t i = 0; i < im->npasses && err == CL_SUCCESS; i++)
         if (im->passes[i].post && (what = "a helper pass"))
-            err = clEnqueueNDRangeKernel(q, im->passes[i].kernel, 2, NULL, im->passes[i].global,
-                                         NULL, 0, NULL, &ev[POST + i]);
+            err = enqueue_pass(q, &im->passes[i], &ev[POST + i]);
     if (c_out && err == CL_SUCCESS && (what = "reading C"))
         err = clEnqueueReadBuffer(q, im->c, CL_FALSE, 0, im->bytes_c, c_out, 0, NULL, &ev[READ]);
     cl_int fin = clFinish(q);
@@ -430,12 +532,14 @@ void gb__impl_release(gb_impl_t *im)
 {
     if (!im)
         return;
-    cl_mem mems[] = {im->a, im->b, im->c, im->ta, im->tb, im->tc};
+    /* Images before the buffers they may be views of. */
+    cl_mem mems[] = {im->img_a, im->img_b, im->a, im->b, im->c, im->ta, im->tb, im->tc};
     for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
         if (mems[i])
             clReleaseMemObject(mems[i]);
     for (size_t i = 0; i < im->npasses; i++)
-        clReleaseKernel(im->passes[i].kernel);
+        if (im->passes[i].kernel)
+            clReleaseKernel(im->passes[i].kernel);
     if (im->kernel)
         clReleaseKernel(im->kernel);
     if (im->program)

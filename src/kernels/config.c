@@ -182,6 +182,15 @@ int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_prec
             return gb__fail(msg, msglen, GB_ENOEXT, "kernel '%s' needs %s, which device '%s' "
                             "lacks; choose another device with -p/-d", name, f->extensions[i],
                             dev->name);
+    if (f->images && dev && !dev->image_support)
+        return gb__fail(msg, msglen, GB_ENOIMAGES, "kernel '%s' reads operands as images, which "
+                        "device '%s' does not support; choose another device with -p/-d", name,
+                        dev->name);
+    if (f->images_from_buffer && dev && !dev->image2d_from_buffer)
+        return gb__fail(msg, msglen, GB_ENOIMAGES, "kernel '%s' reads operands as images made "
+                        "over their buffers, which device '%s' cannot make "
+                        "(cl_khr_image2d_from_buffer); choose another device with -p/-d", name,
+                        dev->name);
     gb_var_t vars[GB_MAX_PARAMS + 8];
     size_t nv = gb__config_vars(cfg, prec, problem, vars);
     char why[256];

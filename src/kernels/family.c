@@ -10,7 +10,8 @@
 
 /* Argument names a family may list, in any order. */
 static const char *const known_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B",
-                                         "offB", "ldb", "beta", "C", "offC", "ldc"};
+                                         "offB", "ldb", "beta", "C", "offC", "ldc",
+                                         "imgA", "imgB"};
 
 typedef struct ctx {
     const char *origin;
@@ -148,6 +149,37 @@ static int parse_pair(ctx_t *c, const cJSON *obj, const char *key, int required,
         free(arr[i]);
     free(arr);
     return rc;
+}
+
+static int arg_index(const gb_family_t *f, const char *name)
+{
+    for (size_t i = 0; i < f->nargs; i++)
+        if (!strcmp(f->args[i], name))
+            return (int)i;
+    return -1;
+}
+
+/* Operands read as images (imgA, imgB): each replaces its buffer argument, appears once, and
+ * exists only in single precision (the image holds 32-bit elements). */
+static int parse_images(ctx_t *c, gb_family_t *f)
+{
+    static const char *const pairs[][2] = {{"imgA", "A"}, {"imgB", "B"}};
+    for (size_t p = 0; p < 2; p++) {
+        int at = arg_index(f, pairs[p][0]);
+        if (at < 0)
+            continue;
+        for (size_t i = (size_t)at + 1; i < f->nargs; i++)
+            if (!strcmp(f->args[i], pairs[p][0]))
+                return bad(c, "args", "names an image operand twice");
+        if (arg_index(f, pairs[p][1]) >= 0)
+            return bad(c, "args", "names an operand both as a buffer and as an image (A and imgA, "
+                                  "or B and imgB)");
+        if (f->precisions != 1u << GB_PREC_S)
+            return bad(c, "precisions", "must be [\"s\"] alone for a family with imgA or imgB: "
+                                        "images hold 32-bit elements");
+        f->images = 1;
+    }
+    return GB_OK;
 }
 
 static int parse_params(ctx_t *c, const cJSON *obj, gb_family_t *f)
@@ -316,10 +348,12 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
         for (size_t j = 0; j < sizeof known_args / sizeof known_args[0]; j++)
             known |= !strcmp(f->args[i], known_args[j]);
         if (!known) {
-            rc = bad(&c, "args", "holds a name outside M N K alpha beta A B C offA offB offC lda ldb ldc");
+            rc = bad(&c, "args", "holds a name outside M N K alpha beta A B C offA offB offC lda ldb ldc imgA imgB");
             goto done;
         }
     }
+    if ((rc = parse_images(&c, f)))
+        goto done;
     const cJSON *mult = cJSON_GetObjectItemCaseSensitive(root, "multiple_of");
     if (mult) {
         if (!cJSON_IsObject(mult)) {
@@ -347,6 +381,16 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
         if ((rc = get_string_array(&c, req, "extensions", 0, &f->extensions, &f->nextensions)) ||
             (rc = get_string(&c, req, "local_memory", 0, &f->local_mem)))
             goto done;
+        const cJSON *img = cJSON_GetObjectItemCaseSensitive(req, "images");
+        const cJSON *fb = cJSON_GetObjectItemCaseSensitive(req, "image2d_from_buffer");
+        if ((img && !cJSON_IsBool(img)) || (fb && !cJSON_IsBool(fb))) {
+            rc = bad(&c, img && !cJSON_IsBool(img) ? "requires.images"
+                                                   : "requires.image2d_from_buffer",
+                     "must be true or false");
+            goto done;
+        }
+        f->images_from_buffer = cJSON_IsTrue(fb);
+        f->images |= cJSON_IsTrue(img) || f->images_from_buffer;
     }
 done:
     cJSON_Delete(root);
