@@ -1,0 +1,92 @@
+/* cmd_export.c: `gemmbench export --format json|csv [--store PATH] [--out FILE]`: the results
+ * store as JSON (every field and raw sample; what `import` reads) or CSV (one line per point,
+ * statistics but no raw samples). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../store/store.h"
+#include "cli.h"
+
+static void usage(void)
+{
+    printf("usage: gemmbench export [--format json|csv] [--store PATH] [--out FILE]\n"
+           "  --format json|csv  json (default): every field and raw sample, the format\n"
+           "                     'gemmbench import' reads; csv: one line per point with\n"
+           "                     per-phase statistics, no raw samples\n"
+           "  --store PATH       the store to read (default: 'gemmbench store path')\n"
+           "  --out FILE         write FILE (atomically) instead of standard output\n");
+}
+
+int cmd_export(int argc, char **argv)
+{
+    static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
+                                         {"store", required_argument, NULL, 's'},
+                                         {"out", required_argument, NULL, 'o'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    const char *format = "json", *path = NULL, *out = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":f:o:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'f': format = optarg; break;
+        case 's': path = optarg; break;
+        case 'o': out = optarg; break;
+        case 'h': usage(); return EXIT_OK;
+        case ':': return cli_error(GB_EBADARG, "option '%s' needs a value", argv[optind - 1]);
+        default:
+            return cli_error(GB_EBADARG, "unknown option '%s'; see 'gemmbench export --help'",
+                             argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return cli_error(GB_EBADARG, "unexpected argument '%s'; see 'gemmbench export --help'",
+                         argv[optind]);
+    int csv = !strcmp(format, "csv");
+    if (!csv && strcmp(format, "json"))
+        return cli_error(GB_EBADARG, "unknown --format '%s'; use json or csv", format);
+    gb_store_t *st = NULL;
+    int rc = cli_store_open(&st, path, 0);
+    if (rc)
+        return rc;
+    /* A file is written beside its final name and renamed at the end, so that an interrupted
+     * export never leaves a truncated file under that name. */
+    char tmp[1100] = "";
+    FILE *f = stdout;
+    if (out) {
+        snprintf(tmp, sizeof tmp, "%s.tmp%ld", out, (long)getpid());
+        if (!(f = fopen(tmp, "wb"))) {
+            rc = cli_error(GB_EBADARG, "cannot write '%s'; check the path", out);
+            goto done;
+        }
+    }
+    size_t n = 0;
+    rc = csv ? gb_store_export_csv(st, f, &n) : gb_store_export_json(st, f, &n);
+    if (out) {
+        int closed = fclose(f);
+        if (rc == GB_OK && closed != 0)
+            rc = GB_EIO;
+        if (rc == GB_OK && rename(tmp, out) != 0) {
+            remove(tmp);
+            rc = cli_error(GB_EBADARG, "cannot write '%s'; check the path", out);
+            goto done;
+        }
+        if (rc != GB_OK)
+            remove(tmp);
+    }
+    if (rc != GB_OK) {
+        rc = cli_error(rc, "%s", rc == GB_EIO && !gb_store_errmsg(st)[0] ? "writing the export failed"
+                                                                          : gb_store_errmsg(st));
+        goto done;
+    }
+    if (out)
+        printf("exported %zu points from %s to %s (%s)\n", n, gb_store_path(st), out, format);
+    rc = EXIT_OK;
+done:
+    gb_store_close(st);
+    return rc;
+}

@@ -1,0 +1,107 @@
+/* cmd_import.c: `gemmbench import FILE [--store PATH]`: merges a JSON export (from this machine
+ * or another) into the results store. Points are recognised by id, so importing a file twice,
+ * or a store's own export, adds nothing. A malformed file writes nothing. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../store/store.h"
+#include "cli.h"
+
+#define MAX_IMPORT_BYTES (256u << 20)
+
+static void usage(void)
+{
+    printf("usage: gemmbench import FILE [--store PATH]\n"
+           "  FILE          a JSON export ('gemmbench export --format json'); '-' reads standard\n"
+           "                input\n"
+           "  --store PATH  the store to merge into (default: 'gemmbench store path'; created\n"
+           "                when missing)\n"
+           "Points already in the store (same id: same device, driver, kernel, parameters,\n"
+           "source, problem, inputs, iterations, timing and repetition) are left as they are.\n");
+}
+
+/* Reads all of f into a new buffer (caller frees); NULL when too large or unreadable. */
+static char *slurp(FILE *f, size_t *len, int *too_large)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    *too_large = 0;
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        if (cap >= MAX_IMPORT_BYTES) {
+            *too_large = 1;
+            free(buf);
+            return NULL;
+        }
+        char *grown = realloc(buf, 2 * cap);
+        if (!grown)
+            free(buf);
+        buf = grown;
+        cap *= 2;
+    }
+    if (buf && ferror(f)) {
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+int cmd_import(int argc, char **argv)
+{
+    static const struct option opts[] = {{"store", required_argument, NULL, 's'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    const char *path = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case 's': path = optarg; break;
+        case 'h': usage(); return EXIT_OK;
+        case ':': return cli_error(GB_EBADARG, "option '%s' needs a value", argv[optind - 1]);
+        default:
+            return cli_error(GB_EBADARG, "unknown option '%s'; see 'gemmbench import --help'",
+                             argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return cli_error(GB_EBADARG, "give one file to import: gemmbench import FILE [--store PATH]");
+    const char *file = argv[optind];
+    FILE *f = strcmp(file, "-") ? fopen(file, "rb") : stdin;
+    if (!f)
+        return cli_error(GB_EBADARG, "cannot read '%s'; check the path", file);
+    size_t len = 0;
+    int too_large;
+    char *text = slurp(f, &len, &too_large);
+    if (f != stdin)
+        fclose(f);
+    if (!text)
+        return cli_error(GB_EBADARG, too_large ? "'%s' is over 256 MiB; export and import in parts"
+                                               : "cannot read '%s'", file);
+    gb_store_t *st = NULL;
+    int rc = cli_store_open(&st, path, 1);
+    if (rc) {
+        free(text);
+        return rc;
+    }
+    size_t added = 0, present = 0;
+    rc = gb_store_import_json(st, text, len, file, &added, &present);
+    free(text);
+    if (rc != GB_OK) {
+        rc = cli_error(rc, "%s", gb_store_errmsg(st));
+    } else if (added == 0) {
+        printf("nothing new: all %zu points in %s are already in %s (recognised by id)\n", present,
+               file, gb_store_path(st));
+    } else {
+        printf("imported %zu new points from %s into %s; %zu already there (recognised by id)\n",
+               added, file, gb_store_path(st), present);
+    }
+    gb_store_close(st);
+    return rc;
+}

@@ -1,0 +1,446 @@
+/* plan.c: what an experiment sweeps: the keys and their value syntax (lists, ranges, work-group
+ * pairs, parameter grids), shared by command-line flags and plan files (planfile.c). */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explore.h"
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static int fail(char *msg, size_t len, int code, const char *fmt, ...)
+{
+    if (msg && len) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, len, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+void gb_plan_init(gb_plan_t *pl)
+{
+    memset(pl, 0, sizeof *pl);
+    snprintf(pl->origin, sizeof pl->origin, "the command line");
+    pl->repeat = 1;
+    gb_bench_options_init(&pl->bench);
+    gb_problem_init(&pl->base, GB_PREC_S, 0, 0, 0);
+}
+
+static void list_free(gb_size_list_t *l)
+{
+    free(l->v);
+    l->v = NULL;
+    l->n = 0;
+}
+
+void gb_plan_free(gb_plan_t *pl)
+{
+    if (!pl)
+        return;
+    free(pl->kernels);
+    list_free(&pl->orders);
+    for (int d = 0; d < 3; d++)
+        list_free(&pl->dim[d]);
+    free(pl->lws);
+    list_free(&pl->lws_x);
+    list_free(&pl->lws_y);
+    list_free(&pl->lws_items);
+    for (size_t i = 0; i < pl->nparams; i++)
+        free(pl->params[i].values);
+    memset(pl, 0, sizeof *pl);
+}
+
+/* ---- value syntax --------------------------------------------------------------------------- */
+
+static int parse_long(const char *s, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno == ERANGE)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/* Parses "V", "LO:HI", "LO:HI:STEP" or "LO:HI:xF" items separated by commas into a new array
+ * of at most GB_PLAN_MAX_LIST values, each >= min. */
+static int parse_list(const char *text, long min, long **out, size_t *count, const char *label,
+                      char *msg, size_t msglen)
+{
+    const char *syntax = "write values like 64,128, a range 64:1024:64 or a doubling 16:1024:x2";
+    size_t cap = 16, n = 0;
+    long *v = malloc(cap * sizeof *v);
+    char *copy = malloc(strlen(text) + 1);
+    int rc = GB_OK;
+    if (!v || !copy) {
+        rc = fail(msg, msglen, GB_ENOMEM, "out of memory");
+        goto done;
+    }
+    strcpy(copy, text);
+    for (char *save = NULL, *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        while (*item == ' ')
+            item++;
+        size_t ilen = strlen(item);
+        while (ilen && item[ilen - 1] == ' ')
+            item[--ilen] = '\0';
+        char *parts[3] = {item, NULL, NULL};
+        int np = 1;
+        for (char *p = item; *p && np <= 3; p++)
+            if (*p == ':') {
+                *p = '\0';
+                if (np == 3) {
+                    np = 4;
+                    break;
+                }
+                parts[np++] = p + 1;
+            }
+        long lo, hi, step = 1;
+        int geometric = 0;
+        if (np > 3 || !parse_long(parts[0], &lo) || (np > 1 && !parse_long(parts[1], &hi))) {
+            rc = fail(msg, msglen, GB_EBADARG, "%s: '%s' is not a list; %s", label, text, syntax);
+            goto done;
+        }
+        if (np == 1)
+            hi = lo;
+        if (np == 3) {
+            geometric = parts[2][0] == 'x';
+            if (!parse_long(parts[2] + geometric, &step) || step < 1 + geometric) {
+                rc = fail(msg, msglen, GB_EBADARG, "%s: step '%s' in '%s' must be a positive "
+                          "integer, or x and a factor of at least 2", label, parts[2], text);
+                goto done;
+            }
+        }
+        if (lo < min || hi < lo || (geometric && lo < 1)) {
+            rc = fail(msg, msglen, GB_EBADARG, "%s: '%s' must hold values of at least %ld, "
+                      "ranges from low to high; %s", label, text, min, syntax);
+            goto done;
+        }
+        for (long x = lo; x <= hi;) {
+            if (n == GB_PLAN_MAX_LIST) {
+                rc = fail(msg, msglen, GB_EBADARG, "%s: '%s' has more than %d values", label,
+                          text, GB_PLAN_MAX_LIST);
+                goto done;
+            }
+            if (n == cap) {
+                long *grown = realloc(v, 2 * cap * sizeof *v);
+                if (!grown) {
+                    rc = fail(msg, msglen, GB_ENOMEM, "out of memory");
+                    goto done;
+                }
+                v = grown;
+                cap *= 2;
+            }
+            v[n++] = x;
+            if (geometric ? x > LONG_MAX / step : x > LONG_MAX - step)
+                break;
+            x = geometric ? x * step : x + step;
+        }
+    }
+    if (n == 0)
+        rc = fail(msg, msglen, GB_EBADARG, "%s: '%s' is an empty list; %s", label, text, syntax);
+done:
+    free(copy);
+    if (rc != GB_OK) {
+        free(v);
+        v = NULL;
+        n = 0;
+    }
+    *out = v;
+    *count = n;
+    return rc;
+}
+
+static int parse_sizes(const char *text, gb_size_list_t *out, const char *label, char *msg,
+                       size_t msglen)
+{
+    long *v;
+    size_t n;
+    int rc = parse_list(text, 1, &v, &n, label, msg, msglen);
+    if (rc != GB_OK)
+        return rc;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] > (1L << 30)) {
+            free(v);
+            return fail(msg, msglen, GB_EBADARG, "%s: %ld is too large", label, v[i]);
+        }
+    size_t *s = malloc(n * sizeof *s);
+    if (!s) {
+        free(v);
+        return fail(msg, msglen, GB_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        s[i] = (size_t)v[i];
+    free(v);
+    list_free(out);
+    out->v = s;
+    out->n = n;
+    return GB_OK;
+}
+
+/* "J,I;J,I;..." */
+static int parse_lws(gb_plan_t *pl, const char *text, const char *label, char *msg, size_t msglen)
+{
+    size_t cap = 8, n = 0;
+    size_t (*v)[2] = malloc(cap * sizeof *v);
+    char *copy = malloc(strlen(text) + 1);
+    int rc = GB_OK;
+    if (!v || !copy) {
+        rc = fail(msg, msglen, GB_ENOMEM, "out of memory");
+        goto done;
+    }
+    strcpy(copy, text);
+    for (char *save = NULL, *pair = strtok_r(copy, ";", &save); pair; pair = strtok_r(NULL, ";", &save)) {
+        unsigned long long x, y;
+        char tail;
+        if (sscanf(pair, " %llu , %llu %c", &x, &y, &tail) != 2 || x == 0 || y == 0 ||
+            x > 65536 || y > 65536 || strchr(pair, '-')) {
+            rc = fail(msg, msglen, GB_EBADARG, "%s: '%s' is not a list of work-group sizes; write "
+                      "J,I pairs of positive integers separated by ';', like 16,4;32,2", label, text);
+            goto done;
+        }
+        if (n == GB_PLAN_MAX_LIST) {
+            rc = fail(msg, msglen, GB_EBADARG, "%s: more than %d work-group sizes", label,
+                      GB_PLAN_MAX_LIST);
+            goto done;
+        }
+        if (n == cap) {
+            size_t (*grown)[2] = realloc(v, 2 * cap * sizeof *v);
+            if (!grown) {
+                rc = fail(msg, msglen, GB_ENOMEM, "out of memory");
+                goto done;
+            }
+            v = grown;
+            cap *= 2;
+        }
+        v[n][0] = (size_t)x;
+        v[n][1] = (size_t)y;
+        n++;
+    }
+    if (n == 0)
+        rc = fail(msg, msglen, GB_EBADARG, "%s: no work-group size given; write J,I pairs like "
+                  "16,4;32,2", label);
+done:
+    free(copy);
+    if (rc != GB_OK) {
+        free(v);
+        return rc;
+    }
+    free(pl->lws);
+    pl->lws = v;
+    pl->nlws = n;
+    return GB_OK;
+}
+
+/* "NAME=LIST" */
+static int parse_param(gb_plan_t *pl, const char *text, const char *label, char *msg, size_t msglen)
+{
+    const char *eq = strchr(text, '=');
+    size_t nlen = eq ? (size_t)(eq - text) : 0;
+    if (!eq || nlen == 0 || nlen >= GB_NAME_MAX || !eq[1])
+        return fail(msg, msglen, GB_EBADARG, "%s: '%s' must be NAME=VALUES, like DJ=1,2,4 or "
+                    "VW=1:16:x2", label, text);
+    char name[GB_NAME_MAX];
+    memcpy(name, text, nlen);
+    name[nlen] = '\0';
+    long *v;
+    size_t n;
+    int rc = parse_list(eq + 1, LONG_MIN, &v, &n, label, msg, msglen);
+    if (rc != GB_OK)
+        return rc;
+    size_t i = 0;
+    while (i < pl->nparams && strcmp(pl->params[i].name, name))
+        i++;
+    if (i == GB_MAX_PARAMS) {
+        free(v);
+        return fail(msg, msglen, GB_EBADARG, "%s: more than %d parameters", label, GB_MAX_PARAMS);
+    }
+    if (i == pl->nparams)
+        pl->nparams++;
+    free(pl->params[i].values);
+    snprintf(pl->params[i].name, sizeof pl->params[i].name, "%s", name);
+    pl->params[i].values = v;
+    pl->params[i].n = n;
+    return GB_OK;
+}
+
+static int parse_int(const char *text, long lo, long hi, int *out, const char *label, char *msg,
+                     size_t msglen)
+{
+    long v;
+    if (!parse_long(text, &v) || v < lo || v > hi)
+        return fail(msg, msglen, GB_EBADARG, "%s must be an integer from %ld to %ld, got '%s'",
+                    label, lo, hi, text);
+    *out = (int)v;
+    return GB_OK;
+}
+
+static int parse_size_value(const char *text, size_t *out, int allow_zero, const char *label,
+                            char *msg, size_t msglen)
+{
+    long v;
+    if (!parse_long(text, &v) || v < (allow_zero ? 0 : 1) || v > (1L << 30))
+        return fail(msg, msglen, GB_EBADARG, "%s must be an integer from %d to 2^30, got '%s'",
+                    label, allow_zero ? 0 : 1, text);
+    *out = (size_t)v;
+    return GB_OK;
+}
+
+static int parse_finite(const char *text, double *out, const char *label, char *msg, size_t msglen)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end || errno == ERANGE || !isfinite(v))
+        return fail(msg, msglen, GB_EBADARG, "%s must be a finite number, got '%s'", label, text);
+    *out = v;
+    return GB_OK;
+}
+
+int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *label, char *msg,
+                size_t msglen)
+{
+    char why[256];
+    if (!strcmp(key, "kernels")) {
+        size_t n = strlen(value);
+        char *k = malloc(n + 1);
+        if (!k)
+            return fail(msg, msglen, GB_ENOMEM, "out of memory");
+        memcpy(k, value, n + 1);
+        if (!strtok(k, ", ")) {
+            free(k);
+            return fail(msg, msglen, GB_EBADARG, "%s: no kernel given; name kernels or presets, "
+                        "like SGEMM_NT_4x1,naive", label);
+        }
+        memcpy(k, value, n + 1);
+        free(pl->kernels);
+        pl->kernels = k;
+        return GB_OK;
+    }
+    if (!strcmp(key, "precision")) {
+        unsigned mask = 0;
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s", value);
+        for (char *save = NULL, *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+            gb_precision_t p;
+            if (gb_precision_parse(t, &p) != GB_OK)
+                return fail(msg, msglen, GB_EBADPRECISION, "%s: unknown precision '%s'; use s, d "
+                            "or s,d", label, t);
+            mask |= 1u << p;
+        }
+        if (!mask || strlen(value) >= sizeof buf)
+            return fail(msg, msglen, GB_EBADPRECISION, "%s: give s, d or s,d, got '%s'", label, value);
+        pl->precisions = mask;
+        return GB_OK;
+    }
+    if (!strcmp(key, "n"))
+        return parse_sizes(value, &pl->orders, label, msg, msglen);
+    if (!strcmp(key, "M") || !strcmp(key, "N") || !strcmp(key, "K"))
+        return parse_sizes(value, &pl->dim[key[0] == 'M' ? 0 : key[0] == 'N' ? 1 : 2], label, msg, msglen);
+    /* Pairs and a grid replace each other: a flag overrides what a plan gave either way. */
+    if (!strcmp(key, "lws")) {
+        int rc = parse_lws(pl, value, label, msg, msglen);
+        if (rc == GB_OK) {
+            list_free(&pl->lws_x);
+            list_free(&pl->lws_y);
+            list_free(&pl->lws_items);
+        }
+        return rc;
+    }
+    if (!strcmp(key, "lws_x") || !strcmp(key, "lws_y")) {
+        int rc = parse_sizes(value, key[4] == 'x' ? &pl->lws_x : &pl->lws_y, label, msg, msglen);
+        if (rc == GB_OK) {
+            free(pl->lws);
+            pl->lws = NULL;
+            pl->nlws = 0;
+        }
+        return rc;
+    }
+    if (!strcmp(key, "lws_items"))
+        return parse_sizes(value, &pl->lws_items, label, msg, msglen);
+    if (!strcmp(key, "param"))
+        return parse_param(pl, value, label, msg, msglen);
+    if (!strcmp(key, "repeat")) {
+        int r;
+        int rc = parse_int(value, 1, 1000, &r, label, msg, msglen);
+        if (rc == GB_OK)
+            pl->repeat = (unsigned)r;
+        return rc;
+    }
+    if (!strcmp(key, "iterations"))
+        return parse_int(value, 1, 100000, &pl->bench.iterations, label, msg, msglen);
+    if (!strcmp(key, "warmup"))
+        return parse_int(value, 0, 100000, &pl->bench.warmup, label, msg, msglen);
+    if (!strcmp(key, "seed")) {
+        char *end;
+        errno = 0;
+        unsigned long long s = strtoull(value, &end, 10);
+        if (end == value || *end || value[0] == '-' || errno == ERANGE)
+            return fail(msg, msglen, GB_EBADARG, "%s must be a non-negative integer, got '%s'",
+                        label, value);
+        pl->bench.seed = s;
+        return GB_OK;
+    }
+    if (!strcmp(key, "dist")) {
+        if (gb_dist_parse(value, &pl->bench.dist, why, sizeof why) != GB_OK)
+            return fail(msg, msglen, GB_EBADDIST, "%s: %s", label, why);
+        return GB_OK;
+    }
+    if (!strcmp(key, "timing")) {
+        if (gb_timing_parse(value, &pl->bench.timing) != GB_OK)
+            return fail(msg, msglen, GB_EBADARG, "%s: unknown timing '%s'; use kernel, ops or "
+                        "offload", label, value);
+        return GB_OK;
+    }
+    if (!strcmp(key, "validate")) {
+        if (!strcmp(value, "auto"))
+            pl->bench.validate = GB_VALIDATE_AUTO;
+        else if (!strcmp(value, "on"))
+            pl->bench.validate = GB_VALIDATE_ON;
+        else if (!strcmp(value, "off"))
+            pl->bench.validate = GB_VALIDATE_OFF;
+        else
+            return fail(msg, msglen, GB_EBADARG, "%s must be auto, on or off, got '%s'", label, value);
+        return GB_OK;
+    }
+    if (!strcmp(key, "layout")) {
+        pl->has_layout = 1;
+        if (gb_layout_parse(value, &pl->base.layout) != GB_OK)
+            return fail(msg, msglen, GB_EBADLAYOUT, "%s: unknown layout '%s'; use row or col",
+                        label, value);
+        return GB_OK;
+    }
+    if (!strcmp(key, "transA") || !strcmp(key, "transB")) {
+        pl->has_layout = 1;
+        if (gb_trans_parse(value, key[5] == 'A' ? &pl->base.trans_a : &pl->base.trans_b) != GB_OK)
+            return fail(msg, msglen, GB_EBADTRANS, "%s: unknown transposition '%s'; use N or T",
+                        label, value);
+        return GB_OK;
+    }
+    if (!strcmp(key, "alpha"))
+        return parse_finite(value, &pl->base.alpha, label, msg, msglen);
+    if (!strcmp(key, "beta"))
+        return parse_finite(value, &pl->base.beta, label, msg, msglen);
+    if (!strcmp(key, "lda"))
+        return parse_size_value(value, &pl->base.lda, 0, label, msg, msglen);
+    if (!strcmp(key, "ldb"))
+        return parse_size_value(value, &pl->base.ldb, 0, label, msg, msglen);
+    if (!strcmp(key, "ldc"))
+        return parse_size_value(value, &pl->base.ldc, 0, label, msg, msglen);
+    if (!strcmp(key, "offa"))
+        return parse_size_value(value, &pl->base.off_a, 1, label, msg, msglen);
+    if (!strcmp(key, "offb"))
+        return parse_size_value(value, &pl->base.off_b, 1, label, msg, msglen);
+    if (!strcmp(key, "offc"))
+        return parse_size_value(value, &pl->base.off_c, 1, label, msg, msglen);
+    return fail(msg, msglen, GB_EBADARG, "%s: unknown key '%s'; docs/explore.md lists the keys",
+                label, key);
+}
+

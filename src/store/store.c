@@ -1,0 +1,459 @@
+/* store.c: the results store's SQLite database: opening (WAL, schema version) and inserting a
+ * point with its statistics and samples in one transaction. Reading and checking: read.c. */
+#include <errno.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "store_int.h"
+
+int gb_store__failf(gb_store_t *st, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(st->msg, sizeof st->msg, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+/* An SQLite failure: the message names the store and what SQLite said. */
+int gb_store__fail_db(gb_store_t *st, const char *what)
+{
+    int ext = sqlite3_extended_errcode(st->db);
+    if ((ext & 0xff) == SQLITE_NOTADB)
+        return gb_store__failf(st, GB_EBADARG, "%s is not an SQLite database; give another --store", st->path);
+    if ((ext & 0xff) == SQLITE_CANTOPEN)
+        return gb_store__failf(st, GB_EBADARG, "cannot open store %s; check the path (its folder must exist "
+                    "and be writable)", st->path);
+    if ((ext & 0xff) == SQLITE_BUSY)
+        return gb_store__failf(st, GB_EIO, "store %s is locked by another process (%s); try again",
+                    st->path, what);
+    return gb_store__failf(st, GB_EIO, "store %s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
+}
+
+int gb_store__exec(gb_store_t *st, const char *sql)
+{
+    char *err = NULL;
+    if (sqlite3_exec(st->db, sql, NULL, NULL, &err) != SQLITE_OK) {
+        int rc = gb_store__fail_db(st, err ? err : "exec");
+        sqlite3_free(err);
+        return rc;
+    }
+    return GB_OK;
+}
+
+int gb_store__prepare(gb_store_t *st, const char *sql, sqlite3_stmt **out)
+{
+    if (sqlite3_prepare_v2(st->db, sql, -1, out, NULL) != SQLITE_OK)
+        return gb_store__fail_db(st, "preparing a statement");
+    return GB_OK;
+}
+
+const char *gb_store_default_path(char *buf, size_t len)
+{
+    const char *env = getenv("GEMMBENCH_STORE"), *xdg = getenv("XDG_DATA_HOME");
+    const char *home = getenv("HOME");
+    int n;
+    if (env && env[0])
+        n = snprintf(buf, len, "%s", env);
+    else if (xdg && xdg[0] == '/')
+        n = snprintf(buf, len, "%s/gemmbench/results.db", xdg);
+    else if (home && home[0])
+        n = snprintf(buf, len, "%s/.local/share/gemmbench/results.db", home);
+    else
+        return NULL;
+    return n > 0 && (size_t)n < len ? buf : NULL;
+}
+
+/* mkdir -p of path's folder. */
+static int make_parent(const char *path)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir)
+        return 0;
+    *slash = '\0';
+    for (char *p = dir + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return mkdir(dir, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static const char *sql_type(const gb_store__col_t *c)
+{
+    switch (gb_store__class(c)) {
+    case GB_CLASS_INT: return "INTEGER NOT NULL";
+    case GB_CLASS_DBL: return "REAL"; /* NULL: not a number (or unknown efficiency) */
+    default: return "TEXT NOT NULL";
+    }
+}
+
+/* Builds "CREATE TABLE points(...)" from the column table. */
+static char *points_ddl(void)
+{
+    size_t cap = 8192, len = 0;
+    char *s = malloc(cap);
+    if (!s)
+        return NULL;
+    len += (size_t)snprintf(s, cap, "CREATE TABLE points(\n  id TEXT PRIMARY KEY NOT NULL,\n"
+                                    "  definition TEXT NOT NULL");
+    for (size_t i = 0; i < gb_store__ncols && len < cap; i++)
+        len += (size_t)snprintf(s + len, cap - len, ",\n  %s %s", gb_store__cols[i].name,
+                                sql_type(&gb_store__cols[i]));
+    if (len + 4 >= cap) {
+        free(s);
+        return NULL;
+    }
+    snprintf(s + len, cap - len, "\n)");
+    return s;
+}
+
+static int user_version(gb_store_t *st, int *v)
+{
+    sqlite3_stmt *q;
+    int rc = gb_store__prepare(st, "PRAGMA user_version", &q);
+    if (rc != GB_OK)
+        return rc;
+    if (sqlite3_step(q) != SQLITE_ROW)
+        rc = gb_store__fail_db(st, "reading the schema version");
+    else
+        *v = sqlite3_column_int(q, 0);
+    sqlite3_finalize(q);
+    return rc;
+}
+
+static int table_count(gb_store_t *st, int *n)
+{
+    sqlite3_stmt *q;
+    int rc = gb_store__prepare(st, "SELECT count(*) FROM sqlite_master WHERE type='table'", &q);
+    if (rc != GB_OK)
+        return rc;
+    if (sqlite3_step(q) != SQLITE_ROW)
+        rc = gb_store__fail_db(st, "reading the schema");
+    else
+        *n = sqlite3_column_int(q, 0);
+    sqlite3_finalize(q);
+    return rc;
+}
+
+/* Creates the schema in an empty database, or checks the version of an existing one. */
+static int schema(gb_store_t *st)
+{
+    int v = 0, tables = 0, rc;
+    if ((rc = gb_store__exec(st, "BEGIN IMMEDIATE")) != GB_OK)
+        return rc;
+    if ((rc = user_version(st, &v)) != GB_OK || (rc = table_count(st, &tables)) != GB_OK)
+        goto done;
+    if (v > GB_STORE_SCHEMA_VERSION) {
+        rc = gb_store__failf(st, GB_EBADARG, "store %s has schema version %d, newer than this gemmbench (%s) "
+                  "reads (%d); use a newer gemmbench", st->path, v, gb_version(),
+                  GB_STORE_SCHEMA_VERSION);
+        goto done;
+    }
+    if (v == GB_STORE_SCHEMA_VERSION)
+        goto done;
+    if (v != 0 || tables != 0) {
+        rc = gb_store__failf(st, GB_EBADARG, "%s is an SQLite database but not a gemmbench results store; give "
+                  "another --store", st->path);
+        goto done;
+    }
+    char *ddl = points_ddl();
+    if (!ddl) {
+        rc = gb_store__failf(st, GB_ENOMEM, "out of memory creating the schema");
+        goto done;
+    }
+    rc = gb_store__exec(st, ddl);
+    free(ddl);
+    if (rc != GB_OK)
+        goto done;
+    char sql[1024];
+    snprintf(sql, sizeof sql,
+             "CREATE TABLE meta(key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);"
+             "CREATE TABLE phase_stats(point_id TEXT NOT NULL REFERENCES points(id) ON DELETE "
+             "CASCADE, phase TEXT NOT NULL, n INTEGER NOT NULL, min REAL, max REAL, median REAL, "
+             "mean REAL, std REAL, ci95_lo REAL, ci95_hi REAL, PRIMARY KEY(point_id, phase)) "
+             "WITHOUT ROWID;"
+             "CREATE TABLE samples(point_id TEXT NOT NULL REFERENCES points(id) ON DELETE "
+             "CASCADE, phase TEXT NOT NULL, i INTEGER NOT NULL, ms REAL, PRIMARY KEY(point_id, "
+             "phase, i)) WITHOUT ROWID;"
+             "CREATE INDEX points_by_kernel ON points(kernel, precision, m, n, k);"
+             "CREATE INDEX points_by_time ON points(timestamp);"
+             "INSERT INTO meta VALUES('schema_version', '%d');"
+             "INSERT INTO meta VALUES('created', strftime('%%Y-%%m-%%dT%%H:%%M:%%SZ', 'now'));"
+             "INSERT INTO meta VALUES('created_by', 'gemmbench %s (%s)');"
+             "PRAGMA user_version = %d;",
+             GB_STORE_SCHEMA_VERSION, gb_version(), gb_store_git_revision(),
+             GB_STORE_SCHEMA_VERSION);
+    rc = gb_store__exec(st, sql);
+done:
+    if (rc == GB_OK)
+        rc = gb_store__exec(st, "COMMIT");
+    if (rc != GB_OK)
+        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+    return rc;
+}
+
+static int prepare_insert(gb_store_t *st)
+{
+    size_t cap = 8192, len = 0;
+    char *sql = malloc(cap);
+    if (!sql)
+        return gb_store__failf(st, GB_ENOMEM, "out of memory");
+    len += (size_t)snprintf(sql, cap, "INSERT INTO points(id, definition");
+    for (size_t i = 0; i < gb_store__ncols && len < cap; i++)
+        len += (size_t)snprintf(sql + len, cap - len, ", %s", gb_store__cols[i].name);
+    len += (size_t)snprintf(sql + len, len < cap ? cap - len : 0, ") VALUES(?, ?");
+    for (size_t i = 0; i < gb_store__ncols && len < cap; i++)
+        len += (size_t)snprintf(sql + len, cap - len, ", ?");
+    if (len + 2 >= cap) {
+        free(sql);
+        return gb_store__failf(st, GB_ENOMEM, "insert statement too long");
+    }
+    snprintf(sql + len, cap - len, ")");
+    int rc = gb_store__prepare(st, sql, &st->insert);
+    free(sql);
+    if (rc == GB_OK)
+        rc = gb_store__prepare(st, "INSERT INTO phase_stats VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     &st->insert_stats);
+    if (rc == GB_OK)
+        rc = gb_store__prepare(st, "INSERT INTO samples VALUES(?, ?, ?, ?)", &st->insert_sample);
+    if (rc == GB_OK)
+        rc = gb_store__prepare(st, "SELECT 1 FROM points WHERE id = ?", &st->exists);
+    return rc;
+}
+
+int gb_store_open(gb_store_t **out, const char *path, int flags, char *msg, size_t msglen)
+{
+    *out = NULL;
+    gb_store_t *st = calloc(1, sizeof *st);
+    if (!st) {
+        snprintf(msg, msglen, "out of memory");
+        return GB_ENOMEM;
+    }
+    int rc = GB_OK, is_default = !path;
+    char def[sizeof st->path];
+    if (!path && !(path = gb_store_default_path(def, sizeof def))) {
+        rc = gb_store__failf(st, GB_EIO, "no results store path: set HOME, XDG_DATA_HOME or GEMMBENCH_STORE, "
+                  "or give --store PATH");
+        goto done;
+    }
+    if (strlen(path) >= sizeof st->path) {
+        rc = gb_store__failf(st, GB_EBADARG, "store path is too long");
+        goto done;
+    }
+    snprintf(st->path, sizeof st->path, "%s", path);
+    struct stat sb;
+    if (!(flags & GB_STORE_CREATE) && stat(st->path, &sb) != 0) {
+        rc = gb_store__failf(st, GB_EBADARG, "no results store at %s; run 'gemmbench run' or 'gemmbench "
+                  "explore' first, or give --store PATH", st->path);
+        goto done;
+    }
+    if ((flags & GB_STORE_CREATE) && is_default && make_parent(st->path) != 0) {
+        rc = gb_store__failf(st, GB_EIO, "cannot create the folder of store %s: %s", st->path, strerror(errno));
+        goto done;
+    }
+    int oflags = SQLITE_OPEN_READWRITE | ((flags & GB_STORE_CREATE) ? SQLITE_OPEN_CREATE : 0);
+    if (sqlite3_open_v2(st->path, &st->db, oflags, NULL) != SQLITE_OK) {
+        rc = gb_store__failf(st, GB_EBADARG, "cannot open store %s: %s; check the path (its folder must "
+                  "exist and be writable)", st->path,
+                  st->db ? sqlite3_errmsg(st->db) : "out of memory");
+        goto done;
+    }
+    sqlite3_busy_timeout(st->db, 15000);
+    /* WAL: readers never block the writer, and a killed writer loses only its open
+     * transaction. synchronous=NORMAL keeps every commit through a process crash. */
+    if ((rc = gb_store__exec(st, "PRAGMA journal_mode=WAL")) != GB_OK ||
+        (rc = gb_store__exec(st, "PRAGMA synchronous=NORMAL")) != GB_OK ||
+        (rc = gb_store__exec(st, "PRAGMA foreign_keys=ON")) != GB_OK || (rc = schema(st)) != GB_OK ||
+        (rc = prepare_insert(st)) != GB_OK)
+        goto done;
+done:
+    if (rc != GB_OK) {
+        snprintf(msg, msglen, "%s", st->msg);
+        gb_store_close(st);
+        return rc;
+    }
+    *out = st;
+    return GB_OK;
+}
+
+void gb_store_close(gb_store_t *st)
+{
+    if (!st)
+        return;
+    sqlite3_finalize(st->insert);
+    sqlite3_finalize(st->insert_stats);
+    sqlite3_finalize(st->insert_sample);
+    sqlite3_finalize(st->exists);
+    sqlite3_close(st->db);
+    free(st);
+}
+
+const char *gb_store_path(const gb_store_t *st)
+{
+    return st->path;
+}
+
+const char *gb_store_errmsg(const gb_store_t *st)
+{
+    return st ? st->msg : "";
+}
+
+int gb_store_exists(gb_store_t *st, const char *id)
+{
+    sqlite3_reset(st->exists);
+    sqlite3_bind_text(st->exists, 1, id, -1, SQLITE_TRANSIENT);
+    int s = sqlite3_step(st->exists);
+    sqlite3_reset(st->exists);
+    if (s == SQLITE_ROW)
+        return 1;
+    if (s == SQLITE_DONE)
+        return 0;
+    return gb_store__fail_db(st, "looking a point up");
+}
+
+static void bind_dbl(sqlite3_stmt *q, int i, double v)
+{
+    if (isnan(v))
+        sqlite3_bind_null(q, i);
+    else
+        sqlite3_bind_double(q, i, v);
+}
+
+/* The writes of one point, inside the caller's transaction. */
+static int insert_rows(gb_store_t *st, const gb_point_t *pt, const char *def)
+{
+    sqlite3_stmt *q = st->insert;
+    char buf[2048];
+    sqlite3_reset(q);
+    sqlite3_clear_bindings(q);
+    sqlite3_bind_text(q, 1, pt->id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, 2, def, -1, SQLITE_TRANSIENT);
+    for (size_t i = 0; i < gb_store__ncols; i++) {
+        const gb_store__col_t *c = &gb_store__cols[i];
+        int at = (int)i + 3;
+        switch (gb_store__class(c)) {
+        case GB_CLASS_INT: sqlite3_bind_int64(q, at, gb_store__get_int(pt, c)); break;
+        case GB_CLASS_DBL: bind_dbl(q, at, gb_store__get_dbl(pt, c)); break;
+        default:
+            sqlite3_bind_text(q, at, gb_store__get_text(pt, c, buf, sizeof buf), -1, SQLITE_TRANSIENT);
+            break;
+        }
+    }
+    if (sqlite3_step(q) != SQLITE_DONE)
+        return gb_store__fail_db(st, "inserting a point");
+    sqlite3_reset(q);
+    for (int ph = 0; ph < GB_PHASE_COUNT; ph++) {
+        const gb_stats_t *s = &pt->result.time_ms[ph];
+        const char *name = gb_phase_name((gb_phase_t)ph);
+        q = st->insert_stats;
+        sqlite3_reset(q);
+        sqlite3_bind_text(q, 1, pt->id, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(q, 2, name, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(q, 3, (sqlite3_int64)s->n);
+        const double v[7] = {s->min, s->max, s->median, s->mean, s->std, s->ci95_lo, s->ci95_hi};
+        for (int j = 0; j < 7; j++)
+            bind_dbl(q, 4 + j, v[j]);
+        if (sqlite3_step(q) != SQLITE_DONE)
+            return gb_store__fail_db(st, "inserting phase statistics");
+        sqlite3_reset(q);
+        q = st->insert_sample;
+        for (size_t i = 0; i < s->n; i++) {
+            sqlite3_reset(q);
+            sqlite3_bind_text(q, 1, pt->id, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(q, 2, name, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(q, 3, (sqlite3_int64)i);
+            bind_dbl(q, 4, pt->result.samples_ms[ph][i]);
+            if (sqlite3_step(q) != SQLITE_DONE)
+                return gb_store__fail_db(st, "inserting samples");
+        }
+        sqlite3_reset(q);
+    }
+    return GB_OK;
+}
+
+int gb_store__insert_in_tx(gb_store_t *st, const gb_point_t *pt)
+{
+    char *def = NULL;
+    int rc = gb_point_check(pt, st->msg, sizeof st->msg);
+    if (rc != GB_OK)
+        return rc;
+    if ((rc = gb_store_exists(st, pt->id)) != 0)
+        return rc;
+    if ((rc = gb_point_definition(pt, &def)) != GB_OK)
+        return gb_store__failf(st, rc, "out of memory");
+    rc = insert_rows(st, pt, def);
+    free(def);
+    return rc;
+}
+
+int gb_store_transaction(gb_store_t *st, int (*fn)(gb_store_t *st, void *user), void *user)
+{
+    int rc = gb_store__exec(st, "BEGIN IMMEDIATE");
+    if (rc != GB_OK)
+        return rc;
+    rc = fn(st, user);
+    if (rc == GB_OK && (rc = gb_store__exec(st, "COMMIT")) == GB_OK)
+        return GB_OK;
+    /* Keep the first message: the rollback's own failure would only hide it. */
+    sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+    return rc;
+}
+
+typedef struct insert_job {
+    gb_point_t *pt;
+    int next_rep, outcome;
+} insert_job_t;
+
+static int insert_fn(gb_store_t *st, void *user)
+{
+    insert_job_t *job = user;
+    int rc;
+    if (job->next_rep) {
+        /* The first repetition index of this definition that is free, decided inside the write
+         * transaction so that concurrent runs cannot pick the same one. */
+        for (job->pt->rep = 0;; job->pt->rep++) {
+            if ((rc = gb_point_compute_id(job->pt)) != GB_OK)
+                return gb_store__failf(st, rc, "out of memory");
+            if ((rc = gb_store_exists(st, job->pt->id)) < 0)
+                return rc;
+            if (rc == 0)
+                break;
+        }
+    }
+    rc = gb_store__insert_in_tx(st, job->pt);
+    if (rc < 0)
+        return rc;
+    job->outcome = rc;
+    /* Nothing to commit for a point already there; a rollback is equivalent. */
+    return GB_OK;
+}
+
+int gb_store_insert(gb_store_t *st, const gb_point_t *pt)
+{
+    insert_job_t job = {(gb_point_t *)pt, 0, 0};
+    int rc = gb_store_transaction(st, insert_fn, &job);
+    return rc != GB_OK ? rc : job.outcome;
+}
+
+int gb_store_insert_next_rep(gb_store_t *st, gb_point_t *pt)
+{
+    insert_job_t job = {pt, 1, 0};
+    int rc = gb_store_transaction(st, insert_fn, &job);
+    return rc != GB_OK ? rc : job.outcome;
+}
+
+int gb_store__fail(gb_store_t *st, int code, const char *msg)
+{
+    return gb_store__failf(st, code, "%s", msg);
+}

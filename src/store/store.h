@@ -1,0 +1,150 @@
+/* store.h: the results store: every measured point, with its full provenance, in an SQLite
+ * database (schema in docs/results-store.md), and its exchange as JSON and CSV.
+ *
+ * A point is one gb_bench_run() of one configuration on one problem and device. Its id is a hash
+ * of what DEFINES it (device, driver, kernel, parameters, source hash, problem, inputs, warm-up,
+ * iterations, timing and repetition index), never of what was measured, so the same definition
+ * run again is recognised. The store sits on the public API (gemmbench.h) only; the library never
+ * includes it. Functions return GB_OK or a negative gb_error_t and leave a one-line message on
+ * the store handle (gb_store_errmsg) or in the caller's buffer.
+ */
+#ifndef GB_STORE_H
+#define GB_STORE_H
+
+#include <stdio.h>
+
+#include "gemmbench.h"
+
+#define GB_STORE_SCHEMA_VERSION 1 /* PRAGMA user_version and meta.schema_version */
+#define GB_EXPORT_FORMAT "gemmbench-results"
+#define GB_EXPORT_VERSION 1
+#define GB_POINT_ID_LEN 16 /* hex digits: the first 64 bits of SHA-256(definition) */
+
+/* The device facts a point records (a copy: the list they came from may be gone). */
+typedef struct gb_point_device {
+    char name[128], vendor[128], type[16], version[128];
+    char platform[128], platform_version[128], driver[64];
+    unsigned compute_units, clock_mhz;
+    uint64_t global_mem, local_mem;
+    size_t max_wg_size;
+    int fp64;
+    double peak_gflops[2];
+    char peak_formula[2][192];
+} gb_point_device_t;
+
+/* One measured point. Owns result.samples_ms[] and env_json (freed by gb_point_free). */
+typedef struct gb_point {
+    char id[GB_POINT_ID_LEN + 1];
+    /* the definition (hashed into id) */
+    gb_point_device_t device;
+    char kernel[2 * GB_NAME_MAX], family[2 * GB_NAME_MAX], preset[2 * GB_NAME_MAX];
+    gb_params_t params;        /* every parameter's value, sorted by name */
+    char source_hash[32];      /* "fnv1a64:<16 hex>" of the family's source text, or "none" */
+    gb_problem_t problem;      /* leading dimensions filled in */
+    uint64_t seed;
+    gb_dist_t dist;
+    int warmup, iterations;
+    gb_timing_t timing;
+    unsigned rep;              /* repetition index: the same definition measured again */
+    /* what was asked and what came out */
+    char source_origin[256];   /* where the family's metadata came from */
+    gb_validate_mode_t validate;
+    gb_result_t result;
+    /* provenance */
+    char tool_version[32], git_revision[64], hostname[256], os[256], timestamp[32];
+    char *env_json;            /* selected environment variables, a JSON object */
+} gb_point_t;
+
+/* Zeroes pt (no allocation). */
+void gb_point_init(gb_point_t *pt);
+/* Frees what pt owns and zeroes it; accepts NULL. */
+void gb_point_free(gb_point_t *pt);
+/* Fills pt's definition from what a run is given and computes its id; clears everything else
+ * (freeing what pt owned). The problem is completed with gb_problem_check(). */
+void gb_point_define(gb_point_t *pt, const gb_device_info_t *dev, const gb_config_t *cfg,
+                     const gb_problem_t *problem, const gb_bench_options_t *opts, unsigned rep);
+/* Copies a run's result (samples included) into pt. GB_ENOMEM on failure (pt unchanged). */
+int gb_point_set_result(gb_point_t *pt, const gb_result_t *r);
+/* Records tool version, git revision, host, OS, selected environment variables and the UTC time.
+ * GB_ENOMEM on failure. */
+int gb_point_set_provenance(gb_point_t *pt);
+/* The canonical definition text into *text (caller frees with free()). GB_ENOMEM on failure. */
+int gb_point_definition(const gb_point_t *pt, char **text);
+/* Sets pt->id from its definition. GB_ENOMEM on failure. */
+int gb_point_compute_id(gb_point_t *pt);
+/* Checks that pt can be stored: its id matches its definition, every phase holds `iterations`
+ * samples, enum fields are in range. GB_EBADARG with msg naming the field otherwise. */
+int gb_point_check(const gb_point_t *pt, char *msg, size_t msglen);
+
+/* ---- the database -------------------------------------------------------------------------- */
+
+typedef struct gb_store gb_store_t;
+
+enum { GB_STORE_CREATE = 1 /* create the file (and, for the default path, its folder) */ };
+
+/* The default path into buf: $GEMMBENCH_STORE, else $XDG_DATA_HOME/gemmbench/results.db, else
+ * ~/.local/share/gemmbench/results.db. NULL when no home is known. */
+const char *gb_store_default_path(char *buf, size_t len);
+/* Opens (with GB_STORE_CREATE: creates) the store at path (NULL: the default path), in WAL mode,
+ * creating or checking its schema. On error *out is NULL, msg says why. Close with
+ * gb_store_close. */
+int gb_store_open(gb_store_t **out, const char *path, int flags, char *msg, size_t msglen);
+void gb_store_close(gb_store_t *st);
+const char *gb_store_path(const gb_store_t *st);
+/* The last error's message ("" if none); valid until the next call. */
+const char *gb_store_errmsg(const gb_store_t *st);
+
+/* Is a point with this id stored? 1 yes, 0 no, negative on error. */
+int gb_store_exists(gb_store_t *st, const char *id);
+/* Inserts pt and its statistics and samples in one transaction. GB_OK when inserted, 1 when a
+ * point with its id is already stored (nothing written), a negative error otherwise (nothing
+ * written: bad input is rejected by gb_point_check first). */
+int gb_store_insert(gb_store_t *st, const gb_point_t *pt);
+/* Inserts pt as the first repetition of its definition not yet stored: sets pt->rep and pt->id. */
+int gb_store_insert_next_rep(gb_store_t *st, gb_point_t *pt);
+/* Reads the point with this id into pt (which it first frees). GB_EBADARG with a message when
+ * no such point is stored. */
+int gb_store_get(gb_store_t *st, const char *id, gb_point_t *pt);
+/* Resolves a full id or a unique prefix (at least 4 hex digits) into id_out. */
+int gb_store_resolve_id(gb_store_t *st, const char *prefix, char id_out[GB_POINT_ID_LEN + 1]);
+/* Number of stored points into *n. */
+int gb_store_count(gb_store_t *st, size_t *n);
+/* Calls fn for every point, oldest first (samples read only when with_samples). A non-zero
+ * return of fn stops the walk and is returned. */
+int gb_store_foreach(gb_store_t *st, int with_samples, int (*fn)(const gb_point_t *pt, void *user),
+                     void *user);
+/* Checks the database: SQLite integrity, foreign keys, and for every point that its id is the
+ * hash of its definition, that the definition matches its columns, and that every phase has its
+ * statistics and `iterations` samples. *bad counts the faulty points; the first problem goes to
+ * the message. */
+int gb_store_check(gb_store_t *st, size_t *checked, size_t *bad);
+/* Runs fn inside one write transaction (committed when fn returns GB_OK, else rolled back). */
+int gb_store_transaction(gb_store_t *st, int (*fn)(gb_store_t *st, void *user), void *user);
+
+/* ---- exchange ------------------------------------------------------------------------------ */
+
+/* Writes every point as the JSON export (the import format) or CSV (one line per point, no raw
+ * samples) to f; *count gets the number of points. */
+int gb_store_export_json(gb_store_t *st, FILE *f, size_t *count);
+int gb_store_export_csv(gb_store_t *st, FILE *f, size_t *count);
+/* Imports a JSON export: every point is parsed and checked first (a bad file writes nothing),
+ * then the new ones are inserted in one transaction. *added and *present (already stored,
+ * recognised by id) count them. origin names the input in messages. */
+int gb_store_import_json(gb_store_t *st, const char *text, size_t len, const char *origin,
+                         size_t *added, size_t *present);
+
+/* One point as a JSON object (caller frees with cJSON_Delete) and back. from_json frees pt first
+ * and names the offending key in msg. Declared with void * to keep cJSON out of this header. */
+void *gb_point_to_json(const gb_point_t *pt);
+int gb_point_from_json(const void *json, gb_point_t *pt, char *msg, size_t msglen);
+
+/* ---- hashing -------------------------------------------------------------------------------- */
+
+/* FNV-1a, 64-bit (offset basis 14695981039346656037, prime 1099511628211). */
+uint64_t gb_store_fnv1a64(const void *data, size_t len);
+/* SHA-256 of data as 64 lower-case hex digits into hex (65 bytes). */
+void gb_store_sha256_hex(const void *data, size_t len, char hex[65]);
+/* The git revision the tool was built from (`git describe --always --dirty`), or "unknown". */
+const char *gb_store_git_revision(void);
+
+#endif

@@ -1,0 +1,49 @@
+#!/bin/sh
+# explore_import.sh GEMMBENCH: points exported as JSON and imported into another store arrive
+# whole; importing the same file twice adds nothing and says so; the export of the merged store
+# equals the original's; CSV has a header and one line per point.
+gb=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+    echo "FAIL: $*"
+    for f in "$tmp"/*.txt; do [ -f "$f" ] && { echo "--- $f"; cat "$f"; }; done
+    exit 1
+}
+"$gb" explore -k SGEMM_NT_4x1,naive -n 8,16 -i 2 --warmup 0 --repeat 2 --store "$tmp/a.db" \
+    >"$tmp/explore.txt" 2>&1 || fail "explore"
+"$gb" run -k SGEMM_NT_1x1 -n 8 -i 2 --store "$tmp/a.db" >"$tmp/run.txt" 2>&1 || fail "run --store"
+grep -q "stored 1 points in $tmp/a.db" "$tmp/run.txt" || fail "run did not say where it stored"
+"$gb" export --store "$tmp/a.db" --out "$tmp/a.json" >"$tmp/export.txt" 2>&1 || fail "export"
+grep -q "exported 9 points" "$tmp/export.txt" || fail "expected 9 points exported"
+
+"$gb" import "$tmp/a.json" --store "$tmp/b.db" >"$tmp/import1.txt" 2>&1 || fail "first import"
+grep -q "imported 9 new points" "$tmp/import1.txt" || fail "first import must add 9"
+"$gb" import "$tmp/a.json" --store "$tmp/b.db" >"$tmp/import2.txt" 2>&1 || fail "second import"
+grep -q "nothing new: all 9 points in .* are already in .*recognised by id" "$tmp/import2.txt" ||
+    fail "the second import must add nothing and say so"
+"$gb" import "$tmp/a.json" --store "$tmp/a.db" >"$tmp/import3.txt" 2>&1 || fail "self import"
+grep -q "nothing new" "$tmp/import3.txt" || fail "importing a store's own export must add nothing"
+"$gb" store check --store "$tmp/b.db" >"$tmp/check.txt" 2>&1 || fail "imported store inconsistent"
+
+# The merged store exports the same points, field for field (only the export time differs).
+"$gb" export --store "$tmp/b.db" --out "$tmp/b.json" >/dev/null 2>&1 || fail "second export"
+grep -v '"exported"' "$tmp/a.json" >"$tmp/a.cmp"
+grep -v '"exported"' "$tmp/b.json" >"$tmp/b.cmp"
+cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "the imported points differ from the exported ones"
+
+"$gb" export --format csv --store "$tmp/b.db" >"$tmp/b.csv" 2>"$tmp/csv.txt" || fail "csv export"
+[ "$(wc -l <"$tmp/b.csv")" -eq 10 ] || fail "csv must have a header and 9 lines"
+head -n 1 "$tmp/b.csv" | grep -q "^id,device_name," || fail "csv header"
+
+# A malformed file writes nothing and gets one line naming the problem.
+head -c 2000 "$tmp/a.json" >"$tmp/cut.json"
+"$gb" import "$tmp/cut.json" --store "$tmp/c.db" >"$tmp/bad.txt" 2>"$tmp/bad_err.txt"
+[ $? -eq 2 ] || fail "a truncated file must exit 2"
+grep -q "is not valid JSON (line" "$tmp/bad_err.txt" || fail "truncated file message"
+[ "$(wc -l <"$tmp/bad_err.txt")" -eq 1 ] || fail "one line on stderr"
+"$gb" export --format xml --store "$tmp/b.db" >/dev/null 2>"$tmp/fmt.txt"
+[ $? -eq 2 ] && grep -q "unknown --format 'xml'" "$tmp/fmt.txt" || fail "bad --format"
+"$gb" export --store "$tmp/none.db" >/dev/null 2>"$tmp/none.txt"
+[ $? -eq 2 ] && grep -q "no results store at" "$tmp/none.txt" || fail "missing store"
+echo "import: 9 points exported, imported once, recognised the second time"

@@ -1,0 +1,90 @@
+#!/bin/sh
+# explore_plan.sh GEMMBENCH: each malformed plan or sweep gets exit 2 and one line on stderr that
+# names the file and key at fault; the built-in plans expand to the points they promise.
+gb=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+failed=0
+db=$tmp/r.db
+
+# expect REGEX PLAN-TEXT [ARGS]: the plan in a file, explore --dry-run must exit 2 with one line
+# on stderr matching REGEX.
+expect_plan() {
+    regex=$1
+    printf '%s\n' "$2" >"$tmp/plan.json"
+    shift 2
+    expect "$regex" explore --plan "$tmp/plan.json" --dry-run --store "$db" "$@"
+}
+expect() {
+    regex=$1
+    shift
+    "$gb" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -Eq -- "$regex" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
+        pass=$((pass + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL: gemmbench $*"
+        echo "  expected exit 2 and one line /$regex/, got exit $rc:"
+        cat "$tmp/err"
+    fi
+}
+p="plan '$tmp/plan.json'"
+expect_plan "$p is not valid JSON \(line 1, column" '{"kernels": ["naive"], "n": [8,}'
+expect_plan "$p: unknown key 'sizes'" '{"kernels": ["naive"], "sizes": [8]}'
+expect_plan "$p: key 'kernels' must be an array of kernel or preset names" '{"kernels": 3, "n": [8]}'
+expect_plan "$p: key 'n': '64:8' must hold values of at least 1, ranges from low to high" \
+    '{"kernels": ["naive"], "n": "64:8"}'
+expect_plan "$p: key 'n' must be a size list" '{"kernels": ["naive"], "n": {"a": 1}}'
+expect_plan "$p: key 'n': step 'x1' in '8:64:x1'" '{"kernels": ["naive"], "n": "8:64:x1"}'
+expect_plan "$p: key 'lws' must be an array of \[J, I\] pairs" '{"kernels": ["naive"], "n": [8], "lws": [[16]]}'
+expect_plan "$p: key 'lws.z' is unknown" '{"kernels": ["naive"], "n": [8], "lws": {"x": [4], "z": [4]}}'
+expect_plan "$p: key 'params.DJ': '1,two' is not a list" \
+    '{"kernels": ["SGEMM_NT_4x1"], "n": [8], "params": {"DJ": [1, "two"]}}'
+expect_plan "$p: key 'iterations' must be an integer from 1 to 100000, got '0'" \
+    '{"kernels": ["naive"], "n": [8], "iterations": 0}'
+expect_plan "$p: key 'iterations' must be an integer" '{"kernels": ["naive"], "n": [8], "iterations": [1, 2]}'
+expect_plan "$p: key 'repeat' must be an integer" '{"kernels": ["naive"], "n": [8], "repeat": "twice"}'
+expect_plan "$p: key 'dist': unknown distribution 'zipf'" '{"kernels": ["naive"], "n": [8], "dist": "zipf"}'
+expect_plan "$p: key 'precision': unknown precision 'q'" '{"kernels": ["naive"], "n": [8], "precision": "q"}'
+expect_plan "$p: key 'timing': unknown timing 'fast'" '{"kernels": ["naive"], "n": [8], "timing": "fast"}'
+expect_plan "$p: key 'kernels' appears twice" '{"kernels": ["naive"], "kernels": ["naive"], "n": [8]}'
+expect_plan "$p must be a JSON object" '[1, 2]'
+expect_plan "unknown kernel 'nope'" '{"kernels": ["nope"], "n": [8]}'
+expect_plan "no kernel explored has a parameter NOPE" '{"kernels": ["naive"], "n": [8], "params": {"NOPE": [1]}}'
+expect_plan "no sizes to explore" '{"kernels": ["naive"]}'
+expect "cannot read plan '$tmp/missing.json'.*built-in plan" explore --plan "$tmp/missing.json" --store "$db"
+expect "no kernels to explore" explore -n 8 --store "$db"
+expect "^gemmbench: error: -n: 'abc' is not a list" explore -k naive -n abc --store "$db"
+expect "^gemmbench: error: --lws: '16' is not a list of work-group sizes" explore -k naive -n 8 --lws 16 --store "$db"
+expect "-N is not given while -M is" explore -k naive -M 8 --store "$db"
+expect "--param: 'DJ' must be NAME=VALUES" explore -k SGEMM_NT_4x1 -n 8 --param DJ --store "$db"
+expect "the plan has more than 1000000 points" explore -k naive -n 1:4096 -M 1:4096 --store "$db"
+expect "the plan has more than 1000000 points; narrow it" explore -k naive -n 1:1000 --param LX=1:1000 \
+    --param LY=1:2 --store "$db"
+expect "unknown option '--bogus'" explore --bogus
+
+# The built-in plans expand as documented; flags override their keys.
+"$gb" explore --plan explore-f-n --dry-run --store "$db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q "built-in plan 'explore-f-n': 48 points" "$tmp/out" &&
+   [ "$(grep -c '^to run: SGEMM_NT_' "$tmp/out")" -eq 48 ]; then pass=$((pass + 1)); else
+    failed=$((failed + 1)); echo "FAIL: explore-f-n must have 48 points"; cat "$tmp/out" "$tmp/err"; fi
+"$gb" explore --plan explore-n-lws --dry-run --store "$db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q "built-in plan 'explore-n-lws': 104 points" "$tmp/out" &&
+   grep -q "to run: SGEMM_NT_4x1_barrier s 512x512x512 lws 128x1 rep 0" "$tmp/out"; then
+    pass=$((pass + 1)); else
+    failed=$((failed + 1)); echo "FAIL: explore-n-lws must have 26 work-groups x 4 sizes"; cat "$tmp/out" "$tmp/err"; fi
+"$gb" explore --plan explore-f-n -n 64,128 -i 3 --dry-run --store "$db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q ": 6 points" "$tmp/out"; then pass=$((pass + 1)); else
+    failed=$((failed + 1)); echo "FAIL: -n must override the plan's sizes"; cat "$tmp/out" "$tmp/err"; fi
+# Points that cannot run are counted with their reason, not errors.
+"$gb" explore -k SGEMM_NT_4x1 -n 8 --lws "1024,1024;16,4" --precision s,d --dry-run --store "$db" \
+    >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q ": 1 to measure, 0 already in the store, 3 cannot run here" "$tmp/out" &&
+   grep -q "^cannot run: 1 x GB_EWGSIZE" "$tmp/out" && grep -q "^cannot run: 2 x GB_EUNSUPPORTED" "$tmp/out" &&
+   grep -q "^skip: SGEMM_NT_4x1 d 8x8x8 lws 16x4 rep 0: kernel 'SGEMM_NT_4x1' has no double" "$tmp/out"; then
+    pass=$((pass + 1)); else
+    failed=$((failed + 1)); echo "FAIL: points that cannot run"; cat "$tmp/out" "$tmp/err"; fi
+echo "$pass passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,42 @@
+#!/bin/sh
+# explore_replay.sh GEMMBENCH STORE_ROUNDTRIP: a freshly stored point replays (exit 0, both
+# medians and the verdict printed); a point from a device this machine lacks, or an unknown id,
+# gets one clear line and exit 2.
+gb=$1
+helper=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+    echo "FAIL: $*"
+    for f in "$tmp"/*.txt; do [ -f "$f" ] && { echo "--- $f"; cat "$f"; }; done
+    exit 1
+}
+db=$tmp/r.db
+"$gb" run -k SGEMM_NT_4x1 -M 24 -N 16 -K 8 -i 3 --warmup 1 --seed 7 --dist int:3 --store "$db" --json \
+    >"$tmp/run.txt" 2>&1 || fail "run"
+id=$(sed -n 's/.*"id":[[:space:]]*"\([0-9a-f]*\)".*/\1/p' "$tmp/run.txt")
+[ "${#id}" -eq 16 ] || fail "run --json must give the stored point's id"
+"$gb" replay "$id" --store "$db" >"$tmp/replay.txt" 2>&1 || fail "replay of a fresh point must exit 0"
+grep -q "replay of point $id" "$tmp/replay.txt" || fail "replay header"
+grep -q "definition: identical here" "$tmp/replay.txt" || fail "a fresh point is defined identically"
+grep -q "stored: median .* ms .*95% CI of the mean \[" "$tmp/replay.txt" || fail "stored median and CI"
+grep -q "replay: median .* ms" "$tmp/replay.txt" || fail "replay median"
+grep -Eq "result: the replay's median is (INSIDE|OUTSIDE) the stored 95% CI" "$tmp/replay.txt" ||
+    fail "verdict on the CI"
+grep -q "validation: pass exact (stored: pass exact)" "$tmp/replay.txt" || fail "validation of both"
+# A unique prefix works too.
+prefix=$(printf '%.6s' "$id")
+"$gb" replay "$prefix" --store "$db" >"$tmp/prefix.txt" 2>&1 || fail "replay by prefix"
+
+# A device this machine does not have.
+foreign=$("$helper" --make-foreign "$db") || fail "making the foreign point"
+"$gb" replay "$foreign" --store "$db" >"$tmp/foreign.txt" 2>"$tmp/foreign_err.txt"
+[ $? -eq 2 ] || fail "replay on an absent device must exit 2"
+grep -q "ran on device 'No Such Device 9000' (platform 'Test Platform'), which is not on this machine" \
+    "$tmp/foreign_err.txt" || fail "absent device message"
+[ "$(wc -l <"$tmp/foreign_err.txt")" -eq 1 ] || fail "one line on stderr"
+"$gb" replay 0123456789abcdef --store "$db" >/dev/null 2>"$tmp/unknown.txt"
+[ $? -eq 2 ] && grep -q "no point 0123456789abcdef in store" "$tmp/unknown.txt" || fail "unknown id"
+"$gb" replay --store "$db" >/dev/null 2>"$tmp/none.txt"
+[ $? -eq 2 ] && grep -q "give one point id" "$tmp/none.txt" || fail "missing id"
+echo "replay: $id replayed; absent device and unknown id refused"

@@ -1,0 +1,501 @@
+/* store_roundtrip.c: the results store (src/store/) end to end: a point with every field set to
+ * a distinctive value (NaN, infinity, a seed above 2^53, an unknown efficiency, unsorted
+ * parameters) is inserted and read back field by field; inserted again it is recognised;
+ * malformed points write nothing; a JSON export imported into a fresh store gives the same
+ * point back, and importing it twice adds nothing; the hashes meet their test vectors; and a
+ * real run on the default OpenCL device (PoCL) is stored as repetitions 0 and 1.
+ *
+ * `store_roundtrip --make-foreign DB` instead writes a store holding one point measured on a
+ * device that no machine has, and prints its id (for the replay test). */
+#include "unit.h"
+
+#include <cjson/cJSON.h>
+
+#include "../src/store/store.h"
+
+/* Doubles equal bit for bit, NaN included. */
+static int same_double(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || (a == b && signbit(a) == signbit(b));
+}
+
+static int mismatches;
+
+static void mismatch(const char *field)
+{
+    mismatches++;
+    printf("    field %s differs after the round trip\n", field);
+}
+
+#define EQ_STR(f) do { if (strcmp(a->f, b->f)) mismatch(#f); } while (0)
+#define EQ_NUM(f) do { if (a->f != b->f) mismatch(#f); } while (0)
+#define EQ_DBL(f) do { if (!same_double(a->f, b->f)) { mismatch(#f); printf("      %.17g vs %.17g\n", (double)a->f, (double)b->f); } } while (0)
+
+/* Compares every field of two points; returns the number that differ (and names them). */
+static int compare_points(const gb_point_t *a, const gb_point_t *b)
+{
+    mismatches = 0;
+    EQ_STR(id);
+    EQ_STR(device.name); EQ_STR(device.vendor); EQ_STR(device.type); EQ_STR(device.version);
+    EQ_STR(device.platform); EQ_STR(device.platform_version); EQ_STR(device.driver);
+    EQ_NUM(device.compute_units); EQ_NUM(device.clock_mhz); EQ_NUM(device.global_mem);
+    EQ_NUM(device.local_mem); EQ_NUM(device.max_wg_size); EQ_NUM(device.fp64);
+    for (int p = 0; p < 2; p++) {
+        EQ_DBL(device.peak_gflops[p]);
+        EQ_STR(device.peak_formula[p]);
+    }
+    EQ_STR(kernel); EQ_STR(family); EQ_STR(preset);
+    EQ_NUM(params.count);
+    for (size_t i = 0; i < a->params.count && i < GB_MAX_PARAMS; i++) {
+        EQ_STR(params.name[i]);
+        EQ_NUM(params.value[i]);
+    }
+    EQ_STR(source_hash);
+    EQ_NUM(problem.precision); EQ_NUM(problem.layout); EQ_NUM(problem.trans_a);
+    EQ_NUM(problem.trans_b); EQ_NUM(problem.m); EQ_NUM(problem.n); EQ_NUM(problem.k);
+    EQ_DBL(problem.alpha); EQ_DBL(problem.beta); EQ_NUM(problem.lda); EQ_NUM(problem.ldb);
+    EQ_NUM(problem.ldc); EQ_NUM(problem.off_a); EQ_NUM(problem.off_b); EQ_NUM(problem.off_c);
+    EQ_NUM(seed);
+    EQ_NUM(dist.kind); EQ_DBL(dist.lo); EQ_DBL(dist.hi); EQ_NUM(dist.range);
+    EQ_NUM(warmup); EQ_NUM(iterations); EQ_NUM(timing); EQ_NUM(rep);
+    EQ_STR(source_origin); EQ_NUM(validate);
+    for (int ph = 0; ph < GB_PHASE_COUNT; ph++) {
+        EQ_NUM(result.time_ms[ph].n);
+        EQ_DBL(result.time_ms[ph].min); EQ_DBL(result.time_ms[ph].max);
+        EQ_DBL(result.time_ms[ph].median); EQ_DBL(result.time_ms[ph].mean);
+        EQ_DBL(result.time_ms[ph].std); EQ_DBL(result.time_ms[ph].ci95_lo);
+        EQ_DBL(result.time_ms[ph].ci95_hi);
+        if (!a->result.samples_ms[ph] || !b->result.samples_ms[ph]) {
+            mismatch("result.samples_ms (missing)");
+            continue;
+        }
+        for (size_t i = 0; i < a->result.time_ms[ph].n; i++)
+            EQ_DBL(result.samples_ms[ph][i]);
+    }
+    EQ_NUM(result.timing); EQ_DBL(result.gflops); EQ_DBL(result.gflops_wall);
+    EQ_DBL(result.efficiency); EQ_DBL(result.build_ms); EQ_NUM(result.cache_hit);
+    EQ_NUM(result.global[0]); EQ_NUM(result.global[1]); EQ_NUM(result.local[0]);
+    EQ_NUM(result.local[1]); EQ_NUM(result.local_null); EQ_NUM(result.swapped);
+    EQ_STR(result.route); EQ_NUM(result.helpers); EQ_STR(result.build_options);
+    EQ_NUM(result.validation.done); EQ_NUM(result.validation.passed);
+    EQ_NUM(result.validation.exact); EQ_DBL(result.validation.max_ratio);
+    EQ_DBL(result.validation.bound_ratio); EQ_NUM(result.validation.worst_i);
+    EQ_NUM(result.validation.worst_j); EQ_NUM(result.validation.n_over);
+    EQ_NUM(result.validation.n_nonfinite); EQ_NUM(result.validation.n_canary);
+    EQ_STR(result.validation.reason);
+    EQ_STR(tool_version); EQ_STR(git_revision); EQ_STR(hostname); EQ_STR(os); EQ_STR(timestamp);
+    if (!a->env_json || !b->env_json || strcmp(a->env_json, b->env_json))
+        mismatch("env_json");
+    return mismatches;
+}
+
+/* A point no run would produce: every field distinctive. */
+static void make_point(gb_point_t *pt, const char *device_name)
+{
+    gb_point_init(pt);
+    gb_point_device_t *d = &pt->device;
+    snprintf(d->name, sizeof d->name, "%s", device_name);
+    snprintf(d->vendor, sizeof d->vendor, "Vendor, \"quoted\"");
+    snprintf(d->type, sizeof d->type, "gpu");
+    snprintf(d->version, sizeof d->version, "OpenCL 3.0 test");
+    snprintf(d->platform, sizeof d->platform, "Test Platform");
+    snprintf(d->platform_version, sizeof d->platform_version, "OpenCL 3.0 line\nbreak");
+    snprintf(d->driver, sizeof d->driver, "9.8.7");
+    d->compute_units = 132;
+    d->clock_mhz = 1980;
+    d->global_mem = 85899345920ull;
+    d->local_mem = 232448;
+    d->max_wg_size = 1024;
+    d->fp64 = 1;
+    d->peak_gflops[0] = 66908.16;
+    d->peak_gflops[1] = 0.1;
+    snprintf(d->peak_formula[0], sizeof d->peak_formula[0], "132 SMs x 128 lanes x 2 x 1.98 GHz");
+    snprintf(d->peak_formula[1], sizeof d->peak_formula[1], "unknown");
+    snprintf(pt->kernel, sizeof pt->kernel, "TEST_KERNEL_8x8");
+    snprintf(pt->family, sizeof pt->family, "testfam");
+    snprintf(pt->preset, sizeof pt->preset, "TEST_KERNEL_8x8");
+    /* Unsorted on purpose: gb_point_define sorts, a store read gives them sorted. */
+    gb_params_set(&pt->params, "ZZ", -3);
+    gb_params_set(&pt->params, "AA", 1L << 40);
+    gb_params_set(&pt->params, "MM", 0);
+    snprintf(pt->source_hash, sizeof pt->source_hash, "fnv1a64:0123456789abcdef");
+    gb_problem_init(&pt->problem, GB_PREC_D, 7, 11, 13);
+    pt->problem.layout = GB_COL_MAJOR;
+    pt->problem.trans_a = GB_TRANS;
+    pt->problem.alpha = 0.1;
+    pt->problem.beta = -2.5;
+    pt->problem.lda = 20;
+    pt->problem.ldb = 21;
+    pt->problem.ldc = 22;
+    pt->problem.off_a = 1;
+    pt->problem.off_b = 2;
+    pt->problem.off_c = 3;
+    pt->seed = (1ull << 63) + 5; /* above 2^53: exported as exact text */
+    pt->dist.kind = GB_DIST_UNIFORM;
+    pt->dist.lo = -0.3;
+    pt->dist.hi = 0.7;
+    pt->warmup = 3;
+    pt->iterations = 5;
+    pt->timing = GB_TIMING_OFFLOAD;
+    pt->rep = 2;
+    snprintf(pt->source_origin, sizeof pt->source_origin, "/some/dir/testfam.json");
+    pt->validate = GB_VALIDATE_ON;
+    gb_result_t *r = &pt->result;
+    for (int ph = 0; ph < GB_PHASE_COUNT; ph++) {
+        gb_stats_t *s = &r->time_ms[ph];
+        s->n = 5;
+        s->min = 1.0 + ph;
+        s->max = 2.0 + ph;
+        s->median = 1.5 + ph;
+        s->mean = 1.25 + ph;
+        s->std = 0.1 * (ph + 1);
+        s->ci95_lo = 1.2 + ph;
+        s->ci95_hi = 1.3 + ph;
+        r->samples_ms[ph] = malloc(5 * sizeof(double));
+        for (int i = 0; i < 5; i++)
+            r->samples_ms[ph][i] = 1.0 / 3.0 + ph + i;
+    }
+    r->samples_ms[GB_PHASE_HELPERS][4] = (double)NAN;
+    r->time_ms[GB_PHASE_HELPERS].std = (double)NAN;
+    r->timing = pt->timing;
+    r->gflops = 1234.5678901234567;
+    r->gflops_wall = 1e-300;
+    r->efficiency = -1.0; /* unknown peak */
+    r->build_ms = 42.25;
+    r->cache_hit = 1;
+    r->global[0] = 64;
+    r->global[1] = 32;
+    r->local[0] = 16;
+    r->local[1] = 8;
+    r->local_null = 0;
+    r->swapped = 1;
+    snprintf(r->route, sizeof r->route, "swap, transpose B");
+    r->helpers = 1;
+    snprintf(r->build_options, sizeof r->build_options, "-DX=1 -cl-mad-enable");
+    gb_validation_t *v = &r->validation;
+    v->done = 1;
+    v->passed = 0;
+    v->exact = 0;
+    v->max_ratio = (double)INFINITY;
+    v->bound_ratio = 1030.5;
+    v->worst_i = 3;
+    v->worst_j = 4;
+    v->n_over = 7;
+    v->n_nonfinite = 2;
+    v->n_canary = 1;
+    snprintf(v->reason, sizeof v->reason, "2 elements are NaN or Inf, first at (3, 4)");
+    setenv("POCL_GB_STORE_TEST", "value with \"quotes\"", 1);
+    gb_point_set_provenance(pt);
+    gb_point_compute_id(pt);
+}
+
+/* The point as gb_point_define would leave its parameters (sorted), for comparisons. */
+static void sort_params(gb_point_t *pt)
+{
+    gb_params_t ps;
+    memset(&ps, 0, sizeof ps);
+    gb_params_set(&ps, "AA", 1L << 40);
+    gb_params_set(&ps, "MM", 0);
+    gb_params_set(&ps, "ZZ", -3);
+    pt->params = ps;
+    gb_point_compute_id(pt);
+}
+
+static void test_hashes(void)
+{
+    char hex[65];
+    gb_store_sha256_hex("", 0, hex);
+    CHECK(!strcmp(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+    gb_store_sha256_hex("abc", 3, hex);
+    CHECK(!strcmp(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+    const char *m = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    gb_store_sha256_hex(m, strlen(m), hex);
+    CHECK(!strcmp(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"));
+    /* Around the padding's block boundary (55, 56, 64 bytes) and over several blocks. */
+    char as[1000];
+    memset(as, 'a', sizeof as);
+    gb_store_sha256_hex(as, 55, hex);
+    CHECK(!strcmp(hex, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"));
+    gb_store_sha256_hex(as, 56, hex);
+    CHECK(!strcmp(hex, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a"));
+    gb_store_sha256_hex(as, 64, hex);
+    CHECK(!strcmp(hex, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"));
+    gb_store_sha256_hex(as, 1000, hex);
+    CHECK(!strcmp(hex, "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3"));
+    CHECK(gb_store_fnv1a64("", 0) == 0xcbf29ce484222325ull);
+    CHECK(gb_store_fnv1a64("a", 1) == 0xaf63dc4c8601ec8cull);
+    CHECK(gb_store_fnv1a64("foobar", 6) == 0x85944171f73967e8ull);
+}
+
+static size_t count_points(gb_store_t *st)
+{
+    size_t n = 0;
+    gb_store_count(st, &n);
+    return n;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+        buf[n] = '\0';
+        *len = (size_t)n;
+    } else {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    return buf;
+}
+
+static void test_roundtrip(const char *dir)
+{
+    char path[4200], path2[4200], json[4200], msg[1024];
+    snprintf(path, sizeof path, "%s/a.db", dir);
+    snprintf(path2, sizeof path2, "%s/b.db", dir);
+    snprintf(json, sizeof json, "%s/export.json", dir);
+    gb_store_t *st = NULL, *st2 = NULL;
+    CHECK_RC(gb_store_open(&st, path, 0, msg, sizeof msg), GB_EBADARG); /* no file, no create */
+    CHECK_HAS(msg, "no results store at");
+    if (!CHECK_RC(gb_store_open(&st, path, GB_STORE_CREATE, msg, sizeof msg), GB_OK)) {
+        printf("    %s\n", msg);
+        return;
+    }
+    gb_point_t pt, back;
+    gb_point_init(&back);
+    make_point(&pt, "Test Device 3000");
+    sort_params(&pt);
+    char why[512];
+    CHECK_RC(gb_point_check(&pt, why, sizeof why), GB_OK);
+    CHECK_RC(gb_store_insert(st, &pt), GB_OK);
+    CHECK(gb_store_insert(st, &pt) == 1); /* the same id again: recognised, nothing written */
+    CHECK(count_points(st) == 1);
+    CHECK(gb_store_exists(st, pt.id) == 1);
+    CHECK_RC(gb_store_get(st, pt.id, &back), GB_OK);
+    CHECK(compare_points(&pt, &back) == 0);
+    char id[GB_POINT_ID_LEN + 1];
+    char prefix[8];
+    snprintf(prefix, sizeof prefix, "%.6s", pt.id);
+    CHECK_RC(gb_store_resolve_id(st, prefix, id), GB_OK);
+    CHECK(!strcmp(id, pt.id));
+    CHECK_RC(gb_store_resolve_id(st, "xyz", id), GB_EBADARG);
+
+    /* Bad input writes nothing: a wrong id, samples that do not match the iterations. */
+    gb_point_t bad = pt;
+    bad.id[0] = bad.id[0] == '0' ? '1' : '0';
+    CHECK_RC(gb_store_insert(st, &bad), GB_EBADARG);
+    CHECK_HAS(gb_store_errmsg(st), "does not match its definition");
+    bad = pt;
+    bad.iterations = 6;
+    gb_point_compute_id(&bad);
+    CHECK_RC(gb_store_insert(st, &bad), GB_EBADARG);
+    CHECK_HAS(gb_store_errmsg(st), "one sample per iteration");
+    bad = pt;
+    bad.timestamp[0] = '\0';
+    CHECK_RC(gb_store_insert(st, &bad), GB_EBADARG);
+    CHECK(count_points(st) == 1);
+    size_t checked = 0, faults = 0;
+    CHECK_RC(gb_store_check(st, &checked, &faults), GB_OK);
+    CHECK(checked == 1 && faults == 0);
+
+    /* The next repetition of the same definition is a new point. */
+    gb_point_t again;
+    gb_point_init(&again);
+    again = pt;
+    again.env_json = NULL;
+    memset(again.result.samples_ms, 0, sizeof again.result.samples_ms);
+    gb_point_set_result(&again, &pt.result);
+    again.env_json = malloc(3);
+    strcpy(again.env_json, "{}");
+    CHECK_RC(gb_store_insert_next_rep(st, &again), GB_OK);
+    CHECK(again.rep == 0); /* rep 2 was taken; 0 was free */
+    CHECK(strcmp(again.id, pt.id) != 0);
+    CHECK_RC(gb_store_insert_next_rep(st, &again), GB_OK);
+    CHECK(again.rep == 1);
+    CHECK_RC(gb_store_insert_next_rep(st, &again), GB_OK);
+    CHECK(again.rep == 3);
+    CHECK(count_points(st) == 4);
+    gb_point_free(&again);
+
+    /* Export, import into a fresh store: the same point, field by field; twice adds nothing. */
+    FILE *f = fopen(json, "wb");
+    size_t n = 0;
+    CHECK_RC(gb_store_export_json(st, f, &n), GB_OK);
+    fclose(f);
+    CHECK(n == 4);
+    size_t len = 0, added = 0, present = 0;
+    char *text = read_file(json, &len);
+    CHECK(text != NULL);
+    CHECK_HAS(text, "\"seed\":\t\"9223372036854775813\"");
+    CHECK_HAS(text, "\"max_ratio\":\t\"inf\"");
+    CHECK_HAS(text, "\"efficiency\":\tnull");
+    CHECK_RC(gb_store_open(&st2, path2, GB_STORE_CREATE, msg, sizeof msg), GB_OK);
+    CHECK_RC(gb_store_import_json(st2, text, len, "export.json", &added, &present), GB_OK);
+    CHECK(added == 4 && present == 0);
+    CHECK_RC(gb_store_import_json(st2, text, len, "export.json", &added, &present), GB_OK);
+    CHECK(added == 0 && present == 4);
+    CHECK_RC(gb_store_import_json(st, text, len, "export.json", &added, &present), GB_OK);
+    CHECK(added == 0 && present == 4);
+    CHECK_RC(gb_store_get(st2, pt.id, &back), GB_OK);
+    CHECK(compare_points(&pt, &back) == 0);
+
+    /* Malformed imports write nothing and name what is wrong. */
+    CHECK_RC(gb_store_import_json(st2, text, len / 2, "half.json", &added, &present), GB_EBADARG);
+    CHECK_HAS(gb_store_errmsg(st2), "half.json is not valid JSON (line");
+    cJSON *root = cJSON_Parse(text);
+    cJSON *points = cJSON_GetObjectItem(root, "points");
+    cJSON *p0 = cJSON_GetArrayItem(points, 0);
+    cJSON_AddNumberToObject(p0, "colour", 3);
+    char *edited = cJSON_Print(root);
+    gb_store_t *st3 = NULL;
+    char path3[4200];
+    snprintf(path3, sizeof path3, "%s/c.db", dir);
+    CHECK_RC(gb_store_open(&st3, path3, GB_STORE_CREATE, msg, sizeof msg), GB_OK);
+    CHECK_RC(gb_store_import_json(st3, edited, strlen(edited), "x.json", &added, &present), GB_EBADARG);
+    CHECK_HAS(gb_store_errmsg(st3), "points[0]: key 'colour' is not a key of the export format");
+    free(edited);
+    cJSON_DeleteItemFromObject(p0, "colour");
+    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(points, 3), "m", cJSON_CreateNumber(99));
+    edited = cJSON_Print(root);
+    CHECK_RC(gb_store_import_json(st3, edited, strlen(edited), "x.json", &added, &present), GB_EBADARG);
+    CHECK_HAS(gb_store_errmsg(st3), "points[3]: id");
+    CHECK(count_points(st3) == 0); /* points 0..2 were fine, yet nothing was written */
+    free(edited);
+    cJSON_Delete(root);
+    gb_store_close(st3);
+    free(text);
+
+    /* CSV: a header and one line per point, quoted where needed. */
+    f = fopen(json, "wb");
+    CHECK_RC(gb_store_export_csv(st2, f, &n), GB_OK);
+    fclose(f);
+    text = read_file(json, &len);
+    CHECK_HAS(text, "id,device_name,");
+    CHECK_HAS(text, "\"Vendor, \"\"quoted\"\"\"");
+    CHECK_HAS(text, "main_median_ms");
+    free(text);
+
+    /* Not a store: a text file, and an SQLite database of something else. */
+    gb_store_t *nope = NULL;
+    unit_write_file(dir, "text.db", "this is not a database, just some text that is long enough\n");
+    char tpath[4200];
+    snprintf(tpath, sizeof tpath, "%s/text.db", dir);
+    CHECK_RC(gb_store_open(&nope, tpath, 0, msg, sizeof msg), GB_EBADARG);
+    CHECK_HAS(msg, "is not an SQLite database");
+    snprintf(tpath, sizeof tpath, "%s/no/such/dir/x.db", dir);
+    CHECK(gb_store_open(&nope, tpath, GB_STORE_CREATE, msg, sizeof msg) != GB_OK);
+    CHECK_HAS(msg, "cannot open store");
+    CHECK(nope == NULL);
+
+    gb_point_free(&pt);
+    gb_point_free(&back);
+    gb_store_close(st);
+    gb_store_close(st2);
+}
+
+/* A real run on the default device, stored twice as repetitions 0 and 1 and read back. */
+static void test_device(const char *dir)
+{
+    gb_device_info_t *list = NULL;
+    size_t count = 0;
+    char msg[1024], path[4200];
+    if (gb_device_list(&list, &count, msg, sizeof msg) != GB_OK || count == 0) {
+        printf("no OpenCL device: the device part is skipped\n");
+        return;
+    }
+    gb_registry_t *reg = NULL;
+    gb_context_t *ctx = NULL;
+    gb_store_t *st = NULL;
+    gb_config_t cfg;
+    gb_problem_t p;
+    gb_bench_options_t o;
+    gb_result_t r;
+    gb_point_t pt, back;
+    gb_point_init(&pt);
+    gb_point_init(&back);
+    snprintf(path, sizeof path, "%s/run.db", dir);
+    gb_problem_init(&p, GB_PREC_S, 16, 12, 8);
+    gb_bench_options_init(&o);
+    o.iterations = 2;
+    o.warmup = 0;
+    if (!CHECK_RC(gb_registry_open(&reg, NULL, msg, sizeof msg), GB_OK) ||
+        !CHECK_RC(gb_config_resolve(reg, "SGEMM_NT_4x1", NULL, &cfg, msg, sizeof msg), GB_OK) ||
+        !CHECK_RC(gb_context_open(&ctx, &list[0], msg, sizeof msg), GB_OK) ||
+        !CHECK_RC(gb_store_open(&st, path, GB_STORE_CREATE, msg, sizeof msg), GB_OK))
+        goto done;
+    p.trans_b = GB_TRANS;
+    if (!CHECK_RC(gb_bench_run(ctx, &cfg, &p, &o, &r), GB_OK)) {
+        printf("    %s\n", gb_context_errmsg(ctx));
+        goto done;
+    }
+    gb_point_define(&pt, &list[0], &cfg, &p, &o, 0);
+    CHECK_RC(gb_point_set_result(&pt, &r), GB_OK);
+    CHECK_RC(gb_point_set_provenance(&pt), GB_OK);
+    gb_result_free(&r);
+    CHECK(!strcmp(pt.kernel, "SGEMM_NT_4x1") && !strcmp(pt.family, "gemmbench_nt"));
+    CHECK(!strncmp(pt.source_hash, "fnv1a64:", 8));
+    CHECK(pt.problem.lda == 8 && pt.problem.ldb == 8 && pt.problem.ldc == 12);
+    CHECK(strlen(pt.timestamp) == 20 && pt.timestamp[19] == 'Z');
+    CHECK_RC(gb_store_insert_next_rep(st, &pt), GB_OK);
+    CHECK(pt.rep == 0);
+    char first[GB_POINT_ID_LEN + 1];
+    memcpy(first, pt.id, sizeof first);
+    CHECK_RC(gb_store_get(st, first, &back), GB_OK);
+    CHECK(compare_points(&pt, &back) == 0);
+    CHECK(back.result.validation.done && back.result.validation.passed);
+    /* The same definition again: the next repetition, a different id. */
+    CHECK_RC(gb_store_insert_next_rep(st, &pt), GB_OK);
+    CHECK(pt.rep == 1 && strcmp(pt.id, first) != 0);
+    /* Defining it anew recomputes the first id: ids do not depend on measured values. */
+    gb_point_t again;
+    gb_point_init(&again);
+    gb_point_define(&again, &list[0], &cfg, &p, &o, 0);
+    CHECK(!strcmp(again.id, first));
+    gb_point_free(&again);
+done:
+    gb_point_free(&pt);
+    gb_point_free(&back);
+    gb_store_close(st);
+    gb_context_close(ctx);
+    gb_registry_close(reg);
+    gb_device_list_free(list, count);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && !strcmp(argv[1], "--make-foreign")) {
+        char msg[1024];
+        gb_store_t *st = NULL;
+        gb_point_t pt;
+        if (gb_store_open(&st, argv[2], GB_STORE_CREATE, msg, sizeof msg) != GB_OK) {
+            fprintf(stderr, "%s\n", msg);
+            return 1;
+        }
+        make_point(&pt, "No Such Device 9000");
+        int rc = gb_store_insert(st, &pt);
+        if (rc == GB_OK || rc == 1)
+            printf("%s\n", pt.id);
+        else
+            fprintf(stderr, "%s\n", gb_store_errmsg(st));
+        gb_point_free(&pt);
+        gb_store_close(st);
+        return rc == GB_OK || rc == 1 ? 0 : 1;
+    }
+    char dir[64];
+    if (!unit_make_dir(dir, sizeof dir)) {
+        printf("cannot make a temporary directory\n");
+        return 1;
+    }
+    test_hashes();
+    test_roundtrip(dir);
+    test_device(dir);
+    /* SQLite's WAL side files and the test's own files. */
+    unit_remove_dir(dir);
+    return unit_finish();
+}
