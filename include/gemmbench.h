@@ -58,6 +58,7 @@ const char *gb_version(void);
     X(GB_ENOEXT, -38, "device lacks a required OpenCL extension")                           \
     X(GB_EWGSIZE, -39, "work-group too large for the device")                               \
     X(GB_ELOCALMEM, -40, "local memory too large for the device")                           \
+    X(GB_ENOIMAGES, -41, "device lacks the image support a kernel needs")                   \
     X(GB_EVALIDATION, -50, "result failed validation")                                      \
     X(GB_EIO, -51, "file input/output failed")
 
@@ -138,6 +139,12 @@ typedef struct gb_device_info {
     size_t max_wg_size, max_wi_sizes[3];
     unsigned pref_vec_float, pref_vec_double, native_vec_float, native_vec_double;
     int fp64;
+    /* Images, for kernels that read operands as image2d_t (docs/kernel-metadata.md). */
+    int image_support;          /* CL_DEVICE_IMAGE_SUPPORT */
+    int image2d_from_buffer;    /* 2D images can be created over a buffer: cl_khr_image2d_from_buffer,
+                                   or OpenCL >= 2.0 with a non-zero pitch alignment */
+    unsigned image_pitch_align; /* CL_DEVICE_IMAGE_PITCH_ALIGNMENT, in pixels (0: none given) */
+    size_t image2d_max[2];      /* CL_DEVICE_IMAGE2D_MAX_WIDTH and _HEIGHT, in pixels */
     char *extensions; /* owned by the list */
     double peak_gflops[2]; /* by formula, indexed by gb_precision_t */
     char peak_formula[2][192];
@@ -202,6 +209,10 @@ typedef struct gb_family {
                               the harness pads with zeros where they are not */
     gb_param_t *params; size_t nparams;
     gb_preset_t *presets; size_t npresets;
+    int images;            /* reads an operand as image2d_t (args imgA/imgB, or requires.images):
+                              the device needs image support */
+    int images_from_buffer; /* requires.image2d_from_buffer: the device must also make 2D images
+                               over buffers (else the harness copies operands into images) */
 } gb_family_t;
 
 /* Bit index of a layout/transposition combination in gb_family_t.layouts (0..7). */
@@ -330,6 +341,10 @@ typedef struct gb_result {
     char route[128];          /* how the problem reached the kernel: "native", "swap",
                                  "transpose B", "pad M,N,K", ... */
     size_t helpers;           /* helper kernels per call */
+    double energy_j;          /* energy over the timed calls, or -1 when unavailable */
+    double gflops_per_watt;   /* 2*M*N*K*iterations / energy, or -1 */
+    char energy_source[48];   /* "NVML total energy", "RAPL package 0", or "" */
+    char energy_why[128];     /* why energy is unavailable, when it is */
     char build_options[512];
     gb_validation_t validation;
 } gb_result_t;
@@ -340,6 +355,17 @@ void gb_result_free(gb_result_t *r);
  * message on ctx (build logs included). */
 int gb_bench_run(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *problem,
                  const gb_bench_options_t *opts, gb_result_t *r);
+
+/* ---- measured ceilings ------------------------------------------------------------------------ */
+
+typedef struct gb_ceilings {
+    double peak_gflops[2];  /* by micro-benchmark, indexed by gb_precision_t; 0 when not run */
+    double bandwidth_gbs;   /* device memory copy: bytes read + written per second, 1e9 */
+    char method[192];
+} gb_ceilings_t;
+/* Measures the device's peak FLOP/s (an FMA-chain kernel per precision) and memory bandwidth
+ * (a copy kernel). Takes about a second on a GPU, longer on a CPU. Errors on ctx. */
+int gb_ceilings_measure(gb_context_t *ctx, gb_ceilings_t *out);
 
 /* ---- the program binary cache ---------------------------------------------------------------- */
 

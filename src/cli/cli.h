@@ -35,5 +35,16 @@ int cmd_devices(int argc, char **argv);
 int cmd_kernels(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
+int cmd_ceilings(int argc, char **argv);
+
+/* The results store (src/store/) for a subcommand: path NULL is the default store; create makes
+ * the file when missing. Prints the error and returns the exit code on failure. */
+struct gb_store;
+int cli_store_open(struct gb_store **out, const char *path, int create);
+int cmd_store(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_explore(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 #endif

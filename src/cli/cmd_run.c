@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../store/store.h"
 #include "cli.h"
 
 #define MAX_SIZES 64
@@ -21,6 +22,8 @@ typedef struct run_opts {
     gb_params_t params;
     size_t lws[2];
     int has_lws, has_precision, has_layout, json;
+    const char *store; /* --store PATH; NULL: the default store */
+    int no_store;      /* --no-store */
     gb_problem_t base;
     gb_bench_options_t bench;
 } run_opts_t;
@@ -59,6 +62,8 @@ static void usage(void)
            "      --timing T        what GFLOP/s counts: kernel (main kernel), ops (main +\n"
            "                        helper passes, default) or offload (+ host-device copies)\n"
            "      --kernel-path DIR add or override kernel families from DIR\n"
+           "      --store PATH      record every point in this results store (default: the\n"
+           "                        default store, 'gemmbench store path'); --no-store: don't\n"
            "      --json            print results as JSON\n");
 }
 
@@ -86,7 +91,7 @@ static int parse(int argc, char **argv, run_opts_t *o)
     enum {
         O_PREC = 256, O_LAYOUT, O_TA, O_TB, O_ALPHA, O_BETA, O_LDA, O_LDB, O_LDC, O_OFFA,
         O_OFFB, O_OFFC, O_LWS, O_PARAM, O_WARMUP, O_SEED, O_DIST, O_JSON, O_NOVAL, O_KPATH,
-        O_TIMING
+        O_TIMING, O_STORE, O_NOSTORE
     };
     static const struct option opts[] = {
         {"platform", required_argument, NULL, 'p'}, {"type", required_argument, NULL, 't'},
@@ -103,6 +108,7 @@ static int parse(int argc, char **argv, run_opts_t *o)
         {"seed", required_argument, NULL, O_SEED},  {"dist", required_argument, NULL, O_DIST},
         {"json", no_argument, NULL, O_JSON},        {"kernel-path", required_argument, NULL, O_KPATH},
         {"timing", required_argument, NULL, O_TIMING},
+        {"store", required_argument, NULL, O_STORE}, {"no-store", no_argument, NULL, O_NOSTORE},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->sel.type = GB_DEVTYPE_ALL;
@@ -195,6 +201,8 @@ static int parse(int argc, char **argv, run_opts_t *o)
                 rc = cli_error(GB_EBADDIST, "%s", msg);
             break;
         case O_JSON: o->json = 1; break;
+        case O_STORE: o->store = optarg; break;
+        case O_NOSTORE: o->no_store = 1; break;
         case O_TIMING:
             if (gb_timing_parse(optarg, &o->bench.timing) != GB_OK)
                 rc = cli_error(GB_EBADARG, "unknown --timing '%s'; use kernel, ops or offload", optarg);
@@ -299,6 +307,14 @@ static cJSON *result_json(const char *kernel, const gb_problem_t *p, const gb_re
         cJSON_AddNumberToObject(o, "efficiency_formula_peak", r->efficiency);
     else
         cJSON_AddNullToObject(o, "efficiency_formula_peak");
+    cJSON *en = cJSON_AddObjectToObject(o, "energy");
+    if (r->energy_j >= 0) {
+        cJSON_AddStringToObject(en, "source", r->energy_source);
+        cJSON_AddNumberToObject(en, "joules_timed_calls", r->energy_j);
+        cJSON_AddNumberToObject(en, "gflops_per_watt", r->gflops_per_watt);
+    } else {
+        cJSON_AddStringToObject(en, "unavailable", r->energy_why);
+    }
     cJSON *times = cJSON_AddObjectToObject(o, "time_ms");
     for (int ph = 0; ph < GB_PHASE_COUNT; ph++) {
         const gb_stats_t *st = &r->time_ms[ph];
@@ -367,6 +383,9 @@ static void print_header(const gb_device_info_t *dev, const run_opts_t *o)
            "wall", "valid");
 }
 
+/* What the energy column rests on, said once under the table. */
+static char energy_note[200];
+
 static void print_row(const char *kernel, const gb_problem_t *p, const gb_result_t *r)
 {
     char tag[16], lws[24], ci[40], eff[16], helpers[16], verdict[200];
@@ -397,6 +416,12 @@ static void print_row(const char *kernel, const gb_problem_t *p, const gb_result
            verdict);
     if (strcmp(r->route, "native") != 0)
         printf(" (%s)", r->route);
+    if (r->gflops_per_watt >= 0) {
+        printf("  %.3g GFLOP/s/W", r->gflops_per_watt);
+        snprintf(energy_note, sizeof energy_note, "energy: %s over the timed calls", r->energy_source);
+    } else {
+        snprintf(energy_note, sizeof energy_note, "energy: unavailable (%s)", r->energy_why);
+    }
     printf("\n");
     fflush(stdout);
 }
@@ -441,6 +466,8 @@ int cmd_run(int argc, char **argv)
     char names[1024];
     cli_device_t dev = {0};
     gb_context_t *ctx = NULL;
+    gb_store_t *st = NULL;
+    size_t stored = 0;
     cJSON *out = NULL;
     int exit_code = EXIT_OK;
     if ((rc = plan_jobs(&o, reg, jobs, &njobs, names, sizeof names)))
@@ -463,6 +490,12 @@ int cmd_run(int argc, char **argv)
         rc = cli_error(rc, "%s", msg);
         goto done;
     }
+    /* The results store: an explicit --store must open; the default one that cannot is only
+     * a warning, since the measurements still print. */
+    if (!o.no_store && o.store && (rc = cli_store_open(&st, o.store, 1)))
+        goto done;
+    if (!o.no_store && !o.store && gb_store_open(&st, NULL, GB_STORE_CREATE, msg, sizeof msg) != GB_OK)
+        fprintf(stderr, "gemmbench: warning: results not stored: %s\n", msg);
     if (o.json)
         out = cJSON_CreateArray();
     else
@@ -501,20 +534,49 @@ int cmd_run(int argc, char **argv)
             }
             if (r.validation.done && !r.validation.passed)
                 exit_code = EXIT_INVALID;
-            if (out)
-                cJSON_AddItemToArray(out, result_json(jobs[j].name, &p, &r, &o.bench));
-            else
+            gb_point_t pt;
+            gb_point_init(&pt);
+            if (st) {
+                /* Every measured point, a failed validation included, as the next repetition
+                 * of its definition. */
+                int src;
+                gb_point_define(&pt, di, &cfg, &p, &o.bench, 0);
+                if ((src = gb_point_set_result(&pt, &r)) == GB_OK &&
+                    (src = gb_point_set_provenance(&pt)) == GB_OK)
+                    src = gb_store_insert_next_rep(st, &pt);
+                if (src == GB_OK) {
+                    stored++;
+                } else {
+                    exit_code = cli_error(src, "%s: not stored: %s", jobs[j].name,
+                                          src == GB_ENOMEM ? "out of memory" : gb_store_errmsg(st));
+                    pt.id[0] = '\0';
+                }
+            }
+            if (out) {
+                cJSON *item = result_json(jobs[j].name, &p, &r, &o.bench);
+                if (pt.id[0])
+                    cJSON_AddStringToObject(item, "id", pt.id);
+                cJSON_AddItemToArray(out, item);
+            } else {
                 print_row(jobs[j].name, &p, &r);
+            }
+            gb_point_free(&pt);
             gb_result_free(&r);
         }
     }
+    if (!out && energy_note[0])
+        printf("%s\n", energy_note);
     if (out) {
         char *s = cJSON_Print(out);
         printf("%s\n", s ? s : "[]");
         free(s);
+    } else if (st) {
+        printf("\nstored %zu points in %s ('gemmbench store list' shows them)\n", stored,
+               gb_store_path(st));
     }
     rc = exit_code;
 done:
+    gb_store_close(st);
     cJSON_Delete(out);
     gb_context_close(ctx);
     cli_device_close(&dev);

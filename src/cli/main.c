@@ -14,6 +14,13 @@ static void usage(FILE *f)
             "  kernels [--json] [-p P -t T -d D] list kernel families, presets, and with a device\n"
             "                                   whether each can run there\n"
             "  run [options]                    build, validate and time kernels (run --help)\n"
+            "  explore [options]                sweep kernels x sizes x work-groups x parameters\n"
+            "                                   into the results store, resumably (explore --help)\n"
+            "  replay ID                        re-run a stored point and compare with it\n"
+            "  export --format json|csv         write the results store out (export --help)\n"
+            "  import FILE                      merge a JSON export into the results store\n"
+            "  store info|list|check|path       what the results store holds\n"
+            "  ceilings [-p P -t T -d D] [--json] peak FLOP/s and memory bandwidth, measured\n"
             "  cache list|clear                 the program binary cache\n"
             "  version                          print the version\n"
             "\n"
@@ -34,8 +41,20 @@ int main(int argc, char **argv)
         return cmd_kernels(argc - 1, argv + 1);
     if (!strcmp(cmd, "run"))
         return cmd_run(argc - 1, argv + 1);
+    if (!strcmp(cmd, "ceilings"))
+        return cmd_ceilings(argc - 1, argv + 1);
     if (!strcmp(cmd, "cache"))
         return cmd_cache(argc - 1, argv + 1);
+    if (!strcmp(cmd, "explore"))
+        return cmd_explore(argc - 1, argv + 1);
+    if (!strcmp(cmd, "replay"))
+        return cmd_replay(argc - 1, argv + 1);
+    if (!strcmp(cmd, "export"))
+        return cmd_export(argc - 1, argv + 1);
+    if (!strcmp(cmd, "import"))
+        return cmd_import(argc - 1, argv + 1);
+    if (!strcmp(cmd, "store"))
+        return cmd_store(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("gemmbench %s\n", gb_version());
         return EXIT_OK;

@@ -8,6 +8,7 @@
 #include "../impl/impl.h"
 #include "../peers/peers.h"
 #include "../validate/validate.h"
+#include "energy.h"
 #include "stats.h"
 
 /* Outside the logical C: a value no GEMM of our data produces, exact in float. */
@@ -226,12 +227,28 @@ int gb_bench_run(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *
     }
     /* Every call is a whole offload (inputs written, C read back), so each phase is measured
      * each time and C starts from the same values. */
+    gb_energy_t en;
+    gb__energy_open(&en, ctx->dev);
+    double j0 = 0, j1 = 0;
+    int have_j0 = 0;
     for (int i = 0; rc == GB_OK && i < o->warmup + o->iterations; i++) {
         double t[GB_PHASE_COUNT];
+        if (i == o->warmup)
+            have_j0 = gb__energy_read(&en, &j0);
         if ((rc = runner_call(&run, da, db, dc, cout, t)) == GB_OK && i >= o->warmup)
             for (int ph = 0; ph < GB_PHASE_COUNT; ph++)
                 r->samples_ms[ph][i - o->warmup] = t[ph];
     }
+    r->energy_j = r->gflops_per_watt = -1.0;
+    if (have_j0 && gb__energy_read(&en, &j1) && j1 > j0) {
+        r->energy_j = j1 - j0;
+        r->gflops_per_watt = 2.0 * mnk * o->iterations / r->energy_j * 1e-9;
+        snprintf(r->energy_source, sizeof r->energy_source, "%s", en.source);
+    } else {
+        snprintf(r->energy_why, sizeof r->energy_why, "%s",
+                 en.ok ? "the counter did not advance over the timed calls" : en.why);
+    }
+    gb__energy_close(&en);
     free(cout);
     if (rc != GB_OK)
         goto done;

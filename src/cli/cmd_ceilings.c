@@ -1,0 +1,80 @@
+/* cmd_ceilings.c: `gemmbench ceilings [-p P -t T -d D] [--json]`: the device's peak FLOP/s by
+ * formula and by micro-benchmark, and its measured memory bandwidth. */
+#include <cjson/cJSON.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+
+int cmd_ceilings(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"platform", required_argument, NULL, 'p'}, {"type", required_argument, NULL, 't'},
+        {"device", required_argument, NULL, 'd'},   {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
+    gb_device_selector_t sel = {NULL, GB_DEVTYPE_ALL, NULL};
+    int json = 0, c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":p:t:d:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'p': sel.platform = optarg; break;
+        case 'd': sel.device = optarg; break;
+        case 't':
+            if (gb_device_type_parse(optarg, &sel.type) != GB_OK)
+                return cli_error(GB_EBADARG, "unknown device type '%s'; use all, cpu, gpu, acc or default", optarg);
+            break;
+        case 'j': json = 1; break;
+        case 'h': printf("usage: gemmbench ceilings [-p P] [-t T] [-d D] [--json]\n"); return EXIT_OK;
+        case ':': return cli_error(GB_EBADARG, "option '%s' needs a value", argv[optind - 1]);
+        default: return cli_error(GB_EBADARG, "unknown option '%s' for ceilings", argv[optind - 1]);
+        }
+    }
+    cli_device_t dev;
+    int rc = cli_device_open(&dev, &sel);
+    if (rc)
+        return rc;
+    const gb_device_info_t *di = &dev.list[dev.index];
+    gb_context_t *ctx = NULL;
+    char msg[512];
+    gb_ceilings_t ce;
+    if ((rc = gb_context_open(&ctx, di, msg, sizeof msg)) != GB_OK) {
+        rc = cli_error(rc, "%s", msg);
+    } else if ((rc = gb_ceilings_measure(ctx, &ce)) != GB_OK) {
+        rc = cli_error(rc, "%s", gb_context_errmsg(ctx));
+    } else if (json) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "device", di->name);
+        cJSON_AddStringToObject(o, "driver", di->driver);
+        for (int p = 0; p < 2; p++) {
+            cJSON *e = cJSON_AddObjectToObject(o, p ? "d" : "s");
+            cJSON_AddNumberToObject(e, "formula_gflops", di->peak_gflops[p]);
+            cJSON_AddStringToObject(e, "formula", di->peak_formula[p]);
+            cJSON_AddNumberToObject(e, "measured_gflops", ce.peak_gflops[p]);
+        }
+        cJSON_AddNumberToObject(o, "bandwidth_gbs", ce.bandwidth_gbs);
+        cJSON_AddStringToObject(o, "method", ce.method);
+        char *s = cJSON_Print(o);
+        printf("%s\n", s ? s : "{}");
+        free(s);
+        cJSON_Delete(o);
+        rc = EXIT_OK;
+    } else {
+        printf("device: %s (%s)\n", di->name, di->driver);
+        for (int p = 0; p < 2; p++) {
+            printf("peak %s: measured %.1f GFLOP/s", p ? "D" : "S", ce.peak_gflops[p]);
+            if (di->peak_gflops[p] > 0)
+                printf(", formula %.1f (%.0f%%): %s\n", di->peak_gflops[p],
+                       100.0 * ce.peak_gflops[p] / di->peak_gflops[p], di->peak_formula[p]);
+            else
+                printf(", formula %s\n", di->peak_formula[p]);
+        }
+        printf("memory bandwidth: measured %.1f GB/s (read + write)\n", ce.bandwidth_gbs);
+        printf("method: %s\n", ce.method);
+        rc = EXIT_OK;
+    }
+    gb_context_close(ctx);
+    cli_device_close(&dev);
+    return rc;
+}
