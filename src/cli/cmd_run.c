@@ -528,6 +528,14 @@ int cmd_run(int argc, char **argv)
             }
             gb_result_t r;
             crc = gb_bench_run(ctx, &cfg, &p, &o.bench, &r);
+            /* Found only once compiled (e.g. registers limit the work-group): under 'all' a
+             * kernel that cannot run here is skipped with its reason, like the checks above. */
+            if (!named && (crc == GB_EWGSIZE || crc == GB_ELOCALMEM || crc == GB_EUNSUPPORTED)) {
+                if (!o.json)
+                    printf("%-24s %-4s skipped: %s\n", jobs[j].name, gb_precision_name(p.precision),
+                           gb_context_errmsg(ctx));
+                break;
+            }
             if (crc != GB_OK) {
                 rc = cli_error(crc, "%s: %s", jobs[j].name, gb_context_errmsg(ctx));
                 goto done;

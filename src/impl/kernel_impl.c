@@ -394,6 +394,18 @@ static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
     if (err != CL_SUCCESS)
         return gb__ctx_fail(im->ctx, GB_EMETADATA, "%s: no kernel named '%s' in %s (%s); fix 'entry'",
                             f->origin, f->entry, f->source_file, gb__cl_errname(err));
+    /* The compiled kernel may allow fewer work-items per group than the device (registers):
+     * refuse before launch, with the reason, rather than fail the launch. */
+    size_t kmax = 0;
+    if (!im->local_null &&
+        clGetKernelWorkGroupInfo(im->kernel, (cl_device_id)im->ctx->dev->cl_device,
+                                 CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax, NULL) == CL_SUCCESS &&
+        kmax > 0 && im->local[0] * im->local[1] > kmax)
+        return gb__ctx_fail(im->ctx, GB_EWGSIZE,
+                            "kernel '%s' as compiled allows work-groups of at most %zu work-items "
+                            "on this device (register use), but its parameters ask for %zu x %zu; "
+                            "choose parameters with fewer work-items per group",
+                            gb_config_name(cfg), kmax, im->local[0], im->local[1]);
 
     /* Caller's buffers, then temporaries, then the passes between them. */
     size_t ea, eb, ec;
