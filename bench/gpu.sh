@@ -1,10 +1,11 @@
 #!/bin/sh
 # bench/gpu.sh: on a machine with an NVIDIA GPU, the CUDA toolkit and the carried Debian packages
 # (see ../shared/GPU.md: `source .device/unpack.sh` first), builds gemmbench with its cuBLAS and
-# CLBlast peers and runs ours, CLBlast and cuBLAS side by side in one process per size, for S
+# CLBlast peers and runs ours, CLBlast and cuBLAS one after the other at each size, for S
 # and D at 1024, 2048, 4096, 4097 and 8192, square row-major NN, each validated against the
 # double-precision reference. Prints one table, ratios last.
 #   OURS_S / OURS_D   our kernel or preset per precision (default xgemm_gpu, xgemm_gpu_d)
+#   PARAMS_S / PARAMS_D  parameters for ours, "NAME=V NAME=V" (default: the preset's)
 #   SIZES             orders (default "1024 2048 4096 4097 8192")
 #   ITER, WARMUP      timed and untimed calls per point (default 20, 3)
 #   TIMING            kernel|ops|offload (default ops: every kernel of the GEMM, no copies)
@@ -30,8 +31,15 @@ for prec in s d; do
     ours=$ours_s
     [ "$prec" = d ] && ours=$ours_d
     for n in $sizes; do
-        "$gb" run -p NVIDIA -k "$ours,clblast,cublas" --precision "$prec" -n "$n" -v \
-            -i "$iter" --warmup "$warmup" --timing "$timing" >"$out.run" 2>&1 || true
+        params=${PARAMS_S:-}
+        [ "$prec" = d ] && params=${PARAMS_D:-}
+        pargs=""
+        for kv in $params; do pargs="$pargs --param $kv"; done
+        # shellcheck disable=SC2086
+        { "$gb" run -p NVIDIA -k "$ours" $pargs --precision "$prec" -n "$n" -v -i "$iter" \
+              --warmup "$warmup" --timing "$timing" --no-store 2>&1
+          "$gb" run -p NVIDIA -k clblast,cublas --precision "$prec" -n "$n" -v -i "$iter" \
+              --warmup "$warmup" --timing "$timing" --no-store 2>&1; } >"$out.run" || true
         [ -n "$log" ] && { mkdir -p "$log"; cp "$out.run" "$log/$prec-$n.txt"; }
         # kernel prec layout M N K lws GFLOP/s ...; the verdict starts at the 'pass'/'FAIL' word.
         awk -v p="$prec" -v n="$n" -v ours="$ours" '
