@@ -16,44 +16,58 @@ typedef int (*nvml_handle_t)(const char *bus, void **dev);
 typedef int (*nvml_index_t)(unsigned idx, void **dev);
 typedef int (*nvml_energy_t)(void *dev, unsigned long long *mj);
 
+/* NVML is loaded and initialised once per process and never unloaded: it runs threads of its
+ * own, and unmapping the library under them (dlclose without nvmlShutdown) crashes the process. */
+static struct {
+    int tried, ok;
+    nvml_handle_t by_bus;
+    nvml_index_t by_index;
+    void *energy;
+} nvml;
+
+static int nvml_load(void)
+{
+    if (nvml.tried)
+        return nvml.ok;
+    nvml.tried = 1;
+    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return 0;
+    nvml_init_t init = (nvml_init_t)dlsym(lib, "nvmlInit_v2");
+    nvml.by_bus = (nvml_handle_t)dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
+    nvml.by_index = (nvml_index_t)dlsym(lib, "nvmlDeviceGetHandleByIndex_v2");
+    nvml.energy = dlsym(lib, "nvmlDeviceGetTotalEnergyConsumption");
+    nvml.ok = init && nvml.by_index && nvml.energy && init() == 0;
+    return nvml.ok;
+}
+
 static int nvml_open(gb_energy_t *e, const gb_device_info_t *d)
 {
-    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        snprintf(e->why, sizeof e->why, "NVML (libnvidia-ml.so.1) not found");
+    if (!nvml_load()) {
+        snprintf(e->why, sizeof e->why, "NVML (libnvidia-ml.so.1) not found or not initialised");
         return 0;
     }
-    nvml_init_t init = (nvml_init_t)dlsym(lib, "nvmlInit_v2");
-    nvml_handle_t by_bus = (nvml_handle_t)dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
-    nvml_index_t by_index = (nvml_index_t)dlsym(lib, "nvmlDeviceGetHandleByIndex_v2");
-    e->nvml_energy = (void *)dlsym(lib, "nvmlDeviceGetTotalEnergyConsumption");
-    if (!init || !by_index || !e->nvml_energy || init() != 0) {
-        snprintf(e->why, sizeof e->why, "NVML did not initialise");
-        dlclose(lib);
-        return 0;
-    }
+    e->nvml_energy = nvml.energy;
     /* Match the OpenCL device to NVML's by PCI bus, where the driver tells it. */
     cl_uint bus = 0, slot = 0;
     char busid[32];
     void *dev = NULL;
-    if (clGetDeviceInfo((cl_device_id)d->cl_device, CL_DEVICE_PCI_BUS_ID_NV, sizeof bus, &bus, NULL) == CL_SUCCESS &&
-        clGetDeviceInfo((cl_device_id)d->cl_device, CL_DEVICE_PCI_SLOT_ID_NV, sizeof slot, &slot, NULL) == CL_SUCCESS && by_bus) {
+    if (nvml.by_bus &&
+        clGetDeviceInfo((cl_device_id)d->cl_device, CL_DEVICE_PCI_BUS_ID_NV, sizeof bus, &bus, NULL) == CL_SUCCESS &&
+        clGetDeviceInfo((cl_device_id)d->cl_device, CL_DEVICE_PCI_SLOT_ID_NV, sizeof slot, &slot, NULL) == CL_SUCCESS) {
         snprintf(busid, sizeof busid, "00000000:%02x:%02x.0", bus & 0xffu, (slot >> 3) & 0x1fu);
-        if (by_bus(busid, &dev) != 0)
+        if (nvml.by_bus(busid, &dev) != 0)
             dev = NULL;
     }
-    if (!dev && by_index((unsigned)d->device_index, &dev) != 0) {
+    if (!dev && nvml.by_index((unsigned)d->device_index, &dev) != 0) {
         snprintf(e->why, sizeof e->why, "NVML has no device %zu", d->device_index);
-        dlclose(lib);
         return 0;
     }
     unsigned long long mj;
     if (((nvml_energy_t)e->nvml_energy)(dev, &mj) != 0) {
         snprintf(e->why, sizeof e->why, "NVML energy counter not supported on this GPU");
-        dlclose(lib);
         return 0;
     }
-    e->lib = lib;
     e->nvml_dev = dev;
     snprintf(e->source, sizeof e->source, "NVML total energy");
     return 1;
@@ -101,7 +115,7 @@ int gb__energy_read(gb_energy_t *e, double *joules)
 {
     if (!e->ok)
         return 0;
-    if (e->lib) {
+    if (e->nvml_dev) {
         unsigned long long mj = 0;
         if (((nvml_energy_t)e->nvml_energy)(e->nvml_dev, &mj) != 0)
             return 0;
@@ -113,7 +127,5 @@ int gb__energy_read(gb_energy_t *e, double *joules)
 
 void gb__energy_close(gb_energy_t *e)
 {
-    if (e->lib)
-        dlclose(e->lib);
     memset(e, 0, sizeof *e);
 }

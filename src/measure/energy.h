@@ -9,7 +9,7 @@
 typedef struct gb_energy {
     int ok;
     char source[48], why[128];
-    void *lib, *nvml_dev, *nvml_energy;
+    void *nvml_dev, *nvml_energy;
     char rapl_path[128];
 } gb_energy_t;
 
