@@ -217,6 +217,9 @@ typedef struct gb_family {
 
 /* Bit index of a layout/transposition combination in gb_family_t.layouts (0..7). */
 unsigned gb_layout_index(gb_layout_t layout, gb_trans_t ta, gb_trans_t tb);
+/* For a problem whose layout the user left open: keeps p's layout and transpositions if the
+ * family runs them natively, else sets the family's first native combination. */
+void gb_family_native_layout(const gb_family_t *f, gb_problem_t *p);
 
 typedef struct gb_registry gb_registry_t;
 /* Loads the built-in families, then those in kernel_path (NULL for none), which add to or

@@ -256,20 +256,6 @@ static int plan_jobs(const run_opts_t *o, const gb_registry_t *reg, job_t *jobs,
     return 0;
 }
 
-/* With no layout asked for, a kernel runs row-major NN if it can, else its first native layout. */
-static void native_layout(const gb_family_t *f, gb_problem_t *p)
-{
-    if (f->layouts & (1u << gb_layout_index(p->layout, p->trans_a, p->trans_b)))
-        return;
-    for (unsigned i = 0; i < 8; i++)
-        if (f->layouts & (1u << i)) {
-            p->layout = (gb_layout_t)(i / 4);
-            p->trans_a = (gb_trans_t)((i / 2) % 2);
-            p->trans_b = (gb_trans_t)(i % 2);
-            return;
-        }
-}
-
 static cJSON *result_json(const char *kernel, const gb_problem_t *p, const gb_result_t *r,
                           const gb_bench_options_t *b)
 {
@@ -511,7 +497,7 @@ int cmd_run(int argc, char **argv)
             gb_problem_t p = o.base;
             p.precision = jobs[j].prec;
             if (!o.has_layout)
-                native_layout(cfg.family, &p);
+                gb_family_native_layout(cfg.family, &p);
             p.m = shapes[s][0];
             p.n = shapes[s][1];
             p.k = shapes[s][2];

@@ -171,21 +171,6 @@ static int check_names(gb_explore_t *ex, char *msg, size_t msglen)
     return GB_OK;
 }
 
-/* With no layout asked for, a kernel runs row-major NN if it can, else its first native layout
- * (the same rule as `gemmbench run`). */
-static void native_layout(const gb_family_t *f, gb_problem_t *p)
-{
-    if (f->layouts & (1u << gb_layout_index(p->layout, p->trans_a, p->trans_b)))
-        return;
-    for (unsigned i = 0; i < 8; i++)
-        if (f->layouts & (1u << i)) {
-            p->layout = (gb_layout_t)(i / 4);
-            p->trans_a = (gb_trans_t)((i / 2) % 2);
-            p->trans_b = (gb_trans_t)(i % 2);
-            return;
-        }
-}
-
 int gb_explore_cannot_run(int code)
 {
     switch (code) {
@@ -249,7 +234,7 @@ int gb_explore_point(gb_explore_t *ex, size_t index, gb_xp_point_t *xp)
     xp->problem.k = shape[2];
     xp->bench = pl->bench;
     if (rc == GB_OK && !pl->has_layout)
-        native_layout(xp->cfg.family, &xp->problem);
+        gb_family_native_layout(xp->cfg.family, &xp->problem);
     if (rc == GB_OK)
         rc = gb_problem_check(&xp->problem, xp->why, sizeof xp->why);
     if (rc == GB_OK)

@@ -234,3 +234,16 @@ int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_prec
     }
     return GB_OK;
 }
+
+void gb_family_native_layout(const gb_family_t *f, gb_problem_t *p)
+{
+    if (f->layouts & (1u << gb_layout_index(p->layout, p->trans_a, p->trans_b)))
+        return;
+    for (unsigned i = 0; i < 8; i++)
+        if (f->layouts & (1u << i)) {
+            p->layout = (gb_layout_t)(i / 4);
+            p->trans_a = (gb_trans_t)((i / 2) % 2);
+            p->trans_b = (gb_trans_t)(i % 2);
+            return;
+        }
+}
