@@ -308,7 +308,8 @@ kernel void xgemm(const int M, const int N, const int K, const real alpha,
     A += offA;
     B += offB;
     C += offC;
-    /* Vector loads need every vector aligned: leading dimension and offset must keep them so. */
+    /* Whole vectors are read where the slice lies inside M (N) and K, and the leading dimension
+     * and offset keep every vector aligned. */
     const bool inside_a = lda % VWA == 0 && offA % VWA == 0 && m0 + MWG <= M;
     const bool inside_b = ldb % VWB == 0 && offB % VWB == 0 && n0 + NWG <= N;
 
@@ -388,6 +389,8 @@ kernel void xgemm(const int M, const int N, const int K, const real alpha,
     }
 
     const bool fast_c = m0 + MWG <= M && n0 + NWG <= N && ldc % VWN == 0 && offC % VWN == 0;
+    /* With ACCMEM this loop is left rolled: its run-time index into acc is what keeps acc in
+     * memory (see multiply()). */
 #if ACCMEM
 #pragma unroll 1
 #else
