@@ -55,8 +55,12 @@ void intel_slm(const int M, const int N, const int K, const real alpha,
             acc[c][r] = 0;
     for (int k0 = 0; k0 < K; k0 += KB) {
         /* The same number of elements for every work-item (a constraint of the metadata). */
-        for (int t = lid; t < TR * KB; t += LX * LY)
-            tile[t] = a[(k0 + t / TR) * lda + t % TR];
+        /* The remainder as t - q * TR: Oclgrind's uninitialized-value checker cannot execute
+         * the instruction a paired / and % become. */
+        for (int t = lid; t < TR * KB; t += LX * LY) {
+            const int q = t / TR;
+            tile[t] = a[(k0 + q) * lda + (t - q * TR)];
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
         for (int k = 0; k < KB; k++) {

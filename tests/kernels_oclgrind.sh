@@ -6,7 +6,8 @@
 # any line in the log is a failure.
 #
 # Covered: the tutorial families myGEMM* with their presets, and the built-in naive,
-# gemmbench_nn, gemmbench_nt and xgemm families with their presets, where present. Each run is
+# gemmbench_nn, gemmbench_nt, xgemm, xgemm_nv, intel_naive and intel_slm families with their
+# presets, where present (the subgroup families need cl_intel_subgroups). Each run is
 #   oclgrind --data-races --uninitialized --check-api --local-mem-size 65536 --log FILE \
 #       GEMMBENCH run -p Oclgrind -k NAME -M 33 -N 17 -K 9 -i 1 --warmup 0 [ARGS]
 # (odd sizes, so tiled families pad; 64 KiB of simulated local memory so GPU-sized presets fit),
@@ -102,7 +103,7 @@ check() {
 }
 awk '
     /^[A-Za-z_]/ { fam = $1; prec = $2 }
-    fam ~ /^(myGEMM[0-9]+|naive|gemmbench_nn|gemmbench_nt|xgemm)$/ {
+    fam ~ /^(myGEMM[0-9]+|naive|gemmbench_nn|gemmbench_nt|xgemm|xgemm_nv|intel_naive|intel_slm)$/ {
         if (/^[A-Za-z_]/) print "family", fam, prec
         else if ($1 == "preset") print "preset", $2, fam
     }' "$tmp/kernels" >"$tmp/names"
@@ -128,7 +129,11 @@ else
         check "$name" 9
         check "$name" 45
         [ "$kind" = family ] || continue
-        case "$precs" in *d*) check "$name" 9 --precision d --alpha -2 --beta 0.5 ;; esac
+        # xgemm_nv's default double tile (128x128x16) needs 66 KiB, over the simulator's 64.
+        dparams=""
+        [ "$name" = xgemm_nv ] && dparams="--param KWG=8"
+        # shellcheck disable=SC2086
+        case "$precs" in *d*) check "$name" 9 --precision d --alpha -2 --beta 0.5 $dparams ;; esac
         check "$name" 9 --layout row --transA T --beta 0.5
         check "$name" 9 --layout col --transB T --beta -1
     done <"$tmp/names"
