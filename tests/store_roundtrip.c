@@ -467,6 +467,36 @@ done:
     gb_device_list_free(list, count);
 }
 
+/* Measured ceilings: absent, stored, read back per device and driver, replaced by a newer one. */
+static void test_ceilings(const char *dir)
+{
+    char path[256], msg[1024], when[32];
+    snprintf(path, sizeof path, "%s/ceilings.db", dir);
+    gb_store_t *st = NULL;
+    if (!CHECK_RC(gb_store_open(&st, path, GB_STORE_CREATE, msg, sizeof msg), GB_OK))
+        return;
+    gb_device_info_t dev;
+    memset(&dev, 0, sizeof dev);
+    snprintf(dev.name, sizeof dev.name, "Ceiling Device");
+    snprintf(dev.platform_version, sizeof dev.platform_version, "OpenCL 3.0 test");
+    snprintf(dev.driver, sizeof dev.driver, "1.0");
+    gb_ceilings_t c = {{1234.5, 617.25}, 99.5, "method text"}, got;
+    CHECK_RC(gb_store_get_ceilings(st, &dev, &got, when), 0);
+    CHECK_RC(gb_store_put_ceilings(st, &dev, &c), GB_OK);
+    CHECK_RC(gb_store_get_ceilings(st, &dev, &got, when), 1);
+    CHECK(got.peak_gflops[0] == 1234.5 && got.peak_gflops[1] == 617.25);
+    CHECK(got.bandwidth_gbs == 99.5 && !strcmp(got.method, "method text"));
+    CHECK(strlen(when) == 20 && when[10] == 'T' && when[19] == 'Z');
+    snprintf(dev.driver, sizeof dev.driver, "2.0"); /* another driver: not measured */
+    CHECK_RC(gb_store_get_ceilings(st, &dev, &got, when), 0);
+    snprintf(dev.driver, sizeof dev.driver, "1.0");
+    c.peak_gflops[0] = 2000.0;
+    CHECK_RC(gb_store_put_ceilings(st, &dev, &c), GB_OK);
+    CHECK_RC(gb_store_get_ceilings(st, &dev, &got, when), 1);
+    CHECK(got.peak_gflops[0] == 2000.0);
+    gb_store_close(st);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "--make-foreign")) {
@@ -495,6 +525,7 @@ int main(int argc, char **argv)
     test_hashes();
     test_roundtrip(dir);
     test_device(dir);
+    test_ceilings(dir);
     /* SQLite's WAL side files and the test's own files. */
     unit_remove_dir(dir);
     return unit_finish();

@@ -1,18 +1,39 @@
-/* cmd_ceilings.c: `gemmbench ceilings [-p P -t T -d D] [--json]`: the device's peak FLOP/s by
- * formula and by micro-benchmark, and its measured memory bandwidth. */
+/* cmd_ceilings.c: `gemmbench ceilings [-p P -t T -d D] [--json] [--store PATH|--no-store]`: the
+ * device's peak FLOP/s by formula and by micro-benchmark, and its measured memory bandwidth,
+ * kept in the results store so that `run` reports efficiency against the measured peak. */
 #include <cjson/cJSON.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../store/store.h"
 #include "cli.h"
+
+/* Keeps the measurement in the store (the default one, or --store PATH). */
+static int store_ceilings(const char *path, const gb_device_info_t *di, const gb_ceilings_t *ce)
+{
+    struct gb_store *st = NULL;
+    int rc = cli_store_open(&st, path, 1);
+    if (rc)
+        return rc;
+    if (gb_store_put_ceilings(st, di, ce) != GB_OK)
+        rc = cli_error(GB_EIO, "%s", gb_store_errmsg(st));
+    else
+        fprintf(stderr, "ceilings stored in %s for %s, driver %s\n", gb_store_path(st), di->name,
+                di->driver);
+    gb_store_close(st);
+    return rc;
+}
 
 int cmd_ceilings(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"platform", required_argument, NULL, 'p'}, {"type", required_argument, NULL, 't'},
         {"device", required_argument, NULL, 'd'},   {"json", no_argument, NULL, 'j'},
+        {"store", required_argument, NULL, 's'},    {"no-store", no_argument, NULL, 'n'},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
+    const char *store = NULL;
+    int no_store = 0;
     gb_device_selector_t sel = {NULL, GB_DEVTYPE_ALL, NULL};
     int json = 0, c;
     optind = 1;
@@ -26,7 +47,9 @@ int cmd_ceilings(int argc, char **argv)
                 return cli_error(GB_EBADARG, "unknown device type '%s'; use all, cpu, gpu, acc or default", optarg);
             break;
         case 'j': json = 1; break;
-        case 'h': printf("usage: gemmbench ceilings [-p P] [-t T] [-d D] [--json]\n"); return EXIT_OK;
+        case 's': store = optarg; break;
+        case 'n': no_store = 1; break;
+        case 'h': printf("usage: gemmbench ceilings [-p P] [-t T] [-d D] [--json] [--store PATH|--no-store]\n"); return EXIT_OK;
         case ':': return cli_error(GB_EBADARG, "option '%s' needs a value", argv[optind - 1]);
         default: return cli_error(GB_EBADARG, "unknown option '%s' for ceilings", argv[optind - 1]);
         }
@@ -43,6 +66,8 @@ int cmd_ceilings(int argc, char **argv)
         rc = cli_error(rc, "%s", msg);
     } else if ((rc = gb_ceilings_measure(ctx, &ce)) != GB_OK) {
         rc = cli_error(rc, "%s", gb_context_errmsg(ctx));
+    } else if (!no_store && (rc = store_ceilings(store, di, &ce)) != 0) {
+        /* the error is printed */
     } else if (json) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "device", di->name);

@@ -35,6 +35,17 @@ typedef struct job {
     int named; /* asked for by name (its errors are errors), not through 'all' */
 } job_t;
 
+/* What the energy column rests on, said once under the table. */
+static char energy_note[200];
+/* Measured peaks of the device from the store (0 where never measured). */
+static const double *measured_peak;
+
+static double measured_efficiency(const gb_problem_t *p, const gb_result_t *r)
+{
+    return measured_peak && measured_peak[p->precision] > 0
+               ? r->gflops / measured_peak[p->precision] : -1.0;
+}
+
 static void usage(void)
 {
     printf("usage: gemmbench run [options]\n"
@@ -293,6 +304,10 @@ static cJSON *result_json(const char *kernel, const gb_problem_t *p, const gb_re
         cJSON_AddNumberToObject(o, "efficiency_formula_peak", r->efficiency);
     else
         cJSON_AddNullToObject(o, "efficiency_formula_peak");
+    if (measured_efficiency(p, r) >= 0)
+        cJSON_AddNumberToObject(o, "efficiency_measured_peak", measured_efficiency(p, r));
+    else
+        cJSON_AddNullToObject(o, "efficiency_measured_peak");
     cJSON *en = cJSON_AddObjectToObject(o, "energy");
     if (r->energy_j >= 0) {
         cJSON_AddStringToObject(en, "source", r->energy_source);
@@ -344,7 +359,7 @@ static void verdict_text(const gb_validation_t *v, char *buf, size_t len)
         snprintf(buf, len, "pass %.2g/%.3g", v->max_ratio, v->bound_ratio);
 }
 
-static void print_header(const gb_device_info_t *dev, const run_opts_t *o)
+static void print_header(const gb_device_info_t *dev, const run_opts_t *o, const char *measured_when)
 {
     char dist[64];
     printf("device: %s (%s, %s)\n", dev->name, dev->platform_name, dev->driver);
@@ -353,6 +368,12 @@ static void print_header(const gb_device_info_t *dev, const run_opts_t *o)
             printf("peak %s: %.1f GFLOP/s = %s\n", p ? "D" : "S", dev->peak_gflops[p], dev->peak_formula[p]);
         else
             printf("peak %s: %s\n", p ? "D" : "S", dev->peak_formula[p]);
+    if (measured_when[0])
+        printf("measured peak (gemmbench ceilings, %s): S %.1f, D %.1f GFLOP/s; meas%% is against it\n",
+               measured_when, measured_peak[0], measured_peak[1]);
+    else
+        printf("measured peak: none stored for this device and driver (run 'gemmbench ceilings'); "
+               "meas%% shows -\n");
     printf("GFLOP/s = 2*M*N*K / median time of %s (OpenCL events) over %d calls after %d "
            "warm-up;\nCI = 95%% CI of the mean; helpers = transposition/padding passes (ms, in "
            "GFLOP/s unless --timing kernel);\ncopies = host-device copies (ms, not in GFLOP/s "
@@ -364,17 +385,15 @@ static void print_header(const gb_device_info_t *dev, const run_opts_t *o)
     printf("alpha %g, beta %g, data %s, seed %llu; valid = max |C-Cref|/(u*G) / failing bound\n\n",
            o->base.alpha, o->base.beta, gb_dist_format(&o->bench.dist, dist, sizeof dist),
            (unsigned long long)o->bench.seed);
-    printf("%-24s %-4s %-7s %6s %6s %6s %-7s %9s %-19s %6s %8s %8s %9s  %s\n", "kernel", "prec",
-           "layout", "M", "N", "K", "lws", "GFLOP/s", "95% CI", "eff%", "helpers", "copies",
-           "wall", "valid");
+    printf("%-24s %-4s %-7s %6s %6s %6s %-7s %9s %-19s %6s %6s %8s %8s %9s  %s\n", "kernel",
+           "prec", "layout", "M", "N", "K", "lws", "GFLOP/s", "95% CI", "eff%", "meas%",
+           "helpers", "copies", "wall", "valid");
 }
 
-/* What the energy column rests on, said once under the table. */
-static char energy_note[200];
 
 static void print_row(const char *kernel, const gb_problem_t *p, const gb_result_t *r)
 {
-    char tag[16], lws[24], ci[40], eff[16], helpers[16], verdict[200];
+    char tag[16], lws[24], ci[40], eff[16], meas[16], helpers[16], verdict[200];
     const double flop = 2.0 * (double)p->m * (double)p->n * (double)p->k;
     const gb_stats_t *head = &r->time_ms[gb_timing_phase(r->timing)];
     if (r->local_null)
@@ -390,14 +409,18 @@ static void print_row(const char *kernel, const gb_problem_t *p, const gb_result
         snprintf(eff, sizeof eff, "%.1f", 100.0 * r->efficiency);
     else
         snprintf(eff, sizeof eff, "?");
+    if (measured_efficiency(p, r) >= 0)
+        snprintf(meas, sizeof meas, "%.1f", 100.0 * measured_efficiency(p, r));
+    else
+        snprintf(meas, sizeof meas, "-");
     if (r->helpers)
         snprintf(helpers, sizeof helpers, "%.3g", r->time_ms[GB_PHASE_HELPERS].median);
     else
         snprintf(helpers, sizeof helpers, "-");
     verdict_text(&r->validation, verdict, sizeof verdict);
-    printf("%-24s %-4s %-7s %6zu %6zu %6zu %-7s %9.4g %-19s %6s %8s %8.3g %9.4g  %s", kernel,
+    printf("%-24s %-4s %-7s %6zu %6zu %6zu %-7s %9.4g %-19s %6s %6s %8s %8.3g %9.4g  %s", kernel,
            gb_precision_name(p->precision), gb_problem_layout_tag(p, tag, sizeof tag), p->m, p->n,
-           p->k, lws, r->gflops, ci, eff, helpers,
+           p->k, lws, r->gflops, ci, eff, meas, helpers,
            r->time_ms[GB_PHASE_H2D].median + r->time_ms[GB_PHASE_D2H].median, r->gflops_wall,
            verdict);
     if (strcmp(r->route, "native") != 0)
@@ -482,10 +505,16 @@ int cmd_run(int argc, char **argv)
         goto done;
     if (!o.no_store && !o.store && gb_store_open(&st, NULL, GB_STORE_CREATE, msg, sizeof msg) != GB_OK)
         fprintf(stderr, "gemmbench: warning: results not stored: %s\n", msg);
+    /* Efficiency against the measured peak, where 'gemmbench ceilings' measured this device. */
+    gb_ceilings_t ceil;
+    char ceil_when[32] = "";
+    if (!st || gb_store_get_ceilings(st, di, &ceil, ceil_when) != 1)
+        memset(&ceil, 0, sizeof ceil);
+    measured_peak = ceil.peak_gflops;
     if (o.json)
         out = cJSON_CreateArray();
     else
-        print_header(di, &o);
+        print_header(di, &o, ceil_when);
     for (size_t j = 0; j < njobs; j++) {
         gb_config_t cfg;
         const int named = jobs[j].named;

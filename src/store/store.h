@@ -147,4 +147,11 @@ void gb_store_sha256_hex(const void *data, size_t len, char hex[65]);
 /* The git revision the tool was built from (`git describe --always --dirty`), or "unknown". */
 const char *gb_store_git_revision(void);
 
+/* Measured ceilings (gemmbench ceilings), one row per device, platform version and driver; a new
+ * measurement replaces the old. get returns 1 and fills c and when (UTC, ISO 8601) if the
+ * device has one, 0 if not, or an error code. */
+int gb_store_put_ceilings(gb_store_t *st, const gb_device_info_t *dev, const gb_ceilings_t *c);
+int gb_store_get_ceilings(gb_store_t *st, const gb_device_info_t *dev, gb_ceilings_t *c,
+                          char when[32]);
+
 #endif

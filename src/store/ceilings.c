@@ -1,0 +1,74 @@
+/* ceilings.c: measured device ceilings kept in the results store, one row per device, platform
+ * version and driver (the newest measurement wins), so that runs can report efficiency against
+ * the measured peak without measuring it again. */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "store_int.h"
+
+static int ensure_table(gb_store_t *st)
+{
+    /* Added beside schema version 1 without changing it: older stores gain the table. */
+    return gb_store__exec(st, "CREATE TABLE IF NOT EXISTS ceilings(device TEXT NOT NULL, "
+                              "platform_version TEXT NOT NULL, driver TEXT NOT NULL, peak_s REAL, "
+                              "peak_d REAL, bandwidth_gbs REAL, method TEXT NOT NULL, "
+                              "timestamp TEXT NOT NULL, PRIMARY KEY(device, platform_version, driver))");
+}
+
+int gb_store_put_ceilings(gb_store_t *st, const gb_device_info_t *dev, const gb_ceilings_t *c)
+{
+    sqlite3_stmt *q = NULL;
+    int rc = ensure_table(st);
+    if (rc == GB_OK)
+        rc = gb_store__prepare(st, "INSERT OR REPLACE INTO ceilings VALUES(?, ?, ?, ?, ?, ?, ?, "
+                                   "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))", &q);
+    if (rc != GB_OK)
+        return rc;
+    sqlite3_bind_text(q, 1, dev->name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, dev->platform_version, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 3, dev->driver, -1, SQLITE_STATIC);
+    for (int p = 0; p < 2; p++) {
+        if (c->peak_gflops[p] > 0)
+            sqlite3_bind_double(q, 4 + p, c->peak_gflops[p]);
+        else
+            sqlite3_bind_null(q, 4 + p);
+    }
+    sqlite3_bind_double(q, 6, c->bandwidth_gbs);
+    sqlite3_bind_text(q, 7, c->method, -1, SQLITE_STATIC);
+    if (sqlite3_step(q) != SQLITE_DONE)
+        rc = gb_store__fail_db(st, "storing the ceilings");
+    sqlite3_finalize(q);
+    return rc;
+}
+
+int gb_store_get_ceilings(gb_store_t *st, const gb_device_info_t *dev, gb_ceilings_t *c,
+                          char when[32])
+{
+    sqlite3_stmt *q = NULL;
+    memset(c, 0, sizeof *c);
+    when[0] = '\0';
+    int rc = ensure_table(st);
+    if (rc == GB_OK)
+        rc = gb_store__prepare(st, "SELECT peak_s, peak_d, bandwidth_gbs, method, timestamp FROM "
+                                   "ceilings WHERE device = ? AND platform_version = ? AND driver = ?",
+                               &q);
+    if (rc != GB_OK)
+        return rc;
+    sqlite3_bind_text(q, 1, dev->name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, dev->platform_version, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 3, dev->driver, -1, SQLITE_STATIC);
+    int found = 0, step = sqlite3_step(q);
+    if (step == SQLITE_ROW) {
+        found = 1;
+        c->peak_gflops[GB_PREC_S] = sqlite3_column_double(q, 0);
+        c->peak_gflops[GB_PREC_D] = sqlite3_column_double(q, 1);
+        c->bandwidth_gbs = sqlite3_column_double(q, 2);
+        snprintf(c->method, sizeof c->method, "%s", (const char *)sqlite3_column_text(q, 3));
+        snprintf(when, 32, "%s", (const char *)sqlite3_column_text(q, 4));
+    } else if (step != SQLITE_DONE) {
+        rc = gb_store__fail_db(st, "reading the ceilings");
+    }
+    sqlite3_finalize(q);
+    return rc == GB_OK ? found : rc;
+}
