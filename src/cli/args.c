@@ -99,3 +99,17 @@ void cli_device_close(cli_device_t *d)
     gb_device_list_free(d->list, d->count);
     d->list = NULL;
 }
+
+void cli_verdict_text(const gb_validation_t *v, int why_not, char *buf, size_t len)
+{
+    if (!v->done && why_not)
+        snprintf(buf, len, "not validated (%s)", v->reason);
+    else if (!v->done)
+        snprintf(buf, len, "-");
+    else if (!v->passed)
+        snprintf(buf, len, "FAIL: %s", v->reason);
+    else if (v->exact)
+        snprintf(buf, len, "pass exact");
+    else
+        snprintf(buf, len, "pass %.2g/%.3g", v->max_ratio, v->bound_ratio);
+}

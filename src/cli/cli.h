@@ -31,6 +31,10 @@ typedef struct cli_device {
 int cli_device_open(cli_device_t *d, const gb_device_selector_t *sel);
 void cli_device_close(cli_device_t *d);
 
+/* A validation verdict as the tables print it: "pass 3.1/1.03e+03", "pass exact", "FAIL: why",
+ * and for a point not validated "-" or, with why_not, "not validated (why)". */
+void cli_verdict_text(const gb_validation_t *v, int why_not, char *buf, size_t len);
+
 int cmd_devices(int argc, char **argv);
 int cmd_kernels(int argc, char **argv);
 int cmd_run(int argc, char **argv);

@@ -59,17 +59,6 @@ static void diff_keys(const char *a, const char *b, char *out, size_t len)
     }
 }
 
-static void verdict(const gb_validation_t *v, char *buf, size_t len)
-{
-    if (!v->done)
-        snprintf(buf, len, "not validated (%s)", v->reason);
-    else if (!v->passed)
-        snprintf(buf, len, "FAIL: %s", v->reason);
-    else if (v->exact)
-        snprintf(buf, len, "pass exact");
-    else
-        snprintf(buf, len, "pass %.2g/%.3g", v->max_ratio, v->bound_ratio);
-}
 
 int cmd_replay(int argc, char **argv)
 {
@@ -196,8 +185,8 @@ int cmd_replay(int argc, char **argv)
            inside ? "INSIDE" : "OUTSIDE", old->median > 0 ? cur->median / old->median : 0.0,
            old->n < 2 ? "; the stored CI of one call is a single value" : "");
     char v_old[256], v_new[256];
-    verdict(&pt.result.validation, v_old, sizeof v_old);
-    verdict(&r.validation, v_new, sizeof v_new);
+    cli_verdict_text(&pt.result.validation, 1, v_old, sizeof v_old);
+    cli_verdict_text(&r.validation, 1, v_new, sizeof v_new);
     printf("  validation: %s (stored: %s)\n", v_new, v_old);
     rc = r.validation.done && !r.validation.passed ? EXIT_INVALID : EXIT_OK;
 done:

@@ -347,18 +347,6 @@ static cJSON *result_json(const char *kernel, const gb_problem_t *p, const gb_re
     return o;
 }
 
-static void verdict_text(const gb_validation_t *v, char *buf, size_t len)
-{
-    if (!v->done)
-        snprintf(buf, len, "-");
-    else if (!v->passed)
-        snprintf(buf, len, "FAIL: %s", v->reason);
-    else if (v->exact)
-        snprintf(buf, len, "pass exact");
-    else
-        snprintf(buf, len, "pass %.2g/%.3g", v->max_ratio, v->bound_ratio);
-}
-
 static void print_header(const gb_device_info_t *dev, const run_opts_t *o, const char *measured_when)
 {
     char dist[64];
@@ -417,7 +405,7 @@ static void print_row(const char *kernel, const gb_problem_t *p, const gb_result
         snprintf(helpers, sizeof helpers, "%.3g", r->time_ms[GB_PHASE_HELPERS].median);
     else
         snprintf(helpers, sizeof helpers, "-");
-    verdict_text(&r->validation, verdict, sizeof verdict);
+    cli_verdict_text(&r->validation, 0, verdict, sizeof verdict);
     printf("%-24s %-4s %-7s %6zu %6zu %6zu %-7s %9.4g %-19s %6s %6s %8s %8.3g %9.4g  %s", kernel,
            gb_precision_name(p->precision), gb_problem_layout_tag(p, tag, sizeof tag), p->m, p->n,
            p->k, lws, r->gflops, ci, eff, meas, helpers,

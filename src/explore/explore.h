@@ -39,6 +39,13 @@ typedef struct gb_plan {
     int has_layout;
 } gb_plan_t;
 
+/* Within the module: writes a formatted message into msg (if not NULL) and returns code. */
+int gb_explore__fail(char *msg, size_t len, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
 void gb_plan_init(gb_plan_t *pl);
 void gb_plan_free(gb_plan_t *pl);
 /* Sets one key from text, as a command-line flag or a plan file gives it (docs/explore.md lists

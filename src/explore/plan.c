@@ -10,10 +10,7 @@
 
 #include "explore.h"
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static int fail(char *msg, size_t len, int code, const char *fmt, ...)
+int gb_explore__fail(char *msg, size_t len, int code, const char *fmt, ...)
 {
     if (msg && len) {
         va_list ap;
@@ -23,6 +20,7 @@ static int fail(char *msg, size_t len, int code, const char *fmt, ...)
     }
     return code;
 }
+
 
 void gb_plan_init(gb_plan_t *pl)
 {
@@ -81,7 +79,7 @@ static int parse_list(const char *text, long min, long **out, size_t *count, con
     char *copy = malloc(strlen(text) + 1);
     int rc = GB_OK;
     if (!v || !copy) {
-        rc = fail(msg, msglen, GB_ENOMEM, "out of memory");
+        rc = gb_explore__fail(msg, msglen, GB_ENOMEM, "out of memory");
         goto done;
     }
     strcpy(copy, text);
@@ -105,7 +103,7 @@ static int parse_list(const char *text, long min, long **out, size_t *count, con
         long lo, hi, step = 1;
         int geometric = 0;
         if (np > 3 || !parse_long(parts[0], &lo) || (np > 1 && !parse_long(parts[1], &hi))) {
-            rc = fail(msg, msglen, GB_EBADARG, "%s: '%s' is not a list; %s", label, text, syntax);
+            rc = gb_explore__fail(msg, msglen, GB_EBADARG, "%s: '%s' is not a list; %s", label, text, syntax);
             goto done;
         }
         if (np == 1)
@@ -113,26 +111,26 @@ static int parse_list(const char *text, long min, long **out, size_t *count, con
         if (np == 3) {
             geometric = parts[2][0] == 'x';
             if (!parse_long(parts[2] + geometric, &step) || step < 1 + geometric) {
-                rc = fail(msg, msglen, GB_EBADARG, "%s: step '%s' in '%s' must be a positive "
+                rc = gb_explore__fail(msg, msglen, GB_EBADARG, "%s: step '%s' in '%s' must be a positive "
                           "integer, or x and a factor of at least 2", label, parts[2], text);
                 goto done;
             }
         }
         if (lo < min || hi < lo || (geometric && lo < 1)) {
-            rc = fail(msg, msglen, GB_EBADARG, "%s: '%s' must hold values of at least %ld, "
+            rc = gb_explore__fail(msg, msglen, GB_EBADARG, "%s: '%s' must hold values of at least %ld, "
                       "ranges from low to high; %s", label, text, min, syntax);
             goto done;
         }
         for (long x = lo; x <= hi;) {
             if (n == GB_PLAN_MAX_LIST) {
-                rc = fail(msg, msglen, GB_EBADARG, "%s: '%s' has more than %d values", label,
+                rc = gb_explore__fail(msg, msglen, GB_EBADARG, "%s: '%s' has more than %d values", label,
                           text, GB_PLAN_MAX_LIST);
                 goto done;
             }
             if (n == cap) {
                 long *grown = realloc(v, 2 * cap * sizeof *v);
                 if (!grown) {
-                    rc = fail(msg, msglen, GB_ENOMEM, "out of memory");
+                    rc = gb_explore__fail(msg, msglen, GB_ENOMEM, "out of memory");
                     goto done;
                 }
                 v = grown;
@@ -145,7 +143,7 @@ static int parse_list(const char *text, long min, long **out, size_t *count, con
         }
     }
     if (n == 0)
-        rc = fail(msg, msglen, GB_EBADARG, "%s: '%s' is an empty list; %s", label, text, syntax);
+        rc = gb_explore__fail(msg, msglen, GB_EBADARG, "%s: '%s' is an empty list; %s", label, text, syntax);
 done:
     free(copy);
     if (rc != GB_OK) {
@@ -169,12 +167,12 @@ static int parse_sizes(const char *text, gb_size_list_t *out, const char *label,
     for (size_t i = 0; i < n; i++)
         if (v[i] > (1L << 30)) {
             free(v);
-            return fail(msg, msglen, GB_EBADARG, "%s: %ld is too large", label, v[i]);
+            return gb_explore__fail(msg, msglen, GB_EBADARG, "%s: %ld is too large", label, v[i]);
         }
     size_t *s = malloc(n * sizeof *s);
     if (!s) {
         free(v);
-        return fail(msg, msglen, GB_ENOMEM, "out of memory");
+        return gb_explore__fail(msg, msglen, GB_ENOMEM, "out of memory");
     }
     for (size_t i = 0; i < n; i++)
         s[i] = (size_t)v[i];
@@ -193,7 +191,7 @@ static int parse_lws(gb_plan_t *pl, const char *text, const char *label, char *m
     char *copy = malloc(strlen(text) + 1);
     int rc = GB_OK;
     if (!v || !copy) {
-        rc = fail(msg, msglen, GB_ENOMEM, "out of memory");
+        rc = gb_explore__fail(msg, msglen, GB_ENOMEM, "out of memory");
         goto done;
     }
     strcpy(copy, text);
@@ -202,19 +200,19 @@ static int parse_lws(gb_plan_t *pl, const char *text, const char *label, char *m
         char tail;
         if (sscanf(pair, " %llu , %llu %c", &x, &y, &tail) != 2 || x == 0 || y == 0 ||
             x > 65536 || y > 65536 || strchr(pair, '-')) {
-            rc = fail(msg, msglen, GB_EBADARG, "%s: '%s' is not a list of work-group sizes; write "
+            rc = gb_explore__fail(msg, msglen, GB_EBADARG, "%s: '%s' is not a list of work-group sizes; write "
                       "J,I pairs of positive integers separated by ';', like 16,4;32,2", label, text);
             goto done;
         }
         if (n == GB_PLAN_MAX_LIST) {
-            rc = fail(msg, msglen, GB_EBADARG, "%s: more than %d work-group sizes", label,
+            rc = gb_explore__fail(msg, msglen, GB_EBADARG, "%s: more than %d work-group sizes", label,
                       GB_PLAN_MAX_LIST);
             goto done;
         }
         if (n == cap) {
             size_t (*grown)[2] = realloc(v, 2 * cap * sizeof *v);
             if (!grown) {
-                rc = fail(msg, msglen, GB_ENOMEM, "out of memory");
+                rc = gb_explore__fail(msg, msglen, GB_ENOMEM, "out of memory");
                 goto done;
             }
             v = grown;
@@ -225,7 +223,7 @@ static int parse_lws(gb_plan_t *pl, const char *text, const char *label, char *m
         n++;
     }
     if (n == 0)
-        rc = fail(msg, msglen, GB_EBADARG, "%s: no work-group size given; write J,I pairs like "
+        rc = gb_explore__fail(msg, msglen, GB_EBADARG, "%s: no work-group size given; write J,I pairs like "
                   "16,4;32,2", label);
 done:
     free(copy);
@@ -245,7 +243,7 @@ static int parse_param(gb_plan_t *pl, const char *text, const char *label, char 
     const char *eq = strchr(text, '=');
     size_t nlen = eq ? (size_t)(eq - text) : 0;
     if (!eq || nlen == 0 || nlen >= GB_NAME_MAX || !eq[1])
-        return fail(msg, msglen, GB_EBADARG, "%s: '%s' must be NAME=VALUES, like DJ=1,2,4 or "
+        return gb_explore__fail(msg, msglen, GB_EBADARG, "%s: '%s' must be NAME=VALUES, like DJ=1,2,4 or "
                     "VW=1:16:x2", label, text);
     char name[GB_NAME_MAX];
     memcpy(name, text, nlen);
@@ -260,7 +258,7 @@ static int parse_param(gb_plan_t *pl, const char *text, const char *label, char 
         i++;
     if (i == GB_MAX_PARAMS) {
         free(v);
-        return fail(msg, msglen, GB_EBADARG, "%s: more than %d parameters", label, GB_MAX_PARAMS);
+        return gb_explore__fail(msg, msglen, GB_EBADARG, "%s: more than %d parameters", label, GB_MAX_PARAMS);
     }
     if (i == pl->nparams)
         pl->nparams++;
@@ -276,7 +274,7 @@ static int parse_int(const char *text, long lo, long hi, int *out, const char *l
 {
     long v;
     if (!parse_long(text, &v) || v < lo || v > hi)
-        return fail(msg, msglen, GB_EBADARG, "%s must be an integer from %ld to %ld, got '%s'",
+        return gb_explore__fail(msg, msglen, GB_EBADARG, "%s must be an integer from %ld to %ld, got '%s'",
                     label, lo, hi, text);
     *out = (int)v;
     return GB_OK;
@@ -287,7 +285,7 @@ static int parse_size_value(const char *text, size_t *out, int allow_zero, const
 {
     long v;
     if (!parse_long(text, &v) || v < (allow_zero ? 0 : 1) || v > (1L << 30))
-        return fail(msg, msglen, GB_EBADARG, "%s must be an integer from %d to 2^30, got '%s'",
+        return gb_explore__fail(msg, msglen, GB_EBADARG, "%s must be an integer from %d to 2^30, got '%s'",
                     label, allow_zero ? 0 : 1, text);
     *out = (size_t)v;
     return GB_OK;
@@ -299,7 +297,7 @@ static int parse_finite(const char *text, double *out, const char *label, char *
     errno = 0;
     double v = strtod(text, &end);
     if (end == text || *end || errno == ERANGE || !isfinite(v))
-        return fail(msg, msglen, GB_EBADARG, "%s must be a finite number, got '%s'", label, text);
+        return gb_explore__fail(msg, msglen, GB_EBADARG, "%s must be a finite number, got '%s'", label, text);
     *out = v;
     return GB_OK;
 }
@@ -312,11 +310,11 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
         size_t n = strlen(value);
         char *k = malloc(n + 1);
         if (!k)
-            return fail(msg, msglen, GB_ENOMEM, "out of memory");
+            return gb_explore__fail(msg, msglen, GB_ENOMEM, "out of memory");
         memcpy(k, value, n + 1);
         if (!strtok(k, ", ")) {
             free(k);
-            return fail(msg, msglen, GB_EBADARG, "%s: no kernel given; name kernels or presets, "
+            return gb_explore__fail(msg, msglen, GB_EBADARG, "%s: no kernel given; name kernels or presets, "
                         "like SGEMM_NT_4x1,naive", label);
         }
         memcpy(k, value, n + 1);
@@ -331,12 +329,12 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
         for (char *save = NULL, *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
             gb_precision_t p;
             if (gb_precision_parse(t, &p) != GB_OK)
-                return fail(msg, msglen, GB_EBADPRECISION, "%s: unknown precision '%s'; use s, d "
+                return gb_explore__fail(msg, msglen, GB_EBADPRECISION, "%s: unknown precision '%s'; use s, d "
                             "or s,d", label, t);
             mask |= 1u << p;
         }
         if (!mask || strlen(value) >= sizeof buf)
-            return fail(msg, msglen, GB_EBADPRECISION, "%s: give s, d or s,d, got '%s'", label, value);
+            return gb_explore__fail(msg, msglen, GB_EBADPRECISION, "%s: give s, d or s,d, got '%s'", label, value);
         pl->precisions = mask;
         return GB_OK;
     }
@@ -383,19 +381,19 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
         errno = 0;
         unsigned long long s = strtoull(value, &end, 10);
         if (end == value || *end || value[0] == '-' || errno == ERANGE)
-            return fail(msg, msglen, GB_EBADARG, "%s must be a non-negative integer, got '%s'",
+            return gb_explore__fail(msg, msglen, GB_EBADARG, "%s must be a non-negative integer, got '%s'",
                         label, value);
         pl->bench.seed = s;
         return GB_OK;
     }
     if (!strcmp(key, "dist")) {
         if (gb_dist_parse(value, &pl->bench.dist, why, sizeof why) != GB_OK)
-            return fail(msg, msglen, GB_EBADDIST, "%s: %s", label, why);
+            return gb_explore__fail(msg, msglen, GB_EBADDIST, "%s: %s", label, why);
         return GB_OK;
     }
     if (!strcmp(key, "timing")) {
         if (gb_timing_parse(value, &pl->bench.timing) != GB_OK)
-            return fail(msg, msglen, GB_EBADARG, "%s: unknown timing '%s'; use kernel, ops or "
+            return gb_explore__fail(msg, msglen, GB_EBADARG, "%s: unknown timing '%s'; use kernel, ops or "
                         "offload", label, value);
         return GB_OK;
     }
@@ -407,20 +405,20 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
         else if (!strcmp(value, "off"))
             pl->bench.validate = GB_VALIDATE_OFF;
         else
-            return fail(msg, msglen, GB_EBADARG, "%s must be auto, on or off, got '%s'", label, value);
+            return gb_explore__fail(msg, msglen, GB_EBADARG, "%s must be auto, on or off, got '%s'", label, value);
         return GB_OK;
     }
     if (!strcmp(key, "layout")) {
         pl->has_layout = 1;
         if (gb_layout_parse(value, &pl->base.layout) != GB_OK)
-            return fail(msg, msglen, GB_EBADLAYOUT, "%s: unknown layout '%s'; use row or col",
+            return gb_explore__fail(msg, msglen, GB_EBADLAYOUT, "%s: unknown layout '%s'; use row or col",
                         label, value);
         return GB_OK;
     }
     if (!strcmp(key, "transA") || !strcmp(key, "transB")) {
         pl->has_layout = 1;
         if (gb_trans_parse(value, key[5] == 'A' ? &pl->base.trans_a : &pl->base.trans_b) != GB_OK)
-            return fail(msg, msglen, GB_EBADTRANS, "%s: unknown transposition '%s'; use N or T",
+            return gb_explore__fail(msg, msglen, GB_EBADTRANS, "%s: unknown transposition '%s'; use N or T",
                         label, value);
         return GB_OK;
     }
@@ -440,7 +438,7 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
         return parse_size_value(value, &pl->base.off_b, 1, label, msg, msglen);
     if (!strcmp(key, "offc"))
         return parse_size_value(value, &pl->base.off_c, 1, label, msg, msglen);
-    return fail(msg, msglen, GB_EBADARG, "%s: unknown key '%s'; docs/explore.md lists the keys",
+    return gb_explore__fail(msg, msglen, GB_EBADARG, "%s: unknown key '%s'; docs/explore.md lists the keys",
                 label, key);
 }
 
