@@ -2,7 +2,10 @@
  * element type `real` and its vectors, and gives width-generic vector helpers so a family can
  * be written once for any vector width W in 1, 2, 4, 8, 16: REALV(W), VLOAD(W), VSTORE(W),
  * HSUM(W). The harness passes GB_PRECISION, GB_ROW_MAJOR, GB_TRANS_A, GB_TRANS_B and every
- * family parameter as -D options. */
+ * family parameter as -D options, and GB_NVIDIA=1 on NVIDIA GPUs (where inline PTX builds). */
+#ifndef GB_NVIDIA
+#define GB_NVIDIA 0
+#endif
 #ifndef GB_PRECISION
 #define GB_PRECISION 32
 #endif

@@ -1,17 +1,22 @@
 /* xgemm_nv.cl: a tiled row-major GEMM, C = alpha*op(A)*op(B) + beta*C, shaped for NVIDIA GPUs
  * through NVIDIA's OpenCL compiler (sm_90), written so that every inner-loop access is a 128-bit
  * one that the compiler cannot split: row-major NN, NT, TN and TT (GB_TRANS_A/GB_TRANS_B), any
- * M, N, K, leading dimension and offset, with no padding pass.
+ * M, N, K, leading dimension and offset.
  *
- * A work-group of WGS = (MWG/8)*(NWG/8) work-items (256 for 128x128) owns an MWG x NWG tile of
- * C and walks K in steps of KWG. Both operands' slices live in local memory k-major, as rows of
+ * A work-group of WGS = (MWG/(4*RM)) * (NWG/(4*RN)) work-items owns an MWG x NWG tile of C and
+ * walks K in steps of KWG. Both operands' slices live in local memory k-major, as rows of
  * float4: As[k][m] (MWG + PADA floats per row) and Bs[k][n] (NWG + PADB), two buffers of each.
- * Each work-item holds an 8x8 block of C in 16 float4 registers: rows ty*4 + {0..3} and
- * MWG/2 + ty*4 + {0..3}, columns tx*4 + {0..3} and NWG/2 + tx*4 + {0..3}. Per k it reads two
- * float4 of As and two of Bs (declared as float4 arrays, so the loads are LDS.128) and does 64
- * FMAs with compile-time register indices only. A warp is 4 (ty) x 8 (tx) work-items: per k its
- * four LDS.128 read 4 distinct float4 (a0, a1) or 8 (b0, b1), the rest being broadcasts, so each
- * is one 128-byte shared-memory wavefront, with no bank conflict.
+ * Each work-item holds a 4*RM x 4*RN block of C in float4 registers: RM runs of 4 rows (ty*4 +
+ * {0..3}, MWG/RM apart) by RN runs of 4 columns (tx*4 + {0..3}, NWG/RN apart). Per k it reads RM
+ * float4 of As and RN of Bs (declared as float4 arrays, so the loads are LDS.128) and does
+ * 16*RM*RN FMAs with compile-time register indices only; with PIPE the next k's fragments are
+ * read during the current k's FMAs. 8 x 16 per work-item (RN = 4) is what lifted the rate on
+ * the H100: 6 shared loads per 128 FMAs instead of 4 per 64.
+ *
+ * A warp is 4 (ty) x 8 (tx) work-items. NVIDIA's shared memory returns 128 bytes per cycle, so
+ * a 128-bit load takes 4 passes unless lanes n and n^1 (or n^2) read the same address; with
+ * LANES the lanes are paired that way (n, n^1 share ty, the A fragment; n, n^2 share tx, B's),
+ * and every fragment load takes 2 passes.
  *
  * Staging: an operand stored with K contiguous (A in NN/NT, B in NT/TT) is read as float4 along
  * K and transposed into local memory with four scalar stores; a warp reads 16 rows x 32 bytes
@@ -21,17 +26,16 @@
  * slice is loaded into registers before the FMAs of the current one, stored to the other buffer
  * after them, and one barrier per K step separates the two.
  *
- * Every work-group runs the same loop; the differences between interior tiles (inside M x N)
- * and edge tiles are uniform branches outside the FMAs. Interior tiles load with no bounds
- * checks: float4 loads of an operand whose leading dimension and offset are multiples of 4
- * (checked once per launch), scalar loads otherwise (lda = 4097); only a final partial K step is
- * loaded element by element. Edge tiles load element by element with zeros outside the matrix,
- * and their warps whose whole share of C lies outside M x N skip the FMAs (their loads, stores
- * and barriers remain), so a 4097 edge tile with one live row costs about a quarter of a full
- * one. With EDGEFIRST the grid is walked backwards, so these cheap edge tiles start first and
- * the last wave is made of full tiles; GROUPM groups tile rows for L2 reuse. C is written as
- * float4 where the tile is interior and C is aligned, element by element otherwise; beta == 0
- * never reads C.
+ * Every work-group runs the same loop; interior and edge tiles differ by uniform branches
+ * outside the FMAs. An interior tile of operands whose leading dimensions and offsets are
+ * multiples of 4 loads float4s with no bounds checks; anything else (edge tiles, a final partial
+ * K step, lda = 4097) loads element by element with zeros outside the matrix. The family asks
+ * the harness to pad N and K to multiples of 4, so odd sizes reach the float4 path at the cost of
+ * a copy. Warps of an edge tile whose whole share of C lies outside M x N skip the FMAs (their
+ * loads, stores and barriers remain). With EDGEFIRST the grid is walked backwards, so these
+ * cheap edge tiles start first and the last wave is made of full tiles; GROUPM groups tile rows
+ * for L2 reuse. C is written as float4 where the tile is interior and C is aligned, element by
+ * element otherwise; beta == 0 never reads C.
  *
  * PTX=1 (NVIDIA only; single precision) loads the global float4s with inline PTX
  * ld.global.nc.v4.f32, PTX=2 adds the .L2::256B prefetch hint. Other devices cannot build it. */
@@ -40,6 +44,12 @@
 #endif
 #ifndef NWG
 #define NWG 128 /* tile columns of C per work-group: 64, 128 or 256 */
+#endif
+#ifndef RM
+#define RM 2 /* runs of 4 rows per work-item, MWG/RM apart: 2 (8 rows) or 4 (16 rows) */
+#endif
+#ifndef RN
+#define RN 2 /* runs of 4 columns per work-item, NWG/RN apart: 2 (8 columns) or 4 (16) */
 #endif
 #ifndef KWG
 #define KWG 16 /* K step staged in local memory: 8 or 16 */
@@ -56,6 +66,12 @@
 #ifndef GROUPM
 #define GROUPM 8 /* work-groups walk the tile grid GROUPM tile rows at a time (1: row by row) */
 #endif
+#ifndef LANES
+#define LANES 1 /* 1: lanes paired so that each 128-bit fragment load has pairs of equal addresses */
+#endif
+#ifndef PIPE
+#define PIPE 1 /* 1: each k's fragments are read during the FMAs of k-1 (two register sets) */
+#endif
 #ifndef PTX
 #define PTX 0 /* 1: global loads as inline PTX ld.global.nc.v4.f32; 2: with .L2::256B */
 #endif
@@ -66,8 +82,14 @@
 #if (MWG != 64 && MWG != 128 && MWG != 256) || (NWG != 64 && NWG != 128 && NWG != 256)
 #error "xgemm_nv: MWG and NWG must be 64, 128 or 256"
 #endif
-#if (KWG != 8 && KWG != 16) || MWG * NWG > 32768
+#if (RM != 2 && RM != 4) || (RN != 2 && RN != 4)
+#error "xgemm_nv: RM and RN must be 2 or 4"
+#endif
+#if (KWG != 8 && KWG != 16) || (MWG / (4 * RM)) * (NWG / (4 * RN)) > 512
 #error "xgemm_nv: KWG must be 8 or 16, and a group at most 512 work-items"
+#endif
+#if MWG / (4 * RM) < 4 || NWG / (4 * RN) < 8
+#error "xgemm_nv: the tile must hold at least one warp of 4 x 8 work-items"
 #endif
 #if PADA % 4 || PADB % 4
 #error "xgemm_nv: PADA and PADB must keep local rows float4-aligned"
@@ -76,8 +98,10 @@
 #error "xgemm_nv: PTX loads are single precision only"
 #endif
 
-#define WARPS_M (MWG / 32) /* a warp covers 16 + 16 rows and 32 + 32 columns */
-#define WARPS_N (NWG / 64)
+#define TROWS (MWG / (4 * RM)) /* work-items along M; each run of rows is 4 * TROWS apart */
+#define TCOLS (NWG / (4 * RN)) /* work-items along N */
+#define WARPS_M (TROWS / 4) /* a warp is 4 x 8 work-items: 16 rows and 32 columns of each run */
+#define WARPS_N (TCOLS / 8)
 #define NWARPS (WARPS_M * WARPS_N)
 #define WGS (32 * NWARPS) /* work-items per group */
 #define LDA4 ((MWG + PADA) / 4) /* local row strides in float4 */
@@ -150,11 +174,9 @@ XN_INLINE bool in_slice(const int MN, const int l, const int tid)
 }
 
 /* How a slice is read: float4 loads with no checks (the slice lies inside the matrix and its
- * rows are 16-byte aligned), scalar loads with no checks (inside, any alignment), or scalar
- * loads with zeros outside the matrix. */
+ * rows are 16-byte aligned), or scalar loads with zeros outside the matrix. */
 #define LD_VEC 0
-#define LD_SCALAR 1
-#define LD_CHECKED 2
+#define LD_CHECKED 1
 
 /* Loads this work-item's share of one slice into reg[]. x points at the slice's origin in the
  * global matrix (row r of the slice at x + r*ld); rows and cols bound the part inside the
@@ -173,8 +195,6 @@ XN_INLINE void load_slice(global const real *x, const int ld, const int rows, co
             global const real *src = x + p.r * ld + 4 * p.c;
             if (mode == LD_VEC) {
                 reg[l] = gload4(src);
-            } else if (mode == LD_SCALAR) {
-                reg[l] = (real4)(src[0], src[1], src[2], src[3]);
             } else {
                 const bool in = p.r < rows;
                 real4 v = (real4)0;
@@ -216,22 +236,60 @@ XN_INLINE void store_slice(local real4 *xs, const int ld4, const int MN, const b
     }
 }
 
-/* acc += this work-item's 8 rows of As times its 8 columns of Bs over one K step. as and bs
- * point at the work-item's first float4 in k-row 0 (As + ty, Bs + tx). acc[2*i + h] holds row i
- * (ty*4 + i%4 + (i/4)*MWG/2) and columns tx*4 + h*NWG/2 + {0..3}. */
+/* acc += this work-item's 4*RM rows of As times its 4*RN columns of Bs over one K step. as and
+ * bs point at the work-item's first float4 in k-row 0 (As + ty, Bs + tx). acc[RN*i + h] holds
+ * row ty*4 + i%4 + (i/4)*4*TROWS and columns tx*4 + h*4*TCOLS + {0..3}. */
 XN_INLINE void multiply(local const real4 *as, local const real4 *bs, real4 *acc)
 {
+#if PIPE
+    /* The fragments of k+1 are read before the FMAs of k. */
+    real4 a4[2][RM], b[2][RN];
+#pragma unroll
+    for (int r = 0; r < RM; r++)
+        a4[0][r] = as[r * TROWS];
+#pragma unroll
+    for (int h = 0; h < RN; h++)
+        b[0][h] = bs[h * TCOLS];
 #pragma unroll
     for (int k = 0; k < KWG; k++) {
-        const real4 a0 = as[k * LDA4], a1 = as[k * LDA4 + MWG / 8];
-        const real4 b0 = bs[k * LDB4], b1 = bs[k * LDB4 + NWG / 8];
-        const real a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+        const int cur = k & 1, nxt = cur ^ 1;
+        if (k + 1 < KWG) {
 #pragma unroll
-        for (int i = 0; i < 8; i++) {
-            acc[2 * i] = fma((real4)(a[i]), b0, acc[2 * i]);
-            acc[2 * i + 1] = fma((real4)(a[i]), b1, acc[2 * i + 1]);
+            for (int r = 0; r < RM; r++)
+                a4[nxt][r] = as[(k + 1) * LDA4 + r * TROWS];
+#pragma unroll
+            for (int h = 0; h < RN; h++)
+                b[nxt][h] = bs[(k + 1) * LDB4 + h * TCOLS];
+        }
+#pragma unroll
+        for (int i = 0; i < 4 * RM; i++) {
+            const real4 v = a4[cur][i / 4];
+            const real a = i % 4 == 0 ? v.x : i % 4 == 1 ? v.y : i % 4 == 2 ? v.z : v.w;
+#pragma unroll
+            for (int h = 0; h < RN; h++)
+                acc[RN * i + h] = fma((real4)(a), b[cur][h], acc[RN * i + h]);
         }
     }
+#else
+#pragma unroll
+    for (int k = 0; k < KWG; k++) {
+        real4 a4[RM], b[RN];
+#pragma unroll
+        for (int r = 0; r < RM; r++)
+            a4[r] = as[k * LDA4 + r * TROWS];
+#pragma unroll
+        for (int h = 0; h < RN; h++)
+            b[h] = bs[k * LDB4 + h * TCOLS];
+#pragma unroll
+        for (int i = 0; i < 4 * RM; i++) {
+            const real4 v = a4[i / 4];
+            const real a = i % 4 == 0 ? v.x : i % 4 == 1 ? v.y : i % 4 == 2 ? v.z : v.w;
+#pragma unroll
+            for (int h = 0; h < RN; h++)
+                acc[RN * i + h] = fma((real4)(a), b[h], acc[RN * i + h]);
+        }
+    }
+#endif
 }
 
 /* The operands' storage: a slice's origin for K step t and its extent inside the matrix. A is
@@ -263,40 +321,45 @@ XN_INLINE void multiply(local const real4 *as, local const real4 *bs, real4 *acc
 #define LOAD_B(t, mode, rb)                                                                    \
     load_slice(B_AT(t), ldb, B_ROWS(t), B_COLS(t), NWG, B_TRANSPOSED, mode, tid, rb)
 
-/* The whole tile at (m0, n0): the K loop, then alpha/beta and the stores. edge is uniform over
- * the work-group: when false, every slice but a partial last one is read with no checks, as
- * float4 where a_vec / b_vec say the operand's rows are 16-byte aligned, as scalars otherwise
- * (lda = 4097); when true, element by element with zeros outside the matrix. */
+/* The whole tile at (m0, n0): the K loop, then alpha/beta and the stores. edge (the tile
+ * crosses M or N) and checked (edge, or an operand's rows are not 16-byte aligned) are uniform
+ * over the work-group: unless checked, every slice but a partial last one is read as float4
+ * with no checks; otherwise element by element with zeros outside the matrix. Keeping only
+ * these two paths keeps the loop free of a third, predicated copy of the loads. */
 XN_INLINE void tile(const int M, const int N, const int K, const real alpha,
-                    global const real *A, const int lda, const bool a_vec,
-                    global const real *B, const int ldb, const bool b_vec, const real beta,
-                    global real *C, const int ldc, const bool c_aligned,
-                    const int m0, const int n0, const bool edge, local real4 *As,
-                    local real4 *Bs)
+                    global const real *A, const int lda, global const real *B, const int ldb,
+                    const real beta, global real *C, const int ldc, const bool c_aligned,
+                    const int m0, const int n0, const bool edge, const bool checked,
+                    local real4 *As, local real4 *Bs)
 {
     /* Warp (wm, wn) is 4 x 8 work-items: rows wm*16 + [0, 16) and columns wn*32 + [0, 32) of
      * each quarter of the tile. (Unsigned: no sign fix-ups in the divisions.) */
     const int tid = (int)get_local_id(0), lane = tid & 31, warp = tid >> 5;
     const int wm = (int)((uint)warp / WARPS_N), wn = (int)((uint)warp % WARPS_N);
+#if LANES
+    /* Lanes n and n^1 share ty (the A fragment's address) and lanes n and n^2 share tx (B's):
+     * a 128-bit shared load whose lane pairs read one address returns in 2 passes, not 4. */
+    const int tx = wn * 8 + ((lane & 1) | ((lane >> 1) & 6)), ty = wm * 4 + (((lane >> 1) & 1) | ((lane >> 3) & 2));
+#else
     const int tx = wn * 8 + (lane & 7), ty = wm * 4 + (lane >> 3);
+#endif
     /* Warps whose rows or columns all lie outside C skip the arithmetic (edge tiles only). */
     const bool live = !edge || (m0 + wm * 16 < M && n0 + wn * 32 < N);
     const int full = K / KWG, steps = (K + KWG - 1) / KWG;
 
-    real4 acc[16];
+    real4 acc[4 * RM * RN];
 #pragma unroll
-    for (int i = 0; i < 16; i++)
+    for (int i = 0; i < 4 * RM * RN; i++)
         acc[i] = (real4)0;
     real4 ra[LPT_MAX], rb[LPT_MAX];
 
     /* The buffers are swapped as pointers (see xgemm.cl: PoCL keeps addresses derived from a
      * loop-carried pointer inside the loop). */
     local real4 *a_cur = As, *a_nxt = As + KWG * LDA4, *b_cur = Bs, *b_nxt = Bs + KWG * LDB4;
-    const int mode_a = a_vec ? LD_VEC : LD_SCALAR, mode_b = b_vec ? LD_VEC : LD_SCALAR;
     if (steps > 0) {
-        if (!edge && full > 0) {
-            LOAD_A(0, mode_a, ra);
-            LOAD_B(0, mode_b, rb);
+        if (!checked && full > 0) {
+            LOAD_A(0, LD_VEC, ra);
+            LOAD_B(0, LD_VEC, rb);
         } else {
             LOAD_A(0, LD_CHECKED, ra);
             LOAD_B(0, LD_CHECKED, rb);
@@ -307,9 +370,9 @@ XN_INLINE void tile(const int M, const int N, const int K, const real alpha,
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int t = 0; t < steps; t++) {
         /* The next slice's global loads are issued before this slice's FMAs. */
-        if (!edge && t + 1 < full) {
-            LOAD_A(t + 1, mode_a, ra);
-            LOAD_B(t + 1, mode_b, rb);
+        if (!checked && t + 1 < full) {
+            LOAD_A(t + 1, LD_VEC, ra);
+            LOAD_B(t + 1, LD_VEC, rb);
         } else if (t + 1 < steps) {
             LOAD_A(t + 1, LD_CHECKED, ra);
             LOAD_B(t + 1, LD_CHECKED, rb);
@@ -332,13 +395,13 @@ XN_INLINE void tile(const int M, const int N, const int K, const real alpha,
     /* C = alpha * acc + beta * C; C is not read when beta is 0. */
     const bool fast_c = !edge && c_aligned;
 #pragma unroll
-    for (int i = 0; i < 8; i++) {
-        const int row = m0 + ty * 4 + i % 4 + (i / 4) * (MWG / 2);
+    for (int i = 0; i < 4 * RM; i++) {
+        const int row = m0 + ty * 4 + i % 4 + (i / 4) * (4 * TROWS);
 #pragma unroll
-        for (int h = 0; h < 2; h++) {
-            const int col = n0 + tx * 4 + h * (NWG / 2);
+        for (int h = 0; h < RN; h++) {
+            const int col = n0 + tx * 4 + h * (4 * TCOLS);
             global real *c = C + row * ldc + col;
-            const real4 r = alpha * acc[2 * i + h];
+            const real4 r = alpha * acc[RN * i + h];
             if (fast_c) {
                 if (beta == (real)0)
                     *(global real4 *)c = r;
@@ -400,6 +463,6 @@ kernel void xgemm_nv(const int M, const int N, const int K, const real alpha,
     /* One copy of the loop for every work-group: the barriers must not sit in two branches
      * (PoCL 3.1 miscompiles that), and the FMAs are the same for interior and edge tiles. */
     const bool edge = m0 + MWG > M || n0 + NWG > N;
-    tile(M, N, K, alpha, A + offA, lda, a_vec, B + offB, ldb, b_vec, beta, C + offC, ldc, c_vec,
-         m0, n0, edge, As, Bs);
+    tile(M, N, K, alpha, A + offA, lda, B + offB, ldb, beta, C + offC, ldc, c_vec, m0, n0, edge,
+         edge || !a_vec || !b_vec, As, Bs);
 }

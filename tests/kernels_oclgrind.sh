@@ -6,8 +6,8 @@
 # any line in the log is a failure.
 #
 # Covered: the tutorial families myGEMM* with their presets, and the built-in naive,
-# gemmbench_nn, gemmbench_nt, xgemm, xgemm_nv, intel_naive and intel_slm families with their
-# presets, where present (the subgroup families need cl_intel_subgroups). Each run is
+# gemmbench_nn, gemmbench_nt, xgemm, xgemm_nv, xgemm_nv_async, intel_naive and intel_slm
+# families with their presets, where present (the subgroup families need cl_intel_subgroups). Each run is
 #   oclgrind --data-races --uninitialized --check-api --local-mem-size 65536 --log FILE \
 #       GEMMBENCH run -p Oclgrind -k NAME -M 33 -N 17 -K 9 -i 1 --warmup 0 [ARGS]
 # (odd sizes, so tiled families pad; 64 KiB of simulated local memory so GPU-sized presets fit),
@@ -103,7 +103,7 @@ check() {
 }
 awk '
     /^[A-Za-z_]/ { fam = $1; prec = $2 }
-    fam ~ /^(myGEMM[0-9]+|naive|gemmbench_nn|gemmbench_nt|xgemm|xgemm_nv|intel_naive|intel_slm)$/ {
+    fam ~ /^(myGEMM[0-9]+|naive|gemmbench_nn|gemmbench_nt|xgemm|xgemm_nv|xgemm_nv_async|intel_naive|intel_slm)$/ {
         if (/^[A-Za-z_]/) print "family", fam, prec
         else if ($1 == "preset") print "preset", $2, fam
     }' "$tmp/kernels" >"$tmp/names"
@@ -116,6 +116,8 @@ if [ "$mode" = subset ]; then
     have gemmbench_nn && check SGEMM_NN_4x1 9
     have gemmbench_nt && check SGEMM_NT_4x1_barrier 45
     have xgemm && check xgemm_small 45
+    have xgemm_nv && check xgemm_nv_256 45
+    have xgemm_nv_async && check xgemm_nv_async_3 45
     check myGEMM1 9
     check myGEMM2 45
     check myGEMM4_W8 45

@@ -84,6 +84,10 @@ static int build_options(gb_impl_t *im, const gb_config_t *cfg)
                                    p->precision == GB_PREC_D ? 64 : 32,
                                    p->layout == GB_ROW_MAJOR, p->trans_a == GB_TRANS,
                                    p->trans_b == GB_TRANS);
+    /* Families may take an NVIDIA-only path (inline PTX) where the vendor allows it. */
+    const gb_device_info_t *dev = im->ctx->dev;
+    if (strstr(dev->vendor, "NVIDIA") && !strcmp(dev->type_name, "gpu"))
+        used += (size_t)snprintf(im->options + used, sizeof im->options - used, " -DGB_NVIDIA=1");
     for (size_t i = 0; i < cfg->params.count; i++) {
         int n = snprintf(im->options + used, sizeof im->options - used, " -D%s=%ld",
                          cfg->params.name[i], cfg->params.value[i]);

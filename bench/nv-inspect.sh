@@ -1,0 +1,48 @@
+#!/bin/sh
+# bench/nv-inspect.sh GEMMBENCH FAMILY PREC DIR [NAME=V ...]: builds one configuration of a kernel
+# family on the NVIDIA platform (one small validated run), keeps the PTX NVIDIA's OpenCL compiler
+# made, assembles it offline for sm_90 and writes to DIR: kernel.ptx, ptxas.txt (registers,
+# spills, shared memory), kernel.sass, and opcodes.txt (SASS opcode counts, most frequent
+# first). Needs the CUDA toolkit's ptxas and cuobjdump (PATH, /usr/local/cuda*/bin, or PTXAS=).
+set -eu
+if [ $# -lt 4 ]; then
+    echo "usage: $0 GEMMBENCH FAMILY PREC DIR [NAME=V ...]" >&2
+    exit 2
+fi
+gb=$1 fam=$2 prec=$3 dir=$4
+shift 4
+args=""
+for kv in "$@"; do args="$args --param $kv"; done
+ptxas=${PTXAS:-$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -n 1 || true)}
+if [ -z "$ptxas" ] || [ ! -x "$ptxas" ]; then
+    echo "nv-inspect: ptxas not found; set PTXAS=/path/to/ptxas" >&2
+    exit 2
+fi
+bindir=$(dirname "$ptxas")
+mkdir -p "$dir"
+cache=$(mktemp -d)
+trap 'rm -rf "$cache"' EXIT
+# shellcheck disable=SC2086
+GEMMBENCH_CACHE_DIR=$cache "$gb" run -p NVIDIA --no-store -k "$fam" --precision "$prec" -n 256 \
+    -i 1 $args >"$dir/run.txt" 2>&1 || true
+# The cache holds one binary per program built: the GEMM's own is the one with its entry point.
+ptx=""
+for b in "$cache"/*.bin; do
+    [ -e "$b" ] || continue
+    if grep -q "\.entry $fam\b\|\.entry $fam(" "$b"; then ptx=$b; fi
+done
+if [ -z "$ptx" ]; then
+    echo "nv-inspect: no PTX with entry $fam was built; see $dir/run.txt" >&2
+    exit 1
+fi
+# The binary ends with a NUL, which ptxas reads as a premature end of file.
+tr -d '\000' <"$ptx" >"$dir/kernel.ptx"
+"$ptxas" -v -arch=sm_90 "$dir/kernel.ptx" -o "$dir/kernel.cubin" >"$dir/ptxas.txt" 2>&1
+"$bindir/cuobjdump" -sass "$dir/kernel.cubin" >"$dir/kernel.sass"
+# Opcode = the first word after the /*addr*/ column, predicate and modifiers stripped.
+awk '/^ +\/\*[0-9a-f]+\*\// { s = $0; sub(/^ +\/\*[0-9a-f]+\*\/ +/, "", s); sub(/^@!?U?P[0-9T] +/, "", s);
+       split(s, w, /[ .;]/); n[w[1]]++ }
+     END { for (o in n) print n[o], o }' "$dir/kernel.sass" | sort -rn >"$dir/opcodes.txt"
+rm -f "$dir/kernel.cubin"
+echo "$fam $*: $(grep -o 'Used [0-9]* registers.*' "$dir/ptxas.txt" | head -n 1)"
+grep -i 'spill' "$dir/ptxas.txt" | head -n 2 || true

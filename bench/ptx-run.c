@@ -1,0 +1,159 @@
+/* ptx-run.c: runs a GEMM kernel's PTX, as NVIDIA's OpenCL compiler made it, through the CUDA
+ * driver API, so that CUDA's profilers (Nsight Compute), which do not see OpenCL kernels, can
+ * measure it. The kernel must take gemmbench's GEMM arguments (M, N, K, alpha, A, offA, lda, B,
+ * offB, ldb, beta, C, offC, ldc; row-major NN here). No validation: gemmbench validates the same
+ * kernel; this only times it (CUDA events, median of the calls) and gives the profiler a launch.
+ *
+ *   cc -O2 -o ptx-run bench/ptx-run.c -I/usr/local/cuda/include -lcuda
+ *   ptx-run KERNEL.ptx ENTRY N GX GY LX [CALLS]   (global GX x GY work-items, LX per group)
+ *
+ * bench/nv-inspect.sh keeps the PTX (kernel.ptx) and prints the geometry gemmbench used.
+ *
+ * NVIDIA's OpenCL reads some work-item functions from environment registers that its runtime
+ * sets: %envreg0..2 hold the global offset in work-groups (0 here) and %envreg6..8 the number of
+ * work-groups (get_num_groups), which are %nctaid under CUDA. Those reads are rewritten. */
+#include <cuda.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Rewrites "%envregN" in place (same length or shorter, padded with spaces). 0 when the PTX
+ * reads an environment register this tool does not know. */
+static int rewrite_envregs(char *ptx)
+{
+    static const char *const with[9] = {"0", "0", "0", NULL, NULL, NULL,
+                                        "%nctaid.x", "%nctaid.y", "%nctaid.z"};
+    for (char *p = strstr(ptx, "%envreg"); p; p = strstr(p + 1, "%envreg")) {
+        const int r = p[7] - '0';
+        if (r < 0 || r > 8 || (p[8] >= '0' && p[8] <= '9') || !with[r]) {
+            fprintf(stderr, "ptx-run: the PTX reads %%envreg%c, which is not known here\n", p[7]);
+            return 0;
+        }
+        /* "%envregN" is 8 characters; the replacements are at most 9, so "mov.b32 %rX, %envreg6"
+         * becomes "mov.u32 %rX, %nctaid.x" by moving the opcode's type too. */
+        char *line = p;
+        while (line > ptx && line[-1] != '\n')
+            line--;
+        char *mov = strstr(line, "mov.b32");
+        if (!mov || mov > p) {
+            fprintf(stderr, "ptx-run: an %%envreg read that is not a mov.b32\n");
+            return 0;
+        }
+        mov[4] = 'u'; /* mov.u32: both special registers and immediates move as u32 */
+        const size_t n = strlen(with[r]);
+        if (n <= 8) {
+            memcpy(p, with[r], n);
+            memset(p + n, ' ', 8 - n);
+        } else {
+            /* One character longer: take the space after the comma before the operand. */
+            if (p[-1] != ' ') {
+                fprintf(stderr, "ptx-run: unexpected %%envreg syntax\n");
+                return 0;
+            }
+            memmove(p - 1, with[r], n);
+        }
+    }
+    return 1;
+}
+
+#define CK(x)                                                                                  \
+    do {                                                                                       \
+        CUresult e_ = (x);                                                                     \
+        if (e_ != CUDA_SUCCESS) {                                                              \
+            const char *s_ = NULL;                                                             \
+            cuGetErrorString(e_, &s_);                                                         \
+            fprintf(stderr, "ptx-run: %s failed: %s\n", #x, s_ ? s_ : "?");                    \
+            exit(3);                                                                           \
+        }                                                                                      \
+    } while (0)
+
+static int cmp(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 7) {
+        fprintf(stderr, "usage: ptx-run KERNEL.ptx ENTRY N GX GY LX [CALLS]\n");
+        return 2;
+    }
+    const int n = atoi(argv[3]), calls = argc > 7 ? atoi(argv[7]) : 10;
+    const unsigned gx = (unsigned)atoi(argv[4]), gy = (unsigned)atoi(argv[5]);
+    const unsigned lx = (unsigned)atoi(argv[6]);
+    if (n < 1 || !gx || !gy || !lx || gx % lx || calls < 1 || calls > 1000) {
+        fprintf(stderr, "ptx-run: bad N, geometry or CALLS\n");
+        return 2;
+    }
+    FILE *f = fopen(argv[1], "rb");
+    if (!f) {
+        fprintf(stderr, "ptx-run: cannot read %s\n", argv[1]);
+        return 2;
+    }
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    rewind(f);
+    char *ptx = calloc((size_t)len + 1, 1);
+    if (!ptx || fread(ptx, 1, (size_t)len, f) != (size_t)len) {
+        fprintf(stderr, "ptx-run: cannot read %s\n", argv[1]);
+        return 2;
+    }
+    fclose(f);
+    if (!rewrite_envregs(ptx))
+        return 2;
+
+    CUdevice dev;
+    CUcontext ctx;
+    CUmodule mod;
+    CUfunction fn;
+    CK(cuInit(0));
+    CK(cuDeviceGet(&dev, 0));
+    CK(cuDevicePrimaryCtxRetain(&ctx, dev));
+    CK(cuCtxSetCurrent(ctx));
+    CK(cuModuleLoadData(&mod, ptx));
+    CK(cuModuleGetFunction(&fn, mod, argv[2]));
+
+    const size_t elems = (size_t)n * (size_t)n, bytes = elems * sizeof(float);
+    float *h = malloc(bytes);
+    if (!h)
+        return 3;
+    srand(42);
+    for (size_t i = 0; i < elems; i++)
+        h[i] = (float)rand() / (float)RAND_MAX * 2.0f - 1.0f;
+    CUdeviceptr a, b, c;
+    CK(cuMemAlloc(&a, bytes));
+    CK(cuMemAlloc(&b, bytes));
+    CK(cuMemAlloc(&c, bytes));
+    CK(cuMemcpyHtoD(a, h, bytes));
+    CK(cuMemcpyHtoD(b, h, bytes));
+    CK(cuMemsetD32(c, 0, elems));
+
+    int M = n, N = n, K = n, off = 0, ld = n;
+    float alpha = 1.0f, beta = 0.0f;
+    void *args[] = {&M, &N, &K, &alpha, &a, &off, &ld, &b, &off, &ld, &beta, &c, &off, &ld};
+    CUevent e0, e1;
+    CK(cuEventCreate(&e0, 0));
+    CK(cuEventCreate(&e1, 0));
+    float *ms = calloc((size_t)calls, sizeof *ms);
+    for (int i = -1; i < calls; i++) {
+        CK(cuEventRecord(e0, 0));
+        CK(cuLaunchKernel(fn, gx / lx, gy, 1, lx, 1, 1, 0, 0, args, NULL));
+        CK(cuEventRecord(e1, 0));
+        CK(cuEventSynchronize(e1));
+        if (i >= 0)
+            CK(cuEventElapsedTime(&ms[i], e0, e1));
+    }
+    qsort(ms, (size_t)calls, sizeof *ms, cmp);
+    const double med = ms[calls / 2];
+    printf("%s n=%d grid %ux%u block %u: median %.4f ms, %.1f GFLOP/s over %d calls\n", argv[2], n,
+           gx / lx, gy, lx, med, 2.0 * n * (double)n * n / (med * 1e6), calls);
+    cuMemFree(a);
+    cuMemFree(b);
+    cuMemFree(c);
+    cuDevicePrimaryCtxRelease(dev);
+    free(h);
+    free(ms);
+    free(ptx);
+    return 0;
+}
