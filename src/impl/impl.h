@@ -13,7 +13,7 @@
  * image a kernel reads it through, on devices that cannot create images over buffers. */
 typedef struct gb_pass {
     cl_kernel kernel;
-    size_t global[2];
+    size_t global[2], local[2]; /* gb_copy's geometry */
     int post;        /* runs after the main kernel */
     cl_mem src, image; /* buffer-to-image copy: not owned (the impl's temporaries and images) */
     size_t region[2];  /* that copy's width and height in pixels */

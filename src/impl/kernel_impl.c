@@ -181,7 +181,13 @@ static int add_copy(gb_impl_t *im, int post, cl_mem dst, size_t d_outer, size_t 
         return gb__cl_check(im->ctx, err, "creating the gb_copy helper");
     im->npasses++;
     ps->post = post;
-    const size_t lx = 16, ly = 16;
+    /* A straight copy reads and writes rows: 64 work-items along them give each warp or wave
+     * whole 128-byte lines. A transposing copy reads across rows either way: square groups. */
+    const size_t lx = trans ? 16 : 64, ly = trans ? 16 : 4;
+    /* 0: the implementation chooses (a device that cannot run 256 work-items in a group). */
+    const int fits = im->ctx->dev->max_wg_size >= lx * ly;
+    ps->local[0] = fits ? lx : 0;
+    ps->local[1] = fits ? ly : 0;
     ps->global[0] = (d_inner + lx - 1) / lx * lx;
     ps->global[1] = (d_outer + ly - 1) / ly * ly;
     const cl_int v[] = {(cl_int)d_outer, (cl_int)d_inner, (cl_int)d_off, (cl_int)d_ld,
@@ -489,7 +495,8 @@ static double event_ms(cl_event ev, cl_int *err)
 static cl_int enqueue_pass(cl_command_queue q, const gb_pass_t *ps, cl_event *ev)
 {
     if (ps->kernel)
-        return clEnqueueNDRangeKernel(q, ps->kernel, 2, NULL, ps->global, NULL, 0, NULL, ev);
+        return clEnqueueNDRangeKernel(q, ps->kernel, 2, NULL, ps->global,
+                                      ps->local[0] ? ps->local : NULL, 0, NULL, ev);
     const size_t origin[3] = {0, 0, 0}, region[3] = {ps->region[0], ps->region[1], 1};
     return clEnqueueCopyBufferToImage(q, ps->src, ps->image, 0, origin, region, 0, NULL, ev);
 }
