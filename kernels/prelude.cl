@@ -63,3 +63,34 @@ typedef real real1;
 /* C = alpha * acc + beta * C, where beta == 0 means C is not read (BLAS semantics). */
 #define GB_UPDATE(c, acc, alpha, beta) \
     ((c) = (beta) == (real)0 ? (alpha) * (acc) : (alpha) * (acc) + (beta) * (c))
+
+/* The tile (gm, gn) that this work-group of a 2D grid of tiles computes (dimension 0 along N).
+ * Work-groups start about in order of linear id (dimension 0 fastest); consecutive ids walk
+ * groupm tile rows at a time, column by column, so the tiles in flight together share A and B
+ * panels in L2 (with 132 SMs, a row-by-row walk at 8192 keeps about 2 rows of tiles in flight,
+ * each B panel being read from DRAM ~32 times; in groups of 8 rows, ~8 times). The last group
+ * may have fewer rows. edgefirst mirrors the grid, so the partial tiles of the last row and
+ * column come first. Both arguments are compile-time constants where it is used. */
+static inline void gb_tile_of_group(const uint groupm, const bool edgefirst, int *gm, int *gn)
+{
+    /* Unsigned, and remainders as x - q*y: no sign fix-ups, and no div/rem pair for the
+     * compiler to rewrite with 'freeze' (which Oclgrind's checker cannot run). */
+    const uint ntn = (uint)get_num_groups(0), ntm = (uint)get_num_groups(1);
+    const uint id = (uint)get_group_id(1) * ntn + (uint)get_group_id(0);
+    uint m, n;
+    if (groupm > 1) {
+        const uint per = groupm * ntn, group = id / per, r = id - group * per;
+        const uint first = group * groupm, rows = min(ntm - first, groupm);
+        n = r / rows;
+        m = first + (r - n * rows);
+    } else {
+        m = id / ntn;
+        n = id - m * ntn;
+    }
+    if (edgefirst) {
+        m = ntm - 1 - m;
+        n = ntn - 1 - n;
+    }
+    *gm = (int)m;
+    *gn = (int)n;
+}

@@ -418,33 +418,6 @@ XN_INLINE void tile(const int M, const int N, const int K, const real alpha,
     }
 }
 
-/* The tile (gm, gn) of this work-group. Work-groups start about in order of linear id
- * (dimension 0 fastest); consecutive ids walk GROUPM tile rows at a time, column by column, so
- * the tiles in flight together share A and B panels in L2 (with 132 SMs, a row-by-row walk at
- * 8192 keeps about 2 rows of tiles in flight, each B panel being read from DRAM ~32 times; in
- * groups of 8 rows, ~8 times). The last group may have fewer rows. EDGEFIRST then mirrors the
- * grid, so the partial tiles of the last row and column come first. */
-XN_INLINE void tile_of_group(int *gm, int *gn)
-{
-    /* Unsigned, and remainders as x - q*y: no sign fix-ups, and no div/rem pair for the
-     * compiler to rewrite with 'freeze' (which Oclgrind's checker cannot run). */
-    const uint ntn = (uint)get_num_groups(0), ntm = (uint)get_num_groups(1);
-    const uint id = (uint)get_group_id(1) * ntn + (uint)get_group_id(0);
-#if GROUPM > 1
-    const uint per = GROUPM * ntn, group = id / per, r = id - group * per;
-    const uint first = group * GROUPM, rows = min(ntm - first, (uint)GROUPM);
-    uint n = r / rows, m = first + (r - n * rows);
-#else
-    uint m = id / ntn, n = id - m * ntn;
-#endif
-#if EDGEFIRST
-    m = ntm - 1 - m;
-    n = ntn - 1 - n;
-#endif
-    *gm = (int)m;
-    *gn = (int)n;
-}
-
 __attribute__((reqd_work_group_size(WGS, 1, 1)))
 kernel void xgemm_nv(const int M, const int N, const int K, const real alpha,
                      global const real *restrict A, const int offA, const int lda,
@@ -454,7 +427,7 @@ kernel void xgemm_nv(const int M, const int N, const int K, const real alpha,
     local real4 As[2 * KWG * LDA4];
     local real4 Bs[2 * KWG * LDB4];
     int gm, gn;
-    tile_of_group(&gm, &gn);
+    gb_tile_of_group(GROUPM, EDGEFIRST, &gm, &gn);
     const int m0 = gm * MWG, n0 = gn * NWG;
     /* float4 accesses need ld and offset to keep every row 16-byte aligned (the buffers are);
      * the same for every work-group of the launch. */

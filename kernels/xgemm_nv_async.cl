@@ -220,26 +220,6 @@ XA_INLINE void multiply(local const float *as, local const float4 *bs, const int
     }
 }
 
-/* As tile_of_group in xgemm_nv.cl: GROUPM tile rows at a time, mirrored with EDGEFIRST. */
-XA_INLINE void tile_of_group(int *gm, int *gn)
-{
-    const uint ntn = (uint)get_num_groups(0), ntm = (uint)get_num_groups(1);
-    const uint id = (uint)get_group_id(1) * ntn + (uint)get_group_id(0);
-#if GROUPM > 1
-    const uint per = GROUPM * ntn, group = id / per, r = id - group * per;
-    const uint first = group * GROUPM, rows = min(ntm - first, (uint)GROUPM);
-    uint n = r / rows, m = first + (r - n * rows);
-#else
-    uint m = id / ntn, n = id - m * ntn;
-#endif
-#if EDGEFIRST
-    m = ntm - 1 - m;
-    n = ntn - 1 - n;
-#endif
-    *gm = (int)m;
-    *gn = (int)n;
-}
-
 __attribute__((reqd_work_group_size(WGS, 1, 1)))
 kernel void xgemm_nv_async(const int M, const int N, const int K, const float alpha,
                            global const float *restrict A, const int offA, const int lda,
@@ -249,7 +229,7 @@ kernel void xgemm_nv_async(const int M, const int N, const int K, const float al
     local float4 As4[STAGES * MWG * KC], Bs4[STAGES * KWG * NC];
     local float *const As = (local float *)As4, *const Bs = (local float *)Bs4;
     int gm, gn;
-    tile_of_group(&gm, &gn);
+    gb_tile_of_group(GROUPM, EDGEFIRST, &gm, &gn);
     const int m0 = gm * MWG, n0 = gn * NWG;
     A += offA;
     B += offB;
