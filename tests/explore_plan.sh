@@ -57,6 +57,7 @@ expect_plan "no sizes to explore" '{"kernels": ["naive"]}'
 expect "cannot read plan '$tmp/missing.json'.*built-in plan" explore --plan "$tmp/missing.json" --store "$db"
 expect "no kernels to explore" explore -n 8 --store "$db"
 expect "^gemmbench: error: -n: 'abc' is not a list" explore -k naive -n abc --store "$db"
+expect "^gemmbench: error: -n: 2000000000 is too large" explore -k naive -n 2000000000 --store "$db"
 expect "^gemmbench: error: --lws: '16' is not a list of work-group sizes" explore -k naive -n 8 --lws 16 --store "$db"
 expect "-N is not given while -M is" explore -k naive -M 8 --store "$db"
 expect "--param: 'DJ' must be NAME=VALUES" explore -k SGEMM_NT_4x1 -n 8 --param DJ --store "$db"

@@ -100,7 +100,7 @@ static int parse_list(const char *text, long min, long **out, size_t *count, con
                 }
                 parts[np++] = p + 1;
             }
-        long lo, hi, step = 1;
+        long lo = 0, hi = 0, step = 1;
         int geometric = 0;
         if (np > 3 || !parse_long(parts[0], &lo) || (np > 1 && !parse_long(parts[1], &hi))) {
             rc = gb_explore__fail(msg, msglen, GB_EBADARG, "%s: '%s' is not a list; %s", label, text, syntax);
@@ -166,8 +166,9 @@ static int parse_sizes(const char *text, gb_size_list_t *out, const char *label,
         return rc;
     for (size_t i = 0; i < n; i++)
         if (v[i] > (1L << 30)) {
+            const long big = v[i];
             free(v);
-            return gb_explore__fail(msg, msglen, GB_EBADARG, "%s: %ld is too large", label, v[i]);
+            return gb_explore__fail(msg, msglen, GB_EBADARG, "%s: %ld is too large", label, big);
         }
     size_t *s = malloc(n * sizeof *s);
     if (!s) {
