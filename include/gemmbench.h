@@ -344,9 +344,19 @@ typedef struct gb_result {
     char route[128];          /* how the problem reached the kernel: "native", "swap",
                                  "transpose B", "pad M,N,K", ... */
     size_t helpers;           /* helper kernels per call */
-    double energy_j;          /* energy over the timed calls, or -1 when unavailable */
-    double gflops_per_watt;   /* 2*M*N*K*iterations / energy, or -1 */
-    char energy_source[48];   /* "NVML total energy", "RAPL package 0", or "" */
+    /* Energy, from the energy loop: after the timed calls, calls repeated for at least
+     * GEMMBENCH_ENERGY_MIN_S seconds (1 by default; 0 turns it off) between two reads of the
+     * device's energy counter (docs/methodology.md). energy_j, energy_w and gflops_per_watt
+     * are -1 when energy is unavailable (energy_why says why). */
+    double energy_j;          /* joules per call of the energy loop */
+    double energy_w;          /* the loop's average power, watts */
+    double gflops_per_watt;   /* 2*M*N*K * energy_calls / the loop's joules / 1e9 */
+    size_t energy_calls;      /* calls in the loop (0 when it did not run) */
+    double energy_s;          /* seconds the loop lasted (-1 when it did not run) */
+    char energy_source[48];   /* "NVML total energy", "RAPL package 0"; "" when unavailable */
+    char energy_scope[32];    /* what the loop ran: "device-only calls" (timing kernel or ops:
+                                 helper passes and main kernel, no copies) or "whole calls incl.
+                                 copies" (timing offload); "" when it did not run */
     char energy_why[128];     /* why energy is unavailable, when it is */
     char build_options[512];
     gb_validation_t validation;

@@ -1,9 +1,11 @@
 /* store_roundtrip.c: the results store (src/store/) end to end: a point with every field set to
  * a distinctive value (NaN, infinity, a seed above 2^53, an unknown efficiency, unsorted
- * parameters) is inserted and read back field by field; inserted again it is recognised;
- * malformed points write nothing; a JSON export imported into a fresh store gives the same
- * point back, and importing it twice adds nothing; the hashes meet their test vectors; and a
- * real run on the default OpenCL device (PoCL) is stored as repetitions 0 and 1.
+ * parameters, energy) is inserted and read back field by field, and so is one whose energy was
+ * unavailable; inserted again it is recognised; malformed points write nothing; a JSON export
+ * imported into a fresh store gives the same points back, and importing it twice adds nothing;
+ * the hashes meet their test vectors; and a real run on the default OpenCL device (PoCL) is
+ * stored as repetitions 0 and 1, with its energy (or why there is none: turned off by
+ * GEMMBENCH_ENERGY_MIN_S=0, a bad value of it, or no counter) read back.
  *
  * `store_roundtrip --make-foreign DB` instead writes a store holding one point measured on a
  * device that no machine has, and prints its id (for the replay test). */
@@ -83,6 +85,9 @@ static int compare_points(const gb_point_t *a, const gb_point_t *b)
     EQ_NUM(result.validation.worst_j); EQ_NUM(result.validation.n_over);
     EQ_NUM(result.validation.n_nonfinite); EQ_NUM(result.validation.n_canary);
     EQ_STR(result.validation.reason);
+    EQ_DBL(result.energy_j); EQ_DBL(result.energy_w); EQ_DBL(result.gflops_per_watt);
+    EQ_NUM(result.energy_calls); EQ_DBL(result.energy_s); EQ_STR(result.energy_source);
+    EQ_STR(result.energy_scope); EQ_STR(result.energy_why);
     EQ_STR(tool_version); EQ_STR(git_revision); EQ_STR(hostname); EQ_STR(os); EQ_STR(timestamp);
     if (!a->env_json || !b->env_json || strcmp(a->env_json, b->env_json))
         mismatch("env_json");
@@ -184,6 +189,13 @@ static void make_point(gb_point_t *pt, const char *device_name)
     v->n_nonfinite = 2;
     v->n_canary = 1;
     snprintf(v->reason, sizeof v->reason, "2 elements are NaN or Inf, first at (3, 4)");
+    snprintf(r->energy_source, sizeof r->energy_source, "NVML total energy");
+    snprintf(r->energy_scope, sizeof r->energy_scope, "whole calls incl. copies");
+    r->energy_calls = 1234567;
+    r->energy_s = 1.0000001;
+    r->energy_j = 0.1 + 0.2; /* 17 digits to read back */
+    r->energy_w = 612.75;
+    r->gflops_per_watt = 2.0 / 3.0;
     setenv("POCL_GB_STORE_TEST", "value with \"quotes\"", 1);
     gb_point_set_provenance(pt);
     gb_point_compute_id(pt);
@@ -279,6 +291,21 @@ static void test_roundtrip(const char *dir)
     CHECK(gb_store_exists(st, pt.id) == 1);
     CHECK_RC(gb_store_get(st, pt.id, &back), GB_OK);
     CHECK(compare_points(&pt, &back) == 0);
+    /* Energy unavailable: the reason, and no numbers. */
+    gb_point_t off;
+    make_point(&off, "Test Device 3001");
+    sort_params(&off);
+    off.result.energy_j = off.result.energy_w = off.result.gflops_per_watt = -1.0;
+    off.result.energy_s = -1.0;
+    off.result.energy_calls = 0;
+    off.result.energy_source[0] = off.result.energy_scope[0] = '\0';
+    snprintf(off.result.energy_why, sizeof off.result.energy_why,
+             "RAPL not readable (/sys/class/powercap absent or not permitted)");
+    CHECK_RC(gb_store_insert(st, &off), GB_OK);
+    CHECK_RC(gb_store_get(st, off.id, &back), GB_OK);
+    CHECK(compare_points(&off, &back) == 0);
+    CHECK(back.result.energy_j == -1.0 && back.result.energy_calls == 0);
+    CHECK(count_points(st) == 2);
     char id[GB_POINT_ID_LEN + 1];
     char prefix[8];
     snprintf(prefix, sizeof prefix, "%.6s", pt.id);
@@ -299,10 +326,10 @@ static void test_roundtrip(const char *dir)
     bad = pt;
     bad.timestamp[0] = '\0';
     CHECK_RC(gb_store_insert(st, &bad), GB_EBADARG);
-    CHECK(count_points(st) == 1);
+    CHECK(count_points(st) == 2);
     size_t checked = 0, faults = 0;
     CHECK_RC(gb_store_check(st, &checked, &faults), GB_OK);
-    CHECK(checked == 1 && faults == 0);
+    CHECK(checked == 2 && faults == 0);
 
     /* The next repetition of the same definition is a new point. */
     gb_point_t again;
@@ -320,7 +347,7 @@ static void test_roundtrip(const char *dir)
     CHECK(again.rep == 1);
     CHECK_RC(gb_store_insert_next_rep(st, &again), GB_OK);
     CHECK(again.rep == 3);
-    CHECK(count_points(st) == 4);
+    CHECK(count_points(st) == 5);
     gb_point_free(&again);
 
     /* Export, import into a fresh store: the same point, field by field; twice adds nothing. */
@@ -328,22 +355,28 @@ static void test_roundtrip(const char *dir)
     size_t n = 0;
     CHECK_RC(gb_store_export_json(st, f, &n), GB_OK);
     fclose(f);
-    CHECK(n == 4);
+    CHECK(n == 5);
     size_t len = 0, added = 0, present = 0;
     char *text = read_file(json, &len);
     CHECK(text != NULL);
     CHECK_HAS(text, "\"seed\":\t\"9223372036854775813\"");
     CHECK_HAS(text, "\"max_ratio\":\t\"inf\"");
     CHECK_HAS(text, "\"efficiency\":\tnull");
+    CHECK_HAS(text, "\"energy_calls\":\t1234567");
+    CHECK_HAS(text, "\"energy_j\":\t0.30000000000000004");
+    CHECK_HAS(text, "\"energy_source\":\tnull"); /* the point without energy */
+    CHECK_HAS(text, "\"energy_why\":\t\"RAPL not readable");
     CHECK_RC(gb_store_open(&st2, path2, GB_STORE_CREATE, msg, sizeof msg), GB_OK);
     CHECK_RC(gb_store_import_json(st2, text, len, "export.json", &added, &present), GB_OK);
-    CHECK(added == 4 && present == 0);
+    CHECK(added == 5 && present == 0);
     CHECK_RC(gb_store_import_json(st2, text, len, "export.json", &added, &present), GB_OK);
-    CHECK(added == 0 && present == 4);
+    CHECK(added == 0 && present == 5);
     CHECK_RC(gb_store_import_json(st, text, len, "export.json", &added, &present), GB_OK);
-    CHECK(added == 0 && present == 4);
+    CHECK(added == 0 && present == 5);
     CHECK_RC(gb_store_get(st2, pt.id, &back), GB_OK);
     CHECK(compare_points(&pt, &back) == 0);
+    CHECK_RC(gb_store_get(st2, off.id, &back), GB_OK);
+    CHECK(compare_points(&off, &back) == 0);
 
     /* Malformed imports write nothing and name what is wrong. */
     CHECK_RC(gb_store_import_json(st2, text, len / 2, "half.json", &added, &present), GB_EBADARG);
@@ -361,11 +394,17 @@ static void test_roundtrip(const char *dir)
     CHECK_HAS(gb_store_errmsg(st3), "points[0]: key 'colour' is not a key of the export format");
     free(edited);
     cJSON_DeleteItemFromObject(p0, "colour");
-    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(points, 3), "m", cJSON_CreateNumber(99));
+    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(points, 4), "m", cJSON_CreateNumber(99));
     edited = cJSON_Print(root);
     CHECK_RC(gb_store_import_json(st3, edited, strlen(edited), "x.json", &added, &present), GB_EBADARG);
-    CHECK_HAS(gb_store_errmsg(st3), "points[3]: id");
-    CHECK(count_points(st3) == 0); /* points 0..2 were fine, yet nothing was written */
+    CHECK_HAS(gb_store_errmsg(st3), "points[4]: id");
+    CHECK(count_points(st3) == 0); /* points 0..3 were fine, yet nothing was written */
+    free(edited);
+    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(points, 4), "m", cJSON_CreateNumber(7));
+    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(points, 1), "energy_calls", cJSON_CreateNumber(-2));
+    edited = cJSON_Print(root);
+    CHECK_RC(gb_store_import_json(st3, edited, strlen(edited), "x.json", &added, &present), GB_EBADARG);
+    CHECK_HAS(gb_store_errmsg(st3), "points[1]: key 'energy_calls' is out of range");
     free(edited);
     cJSON_Delete(root);
     gb_store_close(st3);
@@ -379,6 +418,9 @@ static void test_roundtrip(const char *dir)
     CHECK_HAS(text, "id,device_name,");
     CHECK_HAS(text, "\"Vendor, \"\"quoted\"\"\"");
     CHECK_HAS(text, "main_median_ms");
+    CHECK_HAS(text, ",timestamp,energy_source,energy_scope,energy_calls,energy_s,energy_j,"
+                    "energy_w,gflops_per_watt,energy_why,main_n,");
+    CHECK_HAS(text, ",NVML total energy,whole calls incl. copies,1234567,1.0000001,0.30000000000000004,612.75,");
     free(text);
 
     /* Not a store: a text file, and an SQLite database of something else. */
@@ -394,12 +436,26 @@ static void test_roundtrip(const char *dir)
     CHECK(nope == NULL);
 
     gb_point_free(&pt);
+    gb_point_free(&off);
     gb_point_free(&back);
     gb_store_close(st);
     gb_store_close(st2);
 }
 
-/* A real run on the default device, stored twice as repetitions 0 and 1 and read back. */
+/* The energy fields of a run: measured by a loop of device-only calls, or unavailable with a
+ * reason and no numbers. */
+static int energy_coherent(const gb_result_t *r)
+{
+    if (r->gflops_per_watt > 0)
+        return r->energy_j > 0 && r->energy_w > 0 && r->energy_calls > 0 && r->energy_s > 0 &&
+               r->energy_source[0] && !strcmp(r->energy_scope, "device-only calls") &&
+               !r->energy_why[0];
+    return r->energy_j == -1.0 && r->energy_w == -1.0 && r->gflops_per_watt == -1.0 &&
+           !r->energy_source[0] && r->energy_why[0];
+}
+
+/* A real run on the default device, stored twice as repetitions 0 and 1 and read back; then
+ * with the energy loop turned off, stored as repetition 2, and with a bad loop duration. */
 static void test_device(const char *dir)
 {
     gb_device_info_t *list = NULL;
@@ -430,10 +486,13 @@ static void test_device(const char *dir)
         !CHECK_RC(gb_store_open(&st, path, GB_STORE_CREATE, msg, sizeof msg), GB_OK))
         goto done;
     p.trans_b = GB_TRANS;
+    /* Where the device has an energy counter, a short loop keeps the test quick. */
+    setenv("GEMMBENCH_ENERGY_MIN_S", "0.05", 1);
     if (!CHECK_RC(gb_bench_run(ctx, &cfg, &p, &o, &r), GB_OK)) {
         printf("    %s\n", gb_context_errmsg(ctx));
         goto done;
     }
+    CHECK(energy_coherent(&r));
     gb_point_define(&pt, &list[0], &cfg, &p, &o, 0);
     CHECK_RC(gb_point_set_result(&pt, &r), GB_OK);
     CHECK_RC(gb_point_set_provenance(&pt), GB_OK);
@@ -458,6 +517,27 @@ static void test_device(const char *dir)
     gb_point_define(&again, &list[0], &cfg, &p, &o, 0);
     CHECK(!strcmp(again.id, first));
     gb_point_free(&again);
+    /* GEMMBENCH_ENERGY_MIN_S=0: no loop, energy unavailable and saying why, on any device. */
+    setenv("GEMMBENCH_ENERGY_MIN_S", "0", 1);
+    if (CHECK_RC(gb_bench_run(ctx, &cfg, &p, &o, &r), GB_OK)) {
+        CHECK(energy_coherent(&r) && r.energy_calls == 0 && r.energy_s == -1.0);
+        CHECK(!strcmp(r.energy_why, "disabled by GEMMBENCH_ENERGY_MIN_S=0"));
+        gb_point_define(&pt, &list[0], &cfg, &p, &o, 0);
+        CHECK_RC(gb_point_set_result(&pt, &r), GB_OK);
+        CHECK_RC(gb_point_set_provenance(&pt), GB_OK);
+        gb_result_free(&r);
+        CHECK_RC(gb_store_insert_next_rep(st, &pt), GB_OK);
+        CHECK(pt.rep == 2);
+        CHECK_RC(gb_store_get(st, pt.id, &back), GB_OK);
+        CHECK(compare_points(&pt, &back) == 0);
+    }
+    setenv("GEMMBENCH_ENERGY_MIN_S", "soon", 1);
+    if (CHECK_RC(gb_bench_run(ctx, &cfg, &p, &o, &r), GB_OK)) {
+        CHECK(energy_coherent(&r));
+        CHECK_HAS(r.energy_why, "GEMMBENCH_ENERGY_MIN_S='soon' is not a number of seconds");
+        gb_result_free(&r);
+    }
+    unsetenv("GEMMBENCH_ENERGY_MIN_S");
 done:
     gb_point_free(&pt);
     gb_point_free(&back);

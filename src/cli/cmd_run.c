@@ -36,7 +36,7 @@ typedef struct job {
 } job_t;
 
 /* What the energy column rests on, said once under the table. */
-static char energy_note[200];
+static char energy_note[320];
 /* Measured peaks of the device from the store (0 where never measured). */
 static const double *measured_peak;
 
@@ -308,13 +308,20 @@ static cJSON *result_json(const char *kernel, const gb_problem_t *p, const gb_re
         cJSON_AddNumberToObject(o, "efficiency_measured_peak", measured_efficiency(p, r));
     else
         cJSON_AddNullToObject(o, "efficiency_measured_peak");
+    /* Energy comes from its own loop after the timed calls (docs/methodology.md). */
     cJSON *en = cJSON_AddObjectToObject(o, "energy");
     if (r->energy_j >= 0) {
         cJSON_AddStringToObject(en, "source", r->energy_source);
-        cJSON_AddNumberToObject(en, "joules_timed_calls", r->energy_j);
+        cJSON_AddNumberToObject(en, "joules_per_call", r->energy_j);
+        cJSON_AddNumberToObject(en, "watts", r->energy_w);
         cJSON_AddNumberToObject(en, "gflops_per_watt", r->gflops_per_watt);
     } else {
         cJSON_AddStringToObject(en, "unavailable", r->energy_why);
+    }
+    if (r->energy_calls) {
+        cJSON_AddStringToObject(en, "loop", r->energy_scope);
+        cJSON_AddNumberToObject(en, "calls", (double)r->energy_calls);
+        cJSON_AddNumberToObject(en, "seconds", r->energy_s);
     }
     cJSON *times = cJSON_AddObjectToObject(o, "time_ms");
     for (int ph = 0; ph < GB_PHASE_COUNT; ph++) {
@@ -414,8 +421,11 @@ static void print_row(const char *kernel, const gb_problem_t *p, const gb_result
     if (strcmp(r->route, "native") != 0)
         printf(" (%s)", r->route);
     if (r->gflops_per_watt >= 0) {
-        printf("  %.3g GFLOP/s/W", r->gflops_per_watt);
-        snprintf(energy_note, sizeof energy_note, "energy: %s over the timed calls", r->energy_source);
+        printf("  %.3g GFLOP/s/W %.4g W", r->gflops_per_watt, r->energy_w);
+        snprintf(energy_note, sizeof energy_note, "energy: %s over a loop of %s after the timed "
+                 "calls, lasting GEMMBENCH_ENERGY_MIN_S (default 1) s or more; GFLOP/s/W = "
+                 "2*M*N*K * calls / joules, W = its average power", r->energy_source,
+                 r->energy_scope);
     } else {
         snprintf(energy_note, sizeof energy_note, "energy: unavailable (%s)", r->energy_why);
     }

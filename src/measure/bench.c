@@ -107,6 +107,72 @@ static void from_device(const void *src, size_t n, gb_precision_t prec, double *
         out[i] = (double)f[i];
 }
 
+/* One call of the energy loop: whole (a, b, c and c_out set) or device-only (all NULL: the
+ * device keeps the inputs of the previous call), finished on the device before it returns. */
+typedef struct energy_job {
+    runner_t *run;
+    const void *a, *b, *c;
+    void *c_out;
+} energy_job_t;
+
+static int energy_call(void *user)
+{
+    energy_job_t *j = user;
+    double t[GB_PHASE_COUNT];
+    int rc = runner_call(j->run, j->a, j->b, j->c, j->c_out, t);
+    /* Each call finishes its own work (cuBLAS synchronises its stream); this makes sure. */
+    if (rc == GB_OK)
+        rc = gb__cl_check(j->run->ctx, clFinish(j->run->ctx->queue), "finishing an energy-loop call");
+    return rc;
+}
+
+/* The energy loop after the timed calls (docs/methodology.md): the timed region is too short
+ * for counters that update every few tens of milliseconds, and with timing kernel or ops its
+ * calls' copies are not what the GFLOP/s counts. So calls are repeated for at least
+ * GEMMBENCH_ENERGY_MIN_S seconds between two counter reads: device-only for timing kernel and
+ * ops, whole offloads for offload. Fills r's energy fields, unavailable with the reason where
+ * there is no counter or it did not advance. Returns a call's error, else GB_OK. */
+static int measure_energy(runner_t *run, gb_timing_t timing, double flop, const void *a,
+                          const void *b, const void *c, void *c_out, gb_result_t *r)
+{
+    const char *env = getenv("GEMMBENCH_ENERGY_MIN_S");
+    const double min_s = gb__energy_min_s(env);
+    char why[sizeof r->energy_why];
+    if (min_s <= 0) {
+        if (min_s == 0)
+            snprintf(why, sizeof why, "disabled by GEMMBENCH_ENERGY_MIN_S=%s", env);
+        else
+            snprintf(why, sizeof why, "GEMMBENCH_ENERGY_MIN_S='%.40s' is not a number of seconds "
+                     "from 0 to %g", env, GB_ENERGY_MIN_S_MAX);
+        gb__energy_unavailable(r, why);
+        return GB_OK;
+    }
+    gb_energy_t en;
+    gb__energy_open(&en, run->ctx->dev);
+    if (!en.ok) {
+        gb__energy_unavailable(r, en.why);
+        gb__energy_close(&en);
+        return GB_OK;
+    }
+    const int whole = timing == GB_TIMING_OFFLOAD;
+    energy_job_t job = {run, NULL, NULL, NULL, NULL};
+    if (whole) {
+        job.a = a;
+        job.b = b;
+        job.c = c;
+        job.c_out = c_out;
+    }
+    gb_energy_loop_t loop;
+    int rc = gb__cl_check(run->ctx, clFinish(run->ctx->queue), "finishing the timed calls");
+    if (rc == GB_OK)
+        rc = gb__energy_loop(&en, min_s, energy_call, &job, &loop);
+    if (rc == GB_OK)
+        gb__energy_result(&loop, flop, en.source, whole ? "whole calls incl. copies"
+                                                        : "device-only calls", r);
+    gb__energy_close(&en);
+    return rc;
+}
+
 static int validate_once(runner_t *run, const gb_problem_t *p, const gb_bench_options_t *o,
                          const double *a, const double *b, const double *c0, const void *a_dev,
                          const void *b_dev, size_t ea, size_t eb, size_t ec, gb_validation_t *v)
@@ -227,28 +293,14 @@ int gb_bench_run(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *
     }
     /* Every call is a whole offload (inputs written, C read back), so each phase is measured
      * each time and C starts from the same values. */
-    gb_energy_t en;
-    gb__energy_open(&en, ctx->dev);
-    double j0 = 0, j1 = 0;
-    int have_j0 = 0;
     for (int i = 0; rc == GB_OK && i < o->warmup + o->iterations; i++) {
         double t[GB_PHASE_COUNT];
-        if (i == o->warmup)
-            have_j0 = gb__energy_read(&en, &j0);
         if ((rc = runner_call(&run, da, db, dc, cout, t)) == GB_OK && i >= o->warmup)
             for (int ph = 0; ph < GB_PHASE_COUNT; ph++)
                 r->samples_ms[ph][i - o->warmup] = t[ph];
     }
-    r->energy_j = r->gflops_per_watt = -1.0;
-    if (have_j0 && gb__energy_read(&en, &j1) && j1 > j0) {
-        r->energy_j = j1 - j0;
-        r->gflops_per_watt = 2.0 * mnk * o->iterations / r->energy_j * 1e-9;
-        snprintf(r->energy_source, sizeof r->energy_source, "%s", en.source);
-    } else {
-        snprintf(r->energy_why, sizeof r->energy_why, "%s",
-                 en.ok ? "the counter did not advance over the timed calls" : en.why);
-    }
-    gb__energy_close(&en);
+    if (rc == GB_OK)
+        rc = measure_energy(&run, o->timing, 2.0 * mnk, da, db, dc, cout, r);
     free(cout);
     if (rc != GB_OK)
         goto done;

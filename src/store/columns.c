@@ -13,41 +13,41 @@
 
 #define F(field) offsetof(gb_point_t, field), sizeof(((gb_point_t *)0)->field)
 
-/* The definition columns (def = 1) are hashed in this order, by these names: renaming,
+/* The definition columns (GB_COLF_DEF) are hashed in this order, by these names: renaming,
  * reordering, adding or removing one changes every id (a new GB_STORE_SCHEMA_VERSION). Any
- * column added is a schema change. */
+ * column added is a schema change, with a migration of older stores (store.c). */
 const gb_store__col_t gb_store__cols[] = {
     /* the definition */
-    {"device_name", GB_COL_STR, F(device.name), 1},
-    {"device_vendor", GB_COL_STR, F(device.vendor), 1},
-    {"platform_name", GB_COL_STR, F(device.platform), 1},
-    {"driver", GB_COL_STR, F(device.driver), 1},
-    {"kernel", GB_COL_STR, F(kernel), 1},
-    {"family", GB_COL_STR, F(family), 1},
-    {"preset", GB_COL_STR, F(preset), 1},
-    {"params", GB_COL_PARAMS, F(params), 1},
-    {"source_hash", GB_COL_STR, F(source_hash), 1},
-    {"precision", GB_COL_PREC, F(problem.precision), 1},
-    {"layout", GB_COL_LAYOUT, F(problem.layout), 1},
-    {"trans_a", GB_COL_TRANS, F(problem.trans_a), 1},
-    {"trans_b", GB_COL_TRANS, F(problem.trans_b), 1},
-    {"m", GB_COL_SIZE, F(problem.m), 1},
-    {"n", GB_COL_SIZE, F(problem.n), 1},
-    {"k", GB_COL_SIZE, F(problem.k), 1},
-    {"alpha", GB_COL_DBL, F(problem.alpha), 1},
-    {"beta", GB_COL_DBL, F(problem.beta), 1},
-    {"lda", GB_COL_SIZE, F(problem.lda), 1},
-    {"ldb", GB_COL_SIZE, F(problem.ldb), 1},
-    {"ldc", GB_COL_SIZE, F(problem.ldc), 1},
-    {"off_a", GB_COL_SIZE, F(problem.off_a), 1},
-    {"off_b", GB_COL_SIZE, F(problem.off_b), 1},
-    {"off_c", GB_COL_SIZE, F(problem.off_c), 1},
-    {"seed", GB_COL_U64, F(seed), 1},
-    {"dist", GB_COL_DIST, F(dist), 1},
-    {"warmup", GB_COL_INT, F(warmup), 1},
-    {"iterations", GB_COL_INT, F(iterations), 1},
-    {"timing", GB_COL_TIMING, F(timing), 1},
-    {"rep", GB_COL_UINT, F(rep), 1},
+    {"device_name", GB_COL_STR, F(device.name), GB_COLF_DEF},
+    {"device_vendor", GB_COL_STR, F(device.vendor), GB_COLF_DEF},
+    {"platform_name", GB_COL_STR, F(device.platform), GB_COLF_DEF},
+    {"driver", GB_COL_STR, F(device.driver), GB_COLF_DEF},
+    {"kernel", GB_COL_STR, F(kernel), GB_COLF_DEF},
+    {"family", GB_COL_STR, F(family), GB_COLF_DEF},
+    {"preset", GB_COL_STR, F(preset), GB_COLF_DEF},
+    {"params", GB_COL_PARAMS, F(params), GB_COLF_DEF},
+    {"source_hash", GB_COL_STR, F(source_hash), GB_COLF_DEF},
+    {"precision", GB_COL_PREC, F(problem.precision), GB_COLF_DEF},
+    {"layout", GB_COL_LAYOUT, F(problem.layout), GB_COLF_DEF},
+    {"trans_a", GB_COL_TRANS, F(problem.trans_a), GB_COLF_DEF},
+    {"trans_b", GB_COL_TRANS, F(problem.trans_b), GB_COLF_DEF},
+    {"m", GB_COL_SIZE, F(problem.m), GB_COLF_DEF},
+    {"n", GB_COL_SIZE, F(problem.n), GB_COLF_DEF},
+    {"k", GB_COL_SIZE, F(problem.k), GB_COLF_DEF},
+    {"alpha", GB_COL_DBL, F(problem.alpha), GB_COLF_DEF},
+    {"beta", GB_COL_DBL, F(problem.beta), GB_COLF_DEF},
+    {"lda", GB_COL_SIZE, F(problem.lda), GB_COLF_DEF},
+    {"ldb", GB_COL_SIZE, F(problem.ldb), GB_COLF_DEF},
+    {"ldc", GB_COL_SIZE, F(problem.ldc), GB_COLF_DEF},
+    {"off_a", GB_COL_SIZE, F(problem.off_a), GB_COLF_DEF},
+    {"off_b", GB_COL_SIZE, F(problem.off_b), GB_COLF_DEF},
+    {"off_c", GB_COL_SIZE, F(problem.off_c), GB_COLF_DEF},
+    {"seed", GB_COL_U64, F(seed), GB_COLF_DEF},
+    {"dist", GB_COL_DIST, F(dist), GB_COLF_DEF},
+    {"warmup", GB_COL_INT, F(warmup), GB_COLF_DEF},
+    {"iterations", GB_COL_INT, F(iterations), GB_COLF_DEF},
+    {"timing", GB_COL_TIMING, F(timing), GB_COLF_DEF},
+    {"rep", GB_COL_UINT, F(rep), GB_COLF_DEF},
     /* the rest of the device's facts */
     {"device_type", GB_COL_STR, F(device.type), 0},
     {"device_version", GB_COL_STR, F(device.version), 0},
@@ -79,7 +79,7 @@ const gb_store__col_t gb_store__cols[] = {
     /* the headline */
     {"gflops", GB_COL_DBL, F(result.gflops), 0},
     {"gflops_wall", GB_COL_DBL, F(result.gflops_wall), 0},
-    {"efficiency", GB_COL_EFF, F(result.efficiency), 0},
+    {"efficiency", GB_COL_OPTDBL, F(result.efficiency), 0},
     /* validation */
     {"verdict", GB_COL_VERDICT, F(result.validation), 0},
     {"valid_mode", GB_COL_VALMODE, F(result.validation), 0},
@@ -98,6 +98,16 @@ const gb_store__col_t gb_store__cols[] = {
     {"os", GB_COL_STR, F(os), 0},
     {"env", GB_COL_ENV, F(env_json), 0},
     {"timestamp", GB_COL_STR, F(timestamp), 0},
+    /* energy (schema version 2), from the energy loop after the timed calls; last, so that a
+     * version-1 store migrated by ALTER TABLE ADD COLUMN has its columns in the same order */
+    {"energy_source", GB_COL_OPTSTR, F(result.energy_source), GB_COLF_V2},
+    {"energy_scope", GB_COL_OPTSTR, F(result.energy_scope), GB_COLF_V2},
+    {"energy_calls", GB_COL_OPTSIZE, F(result.energy_calls), GB_COLF_V2},
+    {"energy_s", GB_COL_OPTDBL, F(result.energy_s), GB_COLF_V2},
+    {"energy_j", GB_COL_OPTDBL, F(result.energy_j), GB_COLF_V2},
+    {"energy_w", GB_COL_OPTDBL, F(result.energy_w), GB_COLF_V2},
+    {"gflops_per_watt", GB_COL_OPTDBL, F(result.gflops_per_watt), GB_COLF_V2},
+    {"energy_why", GB_COL_OPTSTR, F(result.energy_why), GB_COLF_V2},
 };
 const size_t gb_store__ncols = sizeof gb_store__cols / sizeof gb_store__cols[0];
 
@@ -115,11 +125,22 @@ gb_store__class_t gb_store__class(const gb_store__col_t *c)
 {
     switch (c->kind) {
     case GB_COL_INT: case GB_COL_UINT: case GB_COL_SIZE: case GB_COL_U64: case GB_COL_BOOL:
+    case GB_COL_OPTSIZE:
         return GB_CLASS_INT;
-    case GB_COL_DBL: case GB_COL_EFF:
+    case GB_COL_DBL: case GB_COL_OPTDBL:
         return GB_CLASS_DBL;
     default:
         return GB_CLASS_TEXT;
+    }
+}
+
+int gb_store__is_null(const gb_point_t *pt, const gb_store__col_t *c)
+{
+    switch (c->kind) {
+    case GB_COL_OPTSTR: return CFIELD(pt, c, char)[0] == '\0';
+    case GB_COL_OPTSIZE: return *CFIELD(pt, c, size_t) == 0;
+    case GB_COL_DBL: case GB_COL_OPTDBL: return isnan(gb_store__get_dbl(pt, c));
+    default: return 0;
     }
 }
 
@@ -128,7 +149,7 @@ int64_t gb_store__get_int(const gb_point_t *pt, const gb_store__col_t *c)
     switch (c->kind) {
     case GB_COL_INT: case GB_COL_BOOL: return *CFIELD(pt, c, int);
     case GB_COL_UINT: return *CFIELD(pt, c, unsigned);
-    case GB_COL_SIZE: return (int64_t)*CFIELD(pt, c, size_t);
+    case GB_COL_SIZE: case GB_COL_OPTSIZE: return (int64_t)*CFIELD(pt, c, size_t);
     case GB_COL_U64: return (int64_t)*CFIELD(pt, c, uint64_t);
     default: return 0;
     }
@@ -152,7 +173,7 @@ int gb_store__set_int(gb_point_t *pt, const gb_store__col_t *c, int64_t v, char 
             break;
         *FIELD(pt, c, unsigned) = (unsigned)v;
         return GB_OK;
-    case GB_COL_SIZE:
+    case GB_COL_SIZE: case GB_COL_OPTSIZE:
         if (v < 0)
             break;
         *FIELD(pt, c, size_t) = (size_t)v;
@@ -169,14 +190,14 @@ int gb_store__set_int(gb_point_t *pt, const gb_store__col_t *c, int64_t v, char 
 double gb_store__get_dbl(const gb_point_t *pt, const gb_store__col_t *c)
 {
     double v = *CFIELD(pt, c, double);
-    if (c->kind == GB_COL_EFF && v < 0)
+    if (c->kind == GB_COL_OPTDBL && v < 0)
         return (double)NAN;
     return v;
 }
 
 void gb_store__set_dbl(gb_point_t *pt, const gb_store__col_t *c, double v)
 {
-    if (c->kind == GB_COL_EFF && isnan(v))
+    if (c->kind == GB_COL_OPTDBL && isnan(v))
         v = -1.0;
     if (v == 0.0)
         v = 0.0; /* SQLite keeps no negative zero; neither does the store */
@@ -292,7 +313,7 @@ const char *gb_store__get_text(const gb_point_t *pt, const gb_store__col_t *c, c
 {
     const gb_validation_t *v = CFIELD(pt, c, gb_validation_t);
     switch (c->kind) {
-    case GB_COL_STR: return CFIELD(pt, c, char);
+    case GB_COL_STR: case GB_COL_OPTSTR: return CFIELD(pt, c, char);
     case GB_COL_PREC: return gb_precision_name(*CFIELD(pt, c, gb_precision_t));
     case GB_COL_LAYOUT: return *CFIELD(pt, c, gb_layout_t) == GB_COL_MAJOR ? "col" : "row";
     case GB_COL_TRANS: return *CFIELD(pt, c, gb_trans_t) == GB_TRANS ? "T" : "N";
@@ -316,7 +337,7 @@ int gb_store__set_text(gb_point_t *pt, const gb_store__col_t *c, const char *s, 
     gb_validation_t *v = FIELD(pt, c, gb_validation_t);
     const char *bad = NULL;
     switch (c->kind) {
-    case GB_COL_STR:
+    case GB_COL_STR: case GB_COL_OPTSTR:
         return copy_str(FIELD(pt, c, char), c->size, s, c->name, msg, len);
     case GB_COL_PREC:
         if (!strcmp(s, "s") || !strcmp(s, "d"))

@@ -70,18 +70,21 @@ void *gb_point_to_json(const gb_point_t *pt)
     for (size_t i = 0; i < gb_store__ncols; i++) {
         const gb_store__col_t *c = &gb_store__cols[i];
         cJSON *v = NULL;
-        switch (gb_store__class(c)) {
+        /* An optional value's "none" is null, as it is NULL in the store (a plain double's NaN
+         * is "nan", below). */
+        if (c->kind != GB_COL_DBL && gb_store__is_null(pt, c))
+            v = cJSON_CreateNull();
+        else switch (gb_store__class(c)) {
         case GB_CLASS_INT:
             if (c->kind == GB_COL_BOOL)
                 v = cJSON_CreateBool(gb_store__get_int(pt, c) != 0);
             else
-                v = json_integer(gb_store__get_int(pt, c), c->kind == GB_COL_U64 || c->kind == GB_COL_SIZE);
+                v = json_integer(gb_store__get_int(pt, c), c->kind == GB_COL_U64 ||
+                                 c->kind == GB_COL_SIZE || c->kind == GB_COL_OPTSIZE);
             break;
-        case GB_CLASS_DBL: {
-            double d = gb_store__get_dbl(pt, c);
-            v = c->kind == GB_COL_EFF && isnan(d) ? cJSON_CreateNull() : json_double(d);
+        case GB_CLASS_DBL:
+            v = json_double(gb_store__get_dbl(pt, c));
             break;
-        }
         default:
             if (c->kind == GB_COL_PARAMS || c->kind == GB_COL_ENV)
                 v = cJSON_Parse(gb_store__get_text(pt, c, buf, sizeof buf));
@@ -123,17 +126,25 @@ static int bad(char *msg, size_t len, const char *key, const char *why)
 static int column_from_json(gb_point_t *pt, const gb_store__col_t *c, const cJSON *v, char *msg,
                             size_t len)
 {
+    /* null: an optional value's "none" (as gb_point_init leaves the field; -1 for doubles). */
+    if (cJSON_IsNull(v) && (c->kind == GB_COL_OPTSTR || c->kind == GB_COL_OPTSIZE ||
+                            c->kind == GB_COL_OPTDBL)) {
+        if (c->kind == GB_COL_OPTDBL)
+            gb_store__set_dbl(pt, c, (double)NAN);
+        return GB_OK;
+    }
     switch (gb_store__class(c)) {
     case GB_CLASS_INT: {
         int64_t x;
         if (c->kind == GB_COL_BOOL && cJSON_IsBool(v)) {
             x = cJSON_IsTrue(v);
-        } else if (cJSON_IsString(v) && (c->kind == GB_COL_U64 || c->kind == GB_COL_SIZE)) {
+        } else if (cJSON_IsString(v) && (c->kind == GB_COL_U64 || c->kind == GB_COL_SIZE ||
+                                         c->kind == GB_COL_OPTSIZE)) {
             char *end;
             errno = 0;
             unsigned long long u = strtoull(v->valuestring, &end, 10);
             if (end == v->valuestring || *end || v->valuestring[0] == '-' || errno == ERANGE ||
-                (c->kind == GB_COL_SIZE && u > (unsigned long long)INT64_MAX))
+                (c->kind != GB_COL_U64 && u > (unsigned long long)INT64_MAX))
                 return bad(msg, len, c->name, "must be a non-negative integer");
             x = (int64_t)u;
         } else if (cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) &&
@@ -146,9 +157,7 @@ static int column_from_json(gb_point_t *pt, const gb_store__col_t *c, const cJSO
     }
     case GB_CLASS_DBL: {
         double d;
-        if (c->kind == GB_COL_EFF && cJSON_IsNull(v))
-            d = (double)NAN;
-        else if (!json_to_double(v, &d))
+        if (!json_to_double(v, &d))
             return bad(msg, len, c->name, "must be a number (or \"nan\", \"inf\", \"-inf\")");
         gb_store__set_dbl(pt, c, d);
         return GB_OK;
@@ -240,6 +249,12 @@ int gb_point_from_json(const void *json, gb_point_t *pt, char *msg, size_t msgle
     for (size_t i = 0; i < gb_store__ncols; i++) {
         const gb_store__col_t *c = &gb_store__cols[i];
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, c->name);
+        if (!v && (c->flags & GB_COLF_V2)) {
+            /* A point from a version-1 export: its energy was not recorded. */
+            if (c->kind == GB_COL_OPTDBL)
+                gb_store__set_dbl(pt, c, (double)NAN);
+            continue;
+        }
         if (!v)
             return bad(msg, msglen, c->name, "is missing");
         int rc = column_from_json(pt, c, v, msg, msglen);
@@ -413,6 +428,16 @@ static void line_col(const char *text, size_t at, size_t *line, size_t *col)
     }
 }
 
+/* The first version-2 column a point object lacks, or NULL. */
+static const char *missing_v2_key(const cJSON *o)
+{
+    for (size_t i = 0; cJSON_IsObject(o) && i < gb_store__ncols; i++)
+        if ((gb_store__cols[i].flags & GB_COLF_V2) &&
+            !cJSON_GetObjectItemCaseSensitive(o, gb_store__cols[i].name))
+            return gb_store__cols[i].name;
+    return NULL;
+}
+
 int gb_store_import_json(gb_store_t *st, const char *text, size_t len, const char *origin,
                          size_t *added, size_t *present)
 {
@@ -439,8 +464,9 @@ int gb_store_import_json(gb_store_t *st, const char *text, size_t len, const cha
         rc = GB_EBADARG;
         goto done;
     }
-    if (!cJSON_IsNumber(version) || version->valuedouble != GB_EXPORT_VERSION) {
-        snprintf(msg, sizeof msg, "%s: key 'version' must be %d (a newer gemmbench may read "
+    if (!cJSON_IsNumber(version) || (version->valuedouble != 1 &&
+                                     version->valuedouble != GB_EXPORT_VERSION)) {
+        snprintf(msg, sizeof msg, "%s: key 'version' must be 1 or %d (a newer gemmbench may read "
                  "this file)", origin, GB_EXPORT_VERSION);
         rc = GB_EBADARG;
         goto done;
@@ -475,10 +501,17 @@ int gb_store_import_json(gb_store_t *st, const char *text, size_t len, const cha
         rc = GB_ENOMEM;
         goto done;
     }
-    /* Everything is parsed and checked before anything is written. */
+    /* Everything is parsed and checked before anything is written. Version 1 had no energy
+     * keys; from version 2 on, every point has them. */
+    const int v1 = version->valuedouble == 1;
     for (const cJSON *it = points->child; it; it = it->next, is.n++) {
-        if ((rc = gb_point_from_json(it, &is.points[is.n], why, sizeof why)) == GB_OK)
+        const char *missing = v1 ? NULL : missing_v2_key(it);
+        if (missing) {
+            snprintf(why, sizeof why, "key '%s' is missing", missing);
+            rc = GB_EBADARG;
+        } else if ((rc = gb_point_from_json(it, &is.points[is.n], why, sizeof why)) == GB_OK) {
             rc = gb_point_check(&is.points[is.n], why, sizeof why);
+        }
         if (rc != GB_OK) {
             snprintf(msg, sizeof msg, "%s: points[%zu]: %s", origin, is.n, why);
             is.n++;

@@ -247,7 +247,7 @@ int gb_point_definition(const gb_point_t *pt, char **text)
     int rc = append(&buf, &len, &cap, "gemmbench-point-v1\n", 0);
     for (size_t i = 0; rc == GB_OK && i < gb_store__ncols; i++) {
         const gb_store__col_t *c = &gb_store__cols[i];
-        if (!c->def)
+        if (!(c->flags & GB_COLF_DEF))
             continue;
         if ((rc = append(&buf, &len, &cap, c->name, 0)) == GB_OK &&
             (rc = append(&buf, &len, &cap, "=", 0)) == GB_OK &&

@@ -1,5 +1,6 @@
 /* store.c: the results store's SQLite database: opening (WAL, schema version) and inserting a
  * point with its statistics and samples in one transaction. Reading and checking: read.c. */
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <sqlite3.h>
@@ -91,9 +92,14 @@ static int make_parent(const char *path)
 
 static const char *sql_type(const gb_store__col_t *c)
 {
+    /* NULL: none (energy unavailable), or not recorded (a point stored before version 2). */
+    if (c->kind == GB_COL_OPTSTR)
+        return "TEXT";
+    if (c->kind == GB_COL_OPTSIZE)
+        return "INTEGER";
     switch (gb_store__class(c)) {
     case GB_CLASS_INT: return "INTEGER NOT NULL";
-    case GB_CLASS_DBL: return "REAL"; /* NULL: not a number (or unknown efficiency) */
+    case GB_CLASS_DBL: return "REAL"; /* NULL: not a number (or an unknown optional value) */
     default: return "TEXT NOT NULL";
     }
 }
@@ -146,7 +152,53 @@ static int table_count(gb_store_t *st, int *n)
     return rc;
 }
 
-/* Creates the schema in an empty database, or checks the version of an existing one. */
+/* Does table points have this column? 1 yes, 0 no, or an error. */
+static int has_column(gb_store_t *st, const char *name)
+{
+    sqlite3_stmt *q;
+    int rc = gb_store__prepare(st, "SELECT 1 FROM pragma_table_info('points') WHERE name = ?", &q);
+    if (rc != GB_OK)
+        return rc;
+    sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+    int s = sqlite3_step(q);
+    rc = s == SQLITE_ROW ? 1 : s == SQLITE_DONE ? 0 : gb_store__fail_db(st, "reading the schema");
+    sqlite3_finalize(q);
+    return rc;
+}
+
+/* Version 1 to 2, inside schema()'s transaction: the energy columns (GB_COLF_V2), added at the
+ * end of points and NULL ("not recorded") in every point already there. Nothing else changes:
+ * energy is a measurement, not part of a point's definition, so no id does. */
+static int migrate_v1(gb_store_t *st)
+{
+    char sql[512];
+    int rc = GB_OK;
+    for (size_t i = 0; rc == GB_OK && i < gb_store__ncols; i++) {
+        const gb_store__col_t *c = &gb_store__cols[i];
+        if (!(c->flags & GB_COLF_V2))
+            continue;
+        /* ADD COLUMN needs a column that may be NULL: every version-2 column is optional. */
+        assert(c->kind == GB_COL_OPTSTR || c->kind == GB_COL_OPTSIZE || c->kind == GB_COL_OPTDBL);
+        if ((rc = has_column(st, c->name)) == 1) {
+            rc = GB_OK;
+            continue;
+        }
+        if (rc != GB_OK)
+            break;
+        snprintf(sql, sizeof sql, "ALTER TABLE points ADD COLUMN %s %s", c->name, sql_type(c));
+        rc = gb_store__exec(st, sql);
+    }
+    if (rc != GB_OK)
+        return rc;
+    snprintf(sql, sizeof sql,
+             "UPDATE meta SET value = '2' WHERE key = 'schema_version';"
+             "INSERT OR REPLACE INTO meta VALUES('migrated', 'from schema version 1 to 2 on ' || "
+             "strftime('%%Y-%%m-%%dT%%H:%%M:%%SZ', 'now') || ' by gemmbench %s (%s)');"
+             "PRAGMA user_version = 2;", gb_version(), gb_store_git_revision());
+    return gb_store__exec(st, sql);
+}
+
+/* Creates the schema in an empty database, migrates an older one, or checks the version. */
 static int schema(gb_store_t *st)
 {
     int v = 0, tables = 0, rc;
@@ -162,6 +214,10 @@ static int schema(gb_store_t *st)
     }
     if (v == GB_STORE_SCHEMA_VERSION)
         goto done;
+    if (v == 1) {
+        rc = migrate_v1(st);
+        goto done;
+    }
     if (v != 0 || tables != 0) {
         rc = gb_store__failf(st, GB_EBADARG, "%s is an SQLite database but not a gemmbench results store; give "
                   "another --store", st->path);
@@ -342,6 +398,10 @@ static int insert_rows(gb_store_t *st, const gb_point_t *pt, const char *def)
     for (size_t i = 0; i < gb_store__ncols; i++) {
         const gb_store__col_t *c = &gb_store__cols[i];
         int at = (int)i + 3;
+        if (gb_store__is_null(pt, c)) {
+            sqlite3_bind_null(q, at);
+            continue;
+        }
         switch (gb_store__class(c)) {
         case GB_CLASS_INT: sqlite3_bind_int64(q, at, gb_store__get_int(pt, c)); break;
         case GB_CLASS_DBL: bind_dbl(q, at, gb_store__get_dbl(pt, c)); break;

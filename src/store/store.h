@@ -15,9 +15,9 @@
 
 #include "gemmbench.h"
 
-#define GB_STORE_SCHEMA_VERSION 1 /* PRAGMA user_version and meta.schema_version */
+#define GB_STORE_SCHEMA_VERSION 2 /* PRAGMA user_version and meta.schema_version */
 #define GB_EXPORT_FORMAT "gemmbench-results"
-#define GB_EXPORT_VERSION 1
+#define GB_EXPORT_VERSION 2 /* 2 adds the energy keys; import reads 1 and 2 */
 #define GB_POINT_ID_LEN 16 /* hex digits: the first 64 bits of SHA-256(definition) */
 
 /* The device facts a point records (a copy: the list they came from may be gone). */

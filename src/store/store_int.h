@@ -22,24 +22,34 @@ typedef enum gb_store__kind {
     GB_COL_DIST,    /* gb_dist_t as "uniform:LO:HI" (exact digits), "normal" or "int:R" */
     GB_COL_PARAMS,  /* gb_params_t as a JSON object, keys sorted */
     GB_COL_ENV,     /* char *env_json, a JSON object */
-    GB_COL_EFF,     /* double efficiency, -1 (unknown) stored as NULL */
+    GB_COL_OPTDBL,  /* double that is -1 when unknown (efficiency, energy): stored as NULL */
     GB_COL_VERDICT, /* validation.done/passed as "pass", "fail" or "not validated" */
-    GB_COL_VALMODE  /* validation.exact as "exact", "bound" or "none" (not validated) */
+    GB_COL_VALMODE, /* validation.exact as "exact", "bound" or "none" (not validated) */
+    GB_COL_OPTSTR,  /* char array; "" (none) stored as NULL */
+    GB_COL_OPTSIZE  /* size_t; 0 (none) stored as NULL */
 } gb_store__kind_t;
 
 typedef enum gb_store__class { GB_CLASS_INT, GB_CLASS_DBL, GB_CLASS_TEXT } gb_store__class_t;
+
+enum {
+    GB_COLF_DEF = 1, /* part of the definition, hence of the id */
+    GB_COLF_V2 = 2   /* added by schema version 2 (energy): NULL in points stored before, which
+                        a version-1 store gains on migration and a version-1 export lacks */
+};
 
 typedef struct gb_store__col {
     const char *name;
     gb_store__kind_t kind;
     size_t off, size; /* where the field sits in gb_point_t */
-    int def;          /* part of the definition, hence of the id */
+    unsigned flags;   /* GB_COLF_* */
 } gb_store__col_t;
 
 extern const gb_store__col_t gb_store__cols[];
 extern const size_t gb_store__ncols;
 
 gb_store__class_t gb_store__class(const gb_store__col_t *c);
+/* Is the column's value one the store keeps as NULL (an optional kind's "none", or NaN)? */
+int gb_store__is_null(const gb_point_t *pt, const gb_store__col_t *c);
 /* Integer-class columns. set fails (GB_EBADARG, msg) on a value outside the field's range. */
 int64_t gb_store__get_int(const gb_point_t *pt, const gb_store__col_t *c);
 int gb_store__set_int(gb_point_t *pt, const gb_store__col_t *c, int64_t v, char *msg, size_t len);

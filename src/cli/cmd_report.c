@@ -1,0 +1,209 @@
+/* cmd_report.c: `gemmbench report`: the results store as the GEMMbench paper's tables
+ * (repetitions with mean and standard deviation; work-group sizes) in text, Markdown, CSV or
+ * JSON, or as an HTML page with plots (src/report/, docs/report.md). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../report/report.h"
+#include "cli.h"
+
+static void usage(void)
+{
+    printf("usage: gemmbench report [--store PATH] [--format text|md|csv|json|html] [--out FILE|DIR]\n"
+           "                        [--table reps|lws|all] [--kernel K,...] [--device SUBSTR]\n"
+           "                        [--precision s|d] [--timing kernel|ops|offload]\n"
+           "  --format F      text (default): aligned tables; md: Markdown; csv: one table, one line\n"
+           "                  per row; json: both tables and the header; html: one self-contained\n"
+           "                  page with gnuplot's SVG plots (needs gnuplot: Debian's gnuplot-nox)\n"
+           "  --table T       reps: GFLOP/s of each repetition, mean and std (GEMMbench's Table 2);\n"
+           "                  lws: mean GFLOP/s by order and work-group size (Table 3); all (the\n"
+           "                  default; csv takes reps unless told lws)\n"
+           "  --out FILE|DIR  write FILE (atomically), or DIR/report.<format's extension>,\n"
+           "                  instead of standard output\n"
+           "  --store PATH    the store to read (default: 'gemmbench store path')\n"
+           "filters (a point must pass all of them):\n"
+           "  -k, --kernel K,...   kernel, preset or family names, any case\n"
+           "  -d, --device SUBSTR  part of the device's or platform's name, any case\n"
+           "  --precision s|d      only this precision\n"
+           "  --timing T           only points timed so: kernel, ops or offload\n"
+           "A row is every stored repetition of one definition (device, driver, kernel, parameters,\n"
+           "source, problem, inputs, iterations, timing); its GFLOP/s per repetition is 2*M*N*K\n"
+           "over the median time of that repetition's timed calls.\n");
+}
+
+enum { O_PREC = 256, O_TIMING, O_TABLE };
+
+typedef struct ropts {
+    const char *store, *out;
+    gb_report_format_t format;
+    unsigned tables;
+    int table_given;
+    gb_report_filter_t filter;
+} ropts_t;
+
+static int parse(int argc, char **argv, ropts_t *o)
+{
+    static const struct option opts[] = {
+        {"store", required_argument, NULL, 's'}, {"format", required_argument, NULL, 'f'},
+        {"out", required_argument, NULL, 'o'}, {"table", required_argument, NULL, O_TABLE},
+        {"kernel", required_argument, NULL, 'k'}, {"device", required_argument, NULL, 'd'},
+        {"precision", required_argument, NULL, O_PREC}, {"timing", required_argument, NULL, O_TIMING},
+        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int c;
+    memset(o, 0, sizeof *o);
+    o->tables = GB_REPORT_ALL;
+    o->filter.precision = -1;
+    o->filter.timing = -1;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":f:o:k:d:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 's': o->store = optarg; break;
+        case 'o':
+            if (!*optarg)
+                return cli_error(GB_EBADARG, "--out needs a file or folder name");
+            o->out = optarg;
+            break;
+        case 'f':
+            if (gb_report_format_parse(optarg, &o->format) != GB_OK)
+                return cli_error(GB_EBADARG, "unknown --format '%s'; use text, md, csv, json or html", optarg);
+            break;
+        case O_TABLE:
+            o->table_given = 1;
+            if (!strcmp(optarg, "reps"))
+                o->tables = GB_REPORT_REPS;
+            else if (!strcmp(optarg, "lws"))
+                o->tables = GB_REPORT_LWS;
+            else if (!strcmp(optarg, "all"))
+                o->tables = GB_REPORT_ALL;
+            else
+                return cli_error(GB_EBADARG, "unknown --table '%s'; use reps, lws or all", optarg);
+            break;
+        case 'k':
+            if (strlen(optarg) > 1000)
+                return cli_error(GB_EBADARG, "--kernel list is too long (1000 characters at most)");
+            if (!optarg[strspn(optarg, ", ")])
+                return cli_error(GB_EBADARG, "--kernel needs kernel, preset or family names, like "
+                                 "SGEMM_NT_4x1,naive");
+            o->filter.kernels = optarg;
+            break;
+        case 'd':
+            if (!*optarg)
+                return cli_error(GB_EBADARG, "--device needs part of a device or platform name");
+            o->filter.device = optarg;
+            break;
+        case O_PREC: {
+            gb_precision_t p;
+            if (gb_precision_parse(optarg, &p) != GB_OK)
+                return cli_error(GB_EBADARG, "unknown --precision '%s'; use s or d", optarg);
+            o->filter.precision = (int)p;
+            break;
+        }
+        case O_TIMING: {
+            gb_timing_t t;
+            if (gb_timing_parse(optarg, &t) != GB_OK)
+                return cli_error(GB_EBADARG, "unknown --timing '%s'; use kernel, ops or offload", optarg);
+            o->filter.timing = (int)t;
+            break;
+        }
+        case 'h': usage(); return -1;
+        case ':': return cli_error(GB_EBADARG, "option '%s' needs a value", argv[optind - 1]);
+        default:
+            return cli_error(GB_EBADARG, "unknown option '%s'; see 'gemmbench report --help'",
+                             argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return cli_error(GB_EBADARG, "unexpected argument '%s'; see 'gemmbench report --help'",
+                         argv[optind]);
+    if (o->format == GB_REPORT_CSV && !o->table_given)
+        o->tables = GB_REPORT_REPS;
+    if (o->format == GB_REPORT_CSV && o->tables == GB_REPORT_ALL)
+        return cli_error(GB_EBADARG, "a CSV file holds one table; choose --table reps or --table lws");
+    return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    ropts_t o;
+    int rc = parse(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    /* The output's name first: a bad --out is reported before the store is read. */
+    char out[1100] = "", tmp[1200] = "", msg[1400];
+    if (o.out) {
+        struct stat sb;
+        if (strlen(o.out) > 1000)
+            return cli_error(GB_EBADARG, "--out path is too long (1000 characters at most)");
+        if (stat(o.out, &sb) == 0 && S_ISDIR(sb.st_mode))
+            snprintf(out, sizeof out, "%s/report.%s", o.out, gb_report_format_ext(o.format));
+        else
+            snprintf(out, sizeof out, "%s", o.out);
+    }
+    gb_store_t *st = NULL;
+    gb_report_t *rep = NULL;
+    FILE *f = stdout;
+    if ((rc = cli_store_open(&st, o.store, 0)))
+        return rc;
+    if ((rc = gb_report_read(&rep, st, &o.filter, msg, sizeof msg)) != GB_OK) {
+        rc = cli_error(rc, "%s", msg);
+        goto done;
+    }
+    if (gb_report_offered(rep) == 0) {
+        rc = cli_error(GB_EBADARG, "store %s holds no points; measure some with 'gemmbench run' or "
+                       "'gemmbench explore'", gb_store_path(st));
+        goto done;
+    }
+    if (gb_report_selected(rep) == 0) {
+        char filters[600];
+        rc = cli_error(GB_EBADARG, "none of the %zu points in store %s matches %s; 'gemmbench store "
+                       "list' shows what is stored", gb_report_offered(rep), gb_store_path(st),
+                       gb_report_filter_text(rep, filters, sizeof filters));
+        goto done;
+    }
+    /* A file is written beside its final name and renamed at the end, so that a failed or
+     * interrupted report never leaves a partial file under that name. */
+    if (out[0]) {
+        snprintf(tmp, sizeof tmp, "%s.tmp%ld", out, (long)getpid());
+        if (!(f = fopen(tmp, "wb"))) {
+            rc = cli_error(GB_EBADARG, "cannot write '%s'; check the path", out);
+            goto done;
+        }
+    }
+    rc = gb_report_write(rep, o.format, o.tables, f, msg, sizeof msg);
+    if (out[0]) {
+        int closed = fclose(f);
+        if (rc == GB_OK && closed != 0) {
+            rc = GB_EIO;
+            snprintf(msg, sizeof msg, "writing '%s' failed", out);
+        }
+        if (rc == GB_OK && rename(tmp, out) != 0) {
+            remove(tmp);
+            rc = cli_error(GB_EBADARG, "cannot write '%s'; check the path", out);
+            goto done;
+        }
+        if (rc != GB_OK)
+            remove(tmp);
+    } else if (rc == GB_OK && fflush(stdout) != 0) {
+        rc = GB_EIO;
+        snprintf(msg, sizeof msg, "writing the report to standard output failed");
+    }
+    if (rc != GB_OK) {
+        rc = cli_error(rc, "%s", msg);
+        goto done;
+    }
+    if (out[0])
+        printf("report: %zu points in %zu rows and %zu work-group-size table%s from %s written to "
+               "%s (%s)\n", gb_report_selected(rep), gb_report_rows(rep), gb_report_lws_tables(rep),
+               gb_report_lws_tables(rep) == 1 ? "" : "s", gb_store_path(st), out,
+               gb_report_format_ext(o.format));
+    rc = EXIT_OK;
+done:
+    gb_report_close(rep);
+    gb_store_close(st);
+    return rc;
+}

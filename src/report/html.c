@@ -1,0 +1,129 @@
+/* html.c: the report as one self-contained HTML page: the header, gnuplot's SVG plots inlined
+ * (no scripts, no external resources), the work-group-size tables with their heat maps and the
+ * repetitions table. Every plot is made before the first byte is written. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "report_int.h"
+
+static const char *style =
+    "body{font-family:'DejaVu Sans',sans-serif;margin:1.5em auto;max-width:1220px;padding:0 1em;"
+    "color:#222;background:#fff;line-height:1.4}\n"
+    "h1{font-size:1.6em;margin-bottom:.3em}h2{font-size:1.25em;border-bottom:1px solid #ccc;"
+    "padding-bottom:.2em;margin-top:1.8em}h3{font-size:1.05em;margin-bottom:.3em}\n"
+    "ul.header{font-size:.9em;padding-left:1.2em}p.made{font-size:.8em;color:#666}\n"
+    "figure{margin:.6em 0 1em}figure svg{width:100%;height:auto;display:block}\n"
+    "figcaption{font-size:.85em;color:#555}p.note{color:#7a4b00;font-size:.9em}\n"
+    ".scroll{overflow-x:auto}table{border-collapse:collapse;font-size:.8em;margin:.4em 0 1.2em}\n"
+    "th,td{border:1px solid #ddd;padding:.15em .45em;white-space:nowrap}th{background:#f2f2f2}\n"
+    "td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}\n"
+    "td.best{font-weight:bold;background:#fdd9a8}\n";
+
+static void li_line(const char *text, void *user)
+{
+    fputs("<li>", user);
+    gb_report__html_escape(user, text);
+    fputs("</li>\n", user);
+}
+
+static void para(FILE *f, const char *cls, const char *text)
+{
+    if (!text[0])
+        return;
+    fprintf(f, "<p class=\"%s\">", cls);
+    gb_report__html_escape(f, text);
+    fputs("</p>\n", f);
+}
+
+static void figure(FILE *f, const gb_report__plot_t *p)
+{
+    if (p->svg) {
+        fprintf(f, "<figure style=\"max-width:%dpx\">\n", p->width);
+        fputs(p->svg, f);
+        fputs("<figcaption>", f);
+        gb_report__html_escape(f, p->caption);
+        fputs("</figcaption>\n</figure>\n", f);
+    }
+    para(f, "note", p->note);
+}
+
+static int grid_out(FILE *f, int rc, gb_report__grid_t *g)
+{
+    if (rc == GB_OK) {
+        fputs("<div class=\"scroll\">\n", f);
+        gb_report__grid_html(g, f);
+        fputs("</div>\n", f);
+    }
+    gb_report__grid_free(g);
+    return rc;
+}
+
+int gb_report__write_html(const gb_report_t *r, unsigned tables, FILE *f, char *msg, size_t msglen)
+{
+    gb_report__plot_t *plots;
+    size_t np;
+    int lws = (tables & GB_REPORT_LWS) != 0;
+    int rc = gb_report__make_plots(r, lws, &plots, &np, msg, msglen);
+    if (rc != GB_OK)
+        return rc;
+    char when[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+          "<title>gemmbench report</title>\n<style>\n", f);
+    fputs(style, f);
+    fputs("</style>\n</head>\n<body>\n<h1>gemmbench report</h1>\n<ul class=\"header\">\n", f);
+    gb_report__header(r, li_line, f);
+    fprintf(f, "</ul>\n<p class=\"made\">Made by gemmbench %s on %s from the results store; every "
+            "number can be traced to its stored points with <code>gemmbench report --format "
+            "json</code> and re-run with <code>gemmbench replay ID</code>.</p>\n", gb_version(), when);
+
+    fputs("<h2>GFLOP/s against matrix order</h2>\n", f);
+    figure(f, &plots[0]);
+    if (lws) {
+        fputs("<h2>Work-group sizes (GEMMbench's Table 3)</h2>\n<p>Mean GFLOP/s over repetitions "
+              "by matrix order (rows) and work-group size J x I, the kernel's LX x LY (columns); "
+              "the best of each order is marked.</p>\n", f);
+        if (!r->nlws)
+            para(f, "note", "No work-group-size sweep in the selected points: the heat map and "
+                 "table need one kernel configuration measured at two or more work-group sizes "
+                 "(for example 'gemmbench explore --plan explore-n-lws').");
+        for (size_t i = 0; rc == GB_OK && i < r->nlws; i++) {
+            const gb_report__row_t *row = &r->rows[r->lws[i].first];
+            char title[700];
+            snprintf(title, sizeof title, "%s%s%s%s (%s, %s, timing %s, device %s)", row->kernel,
+                     r->lws[i].variant[0] ? " [" : "", r->lws[i].variant, r->lws[i].variant[0] ? "]" : "",
+                     gb_precision_name(row->precision), row->layout, gb_timing_name(row->timing),
+                     r->devs[row->dev].label);
+            fputs("<h3>", f);
+            gb_report__html_escape(f, title);
+            fputs("</h3>\n", f);
+            for (size_t k = 0; k < np; k++)
+                if (plots[k].kind == GB_PLOT_HEAT && plots[k].lws == i)
+                    figure(f, &plots[k]);
+            gb_report__grid_t g;
+            rc = grid_out(f, gb_report__lws_grid(r, &r->lws[i], &g), &g);
+        }
+    }
+    fputs("<h2>Energy</h2>\n", f);
+    figure(f, &plots[np - 1]);
+    if (rc == GB_OK && (tables & GB_REPORT_REPS)) {
+        gb_report__grid_t g;
+        fputs("<h2>Repetitions (GEMMbench's Table 2)</h2>\n<p>GFLOP/s of each repetition (one "
+              "stored point each, its GFLOP/s from the median of its timed calls), their mean and "
+              "sample standard deviation; <em>valid</em> is the worst validation verdict over the "
+              "repetitions (error ratio / bound, in units of u&middot;G).</p>\n", f);
+        rc = grid_out(f, gb_report__reps_grid(r, &g), &g);
+    }
+    fputs("</body>\n</html>\n", f);
+    gb_report__plots_free(plots, np);
+    if (rc == GB_OK && ferror(f))
+        rc = GB_EIO;
+    if (rc != GB_OK)
+        snprintf(msg, msglen, "%s", rc == GB_ENOMEM ? "out of memory" : "writing the report failed");
+    return rc;
+}

@@ -1,0 +1,71 @@
+/* report.h: reports from the results store: the GEMMbench paper's tables (GFLOP/s of each
+ * repetition with their mean and standard deviation, Table 2; GFLOP/s by work-group size,
+ * Table 3) as text, Markdown, CSV and JSON, and a self-contained HTML page with gnuplot's SVG
+ * plots. Reads the store only through store.h and prints nothing: the CLI (cmd_report.c) opens
+ * the store and the output file. See docs/report.md.
+ */
+#ifndef GB_REPORT_H
+#define GB_REPORT_H
+
+#include <stdio.h>
+
+#include "../store/store.h"
+
+typedef enum gb_report_format {
+    GB_REPORT_TEXT = 0, GB_REPORT_MD, GB_REPORT_CSV, GB_REPORT_JSON, GB_REPORT_HTML
+} gb_report_format_t;
+
+/* Which tables: repetitions (Table 2), work-group sizes (Table 3), or both. */
+enum { GB_REPORT_REPS = 1, GB_REPORT_LWS = 2, GB_REPORT_ALL = 3 };
+
+/* Rep columns the tables show; a row's mean and std count every repetition. */
+#define GB_REPORT_MAX_REP_COLS 16
+
+/* Which points a report takes. Strings are copied by gb_report_open. */
+typedef struct gb_report_filter {
+    const char *kernels; /* comma-separated kernel, preset or family names (any case); NULL: all */
+    const char *device;  /* substring of the device or platform name (any case); NULL: all */
+    int precision;       /* a gb_precision_t, or -1 for all */
+    int timing;          /* a gb_timing_t, or -1 for all */
+} gb_report_filter_t;
+
+typedef struct gb_report gb_report_t;
+
+/* "text", "md", "csv", "json", "html" and back (GB_EBADARG for anything else); the file
+ * extension a format's output takes ("txt", "md", ...). */
+int gb_report_format_parse(const char *s, gb_report_format_t *out);
+const char *gb_report_format_ext(gb_report_format_t fmt);
+
+/* An empty report taking the points f lets through (f may be NULL: all). Free with
+ * gb_report_close. GB_ENOMEM on failure. */
+int gb_report_open(gb_report_t **out, const gb_report_filter_t *f);
+void gb_report_close(gb_report_t *r);
+/* Offers one point: counted, and kept when the filter lets it through (its rep joins the row
+ * of its definition). GB_ENOMEM on failure; GB_EBADARG once the report is finished. */
+int gb_report_add(gb_report_t *r, const gb_point_t *pt);
+/* Groups, sorts and summarises what was added; source names where the points came from (the
+ * store's path) in the header. Call once, after the last gb_report_add (GB_EBADARG after that);
+ * GB_ENOMEM on failure. */
+int gb_report_finish(gb_report_t *r, const char *source);
+/* Opens a report, adds every point of st and finishes it. On error *out is NULL and msg says
+ * why (the store's message, or out of memory). */
+int gb_report_read(gb_report_t **out, gb_store_t *st, const gb_report_filter_t *f, char *msg,
+                   size_t msglen);
+
+/* Points offered, points kept, and table rows (definitions without the repetition index). */
+size_t gb_report_offered(const gb_report_t *r);
+size_t gb_report_selected(const gb_report_t *r);
+size_t gb_report_rows(const gb_report_t *r);
+/* Work-group-size tables: series measured at two or more work-group sizes. */
+size_t gb_report_lws_tables(const gb_report_t *r);
+/* The filters as text ("--kernel naive --precision s"), or "none". */
+const char *gb_report_filter_text(const gb_report_t *r, char *buf, size_t len);
+
+/* Writes the report in fmt to f: the tables asked for (GB_REPORT_REPS, _LWS or _ALL; CSV holds
+ * one table, so it takes REPS or LWS). HTML runs gnuplot first (every plot is made before the
+ * first byte is written): GB_EIO with msg naming the package when gnuplot is missing or fails.
+ * GB_EBADARG for a table choice the format cannot hold, GB_EIO when writing fails. */
+int gb_report_write(const gb_report_t *r, gb_report_format_t fmt, unsigned tables, FILE *f,
+                    char *msg, size_t msglen);
+
+#endif

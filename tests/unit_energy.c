@@ -1,0 +1,169 @@
+/* unit_energy.c: the energy loop (src/measure/energy.c) on counters made in the test, no
+ * device: GEMMBENCH_ENERGY_MIN_S's text; the result fields worked out by hand from counter
+ * readings (joules per call, watts, GFLOP/s per watt) and every reason energy is unavailable
+ * (no advance, a counter gone back, a failed read, no call); a loop over a counter that moves
+ * only every so many calls (as NVML's moves every few tens of milliseconds), whose two reads
+ * must land on its updates so that the energy per call comes out exact; a counter that never
+ * moves (the loop still ends, within its waits); a read that fails; a call that fails. */
+#include "unit.h"
+
+#include "../src/core/core.h"
+#include "../src/measure/energy.h"
+
+/* A counter that gains `step` joules every `every` calls (never, with every 0). */
+typedef struct fake {
+    size_t calls, every, reads;
+    double step;
+    size_t fail_read_at, fail_call_at; /* 1-based; 0: never */
+} fake_t;
+
+static int fake_read(gb_energy_t *e, double *joules)
+{
+    fake_t *f = e->user;
+    if (++f->reads == f->fail_read_at)
+        return 0;
+    *joules = f->every ? (double)(f->calls / f->every) * f->step : 5.0;
+    return 1;
+}
+
+static int fake_call(void *user)
+{
+    fake_t *f = user;
+    return ++f->calls == f->fail_call_at ? GB_EOPENCL : GB_OK;
+}
+
+static void fake_counter(gb_energy_t *e, fake_t *f)
+{
+    memset(e, 0, sizeof *e);
+    e->ok = 1;
+    e->read = fake_read;
+    e->user = f;
+    snprintf(e->source, sizeof e->source, "test counter");
+}
+
+static void test_min_s(void)
+{
+    CHECK(gb__energy_min_s(NULL) == 1.0);
+    CHECK(gb__energy_min_s("") == 1.0);
+    CHECK(gb__energy_min_s("0") == 0.0);
+    CHECK(gb__energy_min_s("2.5") == 2.5);
+    CHECK(gb__energy_min_s("0.25 ") == 0.25);
+    CHECK(gb__energy_min_s("3600") == 3600.0);
+    CHECK(gb__energy_min_s("3601") == -1.0);
+    CHECK(gb__energy_min_s("-1") == -1.0);
+    CHECK(gb__energy_min_s("nan") == -1.0);
+    CHECK(gb__energy_min_s("1s") == -1.0);
+    CHECK(gb__energy_min_s("one") == -1.0);
+}
+
+static void test_result(void)
+{
+    gb_result_t r;
+    memset(&r, 0, sizeof r);
+    /* 50 J over 1000 calls in 2 s, 2e9 flop a call: 0.05 J a call, 25 W, 2e12 flop / 50 J. */
+    gb_energy_loop_t l = {100.0, 150.0, 2.0, 1000, 0};
+    gb__energy_result(&l, 2e9, "NVML total energy", "device-only calls", &r);
+    CHECK_NEAR(r.energy_j, 0.05, 1e-15);
+    CHECK_NEAR(r.energy_w, 25.0, 1e-12);
+    CHECK_NEAR(r.gflops_per_watt, 40.0, 1e-12);
+    CHECK(r.energy_calls == 1000 && r.energy_s == 2.0);
+    CHECK(!strcmp(r.energy_source, "NVML total energy"));
+    CHECK(!strcmp(r.energy_scope, "device-only calls"));
+    CHECK(r.energy_why[0] == '\0');
+
+    /* A counter that did not move: unavailable, with the loop's calls and time kept. */
+    l.j1 = l.j0;
+    gb__energy_result(&l, 2e9, "NVML total energy", "whole calls incl. copies", &r);
+    CHECK(r.energy_j == -1.0 && r.energy_w == -1.0 && r.gflops_per_watt == -1.0);
+    CHECK(r.energy_calls == 1000 && r.energy_s == 2.0);
+    CHECK(r.energy_source[0] == '\0' && !strcmp(r.energy_scope, "whole calls incl. copies"));
+    CHECK_HAS(r.energy_why, "NVML total energy did not advance over the energy loop (1000 calls, 2 s)");
+
+    l.j1 = l.j0 - 1.0; /* a RAPL wrap-around */
+    gb__energy_result(&l, 2e9, "RAPL package 0", "device-only calls", &r);
+    CHECK(r.energy_j == -1.0);
+    CHECK_HAS(r.energy_why, "RAPL package 0 went back");
+
+    l.j1 = 150.0;
+    l.read_failed = 1;
+    gb__energy_result(&l, 2e9, "RAPL package 0", "device-only calls", &r);
+    CHECK(r.energy_j == -1.0 && r.energy_calls == 0 && r.energy_s == -1.0);
+    CHECK_HAS(r.energy_why, "reading the energy counter failed");
+
+    l.read_failed = 0;
+    l.calls = 0;
+    gb__energy_result(&l, 2e9, "RAPL package 0", "device-only calls", &r);
+    CHECK(r.energy_j == -1.0);
+    CHECK_HAS(r.energy_why, "made no call");
+
+    gb__energy_unavailable(&r, "disabled by GEMMBENCH_ENERGY_MIN_S=0");
+    CHECK(r.energy_j == -1.0 && r.energy_w == -1.0 && r.gflops_per_watt == -1.0 &&
+          r.energy_s == -1.0 && r.energy_calls == 0 && r.energy_scope[0] == '\0');
+    CHECK(!strcmp(r.energy_why, "disabled by GEMMBENCH_ENERGY_MIN_S=0"));
+}
+
+static void test_loop(void)
+{
+    gb_energy_t e;
+    gb_energy_loop_t l;
+    gb_result_t r;
+    memset(&r, 0, sizeof r);
+    /* 0.25 J every 1000 calls: the reads land on updates, so the loop covers whole periods and
+     * the energy per call is exact, however long the loop ran between them. */
+    fake_t f = {0, 1000, 0, 0.25, 0, 0};
+    fake_counter(&e, &f);
+    const double t0 = gb__now_ms();
+    CHECK_RC(gb__energy_loop(&e, 0.02, fake_call, &f, &l), GB_OK);
+    CHECK(gb__now_ms() - t0 >= 20.0);
+    CHECK(!l.read_failed && l.seconds >= 0.02);
+    CHECK(l.calls > 0 && l.calls % 1000 == 0);
+    CHECK(l.j1 - l.j0 == 0.25 * (double)(l.calls / 1000));
+    CHECK(f.calls >= l.calls + 1000); /* the first update came after 1000 calls, uncounted */
+    gb__energy_result(&l, 1e9, e.source, "device-only calls", &r);
+    CHECK(r.energy_j == 0.25 / 1000);
+    CHECK_NEAR(r.gflops_per_watt, 1e9 / (0.25 / 1000) * 1e-9, 1e-9);
+    CHECK_NEAR(r.energy_w, (l.j1 - l.j0) / l.seconds, 1e-9);
+
+    /* A counter that never moves: the loop ends after its waits, and says so. */
+    fake_t still = {0, 0, 0, 0.0, 0, 0};
+    fake_counter(&e, &still);
+    const double t1 = gb__now_ms();
+    CHECK_RC(gb__energy_loop(&e, 0.02, fake_call, &still, &l), GB_OK);
+    CHECK(gb__now_ms() - t1 < 2000.0);
+    CHECK(!l.read_failed && l.j1 == l.j0 && l.calls > 0);
+    gb__energy_result(&l, 1e9, e.source, "device-only calls", &r);
+    CHECK(r.energy_j == -1.0);
+    CHECK_HAS(r.energy_why, "test counter did not advance");
+
+    /* A read that fails (the second: inside the start's wait); a call that fails. */
+    fake_t badread = {0, 10, 0, 1.0, 2, 0};
+    fake_counter(&e, &badread);
+    CHECK_RC(gb__energy_loop(&e, 0.02, fake_call, &badread, &l), GB_OK);
+    CHECK(l.read_failed);
+    fake_t badcall = {0, 10, 0, 1.0, 0, 50};
+    fake_counter(&e, &badcall);
+    CHECK_RC(gb__energy_loop(&e, 0.02, fake_call, &badcall, &l), GB_EOPENCL);
+    CHECK(badcall.calls == 50);
+
+    /* No counter: nothing reads. */
+    gb_energy_t none;
+    memset(&none, 0, sizeof none);
+    double j = 7.0;
+    CHECK(gb__energy_read(&none, &j) == 0 && j == 7.0);
+    gb_device_info_t d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.vendor, sizeof d.vendor, "Some Vendor");
+    d.type_name = "accelerator";
+    gb__energy_open(&none, &d);
+    CHECK(!none.ok);
+    CHECK_HAS(none.why, "no energy counter known");
+    gb__energy_close(&none);
+}
+
+int main(void)
+{
+    test_min_s();
+    test_result();
+    test_loop();
+    return unit_finish();
+}
