@@ -26,6 +26,17 @@ const char *gb_report_format_ext(gb_report_format_t fmt)
     return (unsigned)fmt < 5 ? ext[fmt] : "txt";
 }
 
+void *gb_report__grow(void *buf, size_t *cap, size_t elem, size_t first)
+{
+    const size_t n = *cap ? 2 * *cap : first;
+    if (n > SIZE_MAX / elem)
+        return NULL;
+    void *grown = realloc(buf, n * elem);
+    if (grown)
+        *cap = n;
+    return grown;
+}
+
 static char *dup_or_null(const char *s)
 {
     if (!s)
@@ -152,12 +163,10 @@ static int find_row(gb_report_t *r, char *key, const gb_point_t *pt, gb_report__
         }
     size_t dev;
     if (r->nrows == r->rowcap) {
-        size_t cap = r->rowcap ? 2 * r->rowcap : 64;
-        gb_report__row_t *grown = realloc(r->rows, cap * sizeof *grown);
+        gb_report__row_t *grown = gb_report__grow(r->rows, &r->rowcap, sizeof *grown, 64);
         if (!grown)
             goto oom;
         r->rows = grown;
-        r->rowcap = cap;
     }
     if (gb_report__device(r, &pt->device, &dev) != GB_OK)
         goto oom;
@@ -207,12 +216,10 @@ int gb_report_add(gb_report_t *r, const gb_point_t *pt)
     if (!key || find_row(r, key, pt, &row) != GB_OK)
         return GB_ENOMEM;
     if (row->nreps == row->cap) {
-        size_t cap = row->cap ? 2 * row->cap : 4;
-        gb_report__rep_t *grown = realloc(row->reps, cap * sizeof *grown);
+        gb_report__rep_t *grown = gb_report__grow(row->reps, &row->cap, sizeof *grown, 4);
         if (!grown)
             return GB_ENOMEM;
         row->reps = grown;
-        row->cap = cap;
     }
     gb_report__rep_t *rep = &row->reps[row->nreps++];
     rep->rep = pt->rep;

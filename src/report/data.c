@@ -8,21 +8,10 @@
 
 #include "report_int.h"
 
-/* An RFC 4180 field: quoted when it holds a comma, quote, line break or edge space. */
+/* A field and its separator: ',' or, after the last, a line break. */
 static void csv_field(FILE *f, const char *s, int last)
 {
-    size_t n = strlen(s);
-    if (strpbrk(s, ",\"\r\n") || (n && (s[0] == ' ' || s[n - 1] == ' '))) {
-        fputc('"', f);
-        for (; *s; s++) {
-            if (*s == '"')
-                fputc('"', f);
-            fputc(*s, f);
-        }
-        fputc('"', f);
-    } else {
-        fputs(s, f);
-    }
+    gb_store_csv_field(f, s);
     fputc(last ? '\n' : ',', f);
 }
 

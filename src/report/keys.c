@@ -20,12 +20,10 @@ int gb_report__device(gb_report_t *r, const gb_point_device_t *d, size_t *out)
         }
     }
     if (r->ndevs == r->devcap) {
-        size_t cap = r->devcap ? 2 * r->devcap : 4;
-        gb_report__dev_t *grown = realloc(r->devs, cap * sizeof *grown);
+        gb_report__dev_t *grown = gb_report__grow(r->devs, &r->devcap, sizeof *grown, 4);
         if (!grown)
             return GB_ENOMEM;
         r->devs = grown;
-        r->devcap = cap;
     }
     gb_report__dev_t *e = &r->devs[r->ndevs];
     memset(e, 0, sizeof *e);

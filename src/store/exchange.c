@@ -327,11 +327,10 @@ int gb_store_export_json(gb_store_t *st, FILE *f, size_t *count)
     return rc;
 }
 
-static void csv_field(FILE *f, const char *s, int first)
+void gb_store_csv_field(FILE *f, const char *s)
 {
-    if (!first)
-        fputc(',', f);
-    if (!strpbrk(s, ",\"\r\n")) {
+    size_t n = strlen(s);
+    if (!strpbrk(s, ",\"\r\n") && !(n && (s[0] == ' ' || s[n - 1] == ' '))) {
         fputs(s, f);
         return;
     }
@@ -342,6 +341,13 @@ static void csv_field(FILE *f, const char *s, int first)
         fputc(*s, f);
     }
     fputc('"', f);
+}
+
+static void csv_field(FILE *f, const char *s, int first)
+{
+    if (!first)
+        fputc(',', f);
+    gb_store_csv_field(f, s);
 }
 
 static const char *const stat_names[8] = {"n", "min", "max", "median", "mean", "std", "ci95_lo",

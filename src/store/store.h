@@ -123,6 +123,8 @@ int gb_store_transaction(gb_store_t *st, int (*fn)(gb_store_t *st, void *user), 
 
 /* ---- exchange ------------------------------------------------------------------------------ */
 
+/* One CSV field (RFC 4180): quoted when it holds a comma, quote, line break or edge space. */
+void gb_store_csv_field(FILE *f, const char *s);
 /* Writes every point as the JSON export (the import format) or CSV (one line per point, no raw
  * samples) to f; *count gets the number of points. */
 int gb_store_export_json(gb_store_t *st, FILE *f, size_t *count);
