@@ -5,7 +5,8 @@
  * kernel; this only times it (CUDA events, median of the calls) and gives the profiler a launch.
  *
  *   cc -O2 -o ptx-run bench/ptx-run.c -I/usr/local/cuda/include -lcuda
- *   ptx-run KERNEL.ptx ENTRY N GX GY LX [CALLS]   (global GX x GY work-items, LX per group)
+ *   ptx-run KERNEL.ptx ENTRY N GX GY LX [CALLS [s|d]]   (global GX x GY work-items, LX per
+ *   group; d: double precision, whose alpha and beta are doubles)
  *
  * bench/nv-inspect.sh keeps the PTX (kernel.ptx) and prints the geometry gemmbench used.
  *
@@ -76,12 +77,14 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     if (argc < 7) {
-        fprintf(stderr, "usage: ptx-run KERNEL.ptx ENTRY N GX GY LX [CALLS]\n");
+        fprintf(stderr, "usage: ptx-run KERNEL.ptx ENTRY N GX GY LX [CALLS [s|d]]\n");
         return 2;
     }
     const int n = atoi(argv[3]), calls = argc > 7 ? atoi(argv[7]) : 10;
     const unsigned gx = (unsigned)atoi(argv[4]), gy = (unsigned)atoi(argv[5]);
     const unsigned lx = (unsigned)atoi(argv[6]);
+    const int dbl = argc > 8 && argv[8][0] == 'd';
+    const size_t esize = dbl ? sizeof(double) : sizeof(float);
     if (n < 1 || !gx || !gy || !lx || gx % lx || calls < 1 || calls > 1000) {
         fprintf(stderr, "ptx-run: bad N, geometry or CALLS\n");
         return 2;
@@ -114,24 +117,31 @@ int main(int argc, char **argv)
     CK(cuModuleLoadData(&mod, ptx));
     CK(cuModuleGetFunction(&fn, mod, argv[2]));
 
-    const size_t elems = (size_t)n * (size_t)n, bytes = elems * sizeof(float);
-    float *h = malloc(bytes);
+    const size_t elems = (size_t)n * (size_t)n, bytes = elems * esize;
+    unsigned char *h = malloc(bytes);
     if (!h)
         return 3;
     srand(42);
-    for (size_t i = 0; i < elems; i++)
-        h[i] = (float)rand() / (float)RAND_MAX * 2.0f - 1.0f;
+    for (size_t i = 0; i < elems; i++) {
+        const double x = (double)rand() / (double)RAND_MAX * 2.0 - 1.0;
+        if (dbl)
+            ((double *)(void *)h)[i] = x;
+        else
+            ((float *)(void *)h)[i] = (float)x;
+    }
     CUdeviceptr a, b, c;
     CK(cuMemAlloc(&a, bytes));
     CK(cuMemAlloc(&b, bytes));
     CK(cuMemAlloc(&c, bytes));
     CK(cuMemcpyHtoD(a, h, bytes));
     CK(cuMemcpyHtoD(b, h, bytes));
-    CK(cuMemsetD32(c, 0, elems));
+    CK(cuMemsetD8(c, 0, bytes));
 
     int M = n, N = n, K = n, off = 0, ld = n;
     float alpha = 1.0f, beta = 0.0f;
-    void *args[] = {&M, &N, &K, &alpha, &a, &off, &ld, &b, &off, &ld, &beta, &c, &off, &ld};
+    double alpha_d = 1.0, beta_d = 0.0;
+    void *args[] = {&M, &N, &K, dbl ? (void *)&alpha_d : (void *)&alpha, &a, &off, &ld, &b, &off,
+                    &ld, dbl ? (void *)&beta_d : (void *)&beta, &c, &off, &ld};
     CUevent e0, e1;
     CK(cuEventCreate(&e0, 0));
     CK(cuEventCreate(&e1, 0));
