@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -112,4 +113,34 @@ void cli_verdict_text(const gb_validation_t *v, int why_not, char *buf, size_t l
         snprintf(buf, len, "pass exact");
     else
         snprintf(buf, len, "pass %.2g/%.3g", v->max_ratio, v->bound_ratio);
+}
+
+int cli_out_open(cli_out_t *o, const char *path)
+{
+    o->f = stdout;
+    o->path = path;
+    o->tmp[0] = '\0';
+    if (!path)
+        return 0;
+    snprintf(o->tmp, sizeof o->tmp, "%s.tmp%ld", path, (long)getpid());
+    if (!(o->f = fopen(o->tmp, "wb")))
+        return cli_error(GB_EBADARG, "cannot write '%s'; check the path", path);
+    return 0;
+}
+
+int cli_out_close(cli_out_t *o, int rc)
+{
+    if (!o->path)
+        return rc;
+    const int closed = fclose(o->f);
+    o->f = NULL;
+    if (rc == GB_OK && closed != 0)
+        rc = GB_EIO;
+    if (rc == GB_OK && rename(o->tmp, o->path) != 0) {
+        remove(o->tmp);
+        return cli_error(GB_EBADARG, "cannot write '%s'; check the path", o->path);
+    }
+    if (rc != GB_OK)
+        remove(o->tmp);
+    return rc;
 }

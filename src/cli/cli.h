@@ -4,6 +4,7 @@
 #define GB_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "gemmbench.h"
 
 enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_RUNTIME = 3 };
@@ -30,6 +31,21 @@ typedef struct cli_device {
 /* Lists devices and picks one by sel; prints the error and returns the exit code on failure. */
 int cli_device_open(cli_device_t *d, const gb_device_selector_t *sel);
 void cli_device_close(cli_device_t *d);
+
+/* A command's output: standard output, or a file written beside its final name (PATH.tmpPID)
+ * and renamed when complete, so that a failed or interrupted write never leaves a partial file
+ * under that name. */
+typedef struct cli_out {
+    FILE *f;
+    const char *path; /* NULL: standard output */
+    char tmp[1200];
+} cli_out_t;
+/* Opens the output (path NULL: standard output). 0, or the exit code after a one-line error. */
+int cli_out_open(cli_out_t *o, const char *path);
+/* Ends a file output: with rc GB_OK closes it and renames it into place, otherwise removes it.
+ * Returns rc, GB_EIO when closing failed, or (after the one-line error) the exit code when the
+ * rename failed. Standard output is left as it is and rc returned. */
+int cli_out_close(cli_out_t *o, int rc);
 
 /* A validation verdict as the tables print it: "pass 3.1/1.03e+03", "pass exact", "FAIL: why",
  * and for a point not validated "-" or, with why_not, "not validated (why)". */

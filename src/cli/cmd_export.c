@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../store/store.h"
 #include "cli.h"
@@ -53,31 +52,13 @@ int cmd_export(int argc, char **argv)
     int rc = cli_store_open(&st, path, 0);
     if (rc)
         return rc;
-    /* A file is written beside its final name and renamed at the end, so that an interrupted
-     * export never leaves a truncated file under that name. */
-    char tmp[1100] = "";
-    FILE *f = stdout;
-    if (out) {
-        snprintf(tmp, sizeof tmp, "%s.tmp%ld", out, (long)getpid());
-        if (!(f = fopen(tmp, "wb"))) {
-            rc = cli_error(GB_EBADARG, "cannot write '%s'; check the path", out);
-            goto done;
-        }
-    }
+    cli_out_t o;
+    if ((rc = cli_out_open(&o, out)))
+        goto done;
     size_t n = 0;
-    rc = csv ? gb_store_export_csv(st, f, &n) : gb_store_export_json(st, f, &n);
-    if (out) {
-        int closed = fclose(f);
-        if (rc == GB_OK && closed != 0)
-            rc = GB_EIO;
-        if (rc == GB_OK && rename(tmp, out) != 0) {
-            remove(tmp);
-            rc = cli_error(GB_EBADARG, "cannot write '%s'; check the path", out);
-            goto done;
-        }
-        if (rc != GB_OK)
-            remove(tmp);
-    }
+    rc = csv ? gb_store_export_csv(st, o.f, &n) : gb_store_export_json(st, o.f, &n);
+    if ((rc = cli_out_close(&o, rc)) > 0)
+        goto done;
     if (rc != GB_OK) {
         rc = cli_error(rc, "%s", rc == GB_EIO && !gb_store_errmsg(st)[0] ? "writing the export failed"
                                                                           : gb_store_errmsg(st));

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "../report/report.h"
 #include "cli.h"
@@ -134,7 +133,7 @@ int cmd_report(int argc, char **argv)
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     /* The output's name first: a bad --out is reported before the store is read. */
-    char out[1100] = "", tmp[1200] = "", msg[1400];
+    char out[1100] = "", msg[1400];
     if (o.out) {
         struct stat sb;
         if (strlen(o.out) > 1000)
@@ -146,7 +145,7 @@ int cmd_report(int argc, char **argv)
     }
     gb_store_t *st = NULL;
     gb_report_t *rep = NULL;
-    FILE *f = stdout;
+    cli_out_t w;
     if ((rc = cli_store_open(&st, o.store, 0)))
         return rc;
     if ((rc = gb_report_read(&rep, st, &o.filter, msg, sizeof msg)) != GB_OK) {
@@ -165,30 +164,14 @@ int cmd_report(int argc, char **argv)
                        gb_report_filter_text(rep, filters, sizeof filters));
         goto done;
     }
-    /* A file is written beside its final name and renamed at the end, so that a failed or
-     * interrupted report never leaves a partial file under that name. */
-    if (out[0]) {
-        snprintf(tmp, sizeof tmp, "%s.tmp%ld", out, (long)getpid());
-        if (!(f = fopen(tmp, "wb"))) {
-            rc = cli_error(GB_EBADARG, "cannot write '%s'; check the path", out);
-            goto done;
-        }
-    }
-    rc = gb_report_write(rep, o.format, o.tables, f, msg, sizeof msg);
-    if (out[0]) {
-        int closed = fclose(f);
-        if (rc == GB_OK && closed != 0) {
-            rc = GB_EIO;
-            snprintf(msg, sizeof msg, "writing '%s' failed", out);
-        }
-        if (rc == GB_OK && rename(tmp, out) != 0) {
-            remove(tmp);
-            rc = cli_error(GB_EBADARG, "cannot write '%s'; check the path", out);
-            goto done;
-        }
-        if (rc != GB_OK)
-            remove(tmp);
-    } else if (rc == GB_OK && fflush(stdout) != 0) {
+    if ((rc = cli_out_open(&w, out[0] ? out : NULL)))
+        goto done;
+    const int wrote = gb_report_write(rep, o.format, o.tables, w.f, msg, sizeof msg);
+    if ((rc = cli_out_close(&w, wrote)) > 0)
+        goto done;
+    if (out[0] && wrote == GB_OK && rc == GB_EIO) {
+        snprintf(msg, sizeof msg, "writing '%s' failed", out);
+    } else if (!out[0] && rc == GB_OK && fflush(stdout) != 0) {
         rc = GB_EIO;
         snprintf(msg, sizeof msg, "writing the report to standard output failed");
     }
