@@ -1,8 +1,8 @@
 #!/bin/sh
 # bench/nv-sweep.sh GEMMBENCH FAMILY PREC N CONFIGS: times kernel family FAMILY at order N (or a
 # list, 4096,4097) for every parameter set in CONFIGS (one per line: NAME=V NAME=V ..., '#'
-# comments), on the NVIDIA platform, validated, and prints the sets sorted by GFLOP/s. The same
-# as gpu-sweep.sh, which is fixed to the xgemm family, with the family as an argument.
+# comments), on the NVIDIA platform, validated, and prints the sets sorted by GFLOP/s
+# (bench/gpu-sweep.sh is this with the family xgemm).
 #   KPATH          a folder passed as --kernel-path (families that are not built in)
 #   ITER, WARMUP   timed and untimed calls per point (default 10, 2)
 #   TIMING         kernel|ops|offload (default kernel: the main kernel alone)
