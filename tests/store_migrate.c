@@ -16,26 +16,6 @@
 #define OLD_A "0df40db0ab15f9f7" /* SGEMM_NT_4x1 in the fixture */
 #define OLD_B "fcca2c8c9da5fc1f" /* naive */
 
-static char *read_text(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-        buf[n] = '\0';
-        *len = (size_t)n;
-    } else {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    return buf;
-}
-
 /* Runs sql on the database at path (creating it), through SQLite alone. */
 static int sql_exec(const char *path, const char *sql)
 {
@@ -122,7 +102,7 @@ int main(void)
     }
     snprintf(path, sizeof path, "%s/v1.db", dir);
     size_t len = 0;
-    char *fixture = read_text(GB_FIXTURES_DIR "/store_v1.sql", &len);
+    char *fixture = unit_read_file(GB_FIXTURES_DIR "/store_v1.sql", &len);
     if (!CHECK(fixture != NULL) || !CHECK(sql_exec(path, fixture) == SQLITE_OK)) {
         free(fixture);
         unit_remove_dir(dir);

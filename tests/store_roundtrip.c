@@ -246,26 +246,6 @@ static size_t count_points(gb_store_t *st)
     return n;
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-        buf[n] = '\0';
-        *len = (size_t)n;
-    } else {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    return buf;
-}
-
 static void test_roundtrip(const char *dir)
 {
     char path[4200], path2[4200], json[4200], msg[1024];
@@ -357,7 +337,7 @@ static void test_roundtrip(const char *dir)
     fclose(f);
     CHECK(n == 5);
     size_t len = 0, added = 0, present = 0;
-    char *text = read_file(json, &len);
+    char *text = unit_read_file(json, &len);
     CHECK(text != NULL);
     CHECK_HAS(text, "\"seed\":\t\"9223372036854775813\"");
     CHECK_HAS(text, "\"max_ratio\":\t\"inf\"");
@@ -414,7 +394,7 @@ static void test_roundtrip(const char *dir)
     f = fopen(json, "wb");
     CHECK_RC(gb_store_export_csv(st2, f, &n), GB_OK);
     fclose(f);
-    text = read_file(json, &len);
+    text = unit_read_file(json, &len);
     CHECK_HAS(text, "id,device_name,");
     CHECK_HAS(text, "\"Vendor, \"\"quoted\"\"\"");
     CHECK_HAS(text, "main_median_ms");

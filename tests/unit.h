@@ -84,6 +84,27 @@ static inline int unit_write_file(const char *dir, const char *name, const char 
     return fclose(f) == 0 && ok;
 }
 
+/* The whole file at path, NUL-terminated, its length in *len (caller frees); NULL on failure. */
+static inline char *unit_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+        buf[n] = '\0';
+        *len = (size_t)n;
+    } else {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    return buf;
+}
+
 /* Makes a fresh directory under /tmp into buf (>= 32 bytes); returns 0 on failure. */
 static inline int unit_make_dir(char *buf, size_t len)
 {
