@@ -94,3 +94,23 @@ static inline void gb_tile_of_group(const uint groupm, const bool edgefirst, int
     *gm = (int)m;
     *gn = (int)n;
 }
+
+/* C[row][col..col+3] = r + beta * C, where r is alpha * the accumulators; C is not read when
+ * beta is 0. fast: the four elements lie inside C and c is 16-byte aligned (one real4 access);
+ * otherwise element by element, only those inside M x N. */
+static inline void gb_put4(global real *c, const real4 r, const real beta, const bool fast,
+                           const int row, const int col, const int M, const int N)
+{
+    if (fast) {
+        if (beta == (real)0)
+            *(global real4 *)c = r;
+        else
+            *(global real4 *)c = r + beta * *(global real4 *)c;
+    } else if (row < M) {
+        const real s[4] = {r.x, r.y, r.z, r.w};
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            if (col + j < N)
+                c[j] = beta == (real)0 ? s[j] : s[j] + beta * c[j];
+    }
+}

@@ -400,20 +400,7 @@ XN_INLINE void tile(const int M, const int N, const int K, const real alpha,
 #pragma unroll
         for (int h = 0; h < RN; h++) {
             const int col = n0 + tx * 4 + h * (4 * TCOLS);
-            global real *c = C + row * ldc + col;
-            const real4 r = alpha * acc[RN * i + h];
-            if (fast_c) {
-                if (beta == (real)0)
-                    *(global real4 *)c = r;
-                else
-                    *(global real4 *)c = r + beta * *(global real4 *)c;
-            } else if (row < M) {
-                const real s[4] = {r.x, r.y, r.z, r.w};
-#pragma unroll
-                for (int j = 0; j < 4; j++)
-                    if (col + j < N)
-                        c[j] = beta == (real)0 ? s[j] : s[j] + beta * c[j];
-            }
+            gb_put4(C + row * ldc + col, alpha * acc[RN * i + h], beta, fast_c, row, col, M, N);
         }
     }
 }

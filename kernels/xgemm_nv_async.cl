@@ -284,20 +284,8 @@ kernel void xgemm_nv_async(const int M, const int N, const int K, const float al
 #pragma unroll
         for (int h = 0; h < TN / 4; h++) {
             const int col = n0 + tx * 4 + h * 4 * TCOLS;
-            global float *c = C + row * ldc + col;
-            const float4 r = alpha * acc[i * (TN / 4) + h];
-            if (fast_c) {
-                if (beta == 0.0f)
-                    *(global float4 *)c = r;
-                else
-                    *(global float4 *)c = r + beta * *(global float4 *)c;
-            } else if (row < M) {
-                const float s[4] = {r.x, r.y, r.z, r.w};
-#pragma unroll
-                for (int j = 0; j < 4; j++)
-                    if (col + j < N)
-                        c[j] = beta == 0.0f ? s[j] : s[j] + beta * c[j];
-            }
+            gb_put4(C + row * ldc + col, alpha * acc[i * (TN / 4) + h], beta, fast_c, row, col, M,
+                    N);
         }
     }
 }
