@@ -207,6 +207,8 @@ typedef struct gb_family {
     char *local_mem;       /* expression in bytes, may be NULL */
     char *multiple[3];     /* M, N, K must be multiples of these expressions (NULL: any);
                               the harness pads with zeros where they are not */
+    char *ld_multiple[3];  /* A, B, C: leading dimension and offset must be multiples of these
+                              (NULL: any); the harness copies an operand where they are not */
     gb_param_t *params; size_t nparams;
     gb_preset_t *presets; size_t npresets;
     int images;            /* reads an operand as image2d_t (args imgA/imgB, or requires.images):

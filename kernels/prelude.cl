@@ -64,32 +64,55 @@ typedef real real1;
 #define GB_UPDATE(c, acc, alpha, beta) \
     ((c) = (beta) == (real)0 ? (alpha) * (acc) : (alpha) * (acc) + (beta) * (c))
 
+/* Tile (m, n) number id of an ntm x ntn grid walked groupm tile rows at a time, column by column
+ * (1: row by row). Unsigned, and remainders as x - q*y: no sign fix-ups, and no div/rem pair for
+ * the compiler to rewrite with 'freeze' (which Oclgrind's checker cannot run). */
+static inline void gb__tile_walk(const uint id, const uint ntm, const uint ntn, const uint groupm,
+                                 uint *m, uint *n)
+{
+    if (groupm > 1) {
+        const uint per = groupm * ntn, group = id / per, r = id - group * per;
+        const uint first = group * groupm, rows = min(ntm - first, groupm);
+        *n = r / rows;
+        *m = first + (r - *n * rows);
+    } else {
+        *m = id / ntn;
+        *n = id - *m * ntn;
+    }
+}
+
 /* The tile (gm, gn) that this work-group of a 2D grid of tiles computes (dimension 0 along N).
  * Work-groups start about in order of linear id (dimension 0 fastest); consecutive ids walk
  * groupm tile rows at a time, column by column, so the tiles in flight together share A and B
  * panels in L2 (with 132 SMs, a row-by-row walk at 8192 keeps about 2 rows of tiles in flight,
  * each B panel being read from DRAM ~32 times; in groups of 8 rows, ~8 times). The last group
- * may have fewer rows. edgefirst mirrors the grid, so the partial tiles of the last row and
- * column come first. Both arguments are compile-time constants where it is used. */
-static inline void gb_tile_of_group(const uint groupm, const bool edgefirst, int *gm, int *gn)
+ * may have fewer rows. edges says when the partial tiles of the last row (edge_m: there is one)
+ * and last column (edge_n) run: 0 in grid order; 1 first (the grid mirrored), so the last wave
+ * is full tiles; 2 last, after every full tile, so they fill the idle part of the last wave.
+ * groupm and edges are compile-time constants where it is used. */
+static inline void gb_tile_of_group(const uint groupm, const int edges, const bool edge_m,
+                                    const bool edge_n, int *gm, int *gn)
 {
-    /* Unsigned, and remainders as x - q*y: no sign fix-ups, and no div/rem pair for the
-     * compiler to rewrite with 'freeze' (which Oclgrind's checker cannot run). */
     const uint ntn = (uint)get_num_groups(0), ntm = (uint)get_num_groups(1);
     const uint id = (uint)get_group_id(1) * ntn + (uint)get_group_id(0);
     uint m, n;
-    if (groupm > 1) {
-        const uint per = groupm * ntn, group = id / per, r = id - group * per;
-        const uint first = group * groupm, rows = min(ntm - first, groupm);
-        n = r / rows;
-        m = first + (r - n * rows);
+    if (edges == 2) {
+        const uint fm = ntm - (uint)edge_m, fn = ntn - (uint)edge_n, col = edge_n ? fm : 0;
+        if (id < fm * fn) {
+            gb__tile_walk(id, fm, fn, groupm, &m, &n);
+        } else if (id - fm * fn < col) { /* the last column, above the corner */
+            m = id - fm * fn;
+            n = ntn - 1;
+        } else { /* the last row */
+            m = ntm - 1;
+            n = id - fm * fn - col;
+        }
     } else {
-        m = id / ntn;
-        n = id - m * ntn;
-    }
-    if (edgefirst) {
-        m = ntm - 1 - m;
-        n = ntn - 1 - n;
+        gb__tile_walk(id, ntm, ntn, groupm, &m, &n);
+        if (edges == 1) {
+            m = ntm - 1 - m;
+            n = ntn - 1 - n;
+        }
     }
     *gm = (int)m;
     *gn = (int)n;

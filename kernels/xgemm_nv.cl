@@ -30,10 +30,12 @@
  * outside the FMAs. An interior tile of operands whose leading dimensions and offsets are
  * multiples of 4 loads float4s with no bounds checks; anything else (edge tiles, a final partial
  * K step, lda = 4097) loads element by element with zeros outside the matrix. The family asks
- * the harness to pad N and K to multiples of 4, so odd sizes reach the float4 path at the cost of
- * a copy. Warps of an edge tile whose whole share of C lies outside M x N skip the FMAs (their
- * loads, stores and barriers remain). With EDGEFIRST the grid is walked backwards, so these
- * cheap edge tiles start first and the last wave is made of full tiles; GROUPM groups tile rows
+ * the harness for A and B with leading dimensions and offsets that are multiples of 4, so odd
+ * sizes reach the float4 path at the cost of copying A and B; C and the sizes stay as they are.
+ * Warps of an edge tile whose whole share of C lies outside M x N skip the FMAs (their
+ * loads, stores and barriers remain). With EDGES=1 the grid is walked backwards, so these
+ * cheap edge tiles start first and the last wave is made of full tiles; with EDGES=2 they run
+ * after every full tile, in the idle slots of a partial last wave. GROUPM groups tile rows
  * for L2 reuse. C is written as float4 where the tile is interior and C is aligned, element by
  * element otherwise; beta == 0 never reads C.
  *
@@ -60,8 +62,8 @@
 #ifndef PADB
 #define PADB 4 /* floats of padding per k-row of the local B tile: 0 or 4 */
 #endif
-#ifndef EDGEFIRST
-#define EDGEFIRST 1 /* 1: walk the tile grid backwards, partial (edge) tiles first */
+#ifndef EDGES
+#define EDGES 1 /* partial (edge) tiles: 0 in grid order, 1 first (grid walked backwards), 2 last */
 #endif
 #ifndef GROUPM
 #define GROUPM 8 /* work-groups walk the tile grid GROUPM tile rows at a time (1: row by row) */
@@ -414,7 +416,7 @@ kernel void xgemm_nv(const int M, const int N, const int K, const real alpha,
     local real4 As[2 * KWG * LDA4];
     local real4 Bs[2 * KWG * LDB4];
     int gm, gn;
-    gb_tile_of_group(GROUPM, EDGEFIRST, &gm, &gn);
+    gb_tile_of_group(GROUPM, EDGES, M % MWG != 0, N % NWG != 0, &gm, &gn);
     const int m0 = gm * MWG, n0 = gn * NWG;
     /* float4 accesses need ld and offset to keep every row 16-byte aligned (the buffers are);
      * the same for every work-group of the launch. */

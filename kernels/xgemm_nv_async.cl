@@ -47,8 +47,8 @@
 #ifndef GROUPM
 #define GROUPM 8 /* work-groups walk the tile grid GROUPM tile rows at a time */
 #endif
-#ifndef EDGEFIRST
-#define EDGEFIRST 1 /* 1: walk the grid backwards, partial edge tiles first */
+#ifndef EDGES
+#define EDGES 1 /* partial (edge) tiles: 0 in grid order, 1 first (grid walked backwards), 2 last */
 #endif
 #ifndef ASYNC
 #define ASYNC 1 /* 1: cp.async on NVIDIA GPUs; 0: ordinary loads and stores everywhere */
@@ -229,7 +229,7 @@ kernel void xgemm_nv_async(const int M, const int N, const int K, const float al
     local float4 As4[STAGES * MWG * KC], Bs4[STAGES * KWG * NC];
     local float *const As = (local float *)As4, *const Bs = (local float *)Bs4;
     int gm, gn;
-    gb_tile_of_group(GROUPM, EDGEFIRST, &gm, &gn);
+    gb_tile_of_group(GROUPM, EDGES, M % MWG != 0, N % NWG != 0, &gm, &gn);
     const int m0 = gm * MWG, n0 = gn * NWG;
     A += offA;
     B += offB;

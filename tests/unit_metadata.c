@@ -127,6 +127,19 @@ static void test_valid(void)
         CHECK(f.local[0] == NULL && f.local[1] == NULL && f.local_mem == NULL);
         CHECK(f.nparams == 0 && f.npresets == 0 && f.nconstraints == 0 && f.nextensions == 0);
         CHECK(f.description == NULL);
+        CHECK(!f.multiple[0] && !f.ld_multiple[0] && !f.ld_multiple[2]);
+        gb__family_free(&f);
+    }
+
+    /* Tile and leading-dimension multiples, each by its own letters. */
+    const char *mults = jsonify("{'family': 'm', 'source': 'm.cl', 'entry': 'e',"
+                                " 'precisions': 's', 'layouts': ['any'], 'args': ['C'],"
+                                " 'global': ['M', 'N'], 'multiple_of': {'K': '8'},"
+                                " 'ld_multiple_of': {'A': '4', 'C': 'VW'}}");
+    if (CHECK_RC(parse(mults, &f, msg, sizeof msg), GB_OK)) {
+        CHECK(!f.multiple[0] && !f.multiple[1] && f.multiple[2] && !strcmp(f.multiple[2], "8"));
+        CHECK(f.ld_multiple[0] && !strcmp(f.ld_multiple[0], "4") && !f.ld_multiple[1]);
+        CHECK(f.ld_multiple[2] && !strcmp(f.ld_multiple[2], "VW"));
         gb__family_free(&f);
     }
 }
@@ -183,6 +196,11 @@ static void test_malformed(void)
         {"'params': {'WPT': 8, 'LY': 4}", "'params': [8]", "'presets.TEST_D_8'"},
         {"'TEST_ANY': {}", "'TEST_ANY': 1", "'presets.TEST_ANY'"},
         {"'presets': {", "'presets': 'none', 'x': {", "'presets'"},
+        {"'presets': {", "'multiple_of': {'A': '4'}, 'presets': {", "'multiple_of'"},
+        {"'presets': {", "'ld_multiple_of': {'M': '4'}, 'presets': {", "'ld_multiple_of'"},
+        {"'presets': {", "'ld_multiple_of': {'AB': '4'}, 'presets': {", "'ld_multiple_of'"},
+        {"'presets': {", "'ld_multiple_of': ['4'], 'presets': {", "'ld_multiple_of'"},
+        {"'presets': {", "'ld_multiple_of': {'A': 4}, 'presets': {", "'ld_multiple_of.A'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const bad_case_t *c = &cases[i];

@@ -68,6 +68,11 @@ static int has_arg(const gb_family_t *f, const char *name)
     return 0;
 }
 
+static size_t round_up(size_t x, size_t m)
+{
+    return (x + m - 1) / m * m;
+}
+
 /* Outer and inner stored dimensions of a rows x cols matrix in p's layout. */
 static void stored(const gb_problem_t *p, size_t rows, size_t cols, size_t *outer, size_t *inner)
 {
@@ -169,26 +174,28 @@ static int set_args(gb_impl_t *im, const gb_family_t *f, cl_mem a, cl_mem b, cl_
     return GB_OK;
 }
 
-/* Adds a gb_copy pass writing dst (d_outer x d_inner at d_off, d_ld) from src. */
+/* Adds a gb_copy (or gb_copy4) pass writing dst (d_outer x d_inner at d_off, d_ld) from src. */
 static int add_copy(gb_impl_t *im, int post, cl_mem dst, size_t d_outer, size_t d_inner,
                     size_t d_off, size_t d_ld, cl_mem src, size_t s_outer, size_t s_inner,
                     size_t s_off, size_t s_ld, int trans)
 {
     cl_int err;
     gb_pass_t *ps = &im->passes[im->npasses];
-    ps->kernel = clCreateKernel(im->helpers, "gb_copy", &err);
+    /* Four elements per work-item where the destination's rows are 4-aligned. */
+    const int wide = !trans && d_off % 4 == 0 && d_ld % 4 == 0;
+    ps->kernel = clCreateKernel(im->helpers, wide ? "gb_copy4" : "gb_copy", &err);
     if (err != CL_SUCCESS)
         return gb__cl_check(im->ctx, err, "creating the gb_copy helper");
     im->npasses++;
     ps->post = post;
     /* A straight copy reads and writes rows: 64 work-items along them give each warp or wave
      * whole 128-byte lines. A transposing copy reads across rows either way: square groups. */
-    const size_t lx = trans ? 16 : 64, ly = trans ? 16 : 4;
+    const size_t lx = trans ? 16 : 64, ly = trans ? 16 : 4, cols = wide ? (d_inner + 3) / 4 : d_inner;
     /* 0: the implementation chooses (a device that cannot run 256 work-items in a group). */
     const int fits = im->ctx->dev->max_wg_size >= lx * ly;
     ps->local[0] = fits ? lx : 0;
     ps->local[1] = fits ? ly : 0;
-    ps->global[0] = (d_inner + lx - 1) / lx * lx;
+    ps->global[0] = (cols + lx - 1) / lx * lx;
     ps->global[1] = (d_outer + ly - 1) / ly * ly;
     const cl_int v[] = {(cl_int)d_outer, (cl_int)d_inner, (cl_int)d_off, (cl_int)d_ld,
                         (cl_int)s_outer, (cl_int)s_inner, (cl_int)s_off, (cl_int)s_ld, trans};
@@ -202,7 +209,8 @@ static int add_copy(gb_impl_t *im, int post, cl_mem dst, size_t d_outer, size_t 
     err |= clSetKernelArg(ps->kernel, 7, sizeof src, &src);
     err |= clSetKernelArg(ps->kernel, 8, sizeof(cl_int), &v[6]);
     err |= clSetKernelArg(ps->kernel, 9, sizeof(cl_int), &v[7]);
-    err |= clSetKernelArg(ps->kernel, 10, sizeof(cl_int), &v[8]);
+    if (!wide)
+        err |= clSetKernelArg(ps->kernel, 10, sizeof(cl_int), &v[8]);
     return gb__cl_check(im->ctx, err, "setting gb_copy arguments");
 }
 
@@ -299,7 +307,7 @@ static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
     if (!choose_route(f, p, &q, &im->swapped, &flip_a, &flip_b))
         return gb__ctx_fail(im->ctx, GB_EMETADATA, "%s: no native layout", f->origin);
     /* Tile multiples the kernel needs; the problem is zero-padded up to them. */
-    size_t mult[3] = {1, 1, 1};
+    size_t mult[3] = {1, 1, 1}, ldm[3] = {1, 1, 1}; /* and of A's, B's, C's ld and offset */
     gb_var_t vars[GB_MAX_PARAMS + 8];
     size_t nv = gb__config_vars(cfg, q.precision, &q, vars);
     for (int d = 0; d < 3; d++) {
@@ -307,11 +315,15 @@ static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
         if (f->multiple[d] && (rc = eval(im, f, "multiple_of", f->multiple[d], vars, nv, &v)))
             return rc;
         mult[d] = f->multiple[d] ? (size_t)v : 1;
+        if (f->ld_multiple[d] &&
+            (rc = eval(im, f, "ld_multiple_of", f->ld_multiple[d], vars, nv, &v)))
+            return rc;
+        ldm[d] = f->ld_multiple[d] ? (size_t)v : 1;
     }
     gb_problem_t k = q; /* what the kernel sees */
-    k.m = (q.m + mult[0] - 1) / mult[0] * mult[0];
-    k.n = (q.n + mult[1] - 1) / mult[1] * mult[1];
-    k.k = (q.k + mult[2] - 1) / mult[2] * mult[2];
+    k.m = round_up(q.m, mult[0]);
+    k.n = round_up(q.n, mult[1]);
+    k.k = round_up(q.k, mult[2]);
     k.trans_a = flip_a ? !q.trans_a : q.trans_a;
     k.trans_b = flip_b ? !q.trans_b : q.trans_b;
     const int pad_m = k.m != q.m, pad_n = k.n != q.n, pad_k = k.k != q.k;
@@ -321,24 +333,28 @@ static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
     stored(&k, ra, ca, &oa, &ia);
     stored(&k, rb, cb, &ob, &ib);
     stored(&k, k.m, k.n, &oc, &ic);
-    /* An operand is copied when it must be transposed or padded, or when the kernel takes no
-     * leading dimension or offset and the caller's are not the minimum and zero. */
+    /* An operand is copied when it must be transposed or padded, when the kernel takes no
+     * leading dimension or offset and the caller's are not the minimum and zero, or when they
+     * are not the multiples it asks for (the copy's leading dimension is rounded up to one). */
     const int img_a = has_arg(f, "imgA"), img_b = has_arg(f, "imgB");
     /* An operand read as an image is always copied: the image is made over the copy, never
      * over the caller's buffer, with rows padded to the device's image pitch alignment. */
     const int copy_a = img_a || flip_a || pad_m || pad_k ||
-                       (!has_arg(f, "lda") && q.lda != ia) || (!has_arg(f, "offA") && q.off_a);
+                       (!has_arg(f, "lda") && q.lda != ia) || (!has_arg(f, "offA") && q.off_a) ||
+                       q.lda % ldm[0] || q.off_a % ldm[0];
     const int copy_b = img_b || flip_b || pad_n || pad_k ||
-                       (!has_arg(f, "ldb") && q.ldb != ib) || (!has_arg(f, "offB") && q.off_b);
-    const size_t lda_k = img_a ? image_ld(im->ctx->dev, ia) : ia;
-    const size_t ldb_k = img_b ? image_ld(im->ctx->dev, ib) : ib;
+                       (!has_arg(f, "ldb") && q.ldb != ib) || (!has_arg(f, "offB") && q.off_b) ||
+                       q.ldb % ldm[1] || q.off_b % ldm[1];
+    const size_t lda_k = img_a ? image_ld(im->ctx->dev, ia) : round_up(ia, ldm[0]);
+    const size_t ldb_k = img_b ? image_ld(im->ctx->dev, ib) : round_up(ib, ldm[1]);
+    const size_t ldc_k = round_up(ic, ldm[2]);
     size_t elems_ta = 0, elems_tb = 0;
     if ((copy_a && (!gb__mul_ok(oa, lda_k, &elems_ta) || elems_ta > INT_MAX)) ||
         (copy_b && (!gb__mul_ok(ob, ldb_k, &elems_tb) || elems_tb > INT_MAX)))
         return gb__ctx_fail(im->ctx, GB_EOVERFLOW, "the padded copy of an operand exceeds 2^31-1 "
                             "elements; use a smaller problem");
     const int copy_c = pad_m || pad_n || (!has_arg(f, "ldc") && q.ldc != ic) ||
-                       (!has_arg(f, "offC") && q.off_c);
+                       (!has_arg(f, "offC") && q.off_c) || q.ldc % ldm[2] || q.off_c % ldm[2];
     if (copy_a) {
         k.lda = lda_k;
         k.off_a = 0;
@@ -348,7 +364,7 @@ static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
         k.off_b = 0;
     }
     if (copy_c) {
-        k.ldc = ic;
+        k.ldc = ldc_k;
         k.off_c = 0;
     }
     im->prob = k;
@@ -452,14 +468,14 @@ static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
             return rc;
     }
     if (copy_c) {
-        if (!(im->tc = buffer(im, oc * ic, CL_MEM_READ_WRITE, "allocating C's copy", &rc)))
+        if (!(im->tc = buffer(im, oc * ldc_k, CL_MEM_READ_WRITE, "allocating C's copy", &rc)))
             return rc;
         stored(&q, q.m, q.n, &so, &si);
         /* With beta 0 the kernel does not read C, so nothing needs copying in. */
         if (p->beta != 0.0 &&
-            (rc = add_copy(im, 0, im->tc, oc, ic, 0, ic, im->c, so, si, q.off_c, q.ldc, 0)))
+            (rc = add_copy(im, 0, im->tc, oc, ic, 0, ldc_k, im->c, so, si, q.off_c, q.ldc, 0)))
             return rc;
-        if ((rc = add_copy(im, 1, im->c, so, si, q.off_c, q.ldc, im->tc, oc, ic, 0, ic, 0)))
+        if ((rc = add_copy(im, 1, im->c, so, si, q.off_c, q.ldc, im->tc, oc, ic, 0, ldc_k, 0)))
             return rc;
     }
     return set_args(im, f, copy_a ? im->ta : qa, copy_b ? im->tb : qb, copy_c ? im->tc : im->c);

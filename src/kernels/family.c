@@ -161,6 +161,39 @@ static int arg_index(const gb_family_t *f, const char *name)
 
 /* Operands read as images (imgA, imgB): each replaces its buffer argument, appears once, and
  * exists only in single precision (the image holds 32-bit elements). */
+/* key: {"X": expr, ...} naming only the one-letter names in names (e.g. "MNK"); the expression
+ * for names[i] goes to out[i]. */
+static int parse_multiples(ctx_t *c, const cJSON *root, const char *key, const char *names,
+                           char **out)
+{
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, key);
+    char why[64];
+    if (!obj)
+        return GB_OK;
+    if (!cJSON_IsObject(obj)) {
+        snprintf(why, sizeof why, "must be an object {\"%c\": expr, \"%c\": expr, \"%c\": expr}",
+                 names[0], names[1], names[2]);
+        return bad(c, key, why);
+    }
+    const cJSON *e;
+    cJSON_ArrayForEach(e, obj)
+    {
+        const char *at = strchr(names, e->string[0]);
+        if (!at || e->string[0] == '\0' || e->string[1] != '\0') {
+            snprintf(why, sizeof why, "may only name %c, %c and %c", names[0], names[1], names[2]);
+            return bad(c, key, why);
+        }
+        char where[32];
+        snprintf(where, sizeof where, "%s.%c", key, *at);
+        if (!cJSON_IsString(e) || !e->valuestring[0])
+            return bad(c, where, "must be a non-empty string (an expression)");
+        free(out[at - names]);
+        if (!(out[at - names] = dup(e->valuestring)))
+            return GB_ENOMEM;
+    }
+    return GB_OK;
+}
+
 static int parse_images(ctx_t *c, gb_family_t *f)
 {
     static const char *const pairs[][2] = {{"imgA", "A"}, {"imgB", "B"}};
@@ -354,24 +387,9 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
     }
     if ((rc = parse_images(&c, f)))
         goto done;
-    const cJSON *mult = cJSON_GetObjectItemCaseSensitive(root, "multiple_of");
-    if (mult) {
-        if (!cJSON_IsObject(mult)) {
-            rc = bad(&c, "multiple_of", "must be an object {\"M\": expr, \"N\": expr, \"K\": expr}");
-            goto done;
-        }
-        const cJSON *e;
-        cJSON_ArrayForEach(e, mult)
-        {
-            const char *dims = "MNK", *at = strchr(dims, e->string[0]);
-            if (!at || e->string[1] != '\0') {
-                rc = bad(&c, "multiple_of", "may only name M, N and K");
-                goto done;
-            }
-            if ((rc = get_string(&c, mult, e->string, 1, &f->multiple[at - dims])))
-                goto done;
-        }
-    }
+    if ((rc = parse_multiples(&c, root, "multiple_of", "MNK", f->multiple)) ||
+        (rc = parse_multiples(&c, root, "ld_multiple_of", "ABC", f->ld_multiple)))
+        goto done;
     const cJSON *req = cJSON_GetObjectItemCaseSensitive(root, "requires");
     if (req) {
         if (!cJSON_IsObject(req)) {
@@ -421,8 +439,10 @@ void gb__family_free(gb_family_t *f)
         free(f->global[i]);
         free(f->local[i]);
     }
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         free(f->multiple[i]);
+        free(f->ld_multiple[i]);
+    }
     free_strings(f->constraints, f->nconstraints);
     free_strings(f->extensions, f->nextensions);
     free(f->local_mem);
