@@ -49,18 +49,23 @@ int gb_device_has_extension(const gb_device_info_t *d, const char *ext)
     return 0;
 }
 
-/* FP32 and FP64 lanes per streaming multiprocessor by compute capability (vendor whitepapers). */
-static int nv_lanes(unsigned major, unsigned minor, unsigned *fp32, unsigned *fp64)
+/* FP32 and FP64 lanes per streaming multiprocessor by compute capability, and how many times
+ * the FP64 FMA rate the FP64 tensor cores (DMMA) reach: twice on sm_80 and sm_90, where a DGEMM
+ * can use them (vendor whitepapers). */
+static int nv_lanes(unsigned major, unsigned minor, unsigned *fp32, unsigned *fp64,
+                    unsigned *dmma)
 {
-    static const struct { unsigned major, minor, fp32, fp64; } table[] = {
-        {3, 5, 192, 64}, {3, 7, 192, 64}, {5, 0, 128, 4}, {5, 2, 128, 4}, {6, 0, 64, 32},
-        {6, 1, 128, 4}, {7, 0, 64, 32}, {7, 5, 64, 2}, {8, 0, 64, 32}, {8, 6, 128, 2},
-        {8, 7, 128, 2}, {8, 9, 128, 2}, {9, 0, 128, 64}, {10, 0, 128, 64}, {12, 0, 128, 2},
+    static const struct { unsigned major, minor, fp32, fp64, dmma; } table[] = {
+        {3, 5, 192, 64, 1}, {3, 7, 192, 64, 1}, {5, 0, 128, 4, 1},  {5, 2, 128, 4, 1},
+        {6, 0, 64, 32, 1},  {6, 1, 128, 4, 1},  {7, 0, 64, 32, 1},  {7, 5, 64, 2, 1},
+        {8, 0, 64, 32, 2},  {8, 6, 128, 2, 1},  {8, 7, 128, 2, 1},  {8, 9, 128, 2, 1},
+        {9, 0, 128, 64, 2}, {10, 0, 128, 64, 1}, {12, 0, 128, 2, 1},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (table[i].major == major && table[i].minor == minor) {
             *fp32 = table[i].fp32;
             *fp64 = table[i].fp64;
+            *dmma = table[i].dmma;
             return 1;
         }
     return 0;
@@ -80,8 +85,8 @@ static void peak_formula(gb_device_info_t *di, cl_device_id d, cl_device_type ty
         snprintf(di->peak_formula[GB_PREC_D], sizeof di->peak_formula[1], "no fp64 support");
     if ((type & CL_DEVICE_TYPE_GPU) && gb_device_has_extension(di, "cl_nv_device_attribute_query")) {
         unsigned maj = info_uint(d, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV);
-        unsigned min = info_uint(d, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV), l32, l64;
-        if (!nv_lanes(maj, min, &l32, &l64)) {
+        unsigned min = info_uint(d, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV), l32, l64, dmma;
+        if (!nv_lanes(maj, min, &l32, &l64, &dmma)) {
             snprintf(di->peak_formula[0], sizeof di->peak_formula[0],
                      "unknown: no lane table for compute capability %u.%u", maj, min);
             snprintf(di->peak_formula[1], sizeof di->peak_formula[1],
@@ -92,10 +97,12 @@ static void peak_formula(gb_device_info_t *di, cl_device_id d, cl_device_type ty
         for (int p = 0; p < 2; p++) {
             if (p == GB_PREC_D && !di->fp64)
                 break;
-            di->peak_gflops[p] = di->compute_units * lanes[p] * 2.0 * ghz;
+            const unsigned tc = p == GB_PREC_D ? dmma : 1;
+            di->peak_gflops[p] = di->compute_units * lanes[p] * 2.0 * tc * ghz;
             snprintf(di->peak_formula[p], sizeof di->peak_formula[p],
-                     "%u SMs x %u %s lanes (sm_%u%u) x 2 (FMA) x %.3f GHz", di->compute_units,
-                     lanes[p], p ? "FP64" : "FP32", maj, min, ghz);
+                     "%u SMs x %u %s lanes (sm_%u%u) x 2 (FMA)%s x %.3f GHz", di->compute_units,
+                     lanes[p], p ? "FP64" : "FP32", maj, min,
+                     tc == 2 ? " x 2 (FP64 tensor cores)" : "", ghz);
         }
     } else if (type & CL_DEVICE_TYPE_CPU) {
         /* Native vector width is the SIMD width the driver compiles for; two FMA pipes per core
