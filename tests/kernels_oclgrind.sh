@@ -7,7 +7,10 @@
 #
 # Covered: the tutorial families myGEMM* with their presets, and the built-in naive,
 # gemmbench_nn, gemmbench_nt, xgemm, xgemm_nv, xgemm_nv_async, intel_naive and intel_slm
-# families with their presets, where present (the subgroup families need cl_intel_subgroups). Each run is
+# families with their presets, where present (the subgroup families need cl_intel_subgroups), and
+# dgemm_dmma with its mma.sync emulation (EMU=1; small tiles, as the emulation's scratch takes
+# local memory) from a copy of kernels/dgemm_dmma.json without its NVIDIA requirement.
+# Each run is
 #   oclgrind --data-races --uninitialized --check-api --local-mem-size 65536 --log FILE \
 #       GEMMBENCH run -p Oclgrind -k NAME -M 33 -N 17 -K 9 -i 1 --warmup 0 [ARGS]
 # (odd sizes, so tiled families pad; 64 KiB of simulated local memory so GPU-sized presets fit),
@@ -111,6 +114,23 @@ awk '
 # myGEMM name fails its check (no 'pass' row).
 have() { grep -q "^[a-z]* $1 " "$tmp/names"; }
 
+# dmma K [ARGS...]: dgemm_dmma with EMU=1 in double precision, as dgemm_dmma_emu: a copy of its
+# metadata without the NVIDIA extension (the source is the built-in one), with 2 warps of 16x16
+# unless ARGS set other parameters (the default tile's scratch alone is 128 KiB).
+dmma_json="$(dirname "$0")/../kernels/dgemm_dmma.json"
+have_dmma() { [ -f "$dmma_json" ] && grep -q '^dgemm_dmma ' "$tmp/kernels"; }
+dmma() {
+    if [ ! -d "$tmp/dmma" ]; then
+        mkdir "$tmp/dmma"
+        sed -e '/"extensions": *\[/d' -e 's/"family": *"dgemm_dmma"/"family": "dgemm_dmma_emu"/' \
+            -e 's/"\(dgemm_dmma_[0-9]*\)":/"emu_\1":/' "$dmma_json" >"$tmp/dmma/dgemm_dmma_emu.json"
+    fi
+    k=$1
+    shift
+    check dgemm_dmma_emu "$k" --kernel-path "$tmp/dmma" --precision d --param EMU=1 --param WM=16 \
+        --param WN=16 --param WGM=2 --param WGN=1 "$@"
+}
+
 if [ "$mode" = subset ]; then
     check naive 9 --layout col --transA T --beta 0.5
     have gemmbench_nn && check SGEMM_NN_4x1 9
@@ -118,6 +138,7 @@ if [ "$mode" = subset ]; then
     have xgemm && check xgemm_small 45
     have xgemm_nv && check xgemm_nv_256 45
     have xgemm_nv_async && check xgemm_nv_async_3 45
+    have_dmma && dmma 45 --param MMAM=16 --param MMAK=8 --transB T --alpha -2 --beta 0.5
     check myGEMM1 9
     check myGEMM2 45
     check myGEMM4_W8 45
@@ -139,6 +160,13 @@ else
         check "$name" 9 --layout row --transA T --beta 0.5
         check "$name" 9 --layout col --transB T --beta -1
     done <"$tmp/names"
+    if have_dmma; then
+        dmma 9
+        dmma 45 --alpha -2 --beta 0.5
+        dmma 45 --param MMAM=16 --param MMAK=4 --layout row --transA T
+        dmma 45 --param MMAM=16 --param MMAK=8 --transB T --alpha -2 --beta 0.5
+        dmma 45 --param WGN=2 --param BK=16 --param MMAM=16 --param MMAK=16 --layout col --beta 1
+    fi
 fi
 echo "oclgrind $mode: $pass clean ($nouninit without the uninitialized-value check), $fail failed"
 [ "$fail" -eq 0 ]
