@@ -190,7 +190,8 @@ static int add_copy(gb_impl_t *im, int post, cl_mem dst, size_t d_outer, size_t 
     ps->post = post;
     /* A straight copy reads and writes rows: 64 work-items along them give each warp or wave
      * whole 128-byte lines. A transposing copy reads across rows either way: square groups. */
-    const size_t lx = trans ? 16 : 64, ly = trans ? 16 : 4, cols = wide ? (d_inner + 3) / 4 : d_inner;
+    const size_t lx = trans ? 16 : 64, ly = trans ? 16 : 4;
+    const size_t cols = wide ? (d_inner + 3) / 4 : d_inner; /* work-items along a row */
     /* 0: the implementation chooses (a device that cannot run 256 work-items in a group). */
     const int fits = im->ctx->dev->max_wg_size >= lx * ly;
     ps->local[0] = fits ? lx : 0;
