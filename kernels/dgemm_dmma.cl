@@ -35,8 +35,8 @@
  * Edges as in xgemm_nv: one loop for every work-group; interior tiles (inside M x N) load with
  * no bounds checks, 16-byte loads for an operand whose ld and offset are even and scalar loads
  * otherwise (only a partial last K step is loaded element by element); edge tiles load element
- * by element and their warps whose block lies wholly outside C skip their MMAs. EDGEFIRST walks
- * the grid backwards, GROUPM groups tile rows. C is written as double2 where the tile is
+ * by element and their warps whose block lies wholly outside C skip their MMAs. The prelude's
+ * tile walk orders the tiles (EDGES, GROUPM). C is written as double2 where the tile is
  * interior and C aligned.
  *
  * EMU=1 is for testing on devices without tensor cores (PoCL): each mma.sync is replaced by an
@@ -69,8 +69,8 @@
 #ifndef PAD
 #define PAD 4 /* doubles of padding per k-row of the local tiles */
 #endif
-#ifndef EDGEFIRST
-#define EDGEFIRST 1 /* 1: walk the tile grid backwards, partial (edge) tiles first */
+#ifndef EDGES
+#define EDGES 1 /* partial (edge) tiles: 0 in grid order, 1 first (grid walked backwards), 2 last */
 #endif
 #ifndef GROUPM
 #define GROUPM 8 /* work-groups walk the tile grid GROUPM tile rows at a time (1: row by row) */
@@ -457,33 +457,6 @@ XD_INLINE void tile(const int M, const int N, const int K, const double alpha,
     }
 }
 
-/* The tile (gm, gn) of this work-group. Work-groups start about in order of linear id
- * (dimension 0 fastest); consecutive ids walk GROUPM tile rows at a time, column by column, so
- * the tiles in flight together share A and B panels in L2 (with 132 SMs, a row-by-row walk at
- * 8192 keeps about 2 rows of tiles in flight, each B panel being read from DRAM ~32 times; in
- * groups of 8 rows, ~8 times). The last group may have fewer rows. EDGEFIRST then mirrors the
- * grid, so the partial tiles of the last row and column come first. */
-XD_INLINE void tile_of_group(int *gm, int *gn)
-{
-    /* Unsigned, and remainders as x - q*y: no sign fix-ups, and no div/rem pair for the
-     * compiler to rewrite with 'freeze' (which Oclgrind's checker cannot run). */
-    const uint ntn = (uint)get_num_groups(0), ntm = (uint)get_num_groups(1);
-    const uint id = (uint)get_group_id(1) * ntn + (uint)get_group_id(0);
-#if GROUPM > 1
-    const uint per = GROUPM * ntn, group = id / per, r = id - group * per;
-    const uint first = group * GROUPM, rows = min(ntm - first, (uint)GROUPM);
-    uint n = r / rows, m = first + (r - n * rows);
-#else
-    uint m = id / ntn, n = id - m * ntn;
-#endif
-#if EDGEFIRST
-    m = ntm - 1 - m;
-    n = ntn - 1 - n;
-#endif
-    *gm = (int)m;
-    *gn = (int)n;
-}
-
 __attribute__((reqd_work_group_size(WGS, 1, 1)))
 kernel void dgemm_dmma(const int M, const int N, const int K, const double alpha,
                        global const double *restrict A, const int offA, const int lda,
@@ -497,7 +470,7 @@ kernel void dgemm_dmma(const int M, const int N, const int K, const double alpha
     local double *As = (local double *)As2, *Bs = (local double *)Bs2;
     EMU_DECL
     int gm, gn;
-    tile_of_group(&gm, &gn);
+    gb_tile_of_group(GROUPM, EDGES, M % MWG != 0, N % NWG != 0, &gm, &gn);
     const int m0 = gm * MWG, n0 = gn * NWG;
     /* 16-byte accesses need ld and offset even (the buffers are aligned); per launch. */
     const bool a_vec = lda % 2 == 0 && offA % 2 == 0, b_vec = ldb % 2 == 0 && offB % 2 == 0;

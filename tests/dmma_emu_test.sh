@@ -77,7 +77,7 @@ check_run --transA T --transB T $t16816 -M 130 -N 70 -K 33 $ab
 # Column-major TT is row-major TT after the swap: the same program.
 check_run --layout col --transA T --transB T $t16816 -M 97 -N 65 -K 40 --ldc 100 $ab
 t128="--param WM=64 --param WN=32 --param WGM=2 --param WGN=4 --param BK=8 --param MMAM=16 \
---param MMAK=8 --param PAD=4 --param EDGEFIRST=1 --param GROUPM=8"
+--param MMAK=8 --param PAD=4 --param EDGES=1 --param GROUPM=8"
 check_run $t128 -M 130 -N 135 -K 20 $ab
 check_run $t128 -n 1,97 --dist int:3 --alpha 2 --beta 3
 
