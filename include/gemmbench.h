@@ -209,6 +209,8 @@ typedef struct gb_family {
                               the harness pads with zeros where they are not */
     char *ld_multiple[3];  /* A, B, C: leading dimension and offset must be multiples of these
                               (NULL: any); the harness copies an operand where they are not */
+    char *nv_max_registers; /* expression, may be NULL: where positive, NVIDIA's compiler gets
+                               -cl-nv-maxrregcount with its value (registers per work-item) */
     gb_param_t *params; size_t nparams;
     gb_preset_t *presets; size_t npresets;
     int images;            /* reads an operand as image2d_t (args imgA/imgB, or requires.images):

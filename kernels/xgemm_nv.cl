@@ -39,6 +39,10 @@
  * for L2 reuse. C is written as float4 where the tile is interior and C is aligned, element by
  * element otherwise; beta == 0 never reads C.
  *
+ * MAXREG caps the registers of a work-item on NVIDIA GPUs (the family's nvidia_max_registers),
+ * which NVIDIA's compiler honours only without reqd_work_group_size, so the kernel then goes
+ * without it (and that alone costs 7% at n = 8192 on the H100: bench/notes.md).
+ *
  * PTX=1 (NVIDIA only; single precision) loads the global float4s with inline PTX
  * ld.global.nc.v4.f32, PTX=2 adds the .L2::256B prefetch hint. Other devices cannot build it. */
 #ifndef MWG
@@ -73,6 +77,9 @@
 #endif
 #ifndef PIPE
 #define PIPE 1 /* 1: each k's fragments are read during the FMAs of k-1 (two register sets) */
+#endif
+#ifndef MAXREG
+#define MAXREG 0 /* registers per work-item on NVIDIA (-cl-nv-maxrregcount); 0: the compiler's choice */
 #endif
 #ifndef PTX
 #define PTX 0 /* 1: global loads as inline PTX ld.global.nc.v4.f32; 2: with .L2::256B */
@@ -407,7 +414,10 @@ XN_INLINE void tile(const int M, const int N, const int K, const real alpha,
     }
 }
 
+/* NVIDIA's compiler ignores a register cap for a kernel with a required work-group size. */
+#if !MAXREG
 __attribute__((reqd_work_group_size(WGS, 1, 1)))
+#endif
 kernel void xgemm_nv(const int M, const int N, const int K, const real alpha,
                      global const real *restrict A, const int offA, const int lda,
                      global const real *restrict B, const int offB, const int ldb,

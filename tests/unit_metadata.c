@@ -127,7 +127,7 @@ static void test_valid(void)
         CHECK(f.local[0] == NULL && f.local[1] == NULL && f.local_mem == NULL);
         CHECK(f.nparams == 0 && f.npresets == 0 && f.nconstraints == 0 && f.nextensions == 0);
         CHECK(f.description == NULL);
-        CHECK(!f.multiple[0] && !f.ld_multiple[0] && !f.ld_multiple[2]);
+        CHECK(!f.multiple[0] && !f.ld_multiple[0] && !f.ld_multiple[2] && !f.nv_max_registers);
         gb__family_free(&f);
     }
 
@@ -135,11 +135,13 @@ static void test_valid(void)
     const char *mults = jsonify("{'family': 'm', 'source': 'm.cl', 'entry': 'e',"
                                 " 'precisions': 's', 'layouts': ['any'], 'args': ['C'],"
                                 " 'global': ['M', 'N'], 'multiple_of': {'K': '8'},"
-                                " 'ld_multiple_of': {'A': '4', 'C': 'VW'}}");
+                                " 'ld_multiple_of': {'A': '4', 'C': 'VW'},"
+                                " 'nvidia_max_registers': 'REGS * 2'}");
     if (CHECK_RC(parse(mults, &f, msg, sizeof msg), GB_OK)) {
         CHECK(!f.multiple[0] && !f.multiple[1] && f.multiple[2] && !strcmp(f.multiple[2], "8"));
         CHECK(f.ld_multiple[0] && !strcmp(f.ld_multiple[0], "4") && !f.ld_multiple[1]);
         CHECK(f.ld_multiple[2] && !strcmp(f.ld_multiple[2], "VW"));
+        CHECK(f.nv_max_registers && !strcmp(f.nv_max_registers, "REGS * 2"));
         gb__family_free(&f);
     }
 }
@@ -201,6 +203,8 @@ static void test_malformed(void)
         {"'presets': {", "'ld_multiple_of': {'AB': '4'}, 'presets': {", "'ld_multiple_of'"},
         {"'presets': {", "'ld_multiple_of': ['4'], 'presets': {", "'ld_multiple_of'"},
         {"'presets': {", "'ld_multiple_of': {'A': 4}, 'presets': {", "'ld_multiple_of.A'"},
+        {"'presets': {", "'nvidia_max_registers': 128, 'presets': {", "'nvidia_max_registers'"},
+        {"'presets': {", "'nvidia_max_registers': '', 'presets': {", "'nvidia_max_registers'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const bad_case_t *c = &cases[i];

@@ -89,10 +89,25 @@ static int build_options(gb_impl_t *im, const gb_config_t *cfg)
                                    p->precision == GB_PREC_D ? 64 : 32,
                                    p->layout == GB_ROW_MAJOR, p->trans_a == GB_TRANS,
                                    p->trans_b == GB_TRANS);
-    /* Families may take an NVIDIA-only path (inline PTX) where the vendor allows it. */
+    /* Families may take an NVIDIA-only path (inline PTX) where the vendor allows it, and cap
+     * the registers NVIDIA's compiler gives a work-item. */
     const gb_device_info_t *dev = im->ctx->dev;
-    if (strstr(dev->vendor, "NVIDIA") && !strcmp(dev->type_name, "gpu"))
+    const gb_family_t *f = cfg->family;
+    if (strstr(dev->vendor, "NVIDIA") && !strcmp(dev->type_name, "gpu")) {
         used += (size_t)snprintf(im->options + used, sizeof im->options - used, " -DGB_NVIDIA=1");
+        if (f->nv_max_registers) {
+            gb_var_t vars[GB_MAX_PARAMS + 8];
+            size_t nv = gb__config_vars(cfg, p->precision, p, vars);
+            long long regs;
+            char why[256];
+            if (gb__expr_eval(f->nv_max_registers, vars, nv, &regs, why, sizeof why) != GB_OK)
+                return gb__ctx_fail(im->ctx, GB_EMETADATA, "%s: nvidia_max_registers: %s",
+                                    f->origin, why);
+            if (regs > 0)
+                used += (size_t)snprintf(im->options + used, sizeof im->options - used,
+                                         " -cl-nv-maxrregcount=%lld", regs);
+        }
+    }
     for (size_t i = 0; i < cfg->params.count; i++) {
         int n = snprintf(im->options + used, sizeof im->options - used, " -D%s=%ld",
                          cfg->params.name[i], cfg->params.value[i]);

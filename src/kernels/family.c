@@ -388,7 +388,8 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
     if ((rc = parse_images(&c, f)))
         goto done;
     if ((rc = parse_multiples(&c, root, "multiple_of", "MNK", f->multiple)) ||
-        (rc = parse_multiples(&c, root, "ld_multiple_of", "ABC", f->ld_multiple)))
+        (rc = parse_multiples(&c, root, "ld_multiple_of", "ABC", f->ld_multiple)) ||
+        (rc = get_string(&c, root, "nvidia_max_registers", 0, &f->nv_max_registers)))
         goto done;
     const cJSON *req = cJSON_GetObjectItemCaseSensitive(root, "requires");
     if (req) {
@@ -446,6 +447,7 @@ void gb__family_free(gb_family_t *f)
     free_strings(f->constraints, f->nconstraints);
     free_strings(f->extensions, f->nextensions);
     free(f->local_mem);
+    free(f->nv_max_registers);
     for (size_t i = 0; f->params && i < f->nparams; i++) {
         free(f->params[i].name);
         free(f->params[i].doc);
