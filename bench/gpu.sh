@@ -8,6 +8,7 @@
 #                     xgemm_gpu_d); with several, "ours" at each size is the fastest that passed
 #   PARAMS_S / PARAMS_D  parameters for ours, "NAME=V NAME=V" (default: the preset's)
 #   SIZES             orders (default "1024 2048 4096 4097 8192")
+#   PRECS             precisions (default "s d")
 #   ITER, WARMUP      timed and untimed calls per point (default 20, 3)
 #   TIMING            kernel|ops|offload (default ops: every kernel of the GEMM, no copies)
 #   LOG               a folder for the full output (default: none)
@@ -17,6 +18,7 @@ build=${BUILD:-/tmp/gemmbench-build}
 ours_s=${OURS_S:-xgemm_gpu}
 ours_d=${OURS_D:-xgemm_gpu_d}
 sizes=${SIZES:-"1024 2048 4096 4097 8192"}
+precs=${PRECS:-"s d"}
 iter=${ITER:-20}
 warmup=${WARMUP:-3}
 timing=${TIMING:-ops}
@@ -28,7 +30,7 @@ out=$(mktemp)
 trap 'rm -f "$out" "$out.run"' EXIT
 "$gb" devices | sed -n '1,12p'
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ); timing: $timing; $iter calls after $warmup warm-up"
-for prec in s d; do
+for prec in $precs; do
     ours=$ours_s
     [ "$prec" = d ] && ours=$ours_d
     for n in $sizes; do

@@ -41,7 +41,7 @@
  *
  * MAXREG caps the registers of a work-item on NVIDIA GPUs (the family's nvidia_max_registers),
  * which NVIDIA's compiler honours only without reqd_work_group_size, so the kernel then goes
- * without it (and that alone costs 7% at n = 8192 on the H100: bench/notes.md).
+ * without it; ptxas then schedules differently even where the cap is not reached (bench/notes.md).
  *
  * PTX=1 (NVIDIA only; single precision) loads the global float4s with inline PTX
  * ld.global.nc.v4.f32, PTX=2 adds the .L2::256B prefetch hint. Other devices cannot build it. */
