@@ -209,6 +209,9 @@ typedef struct gb_family {
                               the harness pads with zeros where they are not */
     char *ld_multiple[3];  /* A, B, C: leading dimension and offset must be multiples of these
                               (NULL: any); the harness copies an operand where they are not */
+    char *ld_avoid[3];     /* A, B, C: leading dimensions that are multiples of these (NULL: no
+                              rule) are copied to one that is not (a power-of-two row stride
+                              that the kernel's loads suffer from) */
     char *nv_max_registers; /* expression, may be NULL: where positive, NVIDIA's compiler gets
                                -cl-nv-maxrregcount with its value (registers per work-item) */
     gb_param_t *params; size_t nparams;

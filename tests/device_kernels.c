@@ -3,7 +3,7 @@
  * straddle its tiles, with alpha/beta in {0, 1, other}, under the error bound and with exact
  * integer data, with padded leading dimensions and offsets; the other layouts, served through
  * transposition passes, at one tile-straddling shape. Also checks that validation
- * catches a kernel that is wrong. */
+ * catches a kernel that is wrong, and that leading dimensions a family avoids are copied. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +149,51 @@ static void test_padded(gb_context_t *ctx)
     gb_registry_close(reg);
 }
 
+/* A family that is wrong wherever a leading dimension is a multiple of 16, and says so with
+ * ld_avoid_multiple_of, is served every layout and leading dimension: the harness copies the
+ * operands whose leading dimension is a multiple of 16 (and names the copy), and only those. */
+static void test_avoid(gb_context_t *ctx)
+{
+    gb_registry_t *reg;
+    char msg[512];
+    int rc = gb_registry_open(&reg, GB_FIXTURES_DIR "/avoid", msg, sizeof msg);
+    CHECK(rc == GB_OK, "loading fixtures/avoid: %s", msg);
+    if (rc != GB_OK)
+        return;
+    gb_config_t cfg;
+    rc = gb_config_resolve(reg, "avoid", NULL, &cfg, msg, sizeof msg);
+    CHECK(rc == GB_OK, "avoid: %s", msg);
+    for (int p = 0; rc == GB_OK && p < 2; p++) {
+        int before = failures;
+        test_config(ctx, &cfg, (gb_precision_t)p, 0xffu);
+        gb_bench_options_t o;
+        gb_bench_options_init(&o);
+        o.warmup = 0;
+        o.iterations = 1;
+        o.validate = GB_VALIDATE_ON;
+        /* 16 x 32 x 32, packed: lda = ldb = ldc = 32 are all copied; with 33 none is. */
+        static const size_t lds[] = {32, 33};
+        for (size_t i = 0; i < 2; i++) {
+            gb_problem_t pr;
+            gb_problem_init(&pr, (gb_precision_t)p, 16, 32, 32);
+            pr.lda = pr.ldb = pr.ldc = lds[i];
+            pr.beta = 0.5;
+            gb_result_t r;
+            rc = gb_bench_run(ctx, &cfg, &pr, &o, &r);
+            CHECK(rc == GB_OK, "avoid ld %zu: %s", lds[i], gb_context_errmsg(ctx));
+            if (rc != GB_OK)
+                break;
+            CHECK(r.validation.done && r.validation.passed, "avoid ld %zu: %s", lds[i],
+                  r.validation.reason);
+            CHECK((strstr(r.route, "repack") != NULL) == (i == 0), "avoid ld %zu: route '%s'",
+                  lds[i], r.route);
+            gb_result_free(&r);
+        }
+        printf("avoid %s: %s\n", p ? "d" : "s", failures == before ? "ok" : "FAILED");
+    }
+    gb_registry_close(reg);
+}
+
 /* A family whose kernel leaves the last column of C unwritten must fail validation, and one
  * that ignores beta must fail too. */
 static void test_catches_wrong(gb_context_t *ctx)
@@ -234,6 +279,7 @@ int main(void)
         }
     }
     test_padded(ctx);
+    test_avoid(ctx);
     test_catches_wrong(ctx);
     gb_registry_close(reg);
     gb_context_close(ctx);

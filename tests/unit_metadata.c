@@ -136,12 +136,14 @@ static void test_valid(void)
                                 " 'precisions': 's', 'layouts': ['any'], 'args': ['C'],"
                                 " 'global': ['M', 'N'], 'multiple_of': {'K': '8'},"
                                 " 'ld_multiple_of': {'A': '4', 'C': 'VW'},"
+                                " 'ld_avoid_multiple_of': {'A': '4096'},"
                                 " 'nvidia_max_registers': 'REGS * 2'}");
     if (CHECK_RC(parse(mults, &f, msg, sizeof msg), GB_OK)) {
         CHECK(!f.multiple[0] && !f.multiple[1] && f.multiple[2] && !strcmp(f.multiple[2], "8"));
         CHECK(f.ld_multiple[0] && !strcmp(f.ld_multiple[0], "4") && !f.ld_multiple[1]);
         CHECK(f.ld_multiple[2] && !strcmp(f.ld_multiple[2], "VW"));
         CHECK(f.nv_max_registers && !strcmp(f.nv_max_registers, "REGS * 2"));
+        CHECK(f.ld_avoid[0] && !strcmp(f.ld_avoid[0], "4096") && !f.ld_avoid[1] && !f.ld_avoid[2]);
         gb__family_free(&f);
     }
 }
@@ -204,6 +206,8 @@ static void test_malformed(void)
         {"'presets': {", "'ld_multiple_of': ['4'], 'presets': {", "'ld_multiple_of'"},
         {"'presets': {", "'ld_multiple_of': {'A': 4}, 'presets': {", "'ld_multiple_of.A'"},
         {"'presets': {", "'nvidia_max_registers': 128, 'presets': {", "'nvidia_max_registers'"},
+        {"'presets': {", "'ld_avoid_multiple_of': {'K': '64'}, 'presets': {", "'ld_avoid_multiple_of'"},
+        {"'presets': {", "'ld_avoid_multiple_of': {'B': 64}, 'presets': {", "'ld_avoid_multiple_of.B'"},
         {"'presets': {", "'nvidia_max_registers': '', 'presets': {", "'nvidia_max_registers'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -314,6 +314,20 @@ static int make_image(gb_impl_t *im, cl_mem *img, cl_mem buf, size_t width, size
     return GB_OK;
 }
 
+/* Whether leading dimension ld is a multiple of avoid (0: nothing avoided). */
+static int avoided(size_t ld, size_t avoid)
+{
+    return avoid && ld % avoid == 0;
+}
+
+/* The leading dimension of a copy whose rows hold inner elements: the next multiple of mult,
+ * and one multiple more where that is a multiple of avoid. */
+static size_t copy_ld(size_t inner, size_t mult, size_t avoid)
+{
+    const size_t ld = round_up(inner, mult);
+    return avoided(ld, avoid) ? ld + mult : ld;
+}
+
 /* Plans the route and the padding, builds the programs and adds the helper passes. */
 static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
 {
@@ -324,6 +338,7 @@ static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
         return gb__ctx_fail(im->ctx, GB_EMETADATA, "%s: no native layout", f->origin);
     /* Tile multiples the kernel needs; the problem is zero-padded up to them. */
     size_t mult[3] = {1, 1, 1}, ldm[3] = {1, 1, 1}; /* and of A's, B's, C's ld and offset */
+    size_t ld_avoid[3] = {0, 0, 0}; /* ld multiples to copy away from (0: none) */
     gb_var_t vars[GB_MAX_PARAMS + 8];
     size_t nv = gb__config_vars(cfg, q.precision, &q, vars);
     for (int d = 0; d < 3; d++) {
@@ -335,6 +350,10 @@ static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
             (rc = eval(im, f, "ld_multiple_of", f->ld_multiple[d], vars, nv, &v)))
             return rc;
         ldm[d] = f->ld_multiple[d] ? (size_t)v : 1;
+        if (f->ld_avoid[d] &&
+            (rc = eval(im, f, "ld_avoid_multiple_of", f->ld_avoid[d], vars, nv, &v)))
+            return rc;
+        ld_avoid[d] = f->ld_avoid[d] ? (size_t)v : 0;
     }
     gb_problem_t k = q; /* what the kernel sees */
     k.m = round_up(q.m, mult[0]);
@@ -350,27 +369,29 @@ static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
     stored(&k, rb, cb, &ob, &ib);
     stored(&k, k.m, k.n, &oc, &ic);
     /* An operand is copied when it must be transposed or padded, when the kernel takes no
-     * leading dimension or offset and the caller's are not the minimum and zero, or when they
-     * are not the multiples it asks for (the copy's leading dimension is rounded up to one). */
+     * leading dimension or offset and the caller's are not the minimum and zero, when they
+     * are not the multiples it asks for (the copy's leading dimension is rounded up to one),
+     * or when the leading dimension is a multiple it avoids (the copy's is one multiple more). */
     const int img_a = has_arg(f, "imgA"), img_b = has_arg(f, "imgB");
     /* An operand read as an image is always copied: the image is made over the copy, never
      * over the caller's buffer, with rows padded to the device's image pitch alignment. */
     const int copy_a = img_a || flip_a || pad_m || pad_k ||
                        (!has_arg(f, "lda") && q.lda != ia) || (!has_arg(f, "offA") && q.off_a) ||
-                       q.lda % ldm[0] || q.off_a % ldm[0];
+                       q.lda % ldm[0] || q.off_a % ldm[0] || avoided(q.lda, ld_avoid[0]);
     const int copy_b = img_b || flip_b || pad_n || pad_k ||
                        (!has_arg(f, "ldb") && q.ldb != ib) || (!has_arg(f, "offB") && q.off_b) ||
-                       q.ldb % ldm[1] || q.off_b % ldm[1];
-    const size_t lda_k = img_a ? image_ld(im->ctx->dev, ia) : round_up(ia, ldm[0]);
-    const size_t ldb_k = img_b ? image_ld(im->ctx->dev, ib) : round_up(ib, ldm[1]);
-    const size_t ldc_k = round_up(ic, ldm[2]);
+                       q.ldb % ldm[1] || q.off_b % ldm[1] || avoided(q.ldb, ld_avoid[1]);
+    const size_t lda_k = img_a ? image_ld(im->ctx->dev, ia) : copy_ld(ia, ldm[0], ld_avoid[0]);
+    const size_t ldb_k = img_b ? image_ld(im->ctx->dev, ib) : copy_ld(ib, ldm[1], ld_avoid[1]);
+    const size_t ldc_k = copy_ld(ic, ldm[2], ld_avoid[2]);
     size_t elems_ta = 0, elems_tb = 0;
     if ((copy_a && (!gb__mul_ok(oa, lda_k, &elems_ta) || elems_ta > INT_MAX)) ||
         (copy_b && (!gb__mul_ok(ob, ldb_k, &elems_tb) || elems_tb > INT_MAX)))
         return gb__ctx_fail(im->ctx, GB_EOVERFLOW, "the padded copy of an operand exceeds 2^31-1 "
                             "elements; use a smaller problem");
     const int copy_c = pad_m || pad_n || (!has_arg(f, "ldc") && q.ldc != ic) ||
-                       (!has_arg(f, "offC") && q.off_c) || q.ldc % ldm[2] || q.off_c % ldm[2];
+                       (!has_arg(f, "offC") && q.off_c) || q.ldc % ldm[2] || q.off_c % ldm[2] ||
+                       avoided(q.ldc, ld_avoid[2]);
     if (copy_a) {
         k.lda = lda_k;
         k.off_a = 0;

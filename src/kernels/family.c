@@ -389,6 +389,7 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
         goto done;
     if ((rc = parse_multiples(&c, root, "multiple_of", "MNK", f->multiple)) ||
         (rc = parse_multiples(&c, root, "ld_multiple_of", "ABC", f->ld_multiple)) ||
+        (rc = parse_multiples(&c, root, "ld_avoid_multiple_of", "ABC", f->ld_avoid)) ||
         (rc = get_string(&c, root, "nvidia_max_registers", 0, &f->nv_max_registers)))
         goto done;
     const cJSON *req = cJSON_GetObjectItemCaseSensitive(root, "requires");
@@ -443,6 +444,7 @@ void gb__family_free(gb_family_t *f)
     for (int i = 0; i < 3; i++) {
         free(f->multiple[i]);
         free(f->ld_multiple[i]);
+        free(f->ld_avoid[i]);
     }
     free_strings(f->constraints, f->nconstraints);
     free_strings(f->extensions, f->nextensions);
