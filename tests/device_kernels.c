@@ -128,20 +128,33 @@ static void test_config(gb_context_t *ctx, const gb_config_t *cfg, gb_precision_
     }
 }
 
+/* Loads the fixture family name (the folder fixtures/name) and resolves it into cfg. Returns
+ * the registry, to be closed with gb_registry_close, or NULL after a failed CHECK. */
+static gb_registry_t *open_fixture(const char *name, gb_config_t *cfg)
+{
+    gb_registry_t *reg;
+    char dir[512], msg[512];
+    snprintf(dir, sizeof dir, "%s/%s", GB_FIXTURES_DIR, name);
+    int rc = gb_registry_open(&reg, dir, msg, sizeof msg);
+    CHECK(rc == GB_OK, "loading fixtures/%s: %s", name, msg);
+    if (rc != GB_OK)
+        return NULL;
+    rc = gb_config_resolve(reg, name, NULL, cfg, msg, sizeof msg);
+    CHECK(rc == GB_OK, "%s: %s", name, msg);
+    if (rc != GB_OK) {
+        gb_registry_close(reg);
+        return NULL;
+    }
+    return reg;
+}
+
 /* A kernel that needs padded, packed, column-major NN operands is served every layout, size,
  * leading dimension and offset through the helper passes. */
 static void test_padded(gb_context_t *ctx)
 {
-    gb_registry_t *reg;
-    char msg[512];
-    int rc = gb_registry_open(&reg, GB_FIXTURES_DIR "/padded", msg, sizeof msg);
-    CHECK(rc == GB_OK, "loading fixtures/padded: %s", msg);
-    if (rc != GB_OK)
-        return;
     gb_config_t cfg;
-    rc = gb_config_resolve(reg, "padded", NULL, &cfg, msg, sizeof msg);
-    CHECK(rc == GB_OK, "padded: %s", msg);
-    for (int p = 0; rc == GB_OK && p < 2; p++) {
+    gb_registry_t *reg = open_fixture("padded", &cfg);
+    for (int p = 0; reg && p < 2; p++) {
         int before = failures;
         test_config(ctx, &cfg, (gb_precision_t)p, 0xffu);
         printf("padded %s: %s\n", p ? "d" : "s", failures == before ? "ok" : "FAILED");
@@ -154,16 +167,9 @@ static void test_padded(gb_context_t *ctx)
  * operands whose leading dimension is a multiple of 16 (and names the copy), and only those. */
 static void test_avoid(gb_context_t *ctx)
 {
-    gb_registry_t *reg;
-    char msg[512];
-    int rc = gb_registry_open(&reg, GB_FIXTURES_DIR "/avoid", msg, sizeof msg);
-    CHECK(rc == GB_OK, "loading fixtures/avoid: %s", msg);
-    if (rc != GB_OK)
-        return;
     gb_config_t cfg;
-    rc = gb_config_resolve(reg, "avoid", NULL, &cfg, msg, sizeof msg);
-    CHECK(rc == GB_OK, "avoid: %s", msg);
-    for (int p = 0; rc == GB_OK && p < 2; p++) {
+    gb_registry_t *reg = open_fixture("avoid", &cfg);
+    for (int p = 0; reg && p < 2; p++) {
         int before = failures;
         test_config(ctx, &cfg, (gb_precision_t)p, 0xffu);
         gb_bench_options_t o;
@@ -179,7 +185,7 @@ static void test_avoid(gb_context_t *ctx)
             pr.lda = pr.ldb = pr.ldc = lds[i];
             pr.beta = 0.5;
             gb_result_t r;
-            rc = gb_bench_run(ctx, &cfg, &pr, &o, &r);
+            int rc = gb_bench_run(ctx, &cfg, &pr, &o, &r);
             CHECK(rc == GB_OK, "avoid ld %zu: %s", lds[i], gb_context_errmsg(ctx));
             if (rc != GB_OK)
                 break;
