@@ -31,6 +31,17 @@ static const double scalars[][2] = {{1, 0}, {1, 1}, {-1.5, 0.75}, {0, 2.5}, {2, 
 /* Integers keep every partial sum exact with int:3 data. */
 static const double int_scalars[][2] = {{1, 0}, {1, 1}, {-2, 3}, {0, 2}, {3, 0}};
 
+/* Options for one validated call per point, with no warm-up. */
+static gb_bench_options_t one_call(void)
+{
+    gb_bench_options_t o;
+    gb_bench_options_init(&o);
+    o.warmup = 0;
+    o.iterations = 1;
+    o.validate = GB_VALIDATE_ON;
+    return o;
+}
+
 /* Runs one point and checks it ran and validated. */
 static void run_point(gb_context_t *ctx, const gb_config_t *cfg, gb_problem_t p,
                       const gb_bench_options_t *o, const char *what)
@@ -55,11 +66,7 @@ static void run_point(gb_context_t *ctx, const gb_config_t *cfg, gb_problem_t p,
 static void test_config(gb_context_t *ctx, const gb_config_t *cfg, gb_precision_t prec,
                         unsigned layout_bits)
 {
-    gb_bench_options_t o;
-    gb_bench_options_init(&o);
-    o.warmup = 0;
-    o.iterations = 1;
-    o.validate = GB_VALIDATE_ON;
+    gb_bench_options_t o = one_call();
     for (unsigned bit = 0; bit < 8; bit++) {
         if (!(layout_bits & (1u << bit)))
             continue;
@@ -172,11 +179,7 @@ static void test_avoid(gb_context_t *ctx)
     for (int p = 0; reg && p < 2; p++) {
         int before = failures;
         test_config(ctx, &cfg, (gb_precision_t)p, 0xffu);
-        gb_bench_options_t o;
-        gb_bench_options_init(&o);
-        o.warmup = 0;
-        o.iterations = 1;
-        o.validate = GB_VALIDATE_ON;
+        gb_bench_options_t o = one_call();
         /* 16 x 32 x 32, packed: lda = ldb = ldc = 32 are all copied; with 33 none is. */
         static const size_t lds[] = {32, 33};
         for (size_t i = 0; i < 2; i++) {
@@ -220,11 +223,7 @@ static void test_catches_wrong(gb_context_t *ctx)
         gb_problem_t p;
         gb_problem_init(&p, GB_PREC_S, 33, 17, 9);
         p.beta = 0.5;
-        gb_bench_options_t o;
-        gb_bench_options_init(&o);
-        o.warmup = 0;
-        o.iterations = 1;
-        o.validate = GB_VALIDATE_ON;
+        gb_bench_options_t o = one_call();
         gb_result_t r;
         rc = gb_bench_run(ctx, &cfg, &p, &o, &r);
         CHECK(rc == GB_OK, "%s ran: %s", names[i], gb_context_errmsg(ctx));

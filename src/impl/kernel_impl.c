@@ -80,6 +80,27 @@ static void stored(const gb_problem_t *p, size_t rows, size_t cols, size_t *oute
     *inner = p->layout == GB_ROW_MAJOR ? cols : rows;
 }
 
+/* Evaluates the metadata expression expr (key what) into *out; a failure names the key. */
+static int eval_any(gb_impl_t *im, const gb_family_t *f, const char *what, const char *expr,
+                    const gb_var_t *vars, size_t nv, long long *out)
+{
+    char why[256];
+    if (gb__expr_eval(expr, vars, nv, out, why, sizeof why) != GB_OK)
+        return gb__ctx_fail(im->ctx, GB_EMETADATA, "%s: %s: %s", f->origin, what, why);
+    return GB_OK;
+}
+
+/* eval_any for sizes and multiples, which must be positive. */
+static int eval(gb_impl_t *im, const gb_family_t *f, const char *what, const char *expr,
+                const gb_var_t *vars, size_t nv, long long *out)
+{
+    int rc = eval_any(im, f, what, expr, vars, nv, out);
+    if (rc == GB_OK && *out < 1)
+        return gb__ctx_fail(im->ctx, GB_EMETADATA, "%s: %s '%s' is %lld, not positive",
+                            f->origin, what, expr, *out);
+    return rc;
+}
+
 static int build_options(gb_impl_t *im, const gb_config_t *cfg)
 {
     const gb_problem_t *p = &im->prob;
@@ -99,10 +120,9 @@ static int build_options(gb_impl_t *im, const gb_config_t *cfg)
             gb_var_t vars[GB_MAX_PARAMS + 8];
             size_t nv = gb__config_vars(cfg, p->precision, p, vars);
             long long regs;
-            char why[256];
-            if (gb__expr_eval(f->nv_max_registers, vars, nv, &regs, why, sizeof why) != GB_OK)
-                return gb__ctx_fail(im->ctx, GB_EMETADATA, "%s: nvidia_max_registers: %s",
-                                    f->origin, why);
+            int rc = eval_any(im, f, "nvidia_max_registers", f->nv_max_registers, vars, nv, &regs);
+            if (rc)
+                return rc;
             if (regs > 0)
                 used += (size_t)snprintf(im->options + used, sizeof im->options - used,
                                          " -cl-nv-maxrregcount=%lld", regs);
@@ -115,18 +135,6 @@ static int build_options(gb_impl_t *im, const gb_config_t *cfg)
             return gb__ctx_fail(im->ctx, GB_EBADPARAM, "build options too long");
         used += (size_t)n;
     }
-    return GB_OK;
-}
-
-static int eval(gb_impl_t *im, const gb_family_t *f, const char *what, const char *expr,
-                const gb_var_t *vars, size_t nv, long long *out)
-{
-    char why[256];
-    if (gb__expr_eval(expr, vars, nv, out, why, sizeof why) != GB_OK)
-        return gb__ctx_fail(im->ctx, GB_EMETADATA, "%s: %s: %s", f->origin, what, why);
-    if (*out < 1)
-        return gb__ctx_fail(im->ctx, GB_EMETADATA, "%s: %s '%s' is %lld, not positive",
-                            f->origin, what, expr, *out);
     return GB_OK;
 }
 
