@@ -69,3 +69,9 @@ awk '{ g[$1" "$2" "$3] = $4 / 1000; v[$1" "$2] = v[$1" "$2] ($5 == "pass" ? "" :
              printf "%-4s %6s %12.2f %12.2f %12.2f %11.3f %11.3f  %-9s %s\n", a[1], a[2], o, c, u,
                     (u > 0 ? o / u : 0), (c > 0 ? o / c : 0), (v[key] == "" ? "all pass" : v[key]),
                     who[key] } }' "$out"
+# The odd size against our own rate at the power of two below it (the issue's 4097 target).
+awk '$3 == "ours" && $5 == "pass" { g[$1" "$2] = $4 }
+     END { for (k in g) { split(k, a, " "); lo = a[2] - 1
+             for (p2 = 1; p2 < lo; p2 *= 2) ;
+             if ((a[1]" "lo) in g && p2 == lo)
+                 printf "%s %d against ours at %d: %.3f\n", a[1], a[2], lo, g[k] / g[a[1]" "lo] } }' "$out"

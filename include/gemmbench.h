@@ -214,6 +214,9 @@ typedef struct gb_family {
                               that the kernel's loads suffer from) */
     char *nv_max_registers; /* expression, may be NULL: where positive, NVIDIA's compiler gets
                                -cl-nv-maxrregcount with its value (registers per work-item) */
+    char *rem_entry;       /* a second kernel of the same program, run after the main one with
+                              the same arguments where rem_global is positive (NULL: none) */
+    char *rem_global[2], *rem_local[2];
     gb_param_t *params; size_t nparams;
     gb_preset_t *presets; size_t npresets;
     int images;            /* reads an operand as image2d_t (args imgA/imgB, or requires.images):
@@ -296,7 +299,7 @@ typedef enum gb_validate_mode { GB_VALIDATE_AUTO = -1, GB_VALIDATE_OFF = 0, GB_V
 /* What one call's time is made of. Each timed call writes A, B and C to the device, runs the
  * helper passes (transposition, padding) and the main kernel, and reads C back. */
 typedef enum gb_phase {
-    GB_PHASE_MAIN = 0,  /* the main kernel's event time */
+    GB_PHASE_MAIN = 0,  /* the main kernel's event time, with its remainder kernel's */
     GB_PHASE_HELPERS,   /* helper kernels' event times (0 when there are none) */
     GB_PHASE_H2D,       /* host-to-device copies of A, B, C */
     GB_PHASE_D2H,       /* device-to-host copy of C */

@@ -89,11 +89,12 @@ static inline void gb__tile_walk(const uint id, const uint ntm, const uint ntn, 
  * may have fewer rows. edges says when the partial tiles of the last row (edge_m: there is one)
  * and last column (edge_n) run: 0 in grid order; 1 first (the grid mirrored), so the last wave
  * is full tiles; 2 last, after every full tile, so they fill the idle part of the last wave.
- * groupm and edges are compile-time constants where it is used. */
-static inline void gb_tile_of_group(const uint groupm, const int edges, const bool edge_m,
-                                    const bool edge_n, int *gm, int *gn)
+ * groupm and edges are compile-time constants where it is used. gb_tile_of_rows takes the grid's
+ * first ntm rows only (a kernel whose later rows do other work). */
+static inline void gb_tile_of_rows(const uint ntm, const uint groupm, const int edges,
+                                   const bool edge_m, const bool edge_n, int *gm, int *gn)
 {
-    const uint ntn = (uint)get_num_groups(0), ntm = (uint)get_num_groups(1);
+    const uint ntn = (uint)get_num_groups(0);
     const uint id = (uint)get_group_id(1) * ntn + (uint)get_group_id(0);
     uint m, n;
     if (edges == 2) {
@@ -116,6 +117,13 @@ static inline void gb_tile_of_group(const uint groupm, const int edges, const bo
     }
     *gm = (int)m;
     *gn = (int)n;
+}
+
+/* The same over every row of the grid. */
+static inline void gb_tile_of_group(const uint groupm, const int edges, const bool edge_m,
+                                    const bool edge_n, int *gm, int *gn)
+{
+    gb_tile_of_rows((uint)get_num_groups(1), groupm, edges, edge_m, edge_n, gm, gn);
 }
 
 /* C[row][col..col+3] = r + beta * C, where r is alpha * the accumulators; C is not read when

@@ -87,6 +87,9 @@
 #ifndef PTX
 #define PTX 0 /* 1: global loads as inline PTX ld.global.nc.v4.f32; 2: with .L2::256B */
 #endif
+#ifndef THIN
+#define THIN 4 /* a last partial tile row (column) at most this thin goes to the strips */
+#endif
 
 #if !GB_ROW_MAJOR
 #error "xgemm_nv is row-major; column-major problems are served through the operand swap"
@@ -105,6 +108,9 @@
 #endif
 #if PADA % 4 || PADB % 4
 #error "xgemm_nv: PADA and PADB must keep local rows float4-aligned"
+#endif
+#if THIN < 0 || THIN > 16
+#error "xgemm_nv: THIN must be 0 to 16"
 #endif
 #if PTX && GB_PRECISION != 32
 #error "xgemm_nv: PTX loads are single precision only"
@@ -417,6 +423,230 @@ XN_INLINE void tile(const int M, const int N, const int K, const real alpha,
     }
 }
 
+/* The rows (or columns) of C that xgemm_nv computes, out of X: all of them, or, where X runs at
+ * most THIN past a whole number of tiles (and over one tile), only the whole tiles; the thin rest
+ * goes to xgemm_nv_rem. The family's global sizes say the same in metadata expressions. */
+XN_INLINE int covered(const int X, const int XWG)
+{
+    const int r = (int)((uint)X % (uint)XWG);
+    return X > XWG && r <= THIN ? X - r : X;
+}
+
+/* xgemm_nv_rem: the thin rest that xgemm_nv leaves (covered()): the last M - M1 rows of C, all N
+ * columns ("row strip"), and the last N - N1 columns of the first M1 rows ("column strip"), each
+ * at most THIN wide. A strip is THIN-or-fewer dot products per element of the operand it streams
+ * (B for the row strip, A for the column strip), so it is bound by reading that operand once;
+ * a partial tile of xgemm_nv instead walks all of K at the cost of a whole tile.
+ *
+ * A group of 256 work-items owns 32 outputs along the streamed dimension j (columns of the row
+ * strip, rows of the column strip) for every one of the strip's nt lines, and splits K among its
+ * work-items; lanes are arranged so that every warp load reads four whole 128-byte lines:
+ * - j contiguous in memory (B in NN/TN, A^T in TN/TT): work-item (q, l) = (tid % 8, tid / 8)
+ *   reads the float4 of j0 + 4q..4q+3 at k = l, l + 32, ...;
+ * - k contiguous (A in NN/NT, B^T in NT/TT): it reads row j0 + l at k = 4q..4q+3, + 32, ...
+ * The partial sums meet in local memory, one line at a time; the line's other operand (a row of
+ * A or a column of B, K elements) is read by every group through the caches. */
+#define RJ 32   /* outputs per group along j */
+#define RGS 256 /* work-items per group */
+
+
+/* p[0..3] (unit stride; 16-byte aligned where vec), zeros from index n on. */
+XN_INLINE real4 load4(global const real *p, const int n, const bool vec)
+{
+    if (vec && n >= 4)
+        return gload4(p);
+    real4 v = (real4)0;
+    if (n > 0)
+        v.x = p[0];
+    if (n > 1)
+        v.y = p[1];
+    if (n > 2)
+        v.z = p[2];
+    if (n > 3)
+        v.w = p[3];
+    return v;
+}
+
+/* p[0], p[d], p[2d], p[3d], zeros from index n on. */
+XN_INLINE real4 load4_strided(global const real *p, const int d, const int n)
+{
+    real4 v = (real4)0;
+    if (n > 0)
+        v.x = p[0];
+    if (n > 1)
+        v.y = p[d];
+    if (n > 2)
+        v.z = p[2 * d];
+    if (n > 3)
+        v.w = p[3 * d];
+    return v;
+}
+
+/* acc[t] += this work-item's share of S(k, j) T(t, k) over K, t < TT (a compile-time constant at
+ * every call; lines from nt on repeat line nt - 1, whose sums are never stored), with U <= 8
+ * float4 loads of S issued before their FMAs: a strip is bound by the loads in flight. */
+XN_INLINE void strip_sums(const int TT, const int U, global const real *s, const int sk,
+                          const int sj, global const real *tp, const int tt, const int tk,
+                          const int nt, const int J, const int K, const int j0, const bool svec,
+                          const int tid, real4 *acc)
+{
+    const int q = tid & 7, l = tid >> 3;
+    int to[THIN > 0 ? THIN : 1]; /* line offsets, clamped */
+#pragma unroll
+    for (int t = 0; t < TT; t++)
+        to[t] = (t < nt ? t : nt - 1) * tt;
+    if (sj == 1) { /* j contiguous: float4 of j0 + 4q.., k = l + 32i */
+        const int j = j0 + 4 * q, nj = J - j;
+        global const real *sp = s + j;
+        int k = l;
+        if (svec && nj >= 4) {
+            for (; k + 32 * (U - 1) < K; k += 32 * U) {
+                real4 v[8];
+#pragma unroll
+                for (int u = 0; u < U; u++)
+                    v[u] = gload4(sp + (k + 32 * u) * sk);
+#pragma unroll
+                for (int u = 0; u < U; u++)
+#pragma unroll
+                    for (int t = 0; t < TT; t++)
+                        acc[t] = fma(v[u], (real4)(tp[to[t] + (k + 32 * u) * tk]), acc[t]);
+            }
+        }
+        for (; k < K; k += 32) {
+            const real4 v = load4(sp + k * sk, nj, svec);
+#pragma unroll
+            for (int t = 0; t < TT; t++)
+                acc[t] = fma(v, (real4)(tp[to[t] + k * tk]), acc[t]);
+        }
+    } else if (j0 + l < J) { /* k contiguous: row j0 + l, k = 4q.. + 32i */
+        global const real *sp = s + (j0 + l) * sj;
+        int k = 4 * q;
+        if (svec) {
+            for (; k + 32 * (U - 1) + 3 < K; k += 32 * U) {
+                real4 v[8];
+#pragma unroll
+                for (int u = 0; u < U; u++)
+                    v[u] = gload4(sp + k + 32 * u);
+#pragma unroll
+                for (int u = 0; u < U; u++)
+#pragma unroll
+                    for (int t = 0; t < TT; t++)
+                        acc[t] = fma(v[u], load4_strided(tp + to[t] + (k + 32 * u) * tk, tk, 4),
+                                     acc[t]);
+            }
+        }
+        for (; k < K; k += 32) {
+            const real4 v = load4(sp + k, K - k, svec);
+#pragma unroll
+            for (int t = 0; t < TT; t++)
+                acc[t] = fma(v, load4_strided(tp + to[t] + k * tk, tk, K - k), acc[t]);
+        }
+    }
+}
+
+/* Group g of the strips, RGS work-items; red holds RGS real4 of local memory. Groups past the
+ * strips' (rounding in a fused grid) return at once. */
+XN_INLINE void strips(const int M, const int N, const int K, const real alpha,
+                      global const real *A, const int offA, const int lda, global const real *B,
+                      const int offB, const int ldb, const real beta, global real *C,
+                      const int offC, const int ldc, const int g, const int tid,
+                      local real4 *red)
+{
+    const int M1 = covered(M, MWG), N1 = covered(N, NWG);
+    const int row_groups = M1 < M ? (N + RJ - 1) / RJ : 0;
+    const int col_groups = N1 < N ? (M1 + RJ - 1) / RJ : 0;
+    if (g >= row_groups + col_groups)
+        return;
+    const bool rows = g < row_groups;
+    A += offA;
+    B += offB;
+    C += offC;
+    /* Streamed S(k, j) = s[k*sk + j*sj], the strip's lines T(t, k) = tp[t*tt + k*tk], outputs
+     * O(t, j) = c[t*ct + j*cj] for t < nt, j < J. */
+    global const real *s, *tp;
+    global real *c;
+    int sk, sj, tt, tk, ct, cj, J, nt;
+    bool svec;
+    if (rows) { /* C(M1 + t, j) = sum_k A(M1 + t, k) B(k, j) */
+        s = B;
+        sk = GB_TRANS_B ? 1 : ldb;
+        sj = GB_TRANS_B ? ldb : 1;
+        tp = GB_TRANS_A ? A + M1 : A + M1 * lda;
+        tt = GB_TRANS_A ? 1 : lda;
+        tk = GB_TRANS_A ? lda : 1;
+        c = C + M1 * ldc;
+        ct = ldc;
+        cj = 1;
+        J = N;
+        nt = M - M1;
+        svec = ldb % 4 == 0 && offB % 4 == 0;
+    } else { /* C(j, N1 + t) = sum_k A(j, k) B(k, N1 + t), j < M1 */
+        s = A;
+        sk = GB_TRANS_A ? lda : 1;
+        sj = GB_TRANS_A ? 1 : lda;
+        tp = GB_TRANS_B ? B + N1 * ldb : B + N1;
+        tt = GB_TRANS_B ? ldb : 1;
+        tk = GB_TRANS_B ? 1 : ldb;
+        c = C + N1;
+        ct = 1;
+        cj = ldc;
+        J = M1;
+        nt = N - N1;
+        svec = lda % 4 == 0 && offA % 4 == 0;
+    }
+    const int j0 = RJ * (rows ? g : g - row_groups);
+    const bool jv = sj == 1; /* which arrangement (above); uniform over the group */
+    real4 acc[THIN > 0 ? THIN : 1];
+#pragma unroll
+    for (int t = 0; t < (THIN > 0 ? THIN : 1); t++)
+        acc[t] = (real4)0;
+    /* Compiled for 1, up to 4 and up to THIN lines: no per-line guards in the loads' way. */
+    if (nt == 1)
+        strip_sums(1, 8, s, sk, sj, tp, tt, tk, nt, J, K, j0, svec, tid, acc);
+#if THIN > 1
+    else if (nt > 1 && (nt <= 4 || THIN <= 4))
+        strip_sums(THIN < 4 ? THIN : 4, 4, s, sk, sj, tp, tt, tk, nt, J, K, j0, svec, tid, acc);
+#endif
+#if THIN > 4
+    else if (nt > 4)
+        strip_sums(THIN, 2, s, sk, sj, tp, tt, tk, nt, J, K, j0, svec, tid, acc);
+#endif
+    /* One line at a time through local memory; the barriers are the same for every group. */
+#pragma unroll
+    for (int t = 0; t < THIN; t++) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        red[tid] = acc[t];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const int j = j0 + tid;
+        if (tid < RJ && t < nt && j < J) {
+            real sum = 0;
+            if (jv) { /* output j0 + tid is lane tid % 4 of quad tid / 4, over the 32 k-lanes */
+                local const real *r = (local const real *)red + 4 * (tid >> 2) + (tid & 3);
+                for (int i = 0; i < 32; i++)
+                    sum += r[4 * 8 * i];
+            } else { /* row j0 + tid: its 8 work-items' float4 */
+                for (int i = 0; i < 8; i++) {
+                    const real4 r = red[8 * tid + i];
+                    sum += (r.x + r.y) + (r.z + r.w);
+                }
+            }
+            global real *o = c + t * ct + j * cj;
+            *o = beta == (real)0 ? alpha * sum : alpha * sum + beta * *o;
+        }
+    }
+}
+
+/* On NVIDIA, groups of 256 work-items compute the strips inside xgemm_nv's grid (the local A
+ * tile holding the partial sums), where a separate launch would run after the last wave of
+ * tiles; elsewhere xgemm_nv_rem does, as the strips' barriers in a second branch of one kernel
+ * are what PoCL 3.1 miscompiles (bench/notes.md). Only up to 4 lines: the strips' code for 16
+ * takes xgemm_nv from 127 to 216 registers. The family's global sizes say the same. */
+#if GB_NVIDIA && WGS == RGS && THIN > 0 && THIN <= 4 && 2 * KWG * LDA4 >= RGS
+#define FUSED 1
+#else
+#define FUSED 0
+#endif
+
 /* NVIDIA's compiler ignores a register cap for a kernel with a required work-group size. */
 #if !MAXREG
 __attribute__((reqd_work_group_size(WGS, 1, 1)))
@@ -428,8 +658,22 @@ kernel void xgemm_nv(const int M, const int N, const int K, const real alpha,
 {
     local real4 As[2 * KWG * LDA4];
     local real4 Bs[2 * KWG * LDB4];
+    const int M1 = covered(M, MWG), N1 = covered(N, NWG);
+#if FUSED
+    /* The grid's rows past the tiles' are the strips' groups: dispatched last, they fill the
+     * idle slots of a partial last wave of tiles. */
+    const int tiles_m = (M1 + MWG - 1) / MWG;
+    if ((int)get_group_id(1) >= tiles_m) {
+        strips(M, N, K, alpha, A, offA, lda, B, offB, ldb, beta, C, offC, ldc,
+               ((int)get_group_id(1) - tiles_m) * (int)get_num_groups(0) + (int)get_group_id(0),
+               (int)get_local_id(0), As);
+        return;
+    }
+#else
+    const int tiles_m = (int)get_num_groups(1);
+#endif
     int gm, gn;
-    gb_tile_of_group(GROUPM, EDGES, M % MWG != 0, N % NWG != 0, &gm, &gn);
+    gb_tile_of_rows((uint)tiles_m, GROUPM, EDGES, M1 % MWG != 0, N1 % NWG != 0, &gm, &gn);
     const int m0 = gm * MWG, n0 = gn * NWG;
     /* float4 accesses need ld and offset to keep every row 16-byte aligned (the buffers are);
      * the same for every work-group of the launch. */
@@ -437,7 +681,20 @@ kernel void xgemm_nv(const int M, const int N, const int K, const real alpha,
     const bool c_vec = ldc % 4 == 0 && offC % 4 == 0;
     /* One copy of the loop for every work-group: the barriers must not sit in two branches
      * (PoCL 3.1 miscompiles that), and the FMAs are the same for interior and edge tiles. */
+    /* The grid holds no tile past M1 or N1, so bounds at M and N are the same here; the
+     * arguments, unlike M1 and N1, take no registers through the loop. */
     const bool edge = m0 + MWG > M || n0 + NWG > N;
     tile(M, N, K, alpha, A + offA, lda, B + offB, ldb, beta, C + offC, ldc, c_vec, m0, n0, edge,
          edge || !a_vec || !b_vec, As, Bs);
+}
+
+__attribute__((reqd_work_group_size(RGS, 1, 1)))
+kernel void xgemm_nv_rem(const int M, const int N, const int K, const real alpha,
+                         global const real *restrict A, const int offA, const int lda,
+                         global const real *restrict B, const int offB, const int ldb,
+                         const real beta, global real *C, const int offC, const int ldc)
+{
+    local real4 red[RGS];
+    strips(M, N, K, alpha, A, offA, lda, B, offB, ldb, beta, C, offC, ldc,
+           (int)get_group_id(0), (int)get_local_id(0), red);
 }

@@ -24,9 +24,11 @@ static int failures, passes;
         }                                                                                 \
     } while (0)
 
-static const size_t shapes[][3] = {{1, 1, 1},    {7, 7, 7},      {63, 63, 63}, {64, 64, 64},
-                                   {65, 65, 65}, {127, 127, 127}, {130, 70, 33}, {97, 89, 101},
-                                   {1, 65, 7},   {33, 1, 130}};
+/* 129 x 132 and 132 x 129 leave xgemm_nv a thin last row and column of tiles (the strips),
+ * with K past the strips' unrolled loads at 260. */
+static const size_t shapes[][3] = {{1, 1, 1},     {7, 7, 7},      {63, 63, 63}, {64, 64, 64},
+                                   {65, 65, 65},  {127, 127, 127}, {130, 70, 33}, {97, 89, 101},
+                                   {1, 65, 7},    {33, 1, 130},   {129, 132, 45}, {132, 129, 260}};
 static const double scalars[][2] = {{1, 0}, {1, 1}, {-1.5, 0.75}, {0, 2.5}, {2, 0}};
 /* Integers keep every partial sum exact with int:3 data. */
 static const double int_scalars[][2] = {{1, 0}, {1, 1}, {-2, 3}, {0, 2}, {3, 0}};
@@ -203,6 +205,53 @@ static void test_avoid(gb_context_t *ctx)
     gb_registry_close(reg);
 }
 
+/* xgemm_nv with the strips up to 8 and 16 lines thin (the presets take 4): each layout, with
+ * remainders of 1, 4, 9, 12 and 16 rows or columns, computed by the remainder kernel where they
+ * are at most THIN thin and by partial tiles otherwise. */
+static void test_thin(gb_context_t *ctx, const gb_registry_t *reg)
+{
+    static const long thin[] = {8, 16};
+    static const size_t sh[][3] = {{137, 140, 300}, {132, 136, 260}, {144, 129, 70}};
+    char msg[512], tag[16];
+    for (size_t i = 0; i < 2; i++) {
+        gb_params_t ps = {0};
+        gb_params_set(&ps, "THIN", thin[i]);
+        gb_config_t cfg;
+        int rc = gb_config_resolve(reg, "xgemm_nv", &ps, &cfg, msg, sizeof msg);
+        CHECK(rc == GB_OK, "xgemm_nv THIN=%ld: %s", thin[i], msg);
+        if (rc != GB_OK)
+            continue;
+        int before = failures;
+        gb_bench_options_t o = one_call();
+        o.dist = (gb_dist_t){GB_DIST_UNIFORM, -1.0, 1.0, 0};
+        for (unsigned t = 0; t < 4; t++) {
+            for (size_t s = 0; s < sizeof sh / sizeof sh[0]; s++) {
+                gb_problem_t p;
+                gb_problem_init(&p, GB_PREC_S, sh[s][0], sh[s][1], sh[s][2]);
+                p.trans_a = (gb_trans_t)(t / 2);
+                p.trans_b = (gb_trans_t)(t % 2);
+                p.alpha = -1.5;
+                p.beta = 0.75;
+                gb_result_t r;
+                rc = gb_bench_run(ctx, &cfg, &p, &o, &r);
+                CHECK(rc == GB_OK, "xgemm_nv THIN=%ld: %s", thin[i], gb_context_errmsg(ctx));
+                if (rc != GB_OK)
+                    continue;
+                CHECK(r.validation.done && r.validation.passed, "xgemm_nv THIN=%ld %s %zux%zux%zu: %s",
+                      thin[i], gb_problem_layout_tag(&p, tag, sizeof tag), p.m, p.n, p.k,
+                      r.validation.reason);
+                /* The family's tiles are 128 x 128. */
+                const long rm = (long)(p.m % 128), rn = (long)(p.n % 128);
+                const int strips = (rm > 0 && rm <= thin[i]) || (rn > 0 && rn <= thin[i]);
+                CHECK((strstr(r.route, "remainder kernel") != NULL) == strips,
+                      "xgemm_nv THIN=%ld %zux%zu: route '%s'", thin[i], p.m, p.n, r.route);
+                gb_result_free(&r);
+            }
+        }
+        printf("xgemm_nv THIN=%ld s: %s\n", thin[i], failures == before ? "ok" : "FAILED");
+    }
+}
+
 /* A family whose kernel leaves the last column of C unwritten must fail validation, and one
  * that ignores beta must fail too. */
 static void test_catches_wrong(gb_context_t *ctx)
@@ -285,6 +334,7 @@ int main(void)
     }
     test_padded(ctx);
     test_avoid(ctx);
+    test_thin(ctx, reg);
     test_catches_wrong(ctx);
     gb_registry_close(reg);
     gb_context_close(ctx);

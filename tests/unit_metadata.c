@@ -137,13 +137,18 @@ static void test_valid(void)
                                 " 'global': ['M', 'N'], 'multiple_of': {'K': '8'},"
                                 " 'ld_multiple_of': {'A': '4', 'C': 'VW'},"
                                 " 'ld_avoid_multiple_of': {'A': '4096'},"
-                                " 'nvidia_max_registers': 'REGS * 2'}");
+                                " 'nvidia_max_registers': 'REGS * 2',"
+                                " 'remainder': {'entry': 'rest', 'global': ['32 * (M % 8)', '1'],"
+                                " 'local': ['32', '1']}}");
     if (CHECK_RC(parse(mults, &f, msg, sizeof msg), GB_OK)) {
         CHECK(!f.multiple[0] && !f.multiple[1] && f.multiple[2] && !strcmp(f.multiple[2], "8"));
         CHECK(f.ld_multiple[0] && !strcmp(f.ld_multiple[0], "4") && !f.ld_multiple[1]);
         CHECK(f.ld_multiple[2] && !strcmp(f.ld_multiple[2], "VW"));
         CHECK(f.nv_max_registers && !strcmp(f.nv_max_registers, "REGS * 2"));
         CHECK(f.ld_avoid[0] && !strcmp(f.ld_avoid[0], "4096") && !f.ld_avoid[1] && !f.ld_avoid[2]);
+        CHECK(f.rem_entry && !strcmp(f.rem_entry, "rest"));
+        CHECK(f.rem_global[0] && !strcmp(f.rem_global[0], "32 * (M % 8)"));
+        CHECK(f.rem_local[1] && !strcmp(f.rem_local[1], "1"));
         gb__family_free(&f);
     }
 }
@@ -209,6 +214,13 @@ static void test_malformed(void)
         {"'presets': {", "'ld_avoid_multiple_of': {'K': '64'}, 'presets': {", "'ld_avoid_multiple_of'"},
         {"'presets': {", "'ld_avoid_multiple_of': {'B': 64}, 'presets': {", "'ld_avoid_multiple_of.B'"},
         {"'presets': {", "'nvidia_max_registers': '', 'presets': {", "'nvidia_max_registers'"},
+        {"'presets': {", "'remainder': 'rest', 'presets': {", "'remainder'"},
+        {"'presets': {", "'remainder': {'global': ['1', '1'], 'local': ['1', '1']}, 'presets': {",
+         "object 'remainder': key 'entry'"},
+        {"'presets': {", "'remainder': {'entry': 'r', 'global': ['1'], 'local': ['1', '1']}, 'presets': {",
+         "object 'remainder': key 'global'"},
+        {"'presets': {", "'remainder': {'entry': 'r', 'global': ['1', '1']}, 'presets': {",
+         "object 'remainder': key 'local'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const bad_case_t *c = &cases[i];

@@ -26,12 +26,14 @@ typedef struct gb_impl {
     char route[128];
     cl_program program, helpers;
     cl_kernel kernel;
+    cl_kernel rem_kernel; /* the family's remainder kernel, where this problem needs it */
     cl_mem a, b, c;      /* buffers of the caller's A, B, C */
     cl_mem ta, tb, tc;   /* temporaries the helper passes fill, or NULL */
     cl_mem img_a, img_b; /* image2d_t views of ta, tb for args imgA, imgB, or NULL */
     size_t bytes_a, bytes_b, bytes_c;
     size_t global[2], local[2];
     int local_null;
+    size_t rem_global[2], rem_local[2];
     gb_pass_t passes[GB_MAX_PASSES];
     size_t npasses;
     double build_ms;
@@ -44,7 +46,8 @@ typedef struct gb_impl {
 int gb__impl_prepare(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *p,
                      gb_impl_t **out);
 /* One call: writes the whole host buffers a, b, c (the problem's precision) to the device, runs
- * the helper passes and the main kernel, reads C into c_out, and fills t[] per gb_phase_t. */
+ * the helper passes and the main kernel (and its remainder kernel, timed with it), reads C into
+ * c_out, and fills t[] per gb_phase_t. */
 int gb__impl_call(gb_impl_t *im, const void *a, const void *b, const void *c, void *c_out,
                   double t[GB_PHASE_COUNT]);
 void gb__impl_release(gb_impl_t *im);

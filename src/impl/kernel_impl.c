@@ -101,6 +101,12 @@ static int eval(gb_impl_t *im, const gb_family_t *f, const char *what, const cha
     return rc;
 }
 
+/* Where families may take NVIDIA-only paths: -DGB_NVIDIA=1, and NVIDIA = 1 in size expressions. */
+static int nvidia_gpu(const gb_device_info_t *dev)
+{
+    return strstr(dev->vendor, "NVIDIA") && !strcmp(dev->type_name, "gpu");
+}
+
 static int build_options(gb_impl_t *im, const gb_config_t *cfg)
 {
     const gb_problem_t *p = &im->prob;
@@ -114,7 +120,7 @@ static int build_options(gb_impl_t *im, const gb_config_t *cfg)
      * the registers NVIDIA's compiler gives a work-item. */
     const gb_device_info_t *dev = im->ctx->dev;
     const gb_family_t *f = cfg->family;
-    if (strstr(dev->vendor, "NVIDIA") && !strcmp(dev->type_name, "gpu")) {
+    if (nvidia_gpu(dev)) {
         used += (size_t)snprintf(im->options + used, sizeof im->options - used, " -DGB_NVIDIA=1");
         if (f->nv_max_registers) {
             gb_var_t vars[GB_MAX_PARAMS + 8];
@@ -138,26 +144,48 @@ static int build_options(gb_impl_t *im, const gb_config_t *cfg)
     return GB_OK;
 }
 
+/* Work-group and global sizes from a pair of expressions, rounded up to whole work-groups
+ * (kernels guard their edges); no local pair leaves the work-group size to the driver. */
+static int launch_size(gb_impl_t *im, const gb_family_t *f, char *const global[2],
+                       char *const local[2], const gb_var_t *vars, size_t nv, size_t g_out[2],
+                       size_t l_out[2])
+{
+    for (int d = 0; d < 2; d++) {
+        long long g, l = 1;
+        int rc;
+        if ((rc = eval(im, f, "global size", global[d], vars, nv, &g)) ||
+            (local[d] && (rc = eval(im, f, "local size", local[d], vars, nv, &l))))
+            return rc;
+        l_out[d] = (size_t)l;
+        g_out[d] = ((size_t)g + l_out[d] - 1) / l_out[d] * l_out[d];
+    }
+    return GB_OK;
+}
+
 static int geometry(gb_impl_t *im, const gb_config_t *cfg)
 {
     const gb_family_t *f = cfg->family;
     gb_var_t vars[GB_MAX_PARAMS + 8];
     size_t nv = gb__config_vars(cfg, im->prob.precision, &im->prob, vars);
-    for (int d = 0; d < 2; d++) {
-        long long g, l = 1;
-        int rc;
-        if ((rc = eval(im, f, "global size", f->global[d], vars, nv, &g)) ||
-            (f->local[d] && (rc = eval(im, f, "local size", f->local[d], vars, nv, &l))))
-            return rc;
-        /* Rounded up to whole work-groups: kernels guard their edges. */
-        im->local[d] = (size_t)l;
-        im->global[d] = ((size_t)g + im->local[d] - 1) / im->local[d] * im->local[d];
-    }
+    vars[nv++] = (gb_var_t){"NVIDIA", nvidia_gpu(im->ctx->dev)};
+    int rc = launch_size(im, f, f->global, f->local, vars, nv, im->global, im->local);
     im->local_null = f->local[0] == NULL;
-    return GB_OK;
+    if (rc || !f->rem_entry)
+        return rc;
+    /* The remainder kernel runs where its global size is positive (0: nothing left over). */
+    for (int d = 0; d < 2; d++) {
+        long long g;
+        if ((rc = eval_any(im, f, "remainder global size", f->rem_global[d], vars, nv, &g)))
+            return rc;
+        if (g <= 0)
+            return GB_OK;
+    }
+    return launch_size(im, f, f->rem_global, f->rem_local, vars, nv, im->rem_global,
+                       im->rem_local);
 }
 
-static int set_args(gb_impl_t *im, const gb_family_t *f, cl_mem a, cl_mem b, cl_mem c)
+static int set_args(gb_impl_t *im, cl_kernel kernel, const gb_family_t *f, cl_mem a, cl_mem b,
+                    cl_mem c)
 {
     const gb_problem_t *p = &im->prob;
     for (size_t i = 0; i < f->nargs; i++) {
@@ -166,15 +194,15 @@ static int set_args(gb_impl_t *im, const gb_family_t *f, cl_mem a, cl_mem b, cl_
         cl_uint idx = (cl_uint)i;
         if (!strcmp(n, "A") || !strcmp(n, "B") || !strcmp(n, "C")) {
             cl_mem m = n[0] == 'A' ? a : n[0] == 'B' ? b : c;
-            err = clSetKernelArg(im->kernel, idx, sizeof m, &m);
+            err = clSetKernelArg(kernel, idx, sizeof m, &m);
         } else if (!strcmp(n, "imgA") || !strcmp(n, "imgB")) {
             cl_mem m = n[3] == 'A' ? im->img_a : im->img_b;
-            err = clSetKernelArg(im->kernel, idx, sizeof m, &m);
+            err = clSetKernelArg(kernel, idx, sizeof m, &m);
         } else if (!strcmp(n, "alpha") || !strcmp(n, "beta")) {
             double v = n[0] == 'a' ? p->alpha : p->beta;
             float fv = (float)v;
-            err = p->precision == GB_PREC_D ? clSetKernelArg(im->kernel, idx, sizeof v, &v)
-                                            : clSetKernelArg(im->kernel, idx, sizeof fv, &fv);
+            err = p->precision == GB_PREC_D ? clSetKernelArg(kernel, idx, sizeof v, &v)
+                                            : clSetKernelArg(kernel, idx, sizeof fv, &fv);
         } else {
             size_t v = !strcmp(n, "M")      ? p->m
                        : !strcmp(n, "N")    ? p->n
@@ -186,7 +214,7 @@ static int set_args(gb_impl_t *im, const gb_family_t *f, cl_mem a, cl_mem b, cl_
                        : !strcmp(n, "offB") ? p->off_b
                                             : p->off_c;
             cl_int iv = (cl_int)v; /* gb_problem_check keeps every size below 2^31 */
-            err = clSetKernelArg(im->kernel, idx, sizeof iv, &iv);
+            err = clSetKernelArg(kernel, idx, sizeof iv, &iv);
         }
         if (err != CL_SUCCESS)
             return gb__ctx_fail(im->ctx, GB_EMETADATA,
@@ -477,6 +505,14 @@ static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
                             "on this device (register use), but its parameters ask for %zu x %zu; "
                             "choose parameters with fewer work-items per group",
                             gb_config_name(cfg), kmax, im->local[0], im->local[1]);
+    if (im->rem_global[0]) {
+        im->rem_kernel = clCreateKernel(im->program, f->rem_entry, &err);
+        if (err != CL_SUCCESS)
+            return gb__ctx_fail(im->ctx, GB_EMETADATA,
+                                "%s: no kernel named '%s' in %s (%s); fix 'remainder.entry'",
+                                f->origin, f->rem_entry, f->source_file, gb__cl_errname(err));
+        route_add(im, "remainder kernel");
+    }
 
     /* Caller's buffers, then temporaries, then the passes between them. */
     size_t ea, eb, ec;
@@ -523,7 +559,10 @@ static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
         if ((rc = add_copy(im, 1, im->c, so, si, q.off_c, q.ldc, im->tc, oc, ic, 0, ldc_k, 0)))
             return rc;
     }
-    return set_args(im, f, copy_a ? im->ta : qa, copy_b ? im->tb : qb, copy_c ? im->tc : im->c);
+    cl_mem ka = copy_a ? im->ta : qa, kb = copy_b ? im->tb : qb, kc = copy_c ? im->tc : im->c;
+    if ((rc = set_args(im, im->kernel, f, ka, kb, kc)))
+        return rc;
+    return im->rem_kernel ? set_args(im, im->rem_kernel, f, ka, kb, kc) : GB_OK;
 }
 
 int gb__impl_prepare(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *p,
@@ -565,7 +604,8 @@ static cl_int enqueue_pass(cl_command_queue q, const gb_pass_t *ps, cl_event *ev
 int gb__impl_call(gb_impl_t *im, const void *a, const void *b, const void *c, void *c_out,
                   double t[GB_PHASE_COUNT])
 {
-    enum { W_A, W_B, W_C, PRE, MAIN = PRE + GB_MAX_PASSES, POST, READ = POST + GB_MAX_PASSES, NEV };
+    enum { W_A, W_B, W_C, PRE, MAIN = PRE + GB_MAX_PASSES, REM, POST, READ = POST + GB_MAX_PASSES,
+           NEV };
     cl_event ev[NEV] = {0};
     cl_command_queue q = im->ctx->queue;
     cl_int err = CL_SUCCESS;
@@ -584,6 +624,9 @@ int gb__impl_call(gb_impl_t *im, const void *a, const void *b, const void *c, vo
     if (err == CL_SUCCESS && (what = "the main kernel"))
         err = clEnqueueNDRangeKernel(q, im->kernel, 2, NULL, im->global,
                                      im->local_null ? NULL : im->local, 0, NULL, &ev[MAIN]);
+    if (im->rem_kernel && err == CL_SUCCESS && (what = "the remainder kernel"))
+        err = clEnqueueNDRangeKernel(q, im->rem_kernel, 2, NULL, im->rem_global, im->rem_local,
+                                     0, NULL, &ev[REM]);
     for (size_t i = 0; i < im->npasses && err == CL_SUCCESS; i++)
         if (im->passes[i].post && (what = "a helper pass"))
             err = enqueue_pass(q, &im->passes[i], &ev[POST + i]);
@@ -597,7 +640,7 @@ int gb__impl_call(gb_impl_t *im, const void *a, const void *b, const void *c, vo
         if (!ev[i])
             continue;
         const double ms = event_ms(ev[i], &err);
-        const gb_phase_t ph = i <= W_C ? GB_PHASE_H2D : i == MAIN ? GB_PHASE_MAIN
+        const gb_phase_t ph = i <= W_C ? GB_PHASE_H2D : i == MAIN || i == REM ? GB_PHASE_MAIN
                               : i == READ ? GB_PHASE_D2H : GB_PHASE_HELPERS;
         t[ph] += ms;
         clReleaseEvent(ev[i]);
@@ -626,6 +669,8 @@ void gb__impl_release(gb_impl_t *im)
             clReleaseKernel(im->passes[i].kernel);
     if (im->kernel)
         clReleaseKernel(im->kernel);
+    if (im->rem_kernel)
+        clReleaseKernel(im->rem_kernel);
     if (im->program)
         clReleaseProgram(im->program);
     if (im->helpers)

@@ -151,6 +151,26 @@ static int parse_pair(ctx_t *c, const cJSON *obj, const char *key, int required,
     return rc;
 }
 
+/* "remainder": {"entry", "global", "local"}, all required: a second kernel for the part of C
+ * the main kernel leaves (e.g. the thin last rows and columns of odd sizes). */
+static int parse_remainder(ctx_t *c, const cJSON *root, gb_family_t *f)
+{
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "remainder");
+    if (!obj)
+        return GB_OK;
+    if (!cJSON_IsObject(obj))
+        return bad(c, "remainder", "must be an object {\"entry\", \"global\", \"local\"}");
+    char origin[512];
+    snprintf(origin, sizeof origin, "%s, object 'remainder'", c->origin);
+    ctx_t sub = {origin, c->msg, c->msglen};
+    int rc = get_string(&sub, obj, "entry", 1, &f->rem_entry);
+    if (rc == GB_OK)
+        rc = parse_pair(&sub, obj, "global", 1, f->rem_global);
+    if (rc == GB_OK)
+        rc = parse_pair(&sub, obj, "local", 1, f->rem_local);
+    return rc;
+}
+
 static int arg_index(const gb_family_t *f, const char *name)
 {
     for (size_t i = 0; i < f->nargs; i++)
@@ -390,7 +410,8 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
     if ((rc = parse_multiples(&c, root, "multiple_of", "MNK", f->multiple)) ||
         (rc = parse_multiples(&c, root, "ld_multiple_of", "ABC", f->ld_multiple)) ||
         (rc = parse_multiples(&c, root, "ld_avoid_multiple_of", "ABC", f->ld_avoid)) ||
-        (rc = get_string(&c, root, "nvidia_max_registers", 0, &f->nv_max_registers)))
+        (rc = get_string(&c, root, "nvidia_max_registers", 0, &f->nv_max_registers)) ||
+        (rc = parse_remainder(&c, root, f)))
         goto done;
     const cJSON *req = cJSON_GetObjectItemCaseSensitive(root, "requires");
     if (req) {
@@ -440,6 +461,8 @@ void gb__family_free(gb_family_t *f)
     for (int i = 0; i < 2; i++) {
         free(f->global[i]);
         free(f->local[i]);
+        free(f->rem_global[i]);
+        free(f->rem_local[i]);
     }
     for (int i = 0; i < 3; i++) {
         free(f->multiple[i]);
@@ -450,6 +473,7 @@ void gb__family_free(gb_family_t *f)
     free_strings(f->extensions, f->nextensions);
     free(f->local_mem);
     free(f->nv_max_registers);
+    free(f->rem_entry);
     for (size_t i = 0; f->params && i < f->nparams; i++) {
         free(f->params[i].name);
         free(f->params[i].doc);
