@@ -1,8 +1,8 @@
 #!/bin/sh
 # bench/nv-regs.sh CACHE_DIR [PROGRAM]: what ptxas makes of every NVIDIA program in a gemmbench
 # program cache (GEMMBENCH_CACHE_DIR of earlier runs on the NVIDIA platform): one line per
-# program, registers, spill bytes and shared memory for sm_90, then the program name and its
-# build options. PROGRAM limits it to one family. Needs the CUDA toolkit's ptxas (PATH,
+# kernel of each program, registers, spill bytes and shared memory for sm_90, then program:kernel
+# and the build options. PROGRAM limits it to one family. Needs the CUDA toolkit's ptxas (PATH,
 # /usr/local/cuda*/bin, or PTXAS=).
 set -eu
 if [ $# -lt 1 ]; then
@@ -26,8 +26,14 @@ for key in "$dir"/*.key; do
     # The binary is PTX text ending in a NUL, which ptxas reads as a premature end of file.
     tr -d '\000' <"${key%.key}.bin" >"$tmp/k.ptx"
     rep=$("$ptxas" -v -arch=sm_90 "$tmp/k.ptx" -o "$tmp/k.cubin" 2>&1 || true)
-    regs=$(printf '%s\n' "$rep" | sed -n 's/.*Used \([0-9]*\) registers.*/\1/p' | head -n 1)
-    spill=$(printf '%s\n' "$rep" | sed -n 's/.* \([0-9]*\) bytes spill stores.*/\1/p' | head -n 1)
-    smem=$(printf '%s\n' "$rep" | sed -n 's/.* \([0-9]*\) bytes smem.*/\1/p' | head -n 1)
-    printf '%4s regs %4s spill %6s smem  %s  %s\n' "${regs:-?}" "${spill:-?}" "${smem:-0}" "$prog" "$opts"
+    # One line per kernel of the program (ptxas reports each entry function in turn).
+    printf '%s\n' "$rep" | awk -v prog="$prog" -v opts="$opts" '
+        function flush() { if (fn != "") printf "%4s regs %4s spill %6s smem  %s:%s  %s\n",
+                               regs, spill, smem, prog, fn, opts }
+        /Compiling entry function/ { flush(); fn = $0; sub(/.*function .\047?/, "", fn);
+                                     sub(/\047.*/, "", fn); regs = "?"; spill = "?"; smem = 0 }
+        /bytes spill stores/ { for (i = 1; i < NF; i++) if ($(i + 1) == "bytes" && $(i + 2) == "spill") spill = $i }
+        /Used [0-9]+ registers/ { for (i = 1; i < NF; i++) if ($i == "Used") regs = $(i + 1)
+                                   for (i = 1; i < NF; i++) if ($(i + 1) == "bytes" && $(i + 2) == "smem") smem = $i }
+        END { flush() }'
 done | sort -k8
