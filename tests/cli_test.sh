@@ -26,6 +26,17 @@ expect() {
     fi
 }
 
+# expect_no_table: the last check printed nothing on stdout (no table header before the error).
+expect_no_table() {
+    if [ ! -s "$tmp/out" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: expected nothing on stdout, got:"
+        head -n 3 "$tmp/out"
+    fi
+}
+
 # expect_one_line: the last check printed exactly one line on stderr.
 expect_one_line() {
     lines=$(wc -l <"$tmp/err")
@@ -50,6 +61,10 @@ expect 2 "-n must be a positive integer, got 0" run -k naive -n 0
 expect 2 "-M must be a positive integer, got '-5'" run -k naive -M -5
 expect 2 "-K must be a positive integer, got '12x'" run -k naive -K 12x
 expect 2 "-i/--iterations must be a positive integer" run -k naive -n 8 -i 0
+expect 2 "violates its constraint 'NWG / \(4 \* RN\) >= 8'" run -k xgemm_nv_k8 --param MWG=64 \
+    --param NWG=64 --param RM=4 --param RN=4 --no-store $small
+expect_one_line
+expect_no_table
 expect 2 "lda=3 is smaller than 8, the columns of row-major a" run -k naive -n 8 --lda 3
 expect_one_line
 expect 2 "ldb=4 is smaller than 8, the rows of column-major b" run -k naive -n 8 --layout col --ldb 4

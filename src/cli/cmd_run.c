@@ -354,6 +354,22 @@ static cJSON *result_json(const char *kernel, const gb_problem_t *p, const gb_re
     return o;
 }
 
+/* Job j's problem at one shape: the options' problem in the job's precision, in the family's
+ * native layout unless --layout was given. */
+static gb_problem_t job_problem(const run_opts_t *o, const job_t *job, const gb_config_t *cfg,
+                                const size_t shape[3])
+{
+    gb_problem_t p = o->base;
+    p.precision = job->prec;
+    if (!o->has_layout)
+        gb_family_native_layout(cfg->family, &p);
+    p.m = shape[0];
+    p.n = shape[1];
+    p.k = shape[2];
+    gb_problem_check(&p, NULL, 0);
+    return p;
+}
+
 static void print_header(const gb_device_info_t *dev, const run_opts_t *o, const char *measured_when)
 {
     char dist[64];
@@ -509,6 +525,21 @@ int cmd_run(int argc, char **argv)
     if (!st || gb_store_get_ceilings(st, di, &ceil, ceil_when) != 1)
         memset(&ceil, 0, sizeof ceil);
     measured_peak = ceil.peak_gflops;
+    /* A named kernel that cannot run a shape on this device fails before the table starts. */
+    for (size_t j = 0; j < njobs; j++) {
+        gb_config_t cfg;
+        if (!jobs[j].named || gb_config_resolve(reg, jobs[j].name, &o.params, &cfg, msg, sizeof msg) ||
+            (o.has_lws && gb_config_set_lws(&cfg, o.lws[0], o.lws[1], msg, sizeof msg)))
+            continue; /* unnamed, or refused above already */
+        for (size_t s = 0; s < nshapes; s++) {
+            gb_problem_t p = job_problem(&o, &jobs[j], &cfg, shapes[s]);
+            int crc = gb_config_check(&cfg, di, p.precision, &p, msg, sizeof msg);
+            if (crc != GB_OK) {
+                rc = cli_error(crc, "%s", msg);
+                goto done;
+            }
+        }
+    }
     if (o.json)
         out = cJSON_CreateArray();
     else
@@ -521,14 +552,7 @@ int cmd_run(int argc, char **argv)
         if (crc == GB_OK && o.has_lws && named)
             crc = gb_config_set_lws(&cfg, o.lws[0], o.lws[1], msg, sizeof msg);
         for (size_t s = 0; crc == GB_OK && s < nshapes; s++) {
-            gb_problem_t p = o.base;
-            p.precision = jobs[j].prec;
-            if (!o.has_layout)
-                gb_family_native_layout(cfg.family, &p);
-            p.m = shapes[s][0];
-            p.n = shapes[s][1];
-            p.k = shapes[s][2];
-            gb_problem_check(&p, NULL, 0);
+            gb_problem_t p = job_problem(&o, &jobs[j], &cfg, shapes[s]);
             crc = gb_config_check(&cfg, di, p.precision, &p, msg, sizeof msg);
             if (crc != GB_OK) {
                 if (named) {
