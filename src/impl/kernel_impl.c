@@ -145,19 +145,27 @@ static int build_options(gb_impl_t *im, const gb_config_t *cfg)
 }
 
 /* Work-group and global sizes from a pair of expressions, rounded up to whole work-groups
- * (kernels guard their edges); no local pair leaves the work-group size to the driver. */
-static int launch_size(gb_impl_t *im, const gb_family_t *f, char *const global[2],
-                       char *const local[2], const gb_var_t *vars, size_t nv, size_t g_out[2],
-                       size_t l_out[2])
+ * (kernels guard their edges); no local pair leaves the work-group size to the driver. Where
+ * optional, a global size of 0 or less in either dimension means no launch: both come out 0. */
+static int launch_size(gb_impl_t *im, const gb_family_t *f, const char *what,
+                       char *const global[2], char *const local[2], int optional,
+                       const gb_var_t *vars, size_t nv, size_t g_out[2], size_t l_out[2])
 {
-    for (int d = 0; d < 2; d++) {
-        long long g, l = 1;
-        int rc;
-        if ((rc = eval(im, f, "global size", global[d], vars, nv, &g)) ||
-            (local[d] && (rc = eval(im, f, "local size", local[d], vars, nv, &l))))
+    long long g[2], l[2] = {1, 1};
+    int rc;
+    for (int d = 0; d < 2; d++)
+        if ((rc = optional ? eval_any(im, f, what, global[d], vars, nv, &g[d])
+                           : eval(im, f, what, global[d], vars, nv, &g[d])))
             return rc;
-        l_out[d] = (size_t)l;
-        g_out[d] = ((size_t)g + l_out[d] - 1) / l_out[d] * l_out[d];
+    if (g[0] <= 0 || g[1] <= 0) {
+        g_out[0] = g_out[1] = 0;
+        return GB_OK;
+    }
+    for (int d = 0; d < 2; d++) {
+        if (local[d] && (rc = eval(im, f, "local size", local[d], vars, nv, &l[d])))
+            return rc;
+        l_out[d] = (size_t)l[d];
+        g_out[d] = ((size_t)g[d] + l_out[d] - 1) / l_out[d] * l_out[d];
     }
     return GB_OK;
 }
@@ -168,20 +176,14 @@ static int geometry(gb_impl_t *im, const gb_config_t *cfg)
     gb_var_t vars[GB_MAX_PARAMS + 8];
     size_t nv = gb__config_vars(cfg, im->prob.precision, &im->prob, vars);
     vars[nv++] = (gb_var_t){"NVIDIA", nvidia_gpu(im->ctx->dev)};
-    int rc = launch_size(im, f, f->global, f->local, vars, nv, im->global, im->local);
     im->local_null = f->local[0] == NULL;
-    if (rc || !f->rem_entry)
-        return rc;
+    int rc = launch_size(im, f, "global size", f->global, f->local, 0, vars, nv, im->global,
+                         im->local);
     /* The remainder kernel runs where its global size is positive (0: nothing left over). */
-    for (int d = 0; d < 2; d++) {
-        long long g;
-        if ((rc = eval_any(im, f, "remainder global size", f->rem_global[d], vars, nv, &g)))
-            return rc;
-        if (g <= 0)
-            return GB_OK;
-    }
-    return launch_size(im, f, f->rem_global, f->rem_local, vars, nv, im->rem_global,
-                       im->rem_local);
+    if (rc == GB_OK && f->rem_entry)
+        rc = launch_size(im, f, "remainder global size", f->rem_global, f->rem_local, 1, vars,
+                         nv, im->rem_global, im->rem_local);
+    return rc;
 }
 
 static int set_args(gb_impl_t *im, cl_kernel kernel, const gb_family_t *f, cl_mem a, cl_mem b,
