@@ -139,7 +139,8 @@ static void test_valid(void)
                                 " 'ld_avoid_multiple_of': {'A': '4096'},"
                                 " 'nvidia_max_registers': 'REGS * 2',"
                                 " 'remainder': {'entry': 'rest', 'global': ['32 * (M % 8)', '1'],"
-                                " 'local': ['32', '1']}}");
+                                " 'local': ['32', '1']},"
+                                " 'let': {'R': 'M % 8', 'G': '32 * R'}}");
     if (CHECK_RC(parse(mults, &f, msg, sizeof msg), GB_OK)) {
         CHECK(!f.multiple[0] && !f.multiple[1] && f.multiple[2] && !strcmp(f.multiple[2], "8"));
         CHECK(f.ld_multiple[0] && !strcmp(f.ld_multiple[0], "4") && !f.ld_multiple[1]);
@@ -149,6 +150,7 @@ static void test_valid(void)
         CHECK(f.rem_entry && !strcmp(f.rem_entry, "rest"));
         CHECK(f.rem_global[0] && !strcmp(f.rem_global[0], "32 * (M % 8)"));
         CHECK(f.rem_local[1] && !strcmp(f.rem_local[1], "1"));
+        CHECK(f.nlets == 2 && !strcmp(f.let_names[0], "R") && !strcmp(f.let_exprs[1], "32 * R"));
         gb__family_free(&f);
     }
 }
@@ -221,6 +223,10 @@ static void test_malformed(void)
          "object 'remainder': key 'global'"},
         {"'presets': {", "'remainder': {'entry': 'r', 'global': ['1', '1']}, 'presets': {",
          "object 'remainder': key 'local'"},
+        {"'presets': {", "'let': ['M'], 'presets': {", "'let'"},
+        {"'presets': {", "'let': {'WPT': 'M'}, 'presets': {", "'let.WPT'"},
+        {"'presets': {", "'let': {'NVIDIA': '1'}, 'presets': {", "'let.NVIDIA'"},
+        {"'presets': {", "'let': {'X': 3}, 'presets': {", "'let.X'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const bad_case_t *c = &cases[i];

@@ -173,9 +173,18 @@ static int launch_size(gb_impl_t *im, const gb_family_t *f, const char *what,
 static int geometry(gb_impl_t *im, const gb_config_t *cfg)
 {
     const gb_family_t *f = cfg->family;
-    gb_var_t vars[GB_MAX_PARAMS + 8];
+    gb_var_t vars[GB_MAX_PARAMS + 8 + GB_MAX_LETS];
     size_t nv = gb__config_vars(cfg, im->prob.precision, &im->prob, vars);
     vars[nv++] = (gb_var_t){"NVIDIA", nvidia_gpu(im->ctx->dev)};
+    for (size_t i = 0; i < f->nlets; i++) {
+        long long v;
+        char what[96];
+        snprintf(what, sizeof what, "let.%s", f->let_names[i]);
+        int rc = eval_any(im, f, what, f->let_exprs[i], vars, nv, &v);
+        if (rc)
+            return rc;
+        vars[nv++] = (gb_var_t){f->let_names[i], v};
+    }
     im->local_null = f->local[0] == NULL;
     int rc = launch_size(im, f, "global size", f->global, f->local, 0, vars, nv, im->global,
                          im->local);

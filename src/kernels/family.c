@@ -171,6 +171,44 @@ static int parse_remainder(ctx_t *c, const cJSON *root, gb_family_t *f)
     return rc;
 }
 
+/* "let": {NAME: expr, ...}: names for the launch-size expressions (global, local, remainder),
+ * each evaluated in order, so that a later one may use an earlier one. A name may not hide a
+ * parameter or a name the harness defines. */
+static int parse_lets(ctx_t *c, const cJSON *root, gb_family_t *f)
+{
+    static const char *const builtin[] = {"M", "N", "K", "ROW", "ELEM", "DOUBLE", "NVIDIA"};
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "let"), *e;
+    if (!obj)
+        return GB_OK;
+    if (!cJSON_IsObject(obj))
+        return bad(c, "let", "must be an object of NAME: expression");
+    size_t n = (size_t)cJSON_GetArraySize(obj);
+    if (n > GB_MAX_LETS)
+        return bad(c, "let", "has more than 8 names");
+    if (n && (!(f->let_names = calloc(n, sizeof *f->let_names)) ||
+              !(f->let_exprs = calloc(n, sizeof *f->let_exprs))))
+        return GB_ENOMEM;
+    cJSON_ArrayForEach(e, obj)
+    {
+        char key[96];
+        snprintf(key, sizeof key, "let.%s", e->string);
+        int taken = 0;
+        for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
+            taken |= !strcmp(e->string, builtin[i]);
+        for (size_t i = 0; i < f->nparams; i++)
+            taken |= !strcmp(e->string, f->params[i].name);
+        if (taken)
+            return bad(c, key, "names a parameter or a built-in name; choose another name");
+        if (!cJSON_IsString(e) || !e->valuestring[0])
+            return bad(c, key, "must be a non-empty string (an expression)");
+        if (!(f->let_names[f->nlets] = dup(e->string)) ||
+            !(f->let_exprs[f->nlets] = dup(e->valuestring)))
+            return GB_ENOMEM;
+        f->nlets++;
+    }
+    return GB_OK;
+}
+
 static int arg_index(const gb_family_t *f, const char *name)
 {
     for (size_t i = 0; i < f->nargs; i++)
@@ -411,7 +449,7 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
         (rc = parse_multiples(&c, root, "ld_multiple_of", "ABC", f->ld_multiple)) ||
         (rc = parse_multiples(&c, root, "ld_avoid_multiple_of", "ABC", f->ld_avoid)) ||
         (rc = get_string(&c, root, "nvidia_max_registers", 0, &f->nv_max_registers)) ||
-        (rc = parse_remainder(&c, root, f)))
+        (rc = parse_remainder(&c, root, f)) || (rc = parse_lets(&c, root, f)))
         goto done;
     const cJSON *req = cJSON_GetObjectItemCaseSensitive(root, "requires");
     if (req) {
@@ -474,6 +512,12 @@ void gb__family_free(gb_family_t *f)
     free(f->local_mem);
     free(f->nv_max_registers);
     free(f->rem_entry);
+    for (size_t i = 0; i < f->nlets; i++) {
+        free(f->let_names[i]);
+        free(f->let_exprs[i]);
+    }
+    free(f->let_names);
+    free(f->let_exprs);
     for (size_t i = 0; f->params && i < f->nparams; i++) {
         free(f->params[i].name);
         free(f->params[i].doc);
