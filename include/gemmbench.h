@@ -173,7 +173,7 @@ int gb_device_select(const gb_device_info_t *list, size_t count, const gb_device
 /* ---- kernel families ------------------------------------------------------------------------- */
 
 #define GB_MAX_PARAMS 32
-#define GB_MAX_LETS 8 /* names a family's 'let' may define */
+#define GB_MAX_LETS 16 /* names a family's 'let' may define */
 #define GB_NAME_MAX 48
 
 typedef struct gb_param {
@@ -218,6 +218,8 @@ typedef struct gb_family {
     char *rem_entry;       /* a second kernel of the same program, run after the main one with
                               the same arguments where rem_global is positive (NULL: none) */
     char *rem_global[2], *rem_local[2];
+    char *workspace;       /* expression, may be NULL: bytes of a scratch buffer passed as the
+                              argument WS to both kernels (0: a token buffer of 16 bytes) */
     char **let_names, **let_exprs; /* names defined for the launch-size expressions, in order */
     size_t nlets;
     gb_param_t *params; size_t nparams;

@@ -133,14 +133,14 @@ static void test_valid(void)
 
     /* Tile and leading-dimension multiples, each by its own letters. */
     const char *mults = jsonify("{'family': 'm', 'source': 'm.cl', 'entry': 'e',"
-                                " 'precisions': 's', 'layouts': ['any'], 'args': ['C'],"
+                                " 'precisions': 's', 'layouts': ['any'], 'args': ['C', 'WS', 'CUS'],"
                                 " 'global': ['M', 'N'], 'multiple_of': {'K': '8'},"
                                 " 'ld_multiple_of': {'A': '4', 'C': 'VW'},"
                                 " 'ld_avoid_multiple_of': {'A': '4096'},"
                                 " 'nvidia_max_registers': 'REGS * 2',"
                                 " 'remainder': {'entry': 'rest', 'global': ['32 * (M % 8)', '1'],"
                                 " 'local': ['32', '1']},"
-                                " 'let': {'R': 'M % 8', 'G': '32 * R'}}");
+                                " 'let': {'R': 'M % 8', 'G': '32 * R'}, 'workspace': 'G * CUS * 4'}");
     if (CHECK_RC(parse(mults, &f, msg, sizeof msg), GB_OK)) {
         CHECK(!f.multiple[0] && !f.multiple[1] && f.multiple[2] && !strcmp(f.multiple[2], "8"));
         CHECK(f.ld_multiple[0] && !strcmp(f.ld_multiple[0], "4") && !f.ld_multiple[1]);
@@ -151,6 +151,8 @@ static void test_valid(void)
         CHECK(f.rem_global[0] && !strcmp(f.rem_global[0], "32 * (M % 8)"));
         CHECK(f.rem_local[1] && !strcmp(f.rem_local[1], "1"));
         CHECK(f.nlets == 2 && !strcmp(f.let_names[0], "R") && !strcmp(f.let_exprs[1], "32 * R"));
+        CHECK(f.workspace && !strcmp(f.workspace, "G * CUS * 4"));
+        CHECK(f.nargs == 3 && !strcmp(f.args[1], "WS") && !strcmp(f.args[2], "CUS"));
         gb__family_free(&f);
     }
 }
@@ -226,6 +228,14 @@ static void test_malformed(void)
         {"'presets': {", "'let': ['M'], 'presets': {", "'let'"},
         {"'presets': {", "'let': {'WPT': 'M'}, 'presets': {", "'let.WPT'"},
         {"'presets': {", "'let': {'NVIDIA': '1'}, 'presets': {", "'let.NVIDIA'"},
+        {"'presets': {", "'let': {'CUS': '1'}, 'presets': {", "'let.CUS'"},
+        {"'presets': {", "'let': {'A1': '1', 'A2': '1', 'A3': '1', 'A4': '1', 'A5': '1', 'A6': '1',"
+         " 'A7': '1', 'A8': '1', 'A9': '1', 'B1': '1', 'B2': '1', 'B3': '1', 'B4': '1', 'B5': '1',"
+         " 'B6': '1', 'B7': '1', 'B8': '1'}, 'presets': {", "more than 16 names"},
+        /* The workspace and its argument WS come together. */
+        {"'presets': {", "'workspace': 'M * 4', 'presets': {", "'workspace'"},
+        {"'ldc']", "'ldc', 'WS']", "no 'workspace' size"},
+        {"'ldc']", "'ldc', 'WS'], 'workspace': 7", "'workspace'"},
         {"'presets': {", "'let': {'X': 3}, 'presets': {", "'let.X'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

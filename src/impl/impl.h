@@ -30,6 +30,8 @@ typedef struct gb_impl {
     cl_mem a, b, c;      /* buffers of the caller's A, B, C */
     cl_mem ta, tb, tc;   /* temporaries the helper passes fill, or NULL */
     cl_mem img_a, img_b; /* image2d_t views of ta, tb for args imgA, imgB, or NULL */
+    cl_mem ws;           /* the family's workspace (argument WS), or NULL */
+    size_t ws_bytes;
     size_t bytes_a, bytes_b, bytes_c;
     size_t global[2], local[2];
     int local_null;

@@ -176,6 +176,7 @@ static int geometry(gb_impl_t *im, const gb_config_t *cfg)
     gb_var_t vars[GB_MAX_PARAMS + 8 + GB_MAX_LETS];
     size_t nv = gb__config_vars(cfg, im->prob.precision, &im->prob, vars);
     vars[nv++] = (gb_var_t){"NVIDIA", nvidia_gpu(im->ctx->dev)};
+    vars[nv++] = (gb_var_t){"CUS", (long long)im->ctx->dev->compute_units};
     for (size_t i = 0; i < f->nlets; i++) {
         long long v;
         char what[96];
@@ -192,6 +193,13 @@ static int geometry(gb_impl_t *im, const gb_config_t *cfg)
     if (rc == GB_OK && f->rem_entry)
         rc = launch_size(im, f, "remainder global size", f->rem_global, f->rem_local, 1, vars,
                          nv, im->rem_global, im->rem_local);
+    /* The workspace in bytes; a token buffer where it is 0, as a kernel argument needs one. */
+    long long ws = 0;
+    if (rc == GB_OK && f->workspace &&
+        (rc = eval_any(im, f, "workspace", f->workspace, vars, nv, &ws)) == GB_OK && ws < 0)
+        rc = gb__ctx_fail(im->ctx, GB_EMETADATA, "%s: workspace '%s' is %lld bytes, negative",
+                          f->origin, f->workspace, ws);
+    im->ws_bytes = ws > 16 ? (size_t)ws : 16;
     return rc;
 }
 
@@ -206,6 +214,11 @@ static int set_args(gb_impl_t *im, cl_kernel kernel, const gb_family_t *f, cl_me
         if (!strcmp(n, "A") || !strcmp(n, "B") || !strcmp(n, "C")) {
             cl_mem m = n[0] == 'A' ? a : n[0] == 'B' ? b : c;
             err = clSetKernelArg(kernel, idx, sizeof m, &m);
+        } else if (!strcmp(n, "WS")) {
+            err = clSetKernelArg(kernel, idx, sizeof im->ws, &im->ws);
+        } else if (!strcmp(n, "CUS")) {
+            const cl_int cus = (cl_int)im->ctx->dev->compute_units;
+            err = clSetKernelArg(kernel, idx, sizeof cus, &cus);
         } else if (!strcmp(n, "imgA") || !strcmp(n, "imgB")) {
             cl_mem m = n[3] == 'A' ? im->img_a : im->img_b;
             err = clSetKernelArg(kernel, idx, sizeof m, &m);
@@ -536,6 +549,11 @@ static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
         !(im->b = buffer(im, eb, CL_MEM_READ_ONLY, "clCreateBuffer(B)", &rc)) ||
         !(im->c = buffer(im, ec, CL_MEM_READ_WRITE, "clCreateBuffer(C)", &rc)))
         return rc;
+    if (f->workspace) {
+        im->ws = clCreateBuffer(im->ctx->cl, CL_MEM_READ_WRITE, im->ws_bytes, NULL, &err);
+        if ((rc = gb__cl_check(im->ctx, err, "allocating the kernel's workspace")))
+            return rc;
+    }
     cl_mem qa = im->swapped ? im->b : im->a, qb = im->swapped ? im->a : im->b;
     size_t sr, sc, so, si;
     /* An image's copy is zero-filled out to its padded leading dimension (the pitch). */
@@ -671,7 +689,7 @@ void gb__impl_release(gb_impl_t *im)
     if (!im)
         return;
     /* Images before the buffers they may be views of. */
-    cl_mem mems[] = {im->img_a, im->img_b, im->a, im->b, im->c, im->ta, im->tb, im->tc};
+    cl_mem mems[] = {im->img_a, im->img_b, im->a, im->b, im->c, im->ta, im->tb, im->tc, im->ws};
     for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
         if (mems[i])
             clReleaseMemObject(mems[i]);

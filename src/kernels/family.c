@@ -11,7 +11,7 @@
 /* Argument names a family may list, in any order. */
 static const char *const known_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B",
                                          "offB", "ldb", "beta", "C", "offC", "ldc",
-                                         "imgA", "imgB"};
+                                         "imgA", "imgB", "WS", "CUS"};
 
 typedef struct ctx {
     const char *origin;
@@ -176,7 +176,7 @@ static int parse_remainder(ctx_t *c, const cJSON *root, gb_family_t *f)
  * parameter or a name the harness defines. */
 static int parse_lets(ctx_t *c, const cJSON *root, gb_family_t *f)
 {
-    static const char *const builtin[] = {"M", "N", "K", "ROW", "ELEM", "DOUBLE", "NVIDIA"};
+    static const char *const builtin[] = {"M", "N", "K", "ROW", "ELEM", "DOUBLE", "NVIDIA", "CUS"};
     const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "let"), *e;
     if (!obj)
         return GB_OK;
@@ -184,7 +184,7 @@ static int parse_lets(ctx_t *c, const cJSON *root, gb_family_t *f)
         return bad(c, "let", "must be an object of NAME: expression");
     size_t n = (size_t)cJSON_GetArraySize(obj);
     if (n > GB_MAX_LETS)
-        return bad(c, "let", "has more than 8 names");
+        return bad(c, "let", "has more than 16 names");
     if (n && (!(f->let_names = calloc(n, sizeof *f->let_names)) ||
               !(f->let_exprs = calloc(n, sizeof *f->let_exprs))))
         return GB_ENOMEM;
@@ -439,7 +439,7 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
         for (size_t j = 0; j < sizeof known_args / sizeof known_args[0]; j++)
             known |= !strcmp(f->args[i], known_args[j]);
         if (!known) {
-            rc = bad(&c, "args", "holds a name outside M N K alpha beta A B C offA offB offC lda ldb ldc imgA imgB");
+            rc = bad(&c, "args", "holds a name outside M N K alpha beta A B C offA offB offC lda ldb ldc imgA imgB WS CUS");
             goto done;
         }
     }
@@ -449,8 +449,16 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
         (rc = parse_multiples(&c, root, "ld_multiple_of", "ABC", f->ld_multiple)) ||
         (rc = parse_multiples(&c, root, "ld_avoid_multiple_of", "ABC", f->ld_avoid)) ||
         (rc = get_string(&c, root, "nvidia_max_registers", 0, &f->nv_max_registers)) ||
-        (rc = parse_remainder(&c, root, f)) || (rc = parse_lets(&c, root, f)))
+        (rc = parse_remainder(&c, root, f)) || (rc = parse_lets(&c, root, f)) ||
+        (rc = get_string(&c, root, "workspace", 0, &f->workspace)))
         goto done;
+    /* The scratch buffer and its argument come together. */
+    if (!f->workspace != (arg_index(f, "WS") < 0)) {
+        rc = bad(&c, f->workspace ? "workspace" : "args",
+                 f->workspace ? "gives a size, but 'args' has no WS to pass the buffer"
+                              : "names WS, but there is no 'workspace' size");
+        goto done;
+    }
     const cJSON *req = cJSON_GetObjectItemCaseSensitive(root, "requires");
     if (req) {
         if (!cJSON_IsObject(req)) {
@@ -512,6 +520,7 @@ void gb__family_free(gb_family_t *f)
     free(f->local_mem);
     free(f->nv_max_registers);
     free(f->rem_entry);
+    free(f->workspace);
     for (size_t i = 0; i < f->nlets; i++) {
         free(f->let_names[i]);
         free(f->let_exprs[i]);
