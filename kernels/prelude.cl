@@ -81,7 +81,7 @@ static inline void gb__tile_walk(const uint id, const uint ntm, const uint ntn, 
     }
 }
 
-/* The tile (gm, gn) that this work-group of a 2D grid of tiles computes (dimension 0 along N).
+/* The tile (gm, gn) that work-group number id computes, of an ntm x ntn grid of tiles.
  * Work-groups start about in order of linear id (dimension 0 fastest); consecutive ids walk
  * groupm tile rows at a time, column by column, so the tiles in flight together share A and B
  * panels in L2 (with 132 SMs, a row-by-row walk at 8192 keeps about 2 rows of tiles in flight,
@@ -89,13 +89,11 @@ static inline void gb__tile_walk(const uint id, const uint ntm, const uint ntn, 
  * may have fewer rows. edges says when the partial tiles of the last row (edge_m: there is one)
  * and last column (edge_n) run: 0 in grid order; 1 first (the grid mirrored), so the last wave
  * is full tiles; 2 last, after every full tile, so they fill the idle part of the last wave.
- * groupm and edges are compile-time constants where it is used. gb_tile_of_rows takes the grid's
- * first ntm rows only (a kernel whose later rows do other work). */
-static inline void gb_tile_of_rows(const uint ntm, const uint groupm, const int edges,
-                                   const bool edge_m, const bool edge_n, int *gm, int *gn)
+ * groupm and edges are compile-time constants where it is used. */
+static inline void gb_tile_at(const uint id, const uint ntm, const uint ntn, const uint groupm,
+                              const int edges, const bool edge_m, const bool edge_n, int *gm,
+                              int *gn)
 {
-    const uint ntn = (uint)get_num_groups(0);
-    const uint id = (uint)get_group_id(1) * ntn + (uint)get_group_id(0);
     uint m, n;
     if (edges == 2) {
         const uint fm = ntm - (uint)edge_m, fn = ntn - (uint)edge_n, col = edge_n ? fm : 0;
@@ -117,6 +115,15 @@ static inline void gb_tile_of_rows(const uint ntm, const uint groupm, const int 
     }
     *gm = (int)m;
     *gn = (int)n;
+}
+
+/* gb_tile_at for this work-group's linear id, the grid's dimension 0 being the tile columns. */
+static inline void gb_tile_of_rows(const uint ntm, const uint groupm, const int edges,
+                                   const bool edge_m, const bool edge_n, int *gm, int *gn)
+{
+    const uint ntn = (uint)get_num_groups(0);
+    gb_tile_at((uint)get_group_id(1) * ntn + (uint)get_group_id(0), ntm, ntn, groupm, edges,
+               edge_m, edge_n, gm, gn);
 }
 
 /* The same over every row of the grid. */

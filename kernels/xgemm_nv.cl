@@ -43,6 +43,9 @@
  * element otherwise; beta == 0 never reads C. Where the last row (column) of tiles would be at
  * most THIN thin, the grid holds whole tiles only and strips compute the rest (below
  * covered()): at 4097 the 65 partial tiles cost 9% of the time, the strips nothing measurable.
+ * With TAIL, a last partial wave of tiles is split along K into pieces that fill TAIL whole
+ * waves, their sums added by the remainder kernel from a workspace (below tail_of()): at 8192
+ * the last 136 tiles on the H100's 264 slots cost a whole wave, 3% of the time.
  *
  * MAXREG caps the registers of a work-item on NVIDIA GPUs (the family's nvidia_max_registers),
  * which NVIDIA's compiler honours only without reqd_work_group_size, so the kernel then goes
@@ -92,6 +95,12 @@
 #ifndef THIN
 #define THIN 4 /* a last partial tile row (column) at most this thin goes to the strips */
 #endif
+#ifndef TAIL
+#define TAIL 0 /* 1: the last partial wave of tiles is spread over a whole wave of groups */
+#endif
+#ifndef SLOTS
+#define SLOTS 2 /* work-groups a compute unit runs at once: a wave is CUS * SLOTS groups */
+#endif
 
 #if !GB_ROW_MAJOR
 #error "xgemm_nv is row-major; column-major problems are served through the operand swap"
@@ -114,6 +123,9 @@
 #if THIN < 0 || THIN > 16
 #error "xgemm_nv: THIN must be 0 to 16"
 #endif
+#if TAIL && (MWG / (4 * RM)) * (NWG / (4 * RN)) != 256
+#error "xgemm_nv: TAIL needs 256 work-items per group (the remainder kernel's)"
+#endif
 #if PTX && GB_PRECISION != 32
 #error "xgemm_nv: PTX loads are single precision only"
 #endif
@@ -128,6 +140,7 @@
 #define LDB4 ((NWG + PADB) / 4)
 #define LDA (4 * LDA4) /* ... and in floats */
 #define LDB (4 * LDB4)
+#define SLOT4 (MWG * NWG / 4) /* real4 per workspace slot (TAIL) */
 
 /* Float4 loads per work-item for one slice of an operand MN wide (MN = MWG or NWG), rounded up:
  * the same count whether the slice is copied (KWG rows of MN/4 float4) or transposed (MN rows of
@@ -341,31 +354,62 @@ XN_INLINE void multiply(local const real4 *as, local const real4 *bs, real4 *acc
 #define LOAD_B(t, mode, rb)                                                                    \
     load_slice(B_AT(t), ldb, B_ROWS(t), B_COLS(t), NWG, B_TRANSPOSED, mode, tid, rb)
 
-/* The whole tile at (m0, n0): the K loop, then alpha/beta and the stores. edge (the tile
+/* edge (the tile
  * crosses M or N) and checked (edge, or an operand's rows are not 16-byte aligned) are uniform
  * over the work-group: unless checked, every slice but a partial last one is read as float4
  * with no checks; otherwise element by element with zeros outside the matrix. Keeping only
  * these two paths keeps the loop free of a third, predicated copy of the loads. */
+/* Work-item tid's place in the tile: warp (wm, wn) is 4 x 8 work-items, rows wm*16 + [0, 16)
+ * and columns wn*32 + [0, 32) of each quarter of the tile. (Unsigned: no sign fix-ups.) */
+XN_INLINE void place(const int tid, int *wm, int *wn, int *tx, int *ty)
+{
+    const int lane = tid & 31, warp = tid >> 5;
+    *wm = (int)((uint)warp / WARPS_N);
+    *wn = (int)((uint)warp % WARPS_N);
+#if LANES
+    /* Lanes n and n^1 share ty (the A fragment's address) and lanes n and n^2 share tx (B's):
+     * a 128-bit shared load whose lane pairs read one address returns in 2 passes, not 4. */
+    *tx = *wn * 8 + ((lane & 1) | ((lane >> 1) & 6));
+    *ty = *wm * 4 + (((lane >> 1) & 1) | ((lane >> 3) & 2));
+#else
+    *tx = *wn * 8 + (lane & 7);
+    *ty = *wm * 4 + (lane >> 3);
+#endif
+}
+
+/* C = alpha * acc + beta * C for the work-item at (tx, ty) of the tile at (m0, n0); C is not
+ * read when beta is 0. */
+XN_INLINE void put_tile(const int M, const int N, const real alpha, const real beta,
+                        global real *C, const int ldc, const bool fast_c, const int m0,
+                        const int n0, const int tx, const int ty, const real4 *acc)
+{
+#pragma unroll
+    for (int i = 0; i < 4 * RM; i++) {
+        const int row = m0 + ty * 4 + i % 4 + (i / 4) * (4 * TROWS);
+#pragma unroll
+        for (int h = 0; h < RN; h++) {
+            const int col = n0 + tx * 4 + h * (4 * TCOLS);
+            gb_put4(C + row * ldc + col, alpha * acc[RN * i + h], beta, fast_c, row, col, M, N);
+        }
+    }
+}
+
+/* The whole tile at (m0, n0), or with TAIL the K steps [t_first, t_end) of it: the K loop, then
+ * alpha/beta and the stores to C, or (slot >= 0) the bare sums to workspace slot slot, as an
+ * MWG x NWG row-major tile. */
 XN_INLINE void tile(const int M, const int N, const int K, const real alpha,
                     global const real *A, const int lda, global const real *B, const int ldb,
                     const real beta, global real *C, const int ldc, const bool c_aligned,
                     const int m0, const int n0, const bool edge, const bool checked,
+                    const int t_first, const int t_end, global real4 *WS, const int slot,
                     local real4 *As, local real4 *Bs)
 {
-    /* Warp (wm, wn) is 4 x 8 work-items: rows wm*16 + [0, 16) and columns wn*32 + [0, 32) of
-     * each quarter of the tile. (Unsigned: no sign fix-ups in the divisions.) */
-    const int tid = (int)get_local_id(0), lane = tid & 31, warp = tid >> 5;
-    const int wm = (int)((uint)warp / WARPS_N), wn = (int)((uint)warp % WARPS_N);
-#if LANES
-    /* Lanes n and n^1 share ty (the A fragment's address) and lanes n and n^2 share tx (B's):
-     * a 128-bit shared load whose lane pairs read one address returns in 2 passes, not 4. */
-    const int tx = wn * 8 + ((lane & 1) | ((lane >> 1) & 6)), ty = wm * 4 + (((lane >> 1) & 1) | ((lane >> 3) & 2));
-#else
-    const int tx = wn * 8 + (lane & 7), ty = wm * 4 + (lane >> 3);
-#endif
+    const int tid = (int)get_local_id(0);
+    int wm, wn, tx, ty;
+    place(tid, &wm, &wn, &tx, &ty);
     /* Warps whose rows or columns all lie outside C skip the arithmetic (edge tiles only). */
     const bool live = !edge || (m0 + wm * 16 < M && n0 + wn * 32 < N);
-    const int full = K / KWG, steps = (K + KWG - 1) / KWG;
+    const int full = K / KWG;
 
     real4 acc[4 * RM * RN];
 #pragma unroll
@@ -376,31 +420,34 @@ XN_INLINE void tile(const int M, const int N, const int K, const real alpha,
     /* The buffers are swapped as pointers (see xgemm.cl: PoCL keeps addresses derived from a
      * loop-carried pointer inside the loop). */
     local real4 *a_cur = As, *a_nxt = As + KWG * LDA4, *b_cur = Bs, *b_nxt = Bs + KWG * LDB4;
-    if (steps > 0) {
-        if (!checked && full > 0) {
-            LOAD_A(0, LD_VEC, ra);
-            LOAD_B(0, LD_VEC, rb);
+    if (t_end > t_first) {
+        if (!checked && full > t_first) {
+            LOAD_A(t_first, LD_VEC, ra);
+            LOAD_B(t_first, LD_VEC, rb);
         } else {
-            LOAD_A(0, LD_CHECKED, ra);
-            LOAD_B(0, LD_CHECKED, rb);
+            LOAD_A(t_first, LD_CHECKED, ra);
+            LOAD_B(t_first, LD_CHECKED, rb);
         }
         store_slice(a_cur, LDA4, MWG, A_TRANSPOSED, tid, ra);
         store_slice(b_cur, LDB4, NWG, B_TRANSPOSED, tid, rb);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int t = 0; t < steps; t++) {
+    /* Slices read as float4 end at the last full one, or sooner where the range ends (one
+     * bound in the loop: two cost 0.8% at 8192 on the H100). */
+    const int vend = checked ? 0 : min(full, t_end);
+    for (int t = t_first; t < t_end; t++) {
         /* The next slice's global loads are issued before this slice's FMAs. */
-        if (!checked && t + 1 < full) {
+        if (t + 1 < vend) {
             LOAD_A(t + 1, LD_VEC, ra);
             LOAD_B(t + 1, LD_VEC, rb);
-        } else if (t + 1 < steps) {
+        } else if (t + 1 < t_end) {
             LOAD_A(t + 1, LD_CHECKED, ra);
             LOAD_B(t + 1, LD_CHECKED, rb);
         }
         if (live)
             multiply(a_cur + ty, b_cur + tx, acc);
         /* The other buffer was last read before the previous step's barrier. */
-        if (t + 1 < steps) {
+        if (t + 1 < t_end) {
             store_slice(a_nxt, LDA4, MWG, A_TRANSPOSED, tid, ra);
             store_slice(b_nxt, LDB4, NWG, B_TRANSPOSED, tid, rb);
         }
@@ -412,17 +459,18 @@ XN_INLINE void tile(const int M, const int N, const int K, const real alpha,
         b_nxt = b_tmp;
     }
 
-    /* C = alpha * acc + beta * C; C is not read when beta is 0. */
-    const bool fast_c = !edge && c_aligned;
-#pragma unroll
-    for (int i = 0; i < 4 * RM; i++) {
-        const int row = m0 + ty * 4 + i % 4 + (i / 4) * (4 * TROWS);
-#pragma unroll
-        for (int h = 0; h < RN; h++) {
-            const int col = n0 + tx * 4 + h * (4 * TCOLS);
-            gb_put4(C + row * ldc + col, alpha * acc[RN * i + h], beta, fast_c, row, col, M, N);
-        }
-    }
+#if TAIL
+    /* A piece of a tail tile stores its bare sums, as an MWG x NWG tile, to its slot through
+     * the same stores as C: a second store path took 163 registers on NVIDIA, not 128, and a
+     * slot pointer and flag carried through the loop 129. */
+    const bool to_part = slot >= 0;
+    global real4 *part = WS + (uint)slot * SLOT4;
+    put_tile(to_part ? MWG : M, to_part ? NWG : N, to_part ? (real)1 : alpha,
+             to_part ? (real)0 : beta, to_part ? (global real *)part : C, to_part ? NWG : ldc,
+             to_part || (!edge && c_aligned), to_part ? 0 : m0, to_part ? 0 : n0, tx, ty, acc);
+#else
+    put_tile(M, N, alpha, beta, C, ldc, !edge && c_aligned, m0, n0, tx, ty, acc);
+#endif
 }
 
 /* The rows (or columns) of C that xgemm_nv computes, out of X: all of them, or, where X runs at
@@ -546,6 +594,13 @@ XN_INLINE void strip_sums(const int TT, const int U, global const real *s, const
     }
 }
 
+/* How many groups the strips take: a row strip's along N, a column strip's along M1. */
+XN_INLINE int strip_groups(const int M, const int N)
+{
+    const int M1 = covered(M, MWG), N1 = covered(N, NWG);
+    return (M1 < M ? (N + RJ - 1) / RJ : 0) + (N1 < N ? (M1 + RJ - 1) / RJ : 0);
+}
+
 /* Group g of the strips, RGS work-items; red holds RGS real4 of local memory. Groups past the
  * strips' (rounding in a fused grid) return at once. */
 XN_INLINE void strips(const int M, const int N, const int K, const real alpha,
@@ -556,8 +611,7 @@ XN_INLINE void strips(const int M, const int N, const int K, const real alpha,
 {
     const int M1 = covered(M, MWG), N1 = covered(N, NWG);
     const int row_groups = M1 < M ? (N + RJ - 1) / RJ : 0;
-    const int col_groups = N1 < N ? (M1 + RJ - 1) / RJ : 0;
-    if (g >= row_groups + col_groups)
+    if (g >= strip_groups(M, N))
         return;
     const bool rows = g < row_groups;
     A += offA;
@@ -649,6 +703,45 @@ XN_INLINE void strips(const int M, const int N, const int K, const real alpha,
 #define FUSED 0
 #endif
 
+/* The tail (TAIL). Groups start in order of id as earlier ones finish, CUS * SLOTS at a time
+ * (a wave). A last partial wave of R tiles leaves the rest of the device idle while it runs: on
+ * the H100 at 8192, 136 tiles on 264 slots take as long as a whole wave (3% of the time). So the
+ * first D = T - R tiles run one per group, and each of the last R is split along K into P
+ * pieces, one per group, with P the most that fill TAIL waves (P * R <= TAIL * CUS * SLOTS):
+ * at 8192 with TAIL = 3, five pieces of a fifth of a tile in three waves, 0.6 of a tile's time
+ * instead of 1. A piece writes its bare sums to its own workspace slot; the remainder kernel
+ * adds a tile's P slots in order (the same sum on every run) and writes C. Pieces within one
+ * tile, rather than ranges across two (stream-K), keep one tile per group: carrying a second
+ * tile through the K loop cost 24 registers. */
+typedef struct {
+    uint D, R, P; /* tiles run whole, tiles split, pieces per split tile */
+} xn_tail_t;
+
+XN_INLINE xn_tail_t tail_of(const uint T, const int CUS)
+{
+    xn_tail_t tl = {T, 0, 1};
+#if TAIL
+    /* Selects, not branches, here and where the pieces are found: PoCL 3.1 takes a K loop
+     * bounded by values merged from branches for a divergent one, and miscompiles its barrier. */
+    const uint wave = (uint)CUS * SLOTS, r = T > wave ? T % wave : 0;
+    const uint p = r ? TAIL * wave / r : 1;
+    /* Only where the pieces' waves take less than a tile's time (not at 4096 on the H100:
+     * 232 tiles, three pieces each in three waves). */
+    const bool split = p > 1 && (p * r + wave - 1) / wave < p;
+    tl.D = split ? T - r : T;
+    tl.R = split ? r : 0;
+    tl.P = split ? p : 1;
+#endif
+    return tl;
+}
+
+/* floor(j * S / P) without 64-bit arithmetic (whose division NVIDIA's compiler makes a call). */
+XN_INLINE int piece_start(const uint S, const uint P, const uint j)
+{
+    const uint q = S / P;
+    return (int)(j * q + j * (S - q * P) / P);
+}
+
 /* NVIDIA's compiler ignores a register cap for a kernel with a required work-group size. */
 #if !MAXREG
 __attribute__((reqd_work_group_size(WGS, 1, 1)))
@@ -656,47 +749,108 @@ __attribute__((reqd_work_group_size(WGS, 1, 1)))
 kernel void xgemm_nv(const int M, const int N, const int K, const real alpha,
                      global const real *restrict A, const int offA, const int lda,
                      global const real *restrict B, const int offB, const int ldb,
-                     const real beta, global real *C, const int offC, const int ldc)
+                     const real beta, global real *C, const int offC, const int ldc,
+                     global real4 *WS, const int CUS)
 {
     local real4 As[2 * KWG * LDA4];
     local real4 Bs[2 * KWG * LDB4];
     const int M1 = covered(M, MWG), N1 = covered(N, NWG);
+    const uint tn = (uint)((N1 + NWG - 1) / NWG), tm = (uint)((M1 + MWG - 1) / MWG);
+    const xn_tail_t tl = tail_of(tm * tn, CUS);
+    /* A one-dimensional grid: the tiles' groups, the tail's pieces, and on NVIDIA the strips'
+     * groups, dispatched last so that they fill the idle slots of the last wave. */
+    const uint id = (uint)get_group_id(0);
 #if FUSED
-    /* The grid's rows past the tiles' are the strips' groups: dispatched last, they fill the
-     * idle slots of a partial last wave of tiles. */
-    const int tiles_m = (M1 + MWG - 1) / MWG;
-    if ((int)get_group_id(1) >= tiles_m) {
+    const uint groups = tl.D + tl.P * tl.R;
+    if (id >= groups) {
         strips(M, N, K, alpha, A, offA, lda, B, offB, ldb, beta, C, offC, ldc,
-               ((int)get_group_id(1) - tiles_m) * (int)get_num_groups(0) + (int)get_group_id(0),
-               (int)get_local_id(0), As);
+               (int)(id - groups), (int)get_local_id(0), As);
         return;
     }
-#else
-    const int tiles_m = (int)get_num_groups(1);
 #endif
-    int gm, gn;
-    gb_tile_of_rows((uint)tiles_m, GROUPM, EDGES, M1 % MWG != 0, N1 % NWG != 0, &gm, &gn);
-    const int m0 = gm * MWG, n0 = gn * NWG;
     /* float4 accesses need ld and offset to keep every row 16-byte aligned (the buffers are);
      * the same for every work-group of the launch. */
     const bool a_vec = lda % 4 == 0 && offA % 4 == 0, b_vec = ldb % 4 == 0 && offB % 4 == 0;
     const bool c_vec = ldc % 4 == 0 && offC % 4 == 0;
+    /* A group runs one whole tile, or piece j of tail tile r: its K steps [j*S/P, (j+1)*S/P). */
+    const int S = (K + KWG - 1) / KWG;
+#if TAIL
+    const bool to_part = id >= tl.D;
+    /* q wraps for the whole tiles' groups, whose selects below drop it (to_part ? id - D : 0
+     * would compile to llvm.usub.sat, which Oclgrind cannot run). */
+    const uint q = id - tl.D, r = q / tl.P, j = q - r * tl.P;
+    const uint at = to_part ? tl.D + r : id;
+    const int t_first = to_part ? piece_start((uint)S, tl.P, j) : 0;
+    const int t_end = to_part ? piece_start((uint)S, tl.P, j + 1) : S;
+    const int slot = to_part ? (int)q : -1;
+#else
+    const uint at = id;
+    const int t_first = 0, t_end = S, slot = -1;
+#endif
+    int gm, gn;
+    gb_tile_at(at, tm, tn, GROUPM, EDGES, M1 % MWG != 0, N1 % NWG != 0, &gm, &gn);
+    const int m0 = gm * MWG, n0 = gn * NWG;
     /* One copy of the loop for every work-group: the barriers must not sit in two branches
      * (PoCL 3.1 miscompiles that), and the FMAs are the same for interior and edge tiles. */
     /* The grid holds no tile past M1 or N1, so bounds at M and N are the same here; the
      * arguments, unlike M1 and N1, take no registers through the loop. */
     const bool edge = m0 + MWG > M || n0 + NWG > N;
     tile(M, N, K, alpha, A + offA, lda, B + offB, ldb, beta, C + offC, ldc, c_vec, m0, n0, edge,
-         edge || !a_vec || !b_vec, As, Bs);
+         edge || !a_vec || !b_vec, t_first, t_end, WS, slot, As, Bs);
+}
+
+/* Tail tile r: its P pieces' sums added in order, then C = alpha * sum + beta * C, by the 256
+ * work-items in their places of the tile. */
+XN_INLINE void tail_tile(const int M, const int N, const real alpha, const real beta,
+                         global real *C, const int ldc, const bool c_vec, global const real4 *WS,
+                         const xn_tail_t tl, const uint tm, const uint tn, const uint r)
+{
+    const int tid = (int)get_local_id(0);
+    int wm, wn, tx, ty;
+    place(tid, &wm, &wn, &tx, &ty);
+    const int M1 = covered(M, MWG), N1 = covered(N, NWG);
+    real4 acc[4 * RM * RN];
+#pragma unroll
+    for (int i = 0; i < 4 * RM * RN; i++)
+        acc[i] = (real4)0;
+    for (uint j = 0; j < tl.P; j++) {
+        global const real4 *part = WS + (r * tl.P + j) * SLOT4;
+#pragma unroll
+        for (int i = 0; i < 4 * RM; i++)
+#pragma unroll
+            for (int h = 0; h < RN; h++)
+                acc[RN * i + h] += part[(ty * 4 + i % 4 + (i / 4) * (4 * TROWS)) * (NWG / 4) + tx +
+                                        h * TCOLS];
+    }
+    int gm, gn;
+    gb_tile_at(tl.D + r, tm, tn, GROUPM, EDGES, M1 % MWG != 0, N1 % NWG != 0, &gm, &gn);
+    const int m0 = gm * MWG, n0 = gn * NWG;
+    const bool edge = m0 + MWG > M || n0 + NWG > N;
+    put_tile(M, N, alpha, beta, C, ldc, !edge && c_vec, m0, n0, tx, ty, acc);
 }
 
 __attribute__((reqd_work_group_size(RGS, 1, 1)))
 kernel void xgemm_nv_rem(const int M, const int N, const int K, const real alpha,
                          global const real *restrict A, const int offA, const int lda,
                          global const real *restrict B, const int offB, const int ldb,
-                         const real beta, global real *C, const int offC, const int ldc)
+                         const real beta, global real *C, const int offC, const int ldc,
+                         global real4 *WS, const int CUS)
 {
     local real4 red[RGS];
-    strips(M, N, K, alpha, A, offA, lda, B, offB, ldb, beta, C, offC, ldc,
-           (int)get_group_id(0), (int)get_local_id(0), red);
+    const int g = (int)get_group_id(0);
+    /* The strips' groups (unless xgemm_nv ran them), then the tail's tiles. */
+    const int nstrips = FUSED ? 0 : strip_groups(M, N);
+    if (g < nstrips) {
+        strips(M, N, K, alpha, A, offA, lda, B, offB, ldb, beta, C, offC, ldc, g,
+               (int)get_local_id(0), red);
+        return;
+    }
+#if TAIL
+    const int M1 = covered(M, MWG), N1 = covered(N, NWG);
+    const uint tn = (uint)((N1 + NWG - 1) / NWG), tm = (uint)((M1 + MWG - 1) / MWG);
+    const xn_tail_t tl = tail_of(tm * tn, CUS);
+    if ((uint)(g - nstrips) < tl.R)
+        tail_tile(M, N, alpha, beta, C + offC, ldc, ldc % 4 == 0 && offC % 4 == 0, WS, tl, tm, tn,
+                  (uint)(g - nstrips));
+#endif
 }

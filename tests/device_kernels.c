@@ -252,6 +252,71 @@ static void test_thin(gb_context_t *ctx, const gb_registry_t *reg)
     }
 }
 
+/* Whether xgemm_nv (128 x 128 tiles, THIN 4) splits a last partial wave of tiles along K
+ * (TAIL): the rule of tail_of() in xgemm_nv.cl, written again as the test's oracle. */
+static int tail_split(size_t m, size_t n, long tail, long slots, unsigned cus)
+{
+    const size_t m1 = m > 128 && m % 128 <= 4 ? m - m % 128 : m;
+    const size_t n1 = n > 128 && n % 128 <= 4 ? n - n % 128 : n;
+    const size_t t = (m1 + 127) / 128 * ((n1 + 127) / 128), wave = (size_t)cus * (size_t)slots;
+    const size_t r = t > wave ? t % wave : 0, p = r ? (size_t)tail * wave / r : 1;
+    return p > 1 && (p * r + wave - 1) / wave < p;
+}
+
+/* xgemm_nv with a split tail (TAIL): every layout, both precisions, alpha and beta applied once
+ * to the pieces' sum, with pieces as short as a single K step or empty (K = 5), and with strips
+ * in the same remainder launch (1100 x 130). The route names the remainder kernel exactly where
+ * the oracle expects a split or there are strips. */
+static void test_tail(gb_context_t *ctx, const gb_registry_t *reg)
+{
+    static const long tails[][2] = {{1, 1}, {3, 2}, {4, 3}}; /* TAIL, SLOTS */
+    static const size_t sh[][3] = {{600, 600, 333}, {850, 600, 5}, {1100, 130, 333}};
+    const unsigned cus = gb_context_device(ctx)->compute_units;
+    char msg[512], tag[16];
+    int split_seen = 0, before = failures;
+    for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+        gb_params_t ps = {0};
+        gb_params_set(&ps, "TAIL", tails[i][0]);
+        gb_params_set(&ps, "SLOTS", tails[i][1]);
+        gb_params_set(&ps, "KWG", 8);
+        gb_config_t cfg;
+        int rc = gb_config_resolve(reg, "xgemm_nv", &ps, &cfg, msg, sizeof msg);
+        CHECK(rc == GB_OK, "xgemm_nv TAIL=%ld: %s", tails[i][0], msg);
+        if (rc != GB_OK)
+            continue;
+        gb_bench_options_t o = one_call();
+        o.dist = (gb_dist_t){GB_DIST_UNIFORM, -1.0, 1.0, 0};
+        for (unsigned t = 0; t < 8; t++) {
+            for (size_t s = 0; s < sizeof sh / sizeof sh[0]; s++) {
+                gb_problem_t p;
+                gb_problem_init(&p, t < 4 ? GB_PREC_S : GB_PREC_D, sh[s][0], sh[s][1], sh[s][2]);
+                p.trans_a = (gb_trans_t)(t % 4 / 2);
+                p.trans_b = (gb_trans_t)(t % 2);
+                p.alpha = -1.5;
+                p.beta = 0.75;
+                gb_result_t r;
+                rc = gb_bench_run(ctx, &cfg, &p, &o, &r);
+                CHECK(rc == GB_OK, "xgemm_nv TAIL=%ld: %s", tails[i][0], gb_context_errmsg(ctx));
+                if (rc != GB_OK)
+                    continue;
+                CHECK(r.validation.done && r.validation.passed,
+                      "xgemm_nv TAIL=%ld SLOTS=%ld %s %zux%zux%zu: %s", tails[i][0], tails[i][1],
+                      gb_problem_layout_tag(&p, tag, sizeof tag), p.m, p.n, p.k,
+                      r.validation.reason);
+                const int split = tail_split(p.m, p.n, tails[i][0], tails[i][1], cus);
+                const int strips = p.n % 128 > 0 && p.n % 128 <= 4;
+                split_seen |= split;
+                CHECK((strstr(r.route, "remainder kernel") != NULL) == (split || strips),
+                      "xgemm_nv TAIL=%ld %zux%zu: route '%s'", tails[i][0], p.m, p.n, r.route);
+                gb_result_free(&r);
+            }
+        }
+    }
+    /* On a device of up to 8 compute units these shapes reach the split. */
+    CHECK(split_seen || cus > 8, "xgemm_nv TAIL: no shape was split on %u compute units", cus);
+    printf("xgemm_nv TAIL: %s\n", failures == before ? "ok" : "FAILED");
+}
+
 /* A family whose kernel leaves the last column of C unwritten must fail validation, and one
  * that ignores beta must fail too. */
 static void test_catches_wrong(gb_context_t *ctx)
@@ -335,6 +400,7 @@ int main(void)
     test_padded(ctx);
     test_avoid(ctx);
     test_thin(ctx, reg);
+    test_tail(ctx, reg);
     test_catches_wrong(ctx);
     gb_registry_close(reg);
     gb_context_close(ctx);

@@ -139,6 +139,9 @@ if [ "$mode" = subset ]; then
     have xgemm_nv && check xgemm_nv_256 45
     # A thin last row and column of tiles: xgemm_nv_rem's strips, past their unrolled loads.
     have xgemm_nv && check xgemm_nv_64 260 -M 65 -N 129 --transB T --beta 0.5
+    # A last partial wave of tiles split along K (TAIL; one compute unit, two slots: 9 tiles,
+    # the last in six pieces) and the remainder kernel adding the pieces.
+    have xgemm_nv && check xgemm_nv_k8 20 -M 300 -N 300 --transA T --beta 0.5
     have xgemm_nv_async && check xgemm_nv_async_3 45
     have_dmma && dmma 45 --param MMAM=16 --param MMAK=8 --transB T --alpha -2 --beta 0.5
     check myGEMM1 9
