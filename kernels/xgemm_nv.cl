@@ -379,16 +379,21 @@ XN_INLINE void place(const int tid, int *wm, int *wn, int *tx, int *ty)
 
 /* C = alpha * acc + beta * C for the work-item at (tx, ty) of the tile at (m0, n0); C is not
  * read when beta is 0. */
+/* Where acc[RN * i + h] of the work-item at (tx, ty) lies in its tile: the row, and the first of
+ * its four columns. */
+#define ACC_ROW(ty, i) ((ty) * 4 + (i) % 4 + ((i) / 4) * (4 * TROWS))
+#define ACC_COL(tx, h) ((tx) * 4 + (h) * (4 * TCOLS))
+
 XN_INLINE void put_tile(const int M, const int N, const real alpha, const real beta,
                         global real *C, const int ldc, const bool fast_c, const int m0,
                         const int n0, const int tx, const int ty, const real4 *acc)
 {
 #pragma unroll
     for (int i = 0; i < 4 * RM; i++) {
-        const int row = m0 + ty * 4 + i % 4 + (i / 4) * (4 * TROWS);
+        const int row = m0 + ACC_ROW(ty, i);
 #pragma unroll
         for (int h = 0; h < RN; h++) {
-            const int col = n0 + tx * 4 + h * (4 * TCOLS);
+            const int col = n0 + ACC_COL(tx, h);
             gb_put4(C + row * ldc + col, alpha * acc[RN * i + h], beta, fast_c, row, col, M, N);
         }
     }
@@ -819,8 +824,7 @@ XN_INLINE void tail_tile(const int M, const int N, const real alpha, const real 
         for (int i = 0; i < 4 * RM; i++)
 #pragma unroll
             for (int h = 0; h < RN; h++)
-                acc[RN * i + h] += part[(ty * 4 + i % 4 + (i / 4) * (4 * TROWS)) * (NWG / 4) + tx +
-                                        h * TCOLS];
+                acc[RN * i + h] += part[(ACC_ROW(ty, i) * NWG + ACC_COL(tx, h)) / 4];
     }
     int gm, gn;
     gb_tile_at(tl.D + r, tm, tn, GROUPM, EDGES, M1 % MWG != 0, N1 % NWG != 0, &gm, &gn);

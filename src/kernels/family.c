@@ -171,7 +171,7 @@ static int parse_remainder(ctx_t *c, const cJSON *root, gb_family_t *f)
     return rc;
 }
 
-/* "let": {NAME: expr, ...}: names for the launch-size expressions (global, local, remainder),
+/* "let": {NAME: expr, ...}: names for the size expressions (global, local, remainder, workspace),
  * each evaluated in order, so that a later one may use an earlier one. A name may not hide a
  * parameter or a name the harness defines. */
 static int parse_lets(ctx_t *c, const cJSON *root, gb_family_t *f)
