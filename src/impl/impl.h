@@ -54,4 +54,18 @@ int gb__impl_call(gb_impl_t *im, const void *a, const void *b, const void *c, vo
                   double t[GB_PHASE_COUNT]);
 void gb__impl_release(gb_impl_t *im);
 
+/* Helper passes (passes.c). gb__pass_copy adds a gb_copy (or gb_copy4) pass, run before the main
+ * kernel or (post) after it, writing dst (d_outer x d_inner at d_off, d_ld) from src, transposed
+ * where trans; im->helpers must hold the built helpers program. gb__pass_image makes *img, a
+ * width x height image2d_t over the packed temporary buf (a view where the device can, else an
+ * image of its own with a copy pass); a device that cannot hold it fails with GB_EUNSUPPORTED,
+ * naming operand. gb__image_ld is the leading dimension, in elements, of the packed copy an image
+ * is made over, for rows of inner elements. */
+int gb__pass_copy(gb_impl_t *im, int post, cl_mem dst, size_t d_outer, size_t d_inner,
+                  size_t d_off, size_t d_ld, cl_mem src, size_t s_outer, size_t s_inner,
+                  size_t s_off, size_t s_ld, int trans);
+int gb__pass_image(gb_impl_t *im, cl_mem *img, cl_mem buf, size_t width, size_t height,
+                   const char *operand);
+size_t gb__image_ld(const gb_device_info_t *dev, size_t inner);
+
 #endif

@@ -249,47 +249,6 @@ static int set_args(gb_impl_t *im, cl_kernel kernel, const gb_family_t *f, cl_me
     return GB_OK;
 }
 
-/* Adds a gb_copy (or gb_copy4) pass writing dst (d_outer x d_inner at d_off, d_ld) from src. */
-static int add_copy(gb_impl_t *im, int post, cl_mem dst, size_t d_outer, size_t d_inner,
-                    size_t d_off, size_t d_ld, cl_mem src, size_t s_outer, size_t s_inner,
-                    size_t s_off, size_t s_ld, int trans)
-{
-    cl_int err;
-    gb_pass_t *ps = &im->passes[im->npasses];
-    /* Four elements per work-item where the destination's rows are 4-aligned. */
-    const int wide = !trans && d_off % 4 == 0 && d_ld % 4 == 0;
-    ps->kernel = clCreateKernel(im->helpers, wide ? "gb_copy4" : "gb_copy", &err);
-    if (err != CL_SUCCESS)
-        return gb__cl_check(im->ctx, err, "creating the gb_copy helper");
-    im->npasses++;
-    ps->post = post;
-    /* A straight copy reads and writes rows: 64 work-items along them give each warp or wave
-     * whole 128-byte lines. A transposing copy reads across rows either way: square groups. */
-    const size_t lx = trans ? 16 : 64, ly = trans ? 16 : 4;
-    const size_t cols = wide ? (d_inner + 3) / 4 : d_inner; /* work-items along a row */
-    /* 0: the implementation chooses (a device that cannot run 256 work-items in a group). */
-    const int fits = im->ctx->dev->max_wg_size >= lx * ly;
-    ps->local[0] = fits ? lx : 0;
-    ps->local[1] = fits ? ly : 0;
-    ps->global[0] = (cols + lx - 1) / lx * lx;
-    ps->global[1] = (d_outer + ly - 1) / ly * ly;
-    const cl_int v[] = {(cl_int)d_outer, (cl_int)d_inner, (cl_int)d_off, (cl_int)d_ld,
-                        (cl_int)s_outer, (cl_int)s_inner, (cl_int)s_off, (cl_int)s_ld, trans};
-    err = clSetKernelArg(ps->kernel, 0, sizeof(cl_int), &v[0]);
-    err |= clSetKernelArg(ps->kernel, 1, sizeof(cl_int), &v[1]);
-    err |= clSetKernelArg(ps->kernel, 2, sizeof dst, &dst);
-    err |= clSetKernelArg(ps->kernel, 3, sizeof(cl_int), &v[2]);
-    err |= clSetKernelArg(ps->kernel, 4, sizeof(cl_int), &v[3]);
-    err |= clSetKernelArg(ps->kernel, 5, sizeof(cl_int), &v[4]);
-    err |= clSetKernelArg(ps->kernel, 6, sizeof(cl_int), &v[5]);
-    err |= clSetKernelArg(ps->kernel, 7, sizeof src, &src);
-    err |= clSetKernelArg(ps->kernel, 8, sizeof(cl_int), &v[6]);
-    err |= clSetKernelArg(ps->kernel, 9, sizeof(cl_int), &v[7]);
-    if (!wide)
-        err |= clSetKernelArg(ps->kernel, 10, sizeof(cl_int), &v[8]);
-    return gb__cl_check(im->ctx, err, "setting gb_copy arguments");
-}
-
 static cl_mem buffer(gb_impl_t *im, size_t elems, cl_mem_flags flags, const char *what, int *rc)
 {
     cl_int err;
@@ -303,75 +262,6 @@ static void route_add(gb_impl_t *im, const char *what)
 {
     size_t used = strlen(im->route);
     snprintf(im->route + used, sizeof im->route - used, "%s%s", used ? ", " : "", what);
-}
-
-/* The image format of operands read as image2d_t: one 32-bit channel read without conversion,
- * so pixel (x, y) is element x of stored row (or column) y, and a sub-group block read at byte
- * x-coordinate 4*x returns the bits of elements x, x+1, ... to lanes 0, 1, ... */
-static const cl_image_format image_format = {CL_R, CL_UNSIGNED_INT32};
-
-/* Leading dimension, in elements, of the packed copy an image is made over: rounded up to the
- * device's row pitch alignment where the image is created over the buffer itself. */
-static size_t image_ld(const gb_device_info_t *dev, size_t inner)
-{
-    size_t align = dev->image2d_from_buffer && dev->image_pitch_align ? dev->image_pitch_align : 1;
-    return (inner + align - 1) / align * align;
-}
-
-/* Makes *img, a width x height image2d_t of image_format over the packed temporary buf: a view of
- * the same memory where the device can create one (cl_khr_image2d_from_buffer, OpenCL 2.0), else
- * an image of its own that a helper pass fills from buf on every call. Fails with
- * GB_EUNSUPPORTED when the device cannot hold such an image, naming the limit. */
-static int make_image(gb_impl_t *im, cl_mem *img, cl_mem buf, size_t width, size_t height,
-                      const char *operand)
-{
-    const gb_device_info_t *dev = im->ctx->dev;
-    if (width > dev->image2d_max[0] || height > dev->image2d_max[1])
-        return gb__ctx_fail(im->ctx, GB_EUNSUPPORTED,
-                            "%s as an image needs %zu x %zu pixels, over device '%s''s 2D image "
-                            "limit of %zu x %zu; use a smaller problem", operand, width, height,
-                            dev->name, dev->image2d_max[0], dev->image2d_max[1]);
-    cl_uint nfmt = 0;
-    cl_int err = clGetSupportedImageFormats(im->ctx->cl, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D,
-                                            0, NULL, &nfmt);
-    cl_image_format *fmts = nfmt ? calloc(nfmt, sizeof *fmts) : NULL;
-    int found = 0;
-    if (err == CL_SUCCESS && fmts)
-        err = clGetSupportedImageFormats(im->ctx->cl, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D,
-                                         nfmt, fmts, NULL);
-    for (cl_uint i = 0; err == CL_SUCCESS && fmts && i < nfmt; i++)
-        found |= fmts[i].image_channel_order == image_format.image_channel_order &&
-                 fmts[i].image_channel_data_type == image_format.image_channel_data_type;
-    free(fmts);
-    if (err != CL_SUCCESS)
-        return gb__cl_check(im->ctx, err, "clGetSupportedImageFormats");
-    if (!found)
-        return gb__ctx_fail(im->ctx, GB_EUNSUPPORTED,
-                            "device '%s' has no read-only 2D images of format CL_R / "
-                            "CL_UNSIGNED_INT32, which image kernels need; choose another device",
-                            dev->name);
-    cl_image_desc desc;
-    memset(&desc, 0, sizeof desc);
-    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
-    desc.image_width = width;
-    desc.image_height = height;
-    if (dev->image2d_from_buffer) {
-        desc.image_row_pitch = width * sizeof(cl_uint);
-        desc.buffer = buf;
-    }
-    *img = clCreateImage(im->ctx->cl, CL_MEM_READ_ONLY, &image_format, &desc, NULL, &err);
-    if (err != CL_SUCCESS)
-        return gb__cl_check(im->ctx, err, dev->image2d_from_buffer
-                                              ? "creating an image over a buffer (clCreateImage)"
-                                              : "creating an image (clCreateImage)");
-    if (dev->image2d_from_buffer)
-        return GB_OK;
-    gb_pass_t *ps = &im->passes[im->npasses++];
-    ps->src = buf;
-    ps->image = *img;
-    ps->region[0] = width;
-    ps->region[1] = height;
-    return GB_OK;
 }
 
 /* Whether leading dimension ld is a multiple of avoid (0: nothing avoided). */
@@ -441,8 +331,9 @@ static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
     const int copy_b = img_b || flip_b || pad_n || pad_k ||
                        (!has_arg(f, "ldb") && q.ldb != ib) || (!has_arg(f, "offB") && q.off_b) ||
                        q.ldb % ldm[1] || q.off_b % ldm[1] || avoided(q.ldb, ld_avoid[1]);
-    const size_t lda_k = img_a ? image_ld(im->ctx->dev, ia) : copy_ld(ia, ldm[0], ld_avoid[0]);
-    const size_t ldb_k = img_b ? image_ld(im->ctx->dev, ib) : copy_ld(ib, ldm[1], ld_avoid[1]);
+    const gb_device_info_t *dev = im->ctx->dev;
+    const size_t lda_k = img_a ? gb__image_ld(dev, ia) : copy_ld(ia, ldm[0], ld_avoid[0]);
+    const size_t ldb_k = img_b ? gb__image_ld(dev, ib) : copy_ld(ib, ldm[1], ld_avoid[1]);
     const size_t ldc_k = copy_ld(ic, ldm[2], ld_avoid[2]);
     size_t elems_ta = 0, elems_tb = 0;
     if ((copy_a && (!gb__mul_ok(oa, lda_k, &elems_ta) || elems_ta > INT_MAX)) ||
@@ -481,7 +372,7 @@ static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
         (copy_b && !img_b && !flip_b && !pad_n && !pad_k) || (copy_c && !pad_m && !pad_n))
         route_add(im, "repack");
     /* "image A" is a view of A's packed copy; "A copied to image" a second copy per call. */
-    const int view = im->ctx->dev->image2d_from_buffer;
+    const int view = dev->image2d_from_buffer;
     if (img_a)
         route_add(im, im->swapped ? (view ? "image B" : "B copied to image")
                                   : (view ? "image A" : "A copied to image"));
@@ -562,9 +453,9 @@ static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
             return rc;
         gb__stored_a(&q, &sr, &sc);
         stored(&q, sr, sc, &so, &si);
-        if ((rc = add_copy(im, 0, im->ta, oa, lda_k, 0, lda_k, qa, so, si, q.off_a, q.lda,
+        if ((rc = gb__pass_copy(im, 0, im->ta, oa, lda_k, 0, lda_k, qa, so, si, q.off_a, q.lda,
                            flip_a)) ||
-            (img_a && (rc = make_image(im, &im->img_a, im->ta, lda_k, oa, "A"))))
+            (img_a && (rc = gb__pass_image(im, &im->img_a, im->ta, lda_k, oa, "A"))))
             return rc;
     }
     if (copy_b) {
@@ -572,9 +463,9 @@ static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
             return rc;
         gb__stored_b(&q, &sr, &sc);
         stored(&q, sr, sc, &so, &si);
-        if ((rc = add_copy(im, 0, im->tb, ob, ldb_k, 0, ldb_k, qb, so, si, q.off_b, q.ldb,
+        if ((rc = gb__pass_copy(im, 0, im->tb, ob, ldb_k, 0, ldb_k, qb, so, si, q.off_b, q.ldb,
                            flip_b)) ||
-            (img_b && (rc = make_image(im, &im->img_b, im->tb, ldb_k, ob, "B"))))
+            (img_b && (rc = gb__pass_image(im, &im->img_b, im->tb, ldb_k, ob, "B"))))
             return rc;
     }
     if (copy_c) {
@@ -583,9 +474,9 @@ static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
         stored(&q, q.m, q.n, &so, &si);
         /* With beta 0 the kernel does not read C, so nothing needs copying in. */
         if (p->beta != 0.0 &&
-            (rc = add_copy(im, 0, im->tc, oc, ic, 0, ldc_k, im->c, so, si, q.off_c, q.ldc, 0)))
+            (rc = gb__pass_copy(im, 0, im->tc, oc, ic, 0, ldc_k, im->c, so, si, q.off_c, q.ldc, 0)))
             return rc;
-        if ((rc = add_copy(im, 1, im->c, so, si, q.off_c, q.ldc, im->tc, oc, ic, 0, ldc_k, 0)))
+        if ((rc = gb__pass_copy(im, 1, im->c, so, si, q.off_c, q.ldc, im->tc, oc, ic, 0, ldc_k, 0)))
             return rc;
     }
     cl_mem ka = copy_a ? im->ta : qa, kb = copy_b ? im->tb : qb, kc = copy_c ? im->tc : im->c;
