@@ -1,20 +1,12 @@
-/* core.h: helpers shared inside the library: message formatting, checked size arithmetic,
- * the seeded generator and matrix storage helpers. */
+/* core.h: helpers shared inside the library: checked size arithmetic, the seeded generator
+ * and matrix storage helpers (messages, growth, files and hashes: ../util/util.h). */
 #ifndef GB_CORE_H
 #define GB_CORE_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include "gemmbench.h"
-
-#if defined(__GNUC__)
-#define GB_PRINTF(a, b) __attribute__((format(printf, a, b)))
-#else
-#define GB_PRINTF(a, b)
-#endif
-
-/* Writes a formatted message into msg (if not NULL) and returns code. */
-int gb__fail(char *msg, size_t msglen, int code, const char *fmt, ...) GB_PRINTF(4, 5);
+#include "../util/util.h"
 
 /* a * b and a + b into *out; return 0 on overflow. */
 int gb__mul_ok(size_t a, size_t b, size_t *out);

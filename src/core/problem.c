@@ -1,23 +1,11 @@
 /* problem.c: the GEMM problem, its checks and its checked size arithmetic. */
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "core.h"
-
-int gb__fail(char *msg, size_t msglen, int code, const char *fmt, ...)
-{
-    if (msg && msglen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, msglen, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
 
 int gb__mul_ok(size_t a, size_t b, size_t *out)
 {

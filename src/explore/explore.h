@@ -8,6 +8,7 @@
 #define GB_EXPLORE_H
 
 #include "../store/store.h"
+#include "../util/util.h"
 
 #define GB_PLAN_MAX_LIST 4096       /* values in one list or range */
 #define GB_EXPLORE_MAX_POINTS 1000000u
@@ -38,13 +39,6 @@ typedef struct gb_plan {
     gb_problem_t base;            /* layout, transpositions, alpha, beta, ld, offsets */
     int has_layout;
 } gb_plan_t;
-
-/* Within the module: writes a formatted message into msg (if not NULL) and returns code. */
-int gb_explore__fail(char *msg, size_t len, int code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
 
 void gb_plan_init(gb_plan_t *pl);
 void gb_plan_free(gb_plan_t *pl);

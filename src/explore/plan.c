@@ -10,17 +10,6 @@
 
 #include "explore.h"
 
-int gb_explore__fail(char *msg, size_t len, int code, const char *fmt, ...)
-{
-    if (msg && len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, len, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
-
 
 void gb_plan_init(gb_plan_t *pl)
 {
@@ -79,7 +68,7 @@ static int parse_list(const char *text, long min, long **out, size_t *count, con
     char *copy = malloc(strlen(text) + 1);
     int rc = GB_OK;
     if (!v || !copy) {
-        rc = gb_explore__fail(msg, msglen, GB_ENOMEM, "out of memory");
+        rc = gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
         goto done;
     }
     strcpy(copy, text);
@@ -103,7 +92,7 @@ static int parse_list(const char *text, long min, long **out, size_t *count, con
         long lo = 0, hi = 0, step = 1;
         int geometric = 0;
         if (np > 3 || !parse_long(parts[0], &lo) || (np > 1 && !parse_long(parts[1], &hi))) {
-            rc = gb_explore__fail(msg, msglen, GB_EBADARG, "%s: '%s' is not a list; %s", label, text, syntax);
+            rc = gb__fail(msg, msglen, GB_EBADARG, "%s: '%s' is not a list; %s", label, text, syntax);
             goto done;
         }
         if (np == 1)
@@ -111,26 +100,26 @@ static int parse_list(const char *text, long min, long **out, size_t *count, con
         if (np == 3) {
             geometric = parts[2][0] == 'x';
             if (!parse_long(parts[2] + geometric, &step) || step < 1 + geometric) {
-                rc = gb_explore__fail(msg, msglen, GB_EBADARG, "%s: step '%s' in '%s' must be a positive "
+                rc = gb__fail(msg, msglen, GB_EBADARG, "%s: step '%s' in '%s' must be a positive "
                           "integer, or x and a factor of at least 2", label, parts[2], text);
                 goto done;
             }
         }
         if (lo < min || hi < lo || (geometric && lo < 1)) {
-            rc = gb_explore__fail(msg, msglen, GB_EBADARG, "%s: '%s' must hold values of at least %ld, "
+            rc = gb__fail(msg, msglen, GB_EBADARG, "%s: '%s' must hold values of at least %ld, "
                       "ranges from low to high; %s", label, text, min, syntax);
             goto done;
         }
         for (long x = lo; x <= hi;) {
             if (n == GB_PLAN_MAX_LIST) {
-                rc = gb_explore__fail(msg, msglen, GB_EBADARG, "%s: '%s' has more than %d values", label,
+                rc = gb__fail(msg, msglen, GB_EBADARG, "%s: '%s' has more than %d values", label,
                           text, GB_PLAN_MAX_LIST);
                 goto done;
             }
             if (n == cap) {
                 long *grown = realloc(v, 2 * cap * sizeof *v);
                 if (!grown) {
-                    rc = gb_explore__fail(msg, msglen, GB_ENOMEM, "out of memory");
+                    rc = gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
                     goto done;
                 }
                 v = grown;
@@ -143,7 +132,7 @@ static int parse_list(const char *text, long min, long **out, size_t *count, con
         }
     }
     if (n == 0)
-        rc = gb_explore__fail(msg, msglen, GB_EBADARG, "%s: '%s' is an empty list; %s", label, text, syntax);
+        rc = gb__fail(msg, msglen, GB_EBADARG, "%s: '%s' is an empty list; %s", label, text, syntax);
 done:
     free(copy);
     if (rc != GB_OK) {
@@ -168,12 +157,12 @@ static int parse_sizes(const char *text, gb_size_list_t *out, const char *label,
         if (v[i] > (1L << 30)) {
             const long big = v[i];
             free(v);
-            return gb_explore__fail(msg, msglen, GB_EBADARG, "%s: %ld is too large", label, big);
+            return gb__fail(msg, msglen, GB_EBADARG, "%s: %ld is too large", label, big);
         }
     size_t *s = malloc(n * sizeof *s);
     if (!s) {
         free(v);
-        return gb_explore__fail(msg, msglen, GB_ENOMEM, "out of memory");
+        return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
     }
     for (size_t i = 0; i < n; i++)
         s[i] = (size_t)v[i];
@@ -192,7 +181,7 @@ static int parse_lws(gb_plan_t *pl, const char *text, const char *label, char *m
     char *copy = malloc(strlen(text) + 1);
     int rc = GB_OK;
     if (!v || !copy) {
-        rc = gb_explore__fail(msg, msglen, GB_ENOMEM, "out of memory");
+        rc = gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
         goto done;
     }
     strcpy(copy, text);
@@ -201,19 +190,19 @@ static int parse_lws(gb_plan_t *pl, const char *text, const char *label, char *m
         char tail;
         if (sscanf(pair, " %llu , %llu %c", &x, &y, &tail) != 2 || x == 0 || y == 0 ||
             x > 65536 || y > 65536 || strchr(pair, '-')) {
-            rc = gb_explore__fail(msg, msglen, GB_EBADARG, "%s: '%s' is not a list of work-group sizes; write "
+            rc = gb__fail(msg, msglen, GB_EBADARG, "%s: '%s' is not a list of work-group sizes; write "
                       "J,I pairs of positive integers separated by ';', like 16,4;32,2", label, text);
             goto done;
         }
         if (n == GB_PLAN_MAX_LIST) {
-            rc = gb_explore__fail(msg, msglen, GB_EBADARG, "%s: more than %d work-group sizes", label,
+            rc = gb__fail(msg, msglen, GB_EBADARG, "%s: more than %d work-group sizes", label,
                       GB_PLAN_MAX_LIST);
             goto done;
         }
         if (n == cap) {
             size_t (*grown)[2] = realloc(v, 2 * cap * sizeof *v);
             if (!grown) {
-                rc = gb_explore__fail(msg, msglen, GB_ENOMEM, "out of memory");
+                rc = gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
                 goto done;
             }
             v = grown;
@@ -224,7 +213,7 @@ static int parse_lws(gb_plan_t *pl, const char *text, const char *label, char *m
         n++;
     }
     if (n == 0)
-        rc = gb_explore__fail(msg, msglen, GB_EBADARG, "%s: no work-group size given; write J,I pairs like "
+        rc = gb__fail(msg, msglen, GB_EBADARG, "%s: no work-group size given; write J,I pairs like "
                   "16,4;32,2", label);
 done:
     free(copy);
@@ -244,7 +233,7 @@ static int parse_param(gb_plan_t *pl, const char *text, const char *label, char 
     const char *eq = strchr(text, '=');
     size_t nlen = eq ? (size_t)(eq - text) : 0;
     if (!eq || nlen == 0 || nlen >= GB_NAME_MAX || !eq[1])
-        return gb_explore__fail(msg, msglen, GB_EBADARG, "%s: '%s' must be NAME=VALUES, like DJ=1,2,4 or "
+        return gb__fail(msg, msglen, GB_EBADARG, "%s: '%s' must be NAME=VALUES, like DJ=1,2,4 or "
                     "VW=1:16:x2", label, text);
     char name[GB_NAME_MAX];
     memcpy(name, text, nlen);
@@ -259,7 +248,7 @@ static int parse_param(gb_plan_t *pl, const char *text, const char *label, char 
         i++;
     if (i == GB_MAX_PARAMS) {
         free(v);
-        return gb_explore__fail(msg, msglen, GB_EBADARG, "%s: more than %d parameters", label, GB_MAX_PARAMS);
+        return gb__fail(msg, msglen, GB_EBADARG, "%s: more than %d parameters", label, GB_MAX_PARAMS);
     }
     if (i == pl->nparams)
         pl->nparams++;
@@ -275,7 +264,7 @@ static int parse_int(const char *text, long lo, long hi, int *out, const char *l
 {
     long v;
     if (!parse_long(text, &v) || v < lo || v > hi)
-        return gb_explore__fail(msg, msglen, GB_EBADARG, "%s must be an integer from %ld to %ld, got '%s'",
+        return gb__fail(msg, msglen, GB_EBADARG, "%s must be an integer from %ld to %ld, got '%s'",
                     label, lo, hi, text);
     *out = (int)v;
     return GB_OK;
@@ -286,7 +275,7 @@ static int parse_size_value(const char *text, size_t *out, int allow_zero, const
 {
     long v;
     if (!parse_long(text, &v) || v < (allow_zero ? 0 : 1) || v > (1L << 30))
-        return gb_explore__fail(msg, msglen, GB_EBADARG, "%s must be an integer from %d to 2^30, got '%s'",
+        return gb__fail(msg, msglen, GB_EBADARG, "%s must be an integer from %d to 2^30, got '%s'",
                     label, allow_zero ? 0 : 1, text);
     *out = (size_t)v;
     return GB_OK;
@@ -298,7 +287,7 @@ static int parse_finite(const char *text, double *out, const char *label, char *
     errno = 0;
     double v = strtod(text, &end);
     if (end == text || *end || errno == ERANGE || !isfinite(v))
-        return gb_explore__fail(msg, msglen, GB_EBADARG, "%s must be a finite number, got '%s'", label, text);
+        return gb__fail(msg, msglen, GB_EBADARG, "%s must be a finite number, got '%s'", label, text);
     *out = v;
     return GB_OK;
 }
@@ -311,11 +300,11 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
         size_t n = strlen(value);
         char *k = malloc(n + 1);
         if (!k)
-            return gb_explore__fail(msg, msglen, GB_ENOMEM, "out of memory");
+            return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
         memcpy(k, value, n + 1);
         if (!strtok(k, ", ")) {
             free(k);
-            return gb_explore__fail(msg, msglen, GB_EBADARG, "%s: no kernel given; name kernels or presets, "
+            return gb__fail(msg, msglen, GB_EBADARG, "%s: no kernel given; name kernels or presets, "
                         "like SGEMM_NT_4x1,naive", label);
         }
         memcpy(k, value, n + 1);
@@ -330,12 +319,12 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
         for (char *save = NULL, *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
             gb_precision_t p;
             if (gb_precision_parse(t, &p) != GB_OK)
-                return gb_explore__fail(msg, msglen, GB_EBADPRECISION, "%s: unknown precision '%s'; use s, d "
+                return gb__fail(msg, msglen, GB_EBADPRECISION, "%s: unknown precision '%s'; use s, d "
                             "or s,d", label, t);
             mask |= 1u << p;
         }
         if (!mask || strlen(value) >= sizeof buf)
-            return gb_explore__fail(msg, msglen, GB_EBADPRECISION, "%s: give s, d or s,d, got '%s'", label, value);
+            return gb__fail(msg, msglen, GB_EBADPRECISION, "%s: give s, d or s,d, got '%s'", label, value);
         pl->precisions = mask;
         return GB_OK;
     }
@@ -382,19 +371,19 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
         errno = 0;
         unsigned long long s = strtoull(value, &end, 10);
         if (end == value || *end || value[0] == '-' || errno == ERANGE)
-            return gb_explore__fail(msg, msglen, GB_EBADARG, "%s must be a non-negative integer, got '%s'",
+            return gb__fail(msg, msglen, GB_EBADARG, "%s must be a non-negative integer, got '%s'",
                         label, value);
         pl->bench.seed = s;
         return GB_OK;
     }
     if (!strcmp(key, "dist")) {
         if (gb_dist_parse(value, &pl->bench.dist, why, sizeof why) != GB_OK)
-            return gb_explore__fail(msg, msglen, GB_EBADDIST, "%s: %s", label, why);
+            return gb__fail(msg, msglen, GB_EBADDIST, "%s: %s", label, why);
         return GB_OK;
     }
     if (!strcmp(key, "timing")) {
         if (gb_timing_parse(value, &pl->bench.timing) != GB_OK)
-            return gb_explore__fail(msg, msglen, GB_EBADARG, "%s: unknown timing '%s'; use kernel, ops or "
+            return gb__fail(msg, msglen, GB_EBADARG, "%s: unknown timing '%s'; use kernel, ops or "
                         "offload", label, value);
         return GB_OK;
     }
@@ -406,20 +395,20 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
         else if (!strcmp(value, "off"))
             pl->bench.validate = GB_VALIDATE_OFF;
         else
-            return gb_explore__fail(msg, msglen, GB_EBADARG, "%s must be auto, on or off, got '%s'", label, value);
+            return gb__fail(msg, msglen, GB_EBADARG, "%s must be auto, on or off, got '%s'", label, value);
         return GB_OK;
     }
     if (!strcmp(key, "layout")) {
         pl->has_layout = 1;
         if (gb_layout_parse(value, &pl->base.layout) != GB_OK)
-            return gb_explore__fail(msg, msglen, GB_EBADLAYOUT, "%s: unknown layout '%s'; use row or col",
+            return gb__fail(msg, msglen, GB_EBADLAYOUT, "%s: unknown layout '%s'; use row or col",
                         label, value);
         return GB_OK;
     }
     if (!strcmp(key, "transA") || !strcmp(key, "transB")) {
         pl->has_layout = 1;
         if (gb_trans_parse(value, key[5] == 'A' ? &pl->base.trans_a : &pl->base.trans_b) != GB_OK)
-            return gb_explore__fail(msg, msglen, GB_EBADTRANS, "%s: unknown transposition '%s'; use N or T",
+            return gb__fail(msg, msglen, GB_EBADTRANS, "%s: unknown transposition '%s'; use N or T",
                         label, value);
         return GB_OK;
     }
@@ -439,7 +428,7 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
         return parse_size_value(value, &pl->base.off_b, 1, label, msg, msglen);
     if (!strcmp(key, "offc"))
         return parse_size_value(value, &pl->base.off_c, 1, label, msg, msglen);
-    return gb_explore__fail(msg, msglen, GB_EBADARG, "%s: unknown key '%s'; docs/explore.md lists the keys",
+    return gb__fail(msg, msglen, GB_EBADARG, "%s: unknown key '%s'; docs/explore.md lists the keys",
                 label, key);
 }
 

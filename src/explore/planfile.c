@@ -167,7 +167,7 @@ static int plan_key(gb_plan_t *pl, const cJSON *item, const char *origin, char *
     snprintf(label, sizeof label, "%s: key '%s'", origin, key);
     if (!strcmp(key, "name") || !strcmp(key, "description")) {
         if (!cJSON_IsString(item))
-            return gb_explore__fail(msg, msglen, GB_EBADARG, "%s must be text", label);
+            return gb__fail(msg, msglen, GB_EBADARG, "%s must be text", label);
         if (key[0] == 'n')
             snprintf(pl->name, sizeof pl->name, "%s", item->valuestring);
         return GB_OK;
@@ -180,37 +180,37 @@ static int plan_key(gb_plan_t *pl, const cJSON *item, const char *origin, char *
                 j++;
             snprintf(label, sizeof label, "%s: key 'lws.%s'", origin, it->string);
             if (j == 3)
-                return gb_explore__fail(msg, msglen, GB_EBADARG, "%s is unknown; lws grids have x, y and "
+                return gb__fail(msg, msglen, GB_EBADARG, "%s is unknown; lws grids have x, y and "
                             "items", label);
             char *text = joined_text(it, ",");
             if (!text)
-                return gb_explore__fail(msg, msglen, GB_EBADARG, "%s must be %s", label, expected("n"));
+                return gb__fail(msg, msglen, GB_EBADARG, "%s must be %s", label, expected("n"));
             int rc = gb_plan_set(pl, subs[j][1], text, label, msg, msglen);
             free(text);
             if (rc != GB_OK)
                 return rc;
         }
         if (!pl->lws_x.n || !pl->lws_y.n)
-            return gb_explore__fail(msg, msglen, GB_EBADARG, "%s: key 'lws' as a grid needs both x and y",
+            return gb__fail(msg, msglen, GB_EBADARG, "%s: key 'lws' as a grid needs both x and y",
                         origin);
         return GB_OK;
     }
     if (!strcmp(key, "params")) {
         if (!cJSON_IsObject(item))
-            return gb_explore__fail(msg, msglen, GB_EBADARG, "%s must be %s", label, expected(key));
+            return gb__fail(msg, msglen, GB_EBADARG, "%s must be %s", label, expected(key));
         for (const cJSON *it = item->child; it; it = it->next) {
             snprintf(label, sizeof label, "%s: key 'params.%s'", origin, it->string);
             char *text = joined_text(it, ",");
             if (!text || strlen(it->string) >= GB_NAME_MAX - 1) {
                 free(text);
-                return gb_explore__fail(msg, msglen, GB_EBADARG, "%s must be an array of integers or text "
+                return gb__fail(msg, msglen, GB_EBADARG, "%s must be an array of integers or text "
                             "like \"1:8:x2\"", label);
             }
             size_t need = strlen(it->string) + strlen(text) + 2;
             char *assign = malloc(need);
             if (!assign) {
                 free(text);
-                return gb_explore__fail(msg, msglen, GB_ENOMEM, "out of memory");
+                return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
             }
             snprintf(assign, need, "%s=%s", it->string, text);
             free(text);
@@ -229,7 +229,7 @@ static int plan_key(gb_plan_t *pl, const cJSON *item, const char *origin, char *
     while (k < sizeof keys / sizeof keys[0] && strcmp(keys[k], key))
         k++;
     if (k == sizeof keys / sizeof keys[0])
-        return gb_explore__fail(msg, msglen, GB_EBADARG, "%s: unknown key '%s'; docs/explore.md lists the keys",
+        return gb__fail(msg, msglen, GB_EBADARG, "%s: unknown key '%s'; docs/explore.md lists the keys",
                     origin, key);
     char *text = !strcmp(key, "lws") && cJSON_IsArray(item) ? pairs_text(item)
                                                            : joined_text(item, ",");
@@ -251,7 +251,7 @@ static int plan_key(gb_plan_t *pl, const cJSON *item, const char *origin, char *
     if (!text || !typed || (!list_ok && cJSON_IsArray(item))) {
         free(text);
         snprintf(sub, sizeof sub, "%s", key);
-        return gb_explore__fail(msg, msglen, GB_EBADARG, "%s must be %s", label, expected(sub));
+        return gb__fail(msg, msglen, GB_EBADARG, "%s must be %s", label, expected(sub));
     }
     int rc = gb_plan_set(pl, key, text, label, msg, msglen);
     free(text);
@@ -271,15 +271,15 @@ int gb_plan_parse_json(gb_plan_t *pl, const char *text, size_t len, const char *
                 line++;
                 col = 0;
             }
-        return gb_explore__fail(msg, msglen, GB_EBADARG, "%s is not valid JSON (line %zu, column %zu)", origin,
+        return gb__fail(msg, msglen, GB_EBADARG, "%s is not valid JSON (line %zu, column %zu)", origin,
                     line, col);
     }
     int rc = GB_OK;
     if (!cJSON_IsObject(root))
-        rc = gb_explore__fail(msg, msglen, GB_EBADARG, "%s must be a JSON object of plan keys", origin);
+        rc = gb__fail(msg, msglen, GB_EBADARG, "%s must be a JSON object of plan keys", origin);
     for (const cJSON *it = root->child; rc == GB_OK && it; it = it->next) {
         if (cJSON_GetObjectItemCaseSensitive(root, it->string) != it)
-            rc = gb_explore__fail(msg, msglen, GB_EBADARG, "%s: key '%s' appears twice", origin, it->string);
+            rc = gb__fail(msg, msglen, GB_EBADARG, "%s: key '%s' appears twice", origin, it->string);
         else
             rc = plan_key(pl, it, origin, msg, msglen);
     }
@@ -296,23 +296,18 @@ int gb_plan_load(gb_plan_t *pl, const char *name_or_file, char *msg, size_t msgl
             return gb_plan_parse_json(pl, builtins[i].json, strlen(builtins[i].json), origin, msg,
                                       msglen);
         }
-    FILE *f = fopen(name_or_file, "rb");
-    if (!f)
-        return gb_explore__fail(msg, msglen, GB_EBADARG, "cannot read plan '%s': %s; give a plan file or a "
+    char *buf;
+    size_t n;
+    int rc = gb__read_file(name_or_file, MAX_PLAN_BYTES, &buf, &n);
+    if (rc == GB_ENOMEM)
+        return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+    if (rc == GB_EOVERFLOW)
+        return gb__fail(msg, msglen, GB_EBADARG, "plan '%s' is over 1 MiB", name_or_file);
+    if (rc != GB_OK)
+        return gb__fail(msg, msglen, GB_EBADARG, "cannot read plan '%s': %s; give a plan file or a "
                     "built-in plan (explore-f-n, explore-n-lws)", name_or_file, strerror(errno));
-    char *buf = malloc(MAX_PLAN_BYTES + 1);
-    size_t n = buf ? fread(buf, 1, MAX_PLAN_BYTES + 1, f) : 0;
-    int err = ferror(f);
-    fclose(f);
-    if (!buf)
-        return gb_explore__fail(msg, msglen, GB_ENOMEM, "out of memory");
-    if (err || n > MAX_PLAN_BYTES) {
-        free(buf);
-        return gb_explore__fail(msg, msglen, GB_EBADARG, "plan '%s' %s", name_or_file,
-                    err ? "cannot be read" : "is over 1 MiB");
-    }
     snprintf(origin, sizeof origin, "plan '%s'", name_or_file);
-    int rc = gb_plan_parse_json(pl, buf, n, origin, msg, msglen);
+    rc = gb_plan_parse_json(pl, buf, n, origin, msg, msglen);
     free(buf);
     return rc;
 }

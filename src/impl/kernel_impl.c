@@ -382,13 +382,8 @@ static int plan(gb_impl_t *im, const gb_config_t *cfg, const gb_problem_t *p)
     if ((rc = build_options(im, cfg)) || (rc = geometry(im, cfg)))
         return rc;
 
-    const char *prelude = NULL, *helpers = NULL;
-    for (size_t i = 0; i < gb__embedded_count; i++) {
-        if (!strcmp(gb__embedded_files[i].name, "prelude.cl"))
-            prelude = gb__embedded_files[i].data;
-        if (!strcmp(gb__embedded_files[i].name, "helpers.cl"))
-            helpers = gb__embedded_files[i].data;
-    }
+    const char *prelude = gb__embedded("prelude.cl")->data;
+    const char *helpers = gb__embedded("helpers.cl")->data;
     double ms;
     int hit;
     if ((rc = gb__program_get(im->ctx, f->name, prelude, f->source, im->options, &im->program,

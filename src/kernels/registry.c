@@ -16,41 +16,9 @@ struct gb_registry {
     size_t count, cap;
 };
 
-#define GB_FILE_MAX (4u << 20)
+#define GB_FILE_MAX (4u << 20) /* bytes of one metadata or source file */
 
-/* Reads a whole file of at most 4 MiB into a NUL-terminated heap buffer (caller frees). */
-static int read_file(const char *path, char **out, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return GB_EIO;
-    char *buf = malloc(GB_FILE_MAX + 1);
-    size_t n = buf ? fread(buf, 1, GB_FILE_MAX + 1, f) : 0;
-    int err = ferror(f);
-    fclose(f);
-    if (!buf)
-        return GB_ENOMEM;
-    if (err || n > GB_FILE_MAX) {
-        free(buf);
-        return GB_EIO;
-    }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return GB_OK;
-}
-
-static char *dup_mem(const char *s, size_t n)
-{
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, s, n);
-        d[n] = '\0';
-    }
-    return d;
-}
-
-static const gb_embedded_file_t *embedded(const char *name)
+const gb_embedded_file_t *gb__embedded(const char *name)
 {
     for (size_t i = 0; i < gb__embedded_count; i++)
         if (!strcmp(gb__embedded_files[i].name, name))
@@ -96,24 +64,28 @@ static int load_family(gb_registry_t *reg, const char *json, size_t len, const c
     size_t slen = 0;
     if (dir) {
         snprintf(path, sizeof path, "%s/%s", dir, fam.source_file);
-        rc = read_file(path, &fam.source, &slen);
+        rc = gb__read_file(path, GB_FILE_MAX, &fam.source, &slen);
         if (rc == GB_ENOMEM)
             goto fail;
+        if (rc == GB_EOVERFLOW) {
+            rc = gb__fail(msg, msglen, GB_EIO, "%s is over 4 MiB", path);
+            goto fail;
+        }
     }
     if (!fam.source) {
-        const gb_embedded_file_t *e = embedded(fam.source_file);
+        const gb_embedded_file_t *e = gb__embedded(fam.source_file);
         if (!e) {
             rc = gb__fail(msg, msglen, GB_ENOSOURCE,
                           "%s: source file '%s' is missing; put it beside the JSON", origin,
                           fam.source_file);
             goto fail;
         }
-        if (!(fam.source = dup_mem(e->data, e->len))) {
+        if (!(fam.source = gb__memdup(e->data, e->len))) {
             rc = GB_ENOMEM;
             goto fail;
         }
     }
-    if (!(fam.origin = dup_mem(origin, strlen(origin)))) {
+    if (!(fam.origin = gb__memdup(origin, strlen(origin)))) {
         rc = GB_ENOMEM;
         goto fail;
     }
@@ -154,7 +126,7 @@ static int load_dir(gb_registry_t *reg, const char *dir, char *msg, size_t msgle
             }
             names = grown;
         }
-        if (!(names[n] = dup_mem(e->d_name, len))) {
+        if (!(names[n] = gb__memdup(e->d_name, len))) {
             rc = GB_ENOMEM;
             break;
         }
@@ -167,8 +139,8 @@ static int load_dir(gb_registry_t *reg, const char *dir, char *msg, size_t msgle
         char path[4096], *json = NULL;
         size_t len = 0;
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        rc = read_file(path, &json, &len);
-        if (rc == GB_EIO)
+        rc = gb__read_file(path, GB_FILE_MAX, &json, &len);
+        if (rc == GB_EIO || rc == GB_EOVERFLOW)
             rc = gb__fail(msg, msglen, GB_EIO, "cannot read '%s' (over 4 MiB or unreadable)", path);
         if (rc == GB_OK)
             rc = load_family(reg, json, len, path, dir, msg, msglen);
@@ -201,9 +173,9 @@ int gb_registry_open(gb_registry_t **out, const char *kernel_path, char *msg, si
         gb_family_t fam;
         memset(&fam, 0, sizeof fam);
         fam.library = gb__peer_name(i);
-        fam.name = dup_mem(fam.library, strlen(fam.library));
-        fam.description = dup_mem(gb__peer_description(i), strlen(gb__peer_description(i)));
-        fam.origin = dup_mem("library", 7);
+        fam.name = gb__memdup(fam.library, strlen(fam.library));
+        fam.description = gb__memdup(gb__peer_description(i), strlen(gb__peer_description(i)));
+        fam.origin = gb__memdup("library", 7);
         fam.precisions = 3u;
         fam.layouts = 0xffu;
         if (!fam.name || !fam.description || !fam.origin || (rc = add_family(reg, &fam)) != GB_OK) {

@@ -14,6 +14,8 @@ typedef struct gb_embedded_file {
 /* Generated at build time from kernels/ (cmake/embed.cmake). */
 extern const gb_embedded_file_t gb__embedded_files[];
 extern const size_t gb__embedded_count;
+/* The embedded file of this name (e.g. "prelude.cl"), or NULL. */
+const gb_embedded_file_t *gb__embedded(const char *name);
 
 /* Parses one family's JSON text (origin names it in messages) into fam; the source is looked up
  * by the loader. GB_EMETADATA with the offending key in msg. */

@@ -9,14 +9,6 @@
 #define GB_FMA_ITERS 1024
 #define GB_REPEATS 5
 
-static const char *embedded_text(const char *name)
-{
-    for (size_t i = 0; i < gb__embedded_count; i++)
-        if (!strcmp(gb__embedded_files[i].name, name))
-            return gb__embedded_files[i].data;
-    return NULL;
-}
-
 /* Best (shortest) event time of REPEATS launches of kernel k over global work-items. */
 static int best_ms(gb_context_t *ctx, cl_kernel k, size_t global, double *best)
 {
@@ -43,7 +35,7 @@ static int best_ms(gb_context_t *ctx, cl_kernel k, size_t global, double *best)
 
 static int measure_peak(gb_context_t *ctx, gb_precision_t prec, double *gflops)
 {
-    const char *prelude = embedded_text("prelude.cl"), *src = embedded_text("ceilings.cl");
+    const char *prelude = gb__embedded("prelude.cl")->data, *src = gb__embedded("ceilings.cl")->data;
     char opts[96];
     snprintf(opts, sizeof opts, "-DGB_PRECISION=%d -DITERS=%d", prec == GB_PREC_D ? 64 : 32,
              GB_FMA_ITERS);
@@ -82,7 +74,7 @@ static int measure_peak(gb_context_t *ctx, gb_precision_t prec, double *gflops)
 
 static int measure_bandwidth(gb_context_t *ctx, double *gbs, size_t *bytes_out)
 {
-    const char *prelude = embedded_text("prelude.cl"), *src = embedded_text("ceilings.cl");
+    const char *prelude = gb__embedded("prelude.cl")->data, *src = gb__embedded("ceilings.cl")->data;
     cl_program prog = NULL;
     double ms;
     int hit, rc = gb__program_get(ctx, "ceilings", prelude, src, "-DGB_PRECISION=32", &prog, &ms, &hit);

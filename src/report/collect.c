@@ -140,7 +140,7 @@ static int grow_slots(gb_report_t *r)
         s[i] = SIZE_MAX;
     for (size_t i = 0; i < r->nrows; i++) {
         const char *k = r->rows[i].key;
-        size_t h = (size_t)gb_store_fnv1a64(k, strlen(k)) & (n - 1);
+        size_t h = (size_t)gb__fnv1a64(k, strlen(k), GB_FNV_BASIS) & (n - 1);
         while (s[h] != SIZE_MAX)
             h = (h + 1) & (n - 1);
         s[h] = i;
@@ -154,7 +154,7 @@ static int grow_slots(gb_report_t *r)
 /* The row of this key, added (from pt) when new; *key is taken over either way. */
 static int find_row(gb_report_t *r, char *key, const gb_point_t *pt, gb_report__row_t **out)
 {
-    size_t h = (size_t)gb_store_fnv1a64(key, strlen(key)) & (r->nslots - 1);
+    size_t h = (size_t)gb__fnv1a64(key, strlen(key), GB_FNV_BASIS) & (r->nslots - 1);
     for (; r->slots[h] != SIZE_MAX; h = (h + 1) & (r->nslots - 1))
         if (!strcmp(r->rows[r->slots[h]].key, key)) {
             free(key);

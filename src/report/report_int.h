@@ -5,6 +5,7 @@
 #define GB_REPORT_INT_H
 
 #include "report.h"
+#include "../util/util.h"
 
 /* A device as the rows name it: a short label (its name, cut) and its full facts. */
 typedef struct gb_report__dev {

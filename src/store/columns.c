@@ -114,13 +114,6 @@ const size_t gb_store__ncols = sizeof gb_store__cols / sizeof gb_store__cols[0];
 #define FIELD(pt, c, type) ((type *)(void *)((char *)(pt) + (c)->off))
 #define CFIELD(pt, c, type) ((const type *)(const void *)((const char *)(pt) + (c)->off))
 
-static int fail(char *msg, size_t len, int code, const char *fmt, const char *a, const char *b)
-{
-    if (msg && len)
-        snprintf(msg, len, fmt, a, b);
-    return code;
-}
-
 gb_store__class_t gb_store__class(const gb_store__col_t *c)
 {
     switch (c->kind) {
@@ -165,7 +158,7 @@ int gb_store__set_int(gb_point_t *pt, const gb_store__col_t *c, int64_t v, char 
         return GB_OK;
     case GB_COL_BOOL:
         if (v != 0 && v != 1)
-            return fail(msg, len, GB_EBADARG, "key '%s' must be 0 or 1 (or a boolean)%s", c->name, "");
+            return gb__fail(msg, len, GB_EBADARG, "key '%s' must be 0 or 1 (or a boolean)", c->name);
         *FIELD(pt, c, int) = (int)v;
         return GB_OK;
     case GB_COL_UINT:
@@ -182,9 +175,9 @@ int gb_store__set_int(gb_point_t *pt, const gb_store__col_t *c, int64_t v, char 
         *FIELD(pt, c, uint64_t) = (uint64_t)v;
         return GB_OK;
     default:
-        return fail(msg, len, GB_EBADARG, "key '%s' is not an integer column%s", c->name, "");
+        return gb__fail(msg, len, GB_EBADARG, "key '%s' is not an integer column", c->name);
     }
-    return fail(msg, len, GB_EBADARG, "key '%s' is out of range%s", c->name, "");
+    return gb__fail(msg, len, GB_EBADARG, "key '%s' is out of range", c->name);
 }
 
 double gb_store__get_dbl(const gb_point_t *pt, const gb_store__col_t *c)
@@ -275,7 +268,7 @@ static int params_parse(const char *s, gb_params_t *ps, const char *key, char *m
     gb_params_t out;
     memset(&out, 0, sizeof out);
     if (!cJSON_IsObject(o)) {
-        rc = fail(msg, len, GB_EBADARG, "key '%s' must be a JSON object of NAME: integer%s", key, "");
+        rc = gb__fail(msg, len, GB_EBADARG, "key '%s' must be a JSON object of NAME: integer", key);
         goto done;
     }
     for (cJSON *it = o->child; it; it = it->next) {
@@ -283,7 +276,7 @@ static int params_parse(const char *s, gb_params_t *ps, const char *key, char *m
         if (!it->string || !it->string[0] || strlen(it->string) >= GB_NAME_MAX ||
             !cJSON_IsNumber(it) || v != floor(v) || fabs(v) > 9.0e15 ||
             gb_params_get(&out, it->string, &(long){0}) || out.count == GB_MAX_PARAMS) {
-            rc = fail(msg, len, GB_EBADARG, "key '%s': parameter '%s' must be a unique short name "
+            rc = gb__fail(msg, len, GB_EBADARG, "key '%s': parameter '%s' must be a unique short name "
                       "with an integer value", key, it->string ? it->string : "");
             goto done;
         }
@@ -302,7 +295,7 @@ static int copy_str(char *dst, size_t size, const char *s, const char *key, char
     if (n >= size) {
         char limit[32];
         snprintf(limit, sizeof limit, "%zu", size - 1);
-        return fail(msg, len, GB_EBADARG, "key '%s' is longer than %s bytes", key, limit);
+        return gb__fail(msg, len, GB_EBADARG, "key '%s' is longer than %s bytes", key, limit);
     }
     memcpy(dst, s, n + 1);
     return GB_OK;
@@ -381,11 +374,11 @@ int gb_store__set_text(gb_point_t *pt, const gb_store__col_t *c, const char *s, 
         int ok = cJSON_IsObject(o) && strlen(s) <= 65536;
         cJSON_Delete(o);
         if (!ok)
-            return fail(msg, len, GB_EBADARG, "key '%s' must be a JSON object (at most 64 KiB)%s",
-                        c->name, "");
+            return gb__fail(msg, len, GB_EBADARG, "key '%s' must be a JSON object (at most 64 KiB)",
+                        c->name);
         char *dup = malloc(strlen(s) + 1);
         if (!dup)
-            return fail(msg, len, GB_ENOMEM, "out of memory reading key '%s'%s", c->name, "");
+            return gb__fail(msg, len, GB_ENOMEM, "out of memory reading key '%s'", c->name);
         strcpy(dup, s);
         free(pt->env_json);
         pt->env_json = dup;
@@ -410,7 +403,7 @@ int gb_store__set_text(gb_point_t *pt, const gb_store__col_t *c, const char *s, 
         break;
     }
     if (bad)
-        return fail(msg, len, GB_EBADARG, "key '%s' must be %s", c->name, bad);
+        return gb__fail(msg, len, GB_EBADARG, "key '%s' must be %s", c->name, bad);
     return GB_OK;
 }
 

@@ -12,13 +12,6 @@
 
 extern char **environ;
 
-static int fail(char *msg, size_t len, int code, const char *fmt, const char *a, const char *b)
-{
-    if (msg && len)
-        snprintf(msg, len, fmt, a, b);
-    return code;
-}
-
 void gb_point_init(gb_point_t *pt)
 {
     memset(pt, 0, sizeof *pt);
@@ -69,7 +62,7 @@ void gb_point_define(gb_point_t *pt, const gb_device_info_t *dev, const gb_confi
     gb_store__params_sort(&pt->params);
     if (f->source)
         snprintf(pt->source_hash, sizeof pt->source_hash, "fnv1a64:%016llx",
-                 (unsigned long long)gb_store_fnv1a64(f->source, strlen(f->source)));
+                 (unsigned long long)gb__fnv1a64(f->source, strlen(f->source), GB_FNV_BASIS));
     else
         snprintf(pt->source_hash, sizeof pt->source_hash, "none");
     pt->problem = *problem;
@@ -268,7 +261,7 @@ int gb_point_compute_id(gb_point_t *pt)
     int rc = gb_point_definition(pt, &def);
     if (rc != GB_OK)
         return rc;
-    gb_store_sha256_hex(def, strlen(def), hex);
+    gb__sha256_hex(def, strlen(def), hex);
     free(def);
     memcpy(pt->id, hex, GB_POINT_ID_LEN);
     pt->id[GB_POINT_ID_LEN] = '\0';
@@ -280,24 +273,24 @@ int gb_point_check(const gb_point_t *pt, char *msg, size_t msglen)
     char buf[GB_POINT_ID_LEN + 1];
     gb_point_t tmp = *pt; /* shallow: only the id is recomputed */
     if (gb_point_compute_id(&tmp) != GB_OK)
-        return fail(msg, msglen, GB_ENOMEM, "out of memory checking point %s%s", pt->id, "");
+        return gb__fail(msg, msglen, GB_ENOMEM, "out of memory checking point %s", pt->id);
     memcpy(buf, tmp.id, sizeof buf);
     if (strcmp(buf, pt->id) != 0)
-        return fail(msg, msglen, GB_EBADARG, "id '%s' does not match its definition (which hashes "
+        return gb__fail(msg, msglen, GB_EBADARG, "id '%s' does not match its definition (which hashes "
                     "to %s)", pt->id, buf);
     if ((unsigned)pt->problem.precision > GB_PREC_D || (unsigned)pt->problem.layout > GB_COL_MAJOR ||
         (unsigned)pt->problem.trans_a > GB_TRANS || (unsigned)pt->problem.trans_b > GB_TRANS ||
         (unsigned)pt->timing > GB_TIMING_OFFLOAD || pt->result.timing != pt->timing)
-        return fail(msg, msglen, GB_EBADARG, "point %s has an out-of-range precision, layout, "
-                    "transposition or timing%s", pt->id, "");
+        return gb__fail(msg, msglen, GB_EBADARG, "point %s has an out-of-range precision, layout, "
+                    "transposition or timing", pt->id);
     if (pt->iterations < 1 || pt->warmup < 0)
-        return fail(msg, msglen, GB_EBADARG, "point %s: iterations must be at least 1 and warmup "
-                    "at least 0%s", pt->id, "");
+        return gb__fail(msg, msglen, GB_EBADARG, "point %s: iterations must be at least 1 and warmup "
+                    "at least 0", pt->id);
     if (!pt->timestamp[0] || !pt->tool_version[0])
-        return fail(msg, msglen, GB_EBADARG, "point %s has no timestamp or tool version%s", pt->id, "");
+        return gb__fail(msg, msglen, GB_EBADARG, "point %s has no timestamp or tool version", pt->id);
     for (int ph = 0; ph < GB_PHASE_COUNT; ph++)
         if (pt->result.time_ms[ph].n != (size_t)pt->iterations || !pt->result.samples_ms[ph])
-            return fail(msg, msglen, GB_EBADARG, "point %s: phase '%s' does not hold one sample "
+            return gb__fail(msg, msglen, GB_EBADARG, "point %s: phase '%s' does not hold one sample "
                         "per iteration", pt->id, gb_phase_name((gb_phase_t)ph));
     return GB_OK;
 }

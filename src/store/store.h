@@ -140,12 +140,8 @@ int gb_store_import_json(gb_store_t *st, const char *text, size_t len, const cha
 void *gb_point_to_json(const gb_point_t *pt);
 int gb_point_from_json(const void *json, gb_point_t *pt, char *msg, size_t msglen);
 
-/* ---- hashing -------------------------------------------------------------------------------- */
+/* ---- provenance ----------------------------------------------------------------------------- */
 
-/* FNV-1a, 64-bit (offset basis 14695981039346656037, prime 1099511628211). */
-uint64_t gb_store_fnv1a64(const void *data, size_t len);
-/* SHA-256 of data as 64 lower-case hex digits into hex (65 bytes). */
-void gb_store_sha256_hex(const void *data, size_t len, char hex[65]);
 /* The git revision the tool was built from (`git describe --always --dirty`), or "unknown". */
 const char *gb_store_git_revision(void);
 

@@ -5,6 +5,7 @@
 #define GB_STORE_INT_H
 
 #include "store.h"
+#include "../util/util.h"
 
 typedef enum gb_store__kind {
     GB_COL_STR,     /* char array */

@@ -1,22 +1,11 @@
-/* hash.c: FNV-1a 64-bit (kernel source hashes) and SHA-256 (point ids), and the git revision
- * the tool was built from. */
+/* hash.c: FNV-1a 64 (hash tables) and SHA-256 (ids, the identity of compiled programs). */
 #include <string.h>
 
-#include "store.h"
+#include "util.h"
 
-#ifndef GB_GIT_REVISION
-#define GB_GIT_REVISION "unknown"
-#endif
-
-const char *gb_store_git_revision(void)
-{
-    return GB_GIT_REVISION[0] ? GB_GIT_REVISION : "unknown";
-}
-
-uint64_t gb_store_fnv1a64(const void *data, size_t len)
+uint64_t gb__fnv1a64(const void *data, size_t len, uint64_t h)
 {
     const unsigned char *p = data;
-    uint64_t h = 14695981039346656037ull;
     for (size_t i = 0; i < len; i++) {
         h ^= p[i];
         h *= 1099511628211ull;
@@ -24,7 +13,7 @@ uint64_t gb_store_fnv1a64(const void *data, size_t len)
     return h;
 }
 
-/* SHA-256 as FIPS 180-4 specifies it; small and slow, which is plenty for point definitions. */
+/* SHA-256 as FIPS 180-4 specifies it: small and plain, which is plenty here. */
 static const uint32_t K256[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -74,30 +63,55 @@ static void sha256_block(uint32_t h[8], const unsigned char *b)
     h[7] += hh;
 }
 
-void gb_store_sha256_hex(const void *data, size_t len, char hex[65])
+void gb__sha256_init(gb_sha256_t *s)
 {
-    uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                     0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    memcpy(s->h, h0, sizeof h0);
+    s->bytes = 0;
+}
+
+void gb__sha256_update(gb_sha256_t *s, const void *data, size_t len)
+{
     const unsigned char *p = data;
-    size_t n = len;
-    for (; n >= 64; n -= 64, p += 64)
-        sha256_block(h, p);
-    /* The tail, a 1 bit, zeros, and the length in bits (big-endian) fill one or two blocks. */
-    unsigned char tail[128];
-    memset(tail, 0, sizeof tail);
-    memcpy(tail, p, n);
-    tail[n] = 0x80;
-    size_t blocks = n + 9 <= 64 ? 1 : 2;
-    uint64_t bits = (uint64_t)len * 8u;
+    size_t have = (size_t)(s->bytes % 64);
+    s->bytes += len;
+    if (have) {
+        size_t take = 64 - have < len ? 64 - have : len;
+        memcpy(s->block + have, p, take);
+        p += take;
+        len -= take;
+        if (have + take < 64)
+            return;
+        sha256_block(s->h, s->block);
+    }
+    for (; len >= 64; len -= 64, p += 64)
+        sha256_block(s->h, p);
+    memcpy(s->block, p, len);
+}
+
+void gb__sha256_hex_final(gb_sha256_t *s, char hex[65])
+{
+    /* A 1 bit, zeros, and the length in bits (big-endian) fill the last one or two blocks. */
+    const uint64_t bits = s->bytes * 8u;
+    unsigned char pad[72] = {0x80};
+    size_t have = (size_t)(s->bytes % 64), npad = (have < 56 ? 56 : 120) - have;
     for (int i = 0; i < 8; i++)
-        tail[blocks * 64 - 1 - (size_t)i] = (unsigned char)(bits >> (8 * i));
-    for (size_t i = 0; i < blocks; i++)
-        sha256_block(h, tail + 64 * i);
+        pad[npad + (size_t)i] = (unsigned char)(bits >> (56 - 8 * i));
+    gb__sha256_update(s, pad, npad + 8);
     static const char digits[] = "0123456789abcdef";
     for (int i = 0; i < 32; i++) {
-        unsigned byte = (h[i / 4] >> (24 - 8 * (i % 4))) & 0xffu;
+        unsigned byte = (s->h[i / 4] >> (24 - 8 * (i % 4))) & 0xffu;
         hex[2 * i] = digits[byte >> 4];
         hex[2 * i + 1] = digits[byte & 15u];
     }
     hex[64] = '\0';
+}
+
+void gb__sha256_hex(const void *data, size_t len, char hex[65])
+{
+    gb_sha256_t s;
+    gb__sha256_init(&s);
+    gb__sha256_update(&s, data, len);
+    gb__sha256_hex_final(&s, hex);
 }

@@ -1,0 +1,97 @@
+/* util.c: messages, growth, copies and whole-file reads shared by every layer. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+int gb__fail(char *msg, size_t msglen, int code, const char *fmt, ...)
+{
+    if (msg && msglen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, msglen, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+int gb__grow(void *buf, size_t *cap, size_t need, size_t elem)
+{
+    void **p = buf;
+    if (need <= *cap && *p)
+        return GB_OK;
+    size_t n = *cap ? *cap : 8;
+    while (n < need) {
+        if (n > SIZE_MAX / 2)
+            return GB_ENOMEM;
+        n *= 2;
+    }
+    if (elem && n > SIZE_MAX / elem)
+        return GB_ENOMEM;
+    void *grown = realloc(*p, n * elem);
+    if (!grown)
+        return GB_ENOMEM;
+    *p = grown;
+    *cap = n;
+    return GB_OK;
+}
+
+char *gb__memdup(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+char *gb__strdup(const char *s)
+{
+    return gb__memdup(s, strlen(s));
+}
+
+int gb__read_stream(FILE *f, size_t max, char **out, size_t *len)
+{
+    size_t cap = 0, n = 0;
+    char *buf = NULL;
+    *out = NULL;
+    *len = 0;
+    for (;;) {
+        /* One byte more than max is read, to tell a file of exactly max bytes from a longer one. */
+        if (gb__grow(&buf, &cap, n + 4096 < max + 2 ? n + 4096 : max + 2, 1) != GB_OK) {
+            free(buf);
+            return GB_ENOMEM;
+        }
+        size_t want = cap - n - 1;
+        size_t got = fread(buf + n, 1, want, f);
+        n += got;
+        if (n > max) {
+            free(buf);
+            return GB_EOVERFLOW;
+        }
+        if (got < want)
+            break;
+    }
+    if (ferror(f)) {
+        free(buf);
+        return GB_EIO;
+    }
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return GB_OK;
+}
+
+int gb__read_file(const char *path, size_t max, char **out, size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return GB_EIO;
+    int rc = gb__read_stream(f, max, out, len);
+    fclose(f);
+    return rc;
+}

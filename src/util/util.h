@@ -1,0 +1,53 @@
+/* util.h: the internal helpers every layer shares (the library's modules and the tool's): one
+ * way to format a message, grow an array, read a file and hash bytes. No OpenCL, no project
+ * types beyond the error codes; nothing here is part of the public API. */
+#ifndef GB_UTIL_H
+#define GB_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gemmbench.h"
+
+#if defined(__GNUC__)
+#define GB_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define GB_PRINTF(a, b)
+#endif
+
+/* Writes a formatted message into msg (when msg is not NULL and msglen > 0) and returns code. */
+int gb__fail(char *msg, size_t msglen, int code, const char *fmt, ...) GB_PRINTF(4, 5);
+
+/* Makes room for at least need elements of size elem in *buf (capacity *cap elements, doubled
+ * as needed; *buf may be NULL with *cap 0). GB_OK, or GB_ENOMEM with *buf unchanged. */
+int gb__grow(void *buf, size_t *cap, size_t need, size_t elem);
+/* A heap copy of s (n bytes, NUL added), or NULL when out of memory; the caller frees it. */
+char *gb__memdup(const char *s, size_t n);
+char *gb__strdup(const char *s);
+
+/* Reads all of f (at most max bytes) into a new NUL-terminated buffer *out (caller frees) of
+ * *len bytes. GB_EIO when reading fails, GB_EOVERFLOW when there are more than max bytes,
+ * GB_ENOMEM; *out is NULL on every error. */
+int gb__read_stream(FILE *f, size_t max, char **out, size_t *len);
+/* gb__read_stream on the file at path; GB_EIO also when it cannot be opened (errno says why). */
+int gb__read_file(const char *path, size_t max, char **out, size_t *len);
+
+/* FNV-1a, 64-bit, continued from h (start with GB_FNV_BASIS): for hash tables. */
+#define GB_FNV_BASIS 14695981039346656037ull
+uint64_t gb__fnv1a64(const void *data, size_t len, uint64_t h);
+
+/* SHA-256 (FIPS 180-4), in parts: for ids and the identity of what is compiled. */
+typedef struct gb_sha256 {
+    uint32_t h[8];
+    uint64_t bytes;
+    unsigned char block[64];
+} gb_sha256_t;
+void gb__sha256_init(gb_sha256_t *s);
+void gb__sha256_update(gb_sha256_t *s, const void *data, size_t len);
+/* Ends the hash and writes 64 lower-case hex digits and a NUL into hex. */
+void gb__sha256_hex_final(gb_sha256_t *s, char hex[65]);
+/* The whole of data in one call. */
+void gb__sha256_hex(const void *data, size_t len, char hex[65]);
+
+#endif

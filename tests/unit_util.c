@@ -1,0 +1,104 @@
+/* unit_util.c: the shared helpers (src/util): SHA-256 against FIPS 180-2's vectors, whole and
+ * in parts; FNV-1a 64; growth; whole-file reads at and over their limit. */
+#include "../src/util/util.h"
+#include "unit.h"
+
+static void sha_parts(const char *data, size_t len, size_t step, char hex[65])
+{
+    gb_sha256_t s;
+    gb__sha256_init(&s);
+    for (size_t i = 0; i < len; i += step)
+        gb__sha256_update(&s, data + i, len - i < step ? len - i : step);
+    gb__sha256_hex_final(&s, hex);
+}
+
+static void test_sha256(void)
+{
+    char hex[65], parts[65];
+    gb__sha256_hex("", 0, hex);
+    CHECK(!strcmp(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+    gb__sha256_hex("abc", 3, hex);
+    CHECK(!strcmp(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+    const char *m = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    gb__sha256_hex(m, strlen(m), hex);
+    CHECK(!strcmp(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"));
+    /* Around the padding's block boundary (55, 56, 64 bytes) and over several blocks. */
+    static const struct {
+        size_t n;
+        const char *hex;
+    } as_vec[] = {{55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"},
+                  {56, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a"},
+                  {64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"},
+                  {1000, "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3"}};
+    char as[1000];
+    memset(as, 'a', sizeof as);
+    for (size_t v = 0; v < sizeof as_vec / sizeof as_vec[0]; v++) {
+        gb__sha256_hex(as, as_vec[v].n, hex);
+        CHECK(!strcmp(hex, as_vec[v].hex));
+        /* The same bytes fed in pieces that straddle blocks give the same digest. */
+        for (size_t step = 1; step <= 65; step += 7) {
+            sha_parts(as, as_vec[v].n, step, parts);
+            CHECK(!strcmp(parts, as_vec[v].hex));
+        }
+    }
+}
+
+static void test_fnv(void)
+{
+    CHECK(gb__fnv1a64("", 0, GB_FNV_BASIS) == 0xcbf29ce484222325ull);
+    CHECK(gb__fnv1a64("a", 1, GB_FNV_BASIS) == 0xaf63dc4c8601ec8cull);
+    CHECK(gb__fnv1a64("foobar", 6, GB_FNV_BASIS) == 0x85944171f73967e8ull);
+    /* Continued: "foo" then "bar" is "foobar". */
+    CHECK(gb__fnv1a64("bar", 3, gb__fnv1a64("foo", 3, GB_FNV_BASIS)) == 0x85944171f73967e8ull);
+}
+
+static void test_grow(void)
+{
+    int *v = NULL;
+    size_t cap = 0;
+    CHECK_RC(gb__grow(&v, &cap, 1, sizeof *v), GB_OK);
+    CHECK(v != NULL && cap >= 1);
+    for (int i = 0; i < 1000; i++) {
+        if (!CHECK_RC(gb__grow(&v, &cap, (size_t)i + 1, sizeof *v), GB_OK))
+            break;
+        v[i] = i;
+    }
+    CHECK(cap >= 1000 && v[999] == 999 && v[500] == 500);
+    size_t before = cap;
+    CHECK_RC(gb__grow(&v, &cap, SIZE_MAX / 2, sizeof *v), GB_ENOMEM);
+    CHECK(cap == before && v[999] == 999);
+    free(v);
+}
+
+static void test_read(void)
+{
+    char path[] = "/tmp/gb_unit_util_XXXXXX";
+    int fd = mkstemp(path);
+    if (!CHECK(fd >= 0))
+        return;
+    char data[10000];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (char)('a' + i % 26);
+    CHECK(write(fd, data, sizeof data) == (ssize_t)sizeof data);
+    close(fd);
+    char *buf;
+    size_t len;
+    CHECK_RC(gb__read_file(path, sizeof data, &buf, &len), GB_OK);
+    CHECK(buf && len == sizeof data && !memcmp(buf, data, len) && buf[len] == '\0');
+    free(buf);
+    CHECK_RC(gb__read_file(path, sizeof data - 1, &buf, &len), GB_EOVERFLOW);
+    CHECK(buf == NULL && len == 0);
+    CHECK_RC(gb__read_file(path, 100, &buf, &len), GB_EOVERFLOW);
+    remove(path);
+    CHECK_RC(gb__read_file(path, 100, &buf, &len), GB_EIO);
+    CHECK(buf == NULL);
+}
+
+int main(void)
+{
+    test_sha256();
+    test_fnv();
+    test_grow();
+    test_read();
+    return unit_finish();
+}
