@@ -192,43 +192,27 @@ typedef struct gb_preset {
     long *set_values;
 } gb_preset_t;
 
-/* One kernel family as its metadata declares it (docs/kernel-metadata.md). Owned by the
- * registry; every pointer lives as long as the registry. */
-typedef struct gb_family {
-    char *name, *description, *origin, *source_file, *entry;
-    char *source;          /* the OpenCL C text */
-    const char *library;   /* non-NULL for a library peer ("clblast", "cublas"): no source,
-                              parameters or launch geometry; run through the same harness */
-    unsigned precisions;   /* mask of 1u << gb_precision_t */
-    unsigned layouts;      /* mask of 1u << gb_layout_index(), native layouts */
-    char **args; size_t nargs;
-    char *global[2], *local[2]; /* size expressions; local may be NULL (driver's choice) */
-    char **constraints; size_t nconstraints;
-    char **extensions; size_t nextensions;
-    char *local_mem;       /* expression in bytes, may be NULL */
-    char *multiple[3];     /* M, N, K must be multiples of these expressions (NULL: any);
-                              the harness pads with zeros where they are not */
-    char *ld_multiple[3];  /* A, B, C: leading dimension and offset must be multiples of these
-                              (NULL: any); the harness copies an operand where they are not */
-    char *ld_avoid[3];     /* A, B, C: leading dimensions that are multiples of these (NULL: no
-                              rule) are copied to one that is not (a power-of-two row stride
-                              that the kernel's loads suffer from) */
-    char *nv_max_registers; /* expression, may be NULL: where positive, NVIDIA's compiler gets
-                               -cl-nv-maxrregcount with its value (registers per work-item) */
-    char *rem_entry;       /* a second kernel of the same program, run after the main one with
-                              the same arguments where rem_global is positive (NULL: none) */
-    char *rem_global[2], *rem_local[2];
-    char *workspace;       /* expression, may be NULL: bytes of a scratch buffer passed as the
-                              argument WS to both kernels (0: a token buffer of 16 bytes) */
-    char **let_names, **let_exprs; /* names defined for the launch-size expressions, in order */
-    size_t nlets;
-    gb_param_t *params; size_t nparams;
-    gb_preset_t *presets; size_t npresets;
-    int images;            /* reads an operand as image2d_t (args imgA/imgB, or requires.images):
-                              the device needs image support */
-    int images_from_buffer; /* requires.image2d_from_buffer: the device must also make 2D images
-                               over buffers (else the harness copies operands into images) */
-} gb_family_t;
+/* One kernel family as its metadata declares it (docs/kernel-metadata.md): opaque, read through
+ * the accessors below. Owned by the registry; every pointer they return lives as long as the
+ * registry. */
+typedef struct gb_family gb_family_t;
+
+const char *gb_family_name(const gb_family_t *f);
+const char *gb_family_description(const gb_family_t *f); /* "" when the metadata has none */
+/* The metadata file it came from: "kernels/naive.json", or a path under --kernel-path. */
+const char *gb_family_origin(const gb_family_t *f);
+const char *gb_family_entry(const gb_family_t *f);       /* the main kernel's name */
+unsigned gb_family_precisions(const gb_family_t *f);     /* mask of 1u << gb_precision_t */
+unsigned gb_family_layouts(const gb_family_t *f); /* native layouts: mask of 1u << gb_layout_index() */
+size_t gb_family_param_count(const gb_family_t *f);
+const gb_param_t *gb_family_param(const gb_family_t *f, size_t i); /* NULL past the end */
+size_t gb_family_preset_count(const gb_family_t *f);
+const gb_preset_t *gb_family_preset(const gb_family_t *f, size_t i); /* NULL past the end */
+/* Requirements as the metadata writes them: constraint expressions and extensions (NULL past the
+ * end), and the local memory expression in bytes (NULL when none). */
+const char *gb_family_constraint(const gb_family_t *f, size_t i);
+const char *gb_family_extension(const gb_family_t *f, size_t i);
+const char *gb_family_local_memory(const gb_family_t *f);
 
 /* Bit index of a layout/transposition combination in gb_family_t.layouts (0..7). */
 unsigned gb_layout_index(gb_layout_t layout, gb_trans_t ta, gb_trans_t tb);
@@ -283,6 +267,54 @@ const char *gb_config_name(const gb_config_t *cfg);
  * msg explaining it. problem may be NULL to check only what does not depend on it. */
 int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_precision_t prec,
                     const gb_problem_t *problem, char *msg, size_t msglen);
+
+/* ---- implementations ------------------------------------------------------------------------ */
+
+/* What computes a problem, behind one interface (check, prepare, call, release): a kernel
+ * family's configuration, or a library peer run through the same harness on the same inputs
+ * (CLBlast on the same OpenCL queue; cuBLAS where the CUDA toolkit was found at build time). A
+ * value: ops says which (its contents are private); config is the kernel configuration, with
+ * family NULL for a peer. */
+typedef struct gb_impl_ops gb_impl_ops_t;
+typedef struct gb_impl {
+    const gb_impl_ops_t *ops;
+    gb_config_t config;
+} gb_impl_t;
+
+/* The library peers compiled in: count, and each one's name and one-line description. */
+size_t gb_peer_count(void);
+const char *gb_peer_name(size_t i);
+const char *gb_peer_description(size_t i);
+
+/* A kernel configuration as an implementation (cfg is copied; its family must outlive *out). */
+void gb_impl_kernel(gb_impl_t *out, const gb_config_t *cfg);
+/* Resolves a name: a kernel family or preset of reg, with overrides (NULL for none) as
+ * gb_config_resolve() takes them, else a library peer by name (which takes no parameters:
+ * GB_EBADPARAM). GB_ENOKERNEL when nothing has that name. */
+int gb_impl_resolve(const gb_registry_t *reg, const char *name, const gb_params_t *overrides,
+                    gb_impl_t *out, char *msg, size_t msglen);
+/* The name to print: the preset's, the family's or the peer's. */
+const char *gb_impl_name(const gb_impl_t *im);
+/* Where it comes from: the family's metadata file ("kernels/naive.json") or "library". */
+const char *gb_impl_origin(const gb_impl_t *im);
+/* The precisions it runs: a mask of 1u << gb_precision_t. */
+unsigned gb_impl_precisions(const gb_impl_t *im);
+/* For a problem whose layout the user left open: keeps p's layout and transpositions if the
+ * implementation runs them natively, else sets its first native combination. */
+void gb_impl_native_layout(const gb_impl_t *im, gb_problem_t *p);
+/* Can it run this problem (NULL: what does not depend on the problem) in precision prec on this
+ * device (NULL: what does not depend on the device)? GB_OK, or the reason's code with msg
+ * explaining it, as gb_config_check(). Some limits show only once a kernel is compiled
+ * (GB_EWGSIZE from register use): gb_bench_run() reports those. */
+int gb_impl_check(const gb_impl_t *im, const gb_device_info_t *dev, gb_precision_t prec,
+                  const gb_problem_t *problem, char *msg, size_t msglen);
+/* The identity of what would be compiled for the (checked) problem on dev, into buf (at least
+ * 41 bytes): "sha256:", 16 hex digits of the family's program text (its source after the shared
+ * prelude), "/", and 16 hex digits of how it is built for this problem (its build options, and
+ * the helper passes' program and options where the problem needs them); "none" for a library
+ * peer. GB_EMETADATA when the family's expressions cannot be evaluated for this problem. */
+int gb_impl_program_id(const gb_impl_t *im, const gb_device_info_t *dev, const gb_problem_t *p,
+                       char *buf, size_t len, char *msg, size_t msglen);
 
 /* ---- running and measuring ------------------------------------------------------------------- */
 
@@ -378,10 +410,10 @@ typedef struct gb_result {
 } gb_result_t;
 void gb_result_free(gb_result_t *r);
 
-/* Builds, runs and (per opts) validates one configuration on one problem. Returns GB_OK even when
- * validation fails (see r->validation); an error code when the run could not happen, with the
- * message on ctx (build logs included). */
-int gb_bench_run(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *problem,
+/* Prepares (builds, allocates), runs and (per opts) validates one implementation on one problem.
+ * Returns GB_OK even when validation fails (see r->validation); an error code when the run could
+ * not happen, with the message on ctx (build logs included). */
+int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *problem,
                  const gb_bench_options_t *opts, gb_result_t *r);
 
 /* ---- measured ceilings ------------------------------------------------------------------------ */

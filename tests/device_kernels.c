@@ -45,27 +45,27 @@ static gb_bench_options_t one_call(void)
 }
 
 /* Runs one point and checks it ran and validated. */
-static void run_point(gb_context_t *ctx, const gb_config_t *cfg, gb_problem_t p,
+static void run_point(gb_context_t *ctx, const gb_impl_t *cfg, gb_problem_t p,
                       const gb_bench_options_t *o, const char *what)
 {
     gb_result_t r;
     char tag[16];
     int rc = gb_bench_run(ctx, cfg, &p, o, &r);
-    CHECK(rc == GB_OK, "%s %s %s %zux%zux%zu: %s", gb_config_name(cfg),
+    CHECK(rc == GB_OK, "%s %s %s %zux%zux%zu: %s", gb_impl_name(cfg),
           gb_precision_name(p.precision), gb_problem_layout_tag(&p, tag, sizeof tag), p.m, p.n,
           p.k, gb_context_errmsg(ctx));
     if (rc != GB_OK)
         return;
     CHECK(r.validation.done && r.validation.passed,
-          "%s %s %s %s %zux%zux%zu alpha %g beta %g: %s", what, gb_config_name(cfg),
+          "%s %s %s %s %zux%zux%zu alpha %g beta %g: %s", what, gb_impl_name(cfg),
           gb_precision_name(p.precision), gb_problem_layout_tag(&p, tag, sizeof tag), p.m, p.n,
           p.k, p.alpha, p.beta, r.validation.reason);
     if (o->dist.kind == GB_DIST_INT)
-        CHECK(r.validation.exact, "%s: exact mode expected", gb_config_name(cfg));
+        CHECK(r.validation.exact, "%s: exact mode expected", gb_impl_name(cfg));
     gb_result_free(&r);
 }
 
-static void test_config(gb_context_t *ctx, const gb_config_t *cfg, gb_precision_t prec,
+static void test_config(gb_context_t *ctx, const gb_impl_t *cfg, gb_precision_t prec,
                         unsigned layout_bits)
 {
     gb_bench_options_t o = one_call();
@@ -77,15 +77,15 @@ static void test_config(gb_context_t *ctx, const gb_config_t *cfg, gb_precision_
         base.layout = (gb_layout_t)(bit / 4);
         base.trans_a = (gb_trans_t)((bit / 2) % 2);
         base.trans_b = (gb_trans_t)(bit % 2);
-        if (gb_config_check(cfg, gb_context_device(ctx), prec, &base, NULL, 0) != GB_OK)
+        if (gb_impl_check(cfg, gb_context_device(ctx), prec, &base, NULL, 0) != GB_OK)
             continue;
         /* Layouts the kernel runs itself (natively or through the operand swap) get every
          * shape; the others reach it through transposition passes, whose own edges one
          * tile-straddling shape with beta != 0 checks. */
         const unsigned swapped = gb_layout_index(base.layout == GB_ROW_MAJOR ? GB_COL_MAJOR : GB_ROW_MAJOR,
                                                  base.trans_b, base.trans_a);
-        const int own = cfg->family->library || ((cfg->family->layouts >> bit) & 1u) ||
-                        ((cfg->family->layouts >> swapped) & 1u);
+        const unsigned native = gb_family_layouts(cfg->config.family);
+        const int own = ((native >> bit) & 1u) || ((native >> swapped) & 1u);
         if (!own) {
             gb_problem_t p = base;
             p.m = 130;
@@ -139,7 +139,7 @@ static void test_config(gb_context_t *ctx, const gb_config_t *cfg, gb_precision_
 
 /* Loads the fixture family name (the folder fixtures/name) and resolves it into cfg. Returns
  * the registry, to be closed with gb_registry_close, or NULL after a failed CHECK. */
-static gb_registry_t *open_fixture(const char *name, gb_config_t *cfg)
+static gb_registry_t *open_fixture(const char *name, gb_impl_t *cfg)
 {
     gb_registry_t *reg;
     char dir[512], msg[512];
@@ -148,7 +148,7 @@ static gb_registry_t *open_fixture(const char *name, gb_config_t *cfg)
     CHECK(rc == GB_OK, "loading fixtures/%s: %s", name, msg);
     if (rc != GB_OK)
         return NULL;
-    rc = gb_config_resolve(reg, name, NULL, cfg, msg, sizeof msg);
+    rc = gb_impl_resolve(reg, name, NULL, cfg, msg, sizeof msg);
     CHECK(rc == GB_OK, "%s: %s", name, msg);
     if (rc != GB_OK) {
         gb_registry_close(reg);
@@ -161,7 +161,7 @@ static gb_registry_t *open_fixture(const char *name, gb_config_t *cfg)
  * leading dimension and offset through the helper passes. */
 static void test_padded(gb_context_t *ctx)
 {
-    gb_config_t cfg;
+    gb_impl_t cfg;
     gb_registry_t *reg = open_fixture("padded", &cfg);
     for (int p = 0; reg && p < 2; p++) {
         int before = failures;
@@ -176,7 +176,7 @@ static void test_padded(gb_context_t *ctx)
  * operands whose leading dimension is a multiple of 16 (and names the copy), and only those. */
 static void test_avoid(gb_context_t *ctx)
 {
-    gb_config_t cfg;
+    gb_impl_t cfg;
     gb_registry_t *reg = open_fixture("avoid", &cfg);
     for (int p = 0; reg && p < 2; p++) {
         int before = failures;
@@ -216,8 +216,8 @@ static void test_thin(gb_context_t *ctx, const gb_registry_t *reg)
     for (size_t i = 0; i < 2; i++) {
         gb_params_t ps = {0};
         gb_params_set(&ps, "THIN", thin[i]);
-        gb_config_t cfg;
-        int rc = gb_config_resolve(reg, "xgemm_nv", &ps, &cfg, msg, sizeof msg);
+        gb_impl_t cfg;
+        int rc = gb_impl_resolve(reg, "xgemm_nv", &ps, &cfg, msg, sizeof msg);
         CHECK(rc == GB_OK, "xgemm_nv THIN=%ld: %s", thin[i], msg);
         if (rc != GB_OK)
             continue;
@@ -279,8 +279,8 @@ static void test_tail(gb_context_t *ctx, const gb_registry_t *reg)
         gb_params_set(&ps, "TAIL", tails[i][0]);
         gb_params_set(&ps, "SLOTS", tails[i][1]);
         gb_params_set(&ps, "KWG", 8);
-        gb_config_t cfg;
-        int rc = gb_config_resolve(reg, "xgemm_nv", &ps, &cfg, msg, sizeof msg);
+        gb_impl_t cfg;
+        int rc = gb_impl_resolve(reg, "xgemm_nv", &ps, &cfg, msg, sizeof msg);
         CHECK(rc == GB_OK, "xgemm_nv TAIL=%ld: %s", tails[i][0], msg);
         if (rc != GB_OK)
             continue;
@@ -329,8 +329,8 @@ static void test_catches_wrong(gb_context_t *ctx)
         return;
     static const char *const names[] = {"wrong_edge", "wrong_beta"};
     for (int i = 0; i < 2; i++) {
-        gb_config_t cfg;
-        rc = gb_config_resolve(reg, names[i], NULL, &cfg, msg, sizeof msg);
+        gb_impl_t cfg;
+        rc = gb_impl_resolve(reg, names[i], NULL, &cfg, msg, sizeof msg);
         CHECK(rc == GB_OK, "%s: %s", names[i], msg);
         if (rc != GB_OK)
             continue;
@@ -374,19 +374,20 @@ int main(void)
     printf("device: %s\n", list[idx].name);
     for (size_t fi = 0; fi < gb_registry_count(reg); fi++) {
         const gb_family_t *f = gb_registry_family(reg, fi);
-        size_t count = f->npresets ? f->npresets : 1;
+        const size_t np = gb_family_preset_count(f), count = np ? np : 1;
         for (size_t pi = 0; pi < count; pi++) {
-            const char *name = f->npresets ? f->presets[pi].name : f->name;
-            unsigned precs = f->npresets ? f->presets[pi].precisions : f->precisions;
-            gb_config_t cfg;
-            if (gb_config_resolve(reg, name, NULL, &cfg, msg, sizeof msg) != GB_OK) {
+            const gb_preset_t *ps = gb_family_preset(f, pi);
+            const char *name = ps ? ps->name : gb_family_name(f);
+            unsigned precs = ps ? ps->precisions : gb_family_precisions(f);
+            gb_impl_t cfg;
+            if (gb_impl_resolve(reg, name, NULL, &cfg, msg, sizeof msg) != GB_OK) {
                 CHECK(0, "%s: %s", name, msg);
                 continue;
             }
             for (int p = 0; p < 2; p++) {
                 if (!(precs & (1u << p)))
                     continue;
-                if (gb_config_check(&cfg, &list[idx], (gb_precision_t)p, NULL, msg, sizeof msg)) {
+                if (gb_impl_check(&cfg, &list[idx], (gb_precision_t)p, NULL, msg, sizeof msg)) {
                     printf("skip %s %s: %s\n", name, p ? "d" : "s", msg);
                     continue;
                 }

@@ -422,7 +422,7 @@ static void test_device(const char *dir)
     gb_registry_t *reg = NULL;
     gb_context_t *ctx = NULL;
     gb_store_t *st = NULL;
-    gb_config_t cfg;
+    gb_impl_t cfg;
     gb_problem_t p;
     gb_bench_options_t o;
     gb_result_t r;
@@ -435,7 +435,7 @@ static void test_device(const char *dir)
     o.iterations = 2;
     o.warmup = 0;
     if (!CHECK_RC(gb_registry_open(&reg, NULL, msg, sizeof msg), GB_OK) ||
-        !CHECK_RC(gb_config_resolve(reg, "SGEMM_NT_4x1", NULL, &cfg, msg, sizeof msg), GB_OK) ||
+        !CHECK_RC(gb_impl_resolve(reg, "SGEMM_NT_4x1", NULL, &cfg, msg, sizeof msg), GB_OK) ||
         !CHECK_RC(gb_context_open(&ctx, &list[0], msg, sizeof msg), GB_OK) ||
         !CHECK_RC(gb_store_open(&st, path, GB_STORE_CREATE, msg, sizeof msg), GB_OK))
         goto done;
@@ -447,12 +447,12 @@ static void test_device(const char *dir)
         goto done;
     }
     CHECK(energy_coherent(&r));
-    gb_point_define(&pt, &list[0], &cfg, &p, &o, 0);
+    CHECK_RC(gb_point_define(&pt, &list[0], &cfg, &p, &o, 0, msg, sizeof msg), GB_OK);
     CHECK_RC(gb_point_set_result(&pt, &r), GB_OK);
     CHECK_RC(gb_point_set_provenance(&pt), GB_OK);
     gb_result_free(&r);
     CHECK(!strcmp(pt.kernel, "SGEMM_NT_4x1") && !strcmp(pt.family, "gemmbench_nt"));
-    CHECK(!strncmp(pt.source_hash, "fnv1a64:", 8));
+    CHECK(!strncmp(pt.source_hash, "sha256:", 7) && strlen(pt.source_hash) == 40);
     CHECK(pt.problem.lda == 8 && pt.problem.ldb == 8 && pt.problem.ldc == 12);
     CHECK(strlen(pt.timestamp) == 20 && pt.timestamp[19] == 'Z');
     CHECK_RC(gb_store_insert_next_rep(st, &pt), GB_OK);
@@ -468,7 +468,7 @@ static void test_device(const char *dir)
     /* Defining it anew recomputes the first id: ids do not depend on measured values. */
     gb_point_t again;
     gb_point_init(&again);
-    gb_point_define(&again, &list[0], &cfg, &p, &o, 0);
+    CHECK_RC(gb_point_define(&again, &list[0], &cfg, &p, &o, 0, msg, sizeof msg), GB_OK);
     CHECK(!strcmp(again.id, first));
     gb_point_free(&again);
     /* GEMMBENCH_ENERGY_MIN_S=0: no loop, energy unavailable and saying why, on any device. */
@@ -476,7 +476,7 @@ static void test_device(const char *dir)
     if (CHECK_RC(gb_bench_run(ctx, &cfg, &p, &o, &r), GB_OK)) {
         CHECK(energy_coherent(&r) && r.energy_calls == 0 && r.energy_s == -1.0);
         CHECK(!strcmp(r.energy_why, "disabled by GEMMBENCH_ENERGY_MIN_S=0"));
-        gb_point_define(&pt, &list[0], &cfg, &p, &o, 0);
+        CHECK_RC(gb_point_define(&pt, &list[0], &cfg, &p, &o, 0, msg, sizeof msg), GB_OK);
         CHECK_RC(gb_point_set_result(&pt, &r), GB_OK);
         CHECK_RC(gb_point_set_provenance(&pt), GB_OK);
         gb_result_free(&r);

@@ -86,7 +86,7 @@ static void test_resolve(const gb_registry_t *reg)
     char msg[512] = "";
 
     CHECK_RC(gb_config_resolve(reg, "gemmbench_nt", NULL, &c, msg, sizeof msg), GB_OK);
-    CHECK(c.family && !strcmp(c.family->name, "gemmbench_nt") && c.preset == NULL);
+    CHECK(c.family && !strcmp(gb_family_name(c.family), "gemmbench_nt") && c.preset == NULL);
     CHECK(!strcmp(gb_config_name(&c), "gemmbench_nt"));
     CHECK(c.params.count == 6);
     CHECK(param(&c, "DJ") == 4 && param(&c, "VW") == 4 && param(&c, "BARRIER") == 0);

@@ -94,11 +94,25 @@ static void test_read(void)
     CHECK(buf == NULL);
 }
 
+static void test_appendf(void)
+{
+    char buf[16];
+    size_t used = 0;
+    CHECK(gb__appendf(buf, sizeof buf, &used, "%s=%d", "AB", 12) && used == 5);
+    CHECK(!strcmp(buf, "AB=12"));
+    /* Cut at the end, NUL-terminated, and every later append a no-op that says so. */
+    CHECK(!gb__appendf(buf, sizeof buf, &used, " %s", "a long name that does not fit"));
+    CHECK(used == sizeof buf - 1 && strlen(buf) == sizeof buf - 1 && !strncmp(buf, "AB=12 a long", 12));
+    CHECK(!gb__appendf(buf, sizeof buf, &used, "x") && used == sizeof buf - 1);
+    CHECK(buf[sizeof buf - 1] == '\0');
+}
+
 int main(void)
 {
     test_sha256();
     test_fnv();
     test_grow();
     test_read();
+    test_appendf();
     return unit_finish();
 }

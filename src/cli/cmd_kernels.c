@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/util.h"
 #include "cli.h"
 
 static void layouts_text(unsigned mask, char *buf, size_t len)
@@ -20,7 +21,7 @@ static void layouts_text(unsigned mask, char *buf, size_t len)
     }
     for (unsigned i = 0; i < 8; i++)
         if (mask & (1u << i))
-            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "," : "", names[i]);
+            gb__appendf(buf, len, &used, "%s%s", used ? "," : "", names[i]);
 }
 
 static void precisions_text(unsigned mask, char *buf, size_t len)
@@ -30,23 +31,35 @@ static void precisions_text(unsigned mask, char *buf, size_t len)
 
 static void allowed_text(const gb_param_t *p, char *buf, size_t len)
 {
-    if (!p->values) {
-        snprintf(buf, len, "%ld..%ld", p->lo, p->hi);
-        return;
-    }
     size_t used = 0;
-    for (size_t i = 0; i < p->nvalues && used + 24 < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%ld", i ? "," : "", p->values[i]);
+    buf[0] = '\0';
+    if (!p->values)
+        gb__appendf(buf, len, &used, "%ld..%ld", p->lo, p->hi);
+    for (size_t i = 0; p->values && i < p->nvalues; i++)
+        gb__appendf(buf, len, &used, "%s%ld", i ? "," : "", p->values[i]);
 }
 
-/* Whether a family (or preset) runs on dev in precision prec, and why not. */
-static int runs(const gb_family_t *f, const gb_preset_t *ps, const gb_registry_t *reg,
-                const gb_device_info_t *dev, gb_precision_t prec, char *why, size_t len)
+/* Whether a kernel, preset or peer runs on dev in precision prec, and why not. */
+static int runs(const char *name, const gb_registry_t *reg, const gb_device_info_t *dev,
+                gb_precision_t prec, char *why, size_t len)
 {
-    gb_config_t cfg;
-    if (gb_config_resolve(reg, ps ? ps->name : f->name, NULL, &cfg, why, len) != GB_OK)
+    gb_impl_t im;
+    if (gb_impl_resolve(reg, name, NULL, &im, why, len) != GB_OK)
         return 0;
-    return gb_config_check(&cfg, dev, prec, NULL, why, len) == GB_OK;
+    return gb_impl_check(&im, dev, prec, NULL, why, len) == GB_OK;
+}
+
+/* "on_device": {"s": "runs" or why not, "d": ...} for the precisions in mask. */
+static void on_device_json(cJSON *o, const char *name, unsigned mask, const gb_registry_t *reg,
+                           const gb_device_info_t *dev)
+{
+    char buf[256];
+    cJSON *on = cJSON_AddObjectToObject(o, "on_device");
+    for (int p = 0; p < 2; p++)
+        if (mask & (1u << p))
+            cJSON_AddStringToObject(on, p ? "d" : "s",
+                                    runs(name, reg, dev, (gb_precision_t)p, buf, sizeof buf)
+                                        ? "runs" : buf);
 }
 
 static cJSON *family_json(const gb_family_t *f, const gb_registry_t *reg,
@@ -54,27 +67,28 @@ static cJSON *family_json(const gb_family_t *f, const gb_registry_t *reg,
 {
     char buf[256];
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "family", f->name);
-    cJSON_AddStringToObject(o, "description", f->description ? f->description : "");
-    cJSON_AddStringToObject(o, "origin", f->origin);
-    cJSON_AddStringToObject(o, "entry", f->entry);
-    precisions_text(f->precisions, buf, sizeof buf);
+    cJSON_AddStringToObject(o, "family", gb_family_name(f));
+    cJSON_AddStringToObject(o, "description", gb_family_description(f));
+    cJSON_AddStringToObject(o, "origin", gb_family_origin(f));
+    cJSON_AddStringToObject(o, "entry", gb_family_entry(f));
+    precisions_text(gb_family_precisions(f), buf, sizeof buf);
     cJSON_AddStringToObject(o, "precisions", buf);
-    layouts_text(f->layouts, buf, sizeof buf);
+    layouts_text(gb_family_layouts(f), buf, sizeof buf);
     cJSON_AddStringToObject(o, "layouts", buf);
     cJSON *params = cJSON_AddArrayToObject(o, "parameters");
-    for (size_t i = 0; i < f->nparams; i++) {
+    for (size_t i = 0; i < gb_family_param_count(f); i++) {
+        const gb_param_t *pa = gb_family_param(f, i);
         cJSON *p = cJSON_CreateObject();
-        cJSON_AddStringToObject(p, "name", f->params[i].name);
-        cJSON_AddNumberToObject(p, "default", (double)f->params[i].def);
-        allowed_text(&f->params[i], buf, sizeof buf);
+        cJSON_AddStringToObject(p, "name", pa->name);
+        cJSON_AddNumberToObject(p, "default", (double)pa->def);
+        allowed_text(pa, buf, sizeof buf);
         cJSON_AddStringToObject(p, "allowed", buf);
-        cJSON_AddStringToObject(p, "doc", f->params[i].doc ? f->params[i].doc : "");
+        cJSON_AddStringToObject(p, "doc", pa->doc ? pa->doc : "");
         cJSON_AddItemToArray(params, p);
     }
     cJSON *presets = cJSON_AddArrayToObject(o, "presets");
-    for (size_t i = 0; i < f->npresets; i++) {
-        const gb_preset_t *ps = &f->presets[i];
+    for (size_t i = 0; i < gb_family_preset_count(f); i++) {
+        const gb_preset_t *ps = gb_family_preset(f, i);
         cJSON *p = cJSON_CreateObject();
         cJSON_AddStringToObject(p, "name", ps->name);
         precisions_text(ps->precisions, buf, sizeof buf);
@@ -84,7 +98,7 @@ static cJSON *family_json(const gb_family_t *f, const gb_registry_t *reg,
             cJSON_AddNumberToObject(set, ps->set_names[j], (double)ps->set_values[j]);
         if (dev) {
             gb_precision_t prec = (ps->precisions & 1u) ? GB_PREC_S : GB_PREC_D;
-            int ok = runs(f, ps, reg, dev, prec, buf, sizeof buf);
+            int ok = runs(ps->name, reg, dev, prec, buf, sizeof buf);
             cJSON_AddBoolToObject(p, "runs", ok);
             if (!ok)
                 cJSON_AddStringToObject(p, "why_not", buf);
@@ -93,65 +107,77 @@ static cJSON *family_json(const gb_family_t *f, const gb_registry_t *reg,
     }
     cJSON *req = cJSON_AddObjectToObject(o, "requires");
     cJSON *ext = cJSON_AddArrayToObject(req, "extensions");
-    for (size_t i = 0; i < f->nextensions; i++)
-        cJSON_AddItemToArray(ext, cJSON_CreateString(f->extensions[i]));
-    cJSON_AddStringToObject(req, "local_memory", f->local_mem ? f->local_mem : "0");
-    if (dev) {
-        cJSON *on = cJSON_AddObjectToObject(o, "on_device");
-        for (int p = 0; p < 2; p++) {
-            if (!(f->precisions & (1u << p)))
-                continue;
-            int ok = runs(f, NULL, reg, dev, (gb_precision_t)p, buf, sizeof buf);
-            cJSON_AddStringToObject(on, p ? "d" : "s", ok ? "runs" : buf);
-        }
-    }
+    for (size_t i = 0; gb_family_extension(f, i); i++)
+        cJSON_AddItemToArray(ext, cJSON_CreateString(gb_family_extension(f, i)));
+    const char *lm = gb_family_local_memory(f);
+    cJSON_AddStringToObject(req, "local_memory", lm ? lm : "0");
+    if (dev)
+        on_device_json(o, gb_family_name(f), gb_family_precisions(f), reg, dev);
     return o;
+}
+
+/* A library peer, listed like a family without parameters. */
+static cJSON *peer_json(size_t i, const gb_registry_t *reg, const gb_device_info_t *dev)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "family", gb_peer_name(i));
+    cJSON_AddStringToObject(o, "description", gb_peer_description(i));
+    cJSON_AddStringToObject(o, "origin", "library");
+    cJSON_AddBoolToObject(o, "library", 1);
+    cJSON_AddStringToObject(o, "precisions", "s,d");
+    cJSON_AddStringToObject(o, "layouts", "any");
+    cJSON_AddArrayToObject(o, "parameters");
+    cJSON_AddArrayToObject(o, "presets");
+    if (dev)
+        on_device_json(o, gb_peer_name(i), 3u, reg, dev);
+    return o;
+}
+
+static void on_device_text(const char *name, unsigned mask, const gb_registry_t *reg,
+                           const gb_device_info_t *dev)
+{
+    char buf[256];
+    for (int p = 0; dev && p < 2; p++)
+        if (mask & (1u << p))
+            printf("  on %s, %s: %s\n", dev->name, p ? "double" : "single",
+                   runs(name, reg, dev, (gb_precision_t)p, buf, sizeof buf) ? "runs" : buf);
 }
 
 static void family_text(const gb_family_t *f, const gb_registry_t *reg,
                         const gb_device_info_t *dev)
 {
     char prec[16], lay[96], buf[256];
-    precisions_text(f->precisions, prec, sizeof prec);
-    layouts_text(f->layouts, lay, sizeof lay);
-    printf("%s  [%s]  native layouts: %s  (%s)\n", f->name, prec, lay, f->origin);
-    if (f->description)
-        printf("  %s\n", f->description);
-    for (size_t i = 0; i < f->nparams; i++) {
-        allowed_text(&f->params[i], buf, sizeof buf);
-        printf("  param %-8s default %-5ld allowed %-16s %s\n", f->params[i].name,
-               f->params[i].def, buf, f->params[i].doc ? f->params[i].doc : "");
+    precisions_text(gb_family_precisions(f), prec, sizeof prec);
+    layouts_text(gb_family_layouts(f), lay, sizeof lay);
+    printf("%s  [%s]  native layouts: %s  (%s)\n", gb_family_name(f), prec, lay,
+           gb_family_origin(f));
+    if (gb_family_description(f)[0])
+        printf("  %s\n", gb_family_description(f));
+    for (size_t i = 0; i < gb_family_param_count(f); i++) {
+        const gb_param_t *pa = gb_family_param(f, i);
+        allowed_text(pa, buf, sizeof buf);
+        printf("  param %-8s default %-5ld allowed %-16s %s\n", pa->name, pa->def, buf,
+               pa->doc ? pa->doc : "");
     }
-    for (size_t i = 0; i < f->nconstraints; i++)
-        printf("  constraint %s\n", f->constraints[i]);
-    for (size_t i = 0; i < f->nextensions; i++)
-        printf("  requires %s\n", f->extensions[i]);
-    if (f->local_mem)
-        printf("  local memory bytes = %s\n", f->local_mem);
-    for (size_t i = 0; i < f->npresets; i++) {
-        const gb_preset_t *ps = &f->presets[i];
-        size_t used = 0;
-        buf[0] = '\0';
-        for (size_t j = 0; j < ps->nset; j++)
-            used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s=%ld", j ? " " : "",
-                                     ps->set_names[j], ps->set_values[j]);
+    for (size_t i = 0; gb_family_constraint(f, i); i++)
+        printf("  constraint %s\n", gb_family_constraint(f, i));
+    for (size_t i = 0; gb_family_extension(f, i); i++)
+        printf("  requires %s\n", gb_family_extension(f, i));
+    if (gb_family_local_memory(f))
+        printf("  local memory bytes = %s\n", gb_family_local_memory(f));
+    for (size_t i = 0; i < gb_family_preset_count(f); i++) {
+        const gb_preset_t *ps = gb_family_preset(f, i);
         precisions_text(ps->precisions, prec, sizeof prec);
-        printf("  preset %-24s [%s] %s", ps->name, prec, buf);
+        printf("  preset %-24s [%s] ", ps->name, prec);
+        for (size_t j = 0; j < ps->nset; j++)
+            printf("%s%s=%ld", j ? " " : "", ps->set_names[j], ps->set_values[j]);
         if (dev) {
-            char why[256];
             gb_precision_t p = (ps->precisions & 1u) ? GB_PREC_S : GB_PREC_D;
-            printf("  -> %s", runs(f, ps, reg, dev, p, why, sizeof why) ? "runs" : why);
+            printf("  -> %s", runs(ps->name, reg, dev, p, buf, sizeof buf) ? "runs" : buf);
         }
         printf("\n");
     }
-    if (dev) {
-        for (int p = 0; p < 2; p++) {
-            if (!(f->precisions & (1u << p)))
-                continue;
-            printf("  on %s, %s: %s\n", dev->name, p ? "double" : "single",
-                   runs(f, NULL, reg, dev, (gb_precision_t)p, buf, sizeof buf) ? "runs" : buf);
-        }
-    }
+    on_device_text(gb_family_name(f), gb_family_precisions(f), reg, dev);
 }
 
 int cmd_kernels(int argc, char **argv)
@@ -204,6 +230,8 @@ int cmd_kernels(int argc, char **argv)
         cJSON *arr = cJSON_CreateArray();
         for (size_t i = 0; i < gb_registry_count(reg); i++)
             cJSON_AddItemToArray(arr, family_json(gb_registry_family(reg, i), reg, di));
+        for (size_t i = 0; i < gb_peer_count(); i++)
+            cJSON_AddItemToArray(arr, peer_json(i, reg, di));
         char *s = cJSON_Print(arr);
         printf("%s\n", s ? s : "[]");
         free(s);
@@ -211,6 +239,11 @@ int cmd_kernels(int argc, char **argv)
     } else {
         for (size_t i = 0; i < gb_registry_count(reg); i++)
             family_text(gb_registry_family(reg, i), reg, di);
+        for (size_t i = 0; i < gb_peer_count(); i++) {
+            printf("%s  [s,d]  native layouts: any  (library)\n  %s\n", gb_peer_name(i),
+                   gb_peer_description(i));
+            on_device_text(gb_peer_name(i), 3u, reg, di);
+        }
     }
     cli_device_close(&dev);
     gb_registry_close(reg);

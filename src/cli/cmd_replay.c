@@ -126,8 +126,8 @@ int cmd_replay(int argc, char **argv)
                        pt.device.name, pt.device.platform);
         goto done;
     }
-    gb_config_t cfg;
-    if ((rc = gb_config_resolve(reg, pt.kernel, &pt.params, &cfg, msg, sizeof msg)) != GB_OK) {
+    gb_impl_t im;
+    if ((rc = gb_impl_resolve(reg, pt.kernel, &pt.params, &im, msg, sizeof msg)) != GB_OK) {
         rc = cli_error(rc, "point %s: %s; give --kernel-path DIR where its family is", pt.id, msg);
         goto done;
     }
@@ -140,7 +140,10 @@ int cmd_replay(int argc, char **argv)
     bo.timing = pt.timing;
     bo.validate = pt.validate;
     /* What this machine would define the point as, to name anything that differs. */
-    gb_point_define(&now, di, &cfg, &pt.problem, &bo, pt.rep);
+    if ((rc = gb_point_define(&now, di, &im, &pt.problem, &bo, pt.rep, msg, sizeof msg)) != GB_OK) {
+        rc = cli_error(rc, "point %s: %s", pt.id, msg);
+        goto done;
+    }
     if (gb_point_definition(&pt, &def_old) != GB_OK || gb_point_definition(&now, &def_new) != GB_OK) {
         rc = cli_error(GB_ENOMEM, "out of memory");
         goto done;
@@ -168,7 +171,7 @@ int cmd_replay(int argc, char **argv)
         rc = cli_error(rc, "%s", msg);
         goto done;
     }
-    if ((rc = gb_bench_run(ctx, &cfg, &pt.problem, &bo, &r)) != GB_OK) {
+    if ((rc = gb_bench_run(ctx, &im, &pt.problem, &bo, &r)) != GB_OK) {
         rc = cli_error(rc, "replay of %s could not run: %s", pt.id, gb_context_errmsg(ctx));
         goto done;
     }

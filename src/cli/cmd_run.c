@@ -238,15 +238,14 @@ static int plan_jobs(const run_opts_t *o, const gb_registry_t *reg, job_t *jobs,
     const int all = !strcmp(o->kernels, "all") || !strncmp(o->kernels, "all,", 4);
     for (size_t fi = 0; all && fi < gb_registry_count(reg); fi++) {
         const gb_family_t *f = gb_registry_family(reg, fi);
-        if (f->library)
-            continue; /* peers are asked for by name: -k all,clblast */
-        size_t count = f->npresets ? f->npresets : 1;
+        const size_t np = gb_family_preset_count(f), count = np ? np : 1;
         for (size_t pi = 0; pi < count; pi++) {
-            unsigned mask = f->npresets ? f->presets[pi].precisions : f->precisions;
+            const gb_preset_t *ps = gb_family_preset(f, pi);
+            unsigned mask = ps ? ps->precisions : gb_family_precisions(f);
             for (int p = 0; p < 2 && *njobs < MAX_KERNELS; p++) {
                 if (!(mask & (1u << p)) || (o->has_precision && (gb_precision_t)p != o->base.precision))
                     continue;
-                jobs[(*njobs)++] = (job_t){f->npresets ? f->presets[pi].name : f->name, (gb_precision_t)p, 0};
+                jobs[(*njobs)++] = (job_t){ps ? ps->name : gb_family_name(f), (gb_precision_t)p, 0};
             }
         }
     }
@@ -354,25 +353,26 @@ static cJSON *result_json(const char *kernel, const gb_problem_t *p, const gb_re
     return o;
 }
 
-/* A job's configuration: a named kernel takes the options' parameters and --lws. */
+/* A job's implementation: a named kernel takes the options' parameters and --lws. */
 static int job_config(const gb_registry_t *reg, const run_opts_t *o, const job_t *job,
-                      gb_config_t *cfg, char *msg, size_t msglen)
+                      gb_impl_t *cfg, char *msg, size_t msglen)
 {
-    int rc = gb_config_resolve(reg, job->name, job->named ? &o->params : NULL, cfg, msg, msglen);
+    int rc = gb_impl_resolve(reg, job->name, job->named ? &o->params : NULL, cfg, msg, msglen);
     if (rc == GB_OK && o->has_lws && job->named)
-        rc = gb_config_set_lws(cfg, o->lws[0], o->lws[1], msg, msglen);
+        rc = cfg->config.family ? gb_config_set_lws(&cfg->config, o->lws[0], o->lws[1], msg, msglen)
+                                : GB_EBADLWS;
     return rc;
 }
 
 /* Job j's problem at one shape: the options' problem in the job's precision, in the family's
  * native layout unless --layout was given. */
-static gb_problem_t job_problem(const run_opts_t *o, const job_t *job, const gb_config_t *cfg,
+static gb_problem_t job_problem(const run_opts_t *o, const job_t *job, const gb_impl_t *cfg,
                                 const size_t shape[3])
 {
     gb_problem_t p = o->base;
     p.precision = job->prec;
     if (!o->has_layout)
-        gb_family_native_layout(cfg->family, &p);
+        gb_impl_native_layout(cfg, &p);
     p.m = shape[0];
     p.n = shape[1];
     p.k = shape[2];
@@ -507,7 +507,7 @@ int cmd_run(int argc, char **argv)
         goto done;
     /* Resolve every named kernel with its parameters before touching the device. */
     for (size_t j = 0; j < njobs; j++) {
-        gb_config_t cfg;
+        gb_impl_t cfg;
         if (jobs[j].named && (rc = job_config(reg, &o, &jobs[j], &cfg, msg, sizeof msg))) {
             rc = cli_error(rc, "%s", msg);
             goto done;
@@ -534,12 +534,12 @@ int cmd_run(int argc, char **argv)
     measured_peak = ceil.peak_gflops;
     /* A named kernel that cannot run a shape on this device fails before the table starts. */
     for (size_t j = 0; j < njobs; j++) {
-        gb_config_t cfg;
+        gb_impl_t cfg;
         if (!jobs[j].named || job_config(reg, &o, &jobs[j], &cfg, msg, sizeof msg))
             continue; /* unnamed, or refused above already */
         for (size_t s = 0; s < nshapes; s++) {
             gb_problem_t p = job_problem(&o, &jobs[j], &cfg, shapes[s]);
-            int crc = gb_config_check(&cfg, di, p.precision, &p, msg, sizeof msg);
+            int crc = gb_impl_check(&cfg, di, p.precision, &p, msg, sizeof msg);
             if (crc != GB_OK) {
                 rc = cli_error(crc, "%s", msg);
                 goto done;
@@ -551,12 +551,12 @@ int cmd_run(int argc, char **argv)
     else
         print_header(di, &o, ceil_when);
     for (size_t j = 0; j < njobs; j++) {
-        gb_config_t cfg;
+        gb_impl_t cfg;
         const int named = jobs[j].named;
         int crc = job_config(reg, &o, &jobs[j], &cfg, msg, sizeof msg);
         for (size_t s = 0; crc == GB_OK && s < nshapes; s++) {
             gb_problem_t p = job_problem(&o, &jobs[j], &cfg, shapes[s]);
-            crc = gb_config_check(&cfg, di, p.precision, &p, msg, sizeof msg);
+            crc = gb_impl_check(&cfg, di, p.precision, &p, msg, sizeof msg);
             if (crc != GB_OK) { /* only unnamed kernels get here: named ones were checked */
                 if (!o.json)
                     printf("%-24s %-4s skipped: %s\n", jobs[j].name, gb_precision_name(p.precision), msg);
@@ -583,9 +583,8 @@ int cmd_run(int argc, char **argv)
             if (st) {
                 /* Every measured point, a failed validation included, as the next repetition
                  * of its definition. */
-                int src;
-                gb_point_define(&pt, di, &cfg, &p, &o.bench, 0);
-                if ((src = gb_point_set_result(&pt, &r)) == GB_OK &&
+                int src = gb_point_define(&pt, di, &cfg, &p, &o.bench, 0, msg, sizeof msg);
+                if (src == GB_OK && (src = gb_point_set_result(&pt, &r)) == GB_OK &&
                     (src = gb_point_set_provenance(&pt)) == GB_OK)
                     src = gb_store_insert_next_rep(st, &pt);
                 if (src == GB_OK) {

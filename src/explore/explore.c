@@ -159,8 +159,8 @@ static int check_names(gb_explore_t *ex, char *msg, size_t msglen)
             const gb_family_t *f;
             const gb_preset_t *ps;
             gb_registry_find(ex->reg, ex->kernels[k], &f, &ps);
-            for (size_t j = 0; j < f->nparams; j++)
-                known |= !strcmp(f->params[j].name, pl->params[i].name);
+            for (size_t j = 0; j < gb_family_param_count(f); j++)
+                known |= !strcmp(gb_family_param(f, j)->name, pl->params[i].name);
         }
         if (!known) {
             snprintf(msg, msglen, "no kernel explored has a parameter %s; 'gemmbench kernels "
@@ -209,12 +209,15 @@ int gb_explore_point(gb_explore_t *ex, size_t index, gb_xp_point_t *xp)
     }
     for (size_t p = 0; p < pl->nparams; p++)
         gb_params_set(&xp->swept, pl->params[p].name, values[p]);
-    int rc = gb_config_resolve(ex->reg, kernel, &xp->swept, &xp->cfg, xp->why, sizeof xp->why);
+    int rc = gb_impl_resolve(ex->reg, kernel, &xp->swept, &xp->impl, xp->why, sizeof xp->why);
     if (rc == GB_OK && ex->nlws) {
         xp->has_lws = 1;
         xp->lws[0] = ex->lws[li][0];
         xp->lws[1] = ex->lws[li][1];
-        rc = gb_config_set_lws(&xp->cfg, xp->lws[0], xp->lws[1], xp->why, sizeof xp->why);
+        rc = xp->impl.config.family ? gb_config_set_lws(&xp->impl.config, xp->lws[0], xp->lws[1],
+                                                        xp->why, sizeof xp->why)
+                                    : gb__fail(xp->why, sizeof xp->why, GB_EBADLWS, "library "
+                                               "peer '%s' takes no work-group size", kernel);
     }
     gb_precision_t prec;
     if (ex->nprecs) {
@@ -224,7 +227,7 @@ int gb_explore_point(gb_explore_t *ex, size_t index, gb_xp_point_t *xp)
         const gb_family_t *f;
         const gb_preset_t *ps;
         gb_registry_find(ex->reg, kernel, &f, &ps);
-        unsigned mask = ps ? ps->precisions : f->precisions;
+        unsigned mask = ps ? ps->precisions : gb_family_precisions(f);
         prec = (mask & 1u) || !mask ? GB_PREC_S : GB_PREC_D;
     }
     xp->problem = pl->base;
@@ -234,11 +237,11 @@ int gb_explore_point(gb_explore_t *ex, size_t index, gb_xp_point_t *xp)
     xp->problem.k = shape[2];
     xp->bench = pl->bench;
     if (rc == GB_OK && !pl->has_layout)
-        gb_family_native_layout(xp->cfg.family, &xp->problem);
+        gb_impl_native_layout(&xp->impl, &xp->problem);
     if (rc == GB_OK)
         rc = gb_problem_check(&xp->problem, xp->why, sizeof xp->why);
     if (rc == GB_OK)
-        rc = gb_config_check(&xp->cfg, ex->dev, prec, &xp->problem, xp->why, sizeof xp->why);
+        rc = gb_impl_check(&xp->impl, ex->dev, prec, &xp->problem, xp->why, sizeof xp->why);
     if (rc == GB_ENOMEM)
         return rc;
     if (rc != GB_OK) {
@@ -248,9 +251,17 @@ int gb_explore_point(gb_explore_t *ex, size_t index, gb_xp_point_t *xp)
     }
     gb_point_t pt;
     gb_point_init(&pt);
-    gb_point_define(&pt, ex->dev, &xp->cfg, &xp->problem, &xp->bench, xp->rep);
+    rc = gb_point_define(&pt, ex->dev, &xp->impl, &xp->problem, &xp->bench, xp->rep, xp->why,
+                         sizeof xp->why);
     memcpy(xp->id, pt.id, sizeof xp->id);
     gb_point_free(&pt);
+    if (rc == GB_ENOMEM)
+        return rc;
+    if (rc != GB_OK) {
+        xp->status = GB_XP_SKIP;
+        xp->code = rc;
+        return GB_OK;
+    }
     rc = gb_store_exists(ex->st, xp->id);
     if (rc < 0) {
         snprintf(xp->why, sizeof xp->why, "%s", gb_store_errmsg(ex->st));
@@ -372,8 +383,11 @@ int gb_explore_measure(gb_explore_t *ex, gb_context_t *ctx, const gb_xp_point_t 
                        gb_point_t *pt, char *msg, size_t msglen)
 {
     gb_result_t r;
-    gb_point_define(pt, ex->dev, &xp->cfg, &xp->problem, &xp->bench, xp->rep);
-    int rc = gb_bench_run(ctx, &xp->cfg, &xp->problem, &xp->bench, &r);
+    int rc = gb_point_define(pt, ex->dev, &xp->impl, &xp->problem, &xp->bench, xp->rep, msg,
+                             msglen);
+    if (rc != GB_OK)
+        return rc;
+    rc = gb_bench_run(ctx, &xp->impl, &xp->problem, &xp->bench, &r);
     if (rc != GB_OK) {
         snprintf(msg, msglen, "%s", gb_context_errmsg(ctx));
         return rc;

@@ -67,7 +67,7 @@ typedef struct gb_xp_point {
     gb_xp_status_t status;
     const char *kernel;  /* as the plan names it */
     gb_params_t swept;   /* the swept parameters' values at this point */
-    gb_config_t cfg;
+    gb_impl_t impl;
     gb_problem_t problem;
     gb_bench_options_t bench;
     unsigned rep;

@@ -1,10 +1,40 @@
-/* impl.h: an implementation computes one problem on one context: prepare (plan, build,
- * allocate), call (write inputs, run every kernel, read C, timed by phase), release. Kernel
- * families are one implementation. */
+/* impl.h: the one implementation interface (gb_impl_t in gemmbench.h): an operations table that
+ * the kernel-family implementation (kernel.c) and each library peer (clblast.c, cublas.c)
+ * provide, so that measuring (src/measure) calls every one the same way. */
 #ifndef GB_IMPL_H
 #define GB_IMPL_H
 
 #include "../device/context.h"
+
+struct gb_impl_ops {
+    const char *name;        /* a peer's name; NULL for kernel families (named by config) */
+    const char *description;
+    unsigned precisions;     /* a peer's (kernel families: their config's) */
+    /* Whether im can run the problem on dev (either may be NULL), as gb_impl_check(). */
+    int (*check)(const gb_impl_t *im, const gb_device_info_t *dev, gb_precision_t prec,
+                 const gb_problem_t *p, char *msg, size_t msglen);
+    /* The identity of what would be compiled, as gb_impl_program_id(). */
+    int (*program_id)(const gb_impl_t *im, const gb_device_info_t *dev, const gb_problem_t *p,
+                      char *buf, size_t len, char *msg, size_t msglen);
+    /* Makes the state that computes problem p (checked) on ctx: builds, allocates. Fills r's
+     * description of the run (route, sizes, build options and time). Errors on ctx. */
+    int (*prepare)(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *p, void **state,
+                   gb_result_t *r);
+    /* One call: writes the whole host buffers a, b, c (any may be NULL: the device keeps what the
+     * last call wrote) in the problem's precision, computes, reads C into c_out (NULL: not read),
+     * and fills t[] per gb_phase_t. Errors on the context. */
+    int (*call)(void *state, const void *a, const void *b, const void *c, void *c_out,
+                double t[GB_PHASE_COUNT]);
+    void (*release)(void *state); /* accepts NULL */
+};
+
+extern const gb_impl_ops_t gb__kernel_ops;
+#ifdef GB_HAVE_CLBLAST
+extern const gb_impl_ops_t gb__clblast_ops;
+#endif
+#ifdef GB_HAVE_CUBLAS
+extern const gb_impl_ops_t gb__cublas_ops;
+#endif
 
 /* A, B, C in, C out, and a buffer-to-image copy for each of A and B. */
 #define GB_MAX_PASSES 6
@@ -14,58 +44,41 @@
 typedef struct gb_pass {
     cl_kernel kernel;
     size_t global[2], local[2]; /* gb_copy's geometry */
-    int post;        /* runs after the main kernel */
-    cl_mem src, image; /* buffer-to-image copy: not owned (the impl's temporaries and images) */
+    int post;          /* runs after the main kernel */
+    cl_mem src, image; /* buffer-to-image copy: not owned (the run's temporaries and images) */
     size_t region[2];  /* that copy's width and height in pixels */
 } gb_pass_t;
 
-typedef struct gb_impl {
+/* A kernel family configuration prepared for one problem: its programs, kernels, buffers and
+ * passes, as its route (route.h) says. */
+typedef struct gb_kernel_run {
     gb_context_t *ctx;
-    gb_problem_t prob;   /* the problem as the main kernel sees it: swapped, transposed, padded */
-    int swapped;
-    char route[128];
     cl_program program, helpers;
     cl_kernel kernel;
-    cl_kernel rem_kernel; /* the family's remainder kernel, where this problem needs it */
-    cl_mem a, b, c;      /* buffers of the caller's A, B, C */
-    cl_mem ta, tb, tc;   /* temporaries the helper passes fill, or NULL */
-    cl_mem img_a, img_b; /* image2d_t views of ta, tb for args imgA, imgB, or NULL */
-    cl_mem ws;           /* the family's workspace (argument WS), or NULL */
-    size_t ws_bytes;
-    size_t bytes_a, bytes_b, bytes_c;
-    size_t global[2], local[2];
+    cl_kernel rem_kernel;   /* the family's remainder kernel, where this problem needs it */
+    cl_mem buf[6];          /* by gb_buf_t: the caller's A, B, C, then the temporaries */
+    cl_mem img[2];          /* image2d_t views or images of the kernel's A, B, or NULL */
+    cl_mem ws;              /* the family's workspace (argument WS), or NULL */
+    size_t bytes[3];        /* of the caller's A, B, C */
+    size_t global[2], local[2], rem_global[2], rem_local[2];
     int local_null;
-    size_t rem_global[2], rem_local[2];
     gb_pass_t passes[GB_MAX_PASSES];
     size_t npasses;
-    double build_ms;
-    int cache_hit;
-    char options[512];
-} gb_impl_t;
-
-/* Plans and builds the configuration for problem p (already checked) and allocates its buffers.
- * On error the message is on ctx and *out is NULL. Release with gb__impl_release. */
-int gb__impl_prepare(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *p,
-                     gb_impl_t **out);
-/* One call: writes the whole host buffers a, b, c (the problem's precision) to the device, runs
- * the helper passes and the main kernel (and its remainder kernel, timed with it), reads C into
- * c_out, and fills t[] per gb_phase_t. */
-int gb__impl_call(gb_impl_t *im, const void *a, const void *b, const void *c, void *c_out,
-                  double t[GB_PHASE_COUNT]);
-void gb__impl_release(gb_impl_t *im);
+} gb_kernel_run_t;
 
 /* Helper passes (passes.c). gb__pass_copy adds a gb_copy (or gb_copy4) pass, run before the main
  * kernel or (post) after it, writing dst (d_outer x d_inner at d_off, d_ld) from src, transposed
- * where trans; im->helpers must hold the built helpers program. gb__pass_image makes *img, a
+ * where trans; kr->helpers must hold the built helpers program. gb__pass_image makes *img, a
  * width x height image2d_t over the packed temporary buf (a view where the device can, else an
- * image of its own with a copy pass); a device that cannot hold it fails with GB_EUNSUPPORTED,
- * naming operand. gb__image_ld is the leading dimension, in elements, of the packed copy an image
- * is made over, for rows of inner elements. */
-int gb__pass_copy(gb_impl_t *im, int post, cl_mem dst, size_t d_outer, size_t d_inner,
+ * image of its own with a copy pass); a device without the image format fails with
+ * GB_EUNSUPPORTED. */
+int gb__pass_copy(gb_kernel_run_t *kr, int post, cl_mem dst, size_t d_outer, size_t d_inner,
                   size_t d_off, size_t d_ld, cl_mem src, size_t s_outer, size_t s_inner,
                   size_t s_off, size_t s_ld, int trans);
-int gb__pass_image(gb_impl_t *im, cl_mem *img, cl_mem buf, size_t width, size_t height,
-                   const char *operand);
-size_t gb__image_ld(const gb_device_info_t *dev, size_t inner);
+int gb__pass_image(gb_kernel_run_t *kr, cl_mem *img, cl_mem buf, size_t width, size_t height);
+
+/* Event time of a finished command in milliseconds; where the times cannot be read, 0, and the
+ * error goes to *err (may be NULL) unless it already holds one. */
+double gb__event_ms(cl_event ev, cl_int *err);
 
 #endif

@@ -7,25 +7,25 @@
 #include "impl.h"
 
 /* Adds a gb_copy (or gb_copy4) pass writing dst (d_outer x d_inner at d_off, d_ld) from src. */
-int gb__pass_copy(gb_impl_t *im, int post, cl_mem dst, size_t d_outer, size_t d_inner,
+int gb__pass_copy(gb_kernel_run_t *kr, int post, cl_mem dst, size_t d_outer, size_t d_inner,
                   size_t d_off, size_t d_ld, cl_mem src, size_t s_outer, size_t s_inner,
                   size_t s_off, size_t s_ld, int trans)
 {
     cl_int err;
-    gb_pass_t *ps = &im->passes[im->npasses];
+    gb_pass_t *ps = &kr->passes[kr->npasses];
     /* Four elements per work-item where the destination's rows are 4-aligned. */
     const int wide = !trans && d_off % 4 == 0 && d_ld % 4 == 0;
-    ps->kernel = clCreateKernel(im->helpers, wide ? "gb_copy4" : "gb_copy", &err);
+    ps->kernel = clCreateKernel(kr->helpers, wide ? "gb_copy4" : "gb_copy", &err);
     if (err != CL_SUCCESS)
-        return gb__cl_check(im->ctx, err, "creating the gb_copy helper");
-    im->npasses++;
+        return gb__cl_check(kr->ctx, err, "creating the gb_copy helper");
+    kr->npasses++;
     ps->post = post;
     /* A straight copy reads and writes rows: 64 work-items along them give each warp or wave
      * whole 128-byte lines. A transposing copy reads across rows either way: square groups. */
     const size_t lx = trans ? 16 : 64, ly = trans ? 16 : 4;
     const size_t cols = wide ? (d_inner + 3) / 4 : d_inner; /* work-items along a row */
     /* 0: the implementation chooses (a device that cannot run 256 work-items in a group). */
-    const int fits = im->ctx->dev->max_wg_size >= lx * ly;
+    const int fits = kr->ctx->dev->max_wg_size >= lx * ly;
     ps->local[0] = fits ? lx : 0;
     ps->local[1] = fits ? ly : 0;
     ps->global[0] = (cols + lx - 1) / lx * lx;
@@ -44,7 +44,7 @@ int gb__pass_copy(gb_impl_t *im, int post, cl_mem dst, size_t d_outer, size_t d_
     err |= clSetKernelArg(ps->kernel, 9, sizeof(cl_int), &v[7]);
     if (!wide)
         err |= clSetKernelArg(ps->kernel, 10, sizeof(cl_int), &v[8]);
-    return gb__cl_check(im->ctx, err, "setting gb_copy arguments");
+    return gb__cl_check(kr->ctx, err, "setting gb_copy arguments");
 }
 
 /* The image format of operands read as image2d_t: one 32-bit channel read without conversion,
@@ -52,43 +52,29 @@ int gb__pass_copy(gb_impl_t *im, int post, cl_mem dst, size_t d_outer, size_t d_
  * x-coordinate 4*x returns the bits of elements x, x+1, ... to lanes 0, 1, ... */
 static const cl_image_format image_format = {CL_R, CL_UNSIGNED_INT32};
 
-/* Leading dimension, in elements, of the packed copy an image is made over: rounded up to the
- * device's row pitch alignment where the image is created over the buffer itself. */
-size_t gb__image_ld(const gb_device_info_t *dev, size_t inner)
-{
-    size_t align = dev->image2d_from_buffer && dev->image_pitch_align ? dev->image_pitch_align : 1;
-    return (inner + align - 1) / align * align;
-}
-
 /* Makes *img, a width x height image2d_t of image_format over the packed temporary buf: a view of
  * the same memory where the device can create one (cl_khr_image2d_from_buffer, OpenCL 2.0), else
- * an image of its own that a helper pass fills from buf on every call. Fails with
- * GB_EUNSUPPORTED when the device cannot hold such an image, naming the limit. */
-int gb__pass_image(gb_impl_t *im, cl_mem *img, cl_mem buf, size_t width, size_t height,
-                   const char *operand)
+ * an image of its own that a helper pass fills from buf on every call. The route has checked
+ * the size against the device's limits. */
+int gb__pass_image(gb_kernel_run_t *kr, cl_mem *img, cl_mem buf, size_t width, size_t height)
 {
-    const gb_device_info_t *dev = im->ctx->dev;
-    if (width > dev->image2d_max[0] || height > dev->image2d_max[1])
-        return gb__ctx_fail(im->ctx, GB_EUNSUPPORTED,
-                            "%s as an image needs %zu x %zu pixels, over device '%s''s 2D image "
-                            "limit of %zu x %zu; use a smaller problem", operand, width, height,
-                            dev->name, dev->image2d_max[0], dev->image2d_max[1]);
+    const gb_device_info_t *dev = kr->ctx->dev;
     cl_uint nfmt = 0;
-    cl_int err = clGetSupportedImageFormats(im->ctx->cl, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D,
+    cl_int err = clGetSupportedImageFormats(kr->ctx->cl, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D,
                                             0, NULL, &nfmt);
     cl_image_format *fmts = nfmt ? calloc(nfmt, sizeof *fmts) : NULL;
     int found = 0;
     if (err == CL_SUCCESS && fmts)
-        err = clGetSupportedImageFormats(im->ctx->cl, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D,
+        err = clGetSupportedImageFormats(kr->ctx->cl, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D,
                                          nfmt, fmts, NULL);
     for (cl_uint i = 0; err == CL_SUCCESS && fmts && i < nfmt; i++)
         found |= fmts[i].image_channel_order == image_format.image_channel_order &&
                  fmts[i].image_channel_data_type == image_format.image_channel_data_type;
     free(fmts);
     if (err != CL_SUCCESS)
-        return gb__cl_check(im->ctx, err, "clGetSupportedImageFormats");
+        return gb__cl_check(kr->ctx, err, "clGetSupportedImageFormats");
     if (!found)
-        return gb__ctx_fail(im->ctx, GB_EUNSUPPORTED,
+        return gb__ctx_fail(kr->ctx, GB_EUNSUPPORTED,
                             "device '%s' has no read-only 2D images of format CL_R / "
                             "CL_UNSIGNED_INT32, which image kernels need; choose another device",
                             dev->name);
@@ -101,14 +87,14 @@ int gb__pass_image(gb_impl_t *im, cl_mem *img, cl_mem buf, size_t width, size_t 
         desc.image_row_pitch = width * sizeof(cl_uint);
         desc.buffer = buf;
     }
-    *img = clCreateImage(im->ctx->cl, CL_MEM_READ_ONLY, &image_format, &desc, NULL, &err);
+    *img = clCreateImage(kr->ctx->cl, CL_MEM_READ_ONLY, &image_format, &desc, NULL, &err);
     if (err != CL_SUCCESS)
-        return gb__cl_check(im->ctx, err, dev->image2d_from_buffer
+        return gb__cl_check(kr->ctx, err, dev->image2d_from_buffer
                                               ? "creating an image over a buffer (clCreateImage)"
                                               : "creating an image (clCreateImage)");
     if (dev->image2d_from_buffer)
         return GB_OK;
-    gb_pass_t *ps = &im->passes[im->npasses++];
+    gb_pass_t *ps = &kr->passes[kr->npasses++];
     ps->src = buf;
     ps->image = *img;
     ps->region[0] = width;

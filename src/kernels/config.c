@@ -174,9 +174,6 @@ int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_prec
         return gb__fail(msg, msglen, GB_ENOFP64,
                         "device '%s' has no double precision (cl_khr_fp64); use --precision s",
                         dev->name);
-    if (f->library && !strcmp(f->library, "cublas") && dev && !strstr(dev->vendor, "NVIDIA"))
-        return gb__fail(msg, msglen, GB_EUNSUPPORTED, "cuBLAS runs only beside an NVIDIA GPU "
-                        "device; choose one with -p NVIDIA");
     for (size_t i = 0; dev && i < f->nextensions; i++)
         if (!gb_device_has_extension(dev, f->extensions[i]))
             return gb__fail(msg, msglen, GB_ENOEXT, "kernel '%s' needs %s, which device '%s' "

@@ -434,23 +434,27 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
         (rc = get_string_array(&c, root, "constraints", 0, &f->constraints, &f->nconstraints)) ||
         (rc = parse_params(&c, root, f)) || (rc = parse_presets(&c, root, f)))
         goto done;
-    for (size_t i = 0; i < f->nargs; i++) {
-        int known = 0;
-        for (size_t j = 0; j < sizeof known_args / sizeof known_args[0]; j++)
-            known |= !strcmp(f->args[i], known_args[j]);
-        if (!known) {
-            rc = bad(&c, "args", "holds a name outside M N K alpha beta A B C offA offB offC lda ldb ldc imgA imgB WS CUS");
-            goto done;
-        }
-    }
-    if ((rc = parse_images(&c, f)))
-        goto done;
     if ((rc = parse_multiples(&c, root, "multiple_of", "MNK", f->multiple)) ||
         (rc = parse_multiples(&c, root, "ld_multiple_of", "ABC", f->ld_multiple)) ||
         (rc = parse_multiples(&c, root, "ld_avoid_multiple_of", "ABC", f->ld_avoid)) ||
         (rc = get_string(&c, root, "nvidia_max_registers", 0, &f->nv_max_registers)) ||
         (rc = parse_remainder(&c, root, f)) || (rc = parse_lets(&c, root, f)) ||
         (rc = get_string(&c, root, "workspace", 0, &f->workspace)))
+        goto done;
+    /* Arguments the harness knows, or names of the family's lets (passed by value). */
+    for (size_t i = 0; i < f->nargs; i++) {
+        int known = 0;
+        for (size_t j = 0; j < sizeof known_args / sizeof known_args[0]; j++)
+            known |= !strcmp(f->args[i], known_args[j]);
+        for (size_t j = 0; j < f->nlets; j++)
+            known |= !strcmp(f->args[i], f->let_names[j]);
+        if (!known) {
+            rc = bad(&c, "args", "holds a name that is neither a 'let' nor one of M N K alpha beta "
+                     "A B C offA offB offC lda ldb ldc imgA imgB WS CUS");
+            goto done;
+        }
+    }
+    if ((rc = parse_images(&c, f)))
         goto done;
     /* The scratch buffer and its argument come together. */
     if (!f->workspace != (arg_index(f, "WS") < 0)) {

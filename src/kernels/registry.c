@@ -9,7 +9,6 @@
 
 #include "../core/core.h"
 #include "registry.h"
-#include "../peers/peers.h"
 
 struct gb_registry {
     gb_family_t *families;
@@ -89,6 +88,14 @@ static int load_family(gb_registry_t *reg, const char *json, size_t len, const c
         rc = GB_ENOMEM;
         goto fail;
     }
+    /* The text gb__program_get compiles: the prelude, a #line, the source. */
+    gb_sha256_t s;
+    const gb_embedded_file_t *prelude = gb__embedded("prelude.cl");
+    gb__sha256_init(&s);
+    gb__sha256_update(&s, prelude->data, prelude->len);
+    gb__sha256_update(&s, "\n#line 1\n", 9);
+    gb__sha256_update(&s, fam.source, strlen(fam.source));
+    gb__sha256_hex_final(&s, fam.program_digest);
     if ((rc = add_family(reg, &fam)) == GB_OK)
         return GB_OK;
 fail:
@@ -168,21 +175,6 @@ int gb_registry_open(gb_registry_t **out, const char *kernel_path, char *msg, si
             rc = load_family(reg, e->data, e->len, origin, NULL, msg, msglen);
         }
     }
-    /* Library peers sit beside the kernel families, under their own names. */
-    for (size_t i = 0; rc == GB_OK && i < gb__peer_count(); i++) {
-        gb_family_t fam;
-        memset(&fam, 0, sizeof fam);
-        fam.library = gb__peer_name(i);
-        fam.name = gb__memdup(fam.library, strlen(fam.library));
-        fam.description = gb__memdup(gb__peer_description(i), strlen(gb__peer_description(i)));
-        fam.origin = gb__memdup("library", 7);
-        fam.precisions = 3u;
-        fam.layouts = 0xffu;
-        if (!fam.name || !fam.description || !fam.origin || (rc = add_family(reg, &fam)) != GB_OK) {
-            gb__family_free(&fam);
-            rc = GB_ENOMEM;
-        }
-    }
     if (rc == GB_OK && kernel_path)
         rc = load_dir(reg, kernel_path, msg, msglen);
     if (rc != GB_OK) {
@@ -233,4 +225,71 @@ int gb_registry_find(const gb_registry_t *reg, const char *name, const gb_family
                 }
         }
     return GB_ENOKERNEL;
+}
+
+/* ---- the public view of a family ------------------------------------------------------------ */
+
+const char *gb_family_name(const gb_family_t *f)
+{
+    return f->name;
+}
+
+const char *gb_family_description(const gb_family_t *f)
+{
+    return f->description ? f->description : "";
+}
+
+const char *gb_family_origin(const gb_family_t *f)
+{
+    return f->origin;
+}
+
+const char *gb_family_entry(const gb_family_t *f)
+{
+    return f->entry;
+}
+
+unsigned gb_family_precisions(const gb_family_t *f)
+{
+    return f->precisions;
+}
+
+unsigned gb_family_layouts(const gb_family_t *f)
+{
+    return f->layouts;
+}
+
+size_t gb_family_param_count(const gb_family_t *f)
+{
+    return f->nparams;
+}
+
+const gb_param_t *gb_family_param(const gb_family_t *f, size_t i)
+{
+    return i < f->nparams ? &f->params[i] : NULL;
+}
+
+size_t gb_family_preset_count(const gb_family_t *f)
+{
+    return f->npresets;
+}
+
+const gb_preset_t *gb_family_preset(const gb_family_t *f, size_t i)
+{
+    return i < f->npresets ? &f->presets[i] : NULL;
+}
+
+const char *gb_family_constraint(const gb_family_t *f, size_t i)
+{
+    return i < f->nconstraints ? f->constraints[i] : NULL;
+}
+
+const char *gb_family_extension(const gb_family_t *f, size_t i)
+{
+    return i < f->nextensions ? f->extensions[i] : NULL;
+}
+
+const char *gb_family_local_memory(const gb_family_t *f)
+{
+    return f->local_mem;
 }

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include "gemmbench.h"
+#include "family.h"
 
 typedef struct gb_embedded_file {
     const char *name;

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "../impl/impl.h"
-#include "../peers/peers.h"
 #include "../validate/validate.h"
 #include "energy.h"
 #include "stats.h"
@@ -68,17 +67,17 @@ void gb_result_free(gb_result_t *r)
     }
 }
 
-/* A kernel family configuration or a library peer, called the same way. */
+/* An implementation prepared for one problem. */
 typedef struct runner {
-    gb_impl_t *im;
-    gb_peer_t *pe;
+    const gb_impl_ops_t *ops;
+    void *state;
     gb_context_t *ctx;
 } runner_t;
 
 static int runner_call(runner_t *r, const void *a, const void *b, const void *c, void *c_out,
                        double t[GB_PHASE_COUNT])
 {
-    return r->pe ? gb__peer_call(r->pe, a, b, c, c_out, t) : gb__impl_call(r->im, a, b, c, c_out, t);
+    return r->ops->call(r->state, a, b, c, c_out, t);
 }
 
 /* Converts n doubles to the device precision in a new buffer (caller frees). */
@@ -212,7 +211,7 @@ done:
     return rc;
 }
 
-int gb_bench_run(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *problem,
+int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *problem,
                  const gb_bench_options_t *o, gb_result_t *r)
 {
     memset(r, 0, sizeof *r);
@@ -220,7 +219,7 @@ int gb_bench_run(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *
     int rc = gb_problem_check(&p, ctx->errmsg, sizeof ctx->errmsg);
     if (rc != GB_OK)
         return rc;
-    if ((rc = gb_config_check(cfg, ctx->dev, p.precision, &p, ctx->errmsg, sizeof ctx->errmsg)))
+    if ((rc = gb_impl_check(im, ctx->dev, p.precision, &p, ctx->errmsg, sizeof ctx->errmsg)))
         return rc;
     if (o->iterations < 1 || o->warmup < 0)
         return gb__ctx_fail(ctx, GB_EBADARG, "iterations must be at least 1 and warm-up at least 0");
@@ -228,7 +227,7 @@ int gb_bench_run(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *
     gb_problem_buffer_elems(&p, &ea, &eb, &ec);
     double *a = malloc(ea * sizeof *a), *b = malloc(eb * sizeof *b), *c = malloc(ec * sizeof *c);
     void *da = NULL, *db = NULL, *dc = NULL;
-    runner_t run = {NULL, NULL, ctx};
+    runner_t run = {im->ops, NULL, ctx};
     int nomem = !a || !b || !c;
     for (int i = 0; i < GB_PHASE_COUNT; i++)
         nomem |= !(r->samples_ms[i] = calloc((size_t)o->iterations, sizeof(double)));
@@ -257,30 +256,11 @@ int gb_bench_run(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *
         rc = gb__ctx_fail(ctx, GB_ENOMEM, "out of memory");
         goto done;
     }
-    if (cfg->family->library)
-        rc = gb__peer_prepare(ctx, cfg->family->library, &p, &run.pe);
-    else
-        rc = gb__impl_prepare(ctx, cfg, &p, &run.im);
-    if (rc) {
+    if ((rc = im->ops->prepare(ctx, im, &p, &run.state, r)) != GB_OK) {
         free(cout);
         goto done;
     }
     r->timing = o->timing;
-    if (run.im) {
-        const gb_impl_t *im = run.im;
-        r->build_ms = im->build_ms;
-        r->cache_hit = im->cache_hit;
-        r->swapped = im->swapped;
-        r->local_null = im->local_null;
-        r->helpers = im->npasses;
-        memcpy(r->global, im->global, sizeof r->global);
-        memcpy(r->local, im->local, sizeof r->local);
-        memcpy(r->build_options, im->options, sizeof r->build_options);
-        memcpy(r->route, im->route, sizeof r->route);
-    } else {
-        r->local_null = 1;
-        snprintf(r->route, sizeof r->route, "library %s", cfg->family->library);
-    }
     const double mnk = (double)p.m * (double)p.n * (double)p.k;
     int validate = o->validate == GB_VALIDATE_AUTO ? mnk <= (double)GB_AUTO_VALIDATE_MNK
                                                    : o->validate == GB_VALIDATE_ON;
@@ -313,8 +293,8 @@ int gb_bench_run(gb_context_t *ctx, const gb_config_t *cfg, const gb_problem_t *
     const double peak = ctx->dev->peak_gflops[p.precision];
     r->efficiency = peak > 0 ? r->gflops / peak : -1.0;
 done:
-    gb__impl_release(run.im);
-    gb__peer_release(run.pe);
+    if (run.state)
+        im->ops->release(run.state);
     free(a);
     free(b);
     free(c);

@@ -31,8 +31,9 @@ static void copy_trunc(char *dst, size_t size, const char *s)
     snprintf(dst, size, "%s", s ? s : "");
 }
 
-void gb_point_define(gb_point_t *pt, const gb_device_info_t *dev, const gb_config_t *cfg,
-                     const gb_problem_t *problem, const gb_bench_options_t *opts, unsigned rep)
+int gb_point_define(gb_point_t *pt, const gb_device_info_t *dev, const gb_impl_t *im,
+                    const gb_problem_t *problem, const gb_bench_options_t *opts, unsigned rep,
+                    char *msg, size_t msglen)
 {
     gb_point_free(pt);
     gb_point_device_t *d = &pt->device;
@@ -53,20 +54,21 @@ void gb_point_define(gb_point_t *pt, const gb_device_info_t *dev, const gb_confi
         d->peak_gflops[p] = dev->peak_gflops[p];
         copy_trunc(d->peak_formula[p], sizeof d->peak_formula[p], dev->peak_formula[p]);
     }
-    const gb_family_t *f = cfg->family;
-    copy_trunc(pt->kernel, sizeof pt->kernel, gb_config_name(cfg));
-    copy_trunc(pt->family, sizeof pt->family, f->name);
+    const gb_config_t *cfg = &im->config;
+    copy_trunc(pt->kernel, sizeof pt->kernel, gb_impl_name(im));
+    copy_trunc(pt->family, sizeof pt->family, cfg->family ? gb_family_name(cfg->family)
+                                                          : gb_impl_name(im));
     copy_trunc(pt->preset, sizeof pt->preset, cfg->preset ? cfg->preset->name : "");
-    copy_trunc(pt->source_origin, sizeof pt->source_origin, f->origin);
+    copy_trunc(pt->source_origin, sizeof pt->source_origin, gb_impl_origin(im));
     pt->params = cfg->params;
     gb_store__params_sort(&pt->params);
-    if (f->source)
-        snprintf(pt->source_hash, sizeof pt->source_hash, "fnv1a64:%016llx",
-                 (unsigned long long)gb__fnv1a64(f->source, strlen(f->source), GB_FNV_BASIS));
-    else
-        snprintf(pt->source_hash, sizeof pt->source_hash, "none");
     pt->problem = *problem;
     gb_problem_check(&pt->problem, NULL, 0);
+    /* What is compiled for this problem on this device, with its build options. */
+    int rc = gb_impl_program_id(im, dev, &pt->problem, pt->source_hash, sizeof pt->source_hash,
+                                msg, msglen);
+    if (rc != GB_OK)
+        return rc;
     if (pt->problem.alpha == 0.0)
         pt->problem.alpha = 0.0; /* no negative zero: the store could not keep it */
     if (pt->problem.beta == 0.0)
@@ -89,7 +91,7 @@ void gb_point_define(gb_point_t *pt, const gb_device_info_t *dev, const gb_confi
     pt->rep = rep;
     pt->result.timing = opts->timing;
     pt->result.efficiency = -1.0;
-    gb_point_compute_id(pt);
+    return gb_point_compute_id(pt);
 }
 
 int gb_point_set_result(gb_point_t *pt, const gb_result_t *r)

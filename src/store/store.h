@@ -39,7 +39,10 @@ typedef struct gb_point {
     gb_point_device_t device;
     char kernel[2 * GB_NAME_MAX], family[2 * GB_NAME_MAX], preset[2 * GB_NAME_MAX];
     gb_params_t params;        /* every parameter's value, sorted by name */
-    char source_hash[32];      /* "fnv1a64:<16 hex>" of the family's source text, or "none" */
+    char source_hash[48];      /* what was compiled (gb_impl_program_id): "sha256:<16 hex of the
+                                  program text>/<16 hex of its build>", "none" for a library;
+                                  points stored before that hold "fnv1a64:<16 hex>" of the
+                                  family's source alone */
     gb_problem_t problem;      /* leading dimensions filled in */
     uint64_t seed;
     gb_dist_t dist;
@@ -59,10 +62,12 @@ typedef struct gb_point {
 void gb_point_init(gb_point_t *pt);
 /* Frees what pt owns and zeroes it; accepts NULL. */
 void gb_point_free(gb_point_t *pt);
-/* Fills pt's definition from what a run is given and computes its id; clears everything else
- * (freeing what pt owned). The problem is completed with gb_problem_check(). */
-void gb_point_define(gb_point_t *pt, const gb_device_info_t *dev, const gb_config_t *cfg,
-                     const gb_problem_t *problem, const gb_bench_options_t *opts, unsigned rep);
+/* Fills pt's definition from what a run is given (the problem completed with
+ * gb_problem_check()) and computes its id; clears everything else (freeing what pt owned).
+ * GB_EMETADATA when what would be compiled cannot be planned (msg says why), GB_ENOMEM. */
+int gb_point_define(gb_point_t *pt, const gb_device_info_t *dev, const gb_impl_t *im,
+                    const gb_problem_t *problem, const gb_bench_options_t *opts, unsigned rep,
+                    char *msg, size_t msglen);
 /* Copies a run's result (samples included) into pt. GB_ENOMEM on failure (pt unchanged). */
 int gb_point_set_result(gb_point_t *pt, const gb_result_t *r);
 /* Records tool version, git revision, host, OS, selected environment variables and the UTC time.

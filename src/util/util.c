@@ -16,6 +16,25 @@ int gb__fail(char *msg, size_t msglen, int code, const char *fmt, ...)
     return code;
 }
 
+int gb__appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+    if (!len)
+        return 0;
+    if (*used >= len)
+        *used = len - 1;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *used, len - *used, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        buf[*used] = '\0';
+        return 0;
+    }
+    const int fits = (size_t)n < len - *used;
+    *used += fits ? (size_t)n : len - 1 - *used;
+    return fits;
+}
+
 int gb__grow(void *buf, size_t *cap, size_t need, size_t elem)
 {
     void **p = buf;

@@ -19,6 +19,10 @@
 /* Writes a formatted message into msg (when msg is not NULL and msglen > 0) and returns code. */
 int gb__fail(char *msg, size_t msglen, int code, const char *fmt, ...) GB_PRINTF(4, 5);
 
+/* Appends formatted text at buf + *used (buf holds len bytes) and advances *used, never past
+ * len - 1: text that does not fit is cut, and buf stays NUL-terminated. Returns 0 when cut. */
+int gb__appendf(char *buf, size_t len, size_t *used, const char *fmt, ...) GB_PRINTF(4, 5);
+
 /* Makes room for at least need elements of size elem in *buf (capacity *cap elements, doubled
  * as needed; *buf may be NULL with *cap 0). GB_OK, or GB_ENOMEM with *buf unchanged. */
 int gb__grow(void *buf, size_t *cap, size_t need, size_t elem);

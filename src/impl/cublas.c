@@ -6,10 +6,11 @@
 #ifdef GB_HAVE_CUBLAS
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../device/context.h"
+#include "impl.h"
 
 typedef struct cu_state {
     gb_context_t *ctx;
@@ -21,22 +22,40 @@ typedef struct cu_state {
     cudaEvent_t ev[8];
 } cu_state_t;
 
-int gb__cublas_prepare(gb_context_t *ctx, const gb_problem_t *p, void **state);
-int gb__cublas_call(void *state, const void *a, const void *b, const void *c, void *c_out,
-                    double t[GB_PHASE_COUNT]);
-void gb__cublas_release(void *state);
+static void cublas_release(void *state);
 
 static int cu_fail(gb_context_t *ctx, cudaError_t e, const char *what)
 {
     return gb__ctx_fail(ctx, GB_EOPENCL, "%s failed: %s", what, cudaGetErrorString(e));
 }
 
-int gb__cublas_prepare(gb_context_t *ctx, const gb_problem_t *p, void **state)
+/* cuBLAS runs on CUDA device 0, so only beside an NVIDIA OpenCL device, taken to be the same. */
+static int cublas_check(const gb_impl_t *im, const gb_device_info_t *dev, gb_precision_t prec,
+                        const gb_problem_t *p, char *msg, size_t msglen)
+{
+    (void)im, (void)prec, (void)p;
+    if (dev && !strstr(dev->vendor, "NVIDIA"))
+        return gb__fail(msg, msglen, GB_EUNSUPPORTED, "cuBLAS runs only beside an NVIDIA GPU "
+                        "device; choose the NVIDIA platform");
+    return GB_OK;
+}
+
+static int cublas_program_id(const gb_impl_t *im, const gb_device_info_t *dev,
+                             const gb_problem_t *p, char *buf, size_t len, char *msg,
+                             size_t msglen)
+{
+    (void)im, (void)dev, (void)p, (void)msg, (void)msglen;
+    snprintf(buf, len, "none");
+    return GB_OK;
+}
+
+static int cublas_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *p,
+                          void **state, gb_result_t *r)
 {
     *state = NULL;
-    if (!strstr(ctx->dev->vendor, "NVIDIA"))
-        return gb__ctx_fail(ctx, GB_EUNSUPPORTED, "cuBLAS runs only when the chosen device is an "
-                            "NVIDIA GPU; choose it with -p NVIDIA");
+    int rc = cublas_check(im, ctx->dev, p->precision, p, ctx->errmsg, sizeof ctx->errmsg);
+    if (rc != GB_OK)
+        return rc;
     cu_state_t *s = calloc(1, sizeof *s);
     if (!s)
         return gb__ctx_fail(ctx, GB_ENOMEM, "out of memory");
@@ -48,7 +67,6 @@ int gb__cublas_prepare(gb_context_t *ctx, const gb_problem_t *p, void **state)
     s->bytes_b = eb * es;
     s->bytes_c = ec * es;
     cudaError_t e;
-    int rc = GB_OK;
     if ((e = cudaMalloc(&s->a, s->bytes_a)) != cudaSuccess ||
         (e = cudaMalloc(&s->b, s->bytes_b)) != cudaSuccess ||
         (e = cudaMalloc(&s->c, s->bytes_c)) != cudaSuccess ||
@@ -62,9 +80,11 @@ int gb__cublas_prepare(gb_context_t *ctx, const gb_problem_t *p, void **state)
                         cublasSetMathMode(s->handle, CUBLAS_DEFAULT_MATH) != CUBLAS_STATUS_SUCCESS))
         rc = gb__ctx_fail(ctx, GB_EOPENCL, "cuBLAS set-up failed");
     if (rc != GB_OK) {
-        gb__cublas_release(s);
+        cublas_release(s);
         return rc;
     }
+    r->local_null = 1;
+    snprintf(r->route, sizeof r->route, "library cublas");
     *state = s;
     return GB_OK;
 }
@@ -102,8 +122,8 @@ static double elapsed(cudaEvent_t a, cudaEvent_t b)
     return (double)ms;
 }
 
-int gb__cublas_call(void *state, const void *a, const void *b, const void *c, void *c_out,
-                    double t[GB_PHASE_COUNT])
+static int cublas_call(void *state, const void *a, const void *b, const void *c, void *c_out,
+                       double t[GB_PHASE_COUNT])
 {
     cu_state_t *s = state;
     memset(t, 0, GB_PHASE_COUNT * sizeof *t);
@@ -138,7 +158,7 @@ int gb__cublas_call(void *state, const void *a, const void *b, const void *c, vo
     return GB_OK;
 }
 
-void gb__cublas_release(void *state)
+static void cublas_release(void *state)
 {
     cu_state_t *s = state;
     if (!s)
@@ -155,4 +175,8 @@ void gb__cublas_release(void *state)
     cudaFree(s->c);
     free(s);
 }
+
+const gb_impl_ops_t gb__cublas_ops = {
+    "cublas", "NVIDIA cuBLAS sgemm/dgemm on CUDA device 0, TF32 off (library peer)", 3u,
+    cublas_check, cublas_program_id, cublas_prepare, cublas_call, cublas_release};
 #endif

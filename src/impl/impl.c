@@ -1,0 +1,96 @@
+/* impl.c: implementations by name (kernel families and presets, then the library peers compiled
+ * in), and the public calls that go through their operations table. */
+#include <stdio.h>
+#include <string.h>
+
+#include "impl.h"
+
+static const gb_impl_ops_t *const peers[] = {
+#ifdef GB_HAVE_CLBLAST
+    &gb__clblast_ops,
+#endif
+#ifdef GB_HAVE_CUBLAS
+    &gb__cublas_ops,
+#endif
+    NULL};
+
+size_t gb_peer_count(void)
+{
+    return sizeof peers / sizeof peers[0] - 1;
+}
+
+const char *gb_peer_name(size_t i)
+{
+    return i < gb_peer_count() ? peers[i]->name : NULL;
+}
+
+const char *gb_peer_description(size_t i)
+{
+    return i < gb_peer_count() ? peers[i]->description : NULL;
+}
+
+void gb_impl_kernel(gb_impl_t *out, const gb_config_t *cfg)
+{
+    out->ops = &gb__kernel_ops;
+    out->config = *cfg;
+}
+
+int gb_impl_resolve(const gb_registry_t *reg, const char *name, const gb_params_t *overrides,
+                    gb_impl_t *out, char *msg, size_t msglen)
+{
+    memset(out, 0, sizeof *out);
+    const gb_family_t *f;
+    const gb_preset_t *ps;
+    if (gb_registry_find(reg, name, &f, &ps) == GB_OK) {
+        out->ops = &gb__kernel_ops;
+        return gb_config_resolve(reg, name, overrides, &out->config, msg, msglen);
+    }
+    for (size_t i = 0; i < gb_peer_count(); i++)
+        if (!strcmp(peers[i]->name, name)) {
+            out->ops = peers[i];
+            if (overrides && overrides->count)
+                return gb__fail(msg, msglen, GB_EBADPARAM, "library peer '%s' takes no "
+                                "parameters (it was given %s)", name, overrides->name[0]);
+            return GB_OK;
+        }
+    return gb__fail(msg, msglen, GB_ENOKERNEL, "unknown kernel '%s'", name);
+}
+
+const char *gb_impl_name(const gb_impl_t *im)
+{
+    return im->config.family ? gb_config_name(&im->config) : im->ops->name;
+}
+
+const char *gb_impl_origin(const gb_impl_t *im)
+{
+    return im->config.family ? gb_family_origin(im->config.family) : "library";
+}
+
+unsigned gb_impl_precisions(const gb_impl_t *im)
+{
+    if (!im->config.family)
+        return im->ops->precisions;
+    return im->config.preset ? im->config.preset->precisions
+                             : gb_family_precisions(im->config.family);
+}
+
+void gb_impl_native_layout(const gb_impl_t *im, gb_problem_t *p)
+{
+    if (im->config.family)
+        gb_family_native_layout(im->config.family, p);
+}
+
+int gb_impl_check(const gb_impl_t *im, const gb_device_info_t *dev, gb_precision_t prec,
+                  const gb_problem_t *problem, char *msg, size_t msglen)
+{
+    if (!(gb_impl_precisions(im) & (1u << prec)))
+        return gb__fail(msg, msglen, GB_EUNSUPPORTED, "kernel '%s' has no %s-precision version",
+                        gb_impl_name(im), prec == GB_PREC_D ? "double" : "single");
+    return im->ops->check(im, dev, prec, problem, msg, msglen);
+}
+
+int gb_impl_program_id(const gb_impl_t *im, const gb_device_info_t *dev, const gb_problem_t *p,
+                       char *buf, size_t len, char *msg, size_t msglen)
+{
+    return im->ops->program_id(im, dev, p, buf, len, msg, msglen);
+}

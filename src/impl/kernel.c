@@ -1,0 +1,321 @@
+/* kernel.c: a kernel family configuration as an implementation. It plans the route (route.c),
+ * then builds the kernel and the helper passes, allocates the caller's buffers and the
+ * temporaries, binds the arguments in the order the metadata names them, and launches. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kernels/registry.h"
+#include "impl.h"
+#include "route.h"
+
+static int kernel_check(const gb_impl_t *im, const gb_device_info_t *dev, gb_precision_t prec,
+                        const gb_problem_t *p, char *msg, size_t msglen)
+{
+    return gb_config_check(&im->config, dev, prec, p, msg, msglen);
+}
+
+/* "sha256:" and two digests: of the family's program text (prelude and source, hashed once when
+ * the family was loaded), and of how it is built for this problem: its build options, and the
+ * helper passes' program and options where the route has copies. The first part alone names the
+ * code across problems (reports group by it). */
+static int kernel_program_id(const gb_impl_t *im, const gb_device_info_t *dev,
+                             const gb_problem_t *p, char *buf, size_t len, char *msg,
+                             size_t msglen)
+{
+    gb_route_t r;
+    int rc = gb__route_plan(&im->config, p, dev, &r, msg, msglen);
+    if (rc != GB_OK)
+        return rc;
+    gb_sha256_t s;
+    char hex[65];
+    gb__sha256_init(&s);
+    gb__sha256_update(&s, r.options, strlen(r.options) + 1);
+    if (r.helper_options[0]) {
+        const gb_embedded_file_t *h = gb__embedded("helpers.cl");
+        gb__sha256_update(&s, h->data, h->len);
+        gb__sha256_update(&s, r.helper_options, strlen(r.helper_options) + 1);
+    }
+    gb__sha256_hex_final(&s, hex);
+    snprintf(buf, len, "sha256:%.16s/%.16s", im->config.family->program_digest, hex);
+    return GB_OK;
+}
+
+/* The value of argument name for the kernel: a problem size, a scalar, a buffer, or one of the
+ * family's lets. */
+static cl_int set_arg(gb_kernel_run_t *kr, const gb_route_t *r, const gb_family_t *f,
+                      cl_kernel kernel, cl_uint idx, const char *n)
+{
+    const gb_problem_t *p = &r->kernel;
+    if (!strcmp(n, "A") || !strcmp(n, "B") || !strcmp(n, "C")) {
+        /* The kernel's operand: its temporary, else the caller's (after the swap the kernel's A
+         * is the caller's B). */
+        const int d = n[0] - 'A', caller = d < 2 && r->swapped ? 1 - d : d;
+        cl_mem m = kr->buf[r->copy[d] ? GB_BUF_TA + d : caller];
+        return clSetKernelArg(kernel, idx, sizeof m, &m);
+    }
+    if (!strcmp(n, "WS"))
+        return clSetKernelArg(kernel, idx, sizeof kr->ws, &kr->ws);
+    if (!strcmp(n, "imgA") || !strcmp(n, "imgB"))
+        return clSetKernelArg(kernel, idx, sizeof(cl_mem), &kr->img[n[3] - 'A']);
+    if (!strcmp(n, "alpha") || !strcmp(n, "beta")) {
+        double v = n[0] == 'a' ? p->alpha : p->beta;
+        float fv = (float)v;
+        return p->precision == GB_PREC_D ? clSetKernelArg(kernel, idx, sizeof v, &v)
+                                         : clSetKernelArg(kernel, idx, sizeof fv, &fv);
+    }
+    static const char *const names[] = {"M", "N", "K", "lda", "ldb", "ldc", "offA", "offB", "offC"};
+    const size_t values[] = {p->m, p->n, p->k, p->lda, p->ldb, p->ldc, p->off_a, p->off_b, p->off_c};
+    long long v = -1;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(n, names[i]))
+            v = (long long)values[i]; /* gb_problem_check keeps every size below 2^31 */
+    if (!strcmp(n, "CUS"))
+        v = (long long)kr->ctx->dev->compute_units;
+    for (size_t i = 0; v < 0 && i < f->nlets; i++)
+        if (!strcmp(n, f->let_names[i]))
+            v = r->lets[i];
+    const cl_int iv = (cl_int)v;
+    return clSetKernelArg(kernel, idx, sizeof iv, &iv);
+}
+
+static int set_args(gb_kernel_run_t *kr, const gb_route_t *r, const gb_family_t *f,
+                    cl_kernel kernel)
+{
+    for (size_t i = 0; i < f->nargs; i++) {
+        cl_int err = set_arg(kr, r, f, kernel, (cl_uint)i, f->args[i]);
+        if (err != CL_SUCCESS)
+            return gb__ctx_fail(kr->ctx, GB_EMETADATA,
+                                "%s: setting argument %zu '%s' failed (%s); the 'args' list must "
+                                "match the kernel's parameters",
+                                f->origin, i, f->args[i], gb__cl_errname(err));
+    }
+    return GB_OK;
+}
+
+static cl_mem buffer(gb_kernel_run_t *kr, size_t bytes, cl_mem_flags flags, const char *what,
+                     int *rc)
+{
+    cl_int err;
+    cl_mem m = clCreateBuffer(kr->ctx->cl, flags, bytes, NULL, &err);
+    *rc = gb__cl_check(kr->ctx, err, what);
+    return m;
+}
+
+static void kernel_release(void *state)
+{
+    gb_kernel_run_t *kr = state;
+    if (!kr)
+        return;
+    /* Images before the buffers they may be views of. */
+    cl_mem mems[] = {kr->img[0], kr->img[1], kr->buf[0], kr->buf[1], kr->buf[2], kr->buf[3],
+                     kr->buf[4], kr->buf[5], kr->ws};
+    for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
+        if (mems[i])
+            clReleaseMemObject(mems[i]);
+    for (size_t i = 0; i < kr->npasses; i++)
+        if (kr->passes[i].kernel)
+            clReleaseKernel(kr->passes[i].kernel);
+    if (kr->kernel)
+        clReleaseKernel(kr->kernel);
+    if (kr->rem_kernel)
+        clReleaseKernel(kr->rem_kernel);
+    if (kr->program)
+        clReleaseProgram(kr->program);
+    if (kr->helpers)
+        clReleaseProgram(kr->helpers);
+    free(kr);
+}
+
+/* Builds (or loads) the programs and makes the kernels; the compiled kernel may allow fewer
+ * work-items per group than the device (registers): refused here, with the reason, rather
+ * than at launch. */
+static int build(gb_kernel_run_t *kr, const gb_config_t *cfg, const gb_route_t *r,
+                 gb_result_t *res)
+{
+    const gb_family_t *f = cfg->family;
+    const char *prelude = gb__embedded("prelude.cl")->data;
+    int rc = gb__program_get(kr->ctx, f->name, prelude, f->source, r->options, &kr->program,
+                             &res->build_ms, &res->cache_hit);
+    if (rc == GB_OK && r->helper_options[0]) {
+        double ms;
+        int hit;
+        rc = gb__program_get(kr->ctx, "helpers", prelude, gb__embedded("helpers.cl")->data,
+                             r->helper_options, &kr->helpers, &ms, &hit);
+        res->build_ms += ms;
+        res->cache_hit &= hit;
+    }
+    if (rc != GB_OK)
+        return rc;
+    cl_int err;
+    kr->kernel = clCreateKernel(kr->program, f->entry, &err);
+    if (err != CL_SUCCESS)
+        return gb__ctx_fail(kr->ctx, GB_EMETADATA, "%s: no kernel named '%s' in %s (%s); fix 'entry'",
+                            f->origin, f->entry, f->source_file, gb__cl_errname(err));
+    size_t kmax = 0;
+    if (!r->local_null &&
+        clGetKernelWorkGroupInfo(kr->kernel, (cl_device_id)kr->ctx->dev->cl_device,
+                                 CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax, NULL) == CL_SUCCESS &&
+        kmax > 0 && r->local[0] * r->local[1] > kmax)
+        return gb__ctx_fail(kr->ctx, GB_EWGSIZE,
+                            "kernel '%s' as compiled allows work-groups of at most %zu work-items "
+                            "on this device (register use), but its parameters ask for %zu x %zu; "
+                            "choose parameters with fewer work-items per group",
+                            gb_config_name(cfg), kmax, r->local[0], r->local[1]);
+    if (r->rem_global[0]) {
+        kr->rem_kernel = clCreateKernel(kr->program, f->rem_entry, &err);
+        if (err != CL_SUCCESS)
+            return gb__ctx_fail(kr->ctx, GB_EMETADATA,
+                                "%s: no kernel named '%s' in %s (%s); fix 'remainder.entry'",
+                                f->origin, f->rem_entry, f->source_file, gb__cl_errname(err));
+    }
+    return GB_OK;
+}
+
+/* The caller's buffers, the workspace and the temporaries, then the passes between them. */
+static int allocate(gb_kernel_run_t *kr, const gb_problem_t *p, const gb_route_t *r)
+{
+    size_t elems[3];
+    const size_t es = gb_precision_bytes(p->precision);
+    static const char *const what[6] = {"clCreateBuffer(A)", "clCreateBuffer(B)",
+                                        "clCreateBuffer(C)", "allocating A's copy",
+                                        "allocating B's copy", "allocating C's copy"};
+    int rc = GB_OK;
+    gb_problem_buffer_elems(p, &elems[0], &elems[1], &elems[2]);
+    for (int d = 0; d < 6 && rc == GB_OK; d++) {
+        const size_t bytes = (d < 3 ? elems[d] : r->temp_elems[d - 3]) * es;
+        if (d < 3)
+            kr->bytes[d] = bytes;
+        if (d < 3 || r->copy[d - 3])
+            kr->buf[d] = buffer(kr, bytes, d < 2 ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE, what[d], &rc);
+    }
+    if (rc == GB_OK && r->has_ws)
+        kr->ws = buffer(kr, r->ws_bytes, CL_MEM_READ_WRITE, "allocating the kernel's workspace", &rc);
+    for (size_t i = 0; rc == GB_OK && i < r->ncopies; i++) {
+        const gb_route_copy_t *c = &r->copies[i];
+        rc = gb__pass_copy(kr, c->post, kr->buf[c->dst], c->d_outer, c->d_inner, c->d_off, c->d_ld,
+                           kr->buf[c->src], c->s_outer, c->s_inner, c->s_off, c->s_ld, c->trans);
+        /* An image is made over its operand's packed copy once that copy is planned. */
+        const int d = c->dst == GB_BUF_TA ? 0 : c->dst == GB_BUF_TB ? 1 : -1;
+        if (rc == GB_OK && d >= 0 && r->image[d])
+            rc = gb__pass_image(kr, &kr->img[d], kr->buf[c->dst], r->image_size[d][0],
+                                r->image_size[d][1]);
+    }
+    return rc;
+}
+
+static int kernel_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *p,
+                          void **state, gb_result_t *res)
+{
+    *state = NULL;
+    const gb_config_t *cfg = &im->config;
+    gb_route_t r;
+    int rc = gb__route_plan(cfg, p, ctx->dev, &r, ctx->errmsg, sizeof ctx->errmsg);
+    if (rc != GB_OK)
+        return rc;
+    gb_kernel_run_t *kr = calloc(1, sizeof *kr);
+    if (!kr)
+        return gb__ctx_fail(ctx, GB_ENOMEM, "out of memory");
+    kr->ctx = ctx;
+    memcpy(kr->global, r.global, sizeof kr->global);
+    memcpy(kr->local, r.local, sizeof kr->local);
+    memcpy(kr->rem_global, r.rem_global, sizeof kr->rem_global);
+    memcpy(kr->rem_local, r.rem_local, sizeof kr->rem_local);
+    kr->local_null = r.local_null;
+    if ((rc = build(kr, cfg, &r, res)) != GB_OK || (rc = allocate(kr, p, &r)) != GB_OK ||
+        (rc = set_args(kr, &r, cfg->family, kr->kernel)) != GB_OK ||
+        (kr->rem_kernel && (rc = set_args(kr, &r, cfg->family, kr->rem_kernel)) != GB_OK)) {
+        kernel_release(kr);
+        return rc;
+    }
+    res->swapped = r.swapped;
+    res->local_null = r.local_null;
+    res->helpers = kr->npasses;
+    memcpy(res->global, r.global, sizeof res->global);
+    memcpy(res->local, r.local, sizeof res->local);
+    memcpy(res->build_options, r.options, sizeof res->build_options);
+    memcpy(res->route, r.text, sizeof res->route);
+    *state = kr;
+    return GB_OK;
+}
+
+double gb__event_ms(cl_event ev, cl_int *err)
+{
+    cl_ulong start = 0, end = 0;
+    cl_int e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
+    if (e == CL_SUCCESS)
+        e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+    if (err && *err == CL_SUCCESS)
+        *err = e;
+    return e == CL_SUCCESS && end > start ? (double)(end - start) * 1e-6 : 0.0;
+}
+
+static cl_int enqueue_pass(cl_command_queue q, const gb_pass_t *ps, cl_event *ev)
+{
+    if (ps->kernel)
+        return clEnqueueNDRangeKernel(q, ps->kernel, 2, NULL, ps->global,
+                                      ps->local[0] ? ps->local : NULL, 0, NULL, ev);
+    const size_t origin[3] = {0, 0, 0}, region[3] = {ps->region[0], ps->region[1], 1};
+    return clEnqueueCopyBufferToImage(q, ps->src, ps->image, 0, origin, region, 0, NULL, ev);
+}
+
+static int kernel_call(void *state, const void *a, const void *b, const void *c, void *c_out,
+                       double t[GB_PHASE_COUNT])
+{
+    gb_kernel_run_t *kr = state;
+    enum { W_A, W_B, W_C, PRE, MAIN = PRE + GB_MAX_PASSES, REM, POST, READ = POST + GB_MAX_PASSES,
+           NEV };
+    cl_event ev[NEV] = {0};
+    cl_command_queue q = kr->ctx->queue;
+    cl_int err = CL_SUCCESS;
+    const char *what = "writing A";
+    const size_t *g = kr->global, *l = kr->local;
+    const void *in[3] = {a, b, c};
+    memset(t, 0, GB_PHASE_COUNT * sizeof *t);
+    const double t0 = gb__now_ms();
+    for (int d = 0; d < 3 && err == CL_SUCCESS; d++)
+        if (in[d] && (what = d == 0 ? "writing A" : d == 1 ? "writing B" : "writing C"))
+            err = clEnqueueWriteBuffer(q, kr->buf[d], CL_FALSE, 0, kr->bytes[d], in[d], 0, NULL,
+                                       &ev[W_A + d]);
+    for (size_t i = 0; i < kr->npasses && err == CL_SUCCESS; i++)
+        if (!kr->passes[i].post && (what = "a helper pass"))
+            err = enqueue_pass(q, &kr->passes[i], &ev[PRE + i]);
+    if (err == CL_SUCCESS && (what = "the main kernel"))
+        err = clEnqueueNDRangeKernel(q, kr->kernel, 2, NULL, kr->global,
+                                     kr->local_null ? NULL : kr->local, 0, NULL, &ev[MAIN]);
+    if (kr->rem_kernel && err == CL_SUCCESS && (what = "the remainder kernel") &&
+        (err = clEnqueueNDRangeKernel(q, kr->rem_kernel, 2, NULL, kr->rem_global, kr->rem_local,
+                                      0, NULL, &ev[REM])) != CL_SUCCESS) {
+        g = kr->rem_global; /* the message names the launch that failed */
+        l = kr->rem_local;
+    }
+    for (size_t i = 0; i < kr->npasses && err == CL_SUCCESS; i++)
+        if (kr->passes[i].post && (what = "a helper pass"))
+            err = enqueue_pass(q, &kr->passes[i], &ev[POST + i]);
+    if (c_out && err == CL_SUCCESS && (what = "reading C"))
+        err = clEnqueueReadBuffer(q, kr->buf[GB_BUF_C], CL_FALSE, 0, kr->bytes[2], c_out, 0, NULL,
+                                  &ev[READ]);
+    cl_int fin = clFinish(q);
+    t[GB_PHASE_WALL] = gb__now_ms() - t0;
+    if (err == CL_SUCCESS && fin != CL_SUCCESS && (what = "finishing the call"))
+        err = fin;
+    for (int i = 0; i < NEV; i++) {
+        if (!ev[i])
+            continue;
+        const gb_phase_t ph = i <= W_C ? GB_PHASE_H2D : i == MAIN || i == REM ? GB_PHASE_MAIN
+                              : i == READ ? GB_PHASE_D2H : GB_PHASE_HELPERS;
+        t[ph] += gb__event_ms(ev[i], &err);
+        clReleaseEvent(ev[i]);
+    }
+    if (err != CL_SUCCESS)
+        return gb__ctx_fail(kr->ctx, GB_EOPENCL,
+                            "%s failed: %s (global %zu x %zu, work-group %zu x %zu)", what,
+                            gb__cl_errname(err), g[0], g[1], l[0], l[1]);
+    t[GB_PHASE_OPS] = t[GB_PHASE_MAIN] + t[GB_PHASE_HELPERS];
+    t[GB_PHASE_OFFLOAD] = t[GB_PHASE_OPS] + t[GB_PHASE_H2D] + t[GB_PHASE_D2H];
+    return GB_OK;
+}
+
+const gb_impl_ops_t gb__kernel_ops = {
+    NULL, "a kernel family configuration", 0u, kernel_check, kernel_program_id, kernel_prepare,
+    kernel_call, kernel_release};

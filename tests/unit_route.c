@@ -1,0 +1,421 @@
+/* unit_route.c: the route planner (src/impl/route.c) without a device: every layout and
+ * transposition against families with one native layout, with and without tile multiples
+ * (multiple_of), leading-dimension multiples (ld_multiple_of), avoided leading dimensions
+ * (ld_avoid_multiple_of), leading-dimension arguments and images, each checked against the
+ * properties a route must have; hand-computed routes checked field by field; and the program
+ * identity (what gb_impl_program_id hashes). */
+#include "unit.h"
+
+#include "../src/impl/route.h"
+#include "../src/util/util.h"
+#include "../src/kernels/registry.h"
+
+/* A family from JSON written with ' for ". */
+static int family(const char *json, gb_family_t *f)
+{
+    char buf[4096], msg[512] = "";
+    snprintf(buf, sizeof buf, "%s", json);
+    for (char *p = buf; *p; p++)
+        if (*p == '\'')
+            *p = '"';
+    int rc = gb__family_parse(buf, strlen(buf), "route.json", f, msg, sizeof msg);
+    if (!CHECK_RC(rc, GB_OK))
+        printf("    %s\n", msg);
+    else
+        snprintf(f->program_digest, sizeof f->program_digest, "%064d", 0);
+    return rc;
+}
+
+static void device(gb_device_info_t *d, int nvidia, int images_view)
+{
+    memset(d, 0, sizeof *d);
+    snprintf(d->name, sizeof d->name, "test device");
+    snprintf(d->vendor, sizeof d->vendor, "%s", nvidia ? "NVIDIA Corporation" : "Test");
+    d->type_name = "gpu";
+    d->compute_units = 132;
+    d->max_wg_size = 1024;
+    d->max_wi_sizes[0] = d->max_wi_sizes[1] = d->max_wi_sizes[2] = 1024;
+    d->local_mem = 48 * 1024;
+    d->fp64 = 1;
+    d->image_support = 1;
+    d->image2d_from_buffer = images_view;
+    d->image_pitch_align = images_view ? 32 : 0;
+    d->image2d_max[0] = d->image2d_max[1] = 16384;
+}
+
+static const char *const layout_names[8] = {"row-NN", "row-NT", "row-TN", "row-TT",
+                                            "col-NN", "col-NT", "col-TN", "col-TT"};
+
+/* Stored outer and inner dimensions of op(X) of the kernel's problem. */
+static void dims(const gb_problem_t *k, int d, size_t *outer, size_t *inner)
+{
+    size_t rows = d == 0 ? k->m : d == 1 ? k->k : k->m, cols = d == 0 ? k->k : d == 1 ? k->n : k->n;
+    const int t = d == 0 ? k->trans_a == GB_TRANS : d == 1 ? k->trans_b == GB_TRANS : 0;
+    if (t) {
+        size_t x = rows;
+        rows = cols;
+        cols = x;
+    }
+    *outer = k->layout == GB_ROW_MAJOR ? rows : cols;
+    *inner = k->layout == GB_ROW_MAJOR ? cols : rows;
+}
+
+/* What every route must hold, whatever the case. */
+static void check_route(const gb_family_t *f, const gb_problem_t *p, const gb_route_t *r,
+                        const size_t mult[3], const size_t ldm[3], const size_t avoid[3],
+                        const char *what)
+{
+    const gb_problem_t *k = &r->kernel;
+    const unsigned idx = gb_layout_index(k->layout, k->trans_a, k->trans_b);
+    if (!CHECK((f->layouts >> idx) & 1u))
+        printf("    %s: the kernel sees %s, not native\n", what, layout_names[idx]);
+    /* The caller's problem, swapped where the route says, then padded. */
+    const size_t m = r->swapped ? p->n : p->m, n = r->swapped ? p->m : p->n;
+    CHECK(k->m % mult[0] == 0 && k->m >= m && k->m < m + mult[0]);
+    CHECK(k->n % mult[1] == 0 && k->n >= n && k->n < n + mult[1]);
+    CHECK(k->k % mult[2] == 0 && k->k >= p->k && k->k < p->k + mult[2]);
+    CHECK(r->pad[0] == (k->m != m) && r->pad[1] == (k->n != n) && r->pad[2] == (k->k != p->k));
+    CHECK(k->layout == (r->swapped ? !p->layout : p->layout));
+    const gb_trans_t ta = r->swapped ? p->trans_b : p->trans_a, tb = r->swapped ? p->trans_a : p->trans_b;
+    CHECK(k->trans_a == (r->flip[0] ? !ta : ta) && k->trans_b == (r->flip[1] ? !tb : tb));
+    /* At most the fewest transpositions any native layout needs. */
+    CHECK(r->flip[0] + r->flip[1] <= 2);
+    const size_t lds[3] = {k->lda, k->ldb, k->ldc}, offs[3] = {k->off_a, k->off_b, k->off_c};
+    size_t ncopies_in = 0, ncopies_out = 0;
+    for (int d = 0; d < 3; d++) {
+        size_t outer, inner;
+        dims(k, d, &outer, &inner);
+        CHECK(lds[d] >= inner);
+        /* What the kernel receives meets the family's rules, copied or not. */
+        if (!CHECK(lds[d] % ldm[d] == 0 && offs[d] % ldm[d] == 0 && !(avoid[d] && lds[d] % avoid[d] == 0)))
+            printf("    %s: operand %c ld %zu off %zu (multiple %zu, avoid %zu)\n", what, "ABC"[d],
+                   lds[d], offs[d], ldm[d], avoid[d]);
+        if (r->copy[d]) {
+            CHECK(offs[d] == 0 && r->temp_elems[d] == outer * lds[d]);
+        } else {
+            CHECK(r->temp_elems[d] == 0);
+            /* Not copied: the caller's own leading dimension and offset. */
+            const size_t pl[3] = {r->swapped ? p->ldb : p->lda, r->swapped ? p->lda : p->ldb, p->ldc};
+            CHECK(lds[d] == pl[d]);
+        }
+        if (d < 2) {
+            CHECK(!r->flip[d] || r->copy[d]);
+            CHECK(!r->image[d] || r->copy[d]);
+        }
+    }
+    CHECK(!(r->pad[0] || r->pad[2]) || r->copy[0]);
+    CHECK(!(r->pad[1] || r->pad[2]) || r->copy[1]);
+    CHECK(!(r->pad[0] || r->pad[1]) || r->copy[2]);
+    for (size_t i = 0; i < r->ncopies; i++) {
+        const gb_route_copy_t *c = &r->copies[i];
+        if (c->post) {
+            ncopies_out++;
+            CHECK(c->dst == GB_BUF_C && c->src == GB_BUF_TC && c->s_ld == k->ldc);
+        } else {
+            ncopies_in++;
+            CHECK(c->dst >= GB_BUF_TA && c->src <= GB_BUF_C);
+            CHECK(c->d_ld == lds[c->dst - GB_BUF_TA] && c->d_off == 0);
+            /* The kernel's A is the caller's B after the swap. */
+            if (c->dst == GB_BUF_TA)
+                CHECK(c->src == (r->swapped ? GB_BUF_B : GB_BUF_A) && c->trans == r->flip[0]);
+            if (c->dst == GB_BUF_TB)
+                CHECK(c->src == (r->swapped ? GB_BUF_A : GB_BUF_B) && c->trans == r->flip[1]);
+        }
+    }
+    CHECK(ncopies_in == (size_t)(r->copy[0] + r->copy[1] + (r->copy[2] && p->beta != 0.0)));
+    CHECK(ncopies_out == (size_t)r->copy[2]);
+    CHECK((r->helper_options[0] != '\0') == (r->ncopies > 0));
+    CHECK_HAS(r->options, k->layout == GB_ROW_MAJOR ? "-DGB_ROW_MAJOR=1" : "-DGB_ROW_MAJOR=0");
+    CHECK(!strncmp(r->text, r->swapped ? "swap" : "native", r->swapped ? 4 : 6));
+}
+
+/* Every layout x transposition against every single native layout, with every combination of
+ * the rules, at shapes that straddle the multiples, with padded leading dimensions, offsets
+ * and a leading dimension that is a multiple the family avoids. */
+static void test_grid(void)
+{
+    gb_device_info_t dev;
+    device(&dev, 0, 1);
+    size_t cases = 0;
+    for (int native = 0; native < 8; native++)
+        for (int rules = 0; rules < 16; rules++) {
+            const int mult = rules & 1, ldmul = rules & 2, avoid = rules & 4, noargs = rules & 8;
+            char json[2048];
+            snprintf(json, sizeof json,
+                     "{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s', 'd'],"
+                     " 'layouts': ['%s'], 'args': ['M', 'N', 'K', 'alpha', 'A', %s 'B', %s 'beta',"
+                     " 'C'%s], 'global': ['M', 'N'], 'local': ['4', '4']%s%s%s}",
+                     layout_names[native], noargs ? "" : "'offA', 'lda',",
+                     noargs ? "" : "'offB', 'ldb',", noargs ? "" : ", 'offC', 'ldc'",
+                     mult ? ", 'multiple_of': {'M': '16', 'N': '8', 'K': '4'}" : "",
+                     ldmul ? ", 'ld_multiple_of': {'A': '4', 'B': '4', 'C': '4'}" : "",
+                     avoid ? ", 'ld_avoid_multiple_of': {'A': '64', 'B': '64', 'C': '64'}" : "");
+            gb_family_t f;
+            if (family(json, &f) != GB_OK)
+                return;
+            const size_t mults[3] = {mult ? 16u : 1u, mult ? 8u : 1u, mult ? 4u : 1u};
+            const size_t ldms[3] = {ldmul ? 4u : 1u, ldmul ? 4u : 1u, ldmul ? 4u : 1u};
+            const size_t avoids[3] = {avoid ? 64u : 0u, avoid ? 64u : 0u, avoid ? 64u : 0u};
+            gb_config_t cfg;
+            memset(&cfg, 0, sizeof cfg);
+            cfg.family = &f;
+            for (int lay = 0; lay < 8; lay++)
+                for (int shape = 0; shape < 3; shape++) {
+                    gb_problem_t p;
+                    const size_t s[3][3] = {{64, 64, 64}, {33, 17, 9}, {64, 40, 64}};
+                    gb_problem_init(&p, shape == 1 ? GB_PREC_D : GB_PREC_S, s[shape][0],
+                                    s[shape][1], s[shape][2]);
+                    p.layout = (gb_layout_t)(lay / 4);
+                    p.trans_a = (gb_trans_t)((lay / 2) % 2);
+                    p.trans_b = (gb_trans_t)(lay % 2);
+                    p.beta = shape == 2 ? 0.5 : 0.0;
+                    if (shape == 1) { /* padding, offsets and odd leading dimensions */
+                        p.off_a = 3;
+                        p.off_b = 1;
+                        p.off_c = 2;
+                    }
+                    char msg[256];
+                    CHECK_RC(gb_problem_check(&p, msg, sizeof msg), GB_OK);
+                    if (shape == 1) {
+                        p.lda += 5;
+                        p.ldb += 2;
+                        p.ldc += 7;
+                    }
+                    gb_route_t r;
+                    char what[128];
+                    snprintf(what, sizeof what, "native %s, rules %d, problem %s shape %d",
+                             layout_names[native], rules, layout_names[lay], shape);
+                    if (!CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK)) {
+                        printf("    %s: %s\n", what, msg);
+                        continue;
+                    }
+                    check_route(&f, &p, &r, mults, ldms, avoids, what);
+                    cases++;
+                    /* The native layout itself at the aligned shape: nothing to do. */
+                    if (lay == native && shape == 0 && !avoid) {
+                        CHECK(!r.swapped && !r.flip[0] && !r.flip[1] && r.ncopies == 0);
+                        CHECK(!strcmp(r.text, "native"));
+                    }
+                    /* 64 is a multiple of 64: every operand with ld 64 is copied away from it. */
+                    if (avoid && shape == 0)
+                        CHECK(r.copy[0] && r.copy[1] && r.copy[2] && r.kernel.lda == 64 + ldms[0]);
+                }
+            gb__family_free(&f);
+        }
+    CHECK(cases == 8 * 16 * 8 * 3);
+}
+
+/* Routes worked out by hand, field by field. */
+static void test_cases(void)
+{
+    gb_device_info_t dev;
+    device(&dev, 0, 1);
+    gb_family_t f;
+    char msg[256];
+    gb_route_t r;
+    gb_config_t cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.family = &f;
+
+    /* Row-major NN only, tiles of 16x8x4: a col-major NT problem of 30x20x10 is the swap of a
+     * row-major TN (A = the caller's B, 20x10 stored transposed) plus A transposed by a pass. */
+    if (family("{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
+               " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'offA', 'lda', 'B',"
+               " 'offB', 'ldb', 'beta', 'C', 'offC', 'ldc'], 'global': ['M / 2', 'N'],"
+               " 'local': ['8', '2'], 'multiple_of': {'M': '16', 'N': '8', 'K': '4'}}", &f) != GB_OK)
+        return;
+    gb_problem_t p;
+    gb_problem_init(&p, GB_PREC_S, 30, 20, 10);
+    p.layout = GB_COL_MAJOR;
+    p.trans_b = GB_TRANS;
+    gb_problem_check(&p, NULL, 0);
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+    CHECK(r.swapped == 1 && r.flip[0] == 1 && r.flip[1] == 0);
+    CHECK(r.kernel.layout == GB_ROW_MAJOR && r.kernel.trans_a == GB_NOTRANS &&
+          r.kernel.trans_b == GB_NOTRANS);
+    CHECK(r.kernel.m == 32 && r.kernel.n == 32 && r.kernel.k == 12);
+    CHECK(r.pad[0] && r.pad[1] && r.pad[2] && r.copy[0] && r.copy[1] && r.copy[2]);
+    CHECK(r.kernel.lda == 12 && r.kernel.ldb == 32 && r.kernel.ldc == 32);
+    CHECK(r.temp_elems[0] == 32 * 12 && r.temp_elems[1] == 12 * 32 && r.temp_elems[2] == 32 * 32);
+    /* beta 0: C is not copied in, only out. */
+    CHECK(r.ncopies == 3 && r.copies[2].post && r.copies[2].dst == GB_BUF_C);
+    /* The kernel's A (the caller's B: 20x10 col-major transposed, so stored 10 columns of 20)
+     * transposed into 32 rows of 12. */
+    CHECK(r.copies[0].dst == GB_BUF_TA && r.copies[0].src == GB_BUF_B && r.copies[0].trans == 1);
+    CHECK(r.copies[0].d_outer == 32 && r.copies[0].d_inner == 12 && r.copies[0].s_ld == 20);
+    CHECK(r.global[0] == 16 && r.global[1] == 32 && r.local[0] == 8 && r.local[1] == 2);
+    CHECK(!strcmp(r.text, "swap, transpose B, pad to 32x32x12"));
+    CHECK(!strcmp(r.options, "-DGB_PRECISION=32 -DGB_ROW_MAJOR=1 -DGB_TRANS_A=0 -DGB_TRANS_B=0"));
+    CHECK(!strcmp(r.helper_options, "-DGB_PRECISION=32"));
+    /* With beta: C copied in as well, before the kernel. */
+    p.beta = 2.0;
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+    CHECK(r.ncopies == 4 && !r.copies[2].post && r.copies[2].dst == GB_BUF_TC && r.copies[3].post);
+    gb__family_free(&f);
+
+    /* No leading-dimension arguments: a caller's padded A is repacked; its B is not. */
+    if (family("{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
+               " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'B', 'ldb', 'beta',"
+               " 'C', 'ldc'], 'global': ['M', 'N']}", &f) != GB_OK)
+        return;
+    gb_problem_init(&p, GB_PREC_S, 8, 8, 8);
+    p.lda = 9;
+    gb_problem_check(&p, NULL, 0);
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+    CHECK(r.copy[0] && !r.copy[1] && !r.copy[2] && r.kernel.lda == 8 && r.ncopies == 1);
+    CHECK(!strcmp(r.text, "native, repack"));
+    CHECK(r.local_null && r.global[0] == 8 && r.global[1] == 8);
+    gb__family_free(&f);
+
+    /* Images: a view over the packed copy, its rows padded to the pitch alignment (32). */
+    if (family("{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
+               " 'layouts': ['col-NN'], 'args': ['M', 'N', 'K', 'alpha', 'imgA', 'imgB', 'beta',"
+               " 'C'], 'global': ['M', 'N']}", &f) != GB_OK)
+        return;
+    gb_problem_init(&p, GB_PREC_S, 40, 24, 10);
+    p.layout = GB_COL_MAJOR;
+    gb_problem_check(&p, NULL, 0);
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+    CHECK(r.image[0] && r.image[1] && r.image_view && r.copy[0] && r.copy[1]);
+    CHECK(r.kernel.lda == 64 && r.kernel.ldb == 32);
+    CHECK(r.image_size[0][0] == 64 && r.image_size[0][1] == 10);
+    CHECK(r.image_size[1][0] == 32 && r.image_size[1][1] == 24);
+    CHECK(!strcmp(r.text, "native, image A, image B"));
+    /* Without images over buffers: packed copies, then a copy into each image. */
+    gb_device_info_t old;
+    device(&old, 0, 0);
+    CHECK_RC(gb__route_plan(&cfg, &p, &old, &r, msg, sizeof msg), GB_OK);
+    CHECK(!r.image_view && r.kernel.lda == 40 && r.kernel.ldb == 10);
+    CHECK(!strcmp(r.text, "native, A copied to image, B copied to image"));
+    /* Over the device's 2D image limit: refused before anything is allocated. */
+    old.image2d_max[0] = 16;
+    CHECK_RC(gb__route_plan(&cfg, &p, &old, &r, msg, sizeof msg), GB_EUNSUPPORTED);
+    CHECK_HAS(msg, "2D image limit");
+    gb__family_free(&f);
+}
+
+/* Lets, the remainder launch, the workspace and the NVIDIA options. */
+static void test_geometry(void)
+{
+    gb_device_info_t dev, nv;
+    device(&dev, 0, 1);
+    device(&nv, 1, 1);
+    gb_family_t f;
+    char msg[256];
+    gb_route_t r;
+    if (family("{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
+               " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'B', 'beta', 'C',"
+               " 'WS', 'T'], 'let': {'T': 'ceil_div(M, 32) * ceil_div(N, 32)', 'R': 'M % 32 + N % 32',"
+               " 'W': 'MAXREG / 2 + NVIDIA'},"
+               " 'global': ['T * 64', '1'], 'local': ['64', '1'],"
+               " 'remainder': {'entry': 'rem', 'global': ['R * NVIDIA', '1'], 'local': ['32', '1']},"
+               " 'workspace': 'R * 4', 'nvidia_max_registers': 'MAXREG',"
+               " 'parameters': {'MAXREG': {'default': 128, 'values': [0, 128]}}}", &f) != GB_OK)
+        return;
+    gb_config_t cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.family = &f;
+    gb_params_set(&cfg.params, "MAXREG", 128);
+    gb_problem_t p;
+    gb_problem_init(&p, GB_PREC_S, 100, 64, 8);
+    gb_problem_check(&p, NULL, 0);
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+    CHECK(r.lets[0] == 8 && r.lets[1] == 4 && r.lets[2] == 64);
+    CHECK(r.global[0] == 512 && r.local[0] == 64 && r.rem_global[0] == 0);
+    CHECK(r.has_ws && r.ws_bytes == 16); /* 16 bytes, a token, below 16 */
+    CHECK(!strstr(r.options, "GB_NVIDIA") && !strstr(r.options, "maxrregcount"));
+    /* W names only a parameter and the device: a build option; T and R name M and N. */
+    CHECK_HAS(r.options, "-DMAXREG=128 -DW=64");
+    CHECK(!strstr(r.options, "-DT=") && !strstr(r.options, "-DR="));
+    CHECK(!strcmp(r.text, "native"));
+    CHECK_RC(gb__route_plan(&cfg, &p, &nv, &r, msg, sizeof msg), GB_OK);
+    CHECK(r.rem_global[0] == 32 && r.rem_local[0] == 32);
+    CHECK_HAS(r.options, "-DGB_NVIDIA=1 -cl-nv-maxrregcount=128");
+    CHECK_HAS(r.options, "-DW=65");
+    CHECK(!strcmp(r.text, "native, remainder kernel"));
+    gb__family_free(&f);
+    /* A size expression that fails names its key. */
+    if (family("{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
+               " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'B', 'beta', 'C'],"
+               " 'global': ['M / (N - N)', '1']}", &f) != GB_OK)
+        return;
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_EMETADATA);
+    CHECK_HAS(msg, "global size");
+    gb__family_free(&f);
+}
+
+/* The program identity: what is compiled (the family's digest of prelude and source), its build
+ * options, and the helper program where the route copies. */
+static void test_program_id(void)
+{
+    gb_registry_t *reg;
+    char msg[256];
+    if (!CHECK_RC(gb_registry_open(&reg, NULL, msg, sizeof msg), GB_OK))
+        return;
+    gb_impl_t im;
+    CHECK_RC(gb_impl_resolve(reg, "naive", NULL, &im, msg, sizeof msg), GB_OK);
+    /* The family digest is sha256(prelude, "\n#line 1\n", source): the text gb__program_get
+     * compiles. */
+    char want[65];
+    gb_sha256_t s;
+    gb__sha256_init(&s);
+    gb__sha256_update(&s, gb__embedded("prelude.cl")->data, gb__embedded("prelude.cl")->len);
+    gb__sha256_update(&s, "\n#line 1\n", 9);
+    gb__sha256_update(&s, im.config.family->source, strlen(im.config.family->source));
+    gb__sha256_hex_final(&s, want);
+    CHECK(!strcmp(im.config.family->program_digest, want));
+    gb_device_info_t dev, nv;
+    device(&dev, 0, 1);
+    device(&nv, 1, 1);
+    gb_problem_t p;
+    gb_problem_init(&p, GB_PREC_S, 32, 32, 32);
+    gb_problem_check(&p, NULL, 0);
+    char a[48], b[48], c[48], d[48];
+    CHECK_RC(gb_impl_program_id(&im, &dev, &p, a, sizeof a, msg, sizeof msg), GB_OK);
+    CHECK(!strncmp(a, "sha256:", 7) && strlen(a) == 40 && a[23] == '/');
+    CHECK(!strncmp(a + 7, want, 16)); /* the program text's part */
+    CHECK_RC(gb_impl_program_id(&im, &dev, &p, b, sizeof b, msg, sizeof msg), GB_OK);
+    CHECK(!strcmp(a, b));
+    /* Other build options (the NVIDIA path), another program. */
+    CHECK_RC(gb_impl_program_id(&im, &nv, &p, c, sizeof c, msg, sizeof msg), GB_OK);
+    CHECK(strcmp(a, c) != 0 && !strncmp(a, c, 23));
+    /* A different source text: another program, same options. */
+    gb_family_t *f = (gb_family_t *)im.config.family;
+    char saved = f->program_digest[0];
+    f->program_digest[0] = saved == '0' ? '1' : '0';
+    CHECK_RC(gb_impl_program_id(&im, &dev, &p, d, sizeof d, msg, sizeof msg), GB_OK);
+    CHECK(strncmp(a, d, 23) != 0 && !strcmp(a + 23, d + 23));
+    f->program_digest[0] = saved;
+    /* A problem that needs no helper pass against one that does (xgemm_nv copies A at
+     * lda = 4096, which it avoids): the helper program is part of what is compiled. */
+    CHECK_RC(gb_impl_resolve(reg, "xgemm_nv_k8", NULL, &im, msg, sizeof msg), GB_OK);
+    gb_problem_init(&p, GB_PREC_S, 128, 128, 4096);
+    gb_problem_check(&p, NULL, 0);
+    gb_route_t r;
+    CHECK_RC(gb__route_plan(&im.config, &p, &dev, &r, msg, sizeof msg), GB_OK);
+    CHECK(r.copy[0] && r.helper_options[0]);
+    CHECK_RC(gb_impl_program_id(&im, &dev, &p, a, sizeof a, msg, sizeof msg), GB_OK);
+    p.k = 4092; /* lda 4092: no copy, the same build options */
+    p.lda = p.ldb = p.ldc = 0;
+    gb_problem_check(&p, NULL, 0);
+    CHECK_RC(gb__route_plan(&im.config, &p, &dev, &r, msg, sizeof msg), GB_OK);
+    CHECK(!r.copy[0] && !r.helper_options[0]);
+    CHECK_RC(gb_impl_program_id(&im, &dev, &p, b, sizeof b, msg, sizeof msg), GB_OK);
+    CHECK(!strncmp(a, b, 23) && strcmp(a + 23, b + 23) != 0);
+    /* Peers compile nothing of ours. */
+    for (size_t i = 0; i < gb_peer_count(); i++) {
+        CHECK_RC(gb_impl_resolve(reg, gb_peer_name(i), NULL, &im, msg, sizeof msg), GB_OK);
+        CHECK_RC(gb_impl_program_id(&im, &dev, &p, a, sizeof a, msg, sizeof msg), GB_OK);
+        CHECK(!strcmp(a, "none"));
+    }
+    gb_registry_close(reg);
+}
+
+int main(void)
+{
+    test_grid();
+    test_cases();
+    test_geometry();
+    test_program_id();
+    return unit_finish();
+}
