@@ -55,12 +55,13 @@ expect_one_line
 expect 2 "no OpenCL device matches 'nosuchdevice'" run -d nosuchdevice -k naive $small
 expect_one_line
 expect 2 "no OpenCL platform matches 'nosuchplatform'" run -p nosuchplatform -k naive $small
-expect 2 "-n must be a positive integer, got 'abc'" run -k naive -n abc
+expect 2 "-n: 'abc' is not a list" run -k naive -n abc
 expect_one_line
-expect 2 "-n must be a positive integer, got 0" run -k naive -n 0
-expect 2 "-M must be a positive integer, got '-5'" run -k naive -M -5
-expect 2 "-K must be a positive integer, got '12x'" run -k naive -K 12x
-expect 2 "-i/--iterations must be a positive integer" run -k naive -n 8 -i 0
+expect 2 "-n: '0' must hold values of at least 1" run -k naive -n 0
+expect 2 "-M: '-5' must hold values of at least 1" run -k naive -M -5
+expect 2 "-K: '12x' is not a list" run -k naive -K 12x
+expect 2 "-i must be an integer from 1 to 100000, got '0'" run -k naive -n 8 -i 0
+expect 2 "-i must be an integer from 1 to 100000, got '100001'" run -k naive -n 8 -i 100001
 expect 2 "violates its constraint 'NWG / \(4 \* RN\) >= 8'" run -k xgemm_nv_k8 --param MWG=64 \
     --param NWG=64 --param RM=4 --param RN=4 --no-store $small
 expect_one_line
@@ -80,18 +81,18 @@ unset GEMMBENCH_DISABLE_FP64
 expect 2 "kernel 'fixed' has no double-precision version" run -k fixed --precision d \
     --kernel-path "$fx/fixed_wg" $small
 expect 2 "has no double-precision version" run -k SGEMM_NT_4x1 --precision d $small
-expect 2 "--lws must be two positive integers J,I, got '0,4'" run -k naive --lws 0,4 $small
+expect 2 "--lws: '0,4' is not a list of work-group sizes" run -k naive --lws 0,4 $small
 expect_one_line
-expect 2 "--lws must be two positive integers J,I, got '16'" run -k naive --lws 16 $small
+expect 2 "--lws: '16' is not a list of work-group sizes" run -k naive --lws 16 $small
 expect 2 "--lws 2000,1 is not allowed" run -k naive --lws 2000,1 $small
 expect 2 "needs a work-group of 1024 x 1024" run -k naive --lws 1024,1024 $small
 expect 2 "fixes its own work-group size" run -k fixed --lws 4,4 --kernel-path "$fx/fixed_wg" $small
 expect 2 "has no parameter NOPE" run -k SGEMM_NT_4x1 --param NOPE=1 $small
 expect 2 "parameter DJ=3 of kernel 'SGEMM_NT_4x1' is not allowed" run -k SGEMM_NT_4x1 --param DJ=3 $small
-expect 2 "bad parameter 'DJ'" run -k SGEMM_NT_4x1 --param DJ $small
+expect 2 "--param: 'DJ' must be NAME=VALUES" run -k SGEMM_NT_4x1 --param DJ $small
 expect 2 "unknown precision 'q'" run -k naive --precision q $small
 expect 2 "unknown layout 'diagonal'" run -k naive --layout diagonal $small
-expect 2 "unknown transposition 'X' for --transA" run -k naive --transA X $small
+expect 2 "--transA: unknown transposition 'X'; use N or T" run -k naive --transA X $small
 expect 2 "--alpha must be a finite number, got 'nan'" run -k naive --alpha nan $small
 expect 2 "unknown distribution 'zipf'" run -k naive --dist zipf $small
 expect 2 "write int:R" run -k naive --dist int:0 $small
@@ -115,7 +116,7 @@ if [ $? -eq 0 ] && [ "$(grep -c ' pass ' "$tmp/out")" -eq 2 ]; then pass=$((pass
 "$gb" run -k SGEMM_NT_4x1 --layout row -M 13 -N 9 -K 5 -i 2 >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && grep -q " pass .*(native, transpose B)" "$tmp/out"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: row-NN through a transposition pass"; cat "$tmp/out" "$tmp/err"; fi
-expect 2 "unknown --timing 'fast'" run -k naive --timing fast $small
+expect 2 "--timing: unknown timing 'fast'" run -k naive --timing fast $small
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

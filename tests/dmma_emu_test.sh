@@ -89,7 +89,18 @@ case $out in
     *) fail "EMU=0 built off NVIDIA (exit $rc): $(printf '%s\n' "$out" | tail -2)" ;;
 esac
 
-# 4. The checks can fail: m16n8k8 with A's second k-quad register taken from the first.
+# 4. A family with only a double-precision version runs in double when no precision is given,
+# in run as in explore (they once chose differently).
+out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/emu" -k dgemm_dmma_emu --param EMU=1 -n 16 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -qE '^dgemm_dmma_emu +d .* pass'; then ok; else
+    fail "run without --precision (exit $rc): $(printf '%s\n' "$out" | tail -2)"; fi
+out=$("$gb" explore --dry-run --store "$tmp/none.db" --kernel-path "$tmp/emu" -k dgemm_dmma_emu \
+    --param EMU=1 -n 16 2>&1)
+if printf '%s\n' "$out" | grep -q '^to run: dgemm_dmma_emu d 16x16x16 EMU=1 rep 0'; then ok; else
+    fail "explore without --precision: $(printf '%s\n' "$out" | tail -2)"; fi
+
+# 5. The checks can fail: m16n8k8 with A's second k-quad register taken from the first.
 cp "$tmp/emu/dgemm_dmma_emu.json" "$tmp/broken/" || exit 1
 sed 's/= AF(MMAM \/ 8 \* i2 + h, kb \* (MMAK \/ 4) + jj);/= AF(MMAM \/ 8 * i2 + h, kb * (MMAK \/ 4));/' \
     "$kernels/dgemm_dmma.cl" >"$tmp/broken/dgemm_dmma.cl"

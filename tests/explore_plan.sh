@@ -52,7 +52,7 @@ expect_plan "$p: key 'timing': unknown timing 'fast'" '{"kernels": ["naive"], "n
 expect_plan "$p: key 'kernels' appears twice" '{"kernels": ["naive"], "kernels": ["naive"], "n": [8]}'
 expect_plan "$p must be a JSON object" '[1, 2]'
 expect_plan "unknown kernel 'nope'" '{"kernels": ["nope"], "n": [8]}'
-expect_plan "no kernel explored has a parameter NOPE" '{"kernels": ["naive"], "n": [8], "params": {"NOPE": [1]}}'
+expect_plan "has no parameter NOPE" '{"kernels": ["naive"], "n": [8], "params": {"NOPE": [1]}}'
 expect_plan "no sizes to explore" '{"kernels": ["naive"]}'
 expect "cannot read plan '$tmp/missing.json'.*built-in plan" explore --plan "$tmp/missing.json" --store "$db"
 expect "no kernels to explore" explore -n 8 --store "$db"

@@ -2,7 +2,6 @@
  * sizes x sizes x repetitions from flags or a plan, storing every point as it is measured.
  * Resumable: points already in the store are skipped. SIGINT/SIGTERM finish the point being
  * measured, store it, and exit with 128+signal; nothing stored is lost. */
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../explore/explore.h"
-#include "cli.h"
+#include "options.h"
 
 static volatile sig_atomic_t stop_signal = 0;
 
@@ -51,157 +49,6 @@ static void usage(void)
         printf("  %-20s %s\n", gb_plan_builtin_name(i), gb_plan_builtin_description(i));
     printf("exit: 0 done, 1 a point failed validation (it is stored), 2 bad usage or plan,\n"
            "      3 a point failed to run (build or OpenCL error), 128+N interrupted by signal N\n");
-}
-
-typedef struct xopts {
-    gb_device_selector_t sel;
-    const char *kpath, *store, *plan;
-    int dry_run;
-    long pause_ms;
-} xopts_t;
-
-enum {
-    O_PREC = 256, O_LWS, O_LWS_GRID, O_LWS_ITEMS, O_PARAM, O_WARMUP, O_REPEAT, O_SEED, O_DIST,
-    O_TIMING, O_NOVAL, O_LAYOUT, O_TA, O_TB, O_ALPHA, O_BETA, O_LDA, O_LDB, O_LDC, O_OFFA, O_OFFB,
-    O_OFFC, O_KPATH, O_STORE, O_PLAN, O_DRY, O_PAUSE
-};
-
-static const struct option long_opts[] = {
-    {"platform", required_argument, NULL, 'p'}, {"type", required_argument, NULL, 't'},
-    {"device", required_argument, NULL, 'd'}, {"kernel", required_argument, NULL, 'k'},
-    {"iterations", required_argument, NULL, 'i'}, {"validate", no_argument, NULL, 'v'},
-    {"no-validate", no_argument, NULL, O_NOVAL}, {"precision", required_argument, NULL, O_PREC},
-    {"lws", required_argument, NULL, O_LWS}, {"lws-grid", required_argument, NULL, O_LWS_GRID},
-    {"lws-items", required_argument, NULL, O_LWS_ITEMS}, {"param", required_argument, NULL, O_PARAM},
-    {"warmup", required_argument, NULL, O_WARMUP}, {"repeat", required_argument, NULL, O_REPEAT},
-    {"seed", required_argument, NULL, O_SEED}, {"dist", required_argument, NULL, O_DIST},
-    {"timing", required_argument, NULL, O_TIMING}, {"layout", required_argument, NULL, O_LAYOUT},
-    {"transA", required_argument, NULL, O_TA}, {"transB", required_argument, NULL, O_TB},
-    {"alpha", required_argument, NULL, O_ALPHA}, {"beta", required_argument, NULL, O_BETA},
-    {"lda", required_argument, NULL, O_LDA}, {"ldb", required_argument, NULL, O_LDB},
-    {"ldc", required_argument, NULL, O_LDC}, {"offa", required_argument, NULL, O_OFFA},
-    {"offb", required_argument, NULL, O_OFFB}, {"offc", required_argument, NULL, O_OFFC},
-    {"kernel-path", required_argument, NULL, O_KPATH}, {"store", required_argument, NULL, O_STORE},
-    {"plan", required_argument, NULL, O_PLAN}, {"dry-run", no_argument, NULL, O_DRY},
-    {"pause", required_argument, NULL, O_PAUSE}, {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0}};
-
-/* The plan key each flag sets (NULL: not a plan key). */
-static const char *plan_key(int c)
-{
-    switch (c) {
-    case 'k': return "kernels";
-    case 'n': return "n";
-    case 'M': return "M";
-    case 'N': return "N";
-    case 'K': return "K";
-    case 'i': return "iterations";
-    case O_PREC: return "precision";
-    case O_LWS: return "lws";
-    case O_LWS_ITEMS: return "lws_items";
-    case O_PARAM: return "param";
-    case O_WARMUP: return "warmup";
-    case O_REPEAT: return "repeat";
-    case O_SEED: return "seed";
-    case O_DIST: return "dist";
-    case O_TIMING: return "timing";
-    case O_LAYOUT: return "layout";
-    case O_TA: return "transA";
-    case O_TB: return "transB";
-    case O_ALPHA: return "alpha";
-    case O_BETA: return "beta";
-    case O_LDA: return "lda";
-    case O_LDB: return "ldb";
-    case O_LDC: return "ldc";
-    case O_OFFA: return "offa";
-    case O_OFFB: return "offb";
-    case O_OFFC: return "offc";
-    default: return NULL;
-    }
-}
-
-/* Two passes: the plan first (wherever --plan stands), then every flag over it. */
-static int parse(int argc, char **argv, xopts_t *o, gb_plan_t *pl)
-{
-    const char *short_opts = ":p:t:d:k:i:n:M:N:K:vh";
-    char msg[1024], label[64];
-    int c, rc = 0;
-    memset(o, 0, sizeof *o);
-    o->sel.type = GB_DEVTYPE_ALL;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1)
-        if (c == O_PLAN)
-            o->plan = optarg;
-        else if (c == 'h') {
-            usage();
-            return -1;
-        }
-    if (o->plan && (rc = gb_plan_load(pl, o->plan, msg, sizeof msg)) != GB_OK)
-        return cli_error(rc, "%s", msg);
-    optind = 1;
-    int li = -1;
-    while (rc == 0 && (c = getopt_long(argc, argv, short_opts, long_opts, &li)) != -1) {
-        const char *key = plan_key(c);
-        const char *name = argv[optind - 1];
-        if (key) {
-            /* Messages name the flag: "--lws" or "-n". */
-            if (li >= 0)
-                snprintf(label, sizeof label, "--%s", long_opts[li].name);
-            else
-                snprintf(label, sizeof label, "-%c", c);
-            li = -1;
-            if ((rc = gb_plan_set(pl, key, optarg, label, msg, sizeof msg)) != GB_OK)
-                rc = cli_error(rc, "%s", msg);
-            continue;
-        }
-        switch (c) {
-        case 'p': o->sel.platform = optarg; break;
-        case 'd': o->sel.device = optarg; break;
-        case 't':
-            if (gb_device_type_parse(optarg, &o->sel.type) != GB_OK)
-                rc = cli_error(GB_EBADARG, "unknown device type '%s'; use all, cpu, gpu, acc or default", optarg);
-            break;
-        case 'v': pl->bench.validate = GB_VALIDATE_ON; break;
-        case O_NOVAL: pl->bench.validate = GB_VALIDATE_OFF; break;
-        case O_LWS_GRID: {
-            const char *semi = strchr(optarg, ';');
-            char x[512];
-            if (!semi || (size_t)(semi - optarg) >= sizeof x) {
-                rc = cli_error(GB_EBADARG, "--lws-grid must be X;Y, two lists like 1:128:x2;1:128:x2, "
-                               "got '%s'", optarg);
-                break;
-            }
-            memcpy(x, optarg, (size_t)(semi - optarg));
-            x[semi - optarg] = '\0';
-            if ((rc = gb_plan_set(pl, "lws_x", x, "--lws-grid", msg, sizeof msg)) == GB_OK)
-                rc = gb_plan_set(pl, "lws_y", semi + 1, "--lws-grid", msg, sizeof msg);
-            if (rc != GB_OK)
-                rc = cli_error(rc, "%s", msg);
-            break;
-        }
-        case O_KPATH: o->kpath = optarg; break;
-        case O_STORE: o->store = optarg; break;
-        case O_PLAN: break;
-        case O_DRY: o->dry_run = 1; break;
-        case O_PAUSE: {
-            char *end;
-            o->pause_ms = strtol(optarg, &end, 10);
-            if (end == optarg || *end || o->pause_ms < 0 || o->pause_ms > 3600000)
-                rc = cli_error(GB_EBADARG, "--pause must be milliseconds from 0 to 3600000, got '%s'",
-                               optarg);
-            break;
-        }
-        case ':': rc = cli_error(GB_EBADARG, "option '%s' needs a value", name); break;
-        default:
-            rc = cli_error(GB_EBADARG, "unknown option '%s'; see 'gemmbench explore --help'", name);
-            break;
-        }
-    }
-    if (rc == 0 && optind < argc)
-        rc = cli_error(GB_EBADARG, "unexpected argument '%s'; see 'gemmbench explore --help'",
-                       argv[optind]);
-    return rc;
 }
 
 static double now_s(void)
@@ -283,11 +130,11 @@ static void print_plan(gb_explore_t *ex, const gb_plan_t *pl, const gb_device_in
         printf("store: none yet (a dry run creates none)\n");
     if (!tty) {
         for (size_t i = 0; i < gb_explore_total(ex); i++) {
-            gb_xp_point_t xp;
+            gb_job_t job;
             char desc[512];
-            if (gb_explore_status(ex, i) != GB_XP_SKIP || gb_explore_point(ex, i, &xp) != GB_OK)
+            if (gb_explore_status(ex, i) != GB_XP_SKIP || gb_explore_job(ex, i, &job) != GB_OK)
                 continue;
-            printf("skip: %s: %s\n", gb_explore_describe(&xp, desc, sizeof desc), xp.why);
+            printf("skip: %s: %s\n", gb_job_describe(&job, desc, sizeof desc), job.why);
         }
     }
     for (size_t r = 0; r < gb_explore_nreasons(ex); r++) {
@@ -299,10 +146,12 @@ static void print_plan(gb_explore_t *ex, const gb_plan_t *pl, const gb_device_in
 
 int cmd_explore(int argc, char **argv)
 {
-    xopts_t o;
+    cli_measure_t o;
     gb_plan_t pl;
     gb_plan_init(&pl);
-    int rc = parse(argc, argv, &o, &pl);
+    int rc = cli_measure_parse(argc, argv, "explore",
+                               CLI_OPT_PLAN | CLI_OPT_DRY_RUN | CLI_OPT_PAUSE | CLI_OPT_REPEAT,
+                               usage, &o, &pl);
     if (rc) {
         gb_plan_free(&pl);
         return rc < 0 ? EXIT_OK : rc;
@@ -339,10 +188,10 @@ int cmd_explore(int argc, char **argv)
     print_plan(ex, &pl, di, st, pr.tty);
     if (o.dry_run) {
         for (size_t i = 0; i < gb_explore_total(ex); i++) {
-            gb_xp_point_t xp;
+            gb_job_t job;
             char desc[512];
-            if (gb_explore_status(ex, i) == GB_XP_TODO && gb_explore_point(ex, i, &xp) == GB_OK)
-                printf("to run: %s (id %s)\n", gb_explore_describe(&xp, desc, sizeof desc), xp.id);
+            if (gb_explore_status(ex, i) == GB_XP_TODO && gb_explore_job(ex, i, &job) == GB_OK)
+                printf("to run: %s (id %s)\n", gb_job_describe(&job, desc, sizeof desc), job.id);
         }
         rc = EXIT_OK;
         goto done;
@@ -365,18 +214,18 @@ int cmd_explore(int argc, char **argv)
     for (size_t i = 0; i < gb_explore_total(ex) && !stop_signal; i++) {
         if (gb_explore_status(ex, i) != GB_XP_TODO)
             continue;
-        gb_xp_point_t xp;
+        gb_job_t job;
         char desc[512], line[1600];
-        if ((rc = gb_explore_point(ex, i, &xp)) != GB_OK) {
-            rc = cli_error(rc, "%s", xp.why);
+        if ((rc = gb_explore_job(ex, i, &job)) != GB_OK) {
+            rc = cli_error(rc, "out of memory");
             goto done;
         }
-        gb_explore_describe(&xp, desc, sizeof desc);
+        gb_job_describe(&job, desc, sizeof desc);
         if (pr.tty)
             draw_bar(&pr, desc);
         gb_point_t pt;
         gb_point_init(&pt);
-        int mrc = gb_explore_measure(ex, ctx, &xp, &pt, msg, sizeof msg);
+        int mrc = gb_job_measure(&job, ctx, st, GB_JOB_KEEP_NEW, &pt, msg, sizeof msg);
         pr.done++;
         if (mrc == GB_OK) {
             const gb_validation_t *v = &pt.result.validation;
@@ -392,14 +241,14 @@ int cmd_explore(int argc, char **argv)
             raced++;
             if (!pr.tty)
                 note(&pr, "[%s] %s\n", desc, "already stored by another process");
-        } else if (gb_explore_cannot_run(mrc)) {
+        } else if (gb_job_cannot_run(mrc)) {
             late_skip++;
             note(&pr, "skip: %s: %s\n", desc, msg);
-        } else if (mrc == GB_ENOMEM || mrc == GB_EIO) {
+        } else if (mrc == GB_ENOMEM || mrc == GB_JOB_ESTORE) {
             gb_point_free(&pt);
             if (pr.tty)
                 printf("\n");
-            rc = cli_error(mrc, "%s: %s", desc, msg);
+            rc = cli_error(mrc == GB_ENOMEM ? mrc : GB_EIO, "%s: %s", desc, msg);
             goto done;
         } else {
             failed++;

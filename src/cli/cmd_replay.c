@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../store/store.h"
+#include "../job/job.h"
 #include "cli.h"
 
 static void usage(void)
@@ -90,12 +90,11 @@ int cmd_replay(int argc, char **argv)
     gb_device_info_t *list = NULL;
     size_t count = 0;
     gb_context_t *ctx = NULL;
-    gb_point_t pt, now;
-    gb_result_t r;
+    gb_point_t pt, now, again;
     char *def_old = NULL, *def_new = NULL;
-    int have_result = 0;
     gb_point_init(&pt);
     gb_point_init(&now);
+    gb_point_init(&again);
     int rc = cli_store_open(&st, path, 0);
     if (rc)
         goto done;
@@ -126,21 +125,23 @@ int cmd_replay(int argc, char **argv)
                        pt.device.name, pt.device.platform);
         goto done;
     }
-    gb_impl_t im;
-    if ((rc = gb_impl_resolve(reg, pt.kernel, &pt.params, &im, msg, sizeof msg)) != GB_OK) {
-        rc = cli_error(rc, "point %s: %s; give --kernel-path DIR where its family is", pt.id, msg);
+    gb_job_t job;
+    if ((rc = gb_job_from_point(&job, reg, di, &pt)) != GB_OK) {
+        rc = cli_error(rc, "out of memory");
         goto done;
     }
-    gb_bench_options_t bo;
-    gb_bench_options_init(&bo);
-    bo.warmup = pt.warmup;
-    bo.iterations = pt.iterations;
-    bo.seed = pt.seed;
-    bo.dist = pt.dist;
-    bo.timing = pt.timing;
-    bo.validate = pt.validate;
+    if (job.code == GB_ENOKERNEL || job.code == GB_EBADPARAM) {
+        rc = cli_error(job.code, "point %s: %s; give --kernel-path DIR where its family is",
+                       pt.id, job.why);
+        goto done;
+    }
+    if (job.code != GB_OK) {
+        rc = cli_error(job.code, "point %s cannot run here: %s", pt.id, job.why);
+        goto done;
+    }
     /* What this machine would define the point as, to name anything that differs. */
-    if ((rc = gb_point_define(&now, di, &im, &pt.problem, &bo, pt.rep, msg, sizeof msg)) != GB_OK) {
+    if ((rc = gb_point_define(&now, di, &job.impl, &job.problem, &job.bench, job.rep, msg,
+                              sizeof msg)) != GB_OK) {
         rc = cli_error(rc, "point %s: %s", pt.id, msg);
         goto done;
     }
@@ -171,30 +172,29 @@ int cmd_replay(int argc, char **argv)
         rc = cli_error(rc, "%s", msg);
         goto done;
     }
-    if ((rc = gb_bench_run(ctx, &im, &pt.problem, &bo, &r)) != GB_OK) {
-        rc = cli_error(rc, "replay of %s could not run: %s", pt.id, gb_context_errmsg(ctx));
+    if ((rc = gb_job_measure(&job, ctx, NULL, GB_JOB_KEEP_NONE, &again, msg, sizeof msg)) != GB_OK) {
+        rc = cli_error(rc, "replay of %s could not run: %s", pt.id, msg);
         goto done;
     }
-    have_result = 1;
+    const gb_result_t *r = &again.result;
     const gb_phase_t ph = gb_timing_phase(pt.timing);
-    const gb_stats_t *old = &pt.result.time_ms[ph], *cur = &r.time_ms[ph];
+    const gb_stats_t *old = &pt.result.time_ms[ph], *cur = &r->time_ms[ph];
     const int inside = cur->median >= old->ci95_lo && cur->median <= old->ci95_hi;
     printf("  stored: median %.6g ms (%.4g GFLOP/s), 95%% CI of the mean [%.6g, %.6g] ms over %zu "
            "calls (phase %s)\n", old->median, pt.result.gflops, old->ci95_lo, old->ci95_hi, old->n,
            gb_phase_name(ph));
     printf("  replay: median %.6g ms (%.4g GFLOP/s), 95%% CI of the mean [%.6g, %.6g] ms over %zu "
-           "calls\n", cur->median, r.gflops, cur->ci95_lo, cur->ci95_hi, cur->n);
+           "calls\n", cur->median, r->gflops, cur->ci95_lo, cur->ci95_hi, cur->n);
     printf("  result: the replay's median is %s the stored 95%% CI (replay/stored median %.3f)%s\n",
            inside ? "INSIDE" : "OUTSIDE", old->median > 0 ? cur->median / old->median : 0.0,
            old->n < 2 ? "; the stored CI of one call is a single value" : "");
     char v_old[256], v_new[256];
     cli_verdict_text(&pt.result.validation, 1, v_old, sizeof v_old);
-    cli_verdict_text(&r.validation, 1, v_new, sizeof v_new);
+    cli_verdict_text(&r->validation, 1, v_new, sizeof v_new);
     printf("  validation: %s (stored: %s)\n", v_new, v_old);
-    rc = r.validation.done && !r.validation.passed ? EXIT_INVALID : EXIT_OK;
+    rc = r->validation.done && !r->validation.passed ? EXIT_INVALID : EXIT_OK;
 done:
-    if (have_result)
-        gb_result_free(&r);
+    gb_point_free(&again);
     free(def_old);
     free(def_new);
     gb_context_close(ctx);

@@ -1,49 +1,26 @@
 /* cmd_run.c: `gemmbench run`: build, validate and time kernels on one device, over one or more
- * sizes, and print one comparison table (or JSON). Options follow the Intel SGEMM sample
- * (-p -t -d -M -K -N -i -k -v) and GEMMbench (-n, --lws). */
+ * sizes, and print one comparison table (or JSON). A run is a sweep (src/explore) measured once,
+ * each point kept as the next repetition of its definition in the results store. Options follow
+ * the Intel SGEMM sample (-p -t -d -M -K -N -i -k -v) and GEMMbench (-n, --lws), and are the
+ * same as explore's (options.c). */
 #include <cjson/cJSON.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../store/store.h"
-#include "cli.h"
+#include "options.h"
 
-#define MAX_SIZES 64
-#define MAX_KERNELS 128
+/* What the table says once, beside its rows. */
+typedef struct table {
+    double measured_peak[2]; /* gemmbench ceilings' peaks for the device (0: never measured) */
+    char measured_when[32];  /* when they were measured ("": never) */
+    char energy_note[320];   /* what the energy column rests on */
+} table_t;
 
-typedef struct run_opts {
-    gb_device_selector_t sel;
-    size_t orders[MAX_SIZES], norders;
-    size_t m, n, k;
-    const char *kernels, *kpath;
-    gb_params_t params;
-    size_t lws[2];
-    int has_lws, has_precision, has_layout, json;
-    const char *store; /* --store PATH; NULL: the default store */
-    int no_store;      /* --no-store */
-    gb_problem_t base;
-    gb_bench_options_t bench;
-} run_opts_t;
-
-/* One thing to run: a kernel name and the precision to run it in. */
-typedef struct job {
-    const char *name;
-    gb_precision_t prec;
-    int named; /* asked for by name (its errors are errors), not through 'all' */
-} job_t;
-
-/* What the energy column rests on, said once under the table. */
-static char energy_note[320];
-/* Measured peaks of the device from the store (0 where never measured). */
-static const double *measured_peak;
-
-static double measured_efficiency(const gb_problem_t *p, const gb_result_t *r)
+static double measured_efficiency(const table_t *tb, const gb_problem_t *p, const gb_result_t *r)
 {
-    return measured_peak && measured_peak[p->precision] > 0
-               ? r->gflops / measured_peak[p->precision] : -1.0;
+    return tb->measured_peak[p->precision] > 0 ? r->gflops / tb->measured_peak[p->precision] : -1.0;
 }
 
 static void usage(void)
@@ -52,22 +29,27 @@ static void usage(void)
            "  -p, --platform P      platform index or name substring\n"
            "  -t, --type T          device type: all, cpu, gpu, acc, default\n"
            "  -d, --device D        device index (within the platform) or name substring\n"
-           "  -k, --kernel K[,K..]  kernel family or preset names, 'all' (default), and the\n"
-           "                        library peers by name: -k all,clblast,cublas\n"
-           "  -n ORDER[,ORDER..]    square sizes (default 256,512)\n"
-           "  -M, -N, -K SIZE       one rectangular shape (missing ones take -n's first value)\n"
+           "  -k, --kernel K[,K..]  kernel families, presets or library peers ('gemmbench\n"
+           "                        kernels' lists them); 'all' (default) is every family and\n"
+           "                        preset in each precision it has: -k all,clblast,cublas\n"
+           "  -n LIST               square sizes (default 256,512): 64,128 or 64:1024:64\n"
+           "  -M, -N, -K LIST       rectangular sizes, their product; a missing one follows -n\n"
+           "                        (default 512)\n"
            "  -i, --iterations I    timed calls (default 10)\n"
            "      --warmup W        untimed calls first (default 1)\n"
            "  -v, --validate        validate at any size; --no-validate: never\n"
            "                        (default: validate when M*N*K <= 2^33)\n"
-           "      --precision s|d   (default: each preset's own, s for families)\n"
+           "      --precision s|d|s,d  (default: a named kernel's own, single where it has\n"
+           "                        both; with 'all', each precision a kernel has)\n"
            "      --layout row|col  --transA N|T  --transB N|T (default: row NN, or the\n"
            "                        kernel's own native layout when none is given; others\n"
            "                        are served through transposition passes)\n"
            "      --alpha A --beta B (default 1, 0)\n"
            "      --lda L --ldb L --ldc L  --offa O --offb O --offc O\n"
-           "      --lws J,I         work-group size (kernels with LX/LY parameters)\n"
-           "      --param NAME=V    set a kernel parameter (repeatable)\n"
+           "      --lws J,I[;J,I..] work-group sizes (kernels with LX/LY parameters; -lws too)\n"
+           "      --lws-grid X;Y --lws-items LIST  a grid of them, as for explore\n"
+           "      --param NAME=LIST set a parameter where a kernel has it (repeatable): VW=4,\n"
+           "                        or several values, VW=1:8:x2\n"
            "      --seed S          input seed (default 42)\n"
            "      --dist D          uniform:LO:HI (default uniform:-1:1), normal, int:R\n"
            "      --timing T        what GFLOP/s counts: kernel (main kernel), ops (main +\n"
@@ -75,199 +57,13 @@ static void usage(void)
            "      --kernel-path DIR add or override kernel families from DIR\n"
            "      --store PATH      record every point in this results store (default: the\n"
            "                        default store, 'gemmbench store path'); --no-store: don't\n"
-           "      --json            print results as JSON\n");
+           "      --json            print results as JSON\n"
+           "exit: 0 done, 1 a result failed validation, 2 bad usage or a named kernel that\n"
+           "      cannot run here, 3 an OpenCL, build or system failure\n");
 }
 
-static int parse_lws(const char *s, size_t lws[2])
-{
-    size_t v[2], n = 0;
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", s);
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        char *end;
-        long long x = strtoll(t, &end, 10);
-        if (n == 2 || end == t || *end || x <= 0)
-            return cli_error(GB_EBADLWS, "--lws must be two positive integers J,I, got '%s'", s);
-        v[n++] = (size_t)x;
-    }
-    if (n != 2)
-        return cli_error(GB_EBADLWS, "--lws must be two positive integers J,I, got '%s'", s);
-    lws[0] = v[0];
-    lws[1] = v[1];
-    return 0;
-}
-
-static int parse(int argc, char **argv, run_opts_t *o)
-{
-    enum {
-        O_PREC = 256, O_LAYOUT, O_TA, O_TB, O_ALPHA, O_BETA, O_LDA, O_LDB, O_LDC, O_OFFA,
-        O_OFFB, O_OFFC, O_LWS, O_PARAM, O_WARMUP, O_SEED, O_DIST, O_JSON, O_NOVAL, O_KPATH,
-        O_TIMING, O_STORE, O_NOSTORE
-    };
-    static const struct option opts[] = {
-        {"platform", required_argument, NULL, 'p'}, {"type", required_argument, NULL, 't'},
-        {"device", required_argument, NULL, 'd'},   {"kernel", required_argument, NULL, 'k'},
-        {"iterations", required_argument, NULL, 'i'}, {"validate", no_argument, NULL, 'v'},
-        {"no-validate", no_argument, NULL, O_NOVAL}, {"precision", required_argument, NULL, O_PREC},
-        {"layout", required_argument, NULL, O_LAYOUT}, {"transA", required_argument, NULL, O_TA},
-        {"transB", required_argument, NULL, O_TB},  {"alpha", required_argument, NULL, O_ALPHA},
-        {"beta", required_argument, NULL, O_BETA},  {"lda", required_argument, NULL, O_LDA},
-        {"ldb", required_argument, NULL, O_LDB},    {"ldc", required_argument, NULL, O_LDC},
-        {"offa", required_argument, NULL, O_OFFA},  {"offb", required_argument, NULL, O_OFFB},
-        {"offc", required_argument, NULL, O_OFFC},  {"lws", required_argument, NULL, O_LWS},
-        {"param", required_argument, NULL, O_PARAM}, {"warmup", required_argument, NULL, O_WARMUP},
-        {"seed", required_argument, NULL, O_SEED},  {"dist", required_argument, NULL, O_DIST},
-        {"json", no_argument, NULL, O_JSON},        {"kernel-path", required_argument, NULL, O_KPATH},
-        {"timing", required_argument, NULL, O_TIMING},
-        {"store", required_argument, NULL, O_STORE}, {"no-store", no_argument, NULL, O_NOSTORE},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
-    memset(o, 0, sizeof *o);
-    o->sel.type = GB_DEVTYPE_ALL;
-    o->kernels = "all";
-    gb_problem_init(&o->base, GB_PREC_S, 0, 0, 0);
-    gb_bench_options_init(&o->bench);
-    char msg[512];
-    int c, rc = 0;
-    size_t v;
-    optind = 1;
-    opterr = 0;
-    while (rc == 0 && (c = getopt_long(argc, argv, ":p:t:d:k:i:n:M:N:K:vh", opts, NULL)) != -1) {
-        switch (c) {
-        case 'p': o->sel.platform = optarg; break;
-        case 'd': o->sel.device = optarg; break;
-        case 't':
-            if (gb_device_type_parse(optarg, &o->sel.type) != GB_OK)
-                rc = cli_error(GB_EBADARG, "unknown device type '%s'; use all, cpu, gpu, acc or default", optarg);
-            break;
-        case 'k': o->kernels = optarg; break;
-        case 'i':
-            if (!(rc = cli_parse_size("-i/--iterations", optarg, &v)))
-                o->bench.iterations = v > 100000 ? 100000 : (int)v;
-            break;
-        case O_WARMUP: {
-            char *end;
-            long w = strtol(optarg, &end, 10);
-            if (end == optarg || *end || w < 0 || w > 100000)
-                rc = cli_error(GB_EBADARG, "--warmup must be an integer from 0 to 100000, got '%s'", optarg);
-            o->bench.warmup = (int)w;
-            break;
-        }
-        case 'n': rc = cli_parse_size_list("-n", optarg, o->orders, MAX_SIZES, &o->norders); break;
-        case 'M': rc = cli_parse_size("-M", optarg, &o->m); break;
-        case 'N': rc = cli_parse_size("-N", optarg, &o->n); break;
-        case 'K': rc = cli_parse_size("-K", optarg, &o->k); break;
-        case 'v': o->bench.validate = GB_VALIDATE_ON; break;
-        case O_NOVAL: o->bench.validate = GB_VALIDATE_OFF; break;
-        case O_PREC:
-            if (gb_precision_parse(optarg, &o->base.precision) != GB_OK)
-                rc = cli_error(GB_EBADPRECISION, "unknown precision '%s'; use s or d", optarg);
-            o->has_precision = 1;
-            break;
-        case O_LAYOUT:
-            if (gb_layout_parse(optarg, &o->base.layout) != GB_OK)
-                rc = cli_error(GB_EBADLAYOUT, "unknown layout '%s'; use row or col", optarg);
-            o->has_layout = 1;
-            break;
-        case O_TA:
-        case O_TB:
-            if (gb_trans_parse(optarg, c == O_TA ? &o->base.trans_a : &o->base.trans_b) != GB_OK)
-                rc = cli_error(GB_EBADTRANS, "unknown transposition '%s' for --trans%c; use N or T",
-                               optarg, c == O_TA ? 'A' : 'B');
-            o->has_layout = 1;
-            break;
-        case O_ALPHA: rc = cli_parse_double("--alpha", optarg, &o->base.alpha); break;
-        case O_BETA: rc = cli_parse_double("--beta", optarg, &o->base.beta); break;
-        case O_LDA: rc = cli_parse_size("--lda", optarg, &o->base.lda); break;
-        case O_LDB: rc = cli_parse_size("--ldb", optarg, &o->base.ldb); break;
-        case O_LDC: rc = cli_parse_size("--ldc", optarg, &o->base.ldc); break;
-        case O_OFFA:
-        case O_OFFB:
-        case O_OFFC: {
-            char *end;
-            long long off = strtoll(optarg, &end, 10);
-            if (end == optarg || *end || off < 0 || off > (1LL << 30))
-                rc = cli_error(GB_EBADARG, "--off%c must be an integer from 0 to 2^30, got '%s'",
-                               "abc"[c - O_OFFA], optarg);
-            *(c == O_OFFA ? &o->base.off_a : c == O_OFFB ? &o->base.off_b : &o->base.off_c) = (size_t)off;
-            break;
-        }
-        case O_LWS:
-            rc = parse_lws(optarg, o->lws);
-            o->has_lws = 1;
-            break;
-        case O_PARAM:
-            if (gb_params_parse(&o->params, optarg, msg, sizeof msg) != GB_OK)
-                rc = cli_error(GB_EBADPARAM, "%s", msg);
-            break;
-        case O_SEED: {
-            char *end;
-            unsigned long long s = strtoull(optarg, &end, 10);
-            if (end == optarg || *end || optarg[0] == '-')
-                rc = cli_error(GB_EBADARG, "--seed must be a non-negative integer, got '%s'", optarg);
-            o->bench.seed = s;
-            break;
-        }
-        case O_DIST:
-            if (gb_dist_parse(optarg, &o->bench.dist, msg, sizeof msg) != GB_OK)
-                rc = cli_error(GB_EBADDIST, "%s", msg);
-            break;
-        case O_JSON: o->json = 1; break;
-        case O_STORE: o->store = optarg; break;
-        case O_NOSTORE: o->no_store = 1; break;
-        case O_TIMING:
-            if (gb_timing_parse(optarg, &o->bench.timing) != GB_OK)
-                rc = cli_error(GB_EBADARG, "unknown --timing '%s'; use kernel, ops or offload", optarg);
-            break;
-        case O_KPATH: o->kpath = optarg; break;
-        case 'h': usage(); return -1;
-        case ':': rc = cli_error(GB_EBADARG, "option '%s' needs a value", argv[optind - 1]); break;
-        default: rc = cli_error(GB_EBADARG, "unknown option '%s'; see 'gemmbench run --help'", argv[optind - 1]); break;
-        }
-    }
-    if (rc == 0 && optind < argc)
-        rc = cli_error(GB_EBADARG, "unexpected argument '%s'; see 'gemmbench run --help'", argv[optind]);
-    return rc;
-}
-
-/* The jobs for -k: each name once per precision it runs in. */
-static int plan_jobs(const run_opts_t *o, const gb_registry_t *reg, job_t *jobs, size_t *njobs,
-                     char *names, size_t names_len)
-{
-    *njobs = 0;
-    snprintf(names, names_len, "%s", o->kernels);
-    const int all = !strcmp(o->kernels, "all") || !strncmp(o->kernels, "all,", 4);
-    for (size_t fi = 0; all && fi < gb_registry_count(reg); fi++) {
-        const gb_family_t *f = gb_registry_family(reg, fi);
-        const size_t np = gb_family_preset_count(f), count = np ? np : 1;
-        for (size_t pi = 0; pi < count; pi++) {
-            const gb_preset_t *ps = gb_family_preset(f, pi);
-            unsigned mask = ps ? ps->precisions : gb_family_precisions(f);
-            for (int p = 0; p < 2 && *njobs < MAX_KERNELS; p++) {
-                if (!(mask & (1u << p)) || (o->has_precision && (gb_precision_t)p != o->base.precision))
-                    continue;
-                jobs[(*njobs)++] = (job_t){ps ? ps->name : gb_family_name(f), (gb_precision_t)p, 0};
-            }
-        }
-    }
-    for (char *save = NULL, *t = strtok_r(names, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (!strcmp(t, "all"))
-            continue;
-        const gb_family_t *f;
-        const gb_preset_t *ps;
-        if (gb_registry_find(reg, t, &f, &ps) != GB_OK)
-            return cli_error(GB_ENOKERNEL, "unknown kernel '%s'; run 'gemmbench kernels' to list them", t);
-        if (*njobs == MAX_KERNELS)
-            return cli_error(GB_EBADARG, "more than %d kernels given", MAX_KERNELS);
-        gb_precision_t prec = o->base.precision;
-        if (!o->has_precision && ps && !(ps->precisions & 1u))
-            prec = GB_PREC_D;
-        jobs[(*njobs)++] = (job_t){t, prec, 1};
-    }
-    return 0;
-}
-
-static cJSON *result_json(const char *kernel, const gb_problem_t *p, const gb_result_t *r,
-                          const gb_bench_options_t *b)
+static cJSON *result_json(const table_t *tb, const char *kernel, const gb_problem_t *p,
+                          const gb_result_t *r, const gb_bench_options_t *b)
 {
     char buf[64];
     cJSON *o = cJSON_CreateObject();
@@ -303,8 +99,8 @@ static cJSON *result_json(const char *kernel, const gb_problem_t *p, const gb_re
         cJSON_AddNumberToObject(o, "efficiency_formula_peak", r->efficiency);
     else
         cJSON_AddNullToObject(o, "efficiency_formula_peak");
-    if (measured_efficiency(p, r) >= 0)
-        cJSON_AddNumberToObject(o, "efficiency_measured_peak", measured_efficiency(p, r));
+    if (measured_efficiency(tb, p, r) >= 0)
+        cJSON_AddNumberToObject(o, "efficiency_measured_peak", measured_efficiency(tb, p, r));
     else
         cJSON_AddNullToObject(o, "efficiency_measured_peak");
     /* Energy comes from its own loop after the timed calls (docs/methodology.md). */
@@ -353,34 +149,7 @@ static cJSON *result_json(const char *kernel, const gb_problem_t *p, const gb_re
     return o;
 }
 
-/* A job's implementation: a named kernel takes the options' parameters and --lws. */
-static int job_config(const gb_registry_t *reg, const run_opts_t *o, const job_t *job,
-                      gb_impl_t *cfg, char *msg, size_t msglen)
-{
-    int rc = gb_impl_resolve(reg, job->name, job->named ? &o->params : NULL, cfg, msg, msglen);
-    if (rc == GB_OK && o->has_lws && job->named)
-        rc = cfg->config.family ? gb_config_set_lws(&cfg->config, o->lws[0], o->lws[1], msg, msglen)
-                                : GB_EBADLWS;
-    return rc;
-}
-
-/* Job j's problem at one shape: the options' problem in the job's precision, in the family's
- * native layout unless --layout was given. */
-static gb_problem_t job_problem(const run_opts_t *o, const job_t *job, const gb_impl_t *cfg,
-                                const size_t shape[3])
-{
-    gb_problem_t p = o->base;
-    p.precision = job->prec;
-    if (!o->has_layout)
-        gb_impl_native_layout(cfg, &p);
-    p.m = shape[0];
-    p.n = shape[1];
-    p.k = shape[2];
-    gb_problem_check(&p, NULL, 0);
-    return p;
-}
-
-static void print_header(const gb_device_info_t *dev, const run_opts_t *o, const char *measured_when)
+static void print_header(const table_t *tb, const gb_device_info_t *dev, const gb_plan_t *o)
 {
     char dist[64];
     printf("device: %s (%s, %s)\n", dev->name, dev->platform_name, dev->driver);
@@ -389,9 +158,9 @@ static void print_header(const gb_device_info_t *dev, const run_opts_t *o, const
             printf("peak %s: %.1f GFLOP/s = %s\n", p ? "D" : "S", dev->peak_gflops[p], dev->peak_formula[p]);
         else
             printf("peak %s: %s\n", p ? "D" : "S", dev->peak_formula[p]);
-    if (measured_when[0])
+    if (tb->measured_when[0])
         printf("measured peak (gemmbench ceilings, %s): S %.1f, D %.1f GFLOP/s; meas%% is against it\n",
-               measured_when, measured_peak[0], measured_peak[1]);
+               tb->measured_when, tb->measured_peak[0], tb->measured_peak[1]);
     else
         printf("measured peak: none stored for this device and driver (run 'gemmbench ceilings'); "
                "meas%% shows -\n");
@@ -412,7 +181,7 @@ static void print_header(const gb_device_info_t *dev, const run_opts_t *o, const
 }
 
 
-static void print_row(const char *kernel, const gb_problem_t *p, const gb_result_t *r)
+static void print_row(table_t *tb, const char *kernel, const gb_problem_t *p, const gb_result_t *r)
 {
     char tag[16], lws[24], ci[40], eff[16], meas[16], helpers[16], verdict[200];
     const double flop = 2.0 * (double)p->m * (double)p->n * (double)p->k;
@@ -430,8 +199,8 @@ static void print_row(const char *kernel, const gb_problem_t *p, const gb_result
         snprintf(eff, sizeof eff, "%.1f", 100.0 * r->efficiency);
     else
         snprintf(eff, sizeof eff, "?");
-    if (measured_efficiency(p, r) >= 0)
-        snprintf(meas, sizeof meas, "%.1f", 100.0 * measured_efficiency(p, r));
+    if (measured_efficiency(tb, p, r) >= 0)
+        snprintf(meas, sizeof meas, "%.1f", 100.0 * measured_efficiency(tb, p, r));
     else
         snprintf(meas, sizeof meas, "-");
     if (r->helpers)
@@ -448,78 +217,100 @@ static void print_row(const char *kernel, const gb_problem_t *p, const gb_result
         printf(" (%s)", r->route);
     if (r->gflops_per_watt >= 0) {
         printf("  %.3g GFLOP/s/W %.4g W", r->gflops_per_watt, r->energy_w);
-        snprintf(energy_note, sizeof energy_note, "energy: %s over a loop of %s after the timed "
+        snprintf(tb->energy_note, sizeof tb->energy_note, "energy: %s over a loop of %s after the timed "
                  "calls, lasting GEMMBENCH_ENERGY_MIN_S (default 1) s or more; GFLOP/s/W = "
                  "2*M*N*K * calls / joules, W = its average power", r->energy_source,
                  r->energy_scope);
     } else {
-        snprintf(energy_note, sizeof energy_note, "energy: unavailable (%s)", r->energy_why);
+        snprintf(tb->energy_note, sizeof tb->energy_note, "energy: unavailable (%s)", r->energy_why);
     }
     printf("\n");
     fflush(stdout);
 }
 
+
+/* A row for a kernel the sweep skips (from 'all'), once per kernel and precision. */
+static void print_skip(const gb_job_t *job, const char *why, int json)
+{
+    if (!json)
+        printf("%-24s %-4s skipped: %s\n", job->kernel, gb_precision_name(job->problem.precision),
+               why);
+}
+
+/* The default sizes, where the plan has none: 256 and 512, or 512 for the dimensions -M, -N,
+ * -K leave out. */
+static int default_sizes(gb_plan_t *pl)
+{
+    char msg[256];
+    if (pl->orders.n)
+        return GB_OK;
+    const int any_dim = pl->dim[0].n || pl->dim[1].n || pl->dim[2].n;
+    return gb_plan_set(pl, "n", any_dim ? "512" : "256,512", "-n", msg, sizeof msg);
+}
+
+/* The first reason a named kernel cannot run, as the error of the whole run; or, when no point
+ * at all can run, the first reason. 0 when the run can go ahead. */
+static int refuse(gb_explore_t *ex)
+{
+    gb_job_t first;
+    int have = 0;
+    for (size_t i = 0; i < gb_explore_total(ex); i++) {
+        if (gb_explore_status(ex, i) != GB_XP_SKIP)
+            continue;
+        gb_job_t job;
+        if (gb_explore_job(ex, i, &job) != GB_OK)
+            return cli_error(GB_ENOMEM, "out of memory");
+        if (job.named)
+            return cli_error(job.code, "%s", job.why);
+        if (!have)
+            first = job;
+        have = 1;
+    }
+    if (have && gb_explore_count(ex, GB_XP_SKIP) == gb_explore_total(ex))
+        return cli_error(first.code, "nothing can run here: %s", first.why);
+    return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
-    run_opts_t o;
-    int rc = parse(argc, argv, &o);
-    if (rc)
-        return rc < 0 ? EXIT_OK : rc;
-    /* Shapes: -M/-N/-K make one, completed from -n's first value; else the -n list. */
-    size_t shapes[MAX_SIZES][3], nshapes = 0;
-    if (o.m || o.n || o.k) {
-        size_t d = o.norders ? o.orders[0] : 512;
-        shapes[0][0] = o.m ? o.m : d;
-        shapes[0][1] = o.n ? o.n : d;
-        shapes[0][2] = o.k ? o.k : d;
-        nshapes = 1;
-    } else {
-        if (o.norders == 0) {
-            o.orders[o.norders++] = 256;
-            o.orders[o.norders++] = 512;
-        }
-        for (size_t i = 0; i < o.norders; i++, nshapes++)
-            shapes[i][0] = shapes[i][1] = shapes[i][2] = o.orders[i];
-    }
+    cli_measure_t o;
+    gb_plan_t pl;
     char msg[1024];
-    /* Check every shape before opening anything, so bad input fails fast and cleanly. */
-    for (size_t s = 0; s < nshapes; s++) {
-        gb_problem_t p = o.base;
-        p.m = shapes[s][0];
-        p.n = shapes[s][1];
-        p.k = shapes[s][2];
-        if ((rc = gb_problem_check(&p, msg, sizeof msg)) != GB_OK)
-            return cli_error(rc, "%s", msg);
+    gb_plan_init(&pl);
+    int rc = gb_plan_set(&pl, "kernels", "all", "-k", msg, sizeof msg);
+    if (rc == GB_OK)
+        rc = cli_measure_parse(argc, argv, "run", CLI_OPT_JSON | CLI_OPT_NO_STORE, usage, &o, &pl);
+    if (rc == 0)
+        rc = default_sizes(&pl);
+    if (rc) {
+        gb_plan_free(&pl);
+        return rc < 0 ? EXIT_OK : rc;
     }
     gb_registry_t *reg = NULL;
-    if ((rc = gb_registry_open(&reg, o.kpath, msg, sizeof msg)) != GB_OK)
-        return cli_error(rc == GB_EIO ? GB_EBADARG : rc, "%s", msg);
-    static job_t jobs[MAX_KERNELS];
-    size_t njobs = 0;
-    char names[1024];
     cli_device_t dev = {0};
     gb_context_t *ctx = NULL;
     gb_store_t *st = NULL;
-    size_t stored = 0;
+    gb_explore_t *ex = NULL;
     cJSON *out = NULL;
+    table_t tb;
+    size_t stored = 0;
     int exit_code = EXIT_OK;
-    if ((rc = plan_jobs(&o, reg, jobs, &njobs, names, sizeof names)))
+    memset(&tb, 0, sizeof tb);
+    if ((rc = gb_registry_open(&reg, o.kpath, msg, sizeof msg)) != GB_OK) {
+        rc = cli_error(rc == GB_EIO ? GB_EBADARG : rc, "%s", msg);
         goto done;
-    /* Resolve every named kernel with its parameters before touching the device. */
-    for (size_t j = 0; j < njobs; j++) {
-        gb_impl_t cfg;
-        if (jobs[j].named && (rc = job_config(reg, &o, &jobs[j], &cfg, msg, sizeof msg))) {
-            rc = cli_error(rc, "%s", msg);
-            goto done;
-        }
     }
     if ((rc = cli_device_open(&dev, &o.sel)))
         goto done;
     const gb_device_info_t *di = &dev.list[dev.index];
-    if ((rc = gb_context_open(&ctx, di, msg, sizeof msg)) != GB_OK) {
+    /* Every point is made and checked before anything is opened on the device; a named kernel
+     * that cannot run a shape here fails before the table starts. */
+    if ((rc = gb_explore_open(&ex, &pl, reg, di, NULL, msg, sizeof msg)) != GB_OK) {
         rc = cli_error(rc, "%s", msg);
         goto done;
     }
+    if ((rc = refuse(ex)))
+        goto done;
     /* The results store: an explicit --store must open; the default one that cannot is only
      * a warning, since the measurements still print. */
     if (!o.no_store && o.store && (rc = cli_store_open(&st, o.store, 1)))
@@ -528,87 +319,74 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "gemmbench: warning: results not stored: %s\n", msg);
     /* Efficiency against the measured peak, where 'gemmbench ceilings' measured this device. */
     gb_ceilings_t ceil;
-    char ceil_when[32] = "";
-    if (!st || gb_store_get_ceilings(st, di, &ceil, ceil_when) != 1)
-        memset(&ceil, 0, sizeof ceil);
-    measured_peak = ceil.peak_gflops;
-    /* A named kernel that cannot run a shape on this device fails before the table starts. */
-    for (size_t j = 0; j < njobs; j++) {
-        gb_impl_t cfg;
-        if (!jobs[j].named || job_config(reg, &o, &jobs[j], &cfg, msg, sizeof msg))
-            continue; /* unnamed, or refused above already */
-        for (size_t s = 0; s < nshapes; s++) {
-            gb_problem_t p = job_problem(&o, &jobs[j], &cfg, shapes[s]);
-            int crc = gb_impl_check(&cfg, di, p.precision, &p, msg, sizeof msg);
-            if (crc != GB_OK) {
-                rc = cli_error(crc, "%s", msg);
-                goto done;
-            }
-        }
+    if (st && gb_store_get_ceilings(st, di, &ceil, tb.measured_when) == 1)
+        memcpy(tb.measured_peak, ceil.peak_gflops, sizeof tb.measured_peak);
+    else
+        tb.measured_when[0] = '\0';
+    if ((rc = gb_context_open(&ctx, di, msg, sizeof msg)) != GB_OK) {
+        rc = cli_error(rc, "%s", msg);
+        goto done;
     }
     if (o.json)
         out = cJSON_CreateArray();
     else
-        print_header(di, &o, ceil_when);
-    for (size_t j = 0; j < njobs; j++) {
-        gb_impl_t cfg;
-        const int named = jobs[j].named;
-        int crc = job_config(reg, &o, &jobs[j], &cfg, msg, sizeof msg);
-        for (size_t s = 0; crc == GB_OK && s < nshapes; s++) {
-            gb_problem_t p = job_problem(&o, &jobs[j], &cfg, shapes[s]);
-            crc = gb_impl_check(&cfg, di, p.precision, &p, msg, sizeof msg);
-            if (crc != GB_OK) { /* only unnamed kernels get here: named ones were checked */
-                if (!o.json)
-                    printf("%-24s %-4s skipped: %s\n", jobs[j].name, gb_precision_name(p.precision), msg);
-                break;
-            }
-            gb_result_t r;
-            crc = gb_bench_run(ctx, &cfg, &p, &o.bench, &r);
-            /* Found only once compiled (e.g. registers limit the work-group): under 'all' a
-             * kernel that cannot run here is skipped with its reason, like the checks above. */
-            if (!named && (crc == GB_EWGSIZE || crc == GB_ELOCALMEM || crc == GB_EUNSUPPORTED)) {
-                if (!o.json)
-                    printf("%-24s %-4s skipped: %s\n", jobs[j].name, gb_precision_name(p.precision),
-                           gb_context_errmsg(ctx));
-                break;
-            }
-            if (crc != GB_OK) {
-                rc = cli_error(crc, "%s: %s", jobs[j].name, gb_context_errmsg(ctx));
-                goto done;
-            }
-            if (r.validation.done && !r.validation.passed)
-                exit_code = EXIT_INVALID;
-            gb_point_t pt;
-            gb_point_init(&pt);
-            if (st) {
-                /* Every measured point, a failed validation included, as the next repetition
-                 * of its definition. */
-                int src = gb_point_define(&pt, di, &cfg, &p, &o.bench, 0, msg, sizeof msg);
-                if (src == GB_OK && (src = gb_point_set_result(&pt, &r)) == GB_OK &&
-                    (src = gb_point_set_provenance(&pt)) == GB_OK)
-                    src = gb_store_insert_next_rep(st, &pt);
-                if (src == GB_OK) {
-                    stored++;
-                } else {
-                    exit_code = cli_error(src, "%s: not stored: %s", jobs[j].name,
-                                          src == GB_ENOMEM ? "out of memory" : gb_store_errmsg(st));
-                    pt.id[0] = '\0';
-                }
-            }
-            if (out) {
-                cJSON *item = result_json(jobs[j].name, &p, &r, &o.bench);
-                if (pt.id[0])
-                    cJSON_AddStringToObject(item, "id", pt.id);
-                cJSON_AddItemToArray(out, item);
-            } else {
-                print_row(jobs[j].name, &p, &r);
-            }
-            gb_point_free(&pt);
-            gb_result_free(&r);
+        print_header(&tb, di, &pl);
+    /* The entry (kernel, precision) skipped last: its other points are skipped silently. */
+    const char *skipped = NULL;
+    gb_precision_t skipped_prec = GB_PREC_S;
+    for (size_t i = 0; i < gb_explore_total(ex); i++) {
+        gb_job_t job;
+        if ((rc = gb_explore_job(ex, i, &job)) != GB_OK) {
+            rc = cli_error(rc, "out of memory");
+            goto done;
         }
+        if (skipped && skipped == job.kernel && skipped_prec == job.problem.precision)
+            continue;
+        if (job.code != GB_OK) { /* only unnamed kernels get here: named ones were refused */
+            print_skip(&job, job.why, o.json);
+            skipped = job.kernel;
+            skipped_prec = job.problem.precision;
+            continue;
+        }
+        gb_point_t pt;
+        gb_point_init(&pt);
+        int mrc = gb_job_measure(&job, ctx, st, st ? GB_JOB_KEEP_NEXT_REP : GB_JOB_KEEP_NONE, &pt,
+                                 msg, sizeof msg);
+        /* Found only once compiled (e.g. registers limit the work-group): under 'all' a kernel
+         * that cannot run here is skipped with its reason, like the checks above. */
+        if (!job.named && gb_job_cannot_run(mrc)) {
+            print_skip(&job, msg, o.json);
+            skipped = job.kernel;
+            skipped_prec = job.problem.precision;
+            gb_point_free(&pt);
+            continue;
+        }
+        if (mrc != GB_OK && mrc != GB_JOB_ESTORE) {
+            gb_point_free(&pt);
+            rc = cli_error(mrc, "%s: %s", job.kernel, msg);
+            goto done;
+        }
+        const gb_result_t *r = &pt.result;
+        if (r->validation.done && !r->validation.passed)
+            exit_code = EXIT_INVALID;
+        if (mrc == GB_JOB_ESTORE) {
+            exit_code = cli_error(GB_EIO, "%s: not stored: %s", job.kernel, msg);
+            pt.id[0] = '\0';
+        } else if (st) {
+            stored++;
+        }
+        if (out) {
+            cJSON *item = result_json(&tb, job.kernel, &job.problem, r, &job.bench);
+            if (st && pt.id[0])
+                cJSON_AddStringToObject(item, "id", pt.id);
+            cJSON_AddItemToArray(out, item);
+        } else {
+            print_row(&tb, job.kernel, &job.problem, r);
+        }
+        gb_point_free(&pt);
     }
-    if (!out && energy_note[0])
-        printf("%s\n", energy_note);
+    if (!out && tb.energy_note[0])
+        printf("%s\n", tb.energy_note);
     if (out) {
         char *s = cJSON_Print(out);
         printf("%s\n", s ? s : "[]");
@@ -622,7 +400,9 @@ done:
     gb_store_close(st);
     cJSON_Delete(out);
     gb_context_close(ctx);
+    gb_explore_close(ex);
     cli_device_close(&dev);
     gb_registry_close(reg);
+    gb_plan_free(&pl);
     return rc;
 }

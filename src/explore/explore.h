@@ -1,13 +1,14 @@
 /* explore.h: experiments: a plan (kernels x precisions x parameter grids x work-group sizes x
  * sizes x repetitions, from command-line flags or a JSON plan file, or a built-in named plan),
- * expanded into points, each checked, identified and looked up in the results store before
- * anything runs, so that an interrupted sweep resumes where it stopped. Sits on the public API
- * and the store; prints nothing (the CLI shows progress). See docs/explore.md.
+ * expanded into jobs (src/job), each checked, identified and looked up in the results store
+ * before anything runs, so that an interrupted sweep resumes where it stopped. 'run' is the
+ * same sweep measured once and kept as new repetitions. Prints nothing (the CLI shows
+ * progress). See docs/explore.md.
  */
 #ifndef GB_EXPLORE_H
 #define GB_EXPLORE_H
 
-#include "../store/store.h"
+#include "../job/job.h"
 #include "../util/util.h"
 
 #define GB_PLAN_MAX_LIST 4096       /* values in one list or range */
@@ -57,26 +58,9 @@ const char *gb_plan_builtin_name(size_t i);
 const char *gb_plan_builtin_description(size_t i);
 const char *gb_plan_builtin_json(size_t i);
 
-/* ---- expansion and measurement -------------------------------------------------------------- */
+/* ---- expansion ----------------------------------------------------------------------------- */
 
 typedef enum gb_xp_status { GB_XP_TODO = 0, GB_XP_STORED = 1, GB_XP_SKIP = 2 } gb_xp_status_t;
-
-/* One point of the sweep, ready to run. */
-typedef struct gb_xp_point {
-    size_t index;
-    gb_xp_status_t status;
-    const char *kernel;  /* as the plan names it */
-    gb_params_t swept;   /* the swept parameters' values at this point */
-    gb_impl_t impl;
-    gb_problem_t problem;
-    gb_bench_options_t bench;
-    unsigned rep;
-    int has_lws;
-    size_t lws[2];
-    int code;        /* why it cannot run (GB_EWGSIZE, ...), or GB_OK */
-    char why[512];
-    char id[GB_POINT_ID_LEN + 1];
-} gb_xp_point_t;
 
 /* Tally of one reason points could not run. */
 typedef struct gb_xp_reason {
@@ -87,10 +71,12 @@ typedef struct gb_xp_reason {
 
 typedef struct gb_explore gb_explore_t;
 
-/* Expands pl against the registry, device and store: checks that every kernel and parameter
- * name exists (GB_ENOKERNEL / GB_EBADPARAM otherwise, msg says which) and that the sweep has
- * at most GB_EXPLORE_MAX_POINTS points, then classifies every point: to run, already stored
- * (by id), or cannot run here (with its reason tallied). Everything passed must outlive ex. */
+/* Expands pl against the registry, device and store (NULL: nothing stored yet): checks that every
+ * kernel name exists (GB_ENOKERNEL), that every swept parameter belongs to a kernel explored
+ * (GB_EBADPARAM) and work-group sizes to one that takes them (GB_EBADLWS), and that the sweep
+ * has at most GB_EXPLORE_MAX_POINTS points; then makes every point's job and classifies it: to
+ * run, already stored (by id), or cannot run here (its reason tallied). 'all' in the kernel list
+ * is every family and preset. Everything passed must outlive ex. */
 int gb_explore_open(gb_explore_t **out, const gb_plan_t *pl, const gb_registry_t *reg,
                     const gb_device_info_t *dev, gb_store_t *st, char *msg, size_t msglen);
 void gb_explore_close(gb_explore_t *ex);
@@ -100,18 +86,7 @@ size_t gb_explore_count(const gb_explore_t *ex, gb_xp_status_t status);
 gb_xp_status_t gb_explore_status(const gb_explore_t *ex, size_t index);
 size_t gb_explore_nreasons(const gb_explore_t *ex);
 const gb_xp_reason_t *gb_explore_reason(const gb_explore_t *ex, size_t i);
-/* Decodes point index into xp (config, problem, options, id, and why it cannot run). */
-int gb_explore_point(gb_explore_t *ex, size_t index, gb_xp_point_t *xp);
-/* Runs point index on ctx and stores it, failed validation included. GB_OK with the point in pt
- * (the caller frees it); 1 when the point turned out to be stored meanwhile (by another process);
- * on failure to run, the error code with the reason in msg: codes for which
- * gb_explore_cannot_run() holds mean the point cannot run here, others a real failure. */
-int gb_explore_measure(gb_explore_t *ex, gb_context_t *ctx, const gb_xp_point_t *xp,
-                       gb_point_t *pt, char *msg, size_t msglen);
-/* Is code a reason a point cannot run here (constraints, work-group or local memory too large,
- * missing precision or extension), as opposed to a failure? */
-int gb_explore_cannot_run(int code);
-/* "SGEMM_NT_4x1 s 64x64x64 lws 16x4 rep 0" into buf. */
-const char *gb_explore_describe(const gb_xp_point_t *xp, char *buf, size_t len);
+/* Makes the job of point index (measure it with gb_job_measure). GB_ENOMEM only. */
+int gb_explore_job(gb_explore_t *ex, size_t index, gb_job_t *job);
 
 #endif

@@ -1,0 +1,178 @@
+/* options.c: the options of the commands that measure (run, explore): one table, parsed once
+ * into a plan (src/explore/plan.c gives every value its meaning and checks it) and the few
+ * settings that are not the plan's (device, kernel path, store, output). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+enum {
+    O_PREC = 256, O_LWS, O_LWS_GRID, O_LWS_ITEMS, O_PARAM, O_WARMUP, O_REPEAT, O_SEED, O_DIST,
+    O_TIMING, O_NOVAL, O_LAYOUT, O_TA, O_TB, O_ALPHA, O_BETA, O_LDA, O_LDB, O_LDC, O_OFFA, O_OFFB,
+    O_OFFC, O_KPATH, O_STORE, O_PLAN, O_DRY, O_PAUSE, O_JSON, O_NOSTORE
+};
+
+static const struct option long_opts[] = {
+    {"platform", required_argument, NULL, 'p'}, {"type", required_argument, NULL, 't'},
+    {"device", required_argument, NULL, 'd'}, {"kernel", required_argument, NULL, 'k'},
+    {"iterations", required_argument, NULL, 'i'}, {"validate", no_argument, NULL, 'v'},
+    {"no-validate", no_argument, NULL, O_NOVAL}, {"precision", required_argument, NULL, O_PREC},
+    {"lws", required_argument, NULL, O_LWS}, {"lws-grid", required_argument, NULL, O_LWS_GRID},
+    {"lws-items", required_argument, NULL, O_LWS_ITEMS}, {"param", required_argument, NULL, O_PARAM},
+    {"warmup", required_argument, NULL, O_WARMUP}, {"repeat", required_argument, NULL, O_REPEAT},
+    {"seed", required_argument, NULL, O_SEED}, {"dist", required_argument, NULL, O_DIST},
+    {"timing", required_argument, NULL, O_TIMING}, {"layout", required_argument, NULL, O_LAYOUT},
+    {"transA", required_argument, NULL, O_TA}, {"transB", required_argument, NULL, O_TB},
+    {"alpha", required_argument, NULL, O_ALPHA}, {"beta", required_argument, NULL, O_BETA},
+    {"lda", required_argument, NULL, O_LDA}, {"ldb", required_argument, NULL, O_LDB},
+    {"ldc", required_argument, NULL, O_LDC}, {"offa", required_argument, NULL, O_OFFA},
+    {"offb", required_argument, NULL, O_OFFB}, {"offc", required_argument, NULL, O_OFFC},
+    {"kernel-path", required_argument, NULL, O_KPATH}, {"store", required_argument, NULL, O_STORE},
+    {"plan", required_argument, NULL, O_PLAN}, {"dry-run", no_argument, NULL, O_DRY},
+    {"pause", required_argument, NULL, O_PAUSE}, {"json", no_argument, NULL, O_JSON},
+    {"no-store", no_argument, NULL, O_NOSTORE}, {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0}};
+
+/* The plan key each flag sets (NULL: not a plan key). */
+static const char *plan_key(int c)
+{
+    static const struct {
+        int c;
+        const char *key;
+    } keys[] = {{'k', "kernels"}, {'n', "n"}, {'M', "M"}, {'N', "N"}, {'K', "K"},
+                {'i', "iterations"}, {O_PREC, "precision"}, {O_LWS, "lws"},
+                {O_LWS_ITEMS, "lws_items"}, {O_PARAM, "param"}, {O_WARMUP, "warmup"},
+                {O_REPEAT, "repeat"}, {O_SEED, "seed"}, {O_DIST, "dist"}, {O_TIMING, "timing"},
+                {O_LAYOUT, "layout"}, {O_TA, "transA"}, {O_TB, "transB"}, {O_ALPHA, "alpha"},
+                {O_BETA, "beta"}, {O_LDA, "lda"}, {O_LDB, "ldb"}, {O_LDC, "ldc"},
+                {O_OFFA, "offa"}, {O_OFFB, "offb"}, {O_OFFC, "offc"}};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (keys[i].c == c)
+            return keys[i].key;
+    return NULL;
+}
+
+/* Which command-specific option a flag is (0: a shared one). */
+static unsigned extra_of(int c)
+{
+    switch (c) {
+    case O_PLAN: return CLI_OPT_PLAN;
+    case O_DRY: return CLI_OPT_DRY_RUN;
+    case O_PAUSE: return CLI_OPT_PAUSE;
+    case O_JSON: return CLI_OPT_JSON;
+    case O_NOSTORE: return CLI_OPT_NO_STORE;
+    case O_REPEAT: return CLI_OPT_REPEAT;
+    default: return 0;
+    }
+}
+
+static int set(gb_plan_t *pl, const char *key, const char *value, const char *label)
+{
+    char msg[1024];
+    int rc = gb_plan_set(pl, key, value, label, msg, sizeof msg);
+    return rc == GB_OK ? 0 : cli_error(rc, "%s", msg);
+}
+
+/* One flag that is not a plan key. */
+static int other(int c, const char *arg, const char *name, const char *cmd, cli_measure_t *o,
+                 gb_plan_t *pl)
+{
+    switch (c) {
+    case 'p': o->sel.platform = arg; return 0;
+    case 'd': o->sel.device = arg; return 0;
+    case 't':
+        if (gb_device_type_parse(arg, &o->sel.type) != GB_OK)
+            return cli_error(GB_EBADARG, "unknown device type '%s'; use all, cpu, gpu, acc or "
+                             "default", arg);
+        return 0;
+    case 'v': pl->bench.validate = GB_VALIDATE_ON; return 0;
+    case O_NOVAL: pl->bench.validate = GB_VALIDATE_OFF; return 0;
+    case O_LWS_GRID: {
+        const char *semi = strchr(arg, ';');
+        char x[512];
+        if (!semi || (size_t)(semi - arg) >= sizeof x)
+            return cli_error(GB_EBADARG, "--lws-grid must be X;Y, two lists like "
+                             "1:128:x2;1:128:x2, got '%s'", arg);
+        memcpy(x, arg, (size_t)(semi - arg));
+        x[semi - arg] = '\0';
+        int rc = set(pl, "lws_x", x, "--lws-grid");
+        return rc ? rc : set(pl, "lws_y", semi + 1, "--lws-grid");
+    }
+    case O_KPATH: o->kpath = arg; return 0;
+    case O_STORE: o->store = arg; return 0;
+    case O_PLAN: return 0; /* read in the first pass */
+    case O_DRY: o->dry_run = 1; return 0;
+    case O_JSON: o->json = 1; return 0;
+    case O_NOSTORE: o->no_store = 1; return 0;
+    case O_PAUSE: {
+        char *end;
+        o->pause_ms = strtol(arg, &end, 10);
+        if (end == arg || *end || o->pause_ms < 0 || o->pause_ms > 3600000)
+            return cli_error(GB_EBADARG, "--pause must be milliseconds from 0 to 3600000, got "
+                             "'%s'", arg);
+        return 0;
+    }
+    case ':': return cli_error(GB_EBADARG, "option '%s' needs a value", name);
+    default:
+        return cli_error(GB_EBADARG, "unknown option '%s'; see 'gemmbench %s --help'", name, cmd);
+    }
+}
+
+int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, void (*usage)(void),
+                      cli_measure_t *o, gb_plan_t *pl)
+{
+    const char *short_opts = ":p:t:d:k:i:n:M:N:K:vh";
+    char label[64];
+    int c, rc = 0;
+    memset(o, 0, sizeof *o);
+    o->sel.type = GB_DEVTYPE_ALL;
+    /* GEMMbench spells the work-group size -lws J,I; getopt would read it as -l -w -s. */
+    char **args = malloc(((size_t)argc + 1) * sizeof *args);
+    if (!args)
+        return cli_error(GB_ENOMEM, "out of memory");
+    for (int i = 0; i < argc; i++)
+        args[i] = strcmp(argv[i], "-lws") ? argv[i] : (char *)"--lws";
+    args[argc] = NULL;
+    /* Two passes: the plan first (wherever --plan stands), then every flag over it. */
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, args, short_opts, long_opts, NULL)) != -1)
+        if (c == O_PLAN && (extra & CLI_OPT_PLAN)) {
+            o->plan = optarg;
+        } else if (c == 'h') {
+            usage();
+            free(args);
+            return -1;
+        }
+    char msg[1024];
+    if (o->plan && (rc = gb_plan_load(pl, o->plan, msg, sizeof msg)) != GB_OK) {
+        free(args);
+        return cli_error(rc, "%s", msg);
+    }
+    rc = 0;
+    optind = 1;
+    int li = -1;
+    while (rc == 0 && (c = getopt_long(argc, args, short_opts, long_opts, &li)) != -1) {
+        const char *key = plan_key(c), *name = args[optind - 1];
+        /* Messages name the flag as given: "--lws" or "-n". */
+        if (li >= 0)
+            snprintf(label, sizeof label, "--%s", long_opts[li].name);
+        else
+            snprintf(label, sizeof label, "-%c", c);
+        li = -1;
+        if (extra_of(c) && !(extra & extra_of(c)))
+            rc = cli_error(GB_EBADARG, "%s is not an option of '%s'; see 'gemmbench %s --help'",
+                           label, cmd, cmd);
+        else if (key)
+            rc = set(pl, key, optarg, label);
+        else
+            rc = other(c, optarg, name, cmd, o, pl);
+    }
+    if (rc == 0 && optind < argc)
+        rc = cli_error(GB_EBADARG, "unexpected argument '%s'; see 'gemmbench %s --help'",
+                       args[optind], cmd);
+    free(args);
+    return rc;
+}

@@ -1,0 +1,36 @@
+/* options.h: the options of the commands that measure (run, explore), parsed once (options.c). */
+#ifndef GB_CLI_OPTIONS_H
+#define GB_CLI_OPTIONS_H
+
+#include "../explore/explore.h"
+#include "cli.h"
+
+/* What a measuring command is told besides its plan. */
+typedef struct cli_measure {
+    gb_device_selector_t sel;
+    const char *kpath;  /* --kernel-path DIR */
+    const char *store;  /* --store PATH (NULL: the default store) */
+    const char *plan;   /* --plan NAME|FILE */
+    int no_store, json, dry_run;
+    long pause_ms;
+} cli_measure_t;
+
+/* The options only some commands take. */
+enum {
+    CLI_OPT_PLAN = 1u,     /* --plan */
+    CLI_OPT_DRY_RUN = 2u,  /* --dry-run */
+    CLI_OPT_PAUSE = 4u,    /* --pause MS */
+    CLI_OPT_JSON = 8u,     /* --json */
+    CLI_OPT_NO_STORE = 16u, /* --no-store */
+    CLI_OPT_REPEAT = 32u   /* --repeat R */
+};
+
+/* Parses argv for command cmd: the shared options (the plan's keys: -k -n -M -N -K -i --warmup
+ * --precision --layout --transA --transB --alpha --beta --lda --ldb --ldc --offa --offb --offc
+ * --lws --lws-grid --lws-items --param --seed --dist --timing -v --no-validate; and -p -t -d
+ * --kernel-path --store) and those of extra. A --plan is loaded first, and flags override its
+ * keys. Returns 0; -1 after --help (usage printed); or the exit code after a one-line error. */
+int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, void (*usage)(void),
+                      cli_measure_t *o, gb_plan_t *pl);
+
+#endif

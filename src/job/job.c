@@ -1,0 +1,137 @@
+/* job.c: a job made from what was asked or from a stored point, and measured and stored. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../util/util.h"
+#include "job.h"
+
+int gb_job_cannot_run(int code)
+{
+    switch (code) {
+    case GB_EBADPARAM: case GB_ECONSTRAINT: case GB_EBADLWS: case GB_EUNSUPPORTED:
+    case GB_ENOFP64: case GB_ENOEXT: case GB_EWGSIZE: case GB_ELOCALMEM: case GB_EOVERFLOW:
+    case GB_EBADM: case GB_EBADN: case GB_EBADK: case GB_EBADLDA: case GB_EBADLDB:
+    case GB_EBADLDC: case GB_EBADPRECISION: case GB_ENOIMAGES: case GB_EMETADATA:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The checks once the implementation is known, then the id. */
+static int finish(gb_job_t *job, const gb_device_info_t *dev)
+{
+    int rc = gb_problem_check(&job->problem, job->why, sizeof job->why);
+    if (rc == GB_OK)
+        rc = gb_impl_check(&job->impl, dev, job->problem.precision, &job->problem, job->why,
+                           sizeof job->why);
+    gb_point_t pt;
+    gb_point_init(&pt);
+    if (rc == GB_OK)
+        rc = gb_point_define(&pt, dev, &job->impl, &job->problem, &job->bench, job->rep,
+                             job->why, sizeof job->why);
+    memcpy(job->id, pt.id, sizeof job->id);
+    gb_point_free(&pt);
+    if (rc == GB_ENOMEM)
+        return rc;
+    job->code = rc;
+    return GB_OK;
+}
+
+int gb_job_make(gb_job_t *job, const gb_registry_t *reg, const gb_device_info_t *dev,
+                const gb_job_spec_t *spec)
+{
+    memset(job, 0, sizeof *job);
+    job->kernel = spec->kernel;
+    job->named = spec->named;
+    job->rep = spec->rep;
+    job->bench = *spec->bench;
+    if (spec->swept)
+        job->swept = *spec->swept;
+    job->problem = *spec->base;
+    job->problem.precision = spec->precision;
+    job->problem.m = spec->m;
+    job->problem.n = spec->n;
+    job->problem.k = spec->k;
+    int rc = gb_impl_resolve(reg, spec->kernel, &job->swept, &job->impl, job->why,
+                             sizeof job->why);
+    if (rc == GB_OK && spec->lws) {
+        job->has_lws = 1;
+        job->lws[0] = spec->lws[0];
+        job->lws[1] = spec->lws[1];
+        rc = job->impl.config.family
+                 ? gb_config_set_lws(&job->impl.config, job->lws[0], job->lws[1], job->why,
+                                     sizeof job->why)
+                 : gb__fail(job->why, sizeof job->why, GB_EBADLWS,
+                            "library peer '%s' takes no work-group size", spec->kernel);
+    }
+    if (rc != GB_OK) {
+        job->code = rc;
+        return rc == GB_ENOMEM ? rc : GB_OK;
+    }
+    if (!spec->has_layout)
+        gb_impl_native_layout(&job->impl, &job->problem);
+    return finish(job, dev);
+}
+
+int gb_job_from_point(gb_job_t *job, const gb_registry_t *reg, const gb_device_info_t *dev,
+                      const gb_point_t *pt)
+{
+    memset(job, 0, sizeof *job);
+    job->kernel = pt->kernel;
+    job->named = 1;
+    job->rep = pt->rep;
+    job->problem = pt->problem;
+    gb_bench_options_init(&job->bench);
+    job->bench.warmup = pt->warmup;
+    job->bench.iterations = pt->iterations;
+    job->bench.seed = pt->seed;
+    job->bench.dist = pt->dist;
+    job->bench.timing = pt->timing;
+    job->bench.validate = pt->validate;
+    /* Every parameter the point recorded, the work-group size included. */
+    int rc = gb_impl_resolve(reg, pt->kernel, &pt->params, &job->impl, job->why, sizeof job->why);
+    if (rc != GB_OK) {
+        job->code = rc;
+        return rc == GB_ENOMEM ? rc : GB_OK;
+    }
+    return finish(job, dev);
+}
+
+int gb_job_measure(const gb_job_t *job, gb_context_t *ctx, gb_store_t *st, gb_job_store_t keep,
+                   gb_point_t *pt, char *msg, size_t msglen)
+{
+    gb_result_t r;
+    int rc = gb_point_define(pt, gb_context_device(ctx), &job->impl, &job->problem, &job->bench,
+                             job->rep, msg, msglen);
+    if (rc != GB_OK)
+        return rc;
+    if ((rc = gb_bench_run(ctx, &job->impl, &job->problem, &job->bench, &r)) != GB_OK)
+        return gb__fail(msg, msglen, rc, "%s", gb_context_errmsg(ctx));
+    rc = gb_point_set_result(pt, &r);
+    gb_result_free(&r);
+    if (rc == GB_OK)
+        rc = gb_point_set_provenance(pt);
+    if (rc != GB_OK)
+        return gb__fail(msg, msglen, rc, "out of memory recording the point");
+    if (keep == GB_JOB_KEEP_NONE)
+        return GB_OK;
+    rc = keep == GB_JOB_KEEP_NEW ? gb_store_insert(st, pt) : gb_store_insert_next_rep(st, pt);
+    if (rc < 0)
+        return gb__fail(msg, msglen, GB_JOB_ESTORE, "%s", gb_store_errmsg(st));
+    return rc;
+}
+
+const char *gb_job_describe(const gb_job_t *job, char *buf, size_t len)
+{
+    size_t used = 0;
+    gb__appendf(buf, len, &used, "%s %s %zux%zux%zu", job->kernel ? job->kernel : "?",
+                gb_precision_name(job->problem.precision), job->problem.m, job->problem.n,
+                job->problem.k);
+    if (job->has_lws)
+        gb__appendf(buf, len, &used, " lws %zux%zu", job->lws[0], job->lws[1]);
+    for (size_t i = 0; i < job->swept.count; i++)
+        gb__appendf(buf, len, &used, " %s=%ld", job->swept.name[i], job->swept.value[i]);
+    gb__appendf(buf, len, &used, " rep %u", job->rep);
+    return buf;
+}
