@@ -10,8 +10,8 @@
  * {0..3}, MWG/RM apart) by RN runs of 4 columns (tx*4 + {0..3}, NWG/RN apart). Per k it reads RM
  * float4 of As and RN of Bs (declared as float4 arrays, so the loads are LDS.128) and does
  * 16*RM*RN FMAs with compile-time register indices only; with PIPE the next k's fragments are
- * read during the current k's FMAs. 8 x 16 per work-item (RN = 4) is what lifted the rate on
- * the H100: 6 shared loads per 128 FMAs instead of 4 per 64.
+ * read during the current k's FMAs. 8 x 16 per work-item (RN = 4) takes 6 shared loads per 128
+ * FMAs instead of 4 per 64.
  *
  * A warp is 4 (ty) x 8 (tx) work-items. NVIDIA's shared memory returns 128 bytes per cycle, so
  * a 128-bit load takes 4 passes unless lanes n and n^1 (or n^2) read the same address; with
@@ -33,26 +33,27 @@
  * the harness for A and B with leading dimensions and offsets that are multiples of 4, so odd
  * sizes reach the float4 path at the cost of copying A and B; C and the sizes stay as they are.
  * It also asks for A to be copied where lda is a multiple of 4096: every warp load of an A slice
- * reads 16 rows, whose addresses then agree below 16 KiB, and on the H100 that alone costs 5%
- * (A padded to lda = 4100: 48.3 TFLOP/s at 4096 against 45.7; the copy costs 1.5%).
+ * reads 16 rows, whose addresses then agree below 16 KiB (bench/notes.md has what that costs).
  * Warps of an edge tile whose whole share of C lies outside M x N skip the FMAs (their
  * loads, stores and barriers remain). With EDGES=1 the grid is walked backwards, so these
  * cheap edge tiles start first and the last wave is made of full tiles; with EDGES=2 they run
  * after every full tile, in the idle slots of a partial last wave. GROUPM groups tile rows
  * for L2 reuse. C is written as float4 where the tile is interior and C is aligned, element by
  * element otherwise; beta == 0 never reads C. Where the last row (column) of tiles would be at
- * most THIN thin, the grid holds whole tiles only and strips compute the rest (below
- * covered()): at 4097 the 65 partial tiles cost 9% of the time, the strips nothing measurable.
+ * most THIN thin, the grid holds whole tiles only and strips compute the rest (xgemm_nv_rem),
+ * each reading the other operand once instead of walking all of K as a partial tile would.
  * With TAIL, a last partial wave of tiles is split along K into pieces that fill TAIL whole
- * waves, their sums added by the remainder kernel from a workspace (below tail_of()): at 8192
- * the last 136 tiles on the H100's 264 slots cost a whole wave, 3% of the time.
+ * waves, their sums added by the remainder kernel from a workspace (below xgemm_nv).
+ *
+ * The launch geometry is the family's (xgemm_nv.json, 'let'), said there once: the kernels take
+ * M1 and N1 (the rows and columns the tiles cover), TM x TN (the tile grid), D (tiles run
+ * whole), R and PS (tiles split along K, and pieces each), ROWG and STRIPS (the strips' groups:
+ * the row strip's, and all) as arguments, and FUSED (the strips run inside xgemm_nv's grid) as a
+ * build option.
  *
  * MAXREG caps the registers of a work-item on NVIDIA GPUs (the family's nvidia_max_registers),
  * which NVIDIA's compiler honours only without reqd_work_group_size, so the kernel then goes
- * without it; ptxas then schedules differently even where the cap is not reached (bench/notes.md).
- *
- * PTX=1 (NVIDIA only; single precision) loads the global float4s with inline PTX
- * ld.global.nc.v4.f32, PTX=2 adds the .L2::256B prefetch hint. Other devices cannot build it. */
+ * without it; ptxas then schedules differently even where the cap is not reached (bench/notes.md). */
 #ifndef MWG
 #define MWG 128 /* tile rows of C per work-group: 64, 128 or 256 */
 #endif
@@ -89,17 +90,14 @@
 #ifndef MAXREG
 #define MAXREG 0 /* registers per work-item on NVIDIA (-cl-nv-maxrregcount); 0: the compiler's choice */
 #endif
-#ifndef PTX
-#define PTX 0 /* 1: global loads as inline PTX ld.global.nc.v4.f32; 2: with .L2::256B */
-#endif
 #ifndef THIN
 #define THIN 4 /* a last partial tile row (column) at most this thin goes to the strips */
 #endif
 #ifndef TAIL
-#define TAIL 0 /* 1: the last partial wave of tiles is spread over a whole wave of groups */
+#define TAIL 0 /* 1..4: the last partial wave of tiles is split over that many waves of groups */
 #endif
-#ifndef SLOTS
-#define SLOTS 2 /* work-groups a compute unit runs at once: a wave is CUS * SLOTS groups */
+#ifndef FUSED
+#define FUSED 0 /* 1: the strips run as extra groups of xgemm_nv (the family's 'let' decides) */
 #endif
 
 #if !GB_ROW_MAJOR
@@ -126,9 +124,6 @@
 #if TAIL && (MWG / (4 * RM)) * (NWG / (4 * RN)) != 256
 #error "xgemm_nv: TAIL needs 256 work-items per group (the remainder kernel's)"
 #endif
-#if PTX && GB_PRECISION != 32
-#error "xgemm_nv: PTX loads are single precision only"
-#endif
 
 #define TROWS (MWG / (4 * RM)) /* work-items along M; each run of rows is 4 * TROWS apart */
 #define TCOLS (NWG / (4 * RN)) /* work-items along N */
@@ -138,8 +133,6 @@
 #define WGS (32 * NWARPS) /* work-items per group */
 #define LDA4 ((MWG + PADA) / 4) /* local row strides in float4 */
 #define LDB4 ((NWG + PADB) / 4)
-#define LDA (4 * LDA4) /* ... and in floats */
-#define LDB (4 * LDB4)
 #define SLOT4 (MWG * NWG / 4) /* real4 per workspace slot (TAIL) */
 
 /* Float4 loads per work-item for one slice of an operand MN wide (MN = MWG or NWG), rounded up:
@@ -153,24 +146,7 @@
 #define XN_INLINE static inline __attribute__((always_inline))
 
 /* 16-byte global load from p, which the caller has checked is 16-byte aligned. */
-#if PTX
-XN_INLINE real4 gload4(global const real *p)
-{
-    real x, y, z, w;
-#if PTX == 2
-    __asm__("ld.global.nc.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
-            : "=f"(x), "=f"(y), "=f"(z), "=f"(w)
-            : "l"(p));
-#else
-    __asm__("ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4];"
-            : "=f"(x), "=f"(y), "=f"(z), "=f"(w)
-            : "l"(p));
-#endif
-    return (real4)(x, y, z, w);
-}
-#else
 #define gload4(p) (*(global const real4 *)(p))
-#endif
 
 /* Where load l of this work-item falls in an operand's slice (as stored in memory: row r, float4
  * column c). For a slice MN wide:
@@ -437,8 +413,8 @@ XN_INLINE void tile(const int M, const int N, const int K, const real alpha,
         store_slice(b_cur, LDB4, NWG, B_TRANSPOSED, tid, rb);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    /* Slices read as float4 end at the last full one, or sooner where the range ends (one
-     * bound in the loop: two cost 0.8% at 8192 on the H100). */
+    /* Slices read as float4 end at the last full one, or sooner where the range ends: one bound
+     * in the loop, not two (bench/notes.md). */
     const int vend = checked ? 0 : min(full, t_end);
     for (int t = t_first; t < t_end; t++) {
         /* The next slice's global loads are issued before this slice's FMAs. */
@@ -466,8 +442,8 @@ XN_INLINE void tile(const int M, const int N, const int K, const real alpha,
 
 #if TAIL
     /* A piece of a tail tile stores its bare sums, as an MWG x NWG tile, to its slot through
-     * the same stores as C: a second store path took 163 registers on NVIDIA, not 128, and a
-     * slot pointer and flag carried through the loop 129. */
+     * the same stores as C: a second store path, or a slot pointer and flag carried through the
+     * loop, cost registers (bench/notes.md). */
     const bool to_part = slot >= 0;
     global real4 *part = WS + (uint)slot * SLOT4;
     put_tile(to_part ? MWG : M, to_part ? NWG : N, to_part ? (real)1 : alpha,
@@ -478,16 +454,7 @@ XN_INLINE void tile(const int M, const int N, const int K, const real alpha,
 #endif
 }
 
-/* The rows (or columns) of C that xgemm_nv computes, out of X: all of them, or, where X runs at
- * most THIN past a whole number of tiles (and over one tile), only the whole tiles; the thin rest
- * goes to xgemm_nv_rem. The family's global sizes say the same in metadata expressions. */
-XN_INLINE int covered(const int X, const int XWG)
-{
-    const int r = (int)((uint)X % (uint)XWG);
-    return X > XWG && r <= THIN ? X - r : X;
-}
-
-/* xgemm_nv_rem: the thin rest that xgemm_nv leaves (covered()): the last M - M1 rows of C, all N
+/* xgemm_nv_rem: the thin rest that xgemm_nv leaves: the last M - M1 rows of C, all N
  * columns ("row strip"), and the last N - N1 columns of the first M1 rows ("column strip"), each
  * at most THIN wide. A strip is THIN-or-fewer dot products per element of the operand it streams
  * (B for the row strip, A for the column strip), so it is bound by reading that operand once;
@@ -599,24 +566,17 @@ XN_INLINE void strip_sums(const int TT, const int U, global const real *s, const
     }
 }
 
-/* How many groups the strips take: a row strip's along N, a column strip's along M1. */
-XN_INLINE int strip_groups(const int M, const int N)
-{
-    const int M1 = covered(M, MWG), N1 = covered(N, NWG);
-    return (M1 < M ? (N + RJ - 1) / RJ : 0) + (N1 < N ? (M1 + RJ - 1) / RJ : 0);
-}
-
-/* Group g of the strips, RGS work-items; red holds RGS real4 of local memory. Groups past the
- * strips' (rounding in a fused grid) return at once. */
+/* Group g of the strips (ROWG along N for the row strip, then along M1 for the column strip),
+ * RGS work-items; red holds RGS real4 of local memory. Groups past the strips' (rounding in a
+ * fused grid) return at once. */
 XN_INLINE void strips(const int M, const int N, const int K, const real alpha,
                       global const real *A, const int offA, const int lda, global const real *B,
                       const int offB, const int ldb, const real beta, global real *C,
-                      const int offC, const int ldc, const int g, const int tid,
+                      const int offC, const int ldc, const int M1, const int N1,
+                      const int row_groups, const int nstrips, const int g, const int tid,
                       local real4 *red)
 {
-    const int M1 = covered(M, MWG), N1 = covered(N, NWG);
-    const int row_groups = M1 < M ? (N + RJ - 1) / RJ : 0;
-    if (g >= strip_groups(M, N))
+    if (g >= nstrips)
         return;
     const bool rows = g < row_groups;
     A += offA;
@@ -664,13 +624,14 @@ XN_INLINE void strips(const int M, const int N, const int K, const real alpha,
     /* Compiled for 1, up to 4 and up to THIN lines: no per-line guards in the loads' way. */
     if (nt == 1)
         strip_sums(1, 8, s, sk, sj, tp, tt, tk, nt, J, K, j0, svec, tid, acc);
-#if THIN > 1
-    else if (nt > 1 && (nt <= 4 || THIN <= 4))
-        strip_sums(THIN < 4 ? THIN : 4, 4, s, sk, sj, tp, tt, tk, nt, J, K, j0, svec, tid, acc);
-#endif
 #if THIN > 4
-    else if (nt > 4)
+    else if (nt <= 4)
+        strip_sums(4, 4, s, sk, sj, tp, tt, tk, nt, J, K, j0, svec, tid, acc);
+    else
         strip_sums(THIN, 2, s, sk, sj, tp, tt, tk, nt, J, K, j0, svec, tid, acc);
+#elif THIN > 1
+    else
+        strip_sums(THIN, 4, s, sk, sj, tp, tt, tk, nt, J, K, j0, svec, tid, acc);
 #endif
     /* One line at a time through local memory; the barriers are the same for every group. */
 #pragma unroll
@@ -697,48 +658,23 @@ XN_INLINE void strips(const int M, const int N, const int K, const real alpha,
     }
 }
 
-/* On NVIDIA, groups of 256 work-items compute the strips inside xgemm_nv's grid (the local A
- * tile holding the partial sums), where a separate launch would run after the last wave of
- * tiles; elsewhere xgemm_nv_rem does, as the strips' barriers in a second branch of one kernel
- * are what PoCL 3.1 miscompiles (bench/notes.md). Only up to 4 lines: the strips' code for 16
- * takes xgemm_nv from 127 to 216 registers. The family's global sizes say the same. */
-#if GB_NVIDIA && WGS == RGS && THIN > 0 && THIN <= 4 && 2 * KWG * LDA4 >= RGS
-#define FUSED 1
-#else
-#define FUSED 0
+/* On NVIDIA (FUSED), groups of 256 work-items compute the strips inside xgemm_nv's grid (the
+ * local A tile holding the partial sums), where a separate launch would run after the last wave
+ * of tiles; elsewhere xgemm_nv_rem does, as the strips' barriers in a second branch of one
+ * kernel are what PoCL 3.1 miscompiles (bench/notes.md). Only up to 4 lines: the strips' code
+ * for 16 costs xgemm_nv too many registers. */
+#if FUSED && (WGS != RGS || 2 * KWG * LDA4 < RGS)
+#error "xgemm_nv: fused strips need 256 work-items and room for their sums in the local A tile"
 #endif
 
 /* The tail (TAIL). Groups start in order of id as earlier ones finish, CUS * SLOTS at a time
- * (a wave). A last partial wave of R tiles leaves the rest of the device idle while it runs: on
- * the H100 at 8192, 136 tiles on 264 slots take as long as a whole wave (3% of the time). So the
- * first D = T - R tiles run one per group, and each of the last R is split along K into P
- * pieces, one per group, with P the most that fill TAIL waves (P * R <= TAIL * CUS * SLOTS):
- * at 8192 with TAIL = 3, five pieces of a fifth of a tile in three waves, 0.6 of a tile's time
- * instead of 1. A piece writes its bare sums to its own workspace slot; the remainder kernel
- * adds a tile's P slots in order (the same sum on every run) and writes C. Pieces within one
- * tile, rather than ranges across two (stream-K), keep one tile per group: carrying a second
- * tile through the K loop cost 24 registers. */
-typedef struct {
-    uint D, R, P; /* tiles run whole, tiles split, pieces per split tile */
-} xn_tail_t;
-
-XN_INLINE xn_tail_t tail_of(const uint T, const int CUS)
-{
-    xn_tail_t tl = {T, 0, 1};
-#if TAIL
-    /* Selects, not branches, here and where the pieces are found: PoCL 3.1 takes a K loop
-     * bounded by values merged from branches for a divergent one, and miscompiles its barrier. */
-    const uint wave = (uint)CUS * SLOTS, r = T > wave ? T % wave : 0;
-    const uint p = r ? TAIL * wave / r : 1;
-    /* Only where the pieces' waves take less than a tile's time (not at 4096 on the H100:
-     * 232 tiles, three pieces each in three waves). */
-    const bool split = p > 1 && (p * r + wave - 1) / wave < p;
-    tl.D = split ? T - r : T;
-    tl.R = split ? r : 0;
-    tl.P = split ? p : 1;
-#endif
-    return tl;
-}
+ * (a wave). A last partial wave of tiles leaves the rest of the device idle while it runs. So
+ * the first D tiles run one per group, and each of the last R is split along K into PS pieces,
+ * one per group, with PS the most that fill TAIL waves, where that takes less than a tile's
+ * time (the family's 'let' finds D, R and PS). A piece writes its bare sums to its own
+ * workspace slot; the remainder kernel adds a tile's PS slots in order (the same sum on every
+ * run) and writes C. Pieces within one tile, rather than ranges across two (stream-K), keep one
+ * tile per group, which costs fewer registers. */
 
 /* floor(j * S / P) without 64-bit arithmetic (whose division NVIDIA's compiler makes a call). */
 XN_INLINE int piece_start(const uint S, const uint P, const uint j)
@@ -755,21 +691,19 @@ kernel void xgemm_nv(const int M, const int N, const int K, const real alpha,
                      global const real *restrict A, const int offA, const int lda,
                      global const real *restrict B, const int offB, const int ldb,
                      const real beta, global real *C, const int offC, const int ldc,
-                     global real4 *WS, const int CUS)
+                     global real4 *WS, const int M1, const int N1, const int TM, const int TN,
+                     const int D, const int R, const int PS, const int ROWG, const int STRIPS)
 {
     local real4 As[2 * KWG * LDA4];
     local real4 Bs[2 * KWG * LDB4];
-    const int M1 = covered(M, MWG), N1 = covered(N, NWG);
-    const uint tn = (uint)((N1 + NWG - 1) / NWG), tm = (uint)((M1 + MWG - 1) / MWG);
-    const xn_tail_t tl = tail_of(tm * tn, CUS);
     /* A one-dimensional grid: the tiles' groups, the tail's pieces, and on NVIDIA the strips'
      * groups, dispatched last so that they fill the idle slots of the last wave. */
     const uint id = (uint)get_group_id(0);
 #if FUSED
-    const uint groups = tl.D + tl.P * tl.R;
+    const uint groups = (uint)(D + PS * R);
     if (id >= groups) {
-        strips(M, N, K, alpha, A, offA, lda, B, offB, ldb, beta, C, offC, ldc,
-               (int)(id - groups), (int)get_local_id(0), As);
+        strips(M, N, K, alpha, A, offA, lda, B, offB, ldb, beta, C, offC, ldc, M1, N1, ROWG,
+               STRIPS, (int)(id - groups), (int)get_local_id(0), As);
         return;
     }
 #endif
@@ -780,20 +714,22 @@ kernel void xgemm_nv(const int M, const int N, const int K, const real alpha,
     /* A group runs one whole tile, or piece j of tail tile r: its K steps [j*S/P, (j+1)*S/P). */
     const int S = (K + KWG - 1) / KWG;
 #if TAIL
-    const bool to_part = id >= tl.D;
+    /* Selects, not branches, here: PoCL 3.1 takes a K loop bounded by values merged from
+     * branches for a divergent one, and miscompiles its barrier. */
+    const bool to_part = id >= (uint)D;
     /* q wraps for the whole tiles' groups, whose selects below drop it (to_part ? id - D : 0
      * would compile to llvm.usub.sat, which Oclgrind cannot run). */
-    const uint q = id - tl.D, r = q / tl.P, j = q - r * tl.P;
-    const uint at = to_part ? tl.D + r : id;
-    const int t_first = to_part ? piece_start((uint)S, tl.P, j) : 0;
-    const int t_end = to_part ? piece_start((uint)S, tl.P, j + 1) : S;
+    const uint q = id - (uint)D, r = q / (uint)PS, j = q - r * (uint)PS;
+    const uint at = to_part ? (uint)D + r : id;
+    const int t_first = to_part ? piece_start((uint)S, (uint)PS, j) : 0;
+    const int t_end = to_part ? piece_start((uint)S, (uint)PS, j + 1) : S;
     const int slot = to_part ? (int)q : -1;
 #else
     const uint at = id;
     const int t_first = 0, t_end = S, slot = -1;
 #endif
     int gm, gn;
-    gb_tile_at(at, tm, tn, GROUPM, EDGES, M1 % MWG != 0, N1 % NWG != 0, &gm, &gn);
+    gb_tile_at(at, (uint)TM, (uint)TN, GROUPM, EDGES, M1 % MWG != 0, N1 % NWG != 0, &gm, &gn);
     const int m0 = gm * MWG, n0 = gn * NWG;
     /* One copy of the loop for every work-group: the barriers must not sit in two branches
      * (PoCL 3.1 miscompiles that), and the FMAs are the same for interior and edge tiles. */
@@ -804,22 +740,22 @@ kernel void xgemm_nv(const int M, const int N, const int K, const real alpha,
          edge || !a_vec || !b_vec, t_first, t_end, WS, slot, As, Bs);
 }
 
-/* Tail tile r: its P pieces' sums added in order, then C = alpha * sum + beta * C, by the 256
- * work-items in their places of the tile. */
+/* Tail tile r (tile D + r of the grid): its PS pieces' sums added in order, then
+ * C = alpha * sum + beta * C, by the 256 work-items in their places of the tile. */
 XN_INLINE void tail_tile(const int M, const int N, const real alpha, const real beta,
                          global real *C, const int ldc, const bool c_vec, global const real4 *WS,
-                         const xn_tail_t tl, const uint tm, const uint tn, const uint r)
+                         const int M1, const int N1, const uint tm, const uint tn, const uint D,
+                         const uint PS, const uint r)
 {
     const int tid = (int)get_local_id(0);
     int wm, wn, tx, ty;
     place(tid, &wm, &wn, &tx, &ty);
-    const int M1 = covered(M, MWG), N1 = covered(N, NWG);
     real4 acc[4 * RM * RN];
 #pragma unroll
     for (int i = 0; i < 4 * RM * RN; i++)
         acc[i] = (real4)0;
-    for (uint j = 0; j < tl.P; j++) {
-        global const real4 *part = WS + (r * tl.P + j) * SLOT4;
+    for (uint j = 0; j < PS; j++) {
+        global const real4 *part = WS + (r * PS + j) * SLOT4;
 #pragma unroll
         for (int i = 0; i < 4 * RM; i++)
 #pragma unroll
@@ -827,7 +763,7 @@ XN_INLINE void tail_tile(const int M, const int N, const real alpha, const real 
                 acc[RN * i + h] += part[(ACC_ROW(ty, i) * NWG + ACC_COL(tx, h)) / 4];
     }
     int gm, gn;
-    gb_tile_at(tl.D + r, tm, tn, GROUPM, EDGES, M1 % MWG != 0, N1 % NWG != 0, &gm, &gn);
+    gb_tile_at(D + r, tm, tn, GROUPM, EDGES, M1 % MWG != 0, N1 % NWG != 0, &gm, &gn);
     const int m0 = gm * MWG, n0 = gn * NWG;
     const bool edge = m0 + MWG > M || n0 + NWG > N;
     put_tile(M, N, alpha, beta, C, ldc, !edge && c_vec, m0, n0, tx, ty, acc);
@@ -838,23 +774,22 @@ kernel void xgemm_nv_rem(const int M, const int N, const int K, const real alpha
                          global const real *restrict A, const int offA, const int lda,
                          global const real *restrict B, const int offB, const int ldb,
                          const real beta, global real *C, const int offC, const int ldc,
-                         global real4 *WS, const int CUS)
+                         global real4 *WS, const int M1, const int N1, const int TM,
+                         const int TN, const int D, const int R, const int PS, const int ROWG,
+                         const int STRIPS)
 {
     local real4 red[RGS];
     const int g = (int)get_group_id(0);
     /* The strips' groups (unless xgemm_nv ran them), then the tail's tiles. */
-    const int nstrips = FUSED ? 0 : strip_groups(M, N);
+    const int nstrips = FUSED ? 0 : STRIPS;
     if (g < nstrips) {
-        strips(M, N, K, alpha, A, offA, lda, B, offB, ldb, beta, C, offC, ldc, g,
-               (int)get_local_id(0), red);
+        strips(M, N, K, alpha, A, offA, lda, B, offB, ldb, beta, C, offC, ldc, M1, N1, ROWG,
+               STRIPS, g, (int)get_local_id(0), red);
         return;
     }
 #if TAIL
-    const int M1 = covered(M, MWG), N1 = covered(N, NWG);
-    const uint tn = (uint)((N1 + NWG - 1) / NWG), tm = (uint)((M1 + MWG - 1) / MWG);
-    const xn_tail_t tl = tail_of(tm * tn, CUS);
-    if ((uint)(g - nstrips) < tl.R)
-        tail_tile(M, N, alpha, beta, C + offC, ldc, ldc % 4 == 0 && offC % 4 == 0, WS, tl, tm, tn,
-                  (uint)(g - nstrips));
+    if (g - nstrips < R)
+        tail_tile(M, N, alpha, beta, C + offC, ldc, ldc % 4 == 0 && offC % 4 == 0, WS, M1, N1,
+                  (uint)TM, (uint)TN, (uint)D, (uint)PS, (uint)(g - nstrips));
 #endif
 }
