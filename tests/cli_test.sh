@@ -76,7 +76,7 @@ expect 2 "source file 'gone.cl' is missing" run -k gone --kernel-path "$fx/missi
 expect_one_line
 expect 2 "cannot open kernel path" run -k naive --kernel-path "$fx/does-not-exist" $small
 export GEMMBENCH_DISABLE_FP64=1
-expect 2 "no double precision \(cl_khr_fp64\); use --precision s" run -k naive --precision d $small
+expect 2 "no double precision \(cl_khr_fp64\); choose single precision" run -k naive --precision d $small
 unset GEMMBENCH_DISABLE_FP64
 expect 2 "kernel 'fixed' has no double-precision version" run -k fixed --precision d \
     --kernel-path "$fx/fixed_wg" $small
@@ -84,7 +84,7 @@ expect 2 "has no double-precision version" run -k SGEMM_NT_4x1 --precision d $sm
 expect 2 "--lws: '0,4' is not a list of work-group sizes" run -k naive --lws 0,4 $small
 expect_one_line
 expect 2 "--lws: '16' is not a list of work-group sizes" run -k naive --lws 16 $small
-expect 2 "--lws 2000,1 is not allowed" run -k naive --lws 2000,1 $small
+expect 2 "work-group size 2000,1 is not allowed" run -k naive --lws 2000,1 $small
 expect 2 "needs a work-group of 1024 x 1024" run -k naive --lws 1024,1024 $small
 expect 2 "fixes its own work-group size" run -k fixed --lws 4,4 --kernel-path "$fx/fixed_wg" $small
 expect 2 "has no parameter NOPE" run -k SGEMM_NT_4x1 --param NOPE=1 $small

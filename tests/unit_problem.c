@@ -113,7 +113,7 @@ static void test_leading_dimensions(void)
     p.lda = 4;
     CHECK_RC(gb_problem_check(&p, msg, sizeof msg), GB_EBADLDA);
     CHECK_HAS(msg, "lda=4");
-    CHECK_HAS(msg, "--lda 5");
+    CHECK_HAS(msg, "make lda 5 or more");
 }
 
 static void test_overflow(void)

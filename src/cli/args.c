@@ -90,7 +90,7 @@ int cli_device_open(cli_device_t *d, const gb_device_selector_t *sel)
     if (rc != GB_OK) {
         gb_device_list_free(d->list, d->count);
         d->list = NULL;
-        return cli_error(rc, "%s", msg);
+        return cli_error(rc, "%s; run 'gemmbench devices' to list them", msg);
     }
     return 0;
 }

@@ -59,7 +59,7 @@ static int check_operand(const gb_problem_t *p, const char *name, size_t rows, s
     if (*ld < need)
         return gb__fail(msg, msglen, code,
                         "ld%s=%zu is smaller than %zu, the %s of %s-major %s (%zu x %zu as stored); "
-                        "give --ld%s %zu or more",
+                        "make ld%s %zu or more",
                         name, *ld, need, row ? "columns" : "rows", row ? "row" : "column", name,
                         rows, cols, name, need);
     size_t elems, bytes;

@@ -339,9 +339,9 @@ int gb_device_select(const gb_device_info_t *list, size_t count, const gb_device
     }
     if (!platform_seen)
         return gb__fail(msg, msglen, GB_ENOPLATFORM,
-                        "no OpenCL platform matches '%s'; run 'gemmbench devices' to list them", pf);
+                        "no OpenCL platform matches '%s'", pf);
     return gb__fail(msg, msglen, GB_ENODEVICE,
-                    "no OpenCL device matches%s%s%s%s; run 'gemmbench devices' to list them",
+                    "no OpenCL device matches%s%s%s%s",
                     dv ? " '" : "", dv ? dv : "", dv ? "'" : "",
                     sel->type == GB_DEVTYPE_ALL || sel->type == GB_DEVTYPE_DEFAULT
                         ? ""

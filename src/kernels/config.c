@@ -41,7 +41,7 @@ int gb_params_parse(gb_params_t *ps, const char *s, char *msg, size_t msglen)
     char name[GB_NAME_MAX];
     if (!eq || eq == s || (size_t)(eq - s) >= sizeof name)
         return gb__fail(msg, msglen, GB_EBADPARAM,
-                        "bad parameter '%s'; write NAME=VALUE, e.g. --param WPT=4", s);
+                        "bad parameter '%s'; write NAME=VALUE, e.g. WPT=4", s);
     memcpy(name, s, (size_t)(eq - s));
     name[eq - s] = '\0';
     char *end;
@@ -91,7 +91,7 @@ int gb_config_resolve(const gb_registry_t *reg, const char *kernel, const gb_par
     memset(out, 0, sizeof *out);
     if (gb_registry_find(reg, kernel, &out->family, &out->preset) != GB_OK)
         return gb__fail(msg, msglen, GB_ENOKERNEL,
-                        "unknown kernel '%s'; run 'gemmbench kernels' to list them", kernel);
+                        "unknown kernel '%s'", kernel);
     const gb_family_t *f = out->family;
     for (size_t i = 0; i < f->nparams; i++)
         gb_params_set(&out->params, f->params[i].name, f->params[i].def);
@@ -101,7 +101,7 @@ int gb_config_resolve(const gb_registry_t *reg, const char *kernel, const gb_par
         const gb_param_t *p = find_param(f, overrides->name[i]);
         if (!p)
             return gb__fail(msg, msglen, GB_EBADPARAM,
-                            "kernel '%s' has no parameter %s; 'gemmbench kernels' lists them",
+                            "kernel '%s' has no parameter %s",
                             kernel, overrides->name[i]);
         gb_params_set(&out->params, p->name, overrides->value[i]);
     }
@@ -123,14 +123,14 @@ int gb_config_set_lws(gb_config_t *cfg, size_t lws0, size_t lws1, char *msg, siz
     const gb_param_t *x = find_param(cfg->family, "LX"), *y = find_param(cfg->family, "LY");
     if (!x || !y)
         return gb__fail(msg, msglen, GB_EBADLWS,
-                        "kernel '%s' fixes its own work-group size; drop --lws or use --param",
+                        "kernel '%s' fixes its own work-group size (it has no parameters LX and LY)",
                         gb_config_name(cfg));
     if (lws0 == 0 || lws1 == 0 || !allowed(x, (long)lws0) || !allowed(y, (long)lws1)) {
         char a[160], b[160];
         describe_allowed(x, a, sizeof a);
         describe_allowed(y, b, sizeof b);
         return gb__fail(msg, msglen, GB_EBADLWS,
-                        "--lws %zu,%zu is not allowed for '%s'; use j in %s and i in %s", lws0,
+                        "work-group size %zu,%zu is not allowed for '%s'; use j in %s and i in %s", lws0,
                         lws1, gb_config_name(cfg), a, b);
     }
     gb_params_set(&cfg->params, "LX", (long)lws0);
@@ -168,25 +168,25 @@ int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_prec
     unsigned precs = cfg->preset ? cfg->preset->precisions : f->precisions;
     if (!(precs & (1u << prec)))
         return gb__fail(msg, msglen, GB_EUNSUPPORTED, "kernel '%s' has no %s-precision version; "
-                        "use --precision %s", name, prec == GB_PREC_D ? "double" : "single",
-                        prec == GB_PREC_D ? "s" : "d");
+                        "choose %s precision", name, prec == GB_PREC_D ? "double" : "single",
+                        prec == GB_PREC_D ? "single" : "double");
     if (prec == GB_PREC_D && dev && !dev->fp64)
         return gb__fail(msg, msglen, GB_ENOFP64,
-                        "device '%s' has no double precision (cl_khr_fp64); use --precision s",
+                        "device '%s' has no double precision (cl_khr_fp64); choose single precision",
                         dev->name);
     for (size_t i = 0; dev && i < f->nextensions; i++)
         if (!gb_device_has_extension(dev, f->extensions[i]))
             return gb__fail(msg, msglen, GB_ENOEXT, "kernel '%s' needs %s, which device '%s' "
-                            "lacks; choose another device with -p/-d", name, f->extensions[i],
+                            "lacks; choose another device", name, f->extensions[i],
                             dev->name);
     if (f->images && dev && !dev->image_support)
         return gb__fail(msg, msglen, GB_ENOIMAGES, "kernel '%s' reads operands as images, which "
-                        "device '%s' does not support; choose another device with -p/-d", name,
+                        "device '%s' does not support; choose another device", name,
                         dev->name);
     if (f->images_from_buffer && dev && !dev->image2d_from_buffer)
         return gb__fail(msg, msglen, GB_ENOIMAGES, "kernel '%s' reads operands as images made "
                         "over their buffers, which device '%s' cannot make "
-                        "(cl_khr_image2d_from_buffer); choose another device with -p/-d", name,
+                        "(cl_khr_image2d_from_buffer); choose another device", name,
                         dev->name);
     gb_var_t vars[GB_MAX_PARAMS + 8];
     size_t nv = gb__config_vars(cfg, prec, problem, vars);
@@ -200,7 +200,7 @@ int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_prec
             return gb__fail(msg, msglen, GB_EMETADATA, "%s: %s", f->origin, why);
         if (!ok)
             return gb__fail(msg, msglen, GB_ECONSTRAINT,
-                            "kernel '%s' violates its constraint '%s'; change --param values",
+                            "kernel '%s' violates its constraint '%s'; choose other parameter values",
                             name, f->constraints[i]);
     }
     if (f->local[0] && dev) {
@@ -215,7 +215,7 @@ int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_prec
             (size_t)l1 > dev->max_wi_sizes[1])
             return gb__fail(msg, msglen, GB_EWGSIZE,
                             "kernel '%s' needs a work-group of %lld x %lld, over device '%s''s "
-                            "limit of %zu (%zu x %zu); choose a smaller --lws or parameters",
+                            "limit of %zu (%zu x %zu); choose a smaller work-group size or other parameters",
                             name, l0, l1, dev->name, dev->max_wg_size, dev->max_wi_sizes[0],
                             dev->max_wi_sizes[1]);
     }
