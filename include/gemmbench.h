@@ -5,6 +5,14 @@
  * validates the result against a double-precision CPU reference. The library never prints and
  * never aborts: every failing call returns a negative gb_error_t and leaves a one-line message on
  * its handle (or in the caller's buffer for calls without one).
+ *
+ * Threads: the library keeps no mutable global state of its own. A device list, a registry and
+ * the families, presets and implementations taken from it are read-only once made: any number
+ * of threads may read them at once. A context (gb_context_t) and everything made on it (its
+ * queue, its message) belongs to one thread at a time; give each thread its own context (on the
+ * same device or others) to measure in parallel. What the library sets up once per process is
+ * set up under pthread_once (the NVML energy library); the program cache on disk is shared
+ * between threads and processes through files written whole and renamed into place.
  */
 #ifndef GEMMBENCH_H
 #define GEMMBENCH_H

@@ -4,6 +4,7 @@
  * unavailable. */
 #include <dlfcn.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,28 +20,32 @@ typedef int (*nvml_handle_t)(const char *bus, void **dev);
 typedef int (*nvml_index_t)(unsigned idx, void **dev);
 typedef int (*nvml_energy_t)(void *dev, unsigned long long *mj);
 
-/* NVML is loaded and initialised once per process and never unloaded: it runs threads of its
- * own, and unmapping the library under them (dlclose without nvmlShutdown) crashes the process. */
+/* NVML is loaded and initialised once per process (pthread_once: contexts on several threads
+ * may measure energy at once) and never unloaded: it runs threads of its own, and unmapping the
+ * library under them (dlclose without nvmlShutdown) crashes the process. Read-only after that. */
 static struct {
-    int tried, ok;
+    int ok;
     nvml_handle_t by_bus;
     nvml_index_t by_index;
     void *energy;
 } nvml;
+static pthread_once_t nvml_once = PTHREAD_ONCE_INIT;
 
-static int nvml_load(void)
+static void nvml_init_once(void)
 {
-    if (nvml.tried)
-        return nvml.ok;
-    nvml.tried = 1;
     void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib)
-        return 0;
+        return;
     nvml_init_t init = (nvml_init_t)dlsym(lib, "nvmlInit_v2");
     nvml.by_bus = (nvml_handle_t)dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
     nvml.by_index = (nvml_index_t)dlsym(lib, "nvmlDeviceGetHandleByIndex_v2");
     nvml.energy = dlsym(lib, "nvmlDeviceGetTotalEnergyConsumption");
     nvml.ok = init && nvml.by_index && nvml.energy && init() == 0;
+}
+
+static int nvml_load(void)
+{
+    pthread_once(&nvml_once, nvml_init_once);
     return nvml.ok;
 }
 
