@@ -107,6 +107,21 @@ static void test_appendf(void)
     CHECK(buf[sizeof buf - 1] == '\0');
 }
 
+static void test_append(void)
+{
+    char *s = NULL;
+    size_t len = 0, cap = 0;
+    CHECK_RC(gb__append(&s, &len, &cap, "ab", 2), GB_OK);
+    CHECK(s && len == 2 && !strcmp(s, "ab"));
+    for (int i = 0; i < 5000; i++)
+        if (!CHECK_RC(gb__append(&s, &len, &cap, "xyz", i % 4), GB_OK))
+            break;
+    CHECK(len == 2 + 1250 * 6 && strlen(s) == len && cap > len);
+    CHECK_RC(gb__append(&s, &len, &cap, "q", SIZE_MAX), GB_ENOMEM);
+    CHECK(len == 2 + 1250 * 6 && s[len] == '\0');
+    free(s);
+}
+
 int main(void)
 {
     test_sha256();
@@ -114,5 +129,6 @@ int main(void)
     test_grow();
     test_read();
     test_appendf();
+    test_append();
     return unit_finish();
 }

@@ -26,17 +26,6 @@ const char *gb_report_format_ext(gb_report_format_t fmt)
     return (unsigned)fmt < 5 ? ext[fmt] : "txt";
 }
 
-void *gb_report__grow(void *buf, size_t *cap, size_t elem, size_t first)
-{
-    const size_t n = *cap ? 2 * *cap : first;
-    if (n > SIZE_MAX / elem)
-        return NULL;
-    void *grown = realloc(buf, n * elem);
-    if (grown)
-        *cap = n;
-    return grown;
-}
-
 static char *dup_or_null(const char *s)
 {
     if (!s)
@@ -162,12 +151,8 @@ static int find_row(gb_report_t *r, char *key, const gb_point_t *pt, gb_report__
             return GB_OK;
         }
     size_t dev;
-    if (r->nrows == r->rowcap) {
-        gb_report__row_t *grown = gb_report__grow(r->rows, &r->rowcap, sizeof *grown, 64);
-        if (!grown)
-            goto oom;
-        r->rows = grown;
-    }
+    if (gb__grow(&r->rows, &r->rowcap, r->nrows + 1, sizeof *r->rows) != GB_OK)
+        goto oom;
     if (gb_report__device(r, &pt->device, &dev) != GB_OK)
         goto oom;
     gb_report__row_t *row = &r->rows[r->nrows];
@@ -215,12 +200,8 @@ int gb_report_add(gb_report_t *r, const gb_point_t *pt)
     gb_report__row_t *row;
     if (!key || find_row(r, key, pt, &row) != GB_OK)
         return GB_ENOMEM;
-    if (row->nreps == row->cap) {
-        gb_report__rep_t *grown = gb_report__grow(row->reps, &row->cap, sizeof *grown, 4);
-        if (!grown)
-            return GB_ENOMEM;
-        row->reps = grown;
-    }
+    if (gb__grow(&row->reps, &row->cap, row->nreps + 1, sizeof *row->reps) != GB_OK)
+        return GB_ENOMEM;
     gb_report__rep_t *rep = &row->reps[row->nreps++];
     rep->rep = pt->rep;
     rep->gflops = pt->result.gflops;

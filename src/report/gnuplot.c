@@ -162,20 +162,7 @@ int gb_report__gp_run(gb_report__gp_t *gp, char *msg, size_t msglen)
 /* Appends n bytes to a growing buffer; 0 when out of memory. */
 static int put(char **b, size_t *len, size_t *cap, const char *s, size_t n)
 {
-    if (*len + n + 1 > *cap) {
-        size_t c = *cap ? *cap : 4096;
-        while (*len + n + 1 > c)
-            c *= 2;
-        char *g = realloc(*b, c);
-        if (!g)
-            return 0;
-        *b = g;
-        *cap = c;
-    }
-    memcpy(*b + *len, s, n);
-    *len += n;
-    (*b)[*len] = '\0';
-    return 1;
+    return gb__append(b, len, cap, s, n) == GB_OK;
 }
 
 char *gb_report__gp_svg(gb_report__gp_t *gp, const char *name, const char *prefix)

@@ -19,12 +19,8 @@ int gb_report__device(gb_report_t *r, const gb_point_device_t *d, size_t *out)
             return GB_OK;
         }
     }
-    if (r->ndevs == r->devcap) {
-        gb_report__dev_t *grown = gb_report__grow(r->devs, &r->devcap, sizeof *grown, 4);
-        if (!grown)
-            return GB_ENOMEM;
-        r->devs = grown;
-    }
+    if (gb__grow(&r->devs, &r->devcap, r->ndevs + 1, sizeof *r->devs) != GB_OK)
+        return GB_ENOMEM;
     gb_report__dev_t *e = &r->devs[r->ndevs];
     memset(e, 0, sizeof *e);
     snprintf(e->name, sizeof e->name, "%s", d->name);
@@ -57,23 +53,10 @@ int gb_report__device(gb_report_t *r, const gb_point_device_t *d, size_t *out)
     return GB_OK;
 }
 
-/* Appends printf text to a growing string; 0 when out of memory. */
+/* Appends text to a growing string; 0 when out of memory. */
 static int append(char **s, size_t *len, size_t *cap, const char *text)
 {
-    size_t n = strlen(text);
-    if (*len + n + 1 > *cap) {
-        size_t c = (*cap ? *cap : 256);
-        while (*len + n + 1 > c)
-            c *= 2;
-        char *grown = realloc(*s, c);
-        if (!grown)
-            return 0;
-        *s = grown;
-        *cap = c;
-    }
-    memcpy(*s + *len, text, n + 1);
-    *len += n;
-    return 1;
+    return gb__append(s, len, cap, text, strlen(text)) == GB_OK;
 }
 
 /* The settings that are neither table columns nor the size: parameters, alpha and beta,

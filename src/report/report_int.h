@@ -80,10 +80,6 @@ struct gb_report {
                                stored before schema version 2 give none), or "" */
 };
 
-/* Grows the array buf of *cap elements of elem bytes to twice as many (first when empty):
- * returns the new array and sets *cap, or NULL (buf and *cap unchanged) when out of memory. */
-void *gb_report__grow(void *buf, size_t *cap, size_t elem, size_t first);
-
 /* ---- keys.c ---------------------------------------------------------------------------------- */
 
 /* The index of the device in r->devs, added (with its label) when new. GB_ENOMEM on failure. */

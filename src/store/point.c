@@ -215,24 +215,17 @@ int gb_point_set_provenance(gb_point_t *pt)
  * on its line. */
 static int append(char **buf, size_t *len, size_t *cap, const char *s, int escape)
 {
-    for (; *s; s++) {
-        if (*len + 3 > *cap) {
-            size_t ncap = *cap ? 2 * *cap : 1024;
-            char *grown = realloc(*buf, ncap);
-            if (!grown)
-                return GB_ENOMEM;
-            *buf = grown;
-            *cap = ncap;
-        }
-        if (escape && (*s == '\\' || *s == '\n')) {
-            (*buf)[(*len)++] = '\\';
-            (*buf)[(*len)++] = *s == '\n' ? 'n' : '\\';
-        } else {
-            (*buf)[(*len)++] = *s;
+    int rc = GB_OK;
+    while (rc == GB_OK && *s) {
+        const size_t run = escape ? strcspn(s, "\\\n") : strlen(s);
+        rc = gb__append(buf, len, cap, s, run);
+        s += run;
+        if (rc == GB_OK && *s) {
+            rc = gb__append(buf, len, cap, *s == '\n' ? "\\n" : "\\\\", 2);
+            s++;
         }
     }
-    (*buf)[*len] = '\0';
-    return GB_OK;
+    return rc;
 }
 
 int gb_point_definition(const gb_point_t *pt, char **text)

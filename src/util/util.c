@@ -56,6 +56,16 @@ int gb__grow(void *buf, size_t *cap, size_t need, size_t elem)
     return GB_OK;
 }
 
+int gb__append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
+{
+    if (n > SIZE_MAX - *len - 1 || gb__grow(buf, cap, *len + n + 1, 1) != GB_OK)
+        return GB_ENOMEM;
+    memcpy(*buf + *len, s, n);
+    *len += n;
+    (*buf)[*len] = '\0';
+    return GB_OK;
+}
+
 char *gb__memdup(const char *s, size_t n)
 {
     char *d = malloc(n + 1);

@@ -26,6 +26,10 @@ int gb__appendf(char *buf, size_t len, size_t *used, const char *fmt, ...) GB_PR
 /* Makes room for at least need elements of size elem in *buf (capacity *cap elements, doubled
  * as needed; *buf may be NULL with *cap 0). GB_OK, or GB_ENOMEM with *buf unchanged. */
 int gb__grow(void *buf, size_t *cap, size_t need, size_t elem);
+/* A growing NUL-terminated string: appends n bytes of s to *buf, of *len bytes in a capacity of
+ * *cap (*buf may be NULL with both 0). GB_OK, or GB_ENOMEM with the string unchanged. */
+int gb__append(char **buf, size_t *len, size_t *cap, const char *s, size_t n);
+
 /* A heap copy of s (n bytes, NUL added), or NULL when out of memory; the caller frees it. */
 char *gb__memdup(const char *s, size_t n);
 char *gb__strdup(const char *s);
