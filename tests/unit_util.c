@@ -114,7 +114,7 @@ static void test_append(void)
     CHECK_RC(gb__append(&s, &len, &cap, "ab", 2), GB_OK);
     CHECK(s && len == 2 && !strcmp(s, "ab"));
     for (int i = 0; i < 5000; i++)
-        if (!CHECK_RC(gb__append(&s, &len, &cap, "xyz", i % 4), GB_OK))
+        if (!CHECK_RC(gb__append(&s, &len, &cap, "xyz", (size_t)(i % 4)), GB_OK))
             break;
     CHECK(len == 2 + 1250 * 6 && strlen(s) == len && cap > len);
     CHECK_RC(gb__append(&s, &len, &cap, "q", SIZE_MAX), GB_ENOMEM);
