@@ -118,5 +118,36 @@ if [ $? -eq 0 ] && grep -q " pass .*(native, transpose B)" "$tmp/out"; then pass
     fail=$((fail + 1)); echo "FAIL: row-NN through a transposition pass"; cat "$tmp/out" "$tmp/err"; fi
 expect 2 "--timing: unknown timing 'fast'" run -k naive --timing fast $small
 
+
+# The command line's contract: no arguments, help, operands nobody takes, values out of range.
+expect 2 "no command given; run 'gemmbench --help'" 
+expect_one_line
+"$gb" help run >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && head -n 1 "$tmp/out" | grep -q "^usage: gemmbench run"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: gemmbench help run"; fi
+"$gb" cache --help >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q "^usage: gemmbench cache" "$tmp/out"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: gemmbench cache --help"; fi
+expect 2 "unexpected argument 'extra'" devices extra
+expect 2 "unexpected argument 'extra'" kernels extra
+expect 2 "unexpected argument 'extra'" ceilings extra --no-store
+expect 2 "--seed must be a non-negative integer, got '18446744073709551616'" run -k naive \
+    --seed 18446744073709551616 $small
+expect 2 "no kernel given" run -k '' $small
+expect 2 "--lws or with --param LX/LY, not both" run -k SGEMM_NT_4x1_barrier --lws 16,4 \
+    --param LX=8 $small
+expect 2 "unknown kernel 'dgemm_dmma_nope'" explore -k dgemm_dmma_nope -n 8 --dry-run
+expect 2 "its folder /nonexistent-dir is missing" explore -k naive -n 8 --dry-run \
+    --store /nonexistent-dir/x
+# GEMMbench's own spelling of the work-group size.
+"$gb" run -k SGEMM_NT_4x1_barrier -lws 8,2 -n 8 -i 1 --no-store >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q " 8x2 .* pass" "$tmp/out"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: -lws 8,2"; cat "$tmp/out" "$tmp/err"; fi
+# A preset setting 32 parameters with long names lists whole (it overflowed a buffer).
+"$gb" kernels --kernel-path "$fx/many_params" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q "preset many_preset .*A_PARAMETER_WITH_A_RATHER_LONG_NAME_NUMBER_31=1000000031" \
+    "$tmp/out"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: kernels with a preset of 32 long parameters"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -237,6 +237,16 @@ static void test_malformed(void)
         {"'ldc']", "'ldc', 'WS']", "no 'workspace' size"},
         {"'ldc']", "'ldc', 'WS'], 'workspace': 7", "'workspace'"},
         {"'presets': {", "'let': {'X': 3}, 'presets': {", "'let.X'"},
+        /* Misspelled or unknown keys are named with the nearest known one; duplicates refused. */
+        {"'constraints': [", "'constraint': [", "key 'constraint' is unknown; did you mean 'constraints'?"},
+        {"'local_memory':", "'local_mem':", "key 'requires.local_mem' is unknown; did you mean 'requires.local_memory'?"},
+        {"'values': [1, 2, 4, 8]", "'valeus': [1, 2, 4, 8]", "key 'parameters.WPT.valeus' is unknown; did you mean 'parameters.WPT.values'?"},
+        {"'precision': 'd'", "'precison': 'd'", "did you mean 'presets.TEST_D_8.precision'?"},
+        {"'presets': {", "'remainder': {'entry': 'r', 'global': ['1', '1'], 'local': ['1', '1'], 'lokal': 1}, 'presets': {", "did you mean 'remainder.local'?"},
+        {"'presets': {", "'colour': 'blue', 'presets': {", "key 'colour' is unknown (docs/kernel-metadata.md"},
+        {"'presets': {", "'entry': 'again', 'presets': {", "key 'entry' appears twice"},
+        {"'presets': {", "'let': {'X': 'M', 'X': 'N'}, 'presets': {", "key 'let.X' appears twice"},
+        {"'default': 4, ", "'default': 4, 'default': 8, ", "key 'parameters.WPT.default' appears twice"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const bad_case_t *c = &cases[i];

@@ -1,5 +1,6 @@
 /* args.c: error printing, strict number parsing and device selection for the subcommands. */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -143,4 +144,12 @@ int cli_out_close(cli_out_t *o, int rc)
     if (rc != GB_OK)
         remove(o->tmp);
     return rc;
+}
+
+int cli_no_operands(int argc, char **argv, const char *cmd)
+{
+    if (optind >= argc)
+        return 0;
+    return cli_error(GB_EBADARG, "unexpected argument '%s'; see 'gemmbench %s --help'",
+                     argv[optind], cmd);
 }

@@ -51,6 +51,10 @@ int cli_out_close(cli_out_t *o, int rc);
  * and for a point not validated "-" or, with why_not, "not validated (why)". */
 void cli_verdict_text(const gb_validation_t *v, int why_not, char *buf, size_t len);
 
+/* After getopt: an error (the exit code) when argv holds operands from optind on, which cmd
+ * (the subcommand, for the pointer to its --help) does not take; else 0. */
+int cli_no_operands(int argc, char **argv, const char *cmd);
+
 int cmd_devices(int argc, char **argv);
 int cmd_kernels(int argc, char **argv);
 int cmd_run(int argc, char **argv);
@@ -61,6 +65,9 @@ int cmd_ceilings(int argc, char **argv);
  * the file when missing. Prints the error and returns the exit code on failure. */
 struct gb_store;
 int cli_store_open(struct gb_store **out, const char *path, int create);
+/* Whether a store could be created at path (its folder exists and is writable): 0, or the exit
+ * code after a one-line error. */
+int cli_store_creatable(const char *path);
 int cmd_store(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);

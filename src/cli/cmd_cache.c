@@ -13,6 +13,13 @@ static void print_entry(const char *key, uint64_t bytes, void *user)
 
 int cmd_cache(int argc, char **argv)
 {
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        printf("usage: gemmbench cache list|clear\n"
+               "  list   every program in the binary cache: its key (device, driver, options,\n"
+               "         program, source) and size\n"
+               "  clear  remove every program\n");
+        return EXIT_OK;
+    }
     char dir[1024];
     const char *d = gb_cache_dir(dir, sizeof dir);
     if (argc == 2 && !strcmp(argv[1], "list")) {
@@ -32,5 +39,5 @@ int cmd_cache(int argc, char **argv)
         printf("program cache: removed %zu programs from %s\n", removed, d ? d : "(off)");
         return EXIT_OK;
     }
-    return cli_error(GB_EBADARG, "usage: gemmbench cache list|clear");
+    return cli_error(GB_EBADARG, "give list or clear: gemmbench cache list|clear");
 }

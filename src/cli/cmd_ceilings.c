@@ -54,8 +54,11 @@ int cmd_ceilings(int argc, char **argv)
         default: return cli_error(GB_EBADARG, "unknown option '%s' for ceilings", argv[optind - 1]);
         }
     }
+    int rc = cli_no_operands(argc, argv, "ceilings");
+    if (rc)
+        return rc;
     cli_device_t dev;
-    int rc = cli_device_open(&dev, &sel);
+    rc = cli_device_open(&dev, &sel);
     if (rc)
         return rc;
     const gb_device_info_t *di = &dev.list[dev.index];

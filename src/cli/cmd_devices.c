@@ -90,10 +90,13 @@ int cmd_devices(int argc, char **argv)
             return cli_error(GB_EBADARG, "unknown option '%s' for devices; use --json or nothing",
                              argv[optind - 1]);
     }
+    int rc = cli_no_operands(argc, argv, "devices");
+    if (rc)
+        return rc;
     gb_device_info_t *list;
     size_t n;
     char msg[512];
-    int rc = gb_device_list(&list, &n, msg, sizeof msg);
+    rc = gb_device_list(&list, &n, msg, sizeof msg);
     if (rc != GB_OK)
         return cli_error(rc, "%s", msg);
     if (json) {

@@ -124,7 +124,7 @@ static void print_plan(gb_explore_t *ex, const gb_plan_t *pl, const gb_device_in
            "cannot run here\n", pl->origin, gb_explore_total(ex), di->name, di->platform_name,
            gb_explore_count(ex, GB_XP_TODO), gb_explore_count(ex, GB_XP_STORED),
            gb_explore_count(ex, GB_XP_SKIP));
-    if (strcmp(gb_store_path(st), ":memory:"))
+    if (st)
         printf("store: %s\n", gb_store_path(st));
     else
         printf("store: none yet (a dry run creates none)\n");
@@ -171,11 +171,12 @@ int cmd_explore(int argc, char **argv)
     if ((rc = cli_device_open(&dev, &o.sel)))
         goto done;
     const gb_device_info_t *di = &dev.list[dev.index];
-    /* A dry run writes nothing: with no store yet, every point is to run. */
+    /* A dry run writes nothing: with no store yet, every point is to run, provided the store
+     * could be made where it was asked for. */
     char spath[1024];
     const char *want = o.store ? o.store : gb_store_default_path(spath, sizeof spath);
     if (o.dry_run && want && access(want, F_OK) != 0) {
-        if ((rc = cli_store_open(&st, ":memory:", 1)))
+        if (o.store && (rc = cli_store_creatable(o.store)))
             goto done;
     } else if ((rc = cli_store_open(&st, o.store, 1))) {
         goto done;
@@ -268,7 +269,12 @@ int cmd_explore(int argc, char **argv)
            "cannot run, %zu failed to run; %s; store %s\n", measured, invalid,
            gb_explore_count(ex, GB_XP_STORED) + raced, gb_explore_count(ex, GB_XP_SKIP) + late_skip,
            failed, hms(now_s() - pr.start, el, sizeof el), gb_store_path(st));
-    if (stop_signal) {
+    if (stop_signal && pr.done == pr.todo) {
+        /* The signal came during the last point, which was stored: nothing is left. */
+        fprintf(stderr, "gemmbench: explore: %s arrived as the last point finished; every point "
+                "is measured\n", stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
+        rc = failed ? EXIT_RUNTIME : invalid ? EXIT_INVALID : EXIT_OK;
+    } else if (stop_signal) {
         size_t left = pr.todo - pr.done;
         fprintf(stderr, "gemmbench: explore interrupted by %s with %zu points left to measure; "
                 "run the same command again to resume\n", stop_signal == SIGINT ? "SIGINT" : "SIGTERM",

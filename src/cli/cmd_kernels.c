@@ -212,6 +212,8 @@ int cmd_kernels(int argc, char **argv)
         default: return cli_error(GB_EBADARG, "unknown option '%s' for kernels", argv[optind - 1]);
         }
     }
+    if (cli_no_operands(argc, argv, "kernels"))
+        return EXIT_USAGE;
     char msg[1024];
     gb_registry_t *reg;
     int rc = gb_registry_open(&reg, kpath, msg, sizeof msg);

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../store/store.h"
 #include "cli.h"
@@ -12,6 +13,23 @@ int cli_store_open(struct gb_store **out, const char *path, int create)
     char msg[1024];
     int rc = gb_store_open(out, path, create ? GB_STORE_CREATE : 0, msg, sizeof msg);
     return rc == GB_OK ? 0 : cli_error(rc, "%s", msg);
+}
+
+int cli_store_creatable(const char *path)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    if (!path[0] || access(dir, W_OK | X_OK) != 0)
+        return cli_error(GB_EBADARG, "cannot create store '%s': its folder %s is missing or not "
+                         "writable; give a --store in an existing folder", path, dir);
+    return 0;
 }
 
 static void usage(void)

@@ -32,9 +32,15 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        usage(stderr);
-        return EXIT_USAGE;
+    if (argc < 2)
+        return cli_error(GB_EBADARG, "no command given; run 'gemmbench --help' for the list");
+    /* "help CMD" is "CMD --help". */
+    char *help_argv[3];
+    if (argc == 3 && !strcmp(argv[1], "help")) {
+        help_argv[0] = argv[0];
+        help_argv[1] = argv[2];
+        help_argv[2] = (char *)"--help";
+        argv = help_argv;
     }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "devices"))

@@ -120,9 +120,11 @@ static char *pairs_text(const cJSON *v)
     size_t used = 0;
     for (const cJSON *it = v->child; it; it = it->next) {
         const cJSON *a = cJSON_GetArrayItem(it, 0), *b = cJSON_GetArrayItem(it, 1);
+        /* Whole numbers only: 1.5 is refused, not rounded to 2. */
         if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != 2 || !cJSON_IsNumber(a) ||
             !cJSON_IsNumber(b) || a->valuedouble < 1 || b->valuedouble < 1 ||
-            a->valuedouble > 65536 || b->valuedouble > 65536) {
+            a->valuedouble > 65536 || b->valuedouble > 65536 ||
+            a->valuedouble != floor(a->valuedouble) || b->valuedouble != floor(b->valuedouble)) {
             free(out);
             return NULL;
         }

@@ -25,6 +25,63 @@ static int bad(ctx_t *c, const char *key, const char *why)
                     c->origin, key, why);
 }
 
+/* Edit distance between a and b (each at most 63 characters counted), for "did you mean". */
+static size_t distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), row[64];
+    la = la > 63 ? 63 : la;
+    lb = lb > 63 ? 63 : lb;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            const size_t up = row[j], sub = diag + (a[i - 1] != b[j - 1]);
+            size_t best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+            row[j] = sub < best ? sub : best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* Every key of obj (written where, e.g. "requires") is one of known and appears once: a key
+ * misspelled would otherwise be ignored, and of a duplicate only the first used. The error
+ * names the key and the nearest known one. */
+static int check_keys(ctx_t *c, const cJSON *obj, const char *where, const char *const *known,
+                      size_t nknown)
+{
+    for (const cJSON *it = obj->child; it; it = it->next) {
+        char key[160];
+        snprintf(key, sizeof key, "%s%s%s", where, where[0] ? "." : "", it->string);
+        if (cJSON_GetObjectItemCaseSensitive(obj, it->string) != it)
+            return bad(c, key, "appears twice");
+        if (!known)
+            continue; /* names the family chooses: only duplicates are wrong */
+        size_t best = 0, dist = (size_t)-1;
+        for (size_t i = 0; i < nknown; i++) {
+            const size_t d = distance(it->string, known[i]);
+            if (d < dist) {
+                dist = d;
+                best = i;
+            }
+        }
+        if (dist == 0)
+            continue;
+        char why[256];
+        if (dist <= 3 || dist * 2 <= strlen(known[best]))
+            snprintf(why, sizeof why, "is unknown; did you mean '%s%s%s'?", where,
+                     where[0] ? "." : "", known[best]);
+        else
+            snprintf(why, sizeof why, "is unknown (docs/kernel-metadata.md lists the keys)");
+        return bad(c, key, why);
+    }
+    return GB_OK;
+}
+
+#define KEYS(...) (const char *const[]){__VA_ARGS__}, sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *)
+
 static char *dup(const char *s)
 {
     size_t n = strlen(s) + 1;
@@ -163,7 +220,9 @@ static int parse_remainder(ctx_t *c, const cJSON *root, gb_family_t *f)
     char origin[512];
     snprintf(origin, sizeof origin, "%s, object 'remainder'", c->origin);
     ctx_t sub = {origin, c->msg, c->msglen};
-    int rc = get_string(&sub, obj, "entry", 1, &f->rem_entry);
+    int rc = check_keys(c, obj, "remainder", KEYS("entry", "global", "local"));
+    if (rc == GB_OK)
+        rc = get_string(&sub, obj, "entry", 1, &f->rem_entry);
     if (rc == GB_OK)
         rc = parse_pair(&sub, obj, "global", 1, f->rem_global);
     if (rc == GB_OK)
@@ -185,6 +244,9 @@ static int parse_lets(ctx_t *c, const cJSON *root, gb_family_t *f)
     size_t n = (size_t)cJSON_GetArraySize(obj);
     if (n > GB_MAX_LETS)
         return bad(c, "let", "has more than 16 names");
+    int rc = check_keys(c, obj, "let", NULL, 0);
+    if (rc != GB_OK)
+        return rc;
     if (n && (!(f->let_names = calloc(n, sizeof *f->let_names)) ||
               !(f->let_exprs = calloc(n, sizeof *f->let_exprs))))
         return GB_ENOMEM;
@@ -283,6 +345,9 @@ static int parse_params(ctx_t *c, const cJSON *obj, gb_family_t *f)
     size_t n = (size_t)cJSON_GetArraySize(ps);
     if (n > GB_MAX_PARAMS)
         return bad(c, "parameters", "has more than 32 entries");
+    int rc = check_keys(c, ps, "parameters", NULL, 0);
+    if (rc != GB_OK)
+        return rc;
     if (n && !(f->params = calloc(n, sizeof *f->params)))
         return GB_ENOMEM;
     cJSON_ArrayForEach(p, ps)
@@ -292,9 +357,10 @@ static int parse_params(ctx_t *c, const cJSON *obj, gb_family_t *f)
         snprintf(key, sizeof key, "parameters.%s", p->string);
         if (strlen(p->string) >= GB_NAME_MAX || !cJSON_IsObject(p))
             return bad(c, key, "must be an object with a name under 48 characters");
+        if ((rc = check_keys(c, p, key, KEYS("default", "values", "range", "doc"))) != GB_OK)
+            return rc;
         if (!(q->name = dup(p->string)))
             return GB_ENOMEM;
-        int rc;
         char sub[128];
         snprintf(sub, sizeof sub, "%s.default", key);
         if ((rc = get_long(c, cJSON_GetObjectItemCaseSensitive(p, "default"), sub, &q->def)))
@@ -341,6 +407,9 @@ static int parse_presets(ctx_t *c, const cJSON *obj, gb_family_t *f)
     if (!cJSON_IsObject(ps))
         return bad(c, "presets", "must be an object of name: {precision, params, doc}");
     size_t n = (size_t)cJSON_GetArraySize(ps);
+    int rc = check_keys(c, ps, "presets", NULL, 0);
+    if (rc != GB_OK)
+        return rc;
     if (n && !(f->presets = calloc(n, sizeof *f->presets)))
         return GB_ENOMEM;
     cJSON_ArrayForEach(p, ps)
@@ -350,7 +419,8 @@ static int parse_presets(ctx_t *c, const cJSON *obj, gb_family_t *f)
         snprintf(key, sizeof key, "presets.%s", p->string);
         if (!cJSON_IsObject(p) || strlen(p->string) >= GB_NAME_MAX)
             return bad(c, key, "must be an object with a name under 48 characters");
-        int rc;
+        if ((rc = check_keys(c, p, key, KEYS("precision", "params", "doc"))) != GB_OK)
+            return rc;
         if (!(q->name = dup(p->string)))
             return GB_ENOMEM;
         if ((rc = get_string(c, p, "doc", 0, &q->doc)))
@@ -469,7 +539,9 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
             rc = bad(&c, "requires", "must be an object {extensions, local_memory}");
             goto done;
         }
-        if ((rc = get_string_array(&c, req, "extensions", 0, &f->extensions, &f->nextensions)) ||
+        if ((rc = check_keys(&c, req, "requires",
+                             KEYS("extensions", "local_memory", "images", "image2d_from_buffer"))) ||
+            (rc = get_string_array(&c, req, "extensions", 0, &f->extensions, &f->nextensions)) ||
             (rc = get_string(&c, req, "local_memory", 0, &f->local_mem)))
             goto done;
         const cJSON *img = cJSON_GetObjectItemCaseSensitive(req, "images");
@@ -483,6 +555,12 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
         f->images_from_buffer = cJSON_IsTrue(fb);
         f->images |= cJSON_IsTrue(img) || f->images_from_buffer;
     }
+    /* Last, so that a known key's own fault is named first. */
+    rc = check_keys(&c, root, "",
+                    KEYS("family", "description", "source", "entry", "precisions", "layouts",
+                         "args", "global", "local", "parameters", "constraints", "requires",
+                         "multiple_of", "ld_multiple_of", "ld_avoid_multiple_of",
+                         "nvidia_max_registers", "remainder", "workspace", "let", "presets"));
 done:
     cJSON_Delete(root);
     if (rc != GB_OK)
