@@ -23,6 +23,8 @@ static int family(const char *json, gb_family_t *f)
         printf("    %s\n", msg);
     else
         snprintf(f->program_digest, sizeof f->program_digest, "%064d", 0);
+    if (rc == GB_OK && !(f->origin = gb__strdup("route.json")))
+        rc = GB_ENOMEM;
     return rc;
 }
 
@@ -341,6 +343,24 @@ static void test_geometry(void)
         return;
     CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_EMETADATA);
     CHECK_HAS(msg, "global size");
+    gb__family_free(&f);
+    /* Launches the device cannot take are refused before any driver sees them: a global size
+     * of 2^50, and a remainder work-group over the device's 1024 work-items. */
+    if (family("{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
+               " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'B', 'beta', 'C'],"
+               " 'global': ['1125899906842624', '1'], 'local': ['64', '1']}", &f) != GB_OK)
+        return;
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_EUNSUPPORTED);
+    CHECK_HAS(msg, "route.json: the global size is 1125899906842624 work-items along dimension 0 for this problem, over 2^32-1");
+    gb__family_free(&f);
+    if (family("{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
+               " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'B', 'beta', 'C'],"
+               " 'global': ['M', 'N'], 'local': ['8', '8'],"
+               " 'remainder': {'entry': 'rem', 'global': ['M', '1'], 'local': ['2048', '1']}}",
+               &f) != GB_OK)
+        return;
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_EWGSIZE);
+    CHECK_HAS(msg, "remainder global size's work-group of 2048 x 1");
     gb__family_free(&f);
 }
 

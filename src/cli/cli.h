@@ -73,6 +73,7 @@ int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_explore(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
 #endif

@@ -17,6 +17,8 @@ static void usage(FILE *f)
             "  explore [options]                sweep kernels x sizes x work-groups x parameters\n"
             "                                   into the results store, resumably (explore --help)\n"
             "  replay ID                        re-run a stored point and compare with it\n"
+            "  check -k KERNEL                  a kernel under test: Oclgrind's checkers and the\n"
+            "                                   validation at shapes that straddle tiles\n"
             "  report [--format F]              the store as the GEMMbench paper's tables (text,\n"
             "                                   md, csv, json) or a page with plots (report --help)\n"
             "  export --format json|csv         write the results store out (export --help)\n"
@@ -57,6 +59,8 @@ int main(int argc, char **argv)
         return cmd_explore(argc - 1, argv + 1);
     if (!strcmp(cmd, "replay"))
         return cmd_replay(argc - 1, argv + 1);
+    if (!strcmp(cmd, "check"))
+        return cmd_check(argc - 1, argv + 1);
     if (!strcmp(cmd, "report"))
         return cmd_report(argc - 1, argv + 1);
     if (!strcmp(cmd, "export"))

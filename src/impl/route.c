@@ -333,12 +333,17 @@ static int build_options(const gb_config_t *cfg, const gb_device_info_t *dev, co
     return GB_OK;
 }
 
+/* The most work-items a launch may have along one dimension: 32 bits, the address space of the
+ * smallest devices (sizes from metadata gone wrong, like 2^50, trip assertions in drivers). */
+#define GB_MAX_GLOBAL 0xffffffffLL
+
 /* Work-group and global sizes from a pair of expressions, rounded up to whole work-groups
  * (kernels guard their edges); no local pair leaves the work-group size to the driver. Where
- * optional, a global size of 0 or less in either dimension means no launch: both come out 0. */
-static int launch_size(const gb_family_t *f, const vars_t *vs, const char *what,
-                       char *const global[2], char *const local[2], int optional, size_t g_out[2],
-                       size_t l_out[2], char *msg, size_t msglen)
+ * optional, a global size of 0 or less in either dimension means no launch: both come out 0.
+ * Sizes the device cannot launch are refused here, before any driver sees them. */
+static int launch_size(const gb_family_t *f, const gb_device_info_t *dev, const vars_t *vs,
+                       const char *what, char *const global[2], char *const local[2], int optional,
+                       size_t g_out[2], size_t l_out[2], char *msg, size_t msglen)
 {
     long long g[2], l[2] = {1, 1};
     int rc;
@@ -352,9 +357,19 @@ static int launch_size(const gb_family_t *f, const vars_t *vs, const char *what,
     for (int d = 0; d < 2; d++) {
         if (local[d] && (rc = eval(f, vs, "local size", local[d], 1, &l[d], msg, msglen)) != GB_OK)
             return rc;
+        if (g[d] > GB_MAX_GLOBAL - l[d])
+            return gb__fail(msg, msglen, GB_EUNSUPPORTED, "%s: the %s is %lld work-items along "
+                            "dimension %d for this problem, over 2^32-1; the problem is too large "
+                            "for this kernel", f->origin, what, g[d], d);
         l_out[d] = (size_t)l[d];
         g_out[d] = round_up((size_t)g[d], l_out[d]);
     }
+    if (local[0] && (l_out[0] > dev->max_wi_sizes[0] || l_out[1] > dev->max_wi_sizes[1] ||
+                     l_out[0] * l_out[1] > dev->max_wg_size))
+        return gb__fail(msg, msglen, GB_EWGSIZE, "%s: the %s's work-group of %zu x %zu is over "
+                        "device '%s''s limit of %zu (%zu x %zu)", f->origin, what, l_out[0],
+                        l_out[1], dev->name, dev->max_wg_size, dev->max_wi_sizes[0],
+                        dev->max_wi_sizes[1]);
     return GB_OK;
 }
 
@@ -373,12 +388,12 @@ static int geometry(const gb_family_t *f, const gb_device_info_t *dev, vars_t *v
         vs->v[vs->n++] = (gb_var_t){f->let_names[i], r->lets[i]};
     }
     r->local_null = f->local[0] == NULL;
-    if ((rc = launch_size(f, vs, "global size", f->global, f->local, 0, r->global, r->local, msg,
-                          msglen)) != GB_OK)
+    if ((rc = launch_size(f, dev, vs, "global size", f->global, f->local, 0, r->global, r->local,
+                          msg, msglen)) != GB_OK)
         return rc;
     /* The remainder kernel runs where its global size is positive (0: nothing left over). */
     if (f->rem_entry &&
-        (rc = launch_size(f, vs, "remainder global size", f->rem_global, f->rem_local, 1,
+        (rc = launch_size(f, dev, vs, "remainder global size", f->rem_global, f->rem_local, 1,
                           r->rem_global, r->rem_local, msg, msglen)) != GB_OK)
         return rc;
     if (r->rem_global[0])

@@ -1,0 +1,42 @@
+#!/bin/sh
+# check_test.sh GEMMBENCH FIXTURES: 'gemmbench check' on kernels under test (fixtures/check):
+# a correct one comes out clean (exit 0); one with a data race that PoCL hides (its results are
+# right there) is caught by Oclgrind and passes on the device (exit 1); one without edge guards
+# is caught by Oclgrind reading out of bounds, and its device runs fail or crash without taking
+# 'check' down (exit 1). Exit 77 (skipped) without oclgrind.
+gb=$1
+fx=$2
+command -v oclgrind >/dev/null 2>&1 || { echo "oclgrind is not installed; skipping"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+no() { fail=$((fail + 1)); echo "FAIL: $*"; cat "$tmp/out"; }
+
+"$gb" check -k naive >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q "^check naive: clean" "$tmp/out" && [ "$(grep -c ' oclgrind  clean' "$tmp/out")" -eq 4 ] &&
+    [ "$(grep -c ' device    pass' "$tmp/out")" -eq 4 ] && ok || no "naive must be clean (exit $rc)"
+
+"$gb" check -k race --kernel-path "$fx/check" >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q "^33x17x9 .*oclgrind  FOUND: .*Read-write data race at local memory" "$tmp/out" &&
+    [ "$(grep -c ' device    pass' "$tmp/out")" -eq 4 ] && ok ||
+    no "race: Oclgrind must find the race that the device hides (exit $rc)"
+
+"$gb" check -k noguard --kernel-path "$fx/check" --timeout 20 >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q "^65x63x67 .*oclgrind  FOUND: .*Invalid read" "$tmp/out" &&
+    grep -Eq "^65x63x67 +device +(FAIL|pass)" "$tmp/out" && grep -q "^check noguard: problems found" "$tmp/out" &&
+    ok || no "noguard: Oclgrind must find reads out of bounds, and check must finish (exit $rc)"
+
+"$gb" check >"$tmp/out" 2>&1
+[ $? -eq 2 ] && grep -q "give the kernel to check" "$tmp/out" && ok || no "check without -k"
+"$gb" check -k clblast >"$tmp/out" 2>&1
+rc=$?
+{ [ $rc -eq 2 ] && grep -q "library peer" "$tmp/out"; } || { [ $rc -eq 2 ] && grep -q "unknown kernel" "$tmp/out"; } &&
+    ok || no "check of a library peer"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
