@@ -21,13 +21,6 @@ static inline size_t gb__at(gb_layout_t layout, size_t ld, size_t r, size_t c)
     return layout == GB_ROW_MAJOR ? r * ld + c : c * ld + r;
 }
 
-/* splitmix64-seeded xoshiro256** generator: deterministic for a seed on every platform. */
-typedef struct gb_rng { uint64_t s[4]; } gb_rng_t;
-void gb__rng_seed(gb_rng_t *r, uint64_t seed);
-uint64_t gb__rng_next(gb_rng_t *r);
-double gb__rng_uniform(gb_rng_t *r); /* [0, 1) */
-double gb__rng_normal(gb_rng_t *r);
-
 /* Fills the logical rows x cols of a stored matrix (double values exactly representable in
  * the target precision) and sets every other element of the buffer to fill_pad. */
 void gb__matrix_generate(double *buf, size_t elems, gb_layout_t layout, size_t ld, size_t off,

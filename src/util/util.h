@@ -41,6 +41,15 @@ int gb__read_stream(FILE *f, size_t max, char **out, size_t *len);
 /* gb__read_stream on the file at path; GB_EIO also when it cannot be opened (errno says why). */
 int gb__read_file(const char *path, size_t max, char **out, size_t *len);
 
+/* splitmix64-seeded xoshiro256** generator: deterministic for a seed on every platform. */
+typedef struct gb_rng { uint64_t s[4]; } gb_rng_t;
+void gb__rng_seed(gb_rng_t *r, uint64_t seed);
+uint64_t gb__rng_next(gb_rng_t *r);
+double gb__rng_uniform(gb_rng_t *r); /* [0, 1) */
+double gb__rng_normal(gb_rng_t *r);
+/* Uniform in [0, n) for n >= 1, without the modulo's bias. */
+uint64_t gb__rng_below(gb_rng_t *r, uint64_t n);
+
 /* FNV-1a, 64-bit, continued from h (start with GB_FNV_BASIS): for hash tables. */
 #define GB_FNV_BASIS 14695981039346656037ull
 uint64_t gb__fnv1a64(const void *data, size_t len, uint64_t h);
