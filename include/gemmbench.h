@@ -276,6 +276,65 @@ const char *gb_config_name(const gb_config_t *cfg);
 int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_precision_t prec,
                     const gb_problem_t *problem, char *msg, size_t msglen);
 
+/* ---- search spaces ---------------------------------------------------------------------------- */
+
+/* A kernel family's tuning space in one precision on one device (NULL: no device limits): each
+ * parameter's candidate values (its 'values'; for a range, its powers of two with its ends and
+ * its default; or the values given for it), and the configurations that pass the family's
+ * constraints that do not name M, N or K (those are checked per problem), and its local memory
+ * and work-group size against the device. Counted, ranked and unranked without being listed:
+ * parameters are assigned in order, a check is evaluated as soon as the last parameter it names
+ * has a value, and the number of valid completions of a prefix is memoised under the values it
+ * depends on. Read-only once open: threads may share one. */
+typedef struct gb_space gb_space_t;
+
+#define GB_SPACE_MAX_VALUES 255 /* candidate values of one parameter */
+
+/* Values to tune a parameter over, replacing its candidates (each must be allowed). */
+typedef struct gb_space_values {
+    const char *name;
+    const long *values;
+    size_t n;
+} gb_space_values_t;
+
+/* A configuration of a space: the index of each parameter's value, in the space's order. */
+typedef struct gb_space_cand {
+    unsigned char v[GB_MAX_PARAMS];
+} gb_space_cand_t;
+
+/* Opens f's space (narrow: nnarrow parameters' values, may be NULL). GB_EBADPARAM for a family
+ * without parameters or a name or value it does not have; GB_EUNSUPPORTED, GB_ENOFP64, GB_ENOEXT,
+ * GB_ENOIMAGES where the device cannot run the family at all; GB_ECONSTRAINT, GB_EWGSIZE or
+ * GB_ELOCALMEM when no configuration is left, naming the check that emptied the space;
+ * GB_EOVERFLOW over 2^62 configurations. msg says which. Close with gb_space_close. */
+int gb_space_open(gb_space_t **out, const gb_family_t *f, gb_precision_t prec,
+                  const gb_device_info_t *dev, const gb_space_values_t *narrow, size_t nnarrow,
+                  char *msg, size_t msglen);
+void gb_space_close(gb_space_t *sp);
+const gb_family_t *gb_space_family(const gb_space_t *sp);
+/* The number of valid configurations. */
+uint64_t gb_space_count(const gb_space_t *sp);
+/* The parameters in the space's order, and each one's candidate values (ascending). */
+size_t gb_space_nparams(const gb_space_t *sp);
+const char *gb_space_param(const gb_space_t *sp, size_t i);
+size_t gb_space_nvalues(const gb_space_t *sp, size_t i);
+long gb_space_value(const gb_space_t *sp, size_t i, size_t j);
+/* GB_OK when c passes every check, else the failing check's code (msg names it). */
+int gb_space_check(const gb_space_t *sp, const gb_space_cand_t *c, char *msg, size_t msglen);
+/* The valid configurations in a fixed order: the r-th of them (r < count; GB_EBADARG past it),
+ * and a valid c's position (UINT64_MAX for one that is not valid). A uniform r is a uniform
+ * sample of the space. */
+int gb_space_unrank(const gb_space_t *sp, uint64_t r, gb_space_cand_t *c);
+uint64_t gb_space_rank(const gb_space_t *sp, const gb_space_cand_t *c);
+/* The valid configurations one step from c (one parameter to its next smaller or larger
+ * candidate) into out (at most cap); returns how many. */
+size_t gb_space_neighbours(const gb_space_t *sp, const gb_space_cand_t *c, gb_space_cand_t *out,
+                           size_t cap);
+/* c as parameter assignments, and back (a parameter ps lacks takes its default); GB_EBADPARAM
+ * when a value is not one of the space's candidates. */
+void gb_space_params(const gb_space_t *sp, const gb_space_cand_t *c, gb_params_t *out);
+int gb_space_find(const gb_space_t *sp, const gb_params_t *ps, gb_space_cand_t *c);
+
 /* ---- implementations ------------------------------------------------------------------------ */
 
 /* What computes a problem, behind one interface (check, prepare, call, release): a kernel

@@ -1,28 +1,67 @@
-/* expr.c: a recursive-descent evaluator for the integer expressions in kernel metadata. */
+/* expr.c: the integer expressions of kernel metadata: a recursive-descent parser that compiles
+ * an expression into a tree of nodes with its names resolved to slots, and an evaluator of that
+ * tree with C's integer semantics where they are defined and an error where they are not
+ * (overflow, division by zero). gb__expr_eval does both; a tuning space compiles its checks
+ * once and runs them many times. */
 #include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/core.h"
 #include "expr.h"
 
+enum op {
+    OP_NUM, OP_VAR, OP_NEG, OP_NOT, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_EQ, OP_NE, OP_LE,
+    OP_GE, OP_LT, OP_GT, OP_AND, OP_OR, OP_CEILDIV, OP_ROUNDUP, OP_MIN, OP_MAX
+};
+
+typedef struct node {
+    unsigned char op;
+    short a, b;      /* children (node indices) */
+    int at;          /* offset in the text, for messages */
+    long long value; /* OP_NUM: the number; OP_VAR: the slot */
+} node_t;
+
+struct gb_expr {
+    char *text;       /* after the nodes */
+    int n, cap, root; /* a node takes at least one character: cap is the text's length */
+    node_t nodes[];
+};
+
 typedef struct parser {
-    const char *s, *start;
-    const gb_var_t *vars;
-    size_t nvars;
+    gb_expr_t *e;
+    const char *s;
+    const char *const *names;
+    size_t nnames;
     int depth, failed;
     char *msg;
     size_t msglen;
 } parser_t;
 
-static long long fail(parser_t *p, const char *what)
+static int fail(parser_t *p, const char *what)
 {
     if (!p->failed)
-        gb__fail(p->msg, p->msglen, GB_EMETADATA, "expression '%s': %s at offset %d", p->start,
-                 what, (int)(p->s - p->start));
+        gb__fail(p->msg, p->msglen, GB_EMETADATA, "expression '%s': %s at offset %d", p->e->text,
+                 what, (int)(p->s - p->e->text));
     p->failed = 1;
     return 0;
+}
+
+static int node(parser_t *p, int op, int a, int b, long long value, const char *at)
+{
+    if (p->failed)
+        return 0;
+    if (p->e->n == p->e->cap)
+        return fail(p, "too long");
+    node_t *x = &p->e->nodes[p->e->n];
+    x->op = (unsigned char)op;
+    x->a = (short)a;
+    x->b = (short)b;
+    x->value = value;
+    x->at = (int)(at - p->e->text);
+    return p->e->n++;
 }
 
 static void skip(parser_t *p)
@@ -44,60 +83,37 @@ static int accept(parser_t *p, const char *tok)
     return 1;
 }
 
-static long long parse_or(parser_t *p);
+static int parse_or(parser_t *p);
 
-/* a op b for + - * / %, or an error where long long would overflow: undefined behaviour in C,
- * and LLONG_MIN / -1 traps on x86. The caller has already refused division by zero. */
-static long long arith(parser_t *p, char op, long long a, long long b)
+static int call(parser_t *p, const char *name, size_t len)
 {
-    int over;
-    switch (op) {
-    case '+': over = b > 0 ? a > LLONG_MAX - b : a < LLONG_MIN - b; break;
-    case '-': over = b < 0 ? a > LLONG_MAX + b : a < LLONG_MIN + b; break;
-    case '*':
-        over = a != 0 && b != 0 &&
-               (a > 0 ? (b > 0 ? a > LLONG_MAX / b : b < LLONG_MIN / a)
-                      : (b > 0 ? a < LLONG_MIN / b : b < LLONG_MAX / a));
-        break;
-    default: over = a == LLONG_MIN && b == -1; break;
+    static const struct {
+        const char *name;
+        int op;
+    } fns[] = {{"ceil_div", OP_CEILDIV}, {"round_up", OP_ROUNDUP}, {"min", OP_MIN}, {"max", OP_MAX}};
+    int op = -1;
+    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+        if (strlen(fns[i].name) == len && !strncmp(name, fns[i].name, len))
+            op = fns[i].op;
+    if (op < 0) {
+        p->s = name;
+        return fail(p, "unknown function");
     }
-    if (over)
-        return fail(p, "integer overflow");
-    switch (op) {
-    case '+': return a + b;
-    case '-': return a - b;
-    case '*': return a * b;
-    case '/': return a / b;
-    default: return a % b;
-    }
-}
-
-static long long call(parser_t *p, const char *name, size_t len)
-{
-    long long a = parse_or(p), b = 0;
+    const int a = parse_or(p);
     if (!accept(p, ","))
         return fail(p, "expected ',' between function arguments");
-    b = parse_or(p);
+    const int b = parse_or(p);
     if (!accept(p, ")"))
         return fail(p, "expected ')'");
-    if (len == 8 && !strncmp(name, "ceil_div", 8))
-        return b > 0 ? arith(p, '/', arith(p, '+', a, b - 1), b)
-                     : fail(p, "ceil_div by a non-positive number");
-    if (len == 8 && !strncmp(name, "round_up", 8))
-        return b > 0 ? arith(p, '*', arith(p, '/', arith(p, '+', a, b - 1), b), b)
-                     : fail(p, "round_up to a non-positive number");
-    if (len == 3 && !strncmp(name, "min", 3))
-        return a < b ? a : b;
-    if (len == 3 && !strncmp(name, "max", 3))
-        return a > b ? a : b;
-    return fail(p, "unknown function");
+    return node(p, op, a, b, 0, name);
 }
 
-static long long primary(parser_t *p)
+static int primary(parser_t *p)
 {
     skip(p);
+    const char *at = p->s;
     if (accept(p, "(")) {
-        long long v = parse_or(p);
+        const int v = parse_or(p);
         if (!accept(p, ")"))
             return fail(p, "expected ')'");
         return v;
@@ -109,33 +125,35 @@ static long long primary(parser_t *p)
                 return fail(p, "number too large");
             v = v * 10 + (*p->s++ - '0');
         }
-        return v;
+        return node(p, OP_NUM, 0, 0, v, at);
     }
     if (isalpha((unsigned char)*p->s) || *p->s == '_') {
         const char *name = p->s;
         while (isalnum((unsigned char)*p->s) || *p->s == '_')
             p->s++;
-        size_t len = (size_t)(p->s - name);
+        const size_t len = (size_t)(p->s - name);
         if (accept(p, "("))
             return call(p, name, len);
-        for (size_t i = 0; i < p->nvars; i++)
-            if (strlen(p->vars[i].name) == len && !strncmp(p->vars[i].name, name, len))
-                return p->vars[i].value;
+        for (size_t i = 0; i < p->nnames; i++)
+            if (strlen(p->names[i]) == len && !strncmp(p->names[i], name, len))
+                return node(p, OP_VAR, 0, 0, (long long)i, name);
         p->s = name;
         return fail(p, "unknown name");
     }
     return fail(p, "expected a number, a name or '('");
 }
 
-static long long unary(parser_t *p)
+static int unary(parser_t *p)
 {
     if (++p->depth > 64)
         return fail(p, "nested too deeply");
-    long long v;
+    skip(p);
+    const char *at = p->s;
+    int v;
     if (accept(p, "-"))
-        v = arith(p, '-', 0, unary(p));
+        v = node(p, OP_NEG, unary(p), 0, 0, at);
     else if (accept(p, "!"))
-        v = !unary(p);
+        v = node(p, OP_NOT, unary(p), 0, 0, at);
     else if (accept(p, "+"))
         v = unary(p);
     else
@@ -144,87 +162,222 @@ static long long unary(parser_t *p)
     return v;
 }
 
-static long long mul(parser_t *p)
+static int mul(parser_t *p)
 {
-    long long v = unary(p);
+    int v = unary(p);
     for (;;) {
-        if (accept(p, "*")) {
-            v = arith(p, '*', v, unary(p));
-        } else if (accept(p, "/") || accept(p, "%")) {
-            char op = p->s[-1];
-            long long r = unary(p);
-            if (r == 0)
-                return fail(p, "division by zero");
-            v = arith(p, op, v, r);
-        } else {
-            return v;
-        }
-    }
-}
-
-static long long add(parser_t *p)
-{
-    long long v = mul(p);
-    for (;;) {
-        if (accept(p, "+"))
-            v = arith(p, '+', v, mul(p));
-        else if (accept(p, "-"))
-            v = arith(p, '-', v, mul(p));
+        skip(p);
+        const char *at = p->s;
+        if (accept(p, "*"))
+            v = node(p, OP_MUL, v, unary(p), 0, at);
+        else if (accept(p, "/"))
+            v = node(p, OP_DIV, v, unary(p), 0, at);
+        else if (accept(p, "%"))
+            v = node(p, OP_MOD, v, unary(p), 0, at);
         else
             return v;
     }
 }
 
-static long long compare(parser_t *p)
+static int add(parser_t *p)
 {
-    long long v = add(p);
-    if (accept(p, "=="))
-        return v == add(p);
-    if (accept(p, "!="))
-        return v != add(p);
-    if (accept(p, "<="))
-        return v <= add(p);
-    if (accept(p, ">="))
-        return v >= add(p);
-    if (accept(p, "<"))
-        return v < add(p);
-    if (accept(p, ">"))
-        return v > add(p);
+    int v = mul(p);
+    for (;;) {
+        skip(p);
+        const char *at = p->s;
+        if (accept(p, "+"))
+            v = node(p, OP_ADD, v, mul(p), 0, at);
+        else if (accept(p, "-"))
+            v = node(p, OP_SUB, v, mul(p), 0, at);
+        else
+            return v;
+    }
+}
+
+static int compare(parser_t *p)
+{
+    static const struct {
+        const char *tok;
+        int op;
+    } ops[] = {{"==", OP_EQ}, {"!=", OP_NE}, {"<=", OP_LE}, {">=", OP_GE}, {"<", OP_LT},
+               {">", OP_GT}};
+    const int v = add(p);
+    skip(p);
+    const char *at = p->s;
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (accept(p, ops[i].tok))
+            return node(p, ops[i].op, v, add(p), 0, at);
     return v;
 }
 
-static long long parse_and(parser_t *p)
+static int parse_and(parser_t *p)
 {
-    long long v = compare(p);
-    while (accept(p, "&&")) {
-        long long r = compare(p);
-        v = v && r;
+    int v = compare(p);
+    for (;;) {
+        skip(p);
+        const char *at = p->s;
+        if (!accept(p, "&&"))
+            return v;
+        v = node(p, OP_AND, v, compare(p), 0, at);
     }
-    return v;
 }
 
-static long long parse_or(parser_t *p)
+static int parse_or(parser_t *p)
 {
-    long long v = parse_and(p);
-    while (accept(p, "||")) {
-        long long r = parse_and(p);
-        v = v || r;
+    int v = parse_and(p);
+    for (;;) {
+        skip(p);
+        const char *at = p->s;
+        if (!accept(p, "||"))
+            return v;
+        v = node(p, OP_OR, v, parse_and(p), 0, at);
     }
-    return v;
+}
+
+int gb__expr_compile(const char *expr, const char *const *names, size_t nnames, gb_expr_t **out,
+                     char *msg, size_t msglen)
+{
+    *out = NULL;
+    if (strlen(expr) > GB_EXPR_MAX)
+        return gb__fail(msg, msglen, GB_EMETADATA, "expression longer than %d characters",
+                        GB_EXPR_MAX);
+    const size_t len = strlen(expr);
+    gb_expr_t *e = malloc(sizeof *e + (len + 1) * sizeof(node_t) + len + 1);
+    if (!e)
+        return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+    e->n = 0;
+    e->cap = (int)len + 1;
+    e->text = (char *)(e->nodes + e->cap);
+    memcpy(e->text, expr, len + 1);
+    parser_t p = {e, e->text, names, nnames, 0, 0, msg, msglen};
+    e->root = parse_or(&p);
+    skip(&p);
+    if (!p.failed && *p.s)
+        fail(&p, "unexpected text");
+    if (p.failed) {
+        free(e);
+        return GB_EMETADATA;
+    }
+    *out = e;
+    return GB_OK;
+}
+
+void gb__expr_free(gb_expr_t *e)
+{
+    free(e);
+}
+
+typedef struct run {
+    const gb_expr_t *e;
+    const long long *values;
+    int failed;
+    char *msg;
+    size_t msglen;
+} run_t;
+
+static long long run_fail(run_t *r, const node_t *x, const char *what)
+{
+    if (!r->failed)
+        gb__fail(r->msg, r->msglen, GB_EMETADATA, "expression '%s': %s at offset %d", r->e->text,
+                 what, x->at);
+    r->failed = 1;
+    return 0;
+}
+
+/* a op b for + - * / %, or an error where long long would overflow: undefined behaviour in C,
+ * and LLONG_MIN / -1 traps on x86. */
+static long long arith(run_t *r, const node_t *x, char op, long long a, long long b)
+{
+    int over;
+    switch (op) {
+    case '+': over = b > 0 ? a > LLONG_MAX - b : a < LLONG_MIN - b; break;
+    case '-': over = b < 0 ? a > LLONG_MAX + b : a < LLONG_MIN + b; break;
+    case '*':
+        over = a != 0 && b != 0 &&
+               (a > 0 ? (b > 0 ? a > LLONG_MAX / b : b < LLONG_MIN / a)
+                      : (b > 0 ? a < LLONG_MIN / b : b < LLONG_MAX / a));
+        break;
+    default:
+        if (b == 0)
+            return run_fail(r, x, "division by zero");
+        over = a == LLONG_MIN && b == -1;
+        break;
+    }
+    if (over)
+        return run_fail(r, x, "integer overflow");
+    switch (op) {
+    case '+': return a + b;
+    case '-': return a - b;
+    case '*': return a * b;
+    case '/': return a / b;
+    default: return a % b;
+    }
+}
+
+static long long value(run_t *r, int i)
+{
+    const node_t *x = &r->e->nodes[i];
+    if (r->failed)
+        return 0;
+    switch (x->op) {
+    case OP_NUM: return x->value;
+    case OP_VAR: return r->values[x->value];
+    case OP_NEG: return arith(r, x, '-', 0, value(r, x->a));
+    case OP_NOT: return !value(r, x->a);
+    default: break;
+    }
+    const long long a = value(r, x->a), b = value(r, x->b);
+    switch (x->op) {
+    case OP_ADD: return arith(r, x, '+', a, b);
+    case OP_SUB: return arith(r, x, '-', a, b);
+    case OP_MUL: return arith(r, x, '*', a, b);
+    case OP_DIV: return arith(r, x, '/', a, b);
+    case OP_MOD: return arith(r, x, '%', a, b);
+    case OP_EQ: return a == b;
+    case OP_NE: return a != b;
+    case OP_LE: return a <= b;
+    case OP_GE: return a >= b;
+    case OP_LT: return a < b;
+    case OP_GT: return a > b;
+    case OP_AND: return a && b;
+    case OP_OR: return a || b;
+    case OP_CEILDIV:
+        return b > 0 ? arith(r, x, '/', arith(r, x, '+', a, b - 1), b)
+                     : run_fail(r, x, "ceil_div by a non-positive number");
+    case OP_ROUNDUP:
+        return b > 0 ? arith(r, x, '*', arith(r, x, '/', arith(r, x, '+', a, b - 1), b), b)
+                     : run_fail(r, x, "round_up to a non-positive number");
+    case OP_MIN: return a < b ? a : b;
+    default: return a > b ? a : b;
+    }
+}
+
+int gb__expr_run(const gb_expr_t *e, const long long *values, long long *out, char *msg,
+                 size_t msglen)
+{
+    run_t r = {e, values, 0, msg, msglen};
+    const long long v = value(&r, e->root);
+    if (r.failed)
+        return GB_EMETADATA;
+    *out = v;
+    return GB_OK;
 }
 
 int gb__expr_eval(const char *expr, const gb_var_t *vars, size_t nvars, long long *out, char *msg,
                   size_t msglen)
 {
-    if (strlen(expr) > 1024)
-        return gb__fail(msg, msglen, GB_EMETADATA, "expression longer than 1024 characters");
-    parser_t p = {expr, expr, vars, nvars, 0, 0, msg, msglen};
-    long long v = parse_or(&p);
-    skip(&p);
-    if (!p.failed && *p.s)
-        fail(&p, "unexpected text");
-    if (p.failed)
-        return GB_EMETADATA;
-    *out = v;
-    return GB_OK;
+    const char *names[GB_EXPR_MAX_NAMES];
+    long long values[GB_EXPR_MAX_NAMES];
+    if (nvars > GB_EXPR_MAX_NAMES)
+        return gb__fail(msg, msglen, GB_EMETADATA, "more than %d names", GB_EXPR_MAX_NAMES);
+    for (size_t i = 0; i < nvars; i++) {
+        names[i] = vars[i].name;
+        values[i] = vars[i].value;
+    }
+    gb_expr_t *e;
+    int rc = gb__expr_compile(expr, names, nvars, &e, msg, msglen);
+    if (rc == GB_OK)
+        rc = gb__expr_run(e, values, out, msg, msglen);
+    gb__expr_free(e);
+    return rc;
 }

@@ -1,0 +1,223 @@
+/* unit_space.c: tuning spaces (src/kernels/space.c) on a device described by hand. The count of
+ * every built-in family whose raw product is small enough is checked against a brute-force
+ * count (every raw configuration through gb_space_check); rank and unrank are inverse and cover
+ * the valid configurations once each; a made-up family has a count worked out by hand; narrowing,
+ * neighbours, parameter round trips, and the errors (unknown names, values not allowed, a space
+ * emptied by one constraint, named). */
+#include "unit.h"
+
+#include "../src/kernels/registry.h"
+#include "../src/util/util.h"
+
+static void device(gb_device_info_t *d)
+{
+    memset(d, 0, sizeof *d);
+    snprintf(d->name, sizeof d->name, "test device");
+    snprintf(d->vendor, sizeof d->vendor, "Test");
+    d->type_name = "gpu";
+    d->compute_units = 16;
+    d->max_wg_size = 1024;
+    d->max_wi_sizes[0] = d->max_wi_sizes[1] = d->max_wi_sizes[2] = 1024;
+    d->local_mem = 48 * 1024;
+    d->fp64 = 1;
+    d->image_support = 1;
+    d->image2d_from_buffer = 1;
+    d->extensions = (char *)"cl_khr_fp64 cl_intel_subgroups cl_intel_required_subgroup_size "
+                            "cl_nv_device_attribute_query";
+}
+
+/* Every raw configuration through gb_space_check: the count, and each valid one's rank seen once. */
+static uint64_t brute(const gb_space_t *sp, unsigned char *seen)
+{
+    const size_t n = gb_space_nparams(sp);
+    gb_space_cand_t c;
+    memset(&c, 0, sizeof c);
+    uint64_t valid = 0;
+    for (;;) {
+        if (gb_space_check(sp, &c, NULL, 0) == GB_OK) {
+            valid++;
+            const uint64_t r = gb_space_rank(sp, &c);
+            if (CHECK(r < gb_space_count(sp)) && seen) {
+                CHECK(!seen[r]);
+                seen[r] = 1;
+                gb_space_cand_t back;
+                CHECK(gb_space_unrank(sp, r, &back) == GB_OK && !memcmp(&back, &c, sizeof c));
+            }
+        }
+        size_t i = 0;
+        while (i < n && ++c.v[i] == gb_space_nvalues(sp, i))
+            c.v[i++] = 0;
+        if (i == n)
+            return valid;
+    }
+}
+
+static uint64_t raw_size(const gb_space_t *sp)
+{
+    uint64_t raw = 1;
+    for (size_t i = 0; i < gb_space_nparams(sp); i++)
+        raw *= gb_space_nvalues(sp, i);
+    return raw;
+}
+
+static void test_builtin(const gb_registry_t *reg, const gb_device_info_t *dev)
+{
+    size_t checked = 0;
+    for (size_t fi = 0; fi < gb_registry_count(reg); fi++) {
+        const gb_family_t *f = gb_registry_family(reg, fi);
+        for (int p = 0; p < 2; p++) {
+            if (!(gb_family_precisions(f) & (1u << p)))
+                continue;
+            gb_space_t *sp;
+            char msg[512];
+            if (!CHECK_RC(gb_space_open(&sp, f, (gb_precision_t)p, dev, NULL, 0, msg, sizeof msg),
+                          GB_OK)) {
+                printf("    %s: %s\n", gb_family_name(f), msg);
+                continue;
+            }
+            if (raw_size(sp) <= 70000) {
+                unsigned char *seen = calloc(gb_space_count(sp), 1);
+                const uint64_t valid = brute(sp, seen);
+                if (!CHECK(valid == gb_space_count(sp)))
+                    printf("    %s %c: counted %llu, brute force %llu\n", gb_family_name(f),
+                           "sd"[p], (unsigned long long)gb_space_count(sp),
+                           (unsigned long long)valid);
+                free(seen);
+                checked++;
+            }
+            /* Some unranked configurations are valid, and their parameters round trip. */
+            for (uint64_t r = 0; r < gb_space_count(sp); r += gb_space_count(sp) / 7 + 1) {
+                gb_space_cand_t c, back;
+                gb_params_t ps;
+                CHECK_RC(gb_space_unrank(sp, r, &c), GB_OK);
+                CHECK_RC(gb_space_check(sp, &c, NULL, 0), GB_OK);
+                CHECK(gb_space_rank(sp, &c) == r);
+                gb_space_params(sp, &c, &ps);
+                CHECK(gb_space_find(sp, &ps, &back) == GB_OK && !memcmp(&c, &back, sizeof c));
+            }
+            gb_space_cand_t c;
+            CHECK_RC(gb_space_unrank(sp, gb_space_count(sp), &c), GB_EBADARG);
+            gb_space_close(sp);
+        }
+    }
+    CHECK(checked >= 12);
+}
+
+/* Made up: A in {1,2,4,8}, B in {1,2,4,8}, C free in {0,1,2}, with A * B <= 8 and A >= B:
+ * (1,1) (2,1) (2,2) (4,1) (4,2) (8,1) = 6 pairs, times 3 for C: 18. */
+static const char toy[] =
+    "{'family': 'toy', 'source': 'toy.cl', 'entry': 'k', 'precisions': ['s'], 'layouts': "
+    "['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'B', 'beta', 'C'], 'global': ['M', 'N'],"
+    " 'parameters': {'A': {'default': 1, 'values': [1, 2, 4, 8]}, 'B': {'default': 1, 'values':"
+    " [8, 4, 2, 1]}, 'C': {'default': 0, 'range': [0, 2]}}, 'constraints': ['A * B <= 8', "
+    "'A >= B', 'K > 0']}";
+
+static int parse_toy(const char *from, const char *to, gb_family_t *f)
+{
+    char buf[2048], msg[256];
+    const char *at = from ? strstr(toy, from) : NULL;
+    if (at)
+        snprintf(buf, sizeof buf, "%.*s%s%s", (int)(at - toy), toy, to, at + strlen(from));
+    else
+        snprintf(buf, sizeof buf, "%s", toy);
+    for (char *p = buf; *p; p++)
+        if (*p == '\'')
+            *p = '"';
+    int rc = gb__family_parse(buf, strlen(buf), "toy.json", f, msg, sizeof msg);
+    if (rc != GB_OK)
+        printf("    %s\n", msg);
+    else
+        f->origin = gb__strdup("toy.json");
+    return rc;
+}
+
+static void test_toy(const gb_device_info_t *dev)
+{
+    gb_family_t f;
+    gb_space_t *sp;
+    char msg[512];
+    if (!CHECK_RC(parse_toy(NULL, NULL, &f), GB_OK))
+        return;
+    if (!CHECK_RC(gb_space_open(&sp, &f, GB_PREC_S, dev, NULL, 0, msg, sizeof msg), GB_OK))
+        return;
+    CHECK(gb_space_count(sp) == 18);
+    /* Candidates ascending; the range 0..2 as its ends, powers of two and default: 0, 1, 2. */
+    CHECK(gb_space_nparams(sp) == 3);
+    size_t b = 0;
+    while (b < 3 && strcmp(gb_space_param(sp, b), "B"))
+        b++;
+    CHECK(b < 3 && gb_space_nvalues(sp, b) == 4 && gb_space_value(sp, b, 0) == 1 &&
+          gb_space_value(sp, b, 3) == 8);
+    CHECK(brute(sp, NULL) == 18);
+    /* Neighbours of (A=2, B=2, C=1): A to 1 fails A >= B, A to 4 is fine (8 <= 8), B to 1 is
+     * fine, B to 4 fails A >= B, C to 0 and 2 are fine: four. */
+    gb_params_t ps;
+    memset(&ps, 0, sizeof ps);
+    gb_params_set(&ps, "A", 2);
+    gb_params_set(&ps, "B", 2);
+    gb_params_set(&ps, "C", 1);
+    gb_space_cand_t c, nb[8];
+    CHECK_RC(gb_space_find(sp, &ps, &c), GB_OK);
+    CHECK(gb_space_neighbours(sp, &c, nb, 8) == 4);
+    gb_params_set(&ps, "A", 3);
+    CHECK_RC(gb_space_find(sp, &ps, &c), GB_EBADPARAM);
+    gb_params_set(&ps, "A", 8);
+    CHECK_RC(gb_space_find(sp, &ps, &c), GB_OK);
+    CHECK_RC(gb_space_check(sp, &c, msg, sizeof msg), GB_ECONSTRAINT);
+    CHECK_HAS(msg, "A * B <= 8");
+    gb_space_close(sp);
+    /* Narrowed: A in {4, 8}, C fixed at 2: (4,1) (4,2) (8,1) = 3. */
+    const long a_vals[] = {8, 4, 8}, c_vals[] = {2};
+    const gb_space_values_t narrow[] = {{"A", a_vals, 3}, {"C", c_vals, 1}};
+    CHECK_RC(gb_space_open(&sp, &f, GB_PREC_S, dev, narrow, 2, msg, sizeof msg), GB_OK);
+    CHECK(gb_space_count(sp) == 3);
+    gb_space_close(sp);
+    /* Errors: an unknown parameter, a value not allowed, a precision it lacks, and a space that
+     * one constraint empties, named. */
+    const gb_space_values_t bad_name[] = {{"Q", a_vals, 1}};
+    CHECK_RC(gb_space_open(&sp, &f, GB_PREC_S, dev, bad_name, 1, msg, sizeof msg), GB_EBADPARAM);
+    CHECK_HAS(msg, "no parameter Q");
+    const long three[] = {3};
+    const gb_space_values_t bad_value[] = {{"A", three, 1}};
+    CHECK_RC(gb_space_open(&sp, &f, GB_PREC_S, dev, bad_value, 1, msg, sizeof msg), GB_EBADPARAM);
+    CHECK_HAS(msg, "A=3 is not allowed");
+    CHECK_RC(gb_space_open(&sp, &f, GB_PREC_D, dev, NULL, 0, msg, sizeof msg), GB_EUNSUPPORTED);
+    const long one[] = {1}, eight[] = {8};
+    const gb_space_values_t empty[] = {{"A", one, 1}, {"B", eight, 1}};
+    CHECK_RC(gb_space_open(&sp, &f, GB_PREC_S, dev, empty, 2, msg, sizeof msg), GB_ECONSTRAINT);
+    CHECK_HAS(msg, "passes its constraint 'A >= B'");
+    gb__family_free(&f);
+    /* The device's limits: a work-group of A x B work-items over a device of 8. */
+    if (!CHECK_RC(parse_toy("'global': ['M', 'N'],", "'global': ['M', 'N'], 'local': ['A', 'B'],",
+                            &f), GB_OK))
+        return;
+    gb_device_info_t small = *dev;
+    small.max_wg_size = 4;
+    CHECK_RC(gb_space_open(&sp, &f, GB_PREC_S, &small, NULL, 0, msg, sizeof msg), GB_OK);
+    CHECK(gb_space_count(sp) == 4 * 3); /* (1,1) (2,1) (2,2) (4,1) */
+    gb_space_close(sp);
+    gb__family_free(&f);
+    /* No parameters: nothing to tune. */
+    if (!CHECK_RC(parse_toy(", 'parameters': {'A': {'default': 1, 'values': [1, 2, 4, 8]}, 'B':"
+                            " {'default': 1, 'values': [8, 4, 2, 1]}, 'C': {'default': 0, "
+                            "'range': [0, 2]}}, 'constraints': ['A * B <= 8', 'A >= B', 'K > 0']",
+                            "", &f), GB_OK))
+        return;
+    CHECK_RC(gb_space_open(&sp, &f, GB_PREC_S, dev, NULL, 0, msg, sizeof msg), GB_EBADPARAM);
+    CHECK_HAS(msg, "nothing to tune");
+    gb__family_free(&f);
+}
+
+int main(void)
+{
+    gb_registry_t *reg;
+    char msg[512];
+    gb_device_info_t dev;
+    device(&dev);
+    if (!CHECK_RC(gb_registry_open(&reg, NULL, msg, sizeof msg), GB_OK))
+        return unit_finish();
+    test_builtin(reg, &dev);
+    test_toy(&dev);
+    gb_registry_close(reg);
+    return unit_finish();
+}
