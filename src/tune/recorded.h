@@ -1,0 +1,52 @@
+/* recorded.h: recorded spaces: every configuration of a family's (narrowed) space measured at
+ * one problem on one device, kept in a small text file (docs/tuning.md, "Recorded spaces"), so
+ * that strategies can be compared without a device (simulate.c). */
+#ifndef GB_RECORDED_H
+#define GB_RECORDED_H
+
+#include <stdio.h>
+
+#include "gemmbench.h"
+
+typedef struct gb_recorded gb_recorded_t;
+
+/* What a recorded space says of itself. */
+typedef struct gb_recorded_info {
+    char family[GB_NAME_MAX];
+    gb_precision_t precision;
+    size_t m, n, k;
+    char device[128];  /* the device it was measured on */
+    char source[256];  /* how it was made (command, date) */
+} gb_recorded_info_t;
+
+/* Reads a recorded space (path) and opens the space it was recorded over (*sp: the family from
+ * reg, narrowed to the parameter values the file lists, with no device limits). GB_EBADARG with
+ * msg naming the file and line for a malformed file; GB_ENOKERNEL when reg lacks the family.
+ * Free with gb_recorded_close (and the space with gb_space_close). */
+int gb_recorded_load(gb_recorded_t **out, gb_space_t **sp, const char *path,
+                     const gb_registry_t *reg, char *msg, size_t msglen);
+void gb_recorded_close(gb_recorded_t *rec);
+const gb_recorded_info_t *gb_recorded_info(const gb_recorded_t *rec);
+/* Configurations recorded, and the best score among them. */
+size_t gb_recorded_size(const gb_recorded_t *rec);
+double gb_recorded_best(const gb_recorded_t *rec);
+/* The score recorded for c: GFLOP/s, or a negative number where it failed or was not recorded. */
+double gb_recorded_score(const gb_recorded_t *rec, const gb_space_t *sp, const gb_space_cand_t *c);
+
+/* Writes a recorded space: the header (info, and each parameter's candidate values of sp), then
+ * one line per configuration: its parameter values in sp's order and its score (negative: it
+ * failed). GB_EIO when writing fails. */
+int gb_recorded_write_header(FILE *f, const gb_recorded_info_t *info, const gb_space_t *sp);
+int gb_recorded_write_entry(FILE *f, const gb_space_t *sp, const gb_space_cand_t *c, double score);
+
+/* ---- simulation --------------------------------------------------------------------------- */
+
+/* Runs strategy over the recorded space for at most budget evaluations (each a distinct
+ * configuration; one the strategy proposes that was not recorded counts as a failed one) and
+ * writes the best score found after each evaluation into trace[0..*done). GB_EBADARG for an
+ * unknown strategy. */
+int gb_simulate(const gb_recorded_t *rec, const gb_space_t *sp, const char *strategy,
+                uint64_t seed, size_t budget, double *trace, size_t *done, char *msg,
+                size_t msglen);
+
+#endif

@@ -1,0 +1,32 @@
+/* strategy.h: search strategies over a tuning space (gb_space_t), asked for candidates and told
+ * their scores one at a time, so that the same strategy drives a real tuning run (src/tune/tune.c)
+ * and a simulation over a recorded space (simulate.c). Deterministic: the same space, seed and
+ * scores give the same sequence of candidates. Prints nothing. */
+#ifndef GB_STRATEGY_H
+#define GB_STRATEGY_H
+
+#include <stdint.h>
+
+#include "gemmbench.h"
+
+typedef struct gb_strategy gb_strategy_t;
+
+/* The strategies by name: "exhaustive", "random", "anneal", "genetic", "bayes". */
+size_t gb_strategy_count(void);
+const char *gb_strategy_name(size_t i);
+/* One line on what strategy i does, for --help and docs. */
+const char *gb_strategy_description(size_t i);
+
+/* Opens strategy name over sp (which must outlive it) with seed. GB_EBADARG for an unknown name,
+ * msg listing the known ones. */
+int gb_strategy_open(gb_strategy_t **out, const char *name, const gb_space_t *sp, uint64_t seed,
+                     char *msg, size_t msglen);
+void gb_strategy_close(gb_strategy_t *st); /* accepts NULL */
+/* The next candidate into *c: 1, or 0 when the strategy has nothing left to propose (every
+ * configuration of the space told). Never proposes a candidate already told. */
+int gb_strategy_ask(gb_strategy_t *st, gb_space_cand_t *c);
+/* The score of a candidate asked (higher is better: GFLOP/s), or a negative number when it
+ * could not be measured (failed to build, refused by the device, failed validation). */
+void gb_strategy_tell(gb_strategy_t *st, const gb_space_cand_t *c, double score);
+
+#endif
