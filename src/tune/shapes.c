@@ -1,0 +1,56 @@
+/* shapes.c: shape classes, the keys of the tuning database (docs/tuning.md, "Shape classes"):
+ * what a GEMM's M, N and K say about the kernel that suits it. A class is a kind and a size:
+ *   small     M N K <= 384^3 (the work is too small to fill a device; one launch matters)
+ *   large-k   K >= 8 max(M, N): few outputs, long dot products (split-K territory)
+ *   low-k     K <= 256 and M N >= 1024^2: many outputs, short dot products
+ *   tall      M >= 4 N; wide: N >= 4 M (one dimension of 64 to 256 against a large other)
+ *   square    everything else
+ * and the size, the power of two nearest the geometric mean (M N K)^(1/3): "square-4096",
+ * "tall-1024", "large-k-2048". Two shapes are near when their logarithms are. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "shapes.h"
+
+const char *gb_shape_kind(size_t m, size_t n, size_t k)
+{
+    const double mnk = (double)m * (double)n * (double)k;
+    const size_t mn_max = m > n ? m : n;
+    if (k >= 8 * mn_max)
+        return "large-k";
+    if (mnk <= 384.0 * 384.0 * 384.0)
+        return "small";
+    if (k <= 256 && (double)m * (double)n >= 1024.0 * 1024.0)
+        return "low-k";
+    if (m >= 4 * n)
+        return "tall";
+    if (n >= 4 * m)
+        return "wide";
+    return "square";
+}
+
+size_t gb_shape_size(size_t m, size_t n, size_t k)
+{
+    const double g = cbrt((double)m * (double)n * (double)k);
+    size_t p = 1;
+    while (p < ((size_t)1 << 40) && (double)p * 1.41421356237 < g)
+        p *= 2;
+    return p;
+}
+
+const char *gb_shape_class(size_t m, size_t n, size_t k, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s-%zu", gb_shape_kind(m, n, k), gb_shape_size(m, n, k));
+    return buf;
+}
+
+double gb_shape_distance(const size_t a[3], const size_t b[3])
+{
+    double d = 0;
+    for (int i = 0; i < 3; i++) {
+        const double x = log2((double)a[i]) - log2((double)b[i]);
+        d += x * x;
+    }
+    return sqrt(d);
+}

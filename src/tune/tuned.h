@@ -1,0 +1,64 @@
+/* tuned.h: the tuning database: the best configuration found per device, driver, precision,
+ * layout and shape class, with its evidence (the ids of the points that measured it). Entries
+ * come from the results store (the user's own tuning, table `tuned`) and from the defaults
+ * shipped in the binary (kernels/tuned/ (one JSON file each), made with `gemmbench tune`); the user's override
+ * the shipped ones. `-k auto` asks it which configuration to run (docs/tuning.md). */
+#ifndef GB_TUNED_H
+#define GB_TUNED_H
+
+#include "../store/store.h"
+
+#define GB_TUNED_EVIDENCE 8 /* point ids kept per entry */
+
+typedef struct gb_tuned_entry {
+    char device[128], platform[128], driver[64];
+    char vendor[128], type[16];     /* for a device of the same vendor and type */
+    gb_precision_t precision;
+    char layout[8];                 /* "row-NN": the problem's layout and transpositions */
+    char shape_class[32];           /* gb_shape_class of the shape tuned at */
+    size_t m, n, k;                 /* the shape tuned at */
+    char kernel[2 * GB_NAME_MAX];   /* the family (or preset) the parameters are of */
+    gb_params_t params;             /* every parameter's value */
+    double gflops;                  /* its median rate at the shape tuned at */
+    char evidence[GB_TUNED_EVIDENCE][GB_POINT_ID_LEN + 1];
+    size_t nevidence;
+    char tuned_at[32];              /* UTC, ISO 8601 */
+    char source[16];                /* "store", "shipped" or "heuristic" */
+} gb_tuned_entry_t;
+
+/* A collection of entries to choose from. */
+typedef struct gb_tuned {
+    gb_tuned_entry_t *e;
+    size_t n, cap;
+} gb_tuned_t;
+
+void gb_tuned_init(gb_tuned_t *t);
+void gb_tuned_free(gb_tuned_t *t);
+/* Adds a copy of e. GB_ENOMEM on failure. */
+int gb_tuned_add(gb_tuned_t *t, const gb_tuned_entry_t *e);
+/* Loads the shipped defaults (embedded JSON) into t, marked "shipped". */
+int gb_tuned_load_shipped(gb_tuned_t *t, char *msg, size_t msglen);
+
+/* Entries as JSON (an array of objects; docs/tuning.md) and back. from_json refuses a malformed
+ * document with msg naming the entry and key. */
+char *gb_tuned_to_json(const gb_tuned_t *t); /* caller frees */
+int gb_tuned_from_json(gb_tuned_t *t, const char *text, size_t len, const char *origin,
+                       const char *source, char *msg, size_t msglen);
+
+/* What -k auto runs for problem p on dev. */
+typedef struct gb_tuned_choice {
+    char kernel[2 * GB_NAME_MAX];
+    gb_params_t params;
+    char why[256]; /* "tuned: H100, square-4096" */
+    const gb_tuned_entry_t *entry; /* NULL for the heuristic */
+} gb_tuned_choice_t;
+
+/* The nearest tuned entry for p on dev: first the same device (the user's entries, then the
+ * shipped ones), then a device of the same vendor and type; among those the same precision,
+ * then the same layout, then the nearest shape (gb_shape_distance); an entry whose kernel reg
+ * cannot resolve, or that cannot run p on dev, is passed over. Else a built-in heuristic by
+ * vendor, type and precision. GB_ENOKERNEL when nothing can run p here. */
+int gb_tuned_choose(const gb_tuned_t *t, const gb_registry_t *reg, const gb_device_info_t *dev,
+                    const gb_problem_t *p, gb_tuned_choice_t *out, char *msg, size_t msglen);
+
+#endif
