@@ -72,6 +72,13 @@ expect 2 "ldc=2 is smaller than 8" run -k naive -n 8 --ldc 2
 expect 2 "not valid JSON" run -k naive --kernel-path "$fx/bad_json" $small
 expect_one_line
 expect 2 "source file 'gone.cl' is missing" run -k gone --kernel-path "$fx/missing_cl" $small
+# A metadata file holds one object: a second one after it is refused, not ignored.
+mkdir "$tmp/trailing"
+cp "$fx/fixed_wg/fixed.cl" "$tmp/trailing/"
+{ cat "$fx/fixed_wg/fixed.json"; echo '{"family": "other"}'; } >"$tmp/trailing/fixed.json"
+expect 2 "fixed.json: text after the JSON document at byte offset $(wc -c <"$fx/fixed_wg/fixed.json")" \
+    run -k fixed --kernel-path "$tmp/trailing" $small
+expect_one_line
 expect_one_line
 expect 2 "cannot open kernel path" run -k naive --kernel-path "$fx/does-not-exist" $small
 export GEMMBENCH_DISABLE_FP64=1

@@ -460,6 +460,17 @@ int gb_store_import_json(gb_store_t *st, const char *text, size_t len, const cha
                  "made by 'gemmbench export --format json'", origin, line, col);
         return gb_store__fail(st, GB_EBADARG, msg);
     }
+    /* One document per file: a second export concatenated after the first is an error, not
+     * silently left out. */
+    for (size_t at = (size_t)(end - text); at < len; at++)
+        if (!strchr(" \t\r\n", text[at]) || text[at] == '\0') {
+            size_t line, col;
+            line_col(text, at, &line, &col);
+            snprintf(msg, sizeof msg, "%s: text after the JSON document at byte offset %zu (line "
+                     "%zu, column %zu); import one export at a time", origin, at, line, col);
+            rc = GB_EBADARG;
+            goto done;
+        }
     const cJSON *format = cJSON_GetObjectItemCaseSensitive(root, "format");
     const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "version");
     const cJSON *points = cJSON_GetObjectItemCaseSensitive(root, "points");
