@@ -85,11 +85,20 @@ enum { GB_STORE_CREATE = 1 /* create the file (and, for the default path, its fo
 /* The default path into buf: $GEMMBENCH_STORE, else $XDG_DATA_HOME/gemmbench/results.db, else
  * ~/.local/share/gemmbench/results.db. NULL when no home is known. */
 const char *gb_store_default_path(char *buf, size_t len);
-/* Opens (with GB_STORE_CREATE: creates) the store at path (NULL: the default path), in WAL mode,
- * creating or checking its schema. On error *out is NULL, msg says why. Close with
- * gb_store_close. */
+/* Opens (with GB_STORE_CREATE: creates) the store at path (NULL: the default path; ":memory:"
+ * a store in memory), in WAL mode, creating or checking its schema. Check first, write never:
+ * an empty path, a file that is not SQLite, an SQLite database that is not a gemmbench store, a
+ * damaged one (truncated, or failing SQLite's quick_check when opened with GB_STORE_CREATE, the
+ * flag of the commands that write) are refused with GB_EBADARG before anything writes to them.
+ * A missing or zero-byte file, or an SQLite database without a table (what an interrupted
+ * creation leaves), becomes a store with GB_STORE_CREATE only. On error *out is NULL, msg says
+ * why. Close with gb_store_close. */
 int gb_store_open(gb_store_t **out, const char *path, int flags, char *msg, size_t msglen);
 void gb_store_close(gb_store_t *st);
+/* SQLite's quick_check (page structure, cells, free list; not the values inside rows, which
+ * gb_store_check compares with their definitions): GB_OK, or GB_EBADARG when the store is damaged,
+ * with SQLite's first complaint and the way to recover in the message. */
+int gb_store_quick_check(gb_store_t *st);
 const char *gb_store_path(const gb_store_t *st);
 /* The last error's message ("" if none); valid until the next call. */
 const char *gb_store_errmsg(const gb_store_t *st);
