@@ -3,9 +3,11 @@
 # (another SQLite database, in rollback or WAL mode; a text file; an empty file; an empty SQLite
 # database), and stores damaged by truncation or in the middle of a page of the points table,
 # are refused with exit 2 and one line, by every command, before anything writes to them: each
-# stays byte for byte as it was, with no side file left. An empty --store is refused.
-# STORE_ROUNDTRIP makes stores (--make-many) and plain SQLite databases (--sql) without the
-# sqlite3 program.
+# stays byte for byte as it was, with no side file left. An empty --store is refused; --out
+# never replaces the store (through a link, another spelling or a hard link) or another SQLite
+# database; a bad import creates no store; an export killed with SIGKILL leaves a temporary file
+# that the next export of the same path removes. STORE_ROUNDTRIP makes stores (--make-many) and
+# plain SQLite databases (--sql) without the sqlite3 program.
 gb=$1
 sr=$2
 tmp=$(mktemp -d)
@@ -149,6 +151,56 @@ expect2 "$regex" store info --store "$tmp/hurt.db"
 [ $? -eq 1 ] && grep -q "SQLite integrity check failed" "$tmp/out" && ok ||
     fail "store check of a damaged store: $(cat "$tmp/out")"
 same "$tmp/hurt.db" "$tmp/hurt.orig"
+
+# --out never replaces the store, whatever the name it is given by, nor an SQLite database.
+cp "$tmp/many.db" "$tmp/keep.db"
+cp "$tmp/keep.db" "$tmp/keep.orig"
+ln -s "$tmp/keep.db" "$tmp/link.db"
+ln "$tmp/keep.db" "$tmp/hard.db"
+mkdir "$tmp/sub"
+for out in "$tmp/keep.db" "$tmp/sub/../keep.db" "$tmp/link.db" "$tmp/hard.db" "$tmp/keep.db-wal"; do
+    expect2 "is the results store .*keep.db.*give another --out" export --store "$tmp/keep.db" --out "$out"
+    expect2 "is the results store .*keep.db.*give another --out" report --store "$tmp/keep.db" --out "$out"
+done
+expect2 "is the results store" export --store "$tmp/link.db" --out "$tmp/keep.db"
+expect2 "many.db' is an SQLite database \(a results store\?\); gemmbench does not replace one" \
+    export --store "$tmp/keep.db" --out "$tmp/many.db"
+expect2 "is an SQLite database" report --store "$tmp/keep.db" --format csv --out "$tmp/many.db"
+"$gb" store info --store "$tmp/keep.db" | grep -q "^points: 40" && ok || fail "the store lost points"
+cmp -s "$tmp/keep.db" "$tmp/keep.orig" && ok || fail "the store file was changed by a refused --out"
+
+# A bad import creates no store.
+head -c 300 "$tmp/good.json" >"$tmp/cut.json"
+expect2 "cut.json is not valid JSON" import "$tmp/cut.json" --store "$tmp/new.db"
+cat "$tmp/good.json" "$tmp/good.json" >"$tmp/twice.json"
+expect2 "twice.json: text after the JSON document" import "$tmp/twice.json" --store "$tmp/new.db"
+[ ! -e "$tmp/new.db" ] && ok || fail "a failed import created the store"
+
+# An export killed with SIGKILL while it writes leaves PATH.gemmbench-tmp.PID (never PATH); the
+# next export of the same path removes it once its process is gone, and writes PATH whole.
+"$sr" --make-many "$tmp/big.db" 2000 >/dev/null || fail "making a store"
+"$gb" export --store "$tmp/big.db" --out "$tmp/big.json" >/dev/null 2>&1 &
+pid=$!
+n=0
+while [ ! -e "$tmp/big.json.gemmbench-tmp.$pid" ] && [ "$n" -lt 500 ] && kill -0 "$pid" 2>/dev/null; do
+    sleep 0.01
+    n=$((n + 1))
+done
+kill -KILL "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+if [ -e "$tmp/big.json.gemmbench-tmp.$pid" ]; then
+    ok
+    [ ! -e "$tmp/big.json" ] && ok || fail "a killed export left its output name"
+else
+    echo "note: the export ended before the kill; a stale temporary file is made by hand"
+    : >"$tmp/big.json.gemmbench-tmp.$pid"
+    rm -f "$tmp/big.json"
+fi
+"$gb" export --store "$tmp/big.db" --out "$tmp/big.json" >"$tmp/out" 2>&1 || fail "export again"
+grep -q "exported 2000 points" "$tmp/out" && ok || fail "second export: $(cat "$tmp/out")"
+[ -z "$(ls "$tmp" | grep gemmbench-tmp)" ] && ok || fail "stale temporary files: $(ls "$tmp")"
+"$gb" import "$tmp/big.json" --store "$tmp/big2.db" >"$tmp/out" 2>&1 &&
+    grep -q "imported 2000 new points" "$tmp/out" && ok || fail "re-import: $(cat "$tmp/out")"
 
 echo "$pass passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -143,6 +143,16 @@ int gb_store_export_csv(gb_store_t *st, FILE *f, size_t *count);
  * recognised by id) count them. origin names the input in messages. */
 int gb_store_import_json(gb_store_t *st, const char *text, size_t len, const char *origin,
                          size_t *added, size_t *present);
+/* The same in two steps, so that a bad file is refused before any store is opened (or created):
+ * parse checks the whole text and every point without a store (GB_EBADARG or GB_ENOMEM with msg
+ * naming origin, the point and the key; *out NULL), commit inserts them in one transaction.
+ * Free the parsed points with gb_store_import_free (accepts NULL). */
+typedef struct gb_store_import gb_store_import_t;
+int gb_store_import_parse(const char *text, size_t len, const char *origin,
+                          gb_store_import_t **out, char *msg, size_t msglen);
+size_t gb_store_import_count(const gb_store_import_t *im);
+int gb_store_import_commit(gb_store_t *st, gb_store_import_t *im, size_t *added, size_t *present);
+void gb_store_import_free(gb_store_import_t *im);
 
 /* One point as a JSON object (caller frees with cJSON_Delete) and back. from_json frees pt first
  * and names the offending key in msg. Declared with void * to keep cJSON out of this header. */
