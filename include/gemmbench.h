@@ -43,6 +43,7 @@ const char *gb_version(void);
     X(GB_EBADSCALAR, -12, "alpha or beta is not a finite number")                           \
     X(GB_EBADDIST, -13, "unknown data distribution")                                        \
     X(GB_EBADARG, -14, "invalid argument")                                                  \
+    X(GB_ERANGE, -15, "inputs or scalars overflow the precision")                           \
     X(GB_ENOPLATFORM, -20, "no such OpenCL platform")                                       \
     X(GB_ENODEVICE, -21, "no such OpenCL device")                                           \
     X(GB_EOPENCL, -22, "an OpenCL call failed")                                             \
@@ -120,6 +121,23 @@ typedef struct gb_dist {
 int gb_dist_parse(const char *s, gb_dist_t *out, char *msg, size_t msglen);
 /* Canonical text of a distribution into buf. */
 const char *gb_dist_format(const gb_dist_t *d, char *buf, size_t len);
+/* The largest magnitude a distribution draws (before rounding to the precision): max(|lo|, |hi|)
+ * for uniform, R for int, and for normal the bound of the generator's Box-Muller transform,
+ * sqrt(2 ln 2^60) = 9.12. */
+double gb_dist_max_abs(const gb_dist_t *d);
+/* Is the problem valid with this data: does every input, product and sum that a GEMM of it
+ * computes stay finite in the problem's precision? With X the distribution's largest magnitude
+ * and K the inner dimension, the bound of every intermediate magnitude is
+ *   S = max(1, |alpha|) (K X^2 + X) + max(1, |beta|) X
+ * (sums of K products before or after the scaling by alpha, alpha times an element, beta times
+ * C), and the problem is valid when S min(2, (1 + u)^(K + 2)) <= the precision's largest
+ * finite value, the factor leaving room for the rounding of the reference's and the device's
+ * own sums (u the precision's unit roundoff). Pure
+ * (no device). GB_OK, GB_EBADDIST for a distribution that is not one (unknown kind, non-finite
+ * or reversed bounds), or GB_ERANGE with msg saying which value overflows and what to change
+ * (the largest magnitude or |alpha| that would do, or double precision). Run by gb_bench_run
+ * before anything else; commands call it before they start. */
+int gb_problem_check_data(const gb_problem_t *p, const gb_dist_t *d, char *msg, size_t msglen);
 
 /* ---- devices --------------------------------------------------------------------------------- */
 

@@ -124,5 +124,31 @@ if [ $? -eq 0 ] && grep -q " pass .*(native, transpose B)" "$tmp/out"; then pass
     fail=$((fail + 1)); echo "FAIL: row-NN through a transposition pass"; cat "$tmp/out" "$tmp/err"; fi
 expect 2 "unknown --timing 'fast'" run -k naive --timing fast $small
 
+# Data whose products and sums overflow the precision make no valid problem: refused before the
+# table (a non-finite reference used to make any non-finite result a pass, even from a kernel
+# that writes nothing), and nothing is stored.
+range="--store $tmp/range.db"
+expect 2 "data uniform:-1e\+300:1e\+300 with K=8, alpha 1, beta 0 can reach beyond 1.8e\+308, over the 3.4e\+38 single precision holds; use data of magnitude <= " \
+    run -k naive --dist uniform:-1e300:1e300 $small $range
+expect_one_line
+expect_no_table
+expect 2 "data uniform:-1e\+39:1e\+39 with K=8.*single precision holds; use data of magnitude <= .* or --precision d" \
+    run -k naive --dist uniform:-1e39:1e39 $small $range
+expect_one_line
+expect_no_table
+expect 2 "data uniform:-1e\+39:1e\+39" run -k wrong_edge --kernel-path "$fx/wrong" \
+    --dist uniform:-1e39:1e39 $small $range
+expect 2 "data uniform:-1:1 with K=8, alpha 1e\+38, beta 0 can reach .* single precision holds; use \|alpha\| <= " \
+    run -k naive --alpha 1e38 $small $range
+expect_one_line
+expect_no_table
+expect 2 "double precision holds" run -k naive --precision d --dist uniform:-1e300:1e300 $small $range
+if "$gb" store info $range 2>&1 | grep -q "^points: 0"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: a refused problem was stored"; "$gb" store info $range; fi
+# The same data in double precision are fine.
+"$gb" run -k naive --precision d --dist uniform:-1e39:1e39 $small $range >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q " pass " "$tmp/out"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: uniform:-1e39:1e39 in double"; cat "$tmp/out" "$tmp/err"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -540,6 +540,8 @@ int cmd_run(int argc, char **argv)
         for (size_t s = 0; s < nshapes; s++) {
             gb_problem_t p = job_problem(&o, &jobs[j], &cfg, shapes[s]);
             int crc = gb_config_check(&cfg, di, p.precision, &p, msg, sizeof msg);
+            if (crc == GB_OK)
+                crc = gb_problem_check_data(&p, &o.bench.dist, msg, sizeof msg);
             if (crc != GB_OK) {
                 rc = cli_error(crc, "%s", msg);
                 goto done;
