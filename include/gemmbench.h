@@ -24,6 +24,13 @@ extern "C" {
 /* The version of the library actually linked, e.g. "0.1.0". */
 const char *gb_version(void);
 
+/* The library never prints. Where it recovers from something its user should still hear of (a
+ * damaged program-cache entry, removed and rebuilt), it calls the function set here with a
+ * one-line message; NULL (the default) drops them. Process-wide, like SQLite's
+ * SQLITE_CONFIG_LOG: set it once, before opening contexts. */
+typedef void (*gb_warning_fn)(const char *msg, void *user);
+void gb_set_warning_handler(gb_warning_fn fn, void *user);
+
 /* ---- errors ---------------------------------------------------------------------------------- */
 
 /* X(name, value, description): the single table behind gb_error_t and gb_strerror(). */
@@ -418,7 +425,9 @@ int gb_ceilings_measure(gb_context_t *ctx, gb_ceilings_t *out);
 /* The cache directory into buf ($GEMMBENCH_CACHE_DIR, $XDG_CACHE_HOME/gemmbench or
  * ~/.cache/gemmbench), or NULL when GEMMBENCH_NO_CACHE is set or no home is known. */
 const char *gb_cache_dir(char *buf, size_t len);
-/* Calls fn with each entry's key text (device, driver, options, program, source hash) and size. */
+/* Calls fn with each entry's key text (device, driver, options, program, source hash) and the
+ * binary's size; a damaged entry is listed as such (it is removed and rebuilt when next used,
+ * with a warning: gb_set_warning_handler). */
 int gb_cache_list(void (*fn)(const char *key_text, uint64_t bytes, void *user), void *user);
 /* Removes every entry; *removed counts the binaries. */
 int gb_cache_clear(size_t *removed);

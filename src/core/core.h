@@ -16,6 +16,9 @@
 /* Writes a formatted message into msg (if not NULL) and returns code. */
 int gb__fail(char *msg, size_t msglen, int code, const char *fmt, ...) GB_PRINTF(4, 5);
 
+/* Passes a formatted one-line warning to the handler of gb_set_warning_handler, if any. */
+void gb__warn(const char *fmt, ...) GB_PRINTF(1, 2);
+
 /* a * b and a + b into *out; return 0 on overflow. */
 int gb__mul_ok(size_t a, size_t b, size_t *out);
 int gb__add_ok(size_t a, size_t b, size_t *out);
