@@ -32,6 +32,13 @@ extern "C" {
 /* The version of the library actually linked, e.g. "0.1.0". */
 const char *gb_version(void);
 
+/* The library never prints. Where it recovers from something its user should still hear of (a
+ * damaged program-cache entry, removed and rebuilt), it calls the function set here with a
+ * one-line message; NULL (the default) drops them. Process-wide, like SQLite's
+ * SQLITE_CONFIG_LOG: set it once, before opening contexts. */
+typedef void (*gb_warning_fn)(const char *msg, void *user);
+void gb_set_warning_handler(gb_warning_fn fn, void *user);
+
 /* ---- errors ---------------------------------------------------------------------------------- */
 
 /* X(name, value, description): the single table behind gb_error_t and gb_strerror(). */
@@ -51,6 +58,7 @@ const char *gb_version(void);
     X(GB_EBADSCALAR, -12, "alpha or beta is not a finite number")                           \
     X(GB_EBADDIST, -13, "unknown data distribution")                                        \
     X(GB_EBADARG, -14, "invalid argument")                                                  \
+    X(GB_ERANGE, -15, "inputs or scalars overflow the precision")                           \
     X(GB_ENOPLATFORM, -20, "no such OpenCL platform")                                       \
     X(GB_ENODEVICE, -21, "no such OpenCL device")                                           \
     X(GB_EOPENCL, -22, "an OpenCL call failed")                                             \
@@ -128,6 +136,23 @@ typedef struct gb_dist {
 int gb_dist_parse(const char *s, gb_dist_t *out, char *msg, size_t msglen);
 /* Canonical text of a distribution into buf. */
 const char *gb_dist_format(const gb_dist_t *d, char *buf, size_t len);
+/* The largest magnitude a distribution draws (before rounding to the precision): max(|lo|, |hi|)
+ * for uniform, R for int, and for normal the bound of the generator's Box-Muller transform,
+ * sqrt(2 ln 2^60) = 9.12. */
+double gb_dist_max_abs(const gb_dist_t *d);
+/* Is the problem valid with this data: does every input, product and sum that a GEMM of it
+ * computes stay finite in the problem's precision? With X the distribution's largest magnitude
+ * and K the inner dimension, the bound of every intermediate magnitude is
+ *   S = max(1, |alpha|) (K X^2 + X) + max(1, |beta|) X
+ * (sums of K products before or after the scaling by alpha, alpha times an element, beta times
+ * C), and the problem is valid when S min(2, (1 + u)^(K + 2)) <= the precision's largest
+ * finite value, the factor leaving room for the rounding of the reference's and the device's
+ * own sums (u the precision's unit roundoff). Pure
+ * (no device). GB_OK, GB_EBADDIST for a distribution that is not one (unknown kind, non-finite
+ * or reversed bounds), or GB_ERANGE with msg saying which value overflows and what to change
+ * (the largest magnitude or |alpha| that would do, or double precision). Run by gb_bench_run
+ * before anything else; commands call it before they start. */
+int gb_problem_check_data(const gb_problem_t *p, const gb_dist_t *d, char *msg, size_t msglen);
 
 /* ---- devices --------------------------------------------------------------------------------- */
 
@@ -499,7 +524,9 @@ int gb_ceilings_measure(gb_context_t *ctx, gb_ceilings_t *out);
 /* The cache directory into buf ($GEMMBENCH_CACHE_DIR, $XDG_CACHE_HOME/gemmbench or
  * ~/.cache/gemmbench), or NULL when GEMMBENCH_NO_CACHE is set or no home is known. */
 const char *gb_cache_dir(char *buf, size_t len);
-/* Calls fn with each entry's key text (device, driver, options, program, source hash) and size. */
+/* Calls fn with each entry's key text (device, driver, options, program, source hash) and the
+ * binary's size; a damaged entry is listed as such (it is removed and rebuilt when next used,
+ * with a warning: gb_set_warning_handler). */
 int gb_cache_list(void (*fn)(const char *key_text, uint64_t bytes, void *user), void *user);
 /* Removes every entry; *removed counts the binaries. */
 int gb_cache_clear(size_t *removed);

@@ -73,6 +73,13 @@ expect 2 "ldc=2 is smaller than 8" run -k naive -n 8 --ldc 2
 expect 2 "not valid JSON" run -k naive --kernel-path "$fx/bad_json" $small
 expect_one_line
 expect 2 "source file 'gone.cl' is missing" run -k gone --kernel-path "$fx/missing_cl" $small
+# A metadata file holds one object: a second one after it is refused, not ignored.
+mkdir "$tmp/trailing"
+cp "$fx/fixed_wg/fixed.cl" "$tmp/trailing/"
+{ cat "$fx/fixed_wg/fixed.json"; echo '{"family": "other"}'; } >"$tmp/trailing/fixed.json"
+expect 2 "fixed.json: text after the JSON document at byte offset $(wc -c <"$fx/fixed_wg/fixed.json")" \
+    run -k fixed --kernel-path "$tmp/trailing" $small
+expect_one_line
 expect_one_line
 expect 2 "cannot open kernel path" run -k naive --kernel-path "$fx/does-not-exist" $small
 export GEMMBENCH_DISABLE_FP64=1
@@ -148,6 +155,34 @@ if [ $? -eq 0 ] && grep -q " 8x2 .* pass" "$tmp/out"; then pass=$((pass + 1)); e
 if [ $? -eq 0 ] && grep -q "preset many_preset .*A_PARAMETER_WITH_A_RATHER_LONG_NAME_NUMBER_31=1000000031" \
     "$tmp/out"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: kernels with a preset of 32 long parameters"; fi
+
+# Data whose products and sums overflow the precision make no valid problem: refused before the
+# table (a non-finite reference used to make any non-finite result a pass, even from a kernel
+# that writes nothing), and nothing is stored.
+range="--store $tmp/range.db"
+expect 2 "data uniform:-1e\+300:1e\+300 with K=8, alpha 1, beta 0 can reach beyond 1.8e\+308, over the 3.4e\+38 single precision holds; use data of magnitude <= " \
+    run -k naive --dist uniform:-1e300:1e300 $small $range
+expect_one_line
+expect_no_table
+expect 2 "data uniform:-1e\+39:1e\+39 with K=8.*single precision holds; use data of magnitude <= .* or --precision d" \
+    run -k naive --dist uniform:-1e39:1e39 $small $range
+expect_one_line
+expect_no_table
+expect 2 "data uniform:-1e\+39:1e\+39" run -k wrong_edge --kernel-path "$fx/wrong" \
+    --dist uniform:-1e39:1e39 $small $range
+expect 2 "data uniform:-1:1 with K=8, alpha 1e\+38, beta 0 can reach .* single precision holds; use \|alpha\| <= " \
+    run -k naive --alpha 1e38 $small $range
+expect_one_line
+expect_no_table
+expect 2 "double precision holds" run -k naive --precision d --dist uniform:-1e300:1e300 $small $range
+# Refused before anything is opened: no store is made (or, where one existed, nothing added).
+if [ ! -e "$tmp/range.db" ] || "$gb" store info $range 2>&1 | grep -q "^points: 0"; then
+    pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: a refused problem was stored"; "$gb" store info $range; fi
+# The same data in double precision are fine.
+"$gb" run -k naive --precision d --dist uniform:-1e39:1e39 $small $range >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q " pass " "$tmp/out"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: uniform:-1e39:1e39 in double"; cat "$tmp/out" "$tmp/err"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

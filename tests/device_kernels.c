@@ -3,7 +3,12 @@
  * straddle its tiles, with alpha/beta in {0, 1, other}, under the error bound and with exact
  * integer data, with padded leading dimensions and offsets; the other layouts, served through
  * transposition passes, at one tile-straddling shape. Also checks that validation
- * catches a kernel that is wrong, and that leading dimensions a family avoids are copied. */
+ * catches a kernel that is wrong, and that leading dimensions a family avoids are copied.
+ *
+ * `device_kernels --reduced` runs the same checks at a reduced set of sizes (three shapes that
+ * straddle tiles, one exact alpha/beta pair, the thin and split-tail variants at one shape each):
+ * * every kernel, precision and layout still runs, in about a quarter of the time, which is what CI
+ * runs under AddressSanitizer and UndefinedBehaviorSanitizer (.ci/run). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +35,9 @@ static const size_t shapes[][3] = {{1, 1, 1},     {7, 7, 7},      {63, 63, 63}, 
                                    {65, 65, 65},  {127, 127, 127}, {130, 70, 33}, {97, 89, 101},
                                    {1, 65, 7},    {33, 1, 130},   {129, 132, 45}, {132, 129, 260}};
 static const double scalars[][2] = {{1, 0}, {1, 1}, {-1.5, 0.75}, {0, 2.5}, {2, 0}};
+/* --reduced: these of the shapes above (1 x 1 x 1, 65^3, 130 x 70 x 33), one integer pair. */
+static const size_t reduced_shapes[] = {0, 4, 6};
+static int reduced;
 /* Integers keep every partial sum exact with int:3 data. */
 static const double int_scalars[][2] = {{1, 0}, {1, 1}, {-2, 3}, {0, 2}, {3, 0}};
 
@@ -97,7 +105,10 @@ static void test_config(gb_context_t *ctx, const gb_impl_t *cfg, gb_precision_t 
             run_point(ctx, cfg, p, &o, "transposed");
             continue;
         }
-        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        const size_t nshapes = reduced ? sizeof reduced_shapes / sizeof reduced_shapes[0]
+                                       : sizeof shapes / sizeof shapes[0];
+        for (size_t si = 0; si < nshapes; si++) {
+            const size_t s = reduced ? reduced_shapes[si] : si;
             gb_problem_t p = base;
             p.m = shapes[s][0];
             p.n = shapes[s][1];
@@ -109,7 +120,7 @@ static void test_config(gb_context_t *ctx, const gb_impl_t *cfg, gb_precision_t 
             run_point(ctx, cfg, p, &o, "bound");
         }
         /* Every alpha/beta pair at one tile-straddling size, with exact integer data. */
-        for (size_t i = 0; i < sizeof int_scalars / sizeof int_scalars[0]; i++) {
+        for (size_t i = reduced ? 2 : 0; i < (reduced ? 3 : sizeof int_scalars / sizeof int_scalars[0]); i++) {
             gb_problem_t p = base;
             p.m = 65;
             p.n = 63;
@@ -224,8 +235,8 @@ static void test_thin(gb_context_t *ctx, const gb_registry_t *reg)
         int before = failures;
         gb_bench_options_t o = one_call();
         o.dist = (gb_dist_t){GB_DIST_UNIFORM, -1.0, 1.0, 0};
-        for (unsigned t = 0; t < 4; t++) {
-            for (size_t s = 0; s < sizeof sh / sizeof sh[0]; s++) {
+        for (unsigned t = 0; t < (reduced ? 1u : 4u); t++) {
+            for (size_t s = 0; s < (reduced ? 1 : sizeof sh / sizeof sh[0]); s++) {
                 gb_problem_t p;
                 gb_problem_init(&p, GB_PREC_S, sh[s][0], sh[s][1], sh[s][2]);
                 p.trans_a = (gb_trans_t)(t / 2);
@@ -274,7 +285,9 @@ static void test_tail(gb_context_t *ctx, const gb_registry_t *reg)
     const unsigned cus = gb_context_device(ctx)->compute_units;
     char msg[512], tag[16];
     int split_seen = 0, before = failures;
-    for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+    /* --reduced: TAIL=3, SLOTS=2 only, NN in each precision, at 850 x 600 x 5. */
+    const size_t first = reduced ? 1 : 0, end = reduced ? 2 : sizeof tails / sizeof tails[0];
+    for (size_t i = first; i < end; i++) {
         gb_params_t ps = {0};
         gb_params_set(&ps, "TAIL", tails[i][0]);
         gb_params_set(&ps, "SLOTS", tails[i][1]);
@@ -286,8 +299,8 @@ static void test_tail(gb_context_t *ctx, const gb_registry_t *reg)
             continue;
         gb_bench_options_t o = one_call();
         o.dist = (gb_dist_t){GB_DIST_UNIFORM, -1.0, 1.0, 0};
-        for (unsigned t = 0; t < 8; t++) {
-            for (size_t s = 0; s < sizeof sh / sizeof sh[0]; s++) {
+        for (unsigned t = 0; t < 8; t += reduced ? 4 : 1) {
+            for (size_t s = reduced ? 1 : 0; s < (reduced ? 2 : sizeof sh / sizeof sh[0]); s++) {
                 gb_problem_t p;
                 gb_problem_init(&p, t < 4 ? GB_PREC_S : GB_PREC_D, sh[s][0], sh[s][1], sh[s][2]);
                 p.trans_a = (gb_trans_t)(t % 4 / 2);
@@ -312,8 +325,10 @@ static void test_tail(gb_context_t *ctx, const gb_registry_t *reg)
             }
         }
     }
-    /* On a device of up to 8 compute units these shapes reach the split. */
-    CHECK(split_seen || cus > 8, "xgemm_nv TAIL: no shape was split on %u compute units", cus);
+    /* On a device of up to 8 compute units these shapes reach the split (the reduced one, up
+     * to 2). */
+    CHECK(split_seen || cus > (reduced ? 2u : 8u), "xgemm_nv TAIL: no shape was split on %u compute units",
+          cus);
     printf("xgemm_nv TAIL: %s\n", failures == before ? "ok" : "FAILED");
 }
 
@@ -350,8 +365,13 @@ static void test_catches_wrong(gb_context_t *ctx)
     gb_registry_close(reg);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc > 2 || (argc == 2 && strcmp(argv[1], "--reduced"))) {
+        printf("usage: device_kernels [--reduced]\n");
+        return 2;
+    }
+    reduced = argc == 2;
     gb_device_info_t *list;
     size_t n, idx;
     char msg[512];
@@ -371,7 +391,7 @@ int main(void)
         printf("%s\n", msg);
         return 1;
     }
-    printf("device: %s\n", list[idx].name);
+    printf("device: %s%s\n", list[idx].name, reduced ? " (reduced sizes)" : "");
     for (size_t fi = 0; fi < gb_registry_count(reg); fi++) {
         const gb_family_t *f = gb_registry_family(reg, fi);
         const size_t np = gb_family_preset_count(f), count = np ? np : 1;

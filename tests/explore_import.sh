@@ -42,6 +42,14 @@ head -c 2000 "$tmp/a.json" >"$tmp/cut.json"
 [ $? -eq 2 ] || fail "a truncated file must exit 2"
 grep -q "is not valid JSON (line" "$tmp/bad_err.txt" || fail "truncated file message"
 [ "$(wc -l <"$tmp/bad_err.txt")" -eq 1 ] || fail "one line on stderr"
+# Two exports in one file: refused as a whole (the first is not imported alone), with the offset.
+cat "$tmp/a.json" "$tmp/a.json" >"$tmp/ab.json"
+first=$(wc -c <"$tmp/a.json")
+"$gb" import "$tmp/ab.json" --store "$tmp/e.db" >"$tmp/ab.txt" 2>"$tmp/ab_err.txt"
+[ $? -eq 2 ] || fail "two concatenated exports must exit 2"
+grep -q "ab.json: text after the JSON document at byte offset $first (line" "$tmp/ab_err.txt" ||
+    fail "concatenated exports message"
+[ "$(wc -l <"$tmp/ab_err.txt")" -eq 1 ] || fail "one line on stderr for concatenated exports"
 "$gb" export --format xml --store "$tmp/b.db" >/dev/null 2>"$tmp/fmt.txt"
 [ $? -eq 2 ] && grep -q "unknown --format 'xml'" "$tmp/fmt.txt" || fail "bad --format"
 "$gb" export --store "$tmp/none.db" >/dev/null 2>"$tmp/none.txt"

@@ -51,6 +51,10 @@ expect_plan "$p: key 'precision': unknown precision 'q'" '{"kernels": ["naive"],
 expect_plan "$p: key 'timing': unknown timing 'fast'" '{"kernels": ["naive"], "n": [8], "timing": "fast"}'
 expect_plan "$p: key 'kernels' appears twice" '{"kernels": ["naive"], "kernels": ["naive"], "n": [8]}'
 expect_plan "$p must be a JSON object" '[1, 2]'
+# One document per file: a second plan (or any text) after the first is refused with its offset.
+expect_plan "$p: text after the JSON document at byte offset 33; a plan file holds one object" \
+    '{"kernels": ["naive"], "n": [8]} {"kernels": ["naive"], "n": [16]}'
+expect_plan "$p: text after the JSON document at byte offset 32" '{"kernels": ["naive"], "n": [8]},'
 expect_plan "unknown kernel 'nope'" '{"kernels": ["nope"], "n": [8]}'
 expect_plan "has no parameter NOPE" '{"kernels": ["naive"], "n": [8], "params": {"NOPE": [1]}}'
 expect_plan "no sizes to explore" '{"kernels": ["naive"]}'

@@ -8,10 +8,13 @@
  * GEMMBENCH_ENERGY_MIN_S=0, a bad value of it, or no counter) read back.
  *
  * `store_roundtrip --make-foreign DB` instead writes a store holding one point measured on a
- * device that no machine has, and prints its id (for the replay test). */
+ * device that no machine has, and prints its id (for the replay test); `--make-many DB N` a
+ * store of N such points (repetitions 0..N-1), for the damaged-store tests; `--sql DB SQL` runs
+ * SQL on DB with SQLite alone (to make databases that are not stores, with no sqlite3 program). */
 #include "unit.h"
 
 #include <cjson/cJSON.h>
+#include <sqlite3.h>
 
 #include "../src/store/store.h"
 
@@ -531,8 +534,66 @@ static void test_ceilings(const char *dir)
     gb_store_close(st);
 }
 
+/* --make-many DB N: N points of the made-up device in a new store. */
+static int make_many(const char *path, const char *count)
+{
+    char msg[1024];
+    gb_store_t *st = NULL;
+    gb_point_t pt;
+    const unsigned n = (unsigned)strtoul(count, NULL, 10);
+    if (gb_store_open(&st, path, GB_STORE_CREATE, msg, sizeof msg) != GB_OK) {
+        fprintf(stderr, "%s\n", msg);
+        return 1;
+    }
+    make_point(&pt, "No Such Device 9000");
+    /* Sorted, as a store read or an import gives them, so that the ids survive an export. */
+    memset(&pt.params, 0, sizeof pt.params);
+    gb_params_set(&pt.params, "AA", 1L << 40);
+    gb_params_set(&pt.params, "MM", 0);
+    gb_params_set(&pt.params, "ZZ", -3);
+    int rc = GB_OK;
+    for (unsigned i = 0; rc == GB_OK && i < n; i++) {
+        pt.rep = i;
+        if ((rc = gb_point_compute_id(&pt)) == GB_OK)
+            rc = gb_store_insert(st, &pt) < 0 ? GB_EIO : GB_OK;
+    }
+    if (rc != GB_OK)
+        fprintf(stderr, "%s\n", gb_store_errmsg(st));
+    gb_point_free(&pt);
+    gb_store_close(st);
+    return rc == GB_OK ? 0 : 1;
+}
+
+/* --sql DB SQL: SQLite on its own, printing each result row's first column. */
+static int print_row(void *user, int ncols, char **values, char **names)
+{
+    (void)user;
+    (void)names;
+    if (ncols > 0)
+        printf("%s\n", values[0] ? values[0] : "NULL");
+    return 0;
+}
+
+static int run_sql(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    char *err = NULL;
+    int rc = sqlite3_open(path, &db);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(db, sql, print_row, NULL, &err);
+    if (rc != SQLITE_OK)
+        fprintf(stderr, "%s\n", err ? err : db ? sqlite3_errmsg(db) : "out of memory");
+    sqlite3_free(err);
+    sqlite3_close(db);
+    return rc == SQLITE_OK ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 4 && !strcmp(argv[1], "--sql"))
+        return run_sql(argv[2], argv[3]);
+    if (argc == 4 && !strcmp(argv[1], "--make-many"))
+        return make_many(argv[2], argv[3]);
     if (argc == 3 && !strcmp(argv[1], "--make-foreign")) {
         char msg[1024];
         gb_store_t *st = NULL;

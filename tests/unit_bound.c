@@ -295,6 +295,44 @@ static void test_zero_gauge(void)
     CHECK(!v.passed && v.n_over == 1 && isinf(v.max_ratio));
 }
 
+/* A non-finite result is never agreement, not even where the reference is not finite either
+ * (data that overflow, which gb_problem_check_data refuses before a run): Inf against Inf, NaN
+ * against NaN (an unwritten element against an overflowed reference), a finite result against
+ * an infinite reference, and a finite reference whose gauge overflowed. */
+static void test_nonfinite_reference(void)
+{
+    gb_problem_t p;
+    gb_problem_init(&p, GB_PREC_S, 1, 4, 1);
+    CHECK(gb_problem_check(&p, NULL, 0) == GB_OK);
+    const double inf = (double)INFINITY, nan = (double)NAN;
+    double cref[4] = {inf, nan, -inf, 2.0}, gauge[4] = {inf, inf, inf, inf};
+    double c[4] = {inf, nan, -inf, 2.0};
+    gb_validation_t v;
+    gb__validate(&p, 0, cref, gauge, c, 4, -1.0, &v);
+    CHECK(v.done && !v.passed);
+    CHECK(v.n_nonfinite == 4);
+    CHECK_HAS(v.reason, "where the reference overflowed");
+    CHECK_HAS(v.reason, "never a match");
+    CHECK(isinf(v.max_ratio));
+    /* One element at a time. */
+    for (int i = 0; i < 4; i++) {
+        double r1[4] = {1, 1, 1, 1}, g1[4] = {1, 1, 1, 1}, c1[4] = {1, 1, 1, 1};
+        r1[i] = cref[i];
+        g1[i] = gauge[i];
+        c1[i] = c[i];
+        gb__validate(&p, 0, r1, g1, c1, 4, -1.0, &v);
+        CHECK(!v.passed && v.n_nonfinite == 1 && v.worst_i == 0 && v.worst_j == (size_t)i);
+        gb__validate(&p, 1, r1, g1, c1, 4, -1.0, &v); /* exact mode alike */
+        CHECK(!v.passed && v.n_nonfinite == 1);
+    }
+    /* Inf from the device where the reference is finite: a failure that is not the data's. */
+    double r2[4] = {1, 1, 1, 1}, g2[4] = {1, 1, 1, 1}, c2[4] = {1, inf, 1, 1};
+    gb__validate(&p, 0, r2, g2, c2, 4, -1.0, &v);
+    CHECK(!v.passed && v.n_nonfinite == 1 && v.worst_j == 1);
+    CHECK(strstr(v.reason, "reference") == NULL);
+    CHECK_HAS(v.reason, "1 elements NaN/Inf");
+}
+
 int main(void)
 {
     test_roundoff_gamma();
@@ -306,5 +344,6 @@ int main(void)
     validate_case(GB_COL_MAJOR, GB_TRANS, GB_TRANS, 1.0, 1.0);
     test_nan_canary();
     test_zero_gauge();
+    test_nonfinite_reference();
     return unit_finish();
 }

@@ -1,8 +1,8 @@
 /* unit_config.c: configuring a kernel (src/kernels/config.c) and the expression evaluator
  * (src/kernels/expr.c). Parameters come from defaults, then presets, then --param; --lws sets
  * LX/LY; gb_config_check refuses, with its own code, what a device (filled in by hand here)
- * cannot run. Families with extensions, constraints and local memory are written to a
- * temporary --kernel-path. */
+ * cannot run. Families with extensions, constraints, local memory and work-groups whose size
+ * overflows a 64-bit product are written to a temporary --kernel-path. */
 #include <limits.h>
 
 #include "unit.h"
@@ -36,6 +36,11 @@ static const char *const test_families[][3] = {
      "{'family': 'bad_expr', 'source': 'bad_expr.cl', 'entry': 'k', 'precisions': ['s'],"
      " 'layouts': ['any'], 'args': ['C'], 'global': ['M', 'N'], 'local': ['LX', 'NOPE'],"
      " 'constraints': ['NOPE > 1'], 'parameters': {'LX': {'default': 16, 'range': [1, 64]}}}"},
+    {"huge_wg.json", "huge_wg.cl",
+     "{'family': 'huge_wg', 'source': 'huge_wg.cl', 'entry': 'k', 'precisions': ['s'],"
+     " 'layouts': ['any'], 'args': ['C'], 'global': ['M', 'N'], 'local': ['LX', 'LY'],"
+     " 'parameters': {'LX': {'default': 1, 'range': [1, 1000000000000]},"
+     "                'LY': {'default': 1, 'range': [1, 1000000000000]}}}"},
     {"bad_lmem.json", "bad_lmem.cl",
      "{'family': 'bad_lmem', 'source': 'bad_lmem.cl', 'entry': 'k', 'precisions': ['s'],"
      " 'layouts': ['any'], 'args': ['C'], 'global': ['M', 'N'],"
@@ -210,6 +215,27 @@ static void test_check(const gb_registry_t *reg)
     dev = fake_device();
     dev.max_wi_sizes[1] = 2;
     CHECK_RC(gb_config_check(&c, &dev, GB_PREC_S, &row_nn, msg, sizeof msg), GB_EWGSIZE);
+    dev = fake_device();
+    /* A work-group of 2^32 x 2^32 items: the product (2^64) must not wrap to 0 and pass, even
+     * on a device whose per-dimension limits would let each size through. */
+    gb_config_t h;
+    memset(&o, 0, sizeof o);
+    CHECK_RC(gb_params_set(&o, "LX", 4294967296L), GB_OK);
+    CHECK_RC(gb_params_set(&o, "LY", 4294967296L), GB_OK);
+    CHECK_RC(gb_config_resolve(reg, "huge_wg", &o, &h, msg, sizeof msg), GB_OK);
+    dev.max_wi_sizes[0] = dev.max_wi_sizes[1] = SIZE_MAX;
+    CHECK_RC(gb_config_check(&h, &dev, GB_PREC_S, &row_nn, msg, sizeof msg), GB_EWGSIZE);
+    CHECK_HAS(msg, "4294967296 x 4294967296");
+    CHECK_RC(gb_params_set(&o, "LY", 1), GB_OK);
+    CHECK_RC(gb_config_resolve(reg, "huge_wg", &o, &h, msg, sizeof msg), GB_OK);
+    CHECK_RC(gb_config_check(&h, &dev, GB_PREC_S, &row_nn, msg, sizeof msg), GB_EWGSIZE);
+    CHECK_RC(gb_params_set(&o, "LX", 32), GB_OK);
+    CHECK_RC(gb_params_set(&o, "LY", 32), GB_OK);
+    CHECK_RC(gb_config_resolve(reg, "huge_wg", &o, &h, msg, sizeof msg), GB_OK);
+    CHECK_RC(gb_config_check(&h, &dev, GB_PREC_S, &row_nn, msg, sizeof msg), GB_OK); /* 1024 */
+    CHECK_RC(gb_params_set(&o, "LY", 33), GB_OK);
+    CHECK_RC(gb_config_resolve(reg, "huge_wg", &o, &h, msg, sizeof msg), GB_OK);
+    CHECK_RC(gb_config_check(&h, &dev, GB_PREC_S, &row_nn, msg, sizeof msg), GB_EWGSIZE);
     dev = fake_device();
     /* Without a device only the problem-independent and problem checks run. */
     CHECK_RC(gb_config_check(&c, NULL, GB_PREC_D, &row_nn, msg, sizeof msg), GB_OK);

@@ -266,6 +266,38 @@ static void test_malformed(void)
     }
 }
 
+/* One document per file: whitespace may follow it, nothing else (a second object, a stray
+ * character, a NUL byte), and the message names the file and the byte offset. */
+static void test_trailing(void)
+{
+    static char buf[8192];
+    const char *base = jsonify(base_family);
+    const size_t n = strlen(base);
+    gb_family_t f;
+    char msg[512], want[64];
+    snprintf(buf, sizeof buf, "%s \n\t\r\n", base);
+    if (CHECK_RC(parse(buf, &f, msg, sizeof msg), GB_OK))
+        gb__family_free(&f);
+    static const char *const tails[] = {" {\"family\": \"u\"}", "\n,", "x", "  // comment"};
+    for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+        snprintf(buf, sizeof buf, "%s%s", base, tails[i]);
+        const size_t at = n + strspn(tails[i], " \n");
+        CHECK_RC(parse(buf, &f, msg, sizeof msg), GB_EMETADATA);
+        CHECK_HAS(msg, "test.json");
+        snprintf(want, sizeof want, "byte offset %zu", at);
+        CHECK_HAS(msg, want);
+        CHECK(f.name == NULL);
+    }
+    /* A NUL byte inside the given length is text after the document too. */
+    memcpy(buf, base, n);
+    buf[n] = '\0';
+    buf[n + 1] = ' ';
+    msg[0] = '\0';
+    CHECK_RC(gb__family_parse(buf, n + 2, "nul.json", &f, msg, sizeof msg), GB_EMETADATA);
+    snprintf(want, sizeof want, "byte offset %zu", n);
+    CHECK_HAS(msg, want);
+}
+
 static void test_builtin_registry(void)
 {
     gb_registry_t *reg = NULL;
@@ -453,6 +485,7 @@ int main(void)
     test_malformed();
     test_builtin_registry();
     test_kernel_path();
+    test_trailing();
     test_corpus();
     return unit_finish();
 }

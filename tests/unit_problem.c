@@ -1,5 +1,6 @@
 /* unit_problem.c: the GEMM problem (src/core/): which argument gb_problem_check rejects and why,
- * defaults, overflow, buffer sizes, the text parsers, error names and the seeded generator. */
+ * defaults, overflow, buffer sizes, data whose products and sums overflow the precision
+ * (gb_problem_check_data), the text parsers, error names and the seeded generator. */
 #include <limits.h>
 
 #include "unit.h"
@@ -216,6 +217,121 @@ static void test_dist_parse(void)
     }
 }
 
+/* The data check with the bound computed here from its documented formula:
+ * S = max(1,|alpha|) (K X^2 + X) + max(1,|beta|) X against big / min(2, (1+u)^(K+2)). */
+static int data_ok(const gb_problem_t *p, double x)
+{
+    const int dbl = p->precision == GB_PREC_D;
+    const double big = dbl ? 1.7976931348623157e308 : 3.4028234663852886e38;
+    const double u = dbl ? ldexp(1.0, -53) : ldexp(1.0, -24), k = (double)p->k;
+    const double a = fabs(p->alpha) > 1 ? fabs(p->alpha) : 1, b = fabs(p->beta) > 1 ? fabs(p->beta) : 1;
+    double room = pow(1.0 + u, k + 2.0);
+    room = room < 2.0 ? room : 2.0;
+    return a * (k * x * x + x) + b * x <= big / room;
+}
+
+/* The largest magnitude a message suggests (--dist uniform:-X:X), or -1. */
+static double suggested(const char *msg)
+{
+    const char *at = strstr(msg, "--dist uniform:-");
+    double x = -1.0;
+    if (!at || sscanf(at, "--dist uniform:-%lf", &x) != 1)
+        return -1.0;
+    return x;
+}
+
+static void test_data_range(void)
+{
+    char msg[512] = "";
+    gb_dist_t uni = {GB_DIST_UNIFORM, -1.0, 1.0, 0}, big = {GB_DIST_UNIFORM, -1e39, 1e39, 0};
+    gb_dist_t huge = {GB_DIST_UNIFORM, -1e300, 1e300, 0}, nor = {GB_DIST_NORMAL, 0, 0, 0};
+    gb_dist_t ints = {GB_DIST_INT, 0, 0, 1 << 20};
+    gb_problem_t p = make(GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, 16, 16, 16);
+    CHECK_NEAR(gb_dist_max_abs(&uni), 1.0, 0.0);
+    CHECK_NEAR(gb_dist_max_abs(&huge), 1e300, 0.0);
+    CHECK_NEAR(gb_dist_max_abs(&ints), 1048576.0, 0.0);
+    CHECK_NEAR(gb_dist_max_abs(&nor), 9.1202, 1e-4);
+    CHECK_RC(gb_problem_check_data(&p, &uni, msg, sizeof msg), GB_OK);
+    CHECK_RC(gb_problem_check_data(&p, &nor, msg, sizeof msg), GB_OK);
+    CHECK_RC(gb_problem_check_data(&p, &ints, msg, sizeof msg), GB_OK);
+
+    /* The findings: inputs that overflow single precision (1e39 is Inf as a float), and ones
+     * whose products overflow double. */
+    CHECK_RC(gb_problem_check_data(&p, &big, msg, sizeof msg), GB_ERANGE);
+    CHECK_HAS(msg, "uniform:-1e+39:1e+39");
+    CHECK_HAS(msg, "single precision");
+    CHECK_HAS(msg, "--precision d");
+    const double x = suggested(msg);
+    CHECK(x > 0 && data_ok(&p, x) && !data_ok(&p, 4 * x));
+    gb_dist_t fix = {GB_DIST_UNIFORM, -x, x, 0};
+    CHECK_RC(gb_problem_check_data(&p, &fix, msg, sizeof msg), GB_OK);
+    p.precision = GB_PREC_D;
+    CHECK_RC(gb_problem_check_data(&p, &big, msg, sizeof msg), GB_OK);
+    CHECK_RC(gb_problem_check_data(&p, &huge, msg, sizeof msg), GB_ERANGE);
+    CHECK_HAS(msg, "double precision");
+    CHECK(strstr(msg, "--precision d") == NULL);
+    CHECK(suggested(msg) > 0 && data_ok(&p, suggested(msg)));
+    p.precision = GB_PREC_S;
+    CHECK_RC(gb_problem_check_data(&p, &huge, msg, sizeof msg), GB_ERANGE);
+    CHECK(strstr(msg, "--precision d") == NULL); /* 1e600 fits double no better */
+
+    /* alpha 1e38 in single: the product sums overflow; the message offers the largest alpha. */
+    p.alpha = 1e38;
+    CHECK_RC(gb_problem_check_data(&p, &uni, msg, sizeof msg), GB_ERANGE);
+    const char *at = strstr(msg, "|alpha| <= ");
+    double amax = -1;
+    CHECK(at && sscanf(at, "|alpha| <= %lf", &amax) == 1);
+    p.alpha = amax;
+    CHECK(data_ok(&p, 1.0));
+    CHECK_RC(gb_problem_check_data(&p, &uni, msg, sizeof msg), GB_OK);
+    p.alpha = -1e38;
+    CHECK_RC(gb_problem_check_data(&p, &uni, msg, sizeof msg), GB_ERANGE);
+    p.precision = GB_PREC_D;
+    CHECK_RC(gb_problem_check_data(&p, &uni, msg, sizeof msg), GB_OK);
+    p.precision = GB_PREC_S;
+    p.alpha = 1.0;
+    /* beta scales C0: |beta| X alone may overflow. */
+    p.beta = 1e38;
+    gb_dist_t ten = {GB_DIST_UNIFORM, -10.0, 10.0, 0};
+    CHECK_RC(gb_problem_check_data(&p, &ten, msg, sizeof msg), GB_ERANGE);
+    p.beta = 1e36;
+    CHECK_RC(gb_problem_check_data(&p, &ten, msg, sizeof msg), GB_OK);
+    p.beta = 0.0;
+
+    /* At the edge: int:1, K=1, beta 0 gives S = 2 max(1,|alpha|) + 1, against FLT_MAX over
+     * (1 + u)^3. */
+    gb_dist_t one = {GB_DIST_INT, 0, 0, 1};
+    gb_problem_t e = make(GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, 1, 1, 1);
+    const double edge = (3.4028234663852886e38 / pow(1.0 + ldexp(1.0, -24), 3.0) - 1.0) / 2.0;
+    e.alpha = edge * (1.0 - 1e-12);
+    CHECK(data_ok(&e, 1.0));
+    CHECK_RC(gb_problem_check_data(&e, &one, msg, sizeof msg), GB_OK);
+    e.alpha = edge * (1.0 + 1e-12);
+    CHECK(!data_ok(&e, 1.0));
+    CHECK_RC(gb_problem_check_data(&e, &one, msg, sizeof msg), GB_ERANGE);
+
+    /* A long K in single: the rounding room is capped at 2, so an ordinary problem is valid even
+     * where (1 + u)^K is astronomically large (e^128 at K = 2^31). */
+    e = make(GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, 1, 1, (size_t)INT_MAX);
+    CHECK_RC(gb_problem_check_data(&e, &uni, msg, sizeof msg), GB_OK);
+    CHECK_RC(gb_problem_check_data(&e, &ints, msg, sizeof msg), GB_OK); /* 2^71 */
+    e.alpha = 1e17; /* 2^31 * 1e17 * 2^40: over FLT_MAX */
+    CHECK_RC(gb_problem_check_data(&e, &ints, msg, sizeof msg), GB_ERANGE);
+
+    /* Not a distribution, or not finite scalars. */
+    gb_dist_t bad = {(gb_dist_kind_t)7, 0, 0, 0};
+    CHECK_RC(gb_problem_check_data(&p, &bad, msg, sizeof msg), GB_EBADDIST);
+    gb_dist_t rev = {GB_DIST_UNIFORM, 1.0, -1.0, 0}, inf = {GB_DIST_UNIFORM, -1.0, (double)INFINITY, 0};
+    CHECK_RC(gb_problem_check_data(&p, &rev, msg, sizeof msg), GB_EBADDIST);
+    CHECK_RC(gb_problem_check_data(&p, &inf, msg, sizeof msg), GB_EBADDIST);
+    gb_dist_t zero = {GB_DIST_INT, 0, 0, 0};
+    CHECK_RC(gb_problem_check_data(&p, &zero, msg, sizeof msg), GB_EBADDIST);
+    p.alpha = (double)NAN;
+    CHECK_RC(gb_problem_check_data(&p, &uni, msg, sizeof msg), GB_EBADSCALAR);
+    CHECK(!strcmp(gb_errname(GB_ERANGE), "GB_ERANGE"));
+    CHECK(!strcmp(gb_strerror(GB_ERANGE), "inputs or scalars overflow the precision"));
+}
+
 static void test_text_parsers(void)
 {
     gb_precision_t prec = GB_PREC_D;
@@ -372,6 +488,7 @@ int main(void)
     test_scalars();
     test_buffer_elems();
     test_dist_parse();
+    test_data_range();
     test_text_parsers();
     test_errors();
     test_generator();

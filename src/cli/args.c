@@ -1,11 +1,16 @@
-/* args.c: error printing, strict number parsing and device selection for the subcommands. */
+/* args.c: error printing, strict number parsing, device selection and safe file output for the
+ * subcommands. */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -116,14 +121,117 @@ void cli_verdict_text(const gb_validation_t *v, int why_not, char *buf, size_t l
         snprintf(buf, len, "pass %.2g/%.3g", v->max_ratio, v->bound_ratio);
 }
 
-int cli_out_open(cli_out_t *o, const char *path)
+/* path made absolute through its folder's real path (the file itself may not exist yet), into
+ * buf; NULL when the folder cannot be resolved. */
+static const char *canonical(const char *path, char *buf, size_t len)
+{
+    char dir[PATH_MAX], real[PATH_MAX];
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    if (!realpath(dir, real))
+        return NULL;
+    /* A name that is itself a link is followed too: writing through it replaces its target. */
+    char whole[PATH_MAX * 2 + 2];
+    snprintf(whole, sizeof whole, "%s/%s", strcmp(real, "/") ? real : "", base);
+    if (realpath(whole, buf))
+        return buf;
+    snprintf(buf, len, "%s", whole);
+    return buf;
+}
+
+/* Does path name the store's file, or one of SQLite's files beside it (-wal, -shm, -journal)?
+ * The same device and inode when both exist (hard and symbolic links, other spellings of the
+ * name), else the same canonical name. */
+static int is_store_file(const char *path, const char *store)
+{
+    static const char *const sfx[] = {"", "-wal", "-shm", "-journal"};
+    char cp[PATH_MAX * 2 + 2], cs[PATH_MAX * 2 + 2], other[PATH_MAX * 2 + 16];
+    struct stat a, b;
+    const int exists = stat(path, &a) == 0;
+    const char *p = canonical(path, cp, sizeof cp), *s = canonical(store, cs, sizeof cs);
+    for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++) {
+        snprintf(other, sizeof other, "%s%s", store, sfx[i]);
+        if (exists && stat(other, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+            return 1;
+        snprintf(other, sizeof other, "%s%s", s ? s : "", sfx[i]);
+        if (p && s && !strcmp(p, other))
+            return 1;
+    }
+    return 0;
+}
+
+/* Does the file at path begin with SQLite's 16-byte header string? */
+static int is_sqlite_file(const char *path)
+{
+    char head[16];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    const int yes = fread(head, 1, sizeof head, f) == sizeof head &&
+                    !memcmp(head, "SQLite format 3", sizeof head);
+    fclose(f);
+    return yes;
+}
+
+/* The refusal of an output that would replace the store or another SQLite database: 0 when
+ * path may be written, else the exit code after a one-line error. */
+static int out_refused(const char *path, const char *store)
+{
+    if (store && is_store_file(path, store))
+        return cli_error(GB_EBADARG, "--out '%s' is the results store %s (or one of its files); "
+                         "writing there would replace the store: give another --out", path, store);
+    if (is_sqlite_file(path))
+        return cli_error(GB_EBADARG, "--out '%s' is an SQLite database (a results store?); "
+                         "gemmbench does not replace one: give another --out", path);
+    return 0;
+}
+
+#define TMP_TAG ".gemmbench-tmp."
+
+/* Removes PATH.gemmbench-tmp.PID files that a killed earlier write of path left behind: those
+ * whose process no longer exists. */
+static void remove_stale(const char *path)
+{
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    char dir[PATH_MAX], prefix[NAME_MAX + 32], victim[PATH_MAX + NAME_MAX + 2];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+    snprintf(prefix, sizeof prefix, "%s" TMP_TAG, base);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    const size_t plen = strlen(prefix);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *num = e->d_name + plen;
+        if (strncmp(e->d_name, prefix, plen) || !*num || num[strspn(num, "0123456789")])
+            continue;
+        const long pid = strtol(num, NULL, 10);
+        if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        snprintf(victim, sizeof victim, "%s%s", slash ? dir : "", e->d_name);
+        unlink(victim);
+    }
+    closedir(d);
+}
+
+int cli_out_open(cli_out_t *o, const char *path, const char *store)
 {
     o->f = stdout;
     o->path = path;
+    o->store = store;
     o->tmp[0] = '\0';
     if (!path)
         return 0;
-    snprintf(o->tmp, sizeof o->tmp, "%s.tmp%ld", path, (long)getpid());
+    int rc = out_refused(path, store);
+    if (rc)
+        return rc;
+    remove_stale(path);
+    snprintf(o->tmp, sizeof o->tmp, "%s" TMP_TAG "%ld", path, (long)getpid());
     if (!(o->f = fopen(o->tmp, "wb")))
         return cli_error(GB_EBADARG, "cannot write '%s'; check the path", path);
     return 0;
@@ -137,6 +245,12 @@ int cli_out_close(cli_out_t *o, int rc)
     o->f = NULL;
     if (rc == GB_OK && closed != 0)
         rc = GB_EIO;
+    /* Checked again: the file may have appeared while the output was written. */
+    int refused = rc == GB_OK ? out_refused(o->path, o->store) : 0;
+    if (refused) {
+        remove(o->tmp);
+        return refused;
+    }
     if (rc == GB_OK && rename(o->tmp, o->path) != 0) {
         remove(o->tmp);
         return cli_error(GB_EBADARG, "cannot write '%s'; check the path", o->path);

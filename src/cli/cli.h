@@ -32,19 +32,24 @@ typedef struct cli_device {
 int cli_device_open(cli_device_t *d, const gb_device_selector_t *sel);
 void cli_device_close(cli_device_t *d);
 
-/* A command's output: standard output, or a file written beside its final name (PATH.tmpPID)
- * and renamed when complete, so that a failed or interrupted write never leaves a partial file
- * under that name. */
+/* A command's output: standard output, or a file written beside its final name
+ * (PATH.gemmbench-tmp.PID) and renamed when complete, so that a failed or interrupted write
+ * never leaves a partial file under that name; a temporary file left by a killed write is
+ * removed by the next write of the same path (once its process is gone). */
 typedef struct cli_out {
     FILE *f;
-    const char *path; /* NULL: standard output */
+    const char *path;  /* NULL: standard output */
+    const char *store; /* the results store the command reads (NULL: none) */
     char tmp[1200];
 } cli_out_t;
-/* Opens the output (path NULL: standard output). 0, or the exit code after a one-line error. */
-int cli_out_open(cli_out_t *o, const char *path);
-/* Ends a file output: with rc GB_OK closes it and renames it into place, otherwise removes it.
- * Returns rc, GB_EIO when closing failed, or (after the one-line error) the exit code when the
- * rename failed. Standard output is left as it is and rc returned. */
+/* Opens the output (path NULL: standard output). Refuses a path that is the store (its file or
+ * SQLite's files beside it, through any link or spelling) or any existing SQLite database. 0,
+ * or the exit code after a one-line error. */
+int cli_out_open(cli_out_t *o, const char *path, const char *store);
+/* Ends a file output: with rc GB_OK closes it and renames it into place (checking again that the
+ * name is not the store or an SQLite database), otherwise removes it. Returns rc, GB_EIO when
+ * closing failed, or (after the one-line error) the exit code when the rename failed or was
+ * refused. Standard output is left as it is and rc returned. */
 int cli_out_close(cli_out_t *o, int rc);
 
 /* A validation verdict as the tables print it: "pass 3.1/1.03e+03", "pass exact", "FAIL: why",

@@ -53,7 +53,7 @@ int cmd_export(int argc, char **argv)
     if (rc)
         return rc;
     cli_out_t o;
-    if ((rc = cli_out_open(&o, out)))
+    if ((rc = cli_out_open(&o, out, gb_store_path(st))))
         goto done;
     size_t n = 0;
     rc = csv ? gb_store_export_csv(st, o.f, &n) : gb_store_export_json(st, o.f, &n);

@@ -1,6 +1,6 @@
 /* cmd_import.c: `gemmbench import FILE [--store PATH]`: merges a JSON export (from this machine
  * or another) into the results store. Points are recognised by id, so importing a file twice,
- * or a store's own export, adds nothing. A malformed file writes nothing. */
+ * or a store's own export, adds nothing. A malformed file writes nothing, and creates no store. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,15 +84,21 @@ int cmd_import(int argc, char **argv)
     if (!text)
         return cli_error(GB_EBADARG, too_large ? "'%s' is over 256 MiB; export and import in parts"
                                                : "cannot read '%s'", file);
+    /* The whole file is checked before the store is opened: a bad file creates no store. */
+    char msg[1024];
+    gb_store_import_t *im = NULL;
+    int rc = gb_store_import_parse(text, len, file, &im, msg, sizeof msg);
+    free(text);
+    if (rc != GB_OK)
+        return cli_error(rc, "%s", msg);
     gb_store_t *st = NULL;
-    int rc = cli_store_open(&st, path, 1);
-    if (rc) {
-        free(text);
+    if ((rc = cli_store_open(&st, path, 1))) {
+        gb_store_import_free(im);
         return rc;
     }
     size_t added = 0, present = 0;
-    rc = gb_store_import_json(st, text, len, file, &added, &present);
-    free(text);
+    rc = gb_store_import_commit(st, im, &added, &present);
+    gb_store_import_free(im);
     if (rc != GB_OK) {
         rc = cli_error(rc, "%s", gb_store_errmsg(st));
     } else if (added == 0) {

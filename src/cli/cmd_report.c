@@ -164,7 +164,7 @@ int cmd_report(int argc, char **argv)
                        gb_report_filter_text(rep, filters, sizeof filters));
         goto done;
     }
-    if ((rc = cli_out_open(&w, out[0] ? out : NULL)))
+    if ((rc = cli_out_open(&w, out[0] ? out : NULL, gb_store_path(st))))
         goto done;
     const int wrote = gb_report_write(rep, o.format, o.tables, w.f, msg, sizeof msg);
     if ((rc = cli_out_close(&w, wrote)) > 0)

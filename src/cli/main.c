@@ -32,8 +32,16 @@ static void usage(FILE *f)
             "            3 OpenCL, build or system failure\n");
 }
 
+/* The library's warnings (a damaged program-cache entry rebuilt): one line each on stderr. */
+static void print_warning(const char *msg, void *user)
+{
+    (void)user;
+    fprintf(stderr, "gemmbench: warning: %s\n", msg);
+}
+
 int main(int argc, char **argv)
 {
+    gb_set_warning_handler(print_warning, NULL);
     if (argc < 2)
         return cli_error(GB_EBADARG, "no command given; run 'gemmbench --help' for the list");
     /* "help CMD" is "CMD --help". */

@@ -8,6 +8,9 @@
 #include "gemmbench.h"
 #include "../util/util.h"
 
+/* Passes a formatted one-line warning to the handler of gb_set_warning_handler, if any. */
+void gb__warn(const char *fmt, ...) GB_PRINTF(1, 2);
+
 /* a * b and a + b into *out; return 0 on overflow. */
 int gb__mul_ok(size_t a, size_t b, size_t *out);
 int gb__add_ok(size_t a, size_t b, size_t *out);

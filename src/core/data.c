@@ -1,5 +1,7 @@
-/* data.c: seeded input generation (uniform, normal, small integers) and distribution parsing. */
+/* data.c: seeded input generation (uniform, normal, small integers), distribution parsing, and
+ * the check that a problem's data stay finite in its precision. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +90,69 @@ const char *gb_dist_format(const gb_dist_t *d, char *buf, size_t len)
     default: snprintf(buf, len, "uniform:%g:%g", d->lo, d->hi); break;
     }
     return buf;
+}
+
+double gb_dist_max_abs(const gb_dist_t *d)
+{
+    switch (d->kind) {
+    case GB_DIST_INT: return (double)d->range;
+    /* gb__rng_normal: u1 >= 2^-60 and |cos| <= 1. */
+    case GB_DIST_NORMAL: return sqrt(-2.0 * log(0x1.0p-60));
+    default: return fmax(fabs(d->lo), fabs(d->hi));
+    }
+}
+
+/* S of gb_problem_check_data for largest magnitude x and scalars a = max(1, |alpha|),
+ * b = max(1, |beta|). Infinite when it overflows double. */
+static double data_bound(double x, double a, double b, double k)
+{
+    return a * (k * x * x + x) + b * x;
+}
+
+int gb_problem_check_data(const gb_problem_t *p, const gb_dist_t *d, char *msg, size_t msglen)
+{
+    char dist[96];
+    if ((d->kind != GB_DIST_UNIFORM && d->kind != GB_DIST_NORMAL && d->kind != GB_DIST_INT) ||
+        (d->kind == GB_DIST_UNIFORM && !(isfinite(d->lo) && isfinite(d->hi) && d->lo < d->hi)) ||
+        (d->kind == GB_DIST_INT && d->range < 1))
+        return gb__fail(msg, msglen, GB_EBADDIST, "the data distribution is not one; use "
+                        "uniform:LO:HI with finite LO < HI, normal or int:R");
+    if (!isfinite(p->alpha) || !isfinite(p->beta))
+        return gb__fail(msg, msglen, GB_EBADSCALAR, "alpha and beta must be finite numbers");
+    const int dbl = p->precision == GB_PREC_D;
+    const double big = dbl ? DBL_MAX : (double)FLT_MAX, u = dbl ? 0x1.0p-53 : 0x1.0p-24;
+    const double k = (double)p->k, x = gb_dist_max_abs(d);
+    const double a = fmax(1.0, fabs(p->alpha)), b = fmax(1.0, fabs(p->beta));
+    /* The rounding of K+2 additions can grow a magnitude by (1 + u)^(K+2) at worst: 1.0000002
+     * for K = 1 in single. Capped at 2, reached at K = 11.6 million in single, where the error
+     * bound says nothing any more (gamma_K >= 0.69) and a worst case of e^128 at K = 2^31 would
+     * refuse every problem. */
+    const double room = fmin(2.0, exp((k + 2.0) * log1p(u))), limit = big / room;
+    const double s = data_bound(x, a, b, k);
+    if (s <= limit)
+        return GB_OK;
+    /* The fix: the largest magnitude that would do (both terms of S within half the limit, so
+     * within it), and the largest |alpha| with this data when there is one. */
+    const double x_max = fmin(sqrt(limit / (4.0 * a * k)), limit / (4.0 * (a + b)));
+    const double alpha_max = (limit - b * x) / (k * x * x + x);
+    const char *prec = dbl ? "double" : "single";
+    /* Double precision is a fix only where the same data fit there. */
+    const int in_double = !dbl && s <= DBL_MAX / fmin(2.0, exp((k + 2.0) * log1p(0x1.0p-53)));
+    char reach[48];
+    if (isinf(s))
+        snprintf(reach, sizeof reach, "beyond %.3g", DBL_MAX);
+    else
+        snprintf(reach, sizeof reach, "%.3g", s);
+    gb_dist_format(d, dist, sizeof dist);
+    if (alpha_max >= 1.0 && fabs(p->alpha) > 1.0)
+        return gb__fail(msg, msglen, GB_ERANGE, "data %s with K=%zu, alpha %g, beta %g can reach "
+                        "%s, over the %.3g %s precision holds; use |alpha| <= %.3g (or data of "
+                        "magnitude <= %.3g%s)", dist, p->k, p->alpha, p->beta, reach, big, prec,
+                        alpha_max, x_max, in_double ? ", or --precision d" : "");
+    return gb__fail(msg, msglen, GB_ERANGE, "data %s with K=%zu, alpha %g, beta %g can reach %s, "
+                    "over the %.3g %s precision holds; use data of magnitude <= %.3g (e.g. "
+                    "--dist uniform:-%.3g:%.3g)%s", dist, p->k, p->alpha, p->beta, reach, big, prec,
+                    x_max, x_max, x_max, in_double ? " or --precision d" : "");
 }
 
 double gb__now_ms(void)

@@ -1,5 +1,9 @@
-/* error.c: gb_strerror() and gb_errname(), generated from the single error table. */
-#include "gemmbench.h"
+/* error.c: gb_strerror() and gb_errname(), generated from the single error table, and the
+ * warning handler. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "core.h"
 
 const char *gb_strerror(int code)
 {
@@ -24,4 +28,26 @@ const char *gb_errname(int code)
 const char *gb_version(void)
 {
     return GB_VERSION_STRING;
+}
+
+/* The caller's warning function: set once, before contexts open (not synchronised). */
+static gb_warning_fn warning_fn;
+static void *warning_user;
+
+void gb_set_warning_handler(gb_warning_fn fn, void *user)
+{
+    warning_fn = fn;
+    warning_user = user;
+}
+
+void gb__warn(const char *fmt, ...)
+{
+    if (!warning_fn)
+        return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    warning_fn(msg, warning_user);
 }

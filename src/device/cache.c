@@ -1,9 +1,21 @@
 /* cache.c: the persistent program binary cache. A built program's binary is kept on disk, keyed
  * by device, platform version, driver version, build options and the source, so a second
  * process building the same kernel only loads it. The directory is $GEMMBENCH_CACHE_DIR, else
- * $XDG_CACHE_HOME/gemmbench, else ~/.cache/gemmbench; GEMMBENCH_NO_CACHE=1 turns it off. Each
- * entry is KEY.bin plus KEY.key, the key's full text, compared on load so that a hash collision
- * can only cost a rebuild. */
+ * $XDG_CACHE_HOME/gemmbench, else ~/.cache/gemmbench; GEMMBENCH_NO_CACHE=1 turns it off.
+ *
+ * Each entry is one file, HASH.gbc (HASH: FNV-1a 64 of the key text):
+ *   gemmbench-program-cache 1\n
+ *   bytes: N\n              the binary's size
+ *   fnv1a64: HHHH...\n      FNV-1a 64 of the binary, 16 hex digits
+ *   the key's full text (device, platform, driver, options, program, source hash), then a NUL,
+ *   then the N bytes of the binary.
+ * It is written to a temporary file in the same folder and renamed into place, so a reader never
+ * sees half of one (a process killed while writing leaves only HASH.gbc.PID.tmp, never read, and
+ * removed by `gemmbench cache clear`). Before a binary reaches the OpenCL driver (which may
+ * overflow a buffer or abort on a damaged one), the entry's header, key, size and checksum are
+ * verified; an entry that fails is removed, the program rebuilt and stored again, and a warning
+ * goes to the handler set with gb_set_warning_handler. Entries of the earlier format (KEY.bin
+ * with KEY.key, no checksum) are never read. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -76,31 +88,88 @@ static char *read_all(const char *path, size_t *len)
     return buf;
 }
 
-/* Writes data to path through a temporary file and a rename, so readers never see half. */
-static void write_atomic(const char *path, const void *data, size_t len)
+#define ENTRY_MAGIC "gemmbench-program-cache 1\n"
+
+/* Splits an entry's text: 1 with its key text (NUL-terminated, inside data) and binary when the
+ * header is whole and the binary has the size and checksum it records; else 0 and why. */
+static int entry_parse(const char *data, size_t len, const char **key, const unsigned char **bin,
+                       size_t *binlen, char *why, size_t whylen)
 {
-    char tmp[1200];
+    const size_t mlen = strlen(ENTRY_MAGIC);
+    const char *nul = memchr(data, '\0', len);
+    unsigned long long bytes = 0, sum = 0;
+    int used = 0;
+    if (len < mlen || memcmp(data, ENTRY_MAGIC, mlen) != 0 || !nul) {
+        snprintf(why, whylen, "no entry header");
+        return 0;
+    }
+    /* The header ends at the NUL, so the scan cannot run into the binary. */
+    if (sscanf(data + mlen, "bytes: %llu\nfnv1a64: %16llx\n%n", &bytes, &sum, &used) != 2 ||
+        used == 0) {
+        snprintf(why, whylen, "damaged header");
+        return 0;
+    }
+    *key = data + mlen + used;
+    *bin = (const unsigned char *)nul + 1;
+    *binlen = len - (size_t)(nul + 1 - data);
+    if (*binlen != bytes) {
+        snprintf(why, whylen, "%zu bytes of binary where it records %llu: truncated or extended",
+                 *binlen, bytes);
+        return 0;
+    }
+    const uint64_t got = fnv1a((const char *)*bin, *binlen, 0xcbf29ce484222325ull);
+    if (got != sum) {
+        snprintf(why, whylen, "binary checksum %016llx where it records %016llx: changed",
+                 (unsigned long long)got, sum);
+        return 0;
+    }
+    return 1;
+}
+
+/* Writes data to path through a temporary file in the same folder and a rename, so readers
+ * never see half. */
+static void write_atomic(const char *path, const void *head, size_t hlen, const void *data,
+                         size_t len)
+{
+    char tmp[1300];
     snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
     FILE *f = fopen(tmp, "wb");
     if (!f)
         return;
-    int ok = fwrite(data, 1, len, f) == len;
+    int ok = fwrite(head, 1, hlen, f) == hlen && fwrite(data, 1, len, f) == len;
     ok &= fclose(f) == 0;
     if (!ok || rename(tmp, path) != 0)
         remove(tmp);
 }
 
-static int load(gb_context_t *ctx, const char *bin_path, cl_program *out)
+/* Loads the entry at path for key: 1 with *out built from its binary; 0 when there is none or
+ * it cannot be used, with *damaged set (and why) when a file was there but failed its checks. */
+static int load(gb_context_t *ctx, const char *path, const char *key, cl_program *out,
+                int *damaged, char *why, size_t whylen)
 {
-    size_t len = 0;
-    unsigned char *bin = (unsigned char *)read_all(bin_path, &len);
-    if (!bin)
+    size_t len = 0, binlen = 0;
+    const char *stored_key = NULL;
+    const unsigned char *bin = NULL;
+    *damaged = 0;
+    char *data = read_all(path, &len);
+    if (!data)
         return 0;
+    if (!entry_parse(data, len, &stored_key, &bin, &binlen, why, whylen)) {
+        *damaged = 1;
+    } else if (strcmp(stored_key, key) != 0) {
+        /* A 64-bit hash collision, or another entry's file under this name. */
+        snprintf(why, whylen, "it holds another program");
+        *damaged = 1;
+    }
+    if (*damaged) {
+        free(data);
+        return 0;
+    }
     cl_device_id d = (cl_device_id)ctx->dev->cl_device;
     cl_int status, err;
     const unsigned char *bins[1] = {bin};
-    cl_program prog = clCreateProgramWithBinary(ctx->cl, 1, &d, &len, bins, &status, &err);
-    free(bin);
+    cl_program prog = clCreateProgramWithBinary(ctx->cl, 1, &d, &binlen, bins, &status, &err);
+    free(data);
     if (err != CL_SUCCESS || status != CL_SUCCESS)
         return 0;
     if (clBuildProgram(prog, 1, &d, "", NULL, NULL) != CL_SUCCESS) {
@@ -111,8 +180,7 @@ static int load(gb_context_t *ctx, const char *bin_path, cl_program *out)
     return 1;
 }
 
-static void store(gb_context_t *ctx, cl_program prog, const char *bin_path, const char *key_path,
-                  const char *key)
+static void store(cl_program prog, const char *path, const char *key)
 {
     size_t len = 0;
     if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) != CL_SUCCESS ||
@@ -120,11 +188,17 @@ static void store(gb_context_t *ctx, cl_program prog, const char *bin_path, cons
         return;
     unsigned char *bin = malloc(len);
     unsigned char *bins[1] = {bin};
-    (void)ctx;
-    if (bin && clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS) {
-        write_atomic(bin_path, bin, len);
-        write_atomic(key_path, key, strlen(key));
+    const size_t klen = strlen(key);
+    char *head = malloc(klen + 128);
+    if (bin && head &&
+        clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS) {
+        const int n = snprintf(head, klen + 128, ENTRY_MAGIC "bytes: %zu\nfnv1a64: %016llx\n%s",
+                               len, (unsigned long long)fnv1a((const char *)bin, len,
+                                                              0xcbf29ce484222325ull), key);
+        if (n > 0)
+            write_atomic(path, head, (size_t)n + 1, bin, len); /* the NUL after the key too */
     }
+    free(head);
     free(bin);
 }
 
@@ -142,7 +216,7 @@ int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, co
     memcpy(src + plen + 9, source, slen + 1);
     const size_t total = plen + 9 + slen;
     const gb_device_info_t *dev = ctx->dev;
-    char dir[1024], key[2048], bin_path[1200], key_path[1200];
+    char dir[1024], key[2048], path[1200];
     const char *cdir = gb_cache_dir(dir, sizeof dir);
     int rc;
     const double t0 = gb__now_ms();
@@ -154,23 +228,25 @@ int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, co
                  (unsigned long long)fnv1a(src, total, 0xcbf29ce484222325ull),
                  (unsigned long long)fnv1a(src, total, 0x84222325cbf29ce4ull));
         const uint64_t h = fnv1a(key, strlen(key), 0xcbf29ce484222325ull);
-        snprintf(bin_path, sizeof bin_path, "%s/%016llx.bin", cdir, (unsigned long long)h);
-        snprintf(key_path, sizeof key_path, "%s/%016llx.key", cdir, (unsigned long long)h);
-        size_t klen = 0;
-        char *stored_key = read_all(key_path, &klen);
-        int same = stored_key && !strcmp(stored_key, key);
-        free(stored_key);
-        if (same && load(ctx, bin_path, out)) {
+        snprintf(path, sizeof path, "%s/%016llx.gbc", cdir, (unsigned long long)h);
+        int damaged = 0;
+        char why[160];
+        if (load(ctx, path, key, out, &damaged, why, sizeof why)) {
             *ms = gb__now_ms() - t0;
             *hit = 1;
             free(src);
             return GB_OK;
         }
+        if (damaged) {
+            remove(path);
+            gb__warn("program cache entry %s of '%s' was damaged (%s): removed, and the program "
+                     "is built again", path, name, why);
+        }
     }
     rc = gb__program_build(ctx, name, src, options, out, ms);
     free(src);
     if (rc == GB_OK && cdir && mkdir_p(cdir) == 0)
-        store(ctx, *out, bin_path, key_path, key);
+        store(*out, path, key);
     *ms = gb__now_ms() - t0;
     return rc;
 }
@@ -186,18 +262,19 @@ int gb_cache_list(void (*fn)(const char *key_text, uint64_t bytes, void *user), 
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         size_t n = strlen(e->d_name);
-        if (n < 5 || strcmp(e->d_name + n - 4, ".key"))
+        if (n < 5 || strcmp(e->d_name + n - 4, ".gbc"))
             continue;
-        char path[1400], bin[1400];
+        char path[1400], why[160];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        snprintf(bin, sizeof bin, "%s/%.*s.bin", dir, (int)(n - 4), e->d_name);
-        size_t len = 0;
-        char *key = read_all(path, &len);
-        struct stat st;
-        uint64_t bytes = stat(bin, &st) == 0 ? (uint64_t)st.st_size : 0;
-        if (key)
-            fn(key, bytes, user);
-        free(key);
+        size_t len = 0, binlen = 0;
+        const char *key = NULL;
+        const unsigned char *bin = NULL;
+        char *data = read_all(path, &len);
+        if (data && entry_parse(data, len, &key, &bin, &binlen, why, sizeof why))
+            fn(key, (uint64_t)binlen, user);
+        else if (data)
+            fn("(damaged: removed and rebuilt at its next use)\n", (uint64_t)len, user);
+        free(data);
     }
     closedir(d);
     return GB_OK;
@@ -215,12 +292,14 @@ int gb_cache_clear(size_t *removed)
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         size_t n = strlen(e->d_name);
-        if (n < 5 || (strcmp(e->d_name + n - 4, ".key") && strcmp(e->d_name + n - 4, ".bin") &&
-                      strcmp(e->d_name + n - 4, ".tmp")))
+        /* .gbc entries, their .tmp files, and the earlier format's .bin and .key files. */
+        if (n < 5 || (strcmp(e->d_name + n - 4, ".gbc") && strcmp(e->d_name + n - 4, ".key") &&
+                      strcmp(e->d_name + n - 4, ".bin") && strcmp(e->d_name + n - 4, ".tmp")))
             continue;
         char path[1400];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (remove(path) == 0 && !strcmp(e->d_name + n - 4, ".bin"))
+        if (remove(path) == 0 && (!strcmp(e->d_name + n - 4, ".gbc") ||
+                                  !strcmp(e->d_name + n - 4, ".bin")))
             (*removed)++;
     }
     closedir(d);

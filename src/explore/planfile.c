@@ -277,7 +277,12 @@ int gb_plan_parse_json(gb_plan_t *pl, const char *text, size_t len, const char *
                     line, col);
     }
     int rc = GB_OK;
-    if (!cJSON_IsObject(root))
+    /* One document per file: anything but whitespace after it is an error, not ignored. */
+    for (size_t at = (size_t)(end - text); rc == GB_OK && at < len; at++)
+        if (!strchr(" \t\r\n", text[at]) || text[at] == '\0')
+            rc = gb__fail(msg, msglen, GB_EBADARG, "%s: text after the JSON document at "
+                                  "byte offset %zu; a plan file holds one object", origin, at);
+    if (rc == GB_OK && !cJSON_IsObject(root))
         rc = gb__fail(msg, msglen, GB_EBADARG, "%s must be a JSON object of plan keys", origin);
     for (const cJSON *it = root->child; rc == GB_OK && it; it = it->next) {
         if (cJSON_GetObjectItemCaseSensitive(root, it->string) != it)

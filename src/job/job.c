@@ -11,7 +11,7 @@ int gb_job_cannot_run(int code)
     case GB_EBADPARAM: case GB_ECONSTRAINT: case GB_EBADLWS: case GB_EUNSUPPORTED:
     case GB_ENOFP64: case GB_ENOEXT: case GB_EWGSIZE: case GB_ELOCALMEM: case GB_EOVERFLOW:
     case GB_EBADM: case GB_EBADN: case GB_EBADK: case GB_EBADLDA: case GB_EBADLDB:
-    case GB_EBADLDC: case GB_EBADPRECISION: case GB_ENOIMAGES: case GB_EMETADATA:
+    case GB_EBADLDC: case GB_EBADPRECISION: case GB_ENOIMAGES: case GB_EMETADATA: case GB_ERANGE:
         return 1;
     default:
         return 0;
@@ -22,6 +22,8 @@ int gb_job_cannot_run(int code)
 static int finish(gb_job_t *job, const gb_device_info_t *dev)
 {
     int rc = gb_problem_check(&job->problem, job->why, sizeof job->why);
+    if (rc == GB_OK)
+        rc = gb_problem_check_data(&job->problem, &job->bench.dist, job->why, sizeof job->why);
     if (rc == GB_OK)
         rc = gb_impl_check(&job->impl, dev, job->problem.precision, &job->problem, job->why,
                            sizeof job->why);

@@ -211,8 +211,10 @@ int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_prec
         if (l0 < 1 || l1 < 1)
             return gb__fail(msg, msglen, GB_EBADLWS, "kernel '%s' asks for a work-group of "
                             "%lld x %lld; sizes must be positive", name, l0, l1);
-        if ((unsigned long long)(l0 * l1) > dev->max_wg_size || (size_t)l0 > dev->max_wi_sizes[0] ||
-            (size_t)l1 > dev->max_wi_sizes[1])
+        /* l0 * l1 > max without forming the product, which may overflow long long. */
+        const unsigned long long wg_max = dev->max_wg_size;
+        if ((unsigned long long)l0 > wg_max || (unsigned long long)l1 > wg_max / (unsigned long long)l0 ||
+            (size_t)l0 > dev->max_wi_sizes[0] || (size_t)l1 > dev->max_wi_sizes[1])
             return gb__fail(msg, msglen, GB_EWGSIZE,
                             "kernel '%s' needs a work-group of %lld x %lld, over device '%s''s "
                             "limit of %zu (%zu x %zu); choose a smaller work-group size or other parameters",

@@ -470,7 +470,8 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
     memset(f, 0, sizeof *f);
     if (len > (1u << 20))
         return gb__fail(msg, msglen, GB_EMETADATA, "%s: metadata larger than 1 MiB", origin);
-    cJSON *root = cJSON_ParseWithLength(json, len);
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
     if (!root) {
         const char *at = cJSON_GetErrorPtr();
         return gb__fail(msg, msglen, GB_EMETADATA,
@@ -478,6 +479,13 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
                         at ? (long)(at - json) : -1L);
     }
     int rc = GB_OK;
+    /* One document per file: anything but whitespace after it is an error, not ignored. */
+    for (size_t at = (size_t)(end - json); at < len; at++)
+        if (!strchr(" \t\r\n", json[at]) || json[at] == '\0') {
+            rc = gb__fail(msg, msglen, GB_EMETADATA, "%s: text after the JSON document at byte "
+                          "offset %zu; a metadata file holds one object", origin, at);
+            goto done;
+        }
     if (!cJSON_IsObject(root)) {
         rc = gb__fail(msg, msglen, GB_EMETADATA, "%s: metadata must be a JSON object", origin);
         goto done;

@@ -217,6 +217,8 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
     memset(r, 0, sizeof *r);
     gb_problem_t p = *problem;
     int rc = gb_problem_check(&p, ctx->errmsg, sizeof ctx->errmsg);
+    if (rc == GB_OK)
+        rc = gb_problem_check_data(&p, &o->dist, ctx->errmsg, sizeof ctx->errmsg);
     if (rc != GB_OK)
         return rc;
     if ((rc = gb_impl_check(im, ctx->dev, p.precision, &p, ctx->errmsg, sizeof ctx->errmsg)))

@@ -398,14 +398,14 @@ int gb_store_export_csv(gb_store_t *st, FILE *f, size_t *count)
 
 /* ---- import --------------------------------------------------------------------------------- */
 
-typedef struct import_state {
+struct gb_store_import {
     gb_point_t *points;
     size_t n, added, present;
-} import_state_t;
+};
 
 static int import_fn(gb_store_t *st, void *user)
 {
-    import_state_t *is = user;
+    gb_store_import_t *is = user;
     is->added = is->present = 0;
     for (size_t i = 0; i < is->n; i++) {
         int rc = gb_store__insert_in_tx(st, &is->points[i]);
@@ -444,42 +444,53 @@ static const char *missing_v2_key(const cJSON *o)
     return NULL;
 }
 
-int gb_store_import_json(gb_store_t *st, const char *text, size_t len, const char *origin,
-                         size_t *added, size_t *present)
+int gb_store_import_parse(const char *text, size_t len, const char *origin,
+                          gb_store_import_t **out, char *msg, size_t msglen)
 {
-    char msg[768], why[512];
+    char why[512];
     const char *end = NULL;
-    import_state_t is = {NULL, 0, 0, 0};
-    *added = *present = 0;
+    *out = NULL;
+    gb_store_import_t *is = calloc(1, sizeof *is);
+    if (!is) {
+        snprintf(msg, msglen, "out of memory importing %s", origin);
+        return GB_ENOMEM;
+    }
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    int rc = GB_OK;
+    int rc = GB_EBADARG;
     if (!root) {
         size_t line, col;
         line_col(text, end && end >= text ? (size_t)(end - text) : 0, &line, &col);
-        snprintf(msg, sizeof msg, "%s is not valid JSON (line %zu, column %zu); give a file "
+        snprintf(msg, msglen, "%s is not valid JSON (line %zu, column %zu); give a file "
                  "made by 'gemmbench export --format json'", origin, line, col);
-        return gb_store__fail(st, GB_EBADARG, msg);
+        goto done;
     }
+    /* One document per file: a second export concatenated after the first is an error, not
+     * silently left out. */
+    for (size_t at = (size_t)(end - text); at < len; at++)
+        if (!strchr(" \t\r\n", text[at]) || text[at] == '\0') {
+            size_t line, col;
+            line_col(text, at, &line, &col);
+            snprintf(msg, msglen, "%s: text after the JSON document at byte offset %zu (line "
+                     "%zu, column %zu); import one export at a time", origin, at, line, col);
+            goto done;
+        }
     const cJSON *format = cJSON_GetObjectItemCaseSensitive(root, "format");
     const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "version");
     const cJSON *points = cJSON_GetObjectItemCaseSensitive(root, "points");
     if (!cJSON_IsObject(root) || !cJSON_IsString(format) ||
         strcmp(format->valuestring, GB_EXPORT_FORMAT) != 0) {
-        snprintf(msg, sizeof msg, "%s: key 'format' must be \"%s\"; give a file made by "
+        snprintf(msg, msglen, "%s: key 'format' must be \"%s\"; give a file made by "
                  "'gemmbench export --format json'", origin, GB_EXPORT_FORMAT);
-        rc = GB_EBADARG;
         goto done;
     }
     if (!cJSON_IsNumber(version) || (version->valuedouble != 1 &&
                                      version->valuedouble != GB_EXPORT_VERSION)) {
-        snprintf(msg, sizeof msg, "%s: key 'version' must be 1 or %d (a newer gemmbench may read "
+        snprintf(msg, msglen, "%s: key 'version' must be 1 or %d (a newer gemmbench may read "
                  "this file)", origin, GB_EXPORT_VERSION);
-        rc = GB_EBADARG;
         goto done;
     }
     if (!cJSON_IsArray(points)) {
-        snprintf(msg, sizeof msg, "%s: key 'points' must be an array", origin);
-        rc = GB_EBADARG;
+        snprintf(msg, msglen, "%s: key 'points' must be an array", origin);
         goto done;
     }
     for (const cJSON *it = root->child; it; it = it->next) {
@@ -489,54 +500,86 @@ int gb_store_import_json(gb_store_t *st, const char *text, size_t len, const cha
         while (k < 6 && strcmp(it->string, known[k]))
             k++;
         if (k == 6) {
-            snprintf(msg, sizeof msg, "%s: key '%s' is not a key of the export format", origin,
+            snprintf(msg, msglen, "%s: key '%s' is not a key of the export format", origin,
                      it->string);
-            rc = GB_EBADARG;
             goto done;
         }
     }
     int n = cJSON_GetArraySize(points);
     if (n < 0 || (unsigned)n > MAX_IMPORT_POINTS) {
-        snprintf(msg, sizeof msg, "%s holds more than %u points; split it", origin, MAX_IMPORT_POINTS);
-        rc = GB_EBADARG;
+        snprintf(msg, msglen, "%s holds more than %u points; split it", origin, MAX_IMPORT_POINTS);
         goto done;
     }
-    is.points = calloc((size_t)n + 1, sizeof *is.points);
-    if (!is.points) {
-        snprintf(msg, sizeof msg, "out of memory importing %s", origin);
+    is->points = calloc((size_t)n + 1, sizeof *is->points);
+    if (!is->points) {
+        snprintf(msg, msglen, "out of memory importing %s", origin);
         rc = GB_ENOMEM;
         goto done;
     }
     /* Everything is parsed and checked before anything is written. Version 1 had no energy
      * keys; from version 2 on, every point has them. */
     const int v1 = version->valuedouble == 1;
-    for (const cJSON *it = points->child; it; it = it->next, is.n++) {
+    rc = GB_OK;
+    for (const cJSON *it = points->child; it; it = it->next, is->n++) {
         const char *missing = v1 ? NULL : missing_v2_key(it);
         if (missing) {
             snprintf(why, sizeof why, "key '%s' is missing", missing);
             rc = GB_EBADARG;
-        } else if ((rc = gb_point_from_json(it, &is.points[is.n], why, sizeof why)) == GB_OK) {
-            rc = gb_point_check(&is.points[is.n], why, sizeof why);
+        } else if ((rc = gb_point_from_json(it, &is->points[is->n], why, sizeof why)) == GB_OK) {
+            rc = gb_point_check(&is->points[is->n], why, sizeof why);
         }
         if (rc != GB_OK) {
-            snprintf(msg, sizeof msg, "%s: points[%zu]: %s", origin, is.n, why);
-            is.n++;
+            snprintf(msg, msglen, "%s: points[%zu]: %s", origin, is->n, why);
+            is->n++;
             goto done;
         }
     }
-    rc = gb_store_transaction(st, import_fn, &is);
-    if (rc != GB_OK) {
-        snprintf(msg, sizeof msg, "%s", gb_store_errmsg(st));
-    } else {
-        *added = is.added;
-        *present = is.present;
-    }
 done:
-    for (size_t i = 0; is.points && i < is.n; i++)
-        gb_point_free(&is.points[i]);
-    free(is.points);
     cJSON_Delete(root);
+    if (rc != GB_OK) {
+        gb_store_import_free(is);
+        return rc;
+    }
+    *out = is;
+    return GB_OK;
+}
+
+size_t gb_store_import_count(const gb_store_import_t *im)
+{
+    return im ? im->n : 0;
+}
+
+int gb_store_import_commit(gb_store_t *st, gb_store_import_t *im, size_t *added, size_t *present)
+{
+    *added = *present = 0;
+    int rc = gb_store_transaction(st, import_fn, im);
+    if (rc == GB_OK) {
+        *added = im->added;
+        *present = im->present;
+    }
+    return rc;
+}
+
+void gb_store_import_free(gb_store_import_t *im)
+{
+    if (!im)
+        return;
+    for (size_t i = 0; im->points && i < im->n; i++)
+        gb_point_free(&im->points[i]);
+    free(im->points);
+    free(im);
+}
+
+int gb_store_import_json(gb_store_t *st, const char *text, size_t len, const char *origin,
+                         size_t *added, size_t *present)
+{
+    char msg[768];
+    gb_store_import_t *im = NULL;
+    *added = *present = 0;
+    int rc = gb_store_import_parse(text, len, origin, &im, msg, sizeof msg);
     if (rc != GB_OK)
         return gb_store__fail(st, rc, msg);
-    return GB_OK;
+    rc = gb_store_import_commit(st, im, added, present);
+    gb_store_import_free(im);
+    return rc;
 }

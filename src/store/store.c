@@ -33,6 +33,10 @@ int gb_store__fail_db(gb_store_t *st, const char *what)
     if ((ext & 0xff) == SQLITE_BUSY)
         return gb_store__failf(st, GB_EIO, "store %s is locked by another process (%s); try again",
                     st->path, what);
+    /* A damaged file is bad input, like a foreign one: exit 2, with the way to recover. */
+    if ((ext & 0xff) == SQLITE_CORRUPT)
+        return gb_store__failf(st, GB_EBADARG, "store %s is damaged (%s: %s); " GB_STORE__RECOVER,
+                               st->path, what, sqlite3_errmsg(st->db), st->path);
     return gb_store__failf(st, GB_EIO, "store %s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
 }
 
@@ -288,6 +292,105 @@ static int prepare_insert(gb_store_t *st)
     return rc;
 }
 
+/* What a file is before anything writes to it. */
+enum { FILE_MISSING, FILE_EMPTY, FILE_SQLITE };
+
+/* Looks at path without opening it as a database: GB_OK with *kind, or a refusal of a folder, a
+ * file that is not SQLite, or one whose size is not a whole number of its pages (truncated). */
+static int examine_file(gb_store_t *st, int *kind)
+{
+    struct stat sb;
+    if (stat(st->path, &sb) != 0) {
+        if (errno != ENOENT)
+            return gb_store__failf(st, GB_EBADARG, "cannot read store %s: %s; check the path",
+                                   st->path, strerror(errno));
+        *kind = FILE_MISSING;
+        return GB_OK;
+    }
+    if (!S_ISREG(sb.st_mode))
+        return gb_store__failf(st, GB_EBADARG, "store %s is not a file; give --store a file name",
+                               st->path);
+    if (sb.st_size == 0) {
+        *kind = FILE_EMPTY;
+        return GB_OK;
+    }
+    unsigned char head[100];
+    FILE *f = fopen(st->path, "rb");
+    size_t got = f ? fread(head, 1, sizeof head, f) : 0;
+    if (f)
+        fclose(f);
+    if (!f)
+        return gb_store__failf(st, GB_EBADARG, "cannot read store %s: %s; check the path",
+                               st->path, strerror(errno));
+    if (got < sizeof head || memcmp(head, "SQLite format 3", 16) != 0)
+        return gb_store__failf(st, GB_EBADARG, "%s is not an SQLite database, so not a gemmbench "
+                               "results store (left as it was); give another --store", st->path);
+    /* The page size: bytes 16-17, big-endian, 1 meaning 65536. The file is whole pages. */
+    unsigned page = (unsigned)head[16] << 8 | head[17];
+    if (page == 1)
+        page = 65536;
+    if (page < 512 || (page & (page - 1)) || (unsigned long long)sb.st_size % page != 0)
+        return gb_store__failf(st, GB_EBADARG, "store %s is damaged (%lld bytes, not a whole number "
+                               "of %u-byte pages: truncated?); " GB_STORE__RECOVER, st->path,
+                               (long long)sb.st_size, page, st->path);
+    *kind = FILE_SQLITE;
+    return GB_OK;
+}
+
+/* Is the open database a gemmbench store? Reads only (the schema and PRAGMA user_version), so
+ * that a file that is not one is refused unchanged. The store's marks are a table 'meta' and a
+ * user_version of 1 or more (schema() checks the version and the rest). *ours: 1 a store, 0 an
+ * SQLite database without a single table (what a creation killed before its schema leaves),
+ * -1 anything else. */
+static int identify(gb_store_t *st, int *ours)
+{
+    sqlite3_stmt *q;
+    int v = 0, rc = user_version(st, &v);
+    if (rc != GB_OK)
+        return rc;
+    rc = gb_store__prepare(st, "SELECT count(*), count(CASE WHEN name = 'meta' THEN 1 END) FROM "
+                           "sqlite_master WHERE type = 'table'", &q);
+    if (rc != GB_OK)
+        return rc;
+    if (sqlite3_step(q) != SQLITE_ROW) {
+        rc = gb_store__fail_db(st, "reading the schema");
+    } else {
+        const int tables = sqlite3_column_int(q, 0), marked = sqlite3_column_int(q, 1);
+        *ours = tables == 0 && v == 0 ? 0 : marked == 1 && v >= 1 ? 1 : -1;
+    }
+    sqlite3_finalize(q);
+    return rc;
+}
+
+int gb_store_quick_check(gb_store_t *st)
+{
+    sqlite3_stmt *q;
+    int rc = gb_store__prepare(st, "PRAGMA quick_check(1)", &q);
+    if (rc != GB_OK)
+        return rc;
+    int s = sqlite3_step(q);
+    if (s == SQLITE_ROW) {
+        const char *say = (const char *)sqlite3_column_text(q, 0);
+        if (!say || strcmp(say, "ok")) {
+            /* One line: SQLite's report may start with a heading line and hold several. */
+            char text[256];
+            const char *head = "*** in database main ***\n";
+            if (say && !strncmp(say, head, strlen(head)))
+                say += strlen(head);
+            snprintf(text, sizeof text, "%s", say ? say : "?");
+            for (char *c = text; *c; c++)
+                if (*c == '\n' || *c == '\r')
+                    *c = ' ';
+            rc = gb_store__failf(st, GB_EBADARG, "store %s is damaged (SQLite quick_check: %s); "
+                                 GB_STORE__RECOVER, st->path, text, st->path);
+        }
+    } else {
+        rc = gb_store__fail_db(st, "checking the store's integrity");
+    }
+    sqlite3_finalize(q);
+    return rc;
+}
+
 int gb_store_open(gb_store_t **out, const char *path, int flags, char *msg, size_t msglen)
 {
     *out = NULL;
@@ -296,11 +399,17 @@ int gb_store_open(gb_store_t **out, const char *path, int flags, char *msg, size
         snprintf(msg, msglen, "out of memory");
         return GB_ENOMEM;
     }
-    int rc = GB_OK, is_default = !path;
+    int rc = GB_OK, is_default = !path, kind = FILE_MISSING, ours = 0;
+    const int create = (flags & GB_STORE_CREATE) != 0;
     char def[sizeof st->path];
     if (!path && !(path = gb_store_default_path(def, sizeof def))) {
         rc = gb_store__failf(st, GB_EIO, "no results store path: set HOME, XDG_DATA_HOME or GEMMBENCH_STORE, "
                   "or give --store PATH");
+        goto done;
+    }
+    /* SQLite would make an empty name a temporary database, deleted on close. */
+    if (!path[0]) {
+        rc = gb_store__failf(st, GB_EBADARG, "the store path is empty; give --store a file name");
         goto done;
     }
     if (strlen(path) >= sizeof st->path) {
@@ -308,17 +417,32 @@ int gb_store_open(gb_store_t **out, const char *path, int flags, char *msg, size
         goto done;
     }
     snprintf(st->path, sizeof st->path, "%s", path);
-    struct stat sb;
-    if (!(flags & GB_STORE_CREATE) && stat(st->path, &sb) != 0) {
+    const int in_memory = !strcmp(st->path, ":memory:");
+    /* Check first, write never: the file is examined, then the database identified by reading
+     * alone, before anything (journal mode, schema) writes to it. */
+    if (!in_memory && (rc = examine_file(st, &kind)) != GB_OK)
+        goto done;
+    if (!in_memory && kind == FILE_MISSING && !create) {
         rc = gb_store__failf(st, GB_EBADARG, "no results store at %s; run 'gemmbench run' or 'gemmbench "
                   "explore' first, or give --store PATH", st->path);
         goto done;
     }
-    if ((flags & GB_STORE_CREATE) && is_default && make_parent(st->path) != 0) {
+    if (!in_memory && kind == FILE_EMPTY && !create) {
+        rc = gb_store__failf(st, GB_EBADARG, "%s is an empty file, not a gemmbench results store; give "
+                  "another --store (a command that stores points makes it one)", st->path);
+        goto done;
+    }
+    if (create && is_default && kind == FILE_MISSING && make_parent(st->path) != 0) {
         rc = gb_store__failf(st, GB_EIO, "cannot create the folder of store %s: %s", st->path, strerror(errno));
         goto done;
     }
-    int oflags = SQLITE_OPEN_READWRITE | ((flags & GB_STORE_CREATE) ? SQLITE_OPEN_CREATE : 0);
+    /* A write-ahead log already beside the file (another program's, or one left by a crash)
+     * must stay as it is if the file turns out not to be a store. */
+    char wal[sizeof st->path + 8];
+    struct stat wsb;
+    snprintf(wal, sizeof wal, "%s-wal", st->path);
+    const int had_wal = !in_memory && stat(wal, &wsb) == 0;
+    int oflags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
     if (sqlite3_open_v2(st->path, &st->db, oflags, NULL) != SQLITE_OK) {
         rc = gb_store__failf(st, GB_EBADARG, "cannot open store %s: %s; check the path (its folder must "
                   "exist and be writable)", st->path,
@@ -326,6 +450,24 @@ int gb_store_open(gb_store_t **out, const char *path, int flags, char *msg, size
         goto done;
     }
     sqlite3_busy_timeout(st->db, 15000);
+    if ((rc = identify(st, &ours)) != GB_OK)
+        goto done;
+    if (ours < 0 || (ours == 0 && !create)) {
+        /* Leave a foreign database exactly as it was: closing checkpoints the log into the
+         * file, harmless (and the log and its index removed) when this open made the log, not
+         * when one was there before. */
+        if (had_wal)
+            sqlite3_db_config(st->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+        rc = gb_store__failf(st, GB_EBADARG, ours < 0 ? "%s is an SQLite database but not a gemmbench "
+                             "results store (left as it was); give another --store"
+                             : "%s is an empty SQLite database, not a gemmbench results store (left "
+                             "as it was); give another --store", st->path);
+        goto done;
+    }
+    /* A command that writes checks the pages first, so that nothing is added to a damaged
+     * store (docs/results-store.md gives the cost). */
+    if (create && ours == 1 && (rc = gb_store_quick_check(st)) != GB_OK)
+        goto done;
     /* WAL: readers never block the writer, and a killed writer loses only its open
      * transaction. synchronous=NORMAL keeps every commit through a process crash. */
     if ((rc = gb_store__exec(st, "PRAGMA journal_mode=WAL")) != GB_OK ||

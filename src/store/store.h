@@ -90,11 +90,20 @@ enum { GB_STORE_CREATE = 1 /* create the file (and, for the default path, its fo
 /* The default path into buf: $GEMMBENCH_STORE, else $XDG_DATA_HOME/gemmbench/results.db, else
  * ~/.local/share/gemmbench/results.db. NULL when no home is known. */
 const char *gb_store_default_path(char *buf, size_t len);
-/* Opens (with GB_STORE_CREATE: creates) the store at path (NULL: the default path), in WAL mode,
- * creating or checking its schema. On error *out is NULL, msg says why. Close with
- * gb_store_close. */
+/* Opens (with GB_STORE_CREATE: creates) the store at path (NULL: the default path; ":memory:"
+ * a store in memory), in WAL mode, creating or checking its schema. Check first, write never:
+ * an empty path, a file that is not SQLite, an SQLite database that is not a gemmbench store, a
+ * damaged one (truncated, or failing SQLite's quick_check when opened with GB_STORE_CREATE, the
+ * flag of the commands that write) are refused with GB_EBADARG before anything writes to them.
+ * A missing or zero-byte file, or an SQLite database without a table (what an interrupted
+ * creation leaves), becomes a store with GB_STORE_CREATE only. On error *out is NULL, msg says
+ * why. Close with gb_store_close. */
 int gb_store_open(gb_store_t **out, const char *path, int flags, char *msg, size_t msglen);
 void gb_store_close(gb_store_t *st);
+/* SQLite's quick_check (page structure, cells, free list; not the values inside rows, which
+ * gb_store_check compares with their definitions): GB_OK, or GB_EBADARG when the store is damaged,
+ * with SQLite's first complaint and the way to recover in the message. */
+int gb_store_quick_check(gb_store_t *st);
 const char *gb_store_path(const gb_store_t *st);
 /* The last error's message ("" if none); valid until the next call. */
 const char *gb_store_errmsg(const gb_store_t *st);
@@ -139,6 +148,16 @@ int gb_store_export_csv(gb_store_t *st, FILE *f, size_t *count);
  * recognised by id) count them. origin names the input in messages. */
 int gb_store_import_json(gb_store_t *st, const char *text, size_t len, const char *origin,
                          size_t *added, size_t *present);
+/* The same in two steps, so that a bad file is refused before any store is opened (or created):
+ * parse checks the whole text and every point without a store (GB_EBADARG or GB_ENOMEM with msg
+ * naming origin, the point and the key; *out NULL), commit inserts them in one transaction.
+ * Free the parsed points with gb_store_import_free (accepts NULL). */
+typedef struct gb_store_import gb_store_import_t;
+int gb_store_import_parse(const char *text, size_t len, const char *origin,
+                          gb_store_import_t **out, char *msg, size_t msglen);
+size_t gb_store_import_count(const gb_store_import_t *im);
+int gb_store_import_commit(gb_store_t *st, gb_store_import_t *im, size_t *added, size_t *present);
+void gb_store_import_free(gb_store_import_t *im);
 
 /* One point as a JSON object (caller frees with cJSON_Delete) and back. from_json frees pt first
  * and names the offending key in msg. Declared with void * to keep cJSON out of this header. */

@@ -74,6 +74,11 @@ struct gb_store {
     struct sqlite3_stmt *insert, *insert_stats, *insert_sample, *exists;
 };
 
+/* The end of every message about a damaged store: how to recover (one %s: the store's path). */
+#define GB_STORE__RECOVER                                                                          \
+    "save what can be read with 'gemmbench export --store %s --out saved.json' and 'gemmbench "    \
+    "import saved.json --store NEW', or restore a copy"
+
 /* Failures: set the handle's message and return code; fail_db quotes SQLite's message and maps
  * a busy, unopenable or non-SQLite file to its own message. */
 int gb_store__failf(gb_store_t *st, int code, const char *fmt, ...)

@@ -85,6 +85,7 @@ void gb__validate(const gb_problem_t *p, int exact, const double *cref, const do
     const double g = gb__gamma(p->k + 2, u) + gb__gamma(p->k + 2, 0x1.0p-53);
     v->bound_ratio = exact ? 0.0 : g / u;
     const int row = p->layout == GB_ROW_MAJOR;
+    size_t ref_bad = 0; /* elements where the reference or its gauge is not finite */
     for (size_t idx = 0; idx < elems_c; idx++) {
         if (!gb__c_is_logical(p, idx)) {
             /* Compare bit patterns: a NaN canary must stay the same NaN. */
@@ -96,10 +97,14 @@ void gb__validate(const gb_problem_t *p, int exact, const double *cref, const do
         const size_t rel = idx - p->off_c, outer = rel / p->ldc, inner = rel % p->ldc;
         const size_t i = row ? outer : inner, j = row ? inner : outer;
         double ratio;
-        if (!isfinite(got)) {
-            if (isfinite(ref))
-                v->n_nonfinite++;
-            ratio = isfinite(ref) ? HUGE_VAL : 0.0;
+        if (!isfinite(got) || !isfinite(ref) || !isfinite(gauge[idx])) {
+            /* Never agreement: the inputs are finite (gb_problem_check_data keeps their
+             * products and sums finite too), so the exact result is a finite number, and a
+             * NaN or Inf from the device is wrong even where the reference overflowed as well.
+             * A reference that is not finite cannot judge anything: a failure too. */
+            v->n_nonfinite++;
+            ref_bad += !isfinite(ref) || !isfinite(gauge[idx]);
+            ratio = HUGE_VAL;
         } else {
             const double diff = fabs(got - ref);
             const int over = exact ? diff != 0.0 : diff > g * gauge[idx];
@@ -113,7 +118,11 @@ void gb__validate(const gb_problem_t *p, int exact, const double *cref, const do
         }
     }
     v->passed = v->n_over == 0 && v->n_nonfinite == 0 && v->n_canary == 0;
-    if (v->n_nonfinite)
+    if (ref_bad)
+        snprintf(v->reason, sizeof v->reason, "%zu elements NaN/Inf, %zu where the reference "
+                 "overflowed (never a match), first worst at (%zu,%zu)", v->n_nonfinite, ref_bad,
+                 v->worst_i, v->worst_j);
+    else if (v->n_nonfinite)
         snprintf(v->reason, sizeof v->reason, "%zu elements NaN/Inf (unwritten or overflowed), "
                  "first worst at (%zu,%zu)", v->n_nonfinite, v->worst_i, v->worst_j);
     else if (v->n_over)

@@ -22,9 +22,10 @@ int gb__reference(const gb_problem_t *p, const double *a, const double *b, const
 int gb__c_is_logical(const gb_problem_t *p, size_t idx);
 
 /* Compares the device's C (converted to double, the whole buffer) with the reference: per
- * element |C - Cref| against (gamma_{K+2}(u) + gamma_{K+2}(u_double)) G, NaN/Inf where the
- * reference is finite, and canary elements outside the logical matrix that must still equal
- * canary. Fills v. */
+ * element |C - Cref| against (gamma_{K+2}(u) + gamma_{K+2}(u_double)) G, and canary elements
+ * outside the logical matrix that must still equal canary. A NaN or Inf from the device is a
+ * failure wherever it is (the inputs are finite, so the exact result is), and so is an element
+ * whose reference or gauge is not finite (data that overflow: the reason says so). Fills v. */
 void gb__validate(const gb_problem_t *p, int exact, const double *cref, const double *gauge,
                   const double *c, size_t elems_c, double canary, gb_validation_t *v);
 

@@ -1,0 +1,79 @@
+#!/bin/sh
+# fault_kill.sh GEMMBENCH STORE_ROUNDTRIP: processes killed with SIGKILL (no handler, no cleanup)
+# in the middle of their work, then the same command run again. explore: the store stays
+# consistent, the rerun measures only what is missing, and every point of the sweep ends stored
+# exactly once. import: the kill leaves all of the file's points or none (one transaction), and
+# the rerun completes it. (export --out killed: store_damage.sh.) Tiny sizes, the naive kernel,
+# a store of the test's own.
+gb=$1
+sr=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export GEMMBENCH_ENERGY_MIN_S=0
+pass=0
+failed=0
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL: $*"
+}
+ok() { pass=$((pass + 1)); }
+points() { "$gb" store info --store "$1" 2>/dev/null | sed -n 's/^points: //p'; }
+checked() { "$gb" store check --store "$1" >"$tmp/check" 2>&1 || { cat "$tmp/check"; return 1; }; }
+stored() { n=$(grep -c ', stored ' "$1" 2>/dev/null); echo "${n:-0}"; }
+
+# explore: 12 points (naive, 3 orders x 2 work-groups x 2 repetitions), killed after the
+# first few are stored, three times in a row, then completed.
+db=$tmp/explore.db
+sweep="-k naive -n 16,24,32 --lws 4,4;8,2 --repeat 2 -i 2 --warmup 0 --store $db"
+for round in 1 2 3; do
+    : >"$tmp/out$round"
+    # shellcheck disable=SC2086
+    "$gb" explore $sweep --pause 200 >>"$tmp/out$round" 2>"$tmp/err$round" &
+    pid=$!
+    n=0
+    while [ "$(stored "$tmp/out$round")" -lt 2 ] && [ "$n" -lt 600 ] && kill -0 "$pid" 2>/dev/null; do
+        sleep 0.05
+        n=$((n + 1))
+    done
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    checked "$db" && ok || fail "explore round $round: store inconsistent after SIGKILL"
+    have=$(points "$db")
+    [ "${have:-0}" -le 12 ] && ok || fail "explore round $round: $have points, more than the sweep"
+done
+before=$(points "$db")
+# shellcheck disable=SC2086
+"$gb" explore $sweep >"$tmp/out4" 2>"$tmp/err4" || fail "explore after the kills: $(cat "$tmp/err4")"
+grep -q "12 points on .*: $((12 - before)) to measure, $before already in the store" "$tmp/out4" && ok ||
+    fail "the rerun must plan exactly the missing points: $(head -n 2 "$tmp/out4")"
+[ "$(points "$db")" = 12 ] && ok || fail "explore: $(points "$db") points stored, not 12"
+checked "$db" && ok || fail "explore: store inconsistent after the rerun"
+# shellcheck disable=SC2086
+"$gb" explore $sweep >"$tmp/out5" 2>&1 && grep -q ": 0 to measure, 12 already in the store" "$tmp/out5" &&
+    ok || fail "a complete sweep must measure nothing"
+
+# import: 1500 points in one file, killed at several moments, then imported again.
+"$sr" --make-many "$tmp/src.db" 1500 >/dev/null || fail "making a store"
+"$gb" export --store "$tmp/src.db" --out "$tmp/all.json" >/dev/null 2>&1 || fail "export"
+for delay in 0.1 0.3 0.5 0.8; do
+    db=$tmp/import-$delay.db
+    "$gb" import "$tmp/all.json" --store "$db" >/dev/null 2>&1 &
+    pid=$!
+    sleep "$delay"
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    have=0
+    if [ -e "$db" ]; then
+        checked "$db" && ok || fail "import killed at ${delay}s: store inconsistent"
+        have=$(points "$db")
+    fi
+    [ "${have:-0}" -eq 0 ] || [ "$have" -eq 1500 ] && ok ||
+        fail "import killed at ${delay}s left $have points: all or none"
+    "$gb" import "$tmp/all.json" --store "$db" >"$tmp/imp" 2>&1 || fail "import again: $(cat "$tmp/imp")"
+    grep -Eq "imported $((1500 - have)) new points|nothing new: all 1500" "$tmp/imp" && ok ||
+        fail "import again after ${delay}s: $(cat "$tmp/imp")"
+    [ "$(points "$db")" = 1500 ] && checked "$db" && ok || fail "import at ${delay}s: not 1500 points"
+done
+
+echo "$pass passed, $failed failed"
+[ "$failed" -eq 0 ]
