@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../store/store.h"
+#include "../util/util.h"
 #include "cli.h"
 
 #define MAX_IMPORT_BYTES (256u << 20)
@@ -20,35 +21,6 @@ static void usage(void)
            "                when missing)\n"
            "Points already in the store (same id: same device, driver, kernel, parameters,\n"
            "source, problem, inputs, iterations, timing and repetition) are left as they are.\n");
-}
-
-/* Reads all of f into a new buffer (caller frees); NULL when too large or unreadable. */
-static char *slurp(FILE *f, size_t *len, int *too_large)
-{
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    *too_large = 0;
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        if (cap >= MAX_IMPORT_BYTES) {
-            *too_large = 1;
-            free(buf);
-            return NULL;
-        }
-        char *grown = realloc(buf, 2 * cap);
-        if (!grown)
-            free(buf);
-        buf = grown;
-        cap *= 2;
-    }
-    if (buf && ferror(f)) {
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
 }
 
 int cmd_import(int argc, char **argv)
@@ -77,17 +49,19 @@ int cmd_import(int argc, char **argv)
     if (!f)
         return cli_error(GB_EBADARG, "cannot read '%s'; check the path", file);
     size_t len = 0;
-    int too_large;
-    char *text = slurp(f, &len, &too_large);
+    char *text;
+    int rc = gb__read_stream(f, MAX_IMPORT_BYTES, &text, &len);
     if (f != stdin)
         fclose(f);
-    if (!text)
-        return cli_error(GB_EBADARG, too_large ? "'%s' is over 256 MiB; export and import in parts"
-                                               : "cannot read '%s'", file);
+    if (rc == GB_ENOMEM)
+        return cli_error(rc, "out of memory reading '%s'", file);
+    if (rc != GB_OK)
+        return cli_error(GB_EBADARG, rc == GB_EOVERFLOW ? "'%s' is over 256 MiB; export and "
+                         "import in parts" : "cannot read '%s'", file);
     /* The whole file is checked before the store is opened: a bad file creates no store. */
     char msg[1024];
     gb_store_import_t *im = NULL;
-    int rc = gb_store_import_parse(text, len, file, &im, msg, sizeof msg);
+    rc = gb_store_import_parse(text, len, file, &im, msg, sizeof msg);
     free(text);
     if (rc != GB_OK)
         return cli_error(rc, "%s", msg);

@@ -10,7 +10,7 @@
  *   the key's full text (device, platform, driver, options, program, source hash), then a NUL,
  *   then the N bytes of the binary.
  * It is written to a temporary file in the same folder and renamed into place, so a reader never
- * sees half of one (a process killed while writing leaves only HASH.gbc.PID.tmp, never read, and
+ * sees half of one (a process killed while writing leaves only HASH.gbc.PID.N.tmp, never read, and
  * removed by `gemmbench cache clear`). Before a binary reaches the OpenCL driver (which may
  * overflow a buffer or abort on a damaged one), the entry's header, key, size and checksum are
  * verified; an entry that fails is removed, the program rebuilt and stored again, and a warning
@@ -25,15 +25,6 @@
 #include <unistd.h>
 
 #include "context.h"
-
-static uint64_t fnv1a(const char *s, size_t n, uint64_t h)
-{
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
 
 static int mkdir_p(const char *path)
 {
@@ -67,25 +58,11 @@ const char *gb_cache_dir(char *buf, size_t len)
     return buf;
 }
 
+/* A whole cache file (NULL when missing, unreadable or over 1 GiB). */
 static char *read_all(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long n = ftell(f);
-        if (n >= 0 && n < (1L << 30) && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1))) {
-            *len = fread(buf, 1, (size_t)n, f);
-            buf[*len] = '\0';
-            if (*len != (size_t)n) {
-                free(buf);
-                buf = NULL;
-            }
-        }
-    }
-    fclose(f);
-    return buf;
+    char *buf;
+    return gb__read_file(path, 1u << 30, &buf, len) == GB_OK ? buf : NULL;
 }
 
 #define ENTRY_MAGIC "gemmbench-program-cache 1\n"
@@ -117,7 +94,7 @@ static int entry_parse(const char *data, size_t len, const char **key, const uns
                  *binlen, bytes);
         return 0;
     }
-    const uint64_t got = fnv1a((const char *)*bin, *binlen, 0xcbf29ce484222325ull);
+    const uint64_t got = gb__fnv1a64(*bin, *binlen, GB_FNV_BASIS);
     if (got != sum) {
         snprintf(why, whylen, "binary checksum %016llx where it records %016llx: changed",
                  (unsigned long long)got, sum);
@@ -131,8 +108,10 @@ static int entry_parse(const char *data, size_t len, const char **key, const uns
 static void write_atomic(const char *path, const void *head, size_t hlen, const void *data,
                          size_t len)
 {
+    /* The process and a count: threads of one process building at once write files apart. */
+    static _Atomic unsigned long writes;
     char tmp[1300];
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    snprintf(tmp, sizeof tmp, "%s.%ld.%lu.tmp", path, (long)getpid(), (unsigned long)++writes);
     FILE *f = fopen(tmp, "wb");
     if (!f)
         return;
@@ -193,8 +172,7 @@ static void store(cl_program prog, const char *path, const char *key)
     if (bin && head &&
         clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS) {
         const int n = snprintf(head, klen + 128, ENTRY_MAGIC "bytes: %zu\nfnv1a64: %016llx\n%s",
-                               len, (unsigned long long)fnv1a((const char *)bin, len,
-                                                              0xcbf29ce484222325ull), key);
+                               len, (unsigned long long)gb__fnv1a64(bin, len, GB_FNV_BASIS), key);
         if (n > 0)
             write_atomic(path, head, (size_t)n + 1, bin, len); /* the NUL after the key too */
     }
@@ -221,13 +199,13 @@ int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, co
     int rc;
     const double t0 = gb__now_ms();
     if (cdir) {
+        /* The source as compiled: its SHA-256, as a point's program identity has it. */
+        char sha[65];
+        gb__sha256_hex(src, total, sha);
         snprintf(key, sizeof key,
                  "device: %s\nplatform: %s\ndriver: %s\noptions: %s\nprogram: %s\nsource: "
-                 "%016llx%016llx\n",
-                 dev->name, dev->platform_version, dev->driver, options, name,
-                 (unsigned long long)fnv1a(src, total, 0xcbf29ce484222325ull),
-                 (unsigned long long)fnv1a(src, total, 0x84222325cbf29ce4ull));
-        const uint64_t h = fnv1a(key, strlen(key), 0xcbf29ce484222325ull);
+                 "sha256:%s\n", dev->name, dev->platform_version, dev->driver, options, name, sha);
+        const uint64_t h = gb__fnv1a64(key, strlen(key), GB_FNV_BASIS);
         snprintf(path, sizeof path, "%s/%016llx.gbc", cdir, (unsigned long long)h);
         int damaged = 0;
         char why[160];
