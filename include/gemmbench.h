@@ -76,7 +76,14 @@ void gb_set_warning_handler(gb_warning_fn fn, void *user);
     X(GB_ELOCALMEM, -40, "local memory too large for the device")                           \
     X(GB_ENOIMAGES, -41, "device lacks the image support a kernel needs")                   \
     X(GB_EVALIDATION, -50, "result failed validation")                                      \
-    X(GB_EIO, -51, "file input/output failed")
+    X(GB_EIO, -51, "file input/output failed")                                              \
+    X(GB_ENOSTORE, -60, "no results store there")                                           \
+    X(GB_ENOTSTORE, -61, "the file is not a gemmbench results store")                       \
+    X(GB_ECORRUPT, -62, "the results store is damaged")                                     \
+    X(GB_ESTORE, -63, "the results store failed")                                           \
+    X(GB_ENOPOINT, -64, "no such point in the results store")                               \
+    X(GB_EBADPOINT, -65, "malformed point")                                                 \
+    X(GB_EBADPLAN, -66, "malformed plan")
 
 typedef enum gb_error {
 #define GB_X_ENUM(name, value, text) name = value,

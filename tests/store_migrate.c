@@ -218,7 +218,7 @@ int main(void)
     cJSON_DeleteItemFromObject(cJSON_GetArrayItem(points, 1), "energy_w");
     char *edited = cJSON_Print(root);
     snprintf(other, sizeof other, "%s/refused.db", dir);
-    CHECK_RC(import_into(other, edited, &added, msg, sizeof msg), GB_EBADARG);
+    CHECK_RC(import_into(other, edited, &added, msg, sizeof msg), GB_EBADPOINT);
     CHECK_HAS(msg, "points[1]: key 'energy_w' is missing");
     free(edited);
     CHECK(!strcmp(sql_text(other, "SELECT count(*) FROM points", buf, sizeof buf), "0"));

@@ -230,7 +230,7 @@ static void test_roundtrip(const char *dir)
     snprintf(path2, sizeof path2, "%s/b.db", dir);
     snprintf(json, sizeof json, "%s/export.json", dir);
     gb_store_t *st = NULL, *st2 = NULL;
-    CHECK_RC(gb_store_open(&st, path, 0, msg, sizeof msg), GB_EBADARG); /* no file, no create */
+    CHECK_RC(gb_store_open(&st, path, 0, msg, sizeof msg), GB_ENOSTORE); /* no file, no create */
     CHECK_HAS(msg, "no results store at");
     if (!CHECK_RC(gb_store_open(&st, path, GB_STORE_CREATE, msg, sizeof msg), GB_OK)) {
         printf("    %s\n", msg);
@@ -273,16 +273,16 @@ static void test_roundtrip(const char *dir)
     /* Bad input writes nothing: a wrong id, samples that do not match the iterations. */
     gb_point_t bad = pt;
     bad.id[0] = bad.id[0] == '0' ? '1' : '0';
-    CHECK_RC(gb_store_insert(st, &bad), GB_EBADARG);
+    CHECK_RC(gb_store_insert(st, &bad), GB_EBADPOINT);
     CHECK_HAS(gb_store_errmsg(st), "does not match its definition");
     bad = pt;
     bad.iterations = 6;
     gb_point_compute_id(&bad);
-    CHECK_RC(gb_store_insert(st, &bad), GB_EBADARG);
+    CHECK_RC(gb_store_insert(st, &bad), GB_EBADPOINT);
     CHECK_HAS(gb_store_errmsg(st), "one sample per iteration");
     bad = pt;
     bad.timestamp[0] = '\0';
-    CHECK_RC(gb_store_insert(st, &bad), GB_EBADARG);
+    CHECK_RC(gb_store_insert(st, &bad), GB_EBADPOINT);
     CHECK(count_points(st) == 2);
     size_t checked = 0, faults = 0;
     CHECK_RC(gb_store_check(st, &checked, &faults), GB_OK);
@@ -336,7 +336,7 @@ static void test_roundtrip(const char *dir)
     CHECK(compare_points(&off, &back) == 0);
 
     /* Malformed imports write nothing and name what is wrong. */
-    CHECK_RC(gb_store_import_json(st2, text, len / 2, "half.json", &added, &present), GB_EBADARG);
+    CHECK_RC(gb_store_import_json(st2, text, len / 2, "half.json", &added, &present), GB_EBADPOINT);
     CHECK_HAS(gb_store_errmsg(st2), "half.json is not valid JSON (line");
     cJSON *root = cJSON_Parse(text);
     cJSON *points = cJSON_GetObjectItem(root, "points");
@@ -347,20 +347,20 @@ static void test_roundtrip(const char *dir)
     char path3[4200];
     snprintf(path3, sizeof path3, "%s/c.db", dir);
     CHECK_RC(gb_store_open(&st3, path3, GB_STORE_CREATE, msg, sizeof msg), GB_OK);
-    CHECK_RC(gb_store_import_json(st3, edited, strlen(edited), "x.json", &added, &present), GB_EBADARG);
+    CHECK_RC(gb_store_import_json(st3, edited, strlen(edited), "x.json", &added, &present), GB_EBADPOINT);
     CHECK_HAS(gb_store_errmsg(st3), "points[0]: key 'colour' is not a key of the export format");
     free(edited);
     cJSON_DeleteItemFromObject(p0, "colour");
     cJSON_ReplaceItemInObject(cJSON_GetArrayItem(points, 4), "m", cJSON_CreateNumber(99));
     edited = cJSON_Print(root);
-    CHECK_RC(gb_store_import_json(st3, edited, strlen(edited), "x.json", &added, &present), GB_EBADARG);
+    CHECK_RC(gb_store_import_json(st3, edited, strlen(edited), "x.json", &added, &present), GB_EBADPOINT);
     CHECK_HAS(gb_store_errmsg(st3), "points[4]: id");
     CHECK(count_points(st3) == 0); /* points 0..3 were fine, yet nothing was written */
     free(edited);
     cJSON_ReplaceItemInObject(cJSON_GetArrayItem(points, 4), "m", cJSON_CreateNumber(7));
     cJSON_ReplaceItemInObject(cJSON_GetArrayItem(points, 1), "energy_calls", cJSON_CreateNumber(-2));
     edited = cJSON_Print(root);
-    CHECK_RC(gb_store_import_json(st3, edited, strlen(edited), "x.json", &added, &present), GB_EBADARG);
+    CHECK_RC(gb_store_import_json(st3, edited, strlen(edited), "x.json", &added, &present), GB_EBADPOINT);
     CHECK_HAS(gb_store_errmsg(st3), "points[1]: key 'energy_calls' is out of range");
     free(edited);
     cJSON_Delete(root);
@@ -385,7 +385,7 @@ static void test_roundtrip(const char *dir)
     unit_write_file(dir, "text.db", "this is not a database, just some text that is long enough\n");
     char tpath[4200];
     snprintf(tpath, sizeof tpath, "%s/text.db", dir);
-    CHECK_RC(gb_store_open(&nope, tpath, 0, msg, sizeof msg), GB_EBADARG);
+    CHECK_RC(gb_store_open(&nope, tpath, 0, msg, sizeof msg), GB_ENOTSTORE);
     CHECK_HAS(msg, "is not an SQLite database");
     snprintf(tpath, sizeof tpath, "%s/no/such/dir/x.db", dir);
     CHECK(gb_store_open(&nope, tpath, GB_STORE_CREATE, msg, sizeof msg) != GB_OK);

@@ -28,6 +28,7 @@ int cli_error(int code, const char *fmt, ...)
     case GB_EBUILD:
     case GB_ENOMEM:
     case GB_EIO:
+    case GB_ESTORE:
         return EXIT_RUNTIME;
     default:
         return EXIT_USAGE;

@@ -231,7 +231,7 @@ static int plan_key(gb_plan_t *pl, const cJSON *item, const char *origin, char *
     while (k < sizeof keys / sizeof keys[0] && strcmp(keys[k], key))
         k++;
     if (k == sizeof keys / sizeof keys[0])
-        return gb__fail(msg, msglen, GB_EBADARG, "%s: unknown key '%s'; docs/explore.md lists the keys",
+        return gb__fail(msg, msglen, GB_EBADPLAN, "%s: unknown key '%s'; docs/explore.md lists the keys",
                     origin, key);
     char *text = !strcmp(key, "lws") && cJSON_IsArray(item) ? pairs_text(item)
                                                            : joined_text(item, ",");
@@ -273,20 +273,20 @@ int gb_plan_parse_json(gb_plan_t *pl, const char *text, size_t len, const char *
                 line++;
                 col = 0;
             }
-        return gb__fail(msg, msglen, GB_EBADARG, "%s is not valid JSON (line %zu, column %zu)", origin,
+        return gb__fail(msg, msglen, GB_EBADPLAN, "%s is not valid JSON (line %zu, column %zu)", origin,
                     line, col);
     }
     int rc = GB_OK;
     /* One document per file: anything but whitespace after it is an error, not ignored. */
     for (size_t at = (size_t)(end - text); rc == GB_OK && at < len; at++)
         if (!strchr(" \t\r\n", text[at]) || text[at] == '\0')
-            rc = gb__fail(msg, msglen, GB_EBADARG, "%s: text after the JSON document at "
+            rc = gb__fail(msg, msglen, GB_EBADPLAN, "%s: text after the JSON document at "
                                   "byte offset %zu; a plan file holds one object", origin, at);
     if (rc == GB_OK && !cJSON_IsObject(root))
-        rc = gb__fail(msg, msglen, GB_EBADARG, "%s must be a JSON object of plan keys", origin);
+        rc = gb__fail(msg, msglen, GB_EBADPLAN, "%s must be a JSON object of plan keys", origin);
     for (const cJSON *it = root->child; rc == GB_OK && it; it = it->next) {
         if (cJSON_GetObjectItemCaseSensitive(root, it->string) != it)
-            rc = gb__fail(msg, msglen, GB_EBADARG, "%s: key '%s' appears twice", origin, it->string);
+            rc = gb__fail(msg, msglen, GB_EBADPLAN, "%s: key '%s' appears twice", origin, it->string);
         else
             rc = plan_key(pl, it, origin, msg, msglen);
     }
@@ -309,9 +309,9 @@ int gb_plan_load(gb_plan_t *pl, const char *name_or_file, char *msg, size_t msgl
     if (rc == GB_ENOMEM)
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
     if (rc == GB_EOVERFLOW)
-        return gb__fail(msg, msglen, GB_EBADARG, "plan '%s' is over 1 MiB", name_or_file);
+        return gb__fail(msg, msglen, GB_EBADPLAN, "plan '%s' is over 1 MiB", name_or_file);
     if (rc != GB_OK)
-        return gb__fail(msg, msglen, GB_EBADARG, "cannot read plan '%s': %s; give a plan file or a "
+        return gb__fail(msg, msglen, GB_EBADPLAN, "cannot read plan '%s': %s; give a plan file or a "
                     "built-in plan (explore-f-n, explore-n-lws)", name_or_file, strerror(errno));
     snprintf(origin, sizeof origin, "plan '%s'", name_or_file);
     rc = gb_plan_parse_json(pl, buf, n, origin, msg, msglen);

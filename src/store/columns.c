@@ -158,7 +158,7 @@ int gb_store__set_int(gb_point_t *pt, const gb_store__col_t *c, int64_t v, char 
         return GB_OK;
     case GB_COL_BOOL:
         if (v != 0 && v != 1)
-            return gb__fail(msg, len, GB_EBADARG, "key '%s' must be 0 or 1 (or a boolean)", c->name);
+            return gb__fail(msg, len, GB_EBADPOINT, "key '%s' must be 0 or 1 (or a boolean)", c->name);
         *FIELD(pt, c, int) = (int)v;
         return GB_OK;
     case GB_COL_UINT:
@@ -175,9 +175,9 @@ int gb_store__set_int(gb_point_t *pt, const gb_store__col_t *c, int64_t v, char 
         *FIELD(pt, c, uint64_t) = (uint64_t)v;
         return GB_OK;
     default:
-        return gb__fail(msg, len, GB_EBADARG, "key '%s' is not an integer column", c->name);
+        return gb__fail(msg, len, GB_EBADPOINT, "key '%s' is not an integer column", c->name);
     }
-    return gb__fail(msg, len, GB_EBADARG, "key '%s' is out of range", c->name);
+    return gb__fail(msg, len, GB_EBADPOINT, "key '%s' is out of range", c->name);
 }
 
 double gb_store__get_dbl(const gb_point_t *pt, const gb_store__col_t *c)
@@ -268,7 +268,7 @@ static int params_parse(const char *s, gb_params_t *ps, const char *key, char *m
     gb_params_t out;
     memset(&out, 0, sizeof out);
     if (!cJSON_IsObject(o)) {
-        rc = gb__fail(msg, len, GB_EBADARG, "key '%s' must be a JSON object of NAME: integer", key);
+        rc = gb__fail(msg, len, GB_EBADPOINT, "key '%s' must be a JSON object of NAME: integer", key);
         goto done;
     }
     for (cJSON *it = o->child; it; it = it->next) {
@@ -276,7 +276,7 @@ static int params_parse(const char *s, gb_params_t *ps, const char *key, char *m
         if (!it->string || !it->string[0] || strlen(it->string) >= GB_NAME_MAX ||
             !cJSON_IsNumber(it) || v != floor(v) || fabs(v) > 9.0e15 ||
             gb_params_get(&out, it->string, &(long){0}) || out.count == GB_MAX_PARAMS) {
-            rc = gb__fail(msg, len, GB_EBADARG, "key '%s': parameter '%s' must be a unique short name "
+            rc = gb__fail(msg, len, GB_EBADPOINT, "key '%s': parameter '%s' must be a unique short name "
                       "with an integer value", key, it->string ? it->string : "");
             goto done;
         }
@@ -295,7 +295,7 @@ static int copy_str(char *dst, size_t size, const char *s, const char *key, char
     if (n >= size) {
         char limit[32];
         snprintf(limit, sizeof limit, "%zu", size - 1);
-        return gb__fail(msg, len, GB_EBADARG, "key '%s' is longer than %s bytes", key, limit);
+        return gb__fail(msg, len, GB_EBADPOINT, "key '%s' is longer than %s bytes", key, limit);
     }
     memcpy(dst, s, n + 1);
     return GB_OK;
@@ -374,7 +374,7 @@ int gb_store__set_text(gb_point_t *pt, const gb_store__col_t *c, const char *s, 
         int ok = cJSON_IsObject(o) && strlen(s) <= 65536;
         cJSON_Delete(o);
         if (!ok)
-            return gb__fail(msg, len, GB_EBADARG, "key '%s' must be a JSON object (at most 64 KiB)",
+            return gb__fail(msg, len, GB_EBADPOINT, "key '%s' must be a JSON object (at most 64 KiB)",
                         c->name);
         char *dup = malloc(strlen(s) + 1);
         if (!dup)
@@ -403,7 +403,7 @@ int gb_store__set_text(gb_point_t *pt, const gb_store__col_t *c, const char *s, 
         break;
     }
     if (bad)
-        return gb__fail(msg, len, GB_EBADARG, "key '%s' must be %s", c->name, bad);
+        return gb__fail(msg, len, GB_EBADPOINT, "key '%s' must be %s", c->name, bad);
     return GB_OK;
 }
 

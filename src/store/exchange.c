@@ -120,7 +120,7 @@ void *gb_point_to_json(const gb_point_t *pt)
 static int bad(char *msg, size_t len, const char *key, const char *why)
 {
     snprintf(msg, len, "key '%s' %s", key, why);
-    return GB_EBADARG;
+    return GB_EBADPOINT;
 }
 
 static int column_from_json(gb_point_t *pt, const gb_store__col_t *c, const cJSON *v, char *msg,
@@ -456,7 +456,7 @@ int gb_store_import_parse(const char *text, size_t len, const char *origin,
         return GB_ENOMEM;
     }
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    int rc = GB_EBADARG;
+    int rc = GB_EBADPOINT;
     if (!root) {
         size_t line, col;
         line_col(text, end && end >= text ? (size_t)(end - text) : 0, &line, &col);
@@ -524,7 +524,7 @@ int gb_store_import_parse(const char *text, size_t len, const char *origin,
         const char *missing = v1 ? NULL : missing_v2_key(it);
         if (missing) {
             snprintf(why, sizeof why, "key '%s' is missing", missing);
-            rc = GB_EBADARG;
+            rc = GB_EBADPOINT;
         } else if ((rc = gb_point_from_json(it, &is->points[is->n], why, sizeof why)) == GB_OK) {
             rc = gb_point_check(&is->points[is->n], why, sizeof why);
         }

@@ -271,21 +271,21 @@ int gb_point_check(const gb_point_t *pt, char *msg, size_t msglen)
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory checking point %s", pt->id);
     memcpy(buf, tmp.id, sizeof buf);
     if (strcmp(buf, pt->id) != 0)
-        return gb__fail(msg, msglen, GB_EBADARG, "id '%s' does not match its definition (which hashes "
+        return gb__fail(msg, msglen, GB_EBADPOINT, "id '%s' does not match its definition (which hashes "
                     "to %s)", pt->id, buf);
     if ((unsigned)pt->problem.precision > GB_PREC_D || (unsigned)pt->problem.layout > GB_COL_MAJOR ||
         (unsigned)pt->problem.trans_a > GB_TRANS || (unsigned)pt->problem.trans_b > GB_TRANS ||
         (unsigned)pt->timing > GB_TIMING_OFFLOAD || pt->result.timing != pt->timing)
-        return gb__fail(msg, msglen, GB_EBADARG, "point %s has an out-of-range precision, layout, "
+        return gb__fail(msg, msglen, GB_EBADPOINT, "point %s has an out-of-range precision, layout, "
                     "transposition or timing", pt->id);
     if (pt->iterations < 1 || pt->warmup < 0)
-        return gb__fail(msg, msglen, GB_EBADARG, "point %s: iterations must be at least 1 and warmup "
+        return gb__fail(msg, msglen, GB_EBADPOINT, "point %s: iterations must be at least 1 and warmup "
                     "at least 0", pt->id);
     if (!pt->timestamp[0] || !pt->tool_version[0])
-        return gb__fail(msg, msglen, GB_EBADARG, "point %s has no timestamp or tool version", pt->id);
+        return gb__fail(msg, msglen, GB_EBADPOINT, "point %s has no timestamp or tool version", pt->id);
     for (int ph = 0; ph < GB_PHASE_COUNT; ph++)
         if (pt->result.time_ms[ph].n != (size_t)pt->iterations || !pt->result.samples_ms[ph])
-            return gb__fail(msg, msglen, GB_EBADARG, "point %s: phase '%s' does not hold one sample "
+            return gb__fail(msg, msglen, GB_EBADPOINT, "point %s: phase '%s' does not hold one sample "
                         "per iteration", pt->id, gb_phase_name((gb_phase_t)ph));
     return GB_OK;
 }

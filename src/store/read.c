@@ -67,14 +67,14 @@ static int read_point(gb_store_t *st, sqlite3_stmt *q, gb_point_t *pt, int with_
         const char *name = (const char *)sqlite3_column_text(s, 0);
         int ph = name ? gb_store__phase_parse(name) : -1;
         if (ph < 0) {
-            rc = gb_store__failf(st, GB_EIO, "store %s: point %s has an unknown phase '%s'", st->path, pt->id,
+            rc = gb_store__failf(st, GB_ECORRUPT, "store %s: point %s has an unknown phase '%s'", st->path, pt->id,
                       name ? name : "");
             break;
         }
         gb_stats_t *stt = &pt->result.time_ms[ph];
         sqlite3_int64 n = sqlite3_column_int64(s, 1);
         if (n < 0 || n > 100000000) {
-            rc = gb_store__failf(st, GB_EIO, "store %s: point %s has a bad sample count", st->path, pt->id);
+            rc = gb_store__failf(st, GB_ECORRUPT, "store %s: point %s has a bad sample count", st->path, pt->id);
             break;
         }
         stt->n = (size_t)n;
@@ -96,7 +96,7 @@ static int read_point(gb_store_t *st, sqlite3_stmt *q, gb_point_t *pt, int with_
         while (sqlite3_step(x) == SQLITE_ROW) {
             sqlite3_int64 i = sqlite3_column_int64(x, 0);
             if (i < 0 || i >= n) {
-                rc = gb_store__failf(st, GB_EIO, "store %s: point %s has a stray sample", st->path, pt->id);
+                rc = gb_store__failf(st, GB_ECORRUPT, "store %s: point %s has a stray sample", st->path, pt->id);
                 break;
             }
             pt->result.samples_ms[ph][i] = sqlite3_column_type(x, 1) == SQLITE_NULL
@@ -104,7 +104,7 @@ static int read_point(gb_store_t *st, sqlite3_stmt *q, gb_point_t *pt, int with_
             got++;
         }
         if (rc == GB_OK && got != (size_t)n)
-            rc = gb_store__failf(st, GB_EIO, "store %s: point %s phase %s has %zu samples, not %lld",
+            rc = gb_store__failf(st, GB_ECORRUPT, "store %s: point %s phase %s has %zu samples, not %lld",
                       st->path, pt->id, name, got, (long long)n);
     }
     if (rc == GB_OK && step != SQLITE_DONE)
@@ -130,7 +130,7 @@ int gb_store_get(gb_store_t *st, const char *id, gb_point_t *pt)
     if (s == SQLITE_ROW)
         rc = read_point(st, q, pt, 1);
     else if (s == SQLITE_DONE)
-        rc = gb_store__failf(st, GB_EBADARG, "no point %s in store %s; 'gemmbench store list' shows them",
+        rc = gb_store__failf(st, GB_ENOPOINT, "no point %s in store %s; 'gemmbench store list' shows them",
                   id, st->path);
     else
         rc = gb_store__fail_db(st, "reading a point");
@@ -158,7 +158,7 @@ int gb_store_resolve_id(gb_store_t *st, const char *prefix, char id_out[GB_POINT
     }
     sqlite3_finalize(q);
     if (found == 0)
-        return gb_store__failf(st, GB_EBADARG, "no point %s in store %s; 'gemmbench store list' shows them",
+        return gb_store__failf(st, GB_ENOPOINT, "no point %s in store %s; 'gemmbench store list' shows them",
                     prefix, st->path);
     if (found > 1)
         return gb_store__failf(st, GB_EBADARG, "point id prefix '%s' is ambiguous in store %s; give more "

@@ -26,7 +26,7 @@ int gb_store__fail_db(gb_store_t *st, const char *what)
 {
     int ext = sqlite3_extended_errcode(st->db);
     if ((ext & 0xff) == SQLITE_NOTADB)
-        return gb_store__failf(st, GB_EBADARG, "%s is not an SQLite database; give another --store", st->path);
+        return gb_store__failf(st, GB_ENOTSTORE, "%s is not an SQLite database; give another --store", st->path);
     if ((ext & 0xff) == SQLITE_CANTOPEN)
         return gb_store__failf(st, GB_EBADARG, "cannot open store %s; check the path (its folder must exist "
                     "and be writable)", st->path);
@@ -35,9 +35,9 @@ int gb_store__fail_db(gb_store_t *st, const char *what)
                     st->path, what);
     /* A damaged file is bad input, like a foreign one: exit 2, with the way to recover. */
     if ((ext & 0xff) == SQLITE_CORRUPT)
-        return gb_store__failf(st, GB_EBADARG, "store %s is damaged (%s: %s); " GB_STORE__RECOVER,
+        return gb_store__failf(st, GB_ECORRUPT, "store %s is damaged (%s: %s); " GB_STORE__RECOVER,
                                st->path, what, sqlite3_errmsg(st->db), st->path);
-    return gb_store__failf(st, GB_EIO, "store %s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
+    return gb_store__failf(st, GB_ESTORE, "store %s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
 }
 
 int gb_store__exec(gb_store_t *st, const char *sql)
@@ -211,7 +211,7 @@ static int schema(gb_store_t *st)
     if ((rc = user_version(st, &v)) != GB_OK || (rc = table_count(st, &tables)) != GB_OK)
         goto done;
     if (v > GB_STORE_SCHEMA_VERSION) {
-        rc = gb_store__failf(st, GB_EBADARG, "store %s has schema version %d, newer than this gemmbench (%s) "
+        rc = gb_store__failf(st, GB_ENOTSTORE, "store %s has schema version %d, newer than this gemmbench (%s) "
                   "reads (%d); use a newer gemmbench", st->path, v, gb_version(),
                   GB_STORE_SCHEMA_VERSION);
         goto done;
@@ -223,7 +223,7 @@ static int schema(gb_store_t *st)
         goto done;
     }
     if (v != 0 || tables != 0) {
-        rc = gb_store__failf(st, GB_EBADARG, "%s is an SQLite database but not a gemmbench results store; give "
+        rc = gb_store__failf(st, GB_ENOTSTORE, "%s is an SQLite database but not a gemmbench results store; give "
                   "another --store", st->path);
         goto done;
     }
@@ -308,7 +308,7 @@ static int examine_file(gb_store_t *st, int *kind)
         return GB_OK;
     }
     if (!S_ISREG(sb.st_mode))
-        return gb_store__failf(st, GB_EBADARG, "store %s is not a file; give --store a file name",
+        return gb_store__failf(st, GB_ENOTSTORE, "store %s is not a file; give --store a file name",
                                st->path);
     if (sb.st_size == 0) {
         *kind = FILE_EMPTY;
@@ -323,14 +323,14 @@ static int examine_file(gb_store_t *st, int *kind)
         return gb_store__failf(st, GB_EBADARG, "cannot read store %s: %s; check the path",
                                st->path, strerror(errno));
     if (got < sizeof head || memcmp(head, "SQLite format 3", 16) != 0)
-        return gb_store__failf(st, GB_EBADARG, "%s is not an SQLite database, so not a gemmbench "
+        return gb_store__failf(st, GB_ENOTSTORE, "%s is not an SQLite database, so not a gemmbench "
                                "results store (left as it was); give another --store", st->path);
     /* The page size: bytes 16-17, big-endian, 1 meaning 65536. The file is whole pages. */
     unsigned page = (unsigned)head[16] << 8 | head[17];
     if (page == 1)
         page = 65536;
     if (page < 512 || (page & (page - 1)) || (unsigned long long)sb.st_size % page != 0)
-        return gb_store__failf(st, GB_EBADARG, "store %s is damaged (%lld bytes, not a whole number "
+        return gb_store__failf(st, GB_ECORRUPT, "store %s is damaged (%lld bytes, not a whole number "
                                "of %u-byte pages: truncated?); " GB_STORE__RECOVER, st->path,
                                (long long)sb.st_size, page, st->path);
     *kind = FILE_SQLITE;
@@ -381,7 +381,7 @@ int gb_store_quick_check(gb_store_t *st)
             for (char *c = text; *c; c++)
                 if (*c == '\n' || *c == '\r')
                     *c = ' ';
-            rc = gb_store__failf(st, GB_EBADARG, "store %s is damaged (SQLite quick_check: %s); "
+            rc = gb_store__failf(st, GB_ECORRUPT, "store %s is damaged (SQLite quick_check: %s); "
                                  GB_STORE__RECOVER, st->path, text, st->path);
         }
     } else {
@@ -423,12 +423,12 @@ int gb_store_open(gb_store_t **out, const char *path, int flags, char *msg, size
     if (!in_memory && (rc = examine_file(st, &kind)) != GB_OK)
         goto done;
     if (!in_memory && kind == FILE_MISSING && !create) {
-        rc = gb_store__failf(st, GB_EBADARG, "no results store at %s; run 'gemmbench run' or 'gemmbench "
+        rc = gb_store__failf(st, GB_ENOSTORE, "no results store at %s; run 'gemmbench run' or 'gemmbench "
                   "explore' first, or give --store PATH", st->path);
         goto done;
     }
     if (!in_memory && kind == FILE_EMPTY && !create) {
-        rc = gb_store__failf(st, GB_EBADARG, "%s is an empty file, not a gemmbench results store; give "
+        rc = gb_store__failf(st, GB_ENOTSTORE, "%s is an empty file, not a gemmbench results store; give "
                   "another --store (a command that stores points makes it one)", st->path);
         goto done;
     }
@@ -458,7 +458,7 @@ int gb_store_open(gb_store_t **out, const char *path, int flags, char *msg, size
          * when one was there before. */
         if (had_wal)
             sqlite3_db_config(st->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
-        rc = gb_store__failf(st, GB_EBADARG, ours < 0 ? "%s is an SQLite database but not a gemmbench "
+        rc = gb_store__failf(st, GB_ENOTSTORE, ours < 0 ? "%s is an SQLite database but not a gemmbench "
                              "results store (left as it was); give another --store"
                              : "%s is an empty SQLite database, not a gemmbench results store (left "
                              "as it was); give another --store", st->path);

@@ -1,5 +1,5 @@
 /* fuzz_plan.c: explore plan files (gb_plan_parse_json, src/explore/planfile.c): any bytes give
- * GB_OK or a refusal (an error code of the table: GB_EBADARG, GB_EBADDIST, ...) with a message,
+ * GB_OK or a refusal (an error code of the table: GB_EBADPLAN, GB_EBADARG, ...) with a message,
  * and a plan that parses holds lists within their documented caps. */
 #include <string.h>
 
