@@ -22,8 +22,8 @@
  * reads an environment register this tool does not know. */
 static int rewrite_envregs(char *ptx)
 {
-    static const char *const with[9] = {"0", "0", "0", NULL, NULL, NULL,
-                                        "%nctaid.x", "%nctaid.y", "%nctaid.z"};
+    static const char *const with[9] = {"0",  "0",         "0",         NULL,       NULL,
+                                        NULL, "%nctaid.x", "%nctaid.y", "%nctaid.z"};
     for (char *p = strstr(ptx, "%envreg"); p; p = strstr(p + 1, "%envreg")) {
         const int r = p[7] - '0';
         if (r < 0 || r > 8 || (p[8] >= '0' && p[8] <= '9') || !with[r]) {
@@ -57,15 +57,15 @@ static int rewrite_envregs(char *ptx)
     return 1;
 }
 
-#define CK(x)                                                                                  \
-    do {                                                                                       \
-        CUresult e_ = (x);                                                                     \
-        if (e_ != CUDA_SUCCESS) {                                                              \
-            const char *s_ = NULL;                                                             \
-            cuGetErrorString(e_, &s_);                                                         \
-            fprintf(stderr, "ptx-run: %s failed: %s\n", #x, s_ ? s_ : "?");                    \
-            exit(3);                                                                           \
-        }                                                                                      \
+#define CK(x)                                                                                      \
+    do {                                                                                           \
+        CUresult e_ = (x);                                                                         \
+        if (e_ != CUDA_SUCCESS) {                                                                  \
+            const char *s_ = NULL;                                                                 \
+            cuGetErrorString(e_, &s_);                                                             \
+            fprintf(stderr, "ptx-run: %s failed: %s\n", #x, s_ ? s_ : "?");                        \
+            exit(3);                                                                               \
+        }                                                                                          \
     } while (0)
 
 static int cmp(const void *a, const void *b)
@@ -140,8 +140,8 @@ int main(int argc, char **argv)
     int M = n, N = n, K = n, off = 0, ld = n;
     float alpha = 1.0f, beta = 0.0f;
     double alpha_d = 1.0, beta_d = 0.0;
-    void *args[] = {&M, &N, &K, dbl ? (void *)&alpha_d : (void *)&alpha, &a, &off, &ld, &b, &off,
-                    &ld, dbl ? (void *)&beta_d : (void *)&beta, &c, &off, &ld};
+    void *args[] = {&M, &N,   &K,  dbl ? (void *)&alpha_d : (void *)&alpha, &a, &off, &ld,
+                    &b, &off, &ld, dbl ? (void *)&beta_d : (void *)&beta,   &c, &off, &ld};
     CUevent e0, e1;
     CK(cuEventCreate(&e0, 0));
     CK(cuEventCreate(&e1, 0));

@@ -42,47 +42,47 @@ void gb_set_warning_handler(gb_warning_fn fn, void *user);
 /* ---- errors ---------------------------------------------------------------------------------- */
 
 /* X(name, value, description): the single table behind gb_error_t and gb_strerror(). */
-#define GB_ERROR_TABLE(X)                                                                   \
-    X(GB_OK, 0, "success")                                                                  \
-    X(GB_ENOMEM, -1, "out of memory")                                                       \
-    X(GB_EOVERFLOW, -2, "matrix size overflows")                                            \
-    X(GB_EBADM, -3, "M must be a positive integer")                                         \
-    X(GB_EBADN, -4, "N must be a positive integer")                                         \
-    X(GB_EBADK, -5, "K must be a positive integer")                                         \
-    X(GB_EBADLDA, -6, "lda is smaller than the stored A needs")                             \
-    X(GB_EBADLDB, -7, "ldb is smaller than the stored B needs")                             \
-    X(GB_EBADLDC, -8, "ldc is smaller than the stored C needs")                             \
-    X(GB_EBADPRECISION, -9, "unknown precision")                                            \
-    X(GB_EBADLAYOUT, -10, "unknown layout")                                                 \
-    X(GB_EBADTRANS, -11, "unknown transposition")                                           \
-    X(GB_EBADSCALAR, -12, "alpha or beta is not a finite number")                           \
-    X(GB_EBADDIST, -13, "unknown data distribution")                                        \
-    X(GB_EBADARG, -14, "invalid argument")                                                  \
-    X(GB_ERANGE, -15, "inputs or scalars overflow the precision")                           \
-    X(GB_ENOPLATFORM, -20, "no such OpenCL platform")                                       \
-    X(GB_ENODEVICE, -21, "no such OpenCL device")                                           \
-    X(GB_EOPENCL, -22, "an OpenCL call failed")                                             \
-    X(GB_EBUILD, -23, "OpenCL program build failed")                                        \
-    X(GB_ENOKERNEL, -30, "unknown kernel")                                                  \
-    X(GB_EMETADATA, -31, "malformed kernel metadata")                                       \
-    X(GB_ENOSOURCE, -32, "kernel source file missing")                                      \
-    X(GB_EBADPARAM, -33, "unknown kernel parameter or value not allowed")                   \
-    X(GB_ECONSTRAINT, -34, "kernel parameter constraint violated")                          \
-    X(GB_EBADLWS, -35, "invalid work-group size")                                           \
-    X(GB_EUNSUPPORTED, -36, "kernel does not support this problem")                         \
-    X(GB_ENOFP64, -37, "device has no double precision")                                    \
-    X(GB_ENOEXT, -38, "device lacks a required OpenCL extension")                           \
-    X(GB_EWGSIZE, -39, "work-group too large for the device")                               \
-    X(GB_ELOCALMEM, -40, "local memory too large for the device")                           \
-    X(GB_ENOIMAGES, -41, "device lacks the image support a kernel needs")                   \
-    X(GB_EVALIDATION, -50, "result failed validation")                                      \
-    X(GB_EIO, -51, "file input/output failed")                                              \
-    X(GB_ENOSTORE, -60, "no results store there")                                           \
-    X(GB_ENOTSTORE, -61, "the file is not a gemmbench results store")                       \
-    X(GB_ECORRUPT, -62, "the results store is damaged")                                     \
-    X(GB_ESTORE, -63, "the results store failed")                                           \
-    X(GB_ENOPOINT, -64, "no such point in the results store")                               \
-    X(GB_EBADPOINT, -65, "malformed point")                                                 \
+#define GB_ERROR_TABLE(X)                                                                          \
+    X(GB_OK, 0, "success")                                                                         \
+    X(GB_ENOMEM, -1, "out of memory")                                                              \
+    X(GB_EOVERFLOW, -2, "matrix size overflows")                                                   \
+    X(GB_EBADM, -3, "M must be a positive integer")                                                \
+    X(GB_EBADN, -4, "N must be a positive integer")                                                \
+    X(GB_EBADK, -5, "K must be a positive integer")                                                \
+    X(GB_EBADLDA, -6, "lda is smaller than the stored A needs")                                    \
+    X(GB_EBADLDB, -7, "ldb is smaller than the stored B needs")                                    \
+    X(GB_EBADLDC, -8, "ldc is smaller than the stored C needs")                                    \
+    X(GB_EBADPRECISION, -9, "unknown precision")                                                   \
+    X(GB_EBADLAYOUT, -10, "unknown layout")                                                        \
+    X(GB_EBADTRANS, -11, "unknown transposition")                                                  \
+    X(GB_EBADSCALAR, -12, "alpha or beta is not a finite number")                                  \
+    X(GB_EBADDIST, -13, "unknown data distribution")                                               \
+    X(GB_EBADARG, -14, "invalid argument")                                                         \
+    X(GB_ERANGE, -15, "inputs or scalars overflow the precision")                                  \
+    X(GB_ENOPLATFORM, -20, "no such OpenCL platform")                                              \
+    X(GB_ENODEVICE, -21, "no such OpenCL device")                                                  \
+    X(GB_EOPENCL, -22, "an OpenCL call failed")                                                    \
+    X(GB_EBUILD, -23, "OpenCL program build failed")                                               \
+    X(GB_ENOKERNEL, -30, "unknown kernel")                                                         \
+    X(GB_EMETADATA, -31, "malformed kernel metadata")                                              \
+    X(GB_ENOSOURCE, -32, "kernel source file missing")                                             \
+    X(GB_EBADPARAM, -33, "unknown kernel parameter or value not allowed")                          \
+    X(GB_ECONSTRAINT, -34, "kernel parameter constraint violated")                                 \
+    X(GB_EBADLWS, -35, "invalid work-group size")                                                  \
+    X(GB_EUNSUPPORTED, -36, "kernel does not support this problem")                                \
+    X(GB_ENOFP64, -37, "device has no double precision")                                           \
+    X(GB_ENOEXT, -38, "device lacks a required OpenCL extension")                                  \
+    X(GB_EWGSIZE, -39, "work-group too large for the device")                                      \
+    X(GB_ELOCALMEM, -40, "local memory too large for the device")                                  \
+    X(GB_ENOIMAGES, -41, "device lacks the image support a kernel needs")                          \
+    X(GB_EVALIDATION, -50, "result failed validation")                                             \
+    X(GB_EIO, -51, "file input/output failed")                                                     \
+    X(GB_ENOSTORE, -60, "no results store there")                                                  \
+    X(GB_ENOTSTORE, -61, "the file is not a gemmbench results store")                              \
+    X(GB_ECORRUPT, -62, "the results store is damaged")                                            \
+    X(GB_ESTORE, -63, "the results store failed")                                                  \
+    X(GB_ENOPOINT, -64, "no such point in the results store")                                      \
+    X(GB_EBADPOINT, -65, "malformed point")                                                        \
     X(GB_EBADPLAN, -66, "malformed plan")
 
 typedef enum gb_error {
@@ -133,7 +133,11 @@ const char *gb_problem_layout_tag(const gb_problem_t *p, char *buf, size_t len);
 
 /* Input distributions: uniform on [lo, hi], standard normal, or integers in [-r, r] (with which
  * a small enough product is exact in floating point). */
-typedef enum gb_dist_kind { GB_DIST_UNIFORM = 0, GB_DIST_NORMAL = 1, GB_DIST_INT = 2 } gb_dist_kind_t;
+typedef enum gb_dist_kind {
+    GB_DIST_UNIFORM = 0,
+    GB_DIST_NORMAL = 1,
+    GB_DIST_INT = 2
+} gb_dist_kind_t;
 typedef struct gb_dist {
     gb_dist_kind_t kind;
     double lo, hi;
@@ -164,7 +168,11 @@ int gb_problem_check_data(const gb_problem_t *p, const gb_dist_t *d, char *msg, 
 /* ---- devices --------------------------------------------------------------------------------- */
 
 typedef enum gb_device_type {
-    GB_DEVTYPE_ALL = 0, GB_DEVTYPE_CPU, GB_DEVTYPE_GPU, GB_DEVTYPE_ACC, GB_DEVTYPE_DEFAULT
+    GB_DEVTYPE_ALL = 0,
+    GB_DEVTYPE_CPU,
+    GB_DEVTYPE_GPU,
+    GB_DEVTYPE_ACC,
+    GB_DEVTYPE_DEFAULT
 } gb_device_type_t;
 
 /* Facts about one OpenCL device. Peaks are in GFLOP/s; 0 means the formula is unknown for this
@@ -180,13 +188,13 @@ typedef struct gb_device_info {
     unsigned pref_vec_float, pref_vec_double, native_vec_float, native_vec_double;
     int fp64;
     /* Images, for kernels that read operands as image2d_t (docs/kernel-metadata.md). */
-    int image_support;          /* CL_DEVICE_IMAGE_SUPPORT */
-    int image2d_from_buffer;    /* 2D images can be created over a buffer: cl_khr_image2d_from_buffer,
+    int image_support;       /* CL_DEVICE_IMAGE_SUPPORT */
+    int image2d_from_buffer; /* 2D images can be created over a buffer: cl_khr_image2d_from_buffer,
                                    or OpenCL >= 2.0 with a non-zero pitch alignment */
     unsigned image_pitch_align; /* CL_DEVICE_IMAGE_PITCH_ALIGNMENT, in pixels (0: none given) */
     size_t image2d_max[2];      /* CL_DEVICE_IMAGE2D_MAX_WIDTH and _HEIGHT, in pixels */
-    char *extensions; /* owned by the list */
-    double peak_gflops[2]; /* by formula, indexed by gb_precision_t */
+    char *extensions;           /* owned by the list */
+    double peak_gflops[2];      /* by formula, indexed by gb_precision_t */
     char peak_formula[2][192];
     void *cl_platform, *cl_device; /* cl_platform_id, cl_device_id */
 } gb_device_info_t;
@@ -221,7 +229,7 @@ typedef struct gb_param {
     long def;
     long *values; /* allowed values, or NULL with nvalues 0 */
     size_t nvalues;
-    long lo, hi;  /* allowed range when values is NULL */
+    long lo, hi; /* allowed range when values is NULL */
 } gb_param_t;
 
 typedef struct gb_preset {
@@ -241,9 +249,10 @@ const char *gb_family_name(const gb_family_t *f);
 const char *gb_family_description(const gb_family_t *f); /* "" when the metadata has none */
 /* The metadata file it came from: "kernels/naive.json", or a path under --kernel-path. */
 const char *gb_family_origin(const gb_family_t *f);
-const char *gb_family_entry(const gb_family_t *f);       /* the main kernel's name */
-unsigned gb_family_precisions(const gb_family_t *f);     /* mask of 1u << gb_precision_t */
-unsigned gb_family_layouts(const gb_family_t *f); /* native layouts: mask of 1u << gb_layout_index() */
+const char *gb_family_entry(const gb_family_t *f);   /* the main kernel's name */
+unsigned gb_family_precisions(const gb_family_t *f); /* mask of 1u << gb_precision_t */
+unsigned gb_family_layouts(
+    const gb_family_t *f); /* native layouts: mask of 1u << gb_layout_index() */
 size_t gb_family_param_count(const gb_family_t *f);
 const gb_param_t *gb_family_param(const gb_family_t *f, size_t i); /* NULL past the end */
 size_t gb_family_preset_count(const gb_family_t *f);
@@ -430,18 +439,22 @@ typedef struct gb_stats {
     double min, max, median, mean, std, ci95_lo, ci95_hi;
 } gb_stats_t;
 
-typedef enum gb_validate_mode { GB_VALIDATE_AUTO = -1, GB_VALIDATE_OFF = 0, GB_VALIDATE_ON = 1 } gb_validate_mode_t;
+typedef enum gb_validate_mode {
+    GB_VALIDATE_AUTO = -1,
+    GB_VALIDATE_OFF = 0,
+    GB_VALIDATE_ON = 1
+} gb_validate_mode_t;
 
 /* What one call's time is made of. Each timed call writes A, B and C to the device, runs the
  * helper passes (transposition, padding) and the main kernel, and reads C back. */
 typedef enum gb_phase {
-    GB_PHASE_MAIN = 0,  /* the main kernel's event time, with its remainder kernel's */
-    GB_PHASE_HELPERS,   /* helper kernels' event times (0 when there are none) */
-    GB_PHASE_H2D,       /* host-to-device copies of A, B, C */
-    GB_PHASE_D2H,       /* device-to-host copy of C */
-    GB_PHASE_OPS,       /* main + helpers */
-    GB_PHASE_OFFLOAD,   /* host-to-device + helpers + main + device-to-host */
-    GB_PHASE_WALL,      /* host wall time of the whole call */
+    GB_PHASE_MAIN = 0, /* the main kernel's event time, with its remainder kernel's */
+    GB_PHASE_HELPERS,  /* helper kernels' event times (0 when there are none) */
+    GB_PHASE_H2D,      /* host-to-device copies of A, B, C */
+    GB_PHASE_D2H,      /* device-to-host copy of C */
+    GB_PHASE_OPS,      /* main + helpers */
+    GB_PHASE_OFFLOAD,  /* host-to-device + helpers + main + device-to-host */
+    GB_PHASE_WALL,     /* host wall time of the whole call */
     GB_PHASE_COUNT
 } gb_phase_t;
 /* "main", "helpers", "h2d", "d2h", "ops", "offload", "wall". */
@@ -465,45 +478,45 @@ typedef struct gb_bench_options {
 void gb_bench_options_init(gb_bench_options_t *o);
 
 typedef struct gb_validation {
-    int done;             /* 0: not validated (skipped or off) */
+    int done; /* 0: not validated (skipped or off) */
     int passed;
-    int exact;            /* exact-integer mode: every element must equal the reference */
-    double max_ratio;     /* max |C - Cref| / (u * G) over elements */
-    double bound_ratio;   /* the failing threshold in the same units */
+    int exact;          /* exact-integer mode: every element must equal the reference */
+    double max_ratio;   /* max |C - Cref| / (u * G) over elements */
+    double bound_ratio; /* the failing threshold in the same units */
     size_t worst_i, worst_j;
     size_t n_over, n_nonfinite, n_canary; /* elements over the bound, NaN/Inf, touched canaries */
-    char reason[160];     /* why it failed or was skipped */
+    char reason[160];                     /* why it failed or was skipped */
 } gb_validation_t;
 
 typedef struct gb_result {
-    gb_stats_t time_ms[GB_PHASE_COUNT];      /* per phase, over the timed calls */
-    double *samples_ms[GB_PHASE_COUNT];      /* iterations each; freed by gb_result_free */
-    gb_timing_t timing;       /* which phase the headline uses */
-    double gflops;            /* 2*M*N*K / median time of the headline phase */
-    double gflops_wall;       /* 2*M*N*K / median wall time */
-    double efficiency;        /* gflops / formula peak, or -1 when the peak is unknown */
-    double build_ms;          /* building (or loading from the cache) every program */
-    int cache_hit;            /* every program came from the binary cache */
+    gb_stats_t time_ms[GB_PHASE_COUNT]; /* per phase, over the timed calls */
+    double *samples_ms[GB_PHASE_COUNT]; /* iterations each; freed by gb_result_free */
+    gb_timing_t timing;                 /* which phase the headline uses */
+    double gflops;                      /* 2*M*N*K / median time of the headline phase */
+    double gflops_wall;                 /* 2*M*N*K / median wall time */
+    double efficiency;                  /* gflops / formula peak, or -1 when the peak is unknown */
+    double build_ms;                    /* building (or loading from the cache) every program */
+    int cache_hit;                      /* every program came from the binary cache */
     size_t global[2], local[2];
-    int local_null;           /* the driver chose the work-group size */
-    int swapped;              /* served through the row/column-major operand swap */
-    char route[128];          /* how the problem reached the kernel: "native", "swap",
+    int local_null;  /* the driver chose the work-group size */
+    int swapped;     /* served through the row/column-major operand swap */
+    char route[128]; /* how the problem reached the kernel: "native", "swap",
                                  "transpose B", "pad M,N,K", ... */
-    size_t helpers;           /* helper kernels per call */
+    size_t helpers;  /* helper kernels per call */
     /* Energy, from the energy loop: after the timed calls, calls repeated for at least
      * GEMMBENCH_ENERGY_MIN_S seconds (1 by default; 0 turns it off) between two reads of the
      * device's energy counter (docs/methodology.md). energy_j, energy_w and gflops_per_watt
      * are -1 when energy is unavailable (energy_why says why). */
-    double energy_j;          /* joules per call of the energy loop */
-    double energy_w;          /* the loop's average power, watts */
-    double gflops_per_watt;   /* 2*M*N*K * energy_calls / the loop's joules / 1e9 */
-    size_t energy_calls;      /* calls in the loop (0 when it did not run) */
-    double energy_s;          /* seconds the loop lasted (-1 when it did not run) */
-    char energy_source[48];   /* "NVML total energy", "RAPL package 0"; "" when unavailable */
-    char energy_scope[32];    /* what the loop ran: "device-only calls" (timing kernel or ops:
+    double energy_j;        /* joules per call of the energy loop */
+    double energy_w;        /* the loop's average power, watts */
+    double gflops_per_watt; /* 2*M*N*K * energy_calls / the loop's joules / 1e9 */
+    size_t energy_calls;    /* calls in the loop (0 when it did not run) */
+    double energy_s;        /* seconds the loop lasted (-1 when it did not run) */
+    char energy_source[48]; /* "NVML total energy", "RAPL package 0"; "" when unavailable */
+    char energy_scope[32];  /* what the loop ran: "device-only calls" (timing kernel or ops:
                                  helper passes and main kernel, no copies) or "whole calls incl.
                                  copies" (timing offload); "" when it did not run */
-    char energy_why[128];     /* why energy is unavailable, when it is */
+    char energy_why[128];   /* why energy is unavailable, when it is */
     char build_options[512];
     gb_validation_t validation;
 } gb_result_t;
@@ -518,8 +531,8 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
 /* ---- measured ceilings ------------------------------------------------------------------------ */
 
 typedef struct gb_ceilings {
-    double peak_gflops[2];  /* by micro-benchmark, indexed by gb_precision_t; 0 when not run */
-    double bandwidth_gbs;   /* device memory copy: bytes read + written per second, 1e9 */
+    double peak_gflops[2]; /* by micro-benchmark, indexed by gb_precision_t; 0 when not run */
+    double bandwidth_gbs;  /* device memory copy: bytes read + written per second, 1e9 */
     char method[192];
 } gb_ceilings_t;
 /* Measures the device's peak FLOP/s (an FMA-chain kernel per precision) and memory bandwidth

@@ -17,23 +17,23 @@
 
 static int failures, passes;
 
-#define CHECK(cond, ...)                                                                  \
-    do {                                                                                  \
-        if (cond) {                                                                       \
-            passes++;                                                                     \
-        } else {                                                                          \
-            failures++;                                                                   \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                   \
-            printf(__VA_ARGS__);                                                          \
-            printf("\n");                                                                 \
-        }                                                                                 \
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (cond) {                                                                                \
+            passes++;                                                                              \
+        } else {                                                                                   \
+            failures++;                                                                            \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                            \
+            printf(__VA_ARGS__);                                                                   \
+            printf("\n");                                                                          \
+        }                                                                                          \
     } while (0)
 
 /* 129 x 132 and 132 x 129 leave xgemm_nv a thin last row and column of tiles (the strips),
  * with K past the strips' unrolled loads at 260. */
-static const size_t shapes[][3] = {{1, 1, 1},     {7, 7, 7},      {63, 63, 63}, {64, 64, 64},
-                                   {65, 65, 65},  {127, 127, 127}, {130, 70, 33}, {97, 89, 101},
-                                   {1, 65, 7},    {33, 1, 130},   {129, 132, 45}, {132, 129, 260}};
+static const size_t shapes[][3] = {{1, 1, 1},    {7, 7, 7},       {63, 63, 63},   {64, 64, 64},
+                                   {65, 65, 65}, {127, 127, 127}, {130, 70, 33},  {97, 89, 101},
+                                   {1, 65, 7},   {33, 1, 130},    {129, 132, 45}, {132, 129, 260}};
 static const double scalars[][2] = {{1, 0}, {1, 1}, {-1.5, 0.75}, {0, 2.5}, {2, 0}};
 /* --reduced: these of the shapes above (1 x 1 x 1, 65^3, 130 x 70 x 33), one integer pair. */
 static const size_t reduced_shapes[] = {0, 4, 6};
@@ -60,14 +60,14 @@ static void run_point(gb_context_t *ctx, const gb_impl_t *cfg, gb_problem_t p,
     char tag[16];
     int rc = gb_bench_run(ctx, cfg, &p, o, &r);
     CHECK(rc == GB_OK, "%s %s %s %zux%zux%zu: %s", gb_impl_name(cfg),
-          gb_precision_name(p.precision), gb_problem_layout_tag(&p, tag, sizeof tag), p.m, p.n,
-          p.k, gb_context_errmsg(ctx));
+          gb_precision_name(p.precision), gb_problem_layout_tag(&p, tag, sizeof tag), p.m, p.n, p.k,
+          gb_context_errmsg(ctx));
     if (rc != GB_OK)
         return;
-    CHECK(r.validation.done && r.validation.passed,
-          "%s %s %s %s %zux%zux%zu alpha %g beta %g: %s", what, gb_impl_name(cfg),
-          gb_precision_name(p.precision), gb_problem_layout_tag(&p, tag, sizeof tag), p.m, p.n,
-          p.k, p.alpha, p.beta, r.validation.reason);
+    CHECK(r.validation.done && r.validation.passed, "%s %s %s %s %zux%zux%zu alpha %g beta %g: %s",
+          what, gb_impl_name(cfg), gb_precision_name(p.precision),
+          gb_problem_layout_tag(&p, tag, sizeof tag), p.m, p.n, p.k, p.alpha, p.beta,
+          r.validation.reason);
     if (o->dist.kind == GB_DIST_INT)
         CHECK(r.validation.exact, "%s: exact mode expected", gb_impl_name(cfg));
     gb_result_free(&r);
@@ -90,8 +90,8 @@ static void test_config(gb_context_t *ctx, const gb_impl_t *cfg, gb_precision_t 
         /* Layouts the kernel runs itself (natively or through the operand swap) get every
          * shape; the others reach it through transposition passes, whose own edges one
          * tile-straddling shape with beta != 0 checks. */
-        const unsigned swapped = gb_layout_index(base.layout == GB_ROW_MAJOR ? GB_COL_MAJOR : GB_ROW_MAJOR,
-                                                 base.trans_b, base.trans_a);
+        const unsigned swapped = gb_layout_index(
+            base.layout == GB_ROW_MAJOR ? GB_COL_MAJOR : GB_ROW_MAJOR, base.trans_b, base.trans_a);
         const unsigned native = gb_family_layouts(cfg->config.family);
         const int own = ((native >> bit) & 1u) || ((native >> swapped) & 1u);
         if (!own) {
@@ -120,7 +120,8 @@ static void test_config(gb_context_t *ctx, const gb_impl_t *cfg, gb_precision_t 
             run_point(ctx, cfg, p, &o, "bound");
         }
         /* Every alpha/beta pair at one tile-straddling size, with exact integer data. */
-        for (size_t i = reduced ? 2 : 0; i < (reduced ? 3 : sizeof int_scalars / sizeof int_scalars[0]); i++) {
+        for (size_t i = reduced ? 2 : 0;
+             i < (reduced ? 3 : sizeof int_scalars / sizeof int_scalars[0]); i++) {
             gb_problem_t p = base;
             p.m = 65;
             p.n = 63;
@@ -248,8 +249,9 @@ static void test_thin(gb_context_t *ctx, const gb_registry_t *reg)
                 CHECK(rc == GB_OK, "xgemm_nv THIN=%ld: %s", thin[i], gb_context_errmsg(ctx));
                 if (rc != GB_OK)
                     continue;
-                CHECK(r.validation.done && r.validation.passed, "xgemm_nv THIN=%ld %s %zux%zux%zu: %s",
-                      thin[i], gb_problem_layout_tag(&p, tag, sizeof tag), p.m, p.n, p.k,
+                CHECK(r.validation.done && r.validation.passed,
+                      "xgemm_nv THIN=%ld %s %zux%zux%zu: %s", thin[i],
+                      gb_problem_layout_tag(&p, tag, sizeof tag), p.m, p.n, p.k,
                       r.validation.reason);
                 /* The family's tiles are 128 x 128. */
                 const long rm = (long)(p.m % 128), rn = (long)(p.n % 128);
@@ -327,8 +329,8 @@ static void test_tail(gb_context_t *ctx, const gb_registry_t *reg)
     }
     /* On a device of up to 8 compute units these shapes reach the split (the reduced one, up
      * to 2). */
-    CHECK(split_seen || cus > (reduced ? 2u : 8u), "xgemm_nv TAIL: no shape was split on %u compute units",
-          cus);
+    CHECK(split_seen || cus > (reduced ? 2u : 8u),
+          "xgemm_nv TAIL: no shape was split on %u compute units", cus);
     printf("xgemm_nv TAIL: %s\n", failures == before ? "ok" : "FAILED");
 }
 
@@ -357,8 +359,7 @@ static void test_catches_wrong(gb_context_t *ctx)
         rc = gb_bench_run(ctx, &cfg, &p, &o, &r);
         CHECK(rc == GB_OK, "%s ran: %s", names[i], gb_context_errmsg(ctx));
         if (rc == GB_OK) {
-            CHECK(r.validation.done && !r.validation.passed, "%s must fail validation",
-                  names[i]);
+            CHECK(r.validation.done && !r.validation.passed, "%s must fail validation", names[i]);
             gb_result_free(&r);
         }
     }

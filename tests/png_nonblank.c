@@ -48,7 +48,9 @@ static int unfilter(unsigned char *raw, size_t height, size_t stride, size_t bpp
             case 0: break;
             case 1: cur[i] = (unsigned char)(cur[i] + a); break;
             case 2: cur[i] = (unsigned char)(cur[i] + b); break;
-            case 3: cur[i] = (unsigned char)(cur[i] + (unsigned char)(((unsigned)a + b) / 2)); break;
+            case 3:
+                cur[i] = (unsigned char)(cur[i] + (unsigned char)(((unsigned)a + b) / 2));
+                break;
             case 4: cur[i] = (unsigned char)(cur[i] + paeth(a, b, c)); break;
             default: return 0;
             }
@@ -130,7 +132,8 @@ int main(int argc, char **argv)
     for (size_t y = 0; y < height; y++)
         for (size_t x = 0; x < width; x++) {
             const unsigned char *px = raw + y * (stride + 1) + 1 + x * channels;
-            unsigned char rgb[3] = {px[0], channels >= 3 ? px[1] : px[0], channels >= 3 ? px[2] : px[0]};
+            unsigned char rgb[3] = {px[0], channels >= 3 ? px[1] : px[0],
+                                    channels >= 3 ? px[2] : px[0]};
             if (x == 0 && y == 0)
                 memcpy(bg, rgb, 3);
             differ += memcmp(rgb, bg, 3) != 0;
@@ -149,8 +152,9 @@ int main(int argc, char **argv)
     double fraction = (double)differ / ((double)width * (double)height);
     int ok = fraction >= min_fraction && colours >= min_colours && coloured >= min_coloured;
     printf("png_nonblank: %s: %lux%lu, %.1f%% not background (#%02x%02x%02x), %lu colours, %lu "
-           "coloured pixels: %s\n", file, width, height, 100 * fraction, bg[0], bg[1], bg[2], colours,
-           coloured, ok ? "not blank" : "BLANK or nearly");
+           "coloured pixels: %s\n",
+           file, width, height, 100 * fraction, bg[0], bg[1], bg[2], colours, coloured,
+           ok ? "not blank" : "BLANK or nearly");
     free(seen);
     free(raw);
     free(idat);

@@ -46,15 +46,18 @@ static const char *str(const cJSON *o, const char *key)
 }
 
 /* The row of the repetitions table with this kernel, size and work-group size, or NULL. */
-static const cJSON *find_row(const cJSON *rows, const cJSON *t, double m, double n, double k, double lx,
-                             double ly)
+static const cJSON *find_row(const cJSON *rows, const cJSON *t, double m, double n, double k,
+                             double lx, double ly)
 {
     const cJSON *row;
-    cJSON_ArrayForEach(row, rows) {
+    cJSON_ArrayForEach(row, rows)
+    {
         const cJSON *params = cJSON_GetObjectItemCaseSensitive(row, "params");
-        if (!strcmp(str(row, "kernel"), str(t, "kernel")) && !strcmp(str(row, "device"), str(t, "device")) &&
-            !strcmp(str(row, "timing"), str(t, "timing")) && !strcmp(str(row, "precision"), str(t, "precision")) &&
-            num(row, "m") == m && num(row, "n") == n && num(row, "k") == k && num(params, "LX") == lx &&
+        if (!strcmp(str(row, "kernel"), str(t, "kernel")) &&
+            !strcmp(str(row, "device"), str(t, "device")) &&
+            !strcmp(str(row, "timing"), str(t, "timing")) &&
+            !strcmp(str(row, "precision"), str(t, "precision")) && num(row, "m") == m &&
+            num(row, "n") == n && num(row, "k") == k && num(params, "LX") == lx &&
             num(params, "LY") == ly)
             return row;
     }
@@ -86,16 +89,20 @@ int main(int argc, char **argv)
     if (!cJSON_IsArray(rows) || cJSON_GetArraySize(rows) != (int)want_rows)
         return fail("%d rows, expected %g", cJSON_GetArraySize(rows), want_rows);
     if (!cJSON_IsArray(tables) || cJSON_GetArraySize(tables) != (int)want_tables)
-        return fail("%d work-group-size tables, expected %g", cJSON_GetArraySize(tables), want_tables);
+        return fail("%d work-group-size tables, expected %g", cJSON_GetArraySize(tables),
+                    want_tables);
     double points = 0;
     const cJSON *row;
-    cJSON_ArrayForEach(row, rows) {
+    cJSON_ArrayForEach(row, rows)
+    {
         const cJSON *reps = cJSON_GetObjectItemCaseSensitive(row, "reps"), *rep;
-        double sum = 0, ss = 0, lo = (double)INFINITY, hi = -(double)INFINITY, n = cJSON_GetArraySize(reps);
+        double sum = 0, ss = 0, lo = (double)INFINITY, hi = -(double)INFINITY,
+               n = cJSON_GetArraySize(reps);
         const char *kernel = str(row, "kernel");
         if (n < 1)
             return fail("row of %s has no repetitions", kernel);
-        cJSON_ArrayForEach(rep, reps) {
+        cJSON_ArrayForEach(rep, reps)
+        {
             double g = num(rep, "gflops");
             if (!(g > 0) || strlen(str(rep, "id")) != 16)
                 return fail("row of %s has a repetition without GFLOP/s or id", kernel);
@@ -104,24 +111,30 @@ int main(int argc, char **argv)
             hi = fmax(hi, g);
         }
         double mean = sum / n;
-        cJSON_ArrayForEach(rep, reps) ss += (num(rep, "gflops") - mean) * (num(rep, "gflops") - mean);
+        cJSON_ArrayForEach(rep, reps) ss +=
+            (num(rep, "gflops") - mean) * (num(rep, "gflops") - mean);
         if (!close_to(mean, num(row, "mean")))
-            return fail("row of %s: mean %g is not the repetitions' average %g", kernel, num(row, "mean"), mean);
+            return fail("row of %s: mean %g is not the repetitions' average %g", kernel,
+                        num(row, "mean"), mean);
         if (n > 1 && !close_to(sqrt(ss / (n - 1)), num(row, "std")))
-            return fail("row of %s: std %g is not the repetitions' sample std %g", kernel, num(row, "std"),
-                        sqrt(ss / (n - 1)));
+            return fail("row of %s: std %g is not the repetitions' sample std %g", kernel,
+                        num(row, "std"), sqrt(ss / (n - 1)));
         if (n == 1 && !cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(row, "std")))
             return fail("row of %s: one repetition must have a null std", kernel);
         if (!close_to(lo, num(row, "min")) || !close_to(hi, num(row, "max")))
-            return fail("row of %s: min %g or max %g is not the repetitions'", kernel, num(row, "min"), num(row, "max"));
+            return fail("row of %s: min %g or max %g is not the repetitions'", kernel,
+                        num(row, "min"), num(row, "max"));
         points += n;
     }
     if (points != want_points)
         return fail("the rows hold %g repetitions, expected %g", points, want_points);
     const cJSON *t;
-    cJSON_ArrayForEach(t, tables) {
-        const cJSON *lws = cJSON_GetObjectItemCaseSensitive(t, "lws"), *sizes = cJSON_GetObjectItemCaseSensitive(t, "sizes");
-        const cJSON *mean = cJSON_GetObjectItemCaseSensitive(t, "mean"), *best = cJSON_GetObjectItemCaseSensitive(t, "best");
+    cJSON_ArrayForEach(t, tables)
+    {
+        const cJSON *lws = cJSON_GetObjectItemCaseSensitive(t, "lws"),
+                    *sizes = cJSON_GetObjectItemCaseSensitive(t, "sizes");
+        const cJSON *mean = cJSON_GetObjectItemCaseSensitive(t, "mean"),
+                    *best = cJSON_GetObjectItemCaseSensitive(t, "best");
         int nl = cJSON_GetArraySize(lws), ns = cJSON_GetArraySize(sizes);
         if (nl < 2 || ns < 1 || cJSON_GetArraySize(mean) != ns || cJSON_GetArraySize(best) != ns)
             return fail("work-group table of %s has inconsistent dimensions", str(t, "kernel"));
@@ -130,12 +143,14 @@ int main(int argc, char **argv)
             double top = -(double)INFINITY, tl[2] = {0, 0};
             for (int c = 0; c < nl; c++) {
                 const cJSON *cell = cJSON_GetArrayItem(line, c), *pair = cJSON_GetArrayItem(lws, c);
-                double lx = cJSON_GetArrayItem(pair, 0)->valuedouble, ly = cJSON_GetArrayItem(pair, 1)->valuedouble;
+                double lx = cJSON_GetArrayItem(pair, 0)->valuedouble,
+                       ly = cJSON_GetArrayItem(pair, 1)->valuedouble;
                 const cJSON *r = find_row(rows, t, cJSON_GetArrayItem(sz, 0)->valuedouble,
                                           cJSON_GetArrayItem(sz, 1)->valuedouble,
                                           cJSON_GetArrayItem(sz, 2)->valuedouble, lx, ly);
                 if (cJSON_IsNull(cell) != !r || (r && !close_to(cell->valuedouble, num(r, "mean"))))
-                    return fail("work-group table of %s: a cell is not its row's mean (%g x %g)", str(t, "kernel"), lx, ly);
+                    return fail("work-group table of %s: a cell is not its row's mean (%g x %g)",
+                                str(t, "kernel"), lx, ly);
                 if (r && cell->valuedouble > top) {
                     top = cell->valuedouble;
                     tl[0] = lx;
@@ -143,12 +158,16 @@ int main(int argc, char **argv)
                 }
             }
             const cJSON *b = cJSON_GetArrayItem(best, s);
-            if (cJSON_GetArrayItem(b, 0)->valuedouble != tl[0] || cJSON_GetArrayItem(b, 1)->valuedouble != tl[1])
-                return fail("work-group table of %s: best is not the highest cell %g x %g", str(t, "kernel"), tl[0], tl[1]);
+            if (cJSON_GetArrayItem(b, 0)->valuedouble != tl[0] ||
+                cJSON_GetArrayItem(b, 1)->valuedouble != tl[1])
+                return fail("work-group table of %s: best is not the highest cell %g x %g",
+                            str(t, "kernel"), tl[0], tl[1]);
         }
     }
-    printf("report_json_check: %s: %g points in %g rows and %g work-group tables, every mean, std and "
-           "best consistent\n", argv[1], points, want_rows, want_tables);
+    printf(
+        "report_json_check: %s: %g points in %g rows and %g work-group tables, every mean, std and "
+        "best consistent\n",
+        argv[1], points, want_rows, want_tables);
     cJSON_Delete(root);
     return 0;
 }

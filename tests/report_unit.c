@@ -14,8 +14,8 @@ static unsigned ids;
 /* One point: kernel on dev at m x n x k, repetition rep, with its GFLOP/s and (when energy > 0)
  * its energy in joules per call, else energy unavailable; lx > 0 sets the work-group size
  * parameters. */
-static void make(gb_point_t *out, const char *dev, const char *kernel, size_t m, size_t n,
-                 size_t k, long lx, long ly, unsigned rep, double gflops, double energy, int fail)
+static void make(gb_point_t *out, const char *dev, const char *kernel, size_t m, size_t n, size_t k,
+                 long lx, long ly, unsigned rep, double gflops, double energy, int fail)
 {
     gb_point_t pt;
     gb_point_init(&pt);
@@ -243,7 +243,8 @@ int main(void)
     CHECK_RC(gb_report_finish(r, "memory"), GB_OK);
     CHECK(gb_report_offered(r) == 1 && gb_report_selected(r) == 0 && gb_report_rows(r) == 0);
     char buf[256];
-    CHECK(!strcmp(gb_report_filter_text(r, buf, sizeof buf), "--kernel k1 --device 'card' --precision d"));
+    CHECK(!strcmp(gb_report_filter_text(r, buf, sizeof buf),
+                  "--kernel k1 --device 'card' --precision d"));
     gb_report_close(r);
     gb_report_close(NULL);
     test_store();

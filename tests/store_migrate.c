@@ -47,8 +47,10 @@ static const char *sql_text(const char *path, const char *sql, char *buf, size_t
 /* The points table's columns, "name type notnull;" each, in order. */
 static const char *columns_of(const char *path, char *buf, size_t len)
 {
-    return sql_text(path, "SELECT group_concat(name || ' ' || type || ' ' || \"notnull\", ';') "
-                          "FROM pragma_table_info('points')", buf, len);
+    return sql_text(path,
+                    "SELECT group_concat(name || ' ' || type || ' ' || \"notnull\", ';') "
+                    "FROM pragma_table_info('points')",
+                    buf, len);
 }
 
 static int no_energy(const gb_result_t *r)
@@ -119,18 +121,21 @@ int main(void)
         return unit_finish();
     }
     CHECK(!strcmp(sql_text(path, "PRAGMA user_version", buf, sizeof buf), "2"));
-    CHECK(!strcmp(sql_text(path, "SELECT value FROM meta WHERE key = 'schema_version'", buf,
-                           sizeof buf), "2"));
+    CHECK(!strcmp(
+        sql_text(path, "SELECT value FROM meta WHERE key = 'schema_version'", buf, sizeof buf),
+        "2"));
     CHECK_HAS(sql_text(path, "SELECT value FROM meta WHERE key = 'migrated'", buf, sizeof buf),
               "from schema version 1 to 2 on ");
     char migrated[sizeof buf];
     snprintf(migrated, sizeof migrated, "%s", buf);
     CHECK(!strcmp(sql_text(path, "SELECT value FROM meta WHERE key = 'created'", buf, sizeof buf),
                   "2025-01-31T12:00:00Z"));
-    CHECK(!strcmp(sql_text(path, "SELECT count(*) FROM points WHERE energy_source IS NULL AND "
-                                 "energy_scope IS NULL AND energy_calls IS NULL AND energy_s IS "
-                                 "NULL AND energy_j IS NULL AND energy_w IS NULL AND "
-                                 "gflops_per_watt IS NULL AND energy_why IS NULL", buf, sizeof buf),
+    CHECK(!strcmp(sql_text(path,
+                           "SELECT count(*) FROM points WHERE energy_source IS NULL AND "
+                           "energy_scope IS NULL AND energy_calls IS NULL AND energy_s IS "
+                           "NULL AND energy_j IS NULL AND energy_w IS NULL AND "
+                           "gflops_per_watt IS NULL AND energy_why IS NULL",
+                           buf, sizeof buf),
                   "2"));
     /* The same columns, in the same order, as a store made by this version. */
     snprintf(fresh, sizeof fresh, "%s/fresh.db", dir);
@@ -170,13 +175,16 @@ int main(void)
     a.rep = 6;
     CHECK_RC(gb_point_compute_id(&a), GB_OK);
     a.result.energy_j = a.result.energy_w = a.result.gflops_per_watt = a.result.energy_s = -1.0;
-    snprintf(a.result.energy_why, sizeof a.result.energy_why, "disabled by GEMMBENCH_ENERGY_MIN_S=0");
+    snprintf(a.result.energy_why, sizeof a.result.energy_why,
+             "disabled by GEMMBENCH_ENERGY_MIN_S=0");
     CHECK_RC(gb_store_insert(st, &a), GB_OK);
     CHECK_RC(gb_store_get(st, a.id, &back), GB_OK);
     CHECK(same_energy(&a.result, &back.result));
-    CHECK(!strcmp(sql_text(path, "SELECT count(*) FROM points WHERE energy_why = 'disabled by "
-                                 "GEMMBENCH_ENERGY_MIN_S=0' AND energy_j IS NULL AND "
-                                 "energy_source IS NULL AND energy_calls IS NULL", buf, sizeof buf),
+    CHECK(!strcmp(sql_text(path,
+                           "SELECT count(*) FROM points WHERE energy_why = 'disabled by "
+                           "GEMMBENCH_ENERGY_MIN_S=0' AND energy_j IS NULL AND "
+                           "energy_source IS NULL AND energy_calls IS NULL",
+                           buf, sizeof buf),
                   "1"));
     CHECK_RC(gb_store_check(st, &checked, &bad), GB_OK);
     CHECK(checked == 4 && bad == 0);
@@ -224,9 +232,10 @@ int main(void)
     CHECK(!strcmp(sql_text(other, "SELECT count(*) FROM points", buf, sizeof buf), "0"));
     cJSON_ReplaceItemInObject(root, "version", cJSON_CreateNumber(1));
     cJSON_ReplaceItemInObject(root, "schema_version", cJSON_CreateNumber(1));
-    cJSON_ArrayForEach(p, points) {
-        const char *keys[] = {"energy_source", "energy_scope", "energy_calls", "energy_s",
-                              "energy_j", "energy_w", "gflops_per_watt", "energy_why"};
+    cJSON_ArrayForEach(p, points)
+    {
+        const char *keys[] = {"energy_source", "energy_scope", "energy_calls",    "energy_s",
+                              "energy_j",      "energy_w",     "gflops_per_watt", "energy_why"};
         for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
             cJSON_DeleteItemFromObject(p, keys[k]);
     }
@@ -254,8 +263,9 @@ int main(void)
     CHECK(gb_store_open(&st, other, 0, msg, sizeof msg) != GB_OK && st == NULL);
     CHECK_HAS(msg, "no such table");
     CHECK(!strcmp(sql_text(other, "PRAGMA user_version", buf, sizeof buf), "1"));
-    CHECK(!strcmp(sql_text(other, "SELECT value FROM meta WHERE key = 'schema_version'", buf,
-                           sizeof buf), "1"));
+    CHECK(!strcmp(
+        sql_text(other, "SELECT value FROM meta WHERE key = 'schema_version'", buf, sizeof buf),
+        "1"));
 
     gb_point_free(&a);
     gb_point_free(&b);

@@ -32,43 +32,89 @@ static void mismatch(const char *field)
     printf("    field %s differs after the round trip\n", field);
 }
 
-#define EQ_STR(f) do { if (strcmp(a->f, b->f)) mismatch(#f); } while (0)
-#define EQ_NUM(f) do { if (a->f != b->f) mismatch(#f); } while (0)
-#define EQ_DBL(f) do { if (!same_double(a->f, b->f)) { mismatch(#f); printf("      %.17g vs %.17g\n", (double)a->f, (double)b->f); } } while (0)
+#define EQ_STR(f)                                                                                  \
+    do {                                                                                           \
+        if (strcmp(a->f, b->f))                                                                    \
+            mismatch(#f);                                                                          \
+    } while (0)
+#define EQ_NUM(f)                                                                                  \
+    do {                                                                                           \
+        if (a->f != b->f)                                                                          \
+            mismatch(#f);                                                                          \
+    } while (0)
+#define EQ_DBL(f)                                                                                  \
+    do {                                                                                           \
+        if (!same_double(a->f, b->f)) {                                                            \
+            mismatch(#f);                                                                          \
+            printf("      %.17g vs %.17g\n", (double)a->f, (double)b->f);                          \
+        }                                                                                          \
+    } while (0)
 
 /* Compares every field of two points; returns the number that differ (and names them). */
 static int compare_points(const gb_point_t *a, const gb_point_t *b)
 {
     mismatches = 0;
     EQ_STR(id);
-    EQ_STR(device.name); EQ_STR(device.vendor); EQ_STR(device.type); EQ_STR(device.version);
-    EQ_STR(device.platform); EQ_STR(device.platform_version); EQ_STR(device.driver);
-    EQ_NUM(device.compute_units); EQ_NUM(device.clock_mhz); EQ_NUM(device.global_mem);
-    EQ_NUM(device.local_mem); EQ_NUM(device.max_wg_size); EQ_NUM(device.fp64);
+    EQ_STR(device.name);
+    EQ_STR(device.vendor);
+    EQ_STR(device.type);
+    EQ_STR(device.version);
+    EQ_STR(device.platform);
+    EQ_STR(device.platform_version);
+    EQ_STR(device.driver);
+    EQ_NUM(device.compute_units);
+    EQ_NUM(device.clock_mhz);
+    EQ_NUM(device.global_mem);
+    EQ_NUM(device.local_mem);
+    EQ_NUM(device.max_wg_size);
+    EQ_NUM(device.fp64);
     for (int p = 0; p < 2; p++) {
         EQ_DBL(device.peak_gflops[p]);
         EQ_STR(device.peak_formula[p]);
     }
-    EQ_STR(kernel); EQ_STR(family); EQ_STR(preset);
+    EQ_STR(kernel);
+    EQ_STR(family);
+    EQ_STR(preset);
     EQ_NUM(params.count);
     for (size_t i = 0; i < a->params.count && i < GB_MAX_PARAMS; i++) {
         EQ_STR(params.name[i]);
         EQ_NUM(params.value[i]);
     }
     EQ_STR(source_hash);
-    EQ_NUM(problem.precision); EQ_NUM(problem.layout); EQ_NUM(problem.trans_a);
-    EQ_NUM(problem.trans_b); EQ_NUM(problem.m); EQ_NUM(problem.n); EQ_NUM(problem.k);
-    EQ_DBL(problem.alpha); EQ_DBL(problem.beta); EQ_NUM(problem.lda); EQ_NUM(problem.ldb);
-    EQ_NUM(problem.ldc); EQ_NUM(problem.off_a); EQ_NUM(problem.off_b); EQ_NUM(problem.off_c);
+    EQ_NUM(problem.precision);
+    EQ_NUM(problem.layout);
+    EQ_NUM(problem.trans_a);
+    EQ_NUM(problem.trans_b);
+    EQ_NUM(problem.m);
+    EQ_NUM(problem.n);
+    EQ_NUM(problem.k);
+    EQ_DBL(problem.alpha);
+    EQ_DBL(problem.beta);
+    EQ_NUM(problem.lda);
+    EQ_NUM(problem.ldb);
+    EQ_NUM(problem.ldc);
+    EQ_NUM(problem.off_a);
+    EQ_NUM(problem.off_b);
+    EQ_NUM(problem.off_c);
     EQ_NUM(seed);
-    EQ_NUM(dist.kind); EQ_DBL(dist.lo); EQ_DBL(dist.hi); EQ_NUM(dist.range);
-    EQ_NUM(warmup); EQ_NUM(iterations); EQ_NUM(timing); EQ_NUM(rep);
-    EQ_STR(source_origin); EQ_NUM(validate);
+    EQ_NUM(dist.kind);
+    EQ_DBL(dist.lo);
+    EQ_DBL(dist.hi);
+    EQ_NUM(dist.range);
+    EQ_NUM(warmup);
+    EQ_NUM(iterations);
+    EQ_NUM(timing);
+    EQ_NUM(rep);
+    EQ_STR(source_origin);
+    EQ_NUM(validate);
     for (int ph = 0; ph < GB_PHASE_COUNT; ph++) {
         EQ_NUM(result.time_ms[ph].n);
-        EQ_DBL(result.time_ms[ph].min); EQ_DBL(result.time_ms[ph].max);
-        EQ_DBL(result.time_ms[ph].median); EQ_DBL(result.time_ms[ph].mean);
-        EQ_DBL(result.time_ms[ph].std); EQ_DBL(result.time_ms[ph].ci95_lo);
+        EQ_DBL(result.time_ms[ph].min);
+        EQ_DBL(result.time_ms[ph].max);
+        EQ_DBL(result.time_ms[ph].median);
+        EQ_DBL(result.time_ms[ph].mean);
+        EQ_DBL(result.time_ms[ph].std);
+        EQ_DBL(result.time_ms[ph].ci95_lo);
         EQ_DBL(result.time_ms[ph].ci95_hi);
         if (!a->result.samples_ms[ph] || !b->result.samples_ms[ph]) {
             mismatch("result.samples_ms (missing)");
@@ -77,21 +123,45 @@ static int compare_points(const gb_point_t *a, const gb_point_t *b)
         for (size_t i = 0; i < a->result.time_ms[ph].n; i++)
             EQ_DBL(result.samples_ms[ph][i]);
     }
-    EQ_NUM(result.timing); EQ_DBL(result.gflops); EQ_DBL(result.gflops_wall);
-    EQ_DBL(result.efficiency); EQ_DBL(result.build_ms); EQ_NUM(result.cache_hit);
-    EQ_NUM(result.global[0]); EQ_NUM(result.global[1]); EQ_NUM(result.local[0]);
-    EQ_NUM(result.local[1]); EQ_NUM(result.local_null); EQ_NUM(result.swapped);
-    EQ_STR(result.route); EQ_NUM(result.helpers); EQ_STR(result.build_options);
-    EQ_NUM(result.validation.done); EQ_NUM(result.validation.passed);
-    EQ_NUM(result.validation.exact); EQ_DBL(result.validation.max_ratio);
-    EQ_DBL(result.validation.bound_ratio); EQ_NUM(result.validation.worst_i);
-    EQ_NUM(result.validation.worst_j); EQ_NUM(result.validation.n_over);
-    EQ_NUM(result.validation.n_nonfinite); EQ_NUM(result.validation.n_canary);
+    EQ_NUM(result.timing);
+    EQ_DBL(result.gflops);
+    EQ_DBL(result.gflops_wall);
+    EQ_DBL(result.efficiency);
+    EQ_DBL(result.build_ms);
+    EQ_NUM(result.cache_hit);
+    EQ_NUM(result.global[0]);
+    EQ_NUM(result.global[1]);
+    EQ_NUM(result.local[0]);
+    EQ_NUM(result.local[1]);
+    EQ_NUM(result.local_null);
+    EQ_NUM(result.swapped);
+    EQ_STR(result.route);
+    EQ_NUM(result.helpers);
+    EQ_STR(result.build_options);
+    EQ_NUM(result.validation.done);
+    EQ_NUM(result.validation.passed);
+    EQ_NUM(result.validation.exact);
+    EQ_DBL(result.validation.max_ratio);
+    EQ_DBL(result.validation.bound_ratio);
+    EQ_NUM(result.validation.worst_i);
+    EQ_NUM(result.validation.worst_j);
+    EQ_NUM(result.validation.n_over);
+    EQ_NUM(result.validation.n_nonfinite);
+    EQ_NUM(result.validation.n_canary);
     EQ_STR(result.validation.reason);
-    EQ_DBL(result.energy_j); EQ_DBL(result.energy_w); EQ_DBL(result.gflops_per_watt);
-    EQ_NUM(result.energy_calls); EQ_DBL(result.energy_s); EQ_STR(result.energy_source);
-    EQ_STR(result.energy_scope); EQ_STR(result.energy_why);
-    EQ_STR(tool_version); EQ_STR(git_revision); EQ_STR(hostname); EQ_STR(os); EQ_STR(timestamp);
+    EQ_DBL(result.energy_j);
+    EQ_DBL(result.energy_w);
+    EQ_DBL(result.gflops_per_watt);
+    EQ_NUM(result.energy_calls);
+    EQ_DBL(result.energy_s);
+    EQ_STR(result.energy_source);
+    EQ_STR(result.energy_scope);
+    EQ_STR(result.energy_why);
+    EQ_STR(tool_version);
+    EQ_STR(git_revision);
+    EQ_STR(hostname);
+    EQ_STR(os);
+    EQ_STR(timestamp);
     if (!a->env_json || !b->env_json || strcmp(a->env_json, b->env_json))
         mismatch("env_json");
     return mismatches;
@@ -347,20 +417,24 @@ static void test_roundtrip(const char *dir)
     char path3[4200];
     snprintf(path3, sizeof path3, "%s/c.db", dir);
     CHECK_RC(gb_store_open(&st3, path3, GB_STORE_CREATE, msg, sizeof msg), GB_OK);
-    CHECK_RC(gb_store_import_json(st3, edited, strlen(edited), "x.json", &added, &present), GB_EBADPOINT);
+    CHECK_RC(gb_store_import_json(st3, edited, strlen(edited), "x.json", &added, &present),
+             GB_EBADPOINT);
     CHECK_HAS(gb_store_errmsg(st3), "points[0]: key 'colour' is not a key of the export format");
     free(edited);
     cJSON_DeleteItemFromObject(p0, "colour");
     cJSON_ReplaceItemInObject(cJSON_GetArrayItem(points, 4), "m", cJSON_CreateNumber(99));
     edited = cJSON_Print(root);
-    CHECK_RC(gb_store_import_json(st3, edited, strlen(edited), "x.json", &added, &present), GB_EBADPOINT);
+    CHECK_RC(gb_store_import_json(st3, edited, strlen(edited), "x.json", &added, &present),
+             GB_EBADPOINT);
     CHECK_HAS(gb_store_errmsg(st3), "points[4]: id");
     CHECK(count_points(st3) == 0); /* points 0..3 were fine, yet nothing was written */
     free(edited);
     cJSON_ReplaceItemInObject(cJSON_GetArrayItem(points, 4), "m", cJSON_CreateNumber(7));
-    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(points, 1), "energy_calls", cJSON_CreateNumber(-2));
+    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(points, 1), "energy_calls",
+                              cJSON_CreateNumber(-2));
     edited = cJSON_Print(root);
-    CHECK_RC(gb_store_import_json(st3, edited, strlen(edited), "x.json", &added, &present), GB_EBADPOINT);
+    CHECK_RC(gb_store_import_json(st3, edited, strlen(edited), "x.json", &added, &present),
+             GB_EBADPOINT);
     CHECK_HAS(gb_store_errmsg(st3), "points[1]: key 'energy_calls' is out of range");
     free(edited);
     cJSON_Delete(root);
@@ -377,7 +451,8 @@ static void test_roundtrip(const char *dir)
     CHECK_HAS(text, "main_median_ms");
     CHECK_HAS(text, ",timestamp,energy_source,energy_scope,energy_calls,energy_s,energy_j,"
                     "energy_w,gflops_per_watt,energy_why,main_n,");
-    CHECK_HAS(text, ",NVML total energy,whole calls incl. copies,1234567,1.0000001,0.30000000000000004,612.75,");
+    CHECK_HAS(text, ",NVML total energy,whole calls incl. "
+                    "copies,1234567,1.0000001,0.30000000000000004,612.75,");
     free(text);
 
     /* Not a store: a text file, and an SQLite database of something else. */

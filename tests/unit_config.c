@@ -126,8 +126,8 @@ static void test_resolve(const gb_registry_t *reg)
     CHECK_RC(gb_params_set(&o, "DJ", 4), GB_OK);
     CHECK_RC(gb_config_resolve(reg, "naive", &o, &c, msg, sizeof msg), GB_EBADPARAM);
 
-    static const char *const disallowed[] = {"DJ=3", "DJ=0", "VW=32", "LX=0", "LX=1025",
-                                             "DK=4097", "BARRIER=2"};
+    static const char *const disallowed[] = {"DJ=3",    "DJ=0",    "VW=32",    "LX=0",
+                                             "LX=1025", "DK=4097", "BARRIER=2"};
     for (size_t i = 0; i < sizeof disallowed / sizeof disallowed[0]; i++) {
         memset(&o, 0, sizeof o);
         CHECK_RC(gb_params_parse(&o, disallowed[i], msg, sizeof msg), GB_OK);
@@ -138,8 +138,8 @@ static void test_resolve(const gb_registry_t *reg)
         CHECK_HAS(msg, disallowed[i]);
     }
 
-    static const char *const unparsable[] = {"DJ", "=4", "DJ=", "DJ=x", "DJ=4x",
-                                             "DJ=99999999999999999999999"};
+    static const char *const unparsable[] = {
+        "DJ", "=4", "DJ=", "DJ=x", "DJ=4x", "DJ=99999999999999999999999"};
     for (size_t i = 0; i < sizeof unparsable / sizeof unparsable[0]; i++) {
         memset(&o, 0, sizeof o);
         if (!CHECK_RC(gb_params_parse(&o, unparsable[i], msg, sizeof msg), GB_EBADPARAM))
@@ -327,7 +327,10 @@ static int eval(const char *expr, long long *out, char *msg, size_t msglen)
 
 static void test_expr(void)
 {
-    static const struct { const char *expr; long long want; } good[] = {
+    static const struct {
+        const char *expr;
+        long long want;
+    } good[] = {
         {"2 + 3 * 4", 14},
         {"(2 + 3) * 4", 20},
         {"10 - 4 - 3", 3},
@@ -388,7 +391,9 @@ static void test_expr(void)
                    good[i].want, msg);
     }
 
-    static const struct { const char *expr, *why; } bad[] = {
+    static const struct {
+        const char *expr, *why;
+    } bad[] = {
         {"1 / 0", "division by zero"},
         {"5 % (2 - 2)", "division by zero"},
         {"M / ZERO", "division by zero"},

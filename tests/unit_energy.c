@@ -77,7 +77,8 @@ static void test_result(void)
     CHECK(r.energy_j == -1.0 && r.energy_w == -1.0 && r.gflops_per_watt == -1.0);
     CHECK(r.energy_calls == 1000 && r.energy_s == 2.0);
     CHECK(r.energy_source[0] == '\0' && !strcmp(r.energy_scope, "whole calls incl. copies"));
-    CHECK_HAS(r.energy_why, "NVML total energy did not advance over the energy loop (1000 calls, 2 s)");
+    CHECK_HAS(r.energy_why,
+              "NVML total energy did not advance over the energy loop (1000 calls, 2 s)");
 
     l.j1 = l.j0 - 1.0; /* a RAPL wrap-around */
     gb__energy_result(&l, 2e9, "RAPL package 0", "device-only calls", &r);

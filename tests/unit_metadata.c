@@ -84,8 +84,8 @@ static void test_valid(void)
     CHECK(f.layouts == ((1u << gb_layout_index(GB_ROW_MAJOR, GB_NOTRANS, GB_TRANS)) |
                         (1u << gb_layout_index(GB_COL_MAJOR, GB_TRANS, GB_NOTRANS))));
 
-    static const char *const args[] = {"M", "N", "K", "alpha", "A", "lda",
-                                       "B", "ldb", "beta", "C", "ldc"};
+    static const char *const args[] = {"M", "N",   "K",    "alpha", "A",  "lda",
+                                       "B", "ldb", "beta", "C",     "ldc"};
     int args_ok = f.nargs == sizeof args / sizeof args[0];
     for (size_t i = 0; args_ok && i < f.nargs; i++)
         args_ok = !strcmp(f.args[i], args[i]);
@@ -132,15 +132,16 @@ static void test_valid(void)
     }
 
     /* Tile and leading-dimension multiples, each by its own letters. */
-    const char *mults = jsonify("{'family': 'm', 'source': 'm.cl', 'entry': 'e',"
-                                " 'precisions': 's', 'layouts': ['any'], 'args': ['C', 'WS', 'CUS'],"
-                                " 'global': ['M', 'N'], 'multiple_of': {'K': '8'},"
-                                " 'ld_multiple_of': {'A': '4', 'C': 'VW'},"
-                                " 'ld_avoid_multiple_of': {'A': '4096'},"
-                                " 'nvidia_max_registers': 'REGS * 2',"
-                                " 'remainder': {'entry': 'rest', 'global': ['32 * (M % 8)', '1'],"
-                                " 'local': ['32', '1']},"
-                                " 'let': {'R': 'M % 8', 'G': '32 * R'}, 'workspace': 'G * CUS * 4'}");
+    const char *mults =
+        jsonify("{'family': 'm', 'source': 'm.cl', 'entry': 'e',"
+                " 'precisions': 's', 'layouts': ['any'], 'args': ['C', 'WS', 'CUS'],"
+                " 'global': ['M', 'N'], 'multiple_of': {'K': '8'},"
+                " 'ld_multiple_of': {'A': '4', 'C': 'VW'},"
+                " 'ld_avoid_multiple_of': {'A': '4096'},"
+                " 'nvidia_max_registers': 'REGS * 2',"
+                " 'remainder': {'entry': 'rest', 'global': ['32 * (M % 8)', '1'],"
+                " 'local': ['32', '1']},"
+                " 'let': {'R': 'M % 8', 'G': '32 * R'}, 'workspace': 'G * CUS * 4'}");
     if (CHECK_RC(parse(mults, &f, msg, sizeof msg), GB_OK)) {
         CHECK(!f.multiple[0] && !f.multiple[1] && f.multiple[2] && !strcmp(f.multiple[2], "8"));
         CHECK(f.ld_multiple[0] && !strcmp(f.ld_multiple[0], "4") && !f.ld_multiple[1]);
@@ -215,13 +216,16 @@ static void test_malformed(void)
         {"'presets': {", "'ld_multiple_of': ['4'], 'presets': {", "'ld_multiple_of'"},
         {"'presets': {", "'ld_multiple_of': {'A': 4}, 'presets': {", "'ld_multiple_of.A'"},
         {"'presets': {", "'nvidia_max_registers': 128, 'presets': {", "'nvidia_max_registers'"},
-        {"'presets': {", "'ld_avoid_multiple_of': {'K': '64'}, 'presets': {", "'ld_avoid_multiple_of'"},
-        {"'presets': {", "'ld_avoid_multiple_of': {'B': 64}, 'presets': {", "'ld_avoid_multiple_of.B'"},
+        {"'presets': {", "'ld_avoid_multiple_of': {'K': '64'}, 'presets': {",
+         "'ld_avoid_multiple_of'"},
+        {"'presets': {", "'ld_avoid_multiple_of': {'B': 64}, 'presets': {",
+         "'ld_avoid_multiple_of.B'"},
         {"'presets': {", "'nvidia_max_registers': '', 'presets': {", "'nvidia_max_registers'"},
         {"'presets': {", "'remainder': 'rest', 'presets': {", "'remainder'"},
         {"'presets': {", "'remainder': {'global': ['1', '1'], 'local': ['1', '1']}, 'presets': {",
          "object 'remainder': key 'entry'"},
-        {"'presets': {", "'remainder': {'entry': 'r', 'global': ['1'], 'local': ['1', '1']}, 'presets': {",
+        {"'presets': {",
+         "'remainder': {'entry': 'r', 'global': ['1'], 'local': ['1', '1']}, 'presets': {",
          "object 'remainder': key 'global'"},
         {"'presets': {", "'remainder': {'entry': 'r', 'global': ['1', '1']}, 'presets': {",
          "object 'remainder': key 'local'"},
@@ -229,24 +233,34 @@ static void test_malformed(void)
         {"'presets': {", "'let': {'WPT': 'M'}, 'presets': {", "'let.WPT'"},
         {"'presets': {", "'let': {'NVIDIA': '1'}, 'presets': {", "'let.NVIDIA'"},
         {"'presets': {", "'let': {'CUS': '1'}, 'presets': {", "'let.CUS'"},
-        {"'presets': {", "'let': {'A1': '1', 'A2': '1', 'A3': '1', 'A4': '1', 'A5': '1', 'A6': '1',"
+        {"'presets': {",
+         "'let': {'A1': '1', 'A2': '1', 'A3': '1', 'A4': '1', 'A5': '1', 'A6': '1',"
          " 'A7': '1', 'A8': '1', 'A9': '1', 'B1': '1', 'B2': '1', 'B3': '1', 'B4': '1', 'B5': '1',"
-         " 'B6': '1', 'B7': '1', 'B8': '1'}, 'presets': {", "more than 16 names"},
+         " 'B6': '1', 'B7': '1', 'B8': '1'}, 'presets': {",
+         "more than 16 names"},
         /* The workspace and its argument WS come together. */
         {"'presets': {", "'workspace': 'M * 4', 'presets': {", "'workspace'"},
         {"'ldc']", "'ldc', 'WS']", "no 'workspace' size"},
         {"'ldc']", "'ldc', 'WS'], 'workspace': 7", "'workspace'"},
         {"'presets': {", "'let': {'X': 3}, 'presets': {", "'let.X'"},
         /* Misspelled or unknown keys are named with the nearest known one; duplicates refused. */
-        {"'constraints': [", "'constraint': [", "key 'constraint' is unknown; did you mean 'constraints'?"},
-        {"'local_memory':", "'local_mem':", "key 'requires.local_mem' is unknown; did you mean 'requires.local_memory'?"},
-        {"'values': [1, 2, 4, 8]", "'valeus': [1, 2, 4, 8]", "key 'parameters.WPT.valeus' is unknown; did you mean 'parameters.WPT.values'?"},
+        {"'constraints': [", "'constraint': [",
+         "key 'constraint' is unknown; did you mean 'constraints'?"},
+        {"'local_memory':", "'local_mem':",
+         "key 'requires.local_mem' is unknown; did you mean 'requires.local_memory'?"},
+        {"'values': [1, 2, 4, 8]", "'valeus': [1, 2, 4, 8]",
+         "key 'parameters.WPT.valeus' is unknown; did you mean 'parameters.WPT.values'?"},
         {"'precision': 'd'", "'precison': 'd'", "did you mean 'presets.TEST_D_8.precision'?"},
-        {"'presets': {", "'remainder': {'entry': 'r', 'global': ['1', '1'], 'local': ['1', '1'], 'lokal': 1}, 'presets': {", "did you mean 'remainder.local'?"},
-        {"'presets': {", "'colour': 'blue', 'presets': {", "key 'colour' is unknown (docs/kernel-metadata.md"},
+        {"'presets': {",
+         "'remainder': {'entry': 'r', 'global': ['1', '1'], 'local': ['1', '1'], 'lokal': 1}, "
+         "'presets': {",
+         "did you mean 'remainder.local'?"},
+        {"'presets': {", "'colour': 'blue', 'presets': {",
+         "key 'colour' is unknown (docs/kernel-metadata.md"},
         {"'presets': {", "'entry': 'again', 'presets': {", "key 'entry' appears twice"},
         {"'presets': {", "'let': {'X': 'M', 'X': 'N'}, 'presets': {", "key 'let.X' appears twice"},
-        {"'default': 4, ", "'default': 4, 'default': 8, ", "key 'parameters.WPT.default' appears twice"},
+        {"'default': 4, ", "'default': 4, 'default': 8, ",
+         "key 'parameters.WPT.default' appears twice"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const bad_case_t *c = &cases[i];

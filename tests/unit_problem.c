@@ -205,10 +205,21 @@ static void test_dist_parse(void)
     CHECK(d.kind == GB_DIST_UNIFORM && d.lo == -2.0 && d.hi == 3.5);
     CHECK_RC(gb_dist_parse("int:1048576", &d, msg, sizeof msg), GB_OK);
 
-    static const char *const bad[] = {"uniform:1:0", "uniform:1:1", "uniform:1", "uniform:",
-                                      "uniform:0:1x", "uniform:nan:1", "uniform:0:inf",
-                                      "int:0", "int:-3", "int:", "int:5x", "int:1048577",
-                                      "int:99999999999999999999", "bogus", ""};
+    static const char *const bad[] = {"uniform:1:0",
+                                      "uniform:1:1",
+                                      "uniform:1",
+                                      "uniform:",
+                                      "uniform:0:1x",
+                                      "uniform:nan:1",
+                                      "uniform:0:inf",
+                                      "int:0",
+                                      "int:-3",
+                                      "int:",
+                                      "int:5x",
+                                      "int:1048577",
+                                      "int:99999999999999999999",
+                                      "bogus",
+                                      ""};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         msg[0] = '\0';
         if (!CHECK_RC(gb_dist_parse(bad[i], &d, msg, sizeof msg), GB_EBADDIST))
@@ -224,7 +235,8 @@ static int data_ok(const gb_problem_t *p, double x)
     const int dbl = p->precision == GB_PREC_D;
     const double big = dbl ? 1.7976931348623157e308 : 3.4028234663852886e38;
     const double u = dbl ? ldexp(1.0, -53) : ldexp(1.0, -24), k = (double)p->k;
-    const double a = fabs(p->alpha) > 1 ? fabs(p->alpha) : 1, b = fabs(p->beta) > 1 ? fabs(p->beta) : 1;
+    const double a = fabs(p->alpha) > 1 ? fabs(p->alpha) : 1,
+                 b = fabs(p->beta) > 1 ? fabs(p->beta) : 1;
     double room = pow(1.0 + u, k + 2.0);
     room = room < 2.0 ? room : 2.0;
     return a * (k * x * x + x) + b * x <= big / room;
@@ -321,7 +333,8 @@ static void test_data_range(void)
     /* Not a distribution, or not finite scalars. */
     gb_dist_t bad = {(gb_dist_kind_t)7, 0, 0, 0};
     CHECK_RC(gb_problem_check_data(&p, &bad, msg, sizeof msg), GB_EBADDIST);
-    gb_dist_t rev = {GB_DIST_UNIFORM, 1.0, -1.0, 0}, inf = {GB_DIST_UNIFORM, -1.0, (double)INFINITY, 0};
+    gb_dist_t rev = {GB_DIST_UNIFORM, 1.0, -1.0, 0},
+              inf = {GB_DIST_UNIFORM, -1.0, (double)INFINITY, 0};
     CHECK_RC(gb_problem_check_data(&p, &rev, msg, sizeof msg), GB_EBADDIST);
     CHECK_RC(gb_problem_check_data(&p, &inf, msg, sizeof msg), GB_EBADDIST);
     gb_dist_t zero = {GB_DIST_INT, 0, 0, 0};
@@ -380,8 +393,8 @@ static void test_errors(void)
     /* Every code is negative and has a name and text of its own. */
     int distinct = 1;
 #define GB_X_CHECK(name, value, text)                                                              \
-    distinct &= (value) <= 0 && !strcmp(gb_errname(value), #name) &&                              \
-                !strcmp(gb_strerror(value), text);
+    distinct &=                                                                                    \
+        (value) <= 0 && !strcmp(gb_errname(value), #name) && !strcmp(gb_strerror(value), text);
     GB_ERROR_TABLE(GB_X_CHECK)
 #undef GB_X_CHECK
     CHECK(distinct);

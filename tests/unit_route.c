@@ -78,7 +78,8 @@ static void check_route(const gb_family_t *f, const gb_problem_t *p, const gb_ro
     CHECK(k->k % mult[2] == 0 && k->k >= p->k && k->k < p->k + mult[2]);
     CHECK(r->pad[0] == (k->m != m) && r->pad[1] == (k->n != n) && r->pad[2] == (k->k != p->k));
     CHECK(k->layout == (r->swapped ? !p->layout : p->layout));
-    const gb_trans_t ta = r->swapped ? p->trans_b : p->trans_a, tb = r->swapped ? p->trans_a : p->trans_b;
+    const gb_trans_t ta = r->swapped ? p->trans_b : p->trans_a,
+                     tb = r->swapped ? p->trans_a : p->trans_b;
     CHECK(k->trans_a == (r->flip[0] ? !ta : ta) && k->trans_b == (r->flip[1] ? !tb : tb));
     /* At most the fewest transpositions any native layout needs. */
     CHECK(r->flip[0] + r->flip[1] <= 2);
@@ -89,7 +90,8 @@ static void check_route(const gb_family_t *f, const gb_problem_t *p, const gb_ro
         dims(k, d, &outer, &inner);
         CHECK(lds[d] >= inner);
         /* What the kernel receives meets the family's rules, copied or not. */
-        if (!CHECK(lds[d] % ldm[d] == 0 && offs[d] % ldm[d] == 0 && !(avoid[d] && lds[d] % avoid[d] == 0)))
+        if (!CHECK(lds[d] % ldm[d] == 0 && offs[d] % ldm[d] == 0 &&
+                   !(avoid[d] && lds[d] % avoid[d] == 0)))
             printf("    %s: operand %c ld %zu off %zu (multiple %zu, avoid %zu)\n", what, "ABC"[d],
                    lds[d], offs[d], ldm[d], avoid[d]);
         if (r->copy[d]) {
@@ -97,7 +99,8 @@ static void check_route(const gb_family_t *f, const gb_problem_t *p, const gb_ro
         } else {
             CHECK(r->temp_elems[d] == 0);
             /* Not copied: the caller's own leading dimension and offset. */
-            const size_t pl[3] = {r->swapped ? p->ldb : p->lda, r->swapped ? p->lda : p->ldb, p->ldc};
+            const size_t pl[3] = {r->swapped ? p->ldb : p->lda, r->swapped ? p->lda : p->ldb,
+                                  p->ldc};
             CHECK(lds[d] == pl[d]);
         }
         if (d < 2) {
@@ -224,7 +227,8 @@ static void test_cases(void)
     if (family("{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
                " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'offA', 'lda', 'B',"
                " 'offB', 'ldb', 'beta', 'C', 'offC', 'ldc'], 'global': ['M / 2', 'N'],"
-               " 'local': ['8', '2'], 'multiple_of': {'M': '16', 'N': '8', 'K': '4'}}", &f) != GB_OK)
+               " 'local': ['8', '2'], 'multiple_of': {'M': '16', 'N': '8', 'K': '4'}}",
+               &f) != GB_OK)
         return;
     gb_problem_t p;
     gb_problem_init(&p, GB_PREC_S, 30, 20, 10);
@@ -258,7 +262,8 @@ static void test_cases(void)
     /* No leading-dimension arguments: a caller's padded A is repacked; its B is not. */
     if (family("{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
                " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'B', 'ldb', 'beta',"
-               " 'C', 'ldc'], 'global': ['M', 'N']}", &f) != GB_OK)
+               " 'C', 'ldc'], 'global': ['M', 'N']}",
+               &f) != GB_OK)
         return;
     gb_problem_init(&p, GB_PREC_S, 8, 8, 8);
     p.lda = 9;
@@ -272,7 +277,8 @@ static void test_cases(void)
     /* Images: a view over the packed copy, its rows padded to the pitch alignment (32). */
     if (family("{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
                " 'layouts': ['col-NN'], 'args': ['M', 'N', 'K', 'alpha', 'imgA', 'imgB', 'beta',"
-               " 'C'], 'global': ['M', 'N']}", &f) != GB_OK)
+               " 'C'], 'global': ['M', 'N']}",
+               &f) != GB_OK)
         return;
     gb_problem_init(&p, GB_PREC_S, 40, 24, 10);
     p.layout = GB_COL_MAJOR;
@@ -305,14 +311,16 @@ static void test_geometry(void)
     gb_family_t f;
     char msg[256];
     gb_route_t r;
-    if (family("{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
-               " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'B', 'beta', 'C',"
-               " 'WS', 'T'], 'let': {'T': 'ceil_div(M, 32) * ceil_div(N, 32)', 'R': 'M % 32 + N % 32',"
-               " 'W': 'MAXREG / 2 + NVIDIA'},"
-               " 'global': ['T * 64', '1'], 'local': ['64', '1'],"
-               " 'remainder': {'entry': 'rem', 'global': ['R * NVIDIA', '1'], 'local': ['32', '1']},"
-               " 'workspace': 'R * 4', 'nvidia_max_registers': 'MAXREG',"
-               " 'parameters': {'MAXREG': {'default': 128, 'values': [0, 128]}}}", &f) != GB_OK)
+    if (family(
+            "{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
+            " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'B', 'beta', 'C',"
+            " 'WS', 'T'], 'let': {'T': 'ceil_div(M, 32) * ceil_div(N, 32)', 'R': 'M % 32 + N % 32',"
+            " 'W': 'MAXREG / 2 + NVIDIA'},"
+            " 'global': ['T * 64', '1'], 'local': ['64', '1'],"
+            " 'remainder': {'entry': 'rem', 'global': ['R * NVIDIA', '1'], 'local': ['32', '1']},"
+            " 'workspace': 'R * 4', 'nvidia_max_registers': 'MAXREG',"
+            " 'parameters': {'MAXREG': {'default': 128, 'values': [0, 128]}}}",
+            &f) != GB_OK)
         return;
     gb_config_t cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -339,7 +347,8 @@ static void test_geometry(void)
     /* A size expression that fails names its key. */
     if (family("{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
                " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'B', 'beta', 'C'],"
-               " 'global': ['M / (N - N)', '1']}", &f) != GB_OK)
+               " 'global': ['M / (N - N)', '1']}",
+               &f) != GB_OK)
         return;
     CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_EMETADATA);
     CHECK_HAS(msg, "global size");
@@ -348,10 +357,12 @@ static void test_geometry(void)
      * of 2^50, and a remainder work-group over the device's 1024 work-items. */
     if (family("{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
                " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'B', 'beta', 'C'],"
-               " 'global': ['1125899906842624', '1'], 'local': ['64', '1']}", &f) != GB_OK)
+               " 'global': ['1125899906842624', '1'], 'local': ['64', '1']}",
+               &f) != GB_OK)
         return;
     CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_EUNSUPPORTED);
-    CHECK_HAS(msg, "route.json: the global size is 1125899906842624 work-items along dimension 0 for this problem, over 2^32-1");
+    CHECK_HAS(msg, "route.json: the global size is 1125899906842624 work-items along dimension 0 "
+                   "for this problem, over 2^32-1");
     gb__family_free(&f);
     if (family("{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
                " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'B', 'beta', 'C'],"

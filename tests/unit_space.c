@@ -188,8 +188,9 @@ static void test_toy(const gb_device_info_t *dev)
     CHECK_HAS(msg, "passes its constraint 'A >= B'");
     gb__family_free(&f);
     /* The device's limits: a work-group of A x B work-items over a device of 8. */
-    if (!CHECK_RC(parse_toy("'global': ['M', 'N'],", "'global': ['M', 'N'], 'local': ['A', 'B'],",
-                            &f), GB_OK))
+    if (!CHECK_RC(
+            parse_toy("'global': ['M', 'N'],", "'global': ['M', 'N'], 'local': ['A', 'B'],", &f),
+            GB_OK))
         return;
     gb_device_info_t small = *dev;
     small.max_wg_size = 4;
@@ -201,7 +202,8 @@ static void test_toy(const gb_device_info_t *dev)
     if (!CHECK_RC(parse_toy(", 'parameters': {'A': {'default': 1, 'values': [1, 2, 4, 8]}, 'B':"
                             " {'default': 1, 'values': [8, 4, 2, 1]}, 'C': {'default': 0, "
                             "'range': [0, 2]}}, 'constraints': ['A * B <= 8', 'A >= B', 'K > 0']",
-                            "", &f), GB_OK))
+                            "", &f),
+                  GB_OK))
         return;
     CHECK_RC(gb_space_open(&sp, &f, GB_PREC_S, dev, NULL, 0, msg, sizeof msg), GB_EBADPARAM);
     CHECK_HAS(msg, "nothing to tune");

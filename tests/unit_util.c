@@ -102,7 +102,8 @@ static void test_appendf(void)
     CHECK(!strcmp(buf, "AB=12"));
     /* Cut at the end, NUL-terminated, and every later append a no-op that says so. */
     CHECK(!gb__appendf(buf, sizeof buf, &used, " %s", "a long name that does not fit"));
-    CHECK(used == sizeof buf - 1 && strlen(buf) == sizeof buf - 1 && !strncmp(buf, "AB=12 a long", 12));
+    CHECK(used == sizeof buf - 1 && strlen(buf) == sizeof buf - 1 &&
+          !strncmp(buf, "AB=12 a long", 12));
     CHECK(!gb__appendf(buf, sizeof buf, &used, "x") && used == sizeof buf - 1);
     CHECK(buf[sizeof buf - 1] == '\0');
 }

@@ -28,10 +28,8 @@ int cli_error(int code, const char *fmt, ...)
     case GB_EBUILD:
     case GB_ENOMEM:
     case GB_EIO:
-    case GB_ESTORE:
-        return EXIT_RUNTIME;
-    default:
-        return EXIT_USAGE;
+    case GB_ESTORE: return EXIT_RUNTIME;
+    default: return EXIT_USAGE;
     }
 }
 
@@ -73,7 +71,8 @@ int cli_parse_size_list(const char *what, const char *s, size_t *out, size_t cap
         return cli_error(GB_EBADARG, "%s list is too long", what);
     snprintf(buf, sizeof buf, "%s", s);
     *n = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
         if (*n == cap)
             return cli_error(GB_EBADARG, "%s lists more than %zu values", what, cap);
         int rc = cli_parse_size(what, tok, &out[*n]);
@@ -184,11 +183,15 @@ static int is_sqlite_file(const char *path)
 static int out_refused(const char *path, const char *store)
 {
     if (store && is_store_file(path, store))
-        return cli_error(GB_EBADARG, "--out '%s' is the results store %s (or one of its files); "
-                         "writing there would replace the store: give another --out", path, store);
+        return cli_error(GB_EBADARG,
+                         "--out '%s' is the results store %s (or one of its files); "
+                         "writing there would replace the store: give another --out",
+                         path, store);
     if (is_sqlite_file(path))
-        return cli_error(GB_EBADARG, "--out '%s' is an SQLite database (a results store?); "
-                         "gemmbench does not replace one: give another --out", path);
+        return cli_error(GB_EBADARG,
+                         "--out '%s' is an SQLite database (a results store?); "
+                         "gemmbench does not replace one: give another --out",
+                         path);
     return 0;
 }
 

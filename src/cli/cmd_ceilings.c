@@ -44,12 +44,17 @@ int cmd_ceilings(int argc, char **argv)
         case 'd': sel.device = optarg; break;
         case 't':
             if (gb_device_type_parse(optarg, &sel.type) != GB_OK)
-                return cli_error(GB_EBADARG, "unknown device type '%s'; use all, cpu, gpu, acc or default", optarg);
+                return cli_error(GB_EBADARG,
+                                 "unknown device type '%s'; use all, cpu, gpu, acc or default",
+                                 optarg);
             break;
         case 'j': json = 1; break;
         case 's': store = optarg; break;
         case 'n': no_store = 1; break;
-        case 'h': printf("usage: gemmbench ceilings [-p P] [-t T] [-d D] [--json] [--store PATH|--no-store]\n"); return EXIT_OK;
+        case 'h':
+            printf("usage: gemmbench ceilings [-p P] [-t T] [-d D] [--json] [--store "
+                   "PATH|--no-store]\n");
+            return EXIT_OK;
         case ':': return cli_error(GB_EBADARG, "option '%s' needs a value", argv[optind - 1]);
         default: return cli_error(GB_EBADARG, "unknown option '%s' for ceilings", argv[optind - 1]);
         }

@@ -56,13 +56,17 @@ typedef struct check_opts {
 static int parse(int argc, char **argv, check_opts_t *o)
 {
     enum { O_KPATH = 256, O_PREC, O_PARAM, O_NOOCL, O_TIMEOUT };
-    static const struct option opts[] = {
-        {"kernel", required_argument, NULL, 'k'},     {"kernel-path", required_argument, NULL, O_KPATH},
-        {"precision", required_argument, NULL, O_PREC}, {"param", required_argument, NULL, O_PARAM},
-        {"platform", required_argument, NULL, 'p'},   {"type", required_argument, NULL, 't'},
-        {"device", required_argument, NULL, 'd'},     {"no-oclgrind", no_argument, NULL, O_NOOCL},
-        {"timeout", required_argument, NULL, O_TIMEOUT},
-        {"help", no_argument, NULL, 'h'},             {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"kernel", required_argument, NULL, 'k'},
+                                         {"kernel-path", required_argument, NULL, O_KPATH},
+                                         {"precision", required_argument, NULL, O_PREC},
+                                         {"param", required_argument, NULL, O_PARAM},
+                                         {"platform", required_argument, NULL, 'p'},
+                                         {"type", required_argument, NULL, 't'},
+                                         {"device", required_argument, NULL, 'd'},
+                                         {"no-oclgrind", no_argument, NULL, O_NOOCL},
+                                         {"timeout", required_argument, NULL, O_TIMEOUT},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->sel.type = GB_DEVTYPE_ALL;
     char msg[512];
@@ -89,8 +93,10 @@ static int parse(int argc, char **argv, check_opts_t *o)
         case 'd': o->sel.device = optarg; break;
         case 't':
             if (gb_device_type_parse(optarg, &o->sel.type) != GB_OK)
-                return cli_error(GB_EBADARG, "unknown device type '%s'; use all, cpu, gpu, acc or "
-                                 "default", optarg);
+                return cli_error(GB_EBADARG,
+                                 "unknown device type '%s'; use all, cpu, gpu, acc or "
+                                 "default",
+                                 optarg);
             o->type = optarg;
             break;
         case O_NOOCL: o->no_oclgrind = 1; break;
@@ -202,12 +208,13 @@ static int run_argv(run_argv_t *r, const check_opts_t *o, const size_t *s, int o
     snprintf(r->k, sizeof r->k, "%zu", s[2]);
     size_t a = 0;
     r->v[a++] = r->self;
-    const char *fixed[] = {"run", "--no-store", "-v", "-i", "1", "--warmup", "0", "--alpha",
-                           "-1.5", "--beta", "0.5", "-k", o->kernel, "-M", r->m, "-N", r->n,
-                           "-K", r->k};
+    const char *fixed[] = {"run",     "--no-store", "-v",     "-i",  "1",  "--warmup", "0",
+                           "--alpha", "-1.5",       "--beta", "0.5", "-k", o->kernel,  "-M",
+                           r->m,      "-N",         r->n,     "-K",  r->k};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         r->v[a++] = (char *)fixed[i];
-    const char *opt[][2] = {{"--kernel-path", o->kpath}, {"--precision", o->precision},
+    const char *opt[][2] = {{"--kernel-path", o->kpath},
+                            {"--precision", o->precision},
                             {"-p", oclgrind ? "Oclgrind" : o->sel.platform},
                             {"-d", oclgrind ? NULL : o->sel.device},
                             {"-t", oclgrind ? NULL : o->type}};
@@ -234,7 +241,8 @@ static int verdict(const char *out, int rc, char *why, size_t len)
     int found = -1;
     why[0] = '\0';
     if (gb__read_file(out, 1u << 26, &text, &n) == GB_OK) {
-        for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        for (char *save = NULL, *l = strtok_r(text, "\n", &save); l;
+             l = strtok_r(NULL, "\n", &save)) {
             const char *p = strstr(l, "  pass"), *f = strstr(l, "  FAIL");
             if (p || f) {
                 snprintf(why, len, "%s", (p ? p : f) + 2);
@@ -296,7 +304,8 @@ static int under_oclgrind(const check_opts_t *o, const size_t *s, const char *di
             return gb__fail(why, len, 3, "oclgrind could not be started");
         rc = verdict(out, rc, why, len);
         if (rc == 0 && !uninit)
-            gb__fail(why, len, 0, "clean (without the uninitialised-value check, whose checker "
+            gb__fail(why, len, 0,
+                     "clean (without the uninitialised-value check, whose checker "
                      "crashed)");
         else if (rc == 0)
             gb__fail(why, len, 0, "clean");
@@ -307,8 +316,7 @@ static int under_oclgrind(const check_opts_t *o, const size_t *s, const char *di
 
 /* One shape on the device, through the normal validation, in a process of its own: a kernel
  * that writes out of bounds can take the process down. 0 pass, 1 fail, 2 or 3 an error. */
-static int on_device(const check_opts_t *o, const size_t *s, const char *dir, char *why,
-                     size_t len)
+static int on_device(const check_opts_t *o, const size_t *s, const char *dir, char *why, size_t len)
 {
     char out[1100];
     run_argv_t r;
@@ -341,8 +349,8 @@ int cmd_check(int argc, char **argv)
         goto done;
     }
     if (!im.config.family) {
-        rc = cli_error(GB_EBADARG, "'%s' is a library peer: check takes kernel families and presets",
-                       o.kernel);
+        rc = cli_error(GB_EBADARG,
+                       "'%s' is a library peer: check takes kernel families and presets", o.kernel);
         goto done;
     }
     if ((rc = cli_device_open(&dev, &o.sel)))
@@ -353,9 +361,11 @@ int cmd_check(int argc, char **argv)
         goto done;
     }
     printf("check %s: %zu shapes, alpha -1.5, beta 0.5\n", o.kernel, NSHAPES);
-    printf("  under Oclgrind: %s\n", ocl ? "data races, uninitialised reads, API misuse, and "
-           "accesses out of bounds" : o.no_oclgrind ? "skipped (--no-oclgrind)"
-           : "skipped: oclgrind is not installed (Debian package oclgrind)");
+    printf("  under Oclgrind: %s\n",
+           ocl             ? "data races, uninitialised reads, API misuse, and "
+                             "accesses out of bounds"
+           : o.no_oclgrind ? "skipped (--no-oclgrind)"
+                           : "skipped: oclgrind is not installed (Debian package oclgrind)");
     printf("  on %s (%s): the normal validation\n\n", di->name, di->platform_name);
     printf("%-12s %-9s %s\n", "shape", "where", "result");
     for (size_t i = 0; i < NSHAPES; i++) {
@@ -369,8 +379,10 @@ int cmd_check(int argc, char **argv)
         }
         int r = on_device(&o, s, dir, why, sizeof why);
         printf("%-12s %-9s %s%s\n", shape, "device", r == 1 ? "" : r ? "could not run: " : "", why);
-        worst = r == 3 ? EXIT_RUNTIME : r == 2 && worst == EXIT_OK ? EXIT_USAGE
-                : r == 1 && worst != EXIT_RUNTIME ? EXIT_INVALID : worst;
+        worst = r == 3                            ? EXIT_RUNTIME
+                : r == 2 && worst == EXIT_OK      ? EXIT_USAGE
+                : r == 1 && worst != EXIT_RUNTIME ? EXIT_INVALID
+                                                  : worst;
         fflush(stdout);
     }
     printf("\ncheck %s: %s\n", o.kernel, worst == EXIT_OK ? "clean" : "problems found (above)");

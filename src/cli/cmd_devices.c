@@ -52,7 +52,8 @@ static void device_text(const gb_device_info_t *d)
 {
     printf("platform %zu: %s (%s)\n", d->platform_index, d->platform_name, d->platform_version);
     printf("  device %zu: %s\n", d->device_index, d->name);
-    printf("    vendor %s, type %s, driver %s, %s\n", d->vendor, d->type_name, d->driver, d->version);
+    printf("    vendor %s, type %s, driver %s, %s\n", d->vendor, d->type_name, d->driver,
+           d->version);
     printf("    compute units %u, clock %u MHz, max work-group %zu (%zu x %zu x %zu)\n",
            d->compute_units, d->clock_mhz, d->max_wg_size, d->max_wi_sizes[0], d->max_wi_sizes[1],
            d->max_wi_sizes[2]);
@@ -74,9 +75,8 @@ static void device_text(const gb_device_info_t *d)
 
 int cmd_devices(int argc, char **argv)
 {
-    static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {
+        {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int json = 0, c;
     optind = 1;
     opterr = 0;

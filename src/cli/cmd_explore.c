@@ -20,35 +20,37 @@ static void on_signal(int sig)
 
 static void usage(void)
 {
-    printf("usage: gemmbench explore [--plan NAME|FILE] [options]\n"
-           "Sweeps the product of kernels, precisions, parameter values, work-group sizes, sizes\n"
-           "and repetitions; stores each point as it is measured; skips points already stored,\n"
-           "so the same command resumes an interrupted sweep. Flags override the plan's keys.\n"
-           "  --plan NAME|FILE      a built-in plan or a JSON plan file (docs/explore.md)\n"
-           "  -k, --kernel K[,K..]  kernel families or presets\n"
-           "  -n LIST               square orders: 64,128 or 64:1024:64 or 16:1024:x2\n"
-           "  -M, -N, -K LIST       rectangular sizes (their product; a missing one follows -n)\n"
-           "      --precision s,d   precisions (default: each kernel's own)\n"
-           "      --lws J,I[;J,I..] work-group sizes\n"
-           "      --lws-grid X;Y    work-group grid: X and Y lists, like 1:128:x2;1:128:x2\n"
-           "      --lws-items LIST  keep grid sizes whose J*I is in LIST, like 16,32,64,128\n"
-           "      --param NAME=LIST a parameter's values (repeatable): DJ=1,2,4 or VW=1:16:x2\n"
-           "  -i, --iterations I    timed calls per point (default 10)\n"
-           "      --warmup W        untimed calls first (default 1)\n"
-           "      --repeat R        store each point R times, as repetitions 0..R-1 (default 1)\n"
-           "      --seed S --dist D --timing T  as for 'run'\n"
-           "  -v, --validate / --no-validate  as for 'run' (default: when M*N*K <= 2^33)\n"
-           "      --layout --transA --transB --alpha --beta --lda --ldb --ldc --offa --offb --offc\n"
-           "  -p, -t, -d            platform, device type, device (as for 'run')\n"
-           "      --kernel-path DIR add or override kernel families from DIR\n"
-           "      --store PATH      the results store (default: 'gemmbench store path')\n"
-           "      --pause MS        sleep MS milliseconds after each point (device cool-down)\n"
-           "      --dry-run         classify the points and list those to run; run nothing\n"
-           "built-in plans:\n");
+    printf(
+        "usage: gemmbench explore [--plan NAME|FILE] [options]\n"
+        "Sweeps the product of kernels, precisions, parameter values, work-group sizes, sizes\n"
+        "and repetitions; stores each point as it is measured; skips points already stored,\n"
+        "so the same command resumes an interrupted sweep. Flags override the plan's keys.\n"
+        "  --plan NAME|FILE      a built-in plan or a JSON plan file (docs/explore.md)\n"
+        "  -k, --kernel K[,K..]  kernel families or presets\n"
+        "  -n LIST               square orders: 64,128 or 64:1024:64 or 16:1024:x2\n"
+        "  -M, -N, -K LIST       rectangular sizes (their product; a missing one follows -n)\n"
+        "      --precision s,d   precisions (default: each kernel's own)\n"
+        "      --lws J,I[;J,I..] work-group sizes\n"
+        "      --lws-grid X;Y    work-group grid: X and Y lists, like 1:128:x2;1:128:x2\n"
+        "      --lws-items LIST  keep grid sizes whose J*I is in LIST, like 16,32,64,128\n"
+        "      --param NAME=LIST a parameter's values (repeatable): DJ=1,2,4 or VW=1:16:x2\n"
+        "  -i, --iterations I    timed calls per point (default 10)\n"
+        "      --warmup W        untimed calls first (default 1)\n"
+        "      --repeat R        store each point R times, as repetitions 0..R-1 (default 1)\n"
+        "      --seed S --dist D --timing T  as for 'run'\n"
+        "  -v, --validate / --no-validate  as for 'run' (default: when M*N*K <= 2^33)\n"
+        "      --layout --transA --transB --alpha --beta --lda --ldb --ldc --offa --offb --offc\n"
+        "  -p, -t, -d            platform, device type, device (as for 'run')\n"
+        "      --kernel-path DIR add or override kernel families from DIR\n"
+        "      --store PATH      the results store (default: 'gemmbench store path')\n"
+        "      --pause MS        sleep MS milliseconds after each point (device cool-down)\n"
+        "      --dry-run         classify the points and list those to run; run nothing\n"
+        "built-in plans:\n");
     for (size_t i = 0; i < gb_plan_builtin_count(); i++)
         printf("  %-20s %s\n", gb_plan_builtin_name(i), gb_plan_builtin_description(i));
-    printf("exit: 0 done, 1 a point failed validation (it is stored), 2 bad usage or plan,\n"
-           "      3 a point failed to run (build or OpenCL error), 128+N interrupted by signal N\n");
+    printf(
+        "exit: 0 done, 1 a point failed validation (it is stored), 2 bad usage or plan,\n"
+        "      3 a point failed to run (build or OpenCL error), 128+N interrupted by signal N\n");
 }
 
 static double now_s(void)
@@ -121,7 +123,8 @@ static void print_plan(gb_explore_t *ex, const gb_plan_t *pl, const gb_device_in
                        gb_store_t *st, int tty)
 {
     printf("explore: %s: %zu points on %s (%s): %zu to measure, %zu already in the store, %zu "
-           "cannot run here\n", pl->origin, gb_explore_total(ex), di->name, di->platform_name,
+           "cannot run here\n",
+           pl->origin, gb_explore_total(ex), di->name, di->platform_name,
            gb_explore_count(ex, GB_XP_TODO), gb_explore_count(ex, GB_XP_STORED),
            gb_explore_count(ex, GB_XP_SKIP));
     if (st)
@@ -235,7 +238,10 @@ int cmd_explore(int argc, char **argv)
             char eta[48];
             eta_text(&pr, eta, sizeof eta);
             snprintf(line, sizeof line, "%.4g GFLOP/s, %s, stored %s (%s)", pt.result.gflops,
-                     !v->done ? "not validated" : v->passed ? "pass" : "FAILED validation", pt.id, eta);
+                     !v->done    ? "not validated"
+                     : v->passed ? "pass"
+                                 : "FAILED validation",
+                     pt.id, eta);
             if (!pr.tty || (v->done && !v->passed))
                 note(&pr, "[%s] %s\n", desc, line);
         } else if (mrc == 1) {
@@ -266,19 +272,23 @@ int cmd_explore(int argc, char **argv)
         printf("\n");
     char el[32];
     printf("explore: %zu measured and stored (%zu failed validation), %zu already stored, %zu "
-           "cannot run, %zu failed to run; %s; store %s\n", measured, invalid,
-           gb_explore_count(ex, GB_XP_STORED) + raced, gb_explore_count(ex, GB_XP_SKIP) + late_skip,
-           failed, hms(now_s() - pr.start, el, sizeof el), gb_store_path(st));
+           "cannot run, %zu failed to run; %s; store %s\n",
+           measured, invalid, gb_explore_count(ex, GB_XP_STORED) + raced,
+           gb_explore_count(ex, GB_XP_SKIP) + late_skip, failed,
+           hms(now_s() - pr.start, el, sizeof el), gb_store_path(st));
     if (stop_signal && pr.done == pr.todo) {
         /* The signal came during the last point, which was stored: nothing is left. */
-        fprintf(stderr, "gemmbench: explore: %s arrived as the last point finished; every point "
-                "is measured\n", stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
+        fprintf(stderr,
+                "gemmbench: explore: %s arrived as the last point finished; every point "
+                "is measured\n",
+                stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
         rc = failed ? EXIT_RUNTIME : invalid ? EXIT_INVALID : EXIT_OK;
     } else if (stop_signal) {
         size_t left = pr.todo - pr.done;
-        fprintf(stderr, "gemmbench: explore interrupted by %s with %zu points left to measure; "
-                "run the same command again to resume\n", stop_signal == SIGINT ? "SIGINT" : "SIGTERM",
-                left);
+        fprintf(stderr,
+                "gemmbench: explore interrupted by %s with %zu points left to measure; "
+                "run the same command again to resume\n",
+                stop_signal == SIGINT ? "SIGINT" : "SIGTERM", left);
         rc = 128 + stop_signal;
     } else {
         rc = failed ? EXIT_RUNTIME : invalid ? EXIT_INVALID : EXIT_OK;

@@ -60,8 +60,9 @@ int cmd_export(int argc, char **argv)
     if ((rc = cli_out_close(&o, rc)) > 0)
         goto done;
     if (rc != GB_OK) {
-        rc = cli_error(rc, "%s", rc == GB_EIO && !gb_store_errmsg(st)[0] ? "writing the export failed"
-                                                                          : gb_store_errmsg(st));
+        rc = cli_error(rc, "%s",
+                       rc == GB_EIO && !gb_store_errmsg(st)[0] ? "writing the export failed"
+                                                               : gb_store_errmsg(st));
         goto done;
     }
     if (out)

@@ -43,7 +43,8 @@ int cmd_import(int argc, char **argv)
         }
     }
     if (optind != argc - 1)
-        return cli_error(GB_EBADARG, "give one file to import: gemmbench import FILE [--store PATH]");
+        return cli_error(GB_EBADARG,
+                         "give one file to import: gemmbench import FILE [--store PATH]");
     const char *file = argv[optind];
     FILE *f = strcmp(file, "-") ? fopen(file, "rb") : stdin;
     if (!f)
@@ -56,8 +57,11 @@ int cmd_import(int argc, char **argv)
     if (rc == GB_ENOMEM)
         return cli_error(rc, "out of memory reading '%s'", file);
     if (rc != GB_OK)
-        return cli_error(GB_EBADARG, rc == GB_EOVERFLOW ? "'%s' is over 256 MiB; export and "
-                         "import in parts" : "cannot read '%s'", file);
+        return cli_error(GB_EBADARG,
+                         rc == GB_EOVERFLOW ? "'%s' is over 256 MiB; export and "
+                                              "import in parts"
+                                            : "cannot read '%s'",
+                         file);
     /* The whole file is checked before the store is opened: a bad file creates no store. */
     char msg[1024];
     gb_store_import_t *im = NULL;

@@ -57,9 +57,9 @@ static void on_device_json(cJSON *o, const char *name, unsigned mask, const gb_r
     cJSON *on = cJSON_AddObjectToObject(o, "on_device");
     for (int p = 0; p < 2; p++)
         if (mask & (1u << p))
-            cJSON_AddStringToObject(on, p ? "d" : "s",
-                                    runs(name, reg, dev, (gb_precision_t)p, buf, sizeof buf)
-                                        ? "runs" : buf);
+            cJSON_AddStringToObject(
+                on, p ? "d" : "s",
+                runs(name, reg, dev, (gb_precision_t)p, buf, sizeof buf) ? "runs" : buf);
 }
 
 static cJSON *family_json(const gb_family_t *f, const gb_registry_t *reg,
@@ -143,8 +143,7 @@ static void on_device_text(const char *name, unsigned mask, const gb_registry_t 
                    runs(name, reg, dev, (gb_precision_t)p, buf, sizeof buf) ? "runs" : buf);
 }
 
-static void family_text(const gb_family_t *f, const gb_registry_t *reg,
-                        const gb_device_info_t *dev)
+static void family_text(const gb_family_t *f, const gb_registry_t *reg, const gb_device_info_t *dev)
 {
     char prec[16], lay[96], buf[256];
     precisions_text(gb_family_precisions(f), prec, sizeof prec);
@@ -183,11 +182,13 @@ static void family_text(const gb_family_t *f, const gb_registry_t *reg,
 int cmd_kernels(int argc, char **argv)
 {
     enum { OPT_JSON = 256, OPT_KPATH };
-    static const struct option opts[] = {
-        {"json", no_argument, NULL, OPT_JSON},        {"device", required_argument, NULL, 'd'},
-        {"platform", required_argument, NULL, 'p'},   {"type", required_argument, NULL, 't'},
-        {"kernel-path", required_argument, NULL, OPT_KPATH}, {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"json", no_argument, NULL, OPT_JSON},
+                                         {"device", required_argument, NULL, 'd'},
+                                         {"platform", required_argument, NULL, 'p'},
+                                         {"type", required_argument, NULL, 't'},
+                                         {"kernel-path", required_argument, NULL, OPT_KPATH},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     int json = 0, want_device = 0, c;
     const char *kpath = NULL;
     gb_device_selector_t sel = {NULL, GB_DEVTYPE_ALL, NULL};
@@ -197,11 +198,19 @@ int cmd_kernels(int argc, char **argv)
         switch (c) {
         case OPT_JSON: json = 1; break;
         case OPT_KPATH: kpath = optarg; break;
-        case 'p': sel.platform = optarg; want_device = 1; break;
-        case 'd': sel.device = optarg; want_device = 1; break;
+        case 'p':
+            sel.platform = optarg;
+            want_device = 1;
+            break;
+        case 'd':
+            sel.device = optarg;
+            want_device = 1;
+            break;
         case 't':
             if (gb_device_type_parse(optarg, &sel.type) != GB_OK)
-                return cli_error(GB_EBADARG, "unknown device type '%s'; use all, cpu, gpu, acc or default", optarg);
+                return cli_error(GB_EBADARG,
+                                 "unknown device type '%s'; use all, cpu, gpu, acc or default",
+                                 optarg);
             want_device = 1;
             break;
         case 'h':

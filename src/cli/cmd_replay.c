@@ -59,7 +59,6 @@ static void diff_keys(const char *a, const char *b, char *out, size_t len)
     }
 }
 
-
 int cmd_replay(int argc, char **argv)
 {
     static const struct option opts[] = {{"store", required_argument, NULL, 's'},
@@ -83,7 +82,7 @@ int cmd_replay(int argc, char **argv)
     }
     if (optind != argc - 1)
         return cli_error(GB_EBADARG, "give one point id: gemmbench replay ID; 'gemmbench store "
-                         "list' shows them");
+                                     "list' shows them");
     char msg[1024], id[GB_POINT_ID_LEN + 1], kdir[1024];
     gb_store_t *st = NULL;
     gb_registry_t *reg = NULL;
@@ -116,13 +115,15 @@ int cmd_replay(int argc, char **argv)
     }
     const gb_device_info_t *di = NULL;
     for (size_t i = 0; i < count; i++)
-        if (!strcmp(list[i].name, pt.device.name) && !strcmp(list[i].platform_name, pt.device.platform) &&
+        if (!strcmp(list[i].name, pt.device.name) &&
+            !strcmp(list[i].platform_name, pt.device.platform) &&
             (!di || !strcmp(list[i].driver, pt.device.driver)))
             di = &list[i];
     if (!di) {
-        rc = cli_error(GB_ENODEVICE, "point %s ran on device '%s' (platform '%s'), which is not "
-                       "on this machine; 'gemmbench devices' lists the devices here", pt.id,
-                       pt.device.name, pt.device.platform);
+        rc = cli_error(GB_ENODEVICE,
+                       "point %s ran on device '%s' (platform '%s'), which is not "
+                       "on this machine; 'gemmbench devices' lists the devices here",
+                       pt.id, pt.device.name, pt.device.platform);
         goto done;
     }
     gb_job_t job;
@@ -131,8 +132,8 @@ int cmd_replay(int argc, char **argv)
         goto done;
     }
     if (job.code == GB_ENOKERNEL || job.code == GB_EBADPARAM) {
-        rc = cli_error(job.code, "point %s: %s; give --kernel-path DIR where its family is",
-                       pt.id, job.why);
+        rc = cli_error(job.code, "point %s: %s; give --kernel-path DIR where its family is", pt.id,
+                       job.why);
         goto done;
     }
     if (job.code != GB_OK) {
@@ -145,7 +146,8 @@ int cmd_replay(int argc, char **argv)
         rc = cli_error(rc, "point %s: %s", pt.id, msg);
         goto done;
     }
-    if (gb_point_definition(&pt, &def_old) != GB_OK || gb_point_definition(&now, &def_new) != GB_OK) {
+    if (gb_point_definition(&pt, &def_old) != GB_OK ||
+        gb_point_definition(&now, &def_new) != GB_OK) {
         rc = cli_error(GB_ENOMEM, "out of memory");
         goto done;
     }
@@ -154,10 +156,11 @@ int cmd_replay(int argc, char **argv)
     printf("replay of point %s (stored %s by gemmbench %s (%s) on %s)\n", pt.id, pt.timestamp,
            pt.tool_version, pt.git_revision, pt.hostname);
     printf("  %s %s %s %zux%zux%zu, alpha %g beta %g, seed %llu, data %s, %d warm-up + %d timed "
-           "calls, timing %s\n", pt.kernel, gb_precision_name(p->precision),
-           gb_problem_layout_tag(p, tag, sizeof tag), p->m, p->n, p->k, p->alpha, p->beta,
-           (unsigned long long)pt.seed, gb_dist_format(&pt.dist, dist, sizeof dist), pt.warmup,
-           pt.iterations, gb_timing_name(pt.timing));
+           "calls, timing %s\n",
+           pt.kernel, gb_precision_name(p->precision), gb_problem_layout_tag(p, tag, sizeof tag),
+           p->m, p->n, p->k, p->alpha, p->beta, (unsigned long long)pt.seed,
+           gb_dist_format(&pt.dist, dist, sizeof dist), pt.warmup, pt.iterations,
+           gb_timing_name(pt.timing));
     printf("  on %s (%s, driver %s)\n", di->name, di->platform_name, di->driver);
     diff_keys(def_old, def_new, diff, sizeof diff);
     if (!strcmp(now.id, pt.id))
@@ -172,7 +175,8 @@ int cmd_replay(int argc, char **argv)
         rc = cli_error(rc, "%s", msg);
         goto done;
     }
-    if ((rc = gb_job_measure(&job, ctx, NULL, GB_JOB_KEEP_NONE, &again, msg, sizeof msg)) != GB_OK) {
+    if ((rc = gb_job_measure(&job, ctx, NULL, GB_JOB_KEEP_NONE, &again, msg, sizeof msg)) !=
+        GB_OK) {
         rc = cli_error(rc, "replay of %s could not run: %s", pt.id, msg);
         goto done;
     }
@@ -181,10 +185,11 @@ int cmd_replay(int argc, char **argv)
     const gb_stats_t *old = &pt.result.time_ms[ph], *cur = &r->time_ms[ph];
     const int inside = cur->median >= old->ci95_lo && cur->median <= old->ci95_hi;
     printf("  stored: median %.6g ms (%.4g GFLOP/s), 95%% CI of the mean [%.6g, %.6g] ms over %zu "
-           "calls (phase %s)\n", old->median, pt.result.gflops, old->ci95_lo, old->ci95_hi, old->n,
-           gb_phase_name(ph));
+           "calls (phase %s)\n",
+           old->median, pt.result.gflops, old->ci95_lo, old->ci95_hi, old->n, gb_phase_name(ph));
     printf("  replay: median %.6g ms (%.4g GFLOP/s), 95%% CI of the mean [%.6g, %.6g] ms over %zu "
-           "calls\n", cur->median, r->gflops, cur->ci95_lo, cur->ci95_hi, cur->n);
+           "calls\n",
+           cur->median, r->gflops, cur->ci95_lo, cur->ci95_hi, cur->n);
     printf("  result: the replay's median is %s the stored 95%% CI (replay/stored median %.3f)%s\n",
            inside ? "INSIDE" : "OUTSIDE", old->median > 0 ? cur->median / old->median : 0.0,
            old->n < 2 ? "; the stored CI of one call is a single value" : "");

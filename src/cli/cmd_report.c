@@ -12,26 +12,27 @@
 
 static void usage(void)
 {
-    printf("usage: gemmbench report [--store PATH] [--format text|md|csv|json|html] [--out FILE|DIR]\n"
-           "                        [--table reps|lws|all] [--kernel K,...] [--device SUBSTR]\n"
-           "                        [--precision s|d] [--timing kernel|ops|offload]\n"
-           "  --format F      text (default): aligned tables; md: Markdown; csv: one table, one line\n"
-           "                  per row; json: both tables and the header; html: one self-contained\n"
-           "                  page with gnuplot's SVG plots (needs gnuplot: Debian's gnuplot-nox)\n"
-           "  --table T       reps: GFLOP/s of each repetition, mean and std (GEMMbench's Table 2);\n"
-           "                  lws: mean GFLOP/s by order and work-group size (Table 3); all (the\n"
-           "                  default; csv takes reps unless told lws)\n"
-           "  --out FILE|DIR  write FILE (atomically), or DIR/report.<format's extension>,\n"
-           "                  instead of standard output\n"
-           "  --store PATH    the store to read (default: 'gemmbench store path')\n"
-           "filters (a point must pass all of them):\n"
-           "  -k, --kernel K,...   kernel, preset or family names, any case\n"
-           "  -d, --device SUBSTR  part of the device's or platform's name, any case\n"
-           "  --precision s|d      only this precision\n"
-           "  --timing T           only points timed so: kernel, ops or offload\n"
-           "A row is every stored repetition of one definition (device, driver, kernel, parameters,\n"
-           "source, problem, inputs, iterations, timing); its GFLOP/s per repetition is 2*M*N*K\n"
-           "over the median time of that repetition's timed calls.\n");
+    printf(
+        "usage: gemmbench report [--store PATH] [--format text|md|csv|json|html] [--out FILE|DIR]\n"
+        "                        [--table reps|lws|all] [--kernel K,...] [--device SUBSTR]\n"
+        "                        [--precision s|d] [--timing kernel|ops|offload]\n"
+        "  --format F      text (default): aligned tables; md: Markdown; csv: one table, one line\n"
+        "                  per row; json: both tables and the header; html: one self-contained\n"
+        "                  page with gnuplot's SVG plots (needs gnuplot: Debian's gnuplot-nox)\n"
+        "  --table T       reps: GFLOP/s of each repetition, mean and std (GEMMbench's Table 2);\n"
+        "                  lws: mean GFLOP/s by order and work-group size (Table 3); all (the\n"
+        "                  default; csv takes reps unless told lws)\n"
+        "  --out FILE|DIR  write FILE (atomically), or DIR/report.<format's extension>,\n"
+        "                  instead of standard output\n"
+        "  --store PATH    the store to read (default: 'gemmbench store path')\n"
+        "filters (a point must pass all of them):\n"
+        "  -k, --kernel K,...   kernel, preset or family names, any case\n"
+        "  -d, --device SUBSTR  part of the device's or platform's name, any case\n"
+        "  --precision s|d      only this precision\n"
+        "  --timing T           only points timed so: kernel, ops or offload\n"
+        "A row is every stored repetition of one definition (device, driver, kernel, parameters,\n"
+        "source, problem, inputs, iterations, timing); its GFLOP/s per repetition is 2*M*N*K\n"
+        "over the median time of that repetition's timed calls.\n");
 }
 
 enum { O_PREC = 256, O_TIMING, O_TABLE };
@@ -46,12 +47,16 @@ typedef struct ropts {
 
 static int parse(int argc, char **argv, ropts_t *o)
 {
-    static const struct option opts[] = {
-        {"store", required_argument, NULL, 's'}, {"format", required_argument, NULL, 'f'},
-        {"out", required_argument, NULL, 'o'}, {"table", required_argument, NULL, O_TABLE},
-        {"kernel", required_argument, NULL, 'k'}, {"device", required_argument, NULL, 'd'},
-        {"precision", required_argument, NULL, O_PREC}, {"timing", required_argument, NULL, O_TIMING},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"store", required_argument, NULL, 's'},
+                                         {"format", required_argument, NULL, 'f'},
+                                         {"out", required_argument, NULL, 'o'},
+                                         {"table", required_argument, NULL, O_TABLE},
+                                         {"kernel", required_argument, NULL, 'k'},
+                                         {"device", required_argument, NULL, 'd'},
+                                         {"precision", required_argument, NULL, O_PREC},
+                                         {"timing", required_argument, NULL, O_TIMING},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     int c;
     memset(o, 0, sizeof *o);
     o->tables = GB_REPORT_ALL;
@@ -69,7 +74,8 @@ static int parse(int argc, char **argv, ropts_t *o)
             break;
         case 'f':
             if (gb_report_format_parse(optarg, &o->format) != GB_OK)
-                return cli_error(GB_EBADARG, "unknown --format '%s'; use text, md, csv, json or html", optarg);
+                return cli_error(GB_EBADARG,
+                                 "unknown --format '%s'; use text, md, csv, json or html", optarg);
             break;
         case O_TABLE:
             o->table_given = 1;
@@ -87,7 +93,7 @@ static int parse(int argc, char **argv, ropts_t *o)
                 return cli_error(GB_EBADARG, "--kernel list is too long (1000 characters at most)");
             if (!optarg[strspn(optarg, ", ")])
                 return cli_error(GB_EBADARG, "--kernel needs kernel, preset or family names, like "
-                                 "SGEMM_NT_4x1,naive");
+                                             "SGEMM_NT_4x1,naive");
             o->filter.kernels = optarg;
             break;
         case 'd':
@@ -105,7 +111,8 @@ static int parse(int argc, char **argv, ropts_t *o)
         case O_TIMING: {
             gb_timing_t t;
             if (gb_timing_parse(optarg, &t) != GB_OK)
-                return cli_error(GB_EBADARG, "unknown --timing '%s'; use kernel, ops or offload", optarg);
+                return cli_error(GB_EBADARG, "unknown --timing '%s'; use kernel, ops or offload",
+                                 optarg);
             o->filter.timing = (int)t;
             break;
         }
@@ -122,7 +129,8 @@ static int parse(int argc, char **argv, ropts_t *o)
     if (o->format == GB_REPORT_CSV && !o->table_given)
         o->tables = GB_REPORT_REPS;
     if (o->format == GB_REPORT_CSV && o->tables == GB_REPORT_ALL)
-        return cli_error(GB_EBADARG, "a CSV file holds one table; choose --table reps or --table lws");
+        return cli_error(GB_EBADARG,
+                         "a CSV file holds one table; choose --table reps or --table lws");
     return 0;
 }
 
@@ -153,14 +161,18 @@ int cmd_report(int argc, char **argv)
         goto done;
     }
     if (gb_report_offered(rep) == 0) {
-        rc = cli_error(GB_EBADARG, "store %s holds no points; measure some with 'gemmbench run' or "
-                       "'gemmbench explore'", gb_store_path(st));
+        rc = cli_error(GB_EBADARG,
+                       "store %s holds no points; measure some with 'gemmbench run' or "
+                       "'gemmbench explore'",
+                       gb_store_path(st));
         goto done;
     }
     if (gb_report_selected(rep) == 0) {
         char filters[600];
-        rc = cli_error(GB_EBADARG, "none of the %zu points in store %s matches %s; 'gemmbench store "
-                       "list' shows what is stored", gb_report_offered(rep), gb_store_path(st),
+        rc = cli_error(GB_EBADARG,
+                       "none of the %zu points in store %s matches %s; 'gemmbench store "
+                       "list' shows what is stored",
+                       gb_report_offered(rep), gb_store_path(st),
                        gb_report_filter_text(rep, filters, sizeof filters));
         goto done;
     }
@@ -181,7 +193,8 @@ int cmd_report(int argc, char **argv)
     }
     if (out[0])
         printf("report: %zu points in %zu rows and %zu work-group-size table%s from %s written to "
-               "%s (%s)\n", gb_report_selected(rep), gb_report_rows(rep), gb_report_lws_tables(rep),
+               "%s (%s)\n",
+               gb_report_selected(rep), gb_report_rows(rep), gb_report_lws_tables(rep),
                gb_report_lws_tables(rep) == 1 ? "" : "s", gb_store_path(st), out,
                gb_report_format_ext(o.format));
     rc = EXIT_OK;

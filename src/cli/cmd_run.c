@@ -89,7 +89,8 @@ static cJSON *result_json(const table_t *tb, const char *kernel, const gb_proble
     cJSON *l = cJSON_AddArrayToObject(o, "local");
     for (int d = 0; d < 2; d++) {
         cJSON_AddItemToArray(g, cJSON_CreateNumber((double)r->global[d]));
-        cJSON_AddItemToArray(l, r->local_null ? cJSON_CreateNull() : cJSON_CreateNumber((double)r->local[d]));
+        cJSON_AddItemToArray(l, r->local_null ? cJSON_CreateNull()
+                                              : cJSON_CreateNumber((double)r->local[d]));
     }
     cJSON_AddStringToObject(o, "flops", "2*M*N*K");
     cJSON_AddStringToObject(o, "timing", gb_timing_name(r->timing));
@@ -134,7 +135,10 @@ static cJSON *result_json(const table_t *tb, const char *kernel, const gb_proble
     }
     cJSON *v = cJSON_AddObjectToObject(o, "validation");
     const gb_validation_t *val = &r->validation;
-    cJSON_AddStringToObject(v, "verdict", !val->done ? "not validated" : val->passed ? "pass" : "fail");
+    cJSON_AddStringToObject(v, "verdict",
+                            !val->done    ? "not validated"
+                            : val->passed ? "pass"
+                                          : "fail");
     if (val->done) {
         cJSON_AddStringToObject(v, "mode", val->exact ? "exact integers" : "bound gamma_(K+2) * G");
         cJSON_AddNumberToObject(v, "max_ratio_u_G", isfinite(val->max_ratio) ? val->max_ratio : -1);
@@ -155,11 +159,13 @@ static void print_header(const table_t *tb, const gb_device_info_t *dev, const g
     printf("device: %s (%s, %s)\n", dev->name, dev->platform_name, dev->driver);
     for (int p = 0; p < 2; p++)
         if (dev->peak_gflops[p] > 0)
-            printf("peak %s: %.1f GFLOP/s = %s\n", p ? "D" : "S", dev->peak_gflops[p], dev->peak_formula[p]);
+            printf("peak %s: %.1f GFLOP/s = %s\n", p ? "D" : "S", dev->peak_gflops[p],
+                   dev->peak_formula[p]);
         else
             printf("peak %s: %s\n", p ? "D" : "S", dev->peak_formula[p]);
     if (tb->measured_when[0])
-        printf("measured peak (gemmbench ceilings, %s): S %.1f, D %.1f GFLOP/s; meas%% is against it\n",
+        printf("measured peak (gemmbench ceilings, %s): S %.1f, D %.1f GFLOP/s; meas%% is against "
+               "it\n",
                tb->measured_when, tb->measured_peak[0], tb->measured_peak[1]);
     else
         printf("measured peak: none stored for this device and driver (run 'gemmbench ceilings'); "
@@ -168,18 +174,17 @@ static void print_header(const table_t *tb, const gb_device_info_t *dev, const g
            "warm-up;\nCI = 95%% CI of the mean; helpers = transposition/padding passes (ms, in "
            "GFLOP/s unless --timing kernel);\ncopies = host-device copies (ms, not in GFLOP/s "
            "unless --timing offload); wall = 2*M*N*K / host time of the whole call\n",
-           o->bench.timing == GB_TIMING_KERNEL ? "the main kernel"
+           o->bench.timing == GB_TIMING_KERNEL    ? "the main kernel"
            : o->bench.timing == GB_TIMING_OFFLOAD ? "copies + helper passes + main kernel"
                                                   : "the main kernel + helper passes",
            o->bench.iterations, o->bench.warmup);
     printf("alpha %g, beta %g, data %s, seed %llu; valid = max |C-Cref|/(u*G) / failing bound\n\n",
            o->base.alpha, o->base.beta, gb_dist_format(&o->bench.dist, dist, sizeof dist),
            (unsigned long long)o->bench.seed);
-    printf("%-24s %-4s %-7s %6s %6s %6s %-7s %9s %-19s %6s %6s %8s %8s %9s  %s\n", "kernel",
-           "prec", "layout", "M", "N", "K", "lws", "GFLOP/s", "95% CI", "eff%", "meas%",
-           "helpers", "copies", "wall", "valid");
+    printf("%-24s %-4s %-7s %6s %6s %6s %-7s %9s %-19s %6s %6s %8s %8s %9s  %s\n", "kernel", "prec",
+           "layout", "M", "N", "K", "lws", "GFLOP/s", "95% CI", "eff%", "meas%", "helpers",
+           "copies", "wall", "valid");
 }
-
 
 static void print_row(table_t *tb, const char *kernel, const gb_problem_t *p, const gb_result_t *r)
 {
@@ -217,17 +222,18 @@ static void print_row(table_t *tb, const char *kernel, const gb_problem_t *p, co
         printf(" (%s)", r->route);
     if (r->gflops_per_watt >= 0) {
         printf("  %.3g GFLOP/s/W %.4g W", r->gflops_per_watt, r->energy_w);
-        snprintf(tb->energy_note, sizeof tb->energy_note, "energy: %s over a loop of %s after the timed "
+        snprintf(tb->energy_note, sizeof tb->energy_note,
+                 "energy: %s over a loop of %s after the timed "
                  "calls, lasting GEMMBENCH_ENERGY_MIN_S (default 1) s or more; GFLOP/s/W = "
-                 "2*M*N*K * calls / joules, W = its average power", r->energy_source,
-                 r->energy_scope);
+                 "2*M*N*K * calls / joules, W = its average power",
+                 r->energy_source, r->energy_scope);
     } else {
-        snprintf(tb->energy_note, sizeof tb->energy_note, "energy: unavailable (%s)", r->energy_why);
+        snprintf(tb->energy_note, sizeof tb->energy_note, "energy: unavailable (%s)",
+                 r->energy_why);
     }
     printf("\n");
     fflush(stdout);
 }
-
 
 /* A row for a kernel the sweep skips (from 'all'), once per kernel and precision. */
 static void print_skip(const gb_job_t *job, const char *why, int json)
@@ -315,7 +321,8 @@ int cmd_run(int argc, char **argv)
      * a warning, since the measurements still print. */
     if (!o.no_store && o.store && (rc = cli_store_open(&st, o.store, 1)))
         goto done;
-    if (!o.no_store && !o.store && gb_store_open(&st, NULL, GB_STORE_CREATE, msg, sizeof msg) != GB_OK)
+    if (!o.no_store && !o.store &&
+        gb_store_open(&st, NULL, GB_STORE_CREATE, msg, sizeof msg) != GB_OK)
         fprintf(stderr, "gemmbench: warning: results not stored: %s\n", msg);
     /* Efficiency against the measured peak, where 'gemmbench ceilings' measured this device. */
     gb_ceilings_t ceil;

@@ -27,8 +27,10 @@ int cli_store_creatable(const char *path)
     else
         *slash = '\0';
     if (!path[0] || access(dir, W_OK | X_OK) != 0)
-        return cli_error(GB_EBADARG, "cannot create store '%s': its folder %s is missing or not "
-                         "writable; give a --store in an existing folder", path, dir);
+        return cli_error(GB_EBADARG,
+                         "cannot create store '%s': its folder %s is missing or not "
+                         "writable; give a --store in an existing folder",
+                         path, dir);
     return 0;
 }
 
@@ -57,14 +59,16 @@ static int list_one(const gb_point_t *pt, void *user)
     else
         snprintf(lws, sizeof lws, "%zux%zu", pt->result.local[0], pt->result.local[1]);
     if (*n == 0)
-        printf("%-16s %-20s %-24s %-4s %-7s %-16s %-7s %3s %9s  %s\n", "id", "time (UTC)",
-               "kernel", "prec", "layout", "MxNxK", "lws", "rep", "GFLOP/s", "valid");
+        printf("%-16s %-20s %-24s %-4s %-7s %-16s %-7s %3s %9s  %s\n", "id", "time (UTC)", "kernel",
+               "prec", "layout", "MxNxK", "lws", "rep", "GFLOP/s", "valid");
     char mnk[48];
     snprintf(mnk, sizeof mnk, "%zux%zux%zu", p->m, p->n, p->k);
     printf("%-16s %-20s %-24s %-4s %-7s %-16s %-7s %3u %9.4g  %s\n", pt->id, pt->timestamp,
            pt->kernel, gb_precision_name(p->precision), gb_problem_layout_tag(p, tag, sizeof tag),
            mnk, lws, pt->rep, pt->result.gflops,
-           !v->done ? "-" : v->passed ? "pass" : "FAIL");
+           !v->done    ? "-"
+           : v->passed ? "pass"
+                       : "FAIL");
     (*n)++;
     return GB_OK;
 }
@@ -110,7 +114,7 @@ int cmd_store(int argc, char **argv)
         const char *d = path ? path : gb_store_default_path(buf, sizeof buf);
         if (!d)
             return cli_error(GB_EBADARG, "no default store: set HOME, XDG_DATA_HOME or "
-                             "GEMMBENCH_STORE");
+                                         "GEMMBENCH_STORE");
         printf("%s\n", d);
         return EXIT_OK;
     }
@@ -133,8 +137,8 @@ int cmd_store(int argc, char **argv)
     } else {
         rc = gb_store_check(st, &n, &bad);
         if (rc == GB_OK && bad) {
-            printf("store %s: %zu points checked, %zu problems; the first: %s\n",
-                   gb_store_path(st), n, bad, gb_store_errmsg(st));
+            printf("store %s: %zu points checked, %zu problems; the first: %s\n", gb_store_path(st),
+                   n, bad, gb_store_errmsg(st));
             gb_store_close(st);
             return EXIT_INVALID;
         }

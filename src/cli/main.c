@@ -6,30 +6,31 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: gemmbench COMMAND [options]\n"
-            "\n"
-            "commands:\n"
-            "  devices [--json]                 list OpenCL platforms and devices with peaks\n"
-            "  kernels [--json] [-p P -t T -d D] list kernel families, presets, and with a device\n"
-            "                                   whether each can run there\n"
-            "  run [options]                    build, validate and time kernels (run --help)\n"
-            "  explore [options]                sweep kernels x sizes x work-groups x parameters\n"
-            "                                   into the results store, resumably (explore --help)\n"
-            "  replay ID                        re-run a stored point and compare with it\n"
-            "  check -k KERNEL                  a kernel under test: Oclgrind's checkers and the\n"
-            "                                   validation at shapes that straddle tiles\n"
-            "  report [--format F]              the store as the GEMMbench paper's tables (text,\n"
-            "                                   md, csv, json) or a page with plots (report --help)\n"
-            "  export --format json|csv         write the results store out (export --help)\n"
-            "  import FILE                      merge a JSON export into the results store\n"
-            "  store info|list|check|path       what the results store holds\n"
-            "  ceilings [-p P -t T -d D] [--json] peak FLOP/s and memory bandwidth, measured\n"
-            "  cache list|clear                 the program binary cache\n"
-            "  version                          print the version\n"
-            "\n"
-            "exit codes: 0 success, 1 a result failed validation, 2 bad usage or input,\n"
-            "            3 OpenCL, build or system failure\n");
+    fprintf(
+        f,
+        "usage: gemmbench COMMAND [options]\n"
+        "\n"
+        "commands:\n"
+        "  devices [--json]                 list OpenCL platforms and devices with peaks\n"
+        "  kernels [--json] [-p P -t T -d D] list kernel families, presets, and with a device\n"
+        "                                   whether each can run there\n"
+        "  run [options]                    build, validate and time kernels (run --help)\n"
+        "  explore [options]                sweep kernels x sizes x work-groups x parameters\n"
+        "                                   into the results store, resumably (explore --help)\n"
+        "  replay ID                        re-run a stored point and compare with it\n"
+        "  check -k KERNEL                  a kernel under test: Oclgrind's checkers and the\n"
+        "                                   validation at shapes that straddle tiles\n"
+        "  report [--format F]              the store as the GEMMbench paper's tables (text,\n"
+        "                                   md, csv, json) or a page with plots (report --help)\n"
+        "  export --format json|csv         write the results store out (export --help)\n"
+        "  import FILE                      merge a JSON export into the results store\n"
+        "  store info|list|check|path       what the results store holds\n"
+        "  ceilings [-p P -t T -d D] [--json] peak FLOP/s and memory bandwidth, measured\n"
+        "  cache list|clear                 the program binary cache\n"
+        "  version                          print the version\n"
+        "\n"
+        "exit codes: 0 success, 1 a result failed validation, 2 bad usage or input,\n"
+        "            3 OpenCL, build or system failure\n");
 }
 
 /* The library's warnings (a damaged program-cache entry rebuilt): one line each on stderr. */

@@ -9,31 +9,74 @@
 #include "options.h"
 
 enum {
-    O_PREC = 256, O_LWS, O_LWS_GRID, O_LWS_ITEMS, O_PARAM, O_WARMUP, O_REPEAT, O_SEED, O_DIST,
-    O_TIMING, O_NOVAL, O_LAYOUT, O_TA, O_TB, O_ALPHA, O_BETA, O_LDA, O_LDB, O_LDC, O_OFFA, O_OFFB,
-    O_OFFC, O_KPATH, O_STORE, O_PLAN, O_DRY, O_PAUSE, O_JSON, O_NOSTORE
+    O_PREC = 256,
+    O_LWS,
+    O_LWS_GRID,
+    O_LWS_ITEMS,
+    O_PARAM,
+    O_WARMUP,
+    O_REPEAT,
+    O_SEED,
+    O_DIST,
+    O_TIMING,
+    O_NOVAL,
+    O_LAYOUT,
+    O_TA,
+    O_TB,
+    O_ALPHA,
+    O_BETA,
+    O_LDA,
+    O_LDB,
+    O_LDC,
+    O_OFFA,
+    O_OFFB,
+    O_OFFC,
+    O_KPATH,
+    O_STORE,
+    O_PLAN,
+    O_DRY,
+    O_PAUSE,
+    O_JSON,
+    O_NOSTORE
 };
 
-static const struct option long_opts[] = {
-    {"platform", required_argument, NULL, 'p'}, {"type", required_argument, NULL, 't'},
-    {"device", required_argument, NULL, 'd'}, {"kernel", required_argument, NULL, 'k'},
-    {"iterations", required_argument, NULL, 'i'}, {"validate", no_argument, NULL, 'v'},
-    {"no-validate", no_argument, NULL, O_NOVAL}, {"precision", required_argument, NULL, O_PREC},
-    {"lws", required_argument, NULL, O_LWS}, {"lws-grid", required_argument, NULL, O_LWS_GRID},
-    {"lws-items", required_argument, NULL, O_LWS_ITEMS}, {"param", required_argument, NULL, O_PARAM},
-    {"warmup", required_argument, NULL, O_WARMUP}, {"repeat", required_argument, NULL, O_REPEAT},
-    {"seed", required_argument, NULL, O_SEED}, {"dist", required_argument, NULL, O_DIST},
-    {"timing", required_argument, NULL, O_TIMING}, {"layout", required_argument, NULL, O_LAYOUT},
-    {"transA", required_argument, NULL, O_TA}, {"transB", required_argument, NULL, O_TB},
-    {"alpha", required_argument, NULL, O_ALPHA}, {"beta", required_argument, NULL, O_BETA},
-    {"lda", required_argument, NULL, O_LDA}, {"ldb", required_argument, NULL, O_LDB},
-    {"ldc", required_argument, NULL, O_LDC}, {"offa", required_argument, NULL, O_OFFA},
-    {"offb", required_argument, NULL, O_OFFB}, {"offc", required_argument, NULL, O_OFFC},
-    {"kernel-path", required_argument, NULL, O_KPATH}, {"store", required_argument, NULL, O_STORE},
-    {"plan", required_argument, NULL, O_PLAN}, {"dry-run", no_argument, NULL, O_DRY},
-    {"pause", required_argument, NULL, O_PAUSE}, {"json", no_argument, NULL, O_JSON},
-    {"no-store", no_argument, NULL, O_NOSTORE}, {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0}};
+static const struct option long_opts[] = {{"platform", required_argument, NULL, 'p'},
+                                          {"type", required_argument, NULL, 't'},
+                                          {"device", required_argument, NULL, 'd'},
+                                          {"kernel", required_argument, NULL, 'k'},
+                                          {"iterations", required_argument, NULL, 'i'},
+                                          {"validate", no_argument, NULL, 'v'},
+                                          {"no-validate", no_argument, NULL, O_NOVAL},
+                                          {"precision", required_argument, NULL, O_PREC},
+                                          {"lws", required_argument, NULL, O_LWS},
+                                          {"lws-grid", required_argument, NULL, O_LWS_GRID},
+                                          {"lws-items", required_argument, NULL, O_LWS_ITEMS},
+                                          {"param", required_argument, NULL, O_PARAM},
+                                          {"warmup", required_argument, NULL, O_WARMUP},
+                                          {"repeat", required_argument, NULL, O_REPEAT},
+                                          {"seed", required_argument, NULL, O_SEED},
+                                          {"dist", required_argument, NULL, O_DIST},
+                                          {"timing", required_argument, NULL, O_TIMING},
+                                          {"layout", required_argument, NULL, O_LAYOUT},
+                                          {"transA", required_argument, NULL, O_TA},
+                                          {"transB", required_argument, NULL, O_TB},
+                                          {"alpha", required_argument, NULL, O_ALPHA},
+                                          {"beta", required_argument, NULL, O_BETA},
+                                          {"lda", required_argument, NULL, O_LDA},
+                                          {"ldb", required_argument, NULL, O_LDB},
+                                          {"ldc", required_argument, NULL, O_LDC},
+                                          {"offa", required_argument, NULL, O_OFFA},
+                                          {"offb", required_argument, NULL, O_OFFB},
+                                          {"offc", required_argument, NULL, O_OFFC},
+                                          {"kernel-path", required_argument, NULL, O_KPATH},
+                                          {"store", required_argument, NULL, O_STORE},
+                                          {"plan", required_argument, NULL, O_PLAN},
+                                          {"dry-run", no_argument, NULL, O_DRY},
+                                          {"pause", required_argument, NULL, O_PAUSE},
+                                          {"json", no_argument, NULL, O_JSON},
+                                          {"no-store", no_argument, NULL, O_NOSTORE},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
 
 /* The plan key each flag sets (NULL: not a plan key). */
 static const char *plan_key(int c)
@@ -41,13 +84,32 @@ static const char *plan_key(int c)
     static const struct {
         int c;
         const char *key;
-    } keys[] = {{'k', "kernels"}, {'n', "n"}, {'M', "M"}, {'N', "N"}, {'K', "K"},
-                {'i', "iterations"}, {O_PREC, "precision"}, {O_LWS, "lws"},
-                {O_LWS_ITEMS, "lws_items"}, {O_PARAM, "param"}, {O_WARMUP, "warmup"},
-                {O_REPEAT, "repeat"}, {O_SEED, "seed"}, {O_DIST, "dist"}, {O_TIMING, "timing"},
-                {O_LAYOUT, "layout"}, {O_TA, "transA"}, {O_TB, "transB"}, {O_ALPHA, "alpha"},
-                {O_BETA, "beta"}, {O_LDA, "lda"}, {O_LDB, "ldb"}, {O_LDC, "ldc"},
-                {O_OFFA, "offa"}, {O_OFFB, "offb"}, {O_OFFC, "offc"}};
+    } keys[] = {{'k', "kernels"},
+                {'n', "n"},
+                {'M', "M"},
+                {'N', "N"},
+                {'K', "K"},
+                {'i', "iterations"},
+                {O_PREC, "precision"},
+                {O_LWS, "lws"},
+                {O_LWS_ITEMS, "lws_items"},
+                {O_PARAM, "param"},
+                {O_WARMUP, "warmup"},
+                {O_REPEAT, "repeat"},
+                {O_SEED, "seed"},
+                {O_DIST, "dist"},
+                {O_TIMING, "timing"},
+                {O_LAYOUT, "layout"},
+                {O_TA, "transA"},
+                {O_TB, "transB"},
+                {O_ALPHA, "alpha"},
+                {O_BETA, "beta"},
+                {O_LDA, "lda"},
+                {O_LDB, "ldb"},
+                {O_LDC, "ldc"},
+                {O_OFFA, "offa"},
+                {O_OFFB, "offb"},
+                {O_OFFC, "offc"}};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (keys[i].c == c)
             return keys[i].key;
@@ -84,8 +146,10 @@ static int other(int c, const char *arg, const char *name, const char *cmd, cli_
     case 'd': o->sel.device = arg; return 0;
     case 't':
         if (gb_device_type_parse(arg, &o->sel.type) != GB_OK)
-            return cli_error(GB_EBADARG, "unknown device type '%s'; use all, cpu, gpu, acc or "
-                             "default", arg);
+            return cli_error(GB_EBADARG,
+                             "unknown device type '%s'; use all, cpu, gpu, acc or "
+                             "default",
+                             arg);
         return 0;
     case 'v': pl->bench.validate = GB_VALIDATE_ON; return 0;
     case O_NOVAL: pl->bench.validate = GB_VALIDATE_OFF; return 0;
@@ -93,8 +157,10 @@ static int other(int c, const char *arg, const char *name, const char *cmd, cli_
         const char *semi = strchr(arg, ';');
         char x[512];
         if (!semi || (size_t)(semi - arg) >= sizeof x)
-            return cli_error(GB_EBADARG, "--lws-grid must be X;Y, two lists like "
-                             "1:128:x2;1:128:x2, got '%s'", arg);
+            return cli_error(GB_EBADARG,
+                             "--lws-grid must be X;Y, two lists like "
+                             "1:128:x2;1:128:x2, got '%s'",
+                             arg);
         memcpy(x, arg, (size_t)(semi - arg));
         x[semi - arg] = '\0';
         int rc = set(pl, "lws_x", x, "--lws-grid");
@@ -110,8 +176,10 @@ static int other(int c, const char *arg, const char *name, const char *cmd, cli_
         char *end;
         o->pause_ms = strtol(arg, &end, 10);
         if (end == arg || *end || o->pause_ms < 0 || o->pause_ms > 3600000)
-            return cli_error(GB_EBADARG, "--pause must be milliseconds from 0 to 3600000, got "
-                             "'%s'", arg);
+            return cli_error(GB_EBADARG,
+                             "--pause must be milliseconds from 0 to 3600000, got "
+                             "'%s'",
+                             arg);
         return 0;
     }
     case ':': return cli_error(GB_EBADARG, "option '%s' needs a value", name);

@@ -8,21 +8,21 @@
 /* What a measuring command is told besides its plan. */
 typedef struct cli_measure {
     gb_device_selector_t sel;
-    const char *kpath;  /* --kernel-path DIR */
-    const char *store;  /* --store PATH (NULL: the default store) */
-    const char *plan;   /* --plan NAME|FILE */
+    const char *kpath; /* --kernel-path DIR */
+    const char *store; /* --store PATH (NULL: the default store) */
+    const char *plan;  /* --plan NAME|FILE */
     int no_store, json, dry_run;
     long pause_ms;
 } cli_measure_t;
 
 /* The options only some commands take. */
 enum {
-    CLI_OPT_PLAN = 1u,     /* --plan */
-    CLI_OPT_DRY_RUN = 2u,  /* --dry-run */
-    CLI_OPT_PAUSE = 4u,    /* --pause MS */
-    CLI_OPT_JSON = 8u,     /* --json */
+    CLI_OPT_PLAN = 1u,      /* --plan */
+    CLI_OPT_DRY_RUN = 2u,   /* --dry-run */
+    CLI_OPT_PAUSE = 4u,     /* --pause MS */
+    CLI_OPT_JSON = 8u,      /* --json */
     CLI_OPT_NO_STORE = 16u, /* --no-store */
-    CLI_OPT_REPEAT = 32u   /* --repeat R */
+    CLI_OPT_REPEAT = 32u    /* --repeat R */
 };
 
 /* Parses argv for command cmd: the shared options (the plan's keys: -k -n -M -N -K -i --warmup

@@ -17,12 +17,8 @@ static double draw(const gb_dist_t *d, gb_precision_t prec, gb_rng_t *rng)
     case GB_DIST_INT:
         v = (double)(long)(gb__rng_next(rng) % (uint64_t)(2 * d->range + 1)) - (double)d->range;
         break;
-    case GB_DIST_NORMAL:
-        v = gb__rng_normal(rng);
-        break;
-    default:
-        v = d->lo + (d->hi - d->lo) * gb__rng_uniform(rng);
-        break;
+    case GB_DIST_NORMAL: v = gb__rng_normal(rng); break;
+    default: v = d->lo + (d->hi - d->lo) * gb__rng_uniform(rng); break;
     }
     /* Round to the target precision so the reference sees exactly the device's inputs. */
     return prec == GB_PREC_S ? (double)(float)v : v;
@@ -60,8 +56,8 @@ int gb_dist_parse(const char *s, gb_dist_t *out, char *msg, size_t msglen)
         if (*end == ':') {
             const char *hi = end + 1;
             out->hi = strtod(hi, &end);
-            if (end != hi && *end == '\0' && errno == 0 && isfinite(out->lo) &&
-                isfinite(out->hi) && out->lo < out->hi)
+            if (end != hi && *end == '\0' && errno == 0 && isfinite(out->lo) && isfinite(out->hi) &&
+                out->lo < out->hi)
                 return GB_OK;
         }
         return gb__fail(msg, msglen, GB_EBADDIST,
@@ -76,7 +72,8 @@ int gb_dist_parse(const char *s, gb_dist_t *out, char *msg, size_t msglen)
             return GB_OK;
         }
         return gb__fail(msg, msglen, GB_EBADDIST,
-                        "bad distribution '%s'; write int:R with an integer R from 1 to 1048576", s);
+                        "bad distribution '%s'; write int:R with an integer R from 1 to 1048576",
+                        s);
     }
     return gb__fail(msg, msglen, GB_EBADDIST,
                     "unknown distribution '%s'; use uniform:LO:HI, normal or int:R", s);
@@ -115,7 +112,8 @@ int gb_problem_check_data(const gb_problem_t *p, const gb_dist_t *d, char *msg, 
     if ((d->kind != GB_DIST_UNIFORM && d->kind != GB_DIST_NORMAL && d->kind != GB_DIST_INT) ||
         (d->kind == GB_DIST_UNIFORM && !(isfinite(d->lo) && isfinite(d->hi) && d->lo < d->hi)) ||
         (d->kind == GB_DIST_INT && d->range < 1))
-        return gb__fail(msg, msglen, GB_EBADDIST, "the data distribution is not one; use "
+        return gb__fail(msg, msglen, GB_EBADDIST,
+                        "the data distribution is not one; use "
                         "uniform:LO:HI with finite LO < HI, normal or int:R");
     if (!isfinite(p->alpha) || !isfinite(p->beta))
         return gb__fail(msg, msglen, GB_EBADSCALAR, "alpha and beta must be finite numbers");
@@ -145,14 +143,18 @@ int gb_problem_check_data(const gb_problem_t *p, const gb_dist_t *d, char *msg, 
         snprintf(reach, sizeof reach, "%.3g", s);
     gb_dist_format(d, dist, sizeof dist);
     if (alpha_max >= 1.0 && fabs(p->alpha) > 1.0)
-        return gb__fail(msg, msglen, GB_ERANGE, "data %s with K=%zu, alpha %g, beta %g can reach "
+        return gb__fail(msg, msglen, GB_ERANGE,
+                        "data %s with K=%zu, alpha %g, beta %g can reach "
                         "%s, over the %.3g %s precision holds; use |alpha| <= %.3g (or data of "
-                        "magnitude <= %.3g%s)", dist, p->k, p->alpha, p->beta, reach, big, prec,
-                        alpha_max, x_max, in_double ? ", or --precision d" : "");
-    return gb__fail(msg, msglen, GB_ERANGE, "data %s with K=%zu, alpha %g, beta %g can reach %s, "
+                        "magnitude <= %.3g%s)",
+                        dist, p->k, p->alpha, p->beta, reach, big, prec, alpha_max, x_max,
+                        in_double ? ", or --precision d" : "");
+    return gb__fail(msg, msglen, GB_ERANGE,
+                    "data %s with K=%zu, alpha %g, beta %g can reach %s, "
                     "over the %.3g %s precision holds; use data of magnitude <= %.3g (e.g. "
-                    "--dist uniform:-%.3g:%.3g)%s", dist, p->k, p->alpha, p->beta, reach, big, prec,
-                    x_max, x_max, x_max, in_double ? " or --precision d" : "");
+                    "--dist uniform:-%.3g:%.3g)%s",
+                    dist, p->k, p->alpha, p->beta, reach, big, prec, x_max, x_max, x_max,
+                    in_double ? " or --precision d" : "");
 }
 
 double gb__now_ms(void)

@@ -8,7 +8,8 @@
 const char *gb_strerror(int code)
 {
     switch (code) {
-#define GB_X_TEXT(name, value, text) case value: return text;
+#define GB_X_TEXT(name, value, text)                                                               \
+    case value: return text;
         GB_ERROR_TABLE(GB_X_TEXT)
 #undef GB_X_TEXT
     default: return "unknown error";
@@ -18,7 +19,8 @@ const char *gb_strerror(int code)
 const char *gb_errname(int code)
 {
     switch (code) {
-#define GB_X_NAME(name, value, text) case value: return #name;
+#define GB_X_NAME(name, value, text)                                                               \
+    case value: return #name;
         GB_ERROR_TABLE(GB_X_NAME)
 #undef GB_X_NAME
     default: return "GB_E?";

@@ -57,11 +57,12 @@ static int check_operand(const gb_problem_t *p, const char *name, size_t rows, s
     if (*ld == 0)
         *ld = need;
     if (*ld < need)
-        return gb__fail(msg, msglen, code,
-                        "ld%s=%zu is smaller than %zu, the %s of %s-major %s (%zu x %zu as stored); "
-                        "make ld%s %zu or more",
-                        name, *ld, need, row ? "columns" : "rows", row ? "row" : "column", name,
-                        rows, cols, name, need);
+        return gb__fail(
+            msg, msglen, code,
+            "ld%s=%zu is smaller than %zu, the %s of %s-major %s (%zu x %zu as stored); "
+            "make ld%s %zu or more",
+            name, *ld, need, row ? "columns" : "rows", row ? "row" : "column", name, rows, cols,
+            name, need);
     size_t elems, bytes;
     if (!gb__mul_ok(*ld, outer, &elems) || !gb__add_ok(elems, off, &elems) ||
         !gb__mul_ok(elems, gb_precision_bytes(p->precision), &bytes))

@@ -123,8 +123,8 @@ static void write_atomic(const char *path, const void *head, size_t hlen, const 
 
 /* Loads the entry at path for key: 1 with *out built from its binary; 0 when there is none or
  * it cannot be used, with *damaged set (and why) when a file was there but failed its checks. */
-static int load(gb_context_t *ctx, const char *path, const char *key, cl_program *out,
-                int *damaged, char *why, size_t whylen)
+static int load(gb_context_t *ctx, const char *path, const char *key, cl_program *out, int *damaged,
+                char *why, size_t whylen)
 {
     size_t len = 0, binlen = 0;
     const char *stored_key = NULL;
@@ -204,7 +204,8 @@ int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, co
         gb__sha256_hex(src, total, sha);
         snprintf(key, sizeof key,
                  "device: %s\nplatform: %s\ndriver: %s\noptions: %s\nprogram: %s\nsource: "
-                 "sha256:%s\n", dev->name, dev->platform_version, dev->driver, options, name, sha);
+                 "sha256:%s\n",
+                 dev->name, dev->platform_version, dev->driver, options, name, sha);
         const uint64_t h = gb__fnv1a64(key, strlen(key), GB_FNV_BASIS);
         snprintf(path, sizeof path, "%s/%016llx.gbc", cdir, (unsigned long long)h);
         int damaged = 0;
@@ -218,7 +219,8 @@ int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, co
         if (damaged) {
             remove(path);
             gb__warn("program cache entry %s of '%s' was damaged (%s): removed, and the program "
-                     "is built again", path, name, why);
+                     "is built again",
+                     path, name, why);
         }
     }
     rc = gb__program_build(ctx, name, src, options, out, ms);
@@ -276,8 +278,8 @@ int gb_cache_clear(size_t *removed)
             continue;
         char path[1400];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (remove(path) == 0 && (!strcmp(e->d_name + n - 4, ".gbc") ||
-                                  !strcmp(e->d_name + n - 4, ".bin")))
+        if (remove(path) == 0 &&
+            (!strcmp(e->d_name + n - 4, ".gbc") || !strcmp(e->d_name + n - 4, ".bin")))
             (*removed)++;
     }
     closedir(d);

@@ -15,24 +15,57 @@ int gb__ctx_fail(gb_context_t *ctx, int code, const char *fmt, ...)
     return code;
 }
 
+#define CL_ERR(x)                                                                                  \
+    {                                                                                              \
+        x, #x                                                                                      \
+    }
+static const struct {
+    cl_int code;
+    const char *name;
+} cl_errors[] = {
+    CL_ERR(CL_DEVICE_NOT_FOUND),
+    CL_ERR(CL_DEVICE_NOT_AVAILABLE),
+    CL_ERR(CL_COMPILER_NOT_AVAILABLE),
+    CL_ERR(CL_MEM_OBJECT_ALLOCATION_FAILURE),
+    CL_ERR(CL_OUT_OF_RESOURCES),
+    CL_ERR(CL_OUT_OF_HOST_MEMORY),
+    CL_ERR(CL_BUILD_PROGRAM_FAILURE),
+    CL_ERR(CL_INVALID_VALUE),
+    CL_ERR(CL_INVALID_DEVICE),
+    CL_ERR(CL_INVALID_CONTEXT),
+    CL_ERR(CL_INVALID_COMMAND_QUEUE),
+    CL_ERR(CL_INVALID_MEM_OBJECT),
+    CL_ERR(CL_INVALID_BUILD_OPTIONS),
+    CL_ERR(CL_INVALID_PROGRAM),
+    CL_ERR(CL_INVALID_PROGRAM_EXECUTABLE),
+    CL_ERR(CL_INVALID_KERNEL_NAME),
+    CL_ERR(CL_INVALID_KERNEL),
+    CL_ERR(CL_INVALID_ARG_INDEX),
+    CL_ERR(CL_INVALID_ARG_VALUE),
+    CL_ERR(CL_INVALID_ARG_SIZE),
+    CL_ERR(CL_INVALID_KERNEL_ARGS),
+    CL_ERR(CL_INVALID_WORK_DIMENSION),
+    CL_ERR(CL_INVALID_WORK_GROUP_SIZE),
+    CL_ERR(CL_INVALID_WORK_ITEM_SIZE),
+    CL_ERR(CL_INVALID_GLOBAL_OFFSET),
+    CL_ERR(CL_INVALID_EVENT),
+    CL_ERR(CL_INVALID_BUFFER_SIZE),
+    CL_ERR(CL_INVALID_GLOBAL_WORK_SIZE),
+    CL_ERR(CL_PROFILING_INFO_NOT_AVAILABLE),
+    CL_ERR(CL_INVALID_OPERATION),
+    CL_ERR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST),
+    CL_ERR(CL_MISALIGNED_SUB_BUFFER_OFFSET),
+    CL_ERR(CL_INVALID_IMAGE_SIZE),
+    CL_ERR(CL_IMAGE_FORMAT_NOT_SUPPORTED),
+};
+#undef CL_ERR
+
 const char *gb__cl_errname(cl_int err)
 {
-    switch (err) {
-#define E(x) case x: return #x;
-        E(CL_DEVICE_NOT_FOUND) E(CL_DEVICE_NOT_AVAILABLE) E(CL_COMPILER_NOT_AVAILABLE)
-        E(CL_MEM_OBJECT_ALLOCATION_FAILURE) E(CL_OUT_OF_RESOURCES) E(CL_OUT_OF_HOST_MEMORY)
-        E(CL_BUILD_PROGRAM_FAILURE) E(CL_INVALID_VALUE) E(CL_INVALID_DEVICE) E(CL_INVALID_CONTEXT)
-        E(CL_INVALID_COMMAND_QUEUE) E(CL_INVALID_MEM_OBJECT) E(CL_INVALID_BUILD_OPTIONS)
-        E(CL_INVALID_PROGRAM) E(CL_INVALID_PROGRAM_EXECUTABLE) E(CL_INVALID_KERNEL_NAME)
-        E(CL_INVALID_KERNEL) E(CL_INVALID_ARG_INDEX) E(CL_INVALID_ARG_VALUE) E(CL_INVALID_ARG_SIZE)
-        E(CL_INVALID_KERNEL_ARGS) E(CL_INVALID_WORK_DIMENSION) E(CL_INVALID_WORK_GROUP_SIZE)
-        E(CL_INVALID_WORK_ITEM_SIZE) E(CL_INVALID_GLOBAL_OFFSET) E(CL_INVALID_EVENT)
-        E(CL_INVALID_BUFFER_SIZE) E(CL_INVALID_GLOBAL_WORK_SIZE) E(CL_PROFILING_INFO_NOT_AVAILABLE)
-        E(CL_INVALID_OPERATION) E(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
-        E(CL_MISALIGNED_SUB_BUFFER_OFFSET) E(CL_INVALID_IMAGE_SIZE) E(CL_IMAGE_FORMAT_NOT_SUPPORTED)
-#undef E
-    default: return "unknown OpenCL error";
-    }
+    for (size_t i = 0; i < sizeof cl_errors / sizeof cl_errors[0]; i++)
+        if (cl_errors[i].code == err)
+            return cl_errors[i].name;
+    return "unknown OpenCL error";
 }
 
 int gb__cl_check(gb_context_t *ctx, cl_int err, const char *what)

@@ -52,13 +52,14 @@ int gb_device_has_extension(const gb_device_info_t *d, const char *ext)
 /* FP32 and FP64 lanes per streaming multiprocessor by compute capability, and how many times
  * the FP64 FMA rate the FP64 tensor cores (DMMA) reach: twice on sm_80 and sm_90, where a DGEMM
  * can use them (vendor whitepapers). */
-static int nv_lanes(unsigned major, unsigned minor, unsigned *fp32, unsigned *fp64,
-                    unsigned *dmma)
+static int nv_lanes(unsigned major, unsigned minor, unsigned *fp32, unsigned *fp64, unsigned *dmma)
 {
-    static const struct { unsigned major, minor, fp32, fp64, dmma; } table[] = {
-        {3, 5, 192, 64, 1}, {3, 7, 192, 64, 1}, {5, 0, 128, 4, 1},  {5, 2, 128, 4, 1},
-        {6, 0, 64, 32, 1},  {6, 1, 128, 4, 1},  {7, 0, 64, 32, 1},  {7, 5, 64, 2, 1},
-        {8, 0, 64, 32, 2},  {8, 6, 128, 2, 1},  {8, 7, 128, 2, 1},  {8, 9, 128, 2, 1},
+    static const struct {
+        unsigned major, minor, fp32, fp64, dmma;
+    } table[] = {
+        {3, 5, 192, 64, 1}, {3, 7, 192, 64, 1},  {5, 0, 128, 4, 1},  {5, 2, 128, 4, 1},
+        {6, 0, 64, 32, 1},  {6, 1, 128, 4, 1},   {7, 0, 64, 32, 1},  {7, 5, 64, 2, 1},
+        {8, 0, 64, 32, 2},  {8, 6, 128, 2, 1},   {8, 7, 128, 2, 1},  {8, 9, 128, 2, 1},
         {9, 0, 128, 64, 2}, {10, 0, 128, 64, 1}, {12, 0, 128, 2, 1},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
@@ -83,7 +84,8 @@ static void peak_formula(gb_device_info_t *di, cl_device_id d, cl_device_type ty
     }
     if (!di->fp64)
         snprintf(di->peak_formula[GB_PREC_D], sizeof di->peak_formula[1], "no fp64 support");
-    if ((type & CL_DEVICE_TYPE_GPU) && gb_device_has_extension(di, "cl_nv_device_attribute_query")) {
+    if ((type & CL_DEVICE_TYPE_GPU) &&
+        gb_device_has_extension(di, "cl_nv_device_attribute_query")) {
         unsigned maj = info_uint(d, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV);
         unsigned min = info_uint(d, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV), l32, l64, dmma;
         if (!nv_lanes(maj, min, &l32, &l64, &dmma)) {
@@ -134,8 +136,8 @@ static void image_info(gb_device_info_t *di, cl_device_id d)
     di->image_pitch_align = info_uint(d, CL_DEVICE_IMAGE_PITCH_ALIGNMENT);
     clGetDeviceInfo(d, CL_DEVICE_IMAGE2D_MAX_WIDTH, sizeof di->image2d_max[0], &di->image2d_max[0],
                     NULL);
-    clGetDeviceInfo(d, CL_DEVICE_IMAGE2D_MAX_HEIGHT, sizeof di->image2d_max[1],
-                    &di->image2d_max[1], NULL);
+    clGetDeviceInfo(d, CL_DEVICE_IMAGE2D_MAX_HEIGHT, sizeof di->image2d_max[1], &di->image2d_max[1],
+                    NULL);
     int major = 0;
     if (sscanf(di->version, "OpenCL %d.", &major) != 1)
         major = 0;
@@ -254,8 +256,11 @@ void gb_device_list_free(gb_device_info_t *list, size_t count)
 
 int gb_device_type_parse(const char *s, gb_device_type_t *out)
 {
-    static const struct { const char *name; gb_device_type_t type; } names[] = {
-        {"all", GB_DEVTYPE_ALL}, {"cpu", GB_DEVTYPE_CPU}, {"gpu", GB_DEVTYPE_GPU},
+    static const struct {
+        const char *name;
+        gb_device_type_t type;
+    } names[] = {
+        {"all", GB_DEVTYPE_ALL}, {"cpu", GB_DEVTYPE_CPU},         {"gpu", GB_DEVTYPE_GPU},
         {"acc", GB_DEVTYPE_ACC}, {"accelerator", GB_DEVTYPE_ACC}, {"default", GB_DEVTYPE_DEFAULT},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -299,8 +304,9 @@ int gb_device_select(const gb_device_info_t *list, size_t count, const gb_device
                      size_t *index, char *msg, size_t msglen)
 {
     if (count == 0)
-        return gb__fail(msg, msglen, GB_ENOPLATFORM,
-                        "no OpenCL platform found; install one (scripts/install-deps.sh installs PoCL)");
+        return gb__fail(
+            msg, msglen, GB_ENOPLATFORM,
+            "no OpenCL platform found; install one (scripts/install-deps.sh installs PoCL)");
     const char *pf = sel->platform, *dv = sel->device;
     /* With no choice at all the default is PoCL, the CPU device every machine has. */
     if (!pf && !dv && sel->type == GB_DEVTYPE_ALL) {
@@ -338,11 +344,9 @@ int gb_device_select(const gb_device_info_t *list, size_t count, const gb_device
         return GB_OK;
     }
     if (!platform_seen)
-        return gb__fail(msg, msglen, GB_ENOPLATFORM,
-                        "no OpenCL platform matches '%s'", pf);
-    return gb__fail(msg, msglen, GB_ENODEVICE,
-                    "no OpenCL device matches%s%s%s%s",
-                    dv ? " '" : "", dv ? dv : "", dv ? "'" : "",
+        return gb__fail(msg, msglen, GB_ENOPLATFORM, "no OpenCL platform matches '%s'", pf);
+    return gb__fail(msg, msglen, GB_ENODEVICE, "no OpenCL device matches%s%s%s%s", dv ? " '" : "",
+                    dv ? dv : "", dv ? "'" : "",
                     sel->type == GB_DEVTYPE_ALL || sel->type == GB_DEVTYPE_DEFAULT
                         ? ""
                         : " of the requested type");

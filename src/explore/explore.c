@@ -15,12 +15,12 @@
 typedef struct entry {
     const char *name;
     gb_precision_t prec;
-    int named;                   /* from the plan's list, not from 'all' */
+    int named;                    /* from the plan's list, not from 'all' */
     size_t params[GB_MAX_PARAMS]; /* indices of the plan's parameters it has */
     size_t nparams;
-    size_t ncombos;              /* product of their value counts */
-    int lws;                     /* sweeps the plan's work-group sizes (it has LX and LY) */
-    size_t first, count;         /* its points: [first, first + count) */
+    size_t ncombos;      /* product of their value counts */
+    int lws;             /* sweeps the plan's work-group sizes (it has LX and LY) */
+    size_t first, count; /* its points: [first, first + count) */
 } entry_t;
 
 struct gb_explore {
@@ -57,18 +57,26 @@ static int expand_shapes(gb_explore_t *ex, char *msg, size_t msglen)
     const char *dims = "MNK";
     int any_dim = pl->dim[0].n || pl->dim[1].n || pl->dim[2].n;
     if (!any_dim && !pl->orders.n)
-        return gb__fail(msg, msglen, GB_EBADARG, "no sizes to explore: give -n (like 64:1024:64) "
+        return gb__fail(msg, msglen, GB_EBADARG,
+                        "no sizes to explore: give -n (like 64:1024:64) "
                         "or -M, -N and -K, or a plan that has them");
     for (int d = 0; d < 3; d++)
         if (any_dim && !pl->dim[d].n && !pl->orders.n)
-            return gb__fail(msg, msglen, GB_EBADARG, "-%c is not given while -%c is: give -%c too, "
-                            "or -n for the sizes not given", dims[d],
-                            pl->dim[0].n ? 'M' : pl->dim[1].n ? 'N' : 'K', dims[d]);
+            return gb__fail(msg, msglen, GB_EBADARG,
+                            "-%c is not given while -%c is: give -%c too, "
+                            "or -n for the sizes not given",
+                            dims[d],
+                            pl->dim[0].n   ? 'M'
+                            : pl->dim[1].n ? 'N'
+                                           : 'K',
+                            dims[d]);
     size_t norders = pl->orders.n ? pl->orders.n : 1, n = norders;
     for (int d = 0; any_dim && d < 3; d++)
         if (!mul_capped(&n, pl->dim[d].n ? pl->dim[d].n : 1))
-            return gb__fail(msg, msglen, GB_EBADARG, "the plan has more than %u points (in sizes "
-                            "alone); narrow it", GB_EXPLORE_MAX_POINTS);
+            return gb__fail(msg, msglen, GB_EBADARG,
+                            "the plan has more than %u points (in sizes "
+                            "alone); narrow it",
+                            GB_EXPLORE_MAX_POINTS);
     if (!(ex->shapes = malloc(n * sizeof *ex->shapes)))
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
     for (size_t o = 0; o < norders; o++) {
@@ -93,14 +101,18 @@ static int expand_lws(gb_explore_t *ex, char *msg, size_t msglen)
     const gb_plan_t *pl = ex->pl;
     int grid = pl->lws_x.n || pl->lws_y.n || pl->lws_items.n;
     if (grid && pl->nlws)
-        return gb__fail(msg, msglen, GB_EBADARG, "give work-group sizes as pairs (--lws) or as a "
+        return gb__fail(msg, msglen, GB_EBADARG,
+                        "give work-group sizes as pairs (--lws) or as a "
                         "grid (--lws-grid), not both");
     if (grid && (!pl->lws_x.n || !pl->lws_y.n))
-        return gb__fail(msg, msglen, GB_EBADARG, "a work-group grid needs both its x and y lists "
+        return gb__fail(msg, msglen, GB_EBADARG,
+                        "a work-group grid needs both its x and y lists "
                         "(--lws-grid X;Y)");
     for (size_t i = 0; i < pl->nparams; i++)
-        if ((pl->nlws || grid) && (!strcmp(pl->params[i].name, "LX") || !strcmp(pl->params[i].name, "LY")))
-            return gb__fail(msg, msglen, GB_EBADARG, "give the work-group size with --lws or with "
+        if ((pl->nlws || grid) &&
+            (!strcmp(pl->params[i].name, "LX") || !strcmp(pl->params[i].name, "LY")))
+            return gb__fail(msg, msglen, GB_EBADARG,
+                            "give the work-group size with --lws or with "
                             "--param LX/LY, not both");
     if (!grid) {
         if (pl->nlws && !(ex->lws = malloc(pl->nlws * sizeof *ex->lws)))
@@ -124,7 +136,8 @@ static int expand_lws(gb_explore_t *ex, char *msg, size_t msglen)
             }
         }
     if (!ex->nlws)
-        return gb__fail(msg, msglen, GB_EBADARG, "no work-group size of the grid has a number of "
+        return gb__fail(msg, msglen, GB_EBADARG,
+                        "no work-group size of the grid has a number of "
                         "work-items in the items list");
     return GB_OK;
 }
@@ -155,8 +168,10 @@ static int add_entry(gb_explore_t *ex, const char *name, gb_precision_t prec, in
         if (has_param(im, ex->pl->params[i].name)) {
             e->params[e->nparams++] = i;
             if (!mul_capped(&e->ncombos, ex->pl->params[i].n))
-                return gb__fail(msg, msglen, GB_EBADARG, "the plan has more than %u points; narrow "
-                                "it", GB_EXPLORE_MAX_POINTS);
+                return gb__fail(msg, msglen, GB_EBADARG,
+                                "the plan has more than %u points; narrow "
+                                "it",
+                                GB_EXPLORE_MAX_POINTS);
         }
     e->lws = ex->nlws && has_param(im, "LX") && has_param(im, "LY");
     return GB_OK;
@@ -169,7 +184,8 @@ static int expand_kernels(gb_explore_t *ex, char *msg, size_t msglen)
 {
     const gb_plan_t *pl = ex->pl;
     if (!pl->kernels)
-        return gb__fail(msg, msglen, GB_ENOKERNEL, "no kernels to explore: give -k (like "
+        return gb__fail(msg, msglen, GB_ENOKERNEL,
+                        "no kernels to explore: give -k (like "
                         "SGEMM_NT_4x1,naive) or a plan that has them");
     if (!(ex->names_buf = gb__strdup(pl->kernels)) ||
         !(ex->entries = malloc(MAX_ENTRIES * sizeof *ex->entries)))
@@ -196,8 +212,10 @@ static int expand_kernels(gb_explore_t *ex, char *msg, size_t msglen)
             continue;
         }
         if (gb_impl_resolve(ex->reg, t, NULL, &im, msg, msglen) != GB_OK)
-            return gb__fail(msg, msglen, GB_ENOKERNEL, "unknown kernel '%s'; run 'gemmbench "
-                            "kernels' to list them", t);
+            return gb__fail(msg, msglen, GB_ENOKERNEL,
+                            "unknown kernel '%s'; run 'gemmbench "
+                            "kernels' to list them",
+                            t);
         const unsigned own = gb_impl_precisions(&im);
         for (int p = 0; rc == GB_OK && p < 2; p++)
             if (pl->precisions ? (pl->precisions & (1u << p)) != 0
@@ -219,10 +237,13 @@ static int expand_kernels(gb_explore_t *ex, char *msg, size_t msglen)
             for (size_t j = 0; j < ex->entries[e].nparams; j++)
                 used |= ex->entries[e].params[j] == i;
         if (!used && one)
-            return gb__fail(msg, msglen, GB_EBADPARAM, "kernel '%s' has no parameter %s; "
-                            "'gemmbench kernels' lists them", one, pl->params[i].name);
+            return gb__fail(msg, msglen, GB_EBADPARAM,
+                            "kernel '%s' has no parameter %s; "
+                            "'gemmbench kernels' lists them",
+                            one, pl->params[i].name);
         if (!used)
-            return gb__fail(msg, msglen, GB_EBADPARAM, "no kernel explored has a parameter %s; "
+            return gb__fail(msg, msglen, GB_EBADPARAM,
+                            "no kernel explored has a parameter %s; "
                             "'gemmbench kernels' lists each kernel's parameters",
                             pl->params[i].name);
     }
@@ -230,10 +251,13 @@ static int expand_kernels(gb_explore_t *ex, char *msg, size_t msglen)
     for (size_t e = 0; !lws && e < ex->nentries; e++)
         lws = ex->entries[e].lws;
     if (!lws && one)
-        return gb__fail(msg, msglen, GB_EBADLWS, "kernel '%s' fixes its own work-group size (it "
-                        "has no parameters LX and LY); drop --lws", one);
+        return gb__fail(msg, msglen, GB_EBADLWS,
+                        "kernel '%s' fixes its own work-group size (it "
+                        "has no parameters LX and LY); drop --lws",
+                        one);
     if (!lws)
-        return gb__fail(msg, msglen, GB_EBADLWS, "no kernel explored takes a work-group size (the "
+        return gb__fail(msg, msglen, GB_EBADLWS,
+                        "no kernel explored takes a work-group size (the "
                         "parameters LX and LY): each fixes its own; drop --lws");
     return GB_OK;
 }
@@ -274,8 +298,17 @@ int gb_explore_job(gb_explore_t *ex, size_t index, gb_job_t *job)
     }
     for (size_t p = 0; p < e->nparams; p++)
         gb_params_set(&swept, pl->params[e->params[p]].name, values[p]);
-    gb_job_spec_t spec = {e->name, e->named, e->prec, &swept, e->lws ? ex->lws[li] : NULL,
-                          &pl->base, pl->has_layout, shape[0], shape[1], shape[2], &pl->bench,
+    gb_job_spec_t spec = {e->name,
+                          e->named,
+                          e->prec,
+                          &swept,
+                          e->lws ? ex->lws[li] : NULL,
+                          &pl->base,
+                          pl->has_layout,
+                          shape[0],
+                          shape[1],
+                          shape[2],
+                          &pl->bench,
                           rep};
     return gb_job_make(job, ex->reg, ex->dev, &spec);
 }
@@ -308,7 +341,8 @@ int gb_explore_open(gb_explore_t **out, const gb_plan_t *pl, const gb_registry_t
     ex->dev = dev;
     ex->st = st;
     int rc;
-    if ((rc = expand_shapes(ex, msg, msglen)) != GB_OK || (rc = expand_lws(ex, msg, msglen)) != GB_OK ||
+    if ((rc = expand_shapes(ex, msg, msglen)) != GB_OK ||
+        (rc = expand_lws(ex, msg, msglen)) != GB_OK ||
         (rc = expand_kernels(ex, msg, msglen)) != GB_OK)
         goto done;
     const size_t per_shape = ex->nshapes * (pl->repeat ? pl->repeat : 1);

@@ -11,7 +11,7 @@
 #include "../job/job.h"
 #include "../util/util.h"
 
-#define GB_PLAN_MAX_LIST 4096       /* values in one list or range */
+#define GB_PLAN_MAX_LIST 4096 /* values in one list or range */
 #define GB_EXPLORE_MAX_POINTS 1000000u
 
 typedef struct gb_size_list {
@@ -26,18 +26,18 @@ typedef struct gb_plan_param {
 
 /* A plan as given. Lists are owned (gb_plan_free). */
 typedef struct gb_plan {
-    char origin[320];             /* "plan 'FILE'", "built-in plan 'NAME'" or "the command line" */
+    char origin[320]; /* "plan 'FILE'", "built-in plan 'NAME'" or "the command line" */
     char name[64];
-    char *kernels;                /* comma-separated kernel or preset names */
-    unsigned precisions;          /* mask of 1u << gb_precision_t; 0: each kernel's own */
-    gb_size_list_t orders, dim[3];/* -n (square orders), -M, -N, -K */
-    size_t (*lws)[2], nlws;       /* explicit work-group sizes */
+    char *kernels;                          /* comma-separated kernel or preset names */
+    unsigned precisions;                    /* mask of 1u << gb_precision_t; 0: each kernel's own */
+    gb_size_list_t orders, dim[3];          /* -n (square orders), -M, -N, -K */
+    size_t (*lws)[2], nlws;                 /* explicit work-group sizes */
     gb_size_list_t lws_x, lws_y, lws_items; /* a grid x by y, kept where x*y is in items */
     gb_plan_param_t params[GB_MAX_PARAMS];
     size_t nparams;
-    unsigned repeat;              /* stored points per definition (repetition index 0..R-1) */
+    unsigned repeat; /* stored points per definition (repetition index 0..R-1) */
     gb_bench_options_t bench;
-    gb_problem_t base;            /* layout, transpositions, alpha, beta, ld, offsets */
+    gb_problem_t base; /* layout, transpositions, alpha, beta, ld, offsets */
     int has_layout;
 } gb_plan_t;
 

@@ -10,7 +10,6 @@
 
 #include "explore.h"
 
-
 void gb_plan_init(gb_plan_t *pl)
 {
     memset(pl, 0, sizeof *pl);
@@ -72,7 +71,8 @@ static int parse_list(const char *text, long min, long **out, size_t *count, con
         goto done;
     }
     strcpy(copy, text);
-    for (char *save = NULL, *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+    for (char *save = NULL, *item = strtok_r(copy, ",", &save); item;
+         item = strtok_r(NULL, ",", &save)) {
         while (*item == ' ')
             item++;
         size_t ilen = strlen(item);
@@ -92,7 +92,8 @@ static int parse_list(const char *text, long min, long **out, size_t *count, con
         long lo = 0, hi = 0, step = 1;
         int geometric = 0;
         if (np > 3 || !parse_long(parts[0], &lo) || (np > 1 && !parse_long(parts[1], &hi))) {
-            rc = gb__fail(msg, msglen, GB_EBADARG, "%s: '%s' is not a list; %s", label, text, syntax);
+            rc = gb__fail(msg, msglen, GB_EBADARG, "%s: '%s' is not a list; %s", label, text,
+                          syntax);
             goto done;
         }
         if (np == 1)
@@ -100,20 +101,24 @@ static int parse_list(const char *text, long min, long **out, size_t *count, con
         if (np == 3) {
             geometric = parts[2][0] == 'x';
             if (!parse_long(parts[2] + geometric, &step) || step < 1 + geometric) {
-                rc = gb__fail(msg, msglen, GB_EBADARG, "%s: step '%s' in '%s' must be a positive "
-                          "integer, or x and a factor of at least 2", label, parts[2], text);
+                rc = gb__fail(msg, msglen, GB_EBADARG,
+                              "%s: step '%s' in '%s' must be a positive "
+                              "integer, or x and a factor of at least 2",
+                              label, parts[2], text);
                 goto done;
             }
         }
         if (lo < min || hi < lo || (geometric && lo < 1)) {
-            rc = gb__fail(msg, msglen, GB_EBADARG, "%s: '%s' must hold values of at least %ld, "
-                      "ranges from low to high; %s", label, text, min, syntax);
+            rc = gb__fail(msg, msglen, GB_EBADARG,
+                          "%s: '%s' must hold values of at least %ld, "
+                          "ranges from low to high; %s",
+                          label, text, min, syntax);
             goto done;
         }
         for (long x = lo; x <= hi;) {
             if (n == GB_PLAN_MAX_LIST) {
                 rc = gb__fail(msg, msglen, GB_EBADARG, "%s: '%s' has more than %d values", label,
-                          text, GB_PLAN_MAX_LIST);
+                              text, GB_PLAN_MAX_LIST);
                 goto done;
             }
             if (n == cap) {
@@ -132,7 +137,8 @@ static int parse_list(const char *text, long min, long **out, size_t *count, con
         }
     }
     if (n == 0)
-        rc = gb__fail(msg, msglen, GB_EBADARG, "%s: '%s' is an empty list; %s", label, text, syntax);
+        rc =
+            gb__fail(msg, msglen, GB_EBADARG, "%s: '%s' is an empty list; %s", label, text, syntax);
 done:
     free(copy);
     if (rc != GB_OK) {
@@ -177,7 +183,7 @@ static int parse_sizes(const char *text, gb_size_list_t *out, const char *label,
 static int parse_lws(gb_plan_t *pl, const char *text, const char *label, char *msg, size_t msglen)
 {
     size_t cap = 8, n = 0;
-    size_t (*v)[2] = malloc(cap * sizeof *v);
+    size_t(*v)[2] = malloc(cap * sizeof *v);
     char *copy = malloc(strlen(text) + 1);
     int rc = GB_OK;
     if (!v || !copy) {
@@ -185,22 +191,25 @@ static int parse_lws(gb_plan_t *pl, const char *text, const char *label, char *m
         goto done;
     }
     strcpy(copy, text);
-    for (char *save = NULL, *pair = strtok_r(copy, ";", &save); pair; pair = strtok_r(NULL, ";", &save)) {
+    for (char *save = NULL, *pair = strtok_r(copy, ";", &save); pair;
+         pair = strtok_r(NULL, ";", &save)) {
         unsigned long long x, y;
         char tail;
-        if (sscanf(pair, " %llu , %llu %c", &x, &y, &tail) != 2 || x == 0 || y == 0 ||
-            x > 65536 || y > 65536 || strchr(pair, '-')) {
-            rc = gb__fail(msg, msglen, GB_EBADARG, "%s: '%s' is not a list of work-group sizes; write "
-                      "J,I pairs of positive integers separated by ';', like 16,4;32,2", label, text);
+        if (sscanf(pair, " %llu , %llu %c", &x, &y, &tail) != 2 || x == 0 || y == 0 || x > 65536 ||
+            y > 65536 || strchr(pair, '-')) {
+            rc = gb__fail(msg, msglen, GB_EBADARG,
+                          "%s: '%s' is not a list of work-group sizes; write "
+                          "J,I pairs of positive integers separated by ';', like 16,4;32,2",
+                          label, text);
             goto done;
         }
         if (n == GB_PLAN_MAX_LIST) {
             rc = gb__fail(msg, msglen, GB_EBADARG, "%s: more than %d work-group sizes", label,
-                      GB_PLAN_MAX_LIST);
+                          GB_PLAN_MAX_LIST);
             goto done;
         }
         if (n == cap) {
-            size_t (*grown)[2] = realloc(v, 2 * cap * sizeof *v);
+            size_t(*grown)[2] = realloc(v, 2 * cap * sizeof *v);
             if (!grown) {
                 rc = gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
                 goto done;
@@ -213,8 +222,10 @@ static int parse_lws(gb_plan_t *pl, const char *text, const char *label, char *m
         n++;
     }
     if (n == 0)
-        rc = gb__fail(msg, msglen, GB_EBADARG, "%s: no work-group size given; write J,I pairs like "
-                  "16,4;32,2", label);
+        rc = gb__fail(msg, msglen, GB_EBADARG,
+                      "%s: no work-group size given; write J,I pairs like "
+                      "16,4;32,2",
+                      label);
 done:
     free(copy);
     if (rc != GB_OK) {
@@ -233,8 +244,10 @@ static int parse_param(gb_plan_t *pl, const char *text, const char *label, char 
     const char *eq = strchr(text, '=');
     size_t nlen = eq ? (size_t)(eq - text) : 0;
     if (!eq || nlen == 0 || nlen >= GB_NAME_MAX || !eq[1])
-        return gb__fail(msg, msglen, GB_EBADARG, "%s: '%s' must be NAME=VALUES, like DJ=1,2,4 or "
-                    "VW=1:16:x2", label, text);
+        return gb__fail(msg, msglen, GB_EBADARG,
+                        "%s: '%s' must be NAME=VALUES, like DJ=1,2,4 or "
+                        "VW=1:16:x2",
+                        label, text);
     char name[GB_NAME_MAX];
     memcpy(name, text, nlen);
     name[nlen] = '\0';
@@ -248,7 +261,8 @@ static int parse_param(gb_plan_t *pl, const char *text, const char *label, char 
         i++;
     if (i == GB_MAX_PARAMS) {
         free(v);
-        return gb__fail(msg, msglen, GB_EBADARG, "%s: more than %d parameters", label, GB_MAX_PARAMS);
+        return gb__fail(msg, msglen, GB_EBADARG, "%s: more than %d parameters", label,
+                        GB_MAX_PARAMS);
     }
     if (i == pl->nparams)
         pl->nparams++;
@@ -265,7 +279,7 @@ static int parse_int(const char *text, long lo, long hi, int *out, const char *l
     long v;
     if (!parse_long(text, &v) || v < lo || v > hi)
         return gb__fail(msg, msglen, GB_EBADARG, "%s must be an integer from %ld to %ld, got '%s'",
-                    label, lo, hi, text);
+                        label, lo, hi, text);
     *out = (int)v;
     return GB_OK;
 }
@@ -276,7 +290,7 @@ static int parse_size_value(const char *text, size_t *out, int allow_zero, const
     long v;
     if (!parse_long(text, &v) || v < (allow_zero ? 0 : 1) || v > (1L << 30))
         return gb__fail(msg, msglen, GB_EBADARG, "%s must be an integer from %d to 2^30, got '%s'",
-                    label, allow_zero ? 0 : 1, text);
+                        label, allow_zero ? 0 : 1, text);
     *out = (size_t)v;
     return GB_OK;
 }
@@ -287,7 +301,8 @@ static int parse_finite(const char *text, double *out, const char *label, char *
     errno = 0;
     double v = strtod(text, &end);
     if (end == text || *end || errno == ERANGE || !isfinite(v))
-        return gb__fail(msg, msglen, GB_EBADARG, "%s must be a finite number, got '%s'", label, text);
+        return gb__fail(msg, msglen, GB_EBADARG, "%s must be a finite number, got '%s'", label,
+                        text);
     *out = v;
     return GB_OK;
 }
@@ -304,8 +319,10 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
         memcpy(k, value, n + 1);
         if (!strtok(k, ", ")) {
             free(k);
-            return gb__fail(msg, msglen, GB_EBADARG, "%s: no kernel given; name kernels or presets, "
-                        "like SGEMM_NT_4x1,naive", label);
+            return gb__fail(msg, msglen, GB_EBADARG,
+                            "%s: no kernel given; name kernels or presets, "
+                            "like SGEMM_NT_4x1,naive",
+                            label);
         }
         memcpy(k, value, n + 1);
         free(pl->kernels);
@@ -316,22 +333,30 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
         unsigned mask = 0;
         char buf[64];
         snprintf(buf, sizeof buf, "%s", value);
-        for (char *save = NULL, *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        for (char *save = NULL, *t = strtok_r(buf, ", ", &save); t;
+             t = strtok_r(NULL, ", ", &save)) {
             gb_precision_t p;
             if (gb_precision_parse(t, &p) != GB_OK)
-                return gb__fail(msg, msglen, GB_EBADPRECISION, "%s: unknown precision '%s'; use s, d "
-                            "or s,d", label, t);
+                return gb__fail(msg, msglen, GB_EBADPRECISION,
+                                "%s: unknown precision '%s'; use s, d "
+                                "or s,d",
+                                label, t);
             mask |= 1u << p;
         }
         if (!mask || strlen(value) >= sizeof buf)
-            return gb__fail(msg, msglen, GB_EBADPRECISION, "%s: give s, d or s,d, got '%s'", label, value);
+            return gb__fail(msg, msglen, GB_EBADPRECISION, "%s: give s, d or s,d, got '%s'", label,
+                            value);
         pl->precisions = mask;
         return GB_OK;
     }
     if (!strcmp(key, "n"))
         return parse_sizes(value, &pl->orders, label, msg, msglen);
     if (!strcmp(key, "M") || !strcmp(key, "N") || !strcmp(key, "K"))
-        return parse_sizes(value, &pl->dim[key[0] == 'M' ? 0 : key[0] == 'N' ? 1 : 2], label, msg, msglen);
+        return parse_sizes(value,
+                           &pl->dim[key[0] == 'M'   ? 0
+                                    : key[0] == 'N' ? 1
+                                                    : 2],
+                           label, msg, msglen);
     /* Pairs and a grid replace each other: a flag overrides what a plan gave either way. */
     if (!strcmp(key, "lws")) {
         int rc = parse_lws(pl, value, label, msg, msglen);
@@ -372,7 +397,7 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
         unsigned long long s = strtoull(value, &end, 10);
         if (end == value || *end || value[0] == '-' || errno == ERANGE)
             return gb__fail(msg, msglen, GB_EBADARG, "%s must be a non-negative integer, got '%s'",
-                        label, value);
+                            label, value);
         pl->bench.seed = s;
         return GB_OK;
     }
@@ -383,8 +408,10 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
     }
     if (!strcmp(key, "timing")) {
         if (gb_timing_parse(value, &pl->bench.timing) != GB_OK)
-            return gb__fail(msg, msglen, GB_EBADARG, "%s: unknown timing '%s'; use kernel, ops or "
-                        "offload", label, value);
+            return gb__fail(msg, msglen, GB_EBADARG,
+                            "%s: unknown timing '%s'; use kernel, ops or "
+                            "offload",
+                            label, value);
         return GB_OK;
     }
     if (!strcmp(key, "validate")) {
@@ -395,21 +422,22 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
         else if (!strcmp(value, "off"))
             pl->bench.validate = GB_VALIDATE_OFF;
         else
-            return gb__fail(msg, msglen, GB_EBADARG, "%s must be auto, on or off, got '%s'", label, value);
+            return gb__fail(msg, msglen, GB_EBADARG, "%s must be auto, on or off, got '%s'", label,
+                            value);
         return GB_OK;
     }
     if (!strcmp(key, "layout")) {
         pl->has_layout = 1;
         if (gb_layout_parse(value, &pl->base.layout) != GB_OK)
             return gb__fail(msg, msglen, GB_EBADLAYOUT, "%s: unknown layout '%s'; use row or col",
-                        label, value);
+                            label, value);
         return GB_OK;
     }
     if (!strcmp(key, "transA") || !strcmp(key, "transB")) {
         pl->has_layout = 1;
         if (gb_trans_parse(value, key[5] == 'A' ? &pl->base.trans_a : &pl->base.trans_b) != GB_OK)
             return gb__fail(msg, msglen, GB_EBADTRANS, "%s: unknown transposition '%s'; use N or T",
-                        label, value);
+                            label, value);
         return GB_OK;
     }
     if (!strcmp(key, "alpha"))
@@ -429,6 +457,5 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
     if (!strcmp(key, "offc"))
         return parse_size_value(value, &pl->base.off_c, 1, label, msg, msglen);
     return gb__fail(msg, msglen, GB_EBADARG, "%s: unknown key '%s'; docs/explore.md lists the keys",
-                label, key);
+                    label, key);
 }
-

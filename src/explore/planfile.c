@@ -14,8 +14,7 @@
 static const struct builtin {
     const char *name, *description, *json;
 } builtins[] = {
-    {"explore-f-n",
-     "the 3 SGEMM NT kernels x orders 64..1024 step 64 (48 points)",
+    {"explore-f-n", "the 3 SGEMM NT kernels x orders 64..1024 step 64 (48 points)",
      "{\n"
      "  \"name\": \"explore-f-n\",\n"
      "  \"description\": \"the three SGEMM NT kernels over orders 64 to 1024 in steps of 64\",\n"
@@ -54,7 +53,6 @@ const char *gb_plan_builtin_json(size_t i)
 {
     return i < gb_plan_builtin_count() ? builtins[i].json : NULL;
 }
-
 
 /* A JSON scalar as the text a flag would give; NULL if it is not a scalar. */
 static const char *scalar_text(const cJSON *v, char *buf, size_t len)
@@ -137,7 +135,9 @@ static char *pairs_text(const cJSON *v)
 /* What each key of a plan file holds, for messages. */
 static const char *expected(const char *key)
 {
-    static const struct { const char *key, *what; } table[] = {
+    static const struct {
+        const char *key, *what;
+    } table[] = {
         {"kernels", "an array of kernel or preset names"},
         {"precision", "\"s\", \"d\" or [\"s\", \"d\"]"},
         {"n", "a size list: an array of integers, or text like \"64:1024:64\""},
@@ -175,15 +175,18 @@ static int plan_key(gb_plan_t *pl, const cJSON *item, const char *origin, char *
         return GB_OK;
     }
     if (!strcmp(key, "lws") && cJSON_IsObject(item)) {
-        static const char *const subs[3][2] = {{"x", "lws_x"}, {"y", "lws_y"}, {"items", "lws_items"}};
+        static const char *const subs[3][2] = {
+            {"x", "lws_x"}, {"y", "lws_y"}, {"items", "lws_items"}};
         for (const cJSON *it = item->child; it; it = it->next) {
             int j = 0;
             while (j < 3 && strcmp(it->string, subs[j][0]))
                 j++;
             snprintf(label, sizeof label, "%s: key 'lws.%s'", origin, it->string);
             if (j == 3)
-                return gb__fail(msg, msglen, GB_EBADARG, "%s is unknown; lws grids have x, y and "
-                            "items", label);
+                return gb__fail(msg, msglen, GB_EBADARG,
+                                "%s is unknown; lws grids have x, y and "
+                                "items",
+                                label);
             char *text = joined_text(it, ",");
             if (!text)
                 return gb__fail(msg, msglen, GB_EBADARG, "%s must be %s", label, expected("n"));
@@ -194,7 +197,7 @@ static int plan_key(gb_plan_t *pl, const cJSON *item, const char *origin, char *
         }
         if (!pl->lws_x.n || !pl->lws_y.n)
             return gb__fail(msg, msglen, GB_EBADARG, "%s: key 'lws' as a grid needs both x and y",
-                        origin);
+                            origin);
         return GB_OK;
     }
     if (!strcmp(key, "params")) {
@@ -205,8 +208,10 @@ static int plan_key(gb_plan_t *pl, const cJSON *item, const char *origin, char *
             char *text = joined_text(it, ",");
             if (!text || strlen(it->string) >= GB_NAME_MAX - 1) {
                 free(text);
-                return gb__fail(msg, msglen, GB_EBADARG, "%s must be an array of integers or text "
-                            "like \"1:8:x2\"", label);
+                return gb__fail(msg, msglen, GB_EBADARG,
+                                "%s must be an array of integers or text "
+                                "like \"1:8:x2\"",
+                                label);
             }
             size_t need = strlen(it->string) + strlen(text) + 2;
             char *assign = malloc(need);
@@ -223,24 +228,25 @@ static int plan_key(gb_plan_t *pl, const cJSON *item, const char *origin, char *
         }
         return GB_OK;
     }
-    static const char *const keys[] = {"kernels", "precision", "n", "M", "N", "K", "lws", "repeat",
-                                       "iterations", "warmup", "seed", "dist", "timing",
-                                       "validate", "layout", "transA", "transB", "alpha", "beta",
-                                       "lda", "ldb", "ldc", "offa", "offb", "offc"};
+    static const char *const keys[] = {"kernels", "precision", "n",      "M",          "N",
+                                       "K",       "lws",       "repeat", "iterations", "warmup",
+                                       "seed",    "dist",      "timing", "validate",   "layout",
+                                       "transA",  "transB",    "alpha",  "beta",       "lda",
+                                       "ldb",     "ldc",       "offa",   "offb",       "offc"};
     size_t k = 0;
     while (k < sizeof keys / sizeof keys[0] && strcmp(keys[k], key))
         k++;
     if (k == sizeof keys / sizeof keys[0])
-        return gb__fail(msg, msglen, GB_EBADPLAN, "%s: unknown key '%s'; docs/explore.md lists the keys",
-                    origin, key);
-    char *text = !strcmp(key, "lws") && cJSON_IsArray(item) ? pairs_text(item)
-                                                           : joined_text(item, ",");
+        return gb__fail(msg, msglen, GB_EBADPLAN,
+                        "%s: unknown key '%s'; docs/explore.md lists the keys", origin, key);
+    char *text =
+        !strcmp(key, "lws") && cJSON_IsArray(item) ? pairs_text(item) : joined_text(item, ",");
     /* Lists only where a list makes sense; everything else takes one scalar. Names and words
      * must be text, not numbers that would read as a name. */
     int list_ok = !strcmp(key, "kernels") || !strcmp(key, "precision") || strlen(key) == 1 ||
                   !strcmp(key, "lws");
-    static const char *const words[] = {"kernels", "precision", "dist", "timing", "layout",
-                                        "transA", "transB"};
+    static const char *const words[] = {"kernels", "precision", "dist",  "timing",
+                                        "layout",  "transA",    "transB"};
     int word = 0;
     for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
         word |= !strcmp(words[w], key);
@@ -273,20 +279,23 @@ int gb_plan_parse_json(gb_plan_t *pl, const char *text, size_t len, const char *
                 line++;
                 col = 0;
             }
-        return gb__fail(msg, msglen, GB_EBADPLAN, "%s is not valid JSON (line %zu, column %zu)", origin,
-                    line, col);
+        return gb__fail(msg, msglen, GB_EBADPLAN, "%s is not valid JSON (line %zu, column %zu)",
+                        origin, line, col);
     }
     int rc = GB_OK;
     /* One document per file: anything but whitespace after it is an error, not ignored. */
     for (size_t at = (size_t)(end - text); rc == GB_OK && at < len; at++)
         if (!strchr(" \t\r\n", text[at]) || text[at] == '\0')
-            rc = gb__fail(msg, msglen, GB_EBADPLAN, "%s: text after the JSON document at "
-                                  "byte offset %zu; a plan file holds one object", origin, at);
+            rc = gb__fail(msg, msglen, GB_EBADPLAN,
+                          "%s: text after the JSON document at "
+                          "byte offset %zu; a plan file holds one object",
+                          origin, at);
     if (rc == GB_OK && !cJSON_IsObject(root))
         rc = gb__fail(msg, msglen, GB_EBADPLAN, "%s must be a JSON object of plan keys", origin);
     for (const cJSON *it = root->child; rc == GB_OK && it; it = it->next) {
         if (cJSON_GetObjectItemCaseSensitive(root, it->string) != it)
-            rc = gb__fail(msg, msglen, GB_EBADPLAN, "%s: key '%s' appears twice", origin, it->string);
+            rc = gb__fail(msg, msglen, GB_EBADPLAN, "%s: key '%s' appears twice", origin,
+                          it->string);
         else
             rc = plan_key(pl, it, origin, msg, msglen);
     }
@@ -311,8 +320,10 @@ int gb_plan_load(gb_plan_t *pl, const char *name_or_file, char *msg, size_t msgl
     if (rc == GB_EOVERFLOW)
         return gb__fail(msg, msglen, GB_EBADPLAN, "plan '%s' is over 1 MiB", name_or_file);
     if (rc != GB_OK)
-        return gb__fail(msg, msglen, GB_EBADPLAN, "cannot read plan '%s': %s; give a plan file or a "
-                    "built-in plan (explore-f-n, explore-n-lws)", name_or_file, strerror(errno));
+        return gb__fail(msg, msglen, GB_EBADPLAN,
+                        "cannot read plan '%s': %s; give a plan file or a "
+                        "built-in plan (explore-f-n, explore-n-lws)",
+                        name_or_file, strerror(errno));
     snprintf(origin, sizeof origin, "plan '%s'", name_or_file);
     rc = gb_plan_parse_json(pl, buf, n, origin, msg, msglen);
     free(buf);

@@ -64,7 +64,8 @@ static int clblast_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_prob
 static int clblast_gemm(clblast_run_t *s)
 {
     const gb_problem_t *p = &s->p;
-    const CLBlastLayout lay = p->layout == GB_ROW_MAJOR ? CLBlastLayoutRowMajor : CLBlastLayoutColMajor;
+    const CLBlastLayout lay =
+        p->layout == GB_ROW_MAJOR ? CLBlastLayoutRowMajor : CLBlastLayoutColMajor;
     const CLBlastTranspose ta = p->trans_a == GB_TRANS ? CLBlastTransposeYes : CLBlastTransposeNo;
     const CLBlastTranspose tb = p->trans_b == GB_TRANS ? CLBlastTransposeYes : CLBlastTransposeNo;
     cl_command_queue q = s->ctx->queue;
@@ -75,8 +76,8 @@ static int clblast_gemm(clblast_run_t *s)
                           NULL);
     else
         st = CLBlastSgemm(lay, ta, tb, p->m, p->n, p->k, (float)p->alpha, s->buf[0], p->off_a,
-                          p->lda, s->buf[1], p->off_b, p->ldb, (float)p->beta, s->buf[2],
-                          p->off_c, p->ldc, &q, NULL);
+                          p->lda, s->buf[1], p->off_b, p->ldb, (float)p->beta, s->buf[2], p->off_c,
+                          p->ldc, &q, NULL);
     if (st != CLBlastSuccess)
         return gb__ctx_fail(s->ctx, GB_EOPENCL, "CLBlast xGEMM failed with status %d", (int)st);
     return GB_OK;
@@ -104,8 +105,10 @@ static int clblast_call(void *state, const void *a, const void *b, const void *c
         rc = gb__cl_check(s->ctx, clFinish(q), "finishing CLBlast's GEMM");
     t[GB_PHASE_MAIN] = gb__now_ms() - g0;
     if (rc == GB_OK && c_out)
-        rc = gb__cl_check(s->ctx, clEnqueueReadBuffer(q, s->buf[2], CL_TRUE, 0, s->bytes[2],
-                                                      c_out, 0, NULL, &ev[3]), "reading C");
+        rc = gb__cl_check(
+            s->ctx,
+            clEnqueueReadBuffer(q, s->buf[2], CL_TRUE, 0, s->bytes[2], c_out, 0, NULL, &ev[3]),
+            "reading C");
     t[GB_PHASE_WALL] = gb__now_ms() - t0;
     for (int i = 0; i < 4; i++)
         if (ev[i]) {
@@ -122,8 +125,10 @@ static int clblast_check(const gb_impl_t *im, const gb_device_info_t *dev, gb_pr
 {
     (void)im, (void)p;
     if (prec == GB_PREC_D && dev && !dev->fp64)
-        return gb__fail(msg, msglen, GB_ENOFP64, "device '%s' has no double precision "
-                        "(cl_khr_fp64); choose single precision", dev->name);
+        return gb__fail(msg, msglen, GB_ENOFP64,
+                        "device '%s' has no double precision "
+                        "(cl_khr_fp64); choose single precision",
+                        dev->name);
     return GB_OK;
 }
 
@@ -137,6 +142,12 @@ static int clblast_program_id(const gb_impl_t *im, const gb_device_info_t *dev,
 }
 
 const gb_impl_ops_t gb__clblast_ops = {
-    "clblast", "CLBlast's xGEMM on the same OpenCL device and queue (library peer)", 3u,
-    clblast_check, clblast_program_id, clblast_prepare, clblast_call, clblast_release};
+    "clblast",
+    "CLBlast's xGEMM on the same OpenCL device and queue (library peer)",
+    3u,
+    clblast_check,
+    clblast_program_id,
+    clblast_prepare,
+    clblast_call,
+    clblast_release};
 #endif

@@ -35,14 +35,14 @@ static int cublas_check(const gb_impl_t *im, const gb_device_info_t *dev, gb_pre
 {
     (void)im, (void)prec, (void)p;
     if (dev && !strstr(dev->vendor, "NVIDIA"))
-        return gb__fail(msg, msglen, GB_EUNSUPPORTED, "cuBLAS runs only beside an NVIDIA GPU "
+        return gb__fail(msg, msglen, GB_EUNSUPPORTED,
+                        "cuBLAS runs only beside an NVIDIA GPU "
                         "device; choose the NVIDIA platform");
     return GB_OK;
 }
 
 static int cublas_program_id(const gb_impl_t *im, const gb_device_info_t *dev,
-                             const gb_problem_t *p, char *buf, size_t len, char *msg,
-                             size_t msglen)
+                             const gb_problem_t *p, char *buf, size_t len, char *msg, size_t msglen)
 {
     (void)im, (void)dev, (void)p, (void)msg, (void)msglen;
     snprintf(buf, len, "none");
@@ -103,10 +103,12 @@ static cublasStatus_t gemm(cu_state_t *s)
     const int lda = (int)p->lda, ldb = (int)p->ldb, ldc = (int)p->ldc;
     if (p->precision == GB_PREC_D) {
         const double al = p->alpha, be = p->beta;
-        return row ? cublasDgemm(s->handle, tb, ta, n, m, k, &al, (const double *)(const void *)b, ldb,
-                                 (const double *)(const void *)a, lda, &be, (double *)(void *)c, ldc)
-                   : cublasDgemm(s->handle, ta, tb, m, n, k, &al, (const double *)(const void *)a, lda,
-                                 (const double *)(const void *)b, ldb, &be, (double *)(void *)c, ldc);
+        return row ? cublasDgemm(s->handle, tb, ta, n, m, k, &al, (const double *)(const void *)b,
+                                 ldb, (const double *)(const void *)a, lda, &be,
+                                 (double *)(void *)c, ldc)
+                   : cublasDgemm(s->handle, ta, tb, m, n, k, &al, (const double *)(const void *)a,
+                                 lda, (const double *)(const void *)b, ldb, &be,
+                                 (double *)(void *)c, ldc);
     }
     const float al = (float)p->alpha, be = (float)p->beta;
     return row ? cublasSgemm(s->handle, tb, ta, n, m, k, &al, (const float *)(const void *)b, ldb,
@@ -177,6 +179,12 @@ static void cublas_release(void *state)
 }
 
 const gb_impl_ops_t gb__cublas_ops = {
-    "cublas", "NVIDIA cuBLAS sgemm/dgemm on CUDA device 0, TF32 off (library peer)", 3u,
-    cublas_check, cublas_program_id, cublas_prepare, cublas_call, cublas_release};
+    "cublas",
+    "NVIDIA cuBLAS sgemm/dgemm on CUDA device 0, TF32 off (library peer)",
+    3u,
+    cublas_check,
+    cublas_program_id,
+    cublas_prepare,
+    cublas_call,
+    cublas_release};
 #endif

@@ -49,8 +49,10 @@ int gb_impl_resolve(const gb_registry_t *reg, const char *name, const gb_params_
         if (!strcmp(peers[i]->name, name)) {
             out->ops = peers[i];
             if (overrides && overrides->count)
-                return gb__fail(msg, msglen, GB_EBADPARAM, "library peer '%s' takes no "
-                                "parameters (it was given %s)", name, overrides->name[0]);
+                return gb__fail(msg, msglen, GB_EBADPARAM,
+                                "library peer '%s' takes no "
+                                "parameters (it was given %s)",
+                                name, overrides->name[0]);
             return GB_OK;
         }
     return gb__fail(msg, msglen, GB_ENOKERNEL, "unknown kernel '%s'", name);

@@ -7,9 +7,9 @@
 #include "../device/context.h"
 
 struct gb_impl_ops {
-    const char *name;        /* a peer's name; NULL for kernel families (named by config) */
+    const char *name; /* a peer's name; NULL for kernel families (named by config) */
     const char *description;
-    unsigned precisions;     /* a peer's (kernel families: their config's) */
+    unsigned precisions; /* a peer's (kernel families: their config's) */
     /* Whether im can run the problem on dev (either may be NULL), as gb_impl_check(). */
     int (*check)(const gb_impl_t *im, const gb_device_info_t *dev, gb_precision_t prec,
                  const gb_problem_t *p, char *msg, size_t msglen);
@@ -44,7 +44,7 @@ extern const gb_impl_ops_t gb__cublas_ops;
 typedef struct gb_pass {
     cl_kernel kernel;
     size_t global[2], local[2]; /* gb_copy's geometry */
-    int post;          /* runs after the main kernel */
+    int post;                   /* runs after the main kernel */
     cl_mem src, image; /* buffer-to-image copy: not owned (the run's temporaries and images) */
     size_t region[2];  /* that copy's width and height in pixels */
 } gb_pass_t;
@@ -55,11 +55,11 @@ typedef struct gb_kernel_run {
     gb_context_t *ctx;
     cl_program program, helpers;
     cl_kernel kernel;
-    cl_kernel rem_kernel;   /* the family's remainder kernel, where this problem needs it */
-    cl_mem buf[6];          /* by gb_buf_t: the caller's A, B, C, then the temporaries */
-    cl_mem img[2];          /* image2d_t views or images of the kernel's A, B, or NULL */
-    cl_mem ws;              /* the family's workspace (argument WS), or NULL */
-    size_t bytes[3];        /* of the caller's A, B, C */
+    cl_kernel rem_kernel; /* the family's remainder kernel, where this problem needs it */
+    cl_mem buf[6];        /* by gb_buf_t: the caller's A, B, C, then the temporaries */
+    cl_mem img[2];        /* image2d_t views or images of the kernel's A, B, or NULL */
+    cl_mem ws;            /* the family's workspace (argument WS), or NULL */
+    size_t bytes[3];      /* of the caller's A, B, C */
     size_t global[2], local[2], rem_global[2], rem_local[2];
     int local_null;
     gb_pass_t passes[GB_MAX_PASSES];

@@ -20,8 +20,7 @@ static int kernel_check(const gb_impl_t *im, const gb_device_info_t *dev, gb_pre
  * helper passes' program and options where the route has copies. The first part alone names the
  * code across problems (reports group by it). */
 static int kernel_program_id(const gb_impl_t *im, const gb_device_info_t *dev,
-                             const gb_problem_t *p, char *buf, size_t len, char *msg,
-                             size_t msglen)
+                             const gb_problem_t *p, char *buf, size_t len, char *msg, size_t msglen)
 {
     gb_route_t r;
     int rc = gb__route_plan(&im->config, p, dev, &r, msg, msglen);
@@ -65,7 +64,8 @@ static cl_int set_arg(gb_kernel_run_t *kr, const gb_route_t *r, const gb_family_
                                          : clSetKernelArg(kernel, idx, sizeof fv, &fv);
     }
     static const char *const names[] = {"M", "N", "K", "lda", "ldb", "ldc", "offA", "offB", "offC"};
-    const size_t values[] = {p->m, p->n, p->k, p->lda, p->ldb, p->ldc, p->off_a, p->off_b, p->off_c};
+    const size_t values[] = {p->m,   p->n,     p->k,     p->lda,  p->ldb,
+                             p->ldc, p->off_a, p->off_b, p->off_c};
     long long v = -1;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(n, names[i]))
@@ -108,8 +108,8 @@ static void kernel_release(void *state)
     if (!kr)
         return;
     /* Images before the buffers they may be views of. */
-    cl_mem mems[] = {kr->img[0], kr->img[1], kr->buf[0], kr->buf[1], kr->buf[2], kr->buf[3],
-                     kr->buf[4], kr->buf[5], kr->ws};
+    cl_mem mems[] = {kr->img[0], kr->img[1], kr->buf[0], kr->buf[1], kr->buf[2],
+                     kr->buf[3], kr->buf[4], kr->buf[5], kr->ws};
     for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
         if (mems[i])
             clReleaseMemObject(mems[i]);
@@ -130,8 +130,7 @@ static void kernel_release(void *state)
 /* Builds (or loads) the programs and makes the kernels; the compiled kernel may allow fewer
  * work-items per group than the device (registers): refused here, with the reason, rather
  * than at launch. */
-static int build(gb_kernel_run_t *kr, const gb_config_t *cfg, const gb_route_t *r,
-                 gb_result_t *res)
+static int build(gb_kernel_run_t *kr, const gb_config_t *cfg, const gb_route_t *r, gb_result_t *res)
 {
     const gb_family_t *f = cfg->family;
     const char *prelude = gb__embedded("prelude.cl")->data;
@@ -150,12 +149,14 @@ static int build(gb_kernel_run_t *kr, const gb_config_t *cfg, const gb_route_t *
     cl_int err;
     kr->kernel = clCreateKernel(kr->program, f->entry, &err);
     if (err != CL_SUCCESS)
-        return gb__ctx_fail(kr->ctx, GB_EMETADATA, "%s: no kernel named '%s' in %s (%s); fix 'entry'",
-                            f->origin, f->entry, f->source_file, gb__cl_errname(err));
+        return gb__ctx_fail(kr->ctx, GB_EMETADATA,
+                            "%s: no kernel named '%s' in %s (%s); fix 'entry'", f->origin, f->entry,
+                            f->source_file, gb__cl_errname(err));
     size_t kmax = 0;
     if (!r->local_null &&
         clGetKernelWorkGroupInfo(kr->kernel, (cl_device_id)kr->ctx->dev->cl_device,
-                                 CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax, NULL) == CL_SUCCESS &&
+                                 CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax,
+                                 NULL) == CL_SUCCESS &&
         kmax > 0 && r->local[0] * r->local[1] > kmax)
         return gb__ctx_fail(kr->ctx, GB_EWGSIZE,
                             "kernel '%s' as compiled allows work-groups of at most %zu work-items "
@@ -177,8 +178,8 @@ static int allocate(gb_kernel_run_t *kr, const gb_problem_t *p, const gb_route_t
 {
     size_t elems[3];
     const size_t es = gb_precision_bytes(p->precision);
-    static const char *const what[6] = {"clCreateBuffer(A)", "clCreateBuffer(B)",
-                                        "clCreateBuffer(C)", "allocating A's copy",
+    static const char *const what[6] = {"clCreateBuffer(A)",   "clCreateBuffer(B)",
+                                        "clCreateBuffer(C)",   "allocating A's copy",
                                         "allocating B's copy", "allocating C's copy"};
     int rc = GB_OK;
     gb_problem_buffer_elems(p, &elems[0], &elems[1], &elems[2]);
@@ -187,10 +188,12 @@ static int allocate(gb_kernel_run_t *kr, const gb_problem_t *p, const gb_route_t
         if (d < 3)
             kr->bytes[d] = bytes;
         if (d < 3 || r->copy[d - 3])
-            kr->buf[d] = buffer(kr, bytes, d < 2 ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE, what[d], &rc);
+            kr->buf[d] =
+                buffer(kr, bytes, d < 2 ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE, what[d], &rc);
     }
     if (rc == GB_OK && r->has_ws)
-        kr->ws = buffer(kr, r->ws_bytes, CL_MEM_READ_WRITE, "allocating the kernel's workspace", &rc);
+        kr->ws =
+            buffer(kr, r->ws_bytes, CL_MEM_READ_WRITE, "allocating the kernel's workspace", &rc);
     for (size_t i = 0; rc == GB_OK && i < r->ncopies; i++) {
         const gb_route_copy_t *c = &r->copies[i];
         rc = gb__pass_copy(kr, c->post, kr->buf[c->dst], c->d_outer, c->d_inner, c->d_off, c->d_ld,
@@ -263,8 +266,17 @@ static int kernel_call(void *state, const void *a, const void *b, const void *c,
                        double t[GB_PHASE_COUNT])
 {
     gb_kernel_run_t *kr = state;
-    enum { W_A, W_B, W_C, PRE, MAIN = PRE + GB_MAX_PASSES, REM, POST, READ = POST + GB_MAX_PASSES,
-           NEV };
+    enum {
+        W_A,
+        W_B,
+        W_C,
+        PRE,
+        MAIN = PRE + GB_MAX_PASSES,
+        REM,
+        POST,
+        READ = POST + GB_MAX_PASSES,
+        NEV
+    };
     cl_event ev[NEV] = {0};
     cl_command_queue q = kr->ctx->queue;
     cl_int err = CL_SUCCESS;
@@ -284,8 +296,8 @@ static int kernel_call(void *state, const void *a, const void *b, const void *c,
         err = clEnqueueNDRangeKernel(q, kr->kernel, 2, NULL, kr->global,
                                      kr->local_null ? NULL : kr->local, 0, NULL, &ev[MAIN]);
     if (kr->rem_kernel && err == CL_SUCCESS && (what = "the remainder kernel") &&
-        (err = clEnqueueNDRangeKernel(q, kr->rem_kernel, 2, NULL, kr->rem_global, kr->rem_local,
-                                      0, NULL, &ev[REM])) != CL_SUCCESS) {
+        (err = clEnqueueNDRangeKernel(q, kr->rem_kernel, 2, NULL, kr->rem_global, kr->rem_local, 0,
+                                      NULL, &ev[REM])) != CL_SUCCESS) {
         g = kr->rem_global; /* the message names the launch that failed */
         l = kr->rem_local;
     }
@@ -302,8 +314,10 @@ static int kernel_call(void *state, const void *a, const void *b, const void *c,
     for (int i = 0; i < NEV; i++) {
         if (!ev[i])
             continue;
-        const gb_phase_t ph = i <= W_C ? GB_PHASE_H2D : i == MAIN || i == REM ? GB_PHASE_MAIN
-                              : i == READ ? GB_PHASE_D2H : GB_PHASE_HELPERS;
+        const gb_phase_t ph = i <= W_C                ? GB_PHASE_H2D
+                              : i == MAIN || i == REM ? GB_PHASE_MAIN
+                              : i == READ             ? GB_PHASE_D2H
+                                                      : GB_PHASE_HELPERS;
         t[ph] += gb__event_ms(ev[i], &err);
         clReleaseEvent(ev[i]);
     }
@@ -316,6 +330,11 @@ static int kernel_call(void *state, const void *a, const void *b, const void *c,
     return GB_OK;
 }
 
-const gb_impl_ops_t gb__kernel_ops = {
-    NULL, "a kernel family configuration", 0u, kernel_check, kernel_program_id, kernel_prepare,
-    kernel_call, kernel_release};
+const gb_impl_ops_t gb__kernel_ops = {NULL,
+                                      "a kernel family configuration",
+                                      0u,
+                                      kernel_check,
+                                      kernel_program_id,
+                                      kernel_prepare,
+                                      kernel_call,
+                                      kernel_release};

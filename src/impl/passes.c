@@ -30,8 +30,9 @@ int gb__pass_copy(gb_kernel_run_t *kr, int post, cl_mem dst, size_t d_outer, siz
     ps->local[1] = fits ? ly : 0;
     ps->global[0] = (cols + lx - 1) / lx * lx;
     ps->global[1] = (d_outer + ly - 1) / ly * ly;
-    const cl_int v[] = {(cl_int)d_outer, (cl_int)d_inner, (cl_int)d_off, (cl_int)d_ld,
-                        (cl_int)s_outer, (cl_int)s_inner, (cl_int)s_off, (cl_int)s_ld, trans};
+    const cl_int v[] = {(cl_int)d_outer, (cl_int)d_inner, (cl_int)d_off,
+                        (cl_int)d_ld,    (cl_int)s_outer, (cl_int)s_inner,
+                        (cl_int)s_off,   (cl_int)s_ld,    trans};
     err = clSetKernelArg(ps->kernel, 0, sizeof(cl_int), &v[0]);
     err |= clSetKernelArg(ps->kernel, 1, sizeof(cl_int), &v[1]);
     err |= clSetKernelArg(ps->kernel, 2, sizeof dst, &dst);
@@ -60,13 +61,13 @@ int gb__pass_image(gb_kernel_run_t *kr, cl_mem *img, cl_mem buf, size_t width, s
 {
     const gb_device_info_t *dev = kr->ctx->dev;
     cl_uint nfmt = 0;
-    cl_int err = clGetSupportedImageFormats(kr->ctx->cl, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D,
-                                            0, NULL, &nfmt);
+    cl_int err = clGetSupportedImageFormats(kr->ctx->cl, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0,
+                                            NULL, &nfmt);
     cl_image_format *fmts = nfmt ? calloc(nfmt, sizeof *fmts) : NULL;
     int found = 0;
     if (err == CL_SUCCESS && fmts)
-        err = clGetSupportedImageFormats(kr->ctx->cl, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D,
-                                         nfmt, fmts, NULL);
+        err = clGetSupportedImageFormats(kr->ctx->cl, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, nfmt,
+                                         fmts, NULL);
     for (cl_uint i = 0; err == CL_SUCCESS && fmts && i < nfmt; i++)
         found |= fmts[i].image_channel_order == image_format.image_channel_order &&
                  fmts[i].image_channel_data_type == image_format.image_channel_data_type;
@@ -89,9 +90,10 @@ int gb__pass_image(gb_kernel_run_t *kr, cl_mem *img, cl_mem buf, size_t width, s
     }
     *img = clCreateImage(kr->ctx->cl, CL_MEM_READ_ONLY, &image_format, &desc, NULL, &err);
     if (err != CL_SUCCESS)
-        return gb__cl_check(kr->ctx, err, dev->image2d_from_buffer
-                                              ? "creating an image over a buffer (clCreateImage)"
-                                              : "creating an image (clCreateImage)");
+        return gb__cl_check(kr->ctx, err,
+                            dev->image2d_from_buffer
+                                ? "creating an image over a buffer (clCreateImage)"
+                                : "creating an image (clCreateImage)");
     if (dev->image2d_from_buffer)
         return GB_OK;
     gb_pass_t *ps = &kr->passes[kr->npasses++];

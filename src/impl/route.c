@@ -34,8 +34,7 @@ static int native(const gb_family_t *f, gb_layout_t l, gb_trans_t ta, gb_trans_t
 /* The cheapest way to a native layout: directly or swapped, then with the fewest operands
  * transposed by a helper pass. Sets *q (the caller's problem, swapped where chosen), r->swapped
  * and r->flip. Returns 0 when the family has no native layout. */
-static int choose_route(const gb_family_t *f, const gb_problem_t *p, gb_problem_t *q,
-                        gb_route_t *r)
+static int choose_route(const gb_family_t *f, const gb_problem_t *p, gb_problem_t *q, gb_route_t *r)
 {
     for (int cost = 0; cost <= 2; cost++)
         for (int s = 0; s < 2; s++) {
@@ -188,7 +187,8 @@ static int plan_copies(const gb_family_t *f, const gb_problem_t *q, const gb_dev
     gb__stored_b(k, &rows, &cols);
     stored(k, rows, cols, &outer[1], &inner[1]);
     stored(k, k->m, k->n, &outer[2], &inner[2]);
-    static const char *const ld_arg[3] = {"lda", "ldb", "ldc"}, *const off_arg[3] = {"offA", "offB", "offC"};
+    static const char *const ld_arg[3] = {"lda", "ldb", "ldc"}, *const off_arg[3] = {"offA", "offB",
+                                                                                     "offC"};
     const size_t q_ld[3] = {q->lda, q->ldb, q->ldc}, q_off[3] = {q->off_a, q->off_b, q->off_c};
     /* The padded dimensions each operand spans: A M and K, B N and K, C M and N. */
     const int padded[3] = {r->pad[0] || r->pad[2], r->pad[1] || r->pad[2], r->pad[0] || r->pad[1]};
@@ -199,18 +199,21 @@ static int plan_copies(const gb_family_t *f, const gb_problem_t *q, const gb_dev
                      (!has_arg(f, off_arg[d]) && q_off[d]) || q_ld[d] % ldm[d] ||
                      q_off[d] % ldm[d] || avoided(q_ld[d], avoid[d]);
         ld_k[d] = img ? gb__image_ld(dev, inner[d]) : copy_ld(inner[d], ldm[d], avoid[d]);
-        if (r->copy[d] && (!gb__mul_ok(outer[d], ld_k[d], &r->temp_elems[d]) ||
-                           r->temp_elems[d] > INT_MAX))
-            return gb__fail(msg, msglen, GB_EOVERFLOW, "the padded copy of an operand exceeds "
+        if (r->copy[d] &&
+            (!gb__mul_ok(outer[d], ld_k[d], &r->temp_elems[d]) || r->temp_elems[d] > INT_MAX))
+            return gb__fail(msg, msglen, GB_EOVERFLOW,
+                            "the padded copy of an operand exceeds "
                             "2^31-1 elements; use a smaller problem");
         if (img) {
             r->image_size[d][0] = ld_k[d];
             r->image_size[d][1] = outer[d];
             if (ld_k[d] > dev->image2d_max[0] || outer[d] > dev->image2d_max[1])
-                return gb__fail(msg, msglen, GB_EUNSUPPORTED, "%c as an image needs %zu x %zu "
+                return gb__fail(msg, msglen, GB_EUNSUPPORTED,
+                                "%c as an image needs %zu x %zu "
                                 "pixels, over device '%s''s 2D image limit of %zu x %zu; use a "
-                                "smaller problem", "AB"[d], ld_k[d], outer[d], dev->name,
-                                dev->image2d_max[0], dev->image2d_max[1]);
+                                "smaller problem",
+                                "AB"[d], ld_k[d], outer[d], dev -> name, dev -> image2d_max[0],
+                                dev -> image2d_max[1]);
         }
     }
     r->image_view = (r->image[0] || r->image[1]) && dev->image2d_from_buffer;
@@ -239,17 +242,26 @@ static int plan_copies(const gb_family_t *f, const gb_problem_t *q, const gb_dev
         size_t so, si;
         stored(&src, rows, cols, &so, &si);
         const gb_buf_t from = (d == 0) != (r->swapped != 0) ? GB_BUF_A : GB_BUF_B;
-        r->copies[r->ncopies++] = (gb_route_copy_t){
-            0, r->flip[d], d ? GB_BUF_TB : GB_BUF_TA, from, outer[d], ld_k[d], 0, ld_k[d],
-            so, si, d ? q->off_b : q->off_a, d ? q->ldb : q->lda};
+        r->copies[r->ncopies++] = (gb_route_copy_t){0,
+                                                    r->flip[d],
+                                                    d ? GB_BUF_TB : GB_BUF_TA,
+                                                    from,
+                                                    outer[d],
+                                                    ld_k[d],
+                                                    0,
+                                                    ld_k[d],
+                                                    so,
+                                                    si,
+                                                    d ? q->off_b : q->off_a,
+                                                    d ? q->ldb : q->lda};
     }
     if (r->copy[2]) {
         size_t so, si;
         stored(q, q->m, q->n, &so, &si);
         if (q->beta != 0.0)
-            r->copies[r->ncopies++] = (gb_route_copy_t){
-                0, 0, GB_BUF_TC, GB_BUF_C, outer[2], inner[2], 0, ld_k[2], so, si, q->off_c,
-                q->ldc};
+            r->copies[r->ncopies++] =
+                (gb_route_copy_t){0, 0,       GB_BUF_TC, GB_BUF_C, outer[2], inner[2],
+                                  0, ld_k[2], so,        si,       q->off_c, q->ldc};
         r->copies[r->ncopies++] = (gb_route_copy_t){
             1, 0, GB_BUF_C, GB_BUF_TC, so, si, q->off_c, q->ldc, outer[2], inner[2], 0, ld_k[2]};
     }
@@ -295,16 +307,15 @@ static int build_options(const gb_config_t *cfg, const gb_device_info_t *dev, co
     const gb_problem_t *p = &r->kernel;
     size_t used = (size_t)snprintf(r->options, sizeof r->options,
                                    "-DGB_PRECISION=%d -DGB_ROW_MAJOR=%d -DGB_TRANS_A=%d "
-                                   "-DGB_TRANS_B=%d", p->precision == GB_PREC_D ? 64 : 32,
-                                   p->layout == GB_ROW_MAJOR, p->trans_a == GB_TRANS,
-                                   p->trans_b == GB_TRANS);
+                                   "-DGB_TRANS_B=%d",
+                                   p->precision == GB_PREC_D ? 64 : 32, p->layout == GB_ROW_MAJOR,
+                                   p->trans_a == GB_TRANS, p->trans_b == GB_TRANS);
     if (nvidia_gpu(dev)) {
         used += (size_t)snprintf(r->options + used, sizeof r->options - used, " -DGB_NVIDIA=1");
         long long regs;
         int rc;
-        if (f->nv_max_registers &&
-            (rc = eval(f, vs, "nvidia_max_registers", f->nv_max_registers, 0, &regs, msg,
-                       msglen)) != GB_OK)
+        if (f->nv_max_registers && (rc = eval(f, vs, "nvidia_max_registers", f->nv_max_registers, 0,
+                                              &regs, msg, msglen)) != GB_OK)
             return rc;
         if (f->nv_max_registers && regs > 0)
             used += (size_t)snprintf(r->options + used, sizeof r->options - used,
@@ -358,18 +369,21 @@ static int launch_size(const gb_family_t *f, const gb_device_info_t *dev, const 
         if (local[d] && (rc = eval(f, vs, "local size", local[d], 1, &l[d], msg, msglen)) != GB_OK)
             return rc;
         if (g[d] > GB_MAX_GLOBAL - l[d])
-            return gb__fail(msg, msglen, GB_EUNSUPPORTED, "%s: the %s is %lld work-items along "
+            return gb__fail(msg, msglen, GB_EUNSUPPORTED,
+                            "%s: the %s is %lld work-items along "
                             "dimension %d for this problem, over 2^32-1; the problem is too large "
-                            "for this kernel", f->origin, what, g[d], d);
+                            "for this kernel",
+                            f->origin, what, g[d], d);
         l_out[d] = (size_t)l[d];
         g_out[d] = round_up((size_t)g[d], l_out[d]);
     }
     if (local[0] && (l_out[0] > dev->max_wi_sizes[0] || l_out[1] > dev->max_wi_sizes[1] ||
                      l_out[0] * l_out[1] > dev->max_wg_size))
-        return gb__fail(msg, msglen, GB_EWGSIZE, "%s: the %s's work-group of %zu x %zu is over "
-                        "device '%s''s limit of %zu (%zu x %zu)", f->origin, what, l_out[0],
-                        l_out[1], dev->name, dev->max_wg_size, dev->max_wi_sizes[0],
-                        dev->max_wi_sizes[1]);
+        return gb__fail(msg, msglen, GB_EWGSIZE,
+                        "%s: the %s's work-group of %zu x %zu is over "
+                        "device '%s''s limit of %zu (%zu x %zu)",
+                        f->origin, what, l_out[0], l_out[1], dev->name, dev->max_wg_size,
+                        dev->max_wi_sizes[0], dev->max_wi_sizes[1]);
     return GB_OK;
 }
 

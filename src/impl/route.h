@@ -24,27 +24,27 @@ typedef struct gb_route_copy {
 #define GB_ROUTE_MAX_COPIES 4 /* A in, B in, C in, C out */
 
 typedef struct gb_route {
-    gb_problem_t kernel;   /* the problem as the main kernel sees it: swapped, transposed,
+    gb_problem_t kernel;     /* the problem as the main kernel sees it: swapped, transposed,
                               padded, with the leading dimensions of the copies */
-    int swapped;           /* served through the operand swap (A is the caller's B) */
-    int flip[2];           /* the kernel's A, B transposed by a pass */
-    int pad[3];            /* M, N, K padded with zeros to the family's multiples */
-    int copy[3];           /* the kernel's A, B, C are temporaries */
-    size_t temp_elems[3];  /* elements of each temporary (0: none) */
-    int image[2];          /* the kernel's A, B read as image2d_t over their temporaries */
-    int image_view;        /* images are views of the temporaries (else copied into images) */
+    int swapped;             /* served through the operand swap (A is the caller's B) */
+    int flip[2];             /* the kernel's A, B transposed by a pass */
+    int pad[3];              /* M, N, K padded with zeros to the family's multiples */
+    int copy[3];             /* the kernel's A, B, C are temporaries */
+    size_t temp_elems[3];    /* elements of each temporary (0: none) */
+    int image[2];            /* the kernel's A, B read as image2d_t over their temporaries */
+    int image_view;          /* images are views of the temporaries (else copied into images) */
     size_t image_size[2][2]; /* width and height in pixels */
     gb_route_copy_t copies[GB_ROUTE_MAX_COPIES];
     size_t ncopies;
     size_t global[2], local[2];
-    int local_null;        /* the driver chooses the work-group size */
+    int local_null;                     /* the driver chooses the work-group size */
     size_t rem_global[2], rem_local[2]; /* rem_global[0] 0: no remainder launch */
-    size_t ws_bytes;       /* the workspace (argument WS): at least 16 bytes where declared */
+    size_t ws_bytes; /* the workspace (argument WS): at least 16 bytes where declared */
     int has_ws;
     long long lets[GB_MAX_LETS]; /* the family's 'let' values, in its order */
-    char options[512];     /* the main program's build options */
-    char helper_options[64]; /* the helper passes' program's ("" when no copy is needed) */
-    char text[128];        /* what a results row says: "swap, transpose B, pad to 64x64x64" */
+    char options[512];           /* the main program's build options */
+    char helper_options[64];     /* the helper passes' program's ("" when no copy is needed) */
+    char text[128];              /* what a results row says: "swap, transpose B, pad to 64x64x64" */
 } gb_route_t;
 
 /* Plans problem p (already checked) for configuration cfg on dev. GB_OK, GB_EMETADATA when the

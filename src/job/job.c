@@ -8,13 +8,26 @@
 int gb_job_cannot_run(int code)
 {
     switch (code) {
-    case GB_EBADPARAM: case GB_ECONSTRAINT: case GB_EBADLWS: case GB_EUNSUPPORTED:
-    case GB_ENOFP64: case GB_ENOEXT: case GB_EWGSIZE: case GB_ELOCALMEM: case GB_EOVERFLOW:
-    case GB_EBADM: case GB_EBADN: case GB_EBADK: case GB_EBADLDA: case GB_EBADLDB:
-    case GB_EBADLDC: case GB_EBADPRECISION: case GB_ENOIMAGES: case GB_EMETADATA: case GB_ERANGE:
-        return 1;
-    default:
-        return 0;
+    case GB_EBADPARAM:
+    case GB_ECONSTRAINT:
+    case GB_EBADLWS:
+    case GB_EUNSUPPORTED:
+    case GB_ENOFP64:
+    case GB_ENOEXT:
+    case GB_EWGSIZE:
+    case GB_ELOCALMEM:
+    case GB_EOVERFLOW:
+    case GB_EBADM:
+    case GB_EBADN:
+    case GB_EBADK:
+    case GB_EBADLDA:
+    case GB_EBADLDB:
+    case GB_EBADLDC:
+    case GB_EBADPRECISION:
+    case GB_ENOIMAGES:
+    case GB_EMETADATA:
+    case GB_ERANGE: return 1;
+    default: return 0;
     }
 }
 
@@ -30,8 +43,8 @@ static int finish(gb_job_t *job, const gb_device_info_t *dev)
     gb_point_t pt;
     gb_point_init(&pt);
     if (rc == GB_OK)
-        rc = gb_point_define(&pt, dev, &job->impl, &job->problem, &job->bench, job->rep,
-                             job->why, sizeof job->why);
+        rc = gb_point_define(&pt, dev, &job->impl, &job->problem, &job->bench, job->rep, job->why,
+                             sizeof job->why);
     memcpy(job->id, pt.id, sizeof job->id);
     gb_point_free(&pt);
     if (rc == GB_ENOMEM)
@@ -55,8 +68,7 @@ int gb_job_make(gb_job_t *job, const gb_registry_t *reg, const gb_device_info_t 
     job->problem.m = spec->m;
     job->problem.n = spec->n;
     job->problem.k = spec->k;
-    int rc = gb_impl_resolve(reg, spec->kernel, &job->swept, &job->impl, job->why,
-                             sizeof job->why);
+    int rc = gb_impl_resolve(reg, spec->kernel, &job->swept, &job->impl, job->why, sizeof job->why);
     if (rc == GB_OK && spec->lws) {
         job->has_lws = 1;
         job->lws[0] = spec->lws[0];

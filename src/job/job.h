@@ -10,31 +10,31 @@
 
 /* What a job is made from. */
 typedef struct gb_job_spec {
-    const char *kernel;           /* a kernel family, preset or library peer name */
-    int named;                    /* asked for by name (its refusals are errors to run), not
+    const char *kernel; /* a kernel family, preset or library peer name */
+    int named;          /* asked for by name (its refusals are errors to run), not
                                      through 'all' */
     gb_precision_t precision;
-    const gb_params_t *swept;     /* parameter values to set (NULL: none) */
-    const size_t *lws;            /* a work-group size J, I to set (NULL: the kernel's own) */
-    const gb_problem_t *base;     /* layout, transpositions, scalars, leading dimensions, offsets */
-    int has_layout;               /* the layout was given: else the implementation's own */
+    const gb_params_t *swept; /* parameter values to set (NULL: none) */
+    const size_t *lws;        /* a work-group size J, I to set (NULL: the kernel's own) */
+    const gb_problem_t *base; /* layout, transpositions, scalars, leading dimensions, offsets */
+    int has_layout;           /* the layout was given: else the implementation's own */
     size_t m, n, k;
     const gb_bench_options_t *bench;
-    unsigned rep;                 /* the repetition index the job is defined with */
+    unsigned rep; /* the repetition index the job is defined with */
 } gb_job_spec_t;
 
 /* One job, ready to run or with the reason it cannot. */
 typedef struct gb_job {
-    const char *kernel;           /* the name as asked (points into the spec's text) */
+    const char *kernel; /* the name as asked (points into the spec's text) */
     int named;
     gb_params_t swept;
     int has_lws;
     size_t lws[2];
     gb_impl_t impl;
-    gb_problem_t problem;         /* checked, leading dimensions filled in */
+    gb_problem_t problem; /* checked, leading dimensions filled in */
     gb_bench_options_t bench;
     unsigned rep;
-    int code;                     /* GB_OK, or why it cannot run here (GB_EWGSIZE, ...) */
+    int code; /* GB_OK, or why it cannot run here (GB_EWGSIZE, ...) */
     char why[512];
     char id[GB_POINT_ID_LEN + 1]; /* its point id (defined with rep) */
 } gb_job_t;

@@ -90,8 +90,7 @@ int gb_config_resolve(const gb_registry_t *reg, const char *kernel, const gb_par
 {
     memset(out, 0, sizeof *out);
     if (gb_registry_find(reg, kernel, &out->family, &out->preset) != GB_OK)
-        return gb__fail(msg, msglen, GB_ENOKERNEL,
-                        "unknown kernel '%s'", kernel);
+        return gb__fail(msg, msglen, GB_ENOKERNEL, "unknown kernel '%s'", kernel);
     const gb_family_t *f = out->family;
     for (size_t i = 0; i < f->nparams; i++)
         gb_params_set(&out->params, f->params[i].name, f->params[i].def);
@@ -100,9 +99,8 @@ int gb_config_resolve(const gb_registry_t *reg, const char *kernel, const gb_par
     for (size_t i = 0; overrides && i < overrides->count; i++) {
         const gb_param_t *p = find_param(f, overrides->name[i]);
         if (!p)
-            return gb__fail(msg, msglen, GB_EBADPARAM,
-                            "kernel '%s' has no parameter %s",
-                            kernel, overrides->name[i]);
+            return gb__fail(msg, msglen, GB_EBADPARAM, "kernel '%s' has no parameter %s", kernel,
+                            overrides->name[i]);
         gb_params_set(&out->params, p->name, overrides->value[i]);
     }
     for (size_t i = 0; i < out->params.count; i++) {
@@ -122,16 +120,17 @@ int gb_config_set_lws(gb_config_t *cfg, size_t lws0, size_t lws1, char *msg, siz
 {
     const gb_param_t *x = find_param(cfg->family, "LX"), *y = find_param(cfg->family, "LY");
     if (!x || !y)
-        return gb__fail(msg, msglen, GB_EBADLWS,
-                        "kernel '%s' fixes its own work-group size (it has no parameters LX and LY)",
-                        gb_config_name(cfg));
+        return gb__fail(
+            msg, msglen, GB_EBADLWS,
+            "kernel '%s' fixes its own work-group size (it has no parameters LX and LY)",
+            gb_config_name(cfg));
     if (lws0 == 0 || lws1 == 0 || !allowed(x, (long)lws0) || !allowed(y, (long)lws1)) {
         char a[160], b[160];
         describe_allowed(x, a, sizeof a);
         describe_allowed(y, b, sizeof b);
         return gb__fail(msg, msglen, GB_EBADLWS,
-                        "work-group size %zu,%zu is not allowed for '%s'; use j in %s and i in %s", lws0,
-                        lws1, gb_config_name(cfg), a, b);
+                        "work-group size %zu,%zu is not allowed for '%s'; use j in %s and i in %s",
+                        lws0, lws1, gb_config_name(cfg), a, b);
     }
     gb_params_set(&cfg->params, "LX", (long)lws0);
     gb_params_set(&cfg->params, "LY", (long)lws1);
@@ -167,27 +166,33 @@ int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_prec
     const char *name = gb_config_name(cfg);
     unsigned precs = cfg->preset ? cfg->preset->precisions : f->precisions;
     if (!(precs & (1u << prec)))
-        return gb__fail(msg, msglen, GB_EUNSUPPORTED, "kernel '%s' has no %s-precision version; "
-                        "choose %s precision", name, prec == GB_PREC_D ? "double" : "single",
+        return gb__fail(msg, msglen, GB_EUNSUPPORTED,
+                        "kernel '%s' has no %s-precision version; "
+                        "choose %s precision",
+                        name, prec == GB_PREC_D ? "double" : "single",
                         prec == GB_PREC_D ? "single" : "double");
     if (prec == GB_PREC_D && dev && !dev->fp64)
-        return gb__fail(msg, msglen, GB_ENOFP64,
-                        "device '%s' has no double precision (cl_khr_fp64); choose single precision",
-                        dev->name);
+        return gb__fail(
+            msg, msglen, GB_ENOFP64,
+            "device '%s' has no double precision (cl_khr_fp64); choose single precision",
+            dev->name);
     for (size_t i = 0; dev && i < f->nextensions; i++)
         if (!gb_device_has_extension(dev, f->extensions[i]))
-            return gb__fail(msg, msglen, GB_ENOEXT, "kernel '%s' needs %s, which device '%s' "
-                            "lacks; choose another device", name, f->extensions[i],
-                            dev->name);
+            return gb__fail(msg, msglen, GB_ENOEXT,
+                            "kernel '%s' needs %s, which device '%s' "
+                            "lacks; choose another device",
+                            name, f->extensions[i], dev->name);
     if (f->images && dev && !dev->image_support)
-        return gb__fail(msg, msglen, GB_ENOIMAGES, "kernel '%s' reads operands as images, which "
-                        "device '%s' does not support; choose another device", name,
-                        dev->name);
+        return gb__fail(msg, msglen, GB_ENOIMAGES,
+                        "kernel '%s' reads operands as images, which "
+                        "device '%s' does not support; choose another device",
+                        name, dev->name);
     if (f->images_from_buffer && dev && !dev->image2d_from_buffer)
-        return gb__fail(msg, msglen, GB_ENOIMAGES, "kernel '%s' reads operands as images made "
+        return gb__fail(msg, msglen, GB_ENOIMAGES,
+                        "kernel '%s' reads operands as images made "
                         "over their buffers, which device '%s' cannot make "
-                        "(cl_khr_image2d_from_buffer); choose another device", name,
-                        dev->name);
+                        "(cl_khr_image2d_from_buffer); choose another device",
+                        name, dev->name);
     gb_var_t vars[GB_MAX_PARAMS + 8];
     size_t nv = gb__config_vars(cfg, prec, problem, vars);
     char why[256];
@@ -199,9 +204,10 @@ int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_prec
         if (rc != GB_OK)
             return gb__fail(msg, msglen, GB_EMETADATA, "%s: %s", f->origin, why);
         if (!ok)
-            return gb__fail(msg, msglen, GB_ECONSTRAINT,
-                            "kernel '%s' violates its constraint '%s'; choose other parameter values",
-                            name, f->constraints[i]);
+            return gb__fail(
+                msg, msglen, GB_ECONSTRAINT,
+                "kernel '%s' violates its constraint '%s'; choose other parameter values", name,
+                f->constraints[i]);
     }
     if (f->local[0] && dev) {
         long long l0 = 0, l1 = 0;
@@ -209,17 +215,21 @@ int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_prec
             gb__expr_eval(f->local[1], vars, nv, &l1, why, sizeof why) != GB_OK)
             return gb__fail(msg, msglen, GB_EMETADATA, "%s: local size: %s", f->origin, why);
         if (l0 < 1 || l1 < 1)
-            return gb__fail(msg, msglen, GB_EBADLWS, "kernel '%s' asks for a work-group of "
-                            "%lld x %lld; sizes must be positive", name, l0, l1);
+            return gb__fail(msg, msglen, GB_EBADLWS,
+                            "kernel '%s' asks for a work-group of "
+                            "%lld x %lld; sizes must be positive",
+                            name, l0, l1);
         /* l0 * l1 > max without forming the product, which may overflow long long. */
         const unsigned long long wg_max = dev->max_wg_size;
-        if ((unsigned long long)l0 > wg_max || (unsigned long long)l1 > wg_max / (unsigned long long)l0 ||
+        if ((unsigned long long)l0 > wg_max ||
+            (unsigned long long)l1 > wg_max / (unsigned long long)l0 ||
             (size_t)l0 > dev->max_wi_sizes[0] || (size_t)l1 > dev->max_wi_sizes[1])
-            return gb__fail(msg, msglen, GB_EWGSIZE,
-                            "kernel '%s' needs a work-group of %lld x %lld, over device '%s''s "
-                            "limit of %zu (%zu x %zu); choose a smaller work-group size or other parameters",
-                            name, l0, l1, dev->name, dev->max_wg_size, dev->max_wi_sizes[0],
-                            dev->max_wi_sizes[1]);
+            return gb__fail(
+                msg, msglen, GB_EWGSIZE,
+                "kernel '%s' needs a work-group of %lld x %lld, over device '%s''s "
+                "limit of %zu (%zu x %zu); choose a smaller work-group size or other parameters",
+                name, l0, l1, dev->name, dev->max_wg_size, dev->max_wi_sizes[0],
+                dev->max_wi_sizes[1]);
     }
     if (f->local_mem && dev) {
         long long bytes = 0;

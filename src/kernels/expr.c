@@ -13,8 +13,27 @@
 #include "expr.h"
 
 enum op {
-    OP_NUM, OP_VAR, OP_NEG, OP_NOT, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_EQ, OP_NE, OP_LE,
-    OP_GE, OP_LT, OP_GT, OP_AND, OP_OR, OP_CEILDIV, OP_ROUNDUP, OP_MIN, OP_MAX
+    OP_NUM,
+    OP_VAR,
+    OP_NEG,
+    OP_NOT,
+    OP_ADD,
+    OP_SUB,
+    OP_MUL,
+    OP_DIV,
+    OP_MOD,
+    OP_EQ,
+    OP_NE,
+    OP_LE,
+    OP_GE,
+    OP_LT,
+    OP_GT,
+    OP_AND,
+    OP_OR,
+    OP_CEILDIV,
+    OP_ROUNDUP,
+    OP_MIN,
+    OP_MAX
 };
 
 typedef struct node {
@@ -90,7 +109,8 @@ static int call(parser_t *p, const char *name, size_t len)
     static const struct {
         const char *name;
         int op;
-    } fns[] = {{"ceil_div", OP_CEILDIV}, {"round_up", OP_ROUNDUP}, {"min", OP_MIN}, {"max", OP_MAX}};
+    } fns[] = {
+        {"ceil_div", OP_CEILDIV}, {"round_up", OP_ROUNDUP}, {"min", OP_MIN}, {"max", OP_MAX}};
     int op = -1;
     for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
         if (strlen(fns[i].name) == len && !strncmp(name, fns[i].name, len))
@@ -199,8 +219,8 @@ static int compare(parser_t *p)
     static const struct {
         const char *tok;
         int op;
-    } ops[] = {{"==", OP_EQ}, {"!=", OP_NE}, {"<=", OP_LE}, {">=", OP_GE}, {"<", OP_LT},
-               {">", OP_GT}};
+    } ops[] = {{"==", OP_EQ}, {"!=", OP_NE}, {"<=", OP_LE},
+               {">=", OP_GE}, {"<", OP_LT},  {">", OP_GT}};
     const int v = add(p);
     skip(p);
     const char *at = p->s;

@@ -9,9 +9,9 @@
 #include "registry.h"
 
 /* Argument names a family may list, in any order. */
-static const char *const known_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B",
-                                         "offB", "ldb", "beta", "C", "offC", "ldc",
-                                         "imgA", "imgB", "WS", "CUS"};
+static const char *const known_args[] = {"M",    "N",   "K",    "alpha", "A",    "offA",
+                                         "lda",  "B",   "offB", "ldb",   "beta", "C",
+                                         "offC", "ldc", "imgA", "imgB",  "WS",   "CUS"};
 
 typedef struct ctx {
     const char *origin;
@@ -21,8 +21,8 @@ typedef struct ctx {
 
 static int bad(ctx_t *c, const char *key, const char *why)
 {
-    return gb__fail(c->msg, c->msglen, GB_EMETADATA, "%s: key '%s' %s; fix the metadata",
-                    c->origin, key, why);
+    return gb__fail(c->msg, c->msglen, GB_EMETADATA, "%s: key '%s' %s; fix the metadata", c->origin,
+                    key, why);
 }
 
 /* Edit distance between a and b (each at most 63 characters counted), for "did you mean". */
@@ -80,7 +80,9 @@ static int check_keys(ctx_t *c, const cJSON *obj, const char *where, const char 
     return GB_OK;
 }
 
-#define KEYS(...) (const char *const[]){__VA_ARGS__}, sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *)
+#define KEYS(...)                                                                                  \
+    (const char *const[]){__VA_ARGS__},                                                            \
+        sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *)
 
 static char *dup(const char *s)
 {
@@ -112,8 +114,8 @@ static int get_long(ctx_t *c, const cJSON *v, const char *key, long *out)
     return GB_OK;
 }
 
-static int get_string_array(ctx_t *c, const cJSON *obj, const char *key, int required,
-                            char ***out, size_t *n)
+static int get_string_array(ctx_t *c, const cJSON *obj, const char *key, int required, char ***out,
+                            size_t *n)
 {
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, key);
     *out = NULL;
@@ -325,11 +327,13 @@ static int parse_images(ctx_t *c, gb_family_t *f)
             if (!strcmp(f->args[i], pairs[p][0]))
                 return bad(c, "args", "names an image operand twice");
         if (arg_index(f, pairs[p][1]) >= 0)
-            return bad(c, "args", "names an operand both as a buffer and as an image (A and imgA, "
-                                  "or B and imgB)");
+            return bad(c, "args",
+                       "names an operand both as a buffer and as an image (A and imgA, "
+                       "or B and imgB)");
         if (f->precisions != 1u << GB_PREC_S)
-            return bad(c, "precisions", "must be [\"s\"] alone for a family with imgA or imgB: "
-                                        "images hold 32-bit elements");
+            return bad(c, "precisions",
+                       "must be [\"s\"] alone for a family with imgA or imgB: "
+                       "images hold 32-bit elements");
         f->images = 1;
     }
     return GB_OK;
@@ -378,8 +382,8 @@ static int parse_params(ctx_t *c, const cJSON *obj, gb_family_t *f)
             q->values = calloc((size_t)cJSON_GetArraySize(vals), sizeof *q->values);
             if (!q->values)
                 return GB_ENOMEM;
-            cJSON_ArrayForEach(e, vals) if ((rc = get_long(c, e, sub, &q->values[q->nvalues++])))
-                return rc;
+            cJSON_ArrayForEach(
+                e, vals) if ((rc = get_long(c, e, sub, &q->values[q->nvalues++]))) return rc;
         } else if (range) {
             snprintf(sub, sizeof sub, "%s.range", key);
             if (!cJSON_IsArray(range) || cJSON_GetArraySize(range) != 2)
@@ -463,8 +467,8 @@ static int parse_presets(ctx_t *c, const cJSON *obj, gb_family_t *f)
     return GB_OK;
 }
 
-int gb__family_parse(const char *json, size_t len, const char *origin, gb_family_t *f,
-                     char *msg, size_t msglen)
+int gb__family_parse(const char *json, size_t len, const char *origin, gb_family_t *f, char *msg,
+                     size_t msglen)
 {
     ctx_t c = {origin, msg, msglen};
     memset(f, 0, sizeof *f);
@@ -482,8 +486,10 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
     /* One document per file: anything but whitespace after it is an error, not ignored. */
     for (size_t at = (size_t)(end - json); at < len; at++)
         if (!strchr(" \t\r\n", json[at]) || json[at] == '\0') {
-            rc = gb__fail(msg, msglen, GB_EMETADATA, "%s: text after the JSON document at byte "
-                          "offset %zu; a metadata file holds one object", origin, at);
+            rc = gb__fail(msg, msglen, GB_EMETADATA,
+                          "%s: text after the JSON document at byte "
+                          "offset %zu; a metadata file holds one object",
+                          origin, at);
             goto done;
         }
     if (!cJSON_IsObject(root)) {
@@ -527,7 +533,8 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
         for (size_t j = 0; j < f->nlets; j++)
             known |= !strcmp(f->args[i], f->let_names[j]);
         if (!known) {
-            rc = bad(&c, "args", "holds a name that is neither a 'let' nor one of M N K alpha beta "
+            rc = bad(&c, "args",
+                     "holds a name that is neither a 'let' nor one of M N K alpha beta "
                      "A B C offA offB offC lda ldb ldc imgA imgB WS CUS");
             goto done;
         }
@@ -547,16 +554,17 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
             rc = bad(&c, "requires", "must be an object {extensions, local_memory}");
             goto done;
         }
-        if ((rc = check_keys(&c, req, "requires",
-                             KEYS("extensions", "local_memory", "images", "image2d_from_buffer"))) ||
+        if ((rc =
+                 check_keys(&c, req, "requires",
+                            KEYS("extensions", "local_memory", "images", "image2d_from_buffer"))) ||
             (rc = get_string_array(&c, req, "extensions", 0, &f->extensions, &f->nextensions)) ||
             (rc = get_string(&c, req, "local_memory", 0, &f->local_mem)))
             goto done;
         const cJSON *img = cJSON_GetObjectItemCaseSensitive(req, "images");
         const cJSON *fb = cJSON_GetObjectItemCaseSensitive(req, "image2d_from_buffer");
         if ((img && !cJSON_IsBool(img)) || (fb && !cJSON_IsBool(fb))) {
-            rc = bad(&c, img && !cJSON_IsBool(img) ? "requires.images"
-                                                   : "requires.image2d_from_buffer",
+            rc = bad(&c,
+                     img && !cJSON_IsBool(img) ? "requires.images" : "requires.image2d_from_buffer",
                      "must be true or false");
             goto done;
         }

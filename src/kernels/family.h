@@ -8,34 +8,39 @@
  * registry; every pointer lives as long as the registry. */
 struct gb_family {
     char *name, *description, *origin, *source_file, *entry;
-    char *source;          /* the OpenCL C text */
+    char *source;            /* the OpenCL C text */
     char program_digest[65]; /* sha256 of what is compiled: the prelude, then the source */
-    unsigned precisions;   /* mask of 1u << gb_precision_t */
-    unsigned layouts;      /* mask of 1u << gb_layout_index(), native layouts */
-    char **args; size_t nargs;
+    unsigned precisions;     /* mask of 1u << gb_precision_t */
+    unsigned layouts;        /* mask of 1u << gb_layout_index(), native layouts */
+    char **args;
+    size_t nargs;
     char *global[2], *local[2]; /* size expressions; local may be NULL (driver's choice) */
-    char **constraints; size_t nconstraints;
-    char **extensions; size_t nextensions;
-    char *local_mem;       /* expression in bytes, may be NULL */
-    char *multiple[3];     /* M, N, K must be multiples of these expressions (NULL: any);
+    char **constraints;
+    size_t nconstraints;
+    char **extensions;
+    size_t nextensions;
+    char *local_mem;        /* expression in bytes, may be NULL */
+    char *multiple[3];      /* M, N, K must be multiples of these expressions (NULL: any);
                               the harness pads with zeros where they are not */
-    char *ld_multiple[3];  /* A, B, C: leading dimension and offset must be multiples of these
+    char *ld_multiple[3];   /* A, B, C: leading dimension and offset must be multiples of these
                               (NULL: any); the harness copies an operand where they are not */
-    char *ld_avoid[3];     /* A, B, C: leading dimensions that are multiples of these (NULL: no
+    char *ld_avoid[3];      /* A, B, C: leading dimensions that are multiples of these (NULL: no
                               rule) are copied to one that is not (a power-of-two row stride
                               that the kernel's loads suffer from) */
     char *nv_max_registers; /* expression, may be NULL: where positive, NVIDIA's compiler gets
                                -cl-nv-maxrregcount with its value (registers per work-item) */
-    char *rem_entry;       /* a second kernel of the same program, run after the main one with
+    char *rem_entry;        /* a second kernel of the same program, run after the main one with
                               the same arguments where rem_global is positive (NULL: none) */
     char *rem_global[2], *rem_local[2];
-    char *workspace;       /* expression, may be NULL: bytes of a scratch buffer passed as the
+    char *workspace; /* expression, may be NULL: bytes of a scratch buffer passed as the
                               argument WS to both kernels (0: a token buffer of 16 bytes) */
     char **let_names, **let_exprs; /* names defined for the launch-size expressions, in order */
     size_t nlets;
-    gb_param_t *params; size_t nparams;
-    gb_preset_t *presets; size_t npresets;
-    int images;            /* reads an operand as image2d_t (args imgA/imgB, or requires.images):
+    gb_param_t *params;
+    size_t nparams;
+    gb_preset_t *presets;
+    size_t npresets;
+    int images;             /* reads an operand as image2d_t (args imgA/imgB, or requires.images):
                               the device needs image support */
     int images_from_buffer; /* requires.image2d_from_buffer: the device must also make 2D images
                                over buffers (else the harness copies operands into images) */

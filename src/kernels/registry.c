@@ -113,8 +113,7 @@ static int load_dir(gb_registry_t *reg, const char *dir, char *msg, size_t msgle
     DIR *d = opendir(dir);
     if (!d)
         return gb__fail(msg, msglen, GB_EIO,
-                        "cannot open kernel path '%s'; give an existing directory",
-                        dir);
+                        "cannot open kernel path '%s'; give an existing directory", dir);
     /* Sorted, so that loading order (and so which duplicate wins) does not depend on readdir. */
     char **names = NULL;
     size_t n = 0, cap = 0;

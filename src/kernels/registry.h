@@ -20,8 +20,8 @@ const gb_embedded_file_t *gb__embedded(const char *name);
 
 /* Parses one family's JSON text (origin names it in messages) into fam; the source is looked up
  * by the loader. GB_EMETADATA with the offending key in msg. */
-int gb__family_parse(const char *json, size_t len, const char *origin, gb_family_t *fam,
-                     char *msg, size_t msglen);
+int gb__family_parse(const char *json, size_t len, const char *origin, gb_family_t *fam, char *msg,
+                     size_t msglen);
 void gb__family_free(gb_family_t *fam);
 
 /* Variables every expression of a family sees for one configuration and problem (problem may

@@ -23,7 +23,7 @@ typedef struct check {
     const char *what; /* "constraint '...'", "local memory", "work-group size" */
     unsigned long long mask;
     int code;
-    size_t level;     /* the position (in order) of the last parameter it names */
+    size_t level; /* the position (in order) of the last parameter it names */
 } check_t;
 
 /* The memo: (level, frontier values) -> count, open addressing. */
@@ -36,11 +36,11 @@ typedef struct entry {
 
 struct gb_space {
     const gb_family_t *family;
-    size_t n;                          /* parameters */
-    size_t order[GB_MAX_PARAMS];       /* family parameter index of position i */
-    long *values[GB_MAX_PARAMS];       /* candidate values of position i, ascending */
+    size_t n;                    /* parameters */
+    size_t order[GB_MAX_PARAMS]; /* family parameter index of position i */
+    long *values[GB_MAX_PARAMS]; /* candidate values of position i, ascending */
     size_t nvalues[GB_MAX_PARAMS];
-    size_t nchecked;                   /* positions [0, nchecked) are named by checks */
+    size_t nchecked; /* positions [0, nchecked) are named by checks */
     check_t checks[MAX_CHECKS];
     size_t nchecks;
     unsigned long long frontier[GB_MAX_PARAMS + 1];
@@ -51,7 +51,7 @@ struct gb_space {
     size_t memo_cap, memo_used;
     uint64_t count;
     int overflow, nomem;
-    int disabled;                      /* a check left out (finding what emptied a space), or -1 */
+    int disabled; /* a check left out (finding what emptied a space), or -1 */
 };
 
 /* ---- names in an expression ------------------------------------------------------------- */
@@ -268,8 +268,10 @@ static int candidates(const gb_family_t *f, size_t k, const gb_space_values_t *n
                             GB_SPACE_MAX_VALUES);
         for (size_t j = 0; j < narrow[i].n; j++)
             if (!allowed(p, narrow[i].values[j]))
-                return gb__fail(msg, msglen, GB_EBADPARAM, "%s=%ld is not allowed for kernel "
-                                "'%s'", p->name, narrow[i].values[j], f->name);
+                return gb__fail(msg, msglen, GB_EBADPARAM,
+                                "%s=%ld is not allowed for kernel "
+                                "'%s'",
+                                p->name, narrow[i].values[j], f->name);
         if (!(*out = malloc(narrow[i].n * sizeof **out)))
             return GB_ENOMEM;
         /* Ascending and unique, as neighbours step through them in order. */
@@ -290,8 +292,8 @@ static int candidates(const gb_family_t *f, size_t k, const gb_space_values_t *n
     if (!p->values)
         return range_values(p, out, n);
     if (p->nvalues > GB_SPACE_MAX_VALUES)
-        return gb__fail(msg, msglen, GB_EBADPARAM, "%s has more than %d values; narrow it",
-                        p->name, GB_SPACE_MAX_VALUES);
+        return gb__fail(msg, msglen, GB_EBADPARAM, "%s has more than %d values; narrow it", p->name,
+                        GB_SPACE_MAX_VALUES);
     if (!(*out = malloc(p->nvalues * sizeof **out)))
         return GB_ENOMEM;
     memcpy(*out, p->values, p->nvalues * sizeof **out);
@@ -305,8 +307,8 @@ static int candidates(const gb_family_t *f, size_t k, const gb_space_values_t *n
     return GB_OK;
 }
 
-static int add_check(gb_space_t *sp, const char *fmt, const char *a, const char *b,
-                     const char *c, const char *what, int code)
+static int add_check(gb_space_t *sp, const char *fmt, const char *a, const char *b, const char *c,
+                     const char *what, int code)
 {
     if (sp->nchecks == MAX_CHECKS)
         return GB_EMETADATA;
@@ -342,9 +344,11 @@ static int collect_checks(gb_space_t *sp, const gb_device_info_t *dev)
     if (rc == GB_OK && dev && f->local[0]) {
         /* The product within the device's work-group, and each side within its maximum. */
         char expr[2400];
-        snprintf(expr, sizeof expr, "(%s) >= 1 && (%s) >= 1 && (%s) <= %zu && (%s) <= %zu && "
-                 "(%s) <= %zu / (%s)", f->local[0], f->local[1], f->local[0], dev->max_wi_sizes[0],
-                 f->local[1], dev->max_wi_sizes[1], f->local[0], dev->max_wg_size, f->local[1]);
+        snprintf(expr, sizeof expr,
+                 "(%s) >= 1 && (%s) >= 1 && (%s) <= %zu && (%s) <= %zu && "
+                 "(%s) <= %zu / (%s)",
+                 f->local[0], f->local[1], f->local[0], dev->max_wi_sizes[0], f->local[1],
+                 dev->max_wi_sizes[1], f->local[0], dev->max_wg_size, f->local[1]);
         rc = add_check(sp, "%s%s%s", expr, "", "", "work-group size", GB_EWGSIZE);
     }
     return rc;
@@ -443,9 +447,11 @@ int gb_space_open(gb_space_t **out, const gb_family_t *f, gb_precision_t prec,
     const struct {
         const char *name;
         long long value;
-    } constants[] = {{"ELEM", (long long)gb_precision_bytes(prec)}, {"DOUBLE", prec == GB_PREC_D},
-                     {"NVIDIA", dev && strstr(dev->vendor, "NVIDIA") && !strcmp(dev->type_name, "gpu")},
-                     {"CUS", dev ? (long long)dev->compute_units : 1}};
+    } constants[] = {
+        {"ELEM", (long long)gb_precision_bytes(prec)},
+        {"DOUBLE", prec == GB_PREC_D},
+        {"NVIDIA", dev && strstr(dev->vendor, "NVIDIA") && !strcmp(dev->type_name, "gpu")},
+        {"CUS", dev ? (long long)dev->compute_units : 1}};
     for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++) {
         sp->names[sp->nvars] = constants[i].name;
         sp->values_now[sp->nvars++] = constants[i].value;
@@ -466,9 +472,11 @@ int gb_space_open(gb_space_t **out, const gb_family_t *f, gb_precision_t prec,
     }
     sp->count = count_all(sp);
     if (sp->nomem || sp->overflow) {
-        rc = gb__fail(msg, msglen, sp->nomem ? GB_ENOMEM : GB_EOVERFLOW, sp->nomem
-                      ? "out of memory counting the space" : "kernel '%s''s space has over 2^62 "
-                      "configurations; narrow it with --param or --fix", f->name);
+        rc = gb__fail(msg, msglen, sp->nomem ? GB_ENOMEM : GB_EOVERFLOW,
+                      sp->nomem ? "out of memory counting the space"
+                                : "kernel '%s''s space has over 2^62 "
+                                  "configurations; narrow it with --param or --fix",
+                      f->name);
         gb_space_close(sp);
         return rc;
     }
@@ -482,13 +490,15 @@ int gb_space_open(gb_space_t **out, const gb_family_t *f, gb_precision_t prec,
         }
         rc = culprit ? culprit->code : GB_ECONSTRAINT;
         if (culprit)
-            gb__fail(msg, msglen, rc, "no configuration of kernel '%s' passes its %s%s%s%s", f->name,
-                     culprit->what, culprit->code == GB_ECONSTRAINT ? " '" : "",
+            gb__fail(msg, msglen, rc, "no configuration of kernel '%s' passes its %s%s%s%s",
+                     f->name, culprit->what, culprit->code == GB_ECONSTRAINT ? " '" : "",
                      culprit->code == GB_ECONSTRAINT ? culprit->expr : "",
                      culprit->code == GB_ECONSTRAINT ? "'" : " limit on this device");
         else
-            gb__fail(msg, msglen, rc, "no configuration of kernel '%s' passes its constraints "
-                     "together; widen the values given", f->name);
+            gb__fail(msg, msglen, rc,
+                     "no configuration of kernel '%s' passes its constraints "
+                     "together; widen the values given",
+                     f->name);
         gb_space_close(sp);
         return rc;
     }
@@ -664,7 +674,8 @@ void gb_space_params(const gb_space_t *sp, const gb_space_cand_t *c, gb_params_t
 {
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < sp->n; i++)
-        gb_params_set(out, gb_space_param(sp, i), sp->values[i][c->v[i] < sp->nvalues[i] ? c->v[i] : 0]);
+        gb_params_set(out, gb_space_param(sp, i),
+                      sp->values[i][c->v[i] < sp->nvalues[i] ? c->v[i] : 0]);
 }
 
 int gb_space_find(const gb_space_t *sp, const gb_params_t *ps, gb_space_cand_t *c)

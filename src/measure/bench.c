@@ -31,7 +31,7 @@ void gb_bench_options_init(gb_bench_options_t *o)
 const char *gb_phase_name(gb_phase_t ph)
 {
     static const char *const names[GB_PHASE_COUNT] = {"main", "helpers", "h2d", "d2h",
-                                                      "ops", "offload", "wall"};
+                                                      "ops",  "offload", "wall"};
     return (unsigned)ph < GB_PHASE_COUNT ? names[ph] : "?";
 }
 
@@ -53,8 +53,9 @@ const char *gb_timing_name(gb_timing_t t)
 
 gb_phase_t gb_timing_phase(gb_timing_t t)
 {
-    return t == GB_TIMING_KERNEL ? GB_PHASE_MAIN : t == GB_TIMING_OFFLOAD ? GB_PHASE_OFFLOAD
-                                                                          : GB_PHASE_OPS;
+    return t == GB_TIMING_KERNEL    ? GB_PHASE_MAIN
+           : t == GB_TIMING_OFFLOAD ? GB_PHASE_OFFLOAD
+                                    : GB_PHASE_OPS;
 }
 
 void gb_result_free(gb_result_t *r)
@@ -121,7 +122,8 @@ static int energy_call(void *user)
     int rc = runner_call(j->run, j->a, j->b, j->c, j->c_out, t);
     /* Each call finishes its own work (cuBLAS synchronises its stream); this makes sure. */
     if (rc == GB_OK)
-        rc = gb__cl_check(j->run->ctx, clFinish(j->run->ctx->queue), "finishing an energy-loop call");
+        rc = gb__cl_check(j->run->ctx, clFinish(j->run->ctx->queue),
+                          "finishing an energy-loop call");
     return rc;
 }
 
@@ -141,8 +143,10 @@ static int measure_energy(runner_t *run, gb_timing_t timing, double flop, const 
         if (min_s == 0)
             snprintf(why, sizeof why, "disabled by GEMMBENCH_ENERGY_MIN_S=%s", env);
         else
-            snprintf(why, sizeof why, "GEMMBENCH_ENERGY_MIN_S='%.40s' is not a number of seconds "
-                     "from 0 to %g", env, GB_ENERGY_MIN_S_MAX);
+            snprintf(why, sizeof why,
+                     "GEMMBENCH_ENERGY_MIN_S='%.40s' is not a number of seconds "
+                     "from 0 to %g",
+                     env, GB_ENERGY_MIN_S_MAX);
         gb__energy_unavailable(r, why);
         return GB_OK;
     }
@@ -166,8 +170,8 @@ static int measure_energy(runner_t *run, gb_timing_t timing, double flop, const 
     if (rc == GB_OK)
         rc = gb__energy_loop(&en, min_s, energy_call, &job, &loop);
     if (rc == GB_OK)
-        gb__energy_result(&loop, flop, en.source, whole ? "whole calls incl. copies"
-                                                        : "device-only calls", r);
+        gb__energy_result(&loop, flop, en.source,
+                          whole ? "whole calls incl. copies" : "device-only calls", r);
     gb__energy_close(&en);
     return rc;
 }
@@ -224,7 +228,8 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
     if ((rc = gb_impl_check(im, ctx->dev, p.precision, &p, ctx->errmsg, sizeof ctx->errmsg)))
         return rc;
     if (o->iterations < 1 || o->warmup < 0)
-        return gb__ctx_fail(ctx, GB_EBADARG, "iterations must be at least 1 and warm-up at least 0");
+        return gb__ctx_fail(ctx, GB_EBADARG,
+                            "iterations must be at least 1 and warm-up at least 0");
     size_t ea, eb, ec;
     gb_problem_buffer_elems(&p, &ea, &eb, &ec);
     double *a = malloc(ea * sizeof *a), *b = malloc(eb * sizeof *b), *c = malloc(ec * sizeof *c);
@@ -241,9 +246,11 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
     gb__rng_seed(&rng, o->seed);
     size_t rows, cols;
     gb__stored_a(&p, &rows, &cols);
-    gb__matrix_generate(a, ea, p.layout, p.lda, p.off_a, rows, cols, &o->dist, p.precision, &rng, 0.0);
+    gb__matrix_generate(a, ea, p.layout, p.lda, p.off_a, rows, cols, &o->dist, p.precision, &rng,
+                        0.0);
     gb__stored_b(&p, &rows, &cols);
-    gb__matrix_generate(b, eb, p.layout, p.ldb, p.off_b, rows, cols, &o->dist, p.precision, &rng, 0.0);
+    gb__matrix_generate(b, eb, p.layout, p.ldb, p.off_b, rows, cols, &o->dist, p.precision, &rng,
+                        0.0);
     gb__matrix_generate(c, ec, p.layout, p.ldc, p.off_c, p.m, p.n, &o->dist, p.precision, &rng,
                         GB_CANARY);
     da = to_device(a, ea, p.precision);
@@ -290,8 +297,8 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
         gb__stats_compute(r->samples_ms[ph], (size_t)o->iterations, &r->time_ms[ph]);
     const double flop = 2.0 * mnk, head = r->time_ms[gb_timing_phase(o->timing)].median;
     r->gflops = head > 0 ? flop / (head * 1e6) : 0;
-    r->gflops_wall = r->time_ms[GB_PHASE_WALL].median > 0
-                         ? flop / (r->time_ms[GB_PHASE_WALL].median * 1e6) : 0;
+    r->gflops_wall =
+        r->time_ms[GB_PHASE_WALL].median > 0 ? flop / (r->time_ms[GB_PHASE_WALL].median * 1e6) : 0;
     const double peak = ctx->dev->peak_gflops[p.precision];
     r->efficiency = peak > 0 ? r->gflops / peak : -1.0;
 done:

@@ -35,7 +35,8 @@ static int best_ms(gb_context_t *ctx, cl_kernel k, size_t global, double *best)
 
 static int measure_peak(gb_context_t *ctx, gb_precision_t prec, double *gflops)
 {
-    const char *prelude = gb__embedded("prelude.cl")->data, *src = gb__embedded("ceilings.cl")->data;
+    const char *prelude = gb__embedded("prelude.cl")->data,
+               *src = gb__embedded("ceilings.cl")->data;
     char opts[96];
     snprintf(opts, sizeof opts, "-DGB_PRECISION=%d -DITERS=%d", prec == GB_PREC_D ? 64 : 32,
              GB_FMA_ITERS);
@@ -51,18 +52,22 @@ static int measure_peak(gb_context_t *ctx, gb_precision_t prec, double *gflops)
     cl_int err;
     k = clCreateKernel(prog, "gb_fma_chain", &err);
     if (!(rc = gb__cl_check(ctx, err, "gb_fma_chain")))
-        out = clCreateBuffer(ctx->cl, CL_MEM_WRITE_ONLY, global * gb_precision_bytes(prec), NULL, &err);
+        out = clCreateBuffer(ctx->cl, CL_MEM_WRITE_ONLY, global * gb_precision_bytes(prec), NULL,
+                             &err);
     if (!rc && !(rc = gb__cl_check(ctx, err, "clCreateBuffer"))) {
         /* a < 1 and a small b keep the chains finite and normal. */
         double a = 0.999999, b = 1e-6;
         float af = (float)a, bf = (float)b;
         err = clSetKernelArg(k, 0, sizeof out, &out);
-        err |= prec == GB_PREC_D ? clSetKernelArg(k, 1, sizeof a, &a) : clSetKernelArg(k, 1, sizeof af, &af);
-        err |= prec == GB_PREC_D ? clSetKernelArg(k, 2, sizeof b, &b) : clSetKernelArg(k, 2, sizeof bf, &bf);
+        err |= prec == GB_PREC_D ? clSetKernelArg(k, 1, sizeof a, &a)
+                                 : clSetKernelArg(k, 1, sizeof af, &af);
+        err |= prec == GB_PREC_D ? clSetKernelArg(k, 2, sizeof b, &b)
+                                 : clSetKernelArg(k, 2, sizeof bf, &bf);
         if (!(rc = gb__cl_check(ctx, err, "gb_fma_chain arguments")) &&
             !(rc = best_ms(ctx, k, global, &ms)))
             /* 8 chains of 8 (single) or 4 (double) lanes, as in ceilings.cl */
-            *gflops = (double)global * GB_FMA_ITERS * (prec == GB_PREC_D ? 32.0 : 64.0) * 2.0 / (ms * 1e6);
+            *gflops = (double)global * GB_FMA_ITERS * (prec == GB_PREC_D ? 32.0 : 64.0) * 2.0 /
+                      (ms * 1e6);
     }
     if (out)
         clReleaseMemObject(out);
@@ -74,10 +79,12 @@ static int measure_peak(gb_context_t *ctx, gb_precision_t prec, double *gflops)
 
 static int measure_bandwidth(gb_context_t *ctx, double *gbs, size_t *bytes_out)
 {
-    const char *prelude = gb__embedded("prelude.cl")->data, *src = gb__embedded("ceilings.cl")->data;
+    const char *prelude = gb__embedded("prelude.cl")->data,
+               *src = gb__embedded("ceilings.cl")->data;
     cl_program prog = NULL;
     double ms;
-    int hit, rc = gb__program_get(ctx, "ceilings", prelude, src, "-DGB_PRECISION=32", &prog, &ms, &hit);
+    int hit,
+        rc = gb__program_get(ctx, "ceilings", prelude, src, "-DGB_PRECISION=32", &prog, &ms, &hit);
     if (rc)
         return rc;
     /* Far larger than any cache: a quarter of the largest allocation, at most 1 GiB. */
@@ -122,9 +129,10 @@ int gb_ceilings_measure(gb_context_t *ctx, gb_ceilings_t *out)
     if (!rc)
         rc = measure_bandwidth(ctx, &out->bandwidth_gbs, &bytes);
     snprintf(out->method, sizeof out->method,
-             "FMA chains: 64 (S) or 32 (D) lanes per work-item x %d steps, %zu work-items; copy: %zu MiB float4; best "
+             "FMA chains: 64 (S) or 32 (D) lanes per work-item x %d steps, %zu work-items; copy: "
+             "%zu MiB float4; best "
              "of %d launches (events)",
-             GB_FMA_ITERS, (size_t)ctx->dev->compute_units * ctx->dev->max_wg_size,
-             bytes >> 20, GB_REPEATS);
+             GB_FMA_ITERS, (size_t)ctx->dev->compute_units * ctx->dev->max_wg_size, bytes >> 20,
+             GB_REPEATS);
     return rc;
 }

@@ -70,8 +70,10 @@ static int nvml_open(gb_energy_t *e, const gb_device_info_t *d)
     char busid[32];
     void *dev = NULL;
     if (nvml.by_bus &&
-        clGetDeviceInfo((cl_device_id)d->cl_device, CL_DEVICE_PCI_BUS_ID_NV, sizeof bus, &bus, NULL) == CL_SUCCESS &&
-        clGetDeviceInfo((cl_device_id)d->cl_device, CL_DEVICE_PCI_SLOT_ID_NV, sizeof slot, &slot, NULL) == CL_SUCCESS) {
+        clGetDeviceInfo((cl_device_id)d->cl_device, CL_DEVICE_PCI_BUS_ID_NV, sizeof bus, &bus,
+                        NULL) == CL_SUCCESS &&
+        clGetDeviceInfo((cl_device_id)d->cl_device, CL_DEVICE_PCI_SLOT_ID_NV, sizeof slot, &slot,
+                        NULL) == CL_SUCCESS) {
         snprintf(busid, sizeof busid, "00000000:%02x:%02x.0", bus & 0xffu, (slot >> 3) & 0x1fu);
         if (nvml.by_bus(busid, &dev) != 0)
             dev = NULL;
@@ -120,7 +122,8 @@ static int rapl_open(gb_energy_t *e)
             snprintf(e->source, sizeof e->source, "RAPL package 0");
             return 1;
         }
-    snprintf(e->why, sizeof e->why, "RAPL not readable (/sys/class/powercap absent or not permitted)");
+    snprintf(e->why, sizeof e->why,
+             "RAPL not readable (/sys/class/powercap absent or not permitted)");
     return 0;
 }
 
@@ -199,7 +202,8 @@ int gb__energy_loop(gb_energy_t *e, double min_s, int (*call)(void *user), void 
         out->calls++;
     } while (gb__now_ms() - t0 < 1e3 * min_s);
     /* The end: calls go on until the next update. */
-    if (!gb__energy_read(e, &j) || (rc = until_moved(e, wait_ms, call, user, &j, &out->calls)) == 1) {
+    if (!gb__energy_read(e, &j) ||
+        (rc = until_moved(e, wait_ms, call, user, &j, &out->calls)) == 1) {
         out->read_failed = 1;
         return GB_OK;
     }
@@ -233,8 +237,10 @@ void gb__energy_result(const gb_energy_loop_t *l, double flop, const char *sourc
     }
     if (!(joules > 0) || !isfinite(joules)) {
         if (joules < 0)
-            snprintf(why, sizeof why, "%s went back over the energy loop (a wrap-around); run "
-                     "again", source);
+            snprintf(why, sizeof why,
+                     "%s went back over the energy loop (a wrap-around); run "
+                     "again",
+                     source);
         else
             snprintf(why, sizeof why, "%s did not advance over the energy loop (%zu calls, %.3g s)",
                      source, l->calls, l->seconds);

@@ -38,10 +38,10 @@ double gb__energy_min_s(const char *value);
 
 /* What one energy loop measured. */
 typedef struct gb_energy_loop {
-    double j0, j1;    /* the counter at the loop's start and end, joules */
-    double seconds;   /* host time between those two reads */
-    size_t calls;     /* calls made between them */
-    int read_failed;  /* a read of the counter failed: the other fields mean nothing */
+    double j0, j1;   /* the counter at the loop's start and end, joules */
+    double seconds;  /* host time between those two reads */
+    size_t calls;    /* calls made between them */
+    int read_failed; /* a read of the counter failed: the other fields mean nothing */
 } gb_energy_loop_t;
 
 /* Runs call(user) until at least min_s seconds have passed between two reads of e's counter,

@@ -307,7 +307,8 @@ int gb_report_finish(gb_report_t *r, const char *source)
         r->mixed_layouts |= strcmp(row->layout, r->rows[0].layout) != 0;
     }
     if (r->nrows)
-        r->rep_cols = r->max_rep + 1u > GB_REPORT_MAX_REP_COLS ? GB_REPORT_MAX_REP_COLS : r->max_rep + 1u;
+        r->rep_cols =
+            r->max_rep + 1u > GB_REPORT_MAX_REP_COLS ? GB_REPORT_MAX_REP_COLS : r->max_rep + 1u;
     if (r->nrows)
         qsort(r->rows, r->nrows, sizeof *r->rows, cmp_row);
     gb_report__set_variants(r);
@@ -347,10 +348,22 @@ int gb_report_read(gb_report_t **out, gb_store_t *st, const gb_report_filter_t *
     return GB_OK;
 }
 
-size_t gb_report_offered(const gb_report_t *r) { return r->offered; }
-size_t gb_report_selected(const gb_report_t *r) { return r->selected; }
-size_t gb_report_rows(const gb_report_t *r) { return r->nrows; }
-size_t gb_report_lws_tables(const gb_report_t *r) { return r->nlws; }
+size_t gb_report_offered(const gb_report_t *r)
+{
+    return r->offered;
+}
+size_t gb_report_selected(const gb_report_t *r)
+{
+    return r->selected;
+}
+size_t gb_report_rows(const gb_report_t *r)
+{
+    return r->nrows;
+}
+size_t gb_report_lws_tables(const gb_report_t *r)
+{
+    return r->nlws;
+}
 
 const char *gb_report_filter_text(const gb_report_t *r, char *buf, size_t len)
 {
@@ -364,7 +377,8 @@ const char *gb_report_filter_text(const gb_report_t *r, char *buf, size_t len)
         n += (size_t)snprintf(buf + n, len - n, "--precision %s ",
                               gb_precision_name((gb_precision_t)r->precision));
     if (r->timing >= 0 && n < len)
-        n += (size_t)snprintf(buf + n, len - n, "--timing %s ", gb_timing_name((gb_timing_t)r->timing));
+        n += (size_t)snprintf(buf + n, len - n, "--timing %s ",
+                              gb_timing_name((gb_timing_t)r->timing));
     if (n == 0)
         snprintf(buf, len, "none");
     else if (n < len)

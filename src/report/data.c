@@ -29,7 +29,8 @@ static void csv_size(FILE *f, size_t v)
     fprintf(f, "%zu,", v);
 }
 
-static void csv_row_head(FILE *f, const gb_report_t *r, const gb_report__row_t *row, const char *variant)
+static void csv_row_head(FILE *f, const gb_report_t *r, const gb_report__row_t *row,
+                         const char *variant)
 {
     const gb_report__dev_t *d = &r->devs[row->dev];
     csv_field(f, d->label, 0);
@@ -175,7 +176,8 @@ static cJSON *lws_json(const gb_report_t *r, const gb_report__lws_t *t)
         cJSON *line = cJSON_CreateArray();
         for (size_t c = 0; c < t->ncols; c++) {
             size_t at = t->cell[s * t->ncols + c];
-            cJSON_AddItemToArray(line, num_or_null(at == SIZE_MAX ? (double)NAN : r->rows[at].mean));
+            cJSON_AddItemToArray(line,
+                                 num_or_null(at == SIZE_MAX ? (double)NAN : r->rows[at].mean));
         }
         cJSON_AddItemToArray(mean, line);
         int pair[2] = {(int)t->cols[t->best[s]][0], (int)t->cols[t->best[s]][1]};

@@ -26,8 +26,10 @@ int gb_report__gp_open(gb_report__gp_t *gp, char *msg, size_t msglen)
         tmp = "/tmp";
     snprintf(gp->dir, sizeof gp->dir, "%s/gemmbench-report-XXXXXX", tmp);
     if (!mkdtemp(gp->dir)) {
-        snprintf(msg, msglen, "cannot make a temporary folder in %s for the plots (%s); set TMPDIR "
-                 "to a writable folder", tmp, strerror(errno));
+        snprintf(msg, msglen,
+                 "cannot make a temporary folder in %s for the plots (%s); set TMPDIR "
+                 "to a writable folder",
+                 tmp, strerror(errno));
         gp->dir[0] = '\0';
         return GB_EIO;
     }
@@ -132,12 +134,17 @@ int gb_report__gp_run(gb_report__gp_t *gp, char *msg, size_t msglen)
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0) {
         if (env && *env)
-            snprintf(msg, msglen, "cannot run gnuplot '%s' (GEMMBENCH_GNUPLOT): %s; point "
-                     "GEMMBENCH_GNUPLOT at gnuplot or unset it", prog, strerror(rc));
+            snprintf(msg, msglen,
+                     "cannot run gnuplot '%s' (GEMMBENCH_GNUPLOT): %s; point "
+                     "GEMMBENCH_GNUPLOT at gnuplot or unset it",
+                     prog, strerror(rc));
         else
-            snprintf(msg, msglen, "cannot run gnuplot (%s): the html format draws its plots with it; "
-                     "install Debian's gnuplot-nox package (scripts/install-deps.sh does), or choose "
-                     "--format text, md, csv or json", strerror(rc));
+            snprintf(
+                msg, msglen,
+                "cannot run gnuplot (%s): the html format draws its plots with it; "
+                "install Debian's gnuplot-nox package (scripts/install-deps.sh does), or choose "
+                "--format text, md, csv or json",
+                strerror(rc));
         return GB_EIO;
     }
     int status;
@@ -150,10 +157,12 @@ int gb_report__gp_run(gb_report__gp_t *gp, char *msg, size_t msglen)
         char last[512];
         last_message(log, last, sizeof last);
         if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-            snprintf(msg, msglen, "cannot run gnuplot: install Debian's gnuplot-nox package "
+            snprintf(msg, msglen,
+                     "cannot run gnuplot: install Debian's gnuplot-nox package "
                      "(scripts/install-deps.sh does), or choose --format text, md, csv or json");
         else
-            snprintf(msg, msglen, "gnuplot failed on the report's plots%s%s", last[0] ? ": " : "", last);
+            snprintf(msg, msglen, "gnuplot failed on the report's plots%s%s", last[0] ? ": " : "",
+                     last);
         return GB_EIO;
     }
     return GB_OK;

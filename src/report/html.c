@@ -74,31 +74,36 @@ int gb_report__write_html(const gb_report_t *r, unsigned tables, FILE *f, char *
     strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-          "<title>gemmbench report</title>\n<style>\n", f);
+          "<title>gemmbench report</title>\n<style>\n",
+          f);
     fputs(style, f);
     fputs("</style>\n</head>\n<body>\n<h1>gemmbench report</h1>\n<ul class=\"header\">\n", f);
     gb_report__header(r, li_line, f);
-    fprintf(f, "</ul>\n<p class=\"made\">Made by gemmbench %s on %s from the results store; every "
+    fprintf(f,
+            "</ul>\n<p class=\"made\">Made by gemmbench %s on %s from the results store; every "
             "number can be traced to its stored points with <code>gemmbench report --format "
-            "json</code> and re-run with <code>gemmbench replay ID</code>.</p>\n", gb_version(), when);
+            "json</code> and re-run with <code>gemmbench replay ID</code>.</p>\n",
+            gb_version(), when);
 
     fputs("<h2>GFLOP/s against matrix order</h2>\n", f);
     figure(f, &plots[0]);
     if (lws) {
         fputs("<h2>Work-group sizes (GEMMbench's Table 3)</h2>\n<p>Mean GFLOP/s over repetitions "
               "by matrix order (rows) and work-group size J x I, the kernel's LX x LY (columns); "
-              "the best of each order is marked.</p>\n", f);
+              "the best of each order is marked.</p>\n",
+              f);
         if (!r->nlws)
-            para(f, "note", "No work-group-size sweep in the selected points: the heat map and "
+            para(f, "note",
+                 "No work-group-size sweep in the selected points: the heat map and "
                  "table need one kernel configuration measured at two or more work-group sizes "
                  "(for example 'gemmbench explore --plan explore-n-lws').");
         for (size_t i = 0; rc == GB_OK && i < r->nlws; i++) {
             const gb_report__row_t *row = &r->rows[r->lws[i].first];
             char title[700];
             snprintf(title, sizeof title, "%s%s%s%s (%s, %s, timing %s, device %s)", row->kernel,
-                     r->lws[i].variant[0] ? " [" : "", r->lws[i].variant, r->lws[i].variant[0] ? "]" : "",
-                     gb_precision_name(row->precision), row->layout, gb_timing_name(row->timing),
-                     r->devs[row->dev].label);
+                     r->lws[i].variant[0] ? " [" : "", r->lws[i].variant,
+                     r->lws[i].variant[0] ? "]" : "", gb_precision_name(row->precision),
+                     row->layout, gb_timing_name(row->timing), r->devs[row->dev].label);
             fputs("<h3>", f);
             gb_report__html_escape(f, title);
             fputs("</h3>\n", f);
@@ -116,7 +121,8 @@ int gb_report__write_html(const gb_report_t *r, unsigned tables, FILE *f, char *
         fputs("<h2>Repetitions (GEMMbench's Table 2)</h2>\n<p>GFLOP/s of each repetition (one "
               "stored point each, its GFLOP/s from the median of its timed calls), their mean and "
               "sample standard deviation; <em>valid</em> is the worst validation verdict over the "
-              "repetitions (error ratio / bound, in units of u&middot;G).</p>\n", f);
+              "repetitions (error ratio / bound, in units of u&middot;G).</p>\n",
+              f);
         rc = grid_out(f, gb_report__reps_grid(r, &g), &g);
     }
     fputs("</body>\n</html>\n", f);
@@ -124,6 +130,7 @@ int gb_report__write_html(const gb_report_t *r, unsigned tables, FILE *f, char *
     if (rc == GB_OK && ferror(f))
         rc = GB_EIO;
     if (rc != GB_OK)
-        snprintf(msg, msglen, "%s", rc == GB_ENOMEM ? "out of memory" : "writing the report failed");
+        snprintf(msg, msglen, "%s",
+                 rc == GB_ENOMEM ? "out of memory" : "writing the report failed");
     return rc;
 }

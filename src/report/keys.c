@@ -86,8 +86,8 @@ char *gb_report__settings(const gb_point_t *pt)
              pt->problem.off_b, pt->problem.off_c);
     ok = ok && append(&s, &len, &cap, line);
     snprintf(line, sizeof line, "seed=%llu\ndist=%s\nwarmup=%d\niterations=%d\nsource=%.8s\n",
-             (unsigned long long)pt->seed, gb_dist_format(&pt->dist, dist, sizeof dist),
-             pt->warmup, pt->iterations, hash);
+             (unsigned long long)pt->seed, gb_dist_format(&pt->dist, dist, sizeof dist), pt->warmup,
+             pt->iterations, hash);
     ok = ok && append(&s, &len, &cap, line);
     if (!ok) {
         free(s);
@@ -232,8 +232,8 @@ void gb_report__set_variants(gb_report_t *r)
                 if (!setting(row->settings, k, (size_t)(nl - k), val, sizeof val))
                     snprintf(val, sizeof val, "-");
                 if (len < sizeof row->variant)
-                    len += (size_t)snprintf(row->variant + len, sizeof row->variant - len, "%s%.*s=%s",
-                                            len ? " " : "", (int)(nl - k), k, val);
+                    len += (size_t)snprintf(row->variant + len, sizeof row->variant - len,
+                                            "%s%.*s=%s", len ? " " : "", (int)(nl - k), k, val);
                 k = nl + 1;
             }
             r->any_variant |= row->variant[0] != '\0';

@@ -65,8 +65,9 @@ const char *gb_report__timing_text(gb_timing_t t)
 {
     switch (t) {
     case GB_TIMING_KERNEL: return "the main kernel alone";
-    case GB_TIMING_OFFLOAD: return "the whole offload: copies to and from the device, helper passes "
-                                   "and the main kernel";
+    case GB_TIMING_OFFLOAD:
+        return "the whole offload: copies to and from the device, helper passes "
+               "and the main kernel";
     default: return "the main kernel and its helper passes (transposition, padding)";
     }
 }

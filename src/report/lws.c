@@ -30,8 +30,8 @@ static int cmp_sz(const void *a, const void *b)
 static int build_one(gb_report_t *r, size_t a, size_t b)
 {
     size_t nrows = b - a, ncols = 0, nsizes = 0;
-    long (*cols)[2] = malloc(nrows * sizeof *cols);
-    size_t (*sizes)[3] = malloc(nrows * sizeof *sizes);
+    long(*cols)[2] = malloc(nrows * sizeof *cols);
+    size_t(*sizes)[3] = malloc(nrows * sizeof *sizes);
     gb_report__lws_t t = {0};
     if (!cols || !sizes)
         goto oom;
@@ -44,7 +44,8 @@ static int build_one(gb_report_t *r, size_t a, size_t b)
             cols[ncols][0] = row->lws[0];
             cols[ncols++][1] = row->lws[1];
         }
-        while (s < nsizes && (sizes[s][0] != row->m || sizes[s][1] != row->n || sizes[s][2] != row->k))
+        while (s < nsizes &&
+               (sizes[s][0] != row->m || sizes[s][1] != row->n || sizes[s][2] != row->k))
             s++;
         if (s == nsizes) {
             sizes[nsizes][0] = row->m;
@@ -82,8 +83,8 @@ static int build_one(gb_report_t *r, size_t a, size_t b)
         t.best[s] = SIZE_MAX;
         for (size_t c = 0; c < ncols; c++) {
             size_t i = t.cell[s * ncols + c];
-            if (i != SIZE_MAX &&
-                (t.best[s] == SIZE_MAX || r->rows[i].mean > r->rows[t.cell[s * ncols + t.best[s]]].mean))
+            if (i != SIZE_MAX && (t.best[s] == SIZE_MAX ||
+                                  r->rows[i].mean > r->rows[t.cell[s * ncols + t.best[s]]].mean))
                 t.best[s] = c;
         }
     }

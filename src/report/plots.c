@@ -14,8 +14,8 @@
 #define MAX_HEAT 8   /* heat maps */
 
 typedef struct series {
-    size_t first;   /* a row of the series, for its labels */
-    size_t *pts;    /* per size, the row with the highest mean, by x ascending */
+    size_t first; /* a row of the series, for its labels */
+    size_t *pts;  /* per size, the row with the highest mean, by x ascending */
     size_t npts, nlws;
     double peak;
     int shown;
@@ -66,8 +66,9 @@ static int build_series(const gb_report_t *r, series_t **out, size_t *count)
             for (size_t k = a; k < i; k++)
                 lws_seen |= r->rows[k].lws[0] == row->lws[0] && r->rows[k].lws[1] == row->lws[1];
             e->nlws += !lws_seen;
-            while (j < e->npts && (r->rows[e->pts[j]].m != row->m || r->rows[e->pts[j]].n != row->n ||
-                                   r->rows[e->pts[j]].k != row->k))
+            while (j < e->npts &&
+                   (r->rows[e->pts[j]].m != row->m || r->rows[e->pts[j]].n != row->n ||
+                    r->rows[e->pts[j]].k != row->k))
                 j++;
             if (j == e->npts)
                 e->pts[e->npts++] = i;
@@ -79,7 +80,8 @@ static int build_series(const gb_report_t *r, series_t **out, size_t *count)
         qsort(e->pts, e->npts, sizeof *e->pts, cmp_x);
         char variant[256];
         gb_report__strip_lws(r->rows[a].variant, variant, sizeof variant);
-        size_t len = strlen(gb_report__series_title(r, &r->rows[a], variant, e->title, sizeof e->title));
+        size_t len =
+            strlen(gb_report__series_title(r, &r->rows[a], variant, e->title, sizeof e->title));
         if (e->nlws > 1)
             snprintf(e->title + len, sizeof e->title - len, " (best of %zu work-groups)", e->nlws);
         a = b;
@@ -91,8 +93,10 @@ static int build_series(const gb_report_t *r, series_t **out, size_t *count)
 
 static const char *terminal(char *buf, size_t len, int w, int h)
 {
-    snprintf(buf, len, "set terminal svg size %d,%d dynamic noenhanced font 'sans,12' "
-             "background '#ffffff'\n", w, h);
+    snprintf(buf, len,
+             "set terminal svg size %d,%d dynamic noenhanced font 'sans,12' "
+             "background '#ffffff'\n",
+             w, h);
     return buf;
 }
 
@@ -115,7 +119,8 @@ static int perf_plot(const gb_report_t *r, series_t *s, size_t ns, gb_report__gp
         fprintf(d, "# %s\n", s[i].title);
         for (size_t k = 0; k < s[i].npts; k++) {
             const gb_report__row_t *row = &r->rows[s[i].pts[k]];
-            fprintf(d, "%.9g %.9g %.9g\n", x_of(r, row), row->mean, isnan(row->std) ? 0.0 : row->std);
+            fprintf(d, "%.9g %.9g %.9g\n", x_of(r, row), row->mean,
+                    isnan(row->std) ? 0.0 : row->std);
         }
         fprintf(d, "\n\n");
         shown++;
@@ -123,10 +128,12 @@ static int perf_plot(const gb_report_t *r, series_t *s, size_t ns, gb_report__gp
     int bad = fclose(d) != 0;
     p->width = 960;
     fprintf(g, "%sset output ", terminal(term, sizeof term, p->width, 560));
-    fprintf(g, "'perf.svg'\nset title 'GFLOP/s against matrix order (mean and standard deviation over "
-            "repetitions)'\nset xlabel '%s'\nset ylabel 'GFLOP/s'\nset grid\nset key outside below\n"
-            "set yrange [0:*]\nset offsets graph 0.03, graph 0.03, graph 0.05, 0\nplot ",
-            r->all_square ? "matrix order n" : "size: cube root of M*N*K");
+    fprintf(
+        g,
+        "'perf.svg'\nset title 'GFLOP/s against matrix order (mean and standard deviation over "
+        "repetitions)'\nset xlabel '%s'\nset ylabel 'GFLOP/s'\nset grid\nset key outside below\n"
+        "set yrange [0:*]\nset offsets graph 0.03, graph 0.03, graph 0.05, 0\nplot ",
+        r->all_square ? "matrix order n" : "size: cube root of M*N*K");
     size_t idx = 0;
     for (size_t i = 0; i < ns; i++) {
         if (!s[i].shown)
@@ -137,12 +144,16 @@ static int perf_plot(const gb_report_t *r, series_t *s, size_t ns, gb_report__gp
         gb_report__gp_quote(g, s[i].title);
     }
     fprintf(g, "\nunset offsets\nunset grid\nset key default\nset yrange [*:*]\n");
-    snprintf(p->caption, sizeof p->caption, "GFLOP/s against the matrix order; the error bars are "
-             "the standard deviation over repetitions. A series measured at several work-group sizes "
-             "shows the best at each order.");
+    snprintf(
+        p->caption, sizeof p->caption,
+        "GFLOP/s against the matrix order; the error bars are "
+        "the standard deviation over repetitions. A series measured at several work-group sizes "
+        "shows the best at each order.");
     if (shown < ns)
-        snprintf(p->note, sizeof p->note, "The plot shows the %zu of %zu series with the highest "
-                 "GFLOP/s; the tables list every one.", shown, ns);
+        snprintf(p->note, sizeof p->note,
+                 "The plot shows the %zu of %zu series with the highest "
+                 "GFLOP/s; the tables list every one.",
+                 shown, ns);
     return bad ? GB_EIO : GB_OK;
 }
 
@@ -175,7 +186,10 @@ static int heat_plot(const gb_report_t *r, size_t li, gb_report__gp_t *gp, gb_re
                 fprintf(l, "%zu %zu \"%.3g\"\n", c, s, r->rows[at].mean);
         }
     }
-    bad |= (d && fclose(d) != 0) | (l && fclose(l) != 0) | (b && fclose(b) != 0);
+    FILE *files[] = {d, l, b};
+    for (size_t i = 0; i < 3; i++) /* close all three, whatever the others did */
+        if (files[i] && fclose(files[i]) != 0)
+            bad = 1;
     if (bad)
         return GB_EIO;
     int square = 1;
@@ -190,10 +204,12 @@ static int heat_plot(const gb_report_t *r, size_t li, gb_report__gp_t *gp, gb_re
     gb_report__series_title(r, first, t->variant, title, sizeof title);
     fprintf(g, "\nset title ");
     gb_report__gp_quote(g, title);
-    fprintf(g, "\nunset key\nset xlabel 'work-group size J x I (LX x LY)'\nset ylabel '%s'\n"
+    fprintf(g,
+            "\nunset key\nset xlabel 'work-group size J x I (LX x LY)'\nset ylabel '%s'\n"
             "set cblabel 'GFLOP/s (mean over repetitions)'\nset palette defined (0 '#ffffe5', 0.5 "
             "'#fec44f', 1 '#cc4c02')\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\nset xtics "
-            "rotate by 45 right (", square ? "matrix order n" : "size MxNxK", t->ncols - 1, t->nsizes - 1);
+            "rotate by 45 right (",
+            square ? "matrix order n" : "size MxNxK", t->ncols - 1, t->nsizes - 1);
     for (size_t c = 0; c < t->ncols; c++)
         fprintf(g, "%s'%ldx%ld' %zu", c ? ", " : "", t->cols[c][0], t->cols[c][1], c);
     fprintf(g, ")\nset ytics (");
@@ -201,20 +217,23 @@ static int heat_plot(const gb_report_t *r, size_t li, gb_report__gp_t *gp, gb_re
         if (square)
             fprintf(g, "%s'%zu' %zu", s ? ", " : "", t->sizes[s][0], s);
         else
-            fprintf(g, "%s'%zux%zux%zu' %zu", s ? ", " : "", t->sizes[s][0], t->sizes[s][1], t->sizes[s][2], s);
+            fprintf(g, "%s'%zux%zux%zu' %zu", s ? ", " : "", t->sizes[s][0], t->sizes[s][1],
+                    t->sizes[s][2], s);
     }
     fprintf(g, ")\nplot ");
     gb_report__gp_quote(g, path);
     fprintf(g, " using 1:2:(0.5):(0.5):3 with boxxyerror fillcolor palette fillstyle solid 1.0 "
-            "noborder title 'GFLOP/s', ");
+               "noborder title 'GFLOP/s', ");
     gb_report__gp_quote(g, lab);
     fprintf(g, " using 1:2:3 with labels font 'sans,9' title 'values', ");
     gb_report__gp_quote(g, best);
     fprintf(g, " using 1:2:3 with labels font 'sans,10' title 'best'\nset xtics autofreq norotate\n"
-            "set ytics autofreq\nset xrange [*:*]\nset yrange [*:*]\nunset cblabel\n");
+               "set ytics autofreq\nset xrange [*:*]\nset yrange [*:*]\nunset cblabel\n");
     p->lws = li;
-    snprintf(p->caption, sizeof p->caption, "Mean GFLOP/s of %.300s by matrix order and work-group size; "
-             "the best of each order is marked *. Blank cells were not measured.", title);
+    snprintf(p->caption, sizeof p->caption,
+             "Mean GFLOP/s of %.300s by matrix order and work-group size; "
+             "the best of each order is marked *. Blank cells were not measured.",
+             title);
     return GB_OK;
 }
 
@@ -240,11 +259,13 @@ static int energy_plot(const gb_report_t *r, series_t *s, size_t ns, gb_report__
         nseries += s[i].shown && nseries < MAX_LINES;
     }
     if (!nseries) {
-        snprintf(p->note, sizeof p->note, "No energy measurements in the selected points%s%s%s: "
-                 "energy comes from NVML on NVIDIA GPUs and from RAPL on CPUs where it is readable, "
-                 "and points stored before schema version 2 did not record it.",
-                 r->energy_why[0] ? " (the first says: " : "", r->energy_why,
-                 r->energy_why[0] ? ")" : "");
+        snprintf(
+            p->note, sizeof p->note,
+            "No energy measurements in the selected points%s%s%s: "
+            "energy comes from NVML on NVIDIA GPUs and from RAPL on CPUs where it is readable, "
+            "and points stored before schema version 2 did not record it.",
+            r->energy_why[0] ? " (the first says: " : "", r->energy_why,
+            r->energy_why[0] ? ")" : "");
         return GB_OK;
     }
     for (size_t i = 1; i < nx; i++) /* a few dozen orders at most: insertion sort */
@@ -274,11 +295,14 @@ static int energy_plot(const gb_report_t *r, series_t *s, size_t ns, gb_report__
     }
     if (fclose(d) != 0)
         return GB_EIO;
-    fprintf(g, "%sset output 'energy.svg'\nset title 'Energy efficiency: GFLOP/s per watt'\n"
-            "set style data histograms\nset style histogram clustered gap 1\nset style fill solid "
-            "0.85 border -1\nset datafile missing '?'\nset xlabel '%s'\nset ylabel 'GFLOP/s per watt "
-            "(mean over repetitions)'\nset key outside below\nset yrange [0:*]\nplot ",
-            terminal(term, sizeof term, p->width = 960, 520), r->all_square ? "matrix order n" : "size: cube root of M*N*K");
+    fprintf(
+        g,
+        "%sset output 'energy.svg'\nset title 'Energy efficiency: GFLOP/s per watt'\n"
+        "set style data histograms\nset style histogram clustered gap 1\nset style fill solid "
+        "0.85 border -1\nset datafile missing '?'\nset xlabel '%s'\nset ylabel 'GFLOP/s per watt "
+        "(mean over repetitions)'\nset key outside below\nset yrange [0:*]\nplot ",
+        terminal(term, sizeof term, p->width = 960, 520),
+        r->all_square ? "matrix order n" : "size: cube root of M*N*K");
     for (size_t i = 0, col = 2; i < ns && col - 2 < nseries; i++) {
         if (!s[i].shown)
             continue;
@@ -290,11 +314,13 @@ static int energy_plot(const gb_report_t *r, series_t *s, size_t ns, gb_report__
     }
     fprintf(g, "\n");
     p->svg = NULL;
-    snprintf(p->caption, sizeof p->caption, "GFLOP/s per watt: 2*M*N*K times the calls of the "
-             "energy loop (calls after the timed ones for GEMMBENCH_ENERGY_MIN_S seconds or more, 1 "
-             "by default: device-only for timing kernel and ops, whole calls with copies for "
-             "offload) over the energy the device's counter gave for it; mean over the "
-             "repetitions that measured it.");
+    snprintf(
+        p->caption, sizeof p->caption,
+        "GFLOP/s per watt: 2*M*N*K times the calls of the "
+        "energy loop (calls after the timed ones for GEMMBENCH_ENERGY_MIN_S seconds or more, 1 "
+        "by default: device-only for timing kernel and ops, whole calls with copies for "
+        "offload) over the energy the device's counter gave for it; mean over the "
+        "repetitions that measured it.");
     return GB_OK;
 }
 
@@ -354,8 +380,10 @@ int gb_report__make_plots(const gb_report_t *r, int lws, gb_report__plot_t **plo
         }
     }
     if (nheat < r->nlws && lws)
-        snprintf(p[nheat].note, sizeof p[nheat].note, "Heat maps are drawn for the first %d of %zu "
-                 "work-group-size tables; the tables below list every one.", MAX_HEAT, r->nlws);
+        snprintf(p[nheat].note, sizeof p[nheat].note,
+                 "Heat maps are drawn for the first %d of %zu "
+                 "work-group-size tables; the tables below list every one.",
+                 MAX_HEAT, r->nlws);
 done:
     gb_report__gp_close(&gp);
     series_free(s, ns);

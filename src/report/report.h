@@ -12,7 +12,11 @@
 #include "../store/store.h"
 
 typedef enum gb_report_format {
-    GB_REPORT_TEXT = 0, GB_REPORT_MD, GB_REPORT_CSV, GB_REPORT_JSON, GB_REPORT_HTML
+    GB_REPORT_TEXT = 0,
+    GB_REPORT_MD,
+    GB_REPORT_CSV,
+    GB_REPORT_JSON,
+    GB_REPORT_HTML
 } gb_report_format_t;
 
 /* Which tables: repetitions (Table 2), work-group sizes (Table 3), or both. */

@@ -22,18 +22,18 @@ typedef struct gb_report__rep {
 
 /* One row of the repetitions table: every stored repetition of one definition. */
 typedef struct gb_report__row {
-    char *key;       /* the definition text without its rep line (owned) */
-    char *skey;      /* the series: key without the size and the work-group size (owned) */
-    char *settings;  /* "NAME=VALUE\n" lines: parameters, scalars, inputs, padding (owned) */
+    char *key;         /* the definition text without its rep line (owned) */
+    char *skey;        /* the series: key without the size and the work-group size (owned) */
+    char *settings;    /* "NAME=VALUE\n" lines: parameters, scalars, inputs, padding (owned) */
     char variant[256]; /* the settings that tell this row from others of its kernel */
-    size_t dev;      /* index into devices */
+    size_t dev;        /* index into devices */
     char kernel[2 * GB_NAME_MAX], family[2 * GB_NAME_MAX], preset[2 * GB_NAME_MAX];
     char *params_json; /* every parameter, {"NAME":VALUE,...} (owned) */
     gb_precision_t precision;
     char layout[16]; /* "row-NT" */
     gb_timing_t timing;
     size_t m, n, k;
-    int has_lws;     /* LX/LY parameters: the work-group size J x I */
+    int has_lws; /* LX/LY parameters: the work-group size J x I */
     long lws[2];
     gb_report__rep_t *reps; /* sorted by rep index after finishing (owned) */
     size_t nreps, cap;
@@ -49,13 +49,13 @@ typedef struct gb_report__row {
 /* One work-group-size table: a series (one kernel configuration on one device) measured at two
  * or more work-group sizes; rows are sizes, columns work-group sizes. */
 typedef struct gb_report__lws {
-    size_t first;          /* a row of the series, for its labels */
-    char variant[256];     /* the series' variant without LX/LY */
+    size_t first;      /* a row of the series, for its labels */
+    char variant[256]; /* the series' variant without LX/LY */
     size_t ncols, nsizes;
-    long (*cols)[2];       /* J x I, by items then J */
-    size_t (*sizes)[3];    /* M, N, K, ascending */
-    size_t *cell;          /* nsizes x ncols row indices, SIZE_MAX where not measured */
-    size_t *best;          /* per size, the column with the highest mean */
+    long (*cols)[2];    /* J x I, by items then J */
+    size_t (*sizes)[3]; /* M, N, K, ascending */
+    size_t *cell;       /* nsizes x ncols row indices, SIZE_MAX where not measured */
+    size_t *best;       /* per size, the column with the highest mean */
 } gb_report__lws_t;
 
 struct gb_report {
@@ -67,16 +67,16 @@ struct gb_report {
     size_t ndevs, devcap;
     gb_report__row_t *rows;
     size_t nrows, rowcap;
-    size_t *slots;          /* open-addressing hash of row keys (SIZE_MAX: empty) */
+    size_t *slots; /* open-addressing hash of row keys (SIZE_MAX: empty) */
     size_t nslots;
     gb_report__lws_t *lws;
     size_t nlws;
-    unsigned timings;       /* mask of 1u << gb_timing_t present */
-    unsigned precisions;    /* mask of 1u << gb_precision_t present */
-    size_t rep_cols;        /* highest rep index + 1 over rows, at most GB_REPORT_MAX_REP_COLS */
-    unsigned max_rep;       /* highest rep index over rows */
+    unsigned timings;    /* mask of 1u << gb_timing_t present */
+    unsigned precisions; /* mask of 1u << gb_precision_t present */
+    size_t rep_cols;     /* highest rep index + 1 over rows, at most GB_REPORT_MAX_REP_COLS */
+    unsigned max_rep;    /* highest rep index over rows */
     int any_variant, any_energy, all_square, mixed_layouts, finished;
-    char energy_why[128];   /* the first reason a selected point without energy gave (points
+    char energy_why[128]; /* the first reason a selected point without energy gave (points
                                stored before schema version 2 give none), or "" */
 };
 
@@ -159,8 +159,8 @@ int gb_report__write_json(const gb_report_t *r, unsigned tables, FILE *f);
 /* ---- gnuplot.c: running gnuplot in a temporary folder ----------------------------------------- */
 
 typedef struct gb_report__gp {
-    char dir[1024];  /* the temporary folder ("" when none) */
-    FILE *script;    /* dir/plot.gp, open until gb_report__gp_run */
+    char dir[1024]; /* the temporary folder ("" when none) */
+    FILE *script;   /* dir/plot.gp, open until gb_report__gp_run */
 } gb_report__gp_t;
 
 /* Makes the temporary folder (under $TMPDIR, else /tmp) and opens the script in it. GB_EIO with
@@ -185,14 +185,18 @@ void gb_report__strip_lws(const char *variant, char *out, size_t len);
 
 /* ---- plots.c: gnuplot's SVG plots ------------------------------------------------------------ */
 
-typedef enum gb_report__plot_kind { GB_PLOT_PERF = 0, GB_PLOT_HEAT, GB_PLOT_ENERGY } gb_report__plot_kind_t;
+typedef enum gb_report__plot_kind {
+    GB_PLOT_PERF = 0,
+    GB_PLOT_HEAT,
+    GB_PLOT_ENERGY
+} gb_report__plot_kind_t;
 
 /* One plot, made or not: svg (owned) holds an <svg> element ready to inline, or is NULL and
  * note says why there is none; caption says what it shows. */
 typedef struct gb_report__plot {
     gb_report__plot_kind_t kind;
-    size_t lws;             /* for a heat map: its table */
-    int width;              /* the SVG's natural width in pixels (the page draws it no wider) */
+    size_t lws; /* for a heat map: its table */
+    int width;  /* the SVG's natural width in pixels (the page draws it no wider) */
     char *svg;
     char caption[512], note[512];
 } gb_report__plot_t;

@@ -61,12 +61,14 @@ int gb_report__reps_grid(const gb_report_t *r, gb_report__grid_t *g)
         rc |= gb_report__grid_set(g, c++, "%s", gb_timing_name(row->timing));
         for (unsigned k = 0; k < r->rep_cols; k++) {
             const gb_report__rep_t *rep = gb_report__find_rep(row, k);
-            rc |= gb_report__grid_set(g, c++, "%s", num(rep ? rep->gflops : (double)NAN, buf, sizeof buf));
+            rc |= gb_report__grid_set(g, c++, "%s",
+                                      num(rep ? rep->gflops : (double)NAN, buf, sizeof buf));
         }
         rc |= gb_report__grid_set(g, c++, "%s", num(row->mean, buf, sizeof buf));
         rc |= gb_report__grid_set(g, c++, "%s", num(row->std, buf, sizeof buf));
         if (r->any_energy)
-            rc |= gb_report__grid_set(g, c++, "%s", num(row->nenergy ? row->gpw : (double)NAN, buf, sizeof buf));
+            rc |= gb_report__grid_set(g, c++, "%s",
+                                      num(row->nenergy ? row->gpw : (double)NAN, buf, sizeof buf));
         rc |= gb_report__grid_set(g, c++, "%s", gb_report__verdict(row, buf, sizeof buf));
         if (rc != GB_OK)
             return GB_ENOMEM;
@@ -97,11 +99,13 @@ int gb_report__lws_grid(const gb_report_t *r, const gb_report__lws_t *t, gb_repo
         if (square)
             rc = gb_report__grid_set(g, 0, "%zu", t->sizes[s][0]);
         else
-            rc = gb_report__grid_set(g, 0, "%zux%zux%zu", t->sizes[s][0], t->sizes[s][1], t->sizes[s][2]);
+            rc = gb_report__grid_set(g, 0, "%zux%zux%zu", t->sizes[s][0], t->sizes[s][1],
+                                     t->sizes[s][2]);
         for (size_t c = 0; c < t->ncols; c++) {
             size_t i = t->cell[s * t->ncols + c];
-            rc |= gb_report__grid_set(g, c + 1, "%s", num(i == SIZE_MAX ? (double)NAN : r->rows[i].mean,
-                                                          buf, sizeof buf));
+            rc |= gb_report__grid_set(
+                g, c + 1, "%s",
+                num(i == SIZE_MAX ? (double)NAN : r->rows[i].mean, buf, sizeof buf));
         }
         /* The best of one measured cell is no news: marked only where there was a choice. */
         size_t measured = 0;
@@ -118,51 +122,61 @@ int gb_report__lws_grid(const gb_report_t *r, const gb_report__lws_t *t, gb_repo
 void gb_report__header(const gb_report_t *r, void (*line)(const char *text, void *user), void *user)
 {
     char buf[2048], filters[512];
-    snprintf(buf, sizeof buf, "store %s: %zu points, %zu selected (filters: %s), %zu rows", r->source,
-             r->offered, r->selected, gb_report_filter_text(r, filters, sizeof filters), r->nrows);
+    snprintf(buf, sizeof buf, "store %s: %zu points, %zu selected (filters: %s), %zu rows",
+             r->source, r->offered, r->selected, gb_report_filter_text(r, filters, sizeof filters),
+             r->nrows);
     line(buf, user);
     for (size_t i = 0; i < r->ndevs; i++) {
         const gb_report__dev_t *d = &r->devs[i];
         char named[200] = "";
         if (strcmp(d->label, d->name))
             snprintf(named, sizeof named, " (%s in the tables)", d->label);
-        snprintf(buf, sizeof buf, "device %s%s: %s%s%s, platform %s%s%s%s, driver %s", d->name, named,
-                 d->vendor, d->type[0] ? ", " : "", d->type, d->platform, d->platform_version[0] ? " (" : "",
-                 d->platform_version, d->platform_version[0] ? ")" : "", d->driver);
+        snprintf(buf, sizeof buf, "device %s%s: %s%s%s, platform %s%s%s%s, driver %s", d->name,
+                 named, d->vendor, d->type[0] ? ", " : "", d->type, d->platform,
+                 d->platform_version[0] ? " (" : "", d->platform_version,
+                 d->platform_version[0] ? ")" : "", d->driver);
         line(buf, user);
     }
     for (int t = 0; t < 3; t++)
         if (r->timings & (1u << t)) {
-            snprintf(buf, sizeof buf, "GFLOP/s with timing '%s': 2*M*N*K over the median time of a "
-                     "repetition's timed calls, counting %s", gb_timing_name((gb_timing_t)t),
-                     gb_report__timing_text((gb_timing_t)t));
+            snprintf(buf, sizeof buf,
+                     "GFLOP/s with timing '%s': 2*M*N*K over the median time of a "
+                     "repetition's timed calls, counting %s",
+                     gb_timing_name((gb_timing_t)t), gb_report__timing_text((gb_timing_t)t));
             line(buf, user);
         }
     if (r->any_energy) {
-        snprintf(buf, sizeof buf, "GFLOP/s/W: 2*M*N*K times the calls of the energy loop over its "
-                 "energy (NVML or RAPL), the loop running after the timed calls for "
-                 "GEMMBENCH_ENERGY_MIN_S seconds or more, 1 by default (device-only calls for timing "
-                 "kernel and ops, whole calls with copies for offload); mean over the repetitions "
-                 "that measured it");
+        snprintf(
+            buf, sizeof buf,
+            "GFLOP/s/W: 2*M*N*K times the calls of the energy loop over its "
+            "energy (NVML or RAPL), the loop running after the timed calls for "
+            "GEMMBENCH_ENERGY_MIN_S seconds or more, 1 by default (device-only calls for timing "
+            "kernel and ops, whole calls with copies for offload); mean over the repetitions "
+            "that measured it");
         line(buf, user);
     }
     if (r->ndevs > 1) {
-        snprintf(buf, sizeof buf, "note: points from %zu devices: compare rows of one device", r->ndevs);
+        snprintf(buf, sizeof buf, "note: points from %zu devices: compare rows of one device",
+                 r->ndevs);
         line(buf, user);
     }
     if (r->timings & (r->timings - 1)) {
         char list[32] = "";
         for (int t = 0; t < 3; t++)
             if (r->timings & (1u << t))
-                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? ", " : "",
-                         gb_timing_name((gb_timing_t)t));
-        snprintf(buf, sizeof buf, "note: points with different timings (%s): their GFLOP/s count "
-                 "different times; compare rows of one timing (--timing selects one)", list);
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                         list[0] ? ", " : "", gb_timing_name((gb_timing_t)t));
+        snprintf(buf, sizeof buf,
+                 "note: points with different timings (%s): their GFLOP/s count "
+                 "different times; compare rows of one timing (--timing selects one)",
+                 list);
         line(buf, user);
     }
     if (r->max_rep + 1u > r->rep_cols && r->nrows) {
-        snprintf(buf, sizeof buf, "note: repetitions rep%zu to rep%u are not shown as columns; mean "
-                 "and std count every repetition", r->rep_cols, r->max_rep);
+        snprintf(buf, sizeof buf,
+                 "note: repetitions rep%zu to rep%u are not shown as columns; mean "
+                 "and std count every repetition",
+                 r->rep_cols, r->max_rep);
         line(buf, user);
     }
 }
@@ -184,19 +198,23 @@ int gb_report__write_text(const gb_report_t *r, unsigned tables, int markdown, F
     fputs(markdown ? "# gemmbench report\n\n" : "gemmbench report\n", f);
     gb_report__header(r, markdown ? md_line : text_line, f);
     if (tables & GB_REPORT_REPS) {
-        fprintf(f, "\n%sRepetitions (GEMMbench's Table 2)\n%sGFLOP/s of each repetition, their mean and "
-                "sample standard deviation; valid: the worst validation verdict over repetitions\n\n",
-                markdown ? "## " : "", markdown ? "\n" : "");
+        fprintf(
+            f,
+            "\n%sRepetitions (GEMMbench's Table 2)\n%sGFLOP/s of each repetition, their mean and "
+            "sample standard deviation; valid: the worst validation verdict over repetitions\n\n",
+            markdown ? "## " : "", markdown ? "\n" : "");
         if ((rc = gb_report__reps_grid(r, &g)) == GB_OK)
             (markdown ? gb_report__grid_md : gb_report__grid_text)(&g, f);
         gb_report__grid_free(&g);
     }
     if (rc == GB_OK && (tables & GB_REPORT_LWS)) {
-        fprintf(f, "\n%sWork-group sizes (GEMMbench's Table 3)\n%sMean GFLOP/s by size and work-group "
-                "size J x I (LX x LY); %s marks the best of each size\n", markdown ? "## " : "",
-                markdown ? "\n" : "", markdown ? "bold" : "*");
+        fprintf(f,
+                "\n%sWork-group sizes (GEMMbench's Table 3)\n%sMean GFLOP/s by size and work-group "
+                "size J x I (LX x LY); %s marks the best of each size\n",
+                markdown ? "## " : "", markdown ? "\n" : "", markdown ? "bold" : "*");
         if (!r->nlws)
-            fprintf(f, "\nNo work-group-size sweep in the selected points: a table needs one kernel "
+            fprintf(f,
+                    "\nNo work-group-size sweep in the selected points: a table needs one kernel "
                     "configuration measured at two or more work-group sizes (for example "
                     "'gemmbench explore --plan explore-n-lws').\n");
         for (size_t i = 0; rc == GB_OK && i < r->nlws; i++) {

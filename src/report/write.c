@@ -23,13 +23,12 @@ int gb_report_write(const gb_report_t *r, gb_report_format_t fmt, unsigned table
         break;
     case GB_REPORT_JSON: rc = gb_report__write_json(r, tables, f); break;
     case GB_REPORT_HTML: return gb_report__write_html(r, tables, f, msg, msglen);
-    default:
-        snprintf(msg, msglen, "unknown report format");
-        return GB_EBADARG;
+    default: snprintf(msg, msglen, "unknown report format"); return GB_EBADARG;
     }
     if (rc == GB_OK && ferror(f))
         rc = GB_EIO;
     if (rc != GB_OK)
-        snprintf(msg, msglen, "%s", rc == GB_ENOMEM ? "out of memory" : "writing the report failed");
+        snprintf(msg, msglen, "%s",
+                 rc == GB_ENOMEM ? "out of memory" : "writing the report failed");
     return rc;
 }

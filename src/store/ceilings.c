@@ -10,10 +10,11 @@
 static int ensure_table(gb_store_t *st)
 {
     /* Added beside schema version 1 without changing it: older stores gain the table. */
-    return gb_store__exec(st, "CREATE TABLE IF NOT EXISTS ceilings(device TEXT NOT NULL, "
-                              "platform_version TEXT NOT NULL, driver TEXT NOT NULL, peak_s REAL, "
-                              "peak_d REAL, bandwidth_gbs REAL, method TEXT NOT NULL, "
-                              "timestamp TEXT NOT NULL, PRIMARY KEY(device, platform_version, driver))");
+    return gb_store__exec(
+        st, "CREATE TABLE IF NOT EXISTS ceilings(device TEXT NOT NULL, "
+            "platform_version TEXT NOT NULL, driver TEXT NOT NULL, peak_s REAL, "
+            "peak_d REAL, bandwidth_gbs REAL, method TEXT NOT NULL, "
+            "timestamp TEXT NOT NULL, PRIMARY KEY(device, platform_version, driver))");
 }
 
 int gb_store_put_ceilings(gb_store_t *st, const gb_device_info_t *dev, const gb_ceilings_t *c)
@@ -21,8 +22,10 @@ int gb_store_put_ceilings(gb_store_t *st, const gb_device_info_t *dev, const gb_
     sqlite3_stmt *q = NULL;
     int rc = ensure_table(st);
     if (rc == GB_OK)
-        rc = gb_store__prepare(st, "INSERT OR REPLACE INTO ceilings VALUES(?, ?, ?, ?, ?, ?, ?, "
-                                   "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))", &q);
+        rc = gb_store__prepare(st,
+                               "INSERT OR REPLACE INTO ceilings VALUES(?, ?, ?, ?, ?, ?, ?, "
+                               "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+                               &q);
     if (rc != GB_OK)
         return rc;
     sqlite3_bind_text(q, 1, dev->name, -1, SQLITE_STATIC);
@@ -50,8 +53,9 @@ int gb_store_get_ceilings(gb_store_t *st, const gb_device_info_t *dev, gb_ceilin
     when[0] = '\0';
     int rc = ensure_table(st);
     if (rc == GB_OK)
-        rc = gb_store__prepare(st, "SELECT peak_s, peak_d, bandwidth_gbs, method, timestamp FROM "
-                                   "ceilings WHERE device = ? AND platform_version = ? AND driver = ?",
+        rc = gb_store__prepare(st,
+                               "SELECT peak_s, peak_d, bandwidth_gbs, method, timestamp FROM "
+                               "ceilings WHERE device = ? AND platform_version = ? AND driver = ?",
                                &q);
     if (rc != GB_OK)
         return rc;

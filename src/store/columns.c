@@ -117,13 +117,15 @@ const size_t gb_store__ncols = sizeof gb_store__cols / sizeof gb_store__cols[0];
 gb_store__class_t gb_store__class(const gb_store__col_t *c)
 {
     switch (c->kind) {
-    case GB_COL_INT: case GB_COL_UINT: case GB_COL_SIZE: case GB_COL_U64: case GB_COL_BOOL:
-    case GB_COL_OPTSIZE:
-        return GB_CLASS_INT;
-    case GB_COL_DBL: case GB_COL_OPTDBL:
-        return GB_CLASS_DBL;
-    default:
-        return GB_CLASS_TEXT;
+    case GB_COL_INT:
+    case GB_COL_UINT:
+    case GB_COL_SIZE:
+    case GB_COL_U64:
+    case GB_COL_BOOL:
+    case GB_COL_OPTSIZE: return GB_CLASS_INT;
+    case GB_COL_DBL:
+    case GB_COL_OPTDBL: return GB_CLASS_DBL;
+    default: return GB_CLASS_TEXT;
     }
 }
 
@@ -132,7 +134,8 @@ int gb_store__is_null(const gb_point_t *pt, const gb_store__col_t *c)
     switch (c->kind) {
     case GB_COL_OPTSTR: return CFIELD(pt, c, char)[0] == '\0';
     case GB_COL_OPTSIZE: return *CFIELD(pt, c, size_t) == 0;
-    case GB_COL_DBL: case GB_COL_OPTDBL: return isnan(gb_store__get_dbl(pt, c));
+    case GB_COL_DBL:
+    case GB_COL_OPTDBL: return isnan(gb_store__get_dbl(pt, c));
     default: return 0;
     }
 }
@@ -140,9 +143,11 @@ int gb_store__is_null(const gb_point_t *pt, const gb_store__col_t *c)
 int64_t gb_store__get_int(const gb_point_t *pt, const gb_store__col_t *c)
 {
     switch (c->kind) {
-    case GB_COL_INT: case GB_COL_BOOL: return *CFIELD(pt, c, int);
+    case GB_COL_INT:
+    case GB_COL_BOOL: return *CFIELD(pt, c, int);
     case GB_COL_UINT: return *CFIELD(pt, c, unsigned);
-    case GB_COL_SIZE: case GB_COL_OPTSIZE: return (int64_t)*CFIELD(pt, c, size_t);
+    case GB_COL_SIZE:
+    case GB_COL_OPTSIZE: return (int64_t)*CFIELD(pt, c, size_t);
     case GB_COL_U64: return (int64_t)*CFIELD(pt, c, uint64_t);
     default: return 0;
     }
@@ -158,7 +163,8 @@ int gb_store__set_int(gb_point_t *pt, const gb_store__col_t *c, int64_t v, char 
         return GB_OK;
     case GB_COL_BOOL:
         if (v != 0 && v != 1)
-            return gb__fail(msg, len, GB_EBADPOINT, "key '%s' must be 0 or 1 (or a boolean)", c->name);
+            return gb__fail(msg, len, GB_EBADPOINT, "key '%s' must be 0 or 1 (or a boolean)",
+                            c->name);
         *FIELD(pt, c, int) = (int)v;
         return GB_OK;
     case GB_COL_UINT:
@@ -166,16 +172,14 @@ int gb_store__set_int(gb_point_t *pt, const gb_store__col_t *c, int64_t v, char 
             break;
         *FIELD(pt, c, unsigned) = (unsigned)v;
         return GB_OK;
-    case GB_COL_SIZE: case GB_COL_OPTSIZE:
+    case GB_COL_SIZE:
+    case GB_COL_OPTSIZE:
         if (v < 0)
             break;
         *FIELD(pt, c, size_t) = (size_t)v;
         return GB_OK;
-    case GB_COL_U64:
-        *FIELD(pt, c, uint64_t) = (uint64_t)v;
-        return GB_OK;
-    default:
-        return gb__fail(msg, len, GB_EBADPOINT, "key '%s' is not an integer column", c->name);
+    case GB_COL_U64: *FIELD(pt, c, uint64_t) = (uint64_t)v; return GB_OK;
+    default: return gb__fail(msg, len, GB_EBADPOINT, "key '%s' is not an integer column", c->name);
     }
     return gb__fail(msg, len, GB_EBADPOINT, "key '%s' is out of range", c->name);
 }
@@ -237,7 +241,8 @@ static const char *dist_text(const gb_dist_t *d, char *buf, size_t len)
     case GB_DIST_NORMAL: snprintf(buf, len, "normal"); break;
     case GB_DIST_INT: snprintf(buf, len, "int:%ld", d->range); break;
     default:
-        snprintf(buf, len, "uniform:%s:%s", shortest(lo, sizeof lo, d->lo), shortest(hi, sizeof hi, d->hi));
+        snprintf(buf, len, "uniform:%s:%s", shortest(lo, sizeof lo, d->lo),
+                 shortest(hi, sizeof hi, d->hi));
         break;
     }
     return buf;
@@ -250,7 +255,8 @@ static const char *params_text(const gb_params_t *ps, char *buf, size_t len)
     int n = snprintf(buf, len, "{");
     used = n > 0 ? (size_t)n : 0;
     for (size_t i = 0; i < ps->count && used < len; i++) {
-        n = snprintf(buf + used, len - used, "%s\"%s\":%ld", i ? "," : "", ps->name[i], ps->value[i]);
+        n = snprintf(buf + used, len - used, "%s\"%s\":%ld", i ? "," : "", ps->name[i],
+                     ps->value[i]);
         used += n > 0 ? (size_t)n : 0;
     }
     if (used + 2 > len) {
@@ -268,7 +274,8 @@ static int params_parse(const char *s, gb_params_t *ps, const char *key, char *m
     gb_params_t out;
     memset(&out, 0, sizeof out);
     if (!cJSON_IsObject(o)) {
-        rc = gb__fail(msg, len, GB_EBADPOINT, "key '%s' must be a JSON object of NAME: integer", key);
+        rc = gb__fail(msg, len, GB_EBADPOINT, "key '%s' must be a JSON object of NAME: integer",
+                      key);
         goto done;
     }
     for (cJSON *it = o->child; it; it = it->next) {
@@ -276,8 +283,10 @@ static int params_parse(const char *s, gb_params_t *ps, const char *key, char *m
         if (!it->string || !it->string[0] || strlen(it->string) >= GB_NAME_MAX ||
             !cJSON_IsNumber(it) || v != floor(v) || fabs(v) > 9.0e15 ||
             gb_params_get(&out, it->string, &(long){0}) || out.count == GB_MAX_PARAMS) {
-            rc = gb__fail(msg, len, GB_EBADPOINT, "key '%s': parameter '%s' must be a unique short name "
-                      "with an integer value", key, it->string ? it->string : "");
+            rc = gb__fail(msg, len, GB_EBADPOINT,
+                          "key '%s': parameter '%s' must be a unique short name "
+                          "with an integer value",
+                          key, it->string ? it->string : "");
             goto done;
         }
         gb_params_set(&out, it->string, (long)v);
@@ -306,7 +315,8 @@ const char *gb_store__get_text(const gb_point_t *pt, const gb_store__col_t *c, c
 {
     const gb_validation_t *v = CFIELD(pt, c, gb_validation_t);
     switch (c->kind) {
-    case GB_COL_STR: case GB_COL_OPTSTR: return CFIELD(pt, c, char);
+    case GB_COL_STR:
+    case GB_COL_OPTSTR: return CFIELD(pt, c, char);
     case GB_COL_PREC: return gb_precision_name(*CFIELD(pt, c, gb_precision_t));
     case GB_COL_LAYOUT: return *CFIELD(pt, c, gb_layout_t) == GB_COL_MAJOR ? "col" : "row";
     case GB_COL_TRANS: return *CFIELD(pt, c, gb_trans_t) == GB_TRANS ? "T" : "N";
@@ -330,8 +340,8 @@ int gb_store__set_text(gb_point_t *pt, const gb_store__col_t *c, const char *s, 
     gb_validation_t *v = FIELD(pt, c, gb_validation_t);
     const char *bad = NULL;
     switch (c->kind) {
-    case GB_COL_STR: case GB_COL_OPTSTR:
-        return copy_str(FIELD(pt, c, char), c->size, s, c->name, msg, len);
+    case GB_COL_STR:
+    case GB_COL_OPTSTR: return copy_str(FIELD(pt, c, char), c->size, s, c->name, msg, len);
     case GB_COL_PREC:
         if (!strcmp(s, "s") || !strcmp(s, "d"))
             *FIELD(pt, c, gb_precision_t) = s[0] == 'd' ? GB_PREC_D : GB_PREC_S;
@@ -356,8 +366,9 @@ int gb_store__set_text(gb_point_t *pt, const gb_store__col_t *c, const char *s, 
         break;
     case GB_COL_VMODE:
         if (!strcmp(s, "auto") || !strcmp(s, "on") || !strcmp(s, "off"))
-            *FIELD(pt, c, gb_validate_mode_t) = s[1] == 'n' ? GB_VALIDATE_ON
-                                               : s[1] == 'f' ? GB_VALIDATE_OFF : GB_VALIDATE_AUTO;
+            *FIELD(pt, c, gb_validate_mode_t) = s[1] == 'n'   ? GB_VALIDATE_ON
+                                                : s[1] == 'f' ? GB_VALIDATE_OFF
+                                                              : GB_VALIDATE_AUTO;
         else
             bad = "auto, on or off";
         break;
@@ -367,15 +378,14 @@ int gb_store__set_text(gb_point_t *pt, const gb_store__col_t *c, const char *s, 
             bad = "uniform:LO:HI, normal or int:R";
         break;
     }
-    case GB_COL_PARAMS:
-        return params_parse(s, FIELD(pt, c, gb_params_t), c->name, msg, len);
+    case GB_COL_PARAMS: return params_parse(s, FIELD(pt, c, gb_params_t), c->name, msg, len);
     case GB_COL_ENV: {
         cJSON *o = cJSON_Parse(s);
         int ok = cJSON_IsObject(o) && strlen(s) <= 65536;
         cJSON_Delete(o);
         if (!ok)
-            return gb__fail(msg, len, GB_EBADPOINT, "key '%s' must be a JSON object (at most 64 KiB)",
-                        c->name);
+            return gb__fail(msg, len, GB_EBADPOINT,
+                            "key '%s' must be a JSON object (at most 64 KiB)", c->name);
         char *dup = malloc(strlen(s) + 1);
         if (!dup)
             return gb__fail(msg, len, GB_ENOMEM, "out of memory reading key '%s'", c->name);
@@ -398,9 +408,7 @@ int gb_store__set_text(gb_point_t *pt, const gb_store__col_t *c, const char *s, 
         else
             bad = "exact, bound or none";
         break;
-    default:
-        bad = "text";
-        break;
+    default: bad = "text"; break;
     }
     if (bad)
         return gb__fail(msg, len, GB_EBADPOINT, "key '%s' must be %s", c->name, bad);
@@ -426,8 +434,7 @@ const char *gb_store__text(const gb_point_t *pt, const gb_store__col_t *c, char 
             shortest(buf, len, v);
         return buf;
     }
-    default:
-        return gb_store__get_text(pt, c, buf, len);
+    default: return gb_store__get_text(pt, c, buf, len);
     }
 }
 
@@ -438,4 +445,3 @@ int gb_store__phase_parse(const char *name)
             return ph;
     return -1;
 }
-

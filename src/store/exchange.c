@@ -36,7 +36,8 @@ static cJSON *json_integer(int64_t v, int is_unsigned)
         snprintf(buf, sizeof buf, "%llu", (unsigned long long)(uint64_t)v);
     else
         snprintf(buf, sizeof buf, "%lld", (long long)v);
-    if ((is_unsigned && (uint64_t)v > (1ull << 53)) || (!is_unsigned && (v > (1ll << 53) || v < -(1ll << 53))))
+    if ((is_unsigned && (uint64_t)v > (1ull << 53)) ||
+        (!is_unsigned && (v > (1ll << 53) || v < -(1ll << 53))))
         return cJSON_CreateString(buf);
     return cJSON_CreateRaw(buf);
 }
@@ -74,24 +75,24 @@ void *gb_point_to_json(const gb_point_t *pt)
          * is "nan", below). */
         if (c->kind != GB_COL_DBL && gb_store__is_null(pt, c))
             v = cJSON_CreateNull();
-        else switch (gb_store__class(c)) {
-        case GB_CLASS_INT:
-            if (c->kind == GB_COL_BOOL)
-                v = cJSON_CreateBool(gb_store__get_int(pt, c) != 0);
-            else
-                v = json_integer(gb_store__get_int(pt, c), c->kind == GB_COL_U64 ||
-                                 c->kind == GB_COL_SIZE || c->kind == GB_COL_OPTSIZE);
-            break;
-        case GB_CLASS_DBL:
-            v = json_double(gb_store__get_dbl(pt, c));
-            break;
-        default:
-            if (c->kind == GB_COL_PARAMS || c->kind == GB_COL_ENV)
-                v = cJSON_Parse(gb_store__get_text(pt, c, buf, sizeof buf));
-            else
-                v = cJSON_CreateString(gb_store__get_text(pt, c, buf, sizeof buf));
-            break;
-        }
+        else
+            switch (gb_store__class(c)) {
+            case GB_CLASS_INT:
+                if (c->kind == GB_COL_BOOL)
+                    v = cJSON_CreateBool(gb_store__get_int(pt, c) != 0);
+                else
+                    v = json_integer(gb_store__get_int(pt, c), c->kind == GB_COL_U64 ||
+                                                                   c->kind == GB_COL_SIZE ||
+                                                                   c->kind == GB_COL_OPTSIZE);
+                break;
+            case GB_CLASS_DBL: v = json_double(gb_store__get_dbl(pt, c)); break;
+            default:
+                if (c->kind == GB_COL_PARAMS || c->kind == GB_COL_ENV)
+                    v = cJSON_Parse(gb_store__get_text(pt, c, buf, sizeof buf));
+                else
+                    v = cJSON_CreateString(gb_store__get_text(pt, c, buf, sizeof buf));
+                break;
+            }
         if (!v) {
             cJSON_Delete(o);
             return NULL;
@@ -127,8 +128,8 @@ static int column_from_json(gb_point_t *pt, const gb_store__col_t *c, const cJSO
                             size_t len)
 {
     /* null: an optional value's "none" (as gb_point_init leaves the field; -1 for doubles). */
-    if (cJSON_IsNull(v) && (c->kind == GB_COL_OPTSTR || c->kind == GB_COL_OPTSIZE ||
-                            c->kind == GB_COL_OPTDBL)) {
+    if (cJSON_IsNull(v) &&
+        (c->kind == GB_COL_OPTSTR || c->kind == GB_COL_OPTSIZE || c->kind == GB_COL_OPTDBL)) {
         if (c->kind == GB_COL_OPTDBL)
             gb_store__set_dbl(pt, c, (double)NAN);
         return GB_OK;
@@ -138,8 +139,8 @@ static int column_from_json(gb_point_t *pt, const gb_store__col_t *c, const cJSO
         int64_t x;
         if (c->kind == GB_COL_BOOL && cJSON_IsBool(v)) {
             x = cJSON_IsTrue(v);
-        } else if (cJSON_IsString(v) && (c->kind == GB_COL_U64 || c->kind == GB_COL_SIZE ||
-                                         c->kind == GB_COL_OPTSIZE)) {
+        } else if (cJSON_IsString(v) &&
+                   (c->kind == GB_COL_U64 || c->kind == GB_COL_SIZE || c->kind == GB_COL_OPTSIZE)) {
             char *end;
             errno = 0;
             unsigned long long u = strtoull(v->valuestring, &end, 10);
@@ -212,8 +213,9 @@ static int phase_from_json(gb_point_t *pt, int ph, const cJSON *p, char *msg, si
         seen++;
     }
     if (seen != 9)
-        return bad(msg, len, key, "must have n, min, max, median, mean, std, ci95_lo, ci95_hi "
-                                  "and samples, each once");
+        return bad(msg, len, key,
+                   "must have n, min, max, median, mean, std, ci95_lo, ci95_hi "
+                   "and samples, each once");
     if (!cJSON_IsArray(samples) || (size_t)cJSON_GetArraySize(samples) != s->n)
         return bad(msg, len, key, "must have a samples array of n numbers");
     if (s->n && !(pt->result.samples_ms[ph] = calloc(s->n, sizeof(double))))
@@ -263,11 +265,13 @@ int gb_point_from_json(const void *json, gb_point_t *pt, char *msg, size_t msgle
     }
     const cJSON *phases = cJSON_GetObjectItemCaseSensitive(o, "phases");
     if (!cJSON_IsObject(phases) || cJSON_GetArraySize(phases) != GB_PHASE_COUNT)
-        return bad(msg, msglen, "phases", "must be an object with one entry per phase (main, "
-                                          "helpers, h2d, d2h, ops, offload, wall)");
+        return bad(msg, msglen, "phases",
+                   "must be an object with one entry per phase (main, "
+                   "helpers, h2d, d2h, ops, offload, wall)");
     for (int ph = 0; ph < GB_PHASE_COUNT; ph++) {
-        int rc = phase_from_json(pt, ph, cJSON_GetObjectItemCaseSensitive(phases,
-                                 gb_phase_name((gb_phase_t)ph)), msg, msglen);
+        int rc = phase_from_json(
+            pt, ph, cJSON_GetObjectItemCaseSensitive(phases, gb_phase_name((gb_phase_t)ph)), msg,
+            msglen);
         if (rc != GB_OK)
             return rc;
     }
@@ -313,15 +317,16 @@ int gb_store_export_json(gb_store_t *st, FILE *f, size_t *count)
     char when[32];
     now_utc(when, sizeof when);
     export_state_t es = {f, 0, 0};
-    fprintf(f, "{\n\"format\": \"%s\",\n\"version\": %d,\n\"schema_version\": %d,\n"
-               "\"exported\": \"%s\",\n\"tool_version\": \"%s\",\n\"points\": [",
+    fprintf(f,
+            "{\n\"format\": \"%s\",\n\"version\": %d,\n\"schema_version\": %d,\n"
+            "\"exported\": \"%s\",\n\"tool_version\": \"%s\",\n\"points\": [",
             GB_EXPORT_FORMAT, GB_EXPORT_VERSION, GB_STORE_SCHEMA_VERSION, when, gb_version());
     int rc = gb_store_foreach(st, 1, export_one, &es);
     fprintf(f, "%s]\n}\n", es.count ? "\n" : "");
     *count = es.count;
     if (rc == GB_ENOMEM || rc == GB_EIO)
-        return gb_store__fail(st, rc, rc == GB_EIO ? "writing the export failed"
-                                                   : "out of memory exporting");
+        return gb_store__fail(
+            st, rc, rc == GB_EIO ? "writing the export failed" : "out of memory exporting");
     if (rc == GB_OK && (fflush(f) != 0 || ferror(f)))
         return gb_store__fail(st, GB_EIO, "writing the export failed");
     return rc;
@@ -350,8 +355,8 @@ static void csv_field(FILE *f, const char *s, int first)
     gb_store_csv_field(f, s);
 }
 
-static const char *const stat_names[8] = {"n", "min", "max", "median", "mean", "std", "ci95_lo",
-                                          "ci95_hi"};
+static const char *const stat_names[8] = {"n",    "min", "max",     "median",
+                                          "mean", "std", "ci95_lo", "ci95_hi"};
 
 static int csv_one(const gb_point_t *pt, void *user)
 {
@@ -444,8 +449,8 @@ static const char *missing_v2_key(const cJSON *o)
     return NULL;
 }
 
-int gb_store_import_parse(const char *text, size_t len, const char *origin,
-                          gb_store_import_t **out, char *msg, size_t msglen)
+int gb_store_import_parse(const char *text, size_t len, const char *origin, gb_store_import_t **out,
+                          char *msg, size_t msglen)
 {
     char why[512];
     const char *end = NULL;
@@ -460,8 +465,10 @@ int gb_store_import_parse(const char *text, size_t len, const char *origin,
     if (!root) {
         size_t line, col;
         line_col(text, end && end >= text ? (size_t)(end - text) : 0, &line, &col);
-        snprintf(msg, msglen, "%s is not valid JSON (line %zu, column %zu); give a file "
-                 "made by 'gemmbench export --format json'", origin, line, col);
+        snprintf(msg, msglen,
+                 "%s is not valid JSON (line %zu, column %zu); give a file "
+                 "made by 'gemmbench export --format json'",
+                 origin, line, col);
         goto done;
     }
     /* One document per file: a second export concatenated after the first is an error, not
@@ -470,8 +477,10 @@ int gb_store_import_parse(const char *text, size_t len, const char *origin,
         if (!strchr(" \t\r\n", text[at]) || text[at] == '\0') {
             size_t line, col;
             line_col(text, at, &line, &col);
-            snprintf(msg, msglen, "%s: text after the JSON document at byte offset %zu (line "
-                     "%zu, column %zu); import one export at a time", origin, at, line, col);
+            snprintf(msg, msglen,
+                     "%s: text after the JSON document at byte offset %zu (line "
+                     "%zu, column %zu); import one export at a time",
+                     origin, at, line, col);
             goto done;
         }
     const cJSON *format = cJSON_GetObjectItemCaseSensitive(root, "format");
@@ -479,14 +488,18 @@ int gb_store_import_parse(const char *text, size_t len, const char *origin,
     const cJSON *points = cJSON_GetObjectItemCaseSensitive(root, "points");
     if (!cJSON_IsObject(root) || !cJSON_IsString(format) ||
         strcmp(format->valuestring, GB_EXPORT_FORMAT) != 0) {
-        snprintf(msg, msglen, "%s: key 'format' must be \"%s\"; give a file made by "
-                 "'gemmbench export --format json'", origin, GB_EXPORT_FORMAT);
+        snprintf(msg, msglen,
+                 "%s: key 'format' must be \"%s\"; give a file made by "
+                 "'gemmbench export --format json'",
+                 origin, GB_EXPORT_FORMAT);
         goto done;
     }
-    if (!cJSON_IsNumber(version) || (version->valuedouble != 1 &&
-                                     version->valuedouble != GB_EXPORT_VERSION)) {
-        snprintf(msg, msglen, "%s: key 'version' must be 1 or %d (a newer gemmbench may read "
-                 "this file)", origin, GB_EXPORT_VERSION);
+    if (!cJSON_IsNumber(version) ||
+        (version->valuedouble != 1 && version->valuedouble != GB_EXPORT_VERSION)) {
+        snprintf(msg, msglen,
+                 "%s: key 'version' must be 1 or %d (a newer gemmbench may read "
+                 "this file)",
+                 origin, GB_EXPORT_VERSION);
         goto done;
     }
     if (!cJSON_IsArray(points)) {
@@ -494,8 +507,8 @@ int gb_store_import_parse(const char *text, size_t len, const char *origin,
         goto done;
     }
     for (const cJSON *it = root->child; it; it = it->next) {
-        static const char *const known[] = {"format", "version", "schema_version", "exported",
-                                            "tool_version", "points"};
+        static const char *const known[] = {"format",   "version",      "schema_version",
+                                            "exported", "tool_version", "points"};
         size_t k = 0;
         while (k < 6 && strcmp(it->string, known[k]))
             k++;

@@ -56,8 +56,8 @@ int gb_point_define(gb_point_t *pt, const gb_device_info_t *dev, const gb_impl_t
     }
     const gb_config_t *cfg = &im->config;
     copy_trunc(pt->kernel, sizeof pt->kernel, gb_impl_name(im));
-    copy_trunc(pt->family, sizeof pt->family, cfg->family ? gb_family_name(cfg->family)
-                                                          : gb_impl_name(im));
+    copy_trunc(pt->family, sizeof pt->family,
+               cfg->family ? gb_family_name(cfg->family) : gb_impl_name(im));
     copy_trunc(pt->preset, sizeof pt->preset, cfg->preset ? cfg->preset->name : "");
     copy_trunc(pt->source_origin, sizeof pt->source_origin, gb_impl_origin(im));
     pt->params = cfg->params;
@@ -65,8 +65,8 @@ int gb_point_define(gb_point_t *pt, const gb_device_info_t *dev, const gb_impl_t
     pt->problem = *problem;
     gb_problem_check(&pt->problem, NULL, 0);
     /* What is compiled for this problem on this device, with its build options. */
-    int rc = gb_impl_program_id(im, dev, &pt->problem, pt->source_hash, sizeof pt->source_hash,
-                                msg, msglen);
+    int rc = gb_impl_program_id(im, dev, &pt->problem, pt->source_hash, sizeof pt->source_hash, msg,
+                                msglen);
     if (rc != GB_OK)
         return rc;
     if (pt->problem.alpha == 0.0)
@@ -111,8 +111,8 @@ int gb_point_set_result(gb_point_t *pt, const gb_result_t *r)
         for (size_t i = 0; i < n; i++)
             if (copy.samples_ms[ph][i] == 0.0)
                 copy.samples_ms[ph][i] = 0.0;
-        double *st[7] = {&copy.time_ms[ph].min, &copy.time_ms[ph].max, &copy.time_ms[ph].median,
-                         &copy.time_ms[ph].mean, &copy.time_ms[ph].std, &copy.time_ms[ph].ci95_lo,
+        double *st[7] = {&copy.time_ms[ph].min,    &copy.time_ms[ph].max, &copy.time_ms[ph].median,
+                         &copy.time_ms[ph].mean,   &copy.time_ms[ph].std, &copy.time_ms[ph].ci95_lo,
                          &copy.time_ms[ph].ci95_hi};
         for (int j = 0; j < 7; j++)
             if (*st[j] == 0.0)
@@ -127,9 +127,10 @@ int gb_point_set_result(gb_point_t *pt, const gb_result_t *r)
  * (PoCL, ICD loader), device visibility, BLAS threads and gemmbench's. */
 static int env_selected(const char *kv)
 {
-    static const char *const prefixes[] = {"POCL_", "OCL_ICD_", "OPENCL_", "GEMMBENCH_", "CUDA_",
-                                           "NEOReadDebugKeys", "ZE_", "ROCR_", "HIP_", "GPU_",
-                                           "OMP_NUM_THREADS", "OPENBLAS_", "CL_"};
+    static const char *const prefixes[] = {
+        "POCL_", "OCL_ICD_", "OPENCL_", "GEMMBENCH_", "CUDA_",           "NEOReadDebugKeys",
+        "ZE_",   "ROCR_",    "HIP_",    "GPU_",       "OMP_NUM_THREADS", "OPENBLAS_",
+        "CL_"};
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
         if (!strncmp(kv, prefixes[i], strlen(prefixes[i])))
             return 1;
@@ -271,21 +272,31 @@ int gb_point_check(const gb_point_t *pt, char *msg, size_t msglen)
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory checking point %s", pt->id);
     memcpy(buf, tmp.id, sizeof buf);
     if (strcmp(buf, pt->id) != 0)
-        return gb__fail(msg, msglen, GB_EBADPOINT, "id '%s' does not match its definition (which hashes "
-                    "to %s)", pt->id, buf);
-    if ((unsigned)pt->problem.precision > GB_PREC_D || (unsigned)pt->problem.layout > GB_COL_MAJOR ||
-        (unsigned)pt->problem.trans_a > GB_TRANS || (unsigned)pt->problem.trans_b > GB_TRANS ||
-        (unsigned)pt->timing > GB_TIMING_OFFLOAD || pt->result.timing != pt->timing)
-        return gb__fail(msg, msglen, GB_EBADPOINT, "point %s has an out-of-range precision, layout, "
-                    "transposition or timing", pt->id);
+        return gb__fail(msg, msglen, GB_EBADPOINT,
+                        "id '%s' does not match its definition (which hashes "
+                        "to %s)",
+                        pt->id, buf);
+    if ((unsigned)pt->problem.precision > GB_PREC_D ||
+        (unsigned)pt->problem.layout > GB_COL_MAJOR || (unsigned)pt->problem.trans_a > GB_TRANS ||
+        (unsigned)pt->problem.trans_b > GB_TRANS || (unsigned)pt->timing > GB_TIMING_OFFLOAD ||
+        pt->result.timing != pt->timing)
+        return gb__fail(msg, msglen, GB_EBADPOINT,
+                        "point %s has an out-of-range precision, layout, "
+                        "transposition or timing",
+                        pt->id);
     if (pt->iterations < 1 || pt->warmup < 0)
-        return gb__fail(msg, msglen, GB_EBADPOINT, "point %s: iterations must be at least 1 and warmup "
-                    "at least 0", pt->id);
+        return gb__fail(msg, msglen, GB_EBADPOINT,
+                        "point %s: iterations must be at least 1 and warmup "
+                        "at least 0",
+                        pt->id);
     if (!pt->timestamp[0] || !pt->tool_version[0])
-        return gb__fail(msg, msglen, GB_EBADPOINT, "point %s has no timestamp or tool version", pt->id);
+        return gb__fail(msg, msglen, GB_EBADPOINT, "point %s has no timestamp or tool version",
+                        pt->id);
     for (int ph = 0; ph < GB_PHASE_COUNT; ph++)
         if (pt->result.time_ms[ph].n != (size_t)pt->iterations || !pt->result.samples_ms[ph])
-            return gb__fail(msg, msglen, GB_EBADPOINT, "point %s: phase '%s' does not hold one sample "
-                        "per iteration", pt->id, gb_phase_name((gb_phase_t)ph));
+            return gb__fail(msg, msglen, GB_EBADPOINT,
+                            "point %s: phase '%s' does not hold one sample "
+                            "per iteration",
+                            pt->id, gb_phase_name((gb_phase_t)ph));
     return GB_OK;
 }

@@ -41,8 +41,10 @@ static int read_point(gb_store_t *st, sqlite3_stmt *q, gb_point_t *pt, int with_
             rc = gb_store__set_int(pt, c, sqlite3_column_int64(q, at), why, sizeof why);
             break;
         case GB_CLASS_DBL:
-            gb_store__set_dbl(pt, c, sqlite3_column_type(q, at) == SQLITE_NULL
-                                         ? (double)NAN : sqlite3_column_double(q, at));
+            gb_store__set_dbl(pt, c,
+                              sqlite3_column_type(q, at) == SQLITE_NULL
+                                  ? (double)NAN
+                                  : sqlite3_column_double(q, at));
             break;
         default: {
             const unsigned char *t = sqlite3_column_text(q, at);
@@ -55,10 +57,14 @@ static int read_point(gb_store_t *st, sqlite3_stmt *q, gb_point_t *pt, int with_
     }
     pt->result.timing = pt->timing;
     sqlite3_stmt *s = NULL, *x = NULL;
-    int rc = gb_store__prepare(st, "SELECT phase, n, min, max, median, mean, std, ci95_lo, ci95_hi FROM "
-                         "phase_stats WHERE point_id = ?", &s);
+    int rc =
+        gb_store__prepare(st,
+                          "SELECT phase, n, min, max, median, mean, std, ci95_lo, ci95_hi FROM "
+                          "phase_stats WHERE point_id = ?",
+                          &s);
     if (rc == GB_OK && with_samples)
-        rc = gb_store__prepare(st, "SELECT i, ms FROM samples WHERE point_id = ? AND phase = ? ORDER BY i", &x);
+        rc = gb_store__prepare(
+            st, "SELECT i, ms FROM samples WHERE point_id = ? AND phase = ? ORDER BY i", &x);
     if (rc != GB_OK)
         goto done;
     sqlite3_bind_text(s, 1, pt->id, -1, SQLITE_TRANSIENT);
@@ -67,22 +73,23 @@ static int read_point(gb_store_t *st, sqlite3_stmt *q, gb_point_t *pt, int with_
         const char *name = (const char *)sqlite3_column_text(s, 0);
         int ph = name ? gb_store__phase_parse(name) : -1;
         if (ph < 0) {
-            rc = gb_store__failf(st, GB_ECORRUPT, "store %s: point %s has an unknown phase '%s'", st->path, pt->id,
-                      name ? name : "");
+            rc = gb_store__failf(st, GB_ECORRUPT, "store %s: point %s has an unknown phase '%s'",
+                                 st->path, pt->id, name ? name : "");
             break;
         }
         gb_stats_t *stt = &pt->result.time_ms[ph];
         sqlite3_int64 n = sqlite3_column_int64(s, 1);
         if (n < 0 || n > 100000000) {
-            rc = gb_store__failf(st, GB_ECORRUPT, "store %s: point %s has a bad sample count", st->path, pt->id);
+            rc = gb_store__failf(st, GB_ECORRUPT, "store %s: point %s has a bad sample count",
+                                 st->path, pt->id);
             break;
         }
         stt->n = (size_t)n;
-        double *v[7] = {&stt->min, &stt->max, &stt->median, &stt->mean, &stt->std, &stt->ci95_lo,
-                        &stt->ci95_hi};
+        double *v[7] = {&stt->min, &stt->max,     &stt->median, &stt->mean,
+                        &stt->std, &stt->ci95_lo, &stt->ci95_hi};
         for (int j = 0; j < 7; j++)
             *v[j] = sqlite3_column_type(s, 2 + j) == SQLITE_NULL ? (double)NAN
-                                                                  : sqlite3_column_double(s, 2 + j);
+                                                                 : sqlite3_column_double(s, 2 + j);
         if (!with_samples || n == 0)
             continue;
         if (!(pt->result.samples_ms[ph] = calloc((size_t)n, sizeof(double)))) {
@@ -96,16 +103,19 @@ static int read_point(gb_store_t *st, sqlite3_stmt *q, gb_point_t *pt, int with_
         while (sqlite3_step(x) == SQLITE_ROW) {
             sqlite3_int64 i = sqlite3_column_int64(x, 0);
             if (i < 0 || i >= n) {
-                rc = gb_store__failf(st, GB_ECORRUPT, "store %s: point %s has a stray sample", st->path, pt->id);
+                rc = gb_store__failf(st, GB_ECORRUPT, "store %s: point %s has a stray sample",
+                                     st->path, pt->id);
                 break;
             }
             pt->result.samples_ms[ph][i] = sqlite3_column_type(x, 1) == SQLITE_NULL
-                                               ? (double)NAN : sqlite3_column_double(x, 1);
+                                               ? (double)NAN
+                                               : sqlite3_column_double(x, 1);
             got++;
         }
         if (rc == GB_OK && got != (size_t)n)
-            rc = gb_store__failf(st, GB_ECORRUPT, "store %s: point %s phase %s has %zu samples, not %lld",
-                      st->path, pt->id, name, got, (long long)n);
+            rc = gb_store__failf(st, GB_ECORRUPT,
+                                 "store %s: point %s phase %s has %zu samples, not %lld", st->path,
+                                 pt->id, name, got, (long long)n);
     }
     if (rc == GB_OK && step != SQLITE_DONE)
         rc = gb_store__fail_db(st, "reading phase statistics");
@@ -130,8 +140,9 @@ int gb_store_get(gb_store_t *st, const char *id, gb_point_t *pt)
     if (s == SQLITE_ROW)
         rc = read_point(st, q, pt, 1);
     else if (s == SQLITE_DONE)
-        rc = gb_store__failf(st, GB_ENOPOINT, "no point %s in store %s; 'gemmbench store list' shows them",
-                  id, st->path);
+        rc = gb_store__failf(st, GB_ENOPOINT,
+                             "no point %s in store %s; 'gemmbench store list' shows them", id,
+                             st->path);
     else
         rc = gb_store__fail_db(st, "reading a point");
     sqlite3_finalize(q);
@@ -142,8 +153,10 @@ int gb_store_resolve_id(gb_store_t *st, const char *prefix, char id_out[GB_POINT
 {
     size_t len = strlen(prefix);
     if (len < 4 || len > GB_POINT_ID_LEN || strspn(prefix, "0123456789abcdef") != len)
-        return gb_store__failf(st, GB_EBADARG, "'%s' is not a point id: give its %d hex digits, or a unique "
-                    "prefix of at least 4", prefix, GB_POINT_ID_LEN);
+        return gb_store__failf(st, GB_EBADARG,
+                               "'%s' is not a point id: give its %d hex digits, or a unique "
+                               "prefix of at least 4",
+                               prefix, GB_POINT_ID_LEN);
     sqlite3_stmt *q;
     int rc = gb_store__prepare(st, "SELECT id FROM points WHERE substr(id, 1, ?) = ? LIMIT 2", &q);
     if (rc != GB_OK)
@@ -158,11 +171,14 @@ int gb_store_resolve_id(gb_store_t *st, const char *prefix, char id_out[GB_POINT
     }
     sqlite3_finalize(q);
     if (found == 0)
-        return gb_store__failf(st, GB_ENOPOINT, "no point %s in store %s; 'gemmbench store list' shows them",
-                    prefix, st->path);
+        return gb_store__failf(st, GB_ENOPOINT,
+                               "no point %s in store %s; 'gemmbench store list' shows them", prefix,
+                               st->path);
     if (found > 1)
-        return gb_store__failf(st, GB_EBADARG, "point id prefix '%s' is ambiguous in store %s; give more "
-                    "digits", prefix, st->path);
+        return gb_store__failf(st, GB_EBADARG,
+                               "point id prefix '%s' is ambiguous in store %s; give more "
+                               "digits",
+                               prefix, st->path);
     return GB_OK;
 }
 
@@ -239,7 +255,8 @@ static int check_one(const gb_point_t *pt, void *user)
     if (rc == GB_OK) {
         sqlite3_bind_text(q, 1, pt->id, -1, SQLITE_TRANSIENT);
         if (sqlite3_step(q) != SQLITE_ROW || strcmp((const char *)sqlite3_column_text(q, 0), def))
-            check_note(cs, "point %s: %s", pt->id, "its stored definition differs from its columns");
+            check_note(cs, "point %s: %s", pt->id,
+                       "its stored definition differs from its columns");
         sqlite3_finalize(q);
     }
     free(def);
@@ -265,9 +282,12 @@ int gb_store_check(gb_store_t *st, size_t *checked, size_t *bad)
         check_note(&cs, "store: %s%s", "statistics or samples without their point", "");
     sqlite3_finalize(q);
     /* Every point has every phase; counts match; reading each point checks its samples. */
-    if ((rc = gb_store__prepare(st, "SELECT p.id FROM points p WHERE (SELECT count(*) FROM phase_stats s "
-                          "WHERE s.point_id = p.id) != ? OR EXISTS (SELECT 1 FROM phase_stats s "
-                          "WHERE s.point_id = p.id AND s.n != p.iterations)", &q)) != GB_OK)
+    if ((rc = gb_store__prepare(
+             st,
+             "SELECT p.id FROM points p WHERE (SELECT count(*) FROM phase_stats s "
+             "WHERE s.point_id = p.id) != ? OR EXISTS (SELECT 1 FROM phase_stats s "
+             "WHERE s.point_id = p.id AND s.n != p.iterations)",
+             &q)) != GB_OK)
         return rc;
     sqlite3_bind_int(q, 1, GB_PHASE_COUNT);
     while (sqlite3_step(q) == SQLITE_ROW)
@@ -288,4 +308,3 @@ int gb_store_check(gb_store_t *st, size_t *checked, size_t *bad)
         st->msg[0] = '\0';
     return rc;
 }
-

@@ -26,18 +26,22 @@ int gb_store__fail_db(gb_store_t *st, const char *what)
 {
     int ext = sqlite3_extended_errcode(st->db);
     if ((ext & 0xff) == SQLITE_NOTADB)
-        return gb_store__failf(st, GB_ENOTSTORE, "%s is not an SQLite database; give another --store", st->path);
+        return gb_store__failf(st, GB_ENOTSTORE,
+                               "%s is not an SQLite database; give another --store", st->path);
     if ((ext & 0xff) == SQLITE_CANTOPEN)
-        return gb_store__failf(st, GB_EBADARG, "cannot open store %s; check the path (its folder must exist "
-                    "and be writable)", st->path);
+        return gb_store__failf(st, GB_EBADARG,
+                               "cannot open store %s; check the path (its folder must exist "
+                               "and be writable)",
+                               st->path);
     if ((ext & 0xff) == SQLITE_BUSY)
         return gb_store__failf(st, GB_EIO, "store %s is locked by another process (%s); try again",
-                    st->path, what);
+                               st->path, what);
     /* A damaged file is bad input, like a foreign one: exit 2, with the way to recover. */
     if ((ext & 0xff) == SQLITE_CORRUPT)
         return gb_store__failf(st, GB_ECORRUPT, "store %s is damaged (%s: %s); " GB_STORE__RECOVER,
                                st->path, what, sqlite3_errmsg(st->db), st->path);
-    return gb_store__failf(st, GB_ESTORE, "store %s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
+    return gb_store__failf(st, GB_ESTORE, "store %s: %s: %s", st->path, what,
+                           sqlite3_errmsg(st->db));
 }
 
 int gb_store__exec(gb_store_t *st, const char *sql)
@@ -115,8 +119,9 @@ static char *points_ddl(void)
     char *s = malloc(cap);
     if (!s)
         return NULL;
-    len += (size_t)snprintf(s, cap, "CREATE TABLE points(\n  id TEXT PRIMARY KEY NOT NULL,\n"
-                                    "  definition TEXT NOT NULL");
+    len += (size_t)snprintf(s, cap,
+                            "CREATE TABLE points(\n  id TEXT PRIMARY KEY NOT NULL,\n"
+                            "  definition TEXT NOT NULL");
     for (size_t i = 0; i < gb_store__ncols && len < cap; i++)
         len += (size_t)snprintf(s + len, cap - len, ",\n  %s %s", gb_store__cols[i].name,
                                 sql_type(&gb_store__cols[i]));
@@ -198,7 +203,8 @@ static int migrate_v1(gb_store_t *st)
              "UPDATE meta SET value = '2' WHERE key = 'schema_version';"
              "INSERT OR REPLACE INTO meta VALUES('migrated', 'from schema version 1 to 2 on ' || "
              "strftime('%%Y-%%m-%%dT%%H:%%M:%%SZ', 'now') || ' by gemmbench %s (%s)');"
-             "PRAGMA user_version = 2;", gb_version(), gb_store_git_revision());
+             "PRAGMA user_version = 2;",
+             gb_version(), gb_store_git_revision());
     return gb_store__exec(st, sql);
 }
 
@@ -211,9 +217,10 @@ static int schema(gb_store_t *st)
     if ((rc = user_version(st, &v)) != GB_OK || (rc = table_count(st, &tables)) != GB_OK)
         goto done;
     if (v > GB_STORE_SCHEMA_VERSION) {
-        rc = gb_store__failf(st, GB_ENOTSTORE, "store %s has schema version %d, newer than this gemmbench (%s) "
-                  "reads (%d); use a newer gemmbench", st->path, v, gb_version(),
-                  GB_STORE_SCHEMA_VERSION);
+        rc = gb_store__failf(st, GB_ENOTSTORE,
+                             "store %s has schema version %d, newer than this gemmbench (%s) "
+                             "reads (%d); use a newer gemmbench",
+                             st->path, v, gb_version(), GB_STORE_SCHEMA_VERSION);
         goto done;
     }
     if (v == GB_STORE_SCHEMA_VERSION)
@@ -223,8 +230,10 @@ static int schema(gb_store_t *st)
         goto done;
     }
     if (v != 0 || tables != 0) {
-        rc = gb_store__failf(st, GB_ENOTSTORE, "%s is an SQLite database but not a gemmbench results store; give "
-                  "another --store", st->path);
+        rc = gb_store__failf(st, GB_ENOTSTORE,
+                             "%s is an SQLite database but not a gemmbench results store; give "
+                             "another --store",
+                             st->path);
         goto done;
     }
     char *ddl = points_ddl();
@@ -284,7 +293,7 @@ static int prepare_insert(gb_store_t *st)
     free(sql);
     if (rc == GB_OK)
         rc = gb_store__prepare(st, "INSERT INTO phase_stats VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                     &st->insert_stats);
+                               &st->insert_stats);
     if (rc == GB_OK)
         rc = gb_store__prepare(st, "INSERT INTO samples VALUES(?, ?, ?, ?)", &st->insert_sample);
     if (rc == GB_OK)
@@ -320,19 +329,22 @@ static int examine_file(gb_store_t *st, int *kind)
     if (f)
         fclose(f);
     if (!f)
-        return gb_store__failf(st, GB_EBADARG, "cannot read store %s: %s; check the path",
-                               st->path, strerror(errno));
+        return gb_store__failf(st, GB_EBADARG, "cannot read store %s: %s; check the path", st->path,
+                               strerror(errno));
     if (got < sizeof head || memcmp(head, "SQLite format 3", 16) != 0)
-        return gb_store__failf(st, GB_ENOTSTORE, "%s is not an SQLite database, so not a gemmbench "
-                               "results store (left as it was); give another --store", st->path);
+        return gb_store__failf(st, GB_ENOTSTORE,
+                               "%s is not an SQLite database, so not a gemmbench "
+                               "results store (left as it was); give another --store",
+                               st->path);
     /* The page size: bytes 16-17, big-endian, 1 meaning 65536. The file is whole pages. */
     unsigned page = (unsigned)head[16] << 8 | head[17];
     if (page == 1)
         page = 65536;
     if (page < 512 || (page & (page - 1)) || (unsigned long long)sb.st_size % page != 0)
-        return gb_store__failf(st, GB_ECORRUPT, "store %s is damaged (%lld bytes, not a whole number "
-                               "of %u-byte pages: truncated?); " GB_STORE__RECOVER, st->path,
-                               (long long)sb.st_size, page, st->path);
+        return gb_store__failf(st, GB_ECORRUPT,
+                               "store %s is damaged (%lld bytes, not a whole number "
+                               "of %u-byte pages: truncated?); " GB_STORE__RECOVER,
+                               st->path, (long long)sb.st_size, page, st->path);
     *kind = FILE_SQLITE;
     return GB_OK;
 }
@@ -348,8 +360,10 @@ static int identify(gb_store_t *st, int *ours)
     int v = 0, rc = user_version(st, &v);
     if (rc != GB_OK)
         return rc;
-    rc = gb_store__prepare(st, "SELECT count(*), count(CASE WHEN name = 'meta' THEN 1 END) FROM "
-                           "sqlite_master WHERE type = 'table'", &q);
+    rc = gb_store__prepare(st,
+                           "SELECT count(*), count(CASE WHEN name = 'meta' THEN 1 END) FROM "
+                           "sqlite_master WHERE type = 'table'",
+                           &q);
     if (rc != GB_OK)
         return rc;
     if (sqlite3_step(q) != SQLITE_ROW) {
@@ -381,8 +395,9 @@ int gb_store_quick_check(gb_store_t *st)
             for (char *c = text; *c; c++)
                 if (*c == '\n' || *c == '\r')
                     *c = ' ';
-            rc = gb_store__failf(st, GB_ECORRUPT, "store %s is damaged (SQLite quick_check: %s); "
-                                 GB_STORE__RECOVER, st->path, text, st->path);
+            rc = gb_store__failf(st, GB_ECORRUPT,
+                                 "store %s is damaged (SQLite quick_check: %s); " GB_STORE__RECOVER,
+                                 st->path, text, st->path);
         }
     } else {
         rc = gb_store__fail_db(st, "checking the store's integrity");
@@ -403,8 +418,9 @@ int gb_store_open(gb_store_t **out, const char *path, int flags, char *msg, size
     const int create = (flags & GB_STORE_CREATE) != 0;
     char def[sizeof st->path];
     if (!path && !(path = gb_store_default_path(def, sizeof def))) {
-        rc = gb_store__failf(st, GB_EIO, "no results store path: set HOME, XDG_DATA_HOME or GEMMBENCH_STORE, "
-                  "or give --store PATH");
+        rc = gb_store__failf(st, GB_EIO,
+                             "no results store path: set HOME, XDG_DATA_HOME or GEMMBENCH_STORE, "
+                             "or give --store PATH");
         goto done;
     }
     /* SQLite would make an empty name a temporary database, deleted on close. */
@@ -423,17 +439,22 @@ int gb_store_open(gb_store_t **out, const char *path, int flags, char *msg, size
     if (!in_memory && (rc = examine_file(st, &kind)) != GB_OK)
         goto done;
     if (!in_memory && kind == FILE_MISSING && !create) {
-        rc = gb_store__failf(st, GB_ENOSTORE, "no results store at %s; run 'gemmbench run' or 'gemmbench "
-                  "explore' first, or give --store PATH", st->path);
+        rc = gb_store__failf(st, GB_ENOSTORE,
+                             "no results store at %s; run 'gemmbench run' or 'gemmbench "
+                             "explore' first, or give --store PATH",
+                             st->path);
         goto done;
     }
     if (!in_memory && kind == FILE_EMPTY && !create) {
-        rc = gb_store__failf(st, GB_ENOTSTORE, "%s is an empty file, not a gemmbench results store; give "
-                  "another --store (a command that stores points makes it one)", st->path);
+        rc = gb_store__failf(st, GB_ENOTSTORE,
+                             "%s is an empty file, not a gemmbench results store; give "
+                             "another --store (a command that stores points makes it one)",
+                             st->path);
         goto done;
     }
     if (create && is_default && kind == FILE_MISSING && make_parent(st->path) != 0) {
-        rc = gb_store__failf(st, GB_EIO, "cannot create the folder of store %s: %s", st->path, strerror(errno));
+        rc = gb_store__failf(st, GB_EIO, "cannot create the folder of store %s: %s", st->path,
+                             strerror(errno));
         goto done;
     }
     /* A write-ahead log already beside the file (another program's, or one left by a crash)
@@ -444,9 +465,10 @@ int gb_store_open(gb_store_t **out, const char *path, int flags, char *msg, size
     const int had_wal = !in_memory && stat(wal, &wsb) == 0;
     int oflags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
     if (sqlite3_open_v2(st->path, &st->db, oflags, NULL) != SQLITE_OK) {
-        rc = gb_store__failf(st, GB_EBADARG, "cannot open store %s: %s; check the path (its folder must "
-                  "exist and be writable)", st->path,
-                  st->db ? sqlite3_errmsg(st->db) : "out of memory");
+        rc = gb_store__failf(st, GB_EBADARG,
+                             "cannot open store %s: %s; check the path (its folder must "
+                             "exist and be writable)",
+                             st->path, st->db ? sqlite3_errmsg(st->db) : "out of memory");
         goto done;
     }
     sqlite3_busy_timeout(st->db, 15000);
@@ -458,10 +480,13 @@ int gb_store_open(gb_store_t **out, const char *path, int flags, char *msg, size
          * when one was there before. */
         if (had_wal)
             sqlite3_db_config(st->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
-        rc = gb_store__failf(st, GB_ENOTSTORE, ours < 0 ? "%s is an SQLite database but not a gemmbench "
-                             "results store (left as it was); give another --store"
-                             : "%s is an empty SQLite database, not a gemmbench results store (left "
-                             "as it was); give another --store", st->path);
+        rc = gb_store__failf(
+            st, GB_ENOTSTORE,
+            ours < 0 ? "%s is an SQLite database but not a gemmbench "
+                       "results store (left as it was); give another --store"
+                     : "%s is an empty SQLite database, not a gemmbench results store (left "
+                       "as it was); give another --store",
+            st->path);
         goto done;
     }
     /* A command that writes checks the pages first, so that nothing is added to a damaged
@@ -472,8 +497,8 @@ int gb_store_open(gb_store_t **out, const char *path, int flags, char *msg, size
      * transaction. synchronous=NORMAL keeps every commit through a process crash. */
     if ((rc = gb_store__exec(st, "PRAGMA journal_mode=WAL")) != GB_OK ||
         (rc = gb_store__exec(st, "PRAGMA synchronous=NORMAL")) != GB_OK ||
-        (rc = gb_store__exec(st, "PRAGMA foreign_keys=ON")) != GB_OK || (rc = schema(st)) != GB_OK ||
-        (rc = prepare_insert(st)) != GB_OK)
+        (rc = gb_store__exec(st, "PRAGMA foreign_keys=ON")) != GB_OK ||
+        (rc = schema(st)) != GB_OK || (rc = prepare_insert(st)) != GB_OK)
         goto done;
 done:
     if (rc != GB_OK) {
@@ -548,7 +573,8 @@ static int insert_rows(gb_store_t *st, const gb_point_t *pt, const char *def)
         case GB_CLASS_INT: sqlite3_bind_int64(q, at, gb_store__get_int(pt, c)); break;
         case GB_CLASS_DBL: bind_dbl(q, at, gb_store__get_dbl(pt, c)); break;
         default:
-            sqlite3_bind_text(q, at, gb_store__get_text(pt, c, buf, sizeof buf), -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(q, at, gb_store__get_text(pt, c, buf, sizeof buf), -1,
+                              SQLITE_TRANSIENT);
             break;
         }
     }

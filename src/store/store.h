@@ -18,7 +18,7 @@
 #define GB_STORE_SCHEMA_VERSION 2 /* PRAGMA user_version and meta.schema_version */
 #define GB_EXPORT_FORMAT "gemmbench-results"
 #define GB_EXPORT_VERSION 2 /* 2 adds the energy keys; import reads 1 and 2 */
-#define GB_POINT_ID_LEN 16 /* hex digits: the first 64 bits of SHA-256(definition) */
+#define GB_POINT_ID_LEN 16  /* hex digits: the first 64 bits of SHA-256(definition) */
 
 /* The device facts a point records (a copy: the list they came from may be gone). */
 typedef struct gb_point_device {
@@ -38,24 +38,24 @@ typedef struct gb_point {
     /* the definition (hashed into id) */
     gb_point_device_t device;
     char kernel[2 * GB_NAME_MAX], family[2 * GB_NAME_MAX], preset[2 * GB_NAME_MAX];
-    gb_params_t params;        /* every parameter's value, sorted by name */
-    char source_hash[48];      /* what was compiled (gb_impl_program_id): "sha256:<16 hex of the
+    gb_params_t params;   /* every parameter's value, sorted by name */
+    char source_hash[48]; /* what was compiled (gb_impl_program_id): "sha256:<16 hex of the
                                   program text>/<16 hex of its build>", "none" for a library;
                                   points stored before that hold "fnv1a64:<16 hex>" of the
                                   family's source alone */
-    gb_problem_t problem;      /* leading dimensions filled in */
+    gb_problem_t problem; /* leading dimensions filled in */
     uint64_t seed;
     gb_dist_t dist;
     int warmup, iterations;
     gb_timing_t timing;
-    unsigned rep;              /* repetition index: the same definition measured again */
+    unsigned rep; /* repetition index: the same definition measured again */
     /* what was asked and what came out */
-    char source_origin[256];   /* where the family's metadata came from */
+    char source_origin[256]; /* where the family's metadata came from */
     gb_validate_mode_t validate;
     gb_result_t result;
     /* provenance */
     char tool_version[32], git_revision[64], hostname[256], os[256], timestamp[32];
-    char *env_json;            /* selected environment variables, a JSON object */
+    char *env_json; /* selected environment variables, a JSON object */
 } gb_point_t;
 
 /* Zeroes pt (no allocation). */
@@ -153,8 +153,8 @@ int gb_store_import_json(gb_store_t *st, const char *text, size_t len, const cha
  * naming origin, the point and the key; *out NULL), commit inserts them in one transaction.
  * Free the parsed points with gb_store_import_free (accepts NULL). */
 typedef struct gb_store_import gb_store_import_t;
-int gb_store_import_parse(const char *text, size_t len, const char *origin,
-                          gb_store_import_t **out, char *msg, size_t msglen);
+int gb_store_import_parse(const char *text, size_t len, const char *origin, gb_store_import_t **out,
+                          char *msg, size_t msglen);
 size_t gb_store_import_count(const gb_store_import_t *im);
 int gb_store_import_commit(gb_store_t *st, gb_store_import_t *im, size_t *added, size_t *present);
 void gb_store_import_free(gb_store_import_t *im);

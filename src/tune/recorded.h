@@ -15,8 +15,8 @@ typedef struct gb_recorded_info {
     char family[GB_NAME_MAX];
     gb_precision_t precision;
     size_t m, n, k;
-    char device[128];  /* the device it was measured on */
-    char source[256];  /* how it was made (command, date) */
+    char device[128]; /* the device it was measured on */
+    char source[256]; /* how it was made (command, date) */
 } gb_recorded_info_t;
 
 /* Reads a recorded space (path) and opens the space it was recorded over (*sp: the family from
@@ -45,8 +45,7 @@ int gb_recorded_write_entry(FILE *f, const gb_space_t *sp, const gb_space_cand_t
  * configuration; one the strategy proposes that was not recorded counts as a failed one) and
  * writes the best score found after each evaluation into trace[0..*done). GB_EBADARG for an
  * unknown strategy. */
-int gb_simulate(const gb_recorded_t *rec, const gb_space_t *sp, const char *strategy,
-                uint64_t seed, size_t budget, double *trace, size_t *done, char *msg,
-                size_t msglen);
+int gb_simulate(const gb_recorded_t *rec, const gb_space_t *sp, const char *strategy, uint64_t seed,
+                size_t budget, double *trace, size_t *done, char *msg, size_t msglen);
 
 #endif

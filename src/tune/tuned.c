@@ -113,7 +113,8 @@ static int entry_from_json(const cJSON *o, gb_tuned_entry_t *e, const char **bad
         gb_precision_parse(prec, &e->precision) != GB_OK)
         return *bad = "precision", 0;
     if (!get_text(o, "layout", e->layout, sizeof e->layout, 1) ||
-        (strlen(e->layout) != 6 || (strncmp(e->layout, "row-", 4) && strncmp(e->layout, "col-", 4)) ||
+        (strlen(e->layout) != 6 ||
+         (strncmp(e->layout, "row-", 4) && strncmp(e->layout, "col-", 4)) ||
          !strchr("NT", e->layout[4]) || !strchr("NT", e->layout[5])))
         return *bad = "layout", 0;
     if (!cJSON_IsArray(shape) || cJSON_GetArraySize(shape) != 3 ||
@@ -136,7 +137,8 @@ static int entry_from_json(const cJSON *o, gb_tuned_entry_t *e, const char **bad
     e->gflops = gf ? gf->valuedouble : 0;
     if (ev && !cJSON_IsArray(ev))
         return *bad = "evidence", 0;
-    for (const cJSON *p = ev ? ev->child : NULL; p && e->nevidence < GB_TUNED_EVIDENCE; p = p->next) {
+    for (const cJSON *p = ev ? ev->child : NULL; p && e->nevidence < GB_TUNED_EVIDENCE;
+         p = p->next) {
         if (!cJSON_IsString(p) || strlen(p->valuestring) != GB_POINT_ID_LEN)
             return *bad = "evidence", 0;
         snprintf(e->evidence[e->nevidence++], GB_POINT_ID_LEN + 1, "%s", p->valuestring);
@@ -166,8 +168,10 @@ int gb_tuned_from_json(gb_tuned_t *t, const char *text, size_t len, const char *
         gb_tuned_entry_t e;
         const char *bad = "";
         if (!entry_from_json(o, &e, &bad))
-            rc = gb__fail(msg, msglen, GB_EBADARG, "%s: entry %zu: key '%s' is missing or wrong "
-                          "(docs/tuning.md)", origin, i, bad);
+            rc = gb__fail(msg, msglen, GB_EBADARG,
+                          "%s: entry %zu: key '%s' is missing or wrong "
+                          "(docs/tuning.md)",
+                          origin, i, bad);
         else {
             snprintf(e.source, sizeof e.source, "%s", source);
             rc = gb_tuned_add(t, &e);
@@ -229,7 +233,7 @@ static const struct heuristic {
     const char *vendor; /* substring of the device's vendor, or "" for any */
     const char *type;
     gb_precision_t prec;
-    size_t max_size;    /* for shapes whose size (gb_shape_size) is at most this (0: any) */
+    size_t max_size; /* for shapes whose size (gb_shape_size) is at most this (0: any) */
     const char *kernel;
 } heuristics[] = {
     {"NVIDIA", "gpu", GB_PREC_S, 1024, "xgemm_nv_64x64"},

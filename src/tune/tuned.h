@@ -12,18 +12,18 @@
 
 typedef struct gb_tuned_entry {
     char device[128], platform[128], driver[64];
-    char vendor[128], type[16];     /* for a device of the same vendor and type */
+    char vendor[128], type[16]; /* for a device of the same vendor and type */
     gb_precision_t precision;
-    char layout[8];                 /* "row-NN": the problem's layout and transpositions */
-    char shape_class[32];           /* gb_shape_class of the shape tuned at */
-    size_t m, n, k;                 /* the shape tuned at */
-    char kernel[2 * GB_NAME_MAX];   /* the family (or preset) the parameters are of */
-    gb_params_t params;             /* every parameter's value */
-    double gflops;                  /* its median rate at the shape tuned at */
+    char layout[8];               /* "row-NN": the problem's layout and transpositions */
+    char shape_class[32];         /* gb_shape_class of the shape tuned at */
+    size_t m, n, k;               /* the shape tuned at */
+    char kernel[2 * GB_NAME_MAX]; /* the family (or preset) the parameters are of */
+    gb_params_t params;           /* every parameter's value */
+    double gflops;                /* its median rate at the shape tuned at */
     char evidence[GB_TUNED_EVIDENCE][GB_POINT_ID_LEN + 1];
     size_t nevidence;
-    char tuned_at[32];              /* UTC, ISO 8601 */
-    char source[16];                /* "store", "shipped" or "heuristic" */
+    char tuned_at[32]; /* UTC, ISO 8601 */
+    char source[16];   /* "store", "shipped" or "heuristic" */
 } gb_tuned_entry_t;
 
 /* A collection of entries to choose from. */
@@ -49,7 +49,7 @@ int gb_tuned_from_json(gb_tuned_t *t, const char *text, size_t len, const char *
 typedef struct gb_tuned_choice {
     char kernel[2 * GB_NAME_MAX];
     gb_params_t params;
-    char why[256]; /* "tuned: H100, square-4096" */
+    char why[256];                 /* "tuned: H100, square-4096" */
     const gb_tuned_entry_t *entry; /* NULL for the heuristic */
 } gb_tuned_choice_t;
 

@@ -50,7 +50,6 @@ double gb__rng_normal(gb_rng_t *r)
     return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
 }
 
-
 uint64_t gb__rng_below(gb_rng_t *r, uint64_t n)
 {
     const uint64_t limit = UINT64_MAX - UINT64_MAX % n;

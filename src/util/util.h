@@ -42,7 +42,9 @@ int gb__read_stream(FILE *f, size_t max, char **out, size_t *len);
 int gb__read_file(const char *path, size_t max, char **out, size_t *len);
 
 /* splitmix64-seeded xoshiro256** generator: deterministic for a seed on every platform. */
-typedef struct gb_rng { uint64_t s[4]; } gb_rng_t;
+typedef struct gb_rng {
+    uint64_t s[4];
+} gb_rng_t;
 void gb__rng_seed(gb_rng_t *r, uint64_t seed);
 uint64_t gb__rng_next(gb_rng_t *r);
 double gb__rng_uniform(gb_rng_t *r); /* [0, 1) */

@@ -34,9 +34,9 @@ static void dgemm(const gb_problem_t *p, double alpha, const double *a, const do
 {
     cblas_dgemm(p->layout == GB_ROW_MAJOR ? CblasRowMajor : CblasColMajor,
                 p->trans_a == GB_TRANS ? CblasTrans : CblasNoTrans,
-                p->trans_b == GB_TRANS ? CblasTrans : CblasNoTrans, (int)p->m, (int)p->n,
-                (int)p->k, alpha, a + p->off_a, (int)p->lda, b + p->off_b, (int)p->ldb,
-                beta, c + p->off_c, (int)p->ldc);
+                p->trans_b == GB_TRANS ? CblasTrans : CblasNoTrans, (int)p->m, (int)p->n, (int)p->k,
+                alpha, a + p->off_a, (int)p->lda, b + p->off_b, (int)p->ldb, beta, c + p->off_c,
+                (int)p->ldc);
 }
 
 int gb__c_is_logical(const gb_problem_t *p, size_t idx)
@@ -119,17 +119,21 @@ void gb__validate(const gb_problem_t *p, int exact, const double *cref, const do
     }
     v->passed = v->n_over == 0 && v->n_nonfinite == 0 && v->n_canary == 0;
     if (ref_bad)
-        snprintf(v->reason, sizeof v->reason, "%zu elements NaN/Inf, %zu where the reference "
-                 "overflowed (never a match), first worst at (%zu,%zu)", v->n_nonfinite, ref_bad,
-                 v->worst_i, v->worst_j);
+        snprintf(v->reason, sizeof v->reason,
+                 "%zu elements NaN/Inf, %zu where the reference "
+                 "overflowed (never a match), first worst at (%zu,%zu)",
+                 v->n_nonfinite, ref_bad, v->worst_i, v->worst_j);
     else if (v->n_nonfinite)
-        snprintf(v->reason, sizeof v->reason, "%zu elements NaN/Inf (unwritten or overflowed), "
-                 "first worst at (%zu,%zu)", v->n_nonfinite, v->worst_i, v->worst_j);
+        snprintf(v->reason, sizeof v->reason,
+                 "%zu elements NaN/Inf (unwritten or overflowed), "
+                 "first worst at (%zu,%zu)",
+                 v->n_nonfinite, v->worst_i, v->worst_j);
     else if (v->n_over)
         snprintf(v->reason, sizeof v->reason, "%zu elements %s; worst %.3g u*G at (%zu,%zu)",
                  v->n_over, exact ? "differ from the exact integer result" : "exceed the bound",
                  v->max_ratio, v->worst_i, v->worst_j);
     else if (v->n_canary)
         snprintf(v->reason, sizeof v->reason,
-                 "%zu elements outside C (leading-dimension padding) were overwritten", v->n_canary);
+                 "%zu elements outside C (leading-dimension padding) were overwritten",
+                 v->n_canary);
 }

@@ -21,7 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rc != GB_OK) {
         fuzz_assert(im == NULL && msg[0] != '\0');
         if (!refuser)
-            fuzz_assert(gb_store_open(&refuser, ":memory:", GB_STORE_CREATE, msg, sizeof msg) == GB_OK);
+            fuzz_assert(gb_store_open(&refuser, ":memory:", GB_STORE_CREATE, msg, sizeof msg) ==
+                        GB_OK);
         int again = gb_store_import_json(refuser, text, size, "fuzz.json", &added, &present);
         fuzz_assert(again == rc && gb_store_errmsg(refuser)[0] != '\0');
         fuzz_assert(gb_store_count(refuser, &count) == GB_OK && count == 0);
