@@ -148,6 +148,15 @@ int main(int argc, char **argv)
                         "(--help)\n");
                 return 2;
             }
+            size_t known = 0;
+            while (known < gb_synthetic_count() &&
+                   strcmp(gb_synthetic_name(known), argv[first + 1]))
+                known++;
+            if (known == gb_synthetic_count()) {
+                fprintf(stderr, "gemmbench-tuners: unknown synthetic model '%s' (--help lists "
+                        "them)\n", argv[first + 1]);
+                return 2;
+            }
             gb_registry_t *reg;
             char msg[1024];
             if (gb_registry_open(&reg, kernel_path, msg, sizeof msg) != GB_OK) {
@@ -209,6 +218,17 @@ int main(int argc, char **argv)
     } else {
         for (size_t i = 0; i < gb_strategy_count() && nnames < 16; i++)
             names[nnames++] = gb_strategy_name(i);
+    }
+    for (size_t i = 0; i < nnames; i++) {
+        size_t k = 0;
+        while (k < gb_strategy_count() && strcmp(gb_strategy_name(k), names[i]))
+            k++;
+        if (k == gb_strategy_count()) {
+            fprintf(stderr, "gemmbench-tuners: unknown strategy '%s' (--help lists them)\n",
+                    names[i]);
+            free(copy);
+            return 2;
+        }
     }
     gb_registry_t *reg;
     char msg[1024];
