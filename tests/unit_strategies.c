@@ -7,7 +7,8 @@
  * it ends at once on a space of one configuration; the guided strategies (anneal, genetic,
  * bayes) find the optimum of a smooth function with failures within 15% of a space of 1848
  * configurations, and of a deceptive one (a broad hill of 80 that nine tenths of the space
- * climb to, beside a narrower one of 100) within 40% of it, on every one of five seeds. A
+ * climb to, beside a narrower one of 100) within 40% of it, on every one of five seeds;
+ * exhaustive finds the optimum at its rank, and random after half the space on average. A
  * recorded space written with gb_recorded_write_* reads back with its scores, and a simulation
  * over it gives exactly the trace of the same run on the scores in memory. Malformed recorded
  * files are refused with the file and line. */
@@ -347,7 +348,7 @@ static size_t basin(const gb_space_t *sp, score_fn fn, double optimum)
 
 /* The guided strategies find the known optimum well within the space's size: the smooth one
  * within 15% of it, the deceptive one (whose optimum's basin is a tenth of the space) within
- * 40%, on each of five seeds. */
+ * 40%, on each of five seeds. Exhaustive and random find it where they must. */
 static void test_optimum(const gb_space_t *sp)
 {
     const uint64_t count = gb_space_count(sp);
@@ -357,6 +358,28 @@ static void test_optimum(const gb_space_t *sp)
     CHECK_NEAR(best_deceptive, 100, 1e-9);
     const size_t trap = basin(sp, deceptive, best_deceptive);
     CHECK(trap >= 100 && trap <= 200);
+    /* Exhaustive finds it at its rank; random, which no budget under the space's size can
+     * promise, in (count + 1) / 2 evaluations on average over seeds (uniform without
+     * repetition), here within a tenth of it over 40 seeds. */
+    gb_params_t ps;
+    gb_space_cand_t opt;
+    memset(&ps, 0, sizeof ps);
+    gb_params_set(&ps, "MW", 64);
+    gb_params_set(&ps, "NW", 32);
+    gb_params_set(&ps, "KW", 8);
+    gb_params_set(&ps, "VW", 4);
+    gb_params_set(&ps, "U", 1);
+    gb_params_set(&ps, "S", 1);
+    if (CHECK_RC(gb_space_find(sp, &ps, &opt), GB_OK)) {
+        CHECK(smooth(sp, &opt) == best_smooth);
+        CHECK(evals_to(sp, "exhaustive", 1, count, smooth, best_smooth) ==
+              gb_space_rank(sp, &opt) + 1);
+    }
+    double mean = 0;
+    for (uint64_t seed = 1; seed <= 40; seed++)
+        mean += (double)evals_to(sp, "random", seed, count, smooth, best_smooth) / 40;
+    if (!CHECK(fabs(mean - (double)(count + 1) / 2) < 0.1 * (double)count))
+        printf("    random: %.1f evaluations to the optimum on average\n", mean);
     const char *guided[] = {"anneal", "genetic", "bayes"};
     const size_t budget_smooth = (size_t)(0.15 * (double)count),
                  budget_deceptive = (size_t)(0.4 * (double)count);
