@@ -28,8 +28,9 @@ typedef struct gb_recorded_info {
 int gb_recorded_load(gb_recorded_t **out, gb_space_t **sp, const char *path,
                      const gb_registry_t *reg, char *msg, size_t msglen);
 void gb_recorded_close(gb_recorded_t *rec); /* accepts NULL */
+/* What the header says (owned by rec). */
 const gb_recorded_info_t *gb_recorded_info(const gb_recorded_t *rec);
-/* Configurations recorded, and the best score among them. */
+/* Configurations recorded, and the best score among them (-1 when none succeeded). */
 size_t gb_recorded_size(const gb_recorded_t *rec);
 double gb_recorded_best(const gb_recorded_t *rec);
 /* The score recorded for c: GFLOP/s, or a negative number where it failed or was not recorded. */

@@ -48,8 +48,8 @@ struct gb_strategy {
     gb_tune_point_t *hist;
     size_t nhist, hist_cap, best;
     size_t nfailed;        /* told with no positive score */
-    /* The unseen ranks of a small space, drawn without replacement once random draws start
-     * missing (built on first need; NULL before). */
+    /* The unseen ranks of a small space, drawn from once random draws start missing (built on
+     * first need; NULL before); ranks seen since it was built leave it when drawn. */
     uint64_t *left;
     size_t nleft;
     int oom;               /* memory ran out: ask proposes nothing more */
