@@ -296,8 +296,9 @@ static void choose_hyper(const bayes_t *b, gp_t *g, int sweeps)
     }
 }
 
-/* Standardises g's m values in place. */
-static void standardise(gp_t *g)
+/* Standardises g's m values in place; returns what was their mean, and their deviation in
+ * *sd. */
+static double standardise(gp_t *g, double *sd_out)
 {
     double mean = 0, var = 0;
     for (size_t i = 0; i < g->m; i++)
@@ -308,6 +309,8 @@ static void standardise(gp_t *g)
     const double sd = var > 0 ? sqrt(var / (double)g->m) : 1.0;
     for (size_t i = 0; i < g->m; i++)
         g->y[i] = (g->y[i] - mean) / sd;
+    *sd_out = sd;
+    return mean;
 }
 
 static int by_score_desc(const void *x, const void *y)
@@ -374,16 +377,10 @@ static double load_window(gb_strategy_t *st, bayes_t *b)
     b->failures = s->m < m;
     if (s->m == 0)
         return 0;
-    double mean = 0, var = 0;
-    for (size_t i = 0; i < s->m; i++)
-        mean += s->y[i];
-    mean /= (double)s->m;
-    for (size_t i = 0; i < s->m; i++)
-        var += (s->y[i] - mean) * (s->y[i] - mean);
-    const double sd = var > 0 ? sqrt(var / (double)s->m) : 1.0;
-    standardise(s);
+    double sd, fsd;
+    const double mean = standardise(s, &sd);
     if (b->failures)
-        standardise(f);
+        standardise(f, &fsd); /* mean: the rate; deviation: sqrt(rate (1 - rate)) */
     return (hi - mean) / sd;
 }
 
