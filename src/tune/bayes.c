@@ -582,6 +582,18 @@ static int bayes_ask(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank)
         ei[p].i = p;
     }
     qsort(ei, b->npool, sizeof *ei, by_score_desc);
+    if (!(ei[0].score > 1e-300)) {
+        /* Every expected improvement underflowed (the best is far above every prediction):
+         * rank by the upper confidence bound instead, not by rank order. */
+        for (size_t p = 0; p < b->npool; p++) {
+            ei[p].score = b->mu[p] + 2 * sqrt(b->score.sig2 * (b->var[p] > 0 ? b->var[p] : 0));
+            ei[p].i = p;
+        }
+        qsort(ei, b->npool, sizeof *ei, by_score_desc);
+        const double lowest = ei[b->npool - 1].score;
+        for (size_t p = 0; p < b->npool; p++)
+            ei[p].score -= lowest; /* non-negative, so that the odds weigh as they do below */
+    }
     double top = -HUGE_VAL;
     size_t pick = ei[0].i;
     for (size_t j = 0; j < b->npool && ei[j].score > top; j++) {
