@@ -7,9 +7,9 @@
 # build/gemmbench-tuners (bench/tuners.c), which also writes the synthetic spaces
 # (--synthesize MODEL FILE; --help lists the models).
 set -eu
-cd "$(dirname "$0")/.."
-[ -f build/build.ninja ] || scripts/build.sh >/dev/null
-cmake --build build --target gemmbench-tuners >/dev/null
+root=$(cd "$(dirname "$0")/.." && pwd)
+[ -f "$root/build/build.ninja" ] || "$root/scripts/build.sh" >/dev/null
+cmake --build "$root/build" --target gemmbench-tuners >/dev/null
 # Files given? (Anything not an option or an option's value.)
 files=0
 skip=0
@@ -24,5 +24,5 @@ for a in "$@"; do
         *) files=1 ;;
     esac
 done
-[ "$files" = 1 ] || set -- "$@" bench/spaces/*.space
-exec build/gemmbench-tuners "$@"
+[ "$files" = 1 ] || set -- "$@" "$root"/bench/spaces/*.space
+exec "$root/build/gemmbench-tuners" "$@"
