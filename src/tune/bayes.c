@@ -25,7 +25,8 @@
  * improvement over the best score times its predicted odds of success: POOL_RANDOM uniform
  * samples of the unseen configurations, the unseen neighbours of the POOL_BEST best, and
  * POOL_MUT random changes of one or two parameters of each of them (jumps along the parameters
- * that matter). */
+ * that matter). Where every expected improvement underflows, the upper confidence bound (mean
+ * plus two standard deviations) ranks the pool instead. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
