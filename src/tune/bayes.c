@@ -1,0 +1,620 @@
+/* bayes.c: model-guided search (Bayesian optimisation) with Gaussian processes.
+ *
+ * A configuration is a point in [0,1]^d: each parameter of more than one candidate value is a
+ * coordinate, its value's index over the number of its values less one (kept as the index; the
+ * scale goes into the covariance's weights).
+ *
+ * Two processes are fitted to the configurations told. The score process models the logarithm
+ * of the successful scores (GFLOP/s spread over orders of magnitude, and what matters is their
+ * ratio), standardised. The feasibility process models success (1) or failure (0) of every
+ * configuration told, so that the search learns where configurations fail (too much local
+ * memory, too many registers) without distorting the score model near the failures that the
+ * best configurations often border. Each has a constant mean and a Matern 5/2 covariance with
+ * a length scale per coordinate (the few parameters that matter get short ones, the rest long
+ * ones; failures depend on other parameters than speed does), a signal variance, and a noise
+ * variance as a ratio of it. The signal variance has a closed form given the rest
+ * (y' K^-1 y / m); the length scales and the noise ratio maximise the log marginal likelihood,
+ * by coordinate ascent over the grids LSCALES and NOISES from the previous choice, on the first
+ * HYPER_M points of the window, again each time the history has grown by a quarter (REFIT).
+ * The window is at most WINDOW points told, taken in turn from the best and the most recent, so
+ * that a step costs two Cholesky factorisations of order WINDOW and a triangular solve per pool
+ * candidate, whatever the budget.
+ *
+ * The first INIT candidates (and every one until two configurations succeed) are uniform
+ * samples. Then each candidate asked is the one of a pool with the greatest expected
+ * improvement over the best score times its predicted odds of success: POOL_RANDOM uniform
+ * samples of the unseen configurations, the unseen neighbours of the POOL_BEST best, and
+ * POOL_MUT random changes of one or two parameters of each of them (jumps along the parameters
+ * that matter). Where every expected improvement underflows, the upper confidence bound (mean
+ * plus two standard deviations) ranks the pool instead. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search.h"
+
+#define INIT 10
+#define WINDOW 160
+#define HYPER_M 96 /* points the hyperparameters are chosen on */
+#define REFIT 4    /* choose them again when the history has grown by a quarter */
+#define POOL_RANDOM 256
+#define POOL_BEST 5
+#define POOL_MUT 16
+#define CACHE_MAX 65536 /* spaces up to this size keep every configuration unranked */
+#define XI 0.01         /* expected improvement's margin, in standard deviations */
+#define ODDS_MIN 0.02   /* the odds of success predicted never go below this */
+
+static const double LSCALES[] = {0.08, 0.15, 0.3, 0.6, 1.2, 2.5, 5.0};
+static const double NOISES[] = {1e-4, 1e-3, 1e-2, 0.05, 0.2};
+#define NLS (sizeof LSCALES / sizeof LSCALES[0])
+#define NNOISE (sizeof NOISES / sizeof NOISES[0])
+
+/* An index with a score, to sort by score (greatest first, then by index): history points by
+ * score, pool candidates by expected improvement. */
+typedef struct scored {
+    double score;
+    size_t i;
+} scored_t;
+
+typedef struct pool_entry {
+    uint64_t rank;
+    gb_space_cand_t c;
+} pool_entry_t;
+
+/* One process: its points (m rows of x, d coordinates each), their standardised values y, the
+ * hyperparameters (indices into LSCALES and NOISES), the Cholesky factor of the covariance
+ * (m x m), K^-1 y, and the signal variance. */
+typedef struct gp {
+    size_t m;
+    const unsigned char *x;
+    double *y, *k, *alpha;
+    size_t ls[GB_MAX_PARAMS], noise;
+    double w[GB_MAX_PARAMS]; /* (1 / (values - 1) / length scale)^2 of each coordinate */
+    double sig2;
+} gp_t;
+
+typedef struct bayes {
+    size_t d;                    /* coordinates */
+    size_t param[GB_MAX_PARAMS]; /* the parameter of each coordinate */
+    double unit[GB_MAX_PARAMS];  /* 1 / (its values - 1) */
+    size_t fitted_at;            /* history size at the last choice of hyperparameters */
+    /* The window: history indices, coordinates of all (x) and of the successes (xs). */
+    size_t *order;
+    unsigned char *x, *xs;
+    double *tmp;
+    gp_t score, feasible;
+    int failures; /* whether the window holds a failure */
+    double rate;  /* the window's fraction of successes */
+    /* The pool, its covariances with the score process's points (WINDOW x cross_cap), and
+     * the predictions: mean and variance of the score, odds of success. */
+    pool_entry_t *pool;
+    size_t npool, pool_cap;
+    double *cross, *mu, *var;
+    scored_t *sorted; /* the pool by expected improvement */
+    size_t cross_cap;
+    /* Every configuration of a small space, by rank (NULL for a larger one). */
+    gb_space_cand_t *all;
+} bayes_t;
+
+static int gp_alloc(gp_t *g)
+{
+    g->y = malloc(WINDOW * sizeof *g->y);
+    g->k = malloc(WINDOW * WINDOW * sizeof *g->k);
+    g->alpha = malloc(WINDOW * sizeof *g->alpha);
+    for (size_t i = 0; i < GB_MAX_PARAMS; i++)
+        g->ls[i] = 3; /* 0.6 */
+    g->noise = 2;     /* 0.01 */
+    return g->y && g->k && g->alpha ? GB_OK : GB_ENOMEM;
+}
+
+static void gp_free(gp_t *g)
+{
+    free(g->y);
+    free(g->k);
+    free(g->alpha);
+}
+
+static int bayes_open(gb_strategy_t *st)
+{
+    bayes_t *b = calloc(1, sizeof *b);
+    if (!b)
+        return GB_ENOMEM;
+    st->state = b;
+    for (size_t i = 0; i < st->n; i++) {
+        const size_t nv = gb_space_nvalues(st->sp, i);
+        if (nv < 2)
+            continue;
+        b->param[b->d] = i;
+        b->unit[b->d] = 1.0 / (double)(nv - 1);
+        b->d++;
+    }
+    const size_t d = b->d ? b->d : 1;
+    b->order = malloc(WINDOW * sizeof *b->order);
+    b->x = malloc(WINDOW * d);
+    b->xs = malloc(WINDOW * d);
+    b->tmp = malloc(WINDOW * sizeof *b->tmp);
+    b->score.x = b->xs;
+    b->feasible.x = b->x;
+    const int ok = gp_alloc(&b->score) == GB_OK && gp_alloc(&b->feasible) == GB_OK;
+    return ok && b->order && b->x && b->xs && b->tmp ? GB_OK : GB_ENOMEM;
+}
+
+static void bayes_close(gb_strategy_t *st)
+{
+    bayes_t *b = st->state;
+    if (!b)
+        return;
+    gp_free(&b->score);
+    gp_free(&b->feasible);
+    free(b->order);
+    free(b->x);
+    free(b->xs);
+    free(b->tmp);
+    free(b->pool);
+    free(b->cross);
+    free(b->mu);
+    free(b->var);
+    free(b->sorted);
+    free(b->all);
+    free(b);
+}
+
+/* ---- linear algebra ------------------------------------------------------------------------- */
+
+/* a (m x m, row-major, symmetric positive definite) into its lower Cholesky factor L, in place
+ * (the upper part is left as it was); col is scratch of m. 0, or -1 when a is not positive
+ * definite. Right-looking: each column scales, then updates the rows below it, so that the
+ * innermost loop runs along a row (contiguous, and vectorised without reordering sums). */
+static int cholesky(double *a, size_t m, double *col)
+{
+    for (size_t j = 0; j < m; j++) {
+        double *rj = a + j * m;
+        if (!(rj[j] > 0))
+            return -1;
+        const double ljj = sqrt(rj[j]);
+        rj[j] = ljj;
+        for (size_t i = j + 1; i < m; i++)
+            col[i] = a[i * m + j] /= ljj;
+        for (size_t i = j + 1; i < m; i++) {
+            double *ri = a + i * m;
+            const double lij = col[i];
+            for (size_t k = j + 1; k <= i; k++)
+                ri[k] -= lij * col[k];
+        }
+    }
+    return 0;
+}
+
+/* Solves L z = b in place (b becomes z). */
+static void solve_lower(const double *l, size_t m, double *b)
+{
+    for (size_t i = 0; i < m; i++) {
+        const double *ri = l + i * m;
+        double t = b[i];
+        for (size_t k = 0; k < i; k++)
+            t -= ri[k] * b[k];
+        b[i] = t / ri[i];
+    }
+}
+
+/* Solves L' x = b in place. */
+static void solve_upper(const double *l, size_t m, double *b)
+{
+    for (size_t i = m; i-- > 0;) {
+        double t = b[i];
+        for (size_t k = i + 1; k < m; k++)
+            t -= l[k * m + i] * b[k];
+        b[i] = t / l[i * m + i];
+    }
+}
+
+/* ---- the processes -------------------------------------------------------------------------- */
+
+static double matern52(double r2)
+{
+    const double r = sqrt(5.0 * r2);
+    return (1.0 + r + r * r / 3.0) * exp(-r);
+}
+
+/* The weights of g's coordinates for its length scales. */
+static void set_weights(const bayes_t *b, gp_t *g)
+{
+    for (size_t i = 0; i < b->d; i++) {
+        const double t = b->unit[i] / LSCALES[g->ls[i]];
+        g->w[i] = t * t;
+    }
+}
+
+/* The covariance of two configurations (value indices of the coordinates) under g. */
+static double cov(const bayes_t *b, const gp_t *g, const unsigned char *p, const unsigned char *q)
+{
+    double s = 0;
+    for (size_t i = 0; i < b->d; i++) {
+        const double t = (double)((int)p[i] - (int)q[i]);
+        s += g->w[i] * t * t;
+    }
+    return matern52(s);
+}
+
+static void coords(const bayes_t *b, const gb_space_cand_t *c, unsigned char *x)
+{
+    for (size_t i = 0; i < b->d; i++)
+        x[i] = c->v[b->param[i]];
+}
+
+/* g's covariance over its first m points factorised, K^-1 y into alpha and the signal
+ * variance; returns the profiled log marginal likelihood, -m/2 log(y' K^-1 y / m) - log det L,
+ * or -HUGE_VAL when K is not positive definite. */
+static double factorise(const bayes_t *b, gp_t *g, size_t m)
+{
+    const size_t d = b->d;
+    set_weights(b, g);
+    for (size_t i = 0; i < m; i++) {
+        g->k[i * m + i] = 1.0 + NOISES[g->noise];
+        for (size_t j = 0; j < i; j++)
+            g->k[i * m + j] = cov(b, g, g->x + i * d, g->x + j * d);
+    }
+    if (cholesky(g->k, m, b->tmp) != 0)
+        return -HUGE_VAL;
+    memcpy(g->alpha, g->y, m * sizeof *g->alpha);
+    solve_lower(g->k, m, g->alpha);
+    double quad = 0, logdet = 0;
+    for (size_t i = 0; i < m; i++) {
+        quad += g->alpha[i] * g->alpha[i];
+        logdet += log(g->k[i * m + i]);
+    }
+    solve_upper(g->k, m, g->alpha);
+    if (quad < 1e-300)
+        quad = 1e-300;
+    g->sig2 = quad / (double)m;
+    return -0.5 * (double)m * log(g->sig2) - logdet;
+}
+
+/* Coordinate ascent of the likelihood over the grids, from the current choice, on the first
+ * HYPER_M points (the best and the most recent). */
+static void choose_hyper(const bayes_t *b, gp_t *g, int sweeps)
+{
+    const size_t m = g->m < HYPER_M ? g->m : HYPER_M;
+    double best = factorise(b, g, m);
+    for (int s = 0; s < sweeps; s++) {
+        for (size_t i = 0; i <= b->d; i++) {
+            const size_t n = i < b->d ? NLS : NNOISE;
+            size_t *at = i < b->d ? &g->ls[i] : &g->noise;
+            const size_t was = *at;
+            size_t pick = was;
+            for (size_t v = 0; v < n; v++) {
+                if (v == was)
+                    continue;
+                *at = v;
+                const double l = factorise(b, g, m);
+                if (l > best + 1e-9) {
+                    best = l;
+                    pick = v;
+                }
+            }
+            *at = pick;
+        }
+    }
+}
+
+/* Standardises g's m values in place; returns what was their mean, and their deviation in
+ * *sd. */
+static double standardise(gp_t *g, double *sd_out)
+{
+    double mean = 0, var = 0;
+    for (size_t i = 0; i < g->m; i++)
+        mean += g->y[i];
+    mean /= (double)g->m;
+    for (size_t i = 0; i < g->m; i++)
+        var += (g->y[i] - mean) * (g->y[i] - mean);
+    const double sd = var > 0 ? sqrt(var / (double)g->m) : 1.0;
+    for (size_t i = 0; i < g->m; i++)
+        g->y[i] = (g->y[i] - mean) / sd;
+    *sd_out = sd;
+    return mean;
+}
+
+static int by_score_desc(const void *x, const void *y)
+{
+    const scored_t *a = x, *c = y;
+    if (a->score != c->score)
+        return a->score > c->score ? -1 : 1;
+    return a->i < c->i ? -1 : a->i > c->i;
+}
+
+/* The window: up to WINDOW points told, taken in turn from the best and from the most recent
+ * (so that any prefix of it holds both), as the feasibility process's points (all) and the
+ * score process's (the successes, in the same order). Returns the standardised best score. */
+static double load_window(gb_strategy_t *st, bayes_t *b)
+{
+    const size_t nh = st->nhist, d = b->d;
+    size_t m = 0;
+    scored_t *all = malloc(nh * sizeof *all);
+    unsigned char *in = calloc(nh, 1);
+    if (all && in) {
+        for (size_t i = 0; i < nh; i++) {
+            all[i].score = st->hist[i].score;
+            all[i].i = i;
+        }
+        qsort(all, nh, sizeof *all, by_score_desc);
+        size_t best = 0, recent = nh;
+        while (m < WINDOW && m < nh) {
+            while (best < nh && in[all[best].i])
+                best++;
+            if (best < nh) {
+                b->order[m++] = all[best].i;
+                in[all[best].i] = 1;
+            }
+            while (recent > 0 && in[recent - 1])
+                recent--;
+            if (recent > 0 && m < WINDOW) {
+                b->order[m++] = recent - 1;
+                in[recent - 1] = 1;
+            }
+        }
+    } else {
+        for (size_t i = nh; i-- > 0 && m < WINDOW;) /* out of memory: the most recent */
+            b->order[m++] = i;
+    }
+    free(all);
+    free(in);
+    gp_t *s = &b->score, *f = &b->feasible;
+    s->m = 0;
+    f->m = m;
+    double hi = -HUGE_VAL;
+    for (size_t i = 0; i < m; i++) {
+        const gb_tune_point_t *p = &st->hist[b->order[i]];
+        const int ok = p->score > 0;
+        coords(b, &p->c, b->x + i * d);
+        f->y[i] = ok;
+        if (ok) {
+            memcpy(b->xs + s->m * d, b->x + i * d, d);
+            s->y[s->m] = log(p->score);
+            hi = s->y[s->m] > hi ? s->y[s->m] : hi;
+            s->m++;
+        }
+    }
+    b->rate = (double)s->m / (double)m;
+    b->failures = s->m < m;
+    if (s->m == 0)
+        return 0;
+    double sd, fsd;
+    const double mean = standardise(s, &sd);
+    if (b->failures)
+        standardise(f, &fsd); /* mean: the rate; deviation: sqrt(rate (1 - rate)) */
+    return (hi - mean) / sd;
+}
+
+/* ---- the pool ------------------------------------------------------------------------------- */
+
+static void pool_add(gb_strategy_t *st, bayes_t *b, const gb_space_cand_t *c, uint64_t r)
+{
+    if (r == UINT64_MAX || gb_tune__seen(st, r) ||
+        gb__grow(&b->pool, &b->pool_cap, b->npool + 1, sizeof *b->pool) != GB_OK)
+        return;
+    b->pool[b->npool].rank = r;
+    b->pool[b->npool].c = *c;
+    b->npool++;
+}
+
+static int by_rank(const void *x, const void *y)
+{
+    const uint64_t a = ((const pool_entry_t *)x)->rank, c = ((const pool_entry_t *)y)->rank;
+    return a < c ? -1 : a > c;
+}
+
+/* The best POOL_BEST successful configurations told, as history indices, best first. */
+static size_t best_few(const gb_strategy_t *st, size_t *top)
+{
+    size_t ntop = 0;
+    for (size_t i = 0; i < st->nhist; i++) {
+        if (st->hist[i].score < 0)
+            continue;
+        size_t at = ntop < POOL_BEST ? ntop++ : POOL_BEST;
+        if (at == POOL_BEST) {
+            if (st->hist[i].score <= st->hist[top[POOL_BEST - 1]].score)
+                continue;
+            at = POOL_BEST - 1;
+        }
+        while (at > 0 && st->hist[i].score > st->hist[top[at - 1]].score) {
+            top[at] = top[at - 1];
+            at--;
+        }
+        top[at] = i;
+    }
+    return ntop;
+}
+
+static void make_pool(gb_strategy_t *st, bayes_t *b)
+{
+    b->npool = 0;
+    if (!b->all && st->count <= CACHE_MAX && (b->all = malloc((size_t)st->count * sizeof *b->all)))
+        for (uint64_t r = 0; r < st->count; r++)
+            gb_space_unrank(st->sp, r, &b->all[r]);
+    if (b->all && st->count - st->nseen <= POOL_RANDOM) {
+        for (uint64_t r = 0; r < st->count; r++)
+            pool_add(st, b, &b->all[r], r);
+    } else {
+        for (size_t i = 0; i < POOL_RANDOM; i++) {
+            gb_space_cand_t c;
+            uint64_t r;
+            if (b->all) {
+                r = gb__rng_below(&st->rng, st->count);
+                pool_add(st, b, &b->all[r], r);
+            } else if (gb_tune__random(st, &c, &r)) {
+                pool_add(st, b, &c, r);
+            }
+        }
+    }
+    /* The best few: their neighbours, and changes of one or two parameters. */
+    size_t top[POOL_BEST];
+    const size_t ntop = best_few(st, top);
+    for (size_t t = 0; t < ntop; t++) {
+        const gb_space_cand_t *base = &st->hist[top[t]].c;
+        gb_space_cand_t nb[2 * GB_MAX_PARAMS];
+        uint64_t ranks[2 * GB_MAX_PARAMS];
+        const size_t n = gb_tune__fresh_neighbours(st, base, nb, ranks);
+        for (size_t i = 0; i < n; i++)
+            pool_add(st, b, &nb[i], ranks[i]);
+        for (size_t i = 0; i < POOL_MUT && b->d; i++) {
+            gb_space_cand_t c = *base;
+            const int changes = 1 + (int)gb__rng_below(&st->rng, 2);
+            for (int k = 0; k < changes; k++) {
+                const size_t p = b->param[gb__rng_below(&st->rng, b->d)];
+                c.v[p] = (unsigned char)gb__rng_below(&st->rng, gb_space_nvalues(st->sp, p));
+            }
+            if (gb_space_check(st->sp, &c, NULL, 0) == GB_OK)
+                pool_add(st, b, &c, gb_tune__rank(st, &c));
+        }
+    }
+    /* One entry per configuration, in rank order (so that ties go to the lowest rank). */
+    qsort(b->pool, b->npool, sizeof *b->pool, by_rank);
+    size_t m = 0;
+    for (size_t i = 0; i < b->npool; i++)
+        if (!m || b->pool[m - 1].rank != b->pool[i].rank)
+            b->pool[m++] = b->pool[i];
+    b->npool = m;
+}
+
+/* ---- asking --------------------------------------------------------------------------------- */
+
+static double expected_improvement(double mu, double var, double best)
+{
+    const double s = sqrt(var > 1e-12 ? var : 1e-12), gain = mu - best - XI;
+    const double z = gain / s;
+    const double cdf = 0.5 * erfc(-z / sqrt(2.0)), pdf = exp(-0.5 * z * z) / 2.5066282746310002;
+    return gain * cdf + s * pdf;
+}
+
+/* Room for the predictions of np candidates. */
+static int predictions_room(bayes_t *b, size_t np)
+{
+    if (np <= b->cross_cap)
+        return GB_OK;
+    free(b->cross);
+    free(b->mu);
+    free(b->var);
+    free(b->sorted);
+    b->cross = malloc(np * WINDOW * sizeof *b->cross);
+    b->mu = malloc(np * sizeof *b->mu);
+    b->var = malloc(np * sizeof *b->var);
+    b->sorted = malloc(np * sizeof *b->sorted);
+    b->cross_cap = b->cross && b->mu && b->var && b->sorted ? np : 0;
+    return b->cross_cap ? GB_OK : GB_ENOMEM;
+}
+
+/* Each pool candidate's predicted score: mean and variance, standardised. */
+static void predict(bayes_t *b)
+{
+    const gp_t *s = &b->score;
+    const size_t m = s->m, np = b->npool, d = b->d;
+    /* cross (m x np): the covariances between the score process's points and the pool, then
+     * L^-1 of them, a row at a time over all candidates (contiguous, vectorised). */
+    double *z = b->cross, *mu = b->mu, *var = b->var;
+    for (size_t p = 0; p < np; p++) {
+        unsigned char xp[GB_MAX_PARAMS];
+        coords(b, &b->pool[p].c, xp);
+        for (size_t i = 0; i < m; i++)
+            z[i * np + p] = cov(b, s, xp, s->x + i * d);
+        mu[p] = 0;
+        var[p] = 1;
+    }
+    for (size_t i = 0; i < m; i++) {
+        double *zi = z + i * np;
+        const double *li = s->k + i * m;
+        for (size_t p = 0; p < np; p++)
+            mu[p] += zi[p] * s->alpha[i];
+        for (size_t k = 0; k < i; k++) {
+            const double *zk = z + k * np, lik = li[k];
+            for (size_t p = 0; p < np; p++)
+                zi[p] -= lik * zk[p];
+        }
+        const double inv = 1.0 / li[i];
+        for (size_t p = 0; p < np; p++) {
+            zi[p] *= inv;
+            var[p] -= zi[p] * zi[p];
+        }
+    }
+}
+
+/* The odds that c succeeds: the feasibility process's mean, back in the units of the labels. */
+static double odds(const bayes_t *b, const gb_space_cand_t *c)
+{
+    if (!b->failures)
+        return 1;
+    const gp_t *f = &b->feasible;
+    unsigned char xp[GB_MAX_PARAMS];
+    coords(b, c, xp);
+    double t = 0;
+    for (size_t i = 0; i < f->m; i++)
+        t += cov(b, f, xp, f->x + i * b->d) * f->alpha[i];
+    const double o = b->rate + t * sqrt(b->rate * (1 - b->rate));
+    return o < ODDS_MIN ? ODDS_MIN : o > 1 ? 1 : o;
+}
+
+static int bayes_ask(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank)
+{
+    bayes_t *b = st->state;
+    if (st->nhist < INIT || b->d == 0 || st->nhist - st->nfailed < 2)
+        return gb_tune__random(st, c, rank);
+    const double best = load_window(st, b);
+    if (b->score.m < 2)
+        return gb_tune__random(st, c, rank);
+    if (b->fitted_at == 0 ||
+        st->nhist >= b->fitted_at + (b->fitted_at / REFIT > 4 ? b->fitted_at / REFIT : 4)) {
+        choose_hyper(b, &b->score, b->fitted_at == 0 ? 2 : 1);
+        if (b->failures)
+            choose_hyper(b, &b->feasible, b->fitted_at == 0 ? 2 : 1);
+        b->fitted_at = st->nhist;
+    }
+    /* With a noise ratio above 0 the covariances are positive definite; be safe anyway. */
+    if (factorise(b, &b->score, b->score.m) == -HUGE_VAL ||
+        (b->failures && factorise(b, &b->feasible, b->feasible.m) == -HUGE_VAL))
+        return gb_tune__random(st, c, rank);
+    make_pool(st, b);
+    if (b->npool == 0 || predictions_room(b, b->npool) != GB_OK)
+        return gb_tune__random(st, c, rank);
+    predict(b);
+    /* The greatest expected improvement times the odds of success: as the odds are at most 1,
+     * candidates are taken by expected improvement until it falls below the best product. */
+    scored_t *ei = b->sorted;
+    for (size_t p = 0; p < b->npool; p++) {
+        ei[p].score = expected_improvement(b->mu[p], b->score.sig2 * b->var[p], best);
+        ei[p].i = p;
+    }
+    qsort(ei, b->npool, sizeof *ei, by_score_desc);
+    if (!(ei[0].score > 1e-300)) {
+        /* Every expected improvement underflowed (the best is far above every prediction):
+         * rank by the upper confidence bound instead, not by rank order. */
+        for (size_t p = 0; p < b->npool; p++) {
+            ei[p].score = b->mu[p] + 2 * sqrt(b->score.sig2 * (b->var[p] > 0 ? b->var[p] : 0));
+            ei[p].i = p;
+        }
+        qsort(ei, b->npool, sizeof *ei, by_score_desc);
+        const double lowest = ei[b->npool - 1].score;
+        for (size_t p = 0; p < b->npool; p++)
+            ei[p].score -= lowest; /* non-negative, so that the odds weigh as they do below */
+    }
+    double top = -HUGE_VAL;
+    size_t pick = ei[0].i;
+    for (size_t j = 0; j < b->npool && ei[j].score > top; j++) {
+        const double a = ei[j].score * odds(b, &b->pool[ei[j].i].c);
+        if (a > top) {
+            top = a;
+            pick = ei[j].i;
+        }
+    }
+    *c = b->pool[pick].c;
+    *rank = b->pool[pick].rank;
+    return 1;
+}
+
+const gb_tune_ops_t gb_tune__ops_bayes = {
+    "bayes",
+    "Bayesian optimisation: Gaussian processes (Matern 5/2, a length scale per parameter) of the "
+    "log of the scores and of the odds of success; expected improvement over a pool of samples "
+    "and of changes to the best",
+    bayes_open,
+    bayes_close,
+    bayes_ask,
+    NULL};
