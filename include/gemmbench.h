@@ -39,6 +39,14 @@ const char *gb_version(void);
 typedef void (*gb_warning_fn)(const char *msg, void *user);
 void gb_set_warning_handler(gb_warning_fn fn, void *user);
 
+/* The driver's build log of each program that builds with something to say (warnings, notes),
+ * with the program's name and build options; NULL (the default) drops them. A failed build's
+ * log is in its error message instead. Programs loaded from the program cache are not built, so
+ * have no log. Process-wide, set before opening contexts. */
+typedef void (*gb_build_log_fn)(const char *program, const char *options, const char *log,
+                                void *user);
+void gb_set_build_log_handler(gb_build_log_fn fn, void *user);
+
 /* ---- errors ---------------------------------------------------------------------------------- */
 
 /* X(name, value, description): the single table behind gb_error_t and gb_strerror(). */

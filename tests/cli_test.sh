@@ -184,5 +184,23 @@ if [ ! -e "$tmp/range.db" ] || "$gb" store info $range 2>&1 | grep -q "^points: 
 if [ $? -eq 0 ] && grep -q " pass " "$tmp/out"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: uniform:-1e39:1e39 in double"; cat "$tmp/out" "$tmp/err"; fi
 
+# --verbose: a build's warnings come as the driver's build log on stderr, never in the table on stdout.
+# (A program from either cache is not built: both caches are off here.)
+mkdir -p "$tmp/warned"
+sed 's/^kernel void gemm_naive(/#warning "deliberate warning"\nkernel void gemm_naive(/' \
+    "$fx/../../kernels/naive.cl" >"$tmp/warned/naive.cl"
+cp "$fx/../../kernels/naive.json" "$tmp/warned/"
+for v in "" --verbose; do
+    GEMMBENCH_NO_CACHE=1 POCL_KERNEL_CACHE=0 "$gb" run -k naive --kernel-path "$tmp/warned" \
+        $small --no-store $v >"$tmp/out" 2>"$tmp/err"
+    want=0
+    [ -n "$v" ] && want=1
+    logged=$(grep -c "build log of 'naive'" "$tmp/err")
+    if grep -q " pass " "$tmp/out" && ! grep -q "deliberate" "$tmp/out" &&
+        [ "$logged" -eq "$want" ]; then
+        pass=$((pass + 1)); else
+        fail=$((fail + 1)); echo "FAIL: build log with '$v'"; cat "$tmp/out" "$tmp/err"; fi
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

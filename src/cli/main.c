@@ -29,6 +29,8 @@ static void usage(FILE *f)
         "  cache list|clear                 the program binary cache\n"
         "  version                          print the version\n"
         "\n"
+        "--verbose (after any command): print the driver's build log of each program built\n"
+        "\n"
         "exit codes: 0 success, 1 a result failed validation, 2 bad usage or input,\n"
         "            3 OpenCL, build or system failure\n");
 }
@@ -40,9 +42,27 @@ static void print_warning(const char *msg, void *user)
     fprintf(stderr, "gemmbench: warning: %s\n", msg);
 }
 
+/* --verbose: the driver's log of each program built, on stderr, apart from the tables on stdout. */
+static void print_build_log(const char *program, const char *options, const char *log, void *user)
+{
+    (void)user;
+    fprintf(stderr, "gemmbench: build log of '%s' (options '%s'):\n%s%s", program, options, log,
+            log[strlen(log) - 1] == '\n' ? "" : "\n");
+}
+
 int main(int argc, char **argv)
 {
     gb_set_warning_handler(print_warning, NULL);
+    /* --verbose, anywhere after the command, is for every command: taken out here. */
+    int kept = 1;
+    for (int i = 1; i < argc; i++) {
+        if (i >= 2 && !strcmp(argv[i], "--verbose"))
+            gb_set_build_log_handler(print_build_log, NULL);
+        else
+            argv[kept++] = argv[i];
+    }
+    argc = kept;
+    argv[argc] = NULL;
     if (argc < 2)
         return cli_error(GB_EBADARG, "no command given; run 'gemmbench --help' for the list");
     /* "help CMD" is "CMD --help". */

@@ -10,6 +10,8 @@
 
 /* Passes a formatted one-line warning to the handler of gb_set_warning_handler, if any. */
 void gb__warn(const char *fmt, ...) GB_PRINTF(1, 2);
+/* Passes a successful build's log to the handler of gb_set_build_log_handler, unless it is blank. */
+void gb__build_log(const char *program, const char *options, const char *log);
 
 /* a * b and a + b into *out; return 0 on overflow. */
 int gb__mul_ok(size_t a, size_t b, size_t *out);

@@ -1,5 +1,5 @@
 /* error.c: gb_strerror() and gb_errname(), generated from the single error table, and the
- * warning handler. */
+ * warning and build-log handlers. */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -52,4 +52,24 @@ void gb__warn(const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     warning_fn(msg, warning_user);
+}
+
+static gb_build_log_fn build_log_fn;
+static void *build_log_user;
+
+void gb_set_build_log_handler(gb_build_log_fn fn, void *user)
+{
+    build_log_fn = fn;
+    build_log_user = user;
+}
+
+void gb__build_log(const char *program, const char *options, const char *log)
+{
+    if (!build_log_fn)
+        return;
+    for (const char *c = log; *c; c++)
+        if (*c != ' ' && *c != '\n' && *c != '\t' && *c != '\r') {
+            build_log_fn(program, options, log, build_log_user);
+            return;
+        }
 }

@@ -154,6 +154,17 @@ int gb__program_build(gb_context_t *ctx, const char *name, const char *source, c
         clReleaseProgram(prog);
         return GB_EBUILD;
     }
+    size_t len = 0;
+    if (clGetProgramBuildInfo(prog, d, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) == CL_SUCCESS &&
+        len > 1) {
+        char *log = malloc(len + 1);
+        if (log &&
+            clGetProgramBuildInfo(prog, d, CL_PROGRAM_BUILD_LOG, len, log, NULL) == CL_SUCCESS) {
+            log[len] = '\0';
+            gb__build_log(name, options, log);
+        }
+        free(log);
+    }
     *out = prog;
     return GB_OK;
 }
