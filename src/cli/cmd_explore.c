@@ -2,21 +2,13 @@
  * sizes x sizes x repetitions from flags or a plan, storing every point as it is measured.
  * Resumable: points already in the store are skipped. SIGINT/SIGTERM finish the point being
  * measured, store it, and exit with 128+signal; nothing stored is lost. */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "options.h"
-
-static volatile sig_atomic_t stop_signal = 0;
-
-static void on_signal(int sig)
-{
-    stop_signal = sig;
-}
+#include "progress.h"
 
 static void usage(void)
 {
@@ -53,71 +45,6 @@ static void usage(void)
         "      3 a point failed to run (build or OpenCL error), 128+N interrupted by signal N\n");
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static const char *hms(double s, char *buf, size_t len)
-{
-    long t = s < 0 ? 0 : (long)(s + 0.5);
-    if (t >= 3600)
-        snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
-    else
-        snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
-    return buf;
-}
-
-typedef struct progress {
-    int tty;
-    size_t todo, done;
-    double start; /* when measuring began: the ETA counts pauses and builds too */
-} progress_t;
-
-static void eta_text(const progress_t *pr, char *buf, size_t len)
-{
-    char t[32];
-    if (pr->done == 0) {
-        snprintf(buf, len, "ETA ?");
-        return;
-    }
-    double per = (now_s() - pr->start) / (double)pr->done;
-    snprintf(buf, len, "ETA %s", hms(per * (double)(pr->todo - pr->done), t, sizeof t));
-}
-
-/* The bar, redrawn in place: [#####.....] done/todo pct elapsed ETA and what runs now. */
-static void draw_bar(const progress_t *pr, const char *now)
-{
-    char eta[48], el[32], bar[31];
-    const size_t width = 30, fill = pr->todo ? pr->done * width / pr->todo : width;
-    for (size_t i = 0; i < width; i++)
-        bar[i] = i < fill ? '#' : '.';
-    bar[width] = '\0';
-    eta_text(pr, eta, sizeof eta);
-    printf("\r\033[K[%s] %zu/%zu %3.0f%% %s %s  %.40s", bar, pr->done, pr->todo,
-           pr->todo ? 100.0 * (double)pr->done / (double)pr->todo : 100.0,
-           hms(now_s() - pr->start, el, sizeof el), eta, now);
-    fflush(stdout);
-}
-
-/* A line above the bar (tty) or a plain line. */
-static void note(const progress_t *pr, const char *fmt, const char *a, const char *b)
-{
-    if (pr->tty)
-        printf("\r\033[K");
-    printf(fmt, a, b);
-    fflush(stdout);
-}
-
-static void sleep_ms(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    /* A signal cuts the pause short, and the loop then stops. */
-    nanosleep(&ts, NULL);
-}
-
 /* Prints the classification of the sweep. */
 static void print_plan(gb_explore_t *ex, const gb_plan_t *pl, const gb_device_info_t *di,
                        gb_store_t *st, int tty)
@@ -147,6 +74,98 @@ static void print_plan(gb_explore_t *ex, const gb_plan_t *pl, const gb_device_in
     fflush(stdout);
 }
 
+/* What became of the points measured. */
+typedef struct tally {
+    size_t measured, invalid, failed, late_skip, raced;
+} tally_t;
+
+/* Measures point i of the sweep and says how it went. GB_OK, or an error that stops the sweep
+ * (the store failing, memory). */
+static int measure_one(gb_explore_t *ex, size_t i, gb_context_t *ctx, gb_store_t *st,
+                       cli_progress_t *pr, tally_t *t)
+{
+    gb_job_t job;
+    char desc[512], line[1600], msg[1024];
+    if (gb_explore_job(ex, i, &job) != GB_OK)
+        return cli_error(GB_ENOMEM, "out of memory");
+    gb_job_describe(&job, desc, sizeof desc);
+    cli_progress_draw(pr, desc);
+    gb_point_t pt;
+    gb_point_init(&pt);
+    int mrc = gb_job_measure(&job, ctx, st, GB_JOB_KEEP_NEW, &pt, msg, sizeof msg);
+    pr->done++;
+    if (mrc == GB_OK) {
+        const gb_validation_t *v = &pt.result.validation;
+        t->measured++;
+        t->invalid += v->done && !v->passed;
+        char eta[48];
+        cli_progress_eta(pr, eta, sizeof eta);
+        snprintf(line, sizeof line, "%.4g GFLOP/s, %s, stored %s (%s)", pt.result.gflops,
+                 !v->done    ? "not validated"
+                 : v->passed ? "pass"
+                             : "FAILED validation",
+                 pt.id, eta);
+        if (!pr->tty || (v->done && !v->passed))
+            cli_progress_note(pr, "[%s] %s\n", desc, line);
+    } else if (mrc == 1) {
+        t->raced++;
+        if (!pr->tty)
+            cli_progress_note(pr, "[%s] %s\n", desc, "already stored by another process");
+    } else if (gb_job_cannot_run(mrc)) {
+        t->late_skip++;
+        cli_progress_note(pr, "skip: %s: %s\n", desc, msg);
+    } else if (mrc == GB_ENOMEM || mrc == GB_JOB_ESTORE) {
+        gb_point_free(&pt);
+        cli_progress_end(pr);
+        return cli_error(mrc == GB_ENOMEM ? mrc : GB_EIO, "%s: %s", desc, msg);
+    } else {
+        t->failed++;
+        snprintf(line, sizeof line, "%s: %s", gb_errname(mrc), msg);
+        cli_progress_note(pr, "failed: %s: %s\n", desc, line);
+    }
+    gb_point_free(&pt);
+    cli_progress_draw(pr, "");
+    return GB_OK;
+}
+
+/* The closing line and the exit code, an interruption's included. */
+static int finish(gb_explore_t *ex, gb_store_t *st, const cli_progress_t *pr, const tally_t *t)
+{
+    char el[32];
+    printf("explore: %zu measured and stored (%zu failed validation), %zu already stored, %zu "
+           "cannot run, %zu failed to run; %s; store %s\n",
+           t->measured, t->invalid, gb_explore_count(ex, GB_XP_STORED) + t->raced,
+           gb_explore_count(ex, GB_XP_SKIP) + t->late_skip, t->failed,
+           cli_hms(cli_now_s() - pr->start, el, sizeof el), gb_store_path(st));
+    const int rc = t->failed ? EXIT_RUNTIME : t->invalid ? EXIT_INVALID : EXIT_OK;
+    if (!cli_stop_signal)
+        return rc;
+    if (pr->done == pr->todo) {
+        /* The signal came during the last point, which was stored: nothing is left. */
+        fprintf(stderr,
+                "gemmbench: explore: %s arrived as the last point finished; every point "
+                "is measured\n",
+                cli_stop_name());
+        return rc;
+    }
+    fprintf(stderr,
+            "gemmbench: explore interrupted by %s with %zu points left to measure; run the "
+            "same command again to resume\n",
+            cli_stop_name(), pr->todo - pr->done);
+    return 128 + cli_stop_signal;
+}
+
+/* Lists the points a dry run would measure. */
+static void list_todo(gb_explore_t *ex)
+{
+    for (size_t i = 0; i < gb_explore_total(ex); i++) {
+        gb_job_t job;
+        char desc[512];
+        if (gb_explore_status(ex, i) == GB_XP_TODO && gb_explore_job(ex, i, &job) == GB_OK)
+            printf("to run: %s (id %s)\n", gb_job_describe(&job, desc, sizeof desc), job.id);
+    }
+}
+
 int cmd_explore(int argc, char **argv)
 {
     cli_measure_t o;
@@ -165,8 +184,7 @@ int cmd_explore(int argc, char **argv)
     gb_store_t *st = NULL;
     gb_explore_t *ex = NULL;
     gb_context_t *ctx = NULL;
-    struct sigaction sa, old_int, old_term;
-    int handlers = 0;
+    int catching = 0;
     if ((rc = gb_registry_open(&reg, o.kpath, msg, sizeof msg)) != GB_OK) {
         rc = cli_error(rc == GB_EIO ? GB_EBADARG : rc, "%s", msg);
         goto done;
@@ -188,111 +206,33 @@ int cmd_explore(int argc, char **argv)
         rc = cli_error(rc, "%s", msg);
         goto done;
     }
-    progress_t pr = {isatty(STDOUT_FILENO), gb_explore_count(ex, GB_XP_TODO), 0, now_s()};
+    cli_progress_t pr;
+    cli_progress_start(&pr, gb_explore_count(ex, GB_XP_TODO));
     print_plan(ex, &pl, di, st, pr.tty);
     if (o.dry_run) {
-        for (size_t i = 0; i < gb_explore_total(ex); i++) {
-            gb_job_t job;
-            char desc[512];
-            if (gb_explore_status(ex, i) == GB_XP_TODO && gb_explore_job(ex, i, &job) == GB_OK)
-                printf("to run: %s (id %s)\n", gb_job_describe(&job, desc, sizeof desc), job.id);
-        }
+        list_todo(ex);
         rc = EXIT_OK;
         goto done;
     }
     /* From here a signal only asks the loop to stop after the point being measured. */
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = (int)(SA_RESETHAND | SA_RESTART); /* a second signal kills at once */
-    stop_signal = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    handlers = 1;
+    cli_stop_catch();
+    catching = 1;
     if (pr.todo && (rc = gb_context_open(&ctx, di, msg, sizeof msg)) != GB_OK) {
         rc = cli_error(rc, "%s", msg);
         goto done;
     }
-    pr.start = now_s();
-    size_t measured = 0, invalid = 0, failed = 0, late_skip = 0, raced = 0;
-    for (size_t i = 0; i < gb_explore_total(ex) && !stop_signal; i++) {
+    tally_t t = {0};
+    cli_progress_start(&pr, pr.todo);
+    for (size_t i = 0; i < gb_explore_total(ex) && !cli_stop_signal; i++) {
         if (gb_explore_status(ex, i) != GB_XP_TODO)
             continue;
-        gb_job_t job;
-        char desc[512], line[1600];
-        if ((rc = gb_explore_job(ex, i, &job)) != GB_OK) {
-            rc = cli_error(rc, "out of memory");
+        if ((rc = measure_one(ex, i, ctx, st, &pr, &t)) != GB_OK)
             goto done;
-        }
-        gb_job_describe(&job, desc, sizeof desc);
-        if (pr.tty)
-            draw_bar(&pr, desc);
-        gb_point_t pt;
-        gb_point_init(&pt);
-        int mrc = gb_job_measure(&job, ctx, st, GB_JOB_KEEP_NEW, &pt, msg, sizeof msg);
-        pr.done++;
-        if (mrc == GB_OK) {
-            const gb_validation_t *v = &pt.result.validation;
-            measured++;
-            invalid += v->done && !v->passed;
-            char eta[48];
-            eta_text(&pr, eta, sizeof eta);
-            snprintf(line, sizeof line, "%.4g GFLOP/s, %s, stored %s (%s)", pt.result.gflops,
-                     !v->done    ? "not validated"
-                     : v->passed ? "pass"
-                                 : "FAILED validation",
-                     pt.id, eta);
-            if (!pr.tty || (v->done && !v->passed))
-                note(&pr, "[%s] %s\n", desc, line);
-        } else if (mrc == 1) {
-            raced++;
-            if (!pr.tty)
-                note(&pr, "[%s] %s\n", desc, "already stored by another process");
-        } else if (gb_job_cannot_run(mrc)) {
-            late_skip++;
-            note(&pr, "skip: %s: %s\n", desc, msg);
-        } else if (mrc == GB_ENOMEM || mrc == GB_JOB_ESTORE) {
-            gb_point_free(&pt);
-            if (pr.tty)
-                printf("\n");
-            rc = cli_error(mrc == GB_ENOMEM ? mrc : GB_EIO, "%s: %s", desc, msg);
-            goto done;
-        } else {
-            failed++;
-            snprintf(line, sizeof line, "%s: %s", gb_errname(mrc), msg);
-            note(&pr, "failed: %s: %s\n", desc, line);
-        }
-        gb_point_free(&pt);
-        if (pr.tty)
-            draw_bar(&pr, "");
-        if (o.pause_ms && !stop_signal)
-            sleep_ms(o.pause_ms);
+        if (o.pause_ms && !cli_stop_signal)
+            cli_sleep_ms(o.pause_ms);
     }
-    if (pr.tty)
-        printf("\n");
-    char el[32];
-    printf("explore: %zu measured and stored (%zu failed validation), %zu already stored, %zu "
-           "cannot run, %zu failed to run; %s; store %s\n",
-           measured, invalid, gb_explore_count(ex, GB_XP_STORED) + raced,
-           gb_explore_count(ex, GB_XP_SKIP) + late_skip, failed,
-           hms(now_s() - pr.start, el, sizeof el), gb_store_path(st));
-    if (stop_signal && pr.done == pr.todo) {
-        /* The signal came during the last point, which was stored: nothing is left. */
-        fprintf(stderr,
-                "gemmbench: explore: %s arrived as the last point finished; every point "
-                "is measured\n",
-                stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
-        rc = failed ? EXIT_RUNTIME : invalid ? EXIT_INVALID : EXIT_OK;
-    } else if (stop_signal) {
-        size_t left = pr.todo - pr.done;
-        fprintf(stderr,
-                "gemmbench: explore interrupted by %s with %zu points left to measure; "
-                "run the same command again to resume\n",
-                stop_signal == SIGINT ? "SIGINT" : "SIGTERM", left);
-        rc = 128 + stop_signal;
-    } else {
-        rc = failed ? EXIT_RUNTIME : invalid ? EXIT_INVALID : EXIT_OK;
-    }
+    cli_progress_end(&pr);
+    rc = finish(ex, st, &pr, &t);
 done:
     /* The store closes (and its last commit is already durable) before the process exits. */
     gb_context_close(ctx);
@@ -301,9 +241,7 @@ done:
     cli_device_close(&dev);
     gb_registry_close(reg);
     gb_plan_free(&pl);
-    if (handlers) {
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
-    }
+    if (catching)
+        cli_stop_release();
     return rc;
 }

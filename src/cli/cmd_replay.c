@@ -59,6 +59,68 @@ static void diff_keys(const char *a, const char *b, char *out, size_t len)
     }
 }
 
+/* The device by name and platform; with several alike, the one with the point's driver. */
+static const gb_device_info_t *find_device(const gb_device_info_t *list, size_t count,
+                                           const gb_point_t *pt)
+{
+    const gb_device_info_t *di = NULL;
+    for (size_t i = 0; i < count; i++)
+        if (!strcmp(list[i].name, pt->device.name) &&
+            !strcmp(list[i].platform_name, pt->device.platform) &&
+            (!di || !strcmp(list[i].driver, pt->device.driver)))
+            di = &list[i];
+    return di;
+}
+
+/* What the stored point is, and whether this machine defines it the same way. */
+static void print_point(const gb_point_t *pt, const gb_point_t *now, const gb_device_info_t *di,
+                        const char *def_old, const char *def_new)
+{
+    char tag[16], dist[96], diff[512];
+    const gb_problem_t *p = &pt->problem;
+    printf("replay of point %s (stored %s by gemmbench %s (%s) on %s)\n", pt->id, pt->timestamp,
+           pt->tool_version, pt->git_revision, pt->hostname);
+    printf("  %s %s %s %zux%zux%zu, alpha %g beta %g, seed %llu, data %s, %d warm-up + %d timed "
+           "calls, timing %s\n",
+           pt->kernel, gb_precision_name(p->precision), gb_problem_layout_tag(p, tag, sizeof tag),
+           p->m, p->n, p->k, p->alpha, p->beta, (unsigned long long)pt->seed,
+           gb_dist_format(&pt->dist, dist, sizeof dist), pt->warmup, pt->iterations,
+           gb_timing_name(pt->timing));
+    printf("  on %s (%s, driver %s)\n", di->name, di->platform_name, di->driver);
+    diff_keys(def_old, def_new, diff, sizeof diff);
+    if (!strcmp(now->id, pt->id))
+        printf("  definition: identical here\n");
+    else
+        printf("  definition: differs here in %s (this machine would store it as %s)\n",
+               diff[0] ? diff : "its id", now->id);
+    if (strcmp(pt->tool_version, gb_version()))
+        printf("  note: stored by gemmbench %s, replayed by %s\n", pt->tool_version, gb_version());
+    fflush(stdout);
+}
+
+/* The replay's timing against the stored CI and both verdicts; the exit code. */
+static int print_comparison(const gb_point_t *pt, const gb_point_t *again)
+{
+    const gb_result_t *r = &again->result;
+    const gb_phase_t ph = gb_timing_phase(pt->timing);
+    const gb_stats_t *old = &pt->result.time_ms[ph], *cur = &r->time_ms[ph];
+    const int inside = cur->median >= old->ci95_lo && cur->median <= old->ci95_hi;
+    printf("  stored: median %.6g ms (%.4g GFLOP/s), 95%% CI of the mean [%.6g, %.6g] ms over %zu "
+           "calls (phase %s)\n",
+           old->median, pt->result.gflops, old->ci95_lo, old->ci95_hi, old->n, gb_phase_name(ph));
+    printf("  replay: median %.6g ms (%.4g GFLOP/s), 95%% CI of the mean [%.6g, %.6g] ms over %zu "
+           "calls\n",
+           cur->median, r->gflops, cur->ci95_lo, cur->ci95_hi, cur->n);
+    printf("  result: the replay's median is %s the stored 95%% CI (replay/stored median %.3f)%s\n",
+           inside ? "INSIDE" : "OUTSIDE", old->median > 0 ? cur->median / old->median : 0.0,
+           old->n < 2 ? "; the stored CI of one call is a single value" : "");
+    char v_old[256], v_new[256];
+    cli_verdict_text(&pt->result.validation, 1, v_old, sizeof v_old);
+    cli_verdict_text(&r->validation, 1, v_new, sizeof v_new);
+    printf("  validation: %s (stored: %s)\n", v_new, v_old);
+    return r->validation.done && !r->validation.passed ? EXIT_INVALID : EXIT_OK;
+}
+
 int cmd_replay(int argc, char **argv)
 {
     static const struct option opts[] = {{"store", required_argument, NULL, 's'},
@@ -113,12 +175,7 @@ int cmd_replay(int argc, char **argv)
         rc = cli_error(rc, "%s", msg);
         goto done;
     }
-    const gb_device_info_t *di = NULL;
-    for (size_t i = 0; i < count; i++)
-        if (!strcmp(list[i].name, pt.device.name) &&
-            !strcmp(list[i].platform_name, pt.device.platform) &&
-            (!di || !strcmp(list[i].driver, pt.device.driver)))
-            di = &list[i];
+    const gb_device_info_t *di = find_device(list, count, &pt);
     if (!di) {
         rc = cli_error(GB_ENODEVICE,
                        "point %s ran on device '%s' (platform '%s'), which is not "
@@ -151,25 +208,7 @@ int cmd_replay(int argc, char **argv)
         rc = cli_error(GB_ENOMEM, "out of memory");
         goto done;
     }
-    char tag[16], dist[96], diff[512];
-    const gb_problem_t *p = &pt.problem;
-    printf("replay of point %s (stored %s by gemmbench %s (%s) on %s)\n", pt.id, pt.timestamp,
-           pt.tool_version, pt.git_revision, pt.hostname);
-    printf("  %s %s %s %zux%zux%zu, alpha %g beta %g, seed %llu, data %s, %d warm-up + %d timed "
-           "calls, timing %s\n",
-           pt.kernel, gb_precision_name(p->precision), gb_problem_layout_tag(p, tag, sizeof tag),
-           p->m, p->n, p->k, p->alpha, p->beta, (unsigned long long)pt.seed,
-           gb_dist_format(&pt.dist, dist, sizeof dist), pt.warmup, pt.iterations,
-           gb_timing_name(pt.timing));
-    printf("  on %s (%s, driver %s)\n", di->name, di->platform_name, di->driver);
-    diff_keys(def_old, def_new, diff, sizeof diff);
-    if (!strcmp(now.id, pt.id))
-        printf("  definition: identical here\n");
-    else
-        printf("  definition: differs here in %s (this machine would store it as %s)\n",
-               diff[0] ? diff : "its id", now.id);
-    if (strcmp(pt.tool_version, gb_version()))
-        printf("  note: stored by gemmbench %s, replayed by %s\n", pt.tool_version, gb_version());
+    print_point(&pt, &now, di, def_old, def_new);
     fflush(stdout);
     if ((rc = gb_context_open(&ctx, di, msg, sizeof msg)) != GB_OK) {
         rc = cli_error(rc, "%s", msg);
@@ -180,24 +219,7 @@ int cmd_replay(int argc, char **argv)
         rc = cli_error(rc, "replay of %s could not run: %s", pt.id, msg);
         goto done;
     }
-    const gb_result_t *r = &again.result;
-    const gb_phase_t ph = gb_timing_phase(pt.timing);
-    const gb_stats_t *old = &pt.result.time_ms[ph], *cur = &r->time_ms[ph];
-    const int inside = cur->median >= old->ci95_lo && cur->median <= old->ci95_hi;
-    printf("  stored: median %.6g ms (%.4g GFLOP/s), 95%% CI of the mean [%.6g, %.6g] ms over %zu "
-           "calls (phase %s)\n",
-           old->median, pt.result.gflops, old->ci95_lo, old->ci95_hi, old->n, gb_phase_name(ph));
-    printf("  replay: median %.6g ms (%.4g GFLOP/s), 95%% CI of the mean [%.6g, %.6g] ms over %zu "
-           "calls\n",
-           cur->median, r->gflops, cur->ci95_lo, cur->ci95_hi, cur->n);
-    printf("  result: the replay's median is %s the stored 95%% CI (replay/stored median %.3f)%s\n",
-           inside ? "INSIDE" : "OUTSIDE", old->median > 0 ? cur->median / old->median : 0.0,
-           old->n < 2 ? "; the stored CI of one call is a single value" : "");
-    char v_old[256], v_new[256];
-    cli_verdict_text(&pt.result.validation, 1, v_old, sizeof v_old);
-    cli_verdict_text(&r->validation, 1, v_new, sizeof v_new);
-    printf("  validation: %s (stored: %s)\n", v_new, v_old);
-    rc = r->validation.done && !r->validation.passed ? EXIT_INVALID : EXIT_OK;
+    rc = print_comparison(&pt, &again);
 done:
     gb_point_free(&again);
     free(def_old);
