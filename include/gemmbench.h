@@ -71,6 +71,7 @@ void gb_set_build_log_handler(gb_build_log_fn fn, void *user);
     X(GB_ENODEVICE, -21, "no such OpenCL device")                                                  \
     X(GB_EOPENCL, -22, "an OpenCL call failed")                                                    \
     X(GB_EBUILD, -23, "OpenCL program build failed")                                               \
+    X(GB_ETIMEOUT, -24, "ran past its time limit")                                                 \
     X(GB_ENOKERNEL, -30, "unknown kernel")                                                         \
     X(GB_EMETADATA, -31, "malformed kernel metadata")                                              \
     X(GB_ENOSOURCE, -32, "kernel source file missing")                                             \

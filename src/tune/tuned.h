@@ -1,30 +1,12 @@
 /* tuned.h: the tuning database: the best configuration found per device, driver, precision,
  * layout and shape class, with its evidence (the ids of the points that measured it). Entries
  * come from the results store (the user's own tuning, table `tuned`) and from the defaults
- * shipped in the binary (kernels/tuned/ (one JSON file each), made with `gemmbench tune`); the user's override
- * the shipped ones. `-k auto` asks it which configuration to run (docs/tuning.md). */
+ * shipped in the binary (kernels/tuned/, one JSON file each, made with `gemmbench tune`); the
+ * user's override the shipped ones. `-k auto` asks it which configuration to run (docs/tuning.md). */
 #ifndef GB_TUNED_H
 #define GB_TUNED_H
 
-#include "../store/store.h"
-
-#define GB_TUNED_EVIDENCE 8 /* point ids kept per entry */
-
-typedef struct gb_tuned_entry {
-    char device[128], platform[128], driver[64];
-    char vendor[128], type[16]; /* for a device of the same vendor and type */
-    gb_precision_t precision;
-    char layout[8];               /* "row-NN": the problem's layout and transpositions */
-    char shape_class[32];         /* gb_shape_class of the shape tuned at */
-    size_t m, n, k;               /* the shape tuned at */
-    char kernel[2 * GB_NAME_MAX]; /* the family (or preset) the parameters are of */
-    gb_params_t params;           /* every parameter's value */
-    double gflops;                /* its median rate at the shape tuned at */
-    char evidence[GB_TUNED_EVIDENCE][GB_POINT_ID_LEN + 1];
-    size_t nevidence;
-    char tuned_at[32]; /* UTC, ISO 8601 */
-    char source[16];   /* "store", "shipped" or "heuristic" */
-} gb_tuned_entry_t;
+#include "../store/tuning.h"
 
 /* A collection of entries to choose from. */
 typedef struct gb_tuned {
