@@ -57,7 +57,17 @@ expect_plan "$p: text after the JSON document at byte offset 33; a plan file hol
 expect_plan "$p: text after the JSON document at byte offset 32" '{"kernels": ["naive"], "n": [8]},'
 expect_plan "unknown kernel 'nope'" '{"kernels": ["nope"], "n": [8]}'
 expect_plan "has no parameter NOPE" '{"kernels": ["naive"], "n": [8], "params": {"NOPE": [1]}}'
-expect_plan "no sizes to explore" '{"kernels": ["naive"]}'
+expect_plan "no sizes given" '{"kernels": ["naive"]}'
+expect_plan "key 'shapes': '8x8' is not a shape; give MxNxK" '{"kernels": ["naive"], "shapes": ["8x8"]}'
+expect_plan "key 'shapes': '0x8x8' is not a shape" '{"kernels": ["naive"], "shapes": "0x8x8"}'
+printf '# M N K\n8 16 32\n\n64x8x8  # tall\n' >"$tmp/shapes.txt"
+printf '8 16\n' >"$tmp/bad_shapes.txt"
+expect "shapes.txt: line 1: '8 16' is not a shape" explore -k naive --shapes "$tmp/bad_shapes.txt" --store "$db"
+expect "cannot read the shapes file" explore -k naive --shapes "$tmp/none.txt" --store "$db"
+# Explicit shapes follow the orders: 2 orders + 2 shapes.
+"$gb" explore -k naive -n 8,16 --shapes "$tmp/shapes.txt" --dry-run --store "$db" >"$tmp/out" 2>&1
+if grep -q "4 points" "$tmp/out" && grep -q "8x16x32" "$tmp/out" && grep -q "64x8x8" "$tmp/out"; then
+    pass=$((pass + 1)); else failed=$((failed + 1)); echo "FAIL: --shapes"; cat "$tmp/out"; fi
 expect "cannot read plan '$tmp/missing.json'.*built-in plan" explore --plan "$tmp/missing.json" --store "$db"
 expect "no kernels to explore" explore -n 8 --store "$db"
 expect "^gemmbench: error: -n: 'abc' is not a list" explore -k naive -n abc --store "$db"

@@ -37,7 +37,8 @@ enum {
     O_DRY,
     O_PAUSE,
     O_JSON,
-    O_NOSTORE
+    O_NOSTORE,
+    O_SHAPES
 };
 
 static const struct option long_opts[] = {{"platform", required_argument, NULL, 'p'},
@@ -75,6 +76,7 @@ static const struct option long_opts[] = {{"platform", required_argument, NULL, 
                                           {"pause", required_argument, NULL, O_PAUSE},
                                           {"json", no_argument, NULL, O_JSON},
                                           {"no-store", no_argument, NULL, O_NOSTORE},
+                                          {"shapes", required_argument, NULL, O_SHAPES},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
 
@@ -165,6 +167,15 @@ static int other(int c, const char *arg, const char *name, const char *cmd, cli_
         x[semi - arg] = '\0';
         int rc = set(pl, "lws_x", x, "--lws-grid");
         return rc ? rc : set(pl, "lws_y", semi + 1, "--lws-grid");
+    }
+    case O_SHAPES: {
+        char *text, msg[1024];
+        int rc = gb_plan_read_shapes(arg, &text, msg, sizeof msg);
+        if (rc != GB_OK)
+            return cli_error(rc == GB_EIO ? GB_EBADARG : rc, "--shapes: %s", msg);
+        rc = set(pl, "shapes", text, "--shapes");
+        free(text);
+        return rc;
     }
     case O_KPATH: o->kpath = arg; return 0;
     case O_STORE: o->store = arg; return 0;

@@ -27,7 +27,7 @@ enum {
 
 /* Parses argv for command cmd: the shared options (the plan's keys: -k -n -M -N -K -i --warmup
  * --precision --layout --transA --transB --alpha --beta --lda --ldb --ldc --offa --offb --offc
- * --lws --lws-grid --lws-items --param --seed --dist --timing -v --no-validate; and -p -t -d
+ * --lws --lws-grid --lws-items --param --seed --dist --timing -v --no-validate --shapes FILE; and -p -t -d
  * --kernel-path --store) and those of extra. A --plan is loaded first, and flags override its
  * keys. Returns 0; -1 after --help (usage printed); or the exit code after a one-line error. */
 int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, void (*usage)(void),

@@ -49,50 +49,9 @@ static int mul_capped(size_t *n, size_t f)
     return *n <= GB_EXPLORE_MAX_POINTS;
 }
 
-/* The shapes: square orders from -n, or the product of the -M, -N, -K lists where a missing one
- * follows the order (-n) it is paired with. */
 static int expand_shapes(gb_explore_t *ex, char *msg, size_t msglen)
 {
-    const gb_plan_t *pl = ex->pl;
-    const char *dims = "MNK";
-    int any_dim = pl->dim[0].n || pl->dim[1].n || pl->dim[2].n;
-    if (!any_dim && !pl->orders.n)
-        return gb__fail(msg, msglen, GB_EBADARG,
-                        "no sizes to explore: give -n (like 64:1024:64) "
-                        "or -M, -N and -K, or a plan that has them");
-    for (int d = 0; d < 3; d++)
-        if (any_dim && !pl->dim[d].n && !pl->orders.n)
-            return gb__fail(msg, msglen, GB_EBADARG,
-                            "-%c is not given while -%c is: give -%c too, "
-                            "or -n for the sizes not given",
-                            dims[d],
-                            pl->dim[0].n   ? 'M'
-                            : pl->dim[1].n ? 'N'
-                                           : 'K',
-                            dims[d]);
-    size_t norders = pl->orders.n ? pl->orders.n : 1, n = norders;
-    for (int d = 0; any_dim && d < 3; d++)
-        if (!mul_capped(&n, pl->dim[d].n ? pl->dim[d].n : 1))
-            return gb__fail(msg, msglen, GB_EBADARG,
-                            "the plan has more than %u points (in sizes "
-                            "alone); narrow it",
-                            GB_EXPLORE_MAX_POINTS);
-    if (!(ex->shapes = malloc(n * sizeof *ex->shapes)))
-        return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
-    for (size_t o = 0; o < norders; o++) {
-        size_t order = pl->orders.n ? pl->orders.v[o] : 0;
-        size_t nm = pl->dim[0].n ? pl->dim[0].n : 1, nn = pl->dim[1].n ? pl->dim[1].n : 1;
-        size_t nk = pl->dim[2].n ? pl->dim[2].n : 1;
-        for (size_t i = 0; i < nm; i++)
-            for (size_t j = 0; j < nn; j++)
-                for (size_t l = 0; l < nk; l++, ex->nshapes++) {
-                    size_t *s = ex->shapes[ex->nshapes];
-                    s[0] = pl->dim[0].n ? pl->dim[0].v[i] : order;
-                    s[1] = pl->dim[1].n ? pl->dim[1].v[j] : order;
-                    s[2] = pl->dim[2].n ? pl->dim[2].v[l] : order;
-                }
-    }
-    return GB_OK;
+    return gb_plan_shapes(ex->pl, &ex->shapes, &ex->nshapes, msg, msglen);
 }
 
 /* Work-group sizes: the explicit pairs, or the grid x by y kept where x*y is in items. */

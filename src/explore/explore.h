@@ -31,6 +31,7 @@ typedef struct gb_plan {
     char *kernels;                          /* comma-separated kernel or preset names */
     unsigned precisions;                    /* mask of 1u << gb_precision_t; 0: each kernel's own */
     gb_size_list_t orders, dim[3];          /* -n (square orders), -M, -N, -K */
+    size_t (*shapes)[3], nshapes;           /* explicit M x N x K shapes (--shapes, "shapes") */
     size_t (*lws)[2], nlws;                 /* explicit work-group sizes */
     gb_size_list_t lws_x, lws_y, lws_items; /* a grid x by y, kept where x*y is in items */
     gb_plan_param_t params[GB_MAX_PARAMS];
@@ -52,6 +53,14 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
 int gb_plan_load(gb_plan_t *pl, const char *name_or_file, char *msg, size_t msglen);
 int gb_plan_parse_json(gb_plan_t *pl, const char *text, size_t len, const char *origin, char *msg,
                        size_t msglen);
+/* The plan's shapes into a new array (the caller frees): the square orders (-n), or the product
+ * of the -M, -N, -K lists where a missing one follows the order it is paired with, then the
+ * explicit shapes. GB_EBADARG when there are none or too many. */
+int gb_plan_shapes(const gb_plan_t *pl, size_t (**out)[3], size_t *n, char *msg, size_t msglen);
+/* Reads a shapes file (one "M N K" or "MxNxK" per line; '#' comments) into text for the plan key
+ * "shapes" ("MxNxK,MxNxK,..."; caller frees). GB_EIO or GB_EBADARG with msg naming the line. */
+int gb_plan_read_shapes(const char *path, char **text, char *msg, size_t msglen);
+
 /* The built-in plans: count, and each one's name, description and JSON text. */
 size_t gb_plan_builtin_count(void);
 const char *gb_plan_builtin_name(size_t i);

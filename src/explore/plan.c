@@ -35,6 +35,7 @@ void gb_plan_free(gb_plan_t *pl)
     for (int d = 0; d < 3; d++)
         list_free(&pl->dim[d]);
     free(pl->lws);
+    free(pl->shapes);
     list_free(&pl->lws_x);
     list_free(&pl->lws_y);
     list_free(&pl->lws_items);
@@ -176,6 +177,175 @@ static int parse_sizes(const char *text, gb_size_list_t *out, const char *label,
     list_free(out);
     out->v = s;
     out->n = n;
+    return GB_OK;
+}
+
+/* One shape "MxNxK" (or "M N K" with blanks) at *text, advancing it. 1 when one was read. */
+static int read_shape(const char **text, size_t s[3])
+{
+    const char *t = *text;
+    for (int d = 0; d < 3; d++) {
+        while (*t == ' ' || *t == '\t')
+            t++;
+        if (d && (*t == 'x' || *t == 'X'))
+            t++;
+        char *end;
+        errno = 0;
+        if (*t < '0' || *t > '9')
+            return 0;
+        unsigned long long v = strtoull(t, &end, 10);
+        if (errno == ERANGE || v < 1 || v > (1ull << 30))
+            return 0;
+        s[d] = (size_t)v;
+        t = end;
+    }
+    *text = t;
+    return 1;
+}
+
+/* "MxNxK,MxNxK,..." replaces the explicit shapes. */
+static int parse_shapes(gb_plan_t *pl, const char *text, const char *label, char *msg,
+                        size_t msglen)
+{
+    size_t n = 0, cap = 0;
+    size_t(*v)[3] = NULL;
+    const char *t = text;
+    for (;;) {
+        while (*t == ' ' || *t == ',')
+            t++;
+        if (!*t)
+            break;
+        size_t s[3];
+        const char *at = t;
+        if (!read_shape(&t, s) || (*t && *t != ',' && *t != ' ')) {
+            free(v);
+            return gb__fail(msg, msglen, GB_EBADARG,
+                            "%s: '%.40s' is not a shape; give MxNxK with each from 1 to 2^30, "
+                            "like 4096x4096x64",
+                            label, at);
+        }
+        if (gb__grow(&v, &cap, n + 1, sizeof *v) != GB_OK) {
+            free(v);
+            return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+        }
+        memcpy(v[n++], s, sizeof s);
+    }
+    if (!n)
+        return gb__fail(msg, msglen, GB_EBADARG, "%s: no shapes given; give MxNxK,MxNxK,...",
+                        label);
+    free(pl->shapes);
+    pl->shapes = v;
+    pl->nshapes = n;
+    return GB_OK;
+}
+
+int gb_plan_read_shapes(const char *path, char **text, char *msg, size_t msglen)
+{
+    *text = NULL;
+    size_t len;
+    char *data;
+    int rc = gb__read_file(path, 1u << 20, &data, &len);
+    if (rc != GB_OK)
+        return gb__fail(msg, msglen, rc, "cannot read the shapes file '%s': %s", path,
+                        rc == GB_EIO ? strerror(errno) : gb_strerror(rc));
+    size_t cap = len * 2 + 16, used = 0, lineno = 0;
+    char *out = malloc(cap);
+    if (!out) {
+        free(data);
+        return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+    }
+    out[0] = '\0';
+    for (char *save = NULL, *line = strtok_r(data, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        const char *t = line;
+        while (*t == ' ' || *t == '\t' || *t == '\r')
+            t++;
+        if (!*t)
+            continue;
+        size_t s[3];
+        if (!read_shape(&t, s) || strspn(t, " \t\r") != strlen(t)) {
+            gb__fail(msg, msglen, GB_EBADARG,
+                     "%s: line %zu: '%.40s' is not a shape; give M N K or MxNxK, each from 1 "
+                     "to 2^30",
+                     path, lineno, line);
+            free(out);
+            free(data);
+            return GB_EBADARG;
+        }
+        used += (size_t)snprintf(out + used, cap - used, "%s%zux%zux%zu", used ? "," : "", s[0],
+                                 s[1], s[2]);
+    }
+    free(data);
+    if (!used) {
+        free(out);
+        return gb__fail(msg, msglen, GB_EBADARG, "%s: no shapes in the file; give M N K per line",
+                        path);
+    }
+    *text = out;
+    return GB_OK;
+}
+
+static int mul_capped(size_t *n, size_t f)
+{
+    if (f && *n > GB_EXPLORE_MAX_POINTS / f)
+        return 0;
+    *n *= f;
+    return *n <= GB_EXPLORE_MAX_POINTS;
+}
+
+int gb_plan_shapes(const gb_plan_t *pl, size_t (**out)[3], size_t *count, char *msg, size_t msglen)
+{
+    *out = NULL;
+    *count = 0;
+    const char *dims = "MNK";
+    int any_dim = pl->dim[0].n || pl->dim[1].n || pl->dim[2].n;
+    if (!any_dim && !pl->orders.n && !pl->nshapes)
+        return gb__fail(msg, msglen, GB_EBADARG,
+                        "no sizes given: give -n (like 64:1024:64), -M, -N and -K, --shapes, "
+                        "or a plan that has them");
+    for (int d = 0; d < 3; d++)
+        if (any_dim && !pl->dim[d].n && !pl->orders.n)
+            return gb__fail(msg, msglen, GB_EBADARG,
+                            "-%c is not given while -%c is: give -%c too, "
+                            "or -n for the sizes not given",
+                            dims[d],
+                            pl->dim[0].n   ? 'M'
+                            : pl->dim[1].n ? 'N'
+                                           : 'K',
+                            dims[d]);
+    size_t norders = pl->orders.n ? pl->orders.n : (any_dim ? 1 : 0), n = norders;
+    for (int d = 0; any_dim && d < 3; d++)
+        if (!mul_capped(&n, pl->dim[d].n ? pl->dim[d].n : 1))
+            return gb__fail(msg, msglen, GB_EBADARG,
+                            "the plan has more than %u points (in sizes alone); narrow it",
+                            GB_EXPLORE_MAX_POINTS);
+    if (n + pl->nshapes > GB_EXPLORE_MAX_POINTS)
+        return gb__fail(msg, msglen, GB_EBADARG,
+                        "the plan has more than %u points (in sizes alone); narrow it",
+                        GB_EXPLORE_MAX_POINTS);
+    size_t(*s)[3] = malloc((n + pl->nshapes) * sizeof *s);
+    if (!s)
+        return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+    size_t used = 0;
+    for (size_t o = 0; o < norders; o++) {
+        size_t order = pl->orders.n ? pl->orders.v[o] : 0;
+        size_t nm = pl->dim[0].n ? pl->dim[0].n : 1, nn = pl->dim[1].n ? pl->dim[1].n : 1;
+        size_t nk = pl->dim[2].n ? pl->dim[2].n : 1;
+        for (size_t i = 0; i < nm; i++)
+            for (size_t j = 0; j < nn; j++)
+                for (size_t l = 0; l < nk; l++, used++) {
+                    s[used][0] = pl->dim[0].n ? pl->dim[0].v[i] : order;
+                    s[used][1] = pl->dim[1].n ? pl->dim[1].v[j] : order;
+                    s[used][2] = pl->dim[2].n ? pl->dim[2].v[l] : order;
+                }
+    }
+    memcpy(s + used, pl->shapes, pl->nshapes * sizeof *s);
+    *out = s;
+    *count = used + pl->nshapes;
     return GB_OK;
 }
 
@@ -357,6 +527,8 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
                                     : key[0] == 'N' ? 1
                                                     : 2],
                            label, msg, msglen);
+    if (!strcmp(key, "shapes"))
+        return parse_shapes(pl, value, label, msg, msglen);
     /* Pairs and a grid replace each other: a flag overrides what a plan gave either way. */
     if (!strcmp(key, "lws")) {
         int rc = parse_lws(pl, value, label, msg, msglen);

@@ -32,6 +32,24 @@ static const struct builtin {
      "  \"n\": \"128:512:128\",\n"
      "  \"lws\": {\"x\": \"1:128:x2\", \"y\": \"1:128:x2\", \"items\": [16, 32, 64, 128]}\n"
      "}\n"},
+    {"tune-square", "square orders 256..8192, doubling (6 shapes; for tune -k FAMILY)",
+     "{\n"
+     "  \"name\": \"tune-square\",\n"
+     "  \"description\": \"square orders 256 to 8192, doubling\",\n"
+     "  \"n\": \"256:8192:x2\"\n"
+     "}\n"},
+    {"tune-shapes",
+     "12 rectangular shapes: large K with small M and N, low K, tall, wide, small, odd "
+     "(for tune -k FAMILY)",
+     "{\n"
+     "  \"name\": \"tune-shapes\",\n"
+     "  \"description\": \"large K with small M and N, low K, tall, wide, small and odd "
+     "shapes\",\n"
+     "  \"shapes\": [\"64x64x65536\", \"256x256x16384\", \"1024x1024x32768\",\n"
+     "             \"4096x4096x64\", \"8192x8192x256\", \"8192x256x4096\",\n"
+     "             \"16384x1024x1024\", \"256x8192x4096\", \"1024x16384x1024\",\n"
+     "             \"128x128x128\", \"2048x1024x4096\", \"1000x1000x1000\"]\n"
+     "}\n"},
 };
 
 size_t gb_plan_builtin_count(void)
@@ -228,11 +246,11 @@ static int plan_key(gb_plan_t *pl, const cJSON *item, const char *origin, char *
         }
         return GB_OK;
     }
-    static const char *const keys[] = {"kernels", "precision", "n",      "M",          "N",
-                                       "K",       "lws",       "repeat", "iterations", "warmup",
-                                       "seed",    "dist",      "timing", "validate",   "layout",
-                                       "transA",  "transB",    "alpha",  "beta",       "lda",
-                                       "ldb",     "ldc",       "offa",   "offb",       "offc"};
+    static const char *const keys[] = {
+        "kernels", "precision",  "n",      "M",     "N",     "K",      "lws",
+        "repeat",  "iterations", "warmup", "seed",  "dist",  "timing", "validate",
+        "layout",  "transA",     "transB", "alpha", "beta",  "lda",    "ldb",
+        "ldc",     "offa",       "offb",   "offc",  "shapes"};
     size_t k = 0;
     while (k < sizeof keys / sizeof keys[0] && strcmp(keys[k], key))
         k++;
@@ -244,9 +262,9 @@ static int plan_key(gb_plan_t *pl, const cJSON *item, const char *origin, char *
     /* Lists only where a list makes sense; everything else takes one scalar. Names and words
      * must be text, not numbers that would read as a name. */
     int list_ok = !strcmp(key, "kernels") || !strcmp(key, "precision") || strlen(key) == 1 ||
-                  !strcmp(key, "lws");
-    static const char *const words[] = {"kernels", "precision", "dist",  "timing",
-                                        "layout",  "transA",    "transB"};
+                  !strcmp(key, "lws") || !strcmp(key, "shapes");
+    static const char *const words[] = {"kernels", "precision", "dist",   "timing",
+                                        "layout",  "transA",    "transB", "shapes"};
     int word = 0;
     for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
         word |= !strcmp(words[w], key);
