@@ -343,7 +343,8 @@ int gb_plan_shapes(const gb_plan_t *pl, size_t (**out)[3], size_t *count, char *
                     s[used][2] = pl->dim[2].n ? pl->dim[2].v[l] : order;
                 }
     }
-    memcpy(s + used, pl->shapes, pl->nshapes * sizeof *s);
+    if (pl->nshapes)
+        memcpy(s + used, pl->shapes, pl->nshapes * sizeof *s);
     *out = s;
     *count = used + pl->nshapes;
     return GB_OK;

@@ -24,6 +24,7 @@ typedef struct check {
     unsigned long long mask;
     int code;
     size_t level; /* the position (in order) of the last parameter it names */
+    int off;      /* left out (finding what emptied a space) */
 } check_t;
 
 /* The memo: (level, frontier values) -> count, open addressing. */
@@ -51,7 +52,6 @@ struct gb_space {
     size_t memo_cap, memo_used;
     uint64_t count;
     int overflow, nomem;
-    int disabled; /* a check left out (finding what emptied a space), or -1 */
 };
 
 /* ---- names in an expression ------------------------------------------------------------- */
@@ -146,7 +146,7 @@ static int run_check(const gb_space_t *sp, size_t k, const long long *values)
 static int passes_at(const gb_space_t *sp, size_t i)
 {
     for (size_t k = 0; k < sp->nchecks; k++) {
-        if (sp->checks[k].level != i || (int)k == sp->disabled)
+        if (sp->checks[k].level != i || sp->checks[k].off)
             continue;
         if (!run_check(sp, k, sp->values_now))
             return 0;
@@ -395,6 +395,47 @@ static void order(gb_space_t *sp)
     }
 }
 
+/* Says which checks emptied the space: checks left out one by one until something is left,
+ * then each of those taken back that is not needed, so the message names a few that together
+ * leave nothing (usually one). */
+static void empty_why(gb_space_t *sp, const char *family, char *msg, size_t msglen)
+{
+    size_t k = 0;
+    for (; k < sp->nchecks; k++) {
+        sp->checks[k].off = 1;
+        if (count_all(sp) > 0)
+            break;
+    }
+    for (size_t j = 0; k < sp->nchecks && j < k; j++) {
+        sp->checks[j].off = 0;
+        if (count_all(sp) == 0)
+            sp->checks[j].off = 1;
+    }
+    char what[1024];
+    size_t used = 0, n = 0;
+    what[0] = '\0';
+    for (size_t j = 0; j < sp->nchecks; j++) {
+        const check_t *c = &sp->checks[j];
+        if (!c->off)
+            continue;
+        if (c->code == GB_ECONSTRAINT)
+            gb__appendf(what, sizeof what, &used, "%s%s '%s'", n ? " and its " : "", c->what,
+                        c->expr);
+        else
+            gb__appendf(what, sizeof what, &used, "%s%s limit on this device", n ? " and its " : "",
+                        c->what);
+        n++;
+    }
+    if (!n)
+        gb__fail(msg, msglen, GB_ECONSTRAINT,
+                 "no configuration of kernel '%s' passes its checks; widen the values given",
+                 family);
+    else
+        gb__fail(msg, msglen, GB_ECONSTRAINT,
+                 "no configuration of kernel '%s' passes its %s%s; widen the values given", family,
+                 what, n > 1 ? " together" : "");
+}
+
 int gb_space_open(gb_space_t **out, const gb_family_t *f, gb_precision_t prec,
                   const gb_device_info_t *dev, const gb_space_values_t *narrow, size_t nnarrow,
                   char *msg, size_t msglen)
@@ -425,7 +466,6 @@ int gb_space_open(gb_space_t **out, const gb_family_t *f, gb_precision_t prec,
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
     sp->family = f;
     sp->n = f->nparams;
-    sp->disabled = -1;
     int rc = collect_checks(sp, dev);
     if (rc == GB_OK)
         order(sp);
@@ -481,24 +521,11 @@ int gb_space_open(gb_space_t **out, const gb_family_t *f, gb_precision_t prec,
         return rc;
     }
     if (sp->count == 0) {
-        /* Say which check emptied it: the first without which something is left. */
-        const check_t *culprit = NULL;
-        for (size_t k = 0; !culprit && k < sp->nchecks; k++) {
-            sp->disabled = (int)k;
-            if (count_all(sp) > 0)
-                culprit = &sp->checks[k];
-        }
-        rc = culprit ? culprit->code : GB_ECONSTRAINT;
-        if (culprit)
-            gb__fail(msg, msglen, rc, "no configuration of kernel '%s' passes its %s%s%s%s",
-                     f->name, culprit->what, culprit->code == GB_ECONSTRAINT ? " '" : "",
-                     culprit->code == GB_ECONSTRAINT ? culprit->expr : "",
-                     culprit->code == GB_ECONSTRAINT ? "'" : " limit on this device");
-        else
-            gb__fail(msg, msglen, rc,
-                     "no configuration of kernel '%s' passes its constraints "
-                     "together; widen the values given",
-                     f->name);
+        empty_why(sp, f->name, msg, msglen);
+        rc = GB_ECONSTRAINT;
+        for (size_t k = 0; k < sp->nchecks; k++)
+            if (sp->checks[k].off && sp->checks[k].code != GB_ECONSTRAINT)
+                rc = sp->checks[k].code;
         gb_space_close(sp);
         return rc;
     }
