@@ -88,11 +88,11 @@ typedef struct gb_tune_eval {
     size_t seq; /* 0, 1, ... in the order the strategy was told */
     char point_id[GB_POINT_ID_LEN + 1];
     char params[512];
-    double gflops;  /* the median rate; negative for a candidate that cannot win */
-    int code;       /* GB_OK, or the failure's code (validation failed: GB_EVALIDATION) */
+    double gflops; /* the median rate; negative for a candidate that cannot win */
+    int code;      /* GB_OK, or the failure's code (validation failed: GB_EVALIDATION) */
     char reason[256];
-    int cached;     /* 1: the store already held it (point or failure); nothing was run */
-    double best;    /* the best rate so far in the run (negative while none succeeded) */
+    int cached;       /* 1: the store already held it (point or failure); nothing was run */
+    double best;      /* the best rate so far in the run (negative while none succeeded) */
     double elapsed_s; /* since the run began */
 } gb_tune_eval_t;
 
@@ -102,8 +102,7 @@ int gb_store_tune_run_begin(gb_store_t *st, gb_tune_run_t *run);
 int gb_store_tune_run_end(gb_store_t *st, const gb_tune_run_t *run);
 int gb_store_tune_eval_add(gb_store_t *st, const gb_tune_eval_t *ev);
 /* Runs oldest first; a run's evaluations by seq. fn's non-zero return stops and is returned. */
-int gb_store_tune_runs(gb_store_t *st, int (*fn)(const gb_tune_run_t *run, void *user),
-                       void *user);
+int gb_store_tune_runs(gb_store_t *st, int (*fn)(const gb_tune_run_t *run, void *user), void *user);
 int gb_store_tune_evals(gb_store_t *st, int64_t run_id,
                         int (*fn)(const gb_tune_eval_t *ev, void *user), void *user);
 
