@@ -10,8 +10,10 @@
  * the families, presets and implementations taken from it are read-only once made: any number
  * of threads may read them at once. A context (gb_context_t) and everything made on it (its
  * queue, its message) belongs to one thread at a time; give each thread its own context (on the
- * same device or others) to measure in parallel. What the library sets up once per process is
- * set up under pthread_once (the NVML energy library); the program cache on disk is shared
+ * same device or others) to measure in parallel. The one exception is gb_impl_prebuild: any
+ * number of threads may call it on a context while one other thread uses that context, and the
+ * warning and build-log handlers may then be called on those threads. What the library sets up
+ * once per process is set up under pthread_once (the NVML energy library); the program cache on disk is shared
  * between threads and processes through files written whole and renamed into place.
  */
 #ifndef GEMMBENCH_H
@@ -504,8 +506,11 @@ typedef struct gb_result {
     double gflops;                      /* 2*M*N*K / median time of the headline phase */
     double gflops_wall;                 /* 2*M*N*K / median wall time */
     double efficiency;                  /* gflops / formula peak, or -1 when the peak is unknown */
-    double build_ms;                    /* building (or loading from the cache) every program */
-    int cache_hit;                      /* every program came from the binary cache */
+    double build_ms; /* this call's time getting every program: building it, loading it from
+                        the binary cache, or taking it prebuilt (gb_impl_prebuild), waiting for
+                        a prebuild in flight included */
+    int cache_hit;   /* nothing was built by this call: every program came from the binary
+                        cache or was prebuilt on the context */
     size_t global[2], local[2];
     int local_null;  /* the driver chose the work-group size */
     int swapped;     /* served through the row/column-major operand swap */
@@ -533,9 +538,30 @@ void gb_result_free(gb_result_t *r);
 
 /* Prepares (builds, allocates), runs and (per opts) validates one implementation on one problem.
  * Returns GB_OK even when validation fails (see r->validation); an error code when the run could
- * not happen, with the message on ctx (build logs included). */
+ * not happen, with the message on ctx (build logs included).
+ * The context keeps the last problem's inputs (as generated and in its precision) and, once a
+ * run has validated, their reference and gauge: a call with the same problem (every field), the
+ * same opts->dist and opts->seed uses them again rather than computing them anew, with the same
+ * results; another problem replaces them, and gb_context_close frees them. They take 8 bytes
+ * per element of the A, B and C buffers (gb_problem_buffer_elems), 4 more in single precision,
+ * and 16 more per element of C once validated. */
 int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *problem,
                  const gb_bench_options_t *opts, gb_result_t *r);
+
+/* Builds ahead of measuring: compiles (or loads from the binary cache) every program that
+ * preparing im for problem on ctx would build, and keeps it on the context, so that a later
+ * gb_bench_run of the same im and problem on ctx builds nothing (its result's cache_hit is 1,
+ * its build_ms the time taken to fetch them, waiting included for a prebuild that another thread
+ * has in flight). For a tuner: threads prebuild the next candidates while one thread measures.
+ * Any number of threads may call it on one context at once, while one other thread uses the
+ * context (gb_bench_run); two threads that want one program build it once. The context keeps
+ * the last 256 programs built this way, the oldest released first (a run already prepared with
+ * one keeps it), and frees them in gb_context_close. GB_OK, also for a library peer (nothing to
+ * build); else the code gb_bench_run would return, with its message in msg (never on ctx):
+ * problem or implementation checks, GB_EBUILD with the build log, GB_EWGSIZE where the compiled
+ * kernel allows fewer work-items per group than im asks. */
+int gb_impl_prebuild(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *problem, char *msg,
+                     size_t msglen);
 
 /* ---- measured ceilings ------------------------------------------------------------------------ */
 

@@ -15,7 +15,8 @@
  * overflow a buffer or abort on a damaged one), the entry's header, key, size and checksum are
  * verified; an entry that fails is removed, the program rebuilt and stored again, and a warning
  * goes to the handler set with gb_set_warning_handler. Entries of the earlier format (KEY.bin
- * with KEY.key, no checksum) are never read. */
+ * with KEY.key, no checksum) are never read. gb__program_get looks first among the programs the
+ * context keeps built (programs.c), under the same key text. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -181,41 +182,43 @@ static void store(cl_program prog, const char *path, const char *key)
 }
 
 int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, const char *source,
-                    const char *options, cl_program *out, double *ms, int *hit)
+                    const char *options, int keep, cl_program *out, double *ms, int *hit, char *msg,
+                    size_t msglen)
 {
     *hit = 0;
+    *out = NULL;
     const size_t plen = prelude ? strlen(prelude) : 0, slen = strlen(source);
     char *src = malloc(plen + slen + 16);
     if (!src)
-        return gb__ctx_fail(ctx, GB_ENOMEM, "out of memory");
+        return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
     memcpy(src, prelude ? prelude : "", plen);
     /* Keeps the family's own line numbers in build logs. */
     memcpy(src + plen, "\n#line 1\n", 9);
     memcpy(src + plen + 9, source, slen + 1);
     const size_t total = plen + 9 + slen;
     const gb_device_info_t *dev = ctx->dev;
-    char dir[1024], key[2048], path[1200];
+    char dir[1024], key[2048], path[1200], sha[65];
     const char *cdir = gb_cache_dir(dir, sizeof dir);
-    int rc;
     const double t0 = gb__now_ms();
+    /* The source as compiled: its SHA-256, as a point's program identity has it. The key names
+     * the program in the context's table as well as on disk. */
+    gb__sha256_hex(src, total, sha);
+    snprintf(key, sizeof key,
+             "device: %s\nplatform: %s\ndriver: %s\noptions: %s\nprogram: %s\nsource: sha256:%s\n",
+             dev->name, dev->platform_version, dev->driver, options, name, sha);
+    int claimed, rc = gb__programs_take(&ctx->programs, key, keep, out, &claimed);
+    if (rc != GB_OK || *out) {
+        free(src);
+        *ms = gb__now_ms() - t0;
+        *hit = rc == GB_OK;
+        return rc == GB_OK ? GB_OK : gb__fail(msg, msglen, rc, "out of memory");
+    }
     if (cdir) {
-        /* The source as compiled: its SHA-256, as a point's program identity has it. */
-        char sha[65];
-        gb__sha256_hex(src, total, sha);
-        snprintf(key, sizeof key,
-                 "device: %s\nplatform: %s\ndriver: %s\noptions: %s\nprogram: %s\nsource: "
-                 "sha256:%s\n",
-                 dev->name, dev->platform_version, dev->driver, options, name, sha);
         const uint64_t h = gb__fnv1a64(key, strlen(key), GB_FNV_BASIS);
         snprintf(path, sizeof path, "%s/%016llx.gbc", cdir, (unsigned long long)h);
         int damaged = 0;
         char why[160];
-        if (load(ctx, path, key, out, &damaged, why, sizeof why)) {
-            *ms = gb__now_ms() - t0;
-            *hit = 1;
-            free(src);
-            return GB_OK;
-        }
+        *hit = load(ctx, path, key, out, &damaged, why, sizeof why);
         if (damaged) {
             remove(path);
             gb__warn("program cache entry %s of '%s' was damaged (%s): removed, and the program "
@@ -223,10 +226,14 @@ int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, co
                      path, name, why);
         }
     }
-    rc = gb__program_build(ctx, name, src, options, out, ms);
+    if (!*hit) {
+        rc = gb__program_build(ctx, name, src, options, out, ms, msg, msglen);
+        if (rc == GB_OK && cdir && mkdir_p(cdir) == 0)
+            store(*out, path, key);
+    }
     free(src);
-    if (rc == GB_OK && cdir && mkdir_p(cdir) == 0)
-        store(*out, path, key);
+    if (claimed)
+        gb__programs_settle(&ctx->programs, key, rc == GB_OK ? *out : NULL);
     *ms = gb__now_ms() - t0;
     return rc;
 }

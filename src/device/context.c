@@ -1,4 +1,5 @@
-/* context.c: opening a device (context and profiling queue), error helpers and program builds. */
+/* context.c: opening a device (context and profiling queue) and closing it with what it kept,
+ * error helpers and program builds. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +83,10 @@ int gb_context_open(gb_context_t **out, const gb_device_info_t *dev, char *msg, 
     if (!ctx)
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
     ctx->dev = dev;
+    if (gb__programs_init(&ctx->programs) != GB_OK) {
+        free(ctx);
+        return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+    }
     cl_device_id d = (cl_device_id)dev->cl_device;
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)dev->cl_platform,
                                      0};
@@ -90,6 +95,7 @@ int gb_context_open(gb_context_t **out, const gb_device_info_t *dev, char *msg, 
     if (err != CL_SUCCESS) {
         gb__fail(msg, msglen, GB_EOPENCL, "clCreateContext on '%s' failed: %s", dev->name,
                  gb__cl_errname(err));
+        gb__programs_free(&ctx->programs);
         free(ctx);
         return GB_EOPENCL;
     }
@@ -99,6 +105,7 @@ int gb_context_open(gb_context_t **out, const gb_device_info_t *dev, char *msg, 
         gb__fail(msg, msglen, GB_EOPENCL, "clCreateCommandQueue on '%s' failed: %s", dev->name,
                  gb__cl_errname(err));
         clReleaseContext(ctx->cl);
+        gb__programs_free(&ctx->programs);
         free(ctx);
         return GB_EOPENCL;
     }
@@ -110,6 +117,8 @@ void gb_context_close(gb_context_t *ctx)
 {
     if (!ctx)
         return;
+    gb__inputs_free(&ctx->inputs);
+    gb__programs_free(&ctx->programs);
     if (ctx->queue)
         clReleaseCommandQueue(ctx->queue);
     if (ctx->cl)
@@ -127,28 +136,50 @@ const gb_device_info_t *gb_context_device(const gb_context_t *ctx)
     return ctx->dev;
 }
 
+void gb__inputs_free(gb_inputs_t *in)
+{
+    /* In double the device's buffers are the generated ones. */
+    if (in->da != in->a)
+        free(in->da);
+    if (in->db != in->b)
+        free(in->db);
+    if (in->dc != in->c)
+        free(in->dc);
+    free(in->a);
+    free(in->b);
+    free(in->c);
+    free(in->cref);
+    free(in->gauge);
+    memset(in, 0, sizeof *in);
+}
+
 int gb__program_build(gb_context_t *ctx, const char *name, const char *source, const char *options,
-                      cl_program *out, double *ms)
+                      cl_program *out, double *ms, char *msg, size_t msglen)
 {
     cl_int err;
     const double t0 = gb__now_ms();
+    ctx->builds++;
     cl_program prog = clCreateProgramWithSource(ctx->cl, 1, &source, NULL, &err);
     if (err != CL_SUCCESS)
-        return gb__cl_check(ctx, err, "clCreateProgramWithSource");
+        return gb__fail(msg, msglen, GB_EOPENCL, "clCreateProgramWithSource failed: %s (%d)",
+                        gb__cl_errname(err), err);
     cl_device_id d = (cl_device_id)ctx->dev->cl_device;
     err = clBuildProgram(prog, 1, &d, options, NULL, NULL);
     *ms = gb__now_ms() - t0;
     if (err != CL_SUCCESS) {
-        size_t len = 0;
-        int n = snprintf(ctx->errmsg, sizeof ctx->errmsg,
-                         "OpenCL build of '%s' failed (%s) with options '%s'; build log:\n", name,
-                         gb__cl_errname(err), options);
-        clGetProgramBuildInfo(prog, d, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
-        char *log = malloc(len + 1);
-        if (log && n > 0 && (size_t)n < sizeof ctx->errmsg &&
+        size_t len = 0, used = 0;
+        char *log = NULL;
+        if (msg && msglen) {
+            gb__appendf(msg, msglen, &used,
+                        "OpenCL build of '%s' failed (%s) with options '%s'; build log:\n", name,
+                        gb__cl_errname(err), options);
+            clGetProgramBuildInfo(prog, d, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
+            log = malloc(len + 1);
+        }
+        if (log &&
             clGetProgramBuildInfo(prog, d, CL_PROGRAM_BUILD_LOG, len, log, NULL) == CL_SUCCESS) {
             log[len] = '\0';
-            snprintf(ctx->errmsg + n, sizeof ctx->errmsg - (size_t)n, "%s", log);
+            gb__appendf(msg, msglen, &used, "%s", log);
         }
         free(log);
         clReleaseProgram(prog);

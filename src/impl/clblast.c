@@ -148,6 +148,7 @@ const gb_impl_ops_t gb__clblast_ops = {
     clblast_check,
     clblast_program_id,
     clblast_prepare,
+    NULL,
     clblast_call,
     clblast_release};
 #endif

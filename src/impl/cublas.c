@@ -185,6 +185,7 @@ const gb_impl_ops_t gb__cublas_ops = {
     cublas_check,
     cublas_program_id,
     cublas_prepare,
+    NULL,
     cublas_call,
     cublas_release};
 #endif

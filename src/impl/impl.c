@@ -96,3 +96,17 @@ int gb_impl_program_id(const gb_impl_t *im, const gb_device_info_t *dev, const g
 {
     return im->ops->program_id(im, dev, p, buf, len, msg, msglen);
 }
+
+int gb_impl_prebuild(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *problem, char *msg,
+                     size_t msglen)
+{
+    gb_problem_t p = *problem;
+    if (msg && msglen)
+        msg[0] = '\0';
+    int rc = gb_problem_check(&p, msg, msglen);
+    if (rc == GB_OK)
+        rc = gb_impl_check(im, ctx->dev, p.precision, &p, msg, msglen);
+    if (rc == GB_OK && im->ops->prebuild)
+        rc = im->ops->prebuild(ctx, im, &p, msg, msglen);
+    return rc;
+}

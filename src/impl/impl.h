@@ -20,6 +20,11 @@ struct gb_impl_ops {
      * description of the run (route, sizes, build options and time). Errors on ctx. */
     int (*prepare)(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *p, void **state,
                    gb_result_t *r);
+    /* Builds what prepare would build for problem p (checked) and has the context keep it, as
+     * gb_impl_prebuild(): on any thread, errors into msg, never on ctx. NULL: nothing to build
+     * (library peers). */
+    int (*prebuild)(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *p, char *msg,
+                    size_t msglen);
     /* One call: writes the whole host buffers a, b, c (any may be NULL: the device keeps what the
      * last call wrote) in the problem's precision, computes, reads C into c_out (NULL: not read),
      * and fills t[] per gb_phase_t. Errors on the context. */

@@ -127,48 +127,50 @@ static void kernel_release(void *state)
     free(kr);
 }
 
-/* Builds (or loads) the programs and makes the kernels; the compiled kernel may allow fewer
- * work-items per group than the device (registers): refused here, with the reason, rather
- * than at launch. */
-static int build(gb_kernel_run_t *kr, const gb_config_t *cfg, const gb_route_t *r, gb_result_t *res)
+/* Gets the programs (keep: the context keeps them too, for gb_impl_prebuild) and makes the
+ * kernels; the compiled kernel may allow fewer work-items per group than the device
+ * (registers): refused here, with the reason, rather than at launch. *ms and *hit as
+ * gb_result_t's build_ms and cache_hit. Errors into msg: prepare and prebuild say the same. */
+static int build(gb_kernel_run_t *kr, const gb_config_t *cfg, const gb_route_t *r, int keep,
+                 double *ms, int *hit, char *msg, size_t msglen)
 {
     const gb_family_t *f = cfg->family;
     const char *prelude = gb__embedded("prelude.cl")->data;
-    int rc = gb__program_get(kr->ctx, f->name, prelude, f->source, r->options, &kr->program,
-                             &res->build_ms, &res->cache_hit);
+    int rc = gb__program_get(kr->ctx, f->name, prelude, f->source, r->options, keep, &kr->program,
+                             ms, hit, msg, msglen);
     if (rc == GB_OK && r->helper_options[0]) {
-        double ms;
-        int hit;
+        double hms;
+        int hhit;
         rc = gb__program_get(kr->ctx, "helpers", prelude, gb__embedded("helpers.cl")->data,
-                             r->helper_options, &kr->helpers, &ms, &hit);
-        res->build_ms += ms;
-        res->cache_hit &= hit;
+                             r->helper_options, keep, &kr->helpers, &hms, &hhit, msg, msglen);
+        *ms += hms;
+        *hit &= hhit;
     }
     if (rc != GB_OK)
         return rc;
     cl_int err;
     kr->kernel = clCreateKernel(kr->program, f->entry, &err);
     if (err != CL_SUCCESS)
-        return gb__ctx_fail(kr->ctx, GB_EMETADATA,
-                            "%s: no kernel named '%s' in %s (%s); fix 'entry'", f->origin, f->entry,
-                            f->source_file, gb__cl_errname(err));
+        return gb__fail(msg, msglen, GB_EMETADATA,
+                        "%s: no kernel named '%s' in %s (%s); fix 'entry'", f->origin, f->entry,
+                        f->source_file, gb__cl_errname(err));
     size_t kmax = 0;
     if (!r->local_null &&
         clGetKernelWorkGroupInfo(kr->kernel, (cl_device_id)kr->ctx->dev->cl_device,
                                  CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax,
                                  NULL) == CL_SUCCESS &&
         kmax > 0 && r->local[0] * r->local[1] > kmax)
-        return gb__ctx_fail(kr->ctx, GB_EWGSIZE,
-                            "kernel '%s' as compiled allows work-groups of at most %zu work-items "
-                            "on this device (register use), but its parameters ask for %zu x %zu; "
-                            "choose parameters with fewer work-items per group",
-                            gb_config_name(cfg), kmax, r->local[0], r->local[1]);
+        return gb__fail(msg, msglen, GB_EWGSIZE,
+                        "kernel '%s' as compiled allows work-groups of at most %zu work-items "
+                        "on this device (register use), but its parameters ask for %zu x %zu; "
+                        "choose parameters with fewer work-items per group",
+                        gb_config_name(cfg), kmax, r->local[0], r->local[1]);
     if (r->rem_global[0]) {
         kr->rem_kernel = clCreateKernel(kr->program, f->rem_entry, &err);
         if (err != CL_SUCCESS)
-            return gb__ctx_fail(kr->ctx, GB_EMETADATA,
-                                "%s: no kernel named '%s' in %s (%s); fix 'remainder.entry'",
-                                f->origin, f->rem_entry, f->source_file, gb__cl_errname(err));
+            return gb__fail(msg, msglen, GB_EMETADATA,
+                            "%s: no kernel named '%s' in %s (%s); fix 'remainder.entry'", f->origin,
+                            f->rem_entry, f->source_file, gb__cl_errname(err));
     }
     return GB_OK;
 }
@@ -225,7 +227,9 @@ static int kernel_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_probl
     memcpy(kr->rem_global, r.rem_global, sizeof kr->rem_global);
     memcpy(kr->rem_local, r.rem_local, sizeof kr->rem_local);
     kr->local_null = r.local_null;
-    if ((rc = build(kr, cfg, &r, res)) != GB_OK || (rc = allocate(kr, p, &r)) != GB_OK ||
+    if ((rc = build(kr, cfg, &r, 0, &res->build_ms, &res->cache_hit, ctx->errmsg,
+                    sizeof ctx->errmsg)) != GB_OK ||
+        (rc = allocate(kr, p, &r)) != GB_OK ||
         (rc = set_args(kr, &r, cfg->family, kr->kernel)) != GB_OK ||
         (kr->rem_kernel && (rc = set_args(kr, &r, cfg->family, kr->rem_kernel)) != GB_OK)) {
         kernel_release(kr);
@@ -240,6 +244,25 @@ static int kernel_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_probl
     memcpy(res->route, r.text, sizeof res->route);
     *state = kr;
     return GB_OK;
+}
+
+/* The programs of prepare's build, kept by the context; the kernels made to check them go. */
+static int kernel_prebuild(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *p, char *msg,
+                           size_t msglen)
+{
+    gb_route_t r;
+    int rc = gb__route_plan(&im->config, p, ctx->dev, &r, msg, msglen);
+    if (rc != GB_OK)
+        return rc;
+    gb_kernel_run_t *kr = calloc(1, sizeof *kr);
+    if (!kr)
+        return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+    kr->ctx = ctx;
+    double ms;
+    int hit;
+    rc = build(kr, &im->config, &r, 1, &ms, &hit, msg, msglen);
+    kernel_release(kr);
+    return rc;
 }
 
 double gb__event_ms(cl_event ev, cl_int *err)
@@ -336,5 +359,6 @@ const gb_impl_ops_t gb__kernel_ops = {NULL,
                                       kernel_check,
                                       kernel_program_id,
                                       kernel_prepare,
+                                      kernel_prebuild,
                                       kernel_call,
                                       kernel_release};

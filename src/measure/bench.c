@@ -1,5 +1,5 @@
-/* bench.c: one measured point: generate inputs, build, validate once on poisoned output, then
- * warm-up and timed calls, and summarise. */
+/* bench.c: one measured point: generate inputs (or take the context's, inputs.c), build,
+ * validate once on poisoned output, then warm-up and timed calls, and summarise. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,10 +8,8 @@
 #include "../impl/impl.h"
 #include "../validate/validate.h"
 #include "energy.h"
+#include "inputs.h"
 #include "stats.h"
-
-/* Outside the logical C: a value no GEMM of our data produces, exact in float. */
-#define GB_CANARY (-7777.25)
 /* Validate by default while the reference costs at most 2^33 multiply-adds (2048^3). */
 #define GB_AUTO_VALIDATE_MNK (1ull << 33)
 
@@ -79,21 +77,6 @@ static int runner_call(runner_t *r, const void *a, const void *b, const void *c,
                        double t[GB_PHASE_COUNT])
 {
     return r->ops->call(r->state, a, b, c, c_out, t);
-}
-
-/* Converts n doubles to the device precision in a new buffer (caller frees). */
-static void *to_device(const double *x, size_t n, gb_precision_t prec)
-{
-    if (prec == GB_PREC_D) {
-        double *d = malloc(n * sizeof *d);
-        if (d)
-            memcpy(d, x, n * sizeof *d);
-        return d;
-    }
-    float *f = malloc(n * sizeof *f);
-    for (size_t i = 0; f && i < n; i++)
-        f[i] = (float)x[i];
-    return f;
 }
 
 static void from_device(const void *src, size_t n, gb_precision_t prec, double *out)
@@ -176,41 +159,38 @@ static int measure_energy(runner_t *run, gb_timing_t timing, double flop, const 
     return rc;
 }
 
-static int validate_once(runner_t *run, const gb_problem_t *p, const gb_bench_options_t *o,
-                         const double *a, const double *b, const double *c0, const void *a_dev,
-                         const void *b_dev, size_t ea, size_t eb, size_t ec, gb_validation_t *v)
+static int validate_once(runner_t *run, gb_inputs_t *in, gb_validation_t *v)
 {
-    gb_context_t *ctx = run->ctx;
-    double *poisoned = malloc(ec * sizeof *poisoned), *cref = malloc(ec * sizeof *cref);
-    double *gauge = malloc(ec * sizeof *gauge), *got = malloc(ec * sizeof *got);
-    void *dev = NULL, *back = malloc(ec * gb_precision_bytes(p->precision));
+    const gb_problem_t *p = &in->p;
+    const size_t ec = in->ec, es = gb_precision_bytes(p->precision);
+    double *poisoned = malloc(ec * sizeof *poisoned), *got = malloc(ec * sizeof *got);
+    void *dev = NULL, *back = malloc(ec * es);
     int rc = GB_ENOMEM;
-    if (!poisoned || !cref || !gauge || !got || !back)
+    if (!poisoned || !got || !back)
         goto done;
     /* With beta 0, C is output only: NaN in every element catches one never written, and a
      * kernel that reads C anyway (NaN * 0 is NaN). */
-    memcpy(poisoned, c0, ec * sizeof *poisoned);
+    memcpy(poisoned, in->c, ec * sizeof *poisoned);
     if (p->beta == 0.0)
         for (size_t i = 0; i < ec; i++)
             if (gb__c_is_logical(p, i))
                 poisoned[i] = (double)NAN;
-    if (!(dev = to_device(poisoned, ec, p->precision)))
+    if (!(dev = gb__to_precision(poisoned, ec, p->precision)))
         goto done;
     double t[GB_PHASE_COUNT];
-    if ((rc = runner_call(run, a_dev, b_dev, dev, back, t)))
+    if ((rc = runner_call(run, in->da, in->db, dev, back, t)))
         goto done;
     from_device(back, ec, p->precision, got);
-    if ((rc = gb__reference(p, a, b, c0, ea, eb, ec, cref, gauge)) != GB_OK)
+    if ((rc = gb__inputs_reference(run->ctx, in)) != GB_OK)
         goto done;
-    gb__validate(p, gb__exact_possible(p, &o->dist), cref, gauge, got, ec, GB_CANARY, v);
+    gb__validate(p, gb__exact_possible(p, &in->dist), in->cref, in->gauge, got, ec, GB_CANARY, v);
 done:
     if (rc == GB_ENOMEM)
-        gb__ctx_fail(ctx, rc, "out of memory validating");
+        gb__ctx_fail(run->ctx, rc, "out of memory validating");
+    if (dev != poisoned)
+        free(dev);
     free(poisoned);
-    free(cref);
-    free(gauge);
     free(got);
-    free(dev);
     free(back);
     return rc;
 }
@@ -230,37 +210,19 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
     if (o->iterations < 1 || o->warmup < 0)
         return gb__ctx_fail(ctx, GB_EBADARG,
                             "iterations must be at least 1 and warm-up at least 0");
-    size_t ea, eb, ec;
-    gb_problem_buffer_elems(&p, &ea, &eb, &ec);
-    double *a = malloc(ea * sizeof *a), *b = malloc(eb * sizeof *b), *c = malloc(ec * sizeof *c);
-    void *da = NULL, *db = NULL, *dc = NULL;
     runner_t run = {im->ops, NULL, ctx};
-    int nomem = !a || !b || !c;
+    int nomem = 0;
     for (int i = 0; i < GB_PHASE_COUNT; i++)
         nomem |= !(r->samples_ms[i] = calloc((size_t)o->iterations, sizeof(double)));
     if (nomem) {
-        rc = gb__ctx_fail(ctx, GB_ENOMEM, "out of memory for %zu+%zu+%zu elements", ea, eb, ec);
-        goto done;
-    }
-    gb_rng_t rng;
-    gb__rng_seed(&rng, o->seed);
-    size_t rows, cols;
-    gb__stored_a(&p, &rows, &cols);
-    gb__matrix_generate(a, ea, p.layout, p.lda, p.off_a, rows, cols, &o->dist, p.precision, &rng,
-                        0.0);
-    gb__stored_b(&p, &rows, &cols);
-    gb__matrix_generate(b, eb, p.layout, p.ldb, p.off_b, rows, cols, &o->dist, p.precision, &rng,
-                        0.0);
-    gb__matrix_generate(c, ec, p.layout, p.ldc, p.off_c, p.m, p.n, &o->dist, p.precision, &rng,
-                        GB_CANARY);
-    da = to_device(a, ea, p.precision);
-    db = to_device(b, eb, p.precision);
-    dc = to_device(c, ec, p.precision);
-    if (!da || !db || !dc) {
         rc = gb__ctx_fail(ctx, GB_ENOMEM, "out of memory");
         goto done;
     }
-    void *cout = malloc(ec * gb_precision_bytes(p.precision));
+    gb_inputs_t *in;
+    if ((rc = gb__inputs_get(ctx, &p, &o->dist, o->seed, &in)) != GB_OK)
+        goto done;
+    const void *da = in->da, *db = in->db, *dc = in->dc;
+    void *cout = malloc(in->ec * gb_precision_bytes(p.precision));
     if (!cout) {
         rc = gb__ctx_fail(ctx, GB_ENOMEM, "out of memory");
         goto done;
@@ -274,7 +236,7 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
     int validate = o->validate == GB_VALIDATE_AUTO ? mnk <= (double)GB_AUTO_VALIDATE_MNK
                                                    : o->validate == GB_VALIDATE_ON;
     if (validate) {
-        rc = validate_once(&run, &p, o, a, b, c, da, db, ea, eb, ec, &r->validation);
+        rc = validate_once(&run, in, &r->validation);
     } else {
         snprintf(r->validation.reason, sizeof r->validation.reason, "%s",
                  o->validate == GB_VALIDATE_OFF ? "validation off"
@@ -304,12 +266,6 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
 done:
     if (run.state)
         im->ops->release(run.state);
-    free(a);
-    free(b);
-    free(c);
-    free(da);
-    free(db);
-    free(dc);
     if (rc != GB_OK)
         gb_result_free(r);
     return rc;
