@@ -50,10 +50,10 @@ run store info --store "$a" && has "^tuned entries: 3$" && has "^tuning runs: 0 
     ok || no "store info counts the tuned entries"
 run store check --store "$a" && has "0 points checked, all consistent" && ok || no "store check"
 run tuned list --store "$a" || die "list"
-has "^  #  device +prec  layout  shape class  kernel +parameters +GFLOP/s  tuned at$" && ok ||
+has "^  #  device +prec  layout  shape class  kernel +parameters +GFLOP/s  tuned at +source$" && ok ||
     no "list: the header"
 [ "$(grep -c '^  [0-9]  ' "$tmp/out")" -eq 3 ] && ok || no "list: three numbered rows"
-has "^  2  NVIDIA H100 80GB HBM3 +s +row-NN  square-4096  xgemm_nv +EDGES=2 GROUPM=8 KWG=8 MWG=128 NWG=128 PADA=4 PADB=4 SLOTS=2 TAIL=3 +47889.4  2026-11-24T10:00:00Z$" &&
+has "^  2  NVIDIA H100 80GB HBM3 +s +row-NN  square-4096  xgemm_nv +EDGES=2 GROUPM=8 KWG=8 MWG=128 NWG=128 PADA=4 PADB=4 SLOTS=2 TAIL=3 +47889.4  2026-11-24T10:00:00Z  store$" &&
     ok || no "list: an entry's row, parameters sorted"
 has "^  1  NVIDIA H100 80GB HBM3 +d +row-NN  square-4096  dgemm_dmma_128_k4  \(defaults\) +32600.0" &&
     ok || no "list: an entry without parameters"

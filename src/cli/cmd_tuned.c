@@ -23,7 +23,7 @@ static const struct sub {
 } subs[] = {
     {"list", "tuned list [--device SUBSTR] [--shipped] [--json] [--store PATH]",
      "  the store's tuned entries as a table: number, device, precision, layout, shape\n"
-     "  class, kernel, parameters, GFLOP/s, when tuned\n"
+     "  class, kernel, parameters, GFLOP/s, when tuned, source (store or shipped)\n"
      "  --device SUBSTR  only entries whose device or platform name holds SUBSTR, any case\n"
      "  --shipped        also the defaults shipped in gemmbench (kernels/tuned/), marked\n"
      "                   'shipped'; the store's entries override them for the same key\n"
@@ -191,7 +191,6 @@ static int width(const topts_t *o, const gb_tuned_t *t, size_t off, size_t at_le
 
 static void list_text(const topts_t *o, const gb_tuned_t *t, size_t nstore)
 {
-    const int shipped = o->shipped;
     const int wd = width(o, t, offsetof(gb_tuned_entry_t, device), 6);
     const int wk = width(o, t, offsetof(gb_tuned_entry_t, kernel), 6);
     const int wc = width(o, t, offsetof(gb_tuned_entry_t, shape_class), 11);
@@ -203,21 +202,22 @@ static void list_text(const topts_t *o, const gb_tuned_t *t, size_t nstore)
         gb_tuned_params_text(&t->e[i].params, p, sizeof p);
         wp = (int)strlen(p) > wp ? (int)strlen(p) : wp;
     }
-    const int wt = shipped ? 20 : 0; /* no trailing blanks */
-    printf("%3s  %-*s  %-4s  %-6s  %-*s  %-*s  %-*s  %9s  %-*s%s\n", "#", wd, "device", "prec",
-           "layout", wc, "shape class", wk, "kernel", wp, "parameters", "GFLOP/s", wt, "tuned at",
-           shipped ? "  source" : "");
+    printf("%3s  %-*s  %-4s  %-6s  %-*s  %-*s  %-*s  %9s  %-20s  source\n", "#", wd, "device",
+           "prec", "layout", wc, "shape class", wk, "kernel", wp, "parameters", "GFLOP/s",
+           "tuned at");
     for (size_t i = 0; i < t->n; i++) {
         const gb_tuned_entry_t *e = &t->e[i];
-        char num[16], p[1024];
+        char num[24], p[1024];
         if (!takes(o, e))
             continue; /* the store's keep their numbers, which 'tuned show' takes */
-        snprintf(num, sizeof num, i < nstore ? "%zu" : "-", i + 1);
+        if (i < nstore)
+            snprintf(num, sizeof num, "%zu", i + 1);
+        else
+            snprintf(num, sizeof num, "-");
         gb_tuned_params_text(&e->params, p, sizeof p);
-        printf("%3s  %-*.*s  %-4s  %-6s  %-*s  %-*s  %-*s  %9.1f  %-*s%s%s\n", num, wd, wd,
+        printf("%3s  %-*.*s  %-4s  %-6s  %-*s  %-*s  %-*s  %9.1f  %-20s  %s\n", num, wd, wd,
                e->device, gb_precision_name(e->precision), e->layout, wc, e->shape_class, wk,
-               e->kernel, wp, p, e->gflops, wt, e->tuned_at[0] ? e->tuned_at : "-",
-               shipped ? "  " : "", shipped ? e->source : "");
+               e->kernel, wp, p, e->gflops, e->tuned_at[0] ? e->tuned_at : "-", e->source);
     }
 }
 
