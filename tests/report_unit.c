@@ -3,8 +3,9 @@
  * more repetitions than the tables have columns, a failed validation, energy, a filter that
  * takes nothing; and the HTML page with all three kinds of plot, which needs gnuplot. Then
  * energy through a results store: points with energy and one without (and its reason) stored,
- * read back by gb_report_read, and shown as GFLOP/s per watt (or the reason there is none). No
- * OpenCL device is used. */
+ * read back by gb_report_read, and shown as GFLOP/s per watt (or the reason there is none). And
+ * the tuning view: winners by shape class, tuning runs and their best-so-far curves, filtered,
+ * in every format. No OpenCL device is used. */
 #include "unit.h"
 
 #include "../src/report/report.h"
@@ -172,6 +173,141 @@ done:
     unit_remove_dir(dir);
 }
 
+/* ---- the tuning view ------------------------------------------------------------------------ */
+
+static gb_tuned_entry_t tuned(const char *dev, gb_precision_t prec, size_t size, double gflops)
+{
+    gb_tuned_entry_t e;
+    memset(&e, 0, sizeof e);
+    snprintf(e.device, sizeof e.device, "%s", dev);
+    snprintf(e.platform, sizeof e.platform, "Plat");
+    snprintf(e.driver, sizeof e.driver, "1.0");
+    e.precision = prec;
+    snprintf(e.layout, sizeof e.layout, "row-NN");
+    e.m = e.n = e.k = size;
+    snprintf(e.shape_class, sizeof e.shape_class, "square-%zu", size);
+    snprintf(e.kernel, sizeof e.kernel, "xgemm");
+    gb_params_set(&e.params, "KWG", 16); /* sorted, as the store gives them */
+    gb_params_set(&e.params, "MWG", 64);
+    e.gflops = gflops;
+    snprintf(e.evidence[e.nevidence++], sizeof e.evidence[0], "0123456789abcdef");
+    snprintf(e.tuned_at, sizeof e.tuned_at, "2026-11-24T10:00:00Z");
+    snprintf(e.source, sizeof e.source, "store");
+    return e;
+}
+
+/* A run of dev with the best-so-far values given (negative: nothing succeeded yet). */
+static void run_with(gb_report_t *r, int64_t id, const char *dev, const char *strategy,
+                     const double *best, size_t n)
+{
+    gb_tune_run_t run;
+    memset(&run, 0, sizeof run);
+    run.id = id;
+    snprintf(run.device, sizeof run.device, "%s", dev);
+    snprintf(run.platform, sizeof run.platform, "Plat");
+    snprintf(run.kernel, sizeof run.kernel, "xgemm");
+    run.precision = GB_PREC_S;
+    snprintf(run.layout, sizeof run.layout, "row-NN");
+    run.m = run.n = run.k = 512;
+    snprintf(run.shape_class, sizeof run.shape_class, "square-512");
+    snprintf(run.strategy, sizeof run.strategy, "%s", strategy);
+    run.seed = (1ull << 63) + 1; /* past 2^53: JSON keeps it as text */
+    snprintf(run.status, sizeof run.status, "done");
+    CHECK_RC(gb_report_add_run(r, &run), GB_OK);
+    for (size_t i = 0; i < n; i++) {
+        gb_tune_eval_t ev;
+        memset(&ev, 0, sizeof ev);
+        ev.run_id = id;
+        ev.seq = i;
+        ev.best = best[i];
+        CHECK_RC(gb_report_add_eval(r, &ev), GB_OK);
+    }
+}
+
+/* Winners sorted by shape class (size within a kind), the filter applied to tuning data, runs
+ * with their best-so-far curves, and each format; a report without tuning data shows no view. */
+static void test_tuning(void)
+{
+    gb_report_t *r = NULL;
+    gb_report_filter_t single = {NULL, "plat", GB_PREC_S, -1};
+    if (!CHECK_RC(gb_report_open(&r, &single), GB_OK))
+        return;
+    gb_tuned_entry_t e = tuned("Card T", GB_PREC_S, 4096, 900.5);
+    CHECK_RC(gb_report_add_tuned(r, &e), GB_OK);
+    e = tuned("Card T", GB_PREC_S, 512, 300.25);
+    CHECK_RC(gb_report_add_tuned(r, &e), GB_OK);
+    e = tuned("Card T", GB_PREC_D, 512, 150); /* left out by --precision s */
+    CHECK_RC(gb_report_add_tuned(r, &e), GB_OK);
+    static const double a[] = {-1, 40, 40, 55}, b[] = {10, 20};
+    run_with(r, 7, "Card T", "bayes", a, 4);
+    run_with(r, 9, "Card T", "random", b, 2);
+    CHECK_RC(gb_report_finish(r, "memory"), GB_OK);
+    CHECK(gb_report_tuned(r) == 2 && gb_report_tune_runs(r) == 2);
+    CHECK(gb_report_tuning_offered(r) == 5 && gb_report_offered(r) == 0);
+    CHECK_RC(gb_report_add_tuned(r, &e), GB_EBADARG);
+
+    int rc;
+    char *t = written(r, GB_REPORT_TEXT, GB_REPORT_TUNED, &rc);
+    CHECK(rc == GB_OK && t);
+    if (t) {
+        CHECK_HAS(t, "tuning data: 2 tuned entries and 2 tuning runs selected (of 5)");
+        const char *small = strstr(t, "square-512 "), *big = strstr(t, "square-4096 ");
+        CHECK(small && big && small < big); /* by size, not as text */
+        char *line = line_with(t, "square-4096", "KWG=16 MWG=64");
+        CHECK(line && strstr(line, "900.50"));
+        free(line);
+        line = line_with(t, "bayes", "done");
+        CHECK(line && strstr(line, "  4  ") && strstr(line, "55.00"));
+        free(line);
+        CHECK(!strstr(t, "150.00") && !strstr(t, "Repetitions"));
+    }
+    free(t);
+    t = written(r, GB_REPORT_CSV, GB_REPORT_TUNED, &rc);
+    CHECK(rc == GB_OK && t);
+    if (t) {
+        CHECK(!strncmp(t,
+                       "shape_class,device,platform,driver,vendor,type,precision,layout,m,n,k,"
+                       "kernel,params,gflops,evidence,tuned_at\nsquare-512,Card T,",
+                       120));
+        CHECK_HAS(t, ",xgemm,\"{\"\"KWG\"\":16,\"\"MWG\"\":64}\",900.5,0123456789abcdef,");
+    }
+    free(t);
+    t = written(r, GB_REPORT_JSON, GB_REPORT_ALL, &rc);
+    CHECK(rc == GB_OK && t);
+    if (t) {
+        CHECK_HAS(t, "\"tuned\":\t[{");
+        CHECK_HAS(t, "\"seed\":\t\"9223372036854775809\"");
+        CHECK_HAS(t, "\"best_so_far\":\t[null, 40, 40, 55]");
+    }
+    free(t);
+    t = written(r, GB_REPORT_HTML, GB_REPORT_TUNED, &rc);
+    CHECK(rc == GB_OK && t);
+    if (t) {
+        size_t svgs = 0;
+        for (const char *p = t; (p = strstr(p, "<svg")); p++)
+            svgs++;
+        CHECK(svgs == 1); /* the runs' plot alone: no point to plot */
+        CHECK_HAS(t, "<h3>Tuning runs</h3>");
+        CHECK(!strstr(t, "<h2>Energy") && !strstr(t, "GFLOP/s against matrix order"));
+    }
+    free(t);
+    gb_report_close(r);
+
+    /* Points without tuning data: no tuning view, unless it alone is asked for. */
+    r = NULL;
+    if (!CHECK_RC(gb_report_open(&r, &single), GB_OK))
+        return;
+    add(r, "Card T", "k1", 64, 64, 64, 0, 0, 0, 1.0, 0, 0);
+    CHECK_RC(gb_report_finish(r, "memory"), GB_OK);
+    t = written(r, GB_REPORT_TEXT, GB_REPORT_ALL, &rc);
+    CHECK(rc == GB_OK && t && !strstr(t, "Tuning") && !strstr(t, "tuning data"));
+    free(t);
+    t = written(r, GB_REPORT_TEXT, GB_REPORT_TUNED, &rc);
+    CHECK(rc == GB_OK && t && strstr(t, "No tuning data in the store"));
+    free(t);
+    gb_report_close(r);
+}
+
 int main(void)
 {
     gb_report_t *r;
@@ -248,5 +384,6 @@ int main(void)
     gb_report_close(r);
     gb_report_close(NULL);
     test_store();
+    test_tuning();
     return unit_finish();
 }

@@ -14,18 +14,21 @@ static void usage(void)
 {
     printf(
         "usage: gemmbench report [--store PATH] [--format text|md|csv|json|html] [--out FILE|DIR]\n"
-        "                        [--table reps|lws|all] [--kernel K,...] [--device SUBSTR]\n"
+        "                        [--table reps|lws|tuned|all] [--kernel K,...] [--device SUBSTR]\n"
         "                        [--precision s|d] [--timing kernel|ops|offload]\n"
         "  --format F      text (default): aligned tables; md: Markdown; csv: one table, one line\n"
         "                  per row; json: both tables and the header; html: one self-contained\n"
         "                  page with gnuplot's SVG plots (needs gnuplot: Debian's gnuplot-nox)\n"
         "  --table T       reps: GFLOP/s of each repetition, mean and std (GEMMbench's Table 2);\n"
-        "                  lws: mean GFLOP/s by order and work-group size (Table 3); all (the\n"
-        "                  default; csv takes reps unless told lws)\n"
+        "                  lws: mean GFLOP/s by order and work-group size (Table 3); tuned: the\n"
+        "                  tuning view (the best configuration per shape class, the tuning runs\n"
+        "                  and, in html, their best GFLOP/s against evaluations; needs tuning\n"
+        "                  data, not points); all (the default, with the tuning view where the\n"
+        "                  store has tuning data; csv takes reps unless told lws or tuned)\n"
         "  --out FILE|DIR  write FILE (atomically), or DIR/report.<format's extension>,\n"
         "                  instead of standard output\n"
         "  --store PATH    the store to read (default: 'gemmbench store path')\n"
-        "filters (a point must pass all of them):\n"
+        "filters (a point must pass all of them; tuning data the first three):\n"
         "  -k, --kernel K,...   kernel, preset or family names, any case\n"
         "  -d, --device SUBSTR  part of the device's or platform's name, any case\n"
         "  --precision s|d      only this precision\n"
@@ -83,10 +86,13 @@ static int parse(int argc, char **argv, ropts_t *o)
                 o->tables = GB_REPORT_REPS;
             else if (!strcmp(optarg, "lws"))
                 o->tables = GB_REPORT_LWS;
+            else if (!strcmp(optarg, "tuned"))
+                o->tables = GB_REPORT_TUNED;
             else if (!strcmp(optarg, "all"))
                 o->tables = GB_REPORT_ALL;
             else
-                return cli_error(GB_EBADARG, "unknown --table '%s'; use reps, lws or all", optarg);
+                return cli_error(GB_EBADARG, "unknown --table '%s'; use reps, lws, tuned or all",
+                                 optarg);
             break;
         case 'k':
             if (strlen(optarg) > 1000)
@@ -129,8 +135,8 @@ static int parse(int argc, char **argv, ropts_t *o)
     if (o->format == GB_REPORT_CSV && !o->table_given)
         o->tables = GB_REPORT_REPS;
     if (o->format == GB_REPORT_CSV && o->tables == GB_REPORT_ALL)
-        return cli_error(GB_EBADARG,
-                         "a CSV file holds one table; choose --table reps or --table lws");
+        return cli_error(GB_EBADARG, "a CSV file holds one table; choose --table reps or --table "
+                                     "lws (or --table tuned)");
     return 0;
 }
 
@@ -160,15 +166,36 @@ int cmd_report(int argc, char **argv)
         rc = cli_error(rc, "%s", msg);
         goto done;
     }
-    if (gb_report_offered(rep) == 0) {
+    /* The tuning view alone needs tuning data, not points; the other tables need points. */
+    const int tuned_only = o.tables == GB_REPORT_TUNED;
+    char filters[600];
+    if (tuned_only && !gb_report_tuning_offered(rep)) {
         rc = cli_error(GB_EBADARG,
-                       "store %s holds no points; measure some with 'gemmbench run' or "
-                       "'gemmbench explore'",
+                       "store %s holds no tuning data; 'gemmbench tune' makes it, 'gemmbench "
+                       "tuned import FILE' adds tuned entries",
                        gb_store_path(st));
         goto done;
     }
-    if (gb_report_selected(rep) == 0) {
-        char filters[600];
+    if (tuned_only && gb_report_tuned(rep) + gb_report_tune_runs(rep) == 0) {
+        rc = cli_error(GB_EBADARG,
+                       "none of the %zu tuned entries and tuning runs in store %s matches %s; "
+                       "'gemmbench tuned list' shows the entries",
+                       gb_report_tuning_offered(rep), gb_store_path(st),
+                       gb_report_filter_text(rep, filters, sizeof filters));
+        goto done;
+    }
+    if (!tuned_only && gb_report_offered(rep) == 0) {
+        rc = cli_error(GB_EBADARG,
+                       gb_report_tuning_offered(rep)
+                           ? "store %s holds no points, only tuning data: 'gemmbench report "
+                             "--table tuned' shows it; measure points with 'gemmbench run' or "
+                             "'gemmbench explore'"
+                           : "store %s holds no points; measure some with 'gemmbench run' or "
+                             "'gemmbench explore'",
+                       gb_store_path(st));
+        goto done;
+    }
+    if (!tuned_only && gb_report_selected(rep) == 0) {
         rc = cli_error(GB_EBADARG,
                        "none of the %zu points in store %s matches %s; 'gemmbench store "
                        "list' shows what is stored",
@@ -191,12 +218,23 @@ int cmd_report(int argc, char **argv)
         rc = cli_error(rc, "%s", msg);
         goto done;
     }
-    if (out[0])
-        printf("report: %zu points in %zu rows and %zu work-group-size table%s from %s written to "
-               "%s (%s)\n",
-               gb_report_selected(rep), gb_report_rows(rep), gb_report_lws_tables(rep),
-               gb_report_lws_tables(rep) == 1 ? "" : "s", gb_store_path(st), out,
-               gb_report_format_ext(o.format));
+    if (out[0]) {
+        char tuning[128] = "";
+        const size_t nt = gb_report_tuned(rep), nr = gb_report_tune_runs(rep);
+        /* Only a store with tuning data says anything of it: others read as before. */
+        if (gb_report_tuning_offered(rep))
+            snprintf(tuning, sizeof tuning, "%s%zu tuned entr%s and %zu tuning run%s",
+                     tuned_only ? "" : ", ", nt, nt == 1 ? "y" : "ies", nr, nr == 1 ? "" : "s");
+        if (tuned_only)
+            printf("report: %s from %s written to %s (%s)\n", tuning, gb_store_path(st), out,
+                   gb_report_format_ext(o.format));
+        else
+            printf("report: %zu points in %zu rows and %zu work-group-size table%s%s from %s "
+                   "written to %s (%s)\n",
+                   gb_report_selected(rep), gb_report_rows(rep), gb_report_lws_tables(rep),
+                   gb_report_lws_tables(rep) == 1 ? "" : "s", tuning, gb_store_path(st), out,
+                   gb_report_format_ext(o.format));
+    }
     rc = EXIT_OK;
 done:
     gb_report_close(rep);

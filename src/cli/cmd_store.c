@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../store/store.h"
+#include "../store/tuning.h"
 #include "cli.h"
 
 int cli_store_open(struct gb_store **out, const char *path, int create)
@@ -38,7 +38,8 @@ static void usage(void)
 {
     printf("usage: gemmbench store [info|list|check|path] [--store PATH]\n"
            "  info    where the store is, its schema version and how many points it holds\n"
-           "          (the default); a damaged store (SQLite's quick_check) is an error\n"
+           "          (the default), and its tuning data where there is some; a damaged store\n"
+           "          (SQLite's quick_check) is an error\n"
            "  list    one line per point: id, time, kernel, problem, GFLOP/s, verdict\n"
            "  check   SQLite integrity, every id against its definition, every phase's\n"
            "          statistics and samples; exit 1 when something is wrong\n"
@@ -127,9 +128,17 @@ int cmd_store(int argc, char **argv)
     size_t n = 0, bad = 0;
     if (!strcmp(what, "info")) {
         /* A damaged store is not reported as fine: quick_check first (tens of ms per 10 MB). */
-        if ((rc = gb_store_quick_check(st)) == GB_OK && (rc = gb_store_count(st, &n)) == GB_OK)
+        gb_tuning_counts_t tc;
+        if ((rc = gb_store_quick_check(st)) == GB_OK && (rc = gb_store_count(st, &n)) == GB_OK &&
+            (rc = gb_store_tuning_counts(st, &tc)) == GB_OK) {
             printf("store: %s\nschema version: %d\npoints: %zu\n", gb_store_path(st),
                    GB_STORE_SCHEMA_VERSION, n);
+            /* Only where `gemmbench tune` or `tuned import` wrote: other stores read as before. */
+            if (tc.present)
+                printf("tuned entries: %zu\ntuning runs: %zu (%zu evaluations)\ntuning failures: "
+                       "%zu\n",
+                       tc.tuned, tc.runs, tc.evals, tc.failures);
+        }
     } else if (!strcmp(what, "list")) {
         rc = gb_store_foreach(st, 0, list_one, &n);
         if (rc == GB_OK)

@@ -25,6 +25,8 @@ static void usage(FILE *f)
         "  export --format json|csv         write the results store out (export --help)\n"
         "  import FILE                      merge a JSON export into the results store\n"
         "  store info|list|check|path       what the results store holds\n"
+        "  tuned list|show|export|import    the tuning database: the best configuration per\n"
+        "                                   device and shape class (tuned --help)\n"
         "  ceilings [-p P -t T -d D] [--json] peak FLOP/s and memory bandwidth, measured\n"
         "  cache list|clear                 the program binary cache\n"
         "  version                          print the version\n"
@@ -98,6 +100,8 @@ int main(int argc, char **argv)
         return cmd_import(argc - 1, argv + 1);
     if (!strcmp(cmd, "store"))
         return cmd_store(argc - 1, argv + 1);
+    if (!strcmp(cmd, "tuned"))
+        return cmd_tuned(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("gemmbench %s\n", gb_version());
         return EXIT_OK;

@@ -75,6 +75,10 @@ void gb_report_close(gb_report_t *r)
         free(r->lws[i].cell);
         free(r->lws[i].best);
     }
+    for (size_t i = 0; i < r->nruns; i++)
+        free(r->runs[i].best);
+    free(r->runs);
+    free(r->tuned);
     free(r->lws);
     free(r->rows);
     free(r->devs);
@@ -95,12 +99,15 @@ static int contains_nocase(const char *hay, const char *needle)
     return n == 0;
 }
 
-static int kernel_matches(const char *list, const gb_point_t *pt)
+/* Is kernel, preset or family (the last two may be NULL) in the comma-separated list? */
+static int kernel_matches(const char *list, const char *kernel, const char *preset,
+                          const char *family)
 {
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", list);
     for (char *save = NULL, *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
-        if (!strcasecmp(t, pt->kernel) || !strcasecmp(t, pt->preset) || !strcasecmp(t, pt->family))
+        if (!strcasecmp(t, kernel) || (preset && !strcasecmp(t, preset)) ||
+            (family && !strcasecmp(t, family)))
             return 1;
     return 0;
 }
@@ -114,7 +121,17 @@ static int selected(const gb_report_t *r, const gb_point_t *pt)
     if (r->device && !contains_nocase(pt->device.name, r->device) &&
         !contains_nocase(pt->device.platform, r->device))
         return 0;
-    return !r->kernels || kernel_matches(r->kernels, pt);
+    return !r->kernels || kernel_matches(r->kernels, pt->kernel, pt->preset, pt->family);
+}
+
+int gb_report__takes(const gb_report_t *r, const char *device, const char *platform,
+                     gb_precision_t precision, const char *kernel)
+{
+    if (r->precision >= 0 && (int)precision != r->precision)
+        return 0;
+    if (r->device && !contains_nocase(device, r->device) && !contains_nocase(platform, r->device))
+        return 0;
+    return !r->kernels || kernel_matches(r->kernels, kernel, NULL, NULL);
 }
 
 /* ---- rows ------------------------------------------------------------------------------------- */
@@ -292,6 +309,7 @@ int gb_report_finish(gb_report_t *r, const char *source)
     if (r->finished)
         return GB_EBADARG;
     snprintf(r->source, sizeof r->source, "%s", source ? source : "");
+    gb_report__finish_tuning(r);
     free(r->slots); /* rows move when sorted: the key index is of no more use */
     r->slots = NULL;
     r->all_square = 1;
@@ -338,6 +356,8 @@ int gb_report_read(gb_report_t **out, gb_store_t *st, const gb_report_filter_t *
     add_ctx_t ctx = {r};
     rc = gb_store_foreach(st, 0, add_one, &ctx);
     if (rc == GB_OK)
+        rc = gb_report__read_tuning(r, st);
+    if (rc == GB_OK)
         rc = gb_report_finish(r, gb_store_path(st));
     if (rc != GB_OK) {
         snprintf(msg, msglen, "%s", rc == GB_ENOMEM ? "out of memory" : gb_store_errmsg(st));
@@ -363,6 +383,18 @@ size_t gb_report_rows(const gb_report_t *r)
 size_t gb_report_lws_tables(const gb_report_t *r)
 {
     return r->nlws;
+}
+size_t gb_report_tuned(const gb_report_t *r)
+{
+    return r->ntuned;
+}
+size_t gb_report_tune_runs(const gb_report_t *r)
+{
+    return r->nruns;
+}
+size_t gb_report_tuning_offered(const gb_report_t *r)
+{
+    return r->tuning_offered;
 }
 
 const char *gb_report_filter_text(const gb_report_t *r, char *buf, size_t len)

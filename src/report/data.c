@@ -48,6 +48,8 @@ static void csv_row_head(FILE *f, const gb_report_t *r, const gb_report__row_t *
 
 int gb_report__write_csv(const gb_report_t *r, unsigned tables, FILE *f)
 {
+    if (tables == GB_REPORT_TUNED)
+        return gb_report__write_tuning_csv(r, f);
     const char *head = "device,device_name,platform,driver,kernel,family,preset,precision,layout,"
                        "timing,settings,";
     if (tables == GB_REPORT_LWS) {
@@ -226,6 +228,8 @@ int gb_report__write_json(const gb_report_t *r, unsigned tables, FILE *f)
         for (size_t i = 0; lws && i < r->nlws; i++)
             cJSON_AddItemToArray(lws, lws_json(r, &r->lws[i]));
     }
+    if (gb_report__tuning_shown(r, tables))
+        gb_report__tuning_json(r, root);
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
     if (!text)

@@ -59,12 +59,40 @@ static int grid_out(FILE *f, int rc, gb_report__grid_t *g)
     return rc;
 }
 
+/* The tuning view: the winners per shape class, the runs' plot and the runs. */
+static int tuning_section(const gb_report_t *r, const gb_report__plot_t *plot, FILE *f)
+{
+    gb_report__grid_t g;
+    int rc = GB_OK;
+    fputs("<h2>Tuning</h2>\n<p>The tuning database (<code>gemmbench tuned list</code>): per "
+          "device, precision, layout and shape class, the kernel and parameters <code>gemmbench "
+          "tune</code> found best, their median GFLOP/s at the shape tuned at, and how many "
+          "points were kept as evidence (<code>gemmbench tuned show N</code> lists them).</p>\n",
+          f);
+    if (!r->tuning_offered)
+        para(f, "note",
+             "No tuning data in the store: 'gemmbench tune' makes it, 'gemmbench tuned import "
+             "FILE' adds tuned entries.");
+    else if (!r->ntuned)
+        para(f, "note", "No tuned entry passes the filters.");
+    else
+        rc = grid_out(f, gb_report__tuned_grid(r, &g), &g);
+    if (rc != GB_OK || !r->tuning_offered)
+        return rc;
+    fputs("<h3>Tuning runs</h3>\n", f);
+    figure(f, plot);
+    if (r->nruns)
+        rc = grid_out(f, gb_report__runs_grid(r, &g), &g);
+    return rc;
+}
+
 int gb_report__write_html(const gb_report_t *r, unsigned tables, FILE *f, char *msg, size_t msglen)
 {
     gb_report__plot_t *plots;
     size_t np;
-    int lws = (tables & GB_REPORT_LWS) != 0;
-    int rc = gb_report__make_plots(r, lws, &plots, &np, msg, msglen);
+    const int lws = (tables & GB_REPORT_LWS) != 0,
+              points = (tables & (GB_REPORT_REPS | GB_REPORT_LWS)) != 0;
+    int rc = gb_report__make_plots(r, tables, &plots, &np, msg, msglen);
     if (rc != GB_OK)
         return rc;
     char when[32];
@@ -85,8 +113,10 @@ int gb_report__write_html(const gb_report_t *r, unsigned tables, FILE *f, char *
             "json</code> and re-run with <code>gemmbench replay ID</code>.</p>\n",
             gb_version(), when);
 
-    fputs("<h2>GFLOP/s against matrix order</h2>\n", f);
-    figure(f, &plots[0]);
+    if (points) {
+        fputs("<h2>GFLOP/s against matrix order</h2>\n", f);
+        figure(f, gb_report__plot_of(plots, np, GB_PLOT_PERF));
+    }
     if (lws) {
         fputs("<h2>Work-group sizes (GEMMbench's Table 3)</h2>\n<p>Mean GFLOP/s over repetitions "
               "by matrix order (rows) and work-group size J x I, the kernel's LX x LY (columns); "
@@ -114,8 +144,12 @@ int gb_report__write_html(const gb_report_t *r, unsigned tables, FILE *f, char *
             rc = grid_out(f, gb_report__lws_grid(r, &r->lws[i], &g), &g);
         }
     }
-    fputs("<h2>Energy</h2>\n", f);
-    figure(f, &plots[np - 1]);
+    if (points) {
+        fputs("<h2>Energy</h2>\n", f);
+        figure(f, gb_report__plot_of(plots, np, GB_PLOT_ENERGY));
+    }
+    if (rc == GB_OK && gb_report__tuning_shown(r, tables))
+        rc = tuning_section(r, gb_report__plot_of(plots, np, GB_PLOT_TUNING), f);
     if (rc == GB_OK && (tables & GB_REPORT_REPS)) {
         gb_report__grid_t g;
         fputs("<h2>Repetitions (GEMMbench's Table 2)</h2>\n<p>GFLOP/s of each repetition (one "

@@ -331,11 +331,24 @@ void gb_report__plots_free(gb_report__plot_t *plots, size_t n)
     free(plots);
 }
 
-int gb_report__make_plots(const gb_report_t *r, int lws, gb_report__plot_t **plots, size_t *n,
-                          char *msg, size_t msglen)
+const gb_report__plot_t *gb_report__plot_of(const gb_report__plot_t *plots, size_t n,
+                                            gb_report__plot_kind_t kind)
 {
+    for (size_t i = 0; i < n; i++)
+        if (plots[i].kind == kind)
+            return &plots[i];
+    return NULL;
+}
+
+int gb_report__make_plots(const gb_report_t *r, unsigned tables, gb_report__plot_t **plots,
+                          size_t *n, char *msg, size_t msglen)
+{
+    const int lws = (tables & GB_REPORT_LWS) != 0, tuning = gb_report__tuning_shown(r, tables);
+    /* The tuning view alone draws no point: neither the GFLOP/s nor the energy plot. */
+    const int points = (tables & (GB_REPORT_REPS | GB_REPORT_LWS)) != 0;
     size_t nheat = lws ? (r->nlws < MAX_HEAT ? r->nlws : MAX_HEAT) : 0, ns = 0;
-    gb_report__plot_t *p = calloc(nheat + 2, sizeof *p);
+    const size_t np = nheat + 2 + (tuning ? 1u : 0u);
+    gb_report__plot_t *p = calloc(np, sizeof *p);
     series_t *s = NULL;
     gb_report__gp_t gp;
     *plots = NULL;
@@ -349,29 +362,37 @@ int gb_report__make_plots(const gb_report_t *r, int lws, gb_report__plot_t **plo
     if (rc != GB_OK)
         goto done;
     p[0].kind = GB_PLOT_PERF;
-    rc = perf_plot(r, s, ns, &gp, &p[0]);
+    if (points)
+        rc = perf_plot(r, s, ns, &gp, &p[0]);
     for (size_t i = 0; rc == GB_OK && i < nheat; i++) {
         p[1 + i].kind = GB_PLOT_HEAT;
         rc = heat_plot(r, i, &gp, &p[1 + i]);
     }
     p[1 + nheat].kind = GB_PLOT_ENERGY;
-    if (rc == GB_OK)
+    if (rc == GB_OK && points)
         rc = energy_plot(r, s, ns, &gp, &p[1 + nheat]);
-    int energy = p[1 + nheat].caption[0] != '\0';
+    if (rc == GB_OK && tuning)
+        rc = gb_report__tuning_plot(r, &gp, &p[2 + nheat]);
     if (rc != GB_OK) {
         snprintf(msg, msglen, "cannot write gnuplot's data in %s", gp.dir);
         goto done;
     }
-    if ((rc = gb_report__gp_run(&gp, msg, msglen)) != GB_OK)
+    size_t drawn = 0;
+    for (size_t i = 0; i < np; i++)
+        drawn += p[i].caption[0] != '\0';
+    /* Nothing to draw (the tuning view alone, without a run to plot): no gnuplot needed. */
+    if (drawn && (rc = gb_report__gp_run(&gp, msg, msglen)) != GB_OK)
         goto done;
-    for (size_t i = 0; i < nheat + 2; i++) {
+    for (size_t i = 0; i < np; i++) {
+        static const char *const names[] = {"perf", "", "energy", "tuning"};
         char name[64], prefix[32];
-        if (p[i].kind == GB_PLOT_ENERGY && !energy)
+        /* A plot with nothing to draw has a note instead, and no caption. */
+        if (!p[i].caption[0])
             continue;
         if (p[i].kind == GB_PLOT_HEAT)
             snprintf(name, sizeof name, "heat%zu.svg", p[i].lws);
         else
-            snprintf(name, sizeof name, "%s.svg", p[i].kind == GB_PLOT_PERF ? "perf" : "energy");
+            snprintf(name, sizeof name, "%s.svg", names[p[i].kind]);
         snprintf(prefix, sizeof prefix, "p%zu-", i);
         if (!(p[i].svg = gb_report__gp_svg(&gp, name, prefix))) {
             snprintf(msg, msglen, "gnuplot wrote no readable %s", name);
@@ -388,10 +409,10 @@ done:
     gb_report__gp_close(&gp);
     series_free(s, ns);
     if (rc != GB_OK) {
-        gb_report__plots_free(p, nheat + 2);
+        gb_report__plots_free(p, np);
         return rc;
     }
     *plots = p;
-    *n = nheat + 2;
+    *n = np;
     return GB_OK;
 }

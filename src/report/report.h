@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "../store/store.h"
+#include "../store/tuning.h"
 
 typedef enum gb_report_format {
     GB_REPORT_TEXT = 0,
@@ -19,8 +19,9 @@ typedef enum gb_report_format {
     GB_REPORT_HTML
 } gb_report_format_t;
 
-/* Which tables: repetitions (Table 2), work-group sizes (Table 3), or both. */
-enum { GB_REPORT_REPS = 1, GB_REPORT_LWS = 2, GB_REPORT_ALL = 3 };
+/* Which tables: repetitions (Table 2), work-group sizes (Table 3), the tuning view (the
+ * winners per shape class from the tuning database, and the tuning runs), or all. */
+enum { GB_REPORT_REPS = 1, GB_REPORT_LWS = 2, GB_REPORT_TUNED = 4, GB_REPORT_ALL = 7 };
 
 /* Rep columns the tables show; a row's mean and std count every repetition. */
 #define GB_REPORT_MAX_REP_COLS 16
@@ -51,8 +52,15 @@ int gb_report_add(gb_report_t *r, const gb_point_t *pt);
  * store's path) in the header. Call once, after the last gb_report_add (GB_EBADARG after that);
  * GB_ENOMEM on failure. */
 int gb_report_finish(gb_report_t *r, const char *source);
-/* Opens a report, adds every point of st and finishes it. On error *out is NULL and msg says
- * why (the store's message, or out of memory). */
+/* The tuning view's data: a tuned entry, a tuning run, and the run's evaluations in order (to
+ * the run added last with ev->run_id; ignored when the filter did not take the run). The
+ * filter's device, precision and kernel apply; timing does not. GB_ENOMEM on failure; GB_EBADARG
+ * once the report is finished. */
+int gb_report_add_tuned(gb_report_t *r, const gb_tuned_entry_t *e);
+int gb_report_add_run(gb_report_t *r, const gb_tune_run_t *run);
+int gb_report_add_eval(gb_report_t *r, const gb_tune_eval_t *ev);
+/* Opens a report, adds every point of st and its tuning data, and finishes it. On error *out is
+ * NULL and msg says why (the store's message, or out of memory). */
 int gb_report_read(gb_report_t **out, gb_store_t *st, const gb_report_filter_t *f, char *msg,
                    size_t msglen);
 
@@ -62,13 +70,19 @@ size_t gb_report_selected(const gb_report_t *r);
 size_t gb_report_rows(const gb_report_t *r);
 /* Work-group-size tables: series measured at two or more work-group sizes. */
 size_t gb_report_lws_tables(const gb_report_t *r);
+/* Tuned entries and tuning runs kept, and tuning rows offered (0: the store has no tuning). */
+size_t gb_report_tuned(const gb_report_t *r);
+size_t gb_report_tune_runs(const gb_report_t *r);
+size_t gb_report_tuning_offered(const gb_report_t *r);
 /* The filters as text ("--kernel naive --precision s"), or "none". */
 const char *gb_report_filter_text(const gb_report_t *r, char *buf, size_t len);
 
-/* Writes the report in fmt to f: the tables asked for (GB_REPORT_REPS, _LWS or _ALL; CSV holds
- * one table, so it takes REPS or LWS). HTML runs gnuplot first (every plot is made before the
- * first byte is written): GB_EIO with msg naming the package when gnuplot is missing or fails.
- * GB_EBADARG for a table choice the format cannot hold, GB_EIO when writing fails. */
+/* Writes the report in fmt to f: the tables asked for (GB_REPORT_REPS, _LWS, _TUNED or _ALL;
+ * CSV holds one table, so it takes one of the first three). The tuning view is written when
+ * the report holds tuning data, or when it alone is asked for (HTML then draws no point). HTML
+ * runs gnuplot first (every plot is made before the first byte is written): GB_EIO with msg
+ * naming the package when gnuplot is missing or fails. GB_EBADARG for a table choice the format
+ * cannot hold, GB_EIO when writing fails. */
 int gb_report_write(const gb_report_t *r, gb_report_format_t fmt, unsigned tables, FILE *f,
                     char *msg, size_t msglen);
 

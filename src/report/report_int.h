@@ -5,6 +5,7 @@
 #define GB_REPORT_INT_H
 
 #include "report.h"
+#include "../store/tuning.h"
 #include "../util/util.h"
 
 /* A device as the rows name it: a short label (its name, cut) and its full facts. */
@@ -58,6 +59,14 @@ typedef struct gb_report__lws {
     size_t *best;       /* per size, the column with the highest mean */
 } gb_report__lws_t;
 
+/* A tuning run the report took, with its best-so-far curve (evaluations in order). */
+typedef struct gb_report__run {
+    gb_tune_run_t run;
+    double *best; /* per evaluation, the best GFLOP/s so far; NaN before any success (owned) */
+    size_t nevals, cap;
+    double top; /* the best of the run, NaN when nothing succeeded */
+} gb_report__run_t;
+
 struct gb_report {
     char *kernels, *device; /* the filter's strings (owned) */
     int precision, timing;
@@ -78,7 +87,19 @@ struct gb_report {
     int any_variant, any_energy, all_square, mixed_layouts, finished;
     char energy_why[128]; /* the first reason a selected point without energy gave (points
                                stored before schema version 2 give none), or "" */
+    /* The tuning view (tuning.c): what the filter took of the tuning database, sorted by shape
+     * class when finished, and of the tuning runs, oldest first. */
+    gb_tuned_entry_t *tuned;
+    size_t ntuned, tunedcap;
+    gb_report__run_t *runs;
+    size_t nruns, runcap;
+    size_t tuning_offered; /* tuned entries and runs offered, before the filter */
 };
+
+/* Does the filter take a tuning row of this device (or platform), precision and kernel? The
+ * timing filter does not apply: tuning data has no timing of its own. */
+int gb_report__takes(const gb_report_t *r, const char *device, const char *platform,
+                     gb_precision_t precision, const char *kernel);
 
 /* ---- keys.c ---------------------------------------------------------------------------------- */
 
@@ -151,6 +172,24 @@ void gb_report__header(const gb_report_t *r, void (*line)(const char *text, void
                        void *user);
 int gb_report__write_text(const gb_report_t *r, unsigned tables, int markdown, FILE *f);
 
+/* ---- tuning.c: the tuning view -------------------------------------------------------------- */
+
+/* Adds the store's tuning database and runs with their evaluations (nothing from a store without
+ * them). GB_ENOMEM, or the store's error with its message on st. */
+int gb_report__read_tuning(gb_report_t *r, gb_store_t *st);
+/* Sorts the tuned entries by shape class (kind, then size), device, precision and layout. */
+void gb_report__finish_tuning(gb_report_t *r);
+/* Whether the tuning view is written for this choice of tables: asked for, and there is tuning
+ * data (or only the tuning view was asked for, which then says there is none). */
+int gb_report__tuning_shown(const gb_report_t *r, unsigned tables);
+/* The winners (one row per tuned entry) and the runs as grids. */
+int gb_report__tuned_grid(const gb_report_t *r, gb_report__grid_t *g);
+int gb_report__runs_grid(const gb_report_t *r, gb_report__grid_t *g);
+/* The tuning view as text or Markdown, CSV (the winners) and JSON (both, added to root). */
+int gb_report__write_tuning_text(const gb_report_t *r, int markdown, FILE *f);
+int gb_report__write_tuning_csv(const gb_report_t *r, FILE *f);
+void gb_report__tuning_json(const gb_report_t *r, void *root);
+
 /* ---- data.c ---------------------------------------------------------------------------------- */
 
 int gb_report__write_csv(const gb_report_t *r, unsigned tables, FILE *f);
@@ -188,7 +227,8 @@ void gb_report__strip_lws(const char *variant, char *out, size_t len);
 typedef enum gb_report__plot_kind {
     GB_PLOT_PERF = 0,
     GB_PLOT_HEAT,
-    GB_PLOT_ENERGY
+    GB_PLOT_ENERGY,
+    GB_PLOT_TUNING
 } gb_report__plot_kind_t;
 
 /* One plot, made or not: svg (owned) holds an <svg> element ready to inline, or is NULL and
@@ -203,11 +243,19 @@ typedef struct gb_report__plot {
 
 /* Makes every plot of the report with one gnuplot run in a temporary folder (removed after).
  * *plots (free with gb_report__plots_free) gets the perf plot, a heat map per work-group-size
- * table (when lws) and the energy plot. GB_EIO with msg naming the gnuplot-nox package when
- * gnuplot cannot be run, or with gnuplot's first error line when it fails. */
-int gb_report__make_plots(const gb_report_t *r, int lws, gb_report__plot_t **plots, size_t *n,
-                          char *msg, size_t msglen);
+ * table (when tables has GB_REPORT_LWS), the energy plot and, when the tuning view is shown, the
+ * tuning runs' plot. GB_EIO with msg naming the gnuplot-nox package when gnuplot cannot be run,
+ * or with gnuplot's first error line when it fails. */
+int gb_report__make_plots(const gb_report_t *r, unsigned tables, gb_report__plot_t **plots,
+                          size_t *n, char *msg, size_t msglen);
 void gb_report__plots_free(gb_report__plot_t *plots, size_t n);
+/* The plot of this kind (the first), or NULL. */
+const gb_report__plot_t *gb_report__plot_of(const gb_report__plot_t *plots, size_t n,
+                                            gb_report__plot_kind_t kind);
+/* Best GFLOP/s so far against evaluations, a line per tuning run coloured by strategy (tuning.c):
+ * writes its data and script lines; leaves p->caption empty and says why in p->note when there
+ * is nothing to draw. GB_EIO when the data cannot be written. */
+int gb_report__tuning_plot(const gb_report_t *r, gb_report__gp_t *gp, gb_report__plot_t *p);
 
 /* ---- html.c ---------------------------------------------------------------------------------- */
 

@@ -126,6 +126,13 @@ void gb_report__header(const gb_report_t *r, void (*line)(const char *text, void
              r->source, r->offered, r->selected, gb_report_filter_text(r, filters, sizeof filters),
              r->nrows);
     line(buf, user);
+    if (r->tuning_offered) {
+        snprintf(buf, sizeof buf,
+                 "tuning data: %zu tuned entr%s and %zu tuning run%s selected (of %zu)", r->ntuned,
+                 r->ntuned == 1 ? "y" : "ies", r->nruns, r->nruns == 1 ? "" : "s",
+                 r->tuning_offered);
+        line(buf, user);
+    }
     for (size_t i = 0; i < r->ndevs; i++) {
         const gb_report__dev_t *d = &r->devs[i];
         char named[200] = "";
@@ -228,5 +235,7 @@ int gb_report__write_text(const gb_report_t *r, unsigned tables, int markdown, F
             gb_report__grid_free(&g);
         }
     }
+    if (rc == GB_OK && gb_report__tuning_shown(r, tables))
+        rc = gb_report__write_tuning_text(r, markdown, f);
     return rc;
 }

@@ -279,7 +279,11 @@ int gb_store_check(gb_store_t *st, size_t *checked, size_t *bad)
     if ((rc = gb_store__prepare(st, "PRAGMA foreign_key_check", &q)) != GB_OK)
         return rc;
     if (sqlite3_step(q) == SQLITE_ROW)
-        check_note(&cs, "store: %s%s", "statistics or samples without their point", "");
+        check_note(&cs, "store: %s%s",
+                   strcmp((const char *)sqlite3_column_text(q, 0), "tune_evals")
+                       ? "statistics or samples without their point"
+                       : "evaluations without their tuning run",
+                   "");
     sqlite3_finalize(q);
     /* Every point has every phase; counts match; reading each point checks its samples. */
     if ((rc = gb_store__prepare(

@@ -5,7 +5,7 @@
  * - each tuning run and its evaluations in order (the best-so-far curve the report draws);
  * - the tuning database: the best configuration per device, driver, precision, layout and shape
  *   class, with its evidence.
- * Tables added beside the points (docs/results-store.md), created on first write, so stores of
+ * Tables added beside the points (docs/tuning.md), created on first write, so stores of
  * schema version 2 keep working and read as having no tuning. Exports of points leave them out;
  * `gemmbench tuned export|import` carries the database. */
 #ifndef GB_STORE_TUNING_H
@@ -34,8 +34,12 @@ typedef struct gb_tuned_entry {
 } gb_tuned_entry_t;
 
 /* Writes e under its key (device, platform, driver, precision, layout, shape_class), replacing
- * the entry there. */
+ * the entry there; an empty tuned_at is written as the time now. Parameters are kept sorted by
+ * name. GB_EBADARG for an entry gb_store_tuned_check refuses. */
 int gb_store_tuned_put(gb_store_t *st, const gb_tuned_entry_t *e);
+/* What gb_store_tuned_put checks, without a store: GB_OK, or GB_EBADARG with msg naming the
+ * entry and the field (so that a file of entries can be refused before a store is opened). */
+int gb_store_tuned_check(const gb_tuned_entry_t *e, char *msg, size_t msglen);
 /* The entry under key's key into out (source "store"); GB_ENOPOINT when there is none. */
 int gb_store_tuned_get(gb_store_t *st, const gb_tuned_entry_t *key, gb_tuned_entry_t *out);
 /* Every entry (source "store"), ordered by device, precision, layout, shape class; fn's non-zero
@@ -56,6 +60,8 @@ typedef struct gb_tune_failure {
     char timestamp[32];
 } gb_tune_failure_t;
 
+/* Writes f under its id, replacing what was there; an empty timestamp is written as now.
+ * GB_EBADARG for an id that is not a point id or a code that is not negative. */
 int gb_store_failure_put(gb_store_t *st, const gb_tune_failure_t *f);
 /* GB_OK with *f filled, or GB_ENOPOINT when the id has no failure recorded. */
 int gb_store_failure_get(gb_store_t *st, const char *id, gb_tune_failure_t *f);
@@ -98,12 +104,24 @@ typedef struct gb_tune_eval {
 
 /* Records a new run (status "running"; started now) and sets run->id. */
 int gb_store_tune_run_begin(gb_store_t *st, gb_tune_run_t *run);
-/* Writes run's status, finished (now), evals, winner and winner_gflops. */
+/* Writes run's status, finished (now), evals, winner and winner_gflops. GB_ENOPOINT when no run
+ * has run->id. */
 int gb_store_tune_run_end(gb_store_t *st, const gb_tune_run_t *run);
+/* GB_ENOPOINT when ev->run_id is no run, GB_EBADARG when its seq is already recorded. */
 int gb_store_tune_eval_add(gb_store_t *st, const gb_tune_eval_t *ev);
 /* Runs oldest first; a run's evaluations by seq. fn's non-zero return stops and is returned. */
 int gb_store_tune_runs(gb_store_t *st, int (*fn)(const gb_tune_run_t *run, void *user), void *user);
 int gb_store_tune_evals(gb_store_t *st, int64_t run_id,
                         int (*fn)(const gb_tune_eval_t *ev, void *user), void *user);
+
+/* ---- what a store holds -------------------------------------------------------------------- */
+
+typedef struct gb_tuning_counts {
+    int present; /* 1 when the store has the tuning tables (written once) */
+    size_t tuned, failures, runs, evals;
+} gb_tuning_counts_t;
+
+/* Counts the rows of each tuning table; all 0 (present 0) in a store without them. Reads only. */
+int gb_store_tuning_counts(gb_store_t *st, gb_tuning_counts_t *c);
 
 #endif

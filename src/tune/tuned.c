@@ -32,6 +32,17 @@ int gb_tuned_add(gb_tuned_t *t, const gb_tuned_entry_t *e)
     return GB_OK;
 }
 
+const char *gb_tuned_params_text(const gb_params_t *ps, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < ps->count; i++)
+        gb__appendf(buf, len, &used, "%s%s=%ld", i ? " " : "", ps->name[i], ps->value[i]);
+    if (!ps->count)
+        snprintf(buf, len, "(defaults)");
+    return buf;
+}
+
 /* ---- JSON ----------------------------------------------------------------------------------- */
 
 char *gb_tuned_to_json(const gb_tuned_t *t)
@@ -68,6 +79,35 @@ char *gb_tuned_to_json(const gb_tuned_t *t)
     return s;
 }
 
+/* ---- reading entries ------------------------------------------------------------------------ */
+
+/* What each key must hold, for the message that refuses it. */
+static const struct {
+    const char *key, *must;
+} musts[] = {
+    {"device", "the device's name, a non-empty string"},
+    {"platform", "the platform's name, a string"},
+    {"driver", "a string"},
+    {"vendor", "a string"},
+    {"type", "a string (gpu, cpu, ...)"},
+    {"precision", "\"s\" or \"d\""},
+    {"layout", "row-NN, row-NT, row-TN, row-TT, col-NN, col-NT, col-TN or col-TT"},
+    {"shape", "[M, N, K], whole numbers from 1 to 2^30"},
+    {"kernel", "a kernel, preset or family name, a non-empty string"},
+    {"params", "an object of parameter names (letters, digits, _) and whole numbers"},
+    {"gflops", "a finite number, 0 or more"},
+    {"evidence", "an array of at most 8 point ids (16 lower-case hex digits)"},
+    {"tuned_at", "a string (UTC, ISO 8601)"},
+};
+
+static const char *must_of(const char *key)
+{
+    for (size_t i = 0; i < sizeof musts / sizeof musts[0]; i++)
+        if (!strcmp(musts[i].key, key))
+            return musts[i].must;
+    return "an object";
+}
+
 static int get_text(const cJSON *o, const char *key, char *out, size_t len, int required)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -88,8 +128,21 @@ static int get_size(const cJSON *v, size_t *out)
     return 1;
 }
 
-/* One entry of a JSON document; the key at fault into bad. */
-static int entry_from_json(const cJSON *o, gb_tuned_entry_t *e, const char **bad)
+/* A parameter name: a C identifier, as the kernels' build options take it. */
+static int is_name(const char *s)
+{
+    static const char letters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_";
+    return s[0] && strchr(letters, s[0]) &&
+           s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789")] == '\0';
+}
+
+static int is_point_id(const char *s)
+{
+    return strlen(s) == GB_POINT_ID_LEN && strspn(s, "0123456789abcdef") == GB_POINT_ID_LEN;
+}
+
+/* One entry of a JSON document; NULL, or the key at fault. */
+static const char *entry_from_json(const cJSON *o, gb_tuned_entry_t *e)
 {
     memset(e, 0, sizeof *e);
     char prec[4];
@@ -97,55 +150,116 @@ static int entry_from_json(const cJSON *o, gb_tuned_entry_t *e, const char **bad
     const cJSON *ps = cJSON_GetObjectItemCaseSensitive(o, "params");
     const cJSON *gf = cJSON_GetObjectItemCaseSensitive(o, "gflops");
     const cJSON *ev = cJSON_GetObjectItemCaseSensitive(o, "evidence");
-    if (!cJSON_IsObject(o))
-        return *bad = "(an object)", 0;
-    if (!get_text(o, "device", e->device, sizeof e->device, 1))
-        return *bad = "device", 0;
+    if (!get_text(o, "device", e->device, sizeof e->device, 1) || !e->device[0])
+        return "device";
     if (!get_text(o, "platform", e->platform, sizeof e->platform, 1))
-        return *bad = "platform", 0;
+        return "platform";
     if (!get_text(o, "driver", e->driver, sizeof e->driver, 0))
-        return *bad = "driver", 0;
+        return "driver";
     if (!get_text(o, "vendor", e->vendor, sizeof e->vendor, 0))
-        return *bad = "vendor", 0;
+        return "vendor";
     if (!get_text(o, "type", e->type, sizeof e->type, 0))
-        return *bad = "type", 0;
+        return "type";
     if (!get_text(o, "precision", prec, sizeof prec, 1) ||
         gb_precision_parse(prec, &e->precision) != GB_OK)
-        return *bad = "precision", 0;
+        return "precision";
     if (!get_text(o, "layout", e->layout, sizeof e->layout, 1) ||
         (strlen(e->layout) != 6 ||
          (strncmp(e->layout, "row-", 4) && strncmp(e->layout, "col-", 4)) ||
          !strchr("NT", e->layout[4]) || !strchr("NT", e->layout[5])))
-        return *bad = "layout", 0;
+        return "layout";
     if (!cJSON_IsArray(shape) || cJSON_GetArraySize(shape) != 3 ||
         !get_size(cJSON_GetArrayItem(shape, 0), &e->m) ||
         !get_size(cJSON_GetArrayItem(shape, 1), &e->n) ||
         !get_size(cJSON_GetArrayItem(shape, 2), &e->k))
-        return *bad = "shape", 0;
+        return "shape";
+    /* The class is the shape's ("class" in the file is for readers): one key per shape. */
     gb_shape_class(e->m, e->n, e->k, e->shape_class, sizeof e->shape_class);
     if (!get_text(o, "kernel", e->kernel, sizeof e->kernel, 1) || !e->kernel[0])
-        return *bad = "kernel", 0;
+        return "kernel";
     if (ps && !cJSON_IsObject(ps))
-        return *bad = "params", 0;
+        return "params";
     for (const cJSON *p = ps ? ps->child : NULL; p; p = p->next)
         if (!cJSON_IsNumber(p) || p->valuedouble != floor(p->valuedouble) ||
-            fabs(p->valuedouble) > 1e15 ||
+            fabs(p->valuedouble) > 1e15 || !is_name(p->string) ||
             gb_params_set(&e->params, p->string, (long)p->valuedouble) != GB_OK)
-            return *bad = "params", 0;
-    if (gf && (!cJSON_IsNumber(gf) || !(gf->valuedouble >= 0)))
-        return *bad = "gflops", 0;
+            return "params";
+    if (gf && (!cJSON_IsNumber(gf) || !(gf->valuedouble >= 0) || !isfinite(gf->valuedouble)))
+        return "gflops";
     e->gflops = gf ? gf->valuedouble : 0;
-    if (ev && !cJSON_IsArray(ev))
-        return *bad = "evidence", 0;
-    for (const cJSON *p = ev ? ev->child : NULL; p && e->nevidence < GB_TUNED_EVIDENCE;
-         p = p->next) {
-        if (!cJSON_IsString(p) || strlen(p->valuestring) != GB_POINT_ID_LEN)
-            return *bad = "evidence", 0;
+    if (ev && (!cJSON_IsArray(ev) || cJSON_GetArraySize(ev) > GB_TUNED_EVIDENCE))
+        return "evidence";
+    for (const cJSON *p = ev ? ev->child : NULL; p; p = p->next) {
+        if (!cJSON_IsString(p) || !is_point_id(p->valuestring))
+            return "evidence";
         snprintf(e->evidence[e->nevidence++], GB_POINT_ID_LEN + 1, "%s", p->valuestring);
     }
     if (!get_text(o, "tuned_at", e->tuned_at, sizeof e->tuned_at, 0))
-        return *bad = "tuned_at", 0;
-    return 1;
+        return "tuned_at";
+    return NULL;
+}
+
+/* ---- where in the file ---------------------------------------------------------------------- */
+
+/* Where a refused entry or key is, to name its line. cJSON keeps no positions, so once it has
+ * parsed the whole document, each value's extent is found by letting cJSON parse that value on
+ * its own (return_parse_end); between values there are only blanks, ',' and ':'. */
+
+static size_t line_of(const char *text, size_t at)
+{
+    size_t line = 1;
+    for (size_t i = 0; i < at; i++)
+        line += text[i] == '\n';
+    return line;
+}
+
+static size_t skip_blanks(const char *text, size_t len, size_t at)
+{
+    while (at < len && strchr(" \t\r\n", text[at]) && text[at])
+        at++;
+    return at;
+}
+
+/* The end of the value that starts at `at` (cJSON skips the blanks before it). */
+static size_t value_end(const char *text, size_t len, size_t at)
+{
+    const char *end = NULL;
+    cJSON *v = cJSON_ParseWithLengthOpts(text + at, len - at, &end, 0);
+    cJSON_Delete(v);
+    return v && end ? (size_t)(end - text) : len;
+}
+
+/* The offset of entry i of the document's array, and of its key when key is given and there. */
+static size_t locate(const char *text, size_t len, size_t i, const char *key)
+{
+    size_t at = skip_blanks(text, len, 0) + 1; /* past '[' */
+    for (size_t j = 0; j < i && at < len; j++) {
+        at = skip_blanks(text, len, value_end(text, len, at));
+        at += at < len && text[at] == ',';
+    }
+    const size_t entry = at = skip_blanks(text, len, at);
+    if (!key || at >= len || text[at] != '{')
+        return entry;
+    at = skip_blanks(text, len, at + 1);
+    while (at < len && text[at] == '"') {
+        const size_t name = at, name_end = value_end(text, len, at);
+        cJSON *k = cJSON_ParseWithLength(text + name, name_end - name);
+        const int found = k && cJSON_IsString(k) && !strcmp(k->valuestring, key);
+        cJSON_Delete(k);
+        if (found)
+            return name;
+        at = skip_blanks(text, len, name_end);
+        at = skip_blanks(text, len, value_end(text, len, at + 1)); /* past ':' and the value */
+        at = skip_blanks(text, len, at + (at < len && text[at] == ','));
+    }
+    return entry;
+}
+
+static int same_key(const gb_tuned_entry_t *a, const gb_tuned_entry_t *b)
+{
+    return !strcmp(a->device, b->device) && !strcmp(a->platform, b->platform) &&
+           !strcmp(a->driver, b->driver) && a->precision == b->precision &&
+           !strcmp(a->layout, b->layout) && !strcmp(a->shape_class, b->shape_class);
 }
 
 int gb_tuned_from_json(gb_tuned_t *t, const char *text, size_t len, const char *origin,
@@ -153,44 +267,114 @@ int gb_tuned_from_json(gb_tuned_t *t, const char *text, size_t len, const char *
 {
     const char *end = NULL;
     cJSON *arr = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    if (!arr)
-        return gb__fail(msg, msglen, GB_EBADARG, "%s is not valid JSON near byte %ld", origin,
-                        cJSON_GetErrorPtr() ? (long)(cJSON_GetErrorPtr() - text) : -1L);
+    if (!arr) {
+        const char *at = cJSON_GetErrorPtr();
+        const size_t off = at && at >= text && at <= text + len ? (size_t)(at - text) : 0;
+        return gb__fail(msg, msglen, GB_EBADARG,
+                        "%s:%zu: not valid JSON (byte %zu); a file of tuned entries is what "
+                        "'gemmbench tuned export' writes",
+                        origin, line_of(text, off), off);
+    }
     int rc = GB_OK;
-    for (size_t at = (size_t)(end - text); rc == GB_OK && at < len; at++)
-        if (!strchr(" \t\r\n", text[at]) || !text[at])
-            rc = gb__fail(msg, msglen, GB_EBADARG, "%s: text after the JSON document at byte %zu",
-                          origin, at);
-    if (rc == GB_OK && !cJSON_IsArray(arr))
-        rc = gb__fail(msg, msglen, GB_EBADARG, "%s must be a JSON array of tuned entries", origin);
+    const size_t first = t->n;
+    size_t rest = skip_blanks(text, len, (size_t)(end - text));
+    if (rest < len)
+        rc = gb__fail(msg, msglen, GB_EBADARG,
+                      "%s:%zu: text after the JSON document (byte %zu); remove it", origin,
+                      line_of(text, rest), rest);
+    else if (!cJSON_IsArray(arr))
+        rc = gb__fail(msg, msglen, GB_EBADARG,
+                      "%s:%zu: not a JSON array of tuned entries (what 'gemmbench tuned export' "
+                      "writes)",
+                      origin, line_of(text, skip_blanks(text, len, 0)));
     size_t i = 0;
-    for (const cJSON *o = arr->child; rc == GB_OK && o; o = o->next, i++) {
+    for (const cJSON *o = rc == GB_OK ? arr->child : NULL; rc == GB_OK && o; o = o->next, i++) {
         gb_tuned_entry_t e;
-        const char *bad = "";
-        if (!entry_from_json(o, &e, &bad))
-            rc = gb__fail(msg, msglen, GB_EBADARG,
-                          "%s: entry %zu: key '%s' is missing or wrong "
-                          "(docs/tuning.md)",
-                          origin, i, bad);
-        else {
+        char why[512];
+        const char *bad = cJSON_IsObject(o) ? entry_from_json(o, &e) : "";
+        if (bad && !bad[0]) {
+            rc = gb__fail(msg, msglen, GB_EBADARG, "%s:%zu: entry %zu is not an object", origin,
+                          line_of(text, locate(text, len, i, NULL)), i);
+        } else if (bad) {
+            const int has = cJSON_GetObjectItemCaseSensitive(o, bad) != NULL;
+            rc = gb__fail(msg, msglen, GB_EBADARG, "%s:%zu: entry %zu: %s '%s': it must be %s",
+                          origin, line_of(text, locate(text, len, i, has ? bad : NULL)), i,
+                          has ? "bad value for" : "missing key", bad, must_of(bad));
+        } else if (gb_store_tuned_check(&e, why, sizeof why) != GB_OK) {
+            rc = gb__fail(msg, msglen, GB_EBADARG, "%s:%zu: entry %zu: %s", origin,
+                          line_of(text, locate(text, len, i, NULL)), i, why);
+        } else {
+            for (size_t j = first; rc == GB_OK && j < t->n; j++)
+                if (same_key(&e, &t->e[j]))
+                    rc = gb__fail(msg, msglen, GB_EBADARG,
+                                  "%s:%zu: entry %zu has the key of entry %zu (line %zu): "
+                                  "device, platform, driver, precision, layout and shape class; "
+                                  "keep one",
+                                  origin, line_of(text, locate(text, len, i, NULL)), i, j - first,
+                                  line_of(text, locate(text, len, j - first, NULL)));
             snprintf(e.source, sizeof e.source, "%s", source);
-            rc = gb_tuned_add(t, &e);
+            if (rc == GB_OK)
+                rc = gb_tuned_add(t, &e);
         }
     }
     cJSON_Delete(arr);
+    if (rc != GB_OK)
+        t->n = first; /* all of the document or nothing */
     return rc;
+}
+
+/* ---- merging the shipped defaults and the store's entries ------------------------------------ */
+
+static int rank(const gb_tuned_entry_t *e)
+{
+    return !strcmp(e->source, "store") ? 2 : !strcmp(e->source, "shipped") ? 1 : 0;
+}
+
+int gb_tuned_merge(gb_tuned_t *t, const gb_tuned_entry_t *e)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        if (!same_key(&t->e[i], e))
+            continue;
+        t->overridden++;
+        if (rank(e) >= rank(&t->e[i]))
+            t->e[i] = *e;
+        return GB_OK;
+    }
+    return gb_tuned_add(t, e);
 }
 
 int gb_tuned_load_shipped(gb_tuned_t *t, char *msg, size_t msglen)
 {
     int rc = GB_OK;
+    gb_tuned_t file;
+    gb_tuned_init(&file);
     for (size_t i = 0; rc == GB_OK && i < gb_tune__shipped_count; i++) {
         char origin[160];
         snprintf(origin, sizeof origin, "kernels/tuned/%s", gb_tune__shipped_files[i].name);
-        rc = gb_tuned_from_json(t, gb_tune__shipped_files[i].data, gb_tune__shipped_files[i].len,
-                                origin, "shipped", msg, msglen);
+        file.n = 0;
+        rc = gb_tuned_from_json(&file, gb_tune__shipped_files[i].data,
+                                gb_tune__shipped_files[i].len, origin, "shipped", msg, msglen);
+        for (size_t j = 0; rc == GB_OK && j < file.n; j++)
+            rc = gb_tuned_merge(t, &file.e[j]);
     }
+    gb_tuned_free(&file);
+    if (rc == GB_ENOMEM)
+        snprintf(msg, msglen, "out of memory");
     return rc;
+}
+
+static int merge_entry(const gb_tuned_entry_t *e, void *user)
+{
+    return gb_tuned_merge(user, e);
+}
+
+int gb_tuned_load_store(gb_tuned_t *t, gb_store_t *st, char *msg, size_t msglen)
+{
+    const int rc = gb_store_tuned_foreach(st, merge_entry, t);
+    if (rc != GB_OK)
+        return gb__fail(msg, msglen, rc, "%s",
+                        rc == GB_ENOMEM ? "out of memory" : gb_store_errmsg(st));
+    return GB_OK;
 }
 
 /* ---- choosing ------------------------------------------------------------------------------- */

@@ -12,17 +12,33 @@
 typedef struct gb_tuned {
     gb_tuned_entry_t *e;
     size_t n, cap;
+    size_t overridden; /* entries gb_tuned_merge met with a key already held */
 } gb_tuned_t;
 
 void gb_tuned_init(gb_tuned_t *t);
 void gb_tuned_free(gb_tuned_t *t);
 /* Adds a copy of e. GB_ENOMEM on failure. */
 int gb_tuned_add(gb_tuned_t *t, const gb_tuned_entry_t *e);
-/* Loads the shipped defaults (embedded JSON) into t, marked "shipped". */
+/* Adds a copy of e, or, where t holds an entry of the same key (device, platform, driver,
+ * precision, layout, shape class), keeps one of the two in its place: the store's over the
+ * shipped one, else the one added last. Counts t->overridden. GB_ENOMEM on failure. */
+int gb_tuned_merge(gb_tuned_t *t, const gb_tuned_entry_t *e);
+/* Merges the shipped defaults (embedded JSON, kernels/tuned/) into t, marked "shipped": an
+ * entry of the store already in t keeps its key. */
 int gb_tuned_load_shipped(gb_tuned_t *t, char *msg, size_t msglen);
+/* Merges the entries of the store's tuning database into t, marked "store": they replace the
+ * shipped entries of the same key (none from a store without a tuning database; nothing is
+ * written to st). On error msg holds the store's message and t keeps the entries merged
+ * before it. */
+int gb_tuned_load_store(gb_tuned_t *t, gb_store_t *st, char *msg, size_t msglen);
 
-/* Entries as JSON (an array of objects; docs/tuning.md) and back. from_json refuses a malformed
- * document with msg naming the entry and key. */
+/* Parameters as "NAME=V NAME=V" in their order, or "(defaults)" when there are none; buf. */
+const char *gb_tuned_params_text(const gb_params_t *ps, char *buf, size_t len);
+
+/* Entries as JSON (an array of objects; docs/tuning.md) and back. from_json adds all of the
+ * document's entries or none: it refuses text that is not one JSON array of valid entries
+ * (text after it, a key missing or wrong, two entries of one key) with GB_EBADARG and msg
+ * "ORIGIN:LINE: entry I: ..." naming the key and what it must be. */
 char *gb_tuned_to_json(const gb_tuned_t *t); /* caller frees */
 int gb_tuned_from_json(gb_tuned_t *t, const char *text, size_t len, const char *origin,
                        const char *source, char *msg, size_t msglen);

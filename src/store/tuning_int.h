@@ -1,0 +1,38 @@
+/* tuning_int.h: what the tuning tables' files (tuning.c, tune_runs.c) share: making the tables,
+ * and values as the tables keep them. */
+#ifndef GB_STORE_TUNING_INT_H
+#define GB_STORE_TUNING_INT_H
+
+#include "store_int.h"
+#include "tuning.h"
+
+struct sqlite3_stmt;
+
+/* Does the database have this table? 1 yes, 0 no, or an error (message on st). */
+int gb_store__has_table(gb_store_t *st, const char *name);
+/* Makes the four tuning tables where they are missing (all or none); GB_OK or an error. */
+int gb_store__tuning_tables(gb_store_t *st);
+
+/* The UTC time now, ISO 8601 ("2026-11-24T12:34:56Z"). */
+void gb_store__utc_now(char buf[32]);
+/* Parameters as "NAME=V NAME=V", sorted by name, and back (a name given twice, a value that is
+ * not an integer, or more than GB_MAX_PARAMS: GB_EBADARG). */
+int gb_store__params_text(const gb_params_t *ps, char *buf, size_t len);
+int gb_store__params_parse(const char *text, gb_params_t *ps);
+/* Is s a parameter name (a C identifier)? */
+int gb_store__is_name(const char *s);
+/* Is s a point id (GB_POINT_ID_LEN lower-case hex digits)? */
+int gb_store__is_id(const char *s);
+
+/* "row-NN" ... "col-TT"? */
+int gb_store__layout_ok(const char *s);
+
+/* A column's text ("" for NULL) and double (NaN for NULL); a double bound as NULL when NaN. */
+const char *gb_store__col_str(struct sqlite3_stmt *q, int i);
+double gb_store__col_dbl(struct sqlite3_stmt *q, int i);
+void gb_store__bind_dbl(struct sqlite3_stmt *q, int i, double v);
+/* Copies a column's text into dst of size bytes; 0 when it does not fit (a value gemmbench did
+ * not write). */
+int gb_store__copy_col(struct sqlite3_stmt *q, int i, char *dst, size_t size);
+
+#endif

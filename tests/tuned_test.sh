@@ -1,0 +1,297 @@
+#!/bin/sh
+# tuned_test.sh GEMMBENCH STORE_TUNING FIXTURES: `gemmbench tuned list|show|export|import`
+# without a device. A fixture of three entries (fixtures/tuned/entries.json) is imported, listed
+# (text, JSON, with the shipped defaults), shown by number and by key, exported, re-imported
+# (unchanged, then one replaced) and carried to a second store whose export is the same bytes;
+# `store info` counts the tuning data and `store check` passes; `tuned show` on a store made by
+# STORE_TUNING --make finds evidence points (GFLOP/s, verdict, interval) and says which are not
+# stored; --device takes one device's entries; the report's tuning view (text, CSV, JSON, HTML,
+# the summary line, a store of tuning data alone); read-only commands leave a store without
+# tuning tables byte for byte as it was. Every bad input (malformed files with the line, entry
+# and key named) gets exit 2 and one line on stderr naming the problem, writes nothing and
+# creates no store.
+gb=$1
+st=$2
+fx=$3/tuned
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+failed=0
+ok() { pass=$((pass + 1)); }
+no() {
+    failed=$((failed + 1))
+    echo "FAIL: $*"
+    for f in "$tmp"/out "$tmp"/err; do [ -s "$f" ] && { echo "--- $f"; head -n 20 "$f"; }; done
+}
+die() { no "$@"; echo "$pass passed, $failed failed"; exit 1; }
+# run ARGS...: gemmbench ARGS into out and err; the exit status.
+run() { "$gb" "$@" >"$tmp/out" 2>"$tmp/err"; }
+# has REGEX: a line of the last output matches.
+has() { grep -Eq -- "$1" "$tmp/out"; }
+# expect REGEX ARGS...: exit 2 and exactly one line on stderr matching REGEX.
+expect() {
+    regex=$1
+    shift
+    run "$@"
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -Eq -- "$regex" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
+        ok
+    else
+        no "gemmbench $*: expected exit 2 and one line /$regex/, got exit $rc"
+    fi
+}
+
+a=$tmp/a.db
+# ---- import, list, show --------------------------------------------------------------------------
+run tuned import "$fx/entries.json" --store "$a" || die "import of the fixture"
+has "^imported 3 tuned entries from $fx/entries.json into $a: 3 new, 0 replaced, 0 unchanged$" &&
+    ok || no "import says what it did"
+run store info --store "$a" && has "^tuned entries: 3$" && has "^tuning runs: 0 \(0 evaluations\)$" &&
+    ok || no "store info counts the tuned entries"
+run store check --store "$a" && has "0 points checked, all consistent" && ok || no "store check"
+run tuned list --store "$a" || die "list"
+has "^  #  device +prec  layout  shape class  kernel +parameters +GFLOP/s  tuned at +source$" && ok ||
+    no "list: the header"
+[ "$(grep -c '^  [0-9]  ' "$tmp/out")" -eq 3 ] && ok || no "list: three numbered rows"
+has "^  2  NVIDIA H100 80GB HBM3 +s +row-NN  square-4096  xgemm_nv +EDGES=2 GROUPM=8 KWG=8 MWG=128 NWG=128 PADA=4 PADB=4 SLOTS=2 TAIL=3 +47889.4  2026-11-24T10:00:00Z  store$" &&
+    ok || no "list: an entry's row, parameters sorted"
+has "^  1  NVIDIA H100 80GB HBM3 +d +row-NN  square-4096  dgemm_dmma_128_k4  \(defaults\) +32600.0" &&
+    ok || no "list: an entry without parameters"
+has "^3 tuned entries in $a$" && ok || no "list: the count"
+run tuned list --store "$a" --shipped && has "tuned at +source$" && has "  store$" &&
+    has "^3 tuned entries in $a, [0-9]+ shipped$" && ok || no "list --shipped"
+run tuned list --store "$a" --json && grep -q '"number":	3' "$tmp/out" &&
+    [ "$(grep -c '"source":	"store"' "$tmp/out")" -eq 3 ] && ok || no "list --json"
+cp "$tmp/out" "$tmp/list.json"
+run tuned show 2 --store "$a" || die "show 2"
+has "^tuned entry 2 of 3 in $a$" && has "^kernel:      xgemm_nv$" &&
+    has "^shape class: square-4096 \(tuned at 4096x4096x4096\)$" &&
+    has "^device:      NVIDIA H100 80GB HBM3 \(NVIDIA Corporation, gpu\)$" &&
+    has "^driver:      550.54.15$" && has "^evidence:    2 points$" &&
+    [ "$(grep -c 'not in this store' "$tmp/out")" -eq 3 ] &&
+    has "^2 of 2 evidence points are not in this store$" && ok || no "show N: the entry, evidence missing"
+run tuned show 'd/row-NN/square-4096' --store "$a" && has "^tuned entry 1 of 3" && ok || no "show KEY"
+run tuned show 'epyc/s/col-NT/tall-512' --store "$a" && has "^tuned entry 3 of 3" &&
+    has "^evidence:    0 points$" && ok || no "show DEVICE/KEY, any case"
+
+# ---- evidence found in the store ----------------------------------------------------------------
+"$st" --make "$tmp/m.db" || die "store_tuning --make"
+run tuned show s/row-NN/square-1024 --store "$tmp/m.db" || die "show with evidence"
+has "^  [0-9a-f]{16} +290.0  263.6-322.2 +pass 0.5/100 +xgemm row-NN 1024x1024x1024 ops timing$" &&
+    has "^  ffffffffffffffff  not in this store" && has "^1 of 2 evidence points are not in this store$" &&
+    ok || no "show: an evidence point's GFLOP/s, interval and verdict, and the one missing"
+has "^tuning run:  none recorded in this store \(imported, or tuned elsewhere\)$" && ok ||
+    no "show: no run won with this entry's evidence"
+run tuned show 1 --store "$tmp/m.db" &&
+    has "^tuning run:  2: bayes, seed 7, 6 evaluations \(budget 6\) of 120 configurations, done, best 140 GFLOP/s$" &&
+    has "^run time:    20[0-9-]{8}T[0-9:]{8}Z to 20[0-9-]{8}T[0-9:]{8}Z$" &&
+    has "^run command: gemmbench tune -k xgemm --strategy bayes$" && ok ||
+    no "show: the latest run whose winner is in the evidence"
+run store info --store "$tmp/m.db" && has "^tuning runs: 3 \(14 evaluations\)$" &&
+    has "^tuning failures: 2$" && ok || no "store info: runs, evaluations and failures"
+
+# ---- export, re-import, another store ---------------------------------------------------------
+run tuned export --store "$a" && head -n 1 "$tmp/out" | grep -q '^\[' && ok || no "export to stdout"
+cp "$tmp/out" "$tmp/e1.json"
+run tuned export --store "$a" --out "$tmp/e1f.json" &&
+    has "^exported 3 tuned entries from $a to $tmp/e1f.json$" && cmp -s "$tmp/e1.json" "$tmp/e1f.json" &&
+    ok || no "export --out writes the same"
+run tuned import "$tmp/e1.json" --store "$tmp/b.db" && has ": 3 new, 0 replaced, 0 unchanged$" &&
+    ok || no "import of the export into a new store"
+run tuned export --store "$tmp/b.db" --out "$tmp/e2.json" && cmp -s "$tmp/e1.json" "$tmp/e2.json" &&
+    ok || no "the second store's export is the first's, byte for byte"
+run tuned import "$fx/entries.json" --store "$a" && has ": 0 new, 0 replaced, 3 unchanged$" && ok ||
+    no "importing again changes nothing"
+run tuned import "$tmp/list.json" --store "$a" && has ": 0 new, 0 replaced, 3 unchanged$" && ok ||
+    no "list --json reads back as an import"
+sed 's/"gflops": 123.25/"gflops": 130/' "$fx/entries.json" >"$tmp/changed.json"
+run tuned import "$tmp/changed.json" --store "$a" && has ": 0 new, 1 replaced, 2 unchanged$" &&
+    run tuned list --store "$a" && has "^  3  pthread.* 130.0  " && ok || no "a changed entry replaces"
+# An entry without tuned_at is stamped at import.
+sed '/"tuned_at": "2026-11-20T09:30:00Z"/d; s/"evidence": \[\],/"evidence": []/' "$fx/entries.json" \
+    >"$tmp/notime.json"
+run tuned import "$tmp/notime.json" --store "$tmp/c.db" && run tuned show 3 --store "$tmp/c.db" &&
+    has "^tuned at:    20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$" && ! has "2026-11-20T09:30" && ok ||
+    no "tuned_at stamped at import"
+
+# ---- --device: list and export one device's entries ----------------------------------------------
+run tuned list --store "$a" --device EPYC && [ "$(grep -c '^  [0-9]  ' "$tmp/out")" -eq 1 ] &&
+    has "^  3  pthread-haswell-AMD EPYC 7B13 " && has "^1 tuned entry matching --device 'EPYC' in $a$" &&
+    ok || no "list --device keeps the store's numbers"
+run tuned list --store "$a" --device nope && has "^no tuned entries matching --device 'nope' in $a; 'gemmbench tuned list' shows them all$" &&
+    ok || no "list --device matching nothing"
+run tuned export --store "$a" --device 'portable computing' --out "$tmp/epyc.json" &&
+    has "^exported 1 tuned entry from $a to $tmp/epyc.json$" && [ "$(grep -c '"device":' "$tmp/epyc.json")" -eq 1 ] &&
+    grep -q '"class":	"tall-512"' "$tmp/epyc.json" && ok || no "export --device, by platform, any case"
+run tuned import "$tmp/epyc.json" --store "$tmp/epyc.db" && has ": 1 new, 0 replaced, 0 unchanged$" && ok ||
+    no "a device's export imports"
+expect "no tuned entry in store $a \(of 3\) has a device or platform matching --device 'nope'" \
+    tuned export --store "$a" --device nope
+expect "--device needs part of a device or platform name" tuned export --store "$a" --device ''
+expect "'tuned show' takes no option --device \(tuned list or export does\)" tuned show 1 --device x --store "$a"
+
+# ---- the report's tuning view -------------------------------------------------------------------
+m=$tmp/m.db
+run report --store "$m" && has "^store $m: 3 points, 3 selected \(filters: none\), 3 rows$" &&
+    has "^tuning data: 2 tuned entries and 3 tuning runs selected \(of 5\)$" &&
+    has "^Tuning: the best configuration per shape class$" && has "^Tuning runs$" &&
+    has "^Repetitions" && ok || no "report: the tuning view after the tables"
+run report --store "$m" --table tuned || die "report --table tuned"
+! has "^Repetitions" && has "^small-256 +Tuning Test Device +s +row-NN +256x256x256 +xgemm +KWG=16 MWG=32 +140.00 +2 +2026-11-24T10:00:00Z$" &&
+    has "^  2 +Tuning Test Device +xgemm +s +row-NN +256x256x256 +small-256 +bayes +7 +6 +140.00 +done$" &&
+    has "^  3  .* anneal  +3  +2  +45.00  interrupted$" && ok || no "report --table tuned: winners and runs"
+run report --store "$m" --table tuned --format csv && [ "$(wc -l <"$tmp/out")" -eq 3 ] &&
+    head -n 1 "$tmp/out" | grep -q '^shape_class,device,platform,driver,vendor,type,precision,layout,m,n,k,kernel,params,gflops,evidence,tuned_at$' &&
+    has '^square-1024,Tuning Test Device,.*,300,[0-9a-f]{16} ffffffffffffffff,2026-11-25T10:00:00Z$' &&
+    ok || no "report --table tuned --format csv"
+run report --store "$m" --format json && has '"tuned":	\[' && has '"tuning_runs":	\[' &&
+    has '"best_so_far":	\[60, 100, 130, 130, 130, 140\]' && ok || no "report --format json: the tuning view"
+
+expect "none of the 5 tuned entries and tuning runs in store $m matches --precision d; 'gemmbench tuned list'" \
+    report --store "$m" --table tuned --precision d
+run report --store "$m" --table tuned --out "$tmp/tuned.md" --format md &&
+    has "^report: 2 tuned entries and 3 tuning runs from $m written to $tmp/tuned.md \(md\)$" &&
+    grep -q '^## Tuning runs$' "$tmp/tuned.md" && ok || no "report --table tuned --out: the summary line"
+run report --store "$m" --out "$tmp/all.txt" &&
+    has "^report: 3 points in 3 rows and 0 work-group-size tables, 2 tuned entries and 3 tuning runs from $m written to $tmp/all.txt \(txt\)$" &&
+    ok || no "report --out: the summary line counts the tuning data"
+if command -v gnuplot >/dev/null 2>&1; then
+    run report --store "$m" --table tuned --format html --out "$tmp/t.html" &&
+        [ "$(grep -c '<svg' "$tmp/t.html")" -eq 1 ] && grep -q '<h3>Tuning runs</h3>' "$tmp/t.html" &&
+        ! grep -q '<h2>Energy' "$tmp/t.html" && ok || no "report --table tuned --format html: the runs' plot alone"
+fi
+# Only tuning data: the other tables have nothing to show, and say where the tuning data is.
+expect "store $a holds no points, only tuning data: 'gemmbench report --table tuned' shows it" report --store "$a"
+run report --store "$a" --table tuned && has "^NVIDIA H100 80GB HBM3|^square-4096 +NVIDIA H100" && ok ||
+    no "report --table tuned on a store of tuned entries alone"
+
+# ---- a store without tuning tables: read, not written ----------------------------------------------
+printf '{"format":"gemmbench-results","version":2,"schema_version":2,"exported":"2025-01-01T00:00:00Z","tool_version":"0.1.0","points":[]}\n' \
+    >"$tmp/empty.json"
+"$gb" import "$tmp/empty.json" --store "$tmp/p.db" >/dev/null 2>&1 || die "an empty store"
+run tuned list --store "$tmp/p.db" && has "^no tuned entries in $tmp/p.db; 'gemmbench tune' makes them" &&
+    ok || no "list on a store without tuning"
+run tuned export --store "$tmp/p.db" && [ "$(cat "$tmp/out")" = "[]" ] && ok || no "export of no entries: []"
+expect "no tuned entry number 1: store $tmp/p.db holds 0" tuned show 1 --store "$tmp/p.db"
+run store info --store "$tmp/p.db" && ! has "tun" && ok || no "store info without tuning says nothing of it"
+# Every read-only command leaves a store of points without tuning tables as it was, byte for byte.
+"$st" --points "$tmp/q.db" || die "store_tuning --points"
+cp "$tmp/q.db" "$tmp/q.copy"
+for c in "tuned list" "tuned list --shipped" "tuned list --json" "tuned list --device x" "tuned export" \
+    "tuned export --out $tmp/q.json" "tuned show 1" "tuned show s/row-NN/small-256" "store info" "store check" \
+    "store list" "report" "report --table tuned" "report --format json" "report --format csv --table tuned"; do
+    # shellcheck disable=SC2086
+    "$gb" $c --store "$tmp/q.db" >"$tmp/out" 2>"$tmp/err"
+    cmp -s "$tmp/q.db" "$tmp/q.copy" && [ -z "$(ls "$tmp" | grep '^q\.db-')" ] && ok ||
+        no "'gemmbench $c' wrote to a store without tuning tables"
+done
+expect "store $tmp/q.db holds no tuning data; 'gemmbench tune' makes it" report --store "$tmp/q.db" --table tuned
+run tuned list --store "$tmp/none.db" --shipped && has "^no tuned entries \(no results store at $tmp/none.db\)" &&
+    [ ! -e "$tmp/none.db" ] && ok || no "list --shipped without a store"
+
+# ---- --out never replaces the store ----------------------------------------------------------------
+cp "$a" "$tmp/a.copy"
+expect "is the results store $a" tuned export --store "$a" --out "$a"
+expect "is the results store" tuned export --store "$a" --out "$a-wal"
+expect "is an SQLite database" tuned export --store "$a" --out "$tmp/b.db"
+cmp -s "$a" "$tmp/a.copy" && ok || no "the store is unchanged"
+
+# ---- bad input: exit 2, one line, nothing written, no store created --------------------------------
+new=$tmp/new.db
+expect "give a tuned command: list, show, export or import" tuned
+expect "unknown tuned command 'frob'; use list, show, export or import" tuned frob
+expect "unknown option '--bogus'; see 'gemmbench tuned list --help'" tuned list --bogus
+expect "'tuned list' takes no option --out \(tuned export does\)" tuned list --out x --store "$a"
+expect "'tuned show' takes no option --json \(tuned list does\)" tuned show 1 --json --store "$a"
+expect "option '--store' needs a value" tuned list --store
+expect "the store path is empty" tuned list --store ''
+expect "give the entry's number or key to show" tuned show --store "$a"
+expect "unexpected argument '2'; see 'gemmbench tuned show --help'" tuned show 1 2 --store "$a"
+expect "unexpected argument 'x'; see 'gemmbench tuned list --help'" tuned list x --store "$a"
+expect "give the file to import" tuned import --store "$new"
+expect "no tuned entry number 0: store $a holds 3" tuned show 0 --store "$a"
+expect "no tuned entry number 9: store $a holds 3" tuned show 9 --store "$a"
+expect "bad entry key 'row-NN/square-4096'; give a number .* or \[DEVICE/\]PRECISION/LAYOUT/CLASS" \
+    tuned show row-NN/square-4096 --store "$a"
+expect "bad precision 'q' in entry key 'q/row-NN/square-4096'; use s or d" tuned show q/row-NN/square-4096 --store "$a"
+expect "no tuned entry in store $a matches 's/row-NN/square-64'" tuned show s/row-NN/square-64 --store "$a"
+sed 's/"device": "pthread-haswell-AMD EPYC 7B13"/"device": "NVIDIA H100 PCIe"/; s/"layout": "col-NT"/"layout": "row-NN"/; s/"shape": \[2048, 256, 256\]/"shape": [4096, 4096, 4096]/' \
+    "$fx/entries.json" >"$tmp/two.json"
+"$gb" tuned import "$tmp/two.json" --store "$tmp/two.db" >/dev/null 2>&1 || no "import of two H100s"
+expect "'s/row-NN/square-4096' matches 2 tuned entries .*give the number" tuned show s/row-NN/square-4096 --store "$tmp/two.db"
+expect "no results store at $tmp/none.db" tuned list --store "$tmp/none.db"
+expect "no results store at $tmp/none.db" tuned export --store "$tmp/none.db"
+# Malformed files: the entry and the key named; neither a new store nor an existing one written.
+cp "$a" "$tmp/a.copy"
+bad() {
+    regex=$1
+    printf '%s\n' "$2" >"$tmp/bad.json"
+    expect "$regex" tuned import "$tmp/bad.json" --store "$new"
+    [ ! -e "$new" ] && ok || no "a bad import created a store ($2)"
+    expect "$regex" tuned import "$tmp/bad.json" --store "$a"
+}
+expect "cannot read '$tmp/nofile.json'; check the path" tuned import "$tmp/nofile.json" --store "$new"
+bad "bad.json:1: not valid JSON \(byte 12\); a file of tuned entries is what 'gemmbench tuned export' writes" \
+    '[{"device": '
+bad "bad.json:1: not a JSON array of tuned entries" '{"device": "x"}'
+bad "bad.json:1: text after the JSON document \(byte 3\); remove it" '[] []'
+one='{"device":"D","platform":"P","driver":"1","vendor":"V","type":"gpu","precision":"s","layout":"row-NN","shape":[64,64,64],"kernel":"xgemm","params":{"MWG":32},"gflops":10,"evidence":[],"tuned_at":"2026-01-01T00:00:00Z"}'
+# with FROM TO: the entry above with FROM replaced (sed, | as separator).
+with() { printf '%s' "$one" | sed "s|$1|$2|"; }
+bad "bad.json:1: entry 1: bad value for 'layout': it must be row-NN, row-NT, .* or col-TT$" \
+    "[$one,$(with row-NN row-XX)]"
+bad "bad.json:1: entry 0: missing key 'platform': it must be the platform's name" '[{"device":"D"}]'
+bad "bad.json:1: entry 0: bad value for 'precision': it must be \"s\" or \"d\"" "[$(with '"s"' '"q"')]"
+bad "bad.json:1: entry 0: bad value for 'shape': it must be \[M, N, K\]" "[$(with '64,64,64' '64,0,64')]"
+bad "bad.json:1: entry 0: bad value for 'evidence': it must be an array of at most 8 point ids" \
+    "[$(with '"evidence":\[\]' '"evidence":["0123456789ABCDEF"]')]"
+bad "bad.json:1: entry 0: bad value for 'params': it must be an object of parameter names \(letters, digits, _\) and whole numbers" \
+    "[$(with '"MWG":32' '"MWG":1.5')]"
+bad "bad.json:1: entry 0: bad value for 'params'" "[$(with '"MWG":32' '"M WG":32')]"
+bad "bad.json:1: entry 0: bad value for 'params'" "[$(with '"MWG":32' '"1MWG":32')]"
+bad "bad.json:1: entry 0: bad value for 'gflops': it must be a finite number, 0 or more" \
+    "[$(with '"gflops":10' '"gflops":-1')]"
+bad "bad.json:1: entry 0: bad value for 'gflops'" "[$(with '"gflops":10' '"gflops":1e999')]"
+bad "bad.json:1: entry 0: bad value for 'device': it must be the device's name, a non-empty string" \
+    "[$(with '"D"' '""')]"
+bad "bad.json:1: entry 0: bad value for 'kernel'" "[$(with '"xgemm"' '7')]"
+bad "bad.json:1: entry 1 is not an object" "[$one, 3]"
+bad "bad.json:1: entry 1 has the key of entry 0 \(line 1\): .*; keep one" "[$one,$one]"
+# The line of the key at fault in a file laid out as the export writes it (fixtures/tuned).
+badfile() {
+    regex=$1
+    sed "$2" "$fx/entries.json" >"$tmp/bad.json"
+    expect "$regex" tuned import "$tmp/bad.json" --store "$new"
+    [ ! -e "$new" ] && ok || no "a bad import created a store ($2)"
+    expect "$regex" tuned import "$tmp/bad.json" --store "$a"
+}
+badfile "bad.json:41: entry 2: bad value for 'layout'" 's/"col-NT"/"col-XY"/'
+badfile "bad.json:27: entry 1: bad value for 'shape'" '27s/4096, 4096, 4096/4096, 4096/'
+badfile "bad.json:45: entry 2: bad value for 'params'" 's/"NDIMC": 4/"NDIMC": "4"/'
+badfile "bad.json:18: entry 1: missing key 'kernel'" '/"dgemm_dmma_128_k4"/d'
+badfile "bad.json:31: entry 1: bad value for 'evidence'" 's/"00000000000000aa"/"00000000000000a"/'
+badfile "bad.json:34: entry 2 has the key of entry 0 \(line 2\)" \
+    's/"pthread-haswell-AMD EPYC 7B13"/"NVIDIA H100 80GB HBM3"/; s/"Portable Computing Language"/"NVIDIA CUDA"/; s/"3.1+debian"/"550.54.15"/; s/"col-NT"/"row-NN"/; s/\[2048, 256, 256\]/[4096, 4096, 4096]/'
+badfile "bad.json:52: text after the JSON document \(byte [0-9]+\); remove it" '$s/$/\n\n  # a comment/'
+badfile "bad.json:15: not valid JSON" '14s/47889.4,/47889.4/'
+badfile "bad.json:14: not valid JSON" '14s/47889.4/47889.4.1/'
+cmp -s "$a" "$tmp/a.copy" && [ ! -e "$a-journal" ] && ok || no "a refused import left the store as it was"
+run tuned import "$tmp/empty.json" --store "$new"
+[ $? -eq 2 ] && [ ! -e "$new" ] && ok || no "a points export is not a file of tuned entries"
+printf '[]\n' >"$tmp/none.json"
+run tuned import "$tmp/none.json" --store "$new" && has "^nothing to import: $tmp/none.json holds no tuned entries$" &&
+    [ ! -e "$new" ] && ok || no "an empty array imports nothing and creates no store"
+printf 'not a store\n' >"$tmp/text.db"
+expect "is not an SQLite database" tuned import "$fx/entries.json" --store "$tmp/text.db"
+expect "is not an SQLite database" tuned list --store "$tmp/text.db"
+
+# ---- help -----------------------------------------------------------------------------------------
+run tuned --help && has "^usage: gemmbench tuned list\|show\|export\|import" &&
+    [ "$(grep -c '^gemmbench tuned ' "$tmp/out")" -eq 4 ] && ok || no "tuned --help"
+for c in list show export import; do
+    run tuned $c --help && has "^usage: gemmbench tuned $c" && has "--store PATH" && ok || no "tuned $c --help"
+done
+run help tuned && has "^usage: gemmbench tuned" && ok || no "help tuned"
+run --help && has "^  tuned list\|show\|export\|import" && ok || no "the command list names tuned"
+echo "$pass passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,300 @@
+/* unit_tuned.c: the tuning database in memory (src/tune/tuned.h) without a device: what -k auto
+ * chooses (gb_tuned_choose) among the user's entries ("store") and the shipped ones for the same
+ * device, whatever their order and even at a farther shape; an entry whose kernel cannot
+ * resolve, or of the other precision, passed over; a device of the same vendor and type only
+ * when the device itself has nothing; the store's entries loaded (gb_tuned_load_store, none from
+ * a store without the table, which stays without it) and carried through JSON unchanged; the
+ * store's entries merged over the shipped ones of the same key; and documents refused with the
+ * line, entry and key named, adding nothing. */
+#include "unit.h"
+
+#include "../src/tune/shapes.h"
+#include "../src/tune/tuned.h"
+
+static gb_device_info_t device(const char *name)
+{
+    static char ext[] = "cl_khr_fp64";
+    gb_device_info_t d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.name, sizeof d.name, "%s", name);
+    snprintf(d.platform_name, sizeof d.platform_name, "Test Platform");
+    snprintf(d.vendor, sizeof d.vendor, "Test Vendor");
+    snprintf(d.driver, sizeof d.driver, "1.0");
+    snprintf(d.version, sizeof d.version, "OpenCL 3.0");
+    d.type_name = "gpu";
+    d.compute_units = 8;
+    d.clock_mhz = 1000;
+    d.global_mem = d.max_alloc = 1ull << 32;
+    d.local_mem = 65536;
+    d.max_wg_size = 1024;
+    d.max_wi_sizes[0] = d.max_wi_sizes[1] = d.max_wi_sizes[2] = 1024;
+    d.pref_vec_float = d.native_vec_float = 4;
+    d.pref_vec_double = d.native_vec_double = 2;
+    d.fp64 = 1;
+    d.extensions = ext;
+    return d;
+}
+
+static gb_tuned_entry_t entry(const char *dev, const char *source, const char *kernel,
+                              gb_precision_t prec, size_t size)
+{
+    gb_tuned_entry_t e;
+    memset(&e, 0, sizeof e);
+    snprintf(e.device, sizeof e.device, "%s", dev);
+    snprintf(e.platform, sizeof e.platform, "Test Platform");
+    snprintf(e.driver, sizeof e.driver, "1.0");
+    snprintf(e.vendor, sizeof e.vendor, "Test Vendor");
+    snprintf(e.type, sizeof e.type, "gpu");
+    e.precision = prec;
+    snprintf(e.layout, sizeof e.layout, "row-NN");
+    e.m = e.n = e.k = size;
+    gb_shape_class(size, size, size, e.shape_class, sizeof e.shape_class);
+    snprintf(e.kernel, sizeof e.kernel, "%s", kernel);
+    e.gflops = 100;
+    snprintf(e.tuned_at, sizeof e.tuned_at, "2026-11-24T00:00:00Z");
+    snprintf(e.source, sizeof e.source, "%s", source);
+    return e;
+}
+
+/* The kernel -k auto picks for an s-precision n^3 on dev from these entries ("" on error). */
+static const char *choose(const gb_registry_t *reg, const gb_device_info_t *dev,
+                          const gb_tuned_entry_t *es, size_t n, size_t size, char *why, size_t len)
+{
+    static gb_tuned_choice_t c;
+    gb_tuned_t t;
+    gb_problem_t p;
+    char msg[200];
+    gb_tuned_init(&t);
+    for (size_t i = 0; i < n; i++)
+        gb_tuned_add(&t, &es[i]);
+    gb_problem_init(&p, GB_PREC_S, size, size, size);
+    gb_problem_check(&p, NULL, 0);
+    int rc = gb_tuned_choose(&t, reg, dev, &p, &c, msg, sizeof msg);
+    snprintf(why, len, "%s", rc == GB_OK ? c.why : msg);
+    gb_tuned_free(&t);
+    return rc == GB_OK ? c.kernel : "";
+}
+
+static void test_choose(const gb_registry_t *reg)
+{
+    gb_device_info_t dev = device("Card A");
+    char why[256];
+    gb_tuned_entry_t es[4];
+    /* The user's entry over the shipped one, in either order, even at a farther shape. */
+    es[0] = entry("Card A", "shipped", "naive", GB_PREC_S, 512);
+    es[1] = entry("Card A", "store", "xgemm_small", GB_PREC_S, 4096);
+    CHECK(!strcmp(choose(reg, &dev, es, 2, 512, why, sizeof why), "xgemm_small"));
+    CHECK_HAS(why, "tuned: Card A, square-4096");
+    CHECK(!strstr(why, "shipped"));
+    es[2] = es[0];
+    CHECK(!strcmp(choose(reg, &dev, es + 1, 2, 512, why, sizeof why), "xgemm_small"));
+    /* A user's entry that cannot resolve here is passed over for the shipped one. */
+    snprintf(es[1].kernel, sizeof es[1].kernel, "no_such_kernel");
+    CHECK(!strcmp(choose(reg, &dev, es, 2, 512, why, sizeof why), "naive"));
+    CHECK_HAS(why, "tuned: Card A, square-512, shipped");
+    /* ... and so is one of the other precision. */
+    es[1] = entry("Card A", "store", "xgemm_small", GB_PREC_D, 512);
+    CHECK(!strcmp(choose(reg, &dev, es, 2, 512, why, sizeof why), "naive"));
+    /* Among the user's entries, the nearest shape. */
+    es[1] = entry("Card A", "store", "xgemm_small", GB_PREC_S, 4096);
+    es[2] = entry("Card A", "store", "xgemm_cpu", GB_PREC_S, 256);
+    CHECK(!strcmp(choose(reg, &dev, es, 3, 512, why, sizeof why), "xgemm_cpu"));
+    CHECK(!strcmp(choose(reg, &dev, es, 3, 2048, why, sizeof why), "xgemm_small"));
+    /* Another device of the same vendor and type: only when this one has nothing. */
+    es[3] = entry("Card B", "store", "xgemm_gpu", GB_PREC_S, 512);
+    CHECK(!strcmp(choose(reg, &dev, es, 4, 512, why, sizeof why), "xgemm_cpu"));
+    CHECK(!strcmp(choose(reg, &dev, es + 3, 1, 512, why, sizeof why), "xgemm_gpu"));
+    CHECK_HAS(why, "tuned: like Card B, square-512");
+    /* Nothing tuned: the heuristic says so. */
+    CHECK(choose(reg, &dev, es, 0, 512, why, sizeof why)[0] != '\0');
+    CHECK_HAS(why, "untuned: the default for a");
+}
+
+static int same_entry(const gb_tuned_entry_t *a, const gb_tuned_entry_t *b)
+{
+    int same = !strcmp(a->device, b->device) && !strcmp(a->platform, b->platform) &&
+               !strcmp(a->driver, b->driver) && !strcmp(a->vendor, b->vendor) &&
+               !strcmp(a->type, b->type) && a->precision == b->precision &&
+               !strcmp(a->layout, b->layout) && !strcmp(a->shape_class, b->shape_class) &&
+               a->m == b->m && a->n == b->n && a->k == b->k && !strcmp(a->kernel, b->kernel) &&
+               a->gflops == b->gflops && a->nevidence == b->nevidence &&
+               !strcmp(a->tuned_at, b->tuned_at) && a->params.count == b->params.count;
+    for (size_t i = 0; same && i < a->nevidence; i++)
+        same = !strcmp(a->evidence[i], b->evidence[i]);
+    for (size_t i = 0; same && i < a->params.count; i++)
+        same = !strcmp(a->params.name[i], b->params.name[i]) &&
+               a->params.value[i] == b->params.value[i];
+    return same;
+}
+
+/* The store's entries: loaded as "store", preferred over shipped ones, through JSON unchanged. */
+static void test_store(const gb_registry_t *reg)
+{
+    char dir[64], path[256], msg[1024];
+    gb_store_t *st = NULL;
+    gb_tuned_t t, back;
+    gb_tuned_init(&t);
+    gb_tuned_init(&back);
+    if (!unit_make_dir(dir, sizeof dir))
+        return;
+    snprintf(path, sizeof path, "%s/t.db", dir);
+    if (!CHECK_RC(gb_store_open(&st, path, GB_STORE_CREATE, msg, sizeof msg), GB_OK))
+        goto done;
+    CHECK_RC(gb_tuned_load_store(&t, st, msg, sizeof msg), GB_OK);
+    CHECK(t.n == 0);
+    gb_tuning_counts_t c;
+    CHECK_RC(gb_store_tuning_counts(st, &c), GB_OK);
+    CHECK(!c.present); /* loading wrote nothing */
+
+    gb_tuned_entry_t e = entry("Card A", "", "xgemm_small", GB_PREC_S, 1024);
+    gb_params_set(&e.params, "MWG", 32);
+    gb_params_set(&e.params, "KWG", 16);
+    gb_params_set(&e.params, "PADA", 3);
+    snprintf(e.evidence[0], sizeof e.evidence[0], "0123456789abcdef");
+    snprintf(e.evidence[1], sizeof e.evidence[1], "fedcba9876543210");
+    e.nevidence = 2;
+    e.gflops = 1234.5678901234567;
+    CHECK_RC(gb_store_tuned_put(st, &e), GB_OK);
+    gb_tuned_entry_t d = entry("Card A", "", "xgemm_cpu", GB_PREC_D, 64);
+    d.m = 64;
+    d.n = 300;
+    d.k = 77;
+    gb_shape_class(d.m, d.n, d.k, d.shape_class, sizeof d.shape_class);
+    CHECK_RC(gb_store_tuned_put(st, &d), GB_OK);
+    if (!CHECK_RC(gb_tuned_load_store(&t, st, msg, sizeof msg), GB_OK) || !CHECK(t.n == 2))
+        goto done;
+    CHECK(!strcmp(t.e[0].source, "store") && !strcmp(t.e[1].source, "store"));
+    const gb_tuned_entry_t *s = t.e[0].precision == GB_PREC_S ? &t.e[0] : &t.e[1];
+    CHECK(s->params.count == 3 && !strcmp(s->params.name[0], "KWG") &&
+          !strcmp(s->params.name[2], "PADA") && s->params.value[2] == 3);
+
+    /* Preferred over a shipped entry for the same device and shape. */
+    gb_tuned_entry_t shipped = entry("Card A", "shipped", "naive", GB_PREC_S, 1024);
+    CHECK_RC(gb_tuned_add(&t, &shipped), GB_OK);
+    gb_device_info_t dev = device("Card A");
+    gb_problem_t p;
+    gb_tuned_choice_t ch;
+    gb_problem_init(&p, GB_PREC_S, 1024, 1024, 1024);
+    gb_problem_check(&p, NULL, 0);
+    CHECK_RC(gb_tuned_choose(&t, reg, &dev, &p, &ch, msg, sizeof msg), GB_OK);
+    CHECK(!strcmp(ch.kernel, "xgemm_small") && ch.entry && !strcmp(ch.entry->source, "store"));
+    long v = 0;
+    CHECK(gb_params_get(&ch.params, "MWG", &v) && v == 32);
+    t.n--; /* the shipped entry out again */
+
+    /* Through JSON (export, then import as tuned import reads it): every field the same. */
+    char *json = gb_tuned_to_json(&t);
+    CHECK(json != NULL);
+    if (json) {
+        CHECK_RC(gb_tuned_from_json(&back, json, strlen(json), "x.json", "store", msg, sizeof msg),
+                 GB_OK);
+        CHECK(back.n == 2);
+        for (size_t i = 0; i < back.n && i < 2; i++)
+            CHECK(same_entry(&t.e[i], &back.e[i]));
+        free(json);
+    }
+done:
+    gb_tuned_free(&t);
+    gb_tuned_free(&back);
+    gb_store_close(st);
+    unit_remove_dir(dir);
+}
+
+/* The shipped defaults and the store's entries merged: the store's entry takes the key's place
+ * whichever was loaded first; another key is kept beside it; between two shipped entries of one
+ * key, the later. */
+static void test_merge(void)
+{
+    char dir[64], path[256], msg[1024];
+    gb_store_t *st = NULL;
+    gb_tuned_t t;
+    gb_tuned_init(&t);
+    if (!unit_make_dir(dir, sizeof dir))
+        return;
+    snprintf(path, sizeof path, "%s/m.db", dir);
+    if (!CHECK_RC(gb_store_open(&st, path, GB_STORE_CREATE, msg, sizeof msg), GB_OK))
+        goto done;
+    gb_tuned_entry_t mine = entry("Card A", "store", "xgemm_small", GB_PREC_S, 1024);
+    CHECK_RC(gb_store_tuned_put(st, &mine), GB_OK);
+    /* Shipped first (as -k auto loads them), then the store's. */
+    gb_tuned_entry_t shipped = entry("Card A", "shipped", "naive", GB_PREC_S, 1024);
+    gb_tuned_entry_t other = entry("Card A", "shipped", "naive", GB_PREC_S, 64);
+    CHECK_RC(gb_tuned_merge(&t, &shipped), GB_OK);
+    CHECK_RC(gb_tuned_merge(&t, &other), GB_OK);
+    CHECK_RC(gb_tuned_load_store(&t, st, msg, sizeof msg), GB_OK);
+    CHECK(t.n == 2 && t.overridden == 1);
+    CHECK(t.n == 2 && !strcmp(t.e[0].kernel, "xgemm_small") && !strcmp(t.e[0].source, "store"));
+    CHECK(t.n == 2 && !strcmp(t.e[1].kernel, "naive") &&
+          !strcmp(t.e[1].shape_class, other.shape_class));
+    /* The store's first: a shipped entry of its key does not replace it. */
+    gb_tuned_free(&t);
+    CHECK_RC(gb_tuned_load_store(&t, st, msg, sizeof msg), GB_OK);
+    CHECK_RC(gb_tuned_merge(&t, &shipped), GB_OK);
+    CHECK(t.n == 1 && t.overridden == 1 && !strcmp(t.e[0].source, "store"));
+    /* Another driver is another key. */
+    snprintf(shipped.driver, sizeof shipped.driver, "2.0");
+    CHECK_RC(gb_tuned_merge(&t, &shipped), GB_OK);
+    CHECK(t.n == 2);
+    /* Two shipped entries of one key: the later. */
+    snprintf(shipped.kernel, sizeof shipped.kernel, "xgemm_cpu");
+    CHECK_RC(gb_tuned_merge(&t, &shipped), GB_OK);
+    CHECK(t.n == 2 && !strcmp(t.e[1].kernel, "xgemm_cpu"));
+    /* The shipped defaults load (there may be none) and keep the store's entry. */
+    CHECK_RC(gb_tuned_load_shipped(&t, msg, sizeof msg), GB_OK);
+    CHECK(t.n >= 2 && !strcmp(t.e[0].kernel, "xgemm_small"));
+done:
+    gb_tuned_free(&t);
+    gb_store_close(st);
+    unit_remove_dir(dir);
+}
+
+/* A document refused names ORIGIN:LINE, the entry and the key, and adds nothing. */
+static void test_refusals(void)
+{
+    static const struct {
+        const char *doc, *says;
+    } bad[] = {
+        {"[\n  {\"device\": \"D\",\n   \"platform\": \"P\",\n   \"precision\": \"s\",\n"
+         "   \"layout\": \"row-NN\",\n   \"shape\": [1, 2, 3],\n   \"kernel\": \"k\"},\n"
+         "  {\"device\": \"D\", \"platform\": \"P\", \"precision\": \"s\",\n"
+         "   \"layout\": \"row-NN\",\n   \"shape\": [1, 2],\n   \"kernel\": \"k\"}\n]",
+         "f.json:10: entry 1: bad value for 'shape': it must be [M, N, K]"},
+        {"[{\"device\": \"D\", \"platform\": \"P\", \"precision\": \"s\", \"layout\": \"row-NN\","
+         "\n\"shape\": [1, 2, 3]}]",
+         "f.json:1: entry 0: missing key 'kernel'"},
+        {"[{\"device\": \"D\", \"platform\": \"P\", \"precision\": \"s\", \"layout\": \"row-NN\","
+         "\n\"shape\": [1, 2, 3], \"kernel\": \"k\", \"params\": {\"A\": 1},\n\"gflops\": 1,\n"
+         "\"evidence\": [\"x\"]}]",
+         "f.json:4: entry 0: bad value for 'evidence'"},
+        {"[]\n\n[]", "f.json:3: text after the JSON document (byte 4); remove it"},
+        {"[\n{,}]", "f.json:2: not valid JSON (byte "},
+        {"\n\n{}", "f.json:3: not a JSON array of tuned entries"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gb_tuned_t t;
+        char msg[1024] = "";
+        gb_tuned_init(&t);
+        gb_tuned_entry_t keep = entry("Card A", "shipped", "naive", GB_PREC_S, 64);
+        gb_tuned_add(&t, &keep);
+        CHECK_RC(gb_tuned_from_json(&t, bad[i].doc, strlen(bad[i].doc), "f.json", "store", msg,
+                                    sizeof msg),
+                 GB_EBADARG);
+        CHECK_HAS(msg, bad[i].says);
+        CHECK(t.n == 1); /* nothing of the document, not even its good first entry */
+        gb_tuned_free(&t);
+    }
+}
+
+int main(void)
+{
+    gb_registry_t *reg = NULL;
+    char msg[512];
+    if (!CHECK_RC(gb_registry_open(&reg, NULL, msg, sizeof msg), GB_OK))
+        return unit_finish();
+    test_choose(reg);
+    test_store(reg);
+    test_merge();
+    test_refusals();
+    gb_registry_close(reg);
+    return unit_finish();
+}
