@@ -12,6 +12,10 @@
 #   ITER, WARMUP      timed and untimed calls per point (default 20, 3)
 #   TIMING            kernel|ops|offload (default ops: every kernel of the GEMM, no copies)
 #   LOG               a folder for the full output (default: none)
+#   AUTO              1 (default): also -k auto, the tuning database's choice per size (the
+#                     shipped entries, and STORE's own when given), as the auto column, with
+#                     its ratio to ours (the best of OURS_* at that size); 0: no auto column
+#   STORE             a results store whose tuning database -k auto reads too
 set -eu
 cd "$(dirname "$0")/.."
 build=${BUILD:-/tmp/gemmbench-build}
@@ -23,6 +27,8 @@ iter=${ITER:-20}
 warmup=${WARMUP:-3}
 timing=${TIMING:-ops}
 log=${LOG:-}
+auto=${AUTO:-1}
+store=${STORE:-}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" >/dev/null
 gb="$build/gemmbench"
@@ -42,11 +48,23 @@ for prec in $precs; do
         { "$gb" run -p NVIDIA -k "$ours" $pargs --precision "$prec" -n "$n" -v -i "$iter" \
               --warmup "$warmup" --timing "$timing" --no-store 2>&1
           "$gb" run -p NVIDIA -k clblast,cublas --precision "$prec" -n "$n" -v -i "$iter" \
-              --warmup "$warmup" --timing "$timing" --no-store 2>&1; } >"$out.run" || true
+              --warmup "$warmup" --timing "$timing" --no-store 2>&1
+          if [ "$auto" = 1 ]; then
+              # -k auto reads STORE's tuning database (and writes nothing when none is given).
+              sargs="--no-store"
+              [ -n "$store" ] && sargs="--store $store"
+              # shellcheck disable=SC2086
+              "$gb" run -p NVIDIA -k auto --precision "$prec" -n "$n" -v -i "$iter" \
+                  --warmup "$warmup" --timing "$timing" $sargs 2>&1 | sed '/^auto -> /{n;s/^/AUTO /}'
+          fi; } >"$out.run" || true
         [ -n "$log" ] && { mkdir -p "$log"; cp "$out.run" "$log/$prec-$n.txt"; }
         # kernel prec layout M N K lws GFLOP/s ...; the verdict starts at the 'pass'/'FAIL' word.
         # Of our kernels, "ours" is the fastest that passed (if none passed, the first one).
         awk -v p="$prec" -v n="$n" -v ours=",$ours," '
+            $1 == "auto" && $2 == "->" { chose = $3; for (i = 4; i <= NF && $i !~ /^\(/; i++) chose = chose (chose == $3 ? ":" : ",") $i; next }
+            $1 == "AUTO" {
+                v = "fail"; for (i = 9; i <= NF; i++) if ($i == "pass") { v = "pass"; break }
+                print p, n, "auto", $9, v, chose; next }
             index(ours, "," $1 ",") || $1 == "clblast" || $1 == "cublas" {
                 v = "fail"; for (i = 8; i <= NF; i++) if ($i == "pass") { v = "pass"; break }
                 if ($1 == "clblast" || $1 == "cublas") { print p, n, $1, $8, v, "-"; next }
@@ -59,16 +77,18 @@ for prec in $precs; do
     done
 done
 echo
-printf "%-4s %6s %12s %12s %12s %11s %11s  %-9s %s\n" prec n "ours TF/s" "CLBlast" "cuBLAS" \
-    "ours/cuBLAS" "ours/CLBl." valid "ours is"
+printf "%-4s %6s %12s %12s %12s %12s %11s %11s %10s  %-9s %s\n" prec n "ours TF/s" "auto" \
+    "CLBlast" "cuBLAS" "ours/cuBLAS" "ours/CLBl." "auto/ours" valid "ours is; auto chose"
 awk '{ g[$1" "$2" "$3] = $4 / 1000; v[$1" "$2] = v[$1" "$2] ($5 == "pass" ? "" : " " $3 ":" $5);
        if ($3 == "ours") who[$1" "$2] = $6;
+       if ($3 == "auto") chose[$1" "$2] = $6;
        if (!($1" "$2 in seen)) { seen[$1" "$2] = 1; order[++k] = $1" "$2 } }
      END { for (i = 1; i <= k; i++) { key = order[i]; split(key, a, " ");
-             o = g[key" ours"]; c = g[key" clblast"]; u = g[key" cublas"];
-             printf "%-4s %6s %12.2f %12.2f %12.2f %11.3f %11.3f  %-9s %s\n", a[1], a[2], o, c, u,
-                    (u > 0 ? o / u : 0), (c > 0 ? o / c : 0), (v[key] == "" ? "all pass" : v[key]),
-                    who[key] } }' "$out"
+             o = g[key" ours"]; c = g[key" clblast"]; u = g[key" cublas"]; t = g[key" auto"];
+             printf "%-4s %6s %12.2f %12.2f %12.2f %12.2f %11.3f %11.3f %10.3f  %-9s %s%s\n", a[1],
+                    a[2], o, t, c, u, (u > 0 ? o / u : 0), (c > 0 ? o / c : 0),
+                    (o > 0 ? t / o : 0), (v[key] == "" ? "all pass" : v[key]), who[key],
+                    (key in chose ? "; " chose[key] : "") } }' "$out"
 # The odd size against our own rate at the power of two below it (the issue's 4097 target).
 awk '$3 == "ours" && $5 == "pass" { g[$1" "$2] = $4 }
      END { for (k in g) { split(k, a, " "); lo = a[2] - 1

@@ -12,6 +12,7 @@
 
 #include "../src/tune/recorded.h"
 #include "../src/tune/strategy.h"
+#include "../src/tune/tune.h"
 #include "synthetic.h"
 
 static const double PERCENTS[] = {2, 5, 10, 25};
@@ -20,12 +21,16 @@ static const double PERCENTS[] = {2, 5, 10, 25};
 static void usage(FILE *to)
 {
     fprintf(to,
-            "usage: gemmbench-tuners [--seeds N] [--strategies LIST] [--kernel-path DIR] FILE...\n"
+            "usage: gemmbench-tuners [--seeds N] [--lookahead L] [--strategies LIST] "
+            "[--kernel-path DIR]\n"
+            "                        FILE...\n"
             "       gemmbench-tuners --synthesize MODEL OUT\n"
             "Simulates each strategy over each recorded space FILE with seeds 1..N (default 20)\n"
             "and prints the fraction of the space's best score reached after 2%%, 5%%, 10%% and\n"
             "25%% of its configurations in evaluations: mean and worst over the seeds.\n"
-            "Strategies (default all):");
+            "Candidates are asked L ahead of their scores (default %d, as gemmbench tune asks).\n"
+            "Strategies (default all):",
+            GB_TUNE_LOOKAHEAD);
     for (size_t i = 0; i < gb_strategy_count(); i++)
         fprintf(to, " %s", gb_strategy_name(i));
     fprintf(to, "\nSynthetic models (--synthesize writes one as a recorded space):\n");
@@ -47,6 +52,8 @@ static const char *base_name(const char *path)
 }
 
 /* One space: every strategy listed, seeds 1..nseeds. Returns 0, or 1 when it cannot be read. */
+static size_t lookahead = GB_TUNE_LOOKAHEAD;
+
 static int bench_space(const char *path, const gb_registry_t *reg, const char **names,
                        size_t nnames, unsigned nseeds)
 {
@@ -101,8 +108,8 @@ static int bench_space(const char *path, const gb_registry_t *reg, const char **
         int bad = 0;
         for (unsigned seed = 1; seed <= nseeds && !bad; seed++) {
             size_t done = 0;
-            if (gb_simulate(rec, sp, names[s], seed, budget, trace, &done, msg, sizeof msg) !=
-                GB_OK) {
+            if (gb_simulate(rec, sp, names[s], seed, budget, lookahead, trace, &done, msg,
+                            sizeof msg) != GB_OK) {
                 fprintf(stderr, "gemmbench-tuners: %s\n", msg);
                 bad = 1;
                 break;
@@ -194,6 +201,14 @@ int main(int argc, char **argv)
                 return 2;
             }
             nseeds = (unsigned)v;
+        } else if (!strcmp(a, "--lookahead")) {
+            char *end;
+            const long v = strtol(argv[++first], &end, 10);
+            if (*end || v < 1 || v > 64) {
+                fprintf(stderr, "gemmbench-tuners: give --lookahead from 1 to 64\n");
+                return 2;
+            }
+            lookahead = (size_t)v;
         } else if (!strcmp(a, "--strategies")) {
             list = argv[++first];
         } else if (!strcmp(a, "--kernel-path")) {
@@ -240,8 +255,9 @@ int main(int argc, char **argv)
         return 3;
     }
     printf("Fraction of each space's best score reached after 2%%, 5%%, 10%% and 25%% of its "
-           "configurations in evaluations, mean and worst over seeds 1..%u.\n",
-           nseeds);
+           "configurations in evaluations, mean and worst over seeds 1..%u; candidates asked %zu "
+           "ahead of their scores.\n",
+           nseeds, lookahead);
     int bad = 0;
     for (int i = first; i < argc; i++)
         bad |= bench_space(argv[i], reg, names, nnames, nseeds);

@@ -471,18 +471,31 @@ static void test_recorded(const gb_space_t *mem, const char *dir, const gb_regis
         const char *name = gb_strategy_name(s);
         const size_t n = run(mem, name, 11, BUDGET, smooth, NULL, want);
         size_t done = 0;
-        CHECK_RC(gb_simulate(rec, sp, name, 11, BUDGET, got, &done, msg, sizeof msg), GB_OK);
+        CHECK_RC(gb_simulate(rec, sp, name, 11, BUDGET, 1, got, &done, msg, sizeof msg), GB_OK);
         if (!CHECK(done == n && n == BUDGET && !memcmp(want, got, n * sizeof *got)))
             printf("    %s: the simulation differs from the run in memory\n", name);
     }
     size_t done = 7;
-    CHECK_RC(gb_simulate(rec, sp, "hill", 1, 10, got, &done, msg, sizeof msg), GB_EBADARG);
+    CHECK_RC(gb_simulate(rec, sp, "hill", 1, 10, 1, got, &done, msg, sizeof msg), GB_EBADARG);
     CHECK(done == 0);
     CHECK_HAS(msg, "unknown strategy 'hill'");
     /* A budget past the space's size stops at its size. */
     double *all = malloc(2000 * sizeof *all);
-    CHECK_RC(gb_simulate(rec, sp, "random", 1, 2000, all, &done, msg, sizeof msg), GB_OK);
+    CHECK_RC(gb_simulate(rec, sp, "random", 1, 2000, 8, all, &done, msg, sizeof msg), GB_OK);
     CHECK(done == 1848 && all[done - 1] == gb_recorded_best(rec));
+    /* Asked 8 ahead, as a tuning run asks: the same seed gives the same trace; every strategy
+     * still evaluates distinct configurations and its trace never falls. */
+    for (size_t s = 0; s < gb_strategy_count(); s++) {
+        const char *name = gb_strategy_name(s);
+        size_t d1 = 0, d2 = 0;
+        CHECK_RC(gb_simulate(rec, sp, name, 5, BUDGET, 8, want, &d1, msg, sizeof msg), GB_OK);
+        CHECK_RC(gb_simulate(rec, sp, name, 5, BUDGET, 8, got, &d2, msg, sizeof msg), GB_OK);
+        int falls = 0;
+        for (size_t i = 1; i < d1; i++)
+            falls |= want[i] < want[i - 1];
+        if (!CHECK(d1 == BUDGET && d2 == d1 && !memcmp(want, got, d1 * sizeof *got) && !falls))
+            printf("    %s: asked 8 ahead, not deterministic or not monotone\n", name);
+    }
     free(all);
     gb_recorded_close(rec);
     gb_space_close(sp);

@@ -79,6 +79,7 @@ int cmd_import(int argc, char **argv);
 int cmd_explore(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_tuned(int argc, char **argv);
 /* `tuned show ARG` on an open store (tuned_show.c): EXIT_OK, or the exit code after a one-line

@@ -184,6 +184,7 @@ int cmd_explore(int argc, char **argv)
     gb_store_t *st = NULL;
     gb_explore_t *ex = NULL;
     gb_context_t *ctx = NULL;
+    cli_auto_t autodb = {0};
     int catching = 0;
     if ((rc = gb_registry_open(&reg, o.kpath, msg, sizeof msg)) != GB_OK) {
         rc = cli_error(rc == GB_EIO ? GB_EBADARG : rc, "%s", msg);
@@ -202,7 +203,10 @@ int cmd_explore(int argc, char **argv)
     } else if ((rc = cli_store_open(&st, o.store, 1))) {
         goto done;
     }
-    if ((rc = gb_explore_open(&ex, &pl, reg, di, st, msg, sizeof msg)) != GB_OK) {
+    if ((rc = cli_auto_open(&autodb, &pl, reg, o.store, 0)))
+        goto done;
+    if ((rc = gb_explore_open(&ex, &pl, reg, di, st, cli_auto_chooser(&autodb), msg, sizeof msg)) !=
+        GB_OK) {
         rc = cli_error(rc, "%s", msg);
         goto done;
     }
@@ -237,6 +241,7 @@ done:
     /* The store closes (and its last commit is already durable) before the process exits. */
     gb_context_close(ctx);
     gb_explore_close(ex);
+    cli_auto_close(&autodb);
     gb_store_close(st);
     cli_device_close(&dev);
     gb_registry_close(reg);

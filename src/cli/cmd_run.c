@@ -297,6 +297,7 @@ int cmd_run(int argc, char **argv)
     gb_context_t *ctx = NULL;
     gb_store_t *st = NULL;
     gb_explore_t *ex = NULL;
+    cli_auto_t autodb = {0};
     cJSON *out = NULL;
     table_t tb;
     size_t stored = 0;
@@ -311,7 +312,10 @@ int cmd_run(int argc, char **argv)
     const gb_device_info_t *di = &dev.list[dev.index];
     /* Every point is made and checked before anything is opened on the device; a named kernel
      * that cannot run a shape here fails before the table starts. */
-    if ((rc = gb_explore_open(&ex, &pl, reg, di, NULL, msg, sizeof msg)) != GB_OK) {
+    if ((rc = cli_auto_open(&autodb, &pl, reg, o.store, o.no_store)))
+        goto done;
+    if ((rc = gb_explore_open(&ex, &pl, reg, di, NULL, cli_auto_chooser(&autodb), msg,
+                              sizeof msg)) != GB_OK) {
         rc = cli_error(rc, "%s", msg);
         goto done;
     }
@@ -382,13 +386,20 @@ int cmd_run(int argc, char **argv)
         } else if (st) {
             stored++;
         }
+        const char *name = job.chosen[0] ? job.chosen : job.kernel;
+        char chosen[512];
+        if (job.chosen[0] && !out)
+            printf("auto -> %s (%s)\n", gb_job_chosen_text(&job, chosen, sizeof chosen),
+                   job.chosen_why);
         if (out) {
-            cJSON *item = result_json(&tb, job.kernel, &job.problem, r, &job.bench);
+            cJSON *item = result_json(&tb, name, &job.problem, r, &job.bench);
+            if (job.chosen[0])
+                cJSON_AddStringToObject(item, "auto", job.chosen_why);
             if (st && pt.id[0])
                 cJSON_AddStringToObject(item, "id", pt.id);
             cJSON_AddItemToArray(out, item);
         } else {
-            print_row(&tb, job.kernel, &job.problem, r);
+            print_row(&tb, name, &job.problem, r);
         }
         gb_point_free(&pt);
     }
@@ -408,6 +419,7 @@ done:
     cJSON_Delete(out);
     gb_context_close(ctx);
     gb_explore_close(ex);
+    cli_auto_close(&autodb);
     cli_device_close(&dev);
     gb_registry_close(reg);
     gb_plan_free(&pl);

@@ -18,6 +18,8 @@ static void usage(FILE *f)
         "  explore [options]                sweep kernels x sizes x work-groups x parameters\n"
         "                                   into the results store, resumably (explore --help)\n"
         "  replay ID                        re-run a stored point and compare with it\n"
+        "  tune -k FAMILY [shapes]          search a family's parameters for the fastest per\n"
+        "                                   shape; keeps winners for -k auto (tune --help)\n"
         "  check -k KERNEL                  a kernel under test: Oclgrind's checkers and the\n"
         "                                   validation at shapes that straddle tiles\n"
         "  report [--format F]              the store as the GEMMbench paper's tables (text,\n"
@@ -90,6 +92,8 @@ int main(int argc, char **argv)
         return cmd_explore(argc - 1, argv + 1);
     if (!strcmp(cmd, "replay"))
         return cmd_replay(argc - 1, argv + 1);
+    if (!strcmp(cmd, "tune"))
+        return cmd_tune(argc - 1, argv + 1);
     if (!strcmp(cmd, "check"))
         return cmd_check(argc - 1, argv + 1);
     if (!strcmp(cmd, "report"))

@@ -3,6 +3,7 @@
 #define GB_CLI_OPTIONS_H
 
 #include "../explore/explore.h"
+#include "../tune/choose.h"
 #include "cli.h"
 
 /* What a measuring command is told besides its plan. */
@@ -32,5 +33,18 @@ enum {
  * keys. Returns 0; -1 after --help (usage printed); or the exit code after a one-line error. */
 int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, void (*usage)(void),
                       cli_measure_t *o, gb_plan_t *pl);
+
+/* The tuning database, read when the plan's kernels name auto (auto.c). */
+typedef struct cli_auto {
+    gb_auto_t db;
+    int open;
+} cli_auto_t;
+/* Loads the shipped defaults and the store's entries (store: the --store path, NULL for the
+ * default; none with no_store) when pl asks for auto; 0, or the exit code after an error. */
+int cli_auto_open(cli_auto_t *a, const gb_plan_t *pl, const gb_registry_t *reg, const char *store,
+                  int no_store);
+/* The chooser for gb_explore_open: NULL when auto is not asked for. */
+const gb_chooser_t *cli_auto_chooser(const cli_auto_t *a);
+void cli_auto_close(cli_auto_t *a);
 
 #endif

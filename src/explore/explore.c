@@ -28,6 +28,7 @@ struct gb_explore {
     const gb_registry_t *reg;
     const gb_device_info_t *dev;
     gb_store_t *st;
+    const gb_chooser_t *chooser;
     char *names_buf;
     entry_t *entries;
     size_t nentries;
@@ -170,6 +171,13 @@ static int expand_kernels(gb_explore_t *ex, char *msg, size_t msglen)
             }
             continue;
         }
+        if (!strcmp(t, GB_AUTO)) { /* the chooser picks per point; single unless asked */
+            memset(&im, 0, sizeof im);
+            for (int p = 0; rc == GB_OK && p < 2; p++)
+                if (pl->precisions ? (pl->precisions & (1u << p)) != 0 : p == GB_PREC_S)
+                    rc = add_entry(ex, t, (gb_precision_t)p, 1, &im, msg, msglen);
+            continue;
+        }
         if (gb_impl_resolve(ex->reg, t, NULL, &im, msg, msglen) != GB_OK)
             return gb__fail(msg, msglen, GB_ENOKERNEL,
                             "unknown kernel '%s'; run 'gemmbench "
@@ -268,7 +276,8 @@ int gb_explore_job(gb_explore_t *ex, size_t index, gb_job_t *job)
                           shape[1],
                           shape[2],
                           &pl->bench,
-                          rep};
+                          rep,
+                          ex->chooser};
     return gb_job_make(job, ex->reg, ex->dev, &spec);
 }
 
@@ -289,7 +298,8 @@ static void tally(gb_explore_t *ex, int code, const char *why)
 }
 
 int gb_explore_open(gb_explore_t **out, const gb_plan_t *pl, const gb_registry_t *reg,
-                    const gb_device_info_t *dev, gb_store_t *st, char *msg, size_t msglen)
+                    const gb_device_info_t *dev, gb_store_t *st, const gb_chooser_t *chooser,
+                    char *msg, size_t msglen)
 {
     *out = NULL;
     gb_explore_t *ex = calloc(1, sizeof *ex);
@@ -298,6 +308,7 @@ int gb_explore_open(gb_explore_t **out, const gb_plan_t *pl, const gb_registry_t
     ex->pl = pl;
     ex->reg = reg;
     ex->dev = dev;
+    ex->chooser = chooser;
     ex->st = st;
     int rc;
     if ((rc = expand_shapes(ex, msg, msglen)) != GB_OK ||

@@ -85,9 +85,11 @@ typedef struct gb_explore gb_explore_t;
  * (GB_EBADPARAM) and work-group sizes to one that takes them (GB_EBADLWS), and that the sweep
  * has at most GB_EXPLORE_MAX_POINTS points; then makes every point's job and classifies it: to
  * run, already stored (by id), or cannot run here (its reason tallied). 'all' in the kernel list
- * is every family and preset. Everything passed must outlive ex. */
+ * is every family and preset; 'auto' asks chooser (may be NULL) per point. Everything passed must
+ * outlive ex. */
 int gb_explore_open(gb_explore_t **out, const gb_plan_t *pl, const gb_registry_t *reg,
-                    const gb_device_info_t *dev, gb_store_t *st, char *msg, size_t msglen);
+                    const gb_device_info_t *dev, gb_store_t *st, const gb_chooser_t *chooser,
+                    char *msg, size_t msglen);
 void gb_explore_close(gb_explore_t *ex);
 size_t gb_explore_total(const gb_explore_t *ex);
 /* Points in each status after gb_explore_open (measuring does not change them). */

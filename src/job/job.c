@@ -53,6 +53,24 @@ static int finish(gb_job_t *job, const gb_device_info_t *dev)
     return GB_OK;
 }
 
+/* -k auto: the chooser picks the kernel and its parameters for the problem as asked (the
+ * chosen kernel's own layout follows unless a layout was given). */
+static int choose(gb_job_t *job, const gb_device_info_t *dev, const gb_job_spec_t *spec)
+{
+    if (!spec->chooser)
+        return gb__fail(job->why, sizeof job->why, GB_ENOKERNEL,
+                        "-k auto needs the tuning database, which this command does not read");
+    if (spec->swept && spec->swept->count)
+        return gb__fail(job->why, sizeof job->why, GB_EBADPARAM,
+                        "-k auto chooses the parameters itself: drop --param");
+    if (spec->lws)
+        return gb__fail(job->why, sizeof job->why, GB_EBADLWS,
+                        "-k auto chooses the work-group size itself: drop --lws");
+    return spec->chooser->choose(spec->chooser->user, dev, &job->problem, job->chosen,
+                                 sizeof job->chosen, &job->swept, job->chosen_why,
+                                 sizeof job->chosen_why);
+}
+
 int gb_job_make(gb_job_t *job, const gb_registry_t *reg, const gb_device_info_t *dev,
                 const gb_job_spec_t *spec)
 {
@@ -68,7 +86,18 @@ int gb_job_make(gb_job_t *job, const gb_registry_t *reg, const gb_device_info_t 
     job->problem.m = spec->m;
     job->problem.n = spec->n;
     job->problem.k = spec->k;
-    int rc = gb_impl_resolve(reg, spec->kernel, &job->swept, &job->impl, job->why, sizeof job->why);
+    const char *name = spec->kernel;
+    int rc = GB_OK;
+    if (!strcmp(name, GB_AUTO)) {
+        rc = choose(job, dev, spec);
+        name = job->chosen;
+        if (rc != GB_OK && !job->why[0]) { /* the chooser's reason */
+            gb__copy(job->why, sizeof job->why, job->chosen_why);
+            job->chosen[0] = job->chosen_why[0] = '\0';
+        }
+    }
+    if (rc == GB_OK)
+        rc = gb_impl_resolve(reg, name, &job->swept, &job->impl, job->why, sizeof job->why);
     if (rc == GB_OK && spec->lws) {
         job->has_lws = 1;
         job->lws[0] = spec->lws[0];
@@ -136,15 +165,30 @@ int gb_job_measure(const gb_job_t *job, gb_context_t *ctx, gb_store_t *st, gb_jo
     return rc;
 }
 
+const char *gb_job_chosen_text(const gb_job_t *job, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    gb__appendf(buf, len, &used, "%s", job->chosen);
+    for (size_t i = 0; i < job->swept.count; i++)
+        gb__appendf(buf, len, &used, " %s=%ld", job->swept.name[i], job->swept.value[i]);
+    return buf;
+}
+
 const char *gb_job_describe(const gb_job_t *job, char *buf, size_t len)
 {
     size_t used = 0;
-    gb__appendf(buf, len, &used, "%s %s %zux%zux%zu", job->kernel ? job->kernel : "?",
-                gb_precision_name(job->problem.precision), job->problem.m, job->problem.n,
-                job->problem.k);
+    char chosen[512];
+    if (job->chosen[0])
+        gb__appendf(buf, len, &used, "auto -> %s (%s) ",
+                    gb_job_chosen_text(job, chosen, sizeof chosen), job->chosen_why);
+    else
+        gb__appendf(buf, len, &used, "%s ", job->kernel ? job->kernel : "?");
+    gb__appendf(buf, len, &used, "%s %zux%zux%zu", gb_precision_name(job->problem.precision),
+                job->problem.m, job->problem.n, job->problem.k);
     if (job->has_lws)
         gb__appendf(buf, len, &used, " lws %zux%zu", job->lws[0], job->lws[1]);
-    for (size_t i = 0; i < job->swept.count; i++)
+    for (size_t i = 0; !job->chosen[0] && i < job->swept.count; i++)
         gb__appendf(buf, len, &used, " %s=%ld", job->swept.name[i], job->swept.value[i]);
     gb__appendf(buf, len, &used, " rep %u", job->rep);
     return buf;

@@ -8,6 +8,16 @@
 
 #include "../store/store.h"
 
+/* What -k auto runs: the kernel (family or preset) and its parameters for problem p on dev, and
+ * why ("tuned: H100, square-4096"). GB_OK, or an error with why saying what is missing. */
+typedef struct gb_chooser {
+    int (*choose)(void *user, const gb_device_info_t *dev, const gb_problem_t *p, char *kernel,
+                  size_t klen, gb_params_t *params, char *why, size_t wlen);
+    void *user;
+} gb_chooser_t;
+
+#define GB_AUTO "auto" /* the kernel name that asks the chooser */
+
 /* What a job is made from. */
 typedef struct gb_job_spec {
     const char *kernel; /* a kernel family, preset or library peer name */
@@ -20,7 +30,8 @@ typedef struct gb_job_spec {
     int has_layout;           /* the layout was given: else the implementation's own */
     size_t m, n, k;
     const gb_bench_options_t *bench;
-    unsigned rep; /* the repetition index the job is defined with */
+    unsigned rep;                /* the repetition index the job is defined with */
+    const gb_chooser_t *chooser; /* for the kernel "auto" (NULL: auto is refused) */
 } gb_job_spec_t;
 
 /* One job, ready to run or with the reason it cannot. */
@@ -37,9 +48,13 @@ typedef struct gb_job {
     int code; /* GB_OK, or why it cannot run here (GB_EWGSIZE, ...) */
     char why[512];
     char id[GB_POINT_ID_LEN + 1]; /* its point id (defined with rep) */
+    char chosen[2 * GB_NAME_MAX]; /* for "auto": the kernel chosen ("" otherwise) */
+    char chosen_why[256];         /* and why */
 } gb_job_t;
 
-/* Makes a job: resolves the implementation with the swept parameters and work-group size, sets
+/* Makes a job: for the kernel "auto", first asks spec->chooser which kernel and parameters to run
+ * (job->chosen, job->chosen_why); resolves the implementation with the swept parameters and
+ * work-group size, sets
  * the precision and shape, the implementation's native layout unless the layout was given,
  * checks the problem and whether the implementation can run it on dev, and defines its point id.
  * GB_OK with job->code telling whether it can run (and job->why why not); GB_ENOMEM only as an
@@ -74,7 +89,10 @@ int gb_job_measure(const gb_job_t *job, gb_context_t *ctx, gb_store_t *st, gb_jo
 /* Is code a reason a job cannot run here (constraints, work-group or local memory too large,
  * missing precision or extension, a problem the kernel does not take), as opposed to a failure? */
 int gb_job_cannot_run(int code);
-/* "SGEMM_NT_4x1 s 64x64x64 lws 16x4 DJ=2 rep 0" into buf. */
+/* -k auto's choice: the kernel and its parameters ("xgemm_nv MWG=128 NWG=64"), into buf. */
+const char *gb_job_chosen_text(const gb_job_t *job, char *buf, size_t len);
+/* "SGEMM_NT_4x1 s 64x64x64 lws 16x4 DJ=2 rep 0" into buf; for auto, "auto -> xgemm_nv_k8
+ * (tuned: H100, square-4096) s 4096x4096x4096 rep 0". */
 const char *gb_job_describe(const gb_job_t *job, char *buf, size_t len);
 
 #endif

@@ -49,9 +49,12 @@ int gb_recorded_write_entry(FILE *f, const gb_space_t *sp, const gb_space_cand_t
  * most budget evaluations (each a distinct configuration; one the strategy proposes that was
  * not recorded counts as a failed one) and writes the best score found after each evaluation
  * into trace[0..*done) (trace holds budget numbers; negative while every one so far failed).
- * *done is less than budget only when the whole space was evaluated. GB_EBADARG for an
- * unknown strategy (msg lists the known ones), GB_ENOMEM. */
+ * Candidates are asked up to lookahead ahead of their scores and told in the order asked, as a
+ * tuning run does (GB_TUNE_LOOKAHEAD; 1: each told before the next is asked). *done is less
+ * than budget only when the whole space was evaluated. GB_EBADARG for an unknown strategy (msg
+ * lists the known ones), GB_ENOMEM. */
 int gb_simulate(const gb_recorded_t *rec, const gb_space_t *sp, const char *strategy, uint64_t seed,
-                size_t budget, double *trace, size_t *done, char *msg, size_t msglen);
+                size_t budget, size_t lookahead, double *trace, size_t *done, char *msg,
+                size_t msglen);
 
 #endif

@@ -124,3 +124,13 @@ int gb__read_file(const char *path, size_t max, char **out, size_t *len)
     fclose(f);
     return rc;
 }
+
+int gb__copy(char *dst, size_t len, const char *s)
+{
+    if (!len)
+        return 0;
+    const size_t n = strlen(s), take = n < len ? n : len - 1;
+    memcpy(dst, s, take);
+    dst[take] = '\0';
+    return take == n;
+}

@@ -30,6 +30,9 @@ int gb__grow(void *buf, size_t *cap, size_t need, size_t elem);
  * *cap (*buf may be NULL with both 0). GB_OK, or GB_ENOMEM with the string unchanged. */
 int gb__append(char **buf, size_t *len, size_t *cap, const char *s, size_t n);
 
+/* Copies s into dst (len bytes), cut to fit and NUL-terminated. Returns 0 when cut. */
+int gb__copy(char *dst, size_t len, const char *s);
+
 /* A heap copy of s (n bytes, NUL added), or NULL when out of memory; the caller frees it. */
 char *gb__memdup(const char *s, size_t n);
 char *gb__strdup(const char *s);

@@ -1,0 +1,74 @@
+#!/bin/sh
+# bench/tune-gpu.sh STEP...: the tuner's measurements on an NVIDIA GPU through NVIDIA's OpenCL
+# (../shared/GPU.md: `source .device/unpack.sh` first). Builds gemmbench into $BUILD, writes
+# everything under $OUT_DIR, and prints a short table per step.
+#   throughput  evaluations per minute of `tune -k xgemm_nv -n 4096` (random, 48 candidates, no
+#               re-measurement) with build threads against a serial build-then-measure loop
+#               (--threads 0); each from an empty program cache with NVIDIA's own cache off,
+#               into a store of its own, so that both build and measure the same candidates
+#   space       the recorded space of xgemm_nv, single precision, 4096^3: every configuration of
+#               a subspace (592 here) measured, as $OUT_DIR/xgemm_nv-h100-4096.space
+#   defaults    tune-square and tune-shapes for xgemm_nv, tune-square for dgemm_dmma (double) and
+#               xgemm (single), BUDGET evaluations per shape, into $OUT_DIR/tuning.db; then the
+#               tuning database exported as $OUT_DIR/h100.json (kernels/tuned/'s format)
+# Environment: BUILD (default /tmp/gemmbench-build), OUT_DIR (default /tmp/tune-gpu), BUDGET
+# (default 40), STORE (the tuning store; default $OUT_DIR/tuning.db).
+set -eu
+cd "$(dirname "$0")/.."
+build=${BUILD:-/tmp/gemmbench-build}
+out=${OUT_DIR:-/tmp/tune-gpu}
+budget=${BUDGET:-40}
+store=${STORE:-$out/tuning.db}
+mkdir -p "$out"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" >/dev/null
+gb="$build/gemmbench"
+now() { date +%s.%N; }
+
+throughput() {
+    for threads in 0 15; do
+        d="$out/throughput-$threads"
+        rm -rf "$d"
+        mkdir -p "$d/cache"
+        t0=$(now)
+        GEMMBENCH_CACHE_DIR="$d/cache" CUDA_CACHE_DISABLE=1 "$gb" tune -p NVIDIA -k xgemm_nv \
+            -n 4096 --strategy random --seed 3 --budget 48 --confirm-reps 0 --threads "$threads" \
+            --store "$d/t.db" >"$d/log" 2>&1 || true
+        t1=$(now)
+        evals=$(sed -n 's/.*: \([0-9]*\) evaluations (\([0-9]*\) measured.*/\2/p' "$d/log")
+        echo "$threads ${evals:-0} $t0 $t1" >>"$out/throughput.txt"
+        tail -3 "$d/log"
+    done
+    echo
+    printf "%-20s %12s %10s %12s\n" "build threads" evaluations seconds "evals/min"
+    awk '{ s = $4 - $3; r[NR] = $2 * 60 / s
+           printf "%-20s %12d %10.1f %12.1f\n", $1 ? $1 : "0 (serial)", $2, s, r[NR] }
+         END { if (r[1] > 0) printf "ratio threaded/serial: %.2f\n", r[2] / r[1] }' \
+        "$out/throughput.txt"
+}
+
+space() {
+    "$gb" tune -p NVIDIA -k xgemm_nv -n 4096 --strategy exhaustive --budget 100000 \
+        --fix EDGES=2 --fix THIN=4 --fix SLOTS=2 --fix GROUPM=8 --fix LANES=1 --fix PIPE=1 \
+        --param TAIL=0,3 --param MAXREG=0,128 --confirm-reps 0 --store "$out/space.db" \
+        --record "$out/xgemm_nv-h100-4096.space" >"$out/space.log" 2>&1 || true
+    tail -4 "$out/space.log"
+    grep -vc '^#' "$out/xgemm_nv-h100-4096.space" || true
+}
+
+defaults() {
+    for job in "xgemm_nv --plan tune-square" "xgemm_nv --plan tune-shapes" \
+        "dgemm_dmma --precision d --plan tune-square" "xgemm --precision s --plan tune-square"; do
+        # shellcheck disable=SC2086
+        "$gb" tune -p NVIDIA -k $job --budget "$budget" --store "$store" >>"$out/defaults.log" \
+            2>&1 || true
+    done
+    grep -E "^tune: |winner:" "$out/defaults.log" | tail -60
+    "$gb" tuned export --store "$store" >"$out/h100.json" || true
+    "$gb" tuned list --store "$store" || true
+}
+
+for step in "$@"; do
+    echo "== $step"
+    "$step"
+done

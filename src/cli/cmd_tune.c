@@ -1,0 +1,719 @@
+/* cmd_tune.c: `gemmbench tune`: tunes a kernel family's parameters on the device for each shape
+ * (and precision) asked for, one tuning run each (src/tune/tune.c), and keeps each winner in the
+ * tuning database; `--count` sizes the spaces, `--simulate` runs a strategy over a recorded
+ * space without a device. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../tune/recorded.h"
+#include "../tune/strategy.h"
+#include "../tune/tune.h"
+#include "options.h"
+#include "progress.h"
+
+#define MAX_FIX GB_MAX_PARAMS
+
+/* The options only tune has (the rest are the measuring commands' own, options.c). */
+typedef struct tune_opts {
+    const char *strategy, *simulate, *record;
+    uint64_t seed;
+    size_t budget;
+    double time_s, timeout_s;
+    int count;
+    long threads; /* -1: one per core but one, at most 16 */
+    size_t confirm;
+    unsigned reps;
+    gb_params_t fix;
+} tune_opts_t;
+
+static void usage(void)
+{
+    printf("usage: gemmbench tune -k FAMILY [-n/-M/-N/-K LIST | --shapes FILE | --plan P] [options]\n"
+           "       gemmbench tune --count -k FAMILY[,FAMILY..]|all [--precision P] [--param ..]\n"
+           "       gemmbench tune --simulate SPACE [--strategy S] [--budget N] [--seed S]\n"
+           "Searches FAMILY's valid configurations (its parameters' values under its constraints\n"
+           "and the device's limits) for the fastest at each shape, measuring each candidate as\n"
+           "'run' does and validating it; a candidate already in the store is not run again, so\n"
+           "an interrupted tuning resumes. The leaders are measured again before the winner is\n"
+           "declared and kept in the tuning database ('gemmbench tuned list'; -k auto uses it).\n"
+           "  -k, --kernel FAMILY     the family to tune (a preset's family)\n"
+           "  -n, -M, -N, -K LIST     shapes, as for explore; --shapes FILE: M N K per line;\n"
+           "      --plan P            a plan's shapes: tune-square, tune-shapes, or a file\n"
+           "      --precision s|d     (default: single where the family has it)\n"
+           "      --strategy S        exhaustive, random, anneal, genetic, bayes (default bayes)\n"
+           "      --budget N          evaluations per shape (default a tenth of the space, 20..300)\n"
+           "      --time DURATION     stop proposing after 90s, 15m, 2h (per shape)\n"
+           "      --seed S            the strategy's seed (default 1; the data's stays 42)\n"
+           "      --param NAME=LIST   tune NAME over LIST only; --fix NAME=V pins it\n"
+           "      --threads T         build threads ahead of the device (default cores - 1, <= 16)\n"
+           "      --candidate-timeout SECONDS  a candidate still running after it is recorded as\n"
+           "                          timed out and the tuning goes on in a new process (default 60)\n"
+           "      --confirm N --confirm-reps R  re-measure the N best R more times (default 3, 2)\n"
+           "      --record FILE       write every evaluation as a recorded space (for --simulate)\n"
+           "      --count             print each family's valid space size and the time to count\n"
+           "      --simulate SPACE    run the strategy over a recorded space file, no device\n"
+           "  -i, --warmup, --dist, --timing, --layout, --transA, --transB, --alpha, --beta,\n"
+           "  --lda.. --offc, -p, -t, -d, --kernel-path, --store  as for 'run'\n"
+           "strategies:\n");
+    for (size_t i = 0; i < gb_strategy_count(); i++)
+        printf("  %-11s %s\n", gb_strategy_name(i), gb_strategy_description(i));
+    printf("exit: 0 done, 2 bad usage, 3 a failure of the device or the store, 128+N stopped by "
+           "signal N\n");
+}
+
+/* "90", "90s", "15m", "2h" into seconds. */
+static int parse_duration(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    double unit = !strcmp(end, "") || !strcmp(end, "s") ? 1
+                  : !strcmp(end, "m")                   ? 60
+                  : !strcmp(end, "h")                   ? 3600
+                                                        : -1;
+    if (end == s || unit < 0 || !(v > 0) || v * unit > 30 * 86400.0)
+        return cli_error(GB_EBADARG,
+                         "--time must be a positive duration like 90s, 15m or 2h (at most 30 "
+                         "days), got '%s'",
+                         s);
+    *out = v * unit;
+    return 0;
+}
+
+static int parse_count(const char *what, const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < lo || v > hi)
+        return cli_error(GB_EBADARG, "%s must be an integer from %ld to %ld, got '%s'", what, lo,
+                         hi, s);
+    *out = v;
+    return 0;
+}
+
+/* One of tune's own options at argv[*i] (with its value), consumed; 0 when argv[*i] is not one,
+ * 1 when it was, or the exit code after an error. */
+static int own_option(int argc, char **argv, int *i, tune_opts_t *t)
+{
+    static const char *const names[] = {
+        "--strategy", "--budget", "--time",    "--seed",  "--fix",          "--threads",
+        "--confirm",  "--record", "--simulate", "--count", "--candidate-timeout", "--confirm-reps"};
+    const char *a = argv[*i], *eq = strchr(a, '=');
+    const size_t len = eq ? (size_t)(eq - a) : strlen(a);
+    size_t k = 0;
+    while (k < sizeof names / sizeof names[0] &&
+           (strlen(names[k]) != len || strncmp(names[k], a, len)))
+        k++;
+    if (k == sizeof names / sizeof names[0])
+        return 0;
+    const char *name = names[k];
+    if (!strcmp(name, "--count")) {
+        t->count = 1;
+        return 1;
+    }
+    const char *v = eq ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+    if (!v)
+        return cli_error(GB_EBADARG, "option '%s' needs a value", name);
+    long n;
+    int rc = 0;
+    if (!strcmp(name, "--strategy")) {
+        t->strategy = v;
+    } else if (!strcmp(name, "--budget")) {
+        if (!(rc = parse_count("--budget", v, 1, 100000000L, &n)))
+            t->budget = (size_t)n;
+    } else if (!strcmp(name, "--time")) {
+        rc = parse_duration(v, &t->time_s);
+    } else if (!strcmp(name, "--seed")) {
+        char *end;
+        unsigned long long s = strtoull(v, &end, 10);
+        if (end == v || *end || v[0] == '-')
+            return cli_error(GB_EBADARG, "--seed must be a non-negative integer, got '%s'", v);
+        t->seed = s;
+    } else if (!strcmp(name, "--fix")) {
+        char msg[256];
+        if (gb_params_parse(&t->fix, v, msg, sizeof msg) != GB_OK)
+            return cli_error(GB_EBADARG, "--fix: %s; give NAME=VALUE", msg);
+    } else if (!strcmp(name, "--threads")) {
+        rc = parse_count("--threads", v, 0, 64, &t->threads);
+    } else if (!strcmp(name, "--confirm")) {
+        if (!(rc = parse_count("--confirm", v, 0, 20, &n)))
+            t->confirm = (size_t)n;
+    } else if (!strcmp(name, "--confirm-reps")) {
+        if (!(rc = parse_count("--confirm-reps", v, 0, 20, &n)))
+            t->reps = (unsigned)n;
+    } else if (!strcmp(name, "--candidate-timeout")) {
+        if (cli_parse_double("--candidate-timeout", v, &t->timeout_s))
+            return EXIT_USAGE;
+        if (t->timeout_s < 0 || t->timeout_s > 86400)
+            return cli_error(GB_EBADARG,
+                             "--candidate-timeout must be seconds from 0 (none) to 86400, got "
+                             "'%s'",
+                             v);
+    } else if (!strcmp(name, "--record")) {
+        t->record = v;
+    } else {
+        t->simulate = v;
+    }
+    return rc ? rc : 1;
+}
+
+static int known_strategy(const char *name)
+{
+    for (size_t i = 0; i < gb_strategy_count(); i++)
+        if (!strcmp(gb_strategy_name(i), name))
+            return 1;
+    size_t used = 0;
+    char list[256];
+    for (size_t i = 0; i < gb_strategy_count(); i++)
+        gb__appendf(list, sizeof list, &used, "%s%s", i ? ", " : "", gb_strategy_name(i));
+    cli_error(GB_EBADARG, "unknown strategy '%s'; use one of %s", name, list);
+    return 0;
+}
+
+/* --simulate: the strategy over a recorded space, with the fraction of its best reached. */
+static int simulate(const tune_opts_t *t, const cli_measure_t *o)
+{
+    char msg[1024];
+    gb_registry_t *reg = NULL;
+    gb_recorded_t *rec = NULL;
+    gb_space_t *sp = NULL;
+    double *trace = NULL;
+    int rc = gb_registry_open(&reg, o->kpath, msg, sizeof msg);
+    if (rc == GB_OK)
+        rc = gb_recorded_load(&rec, &sp, t->simulate, reg, msg, sizeof msg);
+    if (rc != GB_OK) {
+        rc = cli_error(rc == GB_EIO || rc == GB_ENOKERNEL ? GB_EBADARG : rc, "%s", msg);
+        goto done;
+    }
+    const uint64_t count = gb_space_count(sp);
+    size_t budget = t->budget ? t->budget : (size_t)count;
+    if (budget > count)
+        budget = (size_t)count;
+    const double best = gb_recorded_best(rec);
+    size_t n = 0;
+    if (!(trace = malloc((budget ? budget : 1) * sizeof *trace))) {
+        rc = cli_error(GB_ENOMEM, "out of memory");
+        goto done;
+    }
+    const gb_recorded_info_t *info = gb_recorded_info(rec);
+    if ((rc = gb_simulate(rec, sp, t->strategy, t->seed, budget, GB_TUNE_LOOKAHEAD, trace, &n, msg,
+                          sizeof msg)) != GB_OK) {
+        rc = cli_error(rc, "%s", msg);
+        goto done;
+    }
+    printf("simulate: %s over %s (%s %s %zux%zux%zu on %s): %llu configurations, best %.6g\n",
+           t->strategy, t->simulate, info->family, gb_precision_name(info->precision), info->m,
+           info->n, info->k, info->device, (unsigned long long)count, best);
+    printf("%12s %12s %10s\n", "evaluations", "best so far", "of best");
+    size_t reached = 0;
+    for (size_t i = 0; i < n; i++) {
+        const int mark = i + 1 == n || (i + 1) % (n > 20 ? n / 20 : 1) == 0;
+        if (!reached && best > 0 && trace[i] >= best)
+            reached = i + 1;
+        if (mark)
+            printf("%12zu %12.6g %10.3f\n", i + 1, trace[i],
+                   best > 0 && trace[i] > 0 ? trace[i] / best : 0.0);
+    }
+    if (reached)
+        printf("the best configuration was reached after %zu evaluations (%.1f%% of the space)\n",
+               reached, 100.0 * (double)reached / (double)count);
+    else
+        printf("the best configuration was not reached in %zu evaluations\n", n);
+    rc = EXIT_OK;
+done:
+    free(trace);
+    gb_recorded_close(rec);
+    gb_space_close(sp);
+    gb_registry_close(reg);
+    return rc;
+}
+
+/* The narrowing of the space: the plan's --param lists, then --fix values. */
+typedef struct narrowing {
+    gb_space_values_t v[2 * GB_MAX_PARAMS];
+    size_t n;
+} narrowing_t;
+
+static int narrowing(const gb_plan_t *pl, const tune_opts_t *t, narrowing_t *nw)
+{
+    nw->n = 0;
+    for (size_t i = 0; i < pl->nparams; i++)
+        nw->v[nw->n++] = (gb_space_values_t){pl->params[i].name, pl->params[i].values,
+                                             pl->params[i].n};
+    for (size_t i = 0; i < t->fix.count; i++) {
+        for (size_t j = 0; j < pl->nparams; j++)
+            if (!strcmp(pl->params[j].name, t->fix.name[i]))
+                return cli_error(GB_EBADARG,
+                                 "%s is given both by --param and by --fix; give one of them",
+                                 t->fix.name[i]);
+        nw->v[nw->n++] = (gb_space_values_t){t->fix.name[i], &t->fix.value[i], 1};
+    }
+    return 0;
+}
+
+/* The precision to tune kernel in: the plan's (one), else single where the family has it. */
+static int precision_of(const gb_plan_t *pl, const gb_registry_t *reg, const char *kernel,
+                        gb_precision_t *out)
+{
+    const gb_family_t *f;
+    const gb_preset_t *ps;
+    if (gb_registry_find(reg, kernel, &f, &ps) != GB_OK)
+        return cli_error(GB_ENOKERNEL,
+                         "unknown kernel '%s'; 'gemmbench kernels' lists the families to tune",
+                         kernel);
+    const unsigned own = gb_family_precisions(f);
+    if (pl->precisions && (pl->precisions & (pl->precisions - 1)))
+        return cli_error(GB_EBADARG, "tune one precision at a time: give --precision s or d");
+    const unsigned want = pl->precisions ? pl->precisions : own & (1u << GB_PREC_S) ? 1u << GB_PREC_S
+                                                                                   : own;
+    if (!(own & want))
+        return cli_error(GB_EBADPRECISION, "kernel '%s' has no %s precision", kernel,
+                         want & (1u << GB_PREC_S) ? "single" : "double");
+    *out = want & (1u << GB_PREC_S) ? GB_PREC_S : GB_PREC_D;
+    return 0;
+}
+
+/* What the hooks draw with. */
+typedef struct view {
+    cli_progress_t pr;
+    char now[512];
+    char **argv; /* the whole command line, for a restart after a timeout */
+} view_t;
+
+static void on_measuring(const char *desc, void *user)
+{
+    view_t *v = user;
+    gb__copy(v->now, sizeof v->now, desc);
+    cli_progress_draw(&v->pr, v->now);
+}
+
+static void on_progress(const gb_tune_progress_t *p, void *user)
+{
+    view_t *v = user;
+    v->pr.done = p->evals;
+    v->pr.todo = p->planned ? p->planned : p->evals + 1;
+    char line[1200], eta[48];
+    cli_progress_eta(&v->pr, eta, sizeof eta);
+    const gb_tune_eval_t *e = p->last;
+    if (e->code == GB_OK)
+        snprintf(line, sizeof line, "%.4g GFLOP/s%s; best %.4g (%s); %s", e->gflops,
+                 e->cached ? " (stored)" : "", p->best, p->best_params, eta);
+    else
+        snprintf(line, sizeof line, "cannot win: %s: %.200s%s; best %.4g; %s", gb_errname(e->code),
+                 e->reason, e->cached ? " (stored)" : "", p->best, eta);
+    char head[64];
+    snprintf(head, sizeof head, "%zu/%s", p->evals, p->planned ? "" : "?");
+    if (p->planned)
+        snprintf(head, sizeof head, "%zu/%zu", p->evals, p->planned);
+    if (!v->pr.tty) {
+        printf("[%s] %s: %s\n", head, e->params, line);
+        fflush(stdout);
+    } else {
+        char now[600];
+        snprintf(now, sizeof now, "best %.4g", p->best);
+        cli_progress_draw(&v->pr, now);
+    }
+}
+
+/* A candidate that does not end: recorded as timed out by the tuner; this process cannot get the
+ * device back, so a new one takes over (the store holds everything measured). */
+static void on_timed_out(const gb_tune_failure_t *f, void *user)
+{
+    view_t *v = user;
+    const char *env = getenv("GEMMBENCH_TUNE_RESTARTS");
+    const long restarts = env ? strtol(env, NULL, 10) : 0;
+    cli_progress_end(&v->pr);
+    fflush(stdout);
+    if (restarts >= 100) {
+        fprintf(stderr, "gemmbench: tune: %s %s ran past --candidate-timeout; recorded as timed "
+                        "out; 100 restarts already: stopping (run the same command again)\n",
+                f->kernel, f->params);
+        _exit(EXIT_RUNTIME);
+    }
+    fprintf(stderr,
+            "gemmbench: tune: %s %s ran past --candidate-timeout; recorded as timed out; "
+            "going on in a new process\n",
+            f->kernel, f->params);
+    char n[32];
+    snprintf(n, sizeof n, "%ld", restarts + 1);
+    setenv("GEMMBENCH_TUNE_RESTARTS", n, 1);
+    execv("/proc/self/exe", v->argv);
+    fprintf(stderr, "gemmbench: tune: cannot restart: run the same command again\n");
+    _exit(EXIT_RUNTIME);
+}
+
+/* The default budget: a tenth of the space, from 20 to 300, never more than the space. */
+static size_t default_budget(uint64_t space)
+{
+    uint64_t b = space / 10;
+    b = b < 20 ? 20 : b > 300 ? 300 : b;
+    return (size_t)(b < space ? b : space);
+}
+
+/* The jobs of the command: each kernel x shape, in that order. */
+typedef struct plan_runs {
+    char **kernels;
+    size_t nkernels;
+    size_t (*shapes)[3], nshapes;
+    int all; /* -k all: families this device cannot run are skipped, not refused */
+} plan_runs_t;
+
+/* A family this device cannot run at all (an extension, double precision or images missing). */
+static int device_lacks(int rc)
+{
+    return rc == GB_ENOEXT || rc == GB_ENOFP64 || rc == GB_ENOIMAGES;
+}
+
+static void runs_free(plan_runs_t *r)
+{
+    for (size_t i = 0; i < r->nkernels; i++)
+        free(r->kernels[i]);
+    free(r->kernels);
+    free(r->shapes);
+}
+
+static int split_kernels(const char *list, plan_runs_t *r)
+{
+    char *copy = gb__strdup(list ? list : "");
+    size_t cap = 0;
+    if (!copy)
+        return cli_error(GB_ENOMEM, "out of memory");
+    for (char *save = NULL, *k = strtok_r(copy, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+        if (gb__grow(&r->kernels, &cap, r->nkernels + 1, sizeof *r->kernels) != GB_OK ||
+            !(r->kernels[r->nkernels] = gb__strdup(k))) {
+            free(copy);
+            return cli_error(GB_ENOMEM, "out of memory");
+        }
+        r->nkernels++;
+    }
+    free(copy);
+    return 0;
+}
+
+/* --count: each family's space size and the time to count it. */
+static int count_spaces(const plan_runs_t *r, const gb_plan_t *pl, const narrowing_t *nw,
+                        const gb_registry_t *reg, const gb_device_info_t *di)
+{
+    printf("%-22s %4s %20s %10s  %s\n", "family", "prec", "valid configurations", "ms",
+           "parameters");
+    int bad = 0;
+    for (size_t i = 0; i < r->nkernels; i++) {
+        gb_precision_t prec;
+        int rc = precision_of(pl, reg, r->kernels[i], &prec);
+        if (rc)
+            return rc;
+        gb_tune_spec_t spec = {.kernel = r->kernels[i],
+                               .precision = prec,
+                               .narrow = nw->v,
+                               .nnarrow = nw->n};
+        gb_space_t *sp;
+        char msg[1024];
+        const double t0 = cli_now_s();
+        rc = gb_tune_space(&spec, reg, di, &sp, msg, sizeof msg);
+        const double ms = 1e3 * (cli_now_s() - t0);
+        if (rc != GB_OK) {
+            if (r->nkernels == 1)
+                return cli_error(rc, "%s", msg);
+            printf("%-22s %4s %20s %10.1f  %s\n", r->kernels[i], gb_precision_name(prec), "-", ms,
+                   msg);
+            bad |= rc != GB_EBADPARAM && !device_lacks(rc);
+            continue;
+        }
+        char params[512];
+        size_t used = 0;
+        params[0] = '\0';
+        for (size_t p = 0; p < gb_space_nparams(sp); p++)
+            gb__appendf(params, sizeof params, &used, "%s%s(%zu)", p ? " " : "",
+                        gb_space_param(sp, p), gb_space_nvalues(sp, p));
+        printf("%-22s %4s %20llu %10.1f  %s\n", r->kernels[i], gb_precision_name(prec),
+               (unsigned long long)gb_space_count(sp), ms, params);
+        gb_space_close(sp);
+    }
+    return bad ? EXIT_USAGE : EXIT_OK;
+}
+
+/* Writes the run's evaluations as a recorded space (every configuration evaluated, with its
+ * score; failures as -1). */
+static int record(const char *path, const gb_tune_spec_t *spec, const gb_registry_t *reg,
+                  const gb_device_info_t *di, gb_store_t *st, const gb_tune_run_t *run);
+
+/* One tuning run, printed. */
+static int tune_one(const gb_tune_spec_t *spec, const gb_registry_t *reg, gb_context_t *ctx,
+                    gb_store_t *st, view_t *v, const char *record_path)
+{
+    gb_tune_hooks_t hooks = {.measuring = on_measuring,
+                             .progress = on_progress,
+                             .timed_out = on_timed_out,
+                             .stop = &cli_stop_signal,
+                             .user = v};
+    gb_tune_outcome_t out;
+    char msg[2048];
+    cli_progress_start(&v->pr, spec->budget);
+    int rc = gb_tune_run(&out, spec, reg, ctx, st, &hooks, msg, sizeof msg);
+    cli_progress_end(&v->pr);
+    if (rc != GB_OK)
+        return cli_error(rc == GB_ESTORE ? GB_EIO : rc, "%s", msg);
+    char el[32];
+    printf("tune: %s %s %zux%zux%zu (%s): %zu evaluations (%zu measured, %zu from the store, %zu "
+           "cannot win) in %s; run %lld %s\n",
+           out.run.kernel, gb_precision_name(out.run.precision), out.run.m, out.run.n, out.run.k,
+           out.run.shape_class, out.run.evals, out.measured, out.cached, out.failed,
+           cli_hms(cli_now_s() - v->pr.start, el, sizeof el), (long long)out.run.id,
+           out.run.status);
+    if (out.have_winner) {
+        printf("  winner: %s\n", out.verdict);
+        printf("  tuning database: %s\n", out.kept_why);
+    } else if (!strcmp(out.run.status, "done")) {
+        printf("  no winner: no candidate validated\n");
+    }
+    fflush(stdout);
+    if (record_path && (rc = record(record_path, spec, reg, gb_context_device(ctx), st,
+                                    &out.run)) != 0)
+        return rc;
+    return cli_stop_signal ? 128 + cli_stop_signal : EXIT_OK;
+}
+
+typedef struct rec_ctx {
+    FILE *f;
+    gb_space_t *sp;
+    int rc;
+} rec_ctx_t;
+
+static int record_eval(const gb_tune_eval_t *ev, void *user)
+{
+    rec_ctx_t *r = user;
+    gb_params_t ps = {0};
+    char text[512];
+    gb__copy(text, sizeof text, ev->params);
+    for (char *save = NULL, *a = strtok_r(text, " ", &save); a; a = strtok_r(NULL, " ", &save))
+        gb_params_parse(&ps, a, NULL, 0);
+    gb_space_cand_t c;
+    if (gb_space_find(r->sp, &ps, &c) == GB_OK &&
+        gb_recorded_write_entry(r->f, r->sp, &c, ev->gflops) != GB_OK)
+        r->rc = GB_EIO;
+    return 0;
+}
+
+static int record(const char *path, const gb_tune_spec_t *spec, const gb_registry_t *reg,
+                  const gb_device_info_t *di, gb_store_t *st, const gb_tune_run_t *run)
+{
+    char msg[1024];
+    rec_ctx_t r = {NULL, NULL, GB_OK};
+    int rc = gb_tune_space(spec, reg, di, &r.sp, msg, sizeof msg);
+    if (rc != GB_OK)
+        return cli_error(rc, "%s", msg);
+    cli_out_t out;
+    if ((rc = cli_out_open(&out, path, gb_store_path(st))) != 0) {
+        gb_space_close(r.sp);
+        return rc;
+    }
+    r.f = out.f;
+    gb_recorded_info_t info;
+    memset(&info, 0, sizeof info);
+    gb__copy(info.family, sizeof info.family, run->kernel);
+    info.precision = run->precision;
+    info.m = run->m;
+    info.n = run->n;
+    info.k = run->k;
+    gb__copy(info.device, sizeof info.device, di->name);
+    snprintf(info.source, sizeof info.source, "gemmbench tune run %lld (%s, %s), %s",
+             (long long)run->id, run->strategy, run->status, run->started);
+    rc = gb_recorded_write_header(r.f, &info, r.sp);
+    if (rc == GB_OK)
+        rc = gb_store_tune_evals(st, run->id, record_eval, &r);
+    if (rc == GB_OK)
+        rc = r.rc;
+    gb_space_close(r.sp);
+    rc = cli_out_close(&out, rc);
+    return rc == GB_OK ? 0 : rc > 0 ? rc : cli_error(rc, "cannot write %s", path);
+}
+
+/* Checks every run can be made (kernel, precision, space, strategy) before anything is written. */
+static int check_runs(plan_runs_t *r, const gb_plan_t *pl, const narrowing_t *nw,
+                      const tune_opts_t *t, const gb_registry_t *reg, const gb_device_info_t *di)
+{
+    if (!known_strategy(t->strategy))
+        return EXIT_USAGE;
+    if (pl->nlws || pl->lws_x.n || pl->lws_y.n || pl->lws_items.n)
+        return cli_error(GB_EBADARG, "tune takes work-group sizes as parameters: give "
+                                     "--param LX=LIST --param LY=LIST instead of --lws");
+    if (pl->repeat > 1)
+        return cli_error(GB_EBADARG, "tune takes no --repeat: the leaders are repeated "
+                                     "(--confirm-reps)");
+    for (size_t i = 0; i < r->nkernels; i++) {
+        if (!strcmp(r->kernels[i], "auto"))
+            return cli_error(GB_EBADARG, "-k auto picks a tuned kernel; tune a family instead");
+        gb_precision_t prec;
+        int rc = precision_of(pl, reg, r->kernels[i], &prec);
+        if (rc)
+            return rc;
+        gb_tune_spec_t spec = {
+            .kernel = r->kernels[i], .precision = prec, .narrow = nw->v, .nnarrow = nw->n};
+        gb_space_t *sp;
+        char msg[1024];
+        if ((rc = gb_tune_space(&spec, reg, di, &sp, msg, sizeof msg)) != GB_OK) {
+            if (!r->all || !(device_lacks(rc) || rc == GB_EBADPARAM))
+                return cli_error(rc == GB_EOVERFLOW ? GB_EBADARG : rc, "%s", msg);
+            printf("tune: skipping %s: %s\n", r->kernels[i], msg);
+            free(r->kernels[i]);
+            memmove(r->kernels + i, r->kernels + i + 1, (r->nkernels - i - 1) * sizeof *r->kernels);
+            r->nkernels--;
+            i--;
+            continue;
+        }
+        gb_space_close(sp);
+    }
+    if (!r->nkernels)
+        return cli_error(GB_EBADARG, "no family here has parameters to tune on this device");
+    return 0;
+}
+
+int cmd_tune(int argc, char **argv)
+{
+    tune_opts_t t = {.strategy = "bayes", .seed = 1, .threads = -1, .timeout_s = 60,
+                     .confirm = 3, .reps = 2};
+    /* tune's own options out first; the rest are the measuring commands' (options.c). */
+    char **rest = malloc(((size_t)argc + 1) * sizeof *rest);
+    if (!rest)
+        return cli_error(GB_ENOMEM, "out of memory");
+    int nrest = 0, rc = 0;
+    for (int i = 0; i < argc && rc >= 0; i++) {
+        if (i == 0 || !strcmp(argv[i], "--"))
+            rest[nrest++] = argv[i];
+        else if ((rc = own_option(argc, argv, &i, &t)) == 0)
+            rest[nrest++] = argv[i];
+        else if (rc > 1) {
+            free(rest);
+            return rc;
+        }
+        rc = 0;
+    }
+    rest[nrest] = NULL;
+    cli_measure_t o;
+    gb_plan_t pl;
+    gb_plan_init(&pl);
+    rc = cli_measure_parse(nrest, rest, "tune", CLI_OPT_PLAN, usage, &o, &pl);
+    free(rest);
+    if (rc) {
+        gb_plan_free(&pl);
+        return rc < 0 ? EXIT_OK : rc;
+    }
+    if (t.simulate) {
+        rc = known_strategy(t.strategy) ? simulate(&t, &o) : EXIT_USAGE;
+        gb_plan_free(&pl);
+        return rc;
+    }
+    char msg[1024];
+    gb_registry_t *reg = NULL;
+    cli_device_t dev = {0};
+    gb_store_t *st = NULL;
+    gb_context_t *ctx = NULL;
+    plan_runs_t runs = {0};
+    narrowing_t nw;
+    int catching = 0;
+    if (!pl.kernels || !pl.kernels[0]) {
+        rc = cli_error(GB_EBADARG, "no kernel to tune: give -k FAMILY ('gemmbench kernels' "
+                                   "lists them)");
+        goto done;
+    }
+    if ((rc = split_kernels(pl.kernels, &runs)) || (rc = narrowing(&pl, &t, &nw)))
+        goto done;
+    if ((rc = gb_registry_open(&reg, o.kpath, msg, sizeof msg)) != GB_OK) {
+        rc = cli_error(rc == GB_EIO ? GB_EBADARG : rc, "%s", msg);
+        goto done;
+    }
+    if (runs.nkernels == 1 && !strcmp(runs.kernels[0], "all")) {
+        runs_free(&runs);
+        memset(&runs, 0, sizeof runs);
+        for (size_t i = 0; i < gb_registry_count(reg) && !rc; i++)
+            rc = split_kernels(gb_family_name(gb_registry_family(reg, i)), &runs);
+        if (rc)
+            goto done;
+        runs.all = 1;
+    }
+    if ((rc = cli_device_open(&dev, &o.sel)))
+        goto done;
+    const gb_device_info_t *di = &dev.list[dev.index];
+    if (t.count) {
+        rc = count_spaces(&runs, &pl, &nw, reg, di);
+        goto done;
+    }
+    if ((rc = gb_plan_shapes(&pl, &runs.shapes, &runs.nshapes, msg, sizeof msg)) != GB_OK) {
+        rc = cli_error(rc, "%s", msg);
+        goto done;
+    }
+    if ((rc = check_runs(&runs, &pl, &nw, &t, reg, di)))
+        goto done;
+    if ((rc = cli_store_open(&st, o.store, 1)))
+        goto done;
+    if ((rc = gb_context_open(&ctx, di, msg, sizeof msg)) != GB_OK) {
+        rc = cli_error(rc, "%s", msg);
+        goto done;
+    }
+    /* Energy is not measured while tuning: its loop costs seconds per candidate. */
+    setenv("GEMMBENCH_ENERGY_MIN_S", "0", 1);
+    if (t.threads < 0) {
+        const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        t.threads = cores > 17 ? 16 : cores > 1 ? cores - 1 : 1;
+    }
+    char cmdline[1024];
+    size_t used = 0;
+    cmdline[0] = '\0';
+    for (int i = 0; i < argc; i++)
+        gb__appendf(cmdline, sizeof cmdline, &used, "%s%s", i ? " " : "gemmbench ", argv[i]);
+    view_t v = {.argv = argv - 1};
+    cli_stop_catch();
+    catching = 1;
+    printf("tune: %zu kernel(s) x %zu shape(s) on %s (%s), strategy %s, seed %llu, %ld build "
+           "thread(s); store %s\n",
+           runs.nkernels, runs.nshapes, di->name, di->platform_name, t.strategy,
+           (unsigned long long)t.seed, t.threads, gb_store_path(st));
+    for (size_t k = 0; k < runs.nkernels && !rc && !cli_stop_signal; k++) {
+        gb_precision_t prec;
+        precision_of(&pl, reg, runs.kernels[k], &prec);
+        for (size_t s = 0; s < runs.nshapes && !rc && !cli_stop_signal; s++) {
+            gb_tune_spec_t spec = {.kernel = runs.kernels[k],
+                                   .precision = prec,
+                                   .base = &pl.base,
+                                   .has_layout = pl.has_layout,
+                                   .m = runs.shapes[s][0],
+                                   .n = runs.shapes[s][1],
+                                   .k = runs.shapes[s][2],
+                                   .bench = pl.bench,
+                                   .narrow = nw.v,
+                                   .nnarrow = nw.n,
+                                   .strategy = t.strategy,
+                                   .seed = t.seed,
+                                   .budget = t.budget,
+                                   .time_s = t.time_s,
+                                   .threads = (unsigned)t.threads,
+                                   .candidate_timeout_s = t.timeout_s,
+                                   .confirm = t.confirm,
+                                   .confirm_reps = t.reps,
+                                   .command = cmdline};
+            spec.bench.validate = GB_VALIDATE_ON;
+            if (!spec.budget && spec.time_s <= 0) {
+                gb_space_t *sp;
+                if (gb_tune_space(&spec, reg, di, &sp, msg, sizeof msg) == GB_OK) {
+                    spec.budget = default_budget(gb_space_count(sp));
+                    gb_space_close(sp);
+                }
+            }
+            rc = tune_one(&spec, reg, ctx, st, &v, t.record);
+        }
+    }
+    if (cli_stop_signal)
+        fprintf(stderr, "gemmbench: tune interrupted by %s; what was measured is stored: run the "
+                        "same command again to go on\n", cli_stop_name());
+done:
+    if (catching)
+        cli_stop_release();
+    gb_context_close(ctx);
+    gb_store_close(st);
+    cli_device_close(&dev);
+    gb_registry_close(reg);
+    runs_free(&runs);
+    gb_plan_free(&pl);
+    return rc;
+}

@@ -1,0 +1,60 @@
+#!/bin/sh
+# tune_cli.sh GEMMBENCH FIXTURES: each bad tune command gets exit 2, one line on stderr naming
+# the problem and the fix, and writes no store.
+gb=$1
+fx=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+failed=0
+db=$tmp/r.db
+printf '64 64\n' >"$tmp/short.txt"
+printf '64 64 64\n8 0 8\n' >"$tmp/zero.txt"
+
+expect() {
+    regex=$1
+    shift
+    "$gb" tune "$@" --store "$db" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -Eq -- "$regex" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+        [ ! -e "$db" ]; then
+        pass=$((pass + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL: gemmbench tune $*"
+        echo "  expected exit 2, one line /$regex/ and no store, got exit $rc:"
+        cat "$tmp/err"
+        ls "$db" 2>/dev/null
+        rm -f "$db"
+    fi
+}
+expect "unknown strategy 'nope'; use one of exhaustive, random, anneal, genetic, bayes" \
+    -k naive -n 64 --strategy nope
+expect "--budget must be an integer from 1 to" -k naive -n 64 --budget 0
+expect "--time must be a positive duration" -k naive -n 64 --time 0
+expect "--candidate-timeout must be seconds from 0" -k naive -n 64 --candidate-timeout -1
+expect "--threads must be an integer from 0 to 64" -k naive -n 64 --threads 100000
+expect "--seed must be a non-negative integer" -k naive -n 64 --seed x
+expect "no kernel to tune: give -k FAMILY" -n 64
+expect "unknown kernel 'nope'" -k nope -n 64
+expect "-k auto picks a tuned kernel; tune a family instead" -k auto -n 64
+expect "LX=3000 is not allowed for kernel 'naive'" -k naive -n 64 --param LX=3000
+expect "no configuration of kernel 'naive' passes its work-group size limit" \
+    -k naive -n 64 --param LX=1000 --param LY=1000
+expect "passes its constraint 'TS % WPT == 0' and its work-group size limit on this device together" \
+    -k myGEMM3 -n 64 --param TS=4 --param WPT=8
+expect "passes its constraint 'MWG % MDIMC == 0'; widen the values given" \
+    -k xgemm -n 64 --fix MWG=16 --fix MDIMC=32
+expect "kernel family 'fixed' has no parameters: there is nothing to tune" \
+    -k fixed --kernel-path "$fx/fixed_wg" -n 64
+expect "tune takes work-group sizes as parameters" -k myGEMM1 -n 64 --lws 8,8
+expect "--repeat is not an option of .tune." -k naive -n 64 --repeat 3
+expect "no sizes given" -k naive
+expect "cannot read the shapes file" -k naive --shapes "$tmp/none.txt"
+expect "short.txt.*line 1" -k naive --shapes "$tmp/short.txt"
+expect "zero.txt.*line 2" -k naive --shapes "$tmp/zero.txt"
+expect "needs cl_nv_device_attribute_query" -k dgemm_dmma -n 64
+expect "cannot read .*none.space: No such file" --simulate "$tmp/none.space"
+
+echo "$pass passed, $failed failed"
+[ "$failed" -eq 0 ]

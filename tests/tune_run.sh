@@ -1,0 +1,73 @@
+#!/bin/sh
+# tune_run.sh GEMMBENCH FIXTURES: tune on the default device: a whole space searched, its winner
+# kept and used by -k auto; the same command again measures nothing; an interrupted tune resumes;
+# a candidate that does not end is recorded as timed out and the tuning goes on without it.
+gb=$1
+fx=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+failed=0
+db=$tmp/t.db
+ok() { pass=$((pass + 1)); }
+bad() {
+    failed=$((failed + 1))
+    echo "FAIL: $1"
+    cat "$tmp/out" "$tmp/err"
+}
+
+# myGEMM1's 7 configurations at 32^3, every one measured.
+tune1() { "$gb" tune -k myGEMM1 -n 32 --strategy exhaustive -i 3 --store "$db" >"$tmp/out" 2>"$tmp/err"; }
+tune1
+if [ $? -eq 0 ] && grep -q "7 evaluations (7 measured, 0 from the store, 0 cannot win)" "$tmp/out" &&
+    grep -q "winner: TS=" "$tmp/out" && grep -q "new entry for small-32 s col-NN" "$tmp/out"; then
+    ok
+else bad "a whole space tuned"; fi
+winner=$(sed -n 's/^  winner: \(TS=[0-9]*\) .*/\1/p' "$tmp/out")
+
+# The same command again: everything comes from the store.
+tune1
+if [ $? -eq 0 ] && grep -q "7 evaluations (0 measured, 7 from the store, 0 cannot win)" "$tmp/out"; then
+    ok
+else bad "the same tune again measured something"; fi
+
+# The database has the winner, and -k auto runs it.
+"$gb" tuned list --store "$db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep "myGEMM1" "$tmp/out" | grep -q "$winner"; then ok; else bad "tuned list"; fi
+"$gb" run -k auto -n 32 --layout col --store "$db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q "auto -> myGEMM1 $winner (tuned: " "$tmp/out" &&
+    grep -q "^myGEMM1 .* pass " "$tmp/out"; then
+    ok
+else bad "-k auto after tuning"; fi
+
+# Interrupted after a few candidates, then resumed: nothing measured twice.
+"$gb" tune -k naive -n 16 --strategy random --budget 40 --threads 0 --store "$db" \
+    >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+i=0
+while [ "$(grep -c '^\[' "$tmp/out")" -lt 3 ] && [ $i -lt 600 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+kill -INT $pid
+wait $pid
+rc=$?
+done_before=$(grep -c '^\[' "$tmp/out")
+if [ $rc -eq 130 ] && grep -q "tune interrupted by SIGINT" "$tmp/err"; then ok; else
+    bad "tune interrupted: exit $rc"; fi
+"$gb" tune -k naive -n 16 --strategy random --budget 40 --threads 0 --store "$db" \
+    >"$tmp/out" 2>"$tmp/err"
+cached=$(sed -n 's/.*measured, \([0-9]*\) from the store.*/\1/p' "$tmp/out")
+if [ $? -eq 0 ] && [ -n "$cached" ] && [ "$cached" -ge "$done_before" ]; then ok; else
+    bad "resume after SIGINT: $done_before measured before, ${cached:-none} from the store"; fi
+
+# SPIN=1 runs for minutes: timed out after 2 s, recorded; a new process finishes the search.
+"$gb" tune -k spin --kernel-path "$fx/spin" -n 8 --param LX=8 --param LY=8 \
+    --strategy exhaustive --candidate-timeout 2 -i 2 --store "$db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q "SPIN=1 ran past --candidate-timeout; recorded as timed out" "$tmp/err" &&
+    grep -q "winner: LX=8 LY=8 SPIN=0" "$tmp/out" && grep -q "1 cannot win" "$tmp/out"; then
+    ok
+else bad "a candidate past --candidate-timeout"; fi
+
+echo "$pass passed, $failed failed"
+[ "$failed" -eq 0 ]
