@@ -17,7 +17,7 @@ bad() {
 }
 
 # myGEMM1's 7 configurations at 32^3, every one measured.
-tune1() { "$gb" tune -k myGEMM1 -n 32 --strategy exhaustive -i 3 --store "$db" >"$tmp/out" 2>"$tmp/err"; }
+tune1() { "$gb" tune -k myGEMM1 -n 32 --strategy exhaustive --no-presets -i 3 --store "$db" >"$tmp/out" 2>"$tmp/err"; }
 tune1
 if [ $? -eq 0 ] && grep -q "7 evaluations (7 measured, 0 from the store, 0 cannot win)" "$tmp/out" &&
     grep -q "winner: TS=" "$tmp/out" && grep -q "new entry for small-32 s col-NN" "$tmp/out"; then
@@ -39,6 +39,13 @@ if [ $? -eq 0 ] && grep -q "auto -> myGEMM1 $winner (tuned: " "$tmp/out" &&
     grep -q "^myGEMM1 .* pass " "$tmp/out"; then
     ok
 else bad "-k auto after tuning"; fi
+
+# The family's preset is measured first, besides the budget.
+"$gb" tune -k myGEMM3 -n 32 --budget 2 -i 2 --store "$db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && [ "$(grep -m1 '^\[' "$tmp/out" | cut -d' ' -f2-3)" = "TS=32 WPT=8:" ] &&
+    grep -q ": 3 evaluations" "$tmp/out"; then
+    ok
+else bad "the preset first"; fi
 
 # Interrupted after a few candidates, then resumed: nothing measured twice.
 "$gb" tune -k naive -n 16 --strategy random --budget 40 --threads 0 --store "$db" \

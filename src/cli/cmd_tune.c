@@ -22,6 +22,7 @@ typedef struct tune_opts {
     size_t budget;
     double time_s, timeout_s;
     int count;
+    int no_presets;
     long threads; /* -1: one per core but one, at most 16 */
     size_t confirm;
     unsigned reps;
@@ -30,33 +31,36 @@ typedef struct tune_opts {
 
 static void usage(void)
 {
-    printf("usage: gemmbench tune -k FAMILY [-n/-M/-N/-K LIST | --shapes FILE | --plan P] [options]\n"
-           "       gemmbench tune --count -k FAMILY[,FAMILY..]|all [--precision P] [--param ..]\n"
-           "       gemmbench tune --simulate SPACE [--strategy S] [--budget N] [--seed S]\n"
-           "Searches FAMILY's valid configurations (its parameters' values under its constraints\n"
-           "and the device's limits) for the fastest at each shape, measuring each candidate as\n"
-           "'run' does and validating it; a candidate already in the store is not run again, so\n"
-           "an interrupted tuning resumes. The leaders are measured again before the winner is\n"
-           "declared and kept in the tuning database ('gemmbench tuned list'; -k auto uses it).\n"
-           "  -k, --kernel FAMILY     the family to tune (a preset's family)\n"
-           "  -n, -M, -N, -K LIST     shapes, as for explore; --shapes FILE: M N K per line;\n"
-           "      --plan P            a plan's shapes: tune-square, tune-shapes, or a file\n"
-           "      --precision s|d     (default: single where the family has it)\n"
-           "      --strategy S        exhaustive, random, anneal, genetic, bayes (default bayes)\n"
-           "      --budget N          evaluations per shape (default a tenth of the space, 20..300)\n"
-           "      --time DURATION     stop proposing after 90s, 15m, 2h (per shape)\n"
-           "      --seed S            the strategy's seed (default 1; the data's stays 42)\n"
-           "      --param NAME=LIST   tune NAME over LIST only; --fix NAME=V pins it\n"
-           "      --threads T         build threads ahead of the device (default cores - 1, <= 16)\n"
-           "      --candidate-timeout SECONDS  a candidate still running after it is recorded as\n"
-           "                          timed out and the tuning goes on in a new process (default 60)\n"
-           "      --confirm N --confirm-reps R  re-measure the N best R more times (default 3, 2)\n"
-           "      --record FILE       write every evaluation as a recorded space (for --simulate)\n"
-           "      --count             print each family's valid space size and the time to count\n"
-           "      --simulate SPACE    run the strategy over a recorded space file, no device\n"
-           "  -i, --warmup, --dist, --timing, --layout, --transA, --transB, --alpha, --beta,\n"
-           "  --lda.. --offc, -p, -t, -d, --kernel-path, --store  as for 'run'\n"
-           "strategies:\n");
+    printf(
+        "usage: gemmbench tune -k FAMILY [-n/-M/-N/-K LIST | --shapes FILE | --plan P] [options]\n"
+        "       gemmbench tune --count -k FAMILY[,FAMILY..]|all [--precision P] [--param ..]\n"
+        "       gemmbench tune --simulate SPACE [--strategy S] [--budget N] [--seed S]\n"
+        "Searches FAMILY's valid configurations (its parameters' values under its constraints\n"
+        "and the device's limits) for the fastest at each shape, measuring each candidate as\n"
+        "'run' does and validating it; a candidate already in the store is not run again, so\n"
+        "an interrupted tuning resumes. The leaders are measured again before the winner is\n"
+        "declared and kept in the tuning database ('gemmbench tuned list'; -k auto uses it).\n"
+        "  -k, --kernel FAMILY     the family to tune (a preset's family)\n"
+        "  -n, -M, -N, -K LIST     shapes, as for explore; --shapes FILE: M N K per line;\n"
+        "      --plan P            a plan's shapes: tune-square, tune-shapes, or a file\n"
+        "      --precision s|d     (default: single where the family has it)\n"
+        "      --strategy S        exhaustive, random, anneal, genetic, bayes (default bayes)\n"
+        "      --budget N          evaluations per shape (default a tenth of the space, 20..300)\n"
+        "      --no-presets        do not measure the family's presets first (by default they\n"
+        "                          are, besides the budget: the winner is never worse than them)\n"
+        "      --time DURATION     stop proposing after 90s, 15m, 2h (per shape)\n"
+        "      --seed S            the strategy's seed (default 1; the data's stays 42)\n"
+        "      --param NAME=LIST   tune NAME over LIST only; --fix NAME=V pins it\n"
+        "      --threads T         build threads ahead of the device (default cores - 1, <= 16)\n"
+        "      --candidate-timeout SECONDS  a candidate still running after it is recorded as\n"
+        "                          timed out and the tuning goes on in a new process (default 60)\n"
+        "      --confirm N --confirm-reps R  re-measure the N best R more times (default 3, 2)\n"
+        "      --record FILE       write every evaluation as a recorded space (for --simulate)\n"
+        "      --count             print each family's valid space size and the time to count\n"
+        "      --simulate SPACE    run the strategy over a recorded space file, no device\n"
+        "  -i, --warmup, --dist, --timing, --layout, --transA, --transB, --alpha, --beta,\n"
+        "  --lda.. --offc, -p, -t, -d, --kernel-path, --store  as for 'run'\n"
+        "strategies:\n");
     for (size_t i = 0; i < gb_strategy_count(); i++)
         printf("  %-11s %s\n", gb_strategy_name(i), gb_strategy_description(i));
     printf("exit: 0 done, 2 bad usage, 3 a failure of the device or the store, 128+N stopped by "
@@ -97,8 +101,9 @@ static int parse_count(const char *what, const char *s, long lo, long hi, long *
 static int own_option(int argc, char **argv, int *i, tune_opts_t *t)
 {
     static const char *const names[] = {
-        "--strategy", "--budget", "--time",    "--seed",  "--fix",          "--threads",
-        "--confirm",  "--record", "--simulate", "--count", "--candidate-timeout", "--confirm-reps"};
+        "--strategy",          "--budget",       "--time",      "--seed",     "--fix",
+        "--threads",           "--confirm",      "--record",    "--simulate", "--count",
+        "--candidate-timeout", "--confirm-reps", "--no-presets"};
     const char *a = argv[*i], *eq = strchr(a, '=');
     const size_t len = eq ? (size_t)(eq - a) : strlen(a);
     size_t k = 0;
@@ -108,8 +113,8 @@ static int own_option(int argc, char **argv, int *i, tune_opts_t *t)
     if (k == sizeof names / sizeof names[0])
         return 0;
     const char *name = names[k];
-    if (!strcmp(name, "--count")) {
-        t->count = 1;
+    if (!strcmp(name, "--count") || !strcmp(name, "--no-presets")) {
+        *(name[2] == 'c' ? &t->count : &t->no_presets) = 1;
         return 1;
     }
     const char *v = eq ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL;
@@ -239,8 +244,8 @@ static int narrowing(const gb_plan_t *pl, const tune_opts_t *t, narrowing_t *nw)
 {
     nw->n = 0;
     for (size_t i = 0; i < pl->nparams; i++)
-        nw->v[nw->n++] = (gb_space_values_t){pl->params[i].name, pl->params[i].values,
-                                             pl->params[i].n};
+        nw->v[nw->n++] =
+            (gb_space_values_t){pl->params[i].name, pl->params[i].values, pl->params[i].n};
     for (size_t i = 0; i < t->fix.count; i++) {
         for (size_t j = 0; j < pl->nparams; j++)
             if (!strcmp(pl->params[j].name, t->fix.name[i]))
@@ -265,8 +270,9 @@ static int precision_of(const gb_plan_t *pl, const gb_registry_t *reg, const cha
     const unsigned own = gb_family_precisions(f);
     if (pl->precisions && (pl->precisions & (pl->precisions - 1)))
         return cli_error(GB_EBADARG, "tune one precision at a time: give --precision s or d");
-    const unsigned want = pl->precisions ? pl->precisions : own & (1u << GB_PREC_S) ? 1u << GB_PREC_S
-                                                                                   : own;
+    const unsigned want = pl->precisions            ? pl->precisions
+                          : own & (1u << GB_PREC_S) ? 1u << GB_PREC_S
+                                                    : own;
     if (!(own & want))
         return cli_error(GB_EBADPRECISION, "kernel '%s' has no %s precision", kernel,
                          want & (1u << GB_PREC_S) ? "single" : "double");
@@ -326,8 +332,9 @@ static void on_timed_out(const gb_tune_failure_t *f, void *user)
     cli_progress_end(&v->pr);
     fflush(stdout);
     if (restarts >= 100) {
-        fprintf(stderr, "gemmbench: tune: %s %s ran past --candidate-timeout; recorded as timed "
-                        "out; 100 restarts already: stopping (run the same command again)\n",
+        fprintf(stderr,
+                "gemmbench: tune: %s %s ran past --candidate-timeout; recorded as timed "
+                "out; 100 restarts already: stopping (run the same command again)\n",
                 f->kernel, f->params);
         _exit(EXIT_RUNTIME);
     }
@@ -403,10 +410,8 @@ static int count_spaces(const plan_runs_t *r, const gb_plan_t *pl, const narrowi
         int rc = precision_of(pl, reg, r->kernels[i], &prec);
         if (rc)
             return rc;
-        gb_tune_spec_t spec = {.kernel = r->kernels[i],
-                               .precision = prec,
-                               .narrow = nw->v,
-                               .nnarrow = nw->n};
+        gb_tune_spec_t spec = {
+            .kernel = r->kernels[i], .precision = prec, .narrow = nw->v, .nnarrow = nw->n};
         gb_space_t *sp;
         char msg[1024];
         const double t0 = cli_now_s();
@@ -468,8 +473,8 @@ static int tune_one(const gb_tune_spec_t *spec, const gb_registry_t *reg, gb_con
         printf("  no winner: no candidate validated\n");
     }
     fflush(stdout);
-    if (record_path && (rc = record(record_path, spec, reg, gb_context_device(ctx), st,
-                                    &out.run)) != 0)
+    if (record_path &&
+        (rc = record(record_path, spec, reg, gb_context_device(ctx), st, &out.run)) != 0)
         return rc;
     return cli_stop_signal ? 128 + cli_stop_signal : EXIT_OK;
 }
@@ -571,8 +576,8 @@ static int check_runs(plan_runs_t *r, const gb_plan_t *pl, const narrowing_t *nw
 
 int cmd_tune(int argc, char **argv)
 {
-    tune_opts_t t = {.strategy = "bayes", .seed = 1, .threads = -1, .timeout_s = 60,
-                     .confirm = 3, .reps = 2};
+    tune_opts_t t = {
+        .strategy = "bayes", .seed = 1, .threads = -1, .timeout_s = 60, .confirm = 3, .reps = 2};
     /* tune's own options out first; the rest are the measuring commands' (options.c). */
     char **rest = malloc(((size_t)argc + 1) * sizeof *rest);
     if (!rest)
@@ -685,6 +690,7 @@ int cmd_tune(int argc, char **argv)
                                    .nnarrow = nw.n,
                                    .strategy = t.strategy,
                                    .seed = t.seed,
+                                   .presets = !t.no_presets,
                                    .budget = t.budget,
                                    .time_s = t.time_s,
                                    .threads = (unsigned)t.threads,
@@ -704,8 +710,10 @@ int cmd_tune(int argc, char **argv)
         }
     }
     if (cli_stop_signal)
-        fprintf(stderr, "gemmbench: tune interrupted by %s; what was measured is stored: run the "
-                        "same command again to go on\n", cli_stop_name());
+        fprintf(stderr,
+                "gemmbench: tune interrupted by %s; what was measured is stored: run the "
+                "same command again to go on\n",
+                cli_stop_name());
 done:
     if (catching)
         cli_stop_release();

@@ -20,6 +20,7 @@ typedef struct cand {
     gb_params_t params;
     gb_build_t build;
     int resolved; /* known without measuring: refused, or found in the store */
+    int preset;   /* a preset measured first, not asked of the strategy (nor told to it) */
     gb_tune_eval_t ev;
 } cand_t;
 
@@ -40,6 +41,8 @@ typedef struct tuner {
     double t0, best;
     char best_params[512];
     size_t asked;
+    gb_space_cand_t *presets; /* the family's presets that are in the space, in its order */
+    size_t npresets, next_preset;
     cand_t *timing_out; /* the candidate the watchdog is on */
 } tuner_t;
 
@@ -117,18 +120,24 @@ static cand_t *propose(tuner_t *t, int *rc)
 {
     const gb_tune_spec_t *s = t->spec;
     *rc = GB_OK;
-    if ((s->budget && t->asked >= s->budget) || (s->time_s > 0 && now_s() - t->t0 >= s->time_s))
+    const int preset = t->next_preset < t->npresets;
+    if (!preset &&
+        ((s->budget && t->asked >= s->budget) || (s->time_s > 0 && now_s() - t->t0 >= s->time_s)))
         return NULL;
     cand_t *c = calloc(1, sizeof *c);
     if (!c) {
         *rc = GB_ENOMEM;
         return NULL;
     }
-    if (!gb_strategy_ask(t->strat, &c->c)) {
+    if (preset) {
+        c->c = t->presets[t->next_preset++];
+        c->preset = 1;
+    } else if (!gb_strategy_ask(t->strat, &c->c)) {
         free(c);
         return NULL;
+    } else {
+        t->asked++;
     }
-    t->asked++;
     gb_space_params(t->sp, &c->c, &c->params);
     if ((*rc = gb_tune__job(s, t->reg, t->dev, &c->params, 0, &c->job)) != GB_OK) {
         free(c);
@@ -261,7 +270,8 @@ static int conclude(tuner_t *t, cand_t *c)
 {
     gb_tune_eval_t *ev = &c->ev;
     gb_tune_outcome_t *out = t->out;
-    gb_strategy_tell(t->strat, &c->c, ev->gflops);
+    if (!c->preset)
+        gb_strategy_tell(t->strat, &c->c, ev->gflops);
     if (ev->gflops > t->best) {
         t->best = ev->gflops;
         gb__copy(t->best_params, sizeof t->best_params, ev->params);
@@ -285,7 +295,7 @@ static int conclude(tuner_t *t, cand_t *c)
                                 .best = t->best,
                                 .elapsed_s = ev->elapsed_s};
         const uint64_t space = gb_space_count(t->sp);
-        p.planned = t->spec->budget && t->spec->budget < space ? t->spec->budget
+        p.planned = t->spec->budget && t->spec->budget < space ? t->spec->budget + t->npresets
                     : t->spec->time_s > 0                      ? 0
                                                                : (size_t)space;
         gb__copy(p.best_params, sizeof p.best_params, t->best_params);
@@ -335,6 +345,39 @@ static int search(tuner_t *t)
     return rc;
 }
 
+/* The family's presets for the precision that are valid configurations of the (narrowed)
+ * space: the hand-picked starting points, measured before the strategy's candidates so that a
+ * tuning never keeps worse than the best of them. */
+static int collect_presets(tuner_t *t)
+{
+    const gb_family_t *f;
+    const gb_preset_t *unused;
+    if (gb_registry_find(t->reg, t->spec->kernel, &f, &unused) != GB_OK)
+        return GB_OK;
+    const size_t n = gb_family_preset_count(f);
+    if (!n || !(t->presets = calloc(n, sizeof *t->presets)))
+        return n ? GB_ENOMEM : GB_OK;
+    for (size_t i = 0; i < n; i++) {
+        const gb_preset_t *p = gb_family_preset(f, i);
+        if (!(p->precisions & (1u << t->spec->precision)))
+            continue;
+        gb_params_t ps;
+        memset(&ps, 0, sizeof ps);
+        int ok = 1;
+        for (size_t j = 0; j < p->nset && ok; j++)
+            ok = gb_params_set(&ps, p->set_names[j], p->set_values[j]) == GB_OK;
+        gb_space_cand_t c;
+        if (!ok || gb_space_find(t->sp, &ps, &c) != GB_OK || gb_space_rank(t->sp, &c) == UINT64_MAX)
+            continue;
+        int seen = 0;
+        for (size_t k = 0; k < t->npresets && !seen; k++)
+            seen = gb_space_rank(t->sp, &t->presets[k]) == gb_space_rank(t->sp, &c);
+        if (!seen)
+            t->presets[t->npresets++] = c;
+    }
+    return GB_OK;
+}
+
 int gb_tune_run(gb_tune_outcome_t *out, const gb_tune_spec_t *spec, const gb_registry_t *reg,
                 gb_context_t *ctx, gb_store_t *st, const gb_tune_hooks_t *hooks, char *msg,
                 size_t msglen)
@@ -353,6 +396,8 @@ int gb_tune_run(gb_tune_outcome_t *out, const gb_tune_spec_t *spec, const gb_reg
     int rc = gb_tune_space(spec, reg, t.dev, &t.sp, msg, msglen);
     if (rc == GB_OK)
         rc = gb_strategy_open(&t.strat, spec->strategy, t.sp, spec->seed, msg, msglen);
+    if (rc == GB_OK && spec->presets && (rc = collect_presets(&t)) != GB_OK)
+        gb__fail(msg, msglen, rc, "out of memory");
     /* The problem as the jobs will have it (the family's layout unless one was given). */
     gb_job_t probe;
     gb_params_t none = {0};
@@ -378,7 +423,9 @@ int gb_tune_run(gb_tune_outcome_t *out, const gb_tune_spec_t *spec, const gb_reg
     if (rc == GB_OK && !stopped(&t) && out->have_winner)
         rc = gb_leaders_keep(st, out, msg, msglen);
     snprintf(out->run.status, sizeof out->run.status, "%s",
-             rc != GB_OK ? "failed" : stopped(&t) ? "interrupted" : "done");
+             rc != GB_OK   ? "failed"
+             : stopped(&t) ? "interrupted"
+                           : "done");
     if (gb_store_tune_run_end(st, &out->run) != GB_OK && rc == GB_OK)
         rc = gb__fail(msg, msglen, GB_ESTORE, "%s", gb_store_errmsg(st));
     if (rc == GB_ESTORE && !msg[0])
@@ -389,6 +436,7 @@ done:
     gb_pool_close(t.pool);
     gb_watchdog_close(t.dog);
     gb_leaders_free(&t.leaders);
+    free(t.presets);
     gb_strategy_close(t.strat);
     gb_space_close(t.sp);
     return rc;

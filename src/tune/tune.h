@@ -20,18 +20,19 @@ typedef struct gb_tune_spec {
     const gb_problem_t *base; /* layout, transpositions, scalars, leading dimensions, offsets */
     int has_layout;           /* else the family's native layout */
     size_t m, n, k;
-    gb_bench_options_t bench; /* validation is forced on */
+    gb_bench_options_t bench;        /* validation is forced on */
     const gb_space_values_t *narrow; /* --param and --fix: each parameter's values */
     size_t nnarrow;
     const char *strategy;
     uint64_t seed;
-    size_t budget;  /* evaluations (0: the whole space, or until time_s) */
-    double time_s;  /* stop proposing after this long (0: no limit) */
+    int presets;      /* the family's presets in the space are measured first, besides the budget */
+    size_t budget;    /* the strategy's evaluations (0: the whole space, or until time_s) */
+    double time_s;    /* stop proposing after this long (0: no limit) */
     unsigned threads; /* build threads (0: none; builds happen when measuring) */
     double candidate_timeout_s; /* watchdog on one candidate's measurement (0: none) */
-    size_t confirm;       /* leaders re-measured (0: none) */
-    unsigned confirm_reps; /* repetitions each leader gets besides its first */
-    const char *command;   /* recorded with the run */
+    size_t confirm;             /* leaders re-measured (0: none) */
+    unsigned confirm_reps;      /* repetitions each leader gets besides its first */
+    const char *command;        /* recorded with the run */
 } gb_tune_spec_t;
 
 /* What the hooks are told after each evaluation. */

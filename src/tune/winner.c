@@ -117,8 +117,8 @@ static int assess(const gb_leader_t *ld, const gb_tune_spec_t *spec, const gb_re
         gb_job_t job;
         gb_point_t pt;
         gb_point_init(&pt);
-        int rc = repetition(ld, r, spec, reg, ctx, st, dog, timeout_s, hooks, &job, &pt, msg,
-                            msglen);
+        int rc =
+            repetition(ld, r, spec, reg, ctx, st, dog, timeout_s, hooks, &job, &pt, msg, msglen);
         if (rc == GB_ENOMEM || rc == GB_ESTORE) {
             gb_point_free(&pt);
             return rc;
