@@ -51,7 +51,8 @@ static void usage(void)
         "      --time DURATION     stop proposing after 90s, 15m, 2h (per shape)\n"
         "      --seed S            the strategy's seed (default 1; the data's stays 42)\n"
         "      --param NAME=LIST   tune NAME over LIST only; --fix NAME=V pins it\n"
-        "      --threads T         build threads ahead of the device (default cores - 1, <= 16)\n"
+        "      --threads T         build threads ahead of the device (default cores - 1, <= 16;\n"
+        "                          0 on a CPU device)\n"
         "      --candidate-timeout SECONDS  a candidate still running after it is recorded as\n"
         "                          timed out and the tuning goes on in a new process (default 60)\n"
         "      --confirm N --confirm-reps R  re-measure the N best R more times (default 3, 2)\n"
@@ -659,8 +660,11 @@ int cmd_tune(int argc, char **argv)
     /* Energy is not measured while tuning: its loop costs seconds per candidate. */
     setenv("GEMMBENCH_ENERGY_MIN_S", "0", 1);
     if (t.threads < 0) {
+        /* A CPU device compiles on the cores that would build ahead, and PoCL compiles one
+         * program at a time and most of it at the first launch: threads would only make a
+         * candidate wait for another's build (bench/notes.md). */
         const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        t.threads = cores > 17 ? 16 : cores > 1 ? cores - 1 : 1;
+        t.threads = !strcmp(di->type_name, "cpu") ? 0 : cores > 17 ? 16 : cores > 1 ? cores - 1 : 1;
     }
     char cmdline[1024];
     size_t used = 0;

@@ -227,8 +227,12 @@ static void on_timeout(void *user)
 static int measure(tuner_t *t, cand_t *c)
 {
     gb_tune_eval_t *ev = &c->ev;
+    /* The limit covers waiting for the candidate's build too: a compiler can take minutes. */
+    t->timing_out = c;
+    gb_watchdog_arm(t->dog, t->spec->candidate_timeout_s);
     gb_pool_wait(t->pool, &c->build);
     if (t->pool && c->build.rc != GB_OK) {
+        gb_watchdog_disarm(t->dog);
         if (c->build.rc == GB_ENOMEM)
             return GB_ENOMEM;
         ev->code = c->build.rc;
@@ -241,8 +245,6 @@ static int measure(tuner_t *t, cand_t *c)
         t->hooks->measuring(gb_job_describe(&c->job, desc, sizeof desc), t->hooks->user);
     gb_point_t pt;
     gb_point_init(&pt);
-    t->timing_out = c;
-    gb_watchdog_arm(t->dog, t->spec->candidate_timeout_s);
     int rc = gb_job_measure(&c->job, t->ctx, t->st, GB_JOB_KEEP_NEW, &pt, msg, sizeof msg);
     gb_watchdog_disarm(t->dog);
     if (rc == GB_OK || rc == 1) {
