@@ -186,7 +186,13 @@ for c in "tuned list" "tuned list --shipped" "tuned list --json" "tuned list --d
         no "'gemmbench $c' wrote to a store without tuning tables"
 done
 expect "store $tmp/q.db holds no tuning data; 'gemmbench tune' makes it" report --store "$tmp/q.db" --table tuned
-run tuned list --store "$tmp/none.db" --shipped && has "^no tuned entries \(no results store at $tmp/none.db\)" &&
+# Without a store, --shipped lists the entries embedded from kernels/tuned/ (as many as its files
+# hold) and creates no store.
+nshipped=$(cat "$(dirname "$0")"/../kernels/tuned/*.json 2>/dev/null | grep -c '"class"')
+run tuned list --store "$tmp/none.db" --shipped &&
+    if [ "$nshipped" -eq 0 ]; then has "^no tuned entries \(no results store at $tmp/none.db\)"
+    else has "^0 tuned entries \(no results store at $tmp/none.db\), $nshipped shipp" &&
+        [ "$(grep -c '^  - .*  shipped$' "$tmp/out")" -eq "$nshipped" ]; fi &&
     [ ! -e "$tmp/none.db" ] && ok || no "list --shipped without a store"
 
 # ---- --out never replaces the store ----------------------------------------------------------------
