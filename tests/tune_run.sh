@@ -27,7 +27,8 @@ winner=$(sed -n 's/^  winner: \(TS=[0-9]*\) .*/\1/p' "$tmp/out")
 
 # The same command again: everything comes from the store.
 tune1
-if [ $? -eq 0 ] && grep -q "7 evaluations (0 measured, 7 from the store, 0 cannot win)" "$tmp/out"; then
+if [ $? -eq 0 ] && grep -q "7 evaluations (0 measured, 7 from the store, 0 cannot win)" "$tmp/out" &&
+    grep -q "tuning database: confirms the entry for small-32" "$tmp/out"; then
     ok
 else bad "the same tune again measured something"; fi
 

@@ -236,13 +236,25 @@ int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_reg
     return rc;
 }
 
+/* The same kernel and parameter values, whatever the parameters' order. */
+static int same_config(const gb_tuned_entry_t *a, const gb_tuned_entry_t *b)
+{
+    if (strcmp(a->kernel, b->kernel) || a->params.count != b->params.count)
+        return 0;
+    for (size_t i = 0; i < a->params.count; i++) {
+        long v;
+        if (!gb_params_get(&b->params, a->params.name[i], &v) || v != a->params.value[i])
+            return 0;
+    }
+    return 1;
+}
+
 int gb_leaders_keep(gb_store_t *st, gb_tune_outcome_t *out, char *msg, size_t msglen)
 {
     gb_tuned_entry_t old;
     const gb_tuned_entry_t *w = &out->winner;
     int rc = gb_store_tuned_get(st, w, &old);
-    if (rc == GB_OK && old.gflops > w->gflops &&
-        (strcmp(old.kernel, w->kernel) || memcmp(&old.params, &w->params, sizeof old.params))) {
+    if (rc == GB_OK && old.gflops > w->gflops && !same_config(&old, w)) {
         snprintf(out->kept_why, sizeof out->kept_why,
                  "the database keeps %s (%.4g GFLOP/s, tuned %s) for %s %s %s", old.kernel,
                  old.gflops, old.tuned_at, w->shape_class, gb_precision_name(w->precision),
@@ -254,8 +266,11 @@ int gb_leaders_keep(gb_store_t *st, gb_tune_outcome_t *out, char *msg, size_t ms
     if (gb_store_tuned_put(st, w) != GB_OK)
         return gb__fail(msg, msglen, GB_ESTORE, "%s", gb_store_errmsg(st));
     out->kept = 1;
+    const int same = rc == GB_OK && same_config(&old, w);
     snprintf(out->kept_why, sizeof out->kept_why, "%s for %s %s %s on %s",
-             rc == GB_ENOPOINT ? "new entry" : "replaces the entry", w->shape_class,
-             gb_precision_name(w->precision), w->layout, w->device);
+             rc == GB_ENOPOINT ? "new entry"
+             : same            ? "confirms the entry"
+                               : "replaces the entry",
+             w->shape_class, gb_precision_name(w->precision), w->layout, w->device);
     return GB_OK;
 }
