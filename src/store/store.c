@@ -357,19 +357,20 @@ static int examine_file(gb_store_t *st, int *kind)
 static int identify(gb_store_t *st, int *ours)
 {
     sqlite3_stmt *q;
-    int v = 0, rc = user_version(st, &v);
-    if (rc != GB_OK)
-        return rc;
-    rc = gb_store__prepare(st,
-                           "SELECT count(*), count(CASE WHEN name = 'meta' THEN 1 END) FROM "
-                           "sqlite_master WHERE type = 'table'",
-                           &q);
+    /* One statement, so one snapshot: read apart, another process's creation of the schema
+     * could land between the version and the tables (version 0 with our tables: "foreign"). */
+    int rc = gb_store__prepare(st,
+                               "SELECT count(*), count(CASE WHEN name = 'meta' THEN 1 END), "
+                               "(SELECT user_version FROM pragma_user_version) FROM "
+                               "sqlite_master WHERE type = 'table'",
+                               &q);
     if (rc != GB_OK)
         return rc;
     if (sqlite3_step(q) != SQLITE_ROW) {
         rc = gb_store__fail_db(st, "reading the schema");
     } else {
         const int tables = sqlite3_column_int(q, 0), marked = sqlite3_column_int(q, 1);
+        const int v = sqlite3_column_int(q, 2);
         *ours = tables == 0 && v == 0 ? 0 : marked == 1 && v >= 1 ? 1 : -1;
     }
     sqlite3_finalize(q);
