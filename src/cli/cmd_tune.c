@@ -1,17 +1,17 @@
 /* cmd_tune.c: `gemmbench tune`: tunes a kernel family's parameters on the device for each shape
  * (and precision) asked for, one tuning run each (src/tune/tune.c), and keeps each winner in the
- * tuning database; `--count` sizes the spaces, `--simulate` runs a strategy over a recorded
- * space without a device. */
+ * tuning database; `--count` sizes the spaces; `--record` and `--simulate` (recorded spaces)
+ * are in tune_spaces.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "../tune/recorded.h"
 #include "../tune/strategy.h"
 #include "../tune/tune.h"
 #include "options.h"
 #include "progress.h"
+#include "tune_spaces.h"
 
 #define MAX_FIX GB_MAX_PARAMS
 
@@ -177,64 +177,6 @@ static int known_strategy(const char *name)
     return 0;
 }
 
-/* --simulate: the strategy over a recorded space, with the fraction of its best reached. */
-static int simulate(const tune_opts_t *t, const cli_measure_t *o)
-{
-    char msg[1024];
-    gb_registry_t *reg = NULL;
-    gb_recorded_t *rec = NULL;
-    gb_space_t *sp = NULL;
-    double *trace = NULL;
-    int rc = gb_registry_open(&reg, o->kpath, msg, sizeof msg);
-    if (rc == GB_OK)
-        rc = gb_recorded_load(&rec, &sp, t->simulate, reg, msg, sizeof msg);
-    if (rc != GB_OK) {
-        rc = cli_error(rc == GB_EIO || rc == GB_ENOKERNEL ? GB_EBADARG : rc, "%s", msg);
-        goto done;
-    }
-    const uint64_t count = gb_space_count(sp);
-    size_t budget = t->budget ? t->budget : (size_t)count;
-    if (budget > count)
-        budget = (size_t)count;
-    const double best = gb_recorded_best(rec);
-    size_t n = 0;
-    if (!(trace = malloc((budget ? budget : 1) * sizeof *trace))) {
-        rc = cli_error(GB_ENOMEM, "out of memory");
-        goto done;
-    }
-    const gb_recorded_info_t *info = gb_recorded_info(rec);
-    if ((rc = gb_simulate(rec, sp, t->strategy, t->seed, budget, GB_TUNE_LOOKAHEAD, trace, &n, msg,
-                          sizeof msg)) != GB_OK) {
-        rc = cli_error(rc, "%s", msg);
-        goto done;
-    }
-    printf("simulate: %s over %s (%s %s %zux%zux%zu on %s): %llu configurations, best %.6g\n",
-           t->strategy, t->simulate, info->family, gb_precision_name(info->precision), info->m,
-           info->n, info->k, info->device, (unsigned long long)count, best);
-    printf("%12s %12s %10s\n", "evaluations", "best so far", "of best");
-    size_t reached = 0;
-    for (size_t i = 0; i < n; i++) {
-        const int mark = i + 1 == n || (i + 1) % (n > 20 ? n / 20 : 1) == 0;
-        if (!reached && best > 0 && trace[i] >= best)
-            reached = i + 1;
-        if (mark)
-            printf("%12zu %12.6g %10.3f\n", i + 1, trace[i],
-                   best > 0 && trace[i] > 0 ? trace[i] / best : 0.0);
-    }
-    if (reached)
-        printf("the best configuration was reached after %zu evaluations (%.1f%% of the space)\n",
-               reached, 100.0 * (double)reached / (double)count);
-    else
-        printf("the best configuration was not reached in %zu evaluations\n", n);
-    rc = EXIT_OK;
-done:
-    free(trace);
-    gb_recorded_close(rec);
-    gb_space_close(sp);
-    gb_registry_close(reg);
-    return rc;
-}
-
 /* The narrowing of the space: the plan's --param lists, then --fix values. */
 typedef struct narrowing {
     gb_space_values_t v[2 * GB_MAX_PARAMS];
@@ -279,6 +221,20 @@ static int precision_of(const gb_plan_t *pl, const gb_registry_t *reg, const cha
                          want & (1u << GB_PREC_S) ? "single" : "double");
     *out = want & (1u << GB_PREC_S) ? GB_PREC_S : GB_PREC_D;
     return 0;
+}
+
+/* kernel's precision (precision_of) and its space on the device into *sp: 0, the exit code of
+ * a refused precision (said), or gb_tune_space's code with msg. */
+static int kernel_space(const char *kernel, const gb_plan_t *pl, const narrowing_t *nw,
+                        const gb_registry_t *reg, const gb_device_info_t *di, gb_precision_t *prec,
+                        gb_space_t **sp, char *msg, size_t msglen)
+{
+    *sp = NULL;
+    int rc = precision_of(pl, reg, kernel, prec);
+    if (rc)
+        return rc;
+    gb_tune_spec_t spec = {.kernel = kernel, .precision = *prec, .narrow = nw->v, .nnarrow = nw->n};
+    return gb_tune_space(&spec, reg, di, sp, msg, msglen);
 }
 
 /* What the hooks draw with. */
@@ -364,7 +320,9 @@ typedef struct plan_runs {
     char **kernels;
     size_t nkernels;
     size_t (*shapes)[3], nshapes;
-    int all; /* -k all: families this device cannot run are skipped, not refused */
+    int all;              /* -k all: families this device cannot run are skipped, not refused */
+    gb_precision_t *prec; /* per kernel, set by check_runs */
+    uint64_t *space;      /* per kernel: its valid configurations, set by check_runs */
 } plan_runs_t;
 
 /* A family this device cannot run at all (an extension, double precision or images missing). */
@@ -379,6 +337,8 @@ static void runs_free(plan_runs_t *r)
         free(r->kernels[i]);
     free(r->kernels);
     free(r->shapes);
+    free(r->prec);
+    free(r->space);
 }
 
 static int split_kernels(const char *list, plan_runs_t *r)
@@ -408,16 +368,13 @@ static int count_spaces(const plan_runs_t *r, const gb_plan_t *pl, const narrowi
     int bad = 0;
     for (size_t i = 0; i < r->nkernels; i++) {
         gb_precision_t prec;
-        int rc = precision_of(pl, reg, r->kernels[i], &prec);
-        if (rc)
-            return rc;
-        gb_tune_spec_t spec = {
-            .kernel = r->kernels[i], .precision = prec, .narrow = nw->v, .nnarrow = nw->n};
         gb_space_t *sp;
         char msg[1024];
         const double t0 = cli_now_s();
-        rc = gb_tune_space(&spec, reg, di, &sp, msg, sizeof msg);
+        int rc = kernel_space(r->kernels[i], pl, nw, reg, di, &prec, &sp, msg, sizeof msg);
         const double ms = 1e3 * (cli_now_s() - t0);
+        if (rc > 0)
+            return rc;
         if (rc != GB_OK) {
             if (r->nkernels == 1)
                 return cli_error(rc, "%s", msg);
@@ -438,11 +395,6 @@ static int count_spaces(const plan_runs_t *r, const gb_plan_t *pl, const narrowi
     }
     return bad ? EXIT_USAGE : EXIT_OK;
 }
-
-/* Writes the run's evaluations as a recorded space (every configuration evaluated, with its
- * score; failures as -1). */
-static int record(const char *path, const gb_tune_spec_t *spec, const gb_registry_t *reg,
-                  const gb_device_info_t *di, gb_store_t *st, const gb_tune_run_t *run);
 
 /* One tuning run, printed. */
 static int tune_one(const gb_tune_spec_t *spec, const gb_registry_t *reg, gb_context_t *ctx,
@@ -475,64 +427,9 @@ static int tune_one(const gb_tune_spec_t *spec, const gb_registry_t *reg, gb_con
     }
     fflush(stdout);
     if (record_path &&
-        (rc = record(record_path, spec, reg, gb_context_device(ctx), st, &out.run)) != 0)
+        (rc = cli_tune_record(record_path, spec, reg, gb_context_device(ctx), st, &out.run)) != 0)
         return rc;
     return cli_stop_signal ? 128 + cli_stop_signal : EXIT_OK;
-}
-
-typedef struct rec_ctx {
-    FILE *f;
-    gb_space_t *sp;
-    int rc;
-} rec_ctx_t;
-
-static int record_eval(const gb_tune_eval_t *ev, void *user)
-{
-    rec_ctx_t *r = user;
-    gb_params_t ps = {0};
-    char text[512];
-    gb__copy(text, sizeof text, ev->params);
-    for (char *save = NULL, *a = strtok_r(text, " ", &save); a; a = strtok_r(NULL, " ", &save))
-        gb_params_parse(&ps, a, NULL, 0);
-    gb_space_cand_t c;
-    if (gb_space_find(r->sp, &ps, &c) == GB_OK &&
-        gb_recorded_write_entry(r->f, r->sp, &c, ev->gflops) != GB_OK)
-        r->rc = GB_EIO;
-    return 0;
-}
-
-static int record(const char *path, const gb_tune_spec_t *spec, const gb_registry_t *reg,
-                  const gb_device_info_t *di, gb_store_t *st, const gb_tune_run_t *run)
-{
-    char msg[1024];
-    rec_ctx_t r = {NULL, NULL, GB_OK};
-    int rc = gb_tune_space(spec, reg, di, &r.sp, msg, sizeof msg);
-    if (rc != GB_OK)
-        return cli_error(rc, "%s", msg);
-    cli_out_t out;
-    if ((rc = cli_out_open(&out, path, gb_store_path(st))) != 0) {
-        gb_space_close(r.sp);
-        return rc;
-    }
-    r.f = out.f;
-    gb_recorded_info_t info;
-    memset(&info, 0, sizeof info);
-    gb__copy(info.family, sizeof info.family, run->kernel);
-    info.precision = run->precision;
-    info.m = run->m;
-    info.n = run->n;
-    info.k = run->k;
-    gb__copy(info.device, sizeof info.device, di->name);
-    snprintf(info.source, sizeof info.source, "gemmbench tune run %lld (%s, %s), %s",
-             (long long)run->id, run->strategy, run->status, run->started);
-    rc = gb_recorded_write_header(r.f, &info, r.sp);
-    if (rc == GB_OK)
-        rc = gb_store_tune_evals(st, run->id, record_eval, &r);
-    if (rc == GB_OK)
-        rc = r.rc;
-    gb_space_close(r.sp);
-    rc = cli_out_close(&out, rc);
-    return rc == GB_OK ? 0 : rc > 0 ? rc : cli_error(rc, "cannot write %s", path);
 }
 
 /* Checks every run can be made (kernel, precision, space, strategy) before anything is written. */
@@ -547,18 +444,18 @@ static int check_runs(plan_runs_t *r, const gb_plan_t *pl, const narrowing_t *nw
     if (pl->repeat > 1)
         return cli_error(GB_EBADARG, "tune takes no --repeat: the leaders are repeated "
                                      "(--confirm-reps)");
+    if (!(r->prec = calloc(r->nkernels, sizeof *r->prec)) ||
+        !(r->space = calloc(r->nkernels, sizeof *r->space)))
+        return cli_error(GB_ENOMEM, "out of memory");
     for (size_t i = 0; i < r->nkernels; i++) {
         if (!strcmp(r->kernels[i], "auto"))
             return cli_error(GB_EBADARG, "-k auto picks a tuned kernel; tune a family instead");
-        gb_precision_t prec;
-        int rc = precision_of(pl, reg, r->kernels[i], &prec);
-        if (rc)
-            return rc;
-        gb_tune_spec_t spec = {
-            .kernel = r->kernels[i], .precision = prec, .narrow = nw->v, .nnarrow = nw->n};
         gb_space_t *sp;
         char msg[1024];
-        if ((rc = gb_tune_space(&spec, reg, di, &sp, msg, sizeof msg)) != GB_OK) {
+        int rc = kernel_space(r->kernels[i], pl, nw, reg, di, &r->prec[i], &sp, msg, sizeof msg);
+        if (rc > 0)
+            return rc;
+        if (rc != GB_OK) {
             if (!r->all || !(device_lacks(rc) || rc == GB_EBADPARAM))
                 return cli_error(rc == GB_EOVERFLOW ? GB_EBADARG : rc, "%s", msg);
             printf("tune: skipping %s: %s\n", r->kernels[i], msg);
@@ -568,6 +465,7 @@ static int check_runs(plan_runs_t *r, const gb_plan_t *pl, const narrowing_t *nw
             i--;
             continue;
         }
+        r->space[i] = gb_space_count(sp);
         gb_space_close(sp);
     }
     if (!r->nkernels)
@@ -606,7 +504,9 @@ int cmd_tune(int argc, char **argv)
         return rc < 0 ? EXIT_OK : rc;
     }
     if (t.simulate) {
-        rc = known_strategy(t.strategy) ? simulate(&t, &o) : EXIT_USAGE;
+        rc = known_strategy(t.strategy)
+                 ? cli_tune_simulate(t.simulate, t.strategy, t.seed, t.budget, o.kpath)
+                 : EXIT_USAGE;
         gb_plan_free(&pl);
         return rc;
     }
@@ -679,11 +579,9 @@ int cmd_tune(int argc, char **argv)
            runs.nkernels, runs.nshapes, di->name, di->platform_name, t.strategy,
            (unsigned long long)t.seed, t.threads, gb_store_path(st));
     for (size_t k = 0; k < runs.nkernels && !rc && !cli_stop_signal; k++) {
-        gb_precision_t prec;
-        precision_of(&pl, reg, runs.kernels[k], &prec);
         for (size_t s = 0; s < runs.nshapes && !rc && !cli_stop_signal; s++) {
             gb_tune_spec_t spec = {.kernel = runs.kernels[k],
-                                   .precision = prec,
+                                   .precision = runs.prec[k],
                                    .base = &pl.base,
                                    .has_layout = pl.has_layout,
                                    .m = runs.shapes[s][0],
@@ -703,13 +601,8 @@ int cmd_tune(int argc, char **argv)
                                    .confirm_reps = t.reps,
                                    .command = cmdline};
             spec.bench.validate = GB_VALIDATE_ON;
-            if (!spec.budget && spec.time_s <= 0) {
-                gb_space_t *sp;
-                if (gb_tune_space(&spec, reg, di, &sp, msg, sizeof msg) == GB_OK) {
-                    spec.budget = default_budget(gb_space_count(sp));
-                    gb_space_close(sp);
-                }
-            }
+            if (!spec.budget && spec.time_s <= 0)
+                spec.budget = default_budget(runs.space[k]);
             rc = tune_one(&spec, reg, ctx, st, &v, t.record);
         }
     }
