@@ -42,8 +42,8 @@ int cli_tune_simulate(const char *path, const char *strategy, uint64_t seed, siz
         goto done;
     }
     printf("simulate: %s over %s (%s %s %zux%zux%zu on %s): %llu configurations, best %.6g\n",
-           strategy, path, info->family, gb_precision_name(info->precision), info->m,
-           info->n, info->k, info->device, (unsigned long long)count, best);
+           strategy, path, info->family, gb_precision_name(info->precision), info->m, info->n,
+           info->k, info->device, (unsigned long long)count, best);
     printf("%12s %12s %10s\n", "evaluations", "best so far", "of best");
     size_t reached = 0;
     for (size_t i = 0; i < n; i++) {
