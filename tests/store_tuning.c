@@ -16,7 +16,7 @@
 #include <sqlite3.h>
 
 #include "../src/store/tuning.h"
-#include "../src/tune/shapes.h"
+#include "../src/select/shapes.h"
 
 static int same_double(double a, double b)
 {

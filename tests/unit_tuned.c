@@ -8,7 +8,7 @@
  * line, entry and key named, adding nothing. */
 #include "unit.h"
 
-#include "../src/tune/shapes.h"
+#include "../src/select/shapes.h"
 #include "../src/tune/tuned.h"
 
 static gb_device_info_t device(const char *name)
@@ -240,7 +240,7 @@ static void test_merge(void)
     CHECK_RC(gb_tuned_merge(&t, &shipped), GB_OK);
     CHECK(t.n == 2 && !strcmp(t.e[1].kernel, "xgemm_cpu"));
     /* The shipped defaults load (there may be none) and keep the store's entry. */
-    CHECK_RC(gb_tuned_load_shipped(&t, msg, sizeof msg), GB_OK);
+    CHECK_RC(gb_tuned_load_shipped(&t), GB_OK);
     CHECK(t.n >= 2 && !strcmp(t.e[0].kernel, "xgemm_small"));
 done:
     gb_tuned_free(&t);

@@ -257,7 +257,8 @@ static int tuned_list(const topts_t *o, gb_store_t *st)
     int rc = st ? gb_tuned_load_store(&t, st, msg, sizeof msg) : GB_OK;
     const size_t nstore = t.n;
     if (rc == GB_OK && o->shipped)
-        rc = gb_tuned_load_shipped(&t, msg, sizeof msg);
+        if ((rc = gb_tuned_load_shipped(&t)) != GB_OK)
+            snprintf(msg, sizeof msg, "out of memory");
     if (rc != GB_OK) {
         gb_tuned_free(&t);
         return cli_error(rc, "%s", msg);

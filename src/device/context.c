@@ -113,6 +113,23 @@ int gb_context_open(gb_context_t **out, const gb_device_info_t *dev, char *msg, 
     return GB_OK;
 }
 
+int gb__context_wrap(gb_context_t **out, const gb_device_info_t *dev, cl_context cl)
+{
+    *out = NULL;
+    gb_context_t *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return GB_ENOMEM;
+    if (gb__programs_init(&ctx->programs) != GB_OK) {
+        free(ctx);
+        return GB_ENOMEM;
+    }
+    ctx->dev = dev;
+    ctx->cl = cl;
+    clRetainContext(cl);
+    *out = ctx;
+    return GB_OK;
+}
+
 void gb_context_close(gb_context_t *ctx)
 {
     if (!ctx)

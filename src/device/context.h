@@ -52,6 +52,12 @@ struct gb_context {
     char errmsg[16384];           /* the measuring thread's, never gb_impl_prebuild's */
 };
 
+/* Fills di with the facts of device d of platform pf (di->extensions is allocated: free it). */
+void gb__device_fill(gb_device_info_t *di, cl_platform_id pf, cl_device_id d);
+/* A context over the caller's cl_context (retained until gb_context_close) on dev, with no queue
+ * of its own: its kept programs serve the library's GEMM call. GB_OK or GB_ENOMEM. */
+int gb__context_wrap(gb_context_t **out, const gb_device_info_t *dev, cl_context cl);
+
 /* Formats the context's message and returns code. */
 int gb__ctx_fail(gb_context_t *ctx, int code, const char *fmt, ...) GB_PRINTF(3, 4);
 /* Checks an OpenCL status: on failure records "what failed (CL error name)" and returns

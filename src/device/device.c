@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "../core/core.h"
+#include "context.h"
 
 #define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
 #define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
@@ -145,7 +146,7 @@ static void image_info(gb_device_info_t *di, cl_device_id d)
                               (major >= 2 && di->image_pitch_align > 0);
 }
 
-static void fill_info(gb_device_info_t *di, cl_platform_id pf, cl_device_id d)
+void gb__device_fill(gb_device_info_t *di, cl_platform_id pf, cl_device_id d)
 {
     clGetPlatformInfo(pf, CL_PLATFORM_NAME, sizeof di->platform_name, di->platform_name, NULL);
     clGetPlatformInfo(pf, CL_PLATFORM_VERSION, sizeof di->platform_version, di->platform_version,
@@ -231,7 +232,7 @@ int gb_device_list(gb_device_info_t **out, size_t *count, char *msg, size_t msgl
             memset(di, 0, sizeof *di);
             di->platform_index = p;
             di->device_index = i;
-            fill_info(di, pfs[p], ds[i]);
+            gb__device_fill(di, pfs[p], ds[i]);
         }
         free(ds);
     }

@@ -5,6 +5,7 @@
 #define GB_IMPL_H
 
 #include "../device/context.h"
+#include "route.h"
 
 struct gb_impl_ops {
     const char *name; /* a peer's name; NULL for kernel families (named by config) */
@@ -71,15 +72,12 @@ typedef struct gb_kernel_run {
     size_t npasses;
 } gb_kernel_run_t;
 
-/* Helper passes (passes.c). gb__pass_copy adds a gb_copy (or gb_copy4) pass, run before the main
- * kernel or (post) after it, writing dst (d_outer x d_inner at d_off, d_ld) from src, transposed
- * where trans; kr->helpers must hold the built helpers program. gb__pass_image makes *img, a
- * width x height image2d_t over the packed temporary buf (a view where the device can, else an
- * image of its own with a copy pass); a device without the image format fails with
- * GB_EUNSUPPORTED. */
-int gb__pass_copy(gb_kernel_run_t *kr, int post, cl_mem dst, size_t d_outer, size_t d_inner,
-                  size_t d_off, size_t d_ld, cl_mem src, size_t s_outer, size_t s_inner,
-                  size_t s_off, size_t s_ld, int trans);
+/* Helper passes (passes.c). gb__pass_copy adds the gb_copy (or gb_copy4) pass of route copy c,
+ * writing dst from src, before the main kernel or (c->post) after it; kr->helpers must hold the
+ * built helpers program. gb__pass_image makes *img, a width x height image2d_t over the packed
+ * temporary buf (a view where the device can, else an image of its own with a copy pass); a
+ * device without the image format fails with GB_EUNSUPPORTED. */
+int gb__pass_copy(gb_kernel_run_t *kr, const gb_route_copy_t *c, cl_mem dst, cl_mem src);
 int gb__pass_image(gb_kernel_run_t *kr, cl_mem *img, cl_mem buf, size_t width, size_t height);
 
 /* Event time of a finished command in milliseconds; where the times cannot be read, 0, and the

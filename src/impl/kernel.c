@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../kernels/registry.h"
+#include "bind.h"
 #include "impl.h"
 #include "route.h"
 
@@ -40,57 +41,15 @@ static int kernel_program_id(const gb_impl_t *im, const gb_device_info_t *dev,
     return GB_OK;
 }
 
-/* The value of argument name for the kernel: a problem size, a scalar, a buffer, or one of the
- * family's lets. */
-static cl_int set_arg(gb_kernel_run_t *kr, const gb_route_t *r, const gb_family_t *f,
-                      cl_kernel kernel, cl_uint idx, const char *n)
-{
-    const gb_problem_t *p = &r->kernel;
-    if (!strcmp(n, "A") || !strcmp(n, "B") || !strcmp(n, "C")) {
-        /* The kernel's operand: its temporary, else the caller's (after the swap the kernel's A
-         * is the caller's B). */
-        const int d = n[0] - 'A', caller = d < 2 && r->swapped ? 1 - d : d;
-        cl_mem m = kr->buf[r->copy[d] ? GB_BUF_TA + d : caller];
-        return clSetKernelArg(kernel, idx, sizeof m, &m);
-    }
-    if (!strcmp(n, "WS"))
-        return clSetKernelArg(kernel, idx, sizeof kr->ws, &kr->ws);
-    if (!strcmp(n, "imgA") || !strcmp(n, "imgB"))
-        return clSetKernelArg(kernel, idx, sizeof(cl_mem), &kr->img[n[3] - 'A']);
-    if (!strcmp(n, "alpha") || !strcmp(n, "beta")) {
-        double v = n[0] == 'a' ? p->alpha : p->beta;
-        float fv = (float)v;
-        return p->precision == GB_PREC_D ? clSetKernelArg(kernel, idx, sizeof v, &v)
-                                         : clSetKernelArg(kernel, idx, sizeof fv, &fv);
-    }
-    static const char *const names[] = {"M", "N", "K", "lda", "ldb", "ldc", "offA", "offB", "offC"};
-    const size_t values[] = {p->m,   p->n,     p->k,     p->lda,  p->ldb,
-                             p->ldc, p->off_a, p->off_b, p->off_c};
-    long long v = -1;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (!strcmp(n, names[i]))
-            v = (long long)values[i]; /* gb_problem_check keeps every size below 2^31 */
-    if (!strcmp(n, "CUS"))
-        v = (long long)kr->ctx->dev->compute_units;
-    for (size_t i = 0; v < 0 && i < f->nlets; i++)
-        if (!strcmp(n, f->let_names[i]))
-            v = r->lets[i];
-    const cl_int iv = (cl_int)v;
-    return clSetKernelArg(kernel, idx, sizeof iv, &iv);
-}
-
 static int set_args(gb_kernel_run_t *kr, const gb_route_t *r, const gb_family_t *f,
                     cl_kernel kernel)
 {
-    for (size_t i = 0; i < f->nargs; i++) {
-        cl_int err = set_arg(kr, r, f, kernel, (cl_uint)i, f->args[i]);
-        if (err != CL_SUCCESS)
-            return gb__ctx_fail(kr->ctx, GB_EMETADATA,
-                                "%s: setting argument %zu '%s' failed (%s); the 'args' list must "
-                                "match the kernel's parameters",
-                                f->origin, i, f->args[i], gb__cl_errname(err));
-    }
-    return GB_OK;
+    gb_binding_t b = {.ws = kr->ws, .compute_units = kr->ctx->dev->compute_units};
+    memcpy(b.buf, kr->buf, sizeof b.buf);
+    memcpy(b.img, kr->img, sizeof b.img);
+    const int rc =
+        gb__bind_args(kernel, f, r, &r->kernel, &b, kr->ctx->errmsg, sizeof kr->ctx->errmsg);
+    return rc;
 }
 
 static cl_mem buffer(gb_kernel_run_t *kr, size_t bytes, cl_mem_flags flags, const char *what,
@@ -198,8 +157,7 @@ static int allocate(gb_kernel_run_t *kr, const gb_problem_t *p, const gb_route_t
             buffer(kr, r->ws_bytes, CL_MEM_READ_WRITE, "allocating the kernel's workspace", &rc);
     for (size_t i = 0; rc == GB_OK && i < r->ncopies; i++) {
         const gb_route_copy_t *c = &r->copies[i];
-        rc = gb__pass_copy(kr, c->post, kr->buf[c->dst], c->d_outer, c->d_inner, c->d_off, c->d_ld,
-                           kr->buf[c->src], c->s_outer, c->s_inner, c->s_off, c->s_ld, c->trans);
+        rc = gb__pass_copy(kr, c, kr->buf[c->dst], kr->buf[c->src]);
         /* An image is made over its operand's packed copy once that copy is planned. */
         const int d = c->dst == GB_BUF_TA ? 0 : c->dst == GB_BUF_TB ? 1 : -1;
         if (rc == GB_OK && d >= 0 && r->image[d])

@@ -4,48 +4,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bind.h"
 #include "impl.h"
 
-/* Adds a gb_copy (or gb_copy4) pass writing dst (d_outer x d_inner at d_off, d_ld) from src. */
-int gb__pass_copy(gb_kernel_run_t *kr, int post, cl_mem dst, size_t d_outer, size_t d_inner,
-                  size_t d_off, size_t d_ld, cl_mem src, size_t s_outer, size_t s_inner,
-                  size_t s_off, size_t s_ld, int trans)
+/* Adds a gb_copy (or gb_copy4) pass writing dst from src as c says. */
+int gb__pass_copy(gb_kernel_run_t *kr, const gb_route_copy_t *c, cl_mem dst, cl_mem src)
 {
     cl_int err;
     gb_pass_t *ps = &kr->passes[kr->npasses];
-    /* Four elements per work-item where the destination's rows are 4-aligned. */
-    const int wide = !trans && d_off % 4 == 0 && d_ld % 4 == 0;
+    int wide;
+    gb__copy_geometry(kr->ctx->dev, c, &wide, ps->global, ps->local);
     ps->kernel = clCreateKernel(kr->helpers, wide ? "gb_copy4" : "gb_copy", &err);
     if (err != CL_SUCCESS)
         return gb__cl_check(kr->ctx, err, "creating the gb_copy helper");
     kr->npasses++;
-    ps->post = post;
-    /* A straight copy reads and writes rows: 64 work-items along them give each warp or wave
-     * whole 128-byte lines. A transposing copy reads across rows either way: square groups. */
-    const size_t lx = trans ? 16 : 64, ly = trans ? 16 : 4;
-    const size_t cols = wide ? (d_inner + 3) / 4 : d_inner; /* work-items along a row */
-    /* 0: the implementation chooses (a device that cannot run 256 work-items in a group). */
-    const int fits = kr->ctx->dev->max_wg_size >= lx * ly;
-    ps->local[0] = fits ? lx : 0;
-    ps->local[1] = fits ? ly : 0;
-    ps->global[0] = (cols + lx - 1) / lx * lx;
-    ps->global[1] = (d_outer + ly - 1) / ly * ly;
-    const cl_int v[] = {(cl_int)d_outer, (cl_int)d_inner, (cl_int)d_off,
-                        (cl_int)d_ld,    (cl_int)s_outer, (cl_int)s_inner,
-                        (cl_int)s_off,   (cl_int)s_ld,    trans};
-    err = clSetKernelArg(ps->kernel, 0, sizeof(cl_int), &v[0]);
-    err |= clSetKernelArg(ps->kernel, 1, sizeof(cl_int), &v[1]);
-    err |= clSetKernelArg(ps->kernel, 2, sizeof dst, &dst);
-    err |= clSetKernelArg(ps->kernel, 3, sizeof(cl_int), &v[2]);
-    err |= clSetKernelArg(ps->kernel, 4, sizeof(cl_int), &v[3]);
-    err |= clSetKernelArg(ps->kernel, 5, sizeof(cl_int), &v[4]);
-    err |= clSetKernelArg(ps->kernel, 6, sizeof(cl_int), &v[5]);
-    err |= clSetKernelArg(ps->kernel, 7, sizeof src, &src);
-    err |= clSetKernelArg(ps->kernel, 8, sizeof(cl_int), &v[6]);
-    err |= clSetKernelArg(ps->kernel, 9, sizeof(cl_int), &v[7]);
-    if (!wide)
-        err |= clSetKernelArg(ps->kernel, 10, sizeof(cl_int), &v[8]);
-    return gb__cl_check(kr->ctx, err, "setting gb_copy arguments");
+    ps->post = c->post;
+    return gb__cl_check(kr->ctx, gb__copy_args(ps->kernel, wide, c, dst, src),
+                        "setting gb_copy arguments");
 }
 
 /* The image format of operands read as image2d_t: one 32-bit channel read without conversion,

@@ -44,6 +44,7 @@ struct gb_family {
                               the device needs image support */
     int images_from_buffer; /* requires.image2d_from_buffer: the device must also make 2D images
                                over buffers (else the harness copies operands into images) */
+    int builtin;            /* compiled into the library (gb_meta.c): static, never freed */
 };
 
 #endif

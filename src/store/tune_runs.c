@@ -28,9 +28,9 @@ int gb_store_tune_run_begin(gb_store_t *st, gb_tune_run_t *run)
     const char *bad = !run->kernel[0]                        ? "kernel (empty)"
                       : !run->strategy[0]                    ? "strategy (empty)"
                       : (unsigned)run->precision > GB_PREC_D ? "precision"
-                      : !gb_store__layout_ok(run->layout)    ? "layout (row-NN, ..., col-TT)"
+                      : !gb_select__layout_ok(run->layout)    ? "layout (row-NN, ..., col-TT)"
                       : !run->m || !run->n || !run->k        ? "m, n, k (each 1 or more)"
-                      : run->winner[0] && !gb_store__is_id(run->winner)
+                      : run->winner[0] && !gb_select__is_id(run->winner)
                           ? "winner (a point id, or empty)"
                           : NULL;
     if (bad)
@@ -84,7 +84,7 @@ int gb_store_tune_run_end(gb_store_t *st, const gb_tune_run_t *run)
                                "tuning run %lld: bad status '%s' (running, done, interrupted or "
                                "failed)",
                                (long long)run->id, run->status);
-    if (run->winner[0] && !gb_store__is_id(run->winner))
+    if (run->winner[0] && !gb_select__is_id(run->winner))
         return gb_store__failf(st, GB_EBADARG, "tuning run %lld: bad winner '%s' (a point id)",
                                (long long)run->id, run->winner);
     sqlite3_stmt *q = NULL;
@@ -118,7 +118,7 @@ int gb_store_tune_run_end(gb_store_t *st, const gb_tune_run_t *run)
 
 int gb_store_tune_eval_add(gb_store_t *st, const gb_tune_eval_t *ev)
 {
-    if (!gb_store__is_id(ev->point_id))
+    if (!gb_select__is_id(ev->point_id))
         return gb_store__failf(st, GB_EBADARG,
                                "evaluation %zu of tuning run %lld: bad point id '%s' (16 hex "
                                "digits)",

@@ -139,22 +139,6 @@ int gb_store__params_parse(const char *text, gb_params_t *ps)
     return GB_OK;
 }
 
-int gb_store__is_name(const char *s)
-{
-    /* A parameter becomes -D NAME=V and is kept as "NAME=V NAME=V": an identifier. */
-    static const char first[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_";
-    return s[0] && strchr(first, s[0]) &&
-           strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789") ==
-               strlen(s);
-}
-
-int gb_store__is_id(const char *s)
-{
-    if (strlen(s) != GB_POINT_ID_LEN)
-        return 0;
-    return strspn(s, "0123456789abcdef") == GB_POINT_ID_LEN;
-}
-
 const char *gb_store__col_str(sqlite3_stmt *q, int i)
 {
     const unsigned char *t = sqlite3_column_text(q, i);
@@ -179,51 +163,14 @@ int gb_store__copy_col(sqlite3_stmt *q, int i, char *dst, size_t size)
     return snprintf(dst, size, "%s", gb_store__col_str(q, i)) < (int)size;
 }
 
-int gb_store__layout_ok(const char *s)
-{
-    return strlen(s) == 6 && (!strncmp(s, "row-", 4) || !strncmp(s, "col-", 4)) &&
-           strchr("NT", s[4]) && strchr("NT", s[5]);
-}
-
 /* ---- the tuning database -------------------------------------------------------------------- */
-
-int gb_store_tuned_check(const gb_tuned_entry_t *e, char *msg, size_t msglen)
-{
-    const char *bad = NULL;
-    if (!e->device[0])
-        bad = "device (empty)";
-    else if ((unsigned)e->precision > GB_PREC_D)
-        bad = "precision";
-    else if (!gb_store__layout_ok(e->layout))
-        bad = "layout (row-NN, row-NT, ..., col-TT)";
-    else if (!e->shape_class[0])
-        bad = "shape_class (empty)";
-    else if (!e->m || !e->n || !e->k)
-        bad = "m, n, k (each 1 or more)";
-    else if (!e->kernel[0])
-        bad = "kernel (empty)";
-    else if (!(e->gflops >= 0) || !isfinite(e->gflops))
-        bad = "gflops (a finite number, 0 or more)";
-    else if (e->nevidence > GB_TUNED_EVIDENCE)
-        bad = "nevidence (at most GB_TUNED_EVIDENCE)";
-    for (size_t i = 0; !bad && i < e->nevidence; i++)
-        if (!gb_store__is_id(e->evidence[i]))
-            bad = "evidence (point ids of 16 hex digits)";
-    for (size_t i = 0; !bad && i < e->params.count && i < GB_MAX_PARAMS; i++)
-        if (!gb_store__is_name(e->params.name[i]))
-            bad = "params (names of letters, digits and _, not starting with a digit)";
-    if (bad)
-        return gb__fail(msg, msglen, GB_EBADARG, "tuned entry for '%s' (%s, %s, %s): bad %s",
-                        e->device, gb_precision_name(e->precision), e->layout, e->shape_class, bad);
-    return GB_OK;
-}
 
 int gb_store_tuned_put(gb_store_t *st, const gb_tuned_entry_t *e)
 {
     char params[4096], evidence[GB_TUNED_EVIDENCE * (GB_POINT_ID_LEN + 1) + 1] = "", when[32];
     size_t used = 0;
     sqlite3_stmt *q = NULL;
-    int rc = gb_store_tuned_check(e, st->msg, sizeof st->msg);
+    int rc = gb_tuned_entry_check(e, st->msg, sizeof st->msg);
     if (rc != GB_OK)
         return rc;
     if (gb_store__params_text(&e->params, params, sizeof params) != GB_OK)
@@ -273,7 +220,7 @@ static int read_entry(gb_store_t *st, sqlite3_stmt *q, gb_tuned_entry_t *e)
              gb_store__copy_col(q, 3, prec, sizeof prec) &&
              gb_precision_parse(prec, &e->precision) == GB_OK &&
              gb_store__copy_col(q, 4, e->layout, sizeof e->layout) &&
-             gb_store__layout_ok(e->layout) &&
+             gb_select__layout_ok(e->layout) &&
              gb_store__copy_col(q, 5, e->shape_class, sizeof e->shape_class) &&
              gb_store__copy_col(q, 6, e->vendor, sizeof e->vendor) &&
              gb_store__copy_col(q, 7, e->type, sizeof e->type);
@@ -289,7 +236,7 @@ static int read_entry(gb_store_t *st, sqlite3_stmt *q, gb_tuned_entry_t *e)
     e->gflops = gb_store__col_dbl(q, 13);
     for (char *save = NULL, *t = ok ? strtok_r(evidence, ",", &save) : NULL; t;
          t = strtok_r(NULL, ",", &save)) {
-        ok = ok && e->nevidence < GB_TUNED_EVIDENCE && gb_store__is_id(t);
+        ok = ok && e->nevidence < GB_TUNED_EVIDENCE && gb_select__is_id(t);
         if (ok)
             snprintf(e->evidence[e->nevidence++], GB_POINT_ID_LEN + 1, "%s", t);
     }
@@ -367,7 +314,7 @@ int gb_store_failure_put(gb_store_t *st, const gb_tune_failure_t *f)
 {
     sqlite3_stmt *q = NULL;
     char when[32];
-    if (!gb_store__is_id(f->id))
+    if (!gb_select__is_id(f->id))
         return gb_store__failf(st, GB_EBADARG,
                                "tuning failure: bad id '%s' (a point id of 16 hex digits)", f->id);
     if (f->code >= 0)

@@ -11,35 +11,18 @@
 #ifndef GB_STORE_TUNING_H
 #define GB_STORE_TUNING_H
 
+#include "../select/select.h"
 #include "store.h"
 
 /* ---- the tuning database ------------------------------------------------------------------ */
 
-#define GB_TUNED_EVIDENCE 8 /* point ids kept per entry */
-
-typedef struct gb_tuned_entry {
-    char device[128], platform[128], driver[64];
-    char vendor[128], type[16]; /* for a device of the same vendor and type */
-    gb_precision_t precision;
-    char layout[8];               /* "row-NN": the problem's layout and transpositions */
-    char shape_class[32];         /* gb_shape_class of the shape tuned at */
-    size_t m, n, k;               /* the shape tuned at */
-    char kernel[2 * GB_NAME_MAX]; /* the family (or preset) the parameters are of */
-    gb_params_t params;           /* every parameter's value */
-    double gflops;                /* its median rate at the shape tuned at */
-    char evidence[GB_TUNED_EVIDENCE][GB_POINT_ID_LEN + 1];
-    size_t nevidence;
-    char tuned_at[32]; /* UTC, ISO 8601 */
-    char source[16];   /* "store", "shipped" or "heuristic" */
-} gb_tuned_entry_t;
+/* Entries are select.h's gb_tuned_entry_t. */
+_Static_assert(GB_TUNED_ID_LEN == GB_POINT_ID_LEN, "a tuned entry's evidence is point ids");
 
 /* Writes e under its key (device, platform, driver, precision, layout, shape_class), replacing
  * the entry there; an empty tuned_at is written as the time now. Parameters are kept sorted by
- * name. GB_EBADARG for an entry gb_store_tuned_check refuses. */
+ * name. GB_EBADARG for an entry gb_tuned_entry_check refuses. */
 int gb_store_tuned_put(gb_store_t *st, const gb_tuned_entry_t *e);
-/* What gb_store_tuned_put checks, without a store: GB_OK, or GB_EBADARG with msg naming the
- * entry and the field (so that a file of entries can be refused before a store is opened). */
-int gb_store_tuned_check(const gb_tuned_entry_t *e, char *msg, size_t msglen);
 /* The entry under key's key into out (source "store"); GB_ENOPOINT when there is none. */
 int gb_store_tuned_get(gb_store_t *st, const gb_tuned_entry_t *key, gb_tuned_entry_t *out);
 /* Every entry (source "store"), ordered by device, precision, layout, shape class; fn's non-zero

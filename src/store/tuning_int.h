@@ -19,13 +19,8 @@ void gb_store__utc_now(char buf[32]);
  * not an integer, or more than GB_MAX_PARAMS: GB_EBADARG). */
 int gb_store__params_text(const gb_params_t *ps, char *buf, size_t len);
 int gb_store__params_parse(const char *text, gb_params_t *ps);
-/* Is s a parameter name (a C identifier)? */
-int gb_store__is_name(const char *s);
-/* Is s a point id (GB_POINT_ID_LEN lower-case hex digits)? */
-int gb_store__is_id(const char *s);
-
-/* "row-NN" ... "col-TT"? */
-int gb_store__layout_ok(const char *s);
+/* Names, point ids and layout tags are checked by select.h's gb_select__is_name, _is_id and
+ * _layout_ok. */
 
 /* A column's text ("" for NULL) and double (NaN for NULL); a double bound as NULL when NaN. */
 const char *gb_store__col_str(struct sqlite3_stmt *q, int i);

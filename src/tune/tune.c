@@ -8,7 +8,7 @@
 
 #include "../util/util.h"
 #include "pool.h"
-#include "shapes.h"
+#include "../select/shapes.h"
 #include "strategy.h"
 #include "tune.h"
 #include "winner.h"

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "../util/util.h"
-#include "shapes.h"
+#include "../select/shapes.h"
 #include "winner.h"
 
 void gb_leaders_init(gb_leaders_t *l)

@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     for (size_t i = 1; i < t.n; i++) {
-        fuzz_assert(gb_store_tuned_check(&t.e[i], msg, sizeof msg) == GB_OK);
+        fuzz_assert(gb_tuned_entry_check(&t.e[i], msg, sizeof msg) == GB_OK);
         fuzz_assert(!strcmp(t.e[i].source, "store"));
     }
     /* Through JSON again: the same entries. */

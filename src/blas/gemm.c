@@ -1,0 +1,520 @@
+/* gemm.c: the library's GEMM calls (gemmbench_blas.h): arguments checked as BLAS checks them
+ * (naming the argument, as xerbla does) before anything is enqueued, BLAS's quick returns, and
+ * the enqueue of the plan's helper passes and kernels on the caller's queue, chained after the
+ * caller's wait list, with the last command's event handed back. Nothing here waits. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "blas_int.h"
+
+/* Where each argument sits in the entry point's list, for messages (xerbla's numbering). */
+typedef struct argno {
+    int layout, ta, tb, a, a_off, lda, b, b_off, ldb, c, c_off, ldc, queue, wait;
+} argno_t;
+static const argno_t plain = {2, 3, 4, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 21};
+static const argno_t batched = {2, 3, 4, 9, 10, 11, 12, 13, 14, 16, 17, 18, 20, 22};
+static const argno_t strided = {2, 3, 4, 9, 10, 11, 13, 14, 15, 18, 19, 20, 23, 25};
+
+/* One GEMM as the caller gave it. */
+typedef struct call {
+    gb_precision_t prec;
+    gb_layout_t layout;
+    gb_trans_t ta, tb;
+    size_t m, n, k;
+    double alpha, beta;
+    cl_mem a, b, c;
+    size_t a_off, b_off, c_off, lda, ldb, ldc;
+} call_t;
+
+/* Elements from a stored matrix's first to its last (0 when it has none). */
+static size_t extent(gb_layout_t layout, size_t rows, size_t cols, size_t ld)
+{
+    if (!rows || !cols)
+        return 0;
+    return layout == GB_ROW_MAJOR ? (rows - 1) * ld + cols : (cols - 1) * ld + rows;
+}
+
+/* The shape arguments: layout, transpositions, leading dimensions, the queue and wait list. */
+static int check_shape(const char *fn, const argno_t *no, gb_blas_layout_t layout,
+                       gb_blas_trans_t ta, gb_blas_trans_t tb, cl_command_queue queue,
+                       cl_uint num_wait, const cl_event *wait, call_t *c)
+{
+    if (layout != GB_BLAS_ROW_MAJOR && layout != GB_BLAS_COL_MAJOR)
+        return gb_blas__fail(GB_EBADLAYOUT,
+                             "%s: argument %d (layout) is %d; use GB_BLAS_ROW_MAJOR or "
+                             "GB_BLAS_COL_MAJOR",
+                             fn, no->layout, (int)layout);
+    const gb_blas_trans_t t[2] = {ta, tb};
+    for (int i = 0; i < 2; i++)
+        if (t[i] < GB_BLAS_NO_TRANS || t[i] > GB_BLAS_CONJ_TRANS)
+            return gb_blas__fail(GB_EBADTRANS,
+                                 "%s: argument %d (trans_%c) is %d; use GB_BLAS_NO_TRANS or "
+                                 "GB_BLAS_TRANS",
+                                 fn, i ? no->tb : no->ta, i ? 'b' : 'a', (int)t[i]);
+    c->layout = layout == GB_BLAS_ROW_MAJOR ? GB_ROW_MAJOR : GB_COL_MAJOR;
+    c->ta = ta == GB_BLAS_NO_TRANS ? GB_NOTRANS : GB_TRANS;
+    c->tb = tb == GB_BLAS_NO_TRANS ? GB_NOTRANS : GB_TRANS;
+    const int row = c->layout == GB_ROW_MAJOR;
+    /* Stored rows and columns of A, B, C; the leading dimension spans a row (row-major) or a
+     * column. */
+    const size_t ar = c->ta ? c->k : c->m, ac = c->ta ? c->m : c->k;
+    const size_t br = c->tb ? c->n : c->k, bc = c->tb ? c->k : c->n;
+    const struct {
+        size_t ld, need;
+        int code, no;
+        const char *name, *dim;
+    } lds[3] = {{c->lda, row ? ac : ar, GB_EBADLDA, no->lda, "lda", row ? "columns" : "rows"},
+                {c->ldb, row ? bc : br, GB_EBADLDB, no->ldb, "ldb", row ? "columns" : "rows"},
+                {c->ldc, row ? c->n : c->m, GB_EBADLDC, no->ldc, "ldc", row ? "columns" : "rows"}};
+    for (int i = 0; i < 3; i++) {
+        const size_t need = lds[i].need > 1 ? lds[i].need : 1;
+        if (lds[i].ld < need)
+            return gb_blas__fail(lds[i].code,
+                                 "%s: argument %d (%s) is %zu, less than max(1, the stored "
+                                 "matrix's %s) = %zu",
+                                 fn, lds[i].no, lds[i].name, lds[i].ld, lds[i].dim, need);
+    }
+    if (!queue)
+        return gb_blas__fail(GB_EBADQUEUE, "%s: argument %d (queue) is NULL", fn, no->queue);
+    if ((num_wait > 0) != (wait != NULL))
+        return gb_blas__fail(GB_EBADARG,
+                             "%s: argument %d (wait) is %s but num_wait is %u; pass both or "
+                             "neither",
+                             fn, no->wait, wait ? "given" : "NULL", num_wait);
+    return GB_OK;
+}
+
+/* The buffers of one item: present and large enough for what the call reads and writes
+ * (item >= 0 names the batch item). */
+static int check_buffers(const char *fn, const argno_t *no, const call_t *c, long item)
+{
+    const int reads_ab = c->k > 0 && c->alpha != 0.0;
+    if (!c->m || !c->n)
+        return GB_OK;
+    const size_t es = gb_precision_bytes(c->prec);
+    const struct {
+        cl_mem m;
+        size_t off, elems;
+        int used, no, no_off;
+        const char *name;
+    } bufs[3] = {
+        {c->a, c->a_off, extent(c->layout, c->ta ? c->k : c->m, c->ta ? c->m : c->k, c->lda),
+         reads_ab, no->a, no->a_off, "a"},
+        {c->b, c->b_off, extent(c->layout, c->tb ? c->n : c->k, c->tb ? c->k : c->n, c->ldb),
+         reads_ab, no->b, no->b_off, "b"},
+        {c->c, c->c_off, extent(c->layout, c->m, c->n, c->ldc), 1, no->c, no->c_off, "c"}};
+    char at[48] = "";
+    if (item >= 0)
+        snprintf(at, sizeof at, " (batch item %ld)", item);
+    for (int i = 0; i < 3; i++) {
+        if (!bufs[i].used)
+            continue;
+        if (!bufs[i].m)
+            return gb_blas__fail(GB_EBADBUFFER, "%s: argument %d (%s) is NULL", fn, bufs[i].no,
+                                 bufs[i].name);
+        size_t size = 0;
+        const cl_int err = clGetMemObjectInfo(bufs[i].m, CL_MEM_SIZE, sizeof size, &size, NULL);
+        if (err != CL_SUCCESS)
+            return gb_blas__fail(GB_EBADBUFFER, "%s: argument %d (%s) is not a buffer (%s)", fn,
+                                 bufs[i].no, bufs[i].name, gb__cl_errname(err));
+        const size_t need = bufs[i].off + bufs[i].elems;
+        if (need < bufs[i].off || need > size / es)
+            return gb_blas__fail(GB_EBADBUFFER,
+                                 "%s: argument %d (%s) holds %zu elements but offset (argument "
+                                 "%d) %zu and the matrix need %zu%s",
+                                 fn, bufs[i].no, bufs[i].name, size / es, bufs[i].no_off,
+                                 bufs[i].off, need, at);
+    }
+    return GB_OK;
+}
+
+/* C = beta * C with scale.cl (the product vanishes: K = 0 or alpha = 0). */
+static int enqueue_scale(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_uint num_wait,
+                         const cl_event *wait, cl_event *event)
+{
+    if (c->m > 0x7fffffff || c->n > 0x7fffffff || c->ldc > 0x7fffffff || c->c_off > 0x7fffffff)
+        return gb_blas__fail(GB_EOVERFLOW, "C is too large for 32-bit indexing");
+    cl_program prog;
+    int rc = gb_blas__scale_program(h, c->prec, &prog);
+    size_t slot;
+    cl_kernel k;
+    if (rc != GB_OK || (rc = gb_blas__kernel_get(h, prog, "gb_scale", &slot, &k)) != GB_OK)
+        return rc;
+    const int row = c->layout == GB_ROW_MAJOR;
+    const cl_int outer = (cl_int)(row ? c->m : c->n), inner = (cl_int)(row ? c->n : c->m);
+    const cl_int off = (cl_int)c->c_off, ld = (cl_int)c->ldc;
+    const float fb = (float)c->beta;
+    cl_int err = clSetKernelArg(k, 0, sizeof outer, &outer);
+    err |= clSetKernelArg(k, 1, sizeof inner, &inner);
+    err |= clSetKernelArg(k, 2, sizeof c->c, &c->c);
+    err |= clSetKernelArg(k, 3, sizeof off, &off);
+    err |= clSetKernelArg(k, 4, sizeof ld, &ld);
+    err |= c->prec == GB_PREC_D ? clSetKernelArg(k, 5, sizeof c->beta, &c->beta)
+                                : clSetKernelArg(k, 5, sizeof fb, &fb);
+    const size_t local[2] = {64, 4};
+    const size_t global[2] = {((size_t)inner + 63) / 64 * 64, ((size_t)outer + 3) / 4 * 4};
+    if (err == CL_SUCCESS)
+        err = clEnqueueNDRangeKernel(
+            q, k, 2, NULL, global, h->dev.max_wg_size >= 256 ? local : NULL, num_wait, wait, event);
+    gb_blas__kernel_put(h, slot);
+    if (err != CL_SUCCESS)
+        return gb_blas__fail(GB_EOPENCL, "enqueueing the scaling of C failed (%s)",
+                             gb__cl_errname(err));
+    return GB_OK;
+}
+
+/* One GEMM whose arguments are checked: its plan, scratch and kernels, bound and enqueued. */
+static int enqueue_gemm(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_uint num_wait,
+                        const cl_event *wait, cl_event *event)
+{
+    if (!c->m || !c->n || ((!c->k || c->alpha == 0.0) && c->beta == 1.0))
+        return event ? (clEnqueueMarkerWithWaitList(q, num_wait, wait, event) == CL_SUCCESS
+                            ? GB_OK
+                            : gb_blas__fail(GB_EOPENCL, "enqueueing a marker failed"))
+                     : GB_OK;
+    if (!c->k || c->alpha == 0.0)
+        return enqueue_scale(h, c, q, num_wait, wait, event);
+    gb_plan_key_t key;
+    memset(&key, 0, sizeof key); /* the key is hashed and compared whole, padding included */
+    key.precision = c->prec;
+    key.layout = c->layout;
+    key.trans_a = c->ta;
+    key.trans_b = c->tb;
+    key.m = c->m;
+    key.n = c->n;
+    key.k = c->k;
+    key.lda = c->lda;
+    key.ldb = c->ldb;
+    key.ldc = c->ldc;
+    key.off_a = c->a_off;
+    key.off_b = c->b_off;
+    key.off_c = c->c_off;
+    key.beta_zero = c->beta == 0.0;
+    gb_problem_t p;
+    gb_problem_init(&p, c->prec, c->m, c->n, c->k);
+    p.layout = c->layout;
+    p.trans_a = c->ta;
+    p.trans_b = c->tb;
+    p.beta = key.beta_zero ? 0.0 : 1.0; /* the route depends only on whether C is read */
+    p.lda = c->lda;
+    p.ldb = c->ldb;
+    p.ldc = c->ldc;
+    p.off_a = c->a_off;
+    p.off_b = c->b_off;
+    p.off_c = c->c_off;
+    char msg[512];
+    int rc = gb_problem_check(&p, msg, sizeof msg);
+    if (rc != GB_OK)
+        return gb_blas__fail(rc, "%s", msg);
+    gb_plan_t *pl;
+    if ((rc = gb_blas__plan_get(h, &key, &p, &pl)) != GB_OK)
+        return rc;
+    const gb_route_t *r = &pl->route;
+    const gb_family_t *f = pl->cfg.family;
+    const size_t es = gb_precision_bytes(c->prec);
+    const size_t bytes[4] = {r->copy[0] ? r->temp_elems[0] * es : 0,
+                             r->copy[1] ? r->temp_elems[1] * es : 0,
+                             r->copy[2] ? r->temp_elems[2] * es : 0, r->has_ws ? r->ws_bytes : 0};
+    gb_scratch_t *s;
+    enum { MAIN, REM, COPY };
+    size_t slots[COPY + GB_ROUTE_MAX_COPIES];
+    cl_kernel ks[COPY + GB_ROUTE_MAX_COPIES] = {0};
+    int wide[GB_ROUTE_MAX_COPIES];
+    size_t cg[GB_ROUTE_MAX_COPIES][2], cl_[GB_ROUTE_MAX_COPIES][2];
+    if ((rc = gb_blas__scratch(h, q, bytes, &s)) == GB_OK)
+        rc = gb_blas__kernel_get(h, pl->program, f->entry, &slots[MAIN], &ks[MAIN]);
+    if (rc == GB_OK && r->rem_global[0])
+        rc = gb_blas__kernel_get(h, pl->program, f->rem_entry, &slots[REM], &ks[REM]);
+    for (size_t i = 0; rc == GB_OK && i < r->ncopies; i++) {
+        gb__copy_geometry(&h->dev, &r->copies[i], &wide[i], cg[i], cl_[i]);
+        rc = gb_blas__kernel_get(h, pl->helpers, wide[i] ? "gb_copy4" : "gb_copy", &slots[COPY + i],
+                                 &ks[COPY + i]);
+    }
+    if (rc == GB_OK) {
+        gb_binding_t b = {.buf = {c->a, c->b, c->c, s->mem[0], s->mem[1], s->mem[2]},
+                          .ws = s->mem[3],
+                          .compute_units = h->dev.compute_units};
+        gb_problem_t kp = r->kernel;
+        kp.alpha = c->alpha;
+        kp.beta = c->beta;
+        char bmsg[512];
+        rc = gb__bind_args(ks[MAIN], f, r, &kp, &b, bmsg, sizeof bmsg);
+        if (rc == GB_OK && ks[REM])
+            rc = gb__bind_args(ks[REM], f, r, &kp, &b, bmsg, sizeof bmsg);
+        if (rc != GB_OK)
+            rc = gb_blas__fail(rc, "%s", bmsg);
+        cl_int err = CL_SUCCESS;
+        for (size_t i = 0; rc == GB_OK && err == CL_SUCCESS && i < r->ncopies; i++)
+            err = gb__copy_args(ks[COPY + i], wide[i], &r->copies[i], b.buf[r->copies[i].dst],
+                                b.buf[r->copies[i].src]);
+        /* In order: the copies in, the main kernel, its remainder, the copies out. The first
+         * command waits for the caller's list; the last gives the caller's event. */
+        typedef struct {
+            cl_kernel k;
+            const size_t *g, *l;
+        } cmd_t;
+        cmd_t cmd[2 + GB_ROUTE_MAX_COPIES];
+        size_t n = 0;
+        for (size_t i = 0; i < r->ncopies; i++)
+            if (!r->copies[i].post)
+                cmd[n++] = (cmd_t){ks[COPY + i], cg[i], cl_[i][0] ? cl_[i] : NULL};
+        cmd[n++] = (cmd_t){ks[MAIN], r->global, r->local_null ? NULL : r->local};
+        if (ks[REM])
+            cmd[n++] = (cmd_t){ks[REM], r->rem_global, r->rem_local};
+        for (size_t i = 0; i < r->ncopies; i++)
+            if (r->copies[i].post)
+                cmd[n++] = (cmd_t){ks[COPY + i], cg[i], cl_[i][0] ? cl_[i] : NULL};
+        for (size_t i = 0; rc == GB_OK && err == CL_SUCCESS && i < n; i++)
+            err = clEnqueueNDRangeKernel(q, cmd[i].k, 2, NULL, cmd[i].g, cmd[i].l,
+                                         i == 0 ? num_wait : 0, i == 0 ? wait : NULL,
+                                         i + 1 == n ? event : NULL);
+        if (rc == GB_OK && err != CL_SUCCESS)
+            rc = gb_blas__fail(GB_EOPENCL, "enqueueing kernel '%s' failed (%s)",
+                               gb_config_name(&pl->cfg), gb__cl_errname(err));
+    }
+    for (size_t i = 0; i < COPY + GB_ROUTE_MAX_COPIES; i++)
+        if (ks[i])
+            gb_blas__kernel_put(h, slots[i]);
+    gb_blas__plan_put(h, pl);
+    return rc;
+}
+
+static int gemm(const char *fn, gb_blas_t *h, gb_precision_t prec, gb_blas_layout_t layout,
+                gb_blas_trans_t ta, gb_blas_trans_t tb, size_t m, size_t n, size_t k, double alpha,
+                cl_mem a, size_t a_off, size_t lda, cl_mem b, size_t b_off, size_t ldb, double beta,
+                cl_mem c, size_t c_off, size_t ldc, cl_command_queue queue, cl_uint num_wait,
+                const cl_event *wait, cl_event *event)
+{
+    if (!h)
+        return gb_blas__fail(GB_EBADARG, "%s: argument 1 (handle) is NULL", fn);
+    call_t cl = {prec, 0, 0, 0, m, n, k, alpha, beta, a, b, c, a_off, b_off, c_off, lda, ldb, ldc};
+    int rc = check_shape(fn, &plain, layout, ta, tb, queue, num_wait, wait, &cl);
+    if (rc == GB_OK)
+        rc = check_buffers(fn, &plain, &cl, -1);
+    return rc == GB_OK ? enqueue_gemm(h, &cl, queue, num_wait, wait, event) : rc;
+}
+
+int gb_sgemm(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
+             gb_blas_trans_t trans_b, size_t m, size_t n, size_t k, float alpha, cl_mem a,
+             size_t a_off, size_t lda, cl_mem b, size_t b_off, size_t ldb, float beta, cl_mem c,
+             size_t c_off, size_t ldc, cl_command_queue queue, cl_uint num_wait,
+             const cl_event *wait, cl_event *event)
+{
+    return gemm("gb_sgemm", h, GB_PREC_S, layout, trans_a, trans_b, m, n, k, alpha, a, a_off, lda,
+                b, b_off, ldb, beta, c, c_off, ldc, queue, num_wait, wait, event);
+}
+
+int gb_dgemm(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
+             gb_blas_trans_t trans_b, size_t m, size_t n, size_t k, double alpha, cl_mem a,
+             size_t a_off, size_t lda, cl_mem b, size_t b_off, size_t ldb, double beta, cl_mem c,
+             size_t c_off, size_t ldc, cl_command_queue queue, cl_uint num_wait,
+             const cl_event *wait, cl_event *event)
+{
+    return gemm("gb_dgemm", h, GB_PREC_D, layout, trans_a, trans_b, m, n, k, alpha, a, a_off, lda,
+                b, b_off, ldb, beta, c, c_off, ldc, queue, num_wait, wait, event);
+}
+
+/* A batch: every item checked before any is enqueued; the items then go one GEMM each, the
+ * first after the wait list, the last giving the event. item(i) fills item i's scalars and
+ * offsets into the call. */
+typedef void (*item_fn)(const void *args, size_t i, call_t *c);
+
+static int batch(const char *fn, const argno_t *no, gb_blas_t *h, call_t *base,
+                 gb_blas_layout_t layout, gb_blas_trans_t ta, gb_blas_trans_t tb, size_t count,
+                 item_fn item, const void *args, cl_command_queue queue, cl_uint num_wait,
+                 const cl_event *wait, cl_event *event)
+{
+    if (!h)
+        return gb_blas__fail(GB_EBADARG, "%s: argument 1 (handle) is NULL", fn);
+    int rc = check_shape(fn, no, layout, ta, tb, queue, num_wait, wait, base);
+    for (size_t i = 0; rc == GB_OK && i < count; i++) {
+        call_t c = *base;
+        item(args, i, &c);
+        rc = check_buffers(fn, no, &c, (long)i);
+    }
+    if (rc != GB_OK)
+        return rc;
+    if (!count)
+        return event ? (clEnqueueMarkerWithWaitList(queue, num_wait, wait, event) == CL_SUCCESS
+                            ? GB_OK
+                            : gb_blas__fail(GB_EOPENCL, "enqueueing a marker failed"))
+                     : GB_OK;
+    for (size_t i = 0; rc == GB_OK && i < count; i++) {
+        call_t c = *base;
+        item(args, i, &c);
+        rc = enqueue_gemm(h, &c, queue, i == 0 ? num_wait : 0, i == 0 ? wait : NULL,
+                          i + 1 == count ? event : NULL);
+    }
+    return rc;
+}
+
+typedef struct batched_args {
+    const float *salphas, *sbetas;
+    const double *dalphas, *dbetas;
+    const size_t *a_offs, *b_offs, *c_offs;
+} batched_args_t;
+
+static void batched_item(const void *args, size_t i, call_t *c)
+{
+    const batched_args_t *ba = args;
+    c->alpha = ba->salphas ? (double)ba->salphas[i] : ba->dalphas[i];
+    c->beta = ba->sbetas ? (double)ba->sbetas[i] : ba->dbetas[i];
+    c->a_off = ba->a_offs[i];
+    c->b_off = ba->b_offs[i];
+    c->c_off = ba->c_offs[i];
+}
+
+static int batched_call(const char *fn, gb_blas_t *h, gb_precision_t prec, gb_blas_layout_t layout,
+                        gb_blas_trans_t ta, gb_blas_trans_t tb, size_t m, size_t n, size_t k,
+                        const batched_args_t *ba, cl_mem a, size_t lda, cl_mem b, size_t ldb,
+                        cl_mem c, size_t ldc, size_t count, cl_command_queue queue,
+                        cl_uint num_wait, const cl_event *wait, cl_event *event)
+{
+    const struct {
+        const void *p;
+        int no;
+        const char *name;
+    } arrays[] = {{ba->salphas ? (const void *)ba->salphas : ba->dalphas, 8, "alphas"},
+                  {ba->a_offs, 10, "a_offs"},
+                  {ba->b_offs, 13, "b_offs"},
+                  {ba->sbetas ? (const void *)ba->sbetas : ba->dbetas, 15, "betas"},
+                  {ba->c_offs, 17, "c_offs"}};
+    for (size_t i = 0; count && i < sizeof arrays / sizeof arrays[0]; i++)
+        if (!arrays[i].p)
+            return gb_blas__fail(GB_EBADARG, "%s: argument %d (%s) is NULL", fn, arrays[i].no,
+                                 arrays[i].name);
+    call_t base = {prec, 0, 0, 0, m, n, k, 1, 0, a, b, c, 0, 0, 0, lda, ldb, ldc};
+    return batch(fn, &batched, h, &base, layout, ta, tb, count, batched_item, ba, queue, num_wait,
+                 wait, event);
+}
+
+int gb_sgemm_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
+                     gb_blas_trans_t trans_b, size_t m, size_t n, size_t k, const float *alphas,
+                     cl_mem a, const size_t *a_offs, size_t lda, cl_mem b, const size_t *b_offs,
+                     size_t ldb, const float *betas, cl_mem c, const size_t *c_offs, size_t ldc,
+                     size_t count, cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
+                     cl_event *event)
+{
+    const batched_args_t ba = {alphas, betas, NULL, NULL, a_offs, b_offs, c_offs};
+    return batched_call("gb_sgemm_batched", h, GB_PREC_S, layout, trans_a, trans_b, m, n, k, &ba, a,
+                        lda, b, ldb, c, ldc, count, queue, num_wait, wait, event);
+}
+
+int gb_dgemm_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
+                     gb_blas_trans_t trans_b, size_t m, size_t n, size_t k, const double *alphas,
+                     cl_mem a, const size_t *a_offs, size_t lda, cl_mem b, const size_t *b_offs,
+                     size_t ldb, const double *betas, cl_mem c, const size_t *c_offs, size_t ldc,
+                     size_t count, cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
+                     cl_event *event)
+{
+    const batched_args_t ba = {NULL, NULL, alphas, betas, a_offs, b_offs, c_offs};
+    return batched_call("gb_dgemm_batched", h, GB_PREC_D, layout, trans_a, trans_b, m, n, k, &ba, a,
+                        lda, b, ldb, c, ldc, count, queue, num_wait, wait, event);
+}
+
+typedef struct strided_args {
+    size_t a_off, b_off, c_off, a_stride, b_stride, c_stride;
+} strided_args_t;
+
+static void strided_item(const void *args, size_t i, call_t *c)
+{
+    const strided_args_t *sa = args;
+    c->a_off = sa->a_off + i * sa->a_stride;
+    c->b_off = sa->b_off + i * sa->b_stride;
+    c->c_off = sa->c_off + i * sa->c_stride;
+}
+
+static int strided_call(const char *fn, gb_blas_t *h, gb_precision_t prec, gb_blas_layout_t layout,
+                        gb_blas_trans_t ta, gb_blas_trans_t tb, size_t m, size_t n, size_t k,
+                        double alpha, cl_mem a, size_t lda, cl_mem b, size_t ldb, double beta,
+                        cl_mem c, size_t ldc, const strided_args_t *sa, size_t count,
+                        cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
+                        cl_event *event)
+{
+    /* The last item's offsets must not wrap around. */
+    const size_t last = count ? count - 1 : 0;
+    if ((sa->a_stride && last > (SIZE_MAX - sa->a_off) / sa->a_stride) ||
+        (sa->b_stride && last > (SIZE_MAX - sa->b_off) / sa->b_stride) ||
+        (sa->c_stride && last > (SIZE_MAX - sa->c_off) / sa->c_stride))
+        return gb_blas__fail(GB_EOVERFLOW, "%s: count x stride overflows", fn);
+    call_t base = {prec, 0, 0, 0, m, n, k, alpha, beta, a, b, c, 0, 0, 0, lda, ldb, ldc};
+    return batch(fn, &strided, h, &base, layout, ta, tb, count, strided_item, sa, queue, num_wait,
+                 wait, event);
+}
+
+int gb_sgemm_strided_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
+                             gb_blas_trans_t trans_b, size_t m, size_t n, size_t k, float alpha,
+                             cl_mem a, size_t a_off, size_t lda, size_t a_stride, cl_mem b,
+                             size_t b_off, size_t ldb, size_t b_stride, float beta, cl_mem c,
+                             size_t c_off, size_t ldc, size_t c_stride, size_t count,
+                             cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
+                             cl_event *event)
+{
+    const strided_args_t sa = {a_off, b_off, c_off, a_stride, b_stride, c_stride};
+    return strided_call("gb_sgemm_strided_batched", h, GB_PREC_S, layout, trans_a, trans_b, m, n, k,
+                        alpha, a, lda, b, ldb, beta, c, ldc, &sa, count, queue, num_wait, wait,
+                        event);
+}
+
+int gb_dgemm_strided_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
+                             gb_blas_trans_t trans_b, size_t m, size_t n, size_t k, double alpha,
+                             cl_mem a, size_t a_off, size_t lda, size_t a_stride, cl_mem b,
+                             size_t b_off, size_t ldb, size_t b_stride, double beta, cl_mem c,
+                             size_t c_off, size_t ldc, size_t c_stride, size_t count,
+                             cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
+                             cl_event *event)
+{
+    const strided_args_t sa = {a_off, b_off, c_off, a_stride, b_stride, c_stride};
+    return strided_call("gb_dgemm_strided_batched", h, GB_PREC_D, layout, trans_a, trans_b, m, n, k,
+                        alpha, a, lda, b, ldb, beta, c, ldc, &sa, count, queue, num_wait, wait,
+                        event);
+}
+
+int gb_blas_chosen(gb_blas_t *h, char precision, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
+                   gb_blas_trans_t trans_b, size_t m, size_t n, size_t k, char *buf, size_t len)
+{
+    if (!h || !buf || !len)
+        return gb_blas__fail(GB_EBADARG, "gb_blas_chosen: argument %d (%s) is NULL or empty",
+                             !h ? 1 : 9, !h ? "handle" : "buf");
+    buf[0] = '\0';
+    if (precision != 's' && precision != 'd')
+        return gb_blas__fail(GB_EBADPRECISION,
+                             "gb_blas_chosen: argument 2 (precision) is '%c'; use 's' or 'd'",
+                             precision);
+    /* Any leading dimensions will do: the shape arguments are what is checked here. */
+    call_t c = {precision == 'd' ? GB_PREC_D : GB_PREC_S,
+                0,
+                0,
+                0,
+                m,
+                n,
+                k,
+                1,
+                0,
+                NULL,
+                NULL,
+                NULL,
+                0,
+                0,
+                0,
+                SIZE_MAX,
+                SIZE_MAX,
+                SIZE_MAX};
+    static const argno_t no = {3, 4, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    int rc = check_shape("gb_blas_chosen", &no, layout, trans_a, trans_b, (cl_command_queue)h, 0,
+                         NULL, &c);
+    if (rc != GB_OK)
+        return rc;
+    gb_problem_t p;
+    gb_problem_init(&p, c.prec, m ? m : 1, n ? n : 1, k ? k : 1);
+    p.layout = c.layout;
+    p.trans_a = c.ta;
+    p.trans_b = c.tb;
+    char msg[512];
+    if ((rc = gb_problem_check(&p, msg, sizeof msg)) != GB_OK)
+        return gb_blas__fail(rc, "gb_blas_chosen: %s", msg);
+    gb_config_t cfg;
+    return gb_blas__choose(h, &p, &cfg, buf, len);
+}

@@ -1,0 +1,305 @@
+/* tables.c: what the handle keeps between calls (blas_int.h): plans per problem, a pool of
+ * kernel objects per program, scratch buffers per queue, and the scale program. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "blas_int.h"
+
+static size_t bucket(const gb_plan_key_t *k)
+{
+    return (size_t)(gb__fnv1a64(k, sizeof *k, GB_FNV_BASIS) % GB_PLAN_BUCKETS);
+}
+
+static void plan_free(gb_plan_t *p)
+{
+    if (p->program)
+        clReleaseProgram(p->program);
+    if (p->helpers)
+        clReleaseProgram(p->helpers);
+    free(p);
+}
+
+/* Builds what the plan needs: the main program, the helpers' where the route copies, and one
+ * kernel to check the work-group the compiled kernel allows (register use). */
+static int plan_make(gb_blas_t *h, const gb_plan_key_t *key, const gb_problem_t *p, gb_plan_t **out)
+{
+    char msg[16384];
+    gb_plan_t *pl = calloc(1, sizeof *pl);
+    if (!pl)
+        return gb_blas__fail(GB_ENOMEM, "out of memory");
+    pl->key = *key;
+    pl->refs = 1;
+    int rc = gb_blas__choose(h, p, &pl->cfg, pl->chosen, sizeof pl->chosen);
+    if (rc == GB_OK &&
+        (rc = gb__route_plan(&pl->cfg, p, &h->dev, &pl->route, msg, sizeof msg)) != GB_OK)
+        rc = gb_blas__fail(rc, "%s", msg);
+    if (rc == GB_OK && (pl->route.image[0] || pl->route.image[1]))
+        rc = gb_blas__fail(GB_EUNSUPPORTED,
+                           "kernel '%s' would read images, which the library "
+                           "does not run",
+                           gb_config_name(&pl->cfg));
+    const gb_family_t *f = pl->cfg.family;
+    const char *prelude = gb__embedded("prelude.cl")->data;
+    double ms;
+    int hit;
+    if (rc == GB_OK && (rc = gb__program_get(h->ctx, f->name, prelude, f->source, pl->route.options,
+                                             1, &pl->program, &ms, &hit, msg, sizeof msg)) != GB_OK)
+        rc = gb_blas__fail(rc, "building kernel '%s': %s", gb_config_name(&pl->cfg), msg);
+    if (rc == GB_OK && pl->route.helper_options[0] &&
+        (rc = gb__program_get(h->ctx, "helpers", prelude, gb__embedded("helpers.cl")->data,
+                              pl->route.helper_options, 1, &pl->helpers, &ms, &hit, msg,
+                              sizeof msg)) != GB_OK)
+        rc = gb_blas__fail(rc, "building the helper passes: %s", msg);
+    size_t slot;
+    cl_kernel k;
+    if (rc == GB_OK && (rc = gb_blas__kernel_get(h, pl->program, f->entry, &slot, &k)) == GB_OK) {
+        size_t kmax = 0;
+        if (!pl->route.local_null &&
+            clGetKernelWorkGroupInfo(k, h->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax,
+                                     NULL) == CL_SUCCESS &&
+            kmax > 0 && pl->route.local[0] * pl->route.local[1] > kmax)
+            rc = gb_blas__fail(GB_EWGSIZE,
+                               "kernel '%s' as compiled allows work-groups of at most %zu "
+                               "work-items on this device, but its parameters ask for %zu x %zu; "
+                               "choose another configuration (gb_blas_set_kernel)",
+                               gb_config_name(&pl->cfg), kmax, pl->route.local[0],
+                               pl->route.local[1]);
+        gb_blas__kernel_put(h, slot);
+    }
+    if (rc != GB_OK) {
+        plan_free(pl);
+        return rc;
+    }
+    *out = pl;
+    return GB_OK;
+}
+
+int gb_blas__plan_get(gb_blas_t *h, const gb_plan_key_t *key, const gb_problem_t *p,
+                      gb_plan_t **out)
+{
+    const size_t b = bucket(key);
+    pthread_mutex_lock(&h->lock);
+    for (int w = 0; w < GB_PLAN_WAYS; w++) {
+        gb_plan_t *pl = h->plans[b][w];
+        if (pl && !memcmp(&pl->key, key, sizeof *key)) {
+            pl->refs++;
+            pthread_mutex_unlock(&h->lock);
+            *out = pl;
+            return GB_OK;
+        }
+    }
+    pthread_mutex_unlock(&h->lock);
+    /* Made outside the lock (it may build for seconds); a thread that made the same plan
+     * meanwhile wins, and this one goes. */
+    gb_plan_t *made;
+    int rc = plan_make(h, key, p, &made);
+    if (rc != GB_OK)
+        return rc;
+    pthread_mutex_lock(&h->lock);
+    for (int w = 0; w < GB_PLAN_WAYS; w++) {
+        gb_plan_t *pl = h->plans[b][w];
+        if (pl && !memcmp(&pl->key, key, sizeof *key)) {
+            pl->refs++;
+            pthread_mutex_unlock(&h->lock);
+            plan_free(made);
+            *out = pl;
+            return GB_OK;
+        }
+    }
+    /* The newest first; the oldest leaves (freed once its last call is done with it). */
+    gb_plan_t *old = h->plans[b][GB_PLAN_WAYS - 1];
+    memmove(&h->plans[b][1], &h->plans[b][0], (GB_PLAN_WAYS - 1) * sizeof made);
+    h->plans[b][0] = made;
+    made->refs++;
+    const int free_old = old && --old->refs == 0;
+    pthread_mutex_unlock(&h->lock);
+    if (free_old)
+        plan_free(old);
+    *out = made;
+    return GB_OK;
+}
+
+void gb_blas__plan_put(gb_blas_t *h, gb_plan_t *plan)
+{
+    pthread_mutex_lock(&h->lock);
+    const int last = --plan->refs == 0;
+    pthread_mutex_unlock(&h->lock);
+    if (last)
+        plan_free(plan);
+}
+
+int gb_blas__kernel_get(gb_blas_t *h, cl_program program, const char *entry, size_t *slot,
+                        cl_kernel *out)
+{
+    pthread_mutex_lock(&h->lock);
+    for (size_t i = 0; i < h->nslots; i++) {
+        gb_kslot_t *s = &h->slots[i];
+        if (!s->busy && s->program == program && !strcmp(s->entry, entry)) {
+            s->busy = 1;
+            *slot = i;
+            *out = s->kernel;
+            pthread_mutex_unlock(&h->lock);
+            return GB_OK;
+        }
+    }
+    cl_int err;
+    cl_kernel k = clCreateKernel(program, entry, &err);
+    if (err != CL_SUCCESS) {
+        pthread_mutex_unlock(&h->lock);
+        return gb_blas__fail(GB_EMETADATA, "no kernel named '%s' in its program (%s)", entry,
+                             gb__cl_errname(err));
+    }
+    if (gb__grow(&h->slots, &h->capslots, h->nslots + 1, sizeof *h->slots) != GB_OK) {
+        pthread_mutex_unlock(&h->lock);
+        clReleaseKernel(k);
+        return gb_blas__fail(GB_ENOMEM, "out of memory");
+    }
+    clRetainProgram(program); /* the slot outlives the plan that made it */
+    h->slots[h->nslots] = (gb_kslot_t){program, entry, k, 1};
+    *slot = h->nslots++;
+    *out = k;
+    pthread_mutex_unlock(&h->lock);
+    return GB_OK;
+}
+
+void gb_blas__kernel_put(gb_blas_t *h, size_t slot)
+{
+    pthread_mutex_lock(&h->lock);
+    h->slots[slot].busy = 0;
+    pthread_mutex_unlock(&h->lock);
+}
+
+/* A queue's first use: of the handle's context and device, and in order. */
+static int queue_ok(gb_blas_t *h, cl_command_queue q)
+{
+    cl_context c = NULL;
+    cl_device_id d = NULL;
+    cl_command_queue_properties props = 0;
+    cl_int err = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof c, &c, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof d, &d, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
+    if (err != CL_SUCCESS)
+        return gb_blas__fail(GB_EBADQUEUE,
+                             "the queue cannot be queried (%s); pass a valid "
+                             "cl_command_queue",
+                             gb__cl_errname(err));
+    if (c != h->cl || d != h->device)
+        return gb_blas__fail(GB_EBADQUEUE,
+                             "the queue is not of the handle's %s; make it on "
+                             "the context and device the handle was opened on",
+                             c != h->cl ? "context" : "device");
+    if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+        return gb_blas__fail(GB_EBADQUEUE, "the queue executes out of order; the library needs "
+                                           "an in-order queue");
+    return GB_OK;
+}
+
+int gb_blas__scratch(gb_blas_t *h, cl_command_queue queue, const size_t bytes[4],
+                     gb_scratch_t **out)
+{
+    gb_scratch_t *s = NULL;
+    pthread_mutex_lock(&h->lock);
+    for (size_t i = 0; i < h->nscratch && !s; i++)
+        if (h->scratch[i]->queue == queue)
+            s = h->scratch[i];
+    pthread_mutex_unlock(&h->lock);
+    if (!s) {
+        int rc = queue_ok(h, queue);
+        if (rc != GB_OK)
+            return rc;
+        if (!(s = calloc(1, sizeof *s)))
+            return gb_blas__fail(GB_ENOMEM, "out of memory");
+        clRetainCommandQueue(queue);
+        s->queue = queue;
+        pthread_mutex_lock(&h->lock);
+        rc = gb__grow(&h->scratch, &h->capscratch, h->nscratch + 1, sizeof *h->scratch);
+        if (rc == GB_OK)
+            h->scratch[h->nscratch++] = s;
+        pthread_mutex_unlock(&h->lock);
+        if (rc != GB_OK) {
+            clReleaseCommandQueue(queue);
+            free(s);
+            return gb_blas__fail(GB_ENOMEM, "out of memory");
+        }
+    }
+    /* Only this queue's calls touch s, one at a time: no lock. A buffer replaced while earlier
+     * commands still use it lives until they finish (clReleaseMemObject). */
+    for (int i = 0; i < 4; i++) {
+        if (bytes[i] <= s->bytes[i])
+            continue;
+        if (s->mem[i])
+            clReleaseMemObject(s->mem[i]);
+        s->mem[i] = NULL;
+        s->bytes[i] = 0;
+        cl_int err;
+        s->mem[i] = clCreateBuffer(h->cl, CL_MEM_READ_WRITE, bytes[i], NULL, &err);
+        if (err != CL_SUCCESS)
+            return gb_blas__fail(GB_EOPENCL, "allocating %zu bytes of scratch space failed (%s)",
+                                 bytes[i], gb__cl_errname(err));
+        s->bytes[i] = bytes[i];
+    }
+    *out = s;
+    return GB_OK;
+}
+
+int gb_blas__scale_program(gb_blas_t *h, gb_precision_t prec, cl_program *out)
+{
+    pthread_mutex_lock(&h->lock);
+    *out = h->scale[prec];
+    pthread_mutex_unlock(&h->lock);
+    if (*out)
+        return GB_OK;
+    char msg[16384], options[32];
+    double ms;
+    int hit;
+    cl_program p;
+    snprintf(options, sizeof options, "-DGB_PRECISION=%d", prec == GB_PREC_D ? 64 : 32);
+    int rc =
+        gb__program_get(h->ctx, "scale", gb__embedded("prelude.cl")->data,
+                        gb__embedded("scale.cl")->data, options, 1, &p, &ms, &hit, msg, sizeof msg);
+    if (rc != GB_OK)
+        return gb_blas__fail(rc, "building the scaling kernel: %s", msg);
+    pthread_mutex_lock(&h->lock);
+    if (h->scale[prec])
+        clReleaseProgram(p); /* another thread's came first */
+    else
+        h->scale[prec] = p;
+    *out = h->scale[prec];
+    pthread_mutex_unlock(&h->lock);
+    return GB_OK;
+}
+
+void gb_blas__tables_free(gb_blas_t *h)
+{
+    pthread_mutex_lock(&h->lock);
+    for (size_t b = 0; b < GB_PLAN_BUCKETS; b++)
+        for (int w = 0; w < GB_PLAN_WAYS; w++) {
+            gb_plan_t *pl = h->plans[b][w];
+            h->plans[b][w] = NULL;
+            if (pl && --pl->refs == 0)
+                plan_free(pl);
+        }
+    pthread_mutex_unlock(&h->lock);
+}
+
+void gb_blas__pools_free(gb_blas_t *h)
+{
+    for (size_t i = 0; i < h->nslots; i++) {
+        clReleaseKernel(h->slots[i].kernel);
+        clReleaseProgram(h->slots[i].program);
+    }
+    free(h->slots);
+    for (size_t i = 0; i < h->nscratch; i++) {
+        for (int j = 0; j < 4; j++)
+            if (h->scratch[i]->mem[j])
+                clReleaseMemObject(h->scratch[i]->mem[j]);
+        clReleaseCommandQueue(h->scratch[i]->queue);
+        free(h->scratch[i]);
+    }
+    free(h->scratch);
+    for (int p = 0; p < 2; p++)
+        if (h->scale[p])
+            clReleaseProgram(h->scale[p]);
+}

@@ -1,0 +1,443 @@
+/* blas_calls.c: the library's GEMM call (gemmbench_blas.h) on the default device, through its
+ * public header alone and linked against the shared library: every layout and transposition at
+ * shapes that straddle tiles, leading-dimension padding and offsets, alpha and beta (0 included,
+ * with NaN in C that beta = 0 must not read), BLAS's quick returns (M, N or K of 0), batched and
+ * strided-batched calls, asynchrony (a call gated by a user event returns before the event is
+ * set), and bad arguments refused before anything is enqueued, each with its own code. Results
+ * are checked against a double-precision product on the host, element by element, with the
+ * bound gamma_(K+2) (|alpha| |A| |B| + |beta| |C|) (docs/methodology.md). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemmbench_blas.h"
+
+static int failures, checks;
+
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        checks++;                                                                                  \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            fprintf(stderr, "%s:%d: CHECK failed: %s (%s)\n", __FILE__, __LINE__, #cond,           \
+                    gb_blas_errmsg());                                                             \
+        }                                                                                          \
+    } while (0)
+
+static gb_blas_t *h;
+static cl_context ctx;
+static cl_command_queue q;
+
+static unsigned long long rng = 88172645463325252ull;
+static double uniform(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (double)(rng >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+}
+
+typedef struct gemm_case {
+    char prec;
+    gb_blas_layout_t layout;
+    gb_blas_trans_t ta, tb;
+    size_t m, n, k, pad, off; /* ld = minimum + pad; every operand at offset off */
+    double alpha, beta;
+} gemm_case_t;
+
+static size_t at(gb_blas_layout_t layout, size_t ld, size_t r, size_t c)
+{
+    return layout == GB_BLAS_ROW_MAJOR ? r * ld + c : c * ld + r;
+}
+
+/* Stored rows and columns of op^-1 of an rows x cols operand. */
+static void stored(gb_blas_trans_t t, size_t rows, size_t cols, size_t *sr, size_t *sc)
+{
+    *sr = t == GB_BLAS_NO_TRANS ? rows : cols;
+    *sc = t == GB_BLAS_NO_TRANS ? cols : rows;
+}
+
+static cl_mem upload(const double *v, size_t elems, size_t es)
+{
+    unsigned char *buf = malloc(elems * es);
+    for (size_t i = 0; i < elems; i++) {
+        if (es == 4) {
+            const float f = (float)v[i];
+            memcpy(buf + 4 * i, &f, 4);
+        } else {
+            memcpy(buf + 8 * i, &v[i], 8);
+        }
+    }
+    cl_int err;
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, elems * es, buf, &err);
+    free(buf);
+    return err == CL_SUCCESS ? m : NULL;
+}
+
+static void download(cl_mem m, double *v, size_t elems, size_t es)
+{
+    unsigned char *buf = malloc(elems * es);
+    clEnqueueReadBuffer(q, m, CL_TRUE, 0, elems * es, buf, 0, NULL, NULL);
+    for (size_t i = 0; i < elems; i++) {
+        if (es == 4) {
+            float f;
+            memcpy(&f, buf + 4 * i, 4);
+            v[i] = f;
+        } else {
+            memcpy(&v[i], buf + 8 * i, 8);
+        }
+    }
+    free(buf);
+}
+
+/* Inputs rounded to the precision, so that the host's product is of what the device read. */
+static void fill(double *v, size_t n, size_t es)
+{
+    for (size_t i = 0; i < n; i++)
+        v[i] = es == 4 ? (double)(float)uniform() : uniform();
+}
+
+/* Runs one case (count items of a strided batch when count > 1) and checks every element of C,
+ * and that nothing outside the items' C was written. */
+static void run_case(const gemm_case_t *g, size_t count, int strided)
+{
+    const size_t es = g->prec == 's' ? 4 : 8;
+    size_t ar, ac, br, bc;
+    stored(g->ta, g->m, g->k, &ar, &ac);
+    stored(g->tb, g->k, g->n, &br, &bc);
+    const int row = g->layout == GB_BLAS_ROW_MAJOR;
+    const size_t lda = (row ? ac : ar) + g->pad + (ac == 0 || ar == 0),
+                 ldb = (row ? bc : br) + g->pad + (bc == 0 || br == 0);
+    const size_t ldc = (row ? g->n : g->m) + g->pad + (g->n == 0 || g->m == 0);
+    const size_t sa = g->off + lda * (row ? ar : ac) + 3, sb = g->off + ldb * (row ? br : bc) + 3,
+                 sc = g->off + ldc * (row ? g->m : g->n) + 3;
+    const size_t na = sa * count, nb = sb * count, nc = sc * count;
+    double *a = malloc(na * sizeof *a), *b = malloc(nb * sizeof *b), *c = malloc(nc * sizeof *c);
+    double *out = malloc(nc * sizeof *out);
+    fill(a, na, es);
+    fill(b, nb, es);
+    fill(c, nc, es);
+    if (g->beta == 0.0) /* beta = 0: C is not read, so NaN there must not come out */
+        for (size_t i = 0; i < nc; i++)
+            c[i] = NAN;
+    cl_mem ma = upload(a, na, es), mb = upload(b, nb, es), mc = upload(c, nc, es);
+    int rc;
+    if (count > 1 && strided)
+        rc = g->prec == 's'
+                 ? gb_sgemm_strided_batched(h, g->layout, g->ta, g->tb, g->m, g->n, g->k,
+                                            (float)g->alpha, ma, g->off, lda, sa, mb, g->off, ldb,
+                                            sb, (float)g->beta, mc, g->off, ldc, sc, count, q, 0,
+                                            NULL, NULL)
+                 : gb_dgemm_strided_batched(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, g->alpha,
+                                            ma, g->off, lda, sa, mb, g->off, ldb, sb, g->beta, mc,
+                                            g->off, ldc, sc, count, q, 0, NULL, NULL);
+    else if (count > 1) {
+        size_t ao[8], bo[8], co[8];
+        float fa[8], fb[8];
+        double da[8], db[8];
+        for (size_t i = 0; i < count; i++) {
+            ao[i] = g->off + i * sa;
+            bo[i] = g->off + i * sb;
+            co[i] = g->off + i * sc;
+            fa[i] = (float)g->alpha;
+            fb[i] = (float)g->beta;
+            da[i] = g->alpha;
+            db[i] = g->beta;
+        }
+        rc = g->prec == 's'
+                 ? gb_sgemm_batched(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, fa, ma, ao, lda,
+                                    mb, bo, ldb, fb, mc, co, ldc, count, q, 0, NULL, NULL)
+                 : gb_dgemm_batched(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, da, ma, ao, lda,
+                                    mb, bo, ldb, db, mc, co, ldc, count, q, 0, NULL, NULL);
+    } else {
+        rc = g->prec == 's'
+                 ? gb_sgemm(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, (float)g->alpha, ma,
+                            g->off, lda, mb, g->off, ldb, (float)g->beta, mc, g->off, ldc, q, 0,
+                            NULL, NULL)
+                 : gb_dgemm(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, g->alpha, ma, g->off, lda,
+                            mb, g->off, ldb, g->beta, mc, g->off, ldc, q, 0, NULL, NULL);
+    }
+    CHECK(rc == GB_OK);
+    clFinish(q);
+    download(mc, out, nc, es);
+    const double u = es == 4 ? ldexp(1.0, -24) : ldexp(1.0, -53);
+    const double gamma = (double)(g->k + 2) * u / (1.0 - (double)(g->k + 2) * u);
+    size_t bad = 0, touched = 0;
+    for (size_t it = 0; it < count; it++) {
+        const double *A = a + it * sa + g->off, *B = b + it * sb + g->off;
+        const double *C = c + it * sc + g->off, *O = out + it * sc + g->off;
+        for (size_t i = 0; i < g->m; i++)
+            for (size_t j = 0; j < g->n; j++) {
+                double s = 0, s_abs = 0;
+                for (size_t p = 0; p < g->k; p++) {
+                    const double x = g->ta == GB_BLAS_NO_TRANS ? A[at(g->layout, lda, i, p)]
+                                                               : A[at(g->layout, lda, p, i)];
+                    const double y = g->tb == GB_BLAS_NO_TRANS ? B[at(g->layout, ldb, p, j)]
+                                                               : B[at(g->layout, ldb, j, p)];
+                    s += x * y;
+                    s_abs += fabs(x * y);
+                }
+                const double c0 = g->beta == 0.0 ? 0.0 : C[at(g->layout, ldc, i, j)];
+                const double ref = g->alpha * s + g->beta * c0;
+                const double bound = gamma * (fabs(g->alpha) * s_abs + fabs(g->beta * c0)) +
+                                     (es == 4 ? 1e-30 : 1e-300);
+                const double got = O[at(g->layout, ldc, i, j)];
+                if (!(fabs(got - ref) <= bound)) {
+                    if (!bad)
+                        fprintf(stderr, "  item %zu (%zu,%zu): %.9g, expected %.9g (bound %.3g)\n",
+                                it, i, j, got, ref, bound);
+                    bad++;
+                }
+            }
+    }
+    /* Elements of the buffer outside every item's C keep their value. */
+    for (size_t i = 0; i < nc; i++) {
+        const size_t it = i / sc, e = i % sc;
+        int inside = 0;
+        if (e >= g->off) {
+            const size_t rel = e - g->off, outer = rel / ldc, inner = rel % ldc;
+            inside = outer < (row ? g->m : g->n) && inner < (row ? g->n : g->m);
+        }
+        (void)it;
+        if (!inside && !(out[i] == c[i] || (isnan(out[i]) && isnan(c[i]))))
+            touched++;
+    }
+    if (bad || touched)
+        fprintf(stderr,
+                "case %c %s %c%c m=%zu n=%zu k=%zu pad=%zu off=%zu alpha=%g beta=%g x%zu%s: %zu "
+                "wrong, %zu outside C written\n",
+                g->prec, row ? "row" : "col", g->ta == GB_BLAS_NO_TRANS ? 'N' : 'T',
+                g->tb == GB_BLAS_NO_TRANS ? 'N' : 'T', g->m, g->n, g->k, g->pad, g->off, g->alpha,
+                g->beta, count, strided ? " strided" : "", bad, touched);
+    CHECK(bad == 0);
+    CHECK(touched == 0);
+    clReleaseMemObject(ma);
+    clReleaseMemObject(mb);
+    clReleaseMemObject(mc);
+    free(a);
+    free(b);
+    free(c);
+    free(out);
+}
+
+static void test_shapes(void)
+{
+    static const size_t dims[][3] = {{1, 1, 1},     {7, 5, 3},      {64, 64, 64},  {65, 63, 33},
+                                     {33, 130, 17}, {128, 96, 200}, {257, 31, 129}};
+    static const double scalars[][2] = {{1, 0}, {-1.5, 0.5}, {0.5, 1}};
+    const gb_blas_layout_t layouts[] = {GB_BLAS_ROW_MAJOR, GB_BLAS_COL_MAJOR};
+    const gb_blas_trans_t trans[] = {GB_BLAS_NO_TRANS, GB_BLAS_TRANS};
+    size_t n = 0;
+    for (int p = 0; p < 2; p++)
+        for (int l = 0; l < 2; l++)
+            for (int ta = 0; ta < 2; ta++)
+                for (int tb = 0; tb < 2; tb++) {
+                    const size_t d = n % (sizeof dims / sizeof dims[0]);
+                    const size_t s = n % 3;
+                    gemm_case_t g = {p ? 'd' : 's', layouts[l],    trans[ta],    trans[tb],
+                                     dims[d][0],    dims[d][1],    dims[d][2],   n % 2 ? 3 : 0,
+                                     n % 3 ? 5 : 0, scalars[s][0], scalars[s][1]};
+                    run_case(&g, 1, 0);
+                    /* and one more size each, to straddle tiles on every route */
+                    const size_t d2 = (n + 3) % (sizeof dims / sizeof dims[0]);
+                    g.m = dims[d2][0];
+                    g.n = dims[d2][1];
+                    g.k = dims[d2][2];
+                    run_case(&g, 1, 0);
+                    n++;
+                }
+}
+
+static void test_quick_returns(void)
+{
+    /* K = 0: C = beta C; alpha = 0: the same, A and B unread; M or N = 0: nothing. */
+    const gemm_case_t cases[] = {
+        {'s', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 9, 7, 0, 1, 2, 1.0, 2.0},
+        {'d', GB_BLAS_COL_MAJOR, GB_BLAS_TRANS, GB_BLAS_NO_TRANS, 9, 7, 0, 0, 0, 1.0, 0.0},
+        {'s', GB_BLAS_COL_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_TRANS, 9, 7, 5, 2, 1, 0.0, -0.5},
+        {'d', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 9, 7, 5, 0, 0, 0.0, 1.0},
+        {'s', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 0, 7, 5, 0, 0, 1.0, 0.5},
+        {'d', GB_BLAS_COL_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 9, 0, 5, 0, 0, 1.0, 0.5},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        run_case(&cases[i], 1, 0);
+    /* With M = 0 the event is still a valid event (a marker). */
+    cl_event ev = NULL;
+    cl_int err;
+    cl_mem c = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
+    CHECK(gb_sgemm(h, GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 0, 4, 4, 1.0f, NULL, 0,
+                   4, NULL, 0, 4, 0.0f, c, 0, 4, q, 0, NULL, &ev) == GB_OK);
+    CHECK(ev != NULL && clWaitForEvents(1, &ev) == CL_SUCCESS);
+    if (ev)
+        clReleaseEvent(ev);
+    clReleaseMemObject(c);
+}
+
+static void test_batches(void)
+{
+    const gemm_case_t g = {
+        's', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_TRANS, 17, 23, 9, 1, 3, 0.75, 0.25};
+    run_case(&g, 5, 0);
+    run_case(&g, 5, 1);
+    const gemm_case_t d = {
+        'd', GB_BLAS_COL_MAJOR, GB_BLAS_TRANS, GB_BLAS_NO_TRANS, 16, 8, 40, 0, 0, 1.0, 0.0};
+    run_case(&d, 4, 0);
+    run_case(&d, 3, 1);
+}
+
+/* A call gated by a user event: it must return with its commands enqueued, not run. */
+static void test_async(void)
+{
+    const size_t n = 96;
+    cl_int err;
+    float *host = malloc(n * n * sizeof *host);
+    for (size_t i = 0; i < n * n; i++)
+        host[i] = (float)(i % 7) - 3.0f;
+    cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * n * 4, host, &err);
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * n * 4, host, &err);
+    cl_mem c = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * n * 4, NULL, &err);
+    cl_event gate = clCreateUserEvent(ctx, &err), done = NULL;
+    CHECK(err == CL_SUCCESS);
+    CHECK(gb_sgemm(h, GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, n, n, n, 1.0f, a, 0, n,
+                   b, 0, n, 0.0f, c, 0, n, q, 1, &gate, &done) == GB_OK);
+    cl_int status = CL_COMPLETE;
+    CHECK(done != NULL);
+    if (done)
+        clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+    CHECK(status != CL_COMPLETE); /* it cannot have run: the gate is still shut */
+    clSetUserEventStatus(gate, CL_COMPLETE);
+    CHECK(done && clWaitForEvents(1, &done) == CL_SUCCESS);
+    float *out = malloc(n * n * sizeof *out);
+    clEnqueueReadBuffer(q, c, CL_TRUE, 0, n * n * 4, out, 0, NULL, NULL);
+    size_t bad = 0; /* small integers: the product is exact */
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            double s = 0;
+            for (size_t p = 0; p < n; p++)
+                s += (double)host[i * n + p] * (double)host[p * n + j];
+            bad += out[i * n + j] != (float)s;
+        }
+    CHECK(bad == 0);
+    clReleaseEvent(gate);
+    if (done)
+        clReleaseEvent(done);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    clReleaseMemObject(c);
+    free(host);
+    free(out);
+}
+
+/* Each bad argument has its code, and its message names it; nothing is enqueued. */
+static void test_bad_arguments(void)
+{
+    cl_int err;
+    cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 16 * 16 * 4, NULL, &err);
+    cl_mem small = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 8 * 4, NULL, &err);
+    const gb_blas_layout_t R = GB_BLAS_ROW_MAJOR;
+    const gb_blas_trans_t N = GB_BLAS_NO_TRANS;
+    CHECK(gb_sgemm(NULL, R, N, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, a, 0, 4, q, 0, NULL, NULL) ==
+          GB_EBADARG);
+    CHECK(gb_sgemm(h, (gb_blas_layout_t)7, N, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, a, 0, 4, q, 0,
+                   NULL, NULL) == GB_EBADLAYOUT);
+    CHECK(strstr(gb_blas_errmsg(), "argument 2 (layout)") != NULL);
+    CHECK(gb_sgemm(h, R, (gb_blas_trans_t)0, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, a, 0, 4, q, 0,
+                   NULL, NULL) == GB_EBADTRANS);
+    CHECK(gb_sgemm(h, R, N, N, 4, 4, 5, 1, a, 0, 4, a, 0, 4, 0, a, 0, 4, q, 0, NULL, NULL) ==
+          GB_EBADLDA);
+    CHECK(strstr(gb_blas_errmsg(), "argument 11 (lda)") != NULL);
+    CHECK(gb_sgemm(h, R, N, N, 4, 6, 4, 1, a, 0, 4, a, 0, 5, 0, a, 0, 6, q, 0, NULL, NULL) ==
+          GB_EBADLDB);
+    CHECK(gb_dgemm(h, GB_BLAS_COL_MAJOR, N, N, 6, 4, 4, 1, a, 0, 6, a, 0, 4, 0, a, 0, 5, q, 0, NULL,
+                   NULL) == GB_EBADLDC);
+    CHECK(strstr(gb_blas_errmsg(), "argument 18 (ldc)") != NULL);
+    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, a, 0, 4, NULL, 0, NULL, NULL) ==
+          GB_EBADQUEUE);
+    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, a, 0, 4, q, 2, NULL, NULL) ==
+          GB_EBADARG);
+    CHECK(strstr(gb_blas_errmsg(), "argument 21 (wait)") != NULL);
+    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, NULL, 0, 4, a, 0, 4, 0, a, 0, 4, q, 0, NULL, NULL) ==
+          GB_EBADBUFFER);
+    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, a, 0, 4, small, 0, 4, 0, a, 0, 4, q, 0, NULL, NULL) ==
+          GB_EBADBUFFER);
+    CHECK(strstr(gb_blas_errmsg(), "argument 12 (b)") != NULL);
+    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, a, 250, 4, a, 0, 4, 0, a, 0, 4, q, 0, NULL, NULL) ==
+          GB_EBADBUFFER);
+    size_t offs[2] = {0, 0};
+    float one[2] = {1, 1};
+    CHECK(gb_sgemm_batched(h, R, N, N, 2, 2, 2, one, a, offs, 2, a, NULL, 2, one, a, offs, 2, 2, q,
+                           0, NULL, NULL) == GB_EBADARG);
+    CHECK(strstr(gb_blas_errmsg(), "argument 13 (b_offs)") != NULL);
+    CHECK(gb_sgemm_strided_batched(h, R, N, N, 4, 4, 4, 1, a, 0, 4, 16, a, 0, 4, 16, 0, a, 0, 4, 16,
+                                   20, q, 0, NULL, NULL) == GB_EBADBUFFER);
+    CHECK(strstr(gb_blas_errmsg(), "batch item 16") != NULL);
+    /* An out-of-order queue is refused. */
+    cl_device_id dev = gb_blas_device(h);
+    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+    cl_command_queue ooo = clCreateCommandQueueWithProperties(ctx, dev, props, &err);
+    if (err == CL_SUCCESS) {
+        CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, a, 0, 4, ooo, 0, NULL, NULL) ==
+              GB_EBADQUEUE);
+        clReleaseCommandQueue(ooo);
+    }
+    clReleaseMemObject(a);
+    clReleaseMemObject(small);
+}
+
+static void test_override(void)
+{
+    char buf[512];
+    CHECK(gb_blas_chosen(h, 's', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 256, 256,
+                         256, buf, sizeof buf) == GB_OK);
+    printf("auto at 256^3 (s): %s\n", buf);
+    CHECK(gb_blas_set_kernel(h, "no_such_kernel", NULL) == GB_ENOKERNEL);
+    CHECK(gb_blas_set_kernel(h, "naive", "NOPE=3") == GB_EBADPARAM);
+    CHECK(gb_blas_set_kernel(h, "xgemm", "MWG=64 NWG=64 KWG=16") == GB_OK);
+    CHECK(gb_blas_chosen(h, 's', GB_BLAS_COL_MAJOR, GB_BLAS_TRANS, GB_BLAS_NO_TRANS, 100, 90, 80,
+                         buf, sizeof buf) == GB_OK);
+    CHECK(strncmp(buf, "xgemm ", 6) == 0 && strstr(buf, "MWG=64") && strstr(buf, "set on"));
+    const gemm_case_t g = {
+        's', GB_BLAS_COL_MAJOR, GB_BLAS_TRANS, GB_BLAS_NO_TRANS, 100, 90, 80, 2, 1, 1.0, -1.0};
+    run_case(&g, 1, 0);
+    CHECK(gb_blas_set_kernel(h, "naive", NULL) == GB_OK);
+    const gemm_case_t d = {
+        'd', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_TRANS, 33, 17, 9, 0, 0, 2.0, 0.0};
+    run_case(&d, 1, 0);
+    CHECK(gb_blas_set_kernel(h, NULL, NULL) == GB_OK);
+    CHECK(gb_blas_chosen(h, 'x', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 1, 1, 1,
+                         buf, sizeof buf) == GB_EBADPRECISION);
+}
+
+int main(void)
+{
+    /* Opened by name, as the tool's -p/-d: PoCL where it is there, else the first device. */
+    int rc = gb_blas_open_device(&h, getenv("GB_TEST_PLATFORM"), getenv("GB_TEST_DEVICE"));
+    if (rc != GB_OK) {
+        fprintf(stderr, "no device: %s\n", gb_blas_errmsg());
+        return 77;
+    }
+    ctx = gb_blas_context(h);
+    q = gb_blas_queue(h);
+    test_shapes();
+    test_quick_returns();
+    test_batches();
+    test_async();
+    test_bad_arguments();
+    test_override();
+    /* A handle on the caller's own context and device. */
+    gb_blas_t *h2;
+    CHECK(gb_blas_open(&h2, ctx, gb_blas_device(h)) == GB_OK);
+    gb_blas_close(h2);
+    CHECK(gb_blas_open(&h2, NULL, gb_blas_device(h)) == GB_EBADARG && h2 == NULL);
+    gb_blas_t *keep = h;
+    CHECK(gb_blas_open(&h, ctx, gb_blas_device(keep)) == GB_OK);
+    const gemm_case_t g = {
+        'd', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 40, 50, 60, 0, 0, 1.0, 1.0};
+    run_case(&g, 1, 0);
+    gb_blas_close(h);
+    h = keep;
+    gb_blas_close(h);
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures ? 1 : 0;
+}
