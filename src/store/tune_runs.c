@@ -28,7 +28,7 @@ int gb_store_tune_run_begin(gb_store_t *st, gb_tune_run_t *run)
     const char *bad = !run->kernel[0]                        ? "kernel (empty)"
                       : !run->strategy[0]                    ? "strategy (empty)"
                       : (unsigned)run->precision > GB_PREC_D ? "precision"
-                      : !gb_select__layout_ok(run->layout)    ? "layout (row-NN, ..., col-TT)"
+                      : !gb_select__layout_ok(run->layout)   ? "layout (row-NN, ..., col-TT)"
                       : !run->m || !run->n || !run->k        ? "m, n, k (each 1 or more)"
                       : run->winner[0] && !gb_select__is_id(run->winner)
                           ? "winner (a point id, or empty)"

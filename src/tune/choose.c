@@ -29,7 +29,9 @@ int gb_auto_open(gb_auto_t *a, const gb_registry_t *reg, gb_store_t *st, char *m
     a->reg = reg;
     a->chooser.choose = choose;
     a->chooser.user = a;
-    int rc = gb_tuned_load_shipped(&a->db) == GB_OK ? GB_OK : gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+    int rc = gb_tuned_load_shipped(&a->db) == GB_OK
+                 ? GB_OK
+                 : gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
     if (rc == GB_OK && st)
         rc = gb_tuned_load_store(&a->db, st, msg, msglen);
     if (rc != GB_OK)
