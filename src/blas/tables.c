@@ -74,21 +74,28 @@ static int plan_make(gb_blas_t *h, const gb_plan_key_t *key, const gb_problem_t 
     return GB_OK;
 }
 
+/* The plan of key in bucket b, with a reference taken for the caller, or NULL; under the lock. */
+static gb_plan_t *take(gb_blas_t *h, size_t b, const gb_plan_key_t *key)
+{
+    for (int w = 0; w < GB_PLAN_WAYS; w++) {
+        gb_plan_t *pl = h->plans[b][w];
+        if (pl && !memcmp(&pl->key, key, sizeof *key)) {
+            pl->refs++;
+            return pl;
+        }
+    }
+    return NULL;
+}
+
 int gb_blas__plan_get(gb_blas_t *h, const gb_plan_key_t *key, const gb_problem_t *p,
                       gb_plan_t **out)
 {
     const size_t b = bucket(key);
     pthread_mutex_lock(&h->lock);
-    for (int w = 0; w < GB_PLAN_WAYS; w++) {
-        gb_plan_t *pl = h->plans[b][w];
-        if (pl && !memcmp(&pl->key, key, sizeof *key)) {
-            pl->refs++;
-            pthread_mutex_unlock(&h->lock);
-            *out = pl;
-            return GB_OK;
-        }
-    }
+    *out = take(h, b, key);
     pthread_mutex_unlock(&h->lock);
+    if (*out)
+        return GB_OK;
     /* Made outside the lock (it may build for seconds); a thread that made the same plan
      * meanwhile wins, and this one goes. */
     gb_plan_t *made;
@@ -96,15 +103,10 @@ int gb_blas__plan_get(gb_blas_t *h, const gb_plan_key_t *key, const gb_problem_t
     if (rc != GB_OK)
         return rc;
     pthread_mutex_lock(&h->lock);
-    for (int w = 0; w < GB_PLAN_WAYS; w++) {
-        gb_plan_t *pl = h->plans[b][w];
-        if (pl && !memcmp(&pl->key, key, sizeof *key)) {
-            pl->refs++;
-            pthread_mutex_unlock(&h->lock);
-            plan_free(made);
-            *out = pl;
-            return GB_OK;
-        }
+    if ((*out = take(h, b, key)) != NULL) {
+        pthread_mutex_unlock(&h->lock);
+        plan_free(made);
+        return GB_OK;
     }
     /* The newest first; the oldest leaves (freed once its last call is done with it). */
     gb_plan_t *old = h->plans[b][GB_PLAN_WAYS - 1];
