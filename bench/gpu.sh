@@ -1,9 +1,10 @@
 #!/bin/sh
 # bench/gpu.sh: on a machine with an NVIDIA GPU, the CUDA toolkit and the carried Debian packages
 # (see ../shared/GPU.md: `source .device/unpack.sh` first), builds gemmbench with its cuBLAS and
-# CLBlast peers and runs ours, CLBlast and cuBLAS one after the other at each size, for S
-# and D at 1024, 2048, 4096, 4097 and 8192, square row-major NN, each validated against the
-# double-precision reference. Prints one table, ratios last.
+# CLBlast peers and runs ours, CLBlast, cuBLAS and our library (-k gb: gb_sgemm/gb_dgemm with
+# its tuning database's choice, the gb column, with its ratio to ours) one after the other at
+# each size, for S and D at 1024, 2048, 4096, 4097 and 8192, square row-major NN, each validated
+# against the double-precision reference. Prints one table, ratios last.
 #   OURS_S / OURS_D   our kernels or presets per precision, comma-separated (default xgemm_gpu,
 #                     xgemm_gpu_d); with several, "ours" at each size is the fastest that passed
 #   PARAMS_S / PARAMS_D  parameters for ours, "NAME=V NAME=V" (default: the preset's)
@@ -49,6 +50,9 @@ for prec in $precs; do
               --warmup "$warmup" --timing "$timing" --no-store 2>&1
           "$gb" run -p NVIDIA -k clblast,cublas --precision "$prec" -n "$n" -v -i "$iter" \
               --warmup "$warmup" --timing "$timing" --no-store 2>&1
+          # The library on its own, so that a peer missing from the build does not take it along.
+          "$gb" run -p NVIDIA -k gb --precision "$prec" -n "$n" -v -i "$iter" \
+              --warmup "$warmup" --timing "$timing" --no-store 2>&1
           if [ "$auto" = 1 ]; then
               # -k auto reads STORE's tuning database (and writes nothing when none is given).
               sargs="--no-store"
@@ -65,9 +69,9 @@ for prec in $precs; do
             $1 == "AUTO" {
                 v = "fail"; for (i = 9; i <= NF; i++) if ($i == "pass") { v = "pass"; break }
                 print p, n, "auto", $9, v, chose; next }
-            index(ours, "," $1 ",") || $1 == "clblast" || $1 == "cublas" {
+            index(ours, "," $1 ",") || $1 == "clblast" || $1 == "cublas" || $1 == "gb" {
                 v = "fail"; for (i = 8; i <= NF; i++) if ($i == "pass") { v = "pass"; break }
-                if ($1 == "clblast" || $1 == "cublas") { print p, n, $1, $8, v, "-"; next }
+                if ($1 == "clblast" || $1 == "cublas" || $1 == "gb") { print p, n, $1, $8, v, "-"; next }
                 if (best == "" || (v == "pass" && (bv != "pass" || $8 + 0 > bg + 0))) {
                     best = $1; bg = $8; bv = v
                 }
@@ -77,17 +81,20 @@ for prec in $precs; do
     done
 done
 echo
-printf "%-4s %6s %12s %12s %12s %12s %11s %11s %10s  %-9s %s\n" prec n "ours TF/s" "auto" \
-    "CLBlast" "cuBLAS" "ours/cuBLAS" "ours/CLBl." "auto/ours" valid "ours is; auto chose"
+printf "%-4s %6s %12s %12s %12s %12s %12s %11s %11s %10s %10s  %-9s %s\n" prec n "ours TF/s" \
+    "auto" "gb" "CLBlast" "cuBLAS" "ours/cuBLAS" "ours/CLBl." "auto/ours" "gb/ours" valid \
+    "ours is; auto chose"
 awk '{ g[$1" "$2" "$3] = $4 / 1000; v[$1" "$2] = v[$1" "$2] ($5 == "pass" ? "" : " " $3 ":" $5);
        if ($3 == "ours") who[$1" "$2] = $6;
        if ($3 == "auto") chose[$1" "$2] = $6;
        if (!($1" "$2 in seen)) { seen[$1" "$2] = 1; order[++k] = $1" "$2 } }
      END { for (i = 1; i <= k; i++) { key = order[i]; split(key, a, " ");
              o = g[key" ours"]; c = g[key" clblast"]; u = g[key" cublas"]; t = g[key" auto"];
-             printf "%-4s %6s %12.2f %12.2f %12.2f %12.2f %11.3f %11.3f %10.3f  %-9s %s%s\n", a[1],
-                    a[2], o, t, c, u, (u > 0 ? o / u : 0), (c > 0 ? o / c : 0),
-                    (o > 0 ? t / o : 0), (v[key] == "" ? "all pass" : v[key]), who[key],
+             l = g[key" gb"];
+             printf "%-4s %6s %12.2f %12.2f %12.2f %12.2f %12.2f %11.3f %11.3f %10.3f %10.3f  %-9s %s%s\n",
+                    a[1], a[2], o, t, l, c, u, (u > 0 ? o / u : 0), (c > 0 ? o / c : 0),
+                    (o > 0 ? t / o : 0), (o > 0 ? l / o : 0), (v[key] == "" ? "all pass" : v[key]),
+                    who[key],
                     (key in chose ? "; " chose[key] : "") } }' "$out"
 # The odd size against our own rate at the power of two below it (the issue's 4097 target).
 awk '$3 == "ours" && $5 == "pass" { g[$1" "$2] = $4 }

@@ -1,18 +1,18 @@
-/* impl.c: implementations by name (kernel families and presets, then the library peers compiled
- * in), and the public calls that go through their operations table. */
+/* impl.c: implementations by name (kernel families and presets, then the library peers: our own
+ * library, and those compiled in), and the public calls that go through their operations table. */
 #include <stdio.h>
 #include <string.h>
 
 #include "impl.h"
 
-static const gb_impl_ops_t *const peers[] = {
+static const gb_impl_ops_t *const peers[] = {&gb__library_ops,
 #ifdef GB_HAVE_CLBLAST
-    &gb__clblast_ops,
+                                             &gb__clblast_ops,
 #endif
 #ifdef GB_HAVE_CUBLAS
-    &gb__cublas_ops,
+                                             &gb__cublas_ops,
 #endif
-    NULL};
+                                             NULL};
 
 size_t gb_peer_count(void)
 {

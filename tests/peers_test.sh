@@ -1,0 +1,80 @@
+#!/bin/sh
+# peers_test.sh GEMMBENCH: the library peers through the command line on the default device.
+# gemmbench's own library (-k gb) in single and double precision at tile-straddling sizes, in
+# both layouts and every transposition, with padded leading dimensions, offsets, alpha and beta
+# other than 1 and 0, and exact integer data: every run exits 0 and prints only rows that pass;
+# its JSON names the library's choice in the route and a build time; it is listed by `gemmbench
+# kernels`, and refuses parameters. CLBlast (-k clblast), where it was built in, at one size of
+# each precision. Prints one line per failure and 'N passed, M failed'.
+gb=${1:?usage: peers_test.sh GEMMBENCH}
+passed=0
+failed=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gb-peers-test.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+# Results are not worth keeping (ctest also names a store); no energy loop.
+XDG_DATA_HOME=$tmp
+GEMMBENCH_STORE=${GEMMBENCH_STORE:-$tmp/results.db}
+GEMMBENCH_ENERGY_MIN_S=0
+export XDG_DATA_HOME GEMMBENCH_STORE GEMMBENCH_ENERGY_MIN_S
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+ok() { passed=$((passed + 1)); }
+
+# check_run ROWS ARGS...: the run exits 0 and prints ROWS rows, every one passing.
+check_run() {
+    want=$1
+    shift
+    out=$("$gb" run -i 2 --warmup 1 --no-store "$@" 2>&1)
+    rc=$?
+    rows=$(printf '%s\n' "$out" | grep -cE '  pass( |$)')
+    bad=$(printf '%s\n' "$out" | grep -cE '  FAIL: |  -($| \()')
+    if [ $rc -ne 0 ] || [ "$rows" -ne "$want" ] || [ "$bad" -ne 0 ]; then
+        fail "gemmbench run $* (exit $rc, $rows of $want rows pass): $(printf '%s\n' "$out" | tail -2)"
+    else
+        ok
+    fi
+}
+
+list=$("$gb" kernels 2>&1)
+if printf '%s\n' "$list" | grep -q '^gb  \[s,d\]'; then ok; else fail "gemmbench kernels does not list gb"; fi
+
+check_run 3 -k gb --precision s -n 1,17,100
+check_run 2 -k gb --precision d -n 33,65
+for lay in row col; do
+    for t in NN NT TN TT; do
+        ta=${t%?}
+        tb=${t#?}
+        check_run 1 -k gb --precision s --layout $lay --transA "$ta" --transB "$tb" -M 33 -N 65 -K 17
+        check_run 1 -k gb --precision d --layout $lay --transA "$ta" --transB "$tb" -M 65 -N 33 -K 9
+    done
+done
+check_run 1 -k gb --precision s --layout col --transA T -M 33 -N 65 -K 17 --lda 40 --ldb 70 \
+    --ldc 80 --offa 3 --offb 5 --offc 7 --alpha 1.5 --beta 0.5
+check_run 1 -k gb --precision d --transB T -M 31 -N 47 -K 70 --ldc 50 --offc 2 --alpha -2 \
+    --beta 0.25
+out=$("$gb" run -k gb --precision s -n 64 -i 1 --no-store --dist int:3 2>&1)
+if printf '%s\n' "$out" | grep -q '  pass exact'; then ok; else
+    fail "gb with integer data must match exactly: $(printf '%s\n' "$out" | tail -2)"
+fi
+
+# The JSON: the library's choice as the route, the first call's time as the build time.
+json=$("$gb" run -k gb -n 48 -i 1 --no-store --json 2>/dev/null)
+if printf '%s\n' "$json" | grep -q '"route":[[:space:]]*"library gb: [a-z]' &&
+    printf '%s\n' "$json" | grep -Eq '"build_ms":[[:space:]]*[0-9.]*[1-9]'; then
+    ok
+else
+    fail "gb's JSON must give its route and build time: $(printf '%s\n' "$json" | grep -E 'route|build_ms')"
+fi
+
+"$gb" run -k gb --param MWG=64 -n 8 --no-store >"$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q "'gb' has no parameter MWG" "$tmp/out"; then ok; else
+    fail "gb with a parameter must be refused (exit $rc): $(head -n 1 "$tmp/out")"
+fi
+
+if printf '%s\n' "$list" | grep -q '^clblast  '; then
+    check_run 1 -k clblast --precision s -n 100
+    check_run 1 -k clblast --precision d -n 65
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
