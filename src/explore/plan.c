@@ -554,7 +554,7 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
     if (!strcmp(key, "param"))
         return parse_param(pl, value, label, msg, msglen);
     if (!strcmp(key, "repeat")) {
-        int r;
+        int r = 0;
         int rc = parse_int(value, 1, 1000, &r, label, msg, msglen);
         if (rc == GB_OK)
             pl->repeat = (unsigned)r;
