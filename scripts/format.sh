@@ -1,10 +1,12 @@
 #!/bin/sh
-# format.sh [--check]: formats the C sources (src/, include/, tests/, bench/) with clang-format
-# and the project's .clang-format; with --check, changes nothing and fails (listing the files)
-# where a file is not formatted. The OpenCL kernels (kernels/*.cl) keep their own layout.
+# format.sh [--check]: formats the C sources (src/, include/, tests/, bench/, examples/) with
+# clang-format and the project's .clang-format; with --check, changes nothing and fails (listing
+# the files) where a file is not formatted. The OpenCL kernels (kernels/*.cl) keep their own
+# layout.
 set -eu
 cd "$(dirname "$0")/.."
-files=$(git ls-files 'src/*.c' 'src/*.h' 'include/*.h' 'tests/*.c' 'tests/*.h' 'bench/*.c' 'bench/*.h')
+files=$(git ls-files 'src/*.c' 'src/*.h' 'include/*.h' 'tests/*.c' 'tests/*.h' 'bench/*.c' \
+    'bench/*.h' 'examples/*.c')
 if [ "${1:-}" = --check ]; then
     bad=""
     for f in $files; do
