@@ -110,7 +110,7 @@ if ! readelf -d "$tmp/example-static/sgemm" | grep -q 'NEEDED.*gemmbench'; then 
     bad "examples/ (static) needs a shared gemmbench library"
 fi
 
-# The version file: 0.1 is found, 1.0 is not (SameMajorVersion).
+# The version file: 0.1 is found, 1.0 is not (SameMinorVersion, like the soname).
 mkdir "$tmp/version"
 cat >"$tmp/version/CMakeLists.txt" <<'END'
 cmake_minimum_required(VERSION 3.18)

@@ -33,6 +33,15 @@ static int finish_open(gb_blas_t *h)
     gb_tuned_init(&h->db);
     if (rc == GB_OK)
         rc = gb_tuned_load_shipped(&h->db);
+    /* The library runs buffer kernels only: entries of image kernels are not for it. */
+    size_t kept = 0;
+    for (size_t i = 0; rc == GB_OK && i < h->db.n; i++) {
+        const gb_family_t *f;
+        const gb_preset_t *pre;
+        if (gb_registry_find(h->reg, h->db.e[i].kernel, &f, &pre) == GB_OK && !f->images)
+            h->db.e[kept++] = h->db.e[i];
+    }
+    h->db.n = kept;
     if (rc == GB_OK && pthread_mutex_init(&h->lock, NULL) != 0)
         rc = GB_ENOMEM;
     if (rc != GB_OK) {
