@@ -144,13 +144,14 @@ int gb_blas__kernel_get(gb_blas_t *h, cl_program program, const char *entry, siz
             return GB_OK;
         }
     }
+    pthread_mutex_unlock(&h->lock);
+    /* None free: a new one, made outside the lock, joins the pool busy. */
     cl_int err;
     cl_kernel k = clCreateKernel(program, entry, &err);
-    if (err != CL_SUCCESS) {
-        pthread_mutex_unlock(&h->lock);
+    if (err != CL_SUCCESS)
         return gb_blas__fail(GB_EMETADATA, "no kernel named '%s' in its program (%s)", entry,
                              gb__cl_errname(err));
-    }
+    pthread_mutex_lock(&h->lock);
     if (gb__grow(&h->slots, &h->capslots, h->nslots + 1, sizeof *h->slots) != GB_OK) {
         pthread_mutex_unlock(&h->lock);
         clReleaseKernel(k);
