@@ -3,9 +3,11 @@
 # (../shared/GPU.md: `source .device/unpack.sh` first). Builds gemmbench into $BUILD, writes
 # everything under $OUT_DIR, and prints a short table per step.
 #   throughput  evaluations per minute of `tune -k xgemm_nv -n 4096` (random, 48 candidates, no
-#               re-measurement) with build threads against a serial build-then-measure loop
-#               (--threads 0); each from an empty program cache with NVIDIA's own cache off,
-#               into a store of its own, so that both build and measure the same candidates
+#               re-measurement) building serially (build, then measure), on 15 build threads, on
+#               15 build processes and on 8 (the default on this machine: no more candidates
+#               wait for a build), each as a ratio to serial; each from an empty program cache
+#               and an empty CUDA JIT cache of its own (which then works within the run), into a
+#               store of its own, so that all build and measure the same candidates
 #   space       the recorded space of xgemm_nv, single precision, 4096^3: every configuration of
 #               a subspace (592 here) measured, as $OUT_DIR/xgemm_nv-h100-4096.space
 #   defaults    tune-square and tune-shapes for xgemm_nv, tune-square for dgemm_dmma (double) and
@@ -26,24 +28,31 @@ gb="$build/gemmbench"
 now() { date +%s.%N; }
 
 throughput() {
-    for threads in 0 15; do
-        d="$out/throughput-$threads"
+    rm -f "$out/throughput.txt"
+    for config in "serial --threads 0 --builders 0" "threads-15 --threads 15 --builders 0" \
+        "processes-15 --builders 15 --threads 0" "processes-8 --builders 8 --threads 0"; do
+        # shellcheck disable=SC2086
+        set -- $config
+        name=$1
+        shift
+        d="$out/throughput-$name"
         rm -rf "$d"
-        mkdir -p "$d/cache"
+        mkdir -p "$d/cache" "$d/cuda"
         t0=$(now)
-        GEMMBENCH_CACHE_DIR="$d/cache" CUDA_CACHE_DISABLE=1 "$gb" tune -p NVIDIA -k xgemm_nv \
-            -n 4096 --strategy random --seed 3 --budget 48 --confirm-reps 0 --threads "$threads" \
+        GEMMBENCH_CACHE_DIR="$d/cache" CUDA_CACHE_PATH="$d/cuda" "$gb" tune -p NVIDIA -k xgemm_nv \
+            -n 4096 --strategy random --seed 3 --budget 48 --confirm-reps 0 "$@" \
             --store "$d/t.db" >"$d/log" 2>&1 || true
         t1=$(now)
         evals=$(sed -n 's/.*: \([0-9]*\) evaluations (\([0-9]*\) measured.*/\2/p' "$d/log")
-        echo "$threads ${evals:-0} $t0 $t1" >>"$out/throughput.txt"
+        echo "$name ${evals:-0} $t0 $t1" >>"$out/throughput.txt"
+        grep "^gemmbench: " "$d/log" | head -3 || true
         tail -3 "$d/log"
     done
     echo
-    printf "%-20s %12s %10s %12s\n" "build threads" evaluations seconds "evals/min"
-    awk '{ s = $4 - $3; r[NR] = $2 * 60 / s
-           printf "%-20s %12d %10.1f %12.1f\n", $1 ? $1 : "0 (serial)", $2, s, r[NR] }
-         END { if (r[1] > 0) printf "ratio threaded/serial: %.2f\n", r[2] / r[1] }' \
+    printf "%-14s %12s %10s %12s %9s\n" configuration evaluations seconds "evals/min" "x serial"
+    awk '{ s = $4 - $3; r = s > 0 ? $2 * 60 / s : 0
+           if (NR == 1) base = r
+           printf "%-14s %12d %10.1f %12.1f %9.2f\n", $1, $2, s, r, base > 0 ? r / base : 0 }' \
         "$out/throughput.txt"
 }
 

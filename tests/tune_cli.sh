@@ -34,6 +34,7 @@ expect "--budget must be an integer from 1 to" -k naive -n 64 --budget 0
 expect "--time must be a positive duration" -k naive -n 64 --time 0
 expect "--candidate-timeout must be seconds from 0" -k naive -n 64 --candidate-timeout -1
 expect "--threads must be an integer from 0 to 64" -k naive -n 64 --threads 100000
+expect "--builders must be an integer from 0 to 64" -k naive -n 64 --builders -1
 expect "--seed must be a non-negative integer" -k naive -n 64 --seed x
 expect "no kernel to tune: give -k FAMILY" -n 64
 expect "unknown kernel 'nope'" -k nope -n 64

@@ -48,7 +48,11 @@ if [ $? -eq 0 ] && [ "$(grep -m1 '^\[' "$tmp/out" | cut -d' ' -f2-3)" = "TS=32 W
     ok
 else bad "the preset first"; fi
 
-# Interrupted after a few candidates, then resumed: nothing measured twice.
+# Interrupted after a few candidates, then resumed: nothing measured twice. The output is
+# emptied first: the background tune empties it only when it starts, and the wait below read the
+# last command's three lines, so SIGINT came before tune caught it (a background job of a script
+# ignores it) and the tune ran to its end.
+: >"$tmp/out"
 "$gb" tune -k naive -n 16 --strategy random --budget 40 --threads 0 --store "$db" \
     >"$tmp/out" 2>"$tmp/err" &
 pid=$!

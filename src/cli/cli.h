@@ -9,6 +9,9 @@
 
 enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_RUNTIME = 3 };
 
+/* --verbose was given (main.c): build logs are printed, by tune's build processes too. */
+extern int cli_verbose;
+
 /* Prints "gemmbench: error: <message>" to stderr and returns the exit code for the error:
  * EXIT_RUNTIME for OpenCL, build and memory failures, EXIT_USAGE for everything else. */
 int cli_error(int code, const char *fmt, ...)
@@ -80,6 +83,8 @@ int cmd_explore(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+/* tune's build process (src/tune/builders.c), started by tune itself. */
+int cmd_build_worker(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_tuned(int argc, char **argv);
 /* `tuned show ARG` on an open store (tuned_show.c): EXIT_OK, or the exit code after a one-line

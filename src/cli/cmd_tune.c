@@ -23,7 +23,8 @@ typedef struct tune_opts {
     double time_s, timeout_s;
     int count;
     int no_presets;
-    long threads; /* -1: one per core but one, at most 16 */
+    long threads;  /* -1: one per core but one, at most 16, unless processes build */
+    long builders; /* -1: processes on a GPU (one per core but one, at most the lookahead) */
     size_t confirm;
     unsigned reps;
     gb_params_t fix;
@@ -51,8 +52,10 @@ static void usage(void)
         "      --time DURATION     stop proposing after 90s, 15m, 2h (per shape)\n"
         "      --seed S            the strategy's seed (default 1; the data's stays 42)\n"
         "      --param NAME=LIST   tune NAME over LIST only; --fix NAME=V pins it\n"
-        "      --threads T         build threads ahead of the device (default cores - 1, <= 16;\n"
-        "                          0 on a CPU device)\n"
+        "      --builders P        build processes ahead of the device (default on a GPU:\n"
+        "                          cores - 1, at most 8; 0 on a CPU device or with --threads)\n"
+        "      --threads T         build threads in this process instead (0 with processes or\n"
+        "                          on a CPU device, else cores - 1, <= 16)\n"
         "      --candidate-timeout SECONDS  a candidate still running after it is recorded as\n"
         "                          timed out and the tuning goes on in a new process (default 60)\n"
         "      --confirm N --confirm-reps R  re-measure the N best R more times (default 3, 2)\n"
@@ -102,9 +105,9 @@ static int parse_count(const char *what, const char *s, long lo, long hi, long *
 static int own_option(int argc, char **argv, int *i, tune_opts_t *t)
 {
     static const char *const names[] = {
-        "--strategy",          "--budget",       "--time",      "--seed",     "--fix",
-        "--threads",           "--confirm",      "--record",    "--simulate", "--count",
-        "--candidate-timeout", "--confirm-reps", "--no-presets"};
+        "--strategy",          "--budget",       "--time",       "--seed",     "--fix",
+        "--threads",           "--confirm",      "--record",     "--simulate", "--count",
+        "--candidate-timeout", "--confirm-reps", "--no-presets", "--builders"};
     const char *a = argv[*i], *eq = strchr(a, '=');
     const size_t len = eq ? (size_t)(eq - a) : strlen(a);
     size_t k = 0;
@@ -142,6 +145,8 @@ static int own_option(int argc, char **argv, int *i, tune_opts_t *t)
             return cli_error(GB_EBADARG, "--fix: %s; give NAME=VALUE", msg);
     } else if (!strcmp(name, "--threads")) {
         rc = parse_count("--threads", v, 0, 64, &t->threads);
+    } else if (!strcmp(name, "--builders")) {
+        rc = parse_count("--builders", v, 0, 64, &t->builders);
     } else if (!strcmp(name, "--confirm")) {
         if (!(rc = parse_count("--confirm", v, 0, 20, &n)))
             t->confirm = (size_t)n;
@@ -279,6 +284,15 @@ static void on_progress(const gb_tune_progress_t *p, void *user)
     }
 }
 
+static void on_note(const char *msg, void *user)
+{
+    view_t *v = user;
+    if (v->pr.tty)
+        printf("\r\033[K");
+    fflush(stdout);
+    fprintf(stderr, "gemmbench: tune: %s\n", msg);
+}
+
 /* A candidate that does not end: recorded as timed out by the tuner; this process cannot get the
  * device back, so a new one takes over (the store holds everything measured). */
 static void on_timed_out(const gb_tune_failure_t *f, void *user)
@@ -402,6 +416,7 @@ static int tune_one(const gb_tune_spec_t *spec, const gb_registry_t *reg, gb_con
 {
     gb_tune_hooks_t hooks = {.measuring = on_measuring,
                              .progress = on_progress,
+                             .note = on_note,
                              .timed_out = on_timed_out,
                              .stop = &cli_stop_signal,
                              .user = v};
@@ -475,8 +490,13 @@ static int check_runs(plan_runs_t *r, const gb_plan_t *pl, const narrowing_t *nw
 
 int cmd_tune(int argc, char **argv)
 {
-    tune_opts_t t = {
-        .strategy = "bayes", .seed = 1, .threads = -1, .timeout_s = 60, .confirm = 3, .reps = 2};
+    tune_opts_t t = {.strategy = "bayes",
+                     .seed = 1,
+                     .threads = -1,
+                     .builders = -1,
+                     .timeout_s = 60,
+                     .confirm = 3,
+                     .reps = 2};
     /* tune's own options out first; the rest are the measuring commands' (options.c). */
     char **rest = malloc(((size_t)argc + 1) * sizeof *rest);
     if (!rest)
@@ -559,12 +579,39 @@ int cmd_tune(int argc, char **argv)
     }
     /* Energy is not measured while tuning: its loop costs seconds per candidate. */
     setenv("GEMMBENCH_ENERGY_MIN_S", "0", 1);
-    if (t.threads < 0) {
-        /* A CPU device compiles on the cores that would build ahead, and PoCL compiles one
-         * program at a time and most of it at the first launch: threads would only make a
-         * candidate wait for another's build (bench/notes.md). */
-        const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        t.threads = !strcmp(di->type_name, "cpu") ? 0 : cores > 17 ? 16 : cores > 1 ? cores - 1 : 1;
+    /* A CPU device compiles on the cores that would build ahead, and PoCL compiles one program
+     * at a time and most of it at the first launch: builders would only make a candidate wait
+     * for another's build (bench/notes.md). Elsewhere processes: NVIDIA's OpenCL builds one
+     * program at a time per process, so threads queue where processes build side by side; more
+     * than the lookahead would have nothing to build. */
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN), spare = cores > 1 ? cores - 1 : 1;
+    const int cpu = !strcmp(di->type_name, "cpu");
+    if (t.builders < 0)
+        t.builders = cpu || t.threads >= 0       ? 0
+                     : spare < GB_TUNE_LOOKAHEAD ? spare
+                                                 : GB_TUNE_LOOKAHEAD;
+    if (t.threads < 0)
+        t.threads = cpu || t.builders ? 0 : spare < 16 ? spare : 16;
+    char cdir[1024];
+    if (t.builders && !gb_cache_dir(cdir, sizeof cdir)) {
+        printf("tune: the program cache is off (GEMMBENCH_NO_CACHE), and build processes hand "
+               "their programs over through it: %ld build thread(s) instead\n",
+               t.threads + t.builders);
+        t.threads += t.builders;
+        t.builders = 0;
+    }
+    /* The build processes' command line: this device, these kernels. */
+    char devindex[32];
+    snprintf(devindex, sizeof devindex, "%zu", dev.index);
+    char *wargv[10] = {(char *)"gemmbench",     (char *)"__build-worker",
+                       (char *)"--device",      devindex,
+                       (char *)"--device-name", (char *)di->name};
+    int wargc = 6;
+    if (cli_verbose)
+        wargv[wargc++] = (char *)"--verbose";
+    if (o.kpath) {
+        wargv[wargc++] = (char *)"--kernel-path";
+        wargv[wargc++] = (char *)o.kpath;
     }
     char cmdline[1024];
     size_t used = 0;
@@ -575,9 +622,9 @@ int cmd_tune(int argc, char **argv)
     cli_stop_catch();
     catching = 1;
     printf("tune: %zu kernel(s) x %zu shape(s) on %s (%s), strategy %s, seed %llu, %ld build "
-           "thread(s); store %s\n",
+           "process(es), %ld build thread(s); store %s\n",
            runs.nkernels, runs.nshapes, di->name, di->platform_name, t.strategy,
-           (unsigned long long)t.seed, t.threads, gb_store_path(st));
+           (unsigned long long)t.seed, t.builders, t.threads, gb_store_path(st));
     for (size_t k = 0; k < runs.nkernels && !rc && !cli_stop_signal; k++) {
         for (size_t s = 0; s < runs.nshapes && !rc && !cli_stop_signal; s++) {
             gb_tune_spec_t spec = {.kernel = runs.kernels[k],
@@ -596,6 +643,8 @@ int cmd_tune(int argc, char **argv)
                                    .budget = t.budget,
                                    .time_s = t.time_s,
                                    .threads = (unsigned)t.threads,
+                                   .builders = (unsigned)t.builders,
+                                   .builder_argv = wargv,
                                    .candidate_timeout_s = t.timeout_s,
                                    .confirm = t.confirm,
                                    .confirm_reps = t.reps,

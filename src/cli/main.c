@@ -39,6 +39,8 @@ static void usage(FILE *f)
         "            3 OpenCL, build or system failure\n");
 }
 
+int cli_verbose;
+
 /* The library's warnings (a damaged program-cache entry rebuilt): one line each on stderr. */
 static void print_warning(const char *msg, void *user)
 {
@@ -60,9 +62,10 @@ int main(int argc, char **argv)
     /* --verbose, anywhere after the command, is for every command: taken out here. */
     int kept = 1;
     for (int i = 1; i < argc; i++) {
-        if (i >= 2 && !strcmp(argv[i], "--verbose"))
+        if (i >= 2 && !strcmp(argv[i], "--verbose")) {
             gb_set_build_log_handler(print_build_log, NULL);
-        else
+            cli_verbose = 1;
+        } else
             argv[kept++] = argv[i];
     }
     argc = kept;
@@ -94,6 +97,8 @@ int main(int argc, char **argv)
         return cmd_replay(argc - 1, argv + 1);
     if (!strcmp(cmd, "tune"))
         return cmd_tune(argc - 1, argv + 1);
+    if (!strcmp(cmd, "__build-worker")) /* tune's build processes; not in the help */
+        return cmd_build_worker(argc - 1, argv + 1);
     if (!strcmp(cmd, "check"))
         return cmd_check(argc - 1, argv + 1);
     if (!strcmp(cmd, "report"))

@@ -1,5 +1,7 @@
-/* pool.h: the tuner's helper threads: builders that compile candidates ahead (gb_impl_prebuild)
- * while the device measures an earlier one, and a watchdog on the candidate being measured. */
+/* pool.h: the tuner's helpers: builders that compile candidates ahead while the device measures
+ * an earlier one, either threads of this process (gb_impl_prebuild) or build processes
+ * (builders.h), which leave the programs in the disk cache; and a watchdog on the candidate
+ * being measured. */
 #ifndef GB_TUNE_POOL_H
 #define GB_TUNE_POOL_H
 
@@ -20,15 +22,29 @@ enum { GB_BUILD_QUEUED = 1, GB_BUILD_BUILDING, GB_BUILD_DONE, GB_BUILD_CANCELLED
 
 typedef struct gb_pool gb_pool_t;
 
-/* n builder threads on ctx (n 0: no pool, *out NULL). GB_ENOMEM, or GB_EBADARG when a thread
- * cannot be started (msg says why). */
-int gb_pool_open(gb_pool_t **out, gb_context_t *ctx, unsigned n, char *msg, size_t msglen);
+/* threads builder threads on ctx, and procs build processes, each run by a thread of its own,
+ * started as argv says (argv NULL: none; see gb_builder_spawn). No builder at all: no pool, *out
+ * NULL. Processes start in the background: one that cannot start leaves its thread building in
+ * this process, with a note (gb_pool_note). GB_ENOMEM, or GB_EBADARG when a thread cannot be
+ * started (msg says why). */
+int gb_pool_open(gb_pool_t **out, gb_context_t *ctx, unsigned threads, unsigned procs,
+                 char *const *argv, char *msg, size_t msglen);
 /* Queues b (its job must stay valid until b is done or cancelled). */
 void gb_pool_submit(gb_pool_t *pool, gb_build_t *b);
 /* Waits until b is built (or was never queued); its rc and msg are then final. */
 void gb_pool_wait(gb_pool_t *pool, gb_build_t *b);
-/* Cancels the builds not started, finishes those in progress, joins the threads. Accepts NULL. */
+/* What the user should hear of, once: a build process that could not start or died (restarted,
+ * or replaced by building in this process). 1 with the note in buf, and it is taken; 0 when
+ * there is none. Accepts NULL. */
+int gb_pool_note(gb_pool_t *pool, char *buf, size_t len);
+/* Cancels the builds not started, kills the build processes (their builds in progress are
+ * cancelled), finishes the builds in progress on threads, joins the threads, reaps the
+ * processes. Accepts NULL. */
 void gb_pool_close(gb_pool_t *pool);
+/* For a process about to exec itself from another thread (the watchdog): cancels every build,
+ * kills the build processes and waits until they are reaped, leaving the pool to the exec.
+ * Accepts NULL. */
+void gb_pool_kill(gb_pool_t *pool);
 
 /* The watchdog: armed with a deadline for one measurement; fires fn(user) once, from its own
  * thread, when the measurement is still running at the deadline. */

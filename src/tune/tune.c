@@ -219,6 +219,7 @@ static void on_timeout(void *user)
         gb_store_tune_run_end(st, &run);
         gb_store_close(st);
     }
+    gb_pool_kill(t->pool); /* no build process outlives the exec, nor stays its zombie */
     t->hooks->timed_out(&f, t->hooks->user);
 }
 
@@ -231,6 +232,9 @@ static int measure(tuner_t *t, cand_t *c)
     t->timing_out = c;
     gb_watchdog_arm(t->dog, t->spec->candidate_timeout_s);
     gb_pool_wait(t->pool, &c->build);
+    char desc[512], msg[2048];
+    if (gb_pool_note(t->pool, msg, sizeof msg) && t->hooks && t->hooks->note)
+        t->hooks->note(msg, t->hooks->user);
     if (t->pool && c->build.rc != GB_OK) {
         gb_watchdog_disarm(t->dog);
         if (c->build.rc == GB_ENOMEM)
@@ -240,7 +244,6 @@ static int measure(tuner_t *t, cand_t *c)
         gb__copy(ev->reason, sizeof ev->reason, c->build.msg);
         return record_failure(t, c);
     }
-    char desc[512], msg[2048];
     if (t->hooks && t->hooks->measuring)
         t->hooks->measuring(gb_job_describe(&c->job, desc, sizeof desc), t->hooks->user);
     gb_point_t pt;
@@ -406,7 +409,8 @@ int gb_tune_run(gb_tune_outcome_t *out, const gb_tune_spec_t *spec, const gb_reg
     if (rc == GB_OK && (rc = gb_tune__job(spec, reg, t.dev, &none, 0, &probe)) != GB_OK)
         gb__fail(msg, msglen, rc, "out of memory");
     if (rc == GB_OK)
-        rc = gb_pool_open(&t.pool, ctx, spec->threads, msg, msglen);
+        rc = gb_pool_open(&t.pool, ctx, spec->threads, spec->builders, spec->builder_argv, msg,
+                          msglen);
     if (rc == GB_OK && spec->candidate_timeout_s > 0 && hooks && hooks->timed_out &&
         gb_watchdog_open(&t.dog, on_timeout, &t) != GB_OK)
         rc = gb__fail(msg, msglen, GB_ENOMEM, "out of memory");

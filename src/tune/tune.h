@@ -1,9 +1,10 @@
 /* tune.h: one tuning run: a kernel family's space (gb_space_t) on one problem, searched by a
  * strategy (strategy.h); each candidate made into a job and measured as `run` measures (warm-up,
  * median of the timed calls, validated), with the store as the cache (a candidate measured or
- * failed before is looked up, not run); builds done ahead on host threads while the device
- * measures; the leaders re-measured before a winner is declared, and the winner kept in the
- * tuning database. docs/tuning.md says how. Prints nothing: hooks report progress. */
+ * failed before is looked up, not run); builds done ahead on host threads or in build
+ * processes while the device measures; the leaders re-measured before a winner is declared,
+ * and the winner kept in the tuning database. docs/tuning.md says how. Prints nothing: hooks
+ * report progress. */
 #ifndef GB_TUNE_H
 #define GB_TUNE_H
 
@@ -29,6 +30,8 @@ typedef struct gb_tune_spec {
     size_t budget;    /* the strategy's evaluations (0: the whole space, or until time_s) */
     double time_s;    /* stop proposing after this long (0: no limit) */
     unsigned threads; /* build threads (0: none; builds happen when measuring) */
+    unsigned builders; /* build processes (0: none), started with builder_argv (pool.h) */
+    char *const *builder_argv;
     double candidate_timeout_s; /* watchdog on one candidate's measurement (0: none) */
     size_t confirm;             /* leaders re-measured (0: none) */
     unsigned confirm_reps;      /* repetitions each leader gets besides its first */
@@ -49,6 +52,9 @@ typedef struct gb_tune_hooks {
     /* Before a candidate is measured (desc as gb_job_describe), and after each evaluation. */
     void (*measuring)(const char *desc, void *user);
     void (*progress)(const gb_tune_progress_t *p, void *user);
+    /* Something the user should hear of that is no candidate's result: a build process that
+     * could not start or died. */
+    void (*note)(const char *msg, void *user);
     /* Called from the watchdog thread once a candidate has run past candidate_timeout_s and has
      * been recorded as timed out (store, failure and run status): the process cannot take the
      * device back from a kernel that does not end, so this must not return (exec or exit). */

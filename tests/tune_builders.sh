@@ -1,0 +1,168 @@
+#!/bin/sh
+# tune_builders.sh GEMMBENCH FIXTURES: tune with build processes (--builders) on the default
+# device: the same candidates evaluated, with the same results, as building in the tuner itself
+# (failed builds recorded with their log); a build process killed mid-run is started again and
+# its candidate built again; Ctrl-C stops the tuning and its build processes; no build process
+# outlives its tuner, none is left a zombie. Each run has a program cache (and PoCL cache) of
+# the test's own, so that the builds really happen. About 25 s on 2 cores.
+gb=$1
+fx=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export POCL_CACHE_DIR="$tmp/pocl"
+pass=0
+failed=0
+ok() { pass=$((pass + 1)); }
+bad() {
+    failed=$((failed + 1))
+    echo "FAIL: $1"
+    cat "$tmp/out" "$tmp/err"
+}
+
+# The candidates as told, in order, each with its score's kind (a rate, or the code it failed
+# with).
+told() {
+    sed -n 's/^\[[0-9]*\/[0-9]*\] \([^:]*\): \(cannot win: [A-Z_]*\)\{0,1\}.*/\1 \2/p' "$1"
+}
+
+# tune_bg NAME ARGS...: tune in the background into NAME's store and program cache; $pid.
+tune_bg() {
+    name=$1
+    shift
+    : >"$tmp/out" # now, not when the background process gets to it: a wait reads it at once
+    GEMMBENCH_CACHE_DIR="$tmp/cache-$name" "$gb" tune --store "$tmp/$name.db" "$@" \
+        >"$tmp/out" 2>"$tmp/err" &
+    pid=$!
+}
+
+# The build processes of $pid now.
+workers() {
+    ps -o pid=,args= --ppid "$pid" 2>/dev/null | awk '/__build-worker/ { print $1 }'
+}
+
+# Waits for $pid, noting its build processes meanwhile into $seen; $rc its exit status.
+wait_noting() {
+    while kill -0 "$pid" 2>/dev/null; do
+        for w in $(workers); do
+            case " $seen " in *" $w "*) ;; *) seen="$seen $w" ;; esac
+        done
+        sleep 0.05
+    done
+    wait "$pid"
+    rc=$?
+}
+
+# None of $seen is left, as a process or as a zombie.
+none_left() {
+    for w in $seen; do
+        if [ -n "$(ps -o stat= -p "$w")" ]; then
+            echo "build process $w is left: $(ps -o stat=,args= -p "$w")"
+            return 1
+        fi
+    done
+    return 0
+}
+
+# ---- the same search built here and in two build processes ----------------------------------
+# breaks: half the configurations do not compile (BREAK=1).
+breaks="-k breaks --kernel-path $fx/breaks -n 16 --param LX=4,8,16 --param LY=4,8 --strategy random
+    --budget 8 -i 2"
+# shellcheck disable=SC2086
+tune_bg here $breaks --builders 0 --threads 0
+wait "$pid"
+rc=$?
+told "$tmp/out" >"$tmp/here"
+if [ $rc -eq 0 ] && grep -q "0 build process(es), 0 build thread(s)" "$tmp/out" &&
+    grep -q "BREAK=1: cannot win: GB_EBUILD" "$tmp/out"; then
+    ok
+else bad "built here: exit $rc"; fi
+seen=
+# shellcheck disable=SC2086
+tune_bg procs $breaks --builders 2
+wait_noting
+told "$tmp/out" >"$tmp/procs"
+if [ $rc -eq 0 ] && grep -q "2 build process(es), 0 build thread(s)" "$tmp/out" &&
+    [ "$(echo "$seen" | wc -w)" -eq 2 ] && [ -s "$tmp/here" ] &&
+    cmp -s "$tmp/here" "$tmp/procs" &&
+    grep -A1 "BREAK=1: cannot win: GB_EBUILD: OpenCL build of 'breaks' failed.*build log:$" \
+        "$tmp/out" | grep -q "^error: "; then
+    ok
+else
+    bad "built in processes (exit $rc; processes$seen)"
+    diff "$tmp/here" "$tmp/procs"
+fi
+if none_left; then ok; else bad "build processes left after the tuning"; fi
+# The failed builds are in the store: the same command again measures nothing.
+# shellcheck disable=SC2086
+tune_bg procs $breaks --builders 2
+wait "$pid"
+if grep -q "(0 measured, [0-9]* from the store, [1-9][0-9]* cannot win)" "$tmp/out" &&
+    [ "$(told "$tmp/out" | sed 's/ (stored)//')" = "$(cat "$tmp/here")" ]; then ok; else
+    bad "the failures of build processes were not stored"; fi
+
+# ---- a build process killed mid-run --------------------------------------------------------
+# breaks over 40 configurations, 20 asked: after the first is told, at least 12 more builds are
+# asked for, so the killed process's thread meets its death, mid-build or at its next request.
+wide="-k breaks --kernel-path $fx/breaks -n 16 --param LX=1,2,4,8,16 --param LY=1,2,4,8
+    --strategy random --budget 20 -i 2 --confirm 0"
+seen=
+# shellcheck disable=SC2086
+tune_bg killed $wide --builders 2
+i=0
+while ! grep -q '^\[1/' "$tmp/out" && [ $i -lt 1200 ]; do
+    sleep 0.05
+    i=$((i + 1))
+done
+victim=$(workers | head -1)
+[ -n "$victim" ] && seen=$victim && kill -KILL "$victim"
+wait_noting
+told "$tmp/out" >"$tmp/killed"
+# The same search built here.
+# shellcheck disable=SC2086
+GEMMBENCH_CACHE_DIR="$tmp/cache-here-wide" "$gb" tune --store "$tmp/here-wide.db" $wide \
+    --builders 0 --threads 0 >"$tmp/out-here" 2>&1
+told "$tmp/out-here" >"$tmp/here-wide"
+if [ $rc -eq 0 ] && [ -n "$victim" ] &&
+    grep -q "a build process was lost (.*: killed by signal 9) building breaks .*: started again" \
+        "$tmp/err" && grep -q ": 20 evaluations" "$tmp/out" && [ -s "$tmp/here-wide" ] &&
+    cmp -s "$tmp/here-wide" "$tmp/killed"; then
+    ok
+else
+    bad "a build process killed (exit $rc, victim ${victim:-none})"
+    diff "$tmp/here-wide" "$tmp/killed"
+fi
+if none_left; then ok; else bad "build processes left after one was killed"; fi
+
+# ---- Ctrl-C --------------------------------------------------------------------------------------
+# myGEMM3 with a PoCL cache of its own, empty: builds of a second or so each.
+gemm3="-k myGEMM3 -n 32 --strategy random --budget 8 -i 2"
+export POCL_CACHE_DIR="$tmp/pocl-interrupted"
+seen=
+# shellcheck disable=SC2086
+tune_bg interrupted $gemm3 --builders 2
+i=0
+while ! grep -q '^\[1/' "$tmp/out" && [ $i -lt 1200 ]; do
+    sleep 0.05
+    i=$((i + 1))
+done
+seen=$(workers | tr '\n' ' ')
+kill -INT "$pid"
+wait_noting
+if [ $rc -eq 130 ] && [ -n "$seen" ] && grep -q "tune interrupted by SIGINT" "$tmp/err"; then
+    ok
+else
+    bad "Ctrl-C with build processes: exit $rc, processes ${seen:-none}"; fi
+if none_left; then ok; else bad "build processes left after Ctrl-C"; fi
+
+# ---- no program cache: threads instead, said once ------------------------------------------
+GEMMBENCH_NO_CACHE=1 "$gb" tune -k myGEMM1 -n 32 --strategy exhaustive --no-presets -i 2 \
+    --builders 2 --store "$tmp/nocache.db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c "program cache is off" "$tmp/out")" -eq 1 ] &&
+    grep -q "0 build process(es), 2 build thread(s)" "$tmp/out" &&
+    grep -q "7 evaluations (7 measured" "$tmp/out"; then
+    ok
+else bad "--builders without a cache"; fi
+
+echo "$pass passed, $failed failed"
+[ "$failed" -eq 0 ]
