@@ -42,6 +42,7 @@ typedef struct gb_kslot {
     const char *entry; /* static text: the family's entry names live as long as the registry */
     cl_kernel kernel;
     int busy;
+    gb_argcache_t args; /* what the kernel's arguments hold (the call that has it busy sets them) */
 } gb_kslot_t;
 
 /* A queue's scratch: the route's temporaries of A, B, C and the family's workspace, grown on
@@ -64,7 +65,7 @@ struct gb_blas {
     int has_override;
     gb_config_t override;
     gb_plan_t *plans[GB_PLAN_BUCKETS][GB_PLAN_WAYS];
-    gb_kslot_t *slots;
+    gb_kslot_t **slots; /* each its own allocation: a call keeps its slot while others grow this */
     size_t nslots, capslots;
     gb_scratch_t **scratch;
     size_t nscratch, capscratch;
@@ -87,11 +88,10 @@ void gb_blas__plan_put(gb_blas_t *h, gb_plan_t *plan);
 void gb_blas__tables_free(gb_blas_t *h);
 /* Frees the kernel pool, the scratch buffers and the scale programs (gb_blas_close). */
 void gb_blas__pools_free(gb_blas_t *h);
-/* A free kernel of program's entry, made where none is free; its slot index into *slot.
- * Given back with gb_blas__kernel_put. */
-int gb_blas__kernel_get(gb_blas_t *h, cl_program program, const char *entry, size_t *slot,
-                        cl_kernel *out);
-void gb_blas__kernel_put(gb_blas_t *h, size_t slot);
+/* A free kernel object of program's entry (made where none is free), busy for the caller until
+ * gb_blas__kernel_put. */
+int gb_blas__kernel_get(gb_blas_t *h, cl_program program, const char *entry, gb_kslot_t **out);
+void gb_blas__kernel_put(gb_blas_t *h, gb_kslot_t *slot);
 /* queue's scratch with at least bytes[i] in each buffer (checking, on a queue's first use,
  * that it is of the handle's context and device and in order). */
 int gb_blas__scratch(gb_blas_t *h, cl_command_queue queue, const size_t bytes[4],

@@ -138,10 +138,10 @@ static int enqueue_scale(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_u
         return gb_blas__fail(GB_EOVERFLOW, "C is too large for 32-bit indexing");
     cl_program prog;
     int rc = gb_blas__scale_program(h, c->prec, &prog);
-    size_t slot;
-    cl_kernel k;
-    if (rc != GB_OK || (rc = gb_blas__kernel_get(h, prog, "gb_scale", &slot, &k)) != GB_OK)
+    gb_kslot_t *slot;
+    if (rc != GB_OK || (rc = gb_blas__kernel_get(h, prog, "gb_scale", &slot)) != GB_OK)
         return rc;
+    const cl_kernel k = slot->kernel;
     const int row = c->layout == GB_ROW_MAJOR;
     const cl_int outer = (cl_int)(row ? c->m : c->n), inner = (cl_int)(row ? c->n : c->m);
     const cl_int off = (cl_int)c->c_off, ld = (cl_int)c->ldc;
@@ -219,19 +219,21 @@ static int enqueue_gemm(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_ui
                              r->copy[2] ? r->temp_elems[2] * es : 0, r->has_ws ? r->ws_bytes : 0};
     gb_scratch_t *s;
     enum { MAIN, REM, COPY };
-    size_t slots[COPY + GB_ROUTE_MAX_COPIES];
+    gb_kslot_t *slots[COPY + GB_ROUTE_MAX_COPIES] = {0};
     cl_kernel ks[COPY + GB_ROUTE_MAX_COPIES] = {0};
     int wide[GB_ROUTE_MAX_COPIES];
     size_t cg[GB_ROUTE_MAX_COPIES][2], cl_[GB_ROUTE_MAX_COPIES][2];
     if ((rc = gb_blas__scratch(h, q, bytes, &s)) == GB_OK)
-        rc = gb_blas__kernel_get(h, pl->program, f->entry, &slots[MAIN], &ks[MAIN]);
+        rc = gb_blas__kernel_get(h, pl->program, f->entry, &slots[MAIN]);
     if (rc == GB_OK && r->rem_global[0])
-        rc = gb_blas__kernel_get(h, pl->program, f->rem_entry, &slots[REM], &ks[REM]);
+        rc = gb_blas__kernel_get(h, pl->program, f->rem_entry, &slots[REM]);
     for (size_t i = 0; rc == GB_OK && i < r->ncopies; i++) {
         gb__copy_geometry(&h->dev, &r->copies[i], &wide[i], cg[i], cl_[i]);
-        rc = gb_blas__kernel_get(h, pl->helpers, wide[i] ? "gb_copy4" : "gb_copy", &slots[COPY + i],
-                                 &ks[COPY + i]);
+        rc =
+            gb_blas__kernel_get(h, pl->helpers, wide[i] ? "gb_copy4" : "gb_copy", &slots[COPY + i]);
     }
+    for (size_t i = 0; i < COPY + GB_ROUTE_MAX_COPIES; i++)
+        ks[i] = slots[i] ? slots[i]->kernel : NULL;
     if (rc == GB_OK) {
         gb_binding_t b = {.buf = {c->a, c->b, c->c, s->mem[0], s->mem[1], s->mem[2]},
                           .ws = s->mem[3],
@@ -240,9 +242,9 @@ static int enqueue_gemm(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_ui
         kp.alpha = c->alpha;
         kp.beta = c->beta;
         char bmsg[512];
-        rc = gb__bind_args(ks[MAIN], f, r, &kp, &b, bmsg, sizeof bmsg);
+        rc = gb__bind_args(ks[MAIN], f, r, &kp, &b, &slots[MAIN]->args, bmsg, sizeof bmsg);
         if (rc == GB_OK && ks[REM])
-            rc = gb__bind_args(ks[REM], f, r, &kp, &b, bmsg, sizeof bmsg);
+            rc = gb__bind_args(ks[REM], f, r, &kp, &b, &slots[REM]->args, bmsg, sizeof bmsg);
         if (rc != GB_OK)
             rc = gb_blas__fail(rc, "%s", bmsg);
         cl_int err = CL_SUCCESS;
@@ -275,7 +277,7 @@ static int enqueue_gemm(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_ui
                                gb_config_name(&pl->cfg), gb__cl_errname(err));
     }
     for (size_t i = 0; i < COPY + GB_ROUTE_MAX_COPIES; i++)
-        if (ks[i])
+        if (slots[i])
             gb_blas__kernel_put(h, slots[i]);
     gb_blas__plan_put(h, pl);
     return rc;

@@ -50,9 +50,9 @@ static int plan_make(gb_blas_t *h, const gb_plan_key_t *key, const gb_problem_t 
                               pl->route.helper_options, 1, &pl->helpers, &ms, &hit, msg,
                               sizeof msg)) != GB_OK)
         rc = gb_blas__fail(rc, "building the helper passes: %s", msg);
-    size_t slot;
-    cl_kernel k;
-    if (rc == GB_OK && (rc = gb_blas__kernel_get(h, pl->program, f->entry, &slot, &k)) == GB_OK) {
+    gb_kslot_t *slot;
+    if (rc == GB_OK && (rc = gb_blas__kernel_get(h, pl->program, f->entry, &slot)) == GB_OK) {
+        const cl_kernel k = slot->kernel;
         size_t kmax = 0;
         if (!pl->route.local_null &&
             clGetKernelWorkGroupInfo(k, h->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax,
@@ -130,45 +130,53 @@ void gb_blas__plan_put(gb_blas_t *h, gb_plan_t *plan)
         plan_free(plan);
 }
 
-int gb_blas__kernel_get(gb_blas_t *h, cl_program program, const char *entry, size_t *slot,
-                        cl_kernel *out)
+int gb_blas__kernel_get(gb_blas_t *h, cl_program program, const char *entry, gb_kslot_t **out)
 {
     pthread_mutex_lock(&h->lock);
     for (size_t i = 0; i < h->nslots; i++) {
-        gb_kslot_t *s = &h->slots[i];
+        gb_kslot_t *s = h->slots[i];
         if (!s->busy && s->program == program && !strcmp(s->entry, entry)) {
             s->busy = 1;
-            *slot = i;
-            *out = s->kernel;
+            *out = s;
             pthread_mutex_unlock(&h->lock);
             return GB_OK;
         }
     }
     pthread_mutex_unlock(&h->lock);
     /* None free: a new one, made outside the lock, joins the pool busy. */
+    gb_kslot_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return gb_blas__fail(GB_ENOMEM, "out of memory");
     cl_int err;
-    cl_kernel k = clCreateKernel(program, entry, &err);
-    if (err != CL_SUCCESS)
+    s->kernel = clCreateKernel(program, entry, &err);
+    if (err != CL_SUCCESS) {
+        free(s);
         return gb_blas__fail(GB_EMETADATA, "no kernel named '%s' in its program (%s)", entry,
                              gb__cl_errname(err));
-    pthread_mutex_lock(&h->lock);
-    if (gb__grow(&h->slots, &h->capslots, h->nslots + 1, sizeof *h->slots) != GB_OK) {
-        pthread_mutex_unlock(&h->lock);
-        clReleaseKernel(k);
-        return gb_blas__fail(GB_ENOMEM, "out of memory");
     }
     clRetainProgram(program); /* the slot outlives the plan that made it */
-    h->slots[h->nslots] = (gb_kslot_t){program, entry, k, 1};
-    *slot = h->nslots++;
-    *out = k;
+    s->program = program;
+    s->entry = entry;
+    s->busy = 1;
+    pthread_mutex_lock(&h->lock);
+    const int rc = gb__grow(&h->slots, &h->capslots, h->nslots + 1, sizeof *h->slots);
+    if (rc == GB_OK)
+        h->slots[h->nslots++] = s;
     pthread_mutex_unlock(&h->lock);
+    if (rc != GB_OK) {
+        clReleaseKernel(s->kernel);
+        clReleaseProgram(program);
+        free(s);
+        return gb_blas__fail(GB_ENOMEM, "out of memory");
+    }
+    *out = s;
     return GB_OK;
 }
 
-void gb_blas__kernel_put(gb_blas_t *h, size_t slot)
+void gb_blas__kernel_put(gb_blas_t *h, gb_kslot_t *slot)
 {
     pthread_mutex_lock(&h->lock);
-    h->slots[slot].busy = 0;
+    slot->busy = 0;
     pthread_mutex_unlock(&h->lock);
 }
 
@@ -290,8 +298,9 @@ void gb_blas__tables_free(gb_blas_t *h)
 void gb_blas__pools_free(gb_blas_t *h)
 {
     for (size_t i = 0; i < h->nslots; i++) {
-        clReleaseKernel(h->slots[i].kernel);
-        clReleaseProgram(h->slots[i].program);
+        clReleaseKernel(h->slots[i]->kernel);
+        clReleaseProgram(h->slots[i]->program);
+        free(h->slots[i]);
     }
     free(h->slots);
     for (size_t i = 0; i < h->nscratch; i++) {

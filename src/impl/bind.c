@@ -3,27 +3,51 @@
 
 #include "bind.h"
 
+/* clSetKernelArg, unless cache says the kernel holds that value already. Memory objects are
+ * always set: a released buffer's handle may come back for a new one, which the kernel must not
+ * take for the old (their driver-side addresses differ). */
+static cl_int put_mem(cl_kernel kernel, gb_argcache_t *cache, cl_uint idx, const cl_mem *m)
+{
+    if (cache && idx < GB_BIND_CACHED_ARGS)
+        cache->size[idx] = 0;
+    return clSetKernelArg(kernel, idx, sizeof *m, m);
+}
+
+static cl_int put(cl_kernel kernel, gb_argcache_t *cache, cl_uint idx, size_t size, const void *v)
+{
+    const int cached = cache && idx < GB_BIND_CACHED_ARGS && size <= sizeof cache->value[0];
+    if (cached && cache->size[idx] == size && !memcmp(cache->value[idx], v, size))
+        return CL_SUCCESS;
+    const cl_int err = clSetKernelArg(kernel, idx, size, v);
+    if (cached) {
+        cache->size[idx] = err == CL_SUCCESS ? (unsigned char)size : 0;
+        memcpy(cache->value[idx], v, size);
+    }
+    return err;
+}
+
 /* The value of argument n for the kernel: a buffer, a scalar, a problem size or one of the
  * family's lets. */
-static cl_int set_arg(cl_kernel kernel, cl_uint idx, const char *n, const gb_family_t *f,
-                      const gb_route_t *r, const gb_problem_t *p, const gb_binding_t *b)
+static cl_int set_arg(cl_kernel kernel, gb_argcache_t *cache, cl_uint idx, const char *n,
+                      const gb_family_t *f, const gb_route_t *r, const gb_problem_t *p,
+                      const gb_binding_t *b)
 {
     if (!strcmp(n, "A") || !strcmp(n, "B") || !strcmp(n, "C")) {
         /* The kernel's operand: its temporary, else the caller's (after the swap the kernel's A
          * is the caller's B). */
         const int d = n[0] - 'A', caller = d < 2 && r->swapped ? 1 - d : d;
         const cl_mem m = b->buf[r->copy[d] ? GB_BUF_TA + d : caller];
-        return clSetKernelArg(kernel, idx, sizeof m, &m);
+        return put_mem(kernel, cache, idx, &m);
     }
     if (!strcmp(n, "WS"))
-        return clSetKernelArg(kernel, idx, sizeof b->ws, &b->ws);
+        return put_mem(kernel, cache, idx, &b->ws);
     if (!strcmp(n, "imgA") || !strcmp(n, "imgB"))
-        return clSetKernelArg(kernel, idx, sizeof(cl_mem), &b->img[n[3] - 'A']);
+        return put_mem(kernel, cache, idx, &b->img[n[3] - 'A']);
     if (!strcmp(n, "alpha") || !strcmp(n, "beta")) {
         const double v = n[0] == 'a' ? p->alpha : p->beta;
         const float fv = (float)v;
-        return p->precision == GB_PREC_D ? clSetKernelArg(kernel, idx, sizeof v, &v)
-                                         : clSetKernelArg(kernel, idx, sizeof fv, &fv);
+        return p->precision == GB_PREC_D ? put(kernel, cache, idx, sizeof v, &v)
+                                         : put(kernel, cache, idx, sizeof fv, &fv);
     }
     static const char *const names[] = {"M", "N", "K", "lda", "ldb", "ldc", "offA", "offB", "offC"};
     const size_t values[] = {p->m,   p->n,     p->k,     p->lda,  p->ldb,
@@ -38,14 +62,15 @@ static cl_int set_arg(cl_kernel kernel, cl_uint idx, const char *n, const gb_fam
         if (!strcmp(n, f->let_names[i]))
             v = r->lets[i];
     const cl_int iv = (cl_int)v;
-    return clSetKernelArg(kernel, idx, sizeof iv, &iv);
+    return put(kernel, cache, idx, sizeof iv, &iv);
 }
 
 int gb__bind_args(cl_kernel kernel, const gb_family_t *f, const gb_route_t *r,
-                  const gb_problem_t *kp, const gb_binding_t *b, char *msg, size_t msglen)
+                  const gb_problem_t *kp, const gb_binding_t *b, gb_argcache_t *cache, char *msg,
+                  size_t msglen)
 {
     for (size_t i = 0; i < f->nargs; i++) {
-        const cl_int err = set_arg(kernel, (cl_uint)i, f->args[i], f, r, kp, b);
+        const cl_int err = set_arg(kernel, cache, (cl_uint)i, f->args[i], f, r, kp, b);
         if (err != CL_SUCCESS)
             return gb__fail(msg, msglen, GB_EMETADATA,
                             "%s: setting argument %zu '%s' failed (%s); the 'args' list must "

@@ -18,11 +18,22 @@ typedef struct gb_binding {
     unsigned compute_units;
 } gb_binding_t;
 
+/* What a kernel object's scalar arguments were last set to, so that a call that reuses the
+ * object sets only those that changed: NVIDIA's clSetKernelArg costs a few tenths of a
+ * microsecond, and a family has up to two dozen arguments. Zeroed: nothing set yet. */
+#define GB_BIND_CACHED_ARGS 48
+typedef struct gb_argcache {
+    unsigned char size[GB_BIND_CACHED_ARGS]; /* bytes of the value last set; 0: unknown */
+    unsigned char value[GB_BIND_CACHED_ARGS][8];
+} gb_argcache_t;
+
 /* Sets kernel's arguments (f's 'args' in order) for route r; the sizes and scalars are kp's
- * (r->kernel, or a copy with the call's alpha and beta). GB_OK, or GB_EMETADATA with msg naming
- * the argument the kernel refused. */
+ * (r->kernel, or a copy with the call's alpha and beta). With cache (may be NULL: every argument
+ * is set), those equal to what the kernel object already holds are left as they are. GB_OK, or
+ * GB_EMETADATA with msg naming the argument the kernel refused. */
 int gb__bind_args(cl_kernel kernel, const gb_family_t *f, const gb_route_t *r,
-                  const gb_problem_t *kp, const gb_binding_t *b, char *msg, size_t msglen);
+                  const gb_problem_t *kp, const gb_binding_t *b, gb_argcache_t *cache, char *msg,
+                  size_t msglen);
 
 /* A gb_copy pass for route copy c on dev: gb_copy4 (*wide) where the destination's rows are
  * 4-aligned and nothing is transposed, else gb_copy; its global size and work-group size (0 0:

@@ -48,7 +48,7 @@ static int set_args(gb_kernel_run_t *kr, const gb_route_t *r, const gb_family_t 
     memcpy(b.buf, kr->buf, sizeof b.buf);
     memcpy(b.img, kr->img, sizeof b.img);
     const int rc =
-        gb__bind_args(kernel, f, r, &r->kernel, &b, kr->ctx->errmsg, sizeof kr->ctx->errmsg);
+        gb__bind_args(kernel, f, r, &r->kernel, &b, NULL, kr->ctx->errmsg, sizeof kr->ctx->errmsg);
     return rc;
 }
 
