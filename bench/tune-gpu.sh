@@ -13,7 +13,8 @@
 #   defaults    tune-square and tune-shapes for xgemm_nv, tune-square for dgemm_dmma (double) and
 #               xgemm (single), BUDGET evaluations per shape, into $OUT_DIR/tuning.db; then the
 #               tuning database exported as $OUT_DIR/h100.json (kernels/tuned/'s format)
-# Environment: BUILD (default /tmp/gemmbench-build), OUT_DIR (default /tmp/tune-gpu), BUDGET
+# Environment: CONFIGS (throughput's NAME:THREADS:BUILDERS list), TBUDGET (its candidates, 48),
+# BUILD (default /tmp/gemmbench-build), OUT_DIR (default /tmp/tune-gpu), BUDGET
 # (default 40), STORE (the tuning store; default $OUT_DIR/tuning.db).
 set -eu
 cd "$(dirname "$0")/.."
@@ -21,6 +22,9 @@ build=${BUILD:-/tmp/gemmbench-build}
 out=${OUT_DIR:-/tmp/tune-gpu}
 budget=${BUDGET:-40}
 store=${STORE:-$out/tuning.db}
+# throughput's configurations, NAME:THREADS:BUILDERS, and its candidates per configuration
+configs=${CONFIGS:-"serial:0:0 threads-15:15:0 processes-15:0:15 processes-8:0:8"}
+tbudget=${TBUDGET:-48}
 mkdir -p "$out"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" >/dev/null
@@ -29,18 +33,16 @@ now() { date +%s.%N; }
 
 throughput() {
     rm -f "$out/throughput.txt"
-    for config in "serial --threads 0 --builders 0" "threads-15 --threads 15 --builders 0" \
-        "processes-15 --builders 15 --threads 0" "processes-8 --builders 8 --threads 0"; do
-        # shellcheck disable=SC2086
-        set -- $config
-        name=$1
-        shift
+    for config in $configs; do
+        name=${config%%:*}
+        rest=${config#*:}
+        set -- --threads "${rest%%:*}" --builders "${rest#*:}"
         d="$out/throughput-$name"
         rm -rf "$d"
         mkdir -p "$d/cache" "$d/cuda"
         t0=$(now)
         GEMMBENCH_CACHE_DIR="$d/cache" CUDA_CACHE_PATH="$d/cuda" "$gb" tune -p NVIDIA -k xgemm_nv \
-            -n 4096 --strategy random --seed 3 --budget 48 --confirm-reps 0 "$@" \
+            -n 4096 --strategy random --seed 3 --budget "$tbudget" --confirm-reps 0 "$@" \
             --store "$d/t.db" >"$d/log" 2>&1 || true
         t1=$(now)
         evals=$(sed -n 's/.*: \([0-9]*\) evaluations (\([0-9]*\) measured.*/\2/p' "$d/log")

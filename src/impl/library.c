@@ -3,10 +3,11 @@
  * its buffers, exactly as the CLBlast peer (clblast.c) calls CLBlast, so that the two compare
  * alike. The library chooses the kernel and its parameters from its tuning database per call and
  * may run helper passes besides the kernel. Its main phase is the device time of all of its
- * commands, as ours is timed: the call is enqueued behind a user event (its wait list) with a
- * marker before it, so that its commands run back to back once the event is set, and the time
- * runs from the marker's end to the end of the call's last command (the event it hands back).
- * Where the driver gives no profiling times for the marker, the host time from enqueue to
+ * commands, as ours is timed: the call is enqueued behind a user event (its wait list), after a
+ * 4-byte fill that waits for the event too, so that once the event is set the fill and the
+ * call's commands run back to back; the time runs from the fill's end to the end of the call's
+ * last command (the event it hands back). A fill rather than a marker: NVIDIA's markers carry
+ * no device times of their own. Where the times cannot be read, the host time from enqueue to
  * completion, as CLBlast's, stands instead. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@ typedef struct library_run {
     gb_blas_t *h;
     cl_mem buf[3];
     size_t bytes[3];
+    cl_mem tick; /* the fill before each timed call */
 } library_run_t;
 
 static void library_release(void *state)
@@ -31,6 +33,8 @@ static void library_release(void *state)
     for (int d = 0; d < 3; d++)
         if (s->buf[d])
             clReleaseMemObject(s->buf[d]);
+    if (s->tick)
+        clReleaseMemObject(s->tick);
     gb_blas_close(s->h);
     free(s);
 }
@@ -94,6 +98,11 @@ static int library_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_prob
                 clEnqueueFillBuffer(ctx->queue, s->buf[d], zero, es, 0, s->bytes[d], 0, NULL, NULL);
         rc = gb__cl_check(ctx, err, what[d]);
     }
+    if (rc == GB_OK) {
+        cl_int err;
+        s->tick = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, 4, NULL, &err);
+        rc = gb__cl_check(ctx, err, "clCreateBuffer(the timing fill)");
+    }
     if (rc != GB_OK)
         goto fail;
     const double t0 = gb__now_ms();
@@ -139,13 +148,15 @@ static int library_call(void *state, const void *a, const void *b, const void *c
     if (err == CL_SUCCESS)
         err = clFinish(q);
     int rc = gb__cl_check(s->ctx, err, "writing the inputs");
-    /* The gate: a user event the call waits for, and a marker before the call that waits for
-     * it too; set once the call is enqueued. */
+    /* The gate: a user event the call waits for, and a fill before the call that waits for it
+     * too; set once the call is enqueued. */
     cl_event gate = NULL, mark = NULL, last = NULL;
+    const cl_uint zero = 0;
     if (rc == GB_OK) {
         gate = clCreateUserEvent(s->ctx->cl, &err);
         if (err == CL_SUCCESS)
-            err = clEnqueueMarkerWithWaitList(q, 1, &gate, &mark);
+            err = clEnqueueFillBuffer(q, s->tick, &zero, sizeof zero, 0, sizeof zero, 1, &gate,
+                                      &mark);
         rc = gb__cl_check(s->ctx, err, "gating the library's GEMM");
     }
     const double g0 = gb__now_ms();
