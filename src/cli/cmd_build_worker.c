@@ -35,9 +35,16 @@ int cmd_build_worker(int argc, char **argv)
     if (rc == GB_OK)
         rc = gb_device_list(&list, &count, msg, sizeof msg);
     char *end;
-    const unsigned long i = strtoul(index, &end, 10);
+    unsigned long i = strtoul(index, &end, 10);
+    /* The index first; the name where this process lists the devices otherwise. */
+    for (size_t j = 0; rc == GB_OK && (i >= count || strcmp(list[i].name, name)) && j < count; j++)
+        if (!strcmp(list[j].name, name))
+            i = j;
     if (rc == GB_OK && (end == index || *end || i >= count || strcmp(list[i].name, name)))
-        rc = gb__fail(msg, sizeof msg, GB_ENODEVICE, "device %s is not '%s' here", index, name);
+        rc = gb__fail(msg, sizeof msg, GB_ENODEVICE,
+                      "device %s is not '%s' here (this process sees %zu device(s), the first "
+                      "'%s')",
+                      index, name, count, count ? list[0].name : "");
     /* Answers go to a copy of standard output; whatever else prints goes to standard error. */
     const int fd = rc == GB_OK ? dup(1) : -1;
     FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;

@@ -6,13 +6,15 @@
  * commands, as ours is timed: the call is enqueued behind a user event (its wait list), after a
  * 4-byte fill that waits for the event too, so that once the event is set the fill and the
  * call's commands run back to back; the time runs from the fill's end to the end of the call's
- * last command (the event it hands back). A fill rather than a marker: NVIDIA's markers carry
+ * last command (the event it hands back), and where the call is one command (the library's plan
+ * says so), from that command's start, exactly as each of ours is timed. A fill rather than a marker: NVIDIA's markers carry
  * no device times of their own. Where the times cannot be read, the host time from enqueue to
  * completion, as CLBlast's, stands instead. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../blas/blas_int.h"
 #include "gemmbench_blas.h"
 #include "impl.h"
 
@@ -22,7 +24,8 @@ typedef struct library_run {
     gb_blas_t *h;
     cl_mem buf[3];
     size_t bytes[3];
-    cl_mem tick; /* the fill before each timed call */
+    cl_mem tick;     /* the fill before each timed call */
+    size_t commands; /* what one call enqueues (1: timed by its own event) */
 } library_run_t;
 
 static void library_release(void *state)
@@ -103,6 +106,8 @@ static int library_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_prob
         s->tick = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, 4, NULL, &err);
         rc = gb__cl_check(ctx, err, "clCreateBuffer(the timing fill)");
     }
+    if (rc == GB_OK && gb_blas__commands(s->h, p, &s->commands) != GB_OK)
+        s->commands = 0; /* unknown: the fill's way */
     if (rc != GB_OK)
         goto fail;
     const double t0 = gb__now_ms();
@@ -167,9 +172,13 @@ static int library_call(void *state, const void *a, const void *b, const void *c
     if (rc == GB_OK)
         rc = gb__cl_check(s->ctx, clFinish(q), "finishing the library's GEMM");
     t[GB_PHASE_MAIN] = gb__now_ms() - g0;
+    /* One command: its own start to its end, as each of ours is timed; several: the fill's end
+     * to the last one's end, the gaps between them included. */
     cl_ulong from = 0, to = 0;
     if (rc == GB_OK && last &&
-        clGetEventProfilingInfo(mark, CL_PROFILING_COMMAND_END, sizeof from, &from, NULL) ==
+        (s->commands == 1
+             ? clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_START, sizeof from, &from, NULL)
+             : clGetEventProfilingInfo(mark, CL_PROFILING_COMMAND_END, sizeof from, &from, NULL)) ==
             CL_SUCCESS &&
         clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof to, &to, NULL) ==
             CL_SUCCESS &&
