@@ -81,6 +81,25 @@ typedef struct gb_kernel_run {
 int gb__pass_copy(gb_kernel_run_t *kr, const gb_route_copy_t *c, cl_mem dst, cl_mem src);
 int gb__pass_image(gb_kernel_run_t *kr, cl_mem *img, cl_mem buf, size_t width, size_t height);
 
+/* What the library peers on our own queue share (peer_cl.c): their A, B, C buffers (sized for
+ * the problem), the writes of a timed call's inputs (then clFinish), its end (C read into c_out
+ * where given, the copies' event times and the wall time since t0 into t, the events released;
+ * rc passed through), and the checks and program identity ("none") of a library. */
+typedef struct gb_peer_bufs {
+    cl_mem buf[3];
+    size_t bytes[3];
+} gb_peer_bufs_t;
+int gb__peer_buffers(gb_peer_bufs_t *pb, gb_context_t *ctx, const gb_problem_t *p);
+void gb__peer_buffers_free(gb_peer_bufs_t *pb);
+int gb__peer_write(gb_context_t *ctx, const gb_peer_bufs_t *pb, const void *const in[3],
+                   cl_event ev[4]);
+int gb__peer_finish(gb_context_t *ctx, const gb_peer_bufs_t *pb, int rc, void *c_out,
+                    cl_event ev[4], double t0, double t[GB_PHASE_COUNT]);
+int gb__peer_check(const gb_impl_t *im, const gb_device_info_t *dev, gb_precision_t prec,
+                   const gb_problem_t *p, char *msg, size_t msglen);
+int gb__peer_program_id(const gb_impl_t *im, const gb_device_info_t *dev, const gb_problem_t *p,
+                        char *buf, size_t len, char *msg, size_t msglen);
+
 /* Event time of a finished command in milliseconds; where the times cannot be read, 0, and the
  * error goes to *err (may be NULL) unless it already holds one. */
 double gb__event_ms(cl_event ev, cl_int *err);

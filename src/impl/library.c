@@ -22,8 +22,7 @@ typedef struct library_run {
     gb_context_t *ctx;
     gb_problem_t p;
     gb_blas_t *h;
-    cl_mem buf[3];
-    size_t bytes[3];
+    gb_peer_bufs_t b;
     cl_mem tick;     /* the fill before each timed call */
     size_t commands; /* what one call enqueues (1: timed by its own event) */
 } library_run_t;
@@ -33,9 +32,7 @@ static void library_release(void *state)
     library_run_t *s = state;
     if (!s)
         return;
-    for (int d = 0; d < 3; d++)
-        if (s->buf[d])
-            clReleaseMemObject(s->buf[d]);
+    gb__peer_buffers_free(&s->b);
     if (s->tick)
         clReleaseMemObject(s->tick);
     gb_blas_close(s->h);
@@ -51,12 +48,12 @@ static int library_gemm(library_run_t *s, cl_uint nwait, const cl_event *wait, c
     const gb_blas_trans_t tb = p->trans_b == GB_TRANS ? GB_BLAS_TRANS : GB_BLAS_NO_TRANS;
     int rc;
     if (p->precision == GB_PREC_D)
-        rc = gb_dgemm(s->h, lay, ta, tb, p->m, p->n, p->k, p->alpha, s->buf[0], p->off_a, p->lda,
-                      s->buf[1], p->off_b, p->ldb, p->beta, s->buf[2], p->off_c, p->ldc,
+        rc = gb_dgemm(s->h, lay, ta, tb, p->m, p->n, p->k, p->alpha, s->b.buf[0], p->off_a, p->lda,
+                      s->b.buf[1], p->off_b, p->ldb, p->beta, s->b.buf[2], p->off_c, p->ldc,
                       s->ctx->queue, nwait, wait, event);
     else
-        rc = gb_sgemm(s->h, lay, ta, tb, p->m, p->n, p->k, (float)p->alpha, s->buf[0], p->off_a,
-                      p->lda, s->buf[1], p->off_b, p->ldb, (float)p->beta, s->buf[2], p->off_c,
+        rc = gb_sgemm(s->h, lay, ta, tb, p->m, p->n, p->k, (float)p->alpha, s->b.buf[0], p->off_a,
+                      p->lda, s->b.buf[1], p->off_b, p->ldb, (float)p->beta, s->b.buf[2], p->off_c,
                       p->ldc, s->ctx->queue, nwait, wait, event);
     if (rc != GB_OK)
         return gb__ctx_fail(s->ctx, rc, "the library's %s failed: %s",
@@ -83,24 +80,17 @@ static int library_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_prob
         gb__ctx_fail(ctx, rc, "opening the library's handle failed: %s", gb_blas_errmsg());
         goto fail;
     }
-    size_t elems[3];
     const size_t es = gb_precision_bytes(p->precision);
-    gb_problem_buffer_elems(p, &elems[0], &elems[1], &elems[2]);
-    static const char *const what[3] = {"clCreateBuffer(A)", "clCreateBuffer(B)",
-                                        "clCreateBuffer(C)"};
     const double zero_d = 0.0;
     const float zero_s = 0.0f;
     const void *zero = p->precision == GB_PREC_D ? (const void *)&zero_d : (const void *)&zero_s;
-    for (int d = 0; d < 3 && rc == GB_OK; d++) {
-        cl_int err;
-        s->bytes[d] = elems[d] * es;
-        s->buf[d] = clCreateBuffer(ctx->cl, d < 2 ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE,
-                                   s->bytes[d], NULL, &err);
-        if (err == CL_SUCCESS)
-            err =
-                clEnqueueFillBuffer(ctx->queue, s->buf[d], zero, es, 0, s->bytes[d], 0, NULL, NULL);
-        rc = gb__cl_check(ctx, err, what[d]);
-    }
+    if (rc == GB_OK)
+        rc = gb__peer_buffers(&s->b, ctx, p);
+    for (int d = 0; d < 3 && rc == GB_OK; d++)
+        rc = gb__cl_check(
+            ctx,
+            clEnqueueFillBuffer(ctx->queue, s->b.buf[d], zero, es, 0, s->b.bytes[d], 0, NULL, NULL),
+            "zeroing the buffers");
     if (rc == GB_OK) {
         cl_int err;
         s->tick = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, 4, NULL, &err);
@@ -142,17 +132,11 @@ static int library_call(void *state, const void *a, const void *b, const void *c
     library_run_t *s = state;
     cl_command_queue q = s->ctx->queue;
     cl_event ev[4] = {0};
-    const void *in[3] = {a, b, c};
+    const void *const in[3] = {a, b, c};
     memset(t, 0, GB_PHASE_COUNT * sizeof *t);
     const double t0 = gb__now_ms();
+    int rc = gb__peer_write(s->ctx, &s->b, in, ev);
     cl_int err = CL_SUCCESS;
-    for (int d = 0; d < 3 && err == CL_SUCCESS; d++)
-        if (in[d])
-            err = clEnqueueWriteBuffer(q, s->buf[d], CL_FALSE, 0, s->bytes[d], in[d], 0, NULL,
-                                       &ev[d]);
-    if (err == CL_SUCCESS)
-        err = clFinish(q);
-    int rc = gb__cl_check(s->ctx, err, "writing the inputs");
     /* The gate: a user event the call waits for, and a fill before the call that waits for it
      * too; set once the call is enqueued. */
     cl_event gate = NULL, mark = NULL, last = NULL;
@@ -188,43 +172,7 @@ static int library_call(void *state, const void *a, const void *b, const void *c
     for (int i = 0; i < 3; i++)
         if (evs[i])
             clReleaseEvent(evs[i]);
-    if (rc == GB_OK && c_out)
-        rc = gb__cl_check(
-            s->ctx,
-            clEnqueueReadBuffer(q, s->buf[2], CL_TRUE, 0, s->bytes[2], c_out, 0, NULL, &ev[3]),
-            "reading C");
-    t[GB_PHASE_WALL] = gb__now_ms() - t0;
-    for (int i = 0; i < 4; i++)
-        if (ev[i]) {
-            t[i == 3 ? GB_PHASE_D2H : GB_PHASE_H2D] += gb__event_ms(ev[i], NULL);
-            clReleaseEvent(ev[i]);
-        }
-    t[GB_PHASE_OPS] = t[GB_PHASE_MAIN];
-    t[GB_PHASE_OFFLOAD] = t[GB_PHASE_OPS] + t[GB_PHASE_H2D] + t[GB_PHASE_D2H];
-    return rc;
-}
-
-static int library_check(const gb_impl_t *im, const gb_device_info_t *dev, gb_precision_t prec,
-                         const gb_problem_t *p, char *msg, size_t msglen)
-{
-    (void)im, (void)p;
-    if (prec == GB_PREC_D && dev && !dev->fp64)
-        return gb__fail(msg, msglen, GB_ENOFP64,
-                        "device '%s' has no double precision "
-                        "(cl_khr_fp64); choose single precision",
-                        dev->name);
-    return GB_OK;
-}
-
-/* The library builds its own programs, per call shape, into the same on-disk cache; the harness
- * has none to name. */
-static int library_program_id(const gb_impl_t *im, const gb_device_info_t *dev,
-                              const gb_problem_t *p, char *buf, size_t len, char *msg,
-                              size_t msglen)
-{
-    (void)im, (void)dev, (void)p, (void)msg, (void)msglen;
-    snprintf(buf, len, "none");
-    return GB_OK;
+    return gb__peer_finish(s->ctx, &s->b, rc, c_out, ev, t0, t);
 }
 
 const gb_impl_ops_t gb__library_ops = {
@@ -232,8 +180,8 @@ const gb_impl_ops_t gb__library_ops = {
     "gemmbench's own library (gemmbench_blas.h: gb_sgemm, gb_dgemm) on the same OpenCL device "
     "and queue, with its tuning database's choice per shape (library peer)",
     3u,
-    library_check,
-    library_program_id,
+    gb__peer_check,
+    gb__peer_program_id,
     library_prepare,
     NULL,
     library_call,
