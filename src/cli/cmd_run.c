@@ -32,7 +32,7 @@ static void usage(void)
            "  -k, --kernel K[,K..]  kernel families, presets or library peers ('gemmbench\n"
            "                        kernels' lists them; gb is gemmbench's own library);\n"
            "                        'all' (default) is every family and preset in each\n"
-           "                        precision it has: -k all,gb,clblast,cublas\n"
+           "                        precision it has: -k all,gb,clblast,cublas,openblas\n"
            "  -n LIST               square sizes (default 256,512): 64,128 or 64:1024:64\n"
            "  -M, -N, -K LIST       rectangular sizes, their product; a missing one follows -n\n"
            "                        (default 512)\n"

@@ -1,5 +1,6 @@
 /* impl.c: implementations by name (kernel families and presets, then the library peers: our own
- * library, and those compiled in), and the public calls that go through their operations table. */
+ * library, those compiled in, and the host's OpenBLAS), and the public calls that go through
+ * their operations table. */
 #include <stdio.h>
 #include <string.h>
 
@@ -12,7 +13,7 @@ static const gb_impl_ops_t *const peers[] = {&gb__library_ops,
 #ifdef GB_HAVE_CUBLAS
                                              &gb__cublas_ops,
 #endif
-                                             NULL};
+                                             &gb__openblas_ops, NULL};
 
 size_t gb_peer_count(void)
 {

@@ -1,6 +1,7 @@
 /* impl.h: the one implementation interface (gb_impl_t in gemmbench.h): an operations table that
  * the kernel-family implementation (kernel.c) and each library peer (library.c: gemmbench's own
- * library; clblast.c, cublas.c) provide, so that measuring (src/measure) calls every one the same way. */
+ * library; clblast.c, cublas.c, openblas.c) provide, so that measuring (src/measure) calls every
+ * one the same way. */
 #ifndef GB_IMPL_H
 #define GB_IMPL_H
 
@@ -36,6 +37,7 @@ struct gb_impl_ops {
 
 extern const gb_impl_ops_t gb__kernel_ops;
 extern const gb_impl_ops_t gb__library_ops;
+extern const gb_impl_ops_t gb__openblas_ops;
 #ifdef GB_HAVE_CLBLAST
 extern const gb_impl_ops_t gb__clblast_ops;
 #endif
