@@ -5,7 +5,10 @@
 # other than 1 and 0, and exact integer data: every run exits 0 and prints only rows that pass;
 # its JSON names the library's choice in the route and a build time; it is listed by `gemmbench
 # kernels`, and refuses parameters. CLBlast (-k clblast), where it was built in, at one size of
-# each precision. Prints one line per failure and 'N passed, M failed'.
+# each precision. The host's OpenBLAS (-k openblas, always built in) is listed, and passes in
+# single and double precision at two shapes, in both layouts, with a transposition and with
+# padding, offsets, alpha and beta; its JSON names its threads in the route and zero copy
+# times. Prints one line per failure and 'N passed, M failed'.
 gb=${1:?usage: peers_test.sh GEMMBENCH}
 passed=0
 failed=0
@@ -74,6 +77,28 @@ fi
 if printf '%s\n' "$list" | grep -q '^clblast  '; then
     check_run 1 -k clblast --precision s -n 100
     check_run 1 -k clblast --precision d -n 65
+fi
+
+if printf '%s\n' "$list" | grep -q '^openblas  \[s,d\]'; then ok; else
+    fail "gemmbench kernels does not list openblas"
+fi
+check_run 4 -k openblas --precision s,d -n 17,100
+for lay in row col; do
+    check_run 1 -k openblas --precision s --layout $lay --transA T -M 33 -N 65 -K 17
+    check_run 1 -k openblas --precision d --layout $lay --transB T -M 65 -N 33 -K 9
+done
+check_run 1 -k openblas --precision s --layout col --transA T -M 33 -N 65 -K 17 --lda 40 \
+    --ldb 70 --ldc 80 --offa 3 --offb 5 --offc 7 --alpha 1.5 --beta 0.5
+check_run 1 -k openblas --precision d --transB T -M 31 -N 47 -K 70 --ldc 50 --offc 2 --alpha -2 \
+    --beta 0.25
+json=$("$gb" run -k openblas -n 48 -i 1 --no-store --json 2>/dev/null | tr -d '[:space:]')
+if printf '%s\n' "$json" | grep -Eq '"route":"libraryopenblas(\([0-9]+threads\))?"' &&
+    printf '%s\n' "$json" | grep -q '"h2d":{"n":1,"min":0,"median":0,"mean":0,"max":0,' &&
+    printf '%s\n' "$json" | grep -q '"d2h":{"n":1,"min":0,"median":0,"mean":0,"max":0,'; then
+    ok
+else
+    fail "openblas's JSON must name its threads and have no copies: $(printf '%s' "$json" |
+        cut -c1-300)"
 fi
 
 echo "$passed passed, $failed failed"
