@@ -1,8 +1,10 @@
 #!/bin/sh
 # bench/cpu.sh [N...]: on the default device (PoCL on the CPU), runs every built-in kernel,
-# CLBlast and our library (-k gb: gb_sgemm/gb_dgemm with its tuning database's choice) at each
-# order (default 256 512 1024), validated, in one run per order, and prints per order and
-# precision our fastest kernel, CLBlast and its ratio to ours, the library and its ratio to ours.
+# CLBlast, our library (-k gb: gb_sgemm/gb_dgemm with its tuning database's choice) and the
+# host's OpenBLAS (-k openblas: cblas on the host, no transfers) at each order (default 256 512
+# 1024), validated, in one run per order, and prints per order and precision our fastest kernel,
+# CLBlast and its ratio to ours, the library and its ratio to ours, and OpenBLAS and its ratio
+# to ours.
 set -eu
 cd "$(dirname "$0")/.."
 gb=${GEMMBENCH:-build/gemmbench}
@@ -10,19 +12,23 @@ gb=${GEMMBENCH:-build/gemmbench}
 sizes=${*:-"256 512 1024"}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-printf "%-4s %6s  %-24s %10s %10s %8s %10s %8s\n" prec n "our fastest" "GFLOP/s" "CLBlast" ratio \
-    "gb" "gb/ours"
+printf "%-4s %6s  %-24s %10s %10s %8s %10s %8s %10s %8s\n" prec n "our fastest" "GFLOP/s" \
+    "CLBlast" ratio "gb" "gb/ours" "OpenBLAS" "ob/ours"
 for n in $sizes; do
     # --precision s,d: the peers, named, would otherwise run in single precision only.
-    "$gb" run -k all,clblast,gb --precision s,d -n "$n" -i 5 --no-store >"$out" 2>&1 || true
+    "$gb" run -k all,clblast,gb,openblas --precision s,d -n "$n" -i 5 --no-store >"$out" 2>&1 ||
+        true
     for p in s d; do
-        # ratio: our fastest kernel over CLBlast; gb/ours: the library over our fastest kernel.
+        # ratio: our fastest kernel over CLBlast; gb/ours and ob/ours: the library and OpenBLAS
+        # over our fastest kernel.
         awk -v p="$p" -v n="$n" '
             $2 == p && $0 ~ / pass / {
                 if ($1 == "clblast") c = $8
                 else if ($1 == "gb") l = $8
+                else if ($1 == "openblas") o = $8
                 else if ($8 > best) { best = $8; name = $1 } }
-            END { printf "%-4s %6s  %-24s %10.2f %10.2f %8.2f %10.2f %8.2f\n", p, n, name, best,
-                         c, (c > 0 ? best / c : 0), l, (best > 0 ? l / best : 0) }' "$out"
+            END { printf "%-4s %6s  %-24s %10.2f %10.2f %8.2f %10.2f %8.2f %10.2f %8.2f\n", p, n,
+                         name, best, c, (c > 0 ? best / c : 0), l, (best > 0 ? l / best : 0), o,
+                         (best > 0 ? o / best : 0) }' "$out"
     done
 done
