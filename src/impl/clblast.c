@@ -93,5 +93,6 @@ const gb_impl_ops_t gb__clblast_ops = {
     clblast_prepare,
     NULL,
     clblast_call,
-    clblast_release};
+    clblast_release,
+    0};
 #endif

@@ -187,5 +187,6 @@ const gb_impl_ops_t gb__cublas_ops = {
     cublas_prepare,
     NULL,
     cublas_call,
-    cublas_release};
+    cublas_release,
+    0};
 #endif

@@ -33,6 +33,7 @@ struct gb_impl_ops {
     int (*call)(void *state, const void *a, const void *b, const void *c, void *c_out,
                 double t[GB_PHASE_COUNT]);
     void (*release)(void *state); /* accepts NULL */
+    int host; /* computes on the host's CPU, not on the OpenCL device (OpenBLAS) */
 };
 
 extern const gb_impl_ops_t gb__kernel_ops;

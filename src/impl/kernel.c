@@ -319,4 +319,5 @@ const gb_impl_ops_t gb__kernel_ops = {NULL,
                                       kernel_prepare,
                                       kernel_prebuild,
                                       kernel_call,
-                                      kernel_release};
+                                      kernel_release,
+                                      0};

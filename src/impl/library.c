@@ -185,4 +185,5 @@ const gb_impl_ops_t gb__library_ops = {
     library_prepare,
     NULL,
     library_call,
-    library_release};
+    library_release,
+    0};

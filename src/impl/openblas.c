@@ -123,4 +123,5 @@ const gb_impl_ops_t gb__openblas_ops = {
     openblas_prepare,
     NULL,
     openblas_call,
-    openblas_release};
+    openblas_release,
+    1};

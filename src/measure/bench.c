@@ -133,6 +133,12 @@ static int measure_energy(runner_t *run, gb_timing_t timing, double flop, const 
         gb__energy_unavailable(r, why);
         return GB_OK;
     }
+    if (run->ops->host && strcmp(run->ctx->dev->type_name, "cpu")) {
+        /* The device's counter does not see work done on the host. */
+        gb__energy_unavailable(r, "a host library: the device's energy counter does not see "
+                                  "its work");
+        return GB_OK;
+    }
     gb_energy_t en;
     gb__energy_open(&en, run->ctx->dev);
     if (!en.ok) {
