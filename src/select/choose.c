@@ -63,6 +63,7 @@ static const struct heuristic {
     {"", "gpu", GB_PREC_S, 0, "xgemm_gpu"},
     {"", "gpu", GB_PREC_D, 0, "xgemm_gpu_d"},
     {"", "cpu", GB_PREC_S, 0, "xgemm_cpu"},
+    {"", "cpu", GB_PREC_D, 0, "xgemm_cpu_d"},
     {"", "", GB_PREC_S, 0, "xgemm_small"},
     {"", "", GB_PREC_D, 0, "xgemm_small"},
     {"", "", GB_PREC_S, 0, "naive"},
