@@ -79,13 +79,14 @@ int gb_blas__fail(int code, const char *fmt, ...) GB_PRINTF(2, 3);
  * text that says it. GB_OK, or the reason's code with the message recorded. */
 int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, char *chosen,
                     size_t len);
-/* How many commands a call of problem p (checked) enqueues: its route's copies, the kernel and
- * its remainder (the harness times a one-command call by its own event). GB_OK or the code. */
+/* The key of problem p (alpha and beta aside: whether beta is 0), padding zeroed. */
+void gb_blas__key(const gb_problem_t *p, gb_plan_key_t *key);
+/* The plan of key's problem, made (and the problem checked) on first use; the caller holds a
+ * reference until gb_blas__plan_put. GB_OK or the failure's code (message recorded). */
+int gb_blas__plan_get(gb_blas_t *h, const gb_plan_key_t *key, gb_plan_t **out);
+/* How many commands a call of problem p enqueues, by its plan: the route's copies, the kernel
+ * and its remainder (the harness times a one-command call by its own event). */
 int gb_blas__commands(gb_blas_t *h, const gb_problem_t *p, size_t *n);
-/* The plan of key's problem (p, checked), made on first use; the caller holds a reference until
- * gb_blas__plan_put. GB_OK or the failure's code (message recorded). */
-int gb_blas__plan_get(gb_blas_t *h, const gb_plan_key_t *key, const gb_problem_t *p,
-                      gb_plan_t **out);
 void gb_blas__plan_put(gb_blas_t *h, gb_plan_t *plan);
 /* Drops every plan (freed once no call uses it): gb_blas_set_kernel, gb_blas_close. */
 void gb_blas__tables_free(gb_blas_t *h);

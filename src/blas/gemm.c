@@ -176,40 +176,23 @@ static int enqueue_gemm(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_ui
                      : GB_OK;
     if (!c->k || c->alpha == 0.0)
         return enqueue_scale(h, c, q, num_wait, wait, event);
-    gb_plan_key_t key;
-    memset(&key, 0, sizeof key); /* the key is hashed and compared whole, padding included */
-    key.precision = c->prec;
-    key.layout = c->layout;
-    key.trans_a = c->ta;
-    key.trans_b = c->tb;
-    key.m = c->m;
-    key.n = c->n;
-    key.k = c->k;
-    key.lda = c->lda;
-    key.ldb = c->ldb;
-    key.ldc = c->ldc;
-    key.off_a = c->a_off;
-    key.off_b = c->b_off;
-    key.off_c = c->c_off;
-    key.beta_zero = c->beta == 0.0;
     gb_problem_t p;
     gb_problem_init(&p, c->prec, c->m, c->n, c->k);
     p.layout = c->layout;
     p.trans_a = c->ta;
     p.trans_b = c->tb;
-    p.beta = key.beta_zero ? 0.0 : 1.0; /* the route depends only on whether C is read */
+    p.beta = c->beta;
     p.lda = c->lda;
     p.ldb = c->ldb;
     p.ldc = c->ldc;
     p.off_a = c->a_off;
     p.off_b = c->b_off;
     p.off_c = c->c_off;
-    char msg[512];
-    int rc = gb_problem_check(&p, msg, sizeof msg);
-    if (rc != GB_OK)
-        return gb_blas__fail(rc, "%s", msg);
+    gb_plan_key_t key;
+    gb_blas__key(&p, &key);
+    int rc;
     gb_plan_t *pl;
-    if ((rc = gb_blas__plan_get(h, &key, &p, &pl)) != GB_OK)
+    if ((rc = gb_blas__plan_get(h, &key, &pl)) != GB_OK)
         return rc;
     const gb_route_t *r = &pl->route;
     const gb_family_t *f = pl->cfg.family;

@@ -284,16 +284,3 @@ int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, char 
     snprintf(chosen, len, "%s%s (%s)", gb_config_name(cfg), params, tail);
     return GB_OK;
 }
-
-int gb_blas__commands(gb_blas_t *h, const gb_problem_t *p, size_t *n)
-{
-    gb_config_t cfg;
-    gb_route_t r;
-    char chosen[384], msg[512];
-    int rc = gb_blas__choose(h, p, &cfg, chosen, sizeof chosen);
-    if (rc == GB_OK && (rc = gb__route_plan(&cfg, p, &h->dev, &r, msg, sizeof msg)) != GB_OK)
-        return gb_blas__fail(rc, "%s", msg);
-    if (rc == GB_OK)
-        *n = 1 + r.ncopies + (r.rem_global[0] ? 1 : 0);
-    return rc;
-}

@@ -19,17 +19,60 @@ static void plan_free(gb_plan_t *p)
     free(p);
 }
 
+void gb_blas__key(const gb_problem_t *p, gb_plan_key_t *key)
+{
+    memset(key, 0, sizeof *key); /* the key is hashed and compared whole, padding included */
+    key->precision = p->precision;
+    key->layout = p->layout;
+    key->trans_a = p->trans_a;
+    key->trans_b = p->trans_b;
+    key->m = p->m;
+    key->n = p->n;
+    key->k = p->k;
+    key->lda = p->lda;
+    key->ldb = p->ldb;
+    key->ldc = p->ldc;
+    key->off_a = p->off_a;
+    key->off_b = p->off_b;
+    key->off_c = p->off_c;
+    key->beta_zero = p->beta == 0.0;
+}
+
+/* The problem a key stands for, checked: the route depends only on whether C is read. */
+static int key_problem(const gb_plan_key_t *k, gb_problem_t *p)
+{
+    gb_problem_init(p, k->precision, k->m, k->n, k->k);
+    p->layout = k->layout;
+    p->trans_a = k->trans_a;
+    p->trans_b = k->trans_b;
+    p->beta = k->beta_zero ? 0.0 : 1.0;
+    p->lda = k->lda;
+    p->ldb = k->ldb;
+    p->ldc = k->ldc;
+    p->off_a = k->off_a;
+    p->off_b = k->off_b;
+    p->off_c = k->off_c;
+    char msg[512];
+    const int rc = gb_problem_check(p, msg, sizeof msg);
+    return rc == GB_OK ? GB_OK : gb_blas__fail(rc, "%s", msg);
+}
+
 /* Builds what the plan needs: the main program, the helpers' where the route copies, and one
  * kernel to check the work-group the compiled kernel allows (register use). */
-static int plan_make(gb_blas_t *h, const gb_plan_key_t *key, const gb_problem_t *p, gb_plan_t **out)
+static int plan_make(gb_blas_t *h, const gb_plan_key_t *key, gb_plan_t **out)
 {
     char msg[16384];
+    gb_problem_t problem;
+    const gb_problem_t *p = &problem;
+    int rc = key_problem(key, &problem);
+    if (rc != GB_OK)
+        return rc;
     gb_plan_t *pl = calloc(1, sizeof *pl);
     if (!pl)
         return gb_blas__fail(GB_ENOMEM, "out of memory");
     pl->key = *key;
     pl->refs = 1;
-    int rc = gb_blas__choose(h, p, &pl->cfg, pl->chosen, sizeof pl->chosen);
+    rc = gb_blas__choose(h, p, &pl->cfg, pl->chosen, sizeof pl->chosen);
     if (rc == GB_OK &&
         (rc = gb__route_plan(&pl->cfg, p, &h->dev, &pl->route, msg, sizeof msg)) != GB_OK)
         rc = gb_blas__fail(rc, "%s", msg);
@@ -87,8 +130,7 @@ static gb_plan_t *take(gb_blas_t *h, size_t b, const gb_plan_key_t *key)
     return NULL;
 }
 
-int gb_blas__plan_get(gb_blas_t *h, const gb_plan_key_t *key, const gb_problem_t *p,
-                      gb_plan_t **out)
+int gb_blas__plan_get(gb_blas_t *h, const gb_plan_key_t *key, gb_plan_t **out)
 {
     const size_t b = bucket(key);
     pthread_mutex_lock(&h->lock);
@@ -99,7 +141,7 @@ int gb_blas__plan_get(gb_blas_t *h, const gb_plan_key_t *key, const gb_problem_t
     /* Made outside the lock (it may build for seconds); a thread that made the same plan
      * meanwhile wins, and this one goes. */
     gb_plan_t *made;
-    int rc = plan_make(h, key, p, &made);
+    int rc = plan_make(h, key, &made);
     if (rc != GB_OK)
         return rc;
     pthread_mutex_lock(&h->lock);
@@ -314,4 +356,17 @@ void gb_blas__pools_free(gb_blas_t *h)
     for (int p = 0; p < 2; p++)
         if (h->scale[p])
             clReleaseProgram(h->scale[p]);
+}
+
+int gb_blas__commands(gb_blas_t *h, const gb_problem_t *p, size_t *n)
+{
+    gb_plan_key_t key;
+    gb_plan_t *pl;
+    gb_blas__key(p, &key);
+    const int rc = gb_blas__plan_get(h, &key, &pl);
+    if (rc != GB_OK)
+        return rc;
+    *n = 1 + pl->route.ncopies + (pl->route.rem_global[0] ? 1 : 0);
+    gb_blas__plan_put(h, pl);
+    return GB_OK;
 }

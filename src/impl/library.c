@@ -96,8 +96,6 @@ static int library_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_prob
         s->tick = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, 4, NULL, &err);
         rc = gb__cl_check(ctx, err, "clCreateBuffer(the timing fill)");
     }
-    if (rc == GB_OK && gb_blas__commands(s->h, p, &s->commands) != GB_OK)
-        s->commands = 0; /* unknown: the fill's way */
     if (rc != GB_OK)
         goto fail;
     const double t0 = gb__now_ms();
@@ -105,6 +103,9 @@ static int library_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_prob
     r->build_ms = gb__now_ms() - t0;
     if (rc != GB_OK || (rc = gb__cl_check(ctx, clFinish(ctx->queue), "finishing the first call")))
         goto fail;
+    /* The plan the first call made: how many commands a call enqueues. */
+    if (gb_blas__commands(s->h, p, &s->commands) != GB_OK)
+        s->commands = 0; /* unknown: the fill's way */
     /* What the library runs, as it says it: the kernel, its parameters and why. */
     char chosen[512];
     const gb_blas_layout_t lay = p->layout == GB_ROW_MAJOR ? GB_BLAS_ROW_MAJOR : GB_BLAS_COL_MAJOR;
