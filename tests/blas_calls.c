@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gemmbench_blas.h"
+#include "blas_test.h"
 
 static int failures, checks;
 
@@ -38,59 +38,6 @@ static double uniform(void)
     return (double)(rng >> 11) / 9007199254740992.0 * 2.0 - 1.0;
 }
 
-typedef struct gemm_case {
-    char prec;
-    gb_blas_layout_t layout;
-    gb_blas_trans_t ta, tb;
-    size_t m, n, k, pad, off; /* ld = minimum + pad; every operand at offset off */
-    double alpha, beta;
-} gemm_case_t;
-
-static size_t at(gb_blas_layout_t layout, size_t ld, size_t r, size_t c)
-{
-    return layout == GB_BLAS_ROW_MAJOR ? r * ld + c : c * ld + r;
-}
-
-/* Stored rows and columns of op^-1 of an rows x cols operand. */
-static void stored(gb_blas_trans_t t, size_t rows, size_t cols, size_t *sr, size_t *sc)
-{
-    *sr = t == GB_BLAS_NO_TRANS ? rows : cols;
-    *sc = t == GB_BLAS_NO_TRANS ? cols : rows;
-}
-
-static cl_mem upload(const double *v, size_t elems, size_t es)
-{
-    unsigned char *buf = malloc(elems * es);
-    for (size_t i = 0; i < elems; i++) {
-        if (es == 4) {
-            const float f = (float)v[i];
-            memcpy(buf + 4 * i, &f, 4);
-        } else {
-            memcpy(buf + 8 * i, &v[i], 8);
-        }
-    }
-    cl_int err;
-    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, elems * es, buf, &err);
-    free(buf);
-    return err == CL_SUCCESS ? m : NULL;
-}
-
-static void download(cl_mem m, double *v, size_t elems, size_t es)
-{
-    unsigned char *buf = malloc(elems * es);
-    clEnqueueReadBuffer(q, m, CL_TRUE, 0, elems * es, buf, 0, NULL, NULL);
-    for (size_t i = 0; i < elems; i++) {
-        if (es == 4) {
-            float f;
-            memcpy(&f, buf + 4 * i, 4);
-            v[i] = f;
-        } else {
-            memcpy(&v[i], buf + 8 * i, 8);
-        }
-    }
-    free(buf);
-}
-
 /* Inputs rounded to the precision, so that the host's product is of what the device read. */
 static void fill(double *v, size_t n, size_t es)
 {
@@ -98,118 +45,35 @@ static void fill(double *v, size_t n, size_t es)
         v[i] = es == 4 ? (double)(float)uniform() : uniform();
 }
 
-/* Runs one case (count items of a strided batch when count > 1) and checks every element of C,
- * and that nothing outside the items' C was written. */
-static void run_case(const gemm_case_t *g, size_t count, int strided)
+/* Runs one case (count items of a batch when count > 1, strided or of offsets) and checks every
+ * element of C, and that nothing outside the items' C was written. */
+static void run_case(const gemm_case_t *g0, size_t count, int strided)
 {
-    const size_t es = g->prec == 's' ? 4 : 8;
-    size_t ar, ac, br, bc;
-    stored(g->ta, g->m, g->k, &ar, &ac);
-    stored(g->tb, g->k, g->n, &br, &bc);
-    const int row = g->layout == GB_BLAS_ROW_MAJOR;
-    const size_t lda = (row ? ac : ar) + g->pad + (ac == 0 || ar == 0),
-                 ldb = (row ? bc : br) + g->pad + (bc == 0 || br == 0);
-    const size_t ldc = (row ? g->n : g->m) + g->pad + (g->n == 0 || g->m == 0);
-    const size_t sa = g->off + lda * (row ? ar : ac) + 3, sb = g->off + ldb * (row ? br : bc) + 3,
-                 sc = g->off + ldc * (row ? g->m : g->n) + 3;
-    const size_t na = sa * count, nb = sb * count, nc = sc * count;
+    gemm_case_t g = *g0;
+    g.count = count;
+    g.strided = strided;
+    case_dims_t d;
+    case_dims(&g, &d);
+    const size_t es = g.prec == 's' ? 4 : 8;
+    const size_t na = d.sa * d.items, nb = d.sb * d.items, nc = d.sc * d.items;
     double *a = malloc(na * sizeof *a), *b = malloc(nb * sizeof *b), *c = malloc(nc * sizeof *c);
     double *out = malloc(nc * sizeof *out);
     fill(a, na, es);
     fill(b, nb, es);
     fill(c, nc, es);
-    if (g->beta == 0.0) /* beta = 0: C is not read, so NaN there must not come out */
+    if (g.beta == 0.0) /* beta = 0: C is not read, so NaN there must not come out */
         for (size_t i = 0; i < nc; i++)
             c[i] = NAN;
-    cl_mem ma = upload(a, na, es), mb = upload(b, nb, es), mc = upload(c, nc, es);
-    int rc;
-    if (count > 1 && strided)
-        rc = g->prec == 's'
-                 ? gb_sgemm_strided_batched(h, g->layout, g->ta, g->tb, g->m, g->n, g->k,
-                                            (float)g->alpha, ma, g->off, lda, sa, mb, g->off, ldb,
-                                            sb, (float)g->beta, mc, g->off, ldc, sc, count, q, 0,
-                                            NULL, NULL)
-                 : gb_dgemm_strided_batched(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, g->alpha,
-                                            ma, g->off, lda, sa, mb, g->off, ldb, sb, g->beta, mc,
-                                            g->off, ldc, sc, count, q, 0, NULL, NULL);
-    else if (count > 1) {
-        size_t ao[8], bo[8], co[8];
-        float fa[8], fb[8];
-        double da[8], db[8];
-        for (size_t i = 0; i < count; i++) {
-            ao[i] = g->off + i * sa;
-            bo[i] = g->off + i * sb;
-            co[i] = g->off + i * sc;
-            fa[i] = (float)g->alpha;
-            fb[i] = (float)g->beta;
-            da[i] = g->alpha;
-            db[i] = g->beta;
-        }
-        rc = g->prec == 's'
-                 ? gb_sgemm_batched(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, fa, ma, ao, lda,
-                                    mb, bo, ldb, fb, mc, co, ldc, count, q, 0, NULL, NULL)
-                 : gb_dgemm_batched(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, da, ma, ao, lda,
-                                    mb, bo, ldb, db, mc, co, ldc, count, q, 0, NULL, NULL);
-    } else {
-        rc = g->prec == 's'
-                 ? gb_sgemm(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, (float)g->alpha, ma,
-                            g->off, lda, mb, g->off, ldb, (float)g->beta, mc, g->off, ldc, q, 0,
-                            NULL, NULL)
-                 : gb_dgemm(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, g->alpha, ma, g->off, lda,
-                            mb, g->off, ldb, g->beta, mc, g->off, ldc, q, 0, NULL, NULL);
-    }
-    CHECK(rc == GB_OK);
+    cl_mem ma = upload(ctx, a, na, es), mb = upload(ctx, b, nb, es), mc = upload(ctx, c, nc, es);
+    CHECK(case_call(h, q, &g, &d, ma, mb, mc, NULL) == GB_OK);
     clFinish(q);
-    download(mc, out, nc, es);
-    const double u = es == 4 ? ldexp(1.0, -24) : ldexp(1.0, -53);
-    const double gamma = (double)(g->k + 2) * u / (1.0 - (double)(g->k + 2) * u);
-    size_t bad = 0, touched = 0;
-    for (size_t it = 0; it < count; it++) {
-        const double *A = a + it * sa + g->off, *B = b + it * sb + g->off;
-        const double *C = c + it * sc + g->off, *O = out + it * sc + g->off;
-        for (size_t i = 0; i < g->m; i++)
-            for (size_t j = 0; j < g->n; j++) {
-                double s = 0, s_abs = 0;
-                for (size_t p = 0; p < g->k; p++) {
-                    const double x = g->ta == GB_BLAS_NO_TRANS ? A[at(g->layout, lda, i, p)]
-                                                               : A[at(g->layout, lda, p, i)];
-                    const double y = g->tb == GB_BLAS_NO_TRANS ? B[at(g->layout, ldb, p, j)]
-                                                               : B[at(g->layout, ldb, j, p)];
-                    s += x * y;
-                    s_abs += fabs(x * y);
-                }
-                const double c0 = g->beta == 0.0 ? 0.0 : C[at(g->layout, ldc, i, j)];
-                const double ref = g->alpha * s + g->beta * c0;
-                const double bound = gamma * (fabs(g->alpha) * s_abs + fabs(g->beta * c0)) +
-                                     (es == 4 ? 1e-30 : 1e-300);
-                const double got = O[at(g->layout, ldc, i, j)];
-                if (!(fabs(got - ref) <= bound)) {
-                    if (!bad)
-                        fprintf(stderr, "  item %zu (%zu,%zu): %.9g, expected %.9g (bound %.3g)\n",
-                                it, i, j, got, ref, bound);
-                    bad++;
-                }
-            }
-    }
-    /* Elements of the buffer outside every item's C keep their value. */
-    for (size_t i = 0; i < nc; i++) {
-        const size_t it = i / sc, e = i % sc;
-        int inside = 0;
-        if (e >= g->off) {
-            const size_t rel = e - g->off, outer = rel / ldc, inner = rel % ldc;
-            inside = outer < (row ? g->m : g->n) && inner < (row ? g->n : g->m);
-        }
-        (void)it;
-        if (!inside && !(out[i] == c[i] || (isnan(out[i]) && isnan(c[i]))))
-            touched++;
-    }
+    CHECK(download(q, mc, out, nc, es));
+    size_t bad, touched;
+    char first[256], text[160];
+    case_verify(&g, &d, a, b, c, out, &bad, &touched, first, sizeof first);
     if (bad || touched)
-        fprintf(stderr,
-                "case %c %s %c%c m=%zu n=%zu k=%zu pad=%zu off=%zu alpha=%g beta=%g x%zu%s: %zu "
-                "wrong, %zu outside C written\n",
-                g->prec, row ? "row" : "col", g->ta == GB_BLAS_NO_TRANS ? 'N' : 'T',
-                g->tb == GB_BLAS_NO_TRANS ? 'N' : 'T', g->m, g->n, g->k, g->pad, g->off, g->alpha,
-                g->beta, count, strided ? " strided" : "", bad, touched);
+        fprintf(stderr, "case %s: %zu wrong, %zu outside C written%s%s\n",
+                case_text(&g, text, sizeof text), bad, touched, bad ? "; first: " : "", first);
     CHECK(bad == 0);
     CHECK(touched == 0);
     clReleaseMemObject(ma);
@@ -235,9 +99,19 @@ static void test_shapes(void)
                 for (int tb = 0; tb < 2; tb++) {
                     const size_t d = n % (sizeof dims / sizeof dims[0]);
                     const size_t s = n % 3;
-                    gemm_case_t g = {p ? 'd' : 's', layouts[l],    trans[ta],    trans[tb],
-                                     dims[d][0],    dims[d][1],    dims[d][2],   n % 2 ? 3 : 0,
-                                     n % 3 ? 5 : 0, scalars[s][0], scalars[s][1]};
+                    gemm_case_t g = {p ? 'd' : 's',
+                                     layouts[l],
+                                     trans[ta],
+                                     trans[tb],
+                                     dims[d][0],
+                                     dims[d][1],
+                                     dims[d][2],
+                                     n % 2 ? 3 : 0,
+                                     n % 3 ? 5 : 0,
+                                     scalars[s][0],
+                                     scalars[s][1],
+                                     1,
+                                     0};
                     run_case(&g, 1, 0);
                     /* and one more size each, to straddle tiles on every route */
                     const size_t d2 = (n + 3) % (sizeof dims / sizeof dims[0]);
@@ -253,12 +127,12 @@ static void test_quick_returns(void)
 {
     /* K = 0: C = beta C; alpha = 0: the same, A and B unread; M or N = 0: nothing. */
     const gemm_case_t cases[] = {
-        {'s', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 9, 7, 0, 1, 2, 1.0, 2.0},
-        {'d', GB_BLAS_COL_MAJOR, GB_BLAS_TRANS, GB_BLAS_NO_TRANS, 9, 7, 0, 0, 0, 1.0, 0.0},
-        {'s', GB_BLAS_COL_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_TRANS, 9, 7, 5, 2, 1, 0.0, -0.5},
-        {'d', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 9, 7, 5, 0, 0, 0.0, 1.0},
-        {'s', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 0, 7, 5, 0, 0, 1.0, 0.5},
-        {'d', GB_BLAS_COL_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 9, 0, 5, 0, 0, 1.0, 0.5},
+        {'s', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 9, 7, 0, 1, 2, 1.0, 2.0, 1, 0},
+        {'d', GB_BLAS_COL_MAJOR, GB_BLAS_TRANS, GB_BLAS_NO_TRANS, 9, 7, 0, 0, 0, 1.0, 0.0, 1, 0},
+        {'s', GB_BLAS_COL_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_TRANS, 9, 7, 5, 2, 1, 0.0, -0.5, 1, 0},
+        {'d', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 9, 7, 5, 0, 0, 0.0, 1.0, 1, 0},
+        {'s', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 0, 7, 5, 0, 0, 1.0, 0.5, 1, 0},
+        {'d', GB_BLAS_COL_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 9, 0, 5, 0, 0, 1.0, 0.5, 1, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_case(&cases[i], 1, 0);
@@ -277,11 +151,11 @@ static void test_quick_returns(void)
 static void test_batches(void)
 {
     const gemm_case_t g = {
-        's', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_TRANS, 17, 23, 9, 1, 3, 0.75, 0.25};
+        's', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_TRANS, 17, 23, 9, 1, 3, 0.75, 0.25, 1, 0};
     run_case(&g, 5, 0);
     run_case(&g, 5, 1);
     const gemm_case_t d = {
-        'd', GB_BLAS_COL_MAJOR, GB_BLAS_TRANS, GB_BLAS_NO_TRANS, 16, 8, 40, 0, 0, 1.0, 0.0};
+        'd', GB_BLAS_COL_MAJOR, GB_BLAS_TRANS, GB_BLAS_NO_TRANS, 16, 8, 40, 0, 0, 1.0, 0.0, 1, 0};
     run_case(&d, 4, 0);
     run_case(&d, 3, 1);
 }
@@ -398,11 +272,12 @@ static void test_override(void)
                          buf, sizeof buf) == GB_OK);
     CHECK(strncmp(buf, "xgemm ", 6) == 0 && strstr(buf, "MWG=64") && strstr(buf, "set on"));
     const gemm_case_t g = {
-        's', GB_BLAS_COL_MAJOR, GB_BLAS_TRANS, GB_BLAS_NO_TRANS, 100, 90, 80, 2, 1, 1.0, -1.0};
+        's', GB_BLAS_COL_MAJOR, GB_BLAS_TRANS, GB_BLAS_NO_TRANS, 100, 90, 80, 2, 1, 1.0, -1.0, 1,
+        0};
     run_case(&g, 1, 0);
     CHECK(gb_blas_set_kernel(h, "naive", NULL) == GB_OK);
     const gemm_case_t d = {
-        'd', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_TRANS, 33, 17, 9, 0, 0, 2.0, 0.0};
+        'd', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_TRANS, 33, 17, 9, 0, 0, 2.0, 0.0, 1, 0};
     run_case(&d, 1, 0);
     CHECK(gb_blas_set_kernel(h, NULL, NULL) == GB_OK);
     CHECK(gb_blas_chosen(h, 'x', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 1, 1, 1,
@@ -433,7 +308,8 @@ int main(void)
     gb_blas_t *keep = h;
     CHECK(gb_blas_open(&h, ctx, gb_blas_device(keep)) == GB_OK);
     const gemm_case_t g = {
-        'd', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 40, 50, 60, 0, 0, 1.0, 1.0};
+        'd', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 40, 50, 60, 0, 0, 1.0, 1.0, 1,
+        0};
     run_case(&g, 1, 0);
     gb_blas_close(h);
     h = keep;

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gemmbench_blas.h"
+#include "blas_test.h"
 
 #define THREADS 8
 #define CALLS 50
@@ -28,16 +28,6 @@ static gb_blas_t *h;
 static cl_context ctx;
 static cl_device_id dev;
 static pthread_barrier_t start;
-
-typedef struct gemm_case {
-    char prec;
-    gb_blas_layout_t layout;
-    gb_blas_trans_t ta, tb;
-    size_t m, n, k, pad, off; /* ld = minimum + pad; every operand at offset off */
-    double alpha, beta;       /* exact in single precision */
-    size_t count;             /* 1, or the items of a batch */
-    int strided;              /* a strided batch, else a batch of offsets */
-} gemm_case_t;
 
 static const gb_blas_layout_t R = GB_BLAS_ROW_MAJOR, C = GB_BLAS_COL_MAJOR;
 static const gb_blas_trans_t N = GB_BLAS_NO_TRANS, T = GB_BLAS_TRANS;
@@ -112,99 +102,11 @@ static gemm_case_t own_case(worker_t *w, int call)
     return g;
 }
 
-static size_t at(gb_blas_layout_t layout, size_t ld, size_t r, size_t c)
-{
-    return layout == R ? r * ld + c : c * ld + r;
-}
-
-/* Stored rows and columns of op^-1 of an rows x cols operand. */
-static void stored(gb_blas_trans_t t, size_t rows, size_t cols, size_t *sr, size_t *sc)
-{
-    *sr = t == N ? rows : cols;
-    *sc = t == N ? cols : rows;
-}
-
-static cl_mem upload(const double *v, size_t elems, size_t es)
-{
-    unsigned char *buf = malloc(elems * es);
-    if (!buf)
-        return NULL;
-    for (size_t i = 0; i < elems; i++) {
-        if (es == 4) {
-            const float f = (float)v[i];
-            memcpy(buf + 4 * i, &f, 4);
-        } else {
-            memcpy(buf + 8 * i, &v[i], 8);
-        }
-    }
-    cl_int err;
-    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, elems * es, buf, &err);
-    free(buf);
-    return err == CL_SUCCESS ? m : NULL;
-}
-
-static int download(cl_command_queue q, cl_mem m, double *v, size_t elems, size_t es)
-{
-    unsigned char *buf = malloc(elems * es);
-    if (!buf ||
-        clEnqueueReadBuffer(q, m, CL_TRUE, 0, elems * es, buf, 0, NULL, NULL) != CL_SUCCESS) {
-        free(buf);
-        return 0;
-    }
-    for (size_t i = 0; i < elems; i++) {
-        if (es == 4) {
-            float f;
-            memcpy(&f, buf + 4 * i, 4);
-            v[i] = f;
-        } else {
-            memcpy(&v[i], buf + 8 * i, 8);
-        }
-    }
-    free(buf);
-    return 1;
-}
-
 /* Inputs rounded to the precision, so that the host's product is of what the device read. */
 static void fill(worker_t *w, double *v, size_t n, size_t es)
 {
     for (size_t i = 0; i < n; i++)
         v[i] = es == 4 ? (double)(float)uniform(w) : uniform(w);
-}
-
-/* The library call of g on w's queue, its last command's event into *ev when ev is not NULL. */
-static int call(worker_t *w, const gemm_case_t *g, cl_mem ma, size_t lda, size_t sa, cl_mem mb,
-                size_t ldb, size_t sb, cl_mem mc, size_t ldc, size_t sc, cl_event *ev)
-{
-    const int s = g->prec == 's';
-    const float fa = (float)g->alpha, fb = (float)g->beta;
-    if (g->count == 1)
-        return s ? gb_sgemm(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, fa, ma, g->off, lda, mb,
-                            g->off, ldb, fb, mc, g->off, ldc, w->q, 0, NULL, ev)
-                 : gb_dgemm(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, g->alpha, ma, g->off, lda,
-                            mb, g->off, ldb, g->beta, mc, g->off, ldc, w->q, 0, NULL, ev);
-    if (g->strided)
-        return s ? gb_sgemm_strided_batched(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, fa, ma,
-                                            g->off, lda, sa, mb, g->off, ldb, sb, fb, mc, g->off,
-                                            ldc, sc, g->count, w->q, 0, NULL, ev)
-                 : gb_dgemm_strided_batched(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, g->alpha,
-                                            ma, g->off, lda, sa, mb, g->off, ldb, sb, g->beta, mc,
-                                            g->off, ldc, sc, g->count, w->q, 0, NULL, ev);
-    size_t ao[4], bo[4], co[4];
-    float fas[4], fbs[4];
-    double das[4], dbs[4];
-    for (size_t i = 0; i < g->count; i++) {
-        ao[i] = g->off + i * sa;
-        bo[i] = g->off + i * sb;
-        co[i] = g->off + i * sc;
-        fas[i] = fa;
-        fbs[i] = fb;
-        das[i] = g->alpha;
-        dbs[i] = g->beta;
-    }
-    return s ? gb_sgemm_batched(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, fas, ma, ao, lda, mb,
-                                bo, ldb, fbs, mc, co, ldc, g->count, w->q, 0, NULL, ev)
-             : gb_dgemm_batched(h, g->layout, g->ta, g->tb, g->m, g->n, g->k, das, ma, ao, lda, mb,
-                                bo, ldb, dbs, mc, co, ldc, g->count, w->q, 0, NULL, ev);
 }
 
 /* Runs g on w's queue and checks every element of C against the host's product, and that
@@ -213,16 +115,9 @@ static int call(worker_t *w, const gemm_case_t *g, cl_mem ma, size_t lda, size_t
 static void run_case(worker_t *w, const gemm_case_t *g, int with_event)
 {
     const size_t es = g->prec == 's' ? 4 : 8;
-    size_t ar, ac, br, bc;
-    stored(g->ta, g->m, g->k, &ar, &ac);
-    stored(g->tb, g->k, g->n, &br, &bc);
-    const int row = g->layout == R;
-    const size_t lda = (row ? ac : ar) + g->pad + (ac == 0 || ar == 0),
-                 ldb = (row ? bc : br) + g->pad + (bc == 0 || br == 0);
-    const size_t ldc = (row ? g->n : g->m) + g->pad;
-    const size_t sa = g->off + lda * (row ? ar : ac) + 3, sb = g->off + ldb * (row ? br : bc) + 3,
-                 sc = g->off + ldc * (row ? g->m : g->n) + 3;
-    const size_t na = sa * g->count, nb = sb * g->count, nc = sc * g->count;
+    case_dims_t d;
+    case_dims(g, &d);
+    const size_t na = d.sa * d.items, nb = d.sb * d.items, nc = d.sc * d.items;
     double *a = malloc(na * sizeof *a), *b = malloc(nb * sizeof *b), *c = malloc(nc * sizeof *c);
     double *out = malloc(nc * sizeof *out);
     if (!a || !b || !c || !out) {
@@ -235,10 +130,10 @@ static void run_case(worker_t *w, const gemm_case_t *g, int with_event)
     if (g->beta == 0.0) /* beta = 0: C is not read, so NaN there must not come out */
         for (size_t i = 0; i < nc; i++)
             c[i] = NAN;
-    cl_mem ma = upload(a, na, es), mb = upload(b, nb, es), mc = upload(c, nc, es);
+    cl_mem ma = upload(ctx, a, na, es), mb = upload(ctx, b, nb, es), mc = upload(ctx, c, nc, es);
     CHECK(w, ma && mb && mc);
     cl_event ev = NULL;
-    const int rc = call(w, g, ma, lda, sa, mb, ldb, sb, mc, ldc, sc, with_event ? &ev : NULL);
+    const int rc = case_call(h, w->q, g, &d, ma, mb, mc, with_event ? &ev : NULL);
     CHECK(w, rc == GB_OK);
     if (rc == GB_OK)
         w->calls_ok++;
@@ -251,56 +146,12 @@ static void run_case(worker_t *w, const gemm_case_t *g, int with_event)
     CHECK(w, read);
     if (!read)
         goto release;
-    const double u = es == 4 ? ldexp(1.0, -24) : ldexp(1.0, -53);
-    const double gamma = (double)(g->k + 2) * u / (1.0 - (double)(g->k + 2) * u);
-    size_t bad = 0, touched = 0;
-    for (size_t it = 0; it < g->count; it++) {
-        const double *A = a + it * sa + g->off, *B = b + it * sb + g->off;
-        const double *C0 = c + it * sc + g->off, *O = out + it * sc + g->off;
-        for (size_t i = 0; i < g->m; i++)
-            for (size_t j = 0; j < g->n; j++) {
-                double s = 0, s_abs = 0;
-                for (size_t p = 0; p < g->k; p++) {
-                    const double x =
-                        g->ta == N ? A[at(g->layout, lda, i, p)] : A[at(g->layout, lda, p, i)];
-                    const double y =
-                        g->tb == N ? B[at(g->layout, ldb, p, j)] : B[at(g->layout, ldb, j, p)];
-                    s += x * y;
-                    s_abs += fabs(x * y);
-                }
-                const double c0 = g->beta == 0.0 ? 0.0 : C0[at(g->layout, ldc, i, j)];
-                const double ref = g->alpha * s + g->beta * c0;
-                const double bound = gamma * (fabs(g->alpha) * s_abs + fabs(g->beta) * fabs(c0)) +
-                                     (es == 4 ? 1e-30 : 1e-300);
-                const double got = O[at(g->layout, ldc, i, j)];
-                if (!(fabs(got - ref) <= bound)) {
-                    if (!bad)
-                        fprintf(stderr,
-                                "thread %d: item %zu (%zu,%zu): %.17g, expected %.17g (bound "
-                                "%.3g)\n",
-                                w->id, it, i, j, got, ref, bound);
-                    bad++;
-                }
-            }
-    }
-    /* Elements of the buffer outside every item's C keep their value. */
-    for (size_t i = 0; i < nc; i++) {
-        const size_t e = i % sc;
-        int inside = 0;
-        if (e >= g->off) {
-            const size_t rel = e - g->off, outer = rel / ldc, inner = rel % ldc;
-            inside = outer < (row ? g->m : g->n) && inner < (row ? g->n : g->m);
-        }
-        if (!inside && !(out[i] == c[i] || (isnan(out[i]) && isnan(c[i]))))
-            touched++;
-    }
+    size_t bad, touched;
+    char first[256], text[160];
+    case_verify(g, &d, a, b, c, out, &bad, &touched, first, sizeof first);
     if (bad || touched)
-        fprintf(stderr,
-                "thread %d: case %c %s %c%c m=%zu n=%zu k=%zu pad=%zu off=%zu alpha=%g beta=%g "
-                "x%zu%s: %zu wrong, %zu outside C written\n",
-                w->id, g->prec, row ? "row" : "col", g->ta == N ? 'N' : 'T', g->tb == N ? 'N' : 'T',
-                g->m, g->n, g->k, g->pad, g->off, g->alpha, g->beta, g->count,
-                g->count > 1 && g->strided ? " strided" : "", bad, touched);
+        fprintf(stderr, "thread %d: case %s: %zu wrong, %zu outside C written%s%s\n", w->id,
+                case_text(g, text, sizeof text), bad, touched, bad ? "; first: " : "", first);
     CHECK(w, bad == 0);
     CHECK(w, touched == 0);
 release:
