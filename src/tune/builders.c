@@ -29,6 +29,30 @@
  * keep (up to 256 each, gb_impl_prebuild's table): a tuning can ask for thousands. */
 #define RECYCLE 64
 
+/* The environment this process started with, copied before any OpenCL call: what loads with
+ * the platforms may change the live one. On an NVIDIA machine whose OCL_ICD_FILENAMES named
+ * PoCL, then NVIDIA's library, the live value was cut to PoCL's once the platforms were listed,
+ * and build processes given it saw no NVIDIA platform. NULL: it could not be copied (the live
+ * one serves). */
+static char **started_env;
+
+__attribute__((constructor)) static void keep_started_env(void)
+{
+    extern char **environ;
+    size_t n = 0;
+    while (environ && environ[n])
+        n++;
+    char **env = calloc(n + 1, sizeof *env);
+    for (size_t i = 0; env && i < n; i++)
+        if (!(env[i] = strdup(environ[i]))) {
+            while (i)
+                free(env[--i]);
+            free(env);
+            env = NULL;
+        }
+    started_env = env;
+}
+
 int gb_builder_spawn(gb_builder_t *w, char *const *argv, char *msg, size_t msglen)
 {
     memset(w, 0, sizeof *w);
@@ -39,6 +63,8 @@ int gb_builder_spawn(gb_builder_t *w, char *const *argv, char *msg, size_t msgle
     sigset_t none;
     sigemptyset(&none);
     const pid_t parent = getpid();
+    extern char **environ;
+    char *const *env = started_env ? started_env : environ;
     const pid_t pid = fork();
     if (pid == 0) {
         /* Between fork and exec in a process with threads: system calls only. */
@@ -56,7 +82,7 @@ int gb_builder_spawn(gb_builder_t *w, char *const *argv, char *msg, size_t msgle
         /* The tuner's other files (its store, the driver's) are none of the worker's business. */
         syscall(SYS_close_range, 3u, ~0u, 0u);
 #endif
-        execv("/proc/self/exe", argv);
+        execve("/proc/self/exe", argv, env);
         _exit(127);
     }
     const int err = errno;

@@ -21,9 +21,10 @@ typedef struct gb_builder {
     unsigned long seq;
 } gb_builder_t;
 
-/* Starts /proc/self/exe with argv (argv[0] is only its name) as a build process, in a process
- * group of its own (a Ctrl-C at the terminal reaches the tuner, which stops its workers) and
- * killed if the thread that started it ends. Returns at once: gb_builder_ready waits for it.
+/* Starts /proc/self/exe with argv (argv[0] is only its name), in the environment this process
+ * started with (builders.c says why), as a build process, in a process group of its own (a
+ * Ctrl-C at the terminal reaches the tuner, which stops its workers) and killed if the thread
+ * that started it ends. Returns at once: gb_builder_ready waits for it.
  * GB_OK, or GB_EIO with msg saying why (no socket, no fork). */
 int gb_builder_spawn(gb_builder_t *w, char *const *argv, char *msg, size_t msglen);
 /* Waits for the worker's first line, which says its device and contexts are open. GB_OK, or
