@@ -54,7 +54,7 @@ throughput() {
     printf "%-14s %12s %10s %12s %9s\n" configuration evaluations seconds "evals/min" "x serial"
     awk '{ s = $4 - $3; r = s > 0 ? $2 * 60 / s : 0
            if (NR == 1) base = r
-           printf "%-14s %12d %10.1f %12.1f %9.2f\n", $1, $2, s, r, base > 0 ? r / base : 0 }' \
+           printf "%-14s %12d %10.1f %12.1f %9.2f\n", $1, $2, s, r, (base > 0 ? r / base : 0) }' \
         "$out/throughput.txt"
 }
 
