@@ -415,12 +415,21 @@ const char *gb_timing_name(gb_timing_t t);
 /* The phase a timing choice reads. */
 gb_phase_t gb_timing_phase(gb_timing_t t);
 
+/* Where the operands' host copies live, which the calls' copies read and write: ordinary
+ * (pageable) memory, or memory the driver has pinned for DMA (a buffer made with
+ * CL_MEM_ALLOC_HOST_PTR and mapped), which copies faster. */
+typedef enum gb_host_mem { GB_HOST_PAGEABLE = 0, GB_HOST_PINNED } gb_host_mem_t;
+int gb_host_mem_parse(const char *s, gb_host_mem_t *out);
+/* "pageable" or "pinned". */
+const char *gb_host_mem_name(gb_host_mem_t h);
+
 typedef struct gb_bench_options {
     int warmup, iterations;
     gb_validate_mode_t validate;
     uint64_t seed;
     gb_dist_t dist;
     gb_timing_t timing;
+    gb_host_mem_t host_mem;
 } gb_bench_options_t;
 void gb_bench_options_init(gb_bench_options_t *o);
 

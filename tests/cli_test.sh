@@ -124,6 +124,8 @@ if [ $? -eq 0 ] && [ "$(grep -c ' pass ' "$tmp/out")" -eq 2 ]; then pass=$((pass
 if [ $? -eq 0 ] && grep -q " pass .*(native, transpose B)" "$tmp/out"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: row-NN through a transposition pass"; cat "$tmp/out" "$tmp/err"; fi
 expect 2 "--timing: unknown timing 'fast'" run -k naive --timing fast $small
+expect 2 "--host-mem: unknown host memory 'locked'; use pageable or pinned" run -k naive \
+    --host-mem locked $small
 
 
 # The command line's contract: no arguments, help, operands nobody takes, values out of range.

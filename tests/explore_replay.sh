@@ -24,6 +24,21 @@ grep -q "replay: median .* ms" "$tmp/replay.txt" || fail "replay median"
 grep -Eq "result: the replay's median is (INSIDE|OUTSIDE) the stored 95% CI" "$tmp/replay.txt" ||
     fail "verdict on the CI"
 grep -q "validation: pass exact (stored: pass exact)" "$tmp/replay.txt" || fail "validation of both"
+grep -q "timing ops, pageable host memory" "$tmp/replay.txt" || fail "replay says the host memory"
+# The same point from pinned host memory: another point (host_mem is in its definition), stored
+# as pinned, and replayed from pinned memory.
+"$gb" run -k SGEMM_NT_4x1 -M 24 -N 16 -K 8 -i 3 --warmup 1 --seed 7 --dist int:3 --store "$db" --json \
+    --host-mem pinned >"$tmp/pinned.txt" 2>&1 || fail "run --host-mem pinned"
+pid=$(sed -n 's/.*"id":[[:space:]]*"\([0-9a-f]*\)".*/\1/p' "$tmp/pinned.txt")
+grep -q '"host_mem":[[:space:]]*"pinned"' "$tmp/pinned.txt" || fail "run --json says pinned"
+[ "${#pid}" -eq 16 ] && [ "$pid" != "$id" ] || fail "a pinned point is another point"
+"$gb" export --store "$db" --format csv >"$tmp/export.txt" 2>&1 || fail "export"
+grep -q "^$pid,.*,pinned," "$tmp/export.txt" || fail "the store keeps pinned"
+grep -q "^$id,.*,pageable," "$tmp/export.txt" || fail "the store keeps pageable"
+"$gb" replay "$pid" --store "$db" >"$tmp/replay-pinned.txt" 2>&1 || fail "replay of a pinned point"
+grep -q "pinned host memory" "$tmp/replay-pinned.txt" || fail "replay of a pinned point says so"
+grep -q "definition: identical here" "$tmp/replay-pinned.txt" ||
+    fail "a pinned point replays from pinned memory"
 # A unique prefix works too.
 prefix=$(printf '%.6s' "$id")
 "$gb" replay "$prefix" --store "$db" >"$tmp/prefix.txt" 2>&1 || fail "replay by prefix"

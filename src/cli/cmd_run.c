@@ -55,6 +55,8 @@ static void usage(void)
            "      --dist D          uniform:LO:HI (default uniform:-1:1), normal, int:R\n"
            "      --timing T        what GFLOP/s counts: kernel (main kernel), ops (main +\n"
            "                        helper passes, default) or offload (+ host-device copies)\n"
+           "      --host-mem H      the operands' host memory, which the copies read and\n"
+           "                        write: pageable (default) or pinned\n"
            "      --kernel-path DIR add or override kernel families from DIR\n"
            "      --store PATH      record every point in this results store (default: the\n"
            "                        default store, 'gemmbench store path'); --no-store: don't\n"
@@ -95,6 +97,7 @@ static cJSON *result_json(const table_t *tb, const char *kernel, const gb_proble
     }
     cJSON_AddStringToObject(o, "flops", "2*M*N*K");
     cJSON_AddStringToObject(o, "timing", gb_timing_name(r->timing));
+    cJSON_AddStringToObject(o, "host_mem", gb_host_mem_name(b->host_mem));
     cJSON_AddNumberToObject(o, "gflops", r->gflops);
     cJSON_AddNumberToObject(o, "gflops_wall", r->gflops_wall);
     if (r->efficiency >= 0)
@@ -173,12 +176,13 @@ static void print_header(const table_t *tb, const gb_device_info_t *dev, const g
                "meas%% shows -\n");
     printf("GFLOP/s = 2*M*N*K / median time of %s (OpenCL events) over %d calls after %d "
            "warm-up;\nCI = 95%% CI of the mean; helpers = transposition/padding passes (ms, in "
-           "GFLOP/s unless --timing kernel);\ncopies = host-device copies (ms, not in GFLOP/s "
-           "unless --timing offload); wall = 2*M*N*K / host time of the whole call\n",
+           "GFLOP/s unless --timing kernel);\ncopies = host-device copies from %s host memory (ms, "
+           "not "
+           "in GFLOP/s unless --timing offload); wall = 2*M*N*K / host time of the whole call\n",
            o->bench.timing == GB_TIMING_KERNEL    ? "the main kernel"
            : o->bench.timing == GB_TIMING_OFFLOAD ? "copies + helper passes + main kernel"
                                                   : "the main kernel + helper passes",
-           o->bench.iterations, o->bench.warmup);
+           o->bench.iterations, o->bench.warmup, gb_host_mem_name(o->bench.host_mem));
     printf("alpha %g, beta %g, data %s, seed %llu; valid = max |C-Cref|/(u*G) / failing bound\n\n",
            o->base.alpha, o->base.beta, gb_dist_format(&o->bench.dist, dist, sizeof dist),
            (unsigned long long)o->bench.seed);

@@ -62,6 +62,7 @@ static void usage(void)
         "      --record FILE       write every evaluation as a recorded space (for --simulate)\n"
         "      --count             print each family's valid space size and the time to count\n"
         "      --simulate SPACE    run the strategy over a recorded space file, no device\n"
+        "      --host-mem H        the operands' host memory (default pinned)\n"
         "  -i, --warmup, --dist, --timing, --layout, --transA, --transB, --alpha, --beta,\n"
         "  --lda.. --offc, -p, -t, -d, --kernel-path, --store  as for 'run'\n"
         "strategies:\n");
@@ -517,6 +518,9 @@ int cmd_tune(int argc, char **argv)
     cli_measure_t o;
     gb_plan_t pl;
     gb_plan_init(&pl);
+    /* Pinned unless asked otherwise: each timed call copies the operands, and from pageable
+     * memory those copies cost a GPU tuner more than the kernel (docs/tuning.md). */
+    pl.bench.host_mem = GB_HOST_PINNED;
     rc = cli_measure_parse(nrest, rest, "tune", CLI_OPT_PLAN, usage, &o, &pl);
     free(rest);
     if (rc) {

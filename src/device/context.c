@@ -153,15 +153,54 @@ const gb_device_info_t *gb_context_device(const gb_context_t *ctx)
     return ctx->dev;
 }
 
+int gb__hostbuf_alloc(gb_context_t *ctx, size_t bytes, gb_host_mem_t kind, gb_hostbuf_t *hb)
+{
+    memset(hb, 0, sizeof *hb);
+    if (kind == GB_HOST_PAGEABLE) {
+        if (!(hb->ptr = malloc(bytes ? bytes : 1)))
+            return gb__ctx_fail(ctx, GB_ENOMEM, "out of memory for %zu bytes of host memory",
+                                bytes);
+        return GB_OK;
+    }
+    cl_int err;
+    hb->mem = clCreateBuffer(ctx->cl, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes ? bytes : 1,
+                             NULL, &err);
+    if (err == CL_SUCCESS)
+        hb->ptr = clEnqueueMapBuffer(ctx->queue, hb->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                     bytes ? bytes : 1, 0, NULL, NULL, &err);
+    if (err != CL_SUCCESS) {
+        if (hb->mem)
+            clReleaseMemObject(hb->mem);
+        memset(hb, 0, sizeof *hb);
+        return gb__ctx_fail(ctx, GB_EOPENCL,
+                            "cannot pin %zu bytes of host memory on %s (%s); use --host-mem "
+                            "pageable",
+                            bytes, ctx->dev->name, gb__cl_errname(err));
+    }
+    hb->queue = ctx->queue;
+    return GB_OK;
+}
+
+void gb__hostbuf_free(gb_hostbuf_t *hb)
+{
+    if (hb->mem) {
+        clEnqueueUnmapMemObject(hb->queue, hb->mem, hb->ptr, 0, NULL, NULL);
+        clFinish(hb->queue);
+        clReleaseMemObject(hb->mem);
+    } else if (!hb->borrowed) {
+        free(hb->ptr);
+    }
+    memset(hb, 0, sizeof *hb);
+}
+
 void gb__inputs_free(gb_inputs_t *in)
 {
-    /* In double the device's buffers are the generated ones. */
-    if (in->da != in->a)
-        free(in->da);
-    if (in->db != in->b)
-        free(in->db);
-    if (in->dc != in->c)
-        free(in->dc);
+    gb__hostbuf_free(&in->da);
+    gb__hostbuf_free(&in->db);
+    gb__hostbuf_free(&in->dc);
+    gb__hostbuf_free(&in->out);
+    gb__hostbuf_free(&in->poisoned);
+    free(in->got);
     free(in->a);
     free(in->b);
     free(in->c);

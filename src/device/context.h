@@ -30,15 +30,34 @@ typedef struct gb_programs {
 /* The last problem's inputs, kept by gb_bench_run for the next call on the same problem
  * (src/measure/inputs.c): a tuner measures hundreds of configurations of one problem, and
  * regenerating them, and above all the reference, can cost more than measuring on a GPU. */
+/* Host memory the calls copy from and to: malloc'd, or pinned (a buffer made with
+ * CL_MEM_ALLOC_HOST_PTR, mapped at ptr until it is freed). */
+typedef struct gb_hostbuf {
+    void *ptr;
+    cl_mem mem;             /* pinned: the buffer mapped at ptr; NULL: malloc'd or borrowed */
+    cl_command_queue queue; /* where it was mapped */
+    int borrowed;           /* ptr is another buffer's (not freed) */
+} gb_hostbuf_t;
+
+/* bytes of host memory, pinned on ctx's device or malloc'd. GB_OK, or GB_ENOMEM / GB_EOPENCL
+ * with the message on ctx. */
+int gb__hostbuf_alloc(gb_context_t *ctx, size_t bytes, gb_host_mem_t kind, gb_hostbuf_t *hb);
+void gb__hostbuf_free(gb_hostbuf_t *hb);
+
 typedef struct gb_inputs {
     int valid;
-    gb_problem_t p; /* checked; with dist and seed, the key */
+    gb_problem_t p; /* checked; with dist, seed and host memory, the key */
     gb_dist_t dist;
     uint64_t seed;
-    size_t ea, eb, ec;    /* elements of A, B, C */
-    double *a, *b, *c;    /* as generated */
-    void *da, *db, *dc;   /* in the problem's precision (the same buffers in double) */
-    double *cref, *gauge; /* the reference and its gauge, NULL until a run validates */
+    gb_host_mem_t host_mem;
+    size_t ea, eb, ec;       /* elements of A, B, C */
+    double *a, *b, *c;       /* as generated */
+    gb_hostbuf_t da, db, dc; /* in the problem's precision, as the calls read them (pageable
+                                double: the generated buffers themselves) */
+    gb_hostbuf_t out;        /* C as a call gives it back */
+    gb_hostbuf_t poisoned;   /* the validating call's C (inputs.c); NULL ptr until it is made */
+    double *got;             /* out in double, for the check */
+    double *cref, *gauge;    /* the reference and its gauge, NULL until a run validates */
 } gb_inputs_t;
 
 struct gb_context {

@@ -587,6 +587,12 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
                             label, value);
         return GB_OK;
     }
+    if (!strcmp(key, "host_mem")) {
+        if (gb_host_mem_parse(value, &pl->bench.host_mem) != GB_OK)
+            return gb__fail(msg, msglen, GB_EBADARG,
+                            "%s: unknown host memory '%s'; use pageable or pinned", label, value);
+        return GB_OK;
+    }
     if (!strcmp(key, "validate")) {
         if (!strcmp(value, "auto"))
             pl->bench.validate = GB_VALIDATE_AUTO;

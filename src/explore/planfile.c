@@ -167,6 +167,7 @@ static const char *expected(const char *key)
         {"params", "an object of NAME: [values] (or text like \"1:8:x2\")"},
         {"dist", "text: \"uniform:LO:HI\", \"normal\" or \"int:R\""},
         {"timing", "\"kernel\", \"ops\" or \"offload\""},
+        {"host_mem", "\"pageable\" or \"pinned\""},
         {"validate", "\"auto\", \"on\" or \"off\" (or true/false)"},
         {"layout", "\"row\" or \"col\""},
         {"transA", "\"N\" or \"T\""},
@@ -247,10 +248,10 @@ static int plan_key(gb_plan_t *pl, const cJSON *item, const char *origin, char *
         return GB_OK;
     }
     static const char *const keys[] = {
-        "kernels", "precision",  "n",      "M",     "N",     "K",      "lws",
-        "repeat",  "iterations", "warmup", "seed",  "dist",  "timing", "validate",
-        "layout",  "transA",     "transB", "alpha", "beta",  "lda",    "ldb",
-        "ldc",     "offa",       "offb",   "offc",  "shapes"};
+        "kernels",  "precision",  "n",      "M",      "N",     "K",      "lws",
+        "repeat",   "iterations", "warmup", "seed",   "dist",  "timing", "host_mem",
+        "validate", "layout",     "transA", "transB", "alpha", "beta",   "lda",
+        "ldb",      "ldc",        "offa",   "offb",   "offc",  "shapes"};
     size_t k = 0;
     while (k < sizeof keys / sizeof keys[0] && strcmp(keys[k], key))
         k++;
@@ -263,7 +264,7 @@ static int plan_key(gb_plan_t *pl, const cJSON *item, const char *origin, char *
      * must be text, not numbers that would read as a name. */
     int list_ok = !strcmp(key, "kernels") || !strcmp(key, "precision") || strlen(key) == 1 ||
                   !strcmp(key, "lws") || !strcmp(key, "shapes");
-    static const char *const words[] = {"kernels", "precision", "dist",   "timing",
+    static const char *const words[] = {"kernels", "precision", "dist",   "timing", "host_mem",
                                         "layout",  "transA",    "transB", "shapes"};
     int word = 0;
     for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)

@@ -49,6 +49,19 @@ const char *gb_timing_name(gb_timing_t t)
     return t == GB_TIMING_KERNEL ? "kernel" : t == GB_TIMING_OFFLOAD ? "offload" : "ops";
 }
 
+int gb_host_mem_parse(const char *s, gb_host_mem_t *out)
+{
+    if (strcmp(s, "pageable") && strcmp(s, "pinned"))
+        return GB_EBADARG;
+    *out = s[1] == 'i' ? GB_HOST_PINNED : GB_HOST_PAGEABLE;
+    return GB_OK;
+}
+
+const char *gb_host_mem_name(gb_host_mem_t h)
+{
+    return h == GB_HOST_PINNED ? "pinned" : "pageable";
+}
+
 gb_phase_t gb_timing_phase(gb_timing_t t)
 {
     return t == GB_TIMING_KERNEL    ? GB_PHASE_MAIN
@@ -168,36 +181,19 @@ static int measure_energy(runner_t *run, gb_timing_t timing, double flop, const 
 static int validate_once(runner_t *run, gb_inputs_t *in, gb_validation_t *v)
 {
     const gb_problem_t *p = &in->p;
-    const size_t ec = in->ec, es = gb_precision_bytes(p->precision);
-    double *poisoned = malloc(ec * sizeof *poisoned), *got = malloc(ec * sizeof *got);
-    void *dev = NULL, *back = malloc(ec * es);
-    int rc = GB_ENOMEM;
-    if (!poisoned || !got || !back)
-        goto done;
-    /* With beta 0, C is output only: NaN in every element catches one never written, and a
-     * kernel that reads C anyway (NaN * 0 is NaN). */
-    memcpy(poisoned, in->c, ec * sizeof *poisoned);
-    if (p->beta == 0.0)
-        for (size_t i = 0; i < ec; i++)
-            if (gb__c_is_logical(p, i))
-                poisoned[i] = (double)NAN;
-    if (!(dev = gb__to_precision(poisoned, ec, p->precision)))
-        goto done;
     double t[GB_PHASE_COUNT];
-    if ((rc = runner_call(run, in->da, in->db, dev, back, t)))
-        goto done;
-    from_device(back, ec, p->precision, got);
-    if ((rc = gb__inputs_reference(run->ctx, in)) != GB_OK)
-        goto done;
-    gb__validate(p, gb__exact_possible(p, &in->dist), in->cref, in->gauge, got, ec, GB_CANARY, v);
-done:
+    int rc = gb__inputs_poisoned(run->ctx, in);
+    if (rc == GB_OK)
+        rc = runner_call(run, in->da.ptr, in->db.ptr, in->poisoned.ptr, in->out.ptr, t);
+    if (rc == GB_OK)
+        rc = gb__inputs_reference(run->ctx, in);
+    if (rc == GB_OK) {
+        from_device(in->out.ptr, in->ec, p->precision, in->got);
+        gb__validate(p, gb__exact_possible(p, &in->dist), in->cref, in->gauge, in->got, in->ec,
+                     GB_CANARY, v);
+    }
     if (rc == GB_ENOMEM)
         gb__ctx_fail(run->ctx, rc, "out of memory validating");
-    if (dev != poisoned)
-        free(dev);
-    free(poisoned);
-    free(got);
-    free(back);
     return rc;
 }
 
@@ -225,18 +221,12 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
         goto done;
     }
     gb_inputs_t *in;
-    if ((rc = gb__inputs_get(ctx, &p, &o->dist, o->seed, &in)) != GB_OK)
+    if ((rc = gb__inputs_get(ctx, &p, &o->dist, o->seed, o->host_mem, &in)) != GB_OK)
         goto done;
-    const void *da = in->da, *db = in->db, *dc = in->dc;
-    void *cout = malloc(in->ec * gb_precision_bytes(p.precision));
-    if (!cout) {
-        rc = gb__ctx_fail(ctx, GB_ENOMEM, "out of memory");
+    const void *da = in->da.ptr, *db = in->db.ptr, *dc = in->dc.ptr;
+    void *cout = in->out.ptr;
+    if ((rc = im->ops->prepare(ctx, im, &p, &run.state, r)) != GB_OK)
         goto done;
-    }
-    if ((rc = im->ops->prepare(ctx, im, &p, &run.state, r)) != GB_OK) {
-        free(cout);
-        goto done;
-    }
     r->timing = o->timing;
     const double mnk = (double)p.m * (double)p.n * (double)p.k;
     int validate = o->validate == GB_VALIDATE_AUTO ? mnk <= (double)GB_AUTO_VALIDATE_MNK
@@ -258,7 +248,6 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
     }
     if (rc == GB_OK)
         rc = measure_energy(&run, o->timing, 2.0 * mnk, da, db, dc, cout, r);
-    free(cout);
     if (rc != GB_OK)
         goto done;
     for (int ph = 0; ph < GB_PHASE_COUNT; ph++)

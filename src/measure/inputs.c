@@ -30,22 +30,35 @@ static int same_dist(const gb_dist_t *x, const gb_dist_t *y)
     return x->kind == y->kind && same(x->lo, y->lo) && same(x->hi, y->hi) && x->range == y->range;
 }
 
-void *gb__to_precision(double *x, size_t n, gb_precision_t prec)
+/* n doubles x into hb, in precision prec: x itself where double pageable memory will do,
+ * else a copy in host memory of kind. */
+static int in_precision(gb_context_t *ctx, double *x, size_t n, gb_precision_t prec,
+                        gb_host_mem_t kind, gb_hostbuf_t *hb)
 {
-    if (prec == GB_PREC_D)
-        return x;
-    float *f = malloc(n * sizeof *f);
-    for (size_t i = 0; f && i < n; i++)
-        f[i] = (float)x[i];
-    return f;
+    if (prec == GB_PREC_D && kind == GB_HOST_PAGEABLE) {
+        *hb = (gb_hostbuf_t){.ptr = x, .borrowed = 1};
+        return GB_OK;
+    }
+    int rc = gb__hostbuf_alloc(ctx, n * gb_precision_bytes(prec), kind, hb);
+    if (rc != GB_OK)
+        return rc;
+    if (prec == GB_PREC_D) {
+        memcpy(hb->ptr, x, n * sizeof *x);
+    } else {
+        float *f = hb->ptr;
+        for (size_t i = 0; i < n; i++)
+            f[i] = (float)x[i];
+    }
+    return GB_OK;
 }
 
 int gb__inputs_get(gb_context_t *ctx, const gb_problem_t *p, const gb_dist_t *d, uint64_t seed,
-                   gb_inputs_t **out)
+                   gb_host_mem_t host_mem, gb_inputs_t **out)
 {
     gb_inputs_t *in = &ctx->inputs;
     *out = in;
-    if (in->valid && same_problem(&in->p, p) && same_dist(&in->dist, d) && in->seed == seed)
+    if (in->valid && same_problem(&in->p, p) && same_dist(&in->dist, d) && in->seed == seed &&
+        in->host_mem == host_mem)
         return GB_OK;
     gb__inputs_free(in);
     size_t ea, eb, ec;
@@ -53,7 +66,8 @@ int gb__inputs_get(gb_context_t *ctx, const gb_problem_t *p, const gb_dist_t *d,
     in->a = malloc(ea * sizeof *in->a);
     in->b = malloc(eb * sizeof *in->b);
     in->c = malloc(ec * sizeof *in->c);
-    if (!in->a || !in->b || !in->c) {
+    in->got = malloc(ec * sizeof *in->got);
+    if (!in->a || !in->b || !in->c || !in->got) {
         gb__inputs_free(in);
         return gb__ctx_fail(ctx, GB_ENOMEM, "out of memory for %zu+%zu+%zu elements", ea, eb, ec);
     }
@@ -68,21 +82,52 @@ int gb__inputs_get(gb_context_t *ctx, const gb_problem_t *p, const gb_dist_t *d,
                         0.0);
     gb__matrix_generate(in->c, ec, p->layout, p->ldc, p->off_c, p->m, p->n, d, p->precision, &rng,
                         GB_CANARY);
-    in->da = gb__to_precision(in->a, ea, p->precision);
-    in->db = gb__to_precision(in->b, eb, p->precision);
-    in->dc = gb__to_precision(in->c, ec, p->precision);
-    if (!in->da || !in->db || !in->dc) {
+    int rc = in_precision(ctx, in->a, ea, p->precision, host_mem, &in->da);
+    if (rc == GB_OK)
+        rc = in_precision(ctx, in->b, eb, p->precision, host_mem, &in->db);
+    if (rc == GB_OK)
+        rc = in_precision(ctx, in->c, ec, p->precision, host_mem, &in->dc);
+    if (rc == GB_OK)
+        rc = gb__hostbuf_alloc(ctx, ec * gb_precision_bytes(p->precision), host_mem, &in->out);
+    if (rc != GB_OK) {
         gb__inputs_free(in);
-        return gb__ctx_fail(ctx, GB_ENOMEM, "out of memory");
+        return rc;
     }
     in->valid = 1;
     in->p = *p;
     in->dist = *d;
     in->seed = seed;
+    in->host_mem = host_mem;
     in->ea = ea;
     in->eb = eb;
     in->ec = ec;
     return GB_OK;
+}
+
+int gb__inputs_poisoned(gb_context_t *ctx, gb_inputs_t *in)
+{
+    if (in->poisoned.ptr)
+        return GB_OK;
+    const gb_problem_t *p = &in->p;
+    double *c = malloc(in->ec * sizeof *c);
+    if (!c)
+        return gb__ctx_fail(ctx, GB_ENOMEM, "out of memory validating");
+    /* With beta 0, C is output only: NaN in every element catches one never written, and a
+     * kernel that reads C anyway (NaN * 0 is NaN). */
+    memcpy(c, in->c, in->ec * sizeof *c);
+    if (p->beta == 0.0)
+        for (size_t i = 0; i < in->ec; i++)
+            if (gb__c_is_logical(p, i))
+                c[i] = (double)NAN;
+    gb_hostbuf_t hb;
+    int rc = in_precision(ctx, c, in->ec, p->precision, in->host_mem, &hb);
+    if (rc == GB_OK && hb.borrowed)
+        hb.borrowed = 0; /* c itself: the inputs own it now */
+    else
+        free(c);
+    if (rc == GB_OK)
+        in->poisoned = hb;
+    return rc;
 }
 
 int gb__inputs_reference(gb_context_t *ctx, gb_inputs_t *in)

@@ -14,8 +14,10 @@
 #define F(field) offsetof(gb_point_t, field), sizeof(((gb_point_t *)0)->field)
 
 /* The definition columns (GB_COLF_DEF) are hashed in this order, by these names: renaming,
- * reordering, adding or removing one changes every id (a new GB_STORE_SCHEMA_VERSION). Any
- * column added is a schema change, with a migration of older stores (store.c). */
+ * reordering, adding or removing one changes every id (a new GB_STORE_SCHEMA_VERSION), except
+ * a definition column added later (GB_COLF_V3), which is hashed only away from its default:
+ * every point made before is at the default, so its id stays. Any column added is a schema
+ * change, with a migration of older stores (store.c). */
 const gb_store__col_t gb_store__cols[] = {
     /* the definition */
     {"device_name", GB_COL_STR, F(device.name), GB_COLF_DEF},
@@ -108,6 +110,9 @@ const gb_store__col_t gb_store__cols[] = {
     {"energy_w", GB_COL_OPTDBL, F(result.energy_w), GB_COLF_V2},
     {"gflops_per_watt", GB_COL_OPTDBL, F(result.gflops_per_watt), GB_COLF_V2},
     {"energy_why", GB_COL_OPTSTR, F(result.energy_why), GB_COLF_V2},
+    /* schema version 3: the operands' host memory, part of the definition (it changes the
+     * copies' times) */
+    {"host_mem", GB_COL_HOSTMEM, F(host_mem), GB_COLF_DEF | GB_COLF_V3},
 };
 const size_t gb_store__ncols = sizeof gb_store__cols / sizeof gb_store__cols[0];
 
@@ -127,6 +132,11 @@ gb_store__class_t gb_store__class(const gb_store__col_t *c)
     case GB_COL_OPTDBL: return GB_CLASS_DBL;
     default: return GB_CLASS_TEXT;
     }
+}
+
+int gb_store__at_default(const gb_point_t *pt, const gb_store__col_t *c)
+{
+    return c->kind == GB_COL_HOSTMEM && *CFIELD(pt, c, gb_host_mem_t) == GB_HOST_PAGEABLE;
 }
 
 int gb_store__is_null(const gb_point_t *pt, const gb_store__col_t *c)
@@ -321,6 +331,7 @@ const char *gb_store__get_text(const gb_point_t *pt, const gb_store__col_t *c, c
     case GB_COL_LAYOUT: return *CFIELD(pt, c, gb_layout_t) == GB_COL_MAJOR ? "col" : "row";
     case GB_COL_TRANS: return *CFIELD(pt, c, gb_trans_t) == GB_TRANS ? "T" : "N";
     case GB_COL_TIMING: return gb_timing_name(*CFIELD(pt, c, gb_timing_t));
+    case GB_COL_HOSTMEM: return gb_host_mem_name(*CFIELD(pt, c, gb_host_mem_t));
     case GB_COL_VMODE: {
         gb_validate_mode_t m = *CFIELD(pt, c, gb_validate_mode_t);
         return m == GB_VALIDATE_ON ? "on" : m == GB_VALIDATE_OFF ? "off" : "auto";
@@ -363,6 +374,10 @@ int gb_store__set_text(gb_point_t *pt, const gb_store__col_t *c, const char *s, 
     case GB_COL_TIMING:
         if (gb_timing_parse(s, FIELD(pt, c, gb_timing_t)) != GB_OK)
             bad = "kernel, ops or offload";
+        break;
+    case GB_COL_HOSTMEM:
+        if (gb_host_mem_parse(s, FIELD(pt, c, gb_host_mem_t)) != GB_OK)
+            bad = "pageable or pinned";
         break;
     case GB_COL_VMODE:
         if (!strcmp(s, "auto") || !strcmp(s, "on") || !strcmp(s, "off"))

@@ -257,6 +257,8 @@ int gb_point_from_json(const void *json, gb_point_t *pt, char *msg, size_t msgle
                 gb_store__set_dbl(pt, c, (double)NAN);
             continue;
         }
+        if (!v && (c->flags & GB_COLF_V3))
+            continue; /* from an export before version 3: the default, as it was measured */
         if (!v)
             return bad(msg, msglen, c->name, "is missing");
         int rc = column_from_json(pt, c, v, msg, msglen);
@@ -439,11 +441,13 @@ static void line_col(const char *text, size_t at, size_t *line, size_t *col)
     }
 }
 
-/* The first version-2 column a point object lacks, or NULL. */
-static const char *missing_v2_key(const cJSON *o)
+/* The first column of the versions after 1 up to version (GB_COLF_V2, GB_COLF_V3) that a point
+ * object lacks, or NULL. */
+static const char *missing_key(const cJSON *o, int version)
 {
+    const unsigned since = (version >= 2 ? GB_COLF_V2 : 0) | (version >= 3 ? GB_COLF_V3 : 0);
     for (size_t i = 0; cJSON_IsObject(o) && i < gb_store__ncols; i++)
-        if ((gb_store__cols[i].flags & GB_COLF_V2) &&
+        if ((gb_store__cols[i].flags & since) &&
             !cJSON_GetObjectItemCaseSensitive(o, gb_store__cols[i].name))
             return gb_store__cols[i].name;
     return NULL;
@@ -494,10 +498,10 @@ int gb_store_import_parse(const char *text, size_t len, const char *origin, gb_s
                  origin, GB_EXPORT_FORMAT);
         goto done;
     }
-    if (!cJSON_IsNumber(version) ||
-        (version->valuedouble != 1 && version->valuedouble != GB_EXPORT_VERSION)) {
+    if (!cJSON_IsNumber(version) || version->valuedouble != floor(version->valuedouble) ||
+        version->valuedouble < 1 || version->valuedouble > GB_EXPORT_VERSION) {
         snprintf(msg, msglen,
-                 "%s: key 'version' must be 1 or %d (a newer gemmbench may read "
+                 "%s: key 'version' must be 1 to %d (a newer gemmbench may read "
                  "this file)",
                  origin, GB_EXPORT_VERSION);
         goto done;
@@ -530,11 +534,12 @@ int gb_store_import_parse(const char *text, size_t len, const char *origin, gb_s
         goto done;
     }
     /* Everything is parsed and checked before anything is written. Version 1 had no energy
-     * keys; from version 2 on, every point has them. */
-    const int v1 = version->valuedouble == 1;
+     * keys, versions 1 and 2 no host_mem; from the version that added them on, every point has
+     * them. */
+    const int ver = (int)version->valuedouble;
     rc = GB_OK;
     for (const cJSON *it = points->child; it; it = it->next, is->n++) {
-        const char *missing = v1 ? NULL : missing_v2_key(it);
+        const char *missing = missing_key(it, ver);
         if (missing) {
             snprintf(why, sizeof why, "key '%s' is missing", missing);
             rc = GB_EBADPOINT;

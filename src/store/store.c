@@ -175,7 +175,7 @@ static int has_column(gb_store_t *st, const char *name)
     return rc;
 }
 
-/* Version 1 to 2, inside schema()'s transaction: the energy columns (GB_COLF_V2), added at the
+/* Version 1 to 2, inside migrate()'s transaction: the energy columns (GB_COLF_V2), added at the
  * end of points and NULL ("not recorded") in every point already there. Nothing else changes:
  * energy is a measurement, not part of a point's definition, so no id does. */
 static int migrate_v1(gb_store_t *st)
@@ -197,14 +197,37 @@ static int migrate_v1(gb_store_t *st)
         snprintf(sql, sizeof sql, "ALTER TABLE points ADD COLUMN %s %s", c->name, sql_type(c));
         rc = gb_store__exec(st, sql);
     }
+    return rc;
+}
+
+/* Version 2 to 3, inside migrate()'s transaction: host_mem (GB_COLF_V3), "pageable" in every
+ * point already there, as it was measured. No id changes: the column enters a definition only
+ * away from its default. */
+static int migrate_v2(gb_store_t *st)
+{
+    int rc = has_column(st, "host_mem");
+    if (rc == 0)
+        rc = gb_store__exec(st, "ALTER TABLE points ADD COLUMN host_mem TEXT NOT NULL DEFAULT "
+                                "'pageable'");
+    return rc == 1 ? GB_OK : rc;
+}
+
+/* Migrates a store of schema version v (1 or 2) to this version, and says so in meta. */
+static int migrate(gb_store_t *st, int v)
+{
+    int rc = v == 1 ? migrate_v1(st) : GB_OK;
+    if (rc == GB_OK)
+        rc = migrate_v2(st);
     if (rc != GB_OK)
         return rc;
+    char sql[512];
     snprintf(sql, sizeof sql,
-             "UPDATE meta SET value = '2' WHERE key = 'schema_version';"
-             "INSERT OR REPLACE INTO meta VALUES('migrated', 'from schema version 1 to 2 on ' || "
-             "strftime('%%Y-%%m-%%dT%%H:%%M:%%SZ', 'now') || ' by gemmbench %s (%s)');"
-             "PRAGMA user_version = 2;",
-             gb_version(), gb_store_git_revision());
+             "UPDATE meta SET value = '%d' WHERE key = 'schema_version';"
+             "INSERT OR REPLACE INTO meta VALUES('migrated', 'from schema version %d to %d on ' "
+             "|| strftime('%%Y-%%m-%%dT%%H:%%M:%%SZ', 'now') || ' by gemmbench %s (%s)');"
+             "PRAGMA user_version = %d;",
+             GB_STORE_SCHEMA_VERSION, v, GB_STORE_SCHEMA_VERSION, gb_version(),
+             gb_store_git_revision(), GB_STORE_SCHEMA_VERSION);
     return gb_store__exec(st, sql);
 }
 
@@ -225,8 +248,8 @@ static int schema(gb_store_t *st)
     }
     if (v == GB_STORE_SCHEMA_VERSION)
         goto done;
-    if (v == 1) {
-        rc = migrate_v1(st);
+    if (v == 1 || v == 2) {
+        rc = migrate(st, v);
         goto done;
     }
     if (v != 0 || tables != 0) {

@@ -27,15 +27,18 @@ typedef enum gb_store__kind {
     GB_COL_VERDICT, /* validation.done/passed as "pass", "fail" or "not validated" */
     GB_COL_VALMODE, /* validation.exact as "exact", "bound" or "none" (not validated) */
     GB_COL_OPTSTR,  /* char array; "" (none) stored as NULL */
-    GB_COL_OPTSIZE  /* size_t; 0 (none) stored as NULL */
+    GB_COL_OPTSIZE, /* size_t; 0 (none) stored as NULL */
+    GB_COL_HOSTMEM  /* gb_host_mem_t as "pageable" or "pinned" */
 } gb_store__kind_t;
 
 typedef enum gb_store__class { GB_CLASS_INT, GB_CLASS_DBL, GB_CLASS_TEXT } gb_store__class_t;
 
 enum {
     GB_COLF_DEF = 1, /* part of the definition, hence of the id */
-    GB_COLF_V2 = 2   /* added by schema version 2 (energy): NULL in points stored before, which
-                        a version-1 store gains on migration and a version-1 export lacks */
+    GB_COLF_V2 = 2, /* added by schema version 2 (energy): NULL in points stored before, which
+                       a version-1 store gains on migration and a version-1 export lacks */
+    GB_COLF_V3 = 4  /* added by schema version 3 (host_mem): its default in points stored
+                       before, and in the definition only away from its default */
 };
 
 typedef struct gb_store__col {
@@ -49,6 +52,8 @@ extern const gb_store__col_t gb_store__cols[];
 extern const size_t gb_store__ncols;
 
 gb_store__class_t gb_store__class(const gb_store__col_t *c);
+/* Is a version-3 column's value its default (what points stored before hold)? */
+int gb_store__at_default(const gb_point_t *pt, const gb_store__col_t *c);
 /* Is the column's value one the store keeps as NULL (an optional kind's "none", or NaN)? */
 int gb_store__is_null(const gb_point_t *pt, const gb_store__col_t *c);
 /* Integer-class columns. set fails (GB_EBADARG, msg) on a value outside the field's range. */
