@@ -53,7 +53,9 @@ static void usage(void)
         "      --seed S            the strategy's seed (default 1; the data's stays 42)\n"
         "      --param NAME=LIST   tune NAME over LIST only; --fix NAME=V pins it\n"
         "      --builders P        build processes ahead of the device (default on a GPU:\n"
-        "                          cores - 1, at most 8; 0 on a CPU device or with --threads)\n"
+        "                          cores - 1, at most 8 for a strategy that learns from\n"
+        "                          the scores, 32 for exhaustive and random; 0 on a CPU\n"
+        "                          device or with --threads)\n"
         "      --threads T         build threads in this process instead (0 with processes or\n"
         "                          on a CPU device, else cores - 1, <= 16)\n"
         "      --candidate-timeout SECONDS  a candidate still running after it is recorded as\n"
@@ -589,11 +591,10 @@ int cmd_tune(int argc, char **argv)
      * program at a time per process, so threads queue where processes build side by side; more
      * than the lookahead would have nothing to build. */
     const long cores = sysconf(_SC_NPROCESSORS_ONLN), spare = cores > 1 ? cores - 1 : 1;
+    const long ahead = (long)gb_tune_lookahead(t.strategy);
     const int cpu = !strcmp(di->type_name, "cpu");
     if (t.builders < 0)
-        t.builders = cpu || t.threads >= 0       ? 0
-                     : spare < GB_TUNE_LOOKAHEAD ? spare
-                                                 : GB_TUNE_LOOKAHEAD;
+        t.builders = cpu || t.threads >= 0 ? 0 : spare < ahead ? spare : ahead;
     if (t.threads < 0)
         t.threads = cpu || t.builders ? 0 : spare < 16 ? spare : 16;
     char cdir[1024];

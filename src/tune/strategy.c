@@ -35,6 +35,14 @@ const char *gb_strategy_description(size_t i)
     return i < NSTRATEGIES ? strategies[i]->description : NULL;
 }
 
+int gb_strategy_learns(const char *name)
+{
+    for (size_t i = 0; i < NSTRATEGIES; i++)
+        if (!strcmp(strategies[i]->name, name))
+            return strategies[i]->tell != NULL;
+    return 1;
+}
+
 /* ---- the set of ranks seen ------------------------------------------------------------------ */
 
 static size_t slot_of(uint64_t r, size_t cap)

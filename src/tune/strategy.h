@@ -19,6 +19,10 @@ const char *gb_strategy_name(size_t i);
 /* One line on what strategy i does, for --help and docs. */
 const char *gb_strategy_description(size_t i);
 
+/* Does strategy name learn from the scores told (1; also for an unknown name), or is its
+ * sequence the same whatever they are (0: exhaustive, random)? */
+int gb_strategy_learns(const char *name);
+
 /* Opens strategy name over sp (which must outlive it) with seed. GB_EBADARG for an unknown name,
  * msg listing the known ones; GB_ENOMEM. Close with gb_strategy_close. */
 int gb_strategy_open(gb_strategy_t **out, const char *name, const gb_space_t *sp, uint64_t seed,

@@ -314,20 +314,26 @@ static int stopped(const tuner_t *t)
     return t->hooks && t->hooks->stop && *t->hooks->stop;
 }
 
-/* The search: candidates asked up to GB_TUNE_LOOKAHEAD ahead, told in order. */
+size_t gb_tune_lookahead(const char *strategy)
+{
+    return gb_strategy_learns(strategy) ? GB_TUNE_LOOKAHEAD : GB_TUNE_LOOKAHEAD_BLIND;
+}
+
+/* The search: candidates asked up to the strategy's lookahead ahead, told in order. */
 static int search(tuner_t *t)
 {
-    cand_t *ring[GB_TUNE_LOOKAHEAD];
+    cand_t *ring[GB_TUNE_LOOKAHEAD_BLIND];
+    const size_t ahead = gb_tune_lookahead(t->spec->strategy);
     size_t head = 0, count = 0;
     int rc = GB_OK, spent = 0;
     while (rc == GB_OK && !stopped(t)) {
-        while (!spent && count < GB_TUNE_LOOKAHEAD) {
+        while (!spent && count < ahead) {
             cand_t *c = propose(t, &rc);
             if (!c) {
                 spent = 1;
                 break;
             }
-            ring[(head + count++) % GB_TUNE_LOOKAHEAD] = c;
+            ring[(head + count++) % ahead] = c;
         }
         if (rc != GB_OK || !count)
             break;
@@ -338,7 +344,7 @@ static int search(tuner_t *t)
             rc = conclude(t, c);
         else if (rc == GB_OK)
             break; /* stopped while measuring: the point is stored, not told */
-        head = (head + 1) % GB_TUNE_LOOKAHEAD;
+        head = (head + 1) % ahead;
         count--;
         free(c);
     }
@@ -346,7 +352,7 @@ static int search(tuner_t *t)
     gb_pool_close(t->pool);
     t->pool = NULL;
     for (size_t i = 0; i < count; i++)
-        free(ring[(head + i) % GB_TUNE_LOOKAHEAD]);
+        free(ring[(head + i) % ahead]);
     return rc;
 }
 

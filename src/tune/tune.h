@@ -13,7 +13,14 @@
 #include "../job/job.h"
 #include "../store/tuning.h"
 
-#define GB_TUNE_LOOKAHEAD 8 /* candidates asked ahead of their results (builds in flight) */
+/* Candidates asked ahead of their results, which is how many builds can be in flight: few for a
+ * strategy that learns from the scores, whose every candidate asked ahead is one asked without
+ * the latest scores; more for one whose sequence does not depend on them. */
+#define GB_TUNE_LOOKAHEAD 8
+#define GB_TUNE_LOOKAHEAD_BLIND 32
+/* The lookahead of strategy name: GB_TUNE_LOOKAHEAD, or GB_TUNE_LOOKAHEAD_BLIND for one that
+ * does not learn (gb_strategy_learns). */
+size_t gb_tune_lookahead(const char *strategy);
 
 typedef struct gb_tune_spec {
     const char *kernel; /* a family, or a preset (its family is tuned) */
