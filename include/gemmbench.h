@@ -492,6 +492,11 @@ void gb_result_free(gb_result_t *r);
  * and 16 more per element of C once validated. */
 int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *problem,
                  const gb_bench_options_t *opts, gb_result_t *r);
+/* Makes now what gb_bench_run of problem with opts would make at its start and keep on ctx: the
+ * inputs and, where it would validate, their reference: for a tuner, while its first build
+ * runs. GB_OK, or the error gb_bench_run would meet, with the message on ctx. */
+int gb_bench_inputs_ready(gb_context_t *ctx, const gb_problem_t *problem,
+                          const gb_bench_options_t *opts);
 
 /* Builds ahead of measuring: compiles (or loads from the binary cache) every program that
  * preparing im for problem on ctx would build, and keeps it on the context, so that a later

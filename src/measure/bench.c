@@ -197,6 +197,31 @@ static int validate_once(runner_t *run, gb_inputs_t *in, gb_validation_t *v)
     return rc;
 }
 
+/* Does a run of p with o validate? */
+static int validates(const gb_problem_t *p, const gb_bench_options_t *o)
+{
+    const double mnk = (double)p->m * (double)p->n * (double)p->k;
+    return o->validate == GB_VALIDATE_AUTO ? mnk <= (double)GB_AUTO_VALIDATE_MNK
+                                           : o->validate == GB_VALIDATE_ON;
+}
+
+int gb_bench_inputs_ready(gb_context_t *ctx, const gb_problem_t *problem,
+                          const gb_bench_options_t *o)
+{
+    gb_problem_t p = *problem;
+    gb_inputs_t *in;
+    int rc = gb_problem_check(&p, ctx->errmsg, sizeof ctx->errmsg);
+    if (rc == GB_OK)
+        rc = gb_problem_check_data(&p, &o->dist, ctx->errmsg, sizeof ctx->errmsg);
+    if (rc == GB_OK)
+        rc = gb__inputs_get(ctx, &p, &o->dist, o->seed, o->host_mem, &in);
+    if (rc == GB_OK && validates(&p, o))
+        rc = gb__inputs_reference(ctx, in);
+    if (rc == GB_OK && validates(&p, o))
+        rc = gb__inputs_poisoned(ctx, in);
+    return rc;
+}
+
 int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *problem,
                  const gb_bench_options_t *o, gb_result_t *r)
 {
@@ -229,9 +254,7 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
         goto done;
     r->timing = o->timing;
     const double mnk = (double)p.m * (double)p.n * (double)p.k;
-    int validate = o->validate == GB_VALIDATE_AUTO ? mnk <= (double)GB_AUTO_VALIDATE_MNK
-                                                   : o->validate == GB_VALIDATE_ON;
-    if (validate) {
+    if (validates(&p, o)) {
         rc = validate_once(&run, in, &r->validation);
     } else {
         snprintf(r->validation.reason, sizeof r->validation.reason, "%s",

@@ -325,7 +325,7 @@ static int search(tuner_t *t)
     cand_t *ring[GB_TUNE_LOOKAHEAD_BLIND];
     const size_t ahead = gb_tune_lookahead(t->spec->strategy);
     size_t head = 0, count = 0;
-    int rc = GB_OK, spent = 0;
+    int rc = GB_OK, spent = 0, ready = 0;
     while (rc == GB_OK && !stopped(t)) {
         while (!spent && count < ahead) {
             cand_t *c = propose(t, &rc);
@@ -338,6 +338,10 @@ static int search(tuner_t *t)
         if (rc != GB_OK || !count)
             break;
         cand_t *c = ring[head];
+        /* The inputs and their reference (a second at 4096) while the first builds run; the
+         * measurement makes them itself, and says why, if this could not. */
+        if (!c->resolved && !ready++)
+            gb_bench_inputs_ready(t->ctx, &c->job.problem, &c->job.bench);
         if (!c->resolved)
             rc = measure(t, c);
         if (rc == GB_OK && !stopped(t))
