@@ -8,7 +8,9 @@
  *     library and then the other on the same queue and buffers, with a clFinish between blocks,
  *     outside the timed region, so that the queue does not grow without bound. Prints the
  *     median, 10th and 90th percentiles of each and the ratio of the medians; both results are
- *     checked against the host's.
+ *     checked against the host's. Beside them, the floor: the same enqueue of a kernel that
+ *     does nothing, with as many arguments as ours (three buffers, nine scalars, set each
+ *     call), over the same global and local sizes: what the driver alone costs a call.
  *   gemmbench-overhead first gb|clblast [-p PLATFORM] [-n SIZE]
  *     The first call in this process: the time from before the handle is opened (gb) or the
  *     call made (CLBlast, which has no handle) to the first call's completion (clFinish),
@@ -48,6 +50,8 @@ typedef struct bench {
     cl_device_id dev;
     cl_command_queue q;
     cl_mem a, b, c;
+    cl_program nop_prog;
+    cl_kernel nop; /* the floor's kernel */
     size_t n;
     float *ha, *hb, *ref, *got;
     char device_name[256];
@@ -55,6 +59,10 @@ typedef struct bench {
 
 static void bench_close(bench_t *x)
 {
+    if (x->nop)
+        clReleaseKernel(x->nop);
+    if (x->nop_prog)
+        clReleaseProgram(x->nop_prog);
     cl_mem m[3] = {x->a, x->b, x->c};
     for (int i = 0; i < 3; i++)
         if (m[i])
@@ -125,6 +133,43 @@ static int bench_open(bench_t *x, const char *platform, size_t n)
     return err == CL_SUCCESS ? 0 : die("writing A and B failed", NULL);
 }
 
+static const char *nop_source =
+    "__kernel void nop(__global const float *a, __global const float *b, __global float *c,\n"
+    "                  int m, int n, int k, int lda, int ldb, int ldc, float alpha, float beta,\n"
+    "                  int off) {}\n";
+
+/* The floor's kernel, built: 0, or 1 with the message printed. */
+static int nop_open(bench_t *x)
+{
+    cl_int err;
+    x->nop_prog = clCreateProgramWithSource(x->cl, 1, &nop_source, NULL, &err);
+    if (err == CL_SUCCESS)
+        err = clBuildProgram(x->nop_prog, 1, &x->dev, "", NULL, NULL);
+    if (err == CL_SUCCESS)
+        x->nop = clCreateKernel(x->nop_prog, "nop", &err);
+    return err == CL_SUCCESS ? 0 : die("building the floor's kernel failed", NULL);
+}
+
+/* The floor: its arguments set and the kernel enqueued over 64 x 64 items in 16 x 16 groups
+ * (as our 64^3 kernel is), as a library call would. 0 or the failure's message. */
+static const char *nop_call(bench_t *x)
+{
+    const cl_int m = (cl_int)x->n, zero = 0;
+    const float one = 1.0f, none = 0.0f;
+    cl_int err = clSetKernelArg(x->nop, 0, sizeof x->a, &x->a);
+    err |= clSetKernelArg(x->nop, 1, sizeof x->b, &x->b);
+    err |= clSetKernelArg(x->nop, 2, sizeof x->c, &x->c);
+    for (cl_uint i = 3; i < 9; i++)
+        err |= clSetKernelArg(x->nop, i, sizeof m, &m);
+    err |= clSetKernelArg(x->nop, 9, sizeof one, &one);
+    err |= clSetKernelArg(x->nop, 10, sizeof none, &none);
+    err |= clSetKernelArg(x->nop, 11, sizeof zero, &zero);
+    const size_t g[2] = {64, 64}, l[2] = {16, 16};
+    if (err == CL_SUCCESS)
+        err = clEnqueueNDRangeKernel(x->q, x->nop, 2, NULL, g, l, 0, NULL, NULL);
+    return err == CL_SUCCESS ? NULL : "enqueueing the floor's kernel failed";
+}
+
 /* C = A * B by the library (h) or, with h NULL, by CLBlast. 0 or the failure's message. */
 static const char *sgemm(bench_t *x, gb_blas_t *h)
 {
@@ -170,47 +215,58 @@ static double quantile(const double *s, size_t n, double q)
     return s[i ? i - 1 : 0];
 }
 
+/* One call of way w: 0 gb_sgemm, 1 the floor, 2 CLBlastSgemm. 0 or the failure's message. */
+static const char *way_call(bench_t *x, gb_blas_t *h, int w)
+{
+    return w == 0 ? sgemm(x, h) : w == 1 ? nop_call(x) : sgemm(x, NULL);
+}
+
 static int run_enqueue(const char *platform, size_t n, size_t calls, size_t every)
 {
     bench_t x;
     memset(&x, 0, sizeof x);
     gb_blas_t *h = NULL;
-    double *t[2] = {calloc(calls, sizeof(double)), calloc(calls, sizeof(double))};
+    double *t[3] = {calloc(calls, sizeof(double)), calloc(calls, sizeof(double)),
+                    calloc(calls, sizeof(double))};
     int have_clblast = 0, rc = 1;
 #ifdef GB_HAVE_CLBLAST
     have_clblast = 1;
 #endif
+    const int ways = 2 + have_clblast;
     const char *fail = NULL;
-    if (!t[0] || !t[1] || bench_open(&x, platform, n))
+    if (!t[0] || !t[1] || !t[2] || bench_open(&x, platform, n) || nop_open(&x))
         goto done;
     if (gb_blas_open(&h, x.cl, x.dev) != GB_OK) {
         die("gb_blas_open failed", gb_blas_errmsg());
         goto done;
     }
-    /* Warm-up: programs built (or loaded), kernels made, scratch allocated, caches warm. */
-    for (int lib = 0; lib < 1 + have_clblast; lib++) {
+    /* Warm-up: programs built (or loaded), kernels made, scratch allocated, caches warm. The
+     * floor writes nothing, so C is checked after the libraries only. */
+    for (int w = 0; w < ways; w++) {
         for (int i = 0; i < 20 && !fail; i++)
-            fail = sgemm(&x, lib ? NULL : h);
-        if (fail || check_c(&x, lib ? "CLBlast" : "gb")) {
+            fail = way_call(&x, h, w);
+        if (fail || (w != 1 && check_c(&x, w ? "CLBlast" : "gb"))) {
             if (fail)
                 die("the warm-up call failed", fail);
             goto done;
         }
     }
-    /* Alternating blocks of `every` calls, so that both see the same conditions. */
-    size_t done_calls[2] = {0, 0};
-    for (int lib = 0; done_calls[0] < calls || (have_clblast && done_calls[1] < calls);
-         lib = have_clblast ? !lib : 0) {
-        for (size_t i = 0; i < every && done_calls[lib] < calls && !fail; i++) {
+    /* Alternating blocks of `every` calls, so that all see the same conditions. */
+    size_t done_calls[3] = {0, 0, 0};
+    for (int w = 0, left = 1; left; w = (w + 1) % ways) {
+        for (size_t i = 0; i < every && done_calls[w] < calls && !fail; i++) {
             const double t0 = now_us();
-            fail = sgemm(&x, lib ? NULL : h);
-            t[lib][done_calls[lib]++] = now_us() - t0;
+            fail = way_call(&x, h, w);
+            t[w][done_calls[w]++] = now_us() - t0;
         }
         if (fail) {
             die("a timed call failed", fail);
             goto done;
         }
         clFinish(x.q);
+        left = 0;
+        for (int v = 0; v < ways; v++)
+            left |= done_calls[v] < calls;
     }
     if (check_c(&x, have_clblast ? "CLBlast" : "gb"))
         goto done;
@@ -219,24 +275,27 @@ static int run_enqueue(const char *platform, size_t n, size_t calls, size_t ever
            "the timed region\n",
            x.device_name, n, n, n, calls, every);
     printf("%-14s %10s %10s %10s\n", "library", "median us", "p10 us", "p90 us");
-    double med[2] = {0, 0};
-    static const char *const names[2] = {"gb_sgemm", "CLBlastSgemm"};
-    for (int lib = 0; lib < 1 + have_clblast; lib++) {
-        qsort(t[lib], calls, sizeof(double), cmp_double);
-        med[lib] = quantile(t[lib], calls, 0.5);
-        printf("%-14s %10.2f %10.2f %10.2f\n", names[lib], med[lib], quantile(t[lib], calls, 0.1),
-               quantile(t[lib], calls, 0.9));
+    double med[3] = {0, 0, 0};
+    static const char *const names[3] = {"gb_sgemm", "floor", "CLBlastSgemm"};
+    for (int w = 0; w < ways; w++) {
+        qsort(t[w], calls, sizeof(double), cmp_double);
+        med[w] = quantile(t[w], calls, 0.5);
+        printf("%-14s %10.2f %10.2f %10.2f\n", names[w], med[w], quantile(t[w], calls, 0.1),
+               quantile(t[w], calls, 0.9));
     }
+    printf("floor: an empty kernel's arguments set and enqueue; gb over the floor (medians): "
+           "%.2f us\n",
+           med[0] - med[1]);
     if (have_clblast)
-        printf("gb / CLBlast (medians): %.3f\n", med[0] / med[1]);
+        printf("gb / CLBlast (medians): %.3f\n", med[0] / med[2]);
     else
         printf("CLBlast: not built in\n");
     rc = 0;
 done:
     gb_blas_close(h);
     bench_close(&x);
-    free(t[0]);
-    free(t[1]);
+    for (int w = 0; w < 3; w++)
+        free(t[w]);
     return rc;
 }
 

@@ -2,7 +2,8 @@
 # bench/overhead.sh: the library's host overhead against CLBlast's (gemmbench-overhead,
 # bench/overhead.c), 64^3 SGEMM, row-major NN, on one OpenCL device:
 #  1. enqueue: the host wall time of one call's enqueue with warm programs, median, p10 and p90
-#     over 1000 calls of each library in one run on the same queue and buffers;
+#     over 1000 calls of each library in one run on the same queue and buffers, beside the
+#     floor: an empty kernel with as many arguments, set and enqueued the same way;
 #  2. first call: from before the handle is opened to the first call's completion, in a fresh
 #     process each time, five ways taking turns for ROUNDS rounds: the library with its program
 #     cache warm (GEMMBENCH_CACHE_DIR populated by a run before), the library with it empty,
