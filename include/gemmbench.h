@@ -442,7 +442,16 @@ typedef struct gb_validation {
     size_t worst_i, worst_j;
     size_t n_over, n_nonfinite, n_canary; /* elements over the bound, NaN/Inf, touched canaries */
     char reason[160];                     /* why it failed or was skipped */
+    /* The second, tighter verdict (docs/methodology.md): on a sample of C's elements, the
+     * worst error (u*G) against an honest sequential computation's in the same precision on the
+     * same data. faithful: "faithful", "not faithful", or "" where it was not judged (then
+     * both figures are -1). */
+    char faithful[16];
+    double faithful_worst, faithful_honest;
 } gb_validation_t;
+/* Faithful: the worst error at most this many times the honest computation's (or than one u*G,
+ * where that is more). */
+#define GB_FAITHFUL_LAMBDA 8.0
 
 typedef struct gb_result {
     gb_stats_t time_ms[GB_PHASE_COUNT]; /* per phase, over the timed calls */

@@ -114,6 +114,17 @@ if grep -q "this_is_not_declared" "$tmp/err"; then pass=$((pass + 1)); else
 "$gb" run -k wrong_edge --kernel-path "$fx/wrong" $small >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 1 ] && grep -q "FAIL" "$tmp/out"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: a wrong kernel must exit 1 with FAIL in the table"; fi
+# Inputs rounded to TF32 pass the worst-case bound at K = 4096 but not the faithful verdict, which
+# a plain FP32 kernel passes; both are stored.
+"$gb" run -k wrong_tf32,naive --kernel-path "$fx/wrong" -M 64 -N 64 -K 4096 -i 2 \
+    --store "$tmp/faithful.db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -Eq "^wrong_tf32 .* not faithful: [0-9]+x FP32 +pass " "$tmp/out" &&
+    grep -Eq "^naive .* faithful +pass " "$tmp/out"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: the faithful verdict"; cat "$tmp/out" "$tmp/err"; fi
+"$gb" export --format csv --store "$tmp/faithful.db" >"$tmp/csv" 2>"$tmp/err"
+if grep -q ",wrong_tf32,.*,not faithful," "$tmp/csv" && grep -q ",naive,.*,faithful," "$tmp/csv"
+then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: the store keeps the faithful verdict"; cat "$tmp/csv"; fi
 # And good input works: exit 0, a passing row.
 "$gb" run -k naive,SGEMM_NT_4x1 -M 13 -N 9 -K 5 -i 2 --beta 0.5 >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && [ "$(grep -c ' pass ' "$tmp/out")" -eq 2 ]; then pass=$((pass + 1)); else

@@ -264,6 +264,34 @@ static void validate_case(gb_layout_t layout, gb_trans_t ta, gb_trans_t tb, doub
     fixture_free(&f);
 }
 
+/* The faithful verdict: integer data make the honest computation exact, so an honest value
+ * read from the wrong place (a layout, transposition, offset or leading dimension mishandled)
+ * shows as an honest error; an element 20 u G off is not faithful, 5 u G off is. */
+static void faithful_case(gb_layout_t layout, gb_trans_t ta, gb_trans_t tb, double beta)
+{
+    fixture_t f;
+    gb_validation_t v;
+    if (!fixture_init(&f, layout, ta, tb, 2.0, beta, -7777.25)) {
+        fixture_free(&f);
+        return;
+    }
+    const double u = gb__unit_roundoff(GB_PREC_S);
+    gb__faithful(&f.p, f.a, f.b, f.c0, f.cref, f.gauge, f.c, &v);
+    CHECK(!strcmp(v.faithful, "faithful") && v.faithful_worst == 0.0 && v.faithful_honest == 0.0);
+    const size_t at = c_index(&f, 0, 0);
+    f.c[at] = f.cref[at] + 20.0 * u * f.gauge[at];
+    gb__faithful(&f.p, f.a, f.b, f.c0, f.cref, f.gauge, f.c, &v);
+    CHECK(!strcmp(v.faithful, "not faithful"));
+    CHECK_NEAR(v.faithful_worst, 20.0, 1e-6);
+    f.c[at] = f.cref[at] + 5.0 * u * f.gauge[at];
+    gb__faithful(&f.p, f.a, f.b, f.c0, f.cref, f.gauge, f.c, &v);
+    CHECK(!strcmp(v.faithful, "faithful"));
+    f.c[at] = (double)NAN; /* not judged */
+    gb__faithful(&f.p, f.a, f.b, f.c0, f.cref, f.gauge, f.c, &v);
+    CHECK(!v.faithful[0] && v.faithful_worst == -1.0);
+    fixture_free(&f);
+}
+
 /* A NaN canary must stay that NaN; a different value (or a different NaN) is a touch. */
 static void test_nan_canary(void)
 {
@@ -337,6 +365,10 @@ int main(void)
 {
     test_roundoff_gamma();
     test_exact_possible();
+    for (int l = 0; l < 2; l++)
+        for (int t = 0; t < 4; t++)
+            faithful_case(l ? GB_COL_MAJOR : GB_ROW_MAJOR, t & 1 ? GB_TRANS : GB_NOTRANS,
+                          t & 2 ? GB_TRANS : GB_NOTRANS, t == 3 ? 0.0 : 3.0);
     validate_case(GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, 1.0, 0.0);
     validate_case(GB_COL_MAJOR, GB_NOTRANS, GB_NOTRANS, 1.0, 0.0);
     validate_case(GB_ROW_MAJOR, GB_TRANS, GB_NOTRANS, 2.0, -1.0);

@@ -121,6 +121,18 @@ void cli_verdict_text(const gb_validation_t *v, int why_not, char *buf, size_t l
         snprintf(buf, len, "pass %.2g/%.3g", v->max_ratio, v->bound_ratio);
 }
 
+void cli_faithful_text(const gb_validation_t *v, gb_precision_t prec, char *buf, size_t len)
+{
+    if (!v->faithful[0])
+        snprintf(buf, len, "-");
+    else if (!strcmp(v->faithful, "faithful"))
+        snprintf(buf, len, "faithful");
+    else
+        snprintf(buf, len, "not faithful: %.0fx %s",
+                 v->faithful_worst / (v->faithful_honest > 1.0 ? v->faithful_honest : 1.0),
+                 prec == GB_PREC_D ? "FP64" : "FP32");
+}
+
 /* path made absolute through its folder's real path (the file itself may not exist yet), into
  * buf; NULL when the folder cannot be resolved. */
 static const char *canonical(const char *path, char *buf, size_t len)

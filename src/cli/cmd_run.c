@@ -153,6 +153,11 @@ static cJSON *result_json(const table_t *tb, const char *kernel, const gb_proble
         cJSON_AddNumberToObject(v, "elements_nonfinite", (double)val->n_nonfinite);
         cJSON_AddNumberToObject(v, "canaries_touched", (double)val->n_canary);
     }
+    if (val->faithful[0]) {
+        cJSON_AddStringToObject(v, "faithful", val->faithful);
+        cJSON_AddNumberToObject(v, "faithful_worst_u_G", val->faithful_worst);
+        cJSON_AddNumberToObject(v, "faithful_honest_u_G", val->faithful_honest);
+    }
     cJSON_AddStringToObject(v, "reason", val->reason);
     return o;
 }
@@ -183,17 +188,19 @@ static void print_header(const table_t *tb, const gb_device_info_t *dev, const g
            : o->bench.timing == GB_TIMING_OFFLOAD ? "copies + helper passes + main kernel"
                                                   : "the main kernel + helper passes",
            o->bench.iterations, o->bench.warmup, gb_host_mem_name(o->bench.host_mem));
-    printf("alpha %g, beta %g, data %s, seed %llu; valid = max |C-Cref|/(u*G) / failing bound\n\n",
+    printf("alpha %g, beta %g, data %s, seed %llu; valid = max |C-Cref|/(u*G) / failing bound;\n"
+           "faithful = worst error on a sample of C within %g times an honest sequential "
+           "computation's in the precision (else how many times it, at most)\n\n",
            o->base.alpha, o->base.beta, gb_dist_format(&o->bench.dist, dist, sizeof dist),
-           (unsigned long long)o->bench.seed);
-    printf("%-24s %-4s %-7s %6s %6s %6s %-7s %9s %-19s %6s %6s %8s %8s %9s  %s\n", "kernel", "prec",
-           "layout", "M", "N", "K", "lws", "GFLOP/s", "95% CI", "eff%", "meas%", "helpers",
-           "copies", "wall", "valid");
+           (unsigned long long)o->bench.seed, GB_FAITHFUL_LAMBDA);
+    printf("%-24s %-4s %-7s %6s %6s %6s %-7s %9s %-19s %6s %6s %8s %8s %9s  %-22s %s\n", "kernel",
+           "prec", "layout", "M", "N", "K", "lws", "GFLOP/s", "95% CI", "eff%", "meas%", "helpers",
+           "copies", "wall", "faithful", "valid");
 }
 
 static void print_row(table_t *tb, const char *kernel, const gb_problem_t *p, const gb_result_t *r)
 {
-    char tag[16], lws[24], ci[40], eff[16], meas[16], helpers[16], verdict[200];
+    char tag[16], lws[24], ci[40], eff[16], meas[16], helpers[16], verdict[200], faithful[48];
     const double flop = 2.0 * (double)p->m * (double)p->n * (double)p->k;
     const gb_stats_t *head = &r->time_ms[gb_timing_phase(r->timing)];
     if (r->local_null)
@@ -218,11 +225,12 @@ static void print_row(table_t *tb, const char *kernel, const gb_problem_t *p, co
     else
         snprintf(helpers, sizeof helpers, "-");
     cli_verdict_text(&r->validation, 0, verdict, sizeof verdict);
-    printf("%-24s %-4s %-7s %6zu %6zu %6zu %-7s %9.4g %-19s %6s %6s %8s %8.3g %9.4g  %s", kernel,
-           gb_precision_name(p->precision), gb_problem_layout_tag(p, tag, sizeof tag), p->m, p->n,
-           p->k, lws, r->gflops, ci, eff, meas, helpers,
+    cli_faithful_text(&r->validation, p->precision, faithful, sizeof faithful);
+    printf("%-24s %-4s %-7s %6zu %6zu %6zu %-7s %9.4g %-19s %6s %6s %8s %8.3g %9.4g  %-22s %s",
+           kernel, gb_precision_name(p->precision), gb_problem_layout_tag(p, tag, sizeof tag), p->m,
+           p->n, p->k, lws, r->gflops, ci, eff, meas, helpers,
            r->time_ms[GB_PHASE_H2D].median + r->time_ms[GB_PHASE_D2H].median, r->gflops_wall,
-           verdict);
+           faithful, verdict);
     if (strcmp(r->route, "native") != 0)
         printf(" (%s)", r->route);
     if (r->gflops_per_watt >= 0) {

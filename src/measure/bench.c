@@ -191,6 +191,7 @@ static int validate_once(runner_t *run, gb_inputs_t *in, gb_validation_t *v)
         from_device(in->out.ptr, in->ec, p->precision, in->got);
         gb__validate(p, gb__exact_possible(p, &in->dist), in->cref, in->gauge, in->got, in->ec,
                      GB_CANARY, v);
+        gb__faithful(p, in->a, in->b, in->c, in->cref, in->gauge, in->got, v);
     }
     if (rc == GB_ENOMEM)
         gb__ctx_fail(run->ctx, rc, "out of memory validating");
@@ -226,6 +227,7 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
                  const gb_bench_options_t *o, gb_result_t *r)
 {
     memset(r, 0, sizeof *r);
+    r->validation.faithful_worst = r->validation.faithful_honest = -1.0;
     gb_problem_t p = *problem;
     int rc = gb_problem_check(&p, ctx->errmsg, sizeof ctx->errmsg);
     if (rc == GB_OK)

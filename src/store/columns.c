@@ -113,6 +113,10 @@ const gb_store__col_t gb_store__cols[] = {
     /* schema version 3: the operands' host memory, part of the definition (it changes the
      * copies' times) */
     {"host_mem", GB_COL_HOSTMEM, F(host_mem), GB_COLF_DEF | GB_COLF_V3},
+    /* and the faithful verdict (NULL: not judged, as in every point stored before) */
+    {"faithful", GB_COL_OPTSTR, F(result.validation.faithful), GB_COLF_V3},
+    {"faithful_worst", GB_COL_OPTDBL, F(result.validation.faithful_worst), GB_COLF_V3},
+    {"faithful_honest", GB_COL_OPTDBL, F(result.validation.faithful_honest), GB_COLF_V3},
 };
 const size_t gb_store__ncols = sizeof gb_store__cols / sizeof gb_store__cols[0];
 

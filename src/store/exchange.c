@@ -251,14 +251,13 @@ int gb_point_from_json(const void *json, gb_point_t *pt, char *msg, size_t msgle
     for (size_t i = 0; i < gb_store__ncols; i++) {
         const gb_store__col_t *c = &gb_store__cols[i];
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, c->name);
-        if (!v && (c->flags & GB_COLF_V2)) {
-            /* A point from a version-1 export: its energy was not recorded. */
+        if (!v && (c->flags & (GB_COLF_V2 | GB_COLF_V3))) {
+            /* A point from an export before the column: its energy or faithful verdict was
+             * not recorded, its host memory was the default. */
             if (c->kind == GB_COL_OPTDBL)
                 gb_store__set_dbl(pt, c, (double)NAN);
             continue;
         }
-        if (!v && (c->flags & GB_COLF_V3))
-            continue; /* from an export before version 3: the default, as it was measured */
         if (!v)
             return bad(msg, msglen, c->name, "is missing");
         int rc = column_from_json(pt, c, v, msg, msglen);

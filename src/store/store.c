@@ -200,16 +200,28 @@ static int migrate_v1(gb_store_t *st)
     return rc;
 }
 
-/* Version 2 to 3, inside migrate()'s transaction: host_mem (GB_COLF_V3), "pageable" in every
- * point already there, as it was measured. No id changes: the column enters a definition only
- * away from its default. */
+/* Version 2 to 3, inside migrate()'s transaction: the version-3 columns (GB_COLF_V3): host_mem,
+ * "pageable" in every point already there, as it was measured, and the faithful verdict, NULL
+ * (not judged). No id changes: host_mem enters a definition only away from its default. */
 static int migrate_v2(gb_store_t *st)
 {
-    int rc = has_column(st, "host_mem");
-    if (rc == 0)
-        rc = gb_store__exec(st, "ALTER TABLE points ADD COLUMN host_mem TEXT NOT NULL DEFAULT "
-                                "'pageable'");
-    return rc == 1 ? GB_OK : rc;
+    char sql[512];
+    int rc = GB_OK;
+    for (size_t i = 0; rc == GB_OK && i < gb_store__ncols; i++) {
+        const gb_store__col_t *c = &gb_store__cols[i];
+        if (!(c->flags & GB_COLF_V3))
+            continue;
+        if ((rc = has_column(st, c->name)) == 1) {
+            rc = GB_OK;
+            continue;
+        }
+        if (rc != GB_OK)
+            break;
+        snprintf(sql, sizeof sql, "ALTER TABLE points ADD COLUMN %s %s", c->name,
+                 c->kind == GB_COL_HOSTMEM ? "TEXT NOT NULL DEFAULT 'pageable'" : sql_type(c));
+        rc = gb_store__exec(st, sql);
+    }
+    return rc;
 }
 
 /* Migrates a store of schema version v (1 or 2) to this version, and says so in meta. */

@@ -78,6 +78,7 @@ void gb__validate(const gb_problem_t *p, int exact, const double *cref, const do
                   const double *c, size_t elems_c, double canary, gb_validation_t *v)
 {
     memset(v, 0, sizeof *v);
+    v->faithful_worst = v->faithful_honest = -1.0;
     v->done = 1;
     v->exact = exact;
     const double u = gb__unit_roundoff(p->precision);
@@ -136,4 +137,78 @@ void gb__validate(const gb_problem_t *p, int exact, const double *cref, const do
         snprintf(v->reason, sizeof v->reason,
                  "%zu elements outside C (leading-dimension padding) were overwritten",
                  v->n_canary);
+}
+
+/* Buffer indices of op(A)(i, l), op(B)(l, j) and C(i, j). */
+static size_t at_a(const gb_problem_t *p, size_t i, size_t l)
+{
+    const int rows = (p->layout == GB_ROW_MAJOR) != (p->trans_a == GB_TRANS);
+    return p->off_a + (rows ? i * p->lda + l : l * p->lda + i);
+}
+
+static size_t at_b(const gb_problem_t *p, size_t l, size_t j)
+{
+    const int rows = (p->layout == GB_ROW_MAJOR) != (p->trans_b == GB_TRANS);
+    return p->off_b + (rows ? l * p->ldb + j : j * p->ldb + l);
+}
+
+static size_t at_c(const gb_problem_t *p, size_t i, size_t j)
+{
+    return p->off_c + (p->layout == GB_ROW_MAJOR ? i * p->ldc + j : j * p->ldc + i);
+}
+
+/* Element (i, j) as an honest computation in the precision makes it: one product at a time,
+ * fused, then alpha and beta applied, each operation rounded to the precision. */
+static double honest(const gb_problem_t *p, const double *a, const double *b, const double *c0,
+                     size_t i, size_t j)
+{
+    if (p->precision == GB_PREC_D) {
+        double acc = 0.0;
+        for (size_t l = 0; l < p->k; l++)
+            acc = fma(a[at_a(p, i, l)], b[at_b(p, l, j)], acc);
+        const double r = p->alpha * acc;
+        return p->beta == 0.0 ? r : r + p->beta * c0[at_c(p, i, j)];
+    }
+    float acc = 0.0f;
+    for (size_t l = 0; l < p->k; l++)
+        acc = fmaf((float)a[at_a(p, i, l)], (float)b[at_b(p, l, j)], acc);
+    const float r = (float)p->alpha * acc;
+    return p->beta == 0.0 ? r : (float)(r + (float)p->beta * (float)c0[at_c(p, i, j)]);
+}
+
+/* Index t of n sample points spread over 0..len-1, both ends included. */
+static size_t spread(size_t t, size_t n, size_t len)
+{
+    return n > 1 ? t * (len - 1) / (n - 1) : 0;
+}
+
+void gb__faithful(const gb_problem_t *p, const double *a, const double *b, const double *c0,
+                  const double *cref, const double *gauge, const double *c, gb_validation_t *v)
+{
+    v->faithful[0] = '\0';
+    v->faithful_worst = v->faithful_honest = -1.0;
+    const double u = gb__unit_roundoff(p->precision);
+    const size_t sm = p->m < GB_FAITHFUL_SIDE ? p->m : GB_FAITHFUL_SIDE;
+    const size_t sn = p->n < GB_FAITHFUL_SIDE ? p->n : GB_FAITHFUL_SIDE;
+    double worst = 0.0, worst_honest = 0.0;
+    for (size_t ti = 0; ti < sm; ti++)
+        for (size_t tj = 0; tj < sn; tj++) {
+            const size_t i = spread(ti, sm, p->m), j = spread(tj, sn, p->n), at = at_c(p, i, j);
+            const double ref = cref[at], g = u * gauge[at], got = c[at];
+            if (!isfinite(got) || !isfinite(ref) || !isfinite(g))
+                return;
+            const double h = honest(p, a, b, c0, i, j);
+            const double dk = fabs(got - ref), dh = fabs(h - ref);
+            const double ek = g > 0 ? dk / g : dk > 0 ? HUGE_VAL : 0.0;
+            const double eh = g > 0 ? dh / g : dh > 0 ? HUGE_VAL : 0.0;
+            worst = ek > worst ? ek : worst;
+            worst_honest = eh > worst_honest ? eh : worst_honest;
+        }
+    if (!sm || !sn)
+        return;
+    v->faithful_worst = worst;
+    v->faithful_honest = worst_honest;
+    const double floor = worst_honest > 1.0 ? worst_honest : 1.0;
+    snprintf(v->faithful, sizeof v->faithful, "%s",
+             worst <= GB_FAITHFUL_LAMBDA * floor ? "faithful" : "not faithful");
 }

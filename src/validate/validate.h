@@ -29,4 +29,16 @@ int gb__c_is_logical(const gb_problem_t *p, size_t idx);
 void gb__validate(const gb_problem_t *p, int exact, const double *cref, const double *gauge,
                   const double *c, size_t elems_c, double canary, gb_validation_t *v);
 
+/* The faithful verdict's sample: at most GB_FAITHFUL_SIDE^2 elements of C, on a grid spread over
+ * it, both ends included (its factor, GB_FAITHFUL_LAMBDA, is in gemmbench.h). */
+#define GB_FAITHFUL_SIDE 64
+/* Judges c, the device's result (converted to double, the whole buffer), against an honest
+ * computation in p's precision of the same elements: for each sampled element, op(A) row times
+ * op(B) column summed one product at a time with fused multiply-adds, then alpha and beta
+ * applied, in the precision; both errors against cref in units of u * gauge. a, b and c0 are
+ * the inputs as generated (values of the precision, held in double). Fills v's faithful
+ * fields; leaves them unjudged where an element or the reference is not finite. */
+void gb__faithful(const gb_problem_t *p, const double *a, const double *b, const double *c0,
+                  const double *cref, const double *gauge, const double *c, gb_validation_t *v);
+
 #endif
