@@ -2,7 +2,9 @@
  * It runs on CUDA device 0 with its own memory, timed with CUDA events exactly as our kernels
  * are with OpenCL events: host-to-device copies, the GEMM, the copy back. TF32 stays off
  * (CUBLAS_DEFAULT_MATH), so SGEMM is true FP32; DGEMM may use the FP64 tensor cores, which
- * round as FP64 FMAs. */
+ * round as FP64 FMAs. cublas_tf32 is the same SGEMM in cuBLAS's TF32 fast mode
+ * (CUBLAS_TF32_TENSOR_OP_MATH): the tensor cores on inputs rounded to TF32, which the faithful
+ * verdict is there to catch. */
 #ifdef GB_HAVE_CUBLAS
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -33,11 +35,15 @@ static int cu_fail(gb_context_t *ctx, cudaError_t e, const char *what)
 static int cublas_check(const gb_impl_t *im, const gb_device_info_t *dev, gb_precision_t prec,
                         const gb_problem_t *p, char *msg, size_t msglen)
 {
-    (void)im, (void)prec, (void)p;
+    (void)p;
     if (dev && !strstr(dev->vendor, "NVIDIA"))
         return gb__fail(msg, msglen, GB_EUNSUPPORTED,
                         "cuBLAS runs only beside an NVIDIA GPU "
                         "device; choose the NVIDIA platform");
+    if (im->ops == &gb__cublas_tf32_ops && prec != GB_PREC_S)
+        return gb__fail(msg, msglen, GB_EUNSUPPORTED,
+                        "cublas_tf32 is single precision (TF32 does not touch DGEMM); use "
+                        "--precision s");
     return GB_OK;
 }
 
@@ -77,14 +83,17 @@ static int cublas_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_probl
             rc = cu_fail(ctx, e, "cudaEventCreate");
     if (rc == GB_OK && (cublasCreate(&s->handle) != CUBLAS_STATUS_SUCCESS ||
                         cublasSetStream(s->handle, s->stream) != CUBLAS_STATUS_SUCCESS ||
-                        cublasSetMathMode(s->handle, CUBLAS_DEFAULT_MATH) != CUBLAS_STATUS_SUCCESS))
+                        cublasSetMathMode(s->handle, im->ops == &gb__cublas_tf32_ops
+                                                         ? CUBLAS_TF32_TENSOR_OP_MATH
+                                                         : CUBLAS_DEFAULT_MATH) !=
+                            CUBLAS_STATUS_SUCCESS))
         rc = gb__ctx_fail(ctx, GB_EOPENCL, "cuBLAS set-up failed");
     if (rc != GB_OK) {
         cublas_release(s);
         return rc;
     }
     r->local_null = 1;
-    snprintf(r->route, sizeof r->route, "library cublas");
+    snprintf(r->route, sizeof r->route, "library %s", im->ops->name);
     *state = s;
     return GB_OK;
 }
@@ -182,6 +191,19 @@ const gb_impl_ops_t gb__cublas_ops = {
     "cublas",
     "NVIDIA cuBLAS sgemm/dgemm on CUDA device 0, TF32 off (library peer)",
     3u,
+    cublas_check,
+    cublas_program_id,
+    cublas_prepare,
+    NULL,
+    cublas_call,
+    cublas_release,
+    0};
+
+const gb_impl_ops_t gb__cublas_tf32_ops = {
+    "cublas_tf32",
+    "NVIDIA cuBLAS sgemm in its TF32 fast mode: tensor cores on inputs rounded to TF32, not "
+    "FP32-accurate (library peer)",
+    1u,
     cublas_check,
     cublas_program_id,
     cublas_prepare,

@@ -43,7 +43,7 @@ extern const gb_impl_ops_t gb__openblas_ops;
 extern const gb_impl_ops_t gb__clblast_ops;
 #endif
 #ifdef GB_HAVE_CUBLAS
-extern const gb_impl_ops_t gb__cublas_ops;
+extern const gb_impl_ops_t gb__cublas_ops, gb__cublas_tf32_ops;
 #endif
 
 /* A, B, C in, C out, and a buffer-to-image copy for each of A and B. */
