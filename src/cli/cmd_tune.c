@@ -127,7 +127,7 @@ static int own_option(int argc, char **argv, int *i, tune_opts_t *t)
     const char *v = eq ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL;
     if (!v)
         return cli_error(GB_EBADARG, "option '%s' needs a value", name);
-    long n;
+    long n = 0;
     int rc = 0;
     if (!strcmp(name, "--strategy")) {
         t->strategy = v;
@@ -384,7 +384,7 @@ static int count_spaces(const plan_runs_t *r, const gb_plan_t *pl, const narrowi
            "parameters");
     int bad = 0;
     for (size_t i = 0; i < r->nkernels; i++) {
-        gb_precision_t prec;
+        gb_precision_t prec = GB_PREC_S;
         gb_space_t *sp;
         char msg[1024];
         const double t0 = cli_now_s();
