@@ -336,10 +336,12 @@ typedef struct gb_impl {
     gb_config_t config;
 } gb_impl_t;
 
-/* The library peers compiled in: count, and each one's name and one-line description. */
+/* The library peers compiled in: count, and each one's name, one-line description and
+ * precisions (bit 1 << gb_precision_t for each). */
 size_t gb_peer_count(void);
 const char *gb_peer_name(size_t i);
 const char *gb_peer_description(size_t i);
+unsigned gb_peer_precisions(size_t i);
 
 /* A kernel configuration as an implementation (cfg is copied; its family must outlive *out). */
 void gb_impl_kernel(gb_impl_t *out, const gb_config_t *cfg);

@@ -124,12 +124,13 @@ static cJSON *peer_json(size_t i, const gb_registry_t *reg, const gb_device_info
     cJSON_AddStringToObject(o, "description", gb_peer_description(i));
     cJSON_AddStringToObject(o, "origin", "library");
     cJSON_AddBoolToObject(o, "library", 1);
-    cJSON_AddStringToObject(o, "precisions", "s,d");
+    const unsigned mask = gb_peer_precisions(i);
+    cJSON_AddStringToObject(o, "precisions", mask == 3u ? "s,d" : mask & 1u ? "s" : "d");
     cJSON_AddStringToObject(o, "layouts", "any");
     cJSON_AddArrayToObject(o, "parameters");
     cJSON_AddArrayToObject(o, "presets");
     if (dev)
-        on_device_json(o, gb_peer_name(i), 3u, reg, dev);
+        on_device_json(o, gb_peer_name(i), mask, reg, dev);
     return o;
 }
 
@@ -251,9 +252,10 @@ int cmd_kernels(int argc, char **argv)
         for (size_t i = 0; i < gb_registry_count(reg); i++)
             family_text(gb_registry_family(reg, i), reg, di);
         for (size_t i = 0; i < gb_peer_count(); i++) {
-            printf("%s  [s,d]  native layouts: any  (library)\n  %s\n", gb_peer_name(i),
-                   gb_peer_description(i));
-            on_device_text(gb_peer_name(i), 3u, reg, di);
+            const unsigned mask = gb_peer_precisions(i);
+            printf("%s  [%s]  native layouts: any  (library)\n  %s\n", gb_peer_name(i),
+                   mask == 3u ? "s,d" : mask & 1u ? "s" : "d", gb_peer_description(i));
+            on_device_text(gb_peer_name(i), mask, reg, di);
         }
     }
     cli_device_close(&dev);

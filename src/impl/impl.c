@@ -30,6 +30,11 @@ const char *gb_peer_description(size_t i)
     return i < gb_peer_count() ? peers[i]->description : NULL;
 }
 
+unsigned gb_peer_precisions(size_t i)
+{
+    return i < gb_peer_count() ? peers[i]->precisions : 0;
+}
+
 void gb_impl_kernel(gb_impl_t *out, const gb_config_t *cfg)
 {
     out->ops = &gb__kernel_ops;
