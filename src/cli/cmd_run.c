@@ -193,7 +193,7 @@ static void print_header(const table_t *tb, const gb_device_info_t *dev, const g
            "computation's in the precision (else how many times it, at most)\n\n",
            o->base.alpha, o->base.beta, gb_dist_format(&o->bench.dist, dist, sizeof dist),
            (unsigned long long)o->bench.seed, GB_FAITHFUL_LAMBDA);
-    printf("%-24s %-4s %-7s %6s %6s %6s %-7s %9s %-19s %6s %6s %8s %8s %9s  %-22s %s\n", "kernel",
+    printf("%-24s %-4s %-7s %6s %6s %6s %-7s %9s %-19s %6s %6s %8s %8s %9s  %-22s  %s\n", "kernel",
            "prec", "layout", "M", "N", "K", "lws", "GFLOP/s", "95% CI", "eff%", "meas%", "helpers",
            "copies", "wall", "faithful", "valid");
 }
@@ -226,7 +226,7 @@ static void print_row(table_t *tb, const char *kernel, const gb_problem_t *p, co
         snprintf(helpers, sizeof helpers, "-");
     cli_verdict_text(&r->validation, 0, verdict, sizeof verdict);
     cli_faithful_text(&r->validation, p->precision, faithful, sizeof faithful);
-    printf("%-24s %-4s %-7s %6zu %6zu %6zu %-7s %9.4g %-19s %6s %6s %8s %8.3g %9.4g  %-22s %s",
+    printf("%-24s %-4s %-7s %6zu %6zu %6zu %-7s %9.4g %-19s %6s %6s %8s %8.3g %9.4g  %-22s  %s",
            kernel, gb_precision_name(p->precision), gb_problem_layout_tag(p, tag, sizeof tag), p->m,
            p->n, p->k, lws, r->gflops, ci, eff, meas, helpers,
            r->time_ms[GB_PHASE_H2D].median + r->time_ms[GB_PHASE_D2H].median, r->gflops_wall,
