@@ -254,7 +254,10 @@ int cmd_kernels(int argc, char **argv)
         for (size_t i = 0; i < gb_peer_count(); i++) {
             const unsigned mask = gb_peer_precisions(i);
             printf("%s  [%s]  native layouts: any  (library)\n  %s\n", gb_peer_name(i),
-                   mask == 3u ? "s,d" : mask & 1u ? "s" : "d", gb_peer_description(i));
+                   mask == 3u  ? "s,d"
+                   : mask & 1u ? "s"
+                               : "d",
+                   gb_peer_description(i));
             on_device_text(gb_peer_name(i), mask, reg, di);
         }
     }

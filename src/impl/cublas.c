@@ -81,12 +81,12 @@ static int cublas_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_probl
     for (int i = 0; rc == GB_OK && i < 8; i++)
         if ((e = cudaEventCreate(&s->ev[i])) != cudaSuccess)
             rc = cu_fail(ctx, e, "cudaEventCreate");
-    if (rc == GB_OK && (cublasCreate(&s->handle) != CUBLAS_STATUS_SUCCESS ||
-                        cublasSetStream(s->handle, s->stream) != CUBLAS_STATUS_SUCCESS ||
-                        cublasSetMathMode(s->handle, im->ops == &gb__cublas_tf32_ops
-                                                         ? CUBLAS_TF32_TENSOR_OP_MATH
-                                                         : CUBLAS_DEFAULT_MATH) !=
-                            CUBLAS_STATUS_SUCCESS))
+    if (rc == GB_OK &&
+        (cublasCreate(&s->handle) != CUBLAS_STATUS_SUCCESS ||
+         cublasSetStream(s->handle, s->stream) != CUBLAS_STATUS_SUCCESS ||
+         cublasSetMathMode(s->handle, im->ops == &gb__cublas_tf32_ops
+                                          ? CUBLAS_TF32_TENSOR_OP_MATH
+                                          : CUBLAS_DEFAULT_MATH) != CUBLAS_STATUS_SUCCESS))
         rc = gb__ctx_fail(ctx, GB_EOPENCL, "cuBLAS set-up failed");
     if (rc != GB_OK) {
         cublas_release(s);

@@ -11,7 +11,7 @@ static const gb_impl_ops_t *const peers[] = {&gb__library_ops,
                                              &gb__clblast_ops,
 #endif
 #ifdef GB_HAVE_CUBLAS
-                                             &gb__cublas_ops, &gb__cublas_tf32_ops,
+                                             &gb__cublas_ops,   &gb__cublas_tf32_ops,
 #endif
                                              &gb__openblas_ops, NULL};
 

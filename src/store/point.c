@@ -237,8 +237,7 @@ int gb_point_definition(const gb_point_t *pt, char **text)
     int rc = append(&buf, &len, &cap, "gemmbench-point-v1\n", 0);
     for (size_t i = 0; rc == GB_OK && i < gb_store__ncols; i++) {
         const gb_store__col_t *c = &gb_store__cols[i];
-        if (!(c->flags & GB_COLF_DEF) ||
-            ((c->flags & GB_COLF_V3) && gb_store__at_default(pt, c)))
+        if (!(c->flags & GB_COLF_DEF) || ((c->flags & GB_COLF_V3) && gb_store__at_default(pt, c)))
             continue;
         if ((rc = append(&buf, &len, &cap, c->name, 0)) == GB_OK &&
             (rc = append(&buf, &len, &cap, "=", 0)) == GB_OK &&
@@ -281,8 +280,7 @@ int gb_point_check(const gb_point_t *pt, char *msg, size_t msglen)
     if ((unsigned)pt->problem.precision > GB_PREC_D ||
         (unsigned)pt->problem.layout > GB_COL_MAJOR || (unsigned)pt->problem.trans_a > GB_TRANS ||
         (unsigned)pt->problem.trans_b > GB_TRANS || (unsigned)pt->timing > GB_TIMING_OFFLOAD ||
-        (unsigned)pt->host_mem > GB_HOST_PINNED ||
-        pt->result.timing != pt->timing)
+        (unsigned)pt->host_mem > GB_HOST_PINNED || pt->result.timing != pt->timing)
         return gb__fail(msg, msglen, GB_EBADPOINT,
                         "point %s has an out-of-range precision, layout, "
                         "transposition, timing or host memory",

@@ -35,9 +35,9 @@ typedef enum gb_store__class { GB_CLASS_INT, GB_CLASS_DBL, GB_CLASS_TEXT } gb_st
 
 enum {
     GB_COLF_DEF = 1, /* part of the definition, hence of the id */
-    GB_COLF_V2 = 2, /* added by schema version 2 (energy): NULL in points stored before, which
+    GB_COLF_V2 = 2,  /* added by schema version 2 (energy): NULL in points stored before, which
                        a version-1 store gains on migration and a version-1 export lacks */
-    GB_COLF_V3 = 4  /* added by schema version 3 (host_mem): its default in points stored
+    GB_COLF_V3 = 4   /* added by schema version 3 (host_mem): its default in points stored
                        before, and in the definition only away from its default */
 };
 
