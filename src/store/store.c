@@ -175,42 +175,22 @@ static int has_column(gb_store_t *st, const char *name)
     return rc;
 }
 
-/* Version 1 to 2, inside migrate()'s transaction: the energy columns (GB_COLF_V2), added at the
- * end of points and NULL ("not recorded") in every point already there. Nothing else changes:
- * energy is a measurement, not part of a point's definition, so no id does. */
-static int migrate_v1(gb_store_t *st)
+/* Adds the columns of a later schema version (flag: GB_COLF_V2 or GB_COLF_V3) that points lacks,
+ * at its end, inside migrate()'s transaction. ADD COLUMN needs a column that may be NULL or
+ * has a default: version 2's energy columns are NULL ("not recorded") in every point already
+ * there, and version 3's faithful verdict NULL (not judged); version 3's host_mem is
+ * "pageable", as those points were measured. No id changes: energy and the verdict are not in a
+ * definition, and host_mem enters one only away from its default. */
+static int add_columns(gb_store_t *st, unsigned flag)
 {
     char sql[512];
     int rc = GB_OK;
     for (size_t i = 0; rc == GB_OK && i < gb_store__ncols; i++) {
         const gb_store__col_t *c = &gb_store__cols[i];
-        if (!(c->flags & GB_COLF_V2))
+        if (!(c->flags & flag))
             continue;
-        /* ADD COLUMN needs a column that may be NULL: every version-2 column is optional. */
-        assert(c->kind == GB_COL_OPTSTR || c->kind == GB_COL_OPTSIZE || c->kind == GB_COL_OPTDBL);
-        if ((rc = has_column(st, c->name)) == 1) {
-            rc = GB_OK;
-            continue;
-        }
-        if (rc != GB_OK)
-            break;
-        snprintf(sql, sizeof sql, "ALTER TABLE points ADD COLUMN %s %s", c->name, sql_type(c));
-        rc = gb_store__exec(st, sql);
-    }
-    return rc;
-}
-
-/* Version 2 to 3, inside migrate()'s transaction: the version-3 columns (GB_COLF_V3): host_mem,
- * "pageable" in every point already there, as it was measured, and the faithful verdict, NULL
- * (not judged). No id changes: host_mem enters a definition only away from its default. */
-static int migrate_v2(gb_store_t *st)
-{
-    char sql[512];
-    int rc = GB_OK;
-    for (size_t i = 0; rc == GB_OK && i < gb_store__ncols; i++) {
-        const gb_store__col_t *c = &gb_store__cols[i];
-        if (!(c->flags & GB_COLF_V3))
-            continue;
+        assert(c->kind == GB_COL_OPTSTR || c->kind == GB_COL_OPTSIZE || c->kind == GB_COL_OPTDBL ||
+               c->kind == GB_COL_HOSTMEM);
         if ((rc = has_column(st, c->name)) == 1) {
             rc = GB_OK;
             continue;
@@ -227,9 +207,9 @@ static int migrate_v2(gb_store_t *st)
 /* Migrates a store of schema version v (1 or 2) to this version, and says so in meta. */
 static int migrate(gb_store_t *st, int v)
 {
-    int rc = v == 1 ? migrate_v1(st) : GB_OK;
+    int rc = v == 1 ? add_columns(st, GB_COLF_V2) : GB_OK;
     if (rc == GB_OK)
-        rc = migrate_v2(st);
+        rc = add_columns(st, GB_COLF_V3);
     if (rc != GB_OK)
         return rc;
     char sql[512];
