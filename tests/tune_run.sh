@@ -1,7 +1,8 @@
 #!/bin/sh
 # tune_run.sh GEMMBENCH FIXTURES: tune on the default device: a whole space searched, its winner
 # kept and used by -k auto; the same command again measures nothing; an interrupted tune resumes;
-# a candidate that does not end is recorded as timed out and the tuning goes on without it.
+# a candidate that does not end is recorded as timed out and the tuning goes on without it; one
+# that is not faithful cannot win.
 gb=$1
 fx=$2
 tmp=$(mktemp -d)
@@ -80,6 +81,14 @@ if [ $? -eq 0 ] && grep -q "SPIN=1 ran past --candidate-timeout; recorded as tim
     grep -q "winner: LX=8 LY=8 SPIN=0" "$tmp/out" && grep -q "1 cannot win" "$tmp/out"; then
     ok
 else bad "a candidate past --candidate-timeout"; fi
+
+# Inputs rounded to TF32 pass the bound at K = 4096 but are not faithful: they cannot win.
+"$gb" tune -k wrong --kernel-path "$fx/wrong" --param WRONG=0,2 -M 64 -N 64 -K 4096 \
+    --strategy exhaustive --no-presets -i 2 --store "$db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q "WRONG=2: cannot win: GB_EVALIDATION: not faithful: " "$tmp/out" &&
+    grep -q "no winner" "$tmp/out"; then
+    ok
+else bad "a candidate that is not faithful cannot win"; fi
 
 echo "$pass passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -441,7 +441,7 @@ static int tune_one(const gb_tune_spec_t *spec, const gb_registry_t *reg, gb_con
         printf("  winner: %s\n", out.verdict);
         printf("  tuning database: %s\n", out.kept_why);
     } else if (!strcmp(out.run.status, "done")) {
-        printf("  no winner: no candidate validated\n");
+        printf("  no winner: no candidate passed validation with a faithful result\n");
     }
     fflush(stdout);
     if (record_path &&

@@ -39,14 +39,23 @@ void gb_leaders_score(const gb_point_t *pt, double *gflops, int *code, char *rea
 {
     const gb_validation_t *v = &pt->result.validation;
     reason[0] = '\0';
-    if (v->done && v->passed) {
+    /* Not faithful: within the bound, but computing worse than the precision does honestly
+     * (inputs rounded to TF32, say); a tuner that picked it would trade accuracy silently. */
+    const int faithful = strcmp(v->faithful, "not faithful") != 0;
+    if (v->done && v->passed && faithful) {
         *gflops = pt->result.gflops;
         *code = GB_OK;
         return;
     }
     *gflops = -1;
     *code = GB_EVALIDATION;
-    if (v->done)
+    if (v->done && v->passed)
+        snprintf(reason, len,
+                 "not faithful: its worst error on the sample is %.3g u*G, %.3g times an honest "
+                 "computation's in the precision (docs/methodology.md)",
+                 v->faithful_worst,
+                 v->faithful_worst / (v->faithful_honest > 1.0 ? v->faithful_honest : 1.0));
+    else if (v->done)
         snprintf(reason, len,
                  "failed validation: max |C-Cref|/(u*G) %.3g over the bound %.3g (%zu elements "
                  "over, %zu not finite, %zu canaries touched)",
