@@ -1,7 +1,8 @@
 #!/bin/sh
 # explore_import.sh GEMMBENCH: points exported as JSON and imported into another store arrive
 # whole; importing the same file twice adds nothing and says so; the export of the merged store
-# equals the original's; CSV has a header and one line per point.
+# equals the original's; CSV has a header and one line per point; a sweep in three shards (--shard),
+# each into its own store, merged by import, equals the whole.
 gb=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -54,4 +55,31 @@ grep -q "ab.json: text after the JSON document at byte offset $first (line" "$tm
 [ $? -eq 2 ] && grep -q "unknown --format 'xml'" "$tmp/fmt.txt" || fail "bad --format"
 "$gb" export --store "$tmp/none.db" >/dev/null 2>"$tmp/none.txt"
 [ $? -eq 2 ] && grep -q "no results store at" "$tmp/none.txt" || fail "missing store"
-echo "import: 9 points exported, imported once, recognised the second time"
+
+# Shards: 0/3, 1/3 and 2/3, each into its own store, merged by import, equal the whole sweep;
+# no point is in two shards; a shard that is not I/N, or --shard to run, is refused.
+sweep="-k SGEMM_NT_4x1,naive -n 8,16,24 --precision s,d -i 2 --warmup 0"
+# shellcheck disable=SC2086
+"$gb" explore $sweep --store "$tmp/whole.db" >"$tmp/whole.txt" 2>&1 || fail "the whole sweep"
+for i in 0 1 2; do
+    # shellcheck disable=SC2086
+    "$gb" explore $sweep --shard "$i/3" --store "$tmp/shard$i.db" >"$tmp/shard$i.txt" 2>&1 ||
+        fail "shard $i/3"
+    grep -q "shard $i of 3" "$tmp/shard$i.txt" || fail "shard $i/3 says which it is"
+    "$gb" export --store "$tmp/shard$i.db" --out "$tmp/shard$i.json" >/dev/null 2>&1 ||
+        fail "export of shard $i"
+    "$gb" import "$tmp/shard$i.json" --store "$tmp/merged.db" >"$tmp/merge$i.txt" 2>&1 ||
+        fail "import of shard $i"
+    grep -q " 0 already there" "$tmp/merge$i.txt" || fail "shard $i shares a point with another"
+done
+for db in whole merged; do
+    "$gb" export --format csv --store "$tmp/$db.db" | sed 1d | cut -d, -f1 | sort >"$tmp/$db.ids"
+done
+[ -s "$tmp/whole.ids" ] && cmp -s "$tmp/whole.ids" "$tmp/merged.ids" ||
+    fail "the shards merged are not the whole sweep"
+"$gb" explore $sweep --shard 3/3 --store "$tmp/x.db" >/dev/null 2>"$tmp/bad.txt"
+[ $? -eq 2 ] && grep -q "'3/3' is not I/N" "$tmp/bad.txt" && [ ! -e "$tmp/x.db" ] ||
+    fail "--shard 3/3"
+"$gb" run -k naive -n 8 --shard 0/2 >/dev/null 2>"$tmp/bad.txt"
+[ $? -eq 2 ] && grep -q "\-\-shard is not an option of 'run'" "$tmp/bad.txt" || fail "run --shard"
+echo "import: 9 points exported, imported once, recognised the second time; 3 shards merged"

@@ -37,6 +37,9 @@ static void usage(void)
         "      --store PATH      the results store (default: 'gemmbench store path')\n"
         "      --pause MS        sleep MS milliseconds after each point (device cool-down)\n"
         "      --dry-run         classify the points and list those to run; run nothing\n"
+        "      --shard I/N       only the points whose index in the sweep is I modulo N\n"
+        "                        (0 <= I < N): N shards, each with its own store, then\n"
+        "                        'gemmbench import' merges them (docs/scale-out.md)\n"
         "built-in plans:\n");
     for (size_t i = 0; i < gb_plan_builtin_count(); i++)
         printf("  %-20s %s\n", gb_plan_builtin_name(i), gb_plan_builtin_description(i));
@@ -54,6 +57,9 @@ static void print_plan(gb_explore_t *ex, const gb_plan_t *pl, const gb_device_in
            pl->origin, gb_explore_total(ex), di->name, di->platform_name,
            gb_explore_count(ex, GB_XP_TODO), gb_explore_count(ex, GB_XP_STORED),
            gb_explore_count(ex, GB_XP_SKIP));
+    if (pl->shards > 1)
+        printf("shard %zu of %zu (indices %zu modulo %zu): %zu points are the other shards'\n",
+               pl->shard, pl->shards, pl->shard, pl->shards, gb_explore_count(ex, GB_XP_OTHER));
     if (st)
         printf("store: %s\n", gb_store_path(st));
     else
@@ -172,7 +178,8 @@ int cmd_explore(int argc, char **argv)
     gb_plan_t pl;
     gb_plan_init(&pl);
     int rc = cli_measure_parse(argc, argv, "explore",
-                               CLI_OPT_PLAN | CLI_OPT_DRY_RUN | CLI_OPT_PAUSE | CLI_OPT_REPEAT,
+                               CLI_OPT_PLAN | CLI_OPT_DRY_RUN | CLI_OPT_PAUSE | CLI_OPT_REPEAT |
+                                   CLI_OPT_SHARD,
                                usage, &o, &pl);
     if (rc) {
         gb_plan_free(&pl);

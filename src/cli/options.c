@@ -39,7 +39,8 @@ enum {
     O_PAUSE,
     O_JSON,
     O_NOSTORE,
-    O_SHAPES
+    O_SHAPES,
+    O_SHARD
 };
 
 static const struct option long_opts[] = {{"platform", required_argument, NULL, 'p'},
@@ -79,6 +80,7 @@ static const struct option long_opts[] = {{"platform", required_argument, NULL, 
                                           {"json", no_argument, NULL, O_JSON},
                                           {"no-store", no_argument, NULL, O_NOSTORE},
                                           {"shapes", required_argument, NULL, O_SHAPES},
+                                          {"shard", required_argument, NULL, O_SHARD},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
 
@@ -114,7 +116,8 @@ static const char *plan_key(int c)
                 {O_LDC, "ldc"},
                 {O_OFFA, "offa"},
                 {O_OFFB, "offb"},
-                {O_OFFC, "offc"}};
+                {O_OFFC, "offc"},
+                {O_SHARD, "shard"}};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (keys[i].c == c)
             return keys[i].key;
@@ -131,6 +134,7 @@ static unsigned extra_of(int c)
     case O_JSON: return CLI_OPT_JSON;
     case O_NOSTORE: return CLI_OPT_NO_STORE;
     case O_REPEAT: return CLI_OPT_REPEAT;
+    case O_SHARD: return CLI_OPT_SHARD;
     default: return 0;
     }
 }

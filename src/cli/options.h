@@ -23,7 +23,8 @@ enum {
     CLI_OPT_PAUSE = 4u,     /* --pause MS */
     CLI_OPT_JSON = 8u,      /* --json */
     CLI_OPT_NO_STORE = 16u, /* --no-store */
-    CLI_OPT_REPEAT = 32u    /* --repeat R */
+    CLI_OPT_REPEAT = 32u,   /* --repeat R */
+    CLI_OPT_SHARD = 64u     /* --shard I/N */
 };
 
 /* Parses argv for command cmd: the shared options (the plan's keys: -k -n -M -N -K -i --warmup

@@ -36,7 +36,7 @@ struct gb_explore {
     size_t (*lws)[2], nlws;
     size_t total;
     unsigned char *status;
-    size_t counts[3];
+    size_t counts[4];
     gb_xp_reason_t reasons[MAX_REASONS];
     size_t nreasons;
 };
@@ -334,6 +334,12 @@ int gb_explore_open(gb_explore_t **out, const gb_plan_t *pl, const gb_registry_t
     }
     for (size_t i = 0; i < ex->total; i++) {
         gb_job_t job;
+        /* By the point's index in the plan's expansion, which every shard makes alike. */
+        if (pl->shards > 1 && i % pl->shards != pl->shard) {
+            ex->status[i] = GB_XP_OTHER;
+            ex->counts[GB_XP_OTHER]++;
+            continue;
+        }
         if ((rc = gb_explore_job(ex, i, &job)) != GB_OK) {
             gb__fail(msg, msglen, rc, "out of memory");
             goto done;
@@ -380,7 +386,7 @@ size_t gb_explore_total(const gb_explore_t *ex)
 
 size_t gb_explore_count(const gb_explore_t *ex, gb_xp_status_t status)
 {
-    return (unsigned)status < 3 ? ex->counts[status] : 0;
+    return (unsigned)status < 4 ? ex->counts[status] : 0;
 }
 
 gb_xp_status_t gb_explore_status(const gb_explore_t *ex, size_t index)

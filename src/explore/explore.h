@@ -36,7 +36,8 @@ typedef struct gb_plan {
     gb_size_list_t lws_x, lws_y, lws_items; /* a grid x by y, kept where x*y is in items */
     gb_plan_param_t params[GB_MAX_PARAMS];
     size_t nparams;
-    unsigned repeat; /* stored points per definition (repetition index 0..R-1) */
+    unsigned repeat;      /* stored points per definition (repetition index 0..R-1) */
+    size_t shard, shards; /* --shard I/N: the points whose index is I modulo N (N = 1: all) */
     gb_bench_options_t bench;
     gb_problem_t base; /* layout, transpositions, alpha, beta, ld, offsets */
     int has_layout;
@@ -69,7 +70,13 @@ const char *gb_plan_builtin_json(size_t i);
 
 /* ---- expansion ----------------------------------------------------------------------------- */
 
-typedef enum gb_xp_status { GB_XP_TODO = 0, GB_XP_STORED = 1, GB_XP_SKIP = 2 } gb_xp_status_t;
+/* GB_XP_OTHER: another shard's point (--shard), neither looked up nor run here. */
+typedef enum gb_xp_status {
+    GB_XP_TODO = 0,
+    GB_XP_STORED = 1,
+    GB_XP_SKIP = 2,
+    GB_XP_OTHER = 3
+} gb_xp_status_t;
 
 /* Tally of one reason points could not run. */
 typedef struct gb_xp_reason {

@@ -15,6 +15,7 @@ void gb_plan_init(gb_plan_t *pl)
     memset(pl, 0, sizeof *pl);
     snprintf(pl->origin, sizeof pl->origin, "the command line");
     pl->repeat = 1;
+    pl->shards = 1;
     gb_bench_options_init(&pl->bench);
     gb_problem_init(&pl->base, GB_PREC_S, 0, 0, 0);
 }
@@ -559,6 +560,19 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
         if (rc == GB_OK)
             pl->repeat = (unsigned)r;
         return rc;
+    }
+    if (!strcmp(key, "shard")) {
+        char *end;
+        const unsigned long i = strtoul(value, &end, 10);
+        const unsigned long n = *end == '/' && end > value ? strtoul(end + 1, &end, 10) : 0;
+        if (*end || value[0] == '-' || !strchr(value, '/') || n < 1 || n > 100000 || i >= n)
+            return gb__fail(msg, msglen, GB_EBADARG,
+                            "%s: '%s' is not I/N with 0 <= I < N <= 100000; e.g. 0/4 for the "
+                            "first of four shards",
+                            label, value);
+        pl->shard = (size_t)i;
+        pl->shards = (size_t)n;
+        return GB_OK;
     }
     if (!strcmp(key, "iterations"))
         return parse_int(value, 1, 100000, &pl->bench.iterations, label, msg, msglen);
