@@ -31,6 +31,8 @@ grep -q "timing ops, pageable host memory" "$tmp/replay.txt" || fail "replay say
     --host-mem pinned >"$tmp/pinned.txt" 2>&1 || fail "run --host-mem pinned"
 pid=$(sed -n 's/.*"id":[[:space:]]*"\([0-9a-f]*\)".*/\1/p' "$tmp/pinned.txt")
 grep -q '"host_mem":[[:space:]]*"pinned"' "$tmp/pinned.txt" || fail "run --json says pinned"
+tr -d ' \t\n' <"$tmp/pinned.txt" | grep -Eq '"copy_GBps":\{"h2d":[0-9.e+-]+,"d2h":[0-9.e+-]+\}' ||
+    fail "run --json gives the copies' GB/s"
 [ "${#pid}" -eq 16 ] && [ "$pid" != "$id" ] || fail "a pinned point is another point"
 "$gb" export --store "$db" --format csv >"$tmp/export.txt" 2>&1 || fail "export"
 grep -q "^$pid,.*,pinned," "$tmp/export.txt" || fail "the store keeps pinned"

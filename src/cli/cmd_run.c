@@ -137,6 +137,18 @@ static cJSON *result_json(const table_t *tb, const char *kernel, const gb_proble
         cJSON_AddNumberToObject(s, "ci95_hi", st->ci95_hi);
         cJSON_AddItemToObject(s, "samples", cJSON_CreateDoubleArray(r->samples_ms[ph], (int)st->n));
     }
+    /* The copies' rates over their medians: A, B and C written, C read (null: no copies). */
+    size_t ea, eb, ec;
+    gb_problem_buffer_elems(p, &ea, &eb, &ec);
+    const double es = (double)gb_precision_bytes(p->precision);
+    const double h2d = r->time_ms[GB_PHASE_H2D].median, d2h = r->time_ms[GB_PHASE_D2H].median;
+    cJSON *rates = cJSON_AddObjectToObject(o, "copy_GBps");
+    cJSON_AddItemToObject(rates, "h2d",
+                          h2d > 0 ? cJSON_CreateNumber((double)(ea + eb + ec) * es / (h2d * 1e6))
+                                  : cJSON_CreateNull());
+    cJSON_AddItemToObject(rates, "d2h",
+                          d2h > 0 ? cJSON_CreateNumber((double)ec * es / (d2h * 1e6))
+                                  : cJSON_CreateNull());
     cJSON *v = cJSON_AddObjectToObject(o, "validation");
     const gb_validation_t *val = &r->validation;
     cJSON_AddStringToObject(v, "verdict",
