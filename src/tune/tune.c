@@ -300,9 +300,10 @@ static int conclude(tuner_t *t, cand_t *c)
                                 .best = t->best,
                                 .elapsed_s = ev->elapsed_s};
         const uint64_t space = gb_space_count(t->sp);
+        /* The presets come besides the strategy's evaluations, the whole space's too. */
         p.planned = t->spec->budget && t->spec->budget < space ? t->spec->budget + t->npresets
                     : t->spec->time_s > 0                      ? 0
-                                                               : (size_t)space;
+                                                               : (size_t)space + t->npresets;
         gb__copy(p.best_params, sizeof p.best_params, t->best_params);
         t->hooks->progress(&p, t->hooks->user);
     }
