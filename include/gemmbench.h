@@ -432,6 +432,8 @@ typedef struct gb_bench_options {
     gb_dist_t dist;
     gb_timing_t timing;
     gb_host_mem_t host_mem;
+    int cold; /* before every warm-up and timed call, a buffer several times the device's
+                 global-memory cache is written, so that no operand is left in a cache */
 } gb_bench_options_t;
 void gb_bench_options_init(gb_bench_options_t *o);
 

@@ -41,6 +41,15 @@ grep -q "^$id,.*,pageable," "$tmp/export.txt" || fail "the store keeps pageable"
 grep -q "pinned host memory" "$tmp/replay-pinned.txt" || fail "replay of a pinned point says so"
 grep -q "definition: identical here" "$tmp/replay-pinned.txt" ||
     fail "a pinned point replays from pinned memory"
+# --cold: another point again, replayed cold.
+"$gb" run -k SGEMM_NT_4x1 -M 24 -N 16 -K 8 -i 3 --warmup 1 --seed 7 --dist int:3 --store "$db" --json \
+    --cold >"$tmp/cold.txt" 2>&1 || fail "run --cold"
+cid=$(sed -n 's/.*"id":[[:space:]]*"\([0-9a-f]*\)".*/\1/p' "$tmp/cold.txt")
+grep -q '"cold":[[:space:]]*true' "$tmp/cold.txt" || fail "run --json says cold"
+[ "${#cid}" -eq 16 ] && [ "$cid" != "$id" ] && [ "$cid" != "$pid" ] || fail "a cold point is another point"
+"$gb" replay "$cid" --store "$db" >"$tmp/replay-cold.txt" 2>&1 || fail "replay of a cold point"
+grep -q "pageable host memory, cold" "$tmp/replay-cold.txt" &&
+    grep -q "definition: identical here" "$tmp/replay-cold.txt" || fail "a cold point replays cold"
 # A unique prefix works too.
 prefix=$(printf '%.6s' "$id")
 "$gb" replay "$prefix" --store "$db" >"$tmp/prefix.txt" 2>&1 || fail "replay by prefix"

@@ -449,9 +449,10 @@ static void test_roundtrip(const char *dir)
     CHECK_HAS(text, "id,device_name,");
     CHECK_HAS(text, "\"Vendor, \"\"quoted\"\"\"");
     CHECK_HAS(text, "main_median_ms");
-    CHECK_HAS(text, ",timestamp,energy_source,energy_scope,energy_calls,energy_s,energy_j,"
-                    "energy_w,gflops_per_watt,energy_why,host_mem,faithful,faithful_worst,faithful_"
-                    "honest,main_n,");
+    CHECK_HAS(text,
+              ",timestamp,energy_source,energy_scope,energy_calls,energy_s,energy_j,"
+              "energy_w,gflops_per_watt,energy_why,host_mem,cold,faithful,faithful_worst,faithful_"
+              "honest,main_n,");
     CHECK_HAS(text, ",NVML total energy,whole calls incl. "
                     "copies,1234567,1.0000001,0.30000000000000004,612.75,");
     free(text);

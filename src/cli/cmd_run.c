@@ -57,6 +57,8 @@ static void usage(void)
            "                        helper passes, default) or offload (+ host-device copies)\n"
            "      --host-mem H      the operands' host memory, which the copies read and\n"
            "                        write: pageable (default) or pinned\n"
+           "      --cold            write a buffer of four times the device's cache before\n"
+           "                        every call, so that none finds its operands cached\n"
            "      --kernel-path DIR add or override kernel families from DIR\n"
            "      --store PATH      record every point in this results store (default: the\n"
            "                        default store, 'gemmbench store path'); --no-store: don't\n"
@@ -98,6 +100,7 @@ static cJSON *result_json(const table_t *tb, const char *kernel, const gb_proble
     cJSON_AddStringToObject(o, "flops", "2*M*N*K");
     cJSON_AddStringToObject(o, "timing", gb_timing_name(r->timing));
     cJSON_AddStringToObject(o, "host_mem", gb_host_mem_name(b->host_mem));
+    cJSON_AddBoolToObject(o, "cold", b->cold);
     cJSON_AddNumberToObject(o, "gflops", r->gflops);
     cJSON_AddNumberToObject(o, "gflops_wall", r->gflops_wall);
     if (r->efficiency >= 0)
@@ -200,6 +203,9 @@ static void print_header(const table_t *tb, const gb_device_info_t *dev, const g
            : o->bench.timing == GB_TIMING_OFFLOAD ? "copies + helper passes + main kernel"
                                                   : "the main kernel + helper passes",
            o->bench.iterations, o->bench.warmup, gb_host_mem_name(o->bench.host_mem));
+    if (o->bench.cold)
+        printf("cold: before every call a buffer of four times the device's global-memory cache "
+               "(at least 64 MiB) is written, outside the timed region\n");
     printf("alpha %g, beta %g, data %s, seed %llu; valid = max |C-Cref|/(u*G) / failing bound;\n"
            "faithful = worst error on a sample of C within %g times an honest sequential "
            "computation's in the precision (else how many times it, at most)\n\n",

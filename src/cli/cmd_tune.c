@@ -64,7 +64,8 @@ static void usage(void)
         "      --record FILE       write every evaluation as a recorded space (for --simulate)\n"
         "      --count             print each family's valid space size and the time to count\n"
         "      --simulate SPACE    run the strategy over a recorded space file, no device\n"
-        "      --host-mem H        the operands' host memory (default pinned)\n"
+        "      --host-mem H        the operands' host memory (default pinned); --cold as for\n"
+        "                          'run'\n"
         "  -i, --warmup, --dist, --timing, --layout, --transA, --transB, --alpha, --beta,\n"
         "  --lda.. --offc, -p, -t, -d, --kernel-path, --store  as for 'run'\n"
         "strategies:\n");

@@ -20,6 +20,7 @@ enum {
     O_DIST,
     O_TIMING,
     O_HOSTMEM,
+    O_COLD,
     O_NOVAL,
     O_LAYOUT,
     O_TA,
@@ -61,6 +62,7 @@ static const struct option long_opts[] = {{"platform", required_argument, NULL, 
                                           {"dist", required_argument, NULL, O_DIST},
                                           {"timing", required_argument, NULL, O_TIMING},
                                           {"host-mem", required_argument, NULL, O_HOSTMEM},
+                                          {"cold", no_argument, NULL, O_COLD},
                                           {"layout", required_argument, NULL, O_LAYOUT},
                                           {"transA", required_argument, NULL, O_TA},
                                           {"transB", required_argument, NULL, O_TB},
@@ -162,6 +164,7 @@ static int other(int c, const char *arg, const char *name, const char *cmd, cli_
         return 0;
     case 'v': pl->bench.validate = GB_VALIDATE_ON; return 0;
     case O_NOVAL: pl->bench.validate = GB_VALIDATE_OFF; return 0;
+    case O_COLD: return set(pl, "cold", "on", "--cold");
     case O_LWS_GRID: {
         const char *semi = strchr(arg, ';');
         char x[512];

@@ -601,6 +601,13 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
                             label, value);
         return GB_OK;
     }
+    if (!strcmp(key, "cold")) {
+        if (strcmp(value, "on") && strcmp(value, "off"))
+            return gb__fail(msg, msglen, GB_EBADARG,
+                            "%s must be on or off (true or false), got '%s'", label, value);
+        pl->bench.cold = value[1] == 'n';
+        return GB_OK;
+    }
     if (!strcmp(key, "host_mem")) {
         if (gb_host_mem_parse(value, &pl->bench.host_mem) != GB_OK)
             return gb__fail(msg, msglen, GB_EBADARG,

@@ -168,6 +168,7 @@ static const char *expected(const char *key)
         {"dist", "text: \"uniform:LO:HI\", \"normal\" or \"int:R\""},
         {"timing", "\"kernel\", \"ops\" or \"offload\""},
         {"host_mem", "\"pageable\" or \"pinned\""},
+        {"cold", "true or false"},
         {"validate", "\"auto\", \"on\" or \"off\" (or true/false)"},
         {"layout", "\"row\" or \"col\""},
         {"transA", "\"N\" or \"T\""},
@@ -248,10 +249,10 @@ static int plan_key(gb_plan_t *pl, const cJSON *item, const char *origin, char *
         return GB_OK;
     }
     static const char *const keys[] = {
-        "kernels",  "precision",  "n",      "M",      "N",     "K",      "lws",
-        "repeat",   "iterations", "warmup", "seed",   "dist",  "timing", "host_mem",
-        "validate", "layout",     "transA", "transB", "alpha", "beta",   "lda",
-        "ldb",      "ldc",        "offa",   "offb",   "offc",  "shapes"};
+        "kernels", "precision",  "n",      "M",      "N",      "K",      "lws",
+        "repeat",  "iterations", "warmup", "seed",   "dist",   "timing", "host_mem",
+        "cold",    "validate",   "layout", "transA", "transB", "alpha",  "beta",
+        "lda",     "ldb",        "ldc",    "offa",   "offb",   "offc",   "shapes"};
     size_t k = 0;
     while (k < sizeof keys / sizeof keys[0] && strcmp(keys[k], key))
         k++;

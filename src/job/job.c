@@ -132,6 +132,7 @@ int gb_job_from_point(gb_job_t *job, const gb_registry_t *reg, const gb_device_i
     job->bench.dist = pt->dist;
     job->bench.timing = pt->timing;
     job->bench.host_mem = pt->host_mem;
+    job->bench.cold = pt->cold;
     job->bench.validate = pt->validate;
     /* Every parameter the point recorded, the work-group size included. */
     int rc = gb_impl_resolve(reg, pt->kernel, &pt->params, &job->impl, job->why, sizeof job->why);

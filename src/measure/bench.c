@@ -178,6 +178,39 @@ static int measure_energy(runner_t *run, gb_timing_t timing, double flop, const 
     return rc;
 }
 
+/* --cold: a buffer four times the device's global-memory cache (at least 64 MiB, at most its
+ * largest allocation), filled before every warm-up and timed call and finished before the call
+ * starts, so that the call finds none of its operands in a cache. */
+typedef struct cold {
+    cl_mem buf;
+    size_t bytes;
+    cl_uint fills; /* a new pattern each time: nothing can skip the writes */
+} cold_t;
+
+static int cold_open(gb_context_t *ctx, cold_t *c)
+{
+    cl_ulong cache = 0, most = 0;
+    cl_device_id d = (cl_device_id)ctx->dev->cl_device;
+    clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache, NULL);
+    clGetDeviceInfo(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof most, &most, NULL);
+    c->bytes = 4 * (size_t)cache > (64u << 20) ? 4 * (size_t)cache : (64u << 20);
+    if (most && c->bytes > most)
+        c->bytes = (size_t)most & ~(size_t)3;
+    cl_int err;
+    c->buf = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, c->bytes, NULL, &err);
+    return gb__cl_check(ctx, err, "allocating --cold's buffer");
+}
+
+static int cold_flush(gb_context_t *ctx, cold_t *c)
+{
+    c->fills++;
+    int rc = gb__cl_check(ctx,
+                          clEnqueueFillBuffer(ctx->queue, c->buf, &c->fills, sizeof c->fills, 0,
+                                              c->bytes, 0, NULL, NULL),
+                          "writing --cold's buffer");
+    return rc == GB_OK ? gb__cl_check(ctx, clFinish(ctx->queue), "writing --cold's buffer") : rc;
+}
+
 static int validate_once(runner_t *run, gb_inputs_t *in, gb_validation_t *v)
 {
     const gb_problem_t *p = &in->p;
@@ -265,12 +298,19 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
     }
     /* Every call is a whole offload (inputs written, C read back), so each phase is measured
      * each time and C starts from the same values. */
+    cold_t cold = {0};
+    if (rc == GB_OK && o->cold)
+        rc = cold_open(ctx, &cold);
     for (int i = 0; rc == GB_OK && i < o->warmup + o->iterations; i++) {
         double t[GB_PHASE_COUNT];
+        if (o->cold && (rc = cold_flush(ctx, &cold)) != GB_OK)
+            break;
         if ((rc = runner_call(&run, da, db, dc, cout, t)) == GB_OK && i >= o->warmup)
             for (int ph = 0; ph < GB_PHASE_COUNT; ph++)
                 r->samples_ms[ph][i - o->warmup] = t[ph];
     }
+    if (cold.buf)
+        clReleaseMemObject(cold.buf);
     if (rc == GB_OK)
         rc = measure_energy(&run, o->timing, 2.0 * mnk, da, db, dc, cout, r);
     if (rc != GB_OK)

@@ -113,6 +113,7 @@ const gb_store__col_t gb_store__cols[] = {
     /* schema version 3: the operands' host memory, part of the definition (it changes the
      * copies' times) */
     {"host_mem", GB_COL_HOSTMEM, F(host_mem), GB_COLF_DEF | GB_COLF_V3},
+    {"cold", GB_COL_BOOL, F(cold), GB_COLF_DEF | GB_COLF_V3},
     /* and the faithful verdict (NULL: not judged, as in every point stored before) */
     {"faithful", GB_COL_OPTSTR, F(result.validation.faithful), GB_COLF_V3},
     {"faithful_worst", GB_COL_OPTDBL, F(result.validation.faithful_worst), GB_COLF_V3},
@@ -140,7 +141,9 @@ gb_store__class_t gb_store__class(const gb_store__col_t *c)
 
 int gb_store__at_default(const gb_point_t *pt, const gb_store__col_t *c)
 {
-    return c->kind == GB_COL_HOSTMEM && *CFIELD(pt, c, gb_host_mem_t) == GB_HOST_PAGEABLE;
+    if (c->kind == GB_COL_HOSTMEM)
+        return *CFIELD(pt, c, gb_host_mem_t) == GB_HOST_PAGEABLE;
+    return c->kind == GB_COL_BOOL && *CFIELD(pt, c, int) == 0;
 }
 
 int gb_store__is_null(const gb_point_t *pt, const gb_store__col_t *c)

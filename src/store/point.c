@@ -88,6 +88,7 @@ int gb_point_define(gb_point_t *pt, const gb_device_info_t *dev, const gb_impl_t
     pt->iterations = opts->iterations;
     pt->timing = opts->timing;
     pt->host_mem = opts->host_mem;
+    pt->cold = opts->cold != 0;
     pt->validate = opts->validate;
     pt->rep = rep;
     pt->result.timing = opts->timing;

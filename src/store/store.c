@@ -179,8 +179,8 @@ static int has_column(gb_store_t *st, const char *name)
  * at its end, inside migrate()'s transaction. ADD COLUMN needs a column that may be NULL or
  * has a default: version 2's energy columns are NULL ("not recorded") in every point already
  * there, and version 3's faithful verdict NULL (not judged); version 3's host_mem is
- * "pageable", as those points were measured. No id changes: energy and the verdict are not in a
- * definition, and host_mem enters one only away from its default. */
+ * "pageable" and cold 0, as those points were measured. No id changes: energy and the verdict
+ * are not in a definition, and host_mem and cold enter one only away from their defaults. */
 static int add_columns(gb_store_t *st, unsigned flag)
 {
     char sql[512];
@@ -190,7 +190,7 @@ static int add_columns(gb_store_t *st, unsigned flag)
         if (!(c->flags & flag))
             continue;
         assert(c->kind == GB_COL_OPTSTR || c->kind == GB_COL_OPTSIZE || c->kind == GB_COL_OPTDBL ||
-               c->kind == GB_COL_HOSTMEM);
+               c->kind == GB_COL_HOSTMEM || c->kind == GB_COL_BOOL);
         if ((rc = has_column(st, c->name)) == 1) {
             rc = GB_OK;
             continue;
@@ -198,7 +198,9 @@ static int add_columns(gb_store_t *st, unsigned flag)
         if (rc != GB_OK)
             break;
         snprintf(sql, sizeof sql, "ALTER TABLE points ADD COLUMN %s %s", c->name,
-                 c->kind == GB_COL_HOSTMEM ? "TEXT NOT NULL DEFAULT 'pageable'" : sql_type(c));
+                 c->kind == GB_COL_HOSTMEM ? "TEXT NOT NULL DEFAULT 'pageable'"
+                 : c->kind == GB_COL_BOOL  ? "INTEGER NOT NULL DEFAULT 0"
+                                           : sql_type(c));
         rc = gb_store__exec(st, sql);
     }
     return rc;

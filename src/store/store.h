@@ -49,6 +49,7 @@ typedef struct gb_point {
     int warmup, iterations;
     gb_timing_t timing;
     gb_host_mem_t host_mem; /* in the definition only when pinned (columns.c says why) */
+    int cold;               /* in the definition only when set */
     unsigned rep;           /* repetition index: the same definition measured again */
     /* what was asked and what came out */
     char source_origin[256]; /* where the family's metadata came from */
