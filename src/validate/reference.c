@@ -139,22 +139,23 @@ void gb__validate(const gb_problem_t *p, int exact, const double *cref, const do
                  v->n_canary);
 }
 
-/* Buffer indices of op(A)(i, l), op(B)(l, j) and C(i, j). */
+/* Buffer indices of op(A)(i, l), op(B)(l, j) and C(i, j): a transposed operand is stored
+ * with the two indices swapped. */
 static size_t at_a(const gb_problem_t *p, size_t i, size_t l)
 {
-    const int rows = (p->layout == GB_ROW_MAJOR) != (p->trans_a == GB_TRANS);
-    return p->off_a + (rows ? i * p->lda + l : l * p->lda + i);
+    return p->off_a + (p->trans_a == GB_TRANS ? gb__at(p->layout, p->lda, l, i)
+                                              : gb__at(p->layout, p->lda, i, l));
 }
 
 static size_t at_b(const gb_problem_t *p, size_t l, size_t j)
 {
-    const int rows = (p->layout == GB_ROW_MAJOR) != (p->trans_b == GB_TRANS);
-    return p->off_b + (rows ? l * p->ldb + j : j * p->ldb + l);
+    return p->off_b + (p->trans_b == GB_TRANS ? gb__at(p->layout, p->ldb, j, l)
+                                              : gb__at(p->layout, p->ldb, l, j));
 }
 
 static size_t at_c(const gb_problem_t *p, size_t i, size_t j)
 {
-    return p->off_c + (p->layout == GB_ROW_MAJOR ? i * p->ldc + j : j * p->ldc + i);
+    return p->off_c + gb__at(p->layout, p->ldc, i, j);
 }
 
 /* Element (i, j) as an honest computation in the precision makes it: one product at a time,
