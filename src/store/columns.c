@@ -139,11 +139,17 @@ gb_store__class_t gb_store__class(const gb_store__col_t *c)
     }
 }
 
+const char *gb_store__default_text(const gb_store__col_t *c, char *buf, size_t len)
+{
+    static const gb_point_t zero; /* as gb_point_init leaves a point */
+    return gb_store__text(&zero, c, buf, len);
+}
+
 int gb_store__at_default(const gb_point_t *pt, const gb_store__col_t *c)
 {
-    if (c->kind == GB_COL_HOSTMEM)
-        return *CFIELD(pt, c, gb_host_mem_t) == GB_HOST_PAGEABLE;
-    return c->kind == GB_COL_BOOL && *CFIELD(pt, c, int) == 0;
+    char mine[64], dflt[64];
+    return !strcmp(gb_store__text(pt, c, mine, sizeof mine),
+                   gb_store__default_text(c, dflt, sizeof dflt));
 }
 
 int gb_store__is_null(const gb_point_t *pt, const gb_store__col_t *c)

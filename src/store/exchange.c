@@ -253,7 +253,7 @@ int gb_point_from_json(const void *json, gb_point_t *pt, char *msg, size_t msgle
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, c->name);
         if (!v && (c->flags & (GB_COLF_V2 | GB_COLF_V3))) {
             /* A point from an export before the column: its energy or faithful verdict was
-             * not recorded, its host memory was the default. */
+             * not recorded, its host memory and cold were the defaults. */
             if (c->kind == GB_COL_OPTDBL)
                 gb_store__set_dbl(pt, c, (double)NAN);
             continue;

@@ -189,18 +189,19 @@ static int add_columns(gb_store_t *st, unsigned flag)
         const gb_store__col_t *c = &gb_store__cols[i];
         if (!(c->flags & flag))
             continue;
-        assert(c->kind == GB_COL_OPTSTR || c->kind == GB_COL_OPTSIZE || c->kind == GB_COL_OPTDBL ||
-               c->kind == GB_COL_HOSTMEM || c->kind == GB_COL_BOOL);
+        const int def = (c->flags & GB_COLF_DEF) != 0;
+        assert(def || c->kind == GB_COL_OPTSTR || c->kind == GB_COL_OPTSIZE ||
+               c->kind == GB_COL_OPTDBL);
         if ((rc = has_column(st, c->name)) == 1) {
             rc = GB_OK;
             continue;
         }
         if (rc != GB_OK)
             break;
-        snprintf(sql, sizeof sql, "ALTER TABLE points ADD COLUMN %s %s", c->name,
-                 c->kind == GB_COL_HOSTMEM ? "TEXT NOT NULL DEFAULT 'pageable'"
-                 : c->kind == GB_COL_BOOL  ? "INTEGER NOT NULL DEFAULT 0"
-                                           : sql_type(c));
+        char dflt[64];
+        snprintf(sql, sizeof sql, "ALTER TABLE points ADD COLUMN %s %s%s%s%s", c->name, sql_type(c),
+                 def ? " DEFAULT '" : "", def ? gb_store__default_text(c, dflt, sizeof dflt) : "",
+                 def ? "'" : "");
         rc = gb_store__exec(st, sql);
     }
     return rc;

@@ -37,8 +37,9 @@ enum {
     GB_COLF_DEF = 1, /* part of the definition, hence of the id */
     GB_COLF_V2 = 2,  /* added by schema version 2 (energy): NULL in points stored before, which
                        a version-1 store gains on migration and a version-1 export lacks */
-    GB_COLF_V3 = 4   /* added by schema version 3 (host_mem): its default in points stored
-                       before, and in the definition only away from its default */
+    GB_COLF_V3 = 4   /* added by schema version 3 (host_mem, cold, the faithful verdict): a
+                       definition column holds its default in points stored before and enters
+                       the definition only away from it; the others are NULL there */
 };
 
 typedef struct gb_store__col {
@@ -52,7 +53,10 @@ extern const gb_store__col_t gb_store__cols[];
 extern const size_t gb_store__ncols;
 
 gb_store__class_t gb_store__class(const gb_store__col_t *c);
-/* Is a version-3 column's value its default (what points stored before hold)? */
+/* A column's default: its value in a point as gb_point_init leaves it ("pageable", "0"), in
+ * buf or a string of its own. A definition column added later (GB_COLF_V3) holds it in every
+ * point stored before, and enters a definition only away from it (gb_store__at_default). */
+const char *gb_store__default_text(const gb_store__col_t *c, char *buf, size_t len);
 int gb_store__at_default(const gb_point_t *pt, const gb_store__col_t *c);
 /* Is the column's value one the store keeps as NULL (an optional kind's "none", or NaN)? */
 int gb_store__is_null(const gb_point_t *pt, const gb_store__col_t *c);
