@@ -17,7 +17,7 @@
  * reordering, adding or removing one changes every id (a new GB_STORE_SCHEMA_VERSION), except
  * a definition column added later (GB_COLF_V3), which is hashed only away from its default:
  * every point made before is at the default, so its id stays. Any column added is a schema
- * change, with a migration of older stores (store.c). */
+ * change, with a migration of older stores (schema.c). */
 const gb_store__col_t gb_store__cols[] = {
     /* the definition */
     {"device_name", GB_COL_STR, F(device.name), GB_COLF_DEF},

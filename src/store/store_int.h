@@ -58,6 +58,9 @@ gb_store__class_t gb_store__class(const gb_store__col_t *c);
  * point stored before, and enters a definition only away from it (gb_store__at_default). */
 const char *gb_store__default_text(const gb_store__col_t *c, char *buf, size_t len);
 int gb_store__at_default(const gb_point_t *pt, const gb_store__col_t *c);
+/* Creates the schema in an empty database, migrates an older one in place, or checks the
+ * version (schema.c); inside its own write transaction. */
+int gb_store__schema(gb_store_t *st);
 /* Is the column's value one the store keeps as NULL (an optional kind's "none", or NaN)? */
 int gb_store__is_null(const gb_point_t *pt, const gb_store__col_t *c);
 /* Integer-class columns. set fails (GB_EBADARG, msg) on a value outside the field's range. */
