@@ -456,6 +456,9 @@ typedef struct gb_validation {
 /* Faithful: the worst error at most this many times the honest computation's (or than one u*G,
  * where that is more). */
 #define GB_FAITHFUL_LAMBDA 8.0
+/* That ratio, the worst error against the honest one or one u*G (faithful: at most
+ * GB_FAITHFUL_LAMBDA); -1 where the verdict was not judged. */
+double gb_faithful_ratio(const gb_validation_t *v);
 
 typedef struct gb_result {
     gb_stats_t time_ms[GB_PHASE_COUNT]; /* per phase, over the timed calls */

@@ -128,8 +128,7 @@ void cli_faithful_text(const gb_validation_t *v, gb_precision_t prec, char *buf,
     else if (!strcmp(v->faithful, "faithful"))
         snprintf(buf, len, "faithful");
     else
-        snprintf(buf, len, "not faithful: %.0fx %s",
-                 v->faithful_worst / (v->faithful_honest > 1.0 ? v->faithful_honest : 1.0),
+        snprintf(buf, len, "not faithful: %.0fx %s", gb_faithful_ratio(v),
                  prec == GB_PREC_D ? "FP64" : "FP32");
 }
 

@@ -53,8 +53,7 @@ void gb_leaders_score(const gb_point_t *pt, double *gflops, int *code, char *rea
         snprintf(reason, len,
                  "not faithful: its worst error on the sample is %.3g u*G, %.3g times an honest "
                  "computation's in the precision (docs/methodology.md)",
-                 v->faithful_worst,
-                 v->faithful_worst / (v->faithful_honest > 1.0 ? v->faithful_honest : 1.0));
+                 v->faithful_worst, gb_faithful_ratio(v));
     else if (v->done)
         snprintf(reason, len,
                  "failed validation: max |C-Cref|/(u*G) %.3g over the bound %.3g (%zu elements "

@@ -209,7 +209,13 @@ void gb__faithful(const gb_problem_t *p, const double *a, const double *b, const
         return;
     v->faithful_worst = worst;
     v->faithful_honest = worst_honest;
-    const double floor = worst_honest > 1.0 ? worst_honest : 1.0;
     snprintf(v->faithful, sizeof v->faithful, "%s",
-             worst <= GB_FAITHFUL_LAMBDA * floor ? "faithful" : "not faithful");
+             gb_faithful_ratio(v) <= GB_FAITHFUL_LAMBDA ? "faithful" : "not faithful");
+}
+
+double gb_faithful_ratio(const gb_validation_t *v)
+{
+    if (v->faithful_worst < 0)
+        return -1.0;
+    return v->faithful_worst / (v->faithful_honest > 1.0 ? v->faithful_honest : 1.0);
 }
