@@ -43,30 +43,17 @@ static char *points_ddl(void)
     return s;
 }
 
-static int user_version(gb_store_t *st, int *v)
+/* The integer the one-row query sql gives, into *v; what names it in the error. */
+static int query_int(gb_store_t *st, const char *sql, const char *what, int *v)
 {
     sqlite3_stmt *q;
-    int rc = gb_store__prepare(st, "PRAGMA user_version", &q);
+    int rc = gb_store__prepare(st, sql, &q);
     if (rc != GB_OK)
         return rc;
     if (sqlite3_step(q) != SQLITE_ROW)
-        rc = gb_store__fail_db(st, "reading the schema version");
+        rc = gb_store__fail_db(st, what);
     else
         *v = sqlite3_column_int(q, 0);
-    sqlite3_finalize(q);
-    return rc;
-}
-
-static int table_count(gb_store_t *st, int *n)
-{
-    sqlite3_stmt *q;
-    int rc = gb_store__prepare(st, "SELECT count(*) FROM sqlite_master WHERE type='table'", &q);
-    if (rc != GB_OK)
-        return rc;
-    if (sqlite3_step(q) != SQLITE_ROW)
-        rc = gb_store__fail_db(st, "reading the schema");
-    else
-        *n = sqlite3_column_int(q, 0);
     sqlite3_finalize(q);
     return rc;
 }
@@ -141,7 +128,9 @@ int gb_store__schema(gb_store_t *st)
     int v = 0, tables = 0, rc;
     if ((rc = gb_store__exec(st, "BEGIN IMMEDIATE")) != GB_OK)
         return rc;
-    if ((rc = user_version(st, &v)) != GB_OK || (rc = table_count(st, &tables)) != GB_OK)
+    if ((rc = query_int(st, "PRAGMA user_version", "reading the schema version", &v)) != GB_OK ||
+        (rc = query_int(st, "SELECT count(*) FROM sqlite_master WHERE type='table'",
+                        "reading the schema", &tables)) != GB_OK)
         goto done;
     if (v > GB_STORE_SCHEMA_VERSION) {
         rc = gb_store__failf(st, GB_ENOTSTORE,
