@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../util/util.h"
 #include "cli.h"
 
 int cli_error(int code, const char *fmt, ...)
@@ -85,20 +86,84 @@ int cli_parse_size_list(const char *what, const char *s, size_t *out, size_t cap
     return 0;
 }
 
-int cli_device_open(cli_device_t *d, const gb_device_selector_t *sel)
+static int is_many(const char *dv)
+{
+    return dv && (!strcmp(dv, "all") || strchr(dv, ','));
+}
+
+/* The devices of the list that -p and -t allow ('all'). */
+static int pick_all(cli_device_t *d, const gb_device_selector_t *sel, char *msg, size_t msglen)
+{
+    gb_device_selector_t one = *sel;
+    one.device = NULL;
+    for (size_t i = 0; i < d->count; i++) {
+        size_t at;
+        /* A list of one: the platform and type tests of -p and -t, nothing else. */
+        if (gb_device_select(d->list + i, 1, &one, &at, msg, msglen) != GB_OK)
+            continue;
+        if (d->npicks == CLI_MAX_DEVICES)
+            return gb__fail(msg, msglen, GB_EBADARG,
+                            "more than %d devices; list them with -d 0,1,..", CLI_MAX_DEVICES);
+        d->picks[d->npicks++] = i;
+    }
+    return d->npicks ? GB_OK
+                     : gb__fail(msg, msglen, GB_ENODEVICE, "no OpenCL device matches -p and -t");
+}
+
+/* Each device of a comma-separated -d list. */
+static int pick_list(cli_device_t *d, const gb_device_selector_t *sel, char *msg, size_t msglen)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", sel->device);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        gb_device_selector_t one = *sel;
+        one.device = t;
+        if (d->npicks == CLI_MAX_DEVICES)
+            return gb__fail(msg, msglen, GB_EBADARG, "more than %d devices in -d", CLI_MAX_DEVICES);
+        int rc = gb_device_select(d->list, d->count, &one, &d->picks[d->npicks], msg, msglen);
+        if (rc != GB_OK)
+            return rc;
+        d->npicks++;
+    }
+    return d->npicks ? GB_OK
+                     : gb__fail(msg, msglen, GB_EBADARG, "-d '%s' names no device", sel->device);
+}
+
+static int open_devices(cli_device_t *d, const gb_device_selector_t *sel, int many)
 {
     char msg[512];
     memset(d, 0, sizeof *d);
+    if (!many && is_many(sel->device))
+        return cli_error(GB_EBADARG,
+                         "-d '%s': this command measures on one device; 'all' and lists are for "
+                         "explore and tune",
+                         sel->device);
     int rc = gb_device_list(&d->list, &d->count, msg, sizeof msg);
     if (rc != GB_OK)
         return cli_error(rc, "%s", msg);
-    rc = gb_device_select(d->list, d->count, sel, &d->index, msg, sizeof msg);
+    if (is_many(sel->device))
+        rc = !strcmp(sel->device, "all") ? pick_all(d, sel, msg, sizeof msg)
+                                         : pick_list(d, sel, msg, sizeof msg);
+    else if ((rc = gb_device_select(d->list, d->count, sel, &d->picks[0], msg, sizeof msg)) ==
+             GB_OK)
+        d->npicks = 1;
     if (rc != GB_OK) {
         gb_device_list_free(d->list, d->count);
         d->list = NULL;
         return cli_error(rc, "%s; run 'gemmbench devices' to list them", msg);
     }
+    d->index = d->picks[0];
     return 0;
+}
+
+int cli_device_open(cli_device_t *d, const gb_device_selector_t *sel)
+{
+    return open_devices(d, sel, 0);
+}
+
+int cli_devices_open(cli_device_t *d, const gb_device_selector_t *sel)
+{
+    return open_devices(d, sel, 1);
 }
 
 void cli_device_close(cli_device_t *d)

@@ -27,12 +27,19 @@ int cli_parse_double(const char *what, const char *s, double *out);
 /* Parses a comma-separated list of positive sizes into out (up to cap). */
 int cli_parse_size_list(const char *what, const char *s, size_t *out, size_t cap, size_t *n);
 
+#define CLI_MAX_DEVICES 32
 typedef struct cli_device {
     gb_device_info_t *list;
     size_t count, index;
+    size_t picks[CLI_MAX_DEVICES], npicks; /* cli_devices_open: the devices, index = picks[0] */
 } cli_device_t;
-/* Lists devices and picks one by sel; prints the error and returns the exit code on failure. */
+/* Lists devices and picks one by sel; prints the error and returns the exit code on failure. A
+ * list or 'all' in -d is refused with a pointer to explore and tune. */
 int cli_device_open(cli_device_t *d, const gb_device_selector_t *sel);
+/* As cli_device_open, where -d may also be 'all' (every device -p and -t allow, in listing order)
+ * or a comma-separated list of indices or names, each picked as -d picks one (a device may be
+ * listed twice: two workers on it). */
+int cli_devices_open(cli_device_t *d, const gb_device_selector_t *sel);
 void cli_device_close(cli_device_t *d);
 
 /* A command's output: standard output, or a file written beside its final name

@@ -50,13 +50,26 @@ static void usage(void)
 
 /* Prints the classification of the sweep. */
 static void print_plan(gb_explore_t *ex, const gb_plan_t *pl, const gb_device_info_t *di,
-                       gb_store_t *st, int tty)
+                       const gb_xp_worker_t *w, size_t nw, int ranks, gb_store_t *st, int tty)
 {
-    printf("explore: %s: %zu points on %s (%s): %zu to measure, %zu already in the store, %zu "
+    char on[1024];
+    size_t used = 0;
+    gb__appendf(on, sizeof on, &used, "%s (%s)", di->name, di->platform_name);
+    if (ranks > 1) {
+        used = 0;
+        gb__appendf(on, sizeof on, &used, "%d MPI ranks (rank 0: %s, %s)", ranks, di->name,
+                    di->platform_name);
+    }
+    if (nw > 1) {
+        used = 0;
+        gb__appendf(on, sizeof on, &used, "%zu devices:", nw);
+        for (size_t k = 0; k < nw; k++)
+            gb__appendf(on, sizeof on, &used, "%s [%s]", k ? "," : "", w[k].label);
+    }
+    printf("explore: %s: %zu points on %s: %zu to measure, %zu already in the store, %zu "
            "cannot run here\n",
-           pl->origin, gb_explore_total(ex), di->name, di->platform_name,
-           gb_explore_count(ex, GB_XP_TODO), gb_explore_count(ex, GB_XP_STORED),
-           gb_explore_count(ex, GB_XP_SKIP));
+           pl->origin, gb_explore_total(ex), on, gb_explore_count(ex, GB_XP_TODO),
+           gb_explore_count(ex, GB_XP_STORED), gb_explore_count(ex, GB_XP_SKIP));
     if (pl->shards > 1)
         printf("shard %zu of %zu (indices %zu modulo %zu): %zu points are the other shards'\n",
                pl->shard, pl->shards, pl->shard, pl->shards, gb_explore_count(ex, GB_XP_OTHER));
@@ -80,58 +93,57 @@ static void print_plan(gb_explore_t *ex, const gb_plan_t *pl, const gb_device_in
     fflush(stdout);
 }
 
-/* What became of the points measured. */
+/* What became of the points measured, and how to show them. */
 typedef struct tally {
     size_t measured, invalid, failed, late_skip, raced;
+    cli_progress_t *pr;
+    size_t nworkers;
 } tally_t;
 
-/* Measures point i of the sweep and says how it went. GB_OK, or an error that stops the sweep
- * (the store failing, memory). */
-static int measure_one(gb_explore_t *ex, size_t i, gb_context_t *ctx, gb_store_t *st,
-                       cli_progress_t *pr, tally_t *t)
+static void on_measuring(const gb_xp_worker_t *w, const char *desc, void *user)
 {
-    gb_job_t job;
-    char desc[512], line[1600], msg[1024];
-    if (gb_explore_job(ex, i, &job) != GB_OK)
-        return cli_error(GB_ENOMEM, "out of memory");
-    gb_job_describe(&job, desc, sizeof desc);
-    cli_progress_draw(pr, desc);
-    gb_point_t pt;
-    gb_point_init(&pt);
-    int mrc = gb_job_measure(&job, ctx, st, GB_JOB_KEEP_NEW, &pt, msg, sizeof msg);
+    tally_t *t = user;
+    char now[640];
+    snprintf(now, sizeof now, "%s%s%s", t->nworkers > 1 ? w->label : "",
+             t->nworkers > 1 ? ": " : "", desc);
+    cli_progress_draw(t->pr, now);
+}
+
+/* Says how point o went (called under the queue's lock). */
+static void on_measured(const gb_xp_outcome_t *o, void *user)
+{
+    tally_t *t = user;
+    cli_progress_t *pr = t->pr;
+    char desc[700], line[1600];
+    snprintf(desc, sizeof desc, "%s%s%s", t->nworkers > 1 ? o->worker->label : "",
+             t->nworkers > 1 ? ": " : "", o->desc);
     pr->done++;
-    if (mrc == GB_OK) {
-        const gb_validation_t *v = &pt.result.validation;
+    if (o->rc == GB_OK) {
+        const gb_validation_t *v = &o->pt->result.validation;
         t->measured++;
         t->invalid += v->done && !v->passed;
         char eta[48];
         cli_progress_eta(pr, eta, sizeof eta);
-        snprintf(line, sizeof line, "%.4g GFLOP/s, %s, stored %s (%s)", pt.result.gflops,
+        snprintf(line, sizeof line, "%.4g GFLOP/s, %s, stored %s (%s)", o->pt->result.gflops,
                  !v->done    ? "not validated"
                  : v->passed ? "pass"
                              : "FAILED validation",
-                 pt.id, eta);
+                 o->pt->id, eta);
         if (!pr->tty || (v->done && !v->passed))
             cli_progress_note(pr, "[%s] %s\n", desc, line);
-    } else if (mrc == 1) {
+    } else if (o->rc == 1) {
         t->raced++;
         if (!pr->tty)
             cli_progress_note(pr, "[%s] %s\n", desc, "already stored by another process");
-    } else if (gb_job_cannot_run(mrc)) {
+    } else if (gb_job_cannot_run(o->rc)) {
         t->late_skip++;
-        cli_progress_note(pr, "skip: %s: %s\n", desc, msg);
-    } else if (mrc == GB_ENOMEM || mrc == GB_JOB_ESTORE) {
-        gb_point_free(&pt);
-        cli_progress_end(pr);
-        return cli_error(mrc == GB_ENOMEM ? mrc : GB_EIO, "%s: %s", desc, msg);
+        cli_progress_note(pr, "skip: %s: %s\n", desc, o->msg);
     } else {
         t->failed++;
-        snprintf(line, sizeof line, "%s: %s", gb_errname(mrc), msg);
+        snprintf(line, sizeof line, "%s: %s", gb_errname(o->rc), o->msg);
         cli_progress_note(pr, "failed: %s: %s\n", desc, line);
     }
-    gb_point_free(&pt);
     cli_progress_draw(pr, "");
-    return GB_OK;
 }
 
 /* The closing line and the exit code, an interruption's included. */
@@ -172,6 +184,76 @@ static void list_todo(gb_explore_t *ex)
     }
 }
 
+/* --mpi: starts MPI and checks what does not go with it. 0, or the exit code after an error. */
+static int mpi_start(cli_measure_t *o, const gb_plan_t *pl, int *argc, char ***argv,
+                     gb_xp_mpi_t *mpi)
+{
+    static char mine[128];
+    char msg[512];
+    if (!o->mpi)
+        return o->device_map ? cli_error(GB_EBADARG, "--device-map is for --mpi runs") : 0;
+    if (pl->shards > 1)
+        return cli_error(GB_EBADARG, "--mpi and --shard split a sweep two ways; give one");
+    if (o->dry_run)
+        return cli_error(GB_EBADARG, "--dry-run under --mpi: run the dry run alone, without "
+                                     "mpirun");
+    int rc = gb_xp_mpi_init(argc, argv, mpi, msg, sizeof msg);
+    if (rc != GB_OK)
+        return cli_error(rc, "%s", msg);
+    if (o->device_map) {
+        /* Rank r's entry (the list repeats past its end). */
+        size_t n = 1;
+        for (const char *c = o->device_map; *c; c++)
+            n += *c == ',';
+        const char *at = o->device_map;
+        for (size_t i = (size_t)mpi->rank % n; i > 0; i--)
+            at = strchr(at, ',') + 1;
+        const size_t len = strcspn(at, ",");
+        if (!len || len >= sizeof mine)
+            return gb_xp_mpi_abort(mpi, cli_error(GB_EBADARG,
+                                                  "--device-map '%s': each entry is "
+                                                  "a device index or name",
+                                                  o->device_map));
+        memcpy(mine, at, len);
+        mine[len] = '\0';
+        o->sel.device = mine;
+    }
+    return 0;
+}
+
+/* A rank's device: --device-map's entry for it, else the devices -d lists taken in turn by the
+ * ranks of one host. dev keeps that one pick. */
+static void mpi_device(cli_device_t *dev, const gb_xp_mpi_t *mpi)
+{
+    dev->picks[0] = dev->picks[(size_t)mpi->local_rank % dev->npicks];
+    dev->npicks = 1;
+    dev->index = dev->picks[0];
+}
+
+/* A rank other than 0: no store, its one device, points from rank 0. */
+static int mpi_worker(const gb_plan_t *pl, const gb_registry_t *reg, const gb_device_info_t *di,
+                      gb_xp_worker_t *w, const cli_measure_t *o)
+{
+    char msg[1024];
+    gb_explore_t *ex = NULL;
+    cli_auto_t autodb = {0};
+    int rc = cli_auto_open(&autodb, pl, reg, o->store, 0);
+    if (rc)
+        return rc;
+    cli_stop_catch(); /* rank 0 says when to stop; the point in flight is finished */
+    if ((rc = gb_explore_open_on(&ex, pl, reg, &di, 1, NULL, cli_auto_chooser(&autodb), msg,
+                                 sizeof msg)) != GB_OK ||
+        (rc = gb_context_open(&w->ctx, di, msg, sizeof msg)) != GB_OK ||
+        (rc = gb_xp_mpi_work(ex, w, o->pause_ms, msg, sizeof msg)) != GB_OK)
+        rc = cli_error(rc, "%s: %s", w->label, msg);
+    gb_context_close(w->ctx);
+    w->ctx = NULL;
+    gb_explore_close(ex);
+    cli_auto_close(&autodb);
+    cli_stop_release();
+    return rc;
+}
+
 int cmd_explore(int argc, char **argv)
 {
     cli_measure_t o;
@@ -179,27 +261,56 @@ int cmd_explore(int argc, char **argv)
     gb_plan_init(&pl);
     int rc = cli_measure_parse(argc, argv, "explore",
                                CLI_OPT_PLAN | CLI_OPT_DRY_RUN | CLI_OPT_PAUSE | CLI_OPT_REPEAT |
-                                   CLI_OPT_SHARD,
+                                   CLI_OPT_SHARD | CLI_OPT_MPI,
                                usage, &o, &pl);
     if (rc) {
         gb_plan_free(&pl);
         return rc < 0 ? EXIT_OK : rc;
+    }
+    gb_xp_mpi_t mpi = {0};
+    if ((rc = mpi_start(&o, &pl, &argc, &argv, &mpi))) {
+        gb_plan_free(&pl);
+        return rc;
     }
     char msg[1024];
     gb_registry_t *reg = NULL;
     cli_device_t dev = {0};
     gb_store_t *st = NULL;
     gb_explore_t *ex = NULL;
-    gb_context_t *ctx = NULL;
+    gb_xp_worker_t w[CLI_MAX_DEVICES];
+    size_t nw = 0;
     cli_auto_t autodb = {0};
-    int catching = 0;
+    int catching = 0, served = 0;
     if ((rc = gb_registry_open(&reg, o.kpath, msg, sizeof msg)) != GB_OK) {
         rc = cli_error(rc == GB_EIO ? GB_EBADARG : rc, "%s", msg);
         goto done;
     }
-    if ((rc = cli_device_open(&dev, &o.sel)))
+    if ((rc = cli_devices_open(&dev, &o.sel)))
         goto done;
-    const gb_device_info_t *di = &dev.list[dev.index];
+    if (mpi.started && !o.device_map)
+        mpi_device(&dev, &mpi);
+    /* One worker per device listed; a device listed twice is one kind with two workers. */
+    const gb_device_info_t *kinds[CLI_MAX_DEVICES];
+    size_t nkinds = 0;
+    memset(w, 0, sizeof w);
+    for (nw = 0; nw < dev.npicks; nw++) {
+        const gb_device_info_t *d = &dev.list[dev.picks[nw]];
+        size_t k = 0;
+        while (k < nkinds && kinds[k] != d)
+            k++;
+        if (k == nkinds)
+            kinds[nkinds++] = d;
+        w[nw].kind = k;
+        snprintf(w[nw].label, sizeof w[nw].label, "%zu: %s", nw, d->name);
+        if (mpi.started)
+            snprintf(w[nw].label, sizeof w[nw].label, "rank %d: %s", mpi.rank, d->name);
+    }
+    if (mpi.rank > 0) {
+        if ((rc = mpi_worker(&pl, reg, kinds[0], &w[0], &o)) == 0)
+            served = 1;
+        goto done;
+    }
+    const gb_device_info_t *di = kinds[0];
     /* A dry run writes nothing: with no store yet, every point is to run, provided the store
      * could be made where it was asked for. */
     char spath[1024];
@@ -212,41 +323,59 @@ int cmd_explore(int argc, char **argv)
     }
     if ((rc = cli_auto_open(&autodb, &pl, reg, o.store, 0)))
         goto done;
-    if ((rc = gb_explore_open(&ex, &pl, reg, di, st, cli_auto_chooser(&autodb), msg, sizeof msg)) !=
-        GB_OK) {
+    if ((rc = gb_explore_open_on(&ex, &pl, reg, kinds, nkinds, st, cli_auto_chooser(&autodb), msg,
+                                 sizeof msg)) != GB_OK) {
         rc = cli_error(rc, "%s", msg);
         goto done;
     }
     cli_progress_t pr;
     cli_progress_start(&pr, gb_explore_count(ex, GB_XP_TODO));
-    print_plan(ex, &pl, di, st, pr.tty);
+    if (mpi.started)
+        pr.tty = 0; /* mpirun's output is a log, even through its terminal */
+    print_plan(ex, &pl, di, w, nw, mpi.size, st, pr.tty);
     if (o.dry_run) {
         list_todo(ex);
         rc = EXIT_OK;
         goto done;
     }
-    /* From here a signal only asks the loop to stop after the point being measured. */
+    /* From here a signal only asks the workers to stop after the points being measured. */
     cli_stop_catch();
     catching = 1;
-    if (pr.todo && (rc = gb_context_open(&ctx, di, msg, sizeof msg)) != GB_OK) {
-        rc = cli_error(rc, "%s", msg);
+    for (size_t k = 0; pr.todo && k < nw; k++)
+        if ((rc = gb_context_open(&w[k].ctx, &dev.list[dev.picks[k]], msg, sizeof msg)) != GB_OK) {
+            rc = cli_error(rc, "%s: %s", w[k].label, msg);
+            goto done;
+        }
+    tally_t t = {0};
+    t.pr = &pr;
+    t.nworkers = nw;
+    cli_progress_start(&pr, pr.todo);
+    if (mpi.started)
+        pr.tty = 0;
+    t.nworkers = nw + (mpi.started ? (size_t)mpi.size - 1 : 0);
+    const gb_xp_hooks_t hooks = {on_measuring, on_measured, &cli_stop_signal, o.pause_ms, &t};
+    gb_xp_mpi_coord_t coord = {&mpi, &cli_stop_signal, 30.0, 0, msg, sizeof msg};
+    const gb_xp_remote_t remote = {gb_xp_mpi_coordinate, &coord};
+    /* Under MPI the other ranks ask even when nothing is left, to be told to stop. */
+    if ((pr.todo || mpi.started) &&
+        (rc = gb_explore_measure(ex, w, nw, st, &hooks, mpi.started ? &remote : NULL, msg,
+                                 sizeof msg)) != GB_OK) {
+        cli_progress_end(&pr);
+        rc = cli_error(rc == GB_ENOMEM ? rc : GB_EIO, "%s", msg);
         goto done;
     }
-    tally_t t = {0};
-    cli_progress_start(&pr, pr.todo);
-    for (size_t i = 0; i < gb_explore_total(ex) && !cli_stop_signal; i++) {
-        if (gb_explore_status(ex, i) != GB_XP_TODO)
-            continue;
-        if ((rc = measure_one(ex, i, ctx, st, &pr, &t)) != GB_OK)
-            goto done;
-        if (o.pause_ms && !cli_stop_signal)
-            cli_sleep_ms(o.pause_ms);
-    }
+    served = 1;
     cli_progress_end(&pr);
+    if (coord.lost)
+        fprintf(stderr,
+                "gemmbench: explore: %zu rank(s) stopped answering; what they sent is stored; "
+                "run the same command again to measure the rest\n",
+                coord.lost);
     rc = finish(ex, st, &pr, &t);
 done:
     /* The store closes (and its last commit is already durable) before the process exits. */
-    gb_context_close(ctx);
+    for (size_t k = 0; k < nw; k++)
+        gb_context_close(w[k].ctx);
     gb_explore_close(ex);
     cli_auto_close(&autodb);
     gb_store_close(st);
@@ -255,5 +384,9 @@ done:
     gb_plan_free(&pl);
     if (catching)
         cli_stop_release();
+    /* A rank that failed before its part of the exchange would leave the others waiting. */
+    if (mpi.started && rc && !served)
+        return gb_xp_mpi_abort(&mpi, rc);
+    gb_xp_mpi_finalize(&mpi);
     return rc;
 }

@@ -41,7 +41,9 @@ enum {
     O_JSON,
     O_NOSTORE,
     O_SHAPES,
-    O_SHARD
+    O_SHARD,
+    O_MPI,
+    O_DEVMAP
 };
 
 static const struct option long_opts[] = {{"platform", required_argument, NULL, 'p'},
@@ -83,6 +85,8 @@ static const struct option long_opts[] = {{"platform", required_argument, NULL, 
                                           {"no-store", no_argument, NULL, O_NOSTORE},
                                           {"shapes", required_argument, NULL, O_SHAPES},
                                           {"shard", required_argument, NULL, O_SHARD},
+                                          {"mpi", no_argument, NULL, O_MPI},
+                                          {"device-map", required_argument, NULL, O_DEVMAP},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
 
@@ -137,6 +141,8 @@ static unsigned extra_of(int c)
     case O_NOSTORE: return CLI_OPT_NO_STORE;
     case O_REPEAT: return CLI_OPT_REPEAT;
     case O_SHARD: return CLI_OPT_SHARD;
+    case O_MPI:
+    case O_DEVMAP: return CLI_OPT_MPI;
     default: return 0;
     }
 }
@@ -192,6 +198,8 @@ static int other(int c, const char *arg, const char *name, const char *cmd, cli_
     case O_PLAN: return 0; /* read in the first pass */
     case O_DRY: o->dry_run = 1; return 0;
     case O_JSON: o->json = 1; return 0;
+    case O_MPI: o->mpi = 1; return 0;
+    case O_DEVMAP: o->device_map = arg; return 0;
     case O_NOSTORE: o->no_store = 1; return 0;
     case O_PAUSE: {
         char *end;

@@ -14,6 +14,8 @@ typedef struct cli_measure {
     const char *plan;  /* --plan NAME|FILE */
     int no_store, json, dry_run;
     long pause_ms;
+    int mpi;                /* --mpi: one rank's part of a sweep over MPI ranks */
+    const char *device_map; /* --device-map D0,D1,..: rank r's -d is Dr */
 } cli_measure_t;
 
 /* The options only some commands take. */
@@ -24,7 +26,8 @@ enum {
     CLI_OPT_JSON = 8u,      /* --json */
     CLI_OPT_NO_STORE = 16u, /* --no-store */
     CLI_OPT_REPEAT = 32u,   /* --repeat R */
-    CLI_OPT_SHARD = 64u     /* --shard I/N */
+    CLI_OPT_SHARD = 64u,    /* --shard I/N */
+    CLI_OPT_MPI = 128u      /* --mpi, --device-map */
 };
 
 /* Parses argv for command cmd: the shared options (the plan's keys: -k -n -M -N -K -i --warmup

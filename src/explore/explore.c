@@ -2,6 +2,7 @@
  * swept parameters it has and, where it takes LX/LY, the work-group sizes, then sizes and
  * repetitions, in that nesting so that consecutive points share a program. Every point is made
  * (src/job) and classified before anything runs. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,8 @@ typedef struct entry {
 struct gb_explore {
     const gb_plan_t *pl;
     const gb_registry_t *reg;
-    const gb_device_info_t *dev;
+    const gb_device_info_t *devs[GB_EXPLORE_MAX_KINDS]; /* the kinds of device to run on */
+    size_t ndevs;
     gb_store_t *st;
     const gb_chooser_t *chooser;
     char *names_buf;
@@ -36,6 +38,7 @@ struct gb_explore {
     size_t (*lws)[2], nlws;
     size_t total;
     unsigned char *status;
+    uint32_t *runs_on; /* per point: the kinds that can run it */
     size_t counts[4];
     gb_xp_reason_t reasons[MAX_REASONS];
     size_t nreasons;
@@ -245,6 +248,11 @@ static const entry_t *entry_of(const gb_explore_t *ex, size_t index)
 
 int gb_explore_job(gb_explore_t *ex, size_t index, gb_job_t *job)
 {
+    return gb_explore_job_on(ex, index, 0, job);
+}
+
+int gb_explore_job_on(gb_explore_t *ex, size_t index, size_t kind, gb_job_t *job)
+{
     const gb_plan_t *pl = ex->pl;
     const entry_t *e = entry_of(ex, index);
     /* Mixed radix within the entry, innermost first: rep, shape, lws, parameter combination. */
@@ -278,7 +286,7 @@ int gb_explore_job(gb_explore_t *ex, size_t index, gb_job_t *job)
                           &pl->bench,
                           rep,
                           ex->chooser};
-    return gb_job_make(job, ex->reg, ex->dev, &spec);
+    return gb_job_make(job, ex->reg, ex->devs[kind < ex->ndevs ? kind : 0], &spec);
 }
 
 static void tally(gb_explore_t *ex, int code, const char *why)
@@ -297,17 +305,60 @@ static void tally(gb_explore_t *ex, int code, const char *why)
     ex->reasons[r].count++;
 }
 
+/* Classifies point i over every kind of device: stored where any kind's id is in the store, to
+ * run where some kind can run it, else skipped with the first kind's reason. GB_OK or an error
+ * that stops the expansion (store, memory). */
+static int classify(gb_explore_t *ex, size_t i, char *msg, size_t msglen)
+{
+    uint32_t mask = 0;
+    int stored = 0, code = GB_OK;
+    char why[512] = "";
+    for (size_t k = 0; k < ex->ndevs && !stored; k++) {
+        gb_job_t job;
+        if (gb_explore_job_on(ex, i, k, &job) != GB_OK)
+            return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+        if (job.code != GB_OK) {
+            if (code == GB_OK) {
+                code = job.code;
+                snprintf(why, sizeof why, "%s", job.why);
+            }
+            continue;
+        }
+        mask |= (uint32_t)1 << k;
+        if ((stored = ex->st ? gb_store_exists(ex->st, job.id) : 0) < 0)
+            return gb__fail(msg, msglen, stored, "%s", gb_store_errmsg(ex->st));
+    }
+    gb_xp_status_t s = stored ? GB_XP_STORED : mask ? GB_XP_TODO : GB_XP_SKIP;
+    if (s == GB_XP_SKIP)
+        tally(ex, code, why);
+    ex->status[i] = (unsigned char)s;
+    ex->runs_on[i] = mask;
+    ex->counts[s]++;
+    return GB_OK;
+}
+
 int gb_explore_open(gb_explore_t **out, const gb_plan_t *pl, const gb_registry_t *reg,
                     const gb_device_info_t *dev, gb_store_t *st, const gb_chooser_t *chooser,
                     char *msg, size_t msglen)
 {
+    return gb_explore_open_on(out, pl, reg, &dev, 1, st, chooser, msg, msglen);
+}
+
+int gb_explore_open_on(gb_explore_t **out, const gb_plan_t *pl, const gb_registry_t *reg,
+                       const gb_device_info_t *const *devs, size_t ndevs, gb_store_t *st,
+                       const gb_chooser_t *chooser, char *msg, size_t msglen)
+{
     *out = NULL;
+    if (!ndevs || ndevs > GB_EXPLORE_MAX_KINDS)
+        return gb__fail(msg, msglen, GB_EBADARG, "%zu kinds of device; 1 to %d can share a sweep",
+                        ndevs, GB_EXPLORE_MAX_KINDS);
     gb_explore_t *ex = calloc(1, sizeof *ex);
     if (!ex)
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
     ex->pl = pl;
     ex->reg = reg;
-    ex->dev = dev;
+    memcpy(ex->devs, devs, ndevs * sizeof *devs);
+    ex->ndevs = ndevs;
     ex->chooser = chooser;
     ex->st = st;
     int rc;
@@ -328,35 +379,20 @@ int gb_explore_open(gb_explore_t **out, const gb_plan_t *pl, const gb_registry_t
         }
         ex->total += e->count;
     }
-    if (!(ex->status = malloc(ex->total ? ex->total : 1))) {
+    if (!(ex->status = malloc(ex->total ? ex->total : 1)) ||
+        !(ex->runs_on = calloc(ex->total ? ex->total : 1, sizeof *ex->runs_on))) {
         rc = gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
         goto done;
     }
     for (size_t i = 0; i < ex->total; i++) {
-        gb_job_t job;
         /* By the point's index in the plan's expansion, which every shard makes alike. */
         if (pl->shards > 1 && i % pl->shards != pl->shard) {
             ex->status[i] = GB_XP_OTHER;
             ex->counts[GB_XP_OTHER]++;
             continue;
         }
-        if ((rc = gb_explore_job(ex, i, &job)) != GB_OK) {
-            gb__fail(msg, msglen, rc, "out of memory");
+        if ((rc = classify(ex, i, msg, msglen)) != GB_OK)
             goto done;
-        }
-        gb_xp_status_t s = GB_XP_SKIP;
-        if (job.code == GB_OK) {
-            int stored = st ? gb_store_exists(st, job.id) : 0;
-            if (stored < 0) {
-                rc = gb__fail(msg, msglen, stored, "%s", gb_store_errmsg(st));
-                goto done;
-            }
-            s = stored ? GB_XP_STORED : GB_XP_TODO;
-        } else {
-            tally(ex, job.code, job.why);
-        }
-        ex->status[i] = (unsigned char)s;
-        ex->counts[s]++;
     }
 done:
     if (rc != GB_OK) {
@@ -376,6 +412,7 @@ void gb_explore_close(gb_explore_t *ex)
     free(ex->shapes);
     free(ex->lws);
     free(ex->status);
+    free(ex->runs_on);
     free(ex);
 }
 
@@ -392,6 +429,16 @@ size_t gb_explore_count(const gb_explore_t *ex, gb_xp_status_t status)
 gb_xp_status_t gb_explore_status(const gb_explore_t *ex, size_t index)
 {
     return index < ex->total ? (gb_xp_status_t)ex->status[index] : GB_XP_SKIP;
+}
+
+int gb_explore_runs_on(const gb_explore_t *ex, size_t index, size_t kind)
+{
+    return index < ex->total && kind < ex->ndevs && (ex->runs_on[index] >> kind & 1u);
+}
+
+size_t gb_explore_kinds(const gb_explore_t *ex)
+{
+    return ex->ndevs;
 }
 
 size_t gb_explore_nreasons(const gb_explore_t *ex)

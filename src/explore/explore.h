@@ -8,11 +8,14 @@
 #ifndef GB_EXPLORE_H
 #define GB_EXPLORE_H
 
+#include <signal.h>
+
 #include "../job/job.h"
 #include "../util/util.h"
 
 #define GB_PLAN_MAX_LIST 4096 /* values in one list or range */
 #define GB_EXPLORE_MAX_POINTS 1000000u
+#define GB_EXPLORE_MAX_KINDS 32 /* kinds of device one sweep spreads over */
 
 typedef struct gb_size_list {
     size_t *v, n;
@@ -97,14 +100,124 @@ typedef struct gb_explore gb_explore_t;
 int gb_explore_open(gb_explore_t **out, const gb_plan_t *pl, const gb_registry_t *reg,
                     const gb_device_info_t *dev, gb_store_t *st, const gb_chooser_t *chooser,
                     char *msg, size_t msglen);
+/* The same over ndevs kinds of device (gb_explore_open is one): a point is stored when any
+ * kind's id for it is stored, to run when some kind can run it (gb_explore_runs_on), and skipped
+ * only when none can. */
+int gb_explore_open_on(gb_explore_t **out, const gb_plan_t *pl, const gb_registry_t *reg,
+                       const gb_device_info_t *const *devs, size_t ndevs, gb_store_t *st,
+                       const gb_chooser_t *chooser, char *msg, size_t msglen);
 void gb_explore_close(gb_explore_t *ex);
+size_t gb_explore_kinds(const gb_explore_t *ex);
+/* Can the point run on kind (an index into gb_explore_open_on's devs)? */
+int gb_explore_runs_on(const gb_explore_t *ex, size_t index, size_t kind);
 size_t gb_explore_total(const gb_explore_t *ex);
 /* Points in each status after gb_explore_open (measuring does not change them). */
 size_t gb_explore_count(const gb_explore_t *ex, gb_xp_status_t status);
 gb_xp_status_t gb_explore_status(const gb_explore_t *ex, size_t index);
 size_t gb_explore_nreasons(const gb_explore_t *ex);
 const gb_xp_reason_t *gb_explore_reason(const gb_explore_t *ex, size_t i);
-/* Makes the job of point index (measure it with gb_job_measure). GB_ENOMEM only. */
+/* Makes the job of point index on the first kind of device, or on kind (measure it with
+ * gb_job_measure). GB_ENOMEM only. */
 int gb_explore_job(gb_explore_t *ex, size_t index, gb_job_t *job);
+int gb_explore_job_on(gb_explore_t *ex, size_t index, size_t kind, gb_job_t *job);
+
+/* ---- measuring: workers, one per device context, fed from one queue of points ----------- */
+
+/* One worker: a context of one of the sweep's kinds of device, or (ctx NULL) a worker in another
+ * process that the caller feeds from the queue itself (MPI). */
+typedef struct gb_xp_worker {
+    gb_context_t *ctx;
+    size_t kind;     /* its device: an index into gb_explore_open_on's devs */
+    char label[160]; /* "1: NVIDIA H200", for progress */
+} gb_xp_worker_t;
+
+/* What became of one point. rc: GB_OK measured and stored; 1 stored meanwhile by another
+ * process; a gb_job_cannot_run code (cannot run on that worker's device); another failure. */
+typedef struct gb_xp_outcome {
+    const gb_xp_worker_t *worker;
+    size_t index;
+    const char *desc, *msg;
+    int rc;
+    const gb_point_t *pt; /* rc GB_OK or 1 */
+} gb_xp_outcome_t;
+
+/* Told of each point, always from one thread at a time (under the queue's lock). */
+typedef struct gb_xp_hooks {
+    void (*measuring)(const gb_xp_worker_t *w, const char *desc, void *user);
+    void (*measured)(const gb_xp_outcome_t *o, void *user);
+    volatile sig_atomic_t *stop; /* non-zero: every worker stops after its point */
+    long pause_ms;               /* each worker sleeps this long after each point */
+    void *user;
+} gb_xp_hooks_t;
+
+/* The queue of the points to run (status GB_XP_TODO), each taken once by a worker of a kind that
+ * can run it, in index order per kind (neighbours share a program); results are stored in st by
+ * one writer at a time. */
+typedef struct gb_xp_queue gb_xp_queue_t;
+int gb_xp_queue_open(gb_xp_queue_t **q, gb_explore_t *ex, gb_store_t *st,
+                     const gb_xp_hooks_t *hooks);
+void gb_xp_queue_close(gb_xp_queue_t *q);
+/* The next point for a worker of kind: 1 with *index, or 0 when none is left or the sweep
+ * stops (hooks->stop or a failure). */
+int gb_xp_queue_take(gb_xp_queue_t *q, size_t kind, size_t *index);
+/* Stores a point's outcome (o->pt under o->pt->id where o->rc is GB_OK; rc becomes 1 when that id
+ * was stored meanwhile) and tells the hooks. GB_OK, or an error that stops the sweep (the store
+ * failing: msg says why). */
+int gb_xp_queue_done(gb_xp_queue_t *q, gb_xp_outcome_t *o, char *msg, size_t msglen);
+/* Under the queue's lock: is id in the store (1, 0, or a negative error)? */
+int gb_xp_queue_stored(gb_xp_queue_t *q, const char *id);
+void gb_xp_queue_measuring(gb_xp_queue_t *q, const gb_xp_worker_t *w, const char *desc);
+/* The first error that stopped the sweep (GB_OK: none), its message into msg. */
+int gb_xp_queue_error(gb_xp_queue_t *q, char *msg, size_t msglen);
+/* One worker's loop: takes points for its kind, measures each on its context and hands it to
+ * gb_xp_queue_done, until none is left. */
+void gb_xp_work(gb_xp_queue_t *q, const gb_xp_worker_t *w);
+
+/* Workers in other processes, served from the queue by serve(q, user) on the calling thread
+ * (gb_xp_mpi_coordinate); it returns GB_OK or an error that stopped the sweep. */
+typedef struct gb_xp_remote {
+    int (*serve)(gb_xp_queue_t *q, void *user);
+    void *user;
+} gb_xp_remote_t;
+
+/* Measures every point to run over nw local workers, each on its own thread (the first on this
+ * one unless remote is given: then remote->serve runs here), and stores each as it comes. GB_OK
+ * when the queue ran dry or was stopped; a failure that stopped it (store, memory) with msg. */
+int gb_explore_measure(gb_explore_t *ex, const gb_xp_worker_t *w, size_t nw, gb_store_t *st,
+                       const gb_xp_hooks_t *hooks, const gb_xp_remote_t *remote, char *msg,
+                       size_t msglen);
+
+/* ---- MPI (mpi.c; --mpi is refused where gemmbench was built without it) ------------------ */
+
+typedef struct gb_xp_mpi {
+    int rank, size, local_rank; /* local_rank: among the ranks of this host */
+    int started;
+} gb_xp_mpi_t;
+
+int gb_xp_mpi_available(void);
+/* MPI_Init (main thread only calls MPI) and the rank's place; GB_EBADARG with msg without MPI. */
+int gb_xp_mpi_init(int *argc, char ***argv, gb_xp_mpi_t *m, char *msg, size_t msglen);
+void gb_xp_mpi_finalize(gb_xp_mpi_t *m);
+/* Ends every rank's process (MPI_Abort) with code, after this rank failed; returns code where
+ * MPI was not started. */
+int gb_xp_mpi_abort(gb_xp_mpi_t *m, int code);
+
+/* What rank 0's serve needs: it answers the other ranks' requests until each was told to stop;
+ * after a stop request it waits grace_s for the points in flight, then gives up on ranks that
+ * do not answer (lost: how many). */
+typedef struct gb_xp_mpi_coord {
+    const gb_xp_mpi_t *mpi;
+    volatile sig_atomic_t *stop;
+    double grace_s;
+    size_t lost;
+    char *msg;
+    size_t msglen;
+} gb_xp_mpi_coord_t;
+int gb_xp_mpi_coordinate(gb_xp_queue_t *q, void *user);
+/* A rank other than 0: asks rank 0 for points, measures each with worker w (its own device and
+ * context; ex expanded without a store) and sends the whole point back, sleeping pause_ms after
+ * each, until told to stop. */
+int gb_xp_mpi_work(gb_explore_t *ex, const gb_xp_worker_t *w, long pause_ms, char *msg,
+                   size_t msglen);
 
 #endif

@@ -1,0 +1,337 @@
+/* mpi.c: a sweep spread over MPI ranks (explore --mpi). Rank 0 coordinates: it alone holds the
+ * store, hands out point indices from the one queue (workers.c) as ranks ask, checks each
+ * remote job's id against the store before it runs, and stores the whole points that come back.
+ * Every rank expands the same plan, so an index names the same point everywhere; a rank makes
+ * its job on its own device. Only this file knows MPI; without it, --mpi is refused. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explore.h"
+
+#ifdef GB_HAVE_MPI
+
+#include <cjson/cJSON.h>
+#include <mpi.h>
+#include <time.h>
+
+enum { TAG_HELLO = 1, TAG_ASK, TAG_CHECK, TAG_RESULT, TAG_WORK, TAG_STOP, TAG_GO, TAG_SKIP };
+
+int gb_xp_mpi_available(void)
+{
+    return 1;
+}
+
+int gb_xp_mpi_init(int *argc, char ***argv, gb_xp_mpi_t *m, char *msg, size_t msglen)
+{
+    int provided = 0;
+    memset(m, 0, sizeof *m);
+    /* Only the main thread calls MPI; the local workers measure on threads of their own. */
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS ||
+        provided < MPI_THREAD_FUNNELED)
+        return gb__fail(msg, msglen, GB_EBADARG, "MPI could not start with threads (run under "
+                                                 "mpirun, or drop --mpi)");
+    MPI_Comm_rank(MPI_COMM_WORLD, &m->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &m->size);
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, m->rank, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &m->local_rank);
+    MPI_Comm_free(&node);
+    m->started = 1;
+    return GB_OK;
+}
+
+void gb_xp_mpi_finalize(gb_xp_mpi_t *m)
+{
+    if (m->started)
+        MPI_Finalize();
+    m->started = 0;
+}
+
+int gb_xp_mpi_abort(gb_xp_mpi_t *m, int code)
+{
+    if (m->started) {
+        fflush(NULL);
+        MPI_Abort(MPI_COMM_WORLD, code);
+    }
+    return code;
+}
+
+/* Fields of a message, each ended by a NUL. */
+static char *fields(size_t *len, const char *const *f, size_t n)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += strlen(f[i]) + 1;
+    char *buf = malloc(total ? total : 1);
+    for (size_t i = 0, at = 0; buf && i < n; i++) {
+        const size_t l = strlen(f[i]) + 1;
+        memcpy(buf + at, f[i], l);
+        at += l;
+    }
+    *len = total;
+    return buf;
+}
+
+/* The next field of buf[0..len) at *at, or "" past its end. */
+static const char *next_field(const char *buf, size_t len, size_t *at)
+{
+    if (*at >= len)
+        return "";
+    const char *f = buf + *at;
+    const char *end = memchr(f, '\0', len - *at);
+    *at = end ? (size_t)(end - buf) + 1 : len;
+    return end ? f : "";
+}
+
+static int send_text(const char *const *f, size_t n, int to, int tag)
+{
+    size_t len;
+    char *buf = fields(&len, f, n);
+    if (!buf || len > INT32_MAX) {
+        free(buf);
+        return GB_ENOMEM;
+    }
+    MPI_Send(buf, (int)len, MPI_CHAR, to, tag, MPI_COMM_WORLD);
+    free(buf);
+    return GB_OK;
+}
+
+/* Receives a message already probed (st) into a new buffer. */
+static char *recv_probed(const MPI_Status *st, size_t *len)
+{
+    int count = 0;
+    MPI_Get_count(st, MPI_CHAR, &count);
+    char *buf = malloc((size_t)count + 1);
+    MPI_Recv(buf ? buf : (char[1]){0}, buf ? count : 0, MPI_CHAR, st->MPI_SOURCE, st->MPI_TAG,
+             MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (buf)
+        buf[count] = '\0';
+    *len = buf ? (size_t)count : 0;
+    return buf;
+}
+
+/* ---- rank 0 ------------------------------------------------------------------------------- */
+
+typedef struct remote {
+    gb_xp_worker_t w;
+    int stopped;
+    int busy; /* a point handed out and not yet back */
+} remote_t;
+
+static void sleep_us(long us)
+{
+    struct timespec ts = {us / 1000000L, (us % 1000000L) * 1000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Stores the result a rank sent: "index\0rc\0desc\0msg\0json". */
+static int take_result(gb_xp_queue_t *q, remote_t *r, const char *buf, size_t len, char *msg,
+                       size_t msglen)
+{
+    size_t at = 0;
+    const size_t index = (size_t)strtoull(next_field(buf, len, &at), NULL, 10);
+    const int rc = atoi(next_field(buf, len, &at));
+    const char *desc = next_field(buf, len, &at), *why = next_field(buf, len, &at);
+    const char *json = next_field(buf, len, &at);
+    gb_point_t pt;
+    gb_point_init(&pt);
+    gb_xp_outcome_t o = {&r->w, index, desc, why, rc, NULL};
+    char perr[512];
+    if (rc == GB_OK || rc == 1) {
+        cJSON *j = cJSON_Parse(json);
+        const int prc = j ? gb_point_from_json(j, &pt, perr, sizeof perr) : GB_EBADARG;
+        cJSON_Delete(j);
+        if (prc != GB_OK) {
+            gb_point_free(&pt);
+            return gb__fail(msg, msglen, GB_EIO, "%s sent a point that does not read back (%s)",
+                            r->w.label, j ? perr : "not JSON");
+        }
+        o.pt = &pt;
+    }
+    const int src = gb_xp_queue_done(q, &o, msg, msglen);
+    gb_point_free(&pt);
+    return src;
+}
+
+int gb_xp_mpi_coordinate(gb_xp_queue_t *q, void *user)
+{
+    gb_xp_mpi_coord_t *c = user;
+    const int size = c->mpi->size;
+    remote_t *rs = calloc((size_t)size, sizeof *rs);
+    if (!rs)
+        return gb__fail(c->msg, c->msglen, GB_ENOMEM, "out of memory");
+    for (int r = 1; r < size; r++) {
+        rs[r].w.kind = 0;
+        snprintf(rs[r].w.label, sizeof rs[r].w.label, "rank %d", r);
+    }
+    int live = size - 1, rc = GB_OK, told_stop = 0;
+    double stop_since = 0;
+    while (live > 0) {
+        int flag = 0;
+        MPI_Status st;
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+        if (!flag) {
+            /* Polled, so that a stop request is seen while every rank is busy. */
+            if (c->stop && *c->stop && !told_stop) {
+                /* mpirun sends SIGTERM when a rank dies: what came is already stored. */
+                told_stop = 1;
+                stop_since = (double)time(NULL);
+                fprintf(stderr,
+                        "gemmbench: explore --mpi: stopping on signal %d; every point received "
+                        "is stored; run the same command again to resume\n",
+                        (int)*c->stop);
+            }
+            if (told_stop && (double)time(NULL) - stop_since > c->grace_s)
+                break; /* a rank that does not answer is dead or hung: what came is kept */
+            sleep_us(200);
+            continue;
+        }
+        size_t len;
+        char *buf = recv_probed(&st, &len);
+        remote_t *r = &rs[st.MPI_SOURCE];
+        if (!buf) {
+            rc = gb__fail(c->msg, c->msglen, GB_ENOMEM, "out of memory");
+            break;
+        }
+        if (st.MPI_TAG == TAG_HELLO) {
+            snprintf(r->w.label, sizeof r->w.label, "%s", buf);
+        } else if (st.MPI_TAG == TAG_ASK) {
+            size_t index;
+            uint64_t i64 = 0;
+            if (rc == GB_OK && gb_xp_queue_take(q, 0, &index)) {
+                i64 = index;
+                r->busy = 1;
+                MPI_Send(&i64, 1, MPI_UINT64_T, st.MPI_SOURCE, TAG_WORK, MPI_COMM_WORLD);
+            } else {
+                MPI_Send(&i64, 1, MPI_UINT64_T, st.MPI_SOURCE, TAG_STOP, MPI_COMM_WORLD);
+                r->stopped = 1;
+                live--;
+            }
+        } else if (st.MPI_TAG == TAG_CHECK) {
+            const int stored = gb_xp_queue_stored(q, buf);
+            MPI_Send(NULL, 0, MPI_CHAR, st.MPI_SOURCE, stored ? TAG_SKIP : TAG_GO,
+                     MPI_COMM_WORLD);
+            if (stored) {
+                /* Counted as stored meanwhile; the rank asks again. */
+                gb_xp_outcome_t o = {&r->w, 0, buf, "", 1, NULL};
+                r->busy = 0;
+                if (gb_xp_queue_done(q, &o, c->msg, c->msglen) != GB_OK)
+                    rc = GB_JOB_ESTORE;
+            }
+        } else if (st.MPI_TAG == TAG_RESULT) {
+            r->busy = 0;
+            const int trc = take_result(q, r, buf, len, c->msg, c->msglen);
+            if (trc != GB_OK && rc == GB_OK)
+                rc = trc;
+        }
+        free(buf);
+    }
+    if (live > 0)
+        c->lost = (size_t)live;
+    free(rs);
+    return rc;
+}
+
+/* ---- ranks 1.. ----------------------------------------------------------------------------- */
+
+int gb_xp_mpi_work(gb_explore_t *ex, const gb_xp_worker_t *w, long pause_ms, char *msg,
+                   size_t msglen)
+{
+    const char *hello[] = {w->label};
+    send_text(hello, 1, 0, TAG_HELLO);
+    for (;;) {
+        uint64_t i64;
+        MPI_Status st;
+        MPI_Send(NULL, 0, MPI_CHAR, 0, TAG_ASK, MPI_COMM_WORLD);
+        MPI_Recv(&i64, 1, MPI_UINT64_T, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+        if (st.MPI_TAG == TAG_STOP)
+            return GB_OK;
+        const size_t index = (size_t)i64;
+        gb_job_t job;
+        char desc[512], why[1024] = "", idx[32], code[16];
+        if (gb_explore_job_on(ex, index, w->kind, &job) != GB_OK)
+            return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+        gb_job_describe(&job, desc, sizeof desc);
+        snprintf(idx, sizeof idx, "%zu", index);
+        if (job.code != GB_OK) {
+            snprintf(code, sizeof code, "%d", job.code);
+            const char *f[] = {idx, code, desc, job.why, ""};
+            send_text(f, 5, 0, TAG_RESULT);
+            continue;
+        }
+        MPI_Send(job.id, (int)strlen(job.id) + 1, MPI_CHAR, 0, TAG_CHECK, MPI_COMM_WORLD);
+        MPI_Recv(NULL, 0, MPI_CHAR, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+        if (st.MPI_TAG == TAG_SKIP)
+            continue;
+        gb_point_t pt;
+        gb_point_init(&pt);
+        int rc = gb_job_measure(&job, w->ctx, NULL, GB_JOB_KEEP_NONE, &pt, why, sizeof why);
+        char *json = NULL;
+        if (rc == GB_OK) {
+            cJSON *j = gb_point_to_json(&pt);
+            json = j ? cJSON_PrintUnformatted(j) : NULL;
+            cJSON_Delete(j);
+            if (!json) {
+                rc = GB_ENOMEM;
+                snprintf(why, sizeof why, "out of memory writing the point");
+            }
+        }
+        snprintf(code, sizeof code, "%d", rc);
+        const char *f[] = {idx, code, desc, why, json ? json : ""};
+        const int src = send_text(f, 5, 0, TAG_RESULT);
+        free(json);
+        gb_point_free(&pt);
+        if (src != GB_OK)
+            return gb__fail(msg, msglen, src, "out of memory");
+        if (pause_ms)
+            sleep_us(pause_ms * 1000L);
+    }
+}
+
+#else /* no MPI at build time */
+
+int gb_xp_mpi_available(void)
+{
+    return 0;
+}
+
+int gb_xp_mpi_init(int *argc, char ***argv, gb_xp_mpi_t *m, char *msg, size_t msglen)
+{
+    (void)argc;
+    (void)argv;
+    memset(m, 0, sizeof *m);
+    return gb__fail(msg, msglen, GB_EBADARG,
+                    "--mpi: this gemmbench was built without MPI; install libopenmpi-dev and "
+                    "build again, or use --shard I/N (docs/scale-out.md)");
+}
+
+void gb_xp_mpi_finalize(gb_xp_mpi_t *m)
+{
+    (void)m;
+}
+
+int gb_xp_mpi_abort(gb_xp_mpi_t *m, int code)
+{
+    (void)m;
+    return code;
+}
+
+int gb_xp_mpi_coordinate(gb_xp_queue_t *q, void *user)
+{
+    (void)q;
+    (void)user;
+    return GB_EBADARG;
+}
+
+int gb_xp_mpi_work(gb_explore_t *ex, const gb_xp_worker_t *w, long pause_ms, char *msg,
+                   size_t msglen)
+{
+    (void)ex;
+    (void)w;
+    (void)pause_ms;
+    return gb__fail(msg, msglen, GB_EBADARG, "built without MPI");
+}
+
+#endif

@@ -1,0 +1,57 @@
+#!/bin/sh
+# explore_mpi.sh GEMMBENCH: a sweep over 3 MPI ranks on one device (PoCL) stores exactly the
+# points of a one-process sweep, each once; a worker rank killed mid-sweep costs at most its
+# point in flight: what arrived is stored, and the same command then measures the rest.
+# Skipped (77) where mpirun is missing or gemmbench was built without MPI.
+gb=$1
+command -v mpirun >/dev/null 2>&1 || { echo "mpirun is not installed; skipping"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+    echo "FAIL: $*"
+    for f in "$tmp"/*.txt; do [ -f "$f" ] && { echo "--- $f"; cat "$f"; }; done
+    exit 1
+}
+"$gb" explore -k naive -n 8 --mpi --store "$tmp/probe.db" >"$tmp/probe.txt" 2>&1
+if grep -q "built without MPI" "$tmp/probe.txt"; then echo "built without MPI; skipping"; exit 77; fi
+# Root in containers and CI; more ranks than cores.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+mpi() { mpirun --oversubscribe -n 3 "$gb" "$@" --mpi; }
+ids() { "$gb" export --format csv --store "$1" 2>/dev/null | tail -n +2 | cut -d, -f1 | sort; }
+sweep="-k SGEMM_NT_4x1,naive -n 8,16,24 -i 2 --warmup 0 --repeat 2"
+
+"$gb" explore $sweep --store "$tmp/one.db" >"$tmp/one.txt" 2>&1 || fail "one process"
+mpi explore $sweep --store "$tmp/mpi.db" >"$tmp/mpi.txt" 2>&1 || fail "mpirun -n 3"
+grep -q "explore: 12 measured and stored" "$tmp/mpi.txt" || fail "12 points must be measured"
+grep -q "rank [12]: " "$tmp/mpi.txt" || fail "the worker ranks must measure points"
+ids "$tmp/one.db" >"$tmp/one.ids"
+ids "$tmp/mpi.db" >"$tmp/mpi.ids"
+[ "$(uniq "$tmp/mpi.ids" | wc -l)" -eq 12 ] || fail "a point stored twice or missing"
+cmp -s "$tmp/one.ids" "$tmp/mpi.ids" || fail "the ranks stored other points than one process"
+"$gb" store check --store "$tmp/mpi.db" >"$tmp/check.txt" 2>&1 || fail "store inconsistent"
+mpi explore $sweep --store "$tmp/mpi.db" >"$tmp/again.txt" 2>&1 || fail "second mpirun"
+grep -q "0 to measure, 12 already in the store" "$tmp/again.txt" || fail "the rerun must find all 12"
+
+# A worker rank killed with SIGKILL while points are measured (each point pauses 300 ms).
+long="-k SGEMM_NT_4x1,naive -n 8:64:8 -i 2 --warmup 0 --pause 300"
+mpi explore $long --store "$tmp/kill.db" >"$tmp/kill.txt" 2>&1 &
+job=$!
+victim=""
+for _ in $(seq 1 100); do
+    for p in $(pgrep -f "gemmbench explore .*kill.db" 2>/dev/null); do
+        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=2" &&
+            victim=$p
+    done
+    [ -n "$victim" ] && [ "$(ids "$tmp/kill.db" | wc -l)" -ge 3 ] && break
+    sleep 0.1
+done
+[ -n "$victim" ] || fail "no rank 2 to kill"
+kill -9 "$victim"
+wait $job && fail "mpirun must fail when a rank is killed"
+got=$(ids "$tmp/kill.db" | wc -l)
+[ "$got" -ge 3 ] && [ "$got" -lt 16 ] || fail "expected some of the 16 points stored, got $got"
+mpi explore $long --pause 0 --store "$tmp/kill.db" >"$tmp/resume.txt" 2>&1 || fail "the resume"
+grep -q "16 points .* $((16 - got)) to measure, $got already in the store" "$tmp/resume.txt" ||
+    fail "the resume must measure only what was not stored"
+[ "$(ids "$tmp/kill.db" | uniq | wc -l)" -eq 16 ] || fail "after the resume: 16 points, each once"
+echo "explore_mpi: ok"
