@@ -11,23 +11,26 @@
 #   space       the recorded space of xgemm_nv, single precision, 4096^3: every configuration of
 #               a subspace (592 here) measured, as $OUT_DIR/xgemm_nv-h100-4096.space
 #   defaults    tune-square and tune-shapes for xgemm_nv, tune-square for dgemm_dmma (double) and
-#               xgemm (single), BUDGET evaluations per shape, into $OUT_DIR/tuning.db; then the
-#               tuning database exported as $OUT_DIR/h100.json (kernels/tuned/'s format)
+#               xgemm (single), BUDGET evaluations per shape, on DEVICES (-d: 'all' spreads the
+#               shapes over the GPUs), into $OUT_DIR/tuning.db; then the tuning database
+#               exported as $OUT_DIR/tuned.json (kernels/tuned/'s format)
 # Environment: CONFIGS (throughput's NAME:THREADS:BUILDERS list), TBUDGET (its candidates, 48),
 # BUILD (default /tmp/gemmbench-build), OUT_DIR (default /tmp/tune-gpu), BUDGET
-# (default 40), STORE (the tuning store; default $OUT_DIR/tuning.db).
+# (default 40), STORE (the tuning store; default $OUT_DIR/tuning.db), DEVICES (default 0: the
+# first GPU).
 set -eu
 cd "$(dirname "$0")/.."
 build=${BUILD:-/tmp/gemmbench-build}
 out=${OUT_DIR:-/tmp/tune-gpu}
 budget=${BUDGET:-40}
 store=${STORE:-$out/tuning.db}
+devices=${DEVICES:-0}
 # throughput's configurations, NAME:THREADS:BUILDERS, and its candidates per configuration
 configs=${CONFIGS:-"serial:0:0 threads-15:15:0 processes-15:0:15 processes-8:0:8"}
 tbudget=${TBUDGET:-48}
 mkdir -p "$out"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" >/dev/null
+cmake --build "$build" --target gemmbench-cli >/dev/null
 gb="$build/gemmbench"
 now() { date +%s.%N; }
 
@@ -71,11 +74,11 @@ defaults() {
     for job in "xgemm_nv --plan tune-square" "xgemm_nv --plan tune-shapes" \
         "dgemm_dmma --precision d --plan tune-square" "xgemm --precision s --plan tune-square"; do
         # shellcheck disable=SC2086
-        "$gb" tune -p NVIDIA -k $job --budget "$budget" --store "$store" >>"$out/defaults.log" \
-            2>&1 || true
+        "$gb" tune -p NVIDIA -d "$devices" -k $job --budget "$budget" --store "$store" \
+            >>"$out/defaults.log" 2>&1 || true
     done
     grep -E "^tune: |winner:" "$out/defaults.log" | tail -60
-    "$gb" tuned export --store "$store" >"$out/h100.json" || true
+    "$gb" tuned export --store "$store" >"$out/tuned.json" || true
     "$gb" tuned list --store "$store" || true
 }
 

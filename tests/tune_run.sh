@@ -2,7 +2,7 @@
 # tune_run.sh GEMMBENCH FIXTURES: tune on the default device: a whole space searched, its winner
 # kept and used by -k auto; the same command again measures nothing; an interrupted tune resumes;
 # a candidate that does not end is recorded as timed out and the tuning goes on without it; one
-# that is not faithful cannot win.
+# that is not faithful cannot win; shapes spread over two workers (-d 0,0).
 gb=$1
 fx=$2
 tmp=$(mktemp -d)
@@ -89,6 +89,24 @@ if [ $? -eq 0 ] && grep -q "WRONG=2: cannot win: GB_EVALIDATION: not faithful: "
     grep -q "no winner" "$tmp/out"; then
     ok
 else bad "a candidate that is not faithful cannot win"; fi
+
+# Two workers on one device (-d 0,0): each shape is tuned once, by one of them, and every shape
+# gets its entry; the same command again measures nothing.
+tune2() {
+    "$gb" tune -k myGEMM1 -n 24,40,56 -d 0,0 --strategy exhaustive --no-presets -i 2 \
+        --confirm 1 --store "$tmp/d.db" >"$tmp/out" 2>"$tmp/err"
+}
+tune2
+if [ $? -eq 0 ] && grep -q "on 2 devices in 1 kind(s)" "$tmp/out" &&
+    [ "$(grep -c "^\[[01]: .*\] tune: myGEMM1 s" "$tmp/out")" -eq 3 ] &&
+    grep -q "^\[0: " "$tmp/out" && grep -q "^\[1: " "$tmp/out" &&
+    [ "$(grep -c "tuning database: new entry for small-" "$tmp/out")" -ge 2 ]; then
+    ok
+else bad "-d 0,0: three shapes over two workers"; fi
+tune2
+if [ $? -eq 0 ] && [ "$(grep -c "(0 measured, 7 from the store" "$tmp/out")" -eq 3 ]; then
+    ok
+else bad "-d 0,0 again: everything from the store"; fi
 
 echo "$pass passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -2,6 +2,7 @@
  * (and precision) asked for, one tuning run each (src/tune/tune.c), and keeps each winner in the
  * tuning database; `--count` sizes the spaces; `--record` and `--simulate` (recorded spaces)
  * are in tune_spaces.c. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,13 +252,39 @@ typedef struct view {
     cli_progress_t pr;
     char now[512];
     char **argv; /* the whole command line, for a restart after a timeout */
+    /* With several devices: each line starts with the device's label, and one thread at a time
+     * prints (lock). */
+    const char *label;
+    pthread_mutex_t *lock;
 } view_t;
+
+static void view_lock(const view_t *v)
+{
+    if (v->lock)
+        pthread_mutex_lock(v->lock);
+}
+
+static void view_unlock(const view_t *v)
+{
+    if (v->lock)
+        pthread_mutex_unlock(v->lock);
+}
+
+/* "[label] " where lines carry the device's label, else "". */
+static const char *view_head(const view_t *v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s", v->label ? "[" : "", v->label ? v->label : "",
+             v->label ? "] " : "");
+    return buf;
+}
 
 static void on_measuring(const char *desc, void *user)
 {
     view_t *v = user;
     gb__copy(v->now, sizeof v->now, desc);
+    view_lock(v);
     cli_progress_draw(&v->pr, v->now);
+    view_unlock(v);
 }
 
 static void on_progress(const gb_tune_progress_t *p, void *user)
@@ -278,23 +305,29 @@ static void on_progress(const gb_tune_progress_t *p, void *user)
     snprintf(head, sizeof head, "%zu/%s", p->evals, p->planned ? "" : "?");
     if (p->planned)
         snprintf(head, sizeof head, "%zu/%zu", p->evals, p->planned);
+    char who[200];
+    view_lock(v);
     if (!v->pr.tty) {
-        printf("[%s] %s: %s\n", head, e->params, line);
+        printf("%s[%s] %s: %s\n", view_head(v, who, sizeof who), head, e->params, line);
         fflush(stdout);
     } else {
         char now[600];
         snprintf(now, sizeof now, "best %.4g", p->best);
         cli_progress_draw(&v->pr, now);
     }
+    view_unlock(v);
 }
 
 static void on_note(const char *msg, void *user)
 {
     view_t *v = user;
+    char who[200];
+    view_lock(v);
     if (v->pr.tty)
         printf("\r\033[K");
     fflush(stdout);
-    fprintf(stderr, "gemmbench: tune: %s\n", msg);
+    fprintf(stderr, "gemmbench: tune: %s%s\n", view_head(v, who, sizeof who), msg);
+    view_unlock(v);
 }
 
 /* A candidate that does not end: recorded as timed out by the tuner; this process cannot get the
@@ -429,22 +462,28 @@ static int tune_one(const gb_tune_spec_t *spec, const gb_registry_t *reg, gb_con
     cli_progress_start(&v->pr, spec->budget);
     int rc = gb_tune_run(&out, spec, reg, ctx, st, &hooks, msg, sizeof msg);
     cli_progress_end(&v->pr);
-    if (rc != GB_OK)
-        return cli_error(rc == GB_ESTORE ? GB_EIO : rc, "%s", msg);
-    char el[32];
-    printf("tune: %s %s %zux%zux%zu (%s): %zu evaluations (%zu measured, %zu from the store, %zu "
-           "cannot win) in %s; run %lld %s\n",
-           out.run.kernel, gb_precision_name(out.run.precision), out.run.m, out.run.n, out.run.k,
-           out.run.shape_class, out.run.evals, out.measured, out.cached, out.failed,
+    char el[32], who[200];
+    view_lock(v);
+    view_head(v, who, sizeof who);
+    if (rc != GB_OK) {
+        rc = cli_error(rc == GB_ESTORE ? GB_EIO : rc, "%s%s", who, msg);
+        view_unlock(v);
+        return rc;
+    }
+    printf("%stune: %s %s %zux%zux%zu (%s): %zu evaluations (%zu measured, %zu from the store, "
+           "%zu cannot win) in %s; run %lld %s\n",
+           who, out.run.kernel, gb_precision_name(out.run.precision), out.run.m, out.run.n,
+           out.run.k, out.run.shape_class, out.run.evals, out.measured, out.cached, out.failed,
            cli_hms(cli_now_s() - v->pr.start, el, sizeof el), (long long)out.run.id,
            out.run.status);
     if (out.have_winner) {
-        printf("  winner: %s\n", out.verdict);
-        printf("  tuning database: %s\n", out.kept_why);
+        printf("%s  winner: %s\n", who, out.verdict);
+        printf("%s  tuning database: %s\n", who, out.kept_why);
     } else if (!strcmp(out.run.status, "done")) {
-        printf("  no winner: no candidate passed validation with a faithful result\n");
+        printf("%s  no winner: no candidate passed validation with a faithful result\n", who);
     }
     fflush(stdout);
+    view_unlock(v);
     if (record_path &&
         (rc = cli_tune_record(record_path, spec, reg, gb_context_device(ctx), st, &out.run)) != 0)
         return rc;
@@ -490,6 +529,190 @@ static int check_runs(plan_runs_t *r, const gb_plan_t *pl, const narrowing_t *nw
     if (!r->nkernels)
         return cli_error(GB_EBADARG, "no family here has parameters to tune on this device");
     return 0;
+}
+
+/* ---- several devices: one tuner per device, each taking the next run its kind still lacks --- */
+
+typedef struct tuner {
+    gb_context_t *ctx;
+    gb_store_t *st; /* the first tuner's is the command's; the others open their own */
+    size_t kind;    /* devices of one kind (name, driver, platform) share their runs */
+    char label[160];
+    char devindex[32];
+    char *wargv[10]; /* the build processes' command line: this device, these kernels */
+    view_t v;
+    int rc;
+} tuner_t;
+
+typedef struct tuners {
+    const plan_runs_t *runs;
+    const gb_plan_t *pl;
+    const narrowing_t *nw;
+    const tune_opts_t *t;
+    const gb_registry_t *reg;
+    const cli_measure_t *o;
+    const char *cmdline;
+    char **argv;
+    tuner_t w[CLI_MAX_DEVICES];
+    size_t n, nkinds;
+    size_t next[CLI_MAX_DEVICES]; /* per kind: the next run (kernel-major) */
+    pthread_mutex_t lock;         /* next[], failed, and the output */
+    int failed;
+} tuners_t;
+
+static int same_kind(const gb_device_info_t *a, const gb_device_info_t *b)
+{
+    return !strcmp(a->name, b->name) && !strcmp(a->driver, b->driver) &&
+           !strcmp(a->platform_name, b->platform_name);
+}
+
+/* A tuner per device listed, each with its context and store; 0 or the exit code. */
+static int tuners_open(tuners_t *tu, const cli_device_t *dev, gb_store_t *st)
+{
+    const gb_device_info_t *kinds[CLI_MAX_DEVICES];
+    char msg[1024];
+    for (size_t i = 0; i < dev->npicks; i++) {
+        tuner_t *w = &tu->w[i];
+        const gb_device_info_t *d = &dev->list[dev->picks[i]];
+        tu->n = i + 1;
+        w->kind = 0;
+        while (w->kind < tu->nkinds && !same_kind(kinds[w->kind], d))
+            w->kind++;
+        if (w->kind == tu->nkinds)
+            kinds[tu->nkinds++] = d;
+        snprintf(w->label, sizeof w->label, "%zu: %s", i, d->name);
+        snprintf(w->devindex, sizeof w->devindex, "%zu", dev->picks[i]);
+        char **a = w->wargv;
+        int k = 0;
+        a[k++] = (char *)"gemmbench";
+        a[k++] = (char *)"__build-worker";
+        a[k++] = (char *)"--device";
+        a[k++] = w->devindex;
+        a[k++] = (char *)"--device-name";
+        a[k++] = (char *)d->name;
+        if (cli_verbose)
+            a[k++] = (char *)"--verbose";
+        if (tu->o->kpath) {
+            a[k++] = (char *)"--kernel-path";
+            a[k++] = (char *)tu->o->kpath;
+        }
+        a[k] = NULL;
+        w->v.argv = tu->argv;
+        if (dev->npicks > 1) {
+            w->v.label = w->label;
+            w->v.lock = &tu->lock;
+        }
+        int rc;
+        if (i == 0)
+            w->st = st;
+        else if ((rc = cli_store_open(&w->st, tu->o->store, 1)))
+            return rc;
+        if ((rc = gb_context_open(&w->ctx, d, msg, sizeof msg)) != GB_OK)
+            return cli_error(rc, "%s%s%s", dev->npicks > 1 ? w->label : "",
+                             dev->npicks > 1 ? ": " : "", msg);
+    }
+    return 0;
+}
+
+static void tuners_close(tuners_t *tu)
+{
+    for (size_t i = 0; i < tu->n; i++) {
+        gb_context_close(tu->w[i].ctx);
+        if (i)
+            gb_store_close(tu->w[i].st);
+    }
+}
+
+/* The next run for kind: 1 with its kernel and shape, 0 when none is left or all stop. */
+static int next_run(tuners_t *tu, size_t kind, size_t *k, size_t *s)
+{
+    pthread_mutex_lock(&tu->lock);
+    const size_t total = tu->runs->nkernels * tu->runs->nshapes, r = tu->next[kind];
+    const int got = !tu->failed && !cli_stop_signal && r < total;
+    if (got) {
+        tu->next[kind]++;
+        *k = r / tu->runs->nshapes;
+        *s = r % tu->runs->nshapes;
+    }
+    pthread_mutex_unlock(&tu->lock);
+    return got;
+}
+
+static void *tuner_loop(tuner_t *w, tuners_t *tu)
+{
+    const plan_runs_t *runs = tu->runs;
+    const tune_opts_t *t = tu->t;
+    size_t k, s;
+    while (next_run(tu, w->kind, &k, &s)) {
+        gb_tune_spec_t spec = {.kernel = runs->kernels[k],
+                               .precision = runs->prec[k],
+                               .base = &tu->pl->base,
+                               .has_layout = tu->pl->has_layout,
+                               .m = runs->shapes[s][0],
+                               .n = runs->shapes[s][1],
+                               .k = runs->shapes[s][2],
+                               .bench = tu->pl->bench,
+                               .narrow = tu->nw->v,
+                               .nnarrow = tu->nw->n,
+                               .strategy = t->strategy,
+                               .seed = t->seed,
+                               .presets = !t->no_presets,
+                               .budget = t->budget,
+                               .time_s = t->time_s,
+                               .threads = (unsigned)t->threads,
+                               .builders = (unsigned)t->builders,
+                               .builder_argv = w->wargv,
+                               .candidate_timeout_s = t->timeout_s,
+                               .confirm = t->confirm,
+                               .confirm_reps = t->reps,
+                               .command = tu->cmdline};
+        spec.bench.validate = GB_VALIDATE_ON;
+        if (!spec.budget && spec.time_s <= 0)
+            spec.budget = default_budget(runs->space[k]);
+        if ((w->rc = tune_one(&spec, tu->reg, w->ctx, w->st, &w->v, t->record)) != 0 &&
+            !cli_stop_signal) {
+            pthread_mutex_lock(&tu->lock);
+            tu->failed = 1; /* as on one device: a failure stops the tuning */
+            pthread_mutex_unlock(&tu->lock);
+        }
+    }
+    return NULL;
+}
+
+typedef struct tuner_arg {
+    tuner_t *w;
+    tuners_t *tu;
+} tuner_arg_t;
+
+static void *tuner_thread(void *p)
+{
+    tuner_arg_t *a = p;
+    return tuner_loop(a->w, a->tu);
+}
+
+/* Every run on every kind of device: the first tuner on this thread, the others on their own. */
+static int tuners_run(tuners_t *tu)
+{
+    pthread_t th[CLI_MAX_DEVICES];
+    tuner_arg_t args[CLI_MAX_DEVICES];
+    size_t nth = 0;
+    for (size_t i = 1; i < tu->n; i++) {
+        args[nth] = (tuner_arg_t){&tu->w[i], tu};
+        if (pthread_create(&th[nth], NULL, tuner_thread, &args[nth]) != 0) {
+            tu->failed = 1;
+            break;
+        }
+        nth++;
+    }
+    tuner_loop(&tu->w[0], tu);
+    for (size_t i = 0; i < nth; i++)
+        pthread_join(th[i], NULL);
+    int rc = 0;
+    for (size_t i = 0; i < tu->n && !rc; i++)
+        rc = tu->w[i].rc;
+    if (!rc && nth + 1 < tu->n)
+        rc = cli_error(GB_ENOMEM, "could not start a thread for every device");
+    return rc;
 }
 
 int cmd_tune(int argc, char **argv)
@@ -541,7 +764,6 @@ int cmd_tune(int argc, char **argv)
     gb_registry_t *reg = NULL;
     cli_device_t dev = {0};
     gb_store_t *st = NULL;
-    gb_context_t *ctx = NULL;
     plan_runs_t runs = {0};
     narrowing_t nw;
     int catching = 0;
@@ -565,11 +787,15 @@ int cmd_tune(int argc, char **argv)
             goto done;
         runs.all = 1;
     }
-    if ((rc = cli_device_open(&dev, &o.sel)))
+    if ((rc = cli_devices_open(&dev, &o.sel)))
         goto done;
     const gb_device_info_t *di = &dev.list[dev.index];
     if (t.count) {
         rc = count_spaces(&runs, &pl, &nw, reg, di);
+        goto done;
+    }
+    if (dev.npicks > 1 && t.record) {
+        rc = cli_error(GB_EBADARG, "--record writes one device's evaluations: give one -d");
         goto done;
     }
     if ((rc = gb_plan_shapes(&pl, &runs.shapes, &runs.nshapes, msg, sizeof msg)) != GB_OK) {
@@ -580,18 +806,15 @@ int cmd_tune(int argc, char **argv)
         goto done;
     if ((rc = cli_store_open(&st, o.store, 1)))
         goto done;
-    if ((rc = gb_context_open(&ctx, di, msg, sizeof msg)) != GB_OK) {
-        rc = cli_error(rc, "%s", msg);
-        goto done;
-    }
     /* Energy is not measured while tuning: its loop costs seconds per candidate. */
     setenv("GEMMBENCH_ENERGY_MIN_S", "0", 1);
     /* A CPU device compiles on the cores that would build ahead, and PoCL compiles one program
      * at a time and most of it at the first launch: builders would only make a candidate wait
      * for another's build (bench/notes.md). Elsewhere processes: NVIDIA's OpenCL builds one
      * program at a time per process, so threads queue where processes build side by side; more
-     * than the lookahead would have nothing to build. */
-    const long cores = sysconf(_SC_NPROCESSORS_ONLN), spare = cores > 1 ? cores - 1 : 1;
+     * than the lookahead would have nothing to build. Several devices share the cores. */
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN), ndev = (long)dev.npicks;
+    const long spare = cores > ndev ? (cores - 1) / ndev : 1;
     const long ahead = (long)gb_tune_lookahead(t.strategy);
     const int cpu = !strcmp(di->type_name, "cpu");
     if (t.builders < 0)
@@ -606,61 +829,35 @@ int cmd_tune(int argc, char **argv)
         t.threads += t.builders;
         t.builders = 0;
     }
-    /* The build processes' command line: this device, these kernels. */
-    char devindex[32];
-    snprintf(devindex, sizeof devindex, "%zu", dev.index);
-    char *wargv[10] = {(char *)"gemmbench",     (char *)"__build-worker",
-                       (char *)"--device",      devindex,
-                       (char *)"--device-name", (char *)di->name};
-    int wargc = 6;
-    if (cli_verbose)
-        wargv[wargc++] = (char *)"--verbose";
-    if (o.kpath) {
-        wargv[wargc++] = (char *)"--kernel-path";
-        wargv[wargc++] = (char *)o.kpath;
-    }
     char cmdline[1024];
     size_t used = 0;
     cmdline[0] = '\0';
     for (int i = 0; i < argc; i++)
         gb__appendf(cmdline, sizeof cmdline, &used, "%s%s", i ? " " : "gemmbench ", argv[i]);
-    view_t v = {.argv = argv - 1};
+    tuners_t tu = {.runs = &runs, .pl = &pl, .nw = &nw, .t = &t, .reg = reg, .o = &o,
+                   .cmdline = cmdline, .argv = argv - 1};
+    pthread_mutex_init(&tu.lock, NULL);
     cli_stop_catch();
     catching = 1;
-    printf("tune: %zu kernel(s) x %zu shape(s) on %s (%s), strategy %s, seed %llu, %ld build "
-           "process(es), %ld build thread(s); store %s\n",
-           runs.nkernels, runs.nshapes, di->name, di->platform_name, t.strategy,
-           (unsigned long long)t.seed, t.builders, t.threads, gb_store_path(st));
-    for (size_t k = 0; k < runs.nkernels && !rc && !cli_stop_signal; k++) {
-        for (size_t s = 0; s < runs.nshapes && !rc && !cli_stop_signal; s++) {
-            gb_tune_spec_t spec = {.kernel = runs.kernels[k],
-                                   .precision = runs.prec[k],
-                                   .base = &pl.base,
-                                   .has_layout = pl.has_layout,
-                                   .m = runs.shapes[s][0],
-                                   .n = runs.shapes[s][1],
-                                   .k = runs.shapes[s][2],
-                                   .bench = pl.bench,
-                                   .narrow = nw.v,
-                                   .nnarrow = nw.n,
-                                   .strategy = t.strategy,
-                                   .seed = t.seed,
-                                   .presets = !t.no_presets,
-                                   .budget = t.budget,
-                                   .time_s = t.time_s,
-                                   .threads = (unsigned)t.threads,
-                                   .builders = (unsigned)t.builders,
-                                   .builder_argv = wargv,
-                                   .candidate_timeout_s = t.timeout_s,
-                                   .confirm = t.confirm,
-                                   .confirm_reps = t.reps,
-                                   .command = cmdline};
-            spec.bench.validate = GB_VALIDATE_ON;
-            if (!spec.budget && spec.time_s <= 0)
-                spec.budget = default_budget(runs.space[k]);
-            rc = tune_one(&spec, reg, ctx, st, &v, t.record);
+    if ((rc = tuners_open(&tu, &dev, st)) == 0) {
+        char on[1024];
+        used = 0;
+        gb__appendf(on, sizeof on, &used, "%s (%s)", di->name, di->platform_name);
+        if (tu.n > 1) {
+            used = 0;
+            gb__appendf(on, sizeof on, &used, "%zu devices in %zu kind(s):", tu.n, tu.nkinds);
+            for (size_t k = 0; k < tu.n; k++)
+                gb__appendf(on, sizeof on, &used, "%s [%s]", k ? "," : "", tu.w[k].label);
         }
+        printf("tune: %zu kernel(s) x %zu shape(s) on %s, strategy %s, seed %llu, %ld build "
+               "process(es), %ld build thread(s)%s; store %s\n",
+               runs.nkernels, runs.nshapes, on, t.strategy, (unsigned long long)t.seed,
+               t.builders, t.threads, tu.n > 1 ? " per device" : "", gb_store_path(st));
+        fflush(stdout);
+        rc = tuners_run(&tu);
     }
+    tuners_close(&tu);
+    pthread_mutex_destroy(&tu.lock);
     if (cli_stop_signal)
         fprintf(stderr,
                 "gemmbench: tune interrupted by %s; what was measured is stored: run the "
@@ -669,7 +866,6 @@ int cmd_tune(int argc, char **argv)
 done:
     if (catching)
         cli_stop_release();
-    gb_context_close(ctx);
     gb_store_close(st);
     cli_device_close(&dev);
     gb_registry_close(reg);

@@ -257,8 +257,16 @@ static int same_config(const gb_tuned_entry_t *a, const gb_tuned_entry_t *b)
     return 1;
 }
 
-int gb_leaders_keep(gb_store_t *st, gb_tune_outcome_t *out, char *msg, size_t msglen)
+typedef struct keep_job {
+    gb_tune_outcome_t *out;
+    char *msg;
+    size_t msglen;
+} keep_job_t;
+
+static int keep_fn(gb_store_t *st, void *user)
 {
+    keep_job_t *j = user;
+    gb_tune_outcome_t *out = j->out;
     gb_tuned_entry_t old;
     const gb_tuned_entry_t *w = &out->winner;
     int rc = gb_store_tuned_get(st, w, &old);
@@ -270,9 +278,9 @@ int gb_leaders_keep(gb_store_t *st, gb_tune_outcome_t *out, char *msg, size_t ms
         return GB_OK;
     }
     if (rc != GB_OK && rc != GB_ENOPOINT)
-        return gb__fail(msg, msglen, GB_ESTORE, "%s", gb_store_errmsg(st));
+        return gb__fail(j->msg, j->msglen, GB_ESTORE, "%s", gb_store_errmsg(st));
     if (gb_store_tuned_put(st, w) != GB_OK)
-        return gb__fail(msg, msglen, GB_ESTORE, "%s", gb_store_errmsg(st));
+        return gb__fail(j->msg, j->msglen, GB_ESTORE, "%s", gb_store_errmsg(st));
     out->kept = 1;
     const int same = rc == GB_OK && same_config(&old, w);
     snprintf(out->kept_why, sizeof out->kept_why, "%s for %s %s %s on %s",
@@ -281,4 +289,16 @@ int gb_leaders_keep(gb_store_t *st, gb_tune_outcome_t *out, char *msg, size_t ms
                                : "replaces the entry",
              w->shape_class, gb_precision_name(w->precision), w->layout, w->device);
     return GB_OK;
+}
+
+int gb_leaders_keep(gb_store_t *st, gb_tune_outcome_t *out, char *msg, size_t msglen)
+{
+    /* Read, compare and write in one write transaction: two tunings of one shape class at once
+     * (several devices of a kind, or two processes) keep the better winner. */
+    keep_job_t j = {out, msg, msglen};
+    msg[0] = '\0';
+    const int rc = gb_store_transaction(st, keep_fn, &j);
+    if (rc != GB_OK && !msg[0])
+        return gb__fail(msg, msglen, GB_ESTORE, "%s", gb_store_errmsg(st));
+    return rc == GB_OK ? GB_OK : GB_ESTORE;
 }
