@@ -6,6 +6,7 @@
 #   explore  the same sweep (SWEEP) on GPU 0, on every GPU (-d all), and over one MPI rank per
 #            GPU (mpirun -n NGPU ... --mpi); the programs are built once before, so that every
 #            run measures; the stored points' ids compared with one GPU's
+#   mpi      the explore step's MPI run alone
 #   mixed    a sweep of small sizes (MIXED) on GPU 0 alone and on GPU 0 with PoCL's CPU device
 #            (-d all under CUDA_VISIBLE_DEVICES=0): how many points each device took
 #   tune     tune -k xgemm_nv over 4 shapes (TUNE) on GPU 0 and on every GPU, each from an
@@ -85,9 +86,29 @@ explore() {
     ids "$out/explore-1.db" >"$out/first.ids"
     same "-d all" "$out/explore-all.db"
     command -v "$mpirun" >/dev/null && same "--mpi" "$out/explore-mpi.db"
-    for f in "$out/explore-all.log" "$out/explore-mpi.log"; do
+    for f in "$out/explore-all-$ngpu.log" "$out/explore-mpi-$ngpu.log"; do
         [ -f "$f" ] && echo "$(basename "$f"): $(grep -c '^\[0: \|^\[rank 0: ' "$f") points by the first device, $(grep -c '^\[1: \|^\[rank 1: ' "$f") by the second"
     done
+}
+
+# mpi: the explore step's MPI run alone (one GPU's run first where it is not there yet).
+mpi() {
+    rm -f "$rows" "$out/explore-mpi.db"
+    if [ ! -f "$out/explore-1.db" ]; then
+        # shellcheck disable=SC2086
+        "$gb" explore $sweep -p "$pf" -d all -i 1 --warmup 0 --repeat 1 \
+            --store "$out/explore-prime.db" >"$out/explore-prime.log" 2>&1
+        # shellcheck disable=SC2086
+        run explore-1gpu "$gb" explore $sweep -p "$pf" -d 0 --store "$out/explore-1.db"
+    fi
+    # shellcheck disable=SC2086
+    run "explore-mpi-$ngpu" "$mpirun" -n "$ngpu" "$gb" explore $sweep -p "$pf" -d all --mpi \
+        --store "$out/explore-mpi.db"
+    table
+    ids "$out/explore-1.db" >"$out/first.ids"
+    same "--mpi" "$out/explore-mpi.db"
+    f="$out/explore-mpi-$ngpu.log"
+    echo "$(basename "$f"): $(grep -c '^\[rank 0: ' "$f") points by rank 0, $(grep -c '^\[rank 1: ' "$f") by rank 1"
 }
 
 mixed() {
