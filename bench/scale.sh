@@ -12,7 +12,9 @@
 #   tune     tune -k xgemm_nv over 4 shapes (TUNE) on GPU 0 and on every GPU, each from an
 #            empty program cache: evaluations per minute
 # Environment: BUILD (default /tmp/gemmbench-scale), OUT_DIR (default /tmp/scale), SWEEP, MIXED,
-# TUNE (the commands' arguments), MPIRUN (default mpirun), PLATFORM (the GPUs' platform, NVIDIA),
+# TUNE (the commands' arguments), MPIRUN (default: mpirun with hwloc's OpenCL component off, whose
+# listing of the platforms inside mpirun cuts the NVIDIA library out of OCL_ICD_FILENAMES before
+# the ranks inherit it; docs/scale-out.md), PLATFORM (the GPUs' platform, NVIDIA),
 # NDEV (their number; default nvidia-smi's count).
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -21,7 +23,7 @@ out=${OUT_DIR:-/tmp/scale}
 sweep=${SWEEP:-"-k xgemm_nv_k8,xgemm_nv_64,xgemm_nv_64x64,xgemm_nv_256 -n 1024:4096:512 --repeat 3 -i 20 --warmup 2 --host-mem pinned"}
 mixed=${MIXED:-"-k xgemm_nv_k8,xgemm -n 64:768:64 --repeat 3 -i 5"}
 tune=${TUNE:-"-k xgemm_nv -n 1024,2048,3072,4096 --budget 16 --strategy random --seed 1"}
-mpirun=${MPIRUN:-mpirun}
+mpirun=${MPIRUN:-env HWLOC_COMPONENTS=-opencl mpirun}
 mkdir -p "$out"
 # shellcheck disable=SC2086
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release ${GB_MPI_CMAKE:-} >/dev/null
@@ -79,13 +81,13 @@ explore() {
     # shellcheck disable=SC2086
     run "explore-all-$ngpu" "$gb" explore $sweep -p "$pf" -d all --store "$out/explore-all.db"
     # shellcheck disable=SC2086
-    command -v "$mpirun" >/dev/null &&
-        run "explore-mpi-$ngpu" "$mpirun" -n "$ngpu" "$gb" explore $sweep -p "$pf" -d all --mpi \
+    command -v mpirun >/dev/null &&
+        run "explore-mpi-$ngpu" $mpirun -n "$ngpu" "$gb" explore $sweep -p "$pf" -d all --mpi \
             --store "$out/explore-mpi.db"
     table
     ids "$out/explore-1.db" >"$out/first.ids"
     same "-d all" "$out/explore-all.db"
-    command -v "$mpirun" >/dev/null && same "--mpi" "$out/explore-mpi.db"
+    command -v mpirun >/dev/null && same "--mpi" "$out/explore-mpi.db"
     for f in "$out/explore-all-$ngpu.log" "$out/explore-mpi-$ngpu.log"; do
         [ -f "$f" ] && echo "$(basename "$f"): $(grep -c '^\[0: \|^\[rank 0: ' "$f") points by the first device, $(grep -c '^\[1: \|^\[rank 1: ' "$f") by the second"
     done
@@ -102,7 +104,7 @@ mpi() {
         run explore-1gpu "$gb" explore $sweep -p "$pf" -d 0 --store "$out/explore-1.db"
     fi
     # shellcheck disable=SC2086
-    run "explore-mpi-$ngpu" "$mpirun" -n "$ngpu" "$gb" explore $sweep -p "$pf" -d all --mpi \
+    run "explore-mpi-$ngpu" $mpirun -n "$ngpu" "$gb" explore $sweep -p "$pf" -d all --mpi \
         --store "$out/explore-mpi.db"
     table
     ids "$out/explore-1.db" >"$out/first.ids"

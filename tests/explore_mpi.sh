@@ -1,7 +1,9 @@
 #!/bin/sh
 # explore_mpi.sh GEMMBENCH: a sweep over 3 MPI ranks on one device (PoCL) stores exactly the
 # points of a one-process sweep, each once; a worker rank killed mid-sweep costs at most its
-# point in flight: what arrived is stored, and the same command then measures the rest.
+# point in flight: what arrived is stored, and the same command then measures the rest. A tuning
+# over 3 ranks measures the candidates one process measures, keeps a winner per shape class, and
+# run again takes everything from the store.
 # Skipped (77) where mpirun is missing or gemmbench was built without MPI.
 gb=$1
 command -v mpirun >/dev/null 2>&1 || { echo "mpirun is not installed; skipping"; exit 77; }
@@ -54,4 +56,23 @@ mpi explore $long --pause 0 --store "$tmp/kill.db" >"$tmp/resume.txt" 2>&1 || fa
 grep -q "16 points .* $((16 - got)) to measure, $got already in the store" "$tmp/resume.txt" ||
     fail "the resume must measure only what was not stored"
 [ "$(ids "$tmp/kill.db" | uniq | wc -l)" -eq 16 ] || fail "after the resume: 16 points, each once"
+# tune --mpi: four shapes over three ranks.
+tsweep="-k myGEMM1 -n 24,40,56,72 --strategy exhaustive --no-presets -i 2 --confirm 1"
+rep0() { "$gb" export --format csv --store "$1" 2>/dev/null | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rep") r = i; next } $r == 0 { print $1 }' | sort; }
+"$gb" tune $tsweep --store "$tmp/tone.db" >"$tmp/tone.txt" 2>&1 || fail "tune, one process"
+mpi tune $tsweep --store "$tmp/tmpi.db" >"$tmp/tmpi.txt" 2>&1 || fail "tune under mpirun -n 3"
+[ "$(grep -c "\] tune: myGEMM1 s .* 7 evaluations (7 measured" "$tmp/tmpi.txt")" -eq 4 ] ||
+    fail "each of the 4 shapes must be tuned once"
+[ "$(grep -c "\]   tuning database: " "$tmp/tmpi.txt")" -eq 4 ] ||
+    fail "rank 0 must say what became of each winner"
+grep -q "^\[rank [12]: .*\] tune: " "$tmp/tmpi.txt" || fail "the other ranks must tune shapes"
+rep0 "$tmp/tone.db" >"$tmp/tone.ids"
+rep0 "$tmp/tmpi.db" >"$tmp/tmpi.ids"
+[ -s "$tmp/tone.ids" ] && cmp -s "$tmp/tone.ids" "$tmp/tmpi.ids" ||
+    fail "the ranks must measure the candidates one process measures"
+[ "$("$gb" tuned list --store "$tmp/tmpi.db" | grep -c "myGEMM1")" -eq 2 ] ||
+    fail "two shape classes, two entries"
+mpi tune $tsweep --store "$tmp/tmpi.db" >"$tmp/tmpi2.txt" 2>&1 || fail "second tune --mpi"
+[ "$(grep -c "(0 measured, 7 from the store" "$tmp/tmpi2.txt")" -eq 4 ] ||
+    fail "run again, every rank must find its candidates in the store"
 echo "explore_mpi: ok"

@@ -32,7 +32,8 @@ static void usage(void)
         "      --seed S --dist D --timing T --host-mem H --cold  as for 'run'\n"
         "  -v, --validate / --no-validate  as for 'run' (default: when M*N*K <= 2^33)\n"
         "      --layout --transA --transB --alpha --beta --lda --ldb --ldc --offa --offb --offc\n"
-        "  -p, -t, -d            platform, device type, device (as for 'run')\n"
+        "  -p, -t, -d            platform, device type, device (as for 'run'); -d all or a\n"
+        "                        list (-d 0,2) measures on each, one worker per device\n"
         "      --kernel-path DIR add or override kernel families from DIR\n"
         "      --store PATH      the results store (default: 'gemmbench store path')\n"
         "      --pause MS        sleep MS milliseconds after each point (device cool-down)\n"
@@ -40,6 +41,9 @@ static void usage(void)
         "      --shard I/N       only the points whose index in the sweep is I modulo N\n"
         "                        (0 <= I < N): N shards, each with its own store, then\n"
         "                        'gemmbench import' merges them (docs/scale-out.md)\n"
+        "      --mpi             under mpirun: rank 0 hands out points and stores them, every\n"
+        "                        rank measures on its device (-d's devices by rank on a host)\n"
+        "      --device-map D,.. under --mpi: rank r measures on device Dr\n"
         "built-in plans:\n");
     for (size_t i = 0; i < gb_plan_builtin_count(); i++)
         printf("  %-20s %s\n", gb_plan_builtin_name(i), gb_plan_builtin_description(i));
@@ -184,52 +188,6 @@ static void list_todo(gb_explore_t *ex)
     }
 }
 
-/* --mpi: starts MPI and checks what does not go with it. 0, or the exit code after an error. */
-static int mpi_start(cli_measure_t *o, const gb_plan_t *pl, int *argc, char ***argv,
-                     gb_xp_mpi_t *mpi)
-{
-    static char mine[128];
-    char msg[512];
-    if (!o->mpi)
-        return o->device_map ? cli_error(GB_EBADARG, "--device-map is for --mpi runs") : 0;
-    if (pl->shards > 1)
-        return cli_error(GB_EBADARG, "--mpi and --shard split a sweep two ways; give one");
-    if (o->dry_run)
-        return cli_error(GB_EBADARG, "--dry-run under --mpi: run the dry run alone, without "
-                                     "mpirun");
-    int rc = gb_xp_mpi_init(argc, argv, mpi, msg, sizeof msg);
-    if (rc != GB_OK)
-        return cli_error(rc, "%s", msg);
-    if (o->device_map) {
-        /* Rank r's entry (the list repeats past its end). */
-        size_t n = 1;
-        for (const char *c = o->device_map; *c; c++)
-            n += *c == ',';
-        const char *at = o->device_map;
-        for (size_t i = (size_t)mpi->rank % n; i > 0; i--)
-            at = strchr(at, ',') + 1;
-        const size_t len = strcspn(at, ",");
-        if (!len || len >= sizeof mine)
-            return gb_xp_mpi_abort(mpi, cli_error(GB_EBADARG,
-                                                  "--device-map '%s': each entry is "
-                                                  "a device index or name",
-                                                  o->device_map));
-        memcpy(mine, at, len);
-        mine[len] = '\0';
-        o->sel.device = mine;
-    }
-    return 0;
-}
-
-/* A rank's device: --device-map's entry for it, else the devices -d lists taken in turn by the
- * ranks of one host. dev keeps that one pick. */
-static void mpi_device(cli_device_t *dev, const gb_xp_mpi_t *mpi)
-{
-    dev->picks[0] = dev->picks[(size_t)mpi->local_rank % dev->npicks];
-    dev->npicks = 1;
-    dev->index = dev->picks[0];
-}
-
 /* A rank other than 0: no store, its one device, points from rank 0. */
 static int mpi_worker(const gb_plan_t *pl, const gb_registry_t *reg, const gb_device_info_t *di,
                       gb_xp_worker_t *w, const cli_measure_t *o)
@@ -268,7 +226,7 @@ int cmd_explore(int argc, char **argv)
         return rc < 0 ? EXIT_OK : rc;
     }
     gb_xp_mpi_t mpi = {0};
-    if ((rc = mpi_start(&o, &pl, &argc, &argv, &mpi))) {
+    if ((rc = cli_mpi_start(&o, &pl, "explore", &argc, &argv, &mpi))) {
         gb_plan_free(&pl);
         return rc;
     }
@@ -285,10 +243,12 @@ int cmd_explore(int argc, char **argv)
         rc = cli_error(rc == GB_EIO ? GB_EBADARG : rc, "%s", msg);
         goto done;
     }
-    if ((rc = cli_devices_open(&dev, &o.sel)))
+    if ((rc = cli_devices_open(&dev, &o.sel))) {
+        cli_mpi_hint(&mpi);
         goto done;
+    }
     if (mpi.started && !o.device_map)
-        mpi_device(&dev, &mpi);
+        cli_mpi_device(&dev, &mpi);
     /* One worker per device listed; a device listed twice is one kind with two workers. */
     const gb_device_info_t *kinds[CLI_MAX_DEVICES];
     size_t nkinds = 0;

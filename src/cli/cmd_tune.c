@@ -10,11 +10,14 @@
 
 #include "../tune/strategy.h"
 #include "../tune/tune.h"
+#include "../tune/tuned.h"
+#include "../tune/winner.h"
 #include "options.h"
 #include "progress.h"
 #include "tune_spaces.h"
 
 #define MAX_FIX GB_MAX_PARAMS
+#define MAX_BUILDERS 15 /* the default's cap on build processes per device */
 
 /* The options only tune has (the rest are the measuring commands' own, options.c). */
 typedef struct tune_opts {
@@ -53,10 +56,10 @@ static void usage(void)
         "      --time DURATION     stop proposing after 90s, 15m, 2h (per shape)\n"
         "      --seed S            the strategy's seed (default 1; the data's stays 42)\n"
         "      --param NAME=LIST   tune NAME over LIST only; --fix NAME=V pins it\n"
-        "      --builders P        build processes ahead of the device (default on a GPU:\n"
-        "                          cores - 1, at most 8 for a strategy that learns from\n"
-        "                          the scores, 32 for exhaustive and random; 0 on a CPU\n"
-        "                          device or with --threads)\n"
+        "      --builders P        build processes ahead of each device (default on a GPU:\n"
+        "                          cores - 1 shared by the devices, at most 15, and 8 for a\n"
+        "                          strategy that learns from the scores; 0 on a CPU device\n"
+        "                          or with --threads)\n"
         "      --threads T         build threads in this process instead (0 with processes or\n"
         "                          on a CPU device, else cores - 1, <= 16)\n"
         "      --candidate-timeout SECONDS  a candidate still running after it is recorded as\n"
@@ -69,6 +72,9 @@ static void usage(void)
         "                          'run'\n"
         "  -i, --warmup, --dist, --timing, --layout, --transA, --transB, --alpha, --beta,\n"
         "  --lda.. --offc, -p, -t, -d, --kernel-path, --store  as for 'run'\n"
+        "  -d all, -d 0,2          tune on each device: devices of one kind share the shapes\n"
+        "      --mpi, --device-map under mpirun: rank 0 hands out shapes and stores the results\n"
+        "                          (docs/scale-out.md)\n"
         "strategies:\n");
     for (size_t i = 0; i < gb_strategy_count(); i++)
         printf("  %-11s %s\n", gb_strategy_name(i), gb_strategy_description(i));
@@ -256,6 +262,8 @@ typedef struct view {
      * prints (lock). */
     const char *label;
     pthread_mutex_t *lock;
+    int mpi;      /* under MPI: a candidate past its limit ends the job, no restart */
+    int not_kept; /* a rank other than 0: its database line is rank 0's to say */
 } view_t;
 
 static void view_lock(const view_t *v)
@@ -343,6 +351,14 @@ static void on_timed_out(const gb_tune_failure_t *f, void *user)
         fprintf(stderr,
                 "gemmbench: tune: %s %s ran past --candidate-timeout; recorded as timed "
                 "out; 100 restarts already: stopping (run the same command again)\n",
+                f->kernel, f->params);
+        _exit(EXIT_RUNTIME);
+    }
+    if (v->mpi) {
+        /* A new process would not be one of the MPI job's ranks. */
+        fprintf(stderr,
+                "gemmbench: tune: %s %s ran past --candidate-timeout; recorded as timed out; "
+                "the MPI job ends: run the same command again to go on\n",
                 f->kernel, f->params);
         _exit(EXIT_RUNTIME);
     }
@@ -449,7 +465,7 @@ static int count_spaces(const plan_runs_t *r, const gb_plan_t *pl, const narrowi
 
 /* One tuning run, printed. */
 static int tune_one(const gb_tune_spec_t *spec, const gb_registry_t *reg, gb_context_t *ctx,
-                    gb_store_t *st, view_t *v, const char *record_path)
+                    gb_store_t *st, view_t *v, const char *record_path, gb_tune_outcome_t *outp)
 {
     gb_tune_hooks_t hooks = {.measuring = on_measuring,
                              .progress = on_progress,
@@ -457,10 +473,12 @@ static int tune_one(const gb_tune_spec_t *spec, const gb_registry_t *reg, gb_con
                              .timed_out = on_timed_out,
                              .stop = &cli_stop_signal,
                              .user = v};
-    gb_tune_outcome_t out;
+    gb_tune_outcome_t local, *po = outp ? outp : &local;
     char msg[2048];
     cli_progress_start(&v->pr, spec->budget);
-    int rc = gb_tune_run(&out, spec, reg, ctx, st, &hooks, msg, sizeof msg);
+    if (v->label)
+        v->pr.tty = 0; /* several devices or ranks: plain lines, each with its label */
+    int rc = gb_tune_run(po, spec, reg, ctx, st, &hooks, msg, sizeof msg);
     cli_progress_end(&v->pr);
     char el[32], who[200];
     view_lock(v);
@@ -472,20 +490,21 @@ static int tune_one(const gb_tune_spec_t *spec, const gb_registry_t *reg, gb_con
     }
     printf("%stune: %s %s %zux%zux%zu (%s): %zu evaluations (%zu measured, %zu from the store, "
            "%zu cannot win) in %s; run %lld %s\n",
-           who, out.run.kernel, gb_precision_name(out.run.precision), out.run.m, out.run.n,
-           out.run.k, out.run.shape_class, out.run.evals, out.measured, out.cached, out.failed,
-           cli_hms(cli_now_s() - v->pr.start, el, sizeof el), (long long)out.run.id,
-           out.run.status);
-    if (out.have_winner) {
-        printf("%s  winner: %s\n", who, out.verdict);
-        printf("%s  tuning database: %s\n", who, out.kept_why);
-    } else if (!strcmp(out.run.status, "done")) {
+           who, po->run.kernel, gb_precision_name(po->run.precision), po->run.m, po->run.n,
+           po->run.k, po->run.shape_class, po->run.evals, po->measured, po->cached, po->failed,
+           cli_hms(cli_now_s() - v->pr.start, el, sizeof el), (long long)po->run.id,
+           po->run.status);
+    if (po->have_winner) {
+        printf("%s  winner: %s\n", who, po->verdict);
+        if (!v->not_kept)
+            printf("%s  tuning database: %s\n", who, po->kept_why);
+    } else if (!strcmp(po->run.status, "done")) {
         printf("%s  no winner: no candidate passed validation with a faithful result\n", who);
     }
     fflush(stdout);
     view_unlock(v);
     if (record_path &&
-        (rc = cli_tune_record(record_path, spec, reg, gb_context_device(ctx), st, &out.run)) != 0)
+        (rc = cli_tune_record(record_path, spec, reg, gb_context_device(ctx), st, &po->run)) != 0)
         return rc;
     return cli_stop_signal ? 128 + cli_stop_signal : EXIT_OK;
 }
@@ -558,6 +577,7 @@ typedef struct tuners {
     size_t next[CLI_MAX_DEVICES]; /* per kind: the next run (kernel-major) */
     pthread_mutex_t lock;         /* next[], failed, and the output */
     int failed;
+    const gb_xp_mpi_t *mpi; /* --mpi: rank 0 also hands runs to the other ranks (kind 0) */
 } tuners_t;
 
 static int same_kind(const gb_device_info_t *a, const gb_device_info_t *b)
@@ -581,6 +601,8 @@ static int tuners_open(tuners_t *tu, const cli_device_t *dev, gb_store_t *st)
         if (w->kind == tu->nkinds)
             kinds[tu->nkinds++] = d;
         snprintf(w->label, sizeof w->label, "%zu: %s", i, d->name);
+        if (tu->mpi->started)
+            snprintf(w->label, sizeof w->label, "rank %d: %s", tu->mpi->rank, d->name);
         snprintf(w->devindex, sizeof w->devindex, "%zu", dev->picks[i]);
         char **a = w->wargv;
         int k = 0;
@@ -598,13 +620,14 @@ static int tuners_open(tuners_t *tu, const cli_device_t *dev, gb_store_t *st)
         }
         a[k] = NULL;
         w->v.argv = tu->argv;
-        if (dev->npicks > 1) {
+        w->v.mpi = tu->mpi->started;
+        if (dev->npicks > 1 || tu->mpi->size > 1) {
             w->v.label = w->label;
             w->v.lock = &tu->lock;
         }
         int rc;
-        if (i == 0)
-            w->st = st;
+        if (i == 0 || tu->mpi->rank > 0)
+            w->st = st; /* a rank other than 0 tunes into a store in memory per run */
         else if ((rc = cli_store_open(&w->st, tu->o->store, 1)))
             return rc;
         if ((rc = gb_context_open(&w->ctx, d, msg, sizeof msg)) != GB_OK)
@@ -618,7 +641,7 @@ static void tuners_close(tuners_t *tu)
 {
     for (size_t i = 0; i < tu->n; i++) {
         gb_context_close(tu->w[i].ctx);
-        if (i)
+        if (i && tu->w[i].st != tu->w[0].st)
             gb_store_close(tu->w[i].st);
     }
 }
@@ -638,45 +661,244 @@ static int next_run(tuners_t *tu, size_t kind, size_t *k, size_t *s)
     return got;
 }
 
-static void *tuner_loop(tuner_t *w, tuners_t *tu)
+/* The tuning run of kernel k at shape s on tuner w. */
+static void make_spec(const tuners_t *tu, const tuner_t *w, size_t k, size_t s,
+                      gb_tune_spec_t *spec)
 {
     const plan_runs_t *runs = tu->runs;
     const tune_opts_t *t = tu->t;
+    *spec = (gb_tune_spec_t){.kernel = runs->kernels[k],
+                             .precision = runs->prec[k],
+                             .base = &tu->pl->base,
+                             .has_layout = tu->pl->has_layout,
+                             .m = runs->shapes[s][0],
+                             .n = runs->shapes[s][1],
+                             .k = runs->shapes[s][2],
+                             .bench = tu->pl->bench,
+                             .narrow = tu->nw->v,
+                             .nnarrow = tu->nw->n,
+                             .strategy = t->strategy,
+                             .seed = t->seed,
+                             .presets = !t->no_presets,
+                             .budget = t->budget,
+                             .time_s = t->time_s,
+                             .threads = (unsigned)t->threads,
+                             .builders = (unsigned)t->builders,
+                             .builder_argv = w->wargv,
+                             .candidate_timeout_s = t->timeout_s,
+                             .confirm = t->confirm,
+                             .confirm_reps = t->reps,
+                             .command = tu->cmdline};
+    spec->bench.validate = GB_VALIDATE_ON;
+    if (!spec->budget && spec->time_s <= 0)
+        spec->budget = default_budget(runs->space[k]);
+}
+
+static void stop_all(tuners_t *tu)
+{
+    pthread_mutex_lock(&tu->lock);
+    tu->failed = 1; /* as on one device: a failure stops the tuning */
+    pthread_mutex_unlock(&tu->lock);
+}
+
+static void *tuner_loop(tuner_t *w, tuners_t *tu)
+{
     size_t k, s;
     while (next_run(tu, w->kind, &k, &s)) {
-        gb_tune_spec_t spec = {.kernel = runs->kernels[k],
-                               .precision = runs->prec[k],
-                               .base = &tu->pl->base,
-                               .has_layout = tu->pl->has_layout,
-                               .m = runs->shapes[s][0],
-                               .n = runs->shapes[s][1],
-                               .k = runs->shapes[s][2],
-                               .bench = tu->pl->bench,
-                               .narrow = tu->nw->v,
-                               .nnarrow = tu->nw->n,
-                               .strategy = t->strategy,
-                               .seed = t->seed,
-                               .presets = !t->no_presets,
-                               .budget = t->budget,
-                               .time_s = t->time_s,
-                               .threads = (unsigned)t->threads,
-                               .builders = (unsigned)t->builders,
-                               .builder_argv = w->wargv,
-                               .candidate_timeout_s = t->timeout_s,
-                               .confirm = t->confirm,
-                               .confirm_reps = t->reps,
-                               .command = tu->cmdline};
-        spec.bench.validate = GB_VALIDATE_ON;
-        if (!spec.budget && spec.time_s <= 0)
-            spec.budget = default_budget(runs->space[k]);
-        if ((w->rc = tune_one(&spec, tu->reg, w->ctx, w->st, &w->v, t->record)) != 0 &&
-            !cli_stop_signal) {
-            pthread_mutex_lock(&tu->lock);
-            tu->failed = 1; /* as on one device: a failure stops the tuning */
-            pthread_mutex_unlock(&tu->lock);
-        }
+        gb_tune_spec_t spec;
+        gb_tune_outcome_t out;
+        make_spec(tu, w, k, s, &spec);
+        if ((w->rc = tune_one(&spec, tu->reg, w->ctx, w->st, &w->v, tu->t->record, &out)) != 0 &&
+            !cli_stop_signal)
+            stop_all(tu);
     }
     return NULL;
+}
+
+/* ---- --mpi: rank 0 hands out runs; a rank tunes each into a store in memory and sends back
+ * its points and its winner, which rank 0 stores and keeps as its own tuners' ------------- */
+
+/* Rank 0: one run's result from rank `from`: "index\0rc\0points\0winner" (JSON exports). */
+static int take_remote(tuners_t *tu, gb_store_t *st, const char *label, const char *buf, size_t len)
+{
+    size_t at = 0, added = 0, present = 0;
+    gb_xp_mpi_field(buf, len, &at);
+    const int rrc = atoi(gb_xp_mpi_field(buf, len, &at));
+    const char *points = gb_xp_mpi_field(buf, len, &at), *winner = gb_xp_mpi_field(buf, len, &at);
+    char msg[1024], who[200];
+    int rc = GB_OK;
+    gb_tuned_t t;
+    gb_tuned_init(&t);
+    gb_tune_outcome_t out;
+    memset(&out, 0, sizeof out);
+    if (points[0])
+        rc = gb_store_import_json(st, points, strlen(points), label, &added, &present);
+    if (rc == GB_OK && winner[0])
+        rc = gb_tuned_from_json(&t, winner, strlen(winner), label, "store", msg, sizeof msg);
+    if (rc == GB_OK && t.n == 1) {
+        out.have_winner = 1;
+        out.winner = t.e[0];
+        rc = gb_leaders_keep(st, &out, msg, sizeof msg);
+    }
+    pthread_mutex_lock(&tu->lock);
+    snprintf(who, sizeof who, "[%s] ", label);
+    if (rc != GB_OK)
+        rc = cli_error(GB_EIO, "%s%s", who, rc == GB_ESTORE || !t.n ? gb_store_errmsg(st) : msg);
+    else if (out.have_winner)
+        printf("%s  tuning database: %s\n", who, out.kept_why);
+    fflush(stdout);
+    pthread_mutex_unlock(&tu->lock);
+    gb_tuned_free(&t);
+    if (rrc && !cli_stop_signal)
+        rc = rc ? rc : rrc;
+    return rc;
+}
+
+/* The store's points at one shape and precision, as a JSON export (caller frees; NULL when
+ * there are none or on failure): a rank's cache for the run it is handed. */
+typedef struct shape_cache {
+    gb_store_t *mem;
+    size_t m, n, k;
+    gb_precision_t prec;
+    size_t count;
+} shape_cache_t;
+
+static int cache_one(const gb_point_t *pt, void *user)
+{
+    shape_cache_t *c = user;
+    const gb_problem_t *p = &pt->problem;
+    if (p->m == c->m && p->n == c->n && p->k == c->k && p->precision == c->prec)
+        c->count += gb_store_insert(c->mem, pt) == GB_OK;
+    return 0;
+}
+
+static char *shape_points(gb_store_t *st, const gb_tune_spec_t *spec)
+{
+    char msg[256], *text = NULL;
+    size_t len = 0, n = 0;
+    shape_cache_t c = {NULL, spec->m, spec->n, spec->k, spec->precision, 0};
+    if (gb_store_open(&c.mem, ":memory:", GB_STORE_CREATE, msg, sizeof msg) != GB_OK)
+        return NULL;
+    FILE *f = NULL;
+    if (gb_store_foreach(st, 1, cache_one, &c) == GB_OK && c.count &&
+        (f = open_memstream(&text, &len)) != NULL) {
+        gb_store_export_json(c.mem, f, &n);
+        fclose(f);
+    }
+    gb_store_close(c.mem);
+    return text;
+}
+
+/* Rank 0's main thread: serves the other ranks until each was told to stop (its own devices
+ * tune on threads meanwhile). After a stop request it waits 30 s for the runs in flight. */
+static int serve_ranks(tuners_t *tu)
+{
+    gb_store_t *st = NULL;
+    int rc = cli_store_open(&st, tu->o->store, 1);
+    if (rc)
+        return rc;
+    char labels[CLI_MAX_DEVICES * 4][160];
+    int live = tu->mpi->size - 1;
+    double stop_since = 0;
+    while (live > 0) {
+        int from, tag;
+        size_t len;
+        char *buf = gb_xp_mpi_poll(&from, &tag, &len);
+        if (!buf) {
+            if (cli_stop_signal && !stop_since)
+                stop_since = cli_now_s();
+            if (stop_since && cli_now_s() - stop_since > 30)
+                break;
+            gb_xp_mpi_idle();
+            continue;
+        }
+        const size_t slot = (size_t)from % (sizeof labels / sizeof labels[0]);
+        if (tag == GB_XP_TAG_HELLO) {
+            snprintf(labels[slot], sizeof labels[slot], "%s", buf);
+        } else if (tag == GB_XP_TAG_ASK) {
+            size_t k = 0, s = 0;
+            const int work = next_run(tu, 0, &k, &s);
+            gb_xp_mpi_answer(from, work, k * tu->runs->nshapes + s);
+            live -= !work;
+            if (work) {
+                /* What the store already holds at that shape: the rank's cache, so that a
+                 * candidate measured before is not measured again there either. */
+                gb_tune_spec_t spec;
+                make_spec(tu, &tu->w[0], k, s, &spec);
+                char *cache = shape_points(st, &spec);
+                const char *f[] = {cache ? cache : ""};
+                gb_xp_mpi_send(f, 1, from, GB_XP_TAG_CHECK);
+                free(cache);
+            }
+        } else if (tag == GB_XP_TAG_RESULT) {
+            const int trc = take_remote(tu, st, labels[slot], buf, len);
+            if (trc && !rc) {
+                rc = trc;
+                stop_all(tu);
+            }
+        }
+        free(buf);
+    }
+    if (live > 0)
+        fprintf(stderr,
+                "gemmbench: tune: %d rank(s) stopped answering; what they sent is stored; "
+                "run the same command again to go on\n",
+                live);
+    gb_store_close(st);
+    return rc;
+}
+
+/* A rank other than 0: each run asked of rank 0 is tuned into a store in memory (no file is
+ * written here), whose points and winner go back to rank 0. */
+static int tune_remote(tuners_t *tu)
+{
+    tuner_t *w = &tu->w[0];
+    const char *hello[] = {w->label};
+    gb_xp_mpi_send(hello, 1, 0, GB_XP_TAG_HELLO);
+    w->v.mpi = w->v.not_kept = 1;
+    size_t r;
+    int rc = 0;
+    while (gb_xp_mpi_ask(&r)) {
+        gb_store_t *mem = NULL;
+        gb_tune_spec_t spec;
+        gb_tune_outcome_t out;
+        char msg[512], idx[32], code[16];
+        if (gb_store_open(&mem, ":memory:", GB_STORE_CREATE, msg, sizeof msg) != GB_OK)
+            return cli_error(GB_EIO, "%s: %s", w->label, msg);
+        make_spec(tu, w, r / tu->runs->nshapes, r % tu->runs->nshapes, &spec);
+        int tag;
+        size_t clen, added = 0, present = 0;
+        char *cache = gb_xp_mpi_recv(0, &tag, &clen);
+        if (cache && cache[0] &&
+            gb_store_import_json(mem, cache, strlen(cache), "rank 0", &added, &present) != GB_OK)
+            fprintf(stderr,
+                    "gemmbench: tune: %s: rank 0's points did not read back (%s); "
+                    "measuring them again\n",
+                    w->label, gb_store_errmsg(mem));
+        free(cache);
+        memset(&out, 0, sizeof out);
+        rc = tune_one(&spec, tu->reg, w->ctx, mem, &w->v, NULL, &out);
+        char *points = NULL, *winner = NULL;
+        size_t plen = 0, count = 0;
+        FILE *f = open_memstream(&points, &plen);
+        if (f) {
+            gb_store_export_json(mem, f, &count);
+            fclose(f);
+        }
+        gb_tuned_t t;
+        gb_tuned_init(&t);
+        if (out.have_winner && gb_tuned_add(&t, &out.winner) == GB_OK)
+            winner = gb_tuned_to_json(&t);
+        gb_tuned_free(&t);
+        snprintf(idx, sizeof idx, "%zu", r);
+        snprintf(code, sizeof code, "%d", rc);
+        const char *fields[] = {idx, code, points ? points : "", winner ? winner : ""};
+        gb_xp_mpi_send(fields, 4, 0, GB_XP_TAG_RESULT);
+        free(points);
+        free(winner);
+        gb_store_close(mem);
+    }
+    return rc;
 }
 
 typedef struct tuner_arg {
@@ -693,10 +915,13 @@ static void *tuner_thread(void *p)
 /* Every run on every kind of device: the first tuner on this thread, the others on their own. */
 static int tuners_run(tuners_t *tu)
 {
+    if (tu->mpi && tu->mpi->rank > 0)
+        return tune_remote(tu);
+    const int serving = tu->mpi && tu->mpi->size > 1;
     pthread_t th[CLI_MAX_DEVICES];
     tuner_arg_t args[CLI_MAX_DEVICES];
     size_t nth = 0;
-    for (size_t i = 1; i < tu->n; i++) {
+    for (size_t i = serving ? 0 : 1; i < tu->n; i++) {
         args[nth] = (tuner_arg_t){&tu->w[i], tu};
         if (pthread_create(&th[nth], NULL, tuner_thread, &args[nth]) != 0) {
             tu->failed = 1;
@@ -704,13 +929,16 @@ static int tuners_run(tuners_t *tu)
         }
         nth++;
     }
-    tuner_loop(&tu->w[0], tu);
+    int rc = 0;
+    if (serving)
+        rc = serve_ranks(tu);
+    else
+        tuner_loop(&tu->w[0], tu);
     for (size_t i = 0; i < nth; i++)
         pthread_join(th[i], NULL);
-    int rc = 0;
     for (size_t i = 0; i < tu->n && !rc; i++)
         rc = tu->w[i].rc;
-    if (!rc && nth + 1 < tu->n)
+    if (!rc && nth + (serving ? 0 : 1) < tu->n)
         rc = cli_error(GB_ENOMEM, "could not start a thread for every device");
     return rc;
 }
@@ -747,11 +975,21 @@ int cmd_tune(int argc, char **argv)
     /* Pinned unless asked otherwise: each timed call copies the operands, and from pageable
      * memory those copies cost a GPU tuner more than the kernel (docs/tuning.md). */
     pl.bench.host_mem = GB_HOST_PINNED;
-    rc = cli_measure_parse(nrest, rest, "tune", CLI_OPT_PLAN, usage, &o, &pl);
+    rc = cli_measure_parse(nrest, rest, "tune", CLI_OPT_PLAN | CLI_OPT_MPI, usage, &o, &pl);
     free(rest);
     if (rc) {
         gb_plan_free(&pl);
         return rc < 0 ? EXIT_OK : rc;
+    }
+    gb_xp_mpi_t mpi = {0};
+    if (o.mpi && (t.simulate || t.count || t.record)) {
+        gb_plan_free(&pl);
+        return cli_error(GB_EBADARG, "--mpi tunes on devices: not with --simulate, --count or "
+                                     "--record");
+    }
+    if ((rc = cli_mpi_start(&o, &pl, "tune", &argc, &argv, &mpi))) {
+        gb_plan_free(&pl);
+        return rc;
     }
     if (t.simulate) {
         rc = known_strategy(t.strategy)
@@ -766,7 +1004,7 @@ int cmd_tune(int argc, char **argv)
     gb_store_t *st = NULL;
     plan_runs_t runs = {0};
     narrowing_t nw;
-    int catching = 0;
+    int catching = 0, served = 0;
     if (!pl.kernels || !pl.kernels[0]) {
         rc = cli_error(GB_EBADARG, "no kernel to tune: give -k FAMILY ('gemmbench kernels' "
                                    "lists them)");
@@ -787,8 +1025,12 @@ int cmd_tune(int argc, char **argv)
             goto done;
         runs.all = 1;
     }
-    if ((rc = cli_devices_open(&dev, &o.sel)))
+    if ((rc = cli_devices_open(&dev, &o.sel))) {
+        cli_mpi_hint(&mpi);
         goto done;
+    }
+    if (mpi.started && !o.device_map)
+        cli_mpi_device(&dev, &mpi);
     const gb_device_info_t *di = &dev.list[dev.index];
     if (t.count) {
         rc = count_spaces(&runs, &pl, &nw, reg, di);
@@ -804,7 +1046,8 @@ int cmd_tune(int argc, char **argv)
     }
     if ((rc = check_runs(&runs, &pl, &nw, &t, reg, di)))
         goto done;
-    if ((rc = cli_store_open(&st, o.store, 1)))
+    /* Under MPI only rank 0 writes the store. */
+    if (mpi.rank == 0 && (rc = cli_store_open(&st, o.store, 1)))
         goto done;
     /* Energy is not measured while tuning: its loop costs seconds per candidate. */
     setenv("GEMMBENCH_ENERGY_MIN_S", "0", 1);
@@ -815,7 +1058,10 @@ int cmd_tune(int argc, char **argv)
      * than the lookahead would have nothing to build. Several devices share the cores. */
     const long cores = sysconf(_SC_NPROCESSORS_ONLN), ndev = (long)dev.npicks;
     const long spare = cores > ndev ? (cores - 1) / ndev : 1;
-    const long ahead = (long)gb_tune_lookahead(t.strategy);
+    /* At most 15: on 32 cores, 31 processes cost more in starting (each opens the device) than
+     * they build ahead (bench/notes.md, 2026-11-26). */
+    const long lookahead = (long)gb_tune_lookahead(t.strategy);
+    const long ahead = lookahead < MAX_BUILDERS ? lookahead : MAX_BUILDERS;
     const int cpu = !strcmp(di->type_name, "cpu");
     if (t.builders < 0)
         t.builders = cpu || t.threads >= 0 ? 0 : spare < ahead ? spare : ahead;
@@ -834,8 +1080,15 @@ int cmd_tune(int argc, char **argv)
     cmdline[0] = '\0';
     for (int i = 0; i < argc; i++)
         gb__appendf(cmdline, sizeof cmdline, &used, "%s%s", i ? " " : "gemmbench ", argv[i]);
-    tuners_t tu = {.runs = &runs, .pl = &pl, .nw = &nw, .t = &t, .reg = reg, .o = &o,
-                   .cmdline = cmdline, .argv = argv - 1};
+    tuners_t tu = {.runs = &runs,
+                   .pl = &pl,
+                   .nw = &nw,
+                   .t = &t,
+                   .reg = reg,
+                   .o = &o,
+                   .mpi = &mpi,
+                   .cmdline = cmdline,
+                   .argv = argv - 1};
     pthread_mutex_init(&tu.lock, NULL);
     cli_stop_catch();
     catching = 1;
@@ -849,16 +1102,24 @@ int cmd_tune(int argc, char **argv)
             for (size_t k = 0; k < tu.n; k++)
                 gb__appendf(on, sizeof on, &used, "%s [%s]", k ? "," : "", tu.w[k].label);
         }
-        printf("tune: %zu kernel(s) x %zu shape(s) on %s, strategy %s, seed %llu, %ld build "
-               "process(es), %ld build thread(s)%s; store %s\n",
-               runs.nkernels, runs.nshapes, on, t.strategy, (unsigned long long)t.seed,
-               t.builders, t.threads, tu.n > 1 ? " per device" : "", gb_store_path(st));
+        if (mpi.size > 1) {
+            used = 0;
+            gb__appendf(on, sizeof on, &used, "%d MPI ranks (rank 0: %s, %s)", mpi.size, di->name,
+                        di->platform_name);
+        }
+        if (mpi.rank == 0)
+            printf("tune: %zu kernel(s) x %zu shape(s) on %s, strategy %s, seed %llu, %ld build "
+                   "process(es), %ld build thread(s)%s; store %s\n",
+                   runs.nkernels, runs.nshapes, on, t.strategy, (unsigned long long)t.seed,
+                   t.builders, t.threads, tu.n > 1 || mpi.size > 1 ? " per device" : "",
+                   gb_store_path(st));
         fflush(stdout);
         rc = tuners_run(&tu);
+        served = 1;
     }
     tuners_close(&tu);
     pthread_mutex_destroy(&tu.lock);
-    if (cli_stop_signal)
+    if (cli_stop_signal && mpi.rank == 0)
         fprintf(stderr,
                 "gemmbench: tune interrupted by %s; what was measured is stored: run the "
                 "same command again to go on\n",
@@ -871,5 +1132,9 @@ done:
     gb_registry_close(reg);
     runs_free(&runs);
     gb_plan_free(&pl);
+    /* A rank that failed before its part of the exchange would leave the others waiting. */
+    if (mpi.started && rc && !served)
+        return gb_xp_mpi_abort(&mpi, rc);
+    gb_xp_mpi_finalize(&mpi);
     return rc;
 }

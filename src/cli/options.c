@@ -273,3 +273,54 @@ int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, vo
     free(args);
     return rc;
 }
+
+int cli_mpi_start(cli_measure_t *o, const gb_plan_t *pl, const char *cmd, int *argc, char ***argv,
+                  gb_xp_mpi_t *mpi)
+{
+    static char mine[128];
+    char msg[512];
+    if (!o->mpi)
+        return o->device_map ? cli_error(GB_EBADARG, "%s: --device-map is for --mpi runs", cmd) : 0;
+    if (pl->shards > 1)
+        return cli_error(GB_EBADARG, "--mpi and --shard split a sweep two ways; give one");
+    if (o->dry_run)
+        return cli_error(GB_EBADARG, "--dry-run under --mpi: run the dry run alone, without "
+                                     "mpirun");
+    int rc = gb_xp_mpi_init(argc, argv, mpi, msg, sizeof msg);
+    if (rc != GB_OK)
+        return cli_error(rc, "%s", msg);
+    if (o->device_map) {
+        /* Rank r's entry (the list repeats past its end). */
+        size_t n = 1;
+        for (const char *c = o->device_map; *c; c++)
+            n += *c == ',';
+        const char *at = o->device_map;
+        for (size_t i = (size_t)mpi->rank % n; i > 0; i--)
+            at = strchr(at, ',') + 1;
+        const size_t len = strcspn(at, ",");
+        if (!len || len >= sizeof mine)
+            return gb_xp_mpi_abort(mpi, cli_error(GB_EBADARG,
+                                                  "--device-map '%s': each entry is "
+                                                  "a device index or name",
+                                                  o->device_map));
+        memcpy(mine, at, len);
+        mine[len] = '\0';
+        o->sel.device = mine;
+    }
+    return 0;
+}
+
+void cli_mpi_hint(const gb_xp_mpi_t *mpi)
+{
+    if (mpi->started)
+        fprintf(stderr, "gemmbench: under mpirun a platform can go missing when mpirun's hwloc "
+                        "lists OpenCL and cuts OCL_ICD_FILENAMES: run 'HWLOC_COMPONENTS=-opencl "
+                        "mpirun ...' (docs/scale-out.md)\n");
+}
+
+void cli_mpi_device(cli_device_t *dev, const gb_xp_mpi_t *mpi)
+{
+    dev->picks[0] = dev->picks[(size_t)mpi->local_rank % dev->npicks];
+    dev->npicks = 1;
+    dev->index = dev->picks[0];
+}

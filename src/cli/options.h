@@ -38,6 +38,16 @@ enum {
 int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, void (*usage)(void),
                       cli_measure_t *o, gb_plan_t *pl);
 
+/* --mpi (explore, tune): starts MPI and checks what does not go with it (--shard, --dry-run);
+ * with --device-map, sets this rank's -d. 0, or the exit code after an error. */
+int cli_mpi_start(cli_measure_t *o, const gb_plan_t *pl, const char *cmd, int *argc, char ***argv,
+                  gb_xp_mpi_t *mpi);
+/* A rank's device: the devices -d lists, taken in turn by the ranks of one host. dev keeps that
+ * one pick. */
+void cli_mpi_device(cli_device_t *dev, const gb_xp_mpi_t *mpi);
+/* After a device could not be opened under MPI: the likely cause and its fix, on stderr. */
+void cli_mpi_hint(const gb_xp_mpi_t *mpi);
+
 /* The tuning database, read when the plan's kernels name auto (auto.c). */
 typedef struct cli_auto {
     gb_auto_t db;

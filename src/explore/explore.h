@@ -202,6 +202,32 @@ void gb_xp_mpi_finalize(gb_xp_mpi_t *m);
  * MPI was not started. */
 int gb_xp_mpi_abort(gb_xp_mpi_t *m, int code);
 
+/* Messages between ranks, for the commands' own exchanges (explore's below, tune's in the CLI):
+ * a tag and fields of text, each ended by a NUL. */
+enum {
+    GB_XP_TAG_HELLO = 1, /* a rank's label */
+    GB_XP_TAG_ASK,       /* a rank asks rank 0 for work */
+    GB_XP_TAG_CHECK,     /* is this id stored? */
+    GB_XP_TAG_RESULT,    /* what a rank measured */
+    GB_XP_TAG_WORK,      /* rank 0: an index to do */
+    GB_XP_TAG_STOP,      /* rank 0: nothing more */
+    GB_XP_TAG_GO,
+    GB_XP_TAG_SKIP
+};
+int gb_xp_mpi_send(const char *const *fields, size_t n, int to, int tag);
+/* A message waiting from any rank (caller frees; *len its bytes), or NULL when none waits. */
+char *gb_xp_mpi_poll(int *from, int *tag, size_t *len);
+/* Waits for the next message from rank `from` (caller frees). */
+char *gb_xp_mpi_recv(int from, int *tag, size_t *len);
+/* The next field of a message at *at ("" past its end). */
+const char *gb_xp_mpi_field(const char *buf, size_t len, size_t *at);
+/* A rank asks rank 0 for work: 1 with *index, 0 when told to stop. Rank 0 answers with work (1,
+ * index) or stop (0). */
+int gb_xp_mpi_ask(size_t *index);
+void gb_xp_mpi_answer(int to, int work, size_t index);
+/* A short sleep between polls. */
+void gb_xp_mpi_idle(void);
+
 /* What rank 0's serve needs: it answers the other ranks' requests until each was told to stop;
  * after a stop request it waits grace_s for the points in flight, then gives up on ranks that
  * do not answer (lost: how many). */

@@ -16,8 +16,6 @@
 #include <mpi.h>
 #include <time.h>
 
-enum { TAG_HELLO = 1, TAG_ASK, TAG_CHECK, TAG_RESULT, TAG_WORK, TAG_STOP, TAG_GO, TAG_SKIP };
-
 int gb_xp_mpi_available(void)
 {
     return 1;
@@ -30,8 +28,9 @@ int gb_xp_mpi_init(int *argc, char ***argv, gb_xp_mpi_t *m, char *msg, size_t ms
     /* Only the main thread calls MPI; the local workers measure on threads of their own. */
     if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS ||
         provided < MPI_THREAD_FUNNELED)
-        return gb__fail(msg, msglen, GB_EBADARG, "MPI could not start with threads (run under "
-                                                 "mpirun, or drop --mpi)");
+        return gb__fail(msg, msglen, GB_EBADARG,
+                        "MPI could not start with threads (run under "
+                        "mpirun, or drop --mpi)");
     MPI_Comm_rank(MPI_COMM_WORLD, &m->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &m->size);
     MPI_Comm node;
@@ -75,7 +74,7 @@ static char *fields(size_t *len, const char *const *f, size_t n)
 }
 
 /* The next field of buf[0..len) at *at, or "" past its end. */
-static const char *next_field(const char *buf, size_t len, size_t *at)
+const char *gb_xp_mpi_field(const char *buf, size_t len, size_t *at)
 {
     if (*at >= len)
         return "";
@@ -85,7 +84,7 @@ static const char *next_field(const char *buf, size_t len, size_t *at)
     return end ? f : "";
 }
 
-static int send_text(const char *const *f, size_t n, int to, int tag)
+int gb_xp_mpi_send(const char *const *f, size_t n, int to, int tag)
 {
     size_t len;
     char *buf = fields(&len, f, n);
@@ -112,6 +111,50 @@ static char *recv_probed(const MPI_Status *st, size_t *len)
     return buf;
 }
 
+char *gb_xp_mpi_poll(int *from, int *tag, size_t *len)
+{
+    int flag = 0;
+    MPI_Status st;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+    if (!flag)
+        return NULL;
+    *from = st.MPI_SOURCE;
+    *tag = st.MPI_TAG;
+    char *buf = recv_probed(&st, len);
+    return buf ? buf : gb__strdup(""); /* out of memory: the message is read, its text lost */
+}
+
+char *gb_xp_mpi_recv(int from, int *tag, size_t *len)
+{
+    MPI_Status st;
+    MPI_Probe(from, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+    *tag = st.MPI_TAG;
+    char *buf = recv_probed(&st, len);
+    return buf ? buf : gb__strdup("");
+}
+
+int gb_xp_mpi_ask(size_t *index)
+{
+    uint64_t i64;
+    MPI_Status st;
+    MPI_Send(NULL, 0, MPI_CHAR, 0, GB_XP_TAG_ASK, MPI_COMM_WORLD);
+    MPI_Recv(&i64, 1, MPI_UINT64_T, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+    *index = (size_t)i64;
+    return st.MPI_TAG == GB_XP_TAG_WORK;
+}
+
+void gb_xp_mpi_answer(int to, int work, size_t index)
+{
+    uint64_t i64 = index;
+    MPI_Send(&i64, 1, MPI_UINT64_T, to, work ? GB_XP_TAG_WORK : GB_XP_TAG_STOP, MPI_COMM_WORLD);
+}
+
+void gb_xp_mpi_idle(void)
+{
+    struct timespec ts = {0, 200000L};
+    nanosleep(&ts, NULL);
+}
+
 /* ---- rank 0 ------------------------------------------------------------------------------- */
 
 typedef struct remote {
@@ -131,10 +174,10 @@ static int take_result(gb_xp_queue_t *q, remote_t *r, const char *buf, size_t le
                        size_t msglen)
 {
     size_t at = 0;
-    const size_t index = (size_t)strtoull(next_field(buf, len, &at), NULL, 10);
-    const int rc = atoi(next_field(buf, len, &at));
-    const char *desc = next_field(buf, len, &at), *why = next_field(buf, len, &at);
-    const char *json = next_field(buf, len, &at);
+    const size_t index = (size_t)strtoull(gb_xp_mpi_field(buf, len, &at), NULL, 10);
+    const int rc = atoi(gb_xp_mpi_field(buf, len, &at));
+    const char *desc = gb_xp_mpi_field(buf, len, &at), *why = gb_xp_mpi_field(buf, len, &at);
+    const char *json = gb_xp_mpi_field(buf, len, &at);
     gb_point_t pt;
     gb_point_init(&pt);
     gb_xp_outcome_t o = {&r->w, index, desc, why, rc, NULL};
@@ -169,10 +212,10 @@ int gb_xp_mpi_coordinate(gb_xp_queue_t *q, void *user)
     int live = size - 1, rc = GB_OK, told_stop = 0;
     double stop_since = 0;
     while (live > 0) {
-        int flag = 0;
-        MPI_Status st;
-        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
-        if (!flag) {
+        int from, tag;
+        size_t len;
+        char *buf = gb_xp_mpi_poll(&from, &tag, &len);
+        if (!buf) {
             /* Polled, so that a stop request is seen while every rank is busy. */
             if (c->stop && *c->stop && !told_stop) {
                 /* mpirun sends SIGTERM when a rank dies: what came is already stored. */
@@ -185,33 +228,24 @@ int gb_xp_mpi_coordinate(gb_xp_queue_t *q, void *user)
             }
             if (told_stop && (double)time(NULL) - stop_since > c->grace_s)
                 break; /* a rank that does not answer is dead or hung: what came is kept */
-            sleep_us(200);
+            gb_xp_mpi_idle();
             continue;
         }
-        size_t len;
-        char *buf = recv_probed(&st, &len);
-        remote_t *r = &rs[st.MPI_SOURCE];
-        if (!buf) {
-            rc = gb__fail(c->msg, c->msglen, GB_ENOMEM, "out of memory");
-            break;
-        }
-        if (st.MPI_TAG == TAG_HELLO) {
+        remote_t *r = &rs[from];
+        if (tag == GB_XP_TAG_HELLO) {
             snprintf(r->w.label, sizeof r->w.label, "%s", buf);
-        } else if (st.MPI_TAG == TAG_ASK) {
-            size_t index;
-            uint64_t i64 = 0;
-            if (rc == GB_OK && gb_xp_queue_take(q, 0, &index)) {
-                i64 = index;
-                r->busy = 1;
-                MPI_Send(&i64, 1, MPI_UINT64_T, st.MPI_SOURCE, TAG_WORK, MPI_COMM_WORLD);
-            } else {
-                MPI_Send(&i64, 1, MPI_UINT64_T, st.MPI_SOURCE, TAG_STOP, MPI_COMM_WORLD);
+        } else if (tag == GB_XP_TAG_ASK) {
+            size_t index = 0;
+            const int work = rc == GB_OK && gb_xp_queue_take(q, 0, &index);
+            gb_xp_mpi_answer(from, work, index);
+            r->busy = work;
+            if (!work) {
                 r->stopped = 1;
                 live--;
             }
-        } else if (st.MPI_TAG == TAG_CHECK) {
+        } else if (tag == GB_XP_TAG_CHECK) {
             const int stored = gb_xp_queue_stored(q, buf);
-            MPI_Send(NULL, 0, MPI_CHAR, st.MPI_SOURCE, stored ? TAG_SKIP : TAG_GO,
+            MPI_Send(NULL, 0, MPI_CHAR, from, stored ? GB_XP_TAG_SKIP : GB_XP_TAG_GO,
                      MPI_COMM_WORLD);
             if (stored) {
                 /* Counted as stored meanwhile; the rank asks again. */
@@ -220,7 +254,7 @@ int gb_xp_mpi_coordinate(gb_xp_queue_t *q, void *user)
                 if (gb_xp_queue_done(q, &o, c->msg, c->msglen) != GB_OK)
                     rc = GB_JOB_ESTORE;
             }
-        } else if (st.MPI_TAG == TAG_RESULT) {
+        } else if (tag == GB_XP_TAG_RESULT) {
             r->busy = 0;
             const int trc = take_result(q, r, buf, len, c->msg, c->msglen);
             if (trc != GB_OK && rc == GB_OK)
@@ -240,15 +274,10 @@ int gb_xp_mpi_work(gb_explore_t *ex, const gb_xp_worker_t *w, long pause_ms, cha
                    size_t msglen)
 {
     const char *hello[] = {w->label};
-    send_text(hello, 1, 0, TAG_HELLO);
-    for (;;) {
-        uint64_t i64;
+    gb_xp_mpi_send(hello, 1, 0, GB_XP_TAG_HELLO);
+    size_t index;
+    while (gb_xp_mpi_ask(&index)) {
         MPI_Status st;
-        MPI_Send(NULL, 0, MPI_CHAR, 0, TAG_ASK, MPI_COMM_WORLD);
-        MPI_Recv(&i64, 1, MPI_UINT64_T, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
-        if (st.MPI_TAG == TAG_STOP)
-            return GB_OK;
-        const size_t index = (size_t)i64;
         gb_job_t job;
         char desc[512], why[1024] = "", idx[32], code[16];
         if (gb_explore_job_on(ex, index, w->kind, &job) != GB_OK)
@@ -258,12 +287,12 @@ int gb_xp_mpi_work(gb_explore_t *ex, const gb_xp_worker_t *w, long pause_ms, cha
         if (job.code != GB_OK) {
             snprintf(code, sizeof code, "%d", job.code);
             const char *f[] = {idx, code, desc, job.why, ""};
-            send_text(f, 5, 0, TAG_RESULT);
+            gb_xp_mpi_send(f, 5, 0, GB_XP_TAG_RESULT);
             continue;
         }
-        MPI_Send(job.id, (int)strlen(job.id) + 1, MPI_CHAR, 0, TAG_CHECK, MPI_COMM_WORLD);
+        MPI_Send(job.id, (int)strlen(job.id) + 1, MPI_CHAR, 0, GB_XP_TAG_CHECK, MPI_COMM_WORLD);
         MPI_Recv(NULL, 0, MPI_CHAR, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
-        if (st.MPI_TAG == TAG_SKIP)
+        if (st.MPI_TAG == GB_XP_TAG_SKIP)
             continue;
         gb_point_t pt;
         gb_point_init(&pt);
@@ -280,7 +309,7 @@ int gb_xp_mpi_work(gb_explore_t *ex, const gb_xp_worker_t *w, long pause_ms, cha
         }
         snprintf(code, sizeof code, "%d", rc);
         const char *f[] = {idx, code, desc, why, json ? json : ""};
-        const int src = send_text(f, 5, 0, TAG_RESULT);
+        const int src = gb_xp_mpi_send(f, 5, 0, GB_XP_TAG_RESULT);
         free(json);
         gb_point_free(&pt);
         if (src != GB_OK)
@@ -288,6 +317,7 @@ int gb_xp_mpi_work(gb_explore_t *ex, const gb_xp_worker_t *w, long pause_ms, cha
         if (pause_ms)
             sleep_us(pause_ms * 1000L);
     }
+    return GB_OK;
 }
 
 #else /* no MPI at build time */
@@ -316,6 +346,65 @@ int gb_xp_mpi_abort(gb_xp_mpi_t *m, int code)
 {
     (void)m;
     return code;
+}
+
+int gb_xp_mpi_send(const char *const *fields, size_t n, int to, int tag)
+{
+    (void)fields;
+    (void)n;
+    (void)to;
+    (void)tag;
+    return GB_EBADARG;
+}
+
+char *gb_xp_mpi_poll(int *from, int *tag, size_t *len)
+{
+    (void)from;
+    (void)tag;
+    (void)len;
+    return NULL;
+}
+
+const char *gb_xp_mpi_field(const char *buf, size_t len, size_t *at)
+{
+    (void)buf;
+    (void)len;
+    (void)at;
+    return "";
+}
+
+char *gb_xp_mpi_recv(int from, int *tag, size_t *len)
+{
+    MPI_Status st;
+    MPI_Probe(from, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+    *tag = st.MPI_TAG;
+    char *buf = recv_probed(&st, len);
+    return buf ? buf : gb__strdup("");
+}
+
+char *gb_xp_mpi_recv(int from, int *tag, size_t *len)
+{
+    (void)from;
+    (void)tag;
+    (void)len;
+    return NULL;
+}
+
+int gb_xp_mpi_ask(size_t *index)
+{
+    (void)index;
+    return 0;
+}
+
+void gb_xp_mpi_answer(int to, int work, size_t index)
+{
+    (void)to;
+    (void)work;
+    (void)index;
+}
+
+void gb_xp_mpi_idle(void)
+{
 }
 
 int gb_xp_mpi_coordinate(gb_xp_queue_t *q, void *user)
