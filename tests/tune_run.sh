@@ -54,7 +54,9 @@ else bad "the preset first"; fi
 # last command's three lines, so SIGINT came before tune caught it (a background job of a script
 # ignores it) and the tune ran to its end.
 : >"$tmp/out"
-"$gb" tune -k naive -n 16 --strategy random --budget 40 --threads 0 --store "$db" \
+# -i 100 at 96^3: a few seconds in all, so that the signal comes while candidates are left (at
+# 16^3 with warm programs the whole tuning once ended before the signal came).
+"$gb" tune -k naive -n 96 -i 100 --strategy random --budget 40 --threads 0 --store "$db" \
     >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 i=0
@@ -68,7 +70,7 @@ rc=$?
 done_before=$(grep -c '^\[' "$tmp/out")
 if [ $rc -eq 130 ] && grep -q "tune interrupted by SIGINT" "$tmp/err"; then ok; else
     bad "tune interrupted: exit $rc"; fi
-"$gb" tune -k naive -n 16 --strategy random --budget 40 --threads 0 --store "$db" \
+"$gb" tune -k naive -n 96 -i 100 --strategy random --budget 40 --threads 0 --store "$db" \
     >"$tmp/out" 2>"$tmp/err"
 cached=$(sed -n 's/.*measured, \([0-9]*\) from the store.*/\1/p' "$tmp/out")
 if [ $? -eq 0 ] && [ -n "$cached" ] && [ "$cached" -ge "$done_before" ]; then ok; else

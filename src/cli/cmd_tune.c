@@ -10,29 +10,13 @@
 
 #include "../tune/strategy.h"
 #include "../tune/tune.h"
-#include "../tune/tuned.h"
-#include "../tune/winner.h"
 #include "options.h"
 #include "progress.h"
+#include "tune_cli.h"
 #include "tune_spaces.h"
 
 #define MAX_FIX GB_MAX_PARAMS
 #define MAX_BUILDERS 15 /* the default's cap on build processes per device */
-
-/* The options only tune has (the rest are the measuring commands' own, options.c). */
-typedef struct tune_opts {
-    const char *strategy, *simulate, *record;
-    uint64_t seed;
-    size_t budget;
-    double time_s, timeout_s;
-    int count;
-    int no_presets;
-    long threads;  /* -1: one per core but one, at most 16, unless processes build */
-    long builders; /* -1: processes on a GPU (one per core but one, at most the lookahead) */
-    size_t confirm;
-    unsigned reps;
-    gb_params_t fix;
-} tune_opts_t;
 
 static void usage(void)
 {
@@ -193,12 +177,6 @@ static int known_strategy(const char *name)
     return 0;
 }
 
-/* The narrowing of the space: the plan's --param lists, then --fix values. */
-typedef struct narrowing {
-    gb_space_values_t v[2 * GB_MAX_PARAMS];
-    size_t n;
-} narrowing_t;
-
 static int narrowing(const gb_plan_t *pl, const tune_opts_t *t, narrowing_t *nw)
 {
     nw->n = 0;
@@ -253,33 +231,20 @@ static int kernel_space(const char *kernel, const gb_plan_t *pl, const narrowing
     return gb_tune_space(&spec, reg, di, sp, msg, msglen);
 }
 
-/* What the hooks draw with. */
-typedef struct view {
-    cli_progress_t pr;
-    char now[512];
-    char **argv; /* the whole command line, for a restart after a timeout */
-    /* With several devices: each line starts with the device's label, and one thread at a time
-     * prints (lock). */
-    const char *label;
-    pthread_mutex_t *lock;
-    int mpi;      /* under MPI: a candidate past its limit ends the job, no restart */
-    int not_kept; /* a rank other than 0: its database line is rank 0's to say */
-} view_t;
-
-static void view_lock(const view_t *v)
+void cli_view_lock(const view_t *v)
 {
     if (v->lock)
         pthread_mutex_lock(v->lock);
 }
 
-static void view_unlock(const view_t *v)
+void cli_view_unlock(const view_t *v)
 {
     if (v->lock)
         pthread_mutex_unlock(v->lock);
 }
 
 /* "[label] " where lines carry the device's label, else "". */
-static const char *view_head(const view_t *v, char *buf, size_t len)
+const char *cli_view_head(const view_t *v, char *buf, size_t len)
 {
     snprintf(buf, len, "%s%s%s", v->label ? "[" : "", v->label ? v->label : "",
              v->label ? "] " : "");
@@ -290,9 +255,9 @@ static void on_measuring(const char *desc, void *user)
 {
     view_t *v = user;
     gb__copy(v->now, sizeof v->now, desc);
-    view_lock(v);
+    cli_view_lock(v);
     cli_progress_draw(&v->pr, v->now);
-    view_unlock(v);
+    cli_view_unlock(v);
 }
 
 static void on_progress(const gb_tune_progress_t *p, void *user)
@@ -314,28 +279,28 @@ static void on_progress(const gb_tune_progress_t *p, void *user)
     if (p->planned)
         snprintf(head, sizeof head, "%zu/%zu", p->evals, p->planned);
     char who[200];
-    view_lock(v);
+    cli_view_lock(v);
     if (!v->pr.tty) {
-        printf("%s[%s] %s: %s\n", view_head(v, who, sizeof who), head, e->params, line);
+        printf("%s[%s] %s: %s\n", cli_view_head(v, who, sizeof who), head, e->params, line);
         fflush(stdout);
     } else {
         char now[600];
         snprintf(now, sizeof now, "best %.4g", p->best);
         cli_progress_draw(&v->pr, now);
     }
-    view_unlock(v);
+    cli_view_unlock(v);
 }
 
 static void on_note(const char *msg, void *user)
 {
     view_t *v = user;
     char who[200];
-    view_lock(v);
+    cli_view_lock(v);
     if (v->pr.tty)
         printf("\r\033[K");
     fflush(stdout);
-    fprintf(stderr, "gemmbench: tune: %s%s\n", view_head(v, who, sizeof who), msg);
-    view_unlock(v);
+    fprintf(stderr, "gemmbench: tune: %s%s\n", cli_view_head(v, who, sizeof who), msg);
+    cli_view_unlock(v);
 }
 
 /* A candidate that does not end: recorded as timed out by the tuner; this process cannot get the
@@ -375,22 +340,12 @@ static void on_timed_out(const gb_tune_failure_t *f, void *user)
 }
 
 /* The default budget: a tenth of the space, from 20 to 300, never more than the space. */
-static size_t default_budget(uint64_t space)
+size_t cli_tune_default_budget(uint64_t space)
 {
     uint64_t b = space / 10;
     b = b < 20 ? 20 : b > 300 ? 300 : b;
     return (size_t)(b < space ? b : space);
 }
-
-/* The jobs of the command: each kernel x shape, in that order. */
-typedef struct plan_runs {
-    char **kernels;
-    size_t nkernels;
-    size_t (*shapes)[3], nshapes;
-    int all;              /* -k all: families this device cannot run are skipped, not refused */
-    gb_precision_t *prec; /* per kernel, set by check_runs */
-    uint64_t *space;      /* per kernel: its valid configurations, set by check_runs */
-} plan_runs_t;
 
 /* A family this device cannot run at all (an extension, double precision or images missing). */
 static int device_lacks(int rc)
@@ -464,8 +419,8 @@ static int count_spaces(const plan_runs_t *r, const gb_plan_t *pl, const narrowi
 }
 
 /* One tuning run, printed. */
-static int tune_one(const gb_tune_spec_t *spec, const gb_registry_t *reg, gb_context_t *ctx,
-                    gb_store_t *st, view_t *v, const char *record_path, gb_tune_outcome_t *outp)
+int cli_tune_one(const gb_tune_spec_t *spec, const gb_registry_t *reg, gb_context_t *ctx,
+                 gb_store_t *st, view_t *v, const char *record_path, gb_tune_outcome_t *outp)
 {
     gb_tune_hooks_t hooks = {.measuring = on_measuring,
                              .progress = on_progress,
@@ -481,11 +436,11 @@ static int tune_one(const gb_tune_spec_t *spec, const gb_registry_t *reg, gb_con
     int rc = gb_tune_run(po, spec, reg, ctx, st, &hooks, msg, sizeof msg);
     cli_progress_end(&v->pr);
     char el[32], who[200];
-    view_lock(v);
-    view_head(v, who, sizeof who);
+    cli_view_lock(v);
+    cli_view_head(v, who, sizeof who);
     if (rc != GB_OK) {
         rc = cli_error(rc == GB_ESTORE ? GB_EIO : rc, "%s%s", who, msg);
-        view_unlock(v);
+        cli_view_unlock(v);
         return rc;
     }
     printf("%stune: %s %s %zux%zux%zu (%s): %zu evaluations (%zu measured, %zu from the store, "
@@ -502,7 +457,7 @@ static int tune_one(const gb_tune_spec_t *spec, const gb_registry_t *reg, gb_con
         printf("%s  no winner: no candidate passed validation with a faithful result\n", who);
     }
     fflush(stdout);
-    view_unlock(v);
+    cli_view_unlock(v);
     if (record_path &&
         (rc = cli_tune_record(record_path, spec, reg, gb_context_device(ctx), st, &po->run)) != 0)
         return rc;
@@ -548,399 +503,6 @@ static int check_runs(plan_runs_t *r, const gb_plan_t *pl, const narrowing_t *nw
     if (!r->nkernels)
         return cli_error(GB_EBADARG, "no family here has parameters to tune on this device");
     return 0;
-}
-
-/* ---- several devices: one tuner per device, each taking the next run its kind still lacks --- */
-
-typedef struct tuner {
-    gb_context_t *ctx;
-    gb_store_t *st; /* the first tuner's is the command's; the others open their own */
-    size_t kind;    /* devices of one kind (name, driver, platform) share their runs */
-    char label[160];
-    char devindex[32];
-    char *wargv[10]; /* the build processes' command line: this device, these kernels */
-    view_t v;
-    int rc;
-} tuner_t;
-
-typedef struct tuners {
-    const plan_runs_t *runs;
-    const gb_plan_t *pl;
-    const narrowing_t *nw;
-    const tune_opts_t *t;
-    const gb_registry_t *reg;
-    const cli_measure_t *o;
-    const char *cmdline;
-    char **argv;
-    tuner_t w[CLI_MAX_DEVICES];
-    size_t n, nkinds;
-    size_t next[CLI_MAX_DEVICES]; /* per kind: the next run (kernel-major) */
-    pthread_mutex_t lock;         /* next[], failed, and the output */
-    int failed;
-    const gb_xp_mpi_t *mpi; /* --mpi: rank 0 also hands runs to the other ranks (kind 0) */
-} tuners_t;
-
-static int same_kind(const gb_device_info_t *a, const gb_device_info_t *b)
-{
-    return !strcmp(a->name, b->name) && !strcmp(a->driver, b->driver) &&
-           !strcmp(a->platform_name, b->platform_name);
-}
-
-/* A tuner per device listed, each with its context and store; 0 or the exit code. */
-static int tuners_open(tuners_t *tu, const cli_device_t *dev, gb_store_t *st)
-{
-    const gb_device_info_t *kinds[CLI_MAX_DEVICES];
-    char msg[1024];
-    for (size_t i = 0; i < dev->npicks; i++) {
-        tuner_t *w = &tu->w[i];
-        const gb_device_info_t *d = &dev->list[dev->picks[i]];
-        tu->n = i + 1;
-        w->kind = 0;
-        while (w->kind < tu->nkinds && !same_kind(kinds[w->kind], d))
-            w->kind++;
-        if (w->kind == tu->nkinds)
-            kinds[tu->nkinds++] = d;
-        snprintf(w->label, sizeof w->label, "%zu: %s", i, d->name);
-        if (tu->mpi->started)
-            snprintf(w->label, sizeof w->label, "rank %d: %s", tu->mpi->rank, d->name);
-        snprintf(w->devindex, sizeof w->devindex, "%zu", dev->picks[i]);
-        char **a = w->wargv;
-        int k = 0;
-        a[k++] = (char *)"gemmbench";
-        a[k++] = (char *)"__build-worker";
-        a[k++] = (char *)"--device";
-        a[k++] = w->devindex;
-        a[k++] = (char *)"--device-name";
-        a[k++] = (char *)d->name;
-        if (cli_verbose)
-            a[k++] = (char *)"--verbose";
-        if (tu->o->kpath) {
-            a[k++] = (char *)"--kernel-path";
-            a[k++] = (char *)tu->o->kpath;
-        }
-        a[k] = NULL;
-        w->v.argv = tu->argv;
-        w->v.mpi = tu->mpi->started;
-        if (dev->npicks > 1 || tu->mpi->size > 1) {
-            w->v.label = w->label;
-            w->v.lock = &tu->lock;
-        }
-        int rc;
-        if (i == 0 || tu->mpi->rank > 0)
-            w->st = st; /* a rank other than 0 tunes into a store in memory per run */
-        else if ((rc = cli_store_open(&w->st, tu->o->store, 1)))
-            return rc;
-        if ((rc = gb_context_open(&w->ctx, d, msg, sizeof msg)) != GB_OK)
-            return cli_error(rc, "%s%s%s", dev->npicks > 1 ? w->label : "",
-                             dev->npicks > 1 ? ": " : "", msg);
-    }
-    return 0;
-}
-
-static void tuners_close(tuners_t *tu)
-{
-    for (size_t i = 0; i < tu->n; i++) {
-        gb_context_close(tu->w[i].ctx);
-        if (i && tu->w[i].st != tu->w[0].st)
-            gb_store_close(tu->w[i].st);
-    }
-}
-
-/* The next run for kind: 1 with its kernel and shape, 0 when none is left or all stop. */
-static int next_run(tuners_t *tu, size_t kind, size_t *k, size_t *s)
-{
-    pthread_mutex_lock(&tu->lock);
-    const size_t total = tu->runs->nkernels * tu->runs->nshapes, r = tu->next[kind];
-    const int got = !tu->failed && !cli_stop_signal && r < total;
-    if (got) {
-        tu->next[kind]++;
-        *k = r / tu->runs->nshapes;
-        *s = r % tu->runs->nshapes;
-    }
-    pthread_mutex_unlock(&tu->lock);
-    return got;
-}
-
-/* The tuning run of kernel k at shape s on tuner w. */
-static void make_spec(const tuners_t *tu, const tuner_t *w, size_t k, size_t s,
-                      gb_tune_spec_t *spec)
-{
-    const plan_runs_t *runs = tu->runs;
-    const tune_opts_t *t = tu->t;
-    *spec = (gb_tune_spec_t){.kernel = runs->kernels[k],
-                             .precision = runs->prec[k],
-                             .base = &tu->pl->base,
-                             .has_layout = tu->pl->has_layout,
-                             .m = runs->shapes[s][0],
-                             .n = runs->shapes[s][1],
-                             .k = runs->shapes[s][2],
-                             .bench = tu->pl->bench,
-                             .narrow = tu->nw->v,
-                             .nnarrow = tu->nw->n,
-                             .strategy = t->strategy,
-                             .seed = t->seed,
-                             .presets = !t->no_presets,
-                             .budget = t->budget,
-                             .time_s = t->time_s,
-                             .threads = (unsigned)t->threads,
-                             .builders = (unsigned)t->builders,
-                             .builder_argv = w->wargv,
-                             .candidate_timeout_s = t->timeout_s,
-                             .confirm = t->confirm,
-                             .confirm_reps = t->reps,
-                             .command = tu->cmdline};
-    spec->bench.validate = GB_VALIDATE_ON;
-    if (!spec->budget && spec->time_s <= 0)
-        spec->budget = default_budget(runs->space[k]);
-}
-
-static void stop_all(tuners_t *tu)
-{
-    pthread_mutex_lock(&tu->lock);
-    tu->failed = 1; /* as on one device: a failure stops the tuning */
-    pthread_mutex_unlock(&tu->lock);
-}
-
-static void *tuner_loop(tuner_t *w, tuners_t *tu)
-{
-    size_t k, s;
-    while (next_run(tu, w->kind, &k, &s)) {
-        gb_tune_spec_t spec;
-        gb_tune_outcome_t out;
-        make_spec(tu, w, k, s, &spec);
-        if ((w->rc = tune_one(&spec, tu->reg, w->ctx, w->st, &w->v, tu->t->record, &out)) != 0 &&
-            !cli_stop_signal)
-            stop_all(tu);
-    }
-    return NULL;
-}
-
-/* ---- --mpi: rank 0 hands out runs; a rank tunes each into a store in memory and sends back
- * its points and its winner, which rank 0 stores and keeps as its own tuners' ------------- */
-
-/* Rank 0: one run's result from rank `from`: "index\0rc\0points\0winner" (JSON exports). */
-static int take_remote(tuners_t *tu, gb_store_t *st, const char *label, const char *buf, size_t len)
-{
-    size_t at = 0, added = 0, present = 0;
-    gb_xp_mpi_field(buf, len, &at);
-    const int rrc = atoi(gb_xp_mpi_field(buf, len, &at));
-    const char *points = gb_xp_mpi_field(buf, len, &at), *winner = gb_xp_mpi_field(buf, len, &at);
-    char msg[1024], who[200];
-    int rc = GB_OK;
-    gb_tuned_t t;
-    gb_tuned_init(&t);
-    gb_tune_outcome_t out;
-    memset(&out, 0, sizeof out);
-    if (points[0])
-        rc = gb_store_import_json(st, points, strlen(points), label, &added, &present);
-    if (rc == GB_OK && winner[0])
-        rc = gb_tuned_from_json(&t, winner, strlen(winner), label, "store", msg, sizeof msg);
-    if (rc == GB_OK && t.n == 1) {
-        out.have_winner = 1;
-        out.winner = t.e[0];
-        rc = gb_leaders_keep(st, &out, msg, sizeof msg);
-    }
-    pthread_mutex_lock(&tu->lock);
-    snprintf(who, sizeof who, "[%s] ", label);
-    if (rc != GB_OK)
-        rc = cli_error(GB_EIO, "%s%s", who, rc == GB_ESTORE || !t.n ? gb_store_errmsg(st) : msg);
-    else if (out.have_winner)
-        printf("%s  tuning database: %s\n", who, out.kept_why);
-    fflush(stdout);
-    pthread_mutex_unlock(&tu->lock);
-    gb_tuned_free(&t);
-    if (rrc && !cli_stop_signal)
-        rc = rc ? rc : rrc;
-    return rc;
-}
-
-/* The store's points at one shape and precision, as a JSON export (caller frees; NULL when
- * there are none or on failure): a rank's cache for the run it is handed. */
-typedef struct shape_cache {
-    gb_store_t *mem;
-    size_t m, n, k;
-    gb_precision_t prec;
-    size_t count;
-} shape_cache_t;
-
-static int cache_one(const gb_point_t *pt, void *user)
-{
-    shape_cache_t *c = user;
-    const gb_problem_t *p = &pt->problem;
-    if (p->m == c->m && p->n == c->n && p->k == c->k && p->precision == c->prec)
-        c->count += gb_store_insert(c->mem, pt) == GB_OK;
-    return 0;
-}
-
-static char *shape_points(gb_store_t *st, const gb_tune_spec_t *spec)
-{
-    char msg[256], *text = NULL;
-    size_t len = 0, n = 0;
-    shape_cache_t c = {NULL, spec->m, spec->n, spec->k, spec->precision, 0};
-    if (gb_store_open(&c.mem, ":memory:", GB_STORE_CREATE, msg, sizeof msg) != GB_OK)
-        return NULL;
-    FILE *f = NULL;
-    if (gb_store_foreach(st, 1, cache_one, &c) == GB_OK && c.count &&
-        (f = open_memstream(&text, &len)) != NULL) {
-        gb_store_export_json(c.mem, f, &n);
-        fclose(f);
-    }
-    gb_store_close(c.mem);
-    return text;
-}
-
-/* Rank 0's main thread: serves the other ranks until each was told to stop (its own devices
- * tune on threads meanwhile). After a stop request it waits 30 s for the runs in flight. */
-static int serve_ranks(tuners_t *tu)
-{
-    gb_store_t *st = NULL;
-    int rc = cli_store_open(&st, tu->o->store, 1);
-    if (rc)
-        return rc;
-    char labels[CLI_MAX_DEVICES * 4][160];
-    int live = tu->mpi->size - 1;
-    double stop_since = 0;
-    while (live > 0) {
-        int from, tag;
-        size_t len;
-        char *buf = gb_xp_mpi_poll(&from, &tag, &len);
-        if (!buf) {
-            if (cli_stop_signal && !stop_since)
-                stop_since = cli_now_s();
-            if (stop_since && cli_now_s() - stop_since > 30)
-                break;
-            gb_xp_mpi_idle();
-            continue;
-        }
-        const size_t slot = (size_t)from % (sizeof labels / sizeof labels[0]);
-        if (tag == GB_XP_TAG_HELLO) {
-            snprintf(labels[slot], sizeof labels[slot], "%s", buf);
-        } else if (tag == GB_XP_TAG_ASK) {
-            size_t k = 0, s = 0;
-            const int work = next_run(tu, 0, &k, &s);
-            gb_xp_mpi_answer(from, work, k * tu->runs->nshapes + s);
-            live -= !work;
-            if (work) {
-                /* What the store already holds at that shape: the rank's cache, so that a
-                 * candidate measured before is not measured again there either. */
-                gb_tune_spec_t spec;
-                make_spec(tu, &tu->w[0], k, s, &spec);
-                char *cache = shape_points(st, &spec);
-                const char *f[] = {cache ? cache : ""};
-                gb_xp_mpi_send(f, 1, from, GB_XP_TAG_CHECK);
-                free(cache);
-            }
-        } else if (tag == GB_XP_TAG_RESULT) {
-            const int trc = take_remote(tu, st, labels[slot], buf, len);
-            if (trc && !rc) {
-                rc = trc;
-                stop_all(tu);
-            }
-        }
-        free(buf);
-    }
-    if (live > 0)
-        fprintf(stderr,
-                "gemmbench: tune: %d rank(s) stopped answering; what they sent is stored; "
-                "run the same command again to go on\n",
-                live);
-    gb_store_close(st);
-    return rc;
-}
-
-/* A rank other than 0: each run asked of rank 0 is tuned into a store in memory (no file is
- * written here), whose points and winner go back to rank 0. */
-static int tune_remote(tuners_t *tu)
-{
-    tuner_t *w = &tu->w[0];
-    const char *hello[] = {w->label};
-    gb_xp_mpi_send(hello, 1, 0, GB_XP_TAG_HELLO);
-    w->v.mpi = w->v.not_kept = 1;
-    size_t r;
-    int rc = 0;
-    while (gb_xp_mpi_ask(&r)) {
-        gb_store_t *mem = NULL;
-        gb_tune_spec_t spec;
-        gb_tune_outcome_t out;
-        char msg[512], idx[32], code[16];
-        if (gb_store_open(&mem, ":memory:", GB_STORE_CREATE, msg, sizeof msg) != GB_OK)
-            return cli_error(GB_EIO, "%s: %s", w->label, msg);
-        make_spec(tu, w, r / tu->runs->nshapes, r % tu->runs->nshapes, &spec);
-        int tag;
-        size_t clen, added = 0, present = 0;
-        char *cache = gb_xp_mpi_recv(0, &tag, &clen);
-        if (cache && cache[0] &&
-            gb_store_import_json(mem, cache, strlen(cache), "rank 0", &added, &present) != GB_OK)
-            fprintf(stderr,
-                    "gemmbench: tune: %s: rank 0's points did not read back (%s); "
-                    "measuring them again\n",
-                    w->label, gb_store_errmsg(mem));
-        free(cache);
-        memset(&out, 0, sizeof out);
-        rc = tune_one(&spec, tu->reg, w->ctx, mem, &w->v, NULL, &out);
-        char *points = NULL, *winner = NULL;
-        size_t plen = 0, count = 0;
-        FILE *f = open_memstream(&points, &plen);
-        if (f) {
-            gb_store_export_json(mem, f, &count);
-            fclose(f);
-        }
-        gb_tuned_t t;
-        gb_tuned_init(&t);
-        if (out.have_winner && gb_tuned_add(&t, &out.winner) == GB_OK)
-            winner = gb_tuned_to_json(&t);
-        gb_tuned_free(&t);
-        snprintf(idx, sizeof idx, "%zu", r);
-        snprintf(code, sizeof code, "%d", rc);
-        const char *fields[] = {idx, code, points ? points : "", winner ? winner : ""};
-        gb_xp_mpi_send(fields, 4, 0, GB_XP_TAG_RESULT);
-        free(points);
-        free(winner);
-        gb_store_close(mem);
-    }
-    return rc;
-}
-
-typedef struct tuner_arg {
-    tuner_t *w;
-    tuners_t *tu;
-} tuner_arg_t;
-
-static void *tuner_thread(void *p)
-{
-    tuner_arg_t *a = p;
-    return tuner_loop(a->w, a->tu);
-}
-
-/* Every run on every kind of device: the first tuner on this thread, the others on their own. */
-static int tuners_run(tuners_t *tu)
-{
-    if (tu->mpi && tu->mpi->rank > 0)
-        return tune_remote(tu);
-    const int serving = tu->mpi && tu->mpi->size > 1;
-    pthread_t th[CLI_MAX_DEVICES];
-    tuner_arg_t args[CLI_MAX_DEVICES];
-    size_t nth = 0;
-    for (size_t i = serving ? 0 : 1; i < tu->n; i++) {
-        args[nth] = (tuner_arg_t){&tu->w[i], tu};
-        if (pthread_create(&th[nth], NULL, tuner_thread, &args[nth]) != 0) {
-            tu->failed = 1;
-            break;
-        }
-        nth++;
-    }
-    int rc = 0;
-    if (serving)
-        rc = serve_ranks(tu);
-    else
-        tuner_loop(&tu->w[0], tu);
-    for (size_t i = 0; i < nth; i++)
-        pthread_join(th[i], NULL);
-    for (size_t i = 0; i < tu->n && !rc; i++)
-        rc = tu->w[i].rc;
-    if (!rc && nth + (serving ? 0 : 1) < tu->n)
-        rc = cli_error(GB_ENOMEM, "could not start a thread for every device");
-    return rc;
 }
 
 int cmd_tune(int argc, char **argv)
@@ -1092,7 +654,7 @@ int cmd_tune(int argc, char **argv)
     pthread_mutex_init(&tu.lock, NULL);
     cli_stop_catch();
     catching = 1;
-    if ((rc = tuners_open(&tu, &dev, st)) == 0) {
+    if ((rc = cli_tuners_open(&tu, &dev, st)) == 0) {
         char on[1024];
         used = 0;
         gb__appendf(on, sizeof on, &used, "%s (%s)", di->name, di->platform_name);
@@ -1114,10 +676,10 @@ int cmd_tune(int argc, char **argv)
                    t.builders, t.threads, tu.n > 1 || mpi.size > 1 ? " per device" : "",
                    gb_store_path(st));
         fflush(stdout);
-        rc = tuners_run(&tu);
+        rc = cli_tuners_run(&tu);
         served = 1;
     }
-    tuners_close(&tu);
+    cli_tuners_close(&tu);
     pthread_mutex_destroy(&tu.lock);
     if (cli_stop_signal && mpi.rank == 0)
         fprintf(stderr,

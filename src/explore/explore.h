@@ -227,6 +227,16 @@ int gb_xp_mpi_ask(size_t *index);
 void gb_xp_mpi_answer(int to, int work, size_t index);
 /* A short sleep between polls. */
 void gb_xp_mpi_idle(void);
+/* Rank 0's wait for the next message: polls until one comes (returned; caller frees); returns
+ * NULL once when *stop is first seen set (since then holds when), and NULL with gave_up set when
+ * grace_s have passed since without a message (a rank that does not answer is dead or hung). */
+typedef struct gb_xp_wait {
+    volatile sig_atomic_t *stop;
+    double grace_s;
+    double since;
+    int gave_up;
+} gb_xp_wait_t;
+char *gb_xp_mpi_next(gb_xp_wait_t *w, int *from, int *tag, size_t *len);
 
 /* What rank 0's serve needs: it answers the other ranks' requests until each was told to stop;
  * after a stop request it waits grace_s for the points in flight, then gives up on ranks that

@@ -155,6 +155,32 @@ void gb_xp_mpi_idle(void)
     nanosleep(&ts, NULL);
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+char *gb_xp_mpi_next(gb_xp_wait_t *w, int *from, int *tag, size_t *len)
+{
+    for (;;) {
+        char *buf = gb_xp_mpi_poll(from, tag, len);
+        if (buf)
+            return buf;
+        /* Polled, so that a stop request is seen while every rank is busy. */
+        if (w->stop && *w->stop && !w->since) {
+            w->since = now_s();
+            return NULL;
+        }
+        if (w->since && now_s() - w->since > w->grace_s) {
+            w->gave_up = 1; /* a rank that does not answer is dead or hung */
+            return NULL;
+        }
+        gb_xp_mpi_idle();
+    }
+}
+
 /* ---- rank 0 ------------------------------------------------------------------------------- */
 
 typedef struct remote {
@@ -209,26 +235,19 @@ int gb_xp_mpi_coordinate(gb_xp_queue_t *q, void *user)
         rs[r].w.kind = 0;
         snprintf(rs[r].w.label, sizeof rs[r].w.label, "rank %d", r);
     }
-    int live = size - 1, rc = GB_OK, told_stop = 0;
-    double stop_since = 0;
-    while (live > 0) {
+    int live = size - 1, rc = GB_OK;
+    gb_xp_wait_t wait = {c->stop, c->grace_s, 0, 0};
+    while (live > 0 && !wait.gave_up) {
         int from, tag;
         size_t len;
-        char *buf = gb_xp_mpi_poll(&from, &tag, &len);
+        char *buf = gb_xp_mpi_next(&wait, &from, &tag, &len);
         if (!buf) {
-            /* Polled, so that a stop request is seen while every rank is busy. */
-            if (c->stop && *c->stop && !told_stop) {
+            if (!wait.gave_up)
                 /* mpirun sends SIGTERM when a rank dies: what came is already stored. */
-                told_stop = 1;
-                stop_since = (double)time(NULL);
                 fprintf(stderr,
                         "gemmbench: explore --mpi: stopping on signal %d; every point received "
                         "is stored; run the same command again to resume\n",
                         (int)*c->stop);
-            }
-            if (told_stop && (double)time(NULL) - stop_since > c->grace_s)
-                break; /* a rank that does not answer is dead or hung: what came is kept */
-            gb_xp_mpi_idle();
             continue;
         }
         remote_t *r = &rs[from];
@@ -405,6 +424,15 @@ void gb_xp_mpi_answer(int to, int work, size_t index)
 
 void gb_xp_mpi_idle(void)
 {
+}
+
+char *gb_xp_mpi_next(gb_xp_wait_t *w, int *from, int *tag, size_t *len)
+{
+    (void)from;
+    (void)tag;
+    (void)len;
+    w->gave_up = 1;
+    return NULL;
 }
 
 int gb_xp_mpi_coordinate(gb_xp_queue_t *q, void *user)

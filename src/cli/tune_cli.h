@@ -1,0 +1,100 @@
+/* tune_cli.h: what `gemmbench tune`'s two files share: its options, the runs it makes, how a run
+ * is shown, and the tuners that spread runs over devices and MPI ranks (tune_devices.c). */
+#ifndef GB_CLI_TUNE_H
+#define GB_CLI_TUNE_H
+
+#include <pthread.h>
+
+#include "../tune/tune.h"
+#include "options.h"
+#include "progress.h"
+
+/* The options only tune has (the rest are the measuring commands' own, options.c). */
+typedef struct tune_opts {
+    const char *strategy, *simulate, *record;
+    uint64_t seed;
+    size_t budget;
+    double time_s, timeout_s;
+    int count;
+    int no_presets;
+    long threads;  /* -1: one per core but one, at most 16, unless processes build */
+    long builders; /* -1: processes on a GPU (cores - 1 over the devices, <= 15 and the lookahead) */
+    size_t confirm;
+    unsigned reps;
+    gb_params_t fix;
+} tune_opts_t;
+
+/* The narrowing of the space: the plan's --param lists, then --fix values. */
+typedef struct narrowing {
+    gb_space_values_t v[2 * GB_MAX_PARAMS];
+    size_t n;
+} narrowing_t;
+
+/* What the hooks draw with. */
+typedef struct view {
+    cli_progress_t pr;
+    char now[512];
+    char **argv; /* the whole command line, for a restart after a timeout */
+    /* With several devices: each line starts with the device's label, and one thread at a time
+     * prints (lock). */
+    const char *label;
+    pthread_mutex_t *lock;
+    int mpi;      /* under MPI: a candidate past its limit ends the job, no restart */
+    int not_kept; /* a rank other than 0: its database line is rank 0's to say */
+} view_t;
+
+/* The jobs of the command: each kernel x shape, in that order. */
+typedef struct plan_runs {
+    char **kernels;
+    size_t nkernels;
+    size_t (*shapes)[3], nshapes;
+    int all;              /* -k all: families this device cannot run are skipped, not refused */
+    gb_precision_t *prec; /* per kernel, set by check_runs */
+    uint64_t *space;      /* per kernel: its valid configurations, set by check_runs */
+} plan_runs_t;
+
+typedef struct tuner {
+    gb_context_t *ctx;
+    gb_store_t *st; /* the first tuner's is the command's; the others open their own */
+    size_t kind;    /* devices of one kind (name, driver, platform) share their runs */
+    char label[160];
+    char devindex[32];
+    char *wargv[10]; /* the build processes' command line: this device, these kernels */
+    view_t v;
+    int rc;
+} tuner_t;
+
+typedef struct tuners {
+    const plan_runs_t *runs;
+    const gb_plan_t *pl;
+    const narrowing_t *nw;
+    const tune_opts_t *t;
+    const gb_registry_t *reg;
+    const cli_measure_t *o;
+    const char *cmdline;
+    char **argv;
+    tuner_t w[CLI_MAX_DEVICES];
+    size_t n, nkinds;
+    size_t next[CLI_MAX_DEVICES]; /* per kind: the next run (kernel-major) */
+    pthread_mutex_t lock;         /* next[], failed, and the output */
+    int failed;
+    const gb_xp_mpi_t *mpi; /* --mpi: rank 0 also hands runs to the other ranks (kind 0) */
+} tuners_t;
+
+/* Output shared by the tuners: lock, and "[label] " where lines carry a label. */
+void cli_view_lock(const view_t *v);
+void cli_view_unlock(const view_t *v);
+const char *cli_view_head(const view_t *v, char *buf, size_t len);
+/* The default budget for a space of that size. */
+size_t cli_tune_default_budget(uint64_t space);
+/* One tuning run on ctx into st, printed through v; its outcome into *out. 0 or an exit code. */
+int cli_tune_one(const gb_tune_spec_t *spec, const gb_registry_t *reg, gb_context_t *ctx,
+                 gb_store_t *st, view_t *v, const char *record_path, gb_tune_outcome_t *out);
+
+/* A tuner per device of dev (contexts, store connections: the first is st); 0 or the exit
+ * code. Then every run on every kind of device (and over the MPI ranks under --mpi). */
+int cli_tuners_open(tuners_t *tu, const cli_device_t *dev, gb_store_t *st);
+int cli_tuners_run(tuners_t *tu);
+void cli_tuners_close(tuners_t *tu);
+
+#endif
