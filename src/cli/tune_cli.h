@@ -17,8 +17,9 @@ typedef struct tune_opts {
     double time_s, timeout_s;
     int count;
     int no_presets;
-    long threads;  /* -1: one per core but one, at most 16, unless processes build */
-    long builders; /* -1: processes on a GPU (cores - 1 over the devices, <= 15 and the lookahead) */
+    long threads; /* -1: one per core but one, at most 16, unless processes build */
+    long
+        builders; /* -1: processes on a GPU (cores - 1 over the devices, <= 15 and the lookahead) */
     size_t confirm;
     unsigned reps;
     gb_params_t fix;

@@ -9,8 +9,6 @@
 #include "../tune/winner.h"
 #include "tune_cli.h"
 
-
-
 static int same_kind(const gb_device_info_t *a, const gb_device_info_t *b)
 {
     return !strcmp(a->name, b->name) && !strcmp(a->driver, b->driver) &&
@@ -139,7 +137,8 @@ static void *tuner_loop(tuner_t *w, tuners_t *tu)
         gb_tune_spec_t spec;
         gb_tune_outcome_t out;
         make_spec(tu, w, k, s, &spec);
-        if ((w->rc = cli_tune_one(&spec, tu->reg, w->ctx, w->st, &w->v, tu->t->record, &out)) != 0 &&
+        if ((w->rc = cli_tune_one(&spec, tu->reg, w->ctx, w->st, &w->v, tu->t->record, &out)) !=
+                0 &&
             !cli_stop_signal)
             stop_all(tu);
     }
@@ -367,4 +366,3 @@ int cli_tuners_run(tuners_t *tu)
         rc = cli_error(GB_ENOMEM, "could not start a thread for every device");
     return rc;
 }
-
