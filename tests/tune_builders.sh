@@ -1,8 +1,8 @@
 #!/bin/sh
 # tune_builders.sh GEMMBENCH FIXTURES: tune with build processes (--builders) on the default
 # device: the same candidates evaluated, with the same results, as building in the tuner itself
-# (failed builds recorded with their log); a build process killed mid-run is started again and
-# its candidate built again; Ctrl-C stops the tuning and its build processes; no build process
+# (failed builds recorded with their log), over several shapes with the same processes; a build
+# process killed mid-run is started again and its candidate built again; Ctrl-C stops the tuning and its build processes; no build process
 # outlives its tuner, none is left a zombie. Each run has a program cache (and PoCL cache) of
 # the test's own, so that the builds really happen. About 25 s on 2 cores.
 gb=$1
@@ -99,6 +99,28 @@ wait "$pid"
 if grep -q "(0 measured, [0-9]* from the store, [1-9][0-9]* cannot win)" "$tmp/out" &&
     [ "$(told "$tmp/out" | sed 's/ (stored)//')" = "$(cat "$tmp/here")" ]; then ok; else
     bad "the failures of build processes were not stored"; fi
+
+# ---- several shapes: the build processes start once, for every run -------------------------
+shapes="-k breaks --kernel-path $fx/breaks -n 16,24,32 --param LX=4,8,16 --param LY=4,8
+    --strategy random --budget 6 -i 2 --confirm 0"
+# shellcheck disable=SC2086
+tune_bg here3 $shapes --builders 0 --threads 0
+wait "$pid"
+told "$tmp/out" >"$tmp/here3"
+seen=
+# shellcheck disable=SC2086
+tune_bg procs3 $shapes --builders 2
+wait_noting
+told "$tmp/out" >"$tmp/procs3"
+if [ $rc -eq 0 ] && [ "$(grep -c "^tune: breaks s .*: 6 evaluations" "$tmp/out")" -eq 3 ] &&
+    [ "$(echo "$seen" | wc -w)" -eq 2 ] && [ -s "$tmp/here3" ] &&
+    cmp -s "$tmp/here3" "$tmp/procs3"; then
+    ok
+else
+    bad "three shapes on two build processes started once (exit $rc; processes$seen)"
+    diff "$tmp/here3" "$tmp/procs3"
+fi
+if none_left; then ok; else bad "build processes left after three shapes"; fi
 
 # ---- a build process killed mid-run --------------------------------------------------------
 # breaks over 40 configurations, 20 asked: after the first is told, at least 12 more builds are

@@ -60,7 +60,8 @@ typedef struct tuner {
     size_t kind;    /* devices of one kind (name, driver, platform) share their runs */
     char label[160];
     char devindex[32];
-    char *wargv[10]; /* the build processes' command line: this device, these kernels */
+    char *wargv[10];      /* the build processes' command line: this device, these kernels */
+    struct gb_pool *pool; /* its builders, kept from one run to the next (NULL: none) */
     view_t v;
     int rc;
 } tuner_t;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../tune/pool.h"
 #include "../tune/tuned.h"
 #include "../tune/winner.h"
 #include "tune_cli.h"
@@ -62,6 +63,13 @@ int cli_tuners_open(tuners_t *tu, const cli_device_t *dev, gb_store_t *st)
         if ((rc = gb_context_open(&w->ctx, d, msg, sizeof msg)) != GB_OK)
             return cli_error(rc, "%s%s%s", dev->npicks > 1 ? w->label : "",
                              dev->npicks > 1 ? ": " : "", msg);
+        /* One set of builders for all of this device's runs: started once, not at every shape
+         * (bench/notes.md). */
+        const tune_opts_t *t = tu->t;
+        if ((t->threads > 0 || t->builders > 0) &&
+            (rc = gb_pool_open(&w->pool, w->ctx, (unsigned)t->threads, (unsigned)t->builders,
+                               w->wargv, msg, sizeof msg)) != GB_OK)
+            return cli_error(rc, "%s: %s", w->label, msg);
     }
     return 0;
 }
@@ -69,6 +77,7 @@ int cli_tuners_open(tuners_t *tu, const cli_device_t *dev, gb_store_t *st)
 void cli_tuners_close(tuners_t *tu)
 {
     for (size_t i = 0; i < tu->n; i++) {
+        gb_pool_close(tu->w[i].pool);
         gb_context_close(tu->w[i].ctx);
         if (i && tu->w[i].st != tu->w[0].st)
             gb_store_close(tu->w[i].st);
@@ -114,6 +123,7 @@ static void make_spec(const tuners_t *tu, const tuner_t *w, size_t k, size_t s,
                              .threads = (unsigned)t->threads,
                              .builders = (unsigned)t->builders,
                              .builder_argv = w->wargv,
+                             .pool = w->pool,
                              .candidate_timeout_s = t->timeout_s,
                              .confirm = t->confirm,
                              .confirm_reps = t->reps,

@@ -29,6 +29,7 @@ struct gb_pool {
     pthread_mutex_t mu;
     pthread_cond_t work, done;
     gb_build_t *head, *tail;
+    unsigned busy; /* builds taken from the queue and not settled */
     int quit;
     gb_context_t *ctx;
     pthread_t *threads;
@@ -65,6 +66,7 @@ static gb_build_t *next_build(gb_pool_t *p)
     if (!p->head)
         p->tail = NULL;
     b->state = GB_BUILD_BUILDING;
+    p->busy++;
     return b;
 }
 
@@ -73,6 +75,7 @@ static void settle(gb_pool_t *p, gb_build_t *b, int rc)
 {
     b->rc = p->quit ? GB_OK : rc;
     b->state = p->quit ? GB_BUILD_CANCELLED : GB_BUILD_DONE;
+    p->busy--;
     pthread_cond_broadcast(&p->done);
 }
 
@@ -310,6 +313,20 @@ static void quit(gb_pool_t *p)
             kill(p->slots[i].pid, SIGKILL);
     pthread_cond_broadcast(&p->work);
     pthread_cond_broadcast(&p->done);
+}
+
+void gb_pool_drain(gb_pool_t *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    for (gb_build_t *b = p->head; b; b = b->next)
+        b->state = GB_BUILD_CANCELLED;
+    p->head = p->tail = NULL;
+    pthread_cond_broadcast(&p->done);
+    while (p->busy)
+        pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
 }
 
 void gb_pool_kill(gb_pool_t *p)

@@ -41,6 +41,9 @@ int gb_pool_note(gb_pool_t *pool, char *buf, size_t len);
  * cancelled), finishes the builds in progress on threads, joins the threads, reaps the
  * processes. Accepts NULL. */
 void gb_pool_close(gb_pool_t *pool);
+/* Cancels the builds not started and waits for those in progress, keeping the builders for the
+ * next run (its builds may then go). Accepts NULL. */
+void gb_pool_drain(gb_pool_t *pool);
 /* For a process about to exec itself from another thread (the watchdog): cancels every build,
  * kills the build processes and waits until they are reaped, leaving the pool to the exec.
  * Accepts NULL. */

@@ -353,9 +353,14 @@ static int search(tuner_t *t)
         count--;
         free(c);
     }
-    /* Builds still queued are cancelled, those running finish, before their jobs go. */
-    gb_pool_close(t->pool);
-    t->pool = NULL;
+    /* Builds still queued are cancelled, those running finish, before their jobs go; the
+     * builders of the caller's pool stay for its next run. */
+    if (t->spec->pool) {
+        gb_pool_drain(t->pool);
+    } else {
+        gb_pool_close(t->pool);
+        t->pool = NULL;
+    }
     for (size_t i = 0; i < count; i++)
         free(ring[(head + i) % ahead]);
     return rc;
@@ -419,7 +424,9 @@ int gb_tune_run(gb_tune_outcome_t *out, const gb_tune_spec_t *spec, const gb_reg
     gb_params_t none = {0};
     if (rc == GB_OK && (rc = gb_tune__job(spec, reg, t.dev, &none, 0, &probe)) != GB_OK)
         gb__fail(msg, msglen, rc, "out of memory");
-    if (rc == GB_OK)
+    if (rc == GB_OK && spec->pool)
+        t.pool = spec->pool;
+    else if (rc == GB_OK)
         rc = gb_pool_open(&t.pool, ctx, spec->threads, spec->builders, spec->builder_argv, msg,
                           msglen);
     if (rc == GB_OK && spec->candidate_timeout_s > 0 && hooks && hooks->timed_out &&
@@ -450,7 +457,8 @@ int gb_tune_run(gb_tune_outcome_t *out, const gb_tune_spec_t *spec, const gb_reg
     else if (rc == GB_ENOMEM && !msg[0])
         gb__fail(msg, msglen, rc, "out of memory");
 done:
-    gb_pool_close(t.pool);
+    if (!spec->pool)
+        gb_pool_close(t.pool);
     gb_watchdog_close(t.dog);
     gb_leaders_free(&t.leaders);
     free(t.presets);

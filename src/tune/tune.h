@@ -39,6 +39,9 @@ typedef struct gb_tune_spec {
     unsigned threads; /* build threads (0: none; builds happen when measuring) */
     unsigned builders; /* build processes (0: none), started with builder_argv (pool.h) */
     char *const *builder_argv;
+    /* The builders of an earlier run on the same context, kept (threads and builders are then
+     * not used; NULL: this run starts its own and closes them). */
+    struct gb_pool *pool;
     double candidate_timeout_s; /* watchdog on one candidate's measurement (0: none) */
     size_t confirm;             /* leaders re-measured (0: none) */
     unsigned confirm_reps;      /* repetitions each leader gets besides its first */
