@@ -67,6 +67,18 @@ static void usage(void)
            "      cannot run here, 3 an OpenCL, build or system failure\n");
 }
 
+
+/* The copies' rates in GB/s over their medians: A, B and C written, C read (0: no copies). */
+static void copy_rates(const gb_problem_t *p, const gb_result_t *r, double *h2d, double *d2h)
+{
+    size_t ea, eb, ec;
+    gb_problem_buffer_elems(p, &ea, &eb, &ec);
+    const double es = (double)gb_precision_bytes(p->precision);
+    const double th = r->time_ms[GB_PHASE_H2D].median, td = r->time_ms[GB_PHASE_D2H].median;
+    *h2d = th > 0 ? (double)(ea + eb + ec) * es / (th * 1e6) : 0;
+    *d2h = td > 0 ? (double)ec * es / (td * 1e6) : 0;
+}
+
 static cJSON *result_json(const table_t *tb, const char *kernel, const gb_problem_t *p,
                           const gb_result_t *r, const gb_bench_options_t *b)
 {
@@ -140,18 +152,11 @@ static cJSON *result_json(const table_t *tb, const char *kernel, const gb_proble
         cJSON_AddNumberToObject(s, "ci95_hi", st->ci95_hi);
         cJSON_AddItemToObject(s, "samples", cJSON_CreateDoubleArray(r->samples_ms[ph], (int)st->n));
     }
-    /* The copies' rates over their medians: A, B and C written, C read (null: no copies). */
-    size_t ea, eb, ec;
-    gb_problem_buffer_elems(p, &ea, &eb, &ec);
-    const double es = (double)gb_precision_bytes(p->precision);
-    const double h2d = r->time_ms[GB_PHASE_H2D].median, d2h = r->time_ms[GB_PHASE_D2H].median;
+    double h2d, d2h;
+    copy_rates(p, r, &h2d, &d2h);
     cJSON *rates = cJSON_AddObjectToObject(o, "copy_GBps");
-    cJSON_AddItemToObject(rates, "h2d",
-                          h2d > 0 ? cJSON_CreateNumber((double)(ea + eb + ec) * es / (h2d * 1e6))
-                                  : cJSON_CreateNull());
-    cJSON_AddItemToObject(rates, "d2h",
-                          d2h > 0 ? cJSON_CreateNumber((double)ec * es / (d2h * 1e6))
-                                  : cJSON_CreateNull());
+    cJSON_AddItemToObject(rates, "h2d", h2d > 0 ? cJSON_CreateNumber(h2d) : cJSON_CreateNull());
+    cJSON_AddItemToObject(rates, "d2h", d2h > 0 ? cJSON_CreateNumber(d2h) : cJSON_CreateNull());
     cJSON *v = cJSON_AddObjectToObject(o, "validation");
     const gb_validation_t *val = &r->validation;
     cJSON_AddStringToObject(v, "verdict",
@@ -198,7 +203,7 @@ static void print_header(const table_t *tb, const gb_device_info_t *dev, const g
            "warm-up;\nCI = 95%% CI of the mean; helpers = transposition/padding passes (ms, in "
            "GFLOP/s unless --timing kernel);\ncopies = host-device copies from %s host memory (ms, "
            "not "
-           "in GFLOP/s unless --timing offload); wall = 2*M*N*K / host time of the whole call\n",
+           "in GFLOP/s unless --timing offload), copy GB/s = to the device / back; wall = 2*M*N*K / host time of the whole call\n",
            o->bench.timing == GB_TIMING_KERNEL    ? "the main kernel"
            : o->bench.timing == GB_TIMING_OFFLOAD ? "copies + helper passes + main kernel"
                                                   : "the main kernel + helper passes",
@@ -211,9 +216,9 @@ static void print_header(const table_t *tb, const gb_device_info_t *dev, const g
            "computation's in the precision (else how many times it, at most)\n\n",
            o->base.alpha, o->base.beta, gb_dist_format(&o->bench.dist, dist, sizeof dist),
            (unsigned long long)o->bench.seed, GB_FAITHFUL_LAMBDA);
-    printf("%-24s %-4s %-7s %6s %6s %6s %-7s %9s %-19s %6s %6s %8s %8s %9s  %-22s  %s\n", "kernel",
-           "prec", "layout", "M", "N", "K", "lws", "GFLOP/s", "95% CI", "eff%", "meas%", "helpers",
-           "copies", "wall", "faithful", "valid");
+    printf("%-24s %-4s %-7s %6s %6s %6s %-7s %9s %-19s %6s %6s %8s %8s %-11s %9s  %-22s  %s\n",
+           "kernel", "prec", "layout", "M", "N", "K", "lws", "GFLOP/s", "95% CI", "eff%", "meas%",
+           "helpers", "copies", "copy GB/s", "wall", "faithful", "valid");
 }
 
 static void print_row(table_t *tb, const char *kernel, const gb_problem_t *p, const gb_result_t *r)
@@ -244,11 +249,19 @@ static void print_row(table_t *tb, const char *kernel, const gb_problem_t *p, co
         snprintf(helpers, sizeof helpers, "-");
     cli_verdict_text(&r->validation, 0, verdict, sizeof verdict);
     cli_faithful_text(&r->validation, p->precision, faithful, sizeof faithful);
-    printf("%-24s %-4s %-7s %6zu %6zu %6zu %-7s %9.4g %-19s %6s %6s %8s %8.3g %9.4g  %-22s  %s",
+    double h2d, d2h;
+    char rates[32];
+    copy_rates(p, r, &h2d, &d2h);
+    if (h2d > 0 && d2h > 0)
+        snprintf(rates, sizeof rates, "%.3g/%.3g", h2d, d2h);
+    else
+        snprintf(rates, sizeof rates, "-");
+    printf("%-24s %-4s %-7s %6zu %6zu %6zu %-7s %9.4g %-19s %6s %6s %8s %8.3g %-11s %9.4g  %-22s  "
+           "%s",
            kernel, gb_precision_name(p->precision), gb_problem_layout_tag(p, tag, sizeof tag), p->m,
            p->n, p->k, lws, r->gflops, ci, eff, meas, helpers,
-           r->time_ms[GB_PHASE_H2D].median + r->time_ms[GB_PHASE_D2H].median, r->gflops_wall,
-           faithful, verdict);
+           r->time_ms[GB_PHASE_H2D].median + r->time_ms[GB_PHASE_D2H].median, rates,
+           r->gflops_wall, faithful, verdict);
     if (strcmp(r->route, "native") != 0)
         printf(" (%s)", r->route);
     if (r->gflops_per_watt >= 0) {
