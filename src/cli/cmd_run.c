@@ -67,7 +67,6 @@ static void usage(void)
            "      cannot run here, 3 an OpenCL, build or system failure\n");
 }
 
-
 /* The copies' rates in GB/s over their medians: A, B and C written, C read (0: no copies). */
 static void copy_rates(const gb_problem_t *p, const gb_result_t *r, double *h2d, double *d2h)
 {
@@ -203,7 +202,8 @@ static void print_header(const table_t *tb, const gb_device_info_t *dev, const g
            "warm-up;\nCI = 95%% CI of the mean; helpers = transposition/padding passes (ms, in "
            "GFLOP/s unless --timing kernel);\ncopies = host-device copies from %s host memory (ms, "
            "not "
-           "in GFLOP/s unless --timing offload), copy GB/s = to the device / back; wall = 2*M*N*K / host time of the whole call\n",
+           "in GFLOP/s unless --timing offload), copy GB/s = to the device / back; wall = 2*M*N*K "
+           "/ host time of the whole call\n",
            o->bench.timing == GB_TIMING_KERNEL    ? "the main kernel"
            : o->bench.timing == GB_TIMING_OFFLOAD ? "copies + helper passes + main kernel"
                                                   : "the main kernel + helper passes",
@@ -260,8 +260,8 @@ static void print_row(table_t *tb, const char *kernel, const gb_problem_t *p, co
            "%s",
            kernel, gb_precision_name(p->precision), gb_problem_layout_tag(p, tag, sizeof tag), p->m,
            p->n, p->k, lws, r->gflops, ci, eff, meas, helpers,
-           r->time_ms[GB_PHASE_H2D].median + r->time_ms[GB_PHASE_D2H].median, rates,
-           r->gflops_wall, faithful, verdict);
+           r->time_ms[GB_PHASE_H2D].median + r->time_ms[GB_PHASE_D2H].median, rates, r->gflops_wall,
+           faithful, verdict);
     if (strcmp(r->route, "native") != 0)
         printf(" (%s)", r->route);
     if (r->gflops_per_watt >= 0) {
