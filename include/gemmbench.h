@@ -434,7 +434,15 @@ typedef struct gb_bench_options {
     gb_host_mem_t host_mem;
     int cold; /* before every warm-up and timed call, a buffer several times the device's
                  global-memory cache is written, so that no operand is left in a cache */
+    /* Adaptive: after the `iterations` calls, more until the 95% CI of the headline phase's
+     * mean is within max_rel_ci of the mean (0: no such stop), or until min_time_s of timed
+     * calls are spent (0: no such stop), whichever comes first; at most GB_BENCH_MAX_SAMPLES
+     * calls, and GB_BENCH_MAX_ADAPTIVE_S seconds where only the CI stops. The result says which
+     * stop applied (gb_result_t.stop). */
+    double min_time_s, max_rel_ci;
 } gb_bench_options_t;
+#define GB_BENCH_MAX_SAMPLES 10000
+#define GB_BENCH_MAX_ADAPTIVE_S 60.0
 void gb_bench_options_init(gb_bench_options_t *o);
 
 typedef struct gb_validation {
@@ -462,15 +470,19 @@ double gb_faithful_ratio(const gb_validation_t *v);
 
 typedef struct gb_result {
     gb_stats_t time_ms[GB_PHASE_COUNT]; /* per phase, over the timed calls */
-    double *samples_ms[GB_PHASE_COUNT]; /* iterations each; freed by gb_result_free */
-    gb_timing_t timing;                 /* which phase the headline uses */
-    double gflops;                      /* 2*M*N*K / median time of the headline phase */
-    double gflops_wall;                 /* 2*M*N*K / median wall time */
-    double efficiency;                  /* gflops / formula peak, or -1 when the peak is unknown */
-    double build_ms; /* this call's time getting every program: building it, loading it from
+    double *samples_ms[GB_PHASE_COUNT]; /* time_ms[].n each; freed by gb_result_free */
+    /* What ended the timed calls: "count" (the iterations asked), "ci" (--max-rel-ci met),
+     * "time" (--min-time spent), "cap" (GB_BENCH_MAX_SAMPLES calls, or
+     * GB_BENCH_MAX_ADAPTIVE_S seconds with the CI still wide). */
+    char stop[8];
+    gb_timing_t timing; /* which phase the headline uses */
+    double gflops;      /* 2*M*N*K / median time of the headline phase */
+    double gflops_wall; /* 2*M*N*K / median wall time */
+    double efficiency;  /* gflops / formula peak, or -1 when the peak is unknown */
+    double build_ms;    /* this call's time getting every program: building it, loading it from
                         the binary cache, or taking it prebuilt (gb_impl_prebuild), waiting for
                         a prebuild in flight included */
-    int cache_hit;   /* nothing was built by this call: every program came from the binary
+    int cache_hit;      /* nothing was built by this call: every program came from the binary
                         cache or was prebuilt on the context */
     size_t global[2], local[2];
     int local_null;  /* the driver chose the work-group size */

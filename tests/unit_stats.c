@@ -1,6 +1,6 @@
 /* unit_stats.c: summary statistics of timing samples (src/measure/stats.c) against values worked
  * out by hand: median of odd and even counts, mean, sample standard deviation with n - 1, and the
- * Student's t 95% interval of the mean. */
+ * Student's t 95% interval of the mean; and when the adaptive timed calls stop. */
 #include "unit.h"
 
 #include "../src/measure/stats.h"
@@ -92,6 +92,36 @@ static void test_edges(void)
     CHECK(s.std == 0.0 && s.ci95_lo == 0.0 && s.ci95_hi == 0.0);
 }
 
+/* The stops of gb__bench_stop: the count without an adaptive stop, the CI, the time, the caps;
+ * never before the iterations asked. */
+static void test_stops(void)
+{
+    gb_bench_options_t o;
+    gb_bench_options_init(&o);
+    o.iterations = 3;
+    const double steady[4] = {1.0, 1.0, 1.0, 1.0}, noisy[4] = {1.0, 3.0, 1.0, 3.0};
+    char why[8] = "";
+    CHECK(!gb__bench_stop(&o, steady, 2, 0, why, sizeof why));
+    CHECK(gb__bench_stop(&o, steady, 3, 0, why, sizeof why) && !strcmp(why, "count"));
+    o.max_rel_ci = 0.1;
+    CHECK(!gb__bench_stop(&o, steady, 2, 100, why, sizeof why)); /* not before -i, whatever */
+    CHECK(gb__bench_stop(&o, steady, 3, 0, why, sizeof why) && !strcmp(why, "ci"));
+    /* 1,3,1,3: mean 2, CI half-width 3.182 * 1.155 / 2 = 1.84, over 10% of it */
+    CHECK(!gb__bench_stop(&o, noisy, 4, 1.0, why, sizeof why));
+    CHECK(gb__bench_stop(&o, noisy, 4, GB_BENCH_MAX_ADAPTIVE_S, why, sizeof why) &&
+          !strcmp(why, "cap"));
+    o.min_time_s = 2.0;
+    CHECK(!gb__bench_stop(&o, noisy, 4, 1.9, why, sizeof why));
+    CHECK(gb__bench_stop(&o, noisy, 4, 2.0, why, sizeof why) && !strcmp(why, "time"));
+    CHECK(gb__bench_stop(&o, steady, 3, 0, why, sizeof why) && !strcmp(why, "ci"));
+    /* min-time alone runs past the 60 s cap where asked to */
+    o.max_rel_ci = 0;
+    o.min_time_s = 120;
+    CHECK(!gb__bench_stop(&o, steady, 4, 90, why, sizeof why));
+    CHECK(gb__bench_stop(&o, steady, GB_BENCH_MAX_SAMPLES, 90, why, sizeof why) &&
+          !strcmp(why, "cap"));
+}
+
 int main(void)
 {
     test_t95();
@@ -99,5 +129,6 @@ int main(void)
     test_even();
     test_constant();
     test_edges();
+    test_stops();
     return unit_finish();
 }

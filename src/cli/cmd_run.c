@@ -59,6 +59,10 @@ static void usage(void)
            "                        write: pageable (default) or pinned\n"
            "      --cold            write a buffer of four times the device's cache before\n"
            "                        every call, so that none finds its operands cached\n"
+           "      --max-rel-ci X    after the -i calls, more until the 95%% CI of the mean is\n"
+           "                        within X of it (0.01: 1%%)\n"
+           "      --min-time S      ... or until S seconds of timed calls are spent (alone:\n"
+           "                        at least S seconds); the row says which stop applied\n"
            "      --kernel-path DIR add or override kernel families from DIR\n"
            "      --store PATH      record every point in this results store (default: the\n"
            "                        default store, 'gemmbench store path'); --no-store: don't\n"
@@ -87,6 +91,8 @@ static cJSON *result_json(const table_t *tb, const char *kernel, const gb_proble
     cJSON_AddStringToObject(o, "precision", gb_precision_name(p->precision));
     cJSON_AddStringToObject(o, "layout", gb_problem_layout_tag(p, buf, sizeof buf));
     cJSON_AddStringToObject(o, "route", r->route);
+    cJSON_AddStringToObject(o, "stop", r->stop);
+    cJSON_AddNumberToObject(o, "timed_calls", (double)r->time_ms[gb_timing_phase(r->timing)].n);
     cJSON_AddNumberToObject(o, "helper_kernels", (double)r->helpers);
     cJSON_AddNumberToObject(o, "M", (double)p->m);
     cJSON_AddNumberToObject(o, "N", (double)p->n);
@@ -111,6 +117,8 @@ static cJSON *result_json(const table_t *tb, const char *kernel, const gb_proble
     cJSON_AddStringToObject(o, "flops", "2*M*N*K");
     cJSON_AddStringToObject(o, "timing", gb_timing_name(r->timing));
     cJSON_AddStringToObject(o, "host_mem", gb_host_mem_name(b->host_mem));
+    cJSON_AddNumberToObject(o, "min_time_s", b->min_time_s);
+    cJSON_AddNumberToObject(o, "max_rel_ci", b->max_rel_ci);
     cJSON_AddBoolToObject(o, "cold", b->cold);
     cJSON_AddNumberToObject(o, "gflops", r->gflops);
     cJSON_AddNumberToObject(o, "gflops_wall", r->gflops_wall);
@@ -208,6 +216,13 @@ static void print_header(const table_t *tb, const gb_device_info_t *dev, const g
            : o->bench.timing == GB_TIMING_OFFLOAD ? "copies + helper passes + main kernel"
                                                   : "the main kernel + helper passes",
            o->bench.iterations, o->bench.warmup, gb_host_mem_name(o->bench.host_mem));
+    if (o->bench.min_time_s > 0 || o->bench.max_rel_ci > 0)
+        printf("adaptive: after those calls, more until the 95%% CI of the mean is within %g of "
+               "it (0: off) or %g s of timed calls are spent (0: off), whichever comes first (at "
+               "most %d calls, or %g s where only the CI stops); [stop: calls] after a row says "
+               "which stop ended its calls\n",
+               o->bench.max_rel_ci, o->bench.min_time_s, GB_BENCH_MAX_SAMPLES,
+               GB_BENCH_MAX_ADAPTIVE_S);
     if (o->bench.cold)
         printf("cold: before every call a buffer of four times the device's global-memory cache "
                "(at least 64 MiB) is written, outside the timed region\n");
@@ -264,6 +279,8 @@ static void print_row(table_t *tb, const char *kernel, const gb_problem_t *p, co
            faithful, verdict);
     if (strcmp(r->route, "native") != 0)
         printf(" (%s)", r->route);
+    if (strcmp(r->stop, "count") != 0)
+        printf(" [%s: %zu calls]", r->stop, head->n);
     if (r->gflops_per_watt >= 0) {
         printf("  %.3g GFLOP/s/W %.4g W", r->gflops_per_watt, r->energy_w);
         snprintf(tb->energy_note, sizeof tb->energy_note,

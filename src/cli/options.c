@@ -43,7 +43,9 @@ enum {
     O_SHAPES,
     O_SHARD,
     O_MPI,
-    O_DEVMAP
+    O_DEVMAP,
+    O_MINTIME,
+    O_MAXCI
 };
 
 static const struct option long_opts[] = {{"platform", required_argument, NULL, 'p'},
@@ -86,6 +88,8 @@ static const struct option long_opts[] = {{"platform", required_argument, NULL, 
                                           {"shapes", required_argument, NULL, O_SHAPES},
                                           {"shard", required_argument, NULL, O_SHARD},
                                           {"mpi", no_argument, NULL, O_MPI},
+                                          {"min-time", required_argument, NULL, O_MINTIME},
+                                          {"max-rel-ci", required_argument, NULL, O_MAXCI},
                                           {"device-map", required_argument, NULL, O_DEVMAP},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
@@ -112,6 +116,8 @@ static const char *plan_key(int c)
                 {O_DIST, "dist"},
                 {O_TIMING, "timing"},
                 {O_HOSTMEM, "host_mem"},
+                {O_MINTIME, "min_time"},
+                {O_MAXCI, "max_rel_ci"},
                 {O_LAYOUT, "layout"},
                 {O_TA, "transA"},
                 {O_TB, "transB"},

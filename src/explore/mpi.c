@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/core.h"
 #include "explore.h"
 
 #ifdef GB_HAVE_MPI
@@ -155,13 +156,6 @@ void gb_xp_mpi_idle(void)
     nanosleep(&ts, NULL);
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 char *gb_xp_mpi_next(gb_xp_wait_t *w, int *from, int *tag, size_t *len)
 {
     for (;;) {
@@ -170,10 +164,10 @@ char *gb_xp_mpi_next(gb_xp_wait_t *w, int *from, int *tag, size_t *len)
             return buf;
         /* Polled, so that a stop request is seen while every rank is busy. */
         if (w->stop && *w->stop && !w->since) {
-            w->since = now_s();
+            w->since = gb__now_ms() / 1e3;
             return NULL;
         }
-        if (w->since && now_s() - w->since > w->grace_s) {
+        if (w->since && gb__now_ms() / 1e3 - w->since > w->grace_s) {
             w->gave_up = 1; /* a rank that does not answer is dead or hung */
             return NULL;
         }

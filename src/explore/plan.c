@@ -601,6 +601,18 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
                             label, value);
         return GB_OK;
     }
+    if (!strcmp(key, "min_time") || !strcmp(key, "max_rel_ci")) {
+        /* The adaptive stops (gb_bench_options_t): 0 is off. */
+        double v;
+        const int time = key[1] == 'i';
+        int rc = parse_finite(value, &v, label, msg, msglen);
+        if (rc == GB_OK && (v < 0 || v > (time ? 3600.0 : 1.0)))
+            rc = gb__fail(msg, msglen, GB_EBADARG, "%s must be from 0 (off) to %s, got '%s'", label,
+                          time ? "3600 seconds" : "1 (the whole mean)", value);
+        if (rc == GB_OK)
+            *(time ? &pl->bench.min_time_s : &pl->bench.max_rel_ci) = v;
+        return rc;
+    }
     if (!strcmp(key, "cold")) {
         if (strcmp(value, "on") && strcmp(value, "off"))
             return gb__fail(msg, msglen, GB_EBADARG,

@@ -169,6 +169,8 @@ static const char *expected(const char *key)
         {"timing", "\"kernel\", \"ops\" or \"offload\""},
         {"host_mem", "\"pageable\" or \"pinned\""},
         {"cold", "true or false"},
+        {"min_time", "seconds (a number; 0: off)"},
+        {"max_rel_ci", "a fraction of the mean (a number; 0: off)"},
         {"validate", "\"auto\", \"on\" or \"off\" (or true/false)"},
         {"layout", "\"row\" or \"col\""},
         {"transA", "\"N\" or \"T\""},
@@ -249,10 +251,10 @@ static int plan_key(gb_plan_t *pl, const cJSON *item, const char *origin, char *
         return GB_OK;
     }
     static const char *const keys[] = {
-        "kernels", "precision",  "n",      "M",      "N",      "K",      "lws",
-        "repeat",  "iterations", "warmup", "seed",   "dist",   "timing", "host_mem",
-        "cold",    "validate",   "layout", "transA", "transB", "alpha",  "beta",
-        "lda",     "ldb",        "ldc",    "offa",   "offb",   "offc",   "shapes"};
+        "kernels",    "precision", "n",      "M",      "N",        "K",         "lws",  "repeat",
+        "iterations", "warmup",    "seed",   "dist",   "timing",   "host_mem",  "cold", "validate",
+        "layout",     "transA",    "transB", "alpha",  "beta",     "lda",       "ldb",  "ldc",
+        "offa",       "offb",      "offc",   "shapes", "min_time", "max_rel_ci"};
     size_t k = 0;
     while (k < sizeof keys / sizeof keys[0] && strcmp(keys[k], key))
         k++;

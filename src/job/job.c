@@ -133,6 +133,8 @@ int gb_job_from_point(gb_job_t *job, const gb_registry_t *reg, const gb_device_i
     job->bench.timing = pt->timing;
     job->bench.host_mem = pt->host_mem;
     job->bench.cold = pt->cold;
+    job->bench.min_time_s = pt->min_time_s;
+    job->bench.max_rel_ci = pt->max_rel_ci;
     job->bench.validate = pt->validate;
     /* Every parameter the point recorded, the work-group size included. */
     int rc = gb_impl_resolve(reg, pt->kernel, &pt->params, &job->impl, job->why, sizeof job->why);

@@ -13,6 +13,31 @@
 /* Validate by default while the reference costs at most 2^33 multiply-adds (2048^3). */
 #define GB_AUTO_VALIDATE_MNK (1ull << 33)
 
+int gb__bench_stop(const gb_bench_options_t *o, const double *x, size_t n, double spent_s,
+                   char *why, size_t len)
+{
+    const char *stop = NULL;
+    if (n < (size_t)o->iterations)
+        return 0;
+    if (!(o->min_time_s > 0 || o->max_rel_ci > 0)) {
+        stop = "count";
+    } else if (n >= GB_BENCH_MAX_SAMPLES) {
+        stop = "cap";
+    } else if (o->max_rel_ci > 0 && n >= 2) {
+        gb_stats_t st;
+        gb__stats_compute(x, n, &st);
+        if (st.mean > 0 && (st.ci95_hi - st.ci95_lo) / 2 <= o->max_rel_ci * st.mean)
+            stop = "ci";
+    }
+    if (!stop && o->min_time_s > 0 && spent_s >= o->min_time_s)
+        stop = "time";
+    if (!stop && o->min_time_s <= 0 && spent_s >= GB_BENCH_MAX_ADAPTIVE_S)
+        stop = "cap";
+    if (stop)
+        snprintf(why, len, "%s", stop);
+    return stop != NULL;
+}
+
 void gb_bench_options_init(gb_bench_options_t *o)
 {
     memset(o, 0, sizeof *o);
@@ -272,13 +297,18 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
         return rc;
     if ((rc = gb_impl_check(im, ctx->dev, p.precision, &p, ctx->errmsg, sizeof ctx->errmsg)))
         return rc;
-    if (o->iterations < 1 || o->warmup < 0)
+    if (o->iterations < 1 || o->warmup < 0 || o->iterations > GB_BENCH_MAX_SAMPLES ||
+        !(o->min_time_s >= 0) || !(o->max_rel_ci >= 0))
         return gb__ctx_fail(ctx, GB_EBADARG,
-                            "iterations must be at least 1 and warm-up at least 0");
+                            "iterations must be 1 to %d, warm-up at least 0, and the adaptive "
+                            "stops (min time, max relative CI) at least 0",
+                            GB_BENCH_MAX_SAMPLES);
     runner_t run = {im->ops, NULL, ctx};
+    const int adaptive = o->min_time_s > 0 || o->max_rel_ci > 0;
+    const size_t cap = adaptive ? GB_BENCH_MAX_SAMPLES : (size_t)o->iterations;
     int nomem = 0;
     for (int i = 0; i < GB_PHASE_COUNT; i++)
-        nomem |= !(r->samples_ms[i] = calloc((size_t)o->iterations, sizeof(double)));
+        nomem |= !(r->samples_ms[i] = calloc(cap, sizeof(double)));
     if (nomem) {
         rc = gb__ctx_fail(ctx, GB_ENOMEM, "out of memory");
         goto done;
@@ -304,13 +334,24 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
     cold_t cold = {0};
     if (rc == GB_OK && o->cold)
         rc = cold_open(ctx, &cold);
-    for (int i = 0; rc == GB_OK && i < o->warmup + o->iterations; i++) {
+    /* The timed calls: the iterations asked, then more while an adaptive stop asks for them. */
+    const gb_phase_t headline = gb_timing_phase(o->timing);
+    size_t n = 0;
+    double t0 = 0;
+    for (int i = 0; rc == GB_OK; i++) {
         double t[GB_PHASE_COUNT];
+        if (i == o->warmup)
+            t0 = gb__now_ms() / 1e3;
+        if (i >= o->warmup && gb__bench_stop(o, r->samples_ms[headline], n, gb__now_ms() / 1e3 - t0,
+                                             r->stop, sizeof r->stop))
+            break;
         if (o->cold && (rc = cold_flush(ctx, &cold)) != GB_OK)
             break;
-        if ((rc = runner_call(&run, da, db, dc, cout, t)) == GB_OK && i >= o->warmup)
+        if ((rc = runner_call(&run, da, db, dc, cout, t)) == GB_OK && i >= o->warmup) {
             for (int ph = 0; ph < GB_PHASE_COUNT; ph++)
-                r->samples_ms[ph][i - o->warmup] = t[ph];
+                r->samples_ms[ph][n] = t[ph];
+            n++;
+        }
     }
     if (cold.buf)
         clReleaseMemObject(cold.buf);
@@ -319,7 +360,7 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
     if (rc != GB_OK)
         goto done;
     for (int ph = 0; ph < GB_PHASE_COUNT; ph++)
-        gb__stats_compute(r->samples_ms[ph], (size_t)o->iterations, &r->time_ms[ph]);
+        gb__stats_compute(r->samples_ms[ph], n, &r->time_ms[ph]);
     const double flop = 2.0 * mnk, head = r->time_ms[gb_timing_phase(o->timing)].median;
     r->gflops = head > 0 ? flop / (head * 1e6) : 0;
     r->gflops_wall =

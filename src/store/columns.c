@@ -15,7 +15,7 @@
 
 /* The definition columns (GB_COLF_DEF) are hashed in this order, by these names: renaming,
  * reordering, adding or removing one changes every id (a new GB_STORE_SCHEMA_VERSION), except
- * a definition column added later (GB_COLF_V3), which is hashed only away from its default:
+ * a definition column added later (GB_COLF_LATER), which is hashed only away from its default:
  * every point made before is at the default, so its id stays. Any column added is a schema
  * change, with a migration of older stores (schema.c). */
 const gb_store__col_t gb_store__cols[] = {
@@ -118,6 +118,11 @@ const gb_store__col_t gb_store__cols[] = {
     {"faithful", GB_COL_OPTSTR, F(result.validation.faithful), GB_COLF_V3},
     {"faithful_worst", GB_COL_OPTDBL, F(result.validation.faithful_worst), GB_COLF_V3},
     {"faithful_honest", GB_COL_OPTDBL, F(result.validation.faithful_honest), GB_COLF_V3},
+    /* schema version 4: the adaptive stops (0: off, as every point before was measured) and
+     * which stop ended the timed calls (NULL in points stored before: the count) */
+    {"min_time", GB_COL_DBL, F(min_time_s), GB_COLF_DEF | GB_COLF_V4},
+    {"max_rel_ci", GB_COL_DBL, F(max_rel_ci), GB_COLF_DEF | GB_COLF_V4},
+    {"stop", GB_COL_OPTSTR, F(result.stop), GB_COLF_V4},
 };
 const size_t gb_store__ncols = sizeof gb_store__cols / sizeof gb_store__cols[0];
 

@@ -89,6 +89,8 @@ int gb_point_define(gb_point_t *pt, const gb_device_info_t *dev, const gb_impl_t
     pt->timing = opts->timing;
     pt->host_mem = opts->host_mem;
     pt->cold = opts->cold != 0;
+    pt->min_time_s = opts->min_time_s;
+    pt->max_rel_ci = opts->max_rel_ci;
     pt->validate = opts->validate;
     pt->rep = rep;
     pt->result.timing = opts->timing;
@@ -238,7 +240,8 @@ int gb_point_definition(const gb_point_t *pt, char **text)
     int rc = append(&buf, &len, &cap, "gemmbench-point-v1\n", 0);
     for (size_t i = 0; rc == GB_OK && i < gb_store__ncols; i++) {
         const gb_store__col_t *c = &gb_store__cols[i];
-        if (!(c->flags & GB_COLF_DEF) || ((c->flags & GB_COLF_V3) && gb_store__at_default(pt, c)))
+        if (!(c->flags & GB_COLF_DEF) ||
+            ((c->flags & GB_COLF_LATER) && gb_store__at_default(pt, c)))
             continue;
         if ((rc = append(&buf, &len, &cap, c->name, 0)) == GB_OK &&
             (rc = append(&buf, &len, &cap, "=", 0)) == GB_OK &&
@@ -294,11 +297,18 @@ int gb_point_check(const gb_point_t *pt, char *msg, size_t msglen)
     if (!pt->timestamp[0] || !pt->tool_version[0])
         return gb__fail(msg, msglen, GB_EBADPOINT, "point %s has no timestamp or tool version",
                         pt->id);
+    /* One sample per timed call: the iterations asked, or with an adaptive stop at least those
+     * and as many as the first phase (every phase is timed at every call). */
+    const int adaptive = pt->min_time_s > 0 || pt->max_rel_ci > 0;
+    const size_t calls = pt->result.time_ms[0].n;
     for (int ph = 0; ph < GB_PHASE_COUNT; ph++)
-        if (pt->result.time_ms[ph].n != (size_t)pt->iterations || !pt->result.samples_ms[ph])
+        if (!pt->result.samples_ms[ph] ||
+            (adaptive ? pt->result.time_ms[ph].n != calls || calls < (size_t)pt->iterations ||
+                            calls > GB_BENCH_MAX_SAMPLES
+                      : pt->result.time_ms[ph].n != (size_t)pt->iterations))
             return gb__fail(msg, msglen, GB_EBADPOINT,
                             "point %s: phase '%s' does not hold one sample "
-                            "per iteration",
+                            "per timed call",
                             pt->id, gb_phase_name((gb_phase_t)ph));
     return GB_OK;
 }

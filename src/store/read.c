@@ -290,13 +290,15 @@ int gb_store_check(gb_store_t *st, size_t *checked, size_t *bad)
              st,
              "SELECT p.id FROM points p WHERE (SELECT count(*) FROM phase_stats s "
              "WHERE s.point_id = p.id) != ? OR EXISTS (SELECT 1 FROM phase_stats s "
-             "WHERE s.point_id = p.id AND s.n != p.iterations)",
+             "WHERE s.point_id = p.id AND CASE WHEN p.min_time > 0 OR p.max_rel_ci > 0 THEN s.n "
+             "< p.iterations ELSE s.n != p.iterations END) OR (SELECT count(DISTINCT n) FROM "
+             "phase_stats s WHERE s.point_id = p.id) > 1",
              &q)) != GB_OK)
         return rc;
     sqlite3_bind_int(q, 1, GB_PHASE_COUNT);
     while (sqlite3_step(q) == SQLITE_ROW)
         check_note(&cs, "point %s: %s", (const char *)sqlite3_column_text(q, 0),
-                   "phases missing or not one sample count per iteration");
+                   "phases missing or not one sample count per timed call");
     sqlite3_finalize(q);
     rc = gb_store_foreach(st, 1, check_one, &cs);
     if (rc != GB_OK) {

@@ -72,12 +72,13 @@ static int has_column(gb_store_t *st, const char *name)
     return rc;
 }
 
-/* Adds the columns of a later schema version (flag: GB_COLF_V2 or GB_COLF_V3) that points lacks,
+/* Adds the columns of a later schema version (flag: GB_COLF_V2, _V3 or _V4) that points lacks,
  * at its end, inside migrate()'s transaction. ADD COLUMN needs a column that may be NULL or
  * has a default: version 2's energy columns are NULL ("not recorded") in every point already
- * there, and version 3's faithful verdict NULL (not judged); version 3's host_mem is
- * "pageable" and cold 0, as those points were measured. No id changes: energy and the verdict
- * are not in a definition, and host_mem and cold enter one only away from their defaults. */
+ * there, version 3's faithful verdict and version 4's stop NULL (not judged, not recorded);
+ * version 3's host_mem is "pageable" and cold 0, version 4's min_time and max_rel_ci 0, as
+ * those points were measured. No id changes: energy, the verdict and the stop are not in a
+ * definition, and the others enter one only away from their defaults. */
 static int add_columns(gb_store_t *st, unsigned flag)
 {
     char sql[512];
@@ -104,12 +105,14 @@ static int add_columns(gb_store_t *st, unsigned flag)
     return rc;
 }
 
-/* Migrates a store of schema version v (1 or 2) to this version, and says so in meta. */
+/* Migrates a store of schema version v (1 to 3) to this version, and says so in meta. */
 static int migrate(gb_store_t *st, int v)
 {
     int rc = v == 1 ? add_columns(st, GB_COLF_V2) : GB_OK;
-    if (rc == GB_OK)
+    if (rc == GB_OK && v <= 2)
         rc = add_columns(st, GB_COLF_V3);
+    if (rc == GB_OK)
+        rc = add_columns(st, GB_COLF_V4);
     if (rc != GB_OK)
         return rc;
     char sql[512];
@@ -141,7 +144,7 @@ int gb_store__schema(gb_store_t *st)
     }
     if (v == GB_STORE_SCHEMA_VERSION)
         goto done;
-    if (v == 1 || v == 2) {
+    if (v >= 1 && v <= 3) {
         rc = migrate(st, v);
         goto done;
     }

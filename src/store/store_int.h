@@ -37,9 +37,12 @@ enum {
     GB_COLF_DEF = 1, /* part of the definition, hence of the id */
     GB_COLF_V2 = 2,  /* added by schema version 2 (energy): NULL in points stored before, which
                        a version-1 store gains on migration and a version-1 export lacks */
-    GB_COLF_V3 = 4   /* added by schema version 3 (host_mem, cold, the faithful verdict): a
+    GB_COLF_V3 = 4,  /* added by schema version 3 (host_mem, cold, the faithful verdict): a
                        definition column holds its default in points stored before and enters
                        the definition only away from it; the others are NULL there */
+    GB_COLF_V4 = 8,  /* added by schema version 4 (the adaptive stops and which applied), as
+                        version 3's */
+    GB_COLF_LATER = GB_COLF_V3 | GB_COLF_V4 /* definition columns hashed only off default */
 };
 
 typedef struct gb_store__col {
