@@ -543,13 +543,23 @@ int gb_impl_prebuild(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t 
 
 /* ---- measured ceilings ------------------------------------------------------------------------ */
 
+#define GB_CEIL_SWEEP 8 /* sizes of the host-device copy sweep */
 typedef struct gb_ceilings {
     double peak_gflops[2]; /* by micro-benchmark, indexed by gb_precision_t; 0 when not run */
     double bandwidth_gbs;  /* device memory copy: bytes read + written per second, 1e9 */
-    char method[192];
+    /* Host-device copies from and to each kind of host memory (indexed by gb_host_mem_t), in
+     * GB/s: the plateau of a sweep of sizes, the best rate from 16 MiB up (0: not measured). */
+    double h2d_gbs[2], d2h_gbs[2];
+    size_t nsweep;
+    struct {
+        size_t bytes;
+        double h2d_gbs[2], d2h_gbs[2];
+    } sweep[GB_CEIL_SWEEP];
+    char method[256];
 } gb_ceilings_t;
-/* Measures the device's peak FLOP/s (an FMA-chain kernel per precision) and memory bandwidth
- * (a copy kernel). Takes about a second on a GPU, longer on a CPU. Errors on ctx. */
+/* Measures the device's peak FLOP/s (an FMA-chain kernel per precision), memory bandwidth (a
+ * copy kernel) and the host-device copies' rates over a sweep of sizes for each kind of host
+ * memory. Takes a few seconds. Errors on ctx. */
 int gb_ceilings_measure(gb_context_t *ctx, gb_ceilings_t *out);
 
 /* ---- the program binary cache ---------------------------------------------------------------- */

@@ -594,12 +594,22 @@ static void test_ceilings(const char *dir)
     snprintf(dev.name, sizeof dev.name, "Ceiling Device");
     snprintf(dev.platform_version, sizeof dev.platform_version, "OpenCL 3.0 test");
     snprintf(dev.driver, sizeof dev.driver, "1.0");
-    gb_ceilings_t c = {{1234.5, 617.25}, 99.5, "method text"}, got;
+    gb_ceilings_t c, got;
+    memset(&c, 0, sizeof c);
+    c.peak_gflops[0] = 1234.5;
+    c.peak_gflops[1] = 617.25;
+    c.bandwidth_gbs = 99.5;
+    c.h2d_gbs[GB_HOST_PINNED] = 25.5;
+    c.d2h_gbs[GB_HOST_PAGEABLE] = 6.25;
+    snprintf(c.method, sizeof c.method, "method text");
     CHECK_RC(gb_store_get_ceilings(st, &dev, &got, when), 0);
     CHECK_RC(gb_store_put_ceilings(st, &dev, &c), GB_OK);
     CHECK_RC(gb_store_get_ceilings(st, &dev, &got, when), 1);
     CHECK(got.peak_gflops[0] == 1234.5 && got.peak_gflops[1] == 617.25);
     CHECK(got.bandwidth_gbs == 99.5 && !strcmp(got.method, "method text"));
+    /* The copies' ceilings; one not measured reads back as 0. */
+    CHECK(got.h2d_gbs[GB_HOST_PINNED] == 25.5 && got.d2h_gbs[GB_HOST_PAGEABLE] == 6.25);
+    CHECK(got.h2d_gbs[GB_HOST_PAGEABLE] == 0 && got.d2h_gbs[GB_HOST_PINNED] == 0);
     CHECK(strlen(when) == 20 && when[10] == 'T' && when[19] == 'Z');
     snprintf(dev.driver, sizeof dev.driver, "2.0"); /* another driver: not measured */
     CHECK_RC(gb_store_get_ceilings(st, &dev, &got, when), 0);

@@ -87,6 +87,20 @@ int cmd_ceilings(int argc, char **argv)
             cJSON_AddNumberToObject(e, "measured_gflops", ce.peak_gflops[p]);
         }
         cJSON_AddNumberToObject(o, "bandwidth_gbs", ce.bandwidth_gbs);
+        cJSON *tr = cJSON_AddObjectToObject(o, "host_device_gbs");
+        for (int h = 0; h < 2; h++) {
+            cJSON *k = cJSON_AddObjectToObject(tr, gb_host_mem_name((gb_host_mem_t)h));
+            cJSON_AddNumberToObject(k, "h2d", ce.h2d_gbs[h]);
+            cJSON_AddNumberToObject(k, "d2h", ce.d2h_gbs[h]);
+            cJSON *sw = cJSON_AddArrayToObject(k, "sweep");
+            for (size_t i = 0; i < ce.nsweep; i++) {
+                cJSON *e = cJSON_CreateObject();
+                cJSON_AddNumberToObject(e, "bytes", (double)ce.sweep[i].bytes);
+                cJSON_AddNumberToObject(e, "h2d", ce.sweep[i].h2d_gbs[h]);
+                cJSON_AddNumberToObject(e, "d2h", ce.sweep[i].d2h_gbs[h]);
+                cJSON_AddItemToArray(sw, e);
+            }
+        }
         cJSON_AddStringToObject(o, "method", ce.method);
         char *s = cJSON_Print(o);
         printf("%s\n", s ? s : "{}");
@@ -104,6 +118,15 @@ int cmd_ceilings(int argc, char **argv)
                 printf(", formula %s\n", di->peak_formula[p]);
         }
         printf("memory bandwidth: measured %.1f GB/s (read + write)\n", ce.bandwidth_gbs);
+        printf("host-device copies, GB/s (to the device / back), by size:\n");
+        printf("  %10s  %-17s %-17s\n", "bytes", "pageable", "pinned");
+        for (size_t i = 0; i < ce.nsweep; i++)
+            printf("  %10zu  %7.2f / %-7.2f %7.2f / %-7.2f\n", ce.sweep[i].bytes,
+                   ce.sweep[i].h2d_gbs[GB_HOST_PAGEABLE], ce.sweep[i].d2h_gbs[GB_HOST_PAGEABLE],
+                   ce.sweep[i].h2d_gbs[GB_HOST_PINNED], ce.sweep[i].d2h_gbs[GB_HOST_PINNED]);
+        printf("  %10s  %7.2f / %-7.2f %7.2f / %-7.2f (the plateau: the best from 16 MiB up)\n",
+               "ceiling", ce.h2d_gbs[GB_HOST_PAGEABLE], ce.d2h_gbs[GB_HOST_PAGEABLE],
+               ce.h2d_gbs[GB_HOST_PINNED], ce.d2h_gbs[GB_HOST_PINNED]);
         printf("method: %s\n", ce.method);
         rc = EXIT_OK;
     }

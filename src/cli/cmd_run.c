@@ -14,6 +14,8 @@
 /* What the table says once, beside its rows. */
 typedef struct table {
     double measured_peak[2]; /* gemmbench ceilings' peaks for the device (0: never measured) */
+    double copy_ceiling[2];  /* and its copies' plateau to the device and back for the host
+                                memory of the run (0: not measured) */
     char measured_when[32];  /* when they were measured ("": never) */
     char energy_note[320];   /* what the energy column rests on */
 } table_t;
@@ -203,7 +205,11 @@ static void print_header(const table_t *tb, const gb_device_info_t *dev, const g
         printf("measured peak (gemmbench ceilings, %s): S %.1f, D %.1f GFLOP/s; meas%% is against "
                "it\n",
                tb->measured_when, tb->measured_peak[0], tb->measured_peak[1]);
-    else
+    if (tb->measured_when[0] && tb->copy_ceiling[0] > 0)
+        printf("copies' ceiling from %s host memory (gemmbench ceilings): %.3g / %.3g GB/s, "
+               "beside copy GB/s\n",
+               gb_host_mem_name(o->bench.host_mem), tb->copy_ceiling[0], tb->copy_ceiling[1]);
+    else if (!tb->measured_when[0])
         printf("measured peak: none stored for this device and driver (run 'gemmbench ceilings'); "
                "meas%% shows -\n");
     printf("GFLOP/s = 2*M*N*K / median time of %s (OpenCL events) over %d calls after %d "
@@ -391,9 +397,11 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "gemmbench: warning: results not stored: %s\n", msg);
     /* Efficiency against the measured peak, where 'gemmbench ceilings' measured this device. */
     gb_ceilings_t ceil;
-    if (st && gb_store_get_ceilings(st, di, &ceil, tb.measured_when) == 1)
+    if (st && gb_store_get_ceilings(st, di, &ceil, tb.measured_when) == 1) {
         memcpy(tb.measured_peak, ceil.peak_gflops, sizeof tb.measured_peak);
-    else
+        tb.copy_ceiling[0] = ceil.h2d_gbs[pl.bench.host_mem];
+        tb.copy_ceiling[1] = ceil.d2h_gbs[pl.bench.host_mem];
+    } else
         tb.measured_when[0] = '\0';
     if ((rc = gb_context_open(&ctx, di, msg, sizeof msg)) != GB_OK) {
         rc = cli_error(rc, "%s", msg);

@@ -120,20 +120,93 @@ static int measure_bandwidth(gb_context_t *ctx, double *gbs, size_t *bytes_out)
     return rc;
 }
 
+/* Best event time of REPEATS blocking copies of bytes between hb and dev, to the device (h2d)
+ * or back; ms. */
+static int best_copy_ms(gb_context_t *ctx, cl_mem dev, void *host, size_t bytes, int h2d,
+                        double *best)
+{
+    *best = 0;
+    for (int r = 0; r < GB_REPEATS + 1; r++) {
+        cl_event ev;
+        cl_int err =
+            h2d ? clEnqueueWriteBuffer(ctx->queue, dev, CL_TRUE, 0, bytes, host, 0, NULL, &ev)
+                : clEnqueueReadBuffer(ctx->queue, dev, CL_TRUE, 0, bytes, host, 0, NULL, &ev);
+        cl_ulong s = 0, e = 0;
+        if (err == CL_SUCCESS)
+            err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof s, &s, NULL);
+        if (err == CL_SUCCESS)
+            err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof e, &e, NULL);
+        if (err != CL_SUCCESS)
+            return gb__cl_check(
+                ctx, err, h2d ? "timing a copy to the device" : "timing a copy from the device");
+        clReleaseEvent(ev);
+        const double ms = (double)(e - s) * 1e-6;
+        if (r > 0 && ms > 0 && (*best == 0 || ms < *best)) /* the first is a warm-up */
+            *best = ms;
+    }
+    return GB_OK;
+}
+
+/* The copies' sweep: 64 KiB to 256 MiB (at most half the largest allocation), by 4, from and
+ * to pageable and pinned host memory. The ceiling of each is the plateau: the best rate at
+ * GB_CEIL_PLATEAU bytes and above (or at the largest size, where the sweep stops below), where
+ * a link has reached its speed and no host cache flatters a copy. */
+#define GB_CEIL_PLATEAU ((size_t)16 << 20)
+static int measure_transfers(gb_context_t *ctx, gb_ceilings_t *out, size_t *top)
+{
+    size_t most = (size_t)256 << 20;
+    if (most > ctx->dev->max_alloc / 2)
+        most = (size_t)(ctx->dev->max_alloc / 2) & ~(size_t)4095;
+    out->nsweep = 0;
+    for (size_t b = (size_t)64 << 10; b <= most && out->nsweep < GB_CEIL_SWEEP; b *= 4)
+        out->sweep[out->nsweep++].bytes = b;
+    *top = out->nsweep ? out->sweep[out->nsweep - 1].bytes : 0;
+    cl_int err;
+    cl_mem dev = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, *top ? *top : 1, NULL, &err);
+    int rc = gb__cl_check(ctx, err, "clCreateBuffer");
+    for (int kind = 0; rc == GB_OK && kind < 2; kind++) {
+        gb_hostbuf_t hb;
+        if ((rc = gb__hostbuf_alloc(ctx, *top, (gb_host_mem_t)kind, &hb)) != GB_OK)
+            break;
+        memset(hb.ptr, 1, *top); /* touched: no first-use page faults in the timings */
+        for (size_t i = 0; rc == GB_OK && i < out->nsweep; i++) {
+            const size_t bytes = out->sweep[i].bytes;
+            double ms;
+            for (int h2d = 1; rc == GB_OK && h2d >= 0; h2d--) {
+                if ((rc = best_copy_ms(ctx, dev, hb.ptr, bytes, h2d, &ms)) != GB_OK)
+                    break;
+                const double gbs = ms > 0 ? (double)bytes / (ms * 1e6) : 0;
+                double *at = h2d ? &out->sweep[i].h2d_gbs[kind] : &out->sweep[i].d2h_gbs[kind];
+                double *ceil = h2d ? &out->h2d_gbs[kind] : &out->d2h_gbs[kind];
+                *at = gbs;
+                const int plateau = bytes >= GB_CEIL_PLATEAU || i + 1 == out->nsweep;
+                if (plateau && gbs > *ceil)
+                    *ceil = gbs;
+            }
+        }
+        gb__hostbuf_free(&hb);
+    }
+    if (dev)
+        clReleaseMemObject(dev);
+    return rc;
+}
+
 int gb_ceilings_measure(gb_context_t *ctx, gb_ceilings_t *out)
 {
     memset(out, 0, sizeof *out);
     int rc = measure_peak(ctx, GB_PREC_S, &out->peak_gflops[GB_PREC_S]);
     if (!rc && ctx->dev->fp64)
         rc = measure_peak(ctx, GB_PREC_D, &out->peak_gflops[GB_PREC_D]);
-    size_t bytes = 0;
+    size_t bytes = 0, top = 0;
     if (!rc)
         rc = measure_bandwidth(ctx, &out->bandwidth_gbs, &bytes);
+    if (!rc)
+        rc = measure_transfers(ctx, out, &top);
     snprintf(out->method, sizeof out->method,
              "FMA chains: 64 (S) or 32 (D) lanes per work-item x %d steps, %zu work-items; copy: "
-             "%zu MiB float4; best "
-             "of %d launches (events)",
+             "%zu MiB float4; host-device: blocking copies of 64 KiB to %zu MiB; best of %d "
+             "(events)",
              GB_FMA_ITERS, (size_t)ctx->dev->compute_units * ctx->dev->max_wg_size, bytes >> 20,
-             GB_REPEATS);
+             top >> 20, GB_REPEATS);
     return rc;
 }

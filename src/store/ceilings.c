@@ -7,14 +7,35 @@
 
 #include "store_int.h"
 
+/* The host-device copies' ceilings, per kind of host memory (after the first columns). */
+static const char *const transfer_cols[4] = {"h2d_pageable_gbs", "d2h_pageable_gbs",
+                                             "h2d_pinned_gbs", "d2h_pinned_gbs"};
+
 static int ensure_table(gb_store_t *st)
 {
-    /* Added beside schema version 1 without changing it: older stores gain the table. */
-    return gb_store__exec(
-        st, "CREATE TABLE IF NOT EXISTS ceilings(device TEXT NOT NULL, "
-            "platform_version TEXT NOT NULL, driver TEXT NOT NULL, peak_s REAL, "
-            "peak_d REAL, bandwidth_gbs REAL, method TEXT NOT NULL, "
-            "timestamp TEXT NOT NULL, PRIMARY KEY(device, platform_version, driver))");
+    /* Added beside schema version 1 without changing it: older stores gain the table, and a
+     * table from before the copies' ceilings gains their columns (NULL: not measured). */
+    int rc =
+        gb_store__exec(st, "CREATE TABLE IF NOT EXISTS ceilings(device TEXT NOT NULL, "
+                           "platform_version TEXT NOT NULL, driver TEXT NOT NULL, peak_s REAL, "
+                           "peak_d REAL, bandwidth_gbs REAL, method TEXT NOT NULL, "
+                           "timestamp TEXT NOT NULL, h2d_pageable_gbs REAL, d2h_pageable_gbs REAL, "
+                           "h2d_pinned_gbs REAL, d2h_pinned_gbs REAL, "
+                           "PRIMARY KEY(device, platform_version, driver))");
+    for (int i = 0; rc == GB_OK && i < 4; i++) {
+        sqlite3_stmt *q;
+        if ((rc = gb_store__prepare(
+                 st, "SELECT 1 FROM pragma_table_info('ceilings') WHERE name = ?", &q)) != GB_OK)
+            break;
+        sqlite3_bind_text(q, 1, transfer_cols[i], -1, SQLITE_STATIC);
+        const int have = sqlite3_step(q) == SQLITE_ROW;
+        sqlite3_finalize(q);
+        char sql[128];
+        snprintf(sql, sizeof sql, "ALTER TABLE ceilings ADD COLUMN %s REAL", transfer_cols[i]);
+        if (!have)
+            rc = gb_store__exec(st, sql);
+    }
+    return rc;
 }
 
 int gb_store_put_ceilings(gb_store_t *st, const gb_device_info_t *dev, const gb_ceilings_t *c)
@@ -23,8 +44,11 @@ int gb_store_put_ceilings(gb_store_t *st, const gb_device_info_t *dev, const gb_
     int rc = ensure_table(st);
     if (rc == GB_OK)
         rc = gb_store__prepare(st,
-                               "INSERT OR REPLACE INTO ceilings VALUES(?, ?, ?, ?, ?, ?, ?, "
-                               "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+                               "INSERT OR REPLACE INTO ceilings(device, platform_version, "
+                               "driver, peak_s, peak_d, bandwidth_gbs, method, timestamp, "
+                               "h2d_pageable_gbs, d2h_pageable_gbs, h2d_pinned_gbs, "
+                               "d2h_pinned_gbs) VALUES(?, ?, ?, ?, ?, ?, ?, "
+                               "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?, ?, ?, ?)",
                                &q);
     if (rc != GB_OK)
         return rc;
@@ -39,6 +63,14 @@ int gb_store_put_ceilings(gb_store_t *st, const gb_device_info_t *dev, const gb_
     }
     sqlite3_bind_double(q, 6, c->bandwidth_gbs);
     sqlite3_bind_text(q, 7, c->method, -1, SQLITE_STATIC);
+    const double rates[4] = {c->h2d_gbs[GB_HOST_PAGEABLE], c->d2h_gbs[GB_HOST_PAGEABLE],
+                             c->h2d_gbs[GB_HOST_PINNED], c->d2h_gbs[GB_HOST_PINNED]};
+    for (int i = 0; i < 4; i++) {
+        if (rates[i] > 0)
+            sqlite3_bind_double(q, 8 + i, rates[i]);
+        else
+            sqlite3_bind_null(q, 8 + i);
+    }
     if (sqlite3_step(q) != SQLITE_DONE)
         rc = gb_store__fail_db(st, "storing the ceilings");
     sqlite3_finalize(q);
@@ -54,8 +86,10 @@ int gb_store_get_ceilings(gb_store_t *st, const gb_device_info_t *dev, gb_ceilin
     int rc = ensure_table(st);
     if (rc == GB_OK)
         rc = gb_store__prepare(st,
-                               "SELECT peak_s, peak_d, bandwidth_gbs, method, timestamp FROM "
-                               "ceilings WHERE device = ? AND platform_version = ? AND driver = ?",
+                               "SELECT peak_s, peak_d, bandwidth_gbs, method, timestamp, "
+                               "h2d_pageable_gbs, d2h_pageable_gbs, h2d_pinned_gbs, "
+                               "d2h_pinned_gbs FROM ceilings WHERE device = ? AND "
+                               "platform_version = ? AND driver = ?",
                                &q);
     if (rc != GB_OK)
         return rc;
@@ -70,6 +104,10 @@ int gb_store_get_ceilings(gb_store_t *st, const gb_device_info_t *dev, gb_ceilin
         c->bandwidth_gbs = sqlite3_column_double(q, 2);
         snprintf(c->method, sizeof c->method, "%s", (const char *)sqlite3_column_text(q, 3));
         snprintf(when, 32, "%s", (const char *)sqlite3_column_text(q, 4));
+        double *rates[4] = {&c->h2d_gbs[GB_HOST_PAGEABLE], &c->d2h_gbs[GB_HOST_PAGEABLE],
+                            &c->h2d_gbs[GB_HOST_PINNED], &c->d2h_gbs[GB_HOST_PINNED]};
+        for (int i = 0; i < 4; i++)
+            *rates[i] = sqlite3_column_double(q, 5 + i); /* NULL reads as 0: not measured */
     } else if (step != SQLITE_DONE) {
         rc = gb_store__fail_db(st, "reading the ceilings");
     }

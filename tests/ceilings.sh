@@ -1,0 +1,30 @@
+#!/bin/sh
+# ceilings.sh GEMMBENCH: `gemmbench ceilings` on the default device measures the host-device
+# copies for each kind of host memory over a sweep of sizes, prints the sweep, and stores the
+# plateaus beside the peak and bandwidth, where `run` still finds them.
+gb=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+    echo "FAIL: $*"
+    for f in "$tmp"/*.txt; do [ -f "$f" ] && { echo "--- $f"; cat "$f"; }; done
+    exit 1
+}
+"$gb" ceilings --store "$tmp/c.db" >"$tmp/table.txt" 2>&1 || fail "ceilings"
+grep -q "^host-device copies, GB/s" "$tmp/table.txt" || fail "the copies' section"
+[ "$(grep -c "^ *[0-9]\{5,\}  " "$tmp/table.txt")" -ge 5 ] || fail "a sweep of at least 5 sizes"
+grep -q "^ *ceiling .*(the plateau" "$tmp/table.txt" || fail "the plateau line"
+"$gb" ceilings --json --no-store >"$tmp/json.txt" 2>&1 || fail "ceilings --json"
+for kind in pageable pinned; do
+    grep -q "\"$kind\":" "$tmp/json.txt" || fail "JSON must have the $kind copies"
+done
+[ "$(grep -c '"bytes":' "$tmp/json.txt")" -ge 10 ] || fail "JSON must have both sweeps"
+# Every rate in the JSON is positive.
+if grep -E '"(h2d|d2h)":[[:space:]]*(0|-)' "$tmp/json.txt" >/dev/null; then
+    fail "a copy rate of 0 or less"
+fi
+"$gb" run -k naive -n 32 -i 2 --store "$tmp/c.db" >"$tmp/run.txt" 2>&1 || fail "run on the store"
+grep -q "^measured peak (gemmbench ceilings, " "$tmp/run.txt" &&
+    grep -q "^copies' ceiling from pageable host memory (gemmbench ceilings): " "$tmp/run.txt" ||
+    fail "run must read the stored ceilings, the copies' among them"
+echo "ceilings: ok"
