@@ -4,13 +4,7 @@
 # of a point's definition (other ids than without them, and a replay measures with them) and
 # stored with the stop that applied; bad values are refused before anything runs.
 gb=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-    echo "FAIL: $*"
-    for f in "$tmp"/*.txt; do [ -f "$f" ] && { echo "--- $f"; cat "$f"; }; done
-    exit 1
-}
+. "$(dirname "$0")/script_lib.sh"
 "$gb" run -k naive -n 32 -i 3 --max-rel-ci 0.5 --json --no-store >"$tmp/ci.txt" 2>&1 ||
     fail "run --max-rel-ci"
 grep -q '"stop":	"ci"' "$tmp/ci.txt" || fail "--max-rel-ci 0.5 must stop on the CI"

@@ -3,13 +3,7 @@
 # copies for each kind of host memory over a sweep of sizes, prints the sweep, and stores the
 # plateaus beside the peak and bandwidth, where `run` still finds them.
 gb=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-    echo "FAIL: $*"
-    for f in "$tmp"/*.txt; do [ -f "$f" ] && { echo "--- $f"; cat "$f"; }; done
-    exit 1
-}
+. "$(dirname "$0")/script_lib.sh"
 "$gb" ceilings --store "$tmp/c.db" >"$tmp/table.txt" 2>&1 || fail "ceilings"
 grep -q "^host-device copies, GB/s" "$tmp/table.txt" || fail "the copies' section"
 [ "$(grep -c "^ *[0-9]\{5,\}  " "$tmp/table.txt")" -ge 5 ] || fail "a sweep of at least 5 sizes"

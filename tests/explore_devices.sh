@@ -3,13 +3,7 @@
 # device twice, two workers; -d all) stores exactly the points a one-device sweep stores, each
 # once; a second run finds them all stored; -d lists are refused where one device is measured.
 gb=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-    echo "FAIL: $*"
-    for f in "$tmp"/*.txt; do [ -f "$f" ] && { echo "--- $f"; cat "$f"; }; done
-    exit 1
-}
+. "$(dirname "$0")/script_lib.sh"
 ids() { "$gb" export --format csv --store "$1" 2>/dev/null | tail -n +2 | cut -d, -f1 | sort; }
 sweep="-k SGEMM_NT_4x1,naive -n 8,16,24 -i 2 --warmup 0 --repeat 2"
 

@@ -4,13 +4,7 @@
 # equals the original's; CSV has a header and one line per point; a sweep in three shards (--shard),
 # each into its own store, merged by import, equals the whole.
 gb=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-    echo "FAIL: $*"
-    for f in "$tmp"/*.txt; do [ -f "$f" ] && { echo "--- $f"; cat "$f"; }; done
-    exit 1
-}
+. "$(dirname "$0")/script_lib.sh"
 "$gb" explore -k SGEMM_NT_4x1,naive -n 8,16 -i 2 --warmup 0 --repeat 2 --store "$tmp/a.db" \
     >"$tmp/explore.txt" 2>&1 || fail "explore"
 "$gb" run -k SGEMM_NT_1x1 -n 8 -i 2 --store "$tmp/a.db" >"$tmp/run.txt" 2>&1 || fail "run --store"

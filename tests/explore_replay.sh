@@ -4,13 +4,7 @@
 # gets one clear line and exit 2.
 gb=$1
 helper=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-    echo "FAIL: $*"
-    for f in "$tmp"/*.txt; do [ -f "$f" ] && { echo "--- $f"; cat "$f"; }; done
-    exit 1
-}
+. "$(dirname "$0")/script_lib.sh"
 db=$tmp/r.db
 "$gb" run -k SGEMM_NT_4x1 -M 24 -N 16 -K 8 -i 3 --warmup 1 --seed 7 --dist int:3 --store "$db" --json \
     >"$tmp/run.txt" 2>&1 || fail "run"

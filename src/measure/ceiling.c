@@ -9,13 +9,28 @@
 #define GB_FMA_ITERS 1024
 #define GB_REPEATS 5
 
-/* Best (shortest) event time of REPEATS launches of kernel k over global work-items. */
-static int best_ms(gb_context_t *ctx, cl_kernel k, size_t global, double *best)
+/* One timed command: a kernel launch or a blocking copy. */
+typedef struct timed {
+    cl_kernel kernel; /* a launch of global work-items, or (NULL) a copy of bytes */
+    size_t global;
+    cl_mem dev; /* the copy: to dev from host (h2d) or back */
+    void *host;
+    size_t bytes;
+    int h2d;
+} timed_t;
+
+/* Best (shortest) event time of REPEATS of the command (the first is a warm-up), in ms. */
+static int best_ms(gb_context_t *ctx, const timed_t *t, double *best)
 {
     *best = 0;
     for (int r = 0; r < GB_REPEATS + 1; r++) {
         cl_event ev;
-        cl_int err = clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &global, NULL, 0, NULL, &ev);
+        cl_int err = t->kernel ? clEnqueueNDRangeKernel(ctx->queue, t->kernel, 1, NULL, &t->global,
+                                                        NULL, 0, NULL, &ev)
+                     : t->h2d  ? clEnqueueWriteBuffer(ctx->queue, t->dev, CL_TRUE, 0, t->bytes,
+                                                      t->host, 0, NULL, &ev)
+                               : clEnqueueReadBuffer(ctx->queue, t->dev, CL_TRUE, 0, t->bytes,
+                                                     t->host, 0, NULL, &ev);
         if (err == CL_SUCCESS)
             err = clWaitForEvents(1, &ev);
         cl_ulong s = 0, e = 0;
@@ -24,10 +39,13 @@ static int best_ms(gb_context_t *ctx, cl_kernel k, size_t global, double *best)
         if (err == CL_SUCCESS)
             err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof e, &e, NULL);
         if (err != CL_SUCCESS)
-            return gb__cl_check(ctx, err, "running a ceiling micro-benchmark");
+            return gb__cl_check(ctx, err,
+                                t->kernel ? "running a ceiling micro-benchmark"
+                                : t->h2d  ? "timing a copy to the device"
+                                          : "timing a copy from the device");
         clReleaseEvent(ev);
         const double ms = (double)(e - s) * 1e-6;
-        if (r > 0 && (*best == 0 || ms < *best)) /* the first launch is a warm-up */
+        if (r > 0 && ms > 0 && (*best == 0 || ms < *best))
             *best = ms;
     }
     return GB_OK;
@@ -65,7 +83,7 @@ static int measure_peak(gb_context_t *ctx, gb_precision_t prec, double *gflops)
         err |= prec == GB_PREC_D ? clSetKernelArg(k, 2, sizeof b, &b)
                                  : clSetKernelArg(k, 2, sizeof bf, &bf);
         if (!(rc = gb__cl_check(ctx, err, "gb_fma_chain arguments")) &&
-            !(rc = best_ms(ctx, k, global, &ms)))
+            !(rc = best_ms(ctx, &(timed_t){.kernel = k, .global = global}, &ms)))
             /* 8 chains of 8 (single) or 4 (double) lanes, as in ceilings.cl */
             *gflops = (double)global * GB_FMA_ITERS * (prec == GB_PREC_D ? 32.0 : 64.0) * 2.0 /
                       (ms * 1e6);
@@ -106,7 +124,7 @@ static int measure_bandwidth(gb_context_t *ctx, double *gbs, size_t *bytes_out)
         err |= clSetKernelArg(k, 0, sizeof a, &a);
         err |= clSetKernelArg(k, 1, sizeof b, &b);
         if (!(rc = gb__cl_check(ctx, err, "gb_copy_bw set-up")) &&
-            !(rc = best_ms(ctx, k, bytes / 16, &ms)))
+            !(rc = best_ms(ctx, &(timed_t){.kernel = k, .global = bytes / 16}, &ms)))
             *gbs = 2.0 * (double)bytes / (ms * 1e6);
     }
     *bytes_out = bytes;
@@ -118,33 +136,6 @@ static int measure_bandwidth(gb_context_t *ctx, double *gbs, size_t *bytes_out)
         clReleaseMemObject(b);
     clReleaseProgram(prog);
     return rc;
-}
-
-/* Best event time of REPEATS blocking copies of bytes between hb and dev, to the device (h2d)
- * or back; ms. */
-static int best_copy_ms(gb_context_t *ctx, cl_mem dev, void *host, size_t bytes, int h2d,
-                        double *best)
-{
-    *best = 0;
-    for (int r = 0; r < GB_REPEATS + 1; r++) {
-        cl_event ev;
-        cl_int err =
-            h2d ? clEnqueueWriteBuffer(ctx->queue, dev, CL_TRUE, 0, bytes, host, 0, NULL, &ev)
-                : clEnqueueReadBuffer(ctx->queue, dev, CL_TRUE, 0, bytes, host, 0, NULL, &ev);
-        cl_ulong s = 0, e = 0;
-        if (err == CL_SUCCESS)
-            err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof s, &s, NULL);
-        if (err == CL_SUCCESS)
-            err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof e, &e, NULL);
-        if (err != CL_SUCCESS)
-            return gb__cl_check(
-                ctx, err, h2d ? "timing a copy to the device" : "timing a copy from the device");
-        clReleaseEvent(ev);
-        const double ms = (double)(e - s) * 1e-6;
-        if (r > 0 && ms > 0 && (*best == 0 || ms < *best)) /* the first is a warm-up */
-            *best = ms;
-    }
-    return GB_OK;
 }
 
 /* The copies' sweep: 64 KiB to 256 MiB (at most half the largest allocation), by 4, from and
@@ -173,7 +164,8 @@ static int measure_transfers(gb_context_t *ctx, gb_ceilings_t *out, size_t *top)
             const size_t bytes = out->sweep[i].bytes;
             double ms;
             for (int h2d = 1; rc == GB_OK && h2d >= 0; h2d--) {
-                if ((rc = best_copy_ms(ctx, dev, hb.ptr, bytes, h2d, &ms)) != GB_OK)
+                const timed_t t = {.dev = dev, .host = hb.ptr, .bytes = bytes, .h2d = h2d};
+                if ((rc = best_ms(ctx, &t, &ms)) != GB_OK)
                     break;
                 const double gbs = ms > 0 ? (double)bytes / (ms * 1e6) : 0;
                 double *at = h2d ? &out->sweep[i].h2d_gbs[kind] : &out->sweep[i].d2h_gbs[kind];
