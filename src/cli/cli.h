@@ -78,6 +78,7 @@ int cmd_kernels(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
 int cmd_ceilings(int argc, char **argv);
+int cmd_offload(int argc, char **argv);
 
 /* The results store (src/store/) for a subcommand: path NULL is the default store; create makes
  * the file when missing. Prints the error and returns the exit code on failure. */

@@ -30,6 +30,8 @@ static void usage(FILE *f)
         "  tuned list|show|export|import    the tuning database: the best configuration per\n"
         "                                   device and shape class (tuned --help)\n"
         "  ceilings [-p P -t T -d D] [--json] peak FLOP/s and memory bandwidth, measured\n"
+        "  offload -n LIST [--out F.html]   host BLAS or the device with its copies: which is\n"
+        "                                   faster per size, and the break-even size\n"
         "  cache list|clear                 the program binary cache\n"
         "  version                          print the version\n"
         "\n"
@@ -89,6 +91,8 @@ int main(int argc, char **argv)
         return cmd_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "ceilings"))
         return cmd_ceilings(argc - 1, argv + 1);
+    if (!strcmp(cmd, "offload"))
+        return cmd_offload(argc - 1, argv + 1);
     if (!strcmp(cmd, "cache"))
         return cmd_cache(argc - 1, argv + 1);
     if (!strcmp(cmd, "explore"))

@@ -86,4 +86,31 @@ const char *gb_report_filter_text(const gb_report_t *r, char *buf, size_t len);
 int gb_report_write(const gb_report_t *r, gb_report_format_t fmt, unsigned tables, FILE *f,
                     char *msg, size_t msglen);
 
+/* ---- the offload decision (gemmbench offload) ---------------------------------------------- */
+
+/* One size: the host BLAS, the device's kernel (with its helper passes) and the device with the
+ * copies from each kind of host memory (indexed by gb_host_mem_t), medians in ms (0: failed). */
+typedef struct gb_offload_row {
+    size_t n;
+    double host_ms, kernel_ms, offload_ms[2];
+} gb_offload_row_t;
+
+typedef struct gb_offload {
+    const char *device, *host, *kernel; /* the device, the host's BLAS, the device's kernel */
+    gb_precision_t precision;
+    const gb_offload_row_t *rows; /* by size, ascending */
+    size_t n;
+} gb_offload_t;
+
+/* Which wins at row i: -1 the host, else the host memory kind whose offload is the fastest. */
+int gb_offload_winner(const gb_offload_row_t *r);
+/* The same in words: "host", "device (pinned)", "device (pageable)". */
+const char *gb_offload_verdict(const gb_offload_row_t *r);
+/* The break-even size for host memory kind hm: the smallest size from which the offload beats
+ * the host at that and every larger size; 0 when it does not at the largest. */
+size_t gb_offload_breakeven(const gb_offload_t *o, int hm);
+/* A self-contained HTML page: time against size (log-log) for the four, the break-even sizes
+ * marked, and the table. GB_EIO with msg naming gnuplot-nox when gnuplot cannot be run. */
+int gb_report_offload_html(const gb_offload_t *o, FILE *f, char *msg, size_t msglen);
+
 #endif

@@ -1,0 +1,236 @@
+/* cmd_offload.c: `gemmbench offload`: is offloading a GEMM to the device worth it once the data
+ * travels? Per square size, the host's BLAS, the device's kernel alone and the device with the
+ * copies from pageable and from pinned host memory, each measured as `run` measures and stored;
+ * then the faster per size and the break-even size per host memory kind, as a table and (--out)
+ * an HTML page with the plot (src/report/offload.c). docs/offload.md. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../report/report.h"
+#include "options.h"
+
+static void usage(void)
+{
+    printf("usage: gemmbench offload [-p P -t T -d D] -n LIST [options]\n"
+           "Per square size n: the host's BLAS (OpenBLAS, threads as configured), the device's\n"
+           "kernel alone, and the device with the copies of A, B and C to it and C back from\n"
+           "pageable and from pinned host memory; which is faster, and the break-even size from\n"
+           "which offloading wins. Every measurement is validated and stored as 'run' does.\n"
+           "  -n LIST               square orders: 64:4096:x2, or 256,1024\n"
+           "  -k KERNEL             the device's kernel (default auto: the tuning database's)\n"
+           "      --precision s|d   (default s)\n"
+           "  -i, --warmup          timed and untimed calls per measurement (as for 'run')\n"
+           "      --out FILE.html   also a page with the plot of time against size (gnuplot)\n"
+           "      --store PATH      the results store; --no-store: keep nothing\n"
+           "  -p, -t, -d            platform, device type, device (as for 'run')\n"
+           "exit: 0 done, 1 a measurement failed validation, 2 bad usage, 3 a failure to run\n");
+}
+
+/* Measures kernel on shape n with bench, storing it; the median of phase into *ms (0 when it
+ * failed, with the reason printed). */
+static int measure(const gb_registry_t *reg, const gb_device_info_t *di, gb_context_t *ctx,
+                   gb_store_t *st, const gb_plan_t *pl, const cli_auto_t *autodb,
+                   const char *kernel, size_t n, const gb_bench_options_t *bench, gb_phase_t ph1,
+                   double *ms1, gb_phase_t ph2, double *ms2, int *invalid)
+{
+    gb_job_t job;
+    const gb_job_spec_t spec = {kernel,
+                                1,
+                                pl->precisions & 2u ? GB_PREC_D : GB_PREC_S,
+                                NULL,
+                                NULL,
+                                &pl->base,
+                                pl->has_layout,
+                                n,
+                                n,
+                                n,
+                                bench,
+                                0,
+                                cli_auto_chooser(autodb)};
+    *ms1 = 0;
+    if (ms2)
+        *ms2 = 0;
+    if (gb_job_make(&job, reg, di, &spec) != GB_OK)
+        return cli_error(GB_ENOMEM, "out of memory");
+    char desc[512], msg[1024];
+    gb_job_describe(&job, desc, sizeof desc);
+    if (job.code != GB_OK) {
+        fprintf(stderr, "gemmbench: offload: %s cannot run here: %s\n", desc, job.why);
+        return 0;
+    }
+    gb_point_t pt;
+    gb_point_init(&pt);
+    const int rc = gb_job_measure(&job, ctx, st, st ? GB_JOB_KEEP_NEXT_REP : GB_JOB_KEEP_NONE, &pt,
+                                  msg, sizeof msg);
+    if (rc == GB_OK) {
+        const gb_validation_t *v = &pt.result.validation;
+        *invalid |= v->done && !v->passed;
+        if (!(v->done && !v->passed)) {
+            *ms1 = pt.result.time_ms[ph1].median;
+            if (ms2)
+                *ms2 = pt.result.time_ms[ph2].median;
+        } else {
+            fprintf(stderr, "gemmbench: offload: %s FAILED validation: %s\n", desc, v->reason);
+        }
+    } else {
+        fprintf(stderr, "gemmbench: offload: %s: %s: %s\n", desc, gb_errname(rc), msg);
+    }
+    gb_point_free(&pt);
+    return rc == GB_JOB_ESTORE ? cli_error(GB_EIO, "%s: %s", desc, msg) : 0;
+}
+
+int cmd_offload(int argc, char **argv)
+{
+    /* --out is offload's own; the rest are the measuring commands' (options.c). */
+    const char *out_path = NULL;
+    char **rest = malloc(((size_t)argc + 1) * sizeof *rest);
+    if (!rest)
+        return cli_error(GB_ENOMEM, "out of memory");
+    int nrest = 0;
+    for (int i = 0; i < argc; i++) {
+        if (i > 0 && !strcmp(argv[i], "--out")) {
+            if (i + 1 >= argc) {
+                free(rest);
+                return cli_error(GB_EBADARG, "option '--out' needs a value");
+            }
+            out_path = argv[++i];
+        } else if (i > 0 && !strncmp(argv[i], "--out=", 6)) {
+            out_path = argv[i] + 6;
+        } else {
+            rest[nrest++] = argv[i];
+        }
+    }
+    rest[nrest] = NULL;
+    cli_measure_t o;
+    gb_plan_t pl;
+    gb_plan_init(&pl);
+    int rc = cli_measure_parse(nrest, rest, "offload", CLI_OPT_NO_STORE, usage, &o, &pl);
+    free(rest);
+    if (rc) {
+        gb_plan_free(&pl);
+        return rc < 0 ? EXIT_OK : rc;
+    }
+    char msg[1024];
+    gb_registry_t *reg = NULL;
+    cli_device_t dev = {0};
+    gb_store_t *st = NULL;
+    gb_context_t *ctx = NULL;
+    cli_auto_t autodb = {0};
+    size_t(*shapes)[3] = NULL, nshapes = 0;
+    gb_offload_row_t *rows = NULL;
+    const char *kernel = pl.kernels ? pl.kernels : GB_AUTO;
+    if (pl.precisions == 3u || strchr(kernel, ',')) {
+        rc = cli_error(GB_EBADARG, "offload compares one kernel in one precision: give one -k "
+                                   "and one --precision");
+        goto done;
+    }
+    if (!pl.kernels && gb_plan_set(&pl, "kernels", GB_AUTO, "-k", msg, sizeof msg) != GB_OK) {
+        rc = cli_error(GB_ENOMEM, "%s", msg);
+        goto done;
+    }
+    if ((rc = gb_plan_shapes(&pl, &shapes, &nshapes, msg, sizeof msg)) != GB_OK) {
+        rc = cli_error(rc, "%s (give the orders with -n)", msg);
+        goto done;
+    }
+    for (size_t i = 0; i < nshapes; i++)
+        if (shapes[i][0] != shapes[i][1] || shapes[i][1] != shapes[i][2]) {
+            rc = cli_error(GB_EBADARG, "offload takes square orders (-n); %zux%zux%zu is not",
+                           shapes[i][0], shapes[i][1], shapes[i][2]);
+            goto done;
+        }
+    if ((rc = gb_registry_open(&reg, o.kpath, msg, sizeof msg)) != GB_OK) {
+        rc = cli_error(rc == GB_EIO ? GB_EBADARG : rc, "%s", msg);
+        goto done;
+    }
+    if ((rc = cli_device_open(&dev, &o.sel)))
+        goto done;
+    const gb_device_info_t *di = &dev.list[dev.index];
+    if (!o.no_store && (rc = cli_store_open(&st, o.store, 1)))
+        goto done;
+    if ((rc = cli_auto_open(&autodb, &pl, reg, o.store, o.no_store)))
+        goto done;
+    if ((rc = gb_context_open(&ctx, di, msg, sizeof msg)) != GB_OK) {
+        rc = cli_error(rc, "%s", msg);
+        goto done;
+    }
+    if (!(rows = calloc(nshapes, sizeof *rows))) {
+        rc = cli_error(GB_ENOMEM, "out of memory");
+        goto done;
+    }
+    /* Smallest first, as the break-even reads them. */
+    for (size_t i = 1; i < nshapes; i++)
+        for (size_t j = i; j > 0 && shapes[j][0] < shapes[j - 1][0]; j--) {
+            size_t t[3];
+            memcpy(t, shapes[j], sizeof t);
+            memcpy(shapes[j], shapes[j - 1], sizeof t);
+            memcpy(shapes[j - 1], t, sizeof t);
+        }
+    const gb_precision_t prec = pl.precisions & 2u ? GB_PREC_D : GB_PREC_S;
+    printf("offload: %s GEMM, square orders; host: OpenBLAS; device: %s (%s), kernel %s; "
+           "median of %d calls after %d warm-up; every measurement validated where M*N*K <= "
+           "2^33 and stored%s\n",
+           gb_precision_name(prec), di->name, di->platform_name, kernel, pl.bench.iterations,
+           pl.bench.warmup, st ? "" : " (not: --no-store)");
+    printf("%8s %12s %12s %14s %14s  %s\n", "n", "host ms", "kernel ms", "+copies pageable",
+           "+copies pinned", "faster");
+    int invalid = 0;
+    for (size_t i = 0; i < nshapes && !rc; i++) {
+        gb_offload_row_t *r = &rows[i];
+        r->n = shapes[i][0];
+        gb_bench_options_t b = pl.bench;
+        b.timing = GB_TIMING_OPS;
+        rc = measure(reg, di, ctx, st, &pl, &autodb, "openblas", r->n, &b, GB_PHASE_OPS,
+                     &r->host_ms, GB_PHASE_OPS, NULL, &invalid);
+        for (int hm = 0; !rc && hm < 2; hm++) {
+            b.timing = GB_TIMING_OFFLOAD;
+            b.host_mem = (gb_host_mem_t)hm;
+            double kernel_ms;
+            rc = measure(reg, di, ctx, st, &pl, &autodb, kernel, r->n, &b, GB_PHASE_OFFLOAD,
+                         &r->offload_ms[hm], GB_PHASE_OPS, &kernel_ms, &invalid);
+            if (hm == GB_HOST_PINNED || !r->kernel_ms)
+                r->kernel_ms = kernel_ms;
+        }
+        printf("%8zu %12.4g %12.4g %14.4g %14.4g  %s\n", r->n, r->host_ms, r->kernel_ms,
+               r->offload_ms[0], r->offload_ms[1], gb_offload_verdict(r));
+        fflush(stdout);
+    }
+    if (rc)
+        goto done;
+    const gb_offload_t off = {di->name, "OpenBLAS", kernel, prec, rows, nshapes};
+    for (int hm = 0; hm < 2; hm++) {
+        const size_t be = gb_offload_breakeven(&off, hm);
+        if (be)
+            printf("break-even, %s host memory: n = %zu (the device with its copies is faster "
+                   "from there up)\n",
+                   gb_host_mem_name((gb_host_mem_t)hm), be);
+        else
+            printf("break-even, %s host memory: none (the host is faster at the largest size)\n",
+                   gb_host_mem_name((gb_host_mem_t)hm));
+    }
+    if (out_path) {
+        cli_out_t out;
+        if ((rc = cli_out_open(&out, out_path, st ? gb_store_path(st) : NULL)))
+            goto done;
+        rc = gb_report_offload_html(&off, out.f, msg, sizeof msg);
+        if (rc != GB_OK)
+            cli_error(rc, "%s", msg);
+        rc = cli_out_close(&out, rc);
+        if (rc == GB_OK)
+            printf("page: %s\n", out_path);
+        else
+            rc = rc == GB_EIO ? EXIT_RUNTIME : rc;
+    }
+    if (!rc && invalid)
+        rc = EXIT_INVALID;
+done:
+    free(rows);
+    free(shapes);
+    gb_context_close(ctx);
+    cli_auto_close(&autodb);
+    gb_store_close(st);
+    cli_device_close(&dev);
+    gb_registry_close(reg);
+    gb_plan_free(&pl);
+    return rc;
+}
