@@ -86,6 +86,13 @@ int cli_parse_size_list(const char *what, const char *s, size_t *out, size_t cap
     return 0;
 }
 
+int cli_registry_open(gb_registry_t **reg, const char *kpath)
+{
+    char msg[1024];
+    const int rc = gb_registry_open(reg, kpath, msg, sizeof msg);
+    return rc == GB_OK ? 0 : cli_error(rc == GB_EIO ? GB_EBADARG : rc, "%s", msg);
+}
+
 static int is_many(const char *dv)
 {
     return dv && (!strcmp(dv, "all") || strchr(dv, ','));

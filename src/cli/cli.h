@@ -28,6 +28,11 @@ int cli_parse_double(const char *what, const char *s, double *out);
 int cli_parse_size_list(const char *what, const char *s, size_t *out, size_t cap, size_t *n);
 
 #define CLI_MAX_DEVICES 32
+/* The kernel registry, with the families of --kernel-path DIR (NULL: the built-in ones); 0, or
+ * the exit code after a one-line error (a bad kernel path is bad usage). */
+struct gb_registry;
+int cli_registry_open(struct gb_registry **reg, const char *kpath);
+
 typedef struct cli_device {
     gb_device_info_t *list;
     size_t count, index;

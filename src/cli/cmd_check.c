@@ -339,10 +339,8 @@ int cmd_check(int argc, char **argv)
     gb_registry_t *reg = NULL;
     cli_device_t dev = {0};
     int worst = EXIT_OK, ocl = !o.no_oclgrind && have_oclgrind(), made = 0;
-    if ((rc = gb_registry_open(&reg, o.kpath, msg, sizeof msg)) != GB_OK) {
-        rc = cli_error(rc == GB_EIO ? GB_EBADARG : rc, "%s", msg);
+    if ((rc = cli_registry_open(&reg, o.kpath)))
         goto done;
-    }
     gb_impl_t im;
     if ((rc = gb_impl_resolve(reg, o.kernel, &o.params, &im, msg, sizeof msg)) != GB_OK) {
         rc = cli_error(rc, "%s; run 'gemmbench kernels' to list them", msg);

@@ -240,10 +240,8 @@ int cmd_explore(int argc, char **argv)
     size_t nw = 0;
     cli_auto_t autodb = {0};
     int catching = 0, served = 0;
-    if ((rc = gb_registry_open(&reg, o.kpath, msg, sizeof msg)) != GB_OK) {
-        rc = cli_error(rc == GB_EIO ? GB_EBADARG : rc, "%s", msg);
+    if ((rc = cli_registry_open(&reg, o.kpath)))
         goto done;
-    }
     if ((rc = cli_devices_open(&dev, &o.sel))) {
         cli_mpi_hint(&mpi);
         goto done;

@@ -139,10 +139,8 @@ int cmd_offload(int argc, char **argv)
                            shapes[i][0], shapes[i][1], shapes[i][2]);
             goto done;
         }
-    if ((rc = gb_registry_open(&reg, o.kpath, msg, sizeof msg)) != GB_OK) {
-        rc = cli_error(rc == GB_EIO ? GB_EBADARG : rc, "%s", msg);
+    if ((rc = cli_registry_open(&reg, o.kpath)))
         goto done;
-    }
     if ((rc = cli_device_open(&dev, &o.sel)))
         goto done;
     const gb_device_info_t *di = &dev.list[dev.index];

@@ -370,10 +370,8 @@ int cmd_run(int argc, char **argv)
     size_t stored = 0;
     int exit_code = EXIT_OK;
     memset(&tb, 0, sizeof tb);
-    if ((rc = gb_registry_open(&reg, o.kpath, msg, sizeof msg)) != GB_OK) {
-        rc = cli_error(rc == GB_EIO ? GB_EBADARG : rc, "%s", msg);
+    if ((rc = cli_registry_open(&reg, o.kpath)))
         goto done;
-    }
     if ((rc = cli_device_open(&dev, &o.sel)))
         goto done;
     const gb_device_info_t *di = &dev.list[dev.index];

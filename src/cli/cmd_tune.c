@@ -575,10 +575,8 @@ int cmd_tune(int argc, char **argv)
     }
     if ((rc = split_kernels(pl.kernels, &runs)) || (rc = narrowing(&pl, &t, &nw)))
         goto done;
-    if ((rc = gb_registry_open(&reg, o.kpath, msg, sizeof msg)) != GB_OK) {
-        rc = cli_error(rc == GB_EIO ? GB_EBADARG : rc, "%s", msg);
+    if ((rc = cli_registry_open(&reg, o.kpath)))
         goto done;
-    }
     if (runs.nkernels == 1 && !strcmp(runs.kernels[0], "all")) {
         runs_free(&runs);
         memset(&runs, 0, sizeof runs);
