@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "store_int.h"
 
@@ -321,11 +322,22 @@ int gb_store_open(gb_store_t **out, const char *path, int flags, char *msg, size
     if (create && ours == 1 && (rc = gb_store_quick_check(st)) != GB_OK)
         goto done;
     /* WAL: readers never block the writer, and a killed writer loses only its open
-     * transaction. synchronous=NORMAL keeps every commit through a process crash. */
-    if ((rc = gb_store__exec(st, "PRAGMA journal_mode=WAL")) != GB_OK ||
-        (rc = gb_store__exec(st, "PRAGMA synchronous=NORMAL")) != GB_OK ||
-        (rc = gb_store__exec(st, "PRAGMA foreign_keys=ON")) != GB_OK ||
-        (rc = gb_store__schema(st)) != GB_OK || (rc = prepare_insert(st)) != GB_OK)
+     * transaction. synchronous=NORMAL keeps every commit through a process crash. Several
+     * processes opening one new store at once can meet SQLITE_BUSY here without the busy
+     * handler being asked (one switching the file to WAL while another reads it): tried again
+     * for a while, as the busy timeout would. */
+    for (int tries = 0;; tries++) {
+        if ((rc = gb_store__exec(st, "PRAGMA journal_mode=WAL")) == GB_OK &&
+            (rc = gb_store__exec(st, "PRAGMA synchronous=NORMAL")) == GB_OK &&
+            (rc = gb_store__exec(st, "PRAGMA foreign_keys=ON")) == GB_OK &&
+            (rc = gb_store__schema(st)) == GB_OK)
+            break;
+        if ((sqlite3_extended_errcode(st->db) & 0xff) != SQLITE_BUSY || tries == 150)
+            goto done;
+        const struct timespec pause = {0, 100 * 1000 * 1000L};
+        nanosleep(&pause, NULL);
+    }
+    if ((rc = prepare_insert(st)) != GB_OK)
         goto done;
 done:
     if (rc != GB_OK) {
