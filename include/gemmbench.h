@@ -437,7 +437,8 @@ typedef struct gb_bench_options {
     /* Adaptive: after the `iterations` calls, more until the 95% CI of the headline phase's
      * mean is within max_rel_ci of the mean (0: no such stop), or until min_time_s of timed
      * calls are spent (0: no such stop), whichever comes first; at most GB_BENCH_MAX_SAMPLES
-     * calls, and GB_BENCH_MAX_ADAPTIVE_S seconds where only the CI stops. The result says which
+     * calls (or the iterations, where more are asked), and GB_BENCH_MAX_ADAPTIVE_S seconds
+     * where only the CI stops. The result says which
      * stop applied (gb_result_t.stop). */
     double min_time_s, max_rel_ci;
 } gb_bench_options_t;

@@ -18,6 +18,15 @@ calls=$(sed -n 's/.*"timed_calls":	\([0-9]*\).*/\1/p' "$tmp/time.txt" | head -1)
 grep -q "^adaptive: " "$tmp/table.txt" && grep -q "\[time: [0-9]* calls\]" "$tmp/table.txt" ||
     fail "the table must say the adaptive rule and which stop ended the calls"
 
+# More fixed calls than the adaptive cap stay allowed, alone and with a stop.
+"$gb" run -k naive -n 8 -i 10005 --warmup 0 --json --no-store >"$tmp/many.txt" 2>&1 ||
+    fail "-i 10005 must run"
+grep -q '"timed_calls":	10005' "$tmp/many.txt" || fail "-i 10005 makes 10005 calls"
+"$gb" run -k naive -n 8 -i 10005 --warmup 0 --max-rel-ci 0.5 --json --store "$tmp/many.db" \
+    >"$tmp/many2.txt" 2>&1 || fail "-i 10005 with --max-rel-ci must run"
+"$gb" store check --store "$tmp/many.db" >"$tmp/check.txt" 2>&1 || fail "and store as a valid point"
+grep -q '"timed_calls":	10005' "$tmp/many2.txt" || fail "-i 10005 with a stop makes 10005 calls"
+
 # The stops are in the definition: other ids, stored with their stop, replayed with them.
 "$gb" explore -k naive -n 16,32 -i 3 --store "$tmp/a.db" >"$tmp/plain.txt" 2>&1 || fail "explore"
 "$gb" explore -k naive -n 16,32 -i 3 --max-rel-ci 0.5 --store "$tmp/a.db" >"$tmp/adapt.txt" 2>&1 ||

@@ -120,6 +120,11 @@ static void test_stops(void)
     CHECK(!gb__bench_stop(&o, steady, 4, 90, why, sizeof why));
     CHECK(gb__bench_stop(&o, steady, GB_BENCH_MAX_SAMPLES, 90, why, sizeof why) &&
           !strcmp(why, "cap"));
+    /* More iterations asked than the cap: all of them, then the cap. */
+    o.iterations = GB_BENCH_MAX_SAMPLES + 5;
+    CHECK(!gb__bench_stop(&o, steady, GB_BENCH_MAX_SAMPLES, 90, why, sizeof why));
+    CHECK(gb__bench_stop(&o, steady, GB_BENCH_MAX_SAMPLES + 5, 90, why, sizeof why) &&
+          !strcmp(why, "cap"));
 }
 
 int main(void)

@@ -304,7 +304,7 @@ int gb_point_check(const gb_point_t *pt, char *msg, size_t msglen)
     for (int ph = 0; ph < GB_PHASE_COUNT; ph++)
         if (!pt->result.samples_ms[ph] ||
             (adaptive ? pt->result.time_ms[ph].n != calls || calls < (size_t)pt->iterations ||
-                            calls > GB_BENCH_MAX_SAMPLES
+                            (calls > GB_BENCH_MAX_SAMPLES && calls != (size_t)pt->iterations)
                       : pt->result.time_ms[ph].n != (size_t)pt->iterations))
             return gb__fail(msg, msglen, GB_EBADPOINT,
                             "point %s: phase '%s' does not hold one sample "
