@@ -242,12 +242,8 @@ int cmd_explore(int argc, char **argv)
     int catching = 0, served = 0;
     if ((rc = cli_registry_open(&reg, o.kpath)))
         goto done;
-    if ((rc = cli_devices_open(&dev, &o.sel))) {
-        cli_mpi_hint(&mpi);
+    if ((rc = cli_measure_devices_open(&dev, &o, &mpi)))
         goto done;
-    }
-    if (mpi.started && !o.device_map)
-        cli_mpi_device(&dev, &mpi);
     /* One worker per device listed; a device listed twice is one kind with two workers. */
     const gb_device_info_t *kinds[CLI_MAX_DEVICES];
     size_t nkinds = 0;
@@ -307,7 +303,6 @@ int cmd_explore(int argc, char **argv)
         }
     tally_t t = {0};
     t.pr = &pr;
-    t.nworkers = nw;
     cli_progress_start(&pr, pr.todo);
     if (mpi.started)
         pr.tty = 0;

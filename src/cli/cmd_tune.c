@@ -586,12 +586,8 @@ int cmd_tune(int argc, char **argv)
             goto done;
         runs.all = 1;
     }
-    if ((rc = cli_devices_open(&dev, &o.sel))) {
-        cli_mpi_hint(&mpi);
+    if ((rc = cli_measure_devices_open(&dev, &o, &mpi)))
         goto done;
-    }
-    if (mpi.started && !o.device_map)
-        cli_mpi_device(&dev, &mpi);
     const gb_device_info_t *di = &dev.list[dev.index];
     if (t.count) {
         rc = count_spaces(&runs, &pl, &nw, reg, di);

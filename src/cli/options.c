@@ -316,17 +316,18 @@ int cli_mpi_start(cli_measure_t *o, const gb_plan_t *pl, const char *cmd, int *a
     return 0;
 }
 
-void cli_mpi_hint(const gb_xp_mpi_t *mpi)
+int cli_measure_devices_open(cli_device_t *dev, const cli_measure_t *o, const gb_xp_mpi_t *mpi)
 {
-    if (mpi->started)
+    const int rc = cli_devices_open(dev, &o->sel);
+    if (rc && mpi->started)
         fprintf(stderr, "gemmbench: under mpirun a platform can go missing when mpirun's hwloc "
                         "lists OpenCL and cuts OCL_ICD_FILENAMES: run 'HWLOC_COMPONENTS=-opencl "
                         "mpirun ...' (docs/scale-out.md)\n");
-}
-
-void cli_mpi_device(cli_device_t *dev, const gb_xp_mpi_t *mpi)
-{
+    if (rc || !mpi->started || o->device_map)
+        return rc;
+    /* A rank's device: -d's devices taken in turn by the ranks of one host. */
     dev->picks[0] = dev->picks[(size_t)mpi->local_rank % dev->npicks];
     dev->npicks = 1;
     dev->index = dev->picks[0];
+    return 0;
 }

@@ -42,11 +42,10 @@ int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, vo
  * with --device-map, sets this rank's -d. 0, or the exit code after an error. */
 int cli_mpi_start(cli_measure_t *o, const gb_plan_t *pl, const char *cmd, int *argc, char ***argv,
                   gb_xp_mpi_t *mpi);
-/* A rank's device: the devices -d lists, taken in turn by the ranks of one host. dev keeps that
- * one pick. */
-void cli_mpi_device(cli_device_t *dev, const gb_xp_mpi_t *mpi);
-/* After a device could not be opened under MPI: the likely cause and its fix, on stderr. */
-void cli_mpi_hint(const gb_xp_mpi_t *mpi);
+/* The devices -d lists (cli_devices_open); under MPI (without --device-map), this rank's one:
+ * the devices taken in turn by the ranks of one host. When they cannot be opened under MPI, the
+ * likely cause and its fix on stderr. 0, or the exit code after an error. */
+int cli_measure_devices_open(cli_device_t *dev, const cli_measure_t *o, const gb_xp_mpi_t *mpi);
 
 /* The tuning database, read when the plan's kernels name auto (auto.c). */
 typedef struct cli_auto {

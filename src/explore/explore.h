@@ -169,6 +169,8 @@ int gb_xp_queue_stored(gb_xp_queue_t *q, const char *id);
 void gb_xp_queue_measuring(gb_xp_queue_t *q, const gb_xp_worker_t *w, const char *desc);
 /* The first error that stopped the sweep (GB_OK: none), its message into msg. */
 int gb_xp_queue_error(gb_xp_queue_t *q, char *msg, size_t msglen);
+/* Sleeps ms milliseconds (0: not at all), the pause after a point; a signal cuts it short. */
+void gb_xp_pause(long ms);
 /* One worker's loop: takes points for its kind, measures each on its context and hands it to
  * gb_xp_queue_done, until none is left. */
 void gb_xp_work(gb_xp_queue_t *q, const gb_xp_worker_t *w);
@@ -194,7 +196,6 @@ typedef struct gb_xp_mpi {
     int started;
 } gb_xp_mpi_t;
 
-int gb_xp_mpi_available(void);
 /* MPI_Init (main thread only calls MPI) and the rank's place; GB_EBADARG with msg without MPI. */
 int gb_xp_mpi_init(int *argc, char ***argv, gb_xp_mpi_t *m, char *msg, size_t msglen);
 void gb_xp_mpi_finalize(gb_xp_mpi_t *m);

@@ -17,11 +17,6 @@
 #include <mpi.h>
 #include <time.h>
 
-int gb_xp_mpi_available(void)
-{
-    return 1;
-}
-
 int gb_xp_mpi_init(int *argc, char ***argv, gb_xp_mpi_t *m, char *msg, size_t msglen)
 {
     int provided = 0;
@@ -177,21 +172,9 @@ char *gb_xp_mpi_next(gb_xp_wait_t *w, int *from, int *tag, size_t *len)
 
 /* ---- rank 0 ------------------------------------------------------------------------------- */
 
-typedef struct remote {
-    gb_xp_worker_t w;
-    int stopped;
-    int busy; /* a point handed out and not yet back */
-} remote_t;
-
-static void sleep_us(long us)
-{
-    struct timespec ts = {us / 1000000L, (us % 1000000L) * 1000L};
-    nanosleep(&ts, NULL);
-}
-
 /* Stores the result a rank sent: "index\0rc\0desc\0msg\0json". */
-static int take_result(gb_xp_queue_t *q, remote_t *r, const char *buf, size_t len, char *msg,
-                       size_t msglen)
+static int take_result(gb_xp_queue_t *q, const gb_xp_worker_t *r, const char *buf, size_t len,
+                       char *msg, size_t msglen)
 {
     size_t at = 0;
     const size_t index = (size_t)strtoull(gb_xp_mpi_field(buf, len, &at), NULL, 10);
@@ -200,7 +183,7 @@ static int take_result(gb_xp_queue_t *q, remote_t *r, const char *buf, size_t le
     const char *json = gb_xp_mpi_field(buf, len, &at);
     gb_point_t pt;
     gb_point_init(&pt);
-    gb_xp_outcome_t o = {&r->w, index, desc, why, rc, NULL};
+    gb_xp_outcome_t o = {r, index, desc, why, rc, NULL};
     char perr[512];
     if (rc == GB_OK || rc == 1) {
         cJSON *j = cJSON_Parse(json);
@@ -209,7 +192,7 @@ static int take_result(gb_xp_queue_t *q, remote_t *r, const char *buf, size_t le
         if (prc != GB_OK) {
             gb_point_free(&pt);
             return gb__fail(msg, msglen, GB_EIO, "%s sent a point that does not read back (%s)",
-                            r->w.label, j ? perr : "not JSON");
+                            r->label, j ? perr : "not JSON");
         }
         o.pt = &pt;
     }
@@ -222,13 +205,11 @@ int gb_xp_mpi_coordinate(gb_xp_queue_t *q, void *user)
 {
     gb_xp_mpi_coord_t *c = user;
     const int size = c->mpi->size;
-    remote_t *rs = calloc((size_t)size, sizeof *rs);
+    gb_xp_worker_t *rs = calloc((size_t)size, sizeof *rs); /* the ranks, by number */
     if (!rs)
         return gb__fail(c->msg, c->msglen, GB_ENOMEM, "out of memory");
-    for (int r = 1; r < size; r++) {
-        rs[r].w.kind = 0;
-        snprintf(rs[r].w.label, sizeof rs[r].w.label, "rank %d", r);
-    }
+    for (int r = 1; r < size; r++)
+        snprintf(rs[r].label, sizeof rs[r].label, "rank %d", r);
     int live = size - 1, rc = GB_OK;
     gb_xp_wait_t wait = {c->stop, c->grace_s, 0, 0};
     while (live > 0 && !wait.gave_up) {
@@ -244,31 +225,25 @@ int gb_xp_mpi_coordinate(gb_xp_queue_t *q, void *user)
                         (int)*c->stop);
             continue;
         }
-        remote_t *r = &rs[from];
+        gb_xp_worker_t *r = &rs[from];
         if (tag == GB_XP_TAG_HELLO) {
-            snprintf(r->w.label, sizeof r->w.label, "%s", buf);
+            snprintf(r->label, sizeof r->label, "%s", buf);
         } else if (tag == GB_XP_TAG_ASK) {
             size_t index = 0;
             const int work = rc == GB_OK && gb_xp_queue_take(q, 0, &index);
             gb_xp_mpi_answer(from, work, index);
-            r->busy = work;
-            if (!work) {
-                r->stopped = 1;
-                live--;
-            }
+            live -= !work;
         } else if (tag == GB_XP_TAG_CHECK) {
             const int stored = gb_xp_queue_stored(q, buf);
             MPI_Send(NULL, 0, MPI_CHAR, from, stored ? GB_XP_TAG_SKIP : GB_XP_TAG_GO,
                      MPI_COMM_WORLD);
             if (stored) {
                 /* Counted as stored meanwhile; the rank asks again. */
-                gb_xp_outcome_t o = {&r->w, 0, buf, "", 1, NULL};
-                r->busy = 0;
+                gb_xp_outcome_t o = {r, 0, buf, "", 1, NULL};
                 if (gb_xp_queue_done(q, &o, c->msg, c->msglen) != GB_OK)
                     rc = GB_JOB_ESTORE;
             }
         } else if (tag == GB_XP_TAG_RESULT) {
-            r->busy = 0;
             const int trc = take_result(q, r, buf, len, c->msg, c->msglen);
             if (trc != GB_OK && rc == GB_OK)
                 rc = trc;
@@ -327,18 +302,12 @@ int gb_xp_mpi_work(gb_explore_t *ex, const gb_xp_worker_t *w, long pause_ms, cha
         gb_point_free(&pt);
         if (src != GB_OK)
             return gb__fail(msg, msglen, src, "out of memory");
-        if (pause_ms)
-            sleep_us(pause_ms * 1000L);
+        gb_xp_pause(pause_ms);
     }
     return GB_OK;
 }
 
 #else /* no MPI at build time */
-
-int gb_xp_mpi_available(void)
-{
-    return 0;
-}
 
 int gb_xp_mpi_init(int *argc, char ***argv, gb_xp_mpi_t *m, char *msg, size_t msglen)
 {

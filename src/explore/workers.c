@@ -86,6 +86,15 @@ void gb_xp_queue_measuring(gb_xp_queue_t *q, const gb_xp_worker_t *w, const char
     pthread_mutex_unlock(&q->lock);
 }
 
+/* The first error that stops the sweep is kept (with the lock held). */
+static void keep_error(gb_xp_queue_t *q, int rc, const char *what)
+{
+    if (q->error == GB_OK) {
+        q->error = rc;
+        snprintf(q->errmsg, sizeof q->errmsg, "%s", what);
+    }
+}
+
 int gb_xp_queue_done(gb_xp_queue_t *q, gb_xp_outcome_t *o, char *msg, size_t msglen)
 {
     pthread_mutex_lock(&q->lock);
@@ -95,10 +104,7 @@ int gb_xp_queue_done(gb_xp_queue_t *q, gb_xp_outcome_t *o, char *msg, size_t msg
         const int ins = gb_store_insert(q->st, o->pt);
         if (ins < 0) {
             rc = gb__fail(msg, msglen, GB_JOB_ESTORE, "%s: %s", o->desc, gb_store_errmsg(q->st));
-            if (q->error == GB_OK) {
-                q->error = rc;
-                snprintf(q->errmsg, sizeof q->errmsg, "%s", msg);
-            }
+            keep_error(q, rc, msg);
         } else {
             o->rc = ins;
         }
@@ -122,17 +128,15 @@ int gb_xp_queue_error(gb_xp_queue_t *q, char *msg, size_t msglen)
 static void fail(gb_xp_queue_t *q, int rc, const char *what)
 {
     pthread_mutex_lock(&q->lock);
-    if (q->error == GB_OK) {
-        q->error = rc;
-        snprintf(q->errmsg, sizeof q->errmsg, "%s", what);
-    }
+    keep_error(q, rc, what);
     pthread_mutex_unlock(&q->lock);
 }
 
-static void sleep_ms(long ms)
+void gb_xp_pause(long ms)
 {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL); /* a signal cuts it short, as it should */
+    if (ms > 0)
+        nanosleep(&ts, NULL); /* a signal cuts it short, as it should */
 }
 
 void gb_xp_work(gb_xp_queue_t *q, const gb_xp_worker_t *w)
@@ -162,8 +166,8 @@ void gb_xp_work(gb_xp_queue_t *q, const gb_xp_worker_t *w)
         gb_point_free(&pt);
         if (rc != GB_OK)
             return;
-        if (q->hooks->pause_ms && !stopping(q))
-            sleep_ms(q->hooks->pause_ms);
+        if (!stopping(q))
+            gb_xp_pause(q->hooks->pause_ms);
     }
 }
 

@@ -1,6 +1,7 @@
 /* offload.c: the offload decision's verdicts and its page: per size, the host BLAS against the
  * device with and without the copies, the break-even size per kind of host memory, and a
  * gnuplot SVG of the times against size. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -45,10 +46,10 @@ static int plot(const gb_offload_t *o, gb_report__gp_t *gp)
         return GB_EIO;
     for (size_t i = 0; i < o->n; i++) {
         const gb_offload_row_t *r = &o->rows[i];
-        fprintf(d, "%zu %.9g %.9g %.9g %.9g\n", r->n, r->host_ms > 0 ? r->host_ms : 0.0 / 0.0,
-                r->kernel_ms > 0 ? r->kernel_ms : 0.0 / 0.0,
-                r->offload_ms[0] > 0 ? r->offload_ms[0] : 0.0 / 0.0,
-                r->offload_ms[1] > 0 ? r->offload_ms[1] : 0.0 / 0.0);
+        fprintf(d, "%zu %.9g %.9g %.9g %.9g\n", r->n, r->host_ms > 0 ? r->host_ms : (double)NAN,
+                r->kernel_ms > 0 ? r->kernel_ms : (double)NAN,
+                r->offload_ms[0] > 0 ? r->offload_ms[0] : (double)NAN,
+                r->offload_ms[1] > 0 ? r->offload_ms[1] : (double)NAN);
     }
     if (fclose(d) != 0)
         return GB_EIO;

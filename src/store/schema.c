@@ -72,7 +72,7 @@ static int has_column(gb_store_t *st, const char *name)
     return rc;
 }
 
-/* Adds the columns of a later schema version (flag: GB_COLF_V2, _V3 or _V4) that points lacks,
+/* Adds the columns of later schema versions (flags: GB_COLF_V2, _V3, _V4) that points lacks,
  * at its end, inside migrate()'s transaction. ADD COLUMN needs a column that may be NULL or
  * has a default: version 2's energy columns are NULL ("not recorded") in every point already
  * there, version 3's faithful verdict and version 4's stop NULL (not judged, not recorded);
@@ -105,14 +105,12 @@ static int add_columns(gb_store_t *st, unsigned flag)
     return rc;
 }
 
-/* Migrates a store of schema version v (1 to 3) to this version, and says so in meta. */
+/* Migrates a store of an older schema version v to this version, and says so in meta. The
+ * columns of every later version are added in the table's order; those a version already has
+ * are left as they are. */
 static int migrate(gb_store_t *st, int v)
 {
-    int rc = v == 1 ? add_columns(st, GB_COLF_V2) : GB_OK;
-    if (rc == GB_OK && v <= 2)
-        rc = add_columns(st, GB_COLF_V3);
-    if (rc == GB_OK)
-        rc = add_columns(st, GB_COLF_V4);
+    const int rc = add_columns(st, GB_COLF_V2 | GB_COLF_LATER);
     if (rc != GB_OK)
         return rc;
     char sql[512];
@@ -144,7 +142,7 @@ int gb_store__schema(gb_store_t *st)
     }
     if (v == GB_STORE_SCHEMA_VERSION)
         goto done;
-    if (v >= 1 && v <= 3) {
+    if (v >= 1) {
         rc = migrate(st, v);
         goto done;
     }
