@@ -1,5 +1,6 @@
-/* tune_cli.h: what `gemmbench tune`'s two files share: its options, the runs it makes, how a run
- * is shown, and the tuners that spread runs over devices and MPI ranks (tune_devices.c). */
+/* tune_cli.h: what `gemmbench tune`'s files share: its options and the runs it makes
+ * (cmd_tune.c), how a run is shown (tune_run.c), and the tuners that spread runs over devices
+ * and MPI ranks (tune_devices.c). */
 #ifndef GB_CLI_TUNE_H
 #define GB_CLI_TUNE_H
 

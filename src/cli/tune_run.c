@@ -1,0 +1,173 @@
+/* tune_run.c: one tuning run as `gemmbench tune` shows it: the hooks that draw its progress
+ * (a bar on a terminal, else a line per evaluation, with the device's label where several
+ * devices or ranks print), its closing lines, and the restart after a candidate that does not
+ * end. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tune_cli.h"
+#include "tune_spaces.h"
+
+void cli_view_lock(const view_t *v)
+{
+    if (v->lock)
+        pthread_mutex_lock(v->lock);
+}
+
+void cli_view_unlock(const view_t *v)
+{
+    if (v->lock)
+        pthread_mutex_unlock(v->lock);
+}
+
+/* "[label] " where lines carry the device's label, else "". */
+const char *cli_view_head(const view_t *v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s", v->label ? "[" : "", v->label ? v->label : "",
+             v->label ? "] " : "");
+    return buf;
+}
+
+static void on_measuring(const char *desc, void *user)
+{
+    view_t *v = user;
+    gb__copy(v->now, sizeof v->now, desc);
+    cli_view_lock(v);
+    cli_progress_draw(&v->pr, v->now);
+    cli_view_unlock(v);
+}
+
+static void on_progress(const gb_tune_progress_t *p, void *user)
+{
+    view_t *v = user;
+    v->pr.done = p->evals;
+    v->pr.todo = p->planned ? p->planned : p->evals + 1;
+    char line[1200], eta[48];
+    cli_progress_eta(&v->pr, eta, sizeof eta);
+    const gb_tune_eval_t *e = p->last;
+    if (e->code == GB_OK)
+        snprintf(line, sizeof line, "%.4g GFLOP/s%s; best %.4g (%s); %s", e->gflops,
+                 e->cached ? " (stored)" : "", p->best, p->best_params, eta);
+    else
+        snprintf(line, sizeof line, "cannot win: %s: %.200s%s; best %.4g; %s", gb_errname(e->code),
+                 e->reason, e->cached ? " (stored)" : "", p->best, eta);
+    char head[64];
+    snprintf(head, sizeof head, "%zu/%s", p->evals, p->planned ? "" : "?");
+    if (p->planned)
+        snprintf(head, sizeof head, "%zu/%zu", p->evals, p->planned);
+    char who[200];
+    cli_view_lock(v);
+    if (!v->pr.tty) {
+        printf("%s[%s] %s: %s\n", cli_view_head(v, who, sizeof who), head, e->params, line);
+        fflush(stdout);
+    } else {
+        char now[600];
+        snprintf(now, sizeof now, "best %.4g", p->best);
+        cli_progress_draw(&v->pr, now);
+    }
+    cli_view_unlock(v);
+}
+
+static void on_note(const char *msg, void *user)
+{
+    view_t *v = user;
+    char who[200];
+    cli_view_lock(v);
+    if (v->pr.tty)
+        printf("\r\033[K");
+    fflush(stdout);
+    fprintf(stderr, "gemmbench: tune: %s%s\n", cli_view_head(v, who, sizeof who), msg);
+    cli_view_unlock(v);
+}
+
+/* A candidate that does not end: recorded as timed out by the tuner; this process cannot get the
+ * device back, so a new one takes over (the store holds everything measured). */
+static void on_timed_out(const gb_tune_failure_t *f, void *user)
+{
+    view_t *v = user;
+    const char *env = getenv("GEMMBENCH_TUNE_RESTARTS");
+    const long restarts = env ? strtol(env, NULL, 10) : 0;
+    cli_progress_end(&v->pr);
+    fflush(stdout);
+    if (restarts >= 100) {
+        fprintf(stderr,
+                "gemmbench: tune: %s %s ran past --candidate-timeout; recorded as timed "
+                "out; 100 restarts already: stopping (run the same command again)\n",
+                f->kernel, f->params);
+        _exit(EXIT_RUNTIME);
+    }
+    if (v->mpi) {
+        /* A new process would not be one of the MPI job's ranks. */
+        fprintf(stderr,
+                "gemmbench: tune: %s %s ran past --candidate-timeout; recorded as timed out; "
+                "the MPI job ends: run the same command again to go on\n",
+                f->kernel, f->params);
+        _exit(EXIT_RUNTIME);
+    }
+    fprintf(stderr,
+            "gemmbench: tune: %s %s ran past --candidate-timeout; recorded as timed out; "
+            "going on in a new process\n",
+            f->kernel, f->params);
+    char n[32];
+    snprintf(n, sizeof n, "%ld", restarts + 1);
+    setenv("GEMMBENCH_TUNE_RESTARTS", n, 1);
+    execv("/proc/self/exe", v->argv);
+    fprintf(stderr, "gemmbench: tune: cannot restart: run the same command again\n");
+    _exit(EXIT_RUNTIME);
+}
+
+/* The default budget: a tenth of the space, from 20 to 300, never more than the space. */
+size_t cli_tune_default_budget(uint64_t space)
+{
+    uint64_t b = space / 10;
+    b = b < 20 ? 20 : b > 300 ? 300 : b;
+    return (size_t)(b < space ? b : space);
+}
+
+/* One tuning run, printed. */
+int cli_tune_one(const gb_tune_spec_t *spec, const gb_registry_t *reg, gb_context_t *ctx,
+                 gb_store_t *st, view_t *v, const char *record_path, gb_tune_outcome_t *outp)
+{
+    gb_tune_hooks_t hooks = {.measuring = on_measuring,
+                             .progress = on_progress,
+                             .note = on_note,
+                             .timed_out = on_timed_out,
+                             .stop = &cli_stop_signal,
+                             .user = v};
+    gb_tune_outcome_t local, *po = outp ? outp : &local;
+    char msg[2048];
+    cli_progress_start(&v->pr, spec->budget);
+    if (v->label)
+        v->pr.tty = 0; /* several devices or ranks: plain lines, each with its label */
+    int rc = gb_tune_run(po, spec, reg, ctx, st, &hooks, msg, sizeof msg);
+    cli_progress_end(&v->pr);
+    char el[32], who[200];
+    cli_view_lock(v);
+    cli_view_head(v, who, sizeof who);
+    if (rc != GB_OK) {
+        rc = cli_error(rc == GB_ESTORE ? GB_EIO : rc, "%s%s", who, msg);
+        cli_view_unlock(v);
+        return rc;
+    }
+    printf("%stune: %s %s %zux%zux%zu (%s): %zu evaluations (%zu measured, %zu from the store, "
+           "%zu cannot win) in %s; run %lld %s\n",
+           who, po->run.kernel, gb_precision_name(po->run.precision), po->run.m, po->run.n,
+           po->run.k, po->run.shape_class, po->run.evals, po->measured, po->cached, po->failed,
+           cli_hms(cli_now_s() - v->pr.start, el, sizeof el), (long long)po->run.id,
+           po->run.status);
+    if (po->have_winner) {
+        printf("%s  winner: %s\n", who, po->verdict);
+        if (!v->not_kept)
+            printf("%s  tuning database: %s\n", who, po->kept_why);
+    } else if (!strcmp(po->run.status, "done")) {
+        printf("%s  no winner: no candidate passed validation with a faithful result\n", who);
+    }
+    fflush(stdout);
+    cli_view_unlock(v);
+    if (record_path &&
+        (rc = cli_tune_record(record_path, spec, reg, gb_context_device(ctx), st, &po->run)) != 0)
+        return rc;
+    return cli_stop_signal ? 128 + cli_stop_signal : EXIT_OK;
+}
