@@ -37,9 +37,10 @@ int gb__bench_stop(const gb_bench_options_t *o, const double *x, size_t n, doubl
     } else if (n >= max_calls(o)) {
         stop = "cap";
     } else if (o->max_rel_ci > 0 && n >= 2) {
-        gb_stats_t st;
-        gb__stats_compute(x, n, &st);
-        if (st.mean > 0 && (st.ci95_hi - st.ci95_lo) / 2 <= o->max_rel_ci * st.mean)
+        /* After every call: the CI alone, not the median's sort. */
+        double mean, std;
+        const double half = gb__mean_ci(x, n, &mean, &std);
+        if (mean > 0 && half <= o->max_rel_ci * mean)
             stop = "ci";
     }
     if (!stop && o->min_time_s > 0 && spent_s >= o->min_time_s)

@@ -26,6 +26,18 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+double gb__mean_ci(const double *x, size_t n, double *mean, double *std)
+{
+    double sum = 0, ss = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += x[i];
+    *mean = n ? sum / (double)n : 0.0;
+    for (size_t i = 0; i < n; i++)
+        ss += (x[i] - *mean) * (x[i] - *mean);
+    *std = n > 1 ? sqrt(ss / (double)(n - 1)) : 0.0;
+    return n > 1 ? gb__t95(n - 1) * *std / sqrt((double)n) : 0.0;
+}
+
 void gb__stats_compute(const double *x, size_t n, gb_stats_t *s)
 {
     memset(s, 0, sizeof *s);
@@ -33,10 +45,7 @@ void gb__stats_compute(const double *x, size_t n, gb_stats_t *s)
     if (n == 0)
         return;
     double *sorted = malloc(n * sizeof *sorted);
-    double sum = 0;
-    for (size_t i = 0; i < n; i++)
-        sum += x[i];
-    s->mean = sum / (double)n;
+    const double half = gb__mean_ci(x, n, &s->mean, &s->std);
     if (sorted) {
         memcpy(sorted, x, n * sizeof *x);
         qsort(sorted, n, sizeof *sorted, cmp_double);
@@ -47,11 +56,6 @@ void gb__stats_compute(const double *x, size_t n, gb_stats_t *s)
     } else {
         s->min = s->max = s->median = s->mean;
     }
-    double ss = 0;
-    for (size_t i = 0; i < n; i++)
-        ss += (x[i] - s->mean) * (x[i] - s->mean);
-    s->std = n > 1 ? sqrt(ss / (double)(n - 1)) : 0.0;
-    double half = n > 1 ? gb__t95(n - 1) * s->std / sqrt((double)n) : 0.0;
     s->ci95_lo = s->mean - half;
     s->ci95_hi = s->mean + half;
 }

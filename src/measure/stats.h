@@ -6,6 +6,9 @@
 
 /* Student's t quantile for a two-sided 95% interval with df degrees of freedom (df >= 1). */
 double gb__t95(size_t df);
+/* The mean and sample standard deviation of n samples, and the half-width of the mean's 95% CI
+ * (Student's t; 0 with one sample), in one pass each, without sorting. */
+double gb__mean_ci(const double *x, size_t n, double *mean, double *std);
 /* Fills s from n samples (n may be 0: all fields 0). The 95% CI is of the mean, with
  * Student's t; with one sample it collapses to the sample. Does not modify x. */
 void gb__stats_compute(const double *x, size_t n, gb_stats_t *s);
