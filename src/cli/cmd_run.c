@@ -225,8 +225,8 @@ static void print_header(const table_t *tb, const gb_device_info_t *dev, const g
     if (o->bench.min_time_s > 0 || o->bench.max_rel_ci > 0)
         printf("adaptive: after those calls, more until the 95%% CI of the mean is within %g of "
                "it (0: off) or %g s of timed calls are spent (0: off), whichever comes first (at "
-               "most %d calls, or %g s where only the CI stops); [stop: calls] after a row says "
-               "which stop ended its calls\n",
+               "most %d calls or -i where more, and %g s where only the CI stops); [stop: calls] "
+               "after a row says which stop ended its calls\n",
                o->bench.max_rel_ci, o->bench.min_time_s, GB_BENCH_MAX_SAMPLES,
                GB_BENCH_MAX_ADAPTIVE_S);
     if (o->bench.cold)
