@@ -237,7 +237,11 @@ static int serve_ranks(tuners_t *tu)
     int rc = cli_store_open(&st, tu->o->store, 1);
     if (rc)
         return rc;
-    char labels[CLI_MAX_DEVICES * 4][160];
+    char(*labels)[160] = calloc((size_t)tu->mpi->size, sizeof *labels); /* by rank */
+    if (!labels) {
+        gb_store_close(st);
+        return cli_error(GB_ENOMEM, "out of memory");
+    }
     int live = tu->mpi->size - 1;
     gb_xp_wait_t wait = {&cli_stop_signal, 30.0, 0, 0};
     while (live > 0 && !wait.gave_up) {
@@ -246,9 +250,8 @@ static int serve_ranks(tuners_t *tu)
         char *buf = gb_xp_mpi_next(&wait, &from, &tag, &len);
         if (!buf)
             continue;
-        const size_t slot = (size_t)from % (sizeof labels / sizeof labels[0]);
         if (tag == GB_XP_TAG_HELLO) {
-            snprintf(labels[slot], sizeof labels[slot], "%s", buf);
+            snprintf(labels[from], sizeof labels[from], "%s", buf);
         } else if (tag == GB_XP_TAG_ASK) {
             size_t k = 0, s = 0;
             const int work = next_run(tu, 0, &k, &s);
@@ -265,7 +268,7 @@ static int serve_ranks(tuners_t *tu)
                 free(cache);
             }
         } else if (tag == GB_XP_TAG_RESULT) {
-            const int trc = take_remote(tu, st, labels[slot], buf, len);
+            const int trc = take_remote(tu, st, labels[from], buf, len);
             if (trc && !rc) {
                 rc = trc;
                 stop_all(tu);
@@ -278,6 +281,7 @@ static int serve_ranks(tuners_t *tu)
                 "gemmbench: tune: %d rank(s) stopped answering; what they sent is stored; "
                 "run the same command again to go on\n",
                 live);
+    free(labels);
     gb_store_close(st);
     return rc;
 }
