@@ -17,14 +17,20 @@ if [ -z "$ptxas" ] || [ ! -x "$ptxas" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for key in "$dir"/*.key; do
-    [ -e "$key" ] || continue
-    grep -q '^platform: .*CUDA' "$key" || continue
-    prog=$(sed -n 's/^program: //p' "$key")
+# Each cache entry HASH.gbc is a header of three lines, the key text up to a NUL, then the
+# binary (src/device/cache.c); for NVIDIA the binary is PTX text.
+for ent in "$dir"/*.gbc; do
+    [ -e "$ent" ] || continue
+    # The key: the text after the header, up to the NUL.
+    tail -n +4 "$ent" | tr '\000' '\n' | sed '/^source: /q' >"$tmp/key"
+    grep -q '^platform: .*CUDA' "$tmp/key" || continue
+    prog=$(sed -n 's/^program: //p' "$tmp/key")
     [ -z "$want" ] || [ "$prog" = "$want" ] || continue
-    opts=$(sed -n 's/^options: //p' "$key" | sed 's/-DGB_PRECISION=32 -DGB_ROW_MAJOR=1 -DGB_TRANS_A=0 -DGB_TRANS_B=0 -DGB_NVIDIA=1 *//')
-    # The binary is PTX text ending in a NUL, which ptxas reads as a premature end of file.
-    tr -d '\000' <"${key%.key}.bin" >"$tmp/k.ptx"
+    opts=$(sed -n 's/^options: //p' "$tmp/key" | sed 's/-DGB_PRECISION=[0-9]* -DGB_ROW_MAJOR=1 -DGB_TRANS_A=0 -DGB_TRANS_B=0 -DGB_NVIDIA=1 *//')
+    # The binary: its last N bytes (the header's bytes: line), PTX text that may end in a NUL,
+    # which ptxas reads as a premature end of file.
+    n=$(sed -n '2s/^bytes: //p' "$ent")
+    tail -c "$n" "$ent" | tr -d '\000' >"$tmp/k.ptx"
     rep=$("$ptxas" -v -arch=sm_90 "$tmp/k.ptx" -o "$tmp/k.cubin" 2>&1 || true)
     # One line per kernel of the program (ptxas reports each entry function in turn).
     printf '%s\n' "$rep" | awk -v prog="$prog" -v opts="$opts" '

@@ -8,8 +8,9 @@
 # Covered: the tutorial families myGEMM* with their presets, and the built-in naive,
 # gemmbench_nn, gemmbench_nt, xgemm, xgemm_nv, xgemm_nv_async, intel_naive and intel_slm
 # families with their presets, where present (the subgroup families need cl_intel_subgroups), and
-# dgemm_dmma with its mma.sync emulation (EMU=1; small tiles, as the emulation's scratch takes
-# local memory) from a copy of kernels/dgemm_dmma.json without its NVIDIA requirement.
+# dgemm_dmma and sgemm_3xtf32 with their mma.sync emulation (EMU=1; small tiles, as the
+# emulation's scratch takes local memory) from copies of their metadata without the NVIDIA
+# requirement.
 # Each run is
 #   oclgrind --data-races --uninitialized --check-api --local-mem-size 65536 --log FILE \
 #       GEMMBENCH run -p Oclgrind -k NAME -M 33 -N 17 -K 9 -i 1 --warmup 0 [ARGS]
@@ -114,21 +115,27 @@ awk '
 # myGEMM name fails its check (no 'pass' row).
 have() { grep -q "^[a-z]* $1 " "$tmp/names"; }
 
-# dmma K [ARGS...]: dgemm_dmma with EMU=1 in double precision, as dgemm_dmma_emu: a copy of its
-# metadata without the NVIDIA extension (the source is the built-in one), with 2 warps of 16x16
-# unless ARGS set other parameters (the default tile's scratch alone is 128 KiB).
-dmma_json="$(dirname "$0")/../kernels/dgemm_dmma.json"
-have_dmma() { [ -f "$dmma_json" ] && grep -q '^dgemm_dmma ' "$tmp/kernels"; }
-dmma() {
-    if [ ! -d "$tmp/dmma" ]; then
-        mkdir "$tmp/dmma"
-        sed -e '/"extensions": *\[/d' -e 's/"family": *"dgemm_dmma"/"family": "dgemm_dmma_emu"/' \
-            -e 's/"\(dgemm_dmma_[0-9]*\)":/"emu_\1":/' "$dmma_json" >"$tmp/dmma/dgemm_dmma_emu.json"
+# mma FAMILY K [ARGS...]: dgemm_dmma (double) or sgemm_3xtf32 (single) with EMU=1, as
+# FAMILY_emu: a copy of its metadata without the NVIDIA extension (the source is the built-in
+# one), with 2 warps of 16x16 unless ARGS set other parameters (the default tile's scratch alone
+# is 128 KiB).
+kdir="$(dirname "$0")/../kernels"
+have_mma() { [ -f "$kdir/$1.json" ] && grep -q "^$1 " "$tmp/kernels"; }
+mma() {
+    fam=$1
+    k=$2
+    shift 2
+    if [ ! -f "$tmp/mma/${fam}_emu.json" ]; then
+        mkdir -p "$tmp/mma"
+        sed -e '/"extensions": *\[/d' -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_emu\"/" \
+            -e "s/\"\\(${fam}_[0-9a-z_]*\\)\":/\"emu_\\1\":/" "$kdir/$fam.json" \
+            >"$tmp/mma/${fam}_emu.json"
     fi
-    k=$1
-    shift
-    check dgemm_dmma_emu "$k" --kernel-path "$tmp/dmma" --precision d --param EMU=1 --param WM=16 \
-        --param WN=16 --param WGM=2 --param WGN=1 "$@"
+    prec=d
+    wn=16
+    [ "$fam" = sgemm_3xtf32 ] && prec=s && wn=32
+    check "${fam}_emu" "$k" --kernel-path "$tmp/mma" --precision $prec --param EMU=1 \
+        --param WM=16 --param WN=$wn --param WGM=2 --param WGN=1 "$@"
 }
 
 if [ "$mode" = subset ]; then
@@ -143,7 +150,9 @@ if [ "$mode" = subset ]; then
     # the last in six pieces) and the remainder kernel adding the pieces.
     have xgemm_nv && check xgemm_nv_k8 20 -M 300 -N 300 --transA T --beta 0.5
     have xgemm_nv_async && check xgemm_nv_async_3 45
-    have_dmma && dmma 45 --param MMAM=16 --param MMAK=8 --transB T --alpha -2 --beta 0.5
+    have_mma dgemm_dmma && mma dgemm_dmma 45 --param MMAM=16 --param MMAK=8 --transB T \
+        --alpha -2 --beta 0.5
+    have_mma sgemm_3xtf32 && mma sgemm_3xtf32 45 --transA T --alpha -2 --beta 0.5
     check myGEMM1 9
     check myGEMM2 45
     check myGEMM4_W8 45
@@ -165,12 +174,18 @@ else
         check "$name" 9 --layout row --transA T --beta 0.5
         check "$name" 9 --layout col --transB T --beta -1
     done <"$tmp/names"
-    if have_dmma; then
-        dmma 9
-        dmma 45 --alpha -2 --beta 0.5
-        dmma 45 --param MMAM=16 --param MMAK=4 --layout row --transA T
-        dmma 45 --param MMAM=16 --param MMAK=8 --transB T --alpha -2 --beta 0.5
-        dmma 45 --param WGN=2 --param BK=16 --param MMAM=16 --param MMAK=16 --layout col --beta 1
+    if have_mma dgemm_dmma; then
+        mma dgemm_dmma 9
+        mma dgemm_dmma 45 --alpha -2 --beta 0.5
+        mma dgemm_dmma 45 --param MMAM=16 --param MMAK=4 --layout row --transA T
+        mma dgemm_dmma 45 --param MMAM=16 --param MMAK=8 --transB T --alpha -2 --beta 0.5
+        mma dgemm_dmma 45 --param WGN=2 --param BK=16 --param MMAM=16 --param MMAK=16 \
+            --layout col --beta 1
+    fi
+    if have_mma sgemm_3xtf32; then
+        mma sgemm_3xtf32 9
+        mma sgemm_3xtf32 45 --layout row --transB T --alpha -2 --beta 0.5
+        mma sgemm_3xtf32 45 --param MMAK=4 --param KACC=0 --layout col --beta 1
     fi
 fi
 echo "oclgrind $mode: $pass clean ($nouninit without the uninitialized-value check), $fail failed"

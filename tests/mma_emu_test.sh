@@ -1,22 +1,26 @@
 #!/bin/sh
-# dmma_emu_test.sh GEMMBENCH KERNELS: the dgemm_dmma family (kernels/dgemm_dmma.cl) on the default
-# device with EMU=1, which replaces each mma.sync by an emulation in local memory that follows
-# the PTX fragment tables, so the kernel's indexing, register grouping, staging and edges are
-# checked where there are no tensor cores (PoCL in CI); the real instructions run on NVIDIA GPUs
-# only. The family is copied to a temporary --kernel-path as dgemm_dmma_emu, without its NVIDIA
-# extension requirement (and with its presets renamed, so they do not shadow the built-in ones).
+# mma_emu_test.sh GEMMBENCH KERNELS: the families of kernels/mma_sync.cl, dgemm_dmma and
+# sgemm_3xtf32, on the default device with EMU=1, which replaces each mma.sync by an emulation in
+# local memory that follows the PTX fragment tables (and rounds to TF32 as cvt.rna does), so the
+# kernels' indexing, register grouping, operand split, staging and edges are checked where there
+# are no tensor cores (PoCL in CI); the real instructions run on NVIDIA GPUs only. Each family is
+# copied to a temporary --kernel-path as NAME_emu, without its NVIDIA extension requirement (and
+# with its presets renamed, so they do not shadow the built-in ones).
 # Checked, with tile-straddling sizes and alpha, beta other than 1, 0: the four row-major layouts
 # and two column-major ones (operand swap); padded leading dimensions and offsets, even (16-byte
 # loads) and odd (scalar loads); exact integer data; every instruction shape (m8n8k4, m16n8k4,
 # m16n8k8, m16n8k16) and the tile of the preset dgemm_dmma_128. Also that the source stops at its
 # #error without EMU off NVIDIA, and that a copy with one wrong fragment index fails validation.
+# sgemm_3xtf32: the layouts, both instruction shapes, K steps, the in-core accumulation, odd
+# leading dimensions, every point faithful; and a copy that drops the small parts (so computes in
+# TF32) passes the bound but is caught as not faithful.
 # Prints one line per failure and 'N passed, M failed'.
 # shellcheck disable=SC2086 # the option lists ($emu, $ab, $t128 ..) are split on purpose
-gb=${1:?usage: dmma_emu_test.sh GEMMBENCH KERNELS}
-kernels=${2:?usage: dmma_emu_test.sh GEMMBENCH KERNELS}
+gb=${1:?usage: mma_emu_test.sh GEMMBENCH KERNELS}
+kernels=${2:?usage: mma_emu_test.sh GEMMBENCH KERNELS}
 passed=0
 failed=0
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gb-dmma-test.XXXXXX") || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gb-mma-test.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 # Results are not worth keeping (ctest also names a store). gemmbench's program cache is off:
 # on PoCL, getting a program's binary to save costs a second compile (with it on, this test took
@@ -28,23 +32,28 @@ export XDG_DATA_HOME GEMMBENCH_STORE GEMMBENCH_NO_CACHE
 fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
 ok() { passed=$((passed + 1)); }
 
-# The copy: the same source; metadata renamed and without "extensions" (its own line).
-mkdir "$tmp/emu" "$tmp/broken" || exit 1
-cp "$kernels/dgemm_dmma.cl" "$tmp/emu/" || exit 1
-sed -e '/"extensions": *\[/d' -e 's/"family": *"dgemm_dmma"/"family": "dgemm_dmma_emu"/' \
-    -e 's/"\(dgemm_dmma_[0-9]*\)":/"emu_\1":/' "$kernels/dgemm_dmma.json" >"$tmp/emu/dgemm_dmma_emu.json"
-if ! grep -q '"family": "dgemm_dmma_emu"' "$tmp/emu/dgemm_dmma_emu.json" ||
-    grep -q '"extensions"' "$tmp/emu/dgemm_dmma_emu.json"; then
-    fail "could not rename dgemm_dmma.json or drop its extensions; update the sed above"
-fi
+# The copies: the same source; metadata renamed and without "extensions" (its own line).
+mkdir "$tmp/emu" "$tmp/broken" "$tmp/broken_s" || exit 1
+cp "$kernels/mma_sync.cl" "$tmp/emu/" || exit 1
+for fam in dgemm_dmma sgemm_3xtf32; do
+    sed -e '/"extensions": *\[/d' -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_emu\"/" \
+        -e "s/\"\\(${fam}_[0-9a-z_]*\\)\":/\"emu_\\1\":/" "$kernels/$fam.json" \
+        >"$tmp/emu/${fam}_emu.json"
+    if ! grep -q "\"family\": \"${fam}_emu\"" "$tmp/emu/${fam}_emu.json" ||
+        grep -q '"extensions"' "$tmp/emu/${fam}_emu.json" ||
+        grep -q "\"${fam}_[0-9a-z_]*\":" "$tmp/emu/${fam}_emu.json"; then
+        fail "could not rename $fam.json, its presets, or drop its extensions; update the sed above"
+    fi
+done
 
-# Every run must exit 0 and print only rows that pass.
-emu="--kernel-path $tmp/emu -k dgemm_dmma_emu --precision d --param EMU=1"
+# Every run must exit 0 and print only rows that pass (in single precision, faithful rows).
+fam=dgemm_dmma_emu
+emu="--kernel-path $tmp/emu -k $fam --precision d --param EMU=1"
 check_run() {
     out=$("$gb" run -i 1 --warmup 0 $emu "$@" 2>&1)
     rc=$?
-    rows=$(printf '%s\n' "$out" | grep -cE '^dgemm_dmma_emu .*  pass( |$)')
-    bad=$(printf '%s\n' "$out" | grep -cE '  FAIL: |  -($| \()')
+    rows=$(printf '%s\n' "$out" | grep -cE "^$fam .*  pass( |\$)")
+    bad=$(printf '%s\n' "$out" | grep -cE '  FAIL: |  -($| \()|not faithful')
     if [ $rc -ne 0 ] || [ "$rows" -eq 0 ] || [ "$bad" -ne 0 ]; then
         fail "gemmbench run $emu $* (exit $rc): $(printf '%s\n' "$out" | tail -2)"
     else
@@ -81,6 +90,48 @@ t128="--param WM=64 --param WN=32 --param WGM=2 --param WGN=4 --param BK=8 --par
 check_run $t128 -M 130 -N 135 -K 20 $ab
 check_run $t128 -n 1,97 --dist int:3 --alpha 2 --beta 3
 
+# 2b. sgemm_3xtf32: its default tile (64x128x16, m16n8k8, K steps added in FP32) in every
+# layout, the other instruction shape, other K steps, accumulation in the tensor core, padded
+# and odd leading dimensions, a 64x64 tile, and exact integer data.
+fam=sgemm_3xtf32_emu
+emu="--kernel-path $tmp/emu -k $fam --precision s --param EMU=1"
+for lay in "--layout row" "--layout row --transB T" "--layout row --transA T" \
+           "--layout row --transA T --transB T" "--layout col --transB T"; do
+    check_run $lay -M 130 -N 135 -K 33 $ab
+done
+check_run -n 1,97 $ab
+check_run --transB T --param MMAK=4 -M 130 -N 70 -K 33 $ab
+check_run --transA T --param BK=16 --param KACC=0 -M 130 -N 70 -K 40 $ab
+check_run --param BK=32 --param WM=32 --param WN=32 --param WGM=2 --param WGN=2 -M 97 -N 65 \
+    -K 70 $ab
+check_run -M 130 -N 70 -K 33 --lda 36 --ldb 76 --ldc 72 --offa 4 --offb 8 --offc 2 $ab
+check_run --transA T -M 130 -N 70 -K 33 --lda 133 --ldb 73 --ldc 71 --offa 1 --offb 3 \
+    --offc 5 $ab
+check_run -M 130 -N 70 -K 33 --dist int:3 --alpha 2 --beta 3
+# The other splits (both parts rounded; big rounded), operands held for a whole K step, the
+# sums of two steps in a second set of accumulators, and a tile without the column swizzle.
+check_run --transA T --param SPLIT=0 -M 130 -N 70 -K 33 $ab
+check_run --transB T --param SPLIT=1 --param FRAG=0 -M 130 -N 70 -K 33 $ab
+check_run --param KACC=2 --param WM=16 --param WGM=4 -M 130 -N 70 -K 70 $ab
+
+# The split is what makes it FP32-accurate: a copy that drops the small parts multiplies TF32
+# inputs, passes the error bound, and must be caught by the faithful verdict at K = 2048.
+cp "$tmp/emu/sgemm_3xtf32_emu.json" "$tmp/broken_s/" || exit 1
+sed 's/\*small = tf32_rna(x - as_float(\*big));/*small = 0u;/' "$kernels/mma_sync.cl" \
+    >"$tmp/broken_s/mma_sync.cl"
+if cmp -s "$kernels/mma_sync.cl" "$tmp/broken_s/mma_sync.cl"; then
+    fail "could not drop the small parts in a copy of mma_sync.cl; update the sed above"
+else
+    out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken_s" -k sgemm_3xtf32_emu \
+        --param EMU=1 --param SPLIT=0 -M 64 -N 64 -K 2048 2>&1)
+    if printf '%s\n' "$out" | grep -qE '^sgemm_3xtf32_emu .*not faithful: [0-9]+x FP32 +pass'; then
+        ok
+    else
+        fail "TF32 inputs were not caught as not faithful: $(printf '%s\n' "$out" | tail -2)"
+    fi
+fi
+fam=dgemm_dmma_emu
+
 # 3. Off NVIDIA without EMU, the source stops at its #error.
 out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/emu" -k dgemm_dmma_emu --precision d -n 8 2>&1)
 rc=$?
@@ -100,12 +151,12 @@ out=$("$gb" explore --dry-run --store "$tmp/none.db" --kernel-path "$tmp/emu" -k
 if printf '%s\n' "$out" | grep -q '^to run: dgemm_dmma_emu d 16x16x16 EMU=1 rep 0'; then ok; else
     fail "explore without --precision: $(printf '%s\n' "$out" | tail -2)"; fi
 
-# 5. The checks can fail: m16n8k8 with A's second k-quad register taken from the first.
+# 5. The checks can fail: m16n8k8 with the second k-quad's registers taken from the first.
 cp "$tmp/emu/dgemm_dmma_emu.json" "$tmp/broken/" || exit 1
-sed 's/= AF(MMAM \/ 8 \* i2 + h, kb \* (MMAK \/ 4) + jj);/= AF(MMAM \/ 8 * i2 + h, kb * (MMAK \/ 4));/' \
-    "$kernels/dgemm_dmma.cl" >"$tmp/broken/dgemm_dmma.cl"
-if cmp -s "$kernels/dgemm_dmma.cl" "$tmp/broken/dgemm_dmma.cl"; then
-    fail "could not break the copy of dgemm_dmma.cl; update the sed above"
+sed 's/const int slot = kb \* (MMAK \/ 4) + jj - j0;/const int slot = kb * (MMAK \/ 4) - j0;/' \
+    "$kernels/mma_sync.cl" >"$tmp/broken/mma_sync.cl"
+if cmp -s "$kernels/mma_sync.cl" "$tmp/broken/mma_sync.cl"; then
+    fail "could not break the copy of mma_sync.cl; update the sed above"
 else
     out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken" -k dgemm_dmma_emu --precision d \
         --param EMU=1 --param MMAM=16 --param MMAK=8 -M 130 -N 70 -K 33 2>&1)

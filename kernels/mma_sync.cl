@@ -1,0 +1,671 @@
+/* mma_sync.cl: row-major GEMM, C = alpha*op(A)*op(B) + beta*C, on NVIDIA's tensor cores through
+ * inline PTX mma.sync: row-major NN, NT, TN and TT (GB_TRANS_A/GB_TRANS_B), any M, N, K, leading
+ * dimension and offset, no padding pass. Two families share it:
+ *   dgemm_dmma   double precision on the FP64 tensor cores (DMMA): one mma.f64 per product block.
+ *   sgemm_3xtf32 single precision on the TF32 tensor cores with FP32 accuracy: each operand x is
+ *                split into big and small, TF32 values with big + small = x up to 2^-21 |x|
+ *                (SPLIT says how), and every product block is the sum small*big + big*small +
+ *                big*big, three mma.tf32, accumulated in FP32 (the small*small term, below
+ *                2^-20 of the product, is dropped). With KACC=1 each K step's sums accumulate
+ *                from zero in the tensor core and are then added to the running sums by FP32
+ *                adds, which round to nearest where the tensor core's own accumulation
+ *                truncates (KACC=0 is not faithful at K = 4096 on the H200: 12x FP32).
+ * NVIDIA only (sm_80+; the m16n8k* shapes need sm_90 in double): elsewhere the source stops at an
+ * #error unless EMU=1 (below), and the metadata requires an NVIDIA extension so that other
+ * devices skip it.
+ *
+ * A work-group of WGM x WGN warps owns an MWG x NWG tile of C (MWG = WGM*WM, NWG = WGN*WN) and
+ * walks K in steps of BK through double-buffered local memory: As[k][m] (MWG + PAD elements per
+ * k-row) and Bs[k][n] (NWG + PAD), both k-major, staged as in xgemm_nv.cl (the next slice's
+ * global loads, 16 bytes each, are issued before this slice's MMAs; one barrier per K step).
+ * Each warp owns a WM x WN block of C, held as (WM/8) x (WN/8) "atoms" of 8x8, each atom being
+ * the accumulator of one mma.m8n8k4: two elements per lane.
+ *
+ * Fragment layouts (PTX ISA, "Matrix Fragments for mma.m8n8k4 with .f64" and for mma.m16n8k4,
+ * m16n8k8, m16n8k16 with .f64 and .tf32, which place elements alike), with g = lane >> 2
+ * (groupID), t = lane & 3 (threadID_in_group):
+ *   m8n8k4    A (8x4, row):  a0 = A[g][t]                                  (f64 only)
+ *             B (4x8, col):  b0 = B[t][g]
+ *             C/D (8x8):     c0 = C[g][2t], c1 = C[g][2t + 1]
+ *   m16n8kK   (K = 4, 8, and 16 in f64 only; sm_90 in f64, sm_80 in tf32)
+ *             A (16xK, row): a(2j + h) = A[g + 8h][4j + t]     h = 0, 1; j = 0 .. K/4 - 1
+ *             B (Kx8, col):  b(j) = B[4j + t][g]
+ *             C/D (16x8):    c(2h + e) = C[g + 8h][2t + e]     e = 0, 1
+ * So an m16n8kK is the same arithmetic as 2 x K/4 m8n8k4 on the same per-lane values: atom
+ * (i, n) of the warp covers rows 8i + g and columns 8n + 2t + {0, 1} of the warp's block in
+ * every shape, the lane's A value of atom row i at k-quad j is As[4j + t][8i + g] and its B value
+ * of atom column n is Bs[4j + t][8n + g]. Only how the registers are grouped into instructions
+ * depends on the shape (MMAM x 8 x MMAK).
+ *
+ * Banks: in double a fragment load is a 64-bit LDS; in each half-warp the lanes read
+ * As[4j + t][8i + g], t in 0..3 and g in 0..3 (or 4..7), i.e. 16 addresses t*(MWG + PAD) + g +
+ * const, which are 16 different 8-byte bank pairs when MWG + PAD is 4 modulo 16 (PAD = 4). In
+ * single, the 32 lanes read t*(MWG + PAD) + g + const, 32 different banks when MWG + PAD is 8
+ * modulo 32 (PAD = 8). The transposing stores of a K-contiguous operand are scalar, 16
+ * consecutive rows per half-warp; copied rows are 128-bit STS of consecutive addresses.
+ *
+ * Edges as in xgemm_nv: one loop for every work-group; interior tiles (inside M x N) load with
+ * no bounds checks, 16-byte loads for an operand whose ld and offset allow them and scalar loads
+ * otherwise (only a partial last K step is loaded element by element); edge tiles load element
+ * by element and their warps whose block lies wholly outside C skip their MMAs. The prelude's
+ * tile walk orders the tiles (EDGES, GROUPM). C is written two elements at a time where the
+ * tile is interior and C aligned.
+ *
+ * EMU=1 is for testing on devices without tensor cores (PoCL): each mma.sync is replaced by an
+ * emulation through local memory that follows the fragment tables above literally (every lane
+ * publishes its A and B registers, then computes its C registers from the lanes that hold the
+ * elements), so the kernel's indexing, register grouping and operand split can be validated
+ * anywhere. Its scratch (NWARPS * 32 * NPROD * BK/4 * WN/8 * (WM/8 + WM/MMAM) elements) comes
+ * on top of the tiles. */
+#ifndef WM
+#define WM 32 /* rows of C per warp: a multiple of 8 (of 16 when MMAM is 16) */
+#endif
+#ifndef WN
+#define WN 32 /* columns of C per warp: a multiple of 8 */
+#endif
+#ifndef WGM
+#define WGM 4 /* warps along M */
+#endif
+#ifndef WGN
+#define WGN 2 /* warps along N */
+#endif
+#ifndef BK
+#define BK 8 /* K step staged in local memory: a multiple of 4 and of MMAK */
+#endif
+#ifndef MMAM
+#define MMAM 8 /* instruction shape: 8 (m8n8k4) or 16 (m16n8kMMAK, sm_90) */
+#endif
+#ifndef MMAK
+#define MMAK 4 /* 4 for m8n8k4; 4, 8 or 16 for m16n8k* */
+#endif
+#ifndef PAD
+#define PAD 4 /* elements of padding per k-row of the local tiles */
+#endif
+#ifndef EDGES
+#define EDGES 1 /* partial (edge) tiles: 0 in grid order, 1 first (grid walked backwards), 2 last */
+#endif
+#ifndef GROUPM
+#define GROUPM 8 /* work-groups walk the tile grid GROUPM tile rows at a time (1: row by row) */
+#endif
+#ifndef KACC
+#define KACC 0 /* k > 0: every k K steps' sums accumulate from zero, then are added to the
+                  running sums by FP adds; 0: the MMAs accumulate across all of K */
+#endif
+#ifndef FRAG
+#define FRAG 0 /* 1: operands read from local memory per instruction, not per K step */
+#endif
+#ifndef SPLIT
+#define SPLIT 0 /* single precision: how x is split into big + small (see tf32_split) */
+#endif
+#ifndef MAXREG
+#define MAXREG 0 /* registers per work-item on NVIDIA (-cl-nv-maxrregcount); 0: the compiler's */
+#endif
+#ifndef EMU
+#define EMU 0 /* 1: emulate mma.sync through local memory (testing only, slow) */
+#endif
+
+#if !GB_NVIDIA && !EMU
+#error "mma_sync needs inline PTX mma.sync: NVIDIA GPUs only (GB_NVIDIA), or EMU=1 for testing"
+#endif
+#if !GB_ROW_MAJOR
+#error "mma_sync is row-major; column-major problems are served through the operand swap"
+#endif
+#if GB_PRECISION == 64
+#define TF32X3 0
+#define NPROD 1 /* instructions per product block */
+#define VW 2    /* elements per 16-byte access */
+typedef double2 vec_t;
+#define VLOADW vload2
+#define VSTOREW vstore2
+#if !(MMAM == 8 && MMAK == 4) && !(MMAM == 16 && (MMAK == 4 || MMAK == 8 || MMAK == 16))
+#error "dgemm_dmma: shapes are m8n8k4 (MMAM=8 MMAK=4) and m16n8k4/8/16 (MMAM=16)"
+#endif
+#else
+#define TF32X3 1
+#define NPROD 3
+#define VW 4
+typedef float4 vec_t;
+#define VLOADW vload4
+#define VSTOREW vstore4
+#if !(MMAM == 16 && (MMAK == 4 || MMAK == 8))
+#error "sgemm_3xtf32: shapes are m16n8k4 and m16n8k8 (MMAM=16, MMAK=4 or 8)"
+#endif
+#endif
+#if WM % MMAM || WN % 8 || BK % MMAK || BK % (2 * VW)
+#error "mma_sync: WM must be a multiple of MMAM, WN of 8, BK of MMAK and of two 16-byte vectors"
+#endif
+#if PAD % VW
+#error "mma_sync: PAD must keep local rows 16-byte aligned"
+#endif
+
+#define NWARPS (WGM * WGN)
+#define WGS (32 * NWARPS)
+#define MWG (WGM * WM)
+#define NWG (WGN * WN)
+#define LDA (MWG + PAD) /* local row strides, elements */
+#define LDB (NWG + PAD)
+#define MI (WM / 8)  /* atoms along M per warp */
+#define NI (WN / 8)  /* atoms along N per warp */
+#define KQ (BK / 4)  /* k-quads per K step */
+
+#if (MWG * BK / (32 * VW)) % NWARPS || (NWG * BK / (32 * VW)) % NWARPS
+#error "mma_sync: each slice must split into whole 32-lane chunks per warp"
+#endif
+/* 16-byte loads per work-item for a slice MN wide, copied or transposed. */
+#define LPT(MN) ((MN) * BK / (VW * WGS))
+#define LPT_MAX (LPT(MWG) > LPT(NWG) ? LPT(MWG) : LPT(NWG))
+
+#define XD_INLINE static inline __attribute__((always_inline))
+
+/* Positions of load l of this work-item in a slice (see xgemm_nv.cl), in 16-byte vectors of VW
+ * elements: transposed slices (K contiguous) are read in chunks of 16 rows x 2 vectors (32 bytes
+ * per row, one sector), lane i taking row 16*(q % (MN/16)) + i%16 and vector column
+ * 2*(q / (MN/16)) + i/16 of chunk q = l*NWARPS + warp, so that each half-warp stores 16
+ * consecutive rows of one k-row; copied slices take vector v = l*WGS + tid, row v / (MN/VW),
+ * column v % (MN/VW). */
+typedef struct {
+    int r, c;
+} xd_pos_t;
+
+XD_INLINE xd_pos_t pos_transposed(const int MN, const int l, const int lane, const int warp)
+{
+    const uint q = (uint)(l * NWARPS + warp), rb = (uint)(MN / 16), i = (uint)lane;
+    xd_pos_t p = {(int)(16 * (q % rb) + i % 16), (int)(2 * (q / rb) + i / 16)};
+    return p;
+}
+
+XD_INLINE xd_pos_t pos_copied(const int MN, const int l, const int tid)
+{
+    const uint v = (uint)(l * WGS + tid), w = (uint)(MN / VW);
+    xd_pos_t p = {(int)(v / w), (int)(v % w)};
+    return p;
+}
+
+/* How a slice is read: 16-byte loads with no checks (inside the matrix, rows 16-byte aligned),
+ * scalar loads with no checks (inside, any alignment), scalar loads with zeros outside. */
+#define LD_VEC 0
+#define LD_SCALAR 1
+#define LD_CHECKED 2
+
+/* Loads this work-item's share of a slice into reg[] (x: the slice's origin; rows x cols of it
+ * lie inside the matrix, used by LD_CHECKED only). */
+XD_INLINE void load_slice(global const real *x, const int ld, const int rows, const int cols,
+                          const int MN, const bool transposed, const int mode, const int tid,
+                          vec_t *reg)
+{
+    const int lane = tid & 31, warp = tid >> 5;
+#pragma unroll
+    for (int l = 0; l < LPT_MAX; l++) {
+        if (l < LPT(MN)) {
+            const xd_pos_t p = transposed ? pos_transposed(MN, l, lane, warp)
+                                          : pos_copied(MN, l, tid);
+            global const real *src = x + p.r * ld + VW * p.c;
+            if (mode == LD_VEC) {
+                reg[l] = *(global const vec_t *)src;
+            } else if (mode == LD_SCALAR) {
+                reg[l] = VLOADW(0, src);
+            } else {
+                const bool in = p.r < rows;
+                real e[VW];
+#pragma unroll
+                for (int v = 0; v < VW; v++)
+                    e[v] = in && VW * p.c + v < cols ? src[v] : (real)0;
+                reg[l] = VLOADW(0, e);
+            }
+        }
+    }
+}
+
+/* Stores reg[] into the k-major local tile xs (ld elements per k-row). */
+XD_INLINE void store_slice(local real *xs, const int ld, const int MN, const bool transposed,
+                           const int tid, const vec_t *reg)
+{
+    const int lane = tid & 31, warp = tid >> 5;
+#pragma unroll
+    for (int l = 0; l < LPT_MAX; l++) {
+        if (l < LPT(MN)) {
+            if (transposed) {
+                const xd_pos_t p = pos_transposed(MN, l, lane, warp);
+                local real *d = xs + VW * p.c * ld + p.r;
+                real e[VW];
+                VSTOREW(reg[l], 0, e);
+#pragma unroll
+                for (int v = 0; v < VW; v++)
+                    d[v * ld] = e[v];
+            } else {
+                const xd_pos_t p = pos_copied(MN, l, tid);
+                *(local vec_t *)(xs + p.r * ld + VW * p.c) = reg[l];
+            }
+        }
+    }
+}
+
+/* ---- The MMA instructions. acc[(i * NI + n) * 2 + e] is element e of atom (i, n). */
+#define ACC(i, n, e) acc[((i) * NI + (n)) * 2 + (e)]
+#define AREGS (MMAM / 8 * MMAK / 4) /* registers per instruction: A */
+#define BREGS (MMAK / 4)            /* B */
+#define CREGS (2 * MMAM / 8)        /* C and D */
+#define NQ ((BK / MMAK) * (WM / MMAM) * NI) /* product blocks per warp per K step */
+
+#if TF32X3
+typedef uint op_t; /* an operand register: a TF32 value in the bits of a float */
+#else
+typedef double op_t;
+#endif
+
+#if EMU
+/* Emulation scratch: every warp's operands of every instruction of one K step, one element per
+ * lane and register. */
+#define EMU_DECL                                                                               \
+    local real emu_a[NWARPS * NQ * NPROD * AREGS * 32], emu_b[NWARPS * NQ * NPROD * BREGS * 32];
+#define EMU_ARGS , emu_a, emu_b
+#define EMU_PARAMS , local real *emu_a, local real *emu_b
+
+XD_INLINE real op_value(const op_t x)
+{
+#if TF32X3
+    return as_float(x);
+#else
+    return x;
+#endif
+}
+
+/* Phase 0: lane publishes its A and B registers of instruction q; phase 1: it computes its C
+ * registers from the lanes that hold the elements, per the fragment tables at the top. */
+XD_INLINE void emu_mma(const int phase, const int q, const int warp, const int lane,
+                       const op_t *a, const op_t *b, real *c, local real *emu_a,
+                       local real *emu_b)
+{
+    local real *sa = emu_a + (warp * NQ * NPROD + q) * AREGS * 32;
+    local real *sb = emu_b + (warp * NQ * NPROD + q) * BREGS * 32;
+    if (phase == 0) {
+        for (int r = 0; r < AREGS; r++)
+            sa[r * 32 + lane] = op_value(a[r]);
+        for (int r = 0; r < BREGS; r++)
+            sb[r * 32 + lane] = op_value(b[r]);
+        return;
+    }
+    const int g = lane >> 2, t = lane & 3;
+    for (int ci = 0; ci < CREGS; ci++) {
+        const int h = ci / 2, e = ci % 2, row = g + 8 * h, col = 2 * t + e;
+        real s = 0;
+        for (int kx = 0; kx < MMAK; kx++) {
+            /* A[row][kx]: lane 4*(row % 8) + kx % 4, register 2*(kx / 4) + row / 8 (m16n8kK) or 0
+             * (m8n8k4, where row < 8 and kx < 4); B[kx][col]: lane 4*col + kx % 4, reg kx / 4. */
+            const int ar = MMAM == 16 ? 2 * (kx / 4) + row / 8 : 0;
+            const real av = sa[ar * 32 + 4 * (row % 8) + kx % 4];
+            const real bv = sb[(kx / 4) * 32 + 4 * col + kx % 4];
+            s += av * bv;
+        }
+        c[ci] += s;
+    }
+}
+#else
+#define EMU_DECL
+#define EMU_ARGS
+#define EMU_PARAMS
+#endif
+
+/* Issues instruction q with registers a[AREGS], b[BREGS] and accumulators c[CREGS]. */
+#if EMU
+#define MMA(q, a, b, c) emu_mma(phase, q, warp, lane, a, b, c, emu_a, emu_b)
+#elif TF32X3 && MMAK == 4
+#define MMA(q, a, b, c)                                                                        \
+    __asm__ __volatile__("mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 "                  \
+                         "{%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};"                  \
+                         : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])                       \
+                         : "r"(a[0]), "r"(a[1]), "r"(b[0]))
+#elif TF32X3
+#define MMA(q, a, b, c)                                                                        \
+    __asm__ __volatile__("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "                  \
+                         "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"      \
+                         : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])                       \
+                         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
+#elif MMAM == 8
+#define MMA(q, a, b, c)                                                                        \
+    __asm__ __volatile__("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 "                     \
+                         "{%0, %1}, {%2}, {%3}, {%0, %1};"                                      \
+                         : "+d"(c[0]), "+d"(c[1])                                               \
+                         : "d"(a[0]), "d"(b[0]))
+#elif MMAK == 4
+#define MMA(q, a, b, c)                                                                        \
+    __asm__ __volatile__("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 "                    \
+                         "{%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};"                  \
+                         : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])                       \
+                         : "d"(a[0]), "d"(a[1]), "d"(b[0]))
+#elif MMAK == 8
+#define MMA(q, a, b, c)                                                                        \
+    __asm__ __volatile__("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "                    \
+                         "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"      \
+                         : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])                       \
+                         : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]))
+#else
+#define MMA(q, a, b, c)                                                                        \
+    __asm__ __volatile__("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 "                   \
+                         "{%0, %1, %2, %3}, {%4, %5, %6, %7, %8, %9, %10, %11}, "               \
+                         "{%12, %13, %14, %15}, {%0, %1, %2, %3};"                              \
+                         : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])                       \
+                         : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]),    \
+                           "d"(a[6]), "d"(a[7]), "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]))
+#endif
+
+#if TF32X3
+/* x rounded to TF32 (10 stored mantissa bits), to nearest with ties away from zero, in the
+ * bits of a float. The emulation rounds the magnitude bits the same way. */
+XD_INLINE uint tf32_rna(const float x)
+{
+#if EMU
+    return (as_uint(x) + 0x1000u) & 0xffffe000u;
+#else
+    uint r;
+    __asm__("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+    return r;
+#endif
+}
+
+/* x = big + small. SPLIT 0: both rounded to TF32 (cvt.rna), what is left (below 2^-22 |x|)
+ * dropped; 1: big rounded, small the exact remainder, whose low 13 bits the tensor core does
+ * not read (so small is truncated to TF32 there: below 2^-22 |x| lost); 2: big truncated (one
+ * AND), small the exact remainder, truncated by the tensor core (below 2^-21 |x| lost). */
+XD_INLINE void tf32_split(const float x, uint *big, uint *small)
+{
+#if SPLIT == 2
+    *big = as_uint(x) & 0xffffe000u;
+#else
+    *big = tf32_rna(x);
+#endif
+#if SPLIT == 0
+    *small = tf32_rna(x - as_float(*big));
+#elif EMU
+    *small = as_uint(x - as_float(*big)) & 0xffffe000u; /* as the tensor core reads it */
+#else
+    *small = as_uint(x - as_float(*big));
+#endif
+}
+
+/* One product block on the TF32 tensor cores: the two small terms first, then big*big. */
+#define PRODUCT(q, ab, as_, bb, bs_, c)                                                        \
+    do {                                                                                       \
+        MMA(NPROD * (q), as_, bb, c);                                                          \
+        MMA(NPROD * (q) + 1, ab, bs_, c);                                                      \
+        MMA(NPROD * (q) + 2, ab, bb, c);                                                       \
+    } while (0)
+#else
+#define PRODUCT(q, ab, as_, bb, bs_, c) MMA(q, ab, bb, c)
+#endif
+
+/* The lane's operand of element x of a fragment: the value itself in double precision; in single
+ * its TF32 big part in *big and the small part in *small. */
+XD_INLINE void operand(const real x, op_t *big, op_t *small)
+{
+#if TF32X3
+    tf32_split(x, big, small);
+#else
+    *big = x;
+    *small = 0; /* unused */
+#endif
+}
+
+/* acc += this warp's block of A times B over one K step. as and bs point at the lane's first
+ * fragment element in the current buffers: As + t*LDA + wm0 + g and Bs + t*LDB + wn0 + g.
+ * The lane's operands are read from local memory (and split) once each: all KQ k-quads of the
+ * step before its first instruction (FRAG=0), or the MMAK/4 k-quads of each instruction's K
+ * just before it (FRAG=1: fewer registers). With KACC=1 the step's sums start at zero. */
+XD_INLINE void multiply(local const real *as, local const real *bs, real *acc, const int warp,
+                        const int lane EMU_PARAMS)
+{
+#define JN (FRAG ? MMAK / 4 : KQ) /* k-quads held in registers at a time */
+    op_t af[MI * JN], bf[NI * JN], afs[MI * JN], bfs[NI * JN];
+#if KACC == 1
+    /* The step's sums, from zero; added to acc at the end (KACC > 1: see tile). */
+    real sacc[MI * NI * 2];
+#pragma unroll
+    for (int i = 0; i < MI * NI * 2; i++)
+        sacc[i] = 0;
+#define SUMS(i, n, e) sacc[((i) * NI + (n)) * 2 + (e)]
+#else
+#define SUMS ACC
+#endif
+#if EMU
+    for (int phase = 0; phase < 2; phase++) {
+#else
+    (void)warp;
+    (void)lane;
+#endif
+#pragma unroll
+        for (int kb = 0; kb < BK / MMAK; kb++) {
+            /* The held k-quads: j0 .. j0 + JN - 1, in slots 0 .. JN - 1. */
+            const int j0 = FRAG ? kb * (MMAK / 4) : 0;
+            if (FRAG || kb == 0) {
+#pragma unroll
+                for (int j = 0; j < JN; j++) {
+#pragma unroll
+                    for (int i = 0; i < MI; i++)
+                        operand(as[4 * (j0 + j) * LDA + 8 * i], &af[i * JN + j], &afs[i * JN + j]);
+#pragma unroll
+                    for (int n = 0; n < NI; n++)
+                        operand(bs[4 * (j0 + j) * LDB + 8 * n], &bf[n * JN + j], &bfs[n * JN + j]);
+                }
+            }
+#pragma unroll
+            for (int i2 = 0; i2 < WM / MMAM; i2++) {
+#pragma unroll
+                for (int n = 0; n < NI; n++) {
+                    const int q = (kb * (WM / MMAM) + i2) * NI + n;
+                    op_t a[AREGS], b[BREGS], as_[AREGS], bs_[BREGS];
+                    real c[CREGS];
+                    /* Register r = 2*jj + h of A is atom row MMAM/8*i2 + h at k-quad
+                     * kb*MMAK/4 + jj (h = 0 only for m8n8k4); B's register jj is that k-quad;
+                     * C's register 2*h + e is element e of atom row MMAM/8*i2 + h. */
+#pragma unroll
+                    for (int jj = 0; jj < MMAK / 4; jj++) {
+                        const int slot = kb * (MMAK / 4) + jj - j0;
+#pragma unroll
+                        for (int h = 0; h < MMAM / 8; h++) {
+                            const int ai = (MMAM / 8 * i2 + h) * JN + slot;
+                            a[jj * (MMAM / 8) + h] = af[ai];
+                            as_[jj * (MMAM / 8) + h] = afs[ai];
+                        }
+                        b[jj] = bf[n * JN + slot];
+                        bs_[jj] = bfs[n * JN + slot];
+                    }
+#pragma unroll
+                    for (int h = 0; h < MMAM / 8; h++) {
+                        c[2 * h] = SUMS(MMAM / 8 * i2 + h, n, 0);
+                        c[2 * h + 1] = SUMS(MMAM / 8 * i2 + h, n, 1);
+                    }
+                    PRODUCT(q, a, as_, b, bs_, c);
+#pragma unroll
+                    for (int h = 0; h < MMAM / 8; h++) {
+                        SUMS(MMAM / 8 * i2 + h, n, 0) = c[2 * h];
+                        SUMS(MMAM / 8 * i2 + h, n, 1) = c[2 * h + 1];
+                    }
+                }
+            }
+        }
+#if EMU
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#endif
+#if KACC == 1
+#pragma unroll
+    for (int i = 0; i < MI * NI * 2; i++)
+        acc[i] += sacc[i];
+#endif
+#undef SUMS
+#undef JN
+}
+
+#if GB_TRANS_A
+#define A_TRANSPOSED 0 /* A^T stored K x M: M contiguous, copied */
+#define A_AT(t) (A + (t) * BK * lda + m0)
+#define A_ROWS(t) (K - (t) * BK)
+#define A_COLS(t) (M - m0)
+#else
+#define A_TRANSPOSED 1 /* A stored M x K: K contiguous, transposed into As[k][m] */
+#define A_AT(t) (A + m0 * lda + (t) * BK)
+#define A_ROWS(t) (M - m0)
+#define A_COLS(t) (K - (t) * BK)
+#endif
+#if GB_TRANS_B
+#define B_TRANSPOSED 1 /* B^T stored N x K: K contiguous, transposed into Bs[k][n] */
+#define B_AT(t) (B + n0 * ldb + (t) * BK)
+#define B_ROWS(t) (N - n0)
+#define B_COLS(t) (K - (t) * BK)
+#else
+#define B_TRANSPOSED 0 /* B stored K x N: N contiguous, copied */
+#define B_AT(t) (B + (t) * BK * ldb + n0)
+#define B_ROWS(t) (K - (t) * BK)
+#define B_COLS(t) (N - n0)
+#endif
+#define LOAD_A(t, mode, ra)                                                                    \
+    load_slice(A_AT(t), lda, A_ROWS(t), A_COLS(t), MWG, A_TRANSPOSED, mode, tid, ra)
+#define LOAD_B(t, mode, rb)                                                                    \
+    load_slice(B_AT(t), ldb, B_ROWS(t), B_COLS(t), NWG, B_TRANSPOSED, mode, tid, rb)
+
+/* The whole tile at (m0, n0); edge is uniform over the work-group (see xgemm_nv): interior
+ * tiles read an operand with unchecked 16-byte loads where a_vec / b_vec allow, unchecked
+ * scalars otherwise, edge tiles element by element. */
+XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
+                    global const real *A, const int lda, const bool a_vec,
+                    global const real *B, const int ldb, const bool b_vec, const real beta,
+                    global real *C, const int ldc, const bool c_aligned, const int m0,
+                    const int n0, const bool edge, local real *As,
+                    local real *Bs EMU_PARAMS)
+{
+    const int tid = (int)get_local_id(0), lane = tid & 31, warp = tid >> 5;
+    const int g = lane >> 2, t = lane & 3;
+    const int wm0 = (int)((uint)warp / WGN) * WM, wn0 = (int)((uint)warp % WGN) * WN;
+#if EMU
+    const bool live = true; /* the emulation's barriers need every warp */
+#else
+    /* Warps whose block lies wholly outside C skip their MMAs (edge tiles only); the
+     * condition is uniform over the warp, as mma.sync.aligned requires. */
+    const bool live = !edge || (m0 + wm0 < M && n0 + wn0 < N);
+#endif
+    const int full = K / BK, steps = (K + BK - 1) / BK;
+
+    real acc[MI * NI * 2];
+#pragma unroll
+    for (int i = 0; i < MI * NI * 2; i++)
+        acc[i] = 0;
+    vec_t ra[LPT_MAX], rb[LPT_MAX];
+#if KACC > 1
+    /* The sums of the current KACC steps, from zero in the tensor core; a second array of
+     * accumulators, so only for small warp tiles. */
+    real sacc[MI * NI * 2];
+#define SUMS sacc
+#else
+#define SUMS acc
+#endif
+
+    local real *a_cur = As, *a_nxt = As + BK * LDA, *b_cur = Bs, *b_nxt = Bs + BK * LDB;
+    const int mode_a = a_vec ? LD_VEC : LD_SCALAR, mode_b = b_vec ? LD_VEC : LD_SCALAR;
+    if (steps > 0) {
+        if (!edge && full > 0) {
+            LOAD_A(0, mode_a, ra);
+            LOAD_B(0, mode_b, rb);
+        } else {
+            LOAD_A(0, LD_CHECKED, ra);
+            LOAD_B(0, LD_CHECKED, rb);
+        }
+        store_slice(a_cur, LDA, MWG, A_TRANSPOSED, tid, ra);
+        store_slice(b_cur, LDB, NWG, B_TRANSPOSED, tid, rb);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = 0; s < steps; s++) {
+        if (!edge && s + 1 < full) {
+            LOAD_A(s + 1, mode_a, ra);
+            LOAD_B(s + 1, mode_b, rb);
+        } else if (s + 1 < steps) {
+            LOAD_A(s + 1, LD_CHECKED, ra);
+            LOAD_B(s + 1, LD_CHECKED, rb);
+        }
+#if KACC > 1
+        if (s % KACC == 0) {
+#pragma unroll
+            for (int i = 0; i < MI * NI * 2; i++)
+                sacc[i] = 0;
+        }
+#endif
+        if (live)
+            multiply(a_cur + t * LDA + wm0 + g, b_cur + t * LDB + wn0 + g, SUMS, warp,
+                     lane EMU_ARGS);
+#if KACC > 1
+        if ((s + 1) % KACC == 0 || s + 1 == steps) {
+#pragma unroll
+            for (int i = 0; i < MI * NI * 2; i++)
+                acc[i] += sacc[i];
+        }
+#endif
+        if (s + 1 < steps) {
+            store_slice(a_nxt, LDA, MWG, A_TRANSPOSED, tid, ra);
+            store_slice(b_nxt, LDB, NWG, B_TRANSPOSED, tid, rb);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        local real *a_tmp = a_cur, *b_tmp = b_cur;
+        a_cur = a_nxt;
+        b_cur = b_nxt;
+        a_nxt = a_tmp;
+        b_nxt = b_tmp;
+    }
+
+#undef SUMS
+
+    /* Atom (i, n) element e is C[m0 + wm0 + 8i + g][n0 + wn0 + 8n + 2t + e]. */
+    const bool fast_c = !edge && c_aligned;
+#pragma unroll
+    for (int i = 0; i < MI; i++) {
+        const int row = m0 + wm0 + 8 * i + g;
+#pragma unroll
+        for (int n = 0; n < NI; n++) {
+            const int col = n0 + wn0 + 8 * n + 2 * t;
+            global real *c = C + row * ldc + col;
+            const real2 r = alpha * (real2)(ACC(i, n, 0), ACC(i, n, 1));
+            if (fast_c) {
+                if (beta == (real)0)
+                    *(global real2 *)c = r;
+                else
+                    *(global real2 *)c = r + beta * *(global real2 *)c;
+            } else if (row < M) {
+                if (col < N)
+                    c[0] = beta == (real)0 ? r.x : r.x + beta * c[0];
+                if (col + 1 < N)
+                    c[1] = beta == (real)0 ? r.y : r.y + beta * c[1];
+            }
+        }
+    }
+}
+
+/* NVIDIA's compiler ignores a register cap (MAXREG) under a required work-group size. */
+#if !MAXREG
+__attribute__((reqd_work_group_size(WGS, 1, 1)))
+#endif
+#if TF32X3
+kernel void sgemm_3xtf32(
+#else
+kernel void dgemm_dmma(
+#endif
+    const int M, const int N, const int K, const real alpha, global const real *restrict A,
+    const int offA, const int lda, global const real *restrict B, const int offB, const int ldb,
+    const real beta, global real *C, const int offC, const int ldc)
+{
+    /* Declared as 16-byte vectors for their alignment: the 16-byte local stores need
+     * 16-byte-aligned tiles, and NVIDIA's OpenCL does not place a local double array on a
+     * 16-byte boundary (the stores then fault, reported as CL_INVALID_COMMAND_QUEUE). Two
+     * buffers of BK k-rows each. */
+    local vec_t As2[2 * BK * LDA / VW], Bs2[2 * BK * LDB / VW];
+    local real *As = (local real *)As2, *Bs = (local real *)Bs2;
+    EMU_DECL
+    int gm, gn;
+    gb_tile_of_group(GROUPM, EDGES, M % MWG != 0, N % NWG != 0, &gm, &gn);
+    const int m0 = gm * MWG, n0 = gn * NWG;
+    /* 16-byte accesses need ld and offset multiples of VW (the buffers are aligned); per launch.
+     * C is written two elements at a time. */
+    const bool a_vec = lda % VW == 0 && offA % VW == 0, b_vec = ldb % VW == 0 && offB % VW == 0;
+    const bool c_vec = ldc % 2 == 0 && offC % 2 == 0;
+    /* One copy of the loop for every work-group (see xgemm_nv.cl). */
+    const bool edge = m0 + MWG > M || n0 + NWG > N;
+    tile(M, N, K, alpha, A + offA, lda, a_vec, B + offB, ldb, b_vec, beta, C + offC, ldc, c_vec,
+         m0, n0, edge, As, Bs EMU_ARGS);
+}
