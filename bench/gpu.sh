@@ -34,7 +34,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" >/dev/null
 gb="$build/gemmbench"
 out=$(mktemp)
-trap 'rm -f "$out" "$out.run"' EXIT
+trap 'rm -f "$out" "$out.run" "$out.all"' EXIT
 "$gb" devices | sed -n '1,12p'
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ); timing: $timing; $iter calls after $warmup warm-up"
 for prec in $precs; do
@@ -62,6 +62,7 @@ for prec in $precs; do
                   --warmup "$warmup" --timing "$timing" $sargs 2>&1 | sed '/^auto -> /{n;s/^/AUTO /}'
           fi; } >"$out.run" || true
         [ -n "$log" ] && { mkdir -p "$log"; cp "$out.run" "$log/$prec-$n.txt"; }
+        cat "$out.run" >>"$out.all"
         # kernel prec layout M N K lws GFLOP/s ...; the verdict starts at the 'pass'/'FAIL' word.
         # Of our kernels, "ours" is the fastest that passed (if none passed, the first one).
         awk -v p="$prec" -v n="$n" -v ours=",$ours," '
@@ -102,3 +103,10 @@ awk '$3 == "ours" && $5 == "pass" { g[$1" "$2] = $4 }
              for (p2 = 1; p2 < lo; p2 *= 2) ;
              if ((a[1]" "lo) in g && p2 == lo)
                  printf "%s %d against ours at %d: %.3f\n", a[1], a[2], lo, g[k] / g[a[1]" "lo] } }' "$out"
+# How many measured rows saw the GPU's clocks held down during their timed calls (NVML's reasons
+# and violation counters; docs/methodology.md, "Clocks and throttling").
+awk '/  (pass|FAIL)/ && $1 != "kernel" { n++; if (/  throttled: /) { t++; r = $0
+         sub(/.*  throttled: /, "", r); sub(/ \(.*/, "", r); why[r]++ } }
+     END { printf "throttled: %d of %d measured rows", t, n
+           for (w in why) printf "; %s: %d", w, why[w]
+           printf "\n" }' "$out.all"

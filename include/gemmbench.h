@@ -505,6 +505,16 @@ typedef struct gb_result {
                                  helper passes and main kernel, no copies) or "whole calls incl.
                                  copies" (timing offload); "" when it did not run */
     char energy_why[128];   /* why energy is unavailable, when it is */
+    /* Clocks around the timed calls (docs/methodology.md, "Clocks and throttling"), read
+     * before the first and after the last: the SM clock (NVIDIA, NVML) or cpu0's frequency
+     * (Linux cpufreq) in MHz, and the GPU's temperature at the end in degrees C, -1 where not
+     * read; throttle: what held the GPU's clocks down meanwhile ("power cap", "thermal", ..,
+     * comma-separated), "none", or "" where not watched; governor: cpu0's scaling governor on a
+     * CPU device, "" where not read. */
+    double clock_mhz_start, clock_mhz_end, temp_c;
+    char clocks_source[16]; /* "NVML", "cpufreq", or "" */
+    char throttle[96];
+    char governor[24];
     char build_options[512];
     gb_validation_t validation;
 } gb_result_t;

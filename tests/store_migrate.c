@@ -1,5 +1,5 @@
 /* store_migrate.c: a results store of schema version 1 (fixtures/store_v1.sql, two points as
- * gemmbench 0.1.0 stored them) opened by this gemmbench: it is migrated to version 4 in place
+ * gemmbench 0.1.0 stored them) opened by this gemmbench: it is migrated to version 5 in place
  * (user_version, meta), with the same columns as a new store, its points' ids unchanged and
  * `store check` clean, their host memory pageable, their energy "not recorded" (every energy column NULL, read back as
  * unavailable without a reason); a point with energy is stored beside them and read back; opened
@@ -113,20 +113,20 @@ int main(void)
     free(fixture);
     CHECK(!strcmp(sql_text(path, "PRAGMA user_version", buf, sizeof buf), "1"));
 
-    /* Opening migrates: version 4, the energy columns, host_mem and the adaptive stops added,
-     * nothing else touched. */
+    /* Opening migrates: version 5, the energy columns, host_mem, the adaptive stops and the
+     * clocks added, nothing else touched. */
     gb_store_t *st = NULL;
     if (!CHECK_RC(gb_store_open(&st, path, 0, msg, sizeof msg), GB_OK)) {
         printf("    %s\n", msg);
         unit_remove_dir(dir);
         return unit_finish();
     }
-    CHECK(!strcmp(sql_text(path, "PRAGMA user_version", buf, sizeof buf), "4"));
+    CHECK(!strcmp(sql_text(path, "PRAGMA user_version", buf, sizeof buf), "5"));
     CHECK(!strcmp(
         sql_text(path, "SELECT value FROM meta WHERE key = 'schema_version'", buf, sizeof buf),
-        "4"));
+        "5"));
     CHECK_HAS(sql_text(path, "SELECT value FROM meta WHERE key = 'migrated'", buf, sizeof buf),
-              "from schema version 1 to 4 on ");
+              "from schema version 1 to 5 on ");
     char migrated[sizeof buf];
     snprintf(migrated, sizeof migrated, "%s", buf);
     /* Version 3's host memory: pageable, as the old points were measured; version 4's adaptive
@@ -137,6 +137,13 @@ int main(void)
     CHECK(!strcmp(sql_text(path,
                            "SELECT count(*) FROM points WHERE min_time = 0 AND max_rel_ci = 0 "
                            "AND stop IS NULL",
+                           buf, sizeof buf),
+                  "2"));
+    /* Version 5's clocks: not read. */
+    CHECK(!strcmp(sql_text(path,
+                           "SELECT count(*) FROM points WHERE clocks_source IS NULL AND "
+                           "clock_mhz_start IS NULL AND clock_mhz_end IS NULL AND temp_c IS NULL "
+                           "AND throttle IS NULL AND governor IS NULL",
                            buf, sizeof buf),
                   "2"));
     CHECK(!strcmp(sql_text(path, "SELECT value FROM meta WHERE key = 'created'", buf, sizeof buf),
@@ -221,14 +228,14 @@ int main(void)
     CHECK(checked == 4 && bad == 0);
     gb_store_close(st);
 
-    /* Opened again: already version 4, migrated once. */
+    /* Opened again: already version 5, migrated once. */
     CHECK_RC(gb_store_open(&st, path, 0, msg, sizeof msg), GB_OK);
     CHECK(!strcmp(sql_text(path, "SELECT value FROM meta WHERE key = 'migrated'", buf, sizeof buf),
                   migrated));
     CHECK_RC(gb_store_count(st, &n), GB_OK);
     CHECK(n == 4);
 
-    /* Its export (version 4) imports whole; the old points' energy keys are null. */
+    /* Its export (version 5) imports whole; the old points' energy keys are null. */
     char *text = NULL;
     size_t tlen = 0, added = 0;
     FILE *f = open_memstream(&text, &tlen);
@@ -236,7 +243,7 @@ int main(void)
     fclose(f);
     gb_store_close(st);
     CHECK(n == 4);
-    CHECK_HAS(text, "\"version\": 4,");
+    CHECK_HAS(text, "\"version\": 5,");
     CHECK_HAS(text, "\"host_mem\":\t\"pageable\"");
     CHECK_HAS(text, "\"energy_j\":\tnull");
     CHECK_HAS(text, "\"energy_calls\":\t4099");

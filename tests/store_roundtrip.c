@@ -157,6 +157,12 @@ static int compare_points(const gb_point_t *a, const gb_point_t *b)
     EQ_STR(result.energy_source);
     EQ_STR(result.energy_scope);
     EQ_STR(result.energy_why);
+    EQ_STR(result.clocks_source);
+    EQ_DBL(result.clock_mhz_start);
+    EQ_DBL(result.clock_mhz_end);
+    EQ_DBL(result.temp_c);
+    EQ_STR(result.throttle);
+    EQ_STR(result.governor);
     EQ_STR(tool_version);
     EQ_STR(git_revision);
     EQ_STR(hostname);
@@ -269,6 +275,11 @@ static void make_point(gb_point_t *pt, const char *device_name)
     r->energy_j = 0.1 + 0.2; /* 17 digits to read back */
     r->energy_w = 612.75;
     r->gflops_per_watt = 2.0 / 3.0;
+    snprintf(r->clocks_source, sizeof r->clocks_source, "NVML");
+    r->clock_mhz_start = 1980;
+    r->clock_mhz_end = 1755.5;
+    r->temp_c = 61;
+    snprintf(r->throttle, sizeof r->throttle, "power cap, thermal");
     setenv("POCL_GB_STORE_TEST", "value with \"quotes\"", 1);
     gb_point_set_provenance(pt);
     gb_point_compute_id(pt);
@@ -328,6 +339,11 @@ static void test_roundtrip(const char *dir)
     off.result.energy_source[0] = off.result.energy_scope[0] = '\0';
     snprintf(off.result.energy_why, sizeof off.result.energy_why,
              "RAPL not readable (/sys/class/powercap absent or not permitted)");
+    /* And clocks of a CPU device: a governor, no throttling watched, no temperature. */
+    snprintf(off.result.clocks_source, sizeof off.result.clocks_source, "cpufreq");
+    off.result.temp_c = -1;
+    off.result.throttle[0] = '\0';
+    snprintf(off.result.governor, sizeof off.result.governor, "performance");
     CHECK_RC(gb_store_insert(st, &off), GB_OK);
     CHECK_RC(gb_store_get(st, off.id, &back), GB_OK);
     CHECK(compare_points(&off, &back) == 0);
@@ -452,7 +468,8 @@ static void test_roundtrip(const char *dir)
     CHECK_HAS(text,
               ",timestamp,energy_source,energy_scope,energy_calls,energy_s,energy_j,"
               "energy_w,gflops_per_watt,energy_why,host_mem,cold,faithful,faithful_worst,faithful_"
-              "honest,min_time,max_rel_ci,stop,main_n,");
+              "honest,min_time,max_rel_ci,stop,clocks_source,clock_mhz_start,clock_mhz_end,temp_c,"
+              "throttle,governor,main_n,");
     CHECK_HAS(text, ",NVML total energy,whole calls incl. "
                     "copies,1234567,1.0000001,0.30000000000000004,612.75,");
     free(text);

@@ -4,11 +4,15 @@
  * (no advance, a counter gone back, a failed read, no call); a loop over a counter that moves
  * only every so many calls (as NVML's moves every few tens of milliseconds), whose two reads
  * must land on its updates so that the energy per call comes out exact; a counter that never
- * moves (the loop still ends, within its waits); a read that fails; a call that fails. */
+ * moves (the loop still ends, within its waits); a read that fails; a call that fails. And the
+ * clocks' throttle text (src/measure/clocks.c) from NVML's reason masks and violation counters,
+ * and the clock fields from samples. */
 #include "unit.h"
 
 #include "../src/core/core.h"
+#include "../src/measure/clocks.h"
 #include "../src/measure/energy.h"
+#include "../src/measure/nvml.h"
 
 /* A counter that gains `step` joules every `every` calls (never, with every 0). */
 typedef struct fake {
@@ -161,10 +165,58 @@ static void test_loop(void)
     gb__energy_close(&none);
 }
 
+static void test_throttle(void)
+{
+    char t[96];
+    gb__throttle_text(0, 0, 0, t, sizeof t);
+    CHECK(!strcmp(t, "none"));
+    /* Idle (0x1), application clocks (0x2) and display clock (0x100) are not throttling. */
+    gb__throttle_text(0x1 | 0x2 | 0x100, 0, 0, t, sizeof t);
+    CHECK(!strcmp(t, "none"));
+    gb__throttle_text(GB_NVML_REASON_SW_POWER_CAP, 0, 0, t, sizeof t);
+    CHECK(!strcmp(t, "power cap"));
+    /* A violation counter names its reason once, beside the mask's. */
+    gb__throttle_text(GB_NVML_REASON_SW_POWER_CAP | GB_NVML_REASON_HW_THERMAL, 1, 1, t, sizeof t);
+    CHECK(!strcmp(t, "power cap, thermal, hardware thermal"));
+    gb__throttle_text(0, 0, 1, t, sizeof t);
+    CHECK(!strcmp(t, "thermal"));
+    gb__throttle_text(~0ull, 1, 1, t, sizeof t);
+    CHECK(!strcmp(t, "power cap, hardware slowdown, sync boost, thermal, hardware thermal, "
+                     "power brake"));
+    /* Cut to the buffer, still terminated. */
+    gb__throttle_text(~0ull, 0, 0, t, 12);
+    CHECK(strlen(t) == 11 && !strncmp(t, "power cap, ", 11));
+
+    /* The fields from two samples: power capped at the end only, a violation in between. */
+    gb_clocks_t c = {0};
+    snprintf(c.source, sizeof c.source, "NVML");
+    c.nvml = &c; /* any handle: gb__clocks_result reads only the samples */
+    gb_clocks_sample_t a = {1980, 40, 0, {100, 7}, 1, 1};
+    gb_clocks_sample_t b = {1755, 63, GB_NVML_REASON_SW_POWER_CAP, {100, 9}, 1, 1};
+    gb_result_t r;
+    memset(&r, 0, sizeof r);
+    gb__clocks_result(&c, &a, &b, &r);
+    CHECK(r.clock_mhz_start == 1980 && r.clock_mhz_end == 1755 && r.temp_c == 63);
+    CHECK(!strcmp(r.clocks_source, "NVML") && !strcmp(r.throttle, "power cap, thermal"));
+    CHECK(!r.governor[0]);
+    /* Without the reasons at either end, throttling was not watched: "". */
+    b.have_reasons = 0;
+    gb__clocks_result(&c, &a, &b, &r);
+    CHECK(!r.throttle[0]);
+    /* Nothing readable: no source, clocks -1. */
+    gb_clocks_t none = {0};
+    gb_clocks_sample_t s;
+    gb__clocks_sample(&none, &s);
+    gb__clocks_result(&none, &s, &s, &r);
+    CHECK(r.clock_mhz_start == -1 && r.clock_mhz_end == -1 && r.temp_c == -1);
+    CHECK(!r.clocks_source[0] && !r.throttle[0] && !r.governor[0]);
+}
+
 int main(void)
 {
     test_min_s();
     test_result();
     test_loop();
+    test_throttle();
     return unit_finish();
 }

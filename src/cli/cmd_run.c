@@ -147,6 +147,26 @@ static cJSON *result_json(const table_t *tb, const char *kernel, const gb_proble
         cJSON_AddNumberToObject(en, "calls", (double)r->energy_calls);
         cJSON_AddNumberToObject(en, "seconds", r->energy_s);
     }
+    /* The clocks around the timed calls (docs/methodology.md): null where not read. */
+    cJSON *ck = cJSON_AddObjectToObject(o, "clocks");
+    cJSON_AddStringToObject(ck, "source", r->clocks_source);
+    const struct {
+        const char *key;
+        double v;
+    } cv[] = {{"mhz_start", r->clock_mhz_start},
+              {"mhz_end", r->clock_mhz_end},
+              {"temperature_c", r->temp_c}};
+    for (size_t i = 0; i < sizeof cv / sizeof cv[0]; i++)
+        if (cv[i].v >= 0)
+            cJSON_AddNumberToObject(ck, cv[i].key, cv[i].v);
+        else
+            cJSON_AddNullToObject(ck, cv[i].key);
+    if (r->throttle[0])
+        cJSON_AddStringToObject(ck, "throttle", r->throttle);
+    else
+        cJSON_AddNullToObject(ck, "throttle");
+    if (r->governor[0])
+        cJSON_AddStringToObject(ck, "governor", r->governor);
     cJSON *times = cJSON_AddObjectToObject(o, "time_ms");
     for (int ph = 0; ph < GB_PHASE_COUNT; ph++) {
         const gb_stats_t *st = &r->time_ms[ph];
@@ -298,6 +318,10 @@ static void print_row(table_t *tb, const char *kernel, const gb_problem_t *p, co
         snprintf(tb->energy_note, sizeof tb->energy_note, "energy: unavailable (%s)",
                  r->energy_why);
     }
+    /* Throttling seen during the timed calls: the figure is not the device's unthrottled rate. */
+    if (r->throttle[0] && strcmp(r->throttle, "none") != 0)
+        printf("  throttled: %s (%.0f-%.0f MHz)", r->throttle, r->clock_mhz_start,
+               r->clock_mhz_end);
     printf("\n");
     fflush(stdout);
 }

@@ -7,6 +7,7 @@
 
 #include "../impl/impl.h"
 #include "../validate/validate.h"
+#include "clocks.h"
 #include "energy.h"
 #include "inputs.h"
 #include "stats.h"
@@ -348,10 +349,18 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
     const gb_phase_t headline = gb_timing_phase(o->timing);
     size_t n = 0;
     double t0 = 0;
+    /* The device's clocks, unless a host library does the work beside a device that is not
+     * the host's CPU. */
+    gb_clocks_t clocks = {0};
+    gb_clocks_sample_t c_start, c_end;
+    if (!(im->ops->host && strcmp(ctx->dev->type_name, "cpu")))
+        gb__clocks_open(&clocks, ctx->dev);
     for (int i = 0; rc == GB_OK; i++) {
         double t[GB_PHASE_COUNT];
-        if (i == o->warmup)
+        if (i == o->warmup) {
+            gb__clocks_sample(&clocks, &c_start);
             t0 = gb__now_ms() / 1e3;
+        }
         if (i >= o->warmup && gb__bench_stop(o, r->samples_ms[headline], n, gb__now_ms() / 1e3 - t0,
                                              r->stop, sizeof r->stop))
             break;
@@ -365,6 +374,10 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
     }
     if (cold.buf)
         clReleaseMemObject(cold.buf);
+    if (rc == GB_OK) {
+        gb__clocks_sample(&clocks, &c_end);
+        gb__clocks_result(&clocks, &c_start, &c_end, r);
+    }
     if (rc == GB_OK)
         rc = measure_energy(&run, o->timing, 2.0 * mnk, da, db, dc, cout, r);
     if (rc != GB_OK)

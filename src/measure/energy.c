@@ -2,57 +2,19 @@
  * total energy counter (libnvidia-ml loaded with dlopen, so nothing is needed at build time).
  * CPUs: RAPL through /sys/class/powercap where readable. Otherwise the reason it is
  * unavailable. */
-#include <dlfcn.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/core.h"
 #include "energy.h"
-
-#define CL_DEVICE_PCI_BUS_ID_NV 0x4008
-#define CL_DEVICE_PCI_SLOT_ID_NV 0x4009
-
-typedef int (*nvml_init_t)(void);
-typedef int (*nvml_handle_t)(const char *bus, void **dev);
-typedef int (*nvml_index_t)(unsigned idx, void **dev);
-typedef int (*nvml_energy_t)(void *dev, unsigned long long *mj);
-
-/* NVML is loaded and initialised once per process (pthread_once: contexts on several threads
- * may measure energy at once) and never unloaded: it runs threads of its own, and unmapping the
- * library under them (dlclose without nvmlShutdown) crashes the process. Read-only after that. */
-static struct {
-    int ok;
-    nvml_handle_t by_bus;
-    nvml_index_t by_index;
-    void *energy;
-} nvml;
-static pthread_once_t nvml_once = PTHREAD_ONCE_INIT;
-
-static void nvml_init_once(void)
-{
-    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
-        return;
-    nvml_init_t init = (nvml_init_t)dlsym(lib, "nvmlInit_v2");
-    nvml.by_bus = (nvml_handle_t)dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
-    nvml.by_index = (nvml_index_t)dlsym(lib, "nvmlDeviceGetHandleByIndex_v2");
-    nvml.energy = dlsym(lib, "nvmlDeviceGetTotalEnergyConsumption");
-    nvml.ok = init && nvml.by_index && nvml.energy && init() == 0;
-}
-
-static int nvml_load(void)
-{
-    pthread_once(&nvml_once, nvml_init_once);
-    return nvml.ok;
-}
+#include "nvml.h"
 
 static int nvml_read(gb_energy_t *e, double *joules)
 {
     unsigned long long mj = 0;
-    if (((nvml_energy_t)e->nvml_energy)(e->nvml_dev, &mj) != 0)
+    if (!gb__nvml_energy_mj(e->nvml_dev, &mj))
         return 0;
     *joules = (double)mj * 1e-3;
     return 1;
@@ -60,30 +22,11 @@ static int nvml_read(gb_energy_t *e, double *joules)
 
 static int nvml_open(gb_energy_t *e, const gb_device_info_t *d)
 {
-    if (!nvml_load()) {
-        snprintf(e->why, sizeof e->why, "NVML (libnvidia-ml.so.1) not found or not initialised");
+    void *dev = gb__nvml_device(d, e->why, sizeof e->why);
+    if (!dev)
         return 0;
-    }
-    e->nvml_energy = nvml.energy;
-    /* Match the OpenCL device to NVML's by PCI bus, where the driver tells it. */
-    cl_uint bus = 0, slot = 0;
-    char busid[32];
-    void *dev = NULL;
-    if (nvml.by_bus &&
-        clGetDeviceInfo((cl_device_id)d->cl_device, CL_DEVICE_PCI_BUS_ID_NV, sizeof bus, &bus,
-                        NULL) == CL_SUCCESS &&
-        clGetDeviceInfo((cl_device_id)d->cl_device, CL_DEVICE_PCI_SLOT_ID_NV, sizeof slot, &slot,
-                        NULL) == CL_SUCCESS) {
-        snprintf(busid, sizeof busid, "00000000:%02x:%02x.0", bus & 0xffu, (slot >> 3) & 0x1fu);
-        if (nvml.by_bus(busid, &dev) != 0)
-            dev = NULL;
-    }
-    if (!dev && nvml.by_index((unsigned)d->device_index, &dev) != 0) {
-        snprintf(e->why, sizeof e->why, "NVML has no device %zu", d->device_index);
-        return 0;
-    }
     unsigned long long mj;
-    if (((nvml_energy_t)e->nvml_energy)(dev, &mj) != 0) {
+    if (!gb__nvml_energy_mj(dev, &mj)) {
         snprintf(e->why, sizeof e->why, "NVML energy counter not supported on this GPU");
         return 0;
     }

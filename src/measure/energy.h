@@ -10,7 +10,7 @@
 typedef struct gb_energy {
     int ok;
     char source[48], why[128];
-    void *nvml_dev, *nvml_energy;
+    void *nvml_dev;
     char rapl_path[128];
     /* Reads the counter in joules, 0 when it cannot: set by gb__energy_open (a test may set
      * its own, with user for its state). */

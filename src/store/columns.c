@@ -123,6 +123,14 @@ const gb_store__col_t gb_store__cols[] = {
     {"min_time", GB_COL_DBL, F(min_time_s), GB_COLF_DEF | GB_COLF_V4},
     {"max_rel_ci", GB_COL_DBL, F(max_rel_ci), GB_COLF_DEF | GB_COLF_V4},
     {"stop", GB_COL_OPTSTR, F(result.stop), GB_COLF_V4},
+    /* schema version 5: clocks and throttling around the timed calls (NULL: not read, as in
+     * every point stored before) */
+    {"clocks_source", GB_COL_OPTSTR, F(result.clocks_source), GB_COLF_V5},
+    {"clock_mhz_start", GB_COL_OPTDBL, F(result.clock_mhz_start), GB_COLF_V5},
+    {"clock_mhz_end", GB_COL_OPTDBL, F(result.clock_mhz_end), GB_COLF_V5},
+    {"temp_c", GB_COL_OPTDBL, F(result.temp_c), GB_COLF_V5},
+    {"throttle", GB_COL_OPTSTR, F(result.throttle), GB_COLF_V5},
+    {"governor", GB_COL_OPTSTR, F(result.governor), GB_COLF_V5},
 };
 const size_t gb_store__ncols = sizeof gb_store__cols / sizeof gb_store__cols[0];
 

@@ -15,11 +15,11 @@
 
 #include "gemmbench.h"
 
-#define GB_STORE_SCHEMA_VERSION 4 /* PRAGMA user_version and meta.schema_version */
+#define GB_STORE_SCHEMA_VERSION 5 /* PRAGMA user_version and meta.schema_version */
 #define GB_EXPORT_FORMAT "gemmbench-results"
 #define GB_EXPORT_VERSION                                                                          \
-    4                      /* 2 adds the energy keys, 3 host_mem, 4 the adaptive stops;
-                               import reads 1 to 4 */
+    5                      /* 2 adds the energy keys, 3 host_mem, 4 the adaptive stops, 5
+                              the clocks; import reads 1 to 5 */
 #define GB_POINT_ID_LEN 16 /* hex digits: the first 64 bits of SHA-256(definition) */
 
 /* The device facts a point records (a copy: the list they came from may be gone). */

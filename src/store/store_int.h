@@ -42,7 +42,9 @@ enum {
                        the definition only away from it; the others are NULL there */
     GB_COLF_V4 = 8,  /* added by schema version 4 (the adaptive stops and which applied), as
                         version 3's */
-    GB_COLF_LATER = GB_COLF_V3 | GB_COLF_V4 /* definition columns hashed only off default */
+    GB_COLF_V5 = 16, /* added by schema version 5 (clocks and throttling): NULL before */
+    GB_COLF_LATER = GB_COLF_V3 | GB_COLF_V4 | GB_COLF_V5 /* definition columns hashed only off
+                                                            default; every later column */
 };
 
 typedef struct gb_store__col {
