@@ -18,4 +18,11 @@ grep -q "<svg" "$tmp/o.html" && grep -q "break-even, pinned: " "$tmp/o.html" ||
 [ $? -eq 2 ] && grep -q "square orders" "$tmp/bad.txt" || fail "a non-square shape must be refused"
 "$gb" offload -n 64 -k naive,xgemm --no-store >"$tmp/bad2.txt" 2>&1
 [ $? -eq 2 ] && grep -q "one kernel in one precision" "$tmp/bad2.txt" || fail "two kernels must be refused"
+# Without gnuplot, --out is refused before anything is measured: nothing stored, no page.
+GEMMBENCH_GNUPLOT="$tmp/no-gnuplot" "$gb" offload -n 32 --store "$tmp/none.db" \
+    --out "$tmp/none.html" >"$tmp/bad3.txt" 2>&1
+rc=$?
+[ $rc -ne 0 ] && grep -q "cannot run gnuplot" "$tmp/bad3.txt" && [ ! -e "$tmp/none.db" ] &&
+    [ ! -e "$tmp/none.html" ] && ! grep -q "^ *32 " "$tmp/bad3.txt" ||
+    fail "a missing gnuplot must be refused before measuring (exit $rc)"
 echo "offload: ok"

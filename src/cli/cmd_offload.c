@@ -139,6 +139,11 @@ int cmd_offload(int argc, char **argv)
                            shapes[i][0], shapes[i][1], shapes[i][2]);
             goto done;
         }
+    /* The page is drawn last: a missing gnuplot is refused before anything is measured. */
+    if (out_path && (rc = gb_report_gnuplot_check(msg, sizeof msg)) != GB_OK) {
+        rc = cli_error(rc, "%s", msg);
+        goto done;
+    }
     if ((rc = cli_registry_open(&reg, o.kpath)))
         goto done;
     if ((rc = cli_device_open(&dev, &o.sel)))

@@ -105,6 +105,17 @@ static void last_message(const char *log, char *out, size_t len)
     fclose(f);
 }
 
+int gb_report_gnuplot_check(char *msg, size_t msglen)
+{
+    /* An empty script: only whether gnuplot starts and exits cleanly. */
+    gb_report__gp_t gp;
+    int rc = gb_report__gp_open(&gp, msg, msglen);
+    if (rc == GB_OK)
+        rc = gb_report__gp_run(&gp, msg, msglen);
+    gb_report__gp_close(&gp);
+    return rc;
+}
+
 int gb_report__gp_run(gb_report__gp_t *gp, char *msg, size_t msglen)
 {
     char script[1100], log[1100];

@@ -112,5 +112,8 @@ size_t gb_offload_breakeven(const gb_offload_t *o, int hm);
 /* A self-contained HTML page: time against size (log-log) for the four, the break-even sizes
  * marked, and the table. GB_EIO with msg naming gnuplot-nox when gnuplot cannot be run. */
 int gb_report_offload_html(const gb_offload_t *o, FILE *f, char *msg, size_t msglen);
+/* GB_OK when gnuplot (or GEMMBENCH_GNUPLOT) runs, else GB_EIO with how to get it in msg: for
+ * commands that measure first and plot last, to refuse before measuring. */
+int gb_report_gnuplot_check(char *msg, size_t msglen);
 
 #endif
