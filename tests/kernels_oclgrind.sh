@@ -6,7 +6,7 @@
 # any line in the log is a failure.
 #
 # Covered: the tutorial families myGEMM* with their presets, and the built-in naive,
-# gemmbench_nn, gemmbench_nt, xgemm, xgemm_nv, xgemm_nv_async, intel_naive and intel_slm
+# gemmbench_nn, gemmbench_nt, xgemm, xgemm_nv, xgemm_nv_async, intel_naive, intel_slm and cpu_rb
 # families with their presets, where present (the subgroup families need cl_intel_subgroups), and
 # dgemm_dmma and sgemm_3xtf32 with their mma.sync emulation (EMU=1; small tiles, as the
 # emulation's scratch takes local memory) from copies of their metadata without the NVIDIA
@@ -107,7 +107,7 @@ check() {
 }
 awk '
     /^[A-Za-z_]/ { fam = $1; prec = $2 }
-    fam ~ /^(myGEMM[0-9]+|naive|gemmbench_nn|gemmbench_nt|xgemm|xgemm_nv|xgemm_nv_async|intel_naive|intel_slm)$/ {
+    fam ~ /^(myGEMM[0-9]+|naive|gemmbench_nn|gemmbench_nt|xgemm|xgemm_nv|xgemm_nv_async|intel_naive|intel_slm|cpu_rb)$/ {
         if (/^[A-Za-z_]/) print "family", fam, prec
         else if ($1 == "preset") print "preset", $2, fam
     }' "$tmp/kernels" >"$tmp/names"
@@ -150,6 +150,7 @@ if [ "$mode" = subset ]; then
     # the last in six pieces) and the remainder kernel adding the pieces.
     have xgemm_nv && check xgemm_nv_k8 20 -M 300 -N 300 --transA T --beta 0.5
     have xgemm_nv_async && check xgemm_nv_async_3 45
+    have cpu_rb && check cpu_rb_14x32 45 --beta 0.5 -M 30 -N 70
     have_mma dgemm_dmma && mma dgemm_dmma 45 --param MMAM=16 --param MMAK=8 --transB T \
         --alpha -2 --beta 0.5
     have_mma sgemm_3xtf32 && mma sgemm_3xtf32 45 --transA T --alpha -2 --beta 0.5

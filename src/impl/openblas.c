@@ -11,6 +11,33 @@
 
 #include "impl.h"
 
+#ifdef OPENBLAS_CONFIG_H
+/* "AVX-512" or "AVX2" where the CPU has it, else NULL. */
+static const char *vector_isa(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f"))
+        return "AVX-512";
+    if (__builtin_cpu_supports("avx2"))
+        return "AVX2";
+#endif
+    return NULL;
+}
+
+/* OpenBLAS's x86 cores whose kernels predate AVX. */
+static int pre_avx_core(const char *core)
+{
+    static const char *const old[] = {
+        "Prescott",  "Core2",  "Penryn", "Dunnington", "Nehalem",   "Atom",  "Opteron",
+        "Barcelona", "Bobcat", "Katmai", "Coppermine", "Northwood", "Banias"};
+    for (size_t i = 0; i < sizeof old / sizeof old[0]; i++)
+        if (!strcmp(core, old[i]))
+            return 1;
+    return 0;
+}
+#endif
+
 /* The run's host buffers: A, B, the C last given, and the C computed on. */
 typedef struct openblas_run {
     gb_context_t *ctx;
@@ -61,8 +88,14 @@ static int openblas_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_pro
             return gb__ctx_fail(ctx, GB_ENOMEM, "out of memory allocating OpenBLAS's host buffers");
         }
 #ifdef OPENBLAS_CONFIG_H
-    snprintf(r->route, sizeof r->route, "library openblas (%d threads)",
-             openblas_get_num_threads());
+    /* The kernels OpenBLAS picked for this CPU: one it does not recognise gets an older core's
+     * (on a virtual Skylake-AVX512 here, "Prescott": SSE3, at a fifth of its speed), which
+     * OPENBLAS_CORETYPE fixes; the route says so rather than let the slow peer pass. */
+    const char *core = openblas_get_corename(), *isa = vector_isa();
+    snprintf(r->route, sizeof r->route, "library openblas (%d threads, %s kernels%s%s%s)",
+             openblas_get_num_threads(), core, isa && pre_avx_core(core) ? " on an " : "",
+             isa && pre_avx_core(core) ? isa : "",
+             isa && pre_avx_core(core) ? " CPU: set OPENBLAS_CORETYPE" : "");
     snprintf(r->build_options, sizeof r->build_options, "%s", openblas_get_config());
 #else
     snprintf(r->route, sizeof r->route, "library openblas");

@@ -1,0 +1,79 @@
+/* cpu_rb.cl: row-major NN GEMM for CPU devices (PoCL), written as a BLAS micro-kernel is: each
+ * work-item owns an MR x (NV*VW) block of C held in MR*NV vector accumulators (VW elements each,
+ * one SIMD register on the target where VW matches its width), and walks K one step at a time:
+ * NV vector loads of B's row k, MR scalar loads of A's column k broadcast, MR*NV fused
+ * multiply-adds. No local memory: a CPU's caches serve the reuse, and the work-items of a group
+ * (LX along N) share the same rows of A. Blocks that reach past M or N take a scalar path, so
+ * any size is served; other layouts reach it through the harness's transposition passes. */
+#ifndef MR
+#define MR 14 /* rows of C per work-item */
+#endif
+#ifndef NV
+#define NV 2 /* vectors of C per row */
+#endif
+#ifndef VW
+#define VW 16 /* elements per vector */
+#endif
+#ifndef KU
+#define KU 1 /* K steps unrolled */
+#endif
+#ifndef LX
+#define LX 4 /* work-items per group, along N */
+#endif
+
+#define NR (NV * VW)
+typedef REALV(VW) vec;
+
+__attribute__((reqd_work_group_size(LX, 1, 1)))
+kernel void cpu_rb(const int M, const int N, const int K, const real alpha,
+                   global const real *restrict A, const int offA, const int lda,
+                   global const real *restrict B, const int offB, const int ldb,
+                   const real beta, global real *C, const int offC, const int ldc)
+{
+    const int n0 = (int)get_global_id(0) * NR, m0 = (int)get_global_id(1) * MR;
+    if (m0 >= M || n0 >= N)
+        return;
+    A += offA;
+    B += offB;
+    C += offC;
+    if (m0 + MR > M || n0 + NR > N) {
+        /* An edge block: element by element, only what lies inside C. */
+        for (int i = m0; i < min(m0 + MR, M); i++)
+            for (int j = n0; j < min(n0 + NR, N); j++) {
+                real s = 0;
+                for (int k = 0; k < K; k++)
+                    s = fma(A[i * lda + k], B[k * ldb + j], s);
+                GB_UPDATE(C[i * ldc + j], s, alpha, beta);
+            }
+        return;
+    }
+    vec acc[MR][NV];
+#pragma unroll
+    for (int i = 0; i < MR; i++)
+#pragma unroll
+        for (int v = 0; v < NV; v++)
+            acc[i][v] = (vec)0;
+    global const real *a = A + m0 * lda, *b = B + n0;
+#pragma unroll KU
+    for (int k = 0; k < K; k++) {
+        vec bv[NV];
+#pragma unroll
+        for (int v = 0; v < NV; v++)
+            bv[v] = VLOAD(VW)(0, b + k * ldb + v * VW);
+#pragma unroll
+        for (int i = 0; i < MR; i++) {
+            const vec av = (vec)a[i * lda + k];
+#pragma unroll
+            for (int v = 0; v < NV; v++)
+                acc[i][v] = fma(av, bv[v], acc[i][v]);
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < MR; i++)
+#pragma unroll
+        for (int v = 0; v < NV; v++) {
+            global real *c = C + (m0 + i) * ldc + n0 + v * VW;
+            const vec r = alpha * acc[i][v];
+            VSTORE(VW)(beta == (real)0 ? r : r + beta * VLOAD(VW)(0, c), 0, c);
+        }
+}
