@@ -31,4 +31,7 @@ for n in $sizes; do
                          name, best, c, (c > 0 ? best / c : 0), l, (best > 0 ? l / best : 0), o,
                          (best > 0 ? o / best : 0) }' "$out"
     done
+    # Which kernels OpenBLAS ran: on a CPU it does not recognise, older ones unless
+    # OPENBLAS_CORETYPE is set (bench/notes.md), which changes its column several times over.
+    [ "$n" = "${sizes%% *}" ] && grep -m 1 '^openblas ' "$out" | sed 's/.*(library openblas (/OpenBLAS: (/'
 done
