@@ -104,7 +104,7 @@ check_run --transB T --param MMAK=4 -M 130 -N 70 -K 33 $ab
 check_run --transA T --param BK=16 --param KACC=0 -M 130 -N 70 -K 40 $ab
 check_run --param BK=32 --param WM=32 --param WN=32 --param WGM=2 --param WGN=2 -M 97 -N 65 \
     -K 70 $ab
-check_run -M 130 -N 70 -K 33 --lda 36 --ldb 76 --ldc 72 --offa 4 --offb 8 --offc 2 $ab
+check_run --layout row -M 130 -N 70 -K 33 --lda 36 --ldb 76 --ldc 72 --offa 4 --offb 8 --offc 2 $ab
 check_run --transA T -M 130 -N 70 -K 33 --lda 133 --ldb 73 --ldc 71 --offa 1 --offb 3 \
     --offc 5 $ab
 check_run -M 130 -N 70 -K 33 --dist int:3 --alpha 2 --beta 3
