@@ -3,7 +3,7 @@
  *   small     M N K <= 384^3 (the work is too small to fill a device; one launch matters)
  *   large-k   K >= 8 max(M, N): few outputs, long dot products (split-K territory)
  *   low-k     K <= 256 and M N >= 1024^2: many outputs, short dot products
- *   tall      M >= 4 N; wide: N >= 4 M (one dimension of 64 to 256 against a large other)
+ *   tall      M >= 4 N; wide: N >= 4 M (one dimension much smaller, whatever its size)
  *   square    everything else
  * and the size, the power of two nearest the geometric mean (M N K)^(1/3): "square-4096",
  * "tall-1024", "large-k-2048". Two shapes are near when their logarithms are. */
