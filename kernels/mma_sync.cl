@@ -417,7 +417,9 @@ XD_INLINE void multiply(local const real *as, local const real *bs, real *acc, c
 #define JN (FRAG ? MMAK / 4 : KQ) /* k-quads held in registers at a time */
     op_t af[MI * JN], bf[NI * JN], afs[MI * JN], bfs[NI * JN];
 #if KACC == 1
-    /* The step's sums, from zero; added to acc at the end (KACC > 1: see tile). */
+    /* The step's sums, from zero; added to acc at the end. Here rather than in tile (where
+     * KACC > 1 keeps its sums across steps): kept inside one step they measured 50 against 32
+     * TFLOP/s with 64x64 warps on the H200 (bench/notes.md). */
     real sacc[MI * NI * 2];
 #pragma unroll
     for (int i = 0; i < MI * NI * 2; i++)

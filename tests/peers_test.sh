@@ -7,8 +7,8 @@
 # kernels`, and refuses parameters. CLBlast (-k clblast), where it was built in, at one size of
 # each precision. The host's OpenBLAS (-k openblas, always built in) is listed, and passes in
 # single and double precision at two shapes, in both layouts, with a transposition and with
-# padding, offsets, alpha and beta; its JSON names its threads in the route and zero copy
-# times. Prints one line per failure and 'N passed, M failed'.
+# padding, offsets, alpha and beta; its JSON names its threads and kernels in the route and
+# zero copy times. Prints one line per failure and 'N passed, M failed'.
 gb=${1:?usage: peers_test.sh GEMMBENCH}
 passed=0
 failed=0

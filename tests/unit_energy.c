@@ -210,6 +210,41 @@ static void test_throttle(void)
     gb__clocks_result(&none, &s, &s, &r);
     CHECK(r.clock_mhz_start == -1 && r.clock_mhz_end == -1 && r.temp_c == -1);
     CHECK(!r.clocks_source[0] && !r.throttle[0] && !r.governor[0]);
+
+    /* A CPU's cpufreq folder (a fake one: this machine may have none): kHz read as MHz, the
+     * governor's word, no throttling watched. */
+    char dir[64];
+    if (CHECK(unit_make_dir(dir, sizeof dir))) {
+        char path[300];
+        snprintf(path, sizeof path, "%s/scaling_cur_freq", dir);
+        FILE *f = fopen(path, "w");
+        if (f) {
+            fputs("2300000\n", f);
+            fclose(f);
+        }
+        snprintf(path, sizeof path, "%s/scaling_governor", dir);
+        if ((f = fopen(path, "w"))) {
+            fputs("performance\n", f);
+            fclose(f);
+        }
+        gb_clocks_t cpu = {0};
+        snprintf(cpu.cpufreq, sizeof cpu.cpufreq, "%s", dir);
+        snprintf(cpu.source, sizeof cpu.source, "cpufreq");
+        gb__clocks_sample(&cpu, &s);
+        gb__clocks_result(&cpu, &s, &s, &r);
+        CHECK(r.clock_mhz_start == 2300 && r.clock_mhz_end == 2300 && r.temp_c == -1);
+        CHECK(!strcmp(r.clocks_source, "cpufreq") && !strcmp(r.governor, "performance"));
+        CHECK(!r.throttle[0]);
+        /* A frequency file that does not hold a number: not read. */
+        snprintf(path, sizeof path, "%s/scaling_cur_freq", dir);
+        if ((f = fopen(path, "w"))) {
+            fputs("unknown\n", f);
+            fclose(f);
+        }
+        gb__clocks_sample(&cpu, &s);
+        CHECK(s.mhz == -1);
+        unit_remove_dir(dir);
+    }
 }
 
 int main(void)

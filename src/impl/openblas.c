@@ -92,10 +92,11 @@ static int openblas_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_pro
      * (on a virtual Skylake-AVX512 here, "Prescott": SSE3, at a fifth of its speed), which
      * OPENBLAS_CORETYPE fixes; the route says so rather than let the slow peer pass. */
     const char *core = openblas_get_corename(), *isa = vector_isa();
-    snprintf(r->route, sizeof r->route, "library openblas (%d threads, %s kernels%s%s%s)",
-             openblas_get_num_threads(), core, isa && pre_avx_core(core) ? " on an " : "",
-             isa && pre_avx_core(core) ? isa : "",
-             isa && pre_avx_core(core) ? " CPU: set OPENBLAS_CORETYPE" : "");
+    char hint[64] = "";
+    if (isa && pre_avx_core(core))
+        snprintf(hint, sizeof hint, " on an %s CPU: set OPENBLAS_CORETYPE", isa);
+    snprintf(r->route, sizeof r->route, "library openblas (%d threads, %s kernels%s)",
+             openblas_get_num_threads(), core, hint);
     snprintf(r->build_options, sizeof r->build_options, "%s", openblas_get_config());
 #else
     snprintf(r->route, sizeof r->route, "library openblas");

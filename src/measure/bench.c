@@ -163,6 +163,13 @@ static int energy_call(void *user)
     return rc;
 }
 
+/* Whether the device's own counters (energy, clocks) see the implementation's work: not when a
+ * host library does it beside a device that is not the host's CPU. */
+static int device_sees(const runner_t *run)
+{
+    return !(run->ops->host && strcmp(run->ctx->dev->type_name, "cpu"));
+}
+
 /* The energy loop after the timed calls (docs/methodology.md): the timed region is too short
  * for counters that update every few tens of milliseconds, and with timing kernel or ops its
  * calls' copies are not what the GFLOP/s counts. So calls are repeated for at least
@@ -186,7 +193,7 @@ static int measure_energy(runner_t *run, gb_timing_t timing, double flop, const 
         gb__energy_unavailable(r, why);
         return GB_OK;
     }
-    if (run->ops->host && strcmp(run->ctx->dev->type_name, "cpu")) {
+    if (!device_sees(run)) {
         /* The device's counter does not see work done on the host. */
         gb__energy_unavailable(r, "a host library: the device's energy counter does not see "
                                   "its work");
@@ -349,11 +356,10 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
     const gb_phase_t headline = gb_timing_phase(o->timing);
     size_t n = 0;
     double t0 = 0;
-    /* The device's clocks, unless a host library does the work beside a device that is not
-     * the host's CPU. */
+    /* The device's clocks, where they are what does the work. */
     gb_clocks_t clocks = {0};
     gb_clocks_sample_t c_start, c_end;
-    if (!(im->ops->host && strcmp(ctx->dev->type_name, "cpu")))
+    if (device_sees(&run))
         gb__clocks_open(&clocks, ctx->dev);
     for (int i = 0; rc == GB_OK; i++) {
         double t[GB_PHASE_COUNT];

@@ -1,28 +1,32 @@
 /* clocks.c: clocks and throttling around the timed calls (clocks.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clocks.h"
 #include "nvml.h"
 
-/* Reads one number (or, with text, one word) from a sysfs file: 1 on success. */
-static int read_sys(const char *dir, const char *file, double *v, char *text, size_t len)
+/* The first word of sysfs file dir/file into out: 1 on success. */
+static int read_sys(const char *dir, const char *file, char *out, size_t len)
 {
-    char path[160];
+    char path[160], fmt[16];
     snprintf(path, sizeof path, "%s/%s", dir, file);
+    snprintf(fmt, sizeof fmt, "%%%zus", len - 1);
     FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    int ok;
-    if (text) {
-        char fmt[16];
-        snprintf(fmt, sizeof fmt, "%%%zus", len - 1);
-        ok = fscanf(f, fmt, text) == 1;
-    } else {
-        ok = fscanf(f, "%lf", v) == 1;
-    }
-    fclose(f);
+    const int ok = f && fscanf(f, fmt, out) == 1;
+    if (f)
+        fclose(f);
     return ok;
+}
+
+/* cpu0's current frequency in MHz (sysfs gives kHz), or -1. */
+static double cpu_mhz(const char *dir)
+{
+    char w[32], *end;
+    if (!read_sys(dir, "scaling_cur_freq", w, sizeof w))
+        return -1.0;
+    const double khz = strtod(w, &end);
+    return end != w && khz > 0 ? khz / 1e3 : -1.0;
 }
 
 void gb__clocks_open(gb_clocks_t *c, const gb_device_info_t *d)
@@ -35,8 +39,7 @@ void gb__clocks_open(gb_clocks_t *c, const gb_device_info_t *d)
     } else if (!strcmp(d->type_name, "cpu")) {
         /* cpu0 stands for the package: a CPU device's work-items run on every core. */
         static const char dir[] = "/sys/devices/system/cpu/cpu0/cpufreq";
-        double khz;
-        if (read_sys(dir, "scaling_cur_freq", &khz, NULL, 0)) {
+        if (cpu_mhz(dir) > 0) {
             snprintf(c->cpufreq, sizeof c->cpufreq, "%s", dir);
             snprintf(c->source, sizeof c->source, "cpufreq");
         }
@@ -57,9 +60,7 @@ void gb__clocks_sample(const gb_clocks_t *c, gb_clocks_sample_t *s)
         s->have_viol = gb__nvml_violation_ns(c->nvml, GB_NVML_POLICY_POWER, &s->viol_ns[0]) &&
                        gb__nvml_violation_ns(c->nvml, GB_NVML_POLICY_THERMAL, &s->viol_ns[1]);
     } else if (c->cpufreq[0]) {
-        double khz;
-        if (read_sys(c->cpufreq, "scaling_cur_freq", &khz, NULL, 0))
-            s->mhz = khz / 1e3;
+        s->mhz = cpu_mhz(c->cpufreq);
     }
 }
 
@@ -109,5 +110,6 @@ void gb__clocks_result(const gb_clocks_t *c, const gb_clocks_sample_t *start,
             viol && end->viol_ns[1] > start->viol_ns[1], r->throttle, sizeof r->throttle);
     }
     if (c->cpufreq[0])
-        read_sys(c->cpufreq, "scaling_governor", NULL, r->governor, sizeof r->governor);
+        if (!read_sys(c->cpufreq, "scaling_governor", r->governor, sizeof r->governor))
+            r->governor[0] = '\0';
 }
