@@ -3,7 +3,7 @@
  * assigned in order, each check is evaluated as soon as the last parameter it names has a value,
  * and the number of valid completions of a prefix is memoised under the values of the assigned
  * parameters that later checks still name (its frontier). Parameters that no check names come
- * last and multiply the count. */
+ * last and multiply the count. This file builds and counts a space; space_rank.c queries it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,48 +11,7 @@
 #include "../core/core.h"
 #include "expr.h"
 #include "registry.h"
-
-#define MAX_CHECKS (64 + 2)
-#define MAX_COUNT (1ull << 62) /* larger spaces are refused: narrow them */
-
-/* One check: an expression that must be non-zero, its text for messages, the parameters it
- * names (a mask over the space's order) and the code a failure means. */
-typedef struct check {
-    char *expr;
-    gb_expr_t *prog;  /* compiled against the space's names */
-    const char *what; /* "constraint '...'", "local memory", "work-group size" */
-    unsigned long long mask;
-    int code;
-    size_t level; /* the position (in order) of the last parameter it names */
-    int off;      /* left out (finding what emptied a space) */
-} check_t;
-
-/* The memo: (level, frontier values) -> count, open addressing. */
-typedef struct entry {
-    unsigned char key[GB_MAX_PARAMS + 1];
-    size_t len;
-    uint64_t count;
-    int used;
-} entry_t;
-
-struct gb_space {
-    const gb_family_t *family;
-    size_t n;                    /* parameters */
-    size_t order[GB_MAX_PARAMS]; /* family parameter index of position i */
-    long *values[GB_MAX_PARAMS]; /* candidate values of position i, ascending */
-    size_t nvalues[GB_MAX_PARAMS];
-    size_t nchecked; /* positions [0, nchecked) are named by checks */
-    check_t checks[MAX_CHECKS];
-    size_t nchecks;
-    unsigned long long frontier[GB_MAX_PARAMS + 1];
-    const char *names[GB_MAX_PARAMS + 8]; /* the slots: parameters by position, then constants */
-    long long values_now[GB_MAX_PARAMS + 8];
-    size_t nvars;
-    entry_t *memo;
-    size_t memo_cap, memo_used;
-    uint64_t count;
-    int overflow, nomem;
-};
+#include "space_int.h"
 
 /* ---- names in an expression ------------------------------------------------------------- */
 
@@ -77,7 +36,7 @@ static int names(const char *expr, const char *name)
 
 /* ---- the memo ------------------------------------------------------------------------------- */
 
-static entry_t *memo_find(gb_space_t *sp, const unsigned char *key, size_t len, int insert)
+entry_t *gb__space_memo_find(gb_space_t *sp, const unsigned char *key, size_t len, int insert)
 {
     if (insert && (sp->memo_used + 1) * 4 > sp->memo_cap * 3) {
         const size_t cap = sp->memo_cap ? 2 * sp->memo_cap : 1024;
@@ -117,8 +76,7 @@ static entry_t *memo_find(gb_space_t *sp, const unsigned char *key, size_t len, 
     return e;
 }
 
-/* The memo key of position i with the values of cand: i, then the frontier's value indices. */
-static size_t key_of(const gb_space_t *sp, size_t i, const gb_space_cand_t *c, unsigned char *key)
+size_t gb__space_key(const gb_space_t *sp, size_t i, const gb_space_cand_t *c, unsigned char *key)
 {
     size_t len = 0;
     key[len++] = (unsigned char)i;
@@ -135,8 +93,7 @@ static void set_value(gb_space_t *sp, size_t i, unsigned char v)
     sp->values_now[i] = sp->values[i][v];
 }
 
-/* Check k on the values in the space's slots (parameters by position, then the constants). */
-static int run_check(const gb_space_t *sp, size_t k, const long long *values)
+int gb__space_run_check(const gb_space_t *sp, size_t k, const long long *values)
 {
     long long ok = 0;
     return gb__expr_run(sp->checks[k].prog, values, &ok, NULL, 0) == GB_OK && ok;
@@ -148,7 +105,7 @@ static int passes_at(const gb_space_t *sp, size_t i)
     for (size_t k = 0; k < sp->nchecks; k++) {
         if (sp->checks[k].level != i || sp->checks[k].off)
             continue;
-        if (!run_check(sp, k, sp->values_now))
+        if (!gb__space_run_check(sp, k, sp->values_now))
             return 0;
     }
     return 1;
@@ -169,8 +126,8 @@ static uint64_t count_from(gb_space_t *sp, size_t i, gb_space_cand_t *c)
     if (i == sp->nchecked)
         return 1;
     unsigned char key[GB_MAX_PARAMS + 1];
-    const size_t len = key_of(sp, i, c, key);
-    entry_t *e = memo_find(sp, key, len, 0);
+    const size_t len = gb__space_key(sp, i, c, key);
+    entry_t *e = gb__space_memo_find(sp, key, len, 0);
     if (e)
         return e->count;
     uint64_t total = 0;
@@ -180,7 +137,7 @@ static uint64_t count_from(gb_space_t *sp, size_t i, gb_space_cand_t *c)
         if (passes_at(sp, i))
             total = add_capped(sp, total, count_from(sp, i + 1, c));
     }
-    if ((e = memo_find(sp, key, len, 1)) != NULL)
+    if ((e = gb__space_memo_find(sp, key, len, 1)) != NULL)
         e->count = total;
     return total;
 }
@@ -545,180 +502,4 @@ void gb_space_close(gb_space_t *sp)
     }
     free(sp->memo);
     free(sp);
-}
-
-/* ---- queries -------------------------------------------------------------------------------- */
-
-uint64_t gb_space_count(const gb_space_t *sp)
-{
-    return sp->count;
-}
-
-size_t gb_space_nparams(const gb_space_t *sp)
-{
-    return sp->n;
-}
-
-const char *gb_space_param(const gb_space_t *sp, size_t i)
-{
-    return i < sp->n ? sp->family->params[sp->order[i]].name : NULL;
-}
-
-size_t gb_space_nvalues(const gb_space_t *sp, size_t i)
-{
-    return i < sp->n ? sp->nvalues[i] : 0;
-}
-
-long gb_space_value(const gb_space_t *sp, size_t i, size_t j)
-{
-    return i < sp->n && j < sp->nvalues[i] ? sp->values[i][j] : 0;
-}
-
-const gb_family_t *gb_space_family(const gb_space_t *sp)
-{
-    return sp->family;
-}
-
-int gb_space_check(const gb_space_t *sp, const gb_space_cand_t *c, char *msg, size_t msglen)
-{
-    long long values[GB_MAX_PARAMS + 8];
-    memcpy(values, sp->values_now, sp->nvars * sizeof *values);
-    for (size_t i = 0; i < sp->n; i++) {
-        if (c->v[i] >= sp->nvalues[i])
-            return gb__fail(msg, msglen, GB_EBADPARAM, "value %u of %s is outside the space",
-                            c->v[i], gb_space_param(sp, i));
-        values[i] = sp->values[i][c->v[i]];
-    }
-    for (size_t k = 0; k < sp->nchecks; k++) {
-        if (!run_check(sp, k, values))
-            return gb__fail(msg, msglen, sp->checks[k].code, "fails its %s%s%s%s",
-                            sp->checks[k].what, sp->checks[k].code == GB_ECONSTRAINT ? " '" : "",
-                            sp->checks[k].code == GB_ECONSTRAINT ? sp->checks[k].expr : "",
-                            sp->checks[k].code == GB_ECONSTRAINT ? "'" : " limit");
-    }
-    return GB_OK;
-}
-
-/* The memoised count of position i's completions for c's prefix (the space is read-only here:
- * every state reachable from a valid prefix was counted when the space was opened). */
-static uint64_t memo_count(const gb_space_t *sp, size_t i, const gb_space_cand_t *c)
-{
-    if (i == sp->nchecked)
-        return 1;
-    unsigned char key[GB_MAX_PARAMS + 1];
-    const size_t len = key_of(sp, i, c, key);
-    entry_t *e = memo_find((gb_space_t *)sp, key, len, 0);
-    return e ? e->count : 0;
-}
-
-/* Whether the checks completed at position i pass for c's values (values is a scratch copy). */
-static int passes_cand(const gb_space_t *sp, long long *values, size_t i, const gb_space_cand_t *c)
-{
-    for (size_t j = 0; j <= i; j++)
-        values[j] = sp->values[j][c->v[j]];
-    for (size_t k = 0; k < sp->nchecks; k++)
-        if (sp->checks[k].level == i && !run_check(sp, k, values))
-            return 0;
-    return 1;
-}
-
-int gb_space_unrank(const gb_space_t *sp, uint64_t r, gb_space_cand_t *c)
-{
-    if (r >= sp->count)
-        return GB_EBADARG;
-    memset(c, 0, sizeof *c);
-    uint64_t tail = 1;
-    for (size_t i = sp->nchecked; i < sp->n; i++)
-        tail *= sp->nvalues[i];
-    uint64_t head = r / tail, rest = r % tail;
-    long long vars[GB_MAX_PARAMS + 8];
-    memcpy(vars, sp->values_now, sp->nvars * sizeof *vars);
-    for (size_t i = 0; i < sp->nchecked; i++) {
-        unsigned char v = 0;
-        for (; v < sp->nvalues[i]; v++) {
-            c->v[i] = v;
-            if (!passes_cand(sp, vars, i, c))
-                continue;
-            const uint64_t n = memo_count(sp, i + 1, c);
-            if (head < n)
-                break;
-            head -= n;
-        }
-        if (v == sp->nvalues[i])
-            return GB_EBADARG; /* cannot happen for r < count */
-    }
-    for (size_t i = sp->n; i-- > sp->nchecked;) {
-        c->v[i] = (unsigned char)(rest % sp->nvalues[i]);
-        rest /= sp->nvalues[i];
-    }
-    return GB_OK;
-}
-
-uint64_t gb_space_rank(const gb_space_t *sp, const gb_space_cand_t *c)
-{
-    if (gb_space_check(sp, c, NULL, 0) != GB_OK)
-        return UINT64_MAX;
-    uint64_t head = 0;
-    gb_space_cand_t p;
-    memset(&p, 0, sizeof p);
-    long long vars[GB_MAX_PARAMS + 8];
-    memcpy(vars, sp->values_now, sp->nvars * sizeof *vars);
-    for (size_t i = 0; i < sp->nchecked; i++) {
-        for (unsigned char v = 0; v < c->v[i]; v++) {
-            p.v[i] = v;
-            if (passes_cand(sp, vars, i, &p))
-                head += memo_count(sp, i + 1, &p);
-        }
-        p.v[i] = c->v[i];
-    }
-    uint64_t tail = 0;
-    for (size_t i = sp->nchecked; i < sp->n; i++)
-        tail = tail * sp->nvalues[i] + c->v[i];
-    uint64_t width = 1;
-    for (size_t i = sp->nchecked; i < sp->n; i++)
-        width *= sp->nvalues[i];
-    return head * width + tail;
-}
-
-size_t gb_space_neighbours(const gb_space_t *sp, const gb_space_cand_t *c, gb_space_cand_t *out,
-                           size_t cap)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < sp->n && n < cap; i++)
-        for (int d = -1; d <= 1 && n < cap; d += 2) {
-            const int v = (int)c->v[i] + d;
-            if (v < 0 || v >= (int)sp->nvalues[i])
-                continue;
-            out[n] = *c;
-            out[n].v[i] = (unsigned char)v;
-            if (gb_space_check(sp, &out[n], NULL, 0) == GB_OK)
-                n++;
-        }
-    return n;
-}
-
-void gb_space_params(const gb_space_t *sp, const gb_space_cand_t *c, gb_params_t *out)
-{
-    memset(out, 0, sizeof *out);
-    for (size_t i = 0; i < sp->n; i++)
-        gb_params_set(out, gb_space_param(sp, i),
-                      sp->values[i][c->v[i] < sp->nvalues[i] ? c->v[i] : 0]);
-}
-
-int gb_space_find(const gb_space_t *sp, const gb_params_t *ps, gb_space_cand_t *c)
-{
-    memset(c, 0, sizeof *c);
-    for (size_t i = 0; i < sp->n; i++) {
-        const gb_param_t *p = &sp->family->params[sp->order[i]];
-        long v;
-        if (!gb_params_get(ps, p->name, &v))
-            v = p->def;
-        size_t j = 0;
-        while (j < sp->nvalues[i] && sp->values[i][j] != v)
-            j++;
-        if (j == sp->nvalues[i])
-            return GB_EBADPARAM;
-        c->v[i] = (unsigned char)j;
-    }
-    return GB_OK;
 }
