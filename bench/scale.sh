@@ -11,6 +11,8 @@
 #            (-d all under CUDA_VISIBLE_DEVICES=0): how many points each device took
 #   tune     tune -k xgemm_nv over 4 shapes (TUNE) on GPU 0 and on every GPU, each from an
 #            empty program cache: evaluations per minute
+#   tunempi  the same tuning over one MPI rank per GPU (mpirun -n NGPU ... --mpi), from an empty
+#            program cache, against the tune step's one-GPU run (run the tune step first)
 # Environment: BUILD (default /tmp/gemmbench-scale), OUT_DIR (default /tmp/scale), SWEEP, MIXED,
 # TUNE (the commands' arguments), MPIRUN (default: mpirun with hwloc's OpenCL component off, whose
 # listing of the platforms inside mpirun cuts the NVIDIA library out of OCL_ICD_FILENAMES before
@@ -142,6 +144,16 @@ tune() {
         -d all --store "$out/tune-all.db"
     table
     grep -h "winner:" "$out/tune-1gpu.log" "$out/tune-all-$ngpu.log" | cut -c1-110
+}
+
+tunempi() {
+    rm -rf "$out/cache-tune-mpi" "$out/tune-mpi.db"
+    [ -f "$out/rows.txt" ] && grep "^tune-1gpu " "$out/rows.txt" >"$out/rows.1" && mv "$out/rows.1" "$rows"
+    # shellcheck disable=SC2086
+    GEMMBENCH_CACHE_DIR="$out/cache-tune-mpi" run "tune-mpi-$ngpu" $mpirun -n "$ngpu" \
+        -x GEMMBENCH_CACHE_DIR "$gb" tune $tune -p "$pf" -d all --mpi --store "$out/tune-mpi.db"
+    table
+    grep -h "winner:" "$out/tune-mpi-$ngpu.log" | cut -c1-110
 }
 
 for step in "$@"; do

@@ -451,8 +451,10 @@ int cmd_tune(int argc, char **argv)
      * at a time and most of it at the first launch: builders would only make a candidate wait
      * for another's build (bench/notes.md). Elsewhere processes: NVIDIA's OpenCL builds one
      * program at a time per process, so threads queue where processes build side by side; more
-     * than the lookahead would have nothing to build. Several devices share the cores. */
-    const long cores = sysconf(_SC_NPROCESSORS_ONLN), ndev = (long)dev.npicks;
+     * than the lookahead would have nothing to build. Several devices share the cores, and so
+     * do the MPI ranks of one host (each tunes on one device). */
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    const long ndev = mpi.size > 1 && mpi.local_size > 1 ? mpi.local_size : (long)dev.npicks;
     const long spare = cores > ndev ? (cores - 1) / ndev : 1;
     /* At most 15: on 32 cores, 31 processes cost more in starting (each opens the device) than
      * they build ahead (bench/notes.md, 2026-11-26). */

@@ -193,6 +193,7 @@ int gb_explore_measure(gb_explore_t *ex, const gb_xp_worker_t *w, size_t nw, gb_
 
 typedef struct gb_xp_mpi {
     int rank, size, local_rank; /* local_rank: among the ranks of this host */
+    int local_size;             /* the ranks of this host (1 without MPI) */
     int started;
 } gb_xp_mpi_t;
 

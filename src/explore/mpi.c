@@ -32,6 +32,7 @@ int gb_xp_mpi_init(int *argc, char ***argv, gb_xp_mpi_t *m, char *msg, size_t ms
     MPI_Comm node;
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, m->rank, MPI_INFO_NULL, &node);
     MPI_Comm_rank(node, &m->local_rank);
+    MPI_Comm_size(node, &m->local_size);
     MPI_Comm_free(&node);
     m->started = 1;
     return GB_OK;
