@@ -25,18 +25,23 @@ trap 'rm -rf "$cache"' EXIT
 # shellcheck disable=SC2086
 GEMMBENCH_CACHE_DIR=$cache "$gb" run -p NVIDIA --no-store -k "$fam" --precision "$prec" -n 256 \
     -i 1 $args >"$dir/run.txt" 2>&1 || true
-# The cache holds one binary per program built: the GEMM's own is the one with its entry point.
-ptx=""
-for b in "$cache"/*.bin; do
-    [ -e "$b" ] || continue
-    if grep -q "\.entry $fam\b\|\.entry $fam(" "$b"; then ptx=$b; fi
+# The cache holds one entry per program built (HASH.gbc: three header lines, the key up to a NUL,
+# then the binary, its length on the header's bytes: line; src/device/cache.c). For NVIDIA the
+# binary is PTX text; the GEMM's own is the one with its entry point. It may end with a NUL,
+# which ptxas reads as a premature end of file.
+entry=$(sed -n 's/^ *"entry": *"\([^"]*\)".*/\1/p' "kernels/$fam.json" 2>/dev/null | head -n 1)
+[ -n "$entry" ] || entry=$fam
+found=""
+for ent in "$cache"/*.gbc; do
+    [ -e "$ent" ] || continue
+    n=$(sed -n '2s/^bytes: //p' "$ent")
+    tail -c "$n" "$ent" | tr -d '\000' >"$dir/kernel.ptx"
+    if grep -q "\.entry $entry\b\|\.entry $entry(" "$dir/kernel.ptx"; then found=1; break; fi
 done
-if [ -z "$ptx" ]; then
-    echo "nv-inspect: no PTX with entry $fam was built; see $dir/run.txt" >&2
+if [ -z "$found" ]; then
+    echo "nv-inspect: no PTX with entry $entry was built; see $dir/run.txt" >&2
     exit 1
 fi
-# The binary ends with a NUL, which ptxas reads as a premature end of file.
-tr -d '\000' <"$ptx" >"$dir/kernel.ptx"
 "$ptxas" -v -arch=sm_90 "$dir/kernel.ptx" -o "$dir/kernel.cubin" >"$dir/ptxas.txt" 2>&1
 "$bindir/cuobjdump" -sass "$dir/kernel.cubin" >"$dir/kernel.sass"
 # Opcode = the first word after the /*addr*/ column, predicate and modifiers stripped.

@@ -5,7 +5,9 @@
 # kernels' indexing, register grouping, operand split, staging and edges are checked where there
 # are no tensor cores (PoCL in CI); the real instructions run on NVIDIA GPUs only. Each family is
 # copied to a temporary --kernel-path as NAME_emu, without its NVIDIA extension requirement (and
-# with its presets renamed, so they do not shadow the built-in ones).
+# with its presets renamed, so they do not shadow the built-in ones). The copies declare all four
+# row-major layouts native, so that the source's own transposing paths are checked, not only the
+# native one with the harness's transposition passes.
 # Checked, with tile-straddling sizes and alpha, beta other than 1, 0: the four row-major layouts
 # and two column-major ones (operand swap); padded leading dimensions and offsets, even (16-byte
 # loads) and odd (scalar loads); exact integer data; every instruction shape (m8n8k4, m16n8k4,
@@ -37,12 +39,15 @@ mkdir "$tmp/emu" "$tmp/broken" "$tmp/broken_s" || exit 1
 cp "$kernels/mma_sync.cl" "$tmp/emu/" || exit 1
 for fam in dgemm_dmma sgemm_3xtf32; do
     sed -e '/"extensions": *\[/d' -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_emu\"/" \
-        -e "s/\"\\(${fam}_[0-9a-z_]*\\)\":/\"emu_\\1\":/" "$kernels/$fam.json" \
+        -e "s/\"\\(${fam}_[0-9a-z_]*\\)\":/\"emu_\\1\":/" \
+        -e 's/"layouts": *\[[^]]*\]/"layouts": ["row-NN", "row-NT", "row-TN", "row-TT"]/' \
+        "$kernels/$fam.json" \
         >"$tmp/emu/${fam}_emu.json"
     if ! grep -q "\"family\": \"${fam}_emu\"" "$tmp/emu/${fam}_emu.json" ||
         grep -q '"extensions"' "$tmp/emu/${fam}_emu.json" ||
+        ! grep -q '"row-NN", "row-NT"' "$tmp/emu/${fam}_emu.json" ||
         grep -q "\"${fam}_[0-9a-z_]*\":" "$tmp/emu/${fam}_emu.json"; then
-        fail "could not rename $fam.json, its presets, or drop its extensions; update the sed above"
+        fail "could not rename $fam.json, its presets, drop its extensions or list the layouts; update the sed above"
     fi
 done
 
