@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../core/core.h"
+#include "expr.h"
 #include "family_int.h"
 
 /* Argument names a family may list, in any order. */
@@ -230,9 +231,12 @@ static int parse_remainder(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f
 /* "let": {NAME: expr, ...}: names for the size expressions (global, local, remainder, workspace),
  * each evaluated in order, so that a later one may use an earlier one. A name may not hide a
  * parameter or a name the harness defines. */
+/* The names the harness defines for the size expressions (docs/kernel-metadata.md). */
+static const char *const builtin[] = {"M", "N", "K", "ROW", "ELEM", "DOUBLE", "NVIDIA", "CUS"};
+#define NBUILTIN (sizeof builtin / sizeof builtin[0])
+
 static int parse_lets(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
 {
-    static const char *const builtin[] = {"M", "N", "K", "ROW", "ELEM", "DOUBLE", "NVIDIA", "CUS"};
     const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "let"), *e;
     if (!obj)
         return GB_OK;
@@ -252,7 +256,7 @@ static int parse_lets(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
         char key[96];
         snprintf(key, sizeof key, "let.%s", e->string);
         int taken = 0;
-        for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
+        for (size_t i = 0; i < NBUILTIN; i++)
             taken |= !strcmp(e->string, builtin[i]);
         for (size_t i = 0; i < f->nparams; i++)
             taken |= !strcmp(e->string, f->params[i].name);
@@ -267,6 +271,52 @@ static int parse_lets(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
         f->nlets++;
     }
     return GB_OK;
+}
+
+/* "traffic": {"read": expr, "write": expr}, both required: bytes of global memory the main
+ * kernel (with its remainder kernel) reads and writes, with the names of the size expressions.
+ * Each is compiled here against those names (the parameters, the harness's, the lets), so that
+ * a syntax error or an unknown name is refused with the file and the key when the family is
+ * loaded (at build time for the built-in ones), not when a point is measured. */
+static int parse_traffic(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
+{
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "traffic");
+    if (!obj)
+        return GB_OK;
+    if (!cJSON_IsObject(obj))
+        return gb__family_bad(c, "traffic",
+                              "must be an object {\"read\": expr, \"write\": expr} (bytes)");
+    int rc = gb__family_keys(c, obj, "traffic", KEYS("read", "write"));
+    const char *names[GB_MAX_PARAMS + NBUILTIN + GB_MAX_LETS];
+    size_t n = 0;
+    for (size_t i = 0; i < f->nparams; i++)
+        names[n++] = f->params[i].name;
+    for (size_t i = 0; i < NBUILTIN; i++)
+        names[n++] = builtin[i];
+    for (size_t i = 0; i < f->nlets; i++)
+        names[n++] = f->let_names[i];
+    static const char *const keys[2] = {"read", "write"};
+    for (int d = 0; rc == GB_OK && d < 2; d++) {
+        char key[16], why[GB_EXPR_MAX + 256];
+        snprintf(key, sizeof key, "traffic.%s", keys[d]);
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(obj, keys[d]);
+        if (!e)
+            return gb__family_bad(c, key, "is missing (both read and write are declared)");
+        if (!cJSON_IsString(e) || !e->valuestring[0])
+            return gb__family_bad(c, key, "must be a non-empty string (an expression in bytes)");
+        gb_expr_t *prog = NULL;
+        char err[GB_EXPR_MAX + 128];
+        if ((rc = gb__expr_compile(e->valuestring, names, n, &prog, err, sizeof err)) != GB_OK) {
+            if (rc == GB_ENOMEM)
+                return rc;
+            snprintf(why, sizeof why, "is not an expression of the names it may use: %s", err);
+            return gb__family_bad(c, key, why);
+        }
+        gb__expr_free(prog);
+        if (!(f->traffic[d] = gb__family_dup(e->valuestring)))
+            return GB_ENOMEM;
+    }
+    return rc;
 }
 
 static int arg_index(const gb_family_t *f, const char *name)
@@ -391,7 +441,8 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
         (rc = parse_multiples(&c, root, "ld_avoid_multiple_of", "ABC", f->ld_avoid)) ||
         (rc = gb__family_string(&c, root, "nvidia_max_registers", 0, &f->nv_max_registers)) ||
         (rc = parse_remainder(&c, root, f)) || (rc = parse_lets(&c, root, f)) ||
-        (rc = gb__family_string(&c, root, "workspace", 0, &f->workspace)))
+        (rc = gb__family_string(&c, root, "workspace", 0, &f->workspace)) ||
+        (rc = parse_traffic(&c, root, f)))
         goto done;
     /* Arguments the harness knows, or names of the family's lets (passed by value). */
     for (size_t i = 0; i < f->nargs; i++) {
@@ -444,7 +495,8 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
                          KEYS("family", "description", "source", "entry", "precisions", "layouts",
                               "args", "global", "local", "parameters", "constraints", "requires",
                               "multiple_of", "ld_multiple_of", "ld_avoid_multiple_of",
-                              "nvidia_max_registers", "remainder", "workspace", "let", "presets"));
+                              "nvidia_max_registers", "remainder", "workspace", "traffic", "let",
+                              "presets"));
 done:
     cJSON_Delete(root);
     if (rc != GB_OK)
