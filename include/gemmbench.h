@@ -209,6 +209,10 @@ const gb_preset_t *gb_family_preset(const gb_family_t *f, size_t i); /* NULL pas
 const char *gb_family_constraint(const gb_family_t *f, size_t i);
 const char *gb_family_extension(const gb_family_t *f, size_t i);
 const char *gb_family_local_memory(const gb_family_t *f);
+/* The declared global-memory traffic of the main kernel in bytes, as the metadata writes it:
+ * the read expression (write 0) or the write expression (write 1); NULL when the family
+ * declares none (docs/kernel-metadata.md, "Memory traffic"). */
+const char *gb_family_traffic(const gb_family_t *f, int write);
 
 /* Bit index of a layout/transposition combination in gb_family_t.layouts (0..7). */
 unsigned gb_layout_index(gb_layout_t layout, gb_trans_t ta, gb_trans_t tb);
@@ -372,6 +376,26 @@ int gb_impl_check(const gb_impl_t *im, const gb_device_info_t *dev, gb_precision
  * peer. GB_EMETADATA when the family's expressions cannot be evaluated for this problem. */
 int gb_impl_program_id(const gb_impl_t *im, const gb_device_info_t *dev, const gb_problem_t *p,
                        char *buf, size_t len, char *msg, size_t msglen);
+
+/* What one call of an implementation's main kernel (with its remainder kernel) reads from and
+ * writes to global memory, as its family declares it (docs/kernel-metadata.md, "Memory
+ * traffic"): the bytes its loads and stores name, per work-item, not DRAM traffic after caches;
+ * helper passes (transpositions, padding) are not included. */
+typedef struct gb_traffic {
+    int declared;         /* 0: the family declares no traffic, or a library peer */
+    uint64_t read, write; /* bytes */
+    double flops;         /* 2*M*N*K of the caller's problem */
+    double intensity;     /* flops / (read + write): FLOP per byte */
+} gb_traffic_t;
+/* The declared traffic of im on problem p (checked or not: leading dimensions are filled in
+ * here) on dev, for the route the problem takes (M, N, K as the kernel sees them). Of dev only
+ * the vendor, type and compute units are read (the names NVIDIA and CUS); its limits are not
+ * checked, so that a stored point's facts are enough. GB_OK with out->declared 0 where nothing is
+ * declared; GB_EMETADATA when the family's expressions fail for this problem (msg names the
+ * file and key), or the problem's own error. Achieved GB/s is (read + write) over the main
+ * kernel's time (gb_result_t.time_ms[GB_PHASE_MAIN]). */
+int gb_impl_traffic(const gb_impl_t *im, const gb_device_info_t *dev, const gb_problem_t *p,
+                    gb_traffic_t *out, char *msg, size_t msglen);
 
 /* ---- running and measuring ------------------------------------------------------------------- */
 

@@ -103,11 +103,24 @@ mkdir "$tmp/dir"
 mkdir "$tmp/t"
 TMPDIR=$tmp/t "$gb" report --store "$db" --format html --out "$tmp/r.html" >"$tmp/out" 2>"$tmp/err" &&
     ok || no "report (html)"
-[ "$(grep -c '<svg' "$tmp/r.html")" -eq 2 ] && ok || no "HTML: the GFLOP/s plot and one heat map"
+[ "$(grep -c '<svg' "$tmp/r.html")" -eq 3 ] && ok || no "HTML: the GFLOP/s plot, the roofline and one heat map"
+# The roofline: naive and gemmbench_nt declare their traffic; without ceilings, no roof.
+grep -q "<h2>Roofline</h2>" "$tmp/r.html" && grep -q "Roofline: GFLOP/s of the main kernel" "$tmp/r.html" &&
+    ok || no "HTML: the roofline"
+grep -q "No ceilings stored for pthread" "$tmp/r.html" && ok || no "HTML: no ceilings stored, said"
 grep -q "No energy measurements in the selected points" "$tmp/r.html" && ok || no "HTML: says there is no energy"
 grep -Eiq '<script|<link|<img|src=|href="http|@import|url\(http' "$tmp/r.html" && no "HTML must not load anything" || ok
 [ -z "$(grep -o "id='p[0-9]*-gpPt1'" "$tmp/r.html" | sort | uniq -d)" ] && ok || no "HTML: ids must be unique"
 [ -z "$(ls -A "$tmp/t")" ] && ok || no "the temporary folder must be removed"
+# With the device's ceilings measured into the store, the roofline has its roofs; the JSON gives
+# each row's traffic (naive at 16: 4 * (2 * 16^3 + 2 * 16^2) bytes) and the device's ceilings.
+"$gb" ceilings --store "$db" >"$tmp/out" 2>"$tmp/err" || die "ceilings"
+"$gb" report --store "$db" --format html --out "$tmp/r.html" >"$tmp/out" 2>"$tmp/err" &&
+    grep -q " s roof: [0-9.]* GFLOP/s, [0-9.]* GB/s" "$tmp/r.html" && ! grep -q "No ceilings stored" "$tmp/r.html" &&
+    ok || no "HTML: the roofline's roofs from the stored ceilings"
+"$gb" report --store "$db" --format json --kernel naive >"$tmp/out" 2>"$tmp/err" &&
+    grep -Eq '"bytes":[[:space:]]*34816,' "$tmp/out" && grep -q '"bandwidth_gbs":' "$tmp/out" &&
+    ! grep -q '"traffic":[[:space:]]*null' "$tmp/out" && ok || no "JSON: the rows' traffic and the device's ceilings"
 
 # ---- bad input: exit 2 (3 for a missing program), one line, nothing written
 expect_env() {
@@ -133,6 +146,8 @@ expect 2 "--device needs part of a device or platform name" report --store "$db"
 expect 2 "a CSV file holds one table; choose --table reps or --table lws" report --store "$db" --format csv --table all
 expect 2 "unknown option '--bogus'; see 'gemmbench report --help'" report --store "$db" --bogus
 expect 2 "unexpected argument 'extra'" report --store "$db" extra
+expect 2 "cannot open kernel path '$tmp/none'; give an existing directory" report --store "$db" \
+    --kernel-path "$tmp/none"
 expect 2 "option '--format' needs a value" report --store "$db" --format
 expect 2 "none of the 25 points in store $db matches --precision d; 'gemmbench store list'" \
     report --store "$db" --precision d

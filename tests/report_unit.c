@@ -138,7 +138,7 @@ static void test_store(void)
         gb_point_free(&pt);
     }
     gb_report_filter_t all = {NULL, NULL, -1, -1};
-    if (!CHECK_RC(gb_report_read(&r, st, &all, msg, sizeof msg), GB_OK))
+    if (!CHECK_RC(gb_report_read(&r, st, &all, NULL, msg, sizeof msg), GB_OK))
         goto done;
     int rc;
     char *t = written(r, GB_REPORT_TEXT, GB_REPORT_REPS, &rc);
@@ -160,7 +160,7 @@ static void test_store(void)
     /* Only the point without energy: the page says why. */
     gb_report_filter_t without = {"without", NULL, -1, -1};
     r = NULL;
-    if (!CHECK_RC(gb_report_read(&r, st, &without, msg, sizeof msg), GB_OK))
+    if (!CHECK_RC(gb_report_read(&r, st, &without, NULL, msg, sizeof msg), GB_OK))
         goto done;
     t = written(r, GB_REPORT_HTML, GB_REPORT_ALL, &rc);
     CHECK(rc == GB_OK && t);

@@ -126,7 +126,7 @@ static void test_valid(void)
         CHECK(f.precisions == (1u << GB_PREC_D) && f.layouts == 0xffu);
         CHECK(f.local[0] == NULL && f.local[1] == NULL && f.local_mem == NULL);
         CHECK(f.nparams == 0 && f.npresets == 0 && f.nconstraints == 0 && f.nextensions == 0);
-        CHECK(f.description == NULL);
+        CHECK(f.description == NULL && !f.traffic[0] && !f.traffic[1]);
         CHECK(!f.multiple[0] && !f.ld_multiple[0] && !f.ld_multiple[2] && !f.nv_max_registers);
         gb__family_free(&f);
     }
@@ -141,7 +141,9 @@ static void test_valid(void)
                 " 'nvidia_max_registers': 'REGS * 2',"
                 " 'remainder': {'entry': 'rest', 'global': ['32 * (M % 8)', '1'],"
                 " 'local': ['32', '1']},"
-                " 'let': {'R': 'M % 8', 'G': '32 * R'}, 'workspace': 'G * CUS * 4'}");
+                " 'let': {'R': 'M % 8', 'G': '32 * R'}, 'workspace': 'G * CUS * 4',"
+                " 'traffic': {'read': 'ELEM * (M * K * ceil_div(N, G + 1) + R * CUS * DOUBLE)',"
+                " 'write': 'ELEM * M * N * ROW'}}");
     if (CHECK_RC(parse(mults, &f, msg, sizeof msg), GB_OK)) {
         CHECK(!f.multiple[0] && !f.multiple[1] && f.multiple[2] && !strcmp(f.multiple[2], "8"));
         CHECK(f.ld_multiple[0] && !strcmp(f.ld_multiple[0], "4") && !f.ld_multiple[1]);
@@ -153,6 +155,9 @@ static void test_valid(void)
         CHECK(f.rem_local[1] && !strcmp(f.rem_local[1], "1"));
         CHECK(f.nlets == 2 && !strcmp(f.let_names[0], "R") && !strcmp(f.let_exprs[1], "32 * R"));
         CHECK(f.workspace && !strcmp(f.workspace, "G * CUS * 4"));
+        CHECK(f.traffic[0] &&
+              !strcmp(f.traffic[0], "ELEM * (M * K * ceil_div(N, G + 1) + R * CUS * DOUBLE)"));
+        CHECK(f.traffic[1] && !strcmp(f.traffic[1], "ELEM * M * N * ROW"));
         CHECK(f.nargs == 3 && !strcmp(f.args[1], "WS") && !strcmp(f.args[2], "CUS"));
         gb__family_free(&f);
     }
@@ -243,6 +248,18 @@ static void test_malformed(void)
         {"'ldc']", "'ldc', 'WS']", "no 'workspace' size"},
         {"'ldc']", "'ldc', 'WS'], 'workspace': 7", "'workspace'"},
         {"'presets': {", "'let': {'X': 3}, 'presets': {", "'let.X'"},
+        /* The traffic: both expressions, compiled against the names the family may use. */
+        {"'presets': {", "'traffic': 'M * N', 'presets': {", "key 'traffic' must be an object"},
+        {"'presets': {", "'traffic': {'read': 'M * K'}, 'presets': {", "key 'traffic.write'"},
+        {"'presets': {", "'traffic': {'read': 'M * K * FOO', 'write': 'M'}, 'presets': {",
+         "key 'traffic.read' is not an expression"},
+        {"'presets': {", "'traffic': {'read': 'M * K * FOO', 'write': 'M'}, 'presets': {",
+         "unknown name"},
+        {"'presets': {", "'traffic': {'read': 'M', 'write': 'ELEM * (M +'}, 'presets': {",
+         "key 'traffic.write' is not an expression"},
+        {"'presets': {", "'traffic': {'read': 'M', 'write': 4}, 'presets': {", "'traffic.write'"},
+        {"'presets': {", "'traffic': {'read': 'M', 'write': 'N', 'reads': 'K'}, 'presets': {",
+         "key 'traffic.reads' is unknown; did you mean 'traffic.read'?"},
         /* Misspelled or unknown keys are named with the nearest known one; duplicates refused. */
         {"'constraints': [", "'constraint': [",
          "key 'constraint' is unknown; did you mean 'constraints'?"},

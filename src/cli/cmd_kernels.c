@@ -111,6 +111,11 @@ static cJSON *family_json(const gb_family_t *f, const gb_registry_t *reg,
         cJSON_AddItemToArray(ext, cJSON_CreateString(gb_family_extension(f, i)));
     const char *lm = gb_family_local_memory(f);
     cJSON_AddStringToObject(req, "local_memory", lm ? lm : "0");
+    if (gb_family_traffic(f, 0)) {
+        cJSON *tr = cJSON_AddObjectToObject(o, "traffic");
+        cJSON_AddStringToObject(tr, "read", gb_family_traffic(f, 0));
+        cJSON_AddStringToObject(tr, "write", gb_family_traffic(f, 1));
+    }
     if (dev)
         on_device_json(o, gb_family_name(f), gb_family_precisions(f), reg, dev);
     return o;
@@ -165,6 +170,9 @@ static void family_text(const gb_family_t *f, const gb_registry_t *reg, const gb
         printf("  requires %s\n", gb_family_extension(f, i));
     if (gb_family_local_memory(f))
         printf("  local memory bytes = %s\n", gb_family_local_memory(f));
+    if (gb_family_traffic(f, 0))
+        printf("  traffic bytes read = %s\n  traffic bytes written = %s\n", gb_family_traffic(f, 0),
+               gb_family_traffic(f, 1));
     for (size_t i = 0; i < gb_family_preset_count(f); i++) {
         const gb_preset_t *ps = gb_family_preset(f, i);
         precisions_text(ps->precisions, prec, sizeof prec);

@@ -16,6 +16,7 @@ static void usage(void)
         "usage: gemmbench report [--store PATH] [--format text|md|csv|json|html] [--out FILE|DIR]\n"
         "                        [--table reps|lws|tuned|all] [--kernel K,...] [--device SUBSTR]\n"
         "                        [--precision s|d] [--timing kernel|ops|offload]\n"
+        "                        [--kernel-path DIR]\n"
         "  --format F      text (default): aligned tables; md: Markdown; csv: one table, one line\n"
         "                  per row; json: both tables and the header; html: one self-contained\n"
         "                  page with gnuplot's SVG plots (needs gnuplot: Debian's gnuplot-nox)\n"
@@ -28,6 +29,8 @@ static void usage(void)
         "  --out FILE|DIR  write FILE (atomically), or DIR/report.<format's extension>,\n"
         "                  instead of standard output\n"
         "  --store PATH    the store to read (default: 'gemmbench store path')\n"
+        "  --kernel-path DIR  the kernel families the points were measured with from DIR too,\n"
+        "                  for their declared memory traffic (the roofline)\n"
         "filters (a point must pass all of them; tuning data the first three):\n"
         "  -k, --kernel K,...   kernel, preset or family names, any case\n"
         "  -d, --device SUBSTR  part of the device's or platform's name, any case\n"
@@ -38,10 +41,10 @@ static void usage(void)
         "over the median time of that repetition's timed calls.\n");
 }
 
-enum { O_PREC = 256, O_TIMING, O_TABLE };
+enum { O_PREC = 256, O_TIMING, O_TABLE, O_KPATH };
 
 typedef struct ropts {
-    const char *store, *out;
+    const char *store, *out, *kpath;
     gb_report_format_t format;
     unsigned tables;
     int table_given;
@@ -58,6 +61,7 @@ static int parse(int argc, char **argv, ropts_t *o)
                                          {"device", required_argument, NULL, 'd'},
                                          {"precision", required_argument, NULL, O_PREC},
                                          {"timing", required_argument, NULL, O_TIMING},
+                                         {"kernel-path", required_argument, NULL, O_KPATH},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     int c;
@@ -70,6 +74,7 @@ static int parse(int argc, char **argv, ropts_t *o)
     while ((c = getopt_long(argc, argv, ":f:o:k:d:h", opts, NULL)) != -1) {
         switch (c) {
         case 's': o->store = optarg; break;
+        case O_KPATH: o->kpath = optarg; break;
         case 'o':
             if (!*optarg)
                 return cli_error(GB_EBADARG, "--out needs a file or folder name");
@@ -159,10 +164,14 @@ int cmd_report(int argc, char **argv)
     }
     gb_store_t *st = NULL;
     gb_report_t *rep = NULL;
+    gb_registry_t *reg = NULL;
     cli_out_t w;
-    if ((rc = cli_store_open(&st, o.store, 0)))
+    /* The families, for the memory traffic they declare (the roofline). */
+    if ((rc = cli_registry_open(&reg, o.kpath)))
         return rc;
-    if ((rc = gb_report_read(&rep, st, &o.filter, msg, sizeof msg)) != GB_OK) {
+    if ((rc = cli_store_open(&st, o.store, 0)))
+        goto done;
+    if ((rc = gb_report_read(&rep, st, &o.filter, reg, msg, sizeof msg)) != GB_OK) {
         rc = cli_error(rc, "%s", msg);
         goto done;
     }
@@ -239,5 +248,6 @@ int cmd_report(int argc, char **argv)
 done:
     gb_report_close(rep);
     gb_store_close(st);
+    gb_registry_close(reg);
     return rc;
 }

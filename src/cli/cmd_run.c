@@ -18,6 +18,7 @@ typedef struct table {
                                 memory of the run (0: not measured) */
     char measured_when[32];  /* when they were measured ("": never) */
     char energy_note[320];   /* what the energy column rests on */
+    int traffic_rows;        /* rows with the kernel's declared memory traffic */
 } table_t;
 
 static double measured_efficiency(const table_t *tb, const gb_problem_t *p, const gb_result_t *r)
@@ -84,8 +85,36 @@ static void copy_rates(const gb_problem_t *p, const gb_result_t *r, double *h2d,
     *d2h = td > 0 ? (double)ec * es / (td * 1e6) : 0;
 }
 
+/* The declared traffic's rate: bytes over the main kernel's median time, in GB/s (0: none). */
+static double traffic_gbps(const gb_traffic_t *t, const gb_result_t *r)
+{
+    const double ms = r->time_ms[GB_PHASE_MAIN].median;
+    return t->declared && ms > 0 ? ((double)t->read + (double)t->write) / (ms * 1e6) : 0;
+}
+
+/* run --json's "traffic": the family's declared global-memory traffic of the main kernel, its
+ * arithmetic intensity and the rate it was moved at; null where the family declares none. */
+static cJSON *traffic_json(const gb_traffic_t *t, const gb_result_t *r)
+{
+    if (!t->declared)
+        return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    const double ms = r->time_ms[GB_PHASE_MAIN].median;
+    cJSON_AddNumberToObject(o, "read_bytes", (double)t->read);
+    cJSON_AddNumberToObject(o, "write_bytes", (double)t->write);
+    cJSON_AddNumberToObject(o, "bytes", (double)t->read + (double)t->write);
+    cJSON_AddNumberToObject(o, "intensity", t->intensity);
+    cJSON_AddNumberToObject(o, "GBps", traffic_gbps(t, r));
+    cJSON_AddNumberToObject(o, "gflops_kernel", ms > 0 ? t->flops / (ms * 1e6) : 0);
+    cJSON_AddStringToObject(o, "model",
+                            "global-memory loads and stores of the main kernel (and its "
+                            "remainder kernel) per work-item, as declared; not DRAM traffic; "
+                            "helper passes excluded; C counted as read (beta != 0)");
+    return o;
+}
+
 static cJSON *result_json(const table_t *tb, const char *kernel, const gb_problem_t *p,
-                          const gb_result_t *r, const gb_bench_options_t *b)
+                          const gb_result_t *r, const gb_bench_options_t *b, const gb_traffic_t *t)
 {
     char buf[64];
     cJSON *o = cJSON_CreateObject();
@@ -132,6 +161,7 @@ static cJSON *result_json(const table_t *tb, const char *kernel, const gb_proble
         cJSON_AddNumberToObject(o, "efficiency_measured_peak", measured_efficiency(tb, p, r));
     else
         cJSON_AddNullToObject(o, "efficiency_measured_peak");
+    cJSON_AddItemToObject(o, "traffic", traffic_json(t, r));
     /* Energy comes from its own loop after the timed calls (docs/methodology.md). */
     cJSON *en = cJSON_AddObjectToObject(o, "energy");
     if (r->energy_j >= 0) {
@@ -262,7 +292,8 @@ static void print_header(const table_t *tb, const gb_device_info_t *dev, const g
            "helpers", "copies", "copy GB/s", "wall", "faithful", "valid");
 }
 
-static void print_row(table_t *tb, const char *kernel, const gb_problem_t *p, const gb_result_t *r)
+static void print_row(table_t *tb, const char *kernel, const gb_problem_t *p, const gb_result_t *r,
+                      const gb_traffic_t *t)
 {
     char tag[16], lws[24], ci[40], eff[16], meas[16], helpers[16], verdict[200], faithful[48];
     const double flop = 2.0 * (double)p->m * (double)p->n * (double)p->k;
@@ -307,6 +338,10 @@ static void print_row(table_t *tb, const char *kernel, const gb_problem_t *p, co
         printf(" (%s)", r->route);
     if (strcmp(r->stop, "count") != 0)
         printf(" [%s: %zu calls]", r->stop, head->n);
+    if (t->declared) {
+        printf("  traffic: %.3g FLOP/B %.4g GB/s", t->intensity, traffic_gbps(t, r));
+        tb->traffic_rows++;
+    }
     if (r->gflops_per_watt >= 0) {
         printf("  %.3g GFLOP/s/W %.4g W", r->gflops_per_watt, r->energy_w);
         snprintf(tb->energy_note, sizeof tb->energy_note,
@@ -468,6 +503,11 @@ int cmd_run(int argc, char **argv)
             rc = cli_error(mrc, "%s: %s", job.kernel, msg);
             goto done;
         }
+        /* The family's declared memory traffic (docs/kernel-metadata.md), where it has one. */
+        gb_traffic_t traffic;
+        char why[512];
+        if (gb_impl_traffic(&job.impl, di, &job.problem, &traffic, why, sizeof why) != GB_OK)
+            fprintf(stderr, "gemmbench: warning: %s: no memory traffic: %s\n", job.kernel, why);
         const gb_result_t *r = &pt.result;
         if (r->validation.done && !r->validation.passed)
             exit_code = EXIT_INVALID;
@@ -483,19 +523,24 @@ int cmd_run(int argc, char **argv)
             printf("auto -> %s (%s)\n", gb_job_chosen_text(&job, chosen, sizeof chosen),
                    job.chosen_why);
         if (out) {
-            cJSON *item = result_json(&tb, name, &job.problem, r, &job.bench);
+            cJSON *item = result_json(&tb, name, &job.problem, r, &job.bench, &traffic);
             if (job.chosen[0])
                 cJSON_AddStringToObject(item, "auto", job.chosen_why);
             if (st && pt.id[0])
                 cJSON_AddStringToObject(item, "id", pt.id);
             cJSON_AddItemToArray(out, item);
         } else {
-            print_row(&tb, name, &job.problem, r);
+            print_row(&tb, name, &job.problem, r, &traffic);
         }
         gb_point_free(&pt);
     }
     if (!out && tb.energy_note[0])
         printf("%s\n", tb.energy_note);
+    if (!out && tb.traffic_rows)
+        printf("traffic: FLOP/B = 2*M*N*K / the bytes of global memory the kernel's family "
+               "declares its main kernel reads and writes (loads and stores per work-item, not "
+               "DRAM traffic; helper passes not counted; C counted as read), GB/s = those bytes / "
+               "the main kernel's median time (docs/kernel-metadata.md)\n");
     if (out) {
         char *s = cJSON_Print(out);
         printf("%s\n", s ? s : "[]");

@@ -151,7 +151,9 @@ static void family_entry(size_t i, const gb_family_t *f)
                  {"rem_global[1]", f->rem_global[1]},
                  {"rem_local[0]", f->rem_local[0]},
                  {"rem_local[1]", f->rem_local[1]},
-                 {"workspace", f->workspace}};
+                 {"workspace", f->workspace},
+                 {"traffic[0]", f->traffic[0]},
+                 {"traffic[1]", f->traffic[1]}};
     fputs("  {\n", out);
     for (size_t j = 0; j < sizeof texts / sizeof texts[0]; j++)
         if (texts[j].value) {

@@ -447,3 +447,31 @@ int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_devic
         return rc;
     return geometry(f, dev, &vs, r, msg, msglen);
 }
+
+int gb__route_traffic(const gb_config_t *cfg, const gb_device_info_t *dev, const gb_route_t *r,
+                      long long bytes[2], char *msg, size_t msglen)
+{
+    const gb_family_t *f = cfg->family;
+    bytes[0] = bytes[1] = -1;
+    if (!f->traffic[0])
+        return GB_OK;
+    /* The names geometry() saw: the problem as the kernel sees it, the device's, the lets. */
+    vars_t vs;
+    vs.n = gb__config_vars(cfg, r->kernel.precision, &r->kernel, vs.v);
+    vs.v[vs.n++] = (gb_var_t){"NVIDIA", nvidia_gpu(dev)};
+    vs.v[vs.n++] = (gb_var_t){"CUS", (long long)dev->compute_units};
+    for (size_t i = 0; i < f->nlets; i++)
+        vs.v[vs.n++] = (gb_var_t){f->let_names[i], r->lets[i]};
+    static const char *const what[2] = {"traffic.read", "traffic.write"};
+    for (int d = 0; d < 2; d++) {
+        int rc = eval(f, &vs, what[d], f->traffic[d], 0, &bytes[d], msg, msglen);
+        if (rc == GB_OK && bytes[d] < 0)
+            rc = gb__fail(msg, msglen, GB_EMETADATA, "%s: %s '%s' is %lld bytes, negative",
+                          f->origin, what[d], f->traffic[d], bytes[d]);
+        if (rc != GB_OK) {
+            bytes[0] = bytes[1] = -1;
+            return rc;
+        }
+    }
+    return GB_OK;
+}

@@ -53,6 +53,14 @@ typedef struct gb_route {
 int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_device_info_t *dev,
                    gb_route_t *r, char *msg, size_t msglen);
 
+/* The family's declared traffic for planned route r (gb__route_plan of cfg on dev): read and
+ * write bytes into bytes[0] and bytes[1], evaluated with the names the geometry saw (the
+ * problem as the kernel sees it, the parameters, NVIDIA, CUS, the lets). GB_OK with both -1
+ * where the family declares none; GB_EMETADATA naming the file and key when an expression fails
+ * or is negative. */
+int gb__route_traffic(const gb_config_t *cfg, const gb_device_info_t *dev, const gb_route_t *r,
+                      long long bytes[2], char *msg, size_t msglen);
+
 /* Leading dimension, in elements, of the packed copy an image is made over, for rows of inner
  * elements: rounded up to the device's image pitch alignment where images are views. */
 size_t gb__image_ld(const gb_device_info_t *dev, size_t inner);

@@ -6,20 +6,15 @@
 #include <string.h>
 
 #include "../core/core.h"
-#include "registry.h"
+#include "expr.h"
+#include "family_int.h"
 
 /* Argument names a family may list, in any order. */
 static const char *const known_args[] = {"M",    "N",   "K",    "alpha", "A",    "offA",
                                          "lda",  "B",   "offB", "ldb",   "beta", "C",
                                          "offC", "ldc", "imgA", "imgB",  "WS",   "CUS"};
 
-typedef struct ctx {
-    const char *origin;
-    char *msg;
-    size_t msglen;
-} ctx_t;
-
-static int bad(ctx_t *c, const char *key, const char *why)
+int gb__family_bad(gb_family_ctx_t *c, const char *key, const char *why)
 {
     return gb__fail(c->msg, c->msglen, GB_EMETADATA, "%s: key '%s' %s; fix the metadata", c->origin,
                     key, why);
@@ -49,14 +44,14 @@ static size_t distance(const char *a, const char *b)
 /* Every key of obj (written where, e.g. "requires") is one of known and appears once: a key
  * misspelled would otherwise be ignored, and of a duplicate only the first used. The error
  * names the key and the nearest known one. */
-static int check_keys(ctx_t *c, const cJSON *obj, const char *where, const char *const *known,
-                      size_t nknown)
+int gb__family_keys(gb_family_ctx_t *c, const cJSON *obj, const char *where,
+                    const char *const *known, size_t nknown)
 {
     for (const cJSON *it = obj->child; it; it = it->next) {
         char key[160];
         snprintf(key, sizeof key, "%s%s%s", where, where[0] ? "." : "", it->string);
         if (cJSON_GetObjectItemCaseSensitive(obj, it->string) != it)
-            return bad(c, key, "appears twice");
+            return gb__family_bad(c, key, "appears twice");
         if (!known)
             continue; /* names the family chooses: only duplicates are wrong */
         size_t best = 0, dist = (size_t)-1;
@@ -75,16 +70,12 @@ static int check_keys(ctx_t *c, const cJSON *obj, const char *where, const char 
                      where[0] ? "." : "", known[best]);
         else
             snprintf(why, sizeof why, "is unknown (docs/kernel-metadata.md lists the keys)");
-        return bad(c, key, why);
+        return gb__family_bad(c, key, why);
     }
     return GB_OK;
 }
 
-#define KEYS(...)                                                                                  \
-    (const char *const[]){__VA_ARGS__},                                                            \
-        sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *)
-
-static char *dup(const char *s)
+char *gb__family_dup(const char *s)
 {
     size_t n = strlen(s) + 1;
     char *d = malloc(n);
@@ -94,83 +85,85 @@ static char *dup(const char *s)
 }
 
 /* Reads an optional or required string member into *out (heap). */
-static int get_string(ctx_t *c, const cJSON *obj, const char *key, int required, char **out)
+int gb__family_string(gb_family_ctx_t *c, const cJSON *obj, const char *key, int required,
+                      char **out)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     *out = NULL;
     if (!v)
-        return required ? bad(c, key, "is missing") : GB_OK;
+        return required ? gb__family_bad(c, key, "is missing") : GB_OK;
     if (!cJSON_IsString(v) || !v->valuestring[0])
-        return bad(c, key, "must be a non-empty string");
-    return (*out = dup(v->valuestring)) ? GB_OK : GB_ENOMEM;
+        return gb__family_bad(c, key, "must be a non-empty string");
+    return (*out = gb__family_dup(v->valuestring)) ? GB_OK : GB_ENOMEM;
 }
 
-static int get_long(ctx_t *c, const cJSON *v, const char *key, long *out)
+int gb__family_long(gb_family_ctx_t *c, const cJSON *v, const char *key, long *out)
 {
     if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
         fabs(v->valuedouble) > 1e15)
-        return bad(c, key, "must be an integer");
+        return gb__family_bad(c, key, "must be an integer");
     *out = (long)v->valuedouble;
     return GB_OK;
 }
 
-static int get_string_array(ctx_t *c, const cJSON *obj, const char *key, int required, char ***out,
-                            size_t *n)
+static int get_string_array(gb_family_ctx_t *c, const cJSON *obj, const char *key, int required,
+                            char ***out, size_t *n)
 {
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, key);
     *out = NULL;
     *n = 0;
     if (!arr)
-        return required ? bad(c, key, "is missing") : GB_OK;
+        return required ? gb__family_bad(c, key, "is missing") : GB_OK;
     if (!cJSON_IsArray(arr))
-        return bad(c, key, "must be an array of strings");
+        return gb__family_bad(c, key, "must be an array of strings");
     size_t count = (size_t)cJSON_GetArraySize(arr);
     if (count == 0)
-        return required ? bad(c, key, "must not be empty") : GB_OK;
+        return required ? gb__family_bad(c, key, "must not be empty") : GB_OK;
     if (!(*out = calloc(count, sizeof **out)))
         return GB_ENOMEM;
     const cJSON *e;
     cJSON_ArrayForEach(e, arr)
     {
         if (!cJSON_IsString(e) || !e->valuestring[0])
-            return bad(c, key, "must hold only non-empty strings");
-        if (!((*out)[(*n)++] = dup(e->valuestring)))
+            return gb__family_bad(c, key, "must hold only non-empty strings");
+        if (!((*out)[(*n)++] = gb__family_dup(e->valuestring)))
             return GB_ENOMEM;
     }
     return GB_OK;
 }
 
-static int parse_precisions(ctx_t *c, const cJSON *v, const char *key, unsigned *mask)
+int gb__family_precisions(gb_family_ctx_t *c, const cJSON *v, const char *key, unsigned *mask)
 {
     *mask = 0;
     const cJSON *e;
     if (cJSON_IsString(v)) {
         gb_precision_t p;
         if (gb_precision_parse(v->valuestring, &p) != GB_OK)
-            return bad(c, key, "must be \"s\" or \"d\"");
+            return gb__family_bad(c, key, "must be \"s\" or \"d\"");
         *mask = 1u << p;
         return GB_OK;
     }
     if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) == 0)
-        return bad(c, key, "must be a non-empty array of \"s\"/\"d\"");
+        return gb__family_bad(c, key, "must be a non-empty array of \"s\"/\"d\"");
     cJSON_ArrayForEach(e, v)
     {
         gb_precision_t p;
         if (!cJSON_IsString(e) || gb_precision_parse(e->valuestring, &p) != GB_OK)
-            return bad(c, key, "must hold only \"s\" or \"d\"");
+            return gb__family_bad(c, key, "must hold only \"s\" or \"d\"");
         *mask |= 1u << p;
     }
     return GB_OK;
 }
 
-static int parse_layouts(ctx_t *c, const cJSON *obj, unsigned *mask)
+static int parse_layouts(gb_family_ctx_t *c, const cJSON *obj, unsigned *mask)
 {
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, "layouts"), *e;
     *mask = 0;
     if (!arr)
-        return bad(c, "layouts", "is missing");
+        return gb__family_bad(c, "layouts", "is missing");
     if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0)
-        return bad(c, "layouts", "must be a non-empty array such as [\"row-NN\"] or [\"any\"]");
+        return gb__family_bad(c, "layouts",
+                              "must be a non-empty array such as [\"row-NN\"] or [\"any\"]");
     cJSON_ArrayForEach(e, arr)
     {
         const char *s = cJSON_IsString(e) ? e->valuestring : "";
@@ -181,23 +174,25 @@ static int parse_layouts(ctx_t *c, const cJSON *obj, unsigned *mask)
         gb_layout_t l;
         if (strlen(s) != 6 || s[3] != '-' || (s[4] != 'N' && s[4] != 'T') ||
             (s[5] != 'N' && s[5] != 'T'))
-            return bad(c, "layouts", "must hold \"any\" or names like \"row-NT\", \"col-TN\"");
+            return gb__family_bad(c, "layouts",
+                                  "must hold \"any\" or names like \"row-NT\", \"col-TN\"");
         char lay[4] = {s[0], s[1], s[2], 0};
         if (gb_layout_parse(lay, &l) != GB_OK)
-            return bad(c, "layouts", "must start each name with row or col");
+            return gb__family_bad(c, "layouts", "must start each name with row or col");
         *mask |= 1u << gb_layout_index(l, s[4] == 'T' ? GB_TRANS : GB_NOTRANS,
                                        s[5] == 'T' ? GB_TRANS : GB_NOTRANS);
     }
     return GB_OK;
 }
 
-static int parse_pair(ctx_t *c, const cJSON *obj, const char *key, int required, char *out[2])
+static int parse_pair(gb_family_ctx_t *c, const cJSON *obj, const char *key, int required,
+                      char *out[2])
 {
     char **arr = NULL;
     size_t n = 0;
     int rc = get_string_array(c, obj, key, required, &arr, &n);
     if (rc == GB_OK && arr && n != 2)
-        rc = bad(c, key, "must hold exactly two expressions (dimension 0, dimension 1)");
+        rc = gb__family_bad(c, key, "must hold exactly two expressions (dimension 0, dimension 1)");
     if (rc == GB_OK && arr) {
         out[0] = arr[0];
         out[1] = arr[1];
@@ -212,19 +207,20 @@ static int parse_pair(ctx_t *c, const cJSON *obj, const char *key, int required,
 
 /* "remainder": {"entry", "global", "local"}, all required: a second kernel for the part of C
  * the main kernel leaves (e.g. the thin last rows and columns of odd sizes). */
-static int parse_remainder(ctx_t *c, const cJSON *root, gb_family_t *f)
+static int parse_remainder(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
 {
     const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "remainder");
     if (!obj)
         return GB_OK;
     if (!cJSON_IsObject(obj))
-        return bad(c, "remainder", "must be an object {\"entry\", \"global\", \"local\"}");
+        return gb__family_bad(c, "remainder",
+                              "must be an object {\"entry\", \"global\", \"local\"}");
     char origin[512];
     snprintf(origin, sizeof origin, "%s, object 'remainder'", c->origin);
-    ctx_t sub = {origin, c->msg, c->msglen};
-    int rc = check_keys(c, obj, "remainder", KEYS("entry", "global", "local"));
+    gb_family_ctx_t sub = {origin, c->msg, c->msglen};
+    int rc = gb__family_keys(c, obj, "remainder", KEYS("entry", "global", "local"));
     if (rc == GB_OK)
-        rc = get_string(&sub, obj, "entry", 1, &f->rem_entry);
+        rc = gb__family_string(&sub, obj, "entry", 1, &f->rem_entry);
     if (rc == GB_OK)
         rc = parse_pair(&sub, obj, "global", 1, f->rem_global);
     if (rc == GB_OK)
@@ -235,18 +231,21 @@ static int parse_remainder(ctx_t *c, const cJSON *root, gb_family_t *f)
 /* "let": {NAME: expr, ...}: names for the size expressions (global, local, remainder, workspace),
  * each evaluated in order, so that a later one may use an earlier one. A name may not hide a
  * parameter or a name the harness defines. */
-static int parse_lets(ctx_t *c, const cJSON *root, gb_family_t *f)
+/* The names the harness defines for the size expressions (docs/kernel-metadata.md). */
+static const char *const builtin[] = {"M", "N", "K", "ROW", "ELEM", "DOUBLE", "NVIDIA", "CUS"};
+#define NBUILTIN (sizeof builtin / sizeof builtin[0])
+
+static int parse_lets(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
 {
-    static const char *const builtin[] = {"M", "N", "K", "ROW", "ELEM", "DOUBLE", "NVIDIA", "CUS"};
     const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "let"), *e;
     if (!obj)
         return GB_OK;
     if (!cJSON_IsObject(obj))
-        return bad(c, "let", "must be an object of NAME: expression");
+        return gb__family_bad(c, "let", "must be an object of NAME: expression");
     size_t n = (size_t)cJSON_GetArraySize(obj);
     if (n > GB_MAX_LETS)
-        return bad(c, "let", "has more than 16 names");
-    int rc = check_keys(c, obj, "let", NULL, 0);
+        return gb__family_bad(c, "let", "has more than 16 names");
+    int rc = gb__family_keys(c, obj, "let", NULL, 0);
     if (rc != GB_OK)
         return rc;
     if (n && (!(f->let_names = calloc(n, sizeof *f->let_names)) ||
@@ -257,20 +256,67 @@ static int parse_lets(ctx_t *c, const cJSON *root, gb_family_t *f)
         char key[96];
         snprintf(key, sizeof key, "let.%s", e->string);
         int taken = 0;
-        for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
+        for (size_t i = 0; i < NBUILTIN; i++)
             taken |= !strcmp(e->string, builtin[i]);
         for (size_t i = 0; i < f->nparams; i++)
             taken |= !strcmp(e->string, f->params[i].name);
         if (taken)
-            return bad(c, key, "names a parameter or a built-in name; choose another name");
+            return gb__family_bad(c, key,
+                                  "names a parameter or a built-in name; choose another name");
         if (!cJSON_IsString(e) || !e->valuestring[0])
-            return bad(c, key, "must be a non-empty string (an expression)");
-        if (!(f->let_names[f->nlets] = dup(e->string)) ||
-            !(f->let_exprs[f->nlets] = dup(e->valuestring)))
+            return gb__family_bad(c, key, "must be a non-empty string (an expression)");
+        if (!(f->let_names[f->nlets] = gb__family_dup(e->string)) ||
+            !(f->let_exprs[f->nlets] = gb__family_dup(e->valuestring)))
             return GB_ENOMEM;
         f->nlets++;
     }
     return GB_OK;
+}
+
+/* "traffic": {"read": expr, "write": expr}, both required: bytes of global memory the main
+ * kernel (with its remainder kernel) reads and writes, with the names of the size expressions.
+ * Each is compiled here against those names (the parameters, the harness's, the lets), so that
+ * a syntax error or an unknown name is refused with the file and the key when the family is
+ * loaded (at build time for the built-in ones), not when a point is measured. */
+static int parse_traffic(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
+{
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "traffic");
+    if (!obj)
+        return GB_OK;
+    if (!cJSON_IsObject(obj))
+        return gb__family_bad(c, "traffic",
+                              "must be an object {\"read\": expr, \"write\": expr} (bytes)");
+    int rc = gb__family_keys(c, obj, "traffic", KEYS("read", "write"));
+    const char *names[GB_MAX_PARAMS + NBUILTIN + GB_MAX_LETS];
+    size_t n = 0;
+    for (size_t i = 0; i < f->nparams; i++)
+        names[n++] = f->params[i].name;
+    for (size_t i = 0; i < NBUILTIN; i++)
+        names[n++] = builtin[i];
+    for (size_t i = 0; i < f->nlets; i++)
+        names[n++] = f->let_names[i];
+    static const char *const keys[2] = {"read", "write"};
+    for (int d = 0; rc == GB_OK && d < 2; d++) {
+        char key[16], why[GB_EXPR_MAX + 256];
+        snprintf(key, sizeof key, "traffic.%s", keys[d]);
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(obj, keys[d]);
+        if (!e)
+            return gb__family_bad(c, key, "is missing (both read and write are declared)");
+        if (!cJSON_IsString(e) || !e->valuestring[0])
+            return gb__family_bad(c, key, "must be a non-empty string (an expression in bytes)");
+        gb_expr_t *prog = NULL;
+        char err[GB_EXPR_MAX + 128];
+        if ((rc = gb__expr_compile(e->valuestring, names, n, &prog, err, sizeof err)) != GB_OK) {
+            if (rc == GB_ENOMEM)
+                return rc;
+            snprintf(why, sizeof why, "is not an expression of the names it may use: %s", err);
+            return gb__family_bad(c, key, why);
+        }
+        gb__expr_free(prog);
+        if (!(f->traffic[d] = gb__family_dup(e->valuestring)))
+            return GB_ENOMEM;
+    }
+    return rc;
 }
 
 static int arg_index(const gb_family_t *f, const char *name)
@@ -285,8 +331,8 @@ static int arg_index(const gb_family_t *f, const char *name)
  * exists only in single precision (the image holds 32-bit elements). */
 /* key: {"X": expr, ...} naming only the one-letter names in names (e.g. "MNK"); the expression
  * for names[i] goes to out[i]. */
-static int parse_multiples(ctx_t *c, const cJSON *root, const char *key, const char *names,
-                           char **out)
+static int parse_multiples(gb_family_ctx_t *c, const cJSON *root, const char *key,
+                           const char *names, char **out)
 {
     const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, key);
     char why[64];
@@ -295,7 +341,7 @@ static int parse_multiples(ctx_t *c, const cJSON *root, const char *key, const c
     if (!cJSON_IsObject(obj)) {
         snprintf(why, sizeof why, "must be an object {\"%c\": expr, \"%c\": expr, \"%c\": expr}",
                  names[0], names[1], names[2]);
-        return bad(c, key, why);
+        return gb__family_bad(c, key, why);
     }
     const cJSON *e;
     cJSON_ArrayForEach(e, obj)
@@ -303,20 +349,20 @@ static int parse_multiples(ctx_t *c, const cJSON *root, const char *key, const c
         const char *at = strchr(names, e->string[0]);
         if (!at || e->string[0] == '\0' || e->string[1] != '\0') {
             snprintf(why, sizeof why, "may only name %c, %c and %c", names[0], names[1], names[2]);
-            return bad(c, key, why);
+            return gb__family_bad(c, key, why);
         }
         char where[32];
         snprintf(where, sizeof where, "%s.%c", key, *at);
         if (!cJSON_IsString(e) || !e->valuestring[0])
-            return bad(c, where, "must be a non-empty string (an expression)");
+            return gb__family_bad(c, where, "must be a non-empty string (an expression)");
         free(out[at - names]);
-        if (!(out[at - names] = dup(e->valuestring)))
+        if (!(out[at - names] = gb__family_dup(e->valuestring)))
             return GB_ENOMEM;
     }
     return GB_OK;
 }
 
-static int parse_images(ctx_t *c, gb_family_t *f)
+static int parse_images(gb_family_ctx_t *c, gb_family_t *f)
 {
     static const char *const pairs[][2] = {{"imgA", "A"}, {"imgB", "B"}};
     for (size_t p = 0; p < 2; p++) {
@@ -325,144 +371,16 @@ static int parse_images(ctx_t *c, gb_family_t *f)
             continue;
         for (size_t i = (size_t)at + 1; i < f->nargs; i++)
             if (!strcmp(f->args[i], pairs[p][0]))
-                return bad(c, "args", "names an image operand twice");
+                return gb__family_bad(c, "args", "names an image operand twice");
         if (arg_index(f, pairs[p][1]) >= 0)
-            return bad(c, "args",
-                       "names an operand both as a buffer and as an image (A and imgA, "
-                       "or B and imgB)");
+            return gb__family_bad(c, "args",
+                                  "names an operand both as a buffer and as an image (A and imgA, "
+                                  "or B and imgB)");
         if (f->precisions != 1u << GB_PREC_S)
-            return bad(c, "precisions",
-                       "must be [\"s\"] alone for a family with imgA or imgB: "
-                       "images hold 32-bit elements");
+            return gb__family_bad(c, "precisions",
+                                  "must be [\"s\"] alone for a family with imgA or imgB: "
+                                  "images hold 32-bit elements");
         f->images = 1;
-    }
-    return GB_OK;
-}
-
-static int parse_params(ctx_t *c, const cJSON *obj, gb_family_t *f)
-{
-    const cJSON *ps = cJSON_GetObjectItemCaseSensitive(obj, "parameters"), *p;
-    if (!ps)
-        return GB_OK;
-    if (!cJSON_IsObject(ps))
-        return bad(c, "parameters", "must be an object of name: {default, values|range}");
-    size_t n = (size_t)cJSON_GetArraySize(ps);
-    if (n > GB_MAX_PARAMS)
-        return bad(c, "parameters", "has more than 32 entries");
-    int rc = check_keys(c, ps, "parameters", NULL, 0);
-    if (rc != GB_OK)
-        return rc;
-    if (n && !(f->params = calloc(n, sizeof *f->params)))
-        return GB_ENOMEM;
-    cJSON_ArrayForEach(p, ps)
-    {
-        gb_param_t *q = &f->params[f->nparams++];
-        char key[96];
-        snprintf(key, sizeof key, "parameters.%s", p->string);
-        if (strlen(p->string) >= GB_NAME_MAX || !cJSON_IsObject(p))
-            return bad(c, key, "must be an object with a name under 48 characters");
-        if ((rc = check_keys(c, p, key, KEYS("default", "values", "range", "doc"))) != GB_OK)
-            return rc;
-        if (!(q->name = dup(p->string)))
-            return GB_ENOMEM;
-        char sub[128];
-        snprintf(sub, sizeof sub, "%s.default", key);
-        if ((rc = get_long(c, cJSON_GetObjectItemCaseSensitive(p, "default"), sub, &q->def)))
-            return rc;
-        if ((rc = get_string(c, p, "doc", 0, &q->doc)))
-            return rc;
-        const cJSON *vals = cJSON_GetObjectItemCaseSensitive(p, "values");
-        const cJSON *range = cJSON_GetObjectItemCaseSensitive(p, "range"), *e;
-        q->lo = 1;
-        q->hi = 1L << 30;
-        if (vals) {
-            snprintf(sub, sizeof sub, "%s.values", key);
-            if (!cJSON_IsArray(vals) || cJSON_GetArraySize(vals) == 0)
-                return bad(c, sub, "must be a non-empty array of integers");
-            q->values = calloc((size_t)cJSON_GetArraySize(vals), sizeof *q->values);
-            if (!q->values)
-                return GB_ENOMEM;
-            cJSON_ArrayForEach(
-                e, vals) if ((rc = get_long(c, e, sub, &q->values[q->nvalues++]))) return rc;
-        } else if (range) {
-            snprintf(sub, sizeof sub, "%s.range", key);
-            if (!cJSON_IsArray(range) || cJSON_GetArraySize(range) != 2)
-                return bad(c, sub, "must be [lo, hi]");
-            if ((rc = get_long(c, cJSON_GetArrayItem(range, 0), sub, &q->lo)) ||
-                (rc = get_long(c, cJSON_GetArrayItem(range, 1), sub, &q->hi)))
-                return rc;
-            if (q->lo > q->hi)
-                return bad(c, sub, "must have lo <= hi");
-        }
-        int ok = q->values ? 0 : (q->def >= q->lo && q->def <= q->hi);
-        for (size_t i = 0; i < q->nvalues; i++)
-            ok |= q->values[i] == q->def;
-        if (!ok)
-            return bad(c, key, "has a default outside its allowed values");
-    }
-    return GB_OK;
-}
-
-static int parse_presets(ctx_t *c, const cJSON *obj, gb_family_t *f)
-{
-    const cJSON *ps = cJSON_GetObjectItemCaseSensitive(obj, "presets"), *p, *e;
-    if (!ps)
-        return GB_OK;
-    if (!cJSON_IsObject(ps))
-        return bad(c, "presets", "must be an object of name: {precision, params, doc}");
-    size_t n = (size_t)cJSON_GetArraySize(ps);
-    int rc = check_keys(c, ps, "presets", NULL, 0);
-    if (rc != GB_OK)
-        return rc;
-    if (n && !(f->presets = calloc(n, sizeof *f->presets)))
-        return GB_ENOMEM;
-    cJSON_ArrayForEach(p, ps)
-    {
-        gb_preset_t *q = &f->presets[f->npresets++];
-        char key[128];
-        snprintf(key, sizeof key, "presets.%s", p->string);
-        if (!cJSON_IsObject(p) || strlen(p->string) >= GB_NAME_MAX)
-            return bad(c, key, "must be an object with a name under 48 characters");
-        if ((rc = check_keys(c, p, key, KEYS("precision", "params", "doc"))) != GB_OK)
-            return rc;
-        if (!(q->name = dup(p->string)))
-            return GB_ENOMEM;
-        if ((rc = get_string(c, p, "doc", 0, &q->doc)))
-            return rc;
-        const cJSON *prec = cJSON_GetObjectItemCaseSensitive(p, "precision");
-        q->precisions = f->precisions;
-        if (prec) {
-            char sub[160];
-            snprintf(sub, sizeof sub, "%s.precision", key);
-            if ((rc = parse_precisions(c, prec, sub, &q->precisions)))
-                return rc;
-            if (q->precisions & ~f->precisions)
-                return bad(c, sub, "names a precision the family does not support");
-        }
-        const cJSON *set = cJSON_GetObjectItemCaseSensitive(p, "params");
-        if (!set)
-            continue;
-        if (!cJSON_IsObject(set))
-            return bad(c, key, "has 'params' that is not an object");
-        size_t m = (size_t)cJSON_GetArraySize(set);
-        q->set_names = calloc(m ? m : 1, sizeof *q->set_names);
-        q->set_values = calloc(m ? m : 1, sizeof *q->set_values);
-        if (!q->set_names || !q->set_values)
-            return GB_ENOMEM;
-        cJSON_ArrayForEach(e, set)
-        {
-            char sub[192];
-            snprintf(sub, sizeof sub, "%s.params.%s", key, e->string);
-            int known = 0;
-            for (size_t i = 0; i < f->nparams; i++)
-                known |= !strcmp(f->params[i].name, e->string);
-            if (!known)
-                return bad(c, sub, "names no parameter of the family");
-            if ((rc = get_long(c, e, sub, &q->set_values[q->nset])))
-                return rc;
-            if (!(q->set_names[q->nset++] = dup(e->string)))
-                return GB_ENOMEM;
-        }
     }
     return GB_OK;
 }
@@ -470,7 +388,7 @@ static int parse_presets(ctx_t *c, const cJSON *obj, gb_family_t *f)
 int gb__family_parse(const char *json, size_t len, const char *origin, gb_family_t *f, char *msg,
                      size_t msglen)
 {
-    ctx_t c = {origin, msg, msglen};
+    gb_family_ctx_t c = {origin, msg, msglen};
     memset(f, 0, sizeof *f);
     if (len > (1u << 20))
         return gb__fail(msg, msglen, GB_EMETADATA, "%s: metadata larger than 1 MiB", origin);
@@ -496,34 +414,35 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
         rc = gb__fail(msg, msglen, GB_EMETADATA, "%s: metadata must be a JSON object", origin);
         goto done;
     }
-    if ((rc = get_string(&c, root, "family", 1, &f->name)) ||
-        (rc = get_string(&c, root, "description", 0, &f->description)) ||
-        (rc = get_string(&c, root, "source", 1, &f->source_file)) ||
-        (rc = get_string(&c, root, "entry", 1, &f->entry)))
+    if ((rc = gb__family_string(&c, root, "family", 1, &f->name)) ||
+        (rc = gb__family_string(&c, root, "description", 0, &f->description)) ||
+        (rc = gb__family_string(&c, root, "source", 1, &f->source_file)) ||
+        (rc = gb__family_string(&c, root, "entry", 1, &f->entry)))
         goto done;
     if (strlen(f->name) >= GB_NAME_MAX) {
-        rc = bad(&c, "family", "must be shorter than 48 characters");
+        rc = gb__family_bad(&c, "family", "must be shorter than 48 characters");
         goto done;
     }
     const cJSON *prec = cJSON_GetObjectItemCaseSensitive(root, "precisions");
     if (!prec) {
-        rc = bad(&c, "precisions", "is missing");
+        rc = gb__family_bad(&c, "precisions", "is missing");
         goto done;
     }
-    if ((rc = parse_precisions(&c, prec, "precisions", &f->precisions)) ||
+    if ((rc = gb__family_precisions(&c, prec, "precisions", &f->precisions)) ||
         (rc = parse_layouts(&c, root, &f->layouts)) ||
         (rc = get_string_array(&c, root, "args", 1, &f->args, &f->nargs)) ||
         (rc = parse_pair(&c, root, "global", 1, f->global)) ||
         (rc = parse_pair(&c, root, "local", 0, f->local)) ||
         (rc = get_string_array(&c, root, "constraints", 0, &f->constraints, &f->nconstraints)) ||
-        (rc = parse_params(&c, root, f)) || (rc = parse_presets(&c, root, f)))
+        (rc = gb__family_params(&c, root, f)) || (rc = gb__family_presets(&c, root, f)))
         goto done;
     if ((rc = parse_multiples(&c, root, "multiple_of", "MNK", f->multiple)) ||
         (rc = parse_multiples(&c, root, "ld_multiple_of", "ABC", f->ld_multiple)) ||
         (rc = parse_multiples(&c, root, "ld_avoid_multiple_of", "ABC", f->ld_avoid)) ||
-        (rc = get_string(&c, root, "nvidia_max_registers", 0, &f->nv_max_registers)) ||
+        (rc = gb__family_string(&c, root, "nvidia_max_registers", 0, &f->nv_max_registers)) ||
         (rc = parse_remainder(&c, root, f)) || (rc = parse_lets(&c, root, f)) ||
-        (rc = get_string(&c, root, "workspace", 0, &f->workspace)))
+        (rc = gb__family_string(&c, root, "workspace", 0, &f->workspace)) ||
+        (rc = parse_traffic(&c, root, f)))
         goto done;
     /* Arguments the harness knows, or names of the family's lets (passed by value). */
     for (size_t i = 0; i < f->nargs; i++) {
@@ -533,9 +452,9 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
         for (size_t j = 0; j < f->nlets; j++)
             known |= !strcmp(f->args[i], f->let_names[j]);
         if (!known) {
-            rc = bad(&c, "args",
-                     "holds a name that is neither a 'let' nor one of M N K alpha beta "
-                     "A B C offA offB offC lda ldb ldc imgA imgB WS CUS");
+            rc = gb__family_bad(&c, "args",
+                                "holds a name that is neither a 'let' nor one of M N K alpha beta "
+                                "A B C offA offB offC lda ldb ldc imgA imgB WS CUS");
             goto done;
         }
     }
@@ -543,40 +462,41 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
         goto done;
     /* The scratch buffer and its argument come together. */
     if (!f->workspace != (arg_index(f, "WS") < 0)) {
-        rc = bad(&c, f->workspace ? "workspace" : "args",
-                 f->workspace ? "gives a size, but 'args' has no WS to pass the buffer"
-                              : "names WS, but there is no 'workspace' size");
+        rc = gb__family_bad(&c, f->workspace ? "workspace" : "args",
+                            f->workspace ? "gives a size, but 'args' has no WS to pass the buffer"
+                                         : "names WS, but there is no 'workspace' size");
         goto done;
     }
     const cJSON *req = cJSON_GetObjectItemCaseSensitive(root, "requires");
     if (req) {
         if (!cJSON_IsObject(req)) {
-            rc = bad(&c, "requires", "must be an object {extensions, local_memory}");
+            rc = gb__family_bad(&c, "requires", "must be an object {extensions, local_memory}");
             goto done;
         }
-        if ((rc =
-                 check_keys(&c, req, "requires",
-                            KEYS("extensions", "local_memory", "images", "image2d_from_buffer"))) ||
+        if ((rc = gb__family_keys(
+                 &c, req, "requires",
+                 KEYS("extensions", "local_memory", "images", "image2d_from_buffer"))) ||
             (rc = get_string_array(&c, req, "extensions", 0, &f->extensions, &f->nextensions)) ||
-            (rc = get_string(&c, req, "local_memory", 0, &f->local_mem)))
+            (rc = gb__family_string(&c, req, "local_memory", 0, &f->local_mem)))
             goto done;
         const cJSON *img = cJSON_GetObjectItemCaseSensitive(req, "images");
         const cJSON *fb = cJSON_GetObjectItemCaseSensitive(req, "image2d_from_buffer");
         if ((img && !cJSON_IsBool(img)) || (fb && !cJSON_IsBool(fb))) {
-            rc = bad(&c,
-                     img && !cJSON_IsBool(img) ? "requires.images" : "requires.image2d_from_buffer",
-                     "must be true or false");
+            rc = gb__family_bad(
+                &c, img && !cJSON_IsBool(img) ? "requires.images" : "requires.image2d_from_buffer",
+                "must be true or false");
             goto done;
         }
         f->images_from_buffer = cJSON_IsTrue(fb);
         f->images |= cJSON_IsTrue(img) || f->images_from_buffer;
     }
     /* Last, so that a known key's own fault is named first. */
-    rc = check_keys(&c, root, "",
-                    KEYS("family", "description", "source", "entry", "precisions", "layouts",
-                         "args", "global", "local", "parameters", "constraints", "requires",
-                         "multiple_of", "ld_multiple_of", "ld_avoid_multiple_of",
-                         "nvidia_max_registers", "remainder", "workspace", "let", "presets"));
+    rc = gb__family_keys(&c, root, "",
+                         KEYS("family", "description", "source", "entry", "precisions", "layouts",
+                              "args", "global", "local", "parameters", "constraints", "requires",
+                              "multiple_of", "ld_multiple_of", "ld_avoid_multiple_of",
+                              "nvidia_max_registers", "remainder", "workspace", "traffic", "let",
+                              "presets"));
 done:
     cJSON_Delete(root);
     if (rc != GB_OK)

@@ -32,8 +32,10 @@ struct gb_family {
     char *rem_entry;        /* a second kernel of the same program, run after the main one with
                               the same arguments where rem_global is positive (NULL: none) */
     char *rem_global[2], *rem_local[2];
-    char *workspace; /* expression, may be NULL: bytes of a scratch buffer passed as the
+    char *workspace;  /* expression, may be NULL: bytes of a scratch buffer passed as the
                               argument WS to both kernels (0: a token buffer of 16 bytes) */
+    char *traffic[2]; /* expressions, both NULL when not declared: bytes of global memory the
+                         main kernel (with its remainder kernel) reads [0] and writes [1] */
     char **let_names, **let_exprs; /* names defined for the launch-size expressions, in order */
     size_t nlets;
     gb_param_t *params;

@@ -43,6 +43,8 @@ void gb__family_free(gb_family_t *f)
     free(f->nv_max_registers);
     free(f->rem_entry);
     free(f->workspace);
+    free(f->traffic[0]);
+    free(f->traffic[1]);
     for (size_t i = 0; i < f->nlets; i++) {
         free(f->let_names[i]);
         free(f->let_exprs[i]);

@@ -165,3 +165,8 @@ const char *gb_family_local_memory(const gb_family_t *f)
 {
     return f->local_mem;
 }
+
+const char *gb_family_traffic(const gb_family_t *f, int write)
+{
+    return f->traffic[write != 0];
+}

@@ -196,6 +196,7 @@ static int find_row(gb_report_t *r, char *key, const gb_point_t *pt, gb_report__
     row->k = pt->problem.k;
     row->has_lws = gb_params_get(&pt->params, "LX", &row->lws[0]) &&
                    gb_params_get(&pt->params, "LY", &row->lws[1]);
+    gb_report__point_traffic(r, pt, row);
     r->slots[h] = r->nrows++;
     *out = row;
     if (2 * r->nrows > r->nslots)
@@ -222,6 +223,9 @@ int gb_report_add(gb_report_t *r, const gb_point_t *pt)
     gb_report__rep_t *rep = &row->reps[row->nreps++];
     rep->rep = pt->rep;
     rep->gflops = pt->result.gflops;
+    const double main_ms = pt->result.time_ms[GB_PHASE_MAIN].median;
+    rep->kgflops =
+        main_ms > 0 ? 2.0 * (double)row->m * (double)row->n * (double)row->k / (main_ms * 1e6) : 0;
     snprintf(rep->id, sizeof rep->id, "%s", pt->id);
     const gb_validation_t *v = &pt->result.validation;
     if (v->done) {
@@ -302,6 +306,17 @@ static void row_stats(gb_report__row_t *row)
         row->energy_j /= (double)row->nenergy;
         row->gpw /= (double)row->nenergy;
     }
+    /* The main kernel's rate and the declared bytes it moved, over the reps that timed it. */
+    size_t timed = 0;
+    for (size_t i = 0; i < row->nreps; i++)
+        if (row->reps[i].kgflops > 0) {
+            row->kgflops += row->reps[i].kgflops;
+            timed++;
+        }
+    row->kgflops = timed ? row->kgflops / (double)timed : 0;
+    row->gbps = row->traffic == GB_TRAFFIC_DECLARED && row->intensity > 0
+                    ? row->kgflops / row->intensity
+                    : 0;
 }
 
 int gb_report_finish(gb_report_t *r, const char *source)
@@ -323,6 +338,10 @@ int gb_report_finish(gb_report_t *r, const char *source)
         r->any_energy |= row->nenergy > 0;
         r->all_square &= row->m == row->n && row->n == row->k;
         r->mixed_layouts |= strcmp(row->layout, r->rows[0].layout) != 0;
+        /* A row whose reps never timed the main kernel cannot be placed on the roofline. */
+        if (row->traffic == GB_TRAFFIC_DECLARED && row->kgflops <= 0)
+            row->traffic = GB_TRAFFIC_FAILED;
+        r->traffic_rows[row->traffic]++;
     }
     if (r->nrows)
         r->rep_cols =
@@ -343,8 +362,13 @@ static int add_one(const gb_point_t *pt, void *user)
     return gb_report_add(((add_ctx_t *)user)->r, pt);
 }
 
-int gb_report_read(gb_report_t **out, gb_store_t *st, const gb_report_filter_t *f, char *msg,
-                   size_t msglen)
+void gb_report_set_registry(gb_report_t *r, const gb_registry_t *reg)
+{
+    r->reg = reg;
+}
+
+int gb_report_read(gb_report_t **out, gb_store_t *st, const gb_report_filter_t *f,
+                   const gb_registry_t *reg, char *msg, size_t msglen)
 {
     gb_report_t *r;
     int rc = gb_report_open(&r, f);
@@ -353,8 +377,11 @@ int gb_report_read(gb_report_t **out, gb_store_t *st, const gb_report_filter_t *
         snprintf(msg, msglen, "out of memory");
         return rc;
     }
+    gb_report_set_registry(r, reg);
     add_ctx_t ctx = {r};
     rc = gb_store_foreach(st, 0, add_one, &ctx);
+    if (rc == GB_OK)
+        rc = gb_report__read_ceilings(r, st);
     if (rc == GB_OK)
         rc = gb_report__read_tuning(r, st);
     if (rc == GB_OK)
@@ -379,6 +406,10 @@ size_t gb_report_selected(const gb_report_t *r)
 size_t gb_report_rows(const gb_report_t *r)
 {
     return r->nrows;
+}
+size_t gb_report_traffic_rows(const gb_report_t *r)
+{
+    return r->traffic_rows[GB_TRAFFIC_DECLARED];
 }
 size_t gb_report_lws_tables(const gb_report_t *r)
 {

@@ -151,6 +151,16 @@ static cJSON *row_json(const gb_report_t *r, const gb_report__row_t *row)
     cJSON_AddItemToObject(o, "max", num_or_null(row->max));
     cJSON_AddItemToObject(o, "gflops_per_watt", num_or_null(row->nenergy ? row->gpw : (double)NAN));
     cJSON_AddItemToObject(o, "energy_j", num_or_null(row->nenergy ? row->energy_j : (double)NAN));
+    /* The memory traffic its family declares (recomputed from the registry), null where none. */
+    if (row->traffic == GB_TRAFFIC_DECLARED) {
+        cJSON *t = cJSON_AddObjectToObject(o, "traffic");
+        cJSON_AddNumberToObject(t, "bytes", row->bytes);
+        cJSON_AddNumberToObject(t, "intensity", row->intensity);
+        cJSON_AddNumberToObject(t, "GBps", row->gbps);
+        cJSON_AddNumberToObject(t, "gflops_kernel", row->kgflops);
+    } else {
+        cJSON_AddNullToObject(o, "traffic");
+    }
     cJSON_AddStringToObject(o, "verdict", gb_report__verdict(row, buf, sizeof buf));
     cJSON_AddNumberToObject(o, "validated", (double)row->nvalid);
     cJSON_AddNumberToObject(o, "failed", (double)row->nfail);
@@ -215,6 +225,17 @@ int gb_report__write_json(const gb_report_t *r, unsigned tables, FILE *f)
         cJSON_AddStringToObject(o, "platform", d->platform);
         cJSON_AddStringToObject(o, "platform_version", d->platform_version);
         cJSON_AddStringToObject(o, "driver", d->driver);
+        if (d->ceilings_when[0]) {
+            cJSON *c = cJSON_AddObjectToObject(o, "ceilings");
+            cJSON_AddItemToObject(c, "peak_gflops_s",
+                                  num_or_null(d->peak[0] > 0 ? d->peak[0] : (double)NAN));
+            cJSON_AddItemToObject(c, "peak_gflops_d",
+                                  num_or_null(d->peak[1] > 0 ? d->peak[1] : (double)NAN));
+            cJSON_AddNumberToObject(c, "bandwidth_gbs", d->bandwidth);
+            cJSON_AddStringToObject(c, "measured", d->ceilings_when);
+        } else {
+            cJSON_AddNullToObject(o, "ceilings");
+        }
         cJSON_AddItemToArray(devs, o);
     }
     cJSON_AddItemToObject(root, "devices", devs);

@@ -117,6 +117,14 @@ int gb_report__write_html(const gb_report_t *r, unsigned tables, FILE *f, char *
         fputs("<h2>GFLOP/s against matrix order</h2>\n", f);
         figure(f, gb_report__plot_of(plots, np, GB_PLOT_PERF));
     }
+    if (points) {
+        fputs("<h2>Roofline</h2>\n<p>Where a kernel's family declares the global-memory traffic "
+              "of its main kernel (<code>traffic</code> in its metadata), each row at its "
+              "arithmetic intensity and the GFLOP/s of its main kernel, under the measured "
+              "ceilings of its device (<code>gemmbench ceilings</code>).</p>\n",
+              f);
+        figure(f, gb_report__plot_of(plots, np, GB_PLOT_ROOFLINE));
+    }
     if (lws) {
         fputs("<h2>Work-group sizes (GEMMbench's Table 3)</h2>\n<p>Mean GFLOP/s over repetitions "
               "by matrix order (rows) and work-group size J x I, the kernel's LX x LY (columns); "

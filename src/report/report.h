@@ -45,6 +45,10 @@ const char *gb_report_format_ext(gb_report_format_t fmt);
  * gb_report_close. GB_ENOMEM on failure. */
 int gb_report_open(gb_report_t **out, const gb_report_filter_t *f);
 void gb_report_close(gb_report_t *r);
+/* The kernel registry (may be NULL: none) from which the rows' memory traffic is computed
+ * (docs/kernel-metadata.md, "Memory traffic"): set before the first gb_report_add; it must
+ * outlive the report. */
+void gb_report_set_registry(gb_report_t *r, const gb_registry_t *reg);
 /* Offers one point: counted, and kept when the filter lets it through (its rep joins the row
  * of its definition). GB_ENOMEM on failure; GB_EBADARG once the report is finished. */
 int gb_report_add(gb_report_t *r, const gb_point_t *pt);
@@ -59,15 +63,18 @@ int gb_report_finish(gb_report_t *r, const char *source);
 int gb_report_add_tuned(gb_report_t *r, const gb_tuned_entry_t *e);
 int gb_report_add_run(gb_report_t *r, const gb_tune_run_t *run);
 int gb_report_add_eval(gb_report_t *r, const gb_tune_eval_t *ev);
-/* Opens a report, adds every point of st and its tuning data, and finishes it. On error *out is
- * NULL and msg says why (the store's message, or out of memory). */
-int gb_report_read(gb_report_t **out, gb_store_t *st, const gb_report_filter_t *f, char *msg,
-                   size_t msglen);
+/* Opens a report, adds every point of st and its tuning data and the devices' stored ceilings,
+ * and finishes it; reg (may be NULL) as gb_report_set_registry. On error *out is NULL and msg
+ * says why (the store's message, or out of memory). */
+int gb_report_read(gb_report_t **out, gb_store_t *st, const gb_report_filter_t *f,
+                   const gb_registry_t *reg, char *msg, size_t msglen);
 
 /* Points offered, points kept, and table rows (definitions without the repetition index). */
 size_t gb_report_offered(const gb_report_t *r);
 size_t gb_report_selected(const gb_report_t *r);
 size_t gb_report_rows(const gb_report_t *r);
+/* Rows whose family declares its memory traffic (the roofline's points). */
+size_t gb_report_traffic_rows(const gb_report_t *r);
 /* Work-group-size tables: series measured at two or more work-group sizes. */
 size_t gb_report_lws_tables(const gb_report_t *r);
 /* Tuned entries and tuning runs kept, and tuning rows offered (0: the store has no tuning). */

@@ -12,12 +12,17 @@
 typedef struct gb_report__dev {
     char label[32];
     char name[128], vendor[128], platform[128], platform_version[128], driver[64], type[16];
+    /* Its measured ceilings (gemmbench ceilings), where the store has them: peak GFLOP/s by
+     * precision and memory bandwidth in GB/s (0: not measured), and when ("": none stored). */
+    double peak[2], bandwidth;
+    char ceilings_when[32];
 } gb_report__dev_t;
 
 /* One repetition of a row: its stored point and headline GFLOP/s. */
 typedef struct gb_report__rep {
     unsigned rep;
     double gflops;
+    double kgflops; /* 2*M*N*K over the main kernel's median time (0: not recorded) */
     char id[GB_POINT_ID_LEN + 1];
 } gb_report__rep_t;
 
@@ -45,7 +50,24 @@ typedef struct gb_report__row {
     size_t nenergy;        /* reps with an energy measurement (the store's, schema version 2) */
     double energy_j, gpw;  /* means over those reps: joules per call of the energy loop, and
                               GFLOP/s per watt */
+    /* Memory traffic (roofline.c), as the family declares it in the report's registry. */
+    int traffic;      /* a gb_report__traffic_t */
+    double bytes;     /* read + write bytes of the main kernel per call */
+    double intensity; /* 2*M*N*K / bytes, FLOP per byte */
+    double kgflops;   /* mean over reps of 2*M*N*K over the main kernel's median time */
+    double gbps;      /* bytes over the same time: kgflops / intensity */
 } gb_report__row_t;
+
+/* Why a row has its memory traffic or not (counted per row in gb_report.traffic_rows). */
+typedef enum gb_report__traffic {
+    GB_TRAFFIC_NONE = 0,     /* not computed: the report has no registry */
+    GB_TRAFFIC_DECLARED,     /* the family declares it */
+    GB_TRAFFIC_UNDECLARED,   /* the family declares none, or a library peer */
+    GB_TRAFFIC_UNKNOWN,      /* the family (or a parameter of the point) is not in the registry */
+    GB_TRAFFIC_OTHER_SOURCE, /* measured with another version of the family's source */
+    GB_TRAFFIC_FAILED,       /* its expressions failed for this problem */
+    GB_TRAFFIC_KINDS
+} gb_report__traffic_t;
 
 /* One work-group-size table: a series (one kernel configuration on one device) measured at two
  * or more work-group sizes; rows are sizes, columns work-group sizes. */
@@ -94,6 +116,10 @@ struct gb_report {
     gb_report__run_t *runs;
     size_t nruns, runcap;
     size_t tuning_offered; /* tuned entries and runs offered, before the filter */
+    /* The kernel registry the rows' memory traffic is computed from (NULL: none), and the rows
+     * of each gb_report__traffic_t once finished. */
+    const gb_registry_t *reg;
+    size_t traffic_rows[GB_TRAFFIC_KINDS];
 };
 
 /* Does the filter take a tuning row of this device (or platform), precision and kernel? The
@@ -228,7 +254,8 @@ typedef enum gb_report__plot_kind {
     GB_PLOT_PERF = 0,
     GB_PLOT_HEAT,
     GB_PLOT_ENERGY,
-    GB_PLOT_TUNING
+    GB_PLOT_TUNING,
+    GB_PLOT_ROOFLINE
 } gb_report__plot_kind_t;
 
 /* One plot, made or not: svg (owned) holds an <svg> element ready to inline, or is NULL and
@@ -238,7 +265,7 @@ typedef struct gb_report__plot {
     size_t lws; /* for a heat map: its table */
     int width;  /* the SVG's natural width in pixels (the page draws it no wider) */
     char *svg;
-    char caption[512], note[512];
+    char caption[1024], note[1024];
 } gb_report__plot_t;
 
 /* Makes every plot of the report with one gnuplot run in a temporary folder (removed after).
@@ -256,6 +283,22 @@ const gb_report__plot_t *gb_report__plot_of(const gb_report__plot_t *plots, size
  * writes its data and script lines; leaves p->caption empty and says why in p->note when there
  * is nothing to draw. GB_EIO when the data cannot be written. */
 int gb_report__tuning_plot(const gb_report_t *r, gb_report__gp_t *gp, gb_report__plot_t *p);
+
+/* ---- roofline.c: memory traffic, ceilings and the roofline --------------------------------- */
+
+/* The row's memory traffic (row->traffic, bytes, intensity) from pt, the row's first point: its
+ * family and parameters resolved in r->reg, the family's declaration evaluated for its problem
+ * on its device (gb_impl_traffic), where the point was measured with the same source. */
+void gb_report__point_traffic(const gb_report_t *r, const gb_point_t *pt, gb_report__row_t *row);
+/* The stored ceilings of every device of r. GB_OK, or the store's error (message on st). */
+int gb_report__read_ceilings(gb_report_t *r, gb_store_t *st);
+/* GFLOP/s of the main kernel against arithmetic intensity, log-log, each row with declared
+ * traffic a point, under the roofs of its device's measured peak and bandwidth where stored:
+ * writes its data and script lines; leaves p->caption empty and says why in p->note when there
+ * is nothing to draw. GB_EIO when the data cannot be written. */
+int gb_report__roofline_plot(const gb_report_t *r, gb_report__gp_t *gp, gb_report__plot_t *p);
+/* "2 of 5 rows are left out: ..." for the rows without traffic, into buf ("" when none). */
+const char *gb_report__traffic_left_out(const gb_report_t *r, char *buf, size_t len);
 
 /* ---- html.c ---------------------------------------------------------------------------------- */
 

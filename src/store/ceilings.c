@@ -77,20 +77,48 @@ int gb_store_put_ceilings(gb_store_t *st, const gb_device_info_t *dev, const gb_
     return rc;
 }
 
+/* Whether the store has a ceilings table (*have) and the copies' columns in it (*copies),
+ * asked without writing anything. */
+static int table_state(gb_store_t *st, int *have, int *copies)
+{
+    sqlite3_stmt *q;
+    *have = *copies = 0;
+    int rc = gb_store__prepare(st,
+                               "SELECT count(*), sum(name = 'h2d_pageable_gbs') FROM "
+                               "pragma_table_info('ceilings')",
+                               &q);
+    if (rc != GB_OK)
+        return rc;
+    if (sqlite3_step(q) == SQLITE_ROW) {
+        *have = sqlite3_column_int(q, 0) > 0;
+        *copies = sqlite3_column_int(q, 1) > 0;
+    } else {
+        rc = gb_store__fail_db(st, "reading the ceilings");
+    }
+    sqlite3_finalize(q);
+    return rc;
+}
+
 int gb_store_get_ceilings(gb_store_t *st, const gb_device_info_t *dev, gb_ceilings_t *c,
                           char when[32])
 {
     sqlite3_stmt *q = NULL;
     memset(c, 0, sizeof *c);
     when[0] = '\0';
-    int rc = ensure_table(st);
-    if (rc == GB_OK)
-        rc = gb_store__prepare(st,
-                               "SELECT peak_s, peak_d, bandwidth_gbs, method, timestamp, "
-                               "h2d_pageable_gbs, d2h_pageable_gbs, h2d_pinned_gbs, "
-                               "d2h_pinned_gbs FROM ceilings WHERE device = ? AND "
-                               "platform_version = ? AND driver = ?",
-                               &q);
+    /* Read only: a store without the table (or from before the copies' columns) is read as it
+     * is, so that reading commands (report) leave it byte for byte. */
+    int have, copies, rc = table_state(st, &have, &copies);
+    if (rc != GB_OK || !have)
+        return rc == GB_OK ? 0 : rc;
+    rc = gb_store__prepare(st,
+                           copies ? "SELECT peak_s, peak_d, bandwidth_gbs, method, timestamp, "
+                                    "h2d_pageable_gbs, d2h_pageable_gbs, h2d_pinned_gbs, "
+                                    "d2h_pinned_gbs FROM ceilings WHERE device = ? AND "
+                                    "platform_version = ? AND driver = ?"
+                                  : "SELECT peak_s, peak_d, bandwidth_gbs, method, timestamp, "
+                                    "NULL, NULL, NULL, NULL FROM ceilings WHERE device = ? AND "
+                                    "platform_version = ? AND driver = ?",
+                           &q);
     if (rc != GB_OK)
         return rc;
     sqlite3_bind_text(q, 1, dev->name, -1, SQLITE_STATIC);
