@@ -95,5 +95,21 @@ check -k xgemm_nv -M 129 -N 130 -K 9 --param THIN=0 --param MWG=64 --param NWG=6
     --precision d
 check -k xgemm_nv -M 128 -N 384 -K 40 --param TAIL=1
 check -k xgemm_nv_splitk -M 128 -N 128 -K 512
+# dgemm_dmma and sgemm_3xtf32 with their mma.sync emulation (EMU=1), from a copy of the metadata
+# without the NVIDIA extension (the source is the built-in one), two warps of 16 x 16 (the
+# default tile's scratch does not fit), in the native row-TN and in row-NN, whose pass of A is a
+# helper (not counted).
+mkdir "$tmp/mma" || fail "mkdir"
+for f in dgemm_dmma sgemm_3xtf32; do
+    sed -e '/"extensions": *\[/d' "$(dirname "$0")/../kernels/$f.json" >"$tmp/mma/$f.json" ||
+        fail "copying $f.json"
+done
+mma="--kernel-path $tmp/mma --param EMU=1 --param WM=16 --param WGM=2 --param WGN=1"
+# shellcheck disable=SC2086 # $mma and $s are word lists
+{
+    check -k dgemm_dmma $s --precision d $mma --param WN=16 --transA T
+    check -k dgemm_dmma -M 40 -N 33 -K 19 --precision d $mma --param WN=16 --layout row
+    check -k sgemm_3xtf32 $s $mma --param WN=32 --transA T
+}
 echo "$pass equal, $failed different"
 [ "$failed" -eq 0 ] || fail "declared traffic differs from Oclgrind's count"
