@@ -3,7 +3,8 @@
 # points of a one-process sweep, each once; a worker rank killed mid-sweep costs at most its
 # point in flight: what arrived is stored, and the same command then measures the rest. A tuning
 # over 3 ranks measures the candidates one process measures, keeps a winner per shape class, and
-# run again takes everything from the store.
+# run again takes everything from the store; a rank killed during a tuning loses its run in flight
+# and the same command goes on from the store.
 # Skipped (77) where mpirun is missing or gemmbench was built without MPI.
 gb=$1
 command -v mpirun >/dev/null 2>&1 || { echo "mpirun is not installed; skipping"; exit 77; }
@@ -64,9 +65,40 @@ rep0 "$tmp/tone.db" >"$tmp/tone.ids"
 rep0 "$tmp/tmpi.db" >"$tmp/tmpi.ids"
 [ -s "$tmp/tone.ids" ] && cmp -s "$tmp/tone.ids" "$tmp/tmpi.ids" ||
     fail "the ranks must measure the candidates one process measures"
+# Every run's record (its evaluations too), whichever rank made it, is in rank 0's store.
+[ "$("$gb" report --store "$tmp/tmpi.db" | grep -cE " myGEMM1 .* exhaustive +1 +7 .* done *\$")" -eq 4 ] ||
+    fail "rank 0's store must hold the 4 tuning runs, each with its 7 evaluations"
 [ "$("$gb" tuned list --store "$tmp/tmpi.db" | grep -c "myGEMM1")" -eq 2 ] ||
     fail "two shape classes, two entries"
 mpi tune $tsweep --store "$tmp/tmpi.db" >"$tmp/tmpi2.txt" 2>&1 || fail "second tune --mpi"
 [ "$(grep -c "(0 measured, 7 from the store" "$tmp/tmpi2.txt")" -eq 4 ] ||
     fail "run again, every rank must find its candidates in the store"
+# tune --mpi with a worker rank killed during its run: mpirun fails; what rank 0 stored stays
+# (its own runs, the runs the ranks sent), the killed rank's run in flight is lost, and the same
+# command then goes on, taking every candidate measured before from the store.
+tlong="-k myGEMM1 -n 24,40,56,72,88,104 --strategy exhaustive --no-presets -i 300 --confirm 1"
+mpi tune $tlong --store "$tmp/tkill.db" >"$tmp/tkill.txt" 2>&1 &
+job=$!
+victim=""
+for _ in $(seq 1 300); do
+    for p in $(pgrep -f "gemmbench tune .*tkill.db" 2>/dev/null); do
+        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=2" &&
+            victim=$p
+    done
+    [ -n "$victim" ] && grep -q "\] \[[1-9]/" "$tmp/tkill.txt" && grep -q "\] tune: myGEMM1" "$tmp/tkill.txt" && break
+    sleep 0.1
+done
+[ -n "$victim" ] || fail "no rank 2 to kill"
+kill -9 "$victim"
+wait $job && fail "mpirun must fail when a rank of tune is killed"
+runs() { "$gb" report --store "$1" | grep -cE " myGEMM1 .* exhaustive +1 +[0-9]+ .* done *\$"; }
+before=$(runs "$tmp/tkill.db")
+[ "$before" -ge 1 ] && [ "$before" -lt 6 ] || fail "expected some of the 6 runs stored, got $before"
+"$gb" store check --store "$tmp/tkill.db" >"$tmp/tcheck.txt" 2>&1 || fail "store inconsistent after the kill"
+mpi tune $tlong --store "$tmp/tkill.db" >"$tmp/tresume.txt" 2>&1 || fail "the tuning's resume"
+[ "$(grep -c "\] tune: myGEMM1 s " "$tmp/tresume.txt")" -eq 6 ] || fail "the resume must tune the 6 shapes"
+from=$(sed -n 's/.* evaluations ([0-9]* measured, \([0-9]*\) from the store.*/\1/p' "$tmp/tresume.txt" |
+    awk '{ s += $1 } END { print s + 0 }')
+[ "$from" -ge $((before * 7)) ] || fail "the resume must take the $before stored runs' candidates from the store (took $from)"
+[ "$(runs "$tmp/tkill.db")" -eq $((before + 6)) ] || fail "the store must hold the first runs and the resume's 6"
 echo "explore_mpi: ok"

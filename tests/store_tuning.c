@@ -456,6 +456,49 @@ static void test_runs(gb_store_t *st)
     CHECK(!strcmp(rs.run[1].status, "running") && !rs.run[1].finished[0] && !rs.run[1].winner[0] &&
           isnan(rs.run[1].winner_gflops));
 
+    /* Both runs with their evaluations as text, added to a store in memory: the same runs (new
+     * ids), times, status, evaluations; non-finite values kept. */
+    char *text = gb_store_tune_runs_to_json(st);
+    CHECK(text != NULL);
+    gb_store_t *mem = NULL;
+    char msg[256];
+    size_t added = 0;
+    if (text &&
+        CHECK_RC(gb_store_open(&mem, ":memory:", GB_STORE_CREATE, msg, sizeof msg), GB_OK)) {
+        CHECK_RC(gb_store_tune_runs_add_json(mem, text, &added), GB_OK);
+        CHECK(added == 2);
+        runs_t rm = {.n = 0};
+        CHECK_RC(gb_store_tune_runs(mem, keep_run, &rm), GB_OK);
+        CHECK(rm.n == 2);
+        for (size_t i = 0; i < 2 && i < rm.n; i++) {
+            const gb_tune_run_t *x = &rm.run[i], *y = &rs.run[i];
+            CHECK(!strcmp(x->device, y->device) && !strcmp(x->started, y->started) &&
+                  !strcmp(x->finished, y->finished) && !strcmp(x->status, y->status) &&
+                  x->seed == y->seed && x->space == y->space && x->evals == y->evals &&
+                  same_double(x->winner_gflops, y->winner_gflops) && x->m == y->m &&
+                  !strcmp(x->command, y->command) && same_double(x->time_s, y->time_s));
+        }
+        evals_t again = {.n = 0};
+        if (rm.n == 2)
+            CHECK_RC(gb_store_tune_evals(mem, rm.run[0].id, keep_eval, &again), GB_OK);
+        CHECK(again.n == 5);
+        for (size_t i = 0; i < 5 && i < again.n; i++)
+            CHECK(same_double(again.ev[i].gflops, scores[i]) &&
+                  same_double(again.ev[i].elapsed_s, got.ev[i].elapsed_s) &&
+                  same_double(again.ev[i].best, got.ev[i].best) &&
+                  again.ev[i].code == got.ev[i].code &&
+                  !strcmp(again.ev[i].reason, got.ev[i].reason));
+        /* A text gemmbench did not write adds nothing. */
+        CHECK_RC(gb_store_tune_runs_add_json(mem, "[{\"device\": 3}]", &added), GB_EBADARG);
+        CHECK(added == 0);
+        CHECK_RC(gb_store_tune_runs_add_json(mem, "{}", &added), GB_EBADARG);
+        rm.n = 0;
+        CHECK_RC(gb_store_tune_runs(mem, keep_run, &rm), GB_OK);
+        CHECK(rm.n == 2);
+        gb_store_close(mem);
+    }
+    free(text);
+
     snprintf(run.status, sizeof run.status, "finished");
     CHECK_RC(gb_store_tune_run_end(st, &run), GB_EBADARG);
     CHECK_HAS(gb_store_errmsg(st), "bad status 'finished'");

@@ -158,13 +158,15 @@ static void *tuner_loop(tuner_t *w, tuners_t *tu)
 /* ---- --mpi: rank 0 hands out runs; a rank tunes each into a store in memory and sends back
  * its points and its winner, which rank 0 stores and keeps as its own tuners' ------------- */
 
-/* Rank 0: one run's result from rank `from`: "index\0rc\0points\0winner" (JSON exports). */
+/* Rank 0: one run's result from rank `from`: "index\0rc\0points\0winner\0runs" (JSON exports;
+ * runs: the rank's record of the tuning run, with its evaluations). */
 static int take_remote(tuners_t *tu, gb_store_t *st, const char *label, const char *buf, size_t len)
 {
     size_t at = 0, added = 0, present = 0;
     gb_xp_mpi_field(buf, len, &at);
     const int rrc = atoi(gb_xp_mpi_field(buf, len, &at));
     const char *points = gb_xp_mpi_field(buf, len, &at), *winner = gb_xp_mpi_field(buf, len, &at);
+    const char *record = gb_xp_mpi_field(buf, len, &at);
     char msg[1024], who[200];
     int rc = GB_OK;
     gb_tuned_t t;
@@ -173,6 +175,9 @@ static int take_remote(tuners_t *tu, gb_store_t *st, const char *label, const ch
     memset(&out, 0, sizeof out);
     if (points[0])
         rc = gb_store_import_json(st, points, strlen(points), label, &added, &present);
+    size_t nruns = 0;
+    if (rc == GB_OK && record[0])
+        rc = gb_store_tune_runs_add_json(st, record, &nruns);
     if (rc == GB_OK && winner[0])
         rc = gb_tuned_from_json(&t, winner, strlen(winner), label, "store", msg, sizeof msg);
     if (rc == GB_OK && t.n == 1) {
@@ -328,12 +333,15 @@ static int tune_remote(tuners_t *tu)
         if (out.have_winner && gb_tuned_add(&t, &out.winner) == GB_OK)
             winner = gb_tuned_to_json(&t);
         gb_tuned_free(&t);
+        char *record = gb_store_tune_runs_to_json(mem);
         snprintf(idx, sizeof idx, "%zu", r);
         snprintf(code, sizeof code, "%d", rc);
-        const char *fields[] = {idx, code, points ? points : "", winner ? winner : ""};
-        gb_xp_mpi_send(fields, 4, 0, GB_XP_TAG_RESULT);
+        const char *fields[] = {idx, code, points ? points : "", winner ? winner : "",
+                                record ? record : ""};
+        gb_xp_mpi_send(fields, 5, 0, GB_XP_TAG_RESULT);
         free(points);
         free(winner);
+        free(record);
         gb_store_close(mem);
     }
     return rc;

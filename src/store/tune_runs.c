@@ -23,7 +23,8 @@ static void bind_opt_text(sqlite3_stmt *q, int i, const char *s)
         sqlite3_bind_null(q, i);
 }
 
-int gb_store_tune_run_begin(gb_store_t *st, gb_tune_run_t *run)
+/* Inserts run as it is (started, finished and status too) and sets run->id. */
+static int insert_run(gb_store_t *st, gb_tune_run_t *run)
 {
     const char *bad = !run->kernel[0]                        ? "kernel (empty)"
                       : !run->strategy[0]                    ? "strategy (empty)"
@@ -32,7 +33,9 @@ int gb_store_tune_run_begin(gb_store_t *st, gb_tune_run_t *run)
                       : !run->m || !run->n || !run->k        ? "m, n, k (each 1 or more)"
                       : run->winner[0] && !gb_select__is_id(run->winner)
                           ? "winner (a point id, or empty)"
-                          : NULL;
+                      : !status_ok(run->status) ? "status (running, done, interrupted or failed)"
+                      : !run->started[0]        ? "started (empty)"
+                                                : NULL;
     if (bad)
         return gb_store__failf(st, GB_EBADARG, "tuning run of %s: bad %s", run->kernel, bad);
     sqlite3_stmt *q = NULL;
@@ -43,13 +46,10 @@ int gb_store_tune_run_begin(gb_store_t *st, gb_tune_run_t *run)
                                "layout, m, n, k, shape_class, strategy, seed, budget, time_s, "
                                "space, started, finished, status, evals, winner, winner_gflops, "
                                "command) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                               "NULL, 'running', ?, ?, ?, ?)",
+                               "?, ?, ?, ?, ?, ?)",
                                &q);
     if (rc != GB_OK)
         return rc;
-    gb_store__utc_now(run->started);
-    run->finished[0] = '\0';
-    snprintf(run->status, sizeof run->status, "running");
     const char *text[] = {
         run->device, run->platform, run->driver, run->kernel, gb_precision_name(run->precision),
         run->layout};
@@ -65,16 +65,31 @@ int gb_store_tune_run_begin(gb_store_t *st, gb_tune_run_t *run)
     gb_store__bind_dbl(q, 14, run->time_s);
     sqlite3_bind_int64(q, 15, (sqlite3_int64)run->space);
     sqlite3_bind_text(q, 16, run->started, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(q, 17, (sqlite3_int64)run->evals);
-    bind_opt_text(q, 18, run->winner);
-    gb_store__bind_dbl(q, 19, run->winner_gflops);
-    sqlite3_bind_text(q, 20, run->command, -1, SQLITE_STATIC);
+    bind_opt_text(q, 17, run->finished);
+    sqlite3_bind_text(q, 18, run->status, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 19, (sqlite3_int64)run->evals);
+    bind_opt_text(q, 20, run->winner);
+    gb_store__bind_dbl(q, 21, run->winner_gflops);
+    sqlite3_bind_text(q, 22, run->command, -1, SQLITE_STATIC);
     if (sqlite3_step(q) != SQLITE_DONE)
         rc = gb_store__fail_db(st, "recording a tuning run");
     else
         run->id = (int64_t)sqlite3_last_insert_rowid(st->db);
     sqlite3_finalize(q);
     return rc;
+}
+
+int gb_store_tune_run_begin(gb_store_t *st, gb_tune_run_t *run)
+{
+    gb_store__utc_now(run->started);
+    run->finished[0] = '\0';
+    snprintf(run->status, sizeof run->status, "running");
+    return insert_run(st, run);
+}
+
+int gb_store_tune_run_put(gb_store_t *st, gb_tune_run_t *run)
+{
+    return insert_run(st, run);
 }
 
 int gb_store_tune_run_end(gb_store_t *st, const gb_tune_run_t *run)

@@ -87,6 +87,13 @@ typedef struct gb_tune_eval {
 
 /* Records a new run (status "running"; started now) and sets run->id. */
 int gb_store_tune_run_begin(gb_store_t *st, gb_tune_run_t *run);
+/* Records a run as it is, its times and status kept (a run made elsewhere), and sets run->id. */
+int gb_store_tune_run_put(gb_store_t *st, gb_tune_run_t *run);
+/* The store's runs with their evaluations as JSON text (caller frees with free; NULL on
+ * failure, the message on st), and such a text's runs added to a store as new runs, in one
+ * transaction (*added: how many; GB_EBADARG for a text gemmbench did not write). */
+char *gb_store_tune_runs_to_json(gb_store_t *st);
+int gb_store_tune_runs_add_json(gb_store_t *st, const char *json, size_t *added);
 /* Writes run's status, finished (now), evals, winner and winner_gflops. GB_ENOPOINT when no run
  * has run->id. */
 int gb_store_tune_run_end(gb_store_t *st, const gb_tune_run_t *run);
