@@ -16,6 +16,21 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 mpi() { mpirun --oversubscribe -n 3 "$gb" "$@" --mpi; }
 ids() { "$gb" export --format csv --store "$1" 2>/dev/null | tail -n +2 | cut -d, -f1 | sort; }
 sweep="-k SGEMM_NT_4x1,naive -n 8,16,24 -i 2 --warmup 0 --repeat 2"
+# kill_rank2 PATTERN TRIES READY: SIGKILL to rank 2 of the processes whose command line matches
+# PATTERN once the command READY succeeds, polling every 0.1 s at most TRIES times.
+kill_rank2() {
+    victim=""
+    for _ in $(seq 1 "$2"); do
+        for p in $(pgrep -f "$1" 2>/dev/null); do
+            tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=2" &&
+                victim=$p
+        done
+        [ -n "$victim" ] && "$3" && break
+        sleep 0.1
+    done
+    [ -n "$victim" ] || fail "no rank 2 to kill"
+    kill -9 "$victim"
+}
 
 "$gb" explore $sweep --store "$tmp/one.db" >"$tmp/one.txt" 2>&1 || fail "one process"
 mpi explore $sweep --store "$tmp/mpi.db" >"$tmp/mpi.txt" 2>&1 || fail "mpirun -n 3"
@@ -33,17 +48,8 @@ grep -q "0 to measure, 12 already in the store" "$tmp/again.txt" || fail "the re
 long="-k SGEMM_NT_4x1,naive -n 8:64:8 -i 2 --warmup 0 --pause 300"
 mpi explore $long --store "$tmp/kill.db" >"$tmp/kill.txt" 2>&1 &
 job=$!
-victim=""
-for _ in $(seq 1 100); do
-    for p in $(pgrep -f "gemmbench explore .*kill.db" 2>/dev/null); do
-        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=2" &&
-            victim=$p
-    done
-    [ -n "$victim" ] && [ "$(ids "$tmp/kill.db" | wc -l)" -ge 3 ] && break
-    sleep 0.1
-done
-[ -n "$victim" ] || fail "no rank 2 to kill"
-kill -9 "$victim"
+enough() { [ "$(ids "$tmp/kill.db" | wc -l)" -ge 3 ]; }
+kill_rank2 "gemmbench explore .*kill.db" 100 enough
 wait $job && fail "mpirun must fail when a rank is killed"
 got=$(ids "$tmp/kill.db" | wc -l)
 [ "$got" -ge 3 ] && [ "$got" -lt 16 ] || fail "expected some of the 16 points stored, got $got"
@@ -79,17 +85,9 @@ mpi tune $tsweep --store "$tmp/tmpi.db" >"$tmp/tmpi2.txt" 2>&1 || fail "second t
 tlong="-k myGEMM1 -n 24,40,56,72,88,104 --strategy exhaustive --no-presets -i 300 --confirm 1"
 mpi tune $tlong --store "$tmp/tkill.db" >"$tmp/tkill.txt" 2>&1 &
 job=$!
-victim=""
-for _ in $(seq 1 300); do
-    for p in $(pgrep -f "gemmbench tune .*tkill.db" 2>/dev/null); do
-        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=2" &&
-            victim=$p
-    done
-    [ -n "$victim" ] && grep -q "\] \[[1-9]/" "$tmp/tkill.txt" && grep -q "\] tune: myGEMM1" "$tmp/tkill.txt" && break
-    sleep 0.1
-done
-[ -n "$victim" ] || fail "no rank 2 to kill"
-kill -9 "$victim"
+# A run done (stored by rank 0) and rank 2 in the middle of one.
+midrun() { grep -q "^\[rank 2: .*\] \[[1-9]/" "$tmp/tkill.txt" && grep -q "\] tune: myGEMM1" "$tmp/tkill.txt"; }
+kill_rank2 "gemmbench tune .*tkill.db" 300 midrun
 wait $job && fail "mpirun must fail when a rank of tune is killed"
 runs() { "$gb" report --store "$1" | grep -cE " myGEMM1 .* exhaustive +1 +[0-9]+ .* done *\$"; }
 before=$(runs "$tmp/tkill.db")
