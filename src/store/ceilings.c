@@ -7,9 +7,12 @@
 
 #include "store_int.h"
 
-/* The host-device copies' ceilings, per kind of host memory (after the first columns). */
-static const char *const transfer_cols[4] = {"h2d_pageable_gbs", "d2h_pageable_gbs",
-                                             "h2d_pinned_gbs", "d2h_pinned_gbs"};
+/* The host-device copies' ceilings, per kind of host memory (after the first columns): to the
+ * device and back, for each kind in gb_host_mem_t's order. */
+#define NRATES (2 * GB_HOST_KINDS)
+static const char *const transfer_cols[NRATES] = {"h2d_pageable_gbs", "d2h_pageable_gbs",
+                                                  "h2d_pinned_gbs",   "d2h_pinned_gbs",
+                                                  "h2d_mapped_gbs",   "d2h_mapped_gbs"};
 
 static int ensure_table(gb_store_t *st)
 {
@@ -20,9 +23,9 @@ static int ensure_table(gb_store_t *st)
                            "platform_version TEXT NOT NULL, driver TEXT NOT NULL, peak_s REAL, "
                            "peak_d REAL, bandwidth_gbs REAL, method TEXT NOT NULL, "
                            "timestamp TEXT NOT NULL, h2d_pageable_gbs REAL, d2h_pageable_gbs REAL, "
-                           "h2d_pinned_gbs REAL, d2h_pinned_gbs REAL, "
-                           "PRIMARY KEY(device, platform_version, driver))");
-    for (int i = 0; rc == GB_OK && i < 4; i++) {
+                           "h2d_pinned_gbs REAL, d2h_pinned_gbs REAL, h2d_mapped_gbs REAL, "
+                           "d2h_mapped_gbs REAL, PRIMARY KEY(device, platform_version, driver))");
+    for (int i = 0; rc == GB_OK && i < NRATES; i++) {
         sqlite3_stmt *q;
         if ((rc = gb_store__prepare(
                  st, "SELECT 1 FROM pragma_table_info('ceilings') WHERE name = ?", &q)) != GB_OK)
@@ -47,8 +50,9 @@ int gb_store_put_ceilings(gb_store_t *st, const gb_device_info_t *dev, const gb_
                                "INSERT OR REPLACE INTO ceilings(device, platform_version, "
                                "driver, peak_s, peak_d, bandwidth_gbs, method, timestamp, "
                                "h2d_pageable_gbs, d2h_pageable_gbs, h2d_pinned_gbs, "
-                               "d2h_pinned_gbs) VALUES(?, ?, ?, ?, ?, ?, ?, "
-                               "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?, ?, ?, ?)",
+                               "d2h_pinned_gbs, h2d_mapped_gbs, d2h_mapped_gbs) VALUES(?, ?, ?, "
+                               "?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?, ?, ?, ?, ?, "
+                               "?)",
                                &q);
     if (rc != GB_OK)
         return rc;
@@ -63,11 +67,10 @@ int gb_store_put_ceilings(gb_store_t *st, const gb_device_info_t *dev, const gb_
     }
     sqlite3_bind_double(q, 6, c->bandwidth_gbs);
     sqlite3_bind_text(q, 7, c->method, -1, SQLITE_STATIC);
-    const double rates[4] = {c->h2d_gbs[GB_HOST_PAGEABLE], c->d2h_gbs[GB_HOST_PAGEABLE],
-                             c->h2d_gbs[GB_HOST_PINNED], c->d2h_gbs[GB_HOST_PINNED]};
-    for (int i = 0; i < 4; i++) {
-        if (rates[i] > 0)
-            sqlite3_bind_double(q, 8 + i, rates[i]);
+    for (int i = 0; i < NRATES; i++) {
+        const double rate = i % 2 ? c->d2h_gbs[i / 2] : c->h2d_gbs[i / 2];
+        if (rate > 0)
+            sqlite3_bind_double(q, 8 + i, rate);
         else
             sqlite3_bind_null(q, 8 + i);
     }
@@ -88,8 +91,8 @@ int gb_store_get_ceilings(gb_store_t *st, const gb_device_info_t *dev, gb_ceilin
         rc = gb_store__prepare(st,
                                "SELECT peak_s, peak_d, bandwidth_gbs, method, timestamp, "
                                "h2d_pageable_gbs, d2h_pageable_gbs, h2d_pinned_gbs, "
-                               "d2h_pinned_gbs FROM ceilings WHERE device = ? AND "
-                               "platform_version = ? AND driver = ?",
+                               "d2h_pinned_gbs, h2d_mapped_gbs, d2h_mapped_gbs FROM ceilings "
+                               "WHERE device = ? AND platform_version = ? AND driver = ?",
                                &q);
     if (rc != GB_OK)
         return rc;
@@ -104,10 +107,8 @@ int gb_store_get_ceilings(gb_store_t *st, const gb_device_info_t *dev, gb_ceilin
         c->bandwidth_gbs = sqlite3_column_double(q, 2);
         snprintf(c->method, sizeof c->method, "%s", (const char *)sqlite3_column_text(q, 3));
         snprintf(when, 32, "%s", (const char *)sqlite3_column_text(q, 4));
-        double *rates[4] = {&c->h2d_gbs[GB_HOST_PAGEABLE], &c->d2h_gbs[GB_HOST_PAGEABLE],
-                            &c->h2d_gbs[GB_HOST_PINNED], &c->d2h_gbs[GB_HOST_PINNED]};
-        for (int i = 0; i < 4; i++)
-            *rates[i] = sqlite3_column_double(q, 5 + i); /* NULL reads as 0: not measured */
+        for (int i = 0; i < NRATES; i++) /* NULL reads as 0: not measured */
+            *(i % 2 ? &c->d2h_gbs[i / 2] : &c->h2d_gbs[i / 2]) = sqlite3_column_double(q, 5 + i);
     } else if (step != SQLITE_DONE) {
         rc = gb_store__fail_db(st, "reading the ceilings");
     }
