@@ -1,5 +1,5 @@
 /* plan_bench.c: the plan's keys that say how each point is measured (calls, inputs, timing,
- * host memory, adaptive stops, validation), and the scalar value syntax the other
+ * host memory, pipeline, adaptive stops, validation), and the scalar value syntax the other
  * keys share (plan.c). */
 #include <errno.h>
 #include <math.h>
@@ -85,7 +85,23 @@ int gb_plan__set_bench(gb_plan_t *pl, const char *key, const char *value, const 
     if (!strcmp(key, "host_mem")) {
         if (gb_host_mem_parse(value, &pl->bench.host_mem) != GB_OK)
             return gb__fail(msg, msglen, GB_EBADARG,
-                            "%s: unknown host memory '%s'; use pageable or pinned", label, value);
+                            "%s: unknown host memory '%s'; use pageable, pinned or mapped", label,
+                            value);
+        return GB_OK;
+    }
+    if (!strcmp(key, "pipeline")) {
+        /* The panels, or on (the default count) and off (0: the serial offload). */
+        if (!strcmp(value, "on") || !strcmp(value, "off")) {
+            pl->bench.pipeline = value[1] == 'n' ? GB_PIPELINE_DEFAULT : 0;
+            return GB_OK;
+        }
+        long v;
+        if (!gb_plan__parse_long(value, &v) || (v != 0 && (v < 2 || v > GB_PIPELINE_MAX)))
+            return gb__fail(msg, msglen, GB_EBADARG,
+                            "%s must be a number of panels from 2 to %d (1 would overlap "
+                            "nothing; 0 or off: the serial offload), got '%s'",
+                            label, GB_PIPELINE_MAX, value);
+        pl->bench.pipeline = (int)v;
         return GB_OK;
     }
     if (!strcmp(key, "validate")) {
