@@ -124,14 +124,6 @@ void gb_result_free(gb_result_t *r)
     }
 }
 
-typedef gb_runner_t runner_t;
-
-static int runner_call(runner_t *r, const void *a, const void *b, const void *c, void *c_out,
-                       double t[GB_PHASE_COUNT])
-{
-    return gb__runner_call(r, a, b, c, c_out, t);
-}
-
 static void from_device(const void *src, size_t n, gb_precision_t prec, double *out)
 {
     if (prec == GB_PREC_D) {
@@ -146,7 +138,7 @@ static void from_device(const void *src, size_t n, gb_precision_t prec, double *
 /* One call of the energy loop: whole (a, b, c and c_out set) or device-only (all NULL: the
  * device keeps the inputs of the previous call), finished on the device before it returns. */
 typedef struct energy_job {
-    runner_t *run;
+    gb_runner_t *run;
     const void *a, *b, *c;
     void *c_out;
 } energy_job_t;
@@ -155,7 +147,7 @@ static int energy_call(void *user)
 {
     energy_job_t *j = user;
     double t[GB_PHASE_COUNT];
-    int rc = runner_call(j->run, j->a, j->b, j->c, j->c_out, t);
+    int rc = gb__runner_call(j->run, j->a, j->b, j->c, j->c_out, t);
     /* Each call finishes its own work (cuBLAS synchronises its stream); this makes sure. */
     if (rc == GB_OK)
         rc = gb__cl_check(j->run->ctx, clFinish(j->run->ctx->queue),
@@ -165,7 +157,7 @@ static int energy_call(void *user)
 
 /* Whether the device's own counters (energy, clocks) see the implementation's work: not when a
  * host library does it beside a device that is not the host's CPU. */
-static int device_sees(const runner_t *run)
+static int device_sees(const gb_runner_t *run)
 {
     return !(run->ops->host && strcmp(run->ctx->dev->type_name, "cpu"));
 }
@@ -176,7 +168,7 @@ static int device_sees(const runner_t *run)
  * GEMMBENCH_ENERGY_MIN_S seconds between two counter reads: device-only for timing kernel and
  * ops, whole offloads for offload. Fills r's energy fields, unavailable with the reason where
  * there is no counter or it did not advance. Returns a call's error, else GB_OK. */
-static int measure_energy(runner_t *run, gb_timing_t timing, double flop, const void *a,
+static int measure_energy(gb_runner_t *run, gb_timing_t timing, double flop, const void *a,
                           const void *b, const void *c, void *c_out, gb_result_t *r)
 {
     const char *env = getenv("GEMMBENCH_ENERGY_MIN_S");
@@ -258,13 +250,13 @@ static int cold_flush(gb_context_t *ctx, cold_t *c)
     return rc == GB_OK ? gb__cl_check(ctx, clFinish(ctx->queue), "writing --cold's buffer") : rc;
 }
 
-static int validate_once(runner_t *run, gb_inputs_t *in, gb_validation_t *v)
+static int validate_once(gb_runner_t *run, gb_inputs_t *in, gb_validation_t *v)
 {
     const gb_problem_t *p = &in->p;
     double t[GB_PHASE_COUNT];
     int rc = gb__inputs_poisoned(run->ctx, in);
     if (rc == GB_OK)
-        rc = runner_call(run, in->da.ptr, in->db.ptr, in->poisoned.ptr, in->out.ptr, t);
+        rc = gb__runner_call(run, in->da.ptr, in->db.ptr, in->poisoned.ptr, in->out.ptr, t);
     if (rc == GB_OK)
         rc = gb__inputs_reference(run->ctx, in);
     if (rc == GB_OK) {
@@ -324,7 +316,7 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
         return gb__ctx_fail(ctx, GB_EBADARG,
                             "iterations must be at least 1, warm-up at least 0, and the adaptive "
                             "stops (min time, max relative CI) at least 0");
-    runner_t run;
+    gb_runner_t run;
     memset(&run, 0, sizeof run);
     int nomem = 0;
     for (int i = 0; i < GB_PHASE_COUNT; i++)
@@ -374,7 +366,7 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
             break;
         if (o->cold && (rc = cold_flush(ctx, &cold)) != GB_OK)
             break;
-        if ((rc = runner_call(&run, da, db, dc, cout, t)) == GB_OK && i >= o->warmup) {
+        if ((rc = gb__runner_call(&run, da, db, dc, cout, t)) == GB_OK && i >= o->warmup) {
             for (int ph = 0; ph < GB_PHASE_COUNT; ph++)
                 r->samples_ms[ph][n] = t[ph];
             n++;
