@@ -143,6 +143,8 @@ typedef struct gb_device_info {
     char *extensions;           /* owned by the list */
     double peak_gflops[2];      /* by formula, indexed by gb_precision_t */
     char peak_formula[2][192];
+    int host_unified; /* the device works in the host's memory: CL_DEVICE_HOST_UNIFIED_MEMORY,
+                         or a CPU device (--host-mem mapped needs it) */
     void *cl_platform, *cl_device; /* cl_platform_id, cl_device_id */
 } gb_device_info_t;
 
@@ -443,11 +445,19 @@ gb_phase_t gb_timing_phase(gb_timing_t t);
 
 /* Where the operands' host copies live, which the calls' copies read and write: ordinary
  * (pageable) memory, or memory the driver has pinned for DMA (a buffer made with
- * CL_MEM_ALLOC_HOST_PTR and mapped), which copies faster. */
-typedef enum gb_host_mem { GB_HOST_PAGEABLE = 0, GB_HOST_PINNED } gb_host_mem_t;
+ * CL_MEM_ALLOC_HOST_PTR and mapped), which copies faster; or (mapped) host memory the kernel
+ * reads and writes in place, with no copies (a buffer made with CL_MEM_USE_HOST_PTR over it,
+ * unmapped before the kernel and mapped after), on a device that shares the host's memory
+ * (gb_device_info_t.host_unified). */
+typedef enum gb_host_mem { GB_HOST_PAGEABLE = 0, GB_HOST_PINNED, GB_HOST_MAPPED } gb_host_mem_t;
+#define GB_HOST_KINDS 3
 int gb_host_mem_parse(const char *s, gb_host_mem_t *out);
-/* "pageable" or "pinned". */
+/* "pageable", "pinned" or "mapped". */
 const char *gb_host_mem_name(gb_host_mem_t h);
+
+/* --pipeline: the panels asked when none is said, and the most. */
+#define GB_PIPELINE_DEFAULT 4
+#define GB_PIPELINE_MAX 256
 
 typedef struct gb_bench_options {
     int warmup, iterations;
@@ -465,6 +475,11 @@ typedef struct gb_bench_options {
      * where only the CI stops. The result says which
      * stop applied (gb_result_t.stop). */
     double min_time_s, max_rel_ci;
+    /* Pipelined offload (timing offload only; not with host_mem mapped): C is split into this
+     * many panels (row panels of a row-major C, column panels of a column-major one; fewer
+     * where C has fewer rows or columns), each a GEMM of its own, whose copies overlap the
+     * other panels' kernels on separate queues (docs/offload.md). 0: the serial offload. */
+    int pipeline;
 } gb_bench_options_t;
 #define GB_BENCH_MAX_SAMPLES 10000
 #define GB_BENCH_MAX_ADAPTIVE_S 60.0
@@ -515,6 +530,7 @@ typedef struct gb_result {
     char route[128]; /* how the problem reached the kernel: "native", "swap",
                                  "transpose B", "pad M,N,K", ... */
     size_t helpers;  /* helper kernels per call */
+    size_t panels;   /* a pipelined offload's panels (0: the serial offload) */
     /* Energy, from the energy loop: after the timed calls, calls repeated for at least
      * GEMMBENCH_ENERGY_MIN_S seconds (1 by default; 0 turns it off) between two reads of the
      * device's energy counter (docs/methodology.md). energy_j, energy_w and gflops_per_watt
@@ -555,6 +571,19 @@ void gb_result_free(gb_result_t *r);
  * and 16 more per element of C once validated. */
 int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *problem,
                  const gb_bench_options_t *opts, gb_result_t *r);
+/* Whether opts can be measured with im on problem (checked) on dev, before anything runs (as
+ * gb_bench_run checks first): host memory mapped needs a device that shares the host's memory
+ * and an implementation that computes in the caller's buffers; a pipeline needs timing offload,
+ * copies to overlap (not mapped), an implementation that can enqueue its work behind the
+ * copies, and each panel a problem it can run. GB_OK, else GB_EBADARG (options that do not go
+ * together) or GB_EUNSUPPORTED, or the panel's own check's code, with msg naming the option
+ * and the fix. */
+int gb_bench_check(const gb_device_info_t *dev, const gb_impl_t *im, const gb_problem_t *problem,
+                   const gb_bench_options_t *opts, char *msg, size_t msglen);
+/* The part of gb_bench_check that needs neither device nor implementation: options that do not
+ * go together (a pipeline without timing offload, or with host memory mapped; a pipeline of
+ * fewer than 2 or more than GB_PIPELINE_MAX panels). GB_OK or GB_EBADARG with msg. */
+int gb_bench_options_check(const gb_bench_options_t *opts, char *msg, size_t msglen);
 /* Makes now what gb_bench_run of problem with opts would make at its start and keep on ctx: the
  * inputs and, where it would validate, their reference: for a tuner, while its first build
  * runs. GB_OK, or the error gb_bench_run would meet, with the message on ctx. */
@@ -583,12 +612,15 @@ typedef struct gb_ceilings {
     double peak_gflops[2]; /* by micro-benchmark, indexed by gb_precision_t; 0 when not run */
     double bandwidth_gbs;  /* device memory copy: bytes read + written per second, 1e9 */
     /* Host-device copies from and to each kind of host memory (indexed by gb_host_mem_t), in
-     * GB/s: the plateau of a sweep of sizes, the best rate from 16 MiB up (0: not measured). */
-    double h2d_gbs[2], d2h_gbs[2];
+     * GB/s: the plateau of a sweep of sizes, the best rate from 16 MiB up (0: not measured).
+     * Mapped memory is not copied: its rates are the bytes over the time of handing the buffer
+     * to the device (unmap) and back to the host (map), measured only where the device shares
+     * the host's memory. */
+    double h2d_gbs[GB_HOST_KINDS], d2h_gbs[GB_HOST_KINDS];
     size_t nsweep;
     struct {
         size_t bytes;
-        double h2d_gbs[2], d2h_gbs[2];
+        double h2d_gbs[GB_HOST_KINDS], d2h_gbs[GB_HOST_KINDS];
     } sweep[GB_CEIL_SWEEP];
     char method[256];
 } gb_ceilings_t;

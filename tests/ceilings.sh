@@ -1,6 +1,7 @@
 #!/bin/sh
 # ceilings.sh GEMMBENCH: `gemmbench ceilings` on the default device measures the host-device
-# copies for each kind of host memory over a sweep of sizes, prints the sweep, and stores the
+# copies for each kind of host memory over a sweep of sizes (for mapped memory, which PoCL's
+# device shares, the unmap and map that hand it over), prints the sweep, and stores the
 # plateaus beside the peak and bandwidth, where `run` still finds them.
 gb=$1
 . "$(dirname "$0")/script_lib.sh"
@@ -9,10 +10,12 @@ grep -q "^host-device copies, GB/s" "$tmp/table.txt" || fail "the copies' sectio
 [ "$(grep -c "^ *[0-9]\{5,\}  " "$tmp/table.txt")" -ge 5 ] || fail "a sweep of at least 5 sizes"
 grep -q "^ *ceiling .*(the plateau" "$tmp/table.txt" || fail "the plateau line"
 "$gb" ceilings --json --no-store >"$tmp/json.txt" 2>&1 || fail "ceilings --json"
-for kind in pageable pinned; do
+grep -q "mapped: unmap / map, us (no copy)" "$tmp/table.txt" ||
+    fail "the mapped column says what it measures"
+for kind in pageable pinned mapped; do
     grep -q "\"$kind\":" "$tmp/json.txt" || fail "JSON must have the $kind copies"
 done
-[ "$(grep -c '"bytes":' "$tmp/json.txt")" -ge 10 ] || fail "JSON must have both sweeps"
+[ "$(grep -c '"bytes":' "$tmp/json.txt")" -ge 15 ] || fail "JSON must have the three sweeps"
 # Every rate in the JSON is positive.
 if grep -E '"(h2d|d2h)":[[:space:]]*(0|-)' "$tmp/json.txt" >/dev/null; then
     fail "a copy rate of 0 or less"
@@ -21,4 +24,7 @@ fi
 grep -q "^measured peak (gemmbench ceilings, " "$tmp/run.txt" &&
     grep -q "^copies' ceiling from pageable host memory (gemmbench ceilings): " "$tmp/run.txt" ||
     fail "run must read the stored ceilings, the copies' among them"
+"$gb" run -k naive -n 32 -i 2 --host-mem mapped --store "$tmp/c.db" >"$tmp/run2.txt" 2>&1 ||
+    fail "run mapped on the store"
+! grep -q "^copies' ceiling from" "$tmp/run2.txt" || fail "mapped memory has no copies' ceiling"
 echo "ceilings: ok"

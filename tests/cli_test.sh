@@ -135,8 +135,10 @@ if [ $? -eq 0 ] && [ "$(grep -c ' pass ' "$tmp/out")" -eq 2 ]; then pass=$((pass
 if [ $? -eq 0 ] && grep -q " pass .*(native, transpose B)" "$tmp/out"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL: row-NN through a transposition pass"; cat "$tmp/out" "$tmp/err"; fi
 expect 2 "--timing: unknown timing 'fast'" run -k naive --timing fast $small
-expect 2 "--host-mem: unknown host memory 'locked'; use pageable or pinned" run -k naive \
+expect 2 "--host-mem: unknown host memory 'locked'; use pageable, pinned or mapped" run -k naive \
     --host-mem locked $small
+expect 2 "--pipeline must be a number of panels from 2 to 256" run -k naive --timing offload \
+    --pipeline=many $small
 
 
 # The command line's contract: no arguments, help, operands nobody takes, values out of range.

@@ -1,10 +1,11 @@
 /* store_migrate.c: a results store of schema version 1 (fixtures/store_v1.sql, two points as
- * gemmbench 0.1.0 stored them) opened by this gemmbench: it is migrated to version 5 in place
+ * gemmbench 0.1.0 stored them) opened by this gemmbench: it is migrated to version 6 in place
  * (user_version, meta), with the same columns as a new store, its points' ids unchanged and
  * `store check` clean, their host memory pageable, their energy "not recorded" (every energy column NULL, read back as
  * unavailable without a reason); a point with energy is stored beside them and read back; opened
- * again, nothing changes. Its JSON export imports into a new store; so does a version-1 export
- * (no energy keys), while a version-2 point without one is refused. A version-1 store that cannot
+ * again, nothing changes. Its JSON export imports into a new store; so do a version-1 export
+ * (no energy keys) and a version-5 one (no pipeline keys), while a version-2 point without an
+ * energy key, or a version-6 one without 'pipeline', is refused. A version-1 store that cannot
  * be migrated is left as it was. No device is used. */
 #include "unit.h"
 
@@ -113,20 +114,20 @@ int main(void)
     free(fixture);
     CHECK(!strcmp(sql_text(path, "PRAGMA user_version", buf, sizeof buf), "1"));
 
-    /* Opening migrates: version 5, the energy columns, host_mem, the adaptive stops and the
-     * clocks added, nothing else touched. */
+    /* Opening migrates: version 6, the energy columns, host_mem, the adaptive stops, the
+     * clocks and the pipeline added, nothing else touched. */
     gb_store_t *st = NULL;
     if (!CHECK_RC(gb_store_open(&st, path, 0, msg, sizeof msg), GB_OK)) {
         printf("    %s\n", msg);
         unit_remove_dir(dir);
         return unit_finish();
     }
-    CHECK(!strcmp(sql_text(path, "PRAGMA user_version", buf, sizeof buf), "5"));
+    CHECK(!strcmp(sql_text(path, "PRAGMA user_version", buf, sizeof buf), "6"));
     CHECK(!strcmp(
         sql_text(path, "SELECT value FROM meta WHERE key = 'schema_version'", buf, sizeof buf),
-        "5"));
+        "6"));
     CHECK_HAS(sql_text(path, "SELECT value FROM meta WHERE key = 'migrated'", buf, sizeof buf),
-              "from schema version 1 to 5 on ");
+              "from schema version 1 to 6 on ");
     char migrated[sizeof buf];
     snprintf(migrated, sizeof migrated, "%s", buf);
     /* Version 3's host memory: pageable, as the old points were measured; version 4's adaptive
@@ -146,6 +147,11 @@ int main(void)
                            "AND throttle IS NULL AND governor IS NULL",
                            buf, sizeof buf),
                   "2"));
+    /* Version 6's pipeline: off, as the old points were measured; no panels. */
+    CHECK(
+        !strcmp(sql_text(path, "SELECT count(*) FROM points WHERE pipeline = 0 AND panels IS NULL",
+                         buf, sizeof buf),
+                "2"));
     CHECK(!strcmp(sql_text(path, "SELECT value FROM meta WHERE key = 'created'", buf, sizeof buf),
                   "2025-01-31T12:00:00Z"));
     CHECK(!strcmp(sql_text(path,
@@ -228,14 +234,14 @@ int main(void)
     CHECK(checked == 4 && bad == 0);
     gb_store_close(st);
 
-    /* Opened again: already version 5, migrated once. */
+    /* Opened again: already version 6, migrated once. */
     CHECK_RC(gb_store_open(&st, path, 0, msg, sizeof msg), GB_OK);
     CHECK(!strcmp(sql_text(path, "SELECT value FROM meta WHERE key = 'migrated'", buf, sizeof buf),
                   migrated));
     CHECK_RC(gb_store_count(st, &n), GB_OK);
     CHECK(n == 4);
 
-    /* Its export (version 5) imports whole; the old points' energy keys are null. */
+    /* Its export (version 6) imports whole; the old points' energy keys are null. */
     char *text = NULL;
     size_t tlen = 0, added = 0;
     FILE *f = open_memstream(&text, &tlen);
@@ -243,8 +249,9 @@ int main(void)
     fclose(f);
     gb_store_close(st);
     CHECK(n == 4);
-    CHECK_HAS(text, "\"version\": 5,");
+    CHECK_HAS(text, "\"version\": 6,");
     CHECK_HAS(text, "\"host_mem\":\t\"pageable\"");
+    CHECK_HAS(text, "\"pipeline\":\t0");
     CHECK_HAS(text, "\"energy_j\":\tnull");
     CHECK_HAS(text, "\"energy_calls\":\t4099");
     snprintf(other, sizeof other, "%s/imported.db", dir);
@@ -257,13 +264,41 @@ int main(void)
     CHECK(same_energy(&b.result, &back.result));
     gb_store_close(st);
 
-    /* As a version-1 export, without the energy keys: still imports, energy not recorded. A
-     * version-2 point without one of them is refused, and nothing is written. */
+    /* As a version-5 export, without the pipeline keys: still imports, with the same ids. A
+     * version-6 point without 'pipeline' is refused, and nothing is written. */
     cJSON *root = cJSON_Parse(text);
     cJSON *points = cJSON_GetObjectItem(root, "points"), *p;
+    cJSON_DeleteItemFromObject(cJSON_GetArrayItem(points, 0), "pipeline");
+    char *edited = cJSON_Print(root);
+    snprintf(other, sizeof other, "%s/refused6.db", dir);
+    CHECK_RC(import_into(other, edited, &added, msg, sizeof msg), GB_EBADPOINT);
+    CHECK_HAS(msg, "points[0]: key 'pipeline' is missing");
+    free(edited);
+    CHECK(!strcmp(sql_text(other, "SELECT count(*) FROM points", buf, sizeof buf), "0"));
+    cJSON_ReplaceItemInObject(root, "version", cJSON_CreateNumber(5));
+    cJSON_ArrayForEach(p, points)
+    {
+        cJSON_DeleteItemFromObject(p, "pipeline");
+        cJSON_DeleteItemFromObject(p, "panels");
+    }
+    edited = cJSON_Print(root);
+    CHECK(strstr(edited, "pipeline") == NULL && strstr(edited, "panels") == NULL);
+    snprintf(other, sizeof other, "%s/v5export.db", dir);
+    CHECK_RC(import_into(other, edited, &added, msg, sizeof msg), GB_OK);
+    CHECK(added == 4);
+    free(edited);
+    CHECK_RC(gb_store_open(&st, other, 0, msg, sizeof msg), GB_OK);
+    CHECK_RC(gb_store_get(st, OLD_A, &back), GB_OK);
+    CHECK(back.pipeline == 0 && back.result.panels == 0);
+    CHECK_RC(gb_store_check(st, &checked, &bad), GB_OK);
+    CHECK(checked == 4 && bad == 0);
+    gb_store_close(st);
+
+    /* As a version-1 export, without the energy keys: still imports, energy not recorded. A
+     * version-2 point without one of them is refused, and nothing is written. */
     cJSON_ReplaceItemInObject(root, "version", cJSON_CreateNumber(2));
     cJSON_DeleteItemFromObject(cJSON_GetArrayItem(points, 1), "energy_w");
-    char *edited = cJSON_Print(root);
+    edited = cJSON_Print(root);
     snprintf(other, sizeof other, "%s/refused.db", dir);
     CHECK_RC(import_into(other, edited, &added, msg, sizeof msg), GB_EBADPOINT);
     CHECK_HAS(msg, "points[1]: key 'energy_w' is missing");

@@ -104,6 +104,9 @@ static int compare_points(const gb_point_t *a, const gb_point_t *b)
     EQ_NUM(warmup);
     EQ_NUM(iterations);
     EQ_NUM(timing);
+    EQ_NUM(host_mem);
+    EQ_NUM(cold);
+    EQ_NUM(pipeline);
     EQ_NUM(rep);
     EQ_STR(source_origin);
     EQ_NUM(validate);
@@ -124,6 +127,7 @@ static int compare_points(const gb_point_t *a, const gb_point_t *b)
             EQ_DBL(result.samples_ms[ph][i]);
     }
     EQ_NUM(result.timing);
+    EQ_NUM(result.panels);
     EQ_DBL(result.gflops);
     EQ_DBL(result.gflops_wall);
     EQ_DBL(result.efficiency);
@@ -221,6 +225,7 @@ static void make_point(gb_point_t *pt, const char *device_name)
     pt->warmup = 3;
     pt->iterations = 5;
     pt->timing = GB_TIMING_OFFLOAD;
+    pt->pipeline = 4; /* a pipelined offload: in the definition */
     pt->rep = 2;
     snprintf(pt->source_origin, sizeof pt->source_origin, "/some/dir/testfam.json");
     pt->validate = GB_VALIDATE_ON;
@@ -242,6 +247,7 @@ static void make_point(gb_point_t *pt, const char *device_name)
     r->samples_ms[GB_PHASE_HELPERS][4] = (double)NAN;
     r->time_ms[GB_PHASE_HELPERS].std = (double)NAN;
     r->timing = pt->timing;
+    r->panels = 3;
     r->gflops = 1234.5678901234567;
     r->gflops_wall = 1e-300;
     r->efficiency = -1.0; /* unknown peak */
@@ -344,6 +350,20 @@ static void test_roundtrip(const char *dir)
     off.result.temp_c = -1;
     off.result.throttle[0] = '\0';
     snprintf(off.result.governor, sizeof off.result.governor, "performance");
+    /* And zero-copy from mapped host memory, serial (mapped has nothing to pipeline). */
+    off.host_mem = GB_HOST_MAPPED;
+    off.pipeline = 0;
+    off.result.panels = 0;
+    CHECK_RC(gb_point_compute_id(&off), GB_OK);
+    /* The pipeline enters a definition only when set, mapped memory as any kind but pageable:
+     * the ids of points made before them stay. */
+    char *def = NULL;
+    CHECK_RC(gb_point_definition(&pt, &def), GB_OK);
+    CHECK(def && strstr(def, "pipeline") && !strstr(def, "host_mem"));
+    free(def);
+    CHECK_RC(gb_point_definition(&off, &def), GB_OK);
+    CHECK(def && !strstr(def, "pipeline") && strstr(def, "mapped"));
+    free(def);
     CHECK_RC(gb_store_insert(st, &off), GB_OK);
     CHECK_RC(gb_store_get(st, off.id, &back), GB_OK);
     CHECK(compare_points(&off, &back) == 0);
@@ -469,7 +489,8 @@ static void test_roundtrip(const char *dir)
               ",timestamp,energy_source,energy_scope,energy_calls,energy_s,energy_j,"
               "energy_w,gflops_per_watt,energy_why,host_mem,cold,faithful,faithful_worst,faithful_"
               "honest,min_time,max_rel_ci,stop,clocks_source,clock_mhz_start,clock_mhz_end,temp_c,"
-              "throttle,governor,main_n,");
+              "throttle,governor,pipeline,panels,main_n,");
+    CHECK_HAS(text, ",mapped,0,"); /* the mapped point's host_mem and cold */
     CHECK_HAS(text, ",NVML total energy,whole calls incl. "
                     "copies,1234567,1.0000001,0.30000000000000004,612.75,");
     free(text);

@@ -88,8 +88,14 @@ int cmd_ceilings(int argc, char **argv)
         }
         cJSON_AddNumberToObject(o, "bandwidth_gbs", ce.bandwidth_gbs);
         cJSON *tr = cJSON_AddObjectToObject(o, "host_device_gbs");
-        for (int h = 0; h < 2; h++) {
+        for (int h = 0; h < GB_HOST_KINDS; h++) {
+            if (h == GB_HOST_MAPPED && !di->host_unified)
+                continue; /* not measured: the device does not share host memory */
             cJSON *k = cJSON_AddObjectToObject(tr, gb_host_mem_name((gb_host_mem_t)h));
+            if (h == GB_HOST_MAPPED)
+                cJSON_AddStringToObject(k, "what",
+                                        "no copy: bytes over the time of the unmap "
+                                        "(h2d) and the map (d2h)");
             cJSON_AddNumberToObject(k, "h2d", ce.h2d_gbs[h]);
             cJSON_AddNumberToObject(k, "d2h", ce.d2h_gbs[h]);
             cJSON *sw = cJSON_AddArrayToObject(k, "sweep");
@@ -118,15 +124,35 @@ int cmd_ceilings(int argc, char **argv)
                 printf(", formula %s\n", di->peak_formula[p]);
         }
         printf("memory bandwidth: measured %.1f GB/s (read + write)\n", ce.bandwidth_gbs);
+        const int mapped = di->host_unified;
         printf("host-device copies, GB/s (to the device / back), by size:\n");
-        printf("  %10s  %-17s %-17s\n", "bytes", "pageable", "pinned");
-        for (size_t i = 0; i < ce.nsweep; i++)
-            printf("  %10zu  %7.2f / %-7.2f %7.2f / %-7.2f\n", ce.sweep[i].bytes,
-                   ce.sweep[i].h2d_gbs[GB_HOST_PAGEABLE], ce.sweep[i].d2h_gbs[GB_HOST_PAGEABLE],
-                   ce.sweep[i].h2d_gbs[GB_HOST_PINNED], ce.sweep[i].d2h_gbs[GB_HOST_PINNED]);
-        printf("  %10s  %7.2f / %-7.2f %7.2f / %-7.2f (the plateau: the best from 16 MiB up)\n",
-               "ceiling", ce.h2d_gbs[GB_HOST_PAGEABLE], ce.d2h_gbs[GB_HOST_PAGEABLE],
-               ce.h2d_gbs[GB_HOST_PINNED], ce.d2h_gbs[GB_HOST_PINNED]);
+        printf("  %10s  %-17s %-17s%s\n", "bytes", "pageable", "pinned",
+               mapped ? " mapped: unmap / map, us (no copy)" : "");
+        for (size_t i = 0; i <= ce.nsweep; i++) {
+            const int last = i == ce.nsweep;
+            const double *h2d = last ? ce.h2d_gbs : ce.sweep[i].h2d_gbs,
+                         *d2h = last ? ce.d2h_gbs : ce.sweep[i].d2h_gbs;
+            if (last)
+                printf("  %10s ", "ceiling");
+            else
+                printf("  %10zu ", ce.sweep[i].bytes);
+            printf(" %7.2f / %-7.2f %7.2f / %-7.2f", h2d[GB_HOST_PAGEABLE], d2h[GB_HOST_PAGEABLE],
+                   h2d[GB_HOST_PINNED], d2h[GB_HOST_PINNED]);
+            /* Nothing travels: the time of the hand-over says more than a rate. */
+            const double bytes = (double)ce.sweep[last ? ce.nsweep - 1 : i].bytes;
+            if (mapped && last)
+                printf(" %7s / %-7s", "-", "-"); /* no link to reach a speed */
+            else if (mapped && h2d[GB_HOST_MAPPED] > 0 && d2h[GB_HOST_MAPPED] > 0)
+                printf(" %7.3g / %-7.3g", bytes / (h2d[GB_HOST_MAPPED] * 1e3),
+                       bytes / (d2h[GB_HOST_MAPPED] * 1e3));
+            printf("%s\n", last ? " (the plateau: the best from 16 MiB up)" : "");
+        }
+        if (mapped)
+            printf("mapped memory is not copied: its figures are the time of handing a buffer of "
+                   "that size to the device (unmap) and back (map), the best of several; stored "
+                   "and in --json as bytes over that time\n");
+        else
+            printf("mapped: not measured: the device does not share host memory\n");
         printf("method: %s\n", ce.method);
         rc = EXIT_OK;
     }

@@ -35,6 +35,7 @@ static cJSON *device_json(const gb_device_info_t *d)
     cJSON_AddNumberToObject(vec, "native_float", d->native_vec_float);
     cJSON_AddNumberToObject(vec, "native_double", d->native_vec_double);
     cJSON_AddBoolToObject(o, "fp64", d->fp64);
+    cJSON_AddBoolToObject(o, "host_unified_memory", d->host_unified);
     cJSON_AddStringToObject(o, "extensions", d->extensions ? d->extensions : "");
     cJSON *peak = cJSON_AddObjectToObject(o, "peak_gflops_formula");
     for (int p = 0; p < 2; p++) {
@@ -63,6 +64,9 @@ static void device_text(const gb_device_info_t *d)
     printf("    vector widths preferred float %u double %u, native float %u double %u; fp64 %s\n",
            d->pref_vec_float, d->pref_vec_double, d->native_vec_float, d->native_vec_double,
            d->fp64 ? "yes" : "no");
+    printf("    host memory: %s\n", d->host_unified ? "shared with the device (--host-mem mapped: "
+                                                      "zero-copy)"
+                                                    : "apart (copies; no --host-mem mapped)");
     for (int p = 0; p < 2; p++) {
         if (d->peak_gflops[p] > 0)
             printf("    peak %s: %.1f GFLOP/s = %s\n", p ? "D" : "S", d->peak_gflops[p],

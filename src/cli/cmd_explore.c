@@ -30,6 +30,7 @@ static void usage(void)
         "      --warmup W        untimed calls first (default 1)\n"
         "      --repeat R        store each point R times, as repetitions 0..R-1 (default 1)\n"
         "      --seed S --dist D --timing T --host-mem H --cold  as for 'run'\n"
+        "      --pipeline [N]    with --timing offload: pipelined offloads, as for 'run'\n"
         "      --max-rel-ci X --min-time S  adaptive timed calls, as for 'run'\n"
         "  -v, --validate / --no-validate  as for 'run' (default: when M*N*K <= 2^33)\n"
         "      --layout --transA --transB --alpha --beta --lda --ldb --ldc --offa --offb --offc\n"

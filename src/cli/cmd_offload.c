@@ -1,6 +1,7 @@
 /* cmd_offload.c: `gemmbench offload`: is offloading a GEMM to the device worth it once the data
  * travels? Per square size, the host's BLAS, the device's kernel alone and the device with the
- * copies from pageable and from pinned host memory, each measured as `run` measures and stored;
+ * copies from pageable and from pinned host memory, and zero-copy from mapped host memory where
+ * the device shares it, each measured as `run` measures and stored;
  * then the faster per size and the break-even size per host memory kind, as a table and (--out)
  * an HTML page with the plot (src/report/offload.c). docs/offload.md. */
 #include <stdio.h>
@@ -15,8 +16,10 @@ static void usage(void)
     printf("usage: gemmbench offload [-p P -t T -d D] -n LIST [options]\n"
            "Per square size n: the host's BLAS (OpenBLAS, threads as configured), the device's\n"
            "kernel alone, and the device with the copies of A, B and C to it and C back from\n"
-           "pageable and from pinned host memory; which is faster, and the break-even size from\n"
-           "which offloading wins. Every measurement is validated and stored as 'run' does.\n"
+           "pageable and from pinned host memory, and with no copies from mapped host memory\n"
+           "where the device shares it (a CPU, an integrated GPU); which is faster, and the\n"
+           "break-even size from which offloading wins. Every measurement is validated and\n"
+           "stored as 'run' does.\n"
            "  -n LIST               square orders: 64:4096:x2, or 256,1024\n"
            "  -k KERNEL             the device's kernel (default auto: the tuning database's)\n"
            "      --precision s|d   (default s)\n"
@@ -120,6 +123,11 @@ int cmd_offload(int argc, char **argv)
     size_t(*shapes)[3] = NULL, nshapes = 0;
     gb_offload_row_t *rows = NULL;
     const char *kernel = pl.kernels ? pl.kernels : GB_AUTO;
+    if (pl.bench.pipeline) {
+        rc = cli_error(GB_EBADARG, "offload compares serial offloads; measure a pipeline with "
+                                   "'gemmbench run --timing offload --pipeline'");
+        goto done;
+    }
     if (pl.precisions == 3u || strchr(kernel, ',')) {
         rc = cli_error(GB_EBADARG, "offload compares one kernel in one precision: give one -k "
                                    "and one --precision");
@@ -175,17 +183,20 @@ int cmd_offload(int argc, char **argv)
            "2^33 and stored%s\n",
            gb_precision_name(prec), di->name, di->platform_name, kernel, pl.bench.iterations,
            pl.bench.warmup, st ? "" : " (not: --no-store)");
-    printf("%8s %12s %12s %14s %14s  %s\n", "n", "host ms", "kernel ms", "+copies pageable",
-           "+copies pinned", "faster");
+    /* Zero-copy only where the device works in the host's memory. */
+    const int kinds = di->host_unified ? GB_HOST_KINDS : 2;
+    printf("%8s %12s %12s %16s %14s %14s  %s\n", "n", "host ms", "kernel ms", "+copies pageable",
+           "+copies pinned", "mapped", "faster");
     int invalid = 0;
     for (size_t i = 0; i < nshapes && !rc; i++) {
         gb_offload_row_t *r = &rows[i];
         r->n = shapes[i][0];
         gb_bench_options_t b = pl.bench;
         b.timing = GB_TIMING_OPS;
+        b.host_mem = GB_HOST_PAGEABLE;
         rc = measure(reg, di, ctx, st, &pl, &autodb, "openblas", r->n, &b, GB_PHASE_OPS,
                      &r->host_ms, GB_PHASE_OPS, NULL, &invalid);
-        for (int hm = 0; !rc && hm < 2; hm++) {
+        for (int hm = 0; !rc && hm < kinds; hm++) {
             b.timing = GB_TIMING_OFFLOAD;
             b.host_mem = (gb_host_mem_t)hm;
             double kernel_ms;
@@ -194,14 +205,21 @@ int cmd_offload(int argc, char **argv)
             if (hm == GB_HOST_PINNED || !r->kernel_ms)
                 r->kernel_ms = kernel_ms;
         }
-        printf("%8zu %12.4g %12.4g %14.4g %14.4g  %s\n", r->n, r->host_ms, r->kernel_ms,
-               r->offload_ms[0], r->offload_ms[1], gb_offload_verdict(r));
+        char mapped[32] = "-";
+        if (r->offload_ms[GB_HOST_MAPPED] > 0)
+            snprintf(mapped, sizeof mapped, "%.4g", r->offload_ms[GB_HOST_MAPPED]);
+        printf("%8zu %12.4g %12.4g %16.4g %14.4g %14s  %s\n", r->n, r->host_ms, r->kernel_ms,
+               r->offload_ms[0], r->offload_ms[1], mapped, gb_offload_verdict(r));
         fflush(stdout);
     }
     if (rc)
         goto done;
     const gb_offload_t off = {di->name, "OpenBLAS", kernel, prec, rows, nshapes};
-    for (int hm = 0; hm < 2; hm++) {
+    if (kinds < GB_HOST_KINDS)
+        printf("mapped: not measured: %s does not share host memory (zero-copy needs a device "
+               "that does)\n",
+               di->name);
+    for (int hm = 0; hm < kinds; hm++) {
         const size_t be = gb_offload_breakeven(&off, hm);
         if (be)
             printf("break-even, %s host memory: n = %zu (the device with its copies is faster "

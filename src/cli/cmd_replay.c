@@ -80,12 +80,16 @@ static void print_point(const gb_point_t *pt, const gb_point_t *now, const gb_de
     const gb_problem_t *p = &pt->problem;
     printf("replay of point %s (stored %s by gemmbench %s (%s) on %s)\n", pt->id, pt->timestamp,
            pt->tool_version, pt->git_revision, pt->hostname);
+    char pipe[48] = "";
+    if (pt->pipeline)
+        snprintf(pipe, sizeof pipe, ", pipeline of %d panels", pt->pipeline);
     printf("  %s %s %s %zux%zux%zu, alpha %g beta %g, seed %llu, data %s, %d warm-up + %d timed "
-           "calls, timing %s, %s host memory%s\n",
+           "calls, timing %s, %s host memory%s%s\n",
            pt->kernel, gb_precision_name(p->precision), gb_problem_layout_tag(p, tag, sizeof tag),
            p->m, p->n, p->k, p->alpha, p->beta, (unsigned long long)pt->seed,
            gb_dist_format(&pt->dist, dist, sizeof dist), pt->warmup, pt->iterations,
-           gb_timing_name(pt->timing), gb_host_mem_name(pt->host_mem), pt->cold ? ", cold" : "");
+           gb_timing_name(pt->timing), gb_host_mem_name(pt->host_mem), pipe,
+           pt->cold ? ", cold" : "");
     printf("  on %s (%s, driver %s)\n", di->name, di->platform_name, di->driver);
     diff_keys(def_old, def_new, diff, sizeof diff);
     if (!strcmp(now->id, pt->id))

@@ -59,7 +59,12 @@ static void usage(void)
            "      --timing T        what GFLOP/s counts: kernel (main kernel), ops (main +\n"
            "                        helper passes, default) or offload (+ host-device copies)\n"
            "      --host-mem H      the operands' host memory, which the copies read and\n"
-           "                        write: pageable (default) or pinned\n"
+           "                        write: pageable (default) or pinned; or mapped: no\n"
+           "                        copies, the kernel works in host memory (zero-copy, on a\n"
+           "                        device that shares it: a CPU, an integrated GPU)\n"
+           "      --pipeline [N]    with --timing offload: C in N panels (default 4), whose\n"
+           "                        copies overlap the other panels' kernels; each point's\n"
+           "                        serial offload is measured first, for the ratio\n"
            "      --cold            write a buffer of four times the device's cache before\n"
            "                        every call, so that none finds its operands cached\n"
            "      --max-rel-ci X    after the -i calls, more until the 95%% CI of the mean is\n"
@@ -74,9 +79,14 @@ static void usage(void)
            "      cannot run here, 3 an OpenCL, build or system failure\n");
 }
 
-/* The copies' rates in GB/s over their medians: A, B and C written, C read (0: no copies). */
-static void copy_rates(const gb_problem_t *p, const gb_result_t *r, double *h2d, double *d2h)
+/* The copies' rates in GB/s over their medians: A, B and C written, C read (0: no copies,
+ * as from mapped host memory, which the kernel works in). */
+static void copy_rates(const gb_problem_t *p, const gb_result_t *r, gb_host_mem_t hm, double *h2d,
+                       double *d2h)
 {
+    *h2d = *d2h = 0;
+    if (hm == GB_HOST_MAPPED)
+        return;
     size_t ea, eb, ec;
     gb_problem_buffer_elems(p, &ea, &eb, &ec);
     const double es = (double)gb_precision_bytes(p->precision);
@@ -113,8 +123,10 @@ static cJSON *traffic_json(const gb_traffic_t *t, const gb_result_t *r)
     return o;
 }
 
+/* serial_ms: the serial offload of the same point, measured beside a pipelined one (0: none). */
 static cJSON *result_json(const table_t *tb, const char *kernel, const gb_problem_t *p,
-                          const gb_result_t *r, const gb_bench_options_t *b, const gb_traffic_t *t)
+                          const gb_result_t *r, const gb_bench_options_t *b, double serial_ms,
+                          const gb_traffic_t *t)
 {
     char buf[64];
     cJSON *o = cJSON_CreateObject();
@@ -151,6 +163,13 @@ static cJSON *result_json(const table_t *tb, const char *kernel, const gb_proble
     cJSON_AddNumberToObject(o, "min_time_s", b->min_time_s);
     cJSON_AddNumberToObject(o, "max_rel_ci", b->max_rel_ci);
     cJSON_AddBoolToObject(o, "cold", b->cold);
+    cJSON_AddNumberToObject(o, "pipeline", b->pipeline);
+    cJSON_AddNumberToObject(o, "panels", (double)r->panels);
+    if (serial_ms > 0 && r->time_ms[GB_PHASE_OFFLOAD].median > 0) {
+        cJSON_AddNumberToObject(o, "serial_offload_ms", serial_ms);
+        cJSON_AddNumberToObject(o, "pipeline_speedup",
+                                serial_ms / r->time_ms[GB_PHASE_OFFLOAD].median);
+    }
     cJSON_AddNumberToObject(o, "gflops", r->gflops);
     cJSON_AddNumberToObject(o, "gflops_wall", r->gflops_wall);
     if (r->efficiency >= 0)
@@ -212,7 +231,7 @@ static cJSON *result_json(const table_t *tb, const char *kernel, const gb_proble
         cJSON_AddItemToObject(s, "samples", cJSON_CreateDoubleArray(r->samples_ms[ph], (int)st->n));
     }
     double h2d, d2h;
-    copy_rates(p, r, &h2d, &d2h);
+    copy_rates(p, r, b->host_mem, &h2d, &d2h);
     cJSON *rates = cJSON_AddObjectToObject(o, "copy_GBps");
     cJSON_AddItemToObject(rates, "h2d", h2d > 0 ? cJSON_CreateNumber(h2d) : cJSON_CreateNull());
     cJSON_AddItemToObject(rates, "d2h", d2h > 0 ? cJSON_CreateNumber(d2h) : cJSON_CreateNull());
@@ -255,7 +274,7 @@ static void print_header(const table_t *tb, const gb_device_info_t *dev, const g
         printf("measured peak (gemmbench ceilings, %s): S %.1f, D %.1f GFLOP/s; meas%% is against "
                "it\n",
                tb->measured_when, tb->measured_peak[0], tb->measured_peak[1]);
-    if (tb->measured_when[0] && tb->copy_ceiling[0] > 0)
+    if (tb->measured_when[0] && tb->copy_ceiling[0] > 0 && o->bench.host_mem != GB_HOST_MAPPED)
         printf("copies' ceiling from %s host memory (gemmbench ceilings): %.3g / %.3g GB/s, "
                "beside copy GB/s\n",
                gb_host_mem_name(o->bench.host_mem), tb->copy_ceiling[0], tb->copy_ceiling[1]);
@@ -279,6 +298,17 @@ static void print_header(const table_t *tb, const gb_device_info_t *dev, const g
                "after a row says which stop ended its calls\n",
                o->bench.max_rel_ci, o->bench.min_time_s, GB_BENCH_MAX_SAMPLES,
                GB_BENCH_MAX_ADAPTIVE_S);
+    if (o->bench.host_mem == GB_HOST_MAPPED)
+        printf("mapped: zero-copy, the kernel works in the operands' host memory; copies = the "
+               "host handing them to the device (unmap) and back (map), with no copy; C is "
+               "restored from the given C on the host before each call, outside its times\n");
+    if (o->bench.pipeline)
+        printf("pipeline: C in %d panels (rows of a row-major C, columns of a column-major one), "
+               "each a GEMM whose copies overlap the other panels' kernels on three queues; its "
+               "offload = first copy's start to last copy's end (events); helpers and copies "
+               "are sums over the panels; each pipelined row follows the serial offload of the "
+               "same point, and ends with the ratio\n",
+               o->bench.pipeline);
     if (o->bench.cold)
         printf("cold: before every call a buffer of four times the device's global-memory cache "
                "(at least 64 MiB) is written, outside the timed region\n");
@@ -293,7 +323,7 @@ static void print_header(const table_t *tb, const gb_device_info_t *dev, const g
 }
 
 static void print_row(table_t *tb, const char *kernel, const gb_problem_t *p, const gb_result_t *r,
-                      const gb_traffic_t *t)
+                      gb_host_mem_t hm, double serial_ms, const gb_traffic_t *t)
 {
     char tag[16], lws[24], ci[40], eff[16], meas[16], helpers[16], verdict[200], faithful[48];
     const double flop = 2.0 * (double)p->m * (double)p->n * (double)p->k;
@@ -323,7 +353,7 @@ static void print_row(table_t *tb, const char *kernel, const gb_problem_t *p, co
     cli_faithful_text(&r->validation, p->precision, faithful, sizeof faithful);
     double h2d, d2h;
     char rates[32];
-    copy_rates(p, r, &h2d, &d2h);
+    copy_rates(p, r, hm, &h2d, &d2h);
     if (h2d > 0 && d2h > 0)
         snprintf(rates, sizeof rates, "%.3g/%.3g", h2d, d2h);
     else
@@ -342,6 +372,9 @@ static void print_row(table_t *tb, const char *kernel, const gb_problem_t *p, co
         printf("  traffic: %.3g FLOP/B %.4g GB/s", t->intensity, traffic_gbps(t, r));
         tb->traffic_rows++;
     }
+    const double piped = r->time_ms[GB_PHASE_OFFLOAD].median;
+    if (serial_ms > 0 && piped > 0)
+        printf("  pipelined %.4g ms, serial %.4g ms: %.2fx", piped, serial_ms, serial_ms / piped);
     if (r->gflops_per_watt >= 0) {
         printf("  %.3g GFLOP/s/W %.4g W", r->gflops_per_watt, r->energy_w);
         snprintf(tb->energy_note, sizeof tb->energy_note,
@@ -485,54 +518,65 @@ int cmd_run(int argc, char **argv)
             skipped_prec = job.problem.precision;
             continue;
         }
-        gb_point_t pt;
-        gb_point_init(&pt);
-        int mrc = gb_job_measure(&job, ctx, st, st ? GB_JOB_KEEP_NEXT_REP : GB_JOB_KEEP_NONE, &pt,
-                                 msg, sizeof msg);
-        /* Found only once compiled (e.g. registers limit the work-group): under 'all' a kernel
-         * that cannot run here is skipped with its reason, like the checks above. */
-        if (!job.named && gb_job_cannot_run(mrc)) {
-            print_skip(&job, msg, o.json);
-            skipped = job.kernel;
-            skipped_prec = job.problem.precision;
+        /* A pipelined point comes after the serial offload of the same point, for the ratio. */
+        gb_job_t twin = job;
+        twin.bench.pipeline = 0;
+        double serial_ms = 0;
+        const int first = job.bench.pipeline ? 0 : 1;
+        for (int pass = first; pass < 2; pass++) {
+            const gb_job_t *jb = pass ? &job : &twin;
+            gb_point_t pt;
+            gb_point_init(&pt);
+            int mrc = gb_job_measure(jb, ctx, st, st ? GB_JOB_KEEP_NEXT_REP : GB_JOB_KEEP_NONE, &pt,
+                                     msg, sizeof msg);
+            /* Found only once compiled (e.g. registers limit the work-group): under 'all' a
+             * kernel that cannot run here is skipped with its reason, like the checks above. */
+            if (!job.named && gb_job_cannot_run(mrc)) {
+                print_skip(&job, msg, o.json);
+                skipped = job.kernel;
+                skipped_prec = job.problem.precision;
+                gb_point_free(&pt);
+                break;
+            }
+            if (mrc != GB_OK && mrc != GB_JOB_ESTORE) {
+                gb_point_free(&pt);
+                rc = cli_error(mrc, "%s: %s", job.kernel, msg);
+                goto done;
+            }
+            /* The family's declared memory traffic (docs/kernel-metadata.md), where it has one. */
+            gb_traffic_t traffic;
+            char why[512];
+            if (gb_impl_traffic(&jb->impl, di, &jb->problem, &traffic, why, sizeof why) != GB_OK)
+                fprintf(stderr, "gemmbench: warning: %s: no memory traffic: %s\n", job.kernel, why);
+            const gb_result_t *r = &pt.result;
+            const int failed = r->validation.done && !r->validation.passed;
+            if (failed)
+                exit_code = EXIT_INVALID;
+            if (mrc == GB_JOB_ESTORE) {
+                exit_code = cli_error(GB_EIO, "%s: not stored: %s", job.kernel, msg);
+                pt.id[0] = '\0';
+            } else if (st) {
+                stored++;
+            }
+            const char *name = job.chosen[0] ? job.chosen : job.kernel;
+            char chosen[512];
+            if (job.chosen[0] && !out && pass == first)
+                printf("auto -> %s (%s)\n", gb_job_chosen_text(&job, chosen, sizeof chosen),
+                       job.chosen_why);
+            if (out) {
+                cJSON *item = result_json(&tb, name, &jb->problem, r, &jb->bench, serial_ms, &traffic);
+                if (job.chosen[0])
+                    cJSON_AddStringToObject(item, "auto", job.chosen_why);
+                if (st && pt.id[0])
+                    cJSON_AddStringToObject(item, "id", pt.id);
+                cJSON_AddItemToArray(out, item);
+            } else {
+                print_row(&tb, name, &jb->problem, r, jb->bench.host_mem, serial_ms, &traffic);
+            }
+            if (pass == 0 && !failed)
+                serial_ms = r->time_ms[GB_PHASE_OFFLOAD].median;
             gb_point_free(&pt);
-            continue;
         }
-        if (mrc != GB_OK && mrc != GB_JOB_ESTORE) {
-            gb_point_free(&pt);
-            rc = cli_error(mrc, "%s: %s", job.kernel, msg);
-            goto done;
-        }
-        /* The family's declared memory traffic (docs/kernel-metadata.md), where it has one. */
-        gb_traffic_t traffic;
-        char why[512];
-        if (gb_impl_traffic(&job.impl, di, &job.problem, &traffic, why, sizeof why) != GB_OK)
-            fprintf(stderr, "gemmbench: warning: %s: no memory traffic: %s\n", job.kernel, why);
-        const gb_result_t *r = &pt.result;
-        if (r->validation.done && !r->validation.passed)
-            exit_code = EXIT_INVALID;
-        if (mrc == GB_JOB_ESTORE) {
-            exit_code = cli_error(GB_EIO, "%s: not stored: %s", job.kernel, msg);
-            pt.id[0] = '\0';
-        } else if (st) {
-            stored++;
-        }
-        const char *name = job.chosen[0] ? job.chosen : job.kernel;
-        char chosen[512];
-        if (job.chosen[0] && !out)
-            printf("auto -> %s (%s)\n", gb_job_chosen_text(&job, chosen, sizeof chosen),
-                   job.chosen_why);
-        if (out) {
-            cJSON *item = result_json(&tb, name, &job.problem, r, &job.bench, &traffic);
-            if (job.chosen[0])
-                cJSON_AddStringToObject(item, "auto", job.chosen_why);
-            if (st && pt.id[0])
-                cJSON_AddStringToObject(item, "id", pt.id);
-            cJSON_AddItemToArray(out, item);
-        } else {
-            print_row(&tb, name, &job.problem, r, &traffic);
-        }
-        gb_point_free(&pt);
     }
     if (!out && tb.energy_note[0])
         printf("%s\n", tb.energy_note);

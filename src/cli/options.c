@@ -45,7 +45,8 @@ enum {
     O_MPI,
     O_DEVMAP,
     O_MINTIME,
-    O_MAXCI
+    O_MAXCI,
+    O_PIPELINE
 };
 
 static const struct option long_opts[] = {{"platform", required_argument, NULL, 'p'},
@@ -67,6 +68,7 @@ static const struct option long_opts[] = {{"platform", required_argument, NULL, 
                                           {"timing", required_argument, NULL, O_TIMING},
                                           {"host-mem", required_argument, NULL, O_HOSTMEM},
                                           {"cold", no_argument, NULL, O_COLD},
+                                          {"pipeline", optional_argument, NULL, O_PIPELINE},
                                           {"layout", required_argument, NULL, O_LAYOUT},
                                           {"transA", required_argument, NULL, O_TA},
                                           {"transB", required_argument, NULL, O_TB},
@@ -116,6 +118,7 @@ static const char *plan_key(int c)
                 {O_DIST, "dist"},
                 {O_TIMING, "timing"},
                 {O_HOSTMEM, "host_mem"},
+                {O_PIPELINE, "pipeline"},
                 {O_MINTIME, "min_time"},
                 {O_MAXCI, "max_rel_ci"},
                 {O_LAYOUT, "layout"},
@@ -134,6 +137,19 @@ static const char *plan_key(int c)
         if (keys[i].c == c)
             return keys[i].key;
     return NULL;
+}
+
+/* --pipeline's count: --pipeline=N, --pipeline N (the next word, when it is a number: taken
+ * here in both passes, so that getopt does not move it to the operands), or the default. */
+static const char *pipeline_value(int argc, char **args, const char *arg)
+{
+    static char dflt[16];
+    if (arg)
+        return arg;
+    if (optind < argc && args[optind][0] >= '0' && args[optind][0] <= '9')
+        return args[optind++];
+    snprintf(dflt, sizeof dflt, "%d", GB_PIPELINE_DEFAULT);
+    return dflt;
 }
 
 /* Which command-specific option a flag is (0: a shared one). */
@@ -242,7 +258,9 @@ int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, vo
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, args, short_opts, long_opts, NULL)) != -1)
-        if (c == O_PLAN && (extra & CLI_OPT_PLAN)) {
+        if (c == O_PIPELINE) {
+            pipeline_value(argc, args, optarg);
+        } else if (c == O_PLAN && (extra & CLI_OPT_PLAN)) {
             o->plan = optarg;
         } else if (c == 'h') {
             usage();
@@ -268,6 +286,8 @@ int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, vo
         if (extra_of(c) && !(extra & extra_of(c)))
             rc = cli_error(GB_EBADARG, "%s is not an option of '%s'; see 'gemmbench %s --help'",
                            label, cmd, cmd);
+        else if (c == O_PIPELINE)
+            rc = set(pl, key, pipeline_value(argc, args, optarg), label);
         else if (key)
             rc = set(pl, key, optarg, label);
         else
@@ -277,6 +297,9 @@ int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, vo
         rc = cli_error(GB_EBADARG, "unexpected argument '%s'; see 'gemmbench %s --help'",
                        args[optind], cmd);
     free(args);
+    /* Options that do not go together, from flags and plan alike, before anything runs. */
+    if (rc == 0 && gb_bench_options_check(&pl->bench, msg, sizeof msg) != GB_OK)
+        rc = cli_error(GB_EBADARG, "%s", msg);
     return rc;
 }
 

@@ -153,6 +153,43 @@ const gb_device_info_t *gb_context_device(const gb_context_t *ctx)
     return ctx->dev;
 }
 
+/* Mapped memory: the driver works in this allocation itself where it can (zero-copy), which
+ * Intel's and PoCL's drivers do for a page-aligned one whose size is a multiple of 64 bytes. */
+#define GB_HOSTBUF_ALIGN 4096
+
+static int mapped_alloc(gb_context_t *ctx, size_t bytes, gb_hostbuf_t *hb)
+{
+    const size_t whole = (bytes + GB_HOSTBUF_ALIGN - 1) / GB_HOSTBUF_ALIGN * GB_HOSTBUF_ALIGN;
+    if (!(hb->host = aligned_alloc(GB_HOSTBUF_ALIGN, whole)))
+        return gb__ctx_fail(ctx, GB_ENOMEM, "out of memory for %zu bytes of host memory", bytes);
+    cl_int err;
+    hb->mem =
+        clCreateBuffer(ctx->cl, CL_MEM_USE_HOST_PTR | CL_MEM_READ_WRITE, whole, hb->host, &err);
+    if (err == CL_SUCCESS)
+        hb->ptr = clEnqueueMapBuffer(ctx->queue, hb->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                     whole, 0, NULL, NULL, &err);
+    /* A map of a CL_MEM_USE_HOST_PTR buffer is the host's own memory (OpenCL 1.2, 5.4.2). */
+    if (err == CL_SUCCESS && hb->ptr != hb->host)
+        err = CL_INVALID_OPERATION;
+    if (err != CL_SUCCESS) {
+        if (hb->ptr)
+            clEnqueueUnmapMemObject(ctx->queue, hb->mem, hb->ptr, 0, NULL, NULL);
+        if (hb->mem) {
+            clFinish(ctx->queue);
+            clReleaseMemObject(hb->mem);
+        }
+        free(hb->host);
+        memset(hb, 0, sizeof *hb);
+        return gb__ctx_fail(ctx, GB_EOPENCL,
+                            "cannot share %zu bytes of host memory with %s (%s); use --host-mem "
+                            "pinned or pageable",
+                            bytes, ctx->dev->name, gb__cl_errname(err));
+    }
+    hb->bytes = whole;
+    hb->queue = ctx->queue;
+    return GB_OK;
+}
+
 int gb__hostbuf_alloc(gb_context_t *ctx, size_t bytes, gb_host_mem_t kind, gb_hostbuf_t *hb)
 {
     memset(hb, 0, sizeof *hb);
@@ -160,8 +197,11 @@ int gb__hostbuf_alloc(gb_context_t *ctx, size_t bytes, gb_host_mem_t kind, gb_ho
         if (!(hb->ptr = malloc(bytes ? bytes : 1)))
             return gb__ctx_fail(ctx, GB_ENOMEM, "out of memory for %zu bytes of host memory",
                                 bytes);
+        hb->bytes = bytes;
         return GB_OK;
     }
+    if (kind == GB_HOST_MAPPED)
+        return mapped_alloc(ctx, bytes ? bytes : 1, hb);
     cl_int err;
     hb->mem = clCreateBuffer(ctx->cl, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes ? bytes : 1,
                              NULL, &err);
@@ -177,6 +217,7 @@ int gb__hostbuf_alloc(gb_context_t *ctx, size_t bytes, gb_host_mem_t kind, gb_ho
                             "pageable",
                             bytes, ctx->dev->name, gb__cl_errname(err));
     }
+    hb->bytes = bytes ? bytes : 1;
     hb->queue = ctx->queue;
     return GB_OK;
 }
@@ -184,9 +225,11 @@ int gb__hostbuf_alloc(gb_context_t *ctx, size_t bytes, gb_host_mem_t kind, gb_ho
 void gb__hostbuf_free(gb_hostbuf_t *hb)
 {
     if (hb->mem) {
-        clEnqueueUnmapMemObject(hb->queue, hb->mem, hb->ptr, 0, NULL, NULL);
+        if (!hb->unmapped)
+            clEnqueueUnmapMemObject(hb->queue, hb->mem, hb->ptr, 0, NULL, NULL);
         clFinish(hb->queue);
         clReleaseMemObject(hb->mem);
+        free(hb->host);
     } else if (!hb->borrowed) {
         free(hb->ptr);
     }

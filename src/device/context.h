@@ -31,16 +31,22 @@ typedef struct gb_programs {
  * (src/measure/inputs.c): a tuner measures hundreds of configurations of one problem, and
  * regenerating them, and above all the reference, can cost more than measuring on a GPU. */
 /* Host memory the calls copy from and to: malloc'd, or pinned (a buffer made with
- * CL_MEM_ALLOC_HOST_PTR, mapped at ptr until it is freed). */
+ * CL_MEM_ALLOC_HOST_PTR, mapped at ptr until it is freed); or host memory the device works in
+ * (mapped: a buffer made with CL_MEM_USE_HOST_PTR over a page-aligned allocation, mapped at ptr
+ * while the host owns it, unmapped while the device does). */
 typedef struct gb_hostbuf {
     void *ptr;
-    cl_mem mem;             /* pinned: the buffer mapped at ptr; NULL: malloc'd or borrowed */
+    cl_mem mem;             /* pinned, mapped: the buffer at ptr; NULL: malloc'd or borrowed */
     cl_command_queue queue; /* where it was mapped */
-    int borrowed;           /* ptr is another buffer's (not freed) */
+    void *host;             /* mapped: the allocation under the buffer (ptr while mapped) */
+    size_t bytes;
+    int borrowed; /* ptr is another buffer's (not freed) */
+    int unmapped; /* mapped: the device owns it now (ptr must not be touched) */
 } gb_hostbuf_t;
 
-/* bytes of host memory, pinned on ctx's device or malloc'd. GB_OK, or GB_ENOMEM / GB_EOPENCL
- * with the message on ctx. */
+/* bytes of host memory of kind on ctx's device: malloc'd, pinned, or mapped (shared with the
+ * device, which reads and writes it in place). GB_OK, or GB_ENOMEM / GB_EOPENCL with the
+ * message on ctx. */
 int gb__hostbuf_alloc(gb_context_t *ctx, size_t bytes, gb_host_mem_t kind, gb_hostbuf_t *hb);
 void gb__hostbuf_free(gb_hostbuf_t *hb);
 

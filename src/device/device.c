@@ -184,11 +184,20 @@ void gb__device_fill(gb_device_info_t *di, cl_platform_id pf, cl_device_id d)
     if (di->extensions && n)
         clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, n, di->extensions, NULL);
     di->fp64 = fp != 0 || gb_device_has_extension(di, "cl_khr_fp64");
+    /* Deprecated since OpenCL 2.0 but still answered; a CPU device works in host memory
+     * whatever it says. */
+    cl_bool unified = CL_FALSE;
+    clGetDeviceInfo(d, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL);
+    di->host_unified = unified == CL_TRUE || (type & CL_DEVICE_TYPE_CPU) != 0;
     image_info(di, d);
-    /* Lets the tests exercise the no-fp64 path on a device that has it. */
+    /* Lets the tests exercise the no-fp64 and separate-memory paths on a device that has fp64
+     * and shares the host's memory. */
     const char *no64 = getenv("GEMMBENCH_DISABLE_FP64");
     if (no64 && *no64 && strcmp(no64, "0") != 0)
         di->fp64 = 0;
+    const char *apart = getenv("GEMMBENCH_DISABLE_HOST_UNIFIED");
+    if (apart && *apart && strcmp(apart, "0") != 0)
+        di->host_unified = 0;
     di->cl_platform = pf;
     di->cl_device = d;
     peak_formula(di, d, type);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explore.h"
+#include "plan_int.h"
 
 void gb_plan_init(gb_plan_t *pl)
 {
@@ -47,7 +47,7 @@ void gb_plan_free(gb_plan_t *pl)
 
 /* ---- value syntax --------------------------------------------------------------------------- */
 
-static int parse_long(const char *s, long *out)
+int gb_plan__parse_long(const char *s, long *out)
 {
     char *end;
     errno = 0;
@@ -93,7 +93,8 @@ static int parse_list(const char *text, long min, long **out, size_t *count, con
             }
         long lo = 0, hi = 0, step = 1;
         int geometric = 0;
-        if (np > 3 || !parse_long(parts[0], &lo) || (np > 1 && !parse_long(parts[1], &hi))) {
+        if (np > 3 || !gb_plan__parse_long(parts[0], &lo) ||
+            (np > 1 && !gb_plan__parse_long(parts[1], &hi))) {
             rc = gb__fail(msg, msglen, GB_EBADARG, "%s: '%s' is not a list; %s", label, text,
                           syntax);
             goto done;
@@ -102,7 +103,7 @@ static int parse_list(const char *text, long min, long **out, size_t *count, con
             hi = lo;
         if (np == 3) {
             geometric = parts[2][0] == 'x';
-            if (!parse_long(parts[2] + geometric, &step) || step < 1 + geometric) {
+            if (!gb_plan__parse_long(parts[2] + geometric, &step) || step < 1 + geometric) {
                 rc = gb__fail(msg, msglen, GB_EBADARG,
                               "%s: step '%s' in '%s' must be a positive "
                               "integer, or x and a factor of at least 2",
@@ -445,44 +446,20 @@ static int parse_param(gb_plan_t *pl, const char *text, const char *label, char 
     return GB_OK;
 }
 
-static int parse_int(const char *text, long lo, long hi, int *out, const char *label, char *msg,
-                     size_t msglen)
-{
-    long v;
-    if (!parse_long(text, &v) || v < lo || v > hi)
-        return gb__fail(msg, msglen, GB_EBADARG, "%s must be an integer from %ld to %ld, got '%s'",
-                        label, lo, hi, text);
-    *out = (int)v;
-    return GB_OK;
-}
-
 static int parse_size_value(const char *text, size_t *out, int allow_zero, const char *label,
                             char *msg, size_t msglen)
 {
     long v;
-    if (!parse_long(text, &v) || v < (allow_zero ? 0 : 1) || v > (1L << 30))
+    if (!gb_plan__parse_long(text, &v) || v < (allow_zero ? 0 : 1) || v > (1L << 30))
         return gb__fail(msg, msglen, GB_EBADARG, "%s must be an integer from %d to 2^30, got '%s'",
                         label, allow_zero ? 0 : 1, text);
     *out = (size_t)v;
     return GB_OK;
 }
 
-static int parse_finite(const char *text, double *out, const char *label, char *msg, size_t msglen)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end || errno == ERANGE || !isfinite(v))
-        return gb__fail(msg, msglen, GB_EBADARG, "%s must be a finite number, got '%s'", label,
-                        text);
-    *out = v;
-    return GB_OK;
-}
-
 int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *label, char *msg,
                 size_t msglen)
 {
-    char why[256];
     if (!strcmp(key, "kernels")) {
         size_t n = strlen(value);
         char *k = malloc(n + 1);
@@ -556,7 +533,7 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
         return parse_param(pl, value, label, msg, msglen);
     if (!strcmp(key, "repeat")) {
         int r = 0;
-        int rc = parse_int(value, 1, 1000, &r, label, msg, msglen);
+        int rc = gb_plan__parse_int(value, 1, 1000, &r, label, msg, msglen);
         if (rc == GB_OK)
             pl->repeat = (unsigned)r;
         return rc;
@@ -574,70 +551,10 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
         pl->shards = (size_t)n;
         return GB_OK;
     }
-    if (!strcmp(key, "iterations"))
-        return parse_int(value, 1, 100000, &pl->bench.iterations, label, msg, msglen);
-    if (!strcmp(key, "warmup"))
-        return parse_int(value, 0, 100000, &pl->bench.warmup, label, msg, msglen);
-    if (!strcmp(key, "seed")) {
-        char *end;
-        errno = 0;
-        unsigned long long s = strtoull(value, &end, 10);
-        if (end == value || *end || value[0] == '-' || errno == ERANGE)
-            return gb__fail(msg, msglen, GB_EBADARG, "%s must be a non-negative integer, got '%s'",
-                            label, value);
-        pl->bench.seed = s;
-        return GB_OK;
-    }
-    if (!strcmp(key, "dist")) {
-        if (gb_dist_parse(value, &pl->bench.dist, why, sizeof why) != GB_OK)
-            return gb__fail(msg, msglen, GB_EBADDIST, "%s: %s", label, why);
-        return GB_OK;
-    }
-    if (!strcmp(key, "timing")) {
-        if (gb_timing_parse(value, &pl->bench.timing) != GB_OK)
-            return gb__fail(msg, msglen, GB_EBADARG,
-                            "%s: unknown timing '%s'; use kernel, ops or "
-                            "offload",
-                            label, value);
-        return GB_OK;
-    }
-    if (!strcmp(key, "min_time") || !strcmp(key, "max_rel_ci")) {
-        /* The adaptive stops (gb_bench_options_t): 0 is off. */
-        double v;
-        const int time = key[1] == 'i';
-        int rc = parse_finite(value, &v, label, msg, msglen);
-        if (rc == GB_OK && (v < 0 || v > (time ? 3600.0 : 1.0)))
-            rc = gb__fail(msg, msglen, GB_EBADARG, "%s must be from 0 (off) to %s, got '%s'", label,
-                          time ? "3600 seconds" : "1 (the whole mean)", value);
-        if (rc == GB_OK)
-            *(time ? &pl->bench.min_time_s : &pl->bench.max_rel_ci) = v;
-        return rc;
-    }
-    if (!strcmp(key, "cold")) {
-        if (strcmp(value, "on") && strcmp(value, "off"))
-            return gb__fail(msg, msglen, GB_EBADARG,
-                            "%s must be on or off (true or false), got '%s'", label, value);
-        pl->bench.cold = value[1] == 'n';
-        return GB_OK;
-    }
-    if (!strcmp(key, "host_mem")) {
-        if (gb_host_mem_parse(value, &pl->bench.host_mem) != GB_OK)
-            return gb__fail(msg, msglen, GB_EBADARG,
-                            "%s: unknown host memory '%s'; use pageable or pinned", label, value);
-        return GB_OK;
-    }
-    if (!strcmp(key, "validate")) {
-        if (!strcmp(value, "auto"))
-            pl->bench.validate = GB_VALIDATE_AUTO;
-        else if (!strcmp(value, "on"))
-            pl->bench.validate = GB_VALIDATE_ON;
-        else if (!strcmp(value, "off"))
-            pl->bench.validate = GB_VALIDATE_OFF;
-        else
-            return gb__fail(msg, msglen, GB_EBADARG, "%s must be auto, on or off, got '%s'", label,
-                            value);
-        return GB_OK;
-    }
+    /* The measuring options (plan_bench.c). */
+    const int bench = gb_plan__set_bench(pl, key, value, label, msg, msglen);
+    if (bench != 1)
+        return bench;
     if (!strcmp(key, "layout")) {
         pl->has_layout = 1;
         if (gb_layout_parse(value, &pl->base.layout) != GB_OK)
@@ -653,9 +570,9 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
         return GB_OK;
     }
     if (!strcmp(key, "alpha"))
-        return parse_finite(value, &pl->base.alpha, label, msg, msglen);
+        return gb_plan__parse_finite(value, &pl->base.alpha, label, msg, msglen);
     if (!strcmp(key, "beta"))
-        return parse_finite(value, &pl->base.beta, label, msg, msglen);
+        return gb_plan__parse_finite(value, &pl->base.beta, label, msg, msglen);
     if (!strcmp(key, "lda"))
         return parse_size_value(value, &pl->base.lda, 0, label, msg, msglen);
     if (!strcmp(key, "ldb"))

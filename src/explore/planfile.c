@@ -167,7 +167,8 @@ static const char *expected(const char *key)
         {"params", "an object of NAME: [values] (or text like \"1:8:x2\")"},
         {"dist", "text: \"uniform:LO:HI\", \"normal\" or \"int:R\""},
         {"timing", "\"kernel\", \"ops\" or \"offload\""},
-        {"host_mem", "\"pageable\" or \"pinned\""},
+        {"host_mem", "\"pageable\", \"pinned\" or \"mapped\""},
+        {"pipeline", "a number of panels (2 to 256; 0: off), or true (4) or false"},
         {"cold", "true or false"},
         {"min_time", "seconds (a number; 0: off)"},
         {"max_rel_ci", "a fraction of the mean (a number; 0: off)"},
@@ -251,10 +252,11 @@ static int plan_key(gb_plan_t *pl, const cJSON *item, const char *origin, char *
         return GB_OK;
     }
     static const char *const keys[] = {
-        "kernels",    "precision", "n",      "M",      "N",        "K",         "lws",  "repeat",
-        "iterations", "warmup",    "seed",   "dist",   "timing",   "host_mem",  "cold", "validate",
-        "layout",     "transA",    "transB", "alpha",  "beta",     "lda",       "ldb",  "ldc",
-        "offa",       "offb",      "offc",   "shapes", "min_time", "max_rel_ci"};
+        "kernels",  "precision",  "n",       "M",      "N",      "K",      "lws",
+        "repeat",   "iterations", "warmup",  "seed",   "dist",   "timing", "host_mem",
+        "cold",     "validate",   "layout",  "transA", "transB", "alpha",  "beta",
+        "lda",      "ldb",        "ldc",     "offa",   "offb",   "offc",   "shapes",
+        "min_time", "max_rel_ci", "pipeline"};
     size_t k = 0;
     while (k < sizeof keys / sizeof keys[0] && strcmp(keys[k], key))
         k++;

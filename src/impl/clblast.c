@@ -94,5 +94,8 @@ const gb_impl_ops_t gb__clblast_ops = {
     NULL,
     clblast_call,
     clblast_release,
-    0};
+    0,
+    NULL,
+    NULL,
+    NULL};
 #endif

@@ -197,7 +197,10 @@ const gb_impl_ops_t gb__cublas_ops = {
     NULL,
     cublas_call,
     cublas_release,
-    0};
+    0,
+    NULL,
+    NULL,
+    NULL};
 
 const gb_impl_ops_t gb__cublas_tf32_ops = {
     "cublas_tf32",
@@ -210,5 +213,8 @@ const gb_impl_ops_t gb__cublas_tf32_ops = {
     NULL,
     cublas_call,
     cublas_release,
-    0};
+    0,
+    NULL,
+    NULL,
+    NULL};
 #endif

@@ -34,6 +34,22 @@ struct gb_impl_ops {
                 double t[GB_PHASE_COUNT]);
     void (*release)(void *state); /* accepts NULL */
     int host; /* computes on the host's CPU, not on the OpenCL device (OpenBLAS) */
+    /* The device work of a call alone, for zero-copy and pipelined offloads (src/measure/
+     * runner.c, pipeline.c); NULL where the implementation cannot split its call so (the
+     * library peers: gb_bench_check refuses --host-mem mapped and --pipeline for them).
+     * prepare_on: as prepare, but the kernel's A, B and C are the caller's buffers bufs (A, B,
+     * C in the problem's layout, at least as large as the problem needs; retained while the
+     * state lives), not buffers of its own. enqueue: a call's device work, the helper passes
+     * and kernels that call runs (no copies), on queue q, the first command after the nwait
+     * events of wait; the last command's event into *done (NULL: not wanted; else the caller
+     * releases it). times: once q has finished them, the main and helper phases of the last
+     * enqueue added into t[GB_PHASE_MAIN] and t[GB_PHASE_HELPERS], their events released.
+     * Errors on the context. */
+    int (*prepare_on)(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *p,
+                      const cl_mem bufs[3], void **state, gb_result_t *r);
+    int (*enqueue)(void *state, cl_command_queue q, cl_uint nwait, const cl_event *wait,
+                   cl_event *done);
+    int (*times)(void *state, double t[GB_PHASE_COUNT]);
 };
 
 extern const gb_impl_ops_t gb__kernel_ops;
@@ -48,6 +64,9 @@ extern const gb_impl_ops_t gb__cublas_ops, gb__cublas_tf32_ops;
 
 /* A, B, C in, C out, and a buffer-to-image copy for each of A and B. */
 #define GB_MAX_PASSES 6
+/* A call's device commands: the passes before and after the main kernel, and the main and
+ * remainder kernels. */
+#define GB_MAX_WORK (2 * GB_MAX_PASSES + 2)
 
 /* One helper pass: a gb_copy launch, or (kernel NULL) a copy of a packed operand into the
  * image a kernel reads it through, on devices that cannot create images over buffers. */
@@ -74,6 +93,7 @@ typedef struct gb_kernel_run {
     int local_null;
     gb_pass_t passes[GB_MAX_PASSES];
     size_t npasses;
+    cl_event work[GB_MAX_WORK]; /* the last call's device commands, until their times are read */
 } gb_kernel_run_t;
 
 /* Helper passes (passes.c). gb__pass_copy adds the gb_copy (or gb_copy4) pass of route copy c,

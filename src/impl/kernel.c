@@ -66,6 +66,9 @@ static void kernel_release(void *state)
     gb_kernel_run_t *kr = state;
     if (!kr)
         return;
+    for (int i = 0; i < GB_MAX_WORK; i++)
+        if (kr->work[i])
+            clReleaseEvent(kr->work[i]);
     /* Images before the buffers they may be views of. */
     cl_mem mems[] = {kr->img[0], kr->img[1], kr->buf[0], kr->buf[1], kr->buf[2],
                      kr->buf[3], kr->buf[4], kr->buf[5], kr->ws};
@@ -134,8 +137,10 @@ static int build(gb_kernel_run_t *kr, const gb_config_t *cfg, const gb_route_t *
     return GB_OK;
 }
 
-/* The caller's buffers, the workspace and the temporaries, then the passes between them. */
-static int allocate(gb_kernel_run_t *kr, const gb_problem_t *p, const gb_route_t *r)
+/* The caller's buffers (given: bufs, retained; else its own), the workspace and the
+ * temporaries, then the passes between them. */
+static int allocate(gb_kernel_run_t *kr, const gb_problem_t *p, const gb_route_t *r,
+                    const cl_mem *bufs)
 {
     size_t elems[3];
     const size_t es = gb_precision_bytes(p->precision);
@@ -148,9 +153,13 @@ static int allocate(gb_kernel_run_t *kr, const gb_problem_t *p, const gb_route_t
         const size_t bytes = (d < 3 ? elems[d] : r->temp_elems[d - 3]) * es;
         if (d < 3)
             kr->bytes[d] = bytes;
-        if (d < 3 || r->copy[d - 3])
+        if (d < 3 && bufs) {
+            clRetainMemObject(bufs[d]);
+            kr->buf[d] = bufs[d];
+        } else if (d < 3 || r->copy[d - 3]) {
             kr->buf[d] =
                 buffer(kr, bytes, d < 2 ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE, what[d], &rc);
+        }
     }
     if (rc == GB_OK && r->has_ws)
         kr->ws =
@@ -167,8 +176,8 @@ static int allocate(gb_kernel_run_t *kr, const gb_problem_t *p, const gb_route_t
     return rc;
 }
 
-static int kernel_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *p,
-                          void **state, gb_result_t *res)
+static int prepare_with(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *p,
+                        const cl_mem *bufs, void **state, gb_result_t *res)
 {
     *state = NULL;
     const gb_config_t *cfg = &im->config;
@@ -187,7 +196,7 @@ static int kernel_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_probl
     kr->local_null = r.local_null;
     if ((rc = build(kr, cfg, &r, 0, &res->build_ms, &res->cache_hit, ctx->errmsg,
                     sizeof ctx->errmsg)) != GB_OK ||
-        (rc = allocate(kr, p, &r)) != GB_OK ||
+        (rc = allocate(kr, p, &r, bufs)) != GB_OK ||
         (rc = set_args(kr, &r, cfg->family, kr->kernel)) != GB_OK ||
         (kr->rem_kernel && (rc = set_args(kr, &r, cfg->family, kr->rem_kernel)) != GB_OK)) {
         kernel_release(kr);
@@ -202,6 +211,18 @@ static int kernel_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_probl
     memcpy(res->route, r.text, sizeof res->route);
     *state = kr;
     return GB_OK;
+}
+
+static int kernel_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *p,
+                          void **state, gb_result_t *res)
+{
+    return prepare_with(ctx, im, p, NULL, state, res);
+}
+
+static int kernel_prepare_on(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *p,
+                             const cl_mem bufs[3], void **state, gb_result_t *res)
+{
+    return prepare_with(ctx, im, p, bufs, state, res);
 }
 
 /* The programs of prepare's build, kept by the context; the kernels made to check them go. */
@@ -234,30 +255,112 @@ double gb__event_ms(cl_event ev, cl_int *err)
     return e == CL_SUCCESS && end > start ? (double)(end - start) * 1e-6 : 0.0;
 }
 
-static cl_int enqueue_pass(cl_command_queue q, const gb_pass_t *ps, cl_event *ev)
+static cl_int enqueue_pass(cl_command_queue q, const gb_pass_t *ps, cl_uint nwait,
+                           const cl_event *wait, cl_event *ev)
 {
     if (ps->kernel)
         return clEnqueueNDRangeKernel(q, ps->kernel, 2, NULL, ps->global,
-                                      ps->local[0] ? ps->local : NULL, 0, NULL, ev);
+                                      ps->local[0] ? ps->local : NULL, nwait, wait, ev);
     const size_t origin[3] = {0, 0, 0}, region[3] = {ps->region[0], ps->region[1], 1};
-    return clEnqueueCopyBufferToImage(q, ps->src, ps->image, 0, origin, region, 0, NULL, ev);
+    return clEnqueueCopyBufferToImage(q, ps->src, ps->image, 0, origin, region, nwait, wait, ev);
 }
 
+/* Where a call's device commands keep their events in kr->work. */
+enum { W_PRE = 0, W_MAIN = GB_MAX_PASSES, W_REM, W_POST };
+
+/* A call's device work on q: the passes before the main kernel, the main and remainder kernels,
+ * the passes after; the first command waits for the nwait events of wait (q is in order: the
+ * others follow it). Their events go to kr->work (the previous call's released). On failure
+ * returns the OpenCL status with *what naming the command and g, l its launch geometry. */
+static cl_int enqueue_work(gb_kernel_run_t *kr, cl_command_queue q, cl_uint nwait,
+                           const cl_event *wait, const char **what, const size_t **g,
+                           const size_t **l)
+{
+    cl_int err = CL_SUCCESS;
+    for (int i = 0; i < GB_MAX_WORK; i++)
+        if (kr->work[i]) {
+            clReleaseEvent(kr->work[i]);
+            kr->work[i] = NULL;
+        }
+    *g = kr->global;
+    *l = kr->local;
+    for (size_t i = 0; i < kr->npasses && err == CL_SUCCESS; i++)
+        if (!kr->passes[i].post && (*what = "a helper pass")) {
+            err = enqueue_pass(q, &kr->passes[i], nwait, wait, &kr->work[W_PRE + i]);
+            nwait = 0;
+            wait = NULL;
+        }
+    if (err == CL_SUCCESS && (*what = "the main kernel"))
+        err = clEnqueueNDRangeKernel(q, kr->kernel, 2, NULL, kr->global,
+                                     kr->local_null ? NULL : kr->local, nwait, wait,
+                                     &kr->work[W_MAIN]);
+    if (kr->rem_kernel && err == CL_SUCCESS && (*what = "the remainder kernel") &&
+        (err = clEnqueueNDRangeKernel(q, kr->rem_kernel, 2, NULL, kr->rem_global, kr->rem_local, 0,
+                                      NULL, &kr->work[W_REM])) != CL_SUCCESS) {
+        *g = kr->rem_global; /* the message names the launch that failed */
+        *l = kr->rem_local;
+    }
+    for (size_t i = 0; i < kr->npasses && err == CL_SUCCESS; i++)
+        if (kr->passes[i].post && (*what = "a helper pass"))
+            err = enqueue_pass(q, &kr->passes[i], 0, NULL, &kr->work[W_POST + i]);
+    return err;
+}
+
+static int launch_failed(gb_kernel_run_t *kr, cl_int err, const char *what, const size_t *g,
+                         const size_t *l)
+{
+    return gb__ctx_fail(kr->ctx, GB_EOPENCL,
+                        "%s failed: %s (global %zu x %zu, work-group %zu x %zu)", what,
+                        gb__cl_errname(err), g[0], g[1], l[0], l[1]);
+}
+
+static int kernel_enqueue(void *state, cl_command_queue q, cl_uint nwait, const cl_event *wait,
+                          cl_event *done)
+{
+    gb_kernel_run_t *kr = state;
+    const char *what = "the main kernel";
+    const size_t *g, *l;
+    const cl_int err = enqueue_work(kr, q, nwait, wait, &what, &g, &l);
+    if (err != CL_SUCCESS)
+        return launch_failed(kr, err, what, g, l);
+    if (done) {
+        *done = NULL;
+        for (int i = GB_MAX_WORK; i-- > 0 && !*done;)
+            *done = kr->work[i];
+        clRetainEvent(*done);
+    }
+    return GB_OK;
+}
+
+/* The main and helper times of the last call's device work into t, adding; events released.
+ * err: the first failure to read a time (kept). */
+static void work_times(gb_kernel_run_t *kr, double t[GB_PHASE_COUNT], cl_int *err)
+{
+    for (int i = 0; i < GB_MAX_WORK; i++) {
+        if (!kr->work[i])
+            continue;
+        t[i == W_MAIN || i == W_REM ? GB_PHASE_MAIN : GB_PHASE_HELPERS] +=
+            gb__event_ms(kr->work[i], err);
+        clReleaseEvent(kr->work[i]);
+        kr->work[i] = NULL;
+    }
+}
+
+static int kernel_times(void *state, double t[GB_PHASE_COUNT])
+{
+    gb_kernel_run_t *kr = state;
+    cl_int err = CL_SUCCESS;
+    work_times(kr, t, &err);
+    return gb__cl_check(kr->ctx, err, "reading the kernels' times");
+}
+
+/* The serial offload: A, B and C written, the device work, C read back, on the context's
+ * queue. */
 static int kernel_call(void *state, const void *a, const void *b, const void *c, void *c_out,
                        double t[GB_PHASE_COUNT])
 {
     gb_kernel_run_t *kr = state;
-    enum {
-        W_A,
-        W_B,
-        W_C,
-        PRE,
-        MAIN = PRE + GB_MAX_PASSES,
-        REM,
-        POST,
-        READ = POST + GB_MAX_PASSES,
-        NEV
-    };
+    enum { W_A, W_B, W_C, READ, NEV };
     cl_event ev[NEV] = {0};
     cl_command_queue q = kr->ctx->queue;
     cl_int err = CL_SUCCESS;
@@ -270,21 +373,8 @@ static int kernel_call(void *state, const void *a, const void *b, const void *c,
         if (in[d] && (what = d == 0 ? "writing A" : d == 1 ? "writing B" : "writing C"))
             err = clEnqueueWriteBuffer(q, kr->buf[d], CL_FALSE, 0, kr->bytes[d], in[d], 0, NULL,
                                        &ev[W_A + d]);
-    for (size_t i = 0; i < kr->npasses && err == CL_SUCCESS; i++)
-        if (!kr->passes[i].post && (what = "a helper pass"))
-            err = enqueue_pass(q, &kr->passes[i], &ev[PRE + i]);
-    if (err == CL_SUCCESS && (what = "the main kernel"))
-        err = clEnqueueNDRangeKernel(q, kr->kernel, 2, NULL, kr->global,
-                                     kr->local_null ? NULL : kr->local, 0, NULL, &ev[MAIN]);
-    if (kr->rem_kernel && err == CL_SUCCESS && (what = "the remainder kernel") &&
-        (err = clEnqueueNDRangeKernel(q, kr->rem_kernel, 2, NULL, kr->rem_global, kr->rem_local, 0,
-                                      NULL, &ev[REM])) != CL_SUCCESS) {
-        g = kr->rem_global; /* the message names the launch that failed */
-        l = kr->rem_local;
-    }
-    for (size_t i = 0; i < kr->npasses && err == CL_SUCCESS; i++)
-        if (kr->passes[i].post && (what = "a helper pass"))
-            err = enqueue_pass(q, &kr->passes[i], &ev[POST + i]);
+    if (err == CL_SUCCESS)
+        err = enqueue_work(kr, q, 0, NULL, &what, &g, &l);
     if (c_out && err == CL_SUCCESS && (what = "reading C"))
         err = clEnqueueReadBuffer(q, kr->buf[GB_BUF_C], CL_FALSE, 0, kr->bytes[2], c_out, 0, NULL,
                                   &ev[READ]);
@@ -295,17 +385,12 @@ static int kernel_call(void *state, const void *a, const void *b, const void *c,
     for (int i = 0; i < NEV; i++) {
         if (!ev[i])
             continue;
-        const gb_phase_t ph = i <= W_C                ? GB_PHASE_H2D
-                              : i == MAIN || i == REM ? GB_PHASE_MAIN
-                              : i == READ             ? GB_PHASE_D2H
-                                                      : GB_PHASE_HELPERS;
-        t[ph] += gb__event_ms(ev[i], &err);
+        t[i == READ ? GB_PHASE_D2H : GB_PHASE_H2D] += gb__event_ms(ev[i], &err);
         clReleaseEvent(ev[i]);
     }
+    work_times(kr, t, &err);
     if (err != CL_SUCCESS)
-        return gb__ctx_fail(kr->ctx, GB_EOPENCL,
-                            "%s failed: %s (global %zu x %zu, work-group %zu x %zu)", what,
-                            gb__cl_errname(err), g[0], g[1], l[0], l[1]);
+        return launch_failed(kr, err, what, g, l);
     t[GB_PHASE_OPS] = t[GB_PHASE_MAIN] + t[GB_PHASE_HELPERS];
     t[GB_PHASE_OFFLOAD] = t[GB_PHASE_OPS] + t[GB_PHASE_H2D] + t[GB_PHASE_D2H];
     return GB_OK;
@@ -320,4 +405,7 @@ const gb_impl_ops_t gb__kernel_ops = {NULL,
                                       kernel_prebuild,
                                       kernel_call,
                                       kernel_release,
-                                      0};
+                                      0,
+                                      kernel_prepare_on,
+                                      kernel_enqueue,
+                                      kernel_times};

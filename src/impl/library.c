@@ -187,4 +187,7 @@ const gb_impl_ops_t gb__library_ops = {
     NULL,
     library_call,
     library_release,
-    0};
+    0,
+    NULL,
+    NULL,
+    NULL};

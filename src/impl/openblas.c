@@ -158,4 +158,7 @@ const gb_impl_ops_t gb__openblas_ops = {
     NULL,
     openblas_call,
     openblas_release,
-    1};
+    1,
+    NULL,
+    NULL,
+    NULL};

@@ -40,6 +40,9 @@ static int finish(gb_job_t *job, const gb_device_info_t *dev)
     if (rc == GB_OK)
         rc = gb_impl_check(&job->impl, dev, job->problem.precision, &job->problem, job->why,
                            sizeof job->why);
+    /* The host memory and pipeline asked, on this device with this implementation. */
+    if (rc == GB_OK)
+        rc = gb_bench_check(dev, &job->impl, &job->problem, &job->bench, job->why, sizeof job->why);
     gb_point_t pt;
     gb_point_init(&pt);
     if (rc == GB_OK)
@@ -135,6 +138,7 @@ int gb_job_from_point(gb_job_t *job, const gb_registry_t *reg, const gb_device_i
     job->bench.cold = pt->cold;
     job->bench.min_time_s = pt->min_time_s;
     job->bench.max_rel_ci = pt->max_rel_ci;
+    job->bench.pipeline = pt->pipeline;
     job->bench.validate = pt->validate;
     /* Every parameter the point recorded, the work-group size included. */
     int rc = gb_impl_resolve(reg, pt->kernel, &pt->params, &job->impl, job->why, sizeof job->why);

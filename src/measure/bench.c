@@ -10,6 +10,7 @@
 #include "clocks.h"
 #include "energy.h"
 #include "inputs.h"
+#include "runner.h"
 #include "stats.h"
 /* Validate by default while the reference costs at most 2^33 multiply-adds (2048^3). */
 #define GB_AUTO_VALIDATE_MNK (1ull << 33)
@@ -89,17 +90,21 @@ const char *gb_timing_name(gb_timing_t t)
     return t == GB_TIMING_KERNEL ? "kernel" : t == GB_TIMING_OFFLOAD ? "offload" : "ops";
 }
 
+static const char *const host_mem_names[GB_HOST_KINDS] = {"pageable", "pinned", "mapped"};
+
 int gb_host_mem_parse(const char *s, gb_host_mem_t *out)
 {
-    if (strcmp(s, "pageable") && strcmp(s, "pinned"))
-        return GB_EBADARG;
-    *out = s[1] == 'i' ? GB_HOST_PINNED : GB_HOST_PAGEABLE;
-    return GB_OK;
+    for (int i = 0; i < GB_HOST_KINDS; i++)
+        if (!strcmp(s, host_mem_names[i])) {
+            *out = (gb_host_mem_t)i;
+            return GB_OK;
+        }
+    return GB_EBADARG;
 }
 
 const char *gb_host_mem_name(gb_host_mem_t h)
 {
-    return h == GB_HOST_PINNED ? "pinned" : "pageable";
+    return (unsigned)h < GB_HOST_KINDS ? host_mem_names[h] : "?";
 }
 
 gb_phase_t gb_timing_phase(gb_timing_t t)
@@ -119,19 +124,6 @@ void gb_result_free(gb_result_t *r)
     }
 }
 
-/* An implementation prepared for one problem. */
-typedef struct runner {
-    const gb_impl_ops_t *ops;
-    void *state;
-    gb_context_t *ctx;
-} runner_t;
-
-static int runner_call(runner_t *r, const void *a, const void *b, const void *c, void *c_out,
-                       double t[GB_PHASE_COUNT])
-{
-    return r->ops->call(r->state, a, b, c, c_out, t);
-}
-
 static void from_device(const void *src, size_t n, gb_precision_t prec, double *out)
 {
     if (prec == GB_PREC_D) {
@@ -146,7 +138,7 @@ static void from_device(const void *src, size_t n, gb_precision_t prec, double *
 /* One call of the energy loop: whole (a, b, c and c_out set) or device-only (all NULL: the
  * device keeps the inputs of the previous call), finished on the device before it returns. */
 typedef struct energy_job {
-    runner_t *run;
+    gb_runner_t *run;
     const void *a, *b, *c;
     void *c_out;
 } energy_job_t;
@@ -155,7 +147,7 @@ static int energy_call(void *user)
 {
     energy_job_t *j = user;
     double t[GB_PHASE_COUNT];
-    int rc = runner_call(j->run, j->a, j->b, j->c, j->c_out, t);
+    int rc = gb__runner_call(j->run, j->a, j->b, j->c, j->c_out, t);
     /* Each call finishes its own work (cuBLAS synchronises its stream); this makes sure. */
     if (rc == GB_OK)
         rc = gb__cl_check(j->run->ctx, clFinish(j->run->ctx->queue),
@@ -165,7 +157,7 @@ static int energy_call(void *user)
 
 /* Whether the device's own counters (energy, clocks) see the implementation's work: not when a
  * host library does it beside a device that is not the host's CPU. */
-static int device_sees(const runner_t *run)
+static int device_sees(const gb_runner_t *run)
 {
     return !(run->ops->host && strcmp(run->ctx->dev->type_name, "cpu"));
 }
@@ -176,7 +168,7 @@ static int device_sees(const runner_t *run)
  * GEMMBENCH_ENERGY_MIN_S seconds between two counter reads: device-only for timing kernel and
  * ops, whole offloads for offload. Fills r's energy fields, unavailable with the reason where
  * there is no counter or it did not advance. Returns a call's error, else GB_OK. */
-static int measure_energy(runner_t *run, gb_timing_t timing, double flop, const void *a,
+static int measure_energy(gb_runner_t *run, gb_timing_t timing, double flop, const void *a,
                           const void *b, const void *c, void *c_out, gb_result_t *r)
 {
     const char *env = getenv("GEMMBENCH_ENERGY_MIN_S");
@@ -258,13 +250,13 @@ static int cold_flush(gb_context_t *ctx, cold_t *c)
     return rc == GB_OK ? gb__cl_check(ctx, clFinish(ctx->queue), "writing --cold's buffer") : rc;
 }
 
-static int validate_once(runner_t *run, gb_inputs_t *in, gb_validation_t *v)
+static int validate_once(gb_runner_t *run, gb_inputs_t *in, gb_validation_t *v)
 {
     const gb_problem_t *p = &in->p;
     double t[GB_PHASE_COUNT];
     int rc = gb__inputs_poisoned(run->ctx, in);
     if (rc == GB_OK)
-        rc = runner_call(run, in->da.ptr, in->db.ptr, in->poisoned.ptr, in->out.ptr, t);
+        rc = gb__runner_call(run, in->da.ptr, in->db.ptr, in->poisoned.ptr, in->out.ptr, t);
     if (rc == GB_OK)
         rc = gb__inputs_reference(run->ctx, in);
     if (rc == GB_OK) {
@@ -317,13 +309,15 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
     int rc = checked(ctx, problem, o, &p);
     if (rc != GB_OK)
         return rc;
-    if ((rc = gb_impl_check(im, ctx->dev, p.precision, &p, ctx->errmsg, sizeof ctx->errmsg)))
+    if ((rc = gb_impl_check(im, ctx->dev, p.precision, &p, ctx->errmsg, sizeof ctx->errmsg)) ||
+        (rc = gb_bench_check(ctx->dev, im, &p, o, ctx->errmsg, sizeof ctx->errmsg)))
         return rc;
     if (o->iterations < 1 || o->warmup < 0 || !(o->min_time_s >= 0) || !(o->max_rel_ci >= 0))
         return gb__ctx_fail(ctx, GB_EBADARG,
                             "iterations must be at least 1, warm-up at least 0, and the adaptive "
                             "stops (min time, max relative CI) at least 0");
-    runner_t run = {im->ops, NULL, ctx};
+    gb_runner_t run;
+    memset(&run, 0, sizeof run);
     int nomem = 0;
     for (int i = 0; i < GB_PHASE_COUNT; i++)
         nomem |= !(r->samples_ms[i] = calloc(max_calls(o), sizeof(double)));
@@ -336,7 +330,7 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
         goto done;
     const void *da = in->da.ptr, *db = in->db.ptr, *dc = in->dc.ptr;
     void *cout = in->out.ptr;
-    if ((rc = im->ops->prepare(ctx, im, &p, &run.state, r)) != GB_OK)
+    if ((rc = gb__runner_prepare(&run, ctx, im, &p, o, in, r)) != GB_OK)
         goto done;
     r->timing = o->timing;
     const double mnk = (double)p.m * (double)p.n * (double)p.k;
@@ -372,7 +366,7 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
             break;
         if (o->cold && (rc = cold_flush(ctx, &cold)) != GB_OK)
             break;
-        if ((rc = runner_call(&run, da, db, dc, cout, t)) == GB_OK && i >= o->warmup) {
+        if ((rc = gb__runner_call(&run, da, db, dc, cout, t)) == GB_OK && i >= o->warmup) {
             for (int ph = 0; ph < GB_PHASE_COUNT; ph++)
                 r->samples_ms[ph][n] = t[ph];
             n++;
@@ -397,8 +391,7 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
     const double peak = ctx->dev->peak_gflops[p.precision];
     r->efficiency = peak > 0 ? r->gflops / peak : -1.0;
 done:
-    if (run.state)
-        im->ops->release(run.state);
+    gb__runner_release(&run);
     if (rc != GB_OK)
         gb_result_free(r);
     return rc;

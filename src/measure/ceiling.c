@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../device/context.h"
+#include "../impl/impl.h"
 #include "../kernels/registry.h"
 
 #define GB_FMA_ITERS 1024
@@ -138,11 +139,54 @@ static int measure_bandwidth(gb_context_t *ctx, double *gbs, size_t *bytes_out)
     return rc;
 }
 
+/* Mapped memory is not copied: the best (shortest) time of handing a mapped buffer to the
+ * device (unmap: h2d) or back to the host (map: d2h), the other half of each round untimed. */
+static int best_handover_ms(gb_context_t *ctx, gb_hostbuf_t *hb, int h2d, double *best)
+{
+    *best = 0;
+    for (int r = 0; r < GB_REPEATS + 1; r++) {
+        cl_event ev[2] = {NULL, NULL};
+        cl_int err = clEnqueueUnmapMemObject(ctx->queue, hb->mem, hb->ptr, 0, NULL, &ev[0]);
+        void *at = NULL;
+        if (err == CL_SUCCESS)
+            at = clEnqueueMapBuffer(ctx->queue, hb->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                    hb->bytes, 0, NULL, &ev[1], &err);
+        if (err == CL_SUCCESS && at != hb->ptr)
+            err = CL_INVALID_OPERATION;
+        double ms = 0;
+        if (err == CL_SUCCESS)
+            ms = gb__event_ms(ev[h2d ? 0 : 1], &err);
+        for (int i = 0; i < 2; i++)
+            if (ev[i])
+                clReleaseEvent(ev[i]);
+        if (err != CL_SUCCESS) {
+            hb->unmapped = at != hb->ptr; /* left with the device: not unmapped again */
+            return gb__cl_check(ctx, err, "timing a mapped buffer's map and unmap");
+        }
+        if (r > 0 && ms > 0 && (*best == 0 || ms < *best))
+            *best = ms;
+    }
+    return GB_OK;
+}
+
 /* The copies' sweep: 64 KiB to 256 MiB (at most half the largest allocation), by 4, from and
- * to pageable and pinned host memory. The ceiling of each is the plateau: the best rate at
- * GB_CEIL_PLATEAU bytes and above (or at the largest size, where the sweep stops below), where
- * a link has reached its speed and no host cache flatters a copy. */
+ * to pageable and pinned host memory, and for mapped memory (where the device shares the
+ * host's) the map and unmap of a buffer of each size. The ceiling of each is the plateau: the
+ * best rate at GB_CEIL_PLATEAU bytes and above (or at the largest size, where the sweep stops
+ * below), where a link has reached its speed and no host cache flatters a copy. */
 #define GB_CEIL_PLATEAU ((size_t)16 << 20)
+static void record(gb_ceilings_t *out, size_t i, int kind, int h2d, double ms)
+{
+    const size_t bytes = out->sweep[i].bytes;
+    const double gbs = ms > 0 ? (double)bytes / (ms * 1e6) : 0;
+    double *at = h2d ? &out->sweep[i].h2d_gbs[kind] : &out->sweep[i].d2h_gbs[kind];
+    double *ceil = h2d ? &out->h2d_gbs[kind] : &out->d2h_gbs[kind];
+    *at = gbs;
+    const int plateau = bytes >= GB_CEIL_PLATEAU || i + 1 == out->nsweep;
+    if (plateau && gbs > *ceil)
+        *ceil = gbs;
+}
+
 static int measure_transfers(gb_context_t *ctx, gb_ceilings_t *out, size_t *top)
 {
     size_t most = (size_t)256 << 20;
@@ -155,27 +199,32 @@ static int measure_transfers(gb_context_t *ctx, gb_ceilings_t *out, size_t *top)
     cl_int err;
     cl_mem dev = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, *top ? *top : 1, NULL, &err);
     int rc = gb__cl_check(ctx, err, "clCreateBuffer");
-    for (int kind = 0; rc == GB_OK && kind < 2; kind++) {
+    for (int kind = 0; rc == GB_OK && kind < GB_HOST_PINNED + 1; kind++) {
         gb_hostbuf_t hb;
         if ((rc = gb__hostbuf_alloc(ctx, *top, (gb_host_mem_t)kind, &hb)) != GB_OK)
             break;
         memset(hb.ptr, 1, *top); /* touched: no first-use page faults in the timings */
         for (size_t i = 0; rc == GB_OK && i < out->nsweep; i++) {
-            const size_t bytes = out->sweep[i].bytes;
             double ms;
             for (int h2d = 1; rc == GB_OK && h2d >= 0; h2d--) {
-                const timed_t t = {.dev = dev, .host = hb.ptr, .bytes = bytes, .h2d = h2d};
-                if ((rc = best_ms(ctx, &t, &ms)) != GB_OK)
-                    break;
-                const double gbs = ms > 0 ? (double)bytes / (ms * 1e6) : 0;
-                double *at = h2d ? &out->sweep[i].h2d_gbs[kind] : &out->sweep[i].d2h_gbs[kind];
-                double *ceil = h2d ? &out->h2d_gbs[kind] : &out->d2h_gbs[kind];
-                *at = gbs;
-                const int plateau = bytes >= GB_CEIL_PLATEAU || i + 1 == out->nsweep;
-                if (plateau && gbs > *ceil)
-                    *ceil = gbs;
+                const timed_t t = {
+                    .dev = dev, .host = hb.ptr, .bytes = out->sweep[i].bytes, .h2d = h2d};
+                if ((rc = best_ms(ctx, &t, &ms)) == GB_OK)
+                    record(out, i, kind, h2d, ms);
             }
         }
+        gb__hostbuf_free(&hb);
+    }
+    /* Mapped: a buffer of each size over host memory, handed over and back. */
+    for (size_t i = 0; rc == GB_OK && ctx->dev->host_unified && i < out->nsweep; i++) {
+        gb_hostbuf_t hb;
+        if ((rc = gb__hostbuf_alloc(ctx, out->sweep[i].bytes, GB_HOST_MAPPED, &hb)) != GB_OK)
+            break;
+        memset(hb.ptr, 1, out->sweep[i].bytes);
+        double ms;
+        for (int h2d = 1; rc == GB_OK && h2d >= 0; h2d--)
+            if ((rc = best_handover_ms(ctx, &hb, h2d, &ms)) == GB_OK)
+                record(out, i, GB_HOST_MAPPED, h2d, ms);
         gb__hostbuf_free(&hb);
     }
     if (dev)
@@ -196,9 +245,10 @@ int gb_ceilings_measure(gb_context_t *ctx, gb_ceilings_t *out)
         rc = measure_transfers(ctx, out, &top);
     snprintf(out->method, sizeof out->method,
              "FMA chains: 64 (S) or 32 (D) lanes per work-item x %d steps, %zu work-items; copy: "
-             "%zu MiB float4; host-device: blocking copies of 64 KiB to %zu MiB; best of %d "
+             "%zu MiB float4; host-device: blocking copies of 64 KiB to %zu MiB%s; best of %d "
              "(events)",
              GB_FMA_ITERS, (size_t)ctx->dev->compute_units * ctx->dev->max_wg_size, bytes >> 20,
-             top >> 20, GB_REPEATS);
+             top >> 20, ctx->dev->host_unified ? "; mapped: unmap and map, no copy" : "",
+             GB_REPEATS);
     return rc;
 }

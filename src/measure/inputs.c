@@ -82,11 +82,14 @@ int gb__inputs_get(gb_context_t *ctx, const gb_problem_t *p, const gb_dist_t *d,
                         0.0);
     gb__matrix_generate(in->c, ec, p->layout, p->ldc, p->off_c, p->m, p->n, d, p->precision, &rng,
                         GB_CANARY);
+    /* Mapped: the kernel works in A, B and out themselves; C is copied into out on the host
+     * before each call (runner.c), from ordinary memory. */
+    const gb_host_mem_t c_kind = host_mem == GB_HOST_MAPPED ? GB_HOST_PAGEABLE : host_mem;
     int rc = in_precision(ctx, in->a, ea, p->precision, host_mem, &in->da);
     if (rc == GB_OK)
         rc = in_precision(ctx, in->b, eb, p->precision, host_mem, &in->db);
     if (rc == GB_OK)
-        rc = in_precision(ctx, in->c, ec, p->precision, host_mem, &in->dc);
+        rc = in_precision(ctx, in->c, ec, p->precision, c_kind, &in->dc);
     if (rc == GB_OK)
         rc = gb__hostbuf_alloc(ctx, ec * gb_precision_bytes(p->precision), host_mem, &in->out);
     if (rc != GB_OK) {
@@ -120,7 +123,8 @@ int gb__inputs_poisoned(gb_context_t *ctx, gb_inputs_t *in)
             if (gb__c_is_logical(p, i))
                 c[i] = (double)NAN;
     gb_hostbuf_t hb;
-    int rc = in_precision(ctx, c, in->ec, p->precision, in->host_mem, &hb);
+    int rc = in_precision(ctx, c, in->ec, p->precision,
+                          in->host_mem == GB_HOST_MAPPED ? GB_HOST_PAGEABLE : in->host_mem, &hb);
     if (rc == GB_OK && hb.borrowed)
         hb.borrowed = 0; /* c itself: the inputs own it now */
     else

@@ -11,7 +11,7 @@ int gb_offload_winner(const gb_offload_row_t *r)
 {
     int best = -1;
     double t = r->host_ms > 0 ? r->host_ms : 0;
-    for (int hm = 0; hm < 2; hm++)
+    for (int hm = 0; hm < GB_HOST_KINDS; hm++)
         if (r->offload_ms[hm] > 0 && (t <= 0 || r->offload_ms[hm] < t)) {
             best = hm;
             t = r->offload_ms[hm];
@@ -31,10 +31,26 @@ size_t gb_offload_breakeven(const gb_offload_t *o, int hm)
     return at;
 }
 
+int gb_offload_measured(const gb_offload_t *o, int hm)
+{
+    for (size_t i = 0; i < o->n; i++)
+        if (o->rows[i].offload_ms[hm] > 0)
+            return 1;
+    return 0;
+}
+
 const char *gb_offload_verdict(const gb_offload_row_t *r)
 {
+    static const char *const device[GB_HOST_KINDS] = {"device (pageable)", "device (pinned)",
+                                                      "device (mapped)"};
     const int w = gb_offload_winner(r);
-    return w < 0 ? "host" : w == GB_HOST_PINNED ? "device (pinned)" : "device (pageable)";
+    return w < 0 ? "host" : device[w];
+}
+
+/* A time for the plot's data, NaN (a gap) where there is none. */
+static double or_nan(double ms)
+{
+    return ms > 0 ? ms : (double)NAN;
 }
 
 /* The plot's data and script. */
@@ -46,10 +62,8 @@ static int plot(const gb_offload_t *o, gb_report__gp_t *gp)
         return GB_EIO;
     for (size_t i = 0; i < o->n; i++) {
         const gb_offload_row_t *r = &o->rows[i];
-        fprintf(d, "%zu %.9g %.9g %.9g %.9g\n", r->n, r->host_ms > 0 ? r->host_ms : (double)NAN,
-                r->kernel_ms > 0 ? r->kernel_ms : (double)NAN,
-                r->offload_ms[0] > 0 ? r->offload_ms[0] : (double)NAN,
-                r->offload_ms[1] > 0 ? r->offload_ms[1] : (double)NAN);
+        fprintf(d, "%zu %.9g %.9g %.9g %.9g %.9g\n", r->n, or_nan(r->host_ms), or_nan(r->kernel_ms),
+                or_nan(r->offload_ms[0]), or_nan(r->offload_ms[1]), or_nan(r->offload_ms[2]));
     }
     if (fclose(d) != 0)
         return GB_EIO;
@@ -62,15 +76,16 @@ static int plot(const gb_offload_t *o, gb_report__gp_t *gp)
     fprintf(g, "\nset logscale xy\nset xlabel 'order n (M = N = K)'\nset ylabel 'time per "
                "call, ms (median)'\nset grid\nset key outside below\nset datafile missing "
                "'nan'\n");
-    for (int hm = 0; hm < 2; hm++) {
+    static const char *const colour[GB_HOST_KINDS] = {"#ff7f0e", "#d62728", "#9467bd"};
+    for (int hm = 0; hm < GB_HOST_KINDS; hm++) {
         const size_t be = gb_offload_breakeven(o, hm);
         if (be)
             fprintf(g,
                     "set arrow from %zu, graph 0 to %zu, graph 1 nohead dt 2 lc rgb '%s'\n"
                     "set label 'break-even, %s: %zu' at %zu, graph %.2f offset 0.5,0 tc rgb "
                     "'%s'\n",
-                    be, be, hm ? "#d62728" : "#ff7f0e", gb_host_mem_name((gb_host_mem_t)hm), be, be,
-                    hm ? 0.95 : 0.90, hm ? "#d62728" : "#ff7f0e");
+                    be, be, colour[hm], gb_host_mem_name((gb_host_mem_t)hm), be, be,
+                    0.90 + 0.05 * hm - (hm == 2 ? 0.15 : 0), colour[hm]);
     }
     fprintf(g, "plot ");
     gb_report__gp_quote(g, path);
@@ -83,7 +98,14 @@ static int plot(const gb_offload_t *o, gb_report__gp_t *gp)
                "pageable', \\\n  ");
     gb_report__gp_quote(g, path);
     fprintf(g, " using 1:5 with linespoints lw 2 pt 11 lc rgb '#d62728' title 'device + copies, "
-               "pinned'\n");
+               "pinned'");
+    if (gb_offload_measured(o, GB_HOST_MAPPED)) {
+        fprintf(g, ", \\\n  ");
+        gb_report__gp_quote(g, path);
+        fprintf(g, " using 1:6 with linespoints lw 2 pt 13 lc rgb '#9467bd' title 'device, "
+                   "zero-copy (mapped)'");
+    }
+    fprintf(g, "\n");
     return GB_OK;
 }
 
@@ -116,21 +138,26 @@ int gb_report_offload_html(const gb_offload_t *o, FILE *f, char *msg, size_t msg
     gb_report__html_escape(f, o->kernel);
     fprintf(f,
             " (and its helper passes) alone; and the device with the copies of A, B and C to "
-            "it and C back, from pageable or pinned host memory. Offloading pays from the "
+            "it and C back, from pageable or pinned host memory, and (where the device shares "
+            "the host's memory) zero-copy on mapped host memory. Offloading pays from the "
             "break-even size on (dashed).</p>\n%s\n<table><tr><th>n</th><th>host ms</th>"
             "<th>kernel ms</th><th>offload ms, pageable</th><th>offload ms, pinned</th>"
-            "<th>faster</th></tr>\n",
+            "<th>offload ms, mapped</th><th>faster</th></tr>\n",
             svg);
     for (size_t i = 0; i < o->n; i++) {
         const gb_offload_row_t *r = &o->rows[i];
-        fprintf(f,
-                "<tr><td>%zu</td><td>%.4g</td><td>%.4g</td><td>%.4g</td><td>%.4g</td>"
-                "<td>%s</td></tr>\n",
-                r->n, r->host_ms, r->kernel_ms, r->offload_ms[0], r->offload_ms[1],
-                gb_offload_verdict(r));
+        fprintf(f, "<tr><td>%zu</td><td>%.4g</td><td>%.4g</td><td>%.4g</td><td>%.4g</td>", r->n,
+                r->host_ms, r->kernel_ms, r->offload_ms[0], r->offload_ms[1]);
+        if (r->offload_ms[2] > 0)
+            fprintf(f, "<td>%.4g</td>", r->offload_ms[2]);
+        else
+            fprintf(f, "<td>-</td>");
+        fprintf(f, "<td>%s</td></tr>\n", gb_offload_verdict(r));
     }
     fprintf(f, "</table>\n");
-    for (int hm = 0; hm < 2; hm++) {
+    for (int hm = 0; hm < GB_HOST_KINDS; hm++) {
+        if (hm == GB_HOST_MAPPED && !gb_offload_measured(o, hm))
+            continue;
         const size_t be = gb_offload_breakeven(o, hm);
         fprintf(f, "<p>break-even, %s: ", gb_host_mem_name((gb_host_mem_t)hm));
         if (be)

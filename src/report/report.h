@@ -96,10 +96,11 @@ int gb_report_write(const gb_report_t *r, gb_report_format_t fmt, unsigned table
 /* ---- the offload decision (gemmbench offload) ---------------------------------------------- */
 
 /* One size: the host BLAS, the device's kernel (with its helper passes) and the device with the
- * copies from each kind of host memory (indexed by gb_host_mem_t), medians in ms (0: failed). */
+ * copies from each kind of host memory (indexed by gb_host_mem_t; mapped: zero-copy, where the
+ * device shares the host's memory), medians in ms (0: failed or not measured). */
 typedef struct gb_offload_row {
     size_t n;
-    double host_ms, kernel_ms, offload_ms[2];
+    double host_ms, kernel_ms, offload_ms[GB_HOST_KINDS];
 } gb_offload_row_t;
 
 typedef struct gb_offload {
@@ -111,12 +112,14 @@ typedef struct gb_offload {
 
 /* Which wins at row i: -1 the host, else the host memory kind whose offload is the fastest. */
 int gb_offload_winner(const gb_offload_row_t *r);
-/* The same in words: "host", "device (pinned)", "device (pageable)". */
+/* The same in words: "host", "device (pinned)", "device (pageable)", "device (mapped)". */
 const char *gb_offload_verdict(const gb_offload_row_t *r);
 /* The break-even size for host memory kind hm: the smallest size from which the offload beats
  * the host at that and every larger size; 0 when it does not at the largest. */
+/* Was kind hm measured at any size (mapped is not, on a device that does not share memory)? */
+int gb_offload_measured(const gb_offload_t *o, int hm);
 size_t gb_offload_breakeven(const gb_offload_t *o, int hm);
-/* A self-contained HTML page: time against size (log-log) for the four, the break-even sizes
+/* A self-contained HTML page: time against size (log-log) for each, the break-even sizes
  * marked, and the table. GB_EIO with msg naming gnuplot-nox when gnuplot cannot be run. */
 int gb_report_offload_html(const gb_offload_t *o, FILE *f, char *msg, size_t msglen);
 /* GB_OK when gnuplot (or GEMMBENCH_GNUPLOT) runs, else GB_EIO with how to get it in msg: for

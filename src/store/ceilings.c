@@ -7,9 +7,12 @@
 
 #include "store_int.h"
 
-/* The host-device copies' ceilings, per kind of host memory (after the first columns). */
-static const char *const transfer_cols[4] = {"h2d_pageable_gbs", "d2h_pageable_gbs",
-                                             "h2d_pinned_gbs", "d2h_pinned_gbs"};
+/* The host-device copies' ceilings, per kind of host memory (after the first columns): to the
+ * device and back, for each kind in gb_host_mem_t's order. */
+#define NRATES (2 * GB_HOST_KINDS)
+static const char *const transfer_cols[NRATES] = {"h2d_pageable_gbs", "d2h_pageable_gbs",
+                                                  "h2d_pinned_gbs",   "d2h_pinned_gbs",
+                                                  "h2d_mapped_gbs",   "d2h_mapped_gbs"};
 
 static int ensure_table(gb_store_t *st)
 {
@@ -20,9 +23,9 @@ static int ensure_table(gb_store_t *st)
                            "platform_version TEXT NOT NULL, driver TEXT NOT NULL, peak_s REAL, "
                            "peak_d REAL, bandwidth_gbs REAL, method TEXT NOT NULL, "
                            "timestamp TEXT NOT NULL, h2d_pageable_gbs REAL, d2h_pageable_gbs REAL, "
-                           "h2d_pinned_gbs REAL, d2h_pinned_gbs REAL, "
-                           "PRIMARY KEY(device, platform_version, driver))");
-    for (int i = 0; rc == GB_OK && i < 4; i++) {
+                           "h2d_pinned_gbs REAL, d2h_pinned_gbs REAL, h2d_mapped_gbs REAL, "
+                           "d2h_mapped_gbs REAL, PRIMARY KEY(device, platform_version, driver))");
+    for (int i = 0; rc == GB_OK && i < NRATES; i++) {
         sqlite3_stmt *q;
         if ((rc = gb_store__prepare(
                  st, "SELECT 1 FROM pragma_table_info('ceilings') WHERE name = ?", &q)) != GB_OK)
@@ -47,8 +50,9 @@ int gb_store_put_ceilings(gb_store_t *st, const gb_device_info_t *dev, const gb_
                                "INSERT OR REPLACE INTO ceilings(device, platform_version, "
                                "driver, peak_s, peak_d, bandwidth_gbs, method, timestamp, "
                                "h2d_pageable_gbs, d2h_pageable_gbs, h2d_pinned_gbs, "
-                               "d2h_pinned_gbs) VALUES(?, ?, ?, ?, ?, ?, ?, "
-                               "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?, ?, ?, ?)",
+                               "d2h_pinned_gbs, h2d_mapped_gbs, d2h_mapped_gbs) VALUES(?, ?, ?, "
+                               "?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?, ?, ?, ?, ?, "
+                               "?)",
                                &q);
     if (rc != GB_OK)
         return rc;
@@ -63,11 +67,10 @@ int gb_store_put_ceilings(gb_store_t *st, const gb_device_info_t *dev, const gb_
     }
     sqlite3_bind_double(q, 6, c->bandwidth_gbs);
     sqlite3_bind_text(q, 7, c->method, -1, SQLITE_STATIC);
-    const double rates[4] = {c->h2d_gbs[GB_HOST_PAGEABLE], c->d2h_gbs[GB_HOST_PAGEABLE],
-                             c->h2d_gbs[GB_HOST_PINNED], c->d2h_gbs[GB_HOST_PINNED]};
-    for (int i = 0; i < 4; i++) {
-        if (rates[i] > 0)
-            sqlite3_bind_double(q, 8 + i, rates[i]);
+    for (int i = 0; i < NRATES; i++) {
+        const double rate = i % 2 ? c->d2h_gbs[i / 2] : c->h2d_gbs[i / 2];
+        if (rate > 0)
+            sqlite3_bind_double(q, 8 + i, rate);
         else
             sqlite3_bind_null(q, 8 + i);
     }
@@ -77,24 +80,25 @@ int gb_store_put_ceilings(gb_store_t *st, const gb_device_info_t *dev, const gb_
     return rc;
 }
 
-/* Whether the store has a ceilings table (*have) and the copies' columns in it (*copies),
- * asked without writing anything. */
-static int table_state(gb_store_t *st, int *have, int *copies)
+/* Whether the store has a ceilings table (*have) and, for each copies' column, whether the
+ * table has it (cols[i]): asked without writing anything. */
+static int table_state(gb_store_t *st, int *have, int cols[NRATES])
 {
     sqlite3_stmt *q;
-    *have = *copies = 0;
-    int rc = gb_store__prepare(st,
-                               "SELECT count(*), sum(name = 'h2d_pageable_gbs') FROM "
-                               "pragma_table_info('ceilings')",
-                               &q);
+    *have = 0;
+    memset(cols, 0, NRATES * sizeof *cols);
+    int rc = gb_store__prepare(st, "SELECT name FROM pragma_table_info('ceilings')", &q);
     if (rc != GB_OK)
         return rc;
-    if (sqlite3_step(q) == SQLITE_ROW) {
-        *have = sqlite3_column_int(q, 0) > 0;
-        *copies = sqlite3_column_int(q, 1) > 0;
-    } else {
-        rc = gb_store__fail_db(st, "reading the ceilings");
+    int step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(q, 0);
+        *have = 1;
+        for (int i = 0; name && i < NRATES; i++)
+            cols[i] |= !strcmp(name, transfer_cols[i]);
     }
+    if (step != SQLITE_DONE)
+        rc = gb_store__fail_db(st, "reading the ceilings");
     sqlite3_finalize(q);
     return rc;
 }
@@ -105,20 +109,20 @@ int gb_store_get_ceilings(gb_store_t *st, const gb_device_info_t *dev, gb_ceilin
     sqlite3_stmt *q = NULL;
     memset(c, 0, sizeof *c);
     when[0] = '\0';
-    /* Read only: a store without the table (or from before the copies' columns) is read as it
-     * is, so that reading commands (report) leave it byte for byte. */
-    int have, copies, rc = table_state(st, &have, &copies);
+    /* Read only: a store without the table, or from before some of the copies' columns, is
+     * read as it is (those copies not measured), so that reading commands (report) leave it
+     * byte for byte. */
+    int have, cols[NRATES], rc = table_state(st, &have, cols);
     if (rc != GB_OK || !have)
         return rc == GB_OK ? 0 : rc;
-    rc = gb_store__prepare(st,
-                           copies ? "SELECT peak_s, peak_d, bandwidth_gbs, method, timestamp, "
-                                    "h2d_pageable_gbs, d2h_pageable_gbs, h2d_pinned_gbs, "
-                                    "d2h_pinned_gbs FROM ceilings WHERE device = ? AND "
-                                    "platform_version = ? AND driver = ?"
-                                  : "SELECT peak_s, peak_d, bandwidth_gbs, method, timestamp, "
-                                    "NULL, NULL, NULL, NULL FROM ceilings WHERE device = ? AND "
-                                    "platform_version = ? AND driver = ?",
-                           &q);
+    char sql[512];
+    size_t used = 0;
+    gb__appendf(sql, sizeof sql, &used, "SELECT peak_s, peak_d, bandwidth_gbs, method, timestamp");
+    for (int i = 0; i < NRATES; i++)
+        gb__appendf(sql, sizeof sql, &used, ", %s", cols[i] ? transfer_cols[i] : "NULL");
+    gb__appendf(sql, sizeof sql, &used,
+                " FROM ceilings WHERE device = ? AND platform_version = ? AND driver = ?");
+    rc = gb_store__prepare(st, sql, &q);
     if (rc != GB_OK)
         return rc;
     sqlite3_bind_text(q, 1, dev->name, -1, SQLITE_STATIC);
@@ -132,10 +136,8 @@ int gb_store_get_ceilings(gb_store_t *st, const gb_device_info_t *dev, gb_ceilin
         c->bandwidth_gbs = sqlite3_column_double(q, 2);
         snprintf(c->method, sizeof c->method, "%s", (const char *)sqlite3_column_text(q, 3));
         snprintf(when, 32, "%s", (const char *)sqlite3_column_text(q, 4));
-        double *rates[4] = {&c->h2d_gbs[GB_HOST_PAGEABLE], &c->d2h_gbs[GB_HOST_PAGEABLE],
-                            &c->h2d_gbs[GB_HOST_PINNED], &c->d2h_gbs[GB_HOST_PINNED]};
-        for (int i = 0; i < 4; i++)
-            *rates[i] = sqlite3_column_double(q, 5 + i); /* NULL reads as 0: not measured */
+        for (int i = 0; i < NRATES; i++) /* NULL reads as 0: not measured */
+            *(i % 2 ? &c->d2h_gbs[i / 2] : &c->h2d_gbs[i / 2]) = sqlite3_column_double(q, 5 + i);
     } else if (step != SQLITE_DONE) {
         rc = gb_store__fail_db(st, "reading the ceilings");
     }

@@ -131,6 +131,11 @@ const gb_store__col_t gb_store__cols[] = {
     {"temp_c", GB_COL_OPTDBL, F(result.temp_c), GB_COLF_V5},
     {"throttle", GB_COL_OPTSTR, F(result.throttle), GB_COLF_V5},
     {"governor", GB_COL_OPTSTR, F(result.governor), GB_COLF_V5},
+    /* schema version 6: the pipelined offload, the panels asked (in the definition; 0: the
+     * serial offload, as every point before) and made (NULL: serial); version 6 also reads
+     * host_mem "mapped" */
+    {"pipeline", GB_COL_INT, F(pipeline), GB_COLF_DEF | GB_COLF_V6},
+    {"panels", GB_COL_OPTSIZE, F(result.panels), GB_COLF_V6},
 };
 const size_t gb_store__ncols = sizeof gb_store__cols / sizeof gb_store__cols[0];
 

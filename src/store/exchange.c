@@ -252,9 +252,9 @@ int gb_point_from_json(const void *json, gb_point_t *pt, char *msg, size_t msgle
         const gb_store__col_t *c = &gb_store__cols[i];
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, c->name);
         if (!v && (c->flags & (GB_COLF_V2 | GB_COLF_LATER))) {
-            /* A point from an export before the column: its energy, faithful verdict, stop or
-             * clocks were not recorded, its host memory, cold and adaptive stops were the
-             * defaults. */
+            /* A point from an export before the column: its energy, faithful verdict, stop,
+             * clocks or panels were not recorded, its host memory, cold, adaptive stops and
+             * pipeline were the defaults. */
             if (c->kind == GB_COL_OPTDBL)
                 gb_store__set_dbl(pt, c, (double)NAN);
             continue;
@@ -446,7 +446,8 @@ static void line_col(const char *text, size_t at, size_t *line, size_t *col)
 static const char *missing_key(const cJSON *o, int version)
 {
     const unsigned since = (version >= 2 ? GB_COLF_V2 : 0) | (version >= 3 ? GB_COLF_V3 : 0) |
-                           (version >= 4 ? GB_COLF_V4 : 0) | (version >= 5 ? GB_COLF_V5 : 0);
+                           (version >= 4 ? GB_COLF_V4 : 0) | (version >= 5 ? GB_COLF_V5 : 0) |
+                           (version >= 6 ? GB_COLF_V6 : 0);
     for (size_t i = 0; cJSON_IsObject(o) && i < gb_store__ncols; i++)
         if ((gb_store__cols[i].flags & since) &&
             !cJSON_GetObjectItemCaseSensitive(o, gb_store__cols[i].name))

@@ -91,6 +91,7 @@ int gb_point_define(gb_point_t *pt, const gb_device_info_t *dev, const gb_impl_t
     pt->cold = opts->cold != 0;
     pt->min_time_s = opts->min_time_s;
     pt->max_rel_ci = opts->max_rel_ci;
+    pt->pipeline = opts->pipeline;
     pt->validate = opts->validate;
     pt->rep = rep;
     pt->result.timing = opts->timing;
@@ -284,11 +285,21 @@ int gb_point_check(const gb_point_t *pt, char *msg, size_t msglen)
     if ((unsigned)pt->problem.precision > GB_PREC_D ||
         (unsigned)pt->problem.layout > GB_COL_MAJOR || (unsigned)pt->problem.trans_a > GB_TRANS ||
         (unsigned)pt->problem.trans_b > GB_TRANS || (unsigned)pt->timing > GB_TIMING_OFFLOAD ||
-        (unsigned)pt->host_mem > GB_HOST_PINNED || pt->result.timing != pt->timing)
+        (unsigned)pt->host_mem >= GB_HOST_KINDS || pt->result.timing != pt->timing)
         return gb__fail(msg, msglen, GB_EBADPOINT,
                         "point %s has an out-of-range precision, layout, "
                         "transposition, timing or host memory",
                         pt->id);
+    gb_bench_options_t o;
+    gb_bench_options_init(&o);
+    o.timing = pt->timing;
+    o.host_mem = pt->host_mem;
+    o.pipeline = pt->pipeline;
+    if (gb_bench_options_check(&o, msg, msglen) != GB_OK) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", msg);
+        return gb__fail(msg, msglen, GB_EBADPOINT, "point %s: %s", pt->id, why);
+    }
     if (pt->iterations < 1 || pt->warmup < 0)
         return gb__fail(msg, msglen, GB_EBADPOINT,
                         "point %s: iterations must be at least 1 and warmup "

@@ -15,11 +15,12 @@
 
 #include "gemmbench.h"
 
-#define GB_STORE_SCHEMA_VERSION 5 /* PRAGMA user_version and meta.schema_version */
+#define GB_STORE_SCHEMA_VERSION 6 /* PRAGMA user_version and meta.schema_version */
 #define GB_EXPORT_FORMAT "gemmbench-results"
 #define GB_EXPORT_VERSION                                                                          \
-    5                      /* 2 adds the energy keys, 3 host_mem, 4 the adaptive stops, 5
-                              the clocks; import reads 1 to 5 */
+    6                      /* 2 adds the energy keys, 3 host_mem, 4 the adaptive stops, 5
+                              the clocks, 6 the pipeline (and host_mem "mapped"); import reads
+                              1 to 6 */
 #define GB_POINT_ID_LEN 16 /* hex digits: the first 64 bits of SHA-256(definition) */
 
 /* The device facts a point records (a copy: the list they came from may be gone). */
@@ -50,10 +51,12 @@ typedef struct gb_point {
     gb_dist_t dist;
     int warmup, iterations;
     gb_timing_t timing;
-    gb_host_mem_t host_mem;        /* in the definition only when pinned (columns.c says why) */
-    int cold;                      /* in the definition only when set */
+    gb_host_mem_t host_mem; /* in the definition only when not pageable (columns.c says why) */
+    int cold;               /* in the definition only when set */
     double min_time_s, max_rel_ci; /* the adaptive stops (gb_bench_options_t); in the
                                       definition only when set */
+    int pipeline;                  /* panels asked (gb_bench_options_t); in the definition only
+                                      when set */
     unsigned rep;                  /* repetition index: the same definition measured again */
     /* what was asked and what came out */
     char source_origin[256]; /* where the family's metadata came from */

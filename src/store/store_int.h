@@ -28,7 +28,7 @@ typedef enum gb_store__kind {
     GB_COL_VALMODE, /* validation.exact as "exact", "bound" or "none" (not validated) */
     GB_COL_OPTSTR,  /* char array; "" (none) stored as NULL */
     GB_COL_OPTSIZE, /* size_t; 0 (none) stored as NULL */
-    GB_COL_HOSTMEM  /* gb_host_mem_t as "pageable" or "pinned" */
+    GB_COL_HOSTMEM  /* gb_host_mem_t as "pageable", "pinned" or "mapped" */
 } gb_store__kind_t;
 
 typedef enum gb_store__class { GB_CLASS_INT, GB_CLASS_DBL, GB_CLASS_TEXT } gb_store__class_t;
@@ -43,8 +43,9 @@ enum {
     GB_COLF_V4 = 8,  /* added by schema version 4 (the adaptive stops and which applied), as
                         version 3's */
     GB_COLF_V5 = 16, /* added by schema version 5 (clocks and throttling): NULL before */
-    GB_COLF_LATER = GB_COLF_V3 | GB_COLF_V4 | GB_COLF_V5 /* definition columns hashed only off
-                                                            default; every later column */
+    GB_COLF_V6 = 32, /* added by schema version 6 (the pipeline and its panels), as version 3's */
+    GB_COLF_LATER = GB_COLF_V3 | GB_COLF_V4 | GB_COLF_V5 |
+                    GB_COLF_V6 /* definition columns hashed only off default; every later column */
 };
 
 typedef struct gb_store__col {
