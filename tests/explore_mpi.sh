@@ -45,18 +45,18 @@ mpi explore $sweep --store "$tmp/mpi.db" >"$tmp/again.txt" 2>&1 || fail "second 
 grep -q "0 to measure, 12 already in the store" "$tmp/again.txt" || fail "the rerun must find all 12"
 
 # A worker rank killed with SIGKILL while points are measured (each point pauses 300 ms).
-long="-k SGEMM_NT_4x1,naive -n 8:64:8 -i 2 --warmup 0 --pause 300"
+long="-k SGEMM_NT_4x1,naive -n 8:96:8 -i 2 --warmup 0 --pause 300"
 mpi explore $long --store "$tmp/kill.db" >"$tmp/kill.txt" 2>&1 &
 job=$!
 enough() { [ "$(ids "$tmp/kill.db" | wc -l)" -ge 3 ]; }
 kill_rank2 "gemmbench explore .*kill.db" 100 enough
 wait $job && fail "mpirun must fail when a rank is killed"
 got=$(ids "$tmp/kill.db" | wc -l)
-[ "$got" -ge 3 ] && [ "$got" -lt 16 ] || fail "expected some of the 16 points stored, got $got"
+[ "$got" -ge 3 ] && [ "$got" -lt 24 ] || fail "expected some of the 24 points stored, got $got"
 mpi explore $long --pause 0 --store "$tmp/kill.db" >"$tmp/resume.txt" 2>&1 || fail "the resume"
-grep -q "16 points .* $((16 - got)) to measure, $got already in the store" "$tmp/resume.txt" ||
+grep -q "24 points .* $((24 - got)) to measure, $got already in the store" "$tmp/resume.txt" ||
     fail "the resume must measure only what was not stored"
-[ "$(ids "$tmp/kill.db" | uniq | wc -l)" -eq 16 ] || fail "after the resume: 16 points, each once"
+[ "$(ids "$tmp/kill.db" | uniq | wc -l)" -eq 24 ] || fail "after the resume: 24 points, each once"
 # tune --mpi: four shapes over three ranks.
 tsweep="-k myGEMM1 -n 24,40,56,72 --strategy exhaustive --no-presets -i 2 --confirm 1"
 rep0() { "$gb" export --format csv --store "$1" 2>/dev/null | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rep") r = i; next } $r == 0 { print $1 }' | sort; }
