@@ -564,7 +564,8 @@ int cmd_run(int argc, char **argv)
                 printf("auto -> %s (%s)\n", gb_job_chosen_text(&job, chosen, sizeof chosen),
                        job.chosen_why);
             if (out) {
-                cJSON *item = result_json(&tb, name, &jb->problem, r, &jb->bench, serial_ms, &traffic);
+                cJSON *item =
+                    result_json(&tb, name, &jb->problem, r, &jb->bench, serial_ms, &traffic);
                 if (job.chosen[0])
                     cJSON_AddStringToObject(item, "auto", job.chosen_why);
                 if (st && pt.id[0])
