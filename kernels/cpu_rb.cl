@@ -3,8 +3,10 @@
  * one SIMD register on the target where VW matches its width), and walks K one step at a time:
  * NV vector loads of B's row k, MR scalar loads of A's column k broadcast, MR*NV fused
  * multiply-adds. No local memory: a CPU's caches serve the reuse, and the work-items of a group
- * (LX along N) share the same rows of A. Blocks that reach past M or N take a scalar path, so
- * any size is served; other layouts reach it through the harness's transposition passes. */
+ * (LX along N) share the same rows of A. M and N are whole blocks: the harness pads the problem
+ * (multiple_of), which costs copies of O(n^2) where a scalar path for the edge blocks cost up to
+ * 3x at sizes that are not (bench/notes.md); other layouts reach it through the harness's
+ * transposition passes. */
 #ifndef MR
 #define MR 14 /* rows of C per work-item */
 #endif
@@ -36,17 +38,6 @@ kernel void cpu_rb(const int M, const int N, const int K, const real alpha,
     A += offA;
     B += offB;
     C += offC;
-    if (m0 + MR > M || n0 + NR > N) {
-        /* An edge block: element by element, only what lies inside C. */
-        for (int i = m0; i < min(m0 + MR, M); i++)
-            for (int j = n0; j < min(n0 + NR, N); j++) {
-                real s = 0;
-                for (int k = 0; k < K; k++)
-                    s = fma(A[i * lda + k], B[k * ldb + j], s);
-                GB_UPDATE(C[i * ldc + j], s, alpha, beta);
-            }
-        return;
-    }
     vec acc[MR][NV];
 #pragma unroll
     for (int i = 0; i < MR; i++)
