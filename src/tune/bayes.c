@@ -622,6 +622,7 @@ const gb_tune_ops_t gb_tune__ops_bayes = {
     "Bayesian optimisation: Gaussian processes (Matern 5/2, a length scale per parameter) of the "
     "log of the scores and of the odds of success; expected improvement over a pool of samples "
     "and of changes to the best",
+    1,
     bayes_open,
     bayes_close,
     bayes_ask,

@@ -17,12 +17,15 @@ typedef struct gb_tune_point {
     double score;
 } gb_tune_point_t;
 
-/* A strategy: its name, and what it does on open, ask, tell and close. ask writes a candidate
- * the strategy has not seen (gb_tune__seen) and its rank and returns 1, or returns 0 when it has
- * nothing to propose; tell sees every candidate told, in order, after it was added to the
- * history. */
+/* A strategy: its name, whether it learns from the scores, and what it does on open, ask, tell
+ * and close. ask writes a candidate the strategy has not seen (gb_tune__seen) and its rank and
+ * returns 1, or returns 0 when it has nothing to propose; tell (NULL: nothing) sees every
+ * candidate told, in order, after it was added to the history. */
 typedef struct gb_tune_ops {
     const char *name, *description;
+    /* 1 when the candidates depend on the scores told. Not the same as having a tell: bayes
+     * reads the history when asked. */
+    int learns;
     int (*open)(gb_strategy_t *st);   /* sets st->state; GB_OK or GB_ENOMEM */
     void (*close)(gb_strategy_t *st); /* frees st->state */
     int (*ask)(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank);

@@ -39,7 +39,7 @@ int gb_strategy_learns(const char *name)
 {
     for (size_t i = 0; i < NSTRATEGIES; i++)
         if (!strcmp(strategies[i]->name, name))
-            return strategies[i]->tell != NULL;
+            return strategies[i]->learns;
     return 1;
 }
 
@@ -291,9 +291,13 @@ static int exhaustive_ask(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank)
 }
 
 const gb_tune_ops_t gb_tune__ops_exhaustive = {
-    "exhaustive",    "every configuration in rank order (the seed is not used)",
-    exhaustive_open, exhaustive_close,
-    exhaustive_ask,  NULL};
+    "exhaustive",
+    "every configuration in rank order (the seed is not used)",
+    0,
+    exhaustive_open,
+    exhaustive_close,
+    exhaustive_ask,
+    NULL};
 
 /* ---- random: uniform draws without repetition ----------------------------------------------- */
 
@@ -303,4 +307,4 @@ static int random_ask(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank)
 }
 
 const gb_tune_ops_t gb_tune__ops_random = {
-    "random", "uniform samples of the space without repetition", NULL, NULL, random_ask, NULL};
+    "random", "uniform samples of the space without repetition", 0, NULL, NULL, random_ask, NULL};
