@@ -20,8 +20,8 @@
  * that a step costs two Cholesky factorisations of order WINDOW and a triangular solve per pool
  * candidate, whatever the budget.
  *
- * The first init candidates (INIT_MIN to INIT_MAX, by the space) (and every one until two configurations succeed) are uniform
- * samples. Then each candidate asked is the one of a pool with the greatest expected
+ * The first init candidates (INIT_MIN to INIT_MAX, by the space), and every one until two
+ * configurations succeed, are spread over the space (gb_tune__spread). Then each candidate asked is the one of a pool with the greatest expected
  * improvement over the best score times its predicted odds of success: POOL_RANDOM uniform
  * samples of the unseen configurations, the unseen neighbours of the POOL_BEST best, and
  * POOL_MUT random changes of one or two parameters of each of them (jumps along the parameters
@@ -564,7 +564,7 @@ static int bayes_ask(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank)
 {
     bayes_t *b = st->state;
     if (st->nhist < b->init || b->d == 0 || st->nhist - st->nfailed < 2)
-        return gb_tune__random(st, c, rank);
+        return gb_tune__spread(st, c, rank);
     const double best = load_window(st, b);
     if (b->score.m < 2)
         return gb_tune__random(st, c, rank);

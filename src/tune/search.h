@@ -51,6 +51,9 @@ struct gb_strategy {
     gb_tune_point_t *hist;
     size_t nhist, hist_cap, best;
     size_t nfailed; /* told with no positive score */
+    /* Asked and not told yet, oldest first: a tuning run asks ahead of the scores. */
+    gb_tune_point_t *pend;
+    size_t npend, pend_cap;
     /* The unseen ranks of a small space, drawn from once random draws start missing (built on
      * first need; NULL before); ranks seen since it was built leave it when drawn. */
     uint64_t *left;
@@ -66,6 +69,11 @@ int gb_tune__seen(const gb_strategy_t *st, uint64_t r);
  * the list of the unseen ones, so that it ends. Draws again may give the same one until it is
  * asked. */
 int gb_tune__random(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank);
+/* An unseen configuration spread away from those asked or told, into *c and its rank: of
+ * SPREAD_DRAWS uniform samples, the one that balances each parameter's values best, then the
+ * farthest from them (1); 0 when none is left. For the candidates asked before the scores can
+ * guide anything. */
+int gb_tune__spread(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank);
 /* Rank of c, UINT64_MAX when c is not a valid configuration. */
 uint64_t gb_tune__rank(const gb_strategy_t *st, const gb_space_cand_t *c);
 /* The unseen valid configurations one step from c, into out and their ranks into ranks (each
