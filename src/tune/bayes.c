@@ -9,10 +9,13 @@
  * ratio), standardised. The feasibility process models success (1) or failure (0) of every
  * configuration told, so that the search learns where configurations fail (too much local
  * memory, too many registers) without distorting the score model near the failures that the
- * best configurations often border. Each has a constant mean and a Matern 5/2 covariance with
- * a length scale per coordinate (the few parameters that matter get short ones, the rest long
- * ones; failures depend on other parameters than speed does), a signal variance, and a noise
- * variance as a ratio of it. The signal variance has a closed form given the rest
+ * best configurations often border. Each has a constant mean and a covariance with a length
+ * scale per coordinate (the few parameters that matter get short ones, the rest long ones;
+ * failures depend on other parameters than speed does): half a Matern 5/2 of the scaled
+ * distance (configurations alike in every parameter that matters score alike) and half the
+ * mean of a Matern 5/2 per coordinate (an additive part: a parameter's value that was good
+ * elsewhere is predicted good here, which a few dozen points in 8-12 dimensions cannot teach
+ * the first part alone); a signal variance, and a noise variance as a ratio of it. The signal variance has a closed form given the rest
  * (y' K^-1 y / m); the length scales and the noise ratio maximise the log marginal likelihood,
  * by coordinate ascent over the grids LSCALES and NOISES from the previous choice, on the first
  * HYPER_M points of the window, again each time the history has grown by a quarter (REFIT).
@@ -21,12 +24,13 @@
  * candidate, whatever the budget.
  *
  * The first init candidates (INIT_MIN to INIT_MAX, by the space), and every one until two
- * configurations succeed, are spread over the space (gb_tune__spread). Then each candidate asked is the one of a pool with the greatest expected
- * improvement over the best score times its predicted odds of success: POOL_RANDOM uniform
- * samples of the unseen configurations, the unseen neighbours of the POOL_BEST best, and
- * POOL_MUT random changes of one or two parameters of each of them (jumps along the parameters
- * that matter). Where every expected improvement underflows, the upper confidence bound (mean
- * plus two standard deviations) ranks the pool instead. */
+ * configurations succeed, are spread over the space (gb_tune__spread). Then each candidate
+ * asked is the one of a pool with the greatest expected improvement over the best score times
+ * its predicted odds of success: POOL_RANDOM uniform samples of the unseen configurations, the
+ * unseen neighbours of the POOL_BEST best, and POOL_MUT random changes of one or two parameters
+ * of each of them (jumps along the parameters that matter). Where every expected improvement
+ * underflows, the upper confidence bound (mean plus two standard deviations) ranks the pool
+ * instead. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +52,10 @@
 #define CACHE_MAX 65536 /* spaces up to this size keep every configuration unranked */
 #define XI 0.01         /* expected improvement's margin, in standard deviations */
 #define ODDS_MIN 0.02   /* the odds of success predicted never go below this */
+/* The additive part's weight in the covariance. On the recorded PoCL space 0.25-0.75 did about
+ * as well, 0 (the product alone) worst; its weight chosen by the likelihood was no better than
+ * 0 (bench/notes.md). */
+#define ADDITIVE 0.5
 
 static const double LSCALES[] = {0.08, 0.15, 0.3, 0.6, 1.2, 2.5, 5.0};
 static const double NOISES[] = {1e-4, 1e-3, 1e-2, 0.05, 0.2};
@@ -75,6 +83,9 @@ typedef struct gp {
     double *y, *k, *alpha;
     size_t ls[GB_MAX_PARAMS], noise;
     double w[GB_MAX_PARAMS]; /* (1 / (values - 1) / length scale)^2 of each coordinate */
+    /* The additive part's covariance of each coordinate by the difference of two indices
+     * (the coordinate's values from b->off). */
+    double *add;
     double sig2;
 } gp_t;
 
@@ -82,6 +93,9 @@ typedef struct bayes {
     size_t d;                    /* coordinates */
     size_t param[GB_MAX_PARAMS]; /* the parameter of each coordinate */
     double unit[GB_MAX_PARAMS];  /* 1 / (its values - 1) */
+    size_t nvals[GB_MAX_PARAMS]; /* its values */
+    size_t off[GB_MAX_PARAMS];   /* where its entries of gp_t.add start */
+    size_t noffs;                /* the values of all coordinates */
     size_t fitted_at;            /* history size at the last choice of hyperparameters */
     /* The window: history indices, coordinates of all (x) and of the successes (xs). */
     size_t *order;
@@ -102,15 +116,16 @@ typedef struct bayes {
     size_t init; /* random samples before the model */
 } bayes_t;
 
-static int gp_alloc(gp_t *g)
+static int gp_alloc(gp_t *g, size_t noffs)
 {
+    g->add = malloc((noffs ? noffs : 1) * sizeof *g->add);
     g->y = malloc(WINDOW * sizeof *g->y);
     g->k = malloc(WINDOW * WINDOW * sizeof *g->k);
     g->alpha = malloc(WINDOW * sizeof *g->alpha);
     for (size_t i = 0; i < GB_MAX_PARAMS; i++)
         g->ls[i] = 3; /* 0.6 */
     g->noise = 2;     /* 0.01 */
-    return g->y && g->k && g->alpha ? GB_OK : GB_ENOMEM;
+    return g->y && g->k && g->alpha && g->add ? GB_OK : GB_ENOMEM;
 }
 
 static void gp_free(gp_t *g)
@@ -118,6 +133,7 @@ static void gp_free(gp_t *g)
     free(g->y);
     free(g->k);
     free(g->alpha);
+    free(g->add);
 }
 
 static int bayes_open(gb_strategy_t *st)
@@ -134,6 +150,9 @@ static int bayes_open(gb_strategy_t *st)
             continue;
         b->param[b->d] = i;
         b->unit[b->d] = 1.0 / (double)(nv - 1);
+        b->nvals[b->d] = nv;
+        b->off[b->d] = b->noffs;
+        b->noffs += nv;
         b->d++;
     }
     const size_t d = b->d ? b->d : 1;
@@ -143,7 +162,8 @@ static int bayes_open(gb_strategy_t *st)
     b->tmp = malloc(WINDOW * sizeof *b->tmp);
     b->score.x = b->xs;
     b->feasible.x = b->x;
-    const int ok = gp_alloc(&b->score) == GB_OK && gp_alloc(&b->feasible) == GB_OK;
+    const int ok =
+        gp_alloc(&b->score, b->noffs) == GB_OK && gp_alloc(&b->feasible, b->noffs) == GB_OK;
     return ok && b->order && b->x && b->xs && b->tmp ? GB_OK : GB_ENOMEM;
 }
 
@@ -224,24 +244,27 @@ static double matern52(double r2)
     return (1.0 + r + r * r / 3.0) * exp(-r);
 }
 
-/* The weights of g's coordinates for its length scales. */
+/* The weights of g's coordinates for its length scales, and the additive part's table. */
 static void set_weights(const bayes_t *b, gp_t *g)
 {
     for (size_t i = 0; i < b->d; i++) {
         const double t = b->unit[i] / LSCALES[g->ls[i]];
         g->w[i] = t * t;
+        for (size_t k = 0; k < b->nvals[i]; k++)
+            g->add[b->off[i] + k] = matern52(g->w[i] * (double)(k * k));
     }
 }
 
 /* The covariance of two configurations (value indices of the coordinates) under g. */
 static double cov(const bayes_t *b, const gp_t *g, const unsigned char *p, const unsigned char *q)
 {
-    double s = 0;
+    double s = 0, a = 0;
     for (size_t i = 0; i < b->d; i++) {
-        const double t = (double)((int)p[i] - (int)q[i]);
-        s += g->w[i] * t * t;
+        const int t = (int)p[i] - (int)q[i];
+        s += g->w[i] * (double)(t * t);
+        a += g->add[b->off[i] + (size_t)abs(t)];
     }
-    return matern52(s);
+    return (1 - ADDITIVE) * matern52(s) + ADDITIVE * a / (double)b->d;
 }
 
 static void coords(const bayes_t *b, const gb_space_cand_t *c, unsigned char *x)
