@@ -28,9 +28,10 @@ static void usage(FILE *to)
             "Simulates each strategy over each recorded space FILE with seeds 1..N (default 20)\n"
             "and prints the fraction of the space's best score reached after 2%%, 5%%, 10%% and\n"
             "25%% of its configurations in evaluations: mean and worst over the seeds.\n"
-            "Candidates are asked L ahead of their scores (default %d, as gemmbench tune asks).\n"
+            "Candidates are asked L ahead of their scores (default as gemmbench tune asks on a\n"
+            "device that builds ahead: %d, or %d for a strategy that does not learn).\n"
             "Strategies (default all):",
-            GB_TUNE_LOOKAHEAD);
+            GB_TUNE_LOOKAHEAD, GB_TUNE_LOOKAHEAD_BLIND);
     for (size_t i = 0; i < gb_strategy_count(); i++)
         fprintf(to, " %s", gb_strategy_name(i));
     fprintf(to, "\nSynthetic models (--synthesize writes one as a recorded space):\n");
@@ -51,8 +52,10 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path;
 }
 
+/* --lookahead; 0: each strategy's, as gemmbench tune asks (gb_tune_lookahead). */
+static size_t lookahead;
+
 /* One space: every strategy listed, seeds 1..nseeds. Returns 0, or 1 when it cannot be read. */
-static size_t lookahead = GB_TUNE_LOOKAHEAD;
 
 static int bench_space(const char *path, const gb_registry_t *reg, const char **names,
                        size_t nnames, unsigned nseeds)
@@ -108,7 +111,8 @@ static int bench_space(const char *path, const gb_registry_t *reg, const char **
         int bad = 0;
         for (unsigned seed = 1; seed <= nseeds && !bad; seed++) {
             size_t done = 0;
-            if (gb_simulate(rec, sp, names[s], seed, budget, lookahead, trace, &done, msg,
+            const size_t ahead = lookahead ? lookahead : gb_tune_lookahead(names[s]);
+            if (gb_simulate(rec, sp, names[s], seed, budget, ahead, trace, &done, msg,
                             sizeof msg) != GB_OK) {
                 fprintf(stderr, "gemmbench-tuners: %s\n", msg);
                 bad = 1;
@@ -255,9 +259,13 @@ int main(int argc, char **argv)
         return 3;
     }
     printf("Fraction of each space's best score reached after 2%%, 5%%, 10%% and 25%% of its "
-           "configurations in evaluations, mean and worst over seeds 1..%u; candidates asked %zu "
-           "ahead of their scores.\n",
-           nseeds, lookahead);
+           "configurations in evaluations, mean and worst over seeds 1..%u; candidates asked ",
+           nseeds);
+    if (lookahead)
+        printf("%zu ahead of their scores.\n", lookahead);
+    else
+        printf("%d ahead of their scores (%d by strategies that do not learn).\n",
+               GB_TUNE_LOOKAHEAD, GB_TUNE_LOOKAHEAD_BLIND);
     int bad = 0;
     for (int i = first; i < argc; i++)
         bad |= bench_space(argv[i], reg, names, nnames, nseeds);

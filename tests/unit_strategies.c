@@ -210,6 +210,11 @@ static void test_names(void)
         CHECK(strlen(gb_strategy_description(i)) > 10);
     }
     CHECK(gb_strategy_name(5) == NULL);
+    /* Which learn from the scores decides how far ahead a tuning run asks (gb_tune_lookahead). */
+    const int learns[] = {0, 0, 1, 1, 1};
+    for (size_t i = 0; i < 5; i++)
+        if (!CHECK(gb_strategy_learns(want[i]) == learns[i]))
+            printf("    %s: learns should be %d\n", want[i], learns[i]);
 }
 
 /* Every strategy, run to its end, proposes every configuration once; seeds. */

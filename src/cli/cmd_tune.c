@@ -25,6 +25,7 @@ static void usage(void)
         "usage: gemmbench tune -k FAMILY [-n/-M/-N/-K LIST | --shapes FILE | --plan P] [options]\n"
         "       gemmbench tune --count -k FAMILY[,FAMILY..]|all [--precision P] [--param ..]\n"
         "       gemmbench tune --simulate SPACE [--strategy S] [--budget N] [--seed S]\n"
+        "                                       [--threads 0]\n"
         "Searches FAMILY's valid configurations (its parameters' values under its constraints\n"
         "and the device's limits) for the fastest at each shape, measuring each candidate as\n"
         "'run' does and validating it; a candidate already in the store is not run again, so\n"
@@ -44,7 +45,8 @@ static void usage(void)
         "      --builders P        build processes ahead of each device (default on a GPU:\n"
         "                          cores - 1 shared by the devices, at most 15, and 8 for a\n"
         "                          strategy that learns from the scores; 0 on a CPU device\n"
-        "                          or with --threads)\n"
+        "                          or with --threads); with no builder at all, candidates\n"
+        "                          are asked one at a time\n"
         "      --threads T         build threads in this process instead (0 with processes or\n"
         "                          on a CPU device, else cores - 1, <= 16)\n"
         "      --candidate-timeout SECONDS  a candidate still running after it is recorded as\n"
@@ -52,7 +54,10 @@ static void usage(void)
         "      --confirm N --confirm-reps R  re-measure the N best R more times (default 3, 2)\n"
         "      --record FILE       write every evaluation as a recorded space (for --simulate)\n"
         "      --count             print each family's valid space size and the time to count\n"
-        "      --simulate SPACE    run the strategy over a recorded space file, no device\n"
+        "      --simulate SPACE    run the strategy over a recorded space file, no device,\n"
+        "                          asking ahead as a device with builders does (8 for a\n"
+        "                          strategy that learns); with --threads 0 one at a time, as\n"
+        "                          without builders (a CPU device)\n"
         "      --host-mem H        the operands' host memory (default pinned; pageable or\n"
         "                          mapped, as for 'run'); --cold, --pipeline as for 'run'\n"
         "  -i, --warmup, --max-rel-ci, --min-time, --dist, --timing, --layout, --transA,\n"
@@ -394,8 +399,11 @@ int cmd_tune(int argc, char **argv)
         return rc;
     }
     if (t.simulate) {
+        /* Asked ahead as on a device that builds ahead, unless these options leave no builder
+         * (as a CPU device's defaults do): then one at a time, as gb_tune_run asks. */
+        const size_t ahead = t.threads == 0 && t.builders <= 0 ? 1 : gb_tune_lookahead(t.strategy);
         rc = known_strategy(t.strategy)
-                 ? cli_tune_simulate(t.simulate, t.strategy, t.seed, t.budget, o.kpath)
+                 ? cli_tune_simulate(t.simulate, t.strategy, t.seed, t.budget, ahead, o.kpath)
                  : EXIT_USAGE;
         gb_plan_free(&pl);
         return rc;

@@ -11,7 +11,7 @@
 #include "tune_spaces.h"
 
 int cli_tune_simulate(const char *path, const char *strategy, uint64_t seed, size_t budget_asked,
-                      const char *kpath)
+                      size_t lookahead, const char *kpath)
 {
     char msg[1024];
     gb_registry_t *reg = NULL;
@@ -36,8 +36,8 @@ int cli_tune_simulate(const char *path, const char *strategy, uint64_t seed, siz
         goto done;
     }
     const gb_recorded_info_t *info = gb_recorded_info(rec);
-    if ((rc = gb_simulate(rec, sp, strategy, seed, budget, gb_tune_lookahead(strategy), trace, &n,
-                          msg, sizeof msg)) != GB_OK) {
+    if ((rc = gb_simulate(rec, sp, strategy, seed, budget, lookahead, trace, &n, msg,
+                          sizeof msg)) != GB_OK) {
         rc = cli_error(rc, "%s", msg);
         goto done;
     }

@@ -5,9 +5,10 @@
 #include "../tune/tune.h"
 
 /* --simulate: strategy over the recorded space at path for budget evaluations (0: the whole
- * space), printing the best so far against evaluations. An exit code. */
+ * space), each candidate asked lookahead ahead of its score, printing the best so far against
+ * evaluations. An exit code. */
 int cli_tune_simulate(const char *path, const char *strategy, uint64_t seed, size_t budget,
-                      const char *kpath);
+                      size_t lookahead, const char *kpath);
 /* --record: run's evaluations written to path as a recorded space (every configuration
  * evaluated, with its score; failures as -1). 0, or an exit code after a message. */
 int cli_tune_record(const char *path, const gb_tune_spec_t *spec, const gb_registry_t *reg,

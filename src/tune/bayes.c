@@ -9,108 +9,70 @@
  * ratio), standardised. The feasibility process models success (1) or failure (0) of every
  * configuration told, so that the search learns where configurations fail (too much local
  * memory, too many registers) without distorting the score model near the failures that the
- * best configurations often border. Each has a constant mean and a Matern 5/2 covariance with
- * a length scale per coordinate (the few parameters that matter get short ones, the rest long
- * ones; failures depend on other parameters than speed does), a signal variance, and a noise
- * variance as a ratio of it. The signal variance has a closed form given the rest
- * (y' K^-1 y / m); the length scales and the noise ratio maximise the log marginal likelihood,
+ * best configurations often border. Each has a constant mean and a covariance with a length
+ * scale per coordinate (the few parameters that matter get short ones, the rest long ones;
+ * failures depend on other parameters than speed does): half a Matern 5/2 of the scaled
+ * distance (configurations alike in every parameter that matters score alike) and half the
+ * mean of a Matern 5/2 per coordinate (an additive part: a parameter's value that was good
+ * elsewhere is predicted good here, which a few dozen points in 8-12 dimensions cannot teach
+ * the first part alone); a signal variance, and a noise variance as a ratio of it. The signal
+ * variance has a closed form given the rest (y' K^-1 y / m); the length scales and the noise ratio maximise the log marginal likelihood,
  * by coordinate ascent over the grids LSCALES and NOISES from the previous choice, on the first
  * HYPER_M points of the window, again each time the history has grown by a quarter (REFIT).
  * The window is at most WINDOW points told, taken in turn from the best and the most recent, so
  * that a step costs two Cholesky factorisations of order WINDOW and a triangular solve per pool
  * candidate, whatever the budget.
  *
- * The first init candidates (INIT_MIN to INIT_MAX, by the space) (and every one until two configurations succeed) are uniform
- * samples. Then each candidate asked is the one of a pool with the greatest expected
- * improvement over the best score times its predicted odds of success: POOL_RANDOM uniform
- * samples of the unseen configurations, the unseen neighbours of the POOL_BEST best, and
- * POOL_MUT random changes of one or two parameters of each of them (jumps along the parameters
- * that matter). Where every expected improvement underflows, the upper confidence bound (mean
- * plus two standard deviations) ranks the pool instead. */
+ * The first init candidates (INIT_MIN to INIT_MAX, by the space), and every one until two
+ * configurations succeed, are spread over the space (gb_tune__spread). Then each candidate
+ * asked is the one of a pool (bayes_pool.c) with the greatest expected improvement over the
+ * best score times its predicted odds of success: uniform samples of the unseen
+ * configurations, the unseen neighbours of the best few, random changes of one or two of their
+ * parameters (jumps along the parameters that matter), and every change of one or two
+ * parameters of the best. One ask in LOCAL_EVERY takes only from the last: a local search
+ * around the best, guided by the model. Where every expected improvement underflows, the upper
+ * confidence bound (mean plus two standard deviations) ranks the pool instead. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "search.h"
+#include "bayes_int.h"
 
-/* Random samples before the model: about 1% of the space, from 4 to 10. The affordable budget
+/* Candidates before the model: about 1% of the space, from 4 to 10. The affordable budget
  * grows with the space (the default is a tenth of it), and an initial design much larger than
  * a few per cent of it leaves the model nothing to do: on spaces of some 300 configurations, 10
  * (18 with the tuner's 8 asked ahead) made bayes random search up to 5% (bench/notes.md). */
 #define INIT_MIN 4
 #define INIT_MAX 10
-#define WINDOW 160
-#define HYPER_M 96 /* points the hyperparameters are chosen on */
-#define REFIT 4    /* choose them again when the history has grown by a quarter */
-#define POOL_RANDOM 256
-#define POOL_BEST 5
-#define POOL_MUT 16
-#define CACHE_MAX 65536 /* spaces up to this size keep every configuration unranked */
-#define XI 0.01         /* expected improvement's margin, in standard deviations */
-#define ODDS_MIN 0.02   /* the odds of success predicted never go below this */
+#define HYPER_M 96    /* points the hyperparameters are chosen on */
+#define REFIT 4       /* choose them again when the history has grown by a quarter */
+#define XI 0.01       /* expected improvement's margin, in standard deviations */
+#define ODDS_MIN 0.02 /* the odds of success predicted never go below this */
+/* The additive part's weight in the covariance. On the recorded PoCL space 0.25-0.75 did about
+ * as well, 0 (the product alone) worst; its weight chosen by the likelihood was no better than
+ * 0 (bench/notes.md). */
+#define ADDITIVE 0.5
+/* One ask in LOCAL_EVERY is among the changes of at most LOCAL_RADIUS parameters of the best:
+ * the model alone kept exploring where a configuration next to the best was better (on the
+ * PoCL space, 0.961 of the best one step from 0.645 found 33 evaluations later). */
+#define LOCAL_EVERY 2
+#define LOCAL_RADIUS 2
 
 static const double LSCALES[] = {0.08, 0.15, 0.3, 0.6, 1.2, 2.5, 5.0};
 static const double NOISES[] = {1e-4, 1e-3, 1e-2, 0.05, 0.2};
 #define NLS (sizeof LSCALES / sizeof LSCALES[0])
 #define NNOISE (sizeof NOISES / sizeof NOISES[0])
 
-/* An index with a score, to sort by score (greatest first, then by index): history points by
- * score, pool candidates by expected improvement. */
-typedef struct scored {
-    double score;
-    size_t i;
-} scored_t;
-
-typedef struct pool_entry {
-    uint64_t rank;
-    gb_space_cand_t c;
-} pool_entry_t;
-
-/* One process: its points (m rows of x, d coordinates each), their standardised values y, the
- * hyperparameters (indices into LSCALES and NOISES), the Cholesky factor of the covariance
- * (m x m), K^-1 y, and the signal variance. */
-typedef struct gp {
-    size_t m;
-    const unsigned char *x;
-    double *y, *k, *alpha;
-    size_t ls[GB_MAX_PARAMS], noise;
-    double w[GB_MAX_PARAMS]; /* (1 / (values - 1) / length scale)^2 of each coordinate */
-    double sig2;
-} gp_t;
-
-typedef struct bayes {
-    size_t d;                    /* coordinates */
-    size_t param[GB_MAX_PARAMS]; /* the parameter of each coordinate */
-    double unit[GB_MAX_PARAMS];  /* 1 / (its values - 1) */
-    size_t fitted_at;            /* history size at the last choice of hyperparameters */
-    /* The window: history indices, coordinates of all (x) and of the successes (xs). */
-    size_t *order;
-    unsigned char *x, *xs;
-    double *tmp;
-    gp_t score, feasible;
-    int failures; /* whether the window holds a failure */
-    double rate;  /* the window's fraction of successes */
-    /* The pool, its covariances with the score process's points (WINDOW x cross_cap), and
-     * the predictions: mean and variance of the score, odds of success. */
-    pool_entry_t *pool;
-    size_t npool, pool_cap;
-    double *cross, *mu, *var;
-    scored_t *sorted; /* the pool by expected improvement */
-    size_t cross_cap;
-    /* Every configuration of a small space, by rank (NULL for a larger one). */
-    gb_space_cand_t *all;
-    size_t init; /* random samples before the model */
-} bayes_t;
-
-static int gp_alloc(gp_t *g)
+static int gp_alloc(gp_t *g, size_t noffs)
 {
+    g->add = malloc((noffs ? noffs : 1) * sizeof *g->add);
     g->y = malloc(WINDOW * sizeof *g->y);
     g->k = malloc(WINDOW * WINDOW * sizeof *g->k);
     g->alpha = malloc(WINDOW * sizeof *g->alpha);
     for (size_t i = 0; i < GB_MAX_PARAMS; i++)
         g->ls[i] = 3; /* 0.6 */
     g->noise = 2;     /* 0.01 */
-    return g->y && g->k && g->alpha ? GB_OK : GB_ENOMEM;
+    return g->y && g->k && g->alpha && g->add ? GB_OK : GB_ENOMEM;
 }
 
 static void gp_free(gp_t *g)
@@ -118,6 +80,7 @@ static void gp_free(gp_t *g)
     free(g->y);
     free(g->k);
     free(g->alpha);
+    free(g->add);
 }
 
 static int bayes_open(gb_strategy_t *st)
@@ -134,6 +97,9 @@ static int bayes_open(gb_strategy_t *st)
             continue;
         b->param[b->d] = i;
         b->unit[b->d] = 1.0 / (double)(nv - 1);
+        b->nvals[b->d] = nv;
+        b->off[b->d] = b->noffs;
+        b->noffs += nv;
         b->d++;
     }
     const size_t d = b->d ? b->d : 1;
@@ -143,7 +109,8 @@ static int bayes_open(gb_strategy_t *st)
     b->tmp = malloc(WINDOW * sizeof *b->tmp);
     b->score.x = b->xs;
     b->feasible.x = b->x;
-    const int ok = gp_alloc(&b->score) == GB_OK && gp_alloc(&b->feasible) == GB_OK;
+    const int ok =
+        gp_alloc(&b->score, b->noffs) == GB_OK && gp_alloc(&b->feasible, b->noffs) == GB_OK;
     return ok && b->order && b->x && b->xs && b->tmp ? GB_OK : GB_ENOMEM;
 }
 
@@ -224,24 +191,27 @@ static double matern52(double r2)
     return (1.0 + r + r * r / 3.0) * exp(-r);
 }
 
-/* The weights of g's coordinates for its length scales. */
+/* The weights of g's coordinates for its length scales, and the additive part's table. */
 static void set_weights(const bayes_t *b, gp_t *g)
 {
     for (size_t i = 0; i < b->d; i++) {
         const double t = b->unit[i] / LSCALES[g->ls[i]];
         g->w[i] = t * t;
+        for (size_t k = 0; k < b->nvals[i]; k++)
+            g->add[b->off[i] + k] = matern52(g->w[i] * (double)(k * k));
     }
 }
 
 /* The covariance of two configurations (value indices of the coordinates) under g. */
 static double cov(const bayes_t *b, const gp_t *g, const unsigned char *p, const unsigned char *q)
 {
-    double s = 0;
+    double s = 0, a = 0;
     for (size_t i = 0; i < b->d; i++) {
-        const double t = (double)((int)p[i] - (int)q[i]);
-        s += g->w[i] * t * t;
+        const int t = (int)p[i] - (int)q[i];
+        s += g->w[i] * (double)(t * t);
+        a += g->add[b->off[i] + (size_t)abs(t)];
     }
-    return matern52(s);
+    return (1 - ADDITIVE) * matern52(s) + ADDITIVE * a / (double)b->d;
 }
 
 static void coords(const bayes_t *b, const gb_space_cand_t *c, unsigned char *x)
@@ -393,97 +363,6 @@ static double load_window(gb_strategy_t *st, bayes_t *b)
     return (hi - mean) / sd;
 }
 
-/* ---- the pool ------------------------------------------------------------------------------- */
-
-static void pool_add(gb_strategy_t *st, bayes_t *b, const gb_space_cand_t *c, uint64_t r)
-{
-    if (r == UINT64_MAX || gb_tune__seen(st, r) ||
-        gb__grow(&b->pool, &b->pool_cap, b->npool + 1, sizeof *b->pool) != GB_OK)
-        return;
-    b->pool[b->npool].rank = r;
-    b->pool[b->npool].c = *c;
-    b->npool++;
-}
-
-static int by_rank(const void *x, const void *y)
-{
-    const uint64_t a = ((const pool_entry_t *)x)->rank, c = ((const pool_entry_t *)y)->rank;
-    return a < c ? -1 : a > c;
-}
-
-/* The best POOL_BEST successful configurations told, as history indices, best first. */
-static size_t best_few(const gb_strategy_t *st, size_t *top)
-{
-    size_t ntop = 0;
-    for (size_t i = 0; i < st->nhist; i++) {
-        if (st->hist[i].score < 0)
-            continue;
-        size_t at = ntop < POOL_BEST ? ntop++ : POOL_BEST;
-        if (at == POOL_BEST) {
-            if (st->hist[i].score <= st->hist[top[POOL_BEST - 1]].score)
-                continue;
-            at = POOL_BEST - 1;
-        }
-        while (at > 0 && st->hist[i].score > st->hist[top[at - 1]].score) {
-            top[at] = top[at - 1];
-            at--;
-        }
-        top[at] = i;
-    }
-    return ntop;
-}
-
-static void make_pool(gb_strategy_t *st, bayes_t *b)
-{
-    b->npool = 0;
-    if (!b->all && st->count <= CACHE_MAX && (b->all = malloc((size_t)st->count * sizeof *b->all)))
-        for (uint64_t r = 0; r < st->count; r++)
-            gb_space_unrank(st->sp, r, &b->all[r]);
-    if (b->all && st->count - st->nseen <= POOL_RANDOM) {
-        for (uint64_t r = 0; r < st->count; r++)
-            pool_add(st, b, &b->all[r], r);
-    } else {
-        for (size_t i = 0; i < POOL_RANDOM; i++) {
-            gb_space_cand_t c;
-            uint64_t r;
-            if (b->all) {
-                r = gb__rng_below(&st->rng, st->count);
-                pool_add(st, b, &b->all[r], r);
-            } else if (gb_tune__random(st, &c, &r)) {
-                pool_add(st, b, &c, r);
-            }
-        }
-    }
-    /* The best few: their neighbours, and changes of one or two parameters. */
-    size_t top[POOL_BEST];
-    const size_t ntop = best_few(st, top);
-    for (size_t t = 0; t < ntop; t++) {
-        const gb_space_cand_t *base = &st->hist[top[t]].c;
-        gb_space_cand_t nb[2 * GB_MAX_PARAMS];
-        uint64_t ranks[2 * GB_MAX_PARAMS];
-        const size_t n = gb_tune__fresh_neighbours(st, base, nb, ranks);
-        for (size_t i = 0; i < n; i++)
-            pool_add(st, b, &nb[i], ranks[i]);
-        for (size_t i = 0; i < POOL_MUT && b->d; i++) {
-            gb_space_cand_t c = *base;
-            const int changes = 1 + (int)gb__rng_below(&st->rng, 2);
-            for (int k = 0; k < changes; k++) {
-                const size_t p = b->param[gb__rng_below(&st->rng, b->d)];
-                c.v[p] = (unsigned char)gb__rng_below(&st->rng, gb_space_nvalues(st->sp, p));
-            }
-            if (gb_space_check(st->sp, &c, NULL, 0) == GB_OK)
-                pool_add(st, b, &c, gb_tune__rank(st, &c));
-        }
-    }
-    /* One entry per configuration, in rank order (so that ties go to the lowest rank). */
-    qsort(b->pool, b->npool, sizeof *b->pool, by_rank);
-    size_t m = 0;
-    for (size_t i = 0; i < b->npool; i++)
-        if (!m || b->pool[m - 1].rank != b->pool[i].rank)
-            b->pool[m++] = b->pool[i];
-    b->npool = m;
-}
-
 /* ---- asking --------------------------------------------------------------------------------- */
 
 static double expected_improvement(double mu, double var, double best)
@@ -560,11 +439,20 @@ static double odds(const bayes_t *b, const gb_space_cand_t *c)
     return o < ODDS_MIN ? ODDS_MIN : o > 1 ? 1 : o;
 }
 
+/* How many parameters differ between c and x. */
+static size_t changes(const gb_strategy_t *st, const gb_space_cand_t *c, const gb_space_cand_t *x)
+{
+    size_t h = 0;
+    for (size_t i = 0; i < st->n; i++)
+        h += c->v[i] != x->v[i];
+    return h;
+}
+
 static int bayes_ask(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank)
 {
     bayes_t *b = st->state;
     if (st->nhist < b->init || b->d == 0 || st->nhist - st->nfailed < 2)
-        return gb_tune__random(st, c, rank);
+        return gb_tune__spread(st, c, rank);
     const double best = load_window(st, b);
     if (b->score.m < 2)
         return gb_tune__random(st, c, rank);
@@ -579,7 +467,7 @@ static int bayes_ask(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank)
     if (factorise(b, &b->score, b->score.m) == -HUGE_VAL ||
         (b->failures && factorise(b, &b->feasible, b->feasible.m) == -HUGE_VAL))
         return gb_tune__random(st, c, rank);
-    make_pool(st, b);
+    gb_tune__bayes_pool(st, b);
     if (b->npool == 0 || predictions_room(b, b->npool) != GB_OK)
         return gb_tune__random(st, c, rank);
     predict(b);
@@ -603,9 +491,20 @@ static int bayes_ask(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank)
         for (size_t p = 0; p < b->npool; p++)
             ei[p].score -= lowest; /* non-negative, so that the odds weigh as they do below */
     }
+    /* Every LOCAL_EVERY-th ask, only candidates near the best (if any are left). */
+    const gb_space_cand_t *near = st->nseen % LOCAL_EVERY ? &st->hist[st->best].c : NULL;
+    if (near) {
+        size_t p = 0;
+        while (p < b->npool && changes(st, &b->pool[p].c, near) > LOCAL_RADIUS)
+            p++;
+        if (p == b->npool)
+            near = NULL;
+    }
     double top = -HUGE_VAL;
     size_t pick = ei[0].i;
     for (size_t j = 0; j < b->npool && ei[j].score > top; j++) {
+        if (near && changes(st, &b->pool[ei[j].i].c, near) > LOCAL_RADIUS)
+            continue;
         const double a = ei[j].score * odds(b, &b->pool[ei[j].i].c);
         if (a > top) {
             top = a;
@@ -619,9 +518,11 @@ static int bayes_ask(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank)
 
 const gb_tune_ops_t gb_tune__ops_bayes = {
     "bayes",
-    "Bayesian optimisation: Gaussian processes (Matern 5/2, a length scale per parameter) of the "
-    "log of the scores and of the odds of success; expected improvement over a pool of samples "
-    "and of changes to the best",
+    "Bayesian optimisation: Gaussian processes (Matern 5/2, half additive, a length scale per "
+    "parameter) of the log of the scores and of the odds of success; expected improvement over "
+    "a pool of samples and of changes to the best, every other candidate a change of one or two "
+    "parameters of the best",
+    1,
     bayes_open,
     bayes_close,
     bayes_ask,

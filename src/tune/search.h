@@ -17,12 +17,15 @@ typedef struct gb_tune_point {
     double score;
 } gb_tune_point_t;
 
-/* A strategy: its name, and what it does on open, ask, tell and close. ask writes a candidate
- * the strategy has not seen (gb_tune__seen) and its rank and returns 1, or returns 0 when it has
- * nothing to propose; tell sees every candidate told, in order, after it was added to the
- * history. */
+/* A strategy: its name, whether it learns from the scores, and what it does on open, ask, tell
+ * and close. ask writes a candidate the strategy has not seen (gb_tune__seen) and its rank and
+ * returns 1, or returns 0 when it has nothing to propose; tell (NULL: nothing) sees every
+ * candidate told, in order, after it was added to the history. */
 typedef struct gb_tune_ops {
     const char *name, *description;
+    /* 1 when the candidates depend on the scores told. Not the same as having a tell: bayes
+     * reads the history when asked. */
+    int learns;
     int (*open)(gb_strategy_t *st);   /* sets st->state; GB_OK or GB_ENOMEM */
     void (*close)(gb_strategy_t *st); /* frees st->state */
     int (*ask)(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank);
@@ -48,6 +51,9 @@ struct gb_strategy {
     gb_tune_point_t *hist;
     size_t nhist, hist_cap, best;
     size_t nfailed; /* told with no positive score */
+    /* Asked and not told yet, oldest first: a tuning run asks ahead of the scores. */
+    gb_tune_point_t *pend;
+    size_t npend, pend_cap;
     /* The unseen ranks of a small space, drawn from once random draws start missing (built on
      * first need; NULL before); ranks seen since it was built leave it when drawn. */
     uint64_t *left;
@@ -63,6 +69,11 @@ int gb_tune__seen(const gb_strategy_t *st, uint64_t r);
  * the list of the unseen ones, so that it ends. Draws again may give the same one until it is
  * asked. */
 int gb_tune__random(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank);
+/* An unseen configuration spread away from those asked or told, into *c and its rank: of
+ * SPREAD_DRAWS uniform samples, the one that balances each parameter's values best, then the
+ * farthest from them (1); 0 when none is left. For the candidates asked before the scores can
+ * guide anything. */
+int gb_tune__spread(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank);
 /* Rank of c, UINT64_MAX when c is not a valid configuration. */
 uint64_t gb_tune__rank(const gb_strategy_t *st, const gb_space_cand_t *c);
 /* The unseen valid configurations one step from c, into out and their ranks into ranks (each

@@ -39,7 +39,7 @@ int gb_strategy_learns(const char *name)
 {
     for (size_t i = 0; i < NSTRATEGIES; i++)
         if (!strcmp(strategies[i]->name, name))
-            return strategies[i]->tell != NULL;
+            return strategies[i]->learns;
     return 1;
 }
 
@@ -175,6 +175,62 @@ int gb_tune__random(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank)
     return 0;
 }
 
+/* Uniform samples weighed by gb_tune__spread. */
+#define SPREAD_DRAWS 64
+
+/* How far apart two configurations are: over the parameters of more than one value, the squared
+ * differences of their value indices, each over the parameter's span, summed into *dist; and
+ * how many values they share, added to *shared. */
+static void apart(const gb_strategy_t *st, const gb_space_cand_t *x, const gb_space_cand_t *y,
+                  double *dist, size_t *shared)
+{
+    double s = 0;
+    for (size_t i = 0; i < st->n; i++) {
+        const size_t nv = gb_space_nvalues(st->sp, i);
+        if (nv < 2)
+            continue;
+        const double t = ((double)x->v[i] - (double)y->v[i]) / (double)(nv - 1);
+        s += t * t;
+        *shared += x->v[i] == y->v[i];
+    }
+    *dist = s;
+}
+
+int gb_tune__spread(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank)
+{
+    /* Balance first, as a Latin hypercube does: the draw whose values the points share least,
+     * so that each parameter's values come up about equally often, which is what a model of
+     * each parameter's effect needs first. Of those, the one whose nearest point is farthest.
+     * Not distance first: the farthest configurations are the corners of the space (the
+     * largest tiles, the widest vectors), where GEMM configurations run out of registers and
+     * local memory; on the recorded H100 space that cost 0.006 at 5% (bench/notes.md). */
+    double best_near = -1;
+    size_t best_shared = SIZE_MAX;
+    int found = 0;
+    for (int t = 0; t < SPREAD_DRAWS; t++) {
+        gb_space_cand_t x;
+        uint64_t r;
+        if (!gb_tune__random(st, &x, &r))
+            break;
+        double near = HUGE_VAL;
+        size_t shared = 0;
+        for (size_t k = 0; k < st->nhist + st->npend; k++) {
+            const gb_space_cand_t *y = k < st->nhist ? &st->hist[k].c : &st->pend[k - st->nhist].c;
+            double d;
+            apart(st, &x, y, &d, &shared);
+            near = d < near ? d : near;
+        }
+        if (shared < best_shared || (shared == best_shared && near > best_near)) {
+            best_near = near;
+            best_shared = shared;
+            *c = x;
+            *rank = r;
+            found = 1;
+        }
+    }
+    return found;
+}
+
 /* ---- the interface --------------------------------------------------------------------------- */
 
 int gb_strategy_open(gb_strategy_t **out, const char *name, const gb_space_t *sp, uint64_t seed,
@@ -221,6 +277,7 @@ void gb_strategy_close(gb_strategy_t *st)
     free(st->told);
     free(st->hist);
     free(st->left);
+    free(st->pend);
     free(st);
 }
 
@@ -236,10 +293,16 @@ int gb_strategy_ask(gb_strategy_t *st, gb_space_cand_t *c)
     assert(r == gb_space_rank(st->sp, &x) && !gb_tune__seen(st, r));
     if (gb_tune__seen(st, r) && !gb_tune__random(st, &x, &r))
         return 0; /* the promise holds even if a strategy breaks its own */
-    if (mark(st, r, 0) != GB_OK) {
+    if (mark(st, r, 0) != GB_OK ||
+        gb__grow(&st->pend, &st->pend_cap, st->npend + 1, sizeof *st->pend) != GB_OK) {
         st->oom = 1;
         return 0;
     }
+    gb_tune_point_t *p = &st->pend[st->npend++];
+    memset(p, 0, sizeof *p);
+    p->c = x;
+    p->rank = r;
+    p->score = -1;
     *c = x;
     return 1;
 }
@@ -254,6 +317,12 @@ void gb_strategy_tell(gb_strategy_t *st, const gb_space_cand_t *c, double score)
         st->oom = 1;
         return;
     }
+    for (size_t i = 0; i < st->npend; i++)
+        if (st->pend[i].rank == r) {
+            memmove(st->pend + i, st->pend + i + 1, (st->npend - i - 1) * sizeof *st->pend);
+            st->npend--;
+            break;
+        }
     gb_tune_point_t *p = &st->hist[st->nhist];
     memset(p, 0, sizeof *p);
     p->c = *c;
@@ -291,9 +360,13 @@ static int exhaustive_ask(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank)
 }
 
 const gb_tune_ops_t gb_tune__ops_exhaustive = {
-    "exhaustive",    "every configuration in rank order (the seed is not used)",
-    exhaustive_open, exhaustive_close,
-    exhaustive_ask,  NULL};
+    "exhaustive",
+    "every configuration in rank order (the seed is not used)",
+    0,
+    exhaustive_open,
+    exhaustive_close,
+    exhaustive_ask,
+    NULL};
 
 /* ---- random: uniform draws without repetition ----------------------------------------------- */
 
@@ -303,4 +376,4 @@ static int random_ask(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank)
 }
 
 const gb_tune_ops_t gb_tune__ops_random = {
-    "random", "uniform samples of the space without repetition", NULL, NULL, random_ask, NULL};
+    "random", "uniform samples of the space without repetition", 0, NULL, NULL, random_ask, NULL};

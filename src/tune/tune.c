@@ -320,11 +320,14 @@ size_t gb_tune_lookahead(const char *strategy)
     return gb_strategy_learns(strategy) ? GB_TUNE_LOOKAHEAD : GB_TUNE_LOOKAHEAD_BLIND;
 }
 
-/* The search: candidates asked up to the strategy's lookahead ahead, told in order. */
+/* The search: candidates asked up to the strategy's lookahead ahead, told in order. Without
+ * builders (no pool: the default on a CPU device) nothing is built ahead, so a candidate asked
+ * ahead would only have been chosen without the latest scores: each is asked once the one
+ * before it is told. */
 static int search(tuner_t *t)
 {
     cand_t *ring[GB_TUNE_LOOKAHEAD_BLIND];
-    const size_t ahead = gb_tune_lookahead(t->spec->strategy);
+    const size_t ahead = t->pool ? gb_tune_lookahead(t->spec->strategy) : 1;
     size_t head = 0, count = 0;
     int rc = GB_OK, spent = 0, ready = 0;
     while (rc == GB_OK && !stopped(t)) {

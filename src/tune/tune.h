@@ -15,7 +15,8 @@
 
 /* Candidates asked ahead of their results, which is how many builds can be in flight: few for a
  * strategy that learns from the scores, whose every candidate asked ahead is one asked without
- * the latest scores; more for one whose sequence does not depend on them. */
+ * the latest scores; more for one whose sequence does not depend on them. A run without
+ * builders (threads or processes) asks one at a time. */
 #define GB_TUNE_LOOKAHEAD 8
 #define GB_TUNE_LOOKAHEAD_BLIND 32
 /* The lookahead of strategy name: GB_TUNE_LOOKAHEAD, or GB_TUNE_LOOKAHEAD_BLIND for one that
