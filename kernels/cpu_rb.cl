@@ -2,8 +2,11 @@
  * work-item owns an MR x (NV*VW) block of C held in MR*NV vector accumulators (VW elements each,
  * one SIMD register on the target where VW matches its width), and walks K one step at a time:
  * NV vector loads of B's row k, MR scalar loads of A's column k broadcast, MR*NV fused
- * multiply-adds. No local memory: a CPU's caches serve the reuse, and the work-items of a group
- * (LX along N) share the same rows of A. M and N are whole blocks: the harness pads the problem
+ * multiply-adds. No local memory: a CPU's caches serve the reuse. The work-items of a group
+ * (LX along dimension 0) share the same rows of A, or with WALKM the same columns of B: then a
+ * K x NR panel of B stays in cache while the groups walk down M and A streams, which moves
+ * MR/NR as many bytes per FLOP from memory as streaming B does (bench/notes.md: 2x at 1024 for
+ * 8 x 48 blocks). M and N are whole blocks: the harness pads the problem
  * (multiple_of), which costs copies of O(n^2) where a scalar path for the edge blocks cost up to
  * 3x at sizes that are not (bench/notes.md); other layouts reach it through the harness's
  * transposition passes. */
@@ -20,7 +23,10 @@
 #define KU 1 /* K steps unrolled */
 #endif
 #ifndef LX
-#define LX 4 /* work-items per group, along N */
+#define LX 4 /* work-items per group, along dimension 0 */
+#endif
+#ifndef WALKM
+#define WALKM 0 /* 1: dimension 0 walks M, so that neighbouring work-items share B's columns */
 #endif
 
 #define NR (NV * VW)
@@ -32,7 +38,11 @@ kernel void cpu_rb(const int M, const int N, const int K, const real alpha,
                    global const real *restrict B, const int offB, const int ldb,
                    const real beta, global real *C, const int offC, const int ldc)
 {
+#if WALKM
+    const int n0 = (int)get_global_id(1) * NR, m0 = (int)get_global_id(0) * MR;
+#else
     const int n0 = (int)get_global_id(0) * NR, m0 = (int)get_global_id(1) * MR;
+#endif
     if (m0 >= M || n0 >= N)
         return;
     A += offA;
