@@ -14,8 +14,8 @@
 
 /* A double as a JSON number that reads back bit for bit (cJSON's own printing keeps only 15
  * digits when they read back within an epsilon), or "nan", "inf", "-inf" (JSON has no such
- * numbers). */
-static cJSON *json_double(double v)
+ * numbers): store_int.h. */
+cJSON *gb_store__json_double(double v)
 {
     char buf[40];
     if (isnan(v))
@@ -42,7 +42,7 @@ static cJSON *json_integer(int64_t v, int is_unsigned)
     return cJSON_CreateRaw(buf);
 }
 
-static int json_to_double(const cJSON *j, double *out)
+int gb_store__json_to_double(const cJSON *j, double *out)
 {
     if (cJSON_IsNumber(j)) {
         *out = j->valuedouble;
@@ -85,7 +85,7 @@ void *gb_point_to_json(const gb_point_t *pt)
                                                                    c->kind == GB_COL_SIZE ||
                                                                    c->kind == GB_COL_OPTSIZE);
                 break;
-            case GB_CLASS_DBL: v = json_double(gb_store__get_dbl(pt, c)); break;
+            case GB_CLASS_DBL: v = gb_store__json_double(gb_store__get_dbl(pt, c)); break;
             default:
                 if (c->kind == GB_COL_PARAMS || c->kind == GB_COL_ENV)
                     v = cJSON_Parse(gb_store__get_text(pt, c, buf, sizeof buf));
@@ -109,10 +109,10 @@ void *gb_point_to_json(const gb_point_t *pt)
         const char *names[7] = {"min", "max", "median", "mean", "std", "ci95_lo", "ci95_hi"};
         const double vals[7] = {s->min, s->max, s->median, s->mean, s->std, s->ci95_lo, s->ci95_hi};
         for (int j = 0; j < 7; j++)
-            cJSON_AddItemToObject(p, names[j], json_double(vals[j]));
+            cJSON_AddItemToObject(p, names[j], gb_store__json_double(vals[j]));
         cJSON *arr = cJSON_AddArrayToObject(p, "samples");
         for (size_t i = 0; arr && pt->result.samples_ms[ph] && i < s->n; i++)
-            cJSON_AddItemToArray(arr, json_double(pt->result.samples_ms[ph][i]));
+            cJSON_AddItemToArray(arr, gb_store__json_double(pt->result.samples_ms[ph][i]));
     }
     return o;
 }
@@ -158,7 +158,7 @@ static int column_from_json(gb_point_t *pt, const gb_store__col_t *c, const cJSO
     }
     case GB_CLASS_DBL: {
         double d;
-        if (!json_to_double(v, &d))
+        if (!gb_store__json_to_double(v, &d))
             return bad(msg, len, c->name, "must be a number (or \"nan\", \"inf\", \"-inf\")");
         gb_store__set_dbl(pt, c, d);
         return GB_OK;
@@ -198,7 +198,7 @@ static int phase_from_json(gb_point_t *pt, int ph, const cJSON *p, char *msg, si
         while (j < 7 && strcmp(it->string, names[j]))
             j++;
         if (j < 7) {
-            if (!json_to_double(it, vals[j]))
+            if (!gb_store__json_to_double(it, vals[j]))
                 return bad(msg, len, sub, "must be a number");
         } else if (!strcmp(it->string, "n")) {
             if (!cJSON_IsNumber(it) || it->valuedouble < 0 || it->valuedouble > 1e8 ||
@@ -222,7 +222,7 @@ static int phase_from_json(gb_point_t *pt, int ph, const cJSON *p, char *msg, si
         return GB_ENOMEM;
     size_t i = 0;
     for (const cJSON *it = samples->child; it; it = it->next, i++)
-        if (!json_to_double(it, &pt->result.samples_ms[ph][i]))
+        if (!gb_store__json_to_double(it, &pt->result.samples_ms[ph][i]))
             return bad(msg, len, key, "has a sample that is not a number");
     return GB_OK;
 }

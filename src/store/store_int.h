@@ -121,4 +121,10 @@ void gb_store__params_sort(gb_params_t *ps);
 /* Phases by name; -1 for an unknown name. */
 int gb_store__phase_parse(const char *name);
 
+/* A double in the exchange formats' JSON (exchange.c): a number that reads back bit for bit, or
+ * "nan", "inf", "-inf" (JSON has no such numbers); and back: 1 with *out, 0 for anything else. */
+struct cJSON;
+struct cJSON *gb_store__json_double(double v);
+int gb_store__json_to_double(const struct cJSON *j, double *out);
+
 #endif

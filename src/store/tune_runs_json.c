@@ -1,8 +1,8 @@
 /* tune_runs_json.c: a store's tuning runs, with their evaluations, as JSON text and back
  * (tuning.h), so that a run made in one process (an MPI rank tuning into a store in memory)
- * is recorded in another's store with its times, status and evaluations as they were. */
+ * is recorded in another's store with its times, status and evaluations as they were. Doubles
+ * are written as the point exports write them (store_int.h). */
 #include <cjson/cJSON.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,17 +31,9 @@ typedef struct runs {
     size_t n, cap;
 } runs_t;
 
-/* A double member, bit for bit: finite values with 17 significant digits (cJSON's own printing
- * may drop the last bit), the others as text ("inf", "-inf", "nan"), which JSON has no number
- * for (cJSON would write null and lose which). */
 static void add_dbl(cJSON *o, const char *name, double v)
 {
-    char t[40];
-    snprintf(t, sizeof t, "%.17g", v);
-    if (isfinite(v))
-        cJSON_AddRawToObject(o, name, t);
-    else
-        cJSON_AddStringToObject(o, name, isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+    cJSON_AddItemToObject(o, name, gb_store__json_double(v));
 }
 
 static int keep_run(const gb_tune_run_t *run, void *user)
@@ -143,18 +135,9 @@ static int get_num(const cJSON *o, const char *name, int whole, double max, doub
     return 1;
 }
 
-/* A double member, finite or as add_dbl writes the others. */
 static int get_dbl(const cJSON *o, const char *name, double *out)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-    if (cJSON_IsString(v)) {
-        const char *t = v->valuestring;
-        *out = !strcmp(t, "nan")   ? (double)NAN
-               : !strcmp(t, "inf") ? (double)INFINITY
-                                   : -(double)INFINITY;
-        return !strcmp(t, "nan") || !strcmp(t, "inf") || !strcmp(t, "-inf");
-    }
-    return get_num(o, name, 0, 0, out);
+    return gb_store__json_to_double(cJSON_GetObjectItemCaseSensitive(o, name), out);
 }
 
 static int get_u64(const cJSON *o, const char *name, uint64_t *out)
