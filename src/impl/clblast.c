@@ -76,7 +76,7 @@ static int clblast_call(void *state, const void *a, const void *b, const void *c
     const void *const in[3] = {a, b, c};
     memset(t, 0, GB_PHASE_COUNT * sizeof *t);
     const double t0 = gb__now_ms();
-    int rc = gb__peer_write(s->ctx, &s->b, in, ev);
+    int rc = gb__peer_write(s->ctx, &s->b, in, ev, 1);
     const double g0 = gb__now_ms();
     if (rc == GB_OK && (rc = clblast_gemm(s)) == GB_OK)
         rc = gb__cl_check(s->ctx, clFinish(s->ctx->queue), "finishing CLBlast's GEMM");

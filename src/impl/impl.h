@@ -114,8 +114,9 @@ typedef struct gb_peer_bufs {
 } gb_peer_bufs_t;
 int gb__peer_buffers(gb_peer_bufs_t *pb, gb_context_t *ctx, const gb_problem_t *p);
 void gb__peer_buffers_free(gb_peer_bufs_t *pb);
+/* finish: wait for the writes (a host-timed call follows); else the call queues behind them. */
 int gb__peer_write(gb_context_t *ctx, const gb_peer_bufs_t *pb, const void *const in[3],
-                   cl_event ev[4]);
+                   cl_event ev[4], int finish);
 int gb__peer_finish(gb_context_t *ctx, const gb_peer_bufs_t *pb, int rc, void *c_out,
                     cl_event ev[4], double t0, double t[GB_PHASE_COUNT]);
 int gb__peer_check(const gb_impl_t *im, const gb_device_info_t *dev, gb_precision_t prec,

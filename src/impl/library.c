@@ -3,13 +3,15 @@
  * its buffers, exactly as the CLBlast peer (clblast.c) calls CLBlast, so that the two compare
  * alike. The library chooses the kernel and its parameters from its tuning database per call and
  * may run helper passes besides the kernel. Its main phase is the device time of all of its
- * commands, as ours is timed: the call is enqueued behind a user event (its wait list), after a
- * 4-byte fill that waits for the event too, so that once the event is set the fill and the
- * call's commands run back to back; the time runs from the fill's end to the end of the call's
- * last command (the event it hands back), and where the call is one command (the library's plan
- * says so), from that command's start, exactly as each of ours is timed. A fill rather than a marker: NVIDIA's markers carry
- * no device times of their own. Where the times cannot be read, the host time from enqueue to
- * completion, as CLBlast's, stands instead. */
+ * commands, as ours is timed: the call is enqueued behind the writes of its inputs, not waited
+ * for, as ours are (a kernel that starts on an idle NVIDIA GPU measured 3% slower at 1024 than
+ * the same kernel queued behind a copy: bench/notes.md), and behind a user event (its wait
+ * list), after a 4-byte fill that waits for the event too, so that once the event is set the
+ * fill and the call's commands run back to back; the time runs from the fill's end to the end of
+ * the call's last command (the event it hands back), and where the call is one command (the
+ * library's plan says so), from that command's start, exactly as each of ours is timed. A fill
+ * rather than a marker: NVIDIA's markers carry no device times of their own. Where the times
+ * cannot be read, the host time from enqueue to completion, as CLBlast's, stands instead. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,7 +138,7 @@ static int library_call(void *state, const void *a, const void *b, const void *c
     const void *const in[3] = {a, b, c};
     memset(t, 0, GB_PHASE_COUNT * sizeof *t);
     const double t0 = gb__now_ms();
-    int rc = gb__peer_write(s->ctx, &s->b, in, ev);
+    int rc = gb__peer_write(s->ctx, &s->b, in, ev, 0);
     cl_int err = CL_SUCCESS;
     /* The gate: a user event the call waits for, and a fill before the call that waits for it
      * too; set once the call is enqueued. */

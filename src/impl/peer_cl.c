@@ -31,14 +31,14 @@ void gb__peer_buffers_free(gb_peer_bufs_t *pb)
 }
 
 int gb__peer_write(gb_context_t *ctx, const gb_peer_bufs_t *pb, const void *const in[3],
-                   cl_event ev[4])
+                   cl_event ev[4], int finish)
 {
     cl_int err = CL_SUCCESS;
     for (int d = 0; d < 3 && err == CL_SUCCESS; d++)
         if (in[d])
             err = clEnqueueWriteBuffer(ctx->queue, pb->buf[d], CL_FALSE, 0, pb->bytes[d], in[d], 0,
                                        NULL, &ev[d]);
-    if (err == CL_SUCCESS)
+    if (err == CL_SUCCESS && finish)
         err = clFinish(ctx->queue);
     return gb__cl_check(ctx, err, "writing the inputs");
 }
