@@ -5,8 +5,10 @@
  *   low-k     K <= 256 and M N >= 1024^2: many outputs, short dot products
  *   tall      M >= 4 N; wide: N >= 4 M (one dimension much smaller, whatever its size)
  *   square    everything else
- * and the size, the power of two nearest the geometric mean (M N K)^(1/3): "square-4096",
- * "tall-1024", "large-k-2048". Two shapes are near when their logarithms are. */
+ * and a size, the power of two nearest the dimension that makes the kind: the output's side
+ * (M N)^(1/2) for large-k (how many tiles there are to share K among), K for low-k, the small
+ * side for tall (N) and wide (M), and the geometric mean (M N K)^(1/3) for small and square:
+ * "square-4096", "tall-128", "large-k-256". Two shapes are near when their logarithms are. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,18 +32,35 @@ const char *gb_shape_kind(size_t m, size_t n, size_t k)
     return "square";
 }
 
-size_t gb_shape_size(size_t m, size_t n, size_t k)
+/* The power of two nearest g, by the ratio. */
+static size_t nearest_pow2(double g)
 {
-    const double g = cbrt((double)m * (double)n * (double)k);
     size_t p = 1;
     while (p < ((size_t)1 << 40) && (double)p * 1.41421356237 < g)
         p *= 2;
     return p;
 }
 
+size_t gb_shape_size(size_t m, size_t n, size_t k)
+{
+    return nearest_pow2(cbrt((double)m * (double)n * (double)k));
+}
+
 const char *gb_shape_class(size_t m, size_t n, size_t k, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s-%zu", gb_shape_kind(m, n, k), gb_shape_size(m, n, k));
+    const char *kind = gb_shape_kind(m, n, k);
+    size_t size;
+    if (!strcmp(kind, "large-k"))
+        size = nearest_pow2(sqrt((double)m * (double)n));
+    else if (!strcmp(kind, "low-k"))
+        size = nearest_pow2((double)k);
+    else if (!strcmp(kind, "tall"))
+        size = nearest_pow2((double)n);
+    else if (!strcmp(kind, "wide"))
+        size = nearest_pow2((double)m);
+    else
+        size = gb_shape_size(m, n, k);
+    snprintf(buf, len, "%s-%zu", kind, size);
     return buf;
 }
 
