@@ -44,6 +44,11 @@
  * modulo 32 (PAD = 8). The transposing stores of a K-contiguous operand are scalar, 16
  * consecutive rows per half-warp; copied rows are 128-bit STS of consecutive addresses.
  *
+ * Split-K (SPLITK > 1, P = min(SPLITK, K / 256) pieces, the family's 'let'): the grid holds P
+ * copies of the tile grid; piece j of a tile walks K steps [j S / P, (j + 1) S / P) and writes
+ * its bare sums to its own slot of the workspace; mma_sync_sum then adds each element's P sums
+ * in the order of j (the same result run to run) and applies alpha and beta.
+ *
  * Edges as in xgemm_nv: one loop for every work-group; interior tiles (inside M x N) load with
  * no bounds checks, 16-byte loads for an operand whose ld and offset allow them and scalar loads
  * otherwise (only a partial last K step is loaded element by element); edge tiles load element
@@ -99,6 +104,9 @@
 #endif
 #ifndef MAXREG
 #define MAXREG 0 /* registers per work-item on NVIDIA (-cl-nv-maxrregcount); 0: the compiler's */
+#endif
+#ifndef SPLITK
+#define SPLITK 1 /* most pieces a tile's K is cut into (split-K); 1: none */
 #endif
 #ifndef EMU
 #define EMU 0 /* 1: emulate mma.sync through local memory (testing only, slow) */
@@ -532,8 +540,8 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
                     global const real *A, const int lda, const bool a_vec,
                     global const real *B, const int ldb, const bool b_vec, const real beta,
                     global real *C, const int ldc, const bool c_aligned, const int m0,
-                    const int n0, const bool edge, local real *As,
-                    local real *Bs EMU_PARAMS)
+                    const int n0, const bool edge, const int s0, const int s1,
+                    global real *part, local real *As, local real *Bs EMU_PARAMS)
 {
     const int tid = (int)get_local_id(0), lane = tid & 31, warp = tid >> 5;
     const int g = lane >> 2, t = lane & 3;
@@ -545,7 +553,7 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
      * condition is uniform over the warp, as mma.sync.aligned requires. */
     const bool live = !edge || (m0 + wm0 < M && n0 + wn0 < N);
 #endif
-    const int full = K / BK, steps = (K + BK - 1) / BK;
+    const int full = K / BK; /* K steps s0 .. s1 - 1 */
 
     real acc[MI * NI * 2];
 #pragma unroll
@@ -563,28 +571,28 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
 
     local real *a_cur = As, *a_nxt = As + BK * LDA, *b_cur = Bs, *b_nxt = Bs + BK * LDB;
     const int mode_a = a_vec ? LD_VEC : LD_SCALAR, mode_b = b_vec ? LD_VEC : LD_SCALAR;
-    if (steps > 0) {
-        if (!edge && full > 0) {
-            LOAD_A(0, mode_a, ra);
-            LOAD_B(0, mode_b, rb);
+    if (s1 > s0) {
+        if (!edge && s0 < full) {
+            LOAD_A(s0, mode_a, ra);
+            LOAD_B(s0, mode_b, rb);
         } else {
-            LOAD_A(0, LD_CHECKED, ra);
-            LOAD_B(0, LD_CHECKED, rb);
+            LOAD_A(s0, LD_CHECKED, ra);
+            LOAD_B(s0, LD_CHECKED, rb);
         }
         store_slice(a_cur, LDA, MWG, A_TRANSPOSED, tid, ra);
         store_slice(b_cur, LDB, NWG, B_TRANSPOSED, tid, rb);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = 0; s < steps; s++) {
-        if (!edge && s + 1 < full) {
+    for (int s = s0; s < s1; s++) {
+        if (!edge && s + 1 < full && s + 1 < s1) {
             LOAD_A(s + 1, mode_a, ra);
             LOAD_B(s + 1, mode_b, rb);
-        } else if (s + 1 < steps) {
+        } else if (s + 1 < s1) {
             LOAD_A(s + 1, LD_CHECKED, ra);
             LOAD_B(s + 1, LD_CHECKED, rb);
         }
 #if KACC > 1
-        if (s % KACC == 0) {
+        if ((s - s0) % KACC == 0) {
 #pragma unroll
             for (int i = 0; i < MI * NI * 2; i++)
                 sacc[i] = 0;
@@ -594,13 +602,13 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
             multiply(a_cur + t * LDA + wm0 + g, b_cur + t * LDB + wn0 + g, SUMS, warp,
                      lane EMU_ARGS);
 #if KACC > 1
-        if ((s + 1) % KACC == 0 || s + 1 == steps) {
+        if ((s - s0 + 1) % KACC == 0 || s + 1 == s1) {
 #pragma unroll
             for (int i = 0; i < MI * NI * 2; i++)
                 acc[i] += sacc[i];
         }
 #endif
-        if (s + 1 < steps) {
+        if (s + 1 < s1) {
             store_slice(a_nxt, LDA, MWG, A_TRANSPOSED, tid, ra);
             store_slice(b_nxt, LDB, NWG, B_TRANSPOSED, tid, rb);
         }
@@ -614,6 +622,20 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
 
 #undef SUMS
 
+#if SPLITK > 1
+    /* A piece of a split tile: its bare sums, the whole MWG x NWG tile (edges included), to
+     * its own slot of the workspace; mma_sync_sum adds the pieces. (vstore2: Oclgrind counts
+     * a store through a real2 pointer as three stores of twice the bytes.) */
+    if (part) {
+#pragma unroll
+        for (int i = 0; i < MI; i++)
+#pragma unroll
+            for (int n = 0; n < NI; n++)
+                vstore2((real2)(ACC(i, n, 0), ACC(i, n, 1)), 0,
+                        part + (wm0 + 8 * i + g) * NWG + wn0 + 8 * n + 2 * t);
+        return;
+    }
+#endif
     /* Atom (i, n) element e is C[m0 + wm0 + 8i + g][n0 + wn0 + 8n + 2t + e]. */
     const bool fast_c = !edge && c_aligned;
 #pragma unroll
@@ -650,7 +672,7 @@ kernel void dgemm_dmma(
 #endif
     const int M, const int N, const int K, const real alpha, global const real *restrict A,
     const int offA, const int lda, global const real *restrict B, const int offB, const int ldb,
-    const real beta, global real *C, const int offC, const int ldc)
+    const real beta, global real *C, const int offC, const int ldc, global real *WS, const int P)
 {
     /* Declared as 16-byte vectors for their alignment: the 16-byte local stores need
      * 16-byte-aligned tiles, and NVIDIA's OpenCL does not place a local double array on a
@@ -659,9 +681,18 @@ kernel void dgemm_dmma(
     local vec_t As2[2 * BK * LDA / VW], Bs2[2 * BK * LDB / VW];
     local real *As = (local real *)As2, *Bs = (local real *)Bs2;
     EMU_DECL
+    /* Split-K: the grid's rows hold P copies of the tile grid, piece j of every tile in the
+     * j-th; piece j walks K steps [j S / P, (j + 1) S / P). */
+    const uint ntn = (uint)get_num_groups(0), ntm = (uint)get_num_groups(1) / (uint)P;
+    const uint id = (uint)get_group_id(1) * ntn + (uint)get_group_id(0), j = id / (ntm * ntn);
     int gm, gn;
-    gb_tile_of_group(GROUPM, EDGES, M % MWG != 0, N % NWG != 0, &gm, &gn);
+    gb_tile_at(id - j * ntm * ntn, ntm, ntn, GROUPM, EDGES, M % MWG != 0, N % NWG != 0, &gm, &gn);
     const int m0 = gm * MWG, n0 = gn * NWG;
+    const int steps = (K + BK - 1) / BK;
+    const int s0 = (int)((long)j * steps / P), s1 = (int)((long)(j + 1) * steps / P);
+    global real *part =
+        SPLITK > 1 && P > 1 ? WS + ((size_t)((uint)gm * ntn + (uint)gn) * (uint)P + j) * (MWG * NWG)
+                            : NULL;
     /* 16-byte accesses need ld and offset multiples of VW (the buffers are aligned); per launch.
      * C is written two elements at a time. */
     const bool a_vec = lda % VW == 0 && offA % VW == 0, b_vec = ldb % VW == 0 && offB % VW == 0;
@@ -669,5 +700,30 @@ kernel void dgemm_dmma(
     /* One copy of the loop for every work-group (see xgemm_nv.cl). */
     const bool edge = m0 + MWG > M || n0 + NWG > N;
     tile(M, N, K, alpha, A + offA, lda, a_vec, B + offB, ldb, b_vec, beta, C + offC, ldc, c_vec,
-         m0, n0, edge, As, Bs EMU_ARGS);
+         m0, n0, edge, s0, s1, part, As, Bs EMU_ARGS);
+}
+
+/* mma_sync_sum: after a split-K launch (P > 1), each element of C from its tile's P pieces,
+ * added in the order of their K ranges (the same result run to run), then alpha and beta. One
+ * work-item per element; dimension 0 runs along the rows of C and of the pieces' tiles. */
+kernel void mma_sync_sum(const int M, const int N, const int K, const real alpha,
+                         global const real *restrict A, const int offA, const int lda,
+                         global const real *restrict B, const int offB, const int ldb,
+                         const real beta, global real *C, const int offC, const int ldc,
+                         global real *WS, const int P)
+{
+    const int col = (int)get_global_id(0), row = (int)get_global_id(1);
+    if (col >= N || row >= M)
+        return;
+    const uint ntn = (uint)((N + NWG - 1) / NWG);
+    const uint t = (uint)(row / MWG) * ntn + (uint)(col / NWG);
+    global const real *p = WS + (size_t)t * (uint)P * (MWG * NWG) + (row % MWG) * NWG + col % NWG;
+    real sum = 0;
+    for (int j = 0; j < P; j++)
+        sum += p[(size_t)j * (MWG * NWG)];
+    global real *c = C + offC + (size_t)row * ldc + col;
+    if (beta == (real)0) /* C is not read */
+        *c = alpha * sum;
+    else
+        *c = alpha * sum + beta * *c;
 }

@@ -95,6 +95,17 @@ t128="--param WM=64 --param WN=32 --param WGM=2 --param WGN=4 --param BK=8 --par
 check_run $t128 -M 130 -N 135 -K 20 $ab
 check_run $t128 -n 1,97 --dist int:3 --alpha 2 --beta 3
 
+# 2a. Split-K: each tile's K cut into pieces (uneven, with a partial last K step, and with
+# scalar loads), their sums added by the remainder kernel, which must have run.
+check_split() {
+    check_run "$@"
+    if printf '%s\n' "$out" | grep -q "remainder kernel"; then ok; else
+        fail "split-K ($*) did not run the remainder kernel: $(printf '%s\n' "$out" | tail -1)"
+    fi
+}
+check_split --param SPLITK=3 --transA T -M 97 -N 65 -K 1030 --dist int:3 --alpha 2 --beta 3
+check_split --param SPLITK=4 -M 130 -N 70 -K 1100 --lda 1103 --offa 1 --alpha -1.5 --beta 0
+
 # 2b. sgemm_3xtf32: its default tile (64x128x16, m16n8k8, K steps added in FP32) in every
 # layout, the other instruction shape, other K steps, accumulation in the tensor core, padded
 # and odd leading dimensions, a 64x64 tile, and exact integer data.
@@ -118,6 +129,7 @@ check_run -M 130 -N 70 -K 33 --dist int:3 --alpha 2 --beta 3
 check_run --transA T --param SPLIT=0 -M 130 -N 70 -K 33 $ab
 check_run --transB T --param SPLIT=1 --param FRAG=0 -M 130 -N 70 -K 33 $ab
 check_run --param KACC=2 --param WM=16 --param WGM=4 -M 130 -N 70 -K 70 $ab
+check_split --param SPLITK=4 --param KACC=2 --param WM=16 --param WGM=4 -M 130 -N 70 -K 1100 $ab
 
 # The split is what makes it FP32-accurate: a copy that drops the small parts multiplies TF32
 # inputs, passes the error bound, and must be caught by the faithful verdict at K = 2048.
