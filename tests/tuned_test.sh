@@ -71,7 +71,7 @@ has "^tuned entry 2 of 3 in $a$" && has "^kernel:      xgemm_nv$" &&
     [ "$(grep -c 'not in this store' "$tmp/out")" -eq 3 ] &&
     has "^2 of 2 evidence points are not in this store$" && ok || no "show N: the entry, evidence missing"
 run tuned show 'd/row-NN/square-4096' --store "$a" && has "^tuned entry 1 of 3" && ok || no "show KEY"
-run tuned show 'epyc/s/col-NT/tall-512' --store "$a" && has "^tuned entry 3 of 3" &&
+run tuned show 'epyc/s/col-NT/tall-256' --store "$a" && has "^tuned entry 3 of 3" &&
     has "^evidence:    0 points$" && ok || no "show DEVICE/KEY, any case"
 
 # ---- evidence found in the store ----------------------------------------------------------------
@@ -122,7 +122,7 @@ run tuned list --store "$a" --device nope && has "^no tuned entries matching --d
     ok || no "list --device matching nothing"
 run tuned export --store "$a" --device 'portable computing' --out "$tmp/epyc.json" &&
     has "^exported 1 tuned entry from $a to $tmp/epyc.json$" && [ "$(grep -c '"device":' "$tmp/epyc.json")" -eq 1 ] &&
-    grep -q '"class":	"tall-512"' "$tmp/epyc.json" && ok || no "export --device, by platform, any case"
+    grep -q '"class":	"tall-256"' "$tmp/epyc.json" && ok || no "export --device, by platform, any case"
 run tuned import "$tmp/epyc.json" --store "$tmp/epyc.db" && has ": 1 new, 0 replaced, 0 unchanged$" && ok ||
     no "a device's export imports"
 expect "no tuned entry in store $a \(of 3\) has a device or platform matching --device 'nope'" \
