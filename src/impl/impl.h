@@ -43,7 +43,8 @@ struct gb_impl_ops {
      * and kernels that call runs (no copies), on queue q, the first command after the nwait
      * events of wait; the last command's event into *done (NULL: not wanted; else the caller
      * releases it). times: once q has finished them, the main and helper phases of the last
-     * enqueue added into t[GB_PHASE_MAIN] and t[GB_PHASE_HELPERS], their events released.
+     * enqueue added into t[GB_PHASE_MAIN] and t[GB_PHASE_HELPERS], and t[GB_PHASE_OPS] set
+     * to their span (first start to last end, gaps included), their events released.
      * Errors on the context. */
     int (*prepare_on)(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *p,
                       const cl_mem bufs[3], void **state, gb_result_t *r);

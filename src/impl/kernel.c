@@ -244,15 +244,24 @@ static int kernel_prebuild(gb_context_t *ctx, const gb_impl_t *im, const gb_prob
     return rc;
 }
 
-double gb__event_ms(cl_event ev, cl_int *err)
+/* ev's device START and END (0 where unread); the first failure goes to *err (kept). */
+static void event_times(cl_event ev, cl_ulong *start, cl_ulong *end, cl_int *err)
 {
-    cl_ulong start = 0, end = 0;
-    cl_int e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
+    *start = *end = 0;
+    cl_int e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof *start, start, NULL);
     if (e == CL_SUCCESS)
-        e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+        e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof *end, end, NULL);
     if (err && *err == CL_SUCCESS)
         *err = e;
-    return e == CL_SUCCESS && end > start ? (double)(end - start) * 1e-6 : 0.0;
+    if (e != CL_SUCCESS)
+        *start = *end = 0;
+}
+
+double gb__event_ms(cl_event ev, cl_int *err)
+{
+    cl_ulong start, end;
+    event_times(ev, &start, &end, err);
+    return end > start ? (double)(end - start) * 1e-6 : 0.0;
 }
 
 static cl_int enqueue_pass(cl_command_queue q, const gb_pass_t *ps, cl_uint nwait,
@@ -332,18 +341,28 @@ static int kernel_enqueue(void *state, cl_command_queue q, cl_uint nwait, const 
     return GB_OK;
 }
 
-/* The main and helper times of the last call's device work into t, adding; events released.
+/* The main and helper times of the last call's device work into t, adding, and its ops: from
+ * the first command's start to the last one's end, the gaps between them included (time the
+ * caller waits, and how a library's or cuBLAS's several kernels are timed); events released.
  * err: the first failure to read a time (kept). */
 static void work_times(gb_kernel_run_t *kr, double t[GB_PHASE_COUNT], cl_int *err)
 {
+    cl_ulong first = 0, last = 0;
     for (int i = 0; i < GB_MAX_WORK; i++) {
         if (!kr->work[i])
             continue;
-        t[i == W_MAIN || i == W_REM ? GB_PHASE_MAIN : GB_PHASE_HELPERS] +=
-            gb__event_ms(kr->work[i], err);
+        cl_ulong start, end;
+        event_times(kr->work[i], &start, &end, err);
+        if (end > start) {
+            t[i == W_MAIN || i == W_REM ? GB_PHASE_MAIN : GB_PHASE_HELPERS] +=
+                (double)(end - start) * 1e-6;
+            first = !first || start < first ? start : first;
+            last = end > last ? end : last;
+        }
         clReleaseEvent(kr->work[i]);
         kr->work[i] = NULL;
     }
+    t[GB_PHASE_OPS] = last > first ? (double)(last - first) * 1e-6 : 0.0;
 }
 
 static int kernel_times(void *state, double t[GB_PHASE_COUNT])
@@ -391,7 +410,6 @@ static int kernel_call(void *state, const void *a, const void *b, const void *c,
     work_times(kr, t, &err);
     if (err != CL_SUCCESS)
         return launch_failed(kr, err, what, g, l);
-    t[GB_PHASE_OPS] = t[GB_PHASE_MAIN] + t[GB_PHASE_HELPERS];
     t[GB_PHASE_OFFLOAD] = t[GB_PHASE_OPS] + t[GB_PHASE_H2D] + t[GB_PHASE_D2H];
     return GB_OK;
 }
