@@ -46,19 +46,19 @@ for prec in $precs; do
         pargs=""
         for kv in $params; do pargs="$pargs --param $kv"; done
         # shellcheck disable=SC2086
-        { "$gb" run -p NVIDIA -k "$ours" $pargs --precision "$prec" -n "$n" -v -i "$iter" \
+        { "$gb" run -p NVIDIA --layout row -k "$ours" $pargs --precision "$prec" -n "$n" -v -i "$iter" \
               --warmup "$warmup" --timing "$timing" --no-store 2>&1
-          "$gb" run -p NVIDIA -k clblast,cublas --precision "$prec" -n "$n" -v -i "$iter" \
+          "$gb" run -p NVIDIA --layout row -k clblast,cublas --precision "$prec" -n "$n" -v -i "$iter" \
               --warmup "$warmup" --timing "$timing" --no-store 2>&1
           # The library on its own, so that a peer missing from the build does not take it along.
-          "$gb" run -p NVIDIA -k gb --precision "$prec" -n "$n" -v -i "$iter" \
+          "$gb" run -p NVIDIA --layout row -k gb --precision "$prec" -n "$n" -v -i "$iter" \
               --warmup "$warmup" --timing "$timing" --no-store 2>&1
           if [ "$auto" = 1 ]; then
               # -k auto reads STORE's tuning database (and writes nothing when none is given).
               sargs="--no-store"
               [ -n "$store" ] && sargs="--store $store"
               # shellcheck disable=SC2086
-              "$gb" run -p NVIDIA -k auto --precision "$prec" -n "$n" -v -i "$iter" \
+              "$gb" run -p NVIDIA --layout row -k auto --precision "$prec" -n "$n" -v -i "$iter" \
                   --warmup "$warmup" --timing "$timing" $sargs 2>&1 | sed '/^auto -> /{n;s/^/AUTO /}'
           fi; } >"$out.run" || true
         [ -n "$log" ] && { mkdir -p "$log"; cp "$out.run" "$log/$prec-$n.txt"; }

@@ -41,6 +41,9 @@ echo "date: $(date -u +%Y-%m-%dT%H:%MZ); ours: $ours; peers: $PEERS; $iter calls
 for prec in $precs; do
     grep -v '^ *#' "$suite" | grep . | while read -r name m n k opts; do
         case " ${ONLY:-$name} " in *" $name "*) ;; *) continue ;; esac
+        # One problem for every row: row-major unless the shape says (a kernel named alone would
+        # otherwise run in its own native layout).
+        case " $opts " in *" --layout "*) ;; *) opts="--layout row $opts" ;; esac
         # shellcheck disable=SC2086
         if "$gb" run ${PLATFORM:+-p "$PLATFORM"} --precision "$prec" -M "$m" -N "$n" -K "$k" \
             $opts -k "$ours,$PEERS" -i "$iter" --warmup "$warmup" -v --host-mem pinned \

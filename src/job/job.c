@@ -56,8 +56,9 @@ static int finish(gb_job_t *job, const gb_device_info_t *dev)
     return GB_OK;
 }
 
-/* -k auto: the chooser picks the kernel and its parameters for the problem as asked (the
- * chosen kernel's own layout follows unless a layout was given). */
+/* -k auto: the chooser picks the kernel and its parameters for the problem as asked, which it
+ * then runs as asked (not in the chosen kernel's own layout: beside peers in one run, every row
+ * must be the same problem). */
 static int choose(gb_job_t *job, const gb_device_info_t *dev, const gb_job_spec_t *spec)
 {
     if (!spec->chooser)
@@ -115,7 +116,7 @@ int gb_job_make(gb_job_t *job, const gb_registry_t *reg, const gb_device_info_t 
         job->code = rc;
         return rc == GB_ENOMEM ? rc : GB_OK;
     }
-    if (!spec->has_layout)
+    if (!spec->has_layout && strcmp(spec->kernel, GB_AUTO))
         gb_impl_native_layout(&job->impl, &job->problem);
     return finish(job, dev);
 }
