@@ -705,7 +705,7 @@ kernel void dgemm_dmma(
 
 /* mma_sync_sum: after a split-K launch (P > 1), each element of C from its tile's P pieces,
  * added in the order of their K ranges (the same result run to run), then alpha and beta. One
- * work-item per element; dimension 0 runs along the rows of C and of the pieces' tiles. */
+ * work-item per element; dimension 0 is the column, so neighbours read neighbouring sums. */
 kernel void mma_sync_sum(const int M, const int N, const int K, const real alpha,
                          global const real *restrict A, const int offA, const int lda,
                          global const real *restrict B, const int offB, const int ldb,

@@ -91,8 +91,9 @@ int gb_job_make(gb_job_t *job, const gb_registry_t *reg, const gb_device_info_t 
     job->problem.n = spec->n;
     job->problem.k = spec->k;
     const char *name = spec->kernel;
+    const int is_auto = !strcmp(name, GB_AUTO);
     int rc = GB_OK;
-    if (!strcmp(name, GB_AUTO)) {
+    if (is_auto) {
         rc = choose(job, dev, spec);
         name = job->chosen;
         if (rc != GB_OK && !job->why[0]) { /* the chooser's reason */
@@ -116,7 +117,7 @@ int gb_job_make(gb_job_t *job, const gb_registry_t *reg, const gb_device_info_t 
         job->code = rc;
         return rc == GB_ENOMEM ? rc : GB_OK;
     }
-    if (!spec->has_layout && strcmp(spec->kernel, GB_AUTO))
+    if (!spec->has_layout && !is_auto)
         gb_impl_native_layout(&job->impl, &job->problem);
     return finish(job, dev);
 }

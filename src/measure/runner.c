@@ -166,7 +166,7 @@ static int mapped_call(gb_runner_t *run, const void *c, double t[GB_PHASE_COUNT]
     const int trc = run->ops->times(run->state, t); /* releases the kernels' events too */
     if (rc == GB_OK)
         rc = trc != GB_OK ? trc : gb__cl_check(ctx, err, "reading the map and unmap times");
-    /* ops: the kernels' span, from times */
+    /* t[GB_PHASE_OPS] is the kernels' span, which times set */
     t[GB_PHASE_OFFLOAD] = t[GB_PHASE_OPS] + t[GB_PHASE_H2D] + t[GB_PHASE_D2H];
     return rc;
 }
