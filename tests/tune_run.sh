@@ -93,7 +93,8 @@ if [ $? -eq 0 ] && grep -q "WRONG=2: cannot win: GB_EVALIDATION: not faithful: "
 else bad "a candidate that is not faithful cannot win"; fi
 
 # Two workers on one device (-d 0,0): each shape is tuned once, by one of them, and every shape
-# gets its entry; the same command again measures nothing.
+# gets its entry, the largest shapes handed out first (the smallest run starts last: run 3); the
+# same command again measures nothing.
 tune2() {
     "$gb" tune -k myGEMM1 -n 24,40,56 -d 0,0 --strategy exhaustive --no-presets -i 2 \
         --confirm 1 --store "$tmp/d.db" >"$tmp/out" 2>"$tmp/err"
@@ -102,6 +103,7 @@ tune2
 if [ $? -eq 0 ] && grep -q "on 2 devices in 1 kind(s)" "$tmp/out" &&
     [ "$(grep -c "^\[[01]: .*\] tune: myGEMM1 s" "$tmp/out")" -eq 3 ] &&
     grep -q "^\[0: " "$tmp/out" && grep -q "^\[1: " "$tmp/out" &&
+    grep -q "tune: myGEMM1 s 24x24x24 .* run 3 done" "$tmp/out" &&
     [ "$(grep -c "tuning database: new entry for small-" "$tmp/out")" -ge 2 ]; then
     ok
 else bad "-d 0,0: three shapes over two workers"; fi

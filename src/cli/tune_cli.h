@@ -78,8 +78,9 @@ typedef struct tuners {
     char **argv;
     tuner_t w[CLI_MAX_DEVICES];
     size_t n, nkinds;
-    size_t next[CLI_MAX_DEVICES]; /* per kind: the next run (kernel-major) */
-    pthread_mutex_t lock;         /* next[], failed, and the output */
+    size_t next[CLI_MAX_DEVICES]; /* per kind: the next run, a place in order[] */
+    size_t *order;        /* the runs (kernel-major indices) in the order they are handed out */
+    pthread_mutex_t lock; /* next[], failed, and the output */
     int failed;
     const gb_xp_mpi_t *mpi; /* --mpi: rank 0 also hands runs to the other ranks (kind 0) */
 } tuners_t;

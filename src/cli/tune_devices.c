@@ -16,11 +16,48 @@ static int same_kind(const gb_device_info_t *a, const gb_device_info_t *b)
            !strcmp(a->platform_name, b->platform_name);
 }
 
+static const plan_runs_t *order_runs; /* qsort's context: set under no other thread */
+
+static double run_volume(const plan_runs_t *r, size_t i)
+{
+    const size_t *sh = r->shapes[i % r->nshapes];
+    return (double)sh[0] * (double)sh[1] * (double)sh[2];
+}
+
+static int larger_first(const void *a, const void *b)
+{
+    const size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    const double vx = run_volume(order_runs, x), vy = run_volume(order_runs, y);
+    return vx > vy ? -1 : vx < vy ? 1 : (x > y) - (x < y);
+}
+
+/* The order runs are handed out in. Where tuners share them, the largest shapes go first, so
+ * that the last runs, which leave a device idle while another finishes, are the short ones;
+ * one tuner alone follows the plan. */
+static int order_runs_for(tuners_t *tu, int shared)
+{
+    const size_t total = tu->runs->nkernels * tu->runs->nshapes;
+    tu->order = malloc((total ? total : 1) * sizeof *tu->order);
+    if (!tu->order)
+        return cli_error(GB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < total; i++)
+        tu->order[i] = i;
+    if (shared) {
+        order_runs = tu->runs;
+        qsort(tu->order, total, sizeof *tu->order, larger_first);
+        order_runs = NULL;
+    }
+    return 0;
+}
+
 /* A tuner per device listed, each with its context and store; 0 or the exit code. */
 int cli_tuners_open(tuners_t *tu, const cli_device_t *dev, gb_store_t *st)
 {
     const gb_device_info_t *kinds[CLI_MAX_DEVICES];
     char msg[1024];
+    int orc = order_runs_for(tu, dev->npicks > 1 || tu->mpi->size > 1);
+    if (orc)
+        return orc;
     for (size_t i = 0; i < dev->npicks; i++) {
         tuner_t *w = &tu->w[i];
         const gb_device_info_t *d = &dev->list[dev->picks[i]];
@@ -82,15 +119,18 @@ void cli_tuners_close(tuners_t *tu)
         if (i && tu->w[i].st != tu->w[0].st)
             gb_store_close(tu->w[i].st);
     }
+    free(tu->order);
+    tu->order = NULL;
 }
 
 /* The next run for kind: 1 with its kernel and shape, 0 when none is left or all stop. */
 static int next_run(tuners_t *tu, size_t kind, size_t *k, size_t *s)
 {
     pthread_mutex_lock(&tu->lock);
-    const size_t total = tu->runs->nkernels * tu->runs->nshapes, r = tu->next[kind];
-    const int got = !tu->failed && !cli_stop_signal && r < total;
+    const size_t total = tu->runs->nkernels * tu->runs->nshapes, at = tu->next[kind];
+    const int got = !tu->failed && !cli_stop_signal && at < total;
     if (got) {
+        const size_t r = tu->order[at];
         tu->next[kind]++;
         *k = r / tu->runs->nshapes;
         *s = r % tu->runs->nshapes;
