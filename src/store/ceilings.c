@@ -1,6 +1,7 @@
 /* ceilings.c: measured device ceilings kept in the results store, one row per device, platform
- * version and driver (the newest measurement wins), so that runs can report efficiency against
- * the measured peak without measuring it again. */
+ * version and driver (the newest measurement wins), so that runs can report efficiency against the
+ * measured peak without measuring it again. Each public function runs its _locked twin under the
+ * connection's lock (store_int.h). */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,7 +42,7 @@ static int ensure_table(gb_store_t *st)
     return rc;
 }
 
-int gb_store_put_ceilings(gb_store_t *st, const gb_device_info_t *dev, const gb_ceilings_t *c)
+static int put_ceilings_locked(gb_store_t *st, const gb_device_info_t *dev, const gb_ceilings_t *c)
 {
     sqlite3_stmt *q = NULL;
     int rc = ensure_table(st);
@@ -80,6 +81,14 @@ int gb_store_put_ceilings(gb_store_t *st, const gb_device_info_t *dev, const gb_
     return rc;
 }
 
+int gb_store_put_ceilings(gb_store_t *st, const gb_device_info_t *dev, const gb_ceilings_t *c)
+{
+    gb_store__lock(st);
+    const int rc = put_ceilings_locked(st, dev, c);
+    gb_store__unlock(st);
+    return rc;
+}
+
 /* Whether the store has a ceilings table (*have) and, for each copies' column, whether the
  * table has it (cols[i]): asked without writing anything. */
 static int table_state(gb_store_t *st, int *have, int cols[NRATES])
@@ -103,8 +112,8 @@ static int table_state(gb_store_t *st, int *have, int cols[NRATES])
     return rc;
 }
 
-int gb_store_get_ceilings(gb_store_t *st, const gb_device_info_t *dev, gb_ceilings_t *c,
-                          char when[32])
+static int get_ceilings_locked(gb_store_t *st, const gb_device_info_t *dev, gb_ceilings_t *c,
+                               char when[32])
 {
     sqlite3_stmt *q = NULL;
     memset(c, 0, sizeof *c);
@@ -143,4 +152,13 @@ int gb_store_get_ceilings(gb_store_t *st, const gb_device_info_t *dev, gb_ceilin
     }
     sqlite3_finalize(q);
     return rc == GB_OK ? found : rc;
+}
+
+int gb_store_get_ceilings(gb_store_t *st, const gb_device_info_t *dev, gb_ceilings_t *c,
+                          char when[32])
+{
+    gb_store__lock(st);
+    const int rc = get_ceilings_locked(st, dev, c, when);
+    gb_store__unlock(st);
+    return rc;
 }

@@ -1,5 +1,6 @@
-/* read.c: reading points back from the results store (one, by id or prefix, or all of them in
- * one consistent snapshot), and checking the whole database. */
+/* read.c: reading points back from the results store (one, by id or prefix, or all of them in one
+ * consistent snapshot), and checking the whole database. Each public function runs its _locked twin
+ * under the connection's lock (store_int.h). */
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -125,7 +126,7 @@ done:
     return rc;
 }
 
-int gb_store_get(gb_store_t *st, const char *id, gb_point_t *pt)
+static int get_locked(gb_store_t *st, const char *id, gb_point_t *pt)
 {
     char *sql = select_sql("WHERE id = ?");
     sqlite3_stmt *q = NULL;
@@ -149,7 +150,15 @@ int gb_store_get(gb_store_t *st, const char *id, gb_point_t *pt)
     return rc;
 }
 
-int gb_store_resolve_id(gb_store_t *st, const char *prefix, char id_out[GB_POINT_ID_LEN + 1])
+int gb_store_get(gb_store_t *st, const char *id, gb_point_t *pt)
+{
+    gb_store__lock(st);
+    const int rc = get_locked(st, id, pt);
+    gb_store__unlock(st);
+    return rc;
+}
+
+static int resolve_id_locked(gb_store_t *st, const char *prefix, char id_out[GB_POINT_ID_LEN + 1])
 {
     size_t len = strlen(prefix);
     if (len < 4 || len > GB_POINT_ID_LEN || strspn(prefix, "0123456789abcdef") != len)
@@ -182,7 +191,15 @@ int gb_store_resolve_id(gb_store_t *st, const char *prefix, char id_out[GB_POINT
     return GB_OK;
 }
 
-int gb_store_count(gb_store_t *st, size_t *n)
+int gb_store_resolve_id(gb_store_t *st, const char *prefix, char id_out[GB_POINT_ID_LEN + 1])
+{
+    gb_store__lock(st);
+    const int rc = resolve_id_locked(st, prefix, id_out);
+    gb_store__unlock(st);
+    return rc;
+}
+
+static int count_locked(gb_store_t *st, size_t *n)
 {
     sqlite3_stmt *q;
     int rc = gb_store__prepare(st, "SELECT count(*) FROM points", &q);
@@ -196,8 +213,16 @@ int gb_store_count(gb_store_t *st, size_t *n)
     return rc;
 }
 
-int gb_store_foreach(gb_store_t *st, int with_samples, int (*fn)(const gb_point_t *pt, void *user),
-                     void *user)
+int gb_store_count(gb_store_t *st, size_t *n)
+{
+    gb_store__lock(st);
+    const int rc = count_locked(st, n);
+    gb_store__unlock(st);
+    return rc;
+}
+
+static int foreach_locked(gb_store_t *st, int with_samples,
+                          int (*fn)(const gb_point_t *pt, void *user), void *user)
 {
     char *sql = select_sql("ORDER BY timestamp, rowid");
     sqlite3_stmt *q = NULL;
@@ -219,6 +244,15 @@ int gb_store_foreach(gb_store_t *st, int with_samples, int (*fn)(const gb_point_
     gb_point_free(&pt);
     sqlite3_finalize(q);
     sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
+    return rc;
+}
+
+int gb_store_foreach(gb_store_t *st, int with_samples, int (*fn)(const gb_point_t *pt, void *user),
+                     void *user)
+{
+    gb_store__lock(st);
+    const int rc = foreach_locked(st, with_samples, fn, user);
+    gb_store__unlock(st);
     return rc;
 }
 
@@ -263,7 +297,7 @@ static int check_one(const gb_point_t *pt, void *user)
     return rc;
 }
 
-int gb_store_check(gb_store_t *st, size_t *checked, size_t *bad)
+static int check_locked(gb_store_t *st, size_t *checked, size_t *bad)
 {
     check_state_t cs;
     memset(&cs, 0, sizeof cs);
@@ -312,5 +346,13 @@ int gb_store_check(gb_store_t *st, size_t *checked, size_t *bad)
         snprintf(st->msg, sizeof st->msg, "%s", cs.first);
     else
         st->msg[0] = '\0';
+    return rc;
+}
+
+int gb_store_check(gb_store_t *st, size_t *checked, size_t *bad)
+{
+    gb_store__lock(st);
+    const int rc = check_locked(st, checked, bad);
+    gb_store__unlock(st);
     return rc;
 }

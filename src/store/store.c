@@ -1,6 +1,7 @@
 /* store.c: the results store's SQLite database: opening (WAL, schema version) and inserting a
  * point with its statistics and samples in one transaction. The schema and its migration:
- * schema.c; reading and checking: read.c. */
+ * schema.c; reading and checking: read.c. A connection may be shared by several handles, one
+ * per thread, under one lock (gb_store_share). */
 #include <errno.h>
 #include <math.h>
 #include <sqlite3.h>
@@ -204,7 +205,17 @@ static int identify(gb_store_t *st, int *ours)
     return rc;
 }
 
-int gb_store_quick_check(gb_store_t *st)
+void gb_store__lock(gb_store_t *st)
+{
+    pthread_mutex_lock(&st->conn->lock);
+}
+
+void gb_store__unlock(gb_store_t *st)
+{
+    pthread_mutex_unlock(&st->conn->lock);
+}
+
+static int quick_check(gb_store_t *st)
 {
     sqlite3_stmt *q;
     int rc = gb_store__prepare(st, "PRAGMA quick_check(1)", &q);
@@ -234,11 +245,40 @@ int gb_store_quick_check(gb_store_t *st)
     return rc;
 }
 
+int gb_store_quick_check(gb_store_t *st)
+{
+    gb_store__lock(st);
+    const int rc = quick_check(st);
+    gb_store__unlock(st);
+    return rc;
+}
+
+/* A connection's lock, recursive (gb_store__conn_t). */
+static gb_store__conn_t *conn_new(void)
+{
+    gb_store__conn_t *c = calloc(1, sizeof *c);
+    pthread_mutexattr_t a;
+    if (!c || pthread_mutexattr_init(&a) != 0) {
+        free(c);
+        return NULL;
+    }
+    int ok = pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE) == 0 &&
+             pthread_mutex_init(&c->lock, &a) == 0;
+    pthread_mutexattr_destroy(&a);
+    if (!ok) {
+        free(c);
+        return NULL;
+    }
+    c->handles = 1;
+    return c;
+}
+
 int gb_store_open(gb_store_t **out, const char *path, int flags, char *msg, size_t msglen)
 {
     *out = NULL;
     gb_store_t *st = calloc(1, sizeof *st);
-    if (!st) {
+    if (!st || !(st->conn = conn_new())) {
+        free(st);
         snprintf(msg, msglen, "out of memory");
         return GB_ENOMEM;
     }
@@ -292,7 +332,9 @@ int gb_store_open(gb_store_t **out, const char *path, int flags, char *msg, size
     snprintf(wal, sizeof wal, "%s-wal", st->path);
     const int had_wal = !in_memory && stat(wal, &wsb) == 0;
     int oflags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-    if (sqlite3_open_v2(st->path, &st->db, oflags, NULL) != SQLITE_OK) {
+    const int orc = sqlite3_open_v2(st->path, &st->db, oflags, NULL);
+    st->conn->db = st->db;
+    if (orc != SQLITE_OK) {
         rc = gb_store__failf(st, GB_EBADARG,
                              "cannot open store %s: %s; check the path (its folder must "
                              "exist and be writable)",
@@ -319,7 +361,7 @@ int gb_store_open(gb_store_t **out, const char *path, int flags, char *msg, size
     }
     /* A command that writes checks the pages first, so that nothing is added to a damaged
      * store (docs/results-store.md gives the cost). */
-    if (create && ours == 1 && (rc = gb_store_quick_check(st)) != GB_OK)
+    if (create && ours == 1 && (rc = quick_check(st)) != GB_OK)
         goto done;
     /* WAL: readers never block the writer, and a killed writer loses only its open
      * transaction. synchronous=NORMAL keeps every commit through a process crash. Several
@@ -349,15 +391,52 @@ done:
     return GB_OK;
 }
 
+int gb_store_share(gb_store_t *st, gb_store_t **out)
+{
+    *out = NULL;
+    /* Compiled single-threaded, SQLite has no mutex at all, not even around its own globals,
+     * which other connections of this process use on other threads. */
+    if (!sqlite3_threadsafe())
+        return gb_store__failf(st, GB_ESTORE,
+                               "this SQLite is built single-threaded (SQLITE_THREADSAFE=0): the "
+                               "store cannot be shared between threads");
+    gb_store_t *sh = calloc(1, sizeof *sh);
+    if (!sh)
+        return gb_store__failf(st, GB_ENOMEM, "out of memory");
+    gb_store__lock(st);
+    sh->db = st->db;
+    sh->conn = st->conn;
+    memcpy(sh->path, st->path, sizeof sh->path);
+    st->conn->handles++;
+    const int rc = prepare_insert(sh);
+    if (rc != GB_OK)
+        gb_store__failf(st, rc, "%s", sh->msg);
+    gb_store__unlock(st);
+    if (rc != GB_OK) {
+        gb_store_close(sh);
+        return rc;
+    }
+    *out = sh;
+    return GB_OK;
+}
+
 void gb_store_close(gb_store_t *st)
 {
     if (!st)
         return;
+    gb_store__conn_t *c = st->conn;
+    pthread_mutex_lock(&c->lock);
     sqlite3_finalize(st->insert);
     sqlite3_finalize(st->insert_stats);
     sqlite3_finalize(st->insert_sample);
     sqlite3_finalize(st->exists);
-    sqlite3_close(st->db);
+    const int last = --c->handles == 0;
+    pthread_mutex_unlock(&c->lock);
+    if (last) {
+        sqlite3_close(c->db);
+        pthread_mutex_destroy(&c->lock);
+        free(c);
+    }
     free(st);
 }
 
@@ -373,15 +452,16 @@ const char *gb_store_errmsg(const gb_store_t *st)
 
 int gb_store_exists(gb_store_t *st, const char *id)
 {
+    gb_store__lock(st);
     sqlite3_reset(st->exists);
     sqlite3_bind_text(st->exists, 1, id, -1, SQLITE_TRANSIENT);
     int s = sqlite3_step(st->exists);
     sqlite3_reset(st->exists);
-    if (s == SQLITE_ROW)
-        return 1;
-    if (s == SQLITE_DONE)
-        return 0;
-    return gb_store__fail_db(st, "looking a point up");
+    const int rc = s == SQLITE_ROW    ? 1
+                   : s == SQLITE_DONE ? 0
+                                      : gb_store__fail_db(st, "looking a point up");
+    gb_store__unlock(st);
+    return rc;
 }
 
 static void bind_dbl(sqlite3_stmt *q, int i, double v)
@@ -466,14 +546,19 @@ int gb_store__insert_in_tx(gb_store_t *st, const gb_point_t *pt)
 
 int gb_store_transaction(gb_store_t *st, int (*fn)(gb_store_t *st, void *user), void *user)
 {
+    /* The lock is held from BEGIN to COMMIT: on a shared connection, another thread's
+     * statements would otherwise become part of this transaction. */
+    gb_store__lock(st);
     int rc = gb_store__exec(st, "BEGIN IMMEDIATE");
-    if (rc != GB_OK)
-        return rc;
-    rc = fn(st, user);
-    if (rc == GB_OK && (rc = gb_store__exec(st, "COMMIT")) == GB_OK)
-        return GB_OK;
-    /* Keep the first message: the rollback's own failure would only hide it. */
-    sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+    if (rc == GB_OK) {
+        rc = fn(st, user);
+        if (rc == GB_OK)
+            rc = gb_store__exec(st, "COMMIT");
+        /* Keep the first message: the rollback's own failure would only hide it. */
+        if (rc != GB_OK)
+            sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+    }
+    gb_store__unlock(st);
     return rc;
 }
 

@@ -108,6 +108,13 @@ const char *gb_store_default_path(char *buf, size_t len);
  * creation leaves), becomes a store with GB_STORE_CREATE only. On error *out is NULL, msg says
  * why. Close with gb_store_close. */
 int gb_store_open(gb_store_t **out, const char *path, int flags, char *msg, size_t msglen);
+/* A handle is used by one thread at a time. gb_store_share gives another handle on st's
+ * connection, for another thread: the handles share one SQLite connection and one lock, held
+ * by every call while it uses the connection and by gb_store_transaction from BEGIN to COMMIT,
+ * so that their statements and transactions never interleave; each keeps its own message.
+ * GB_ENOMEM, or GB_ESTORE where SQLite is built without threads, with the message on st. Close
+ * each with gb_store_close: the connection closes with the last handle. */
+int gb_store_share(gb_store_t *st, gb_store_t **out);
 void gb_store_close(gb_store_t *st);
 /* SQLite's quick_check (page structure, cells, free list; not the values inside rows, which
  * gb_store_check compares with their definitions): GB_OK, or GB_EBADARG when the store is damaged,

@@ -4,6 +4,8 @@
 #ifndef GB_STORE_INT_H
 #define GB_STORE_INT_H
 
+#include <pthread.h>
+
 #include "store.h"
 #include "../util/util.h"
 
@@ -84,13 +86,30 @@ int gb_store__set_text(gb_point_t *pt, const gb_store__col_t *c, const char *s, 
 /* Any column as canonical text (integers in decimal, doubles with 17 digits, "nan"/"inf"). */
 const char *gb_store__text(const gb_point_t *pt, const gb_store__col_t *c, char *buf, size_t len);
 
-/* The store handle (store.c opens it; read.c and exchange.c use it). */
-struct gb_store {
+/* One SQLite connection and the lock that serialises its use by the handles on it
+ * (gb_store_share). Every public function that touches the connection holds the lock, and
+ * gb_store_transaction holds it from BEGIN to COMMIT, so that no other thread's statement lands
+ * inside a transaction, and the connection's own state (last rowid, changes, error) is read by
+ * the thread that set it. Recursive: a transaction's function calls the store again. */
+typedef struct gb_store__conn {
     struct sqlite3 *db;
+    pthread_mutex_t lock;
+    size_t handles; /* the handles on it (under lock); the last one closes it */
+} gb_store__conn_t;
+
+/* The store handle (store.c opens it; read.c and exchange.c use it). One thread at a time uses
+ * a handle: its message and statements are its own, the connection may be shared. */
+struct gb_store {
+    struct sqlite3 *db; /* conn->db */
+    gb_store__conn_t *conn;
     char path[1024];
     char msg[1024];
     struct sqlite3_stmt *insert, *insert_stats, *insert_sample, *exists;
 };
+
+/* The connection's lock, taken around each use of st->db (and recursively). */
+void gb_store__lock(gb_store_t *st);
+void gb_store__unlock(gb_store_t *st);
 
 /* The end of every message about a damaged store: how to recover (one %s: the store's path). */
 #define GB_STORE__RECOVER                                                                          \

@@ -1,7 +1,8 @@
 /* tune_runs.c: tuning runs and their evaluations in order (tuning.h; tables tune_runs and
  * tune_evals, made with the other tuning tables by the first write: tuning.c). A run is written
  * when it begins and again when it ends, so that one killed on the way is still there, marked
- * "running", with the evaluations it made. */
+ * "running", with the evaluations it made. Each public function runs its _locked twin under the
+ * connection's lock (store_int.h). */
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -79,7 +80,7 @@ static int insert_run(gb_store_t *st, gb_tune_run_t *run)
     return rc;
 }
 
-int gb_store_tune_run_begin(gb_store_t *st, gb_tune_run_t *run)
+static int tune_run_begin_locked(gb_store_t *st, gb_tune_run_t *run)
 {
     gb_store__utc_now(run->started);
     run->finished[0] = '\0';
@@ -87,12 +88,28 @@ int gb_store_tune_run_begin(gb_store_t *st, gb_tune_run_t *run)
     return insert_run(st, run);
 }
 
-int gb_store_tune_run_put(gb_store_t *st, gb_tune_run_t *run)
+int gb_store_tune_run_begin(gb_store_t *st, gb_tune_run_t *run)
+{
+    gb_store__lock(st);
+    const int rc = tune_run_begin_locked(st, run);
+    gb_store__unlock(st);
+    return rc;
+}
+
+static int tune_run_put_locked(gb_store_t *st, gb_tune_run_t *run)
 {
     return insert_run(st, run);
 }
 
-int gb_store_tune_run_end(gb_store_t *st, const gb_tune_run_t *run)
+int gb_store_tune_run_put(gb_store_t *st, gb_tune_run_t *run)
+{
+    gb_store__lock(st);
+    const int rc = tune_run_put_locked(st, run);
+    gb_store__unlock(st);
+    return rc;
+}
+
+static int tune_run_end_locked(gb_store_t *st, const gb_tune_run_t *run)
 {
     if (!status_ok(run->status))
         return gb_store__failf(st, GB_EBADARG,
@@ -131,7 +148,15 @@ int gb_store_tune_run_end(gb_store_t *st, const gb_tune_run_t *run)
     return rc;
 }
 
-int gb_store_tune_eval_add(gb_store_t *st, const gb_tune_eval_t *ev)
+int gb_store_tune_run_end(gb_store_t *st, const gb_tune_run_t *run)
+{
+    gb_store__lock(st);
+    const int rc = tune_run_end_locked(st, run);
+    gb_store__unlock(st);
+    return rc;
+}
+
+static int tune_eval_add_locked(gb_store_t *st, const gb_tune_eval_t *ev)
 {
     if (!gb_select__is_id(ev->point_id))
         return gb_store__failf(st, GB_EBADARG,
@@ -170,6 +195,14 @@ int gb_store_tune_eval_add(gb_store_t *st, const gb_tune_eval_t *ev)
             rc = gb_store__fail_db(st, "recording an evaluation");
     }
     sqlite3_finalize(q);
+    return rc;
+}
+
+int gb_store_tune_eval_add(gb_store_t *st, const gb_tune_eval_t *ev)
+{
+    gb_store__lock(st);
+    const int rc = tune_eval_add_locked(st, ev);
+    gb_store__unlock(st);
     return rc;
 }
 
@@ -212,7 +245,8 @@ static int read_run(gb_store_t *st, sqlite3_stmt *q, gb_tune_run_t *r)
     return GB_OK;
 }
 
-int gb_store_tune_runs(gb_store_t *st, int (*fn)(const gb_tune_run_t *run, void *user), void *user)
+static int tune_runs_locked(gb_store_t *st, int (*fn)(const gb_tune_run_t *run, void *user),
+                            void *user)
 {
     sqlite3_stmt *q;
     int rc = gb_store__has_table(st, "tune_runs");
@@ -237,8 +271,16 @@ int gb_store_tune_runs(gb_store_t *st, int (*fn)(const gb_tune_run_t *run, void 
     return rc;
 }
 
-int gb_store_tune_evals(gb_store_t *st, int64_t run_id,
-                        int (*fn)(const gb_tune_eval_t *ev, void *user), void *user)
+int gb_store_tune_runs(gb_store_t *st, int (*fn)(const gb_tune_run_t *run, void *user), void *user)
+{
+    gb_store__lock(st);
+    const int rc = tune_runs_locked(st, fn, user);
+    gb_store__unlock(st);
+    return rc;
+}
+
+static int tune_evals_locked(gb_store_t *st, int64_t run_id,
+                             int (*fn)(const gb_tune_eval_t *ev, void *user), void *user)
 {
     sqlite3_stmt *q;
     int rc = gb_store__has_table(st, "tune_evals");
@@ -276,5 +318,14 @@ int gb_store_tune_evals(gb_store_t *st, int64_t run_id,
     if (rc == GB_OK && step != SQLITE_DONE)
         rc = gb_store__fail_db(st, "reading the evaluations");
     sqlite3_finalize(q);
+    return rc;
+}
+
+int gb_store_tune_evals(gb_store_t *st, int64_t run_id,
+                        int (*fn)(const gb_tune_eval_t *ev, void *user), void *user)
+{
+    gb_store__lock(st);
+    const int rc = tune_evals_locked(st, run_id, fn, user);
+    gb_store__unlock(st);
     return rc;
 }

@@ -1,7 +1,8 @@
 /* tune_runs_json.c: a store's tuning runs, with their evaluations, as JSON text and back
- * (tuning.h), so that a run made in one process (an MPI rank tuning into a store in memory)
- * is recorded in another's store with its times, status and evaluations as they were. Doubles
- * are written as the point exports write them (store_int.h). */
+ * (tuning.h), so that a run made in one process (an MPI rank tuning into a store in memory) is
+ * recorded in another's store with its times, status and evaluations as they were. Doubles are
+ * written as the point exports write them (store_int.h). Each public function runs its _locked twin
+ * under the connection's lock (store_int.h). */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,7 +89,7 @@ static cJSON *run_json(const gb_tune_run_t *r)
     return o;
 }
 
-char *gb_store_tune_runs_to_json(gb_store_t *st)
+static char *tune_runs_to_json_locked(gb_store_t *st)
 {
     runs_t runs = {0};
     cJSON *all = cJSON_CreateArray();
@@ -112,6 +113,14 @@ char *gb_store_tune_runs_to_json(gb_store_t *st)
     if (rc == GB_ENOMEM)
         gb_store__failf(st, GB_ENOMEM, "out of memory writing the tuning runs");
     return text;
+}
+
+char *gb_store_tune_runs_to_json(gb_store_t *st)
+{
+    gb_store__lock(st);
+    char *r = tune_runs_to_json_locked(st);
+    gb_store__unlock(st);
+    return r;
 }
 
 /* Copies string member name of o into dst (size bytes); 0 when absent, not a string or long. */
@@ -217,7 +226,7 @@ static int add_all(gb_store_t *st, void *user)
     return rc;
 }
 
-int gb_store_tune_runs_add_json(gb_store_t *st, const char *json, size_t *added)
+static int tune_runs_add_json_locked(gb_store_t *st, const char *json, size_t *added)
 {
     *added = 0;
     cJSON *all = cJSON_Parse(json);
@@ -232,5 +241,13 @@ int gb_store_tune_runs_add_json(gb_store_t *st, const char *json, size_t *added)
         rc = gb_store_transaction(st, add_all, &job);
     cJSON_Delete(all);
     *added = rc == GB_OK ? job.added : 0;
+    return rc;
+}
+
+int gb_store_tune_runs_add_json(gb_store_t *st, const char *json, size_t *added)
+{
+    gb_store__lock(st);
+    const int rc = tune_runs_add_json_locked(st, json, added);
+    gb_store__unlock(st);
     return rc;
 }

@@ -1,8 +1,9 @@
-/* tuning.c: what `gemmbench tune` keeps beside the points (tuning.h): the tuning database
- * (table tuned) and the candidates that cannot win (tune_failures); tuning runs and their
- * evaluations are in tune_runs.c. The tables (docs/tuning.md) are made together by the
- * first write, so a store of schema version 2 gains them without a migration; a reader of a
- * store without them sees nothing and writes nothing, so that read-only commands stay so. */
+/* tuning.c: what `gemmbench tune` keeps beside the points (tuning.h): the tuning database (table
+ * tuned) and the candidates that cannot win (tune_failures); tuning runs and their evaluations are
+ * in tune_runs.c. The tables (docs/tuning.md) are made together by the first write, so a store of
+ * schema version 2 gains them without a migration; a reader of a store without them sees nothing
+ * and writes nothing, so that read-only commands stay so. Each public function runs its _locked
+ * twin under the connection's lock (store_int.h). */
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -72,7 +73,7 @@ int gb_store__tuning_tables(gb_store_t *st)
     return GB_OK;
 }
 
-int gb_store_tuning_counts(gb_store_t *st, gb_tuning_counts_t *c)
+static int tuning_counts_locked(gb_store_t *st, gb_tuning_counts_t *c)
 {
     memset(c, 0, sizeof *c);
     size_t *at[] = {&c->tuned, &c->failures, &c->runs, &c->evals};
@@ -98,6 +99,14 @@ int gb_store_tuning_counts(gb_store_t *st, gb_tuning_counts_t *c)
             return rc;
     }
     return GB_OK;
+}
+
+int gb_store_tuning_counts(gb_store_t *st, gb_tuning_counts_t *c)
+{
+    gb_store__lock(st);
+    const int rc = tuning_counts_locked(st, c);
+    gb_store__unlock(st);
+    return rc;
 }
 
 /* ---- values as the tables keep them ---------------------------------------------------------- */
@@ -165,7 +174,7 @@ int gb_store__copy_col(sqlite3_stmt *q, int i, char *dst, size_t size)
 
 /* ---- the tuning database -------------------------------------------------------------------- */
 
-int gb_store_tuned_put(gb_store_t *st, const gb_tuned_entry_t *e)
+static int tuned_put_locked(gb_store_t *st, const gb_tuned_entry_t *e)
 {
     char params[4096], evidence[GB_TUNED_EVIDENCE * (GB_POINT_ID_LEN + 1) + 1] = "", when[32];
     size_t used = 0;
@@ -202,6 +211,14 @@ int gb_store_tuned_put(gb_store_t *st, const gb_tuned_entry_t *e)
     if (sqlite3_step(q) != SQLITE_DONE)
         rc = gb_store__fail_db(st, "storing a tuned entry");
     sqlite3_finalize(q);
+    return rc;
+}
+
+int gb_store_tuned_put(gb_store_t *st, const gb_tuned_entry_t *e)
+{
+    gb_store__lock(st);
+    const int rc = tuned_put_locked(st, e);
+    gb_store__unlock(st);
     return rc;
 }
 
@@ -249,7 +266,7 @@ static int read_entry(gb_store_t *st, sqlite3_stmt *q, gb_tuned_entry_t *e)
     return GB_OK;
 }
 
-int gb_store_tuned_get(gb_store_t *st, const gb_tuned_entry_t *key, gb_tuned_entry_t *out)
+static int tuned_get_locked(gb_store_t *st, const gb_tuned_entry_t *key, gb_tuned_entry_t *out)
 {
     sqlite3_stmt *q = NULL;
     int rc = gb_store__has_table(st, "tuned");
@@ -284,8 +301,16 @@ int gb_store_tuned_get(gb_store_t *st, const gb_tuned_entry_t *key, gb_tuned_ent
     return rc;
 }
 
-int gb_store_tuned_foreach(gb_store_t *st, int (*fn)(const gb_tuned_entry_t *e, void *user),
-                           void *user)
+int gb_store_tuned_get(gb_store_t *st, const gb_tuned_entry_t *key, gb_tuned_entry_t *out)
+{
+    gb_store__lock(st);
+    const int rc = tuned_get_locked(st, key, out);
+    gb_store__unlock(st);
+    return rc;
+}
+
+static int tuned_foreach_locked(gb_store_t *st, int (*fn)(const gb_tuned_entry_t *e, void *user),
+                                void *user)
 {
     sqlite3_stmt *q;
     int rc = gb_store__has_table(st, "tuned");
@@ -308,9 +333,18 @@ int gb_store_tuned_foreach(gb_store_t *st, int (*fn)(const gb_tuned_entry_t *e, 
     return rc;
 }
 
+int gb_store_tuned_foreach(gb_store_t *st, int (*fn)(const gb_tuned_entry_t *e, void *user),
+                           void *user)
+{
+    gb_store__lock(st);
+    const int rc = tuned_foreach_locked(st, fn, user);
+    gb_store__unlock(st);
+    return rc;
+}
+
 /* ---- candidates that cannot win -------------------------------------------------------------- */
 
-int gb_store_failure_put(gb_store_t *st, const gb_tune_failure_t *f)
+static int failure_put_locked(gb_store_t *st, const gb_tune_failure_t *f)
 {
     sqlite3_stmt *q = NULL;
     char when[32];
@@ -343,7 +377,15 @@ int gb_store_failure_put(gb_store_t *st, const gb_tune_failure_t *f)
     return rc;
 }
 
-int gb_store_failure_get(gb_store_t *st, const char *id, gb_tune_failure_t *f)
+int gb_store_failure_put(gb_store_t *st, const gb_tune_failure_t *f)
+{
+    gb_store__lock(st);
+    const int rc = failure_put_locked(st, f);
+    gb_store__unlock(st);
+    return rc;
+}
+
+static int failure_get_locked(gb_store_t *st, const char *id, gb_tune_failure_t *f)
 {
     sqlite3_stmt *q = NULL;
     memset(f, 0, sizeof *f);
@@ -378,5 +420,13 @@ int gb_store_failure_get(gb_store_t *st, const char *id, gb_tune_failure_t *f)
         rc = gb_store__fail_db(st, "reading a tuning failure");
     }
     sqlite3_finalize(q);
+    return rc;
+}
+
+int gb_store_failure_get(gb_store_t *st, const char *id, gb_tune_failure_t *f)
+{
+    gb_store__lock(st);
+    const int rc = failure_get_locked(st, id, f);
+    gb_store__unlock(st);
     return rc;
 }

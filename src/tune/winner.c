@@ -294,7 +294,9 @@ static int keep_fn(gb_store_t *st, void *user)
 int gb_leaders_keep(gb_store_t *st, gb_tune_outcome_t *out, char *msg, size_t msglen)
 {
     /* Read, compare and write in one write transaction: two tunings of one shape class at once
-     * (several devices of a kind, or two processes) keep the better winner. */
+     * (several devices of a kind, or two processes) keep the better winner. Tuners sharing a
+     * connection hold its lock from BEGIN to COMMIT (gb_store_transaction), so no other
+     * tuner's statement falls between the read and the write. */
     keep_job_t j = {out, msg, msglen};
     msg[0] = '\0';
     const int rc = gb_store_transaction(st, keep_fn, &j);
