@@ -4,7 +4,8 @@
 # point in flight: what arrived is stored, and the same command then measures the rest. A tuning
 # over 3 ranks measures the candidates one process measures, keeps a winner per shape class, and
 # run again takes everything from the store; a rank killed during a tuning loses its run in flight
-# and the same command goes on from the store.
+# and the same command goes on from the store. Over ranks on two kinds of device, each kind tunes
+# every shape.
 # Skipped (77) where mpirun is missing or gemmbench was built without MPI.
 gb=$1
 command -v mpirun >/dev/null 2>&1 || { echo "mpirun is not installed; skipping"; exit 77; }
@@ -99,4 +100,20 @@ from=$(sed -n 's/.* evaluations ([0-9]* measured, \([0-9]*\) from the store.*/\1
     awk '{ s += $1 } END { print s + 0 }')
 [ "$from" -ge $((before * 7)) ] || fail "the resume must take the $before stored runs' candidates from the store (took $from)"
 [ "$(runs "$tmp/tkill.db")" -eq $((before + 6)) ] || fail "the store must hold the first runs and the resume's 6"
+# tune --mpi over two kinds of device: PoCL's basic and pthread drivers make devices of other
+# names. Rank 0 on the basic device, a kind alone, tunes every shape; ranks 1 and 2 on pthread
+# devices share the shapes between them; each kind keeps its own entries.
+POCL_DEVICES="basic pthread" mpirun --oversubscribe -n 3 "$gb" tune $tsweep \
+    --device-map basic,pthread,pthread --mpi --store "$tmp/tkinds.db" >"$tmp/tkinds.txt" 2>&1 ||
+    fail "tune --mpi over two kinds of device"
+[ "$(grep -c "^\[rank 0: basic-.*\] tune: myGEMM1 s .* 7 evaluations" "$tmp/tkinds.txt")" -eq 4 ] ||
+    fail "the basic device, a kind alone, must tune the 4 shapes"
+[ "$(grep -c "^\[rank [12]: pthread-.*\] tune: myGEMM1 s .* 7 evaluations" "$tmp/tkinds.txt")" -eq 4 ] ||
+    fail "the two pthread ranks must tune the 4 shapes between them, each once"
+[ "$(grep -c "\] a kind of its own " "$tmp/tkinds.txt")" -eq 1 ] ||
+    fail "rank 0 must say once that a rank is of another kind"
+[ "$("$gb" tuned list --store "$tmp/tkinds.db" | grep -c "myGEMM1")" -eq 4 ] ||
+    fail "two shape classes on two kinds of device, four entries"
+[ "$("$gb" report --store "$tmp/tkinds.db" | grep -cE " myGEMM1 .* exhaustive +1 +7 .* done *\$")" -eq 8 ] ||
+    fail "rank 0's store must hold the 8 tuning runs"
 echo "explore_mpi: ok"

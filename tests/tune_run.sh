@@ -2,7 +2,8 @@
 # tune_run.sh GEMMBENCH FIXTURES: tune on the default device: a whole space searched, its winner
 # kept and used by -k auto; the same command again measures nothing; an interrupted tune resumes;
 # a candidate that does not end is recorded as timed out and the tuning goes on without it; one
-# that is not faithful cannot win; shapes spread over two workers (-d 0,0).
+# that is not faithful cannot win; shapes spread over two workers (-d 0,0), and over three that
+# share one store connection and store what one device stores (-d 0,0,0).
 gb=$1
 fx=$2
 tmp=$(mktemp -d)
@@ -111,6 +112,46 @@ tune2
 if [ $? -eq 0 ] && [ "$(grep -c "(0 measured, 7 from the store" "$tmp/out")" -eq 3 ]; then
     ok
 else bad "-d 0,0 again: everything from the store"; fi
+
+# Three workers on one device (-d 0,0,0) store through the command's one connection: stopped
+# while they tune, the process holds the store file open once (each SQLite connection opens it
+# again). And the store comes out as one device's: the same runs, evaluations, points and
+# entries, each candidate measured once (the strategy's seed fixes them; the winners' rates
+# differ from run to run, so they are not compared).
+t3="-k naive -n 48,64,80,96 -i 100 --strategy random --budget 4 --no-presets --confirm 1"
+evaluated() { sed -n 's/.*\(\[[0-9]*\/4\] [^:]*\):.*/\1/p' "$1" | sort; }
+"$gb" tune $t3 -d 0 --store "$tmp/one.db" >"$tmp/one.out" 2>"$tmp/err"
+: >"$tmp/out"
+# gemmbench itself in the background (not a function, whose subshell's pid $! would be).
+"$gb" tune $t3 -d 0,0,0 --store "$tmp/three.db" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+i=0
+while ! grep -q '^\[.*\] \[1/4\]' "$tmp/out" && [ $i -lt 600 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+opens=none
+if [ -d /proc/$pid/fd ] && kill -STOP $pid 2>/dev/null; then
+    opens=$(ls -l /proc/$pid/fd | grep -c '/three\.db$')
+    kill -CONT $pid
+fi
+wait $pid
+rc=$?
+if [ $rc -eq 0 ] && [ "$opens" = 1 ] && grep -q "on 3 devices in 1 kind(s)" "$tmp/out"; then ok; else
+    bad "-d 0,0,0: exit $rc, the store file open $opens time(s) while tuning (want once)"; fi
+"$gb" store info --store "$tmp/one.db" | sed 1d >"$tmp/one.info"
+"$gb" store info --store "$tmp/three.db" | sed 1d >"$tmp/three.info"
+evaluated "$tmp/one.out" >"$tmp/one.evals"
+evaluated "$tmp/out" >"$tmp/three.evals"
+if cmp -s "$tmp/one.info" "$tmp/three.info" && grep -q "tuning runs: 4 (16 evaluations)" "$tmp/one.info" &&
+    [ "$(wc -l <"$tmp/one.evals")" -eq 16 ] && cmp -s "$tmp/one.evals" "$tmp/three.evals" &&
+    "$gb" store check --store "$tmp/three.db" >/dev/null; then
+    ok
+else
+    bad "-d 0,0,0 must store what one device stores"
+    diff "$tmp/one.info" "$tmp/three.info"
+    diff "$tmp/one.evals" "$tmp/three.evals"
+fi
 
 echo "$pass passed, $failed failed"
 [ "$failed" -eq 0 ]

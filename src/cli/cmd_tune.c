@@ -504,7 +504,7 @@ int cmd_tune(int argc, char **argv)
         gb__appendf(on, sizeof on, &used, "%s (%s)", di->name, di->platform_name);
         if (tu.n > 1) {
             used = 0;
-            gb__appendf(on, sizeof on, &used, "%zu devices in %zu kind(s):", tu.n, tu.nkinds);
+            gb__appendf(on, sizeof on, &used, "%zu devices in %zu kind(s):", tu.n, tu.kinds.n);
             for (size_t k = 0; k < tu.n; k++)
                 gb__appendf(on, sizeof on, &used, "%s [%s]", k ? "," : "", tu.w[k].label);
         }

@@ -55,9 +55,26 @@ typedef struct plan_runs {
     uint64_t *space;      /* per kernel: its valid configurations, set by check_runs */
 } plan_runs_t;
 
+/* The kinds of device (name, driver, platform) a tuning spreads over, in order of first sight:
+ * devices of one kind share the runs, each kind tunes every run (tune_kinds.c). */
+typedef struct cli_kind {
+    char *name, *driver, *platform; /* owned */
+} cli_kind_t;
+typedef struct cli_kinds {
+    cli_kind_t *v;
+    size_t n, cap;
+} cli_kinds_t;
+/* A table for at most cap kinds (GB_OK or GB_ENOMEM); free with cli_kinds_free. */
+int cli_kinds_init(cli_kinds_t *k, size_t cap);
+void cli_kinds_free(cli_kinds_t *k);
+/* The index of the kind (name, driver, platform) into *index, added when it is new: GB_OK,
+ * GB_ENOMEM, or GB_EBADARG when it is new and cap kinds are known already. */
+int cli_kinds_index(cli_kinds_t *k, const char *name, const char *driver, const char *platform,
+                    size_t *index);
+
 typedef struct tuner {
     gb_context_t *ctx;
-    gb_store_t *st; /* the first tuner's is the command's; the others open their own */
+    gb_store_t *st; /* the first tuner's is the command's; the others share its connection */
     size_t kind;    /* devices of one kind (name, driver, platform) share their runs */
     char label[160];
     char devindex[32];
@@ -77,12 +94,16 @@ typedef struct tuners {
     const char *cmdline;
     char **argv;
     tuner_t w[CLI_MAX_DEVICES];
-    size_t n, nkinds;
-    size_t next[CLI_MAX_DEVICES]; /* per kind: the next run, a place in order[] */
+    size_t n;
+    /* This process's devices' kinds, then (rank 0 under --mpi) the other ranks' as their HELLO
+     * comes: room for one kind per device and rank. */
+    cli_kinds_t kinds;
+    size_t *next;         /* per kind: the next run, a place in order[] */
     size_t *order;        /* the runs (kernel-major indices) in the order they are handed out */
     pthread_mutex_t lock; /* next[], failed, and the output */
     int failed;
-    const gb_xp_mpi_t *mpi; /* --mpi: rank 0 also hands runs to the other ranks (kind 0) */
+    const gb_xp_mpi_t *mpi; /* --mpi: rank 0 also hands runs to the other ranks, by their kind */
+    gb_store_t *serve_st;   /* rank 0's handle for what the other ranks send (NULL elsewhere) */
 } tuners_t;
 
 /* Output shared by the tuners: lock, and "[label] " where lines carry a label. */
@@ -95,7 +116,7 @@ size_t cli_tune_default_budget(uint64_t space);
 int cli_tune_one(const gb_tune_spec_t *spec, const gb_registry_t *reg, gb_context_t *ctx,
                  gb_store_t *st, view_t *v, const char *record_path, gb_tune_outcome_t *out);
 
-/* A tuner per device of dev (contexts, store connections: the first is st); 0 or the exit
+/* A tuner per device of dev (contexts; store handles on st's one connection); 0 or the exit
  * code. Then every run on every kind of device (and over the MPI ranks under --mpi). */
 int cli_tuners_open(tuners_t *tu, const cli_device_t *dev, gb_store_t *st);
 int cli_tuners_run(tuners_t *tu);

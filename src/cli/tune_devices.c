@@ -1,6 +1,7 @@
 /* tune_devices.c: `gemmbench tune` over several devices (-d all: a tuner per device on its own
- * thread, devices of one kind sharing the runs) and over MPI ranks (--mpi: rank 0 hands out the
- * runs and stores what comes back). docs/scale-out.md. */
+ * thread, devices of one kind sharing the runs, all storing through one connection) and over MPI
+ * ranks (--mpi: rank 0 hands out the runs by the ranks' kinds and stores what comes back).
+ * docs/scale-out.md. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,12 +10,6 @@
 #include "../tune/tuned.h"
 #include "../tune/winner.h"
 #include "tune_cli.h"
-
-static int same_kind(const gb_device_info_t *a, const gb_device_info_t *b)
-{
-    return !strcmp(a->name, b->name) && !strcmp(a->driver, b->driver) &&
-           !strcmp(a->platform_name, b->platform_name);
-}
 
 static const plan_runs_t *order_runs; /* qsort's context: set under no other thread */
 
@@ -50,23 +45,28 @@ static int order_runs_for(tuners_t *tu, int shared)
     return 0;
 }
 
-/* A tuner per device listed, each with its context and store; 0 or the exit code. */
+/* A tuner per device listed, each with its context and store handle; 0 or the exit code. */
 int cli_tuners_open(tuners_t *tu, const cli_device_t *dev, gb_store_t *st)
 {
-    const gb_device_info_t *kinds[CLI_MAX_DEVICES];
     char msg[1024];
+    /* A kind per device at most, and rank 0 may meet one more per other rank. */
+    const size_t ranks = tu->mpi->rank == 0 && tu->mpi->size > 1 ? (size_t)tu->mpi->size - 1 : 0;
+    const size_t cap = dev->npicks + ranks;
+    if (cli_kinds_init(&tu->kinds, cap) != GB_OK ||
+        !(tu->next = calloc(cap ? cap : 1, sizeof *tu->next)))
+        return cli_error(GB_ENOMEM, "out of memory");
     int orc = order_runs_for(tu, dev->npicks > 1 || tu->mpi->size > 1);
     if (orc)
         return orc;
+    /* Rank 0 serves the other ranks on a handle of its own, made before any thread starts. */
+    if (ranks && (orc = gb_store_share(st, &tu->serve_st)) != GB_OK)
+        return cli_error(orc, "%s", gb_store_errmsg(st));
     for (size_t i = 0; i < dev->npicks; i++) {
         tuner_t *w = &tu->w[i];
         const gb_device_info_t *d = &dev->list[dev->picks[i]];
         tu->n = i + 1;
-        w->kind = 0;
-        while (w->kind < tu->nkinds && !same_kind(kinds[w->kind], d))
-            w->kind++;
-        if (w->kind == tu->nkinds)
-            kinds[tu->nkinds++] = d;
+        if (cli_kinds_index(&tu->kinds, d->name, d->driver, d->platform_name, &w->kind) != GB_OK)
+            return cli_error(GB_ENOMEM, "out of memory");
         snprintf(w->label, sizeof w->label, "%zu: %s", i, d->name);
         if (tu->mpi->started)
             snprintf(w->label, sizeof w->label, "rank %d: %s", tu->mpi->rank, d->name);
@@ -92,11 +92,17 @@ int cli_tuners_open(tuners_t *tu, const cli_device_t *dev, gb_store_t *st)
             w->v.label = w->label;
             w->v.lock = &tu->lock;
         }
+        /* One store writer: every tuner stores through the command's one connection, each on a
+         * handle of its own (its own error message). The store's lock is held by each call and
+         * from BEGIN to COMMIT, so no tuner's statement lands inside another's transaction (a
+         * winner's read-compare-write, gb_leaders_keep). A lock rather than a writer thread:
+         * tune.c reads and writes the store at every candidate, and a queue would have to carry
+         * the reads and their answers too. */
         int rc;
         if (i == 0 || tu->mpi->rank > 0)
             w->st = st; /* a rank other than 0 tunes into a store in memory per run */
-        else if ((rc = cli_store_open(&w->st, tu->o->store, 1)))
-            return rc;
+        else if ((rc = gb_store_share(st, &w->st)) != GB_OK)
+            return cli_error(rc, "%s", gb_store_errmsg(st));
         if ((rc = gb_context_open(&w->ctx, d, msg, sizeof msg)) != GB_OK)
             return cli_error(rc, "%s%s%s", dev->npicks > 1 ? w->label : "",
                              dev->npicks > 1 ? ": " : "", msg);
@@ -121,6 +127,11 @@ void cli_tuners_close(tuners_t *tu)
     }
     free(tu->order);
     tu->order = NULL;
+    free(tu->next);
+    tu->next = NULL;
+    cli_kinds_free(&tu->kinds);
+    gb_store_close(tu->serve_st);
+    tu->serve_st = NULL;
 }
 
 /* The next run for kind: 1 with its kernel and shape, 0 when none is left or all stop. */
@@ -274,19 +285,47 @@ static char *shape_points(gb_store_t *st, const gb_tune_spec_t *spec)
     return text;
 }
 
+/* What rank 0 knows of another rank: its label and its device's kind, from its HELLO. */
+typedef struct rank_info {
+    char label[160];
+    size_t kind;
+    int known; /* its HELLO is read */
+} rank_info_t;
+
+/* A rank's HELLO, "label\0name\0driver\0platform": its kind, a new one where no device of
+ * this process nor any rank before had it. 0 or the exit code. */
+static int hello_from(tuners_t *tu, int from, rank_info_t *r, const char *buf, size_t len)
+{
+    size_t at = 0;
+    snprintf(r->label, sizeof r->label, "%s", gb_xp_mpi_field(buf, len, &at));
+    const char *name = gb_xp_mpi_field(buf, len, &at), *driver = gb_xp_mpi_field(buf, len, &at);
+    const char *platform = gb_xp_mpi_field(buf, len, &at);
+    const size_t before = tu->kinds.n;
+    if (!name[0] || cli_kinds_index(&tu->kinds, name, driver, platform, &r->kind) != GB_OK)
+        return cli_error(
+            GB_ENOMEM,
+            "tune: rank %d's device did not reach rank 0 whole; run the same command again", from);
+    r->known = 1;
+    if (tu->kinds.n > before) {
+        pthread_mutex_lock(&tu->lock);
+        printf("[%s] a kind of its own (%s, %s): tunes every run\n", r->label, driver, platform);
+        fflush(stdout);
+        pthread_mutex_unlock(&tu->lock);
+    }
+    return 0;
+}
+
 /* Rank 0's main thread: serves the other ranks until each was told to stop (its own devices
- * tune on threads meanwhile). After a stop request it waits 30 s for the runs in flight. */
+ * tune on threads meanwhile). A rank takes the runs of its device's kind, shared with this
+ * process's devices and the other ranks of that kind. After a stop request it waits 30 s for
+ * the runs in flight. */
 static int serve_ranks(tuners_t *tu)
 {
-    gb_store_t *st = NULL;
-    int rc = cli_store_open(&st, tu->o->store, 1);
-    if (rc)
-        return rc;
-    char(*labels)[160] = calloc((size_t)tu->mpi->size, sizeof *labels); /* by rank */
-    if (!labels) {
-        gb_store_close(st);
+    gb_store_t *st = tu->serve_st;
+    int rc = 0;
+    rank_info_t *ranks = calloc((size_t)tu->mpi->size, sizeof *ranks); /* by rank */
+    if (!ranks)
         return cli_error(GB_ENOMEM, "out of memory");
-    }
     int live = tu->mpi->size - 1;
     gb_xp_wait_t wait = {&cli_stop_signal, 30.0, 0, 0};
     while (live > 0 && !wait.gave_up) {
@@ -295,11 +334,19 @@ static int serve_ranks(tuners_t *tu)
         char *buf = gb_xp_mpi_next(&wait, &from, &tag, &len);
         if (!buf)
             continue;
+        rank_info_t *r = &ranks[from];
         if (tag == GB_XP_TAG_HELLO) {
-            snprintf(labels[from], sizeof labels[from], "%s", buf);
+            const int hrc = hello_from(tu, from, r, buf, len);
+            if (hrc && !rc) {
+                rc = hrc;
+                stop_all(tu);
+            }
         } else if (tag == GB_XP_TAG_ASK) {
+            /* A rank sends its HELLO before its first ASK, and MPI keeps the order of two
+             * messages from one rank to another (both match the probe of any tag), so its kind
+             * is known here; a HELLO that did not read back stops it. */
             size_t k = 0, s = 0;
-            const int work = next_run(tu, 0, &k, &s);
+            const int work = r->known && next_run(tu, r->kind, &k, &s);
             gb_xp_mpi_answer(from, work, k * tu->runs->nshapes + s);
             live -= !work;
             if (work) {
@@ -313,7 +360,7 @@ static int serve_ranks(tuners_t *tu)
                 free(cache);
             }
         } else if (tag == GB_XP_TAG_RESULT) {
-            const int trc = take_remote(tu, st, labels[from], buf, len);
+            const int trc = take_remote(tu, st, r->label, buf, len);
             if (trc && !rc) {
                 rc = trc;
                 stop_all(tu);
@@ -326,8 +373,7 @@ static int serve_ranks(tuners_t *tu)
                 "gemmbench: tune: %d rank(s) stopped answering; what they sent is stored; "
                 "run the same command again to go on\n",
                 live);
-    free(labels);
-    gb_store_close(st);
+    free(ranks);
     return rc;
 }
 
@@ -336,8 +382,10 @@ static int serve_ranks(tuners_t *tu)
 static int tune_remote(tuners_t *tu)
 {
     tuner_t *w = &tu->w[0];
-    const char *hello[] = {w->label};
-    gb_xp_mpi_send(hello, 1, 0, GB_XP_TAG_HELLO);
+    /* Its device's kind: rank 0 hands it the runs of that kind. */
+    const gb_device_info_t *d = gb_context_device(w->ctx);
+    const char *hello[] = {w->label, d->name, d->driver, d->platform_name};
+    gb_xp_mpi_send(hello, 4, 0, GB_XP_TAG_HELLO);
     w->v.mpi = w->v.not_kept = 1;
     size_t r;
     int rc = 0;

@@ -1,0 +1,61 @@
+/* unit_tune_kinds.c: the kinds of device a tuning spreads over (src/cli/tune_kinds.c): devices
+ * of one name, driver and platform share one kind, and so one queue of runs; any difference
+ * makes a kind of its own, which tunes every run. Under `tune --mpi` rank 0 maps its own
+ * devices first, then each rank's device as its HELLO comes, in a table sized for one kind per
+ * device and rank, past the number of devices one process can open. */
+#include "../src/cli/tune_cli.h"
+#include "unit.h"
+
+static size_t kind_of(cli_kinds_t *k, const char *name, const char *driver, const char *platform)
+{
+    size_t i = (size_t)-1;
+    CHECK_RC(cli_kinds_index(k, name, driver, platform, &i), GB_OK);
+    return i;
+}
+
+int main(void)
+{
+    cli_kinds_t k;
+    /* Rank 0 with two H200s, then four ranks: an H200, PoCL's CPU, an H200 on another driver,
+     * and another CPU of the same kind as the first. */
+    CHECK_RC(cli_kinds_init(&k, 2 + 4), GB_OK);
+    CHECK(kind_of(&k, "NVIDIA H200", "580.159.04", "NVIDIA CUDA") == 0);
+    CHECK(kind_of(&k, "NVIDIA H200", "580.159.04", "NVIDIA CUDA") == 0);
+    CHECK(kind_of(&k, "NVIDIA H200", "580.159.04", "NVIDIA CUDA") == 0);
+    CHECK(kind_of(&k, "cpu-x86-64", "6.0", "Portable Computing Language") == 1);
+    CHECK(kind_of(&k, "NVIDIA H200", "575.51.03", "NVIDIA CUDA") == 2);
+    CHECK(kind_of(&k, "cpu-x86-64", "6.0", "Portable Computing Language") == 1);
+    CHECK(k.n == 3);
+    /* The platform alone tells two kinds apart, and so does the name. */
+    CHECK(kind_of(&k, "NVIDIA H200", "580.159.04", "another platform") == 3);
+    CHECK(kind_of(&k, "NVIDIA H100", "580.159.04", "NVIDIA CUDA") == 4);
+    CHECK(k.n == 5);
+    cli_kinds_free(&k);
+    CHECK(k.n == 0 && k.v == NULL);
+    cli_kinds_free(&k); /* twice: a no-op */
+
+    /* Past CLI_MAX_DEVICES kinds: one device here and 40 ranks, each of a kind of its own. */
+    const size_t ranks = CLI_MAX_DEVICES + 8;
+    CHECK_RC(cli_kinds_init(&k, 1 + ranks), GB_OK);
+    CHECK(kind_of(&k, "gpu", "1", "p") == 0);
+    int in_order = 1;
+    for (size_t r = 1; r <= ranks; r++) {
+        char name[32];
+        snprintf(name, sizeof name, "device %zu", r);
+        in_order &= kind_of(&k, name, "1", "p") == r;
+    }
+    CHECK(in_order);
+    CHECK(k.n == 1 + ranks);
+    /* Full: a known kind still resolves, a new one is refused and nothing changes. */
+    size_t i = 99;
+    CHECK_RC(cli_kinds_index(&k, "another", "1", "p", &i), GB_EBADARG);
+    CHECK(i == 99 && k.n == 1 + ranks);
+    CHECK(kind_of(&k, "device 7", "1", "p") == 7);
+    cli_kinds_free(&k);
+
+    /* A table for no kind at all (no device): any kind is refused. */
+    CHECK_RC(cli_kinds_init(&k, 0), GB_OK);
+    CHECK_RC(cli_kinds_index(&k, "gpu", "1", "p", &i), GB_EBADARG);
+    cli_kinds_free(&k);
+    return unit_finish();
+}
