@@ -358,15 +358,6 @@ const char *gb_xp_mpi_field(const char *buf, size_t len, size_t *at)
 
 char *gb_xp_mpi_recv(int from, int *tag, size_t *len)
 {
-    MPI_Status st;
-    MPI_Probe(from, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
-    *tag = st.MPI_TAG;
-    char *buf = recv_probed(&st, len);
-    return buf ? buf : gb__strdup("");
-}
-
-char *gb_xp_mpi_recv(int from, int *tag, size_t *len)
-{
     (void)from;
     (void)tag;
     (void)len;
