@@ -56,14 +56,6 @@
  * tile walk orders the tiles (EDGES, GROUPM). C is written two elements at a time where the
  * tile is interior and C aligned.
  *
- * ASYNC=1 (row-major TN only, where both slices are copied as they lie in global memory) replaces
- * the register staging by a pipeline of STAGES local buffers filled STAGES-1 K steps ahead by
- * asynchronous copies (PTX cp.async, sm_80+) on NVIDIA, and by ordinary loads and stores
- * elsewhere (what PoCL checks): a K step then waits only for a copy issued STAGES-1 steps
- * earlier, not for a round trip to global memory, and no registers hold the next slice. Interior
- * tiles copy 16-byte chunks where ld and offset allow and elements otherwise; edge tiles and a
- * partial last K step copy elements, with zeros outside the matrix (cp.async's zero fill).
- *
  * EMU=1 is for testing on devices without tensor cores (PoCL): each mma.sync is replaced by an
  * emulation through local memory that follows the fragment tables above literally (every lane
  * publishes its A and B registers, then computes its C registers from the lanes that hold the
@@ -119,12 +111,6 @@
 #ifndef EMU
 #define EMU 0 /* 1: emulate mma.sync through local memory (testing only, slow) */
 #endif
-#ifndef ASYNC
-#define ASYNC 0 /* 1: slices copied STAGES-1 K steps ahead straight into local memory (cp.async) */
-#endif
-#ifndef STAGES
-#define STAGES 2 /* local-memory buffers per operand: 2 without ASYNC; 2, 3 or 4 with it */
-#endif
 
 #if !GB_NVIDIA && !EMU
 #error "mma_sync needs inline PTX mma.sync: NVIDIA GPUs only (GB_NVIDIA), or EMU=1 for testing"
@@ -158,9 +144,6 @@ typedef float4 vec_t;
 #endif
 #if PAD % VW
 #error "mma_sync: PAD must keep local rows 16-byte aligned"
-#endif
-#if STAGES < 2 || STAGES > 4 || (!ASYNC && STAGES != 2)
-#error "mma_sync: STAGES must be 2 without ASYNC, and 2, 3 or 4 with it"
 #endif
 
 #define NWARPS (WGM * WGN)
@@ -550,95 +533,6 @@ XD_INLINE void multiply(local const real *as, local const real *bs, real *acc, c
 #define LOAD_B(t, mode, rb)                                                                    \
     load_slice(B_AT(t), ldb, B_ROWS(t), B_COLS(t), NWG, B_TRANSPOSED, mode, tid, rb)
 
-#if ASYNC
-#if A_TRANSPOSED || B_TRANSPOSED
-#error "mma_sync: ASYNC=1 copies slices as they lie: row-major TN only"
-#endif
-#if GB_NVIDIA && !EMU
-#define XD_STR_(x) #x
-#define XD_STR(x) XD_STR_(x)
-#if STAGES == 2
-#define STAGES_MINUS_2 0
-#elif STAGES == 3
-#define STAGES_MINUS_2 1
-#else
-#define STAGES_MINUS_2 2
-#endif
-#if GB_PRECISION == 64
-#define ELEM_BYTES 8
-#else
-#define ELEM_BYTES 4
-#endif
-/* The shared-memory address of a local pointer (NVIDIA gives local pointers their offset in the
- * shared window). */
-XD_INLINE uint smem(local const real *p)
-{
-    return (uint)(ulong)p;
-}
-XD_INLINE void copy16(local real *dst, global const real *src)
-{
-    __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem(dst)), "l"(src)
-                     : "memory");
-}
-/* One element, or zeros when !in (src is then not read). */
-XD_INLINE void copy1(local real *dst, global const real *src, const bool in)
-{
-    __asm__ volatile("cp.async.ca.shared.global [%0], [%1], " XD_STR(ELEM_BYTES) ", %2;" ::"r"(
-                         smem(dst)),
-                     "l"(src), "r"(in ? ELEM_BYTES : 0)
-                     : "memory");
-}
-XD_INLINE void copies_commit(void)
-{
-    __asm__ volatile("cp.async.commit_group;" ::: "memory");
-}
-/* Until at most STAGES-2 of this work-item's copy groups are in flight. */
-XD_INLINE void copies_wait(void)
-{
-    __asm__ volatile("cp.async.wait_group " XD_STR(STAGES_MINUS_2) ";" ::: "memory");
-}
-#else
-XD_INLINE void copy16(local real *dst, global const real *src)
-{
-    *(local vec_t *)dst = *(global const vec_t *)src;
-}
-XD_INLINE void copy1(local real *dst, global const real *src, const bool in)
-{
-    *dst = in ? *src : (real)0;
-}
-XD_INLINE void copies_commit(void)
-{
-}
-XD_INLINE void copies_wait(void)
-{
-}
-#endif
-
-/* Copies this work-item's share of a slice (k rows of MN elements, as in global memory) into
- * xs: 16-byte chunks when whole and vec, unchecked elements when whole, checked ones otherwise
- * (rows x cols of the slice inside the matrix). */
-XD_INLINE void copy_slice(local real *xs, const int ldl, global const real *x, const int ld,
-                          const int rows, const int cols, const int MN, const bool whole,
-                          const bool vec, const int tid)
-{
-#pragma unroll
-    for (int l = 0; l < LPT_MAX; l++) {
-        if (l < LPT(MN)) {
-            const xd_pos_t p = pos_copied(MN, l, tid);
-            local real *d = xs + p.r * ldl + VW * p.c;
-            global const real *src = x + p.r * ld + VW * p.c;
-            if (whole && vec) {
-                copy16(d, src);
-            } else {
-#pragma unroll
-                for (int v = 0; v < VW; v++)
-                    copy1(d + v, src + v, whole || (p.r < rows && VW * p.c + v < cols));
-            }
-        }
-    }
-}
-#endif
-
 /* The whole tile at (m0, n0); edge is uniform over the work-group (see xgemm_nv): interior
  * tiles read an operand with unchecked 16-byte loads where a_vec / b_vec allow, unchecked
  * scalars otherwise, edge tiles element by element. */
@@ -665,6 +559,7 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
 #pragma unroll
     for (int i = 0; i < MI * NI * 2; i++)
         acc[i] = 0;
+    vec_t ra[LPT_MAX], rb[LPT_MAX];
 #if KACC > 1
     /* The sums of the current KACC steps, from zero in the tensor core; a second array of
      * accumulators, so only for small warp tiles. */
@@ -673,56 +568,7 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
 #else
 #define SUMS acc
 #endif
-#if ASYNC
-    /* Step s0 + i lives in buffer i % STAGES; at step i the copy of step i + STAGES - 1 goes
-     * into the buffer step i - 1 used, which every warp has left once past the barrier. A
-     * group is committed at every step, empty or not, so that wait_group counts steps. */
-    const int steps = s1 - s0;
-#pragma unroll
-    for (int i = 0; i < STAGES - 1; i++) {
-        if (i < steps) {
-            const int ts = s0 + i;
-            copy_slice(As + i * BK * LDA, LDA, A_AT(ts), lda, A_ROWS(ts), A_COLS(ts), MWG,
-                       !edge && ts < full, a_vec, tid);
-            copy_slice(Bs + i * BK * LDB, LDB, B_AT(ts), ldb, B_ROWS(ts), B_COLS(ts), NWG,
-                       !edge && ts < full, b_vec, tid);
-        }
-        copies_commit();
-    }
-    int cur = 0, nxt = STAGES - 1;
-    for (int i = 0; i < steps; i++) {
-        copies_wait();
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (i + STAGES - 1 < steps) {
-            const int ts = s0 + i + STAGES - 1;
-            copy_slice(As + nxt * BK * LDA, LDA, A_AT(ts), lda, A_ROWS(ts), A_COLS(ts), MWG,
-                       !edge && ts < full, a_vec, tid);
-            copy_slice(Bs + nxt * BK * LDB, LDB, B_AT(ts), ldb, B_ROWS(ts), B_COLS(ts), NWG,
-                       !edge && ts < full, b_vec, tid);
-        }
-        copies_commit();
-#if KACC > 1
-        if (i % KACC == 0) {
-#pragma unroll
-            for (int z = 0; z < MI * NI * 2; z++)
-                sacc[z] = 0;
-        }
-#endif
-        if (live)
-            multiply(As + cur * BK * LDA + t * LDA + wm0 + g, Bs + cur * BK * LDB + t * LDB + wn0 + g,
-                     SUMS, warp, lane EMU_ARGS);
-#if KACC > 1
-        if ((i + 1) % KACC == 0 || i + 1 == steps) {
-#pragma unroll
-            for (int z = 0; z < MI * NI * 2; z++)
-                acc[z] += sacc[z];
-        }
-#endif
-        cur = cur + 1 == STAGES ? 0 : cur + 1;
-        nxt = nxt + 1 == STAGES ? 0 : nxt + 1;
-    }
-#else
-    vec_t ra[LPT_MAX], rb[LPT_MAX];
+
     local real *a_cur = As, *a_nxt = As + BK * LDA, *b_cur = Bs, *b_nxt = Bs + BK * LDB;
     const int mode_a = a_vec ? LD_VEC : LD_SCALAR, mode_b = b_vec ? LD_VEC : LD_SCALAR;
     if (s1 > s0) {
@@ -774,7 +620,6 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
         b_nxt = b_tmp;
     }
 
-#endif
 #undef SUMS
 
 #if SPLITK > 1
@@ -831,9 +676,9 @@ kernel void dgemm_dmma(
 {
     /* Declared as 16-byte vectors for their alignment: the 16-byte local stores need
      * 16-byte-aligned tiles, and NVIDIA's OpenCL does not place a local double array on a
-     * 16-byte boundary (the stores then fault, reported as CL_INVALID_COMMAND_QUEUE). STAGES
+     * 16-byte boundary (the stores then fault, reported as CL_INVALID_COMMAND_QUEUE). Two
      * buffers of BK k-rows each. */
-    local vec_t As2[STAGES * BK * LDA / VW], Bs2[STAGES * BK * LDB / VW];
+    local vec_t As2[2 * BK * LDA / VW], Bs2[2 * BK * LDB / VW];
     local real *As = (local real *)As2, *Bs = (local real *)Bs2;
     EMU_DECL
     /* Split-K: the grid's rows hold P copies of the tile grid, piece j of every tile in the

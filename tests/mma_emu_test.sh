@@ -106,17 +106,6 @@ check_split() {
 check_split --param SPLITK=3 --transA T -M 97 -N 65 -K 1030 --dist int:3 --alpha 2 --beta 3
 check_split --param SPLITK=4 -M 130 -N 70 -K 1100 --lda 1103 --offa 1 --alpha -1.5 --beta 0
 
-# 2a'. The copy pipeline (ASYNC=1: row-major TN, STAGES buffers filled ahead), which off NVIDIA
-# runs with ordinary loads and stores: 16-byte chunks, unchecked and checked elements, every
-# stage count, fewer K steps than stages, and split-K pieces starting mid-matrix.
-tn="--layout row --transA T --param ASYNC=1"
-check_run $tn --param STAGES=3 -M 130 -N 70 -K 33 $ab
-check_run $tn --param STAGES=4 -n 1,97 --dist int:3 --alpha 2 --beta 3
-check_run $tn --param STAGES=2 -M 130 -N 135 -K 20 $t128 $ab
-check_run $tn --param STAGES=4 -M 130 -N 70 -K 12 $ab
-check_run $tn --param STAGES=3 -M 130 -N 70 -K 33 --lda 133 --ldb 73 --offa 1 --offb 3 $ab
-check_split $tn --param STAGES=3 --param SPLITK=3 -M 97 -N 65 -K 1030 --dist int:3 --alpha 2 --beta 3
-
 # 2b. sgemm_3xtf32: its default tile (64x128x16, m16n8k8, K steps added in FP32) in every
 # layout, the other instruction shape, other K steps, accumulation in the tensor core, padded
 # and odd leading dimensions, a 64x64 tile, and exact integer data.
@@ -141,9 +130,6 @@ check_run --transA T --param SPLIT=0 -M 130 -N 70 -K 33 $ab
 check_run --transB T --param SPLIT=1 --param FRAG=0 -M 130 -N 70 -K 33 $ab
 check_run --param KACC=2 --param WM=16 --param WGM=4 -M 130 -N 70 -K 70 $ab
 check_split --param SPLITK=4 --param KACC=2 --param WM=16 --param WGM=4 -M 130 -N 70 -K 1100 $ab
-check_run $tn --param STAGES=3 -M 130 -N 135 -K 40 $ab
-check_run $tn --param STAGES=4 --param KACC=2 --param WM=16 --param WGM=4 -M 130 -N 70 -K 70 \
-    --lda 133 --offa 1 $ab
 
 # The split is what makes it FP32-accurate: a copy that drops the small parts multiplies TF32
 # inputs, passes the error bound, and must be caught by the faithful verdict at K = 2048.
