@@ -11,8 +11,9 @@
  * bench/nv-inspect.sh keeps the PTX (kernel.ptx) and prints the geometry gemmbench used.
  *
  * NVIDIA's OpenCL reads some work-item functions from environment registers that its runtime
- * sets: %envreg0..2 hold the global offset in work-groups (0 here) and %envreg6..8 the number of
- * work-groups (get_num_groups), which are %nctaid under CUDA. Those reads are rewritten. */
+ * sets: %envreg0..2 hold the global offset in work-groups and %envreg3..5 in work-items (0 here:
+ * get_global_id reads them), %envreg6..8 the number of work-groups (get_num_groups), which are
+ * %nctaid under CUDA. Those reads are rewritten. */
 #include <cuda.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +23,8 @@
  * reads an environment register this tool does not know. */
 static int rewrite_envregs(char *ptx)
 {
-    static const char *const with[9] = {"0",  "0",         "0",         NULL,       NULL,
-                                        NULL, "%nctaid.x", "%nctaid.y", "%nctaid.z"};
+    static const char *const with[9] = {"0", "0",         "0",         "0",        "0",
+                                        "0", "%nctaid.x", "%nctaid.y", "%nctaid.z"};
     for (char *p = strstr(ptx, "%envreg"); p; p = strstr(p + 1, "%envreg")) {
         const int r = p[7] - '0';
         if (r < 0 || r > 8 || (p[8] >= '0' && p[8] <= '9') || !with[r]) {
