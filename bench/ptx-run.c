@@ -1,8 +1,9 @@
 /* ptx-run.c: runs a GEMM kernel's PTX, as NVIDIA's OpenCL compiler made it, through the CUDA
  * driver API, so that CUDA's profilers (Nsight Compute), which do not see OpenCL kernels, can
  * measure it. The kernel must take gemmbench's GEMM arguments (M, N, K, alpha, A, offA, lda, B,
- * offB, ldb, beta, C, offC, ldc; row-major NN here). No validation: gemmbench validates the same
- * kernel; this only times it (CUDA events, median of the calls) and gives the profiler a launch.
+ * offB, ldb, beta, C, offC, ldc, and WS, P where the family has split-K; row-major NN here). No
+ * validation: gemmbench validates the same kernel; this only times it (CUDA events, median of
+ * the calls) and gives the profiler a launch.
  *
  *   cc -O2 -o ptx-run bench/ptx-run.c -I/usr/local/cuda/include -lcuda
  *   ptx-run KERNEL.ptx ENTRY N GX GY LX [CALLS [s|d]]   (global GX x GY work-items, LX per
@@ -141,8 +142,13 @@ int main(int argc, char **argv)
     int M = n, N = n, K = n, off = 0, ld = n;
     float alpha = 1.0f, beta = 0.0f;
     double alpha_d = 1.0, beta_d = 0.0;
-    void *args[] = {&M, &N,   &K,  dbl ? (void *)&alpha_d : (void *)&alpha, &a, &off, &ld,
-                    &b, &off, &ld, dbl ? (void *)&beta_d : (void *)&beta,   &c, &off, &ld};
+    /* Families with split-K take two more: the workspace (none) and the piece count (1). The
+     * driver reads as many entries as the kernel has parameters. */
+    CUdeviceptr ws = 0;
+    int pieces = 1;
+    void *args[] = {&M,  &N,     &K,  dbl ? (void *)&alpha_d : (void *)&alpha, &a, &off, &ld,
+                    &b,  &off,   &ld, dbl ? (void *)&beta_d : (void *)&beta,   &c, &off, &ld,
+                    &ws, &pieces};
     CUevent e0, e1;
     CK(cuEventCreate(&e0, 0));
     CK(cuEventCreate(&e1, 0));
