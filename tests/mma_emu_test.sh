@@ -94,6 +94,9 @@ t128="--param WM=64 --param WN=32 --param WGM=2 --param WGN=4 --param BK=8 --par
 --param MMAK=8 --param PAD=4 --param EDGES=1 --param GROUPM=8"
 check_run $t128 -M 130 -N 135 -K 20 $ab
 check_run $t128 -n 1,97 --dist int:3 --alpha 2 --beta 3
+# Operands read per instruction (FRAG=1), in the two shapes that hold more than one k-quad.
+check_run --transA T --param FRAG=1 --param MMAM=16 --param MMAK=8 -M 130 -N 70 -K 33 $ab
+check_run $t128 --param FRAG=1 -M 130 -N 135 -K 20 $ab
 
 # 2a. Split-K: each tile's K cut into pieces (uneven, with a partial last K step, and with
 # scalar loads), their sums added by the remainder kernel, which must have run.
