@@ -6,7 +6,10 @@
  * (LX along dimension 0) share the same rows of A, or with WALKM the same columns of B: then a
  * K x NR panel of B stays in cache while the groups walk down M and A streams, which moves
  * MR/NR as many bytes per FLOP from memory as streaming B does (bench/notes.md: 2x at 1024 for
- * 8 x 48 blocks). M and N are whole blocks: the harness pads the problem
+ * 8 x 48 blocks). A panel's rows lie ldb apart in B, so at large ldb they fall in a few cache
+ * sets and the panel does not stay in cache: with PACKB a prologue kernel (cpu_rb_pack) first
+ * copies B into the workspace WS as panels, panel p holding B's columns p*NR .. p*NR + NR - 1
+ * for every k, NR elements a row, contiguous, as BLAS libraries pack B. M and N are whole blocks: the harness pads the problem
  * (multiple_of), which costs copies of O(n^2) where a scalar path for the edge blocks cost up to
  * 3x at sizes that are not (bench/notes.md); other layouts reach it through the harness's
  * transposition passes. */
@@ -28,15 +31,17 @@
 #ifndef WALKM
 #define WALKM 0 /* 1: dimension 0 walks M, so that neighbouring work-items share B's columns */
 #endif
+#ifndef PACKB
+#define PACKB 0 /* 1: B is read from the panels the prologue packed into WS */
+#endif
 
 #define NR (NV * VW)
 typedef REALV(VW) vec;
 
-__attribute__((reqd_work_group_size(LX, 1, 1)))
-kernel void cpu_rb(const int M, const int N, const int K, const real alpha,
-                   global const real *restrict A, const int offA, const int lda,
-                   global const real *restrict B, const int offB, const int ldb,
-                   const real beta, global real *C, const int offC, const int ldc)
+__attribute__((reqd_work_group_size(LX, 1, 1))) kernel void cpu_rb(
+    const int M, const int N, const int K, const real alpha, global const real *restrict A,
+    const int offA, const int lda, global const real *restrict B, const int offB, const int ldb,
+    const real beta, global real *C, const int offC, const int ldc, global real *WS)
 {
 #if WALKM
     const int n0 = (int)get_global_id(1) * NR, m0 = (int)get_global_id(0) * MR;
@@ -54,13 +59,19 @@ kernel void cpu_rb(const int M, const int N, const int K, const real alpha,
 #pragma unroll
         for (int v = 0; v < NV; v++)
             acc[i][v] = (vec)0;
+#if PACKB
+    global const real *a = A + m0 * lda, *b = WS + (size_t)n0 * K;
+    const int bstride = NR;
+#else
     global const real *a = A + m0 * lda, *b = B + n0;
+    const int bstride = ldb;
+#endif
 #pragma unroll KU
     for (int k = 0; k < K; k++) {
         vec bv[NV];
 #pragma unroll
         for (int v = 0; v < NV; v++)
-            bv[v] = VLOAD(VW)(0, b + k * ldb + v * VW);
+            bv[v] = VLOAD(VW)(0, b + k * bstride + v * VW);
 #pragma unroll
         for (int i = 0; i < MR; i++) {
             const vec av = (vec)a[i * lda + k];
@@ -77,4 +88,19 @@ kernel void cpu_rb(const int M, const int N, const int K, const real alpha,
             const vec r = alpha * acc[i][v];
             VSTORE(VW)(beta == (real)0 ? r : r + beta * VLOAD(VW)(0, c), 0, c);
         }
+}
+
+/* The prologue with PACKB: work-item (v, k) copies the k-th row of vector v of B (VW elements,
+ * columns v*VW ..) into its panel: panel n / NR, row k, at n % NR. */
+kernel void cpu_rb_pack(const int M, const int N, const int K, const real alpha,
+                        global const real *restrict A, const int offA, const int lda,
+                        global const real *restrict B, const int offB, const int ldb,
+                        const real beta, global real *C, const int offC, const int ldc,
+                        global real *WS)
+{
+    const int n = (int)get_global_id(0) * VW, k = (int)get_global_id(1);
+    if (n >= N || k >= K)
+        return;
+    const vec x = VLOAD(VW)(0, B + offB + (size_t)k * ldb + n);
+    VSTORE(VW)(x, 0, WS + (size_t)(n / NR) * K * NR + k * NR + n % NR);
 }

@@ -152,6 +152,9 @@ if [ "$mode" = subset ]; then
     have xgemm_nv_async && check xgemm_nv_async_3 45
     have cpu_rb && check cpu_rb_14x32 45 --beta 0.5 -M 30 -N 70
     have cpu_rb && check cpu_rb_8x48 45 --beta 0.5 -M 30 -N 70
+    # B packed into panels by the prologue kernel (PACKB), from a B with an odd ld and offset.
+    have cpu_rb && check cpu_rb_8x48 45 --beta 0.5 -M 30 -N 70 --param PACKB=1 --ldb 75 --offb 3
+    have cpu_rb && check cpu_rb_8x24_d 37 --precision d -M 17 -N 50 --param PACKB=1
     have_mma dgemm_dmma && mma dgemm_dmma 45 --param MMAM=16 --param MMAK=8 --transB T \
         --alpha -2 --beta 0.5
     have_mma sgemm_3xtf32 && mma sgemm_3xtf32 45 --transA T --alpha -2 --beta 0.5

@@ -141,6 +141,7 @@ static void test_valid(void)
                 " 'nvidia_max_registers': 'REGS * 2',"
                 " 'remainder': {'entry': 'rest', 'global': ['32 * (M % 8)', '1'],"
                 " 'local': ['32', '1']},"
+                " 'prologue': {'entry': 'pack', 'global': ['N / 4', 'K'], 'local': ['4', '1']},"
                 " 'let': {'R': 'M % 8', 'G': '32 * R'}, 'workspace': 'G * CUS * 4',"
                 " 'traffic': {'read': 'ELEM * (M * K * ceil_div(N, G + 1) + R * CUS * DOUBLE)',"
                 " 'write': 'ELEM * M * N * ROW'}}");
@@ -150,9 +151,14 @@ static void test_valid(void)
         CHECK(f.ld_multiple[2] && !strcmp(f.ld_multiple[2], "VW"));
         CHECK(f.nv_max_registers && !strcmp(f.nv_max_registers, "REGS * 2"));
         CHECK(f.ld_avoid[0] && !strcmp(f.ld_avoid[0], "4096") && !f.ld_avoid[1] && !f.ld_avoid[2]);
-        CHECK(f.rem_entry && !strcmp(f.rem_entry, "rest"));
-        CHECK(f.rem_global[0] && !strcmp(f.rem_global[0], "32 * (M % 8)"));
-        CHECK(f.rem_local[1] && !strcmp(f.rem_local[1], "1"));
+        CHECK(f.side[GB_SIDE_REMAINDER].entry && !strcmp(f.side[GB_SIDE_REMAINDER].entry, "rest"));
+        CHECK(f.side[GB_SIDE_REMAINDER].global[0] &&
+              !strcmp(f.side[GB_SIDE_REMAINDER].global[0], "32 * (M % 8)"));
+        CHECK(f.side[GB_SIDE_REMAINDER].local[1] &&
+              !strcmp(f.side[GB_SIDE_REMAINDER].local[1], "1"));
+        CHECK(f.side[GB_SIDE_PROLOGUE].entry && !strcmp(f.side[GB_SIDE_PROLOGUE].entry, "pack"));
+        CHECK(f.side[GB_SIDE_PROLOGUE].global[0] &&
+              !strcmp(f.side[GB_SIDE_PROLOGUE].global[0], "N / 4"));
         CHECK(f.nlets == 2 && !strcmp(f.let_names[0], "R") && !strcmp(f.let_exprs[1], "32 * R"));
         CHECK(f.workspace && !strcmp(f.workspace, "G * CUS * 4"));
         CHECK(f.traffic[0] &&

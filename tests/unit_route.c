@@ -331,7 +331,7 @@ static void test_geometry(void)
     gb_problem_check(&p, NULL, 0);
     CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
     CHECK(r.lets[0] == 8 && r.lets[1] == 4 && r.lets[2] == 64);
-    CHECK(r.global[0] == 512 && r.local[0] == 64 && r.rem_global[0] == 0);
+    CHECK(r.global[0] == 512 && r.local[0] == 64 && r.side_global[GB_SIDE_REMAINDER][0] == 0);
     CHECK(r.has_ws && r.ws_bytes == 16); /* 16 bytes, a token, below 16 */
     CHECK(!strstr(r.options, "GB_NVIDIA") && !strstr(r.options, "maxrregcount"));
     /* W names only a parameter and the device: a build option; T and R name M and N. */
@@ -339,11 +339,32 @@ static void test_geometry(void)
     CHECK(!strstr(r.options, "-DT=") && !strstr(r.options, "-DR="));
     CHECK(!strcmp(r.text, "native"));
     CHECK_RC(gb__route_plan(&cfg, &p, &nv, &r, msg, sizeof msg), GB_OK);
-    CHECK(r.rem_global[0] == 32 && r.rem_local[0] == 32);
+    CHECK(r.side_global[GB_SIDE_REMAINDER][0] == 32 && r.side_local[GB_SIDE_REMAINDER][0] == 32);
     CHECK_HAS(r.options, "-DGB_NVIDIA=1 -cl-nv-maxrregcount=128");
     CHECK_HAS(r.options, "-DW=65");
     CHECK(!strcmp(r.text, "native, remainder kernel"));
     gb__family_free(&f);
+    /* A prologue runs before the main kernel where its global size is positive. */
+    if (family(
+            "{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
+            " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'B', 'beta', 'C', 'WS'],"
+            " 'global': ['N', 'M'], 'local': ['8', '1'], 'workspace': 'PACK * K * N * ELEM',"
+            " 'prologue': {'entry': 'pack', 'global': ['PACK * N / 8', 'PACK * K'],"
+            " 'local': ['2', '1']},"
+            " 'parameters': {'PACK': {'default': 0, 'values': [0, 1]}}}",
+            &f) == GB_OK) {
+        memset(&cfg, 0, sizeof cfg);
+        cfg.family = &f;
+        gb_params_set(&cfg.params, "PACK", 0);
+        CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+        CHECK(r.side_global[GB_SIDE_PROLOGUE][0] == 0 && !strcmp(r.text, "native"));
+        gb_params_set(&cfg.params, "PACK", 1);
+        CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+        CHECK(r.side_global[GB_SIDE_PROLOGUE][0] == 8 && r.side_global[GB_SIDE_PROLOGUE][1] == 8);
+        CHECK(r.side_local[GB_SIDE_PROLOGUE][0] == 2 && r.ws_bytes == 8 * 64 * 4);
+        CHECK(!strcmp(r.text, "native, prologue kernel"));
+        gb__family_free(&f);
+    }
     /* A size expression that fails names its key. */
     if (family("{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
                " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'B', 'beta', 'C'],"

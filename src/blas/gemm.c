@@ -201,15 +201,16 @@ static int enqueue_gemm(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_ui
                              r->copy[1] ? r->temp_elems[1] * es : 0,
                              r->copy[2] ? r->temp_elems[2] * es : 0, r->has_ws ? r->ws_bytes : 0};
     gb_scratch_t *s;
-    enum { MAIN, REM, COPY };
+    enum { PRO, REM, MAIN, COPY }; /* PRO, REM: the side kernels by GB_SIDE_* */
     gb_kslot_t *slots[COPY + GB_ROUTE_MAX_COPIES] = {0};
     cl_kernel ks[COPY + GB_ROUTE_MAX_COPIES] = {0};
     int wide[GB_ROUTE_MAX_COPIES];
     size_t cg[GB_ROUTE_MAX_COPIES][2], cl_[GB_ROUTE_MAX_COPIES][2];
     if ((rc = gb_blas__scratch(h, q, bytes, &s)) == GB_OK)
         rc = gb_blas__kernel_get(h, pl->program, f->entry, &slots[MAIN]);
-    if (rc == GB_OK && r->rem_global[0])
-        rc = gb_blas__kernel_get(h, pl->program, f->rem_entry, &slots[REM]);
+    for (int sd = 0; rc == GB_OK && sd < GB_NSIDES; sd++)
+        if (r->side_global[sd][0])
+            rc = gb_blas__kernel_get(h, pl->program, f->side[sd].entry, &slots[sd]);
     for (size_t i = 0; rc == GB_OK && i < r->ncopies; i++) {
         gb__copy_geometry(&h->dev, &r->copies[i], &wide[i], cg[i], cl_[i]);
         rc =
@@ -226,28 +227,32 @@ static int enqueue_gemm(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_ui
         kp.beta = c->beta;
         char bmsg[512];
         rc = gb__bind_args(ks[MAIN], f, r, &kp, &b, &slots[MAIN]->args, bmsg, sizeof bmsg);
-        if (rc == GB_OK && ks[REM])
-            rc = gb__bind_args(ks[REM], f, r, &kp, &b, &slots[REM]->args, bmsg, sizeof bmsg);
+        for (int sd = 0; rc == GB_OK && sd < GB_NSIDES; sd++)
+            if (ks[sd])
+                rc = gb__bind_args(ks[sd], f, r, &kp, &b, &slots[sd]->args, bmsg, sizeof bmsg);
         if (rc != GB_OK)
             rc = gb_blas__fail(rc, "%s", bmsg);
         cl_int err = CL_SUCCESS;
         for (size_t i = 0; rc == GB_OK && err == CL_SUCCESS && i < r->ncopies; i++)
             err = gb__copy_args(ks[COPY + i], wide[i], &r->copies[i], b.buf[r->copies[i].dst],
                                 b.buf[r->copies[i].src]);
-        /* In order: the copies in, the main kernel, its remainder, the copies out. The first
+        /* In order: the copies in, the prologue, the main kernel, its remainder, the copies out.
+         * The first
          * command waits for the caller's list; the last gives the caller's event. */
         typedef struct {
             cl_kernel k;
             const size_t *g, *l;
         } cmd_t;
-        cmd_t cmd[2 + GB_ROUTE_MAX_COPIES];
+        cmd_t cmd[1 + GB_NSIDES + GB_ROUTE_MAX_COPIES];
         size_t n = 0;
         for (size_t i = 0; i < r->ncopies; i++)
             if (!r->copies[i].post)
                 cmd[n++] = (cmd_t){ks[COPY + i], cg[i], cl_[i][0] ? cl_[i] : NULL};
+        if (ks[PRO])
+            cmd[n++] = (cmd_t){ks[PRO], r->side_global[PRO], r->side_local[PRO]};
         cmd[n++] = (cmd_t){ks[MAIN], r->global, r->local_null ? NULL : r->local};
         if (ks[REM])
-            cmd[n++] = (cmd_t){ks[REM], r->rem_global, r->rem_local};
+            cmd[n++] = (cmd_t){ks[REM], r->side_global[REM], r->side_local[REM]};
         for (size_t i = 0; i < r->ncopies; i++)
             if (r->copies[i].post)
                 cmd[n++] = (cmd_t){ks[COPY + i], cg[i], cl_[i][0] ? cl_[i] : NULL};

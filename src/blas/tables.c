@@ -366,7 +366,9 @@ int gb_blas__commands(gb_blas_t *h, const gb_problem_t *p, size_t *n)
     const int rc = gb_blas__plan_get(h, &key, &pl);
     if (rc != GB_OK)
         return rc;
-    *n = 1 + pl->route.ncopies + (pl->route.rem_global[0] ? 1 : 0);
+    *n = 1 + pl->route.ncopies;
+    for (int s = 0; s < GB_NSIDES; s++)
+        *n += pl->route.side_global[s][0] ? 1 : 0;
     gb_blas__plan_put(h, pl);
     return GB_OK;
 }

@@ -67,7 +67,7 @@ extern const gb_impl_ops_t gb__cublas_ops, gb__cublas_tf32_ops;
 #define GB_MAX_PASSES 6
 /* A call's device commands: the passes before and after the main kernel, and the main and
  * remainder kernels. */
-#define GB_MAX_WORK (2 * GB_MAX_PASSES + 2)
+#define GB_MAX_WORK (2 * GB_MAX_PASSES + 1 + GB_NSIDES)
 
 /* One helper pass: a gb_copy launch, or (kernel NULL) a copy of a packed operand into the
  * image a kernel reads it through, on devices that cannot create images over buffers. */
@@ -85,12 +85,13 @@ typedef struct gb_kernel_run {
     gb_context_t *ctx;
     cl_program program, helpers;
     cl_kernel kernel;
-    cl_kernel rem_kernel; /* the family's remainder kernel, where this problem needs it */
-    cl_mem buf[6];        /* by gb_buf_t: the caller's A, B, C, then the temporaries */
-    cl_mem img[2];        /* image2d_t views or images of the kernel's A, B, or NULL */
-    cl_mem ws;            /* the family's workspace (argument WS), or NULL */
-    size_t bytes[3];      /* of the caller's A, B, C */
-    size_t global[2], local[2], rem_global[2], rem_local[2];
+    cl_kernel
+        side[GB_NSIDES]; /* the family's prologue and remainder, where this problem needs them */
+    cl_mem buf[6];       /* by gb_buf_t: the caller's A, B, C, then the temporaries */
+    cl_mem img[2];       /* image2d_t views or images of the kernel's A, B, or NULL */
+    cl_mem ws;           /* the family's workspace (argument WS), or NULL */
+    size_t bytes[3];     /* of the caller's A, B, C */
+    size_t global[2], local[2], side_global[GB_NSIDES][2], side_local[GB_NSIDES][2];
     int local_null;
     gb_pass_t passes[GB_MAX_PASSES];
     size_t npasses;

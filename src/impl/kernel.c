@@ -80,8 +80,9 @@ static void kernel_release(void *state)
             clReleaseKernel(kr->passes[i].kernel);
     if (kr->kernel)
         clReleaseKernel(kr->kernel);
-    if (kr->rem_kernel)
-        clReleaseKernel(kr->rem_kernel);
+    for (int s = 0; s < GB_NSIDES; s++)
+        if (kr->side[s])
+            clReleaseKernel(kr->side[s]);
     if (kr->program)
         clReleaseProgram(kr->program);
     if (kr->helpers)
@@ -127,13 +128,15 @@ static int build(gb_kernel_run_t *kr, const gb_config_t *cfg, const gb_route_t *
                         "on this device (register use), but its parameters ask for %zu x %zu; "
                         "choose parameters with fewer work-items per group",
                         gb_config_name(cfg), kmax, r->local[0], r->local[1]);
-    if (r->rem_global[0]) {
-        kr->rem_kernel = clCreateKernel(kr->program, f->rem_entry, &err);
-        if (err != CL_SUCCESS)
-            return gb__fail(msg, msglen, GB_EMETADATA,
-                            "%s: no kernel named '%s' in %s (%s); fix 'remainder.entry'", f->origin,
-                            f->rem_entry, f->source_file, gb__cl_errname(err));
-    }
+    for (int s = 0; s < GB_NSIDES; s++)
+        if (r->side_global[s][0]) {
+            kr->side[s] = clCreateKernel(kr->program, f->side[s].entry, &err);
+            if (err != CL_SUCCESS)
+                return gb__fail(msg, msglen, GB_EMETADATA,
+                                "%s: no kernel named '%s' in %s (%s); fix '%s.entry'", f->origin,
+                                f->side[s].entry, f->source_file, gb__cl_errname(err),
+                                s == GB_SIDE_PROLOGUE ? "prologue" : "remainder");
+        }
     return GB_OK;
 }
 
@@ -191,14 +194,15 @@ static int prepare_with(gb_context_t *ctx, const gb_impl_t *im, const gb_problem
     kr->ctx = ctx;
     memcpy(kr->global, r.global, sizeof kr->global);
     memcpy(kr->local, r.local, sizeof kr->local);
-    memcpy(kr->rem_global, r.rem_global, sizeof kr->rem_global);
-    memcpy(kr->rem_local, r.rem_local, sizeof kr->rem_local);
+    memcpy(kr->side_global, r.side_global, sizeof kr->side_global);
+    memcpy(kr->side_local, r.side_local, sizeof kr->side_local);
     kr->local_null = r.local_null;
     if ((rc = build(kr, cfg, &r, 0, &res->build_ms, &res->cache_hit, ctx->errmsg,
                     sizeof ctx->errmsg)) != GB_OK ||
         (rc = allocate(kr, p, &r, bufs)) != GB_OK ||
         (rc = set_args(kr, &r, cfg->family, kr->kernel)) != GB_OK ||
-        (kr->rem_kernel && (rc = set_args(kr, &r, cfg->family, kr->rem_kernel)) != GB_OK)) {
+        (kr->side[0] && (rc = set_args(kr, &r, cfg->family, kr->side[0])) != GB_OK) ||
+        (kr->side[1] && (rc = set_args(kr, &r, cfg->family, kr->side[1])) != GB_OK)) {
         kernel_release(kr);
         return rc;
     }
@@ -275,10 +279,10 @@ static cl_int enqueue_pass(cl_command_queue q, const gb_pass_t *ps, cl_uint nwai
 }
 
 /* Where a call's device commands keep their events in kr->work. */
-enum { W_PRE = 0, W_MAIN = GB_MAX_PASSES, W_REM, W_POST };
+enum { W_PRE = 0, W_PRO = GB_MAX_PASSES, W_MAIN, W_REM, W_POST };
 
-/* A call's device work on q: the passes before the main kernel, the main and remainder kernels,
- * the passes after; the first command waits for the nwait events of wait (q is in order: the
+/* A call's device work on q: the passes before the main kernel, the prologue, main and
+ * remainder kernels, the passes after; the first command waits for the nwait events of wait (q is in order: the
  * others follow it). Their events go to kr->work (the previous call's released). On failure
  * returns the OpenCL status with *what naming the command and g, l its launch geometry. */
 static cl_int enqueue_work(gb_kernel_run_t *kr, cl_command_queue q, cl_uint nwait,
@@ -299,15 +303,27 @@ static cl_int enqueue_work(gb_kernel_run_t *kr, cl_command_queue q, cl_uint nwai
             nwait = 0;
             wait = NULL;
         }
+    if (kr->side[GB_SIDE_PROLOGUE] && err == CL_SUCCESS && (*what = "the prologue kernel")) {
+        err = clEnqueueNDRangeKernel(
+            q, kr->side[GB_SIDE_PROLOGUE], 2, NULL, kr->side_global[GB_SIDE_PROLOGUE],
+            kr->side_local[GB_SIDE_PROLOGUE], nwait, wait, &kr->work[W_PRO]);
+        nwait = 0;
+        wait = NULL;
+        if (err != CL_SUCCESS) {
+            *g = kr->side_global[GB_SIDE_PROLOGUE]; /* the message names the launch that failed */
+            *l = kr->side_local[GB_SIDE_PROLOGUE];
+        }
+    }
     if (err == CL_SUCCESS && (*what = "the main kernel"))
         err = clEnqueueNDRangeKernel(q, kr->kernel, 2, NULL, kr->global,
                                      kr->local_null ? NULL : kr->local, nwait, wait,
                                      &kr->work[W_MAIN]);
-    if (kr->rem_kernel && err == CL_SUCCESS && (*what = "the remainder kernel") &&
-        (err = clEnqueueNDRangeKernel(q, kr->rem_kernel, 2, NULL, kr->rem_global, kr->rem_local, 0,
-                                      NULL, &kr->work[W_REM])) != CL_SUCCESS) {
-        *g = kr->rem_global; /* the message names the launch that failed */
-        *l = kr->rem_local;
+    if (kr->side[GB_SIDE_REMAINDER] && err == CL_SUCCESS && (*what = "the remainder kernel") &&
+        (err = clEnqueueNDRangeKernel(
+             q, kr->side[GB_SIDE_REMAINDER], 2, NULL, kr->side_global[GB_SIDE_REMAINDER],
+             kr->side_local[GB_SIDE_REMAINDER], 0, NULL, &kr->work[W_REM])) != CL_SUCCESS) {
+        *g = kr->side_global[GB_SIDE_REMAINDER];
+        *l = kr->side_local[GB_SIDE_REMAINDER];
     }
     for (size_t i = 0; i < kr->npasses && err == CL_SUCCESS; i++)
         if (kr->passes[i].post && (*what = "a helper pass"))
@@ -354,7 +370,7 @@ static void work_times(gb_kernel_run_t *kr, double t[GB_PHASE_COUNT], cl_int *er
         cl_ulong start, end;
         event_times(kr->work[i], &start, &end, err);
         if (end > start) {
-            t[i == W_MAIN || i == W_REM ? GB_PHASE_MAIN : GB_PHASE_HELPERS] +=
+            t[i >= W_PRO && i <= W_REM ? GB_PHASE_MAIN : GB_PHASE_HELPERS] +=
                 (double)(end - start) * 1e-6;
             first = !first || start < first ? start : first;
             last = end > last ? end : last;

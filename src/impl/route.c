@@ -387,7 +387,7 @@ static int launch_size(const gb_family_t *f, const gb_device_info_t *dev, const 
     return GB_OK;
 }
 
-/* The lets, the launch sizes of the main and remainder kernels, and the workspace. */
+/* The lets, the launch sizes of the main and side kernels, and the workspace. */
 static int geometry(const gb_family_t *f, const gb_device_info_t *dev, vars_t *vs, gb_route_t *r,
                     char *msg, size_t msglen)
 {
@@ -405,13 +405,21 @@ static int geometry(const gb_family_t *f, const gb_device_info_t *dev, vars_t *v
     if ((rc = launch_size(f, dev, vs, "global size", f->global, f->local, 0, r->global, r->local,
                           msg, msglen)) != GB_OK)
         return rc;
-    /* The remainder kernel runs where its global size is positive (0: nothing left over). */
-    if (f->rem_entry &&
-        (rc = launch_size(f, dev, vs, "remainder global size", f->rem_global, f->rem_local, 1,
-                          r->rem_global, r->rem_local, msg, msglen)) != GB_OK)
-        return rc;
-    if (r->rem_global[0])
-        text_add(r, "remainder kernel");
+    /* A side kernel runs where its global size is positive (0: nothing to do, e.g. nothing
+     * left over). */
+    static const char *const side_name[GB_NSIDES] = {"prologue", "remainder"};
+    for (int s = 0; s < GB_NSIDES; s++) {
+        char what[64];
+        snprintf(what, sizeof what, "%s global size", side_name[s]);
+        if (f->side[s].entry &&
+            (rc = launch_size(f, dev, vs, what, f->side[s].global, f->side[s].local, 1,
+                              r->side_global[s], r->side_local[s], msg, msglen)) != GB_OK)
+            return rc;
+        if (r->side_global[s][0]) {
+            snprintf(what, sizeof what, "%s kernel", side_name[s]);
+            text_add(r, what);
+        }
+    }
     /* The workspace in bytes; a token buffer where it is 0, as a kernel argument needs one. */
     long long ws = 0;
     if (f->workspace && (rc = eval(f, vs, "workspace", f->workspace, 0, &ws, msg, msglen)) != GB_OK)

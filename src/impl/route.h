@@ -8,6 +8,7 @@
 #define GB_ROUTE_H
 
 #include "gemmbench.h"
+#include "../kernels/family.h"
 
 /* The buffers a route names: the caller's A, B, C and the temporaries of A, B, C. */
 typedef enum gb_buf { GB_BUF_A, GB_BUF_B, GB_BUF_C, GB_BUF_TA, GB_BUF_TB, GB_BUF_TC } gb_buf_t;
@@ -37,8 +38,8 @@ typedef struct gb_route {
     gb_route_copy_t copies[GB_ROUTE_MAX_COPIES];
     size_t ncopies;
     size_t global[2], local[2];
-    int local_null;                     /* the driver chooses the work-group size */
-    size_t rem_global[2], rem_local[2]; /* rem_global[0] 0: no remainder launch */
+    int local_null; /* the driver chooses the work-group size */
+    size_t side_global[GB_NSIDES][2], side_local[GB_NSIDES][2]; /* [s][0] 0: no launch */
     size_t ws_bytes; /* the workspace (argument WS): at least 16 bytes where declared */
     int has_ws;
     long long lets[GB_MAX_LETS]; /* the family's 'let' values, in its order */

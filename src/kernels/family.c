@@ -65,7 +65,7 @@ int gb__family_keys(gb_family_ctx_t *c, const cJSON *obj, const char *where,
         if (dist == 0)
             continue;
         char why[256];
-        if (dist <= 3 || dist * 2 <= strlen(known[best]))
+        if (dist <= 3 || dist * 2 < strlen(known[best]))
             snprintf(why, sizeof why, "is unknown; did you mean '%s%s%s'?", where,
                      where[0] ? "." : "", known[best]);
         else
@@ -205,26 +205,26 @@ static int parse_pair(gb_family_ctx_t *c, const cJSON *obj, const char *key, int
     return rc;
 }
 
-/* "remainder": {"entry", "global", "local"}, all required: a second kernel for the part of C
- * the main kernel leaves (e.g. the thin last rows and columns of odd sizes). */
-static int parse_remainder(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
+/* "prologue" and "remainder": {"entry", "global", "local"}, all required: a kernel run before
+ * the main one (e.g. packing an operand into the workspace) and one after it (the part of C the
+ * main kernel leaves, e.g. the thin last rows and columns of odd sizes). */
+static int parse_side(gb_family_ctx_t *c, const cJSON *root, const char *key, gb_side_t *side)
 {
-    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "remainder");
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, key);
     if (!obj)
         return GB_OK;
     if (!cJSON_IsObject(obj))
-        return gb__family_bad(c, "remainder",
-                              "must be an object {\"entry\", \"global\", \"local\"}");
+        return gb__family_bad(c, key, "must be an object {\"entry\", \"global\", \"local\"}");
     char origin[512];
-    snprintf(origin, sizeof origin, "%s, object 'remainder'", c->origin);
+    snprintf(origin, sizeof origin, "%s, object '%s'", c->origin, key);
     gb_family_ctx_t sub = {origin, c->msg, c->msglen};
-    int rc = gb__family_keys(c, obj, "remainder", KEYS("entry", "global", "local"));
+    int rc = gb__family_keys(c, obj, key, KEYS("entry", "global", "local"));
     if (rc == GB_OK)
-        rc = gb__family_string(&sub, obj, "entry", 1, &f->rem_entry);
+        rc = gb__family_string(&sub, obj, "entry", 1, &side->entry);
     if (rc == GB_OK)
-        rc = parse_pair(&sub, obj, "global", 1, f->rem_global);
+        rc = parse_pair(&sub, obj, "global", 1, side->global);
     if (rc == GB_OK)
-        rc = parse_pair(&sub, obj, "local", 1, f->rem_local);
+        rc = parse_pair(&sub, obj, "local", 1, side->local);
     return rc;
 }
 
@@ -440,7 +440,9 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
         (rc = parse_multiples(&c, root, "ld_multiple_of", "ABC", f->ld_multiple)) ||
         (rc = parse_multiples(&c, root, "ld_avoid_multiple_of", "ABC", f->ld_avoid)) ||
         (rc = gb__family_string(&c, root, "nvidia_max_registers", 0, &f->nv_max_registers)) ||
-        (rc = parse_remainder(&c, root, f)) || (rc = parse_lets(&c, root, f)) ||
+        (rc = parse_side(&c, root, "prologue", &f->side[GB_SIDE_PROLOGUE])) ||
+        (rc = parse_side(&c, root, "remainder", &f->side[GB_SIDE_REMAINDER])) ||
+        (rc = parse_lets(&c, root, f)) ||
         (rc = gb__family_string(&c, root, "workspace", 0, &f->workspace)) ||
         (rc = parse_traffic(&c, root, f)))
         goto done;
@@ -495,8 +497,8 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
                          KEYS("family", "description", "source", "entry", "precisions", "layouts",
                               "args", "global", "local", "parameters", "constraints", "requires",
                               "multiple_of", "ld_multiple_of", "ld_avoid_multiple_of",
-                              "nvidia_max_registers", "remainder", "workspace", "traffic", "let",
-                              "presets"));
+                              "nvidia_max_registers", "prologue", "remainder", "workspace",
+                              "traffic", "let", "presets"));
 done:
     cJSON_Delete(root);
     if (rc != GB_OK)

@@ -6,6 +6,15 @@
 
 /* One kernel family as its metadata declares it (docs/kernel-metadata.md). Owned by the
  * registry; every pointer lives as long as the registry. */
+/* Side kernels of a family's program, run with the main kernel's arguments where their global
+ * sizes are positive: the prologue before the main kernel (e.g. packing an operand into the
+ * workspace), the remainder after it (the part of C the main kernel leaves). */
+enum { GB_SIDE_PROLOGUE, GB_SIDE_REMAINDER, GB_NSIDES };
+typedef struct gb_side {
+    char *entry; /* NULL: none */
+    char *global[2], *local[2];
+} gb_side_t;
+
 struct gb_family {
     char *name, *description, *origin, *source_file, *entry;
     char *source;            /* the OpenCL C text */
@@ -19,20 +28,18 @@ struct gb_family {
     size_t nconstraints;
     char **extensions;
     size_t nextensions;
-    char *local_mem;        /* expression in bytes, may be NULL */
-    char *multiple[3];      /* M, N, K must be multiples of these expressions (NULL: any);
+    char *local_mem;           /* expression in bytes, may be NULL */
+    char *multiple[3];         /* M, N, K must be multiples of these expressions (NULL: any);
                               the harness pads with zeros where they are not */
-    char *ld_multiple[3];   /* A, B, C: leading dimension and offset must be multiples of these
+    char *ld_multiple[3];      /* A, B, C: leading dimension and offset must be multiples of these
                               (NULL: any); the harness copies an operand where they are not */
-    char *ld_avoid[3];      /* A, B, C: leading dimensions that are multiples of these (NULL: no
+    char *ld_avoid[3];         /* A, B, C: leading dimensions that are multiples of these (NULL: no
                               rule) are copied to one that is not (a power-of-two row stride
                               that the kernel's loads suffer from) */
-    char *nv_max_registers; /* expression, may be NULL: where positive, NVIDIA's compiler gets
+    char *nv_max_registers;    /* expression, may be NULL: where positive, NVIDIA's compiler gets
                                -cl-nv-maxrregcount with its value (registers per work-item) */
-    char *rem_entry;        /* a second kernel of the same program, run after the main one with
-                              the same arguments where rem_global is positive (NULL: none) */
-    char *rem_global[2], *rem_local[2];
-    char *workspace;  /* expression, may be NULL: bytes of a scratch buffer passed as the
+    gb_side_t side[GB_NSIDES]; /* "prologue" and "remainder" kernels (entry NULL: none) */
+    char *workspace;           /* expression, may be NULL: bytes of a scratch buffer passed as the
                               argument WS to both kernels (0: a token buffer of 16 bytes) */
     char *traffic[2]; /* expressions, both NULL when not declared: bytes of global memory the
                          main kernel (with its remainder kernel) reads [0] and writes [1] */

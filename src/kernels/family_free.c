@@ -29,8 +29,10 @@ void gb__family_free(gb_family_t *f)
     for (int i = 0; i < 2; i++) {
         free(f->global[i]);
         free(f->local[i]);
-        free(f->rem_global[i]);
-        free(f->rem_local[i]);
+        for (int s = 0; s < GB_NSIDES; s++) {
+            free(f->side[s].global[i]);
+            free(f->side[s].local[i]);
+        }
     }
     for (int i = 0; i < 3; i++) {
         free(f->multiple[i]);
@@ -41,7 +43,8 @@ void gb__family_free(gb_family_t *f)
     free_strings(f->extensions, f->nextensions);
     free(f->local_mem);
     free(f->nv_max_registers);
-    free(f->rem_entry);
+    for (int s = 0; s < GB_NSIDES; s++)
+        free(f->side[s].entry);
     free(f->workspace);
     free(f->traffic[0]);
     free(f->traffic[1]);
