@@ -8,7 +8,6 @@
 #ifdef GB_HAVE_CUBLAS
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +22,6 @@ typedef struct cu_state {
     void *a, *b, *c;
     size_t bytes_a, bytes_b, bytes_c;
     cudaEvent_t ev[8];
-    atomic_int gate; /* 1 once a call's commands are all enqueued (gate_wait) */
 } cu_state_t;
 
 static void cublas_release(void *state);
@@ -128,19 +126,6 @@ static cublasStatus_t gemm(cu_state_t *s)
                              (const float *)(const void *)b, ldb, &be, (float *)(void *)c, ldc);
 }
 
-/* Holds the stream until the call's commands are all enqueued, so that its events time the
- * device's work, as OpenCL's profiling times a kernel command from its start, and not cuBLAS's
- * host-side work before the kernel reaches an idle stream (which they did: at small sizes that
- * made cuBLAS look slower on some hosts than on others). Runs on CUDA's callback thread; gives up
- * after 10 s so that a lost release cannot hang the process. */
-static void CUDART_CB gate_wait(void *arg)
-{
-    atomic_int *gate = arg;
-    const double t0 = gb__now_ms();
-    while (!atomic_load_explicit(gate, memory_order_acquire) && gb__now_ms() - t0 < 1e4)
-        ;
-}
-
 static double elapsed(cudaEvent_t a, cudaEvent_t b)
 {
     float ms = 0;
@@ -154,17 +139,9 @@ static int cublas_call(void *state, const void *a, const void *b, const void *c,
     cu_state_t *s = state;
     memset(t, 0, GB_PHASE_COUNT * sizeof *t);
     const double t0 = gb__now_ms();
-    /* Only a call without copies is gated: a copy from pageable memory may wait for the stream,
-     * which would wait for the gate. With copies before it the kernel does not start on an idle
-     * stream anyway. */
-    const int gated = !a && !b && !c && !c_out;
     cudaError_t e = cudaSuccess;
-    if (gated) {
-        atomic_store_explicit(&s->gate, 0, memory_order_relaxed);
-        e = cudaLaunchHostFunc(s->stream, gate_wait, &s->gate);
-    }
     cudaEventRecord(s->ev[0], s->stream);
-    if (a && e == cudaSuccess)
+    if (a)
         e = cudaMemcpyAsync(s->a, a, s->bytes_a, cudaMemcpyHostToDevice, s->stream);
     if (b && e == cudaSuccess)
         e = cudaMemcpyAsync(s->b, b, s->bytes_b, cudaMemcpyHostToDevice, s->stream);
@@ -176,8 +153,6 @@ static int cublas_call(void *state, const void *a, const void *b, const void *c,
     if (c_out && e == cudaSuccess)
         e = cudaMemcpyAsync(c_out, s->c, s->bytes_c, cudaMemcpyDeviceToHost, s->stream);
     cudaEventRecord(s->ev[3], s->stream);
-    if (gated)
-        atomic_store_explicit(&s->gate, 1, memory_order_release);
     cudaError_t sync = cudaStreamSynchronize(s->stream);
     t[GB_PHASE_WALL] = gb__now_ms() - t0;
     if (e == cudaSuccess)
