@@ -516,12 +516,51 @@ static void test_corpus(void)
     CHECK(files >= 10);
 }
 
+/* 'extends': the keys of a base beside the file that it does not give, but the base's name,
+ * description and presets; refused without a directory, with a missing base, and two deep. */
+static void test_extends(void)
+{
+    char dir[64], msg[512] = "";
+    gb_family_t f;
+    const char *twin = jsonify("{'family': 'twin', 'extends': 'testfam', 'description': 'the same',"
+                               " 'layouts': ['row-NN']}");
+    char twin_text[1024];
+    snprintf(twin_text, sizeof twin_text, "%s", twin);
+    if (!CHECK(unit_make_dir(dir, sizeof dir)))
+        return;
+    CHECK(unit_write_file(dir, "testfam.json", jsonify(base_family)));
+    if (CHECK_RC(gb__family_parse_at(twin_text, strlen(twin_text), "twin.json", dir, &f, msg,
+                                     sizeof msg),
+                 GB_OK)) {
+        CHECK(!strcmp(f.name, "twin") && !strcmp(f.description, "the same"));
+        CHECK(!strcmp(f.entry, "gemm_test") && !strcmp(f.source_file, "testfam.cl"));
+        CHECK(f.layouts == (1u << gb_layout_index(GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS)));
+        CHECK(f.nparams == 3 && f.nconstraints == 1 && f.npresets == 0);
+        gb__family_free(&f);
+    }
+    CHECK_RC(gb__family_parse(twin_text, strlen(twin_text), "twin.json", &f, msg, sizeof msg),
+             GB_EMETADATA);
+    CHECK_HAS(msg, "key 'extends'");
+    const char *lost = jsonify("{'family': 'twin', 'extends': 'nobody'}");
+    CHECK_RC(gb__family_parse_at(lost, strlen(lost), "twin.json", dir, &f, msg, sizeof msg),
+             GB_EMETADATA);
+    CHECK_HAS(msg, "nobody.json");
+    CHECK(
+        unit_write_file(dir, "middle.json", jsonify("{'family': 'middle', 'extends': 'testfam'}")));
+    const char *deep = jsonify("{'family': 'deep', 'extends': 'middle'}");
+    CHECK_RC(gb__family_parse_at(deep, strlen(deep), "deep.json", dir, &f, msg, sizeof msg),
+             GB_EMETADATA);
+    CHECK_HAS(msg, "one level only");
+    unit_remove_dir(dir);
+}
+
 int main(void)
 {
     test_valid();
     test_malformed();
     test_builtin_registry();
     test_kernel_path();
+    test_extends();
     test_trailing();
     test_corpus();
     return unit_finish();

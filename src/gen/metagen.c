@@ -272,7 +272,9 @@ int main(int argc, char **argv)
         }
         snprintf(origin, sizeof origin, "kernels/%s", base(argv[a]));
         gb_family_t *f = &fams[nfam];
-        if (gb__family_parse(json, len, origin, f, msg, sizeof msg) != GB_OK) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%.*s.", (int)(base(argv[a]) - argv[a]), argv[a]);
+        if (gb__family_parse_at(json, len, origin, dir, f, msg, sizeof msg) != GB_OK) {
             fprintf(stderr, "metagen: %s\n", msg);
             return 1;
         }

@@ -385,8 +385,57 @@ static int parse_images(gb_family_ctx_t *c, gb_family_t *f)
     return GB_OK;
 }
 
+/* "extends": NAME: every key of NAME.json in dir that this file does not give, but its name,
+ * description and presets, so that a family that differs from another in a few keys (the same
+ * source with other native layouts, say) says only those. One level: the base may not extend. */
+static int extend(gb_family_ctx_t *c, cJSON *root, const char *dir)
+{
+    const cJSON *ext = cJSON_GetObjectItemCaseSensitive(root, "extends");
+    if (!ext)
+        return GB_OK;
+    if (!cJSON_IsString(ext) || !ext->valuestring[0] || strchr(ext->valuestring, '/'))
+        return gb__family_bad(c, "extends", "must name a family whose JSON lies beside this one");
+    if (!dir)
+        return gb__family_bad(c, "extends", "needs the base family's JSON beside this one");
+    char path[4096], why[4200];
+    snprintf(path, sizeof path, "%s/%s.json", dir, ext->valuestring);
+    char *text = NULL;
+    size_t len = 0;
+    cJSON *base = NULL;
+    if (gb__read_file(path, 1u << 20, &text, &len) == GB_OK)
+        base = cJSON_ParseWithLength(text, len);
+    free(text);
+    int rc = GB_OK;
+    if (!base || !cJSON_IsObject(base)) {
+        snprintf(why, sizeof why, "names a base whose metadata %s cannot be read as JSON", path);
+        rc = gb__family_bad(c, "extends", why);
+    } else if (cJSON_GetObjectItemCaseSensitive(base, "extends")) {
+        snprintf(why, sizeof why, "names a base that extends another (%s); one level only", path);
+        rc = gb__family_bad(c, "extends", why);
+    }
+    for (cJSON *it = rc == GB_OK ? base->child : NULL; it && rc == GB_OK; it = it->next) {
+        if (!strcmp(it->string, "family") || !strcmp(it->string, "description") ||
+            !strcmp(it->string, "presets") || cJSON_GetObjectItemCaseSensitive(root, it->string))
+            continue;
+        cJSON *copy = cJSON_Duplicate(it, 1);
+        if (!copy || !cJSON_AddItemToObject(root, it->string, copy)) {
+            cJSON_Delete(copy);
+            rc = gb__fail(c->msg, c->msglen, GB_ENOMEM, "out of memory");
+        }
+    }
+    cJSON_Delete(base);
+    cJSON_DeleteItemFromObjectCaseSensitive(root, "extends");
+    return rc;
+}
+
 int gb__family_parse(const char *json, size_t len, const char *origin, gb_family_t *f, char *msg,
                      size_t msglen)
+{
+    return gb__family_parse_at(json, len, origin, NULL, f, msg, msglen);
+}
+
+int gb__family_parse_at(const char *json, size_t len, const char *origin, const char *dir,
+                        gb_family_t *f, char *msg, size_t msglen)
 {
     gb_family_ctx_t c = {origin, msg, msglen};
     memset(f, 0, sizeof *f);
@@ -414,6 +463,8 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
         rc = gb__fail(msg, msglen, GB_EMETADATA, "%s: metadata must be a JSON object", origin);
         goto done;
     }
+    if ((rc = extend(&c, root, dir)) != GB_OK)
+        goto done;
     if ((rc = gb__family_string(&c, root, "family", 1, &f->name)) ||
         (rc = gb__family_string(&c, root, "description", 0, &f->description)) ||
         (rc = gb__family_string(&c, root, "source", 1, &f->source_file)) ||

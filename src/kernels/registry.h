@@ -36,9 +36,12 @@ int gb__registry_builtin(gb_registry_t **out);
 int gb__registry_add(gb_registry_t *reg, gb_family_t *fam);
 
 /* Parses one family's JSON text (origin names it in messages) into fam; the source is looked up
- * by the loader. GB_EMETADATA with the offending key in msg. */
+ * by the loader. GB_EMETADATA with the offending key in msg. gb__family_parse_at also resolves
+ * 'extends', whose base is dir/NAME.json (gb__family_parse refuses it). */
 int gb__family_parse(const char *json, size_t len, const char *origin, gb_family_t *fam, char *msg,
                      size_t msglen);
+int gb__family_parse_at(const char *json, size_t len, const char *origin, const char *dir,
+                        gb_family_t *fam, char *msg, size_t msglen);
 /* Frees what fam holds (nothing for a built-in one) and zeroes it (family_free.c). */
 void gb__family_free(gb_family_t *fam);
 

@@ -17,7 +17,7 @@ static int load_family(gb_registry_t *reg, const char *json, size_t len, const c
                        const char *dir, char *msg, size_t msglen)
 {
     gb_family_t fam;
-    int rc = gb__family_parse(json, len, origin, &fam, msg, msglen);
+    int rc = gb__family_parse_at(json, len, origin, dir, &fam, msg, msglen);
     if (rc != GB_OK)
         return rc;
     if (strchr(fam.source_file, '/')) {
