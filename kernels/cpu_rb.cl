@@ -9,10 +9,10 @@
  * 8 x 48 blocks). A panel's rows lie ldb apart in B, so at large ldb they fall in a few cache
  * sets and the panel does not stay in cache: with PACKB a prologue kernel (cpu_rb_pack) first
  * copies B into the workspace WS as panels, panel p holding B's columns p*NR .. p*NR + NR - 1
- * for every k, NR elements a row, contiguous, as BLAS libraries pack B. M and N are whole blocks: the harness pads the problem
- * (multiple_of), which costs copies of O(n^2) where a scalar path for the edge blocks cost up to
- * 3x at sizes that are not (bench/notes.md); other layouts reach it through the harness's
- * transposition passes. */
+ * for every k, NR elements a row, contiguous, as BLAS libraries pack B. M and N are whole
+ * blocks: the harness pads the problem (multiple_of), which costs copies of O(n^2) where a
+ * scalar path for the edge blocks cost up to 3x at sizes that are not (bench/notes.md); other
+ * layouts reach it through the harness's transposition passes. */
 #ifndef MR
 #define MR 14 /* rows of C per work-item */
 #endif
@@ -59,11 +59,12 @@ __attribute__((reqd_work_group_size(LX, 1, 1))) kernel void cpu_rb(
 #pragma unroll
         for (int v = 0; v < NV; v++)
             acc[i][v] = (vec)0;
+    global const real *a = A + m0 * lda;
 #if PACKB
-    global const real *a = A + m0 * lda, *b = WS + (size_t)n0 * K;
+    global const real *b = WS + (size_t)n0 * K; /* its panel: K rows of NR */
     const int bstride = NR;
 #else
-    global const real *a = A + m0 * lda, *b = B + n0;
+    global const real *b = B + n0;
     const int bstride = ldb;
 #endif
 #pragma unroll KU

@@ -201,7 +201,7 @@ static int enqueue_gemm(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_ui
                              r->copy[1] ? r->temp_elems[1] * es : 0,
                              r->copy[2] ? r->temp_elems[2] * es : 0, r->has_ws ? r->ws_bytes : 0};
     gb_scratch_t *s;
-    enum { PRO, REM, MAIN, COPY }; /* PRO, REM: the side kernels by GB_SIDE_* */
+    enum { PRO = GB_SIDE_PROLOGUE, REM = GB_SIDE_REMAINDER, MAIN = GB_NSIDES, COPY };
     gb_kslot_t *slots[COPY + GB_ROUTE_MAX_COPIES] = {0};
     cl_kernel ks[COPY + GB_ROUTE_MAX_COPIES] = {0};
     int wide[GB_ROUTE_MAX_COPIES];
@@ -237,8 +237,7 @@ static int enqueue_gemm(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_ui
             err = gb__copy_args(ks[COPY + i], wide[i], &r->copies[i], b.buf[r->copies[i].dst],
                                 b.buf[r->copies[i].src]);
         /* In order: the copies in, the prologue, the main kernel, its remainder, the copies out.
-         * The first
-         * command waits for the caller's list; the last gives the caller's event. */
+         * The first command waits for the caller's list; the last gives the caller's event. */
         typedef struct {
             cl_kernel k;
             const size_t *g, *l;

@@ -135,7 +135,7 @@ static int build(gb_kernel_run_t *kr, const gb_config_t *cfg, const gb_route_t *
                 return gb__fail(msg, msglen, GB_EMETADATA,
                                 "%s: no kernel named '%s' in %s (%s); fix '%s.entry'", f->origin,
                                 f->side[s].entry, f->source_file, gb__cl_errname(err),
-                                s == GB_SIDE_PROLOGUE ? "prologue" : "remainder");
+                                gb_side_key(s));
         }
     return GB_OK;
 }
@@ -200,12 +200,15 @@ static int prepare_with(gb_context_t *ctx, const gb_impl_t *im, const gb_problem
     if ((rc = build(kr, cfg, &r, 0, &res->build_ms, &res->cache_hit, ctx->errmsg,
                     sizeof ctx->errmsg)) != GB_OK ||
         (rc = allocate(kr, p, &r, bufs)) != GB_OK ||
-        (rc = set_args(kr, &r, cfg->family, kr->kernel)) != GB_OK ||
-        (kr->side[0] && (rc = set_args(kr, &r, cfg->family, kr->side[0])) != GB_OK) ||
-        (kr->side[1] && (rc = set_args(kr, &r, cfg->family, kr->side[1])) != GB_OK)) {
+        (rc = set_args(kr, &r, cfg->family, kr->kernel)) != GB_OK) {
         kernel_release(kr);
         return rc;
     }
+    for (int s = 0; s < GB_NSIDES; s++)
+        if (kr->side[s] && (rc = set_args(kr, &r, cfg->family, kr->side[s])) != GB_OK) {
+            kernel_release(kr);
+            return rc;
+        }
     res->swapped = r.swapped;
     res->local_null = r.local_null;
     res->helpers = kr->npasses;
@@ -281,9 +284,23 @@ static cl_int enqueue_pass(cl_command_queue q, const gb_pass_t *ps, cl_uint nwai
 /* Where a call's device commands keep their events in kr->work. */
 enum { W_PRE = 0, W_PRO = GB_MAX_PASSES, W_MAIN, W_REM, W_POST };
 
+/* Side kernel s, where this problem has it: its event into *ev; on failure *g, *l its launch
+ * geometry, so that the message names the launch that failed. */
+static cl_int enqueue_side(gb_kernel_run_t *kr, cl_command_queue q, int s, cl_uint nwait,
+                           const cl_event *wait, cl_event *ev, const size_t **g, const size_t **l)
+{
+    const cl_int err = clEnqueueNDRangeKernel(q, kr->side[s], 2, NULL, kr->side_global[s],
+                                              kr->side_local[s], nwait, wait, ev);
+    if (err != CL_SUCCESS) {
+        *g = kr->side_global[s];
+        *l = kr->side_local[s];
+    }
+    return err;
+}
+
 /* A call's device work on q: the passes before the main kernel, the prologue, main and
- * remainder kernels, the passes after; the first command waits for the nwait events of wait (q is in order: the
- * others follow it). Their events go to kr->work (the previous call's released). On failure
+ * remainder kernels, the passes after; the first command waits for the nwait events of wait
+ * (q is in order: the others follow it). Their events go to kr->work (the previous call's released). On failure
  * returns the OpenCL status with *what naming the command and g, l its launch geometry. */
 static cl_int enqueue_work(gb_kernel_run_t *kr, cl_command_queue q, cl_uint nwait,
                            const cl_event *wait, const char **what, const size_t **g,
@@ -304,27 +321,16 @@ static cl_int enqueue_work(gb_kernel_run_t *kr, cl_command_queue q, cl_uint nwai
             wait = NULL;
         }
     if (kr->side[GB_SIDE_PROLOGUE] && err == CL_SUCCESS && (*what = "the prologue kernel")) {
-        err = clEnqueueNDRangeKernel(
-            q, kr->side[GB_SIDE_PROLOGUE], 2, NULL, kr->side_global[GB_SIDE_PROLOGUE],
-            kr->side_local[GB_SIDE_PROLOGUE], nwait, wait, &kr->work[W_PRO]);
+        err = enqueue_side(kr, q, GB_SIDE_PROLOGUE, nwait, wait, &kr->work[W_PRO], g, l);
         nwait = 0;
         wait = NULL;
-        if (err != CL_SUCCESS) {
-            *g = kr->side_global[GB_SIDE_PROLOGUE]; /* the message names the launch that failed */
-            *l = kr->side_local[GB_SIDE_PROLOGUE];
-        }
     }
     if (err == CL_SUCCESS && (*what = "the main kernel"))
         err = clEnqueueNDRangeKernel(q, kr->kernel, 2, NULL, kr->global,
                                      kr->local_null ? NULL : kr->local, nwait, wait,
                                      &kr->work[W_MAIN]);
-    if (kr->side[GB_SIDE_REMAINDER] && err == CL_SUCCESS && (*what = "the remainder kernel") &&
-        (err = clEnqueueNDRangeKernel(
-             q, kr->side[GB_SIDE_REMAINDER], 2, NULL, kr->side_global[GB_SIDE_REMAINDER],
-             kr->side_local[GB_SIDE_REMAINDER], 0, NULL, &kr->work[W_REM])) != CL_SUCCESS) {
-        *g = kr->side_global[GB_SIDE_REMAINDER];
-        *l = kr->side_local[GB_SIDE_REMAINDER];
-    }
+    if (kr->side[GB_SIDE_REMAINDER] && err == CL_SUCCESS && (*what = "the remainder kernel"))
+        err = enqueue_side(kr, q, GB_SIDE_REMAINDER, 0, NULL, &kr->work[W_REM], g, l);
     for (size_t i = 0; i < kr->npasses && err == CL_SUCCESS; i++)
         if (kr->passes[i].post && (*what = "a helper pass"))
             err = enqueue_pass(q, &kr->passes[i], 0, NULL, &kr->work[W_POST + i]);

@@ -407,16 +407,15 @@ static int geometry(const gb_family_t *f, const gb_device_info_t *dev, vars_t *v
         return rc;
     /* A side kernel runs where its global size is positive (0: nothing to do, e.g. nothing
      * left over). */
-    static const char *const side_name[GB_NSIDES] = {"prologue", "remainder"};
     for (int s = 0; s < GB_NSIDES; s++) {
         char what[64];
-        snprintf(what, sizeof what, "%s global size", side_name[s]);
+        snprintf(what, sizeof what, "%s global size", gb_side_key(s));
         if (f->side[s].entry &&
             (rc = launch_size(f, dev, vs, what, f->side[s].global, f->side[s].local, 1,
                               r->side_global[s], r->side_local[s], msg, msglen)) != GB_OK)
             return rc;
         if (r->side_global[s][0]) {
-            snprintf(what, sizeof what, "%s kernel", side_name[s]);
+            snprintf(what, sizeof what, "%s kernel", gb_side_key(s));
             text_add(r, what);
         }
     }

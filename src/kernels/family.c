@@ -208,8 +208,10 @@ static int parse_pair(gb_family_ctx_t *c, const cJSON *obj, const char *key, int
 /* "prologue" and "remainder": {"entry", "global", "local"}, all required: a kernel run before
  * the main one (e.g. packing an operand into the workspace) and one after it (the part of C the
  * main kernel leaves, e.g. the thin last rows and columns of odd sizes). */
-static int parse_side(gb_family_ctx_t *c, const cJSON *root, const char *key, gb_side_t *side)
+static int parse_side(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f, int s)
 {
+    const char *key = gb_side_key(s);
+    gb_side_t *side = &f->side[s];
     const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, key);
     if (!obj)
         return GB_OK;
@@ -491,9 +493,8 @@ int gb__family_parse_at(const char *json, size_t len, const char *origin, const 
         (rc = parse_multiples(&c, root, "ld_multiple_of", "ABC", f->ld_multiple)) ||
         (rc = parse_multiples(&c, root, "ld_avoid_multiple_of", "ABC", f->ld_avoid)) ||
         (rc = gb__family_string(&c, root, "nvidia_max_registers", 0, &f->nv_max_registers)) ||
-        (rc = parse_side(&c, root, "prologue", &f->side[GB_SIDE_PROLOGUE])) ||
-        (rc = parse_side(&c, root, "remainder", &f->side[GB_SIDE_REMAINDER])) ||
-        (rc = parse_lets(&c, root, f)) ||
+        (rc = parse_side(&c, root, f, GB_SIDE_PROLOGUE)) ||
+        (rc = parse_side(&c, root, f, GB_SIDE_REMAINDER)) || (rc = parse_lets(&c, root, f)) ||
         (rc = gb__family_string(&c, root, "workspace", 0, &f->workspace)) ||
         (rc = parse_traffic(&c, root, f)))
         goto done;

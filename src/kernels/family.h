@@ -14,6 +14,11 @@ typedef struct gb_side {
     char *entry; /* NULL: none */
     char *global[2], *local[2];
 } gb_side_t;
+/* Their metadata keys, by GB_SIDE_*. */
+static inline const char *gb_side_key(int side)
+{
+    return side == GB_SIDE_PROLOGUE ? "prologue" : "remainder";
+}
 
 struct gb_family {
     char *name, *description, *origin, *source_file, *entry;
