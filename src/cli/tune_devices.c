@@ -11,19 +11,18 @@
 #include "../tune/winner.h"
 #include "tune_cli.h"
 
-static const plan_runs_t *order_runs; /* qsort's context: set under no other thread */
-
-static double run_volume(const plan_runs_t *r, size_t i)
-{
-    const size_t *sh = r->shapes[i % r->nshapes];
-    return (double)sh[0] * (double)sh[1] * (double)sh[2];
-}
+/* A run (kernel-major index) and its shape's volume M N K: the order runs are handed out in. */
+typedef struct run_size {
+    double volume;
+    size_t run;
+} run_size_t;
 
 static int larger_first(const void *a, const void *b)
 {
-    const size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    const double vx = run_volume(order_runs, x), vy = run_volume(order_runs, y);
-    return vx > vy ? -1 : vx < vy ? 1 : (x > y) - (x < y);
+    const run_size_t *x = a, *y = b;
+    return x->volume > y->volume   ? -1
+           : x->volume < y->volume ? 1
+                                   : (x->run > y->run) - (x->run < y->run);
 }
 
 /* The order runs are handed out in. Where tuners share them, the largest shapes go first, so
@@ -32,16 +31,20 @@ static int larger_first(const void *a, const void *b)
 static int order_runs_for(tuners_t *tu, int shared)
 {
     const size_t total = tu->runs->nkernels * tu->runs->nshapes;
+    run_size_t *by = malloc((total ? total : 1) * sizeof *by);
     tu->order = malloc((total ? total : 1) * sizeof *tu->order);
-    if (!tu->order)
+    if (!by || !tu->order) {
+        free(by);
         return cli_error(GB_ENOMEM, "out of memory");
-    for (size_t i = 0; i < total; i++)
-        tu->order[i] = i;
-    if (shared) {
-        order_runs = tu->runs;
-        qsort(tu->order, total, sizeof *tu->order, larger_first);
-        order_runs = NULL;
     }
+    for (size_t i = 0; i < total; i++) {
+        const size_t *sh = tu->runs->shapes[i % tu->runs->nshapes];
+        by[i] = (run_size_t){shared ? (double)sh[0] * (double)sh[1] * (double)sh[2] : 0, i};
+    }
+    qsort(by, total, sizeof *by, larger_first); /* equal volumes keep the plan's order */
+    for (size_t i = 0; i < total; i++)
+        tu->order[i] = by[i].run;
+    free(by);
     return 0;
 }
 
