@@ -109,12 +109,17 @@ int cli_tuners_open(tuners_t *tu, const cli_device_t *dev, gb_store_t *st)
         if ((rc = gb_context_open(&w->ctx, d, msg, sizeof msg)) != GB_OK)
             return cli_error(rc, "%s%s%s", dev->npicks > 1 ? w->label : "",
                              dev->npicks > 1 ? ": " : "", msg);
-        /* One set of builders for all of this device's runs: started once, not at every shape
-         * (bench/notes.md). */
-        const tune_opts_t *t = tu->t;
-        if ((t->threads > 0 || t->builders > 0) &&
-            (rc = gb_pool_open(&w->pool, w->ctx, (unsigned)t->threads, (unsigned)t->builders,
-                               w->wargv, msg, sizeof msg)) != GB_OK)
+    }
+    /* One set of builders per device for all of its runs: started once, not at every shape.
+     * They start after every tuner's own context: the driver opens one context at a time (15
+     * build processes' took 4.2 s on an H100), and a second device's tuner would wait behind
+     * the first device's builders (bench/notes.md). */
+    const tune_opts_t *t = tu->t;
+    for (size_t i = 0; i < tu->n && (t->threads > 0 || t->builders > 0); i++) {
+        tuner_t *w = &tu->w[i];
+        const int rc = gb_pool_open(&w->pool, w->ctx, (unsigned)t->threads, (unsigned)t->builders,
+                                    w->wargv, msg, sizeof msg);
+        if (rc != GB_OK)
             return cli_error(rc, "%s: %s", w->label, msg);
     }
     return 0;
