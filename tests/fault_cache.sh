@@ -6,7 +6,8 @@
 # must succeed and validate, warn once on stderr, and the entry be rebuilt (the run after it
 # loads it from the cache without a warning). Then runs killed with SIGKILL at several moments
 # while building and writing entries: whatever they leave, the next run succeeds and nothing
-# half-written is ever loaded.
+# half-written is ever loaded. A program that another process is building is waited for, then
+# loaded.
 gb=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -94,6 +95,23 @@ for delay in 0.05 0.1 0.15 0.2 0.3 0.4; do
         cat "$tmp/out" "$tmp/err"
     fi
 done
+# A program that another process is building: the run waits on the entry's lock (HASH.lck),
+# then loads what that process stored instead of building it again; the lock file goes after.
+s=$(entry 32)
+cp "$s" "$tmp/built"
+rm -f "$s"
+lck=${s%.gbc}.lck
+flock "$lck" sh -c ': >"$1/held"; sleep 2; cp "$1/built" "$2"' sh "$tmp" "$s" &
+holder=$!
+i=0
+while [ ! -e "$tmp/held" ] && [ $i -lt 200 ]; do
+    sleep 0.05
+    i=$((i + 1))
+done
+run 32 && passed && hit && ! warned && ok ||
+    fail "a run must wait on the entry's lock and load what the lock's holder stored"
+wait "$holder"
+[ ! -e "$lck" ] && ok || fail "the entry's lock file must go once the entry is stored"
 # A half-written entry under its final name (what a writer without the rename would leave)
 # is refused, and a temporary file is never read.
 s=$(entry 32)

@@ -1,10 +1,11 @@
 #!/bin/sh
 # tune_builders.sh GEMMBENCH FIXTURES: tune with build processes (--builders) on the default
 # device: the same candidates evaluated, with the same results, as building in the tuner itself
-# (failed builds recorded with their log), over several shapes with the same processes; a build
-# process killed mid-run is started again and its candidate built again; Ctrl-C stops the tuning and its build processes; no build process
-# outlives its tuner, none is left a zombie. Each run has a program cache (and PoCL cache) of
-# the test's own, so that the builds really happen. About 25 s on 2 cores.
+# (failed builds recorded with their log), over several shapes with the same processes; two
+# devices of one kind (-d 0,0) served by one pool; a build process killed mid-run is started
+# again and its candidate built again; Ctrl-C stops the tuning and its build processes; no build
+# process outlives its tuner, none is left a zombie. Each run has a program cache (and PoCL
+# cache) of the test's own, so that the builds really happen. About 30 s on 2 cores.
 gb=$1
 fx=$2
 tmp=$(mktemp -d)
@@ -121,6 +122,24 @@ else
     diff "$tmp/here3" "$tmp/procs3"
 fi
 if none_left; then ok; else bad "build processes left after three shapes"; fi
+
+# ---- two devices of one kind (-d 0,0): one pool of build processes serves both ---------------
+seen=
+# shellcheck disable=SC2086
+tune_bg shared $shapes --builders 2 -d 0,0
+wait_noting
+sed -n 's/^\[[0-9]*: [^]]*\] //p' "$tmp/out" >"$tmp/shared.out"
+told "$tmp/shared.out" | sort >"$tmp/shared"
+sort "$tmp/here3" >"$tmp/here3.sorted"
+if [ $rc -eq 0 ] && grep -q "2 build process(es), 0 build thread(s) per kind of device" "$tmp/out" &&
+    [ "$(echo "$seen" | wc -w)" -eq 2 ] && [ -s "$tmp/shared" ] &&
+    cmp -s "$tmp/here3.sorted" "$tmp/shared"; then
+    ok
+else
+    bad "-d 0,0 with one pool of two build processes (exit $rc; processes$seen)"
+    diff "$tmp/here3.sorted" "$tmp/shared"
+fi
+if none_left; then ok; else bad "build processes left after -d 0,0"; fi
 
 # ---- a build process killed mid-run --------------------------------------------------------
 # breaks over 40 configurations, 20 asked: after the first is told, at least 12 more builds are

@@ -2,7 +2,8 @@
  * of one name, driver and platform share one kind, and so one queue of runs; any difference
  * makes a kind of its own, which tunes every run. Under `tune --mpi` rank 0 maps its own
  * devices first, then each rank's device as its HELLO comes, in a table sized for one kind per
- * device and rank, past the number of devices one process can open. */
+ * device and rank, past the number of devices one process can open. And the build pools of a
+ * tuning (one per kind of device picked) and their default number of build processes. */
 #include "../src/cli/tune_cli.h"
 #include "unit.h"
 
@@ -57,5 +58,35 @@ int main(void)
     CHECK_RC(cli_kinds_init(&k, 0), GB_OK);
     CHECK_RC(cli_kinds_index(&k, "gpu", "1", "p", &i), GB_EBADARG);
     cli_kinds_free(&k);
+
+    /* The build pools of `tune -d`: one per kind among the devices picked. */
+    static gb_device_info_t list[3];
+    snprintf(list[0].name, sizeof list[0].name, "NVIDIA H100");
+    snprintf(list[1].name, sizeof list[1].name, "NVIDIA H100");
+    snprintf(list[2].name, sizeof list[2].name, "cpu");
+    for (size_t d = 0; d < 3; d++) {
+        snprintf(list[d].driver, sizeof list[d].driver, "580");
+        snprintf(list[d].platform_name, sizeof list[d].platform_name, d < 2 ? "NVIDIA" : "PoCL");
+    }
+    cli_device_t dev = {.list = list, .count = 3, .picks = {0, 1}, .npicks = 2};
+    CHECK(cli_kinds_among(&dev) == 1);
+    dev.picks[1] = 2;
+    CHECK(cli_kinds_among(&dev) == 2);
+    dev = (cli_device_t){.list = list, .count = 3, .picks = {1, 0, 2, 0}, .npicks = 4};
+    CHECK(cli_kinds_among(&dev) == 2);
+    dev.npicks = 0;
+    CHECK(cli_kinds_among(&dev) == 1); /* never 0: it divides */
+
+    /* Build processes by default: the host's cores but one, at most 15 on the host, shared by
+     * its pools, at least one a pool, at most the lookahead. */
+    CHECK(cli_builders_default(16, 1, 32) == 15);
+    CHECK(cli_builders_default(32, 1, 32) == 15);
+    CHECK(cli_builders_default(32, 1, 8) == 8);
+    CHECK(cli_builders_default(32, 2, 32) == 7); /* two MPI ranks of one host, or two kinds */
+    CHECK(cli_builders_default(8, 2, 32) == 3);
+    CHECK(cli_builders_default(1, 1, 32) == 1); /* a rank bound to one core */
+    CHECK(cli_builders_default(1, 2, 32) == 1);
+    CHECK(cli_builders_default(64, 20, 32) == 1);
+    CHECK(cli_builders_default(32, 0, 32) == 15); /* no pool counted: one */
     return unit_finish();
 }

@@ -3,7 +3,9 @@
  * tuning database; `--count` sizes the spaces. A run's display is in tune_run.c, the runs over
  * several devices and MPI ranks in tune_devices.c, `--record` and `--simulate` (recorded spaces)
  * in tune_spaces.c. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +19,17 @@
 #include "tune_spaces.h"
 
 #define MAX_FIX GB_MAX_PARAMS
-#define MAX_BUILDERS 15 /* the default's cap on build processes per device */
+
+/* The cores this process may run on (its affinity), at most online. */
+static long usable_cpus(long online)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return online;
+    const long n = CPU_COUNT(&set);
+    return n > 0 && n < online ? n : online;
+}
 
 static void usage(void)
 {
@@ -461,16 +473,28 @@ int cmd_tune(int argc, char **argv)
      * program at a time per process, so threads queue where processes build side by side; more
      * than the lookahead would have nothing to build. Several devices share the cores, and so
      * do the MPI ranks of one host (each tunes on one device). */
-    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    const long ndev = mpi.size > 1 && mpi.local_size > 1 ? mpi.local_size : (long)dev.npicks;
-    const long spare = cores > ndev ? (cores - 1) / ndev : 1;
-    /* At most 15: on 32 cores, 31 processes cost more in starting (each opens the device) than
-     * they build ahead (bench/notes.md, 2026-11-26). */
-    const long lookahead = (long)gb_tune_lookahead(t.strategy);
-    const long ahead = lookahead < MAX_BUILDERS ? lookahead : MAX_BUILDERS;
+    /* Build processes share the host's cores, and its driver, which opens one context at a
+     * time: one pool for each kind of device listed (devices of one kind build the same
+     * programs), and under MPI one for each rank of the host (each tunes on one device). The
+     * cores are those this process may run on: mpirun binds each rank to one core unless told
+     * otherwise, and 15 build processes on one core took minutes to build what 15 cores built
+     * in seconds (bench/notes.md). */
+    const long online = sysconf(_SC_NPROCESSORS_ONLN), cores = usable_cpus(online);
+    const long pools =
+        mpi.size > 1 && mpi.local_size > 1 ? mpi.local_size : (long)cli_kinds_among(&dev);
+    const long spare = cores > pools ? (cores - 1) / pools : 1;
     const int cpu = !strcmp(di->type_name, "cpu");
-    if (t.builders < 0)
-        t.builders = cpu || t.threads >= 0 ? 0 : spare < ahead ? spare : ahead;
+    if (t.builders < 0) {
+        t.builders = cpu || t.threads >= 0
+                         ? 0
+                         : cli_builders_default(cores, pools, (long)gb_tune_lookahead(t.strategy));
+        if (t.builders && cores < online)
+            fprintf(stderr,
+                    "gemmbench: tune: this process may run on %ld of the %ld cores (mpirun binds "
+                    "each rank to a core unless given --bind-to none): %ld build process(es); "
+                    "run mpirun with --bind-to none to build on more\n",
+                    cores, online, t.builders);
+    }
     if (t.threads < 0)
         t.threads = cpu || t.builders ? 0 : spare < 16 ? spare : 16;
     char cdir[1024];
@@ -517,7 +541,10 @@ int cmd_tune(int argc, char **argv)
             printf("tune: %zu kernel(s) x %zu shape(s) on %s, strategy %s, seed %llu, %ld build "
                    "process(es), %ld build thread(s)%s; store %s\n",
                    runs.nkernels, runs.nshapes, on, t.strategy, (unsigned long long)t.seed,
-                   t.builders, t.threads, tu.n > 1 || mpi.size > 1 ? " per device" : "",
+                   t.builders, t.threads,
+                   mpi.size > 1 ? " per rank"
+                   : tu.n > 1   ? (t.builders ? " per kind of device" : " per device")
+                                : "",
                    gb_store_path(st));
         fflush(stdout);
         rc = cli_tuners_run(&tu);

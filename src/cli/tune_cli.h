@@ -72,6 +72,19 @@ void cli_kinds_free(cli_kinds_t *k);
 int cli_kinds_index(cli_kinds_t *k, const char *name, const char *driver, const char *platform,
                     size_t *index);
 
+/* The number of kinds among d's picked devices (at least 1): a tuning's build pools. */
+size_t cli_kinds_among(const cli_device_t *d);
+
+/* At most this many build processes on a host by default: the driver opens one context at a
+ * time, and on 32 cores 31 processes cost more in starting than they built ahead
+ * (bench/notes.md). */
+#define CLI_MAX_BUILDERS 15
+/* The default number of build processes for each of a host's pools (one per kind of device in
+ * a process, each MPI rank of the host its own): its usable cores but one, shared by the
+ * pools, at most CLI_MAX_BUILDERS on the host (and at least 1 a pool), and no more than the
+ * lookahead, beyond which nothing waits for a build. */
+long cli_builders_default(long cores, long pools, long lookahead);
+
 typedef struct tuner {
     gb_context_t *ctx;
     gb_store_t *st; /* the first tuner's is the command's; the others share its connection */
@@ -80,6 +93,7 @@ typedef struct tuner {
     char devindex[32];
     char *wargv[10];      /* the build processes' command line: this device, these kernels */
     struct gb_pool *pool; /* its builders, kept from one run to the next (NULL: none) */
+    int shares_pool;      /* pool is an earlier tuner's of its kind (not closed here) */
     view_t v;
     int rc;
 } tuner_t;

@@ -110,13 +110,23 @@ int cli_tuners_open(tuners_t *tu, const cli_device_t *dev, gb_store_t *st)
             return cli_error(rc, "%s%s%s", dev->npicks > 1 ? w->label : "",
                              dev->npicks > 1 ? ": " : "", msg);
     }
-    /* One set of builders per device for all of its runs: started once, not at every shape.
-     * They start after every tuner's own context: the driver opens one context at a time (15
-     * build processes' took 4.2 s on an H100), and a second device's tuner would wait behind
-     * the first device's builders (bench/notes.md). */
+    /* One set of build processes per kind of device for all of its runs: started once, not at
+     * every shape, and shared by the devices of that kind, which build the same programs (the
+     * disk cache and NVIDIA's JIT cache serve each device's loads): the driver opens one context
+     * at a time, and two H100s' 15 build processes each, two contexts apiece, were all ready only
+     * after 21 s, against 8 s for 15 (bench/notes.md). They start after every tuner's own
+     * context, which would wait behind theirs. Build threads build into their device's own
+     * context, so each device keeps its own. */
     const tune_opts_t *t = tu->t;
     for (size_t i = 0; i < tu->n && (t->threads > 0 || t->builders > 0); i++) {
         tuner_t *w = &tu->w[i];
+        for (size_t j = 0; j < i && !t->threads && !w->pool; j++)
+            if (tu->w[j].kind == w->kind) {
+                w->pool = tu->w[j].pool;
+                w->shares_pool = 1;
+            }
+        if (w->pool)
+            continue;
         const int rc = gb_pool_open(&w->pool, w->ctx, (unsigned)t->threads, (unsigned)t->builders,
                                     w->wargv, msg, sizeof msg);
         if (rc != GB_OK)
@@ -128,7 +138,8 @@ int cli_tuners_open(tuners_t *tu, const cli_device_t *dev, gb_store_t *st)
 void cli_tuners_close(tuners_t *tu)
 {
     for (size_t i = 0; i < tu->n; i++) {
-        gb_pool_close(tu->w[i].pool);
+        if (!tu->w[i].shares_pool)
+            gb_pool_close(tu->w[i].pool);
         gb_context_close(tu->w[i].ctx);
         if (i && tu->w[i].st != tu->w[0].st)
             gb_store_close(tu->w[i].st);

@@ -53,3 +53,27 @@ int cli_kinds_index(cli_kinds_t *k, const char *name, const char *driver, const 
     *index = k->n++;
     return GB_OK;
 }
+
+size_t cli_kinds_among(const cli_device_t *d)
+{
+    cli_kinds_t k;
+    size_t n = 1, unused;
+    if (cli_kinds_init(&k, d->npicks) != GB_OK)
+        return n;
+    for (size_t i = 0; i < d->npicks; i++) {
+        const gb_device_info_t *x = &d->list[d->picks[i]];
+        cli_kinds_index(&k, x->name, x->driver, x->platform_name, &unused);
+    }
+    n = k.n ? k.n : 1;
+    cli_kinds_free(&k);
+    return n;
+}
+
+long cli_builders_default(long cores, long pools, long lookahead)
+{
+    pools = pools > 0 ? pools : 1;
+    const long spare = cores > pools ? (cores - 1) / pools : 1;
+    const long cap = CLI_MAX_BUILDERS / pools > 0 ? CLI_MAX_BUILDERS / pools : 1;
+    const long n = spare < cap ? spare : cap;
+    return n < lookahead ? n : lookahead;
+}

@@ -14,7 +14,9 @@
  * removed by `gemmbench cache clear`). Before a binary reaches the OpenCL driver (which may
  * overflow a buffer or abort on a damaged one), the entry's header, key, size and checksum are
  * verified; an entry that fails is removed, the program rebuilt and stored again, and a warning
- * goes to the handler set with gb_set_warning_handler. Entries of the earlier format (KEY.bin
+ * goes to the handler set with gb_set_warning_handler. A program missing from the cache is built
+ * under its entry's lock (HASH.lck, flock): whoever wants it meanwhile, in this process or
+ * another, waits, then loads what was stored. Entries of the earlier format (KEY.bin
  * with KEY.key, no checksum) are never read. gb__program_get looks first among the programs the
  * context keeps built (programs.c), under the same key text. */
 #include <dirent.h>
@@ -22,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -181,6 +185,56 @@ static void store(cl_program prog, const char *path, const char *key)
     free(bin);
 }
 
+/* The entry at path, loaded and built on ctx: 1, or 0 when it is not there (a damaged one is
+ * removed, with a warning). */
+static int from_disk(gb_context_t *ctx, const char *path, const char *key, const char *name,
+                     cl_program *out)
+{
+    int damaged = 0;
+    char why[160];
+    const int hit = load(ctx, path, key, out, &damaged, why, sizeof why);
+    if (damaged) {
+        remove(path);
+        gb__warn("program cache entry %s of '%s' was damaged (%s): removed, and the program is "
+                 "built again",
+                 path, name, why);
+    }
+    return hit;
+}
+
+/* The lock of the entry at path (its .lck file, held with flock): waits while another process
+ * or context builds the same program, so that a program is built once where several build it
+ * at once (the tuner's build processes of two devices, or of two MPI ranks, ask for the same
+ * candidates). The descriptor, or -1 (no lock: build anyway). */
+static int lock_entry(const char *path)
+{
+    char lpath[1300];
+    snprintf(lpath, sizeof lpath, "%.*s.lck", (int)(strlen(path) - 4), path);
+    const int fd = open(lpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -1;
+    int rc;
+    while ((rc = flock(fd, LOCK_EX)) != 0 && errno == EINTR)
+        ;
+    if (rc != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Releases the lock taken by lock_entry (its file removed: the entry is stored, or failed to
+ * build, and the next one to want it finds the entry, or builds it anew). Accepts -1. */
+static void unlock_entry(int fd, const char *path)
+{
+    if (fd < 0)
+        return;
+    char lpath[1300];
+    snprintf(lpath, sizeof lpath, "%.*s.lck", (int)(strlen(path) - 4), path);
+    unlink(lpath);
+    close(fd);
+}
+
 int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, const char *source,
                     const char *options, int keep, cl_program *out, double *ms, int *hit, char *msg,
                     size_t msglen)
@@ -213,24 +267,21 @@ int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, co
         *hit = rc == GB_OK;
         return rc == GB_OK ? GB_OK : gb__fail(msg, msglen, rc, "out of memory");
     }
+    int lock = -1;
     if (cdir) {
         const uint64_t h = gb__fnv1a64(key, strlen(key), GB_FNV_BASIS);
         snprintf(path, sizeof path, "%s/%016llx.gbc", cdir, (unsigned long long)h);
-        int damaged = 0;
-        char why[160];
-        *hit = load(ctx, path, key, out, &damaged, why, sizeof why);
-        if (damaged) {
-            remove(path);
-            gb__warn("program cache entry %s of '%s' was damaged (%s): removed, and the program "
-                     "is built again",
-                     path, name, why);
-        }
+        *hit = from_disk(ctx, path, key, name, out);
+        /* Not there: build it under the entry's lock, unless whoever held the lock built it. */
+        if (!*hit && mkdir_p(cdir) == 0 && (lock = lock_entry(path)) >= 0)
+            *hit = from_disk(ctx, path, key, name, out);
     }
     if (!*hit) {
         rc = gb__program_build(ctx, name, src, options, out, ms, msg, msglen);
         if (rc == GB_OK && cdir && mkdir_p(cdir) == 0)
             store(*out, path, key);
     }
+    unlock_entry(lock, path);
     free(src);
     if (claimed)
         gb__programs_settle(&ctx->programs, key, rc == GB_OK ? *out : NULL);
@@ -279,9 +330,11 @@ int gb_cache_clear(size_t *removed)
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         size_t n = strlen(e->d_name);
-        /* .gbc entries, their .tmp files, and the earlier format's .bin and .key files. */
+        /* .gbc entries, their .tmp and .lck files, and the earlier format's .bin and .key
+         * files. */
         if (n < 5 || (strcmp(e->d_name + n - 4, ".gbc") && strcmp(e->d_name + n - 4, ".key") &&
-                      strcmp(e->d_name + n - 4, ".bin") && strcmp(e->d_name + n - 4, ".tmp")))
+                      strcmp(e->d_name + n - 4, ".bin") && strcmp(e->d_name + n - 4, ".tmp") &&
+                      strcmp(e->d_name + n - 4, ".lck")))
             continue;
         char path[1400];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);

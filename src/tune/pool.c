@@ -315,16 +315,26 @@ static void quit(gb_pool_t *p)
     pthread_cond_broadcast(&p->done);
 }
 
-void gb_pool_drain(gb_pool_t *p)
+void gb_pool_cancel(gb_pool_t *p, gb_build_t *b)
 {
     if (!p)
         return;
     pthread_mutex_lock(&p->mu);
-    for (gb_build_t *b = p->head; b; b = b->next)
+    if (b->state == GB_BUILD_QUEUED) {
+        gb_build_t *prev = NULL;
+        for (gb_build_t *q = p->head; q && q != b; q = q->next)
+            prev = q;
+        if (prev)
+            prev->next = b->next;
+        else if (p->head == b)
+            p->head = b->next;
+        if (p->tail == b)
+            p->tail = prev;
+        b->next = NULL;
         b->state = GB_BUILD_CANCELLED;
-    p->head = p->tail = NULL;
-    pthread_cond_broadcast(&p->done);
-    while (p->busy)
+        pthread_cond_broadcast(&p->done);
+    }
+    while (b->state == GB_BUILD_BUILDING)
         pthread_cond_wait(&p->done, &p->mu);
     pthread_mutex_unlock(&p->mu);
 }

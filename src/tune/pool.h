@@ -41,9 +41,11 @@ int gb_pool_note(gb_pool_t *pool, char *buf, size_t len);
  * cancelled), finishes the builds in progress on threads, joins the threads, reaps the
  * processes. Accepts NULL. */
 void gb_pool_close(gb_pool_t *pool);
-/* Cancels the builds not started and waits for those in progress, keeping the builders for the
- * next run (its builds may then go). Accepts NULL. */
-void gb_pool_drain(gb_pool_t *pool);
+/* Takes b out of the queue when it has not started, else waits for it to end (nothing when it
+ * is done or was never queued). The other builds go on: a pool may serve several tuners (the
+ * devices of one kind under `tune -d`), each cancelling its own at the end of a run. Accepts
+ * NULL. */
+void gb_pool_cancel(gb_pool_t *pool, gb_build_t *b);
 /* For a process about to exec itself from another thread (the watchdog): cancels every build,
  * kills the build processes and waits until they are reaped, leaving the pool to the exec.
  * Accepts NULL. */

@@ -356,11 +356,12 @@ static int search(tuner_t *t)
         count--;
         free(c);
     }
-    /* Builds still queued are cancelled, those running finish, before their jobs go; the
-     * builders of the caller's pool stay for its next run. */
-    if (t->spec->pool) {
-        gb_pool_drain(t->pool);
-    } else {
+    /* This run's builds still queued are cancelled, those running finish, before their jobs
+     * go; the builders of the caller's pool stay for its next run (and may be building another
+     * device's candidates meanwhile). */
+    for (size_t i = 0; i < count; i++)
+        gb_pool_cancel(t->pool, &ring[(head + i) % ahead]->build);
+    if (!t->spec->pool) {
         gb_pool_close(t->pool);
         t->pool = NULL;
     }
