@@ -16,8 +16,10 @@
 # Environment: BUILD (default /tmp/gemmbench-scale), OUT_DIR (default /tmp/scale), SWEEP, MIXED,
 # TUNE (the commands' arguments), MPIRUN (default: mpirun with hwloc's OpenCL component off, whose
 # listing of the platforms inside mpirun cuts the NVIDIA library out of OCL_ICD_FILENAMES before
-# the ranks inherit it; docs/scale-out.md), PLATFORM (the GPUs' platform, NVIDIA),
-# NDEV (their number; default nvidia-smi's count).
+# the ranks inherit it, and with no binding: mpirun binds each of two ranks to one core, which
+# its build processes inherit; docs/scale-out.md), PLATFORM (the GPUs' platform, NVIDIA),
+# NDEV (their number; default nvidia-smi's count). Each tuning starts from empty caches, the
+# program cache and NVIDIA's JIT cache (CUDA_CACHE_PATH) both, so that each pays its builds.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 build=${BUILD:-/tmp/gemmbench-scale}
@@ -25,7 +27,7 @@ out=${OUT_DIR:-/tmp/scale}
 sweep=${SWEEP:-"-k xgemm_nv_k8,xgemm_nv_64,xgemm_nv_64x64,xgemm_nv_256 -n 1024:4096:512 --repeat 3 -i 20 --warmup 2 --host-mem pinned"}
 mixed=${MIXED:-"-k xgemm_nv_k8,xgemm -n 64:768:64 --repeat 3 -i 5"}
 tune=${TUNE:-"-k xgemm_nv -n 1024,2048,3072,4096 --budget 16 --strategy random --seed 1"}
-mpirun=${MPIRUN:-env HWLOC_COMPONENTS=-opencl mpirun}
+mpirun=${MPIRUN:-env HWLOC_COMPONENTS=-opencl mpirun --bind-to none}
 mkdir -p "$out"
 # shellcheck disable=SC2086
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release ${GB_MPI_CMAKE:-} >/dev/null
@@ -135,23 +137,24 @@ mixed() {
 
 tune() {
     rm -f "$rows" "$out"/tune-*.db
-    rm -rf "$out/cache-tune-1" "$out/cache-tune-all"
+    rm -rf "$out/cache-tune-1" "$out/cache-tune-all" "$out/jit-tune-1" "$out/jit-tune-all"
     # shellcheck disable=SC2086
-    GEMMBENCH_CACHE_DIR="$out/cache-tune-1" run tune-1gpu "$gb" tune $tune -p "$pf" -d 0 \
-        --store "$out/tune-1.db"
+    GEMMBENCH_CACHE_DIR="$out/cache-tune-1" CUDA_CACHE_PATH="$out/jit-tune-1" \
+        run tune-1gpu "$gb" tune $tune -p "$pf" -d 0 --store "$out/tune-1.db"
     # shellcheck disable=SC2086
-    GEMMBENCH_CACHE_DIR="$out/cache-tune-all" run "tune-all-$ngpu" "$gb" tune $tune -p "$pf" \
-        -d all --store "$out/tune-all.db"
+    GEMMBENCH_CACHE_DIR="$out/cache-tune-all" CUDA_CACHE_PATH="$out/jit-tune-all" \
+        run "tune-all-$ngpu" "$gb" tune $tune -p "$pf" -d all --store "$out/tune-all.db"
     table
     grep -h "winner:" "$out/tune-1gpu.log" "$out/tune-all-$ngpu.log" | cut -c1-110
 }
 
 tunempi() {
-    rm -rf "$out/cache-tune-mpi" "$out/tune-mpi.db"
+    rm -rf "$out/cache-tune-mpi" "$out/jit-tune-mpi" "$out/tune-mpi.db"
     [ -f "$out/rows.txt" ] && grep "^tune-1gpu " "$out/rows.txt" >"$out/rows.1" && mv "$out/rows.1" "$rows"
     # shellcheck disable=SC2086
-    GEMMBENCH_CACHE_DIR="$out/cache-tune-mpi" run "tune-mpi-$ngpu" $mpirun -n "$ngpu" \
-        -x GEMMBENCH_CACHE_DIR "$gb" tune $tune -p "$pf" -d all --mpi --store "$out/tune-mpi.db"
+    GEMMBENCH_CACHE_DIR="$out/cache-tune-mpi" CUDA_CACHE_PATH="$out/jit-tune-mpi" \
+        run "tune-mpi-$ngpu" $mpirun -n "$ngpu" -x GEMMBENCH_CACHE_DIR -x CUDA_CACHE_PATH \
+        "$gb" tune $tune -p "$pf" -d all --mpi --store "$out/tune-mpi.db"
     table
     grep -h "winner:" "$out/tune-mpi-$ngpu.log" | cut -c1-110
 }
