@@ -278,8 +278,14 @@ int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, co
     }
     if (!*hit) {
         rc = gb__program_build(ctx, name, src, options, out, ms, msg, msglen);
-        if (rc == GB_OK && cdir && mkdir_p(cdir) == 0)
+        if (rc == GB_OK && cdir && mkdir_p(cdir) == 0) {
             store(*out, path, key);
+            cl_program again;
+            int damaged;
+            char why[160];
+            if (ctx->reload_built && load(ctx, path, key, &again, &damaged, why, sizeof why))
+                clReleaseProgram(again);
+        }
     }
     unlock_entry(lock, path);
     free(src);

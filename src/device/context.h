@@ -75,6 +75,10 @@ struct gb_context {
     unsigned long references;     /* references computed on this context (tests read it) */
     _Atomic unsigned long builds; /* programs compiled from source on it, on any thread (tests) */
     char errmsg[16384];           /* the measuring thread's, never gb_impl_prebuild's */
+    /* After a build from source is stored in the disk cache, load the stored binary once more
+     * on this context: on NVIDIA's OpenCL that load compiles the binary's PTX into CUDA's JIT
+     * cache, which the build from source does not fill (the tune's build processes set it). */
+    int reload_built;
 };
 
 /* Fills di with the facts of device d of platform pf (di->extensions is allocated: free it). */

@@ -21,12 +21,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../device/context.h"
 #include "../util/util.h"
 #include "builders.h"
 
 #define HELLO "gemmbench-builder 1"
-/* The worker opens its contexts again after this many requests, which frees the programs they
- * keep (up to 256 each, gb_impl_prebuild's table): a tuning can ask for thousands. */
+/* The worker opens its context again after this many requests, which frees the programs it
+ * keeps (up to 256 each, gb_impl_prebuild's table): a tuning can ask for thousands. */
 #define RECYCLE 64
 
 /* The environment this process started with, copied before any OpenCL call: what loads with
@@ -306,30 +307,6 @@ static int parse_request(char *line, const gb_registry_t *reg, unsigned long *se
     return rc;
 }
 
-/* The worker's contexts: the one it builds on, and (with the disk cache on) the one on which it
- * then loads what it built from the disk cache, as the tuner will: on NVIDIA's OpenCL that
- * load compiles the binary's PTX for the GPU, into CUDA's own cache, which makes the tuner's
- * load take milliseconds instead of most of a second. Tried with the first context alone (its
- * build from source seemed to fill that cache too): the tuner's first shape on an H100 took 26 s
- * instead of 20, its loads compiling again (bench/notes.md). */
-static void contexts_close(gb_context_t **ctx, gb_context_t **warm)
-{
-    gb_context_close(*ctx);
-    gb_context_close(*warm);
-    *ctx = *warm = NULL;
-}
-
-static int contexts_open(const gb_device_info_t *dev, int warming, gb_context_t **ctx,
-                         gb_context_t **warm, char *msg, size_t msglen)
-{
-    int rc = gb_context_open(ctx, dev, msg, msglen);
-    if (rc == GB_OK && warming)
-        rc = gb_context_open(warm, dev, msg, msglen);
-    if (rc != GB_OK)
-        contexts_close(ctx, warm);
-    return rc;
-}
-
 /* The answer line: number, code (NULL: '?', the request refused), and the message escaped. 0
  * when out is closed. */
 static int answer(FILE *out, unsigned long seq, const int *code, const char *msg)
@@ -353,20 +330,31 @@ static int answer(FILE *out, unsigned long seq, const int *code, const char *msg
 int gb_builder_serve(const gb_registry_t *reg, const gb_device_info_t *dev, FILE *in, FILE *out,
                      char *msg, size_t msglen)
 {
+    /* One context, which also loads each program it built from the disk cache, as the tuner
+     * will: on NVIDIA's OpenCL that load compiles the binary's PTX into CUDA's JIT cache (the
+     * build from source does not fill it), so the tuner's load takes milliseconds instead of
+     * most of a second. That load was on a second context, and the driver opens one context at
+     * a time: 15 build processes were all ready in 8.2 s with two contexts each, 3.6-4.0 s with
+     * one, and a tuning's first shape took 19-20 s instead of 23, the tuner's loads still 2.4 ms
+     * (H100; bench/notes.md). */
     char dir[1024];
     const int warming = gb_cache_dir(dir, sizeof dir) != NULL;
-    gb_context_t *ctx = NULL, *warm = NULL;
-    int rc = contexts_open(dev, warming, &ctx, &warm, msg, msglen);
+    gb_context_t *ctx = NULL;
+    int rc = gb_context_open(&ctx, dev, msg, msglen);
+    if (rc == GB_OK)
+        ctx->reload_built = warming;
     if (rc == GB_OK && (fputs(HELLO "\n", out) == EOF || fflush(out) != 0))
         rc = gb__fail(msg, msglen, GB_EIO, "the tuner is gone");
-    char *line = NULL, why[2048], unused[256];
+    char *line = NULL, why[2048];
     size_t cap = 0;
     unsigned long served = 0;
     while (rc == GB_OK && getline(&line, &cap, in) > 0) {
         if (served && served % RECYCLE == 0) {
-            contexts_close(&ctx, &warm);
-            if ((rc = contexts_open(dev, warming, &ctx, &warm, msg, msglen)) != GB_OK)
+            gb_context_close(ctx);
+            ctx = NULL;
+            if ((rc = gb_context_open(&ctx, dev, msg, msglen)) != GB_OK)
                 break;
+            ctx->reload_built = warming;
         }
         line[strcspn(line, "\n")] = '\0';
         unsigned long seq;
@@ -375,13 +363,11 @@ int gb_builder_serve(const gb_registry_t *reg, const gb_device_info_t *dev, FILE
         why[0] = '\0';
         const int taken = parse_request(line, reg, &seq, &im, &p, why, sizeof why) == GB_OK;
         const int code = taken ? gb_impl_prebuild(ctx, &im, &p, why, sizeof why) : GB_EBADARG;
-        if (code == GB_OK && warm) /* a failure here is the tuner's to meet, and report */
-            gb_impl_prebuild(warm, &im, &p, unused, sizeof unused);
         if (!answer(out, seq, taken ? &code : NULL, why))
             rc = gb__fail(msg, msglen, GB_EIO, "the tuner is gone");
         served++;
     }
     free(line);
-    contexts_close(&ctx, &warm);
+    gb_context_close(ctx);
     return rc;
 }
