@@ -8,8 +8,10 @@
 #               wait for a build), each as a ratio to serial; each from an empty program cache
 #               and an empty CUDA JIT cache of its own (which then works within the run), into a
 #               store of its own, so that all build and measure the same candidates
-#   space       the recorded space of xgemm_nv, single precision, 4096^3: every configuration of
-#               a subspace (592 here) measured, as $OUT_DIR/xgemm_nv-h100-4096.space
+#   space       a recorded space of xgemm_nv, single precision, 4096^3: every configuration of
+#               a subspace measured, as $OUT_DIR/$SPACE_NAME.space (SPACE_ARGS narrows it; by
+#               default the subspace of bench/spaces/xgemm_nv-h100-4096.space); run again, it
+#               measures only what its store lacks
 #   defaults    tune-square and tune-shapes for xgemm_nv, tune-square for dgemm_dmma (double) and
 #               xgemm (single), BUDGET evaluations per shape, on DEVICES (-d: 'all' spreads the
 #               shapes over the GPUs), into $OUT_DIR/tuning.db; then the tuning database
@@ -17,7 +19,7 @@
 # Environment: CONFIGS (throughput's NAME:THREADS:BUILDERS list), TBUDGET (its candidates, 48),
 # BUILD (default /tmp/gemmbench-build), OUT_DIR (default /tmp/tune-gpu), BUDGET
 # (default 40), STORE (the tuning store; default $OUT_DIR/tuning.db), DEVICES (default 0: the
-# first GPU).
+# first GPU), SPACE_ARGS and SPACE_NAME (the space step's narrowing and file name).
 set -eu
 cd "$(dirname "$0")/.."
 build=${BUILD:-/tmp/gemmbench-build}
@@ -28,6 +30,9 @@ devices=${DEVICES:-0}
 # throughput's configurations, NAME:THREADS:BUILDERS, and its candidates per configuration
 configs=${CONFIGS:-"serial:0:0 threads-15:15:0 processes-15:0:15 processes-8:0:8"}
 tbudget=${TBUDGET:-48}
+space_args=${SPACE_ARGS:-"--fix EDGES=2 --fix THIN=4 --fix SLOTS=2 --fix GROUPM=8 --fix LANES=1
+    --fix PIPE=1 --param TAIL=0,3 --param MAXREG=0,128"}
+space_name=${SPACE_NAME:-xgemm_nv-h100-4096}
 mkdir -p "$out"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" --target gemmbench-cli >/dev/null
@@ -62,12 +67,12 @@ throughput() {
 }
 
 space() {
-    "$gb" tune -p NVIDIA -k xgemm_nv -n 4096 --strategy exhaustive --budget 100000 \
-        --fix EDGES=2 --fix THIN=4 --fix SLOTS=2 --fix GROUPM=8 --fix LANES=1 --fix PIPE=1 \
-        --param TAIL=0,3 --param MAXREG=0,128 --confirm-reps 0 --store "$out/space.db" \
-        --record "$out/xgemm_nv-h100-4096.space" >"$out/space.log" 2>&1 || true
+    # shellcheck disable=SC2086
+    "$gb" tune -p NVIDIA -k xgemm_nv -n 4096 --strategy exhaustive --budget 100000 $space_args \
+        --confirm-reps 0 --store "$out/space.db" --record "$out/$space_name.space" \
+        >"$out/space.log" 2>&1 || true
     tail -4 "$out/space.log"
-    grep -vc '^#' "$out/xgemm_nv-h100-4096.space" || true
+    grep -vc '^#' "$out/$space_name.space" || true
 }
 
 defaults() {
