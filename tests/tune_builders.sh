@@ -53,6 +53,18 @@ wait_noting() {
     rc=$?
 }
 
+# same_as WANT GOT CHECK WHAT: the run exited 0 with two build processes seen, CHECK (a status)
+# is 0, and GOT's candidates are WANT's.
+same_as() {
+    if [ "$rc" -eq 0 ] && [ "$3" -eq 0 ] && [ "$(echo "$seen" | wc -w)" -eq 2 ] && [ -s "$1" ] &&
+        cmp -s "$1" "$2"; then
+        ok
+    else
+        bad "$4 (exit $rc; processes$seen)"
+        diff "$1" "$2"
+    fi
+}
+
 # None of $seen is left, as a process or as a zombie.
 none_left() {
     for w in $seen; do
@@ -113,14 +125,8 @@ seen=
 tune_bg procs3 $shapes --builders 2
 wait_noting
 told "$tmp/out" >"$tmp/procs3"
-if [ $rc -eq 0 ] && [ "$(grep -c "^tune: breaks s .*: 6 evaluations" "$tmp/out")" -eq 3 ] &&
-    [ "$(echo "$seen" | wc -w)" -eq 2 ] && [ -s "$tmp/here3" ] &&
-    cmp -s "$tmp/here3" "$tmp/procs3"; then
-    ok
-else
-    bad "three shapes on two build processes started once (exit $rc; processes$seen)"
-    diff "$tmp/here3" "$tmp/procs3"
-fi
+[ "$(grep -c "^tune: breaks s .*: 6 evaluations" "$tmp/out")" -eq 3 ]
+same_as "$tmp/here3" "$tmp/procs3" $? "three shapes on two build processes started once"
 if none_left; then ok; else bad "build processes left after three shapes"; fi
 
 # ---- two devices of one kind (-d 0,0): one pool of build processes serves both ---------------
@@ -131,14 +137,8 @@ wait_noting
 sed -n 's/^\[[0-9]*: [^]]*\] //p' "$tmp/out" >"$tmp/shared.out"
 told "$tmp/shared.out" | sort >"$tmp/shared"
 sort "$tmp/here3" >"$tmp/here3.sorted"
-if [ $rc -eq 0 ] && grep -q "2 build process(es), 0 build thread(s) per kind of device" "$tmp/out" &&
-    [ "$(echo "$seen" | wc -w)" -eq 2 ] && [ -s "$tmp/shared" ] &&
-    cmp -s "$tmp/here3.sorted" "$tmp/shared"; then
-    ok
-else
-    bad "-d 0,0 with one pool of two build processes (exit $rc; processes$seen)"
-    diff "$tmp/here3.sorted" "$tmp/shared"
-fi
+grep -q "2 build process(es), 0 build thread(s) per kind of device" "$tmp/out"
+same_as "$tmp/here3.sorted" "$tmp/shared" $? "-d 0,0 with one pool of two build processes"
 if none_left; then ok; else bad "build processes left after -d 0,0"; fi
 
 # ---- a build process killed mid-run --------------------------------------------------------
