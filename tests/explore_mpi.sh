@@ -5,7 +5,7 @@
 # over 3 ranks measures the candidates one process measures, keeps a winner per shape class, and
 # run again takes everything from the store; a rank killed during a tuning loses its run in flight
 # and the same command goes on from the store. Over ranks on two kinds of device, each kind tunes
-# every shape.
+# every shape. A rank that mpirun bound to fewer cores than the host has says so.
 # Skipped (77) where mpirun is missing or gemmbench was built without MPI.
 gb=$1
 command -v mpirun >/dev/null 2>&1 || { echo "mpirun is not installed; skipping"; exit 77; }
@@ -118,4 +118,17 @@ POCL_DEVICES="basic pthread" mpirun --oversubscribe -n 3 "$gb" tune $tsweep \
     fail "two shape classes on two kinds of device, four entries"
 [ "$("$gb" report --store "$tmp/tkinds.db" | grep -cE " myGEMM1 .* exhaustive +1 +7 .* done *\$")" -eq 8 ] ||
     fail "rank 0's store must hold the 8 tuning runs"
+# Ranks bound to one core each (Open MPI's default for two ranks) say so, with the fix; unbound,
+# they say nothing of it.
+if [ "$(nproc)" -ge 2 ]; then
+    rm -f "$tmp/bind.db"
+    mpirun -n 2 --bind-to core "$gb" explore -k naive -n 8 -i 1 --mpi --store "$tmp/bind.db" \
+        >"$tmp/bind.txt" 2>&1 || fail "explore --mpi bound to cores"
+    [ "$(grep -c "rank [01] may run on 1 of the $(nproc) cores .*give mpirun --bind-to none" \
+        "$tmp/bind.txt")" -eq 2 ] || fail "each bound rank must say that it runs on one core"
+    rm -f "$tmp/bind.db"
+    mpirun -n 2 --bind-to none "$gb" explore -k naive -n 8 -i 1 --mpi --store "$tmp/bind.db" \
+        >"$tmp/bind.txt" 2>&1 || fail "explore --mpi unbound"
+    grep -q "may run on" "$tmp/bind.txt" && fail "unbound ranks must not speak of binding"
+fi
 echo "explore_mpi: ok"

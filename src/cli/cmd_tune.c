@@ -3,9 +3,7 @@
  * tuning database; `--count` sizes the spaces. A run's display is in tune_run.c, the runs over
  * several devices and MPI ranks in tune_devices.c, `--record` and `--simulate` (recorded spaces)
  * in tune_spaces.c. */
-#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,17 +17,6 @@
 #include "tune_spaces.h"
 
 #define MAX_FIX GB_MAX_PARAMS
-
-/* The cores this process may run on (its affinity), at most online. */
-static long usable_cpus(long online)
-{
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) != 0)
-        return online;
-    const long n = CPU_COUNT(&set);
-    return n > 0 && n < online ? n : online;
-}
 
 static void usage(void)
 {
@@ -481,22 +468,15 @@ int cmd_tune(int argc, char **argv)
      * cores are those this process may run on: mpirun binds each rank to one core unless told
      * otherwise, and 15 build processes on one core took minutes to build what 15 cores built
      * in seconds (bench/notes.md). */
-    const long online = sysconf(_SC_NPROCESSORS_ONLN), cores = usable_cpus(online);
+    const long cores = cli_usable_cores();
     const long pools =
         mpi.size > 1 && mpi.local_size > 1 ? mpi.local_size : (long)cli_kinds_among(&dev);
     const long spare = cores > pools ? (cores - 1) / pools : 1;
     const int cpu = !strcmp(di->type_name, "cpu");
-    if (t.builders < 0) {
+    if (t.builders < 0)
         t.builders = cpu || t.threads >= 0
                          ? 0
                          : cli_builders_default(cores, pools, (long)gb_tune_lookahead(t.strategy));
-        if (t.builders && cores < online)
-            fprintf(stderr,
-                    "gemmbench: tune: this process may run on %ld of the %ld cores (mpirun binds "
-                    "each rank to a core unless given --bind-to none): %ld build process(es); "
-                    "run mpirun with --bind-to none to build on more\n",
-                    cores, online, t.builders);
-    }
     if (t.threads < 0)
         t.threads = cpu || t.builders ? 0 : spare < 16 ? spare : 16;
     char cdir[1024];

@@ -1,10 +1,13 @@
 /* options.c: the options of the commands that measure (run, explore): one table, parsed once
  * into a plan (src/explore/plan.c gives every value its meaning and checks it) and the few
  * settings that are not the plan's (device, kernel path, store, output). */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <getopt.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "options.h"
 
@@ -303,6 +306,17 @@ int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, vo
     return rc;
 }
 
+long cli_usable_cores(void)
+{
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return online;
+    const long n = CPU_COUNT(&set);
+    return n > 0 && n < online ? n : online;
+}
+
 int cli_mpi_start(cli_measure_t *o, const gb_plan_t *pl, const char *cmd, int *argc, char ***argv,
                   gb_xp_mpi_t *mpi)
 {
@@ -318,6 +332,16 @@ int cli_mpi_start(cli_measure_t *o, const gb_plan_t *pl, const char *cmd, int *a
     int rc = gb_xp_mpi_init(argc, argv, mpi, msg, sizeof msg);
     if (rc != GB_OK)
         return cli_error(rc, "%s", msg);
+    /* Open MPI binds each of two ranks to one core, and what a rank starts inherits it: the
+     * CPU reference's threads, tune's build processes (bench/notes.md). */
+    const long online = sysconf(_SC_NPROCESSORS_ONLN), usable = cli_usable_cores();
+    if (usable < online)
+        fprintf(stderr,
+                "gemmbench: %s: rank %d may run on %ld of the %ld cores (mpirun binds ranks to "
+                "cores unless given --bind-to none): its CPU reference%s there only; give "
+                "mpirun --bind-to none\n",
+                cmd, mpi->rank, usable, online,
+                strcmp(cmd, "tune") ? " runs" : " and build processes run");
     if (o->device_map) {
         /* Rank r's entry (the list repeats past its end). */
         size_t n = 1;

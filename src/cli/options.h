@@ -38,8 +38,12 @@ enum {
 int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, void (*usage)(void),
                       cli_measure_t *o, gb_plan_t *pl);
 
+/* The cores this process may run on (its affinity; mpirun may bind it to fewer than the host
+ * has). */
+long cli_usable_cores(void);
 /* --mpi (explore, tune): starts MPI and checks what does not go with it (--shard, --dry-run);
- * with --device-map, sets this rank's -d. 0, or the exit code after an error. */
+ * with --device-map, sets this rank's -d; says on stderr when mpirun bound the rank to fewer
+ * cores than the host has. 0, or the exit code after an error. */
 int cli_mpi_start(cli_measure_t *o, const gb_plan_t *pl, const char *cmd, int *argc, char ***argv,
                   gb_xp_mpi_t *mpi);
 /* The devices -d lists (cli_devices_open); under MPI (without --device-map), this rank's one:
