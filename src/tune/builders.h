@@ -1,5 +1,5 @@
 /* builders.h: build processes: copies of gemmbench (its hidden `__build-worker` command), each
- * with OpenCL contexts of its own on the tuner's device, that build candidates ahead
+ * with an OpenCL context of its own on the tuner's device, that build candidates ahead
  * (gb_impl_prebuild) and so leave their binaries in the program cache on disk, where the
  * measuring process then loads them. Threads would do the same within one process, but NVIDIA's
  * OpenCL builds one program at a time per process. One request line in, one answer line out,
@@ -27,7 +27,7 @@ typedef struct gb_builder {
  * that started it ends. Returns at once: gb_builder_ready waits for it.
  * GB_OK, or GB_EIO with msg saying why (no socket, no fork). */
 int gb_builder_spawn(gb_builder_t *w, char *const *argv, char *msg, size_t msglen);
-/* Waits for the worker's first line, which says its device and contexts are open. GB_OK, or
+/* Waits for the worker's first line, which says its device and context are open. GB_OK, or
  * GB_EIO when it ended first or said something else (msg). */
 int gb_builder_ready(gb_builder_t *w, char *msg, size_t msglen);
 /* Asks the worker to build job's programs and waits for its answer: GB_OK with *rc and msg as
@@ -42,7 +42,7 @@ void gb_builder_close(gb_builder_t *w);
  * in why: "exited with status 3", "killed by signal 9". */
 void gb_builder_reap(pid_t pid, char *why, size_t whylen);
 
-/* The worker's side: opens its contexts on dev, says it is ready on out, then answers each
+/* The worker's side: opens its context on dev, says it is ready on out, then answers each
  * request read from in until in ends. GB_OK at the end of in; else the error that stopped it
  * (a context that cannot be opened, or out closed), with msg. */
 int gb_builder_serve(const gb_registry_t *reg, const gb_device_info_t *dev, FILE *in, FILE *out,
