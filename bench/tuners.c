@@ -104,7 +104,7 @@ static int bench_space(const char *path, const gb_registry_t *reg, const char **
         printf("  %6g%% mean/worst", PERCENTS[p]);
     printf("  %9s\n", "ms/run");
     for (size_t s = 0; s < nnames; s++) {
-        double sum[NPERCENTS] = {0}, worst[NPERCENTS];
+        double sum[NPERCENTS] = {0}, sumsq[NPERCENTS] = {0}, worst[NPERCENTS];
         for (size_t p = 0; p < NPERCENTS; p++)
             worst[p] = HUGE_VAL;
         const double t0 = now();
@@ -125,6 +125,7 @@ static int bench_space(const char *path, const gb_registry_t *reg, const char **
                 if (frac < 0)
                     frac = 0;
                 sum[p] += frac;
+                sumsq[p] += frac * frac;
                 worst[p] = frac < worst[p] ? frac : worst[p];
             }
         }
@@ -134,6 +135,16 @@ static int bench_space(const char *path, const gb_registry_t *reg, const char **
         for (size_t p = 0; p < NPERCENTS; p++)
             printf("  %8.3f / %6.3f", sum[p] / nseeds, worst[p]);
         printf("  %9.1f\n", 1e3 * (now() - t0) / nseeds);
+        /* The standard error of each mean, under it: whether two strategies' means differ by
+         * more than the seeds' spread (at 5% of a flat space they may not). */
+        printf("%-11s", "  +-");
+        for (size_t p = 0; p < NPERCENTS; p++) {
+            const double m = sum[p] / nseeds, var = sumsq[p] / nseeds - m * m;
+            const double se =
+                nseeds > 1 && var > 0 ? sqrt(var * nseeds / (nseeds - 1.0) / nseeds) : 0;
+            printf("  %8.3f%s", se, p + 1 < NPERCENTS ? "         " : "");
+        }
+        printf("\n");
         fflush(stdout);
     }
     free(trace);
@@ -259,7 +270,9 @@ int main(int argc, char **argv)
         return 3;
     }
     printf("Fraction of each space's best score reached after 2%%, 5%%, 10%% and 25%% of its "
-           "configurations in evaluations, mean and worst over seeds 1..%u; candidates asked ",
+           "configurations in evaluations, mean and worst over seeds 1..%u (under each strategy, "
+           "+- the "
+           "standard error of its mean); candidates asked ",
            nseeds);
     if (lookahead)
         printf("%zu ahead of their scores.\n", lookahead);
