@@ -202,14 +202,12 @@ static int from_disk(gb_context_t *ctx, const char *path, const char *key, const
     return hit;
 }
 
-/* The lock of the entry at path (its .lck file, held with flock): waits while another process
- * or context builds the same program, so that a program is built once where several build it
- * at once (the tuner's build processes of two devices, or of two MPI ranks, ask for the same
+/* The entry's lock, its .lck file at lpath held with flock: waits while another process or
+ * context builds the same program, so that a program is built once where several build it at
+ * once (the tuner's build processes of two devices, or of two MPI ranks, ask for the same
  * candidates). The descriptor, or -1 (no lock: build anyway). */
-static int lock_entry(const char *path)
+static int lock_entry(const char *lpath)
 {
-    char lpath[1300];
-    snprintf(lpath, sizeof lpath, "%.*s.lck", (int)(strlen(path) - 4), path);
     const int fd = open(lpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0)
         return -1;
@@ -225,12 +223,10 @@ static int lock_entry(const char *path)
 
 /* Releases the lock taken by lock_entry (its file removed: the entry is stored, or failed to
  * build, and the next one to want it finds the entry, or builds it anew). Accepts -1. */
-static void unlock_entry(int fd, const char *path)
+static void unlock_entry(int fd, const char *lpath)
 {
     if (fd < 0)
         return;
-    char lpath[1300];
-    snprintf(lpath, sizeof lpath, "%.*s.lck", (int)(strlen(path) - 4), path);
     unlink(lpath);
     close(fd);
 }
@@ -267,18 +263,21 @@ int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, co
         *hit = rc == GB_OK;
         return rc == GB_OK ? GB_OK : gb__fail(msg, msglen, rc, "out of memory");
     }
-    int lock = -1;
+    int lock = -1, writable = 0;
+    char lpath[1200];
     if (cdir) {
         const uint64_t h = gb__fnv1a64(key, strlen(key), GB_FNV_BASIS);
         snprintf(path, sizeof path, "%s/%016llx.gbc", cdir, (unsigned long long)h);
+        snprintf(lpath, sizeof lpath, "%s/%016llx.lck", cdir, (unsigned long long)h);
         *hit = from_disk(ctx, path, key, name, out);
         /* Not there: build it under the entry's lock, unless whoever held the lock built it. */
-        if (!*hit && mkdir_p(cdir) == 0 && (lock = lock_entry(path)) >= 0)
+        writable = !*hit && mkdir_p(cdir) == 0;
+        if (writable && (lock = lock_entry(lpath)) >= 0)
             *hit = from_disk(ctx, path, key, name, out);
     }
     if (!*hit) {
         rc = gb__program_build(ctx, name, src, options, out, ms, msg, msglen);
-        if (rc == GB_OK && cdir && mkdir_p(cdir) == 0) {
+        if (rc == GB_OK && writable) {
             store(*out, path, key);
             cl_program again;
             int damaged;
@@ -287,7 +286,7 @@ int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, co
                 clReleaseProgram(again);
         }
     }
-    unlock_entry(lock, path);
+    unlock_entry(lock, lpath);
     free(src);
     if (claimed)
         gb__programs_settle(&ctx->programs, key, rc == GB_OK ? *out : NULL);

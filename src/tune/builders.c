@@ -327,6 +327,16 @@ static int answer(FILE *out, unsigned long seq, const int *code, const char *msg
     return fflush(out) == 0 && !ferror(out);
 }
 
+/* The worker's context, which loads what it builds once more from the disk cache (where there
+ * is one: gb_builder_serve says why). */
+static int open_context(const gb_device_info_t *dev, gb_context_t **ctx, char *msg, size_t msglen)
+{
+    const int rc = gb_context_open(ctx, dev, msg, msglen);
+    if (rc == GB_OK)
+        (*ctx)->reload_built = 1;
+    return rc;
+}
+
 int gb_builder_serve(const gb_registry_t *reg, const gb_device_info_t *dev, FILE *in, FILE *out,
                      char *msg, size_t msglen)
 {
@@ -337,12 +347,8 @@ int gb_builder_serve(const gb_registry_t *reg, const gb_device_info_t *dev, FILE
      * a time: 15 build processes were all ready in 8.2 s with two contexts each, 3.6-4.0 s with
      * one, and a tuning's first shape took 19-20 s instead of 23, the tuner's loads still 2.4 ms
      * (H100; bench/notes.md). */
-    char dir[1024];
-    const int warming = gb_cache_dir(dir, sizeof dir) != NULL;
     gb_context_t *ctx = NULL;
-    int rc = gb_context_open(&ctx, dev, msg, msglen);
-    if (rc == GB_OK)
-        ctx->reload_built = warming;
+    int rc = open_context(dev, &ctx, msg, msglen);
     if (rc == GB_OK && (fputs(HELLO "\n", out) == EOF || fflush(out) != 0))
         rc = gb__fail(msg, msglen, GB_EIO, "the tuner is gone");
     char *line = NULL, why[2048];
@@ -352,9 +358,8 @@ int gb_builder_serve(const gb_registry_t *reg, const gb_device_info_t *dev, FILE
         if (served && served % RECYCLE == 0) {
             gb_context_close(ctx);
             ctx = NULL;
-            if ((rc = gb_context_open(&ctx, dev, msg, msglen)) != GB_OK)
+            if ((rc = open_context(dev, &ctx, msg, msglen)) != GB_OK)
                 break;
-            ctx->reload_built = warming;
         }
         line[strcspn(line, "\n")] = '\0';
         unsigned long seq;
