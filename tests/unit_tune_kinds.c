@@ -88,5 +88,10 @@ int main(void)
     CHECK(cli_builders_default(1, 2, 32) == 1);
     CHECK(cli_builders_default(64, 20, 32) == 1);
     CHECK(cli_builders_default(32, 0, 32) == 15); /* no pool counted: one */
+    /* The cores a pool's build threads may use: the host's but one, shared. */
+    CHECK(cli_spare_cores(32, 2) == 15);
+    CHECK(cli_spare_cores(16, 1) == 15);
+    CHECK(cli_spare_cores(1, 2) == 1);
+    CHECK(cli_spare_cores(8, 0) == 7);
     return unit_finish();
 }

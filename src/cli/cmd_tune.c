@@ -460,18 +460,16 @@ int cmd_tune(int argc, char **argv)
      * at a time and most of it at the first launch: builders would only make a candidate wait
      * for another's build (bench/notes.md). Elsewhere processes: NVIDIA's OpenCL builds one
      * program at a time per process, so threads queue where processes build side by side; more
-     * than the lookahead would have nothing to build. Several devices share the cores, and so
-     * do the MPI ranks of one host (each tunes on one device). */
-    /* Build processes share the host's cores, and its driver, which opens one context at a
-     * time: one pool for each kind of device listed (devices of one kind build the same
-     * programs), and under MPI one for each rank of the host (each tunes on one device). The
-     * cores are those this process may run on: mpirun binds each rank to one core unless told
-     * otherwise, and 15 build processes on one core took minutes to build what 15 cores built
-     * in seconds (bench/notes.md). */
-    const long cores = cli_usable_cores();
+     * than the lookahead would have nothing to build. Build processes share the host's cores,
+     * and its driver, which opens one context at a time: one pool for each kind of device
+     * listed (devices of one kind build the same programs), and under MPI one for each rank of
+     * the host (each tunes on one device). The cores are those this process may run on:
+     * mpirun binds each rank to one core unless told otherwise, and 15 build processes on one
+     * core took minutes to build what 15 cores built in seconds (bench/notes.md). */
+    const long cores = cli_usable_cores(NULL);
     const long pools =
         mpi.size > 1 && mpi.local_size > 1 ? mpi.local_size : (long)cli_kinds_among(&dev);
-    const long spare = cores > pools ? (cores - 1) / pools : 1;
+    const long spare = cli_spare_cores(cores, pools);
     const int cpu = !strcmp(di->type_name, "cpu");
     if (t.builders < 0)
         t.builders = cpu || t.threads >= 0

@@ -306,9 +306,11 @@ int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, vo
     return rc;
 }
 
-long cli_usable_cores(void)
+long cli_usable_cores(long *online_out)
 {
     const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    if (online_out)
+        *online_out = online;
     cpu_set_t set;
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof set, &set) != 0)
@@ -334,7 +336,8 @@ int cli_mpi_start(cli_measure_t *o, const gb_plan_t *pl, const char *cmd, int *a
         return cli_error(rc, "%s", msg);
     /* Open MPI binds each of two ranks to one core, and what a rank starts inherits it: the
      * CPU reference's threads, tune's build processes (bench/notes.md). */
-    const long online = sysconf(_SC_NPROCESSORS_ONLN), usable = cli_usable_cores();
+    long online;
+    const long usable = cli_usable_cores(&online);
     if (usable < online)
         fprintf(stderr,
                 "gemmbench: %s: rank %d may run on %ld of the %ld cores (mpirun binds ranks to "

@@ -39,8 +39,8 @@ int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, vo
                       cli_measure_t *o, gb_plan_t *pl);
 
 /* The cores this process may run on (its affinity; mpirun may bind it to fewer than the host
- * has). */
-long cli_usable_cores(void);
+ * has), and the host's in *online (NULL: not wanted). */
+long cli_usable_cores(long *online);
 /* --mpi (explore, tune): starts MPI and checks what does not go with it (--shard, --dry-run);
  * with --device-map, sets this rank's -d; says on stderr when mpirun bound the rank to fewer
  * cores than the host has. 0, or the exit code after an error. */

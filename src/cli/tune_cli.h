@@ -79,6 +79,9 @@ size_t cli_kinds_among(const cli_device_t *d);
  * time, and on 32 cores 31 processes cost more in starting than they built ahead
  * (bench/notes.md). */
 #define CLI_MAX_BUILDERS 15
+/* The cores each of a host's pools may build on: the cores but one, shared by the pools (at
+ * least 1). */
+long cli_spare_cores(long cores, long pools);
 /* The default number of build processes for each of a host's pools (one per kind of device in
  * a process, each MPI rank of the host its own): its usable cores but one, shared by the
  * pools, at most CLI_MAX_BUILDERS on the host (and at least 1 a pool), and no more than the

@@ -69,10 +69,16 @@ size_t cli_kinds_among(const cli_device_t *d)
     return n;
 }
 
+long cli_spare_cores(long cores, long pools)
+{
+    pools = pools > 0 ? pools : 1;
+    return cores > pools ? (cores - 1) / pools : 1;
+}
+
 long cli_builders_default(long cores, long pools, long lookahead)
 {
     pools = pools > 0 ? pools : 1;
-    const long spare = cores > pools ? (cores - 1) / pools : 1;
+    const long spare = cli_spare_cores(cores, pools);
     const long cap = CLI_MAX_BUILDERS / pools > 0 ? CLI_MAX_BUILDERS / pools : 1;
     const long n = spare < cap ? spare : cap;
     return n < lookahead ? n : lookahead;
