@@ -19,7 +19,7 @@ bad() {
 }
 
 # myGEMM1's 7 configurations at 32^3, every one measured.
-tune1() { "$gb" tune -k myGEMM1 -n 32 --strategy exhaustive --no-presets -i 3 --store "$db" >"$tmp/out" 2>"$tmp/err"; }
+tune1() { "$gb" tune -k myGEMM1 -n 32 --strategy exhaustive --no-presets -i 3 --store "$db" "$@" >"$tmp/out" 2>"$tmp/err"; }
 tune1
 if [ $? -eq 0 ] && grep -q "7 evaluations (7 measured, 0 from the store, 0 cannot win)" "$tmp/out" &&
     grep -q "winner: TS=" "$tmp/out" && grep -q "new entry for small-32 s col-NN" "$tmp/out"; then
@@ -33,6 +33,20 @@ if [ $? -eq 0 ] && grep -q "7 evaluations (0 measured, 7 from the store, 0 canno
     grep -q "tuning database: confirms the entry for small-32" "$tmp/out"; then
     ok
 else bad "the same tune again measured something"; fi
+
+# The run recorded as a space (from the store) with the device's limits; the simulation opens the
+# space under them: with a work-group limit of 256 only TS <= 16 is left.
+tune1 --record "$tmp/m1.space"
+if [ $? -eq 0 ] && grep -q "^limits type=cpu local_memory=[0-9]* work_group=[0-9]* work_items=" \
+    "$tmp/m1.space" && [ "$(sed '1,/^configurations$/d' "$tmp/m1.space" | wc -l)" -eq 7 ] &&
+    sed -e 's/work_group=[0-9]*/work_group=256/' -e '/^32 /d' -e '/^64 /d' "$tmp/m1.space" \
+        >"$tmp/m256.space" &&
+    "$gb" tune --simulate "$tmp/m1.space" --strategy exhaustive >"$tmp/out" 2>"$tmp/err" &&
+    grep -q ": 7 configurations" "$tmp/out" &&
+    "$gb" tune --simulate "$tmp/m256.space" --strategy exhaustive >"$tmp/out" 2>"$tmp/err"; then
+    ok
+else bad "a tuning recorded and simulated"; fi
+if grep -q ": 5 configurations" "$tmp/out"; then ok; else bad "the limits ignored"; fi
 
 # The database has the winner, and -k auto runs it.
 "$gb" tuned list --store "$db" >"$tmp/out" 2>"$tmp/err"

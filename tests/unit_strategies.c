@@ -33,7 +33,8 @@ static const char mid_json[] =
     "'S': {'default': 0, 'values': [0, 1]}}, "
     "'constraints': ['MW * NW <= 4096', 'KW % VW == 0']}";
 
-/* Four parameters, 33 * 4 * 2 = 264 configurations: A and B in {1..32} with A * B <= 256. */
+/* Four parameters, 33 * 4 * 2 = 264 configurations: A and B in {1..32} with A * B <= 256; A * B
+ * * 16 bytes of local memory. */
 static const char small_json[] =
     "{'family': 'tune_small', 'source': 'tune_small.cl', 'entry': 'k', 'precisions': ['s'], "
     "'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'B', 'beta', 'C'], "
@@ -42,7 +43,7 @@ static const char small_json[] =
     "'B': {'default': 1, 'values': [1, 2, 4, 8, 16, 32]}, "
     "'C': {'default': 0, 'values': [0, 1, 2, 3]}, "
     "'D': {'default': 0, 'values': [0, 1]}}, "
-    "'constraints': ['A * B <= 256']}";
+    "'constraints': ['A * B <= 256'], 'requires': {'local_memory': 'A * B * 16'}}";
 
 static const char kernel_cl[] = "__kernel void k(void) {}\n";
 
@@ -615,6 +616,65 @@ static void test_malformed(const char *dir, const gb_registry_t *reg)
     }
     gb_recorded_t *rec;
     gb_space_t *sp;
+    /* Limits, and a limits line with a word missing or repeated. */
+    static const char *const bad_limits[] = {
+        "limits type=gpu local_memory=1024 work_group=256 work_items=256,256\n",
+        "limits type=gpu type=cpu local_memory=1024 work_group=256 work_items=256,256 "
+        "compute_units=4\n",
+        "limits type=fpga local_memory=1024 work_group=256 work_items=256,256 compute_units=4\n",
+        "limits type=gpu local_memory=1024 work_group=256 work_items=256 compute_units=4\n",
+    };
+    for (size_t i = 0; i < sizeof bad_limits / sizeof bad_limits[0]; i++) {
+        snprintf(text, sizeof text, "%s%sconfigurations\n", head, bad_limits[i]);
+        if (CHECK(unit_write_file(dir, "bad.space", text)) &&
+            CHECK_RC(gb_recorded_load(&rec, &sp, path, reg, msg, sizeof msg), GB_EBADARG))
+            CHECK_HAS(msg, "bad.space:11: give the limits as type=");
+    }
+    snprintf(text, sizeof text,
+             "%svendor Test Corp\nlimits compute_units=4 type=gpu local_memory=128 "
+             "work_group=256 work_items=256,128\nconfigurations\n1 1 0 0 10\n2 4 0 0 11\n",
+             head);
+    if (CHECK(unit_write_file(dir, "bad.space", text)) &&
+        CHECK_RC(gb_recorded_load(&rec, &sp, path, reg, msg, sizeof msg), GB_OK)) {
+        const gb_recorded_info_t *info = gb_recorded_info(rec);
+        CHECK(info->has_limits && !strcmp(info->vendor, "Test Corp") &&
+              !strcmp(info->type_name, "gpu") && info->local_mem == 128 &&
+              info->max_wg_size == 256 && info->max_wi_sizes[0] == 256 &&
+              info->max_wi_sizes[1] == 128 && info->compute_units == 4);
+        /* The space of that device, what a tuning run there would have asked for: A * B <= 8,
+         * 4 x 4 out. */
+        CHECK(gb_space_count(sp) == 8 * 2);
+        /* Written again, the header reads back as the same space. */
+        char again[4096];
+        snprintf(again, sizeof again, "%s/again.space", dir);
+        FILE *f = fopen(again, "w");
+        if (CHECK(f)) {
+            CHECK(gb_recorded_write_header(f, info, sp) == GB_OK);
+            fclose(f);
+            size_t len = 0;
+            char *t = unit_read_file(again, &len);
+            CHECK_HAS(t, "device Test\nvendor Test Corp\nlimits type=gpu local_memory=128 "
+                         "work_group=256 work_items=256,128 compute_units=4\nsource by hand\n");
+            free(t);
+            gb_recorded_t *rec2;
+            gb_space_t *sp2;
+            if (CHECK_RC(gb_recorded_load(&rec2, &sp2, again, reg, msg, sizeof msg), GB_OK)) {
+                CHECK(gb_space_count(sp2) == 8 * 2 && gb_recorded_info(rec2)->has_limits);
+                gb_recorded_close(rec2);
+                gb_space_close(sp2);
+            }
+        }
+        gb_recorded_close(rec);
+        gb_space_close(sp);
+    }
+    /* A configuration over the device's local memory is not of its space. */
+    snprintf(text, sizeof text,
+             "%svendor Test Corp\nlimits type=gpu local_memory=128 work_group=256 "
+             "work_items=256,256 compute_units=4\nconfigurations\n4 4 0 0 10\n",
+             head);
+    if (CHECK(unit_write_file(dir, "bad.space", text)) &&
+        CHECK_RC(gb_recorded_load(&rec, &sp, path, reg, msg, sizeof msg), GB_EBADARG))
+        CHECK_HAS(msg, "bad.space:14: this configuration is not in the space: it");
     snprintf(path, sizeof path, "%s/missing.space", dir);
     CHECK_RC(gb_recorded_load(&rec, &sp, path, reg, msg, sizeof msg), GB_EIO);
     CHECK_HAS(msg, "missing.space");

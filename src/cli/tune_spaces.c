@@ -110,7 +110,7 @@ int cli_tune_record(const char *path, const gb_tune_spec_t *spec, const gb_regis
     info.m = run->m;
     info.n = run->n;
     info.k = run->k;
-    gb__copy(info.device, sizeof info.device, di->name);
+    gb_recorded_set_device(&info, di);
     snprintf(info.source, sizeof info.source, "gemmbench tune run %lld (%s, %s), %s",
              (long long)run->id, run->strategy, run->status, run->started);
     rc = gb_recorded_write_header(r.f, &info, r.sp);

@@ -124,6 +124,60 @@ static void header_free(header_t *h)
 
 #define BAD(...) gb__fail(msg, msglen, GB_EBADARG, __VA_ARGS__)
 
+static const char *const type_names[] = {"cpu", "gpu", "accelerator", "other"};
+
+/* A 'limits' line's words: type=T local_memory=BYTES work_group=N work_items=X,Y
+ * compute_units=N, each once. */
+static int limits_line(gb_recorded_info_t *info, char *p, const char *path, size_t ln, char *msg,
+                       size_t msglen)
+{
+    enum { TYPE = 1, LOCAL = 2, GROUP = 4, ITEMS = 8, UNITS = 16, ALL = 31 };
+    unsigned seen = 0;
+    for (char *w; (w = word(&p)) != NULL;) {
+        char *v = strchr(w, '=');
+        long a = 0, b = 0;
+        unsigned what = 0;
+        if (v)
+            *v++ = '\0';
+        if (v && !strcmp(w, "type")) {
+            for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+                if (!strcmp(v, type_names[i])) {
+                    info->type_name = type_names[i];
+                    what = TYPE;
+                }
+        } else if (v && !strcmp(w, "work_items")) {
+            char *comma = strchr(v, ',');
+            if (comma)
+                *comma = '\0';
+            if (comma && parse_long(v, &a) && parse_long(comma + 1, &b) && a > 0 && b > 0) {
+                info->max_wi_sizes[0] = (size_t)a;
+                info->max_wi_sizes[1] = (size_t)b;
+                what = ITEMS;
+            }
+        } else if (v && parse_long(v, &a) && a > 0) {
+            if (!strcmp(w, "local_memory")) {
+                info->local_mem = (uint64_t)a;
+                what = LOCAL;
+            } else if (!strcmp(w, "work_group")) {
+                info->max_wg_size = (size_t)a;
+                what = GROUP;
+            } else if (!strcmp(w, "compute_units") && a <= 1L << 30) {
+                info->compute_units = (unsigned)a;
+                what = UNITS;
+            }
+        }
+        if (!what || (seen & what))
+            break;
+        seen |= what;
+    }
+    if (seen != ALL)
+        return BAD("%s:%zu: give the limits as type=cpu|gpu|accelerator|other "
+                   "local_memory=BYTES work_group=N work_items=X,Y compute_units=N, each once",
+                   path, ln);
+    info->has_limits = 1;
+    return GB_OK;
+}
+
 /* One header line (key and the rest). GB_OK, 1 at "configurations", or an error. */
 static int header_line(header_t *h, gb_recorded_info_t *info, char *line, const char *path,
                        size_t ln, char *msg, size_t msglen)
@@ -171,6 +225,10 @@ static int header_line(header_t *h, gb_recorded_info_t *info, char *line, const 
         rest_of(p, info->device, sizeof info->device);
     } else if (!strcmp(key, "source")) {
         rest_of(p, info->source, sizeof info->source);
+    } else if (!strcmp(key, "vendor")) {
+        rest_of(p, info->vendor, sizeof info->vendor);
+    } else if (!strcmp(key, "limits")) {
+        return limits_line(info, p, path, ln, msg, msglen);
     } else if (!strcmp(key, "param")) {
         const char *name = word(&p);
         if (!name || strlen(name) >= GB_NAME_MAX)
@@ -206,8 +264,8 @@ static int header_line(header_t *h, gb_recorded_info_t *info, char *line, const 
             return BAD("%s:%zu: nothing follows 'configurations' on its line", path, ln);
         return 1;
     } else {
-        return BAD("%s:%zu: unknown header key '%s' (family, precision, size, device, source, "
-                   "param, configurations)",
+        return BAD("%s:%zu: unknown header key '%s' (family, precision, size, device, vendor, "
+                   "source, limits, param, configurations)",
                    path, ln, key);
     }
     return GB_OK;
@@ -240,8 +298,30 @@ static int open_space(const header_t *h, const gb_recorded_info_t *info, const c
         narrow[i].values = h->values[i];
         narrow[i].n = h->nvalues[i];
     }
+    /* The recording device as far as the space is concerned: its limits, and whatever the family
+     * needs (it was measured there). */
+    gb_device_info_t dev;
+    char ext[1024] = "";
+    memset(&dev, 0, sizeof dev);
+    if (info->has_limits) {
+        snprintf(dev.name, sizeof dev.name, "%s", info->device);
+        snprintf(dev.vendor, sizeof dev.vendor, "%s", info->vendor);
+        dev.type_name = info->type_name;
+        dev.compute_units = info->compute_units;
+        dev.local_mem = info->local_mem;
+        dev.max_wg_size = info->max_wg_size;
+        dev.max_wi_sizes[0] = info->max_wi_sizes[0];
+        dev.max_wi_sizes[1] = info->max_wi_sizes[1];
+        dev.max_wi_sizes[2] = 1;
+        dev.fp64 = dev.image_support = dev.image2d_from_buffer = 1;
+        size_t used = 0;
+        for (size_t i = 0; gb_family_extension(f, i); i++)
+            gb__appendf(ext, sizeof ext, &used, "%s%s", i ? " " : "", gb_family_extension(f, i));
+        dev.extensions = ext;
+    }
     char why[512];
-    int rc = gb_space_open(sp, f, info->precision, NULL, narrow, h->nparams, why, sizeof why);
+    int rc = gb_space_open(sp, f, info->precision, info->has_limits ? &dev : NULL, narrow,
+                           h->nparams, why, sizeof why);
     if (rc != GB_OK)
         return gb__fail(msg, msglen, rc == GB_ENOMEM ? rc : GB_EBADARG, "%s: %s", path, why);
     for (size_t i = 0; i < h->nparams; i++) {
@@ -441,12 +521,33 @@ static int put_text(FILE *f, const char *key, const char *s)
     return fputc('\n', f) != EOF;
 }
 
+void gb_recorded_set_device(gb_recorded_info_t *info, const gb_device_info_t *dev)
+{
+    snprintf(info->device, sizeof info->device, "%s", dev->name);
+    snprintf(info->vendor, sizeof info->vendor, "%s", dev->vendor);
+    info->has_limits = 1;
+    info->type_name = dev->type_name; /* a string constant (device.c) */
+    info->local_mem = dev->local_mem;
+    info->max_wg_size = dev->max_wg_size;
+    info->max_wi_sizes[0] = dev->max_wi_sizes[0];
+    info->max_wi_sizes[1] = dev->max_wi_sizes[1];
+    info->compute_units = dev->compute_units;
+}
+
 int gb_recorded_write_header(FILE *f, const gb_recorded_info_t *info, const gb_space_t *sp)
 {
     int ok = fprintf(f, "%s %d\nfamily %s\nprecision %s\nsize %zu %zu %zu\n", FORMAT, VERSION,
                      info->family, info->precision == GB_PREC_D ? "d" : "s", info->m, info->n,
                      info->k) >= 0;
-    ok = ok && put_text(f, "device", info->device) && put_text(f, "source", info->source);
+    ok = ok && put_text(f, "device", info->device);
+    if (info->has_limits)
+        ok = ok && put_text(f, "vendor", info->vendor) &&
+             fprintf(f,
+                     "limits type=%s local_memory=%llu work_group=%zu work_items=%zu,%zu "
+                     "compute_units=%u\n",
+                     info->type_name, (unsigned long long)info->local_mem, info->max_wg_size,
+                     info->max_wi_sizes[0], info->max_wi_sizes[1], info->compute_units) >= 0;
+    ok = ok && put_text(f, "source", info->source);
     for (size_t i = 0; ok && i < gb_space_nparams(sp); i++) {
         ok = fprintf(f, "param %s", gb_space_param(sp, i)) >= 0;
         for (size_t j = 0; ok && j < gb_space_nvalues(sp, i); j++)

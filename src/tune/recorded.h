@@ -17,10 +17,23 @@ typedef struct gb_recorded_info {
     size_t m, n, k;
     char device[128]; /* the device it was measured on */
     char source[256]; /* how it was made (command, date) */
+    /* The device limits its space was built under (a 'limits' line, and a 'vendor' line for the
+     * vendor's rules): a tuning run on that device never asks for a configuration they exclude.
+     * has_limits 0: none given, and the space opens without device limits. */
+    int has_limits;
+    char vendor[128];
+    const char *type_name; /* "cpu", "gpu", "accelerator" or "other" */
+    uint64_t local_mem;
+    size_t max_wg_size, max_wi_sizes[2];
+    unsigned compute_units;
 } gb_recorded_info_t;
 
+/* Sets info's device, vendor and limits to dev's. */
+void gb_recorded_set_device(gb_recorded_info_t *info, const gb_device_info_t *dev);
+
 /* Reads a recorded space (path) and opens the space it was recorded over (*sp: the family from
- * reg, narrowed to the parameter values the file lists, with no device limits). GB_EBADARG with
+ * reg, narrowed to the parameter values the file lists, under the device limits its header
+ * gives, if any). GB_EBADARG with
  * msg naming the file and line for a malformed file (a configuration not in that space, or
  * listed twice, included); GB_ENOKERNEL when reg lacks the family; GB_EIO when it cannot be
  * read. Free with gb_recorded_close (and the space with gb_space_close, after it); both are
