@@ -9,9 +9,12 @@
 #               and an empty CUDA JIT cache of its own (which then works within the run), into a
 #               store of its own, so that all build and measure the same candidates
 #   space       a recorded space of xgemm_nv, single precision, 4096^3: every configuration of
-#               a subspace measured, as $OUT_DIR/$SPACE_NAME.space (SPACE_ARGS narrows it; by
-#               default the subspace of bench/spaces/xgemm_nv-h100-4096.space); run again, it
-#               measures only what its store lacks
+#               a subspace measured, as $OUT_DIR/$SPACE_NAME.space. SPACE=narrow (the default)
+#               is bench/spaces/xgemm_nv-h100-4096.space's subspace (244 configurations on an
+#               H100, 3 minutes), SPACE=wide bench/spaces/xgemm_nv-h100-4096-wide.space's
+#               (1128, 12.5 minutes); SPACE_ARGS and SPACE_NAME give another. Run again, it
+#               measures only what its store lacks (so a time limit, --time in SPACE_ARGS, can
+#               split it over calls)
 #   defaults    tune-square and tune-shapes for xgemm_nv, tune-square for dgemm_dmma (double) and
 #               xgemm (single), BUDGET evaluations per shape, on DEVICES (-d: 'all' spreads the
 #               shapes over the GPUs), into $OUT_DIR/tuning.db; then the tuning database
@@ -19,7 +22,7 @@
 # Environment: CONFIGS (throughput's NAME:THREADS:BUILDERS list), TBUDGET (its candidates, 48),
 # BUILD (default /tmp/gemmbench-build), OUT_DIR (default /tmp/tune-gpu), BUDGET
 # (default 40), STORE (the tuning store; default $OUT_DIR/tuning.db), DEVICES (default 0: the
-# first GPU), SPACE_ARGS and SPACE_NAME (the space step's narrowing and file name).
+# first GPU), SPACE, SPACE_ARGS and SPACE_NAME (the space step's subspace and file name).
 set -eu
 cd "$(dirname "$0")/.."
 build=${BUILD:-/tmp/gemmbench-build}
@@ -30,9 +33,20 @@ devices=${DEVICES:-0}
 # throughput's configurations, NAME:THREADS:BUILDERS, and its candidates per configuration
 configs=${CONFIGS:-"serial:0:0 threads-15:15:0 processes-15:0:15 processes-8:0:8"}
 tbudget=${TBUDGET:-48}
-space_args=${SPACE_ARGS:-"--fix EDGES=2 --fix THIN=4 --fix SLOTS=2 --fix GROUPM=8 --fix LANES=1
-    --fix PIPE=1 --param TAIL=0,3 --param MAXREG=0,128"}
-space_name=${SPACE_NAME:-xgemm_nv-h100-4096}
+case ${SPACE:-narrow} in
+    narrow)
+        space_args="--fix EDGES=2 --fix THIN=4 --fix SLOTS=2 --fix GROUPM=8 --fix LANES=1
+            --fix PIPE=1 --param TAIL=0,3 --fix MAXREG=0 --fix SPLITK=0"
+        space_name=xgemm_nv-h100-4096 ;;
+    wide)
+        space_args="--fix EDGES=2 --fix THIN=4 --fix SLOTS=2 --param GROUPM=1,8 --param LANES=0,1
+            --param PIPE=0,1 --fix TAIL=0 --param MAXREG=0,128,255 --fix SPLITK=0 --fix PADA=4
+            --fix PADB=4"
+        space_name=xgemm_nv-h100-4096-wide ;;
+    *) echo "bench/tune-gpu.sh: SPACE is narrow or wide" >&2; exit 2 ;;
+esac
+space_args=${SPACE_ARGS:-$space_args}
+space_name=${SPACE_NAME:-$space_name}
 mkdir -p "$out"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" --target gemmbench-cli >/dev/null
