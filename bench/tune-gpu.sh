@@ -8,11 +8,13 @@
 #               wait for a build), each as a ratio to serial; each from an empty program cache
 #               and an empty CUDA JIT cache of its own (which then works within the run), into a
 #               store of its own, so that all build and measure the same candidates
-#   space       a recorded space of xgemm_nv, single precision, 4096^3: every configuration of
-#               a subspace measured, as $OUT_DIR/$SPACE_NAME.space. SPACE=narrow (the default)
-#               is bench/spaces/xgemm_nv-h100-4096.space's subspace (244 configurations on an
-#               H100, 3 minutes), SPACE=wide bench/spaces/xgemm_nv-h100-4096-wide.space's
-#               (1128, 12.5 minutes); SPACE_ARGS and SPACE_NAME give another. Run again, it
+#   space       a recorded space, single precision, 4096^3: every configuration of a subspace
+#               measured, as $OUT_DIR/$SPACE_NAME.space. SPACE=narrow (the default) is
+#               bench/spaces/xgemm_nv-h100-4096.space's subspace of xgemm_nv (244
+#               configurations on an H100, 3 minutes), SPACE=wide
+#               bench/spaces/xgemm_nv-h100-4096-wide.space's (1128, 12.5 minutes), SPACE=xgemm
+#               bench/spaces/xgemm-h100-4096.space's, of xgemm; SPACE_ARGS and SPACE_NAME give
+#               another subspace of SPACE's family. Run again, it
 #               measures only what its store lacks (so a time limit, --time in SPACE_ARGS, can
 #               split it over calls)
 #   defaults    tune-square and tune-shapes for xgemm_nv, tune-square for dgemm_dmma (double) and
@@ -43,8 +45,15 @@ case ${SPACE:-narrow} in
             --param PIPE=0,1 --fix TAIL=0 --param MAXREG=0,128,255 --fix SPLITK=0 --fix PADA=4
             --fix PADB=4"
         space_name=xgemm_nv-h100-4096-wide ;;
-    *) echo "bench/tune-gpu.sh: SPACE is narrow or wide" >&2; exit 2 ;;
+    xgemm)
+        space_args="--param MWG=64,128 --param NWG=64,128 --param KWG=16,32 --param MDIMC=8,16
+            --param NDIMC=8,16 --param VWM=1,2,4 --param VWN=1,2,4 --param VWK=1,4 --fix PADA=0
+            --fix PADB=0 --param STAGES=1,2 --fix ACCMEM=0"
+        space_name=xgemm-h100-4096 ;;
+    *) echo "bench/tune-gpu.sh: SPACE is narrow, wide or xgemm" >&2; exit 2 ;;
 esac
+space_kernel=xgemm_nv
+[ "${SPACE:-narrow}" = xgemm ] && space_kernel=xgemm
 space_args=${SPACE_ARGS:-$space_args}
 space_name=${SPACE_NAME:-$space_name}
 mkdir -p "$out"
@@ -82,7 +91,7 @@ throughput() {
 
 space() {
     # shellcheck disable=SC2086
-    "$gb" tune -p NVIDIA -k xgemm_nv -n 4096 --strategy exhaustive --budget 100000 $space_args \
+    "$gb" tune -p NVIDIA -k "$space_kernel" -n 4096 --strategy exhaustive --budget 100000 $space_args \
         --confirm-reps 0 --store "$out/space.db" --record "$out/$space_name.space" \
         >"$out/space.log" 2>&1 || true
     tail -4 "$out/space.log"
