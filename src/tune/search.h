@@ -58,6 +58,10 @@ struct gb_strategy {
      * first need; NULL before); ranks seen since it was built leave it when drawn. */
     uint64_t *left;
     size_t nleft;
+    /* gb_tune__spread's uniform draws: how often each parameter's value came up (n rows of
+     * GB_SPACE_MAX_VALUES; NULL before the first), in ndrawn draws. */
+    unsigned *drawn;
+    size_t ndrawn;
     int oom;     /* memory ran out: ask proposes nothing more */
     void *state; /* the strategy's own */
 };
@@ -70,8 +74,8 @@ int gb_tune__seen(const gb_strategy_t *st, uint64_t r);
  * asked. */
 int gb_tune__random(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank);
 /* An unseen configuration spread away from those asked or told, into *c and its rank: of
- * SPREAD_DRAWS uniform samples, the one that balances each parameter's values best, then the
- * farthest from them (1); 0 when none is left. For the candidates asked before the scores can
+ * SPREAD_DRAWS uniform samples, the one that best keeps each parameter's values in the
+ * proportions the space has them, then the farthest from them (1); 0 when none is left. For the candidates asked before the scores can
  * guide anything. */
 int gb_tune__spread(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank);
 /* Rank of c, UINT64_MAX when c is not a valid configuration. */

@@ -180,9 +180,10 @@ int gb_tune__random(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank)
 
 /* How far apart two configurations are: over the parameters of more than one value, the squared
  * differences of their value indices, each over the parameter's span, summed into *dist; and
- * how many values they share, added to *shared. */
+ * the values they share, each weighed by how rare it is among the draws (the inverse of its
+ * share of them), added to *shared. */
 static void apart(const gb_strategy_t *st, const gb_space_cand_t *x, const gb_space_cand_t *y,
-                  double *dist, size_t *shared)
+                  double *dist, double *shared)
 {
     double s = 0;
     for (size_t i = 0; i < st->n; i++) {
@@ -191,7 +192,10 @@ static void apart(const gb_strategy_t *st, const gb_space_cand_t *x, const gb_sp
             continue;
         const double t = ((double)x->v[i] - (double)y->v[i]) / (double)(nv - 1);
         s += t * t;
-        *shared += x->v[i] == y->v[i];
+        if (x->v[i] == y->v[i]) {
+            const unsigned seen = st->drawn[i * GB_SPACE_MAX_VALUES + x->v[i]];
+            *shared += (double)(st->ndrawn + nv) / (double)(seen + 1);
+        }
     }
     *dist = s;
 }
@@ -199,36 +203,44 @@ static void apart(const gb_strategy_t *st, const gb_space_cand_t *x, const gb_sp
 int gb_tune__spread(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank)
 {
     /* Balance first, as a Latin hypercube does: the draw whose values the points share least,
-     * so that each parameter's values come up about equally often, which is what a model of
-     * each parameter's effect needs first. Of those, the one whose nearest point is farthest.
-     * Not distance first: the farthest configurations are the corners of the space (the
-     * largest tiles, the widest vectors), where GEMM configurations run out of registers and
-     * local memory; on the recorded H100 space that cost 0.006 at 5% (bench/notes.md). */
-    double best_near = -1;
-    size_t best_shared = SIZE_MAX;
-    int found = 0;
-    for (int t = 0; t < SPREAD_DRAWS; t++) {
-        gb_space_cand_t x;
-        uint64_t r;
-        if (!gb_tune__random(st, &x, &r))
-            break;
-        double near = HUGE_VAL;
-        size_t shared = 0;
+     * so that each parameter's values come up in the proportions the space has them, which is
+     * what a model of each parameter's effect needs first. Those proportions, not equal ones:
+     * a value the constraints allow rarely (the largest tiles, the widest vectors) is rare
+     * because it borders where configurations run out of registers and local memory, and
+     * equal shares made the design worse than uniform samples there (bench/notes.md). They are
+     * learned from the draws themselves. Of the draws that balance best, the one whose nearest
+     * point is farthest. Not distance first: the farthest configurations are the corners of
+     * the space; on the recorded H100 space that cost 0.006 at 5% (bench/notes.md). */
+    if (!st->drawn && !(st->drawn = calloc(st->n * GB_SPACE_MAX_VALUES, sizeof *st->drawn))) {
+        st->oom = 1;
+        return 0;
+    }
+    gb_space_cand_t draws[SPREAD_DRAWS];
+    uint64_t ranks[SPREAD_DRAWS];
+    size_t nd = 0;
+    while (nd < SPREAD_DRAWS && gb_tune__random(st, &draws[nd], &ranks[nd])) {
+        for (size_t i = 0; i < st->n; i++)
+            st->drawn[i * GB_SPACE_MAX_VALUES + draws[nd].v[i]]++;
+        nd++;
+    }
+    st->ndrawn += nd;
+    double best_near = -1, best_shared = HUGE_VAL;
+    for (size_t t = 0; t < nd; t++) {
+        double near = HUGE_VAL, shared = 0;
         for (size_t k = 0; k < st->nhist + st->npend; k++) {
             const gb_space_cand_t *y = k < st->nhist ? &st->hist[k].c : &st->pend[k - st->nhist].c;
             double d;
-            apart(st, &x, y, &d, &shared);
+            apart(st, &draws[t], y, &d, &shared);
             near = d < near ? d : near;
         }
-        if (shared < best_shared || (shared == best_shared && near > best_near)) {
+        if (shared < best_shared - 1e-9 || (shared <= best_shared + 1e-9 && near > best_near)) {
             best_near = near;
             best_shared = shared;
-            *c = x;
-            *rank = r;
-            found = 1;
+            *c = draws[t];
+            *rank = ranks[t];
         }
     }
-    return found;
+    return nd > 0;
 }
 
 /* ---- the interface --------------------------------------------------------------------------- */
@@ -277,6 +289,7 @@ void gb_strategy_close(gb_strategy_t *st)
     free(st->told);
     free(st->hist);
     free(st->left);
+    free(st->drawn);
     free(st->pend);
     free(st);
 }
