@@ -38,7 +38,8 @@ else bad "the same tune again measured something"; fi
 # space under them: with a work-group limit of 256 only TS <= 16 is left.
 tune1 --record "$tmp/m1.space"
 if [ $? -eq 0 ] && grep -q "^limits type=cpu local_memory=[0-9]* work_group=[0-9]* work_items=" \
-    "$tmp/m1.space" && [ "$(sed '1,/^configurations$/d' "$tmp/m1.space" | wc -l)" -eq 7 ] &&
+    "$tmp/m1.space" && [ "$(sed '1,/^configurations$/d;/^#/d' "$tmp/m1.space" | wc -l)" -eq 7 ] &&
+    [ "$(tail -1 "$tmp/m1.space")" = "# 7 of the space's 7 configurations recorded" ] &&
     sed -e 's/work_group=[0-9]*/work_group=256/' -e '/^32 /d' -e '/^64 /d' "$tmp/m1.space" \
         >"$tmp/m256.space" &&
     "$gb" tune --simulate "$tmp/m1.space" --strategy exhaustive >"$tmp/out" 2>"$tmp/err" &&

@@ -71,6 +71,7 @@ done:
 typedef struct rec_ctx {
     FILE *f;
     gb_space_t *sp;
+    size_t n; /* configurations written */
     int rc;
 } rec_ctx_t;
 
@@ -83,9 +84,11 @@ static int record_eval(const gb_tune_eval_t *ev, void *user)
     for (char *save = NULL, *a = strtok_r(text, " ", &save); a; a = strtok_r(NULL, " ", &save))
         gb_params_parse(&ps, a, NULL, 0);
     gb_space_cand_t c;
-    if (gb_space_find(r->sp, &ps, &c) == GB_OK &&
-        gb_recorded_write_entry(r->f, r->sp, &c, ev->gflops) != GB_OK)
+    if (gb_space_find(r->sp, &ps, &c) != GB_OK)
+        return 0;
+    if (gb_recorded_write_entry(r->f, r->sp, &c, ev->gflops) != GB_OK)
         r->rc = GB_EIO;
+    r->n++;
     return 0;
 }
 
@@ -93,7 +96,7 @@ int cli_tune_record(const char *path, const gb_tune_spec_t *spec, const gb_regis
                     const gb_device_info_t *di, gb_store_t *st, const gb_tune_run_t *run)
 {
     char msg[1024];
-    rec_ctx_t r = {NULL, NULL, GB_OK};
+    rec_ctx_t r = {NULL, NULL, 0, GB_OK};
     int rc = gb_tune_space(spec, reg, di, &r.sp, msg, sizeof msg);
     if (rc != GB_OK)
         return cli_error(rc, "%s", msg);
@@ -118,6 +121,11 @@ int cli_tune_record(const char *path, const gb_tune_spec_t *spec, const gb_regis
         rc = gb_store_tune_evals(st, run->id, record_eval, &r);
     if (rc == GB_OK)
         rc = r.rc;
+    /* A run stopped early (--time, --budget, Ctrl-C) is "done" or "stopped" without having
+     * covered the space: say how much of it the file holds. */
+    if (rc == GB_OK && fprintf(r.f, "# %zu of the space's %llu configurations recorded\n", r.n,
+                               (unsigned long long)gb_space_count(r.sp)) < 0)
+        rc = GB_EIO;
     gb_space_close(r.sp);
     rc = cli_out_close(&out, rc);
     return rc == GB_OK ? 0 : rc > 0 ? rc : cli_error(rc, "cannot write %s", path);
