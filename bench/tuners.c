@@ -140,8 +140,7 @@ static int bench_space(const char *path, const gb_registry_t *reg, const char **
         printf("%-11s", "  +-");
         for (size_t p = 0; p < NPERCENTS; p++) {
             const double m = sum[p] / nseeds, var = sumsq[p] / nseeds - m * m;
-            const double se =
-                nseeds > 1 && var > 0 ? sqrt(var * nseeds / (nseeds - 1.0) / nseeds) : 0;
+            const double se = nseeds > 1 && var > 0 ? sqrt(var / (nseeds - 1.0)) : 0;
             printf("  %8.3f%s", se, p + 1 < NPERCENTS ? "         " : "");
         }
         printf("\n");
@@ -271,8 +270,7 @@ int main(int argc, char **argv)
     }
     printf("Fraction of each space's best score reached after 2%%, 5%%, 10%% and 25%% of its "
            "configurations in evaluations, mean and worst over seeds 1..%u (under each strategy, "
-           "+- the "
-           "standard error of its mean); candidates asked ",
+           "+- the standard error of its mean); candidates asked ",
            nseeds);
     if (lookahead)
         printf("%zu ahead of their scores.\n", lookahead);

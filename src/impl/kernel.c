@@ -300,8 +300,9 @@ static cl_int enqueue_side(gb_kernel_run_t *kr, cl_command_queue q, int s, cl_ui
 
 /* A call's device work on q: the passes before the main kernel, the prologue, main and
  * remainder kernels, the passes after; the first command waits for the nwait events of wait
- * (q is in order: the others follow it). Their events go to kr->work (the previous call's released). On failure
- * returns the OpenCL status with *what naming the command and g, l its launch geometry. */
+ * (q is in order: the others follow it). Their events go to kr->work (the previous call's
+ * released). On failure returns the OpenCL status with *what naming the command and g, l its
+ * launch geometry. */
 static cl_int enqueue_work(gb_kernel_run_t *kr, cl_command_queue q, cl_uint nwait,
                            const cl_event *wait, const char **what, const size_t **g,
                            const size_t **l)

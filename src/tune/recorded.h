@@ -33,11 +33,10 @@ void gb_recorded_set_device(gb_recorded_info_t *info, const gb_device_info_t *de
 
 /* Reads a recorded space (path) and opens the space it was recorded over (*sp: the family from
  * reg, narrowed to the parameter values the file lists, under the device limits its header
- * gives, if any). GB_EBADARG with
- * msg naming the file and line for a malformed file (a configuration not in that space, or
- * listed twice, included); GB_ENOKERNEL when reg lacks the family; GB_EIO when it cannot be
- * read. Free with gb_recorded_close (and the space with gb_space_close, after it); both are
- * NULL on error. */
+ * gives, if any). GB_EBADARG with msg naming the file and line for a malformed file (a
+ * configuration not in that space, or listed twice, included); GB_ENOKERNEL when reg lacks the
+ * family; GB_EIO when it cannot be read. Free with gb_recorded_close (and the space with
+ * gb_space_close, after it); both are NULL on error. */
 int gb_recorded_load(gb_recorded_t **out, gb_space_t **sp, const char *path,
                      const gb_registry_t *reg, char *msg, size_t msglen);
 void gb_recorded_close(gb_recorded_t *rec); /* accepts NULL */

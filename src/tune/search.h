@@ -75,8 +75,8 @@ int gb_tune__seen(const gb_strategy_t *st, uint64_t r);
 int gb_tune__random(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank);
 /* An unseen configuration spread away from those asked or told, into *c and its rank: of
  * SPREAD_DRAWS uniform samples, the one that best keeps each parameter's values in the
- * proportions the space has them, then the farthest from them (1); 0 when none is left. For the candidates asked before the scores can
- * guide anything. */
+ * proportions the space has them, then the farthest from them (1); 0 when none is left. For
+ * the candidates asked before the scores can guide anything. */
 int gb_tune__spread(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank);
 /* Rank of c, UINT64_MAX when c is not a valid configuration. */
 uint64_t gb_tune__rank(const gb_strategy_t *st, const gb_space_cand_t *c);
