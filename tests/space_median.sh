@@ -1,0 +1,79 @@
+#!/bin/sh
+# space_median.sh GEMMBENCH SCRIPT: bench/space-median.sh makes one recorded space of several
+# passes: each configuration's median (a failure in any pass fails it), a space that
+# `tune --simulate` reads; passes of different spaces are refused with exit 2 and nothing written.
+gb=$1
+median=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+failed=0
+ok() { pass=$((pass + 1)); }
+bad() {
+    failed=$((failed + 1))
+    echo "FAIL: $1"
+    cat "$tmp/out" "$tmp/err"
+}
+
+# pass FILE SOURCE SCORE4 SCORE8 SCORE16: a space of myGEMM1's TS 4, 8 and 16 at 32^3.
+pass() {
+    printf 'gemmbench-space 1\nfamily myGEMM1\nprecision s\nsize 32 32 32\n' >"$1"
+    printf 'source %s\nparam TS 4 8 16\nconfigurations\n' "$2" >>"$1"
+    printf '4 %s\n8 %s\n16 %s\n# 3 of the space'\''s 3 configurations recorded\n' "$3" "$4" \
+        "$5" >>"$1"
+}
+pass "$tmp/a.space" "pass a" 1.5 10 7
+pass "$tmp/b.space" "pass b" 2.5 60 -1
+pass "$tmp/c.space" "pass c" 0.2 20 8
+
+sh "$median" "median of three" "$tmp/a.space" "$tmp/b.space" "$tmp/c.space" \
+    >"$tmp/m.space" 2>"$tmp/err"
+if [ $? -eq 0 ] && [ "$(sed '1,/^configurations$/d;/^#/d' "$tmp/m.space" | tr '\n' ';')" = \
+    "4 1.5;8 20;16 -1;" ] && grep -qx "source median of three" "$tmp/m.space" &&
+    [ "$(grep -c '^source' "$tmp/m.space")" -eq 1 ]; then
+    ok
+else
+    cp "$tmp/m.space" "$tmp/out"
+    bad "the median of three passes"
+fi
+
+# Two passes: the mean of the middle two.
+sh "$median" "two" "$tmp/a.space" "$tmp/c.space" >"$tmp/m2.space" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -qx "8 15" "$tmp/m2.space" && grep -qx "16 7.5" "$tmp/m2.space"; then
+    ok
+else
+    cp "$tmp/m2.space" "$tmp/out"
+    bad "the median of two passes"
+fi
+
+# The result is a space the tuner reads, whose best is the medians' best.
+"$gb" tune --simulate "$tmp/m.space" --strategy exhaustive >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q ": 3 configurations, best 20$" "$tmp/out" &&
+    grep -q "reached after 2 evaluations" "$tmp/out"; then
+    ok
+else bad "the median space simulated"; fi
+
+# Passes of another problem, or with another configuration, are refused.
+refused() {
+    what=$1
+    shift
+    sh "$median" "x" "$@" >"$tmp/out" 2>"$tmp/err"
+    if [ $? -eq 2 ] && grep -q "$what" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+        [ ! -s "$tmp/out" ]; then
+        ok
+    else bad "refused: $what"; fi
+}
+sed 's/^size 32 32 32$/size 64 64 64/' "$tmp/a.space" >"$tmp/size.space"
+refused "size.space:4: \"size 64 64 64\" differs from the first file's header" \
+    "$tmp/a.space" "$tmp/size.space"
+sed 's/^16 /32 /' "$tmp/b.space" >"$tmp/conf.space"
+refused "conf.space:.*: a configuration the first file lacks" "$tmp/a.space" "$tmp/conf.space"
+sed '/^16 /d' "$tmp/b.space" >"$tmp/short.space"
+refused "configuration \"16 \" is in 1 of the 2 files" "$tmp/a.space" "$tmp/short.space"
+sed 's/^8 60$/8 fast/' "$tmp/b.space" >"$tmp/nan.space"
+refused "nan.space:9: the score \"fast\" is not a number" "$tmp/a.space" "$tmp/nan.space"
+refused "cannot read '$tmp/none.space'" "$tmp/a.space" "$tmp/none.space"
+refused "usage: bench/space-median.sh" "$tmp/a.space"
+
+echo "$pass passed, $failed failed"
+[ "$failed" -eq 0 ]
