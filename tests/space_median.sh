@@ -1,19 +1,11 @@
 #!/bin/sh
 # space_median.sh GEMMBENCH SCRIPT: bench/space-median.sh makes one recorded space of several
 # passes: each configuration's median (a failure in any pass fails it), a space that
-# `tune --simulate` reads; passes of different spaces are refused with exit 2 and nothing written.
+# `tune --simulate` reads; passes of different spaces are refused with exit 2, one line on
+# stderr and nothing written.
 gb=$1
 median=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-failed=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    failed=$((failed + 1))
-    echo "FAIL: $1"
-    cat "$tmp/out" "$tmp/err"
-}
+. "$(dirname "$0")/script_lib.sh"
 
 # pass FILE SOURCE SCORE4 SCORE8 SCORE16: a space of myGEMM1's TS 4, 8 and 16 at 32^3.
 pass() {
@@ -26,42 +18,31 @@ pass "$tmp/a.space" "pass a" 1.5 10 7
 pass "$tmp/b.space" "pass b" 2.5 60 -1
 pass "$tmp/c.space" "pass c" 0.2 20 8
 
+# Three passes: the middle score (not the mean), and failed where one pass failed.
 sh "$median" "median of three" "$tmp/a.space" "$tmp/b.space" "$tmp/c.space" \
-    >"$tmp/m.space" 2>"$tmp/err"
-if [ $? -eq 0 ] && [ "$(sed '1,/^configurations$/d;/^#/d' "$tmp/m.space" | tr '\n' ';')" = \
-    "4 1.5;8 20;16 -1;" ] && grep -qx "source median of three" "$tmp/m.space" &&
-    [ "$(grep -c '^source' "$tmp/m.space")" -eq 1 ]; then
-    ok
-else
-    cp "$tmp/m.space" "$tmp/out"
-    bad "the median of three passes"
-fi
+    >"$tmp/m.txt" 2>"$tmp/err.txt" || fail "the median of three passes"
+[ "$(sed '1,/^configurations$/d;/^#/d' "$tmp/m.txt" | tr '\n' ';')" = "4 1.5;8 20;16 -1;" ] &&
+    grep -qx "source median of three" "$tmp/m.txt" &&
+    [ "$(grep -c '^source' "$tmp/m.txt")" -eq 1 ] || fail "the median of three passes' lines"
 
 # Two passes: the mean of the middle two.
-sh "$median" "two" "$tmp/a.space" "$tmp/c.space" >"$tmp/m2.space" 2>"$tmp/err"
-if [ $? -eq 0 ] && grep -qx "8 15" "$tmp/m2.space" && grep -qx "16 7.5" "$tmp/m2.space"; then
-    ok
-else
-    cp "$tmp/m2.space" "$tmp/out"
-    bad "the median of two passes"
-fi
+sh "$median" "two" "$tmp/a.space" "$tmp/c.space" >"$tmp/m2.txt" 2>"$tmp/err.txt" &&
+    grep -qx "8 15" "$tmp/m2.txt" && grep -qx "16 7.5" "$tmp/m2.txt" ||
+    fail "the median of two passes"
 
 # The result is a space the tuner reads, whose best is the medians' best.
-"$gb" tune --simulate "$tmp/m.space" --strategy exhaustive >"$tmp/out" 2>"$tmp/err"
-if [ $? -eq 0 ] && grep -q ": 3 configurations, best 20$" "$tmp/out" &&
-    grep -q "reached after 2 evaluations" "$tmp/out"; then
-    ok
-else bad "the median space simulated"; fi
+cp "$tmp/m.txt" "$tmp/m.space"
+"$gb" tune --simulate "$tmp/m.space" --strategy exhaustive >"$tmp/sim.txt" 2>&1 &&
+    grep -q ": 3 configurations, best 20$" "$tmp/sim.txt" &&
+    grep -q "reached after 2 evaluations" "$tmp/sim.txt" || fail "the median space simulated"
 
 # Passes of another problem, or with another configuration, are refused.
 refused() {
     what=$1
     shift
-    sh "$median" "x" "$@" >"$tmp/out" 2>"$tmp/err"
-    if [ $? -eq 2 ] && grep -q "$what" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
-        [ ! -s "$tmp/out" ]; then
-        ok
-    else bad "refused: $what"; fi
+    sh "$median" "x" "$@" >"$tmp/out.txt" 2>"$tmp/err.txt"
+    [ $? -eq 2 ] && grep -q "$what" "$tmp/err.txt" && [ "$(wc -l <"$tmp/err.txt")" -eq 1 ] &&
+        [ ! -s "$tmp/out.txt" ] || fail "refused: $what"
 }
 sed 's/^size 32 32 32$/size 64 64 64/' "$tmp/a.space" >"$tmp/size.space"
 refused "size.space:4: \"size 64 64 64\" differs from the first file's header" \
@@ -74,6 +55,4 @@ sed 's/^8 60$/8 fast/' "$tmp/b.space" >"$tmp/nan.space"
 refused "nan.space:9: the score \"fast\" is not a number" "$tmp/a.space" "$tmp/nan.space"
 refused "cannot read '$tmp/none.space'" "$tmp/a.space" "$tmp/none.space"
 refused "usage: bench/space-median.sh" "$tmp/a.space"
-
-echo "$pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+echo "space_median: median, failures, refusals"

@@ -5,34 +5,18 @@
 # PoCL space is the median of its passes, as bench/space-median.sh makes it.
 gb=$1
 bench=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-failed=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    failed=$((failed + 1))
-    echo "FAIL: $1"
-    cat "$tmp/out" "$tmp/err"
-}
+. "$(dirname "$0")/script_lib.sh"
 
 for f in "$bench"/spaces/*.space "$bench"/spaces/passes/*.space; do
     lines=$(sed '1,/^configurations$/d;/^#/d;/^[[:space:]]*$/d' "$f" | wc -l)
-    if "$gb" tune --simulate "$f" --strategy exhaustive >"$tmp/out" 2>"$tmp/err" &&
-        grep -q ": $lines configurations, best " "$tmp/out"; then
-        ok
-    else bad "$f does not open as a space of its $lines configurations"; fi
+    "$gb" tune --simulate "$f" --strategy exhaustive >"$tmp/sim.txt" 2>&1 &&
+        grep -q ": $lines configurations, best " "$tmp/sim.txt" ||
+        fail "$f does not open as a space of its $lines configurations"
 done
 
 steady=$bench/spaces/xgemm-pocl-256-steady.space
 src=$(sed -n 's/^source //p' "$steady")
-if sh "$bench/space-median.sh" "$src" "$bench"/spaces/passes/xgemm-pocl-256-pass*.space \
-    >"$tmp/m.space" 2>"$tmp/err" && cmp -s "$tmp/m.space" "$steady"; then
-    ok
-else
-    diff "$tmp/m.space" "$steady" >"$tmp/out"
-    bad "$steady is not the median of its passes"
-fi
-
-echo "$pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+sh "$bench/space-median.sh" "$src" "$bench"/spaces/passes/xgemm-pocl-256-pass*.space \
+    >"$tmp/m.space" 2>"$tmp/err.txt" || fail "bench/space-median.sh on the steady space's passes"
+diff "$tmp/m.space" "$steady" >"$tmp/diff.txt" || fail "$steady is not the median of its passes"
+echo "spaces: every recorded space opens; the steady space is its passes' median"
