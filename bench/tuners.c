@@ -2,7 +2,8 @@
  * space and each strategy, runs the strategy over the space (gb_simulate) with several seeds
  * and prints, as one table, the fraction of the space's best score reached after 2%, 5%, 10%
  * and 25% of the space's configurations in evaluations: the mean and the worst over the seeds.
- * It also writes the synthetic recorded spaces of bench/synthetic.c (--synthesize). */
+ * It also writes the synthetic recorded spaces of bench/synthetic.c (--synthesize) and joins
+ * passes of a recorded space by median (--median, bench/median.c). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "../src/tune/recorded.h"
 #include "../src/tune/strategy.h"
 #include "../src/tune/tune.h"
+#include "median.h"
 #include "synthetic.h"
 
 static const double PERCENTS[] = {2, 5, 10, 25};
@@ -25,6 +27,7 @@ static void usage(FILE *to)
             "[--kernel-path DIR]\n"
             "                        FILE...\n"
             "       gemmbench-tuners --synthesize MODEL OUT\n"
+            "       gemmbench-tuners --median SOURCE FILE FILE... > OUT\n"
             "Simulates each strategy over each recorded space FILE with seeds 1..N (default 20)\n"
             "and prints the fraction of the space's best score reached after 2%%, 5%%, 10%% and\n"
             "25%% of its configurations in evaluations: mean and worst over the seeds.\n"
@@ -34,6 +37,8 @@ static void usage(FILE *to)
             GB_TUNE_LOOKAHEAD, GB_TUNE_LOOKAHEAD_BLIND);
     for (size_t i = 0; i < gb_strategy_count(); i++)
         fprintf(to, " %s", gb_strategy_name(i));
+    fprintf(to, "\n--median writes one recorded space of passes of it, each configuration's score\n"
+                "the median of its passes' (failed where one failed), its source line SOURCE.\n");
     fprintf(to, "\nSynthetic models (--synthesize writes one as a recorded space):\n");
     for (size_t i = 0; i < gb_synthetic_count(); i++)
         fprintf(to, "  %-14s %s\n", gb_synthetic_name(i), gb_synthetic_description(i));
@@ -202,6 +207,23 @@ int main(int argc, char **argv)
                 return rc == GB_EBADARG ? 2 : 3;
             }
             return 0;
+        }
+        if (!strcmp(a, "--median")) {
+            if (first + 3 >= argc) {
+                fprintf(stderr, "gemmbench-tuners: --median needs a source line and two files or "
+                                "more (--help)\n");
+                return 2;
+            }
+            gb_registry_t *reg;
+            char msg[1024];
+            if (gb_registry_open(&reg, kernel_path, msg, sizeof msg) != GB_OK) {
+                fprintf(stderr, "gemmbench-tuners: %s\n", msg);
+                return 3;
+            }
+            const int rc =
+                gb_bench_median(reg, argv[first + 1], argv + first + 2, argc - first - 2, stdout);
+            gb_registry_close(reg);
+            return rc;
         }
         if (first + 1 >= argc) {
             fprintf(stderr, "gemmbench-tuners: %s needs a value (--help)\n", a);

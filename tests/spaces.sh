@@ -1,10 +1,11 @@
 #!/bin/sh
-# spaces.sh GEMMBENCH BENCH: every recorded space under bench/spaces opens under today's kernel
-# metadata with every configuration of its file in the space (a family's parameters or
+# spaces.sh GEMMBENCH TUNERS BENCH: every recorded space under bench/spaces opens under today's
+# kernel metadata with every configuration of its file in the space (a family's parameters or
 # constraints changed since the recording would refuse a line or leave one out), and the steady
-# PoCL space is the median of its passes, as bench/space-median.sh makes it.
+# PoCL space is the median of its passes, as gemmbench-tuners --median makes it.
 gb=$1
-bench=$2
+tuners=$2
+bench=$3
 . "$(dirname "$0")/script_lib.sh"
 
 for f in "$bench"/spaces/*.space "$bench"/spaces/passes/*.space; do
@@ -16,7 +17,7 @@ done
 
 steady=$bench/spaces/xgemm-pocl-256-steady.space
 src=$(sed -n 's/^source //p' "$steady")
-sh "$bench/space-median.sh" "$src" "$bench"/spaces/passes/xgemm-pocl-256-pass*.space \
-    >"$tmp/m.space" 2>"$tmp/err.txt" || fail "bench/space-median.sh on the steady space's passes"
+"$tuners" --median "$src" "$bench"/spaces/passes/xgemm-pocl-256-pass*.space >"$tmp/m.space" \
+    2>"$tmp/err.txt" || fail "gemmbench-tuners --median on the steady space's passes"
 diff "$tmp/m.space" "$steady" >"$tmp/diff.txt" || fail "$steady is not the median of its passes"
 echo "spaces: every recorded space opens; the steady space is its passes' median"
