@@ -157,6 +157,18 @@ static int bench_space(const char *path, const gb_registry_t *reg, const char **
     return 0;
 }
 
+/* The kernel registry (--kernel-path DIR, else the built-in one); NULL, said on stderr, when it
+ * cannot be loaded. */
+static gb_registry_t *open_registry(const char *kernel_path)
+{
+    gb_registry_t *reg;
+    char msg[1024];
+    if (gb_registry_open(&reg, kernel_path, msg, sizeof msg) == GB_OK)
+        return reg;
+    fprintf(stderr, "gemmbench-tuners: %s\n", msg);
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     unsigned nseeds = 20;
@@ -185,12 +197,10 @@ int main(int argc, char **argv)
                         argv[first + 1]);
                 return 2;
             }
-            gb_registry_t *reg;
-            char msg[1024];
-            if (gb_registry_open(&reg, kernel_path, msg, sizeof msg) != GB_OK) {
-                fprintf(stderr, "gemmbench-tuners: %s\n", msg);
+            gb_registry_t *reg = open_registry(kernel_path);
+            if (!reg)
                 return 3;
-            }
+            char msg[1024];
             FILE *out = fopen(argv[first + 2], "w");
             if (!out) {
                 fprintf(stderr, "gemmbench-tuners: cannot write %s: %s\n", argv[first + 2],
@@ -214,12 +224,9 @@ int main(int argc, char **argv)
                                 "more (--help)\n");
                 return 2;
             }
-            gb_registry_t *reg;
-            char msg[1024];
-            if (gb_registry_open(&reg, kernel_path, msg, sizeof msg) != GB_OK) {
-                fprintf(stderr, "gemmbench-tuners: %s\n", msg);
+            gb_registry_t *reg = open_registry(kernel_path);
+            if (!reg)
                 return 3;
-            }
             const int rc =
                 gb_bench_median(reg, argv[first + 1], argv + first + 2, argc - first - 2, stdout);
             gb_registry_close(reg);
@@ -283,10 +290,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    gb_registry_t *reg;
-    char msg[1024];
-    if (gb_registry_open(&reg, kernel_path, msg, sizeof msg) != GB_OK) {
-        fprintf(stderr, "gemmbench-tuners: %s\n", msg);
+    gb_registry_t *reg = open_registry(kernel_path);
+    if (!reg) {
         free(copy);
         return 3;
     }
