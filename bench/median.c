@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/tune/recorded.h"
+#include "tool/tune/recorded.h"
 
 /* The first header field in which b differs from a, or NULL where they describe one space on one
  * device (their sources aside). */

@@ -26,7 +26,7 @@ trap 'rm -rf "$cache"' EXIT
 GEMMBENCH_CACHE_DIR=$cache "$gb" run -p NVIDIA --no-store -k "$fam" --precision "$prec" -n 256 \
     -i 1 $args >"$dir/run.txt" 2>&1 || true
 # The cache holds one entry per program built (HASH.gbc: three header lines, the key up to a NUL,
-# then the binary, its length on the header's bytes: line; src/device/cache.c). For NVIDIA the
+# then the binary, its length on the header's bytes: line; src/rt/device/cache.c). For NVIDIA the
 # binary is PTX text; the GEMM's own is the one with its entry point. It may end with a NUL,
 # which ptxas reads as a premature end of file.
 entry=$(sed -n 's/^ *"entry": *"\([^"]*\)".*/\1/p' "kernels/$fam.json" 2>/dev/null | head -n 1)

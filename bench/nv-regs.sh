@@ -18,7 +18,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Each cache entry HASH.gbc is a header of three lines, the key text up to a NUL, then the
-# binary (src/device/cache.c); for NVIDIA the binary is PTX text.
+# binary (src/rt/device/cache.c); for NVIDIA the binary is PTX text.
 for ent in "$dir"/*.gbc; do
     [ -e "$ent" ] || continue
     # The key: the text after the header, up to the NUL.

@@ -10,8 +10,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "../src/tune/recorded.h"
-#include "../src/util/util.h"
+#include "tool/tune/recorded.h"
+#include "rt/util/util.h"
 #include "synthetic.h"
 
 /* A narrowing: a parameter and its values, up to 8. */

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../src/tune/recorded.h"
-#include "../src/tune/strategy.h"
-#include "../src/tune/tune.h"
+#include "tool/tune/recorded.h"
+#include "tool/tune/strategy.h"
+#include "tool/tune/tune.h"
 #include "median.h"
 #include "synthetic.h"
 

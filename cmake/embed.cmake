@@ -2,7 +2,7 @@
 # and the table SYMBOL_files (of TYPE, declared in HEADER) with its count SYMBOL_count: by default
 # gb__embedded_files, which the kernel registry reads.
 if(NOT HEADER)
-  set(HEADER "registry.h")
+  set(HEADER "rt/family/registry.h")
   set(TYPE "gb_embedded_file_t")
   set(SYMBOL "gb__embedded")
 endif()

@@ -19,8 +19,8 @@
  */
 #include <pthread.h>
 
-#include "../src/device/context.h"
-#include "../src/impl/impl.h"
+#include "rt/device/context.h"
+#include "harness/impl/impl.h"
 #include "unit.h"
 
 #define NTHREADS 3

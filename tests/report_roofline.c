@@ -1,4 +1,4 @@
-/* report_roofline.c: the report's memory traffic and roofline (src/report/roofline.c) on points
+/* report_roofline.c: the report's memory traffic and roofline (src/tool/report/roofline.c) on points
  * stored in a results store made here, with ceilings stored for their device: rows of families
  * that declare their traffic (naive, xgemm) get it from the built-in registry (naive's bytes
  * checked against a hand count), and the others are left out and counted by reason (a library
@@ -8,7 +8,7 @@
  * no OpenCL device is used. */
 #include "unit.h"
 
-#include "../src/report/report.h"
+#include "tool/report/report.h"
 
 /* The device the points name, with the limits route planning reads. */
 static void device(gb_device_info_t *d)

@@ -1,4 +1,4 @@
-/* report_unit.c: the report module (src/report/) on points made in memory, for what a store
+/* report_unit.c: the report module (src/tool/report/) on points made in memory, for what a store
  * measured on PoCL cannot show: two devices, a rectangular size, a gap in the repetitions,
  * more repetitions than the tables have columns, a failed validation, energy, a filter that
  * takes nothing; and the HTML page with all three kinds of plot, which needs gnuplot. Then
@@ -8,7 +8,7 @@
  * in every format. No OpenCL device is used. */
 #include "unit.h"
 
-#include "../src/report/report.h"
+#include "tool/report/report.h"
 
 static unsigned ids;
 

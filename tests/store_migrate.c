@@ -12,7 +12,7 @@
 #include <cjson/cJSON.h>
 #include <sqlite3.h>
 
-#include "../src/store/store.h"
+#include "tool/store/store.h"
 
 #define OLD_A "0df40db0ab15f9f7" /* SGEMM_NT_4x1 in the fixture */
 #define OLD_B "fcca2c8c9da5fc1f" /* naive */

@@ -1,4 +1,4 @@
-/* store_roundtrip.c: the results store (src/store/) end to end: a point with every field set to
+/* store_roundtrip.c: the results store (src/tool/store/) end to end: a point with every field set to
  * a distinctive value (NaN, infinity, a seed above 2^53, an unknown efficiency, unsorted
  * parameters, energy) is inserted and read back field by field, and so is one whose energy was
  * unavailable; inserted again it is recognised; malformed points write nothing; a JSON export
@@ -16,7 +16,7 @@
 #include <cjson/cJSON.h>
 #include <sqlite3.h>
 
-#include "../src/store/store.h"
+#include "tool/store/store.h"
 
 /* Doubles equal bit for bit, NaN included. */
 static int same_double(double a, double b)

@@ -9,7 +9,7 @@
 
 #include <pthread.h>
 
-#include "../src/store/tuning.h"
+#include "tool/store/tuning.h"
 
 #define THREADS 4
 #define ROUNDS 25

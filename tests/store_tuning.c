@@ -1,4 +1,4 @@
-/* store_tuning.c: the tuning tables of the results store (src/store/tuning.h) without a device:
+/* store_tuning.c: the tuning tables of the results store (src/tool/store/tuning.h) without a device:
  * a store of schema version 2 without them, opened as read-only commands open it, reads as
  * holding no tuning and gains no table; every field of a tuned entry, a failure, a run and its
  * evaluations is written and read back (parameters sorted, above 2^31 and negative; a seed above
@@ -15,8 +15,8 @@
 
 #include <sqlite3.h>
 
-#include "../src/store/tuning.h"
-#include "../src/select/shapes.h"
+#include "tool/store/tuning.h"
+#include "rt/select/shapes.h"
 
 static int same_double(double a, double b)
 {

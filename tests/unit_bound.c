@@ -1,11 +1,11 @@
-/* unit_bound.c: the error test of src/validate/: unit roundoff, gamma_n, when integer data makes
+/* unit_bound.c: the error test of src/harness/validate/: unit roundoff, gamma_n, when integer data makes
  * a GEMM exact, the double reference and gauge on small hand-made matrices, and gb__validate's
  * verdicts (within and just over the bound, NaN, touched canaries, exact mode), in row- and
  * column-major storage with leading-dimension padding and offsets. */
 #include "unit.h"
 
-#include "../src/core/core.h"
-#include "../src/validate/validate.h"
+#include "rt/core/core.h"
+#include "harness/validate/validate.h"
 
 #define M 3
 #define N 4

@@ -1,9 +1,9 @@
 /* unit_builders.c: a build process starts in the environment its tuner started with, not in
  * what the tuner's environment became: what loads with the OpenCL platforms may change the live
- * one (src/tune/builders.c). The test starts itself as the build process, which answers the
+ * one (src/tool/tune/builders.c). The test starts itself as the build process, which answers the
  * ready line only when it sees the value the tuner started with. */
 #include "unit.h"
-#include "../src/tune/builders.h"
+#include "tool/tune/builders.h"
 
 #define VAR "GB_UNIT_BUILDERS"
 #define HELLO "gemmbench-builder 1"

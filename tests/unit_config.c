@@ -1,5 +1,5 @@
-/* unit_config.c: configuring a kernel (src/kernels/config.c) and the expression evaluator
- * (src/kernels/expr.c). Parameters come from defaults, then presets, then --param; --lws sets
+/* unit_config.c: configuring a kernel (src/rt/family/config.c) and the expression evaluator
+ * (src/rt/family/expr.c). Parameters come from defaults, then presets, then --param; --lws sets
  * LX/LY; gb_config_check refuses, with its own code, what a device (filled in by hand here)
  * cannot run. Families with extensions, constraints, local memory and work-groups whose size
  * overflows a 64-bit product are written to a temporary --kernel-path. */
@@ -7,7 +7,7 @@
 
 #include "unit.h"
 
-#include "../src/kernels/expr.h"
+#include "rt/family/expr.h"
 
 /* Test families, ' for ": one needs an extension and fixes its work-group, one has a constraint
  * on a parameter, one on M, one asks for local memory, one has expressions that cannot be

@@ -1,18 +1,18 @@
-/* unit_energy.c: the energy loop (src/measure/energy.c) on counters made in the test, no
+/* unit_energy.c: the energy loop (src/harness/measure/energy.c) on counters made in the test, no
  * device: GEMMBENCH_ENERGY_MIN_S's text; the result fields worked out by hand from counter
  * readings (joules per call, watts, GFLOP/s per watt) and every reason energy is unavailable
  * (no advance, a counter gone back, a failed read, no call); a loop over a counter that moves
  * only every so many calls (as NVML's moves every few tens of milliseconds), whose two reads
  * must land on its updates so that the energy per call comes out exact; a counter that never
  * moves (the loop still ends, within its waits); a read that fails; a call that fails. And the
- * clocks' throttle text (src/measure/clocks.c) from NVML's reason masks and violation counters,
+ * clocks' throttle text (src/harness/measure/clocks.c) from NVML's reason masks and violation counters,
  * and the clock fields from samples. */
 #include "unit.h"
 
-#include "../src/core/core.h"
-#include "../src/measure/clocks.h"
-#include "../src/measure/energy.h"
-#include "../src/measure/nvml.h"
+#include "rt/core/core.h"
+#include "harness/measure/clocks.h"
+#include "harness/measure/energy.h"
+#include "harness/measure/nvml.h"
 
 /* A counter that gains `step` joules every `every` calls (never, with every 0). */
 typedef struct fake {

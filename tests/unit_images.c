@@ -1,10 +1,10 @@
 /* unit_images.c: operands read as images (docs/kernel-metadata.md, "Images"): the args imgA and
- * imgB and requires.images in the metadata parser (src/kernels/family.c), and the check that a
- * device without image support cannot run such a family (src/kernels/config.c), with the
+ * imgB and requires.images in the metadata parser (src/harness/metadata/family.c), and the check that a
+ * device without image support cannot run such a family (src/rt/family/config.c), with the
  * Intel SGEMM sample's block_read family and the sub-group families as the built-in cases. */
 #include "unit.h"
 
-#include "../src/kernels/registry.h"
+#include "rt/family/registry.h"
 
 /* An image family, ' for ": a variant replaces the first occurrence of one piece of it. */
 static const char base_family[] =

@@ -1,12 +1,12 @@
-/* unit_metadata.c: kernel family metadata (src/kernels/family.c) and the registry
- * (src/kernels/registry.c): every field of a valid family, malformed families rejected with the
+/* unit_metadata.c: kernel family metadata (src/harness/metadata/family.c) and the registry
+ * (src/rt/family/registry.c): every field of a valid family, malformed families rejected with the
  * offending key named, the built-in families, --kernel-path directories that add, replace or
  * break families, and a replay of the checked-in corpus tests/corpus/metadata/. */
 #include <sys/stat.h>
 
 #include "unit.h"
 
-#include "../src/kernels/registry.h"
+#include "rt/family/registry.h"
 
 #ifndef GB_CORPUS_DIR
 #error "GB_CORPUS_DIR must name tests/corpus/metadata (set by tests/CMakeLists.txt)"

@@ -1,4 +1,4 @@
-/* unit_pipeline.c: how a pipelined offload splits C (src/measure/pipeline.c), no device. For
+/* unit_pipeline.c: how a pipelined offload splits C (src/harness/measure/pipeline.c), no device. For
  * odd sizes in both layouts, every transposition, padded leading dimensions and offsets: the
  * panels cover C's rows (row-major) or columns (column-major) once each, in panels of the size
  * said (a multiple of 8 above 8, fewer than asked where C is small: one row or column each);
@@ -7,7 +7,7 @@
  * option checks that need no device (gb_bench_options_check). */
 #include "unit.h"
 
-#include "../src/measure/runner.h"
+#include "harness/measure/runner.h"
 
 /* Where element (r, c) of an m x n matrix stored in layout with ld and off lies, transposed or
  * not (op(X)(r, c) = X(c, r)). */

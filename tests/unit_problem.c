@@ -1,11 +1,11 @@
-/* unit_problem.c: the GEMM problem (src/core/): which argument gb_problem_check rejects and why,
+/* unit_problem.c: the GEMM problem (src/rt/core/): which argument gb_problem_check rejects and why,
  * defaults, overflow, buffer sizes, data whose products and sums overflow the precision
  * (gb_problem_check_data), the text parsers, error names and the seeded generator. */
 #include <limits.h>
 
 #include "unit.h"
 
-#include "../src/core/core.h"
+#include "rt/core/core.h"
 
 static gb_problem_t make(gb_layout_t layout, gb_trans_t ta, gb_trans_t tb, size_t m, size_t n,
                          size_t k)

@@ -1,4 +1,4 @@
-/* unit_route.c: the route planner (src/impl/route.c) without a device: every layout and
+/* unit_route.c: the route planner (src/rt/plan/route.c) without a device: every layout and
  * transposition against families with one native layout, with and without tile multiples
  * (multiple_of), leading-dimension multiples (ld_multiple_of), avoided leading dimensions
  * (ld_avoid_multiple_of), leading-dimension arguments and images, each checked against the
@@ -6,9 +6,9 @@
  * identity (what gb_impl_program_id hashes). */
 #include "unit.h"
 
-#include "../src/impl/route.h"
-#include "../src/util/util.h"
-#include "../src/kernels/registry.h"
+#include "rt/plan/route.h"
+#include "rt/util/util.h"
+#include "rt/family/registry.h"
 
 /* A family from JSON written with ' for ". */
 static int family(const char *json, gb_family_t *f)

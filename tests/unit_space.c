@@ -1,4 +1,4 @@
-/* unit_space.c: tuning spaces (src/kernels/space.c) on a device described by hand. The count of
+/* unit_space.c: tuning spaces (src/harness/space/space.c) on a device described by hand. The count of
  * every built-in family whose raw product is small enough is checked against a brute-force
  * count (every raw configuration through gb_space_check); rank and unrank are inverse and cover
  * the valid configurations once each; a made-up family has a count worked out by hand; narrowing,
@@ -6,8 +6,8 @@
  * emptied by one constraint, named). */
 #include "unit.h"
 
-#include "../src/kernels/registry.h"
-#include "../src/util/util.h"
+#include "rt/family/registry.h"
+#include "rt/util/util.h"
 
 static void device(gb_device_info_t *d)
 {

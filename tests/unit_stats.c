@@ -1,9 +1,9 @@
-/* unit_stats.c: summary statistics of timing samples (src/measure/stats.c) against values worked
+/* unit_stats.c: summary statistics of timing samples (src/harness/measure/stats.c) against values worked
  * out by hand: median of odd and even counts, mean, sample standard deviation with n - 1, and the
  * Student's t 95% interval of the mean; and when the adaptive timed calls stop. */
 #include "unit.h"
 
-#include "../src/measure/stats.h"
+#include "harness/measure/stats.h"
 
 #define TOL 1e-12
 

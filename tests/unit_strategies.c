@@ -1,5 +1,5 @@
-/* unit_strategies.c: the tuner's search strategies (src/tune/strategy.h) and recorded spaces
- * with simulation (src/tune/recorded.h), on small families made from JSON text and synthetic
+/* unit_strategies.c: the tuner's search strategies (src/tool/tune/strategy.h) and recorded spaces
+ * with simulation (src/tool/tune/recorded.h), on small families made from JSON text and synthetic
  * scores with a known optimum. For every strategy: the same seed gives the same sequence and
  * different seeds different ones (but exhaustive, which has no randomness); run to its end over
  * a small space, it proposes every valid configuration exactly once (exhaustive: in rank order),
@@ -14,10 +14,10 @@
  * files are refused with the file and line. */
 #include "unit.h"
 
-#include "../src/kernels/registry.h"
-#include "../src/tune/recorded.h"
-#include "../src/tune/strategy.h"
-#include "../src/util/util.h"
+#include "rt/family/registry.h"
+#include "tool/tune/recorded.h"
+#include "tool/tune/strategy.h"
+#include "rt/util/util.h"
 
 /* Six parameters: MW and NW in {8..128} with MW * NW <= 4096, KW in {1..16} with VW <= KW,
  * VW in {1..8}, U in {0,1,2}, S in {0,1}: 22 * 14 * 6 = 1848 configurations. */

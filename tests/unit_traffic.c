@@ -1,12 +1,12 @@
-/* unit_traffic.c: declared memory traffic (gb_impl_traffic, src/impl/traffic.c) without a
+/* unit_traffic.c: declared memory traffic (gb_impl_traffic, src/harness/impl/traffic.c) without a
  * device: the built-in naive and xgemm families against counts made by hand from their sources,
  * the problem as the kernel sees it (the operand swap, padding to a tile multiple), a device's
  * compute units and vendor reaching the lets, families and peers that declare nothing, and
  * expressions that fail at evaluation named with their file and key. */
 #include "unit.h"
 
-#include "../src/kernels/registry.h"
-#include "../src/util/util.h"
+#include "rt/family/registry.h"
+#include "rt/util/util.h"
 
 /* A device described by hand: only vendor, type and compute units matter to the traffic, and
  * the limits are left at 0 to show that they are not checked. */

@@ -4,7 +4,7 @@
  * devices first, then each rank's device as its HELLO comes, in a table sized for one kind per
  * device and rank, past the number of devices one process can open. And the build pools of a
  * tuning (one per kind of device picked) and their default number of build processes. */
-#include "../src/cli/tune_cli.h"
+#include "cli/tune_cli.h"
 #include "unit.h"
 
 static size_t kind_of(cli_kinds_t *k, const char *name, const char *driver, const char *platform)

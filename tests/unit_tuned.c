@@ -1,4 +1,4 @@
-/* unit_tuned.c: the tuning database in memory (src/tune/tuned.h) without a device: what -k auto
+/* unit_tuned.c: the tuning database in memory (src/tool/tune/tuned.h) without a device: what -k auto
  * chooses (gb_tuned_choose) among the user's entries ("store") and the shipped ones for the same
  * device, whatever their order and even at a farther shape; an entry whose kernel cannot
  * resolve, or of the other precision, passed over; a device of the same vendor and type only
@@ -8,8 +8,8 @@
  * line, entry and key named, adding nothing. */
 #include "unit.h"
 
-#include "../src/select/shapes.h"
-#include "../src/tune/tuned.h"
+#include "rt/select/shapes.h"
+#include "tool/tune/tuned.h"
 
 static gb_device_info_t device(const char *name)
 {

@@ -1,6 +1,6 @@
-/* unit_util.c: the shared helpers (src/util): SHA-256 against FIPS 180-2's vectors, whole and
+/* unit_util.c: the shared helpers (src/rt/util): SHA-256 against FIPS 180-2's vectors, whole and
  * in parts; FNV-1a 64; growth; whole-file reads at and over their limit. */
-#include "../src/util/util.h"
+#include "rt/util/util.h"
 #include "unit.h"
 
 static void sha_parts(const char *data, size_t len, size_t step, char hex[65])

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../util/util.h"
+#include "rt/util/util.h"
 #include "cli.h"
 
 int cli_error(int code, const char *fmt, ...)

@@ -85,7 +85,7 @@ int cmd_cache(int argc, char **argv);
 int cmd_ceilings(int argc, char **argv);
 int cmd_offload(int argc, char **argv);
 
-/* The results store (src/store/) for a subcommand: path NULL is the default store; create makes
+/* The results store (src/tool/store/) for a subcommand: path NULL is the default store; create makes
  * the file when missing. Prints the error and returns the exit code on failure. */
 struct gb_store;
 int cli_store_open(struct gb_store **out, const char *path, int create);
@@ -99,7 +99,7 @@ int cmd_explore(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
-/* tune's build process (src/tune/builders.c), started by tune itself. */
+/* tune's build process (src/tool/tune/builders.c), started by tune itself. */
 int cmd_build_worker(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_tuned(int argc, char **argv);

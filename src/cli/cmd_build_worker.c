@@ -1,5 +1,5 @@
 /* cmd_build_worker.c: `gemmbench __build-worker`, which `tune` starts as its build processes
- * (src/tune/builders.c) and nobody types: not in the help. It opens the device the tuner
+ * (src/tool/tune/builders.c) and nobody types: not in the help. It opens the device the tuner
  * measures on (its index in the device list, checked against its name) and the kernels of the
  * same --kernel-path, then builds each candidate it reads on standard input and answers on
  * standard output, until its input ends.
@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../tune/builders.h"
-#include "../util/util.h"
+#include "tool/tune/builders.h"
+#include "rt/util/util.h"
 #include "cli.h"
 
 int cmd_build_worker(int argc, char **argv)

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../store/store.h"
+#include "tool/store/store.h"
 #include "cli.h"
 
 /* Keeps the measurement in the store (the default one, or --store PATH). */

@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../util/util.h"
+#include "rt/util/util.h"
 #include "cli.h"
 
 extern char **environ;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../store/store.h"
+#include "tool/store/store.h"
 #include "cli.h"
 
 static void usage(void)

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../store/store.h"
-#include "../util/util.h"
+#include "tool/store/store.h"
+#include "rt/util/util.h"
 #include "cli.h"
 
 #define MAX_IMPORT_BYTES (256u << 20)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/util.h"
+#include "rt/util/util.h"
 #include "cli.h"
 
 static void layouts_text(unsigned mask, char *buf, size_t len)

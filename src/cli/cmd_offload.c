@@ -3,12 +3,12 @@
  * copies from pageable and from pinned host memory, and zero-copy from mapped host memory where
  * the device shares it, each measured as `run` measures and stored;
  * then the faster per size and the break-even size per host memory kind, as a table and (--out)
- * an HTML page with the plot (src/report/offload.c). docs/offload.md. */
+ * an HTML page with the plot (src/tool/report/offload.c). docs/offload.md. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../report/report.h"
+#include "tool/report/report.h"
 #include "options.h"
 
 static void usage(void)

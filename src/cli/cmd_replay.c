@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../job/job.h"
+#include "tool/job/job.h"
 #include "cli.h"
 
 static void usage(void)

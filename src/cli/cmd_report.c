@@ -1,13 +1,13 @@
 /* cmd_report.c: `gemmbench report`: the results store as the GEMMbench paper's tables
  * (repetitions with mean and standard deviation; work-group sizes) in text, Markdown, CSV or
- * JSON, or as an HTML page with plots (src/report/, docs/report.md). */
+ * JSON, or as an HTML page with plots (src/tool/report/, docs/report.md). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../report/report.h"
+#include "tool/report/report.h"
 #include "cli.h"
 
 static void usage(void)

@@ -1,5 +1,5 @@
 /* cmd_run.c: `gemmbench run`: build, validate and time kernels on one device, over one or more
- * sizes, and print one comparison table (or JSON). A run is a sweep (src/explore) measured once,
+ * sizes, and print one comparison table (or JSON). A run is a sweep (src/tool/explore) measured once,
  * each point kept as the next repetition of its definition in the results store. Options follow
  * the Intel SGEMM sample (-p -t -d -M -K -N -i -k -v) and GEMMbench (-n, --lws), and are the
  * same as explore's (options.c). */

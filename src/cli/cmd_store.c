@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../store/tuning.h"
+#include "tool/store/tuning.h"
 #include "cli.h"
 
 int cli_store_open(struct gb_store **out, const char *path, int create)

@@ -1,5 +1,5 @@
 /* cmd_tune.c: `gemmbench tune`: tunes a kernel family's parameters on the device for each shape
- * (and precision) asked for, one tuning run each (src/tune/tune.c), and keeps each winner in the
+ * (and precision) asked for, one tuning run each (src/tool/tune/tune.c), and keeps each winner in the
  * tuning database; `--count` sizes the spaces. A run's display is in tune_run.c, the runs over
  * several devices and MPI ranks in tune_devices.c, `--record` and `--simulate` (recorded spaces)
  * in tune_spaces.c. */
@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../tune/strategy.h"
-#include "../tune/tune.h"
+#include "tool/tune/strategy.h"
+#include "tool/tune/tune.h"
 #include "options.h"
 #include "progress.h"
 #include "tune_cli.h"

@@ -1,6 +1,6 @@
 /* cmd_tuned.c: `gemmbench tuned list|show|export|import`: the tuning database (the best
  * configuration per device, driver, precision, layout and shape class that `gemmbench tune`
- * found, src/store/tuning.h) read, shown with its evidence, and carried between stores in the
+ * found, src/tool/store/tuning.h) read, shown with its evidence, and carried between stores in the
  * JSON format of the shipped defaults, kernels/tuned/ (docs/tuning.md); show is in
  * tuned_show.c. */
 #include <cjson/cJSON.h>
@@ -11,9 +11,9 @@
 #include <strings.h>
 #include <time.h>
 
-#include "../store/tuning.h"
-#include "../tune/tuned.h"
-#include "../util/util.h"
+#include "tool/store/tuning.h"
+#include "tool/tune/tuned.h"
+#include "rt/util/util.h"
 #include "cli.h"
 
 #define MAX_TUNED_BYTES (16u << 20)

@@ -1,5 +1,5 @@
 /* options.c: the options of the commands that measure (run, explore): one table, parsed once
- * into a plan (src/explore/plan.c gives every value its meaning and checks it) and the few
+ * into a plan (src/tool/explore/plan.c gives every value its meaning and checks it) and the few
  * settings that are not the plan's (device, kernel path, store, output). */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <getopt.h>

@@ -2,8 +2,8 @@
 #ifndef GB_CLI_OPTIONS_H
 #define GB_CLI_OPTIONS_H
 
-#include "../explore/explore.h"
-#include "../tune/choose.h"
+#include "tool/explore/explore.h"
+#include "tool/tune/choose.h"
 #include "cli.h"
 
 /* What a measuring command is told besides its plan. */

@@ -6,7 +6,7 @@
 
 #include <pthread.h>
 
-#include "../tune/tune.h"
+#include "tool/tune/tune.h"
 #include "options.h"
 #include "progress.h"
 

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tune/pool.h"
-#include "../tune/tuned.h"
-#include "../tune/winner.h"
+#include "tool/tune/pool.h"
+#include "tool/tune/tuned.h"
+#include "tool/tune/winner.h"
 #include "tune_cli.h"
 
 /* A run (kernel-major index) and its shape's volume M N K: the order runs are handed out in. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/util.h"
+#include "rt/util/util.h"
 #include "tune_cli.h"
 
 int cli_kinds_init(cli_kinds_t *k, size_t cap)

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tune/recorded.h"
-#include "../tune/strategy.h"
-#include "../util/util.h"
+#include "tool/tune/recorded.h"
+#include "tool/tune/strategy.h"
+#include "rt/util/util.h"
 #include "options.h"
 #include "tune_spaces.h"
 

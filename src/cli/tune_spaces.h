@@ -2,7 +2,7 @@
 #ifndef GB_CLI_TUNE_SPACES_H
 #define GB_CLI_TUNE_SPACES_H
 
-#include "../tune/tune.h"
+#include "tool/tune/tune.h"
 
 /* --simulate: strategy over the recorded space at path for budget evaluations (0: the whole
  * space), each candidate asked lookahead ahead of its score, printing the best so far against

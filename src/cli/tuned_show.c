@@ -7,8 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../store/tuning.h"
-#include "../tune/tuned.h"
+#include "tool/store/tuning.h"
+#include "tool/tune/tuned.h"
 #include "cli.h"
 
 static int contains_nocase(const char *hay, const char *needle)

@@ -1,15 +1,15 @@
-/* fuzz_expr.c: the expression language of kernel metadata (gb__expr_eval, src/kernels/expr.c):
+/* fuzz_expr.c: the expression language of kernel metadata (gb__expr_eval, src/rt/family/expr.c):
  * any text, with the variables a family's expressions see, evaluates to GB_OK or GB_EMETADATA
  * with a message, never overflowing (long long) or reading past its text. */
 #include <string.h>
 
-#include "../../src/kernels/expr.h"
+#include "rt/family/expr.h"
 #include "gemmbench.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    /* What a family's expressions see (src/kernels/config.c: sizes, ELEM, DOUBLE, ROW, LX, LY,
+    /* What a family's expressions see (src/rt/family/config.c: sizes, ELEM, DOUBLE, ROW, LX, LY,
      * the device's NVIDIA and CUS), every parameter and 'let' name of the built-in families
      * (so that their expressions in the corpus evaluate), and the extremes of long long. */
     static const gb_var_t vars[] = {

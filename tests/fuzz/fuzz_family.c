@@ -1,9 +1,9 @@
-/* fuzz_family.c: kernel family metadata (gb__family_parse, src/kernels/family.c), as a
+/* fuzz_family.c: kernel family metadata (gb__family_parse, src/harness/metadata/family.c), as a
  * --kernel-path folder's JSON file reaches it: any bytes parse to GB_OK or GB_EMETADATA with a
  * message, and a family that parses has the fields the loader relies on. */
 #include <string.h>
 
-#include "../../src/kernels/registry.h"
+#include "rt/family/registry.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,4 +1,4 @@
-/* fuzz_import.c: importing a JSON export (src/store/exchange.c) into a store in memory: any
+/* fuzz_import.c: importing a JSON export (src/tool/store/exchange.c) into a store in memory: any
  * bytes are refused with a message (nothing written) or imported, and what was imported exports
  * again and passes the store's own check (ids against definitions, statistics and samples).
  * The two steps of gb_store_import_json are called apart (parse, then commit into a fresh store)
@@ -6,7 +6,7 @@
  * gb_store_import_json too, into one store kept for the process, which must stay empty. */
 #include <string.h>
 
-#include "../../src/store/store.h"
+#include "tool/store/store.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,9 +1,9 @@
-/* fuzz_plan.c: explore plan files (gb_plan_parse_json, src/explore/planfile.c): any bytes give
+/* fuzz_plan.c: explore plan files (gb_plan_parse_json, src/tool/explore/planfile.c): any bytes give
  * GB_OK or a refusal (an error code of the table: GB_EBADPLAN, GB_EBADARG, ...) with a message,
  * and a plan that parses holds lists within their documented caps. */
 #include <string.h>
 
-#include "../../src/explore/explore.h"
+#include "tool/explore/explore.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

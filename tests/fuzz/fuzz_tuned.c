@@ -4,8 +4,8 @@
  * one key; accepted entries export and read back the same, and a store in memory keeps them. */
 #include <string.h>
 
-#include "../../src/store/tuning.h"
-#include "../../src/tune/tuned.h"
+#include "tool/store/tuning.h"
+#include "tool/tune/tuned.h"
 #include "fuzz.h"
 
 static int count_entry(const gb_tuned_entry_t *e, void *user)

@@ -1,0 +1,559 @@
+/* family.c: parses one kernel family's JSON metadata (docs/kernel-metadata.md) with cJSON. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt/core/core.h"
+#include "rt/family/expr.h"
+#include "family_int.h"
+
+/* Argument names a family may list, in any order. */
+static const char *const known_args[] = {"M",    "N",   "K",    "alpha", "A",    "offA",
+                                         "lda",  "B",   "offB", "ldb",   "beta", "C",
+                                         "offC", "ldc", "imgA", "imgB",  "WS",   "CUS"};
+
+int gb__family_bad(gb_family_ctx_t *c, const char *key, const char *why)
+{
+    return gb__fail(c->msg, c->msglen, GB_EMETADATA, "%s: key '%s' %s; fix the metadata", c->origin,
+                    key, why);
+}
+
+/* Edit distance between a and b (each at most 63 characters counted), for "did you mean". */
+static size_t distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), row[64];
+    la = la > 63 ? 63 : la;
+    lb = lb > 63 ? 63 : lb;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            const size_t up = row[j], sub = diag + (a[i - 1] != b[j - 1]);
+            size_t best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+            row[j] = sub < best ? sub : best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* Every key of obj (written where, e.g. "requires") is one of known and appears once: a key
+ * misspelled would otherwise be ignored, and of a duplicate only the first used. The error
+ * names the key and the nearest known one. */
+int gb__family_keys(gb_family_ctx_t *c, const cJSON *obj, const char *where,
+                    const char *const *known, size_t nknown)
+{
+    for (const cJSON *it = obj->child; it; it = it->next) {
+        char key[160];
+        snprintf(key, sizeof key, "%s%s%s", where, where[0] ? "." : "", it->string);
+        if (cJSON_GetObjectItemCaseSensitive(obj, it->string) != it)
+            return gb__family_bad(c, key, "appears twice");
+        if (!known)
+            continue; /* names the family chooses: only duplicates are wrong */
+        size_t best = 0, dist = (size_t)-1;
+        for (size_t i = 0; i < nknown; i++) {
+            const size_t d = distance(it->string, known[i]);
+            if (d < dist) {
+                dist = d;
+                best = i;
+            }
+        }
+        if (dist == 0)
+            continue;
+        char why[256];
+        if (dist <= 3 || dist * 2 < strlen(known[best]))
+            snprintf(why, sizeof why, "is unknown; did you mean '%s%s%s'?", where,
+                     where[0] ? "." : "", known[best]);
+        else
+            snprintf(why, sizeof why, "is unknown (docs/kernel-metadata.md lists the keys)");
+        return gb__family_bad(c, key, why);
+    }
+    return GB_OK;
+}
+
+char *gb__family_dup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* Reads an optional or required string member into *out (heap). */
+int gb__family_string(gb_family_ctx_t *c, const cJSON *obj, const char *key, int required,
+                      char **out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    *out = NULL;
+    if (!v)
+        return required ? gb__family_bad(c, key, "is missing") : GB_OK;
+    if (!cJSON_IsString(v) || !v->valuestring[0])
+        return gb__family_bad(c, key, "must be a non-empty string");
+    return (*out = gb__family_dup(v->valuestring)) ? GB_OK : GB_ENOMEM;
+}
+
+int gb__family_long(gb_family_ctx_t *c, const cJSON *v, const char *key, long *out)
+{
+    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
+        fabs(v->valuedouble) > 1e15)
+        return gb__family_bad(c, key, "must be an integer");
+    *out = (long)v->valuedouble;
+    return GB_OK;
+}
+
+static int get_string_array(gb_family_ctx_t *c, const cJSON *obj, const char *key, int required,
+                            char ***out, size_t *n)
+{
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, key);
+    *out = NULL;
+    *n = 0;
+    if (!arr)
+        return required ? gb__family_bad(c, key, "is missing") : GB_OK;
+    if (!cJSON_IsArray(arr))
+        return gb__family_bad(c, key, "must be an array of strings");
+    size_t count = (size_t)cJSON_GetArraySize(arr);
+    if (count == 0)
+        return required ? gb__family_bad(c, key, "must not be empty") : GB_OK;
+    if (!(*out = calloc(count, sizeof **out)))
+        return GB_ENOMEM;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, arr)
+    {
+        if (!cJSON_IsString(e) || !e->valuestring[0])
+            return gb__family_bad(c, key, "must hold only non-empty strings");
+        if (!((*out)[(*n)++] = gb__family_dup(e->valuestring)))
+            return GB_ENOMEM;
+    }
+    return GB_OK;
+}
+
+int gb__family_precisions(gb_family_ctx_t *c, const cJSON *v, const char *key, unsigned *mask)
+{
+    *mask = 0;
+    const cJSON *e;
+    if (cJSON_IsString(v)) {
+        gb_precision_t p;
+        if (gb_precision_parse(v->valuestring, &p) != GB_OK)
+            return gb__family_bad(c, key, "must be \"s\" or \"d\"");
+        *mask = 1u << p;
+        return GB_OK;
+    }
+    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) == 0)
+        return gb__family_bad(c, key, "must be a non-empty array of \"s\"/\"d\"");
+    cJSON_ArrayForEach(e, v)
+    {
+        gb_precision_t p;
+        if (!cJSON_IsString(e) || gb_precision_parse(e->valuestring, &p) != GB_OK)
+            return gb__family_bad(c, key, "must hold only \"s\" or \"d\"");
+        *mask |= 1u << p;
+    }
+    return GB_OK;
+}
+
+static int parse_layouts(gb_family_ctx_t *c, const cJSON *obj, unsigned *mask)
+{
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, "layouts"), *e;
+    *mask = 0;
+    if (!arr)
+        return gb__family_bad(c, "layouts", "is missing");
+    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0)
+        return gb__family_bad(c, "layouts",
+                              "must be a non-empty array such as [\"row-NN\"] or [\"any\"]");
+    cJSON_ArrayForEach(e, arr)
+    {
+        const char *s = cJSON_IsString(e) ? e->valuestring : "";
+        if (!strcmp(s, "any")) {
+            *mask = 0xffu;
+            continue;
+        }
+        gb_layout_t l;
+        if (strlen(s) != 6 || s[3] != '-' || (s[4] != 'N' && s[4] != 'T') ||
+            (s[5] != 'N' && s[5] != 'T'))
+            return gb__family_bad(c, "layouts",
+                                  "must hold \"any\" or names like \"row-NT\", \"col-TN\"");
+        char lay[4] = {s[0], s[1], s[2], 0};
+        if (gb_layout_parse(lay, &l) != GB_OK)
+            return gb__family_bad(c, "layouts", "must start each name with row or col");
+        *mask |= 1u << gb_layout_index(l, s[4] == 'T' ? GB_TRANS : GB_NOTRANS,
+                                       s[5] == 'T' ? GB_TRANS : GB_NOTRANS);
+    }
+    return GB_OK;
+}
+
+static int parse_pair(gb_family_ctx_t *c, const cJSON *obj, const char *key, int required,
+                      char *out[2])
+{
+    char **arr = NULL;
+    size_t n = 0;
+    int rc = get_string_array(c, obj, key, required, &arr, &n);
+    if (rc == GB_OK && arr && n != 2)
+        rc = gb__family_bad(c, key, "must hold exactly two expressions (dimension 0, dimension 1)");
+    if (rc == GB_OK && arr) {
+        out[0] = arr[0];
+        out[1] = arr[1];
+        free(arr);
+        return GB_OK;
+    }
+    for (size_t i = 0; i < n; i++)
+        free(arr[i]);
+    free(arr);
+    return rc;
+}
+
+/* "prologue" and "remainder": {"entry", "global", "local"}, all required: a kernel run before
+ * the main one (e.g. packing an operand into the workspace) and one after it (the part of C the
+ * main kernel leaves, e.g. the thin last rows and columns of odd sizes). */
+static int parse_side(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f, int s)
+{
+    const char *key = gb_side_key(s);
+    gb_side_t *side = &f->side[s];
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, key);
+    if (!obj)
+        return GB_OK;
+    if (!cJSON_IsObject(obj))
+        return gb__family_bad(c, key, "must be an object {\"entry\", \"global\", \"local\"}");
+    char origin[512];
+    snprintf(origin, sizeof origin, "%s, object '%s'", c->origin, key);
+    gb_family_ctx_t sub = {origin, c->msg, c->msglen};
+    int rc = gb__family_keys(c, obj, key, KEYS("entry", "global", "local"));
+    if (rc == GB_OK)
+        rc = gb__family_string(&sub, obj, "entry", 1, &side->entry);
+    if (rc == GB_OK)
+        rc = parse_pair(&sub, obj, "global", 1, side->global);
+    if (rc == GB_OK)
+        rc = parse_pair(&sub, obj, "local", 1, side->local);
+    return rc;
+}
+
+/* "let": {NAME: expr, ...}: names for the size expressions (global, local, remainder, workspace),
+ * each evaluated in order, so that a later one may use an earlier one. A name may not hide a
+ * parameter or a name the harness defines. */
+/* The names the harness defines for the size expressions (docs/kernel-metadata.md). */
+static const char *const builtin[] = {"M", "N", "K", "ROW", "ELEM", "DOUBLE", "NVIDIA", "CUS"};
+#define NBUILTIN (sizeof builtin / sizeof builtin[0])
+
+static int parse_lets(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
+{
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "let"), *e;
+    if (!obj)
+        return GB_OK;
+    if (!cJSON_IsObject(obj))
+        return gb__family_bad(c, "let", "must be an object of NAME: expression");
+    size_t n = (size_t)cJSON_GetArraySize(obj);
+    if (n > GB_MAX_LETS)
+        return gb__family_bad(c, "let", "has more than 16 names");
+    int rc = gb__family_keys(c, obj, "let", NULL, 0);
+    if (rc != GB_OK)
+        return rc;
+    if (n && (!(f->let_names = calloc(n, sizeof *f->let_names)) ||
+              !(f->let_exprs = calloc(n, sizeof *f->let_exprs))))
+        return GB_ENOMEM;
+    cJSON_ArrayForEach(e, obj)
+    {
+        char key[96];
+        snprintf(key, sizeof key, "let.%s", e->string);
+        int taken = 0;
+        for (size_t i = 0; i < NBUILTIN; i++)
+            taken |= !strcmp(e->string, builtin[i]);
+        for (size_t i = 0; i < f->nparams; i++)
+            taken |= !strcmp(e->string, f->params[i].name);
+        if (taken)
+            return gb__family_bad(c, key,
+                                  "names a parameter or a built-in name; choose another name");
+        if (!cJSON_IsString(e) || !e->valuestring[0])
+            return gb__family_bad(c, key, "must be a non-empty string (an expression)");
+        if (!(f->let_names[f->nlets] = gb__family_dup(e->string)) ||
+            !(f->let_exprs[f->nlets] = gb__family_dup(e->valuestring)))
+            return GB_ENOMEM;
+        f->nlets++;
+    }
+    return GB_OK;
+}
+
+/* "traffic": {"read": expr, "write": expr}, both required: bytes of global memory the main
+ * kernel (with its remainder kernel) reads and writes, with the names of the size expressions.
+ * Each is compiled here against those names (the parameters, the harness's, the lets), so that
+ * a syntax error or an unknown name is refused with the file and the key when the family is
+ * loaded (at build time for the built-in ones), not when a point is measured. */
+static int parse_traffic(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
+{
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, "traffic");
+    if (!obj)
+        return GB_OK;
+    if (!cJSON_IsObject(obj))
+        return gb__family_bad(c, "traffic",
+                              "must be an object {\"read\": expr, \"write\": expr} (bytes)");
+    int rc = gb__family_keys(c, obj, "traffic", KEYS("read", "write"));
+    const char *names[GB_MAX_PARAMS + NBUILTIN + GB_MAX_LETS];
+    size_t n = 0;
+    for (size_t i = 0; i < f->nparams; i++)
+        names[n++] = f->params[i].name;
+    for (size_t i = 0; i < NBUILTIN; i++)
+        names[n++] = builtin[i];
+    for (size_t i = 0; i < f->nlets; i++)
+        names[n++] = f->let_names[i];
+    static const char *const keys[2] = {"read", "write"};
+    for (int d = 0; rc == GB_OK && d < 2; d++) {
+        char key[16], why[GB_EXPR_MAX + 256];
+        snprintf(key, sizeof key, "traffic.%s", keys[d]);
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(obj, keys[d]);
+        if (!e)
+            return gb__family_bad(c, key, "is missing (both read and write are declared)");
+        if (!cJSON_IsString(e) || !e->valuestring[0])
+            return gb__family_bad(c, key, "must be a non-empty string (an expression in bytes)");
+        gb_expr_t *prog = NULL;
+        char err[GB_EXPR_MAX + 128];
+        if ((rc = gb__expr_compile(e->valuestring, names, n, &prog, err, sizeof err)) != GB_OK) {
+            if (rc == GB_ENOMEM)
+                return rc;
+            snprintf(why, sizeof why, "is not an expression of the names it may use: %s", err);
+            return gb__family_bad(c, key, why);
+        }
+        gb__expr_free(prog);
+        if (!(f->traffic[d] = gb__family_dup(e->valuestring)))
+            return GB_ENOMEM;
+    }
+    return rc;
+}
+
+static int arg_index(const gb_family_t *f, const char *name)
+{
+    for (size_t i = 0; i < f->nargs; i++)
+        if (!strcmp(f->args[i], name))
+            return (int)i;
+    return -1;
+}
+
+/* Operands read as images (imgA, imgB): each replaces its buffer argument, appears once, and
+ * exists only in single precision (the image holds 32-bit elements). */
+/* key: {"X": expr, ...} naming only the one-letter names in names (e.g. "MNK"); the expression
+ * for names[i] goes to out[i]. */
+static int parse_multiples(gb_family_ctx_t *c, const cJSON *root, const char *key,
+                           const char *names, char **out)
+{
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(root, key);
+    char why[64];
+    if (!obj)
+        return GB_OK;
+    if (!cJSON_IsObject(obj)) {
+        snprintf(why, sizeof why, "must be an object {\"%c\": expr, \"%c\": expr, \"%c\": expr}",
+                 names[0], names[1], names[2]);
+        return gb__family_bad(c, key, why);
+    }
+    const cJSON *e;
+    cJSON_ArrayForEach(e, obj)
+    {
+        const char *at = strchr(names, e->string[0]);
+        if (!at || e->string[0] == '\0' || e->string[1] != '\0') {
+            snprintf(why, sizeof why, "may only name %c, %c and %c", names[0], names[1], names[2]);
+            return gb__family_bad(c, key, why);
+        }
+        char where[32];
+        snprintf(where, sizeof where, "%s.%c", key, *at);
+        if (!cJSON_IsString(e) || !e->valuestring[0])
+            return gb__family_bad(c, where, "must be a non-empty string (an expression)");
+        free(out[at - names]);
+        if (!(out[at - names] = gb__family_dup(e->valuestring)))
+            return GB_ENOMEM;
+    }
+    return GB_OK;
+}
+
+static int parse_images(gb_family_ctx_t *c, gb_family_t *f)
+{
+    static const char *const pairs[][2] = {{"imgA", "A"}, {"imgB", "B"}};
+    for (size_t p = 0; p < 2; p++) {
+        int at = arg_index(f, pairs[p][0]);
+        if (at < 0)
+            continue;
+        for (size_t i = (size_t)at + 1; i < f->nargs; i++)
+            if (!strcmp(f->args[i], pairs[p][0]))
+                return gb__family_bad(c, "args", "names an image operand twice");
+        if (arg_index(f, pairs[p][1]) >= 0)
+            return gb__family_bad(c, "args",
+                                  "names an operand both as a buffer and as an image (A and imgA, "
+                                  "or B and imgB)");
+        if (f->precisions != 1u << GB_PREC_S)
+            return gb__family_bad(c, "precisions",
+                                  "must be [\"s\"] alone for a family with imgA or imgB: "
+                                  "images hold 32-bit elements");
+        f->images = 1;
+    }
+    return GB_OK;
+}
+
+/* "extends": NAME: every key of NAME.json in dir that this file does not give, but its name,
+ * description and presets, so that a family that differs from another in a few keys (the same
+ * source with other native layouts, say) says only those. One level: the base may not extend. */
+static int extend(gb_family_ctx_t *c, cJSON *root, const char *dir)
+{
+    const cJSON *ext = cJSON_GetObjectItemCaseSensitive(root, "extends");
+    if (!ext)
+        return GB_OK;
+    if (!cJSON_IsString(ext) || !ext->valuestring[0] || strchr(ext->valuestring, '/'))
+        return gb__family_bad(c, "extends", "must name a family whose JSON lies beside this one");
+    if (!dir)
+        return gb__family_bad(c, "extends", "needs the base family's JSON beside this one");
+    char path[4096], why[4200];
+    snprintf(path, sizeof path, "%s/%s.json", dir, ext->valuestring);
+    char *text = NULL;
+    size_t len = 0;
+    cJSON *base = NULL;
+    if (gb__read_file(path, 1u << 20, &text, &len) == GB_OK)
+        base = cJSON_ParseWithLength(text, len);
+    free(text);
+    int rc = GB_OK;
+    if (!base || !cJSON_IsObject(base)) {
+        snprintf(why, sizeof why, "names a base whose metadata %s cannot be read as JSON", path);
+        rc = gb__family_bad(c, "extends", why);
+    } else if (cJSON_GetObjectItemCaseSensitive(base, "extends")) {
+        snprintf(why, sizeof why, "names a base that extends another (%s); one level only", path);
+        rc = gb__family_bad(c, "extends", why);
+    }
+    for (cJSON *it = rc == GB_OK ? base->child : NULL; it && rc == GB_OK; it = it->next) {
+        if (!strcmp(it->string, "family") || !strcmp(it->string, "description") ||
+            !strcmp(it->string, "presets") || cJSON_GetObjectItemCaseSensitive(root, it->string))
+            continue;
+        cJSON *copy = cJSON_Duplicate(it, 1);
+        if (!copy || !cJSON_AddItemToObject(root, it->string, copy)) {
+            cJSON_Delete(copy);
+            rc = gb__fail(c->msg, c->msglen, GB_ENOMEM, "out of memory");
+        }
+    }
+    cJSON_Delete(base);
+    cJSON_DeleteItemFromObjectCaseSensitive(root, "extends");
+    return rc;
+}
+
+int gb__family_parse(const char *json, size_t len, const char *origin, gb_family_t *f, char *msg,
+                     size_t msglen)
+{
+    return gb__family_parse_at(json, len, origin, NULL, f, msg, msglen);
+}
+
+int gb__family_parse_at(const char *json, size_t len, const char *origin, const char *dir,
+                        gb_family_t *f, char *msg, size_t msglen)
+{
+    gb_family_ctx_t c = {origin, msg, msglen};
+    memset(f, 0, sizeof *f);
+    if (len > (1u << 20))
+        return gb__fail(msg, msglen, GB_EMETADATA, "%s: metadata larger than 1 MiB", origin);
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
+    if (!root) {
+        const char *at = cJSON_GetErrorPtr();
+        return gb__fail(msg, msglen, GB_EMETADATA,
+                        "%s: not valid JSON near offset %ld; fix the metadata", origin,
+                        at ? (long)(at - json) : -1L);
+    }
+    int rc = GB_OK;
+    /* One document per file: anything but whitespace after it is an error, not ignored. */
+    for (size_t at = (size_t)(end - json); at < len; at++)
+        if (!strchr(" \t\r\n", json[at]) || json[at] == '\0') {
+            rc = gb__fail(msg, msglen, GB_EMETADATA,
+                          "%s: text after the JSON document at byte "
+                          "offset %zu; a metadata file holds one object",
+                          origin, at);
+            goto done;
+        }
+    if (!cJSON_IsObject(root)) {
+        rc = gb__fail(msg, msglen, GB_EMETADATA, "%s: metadata must be a JSON object", origin);
+        goto done;
+    }
+    if ((rc = extend(&c, root, dir)) != GB_OK)
+        goto done;
+    if ((rc = gb__family_string(&c, root, "family", 1, &f->name)) ||
+        (rc = gb__family_string(&c, root, "description", 0, &f->description)) ||
+        (rc = gb__family_string(&c, root, "source", 1, &f->source_file)) ||
+        (rc = gb__family_string(&c, root, "entry", 1, &f->entry)))
+        goto done;
+    if (strlen(f->name) >= GB_NAME_MAX) {
+        rc = gb__family_bad(&c, "family", "must be shorter than 48 characters");
+        goto done;
+    }
+    const cJSON *prec = cJSON_GetObjectItemCaseSensitive(root, "precisions");
+    if (!prec) {
+        rc = gb__family_bad(&c, "precisions", "is missing");
+        goto done;
+    }
+    if ((rc = gb__family_precisions(&c, prec, "precisions", &f->precisions)) ||
+        (rc = parse_layouts(&c, root, &f->layouts)) ||
+        (rc = get_string_array(&c, root, "args", 1, &f->args, &f->nargs)) ||
+        (rc = parse_pair(&c, root, "global", 1, f->global)) ||
+        (rc = parse_pair(&c, root, "local", 0, f->local)) ||
+        (rc = get_string_array(&c, root, "constraints", 0, &f->constraints, &f->nconstraints)) ||
+        (rc = gb__family_params(&c, root, f)) || (rc = gb__family_presets(&c, root, f)))
+        goto done;
+    if ((rc = parse_multiples(&c, root, "multiple_of", "MNK", f->multiple)) ||
+        (rc = parse_multiples(&c, root, "ld_multiple_of", "ABC", f->ld_multiple)) ||
+        (rc = parse_multiples(&c, root, "ld_avoid_multiple_of", "ABC", f->ld_avoid)) ||
+        (rc = gb__family_string(&c, root, "nvidia_max_registers", 0, &f->nv_max_registers)) ||
+        (rc = parse_side(&c, root, f, GB_SIDE_PROLOGUE)) ||
+        (rc = parse_side(&c, root, f, GB_SIDE_REMAINDER)) || (rc = parse_lets(&c, root, f)) ||
+        (rc = gb__family_string(&c, root, "workspace", 0, &f->workspace)) ||
+        (rc = parse_traffic(&c, root, f)))
+        goto done;
+    /* Arguments the harness knows, or names of the family's lets (passed by value). */
+    for (size_t i = 0; i < f->nargs; i++) {
+        int known = 0;
+        for (size_t j = 0; j < sizeof known_args / sizeof known_args[0]; j++)
+            known |= !strcmp(f->args[i], known_args[j]);
+        for (size_t j = 0; j < f->nlets; j++)
+            known |= !strcmp(f->args[i], f->let_names[j]);
+        if (!known) {
+            rc = gb__family_bad(&c, "args",
+                                "holds a name that is neither a 'let' nor one of M N K alpha beta "
+                                "A B C offA offB offC lda ldb ldc imgA imgB WS CUS");
+            goto done;
+        }
+    }
+    if ((rc = parse_images(&c, f)))
+        goto done;
+    /* The scratch buffer and its argument come together. */
+    if (!f->workspace != (arg_index(f, "WS") < 0)) {
+        rc = gb__family_bad(&c, f->workspace ? "workspace" : "args",
+                            f->workspace ? "gives a size, but 'args' has no WS to pass the buffer"
+                                         : "names WS, but there is no 'workspace' size");
+        goto done;
+    }
+    const cJSON *req = cJSON_GetObjectItemCaseSensitive(root, "requires");
+    if (req) {
+        if (!cJSON_IsObject(req)) {
+            rc = gb__family_bad(&c, "requires", "must be an object {extensions, local_memory}");
+            goto done;
+        }
+        if ((rc = gb__family_keys(
+                 &c, req, "requires",
+                 KEYS("extensions", "local_memory", "images", "image2d_from_buffer"))) ||
+            (rc = get_string_array(&c, req, "extensions", 0, &f->extensions, &f->nextensions)) ||
+            (rc = gb__family_string(&c, req, "local_memory", 0, &f->local_mem)))
+            goto done;
+        const cJSON *img = cJSON_GetObjectItemCaseSensitive(req, "images");
+        const cJSON *fb = cJSON_GetObjectItemCaseSensitive(req, "image2d_from_buffer");
+        if ((img && !cJSON_IsBool(img)) || (fb && !cJSON_IsBool(fb))) {
+            rc = gb__family_bad(
+                &c, img && !cJSON_IsBool(img) ? "requires.images" : "requires.image2d_from_buffer",
+                "must be true or false");
+            goto done;
+        }
+        f->images_from_buffer = cJSON_IsTrue(fb);
+        f->images |= cJSON_IsTrue(img) || f->images_from_buffer;
+    }
+    /* Last, so that a known key's own fault is named first. */
+    rc = gb__family_keys(&c, root, "",
+                         KEYS("family", "description", "source", "entry", "precisions", "layouts",
+                              "args", "global", "local", "parameters", "constraints", "requires",
+                              "multiple_of", "ld_multiple_of", "ld_avoid_multiple_of",
+                              "nvidia_max_registers", "prologue", "remainder", "workspace",
+                              "traffic", "let", "presets"));
+done:
+    cJSON_Delete(root);
+    if (rc != GB_OK)
+        gb__family_free(f);
+    return rc;
+}

@@ -1,0 +1,221 @@
+/* reference.c: the trusted result (OpenBLAS dgemm on the inputs upcast to double) and the
+ * element-wise error test against the bound gamma_{K+2} * G. */
+#include <cblas.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt/core/core.h"
+#include "validate.h"
+
+double gb__unit_roundoff(gb_precision_t prec)
+{
+    return prec == GB_PREC_D ? 0x1.0p-53 : 0x1.0p-24;
+}
+
+double gb__gamma(size_t n, double u)
+{
+    double nu = (double)n * u;
+    return nu < 1.0 ? nu / (1.0 - nu) : HUGE_VAL;
+}
+
+int gb__exact_possible(const gb_problem_t *p, const gb_dist_t *d)
+{
+    if (d->kind != GB_DIST_INT || p->alpha != floor(p->alpha) || p->beta != floor(p->beta))
+        return 0;
+    const double r = (double)d->range;
+    const double worst = fabs(p->alpha) * (double)p->k * r * r + fabs(p->beta) * r;
+    return worst <= (p->precision == GB_PREC_D ? 0x1.0p53 : 0x1.0p24);
+}
+
+static void dgemm(const gb_problem_t *p, double alpha, const double *a, const double *b,
+                  double beta, double *c)
+{
+    cblas_dgemm(p->layout == GB_ROW_MAJOR ? CblasRowMajor : CblasColMajor,
+                p->trans_a == GB_TRANS ? CblasTrans : CblasNoTrans,
+                p->trans_b == GB_TRANS ? CblasTrans : CblasNoTrans, (int)p->m, (int)p->n, (int)p->k,
+                alpha, a + p->off_a, (int)p->lda, b + p->off_b, (int)p->ldb, beta, c + p->off_c,
+                (int)p->ldc);
+}
+
+int gb__c_is_logical(const gb_problem_t *p, size_t idx)
+{
+    if (idx < p->off_c)
+        return 0;
+    size_t rel = idx - p->off_c, outer = rel / p->ldc, inner = rel % p->ldc;
+    const int row = p->layout == GB_ROW_MAJOR;
+    return inner < (row ? p->n : p->m) && outer < (row ? p->m : p->n);
+}
+
+int gb__reference(const gb_problem_t *p, const double *a, const double *b, const double *c0,
+                  size_t elems_a, size_t elems_b, size_t elems_c, double *cref, double *gauge)
+{
+    double *abs_a = malloc(elems_a * sizeof *abs_a), *abs_b = malloc(elems_b * sizeof *abs_b);
+    if (!abs_a || !abs_b) {
+        free(abs_a);
+        free(abs_b);
+        return GB_ENOMEM;
+    }
+    for (size_t i = 0; i < elems_a; i++)
+        abs_a[i] = fabs(a[i]);
+    for (size_t i = 0; i < elems_b; i++)
+        abs_b[i] = fabs(b[i]);
+    /* With beta 0 the original C is not an input (BLAS semantics): start from zeros. */
+    for (size_t i = 0; i < elems_c; i++) {
+        const int use = p->beta != 0.0 && gb__c_is_logical(p, i);
+        cref[i] = use ? c0[i] : 0.0;
+        gauge[i] = use ? fabs(c0[i]) : 0.0;
+    }
+    dgemm(p, p->alpha, a, b, p->beta, cref);
+    dgemm(p, fabs(p->alpha), abs_a, abs_b, fabs(p->beta), gauge);
+    free(abs_a);
+    free(abs_b);
+    return GB_OK;
+}
+
+void gb__validate(const gb_problem_t *p, int exact, const double *cref, const double *gauge,
+                  const double *c, size_t elems_c, double canary, gb_validation_t *v)
+{
+    memset(v, 0, sizeof *v);
+    v->faithful_worst = v->faithful_honest = -1.0;
+    v->done = 1;
+    v->exact = exact;
+    const double u = gb__unit_roundoff(p->precision);
+    /* The device's rounding plus the double reference's own. */
+    const double g = gb__gamma(p->k + 2, u) + gb__gamma(p->k + 2, 0x1.0p-53);
+    v->bound_ratio = exact ? 0.0 : g / u;
+    const int row = p->layout == GB_ROW_MAJOR;
+    size_t ref_bad = 0; /* elements where the reference or its gauge is not finite */
+    for (size_t idx = 0; idx < elems_c; idx++) {
+        if (!gb__c_is_logical(p, idx)) {
+            /* Compare bit patterns: a NaN canary must stay the same NaN. */
+            if (memcmp(&c[idx], &canary, sizeof canary) != 0)
+                v->n_canary++;
+            continue;
+        }
+        const double ref = cref[idx], got = c[idx];
+        const size_t rel = idx - p->off_c, outer = rel / p->ldc, inner = rel % p->ldc;
+        const size_t i = row ? outer : inner, j = row ? inner : outer;
+        double ratio;
+        if (!isfinite(got) || !isfinite(ref) || !isfinite(gauge[idx])) {
+            /* Never agreement: the inputs are finite (gb_problem_check_data keeps their
+             * products and sums finite too), so the exact result is a finite number, and a
+             * NaN or Inf from the device is wrong even where the reference overflowed as well.
+             * A reference that is not finite cannot judge anything: a failure too. */
+            v->n_nonfinite++;
+            ref_bad += !isfinite(ref) || !isfinite(gauge[idx]);
+            ratio = HUGE_VAL;
+        } else {
+            const double diff = fabs(got - ref);
+            const int over = exact ? diff != 0.0 : diff > g * gauge[idx];
+            v->n_over += (size_t)over;
+            ratio = gauge[idx] > 0 ? diff / (u * gauge[idx]) : (diff > 0 ? HUGE_VAL : 0.0);
+        }
+        if (ratio > v->max_ratio) {
+            v->max_ratio = ratio;
+            v->worst_i = i;
+            v->worst_j = j;
+        }
+    }
+    v->passed = v->n_over == 0 && v->n_nonfinite == 0 && v->n_canary == 0;
+    if (ref_bad)
+        snprintf(v->reason, sizeof v->reason,
+                 "%zu elements NaN/Inf, %zu where the reference "
+                 "overflowed (never a match), first worst at (%zu,%zu)",
+                 v->n_nonfinite, ref_bad, v->worst_i, v->worst_j);
+    else if (v->n_nonfinite)
+        snprintf(v->reason, sizeof v->reason,
+                 "%zu elements NaN/Inf (unwritten or overflowed), "
+                 "first worst at (%zu,%zu)",
+                 v->n_nonfinite, v->worst_i, v->worst_j);
+    else if (v->n_over)
+        snprintf(v->reason, sizeof v->reason, "%zu elements %s; worst %.3g u*G at (%zu,%zu)",
+                 v->n_over, exact ? "differ from the exact integer result" : "exceed the bound",
+                 v->max_ratio, v->worst_i, v->worst_j);
+    else if (v->n_canary)
+        snprintf(v->reason, sizeof v->reason,
+                 "%zu elements outside C (leading-dimension padding) were overwritten",
+                 v->n_canary);
+}
+
+/* Buffer indices of op(A)(i, l), op(B)(l, j) and C(i, j): a transposed operand is stored
+ * with the two indices swapped. */
+static size_t at_a(const gb_problem_t *p, size_t i, size_t l)
+{
+    return p->off_a + (p->trans_a == GB_TRANS ? gb__at(p->layout, p->lda, l, i)
+                                              : gb__at(p->layout, p->lda, i, l));
+}
+
+static size_t at_b(const gb_problem_t *p, size_t l, size_t j)
+{
+    return p->off_b + (p->trans_b == GB_TRANS ? gb__at(p->layout, p->ldb, j, l)
+                                              : gb__at(p->layout, p->ldb, l, j));
+}
+
+static size_t at_c(const gb_problem_t *p, size_t i, size_t j)
+{
+    return p->off_c + gb__at(p->layout, p->ldc, i, j);
+}
+
+/* Element (i, j) as an honest computation in the precision makes it: one product at a time,
+ * fused, then alpha and beta applied, each operation rounded to the precision. */
+static double honest(const gb_problem_t *p, const double *a, const double *b, const double *c0,
+                     size_t i, size_t j)
+{
+    if (p->precision == GB_PREC_D) {
+        double acc = 0.0;
+        for (size_t l = 0; l < p->k; l++)
+            acc = fma(a[at_a(p, i, l)], b[at_b(p, l, j)], acc);
+        const double r = p->alpha * acc;
+        return p->beta == 0.0 ? r : r + p->beta * c0[at_c(p, i, j)];
+    }
+    float acc = 0.0f;
+    for (size_t l = 0; l < p->k; l++)
+        acc = fmaf((float)a[at_a(p, i, l)], (float)b[at_b(p, l, j)], acc);
+    const float r = (float)p->alpha * acc;
+    return p->beta == 0.0 ? r : (float)(r + (float)p->beta * (float)c0[at_c(p, i, j)]);
+}
+
+/* Index t of n sample points spread over 0..len-1, both ends included. */
+static size_t spread(size_t t, size_t n, size_t len)
+{
+    return n > 1 ? t * (len - 1) / (n - 1) : 0;
+}
+
+void gb__faithful(const gb_problem_t *p, const double *a, const double *b, const double *c0,
+                  const double *cref, const double *gauge, const double *c, gb_validation_t *v)
+{
+    v->faithful[0] = '\0';
+    v->faithful_worst = v->faithful_honest = -1.0;
+    const double u = gb__unit_roundoff(p->precision);
+    const size_t sm = p->m < GB_FAITHFUL_SIDE ? p->m : GB_FAITHFUL_SIDE;
+    const size_t sn = p->n < GB_FAITHFUL_SIDE ? p->n : GB_FAITHFUL_SIDE;
+    double worst = 0.0, worst_honest = 0.0;
+    for (size_t ti = 0; ti < sm; ti++)
+        for (size_t tj = 0; tj < sn; tj++) {
+            const size_t i = spread(ti, sm, p->m), j = spread(tj, sn, p->n), at = at_c(p, i, j);
+            const double ref = cref[at], g = u * gauge[at], got = c[at];
+            if (!isfinite(got) || !isfinite(ref) || !isfinite(g))
+                return;
+            const double h = honest(p, a, b, c0, i, j);
+            const double dk = fabs(got - ref), dh = fabs(h - ref);
+            const double ek = g > 0 ? dk / g : dk > 0 ? HUGE_VAL : 0.0;
+            const double eh = g > 0 ? dh / g : dh > 0 ? HUGE_VAL : 0.0;
+            worst = ek > worst ? ek : worst;
+            worst_honest = eh > worst_honest ? eh : worst_honest;
+        }
+    if (!sm || !sn)
+        return;
+    v->faithful_worst = worst;
+    v->faithful_honest = worst_honest;
+    snprintf(v->faithful, sizeof v->faithful, "%s",
+             gb_faithful_ratio(v) <= GB_FAITHFUL_LAMBDA ? "faithful" : "not faithful");
+}
+
+double gb_faithful_ratio(const gb_validation_t *v)
+{
+    if (v->faithful_worst < 0)
+        return -1.0;
+    return v->faithful_worst / (v->faithful_honest > 1.0 ? v->faithful_honest : 1.0);
+}

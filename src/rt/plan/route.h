@@ -1,0 +1,69 @@
+/* route.h: how a problem reaches a kernel family's kernel, planned without a device: the
+ * row/column-major operand swap, transposition and padding passes, copies that realign or
+ * repack an operand, images over packed copies, the leading dimensions the kernel sees, launch
+ * sizes, the workspace and the build options. Pure: no OpenCL call, so a unit test can check
+ * every case against a device described by hand. The launcher (kernel.c) builds, allocates and
+ * binds what the route says. */
+#ifndef GB_ROUTE_H
+#define GB_ROUTE_H
+
+#include "gemmbench.h"
+#include "rt/family/family.h"
+
+/* The buffers a route names: the caller's A, B, C and the temporaries of A, B, C. */
+typedef enum gb_buf { GB_BUF_A, GB_BUF_B, GB_BUF_C, GB_BUF_TA, GB_BUF_TB, GB_BUF_TC } gb_buf_t;
+
+/* One gb_copy pass: dst (d_outer x d_inner elements at d_off, leading dimension d_ld) written
+ * from src (s_outer x s_inner at s_off, s_ld), transposed where trans; post: after the kernel. */
+typedef struct gb_route_copy {
+    int post, trans;
+    gb_buf_t dst, src;
+    size_t d_outer, d_inner, d_off, d_ld;
+    size_t s_outer, s_inner, s_off, s_ld;
+} gb_route_copy_t;
+
+#define GB_ROUTE_MAX_COPIES 4 /* A in, B in, C in, C out */
+
+typedef struct gb_route {
+    gb_problem_t kernel;     /* the problem as the main kernel sees it: swapped, transposed,
+                              padded, with the leading dimensions of the copies */
+    int swapped;             /* served through the operand swap (A is the caller's B) */
+    int flip[2];             /* the kernel's A, B transposed by a pass */
+    int pad[3];              /* M, N, K padded with zeros to the family's multiples */
+    int copy[3];             /* the kernel's A, B, C are temporaries */
+    size_t temp_elems[3];    /* elements of each temporary (0: none) */
+    int image[2];            /* the kernel's A, B read as image2d_t over their temporaries */
+    int image_view;          /* images are views of the temporaries (else copied into images) */
+    size_t image_size[2][2]; /* width and height in pixels */
+    gb_route_copy_t copies[GB_ROUTE_MAX_COPIES];
+    size_t ncopies;
+    size_t global[2], local[2];
+    int local_null; /* the driver chooses the work-group size */
+    size_t side_global[GB_NSIDES][2], side_local[GB_NSIDES][2]; /* [s][0] 0: no launch */
+    size_t ws_bytes; /* the workspace (argument WS): at least 16 bytes where declared */
+    int has_ws;
+    long long lets[GB_MAX_LETS]; /* the family's 'let' values, in its order */
+    char options[512];           /* the main program's build options */
+    char helper_options[64];     /* the helper passes' program's ("" when no copy is needed) */
+    char text[128];              /* what a results row says: "swap, transpose B, pad to 64x64x64" */
+} gb_route_t;
+
+/* Plans problem p (already checked) for configuration cfg on dev. GB_OK, GB_EMETADATA when the
+ * family's expressions fail (msg names the key), GB_EOVERFLOW when a padded copy would exceed
+ * 32-bit indexing. */
+int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_device_info_t *dev,
+                   gb_route_t *r, char *msg, size_t msglen);
+
+/* The family's declared traffic for planned route r (gb__route_plan of cfg on dev): read and
+ * write bytes into bytes[0] and bytes[1], evaluated with the names the geometry saw (the
+ * problem as the kernel sees it, the parameters, NVIDIA, CUS, the lets). GB_OK with both -1
+ * where the family declares none; GB_EMETADATA naming the file and key when an expression fails
+ * or is negative. */
+int gb__route_traffic(const gb_config_t *cfg, const gb_device_info_t *dev, const gb_route_t *r,
+                      long long bytes[2], char *msg, size_t msglen);
+
+/* Leading dimension, in elements, of the packed copy an image is made over, for rows of inner
+ * elements: rounded up to the device's image pitch alignment where images are views. */
+size_t gb__image_ld(const gb_device_info_t *dev, size_t inner);
+
+#endif

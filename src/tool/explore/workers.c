@@ -1,0 +1,216 @@
+/* workers.c: a sweep's points measured by several workers (one per device context, on threads
+ * of this process, or in other processes fed by src/tool/explore/mpi.c) from one queue. Each kind of
+ * device takes the points it can run in index order; one writer at a time stores what comes back,
+ * under the queue's lock, which also serialises the hooks. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "explore.h"
+
+struct gb_xp_queue {
+    gb_explore_t *ex;
+    gb_store_t *st;
+    const gb_xp_hooks_t *hooks;
+    pthread_mutex_t lock;
+    unsigned char *taken;
+    size_t cursor[GB_EXPLORE_MAX_KINDS]; /* per kind: no point below it is left for it */
+    int error;
+    char errmsg[1024];
+};
+
+int gb_xp_queue_open(gb_xp_queue_t **out, gb_explore_t *ex, gb_store_t *st,
+                     const gb_xp_hooks_t *hooks)
+{
+    gb_xp_queue_t *q = calloc(1, sizeof *q);
+    if (!q || !(q->taken = calloc(gb_explore_total(ex) + 1, 1))) {
+        free(q);
+        return GB_ENOMEM;
+    }
+    q->ex = ex;
+    q->st = st;
+    q->hooks = hooks;
+    pthread_mutex_init(&q->lock, NULL);
+    *out = q;
+    return GB_OK;
+}
+
+void gb_xp_queue_close(gb_xp_queue_t *q)
+{
+    if (!q)
+        return;
+    pthread_mutex_destroy(&q->lock);
+    free(q->taken);
+    free(q);
+}
+
+static int stopping(const gb_xp_queue_t *q)
+{
+    return q->error != GB_OK || (q->hooks->stop && *q->hooks->stop);
+}
+
+int gb_xp_queue_take(gb_xp_queue_t *q, size_t kind, size_t *index)
+{
+    pthread_mutex_lock(&q->lock);
+    int got = 0;
+    const size_t total = gb_explore_total(q->ex);
+    size_t *c = &q->cursor[kind];
+    while (!stopping(q) && *c < total && !got) {
+        const size_t i = (*c)++;
+        if (!q->taken[i] && gb_explore_status(q->ex, i) == GB_XP_TODO &&
+            gb_explore_runs_on(q->ex, i, kind)) {
+            q->taken[i] = 1;
+            *index = i;
+            got = 1;
+        }
+    }
+    pthread_mutex_unlock(&q->lock);
+    return got;
+}
+
+int gb_xp_queue_stored(gb_xp_queue_t *q, const char *id)
+{
+    pthread_mutex_lock(&q->lock);
+    const int rc = q->st ? gb_store_exists(q->st, id) : 0;
+    pthread_mutex_unlock(&q->lock);
+    return rc;
+}
+
+void gb_xp_queue_measuring(gb_xp_queue_t *q, const gb_xp_worker_t *w, const char *desc)
+{
+    pthread_mutex_lock(&q->lock);
+    if (q->hooks->measuring)
+        q->hooks->measuring(w, desc, q->hooks->user);
+    pthread_mutex_unlock(&q->lock);
+}
+
+/* The first error that stops the sweep is kept (with the lock held). */
+static void keep_error(gb_xp_queue_t *q, int rc, const char *what)
+{
+    if (q->error == GB_OK) {
+        q->error = rc;
+        snprintf(q->errmsg, sizeof q->errmsg, "%s", what);
+    }
+}
+
+int gb_xp_queue_done(gb_xp_queue_t *q, gb_xp_outcome_t *o, char *msg, size_t msglen)
+{
+    pthread_mutex_lock(&q->lock);
+    int rc = GB_OK;
+    if (o->rc == GB_OK && q->st) {
+        /* The point is kept under the id its own device gives it (pt->id). */
+        const int ins = gb_store_insert(q->st, o->pt);
+        if (ins < 0) {
+            rc = gb__fail(msg, msglen, GB_JOB_ESTORE, "%s: %s", o->desc, gb_store_errmsg(q->st));
+            keep_error(q, rc, msg);
+        } else {
+            o->rc = ins;
+        }
+    }
+    if (rc == GB_OK && q->hooks->measured)
+        q->hooks->measured(o, q->hooks->user);
+    pthread_mutex_unlock(&q->lock);
+    return rc;
+}
+
+int gb_xp_queue_error(gb_xp_queue_t *q, char *msg, size_t msglen)
+{
+    pthread_mutex_lock(&q->lock);
+    const int rc = q->error;
+    snprintf(msg, msglen, "%s", q->errmsg);
+    pthread_mutex_unlock(&q->lock);
+    return rc;
+}
+
+/* Stops the sweep with an error of the worker's own (memory). */
+static void fail(gb_xp_queue_t *q, int rc, const char *what)
+{
+    pthread_mutex_lock(&q->lock);
+    keep_error(q, rc, what);
+    pthread_mutex_unlock(&q->lock);
+}
+
+void gb_xp_pause(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    if (ms > 0)
+        nanosleep(&ts, NULL); /* a signal cuts it short, as it should */
+}
+
+void gb_xp_work(gb_xp_queue_t *q, const gb_xp_worker_t *w)
+{
+    size_t i;
+    while (gb_xp_queue_take(q, w->kind, &i)) {
+        gb_job_t job;
+        char desc[512], msg[1024];
+        if (gb_explore_job_on(q->ex, i, w->kind, &job) != GB_OK) {
+            fail(q, GB_ENOMEM, "out of memory");
+            return;
+        }
+        gb_job_describe(&job, desc, sizeof desc);
+        gb_xp_queue_measuring(q, w, desc);
+        gb_point_t pt;
+        gb_point_init(&pt);
+        msg[0] = '\0';
+        gb_xp_outcome_t o = {w, i, desc, msg, 0, &pt};
+        o.rc = gb_job_measure(&job, w->ctx, NULL, GB_JOB_KEEP_NONE, &pt, msg, sizeof msg);
+        if (o.rc == GB_ENOMEM) {
+            gb_point_free(&pt);
+            fail(q, GB_ENOMEM, "out of memory");
+            return;
+        }
+        char why[1024];
+        const int rc = gb_xp_queue_done(q, &o, why, sizeof why);
+        gb_point_free(&pt);
+        if (rc != GB_OK)
+            return;
+        if (!stopping(q))
+            gb_xp_pause(q->hooks->pause_ms);
+    }
+}
+
+typedef struct thread_arg {
+    gb_xp_queue_t *q;
+    const gb_xp_worker_t *w;
+} thread_arg_t;
+
+static void *work_thread(void *p)
+{
+    const thread_arg_t *a = p;
+    gb_xp_work(a->q, a->w);
+    return NULL;
+}
+
+int gb_explore_measure(gb_explore_t *ex, const gb_xp_worker_t *w, size_t nw, gb_store_t *st,
+                       const gb_xp_hooks_t *hooks, const gb_xp_remote_t *remote, char *msg,
+                       size_t msglen)
+{
+    gb_xp_queue_t *q;
+    if (gb_xp_queue_open(&q, ex, st, hooks) != GB_OK)
+        return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+    pthread_t th[GB_EXPLORE_MAX_KINDS];
+    thread_arg_t args[GB_EXPLORE_MAX_KINDS];
+    size_t nth = 0;
+    /* This thread serves the remote workers, if any, else runs the first local one. */
+    const size_t first = remote ? 0 : 1;
+    for (size_t k = first; k < nw && nth < GB_EXPLORE_MAX_KINDS; k++) {
+        args[nth] = (thread_arg_t){q, &w[k]};
+        if (pthread_create(&th[nth], NULL, work_thread, &args[nth]) != 0)
+            break;
+        nth++;
+    }
+    if (first + nth < nw)
+        fail(q, GB_ENOMEM, "could not start a thread for every device");
+    int rrc = GB_OK;
+    if (remote)
+        rrc = remote->serve(q, remote->user);
+    else if (nw)
+        gb_xp_work(q, &w[0]);
+    for (size_t k = 0; k < nth; k++)
+        pthread_join(th[k], NULL);
+    const int rc = gb_xp_queue_error(q, msg, msglen);
+    gb_xp_queue_close(q);
+    return rc != GB_OK ? rc : rrc;
+}

@@ -1,0 +1,117 @@
+/* tuning.h: what `gemmbench tune` keeps in the results store beside the points it measures:
+ * - the candidates that cannot win (failed to build or run, refused, timed out), keyed by the
+ *   point id their definition would have, so that a second tuning neither retries nor measures
+ *   them (a measured candidate is a point: the points table is the cache of those);
+ * - each tuning run and its evaluations in order (the best-so-far curve the report draws);
+ * - the tuning database: the best configuration per device, driver, precision, layout and shape
+ *   class, with its evidence.
+ * Tables added beside the points (docs/tuning.md), created on first write, so stores of
+ * schema version 2 keep working and read as having no tuning. Exports of points leave them out;
+ * `gemmbench tuned export|import` carries the database. */
+#ifndef GB_STORE_TUNING_H
+#define GB_STORE_TUNING_H
+
+#include "rt/select/select.h"
+#include "store.h"
+
+/* ---- the tuning database ------------------------------------------------------------------ */
+
+/* Entries are select.h's gb_tuned_entry_t. */
+_Static_assert(GB_TUNED_ID_LEN == GB_POINT_ID_LEN, "a tuned entry's evidence is point ids");
+
+/* Writes e under its key (device, platform, driver, precision, layout, shape_class), replacing
+ * the entry there; an empty tuned_at is written as the time now. Parameters are kept sorted by
+ * name. GB_EBADARG for an entry gb_tuned_entry_check refuses. */
+int gb_store_tuned_put(gb_store_t *st, const gb_tuned_entry_t *e);
+/* The entry under key's key into out (source "store"); GB_ENOPOINT when there is none. */
+int gb_store_tuned_get(gb_store_t *st, const gb_tuned_entry_t *key, gb_tuned_entry_t *out);
+/* Every entry (source "store"), ordered by device, precision, layout, shape class; fn's non-zero
+ * return stops and is returned. */
+int gb_store_tuned_foreach(gb_store_t *st, int (*fn)(const gb_tuned_entry_t *e, void *user),
+                           void *user);
+
+/* ---- candidates that cannot win ----------------------------------------------------------- */
+
+/* A candidate's failure: the code (GB_EBUILD, GB_EWGSIZE, GB_ETIMEOUT, ...), the one-line
+ * reason, the kernel and parameters ("DJ=2 LX=16 ..."). */
+typedef struct gb_tune_failure {
+    char id[GB_POINT_ID_LEN + 1]; /* the point id the candidate's definition has */
+    char kernel[2 * GB_NAME_MAX];
+    char params[512];
+    int code;
+    char reason[512];
+    char timestamp[32];
+} gb_tune_failure_t;
+
+/* Writes f under its id, replacing what was there; an empty timestamp is written as now.
+ * GB_EBADARG for an id that is not a point id or a code that is not negative. */
+int gb_store_failure_put(gb_store_t *st, const gb_tune_failure_t *f);
+/* GB_OK with *f filled, or GB_ENOPOINT when the id has no failure recorded. */
+int gb_store_failure_get(gb_store_t *st, const char *id, gb_tune_failure_t *f);
+
+/* ---- tuning runs and their evaluations ------------------------------------------------------ */
+
+typedef struct gb_tune_run {
+    int64_t id; /* set by gb_store_tune_run_begin */
+    char device[128], platform[128], driver[64];
+    char kernel[2 * GB_NAME_MAX];
+    gb_precision_t precision;
+    char layout[8];
+    size_t m, n, k;
+    char shape_class[32];
+    char strategy[16];
+    uint64_t seed;
+    size_t budget;  /* evaluations asked for (0: none, a time limit instead) */
+    double time_s;  /* the time limit (0: none) */
+    uint64_t space; /* valid configurations */
+    char started[32], finished[32];
+    char status[16]; /* "running", "done", "interrupted", "failed" */
+    size_t evals;    /* evaluations made */
+    char winner[GB_POINT_ID_LEN + 1];
+    double winner_gflops;
+    char command[1024]; /* the command line, for the record */
+} gb_tune_run_t;
+
+typedef struct gb_tune_eval {
+    int64_t run_id;
+    size_t seq; /* 0, 1, ... in the order the strategy was told */
+    char point_id[GB_POINT_ID_LEN + 1];
+    char params[512];
+    double gflops; /* the median rate; negative for a candidate that cannot win */
+    int code;      /* GB_OK, or the failure's code (validation failed: GB_EVALIDATION) */
+    char reason[256];
+    int cached;       /* 1: the store already held it (point or failure); nothing was run */
+    double best;      /* the best rate so far in the run (negative while none succeeded) */
+    double elapsed_s; /* since the run began */
+} gb_tune_eval_t;
+
+/* Records a new run (status "running"; started now) and sets run->id. */
+int gb_store_tune_run_begin(gb_store_t *st, gb_tune_run_t *run);
+/* Records a run as it is, its times and status kept (a run made elsewhere), and sets run->id. */
+int gb_store_tune_run_put(gb_store_t *st, gb_tune_run_t *run);
+/* The store's runs with their evaluations as JSON text (caller frees with free; NULL on
+ * failure, the message on st), and such a text's runs added to a store as new runs, in one
+ * transaction (*added: how many; GB_EBADARG for a text gemmbench did not write). */
+char *gb_store_tune_runs_to_json(gb_store_t *st);
+int gb_store_tune_runs_add_json(gb_store_t *st, const char *json, size_t *added);
+/* Writes run's status, finished (now), evals, winner and winner_gflops. GB_ENOPOINT when no run
+ * has run->id. */
+int gb_store_tune_run_end(gb_store_t *st, const gb_tune_run_t *run);
+/* GB_ENOPOINT when ev->run_id is no run, GB_EBADARG when its seq is already recorded. */
+int gb_store_tune_eval_add(gb_store_t *st, const gb_tune_eval_t *ev);
+/* Runs oldest first; a run's evaluations by seq. fn's non-zero return stops and is returned. */
+int gb_store_tune_runs(gb_store_t *st, int (*fn)(const gb_tune_run_t *run, void *user), void *user);
+int gb_store_tune_evals(gb_store_t *st, int64_t run_id,
+                        int (*fn)(const gb_tune_eval_t *ev, void *user), void *user);
+
+/* ---- what a store holds -------------------------------------------------------------------- */
+
+typedef struct gb_tuning_counts {
+    int present; /* 1 when the store has the tuning tables (written once) */
+    size_t tuned, failures, runs, evals;
+} gb_tuning_counts_t;
+
+/* Counts the rows of each tuning table; all 0 (present 0) in a store without them. Reads only. */
+int gb_store_tuning_counts(gb_store_t *st, gb_tuning_counts_t *c);
+
+#endif

@@ -1,0 +1,32 @@
+/* tuned.c: the tuning database the tool chooses from: the shipped defaults with the store's
+ * entries over them (tuned.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "rt/util/util.h"
+#include "tuned.h"
+
+const char *gb_tuned_params_text(const gb_params_t *ps, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < ps->count; i++)
+        gb__appendf(buf, len, &used, "%s%s=%ld", i ? " " : "", ps->name[i], ps->value[i]);
+    if (!ps->count)
+        snprintf(buf, len, "(defaults)");
+    return buf;
+}
+
+static int merge_entry(const gb_tuned_entry_t *e, void *user)
+{
+    return gb_tuned_merge(user, e);
+}
+
+int gb_tuned_load_store(gb_tuned_t *t, gb_store_t *st, char *msg, size_t msglen)
+{
+    const int rc = gb_store_tuned_foreach(st, merge_entry, t);
+    if (rc != GB_OK)
+        return gb__fail(msg, msglen, rc, "%s",
+                        rc == GB_ENOMEM ? "out of memory" : gb_store_errmsg(st));
+    return GB_OK;
+}

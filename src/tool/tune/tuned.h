@@ -1,0 +1,27 @@
+/* tuned.h: the tuning database as the tool keeps it: entries from the results store (the user's
+ * own tuning, table `tuned`) over the defaults shipped in the library (select.h), and entries as
+ * JSON for `gemmbench tuned export|import` and kernels/tuned/ (docs/tuning.md). */
+#ifndef GB_TUNED_H
+#define GB_TUNED_H
+
+#include "rt/select/select.h"
+#include "tool/store/tuning.h"
+
+/* Merges the entries of the store's tuning database into t, marked "store": they replace the
+ * shipped entries of the same key (none from a store without a tuning database; nothing is
+ * written to st). On error msg holds the store's message and t keeps the entries merged
+ * before it. */
+int gb_tuned_load_store(gb_tuned_t *t, gb_store_t *st, char *msg, size_t msglen);
+
+/* Parameters as "NAME=V NAME=V" in their order, or "(defaults)" when there are none; buf. */
+const char *gb_tuned_params_text(const gb_params_t *ps, char *buf, size_t len);
+
+/* Entries as JSON (an array of objects; docs/tuning.md) and back. from_json adds all of the
+ * document's entries or none: it refuses text that is not one JSON array of valid entries
+ * (text after it, a key missing or wrong, two entries of one key) with GB_EBADARG and msg
+ * "ORIGIN:LINE: entry I: ..." naming the key and what it must be. */
+char *gb_tuned_to_json(const gb_tuned_t *t); /* caller frees */
+int gb_tuned_from_json(gb_tuned_t *t, const char *text, size_t len, const char *origin,
+                       const char *source, char *msg, size_t msglen);
+
+#endif

@@ -1,0 +1,306 @@
+/* winner.c: the leaders re-measured and the winner declared (winner.h). A leader's evidence is
+ * its first measurement and confirm_reps more (stored as repetitions 1.. of its definition, so
+ * a second tuning finds them); its rate is the median of those measurements' medians, and its
+ * interval runs from the lowest lower bound to the highest upper bound of their 95% confidence
+ * intervals of the mean time. The winner is the leader of the highest rate; it is better than
+ * the runner-up "beyond the noise" when its interval of time lies wholly below the runner-up's,
+ * else the verdict says they are within the noise of each other. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rt/util/util.h"
+#include "rt/select/shapes.h"
+#include "winner.h"
+
+void gb_leaders_init(gb_leaders_t *l)
+{
+    memset(l, 0, sizeof *l);
+}
+
+void gb_leaders_free(gb_leaders_t *l)
+{
+    free(l->v);
+    gb_leaders_init(l);
+}
+
+int gb_leaders_add(gb_leaders_t *l, const gb_params_t *params, double gflops)
+{
+    if (gb__grow(&l->v, &l->cap, l->n + 1, sizeof *l->v) != GB_OK)
+        return GB_ENOMEM;
+    l->v[l->n].params = *params;
+    l->v[l->n++].gflops = gflops;
+    return GB_OK;
+}
+
+void gb_leaders_score(const gb_point_t *pt, double *gflops, int *code, char *reason, size_t len)
+{
+    const gb_validation_t *v = &pt->result.validation;
+    reason[0] = '\0';
+    /* Not faithful: within the bound, but computing worse than the precision does honestly
+     * (inputs rounded to TF32, say); a tuner that picked it would trade accuracy silently. */
+    const int faithful = strcmp(v->faithful, "not faithful") != 0;
+    if (v->done && v->passed && faithful) {
+        *gflops = pt->result.gflops;
+        *code = GB_OK;
+        return;
+    }
+    *gflops = -1;
+    *code = GB_EVALIDATION;
+    if (v->done && v->passed)
+        snprintf(reason, len,
+                 "not faithful: its worst error on the sample is %.3g u*G, %.3g times an honest "
+                 "computation's in the precision (docs/methodology.md)",
+                 v->faithful_worst, gb_faithful_ratio(v));
+    else if (v->done)
+        snprintf(reason, len,
+                 "failed validation: max |C-Cref|/(u*G) %.3g over the bound %.3g (%zu elements "
+                 "over, %zu not finite, %zu canaries touched)",
+                 v->max_ratio, v->bound_ratio, v->n_over, v->n_nonfinite, v->n_canary);
+    else
+        snprintf(reason, len, "not validated (%s): a candidate must be validated to win",
+                 v->reason);
+}
+
+static int by_rate(const void *a, const void *b)
+{
+    const double x = ((const gb_leader_t *)a)->gflops, y = ((const gb_leader_t *)b)->gflops;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* A leader's measurements summed up. */
+typedef struct verdict {
+    double gflops, lo_ms, hi_ms;
+    size_t nids;
+    char ids[GB_TUNED_EVIDENCE][GB_POINT_ID_LEN + 1];
+    gb_job_t job; /* repetition 0 */
+    int valid;    /* every repetition validated */
+} verdict_t;
+
+/* Repetition rep of leader ld: read from the store, or measured and stored. */
+static int repetition(const gb_leader_t *ld, unsigned rep, const gb_tune_spec_t *spec,
+                      const gb_registry_t *reg, gb_context_t *ctx, gb_store_t *st,
+                      gb_watchdog_t *dog, double timeout_s, const gb_tune_hooks_t *hooks,
+                      gb_job_t *job, gb_point_t *pt, char *msg, size_t msglen)
+{
+    int rc = gb_tune__job(spec, reg, gb_context_device(ctx), &ld->params, rep, job);
+    if (rc != GB_OK || job->code != GB_OK)
+        return rc != GB_OK ? rc : gb__fail(msg, msglen, job->code, "%s", job->why);
+    if (gb_store_get(st, job->id, pt) == GB_OK)
+        return GB_OK;
+    char desc[512];
+    if (hooks && hooks->measuring)
+        hooks->measuring(gb_job_describe(job, desc, sizeof desc), hooks->user);
+    gb_watchdog_arm(dog, timeout_s);
+    rc = gb_job_measure(job, ctx, st, GB_JOB_KEEP_NEW, pt, msg, msglen);
+    gb_watchdog_disarm(dog);
+    if (rc == 1)
+        rc = gb_store_get(st, job->id, pt);
+    return rc == GB_JOB_ESTORE ? GB_ESTORE : rc;
+}
+
+/* Measures leader ld confirm_reps more times and sums its measurements up into v. A failure of
+ * a repetition (it did not validate, or failed to run) disqualifies the leader: GB_OK with
+ * v->valid 0. */
+static int assess(const gb_leader_t *ld, const gb_tune_spec_t *spec, const gb_registry_t *reg,
+                  gb_context_t *ctx, gb_store_t *st, gb_watchdog_t *dog, double timeout_s,
+                  const gb_tune_hooks_t *hooks, verdict_t *v, char *msg, size_t msglen)
+{
+    double rates[64];
+    const unsigned reps = 1 + (spec->confirm_reps < 63 ? spec->confirm_reps : 63);
+    memset(v, 0, sizeof *v);
+    v->valid = 1;
+    v->lo_ms = HUGE_VAL;
+    for (unsigned r = 0; r < reps && v->valid; r++) {
+        if (hooks && hooks->stop && *hooks->stop)
+            return GB_OK;
+        gb_job_t job;
+        gb_point_t pt;
+        gb_point_init(&pt);
+        int rc =
+            repetition(ld, r, spec, reg, ctx, st, dog, timeout_s, hooks, &job, &pt, msg, msglen);
+        if (rc == GB_ENOMEM || rc == GB_ESTORE) {
+            gb_point_free(&pt);
+            return rc;
+        }
+        int code = rc;
+        char why[512];
+        double rate = -1;
+        if (rc == GB_OK)
+            gb_leaders_score(&pt, &rate, &code, why, sizeof why);
+        if (code != GB_OK) {
+            v->valid = 0;
+        } else {
+            const gb_stats_t *s = &pt.result.time_ms[gb_timing_phase(pt.timing)];
+            rates[r] = rate;
+            v->lo_ms = s->ci95_lo < v->lo_ms ? s->ci95_lo : v->lo_ms;
+            v->hi_ms = s->ci95_hi > v->hi_ms ? s->ci95_hi : v->hi_ms;
+            if (v->nids < GB_TUNED_EVIDENCE)
+                memcpy(v->ids[v->nids++], pt.id, sizeof v->ids[0]);
+            if (r == 0)
+                v->job = job;
+        }
+        gb_point_free(&pt);
+    }
+    if (v->valid) {
+        qsort(rates, reps, sizeof rates[0], by_value);
+        v->gflops = reps % 2 ? rates[reps / 2] : 0.5 * (rates[reps / 2 - 1] + rates[reps / 2]);
+    }
+    return GB_OK;
+}
+
+void gb_tune__params_text(const gb_params_t *ps, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < ps->count; i++)
+        gb__appendf(buf, len, &used, "%s%s=%ld", i ? " " : "", ps->name[i], ps->value[i]);
+}
+
+/* The database entry of the winner's measurements. */
+static void entry_of(const verdict_t *v, const gb_leader_t *ld, const gb_device_info_t *dev,
+                     const gb_tune_run_t *run, gb_tuned_entry_t *e)
+{
+    memset(e, 0, sizeof *e);
+    snprintf(e->device, sizeof e->device, "%s", dev->name);
+    snprintf(e->platform, sizeof e->platform, "%s", dev->platform_name);
+    snprintf(e->driver, sizeof e->driver, "%s", dev->driver);
+    snprintf(e->vendor, sizeof e->vendor, "%s", dev->vendor);
+    snprintf(e->type, sizeof e->type, "%s", dev->type_name);
+    e->precision = run->precision;
+    snprintf(e->layout, sizeof e->layout, "%s", run->layout);
+    snprintf(e->shape_class, sizeof e->shape_class, "%s", run->shape_class);
+    e->m = run->m;
+    e->n = run->n;
+    e->k = run->k;
+    snprintf(e->kernel, sizeof e->kernel, "%s", run->kernel);
+    e->params = ld->params;
+    e->gflops = v->gflops;
+    memcpy(e->evidence, v->ids, sizeof e->evidence);
+    e->nevidence = v->nids;
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(e->tuned_at, sizeof e->tuned_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    snprintf(e->source, sizeof e->source, "store");
+}
+
+int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_registry_t *reg,
+                       gb_context_t *ctx, gb_store_t *st, gb_watchdog_t *dog, double timeout_s,
+                       const gb_tune_hooks_t *hooks, gb_tune_outcome_t *out, char *msg,
+                       size_t msglen)
+{
+    qsort(l->v, l->n, sizeof *l->v, by_rate);
+    const size_t n = l->n < spec->confirm ? l->n : spec->confirm;
+    verdict_t *v = calloc(n ? n : 1, sizeof *v);
+    if (!v)
+        return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+    int rc = GB_OK;
+    size_t best = SIZE_MAX, second = SIZE_MAX;
+    for (size_t i = 0; i < n && rc == GB_OK; i++) {
+        rc = assess(&l->v[i], spec, reg, ctx, st, dog, timeout_s, hooks, &v[i], msg, msglen);
+        if (rc != GB_OK || !v[i].valid)
+            continue;
+        if (best == SIZE_MAX || v[i].gflops > v[best].gflops) {
+            second = best;
+            best = i;
+        } else if (second == SIZE_MAX || v[i].gflops > v[second].gflops) {
+            second = i;
+        }
+    }
+    if (rc == GB_OK && best != SIZE_MAX && !(hooks && hooks->stop && *hooks->stop)) {
+        const verdict_t *w = &v[best];
+        out->have_winner = 1;
+        entry_of(w, &l->v[best], gb_context_device(ctx), &out->run, &out->winner);
+        memcpy(out->run.winner, w->ids[0], sizeof out->run.winner);
+        out->run.winner_gflops = w->gflops;
+        char ps[400], ps2[400];
+        gb_tune__params_text(&l->v[best].params, ps, sizeof ps);
+        if (second == SIZE_MAX) {
+            snprintf(out->verdict, sizeof out->verdict,
+                     "%s at %.4g GFLOP/s over %zu measurements; no other leader to compare "
+                     "with",
+                     ps, w->gflops, w->nids);
+        } else {
+            const verdict_t *r = &v[second];
+            gb_tune__params_text(&l->v[second].params, ps2, sizeof ps2);
+            const int clear = w->hi_ms < r->lo_ms;
+            snprintf(out->verdict, sizeof out->verdict,
+                     "%s at %.4g GFLOP/s: %s the runner-up %s at %.4g GFLOP/s (95%% CIs of the "
+                     "time [%.4g, %.4g] and [%.4g, %.4g] ms over %zu and %zu measurements)",
+                     ps, w->gflops, clear ? "faster beyond the noise than" : "within the noise of",
+                     ps2, r->gflops, w->lo_ms, w->hi_ms, r->lo_ms, r->hi_ms, w->nids, r->nids);
+        }
+    }
+    free(v);
+    return rc;
+}
+
+/* The same kernel and parameter values, whatever the parameters' order. */
+static int same_config(const gb_tuned_entry_t *a, const gb_tuned_entry_t *b)
+{
+    if (strcmp(a->kernel, b->kernel) || a->params.count != b->params.count)
+        return 0;
+    for (size_t i = 0; i < a->params.count; i++) {
+        long v;
+        if (!gb_params_get(&b->params, a->params.name[i], &v) || v != a->params.value[i])
+            return 0;
+    }
+    return 1;
+}
+
+typedef struct keep_job {
+    gb_tune_outcome_t *out;
+    char *msg;
+    size_t msglen;
+} keep_job_t;
+
+static int keep_fn(gb_store_t *st, void *user)
+{
+    keep_job_t *j = user;
+    gb_tune_outcome_t *out = j->out;
+    gb_tuned_entry_t old;
+    const gb_tuned_entry_t *w = &out->winner;
+    int rc = gb_store_tuned_get(st, w, &old);
+    if (rc == GB_OK && old.gflops > w->gflops && !same_config(&old, w)) {
+        snprintf(out->kept_why, sizeof out->kept_why,
+                 "the database keeps %s (%.4g GFLOP/s, tuned %s) for %s %s %s", old.kernel,
+                 old.gflops, old.tuned_at, w->shape_class, gb_precision_name(w->precision),
+                 w->layout);
+        return GB_OK;
+    }
+    if (rc != GB_OK && rc != GB_ENOPOINT)
+        return gb__fail(j->msg, j->msglen, GB_ESTORE, "%s", gb_store_errmsg(st));
+    if (gb_store_tuned_put(st, w) != GB_OK)
+        return gb__fail(j->msg, j->msglen, GB_ESTORE, "%s", gb_store_errmsg(st));
+    out->kept = 1;
+    const int same = rc == GB_OK && same_config(&old, w);
+    snprintf(out->kept_why, sizeof out->kept_why, "%s for %s %s %s on %s",
+             rc == GB_ENOPOINT ? "new entry"
+             : same            ? "confirms the entry"
+                               : "replaces the entry",
+             w->shape_class, gb_precision_name(w->precision), w->layout, w->device);
+    return GB_OK;
+}
+
+int gb_leaders_keep(gb_store_t *st, gb_tune_outcome_t *out, char *msg, size_t msglen)
+{
+    /* Read, compare and write in one write transaction: two tunings of one shape class at once
+     * (several devices of a kind, or two processes) keep the better winner. Tuners sharing a
+     * connection hold its lock from BEGIN to COMMIT (gb_store_transaction), so no other
+     * tuner's statement falls between the read and the write. */
+    keep_job_t j = {out, msg, msglen};
+    msg[0] = '\0';
+    const int rc = gb_store_transaction(st, keep_fn, &j);
+    if (rc != GB_OK && !msg[0])
+        return gb__fail(msg, msglen, GB_ESTORE, "%s", gb_store_errmsg(st));
+    return rc == GB_OK ? GB_OK : GB_ESTORE;
+}
