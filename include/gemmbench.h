@@ -408,6 +408,10 @@ void gb_context_close(gb_context_t *ctx);
 /* The last error's message on this context ("" if none). Valid until the next call. */
 const char *gb_context_errmsg(const gb_context_t *ctx);
 const gb_device_info_t *gb_context_device(const gb_context_t *ctx);
+/* Makes ctx load each program it builds once more from the disk cache (where there is one), as
+ * a build process does for the tuner: on NVIDIA's OpenCL that load fills CUDA's JIT cache, so the
+ * tuner's own load of the program takes milliseconds (docs/tuning.md). */
+void gb_context_reload_built(gb_context_t *ctx, int on);
 
 typedef struct gb_stats {
     size_t n;

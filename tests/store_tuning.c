@@ -16,7 +16,7 @@
 #include <sqlite3.h>
 
 #include "tool/store/tuning.h"
-#include "rt/select/shapes.h"
+#include "gemmbench_tuning.h"
 
 static int same_double(double a, double b)
 {

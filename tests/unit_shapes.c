@@ -1,6 +1,6 @@
 /* unit_shapes.c: shape classes, the tuning database's keys: each kind at and past its boundary,
  * the size rounding, and the distance between shapes. */
-#include "rt/select/shapes.h"
+#include "gemmbench_tuning.h"
 #include "unit.h"
 
 static void check_class(size_t m, size_t n, size_t k, const char *want)

@@ -8,7 +8,7 @@
  * line, entry and key named, adding nothing. */
 #include "unit.h"
 
-#include "rt/select/shapes.h"
+#include "gemmbench_tuning.h"
 #include "tool/tune/tuned.h"
 
 static gb_device_info_t device(const char *name)

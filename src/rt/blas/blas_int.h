@@ -11,7 +11,7 @@
 
 #include "rt/device/context.h"
 #include "rt/plan/bind.h"
-#include "rt/select/select.h"
+#include "gemmbench_tuning.h"
 #include "gemmbench_blas.h"
 
 /* What makes two calls run the same plan: everything but the scalars' values and the buffers

@@ -32,7 +32,4 @@ void gb__matrix_generate(double *buf, size_t elems, gb_layout_t layout, size_t l
                          size_t rows, size_t cols, const gb_dist_t *d, gb_precision_t prec,
                          gb_rng_t *rng, double fill_pad);
 
-/* Monotonic wall clock in milliseconds. */
-double gb__now_ms(void);
-
 #endif

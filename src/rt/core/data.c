@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core.h"
 
@@ -155,11 +154,4 @@ int gb_problem_check_data(const gb_problem_t *p, const gb_dist_t *d, char *msg, 
                     "--dist uniform:-%.3g:%.3g)%s",
                     dist, p->k, p->alpha, p->beta, reach, big, prec, x_max, x_max, x_max,
                     in_double ? " or --precision d" : "");
-}
-
-double gb__now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }

@@ -153,6 +153,11 @@ const gb_device_info_t *gb_context_device(const gb_context_t *ctx)
     return ctx->dev;
 }
 
+void gb_context_reload_built(gb_context_t *ctx, int on)
+{
+    ctx->reload_built = on != 0;
+}
+
 /* Mapped memory: the driver works in this allocation itself where it can (zero-copy), which
  * Intel's and PoCL's drivers do for a page-aligned one whose size is a multiple of 64 bytes. */
 #define GB_HOSTBUF_ALIGN 4096

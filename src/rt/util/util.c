@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util.h"
 
@@ -133,4 +134,11 @@ int gb__copy(char *dst, size_t len, const char *s)
     memcpy(dst, s, take);
     dst[take] = '\0';
     return take == n;
+}
+
+double gb__now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }

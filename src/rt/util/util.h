@@ -14,6 +14,9 @@
 #define GB_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define GB_PRINTF(a, b)
+/* Monotonic wall clock in milliseconds. */
+double gb__now_ms(void);
+
 #endif
 
 /* Writes a formatted message into msg (when msg is not NULL and msglen > 0) and returns code. */
@@ -71,5 +74,8 @@ void gb__sha256_update(gb_sha256_t *s, const void *data, size_t len);
 void gb__sha256_hex_final(gb_sha256_t *s, char hex[65]);
 /* The whole of data in one call. */
 void gb__sha256_hex(const void *data, size_t len, char hex[65]);
+
+/* Monotonic wall clock in milliseconds. */
+double gb__now_ms(void);
 
 #endif

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt/core/core.h"
+#include "rt/util/util.h"
 #include "explore.h"
 
 #ifdef GB_HAVE_MPI

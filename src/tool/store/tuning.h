@@ -11,12 +11,12 @@
 #ifndef GB_STORE_TUNING_H
 #define GB_STORE_TUNING_H
 
-#include "rt/select/select.h"
+#include "gemmbench_tuning.h"
 #include "store.h"
 
 /* ---- the tuning database ------------------------------------------------------------------ */
 
-/* Entries are select.h's gb_tuned_entry_t. */
+/* Entries are gemmbench_tuning.h's gb_tuned_entry_t. */
 _Static_assert(GB_TUNED_ID_LEN == GB_POINT_ID_LEN, "a tuned entry's evidence is point ids");
 
 /* Writes e under its key (device, platform, driver, precision, layout, shape_class), replacing

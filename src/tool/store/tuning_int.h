@@ -19,7 +19,7 @@ void gb_store__utc_now(char buf[32]);
  * not an integer, or more than GB_MAX_PARAMS: GB_EBADARG). */
 int gb_store__params_text(const gb_params_t *ps, char *buf, size_t len);
 int gb_store__params_parse(const char *text, gb_params_t *ps);
-/* Names, point ids and layout tags are checked by select.h's gb_select__is_name, _is_id and
+/* Names, point ids and layout tags are checked by gemmbench_tuning.h's gb_select__is_name, _is_id and
  * _layout_ok. */
 
 /* A column's text ("" for NULL) and double (NaN for NULL); a double bound as NULL when NaN. */

@@ -21,7 +21,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "rt/device/context.h"
 #include "rt/util/util.h"
 #include "builders.h"
 
@@ -333,7 +332,7 @@ static int open_context(const gb_device_info_t *dev, gb_context_t **ctx, char *m
 {
     const int rc = gb_context_open(ctx, dev, msg, msglen);
     if (rc == GB_OK)
-        (*ctx)->reload_built = 1;
+        gb_context_reload_built(*ctx, 1);
     return rc;
 }
 

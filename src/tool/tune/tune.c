@@ -8,7 +8,7 @@
 
 #include "rt/util/util.h"
 #include "pool.h"
-#include "rt/select/shapes.h"
+#include "gemmbench_tuning.h"
 #include "strategy.h"
 #include "tune.h"
 #include "winner.h"

@@ -1,10 +1,10 @@
 /* tuned.h: the tuning database as the tool keeps it: entries from the results store (the user's
- * own tuning, table `tuned`) over the defaults shipped in the library (select.h), and entries as
+ * own tuning, table `tuned`) over the defaults shipped in the library (gemmbench_tuning.h), and entries as
  * JSON for `gemmbench tuned export|import` and kernels/tuned/ (docs/tuning.md). */
 #ifndef GB_TUNED_H
 #define GB_TUNED_H
 
-#include "rt/select/select.h"
+#include "gemmbench_tuning.h"
 #include "tool/store/tuning.h"
 
 /* Merges the entries of the store's tuning database into t, marked "store": they replace the

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "rt/util/util.h"
-#include "rt/select/shapes.h"
+#include "gemmbench_tuning.h"
 #include "winner.h"
 
 void gb_leaders_init(gb_leaders_t *l)

@@ -1,5 +1,5 @@
 /* choose.c: the configuration run for a problem: the nearest entry of the tuning database that
- * runs it here, else a heuristic by vendor, type and precision (select.h). */
+ * runs it here, else a heuristic by vendor, type and precision (gemmbench_tuning.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "shapes.h"
+#include "gemmbench_tuning.h"
 
 const char *gb_shape_kind(size_t m, size_t n, size_t k)
 {

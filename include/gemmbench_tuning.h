@@ -1,0 +1,180 @@
+/* gemmbench_tuning.h: the tuning database, as the runtime library reads it and the tool writes it
+ * (docs/tuning.md, "The tuning database"): entries (the best configuration found per device,
+ * driver, precision, layout and shape class), shape classes, device families, the portfolio of
+ * candidates a problem gets, and the runtime's files: the tuning file (entries), the choices
+ * file (what measurement chose per exact shape) and the capture file (shapes a program called).
+ * Part of the runtime (src/rt/tuning/): no store, no JSON; the tool adds the store's entries and
+ * reads and writes JSON (src/tool/tune/). Not installed: applications use gemmbench_blas.h. */
+#ifndef GEMMBENCH_TUNING_H
+#define GEMMBENCH_TUNING_H
+
+#include <stdio.h>
+
+#include "gemmbench.h"
+
+/* ---- shape classes (shapes.c says how they are made) ----------------------------------------- */
+
+/* "small", "large-k", "low-k", "tall", "wide" or "square" (static text). */
+const char *gb_shape_kind(size_t m, size_t n, size_t k);
+/* The power of two nearest (M N K)^(1/3). */
+size_t gb_shape_size(size_t m, size_t n, size_t k);
+/* "square-4096" into buf: the kind and the size of the dimension that makes it. */
+const char *gb_shape_class(size_t m, size_t n, size_t k, char *buf, size_t len);
+/* How far apart two shapes (M, N, K) are: the distance of their base-2 logarithms. */
+double gb_shape_distance(const size_t a[3], const size_t b[3]);
+
+/* ---- entries --------------------------------------------------------------------------------- */
+
+#define GB_TUNED_EVIDENCE 8 /* point ids kept per entry */
+#define GB_TUNED_ID_LEN 16  /* hex digits of a point id (GB_POINT_ID_LEN) */
+
+typedef struct gb_tuned_entry {
+    char device[128], platform[128], driver[64];
+    char vendor[128], type[16]; /* for a device of the same vendor and type */
+    char family[64];            /* the device's family (gb_device_info_t.family); "" unknown */
+    gb_precision_t precision;
+    char layout[8];               /* "row-NN": the problem's layout and transpositions */
+    char shape_class[32];         /* gb_shape_class of the shape tuned at */
+    size_t m, n, k;               /* the shape tuned at */
+    char kernel[2 * GB_NAME_MAX]; /* the family (or preset) the parameters are of */
+    gb_params_t params;           /* every parameter's value */
+    double gflops;                /* its median rate at the shape tuned at */
+    char evidence[GB_TUNED_EVIDENCE][GB_TUNED_ID_LEN + 1];
+    size_t nevidence;
+    char tuned_at[32]; /* UTC, ISO 8601 */
+    char source[16];   /* "store", "file" (a tuning file), "shipped" or "heuristic" */
+} gb_tuned_entry_t;
+
+/* What an entry must be (the store, export files, tuning files and the shipped table all hold
+ * to it): GB_OK, or GB_EBADARG with msg naming the entry and the field. */
+int gb_tuned_entry_check(const gb_tuned_entry_t *e, char *msg, size_t msglen);
+/* Whether two entries have one key: device, platform, driver, precision, layout, shape class. */
+int gb_tuned_same_key(const gb_tuned_entry_t *a, const gb_tuned_entry_t *b);
+/* The pieces of that check, for the store's other records: a parameter name (a C identifier),
+ * a point id (16 lower-case hex digits), a layout tag ("row-NT"). */
+int gb_select__is_name(const char *s);
+int gb_select__is_id(const char *s);
+int gb_select__layout_ok(const char *s);
+
+/* A collection of entries to choose from. */
+typedef struct gb_tuned {
+    gb_tuned_entry_t *e;
+    size_t n, cap;
+    size_t overridden; /* entries gb_tuned_merge met with a key already held */
+} gb_tuned_t;
+
+void gb_tuned_init(gb_tuned_t *t);
+void gb_tuned_free(gb_tuned_t *t); /* accepts NULL */
+/* Adds a copy of e. GB_ENOMEM on failure. */
+int gb_tuned_add(gb_tuned_t *t, const gb_tuned_entry_t *e);
+/* Adds a copy of e, or, where t holds an entry of the same key, keeps one of the two in its
+ * place: the user's (store or file) over the shipped one, else the one added last. Counts
+ * t->overridden. GB_ENOMEM on failure. */
+int gb_tuned_merge(gb_tuned_t *t, const gb_tuned_entry_t *e);
+/* Merges the shipped defaults (compiled in from kernels/tuned/), marked "shipped": a user's
+ * entry already in t keeps its key. GB_ENOMEM on failure. */
+int gb_tuned_load_shipped(gb_tuned_t *t);
+
+/* ---- the choice for a problem ------------------------------------------------------------------ */
+
+/* Where a candidate comes from, in the order a problem's table choice takes them. */
+typedef enum gb_tier {
+    GB_TIER_DEVICE,    /* this device's entries: the user's, then the shipped ones */
+    GB_TIER_FAMILY,    /* a device of the same family (docs/tuning.md, "Device families") */
+    GB_TIER_VENDOR,    /* a device of the same vendor and type */
+    GB_TIER_HEURISTIC, /* the built-in default per vendor, type and precision */
+} gb_tier_t;
+
+/* What may be run for problem p on dev. */
+typedef struct gb_tuned_choice {
+    char kernel[2 * GB_NAME_MAX];
+    gb_params_t params;
+    char why[256];                 /* "tuned: H100, square-4096" */
+    const gb_tuned_entry_t *entry; /* NULL for the heuristic */
+    gb_tier_t tier;
+} gb_tuned_choice_t;
+
+/* The table's choice for p on dev: the nearest entry of the nearest tier that runs p here
+ * (this device's entries, the user's before the shipped ones; then its family's; then its vendor
+ * and type's; the same precision; the same layout first; the nearest shape by
+ * gb_shape_distance), else the heuristic. GB_ENOKERNEL when nothing can run p here. */
+int gb_tuned_choose(const gb_tuned_t *t, const gb_registry_t *reg, const gb_device_info_t *dev,
+                    const gb_problem_t *p, gb_tuned_choice_t *out, char *msg, size_t msglen);
+
+/* At most this many candidates in a portfolio. */
+#define GB_PORTFOLIO_MAX 8
+
+/* The portfolio of p on dev: the table's choice first, then the nearest entries of other shape
+ * classes of this device, the family's entries, the vendor's and the heuristic's choice, each
+ * configuration once and each one that runs p here, at most max (<= GB_PORTFOLIO_MAX) in
+ * out[0..*n). GB_ENOKERNEL (msg says why) when none can run p here. */
+int gb_tuned_portfolio(const gb_tuned_t *t, const gb_registry_t *reg,
+                       const gb_device_info_t *dev, const gb_problem_t *p, size_t max,
+                       gb_tuned_choice_t *out, size_t *n, char *msg, size_t msglen);
+
+/* ---- the runtime's files (tuning.c) ----------------------------------------------------------- */
+
+/* Where the user's tuning file is: $GEMMBENCH_TUNED, else the default results store's
+ * companion file, $GEMMBENCH_STORE.tuned, else $XDG_DATA_HOME/gemmbench/results.db.tuned, else
+ * ~/.local/share/gemmbench/results.db.tuned. NULL when none can be named (no HOME). buf. */
+const char *gb_tuned_file_default(char *buf, size_t len);
+/* The tuning file that goes with the results store at store_path: store_path + ".tuned". */
+const char *gb_tuned_file_of_store(const char *store_path, char *buf, size_t len);
+
+/* Reads the tuning file at path and merges its entries into t, marked source ("file" or
+ * "store"). A missing file is no error (*read 0). A line that is damaged, of another format
+ * version or names a kernel reg lacks is skipped: each is counted in *skipped and the first is
+ * described in warn (one line: the file, the line number and what is wrong). GB_OK, or
+ * GB_ENOMEM; an unreadable file is GB_EBADARG with msg. */
+int gb_tuned_file_read(gb_tuned_t *t, const char *path, const gb_registry_t *reg,
+                       const char *source, size_t *read, size_t *skipped, char *warn,
+                       size_t warnlen, char *msg, size_t msglen);
+/* Writes t's entries (those whose source is not "shipped") as the tuning file at path,
+ * replacing it at once (a temporary file renamed over it), making its folder. GB_OK or
+ * GB_EBADARG with msg naming the path. */
+int gb_tuned_file_write(const gb_tuned_t *t, const char *path, char *msg, size_t msglen);
+
+/* One choice made by measurement, for one exact problem on one device. */
+typedef struct gb_chosen {
+    char device[128], platform[128], driver[64];
+    gb_precision_t precision;
+    char layout[8];
+    size_t m, n, k;
+    char portfolio[17]; /* digest of the candidates measured: a new portfolio measures anew */
+    char kernel[2 * GB_NAME_MAX];
+    gb_params_t params;
+    double gflops;      /* the winner's measured rate */
+    unsigned measured;  /* candidates measured */
+    unsigned pending;   /* candidates not measured (not built yet): the choice is provisional */
+    char chosen_at[32]; /* UTC, ISO 8601 */
+} gb_chosen_t;
+
+/* Where the choices file is: $GEMMBENCH_CHOICES, else $XDG_CACHE_HOME/gemmbench/choices, else
+ * ~/.cache/gemmbench/choices. NULL when none can be named. buf. */
+const char *gb_chosen_file_default(char *buf, size_t len);
+/* Looks up the latest choice at path for (dev, p, portfolio): GB_OK with *out, GB_ENOPOINT when
+ * there is none (or no file); damaged lines are passed over. */
+int gb_chosen_find(const char *path, const gb_device_info_t *dev, const gb_problem_t *p,
+                   const char *portfolio, gb_chosen_t *out);
+/* Appends c to the choices file at path (made with its folder where missing), under an
+ * exclusive lock, in one write: two processes may race to add the same choice, and a reader
+ * takes the last. GB_OK or GB_EBADARG with msg. */
+int gb_chosen_append(const char *path, const gb_chosen_t *c, char *msg, size_t msglen);
+
+/* The capture file (GEMMBENCH_CAPTURE): one line per distinct problem a program ran,
+ * "DEVICE<TAB>PRECISION<TAB>LAYOUT<TAB>M<TAB>N<TAB>K", appended under a lock unless the file
+ * already holds it. GB_OK or GB_EBADARG with msg. */
+int gb_capture_append(const char *path, const gb_device_info_t *dev, const gb_problem_t *p,
+                      char *msg, size_t msglen);
+/* One captured shape, as `tune --shapes FILE` reads it. */
+typedef struct gb_captured {
+    char device[128];
+    gb_precision_t precision;
+    char layout[8];
+    size_t m, n, k;
+} gb_captured_t;
+/* Reads a capture file into *out (n entries; free() it): GB_OK, GB_EBADARG with msg "PATH:LINE:
+ * ..." for a line that is not a captured shape, GB_ENOMEM. */
+int gb_capture_read(const char *path, gb_captured_t **out, size_t *n, char *msg, size_t msglen);
+
+#endif
