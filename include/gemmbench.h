@@ -129,6 +129,7 @@ typedef struct gb_device_info {
     char platform_name[128], platform_version[128];
     char name[128], vendor[128], driver[64], version[128];
     const char *type_name; /* "cpu", "gpu", "accelerator" or "other" */
+    char family[64]; /* the architecture, shared with siblings: "nvidia-sm_90" (docs/tuning.md) */
     unsigned compute_units, clock_mhz;
     uint64_t global_mem, local_mem, max_alloc;
     size_t max_wg_size, max_wi_sizes[3];

@@ -108,9 +108,9 @@ int gb_tuned_choose(const gb_tuned_t *t, const gb_registry_t *reg, const gb_devi
  * classes of this device, the family's entries, the vendor's and the heuristic's choice, each
  * configuration once and each one that runs p here, at most max (<= GB_PORTFOLIO_MAX) in
  * out[0..*n). GB_ENOKERNEL (msg says why) when none can run p here. */
-int gb_tuned_portfolio(const gb_tuned_t *t, const gb_registry_t *reg,
-                       const gb_device_info_t *dev, const gb_problem_t *p, size_t max,
-                       gb_tuned_choice_t *out, size_t *n, char *msg, size_t msglen);
+int gb_tuned_portfolio(const gb_tuned_t *t, const gb_registry_t *reg, const gb_device_info_t *dev,
+                       const gb_problem_t *p, size_t max, gb_tuned_choice_t *out, size_t *n,
+                       char *msg, size_t msglen);
 
 /* ---- the runtime's files (tuning.c) ----------------------------------------------------------- */
 

@@ -18,6 +18,7 @@ static cJSON *device_json(const gb_device_info_t *d)
     cJSON_AddStringToObject(o, "name", d->name);
     cJSON_AddStringToObject(o, "vendor", d->vendor);
     cJSON_AddStringToObject(o, "type", d->type_name);
+    cJSON_AddStringToObject(o, "family", d->family);
     cJSON_AddStringToObject(o, "driver", d->driver);
     cJSON_AddStringToObject(o, "opencl_version", d->version);
     cJSON_AddNumberToObject(o, "compute_units", d->compute_units);
@@ -53,6 +54,7 @@ static void device_text(const gb_device_info_t *d)
 {
     printf("platform %zu: %s (%s)\n", d->platform_index, d->platform_name, d->platform_version);
     printf("  device %zu: %s\n", d->device_index, d->name);
+    printf("    family %s\n", d->family);
     printf("    vendor %s, type %s, driver %s, %s\n", d->vendor, d->type_name, d->driver,
            d->version);
     printf("    compute units %u, clock %u MHz, max work-group %zu (%zu x %zu x %zu)\n",

@@ -367,9 +367,10 @@ static int same_key(const gb_tuned_entry_t *a, const gb_tuned_entry_t *b)
 static int same_entry(const gb_tuned_entry_t *a, const gb_tuned_entry_t *b)
 {
     int same = same_key(a, b) && !strcmp(a->vendor, b->vendor) && !strcmp(a->type, b->type) &&
-               a->m == b->m && a->n == b->n && a->k == b->k && !strcmp(a->kernel, b->kernel) &&
-               same_params(&a->params, &b->params) && a->gflops == b->gflops &&
-               !strcmp(a->tuned_at, b->tuned_at) && a->nevidence == b->nevidence;
+               !strcmp(a->family, b->family) && a->m == b->m && a->n == b->n && a->k == b->k &&
+               !strcmp(a->kernel, b->kernel) && same_params(&a->params, &b->params) &&
+               a->gflops == b->gflops && !strcmp(a->tuned_at, b->tuned_at) &&
+               a->nevidence == b->nevidence;
     for (size_t i = 0; same && i < a->nevidence; i++)
         same = !strcmp(a->evidence[i], b->evidence[i]);
     return same;

@@ -162,8 +162,9 @@ int cli_tuned_show(gb_store_t *st, const char *arg)
     const gb_tuned_entry_t *e = &t.e[at];
     gb_tuned_params_text(&e->params, params, sizeof params);
     printf("tuned entry %zu of %zu in %s\n", at + 1, t.n, gb_store_path(st));
-    printf("device:      %s (%s%s%s)\nplatform:    %s\ndriver:      %s\n", e->device, e->vendor,
-           e->vendor[0] && e->type[0] ? ", " : "", e->type, e->platform, e->driver);
+    printf("device:      %s (%s%s%s)\nfamily:      %s\nplatform:    %s\ndriver:      %s\n",
+           e->device, e->vendor, e->vendor[0] && e->type[0] ? ", " : "", e->type,
+           e->family[0] ? e->family : "unknown", e->platform, e->driver);
     printf("precision:   %s\nlayout:      %s\nshape class: %s (tuned at %zux%zux%zu)\n",
            gb_precision_name(e->precision), e->layout, e->shape_class, e->m, e->n, e->k);
     printf("kernel:      %s\nparameters:  %s\nGFLOP/s:     %.6g\ntuned at:    %s\n", e->kernel,

@@ -83,6 +83,8 @@ struct gb_context {
 
 /* Fills di with the facts of device d of platform pf (di->extensions is allocated: free it). */
 void gb__device_fill(gb_device_info_t *di, cl_platform_id pf, cl_device_id d);
+/* Sets di->family from the facts gb__device_fill read of device d (family.c). */
+void gb__device_family(gb_device_info_t *di, cl_device_id d);
 /* A context over the caller's cl_context (retained until gb_context_close) on dev, with no queue
  * of its own: its kept programs serve the library's GEMM call. GB_OK or GB_ENOMEM. */
 int gb__context_wrap(gb_context_t **out, const gb_device_info_t *dev, cl_context cl);

@@ -198,6 +198,12 @@ void gb__device_fill(gb_device_info_t *di, cl_platform_id pf, cl_device_id d)
     const char *apart = getenv("GEMMBENCH_DISABLE_HOST_UNIFIED");
     if (apart && *apart && strcmp(apart, "0") != 0)
         di->host_unified = 0;
+    gb__device_family(di, d);
+    /* Lets the tests stand a device in for another of its family (a sibling) under a name of
+     * their choice. */
+    const char *rename = getenv("GEMMBENCH_RENAME_DEVICE");
+    if (rename && *rename)
+        snprintf(di->name, sizeof di->name, "%s", rename);
     di->cl_platform = pf;
     di->cl_device = d;
     peak_formula(di, d, type);

@@ -1,5 +1,7 @@
-/* choose.c: the configuration run for a problem: the nearest entry of the tuning database that
- * runs it here, else a heuristic by vendor, type and precision (gemmbench_tuning.h). */
+/* choose.c: what may run a problem: the tuning database's entries by tier (this device, its
+ * family, its vendor and type) and nearness of shape, else a heuristic by vendor, type and
+ * precision; the table's choice is the first of them, the portfolio the few worth measuring
+ * (gemmbench_tuning.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,18 +26,20 @@ static int runs(const gb_registry_t *reg, const gb_device_info_t *dev, const gb_
            gb_config_check(&cfg, dev, p->precision, p, NULL, 0) == GB_OK;
 }
 
-/* How well entry e fits p on dev: its tier (0 the user's for this device, 1 shipped for this
- * device, 2 a device of the same vendor and type, -1 none) and, within it, a distance. */
+/* Entry e's tier for dev, or -1 where it is not for dev. */
 static int tier(const gb_tuned_entry_t *e, const gb_device_info_t *dev)
 {
-    const int same = !strcmp(e->device, dev->name) && !strcmp(e->platform, dev->platform_name);
-    if (same)
-        return strcmp(e->source, "shipped") ? 0 : 1;
+    if (!strcmp(e->device, dev->name) && !strcmp(e->platform, dev->platform_name))
+        return GB_TIER_DEVICE;
+    if (e->family[0] && !strcmp(e->family, dev->family))
+        return GB_TIER_FAMILY;
     if (e->vendor[0] && !strcmp(e->vendor, dev->vendor) && !strcmp(e->type, dev->type_name))
-        return 2;
+        return GB_TIER_VENDOR;
     return -1;
 }
 
+/* How far e is from p on dev, within its tier: the shapes' distance; another layout only where
+ * none of this one is tuned; the same driver first. */
 static double distance(const gb_tuned_entry_t *e, const gb_device_info_t *dev,
                        const gb_problem_t *p)
 {
@@ -43,9 +47,9 @@ static double distance(const gb_tuned_entry_t *e, const gb_device_info_t *dev,
     const size_t a[3] = {e->m, e->n, e->k}, b[3] = {p->m, p->n, p->k};
     double d = gb_shape_distance(a, b);
     if (strcmp(e->layout, gb_problem_layout_tag(p, tag, sizeof tag)))
-        d += 100; /* another layout only where none of this one is tuned */
+        d += 100;
     if (strcmp(e->driver, dev->driver))
-        d += 0.01; /* the same driver first, among equals */
+        d += 0.01;
     return d;
 }
 
@@ -70,45 +74,10 @@ static const struct heuristic {
     {"", "", GB_PREC_D, 0, "naive"},
 };
 
-int gb_tuned_choose(const gb_tuned_t *t, const gb_registry_t *reg, const gb_device_info_t *dev,
-                    const gb_problem_t *p, gb_tuned_choice_t *out, char *msg, size_t msglen)
+/* The heuristic's choice for p on dev into *out: GB_OK or GB_ENOKERNEL. */
+static int heuristic(const gb_registry_t *reg, const gb_device_info_t *dev, const gb_problem_t *p,
+                     gb_tuned_choice_t *out)
 {
-    memset(out, 0, sizeof *out);
-    /* Entries in order of fit, tried until one runs here. */
-    unsigned char *tried = t->n ? calloc(t->n, 1) : NULL;
-    if (t->n && !tried)
-        return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
-    for (;;) {
-        size_t best = t->n;
-        int best_tier = 99;
-        double best_d = 0;
-        for (size_t i = 0; i < t->n; i++) {
-            const gb_tuned_entry_t *e = &t->e[i];
-            const int tr = tier(e, dev);
-            if (tried[i] || tr < 0 || e->precision != p->precision)
-                continue;
-            const double d = distance(e, dev, p);
-            if (tr < best_tier || (tr == best_tier && d < best_d)) {
-                best = i;
-                best_tier = tr;
-                best_d = d;
-            }
-        }
-        if (best == t->n)
-            break;
-        tried[best] = 1;
-        const gb_tuned_entry_t *e = &t->e[best];
-        if (!runs(reg, dev, p, e->kernel, &e->params))
-            continue;
-        snprintf(out->kernel, sizeof out->kernel, "%s", e->kernel);
-        out->params = e->params;
-        out->entry = e;
-        snprintf(out->why, sizeof out->why, "tuned: %s%s, %s%s", best_tier == 2 ? "like " : "",
-                 e->device, e->shape_class, best_tier == 1 ? ", shipped" : "");
-        free(tried);
-        return GB_OK;
-    }
-    free(tried);
     const size_t size = gb_shape_size(p->m, p->n, p->k);
     for (size_t i = 0; i < sizeof heuristics / sizeof heuristics[0]; i++) {
         const struct heuristic *h = &heuristics[i];
@@ -119,12 +88,133 @@ int gb_tuned_choose(const gb_tuned_t *t, const gb_registry_t *reg, const gb_devi
         memset(&none, 0, sizeof none);
         if (!runs(reg, dev, p, h->kernel, &none))
             continue;
+        memset(out, 0, sizeof *out);
         snprintf(out->kernel, sizeof out->kernel, "%s", h->kernel);
         snprintf(out->why, sizeof out->why, "untuned: the default for a%s %s%s%s",
                  strchr("aeiou", dev->type_name[0]) ? "n" : "", h->vendor[0] ? h->vendor : "",
                  h->vendor[0] ? " " : "", dev->type_name);
+        out->tier = GB_TIER_HEURISTIC;
         return GB_OK;
     }
-    return gb__fail(msg, msglen, GB_ENOKERNEL, "no kernel can run this problem on device '%s'",
-                    dev->name);
+    return GB_ENOKERNEL;
+}
+
+static void from_entry(const gb_tuned_entry_t *e, int tr, gb_tuned_choice_t *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->kernel, sizeof out->kernel, "%s", e->kernel);
+    out->params = e->params;
+    out->entry = e;
+    out->tier = (gb_tier_t)tr;
+    const int shipped = !strcmp(e->source, "shipped");
+    if (tr == GB_TIER_FAMILY)
+        snprintf(out->why, sizeof out->why, "tuned: family %s (%s), %s%s", e->family, e->device,
+                 e->shape_class, shipped ? ", shipped" : "");
+    else
+        snprintf(out->why, sizeof out->why, "tuned: %s%s, %s%s",
+                 tr == GB_TIER_VENDOR ? "like " : "", e->device, e->shape_class,
+                 shipped ? ", shipped" : "");
+}
+
+static int same_config(const gb_tuned_choice_t *a, const gb_tuned_choice_t *b)
+{
+    if (strcmp(a->kernel, b->kernel) || a->params.count != b->params.count)
+        return 0;
+    for (size_t i = 0; i < a->params.count; i++) {
+        size_t j = 0;
+        while (j < b->params.count && strcmp(a->params.name[i], b->params.name[j]))
+            j++;
+        if (j == b->params.count || a->params.value[i] != b->params.value[j])
+            return 0;
+    }
+    return 1;
+}
+
+/* Adds c to out[0..*n) unless a candidate of the same configuration is there. */
+static void add(gb_tuned_choice_t *out, size_t *n, const gb_tuned_choice_t *c)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (same_config(&out[i], c))
+            return;
+    out[(*n)++] = *c;
+}
+
+/* An entry in the order of fit: its tier, then on this device the user's entries before the
+ * shipped ones, then the distance. */
+typedef struct ranked {
+    size_t i;
+    int tier, shipped;
+    double d;
+} ranked_t;
+
+static int by_rank(const void *a, const void *b)
+{
+    const ranked_t *x = a, *y = b;
+    if (x->tier != y->tier)
+        return x->tier < y->tier ? -1 : 1;
+    if (x->tier == GB_TIER_DEVICE && x->shipped != y->shipped)
+        return x->shipped - y->shipped;
+    if (x->d != y->d)
+        return x->d < y->d ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+int gb_tuned_portfolio(const gb_tuned_t *t, const gb_registry_t *reg, const gb_device_info_t *dev,
+                       const gb_problem_t *p, size_t max, gb_tuned_choice_t *out, size_t *n,
+                       char *msg, size_t msglen)
+{
+    *n = 0;
+    if (max > GB_PORTFOLIO_MAX)
+        max = GB_PORTFOLIO_MAX;
+    ranked_t *r = t->n ? malloc(t->n * sizeof *r) : NULL;
+    if (t->n && !r)
+        return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+    size_t nr = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const int tr = tier(&t->e[i], dev);
+        if (tr >= 0 && t->e[i].precision == p->precision)
+            r[nr++] =
+                (ranked_t){i, tr, !strcmp(t->e[i].source, "shipped"), distance(&t->e[i], dev, p)};
+    }
+    qsort(r, nr, sizeof *r, by_rank);
+    /* The table's choice, then per tier as many as it is given, then the heuristic; then the
+     * nearest of what is left, to fill the portfolio. */
+    static const size_t quota[GB_TIER_HEURISTIC] = {3, 2, 1};
+    size_t taken[GB_TIER_HEURISTIC] = {0};
+    unsigned char *used = nr ? calloc(nr, 1) : NULL;
+    if (nr && !used) {
+        free(r);
+        return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t j = 0; j < nr && *n < max; j++) {
+            if (used[j] || (pass == 0 && taken[r[j].tier] >= quota[r[j].tier]))
+                continue;
+            const gb_tuned_entry_t *e = &t->e[r[j].i];
+            used[j] = 1;
+            if (!runs(reg, dev, p, e->kernel, &e->params))
+                continue;
+            gb_tuned_choice_t c;
+            from_entry(e, r[j].tier, &c);
+            const size_t before = *n;
+            add(out, n, &c);
+            taken[r[j].tier] += *n > before;
+        }
+        gb_tuned_choice_t h;
+        if (pass == 0 && *n < max && heuristic(reg, dev, p, &h) == GB_OK)
+            add(out, n, &h);
+    }
+    free(used);
+    free(r);
+    if (!*n)
+        return gb__fail(msg, msglen, GB_ENOKERNEL, "no kernel can run this problem on device '%s'",
+                        dev->name);
+    return GB_OK;
+}
+
+int gb_tuned_choose(const gb_tuned_t *t, const gb_registry_t *reg, const gb_device_info_t *dev,
+                    const gb_problem_t *p, gb_tuned_choice_t *out, char *msg, size_t msglen)
+{
+    size_t n;
+    return gb_tuned_portfolio(t, reg, dev, p, 1, out, &n, msg, msglen);
 }

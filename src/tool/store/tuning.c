@@ -25,6 +25,7 @@ static const char ddl[] =
     "shape_class TEXT NOT NULL, vendor TEXT NOT NULL, type TEXT NOT NULL, m INTEGER NOT NULL, "
     "n INTEGER NOT NULL, k INTEGER NOT NULL, kernel TEXT NOT NULL, params TEXT NOT NULL, "
     "gflops REAL NOT NULL, evidence TEXT NOT NULL, tuned_at TEXT NOT NULL, "
+    "family TEXT NOT NULL DEFAULT '', "
     "PRIMARY KEY(device, platform, driver, precision, layout, shape_class));"
     "CREATE TABLE IF NOT EXISTS tune_failures(id TEXT PRIMARY KEY NOT NULL, "
     "kernel TEXT NOT NULL, params TEXT NOT NULL, code INTEGER NOT NULL, reason TEXT NOT NULL, "
@@ -56,6 +57,21 @@ int gb_store__has_table(gb_store_t *st, const char *name)
     return rc;
 }
 
+/* Whether table tuned has the column family (added after the tables were first made): 1, 0,
+ * or an error code. */
+static int tuned_has_family(gb_store_t *st)
+{
+    sqlite3_stmt *q;
+    int rc =
+        gb_store__prepare(st, "SELECT 1 FROM pragma_table_info('tuned') WHERE name = 'family'", &q);
+    if (rc != GB_OK)
+        return rc;
+    const int s = sqlite3_step(q);
+    rc = s == SQLITE_ROW ? 1 : s == SQLITE_DONE ? 0 : gb_store__fail_db(st, "reading the schema");
+    sqlite3_finalize(q);
+    return rc;
+}
+
 int gb_store__tuning_tables(gb_store_t *st)
 {
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
@@ -70,7 +86,13 @@ int gb_store__tuning_tables(gb_store_t *st)
             return rc;
         }
     }
-    return GB_OK;
+    /* Tables made before entries kept their device's family gain the column (empty: unknown)
+     * at their first write. */
+    const int fam = tuned_has_family(st);
+    return fam < 0   ? fam
+           : fam > 0 ? GB_OK
+                     : gb_store__exec(st, "ALTER TABLE tuned ADD COLUMN family TEXT NOT NULL "
+                                          "DEFAULT ''");
 }
 
 static int tuning_counts_locked(gb_store_t *st, gb_tuning_counts_t *c)
@@ -174,6 +196,12 @@ int gb_store__copy_col(sqlite3_stmt *q, int i, char *dst, size_t size)
 
 /* ---- the tuning database -------------------------------------------------------------------- */
 
+#define TUNED_COLS                                                                                 \
+    "device, platform, driver, precision, layout, shape_class, vendor, type, m, n, k, kernel, "    \
+    "params, gflops, evidence, tuned_at"
+/* What reads TUNED_COLS then the family: the column, or '' where the table predates it. */
+#define FAMILY_COL(has) ((has) ? ", family" : ", '' AS family")
+
 static int tuned_put_locked(gb_store_t *st, const gb_tuned_entry_t *e)
 {
     char params[4096], evidence[GB_TUNED_EVIDENCE * (GB_POINT_ID_LEN + 1) + 1] = "", when[32];
@@ -192,8 +220,9 @@ static int tuned_put_locked(gb_store_t *st, const gb_tuned_entry_t *e)
         gb_store__utc_now(when);
     if ((rc = gb_store__tuning_tables(st)) != GB_OK ||
         (rc = gb_store__prepare(st,
-                                "INSERT OR REPLACE INTO tuned VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                                "?, ?, ?, ?, ?, ?, ?)",
+                                "INSERT OR REPLACE INTO tuned(" TUNED_COLS
+                                ", family) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                                "?)",
                                 &q)) != GB_OK)
         return rc;
     const char *text[] = {e->device, e->platform,    e->driver, gb_precision_name(e->precision),
@@ -208,6 +237,7 @@ static int tuned_put_locked(gb_store_t *st, const gb_tuned_entry_t *e)
     sqlite3_bind_double(q, 14, e->gflops);
     sqlite3_bind_text(q, 15, evidence, -1, SQLITE_STATIC);
     sqlite3_bind_text(q, 16, when, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 17, e->family, -1, SQLITE_STATIC);
     if (sqlite3_step(q) != SQLITE_DONE)
         rc = gb_store__fail_db(st, "storing a tuned entry");
     sqlite3_finalize(q);
@@ -221,10 +251,6 @@ int gb_store_tuned_put(gb_store_t *st, const gb_tuned_entry_t *e)
     gb_store__unlock(st);
     return rc;
 }
-
-#define TUNED_COLS                                                                                 \
-    "device, platform, driver, precision, layout, shape_class, vendor, type, m, n, k, kernel, "    \
-    "params, gflops, evidence, tuned_at"
 
 /* The current row of a SELECT TUNED_COLS into e (source "store"). */
 static int read_entry(gb_store_t *st, sqlite3_stmt *q, gb_tuned_entry_t *e)
@@ -246,7 +272,8 @@ static int read_entry(gb_store_t *st, sqlite3_stmt *q, gb_tuned_entry_t *e)
     ok = ok && m > 0 && n > 0 && k > 0 && gb_store__copy_col(q, 11, e->kernel, sizeof e->kernel) &&
          gb_store__params_parse(gb_store__col_str(q, 12), &e->params) == GB_OK &&
          gb_store__copy_col(q, 14, evidence, sizeof evidence) &&
-         gb_store__copy_col(q, 15, e->tuned_at, sizeof e->tuned_at);
+         gb_store__copy_col(q, 15, e->tuned_at, sizeof e->tuned_at) &&
+         gb_store__copy_col(q, 16, e->family, sizeof e->family);
     e->m = (size_t)m;
     e->n = (size_t)n;
     e->k = (size_t)k;
@@ -269,14 +296,15 @@ static int read_entry(gb_store_t *st, sqlite3_stmt *q, gb_tuned_entry_t *e)
 static int tuned_get_locked(gb_store_t *st, const gb_tuned_entry_t *key, gb_tuned_entry_t *out)
 {
     sqlite3_stmt *q = NULL;
+    char sql[512];
     int rc = gb_store__has_table(st, "tuned");
-    if (rc == 1)
-        rc =
-            gb_store__prepare(st,
-                              "SELECT " TUNED_COLS " FROM tuned WHERE device = ? AND platform = ? "
-                              "AND driver = ? AND precision = ? AND layout = ? AND shape_class = ?",
-                              &q);
-    else if (rc == 0)
+    if (rc == 1 && (rc = tuned_has_family(st)) >= 0) {
+        snprintf(sql, sizeof sql,
+                 "SELECT " TUNED_COLS "%s FROM tuned WHERE device = ? AND platform = ? AND "
+                 "driver = ? AND precision = ? AND layout = ? AND shape_class = ?",
+                 FAMILY_COL(rc));
+        rc = gb_store__prepare(st, sql, &q);
+    } else if (rc == 0)
         rc = SQLITE_DONE; /* no table: no entry, and nothing written */
     if (rc < 0)
         return rc;
@@ -313,13 +341,15 @@ static int tuned_foreach_locked(gb_store_t *st, int (*fn)(const gb_tuned_entry_t
                                 void *user)
 {
     sqlite3_stmt *q;
+    char sql[512];
     int rc = gb_store__has_table(st, "tuned");
-    if (rc <= 0)
+    if (rc <= 0 || (rc = tuned_has_family(st)) < 0)
         return rc;
-    rc = gb_store__prepare(st,
-                           "SELECT " TUNED_COLS " FROM tuned ORDER BY device, precision, layout, "
-                           "shape_class, platform, driver",
-                           &q);
+    snprintf(sql, sizeof sql,
+             "SELECT " TUNED_COLS "%s FROM tuned ORDER BY device, precision, layout, shape_class, "
+             "platform, driver",
+             FAMILY_COL(rc));
+    rc = gb_store__prepare(st, sql, &q);
     if (rc != GB_OK)
         return rc;
     int step = SQLITE_DONE;

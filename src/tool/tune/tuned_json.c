@@ -22,6 +22,8 @@ char *gb_tuned_to_json(const gb_tuned_t *t)
         cJSON_AddStringToObject(o, "driver", e->driver);
         cJSON_AddStringToObject(o, "vendor", e->vendor);
         cJSON_AddStringToObject(o, "type", e->type);
+        if (e->family[0])
+            cJSON_AddStringToObject(o, "family", e->family);
         cJSON_AddStringToObject(o, "precision", gb_precision_name(e->precision));
         cJSON_AddStringToObject(o, "layout", e->layout);
         cJSON_AddStringToObject(o, "class", e->shape_class);
@@ -56,6 +58,7 @@ static const struct {
     {"driver", "a string"},
     {"vendor", "a string"},
     {"type", "a string (gpu, cpu, ...)"},
+    {"family", "a string: the device's family, as `gemmbench devices` prints it"},
     {"precision", "\"s\" or \"d\""},
     {"layout", "row-NN, row-NT, row-TN, row-TT, col-NN, col-NT, col-TN or col-TT"},
     {"shape", "[M, N, K], whole numbers from 1 to 2^30"},
@@ -113,6 +116,8 @@ static const char *entry_from_json(const cJSON *o, gb_tuned_entry_t *e)
         return "vendor";
     if (!get_text(o, "type", e->type, sizeof e->type, 0))
         return "type";
+    if (!get_text(o, "family", e->family, sizeof e->family, 0))
+        return "family";
     if (!get_text(o, "precision", prec, sizeof prec, 1) ||
         gb_precision_parse(prec, &e->precision) != GB_OK)
         return "precision";

@@ -175,6 +175,7 @@ static void entry_of(const verdict_t *v, const gb_leader_t *ld, const gb_device_
     snprintf(e->driver, sizeof e->driver, "%s", dev->driver);
     snprintf(e->vendor, sizeof e->vendor, "%s", dev->vendor);
     snprintf(e->type, sizeof e->type, "%s", dev->type_name);
+    snprintf(e->family, sizeof e->family, "%s", dev->family);
     e->precision = run->precision;
     snprintf(e->layout, sizeof e->layout, "%s", run->layout);
     snprintf(e->shape_class, sizeof e->shape_class, "%s", run->shape_class);
