@@ -247,6 +247,8 @@ int gb_params_set(gb_params_t *ps, const char *name, long value);
 int gb_params_parse(gb_params_t *ps, const char *assignment, char *msg, size_t msglen);
 /* Looks a value up; returns 1 and sets *value if present. */
 int gb_params_get(const gb_params_t *ps, const char *name, long *value);
+/* Whether a and b assign the same values to the same names, in any order. */
+int gb_params_equal(const gb_params_t *a, const gb_params_t *b);
 
 /* A kernel ready to configure: a family with every parameter valued (defaults, then the
  * preset's, then the caller's overrides). */

@@ -129,6 +129,47 @@ GB_API int gb_blas_chosen(gb_blas_t *h, char precision, gb_blas_layout_t layout,
                           gb_blas_trans_t trans_a, gb_blas_trans_t trans_b, size_t m, size_t n,
                           size_t k, char *buf, size_t len);
 
+/* The same, in parts: the kernel ("xgemm_nv"), its parameters ("NAME=V NAME=V", "" for its
+ * defaults) and why ("tuned: ...", "measured: ..."). */
+typedef struct gb_blas_choice {
+    char kernel[96];
+    char params[640];
+    char why[640];
+} gb_blas_choice_t;
+GB_API int gb_blas_choose(gb_blas_t *h, char precision, gb_blas_layout_t layout,
+                          gb_blas_trans_t trans_a, gb_blas_trans_t trans_b, size_t m, size_t n,
+                          size_t k, gb_blas_choice_t *out);
+
+/* How the handle chooses among the candidates the tuning database gives a new problem
+ * (docs/library.md, "How the kernel is chosen"): the table's nearest entry alone (OFF), or a
+ * choice measured before for the exact shape where there is one (CACHED, the default), or,
+ * where there is none, by timing the candidates on buffers of the handle's own at the first call
+ * of the shape (MEASURE: within a budget of about 20 of the shape's own calls, at least 100 ms
+ * on a GPU, 1 s on a CPU; each candidate checked against a reference before it may win; the
+ * choice kept in the choices file for the next calls and processes). With MEASURE, a candidate
+ * whose program is not built yet is skipped and built in the background, and the shape is
+ * measured again once it is; GB_BLAS_SELECT_BUILD or'd in builds it first. The environment
+ * variable GEMMBENCH_SELECT (off, cached, measure, measure+build) sets the mode of every handle
+ * opened after it. Not to be called while other threads make calls on the handle. */
+typedef enum gb_blas_select {
+    GB_BLAS_SELECT_OFF = 0,
+    GB_BLAS_SELECT_CACHED = 1,
+    GB_BLAS_SELECT_MEASURE = 2,
+    GB_BLAS_SELECT_BUILD = 0x100
+} gb_blas_select_t;
+GB_API int gb_blas_set_select(gb_blas_t *h, int mode);
+
+/* Reads the tuning file at path (what `gemmbench tune` writes beside the results store) and
+ * adds its entries to the handle's, over those of the same key. At open the handle reads the
+ * shipped entries, then the user's tuning file ($GEMMBENCH_TUNED, else the default store's,
+ * results.db.tuned). A damaged line, or one naming a kernel this build lacks, is skipped and
+ * said by gb_blas_warnings; a missing file adds nothing. GB_OK, or GB_EBADARG when path cannot
+ * be read. Not to be called while other threads make calls on the handle. */
+GB_API int gb_blas_load_tuned(gb_blas_t *h, const char *path);
+/* What reading tuning files skipped, one line per file ("" when nothing was). Valid until the
+ * next gb_blas_load_tuned. */
+GB_API const char *gb_blas_warnings(const gb_blas_t *h);
+
 #ifdef __cplusplus
 }
 #endif

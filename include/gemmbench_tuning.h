@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "gemmbench.h"
+#include "gemmbench_blas.h"
 
 /* ---- shape classes (shapes.c says how they are made) ----------------------------------------- */
 
@@ -112,7 +113,15 @@ int gb_tuned_portfolio(const gb_tuned_t *t, const gb_registry_t *reg, const gb_d
                        const gb_problem_t *p, size_t max, gb_tuned_choice_t *out, size_t *n,
                        char *msg, size_t msglen);
 
-/* ---- the runtime's files (tuning.c) ----------------------------------------------------------- */
+/* Adds t's entries (other than the shipped ones) to library handle h's, over those of the same
+ * key, as gb_blas_load_tuned adds a tuning file's: the tool gives -k auto's handles the store's
+ * entries so. Not exported by the shared library. GB_OK or GB_ENOMEM. */
+int gb_blas__add_tuned(gb_blas_t *h, const gb_tuned_t *t);
+/* The library's selection mode's name ("measure+build") and back: GB_OK or GB_EBADARG. */
+const char *gb_blas__select_name(int mode);
+int gb_blas__select_parse(const char *s, int *mode);
+
+/* ---- the runtime's files (files.c) ----------------------------------------------------------- */
 
 /* Where the user's tuning file is: $GEMMBENCH_TUNED, else the default results store's
  * companion file, $GEMMBENCH_STORE.tuned, else $XDG_DATA_HOME/gemmbench/results.db.tuned, else
@@ -161,20 +170,10 @@ int gb_chosen_find(const char *path, const gb_device_info_t *dev, const gb_probl
  * takes the last. GB_OK or GB_EBADARG with msg. */
 int gb_chosen_append(const char *path, const gb_chosen_t *c, char *msg, size_t msglen);
 
-/* The capture file (GEMMBENCH_CAPTURE): one line per distinct problem a program ran,
- * "DEVICE<TAB>PRECISION<TAB>LAYOUT<TAB>M<TAB>N<TAB>K", appended under a lock unless the file
- * already holds it. GB_OK or GB_EBADARG with msg. */
+/* The capture file (GEMMBENCH_CAPTURE): one line per distinct problem a program ran, as
+ * `tune --shapes FILE` reads shapes: "M N K  # PRECISION LAYOUT DEVICE"; appended under a lock
+ * unless the file already holds the line. GB_OK or GB_EBADARG with msg. */
 int gb_capture_append(const char *path, const gb_device_info_t *dev, const gb_problem_t *p,
                       char *msg, size_t msglen);
-/* One captured shape, as `tune --shapes FILE` reads it. */
-typedef struct gb_captured {
-    char device[128];
-    gb_precision_t precision;
-    char layout[8];
-    size_t m, n, k;
-} gb_captured_t;
-/* Reads a capture file into *out (n entries; free() it): GB_OK, GB_EBADARG with msg "PATH:LINE:
- * ..." for a line that is not a captured shape, GB_ENOMEM. */
-int gb_capture_read(const char *path, gb_captured_t **out, size_t *n, char *msg, size_t msglen);
 
 #endif

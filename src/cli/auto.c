@@ -1,4 +1,5 @@
 /* auto.c: the tuning database behind -k auto, for the commands that take it (run, explore). */
+#include <stdio.h>
 #include <string.h>
 
 #include "options.h"
@@ -17,18 +18,18 @@ static int wants_auto(const gb_plan_t *pl)
     return 0;
 }
 
-int cli_auto_open(cli_auto_t *a, const gb_plan_t *pl, const gb_registry_t *reg, const char *store,
-                  int no_store)
+int cli_auto_open(cli_auto_t *a, const gb_plan_t *pl, const char *store)
 {
     memset(a, 0, sizeof *a);
     if (!wants_auto(pl))
         return 0;
-    /* The store's entries, where there is a store; it is only read here. */
+    /* The store's entries, where there is a store; it is only read here (with --no-store
+     * too: the user's tuning is used, and nothing is written). */
     char msg[1024];
     gb_store_t *st = NULL;
-    if (!no_store && gb_store_open(&st, store, 0, msg, sizeof msg) != GB_OK)
+    if (gb_store_open(&st, store, 0, msg, sizeof msg) != GB_OK)
         st = NULL;
-    int rc = gb_auto_open(&a->db, reg, st, msg, sizeof msg);
+    int rc = gb_auto_open(&a->db, st, -1, msg, sizeof msg);
     gb_store_close(st);
     if (rc != GB_OK)
         return cli_error(rc, "the tuning database: %s", msg);
@@ -43,6 +44,8 @@ const gb_chooser_t *cli_auto_chooser(const cli_auto_t *a)
 
 void cli_auto_close(cli_auto_t *a)
 {
+    if (a->open && a->db.warnings[0])
+        fprintf(stderr, "gemmbench: warning: %s\n", a->db.warnings);
     if (a->open)
         gb_auto_close(&a->db);
     a->open = 0;

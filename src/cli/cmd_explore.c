@@ -197,7 +197,7 @@ static int mpi_worker(const gb_plan_t *pl, const gb_registry_t *reg, const gb_de
     char msg[1024];
     gb_explore_t *ex = NULL;
     cli_auto_t autodb = {0};
-    int rc = cli_auto_open(&autodb, pl, reg, o->store, 0);
+    int rc = cli_auto_open(&autodb, pl, o->store);
     if (rc)
         return rc;
     cli_stop_catch(); /* rank 0 says when to stop; the point in flight is finished */
@@ -277,7 +277,7 @@ int cmd_explore(int argc, char **argv)
     } else if ((rc = cli_store_open(&st, o.store, 1))) {
         goto done;
     }
-    if ((rc = cli_auto_open(&autodb, &pl, reg, o.store, 0)))
+    if ((rc = cli_auto_open(&autodb, &pl, o.store)))
         goto done;
     if ((rc = gb_explore_open_on(&ex, &pl, reg, kinds, nkinds, st, cli_auto_chooser(&autodb), msg,
                                  sizeof msg)) != GB_OK) {

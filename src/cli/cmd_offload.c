@@ -159,7 +159,7 @@ int cmd_offload(int argc, char **argv)
     const gb_device_info_t *di = &dev.list[dev.index];
     if (!o.no_store && (rc = cli_store_open(&st, o.store, 1)))
         goto done;
-    if ((rc = cli_auto_open(&autodb, &pl, reg, o.store, o.no_store)))
+    if ((rc = cli_auto_open(&autodb, &pl, o.store)))
         goto done;
     if ((rc = gb_context_open(&ctx, di, msg, sizeof msg)) != GB_OK) {
         rc = cli_error(rc, "%s", msg);

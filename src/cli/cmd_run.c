@@ -469,7 +469,7 @@ int cmd_run(int argc, char **argv)
     const gb_device_info_t *di = &dev.list[dev.index];
     /* Every point is made and checked before anything is opened on the device; a named kernel
      * that cannot run a shape here fails before the table starts. */
-    if ((rc = cli_auto_open(&autodb, &pl, reg, o.store, o.no_store)))
+    if ((rc = cli_auto_open(&autodb, &pl, o.store)))
         goto done;
     if ((rc = gb_explore_open(&ex, &pl, reg, di, NULL, cli_auto_chooser(&autodb), msg,
                               sizeof msg)) != GB_OK) {

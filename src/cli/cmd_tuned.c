@@ -48,6 +48,11 @@ static const struct sub {
      "  all are written in one transaction, replacing entries with the same key (device,\n"
      "  platform, driver, precision, layout, shape class); a bad file writes nothing and\n"
      "  creates no store. An entry without tuned_at is stamped with the time of import.\n"},
+    {"sync", "tuned sync [--store PATH]",
+     "  writes the store's tuning file (PATH.tuned, beside the store) anew from its entries:\n"
+     "  the library reads the user's tuning there without the store (GEMMBENCH_TUNED names\n"
+     "  another). tune and tuned import write it after each change; sync is for a store\n"
+     "  copied or edited otherwise\n"},
 };
 #define NSUBS (sizeof subs / sizeof subs[0])
 
@@ -57,7 +62,7 @@ static void usage(const struct sub *only)
     if (only) {
         printf("usage: gemmbench %s\n%s", only->synopsis, only->help);
     } else {
-        printf("usage: gemmbench tuned list|show|export|import [options]\n");
+        printf("usage: gemmbench tuned list|show|export|import|sync [options]\n");
         for (size_t i = 0; i < NSUBS; i++)
             printf("\ngemmbench %s\n%s", subs[i].synopsis, subs[i].help);
         printf("\n");
@@ -104,7 +109,8 @@ static int parse(int argc, char **argv, topts_t *o)
         if (!strcmp(argv[1], subs[i].name))
             o->sub = &subs[i];
     if (!o->sub)
-        return cli_error(GB_EBADARG, "unknown tuned command '%s'; use list, show, export or import",
+        return cli_error(GB_EBADARG,
+                         "unknown tuned command '%s'; use list, show, export, import or sync",
                          argv[1]);
     const char *name = o->sub->name;
     int c;
@@ -346,31 +352,13 @@ static int tuned_export(const topts_t *o, gb_store_t *st)
     return rc;
 }
 
-static int same_params(const gb_params_t *a, const gb_params_t *b)
-{
-    long v;
-    if (a->count != b->count)
-        return 0;
-    for (size_t i = 0; i < a->count; i++)
-        if (!gb_params_get(b, a->name[i], &v) || v != a->value[i])
-            return 0;
-    return 1;
-}
-
-static int same_key(const gb_tuned_entry_t *a, const gb_tuned_entry_t *b)
-{
-    return !strcmp(a->device, b->device) && !strcmp(a->platform, b->platform) &&
-           !strcmp(a->driver, b->driver) && a->precision == b->precision &&
-           !strcmp(a->layout, b->layout) && !strcmp(a->shape_class, b->shape_class);
-}
-
 static int same_entry(const gb_tuned_entry_t *a, const gb_tuned_entry_t *b)
 {
-    int same = same_key(a, b) && !strcmp(a->vendor, b->vendor) && !strcmp(a->type, b->type) &&
-               !strcmp(a->family, b->family) && a->m == b->m && a->n == b->n && a->k == b->k &&
-               !strcmp(a->kernel, b->kernel) && same_params(&a->params, &b->params) &&
-               a->gflops == b->gflops && !strcmp(a->tuned_at, b->tuned_at) &&
-               a->nevidence == b->nevidence;
+    int same = gb_tuned_same_key(a, b) && !strcmp(a->vendor, b->vendor) &&
+               !strcmp(a->type, b->type) && !strcmp(a->family, b->family) && a->m == b->m &&
+               a->n == b->n && a->k == b->k && !strcmp(a->kernel, b->kernel) &&
+               gb_params_equal(&a->params, &b->params) && a->gflops == b->gflops &&
+               !strcmp(a->tuned_at, b->tuned_at) && a->nevidence == b->nevidence;
     for (size_t i = 0; same && i < a->nevidence; i++)
         same = !strcmp(a->evidence[i], b->evidence[i]);
     return same;
@@ -457,8 +445,12 @@ static int tuned_import(const topts_t *o)
     }
     import_job_t job = {&t, 0, 0, 0};
     rc = gb_store_transaction(st, import_all, &job);
+    size_t n;
+    char msg[1024];
     if (rc != GB_OK)
         rc = cli_error(rc, "%s", gb_store_errmsg(st));
+    else if ((rc = gb_tuned_sync_file(st, &n, msg, sizeof msg)) != GB_OK)
+        rc = cli_error(rc, "%s", msg);
     else
         printf("imported %zu tuned entr%s from %s into %s: %zu new, %zu replaced, %zu "
                "unchanged\n",
@@ -485,8 +477,15 @@ int cmd_tuned(int argc, char **argv)
         rc = GB_OK;
     else if (rc != GB_OK)
         return cli_error(rc, "%s", msg);
+    size_t n;
     if (!strcmp(o.sub->name, "list"))
         rc = tuned_list(&o, st);
+    else if (!strcmp(o.sub->name, "sync") &&
+             (rc = gb_tuned_sync_file(st, &n, msg, sizeof msg)) != GB_OK)
+        rc = cli_error(rc, "%s", msg);
+    else if (!strcmp(o.sub->name, "sync"))
+        printf("wrote %zu tuned entr%s of %s into %s.tuned\n", n, n == 1 ? "y" : "ies",
+               gb_store_path(st), gb_store_path(st));
     else if (!strcmp(o.sub->name, "show"))
         rc = cli_tuned_show(st, o.arg);
     else

@@ -56,10 +56,10 @@ typedef struct cli_auto {
     gb_auto_t db;
     int open;
 } cli_auto_t;
-/* Loads the shipped defaults and the store's entries (store: the --store path, NULL for the
- * default; none with no_store) when pl asks for auto; 0, or the exit code after an error. */
-int cli_auto_open(cli_auto_t *a, const gb_plan_t *pl, const gb_registry_t *reg, const char *store,
-                  int no_store);
+/* Loads the store's entries (store: the --store path, NULL for the default; read even with
+ * --no-store) for -k auto's library handles when pl asks for auto; 0, or the exit code after an
+ * error. cli_auto_close prints what reading tuning files skipped, as one warning. */
+int cli_auto_open(cli_auto_t *a, const gb_plan_t *pl, const char *store);
 /* The chooser for gb_explore_open: NULL when auto is not asked for. */
 const gb_chooser_t *cli_auto_chooser(const cli_auto_t *a);
 void cli_auto_close(cli_auto_t *a);

@@ -9,17 +9,6 @@
 #include "rt/core/core.h"
 #include "validate.h"
 
-double gb__unit_roundoff(gb_precision_t prec)
-{
-    return prec == GB_PREC_D ? 0x1.0p-53 : 0x1.0p-24;
-}
-
-double gb__gamma(size_t n, double u)
-{
-    double nu = (double)n * u;
-    return nu < 1.0 ? nu / (1.0 - nu) : HUGE_VAL;
-}
-
 int gb__exact_possible(const gb_problem_t *p, const gb_dist_t *d)
 {
     if (d->kind != GB_DIST_INT || p->alpha != floor(p->alpha) || p->beta != floor(p->beta))
@@ -83,7 +72,7 @@ void gb__validate(const gb_problem_t *p, int exact, const double *cref, const do
     v->exact = exact;
     const double u = gb__unit_roundoff(p->precision);
     /* The device's rounding plus the double reference's own. */
-    const double g = gb__gamma(p->k + 2, u) + gb__gamma(p->k + 2, 0x1.0p-53);
+    const double g = gb__bound_factor(p);
     v->bound_ratio = exact ? 0.0 : g / u;
     const int row = p->layout == GB_ROW_MAJOR;
     size_t ref_bad = 0; /* elements where the reference or its gauge is not finite */
@@ -139,48 +128,16 @@ void gb__validate(const gb_problem_t *p, int exact, const double *cref, const do
                  v->n_canary);
 }
 
-/* Buffer indices of op(A)(i, l), op(B)(l, j) and C(i, j): a transposed operand is stored
- * with the two indices swapped. */
-static size_t at_a(const gb_problem_t *p, size_t i, size_t l)
-{
-    return p->off_a + (p->trans_a == GB_TRANS ? gb__at(p->layout, p->lda, l, i)
-                                              : gb__at(p->layout, p->lda, i, l));
-}
-
-static size_t at_b(const gb_problem_t *p, size_t l, size_t j)
-{
-    return p->off_b + (p->trans_b == GB_TRANS ? gb__at(p->layout, p->ldb, j, l)
-                                              : gb__at(p->layout, p->ldb, l, j));
-}
-
-static size_t at_c(const gb_problem_t *p, size_t i, size_t j)
-{
-    return p->off_c + gb__at(p->layout, p->ldc, i, j);
-}
-
-/* Element (i, j) as an honest computation in the precision makes it: one product at a time,
- * fused, then alpha and beta applied, each operation rounded to the precision. */
+/* Element (i, j) as an honest computation in the precision makes it (gb__element_honest), its
+ * row of op(A) and column of op(B) gathered into row and col (K each). */
 static double honest(const gb_problem_t *p, const double *a, const double *b, const double *c0,
-                     size_t i, size_t j)
+                     size_t i, size_t j, double *row, double *col)
 {
-    if (p->precision == GB_PREC_D) {
-        double acc = 0.0;
-        for (size_t l = 0; l < p->k; l++)
-            acc = fma(a[at_a(p, i, l)], b[at_b(p, l, j)], acc);
-        const double r = p->alpha * acc;
-        return p->beta == 0.0 ? r : r + p->beta * c0[at_c(p, i, j)];
+    for (size_t l = 0; l < p->k; l++) {
+        row[l] = a[gb__at_a(p, i, l)];
+        col[l] = b[gb__at_b(p, l, j)];
     }
-    float acc = 0.0f;
-    for (size_t l = 0; l < p->k; l++)
-        acc = fmaf((float)a[at_a(p, i, l)], (float)b[at_b(p, l, j)], acc);
-    const float r = (float)p->alpha * acc;
-    return p->beta == 0.0 ? r : (float)(r + (float)p->beta * (float)c0[at_c(p, i, j)]);
-}
-
-/* Index t of n sample points spread over 0..len-1, both ends included. */
-static size_t spread(size_t t, size_t n, size_t len)
-{
-    return n > 1 ? t * (len - 1) / (n - 1) : 0;
+    return gb__element_honest(p, row, col, p->beta == 0.0 ? 0.0 : c0[gb__at_c(p, i, j)]);
 }
 
 void gb__faithful(const gb_problem_t *p, const double *a, const double *b, const double *c0,
@@ -188,27 +145,25 @@ void gb__faithful(const gb_problem_t *p, const double *a, const double *b, const
 {
     v->faithful[0] = '\0';
     v->faithful_worst = v->faithful_honest = -1.0;
-    const double u = gb__unit_roundoff(p->precision);
     const size_t sm = p->m < GB_FAITHFUL_SIDE ? p->m : GB_FAITHFUL_SIDE;
     const size_t sn = p->n < GB_FAITHFUL_SIDE ? p->n : GB_FAITHFUL_SIDE;
-    double worst = 0.0, worst_honest = 0.0;
-    for (size_t ti = 0; ti < sm; ti++)
-        for (size_t tj = 0; tj < sn; tj++) {
-            const size_t i = spread(ti, sm, p->m), j = spread(tj, sn, p->n), at = at_c(p, i, j);
-            const double ref = cref[at], g = u * gauge[at], got = c[at];
-            if (!isfinite(got) || !isfinite(ref) || !isfinite(g))
-                return;
-            const double h = honest(p, a, b, c0, i, j);
-            const double dk = fabs(got - ref), dh = fabs(h - ref);
-            const double ek = g > 0 ? dk / g : dk > 0 ? HUGE_VAL : 0.0;
-            const double eh = g > 0 ? dh / g : dh > 0 ? HUGE_VAL : 0.0;
-            worst = ek > worst ? ek : worst;
-            worst_honest = eh > worst_honest ? eh : worst_honest;
-        }
-    if (!sm || !sn)
+    double *row = malloc(2 * p->k * sizeof *row);
+    if (!row)
         return;
-    v->faithful_worst = worst;
-    v->faithful_honest = worst_honest;
+    gb_faithful_t f = {0, 0};
+    int judged = sm && sn;
+    for (size_t ti = 0; judged && ti < sm; ti++)
+        for (size_t tj = 0; judged && tj < sn; tj++) {
+            const size_t i = gb__spread(ti, sm, p->m), j = gb__spread(tj, sn, p->n);
+            const size_t at = gb__at_c(p, i, j);
+            const double h = honest(p, a, b, c0, i, j, row, row + p->k);
+            judged = gb__faithful_add(&f, p->precision, c[at], cref[at], gauge[at], h);
+        }
+    free(row);
+    if (!judged)
+        return;
+    v->faithful_worst = f.worst;
+    v->faithful_honest = f.worst_honest;
     snprintf(v->faithful, sizeof v->faithful, "%s",
              gb_faithful_ratio(v) <= GB_FAITHFUL_LAMBDA ? "faithful" : "not faithful");
 }
@@ -217,5 +172,5 @@ double gb_faithful_ratio(const gb_validation_t *v)
 {
     if (v->faithful_worst < 0)
         return -1.0;
-    return v->faithful_worst / (v->faithful_honest > 1.0 ? v->faithful_honest : 1.0);
+    return gb__faithful_of(v->faithful_worst, v->faithful_honest);
 }

@@ -4,10 +4,6 @@
 
 #include "gemmbench.h"
 
-/* Unit roundoff of a precision: 2^-24 or 2^-53. */
-double gb__unit_roundoff(gb_precision_t prec);
-/* gamma_n = n u / (1 - n u), or INFINITY when n u >= 1. */
-double gb__gamma(size_t n, double u);
 /* Whether integer data makes every partial sum exact: the distribution is int:R, alpha and beta
  * are integers and |alpha| K R^2 + |beta| R <= 2^p for the precision's p. */
 int gb__exact_possible(const gb_problem_t *p, const gb_dist_t *d);

@@ -29,7 +29,7 @@ typedef struct gb_plan {
     gb_config_t cfg;
     gb_route_t route;
     cl_program program, helpers; /* helpers NULL where the route has no copies */
-    char chosen[384];            /* "KERNEL NAME=V ... (why)" */
+    char chosen[1400];           /* "KERNEL NAME=V ... (why)" */
     unsigned refs;               /* the cache's reference, and each call's using it */
 } gb_plan_t;
 
@@ -70,24 +70,45 @@ struct gb_blas {
     gb_scratch_t **scratch;
     size_t nscratch, capscratch;
     cl_program scale[2]; /* by precision: scale.cl, built on first need */
+    /* The choice by measurement (select.c): the mode (gb_blas_select_t), the choices file and
+     * the capture file ("" for none), what reading tuning files skipped, one measurement at a
+     * time, its queue, and the threads building candidates for later. */
+    int select;
+    char choices[1024], capture[1024], warnings[2048];
+    pthread_mutex_t select_lock;
+    cl_command_queue measure_queue;
+    pthread_t *builders;
+    size_t nbuilders, capbuilders;
 };
 
 /* Records the calling thread's message (gb_blas_errmsg) and returns code. */
 int gb_blas__fail(int code, const char *fmt, ...) GB_PRINTF(2, 3);
 
-/* The configuration a problem runs (the handle's override, else the tuning database) and the
- * text that says it. GB_OK, or the reason's code with the message recorded. */
-int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, char *chosen,
-                    size_t len);
+/* The configuration a problem runs (the handle's override, else the tuning database's choice,
+ * measured where the mode says) and what says it. GB_OK, or the reason's code with the message
+ * recorded. gb_blas__choice_text: "KERNEL NAME=V ... (why)". */
+int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_blas_choice_t *out);
+void gb_blas__choice_text(const gb_blas_choice_t *c, char *buf, size_t len);
 /* The key of problem p (alpha and beta aside: whether beta is 0), padding zeroed. */
 void gb_blas__key(const gb_problem_t *p, gb_plan_key_t *key);
 /* The plan of key's problem, made (and the problem checked) on first use; the caller holds a
  * reference until gb_blas__plan_put. GB_OK or the failure's code (message recorded). */
 int gb_blas__plan_get(gb_blas_t *h, const gb_plan_key_t *key, gb_plan_t **out);
+/* A plan of problem p (checked) with configuration cfg, built and not kept (one reference, the
+ * caller's: gb_blas__plan_put frees it): the route, the programs, the check of the work-group
+ * the compiled kernel allows. GB_OK or the failure's code (message recorded). */
+int gb_blas__plan_build(gb_blas_t *h, const gb_problem_t *p, const gb_config_t *cfg,
+                        gb_plan_t **out);
 /* How many commands a call of problem p enqueues, by its plan: the route's copies, the kernel
  * and its remainder (the harness times a one-command call by its own event). */
 int gb_blas__commands(gb_blas_t *h, const gb_problem_t *p, size_t *n);
 void gb_blas__plan_put(gb_blas_t *h, gb_plan_t *plan);
+/* Enqueues plan pl's work on q with the buffers abc (A, B, C at the plan's offsets and leading
+ * dimensions) and the scalars: the queue's scratch, the kernels from the pool, bound, the first
+ * command after the wait list, the last giving *event (may be NULL). GB_OK or the failure's
+ * code (message recorded). */
+int gb_blas__run(gb_blas_t *h, gb_plan_t *pl, double alpha, double beta, const cl_mem abc[3],
+                 cl_command_queue q, cl_uint num_wait, const cl_event *wait, cl_event *event);
 /* Drops every plan (freed once no call uses it): gb_blas_set_kernel, gb_blas_close. */
 void gb_blas__tables_free(gb_blas_t *h);
 /* Frees the kernel pool, the scratch buffers and the scale programs (gb_blas_close). */
@@ -100,7 +121,16 @@ void gb_blas__kernel_put(gb_blas_t *h, gb_kslot_t *slot);
  * that it is of the handle's context and device and in order). */
 int gb_blas__scratch(gb_blas_t *h, cl_command_queue queue, const size_t bytes[4],
                      gb_scratch_t **out);
-/* scale.cl's program for prec. */
+/* scale.cl's program for prec (gb_scale, gb_fill). */
 int gb_blas__scale_program(gb_blas_t *h, gb_precision_t prec, cl_program *out);
+/* Drops the plan of key from the table, where it is there (freed once no call uses it). */
+void gb_blas__plan_drop(gb_blas_t *h, const gb_plan_key_t *key);
+
+/* The choice for problem p where nothing is set on the handle (select.c): the tuning
+ * database's portfolio, a choice measured before, or a measurement now, as the handle's mode
+ * says; note says how it was chosen where it was measured ("" otherwise). GB_OK or the code
+ * (message recorded) when nothing can run p here. */
+int gb_blas__select(gb_blas_t *h, const gb_problem_t *p, gb_tuned_choice_t *out, char *note,
+                    size_t len);
 
 #endif

@@ -165,38 +165,13 @@ static int enqueue_scale(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_u
     return GB_OK;
 }
 
-/* One GEMM whose arguments are checked: its plan, scratch and kernels, bound and enqueued. */
-static int enqueue_gemm(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_uint num_wait,
-                        const cl_event *wait, cl_event *event)
+int gb_blas__run(gb_blas_t *h, gb_plan_t *pl, double alpha, double beta, const cl_mem abc[3],
+                 cl_command_queue q, cl_uint num_wait, const cl_event *wait, cl_event *event)
 {
-    if (!c->m || !c->n || ((!c->k || c->alpha == 0.0) && c->beta == 1.0))
-        return event ? (clEnqueueMarkerWithWaitList(q, num_wait, wait, event) == CL_SUCCESS
-                            ? GB_OK
-                            : gb_blas__fail(GB_EOPENCL, "enqueueing a marker failed"))
-                     : GB_OK;
-    if (!c->k || c->alpha == 0.0)
-        return enqueue_scale(h, c, q, num_wait, wait, event);
-    gb_problem_t p;
-    gb_problem_init(&p, c->prec, c->m, c->n, c->k);
-    p.layout = c->layout;
-    p.trans_a = c->ta;
-    p.trans_b = c->tb;
-    p.beta = c->beta;
-    p.lda = c->lda;
-    p.ldb = c->ldb;
-    p.ldc = c->ldc;
-    p.off_a = c->a_off;
-    p.off_b = c->b_off;
-    p.off_c = c->c_off;
-    gb_plan_key_t key;
-    gb_blas__key(&p, &key);
-    int rc;
-    gb_plan_t *pl;
-    if ((rc = gb_blas__plan_get(h, &key, &pl)) != GB_OK)
-        return rc;
+    int rc = GB_OK;
     const gb_route_t *r = &pl->route;
     const gb_family_t *f = pl->cfg.family;
-    const size_t es = gb_precision_bytes(c->prec);
+    const size_t es = gb_precision_bytes(pl->key.precision);
     const size_t bytes[4] = {r->copy[0] ? r->temp_elems[0] * es : 0,
                              r->copy[1] ? r->temp_elems[1] * es : 0,
                              r->copy[2] ? r->temp_elems[2] * es : 0, r->has_ws ? r->ws_bytes : 0};
@@ -219,12 +194,12 @@ static int enqueue_gemm(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_ui
     for (size_t i = 0; i < COPY + GB_ROUTE_MAX_COPIES; i++)
         ks[i] = slots[i] ? slots[i]->kernel : NULL;
     if (rc == GB_OK) {
-        gb_binding_t b = {.buf = {c->a, c->b, c->c, s->mem[0], s->mem[1], s->mem[2]},
+        gb_binding_t b = {.buf = {abc[0], abc[1], abc[2], s->mem[0], s->mem[1], s->mem[2]},
                           .ws = s->mem[3],
                           .compute_units = h->dev.compute_units};
         gb_problem_t kp = r->kernel;
-        kp.alpha = c->alpha;
-        kp.beta = c->beta;
+        kp.alpha = alpha;
+        kp.beta = beta;
         char bmsg[512];
         rc = gb__bind_args(ks[MAIN], f, r, &kp, &b, &slots[MAIN]->args, bmsg, sizeof bmsg);
         for (int sd = 0; rc == GB_OK && sd < GB_NSIDES; sd++)
@@ -266,6 +241,40 @@ static int enqueue_gemm(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_ui
     for (size_t i = 0; i < COPY + GB_ROUTE_MAX_COPIES; i++)
         if (slots[i])
             gb_blas__kernel_put(h, slots[i]);
+    return rc;
+}
+
+/* One GEMM whose arguments are checked: its plan, scratch and kernels, bound and enqueued. */
+static int enqueue_gemm(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_uint num_wait,
+                        const cl_event *wait, cl_event *event)
+{
+    if (!c->m || !c->n || ((!c->k || c->alpha == 0.0) && c->beta == 1.0))
+        return event ? (clEnqueueMarkerWithWaitList(q, num_wait, wait, event) == CL_SUCCESS
+                            ? GB_OK
+                            : gb_blas__fail(GB_EOPENCL, "enqueueing a marker failed"))
+                     : GB_OK;
+    if (!c->k || c->alpha == 0.0)
+        return enqueue_scale(h, c, q, num_wait, wait, event);
+    gb_problem_t p;
+    gb_problem_init(&p, c->prec, c->m, c->n, c->k);
+    p.layout = c->layout;
+    p.trans_a = c->ta;
+    p.trans_b = c->tb;
+    p.beta = c->beta;
+    p.lda = c->lda;
+    p.ldb = c->ldb;
+    p.ldc = c->ldc;
+    p.off_a = c->a_off;
+    p.off_b = c->b_off;
+    p.off_c = c->c_off;
+    gb_plan_key_t key;
+    gb_blas__key(&p, &key);
+    int rc;
+    gb_plan_t *pl;
+    if ((rc = gb_blas__plan_get(h, &key, &pl)) != GB_OK)
+        return rc;
+    rc = gb_blas__run(h, pl, c->alpha, c->beta, (const cl_mem[3]){c->a, c->b, c->c}, q, num_wait,
+                      wait, event);
     gb_blas__plan_put(h, pl);
     return rc;
 }
@@ -461,6 +470,52 @@ int gb_dgemm_strided_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_tran
                         event);
 }
 
+/* The problem a call of this shape would make (dense, no offsets), checked. */
+static int chosen_problem(const char *fn, gb_blas_t *h, char precision, gb_blas_layout_t layout,
+                          gb_blas_trans_t trans_a, gb_blas_trans_t trans_b, size_t m, size_t n,
+                          size_t k, gb_problem_t *p)
+{
+    if (!h)
+        return gb_blas__fail(GB_EBADARG, "%s: argument 1 (handle) is NULL", fn);
+    if (precision != 's' && precision != 'd')
+        return gb_blas__fail(GB_EBADPRECISION, "%s: argument 2 (precision) is '%c'; use 's' or 'd'",
+                             fn, precision);
+    /* Any leading dimensions will do: the shape arguments are what is checked here. */
+    call_t c = {.prec = precision == 'd' ? GB_PREC_D : GB_PREC_S,
+                .m = m,
+                .n = n,
+                .k = k,
+                .alpha = 1,
+                .lda = SIZE_MAX,
+                .ldb = SIZE_MAX,
+                .ldc = SIZE_MAX};
+    static const argno_t no = {3, 4, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    int rc = check_shape(fn, &no, layout, trans_a, trans_b, (cl_command_queue)h, 0, NULL, &c);
+    if (rc != GB_OK)
+        return rc;
+    gb_problem_init(p, c.prec, m ? m : 1, n ? n : 1, k ? k : 1);
+    p->layout = c.layout;
+    p->trans_a = c.ta;
+    p->trans_b = c.tb;
+    char msg[512];
+    if ((rc = gb_problem_check(p, msg, sizeof msg)) != GB_OK)
+        return gb_blas__fail(rc, "%s: %s", fn, msg);
+    return GB_OK;
+}
+
+int gb_blas_choose(gb_blas_t *h, char precision, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
+                   gb_blas_trans_t trans_b, size_t m, size_t n, size_t k, gb_blas_choice_t *out)
+{
+    if (!out)
+        return gb_blas__fail(GB_EBADARG, "gb_blas_choose: argument 9 (out) is NULL");
+    memset(out, 0, sizeof *out);
+    gb_problem_t p;
+    gb_config_t cfg;
+    const int rc =
+        chosen_problem("gb_blas_choose", h, precision, layout, trans_a, trans_b, m, n, k, &p);
+    return rc == GB_OK ? gb_blas__choose(h, &p, &cfg, out) : rc;
+}
+
 int gb_blas_chosen(gb_blas_t *h, char precision, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
                    gb_blas_trans_t trans_b, size_t m, size_t n, size_t k, char *buf, size_t len)
 {
@@ -468,42 +523,11 @@ int gb_blas_chosen(gb_blas_t *h, char precision, gb_blas_layout_t layout, gb_bla
         return gb_blas__fail(GB_EBADARG, "gb_blas_chosen: argument %d (%s) is NULL or empty",
                              !h ? 1 : 9, !h ? "handle" : "buf");
     buf[0] = '\0';
-    if (precision != 's' && precision != 'd')
-        return gb_blas__fail(GB_EBADPRECISION,
-                             "gb_blas_chosen: argument 2 (precision) is '%c'; use 's' or 'd'",
-                             precision);
-    /* Any leading dimensions will do: the shape arguments are what is checked here. */
-    call_t c = {precision == 'd' ? GB_PREC_D : GB_PREC_S,
-                0,
-                0,
-                0,
-                m,
-                n,
-                k,
-                1,
-                0,
-                NULL,
-                NULL,
-                NULL,
-                0,
-                0,
-                0,
-                SIZE_MAX,
-                SIZE_MAX,
-                SIZE_MAX};
-    static const argno_t no = {3, 4, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    int rc = check_shape("gb_blas_chosen", &no, layout, trans_a, trans_b, (cl_command_queue)h, 0,
-                         NULL, &c);
-    if (rc != GB_OK)
-        return rc;
     gb_problem_t p;
-    gb_problem_init(&p, c.prec, m ? m : 1, n ? n : 1, k ? k : 1);
-    p.layout = c.layout;
-    p.trans_a = c.ta;
-    p.trans_b = c.tb;
-    char msg[512];
-    if ((rc = gb_problem_check(&p, msg, sizeof msg)) != GB_OK)
-        return gb_blas__fail(rc, "gb_blas_chosen: %s", msg);
     gb_config_t cfg;
-    return gb_blas__choose(h, &p, &cfg, buf, len);
+    gb_blas_choice_t c;
+    int rc = chosen_problem("gb_blas_chosen", h, precision, layout, trans_a, trans_b, m, n, k, &p);
+    if (rc == GB_OK && (rc = gb_blas__choose(h, &p, &cfg, &c)) == GB_OK)
+        gb_blas__choice_text(&c, buf, len);
+    return rc;
 }

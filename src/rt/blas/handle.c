@@ -24,6 +24,59 @@ const char *gb_blas_errmsg(void)
     return last_msg;
 }
 
+/* The library runs buffer kernels only: entries of image kernels are not for it. */
+static void keep_buffer_kernels(gb_blas_t *h)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < h->db.n; i++) {
+        const gb_family_t *f;
+        const gb_preset_t *pre;
+        if (gb_registry_find(h->reg, h->db.e[i].kernel, &f, &pre) == GB_OK && !f->images)
+            h->db.e[kept++] = h->db.e[i];
+    }
+    h->db.n = kept;
+}
+
+/* Entries of the tuning file at path over the handle's; what was skipped into h->warnings.
+ * GB_OK, GB_ENOMEM, or GB_EBADARG (msg) when the file cannot be read. */
+static int load_file(gb_blas_t *h, const char *path, char *msg, size_t msglen)
+{
+    size_t read, skipped;
+    char warn[1024];
+    const int rc = gb_tuned_file_read(&h->db, path, h->reg, "file", &read, &skipped, warn,
+                                      sizeof warn, msg, msglen);
+    if (rc == GB_OK && skipped) {
+        size_t used = strlen(h->warnings);
+        gb__appendf(h->warnings, sizeof h->warnings, &used, "%s%s%s", used ? "\n" : "", warn,
+                    skipped > 1 ? " (and more entries skipped: `gemmbench tuned check`)" : "");
+    }
+    keep_buffer_kernels(h);
+    return rc;
+}
+
+/* The mode, the choices and capture files and the user's tuning file, from the environment. */
+static void from_environment(gb_blas_t *h)
+{
+    const char *mode = getenv("GEMMBENCH_SELECT"), *capture = getenv("GEMMBENCH_CAPTURE");
+    h->select = GB_BLAS_SELECT_CACHED;
+    if (mode && *mode && gb_blas__select_parse(mode, &h->select) != GB_OK) {
+        h->select = GB_BLAS_SELECT_CACHED;
+        snprintf(h->warnings, sizeof h->warnings,
+                 "GEMMBENCH_SELECT is '%.60s': not off, cached, measure or measure+build; cached "
+                 "is used",
+                 mode);
+    }
+    if (!gb_chosen_file_default(h->choices, sizeof h->choices))
+        h->choices[0] = '\0';
+    gb__copy(h->capture, sizeof h->capture, capture ? capture : "");
+    char path[1100], msg[512];
+    if (gb_tuned_file_default(path, sizeof path) && load_file(h, path, msg, sizeof msg) != GB_OK) {
+        size_t used = strlen(h->warnings);
+        gb__appendf(h->warnings, sizeof h->warnings, &used, "%s%s (its entries are not used)",
+                    used ? "\n" : "", msg);
+    }
+}
+
 /* What both ways of opening share, once h->cl, h->device and h->dev are set. */
 static int finish_open(gb_blas_t *h)
 {
@@ -33,17 +86,16 @@ static int finish_open(gb_blas_t *h)
     gb_tuned_init(&h->db);
     if (rc == GB_OK)
         rc = gb_tuned_load_shipped(&h->db);
-    /* The library runs buffer kernels only: entries of image kernels are not for it. */
-    size_t kept = 0;
-    for (size_t i = 0; rc == GB_OK && i < h->db.n; i++) {
-        const gb_family_t *f;
-        const gb_preset_t *pre;
-        if (gb_registry_find(h->reg, h->db.e[i].kernel, &f, &pre) == GB_OK && !f->images)
-            h->db.e[kept++] = h->db.e[i];
-    }
-    h->db.n = kept;
+    if (rc == GB_OK)
+        keep_buffer_kernels(h);
     if (rc == GB_OK && pthread_mutex_init(&h->lock, NULL) != 0)
         rc = GB_ENOMEM;
+    if (rc == GB_OK && pthread_mutex_init(&h->select_lock, NULL) != 0) {
+        pthread_mutex_destroy(&h->lock);
+        rc = GB_ENOMEM;
+    }
+    if (rc == GB_OK)
+        from_environment(h);
     if (rc != GB_OK) {
         gb_context_close(h->ctx);
         gb_registry_close(h->reg);
@@ -171,13 +223,69 @@ void gb_blas_close(gb_blas_t *h)
 {
     if (!h)
         return;
+    /* Builds in flight finish first: they use the handle. */
+    pthread_mutex_lock(&h->lock);
+    pthread_t *builders = h->builders;
+    const size_t nbuilders = h->nbuilders;
+    h->builders = NULL;
+    h->nbuilders = h->capbuilders = 0;
+    pthread_mutex_unlock(&h->lock);
+    for (size_t i = 0; i < nbuilders; i++)
+        pthread_join(builders[i], NULL);
+    free(builders);
     gb_blas__tables_free(h);
     gb_blas__pools_free(h);
+    if (h->measure_queue)
+        clReleaseCommandQueue(h->measure_queue);
     gb_context_close(h->ctx);
     gb_registry_close(h->reg);
     gb_tuned_free(&h->db);
+    pthread_mutex_destroy(&h->select_lock);
     pthread_mutex_destroy(&h->lock);
     free_shell(h);
+}
+
+int gb_blas_set_select(gb_blas_t *h, int mode)
+{
+    if (!h)
+        return gb_blas__fail(GB_EBADARG, "gb_blas_set_select: argument 1 (handle) is NULL");
+    const int base = mode & ~GB_BLAS_SELECT_BUILD;
+    if (base < GB_BLAS_SELECT_OFF || base > GB_BLAS_SELECT_MEASURE)
+        return gb_blas__fail(GB_EBADARG,
+                             "gb_blas_set_select: argument 2 (mode) is %d; use "
+                             "GB_BLAS_SELECT_OFF, _CACHED or _MEASURE (| GB_BLAS_SELECT_BUILD)",
+                             mode);
+    h->select = mode;
+    /* Plans made under the previous mode go. */
+    gb_blas__tables_free(h);
+    return GB_OK;
+}
+
+int gb_blas_load_tuned(gb_blas_t *h, const char *path)
+{
+    if (!h || !path)
+        return gb_blas__fail(GB_EBADARG, "gb_blas_load_tuned: argument %d (%s) is NULL", h ? 2 : 1,
+                             h ? "path" : "handle");
+    char msg[1024];
+    const int rc = load_file(h, path, msg, sizeof msg);
+    gb_blas__tables_free(h);
+    return rc == GB_OK ? GB_OK : gb_blas__fail(rc, "gb_blas_load_tuned: %s", msg);
+}
+
+int gb_blas__add_tuned(gb_blas_t *h, const gb_tuned_t *t)
+{
+    int rc = GB_OK;
+    for (size_t i = 0; rc == GB_OK && i < t->n; i++)
+        if (strcmp(t->e[i].source, "shipped"))
+            rc = gb_tuned_merge(&h->db, &t->e[i]);
+    keep_buffer_kernels(h);
+    gb_blas__tables_free(h);
+    return rc == GB_OK ? GB_OK : gb_blas__fail(rc, "out of memory");
+}
+
+const char *gb_blas_warnings(const gb_blas_t *h)
+{
+    return h ? h->warnings : "";
 }
 
 cl_context gb_blas_context(const gb_blas_t *h)
@@ -250,22 +358,38 @@ int gb_blas_set_kernel(gb_blas_t *h, const char *kernel, const char *params)
     return GB_OK;
 }
 
-int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, char *chosen, size_t len)
+/* Appends p to the capture file where the database has no entry for it: none of this device for
+ * p's precision, layout and shape class. */
+static void capture(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_choice_t *c)
 {
-    char msg[1024], params[512];
+    char cls[32], tag[16];
+    if (!h->capture[0])
+        return;
+    if (c->entry && c->tier == GB_TIER_DEVICE &&
+        !strcmp(c->entry->shape_class, gb_shape_class(p->m, p->n, p->k, cls, sizeof cls)) &&
+        !strcmp(c->entry->layout, gb_problem_layout_tag(p, tag, sizeof tag)))
+        return;
+    gb_capture_append(h->capture, &h->dev, p, NULL, 0);
+}
+
+int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_blas_choice_t *out)
+{
+    char msg[1024];
     size_t used = 0;
-    const char *why = "set on the handle";
+    memset(out, 0, sizeof *out);
     if (h->has_override && (h->override.family->precisions & (1u << p->precision))) {
         *cfg = h->override;
+        gb__copy(out->why, sizeof out->why, "set on the handle");
     } else {
         gb_tuned_choice_t c;
-        int rc = gb_tuned_choose(&h->db, h->reg, &h->dev, p, &c, msg, sizeof msg);
-        if (rc == GB_OK)
-            rc = gb_config_resolve(h->reg, c.kernel, &c.params, cfg, msg, sizeof msg);
+        char note[256];
+        int rc = gb_blas__select(h, p, &c, note, sizeof note);
         if (rc != GB_OK)
+            return rc;
+        if ((rc = gb_config_resolve(h->reg, c.kernel, &c.params, cfg, msg, sizeof msg)) != GB_OK)
             return gb_blas__fail(rc, "%s", msg);
-        snprintf(chosen, len, "%s", c.why);
-        why = NULL;
+        snprintf(out->why, sizeof out->why, "%s%s%s", note, note[0] ? "; " : "", c.why);
+        capture(h, p, &c);
     }
     const int rc = gb_config_check(cfg, &h->dev, p->precision, p, msg, sizeof msg);
     if (rc != GB_OK)
@@ -275,12 +399,14 @@ int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, char 
                              "kernel '%s' reads its operands as images, which the library does "
                              "not run",
                              gb_config_name(cfg));
-    params[0] = '\0';
+    gb__copy(out->kernel, sizeof out->kernel, gb_config_name(cfg));
     for (size_t i = 0; i < cfg->params.count; i++)
-        gb__appendf(params, sizeof params, &used, " %s=%ld", cfg->params.name[i],
-                    cfg->params.value[i]);
-    char tail[256];
-    snprintf(tail, sizeof tail, "%s", why ? why : chosen);
-    snprintf(chosen, len, "%s%s (%s)", gb_config_name(cfg), params, tail);
+        gb__appendf(out->params, sizeof out->params, &used, "%s%s=%ld", i ? " " : "",
+                    cfg->params.name[i], cfg->params.value[i]);
     return GB_OK;
+}
+
+void gb_blas__choice_text(const gb_blas_choice_t *c, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s (%s)", c->kernel, c->params[0] ? " " : "", c->params, c->why);
 }

@@ -57,24 +57,32 @@ static int key_problem(const gb_plan_key_t *k, gb_problem_t *p)
     return rc == GB_OK ? GB_OK : gb_blas__fail(rc, "%s", msg);
 }
 
-/* Builds what the plan needs: the main program, the helpers' where the route copies, and one
- * kernel to check the work-group the compiled kernel allows (register use). */
+/* The plan of key's problem with the configuration the handle chooses for it. */
 static int plan_make(gb_blas_t *h, const gb_plan_key_t *key, gb_plan_t **out)
 {
+    gb_problem_t p;
+    gb_config_t cfg;
+    gb_blas_choice_t c;
+    int rc = key_problem(key, &p);
+    if (rc == GB_OK)
+        rc = gb_blas__choose(h, &p, &cfg, &c);
+    if (rc == GB_OK && (rc = gb_blas__plan_build(h, &p, &cfg, out)) == GB_OK)
+        gb_blas__choice_text(&c, (*out)->chosen, sizeof(*out)->chosen);
+    return rc;
+}
+
+int gb_blas__plan_build(gb_blas_t *h, const gb_problem_t *p, const gb_config_t *cfg,
+                        gb_plan_t **out)
+{
     char msg[16384];
-    gb_problem_t problem;
-    const gb_problem_t *p = &problem;
-    int rc = key_problem(key, &problem);
-    if (rc != GB_OK)
-        return rc;
     gb_plan_t *pl = calloc(1, sizeof *pl);
     if (!pl)
         return gb_blas__fail(GB_ENOMEM, "out of memory");
-    pl->key = *key;
+    gb_blas__key(p, &pl->key);
     pl->refs = 1;
-    rc = gb_blas__choose(h, p, &pl->cfg, pl->chosen, sizeof pl->chosen);
-    if (rc == GB_OK &&
-        (rc = gb__route_plan(&pl->cfg, p, &h->dev, &pl->route, msg, sizeof msg)) != GB_OK)
+    pl->cfg = *cfg;
+    int rc = GB_OK;
+    if ((rc = gb__route_plan(&pl->cfg, p, &h->dev, &pl->route, msg, sizeof msg)) != GB_OK)
         rc = gb_blas__fail(rc, "%s", msg);
     if (rc == GB_OK && (pl->route.image[0] || pl->route.image[1]))
         rc = gb_blas__fail(GB_EUNSUPPORTED,
@@ -161,6 +169,23 @@ int gb_blas__plan_get(gb_blas_t *h, const gb_plan_key_t *key, gb_plan_t **out)
         plan_free(old);
     *out = made;
     return GB_OK;
+}
+
+void gb_blas__plan_drop(gb_blas_t *h, const gb_plan_key_t *key)
+{
+    const size_t b = bucket(key);
+    gb_plan_t *gone = NULL;
+    pthread_mutex_lock(&h->lock);
+    for (size_t w = 0; w < GB_PLAN_WAYS && !gone; w++)
+        if (h->plans[b][w] && !memcmp(&h->plans[b][w]->key, key, sizeof *key)) {
+            gone = h->plans[b][w];
+            memmove(&h->plans[b][w], &h->plans[b][w + 1],
+                    (GB_PLAN_WAYS - 1 - w) * sizeof h->plans[b][0]);
+            h->plans[b][GB_PLAN_WAYS - 1] = NULL;
+        }
+    pthread_mutex_unlock(&h->lock);
+    if (gone)
+        gb_blas__plan_put(h, gone);
 }
 
 void gb_blas__plan_put(gb_blas_t *h, gb_plan_t *plan)

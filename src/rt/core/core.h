@@ -32,4 +32,37 @@ void gb__matrix_generate(double *buf, size_t elems, gb_layout_t layout, size_t l
                          size_t rows, size_t cols, const gb_dist_t *d, gb_precision_t prec,
                          gb_rng_t *rng, double fill_pad);
 
+/* One element of C as the validation judges it (element.c). The unit roundoff of a precision
+ * (2^-24 or 2^-53); gamma_n = n u / (1 - n u), or INFINITY when n u >= 1; the bound's factor
+ * gamma_{K+2}(u) + gamma_{K+2}(u_double) (the device's rounding plus a double reference's). */
+double gb__unit_roundoff(gb_precision_t prec);
+double gb__gamma(size_t n, double u);
+double gb__bound_factor(const gb_problem_t *p);
+/* Buffer indices of op(A)(i, l), op(B)(l, j) and C(i, j): a transposed operand is stored with
+ * the two indices swapped. */
+size_t gb__at_a(const gb_problem_t *p, size_t i, size_t l);
+size_t gb__at_b(const gb_problem_t *p, size_t l, size_t j);
+size_t gb__at_c(const gb_problem_t *p, size_t i, size_t j);
+/* Index t of n sample points spread over 0..len-1, both ends included. */
+size_t gb__spread(size_t t, size_t n, size_t len);
+/* Element (i, j) from its row of op(A) and column of op(B) (K values each, of the precision,
+ * held in double) and C's element c0 before the call (read where beta is not 0): as an honest
+ * computation in the precision makes it, one fused product at a time, then alpha and beta, each
+ * rounded to the precision; and its reference (summed in double) and gauge
+ * |alpha| |op(A)| |op(B)| + |beta| |c0|. */
+double gb__element_honest(const gb_problem_t *p, const double *arow, const double *bcol, double c0);
+void gb__element_reference(const gb_problem_t *p, const double *arow, const double *bcol, double c0,
+                           double *ref, double *gauge);
+/* The faithful verdict's worst errors over sampled elements, in units of u * gauge: the
+ * device's and the honest computation's. gb__faithful_add takes one element (got, its reference,
+ * gauge and honest value): 0, and nothing taken, where any is not finite (then nothing can be
+ * judged). gb__faithful_of: the worst against the honest one or one u*G, where that is more
+ * (faithful: at most GB_FAITHFUL_LAMBDA). */
+typedef struct gb_faithful {
+    double worst, worst_honest;
+} gb_faithful_t;
+int gb__faithful_add(gb_faithful_t *f, gb_precision_t prec, double got, double ref, double gauge,
+                     double honest);
+double gb__faithful_of(double worst, double worst_honest);
+
 #endif

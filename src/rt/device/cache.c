@@ -31,20 +31,6 @@
 
 #include "context.h"
 
-static int mkdir_p(const char *path)
-{
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 const char *gb_cache_dir(char *buf, size_t len)
 {
     const char *off = getenv("GEMMBENCH_NO_CACHE");
@@ -231,31 +217,66 @@ static void unlock_entry(int fd, const char *lpath)
     close(fd);
 }
 
+/* The text compiled (prelude, a #line, the source; caller frees) and the key that names the
+ * program in the context's table as well as on disk; NULL when out of memory. */
+static char *program_key(const gb_context_t *ctx, const char *name, const char *prelude,
+                         const char *source, const char *options, char *key, size_t keylen)
+{
+    const size_t plen = prelude ? strlen(prelude) : 0, slen = strlen(source);
+    char *src = malloc(plen + slen + 16);
+    if (!src)
+        return NULL;
+    memcpy(src, prelude ? prelude : "", plen);
+    /* Keeps the family's own line numbers in build logs. */
+    memcpy(src + plen, "\n#line 1\n", 9);
+    memcpy(src + plen + 9, source, slen + 1);
+    const gb_device_info_t *dev = ctx->dev;
+    char sha[65];
+    /* The source as compiled: its SHA-256, as a point's program identity has it. */
+    gb__sha256_hex(src, plen + 9 + slen, sha);
+    snprintf(key, keylen,
+             "device: %s\nplatform: %s\ndriver: %s\noptions: %s\nprogram: %s\nsource: sha256:%s\n",
+             dev->name, dev->platform_version, dev->driver, options, name, sha);
+    return src;
+}
+
+/* The disk cache's entry and lock files for key, or 0 where there is no cache. */
+static int entry_paths(const char *key, char *dir, size_t dirlen, char *path, char *lpath,
+                       size_t len)
+{
+    if (!gb_cache_dir(dir, dirlen))
+        return 0;
+    const uint64_t h = gb__fnv1a64(key, strlen(key), GB_FNV_BASIS);
+    snprintf(path, len, "%s/%016llx.gbc", dir, (unsigned long long)h);
+    snprintf(lpath, len, "%s/%016llx.lck", dir, (unsigned long long)h);
+    return 1;
+}
+
+int gb__program_ready(gb_context_t *ctx, const char *name, const char *prelude, const char *source,
+                      const char *options)
+{
+    char key[2048], dir[1024], path[1200], lpath[1200];
+    char *src = program_key(ctx, name, prelude, source, options, key, sizeof key);
+    if (!src)
+        return 0;
+    free(src);
+    return gb__programs_has(&ctx->programs, key) ||
+           (entry_paths(key, dir, sizeof dir, path, lpath, sizeof path) && access(path, R_OK) == 0);
+}
+
 int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, const char *source,
                     const char *options, int keep, cl_program *out, double *ms, int *hit, char *msg,
                     size_t msglen)
 {
     *hit = 0;
     *out = NULL;
-    const size_t plen = prelude ? strlen(prelude) : 0, slen = strlen(source);
-    char *src = malloc(plen + slen + 16);
+    char dir[1024], key[2048], path[1200], lpath[1200];
+    const double t0 = gb__now_ms();
+    char *src = program_key(ctx, name, prelude, source, options, key, sizeof key);
     if (!src)
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
-    memcpy(src, prelude ? prelude : "", plen);
-    /* Keeps the family's own line numbers in build logs. */
-    memcpy(src + plen, "\n#line 1\n", 9);
-    memcpy(src + plen + 9, source, slen + 1);
-    const size_t total = plen + 9 + slen;
-    const gb_device_info_t *dev = ctx->dev;
-    char dir[1024], key[2048], path[1200], sha[65];
-    const char *cdir = gb_cache_dir(dir, sizeof dir);
-    const double t0 = gb__now_ms();
-    /* The source as compiled: its SHA-256, as a point's program identity has it. The key names
-     * the program in the context's table as well as on disk. */
-    gb__sha256_hex(src, total, sha);
-    snprintf(key, sizeof key,
-             "device: %s\nplatform: %s\ndriver: %s\noptions: %s\nprogram: %s\nsource: sha256:%s\n",
-             dev->name, dev->platform_version, dev->driver, options, name, sha);
+    const int cached = entry_paths(key, dir, sizeof dir, path, lpath, sizeof path);
+    const char *cdir = cached ? dir : NULL;
     int claimed, rc = gb__programs_take(&ctx->programs, key, keep, out, &claimed);
     if (rc != GB_OK || *out) {
         free(src);
@@ -264,14 +285,10 @@ int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, co
         return rc == GB_OK ? GB_OK : gb__fail(msg, msglen, rc, "out of memory");
     }
     int lock = -1, writable = 0;
-    char lpath[1200];
     if (cdir) {
-        const uint64_t h = gb__fnv1a64(key, strlen(key), GB_FNV_BASIS);
-        snprintf(path, sizeof path, "%s/%016llx.gbc", cdir, (unsigned long long)h);
-        snprintf(lpath, sizeof lpath, "%s/%016llx.lck", cdir, (unsigned long long)h);
         *hit = from_disk(ctx, path, key, name, out);
         /* Not there: build it under the entry's lock, unless whoever held the lock built it. */
-        writable = !*hit && mkdir_p(cdir) == 0;
+        writable = !*hit && gb__mkdir_p(cdir) == 0;
         if (writable && (lock = lock_entry(lpath)) >= 0)
             *hit = from_disk(ctx, path, key, name, out);
     }

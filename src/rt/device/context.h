@@ -109,6 +109,10 @@ int gb__program_build(gb_context_t *ctx, const char *name, const char *source, c
 int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, const char *source,
                     const char *options, int keep, cl_program *out, double *ms, int *hit, char *msg,
                     size_t msglen);
+/* Whether gb__program_get would find that program without building it: the context keeps it,
+ * or the disk cache holds its entry. Never waits, never builds. */
+int gb__program_ready(gb_context_t *ctx, const char *name, const char *prelude, const char *source,
+                      const char *options);
 
 /* The kept programs (programs.c). gb__programs_take: the program kept under key, retained into
  * *out, waiting while another thread builds it; else *out NULL and, with claim, an entry that
@@ -119,6 +123,8 @@ int gb__programs_init(gb_programs_t *t);
 void gb__programs_free(gb_programs_t *t);
 int gb__programs_take(gb_programs_t *t, const char *key, int claim, cl_program *out, int *claimed);
 void gb__programs_settle(gb_programs_t *t, const char *key, cl_program prog);
+/* Whether t keeps a built program under key (never waits). */
+int gb__programs_has(gb_programs_t *t, const char *key);
 
 /* Frees the kept inputs' buffers and forgets them. */
 void gb__inputs_free(gb_inputs_t *in);

@@ -79,6 +79,15 @@ int gb__programs_take(gb_programs_t *t, const char *key, int claim, cl_program *
     return rc;
 }
 
+int gb__programs_has(gb_programs_t *t, const char *key)
+{
+    pthread_mutex_lock(&t->lock);
+    const gb_kept_program_t *e = find(t, key);
+    const int has = e && e->program;
+    pthread_mutex_unlock(&t->lock);
+    return has;
+}
+
 void gb__programs_settle(gb_programs_t *t, const char *key, cl_program prog)
 {
     pthread_mutex_lock(&t->lock);

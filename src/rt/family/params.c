@@ -32,6 +32,17 @@ int gb_params_get(const gb_params_t *ps, const char *name, long *value)
     return 0;
 }
 
+int gb_params_equal(const gb_params_t *a, const gb_params_t *b)
+{
+    long v;
+    if (a->count != b->count)
+        return 0;
+    for (size_t i = 0; i < a->count; i++)
+        if (!gb_params_get(b, a->name[i], &v) || v != a->value[i])
+            return 0;
+    return 1;
+}
+
 int gb_params_parse(gb_params_t *ps, const char *s, char *msg, size_t msglen)
 {
     const char *eq = strchr(s, '=');

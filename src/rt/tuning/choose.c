@@ -118,16 +118,7 @@ static void from_entry(const gb_tuned_entry_t *e, int tr, gb_tuned_choice_t *out
 
 static int same_config(const gb_tuned_choice_t *a, const gb_tuned_choice_t *b)
 {
-    if (strcmp(a->kernel, b->kernel) || a->params.count != b->params.count)
-        return 0;
-    for (size_t i = 0; i < a->params.count; i++) {
-        size_t j = 0;
-        while (j < b->params.count && strcmp(a->params.name[i], b->params.name[j]))
-            j++;
-        if (j == b->params.count || a->params.value[i] != b->params.value[j])
-            return 0;
-    }
-    return 1;
+    return !strcmp(a->kernel, b->kernel) && gb_params_equal(&a->params, &b->params);
 }
 
 /* Adds c to out[0..*n) unless a candidate of the same configuration is there. */

@@ -87,9 +87,12 @@ int gb_tuned_add(gb_tuned_t *t, const gb_tuned_entry_t *e)
     return GB_OK;
 }
 
+/* The user's entries (the store's, a tuning file's) over the shipped ones. */
 static int rank(const gb_tuned_entry_t *e)
 {
-    return !strcmp(e->source, "store") ? 2 : !strcmp(e->source, "shipped") ? 1 : 0;
+    return !strcmp(e->source, "store") || !strcmp(e->source, "file") ? 2
+           : !strcmp(e->source, "shipped")                           ? 1
+                                                                     : 0;
 }
 
 int gb_tuned_merge(gb_tuned_t *t, const gb_tuned_entry_t *e)

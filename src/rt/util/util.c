@@ -1,7 +1,10 @@
 /* util.c: messages, growth, copies and whole-file reads shared by every layer. */
+#include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "util.h"
@@ -141,4 +144,47 @@ double gb__now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+int gb__mkdir_p(const char *dir)
+{
+    char buf[1024];
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
+        return -1;
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+int gb__mkdir_parent(const char *path)
+{
+    char dir[1024];
+    if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir)
+        return -1;
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir)
+        return 0;
+    *slash = '\0';
+    return gb__mkdir_p(dir);
+}
+
+const char *gb__default_store_path(char *buf, size_t len)
+{
+    const char *env = getenv("GEMMBENCH_STORE"), *xdg = getenv("XDG_DATA_HOME");
+    const char *home = getenv("HOME");
+    int n;
+    if (env && env[0])
+        n = snprintf(buf, len, "%s", env);
+    else if (xdg && xdg[0] == '/')
+        n = snprintf(buf, len, "%s/gemmbench/results.db", xdg);
+    else if (home && home[0])
+        n = snprintf(buf, len, "%s/.local/share/gemmbench/results.db", home);
+    else
+        return NULL;
+    return n > 0 && (size_t)n < len ? buf : NULL;
 }

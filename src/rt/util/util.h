@@ -14,9 +14,6 @@
 #define GB_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define GB_PRINTF(a, b)
-/* Monotonic wall clock in milliseconds. */
-double gb__now_ms(void);
-
 #endif
 
 /* Writes a formatted message into msg (when msg is not NULL and msglen > 0) and returns code. */
@@ -77,5 +74,14 @@ void gb__sha256_hex(const void *data, size_t len, char hex[65]);
 
 /* Monotonic wall clock in milliseconds. */
 double gb__now_ms(void);
+
+/* mkdir -p of dir, and of the folder that holds path: 0, or -1 with errno. */
+int gb__mkdir_p(const char *dir);
+int gb__mkdir_parent(const char *path);
+
+/* The default results store (the tool's; the runtime reads the tuning file beside it):
+ * $GEMMBENCH_STORE, else $XDG_DATA_HOME/gemmbench/results.db, else
+ * ~/.local/share/gemmbench/results.db; NULL when none can be named. buf. */
+const char *gb__default_store_path(char *buf, size_t len);
 
 #endif

@@ -66,38 +66,7 @@ int gb_store__prepare(gb_store_t *st, const char *sql, sqlite3_stmt **out)
 
 const char *gb_store_default_path(char *buf, size_t len)
 {
-    const char *env = getenv("GEMMBENCH_STORE"), *xdg = getenv("XDG_DATA_HOME");
-    const char *home = getenv("HOME");
-    int n;
-    if (env && env[0])
-        n = snprintf(buf, len, "%s", env);
-    else if (xdg && xdg[0] == '/')
-        n = snprintf(buf, len, "%s/gemmbench/results.db", xdg);
-    else if (home && home[0])
-        n = snprintf(buf, len, "%s/.local/share/gemmbench/results.db", home);
-    else
-        return NULL;
-    return n > 0 && (size_t)n < len ? buf : NULL;
-}
-
-/* mkdir -p of path's folder. */
-static int make_parent(const char *path)
-{
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash || slash == dir)
-        return 0;
-    *slash = '\0';
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return mkdir(dir, 0755) != 0 && errno != EEXIST ? -1 : 0;
+    return gb__default_store_path(buf, len);
 }
 
 static int prepare_insert(gb_store_t *st)
@@ -320,7 +289,7 @@ int gb_store_open(gb_store_t **out, const char *path, int flags, char *msg, size
                              st->path);
         goto done;
     }
-    if (create && is_default && kind == FILE_MISSING && make_parent(st->path) != 0) {
+    if (create && is_default && kind == FILE_MISSING && gb__mkdir_parent(st->path) != 0) {
         rc = gb_store__failf(st, GB_EIO, "cannot create the folder of store %s: %s", st->path,
                              strerror(errno));
         goto done;

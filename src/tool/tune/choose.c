@@ -1,39 +1,102 @@
-/* choose.c: -k auto's chooser over the tuning database (choose.h). */
+/* choose.c: -k auto's chooser, a library handle per device (choose.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rt/util/util.h"
 #include "choose.h"
+#include "gemmbench_blas.h"
+
+struct gb_auto_handle {
+    void *device; /* cl_device_id */
+    gb_blas_t *h;
+};
+
+/* The handle of dev, opened on first use on a context of its own. NULL with why on failure. */
+static gb_blas_t *handle_of(gb_auto_t *a, const gb_device_info_t *dev, char *why, size_t wlen)
+{
+    for (size_t i = 0; i < a->nhandles; i++)
+        if (a->handles[i].device == dev->cl_device)
+            return a->handles[i].h;
+    cl_device_id d = dev->cl_device;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)dev->cl_platform,
+                                     0};
+    cl_int err;
+    cl_context ctx = clCreateContext(props, 1, &d, NULL, NULL, &err);
+    gb_blas_t *h = NULL;
+    if (err != CL_SUCCESS) {
+        snprintf(why, wlen, "auto: making a context on '%s' failed (OpenCL error %d)", dev->name,
+                 (int)err);
+        return NULL;
+    }
+    int rc = gb_blas_open(&h, ctx, d);
+    clReleaseContext(ctx); /* the handle keeps its own reference */
+    if (rc == GB_OK && a->db.n)
+        rc = gb_blas__add_tuned(h, &a->db);
+    if (rc == GB_OK)
+        rc = gb_blas_set_select(h, a->select);
+    if (rc == GB_OK)
+        rc = gb__grow(&a->handles, &a->caphandles, a->nhandles + 1, sizeof *a->handles);
+    if (rc != GB_OK) {
+        snprintf(why, wlen, "auto: %s", gb_blas_errmsg());
+        gb_blas_close(h);
+        return NULL;
+    }
+    a->handles[a->nhandles++] = (gb_auto_handle_t){dev->cl_device, h};
+    const char *w = gb_blas_warnings(h);
+    if (w[0] && !strstr(a->warnings, w)) {
+        size_t used = strlen(a->warnings);
+        gb__appendf(a->warnings, sizeof a->warnings, &used, "%s%s", used ? "\n" : "", w);
+    }
+    return h;
+}
 
 static int choose(void *user, const gb_device_info_t *dev, const gb_problem_t *p, char *kernel,
                   size_t klen, gb_params_t *params, char *why, size_t wlen)
 {
-    const gb_auto_t *a = user;
-    gb_tuned_choice_t c;
-    char msg[512];
-    int rc = gb_tuned_choose(&a->db, a->reg, dev, p, &c, msg, sizeof msg);
+    gb_auto_t *a = user;
+    gb_blas_choice_t c;
+    pthread_mutex_lock(&a->lock);
+    gb_blas_t *h = handle_of(a, dev, why, wlen);
+    pthread_mutex_unlock(&a->lock);
+    if (!h)
+        return GB_EOPENCL;
+    const gb_blas_layout_t layout =
+        p->layout == GB_ROW_MAJOR ? GB_BLAS_ROW_MAJOR : GB_BLAS_COL_MAJOR;
+    const gb_blas_trans_t ta = p->trans_a == GB_TRANS ? GB_BLAS_TRANS : GB_BLAS_NO_TRANS;
+    const gb_blas_trans_t tb = p->trans_b == GB_TRANS ? GB_BLAS_TRANS : GB_BLAS_NO_TRANS;
+    int rc = gb_blas_choose(h, p->precision == GB_PREC_D ? 'd' : 's', layout, ta, tb, p->m, p->n,
+                            p->k, &c);
     if (rc != GB_OK) {
-        gb__copy(why, wlen, msg);
+        gb__copy(why, wlen, gb_blas_errmsg());
         return rc;
     }
+    memset(params, 0, sizeof *params);
+    char *save = NULL;
+    for (char *t = strtok_r(c.params, " ", &save); t && rc == GB_OK; t = strtok_r(NULL, " ", &save))
+        rc = gb_params_parse(params, t, why, wlen);
+    if (rc != GB_OK)
+        return rc;
     gb__copy(kernel, klen, c.kernel);
-    *params = c.params;
     gb__copy(why, wlen, c.why);
     return GB_OK;
 }
 
-int gb_auto_open(gb_auto_t *a, const gb_registry_t *reg, gb_store_t *st, char *msg, size_t msglen)
+int gb_auto_open(gb_auto_t *a, gb_store_t *st, int select, char *msg, size_t msglen)
 {
     memset(a, 0, sizeof *a);
     gb_tuned_init(&a->db);
-    a->reg = reg;
     a->chooser.choose = choose;
     a->chooser.user = a;
-    int rc = gb_tuned_load_shipped(&a->db) == GB_OK
-                 ? GB_OK
-                 : gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
-    if (rc == GB_OK && st)
-        rc = gb_tuned_load_store(&a->db, st, msg, msglen);
+    const char *env = getenv("GEMMBENCH_SELECT");
+    a->select = select >= 0 ? select : GB_BLAS_SELECT_MEASURE | GB_BLAS_SELECT_BUILD;
+    if (select < 0 && env && *env && gb_blas__select_parse(env, &a->select) != GB_OK)
+        return gb__fail(msg, msglen, GB_EBADARG,
+                        "GEMMBENCH_SELECT is '%.60s'; use off, cached, measure or measure+build",
+                        env);
+    int rc = st ? gb_tuned_load_store(&a->db, st, msg, msglen) : GB_OK;
+    if (rc == GB_OK && pthread_mutex_init(&a->lock, NULL) != 0)
+        rc = gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
     if (rc != GB_OK)
         gb_tuned_free(&a->db);
     return rc;
@@ -41,5 +104,10 @@ int gb_auto_open(gb_auto_t *a, const gb_registry_t *reg, gb_store_t *st, char *m
 
 void gb_auto_close(gb_auto_t *a)
 {
+    for (size_t i = 0; i < a->nhandles; i++)
+        gb_blas_close(a->handles[i].h);
+    free(a->handles);
     gb_tuned_free(&a->db);
+    pthread_mutex_destroy(&a->lock);
+    memset(a, 0, sizeof *a);
 }

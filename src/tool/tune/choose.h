@@ -1,20 +1,31 @@
-/* choose.h: -k auto's chooser (job.h's gb_chooser_t) over the tuning database: the shipped
- * defaults and the store's entries, which override them (tuned.h, gb_tuned_choose). */
+/* choose.h: -k auto's chooser (job.h's gb_chooser_t): what the library would run for the
+ * problem, asked of a library handle per device (gb_blas_choose), with the store's entries over
+ * the shipped ones and the user's tuning file, and the library's choice by measurement in the
+ * mode asked (gemmbench_blas.h, gb_blas_set_select; the command line measures by default). */
 #ifndef GB_TUNE_CHOOSE_H
 #define GB_TUNE_CHOOSE_H
+
+#include <pthread.h>
 
 #include "tool/job/job.h"
 #include "tuned.h"
 
+typedef struct gb_auto_handle gb_auto_handle_t;
+
 typedef struct gb_auto {
     gb_chooser_t chooser; /* what gb_job_spec_t.chooser takes */
-    gb_tuned_t db;
-    const gb_registry_t *reg;
+    gb_tuned_t db;        /* the store's entries */
+    int select;           /* the handles' mode (gb_blas_select_t) */
+    pthread_mutex_t lock; /* the handles, made on first use per device */
+    gb_auto_handle_t *handles;
+    size_t nhandles, caphandles;
+    char warnings[2048]; /* what the handles skipped reading tuning files ("" none) */
 } gb_auto_t;
 
-/* Loads the database: the shipped defaults, then st's entries (st may be NULL). On error msg
- * says which entry or file is at fault. Free with gb_auto_close. */
-int gb_auto_open(gb_auto_t *a, const gb_registry_t *reg, gb_store_t *st, char *msg, size_t msglen);
+/* Loads the store's entries (st may be NULL) for the handles to add to theirs; select: the
+ * handles' mode, or -1 for GEMMBENCH_SELECT where it is set, else measure and build. On error
+ * msg says which entry or file is at fault. Free with gb_auto_close. */
+int gb_auto_open(gb_auto_t *a, gb_store_t *st, int select, char *msg, size_t msglen);
 void gb_auto_close(gb_auto_t *a);
 
 #endif

@@ -30,3 +30,19 @@ int gb_tuned_load_store(gb_tuned_t *t, gb_store_t *st, char *msg, size_t msglen)
                         rc == GB_ENOMEM ? "out of memory" : gb_store_errmsg(st));
     return GB_OK;
 }
+
+int gb_tuned_sync_file(gb_store_t *st, size_t *n, char *msg, size_t msglen)
+{
+    gb_tuned_t t;
+    char path[1100];
+    gb_tuned_init(&t);
+    *n = 0;
+    int rc = gb_tuned_load_store(&t, st, msg, msglen);
+    if (rc == GB_OK && !gb_tuned_file_of_store(gb_store_path(st), path, sizeof path))
+        rc = gb__fail(msg, msglen, GB_EBADARG, "the store's path is too long for its tuning file");
+    if (rc == GB_OK)
+        rc = gb_tuned_file_write(&t, path, msg, msglen);
+    *n = t.n;
+    gb_tuned_free(&t);
+    return rc;
+}

@@ -13,6 +13,11 @@
  * before it. */
 int gb_tuned_load_store(gb_tuned_t *t, gb_store_t *st, char *msg, size_t msglen);
 
+/* Writes the store's tuning file (gb_tuned_file_of_store: the store's path + ".tuned"), which
+ * the library reads without the store, anew from the store's entries; *n how many. GB_OK, or
+ * an error with msg (the store or the file). */
+int gb_tuned_sync_file(gb_store_t *st, size_t *n, char *msg, size_t msglen);
+
 /* Parameters as "NAME=V NAME=V" in their order, or "(defaults)" when there are none; buf. */
 const char *gb_tuned_params_text(const gb_params_t *ps, char *buf, size_t len);
 

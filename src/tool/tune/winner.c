@@ -13,6 +13,7 @@
 
 #include "rt/util/util.h"
 #include "gemmbench_tuning.h"
+#include "tuned.h"
 #include "winner.h"
 
 void gb_leaders_init(gb_leaders_t *l)
@@ -303,5 +304,9 @@ int gb_leaders_keep(gb_store_t *st, gb_tune_outcome_t *out, char *msg, size_t ms
     const int rc = gb_store_transaction(st, keep_fn, &j);
     if (rc != GB_OK && !msg[0])
         return gb__fail(msg, msglen, GB_ESTORE, "%s", gb_store_errmsg(st));
-    return rc == GB_OK ? GB_OK : GB_ESTORE;
+    if (rc != GB_OK)
+        return GB_ESTORE;
+    /* The library reads the entries from the store's tuning file: written anew at each one. */
+    size_t n;
+    return out->kept ? gb_tuned_sync_file(st, &n, msg, msglen) : GB_OK;
 }

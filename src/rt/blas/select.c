@@ -1,0 +1,509 @@
+/* select.c: the choice by measurement at first sight of a shape (gemmbench_blas.h,
+ * gb_blas_set_select; docs/library.md, "How the kernel is chosen"). The tuning database gives a
+ * new problem a portfolio of candidates (gb_tuned_portfolio); a choice measured before for the
+ * same device, exact shape and portfolio is taken from the choices file; else, where the mode
+ * says so, every candidate runs on buffers of the handle's own (inputs made on the device by
+ * gb_fill, which the host computes too), is checked on a sample of C's elements against the
+ * validation's bound and faithful verdict, and is timed in rounds within a budget; the fastest
+ * that passed wins and is appended to the choices file. The caller's buffers are never touched:
+ * its call then runs once, with the winner. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt/core/core.h"
+#include "blas_int.h"
+
+#define SAMPLE_SIDE 8     /* rows and columns of C checked per candidate */
+#define ROUNDS 3          /* timed rounds; a candidate's time is its median */
+#define DROP_AFTER 1.5    /* slower than this times the best after the first round: dropped */
+#define CALLS_BUDGET 20.0 /* the budget in the shape's own calls, at least the floor below */
+#define FLOOR_GPU_MS 100.0
+#define FLOOR_CPU_MS 1000.0
+
+/* The inputs gb_fill writes (kernels/scale.cl): element i of a buffer filled with seed. */
+static double fill_value(uint32_t seed, size_t i)
+{
+    uint32_t x = (uint32_t)i * 0x9E3779B9u ^ seed;
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return (double)((int32_t)(x >> 8) - (1 << 23)) * 0x1.0p-23;
+}
+
+enum { SEED_A = 0x51u, SEED_B = 0xb2u, SEED_C = 0xc3u };
+
+/* One candidate as measured. */
+typedef struct cand {
+    gb_config_t cfg;
+    int ready, built, passed, alive;
+    double t1, times[ROUNDS], ms;
+    char why[160]; /* why it was left out, where it was */
+} cand_t;
+
+/* What the measurement needs of the problem, made once. */
+typedef struct bench {
+    gb_blas_t *h;
+    const gb_problem_t *p;
+    cl_command_queue q;
+    cl_mem buf[3];
+    size_t elems[3];
+    size_t si[SAMPLE_SIDE], sj[SAMPLE_SIDE], ns_i, ns_j;
+    double *arow, *bcol; /* the sampled rows of op(A) and columns of op(B), K each */
+} bench_t;
+
+const char *gb_blas__select_name(int mode)
+{
+    switch (mode & ~GB_BLAS_SELECT_BUILD) {
+    case GB_BLAS_SELECT_OFF:
+        return "off";
+    case GB_BLAS_SELECT_CACHED:
+        return "cached";
+    default:
+        return mode & GB_BLAS_SELECT_BUILD ? "measure+build" : "measure";
+    }
+}
+
+int gb_blas__select_parse(const char *s, int *mode)
+{
+    static const struct {
+        const char *name;
+        int mode;
+    } names[] = {{"off", GB_BLAS_SELECT_OFF},
+                 {"cached", GB_BLAS_SELECT_CACHED},
+                 {"measure", GB_BLAS_SELECT_MEASURE},
+                 {"measure+build", GB_BLAS_SELECT_MEASURE | GB_BLAS_SELECT_BUILD}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(s, names[i].name)) {
+            *mode = names[i].mode;
+            return GB_OK;
+        }
+    return GB_EBADARG;
+}
+
+/* ---- the candidates' inputs and their check ---------------------------------------------------- */
+
+static int fill(bench_t *b, int which, uint32_t seed)
+{
+    gb_blas_t *h = b->h;
+    cl_program prog;
+    gb_kslot_t *slot;
+    int rc = gb_blas__scale_program(h, b->p->precision, &prog);
+    if (rc != GB_OK || (rc = gb_blas__kernel_get(h, prog, "gb_fill", &slot)) != GB_OK)
+        return rc;
+    const cl_uint n = (cl_uint)b->elems[which];
+    cl_int err = clSetKernelArg(slot->kernel, 0, sizeof b->buf[which], &b->buf[which]);
+    err |= clSetKernelArg(slot->kernel, 1, sizeof n, &n);
+    err |= clSetKernelArg(slot->kernel, 2, sizeof seed, &seed);
+    const size_t global = ((size_t)n + 255) / 256 * 256;
+    if (err == CL_SUCCESS)
+        err = clEnqueueNDRangeKernel(b->q, slot->kernel, 1, NULL, &global, NULL, 0, NULL, NULL);
+    gb_blas__kernel_put(h, slot);
+    return err == CL_SUCCESS ? GB_OK
+                             : gb_blas__fail(GB_EOPENCL, "filling the measurement's inputs (%s)",
+                                             gb__cl_errname(err));
+}
+
+/* Whether the candidate's C, just computed from fresh inputs, passes on the sample: every
+ * element within the bound, and faithful (docs/methodology.md). */
+static int check(bench_t *b, char *why, size_t len)
+{
+    const gb_problem_t *p = b->p;
+    const size_t es = gb_precision_bytes(p->precision), k = p->k;
+    const double g = gb__bound_factor(p);
+    gb_faithful_t f = {0, 0};
+    for (size_t x = 0; x < b->ns_i; x++)
+        for (size_t y = 0; y < b->ns_j; y++) {
+            const size_t at = gb__at_c(p, b->si[x], b->sj[y]);
+            union {
+                float s;
+                double d;
+            } v;
+            if (clEnqueueReadBuffer(b->q, b->buf[2], CL_TRUE, at * es, es, &v, 0, NULL, NULL) !=
+                CL_SUCCESS) {
+                snprintf(why, len, "its result could not be read");
+                return 0;
+            }
+            const double got = p->precision == GB_PREC_D ? v.d : (double)v.s;
+            const double c0 = p->beta != 0.0 ? fill_value(SEED_C, at) : 0.0;
+            double ref, gauge;
+            gb__element_reference(p, b->arow + x * k, b->bcol + y * k, c0, &ref, &gauge);
+            const double honest = gb__element_honest(p, b->arow + x * k, b->bcol + y * k, c0);
+            if (!gb__faithful_add(&f, p->precision, got, ref, gauge, honest) ||
+                fabs(got - ref) > g * gauge) {
+                snprintf(why, len, "wrong at C(%zu, %zu): %.9g where %.9g +- %.3g", b->si[x],
+                         b->sj[y], got, ref, g * gauge);
+                return 0;
+            }
+        }
+    const double ratio = gb__faithful_of(f.worst, f.worst_honest);
+    if (ratio > GB_FAITHFUL_LAMBDA) {
+        snprintf(why, len, "not faithful: %.3g times an honest computation's error", ratio);
+        return 0;
+    }
+    return 1;
+}
+
+static void bench_free(bench_t *b)
+{
+    for (int i = 0; i < 3; i++)
+        if (b->buf[i])
+            clReleaseMemObject(b->buf[i]);
+    free(b->arow);
+}
+
+/* The buffers, filled, and the sampled rows and columns: GB_OK, or a code with the message
+ * recorded (the measurement is then left out). */
+static int bench_make(bench_t *b)
+{
+    const gb_problem_t *p = b->p;
+    gb_problem_buffer_elems(p, &b->elems[0], &b->elems[1], &b->elems[2]);
+    const size_t es = gb_precision_bytes(p->precision);
+    const size_t bytes = (b->elems[0] + b->elems[1] + b->elems[2]) * es;
+    for (int i = 0; i < 3; i++)
+        if (b->elems[i] > 0xffffffffu)
+            return gb_blas__fail(GB_EOVERFLOW, "too large to measure");
+    /* Never more than a quarter of the device's memory for the handle's own copies. */
+    if (bytes > b->h->dev.global_mem / 4)
+        return gb_blas__fail(GB_ENOMEM, "too large to measure (%zu MiB of inputs)", bytes >> 20);
+    cl_int err = CL_SUCCESS;
+    for (int i = 0; i < 3 && err == CL_SUCCESS; i++)
+        b->buf[i] = clCreateBuffer(b->h->cl, CL_MEM_READ_WRITE, b->elems[i] * es, NULL, &err);
+    if (err != CL_SUCCESS)
+        return gb_blas__fail(GB_ENOMEM, "allocating the measurement's buffers (%s)",
+                             gb__cl_errname(err));
+    b->ns_i = p->m < SAMPLE_SIDE ? p->m : SAMPLE_SIDE;
+    b->ns_j = p->n < SAMPLE_SIDE ? p->n : SAMPLE_SIDE;
+    b->arow = malloc((b->ns_i + b->ns_j) * p->k * sizeof *b->arow);
+    if (!b->arow)
+        return gb_blas__fail(GB_ENOMEM, "out of memory");
+    b->bcol = b->arow + b->ns_i * p->k;
+    for (size_t x = 0; x < b->ns_i; x++) {
+        b->si[x] = gb__spread(x, b->ns_i, p->m);
+        for (size_t l = 0; l < p->k; l++)
+            b->arow[x * p->k + l] = fill_value(SEED_A, gb__at_a(p, b->si[x], l));
+    }
+    for (size_t y = 0; y < b->ns_j; y++) {
+        b->sj[y] = gb__spread(y, b->ns_j, p->n);
+        for (size_t l = 0; l < p->k; l++)
+            b->bcol[y * p->k + l] = fill_value(SEED_B, gb__at_b(p, l, b->sj[y]));
+    }
+    int rc = fill(b, 0, SEED_A);
+    if (rc == GB_OK)
+        rc = fill(b, 1, SEED_B);
+    return rc;
+}
+
+/* ---- timing ------------------------------------------------------------------------------------ */
+
+/* reps calls of plan pl back to back, then a wait: the time of one, in ms, or -1 on failure. */
+static double timed(bench_t *b, gb_plan_t *pl, unsigned reps)
+{
+    const double t0 = gb__now_ms();
+    for (unsigned r = 0; r < reps; r++)
+        if (gb_blas__run(b->h, pl, b->p->alpha, b->p->beta, b->buf, b->q, 0, NULL, NULL) != GB_OK)
+            return -1;
+    if (clFinish(b->q) != CL_SUCCESS)
+        return -1;
+    return (gb__now_ms() - t0) / reps;
+}
+
+static int by_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Each ready candidate once on fresh inputs, checked; then the rounds within the budget. */
+static void measure(bench_t *b, cand_t *c, size_t n, gb_plan_t **plans)
+{
+    double best1 = HUGE_VAL;
+    for (size_t i = 0; i < n; i++) {
+        if (!plans[i])
+            continue;
+        /* The first call warms up (a CPU device compiles for the work-group size at its
+         * first launch) and is checked; the second is timed, to size the rounds. */
+        if ((b->p->beta != 0.0 && fill(b, 2, SEED_C) != GB_OK) || timed(b, plans[i], 1) < 0) {
+            snprintf(c[i].why, sizeof c[i].why, "it failed to run");
+            continue;
+        }
+        c[i].passed = check(b, c[i].why, sizeof c[i].why);
+        if (c[i].passed && (c[i].t1 = timed(b, plans[i], 1)) < 0) {
+            c[i].passed = 0;
+            snprintf(c[i].why, sizeof c[i].why, "it failed to run");
+        }
+        c[i].alive = c[i].passed;
+        if (c[i].alive && c[i].t1 < best1)
+            best1 = c[i].t1;
+    }
+    if (best1 == HUGE_VAL)
+        return;
+    const double floor = !strcmp(b->h->dev.type_name, "cpu") ? FLOOR_CPU_MS : FLOOR_GPU_MS;
+    const double budget = CALLS_BUDGET * best1 > floor ? CALLS_BUDGET * best1 : floor;
+    for (int r = 0; r < ROUNDS; r++) {
+        size_t alive = 0;
+        for (size_t i = 0; i < n; i++)
+            alive += (size_t)c[i].alive;
+        double best = HUGE_VAL;
+        for (size_t i = 0; i < n; i++) {
+            if (!c[i].alive)
+                continue;
+            const double share = budget / (ROUNDS * (double)alive);
+            const double want = share / c[i].t1;
+            const unsigned reps = want < 1 ? 1 : want > 1000 ? 1000 : (unsigned)want;
+            c[i].times[r] = timed(b, plans[i], reps);
+            if (c[i].times[r] < 0) {
+                c[i].alive = 0;
+                snprintf(c[i].why, sizeof c[i].why, "it failed to run");
+            } else if (c[i].times[r] < best) {
+                best = c[i].times[r];
+            }
+        }
+        for (size_t i = 0; r == 0 && i < n; i++)
+            if (c[i].alive && c[i].times[0] > DROP_AFTER * best) {
+                c[i].alive = 0;
+                c[i].ms = c[i].times[0];
+                snprintf(c[i].why, sizeof c[i].why, "%.2fx the best's time", c[i].times[0] / best);
+            }
+    }
+    for (size_t i = 0; i < n; i++)
+        if (c[i].alive) {
+            double t[ROUNDS];
+            memcpy(t, c[i].times, sizeof t);
+            qsort(t, ROUNDS, sizeof t[0], by_double);
+            c[i].ms = t[ROUNDS / 2];
+        }
+}
+
+/* ---- the background builds ----------------------------------------------------------------------- */
+
+typedef struct build_job {
+    gb_blas_t *h;
+    gb_problem_t p;
+    gb_plan_key_t key;
+    gb_config_t cfg[GB_PORTFOLIO_MAX];
+    size_t n;
+} build_job_t;
+
+static void *build_main(void *arg)
+{
+    build_job_t *job = arg;
+    for (size_t i = 0; i < job->n; i++) {
+        gb_plan_t *pl;
+        if (gb_blas__plan_build(job->h, &job->p, &job->cfg[i], &pl) == GB_OK)
+            gb_blas__plan_put(job->h, pl);
+    }
+    /* The shape's provisional plan goes: its next call measures again, with these built. */
+    gb_blas__plan_drop(job->h, &job->key);
+    free(job);
+    return NULL;
+}
+
+/* Builds the candidates that were not ready on a thread of the handle's (joined by
+ * gb_blas_close). Nothing when the thread cannot start. */
+static void build_later(gb_blas_t *h, const gb_problem_t *p, const cand_t *c, size_t n)
+{
+    build_job_t *job = calloc(1, sizeof *job);
+    if (!job)
+        return;
+    job->h = h;
+    job->p = *p;
+    gb_blas__key(p, &job->key);
+    for (size_t i = 0; i < n; i++)
+        if (!c[i].ready)
+            job->cfg[job->n++] = c[i].cfg;
+    pthread_mutex_lock(&h->lock);
+    pthread_t t;
+    if (gb__grow(&h->builders, &h->capbuilders, h->nbuilders + 1, sizeof *h->builders) == GB_OK &&
+        pthread_create(&t, NULL, build_main, job) == 0) {
+        h->builders[h->nbuilders++] = t;
+        job = NULL;
+    }
+    pthread_mutex_unlock(&h->lock);
+    free(job);
+}
+
+/* ---- the choice ---------------------------------------------------------------------------------- */
+
+/* The portfolio's digest: a new set of candidates (new entries, a new build) measures anew. */
+static void digest(const gb_tuned_choice_t *c, size_t n, char out[17])
+{
+    gb_sha256_t s;
+    char hex[65];
+    gb__sha256_init(&s);
+    for (size_t i = 0; i < n; i++) {
+        gb__sha256_update(&s, c[i].kernel, strlen(c[i].kernel) + 1);
+        for (size_t j = 0; j < c[i].params.count; j++) {
+            char kv[GB_NAME_MAX + 32];
+            snprintf(kv, sizeof kv, "%s=%ld;", c[i].params.name[j], c[i].params.value[j]);
+            gb__sha256_update(&s, kv, strlen(kv));
+        }
+    }
+    gb__sha256_hex_final(&s, hex);
+    memcpy(out, hex, 16);
+    out[16] = '\0';
+}
+
+/* The candidates' configurations; whether each is ready to run now (built, or in the program
+ * cache). */
+static void resolve(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_choice_t *tc, cand_t *c,
+                    size_t n)
+{
+    const char *prelude = gb__embedded("prelude.cl")->data;
+    for (size_t i = 0; i < n; i++) {
+        memset(&c[i], 0, sizeof c[i]);
+        gb_route_t r;
+        char msg[512];
+        if (gb_config_resolve(h->reg, tc[i].kernel, &tc[i].params, &c[i].cfg, NULL, 0) != GB_OK ||
+            gb__route_plan(&c[i].cfg, p, &h->dev, &r, msg, sizeof msg) != GB_OK) {
+            c[i].ready = 1; /* nothing to build: it is left out when it fails to plan */
+            continue;
+        }
+        const gb_family_t *f = c[i].cfg.family;
+        c[i].ready = gb__program_ready(h->ctx, f->name, prelude, f->source, r.options) &&
+                     (!r.helper_options[0] ||
+                      gb__program_ready(h->ctx, "helpers", prelude,
+                                        gb__embedded("helpers.cl")->data, r.helper_options));
+    }
+}
+
+/* Measures the portfolio tc[0..n) for p and appends the choice; *win its winner (n where none
+ * passed), *table_ratio the table's choice's time over the winner's (0 where it has none).
+ * GB_OK, or the code of what stopped the measurement (message recorded). */
+static int choose_by_measuring(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_choice_t *tc,
+                               size_t n, const char *dig, size_t *win, gb_chosen_t *out,
+                               double *table_ratio)
+{
+    cand_t c[GB_PORTFOLIO_MAX];
+    gb_plan_t *plans[GB_PORTFOLIO_MAX] = {0};
+    const int build_now = (h->select & GB_BLAS_SELECT_BUILD) != 0;
+    resolve(h, p, tc, c, n);
+    unsigned pending = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!c[i].ready && !build_now) {
+            pending++;
+            continue;
+        }
+        if (gb_blas__plan_build(h, p, &c[i].cfg, &plans[i]) != GB_OK) {
+            plans[i] = NULL;
+            snprintf(c[i].why, sizeof c[i].why, "%.150s", gb_blas_errmsg());
+        }
+    }
+    if (!h->measure_queue) {
+        cl_int err;
+        h->measure_queue = clCreateCommandQueueWithProperties(h->cl, h->device, NULL, &err);
+        if (err != CL_SUCCESS)
+            h->measure_queue = NULL;
+    }
+    bench_t b = {.h = h, .p = p, .q = h->measure_queue};
+    int rc = b.q ? bench_make(&b)
+                 : gb_blas__fail(GB_EOPENCL, "making the measurement's queue failed");
+    if (rc == GB_OK)
+        measure(&b, c, n, plans);
+    bench_free(&b);
+    for (size_t i = 0; i < n; i++)
+        if (plans[i])
+            gb_blas__plan_put(h, plans[i]);
+    if (rc != GB_OK)
+        return rc;
+    *win = n;
+    unsigned measured = 0;
+    for (size_t i = 0; i < n; i++) {
+        measured += (unsigned)(c[i].ms > 0);
+        if (c[i].passed && c[i].ms > 0 && (*win == n || c[i].ms < c[*win].ms))
+            *win = i;
+    }
+    if (pending)
+        build_later(h, p, c, n);
+    if (*win == n)
+        return GB_OK;
+    memset(out, 0, sizeof *out);
+    gb__copy(out->device, sizeof out->device, h->dev.name);
+    gb__copy(out->platform, sizeof out->platform, h->dev.platform_name);
+    gb__copy(out->driver, sizeof out->driver, h->dev.driver);
+    out->precision = p->precision;
+    gb_problem_layout_tag(p, out->layout, sizeof out->layout);
+    out->m = p->m;
+    out->n = p->n;
+    out->k = p->k;
+    gb__copy(out->portfolio, sizeof out->portfolio, dig);
+    gb__copy(out->kernel, sizeof out->kernel, tc[*win].kernel);
+    out->params = tc[*win].params;
+    out->gflops = 2.0 * (double)p->m * (double)p->n * (double)p->k / (c[*win].ms * 1e6);
+    out->measured = measured;
+    out->pending = pending;
+    *table_ratio = c[0].ms > 0 ? c[0].ms / c[*win].ms : 0;
+    if (h->choices[0])
+        gb_chosen_append(h->choices, out, NULL, 0);
+    return GB_OK;
+}
+
+/* Index of the candidate a recorded choice names, or n. */
+static size_t find_candidate(const gb_tuned_choice_t *tc, size_t n, const gb_chosen_t *ch)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(tc[i].kernel, ch->kernel) && gb_params_equal(&tc[i].params, &ch->params))
+            return i;
+    return n;
+}
+
+int gb_blas__select(gb_blas_t *h, const gb_problem_t *p, gb_tuned_choice_t *out, char *note,
+                    size_t len)
+{
+    gb_tuned_choice_t tc[GB_PORTFOLIO_MAX];
+    size_t n;
+    char msg[512];
+    note[0] = '\0';
+    int rc = gb_tuned_portfolio(&h->db, h->reg, &h->dev, p, GB_PORTFOLIO_MAX, tc, &n, msg,
+                                sizeof msg);
+    if (rc != GB_OK)
+        return gb_blas__fail(rc, "%s", msg);
+    *out = tc[0];
+    const int mode = h->select & ~GB_BLAS_SELECT_BUILD;
+    if (mode == GB_BLAS_SELECT_OFF || n == 1)
+        return GB_OK;
+    char dig[17];
+    digest(tc, n, dig);
+    gb_chosen_t ch;
+    pthread_mutex_lock(&h->select_lock);
+    int have = h->choices[0] && gb_chosen_find(h->choices, &h->dev, p, dig, &ch) == GB_OK;
+    size_t at = have ? find_candidate(tc, n, &ch) : n;
+    /* A provisional choice is measured again once its candidates are built. */
+    if (at < n && ch.pending && mode == GB_BLAS_SELECT_MEASURE) {
+        cand_t c[GB_PORTFOLIO_MAX];
+        resolve(h, p, tc, c, n);
+        size_t ready = 0;
+        for (size_t i = 0; i < n; i++)
+            ready += (size_t)c[i].ready;
+        if (ready == n)
+            at = n;
+    }
+    if (at < n) {
+        *out = tc[at];
+        snprintf(note, len, "measured %s: best of %u candidates%s", ch.chosen_at, ch.measured,
+                 ch.pending ? ", more to measure" : "");
+    } else if (mode == GB_BLAS_SELECT_MEASURE) {
+        size_t win;
+        double ratio = 0;
+        const double t0 = gb__now_ms();
+        rc = choose_by_measuring(h, p, tc, n, dig, &win, &ch, &ratio);
+        if (rc == GB_OK && win < n) {
+            *out = tc[win];
+            snprintf(note, len, "measured now in %.0f ms: best of %u candidates%s",
+                     gb__now_ms() - t0, ch.measured, ch.pending ? ", more being built" : "");
+            if (win != 0 && ratio > 0)
+                snprintf(note + strlen(note), len - strlen(note), ", %.2fx the table's choice",
+                         ratio);
+        } else if (rc != GB_OK) {
+            snprintf(note, len, "not measured: %.200s", gb_blas_errmsg());
+        } else {
+            snprintf(note, len, "not measured: no candidate passed its check");
+        }
+        rc = GB_OK; /* the table's choice stands where measuring could not choose */
+    }
+    pthread_mutex_unlock(&h->select_lock);
+    return rc;
+}

@@ -1,0 +1,93 @@
+/* element.c: one element of C judged as the validation judges it (docs/methodology.md): where
+ * op(A)(i, l), op(B)(l, j) and C(i, j) sit in their buffers, the unit roundoff and gamma of the
+ * bound, and an element's reference, gauge and honest value from its row of op(A) and column of
+ * op(B). The harness's validation (src/harness/validate/) and the library's check of the
+ * candidates it measures (src/rt/blas/select.c) both use it. */
+#include <math.h>
+
+#include "core.h"
+
+double gb__unit_roundoff(gb_precision_t prec)
+{
+    return prec == GB_PREC_D ? 0x1.0p-53 : 0x1.0p-24;
+}
+
+double gb__gamma(size_t n, double u)
+{
+    double nu = (double)n * u;
+    return nu < 1.0 ? nu / (1.0 - nu) : HUGE_VAL;
+}
+
+double gb__bound_factor(const gb_problem_t *p)
+{
+    return gb__gamma(p->k + 2, gb__unit_roundoff(p->precision)) + gb__gamma(p->k + 2, 0x1.0p-53);
+}
+
+size_t gb__at_a(const gb_problem_t *p, size_t i, size_t l)
+{
+    return p->off_a + (p->trans_a == GB_TRANS ? gb__at(p->layout, p->lda, l, i)
+                                              : gb__at(p->layout, p->lda, i, l));
+}
+
+size_t gb__at_b(const gb_problem_t *p, size_t l, size_t j)
+{
+    return p->off_b + (p->trans_b == GB_TRANS ? gb__at(p->layout, p->ldb, j, l)
+                                              : gb__at(p->layout, p->ldb, l, j));
+}
+
+size_t gb__at_c(const gb_problem_t *p, size_t i, size_t j)
+{
+    return p->off_c + gb__at(p->layout, p->ldc, i, j);
+}
+
+size_t gb__spread(size_t t, size_t n, size_t len)
+{
+    return n > 1 ? t * (len - 1) / (n - 1) : 0;
+}
+
+double gb__element_honest(const gb_problem_t *p, const double *arow, const double *bcol, double c0)
+{
+    if (p->precision == GB_PREC_D) {
+        double acc = 0.0;
+        for (size_t l = 0; l < p->k; l++)
+            acc = fma(arow[l], bcol[l], acc);
+        const double r = p->alpha * acc;
+        return p->beta == 0.0 ? r : r + p->beta * c0;
+    }
+    float acc = 0.0f;
+    for (size_t l = 0; l < p->k; l++)
+        acc = fmaf((float)arow[l], (float)bcol[l], acc);
+    const float r = (float)p->alpha * acc;
+    return p->beta == 0.0 ? r : (float)(r + (float)p->beta * (float)c0);
+}
+
+void gb__element_reference(const gb_problem_t *p, const double *arow, const double *bcol,
+                           double c0, double *ref, double *gauge)
+{
+    double s = 0.0, g = 0.0;
+    for (size_t l = 0; l < p->k; l++) {
+        s += arow[l] * bcol[l];
+        g += fabs(arow[l]) * fabs(bcol[l]);
+    }
+    *ref = p->alpha * s + (p->beta != 0.0 ? p->beta * c0 : 0.0);
+    *gauge = fabs(p->alpha) * g + (p->beta != 0.0 ? fabs(p->beta) * fabs(c0) : 0.0);
+}
+
+int gb__faithful_add(gb_faithful_t *f, gb_precision_t prec, double got, double ref, double gauge,
+                     double honest)
+{
+    const double g = gb__unit_roundoff(prec) * gauge;
+    if (!isfinite(got) || !isfinite(ref) || !isfinite(g))
+        return 0;
+    const double dk = fabs(got - ref), dh = fabs(honest - ref);
+    const double ek = g > 0 ? dk / g : dk > 0 ? HUGE_VAL : 0.0;
+    const double eh = g > 0 ? dh / g : dh > 0 ? HUGE_VAL : 0.0;
+    f->worst = ek > f->worst ? ek : f->worst;
+    f->worst_honest = eh > f->worst_honest ? eh : f->worst_honest;
+    return 1;
+}
+
+double gb__faithful_of(double worst, double worst_honest)
+{
+    return worst / (worst_honest > 1.0 ? worst_honest : 1.0);
+}

@@ -1,0 +1,107 @@
+#!/bin/sh
+# select_test.sh BLAS_CHOOSE GEMMBENCH: what the library chooses for a problem, on the default
+# device, through an application of the shared library (blas_choose) and the command line:
+# - a family sibling: the device renamed (GEMMBENCH_RENAME_DEVICE) takes an entry of the real
+#   device through their family, and says so;
+# - a planted slow entry (naive, for this device and the exact shape) is the table's choice;
+#   measuring the portfolio passes over it, says by how much, and writes the choices file, which
+#   the next process reads in the cached mode; off keeps the table's choice; -k auto measures;
+# - the capture file gets the shapes a program ran that the database has no class for; `tune
+#   --shapes` on it makes an entry that the next library process uses, from the store's tuning
+#   file, without a rebuild;
+# - damaged tuning files: a bad line, another version, a kernel this build lacks: one warning
+#   each, the entry skipped, the others used.
+. "$(dirname "$0")/script_lib.sh"
+choose=$1
+gb=$2
+export GEMMBENCH_CHOICES="$tmp/choices" GEMMBENCH_TUNED="$tmp/tuned" GEMMBENCH_STORE="$tmp/r.db"
+unset GEMMBENCH_SELECT GEMMBENCH_CAPTURE GEMMBENCH_RENAME_DEVICE
+
+"$gb" devices >"$tmp/devices.txt" 2>&1 || fail "gemmbench devices"
+device=$(sed -n 's/^  device 0: //p' "$tmp/devices.txt" | head -n 1)
+platform=$(sed -n 's/^platform 0: \(.*\) (.*/\1/p' "$tmp/devices.txt" | head -n 1)
+family=$(sed -n 's/^    family //p' "$tmp/devices.txt" | head -n 1)
+vendor=$(sed -n 's/^    vendor \(.*\), type .*/\1/p' "$tmp/devices.txt" | head -n 1)
+type=$(sed -n 's/^    vendor .*, type \([a-z]*\), .*/\1/p' "$tmp/devices.txt" | head -n 1)
+driver=$(sed -n 's/^    vendor .*, driver \(.*\), OpenCL .*/\1/p' "$tmp/devices.txt" | head -n 1)
+[ -n "$device" ] && [ -n "$family" ] || fail "no device or family in gemmbench devices"
+
+# entry KERNEL PARAMS M N K: one tuning-file line for the default device.
+entry() {
+    printf '%s\t%s\t%s\t%s\t%s\t%s\ts\trow-NN\t%s\t%s\t%s\t%s\t%s\t1\t2026-11-28T00:00:00Z\n' \
+        "$device" "$platform" "$driver" "$vendor" "$type" "$family" "$3" "$4" "$5" "$1" "$2"
+}
+header() { printf '# gemmbench tuning file 1\n'; }
+
+# ---- a family sibling --------------------------------------------------------------------------
+{ header; entry xgemm "MWG=32 NWG=32 KWG=16 MDIMC=8 NDIMC=8" 200 200 200; } >"$tmp/tuned"
+GEMMBENCH_RENAME_DEVICE="Sibling Of The Default Device" "$choose" off s 200 200 200 \
+    >"$tmp/family.txt" 2>&1 || fail "blas_choose as a sibling"
+grep -q "^200 200 200: xgemm .*(tuned: family $family ($device), small-256)" "$tmp/family.txt" ||
+    fail "the sibling did not take the device's entry through its family"
+"$choose" off s 200 200 200 >"$tmp/own.txt" 2>&1 || fail "blas_choose"
+grep -q "^200 200 200: xgemm .*(tuned: $device, small-256)" "$tmp/own.txt" ||
+    fail "the device did not take its own entry from the tuning file"
+
+# ---- a planted slow entry ----------------------------------------------------------------------
+{ header; entry naive - 256 256 256; } >"$tmp/tuned"
+"$choose" off s 256 256 256 >"$tmp/off.txt" 2>&1 || fail "blas_choose off"
+grep -q "^256 256 256: naive .*(tuned: $device, small-256)" "$tmp/off.txt" ||
+    fail "the planted entry is not the table's choice"
+"$choose" measure+build s 256 256 256 >"$tmp/measure.txt" 2>&1 || fail "blas_choose measure"
+grep -q "^256 256 256: naive " "$tmp/measure.txt" && fail "measuring chose the planted slow entry"
+grep -q "measured " "$tmp/measure.txt" || fail "the choice does not say it was measured"
+grep -q "	s	row-NN	256	256	256	" "$tmp/choices" || fail "no choice in the choices file"
+winner=$(sed -n 's/^256 256 256: \([a-z_0-9]*\) .*/\1/p' "$tmp/measure.txt")
+"$choose" cached s 256 256 256 >"$tmp/cached.txt" 2>&1 || fail "blas_choose cached"
+grep -q "^256 256 256: $winner .*(measured 20[0-9-]*T[0-9:]*Z: best of [2-8] candidates" \
+    "$tmp/cached.txt" || fail "the next process did not take the measured choice"
+"$choose" off s 256 256 256 >"$tmp/off2.txt" 2>&1 || fail "blas_choose off again"
+grep -q "^256 256 256: naive " "$tmp/off2.txt" || fail "off did not keep the table's choice"
+# The command line's -k auto measures too (by default, building what it needs).
+rm -f "$tmp/choices"
+"$gb" run -k auto -n 256 --no-store >"$tmp/auto.txt" 2>&1 || fail "gemmbench run -k auto"
+grep -q "^auto -> $winner\|^auto -> .*measured now" "$tmp/auto.txt" ||
+    fail "-k auto did not measure"
+grep -q "^auto -> naive" "$tmp/auto.txt" && fail "-k auto chose the planted slow entry"
+
+# ---- capture, tune, and the next process -------------------------------------------------------
+: >"$tmp/tuned"
+rm -f "$tmp/choices"
+GEMMBENCH_CAPTURE="$tmp/capture" "$choose" off d 24 40 56 d 24 40 56 >"$tmp/cap.txt" 2>&1 ||
+    fail "blas_choose with a capture file"
+[ "$(grep -c '^24 40 56  # d row-NN ' "$tmp/capture")" -eq 1 ] ||
+    fail "the capture file does not hold the shape once"
+"$gb" tune -k myGEMM1 --shapes "$tmp/capture" --precision d --strategy exhaustive --no-presets \
+    -i 2 --confirm 1 --store "$tmp/r.db" >"$tmp/tune.txt" 2>&1 || fail "tune --shapes"
+[ -s "$tmp/r.db.tuned" ] || fail "tune wrote no tuning file beside the store"
+GEMMBENCH_TUNED="$tmp/r.db.tuned" "$choose" off d 24 40 56 >"$tmp/deploy.txt" 2>&1 ||
+    fail "blas_choose after tune"
+grep -q "^24 40 56: myGEMM1 .*(tuned: $device, small-32)" "$tmp/deploy.txt" ||
+    fail "the next process did not use the tuned entry"
+"$gb" tuned sync --store "$tmp/r.db" >"$tmp/sync.txt" 2>&1 || fail "tuned sync"
+grep -q "^wrote 1 tuned entry of " "$tmp/sync.txt" || fail "tuned sync did not say what it wrote"
+
+# ---- damaged tuning files ----------------------------------------------------------------------
+{
+    header
+    printf 'a line\twith too few fields\n'
+    entry nokernel - 128 128 128
+    entry xgemm "MWG=32 NWG=32 KWG=16 MDIMC=8 NDIMC=8" 200 200 200
+} >"$tmp/tuned"
+"$choose" off s 200 200 200 >"$tmp/damaged.txt" 2>&1 || fail "blas_choose with a damaged file"
+grep -q "^warning: $tmp/tuned:2: entry skipped: it has not the 15 tab-separated fields" \
+    "$tmp/damaged.txt" || fail "no warning for the damaged line"
+grep -q "and more entries skipped" "$tmp/damaged.txt" || fail "the second skip is not counted"
+grep -q "^200 200 200: xgemm .*(tuned: $device, small-256)" "$tmp/damaged.txt" ||
+    fail "the good entry of a damaged file was not used"
+{ printf '# gemmbench tuning file 99\n'; entry xgemm "MWG=32" 200 200 200; } >"$tmp/tuned"
+"$choose" off s 200 200 200 >"$tmp/version.txt" 2>&1 || fail "blas_choose with a newer file"
+grep -q "^warning: $tmp/tuned: not a tuning file of this version" "$tmp/version.txt" ||
+    fail "no warning for a file of another version"
+grep -q "^200 200 200: xgemm MWG=32 " "$tmp/version.txt" && fail "a newer file's entry was used"
+{ header; entry nokernel - 200 200 200; } >"$tmp/tuned"
+"$gb" run -k auto -n 200 --no-store >"$tmp/warn.txt" 2>&1 || fail "run -k auto, unknown kernel"
+[ "$(grep -c 'gemmbench: warning: .*names a kernel this build does not have' "$tmp/warn.txt")" \
+    -eq 1 ] || fail "-k auto did not warn once of an unknown kernel"
+echo "select: all checks passed"
