@@ -1,5 +1,5 @@
 #!/bin/sh
-# tuned_test.sh GEMMBENCH STORE_TUNING FIXTURES: `gemmbench tuned list|show|export|import`
+# tuned_test.sh GEMMBENCH STORE_TUNING FIXTURES: `gemmbench tuned list|show|export|import|sync`
 # without a device. A fixture of three entries (fixtures/tuned/entries.json) is imported, listed
 # (text, JSON, with the shipped defaults), shown by number and by key, exported, re-imported
 # (unchanged, then one replaced) and carried to a second store whose export is the same bytes;
@@ -205,7 +205,7 @@ cmp -s "$a" "$tmp/a.copy" && ok || no "the store is unchanged"
 # ---- bad input: exit 2, one line, nothing written, no store created --------------------------------
 new=$tmp/new.db
 expect "give a tuned command: list, show, export or import" tuned
-expect "unknown tuned command 'frob'; use list, show, export or import" tuned frob
+expect "unknown tuned command 'frob'; use list, show, export, import or sync" tuned frob
 expect "unknown option '--bogus'; see 'gemmbench tuned list --help'" tuned list --bogus
 expect "'tuned list' takes no option --out \(tuned export does\)" tuned list --out x --store "$a"
 expect "'tuned show' takes no option --json \(tuned list does\)" tuned show 1 --json --store "$a"
@@ -292,12 +292,12 @@ expect "is not an SQLite database" tuned import "$fx/entries.json" --store "$tmp
 expect "is not an SQLite database" tuned list --store "$tmp/text.db"
 
 # ---- help -----------------------------------------------------------------------------------------
-run tuned --help && has "^usage: gemmbench tuned list\|show\|export\|import" &&
-    [ "$(grep -c '^gemmbench tuned ' "$tmp/out")" -eq 4 ] && ok || no "tuned --help"
-for c in list show export import; do
+run tuned --help && has "^usage: gemmbench tuned list\|show\|export\|import\|sync" &&
+    [ "$(grep -c '^gemmbench tuned ' "$tmp/out")" -eq 5 ] && ok || no "tuned --help"
+for c in list show export import sync; do
     run tuned $c --help && has "^usage: gemmbench tuned $c" && has "--store PATH" && ok || no "tuned $c --help"
 done
 run help tuned && has "^usage: gemmbench tuned" && ok || no "help tuned"
-run --help && has "^  tuned list\|show\|export\|import" && ok || no "the command list names tuned"
+run --help && has "^  tuned list\|show\|export\|import\|sync" && ok || no "the command list names tuned"
 echo "$pass passed, $failed failed"
 [ "$failed" -eq 0 ]

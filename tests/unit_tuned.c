@@ -4,8 +4,11 @@
  * resolve, or of the other precision, passed over; a device of the same vendor and type only
  * when the device itself has nothing; the store's entries loaded (gb_tuned_load_store, none from
  * a store without the table, which stays without it) and carried through JSON unchanged; the
- * store's entries merged over the shipped ones of the same key; and documents refused with the
- * line, entry and key named, adding nothing. */
+ * store's entries merged over the shipped ones of the same key; documents refused with the
+ * line, entry and key named, adding nothing; the family tier (a sibling's entries after the
+ * device's own, before its vendor's) and the portfolio (each configuration once, the table's
+ * choice first, the family's and the heuristic's in it, at most the size asked); and the tuning
+ * file written and read back unchanged, with its damaged lines skipped and counted. */
 #include "unit.h"
 
 #include "gemmbench_tuning.h"
@@ -108,6 +111,57 @@ static void test_choose(const gb_registry_t *reg)
     /* Nothing tuned: the heuristic says so. */
     CHECK(choose(reg, &dev, es, 0, 512, why, sizeof why)[0] != '\0');
     CHECK_HAS(why, "untuned: the default for a");
+}
+
+static void test_family(const gb_registry_t *reg)
+{
+    gb_device_info_t dev = device("Card A");
+    snprintf(dev.family, sizeof dev.family, "test-arch-1");
+    char why[256];
+    gb_tuned_entry_t es[5];
+    /* A sibling's entry (Card S, same family) before a vendor-only one (Card B), even farther;
+     * the device's own before both. */
+    es[0] = entry("Card B", "store", "xgemm_gpu", GB_PREC_S, 512);
+    es[1] = entry("Card S", "shipped", "xgemm_small", GB_PREC_S, 4096);
+    snprintf(es[1].family, sizeof es[1].family, "test-arch-1");
+    CHECK(!strcmp(choose(reg, &dev, es, 2, 512, why, sizeof why), "xgemm_small"));
+    CHECK_HAS(why, "tuned: family test-arch-1 (Card S), square-4096, shipped");
+    es[2] = entry("Card A", "shipped", "naive", GB_PREC_S, 64);
+    CHECK(!strcmp(choose(reg, &dev, es, 3, 512, why, sizeof why), "naive"));
+    /* Another family is not a sibling. */
+    snprintf(es[1].family, sizeof es[1].family, "test-arch-2");
+    snprintf(es[1].vendor, sizeof es[1].vendor, "Other Vendor");
+    CHECK(!strcmp(choose(reg, &dev, es, 2, 512, why, sizeof why), "xgemm_gpu"));
+    snprintf(es[1].family, sizeof es[1].family, "test-arch-1");
+
+    /* The portfolio: the table's choice first, then the device's next, the family's, the
+     * vendor's and the heuristic's, each configuration once. */
+    es[3] = entry("Card A", "store", "naive", GB_PREC_S, 128); /* naive again: once */
+    es[4] = entry("Card A", "store", "xgemm_cpu", GB_PREC_S, 1024);
+    es[0] = entry("Card B", "store", "myGEMM1", GB_PREC_S, 512); /* not the heuristic's */
+    gb_tuned_t t;
+    gb_tuned_init(&t);
+    for (size_t i = 0; i < 5; i++)
+        gb_tuned_add(&t, &es[i]);
+    gb_problem_t p;
+    gb_problem_init(&p, GB_PREC_S, 512, 512, 512);
+    gb_problem_check(&p, NULL, 0);
+    gb_tuned_choice_t c[GB_PORTFOLIO_MAX];
+    size_t n = 0;
+    char msg[256];
+    CHECK_RC(gb_tuned_portfolio(&t, reg, &dev, &p, GB_PORTFOLIO_MAX, c, &n, msg, sizeof msg),
+             GB_OK);
+    CHECK(n == 5);
+    if (n == 5) {
+        CHECK(!strcmp(c[0].kernel, "xgemm_cpu") && c[0].tier == GB_TIER_DEVICE); /* the user's */
+        CHECK(!strcmp(c[1].kernel, "naive") && c[1].tier == GB_TIER_DEVICE);
+        CHECK(!strcmp(c[2].kernel, "xgemm_small") && c[2].tier == GB_TIER_FAMILY);
+        CHECK(!strcmp(c[3].kernel, "myGEMM1") && c[3].tier == GB_TIER_VENDOR);
+        CHECK(c[4].tier == GB_TIER_HEURISTIC && !c[4].entry);
+    }
+    CHECK_RC(gb_tuned_portfolio(&t, reg, &dev, &p, 2, c, &n, msg, sizeof msg), GB_OK);
+    CHECK(n == 2);
+    gb_tuned_free(&t);
 }
 
 static int same_entry(const gb_tuned_entry_t *a, const gb_tuned_entry_t *b)
@@ -285,6 +339,58 @@ static void test_refusals(void)
     }
 }
 
+/* The tuning file: what is written is read back the same; damaged lines and kernels this build
+ * lacks are skipped, counted, and the first named with its line. */
+static void test_file(const gb_registry_t *reg)
+{
+    char path[] = "/tmp/unit_tuned_XXXXXX";
+    const int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    close(fd);
+    gb_tuned_t t, back;
+    gb_tuned_init(&t);
+    gb_tuned_init(&back);
+    gb_tuned_entry_t e = entry("Card A", "store", "xgemm_small", GB_PREC_S, 512);
+    gb_params_set(&e.params, "MWG", 32);
+    snprintf(e.family, sizeof e.family, "test-arch-1");
+    gb_tuned_add(&t, &e);
+    gb_tuned_entry_t d = entry("Card A", "shipped", "naive", GB_PREC_D, 64); /* not written */
+    gb_tuned_add(&t, &d);
+    char msg[256], warn[256];
+    size_t read = 0, skipped = 0;
+    CHECK_RC(gb_tuned_file_write(&t, path, msg, sizeof msg), GB_OK);
+    CHECK_RC(gb_tuned_file_read(&back, path, reg, "file", &read, &skipped, warn, sizeof warn, msg,
+                                sizeof msg),
+             GB_OK);
+    CHECK(read == 1 && skipped == 0 && back.n == 1);
+    if (back.n == 1) {
+        snprintf(e.source, sizeof e.source, "file");
+        CHECK(same_entry(&back.e[0], &e) && !strcmp(back.e[0].family, "test-arch-1") &&
+              !strcmp(back.e[0].source, "file"));
+    }
+    FILE *f = fopen(path, "a");
+    CHECK(f != NULL);
+    if (f) {
+        fputs("Card A\tonly four\tfields\there\n", f);
+        fputs("Card A\tTest Platform\t1.0\tTest Vendor\tgpu\t\ts\trow-NN\t8\t8\t8\tno_kernel\t-\t1"
+              "\t-\n",
+              f);
+        fclose(f);
+    }
+    gb_tuned_free(&back);
+    gb_tuned_init(&back);
+    CHECK_RC(gb_tuned_file_read(&back, path, reg, "file", &read, &skipped, warn, sizeof warn, msg,
+                                sizeof msg),
+             GB_OK);
+    CHECK(read == 1 && skipped == 2 && back.n == 1);
+    CHECK_HAS(warn, ":4: entry skipped: it has not the 15 tab-separated fields");
+    gb_tuned_free(&back);
+    gb_tuned_free(&t);
+    unlink(path);
+}
+
 int main(void)
 {
     gb_registry_t *reg = NULL;
@@ -295,6 +401,8 @@ int main(void)
     test_store(reg);
     test_merge();
     test_refusals();
+    test_family(reg);
+    test_file(reg);
     gb_registry_close(reg);
     return unit_finish();
 }

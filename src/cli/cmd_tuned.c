@@ -1,4 +1,4 @@
-/* cmd_tuned.c: `gemmbench tuned list|show|export|import`: the tuning database (the best
+/* cmd_tuned.c: `gemmbench tuned list|show|export|import|sync`: the tuning database (the best
  * configuration per device, driver, precision, layout and shape class that `gemmbench tune`
  * found, src/tool/store/tuning.h) read, shown with its evidence, and carried between stores in the
  * JSON format of the shipped defaults, kernels/tuned/ (docs/tuning.md); show is in

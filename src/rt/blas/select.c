@@ -370,6 +370,34 @@ static void resolve(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_choice_t
     }
 }
 
+/* With GEMMBENCH_SELECT_LOG set, a line per candidate appended to that file: the device, the
+ * problem, the candidate's tier, kernel and parameters, its time and rate, and whether it won,
+ * or why it could not (the lab's record of a measurement; docs/library.md). */
+static void log_candidates(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_choice_t *tc,
+                           const cand_t *c, size_t n, size_t win)
+{
+    const char *path = getenv("GEMMBENCH_SELECT_LOG");
+    FILE *f = path && *path ? fopen(path, "a") : NULL;
+    if (!f)
+        return;
+    static const char *const tiers[] = {"device", "family", "vendor", "heuristic"};
+    char tag[16];
+    gb_problem_layout_tag(p, tag, sizeof tag);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "%s\t%s\t%s\t%zu\t%zu\t%zu\t%s\t%s", h->dev.name,
+                gb_precision_name(p->precision), tag, p->m, p->n, p->k, tiers[tc[i].tier],
+                tc[i].kernel);
+        for (size_t j = 0; j < tc[i].params.count; j++)
+            fprintf(f, "%s%s=%ld", j ? " " : "\t", tc[i].params.name[j], tc[i].params.value[j]);
+        const double gf = c[i].ms > 0 ? 2.0 * (double)p->m * (double)p->n * (double)p->k /
+                                            (c[i].ms * 1e6)
+                                      : 0;
+        fprintf(f, "%s\t%.4g\t%.4g\t%s\n", tc[i].params.count ? "" : "\t-", c[i].ms, gf,
+                i == win ? "won" : c[i].why[0] ? c[i].why : c[i].passed ? "passed" : "not measured");
+    }
+    fclose(f);
+}
+
 /* Measures the portfolio tc[0..n) for p and appends the choice; *win its winner (n where none
  * passed), *table_ratio the table's choice's time over the winner's (0 where it has none).
  * GB_OK, or the code of what stopped the measurement (message recorded). */
@@ -418,6 +446,7 @@ static int choose_by_measuring(gb_blas_t *h, const gb_problem_t *p, const gb_tun
     }
     if (pending)
         build_later(h, p, c, n);
+    log_candidates(h, p, tc, c, n, *win);
     if (*win == n)
         return GB_OK;
     memset(out, 0, sizeof *out);
