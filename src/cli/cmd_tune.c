@@ -458,14 +458,14 @@ int cmd_tune(int argc, char **argv)
     setenv("GEMMBENCH_ENERGY_MIN_S", "0", 1);
     /* A CPU device compiles on the cores that would build ahead, and PoCL compiles one program
      * at a time and most of it at the first launch: builders would only make a candidate wait
-     * for another's build (bench/notes.md). Elsewhere processes: NVIDIA's OpenCL builds one
-     * program at a time per process, so threads queue where processes build side by side; more
-     * than the lookahead would have nothing to build. Build processes share the host's cores,
-     * and its driver, which opens one context at a time: one pool for each kind of device
-     * listed (devices of one kind build the same programs), and under MPI one for each rank of
-     * the host (each tunes on one device). The cores are those this process may run on:
-     * mpirun binds each rank to one core unless told otherwise, and 15 build processes on one
-     * core took minutes to build what 15 cores built in seconds (bench/notes.md). */
+     * for another's build (bench/notes/tuner.md#prebuild-pocl). Elsewhere processes: NVIDIA's
+     * OpenCL builds one program at a time per process, so threads queue where processes build side
+     * by side; more than the lookahead would have nothing to build. Build processes share the
+     * host's cores, and its driver, which opens one context at a time: one pool for each kind of
+     * device listed (devices of one kind build the same programs), and under MPI one for each rank
+     * of the host (each tunes on one device). The cores are those this process may run on: mpirun
+     * binds each rank to one core unless told otherwise, and 15 build processes on one core took
+     * minutes to build what 15 cores built in seconds (bench/notes/scale-out.md#tuning-start). */
     const long cores = cli_usable_cores(NULL);
     const long pools =
         mpi.size > 1 && mpi.local_size > 1 ? mpi.local_size : (long)cli_kinds_among(&dev);

@@ -335,7 +335,7 @@ int cli_mpi_start(cli_measure_t *o, const gb_plan_t *pl, const char *cmd, int *a
     if (rc != GB_OK)
         return cli_error(rc, "%s", msg);
     /* Open MPI binds each of two ranks to one core, and what a rank starts inherits it: the
-     * CPU reference's threads, tune's build processes (bench/notes.md). */
+     * CPU reference's threads, tune's build processes (bench/notes/scale-out.md#tuning-start). */
     long online;
     const long usable = cli_usable_cores(&online);
     if (usable < online)

@@ -77,7 +77,7 @@ size_t cli_kinds_among(const cli_device_t *d);
 
 /* At most this many build processes on a host by default: the driver opens one context at a
  * time, and on 32 cores 31 processes cost more in starting than they built ahead
- * (bench/notes.md). */
+ * (bench/notes/scale-out.md#two-h200). */
 #define CLI_MAX_BUILDERS 15
 /* The cores each of a host's pools may build on: the cores but one, shared by the pools (at
  * least 1). */

@@ -114,9 +114,9 @@ int cli_tuners_open(tuners_t *tu, const cli_device_t *dev, gb_store_t *st)
      * every shape, and shared by the devices of that kind, which build the same programs (the
      * disk cache and NVIDIA's JIT cache serve each device's loads): the driver opens one context
      * at a time, and two H100s' 15 build processes each (two contexts apiece then) were all
-     * ready only after 21 s, against 8 s for 15 (bench/notes.md). They start after every
-     * tuner's own context, which would wait behind theirs. Build threads build into their
-     * device's own context, so each device keeps its own. */
+     * ready only after 21 s, against 8 s for 15 (bench/notes/scale-out.md#tuning-start). They start
+     * after every tuner's own context, which would wait behind theirs. Build threads build into
+     * their device's own context, so each device keeps its own. */
     const tune_opts_t *t = tu->t;
     for (size_t i = 0; i < tu->n && (t->threads > 0 || t->builders > 0); i++) {
         tuner_t *w = &tu->w[i];
