@@ -12,24 +12,12 @@
 src=$1
 build=$2
 cc=${CC:-cc}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/script_lib.sh"
 prefix=$tmp/prefix
-pass=0
-failed=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    failed=$((failed + 1))
-    echo "FAIL: $1"
-}
 # badlog MESSAGE: bad, with the end of the failed command's output.
 badlog() {
     bad "$1"
     tail -n 30 "$tmp/log"
-}
-finish() {
-    echo "$pass passed, $failed failed"
-    exit $((failed > 0))
 }
 # runs NAME PROGRAM: PROGRAM runs and says ok.
 runs() {
