@@ -28,14 +28,9 @@ static void usage(void)
  * built-in families or a folder that is gone. */
 static const char *origin_dir(const char *origin, char *buf, size_t len)
 {
-    if (!origin[0] || !strncmp(origin, "kernels/", 8) || !strcmp(origin, "library"))
-        return NULL;
-    snprintf(buf, len, "%s", origin);
-    char *slash = strrchr(buf, '/');
-    if (!slash)
-        return NULL;
-    *slash = '\0';
     struct stat sb;
+    if (!gb_impl_origin_folder(origin, buf, len))
+        return NULL;
     return stat(buf, &sb) == 0 && S_ISDIR(sb.st_mode) ? buf : NULL;
 }
 
