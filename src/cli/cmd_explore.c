@@ -227,7 +227,7 @@ int cmd_explore(int argc, char **argv)
         gb_plan_free(&pl);
         return rc < 0 ? EXIT_OK : rc;
     }
-    gb_xp_mpi_t mpi = {0};
+    gb_fleet_mpi_t mpi = {0};
     if ((rc = cli_mpi_start(&o, &pl, "explore", &argc, &argv, &mpi))) {
         gb_plan_free(&pl);
         return rc;
@@ -257,9 +257,7 @@ int cmd_explore(int argc, char **argv)
         if (k == nkinds)
             kinds[nkinds++] = d;
         w[nw].kind = k;
-        snprintf(w[nw].label, sizeof w[nw].label, "%zu: %s", nw, d->name);
-        if (mpi.started)
-            snprintf(w[nw].label, sizeof w[nw].label, "rank %d: %s", mpi.rank, d->name);
+        gb_fleet_label(w[nw].label, sizeof w[nw].label, mpi.started, mpi.rank, nw, d->name);
     }
     if (mpi.rank > 0) {
         if ((rc = mpi_worker(&pl, reg, kinds[0], &w[0], &o)) == 0)
@@ -341,7 +339,7 @@ done:
         cli_stop_release();
     /* A rank that failed before its part of the exchange would leave the others waiting. */
     if (mpi.started && rc && !served)
-        return gb_xp_mpi_abort(&mpi, rc);
-    gb_xp_mpi_finalize(&mpi);
+        return gb_fleet_mpi_abort(&mpi, rc);
+    gb_fleet_mpi_finalize(&mpi);
     return rc;
 }
