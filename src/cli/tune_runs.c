@@ -100,7 +100,7 @@ int cli_tune_split_kernels(const char *list, gb_tune_runs_t *r)
 }
 
 int cli_tune_count(const gb_tune_runs_t *r, const gb_plan_t *pl, const narrowing_t *nw,
-                        const gb_registry_t *reg, const gb_device_info_t *di)
+                   const gb_registry_t *reg, const gb_device_info_t *di)
 {
     printf("%-22s %4s %20s %10s  %s\n", "family", "prec", "valid configurations", "ms",
            "parameters");
@@ -136,7 +136,7 @@ int cli_tune_count(const gb_tune_runs_t *r, const gb_plan_t *pl, const narrowing
 }
 
 int cli_tune_check_runs(gb_tune_runs_t *r, const gb_plan_t *pl, const narrowing_t *nw,
-                      const tune_opts_t *t, const gb_registry_t *reg, const gb_device_info_t *di)
+                        const tune_opts_t *t, const gb_registry_t *reg, const gb_device_info_t *di)
 {
     if (!cli_tune_known_strategy(t->strategy))
         return EXIT_USAGE;
@@ -174,4 +174,3 @@ int cli_tune_check_runs(gb_tune_runs_t *r, const gb_plan_t *pl, const narrowing_
         return cli_error(GB_EBADARG, "no family here has parameters to tune on this device");
     return 0;
 }
-

@@ -132,6 +132,17 @@ typedef struct gb_xp_worker {
     char label[160]; /* "1: NVIDIA H200", for progress */
 } gb_xp_worker_t;
 
+/* One worker per device of devs (n, at most GB_EXPLORE_MAX_KINDS), labelled as the fleet labels
+ * them (gb_fleet_label; mpi NULL: none); a device listed twice is one kind with two workers:
+ * the distinct devices into kinds (room for n), in order, their count into *nkinds. */
+void gb_xp_workers_init(gb_xp_worker_t *w, const gb_device_info_t *const *devs, size_t n,
+                        const gb_fleet_mpi_t *mpi, const gb_device_info_t **kinds, size_t *nkinds);
+/* Opens each worker's context on its device (devs as given to gb_xp_workers_init): GB_OK, or
+ * the error with msg "LABEL: why"; gb_xp_workers_close closes those opened. */
+int gb_xp_workers_open(gb_xp_worker_t *w, const gb_device_info_t *const *devs, size_t n, char *msg,
+                       size_t msglen);
+void gb_xp_workers_close(gb_xp_worker_t *w, size_t n);
+
 /* What became of one point. rc: GB_OK measured and stored; 1 stored meanwhile by another
  * process; a gb_job_cannot_run code (cannot run on that worker's device); another failure. */
 typedef struct gb_xp_outcome {

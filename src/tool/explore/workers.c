@@ -163,6 +163,43 @@ void gb_xp_work(gb_xp_queue_t *q, const gb_xp_worker_t *w)
     }
 }
 
+void gb_xp_workers_init(gb_xp_worker_t *w, const gb_device_info_t *const *devs, size_t n,
+                        const gb_fleet_mpi_t *mpi, const gb_device_info_t **kinds, size_t *nkinds)
+{
+    *nkinds = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = 0;
+        while (k < *nkinds && kinds[k] != devs[i])
+            k++;
+        if (k == *nkinds)
+            kinds[(*nkinds)++] = devs[i];
+        memset(&w[i], 0, sizeof w[i]);
+        w[i].kind = k;
+        gb_fleet_label(w[i].label, sizeof w[i].label, mpi && mpi->started, mpi ? mpi->rank : 0, i,
+                       devs[i]->name);
+    }
+}
+
+int gb_xp_workers_open(gb_xp_worker_t *w, const gb_device_info_t *const *devs, size_t n, char *msg,
+                       size_t msglen)
+{
+    char why[1024];
+    for (size_t i = 0; i < n; i++) {
+        const int rc = gb_context_open(&w[i].ctx, devs[i], why, sizeof why);
+        if (rc != GB_OK)
+            return gb__fail(msg, msglen, rc, "%s: %s", w[i].label, why);
+    }
+    return GB_OK;
+}
+
+void gb_xp_workers_close(gb_xp_worker_t *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        gb_context_close(w[i].ctx);
+        w[i].ctx = NULL;
+    }
+}
+
 /* The sweep's crew (gb_fleet_run): the local workers, and the remote ones' server. */
 typedef struct crew {
     gb_xp_queue_t *q;

@@ -163,7 +163,8 @@ int gb_fleet_mpi_ask(size_t *index)
 void gb_fleet_mpi_answer(int to, int work, size_t index)
 {
     uint64_t i64 = index;
-    MPI_Send(&i64, 1, MPI_UINT64_T, to, work ? GB_FLEET_TAG_WORK : GB_FLEET_TAG_STOP, MPI_COMM_WORLD);
+    MPI_Send(&i64, 1, MPI_UINT64_T, to, work ? GB_FLEET_TAG_WORK : GB_FLEET_TAG_STOP,
+             MPI_COMM_WORLD);
 }
 
 static void idle(void)

@@ -220,8 +220,8 @@ static int open_pools(gb_tuners_t *tu, char *msg, size_t msglen)
         if (w->pool)
             continue;
         char why[1024];
-        const int rc = gb_pool_open(&w->pool, w->ctx, b->threads, b->builders,
-                                    w->d->builder_argv, why, sizeof why);
+        const int rc = gb_pool_open(&w->pool, w->ctx, b->threads, b->builders, w->d->builder_argv,
+                                    why, sizeof why);
         if (rc != GB_OK)
             return gb__fail(msg, msglen, rc, "%s: %s", w->label, why);
     }

@@ -103,8 +103,7 @@ static int hello_from(gb_tuners_t *tu, int from, rank_info_t *r, const char *buf
     const char *driver = gb_fleet_mpi_field(buf, len, &at);
     const char *platform = gb_fleet_mpi_field(buf, len, &at);
     const size_t before = tu->kinds.n;
-    if (!name[0] ||
-        gb_fleet_kinds_index(&tu->kinds, name, driver, platform, &r->kind) != GB_OK) {
+    if (!name[0] || gb_fleet_kinds_index(&tu->kinds, name, driver, platform, &r->kind) != GB_OK) {
         char msg[200];
         snprintf(msg, sizeof msg,
                  "tune: rank %d's device did not reach rank 0 whole; run the same command again",
