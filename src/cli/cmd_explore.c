@@ -152,6 +152,15 @@ static void on_measured(const gb_xp_outcome_t *o, void *user)
     cli_progress_draw(pr, "");
 }
 
+/* Rank 0 asked to stop: mpirun sends SIGTERM when a rank dies, and what came is already stored. */
+static void on_stopping(int signal)
+{
+    fprintf(stderr,
+            "gemmbench: explore --mpi: stopping on signal %d; every point received is stored; run "
+            "the same command again to resume\n",
+            signal);
+}
+
 /* The closing line and the exit code, an interruption's included. */
 static int finish(gb_explore_t *ex, gb_store_t *st, const cli_progress_t *pr, const tally_t *t)
 {
@@ -299,7 +308,7 @@ static int measure(sweep_t *s, const cli_measure_t *o, const gb_fleet_mpi_t *mpi
         pr->tty = 0;
     t.nworkers = s->nw + (mpi->started ? (size_t)mpi->size - 1 : 0);
     const gb_xp_hooks_t hooks = {on_measuring, on_measured, &cli_stop_signal, o->pause_ms, &t};
-    gb_xp_mpi_coord_t coord = {mpi, &cli_stop_signal, 30.0, 0, msg, sizeof msg};
+    gb_xp_mpi_coord_t coord = {mpi, &cli_stop_signal, 30.0, 0, msg, sizeof msg, on_stopping};
     const gb_xp_remote_t remote = {gb_xp_mpi_coordinate, &coord};
     /* Under MPI the other ranks ask even when nothing is left, to be told to stop. */
     if ((pr->todo || mpi->started) &&

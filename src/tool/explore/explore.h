@@ -202,8 +202,9 @@ int gb_explore_measure(gb_explore_t *ex, const gb_xp_worker_t *w, size_t nw, gb_
 /* ---- MPI (mpi.c, on the fleet's messages: src/tool/fleet) -------------------------------- */
 
 /* What rank 0's serve needs: it answers the other ranks' requests until each was told to stop;
- * after a stop request it waits grace_s for the points in flight, then gives up on ranks that
- * do not answer (lost: how many). */
+ * after a stop request (stopping(signal) is told of it when *stop is first seen set; NULL: not
+ * told) it waits grace_s for the points in flight, then gives up on ranks that do not answer
+ * (lost: how many). */
 typedef struct gb_xp_mpi_coord {
     const gb_fleet_mpi_t *mpi;
     volatile sig_atomic_t *stop;
@@ -211,6 +212,7 @@ typedef struct gb_xp_mpi_coord {
     size_t lost;
     char *msg;
     size_t msglen;
+    void (*stopping)(int signal);
 } gb_xp_mpi_coord_t;
 int gb_xp_mpi_coordinate(gb_xp_queue_t *q, void *user);
 /* A rank other than 0: asks rank 0 for points, measures each with worker w (its own device and

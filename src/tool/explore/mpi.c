@@ -57,12 +57,8 @@ int gb_xp_mpi_coordinate(gb_xp_queue_t *q, void *user)
         size_t len;
         char *buf = gb_fleet_mpi_next(&wait, &from, &tag, &len);
         if (!buf) {
-            if (!wait.gave_up)
-                /* mpirun sends SIGTERM when a rank dies: what came is already stored. */
-                fprintf(stderr,
-                        "gemmbench: explore --mpi: stopping on signal %d; every point received "
-                        "is stored; run the same command again to resume\n",
-                        (int)*c->stop);
+            if (!wait.gave_up && c->stopping)
+                c->stopping((int)*c->stop);
             continue;
         }
         gb_xp_worker_t *r = &rs[from];
