@@ -39,11 +39,11 @@ static long f0_s5_values[] = {6, 4, 16, 1, 1};
 static char *f0_s6_names[] = {"MR", "NV", "VW", "KU", "LX"};
 static long f0_s6_values[] = {14, 2, 8, 1, 1};
 static gb_preset_t f0_presets[] = {
-    {"cpu_rb_8x48", "8 x 48 floats per work-item (24 AVX-512 accumulators), groups of 4 down M sharing B's columns: 250 GFLOP/s at 1024 on this project's 2-core AVX-512 machine, 0.84x OpenBLAS (bench/notes.md)", 1u, 6, f0_s0_names, f0_s0_values},
+    {"cpu_rb_8x48", "8 x 48 floats per work-item (24 AVX-512 accumulators), groups of 4 down M sharing B's columns: 250 GFLOP/s at 1024 on this project's 2-core AVX-512 machine, 0.84x OpenBLAS (bench/notes/cpu.md#cpu-rb-walkm)", 1u, 6, f0_s0_names, f0_s0_values},
     {"cpu_rb_8x24_d", "the same in double: 8 x 24 doubles per work-item, groups of 4 down M", 2u, 6, f0_s1_names, f0_s1_values},
-    {"cpu_rb_8x32_pack", "8 x 32 floats per work-item, groups of 4 down M, B packed into panels by the prologue: 0.98-1.04x OpenBLAS at 1024 and 2048 on this project's 2-core AVX-512 machine (bench/notes.md)", 1u, 7, f0_s2_names, f0_s2_values},
+    {"cpu_rb_8x32_pack", "8 x 32 floats per work-item, groups of 4 down M, B packed into panels by the prologue: 0.98-1.04x OpenBLAS at 1024 and 2048 on this project's 2-core AVX-512 machine (bench/notes/cpu.md#cpu-rb-packb)", 1u, 7, f0_s2_names, f0_s2_values},
     {"cpu_rb_8x24_pack_d", "8 x 24 doubles per work-item, groups of 4 down M, B packed: 0.92-0.99x OpenBLAS at 1024 and 2048 on the same machine", 2u, 7, f0_s3_names, f0_s3_values},
-    {"cpu_rb_14x32", "14 x 32 floats per work-item (28 AVX-512 accumulators), groups of 4 along N: the fastest of a sweep on this project's 2-core AVX-512 machine (bench/notes.md)", 1u, 5, f0_s4_names, f0_s4_values},
+    {"cpu_rb_14x32", "14 x 32 floats per work-item (28 AVX-512 accumulators), groups of 4 along N: the fastest of a sweep on this project's 2-core AVX-512 machine (bench/notes/cpu.md#cpu-rb)", 1u, 5, f0_s4_names, f0_s4_values},
     {"cpu_rb_6x64", "6 x 64 floats per work-item: 24 AVX-512 accumulators", 1u, 5, f0_s5_names, f0_s5_values},
     {"cpu_rb_14x16_d", "14 x 16 doubles per work-item: 28 AVX-512 accumulators", 2u, 5, f0_s6_names, f0_s6_values},
 };
@@ -97,7 +97,7 @@ static gb_preset_t f1_presets[] = {
     {"dgemm_dmma_1688", "128x64x8 tile, 8 warps of 32x32, m16n8k8 (sm_90), 25.6 KB", 2u, 10, f1_s1_names, f1_s1_values},
     {"dgemm_dmma_16816", "64x64x16 tile, 4 warps of 32x32, m16n8k16 (sm_90, which needs BK=16), 34.8 KB", 2u, 10, f1_s2_names, f1_s2_values},
     {"dgemm_dmma_128", "128x128x8 tile, 8 warps of 64x32 (128 accumulator registers per lane), m16n8k8 (sm_90), 33.8 KB", 2u, 10, f1_s3_names, f1_s3_values},
-    {"dgemm_dmma_128_k4", "as dgemm_dmma_128 with m16n8k4: the fastest of the presets on the H100 (bench/notes.md, docs/performance.md)", 2u, 10, f1_s4_names, f1_s4_values},
+    {"dgemm_dmma_128_k4", "as dgemm_dmma_128 with m16n8k4: the fastest of the presets on the H100 (bench/notes/dgemm.md#dmma-found, docs/performance.md)", 2u, 10, f1_s4_names, f1_s4_values},
 };
 static char *f2_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
 static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
@@ -520,7 +520,7 @@ static long f20_s1_values[] = {32, 64, 2, 2, 16, 16, 8, 8, 1, 1, 0, 1, 8};
 static char *f20_s2_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM"};
 static long f20_s2_values[] = {64, 32, 2, 4, 8, 16, 8, 8, 1, 1, 2, 1, 8};
 static gb_preset_t f20_presets[] = {
-    {"sgemm_3xtf32_64x128", "the family default: 64x128x16 tile, 4 warps of 32x64, m16n8k8, big truncated and the remainder read by the tensor core, each K step of 16 added in FP32; the fastest faithful tile of the sweeps on the H200 (bench/notes.md), 26 KB of local memory", 1u, 13, f20_s0_names, f20_s0_values},
+    {"sgemm_3xtf32_64x128", "the family default: 64x128x16 tile, 4 warps of 32x64, m16n8k8, big truncated and the remainder read by the tensor core, each K step of 16 added in FP32; the fastest faithful tile of the sweeps on the H200 (bench/notes/sgemm_3xtf32.md#3xtf32-first), 26 KB of local memory", 1u, 13, f20_s0_names, f20_s0_values},
     {"sgemm_3xtf32_rna", "the same tile with both parts rounded by cvt.rna, as the ISA defines TF32 operands: no reliance on how the tensor core reads unrounded bits", 1u, 13, f20_s1_names, f20_s1_values},
     {"sgemm_3xtf32_128", "128x128x8 tile, 8 warps of 64x32 (128 registers a lane on sm_90), 17 KB", 1u, 13, f20_s2_names, f20_s2_values},
 };
@@ -699,7 +699,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/cpu_rb.json",
     .source_file = "cpu_rb.cl",
     .entry = "cpu_rb",
-    .program_digest = "e8183776db5033f1ef3687ab6e2e55f86362465ba67d0f20a8bec9b4190ad763",
+    .program_digest = "512558746472550d34e41be06abdd4ab9440fa7f7a0e734ef8ad7b43ce218677",
     .global[0] = "WALKM * ceil_div(ceil_div(M, MR), LX) * LX + (1 - WALKM) * ceil_div(ceil_div(N, NV * VW), LX) * LX",
     .global[1] = "WALKM * ceil_div(N, NV * VW) + (1 - WALKM) * ceil_div(M, MR)",
     .local[0] = "LX",
@@ -727,7 +727,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "9f424e5e6b6c76e99c9ab4ddb4ebddf7c5b10cfde34748e201552208dcc4ed26",
+    .program_digest = "876089843b2d5ad3ff096f51c09a8c60e5c2bb60819b2482ccdf68c6e1a99969",
     .global[0] = "ceil_div(N, WGN * WN) * 32 * WGM * WGN",
     .global[1] = "ceil_div(M, WGM * WM) * P",
     .local[0] = "32 * WGM * WGN",
@@ -760,7 +760,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "9f424e5e6b6c76e99c9ab4ddb4ebddf7c5b10cfde34748e201552208dcc4ed26",
+    .program_digest = "876089843b2d5ad3ff096f51c09a8c60e5c2bb60819b2482ccdf68c6e1a99969",
     .global[0] = "ceil_div(N, WGN * WN) * 32 * WGM * WGN",
     .global[1] = "ceil_div(M, WGM * WM) * P",
     .local[0] = "32 * WGM * WGN",
@@ -1192,7 +1192,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "9f424e5e6b6c76e99c9ab4ddb4ebddf7c5b10cfde34748e201552208dcc4ed26",
+    .program_digest = "876089843b2d5ad3ff096f51c09a8c60e5c2bb60819b2482ccdf68c6e1a99969",
     .global[0] = "ceil_div(N, WGN * WN) * 32 * WGM * WGN",
     .global[1] = "ceil_div(M, WGM * WM) * P",
     .local[0] = "32 * WGM * WGN",
@@ -1225,7 +1225,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "9f424e5e6b6c76e99c9ab4ddb4ebddf7c5b10cfde34748e201552208dcc4ed26",
+    .program_digest = "876089843b2d5ad3ff096f51c09a8c60e5c2bb60819b2482ccdf68c6e1a99969",
     .global[0] = "ceil_div(N, WGN * WN) * 32 * WGM * WGN",
     .global[1] = "ceil_div(M, WGM * WM) * P",
     .local[0] = "32 * WGM * WGN",
@@ -1280,7 +1280,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/xgemm_nv.json",
     .source_file = "xgemm_nv.cl",
     .entry = "xgemm_nv",
-    .program_digest = "3339d07ee8a9c72f83a791e6df26ab4a6ab29728a7fe37d17fe83bbe1298e5a3",
+    .program_digest = "03c936d4dcd4056c9db27c0cb1cf29b40c1f85fed1325ec7cbf746f86a0c7d2f",
     .global[0] = "(D + PS * R + FUSED * STRIPS) * (MWG / (4 * RM)) * (NWG / (4 * RN))",
     .global[1] = "1",
     .local[0] = "(MWG / (4 * RM)) * (NWG / (4 * RN))",

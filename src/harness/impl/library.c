@@ -183,6 +183,7 @@ const gb_impl_ops_t gb__library_ops = {
     "gemmbench's own library (gemmbench_blas.h: gb_sgemm, gb_dgemm) on the same OpenCL device "
     "and queue, with its tuning database's choice per shape (library peer)",
     3u,
+    GB_IS_LIBRARY,
     gb__peer_check,
     gb__peer_program_id,
     library_prepare,

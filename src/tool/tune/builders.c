@@ -300,7 +300,7 @@ static int parse_request(char *line, const gb_registry_t *reg, unsigned long *se
         *to[i] = (size_t)dims[i];
     int rc = gb_impl_resolve(reg, kernel, &ps, im, why, whylen);
     if (rc == GB_OK && has_lws)
-        rc = im->config.family
+        rc = gb_impl_can(im, GB_CAN_LWS)
                  ? gb_config_set_lws(&im->config, (size_t)lws[0], (size_t)lws[1], why, whylen)
                  : gb__fail(why, whylen, GB_EBADLWS, "library peer '%s' takes no work-group size",
                             kernel);
