@@ -32,6 +32,7 @@ for n in $sizes; do
                          (best > 0 ? o / best : 0) }' "$out"
     done
     # Which kernels OpenBLAS ran: on a CPU it does not recognise, older ones unless
-    # OPENBLAS_CORETYPE is set (bench/notes.md), which changes its column several times over.
+    # OPENBLAS_CORETYPE is set, which changes its column several times over
+    # (bench/notes/cpu.md#cpu-rb).
     [ "$n" = "${sizes%% *}" ] && grep -m 1 '^openblas ' "$out" | sed 's/.*(library openblas (/OpenBLAS: (/'
 done

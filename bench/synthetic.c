@@ -1,12 +1,12 @@
 /* synthetic.c: made-up recorded spaces (synthetic.h). Each model narrows a real family's space
  * to a few thousand configurations and scores them with an invented performance model shaped
- * like what bench/notes.md measured: a few parameters (the tile, the work per work-item, the
- * work-group size, where accumulators live) matter much more than the rest (padding, vector
- * widths, walk order); configurations fail for the reasons real ones do (local memory over the
- * 48 KiB OpenCL gives a work-group, registers times work-items over the register file, and a
- * few build failures at random); and every score carries a little measurement noise. The noise
- * and the random failures are drawn from a hash of the configuration, so a model always writes
- * the same file. The scores are GFLOP/s rounded to 0.1. */
+ * like what bench/notes/tuner.md#tuner-h100 and bench/notes/xgemm_nv.md#h200-first-look measured: a
+ * few parameters (the tile, the work per work-item, the work-group size, where accumulators live)
+ * matter much more than the rest (padding, vector widths, walk order); configurations fail for the
+ * reasons real ones do (local memory over the 48 KiB OpenCL gives a work-group, registers times
+ * work-items over the register file, and a few build failures at random); and every score carries a
+ * little measurement noise. The noise and the random failures are drawn from a hash of the
+ * configuration, so a model always writes the same file. The scores are GFLOP/s rounded to 0.1. */
 #include <math.h>
 #include <string.h>
 

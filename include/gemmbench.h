@@ -337,20 +337,19 @@ int gb_space_find(const gb_space_t *sp, const gb_params_t *ps, gb_space_cand_t *
 /* What computes a problem, behind one interface (check, prepare, call, release): a kernel
  * family's configuration, or a library peer run through the same harness on the same inputs
  * (CLBlast on the same OpenCL queue; cuBLAS where the CUDA toolkit was found at build time). A
- * value: ops says which (its contents are private); config is the kernel configuration, with
- * family NULL for a peer. */
+ * value: ops says which (its contents are private); config is the kernel configuration, where
+ * the implementation has one (gb_impl_can(im, GB_CAN_TUNE)). */
 typedef struct gb_impl_ops gb_impl_ops_t;
 typedef struct gb_impl {
     const gb_impl_ops_t *ops;
     gb_config_t config;
 } gb_impl_t;
 
-/* The library peers compiled in: count, and each one's name, one-line description and
- * precisions (bit 1 << gb_precision_t for each). */
-size_t gb_peer_count(void);
-const char *gb_peer_name(size_t i);
-const char *gb_peer_description(size_t i);
-unsigned gb_peer_precisions(size_t i);
+/* Every implementation there is: count, and the i-th into *out (GB_ENOKERNEL past the last):
+ * the families of reg in its order, each as its default configuration, then the library peers
+ * compiled in (gemmbench's own library, CLBlast and cuBLAS where found, the host's OpenBLAS). */
+size_t gb_impl_count(const gb_registry_t *reg);
+int gb_impl_at(const gb_registry_t *reg, size_t i, gb_impl_t *out);
 
 /* A kernel configuration as an implementation (cfg is copied; its family must outlive *out). */
 void gb_impl_kernel(gb_impl_t *out, const gb_config_t *cfg);
@@ -363,8 +362,26 @@ int gb_impl_resolve(const gb_registry_t *reg, const char *name, const gb_params_
 const char *gb_impl_name(const gb_impl_t *im);
 /* Where it comes from: the family's metadata file ("kernels/naive.json") or "library". */
 const char *gb_impl_origin(const gb_impl_t *im);
+/* Its one-line description: the family's ("" when its metadata has none) or the peer's. */
+const char *gb_impl_description(const gb_impl_t *im);
+/* The folder a family loaded with --kernel-path came from, into buf, from an origin as
+ * gb_impl_origin gives it (a stored point's); NULL for a built-in family or a library peer. */
+const char *gb_impl_origin_folder(const char *origin, char *buf, size_t len);
 /* The precisions it runs: a mask of 1u << gb_precision_t. */
 unsigned gb_impl_precisions(const gb_impl_t *im);
+
+/* What an implementation can do, or is: asked of it rather than told by what it is made of. */
+typedef enum gb_impl_cap {
+    GB_CAN_TUNE = 1u << 0,    /* has parameters, set by name, swept and tuned (config.params) */
+    GB_CAN_LWS = 1u << 1,     /* takes a work-group size (gb_config_set_lws) */
+    GB_CAN_CHECK = 1u << 2,   /* its own kernels can be checked ('gemmbench check') */
+    GB_CAN_TRAFFIC = 1u << 3, /* declares its memory traffic (gb_impl_traffic) */
+    GB_IS_LIBRARY = 1u << 4   /* a library peer: no parameters and no program of its own */
+} gb_impl_cap_t;
+/* Its capabilities: a mask of gb_impl_cap_t. */
+unsigned gb_impl_caps(const gb_impl_t *im);
+/* Whether it has every capability of caps. */
+int gb_impl_can(const gb_impl_t *im, unsigned caps);
 /* For a problem whose layout the user left open: keeps p's layout and transpositions if the
  * implementation runs them natively, else sets its first native combination. */
 void gb_impl_native_layout(const gb_impl_t *im, gb_problem_t *p);

@@ -5,14 +5,14 @@
  * multiply-adds. No local memory: a CPU's caches serve the reuse. The work-items of a group
  * (LX along dimension 0) share the same rows of A, or with WALKM the same columns of B: then a
  * K x NR panel of B stays in cache while the groups walk down M and A streams, which moves
- * MR/NR as many bytes per FLOP from memory as streaming B does (bench/notes.md: 2x at 1024 for
- * 8 x 48 blocks). A panel's rows lie ldb apart in B, so at large ldb they fall in a few cache
- * sets and the panel does not stay in cache: with PACKB a prologue kernel (cpu_rb_pack) first
- * copies B into the workspace WS as panels, panel p holding B's columns p*NR .. p*NR + NR - 1
- * for every k, NR elements a row, contiguous, as BLAS libraries pack B. M and N are whole
- * blocks: the harness pads the problem (multiple_of), which costs copies of O(n^2) where a
- * scalar path for the edge blocks cost up to 3x at sizes that are not (bench/notes.md); other
- * layouts reach it through the harness's transposition passes. */
+ * MR/NR as many bytes per FLOP from memory as streaming B does (bench/notes/cpu.md#cpu-rb-walkm: 2x
+ * at 1024 for 8 x 48 blocks). A panel's rows lie ldb apart in B, so at large ldb they fall in a few
+ * cache sets and the panel does not stay in cache: with PACKB a prologue kernel (cpu_rb_pack) first
+ * copies B into the workspace WS as panels, panel p holding B's columns p*NR .. p*NR + NR - 1 for
+ * every k, NR elements a row, contiguous, as BLAS libraries pack B. M and N are whole blocks: the
+ * harness pads the problem (multiple_of), which costs copies of O(n^2) where a scalar path for the
+ * edge blocks cost up to 3x at sizes that are not (bench/notes/cpu.md#cpu-rb-padded); other layouts
+ * reach it through the harness's transposition passes. */
 #ifndef MR
 #define MR 14 /* rows of C per work-item */
 #endif

@@ -427,7 +427,7 @@ XD_INLINE void multiply(local const real *as, local const real *bs, real *acc, c
 #if KACC == 1
     /* The step's sums, from zero; added to acc at the end. Here rather than in tile (where
      * KACC > 1 keeps its sums across steps): kept inside one step they measured 50 against 32
-     * TFLOP/s with 64x64 warps on the H200 (bench/notes.md). */
+     * TFLOP/s with 64x64 warps on the H200 (bench/notes/sgemm_3xtf32.md#3xtf32-first). */
     real sacc[MI * NI * 2];
 #pragma unroll
     for (int i = 0; i < MI * NI * 2; i++)

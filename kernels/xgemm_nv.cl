@@ -33,17 +33,17 @@
  * the harness for A and B with leading dimensions and offsets that are multiples of 4, so odd
  * sizes reach the float4 path at the cost of copying A and B; C and the sizes stay as they are.
  * It also asks for A to be copied where lda is a multiple of 4096: every warp load of an A slice
- * reads 16 rows, whose addresses then agree below 16 KiB (bench/notes.md has what that costs).
- * Warps of an edge tile whose whole share of C lies outside M x N skip the FMAs (their
- * loads, stores and barriers remain). With EDGES=1 the grid is walked backwards, so these
- * cheap edge tiles start first and the last wave is made of full tiles; with EDGES=2 they run
- * after every full tile, in the idle slots of a partial last wave. GROUPM groups tile rows
- * for L2 reuse. C is written as float4 where the tile is interior and C is aligned, element by
- * element otherwise; beta == 0 never reads C. Where the last row (column) of tiles would be at
- * most THIN thin, the grid holds whole tiles only and strips compute the rest (xgemm_nv_rem),
- * each reading the other operand once instead of walking all of K as a partial tile would.
- * With TAIL, a last partial wave of tiles is split along K into pieces that fill TAIL whole
- * waves, their sums added by the remainder kernel from a workspace (below xgemm_nv).
+ * reads 16 rows, whose addresses then agree below 16 KiB (what that costs:
+ * bench/notes/xgemm_nv.md#h100-gap). Warps of an edge tile whose whole share of C lies outside
+ * M x N skip the FMAs (their loads, stores and barriers remain). With EDGES=1 the grid is walked
+ * backwards, so these cheap edge tiles start first and the last wave is made of full tiles; with
+ * EDGES=2 they run after every full tile, in the idle slots of a partial last wave. GROUPM groups
+ * tile rows for L2 reuse. C is written as float4 where the tile is interior and C is aligned,
+ * element by element otherwise; beta == 0 never reads C. Where the last row (column) of tiles would
+ * be at most THIN thin, the grid holds whole tiles only and strips compute the rest (xgemm_nv_rem),
+ * each reading the other operand once instead of walking all of K as a partial tile would. With
+ * TAIL, a last partial wave of tiles is split along K into pieces that fill TAIL whole waves, their
+ * sums added by the remainder kernel from a workspace (below xgemm_nv).
  *
  * The launch geometry is the family's (xgemm_nv.json, 'let'), said there once: the kernels take
  * M1 and N1 (the rows and columns the tiles cover), TM x TN (the tile grid), D (tiles run
@@ -53,7 +53,8 @@
  *
  * MAXREG caps the registers of a work-item on NVIDIA GPUs (the family's nvidia_max_registers),
  * which NVIDIA's compiler honours only without reqd_work_group_size, so the kernel then goes
- * without it; ptxas then schedules differently even where the cap is not reached (bench/notes.md). */
+ * without it; ptxas then schedules differently even where the cap is not reached
+ * (bench/notes/xgemm_nv.md#h100-gap). */
 #ifndef MWG
 #define MWG 128 /* tile rows of C per work-group: 64, 128 or 256 */
 #endif
@@ -414,7 +415,7 @@ XN_INLINE void tile(const int M, const int N, const int K, const real alpha,
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     /* Slices read as float4 end at the last full one, or sooner where the range ends: one bound
-     * in the loop, not two (bench/notes.md). */
+     * in the loop, not two (bench/notes/xgemm_nv.md#h100-last-wave). */
     const int vend = checked ? 0 : min(full, t_end);
     for (int t = t_first; t < t_end; t++) {
         /* The next slice's global loads are issued before this slice's FMAs. */
@@ -443,7 +444,7 @@ XN_INLINE void tile(const int M, const int N, const int K, const real alpha,
 #if TAIL
     /* A piece of a tail tile stores its bare sums, as an MWG x NWG tile, to its slot through
      * the same stores as C: a second store path, or a slot pointer and flag carried through the
-     * loop, cost registers (bench/notes.md). */
+     * loop, cost registers (bench/notes/xgemm_nv.md#h100-last-wave). */
     const bool to_part = slot >= 0;
     global real4 *part = WS + (uint)slot * SLOT4;
     put_tile(to_part ? MWG : M, to_part ? NWG : N, to_part ? (real)1 : alpha,
@@ -661,8 +662,8 @@ XN_INLINE void strips(const int M, const int N, const int K, const real alpha,
 /* On NVIDIA (FUSED), groups of 256 work-items compute the strips inside xgemm_nv's grid (the
  * local A tile holding the partial sums), where a separate launch would run after the last wave
  * of tiles; elsewhere xgemm_nv_rem does, as the strips' barriers in a second branch of one
- * kernel are what PoCL 3.1 miscompiles (bench/notes.md). Only up to 4 lines: the strips' code
- * for 16 costs xgemm_nv too many registers. */
+ * kernel are what PoCL 3.1 miscompiles (bench/notes/xgemm_nv.md#h100-strips). Only up to 4 lines:
+ * the strips' code for 16 costs xgemm_nv too many registers. */
 #if FUSED && (WGS != RGS || 2 * KWG * LDA4 < RGS)
 #error "xgemm_nv: fused strips need 256 work-items and room for their sums in the local A tile"
 #endif

@@ -6,13 +6,9 @@
 # 'check' down (exit 1). Exit 77 (skipped) without oclgrind.
 gb=$1
 fx=$2
-command -v oclgrind >/dev/null 2>&1 || { echo "oclgrind is not installed; skipping"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-no() { fail=$((fail + 1)); echo "FAIL: $*"; cat "$tmp/out"; }
+. "$(dirname "$0")/script_lib.sh"
+requires oclgrind oclgrind
+no() { bad "$*"; cat "$tmp/out"; }
 
 "$gb" check -k naive >"$tmp/out" 2>&1
 rc=$?
@@ -38,5 +34,4 @@ rc=$?
 { [ $rc -eq 2 ] && grep -q "library peer" "$tmp/out"; } || { [ $rc -eq 2 ] && grep -q "unknown kernel" "$tmp/out"; } &&
     ok || no "check of a library peer"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

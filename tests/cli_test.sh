@@ -3,10 +3,7 @@
 # code) and one line on stderr that names the problem.
 gb=$1
 fx=$2
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/script_lib.sh"
 
 # expect CODE REGEX ARGS...: runs gemmbench ARGS, checks the exit code and that a line of stderr
 # matches REGEX (extended, case-sensitive). Drivers may print their own diagnostics too.
@@ -18,10 +15,9 @@ expect() {
     got=$?
     first=$(head -n 1 "$tmp/err")
     if [ "$got" -eq "$code" ] && grep -Eq -- "$regex" "$tmp/err"; then
-        pass=$((pass + 1))
+        ok
     else
-        fail=$((fail + 1))
-        echo "FAIL: gemmbench $*"
+        bad "gemmbench $*"
         echo "  expected exit $code and /$regex/, got exit $got: $first"
     fi
 }
@@ -29,10 +25,9 @@ expect() {
 # expect_no_table: the last check printed nothing on stdout (no table header before the error).
 expect_no_table() {
     if [ ! -s "$tmp/out" ]; then
-        pass=$((pass + 1))
+        ok
     else
-        fail=$((fail + 1))
-        echo "FAIL: expected nothing on stdout, got:"
+        bad "expected nothing on stdout, got:"
         head -n 3 "$tmp/out"
     fi
 }
@@ -41,10 +36,9 @@ expect_no_table() {
 expect_one_line() {
     lines=$(wc -l <"$tmp/err")
     if [ "$lines" -eq 1 ]; then
-        pass=$((pass + 1))
+        ok
     else
-        fail=$((fail + 1))
-        echo "FAIL: expected one line on stderr, got $lines:"
+        bad "expected one line on stderr, got $lines:"
         cat "$tmp/err"
     fi
 }
@@ -109,31 +103,31 @@ expect 2 "unknown command 'frobnicate'" frobnicate
 expect 2 "unknown device type 'fpga'" run -t fpga -k naive $small
 # Not usage errors: a failing build prints its log (exit 3), a wrong result exits 1.
 expect 3 "OpenCL build of 'broken' failed" run -k broken --kernel-path "$fx/build_error" $small
-if grep -q "this_is_not_declared" "$tmp/err"; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: the build log did not reach stderr"; cat "$tmp/err"; fi
+if grep -q "this_is_not_declared" "$tmp/err"; then ok; else
+    bad "the build log did not reach stderr"; cat "$tmp/err"; fi
 "$gb" run -k wrong_edge --kernel-path "$fx/wrong" $small >"$tmp/out" 2>"$tmp/err"
-if [ $? -eq 1 ] && grep -q "FAIL" "$tmp/out"; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: a wrong kernel must exit 1 with FAIL in the table"; fi
+if [ $? -eq 1 ] && grep -q "FAIL" "$tmp/out"; then ok; else
+    bad "a wrong kernel must exit 1 with FAIL in the table"; fi
 # Inputs rounded to TF32 pass the worst-case bound at K = 4096 but not the faithful verdict, which
 # a plain FP32 kernel passes; both are stored.
 "$gb" run -k wrong_tf32,naive --kernel-path "$fx/wrong" -M 64 -N 64 -K 4096 -i 2 \
     --store "$tmp/faithful.db" >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && grep -Eq "^wrong_tf32 .* not faithful: [0-9]+x FP32 +pass " "$tmp/out" &&
-    grep -Eq "^naive .* faithful +pass " "$tmp/out"; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: the faithful verdict"; cat "$tmp/out" "$tmp/err"; fi
+    grep -Eq "^naive .* faithful +pass " "$tmp/out"; then ok; else
+    bad "the faithful verdict"; cat "$tmp/out" "$tmp/err"; fi
 "$gb" export --format csv --store "$tmp/faithful.db" >"$tmp/csv" 2>"$tmp/err"
 if grep -q ",wrong_tf32,.*,not faithful," "$tmp/csv" && grep -q ",naive,.*,faithful," "$tmp/csv"
-then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: the store keeps the faithful verdict"; cat "$tmp/csv"; fi
+then ok; else
+    bad "the store keeps the faithful verdict"; cat "$tmp/csv"; fi
 # And good input works: exit 0, a passing row.
 "$gb" run -k naive,SGEMM_NT_4x1 -M 13 -N 9 -K 5 -i 2 --beta 0.5 >"$tmp/out" 2>"$tmp/err"
-if [ $? -eq 0 ] && [ "$(grep -c ' pass ' "$tmp/out")" -eq 2 ]; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: a good run"; cat "$tmp/out" "$tmp/err"; fi
+if [ $? -eq 0 ] && [ "$(grep -c ' pass ' "$tmp/out")" -eq 2 ]; then ok; else
+    bad "a good run"; cat "$tmp/out" "$tmp/err"; fi
 
 # A layout the kernel lacks is served through a transposition pass, and says so.
 "$gb" run -k SGEMM_NT_4x1 --layout row -M 13 -N 9 -K 5 -i 2 >"$tmp/out" 2>"$tmp/err"
-if [ $? -eq 0 ] && grep -q " pass .*(native, transpose B)" "$tmp/out"; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: row-NN through a transposition pass"; cat "$tmp/out" "$tmp/err"; fi
+if [ $? -eq 0 ] && grep -q " pass .*(native, transpose B)" "$tmp/out"; then ok; else
+    bad "row-NN through a transposition pass"; cat "$tmp/out" "$tmp/err"; fi
 expect 2 "--timing: unknown timing 'fast'" run -k naive --timing fast $small
 expect 2 "--host-mem: unknown host memory 'locked'; use pageable, pinned or mapped" run -k naive \
     --host-mem locked $small
@@ -145,11 +139,11 @@ expect 2 "--pipeline must be a number of panels from 2 to 256" run -k naive --ti
 expect 2 "no command given; run 'gemmbench --help'" 
 expect_one_line
 "$gb" help run >"$tmp/out" 2>"$tmp/err"
-if [ $? -eq 0 ] && head -n 1 "$tmp/out" | grep -q "^usage: gemmbench run"; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: gemmbench help run"; fi
+if [ $? -eq 0 ] && head -n 1 "$tmp/out" | grep -q "^usage: gemmbench run"; then ok; else
+    bad "gemmbench help run"; fi
 "$gb" cache --help >"$tmp/out" 2>"$tmp/err"
-if [ $? -eq 0 ] && grep -q "^usage: gemmbench cache" "$tmp/out"; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: gemmbench cache --help"; fi
+if [ $? -eq 0 ] && grep -q "^usage: gemmbench cache" "$tmp/out"; then ok; else
+    bad "gemmbench cache --help"; fi
 expect 2 "unexpected argument 'extra'" devices extra
 expect 2 "unexpected argument 'extra'" kernels extra
 expect 2 "unexpected argument 'extra'" ceilings extra --no-store
@@ -163,13 +157,13 @@ expect 2 "its folder /nonexistent-dir is missing" explore -k naive -n 8 --dry-ru
     --store /nonexistent-dir/x
 # GEMMbench's own spelling of the work-group size.
 "$gb" run -k SGEMM_NT_4x1_barrier -lws 8,2 -n 8 -i 1 --no-store >"$tmp/out" 2>"$tmp/err"
-if [ $? -eq 0 ] && grep -q " 8x2 .* pass" "$tmp/out"; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: -lws 8,2"; cat "$tmp/out" "$tmp/err"; fi
+if [ $? -eq 0 ] && grep -q " 8x2 .* pass" "$tmp/out"; then ok; else
+    bad "-lws 8,2"; cat "$tmp/out" "$tmp/err"; fi
 # A preset setting 32 parameters with long names lists whole (it overflowed a buffer).
 "$gb" kernels --kernel-path "$fx/many_params" >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && grep -q "preset many_preset .*A_PARAMETER_WITH_A_RATHER_LONG_NAME_NUMBER_31=1000000031" \
-    "$tmp/out"; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: kernels with a preset of 32 long parameters"; fi
+    "$tmp/out"; then ok; else
+    bad "kernels with a preset of 32 long parameters"; fi
 
 # Data whose products and sums overflow the precision make no valid problem: refused before the
 # table (a non-finite reference used to make any non-finite result a pass, even from a kernel
@@ -192,12 +186,12 @@ expect_no_table
 expect 2 "double precision holds" run -k naive --precision d --dist uniform:-1e300:1e300 $small $range
 # Refused before anything is opened: no store is made (or, where one existed, nothing added).
 if [ ! -e "$tmp/range.db" ] || "$gb" store info $range 2>&1 | grep -q "^points: 0"; then
-    pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: a refused problem was stored"; "$gb" store info $range; fi
+    ok; else
+    bad "a refused problem was stored"; "$gb" store info $range; fi
 # The same data in double precision are fine.
 "$gb" run -k naive --precision d --dist uniform:-1e39:1e39 $small $range >"$tmp/out" 2>"$tmp/err"
-if [ $? -eq 0 ] && grep -q " pass " "$tmp/out"; then pass=$((pass + 1)); else
-    fail=$((fail + 1)); echo "FAIL: uniform:-1e39:1e39 in double"; cat "$tmp/out" "$tmp/err"; fi
+if [ $? -eq 0 ] && grep -q " pass " "$tmp/out"; then ok; else
+    bad "uniform:-1e39:1e39 in double"; cat "$tmp/out" "$tmp/err"; fi
 
 # --verbose: a build's warnings come as the driver's build log on stderr, never in the table on stdout.
 # (A program from either cache is not built: both caches are off here.)
@@ -213,9 +207,8 @@ for v in "" --verbose; do
     logged=$(grep -c "build log of 'naive'" "$tmp/err")
     if grep -q " pass " "$tmp/out" && ! grep -q "deliberate" "$tmp/out" &&
         [ "$logged" -eq "$want" ]; then
-        pass=$((pass + 1)); else
-        fail=$((fail + 1)); echo "FAIL: build log with '$v'"; cat "$tmp/out" "$tmp/err"; fi
+        ok; else
+        bad "build log with '$v'"; cat "$tmp/out" "$tmp/err"; fi
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -342,9 +342,11 @@ static void test_peers(const gb_device_info_t *dev, const gb_registry_t *reg)
         return;
     gb_problem_t p;
     gb_problem_init(&p, GB_PREC_S, 32, 32, 32);
-    for (size_t i = 0; i < gb_peer_count(); i++) {
+    for (size_t i = 0; i < gb_impl_count(reg); i++) {
         gb_impl_t im;
-        CHECK_RC(gb_impl_resolve(reg, gb_peer_name(i), NULL, &im, msg, sizeof msg), GB_OK);
+        CHECK_RC(gb_impl_at(reg, i, &im), GB_OK);
+        if (!gb_impl_can(&im, GB_IS_LIBRARY))
+            continue;
         /* GB_OK, or the reason it cannot run here (cuBLAS beside PoCL). */
         const int want = gb_impl_check(&im, dev, p.precision, &p, NULL, 0);
         CHECK_RC(gb_impl_prebuild(ctx, &im, &p, msg, sizeof msg), want);

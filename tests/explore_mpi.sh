@@ -8,8 +8,8 @@
 # every shape. A rank that mpirun bound to fewer cores than the host has says so.
 # Skipped (77) where mpirun is missing or gemmbench was built without MPI.
 gb=$1
-command -v mpirun >/dev/null 2>&1 || { echo "mpirun is not installed; skipping"; exit 77; }
 . "$(dirname "$0")/script_lib.sh"
+requires mpirun openmpi-bin
 "$gb" explore -k naive -n 8 --mpi --store "$tmp/probe.db" >"$tmp/probe.txt" 2>&1
 if grep -q "built without MPI" "$tmp/probe.txt"; then echo "built without MPI; skipping"; exit 77; fi
 # Root in containers and CI; more ranks than cores.

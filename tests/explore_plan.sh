@@ -2,33 +2,16 @@
 # explore_plan.sh GEMMBENCH: each malformed plan or sweep gets exit 2 and one line on stderr that
 # names the file and key at fault; the built-in plans expand to the points they promise.
 gb=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-failed=0
+. "$(dirname "$0")/script_lib.sh"
 db=$tmp/r.db
 
-# expect REGEX PLAN-TEXT [ARGS]: the plan in a file, explore --dry-run must exit 2 with one line
-# on stderr matching REGEX.
+# expect_plan REGEX PLAN-TEXT [ARGS]: the plan in a file, explore --dry-run must exit 2 with one
+# line on stderr matching REGEX.
 expect_plan() {
     regex=$1
     printf '%s\n' "$2" >"$tmp/plan.json"
     shift 2
-    expect "$regex" explore --plan "$tmp/plan.json" --dry-run --store "$db" "$@"
-}
-expect() {
-    regex=$1
-    shift
-    "$gb" "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    if [ "$rc" -eq 2 ] && grep -Eq -- "$regex" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
-        pass=$((pass + 1))
-    else
-        failed=$((failed + 1))
-        echo "FAIL: gemmbench $*"
-        echo "  expected exit 2 and one line /$regex/, got exit $rc:"
-        cat "$tmp/err"
-    fi
+    expect2 "$regex" explore --plan "$tmp/plan.json" --dry-run --store "$db" "$@"
 }
 p="plan '$tmp/plan.json'"
 expect_plan "$p is not valid JSON \(line 1, column" '{"kernels": ["naive"], "n": [8,}'
@@ -62,44 +45,43 @@ expect_plan "key 'shapes': '8x8' is not a shape; give MxNxK" '{"kernels": ["naiv
 expect_plan "key 'shapes': '0x8x8' is not a shape" '{"kernels": ["naive"], "shapes": "0x8x8"}'
 printf '# M N K\n8 16 32\n\n64x8x8  # tall\n' >"$tmp/shapes.txt"
 printf '8 16\n' >"$tmp/bad_shapes.txt"
-expect "shapes.txt: line 1: '8 16' is not a shape" explore -k naive --shapes "$tmp/bad_shapes.txt" --store "$db"
-expect "cannot read the shapes file" explore -k naive --shapes "$tmp/none.txt" --store "$db"
+expect2 "shapes.txt: line 1: '8 16' is not a shape" explore -k naive --shapes "$tmp/bad_shapes.txt" --store "$db"
+expect2 "cannot read the shapes file" explore -k naive --shapes "$tmp/none.txt" --store "$db"
 # Explicit shapes follow the orders: 2 orders + 2 shapes.
 "$gb" explore -k naive -n 8,16 --shapes "$tmp/shapes.txt" --dry-run --store "$db" >"$tmp/out" 2>&1
 if grep -q "4 points" "$tmp/out" && grep -q "8x16x32" "$tmp/out" && grep -q "64x8x8" "$tmp/out"; then
-    pass=$((pass + 1)); else failed=$((failed + 1)); echo "FAIL: --shapes"; cat "$tmp/out"; fi
-expect "cannot read plan '$tmp/missing.json'.*built-in plan" explore --plan "$tmp/missing.json" --store "$db"
-expect "no kernels to explore" explore -n 8 --store "$db"
-expect "^gemmbench: error: -n: 'abc' is not a list" explore -k naive -n abc --store "$db"
-expect "^gemmbench: error: -n: 2000000000 is too large" explore -k naive -n 2000000000 --store "$db"
-expect "^gemmbench: error: --lws: '16' is not a list of work-group sizes" explore -k naive -n 8 --lws 16 --store "$db"
-expect "-N is not given while -M is" explore -k naive -M 8 --store "$db"
-expect "--param: 'DJ' must be NAME=VALUES" explore -k SGEMM_NT_4x1 -n 8 --param DJ --store "$db"
-expect "the plan has more than 1000000 points" explore -k naive -n 1:4096 -M 1:4096 --store "$db"
-expect "the plan has more than 1000000 points; narrow it" explore -k naive -n 1:1000 --param LX=1:1000 \
+    ok; else bad "--shapes"; cat "$tmp/out"; fi
+expect2 "cannot read plan '$tmp/missing.json'.*built-in plan" explore --plan "$tmp/missing.json" --store "$db"
+expect2 "no kernels to explore" explore -n 8 --store "$db"
+expect2 "^gemmbench: error: -n: 'abc' is not a list" explore -k naive -n abc --store "$db"
+expect2 "^gemmbench: error: -n: 2000000000 is too large" explore -k naive -n 2000000000 --store "$db"
+expect2 "^gemmbench: error: --lws: '16' is not a list of work-group sizes" explore -k naive -n 8 --lws 16 --store "$db"
+expect2 "-N is not given while -M is" explore -k naive -M 8 --store "$db"
+expect2 "--param: 'DJ' must be NAME=VALUES" explore -k SGEMM_NT_4x1 -n 8 --param DJ --store "$db"
+expect2 "the plan has more than 1000000 points" explore -k naive -n 1:4096 -M 1:4096 --store "$db"
+expect2 "the plan has more than 1000000 points; narrow it" explore -k naive -n 1:1000 --param LX=1:1000 \
     --param LY=1:2 --store "$db"
-expect "unknown option '--bogus'" explore --bogus
+expect2 "unknown option '--bogus'" explore --bogus
 
 # The built-in plans expand as documented; flags override their keys.
 "$gb" explore --plan explore-f-n --dry-run --store "$db" >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && grep -q "built-in plan 'explore-f-n': 48 points" "$tmp/out" &&
-   [ "$(grep -c '^to run: SGEMM_NT_' "$tmp/out")" -eq 48 ]; then pass=$((pass + 1)); else
-    failed=$((failed + 1)); echo "FAIL: explore-f-n must have 48 points"; cat "$tmp/out" "$tmp/err"; fi
+   [ "$(grep -c '^to run: SGEMM_NT_' "$tmp/out")" -eq 48 ]; then ok; else
+    bad "explore-f-n must have 48 points"; cat "$tmp/out" "$tmp/err"; fi
 "$gb" explore --plan explore-n-lws --dry-run --store "$db" >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && grep -q "built-in plan 'explore-n-lws': 104 points" "$tmp/out" &&
    grep -q "to run: SGEMM_NT_4x1_barrier s 512x512x512 lws 128x1 rep 0" "$tmp/out"; then
-    pass=$((pass + 1)); else
-    failed=$((failed + 1)); echo "FAIL: explore-n-lws must have 26 work-groups x 4 sizes"; cat "$tmp/out" "$tmp/err"; fi
+    ok; else
+    bad "explore-n-lws must have 26 work-groups x 4 sizes"; cat "$tmp/out" "$tmp/err"; fi
 "$gb" explore --plan explore-f-n -n 64,128 -i 3 --dry-run --store "$db" >"$tmp/out" 2>"$tmp/err"
-if [ $? -eq 0 ] && grep -q ": 6 points" "$tmp/out"; then pass=$((pass + 1)); else
-    failed=$((failed + 1)); echo "FAIL: -n must override the plan's sizes"; cat "$tmp/out" "$tmp/err"; fi
+if [ $? -eq 0 ] && grep -q ": 6 points" "$tmp/out"; then ok; else
+    bad "-n must override the plan's sizes"; cat "$tmp/out" "$tmp/err"; fi
 # Points that cannot run are counted with their reason, not errors.
 "$gb" explore -k SGEMM_NT_4x1 -n 8 --lws "1024,1024;16,4" --precision s,d --dry-run --store "$db" \
     >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && grep -q ": 1 to measure, 0 already in the store, 3 cannot run here" "$tmp/out" &&
    grep -q "^cannot run: 1 x GB_EWGSIZE" "$tmp/out" && grep -q "^cannot run: 2 x GB_EUNSUPPORTED" "$tmp/out" &&
    grep -q "^skip: SGEMM_NT_4x1 d 8x8x8 lws 16x4 rep 0: kernel 'SGEMM_NT_4x1' has no double" "$tmp/out"; then
-    pass=$((pass + 1)); else
-    failed=$((failed + 1)); echo "FAIL: points that cannot run"; cat "$tmp/out" "$tmp/err"; fi
-echo "$pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+    ok; else
+    bad "points that cannot run"; cat "$tmp/out" "$tmp/err"; fi
+finish

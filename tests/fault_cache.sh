@@ -9,20 +9,12 @@
 # half-written is ever loaded. A program that another process is building is waited for, then
 # loaded.
 gb=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/script_lib.sh"
 # The cache of its own: from ctest, a folder in the build tree; else a temporary one. Emptied first.
 export GEMMBENCH_CACHE_DIR="${GEMMBENCH_CACHE_DIR:-$tmp/cache}"
 unset GEMMBENCH_NO_CACHE
 "$gb" cache clear >/dev/null
 export GEMMBENCH_ENERGY_MIN_S=0
-pass=0
-failed=0
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL: $*"
-}
-ok() { pass=$((pass + 1)); }
 
 # run PREC: one validated naive run in precision PREC, JSON on $tmp/out, stderr on $tmp/err.
 run() {
@@ -30,7 +22,7 @@ run() {
         >"$tmp/out" 2>"$tmp/err"
 }
 hit() { grep -Eq '"program_cache_hit":[[:space:]]*true' "$tmp/out"; }
-passed() { grep -Eq '"verdict":[[:space:]]*"pass"' "$tmp/out"; }
+validated() { grep -Eq '"verdict":[[:space:]]*"pass"' "$tmp/out"; }
 warned() { grep -q "gemmbench: warning: program cache entry .* was damaged" "$tmp/err"; }
 # entry PREC: the naive program's entry in precision PREC.
 entry() {
@@ -39,9 +31,9 @@ entry() {
     done
 }
 
-run 32 && run 64 || fail "the first runs: $(cat "$tmp/err")"
-[ "$(ls "$GEMMBENCH_CACHE_DIR"/*.gbc | wc -l)" -eq 2 ] && ok || fail "expected 2 entries: $(ls "$GEMMBENCH_CACHE_DIR")"
-run 32 && hit && ! warned && ok || fail "a cached program must load without a warning"
+run 32 && run 64 || bad "the first runs: $(cat "$tmp/err")"
+[ "$(ls "$GEMMBENCH_CACHE_DIR"/*.gbc | wc -l)" -eq 2 ] && ok || bad "expected 2 entries: $(ls "$GEMMBENCH_CACHE_DIR")"
+run 32 && hit && ! warned && ok || bad "a cached program must load without a warning"
 
 # damage MODE FILE OTHER: damages FILE (OTHER: the other entry, for swap).
 damage() {
@@ -66,17 +58,17 @@ for mode in truncate flip header swap empty text; do
     d=$(entry 64)
     cp "$s" "$tmp/before"
     damage "$mode" "$s" "$d"
-    cmp -s "$s" "$tmp/before" && fail "$mode: the entry was not damaged"
-    if run 32 && passed && ! hit && warned && [ "$(grep -c warning "$tmp/err")" -eq 1 ]; then
+    cmp -s "$s" "$tmp/before" && bad "$mode: the entry was not damaged"
+    if run 32 && validated && ! hit && warned && [ "$(grep -c warning "$tmp/err")" -eq 1 ]; then
         ok
     else
-        fail "$mode: the run after the damage must rebuild, validate and warn once:"
+        bad "$mode: the run after the damage must rebuild, validate and warn once:"
         cat "$tmp/err"
     fi
-    run 32 && passed && hit && ! warned && ok || fail "$mode: the rebuilt entry must load: $(cat "$tmp/err")"
+    run 32 && validated && hit && ! warned && ok || bad "$mode: the rebuilt entry must load: $(cat "$tmp/err")"
     # After a swap the other entry holds the wrong program too: rebuilt the same way.
-    run 64 && passed || fail "$mode: the double-precision run: $(cat "$tmp/err")"
-    run 64 && passed && hit && ! warned && ok || fail "$mode: the double entry must load"
+    run 64 && validated || bad "$mode: the double-precision run: $(cat "$tmp/err")"
+    run 64 && validated && hit && ! warned && ok || bad "$mode: the double entry must load"
 done
 
 # SIGKILL while building and writing: each kill leaves nothing that a later run loads damaged.
@@ -91,7 +83,7 @@ for delay in 0.05 0.1 0.15 0.2 0.3 0.4; do
     if [ $? -eq 0 ] && [ "$(grep -c ' pass ' "$tmp/out")" -eq 3 ] && ! warned; then
         ok
     else
-        fail "after a SIGKILL at ${delay}s the next run must pass without loading a damaged entry"
+        bad "after a SIGKILL at ${delay}s the next run must pass without loading a damaged entry"
         cat "$tmp/out" "$tmp/err"
     fi
 done
@@ -108,18 +100,17 @@ while [ ! -e "$tmp/held" ] && [ $i -lt 200 ]; do
     sleep 0.05
     i=$((i + 1))
 done
-run 32 && passed && hit && ! warned && ok ||
-    fail "a run must wait on the entry's lock and load what the lock's holder stored"
+run 32 && validated && hit && ! warned && ok ||
+    bad "a run must wait on the entry's lock and load what the lock's holder stored"
 wait "$holder"
-[ ! -e "$lck" ] && ok || fail "the entry's lock file must go once the entry is stored"
+[ ! -e "$lck" ] && ok || bad "the entry's lock file must go once the entry is stored"
 # A half-written entry under its final name (what a writer without the rename would leave)
 # is refused, and a temporary file is never read.
 s=$(entry 32)
 head -c 1000 "$s" >"$s.999999.tmp"
 damage truncate "$s"
-run 32 && passed && ! hit && warned && ok || fail "a half-written entry must be rebuilt"
+run 32 && validated && ! hit && warned && ok || bad "a half-written entry must be rebuilt"
 "$gb" cache clear >"$tmp/out" && [ -z "$(ls "$GEMMBENCH_CACHE_DIR")" ] && ok ||
-    fail "cache clear must remove entries and temporary files: $(ls "$GEMMBENCH_CACHE_DIR")"
+    bad "cache clear must remove entries and temporary files: $(ls "$GEMMBENCH_CACHE_DIR")"
 
-echo "$pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

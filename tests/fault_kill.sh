@@ -7,19 +7,9 @@
 # a store of the test's own.
 gb=$1
 sr=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/script_lib.sh"
 export GEMMBENCH_ENERGY_MIN_S=0
-pass=0
-failed=0
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL: $*"
-}
-ok() { pass=$((pass + 1)); }
-points() { "$gb" store info --store "$1" 2>/dev/null | sed -n 's/^points: //p'; }
 checked() { "$gb" store check --store "$1" >"$tmp/check" 2>&1 || { cat "$tmp/check"; return 1; }; }
-stored() { n=$(grep -c ', stored ' "$1" 2>/dev/null); echo "${n:-0}"; }
 
 # explore: 12 points (naive, 3 orders x 2 work-groups x 2 repetitions), killed after the
 # first few are stored, three times in a row, then completed.
@@ -37,24 +27,24 @@ for round in 1 2 3; do
     done
     kill -KILL "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
-    checked "$db" && ok || fail "explore round $round: store inconsistent after SIGKILL"
+    checked "$db" && ok || bad "explore round $round: store inconsistent after SIGKILL"
     have=$(points "$db")
-    [ "${have:-0}" -le 12 ] && ok || fail "explore round $round: $have points, more than the sweep"
+    [ "${have:-0}" -le 12 ] && ok || bad "explore round $round: $have points, more than the sweep"
 done
 before=$(points "$db")
 # shellcheck disable=SC2086
-"$gb" explore $sweep >"$tmp/out4" 2>"$tmp/err4" || fail "explore after the kills: $(cat "$tmp/err4")"
+"$gb" explore $sweep >"$tmp/out4" 2>"$tmp/err4" || bad "explore after the kills: $(cat "$tmp/err4")"
 grep -q "12 points on .*: $((12 - before)) to measure, $before already in the store" "$tmp/out4" && ok ||
-    fail "the rerun must plan exactly the missing points: $(head -n 2 "$tmp/out4")"
-[ "$(points "$db")" = 12 ] && ok || fail "explore: $(points "$db") points stored, not 12"
-checked "$db" && ok || fail "explore: store inconsistent after the rerun"
+    bad "the rerun must plan exactly the missing points: $(head -n 2 "$tmp/out4")"
+[ "$(points "$db")" = 12 ] && ok || bad "explore: $(points "$db") points stored, not 12"
+checked "$db" && ok || bad "explore: store inconsistent after the rerun"
 # shellcheck disable=SC2086
 "$gb" explore $sweep >"$tmp/out5" 2>&1 && grep -q ": 0 to measure, 12 already in the store" "$tmp/out5" &&
-    ok || fail "a complete sweep must measure nothing"
+    ok || bad "a complete sweep must measure nothing"
 
 # import: 1500 points in one file, killed at several moments, then imported again.
-"$sr" --make-many "$tmp/src.db" 1500 >/dev/null || fail "making a store"
-"$gb" export --store "$tmp/src.db" --out "$tmp/all.json" >/dev/null 2>&1 || fail "export"
+"$sr" --make-many "$tmp/src.db" 1500 >/dev/null || bad "making a store"
+"$gb" export --store "$tmp/src.db" --out "$tmp/all.json" >/dev/null 2>&1 || bad "export"
 for delay in 0.1 0.3 0.5 0.8; do
     db=$tmp/import-$delay.db
     "$gb" import "$tmp/all.json" --store "$db" >/dev/null 2>&1 &
@@ -74,16 +64,15 @@ for delay in 0.1 0.3 0.5 0.8; do
         elif grep -q "is an empty SQLite database, not a gemmbench results store" "$tmp/check"; then
             ok
         else
-            fail "import killed at ${delay}s: store inconsistent"
+            bad "import killed at ${delay}s: store inconsistent"
         fi
     fi
     [ "${have:-0}" -eq 0 ] || [ "$have" -eq 1500 ] && ok ||
-        fail "import killed at ${delay}s left $have points: all or none"
-    "$gb" import "$tmp/all.json" --store "$db" >"$tmp/imp" 2>&1 || fail "import again: $(cat "$tmp/imp")"
+        bad "import killed at ${delay}s left $have points: all or none"
+    "$gb" import "$tmp/all.json" --store "$db" >"$tmp/imp" 2>&1 || bad "import again: $(cat "$tmp/imp")"
     grep -Eq "imported $((1500 - have)) new points|nothing new: all 1500" "$tmp/imp" && ok ||
-        fail "import again after ${delay}s: $(cat "$tmp/imp")"
-    [ "$(points "$db")" = 1500 ] && checked "$db" && ok || fail "import at ${delay}s: not 1500 points"
+        bad "import again after ${delay}s: $(cat "$tmp/imp")"
+    [ "$(points "$db")" = 1500 ] && checked "$db" && ok || bad "import at ${delay}s: not 1500 points"
 done
 
-echo "$pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

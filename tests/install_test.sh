@@ -1,35 +1,27 @@
 #!/bin/sh
-# install_test.sh SOURCE_DIR BUILD_DIR: the library as an application meets it. BUILD_DIR is
-# installed (`cmake --install`) into a new prefix, which must hold the library's headers, shared
-# library (soname libgemmbench_blas.so.0.1, its links, exporting gb_* alone, needing the OpenCL
-# loader and nothing beyond the C library, libm and libpthread), static library, pkg-config file
-# and CMake package (of version 0.1.0, which find_package(gemmbench 1.0) refuses), and neither the
-# harness's header nor its library. examples/ is then built as a project of its own against the
-# prefix, with the shared and with the static library, and examples/sgemm.c compiled by hand with
-# pkg-config's flags (the shared library, then --static); each program runs on the default device
-# and must print "ok". Exit 77 (skipped) for a build under the sanitizers, whose library needs
-# their runtime first in any program that loads it.
+# install_test.sh SOURCE_DIR BUILD_DIR command|library: the library as an application meets it.
+# BUILD_DIR is installed (`cmake --install`) into a new prefix, which must hold the library's
+# headers, shared library (soname libgemmbench_blas.so.0.1, its links, exporting gb_* alone,
+# needing the OpenCL loader and nothing beyond the C library, libm and libpthread), static
+# library, pkg-config files and CMake package (of version 0.1.0, which find_package(gemmbench 1.0)
+# refuses), and neither the harness's header nor its library; with `command` the gemmbench
+# command too, with `library` (a build with GB_TOOL=OFF) not, and nothing of the tool's built or
+# looked for (cJSON, OpenBLAS, SQLite, CLBlast, MPI, CUDA). examples/ is then built as a project
+# of its own against the prefix, with the shared and with the static library, and
+# examples/sgemm.c compiled by hand with the flags of the two pkg-config files (the shared
+# library, the static one); each program runs on the default device and must print "ok", and the
+# static ones must need no shared gemmbench library. Exit 77 (skipped) for a build under the
+# sanitizers, whose library needs their runtime first in any program that loads it.
 src=$1
 build=$2
+installed=$3
 cc=${CC:-cc}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/script_lib.sh"
 prefix=$tmp/prefix
-pass=0
-failed=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    failed=$((failed + 1))
-    echo "FAIL: $1"
-}
 # badlog MESSAGE: bad, with the end of the failed command's output.
 badlog() {
     bad "$1"
     tail -n 30 "$tmp/log"
-}
-finish() {
-    echo "$pass passed, $failed failed"
-    exit $((failed > 0))
 }
 # runs NAME PROGRAM: PROGRAM runs and says ok.
 runs() {
@@ -37,6 +29,21 @@ runs() {
         badlog "$1 did not run"
     fi
 }
+# linked_statically NAME PROGRAM: PROGRAM needs no shared gemmbench library, by its own entries
+# and as the loader resolves them.
+linked_statically() {
+    if ! readelf -d "$2" | grep -q 'NEEDED.*gemmbench' && ldd "$2" >"$tmp/ldd" 2>&1 &&
+        ! grep -q gemmbench "$tmp/ldd"; then
+        ok
+    else bad "$1 needs a shared gemmbench library: $(tr '\n' ' ' <"$tmp/ldd")"; fi
+}
+case $installed in
+command | library) ;;
+*)
+    echo "usage: install_test.sh SOURCE_DIR BUILD_DIR command|library" >&2
+    exit 2
+    ;;
+esac
 
 if cmake --install "$build" --prefix "$prefix" >"$tmp/log" 2>&1; then ok; else
     badlog "cmake --install"
@@ -50,14 +57,27 @@ if [ -z "$so" ]; then
     finish
 fi
 libdir=$(dirname "$so")
-for f in include/gemmbench_blas.h include/gemmbench_base.h bin/gemmbench; do
+for f in include/gemmbench_blas.h include/gemmbench_base.h; do
     if [ -f "$prefix/$f" ]; then ok; else bad "$f is not installed"; fi
 done
 for f in libgemmbench_blas.a libgemmbench_blas.so.0.1.0 pkgconfig/gemmbench_blas.pc \
-    cmake/gemmbench/gemmbench-config.cmake cmake/gemmbench/gemmbench-config-version.cmake \
-    cmake/gemmbench/gemmbench-targets.cmake; do
+    pkgconfig/gemmbench_blas_static.pc cmake/gemmbench/gemmbench-config.cmake \
+    cmake/gemmbench/gemmbench-config-version.cmake cmake/gemmbench/gemmbench-targets.cmake; do
     if [ -f "$libdir/$f" ]; then ok; else bad "$libdir/$f is not installed"; fi
 done
+if [ "$installed" = command ]; then
+    if [ -f "$prefix/bin/gemmbench" ]; then ok; else bad "bin/gemmbench is not installed"; fi
+else
+    if [ ! -e "$prefix/bin" ]; then ok; else bad "the library alone installs $(ls "$prefix/bin")"; fi
+    # Nothing of the tool built, or looked for by the configuration.
+    if [ ! -e "$build/gemmbench" ] && [ ! -e "$build/gemmbench-metagen" ] &&
+        [ ! -e "$build/libgemmbench.a" ]; then ok; else
+        bad "the library alone built the command, the generator or the harness"
+    fi
+    looked=$(grep -Eo '^(CJSON|CBLAS|OPENBLAS|CLBLAST|SQLite3|MPI|CUDA|ZLIB)[A-Za-z]*' \
+        "$build/CMakeCache.txt" | sort -u | tr '\n' ' ')
+    if [ -z "$looked" ]; then ok; else bad "the library alone looked for $looked"; fi
+fi
 if [ "$(readlink "$libdir/libgemmbench_blas.so")" = libgemmbench_blas.so.0.1 ] &&
     [ "$(readlink "$so")" = libgemmbench_blas.so.0.1.0 ]; then ok; else
     bad "the links libgemmbench_blas.so -> .so.0.1 -> .so.0.1.0"
@@ -106,9 +126,7 @@ done
 if ldd "$tmp/example-shared/sgemm" | grep -q "=> $libdir/libgemmbench_blas.so.0.1 "; then ok; else
     bad "examples/ (shared) does not load the prefix's library"
 fi
-if ! readelf -d "$tmp/example-static/sgemm" | grep -q 'NEEDED.*gemmbench'; then ok; else
-    bad "examples/ (static) needs a shared gemmbench library"
-fi
+linked_statically "examples/ (static)" "$tmp/example-static/sgemm"
 
 # The version file: 0.1 is found, 1.0 is not (SameMinorVersion, like the soname).
 mkdir "$tmp/version"
@@ -137,16 +155,13 @@ if flags=$(pkg-config --cflags --libs gemmbench_blas) &&
     runs "sgemm.c linked by pkg-config" "$tmp/sgemm-pc"
     unset LD_LIBRARY_PATH
 else badlog "sgemm.c does not build with pkg-config's flags"; fi
-# --static: the same flags and what the static library needs; -l: takes the archive though the
-# shared library is beside it.
+# The static library's file names the archive by its path: the shared library beside it is not
+# taken instead.
 # shellcheck disable=SC2086
-if flags=$(pkg-config --static --cflags --libs gemmbench_blas) &&
-    flags=$(echo "$flags" | sed 's/-lgemmbench_blas /-l:libgemmbench_blas.a /') &&
+if flags=$(pkg-config --cflags --libs gemmbench_blas_static) &&
     $cc -std=c11 -o "$tmp/sgemm-pc-static" "$src/examples/sgemm.c" $flags >"$tmp/log" 2>&1; then
     ok
-    runs "sgemm.c linked by pkg-config --static" "$tmp/sgemm-pc-static"
-    if ! readelf -d "$tmp/sgemm-pc-static" | grep -q 'NEEDED.*gemmbench'; then ok; else
-        bad "sgemm.c linked by pkg-config --static needs a shared gemmbench library"
-    fi
-else badlog "sgemm.c does not build with pkg-config --static's flags"; fi
+    runs "sgemm.c linked by pkg-config (static)" "$tmp/sgemm-pc-static"
+    linked_statically "sgemm.c linked by pkg-config (static)" "$tmp/sgemm-pc-static"
+else badlog "sgemm.c does not build with gemmbench_blas_static's flags"; fi
 finish

@@ -9,33 +9,28 @@
 # line per failure and 'N passed, M failed'.
 gb=${1:?usage: intel_kernels_test.sh GEMMBENCH FIXTURES}
 fixtures=${2:?usage: intel_kernels_test.sh GEMMBENCH FIXTURES}
-passed=0
-failed=0
+. "$(dirname "$0")/script_lib.sh"
 # Results of these runs are not worth keeping in the user's store (ctest also names one).
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gb-intel-test.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
 XDG_DATA_HOME=$tmp
 GEMMBENCH_STORE=${GEMMBENCH_STORE:-$tmp/results.db}
 export XDG_DATA_HOME GEMMBENCH_STORE
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-ok() { passed=$((passed + 1)); }
 
 # Every run must exit 0 and print only rows that pass.
 check_run() {
     out=$("$gb" run -i 1 --warmup 0 "$@" 2>&1)
     rc=$?
     rows=$(printf '%s\n' "$out" | grep -cE '  pass( |$)')
-    bad=$(printf '%s\n' "$out" | grep -cE '  FAIL: |  -($| \()')
-    if [ $rc -ne 0 ] || [ "$rows" -eq 0 ] || [ "$bad" -ne 0 ]; then
-        fail "gemmbench run $* (exit $rc): $(printf '%s\n' "$out" | tail -2)"
+    wrong=$(printf '%s\n' "$out" | grep -cE '  FAIL: |  -($| \()')
+    if [ $rc -ne 0 ] || [ "$rows" -eq 0 ] || [ "$wrong" -ne 0 ]; then
+        bad "gemmbench run $* (exit $rc): $(printf '%s\n' "$out" | tail -2)"
     else
         ok
     fi
 }
 
 # 1. The list: every preset named as in the sample; sub-group presets run only with the extension.
-list=$("$gb" kernels -d 0 2>&1) || fail "gemmbench kernels -d 0 exited $?"
-if printf '%s\n' "$list" | grep -q '^intel_naive  '; then ok; else fail "no family intel_naive"; fi
+list=$("$gb" kernels -d 0 2>&1) || bad "gemmbench kernels -d 0 exited $?"
+if printf '%s\n' "$list" | grep -q '^intel_naive  '; then ok; else bad "no family intel_naive"; fi
 # The sub-group kernels need both extensions of the default device (platform 0, device 0).
 has_sg=0
 ext=$("$gb" devices 2>/dev/null | awk '/^platform 0/{p=1} /^platform 1/{p=0} p' | grep -m1 extensions:)
@@ -43,7 +38,7 @@ case $ext in *cl_intel_subgroups*cl_intel_required_subgroup_size* | \
              *cl_intel_required_subgroup_size*cl_intel_subgroups*) has_sg=1 ;; esac
 for k in L3_SLM_8x8_8x16 L3_SLM_8x8_4x16 L3_SLM_8x8_16x16; do
     line=$(printf '%s\n' "$list" | grep "preset $k ")
-    case $line in *"-> runs") ok ;; *) fail "$k should run here: ${line:-not listed}" ;; esac
+    case $line in *"-> runs") ok ;; *) bad "$k should run here: ${line:-not listed}" ;; esac
 done
 for k in L3_SIMD_32x2_1x8 L3_SIMD_16x2_1x8 L3_SIMD_16x2_4x8 L3_SIMD_8x4_1x8 L3_SIMD_8x4_8x8 \
          L3_SIMD_8x4_8x8_barrier block_read_32x2_1x8 block_read_32x2_4x8 block_read_32x2_8x8 \
@@ -51,13 +46,13 @@ for k in L3_SIMD_32x2_1x8 L3_SIMD_16x2_1x8 L3_SIMD_16x2_4x8 L3_SIMD_8x4_1x8 L3_S
          block_read_16x4_4x8 block_read_16x4_8x8 block_read_32x1_1x8 block_read_4x1_1x8; do
     line=$(printf '%s\n' "$list" | grep "preset $k ")
     if [ -z "$line" ]; then
-        fail "$k is not listed"
+        bad "$k is not listed"
     elif [ $has_sg -eq 0 ]; then
-        case $line in *"needs cl_intel_"*) ok ;; *) fail "$k: $line" ;; esac
+        case $line in *"needs cl_intel_"*) ok ;; *) bad "$k: $line" ;; esac
     else
         case $k in
-            L3_SIMD*) case $line in *"-> runs") ok ;; *) fail "$k: $line" ;; esac ;;
-            *) case $line in *"-> runs" | *image*) ok ;; *) fail "$k: $line" ;; esac ;;
+            L3_SIMD*) case $line in *"-> runs") ok ;; *) bad "$k: $line" ;; esac ;;
+            *) case $line in *"-> runs" | *image*) ok ;; *) bad "$k: $line" ;; esac ;;
         esac
     fi
 done
@@ -89,11 +84,10 @@ if printf '%s\n' "$("$gb" kernels -d 0 --kernel-path "$fixtures/images" 2>&1)" |
     route=$("$gb" run $img -n 9 -i 1 2>&1 | grep '^image_naive')
     case $route in
         *"image A, image B"* | *"A copied to image, B copied to image"*) ok ;;
-        *) fail "image_naive's route does not name its images: $route" ;;
+        *) bad "image_naive's route does not name its images: $route" ;;
     esac
 else
     echo "note: the default device has no images; fixtures/images not run"
 fi
 
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+finish

@@ -37,12 +37,8 @@ if [ -z "$gb" ] || { [ "$mode" != subset ] && [ "$mode" != all ]; }; then
     echo "usage: $0 GEMMBENCH subset|all" >&2
     exit 2
 fi
-if ! command -v oclgrind >/dev/null 2>&1; then
-    echo "oclgrind is not installed (apt-get install -y oclgrind); skipping"
-    exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/script_lib.sh"
+requires oclgrind oclgrind
 # Build every program from source under Oclgrind (no binary cache), and record nothing.
 GEMMBENCH_NO_CACHE=1
 export GEMMBENCH_NO_CACHE
@@ -53,8 +49,6 @@ fi
 # The checkers, and the simulated device: 64 KiB of local memory so GPU-sized presets fit.
 common="--check-api --local-mem-size 65536"
 size="-M 33 -N 17 -i 1 --warmup 0"
-pass=0
-fail=0
 nouninit=0
 
 # Oclgrind's reports, wherever they went: the log file, or gemmbench's own output.
@@ -87,13 +81,12 @@ check() {
     fi
     secs=$(($(date +%s) - start))
     if [ "$rc" -ne 0 ] || reported || ! grep -q "^$name .* pass" "$tmp/out"; then
-        fail=$((fail + 1))
-        echo "FAIL ${secs}s $what: gemmbench exit $rc$note"
+        bad "${secs}s $what: gemmbench exit $rc$note"
         sed -n '/^kernel /,$p' "$tmp/out" | head -n 5 | sed 's/^/  /'
         grep -i 'error' "$tmp/out" | head -n 3 | sed 's/^/  /'
         head -n 20 "$tmp/log" | sed 's/^/  log: /'
     else
-        pass=$((pass + 1))
+        ok
         [ -n "$note" ] && nouninit=$((nouninit + 1))
         echo "ok   ${secs}s $what$note"
     fi
@@ -193,5 +186,5 @@ else
         mma sgemm_3xtf32 45 --param MMAK=4 --param KACC=0 --layout col --beta 1
     fi
 fi
-echo "oclgrind $mode: $pass clean ($nouninit without the uninitialized-value check), $fail failed"
-[ "$fail" -eq 0 ]
+echo "oclgrind $mode: $passed clean ($nouninit without the uninitialized-value check), $failed failed"
+[ "$failed" -eq 0 ]

@@ -20,10 +20,7 @@
 # shellcheck disable=SC2086 # the option lists ($emu, $ab, $t128 ..) are split on purpose
 gb=${1:?usage: mma_emu_test.sh GEMMBENCH KERNELS}
 kernels=${2:?usage: mma_emu_test.sh GEMMBENCH KERNELS}
-passed=0
-failed=0
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gb-mma-test.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/script_lib.sh"
 # Results are not worth keeping (ctest also names a store). gemmbench's program cache is off:
 # on PoCL, getting a program's binary to save costs a second compile (with it on, this test took
 # twice as long), and PoCL's own cache already serves the runs that rebuild a program.
@@ -31,8 +28,6 @@ XDG_DATA_HOME=$tmp
 GEMMBENCH_STORE=${GEMMBENCH_STORE:-$tmp/results.db}
 GEMMBENCH_NO_CACHE=1
 export XDG_DATA_HOME GEMMBENCH_STORE GEMMBENCH_NO_CACHE
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-ok() { passed=$((passed + 1)); }
 
 # The copies: the same source; metadata renamed and without "extensions" (its own line).
 mkdir "$tmp/emu" "$tmp/broken" "$tmp/broken_s" || exit 1
@@ -47,7 +42,7 @@ for fam in dgemm_dmma sgemm_3xtf32; do
         grep -q '"extensions"' "$tmp/emu/${fam}_emu.json" ||
         ! grep -q '"row-NN", "row-NT"' "$tmp/emu/${fam}_emu.json" ||
         grep -q "\"${fam}_[0-9a-z_]*\":" "$tmp/emu/${fam}_emu.json"; then
-        fail "could not rename $fam.json, its presets, drop its extensions or list the layouts; update the sed above"
+        bad "could not rename $fam.json, its presets, drop its extensions or list the layouts; update the sed above"
     fi
 done
 
@@ -58,9 +53,9 @@ check_run() {
     out=$("$gb" run -i 1 --warmup 0 $emu "$@" 2>&1)
     rc=$?
     rows=$(printf '%s\n' "$out" | grep -cE "^$fam .*  pass( |\$)")
-    bad=$(printf '%s\n' "$out" | grep -cE '  FAIL: |  -($| \()|not faithful')
-    if [ $rc -ne 0 ] || [ "$rows" -eq 0 ] || [ "$bad" -ne 0 ]; then
-        fail "gemmbench run $emu $* (exit $rc): $(printf '%s\n' "$out" | tail -2)"
+    wrong=$(printf '%s\n' "$out" | grep -cE '  FAIL: |  -($| \()|not faithful')
+    if [ $rc -ne 0 ] || [ "$rows" -eq 0 ] || [ "$wrong" -ne 0 ]; then
+        bad "gemmbench run $emu $* (exit $rc): $(printf '%s\n' "$out" | tail -2)"
     else
         ok
     fi
@@ -103,7 +98,7 @@ check_run $t128 --param FRAG=1 -M 130 -N 135 -K 20 $ab
 check_split() {
     check_run "$@"
     if printf '%s\n' "$out" | grep -q "remainder kernel"; then ok; else
-        fail "split-K ($*) did not run the remainder kernel: $(printf '%s\n' "$out" | tail -1)"
+        bad "split-K ($*) did not run the remainder kernel: $(printf '%s\n' "$out" | tail -1)"
     fi
 }
 check_split --param SPLITK=3 --transA T -M 97 -N 65 -K 1030 --dist int:3 --alpha 2 --beta 3
@@ -140,14 +135,14 @@ cp "$tmp/emu/sgemm_3xtf32_emu.json" "$tmp/broken_s/" || exit 1
 sed 's/\*small = tf32_rna(x - as_float(\*big));/*small = 0u;/' "$kernels/mma_sync.cl" \
     >"$tmp/broken_s/mma_sync.cl"
 if cmp -s "$kernels/mma_sync.cl" "$tmp/broken_s/mma_sync.cl"; then
-    fail "could not drop the small parts in a copy of mma_sync.cl; update the sed above"
+    bad "could not drop the small parts in a copy of mma_sync.cl; update the sed above"
 else
     out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken_s" -k sgemm_3xtf32_emu \
         --param EMU=1 --param SPLIT=0 -M 64 -N 64 -K 2048 2>&1)
     if printf '%s\n' "$out" | grep -qE '^sgemm_3xtf32_emu .*not faithful: [0-9]+x FP32 +pass'; then
         ok
     else
-        fail "TF32 inputs were not caught as not faithful: $(printf '%s\n' "$out" | tail -2)"
+        bad "TF32 inputs were not caught as not faithful: $(printf '%s\n' "$out" | tail -2)"
     fi
 fi
 fam=dgemm_dmma_emu
@@ -156,8 +151,8 @@ fam=dgemm_dmma_emu
 out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/emu" -k dgemm_dmma_emu --precision d -n 8 2>&1)
 rc=$?
 case $out in
-    *"needs inline PTX mma.sync"*) if [ $rc -ne 0 ]; then ok; else fail "EMU=0 exited 0"; fi ;;
-    *) fail "EMU=0 built off NVIDIA (exit $rc): $(printf '%s\n' "$out" | tail -2)" ;;
+    *"needs inline PTX mma.sync"*) if [ $rc -ne 0 ]; then ok; else bad "EMU=0 exited 0"; fi ;;
+    *) bad "EMU=0 built off NVIDIA (exit $rc): $(printf '%s\n' "$out" | tail -2)" ;;
 esac
 
 # 4. A family with only a double-precision version runs in double when no precision is given,
@@ -165,18 +160,18 @@ esac
 out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/emu" -k dgemm_dmma_emu --param EMU=1 -n 16 2>&1)
 rc=$?
 if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -qE '^dgemm_dmma_emu +d .* pass'; then ok; else
-    fail "run without --precision (exit $rc): $(printf '%s\n' "$out" | tail -2)"; fi
+    bad "run without --precision (exit $rc): $(printf '%s\n' "$out" | tail -2)"; fi
 out=$("$gb" explore --dry-run --store "$tmp/none.db" --kernel-path "$tmp/emu" -k dgemm_dmma_emu \
     --param EMU=1 -n 16 2>&1)
 if printf '%s\n' "$out" | grep -q '^to run: dgemm_dmma_emu d 16x16x16 EMU=1 rep 0'; then ok; else
-    fail "explore without --precision: $(printf '%s\n' "$out" | tail -2)"; fi
+    bad "explore without --precision: $(printf '%s\n' "$out" | tail -2)"; fi
 
 # 5. The checks can fail: m16n8k8 with the second k-quad's registers taken from the first.
 cp "$tmp/emu/dgemm_dmma_emu.json" "$tmp/broken/" || exit 1
 sed 's/const int slot = kb \* (MMAK \/ 4) + jj - j0;/const int slot = kb * (MMAK \/ 4) - j0;/' \
     "$kernels/mma_sync.cl" >"$tmp/broken/mma_sync.cl"
 if cmp -s "$kernels/mma_sync.cl" "$tmp/broken/mma_sync.cl"; then
-    fail "could not break the copy of mma_sync.cl; update the sed above"
+    bad "could not break the copy of mma_sync.cl; update the sed above"
 else
     out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken" -k dgemm_dmma_emu --precision d \
         --param EMU=1 --param MMAM=16 --param MMAK=8 -M 130 -N 70 -K 33 2>&1)
@@ -184,9 +179,8 @@ else
     if [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -qE '^dgemm_dmma_emu .*  FAIL: '; then
         ok
     else
-        fail "a wrong fragment index was not caught (exit $rc): $(printf '%s\n' "$out" | tail -1)"
+        bad "a wrong fragment index was not caught (exit $rc): $(printf '%s\n' "$out" | tail -1)"
     fi
 fi
 
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+finish

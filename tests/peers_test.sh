@@ -10,17 +10,12 @@
 # padding, offsets, alpha and beta; its JSON names its threads and kernels in the route and
 # zero copy times. Prints one line per failure and 'N passed, M failed'.
 gb=${1:?usage: peers_test.sh GEMMBENCH}
-passed=0
-failed=0
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gb-peers-test.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/script_lib.sh"
 # Results are not worth keeping (ctest also names a store); no energy loop.
 XDG_DATA_HOME=$tmp
 GEMMBENCH_STORE=${GEMMBENCH_STORE:-$tmp/results.db}
 GEMMBENCH_ENERGY_MIN_S=0
 export XDG_DATA_HOME GEMMBENCH_STORE GEMMBENCH_ENERGY_MIN_S
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-ok() { passed=$((passed + 1)); }
 
 # check_run ROWS ARGS...: the run exits 0 and prints ROWS rows, every one passing.
 check_run() {
@@ -29,16 +24,16 @@ check_run() {
     out=$("$gb" run -i 2 --warmup 1 --no-store "$@" 2>&1)
     rc=$?
     rows=$(printf '%s\n' "$out" | grep -cE '  pass( |$)')
-    bad=$(printf '%s\n' "$out" | grep -cE '  FAIL: |  -($| \()')
-    if [ $rc -ne 0 ] || [ "$rows" -ne "$want" ] || [ "$bad" -ne 0 ]; then
-        fail "gemmbench run $* (exit $rc, $rows of $want rows pass): $(printf '%s\n' "$out" | tail -2)"
+    wrong=$(printf '%s\n' "$out" | grep -cE '  FAIL: |  -($| \()')
+    if [ $rc -ne 0 ] || [ "$rows" -ne "$want" ] || [ "$wrong" -ne 0 ]; then
+        bad "gemmbench run $* (exit $rc, $rows of $want rows pass): $(printf '%s\n' "$out" | tail -2)"
     else
         ok
     fi
 }
 
 list=$("$gb" kernels 2>&1)
-if printf '%s\n' "$list" | grep -q '^gb  \[s,d\]'; then ok; else fail "gemmbench kernels does not list gb"; fi
+if printf '%s\n' "$list" | grep -q '^gb  \[s,d\]'; then ok; else bad "gemmbench kernels does not list gb"; fi
 
 check_run 3 -k gb --precision s -n 1,17,100
 check_run 2 -k gb --precision d -n 33,65
@@ -56,7 +51,7 @@ check_run 1 -k gb --precision d --transB T -M 31 -N 47 -K 70 --ldc 50 --offc 2 -
     --beta 0.25
 out=$("$gb" run -k gb --precision s -n 64 -i 1 --no-store --dist int:3 2>&1)
 if printf '%s\n' "$out" | grep -q '  pass exact'; then ok; else
-    fail "gb with integer data must match exactly: $(printf '%s\n' "$out" | tail -2)"
+    bad "gb with integer data must match exactly: $(printf '%s\n' "$out" | tail -2)"
 fi
 
 # The JSON: the library's choice as the route, the first call's time as the build time.
@@ -65,13 +60,13 @@ if printf '%s\n' "$json" | grep -q '"route":[[:space:]]*"library gb: [a-z]' &&
     printf '%s\n' "$json" | grep -Eq '"build_ms":[[:space:]]*[0-9.]*[1-9]'; then
     ok
 else
-    fail "gb's JSON must give its route and build time: $(printf '%s\n' "$json" | grep -E 'route|build_ms')"
+    bad "gb's JSON must give its route and build time: $(printf '%s\n' "$json" | grep -E 'route|build_ms')"
 fi
 
 "$gb" run -k gb --param MWG=64 -n 8 --no-store >"$tmp/out" 2>&1
 rc=$?
 if [ $rc -eq 2 ] && grep -q "'gb' has no parameter MWG" "$tmp/out"; then ok; else
-    fail "gb with a parameter must be refused (exit $rc): $(head -n 1 "$tmp/out")"
+    bad "gb with a parameter must be refused (exit $rc): $(head -n 1 "$tmp/out")"
 fi
 
 if printf '%s\n' "$list" | grep -q '^clblast  '; then
@@ -80,7 +75,7 @@ if printf '%s\n' "$list" | grep -q '^clblast  '; then
 fi
 
 if printf '%s\n' "$list" | grep -q '^openblas  \[s,d\]'; then ok; else
-    fail "gemmbench kernels does not list openblas"
+    bad "gemmbench kernels does not list openblas"
 fi
 check_run 4 -k openblas --precision s,d -n 17,100
 for lay in row col; do
@@ -99,9 +94,8 @@ if printf '%s\n' "$json" | grep -Eq '"route":"libraryopenblas(\([0-9]+threads,[A
     printf '%s\n' "$json" | grep -q '"d2h":{"n":1,"min":0,"median":0,"mean":0,"max":0,'; then
     ok
 else
-    fail "openblas's JSON must name its threads and kernels and have no copies: $(printf '%s' "$json" |
+    bad "openblas's JSON must name its threads and kernels and have no copies: $(printf '%s' "$json" |
         cut -c1-300)"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -6,18 +6,9 @@
 # chromium (Debian's chromium package; scripts/install-deps.sh installs it).
 gb=$1
 png=$2
-command -v chromium >/dev/null 2>&1 || {
-    echo "SKIP: chromium is not installed (Debian's chromium package; scripts/install-deps.sh installs it)"
-    exit 77
-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/script_lib.sh"
+requires chromium chromium
 db=$tmp/r.db
-fail() {
-    echo "FAIL: $*"
-    for f in "$tmp"/*.txt; do [ -s "$f" ] && { echo "--- $f"; tail -n 20 "$f"; }; done
-    exit 1
-}
 "$gb" explore -k SGEMM_NT_4x1,naive -n 16,32,48 -i 3 --warmup 0 --repeat 3 --store "$db" \
     >"$tmp/explore.txt" 2>&1 || fail "explore (repetitions)"
 "$gb" explore -k SGEMM_NT_4x1_barrier -n 16,32 --lws '16,1;8,2;4,4;8,4' -i 3 --warmup 0 --repeat 2 \

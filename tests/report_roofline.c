@@ -52,7 +52,7 @@ static void store(gb_store_t *st, const gb_registry_t *reg, const char *kernel, 
     snprintf(pt.source_hash, sizeof pt.source_hash, "%s", source[0] ? source : "none");
     if (gb_impl_resolve(reg, kernel, NULL, &im, msg, sizeof msg) == GB_OK) {
         pt.params = im.config.params;
-        if (!source[0] && im.config.family)
+        if (!source[0] && !gb_impl_can(&im, GB_IS_LIBRARY))
             CHECK_RC(gb_impl_program_id(&im, &dev, &pt.problem, pt.source_hash,
                                         sizeof pt.source_hash, msg, sizeof msg),
                      GB_OK);

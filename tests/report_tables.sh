@@ -7,18 +7,11 @@
 # written whole, and that every bad input gets exit 2 and one line naming the problem.
 gb=$1
 check=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/script_lib.sh"
 db=$tmp/r.db
-pass=0
-failed=0
-ok() { pass=$((pass + 1)); }
-no() {
-    failed=$((failed + 1))
-    echo "FAIL: $*"
-    for f in "$tmp"/out "$tmp"/err; do [ -s "$f" ] && { echo "--- $f"; head -n 40 "$f"; }; done
-}
-die() { no "$@"; echo "$pass passed, $failed failed"; exit 1; }
+# no MESSAGE: bad, with the last command's output; die MESSAGE: no, and nothing more to check.
+no() { bad "$*"; show "$tmp/out" "$tmp/err"; }
+die() { no "$@"; finish; }
 
 "$gb" explore -k SGEMM_NT_4x1,naive -n 16,32 -i 3 --warmup 0 --repeat 3 --store "$db" \
     >"$tmp/out" 2>"$tmp/err" || die "explore (repetitions)"
@@ -163,5 +156,4 @@ expect_env PATH=/nonexistent 3 "cannot run gnuplot .*install Debian's gnuplot-no
 expect_env GEMMBENCH_GNUPLOT="$tmp/none" 3 "cannot run gnuplot '$tmp/none' \(GEMMBENCH_GNUPLOT\)" \
     report --store "$db" --format html --out "$tmp/nognuplot.html"
 [ -z "$(ls "$tmp" | grep -e nognuplot -e '\.tmp')" ] && ok || no "a failed report must leave no file"
-echo "$pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

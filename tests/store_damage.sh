@@ -10,42 +10,21 @@
 # plain SQLite databases (--sql) without the sqlite3 program.
 gb=$1
 sr=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-failed=0
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL: $*"
-}
-ok() { pass=$((pass + 1)); }
+. "$(dirname "$0")/script_lib.sh"
 
-# expect2 REGEX ARGS...: gemmbench ARGS exits 2 with one line on stderr matching REGEX.
-expect2() {
-    regex=$1
-    shift
-    "$gb" "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    if [ "$rc" -eq 2 ] && grep -Eq -- "$regex" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
-        ok
-    else
-        fail "gemmbench $*: expected exit 2 and one line /$regex/, got exit $rc:"
-        cat "$tmp/err"
-    fi
-}
 # same FILE COPY: FILE is byte for byte COPY, and no SQLite side file is beside it.
 same() {
     if cmp -s "$1" "$2" && [ ! -e "$1-wal" ] && [ ! -e "$1-shm" ] && [ ! -e "$1-journal" ]; then
         ok
     else
-        fail "$1 was changed (or a side file left): $(ls -la "$1"*)"
+        bad "$1 was changed (or a side file left): $(ls -la "$1"*)"
     fi
 }
 
 small="-n 8 -i 1 --warmup 0"
 # A valid export to import, from a small store of made-up points.
-"$sr" --make-many "$tmp/src.db" 3 >/dev/null || fail "making a store"
-"$gb" export --store "$tmp/src.db" --out "$tmp/good.json" >/dev/null 2>&1 || fail "export"
+"$sr" --make-many "$tmp/src.db" 3 >/dev/null || bad "making a store"
+"$gb" export --store "$tmp/src.db" --out "$tmp/good.json" >/dev/null 2>&1 || bad "export"
 
 # Every command on a file that must be refused, which must be left unchanged.
 every_command() {
@@ -66,15 +45,15 @@ every_command() {
     # shellcheck disable=SC2086
     expect2 "$regex" explore -k naive $small --store "$db"
     same "$db" "$tmp/orig"
-    [ ! -e "$tmp/x.json" ] || fail "an export of a refused store wrote its output"
+    [ ! -e "$tmp/x.json" ] || bad "an export of a refused store wrote its output"
 }
 
 # An SQLite database of another program, in rollback-journal and in WAL mode.
-"$sr" --sql "$tmp/foreign.db" "CREATE TABLE t(x); INSERT INTO t VALUES(1);" || fail "sqlite"
+"$sr" --sql "$tmp/foreign.db" "CREATE TABLE t(x); INSERT INTO t VALUES(1);" || bad "sqlite"
 every_command "foreign.db is an SQLite database but not a gemmbench results store \(left as it was\)" \
     "$tmp/foreign.db"
 "$sr" --sql "$tmp/wal.db" "PRAGMA journal_mode=WAL; CREATE TABLE t(x); INSERT INTO t VALUES(1);" \
-    >/dev/null || fail "sqlite"
+    >/dev/null || bad "sqlite"
 every_command "wal.db is an SQLite database but not a gemmbench results store" "$tmp/wal.db"
 # Not SQLite at all.
 printf 'results: none yet\n' >"$tmp/text.db"
@@ -89,18 +68,18 @@ for c in "store info" "store list" "store check"; do
 done
 expect2 "zero.db is an empty file" export --store "$tmp/zero.db"
 expect2 "zero.db is an empty file" report --store "$tmp/zero.db"
-[ ! -s "$tmp/zero.db" ] && ok || fail "a refused empty file was written"
+[ ! -s "$tmp/zero.db" ] && ok || bad "a refused empty file was written"
 "$gb" import "$tmp/good.json" --store "$tmp/zero.db" >"$tmp/out" 2>&1 && ok ||
-    fail "import into an empty file: $(cat "$tmp/out")"
-"$gb" store info --store "$tmp/zero.db" 2>&1 | grep -q "^points: 3" && ok || fail "adopted empty file"
+    bad "import into an empty file: $(cat "$tmp/out")"
+"$gb" store info --store "$tmp/zero.db" 2>&1 | grep -q "^points: 3" && ok || bad "adopted empty file"
 # An SQLite database without a table (what a creation killed before its schema leaves).
-"$sr" --sql "$tmp/notable.db" "PRAGMA journal_mode=WAL" >/dev/null || fail "sqlite"
+"$sr" --sql "$tmp/notable.db" "PRAGMA journal_mode=WAL" >/dev/null || bad "sqlite"
 cp "$tmp/notable.db" "$tmp/orig"
 expect2 "notable.db is an empty SQLite database, not a gemmbench results store" store info \
     --store "$tmp/notable.db"
 same "$tmp/notable.db" "$tmp/orig"
 "$gb" import "$tmp/good.json" --store "$tmp/notable.db" >"$tmp/out" 2>&1 && ok ||
-    fail "import into an SQLite database without tables: $(cat "$tmp/out")"
+    bad "import into an SQLite database without tables: $(cat "$tmp/out")"
 
 # An empty store path: SQLite would make it a temporary database and keep nothing.
 for c in "store info" "export" "report"; do
@@ -110,12 +89,12 @@ done
 expect2 "the store path is empty" import "$tmp/good.json" --store ""
 # shellcheck disable=SC2086
 expect2 "the store path is empty" run -k naive $small --store ""
-grep -q "stored" "$tmp/out" && fail "run said it stored into an empty path" || ok
+grep -q "stored" "$tmp/out" && bad "run said it stored into an empty path" || ok
 # shellcheck disable=SC2086
 expect2 "the store path is empty" explore -k naive $small --store ""
 
 # Truncated stores: in the middle of a page, and at a page boundary.
-"$sr" --make-many "$tmp/many.db" 40 >/dev/null || fail "making a store"
+"$sr" --make-many "$tmp/many.db" 40 >/dev/null || bad "making a store"
 head -c 10000 "$tmp/many.db" >"$tmp/cut.db"
 every_command "cut.db is damaged \(10000 bytes, not a whole number of 4096-byte pages: truncated\?\); save what can be read with 'gemmbench export" \
     "$tmp/cut.db"
@@ -135,7 +114,7 @@ ltype=$(od -An -tu1 -j $(((leaf - 1) * 4096)) -N1 "$tmp/hurt.db" | tr -d ' ')
 if [ "$root" -eq 5 ] && [ "$ltype" -eq 13 ]; then
     ok
 else
-    fail "page 2 should be an interior table page (5) over a leaf (13), got $root and $ltype"
+    bad "page 2 should be an interior table page (5) over a leaf (13), got $root and $ltype"
 fi
 dd if=/dev/zero of="$tmp/hurt.db" bs=1 seek=$(((leaf - 1) * 4096 + 2048)) count=2048 conv=notrunc \
     2>/dev/null
@@ -149,7 +128,7 @@ expect2 "$regex" explore -k naive $small --store "$tmp/hurt.db"
 expect2 "$regex" store info --store "$tmp/hurt.db"
 "$gb" store check --store "$tmp/hurt.db" >"$tmp/out" 2>&1
 [ $? -eq 1 ] && grep -q "SQLite integrity check failed" "$tmp/out" && ok ||
-    fail "store check of a damaged store: $(cat "$tmp/out")"
+    bad "store check of a damaged store: $(cat "$tmp/out")"
 same "$tmp/hurt.db" "$tmp/hurt.orig"
 
 # --out never replaces the store, whatever the name it is given by, nor an SQLite database.
@@ -166,19 +145,19 @@ expect2 "is the results store" export --store "$tmp/link.db" --out "$tmp/keep.db
 expect2 "many.db' is an SQLite database \(a results store\?\); gemmbench does not replace one" \
     export --store "$tmp/keep.db" --out "$tmp/many.db"
 expect2 "is an SQLite database" report --store "$tmp/keep.db" --format csv --out "$tmp/many.db"
-"$gb" store info --store "$tmp/keep.db" | grep -q "^points: 40" && ok || fail "the store lost points"
-cmp -s "$tmp/keep.db" "$tmp/keep.orig" && ok || fail "the store file was changed by a refused --out"
+"$gb" store info --store "$tmp/keep.db" | grep -q "^points: 40" && ok || bad "the store lost points"
+cmp -s "$tmp/keep.db" "$tmp/keep.orig" && ok || bad "the store file was changed by a refused --out"
 
 # A bad import creates no store.
 head -c 300 "$tmp/good.json" >"$tmp/cut.json"
 expect2 "cut.json is not valid JSON" import "$tmp/cut.json" --store "$tmp/new.db"
 cat "$tmp/good.json" "$tmp/good.json" >"$tmp/twice.json"
 expect2 "twice.json: text after the JSON document" import "$tmp/twice.json" --store "$tmp/new.db"
-[ ! -e "$tmp/new.db" ] && ok || fail "a failed import created the store"
+[ ! -e "$tmp/new.db" ] && ok || bad "a failed import created the store"
 
 # An export killed with SIGKILL while it writes leaves PATH.gemmbench-tmp.PID (never PATH); the
 # next export of the same path removes it once its process is gone, and writes PATH whole.
-"$sr" --make-many "$tmp/big.db" 2000 >/dev/null || fail "making a store"
+"$sr" --make-many "$tmp/big.db" 2000 >/dev/null || bad "making a store"
 "$gb" export --store "$tmp/big.db" --out "$tmp/big.json" >/dev/null 2>&1 &
 pid=$!
 n=0
@@ -190,17 +169,16 @@ kill -KILL "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
 if [ -e "$tmp/big.json.gemmbench-tmp.$pid" ]; then
     ok
-    [ ! -e "$tmp/big.json" ] && ok || fail "a killed export left its output name"
+    [ ! -e "$tmp/big.json" ] && ok || bad "a killed export left its output name"
 else
     echo "note: the export ended before the kill; a stale temporary file is made by hand"
     : >"$tmp/big.json.gemmbench-tmp.$pid"
     rm -f "$tmp/big.json"
 fi
-"$gb" export --store "$tmp/big.db" --out "$tmp/big.json" >"$tmp/out" 2>&1 || fail "export again"
-grep -q "exported 2000 points" "$tmp/out" && ok || fail "second export: $(cat "$tmp/out")"
-[ -z "$(ls "$tmp" | grep gemmbench-tmp)" ] && ok || fail "stale temporary files: $(ls "$tmp")"
+"$gb" export --store "$tmp/big.db" --out "$tmp/big.json" >"$tmp/out" 2>&1 || bad "export again"
+grep -q "exported 2000 points" "$tmp/out" && ok || bad "second export: $(cat "$tmp/out")"
+[ -z "$(ls "$tmp" | grep gemmbench-tmp)" ] && ok || bad "stale temporary files: $(ls "$tmp")"
 "$gb" import "$tmp/big.json" --store "$tmp/big2.db" >"$tmp/out" 2>&1 &&
-    grep -q "imported 2000 new points" "$tmp/out" && ok || fail "re-import: $(cat "$tmp/out")"
+    grep -q "imported 2000 new points" "$tmp/out" && ok || bad "re-import: $(cat "$tmp/out")"
 
-echo "$pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -12,11 +12,8 @@
 # (THIN), its split last wave (TAIL) and split-K on the simulator's one compute unit.
 # Exit status: 0 all equal, 1 a difference or a failed run, 77 oclgrind is missing (skipped).
 gb=$1
-if ! command -v oclgrind >/dev/null 2>&1; then
-    echo "oclgrind is not installed (apt-get install -y oclgrind); skipping"
-    exit 77
-fi
 . "$(dirname "$0")/script_lib.sh"
+requires oclgrind oclgrind
 GEMMBENCH_NO_CACHE=1
 export GEMMBENCH_NO_CACHE
 pass=0

@@ -8,17 +8,10 @@
 # cache) of the test's own, so that the builds really happen. About 30 s on 2 cores.
 gb=$1
 fx=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/script_lib.sh"
 export POCL_CACHE_DIR="$tmp/pocl"
-pass=0
-failed=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    failed=$((failed + 1))
-    echo "FAIL: $1"
-    cat "$tmp/out" "$tmp/err"
-}
+# no MESSAGE: bad, with the last tuning's output.
+no() { bad "$1"; cat "$tmp/out" "$tmp/err"; }
 
 # The candidates as told, in order, each with its score's kind (a rate, or the code it failed
 # with).
@@ -34,6 +27,15 @@ tune_bg() {
     GEMMBENCH_CACHE_DIR="$tmp/cache-$name" "$gb" tune --store "$tmp/$name.db" "$@" \
         >"$tmp/out" 2>"$tmp/err" &
     pid=$!
+}
+
+# Waits (a minute at most) for the first candidate to be told.
+told_first() {
+    i=0
+    while ! grep -q '^\[1/' "$tmp/out" && [ $i -lt 1200 ]; do
+        sleep 0.05
+        i=$((i + 1))
+    done
 }
 
 # The build processes of $pid now.
@@ -60,7 +62,7 @@ same_as() {
         cmp -s "$1" "$2"; then
         ok
     else
-        bad "$4 (exit $rc; processes$seen)"
+        no "$4 (exit $rc; processes$seen)"
         diff "$1" "$2"
     fi
 }
@@ -88,7 +90,7 @@ told "$tmp/out" >"$tmp/here"
 if [ $rc -eq 0 ] && grep -q "0 build process(es), 0 build thread(s)" "$tmp/out" &&
     grep -q "BREAK=1: cannot win: GB_EBUILD" "$tmp/out"; then
     ok
-else bad "built here: exit $rc"; fi
+else no "built here: exit $rc"; fi
 seen=
 # shellcheck disable=SC2086
 tune_bg procs $breaks --builders 2
@@ -101,17 +103,17 @@ if [ $rc -eq 0 ] && grep -q "2 build process(es), 0 build thread(s)" "$tmp/out" 
         "$tmp/out" | grep -q "^error: "; then
     ok
 else
-    bad "built in processes (exit $rc; processes$seen)"
+    no "built in processes (exit $rc; processes$seen)"
     diff "$tmp/here" "$tmp/procs"
 fi
-if none_left; then ok; else bad "build processes left after the tuning"; fi
+if none_left; then ok; else no "build processes left after the tuning"; fi
 # The failed builds are in the store: the same command again measures nothing.
 # shellcheck disable=SC2086
 tune_bg procs $breaks --builders 2
 wait "$pid"
 if grep -q "(0 measured, [0-9]* from the store, [1-9][0-9]* cannot win)" "$tmp/out" &&
     [ "$(told "$tmp/out" | sed 's/ (stored)//')" = "$(cat "$tmp/here")" ]; then ok; else
-    bad "the failures of build processes were not stored"; fi
+    no "the failures of build processes were not stored"; fi
 
 # ---- several shapes: the build processes start once, for every run -------------------------
 shapes="-k breaks --kernel-path $fx/breaks -n 16,24,32 --param LX=4,8,16 --param LY=4,8
@@ -127,7 +129,7 @@ wait_noting
 told "$tmp/out" >"$tmp/procs3"
 [ "$(grep -c "^tune: breaks s .*: 6 evaluations" "$tmp/out")" -eq 3 ]
 same_as "$tmp/here3" "$tmp/procs3" $? "three shapes on two build processes started once"
-if none_left; then ok; else bad "build processes left after three shapes"; fi
+if none_left; then ok; else no "build processes left after three shapes"; fi
 
 # ---- two devices of one kind (-d 0,0): one pool of build processes serves both ---------------
 seen=
@@ -139,7 +141,7 @@ told "$tmp/shared.out" | sort >"$tmp/shared"
 sort "$tmp/here3" >"$tmp/here3.sorted"
 grep -q "2 build process(es), 0 build thread(s) per kind of device" "$tmp/out"
 same_as "$tmp/here3.sorted" "$tmp/shared" $? "-d 0,0 with one pool of two build processes"
-if none_left; then ok; else bad "build processes left after -d 0,0"; fi
+if none_left; then ok; else no "build processes left after -d 0,0"; fi
 
 # ---- a build process killed mid-run --------------------------------------------------------
 # breaks over 40 configurations, 20 asked: after the first is told, at least 12 more builds are
@@ -149,11 +151,7 @@ wide="-k breaks --kernel-path $fx/breaks -n 16 --param LX=1,2,4,8,16 --param LY=
 seen=
 # shellcheck disable=SC2086
 tune_bg killed $wide --builders 2
-i=0
-while ! grep -q '^\[1/' "$tmp/out" && [ $i -lt 1200 ]; do
-    sleep 0.05
-    i=$((i + 1))
-done
+told_first
 victim=$(workers | head -1)
 [ -n "$victim" ] && seen=$victim && kill -KILL "$victim"
 wait_noting
@@ -169,10 +167,10 @@ if [ $rc -eq 0 ] && [ -n "$victim" ] &&
     cmp -s "$tmp/here-wide" "$tmp/killed"; then
     ok
 else
-    bad "a build process killed (exit $rc, victim ${victim:-none})"
+    no "a build process killed (exit $rc, victim ${victim:-none})"
     diff "$tmp/here-wide" "$tmp/killed"
 fi
-if none_left; then ok; else bad "build processes left after one was killed"; fi
+if none_left; then ok; else no "build processes left after one was killed"; fi
 
 # ---- Ctrl-C --------------------------------------------------------------------------------------
 # myGEMM3 with a PoCL cache of its own, empty: builds of a second or so each.
@@ -181,19 +179,15 @@ export POCL_CACHE_DIR="$tmp/pocl-interrupted"
 seen=
 # shellcheck disable=SC2086
 tune_bg interrupted $gemm3 --builders 2
-i=0
-while ! grep -q '^\[1/' "$tmp/out" && [ $i -lt 1200 ]; do
-    sleep 0.05
-    i=$((i + 1))
-done
+told_first
 seen=$(workers | tr '\n' ' ')
 kill -INT "$pid"
 wait_noting
 if [ $rc -eq 130 ] && [ -n "$seen" ] && grep -q "tune interrupted by SIGINT" "$tmp/err"; then
     ok
 else
-    bad "Ctrl-C with build processes: exit $rc, processes ${seen:-none}"; fi
-if none_left; then ok; else bad "build processes left after Ctrl-C"; fi
+    no "Ctrl-C with build processes: exit $rc, processes ${seen:-none}"; fi
+if none_left; then ok; else no "build processes left after Ctrl-C"; fi
 
 # ---- no program cache: threads instead, said once ------------------------------------------
 GEMMBENCH_NO_CACHE=1 "$gb" tune -k myGEMM1 -n 32 --strategy exhaustive --no-presets -i 2 \
@@ -203,7 +197,6 @@ if [ $rc -eq 0 ] && [ "$(grep -c "program cache is off" "$tmp/out")" -eq 1 ] &&
     grep -q "0 build process(es), 2 build thread(s)" "$tmp/out" &&
     grep -q "7 evaluations (7 measured" "$tmp/out"; then
     ok
-else bad "--builders without a cache"; fi
+else no "--builders without a cache"; fi
 
-echo "$pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -3,10 +3,7 @@
 # the problem and the fix, and writes no store.
 gb=$1
 fx=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-failed=0
+. "$(dirname "$0")/script_lib.sh"
 db=$tmp/r.db
 printf '64 64\n' >"$tmp/short.txt"
 printf '64 64 64\n8 0 8\n' >"$tmp/zero.txt"
@@ -18,10 +15,9 @@ expect() {
     rc=$?
     if [ "$rc" -eq 2 ] && grep -Eq -- "$regex" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
         [ ! -e "$db" ]; then
-        pass=$((pass + 1))
+        ok
     else
-        failed=$((failed + 1))
-        echo "FAIL: gemmbench tune $*"
+        bad "gemmbench tune $*"
         echo "  expected exit 2, one line /$regex/ and no store, got exit $rc:"
         cat "$tmp/err"
         ls "$db" 2>/dev/null
@@ -57,5 +53,4 @@ expect "zero.txt.*line 2" -k naive --shapes "$tmp/zero.txt"
 expect "needs cl_nv_device_attribute_query" -k dgemm_dmma -n 64
 expect "cannot read .*none.space: No such file" --simulate "$tmp/none.space"
 
-echo "$pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

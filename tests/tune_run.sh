@@ -6,17 +6,10 @@
 # share one store connection and store what one device stores (-d 0,0,0).
 gb=$1
 fx=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-failed=0
+. "$(dirname "$0")/script_lib.sh"
 db=$tmp/t.db
-ok() { pass=$((pass + 1)); }
-bad() {
-    failed=$((failed + 1))
-    echo "FAIL: $1"
-    cat "$tmp/out" "$tmp/err"
-}
+# no MESSAGE: bad, with the last command's output.
+no() { bad "$1"; cat "$tmp/out" "$tmp/err"; }
 
 # myGEMM1's 7 configurations at 32^3, every one measured.
 tune1() { "$gb" tune -k myGEMM1 -n 32 --strategy exhaustive --no-presets -i 3 --store "$db" "$@" >"$tmp/out" 2>"$tmp/err"; }
@@ -24,7 +17,7 @@ tune1
 if [ $? -eq 0 ] && grep -q "7 evaluations (7 measured, 0 from the store, 0 cannot win)" "$tmp/out" &&
     grep -q "winner: TS=" "$tmp/out" && grep -q "new entry for small-32 s col-NN" "$tmp/out"; then
     ok
-else bad "a whole space tuned"; fi
+else no "a whole space tuned"; fi
 winner=$(sed -n 's/^  winner: \(TS=[0-9]*\) .*/\1/p' "$tmp/out")
 
 # The same command again: everything comes from the store.
@@ -32,7 +25,7 @@ tune1
 if [ $? -eq 0 ] && grep -q "7 evaluations (0 measured, 7 from the store, 0 cannot win)" "$tmp/out" &&
     grep -q "tuning database: confirms the entry for small-32" "$tmp/out"; then
     ok
-else bad "the same tune again measured something"; fi
+else no "the same tune again measured something"; fi
 
 # The run recorded as a space (from the store) with the device's limits; the simulation opens the
 # space under them: with a work-group limit of 256 only TS <= 16 is left.
@@ -46,25 +39,25 @@ if [ $? -eq 0 ] && grep -q "^limits type=cpu local_memory=[0-9]* work_group=[0-9
     grep -q ": 7 configurations" "$tmp/out" &&
     "$gb" tune --simulate "$tmp/m256.space" --strategy exhaustive >"$tmp/out" 2>"$tmp/err"; then
     ok
-else bad "a tuning recorded and simulated"; fi
-if grep -q ": 5 configurations" "$tmp/out"; then ok; else bad "the limits ignored"; fi
+else no "a tuning recorded and simulated"; fi
+if grep -q ": 5 configurations" "$tmp/out"; then ok; else no "the limits ignored"; fi
 
 # The database has the winner, and -k auto runs it (the table's choice: measuring would weigh
 # it against the rest of its portfolio).
 "$gb" tuned list --store "$db" >"$tmp/out" 2>"$tmp/err"
-if [ $? -eq 0 ] && grep "myGEMM1" "$tmp/out" | grep -q "$winner"; then ok; else bad "tuned list"; fi
+if [ $? -eq 0 ] && grep "myGEMM1" "$tmp/out" | grep -q "$winner"; then ok; else no "tuned list"; fi
 GEMMBENCH_SELECT=off "$gb" run -k auto -n 32 --layout col --store "$db" >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && grep -q "auto -> myGEMM1 $winner (tuned: " "$tmp/out" &&
     grep -q "^myGEMM1 .* pass " "$tmp/out"; then
     ok
-else bad "-k auto after tuning"; fi
+else no "-k auto after tuning"; fi
 
 # The family's preset is measured first, besides the budget.
 "$gb" tune -k myGEMM3 -n 32 --budget 2 -i 2 --store "$db" >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && [ "$(grep -m1 '^\[' "$tmp/out" | cut -d' ' -f2-3)" = "TS=32 WPT=8:" ] &&
     grep -q ": 3 evaluations" "$tmp/out"; then
     ok
-else bad "the preset first"; fi
+else no "the preset first"; fi
 
 # Interrupted after a few candidates, then resumed: nothing measured twice. The output is
 # emptied first: the background tune empties it only when it starts, and the wait below read the
@@ -86,12 +79,12 @@ wait $pid
 rc=$?
 done_before=$(grep -c '^\[' "$tmp/out")
 if [ $rc -eq 130 ] && grep -q "tune interrupted by SIGINT" "$tmp/err"; then ok; else
-    bad "tune interrupted: exit $rc"; fi
+    no "tune interrupted: exit $rc"; fi
 "$gb" tune -k naive -n 96 -i 100 --strategy random --budget 40 --threads 0 --store "$db" \
     >"$tmp/out" 2>"$tmp/err"
 cached=$(sed -n 's/.*measured, \([0-9]*\) from the store.*/\1/p' "$tmp/out")
 if [ $? -eq 0 ] && [ -n "$cached" ] && [ "$cached" -ge "$done_before" ]; then ok; else
-    bad "resume after SIGINT: $done_before measured before, ${cached:-none} from the store"; fi
+    no "resume after SIGINT: $done_before measured before, ${cached:-none} from the store"; fi
 
 # SPIN=1 runs for minutes: timed out after 2 s, recorded; a new process finishes the search.
 "$gb" tune -k spin --kernel-path "$fx/spin" -n 8 --param LX=8 --param LY=8 \
@@ -99,7 +92,7 @@ if [ $? -eq 0 ] && [ -n "$cached" ] && [ "$cached" -ge "$done_before" ]; then ok
 if [ $? -eq 0 ] && grep -q "SPIN=1 ran past --candidate-timeout; recorded as timed out" "$tmp/err" &&
     grep -q "winner: LX=8 LY=8 SPIN=0" "$tmp/out" && grep -q "1 cannot win" "$tmp/out"; then
     ok
-else bad "a candidate past --candidate-timeout"; fi
+else no "a candidate past --candidate-timeout"; fi
 
 # Inputs rounded to TF32 pass the bound at K = 4096 but are not faithful: they cannot win.
 "$gb" tune -k wrong --kernel-path "$fx/wrong" --param WRONG=0,2 -M 64 -N 64 -K 4096 \
@@ -107,7 +100,7 @@ else bad "a candidate past --candidate-timeout"; fi
 if [ $? -eq 0 ] && grep -q "WRONG=2: cannot win: GB_EVALIDATION: not faithful: " "$tmp/out" &&
     grep -q "no winner" "$tmp/out"; then
     ok
-else bad "a candidate that is not faithful cannot win"; fi
+else no "a candidate that is not faithful cannot win"; fi
 
 # Two workers on one device (-d 0,0): each shape is tuned once, by one of them, and every shape
 # gets its entry, the largest shapes handed out first (the smallest run starts last: run 3); the
@@ -123,11 +116,11 @@ if [ $? -eq 0 ] && grep -q "on 2 devices in 1 kind(s)" "$tmp/out" &&
     grep -q "tune: myGEMM1 s 24x24x24 .* run 3 done" "$tmp/out" &&
     [ "$(grep -c "tuning database: new entry for small-" "$tmp/out")" -ge 2 ]; then
     ok
-else bad "-d 0,0: three shapes over two workers"; fi
+else no "-d 0,0: three shapes over two workers"; fi
 tune2
 if [ $? -eq 0 ] && [ "$(grep -c "(0 measured, 7 from the store" "$tmp/out")" -eq 3 ]; then
     ok
-else bad "-d 0,0 again: everything from the store"; fi
+else no "-d 0,0 again: everything from the store"; fi
 
 # Three workers on one device (-d 0,0,0) store through the command's one connection: stopped
 # while they tune, the process holds the store file open once (each SQLite connection opens it
@@ -154,7 +147,7 @@ fi
 wait $pid
 rc=$?
 if [ $rc -eq 0 ] && [ "$opens" = 1 ] && grep -q "on 3 devices in 1 kind(s)" "$tmp/out"; then ok; else
-    bad "-d 0,0,0: exit $rc, the store file open $opens time(s) while tuning (want once)"; fi
+    no "-d 0,0,0: exit $rc, the store file open $opens time(s) while tuning (want once)"; fi
 "$gb" store info --store "$tmp/one.db" | sed 1d >"$tmp/one.info"
 "$gb" store info --store "$tmp/three.db" | sed 1d >"$tmp/three.info"
 evaluated "$tmp/one.out" >"$tmp/one.evals"
@@ -164,10 +157,9 @@ if cmp -s "$tmp/one.info" "$tmp/three.info" && grep -q "tuning runs: 4 (16 evalu
     "$gb" store check --store "$tmp/three.db" >/dev/null; then
     ok
 else
-    bad "-d 0,0,0 must store what one device stores"
+    no "-d 0,0,0 must store what one device stores"
     diff "$tmp/one.info" "$tmp/three.info"
     diff "$tmp/one.evals" "$tmp/three.evals"
 fi
 
-echo "$pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -13,33 +13,14 @@
 gb=$1
 st=$2
 fx=$3/tuned
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-failed=0
-ok() { pass=$((pass + 1)); }
-no() {
-    failed=$((failed + 1))
-    echo "FAIL: $*"
-    for f in "$tmp"/out "$tmp"/err; do [ -s "$f" ] && { echo "--- $f"; head -n 20 "$f"; }; done
-}
-die() { no "$@"; echo "$pass passed, $failed failed"; exit 1; }
+. "$(dirname "$0")/script_lib.sh"
+# no MESSAGE: bad, with the last command's output; die MESSAGE: no, and nothing more to check.
+no() { bad "$*"; show "$tmp/out" "$tmp/err"; }
+die() { no "$@"; finish; }
 # run ARGS...: gemmbench ARGS into out and err; the exit status.
 run() { "$gb" "$@" >"$tmp/out" 2>"$tmp/err"; }
 # has REGEX: a line of the last output matches.
 has() { grep -Eq -- "$1" "$tmp/out"; }
-# expect REGEX ARGS...: exit 2 and exactly one line on stderr matching REGEX.
-expect() {
-    regex=$1
-    shift
-    run "$@"
-    rc=$?
-    if [ "$rc" -eq 2 ] && grep -Eq -- "$regex" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
-        ok
-    else
-        no "gemmbench $*: expected exit 2 and one line /$regex/, got exit $rc"
-    fi
-}
 
 a=$tmp/a.db
 # ---- import, list, show --------------------------------------------------------------------------
@@ -125,10 +106,10 @@ run tuned export --store "$a" --device 'portable computing' --out "$tmp/epyc.jso
     grep -q '"class":	"tall-256"' "$tmp/epyc.json" && ok || no "export --device, by platform, any case"
 run tuned import "$tmp/epyc.json" --store "$tmp/epyc.db" && has ": 1 new, 0 replaced, 0 unchanged$" && ok ||
     no "a device's export imports"
-expect "no tuned entry in store $a \(of 3\) has a device or platform matching --device 'nope'" \
+expect2 "no tuned entry in store $a \(of 3\) has a device or platform matching --device 'nope'" \
     tuned export --store "$a" --device nope
-expect "--device needs part of a device or platform name" tuned export --store "$a" --device ''
-expect "'tuned show' takes no option --device \(tuned list or export does\)" tuned show 1 --device x --store "$a"
+expect2 "--device needs part of a device or platform name" tuned export --store "$a" --device ''
+expect2 "'tuned show' takes no option --device \(tuned list or export does\)" tuned show 1 --device x --store "$a"
 
 # ---- the report's tuning view -------------------------------------------------------------------
 m=$tmp/m.db
@@ -147,7 +128,7 @@ run report --store "$m" --table tuned --format csv && [ "$(wc -l <"$tmp/out")" -
 run report --store "$m" --format json && has '"tuned":	\[' && has '"tuning_runs":	\[' &&
     has '"best_so_far":	\[60, 100, 130, 130, 130, 140\]' && ok || no "report --format json: the tuning view"
 
-expect "none of the 5 tuned entries and tuning runs in store $m matches --precision d; 'gemmbench tuned list'" \
+expect2 "none of the 5 tuned entries and tuning runs in store $m matches --precision d; 'gemmbench tuned list'" \
     report --store "$m" --table tuned --precision d
 run report --store "$m" --table tuned --out "$tmp/tuned.md" --format md &&
     has "^report: 2 tuned entries and 3 tuning runs from $m written to $tmp/tuned.md \(md\)$" &&
@@ -161,7 +142,7 @@ if command -v gnuplot >/dev/null 2>&1; then
         ! grep -q '<h2>Energy' "$tmp/t.html" && ok || no "report --table tuned --format html: the runs' plot alone"
 fi
 # Only tuning data: the other tables have nothing to show, and say where the tuning data is.
-expect "store $a holds no points, only tuning data: 'gemmbench report --table tuned' shows it" report --store "$a"
+expect2 "store $a holds no points, only tuning data: 'gemmbench report --table tuned' shows it" report --store "$a"
 run report --store "$a" --table tuned && has "^NVIDIA H100 80GB HBM3|^square-4096 +NVIDIA H100" && ok ||
     no "report --table tuned on a store of tuned entries alone"
 
@@ -172,7 +153,7 @@ printf '{"format":"gemmbench-results","version":2,"schema_version":2,"exported":
 run tuned list --store "$tmp/p.db" && has "^no tuned entries in $tmp/p.db; 'gemmbench tune' makes them" &&
     ok || no "list on a store without tuning"
 run tuned export --store "$tmp/p.db" && [ "$(cat "$tmp/out")" = "[]" ] && ok || no "export of no entries: []"
-expect "no tuned entry number 1: store $tmp/p.db holds 0" tuned show 1 --store "$tmp/p.db"
+expect2 "no tuned entry number 1: store $tmp/p.db holds 0" tuned show 1 --store "$tmp/p.db"
 run store info --store "$tmp/p.db" && ! has "tun" && ok || no "store info without tuning says nothing of it"
 # Every read-only command leaves a store of points without tuning tables as it was, byte for byte.
 "$st" --points "$tmp/q.db" || die "store_tuning --points"
@@ -185,7 +166,7 @@ for c in "tuned list" "tuned list --shipped" "tuned list --json" "tuned list --d
     cmp -s "$tmp/q.db" "$tmp/q.copy" && [ -z "$(ls "$tmp" | grep '^q\.db-')" ] && ok ||
         no "'gemmbench $c' wrote to a store without tuning tables"
 done
-expect "store $tmp/q.db holds no tuning data; 'gemmbench tune' makes it" report --store "$tmp/q.db" --table tuned
+expect2 "store $tmp/q.db holds no tuning data; 'gemmbench tune' makes it" report --store "$tmp/q.db" --table tuned
 # Without a store, --shipped lists the entries embedded from kernels/tuned/ (as many as its files
 # hold) and creates no store.
 nshipped=$(cat "$(dirname "$0")"/../kernels/tuned/*.json 2>/dev/null | grep -c '"class"')
@@ -197,79 +178,82 @@ run tuned list --store "$tmp/none.db" --shipped &&
 
 # ---- --out never replaces the store ----------------------------------------------------------------
 cp "$a" "$tmp/a.copy"
-expect "is the results store $a" tuned export --store "$a" --out "$a"
-expect "is the results store" tuned export --store "$a" --out "$a-wal"
-expect "is an SQLite database" tuned export --store "$a" --out "$tmp/b.db"
+expect2 "is the results store $a" tuned export --store "$a" --out "$a"
+expect2 "is the results store" tuned export --store "$a" --out "$a-wal"
+expect2 "is an SQLite database" tuned export --store "$a" --out "$tmp/b.db"
 cmp -s "$a" "$tmp/a.copy" && ok || no "the store is unchanged"
 
 # ---- bad input: exit 2, one line, nothing written, no store created --------------------------------
 new=$tmp/new.db
-expect "give a tuned command: list, show, export or import" tuned
-expect "unknown tuned command 'frob'; use list, show, export, import or sync" tuned frob
-expect "unknown option '--bogus'; see 'gemmbench tuned list --help'" tuned list --bogus
-expect "'tuned list' takes no option --out \(tuned export does\)" tuned list --out x --store "$a"
-expect "'tuned show' takes no option --json \(tuned list does\)" tuned show 1 --json --store "$a"
-expect "option '--store' needs a value" tuned list --store
-expect "the store path is empty" tuned list --store ''
-expect "give the entry's number or key to show" tuned show --store "$a"
-expect "unexpected argument '2'; see 'gemmbench tuned show --help'" tuned show 1 2 --store "$a"
-expect "unexpected argument 'x'; see 'gemmbench tuned list --help'" tuned list x --store "$a"
-expect "give the file to import" tuned import --store "$new"
-expect "no tuned entry number 0: store $a holds 3" tuned show 0 --store "$a"
-expect "no tuned entry number 9: store $a holds 3" tuned show 9 --store "$a"
-expect "bad entry key 'row-NN/square-4096'; give a number .* or \[DEVICE/\]PRECISION/LAYOUT/CLASS" \
+expect2 "give a tuned command: list, show, export, import or sync" tuned
+expect2 "unknown tuned command 'frob'; use list, show, export, import or sync" tuned frob
+expect2 "unknown option '--bogus'; see 'gemmbench tuned list --help'" tuned list --bogus
+expect2 "'tuned list' takes no option --out \(tuned export does\)" tuned list --out x --store "$a"
+expect2 "'tuned show' takes no option --json \(tuned list does\)" tuned show 1 --json --store "$a"
+expect2 "option '--store' needs a value" tuned list --store
+expect2 "the store path is empty" tuned list --store ''
+expect2 "give the entry's number or key to show" tuned show --store "$a"
+expect2 "unexpected argument '2'; see 'gemmbench tuned show --help'" tuned show 1 2 --store "$a"
+expect2 "unexpected argument 'x'; see 'gemmbench tuned list --help'" tuned list x --store "$a"
+expect2 "give the file to import" tuned import --store "$new"
+expect2 "no tuned entry number 0: store $a holds 3" tuned show 0 --store "$a"
+expect2 "no tuned entry number 9: store $a holds 3" tuned show 9 --store "$a"
+expect2 "bad entry key 'row-NN/square-4096'; give a number .* or \[DEVICE/\]PRECISION/LAYOUT/CLASS" \
     tuned show row-NN/square-4096 --store "$a"
-expect "bad precision 'q' in entry key 'q/row-NN/square-4096'; use s or d" tuned show q/row-NN/square-4096 --store "$a"
-expect "no tuned entry in store $a matches 's/row-NN/square-64'" tuned show s/row-NN/square-64 --store "$a"
+expect2 "bad precision 'q' in entry key 'q/row-NN/square-4096'; use s or d" tuned show q/row-NN/square-4096 --store "$a"
+expect2 "no tuned entry in store $a matches 's/row-NN/square-64'" tuned show s/row-NN/square-64 --store "$a"
 sed 's/"device": "pthread-haswell-AMD EPYC 7B13"/"device": "NVIDIA H100 PCIe"/; s/"layout": "col-NT"/"layout": "row-NN"/; s/"shape": \[2048, 256, 256\]/"shape": [4096, 4096, 4096]/' \
     "$fx/entries.json" >"$tmp/two.json"
 "$gb" tuned import "$tmp/two.json" --store "$tmp/two.db" >/dev/null 2>&1 || no "import of two H100s"
-expect "'s/row-NN/square-4096' matches 2 tuned entries .*give the number" tuned show s/row-NN/square-4096 --store "$tmp/two.db"
-expect "no results store at $tmp/none.db" tuned list --store "$tmp/none.db"
-expect "no results store at $tmp/none.db" tuned export --store "$tmp/none.db"
+expect2 "'s/row-NN/square-4096' matches 2 tuned entries .*give the number" tuned show s/row-NN/square-4096 --store "$tmp/two.db"
+expect2 "no results store at $tmp/none.db" tuned list --store "$tmp/none.db"
+expect2 "no results store at $tmp/none.db" tuned export --store "$tmp/none.db"
 # Malformed files: the entry and the key named; neither a new store nor an existing one written.
 cp "$a" "$tmp/a.copy"
-bad() {
-    regex=$1
-    printf '%s\n' "$2" >"$tmp/bad.json"
-    expect "$regex" tuned import "$tmp/bad.json" --store "$new"
+# refused_import REGEX WHAT: importing $tmp/bad.json (made by WHAT) is refused with REGEX into a
+# new store, which is not created, and into $a.
+refused_import() {
+    expect2 "$1" tuned import "$tmp/bad.json" --store "$new"
     [ ! -e "$new" ] && ok || no "a bad import created a store ($2)"
-    expect "$regex" tuned import "$tmp/bad.json" --store "$a"
+    expect2 "$1" tuned import "$tmp/bad.json" --store "$a"
 }
-expect "cannot read '$tmp/nofile.json'; check the path" tuned import "$tmp/nofile.json" --store "$new"
-bad "bad.json:1: not valid JSON \(byte 12\); a file of tuned entries is what 'gemmbench tuned export' writes" \
+# badtext REGEX TEXT: a file holding TEXT.
+badtext() {
+    printf '%s\n' "$2" >"$tmp/bad.json"
+    refused_import "$1" "$2"
+}
+expect2 "cannot read '$tmp/nofile.json'; check the path" tuned import "$tmp/nofile.json" --store "$new"
+badtext "bad.json:1: not valid JSON \(byte 12\); a file of tuned entries is what 'gemmbench tuned export' writes" \
     '[{"device": '
-bad "bad.json:1: not a JSON array of tuned entries" '{"device": "x"}'
-bad "bad.json:1: text after the JSON document \(byte 3\); remove it" '[] []'
+badtext "bad.json:1: not a JSON array of tuned entries" '{"device": "x"}'
+badtext "bad.json:1: text after the JSON document \(byte 3\); remove it" '[] []'
 one='{"device":"D","platform":"P","driver":"1","vendor":"V","type":"gpu","precision":"s","layout":"row-NN","shape":[64,64,64],"kernel":"xgemm","params":{"MWG":32},"gflops":10,"evidence":[],"tuned_at":"2026-01-01T00:00:00Z"}'
 # with FROM TO: the entry above with FROM replaced (sed, | as separator).
 with() { printf '%s' "$one" | sed "s|$1|$2|"; }
-bad "bad.json:1: entry 1: bad value for 'layout': it must be row-NN, row-NT, .* or col-TT$" \
+badtext "bad.json:1: entry 1: bad value for 'layout': it must be row-NN, row-NT, .* or col-TT$" \
     "[$one,$(with row-NN row-XX)]"
-bad "bad.json:1: entry 0: missing key 'platform': it must be the platform's name" '[{"device":"D"}]'
-bad "bad.json:1: entry 0: bad value for 'precision': it must be \"s\" or \"d\"" "[$(with '"s"' '"q"')]"
-bad "bad.json:1: entry 0: bad value for 'shape': it must be \[M, N, K\]" "[$(with '64,64,64' '64,0,64')]"
-bad "bad.json:1: entry 0: bad value for 'evidence': it must be an array of at most 8 point ids" \
+badtext "bad.json:1: entry 0: missing key 'platform': it must be the platform's name" '[{"device":"D"}]'
+badtext "bad.json:1: entry 0: bad value for 'precision': it must be \"s\" or \"d\"" "[$(with '"s"' '"q"')]"
+badtext "bad.json:1: entry 0: bad value for 'shape': it must be \[M, N, K\]" "[$(with '64,64,64' '64,0,64')]"
+badtext "bad.json:1: entry 0: bad value for 'evidence': it must be an array of at most 8 point ids" \
     "[$(with '"evidence":\[\]' '"evidence":["0123456789ABCDEF"]')]"
-bad "bad.json:1: entry 0: bad value for 'params': it must be an object of parameter names \(letters, digits, _\) and whole numbers" \
+badtext "bad.json:1: entry 0: bad value for 'params': it must be an object of parameter names \(letters, digits, _\) and whole numbers" \
     "[$(with '"MWG":32' '"MWG":1.5')]"
-bad "bad.json:1: entry 0: bad value for 'params'" "[$(with '"MWG":32' '"M WG":32')]"
-bad "bad.json:1: entry 0: bad value for 'params'" "[$(with '"MWG":32' '"1MWG":32')]"
-bad "bad.json:1: entry 0: bad value for 'gflops': it must be a finite number, 0 or more" \
+badtext "bad.json:1: entry 0: bad value for 'params'" "[$(with '"MWG":32' '"M WG":32')]"
+badtext "bad.json:1: entry 0: bad value for 'params'" "[$(with '"MWG":32' '"1MWG":32')]"
+badtext "bad.json:1: entry 0: bad value for 'gflops': it must be a finite number, 0 or more" \
     "[$(with '"gflops":10' '"gflops":-1')]"
-bad "bad.json:1: entry 0: bad value for 'gflops'" "[$(with '"gflops":10' '"gflops":1e999')]"
-bad "bad.json:1: entry 0: bad value for 'device': it must be the device's name, a non-empty string" \
+badtext "bad.json:1: entry 0: bad value for 'gflops'" "[$(with '"gflops":10' '"gflops":1e999')]"
+badtext "bad.json:1: entry 0: bad value for 'device': it must be the device's name, a non-empty string" \
     "[$(with '"D"' '""')]"
-bad "bad.json:1: entry 0: bad value for 'kernel'" "[$(with '"xgemm"' '7')]"
-bad "bad.json:1: entry 1 is not an object" "[$one, 3]"
-bad "bad.json:1: entry 1 has the key of entry 0 \(line 1\): .*; keep one" "[$one,$one]"
+badtext "bad.json:1: entry 0: bad value for 'kernel'" "[$(with '"xgemm"' '7')]"
+badtext "bad.json:1: entry 1 is not an object" "[$one, 3]"
+badtext "bad.json:1: entry 1 has the key of entry 0 \(line 1\): .*; keep one" "[$one,$one]"
 # The line of the key at fault in a file laid out as the export writes it (fixtures/tuned).
+# badfile REGEX SED: the fixture edited by SED.
 badfile() {
-    regex=$1
     sed "$2" "$fx/entries.json" >"$tmp/bad.json"
-    expect "$regex" tuned import "$tmp/bad.json" --store "$new"
-    [ ! -e "$new" ] && ok || no "a bad import created a store ($2)"
-    expect "$regex" tuned import "$tmp/bad.json" --store "$a"
+    refused_import "$1" "$2"
 }
 badfile "bad.json:41: entry 2: bad value for 'layout'" 's/"col-NT"/"col-XY"/'
 badfile "bad.json:27: entry 1: bad value for 'shape'" '27s/4096, 4096, 4096/4096, 4096/'
@@ -288,8 +272,8 @@ printf '[]\n' >"$tmp/none.json"
 run tuned import "$tmp/none.json" --store "$new" && has "^nothing to import: $tmp/none.json holds no tuned entries$" &&
     [ ! -e "$new" ] && ok || no "an empty array imports nothing and creates no store"
 printf 'not a store\n' >"$tmp/text.db"
-expect "is not an SQLite database" tuned import "$fx/entries.json" --store "$tmp/text.db"
-expect "is not an SQLite database" tuned list --store "$tmp/text.db"
+expect2 "is not an SQLite database" tuned import "$fx/entries.json" --store "$tmp/text.db"
+expect2 "is not an SQLite database" tuned list --store "$tmp/text.db"
 
 # ---- help -----------------------------------------------------------------------------------------
 run tuned --help && has "^usage: gemmbench tuned list\|show\|export\|import\|sync" &&
@@ -299,5 +283,4 @@ for c in list show export import sync; do
 done
 run help tuned && has "^usage: gemmbench tuned" && ok || no "help tuned"
 run --help && has "^  tuned list\|show\|export\|import\|sync" && ok || no "the command list names tuned"
-echo "$pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

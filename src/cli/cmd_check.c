@@ -346,7 +346,7 @@ int cmd_check(int argc, char **argv)
         rc = cli_error(rc, "%s; run 'gemmbench kernels' to list them", msg);
         goto done;
     }
-    if (!im.config.family) {
+    if (!gb_impl_can(&im, GB_CAN_CHECK)) {
         rc = cli_error(GB_EBADARG,
                        "'%s' is a library peer: check takes kernel families and presets", o.kernel);
         goto done;

@@ -152,6 +152,15 @@ static void on_measured(const gb_xp_outcome_t *o, void *user)
     cli_progress_draw(pr, "");
 }
 
+/* Rank 0 asked to stop: mpirun sends SIGTERM when a rank dies, and what came is already stored. */
+static void on_stopping(int signal)
+{
+    fprintf(stderr,
+            "gemmbench: explore --mpi: stopping on signal %d; every point received is stored; run "
+            "the same command again to resume\n",
+            signal);
+}
+
 /* The closing line and the exit code, an interruption's included. */
 static int finish(gb_explore_t *ex, gb_store_t *st, const cli_progress_t *pr, const tally_t *t)
 {
@@ -190,28 +199,132 @@ static void list_todo(gb_explore_t *ex)
     }
 }
 
+/* What a sweep works with, closed by close_sweep. */
+typedef struct sweep {
+    gb_registry_t *reg;
+    cli_device_t dev;
+    gb_store_t *st;
+    gb_explore_t *ex;
+    gb_xp_worker_t w[CLI_MAX_DEVICES];
+    size_t nw;
+    const gb_device_info_t *kinds[CLI_MAX_DEVICES];
+    size_t nkinds;
+    cli_auto_t autodb;
+    int catching, served;
+} sweep_t;
+
+static void close_sweep(sweep_t *s)
+{
+    /* The store closes (and its last commit is already durable) before the process exits. */
+    gb_xp_workers_close(s->w, s->nw);
+    gb_explore_close(s->ex);
+    cli_auto_close(&s->autodb);
+    gb_store_close(s->st);
+    cli_device_close(&s->dev);
+    gb_registry_close(s->reg);
+    if (s->catching)
+        cli_stop_release();
+}
+
+/* The registry, the devices and a worker per device. 0 or the exit code. */
+static int open_sweep(sweep_t *s, const cli_measure_t *o, const gb_fleet_mpi_t *mpi)
+{
+    int rc;
+    if ((rc = cli_registry_open(&s->reg, o->kpath)) ||
+        (rc = cli_measure_devices_open(&s->dev, o, mpi)))
+        return rc;
+    const gb_device_info_t *devs[CLI_MAX_DEVICES];
+    for (size_t i = 0; i < s->dev.npicks; i++)
+        devs[i] = &s->dev.list[s->dev.picks[i]];
+    s->nw = s->dev.npicks;
+    gb_xp_workers_init(s->w, devs, s->nw, mpi, s->kinds, &s->nkinds);
+    return 0;
+}
+
 /* A rank other than 0: no store, its one device, points from rank 0. */
-static int mpi_worker(const gb_plan_t *pl, const gb_registry_t *reg, const gb_device_info_t *di,
-                      gb_xp_worker_t *w, const cli_measure_t *o)
+static int mpi_worker(sweep_t *s, const gb_plan_t *pl, const cli_measure_t *o)
 {
     char msg[1024];
-    gb_explore_t *ex = NULL;
-    cli_auto_t autodb = {0};
-    int rc = cli_auto_open(&autodb, pl, o->store);
+    gb_xp_worker_t *w = &s->w[0];
+    int rc = cli_auto_open(&s->autodb, pl, o->store);
     if (rc)
         return rc;
     cli_stop_catch(); /* rank 0 says when to stop; the point in flight is finished */
-    if ((rc = gb_explore_open_on(&ex, pl, reg, &di, 1, NULL, cli_auto_chooser(&autodb), msg,
-                                 sizeof msg)) != GB_OK ||
-        (rc = gb_context_open(&w->ctx, di, msg, sizeof msg)) != GB_OK ||
-        (rc = gb_xp_mpi_work(ex, w, o->pause_ms, msg, sizeof msg)) != GB_OK)
-        rc = cli_error(rc, "%s: %s", w->label, msg);
-    gb_context_close(w->ctx);
-    w->ctx = NULL;
-    gb_explore_close(ex);
-    cli_auto_close(&autodb);
-    cli_stop_release();
-    return rc;
+    s->catching = 1;
+    if ((rc = gb_explore_open_on(&s->ex, pl, s->reg, s->kinds, 1, NULL,
+                                 cli_auto_chooser(&s->autodb), msg, sizeof msg)) != GB_OK ||
+        (rc = gb_xp_workers_open(w, s->kinds, 1, msg, sizeof msg)) != GB_OK ||
+        (rc = gb_xp_mpi_work(s->ex, w, o->pause_ms, msg, sizeof msg)) != GB_OK)
+        return cli_error(rc, "%s: %s", w->label, msg);
+    return 0;
+}
+
+/* The store (a dry run writes nothing: with no store yet, every point is to run, provided the
+ * store could be made where it was asked for), the tuning database for -k auto, and the sweep
+ * expanded and said. 0 or the exit code. */
+static int open_plan(sweep_t *s, const gb_plan_t *pl, const cli_measure_t *o,
+                     const gb_fleet_mpi_t *mpi, cli_progress_t *pr)
+{
+    char msg[1024], spath[1024];
+    int rc;
+    const char *want = o->store ? o->store : gb_store_default_path(spath, sizeof spath);
+    if (o->dry_run && want && access(want, F_OK) != 0) {
+        if (o->store && (rc = cli_store_creatable(o->store)))
+            return rc;
+    } else if ((rc = cli_store_open(&s->st, o->store, 1))) {
+        return rc;
+    }
+    if ((rc = cli_auto_open(&s->autodb, pl, o->store)))
+        return rc;
+    if ((rc = gb_explore_open_on(&s->ex, pl, s->reg, s->kinds, s->nkinds, s->st,
+                                 cli_auto_chooser(&s->autodb), msg, sizeof msg)) != GB_OK)
+        return cli_error(rc, "%s", msg);
+    cli_progress_start(pr, gb_explore_count(s->ex, GB_XP_TODO));
+    if (mpi->started)
+        pr->tty = 0; /* mpirun's output is a log, even through its terminal */
+    print_plan(s->ex, pl, s->kinds[0], s->w, s->nw, mpi->size, s->st, pr->tty);
+    return 0;
+}
+
+/* The points measured on the workers (and ranks), each stored as it comes, then the closing
+ * line. The exit code. */
+static int measure(sweep_t *s, const cli_measure_t *o, const gb_fleet_mpi_t *mpi,
+                   cli_progress_t *pr)
+{
+    char msg[1024];
+    int rc;
+    /* From here a signal only asks the workers to stop after the points being measured. */
+    cli_stop_catch();
+    s->catching = 1;
+    const gb_device_info_t *devs[CLI_MAX_DEVICES];
+    for (size_t i = 0; i < s->nw; i++)
+        devs[i] = &s->dev.list[s->dev.picks[i]];
+    if (pr->todo && (rc = gb_xp_workers_open(s->w, devs, s->nw, msg, sizeof msg)) != GB_OK)
+        return cli_error(rc, "%s", msg);
+    tally_t t = {0};
+    t.pr = pr;
+    cli_progress_start(pr, pr->todo);
+    if (mpi->started)
+        pr->tty = 0;
+    t.nworkers = s->nw + (mpi->started ? (size_t)mpi->size - 1 : 0);
+    const gb_xp_hooks_t hooks = {on_measuring, on_measured, &cli_stop_signal, o->pause_ms, &t};
+    gb_xp_mpi_coord_t coord = {mpi, &cli_stop_signal, 30.0, 0, msg, sizeof msg, on_stopping};
+    const gb_xp_remote_t remote = {gb_xp_mpi_coordinate, &coord};
+    /* Under MPI the other ranks ask even when nothing is left, to be told to stop. */
+    if ((pr->todo || mpi->started) &&
+        (rc = gb_explore_measure(s->ex, s->w, s->nw, s->st, &hooks, mpi->started ? &remote : NULL,
+                                 msg, sizeof msg)) != GB_OK) {
+        cli_progress_end(pr);
+        return cli_error(rc == GB_ENOMEM ? rc : GB_EIO, "%s", msg);
+    }
+    s->served = 1;
+    cli_progress_end(pr);
+    if (coord.lost)
+        fprintf(stderr,
+                "gemmbench: explore: %zu rank(s) stopped answering; what they sent is stored; "
+                "run the same command again to measure the rest\n",
+                coord.lost);
+    return finish(s->ex, s->st, pr, &t);
 }
 
 int cmd_explore(int argc, char **argv)
@@ -227,121 +340,25 @@ int cmd_explore(int argc, char **argv)
         gb_plan_free(&pl);
         return rc < 0 ? EXIT_OK : rc;
     }
-    gb_xp_mpi_t mpi = {0};
+    gb_fleet_mpi_t mpi = {0};
     if ((rc = cli_mpi_start(&o, &pl, "explore", &argc, &argv, &mpi))) {
         gb_plan_free(&pl);
         return rc;
     }
-    char msg[1024];
-    gb_registry_t *reg = NULL;
-    cli_device_t dev = {0};
-    gb_store_t *st = NULL;
-    gb_explore_t *ex = NULL;
-    gb_xp_worker_t w[CLI_MAX_DEVICES];
-    size_t nw = 0;
-    cli_auto_t autodb = {0};
-    int catching = 0, served = 0;
-    if ((rc = cli_registry_open(&reg, o.kpath)))
-        goto done;
-    if ((rc = cli_measure_devices_open(&dev, &o, &mpi)))
-        goto done;
-    /* One worker per device listed; a device listed twice is one kind with two workers. */
-    const gb_device_info_t *kinds[CLI_MAX_DEVICES];
-    size_t nkinds = 0;
-    memset(w, 0, sizeof w);
-    for (nw = 0; nw < dev.npicks; nw++) {
-        const gb_device_info_t *d = &dev.list[dev.picks[nw]];
-        size_t k = 0;
-        while (k < nkinds && kinds[k] != d)
-            k++;
-        if (k == nkinds)
-            kinds[nkinds++] = d;
-        w[nw].kind = k;
-        snprintf(w[nw].label, sizeof w[nw].label, "%zu: %s", nw, d->name);
-        if (mpi.started)
-            snprintf(w[nw].label, sizeof w[nw].label, "rank %d: %s", mpi.rank, d->name);
-    }
-    if (mpi.rank > 0) {
-        if ((rc = mpi_worker(&pl, reg, kinds[0], &w[0], &o)) == 0)
-            served = 1;
-        goto done;
-    }
-    const gb_device_info_t *di = kinds[0];
-    /* A dry run writes nothing: with no store yet, every point is to run, provided the store
-     * could be made where it was asked for. */
-    char spath[1024];
-    const char *want = o.store ? o.store : gb_store_default_path(spath, sizeof spath);
-    if (o.dry_run && want && access(want, F_OK) != 0) {
-        if (o.store && (rc = cli_store_creatable(o.store)))
-            goto done;
-    } else if ((rc = cli_store_open(&st, o.store, 1))) {
-        goto done;
-    }
-    if ((rc = cli_auto_open(&autodb, &pl, o.store)))
-        goto done;
-    if ((rc = gb_explore_open_on(&ex, &pl, reg, kinds, nkinds, st, cli_auto_chooser(&autodb), msg,
-                                 sizeof msg)) != GB_OK) {
-        rc = cli_error(rc, "%s", msg);
-        goto done;
-    }
+    sweep_t s;
+    memset(&s, 0, sizeof s);
     cli_progress_t pr;
-    cli_progress_start(&pr, gb_explore_count(ex, GB_XP_TODO));
-    if (mpi.started)
-        pr.tty = 0; /* mpirun's output is a log, even through its terminal */
-    print_plan(ex, &pl, di, w, nw, mpi.size, st, pr.tty);
-    if (o.dry_run) {
-        list_todo(ex);
-        rc = EXIT_OK;
-        goto done;
+    if ((rc = open_sweep(&s, &o, &mpi)) == 0) {
+        if (mpi.rank > 0)
+            s.served = (rc = mpi_worker(&s, &pl, &o)) == 0;
+        else if ((rc = open_plan(&s, &pl, &o, &mpi, &pr)) == 0)
+            rc = o.dry_run ? (list_todo(s.ex), EXIT_OK) : measure(&s, &o, &mpi, &pr);
     }
-    /* From here a signal only asks the workers to stop after the points being measured. */
-    cli_stop_catch();
-    catching = 1;
-    for (size_t k = 0; pr.todo && k < nw; k++)
-        if ((rc = gb_context_open(&w[k].ctx, &dev.list[dev.picks[k]], msg, sizeof msg)) != GB_OK) {
-            rc = cli_error(rc, "%s: %s", w[k].label, msg);
-            goto done;
-        }
-    tally_t t = {0};
-    t.pr = &pr;
-    cli_progress_start(&pr, pr.todo);
-    if (mpi.started)
-        pr.tty = 0;
-    t.nworkers = nw + (mpi.started ? (size_t)mpi.size - 1 : 0);
-    const gb_xp_hooks_t hooks = {on_measuring, on_measured, &cli_stop_signal, o.pause_ms, &t};
-    gb_xp_mpi_coord_t coord = {&mpi, &cli_stop_signal, 30.0, 0, msg, sizeof msg};
-    const gb_xp_remote_t remote = {gb_xp_mpi_coordinate, &coord};
-    /* Under MPI the other ranks ask even when nothing is left, to be told to stop. */
-    if ((pr.todo || mpi.started) &&
-        (rc = gb_explore_measure(ex, w, nw, st, &hooks, mpi.started ? &remote : NULL, msg,
-                                 sizeof msg)) != GB_OK) {
-        cli_progress_end(&pr);
-        rc = cli_error(rc == GB_ENOMEM ? rc : GB_EIO, "%s", msg);
-        goto done;
-    }
-    served = 1;
-    cli_progress_end(&pr);
-    if (coord.lost)
-        fprintf(stderr,
-                "gemmbench: explore: %zu rank(s) stopped answering; what they sent is stored; "
-                "run the same command again to measure the rest\n",
-                coord.lost);
-    rc = finish(ex, st, &pr, &t);
-done:
-    /* The store closes (and its last commit is already durable) before the process exits. */
-    for (size_t k = 0; k < nw; k++)
-        gb_context_close(w[k].ctx);
-    gb_explore_close(ex);
-    cli_auto_close(&autodb);
-    gb_store_close(st);
-    cli_device_close(&dev);
-    gb_registry_close(reg);
+    close_sweep(&s);
     gb_plan_free(&pl);
-    if (catching)
-        cli_stop_release();
     /* A rank that failed before its part of the exchange would leave the others waiting. */
-    if (mpi.started && rc && !served)
-        return gb_xp_mpi_abort(&mpi, rc);
-    gb_xp_mpi_finalize(&mpi);
+    if (mpi.started && rc && !s.served)
+        return gb_fleet_mpi_abort(&mpi, rc);
+    gb_fleet_mpi_finalize(&mpi);
     return rc;
 }

@@ -122,20 +122,20 @@ static cJSON *family_json(const gb_family_t *f, const gb_registry_t *reg,
 }
 
 /* A library peer, listed like a family without parameters. */
-static cJSON *peer_json(size_t i, const gb_registry_t *reg, const gb_device_info_t *dev)
+static cJSON *peer_json(const gb_impl_t *im, const gb_registry_t *reg, const gb_device_info_t *dev)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "family", gb_peer_name(i));
-    cJSON_AddStringToObject(o, "description", gb_peer_description(i));
-    cJSON_AddStringToObject(o, "origin", "library");
+    cJSON_AddStringToObject(o, "family", gb_impl_name(im));
+    cJSON_AddStringToObject(o, "description", gb_impl_description(im));
+    cJSON_AddStringToObject(o, "origin", gb_impl_origin(im));
     cJSON_AddBoolToObject(o, "library", 1);
-    const unsigned mask = gb_peer_precisions(i);
+    const unsigned mask = gb_impl_precisions(im);
     cJSON_AddStringToObject(o, "precisions", mask == 3u ? "s,d" : mask & 1u ? "s" : "d");
     cJSON_AddStringToObject(o, "layouts", "any");
     cJSON_AddArrayToObject(o, "parameters");
     cJSON_AddArrayToObject(o, "presets");
     if (dev)
-        on_device_json(o, gb_peer_name(i), mask, reg, dev);
+        on_device_json(o, gb_impl_name(im), mask, reg, dev);
     return o;
 }
 
@@ -188,7 +188,45 @@ static void family_text(const gb_family_t *f, const gb_registry_t *reg, const gb
     on_device_text(gb_family_name(f), gb_family_precisions(f), reg, dev);
 }
 
-int cmd_kernels(int argc, char **argv)
+static void peer_text(const gb_impl_t *im, const gb_registry_t *reg, const gb_device_info_t *dev)
+{
+    const unsigned mask = gb_impl_precisions(im);
+    printf("%s  [%s]  native layouts: any  (%s)\n  %s\n", gb_impl_name(im),
+           mask == 3u  ? "s,d"
+           : mask & 1u ? "s"
+                       : "d",
+           gb_impl_origin(im), gb_impl_description(im));
+    on_device_text(gb_impl_name(im), mask, reg, dev);
+}
+
+/* Every implementation, families then peers, as JSON or text. */
+static void list(const gb_registry_t *reg, const gb_device_info_t *di, int json)
+{
+    cJSON *arr = json ? cJSON_CreateArray() : NULL;
+    for (size_t i = 0; i < gb_impl_count(reg); i++) {
+        gb_impl_t im;
+        if (gb_impl_at(reg, i, &im) != GB_OK)
+            continue;
+        const int peer = gb_impl_can(&im, GB_IS_LIBRARY);
+        if (json)
+            cJSON_AddItemToArray(arr, peer ? peer_json(&im, reg, di)
+                                           : family_json(im.config.family, reg, di));
+        else if (peer)
+            peer_text(&im, reg, di);
+        else
+            family_text(im.config.family, reg, di);
+    }
+    if (json) {
+        char *s = cJSON_Print(arr);
+        printf("%s\n", s ? s : "[]");
+        free(s);
+        cJSON_Delete(arr);
+    }
+}
+
+/* The options: 0, -1 after --help, or the exit code after an error. */
+static int parse(int argc, char **argv, int *json, int *want_device, const char **kpath,
+                 gb_device_selector_t *sel)
 {
     enum { OPT_JSON = 256, OPT_KPATH };
     static const struct option opts[] = {{"json", no_argument, NULL, OPT_JSON},
@@ -198,44 +236,50 @@ int cmd_kernels(int argc, char **argv)
                                          {"kernel-path", required_argument, NULL, OPT_KPATH},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    int json = 0, want_device = 0, c;
-    const char *kpath = NULL;
-    gb_device_selector_t sel = {NULL, GB_DEVTYPE_ALL, NULL};
+    int c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":p:t:d:h", opts, NULL)) != -1) {
         switch (c) {
-        case OPT_JSON: json = 1; break;
-        case OPT_KPATH: kpath = optarg; break;
+        case OPT_JSON: *json = 1; break;
+        case OPT_KPATH: *kpath = optarg; break;
         case 'p':
-            sel.platform = optarg;
-            want_device = 1;
+            sel->platform = optarg;
+            *want_device = 1;
             break;
         case 'd':
-            sel.device = optarg;
-            want_device = 1;
+            sel->device = optarg;
+            *want_device = 1;
             break;
         case 't':
-            if (gb_device_type_parse(optarg, &sel.type) != GB_OK)
+            if (gb_device_type_parse(optarg, &sel->type) != GB_OK)
                 return cli_error(GB_EBADARG,
                                  "unknown device type '%s'; use all, cpu, gpu, acc or default",
                                  optarg);
-            want_device = 1;
+            *want_device = 1;
             break;
         case 'h':
             printf("usage: gemmbench kernels [--json] [--kernel-path DIR] [-p PLATFORM] [-t TYPE] "
                    "[-d|--device DEVICE]\n");
-            return EXIT_OK;
+            return -1;
         case ':': return cli_error(GB_EBADARG, "option '%s' needs a value", argv[optind - 1]);
         default: return cli_error(GB_EBADARG, "unknown option '%s' for kernels", argv[optind - 1]);
         }
     }
-    if (cli_no_operands(argc, argv, "kernels"))
-        return EXIT_USAGE;
+    return cli_no_operands(argc, argv, "kernels") ? EXIT_USAGE : 0;
+}
+
+int cmd_kernels(int argc, char **argv)
+{
+    int json = 0, want_device = 0;
+    const char *kpath = NULL;
+    gb_device_selector_t sel = {NULL, GB_DEVTYPE_ALL, NULL};
+    int rc = parse(argc, argv, &json, &want_device, &kpath, &sel);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
     char msg[1024];
     gb_registry_t *reg;
-    int rc = gb_registry_open(&reg, kpath, msg, sizeof msg);
-    if (rc != GB_OK)
+    if ((rc = gb_registry_open(&reg, kpath, msg, sizeof msg)) != GB_OK)
         return cli_error(rc == GB_EIO ? GB_EBADARG : rc, "%s", msg);
     cli_device_t dev = {0};
     const gb_device_info_t *di = NULL;
@@ -246,29 +290,7 @@ int cmd_kernels(int argc, char **argv)
         }
         di = &dev.list[dev.index];
     }
-    if (json) {
-        cJSON *arr = cJSON_CreateArray();
-        for (size_t i = 0; i < gb_registry_count(reg); i++)
-            cJSON_AddItemToArray(arr, family_json(gb_registry_family(reg, i), reg, di));
-        for (size_t i = 0; i < gb_peer_count(); i++)
-            cJSON_AddItemToArray(arr, peer_json(i, reg, di));
-        char *s = cJSON_Print(arr);
-        printf("%s\n", s ? s : "[]");
-        free(s);
-        cJSON_Delete(arr);
-    } else {
-        for (size_t i = 0; i < gb_registry_count(reg); i++)
-            family_text(gb_registry_family(reg, i), reg, di);
-        for (size_t i = 0; i < gb_peer_count(); i++) {
-            const unsigned mask = gb_peer_precisions(i);
-            printf("%s  [%s]  native layouts: any  (library)\n  %s\n", gb_peer_name(i),
-                   mask == 3u  ? "s,d"
-                   : mask & 1u ? "s"
-                               : "d",
-                   gb_peer_description(i));
-            on_device_text(gb_peer_name(i), mask, reg, di);
-        }
-    }
+    list(reg, di, json);
     cli_device_close(&dev);
     gb_registry_close(reg);
     return EXIT_OK;

@@ -83,10 +83,10 @@ static int measure(const gb_registry_t *reg, const gb_device_info_t *di, gb_cont
     return rc == GB_JOB_ESTORE ? cli_error(GB_EIO, "%s: %s", desc, msg) : 0;
 }
 
-int cmd_offload(int argc, char **argv)
+/* --out is offload's own; the rest are the measuring commands' (options.c), into o and pl. 0,
+ * -1 after --help, or the exit code after an error. */
+static int parse(int argc, char **argv, const char **out_path, cli_measure_t *o, gb_plan_t *pl)
 {
-    /* --out is offload's own; the rest are the measuring commands' (options.c). */
-    const char *out_path = NULL;
     char **rest = malloc(((size_t)argc + 1) * sizeof *rest);
     if (!rest)
         return cli_error(GB_ENOMEM, "out of memory");
@@ -97,111 +97,119 @@ int cmd_offload(int argc, char **argv)
                 free(rest);
                 return cli_error(GB_EBADARG, "option '--out' needs a value");
             }
-            out_path = argv[++i];
+            *out_path = argv[++i];
         } else if (i > 0 && !strncmp(argv[i], "--out=", 6)) {
-            out_path = argv[i] + 6;
+            *out_path = argv[i] + 6;
         } else {
             rest[nrest++] = argv[i];
         }
     }
     rest[nrest] = NULL;
-    cli_measure_t o;
-    gb_plan_t pl;
-    gb_plan_init(&pl);
-    int rc = cli_measure_parse(nrest, rest, "offload", CLI_OPT_NO_STORE, usage, &o, &pl);
+    const int rc = cli_measure_parse(nrest, rest, "offload", CLI_OPT_NO_STORE, usage, o, pl);
     free(rest);
-    if (rc) {
-        gb_plan_free(&pl);
-        return rc < 0 ? EXIT_OK : rc;
-    }
+    return rc;
+}
+
+/* What offload works with, closed by close_offload. */
+typedef struct offload {
+    gb_registry_t *reg;
+    cli_device_t dev;
+    const gb_device_info_t *di;
+    gb_store_t *st;
+    gb_context_t *ctx;
+    cli_auto_t autodb;
+    size_t (*shapes)[3], nshapes;
+    gb_offload_row_t *rows;
+    const char *kernel;
+    int invalid; /* a measurement failed validation */
+} offload_t;
+
+static void close_offload(offload_t *f)
+{
+    free(f->rows);
+    free(f->shapes);
+    gb_context_close(f->ctx);
+    cli_auto_close(&f->autodb);
+    gb_store_close(f->st);
+    cli_device_close(&f->dev);
+    gb_registry_close(f->reg);
+}
+
+/* One kernel in one precision, serial offloads, at square orders (sorted, smallest first, as
+ * the break-even reads them); gnuplot where a page is asked for. 0 or the exit code. */
+static int check_plan(offload_t *f, gb_plan_t *pl, const char *out_path)
+{
     char msg[1024];
-    gb_registry_t *reg = NULL;
-    cli_device_t dev = {0};
-    gb_store_t *st = NULL;
-    gb_context_t *ctx = NULL;
-    cli_auto_t autodb = {0};
-    size_t(*shapes)[3] = NULL, nshapes = 0;
-    gb_offload_row_t *rows = NULL;
-    const char *kernel = pl.kernels ? pl.kernels : GB_AUTO;
-    if (pl.bench.pipeline) {
-        rc = cli_error(GB_EBADARG, "offload compares serial offloads; measure a pipeline with "
-                                   "'gemmbench run --timing offload --pipeline'");
-        goto done;
-    }
-    if (pl.precisions == 3u || strchr(kernel, ',')) {
-        rc = cli_error(GB_EBADARG, "offload compares one kernel in one precision: give one -k "
-                                   "and one --precision");
-        goto done;
-    }
-    if (!pl.kernels && gb_plan_set(&pl, "kernels", GB_AUTO, "-k", msg, sizeof msg) != GB_OK) {
-        rc = cli_error(GB_ENOMEM, "%s", msg);
-        goto done;
-    }
-    if ((rc = gb_plan_shapes(&pl, &shapes, &nshapes, msg, sizeof msg)) != GB_OK) {
-        rc = cli_error(rc, "%s (give the orders with -n)", msg);
-        goto done;
-    }
-    for (size_t i = 0; i < nshapes; i++)
-        if (shapes[i][0] != shapes[i][1] || shapes[i][1] != shapes[i][2]) {
-            rc = cli_error(GB_EBADARG, "offload takes square orders (-n); %zux%zux%zu is not",
-                           shapes[i][0], shapes[i][1], shapes[i][2]);
-            goto done;
-        }
+    int rc;
+    if (pl->bench.pipeline)
+        return cli_error(GB_EBADARG, "offload compares serial offloads; measure a pipeline with "
+                                     "'gemmbench run --timing offload --pipeline'");
+    if (pl->precisions == 3u || strchr(f->kernel, ','))
+        return cli_error(GB_EBADARG, "offload compares one kernel in one precision: give one -k "
+                                     "and one --precision");
+    if (!pl->kernels && gb_plan_set(pl, "kernels", GB_AUTO, "-k", msg, sizeof msg) != GB_OK)
+        return cli_error(GB_ENOMEM, "%s", msg);
+    if ((rc = gb_plan_shapes(pl, &f->shapes, &f->nshapes, msg, sizeof msg)) != GB_OK)
+        return cli_error(rc, "%s (give the orders with -n)", msg);
+    size_t(*sh)[3] = f->shapes;
+    for (size_t i = 0; i < f->nshapes; i++)
+        if (sh[i][0] != sh[i][1] || sh[i][1] != sh[i][2])
+            return cli_error(GB_EBADARG, "offload takes square orders (-n); %zux%zux%zu is not",
+                             sh[i][0], sh[i][1], sh[i][2]);
     /* The page is drawn last: a missing gnuplot is refused before anything is measured. */
-    if (out_path && (rc = gb_report_gnuplot_check(msg, sizeof msg)) != GB_OK) {
-        rc = cli_error(rc, "%s", msg);
-        goto done;
-    }
-    if ((rc = cli_registry_open(&reg, o.kpath)))
-        goto done;
-    if ((rc = cli_device_open(&dev, &o.sel)))
-        goto done;
-    const gb_device_info_t *di = &dev.list[dev.index];
-    if (!o.no_store && (rc = cli_store_open(&st, o.store, 1)))
-        goto done;
-    if ((rc = cli_auto_open(&autodb, &pl, o.store)))
-        goto done;
-    if ((rc = gb_context_open(&ctx, di, msg, sizeof msg)) != GB_OK) {
-        rc = cli_error(rc, "%s", msg);
-        goto done;
-    }
-    if (!(rows = calloc(nshapes, sizeof *rows))) {
-        rc = cli_error(GB_ENOMEM, "out of memory");
-        goto done;
-    }
-    /* Smallest first, as the break-even reads them. */
-    for (size_t i = 1; i < nshapes; i++)
-        for (size_t j = i; j > 0 && shapes[j][0] < shapes[j - 1][0]; j--) {
+    if (out_path && (rc = gb_report_gnuplot_check(msg, sizeof msg)) != GB_OK)
+        return cli_error(rc, "%s", msg);
+    for (size_t i = 1; i < f->nshapes; i++)
+        for (size_t j = i; j > 0 && sh[j][0] < sh[j - 1][0]; j--) {
             size_t t[3];
-            memcpy(t, shapes[j], sizeof t);
-            memcpy(shapes[j], shapes[j - 1], sizeof t);
-            memcpy(shapes[j - 1], t, sizeof t);
+            memcpy(t, sh[j], sizeof t);
+            memcpy(sh[j], sh[j - 1], sizeof t);
+            memcpy(sh[j - 1], t, sizeof t);
         }
-    const gb_precision_t prec = pl.precisions & 2u ? GB_PREC_D : GB_PREC_S;
-    printf("offload: %s GEMM, square orders; host: OpenBLAS; device: %s (%s), kernel %s; "
-           "median of %d calls after %d warm-up; every measurement validated where M*N*K <= "
-           "2^33 and stored%s\n",
-           gb_precision_name(prec), di->name, di->platform_name, kernel, pl.bench.iterations,
-           pl.bench.warmup, st ? "" : " (not: --no-store)");
-    /* Zero-copy only where the device works in the host's memory. */
-    const int kinds = di->host_unified ? GB_HOST_KINDS : 2;
+    return 0;
+}
+
+/* The registry, the device, the store, the tuning database, a context and the rows. 0 or the
+ * exit code. */
+static int open_offload(offload_t *f, const cli_measure_t *o, const gb_plan_t *pl)
+{
+    char msg[1024];
+    int rc;
+    if ((rc = cli_registry_open(&f->reg, o->kpath)) || (rc = cli_device_open(&f->dev, &o->sel)))
+        return rc;
+    f->di = &f->dev.list[f->dev.index];
+    if ((!o->no_store && (rc = cli_store_open(&f->st, o->store, 1))) ||
+        (rc = cli_auto_open(&f->autodb, pl, o->store)))
+        return rc;
+    if ((rc = gb_context_open(&f->ctx, f->di, msg, sizeof msg)) != GB_OK)
+        return cli_error(rc, "%s", msg);
+    if (!(f->rows = calloc(f->nshapes, sizeof *f->rows)))
+        return cli_error(GB_ENOMEM, "out of memory");
+    return 0;
+}
+
+/* The table: per order, the host's BLAS and the device from each kind of host memory (mapped
+ * only where the device works in the host's memory). 0 or the exit code. */
+static int measure_rows(offload_t *f, const gb_plan_t *pl, int kinds)
+{
     printf("%8s %12s %12s %16s %14s %14s  %s\n", "n", "host ms", "kernel ms", "+copies pageable",
            "+copies pinned", "mapped", "faster");
-    int invalid = 0;
-    for (size_t i = 0; i < nshapes && !rc; i++) {
-        gb_offload_row_t *r = &rows[i];
-        r->n = shapes[i][0];
-        gb_bench_options_t b = pl.bench;
+    int rc = 0;
+    for (size_t i = 0; i < f->nshapes && !rc; i++) {
+        gb_offload_row_t *r = &f->rows[i];
+        r->n = f->shapes[i][0];
+        gb_bench_options_t b = pl->bench;
         b.timing = GB_TIMING_OPS;
         b.host_mem = GB_HOST_PAGEABLE;
-        rc = measure(reg, di, ctx, st, &pl, &autodb, "openblas", r->n, &b, GB_PHASE_OPS,
-                     &r->host_ms, GB_PHASE_OPS, NULL, &invalid);
+        rc = measure(f->reg, f->di, f->ctx, f->st, pl, &f->autodb, "openblas", r->n, &b,
+                     GB_PHASE_OPS, &r->host_ms, GB_PHASE_OPS, NULL, &f->invalid);
         for (int hm = 0; !rc && hm < kinds; hm++) {
             b.timing = GB_TIMING_OFFLOAD;
             b.host_mem = (gb_host_mem_t)hm;
             double kernel_ms;
-            rc = measure(reg, di, ctx, st, &pl, &autodb, kernel, r->n, &b, GB_PHASE_OFFLOAD,
-                         &r->offload_ms[hm], GB_PHASE_OPS, &kernel_ms, &invalid);
+            rc = measure(f->reg, f->di, f->ctx, f->st, pl, &f->autodb, f->kernel, r->n, &b,
+                         GB_PHASE_OFFLOAD, &r->offload_ms[hm], GB_PHASE_OPS, &kernel_ms,
+                         &f->invalid);
             if (hm == GB_HOST_PINNED || !r->kernel_ms)
                 r->kernel_ms = kernel_ms;
         }
@@ -212,15 +220,18 @@ int cmd_offload(int argc, char **argv)
                r->offload_ms[0], r->offload_ms[1], mapped, gb_offload_verdict(r));
         fflush(stdout);
     }
-    if (rc)
-        goto done;
-    const gb_offload_t off = {di->name, "OpenBLAS", kernel, prec, rows, nshapes};
+    return rc;
+}
+
+/* The break-even order per kind of host memory measured. */
+static void say_breakeven(const gb_offload_t *off, const gb_device_info_t *di, int kinds)
+{
     if (kinds < GB_HOST_KINDS)
         printf("mapped: not measured: %s does not share host memory (zero-copy needs a device "
                "that does)\n",
                di->name);
     for (int hm = 0; hm < kinds; hm++) {
-        const size_t be = gb_offload_breakeven(&off, hm);
+        const size_t be = gb_offload_breakeven(off, hm);
         if (be)
             printf("break-even, %s host memory: n = %zu (the device with its copies is faster "
                    "from there up)\n",
@@ -229,29 +240,62 @@ int cmd_offload(int argc, char **argv)
             printf("break-even, %s host memory: none (the host is faster at the largest size)\n",
                    gb_host_mem_name((gb_host_mem_t)hm));
     }
-    if (out_path) {
-        cli_out_t out;
-        if ((rc = cli_out_open(&out, out_path, st ? gb_store_path(st) : NULL)))
-            goto done;
-        rc = gb_report_offload_html(&off, out.f, msg, sizeof msg);
-        if (rc != GB_OK)
-            cli_error(rc, "%s", msg);
-        rc = cli_out_close(&out, rc);
-        if (rc == GB_OK)
-            printf("page: %s\n", out_path);
-        else
-            rc = rc == GB_EIO ? EXIT_RUNTIME : rc;
+}
+
+/* --out: the page with the plot. 0 or the exit code. */
+static int write_page(const gb_offload_t *off, const char *out_path, gb_store_t *st)
+{
+    char msg[1024];
+    cli_out_t out;
+    int rc = cli_out_open(&out, out_path, st ? gb_store_path(st) : NULL);
+    if (rc)
+        return rc;
+    rc = gb_report_offload_html(off, out.f, msg, sizeof msg);
+    if (rc != GB_OK)
+        cli_error(rc, "%s", msg);
+    rc = cli_out_close(&out, rc);
+    if (rc == GB_OK)
+        printf("page: %s\n", out_path);
+    else
+        rc = rc == GB_EIO ? EXIT_RUNTIME : rc;
+    return rc;
+}
+
+int cmd_offload(int argc, char **argv)
+{
+    const char *out_path = NULL;
+    cli_measure_t o;
+    gb_plan_t pl;
+    gb_plan_init(&pl);
+    int rc = parse(argc, argv, &out_path, &o, &pl);
+    if (rc) {
+        gb_plan_free(&pl);
+        return rc < 0 ? EXIT_OK : rc;
     }
-    if (!rc && invalid)
+    offload_t f;
+    memset(&f, 0, sizeof f);
+    f.kernel = pl.kernels ? pl.kernels : GB_AUTO;
+    if ((rc = check_plan(&f, &pl, out_path)) || (rc = open_offload(&f, &o, &pl)))
+        goto done;
+    const gb_device_info_t *di = f.di;
+    const gb_precision_t prec = pl.precisions & 2u ? GB_PREC_D : GB_PREC_S;
+    printf("offload: %s GEMM, square orders; host: OpenBLAS; device: %s (%s), kernel %s; "
+           "median of %d calls after %d warm-up; every measurement validated where M*N*K <= "
+           "2^33 and stored%s\n",
+           gb_precision_name(prec), di->name, di->platform_name, f.kernel, pl.bench.iterations,
+           pl.bench.warmup, f.st ? "" : " (not: --no-store)");
+    /* Zero-copy only where the device works in the host's memory. */
+    const int kinds = di->host_unified ? GB_HOST_KINDS : 2;
+    if ((rc = measure_rows(&f, &pl, kinds)))
+        goto done;
+    const gb_offload_t off = {di->name, "OpenBLAS", f.kernel, prec, f.rows, f.nshapes};
+    say_breakeven(&off, di, kinds);
+    if (out_path)
+        rc = write_page(&off, out_path, f.st);
+    if (!rc && f.invalid)
         rc = EXIT_INVALID;
 done:
-    free(rows);
-    free(shapes);
-    gb_context_close(ctx);
-    cli_auto_close(&autodb);
-    gb_store_close(st);
-    cli_device_close(&dev);
-    gb_registry_close(reg);
+    close_offload(&f);
     gb_plan_free(&pl);
     return rc;
 }

@@ -28,14 +28,9 @@ static void usage(void)
  * built-in families or a folder that is gone. */
 static const char *origin_dir(const char *origin, char *buf, size_t len)
 {
-    if (!origin[0] || !strncmp(origin, "kernels/", 8) || !strcmp(origin, "library"))
-        return NULL;
-    snprintf(buf, len, "%s", origin);
-    char *slash = strrchr(buf, '/');
-    if (!slash)
-        return NULL;
-    *slash = '\0';
     struct stat sb;
+    if (!gb_impl_origin_folder(origin, buf, len))
+        return NULL;
     return stat(buf, &sb) == 0 && S_ISDIR(sb.st_mode) ? buf : NULL;
 }
 
@@ -125,21 +120,22 @@ static int print_comparison(const gb_point_t *pt, const gb_point_t *again)
     return r->validation.done && !r->validation.passed ? EXIT_INVALID : EXIT_OK;
 }
 
-int cmd_replay(int argc, char **argv)
+/* The options: 0 with the path of --store and --kernel-path (NULL where not given), -1 after
+ * --help, or the exit code after an error. */
+static int parse(int argc, char **argv, const char **path, const char **kpath)
 {
     static const struct option opts[] = {{"store", required_argument, NULL, 's'},
                                          {"kernel-path", required_argument, NULL, 'k'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    const char *path = NULL, *kpath = NULL;
     int c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
-        case 's': path = optarg; break;
-        case 'k': kpath = optarg; break;
-        case 'h': usage(); return EXIT_OK;
+        case 's': *path = optarg; break;
+        case 'k': *kpath = optarg; break;
+        case 'h': usage(); return -1;
         case ':': return cli_error(GB_EBADARG, "option '%s' needs a value", argv[optind - 1]);
         default:
             return cli_error(GB_EBADARG, "unknown option '%s'; see 'gemmbench replay --help'",
@@ -149,90 +145,111 @@ int cmd_replay(int argc, char **argv)
     if (optind != argc - 1)
         return cli_error(GB_EBADARG, "give one point id: gemmbench replay ID; 'gemmbench store "
                                      "list' shows them");
-    char msg[1024], id[GB_POINT_ID_LEN + 1], kdir[1024];
-    gb_store_t *st = NULL;
-    gb_registry_t *reg = NULL;
-    gb_device_info_t *list = NULL;
-    size_t count = 0;
-    gb_context_t *ctx = NULL;
-    gb_point_t pt, now, again;
-    char *def_old = NULL, *def_new = NULL;
-    gb_point_init(&pt);
-    gb_point_init(&now);
-    gb_point_init(&again);
-    int rc = cli_store_open(&st, path, 0);
-    if (rc)
-        goto done;
-    if ((rc = gb_store_resolve_id(st, argv[optind], id)) != GB_OK ||
-        (rc = gb_store_get(st, id, &pt)) != GB_OK) {
-        rc = cli_error(rc, "%s", gb_store_errmsg(st));
-        goto done;
-    }
-    if (!kpath)
-        kpath = origin_dir(pt.source_origin, kdir, sizeof kdir);
-    if ((rc = gb_registry_open(&reg, kpath, msg, sizeof msg)) != GB_OK) {
-        rc = cli_error(rc == GB_EIO ? GB_EBADARG : rc, "%s", msg);
-        goto done;
-    }
-    /* The device by name and platform; with several alike, the one with the same driver. */
-    if ((rc = gb_device_list(&list, &count, msg, sizeof msg)) != GB_OK) {
-        rc = cli_error(rc, "%s", msg);
-        goto done;
-    }
-    const gb_device_info_t *di = find_device(list, count, &pt);
-    if (!di) {
-        rc = cli_error(GB_ENODEVICE,
-                       "point %s ran on device '%s' (platform '%s'), which is not "
-                       "on this machine; 'gemmbench devices' lists the devices here",
-                       pt.id, pt.device.name, pt.device.platform);
-        goto done;
-    }
+    return 0;
+}
+
+/* What a replay works with, closed by close_replay. */
+typedef struct replay {
+    gb_store_t *st;
+    gb_registry_t *reg;
+    gb_device_info_t *list;
+    size_t count;
+    const gb_device_info_t *di;
+    gb_context_t *ctx;
+    gb_point_t pt, now, again; /* stored, as defined here, measured again */
+    char *def_old, *def_new;
     gb_job_t job;
-    if ((rc = gb_job_from_point(&job, reg, di, &pt)) != GB_OK) {
-        rc = cli_error(rc, "out of memory");
+} replay_t;
+
+static void close_replay(replay_t *r)
+{
+    gb_point_free(&r->again);
+    free(r->def_old);
+    free(r->def_new);
+    gb_context_close(r->ctx);
+    gb_device_list_free(r->list, r->count);
+    gb_registry_close(r->reg);
+    gb_point_free(&r->pt);
+    gb_point_free(&r->now);
+    gb_store_close(r->st);
+}
+
+/* The stored point, its kernels (from --kernel-path, else where its family came from) and its
+ * device. 0 or the exit code. */
+static int open_point(replay_t *r, const char *path, const char *kpath, const char *arg)
+{
+    char msg[1024], id[GB_POINT_ID_LEN + 1], kdir[1024];
+    int rc = cli_store_open(&r->st, path, 0);
+    if (rc)
+        return rc;
+    if ((rc = gb_store_resolve_id(r->st, arg, id)) != GB_OK ||
+        (rc = gb_store_get(r->st, id, &r->pt)) != GB_OK)
+        return cli_error(rc, "%s", gb_store_errmsg(r->st));
+    if (!kpath)
+        kpath = origin_dir(r->pt.source_origin, kdir, sizeof kdir);
+    if ((rc = gb_registry_open(&r->reg, kpath, msg, sizeof msg)) != GB_OK)
+        return cli_error(rc == GB_EIO ? GB_EBADARG : rc, "%s", msg);
+    if ((rc = gb_device_list(&r->list, &r->count, msg, sizeof msg)) != GB_OK)
+        return cli_error(rc, "%s", msg);
+    if (!(r->di = find_device(r->list, r->count, &r->pt)))
+        return cli_error(GB_ENODEVICE,
+                         "point %s ran on device '%s' (platform '%s'), which is not "
+                         "on this machine; 'gemmbench devices' lists the devices here",
+                         r->pt.id, r->pt.device.name, r->pt.device.platform);
+    return 0;
+}
+
+/* The point's job on this machine, and what this machine would define the point as, to name
+ * anything that differs. 0 or the exit code. */
+static int make_job(replay_t *r)
+{
+    char msg[1024];
+    const gb_point_t *pt = &r->pt;
+    gb_job_t *job = &r->job;
+    int rc;
+    if ((rc = gb_job_from_point(job, r->reg, r->di, pt)) != GB_OK)
+        return cli_error(rc, "out of memory");
+    if (job->code == GB_ENOKERNEL || job->code == GB_EBADPARAM)
+        return cli_error(job->code, "point %s: %s; give --kernel-path DIR where its family is",
+                         pt->id, job->why);
+    if (job->code != GB_OK)
+        return cli_error(job->code, "point %s cannot run here: %s", pt->id, job->why);
+    if ((rc = gb_point_define(&r->now, r->di, &job->impl, &job->problem, &job->bench, job->rep, msg,
+                              sizeof msg)) != GB_OK)
+        return cli_error(rc, "point %s: %s", pt->id, msg);
+    if (gb_point_definition(pt, &r->def_old) != GB_OK ||
+        gb_point_definition(&r->now, &r->def_new) != GB_OK)
+        return cli_error(GB_ENOMEM, "out of memory");
+    return 0;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+    const char *path = NULL, *kpath = NULL;
+    int rc = parse(argc, argv, &path, &kpath);
+    if (rc)
+        return rc < 0 ? EXIT_OK : rc;
+    char msg[1024];
+    replay_t r;
+    memset(&r, 0, sizeof r);
+    gb_point_init(&r.pt);
+    gb_point_init(&r.now);
+    gb_point_init(&r.again);
+    if ((rc = open_point(&r, path, kpath, argv[optind])) || (rc = make_job(&r)))
         goto done;
-    }
-    if (job.code == GB_ENOKERNEL || job.code == GB_EBADPARAM) {
-        rc = cli_error(job.code, "point %s: %s; give --kernel-path DIR where its family is", pt.id,
-                       job.why);
-        goto done;
-    }
-    if (job.code != GB_OK) {
-        rc = cli_error(job.code, "point %s cannot run here: %s", pt.id, job.why);
-        goto done;
-    }
-    /* What this machine would define the point as, to name anything that differs. */
-    if ((rc = gb_point_define(&now, di, &job.impl, &job.problem, &job.bench, job.rep, msg,
-                              sizeof msg)) != GB_OK) {
-        rc = cli_error(rc, "point %s: %s", pt.id, msg);
-        goto done;
-    }
-    if (gb_point_definition(&pt, &def_old) != GB_OK ||
-        gb_point_definition(&now, &def_new) != GB_OK) {
-        rc = cli_error(GB_ENOMEM, "out of memory");
-        goto done;
-    }
-    print_point(&pt, &now, di, def_old, def_new);
+    print_point(&r.pt, &r.now, r.di, r.def_old, r.def_new);
     fflush(stdout);
-    if ((rc = gb_context_open(&ctx, di, msg, sizeof msg)) != GB_OK) {
+    if ((rc = gb_context_open(&r.ctx, r.di, msg, sizeof msg)) != GB_OK) {
         rc = cli_error(rc, "%s", msg);
         goto done;
     }
-    if ((rc = gb_job_measure(&job, ctx, NULL, GB_JOB_KEEP_NONE, &again, msg, sizeof msg)) !=
+    if ((rc = gb_job_measure(&r.job, r.ctx, NULL, GB_JOB_KEEP_NONE, &r.again, msg, sizeof msg)) !=
         GB_OK) {
-        rc = cli_error(rc, "replay of %s could not run: %s", pt.id, msg);
+        rc = cli_error(rc, "replay of %s could not run: %s", r.pt.id, msg);
         goto done;
     }
-    rc = print_comparison(&pt, &again);
+    rc = print_comparison(&r.pt, &r.again);
 done:
-    gb_point_free(&again);
-    free(def_old);
-    free(def_new);
-    gb_context_close(ctx);
-    gb_device_list_free(list, count);
-    gb_registry_close(reg);
-    gb_point_free(&pt);
-    gb_point_free(&now);
-    gb_store_close(st);
+    close_replay(&r);
     return rc;
 }

@@ -123,13 +123,13 @@ static cJSON *traffic_json(const gb_traffic_t *t, const gb_result_t *r)
     return o;
 }
 
-/* serial_ms: the serial offload of the same point, measured beside a pipelined one (0: none). */
-static cJSON *result_json(const table_t *tb, const char *kernel, const gb_problem_t *p,
-                          const gb_result_t *r, const gb_bench_options_t *b, double serial_ms,
-                          const gb_traffic_t *t)
+/* run --json's description of how the point was run: its problem, build, geometry and
+ * measuring options; serial_ms: the serial offload of the same point, measured beside a
+ * pipelined one (0: none). */
+static void setup_json(cJSON *o, const char *kernel, const gb_problem_t *p, const gb_result_t *r,
+                       const gb_bench_options_t *b, double serial_ms)
 {
     char buf[64];
-    cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "kernel", kernel);
     cJSON_AddStringToObject(o, "precision", gb_precision_name(p->precision));
     cJSON_AddStringToObject(o, "layout", gb_problem_layout_tag(p, buf, sizeof buf));
@@ -170,6 +170,12 @@ static cJSON *result_json(const table_t *tb, const char *kernel, const gb_proble
         cJSON_AddNumberToObject(o, "pipeline_speedup",
                                 serial_ms / r->time_ms[GB_PHASE_OFFLOAD].median);
     }
+}
+
+/* Its rates: GFLOP/s, the efficiencies and the declared traffic. */
+static void rates_json(cJSON *o, const table_t *tb, const gb_problem_t *p, const gb_result_t *r,
+                       const gb_traffic_t *t)
+{
     cJSON_AddNumberToObject(o, "gflops", r->gflops);
     cJSON_AddNumberToObject(o, "gflops_wall", r->gflops_wall);
     if (r->efficiency >= 0)
@@ -181,7 +187,12 @@ static cJSON *result_json(const table_t *tb, const char *kernel, const gb_proble
     else
         cJSON_AddNullToObject(o, "efficiency_measured_peak");
     cJSON_AddItemToObject(o, "traffic", traffic_json(t, r));
-    /* Energy comes from its own loop after the timed calls (docs/methodology.md). */
+}
+
+/* Energy comes from its own loop after the timed calls, and the clocks are read around the
+ * timed calls (docs/methodology.md): null where not read. */
+static void energy_json(cJSON *o, const gb_result_t *r)
+{
     cJSON *en = cJSON_AddObjectToObject(o, "energy");
     if (r->energy_j >= 0) {
         cJSON_AddStringToObject(en, "source", r->energy_source);
@@ -196,7 +207,6 @@ static cJSON *result_json(const table_t *tb, const char *kernel, const gb_proble
         cJSON_AddNumberToObject(en, "calls", (double)r->energy_calls);
         cJSON_AddNumberToObject(en, "seconds", r->energy_s);
     }
-    /* The clocks around the timed calls (docs/methodology.md): null where not read. */
     cJSON *ck = cJSON_AddObjectToObject(o, "clocks");
     cJSON_AddStringToObject(ck, "source", r->clocks_source);
     const struct {
@@ -216,6 +226,11 @@ static cJSON *result_json(const table_t *tb, const char *kernel, const gb_proble
         cJSON_AddNullToObject(ck, "throttle");
     if (r->governor[0])
         cJSON_AddStringToObject(ck, "governor", r->governor);
+}
+
+/* Every phase's times, with their samples, and the copies' rates. */
+static void times_json(cJSON *o, const gb_problem_t *p, const gb_result_t *r, gb_host_mem_t hm)
+{
     cJSON *times = cJSON_AddObjectToObject(o, "time_ms");
     for (int ph = 0; ph < GB_PHASE_COUNT; ph++) {
         const gb_stats_t *st = &r->time_ms[ph];
@@ -231,12 +246,15 @@ static cJSON *result_json(const table_t *tb, const char *kernel, const gb_proble
         cJSON_AddItemToObject(s, "samples", cJSON_CreateDoubleArray(r->samples_ms[ph], (int)st->n));
     }
     double h2d, d2h;
-    copy_rates(p, r, b->host_mem, &h2d, &d2h);
+    copy_rates(p, r, hm, &h2d, &d2h);
     cJSON *rates = cJSON_AddObjectToObject(o, "copy_GBps");
     cJSON_AddItemToObject(rates, "h2d", h2d > 0 ? cJSON_CreateNumber(h2d) : cJSON_CreateNull());
     cJSON_AddItemToObject(rates, "d2h", d2h > 0 ? cJSON_CreateNumber(d2h) : cJSON_CreateNull());
+}
+
+static void validation_json(cJSON *o, const gb_validation_t *val)
+{
     cJSON *v = cJSON_AddObjectToObject(o, "validation");
-    const gb_validation_t *val = &r->validation;
     cJSON_AddStringToObject(v, "verdict",
                             !val->done    ? "not validated"
                             : val->passed ? "pass"
@@ -257,6 +275,19 @@ static cJSON *result_json(const table_t *tb, const char *kernel, const gb_proble
         cJSON_AddNumberToObject(v, "faithful_honest_u_G", val->faithful_honest);
     }
     cJSON_AddStringToObject(v, "reason", val->reason);
+}
+
+/* One row of run --json. */
+static cJSON *result_json(const table_t *tb, const char *kernel, const gb_problem_t *p,
+                          const gb_result_t *r, const gb_bench_options_t *b, double serial_ms,
+                          const gb_traffic_t *t)
+{
+    cJSON *o = cJSON_CreateObject();
+    setup_json(o, kernel, p, r, b, serial_ms);
+    rates_json(o, tb, p, r, t);
+    energy_json(o, r);
+    times_json(o, p, r, b->host_mem);
+    validation_json(o, &r->validation);
     return o;
 }
 
@@ -436,6 +467,188 @@ static int refuse(gb_explore_t *ex)
     return 0;
 }
 
+/* What a run works with, closed by close_run. */
+typedef struct run {
+    gb_registry_t *reg;
+    cli_device_t dev;
+    const gb_device_info_t *di;
+    gb_context_t *ctx;
+    gb_store_t *st;
+    gb_explore_t *ex;
+    cli_auto_t autodb;
+    cJSON *out; /* --json: the rows */
+    table_t tb;
+    size_t stored;
+    int exit_code;
+    /* The entry (kernel, precision) skipped last: its other points are skipped silently. */
+    const char *skipped;
+    gb_precision_t skipped_prec;
+} run_t;
+
+static void close_run(run_t *u)
+{
+    gb_store_close(u->st);
+    cJSON_Delete(u->out);
+    gb_context_close(u->ctx);
+    gb_explore_close(u->ex);
+    cli_auto_close(&u->autodb);
+    cli_device_close(&u->dev);
+    gb_registry_close(u->reg);
+}
+
+/* The results store: an explicit --store must open; the default one that cannot is only a
+ * warning, since the measurements still print. Then efficiency against the measured peak,
+ * where 'gemmbench ceilings' measured this device. 0 or the exit code. */
+static int open_store(run_t *u, const cli_measure_t *o, const gb_plan_t *pl)
+{
+    char msg[1024];
+    int rc;
+    if (!o->no_store && o->store && (rc = cli_store_open(&u->st, o->store, 1)))
+        return rc;
+    if (!o->no_store && !o->store &&
+        gb_store_open(&u->st, NULL, GB_STORE_CREATE, msg, sizeof msg) != GB_OK)
+        fprintf(stderr, "gemmbench: warning: results not stored: %s\n", msg);
+    gb_ceilings_t ceil;
+    if (u->st && gb_store_get_ceilings(u->st, u->di, &ceil, u->tb.measured_when) == 1) {
+        memcpy(u->tb.measured_peak, ceil.peak_gflops, sizeof u->tb.measured_peak);
+        u->tb.copy_ceiling[0] = ceil.h2d_gbs[pl->bench.host_mem];
+        u->tb.copy_ceiling[1] = ceil.d2h_gbs[pl->bench.host_mem];
+    } else {
+        u->tb.measured_when[0] = '\0';
+    }
+    return 0;
+}
+
+/* Every point made and checked before anything is opened on the device (a named kernel that
+ * cannot run a shape here fails before the table starts); then the store and a context. 0 or
+ * the exit code. */
+static int open_run(run_t *u, const cli_measure_t *o, const gb_plan_t *pl)
+{
+    char msg[1024];
+    int rc;
+    if ((rc = cli_registry_open(&u->reg, o->kpath)) || (rc = cli_device_open(&u->dev, &o->sel)))
+        return rc;
+    u->di = &u->dev.list[u->dev.index];
+    if ((rc = cli_auto_open(&u->autodb, pl, o->store)))
+        return rc;
+    if ((rc = gb_explore_open(&u->ex, pl, u->reg, u->di, NULL, cli_auto_chooser(&u->autodb), msg,
+                              sizeof msg)) != GB_OK)
+        return cli_error(rc, "%s", msg);
+    if ((rc = refuse(u->ex)) || (rc = open_store(u, o, pl)))
+        return rc;
+    if ((rc = gb_context_open(&u->ctx, u->di, msg, sizeof msg)) != GB_OK)
+        return cli_error(rc, "%s", msg);
+    return 0;
+}
+
+/* Under 'all', a kernel that cannot run here is skipped with its reason. */
+static void skip(run_t *u, const gb_job_t *job, const char *why)
+{
+    print_skip(job, why, u->out != NULL);
+    u->skipped = job->kernel;
+    u->skipped_prec = job->problem.precision;
+}
+
+/* One measurement of job (jb: it, or its serial twin), as a row or a JSON item. */
+static void show(run_t *u, const gb_job_t *job, const gb_job_t *jb, int headline, gb_point_t *pt,
+                 int mrc, const char *msg, double serial_ms)
+{
+    /* The family's declared memory traffic (docs/kernel-metadata.md), where it has one. */
+    gb_traffic_t traffic;
+    char why[512];
+    if (gb_impl_traffic(&jb->impl, u->di, &jb->problem, &traffic, why, sizeof why) != GB_OK)
+        fprintf(stderr, "gemmbench: warning: %s: no memory traffic: %s\n", job->kernel, why);
+    const gb_result_t *r = &pt->result;
+    if (r->validation.done && !r->validation.passed)
+        u->exit_code = EXIT_INVALID;
+    if (mrc == GB_JOB_ESTORE) {
+        u->exit_code = cli_error(GB_EIO, "%s: not stored: %s", job->kernel, msg);
+        pt->id[0] = '\0';
+    } else if (u->st) {
+        u->stored++;
+    }
+    const char *name = job->chosen[0] ? job->chosen : job->kernel;
+    char chosen[512];
+    if (job->chosen[0] && !u->out && headline)
+        printf("auto -> %s (%s)\n", gb_job_chosen_text(job, chosen, sizeof chosen),
+               job->chosen_why);
+    if (u->out) {
+        cJSON *item = result_json(&u->tb, name, &jb->problem, r, &jb->bench, serial_ms, &traffic);
+        if (job->chosen[0])
+            cJSON_AddStringToObject(item, "auto", job->chosen_why);
+        if (u->st && pt->id[0])
+            cJSON_AddStringToObject(item, "id", pt->id);
+        cJSON_AddItemToArray(u->out, item);
+    } else {
+        print_row(&u->tb, name, &jb->problem, r, jb->bench.host_mem, serial_ms, &traffic);
+    }
+}
+
+/* Point i measured and shown: a pipelined point comes after the serial offload of the same
+ * point, for the ratio. 0 or the exit code. */
+static int measure_point(run_t *u, size_t i)
+{
+    gb_job_t job;
+    char msg[1024];
+    if (gb_explore_job(u->ex, i, &job) != GB_OK)
+        return cli_error(GB_ENOMEM, "out of memory");
+    if (u->skipped && u->skipped == job.kernel && u->skipped_prec == job.problem.precision)
+        return 0;
+    if (job.code != GB_OK) { /* only unnamed kernels get here: named ones were refused */
+        skip(u, &job, job.why);
+        return 0;
+    }
+    gb_job_t twin = job;
+    twin.bench.pipeline = 0;
+    double serial_ms = 0;
+    const int first = job.bench.pipeline ? 0 : 1;
+    for (int pass = first; pass < 2; pass++) {
+        const gb_job_t *jb = pass ? &job : &twin;
+        gb_point_t pt;
+        gb_point_init(&pt);
+        const int mrc =
+            gb_job_measure(jb, u->ctx, u->st, u->st ? GB_JOB_KEEP_NEXT_REP : GB_JOB_KEEP_NONE, &pt,
+                           msg, sizeof msg);
+        /* Found only once compiled (e.g. registers limit the work-group): under 'all' a
+         * kernel that cannot run here is skipped with its reason, like the checks before. */
+        if (!job.named && gb_job_cannot_run(mrc)) {
+            skip(u, &job, msg);
+            gb_point_free(&pt);
+            break;
+        }
+        if (mrc != GB_OK && mrc != GB_JOB_ESTORE) {
+            gb_point_free(&pt);
+            return cli_error(mrc, "%s: %s", job.kernel, msg);
+        }
+        show(u, &job, jb, pass == first, &pt, mrc, msg, serial_ms);
+        const gb_validation_t *v = &pt.result.validation;
+        if (pass == 0 && !(v->done && !v->passed))
+            serial_ms = pt.result.time_ms[GB_PHASE_OFFLOAD].median;
+        gb_point_free(&pt);
+    }
+    return 0;
+}
+
+/* After the rows: the notes on energy and traffic, and where the points went; or the JSON. */
+static void finish_run(const run_t *u)
+{
+    if (!u->out && u->tb.energy_note[0])
+        printf("%s\n", u->tb.energy_note);
+    if (!u->out && u->tb.traffic_rows)
+        printf("traffic: FLOP/B = 2*M*N*K / the bytes of global memory the kernel's family "
+               "declares its main kernel reads and writes (loads and stores per work-item, not "
+               "DRAM traffic; helper passes not counted; C counted as read), GB/s = those bytes / "
+               "the main kernel's median time (docs/kernel-metadata.md)\n");
+    if (u->out) {
+        char *s = cJSON_Print(u->out);
+        printf("%s\n", s ? s : "[]");
+        free(s);
+    } else if (u->st) {
+        printf("\nstored %zu points in %s ('gemmbench store list' shows them)\n", u->stored,
+               gb_store_path(u->st));
+    }
+}
+
 int cmd_run(int argc, char **argv)
 {
     cli_measure_t o;
@@ -451,158 +664,21 @@ int cmd_run(int argc, char **argv)
         gb_plan_free(&pl);
         return rc < 0 ? EXIT_OK : rc;
     }
-    gb_registry_t *reg = NULL;
-    cli_device_t dev = {0};
-    gb_context_t *ctx = NULL;
-    gb_store_t *st = NULL;
-    gb_explore_t *ex = NULL;
-    cli_auto_t autodb = {0};
-    cJSON *out = NULL;
-    table_t tb;
-    size_t stored = 0;
-    int exit_code = EXIT_OK;
-    memset(&tb, 0, sizeof tb);
-    if ((rc = cli_registry_open(&reg, o.kpath)))
-        goto done;
-    if ((rc = cli_device_open(&dev, &o.sel)))
-        goto done;
-    const gb_device_info_t *di = &dev.list[dev.index];
-    /* Every point is made and checked before anything is opened on the device; a named kernel
-     * that cannot run a shape here fails before the table starts. */
-    if ((rc = cli_auto_open(&autodb, &pl, o.store)))
-        goto done;
-    if ((rc = gb_explore_open(&ex, &pl, reg, di, NULL, cli_auto_chooser(&autodb), msg,
-                              sizeof msg)) != GB_OK) {
-        rc = cli_error(rc, "%s", msg);
-        goto done;
-    }
-    if ((rc = refuse(ex)))
-        goto done;
-    /* The results store: an explicit --store must open; the default one that cannot is only
-     * a warning, since the measurements still print. */
-    if (!o.no_store && o.store && (rc = cli_store_open(&st, o.store, 1)))
-        goto done;
-    if (!o.no_store && !o.store &&
-        gb_store_open(&st, NULL, GB_STORE_CREATE, msg, sizeof msg) != GB_OK)
-        fprintf(stderr, "gemmbench: warning: results not stored: %s\n", msg);
-    /* Efficiency against the measured peak, where 'gemmbench ceilings' measured this device. */
-    gb_ceilings_t ceil;
-    if (st && gb_store_get_ceilings(st, di, &ceil, tb.measured_when) == 1) {
-        memcpy(tb.measured_peak, ceil.peak_gflops, sizeof tb.measured_peak);
-        tb.copy_ceiling[0] = ceil.h2d_gbs[pl.bench.host_mem];
-        tb.copy_ceiling[1] = ceil.d2h_gbs[pl.bench.host_mem];
-    } else
-        tb.measured_when[0] = '\0';
-    if ((rc = gb_context_open(&ctx, di, msg, sizeof msg)) != GB_OK) {
-        rc = cli_error(rc, "%s", msg);
-        goto done;
-    }
-    if (o.json)
-        out = cJSON_CreateArray();
-    else
-        print_header(&tb, di, &pl);
-    /* The entry (kernel, precision) skipped last: its other points are skipped silently. */
-    const char *skipped = NULL;
-    gb_precision_t skipped_prec = GB_PREC_S;
-    for (size_t i = 0; i < gb_explore_total(ex); i++) {
-        gb_job_t job;
-        if ((rc = gb_explore_job(ex, i, &job)) != GB_OK) {
-            rc = cli_error(rc, "out of memory");
-            goto done;
-        }
-        if (skipped && skipped == job.kernel && skipped_prec == job.problem.precision)
-            continue;
-        if (job.code != GB_OK) { /* only unnamed kernels get here: named ones were refused */
-            print_skip(&job, job.why, o.json);
-            skipped = job.kernel;
-            skipped_prec = job.problem.precision;
-            continue;
-        }
-        /* A pipelined point comes after the serial offload of the same point, for the ratio. */
-        gb_job_t twin = job;
-        twin.bench.pipeline = 0;
-        double serial_ms = 0;
-        const int first = job.bench.pipeline ? 0 : 1;
-        for (int pass = first; pass < 2; pass++) {
-            const gb_job_t *jb = pass ? &job : &twin;
-            gb_point_t pt;
-            gb_point_init(&pt);
-            int mrc = gb_job_measure(jb, ctx, st, st ? GB_JOB_KEEP_NEXT_REP : GB_JOB_KEEP_NONE, &pt,
-                                     msg, sizeof msg);
-            /* Found only once compiled (e.g. registers limit the work-group): under 'all' a
-             * kernel that cannot run here is skipped with its reason, like the checks above. */
-            if (!job.named && gb_job_cannot_run(mrc)) {
-                print_skip(&job, msg, o.json);
-                skipped = job.kernel;
-                skipped_prec = job.problem.precision;
-                gb_point_free(&pt);
-                break;
-            }
-            if (mrc != GB_OK && mrc != GB_JOB_ESTORE) {
-                gb_point_free(&pt);
-                rc = cli_error(mrc, "%s: %s", job.kernel, msg);
-                goto done;
-            }
-            /* The family's declared memory traffic (docs/kernel-metadata.md), where it has one. */
-            gb_traffic_t traffic;
-            char why[512];
-            if (gb_impl_traffic(&jb->impl, di, &jb->problem, &traffic, why, sizeof why) != GB_OK)
-                fprintf(stderr, "gemmbench: warning: %s: no memory traffic: %s\n", job.kernel, why);
-            const gb_result_t *r = &pt.result;
-            const int failed = r->validation.done && !r->validation.passed;
-            if (failed)
-                exit_code = EXIT_INVALID;
-            if (mrc == GB_JOB_ESTORE) {
-                exit_code = cli_error(GB_EIO, "%s: not stored: %s", job.kernel, msg);
-                pt.id[0] = '\0';
-            } else if (st) {
-                stored++;
-            }
-            const char *name = job.chosen[0] ? job.chosen : job.kernel;
-            char chosen[512];
-            if (job.chosen[0] && !out && pass == first)
-                printf("auto -> %s (%s)\n", gb_job_chosen_text(&job, chosen, sizeof chosen),
-                       job.chosen_why);
-            if (out) {
-                cJSON *item =
-                    result_json(&tb, name, &jb->problem, r, &jb->bench, serial_ms, &traffic);
-                if (job.chosen[0])
-                    cJSON_AddStringToObject(item, "auto", job.chosen_why);
-                if (st && pt.id[0])
-                    cJSON_AddStringToObject(item, "id", pt.id);
-                cJSON_AddItemToArray(out, item);
-            } else {
-                print_row(&tb, name, &jb->problem, r, jb->bench.host_mem, serial_ms, &traffic);
-            }
-            if (pass == 0 && !failed)
-                serial_ms = r->time_ms[GB_PHASE_OFFLOAD].median;
-            gb_point_free(&pt);
+    run_t u;
+    memset(&u, 0, sizeof u);
+    if ((rc = open_run(&u, &o, &pl)) == 0) {
+        if (o.json)
+            u.out = cJSON_CreateArray();
+        else
+            print_header(&u.tb, u.di, &pl);
+        for (size_t i = 0; i < gb_explore_total(u.ex) && !rc; i++)
+            rc = measure_point(&u, i);
+        if (!rc) {
+            finish_run(&u);
+            rc = u.exit_code;
         }
     }
-    if (!out && tb.energy_note[0])
-        printf("%s\n", tb.energy_note);
-    if (!out && tb.traffic_rows)
-        printf("traffic: FLOP/B = 2*M*N*K / the bytes of global memory the kernel's family "
-               "declares its main kernel reads and writes (loads and stores per work-item, not "
-               "DRAM traffic; helper passes not counted; C counted as read), GB/s = those bytes / "
-               "the main kernel's median time (docs/kernel-metadata.md)\n");
-    if (out) {
-        char *s = cJSON_Print(out);
-        printf("%s\n", s ? s : "[]");
-        free(s);
-    } else if (st) {
-        printf("\nstored %zu points in %s ('gemmbench store list' shows them)\n", stored,
-               gb_store_path(st));
-    }
-    rc = exit_code;
-done:
-    gb_store_close(st);
-    cJSON_Delete(out);
-    gb_context_close(ctx);
-    gb_explore_close(ex);
-    cli_auto_close(&autodb);
-    cli_device_close(&dev);
-    gb_registry_close(reg);
+    close_run(&u);
     gb_plan_free(&pl);
     return rc;
 }

@@ -1,9 +1,8 @@
 /* cmd_tune.c: `gemmbench tune`: tunes a kernel family's parameters on the device for each shape
- * (and precision) asked for, one tuning run each (src/tool/tune/tune.c), and keeps each winner in the
- * tuning database; `--count` sizes the spaces. A run's display is in tune_run.c, the runs over
- * several devices and MPI ranks in tune_devices.c, `--record` and `--simulate` (recorded spaces)
- * in tune_spaces.c. */
-#include <pthread.h>
+ * (and precision) asked for, one tuning run each (src/tool/tune/tune.c), and keeps each winner in
+ * the tuning database; `--count` sizes the spaces. The runs are checked in tune_runs.c, spread
+ * over several devices and MPI ranks by the tuners (src/tool/tune/tuners.c) and shown by
+ * tune_show.c; `--record` and `--simulate` (recorded spaces) are tune_spaces.c's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,183 +171,269 @@ static int own_option(int argc, char **argv, int *i, tune_opts_t *t)
     return rc ? rc : 1;
 }
 
-static int known_strategy(const char *name)
+/* tune's own options out first; the rest are the measuring commands' (options.c), into o and
+ * pl. 0, -1 after --help, or the exit code after an error. */
+static int parse(int argc, char **argv, tune_opts_t *t, cli_measure_t *o, gb_plan_t *pl)
 {
-    for (size_t i = 0; i < gb_strategy_count(); i++)
-        if (!strcmp(gb_strategy_name(i), name))
-            return 1;
-    size_t used = 0;
-    char list[256];
-    for (size_t i = 0; i < gb_strategy_count(); i++)
-        gb__appendf(list, sizeof list, &used, "%s%s", i ? ", " : "", gb_strategy_name(i));
-    cli_error(GB_EBADARG, "unknown strategy '%s'; use one of %s", name, list);
-    return 0;
-}
-
-static int narrowing(const gb_plan_t *pl, const tune_opts_t *t, narrowing_t *nw)
-{
-    nw->n = 0;
-    for (size_t i = 0; i < pl->nparams; i++)
-        nw->v[nw->n++] =
-            (gb_space_values_t){pl->params[i].name, pl->params[i].values, pl->params[i].n};
-    for (size_t i = 0; i < t->fix.count; i++) {
-        for (size_t j = 0; j < pl->nparams; j++)
-            if (!strcmp(pl->params[j].name, t->fix.name[i]))
-                return cli_error(GB_EBADARG,
-                                 "%s is given both by --param and by --fix; give one of them",
-                                 t->fix.name[i]);
-        nw->v[nw->n++] = (gb_space_values_t){t->fix.name[i], &t->fix.value[i], 1};
+    char **rest = malloc(((size_t)argc + 1) * sizeof *rest);
+    if (!rest)
+        return cli_error(GB_ENOMEM, "out of memory");
+    int nrest = 0, rc = 0;
+    for (int i = 0; i < argc && rc >= 0; i++) {
+        if (i == 0 || !strcmp(argv[i], "--"))
+            rest[nrest++] = argv[i];
+        else if ((rc = own_option(argc, argv, &i, t)) == 0)
+            rest[nrest++] = argv[i];
+        else if (rc > 1) {
+            free(rest);
+            return rc;
+        }
+        rc = 0;
     }
-    return 0;
+    rest[nrest] = NULL;
+    /* Pinned unless asked otherwise: each timed call copies the operands, and from pageable
+     * memory those copies cost a GPU tuner more than the kernel (docs/tuning.md). */
+    pl->bench.host_mem = GB_HOST_PINNED;
+    rc = cli_measure_parse(nrest, rest, "tune", CLI_OPT_PLAN | CLI_OPT_MPI, usage, o, pl);
+    free(rest);
+    return rc;
 }
 
-/* The precision to tune kernel in: the plan's (one), else single where the family has it. */
-static int precision_of(const gb_plan_t *pl, const gb_registry_t *reg, const char *kernel,
-                        gb_precision_t *out)
+/* --simulate: no device. */
+static int simulate(const tune_opts_t *t, const cli_measure_t *o)
 {
-    const gb_family_t *f;
-    const gb_preset_t *ps;
-    if (gb_registry_find(reg, kernel, &f, &ps) != GB_OK)
-        return cli_error(GB_ENOKERNEL,
-                         "unknown kernel '%s'; 'gemmbench kernels' lists the families to tune",
-                         kernel);
-    const unsigned own = gb_family_precisions(f);
-    if (pl->precisions && (pl->precisions & (pl->precisions - 1)))
-        return cli_error(GB_EBADARG, "tune one precision at a time: give --precision s or d");
-    const unsigned want = pl->precisions            ? pl->precisions
-                          : own & (1u << GB_PREC_S) ? 1u << GB_PREC_S
-                                                    : own;
-    if (!(own & want))
-        return cli_error(GB_EBADPRECISION, "kernel '%s' has no %s precision", kernel,
-                         want & (1u << GB_PREC_S) ? "single" : "double");
-    *out = want & (1u << GB_PREC_S) ? GB_PREC_S : GB_PREC_D;
-    return 0;
+    /* Asked ahead as on a device that builds ahead, unless these options leave no builder (as
+     * a CPU device's defaults do): then one at a time, as gb_tune_run asks. */
+    const size_t ahead = t->threads == 0 && t->builders <= 0 ? 1 : gb_tune_lookahead(t->strategy);
+    return cli_tune_known_strategy(t->strategy)
+               ? cli_tune_simulate(t->simulate, t->strategy, t->seed, t->budget, ahead, o->kpath)
+               : EXIT_USAGE;
 }
 
-/* kernel's precision (precision_of) and its space on the device into *sp: 0, the exit code of
- * a refused precision (said), or gb_tune_space's code with msg. */
-static int kernel_space(const char *kernel, const gb_plan_t *pl, const narrowing_t *nw,
-                        const gb_registry_t *reg, const gb_device_info_t *di, gb_precision_t *prec,
-                        gb_space_t **sp, char *msg, size_t msglen)
+/* What a tuning works with, opened by open_runs and closed by close_runs. */
+typedef struct tuning {
+    gb_registry_t *reg;
+    cli_device_t dev;
+    gb_store_t *st;
+    gb_tune_runs_t runs;
+    narrowing_t nw;
+} tuning_t;
+
+static void close_runs(tuning_t *g)
 {
-    *sp = NULL;
-    int rc = precision_of(pl, reg, kernel, prec);
-    if (rc)
+    gb_store_close(g->st);
+    cli_device_close(&g->dev);
+    gb_registry_close(g->reg);
+    gb_tune_runs_free(&g->runs);
+}
+
+/* The kernels to tune (-k all: every family), the narrowing, the registry and the devices. 0 or
+ * the exit code. */
+static int open_runs(tuning_t *g, const tune_opts_t *t, const cli_measure_t *o, const gb_plan_t *pl,
+                     const gb_fleet_mpi_t *mpi)
+{
+    int rc;
+    if (!pl->kernels || !pl->kernels[0])
+        return cli_error(GB_EBADARG, "no kernel to tune: give -k FAMILY ('gemmbench kernels' "
+                                     "lists them)");
+    if ((rc = cli_tune_split_kernels(pl->kernels, &g->runs)) ||
+        (rc = cli_tune_narrowing(pl, t, &g->nw)) || (rc = cli_registry_open(&g->reg, o->kpath)))
         return rc;
-    gb_tune_spec_t spec = {.kernel = kernel, .precision = *prec, .narrow = nw->v, .nnarrow = nw->n};
-    return gb_tune_space(&spec, reg, di, sp, msg, msglen);
-}
-
-/* A family this device cannot run at all (an extension, double precision or images missing). */
-static int device_lacks(int rc)
-{
-    return rc == GB_ENOEXT || rc == GB_ENOFP64 || rc == GB_ENOIMAGES;
-}
-
-static void runs_free(plan_runs_t *r)
-{
-    for (size_t i = 0; i < r->nkernels; i++)
-        free(r->kernels[i]);
-    free(r->kernels);
-    free(r->shapes);
-    free(r->prec);
-    free(r->space);
-}
-
-static int split_kernels(const char *list, plan_runs_t *r)
-{
-    char *copy = gb__strdup(list ? list : "");
-    size_t cap = 0;
-    if (!copy)
-        return cli_error(GB_ENOMEM, "out of memory");
-    for (char *save = NULL, *k = strtok_r(copy, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
-        if (gb__grow(&r->kernels, &cap, r->nkernels + 1, sizeof *r->kernels) != GB_OK ||
-            !(r->kernels[r->nkernels] = gb__strdup(k))) {
-            free(copy);
-            return cli_error(GB_ENOMEM, "out of memory");
-        }
-        r->nkernels++;
-    }
-    free(copy);
-    return 0;
-}
-
-/* --count: each family's space size and the time to count it. */
-static int count_spaces(const plan_runs_t *r, const gb_plan_t *pl, const narrowing_t *nw,
-                        const gb_registry_t *reg, const gb_device_info_t *di)
-{
-    printf("%-22s %4s %20s %10s  %s\n", "family", "prec", "valid configurations", "ms",
-           "parameters");
-    int bad = 0;
-    for (size_t i = 0; i < r->nkernels; i++) {
-        gb_precision_t prec = GB_PREC_S;
-        gb_space_t *sp;
-        char msg[1024];
-        const double t0 = cli_now_s();
-        int rc = kernel_space(r->kernels[i], pl, nw, reg, di, &prec, &sp, msg, sizeof msg);
-        const double ms = 1e3 * (cli_now_s() - t0);
-        if (rc > 0)
+    if (g->runs.nkernels == 1 && !strcmp(g->runs.kernels[0], "all")) {
+        gb_tune_runs_free(&g->runs);
+        for (size_t i = 0; i < gb_registry_count(g->reg) && !rc; i++)
+            rc = cli_tune_split_kernels(gb_family_name(gb_registry_family(g->reg, i)), &g->runs);
+        if (rc)
             return rc;
-        if (rc != GB_OK) {
-            if (r->nkernels == 1)
-                return cli_error(rc, "%s", msg);
-            printf("%-22s %4s %20s %10.1f  %s\n", r->kernels[i], gb_precision_name(prec), "-", ms,
-                   msg);
-            bad |= rc != GB_EBADPARAM && !device_lacks(rc);
-            continue;
-        }
-        char params[512];
-        size_t used = 0;
-        params[0] = '\0';
-        for (size_t p = 0; p < gb_space_nparams(sp); p++)
-            gb__appendf(params, sizeof params, &used, "%s%s(%zu)", p ? " " : "",
-                        gb_space_param(sp, p), gb_space_nvalues(sp, p));
-        printf("%-22s %4s %20llu %10.1f  %s\n", r->kernels[i], gb_precision_name(prec),
-               (unsigned long long)gb_space_count(sp), ms, params);
-        gb_space_close(sp);
+        g->runs.all = 1;
     }
-    return bad ? EXIT_USAGE : EXIT_OK;
+    return cli_measure_devices_open(&g->dev, o, mpi);
 }
 
-/* Checks every run can be made (kernel, precision, space, strategy) before anything is written. */
-static int check_runs(plan_runs_t *r, const gb_plan_t *pl, const narrowing_t *nw,
-                      const tune_opts_t *t, const gb_registry_t *reg, const gb_device_info_t *di)
+/* The shapes, and every run checked; then (rank 0) the store. 0 or the exit code. */
+static int check_runs(tuning_t *g, const tune_opts_t *t, const cli_measure_t *o,
+                      const gb_plan_t *pl, const gb_fleet_mpi_t *mpi)
 {
-    if (!known_strategy(t->strategy))
-        return EXIT_USAGE;
-    if (pl->nlws || pl->lws_x.n || pl->lws_y.n || pl->lws_items.n)
-        return cli_error(GB_EBADARG, "tune takes work-group sizes as parameters: give "
-                                     "--param LX=LIST --param LY=LIST instead of --lws");
-    if (pl->repeat > 1)
-        return cli_error(GB_EBADARG, "tune takes no --repeat: the leaders are repeated "
-                                     "(--confirm-reps)");
-    if (!(r->prec = calloc(r->nkernels, sizeof *r->prec)) ||
-        !(r->space = calloc(r->nkernels, sizeof *r->space)))
-        return cli_error(GB_ENOMEM, "out of memory");
-    for (size_t i = 0; i < r->nkernels; i++) {
-        if (!strcmp(r->kernels[i], "auto"))
-            return cli_error(GB_EBADARG, "-k auto picks a tuned kernel; tune a family instead");
-        gb_space_t *sp;
-        char msg[1024];
-        int rc = kernel_space(r->kernels[i], pl, nw, reg, di, &r->prec[i], &sp, msg, sizeof msg);
-        if (rc > 0)
-            return rc;
-        if (rc != GB_OK) {
-            if (!r->all || !(device_lacks(rc) || rc == GB_EBADPARAM))
-                return cli_error(rc == GB_EOVERFLOW ? GB_EBADARG : rc, "%s", msg);
-            printf("tune: skipping %s: %s\n", r->kernels[i], msg);
-            free(r->kernels[i]);
-            memmove(r->kernels + i, r->kernels + i + 1, (r->nkernels - i - 1) * sizeof *r->kernels);
-            r->nkernels--;
-            i--;
-            continue;
-        }
-        r->space[i] = gb_space_count(sp);
-        gb_space_close(sp);
+    char msg[1024];
+    const gb_device_info_t *di = &g->dev.list[g->dev.index];
+    int rc;
+    if (g->dev.npicks > 1 && t->record)
+        return cli_error(GB_EBADARG, "--record writes one device's evaluations: give one -d");
+    if ((rc = gb_plan_shapes(pl, &g->runs.shapes, &g->runs.nshapes, msg, sizeof msg)) != GB_OK)
+        return cli_error(rc, "%s", msg);
+    if ((rc = cli_tune_check_runs(&g->runs, pl, &g->nw, t, g->reg, di)))
+        return rc;
+    /* Under MPI only rank 0 writes the store. */
+    return mpi->rank == 0 ? cli_store_open(&g->st, o->store, 1) : 0;
+}
+
+/* The build threads and processes (tuners.h's defaults where left to us): without a program
+ * cache, through which build processes hand over their programs, threads instead. */
+static void helpers(tune_opts_t *t, const gb_device_info_t *const *devs, size_t n,
+                    const gb_fleet_mpi_t *mpi)
+{
+    gb_tune_helpers_default(&t->threads, &t->builders, devs, n, mpi, t->strategy);
+    char cdir[1024];
+    if (t->builders && !gb_cache_dir(cdir, sizeof cdir)) {
+        printf("tune: the program cache is off (GEMMBENCH_NO_CACHE), and build processes hand "
+               "their programs over through it: %ld build thread(s) instead\n",
+               t->threads + t->builders);
+        t->threads += t->builders;
+        t->builders = 0;
     }
-    if (!r->nkernels)
-        return cli_error(GB_EBADARG, "no family here has parameters to tune on this device");
-    return 0;
+}
+
+/* Every run's spec but its kernel, shape and builders (tuners.h). */
+static gb_tune_spec_t base_spec(const tune_opts_t *t, const gb_plan_t *pl, const narrowing_t *nw,
+                                const char *cmdline)
+{
+    return (gb_tune_spec_t){.base = &pl->base,
+                            .has_layout = pl->has_layout,
+                            .bench = pl->bench,
+                            .narrow = nw->v,
+                            .nnarrow = nw->n,
+                            .strategy = t->strategy,
+                            .seed = t->seed,
+                            .presets = !t->no_presets,
+                            .budget = t->budget,
+                            .time_s = t->time_s,
+                            .threads = (unsigned)t->threads,
+                            .builders = (unsigned)t->builders,
+                            .candidate_timeout_s = t->timeout_s,
+                            .confirm = t->confirm,
+                            .confirm_reps = t->reps,
+                            .command = cmdline};
+}
+
+/* A device's build processes' command line: this device, these kernels. */
+typedef struct builder_cmd {
+    char index[32];
+    char *argv[10];
+} builder_cmd_t;
+
+static void builder_cmd(builder_cmd_t *b, size_t index, const gb_device_info_t *d,
+                        const char *kpath)
+{
+    snprintf(b->index, sizeof b->index, "%zu", index);
+    char **a = b->argv;
+    int k = 0;
+    a[k++] = (char *)"gemmbench";
+    a[k++] = (char *)"__build-worker";
+    a[k++] = (char *)"--device";
+    a[k++] = b->index;
+    a[k++] = (char *)"--device-name";
+    a[k++] = (char *)d->name;
+    if (cli_verbose)
+        a[k++] = (char *)"--verbose";
+    if (kpath) {
+        a[k++] = (char *)"--kernel-path";
+        a[k++] = (char *)kpath;
+    }
+    a[k] = NULL;
+}
+
+/* The line that opens a tuning: what, on which devices or ranks, how built, into which store. */
+static void say_tuning(const gb_tuners_t *tu, const tuning_t *g, const tune_opts_t *t,
+                       const gb_fleet_mpi_t *mpi)
+{
+    const gb_device_info_t *di = &g->dev.list[g->dev.index];
+    const size_t n = gb_tuners_count(tu);
+    char on[1024];
+    size_t used = 0;
+    gb__appendf(on, sizeof on, &used, "%s (%s)", di->name, di->platform_name);
+    if (n > 1) {
+        used = 0;
+        gb__appendf(on, sizeof on, &used, "%zu devices in %zu kind(s):", n, gb_tuners_kinds(tu));
+        for (size_t k = 0; k < n; k++)
+            gb__appendf(on, sizeof on, &used, "%s [%s]", k ? "," : "", gb_tuners_label(tu, k));
+    }
+    if (mpi->size > 1) {
+        used = 0;
+        gb__appendf(on, sizeof on, &used, "%d MPI ranks (rank 0: %s, %s)", mpi->size, di->name,
+                    di->platform_name);
+    }
+    if (mpi->rank == 0)
+        printf("tune: %zu kernel(s) x %zu shape(s) on %s, strategy %s, seed %llu, %ld build "
+               "process(es), %ld build thread(s)%s; store %s\n",
+               g->runs.nkernels, g->runs.nshapes, on, t->strategy, (unsigned long long)t->seed,
+               t->builders, t->threads,
+               mpi->size > 1 ? " per rank"
+               : n > 1       ? (t->builders ? " per kind of device" : " per device")
+                             : "",
+               gb_store_path(g->st));
+    fflush(stdout);
+}
+
+/* The runs on the devices (and ranks): the tuners opened, the tuning said, run and shown. 0 or
+ * the exit code; *served once this rank took part in the exchange. */
+static int tune_runs(tuning_t *g, tune_opts_t *t, const cli_measure_t *o, const gb_plan_t *pl,
+                     const gb_fleet_mpi_t *mpi, int argc, char **argv, int *served)
+{
+    const cli_device_t *dev = &g->dev;
+    const gb_device_info_t *devs[CLI_MAX_DEVICES];
+    for (size_t i = 0; i < dev->npicks; i++)
+        devs[i] = &dev->list[dev->picks[i]];
+    /* Energy is not measured while tuning: its loop costs seconds per candidate. */
+    setenv("GEMMBENCH_ENERGY_MIN_S", "0", 1);
+    helpers(t, devs, dev->npicks, mpi);
+    char cmdline[1024], msg[1024];
+    size_t used = 0;
+    cmdline[0] = '\0';
+    for (int i = 0; i < argc; i++)
+        gb__appendf(cmdline, sizeof cmdline, &used, "%s%s", i ? " " : "gemmbench ", argv[i]);
+    const gb_tune_spec_t base = base_spec(t, pl, &g->nw, cmdline);
+    builder_cmd_t cmds[CLI_MAX_DEVICES];
+    gb_tuner_dev_t tdevs[CLI_MAX_DEVICES];
+    for (size_t i = 0; i < dev->npicks; i++) {
+        builder_cmd(&cmds[i], dev->picks[i], devs[i], o->kpath);
+        tdevs[i] = (gb_tuner_dev_t){devs[i], cmds[i].argv};
+    }
+    const gb_tuners_spec_t spec = {&g->runs, &base, g->reg, tdevs, dev->npicks, mpi};
+    gb_tuners_t *tu = NULL;
+    int rc = gb_tuners_open(&tu, &spec, g->st, msg, sizeof msg);
+    if (rc != GB_OK) {
+        rc = cli_error(rc, "%s", msg);
+    } else {
+        tune_show_t show;
+        gb_tuners_hooks_t hooks;
+        cli_tune_show(&show, tu, mpi, argv - 1, t->record, g->reg, &hooks);
+        say_tuning(tu, g, t, mpi);
+        rc = gb_tuners_run(tu, &hooks);
+        *served = 1;
+        cli_tune_show_done(&show);
+    }
+    gb_tuners_close(tu);
+    return rc;
+}
+
+/* The tuning: the runs checked, then tuned on the devices (and ranks). */
+static int tune(tune_opts_t *t, const cli_measure_t *o, const gb_plan_t *pl, gb_fleet_mpi_t *mpi,
+                int argc, char **argv)
+{
+    tuning_t g;
+    memset(&g, 0, sizeof g);
+    int catching = 0, served = 0;
+    int rc = open_runs(&g, t, o, pl, mpi);
+    if (!rc && t->count)
+        rc = cli_tune_count(&g.runs, pl, &g.nw, g.reg, &g.dev.list[g.dev.index]);
+    else if (!rc && !(rc = check_runs(&g, t, o, pl, mpi))) {
+        cli_stop_catch();
+        catching = 1;
+        rc = tune_runs(&g, t, o, pl, mpi, argc, argv, &served);
+        if (cli_stop_signal && mpi->rank == 0)
+            fprintf(stderr,
+                    "gemmbench: tune interrupted by %s; what was measured is stored: run the "
+                    "same command again to go on\n",
+                    cli_stop_name());
+    }
+    if (catching)
+        cli_stop_release();
+    close_runs(&g);
+    /* A rank that failed before its part of the exchange would leave the others waiting. */
+    if (mpi->started && rc && !served)
+        return gb_fleet_mpi_abort(mpi, rc);
+    gb_fleet_mpi_finalize(mpi);
+    return rc;
 }
 
 int cmd_tune(int argc, char **argv)
@@ -360,194 +445,18 @@ int cmd_tune(int argc, char **argv)
                      .timeout_s = 60,
                      .confirm = 3,
                      .reps = 2};
-    /* tune's own options out first; the rest are the measuring commands' (options.c). */
-    char **rest = malloc(((size_t)argc + 1) * sizeof *rest);
-    if (!rest)
-        return cli_error(GB_ENOMEM, "out of memory");
-    int nrest = 0, rc = 0;
-    for (int i = 0; i < argc && rc >= 0; i++) {
-        if (i == 0 || !strcmp(argv[i], "--"))
-            rest[nrest++] = argv[i];
-        else if ((rc = own_option(argc, argv, &i, &t)) == 0)
-            rest[nrest++] = argv[i];
-        else if (rc > 1) {
-            free(rest);
-            return rc;
-        }
-        rc = 0;
-    }
-    rest[nrest] = NULL;
     cli_measure_t o;
     gb_plan_t pl;
     gb_plan_init(&pl);
-    /* Pinned unless asked otherwise: each timed call copies the operands, and from pageable
-     * memory those copies cost a GPU tuner more than the kernel (docs/tuning.md). */
-    pl.bench.host_mem = GB_HOST_PINNED;
-    rc = cli_measure_parse(nrest, rest, "tune", CLI_OPT_PLAN | CLI_OPT_MPI, usage, &o, &pl);
-    free(rest);
-    if (rc) {
-        gb_plan_free(&pl);
-        return rc < 0 ? EXIT_OK : rc;
-    }
-    gb_xp_mpi_t mpi = {0};
-    if (o.mpi && (t.simulate || t.count || t.record)) {
-        gb_plan_free(&pl);
-        return cli_error(GB_EBADARG, "--mpi tunes on devices: not with --simulate, --count or "
-                                     "--record");
-    }
-    if ((rc = cli_mpi_start(&o, &pl, "tune", &argc, &argv, &mpi))) {
-        gb_plan_free(&pl);
-        return rc;
-    }
-    if (t.simulate) {
-        /* Asked ahead as on a device that builds ahead, unless these options leave no builder
-         * (as a CPU device's defaults do): then one at a time, as gb_tune_run asks. */
-        const size_t ahead = t.threads == 0 && t.builders <= 0 ? 1 : gb_tune_lookahead(t.strategy);
-        rc = known_strategy(t.strategy)
-                 ? cli_tune_simulate(t.simulate, t.strategy, t.seed, t.budget, ahead, o.kpath)
-                 : EXIT_USAGE;
-        gb_plan_free(&pl);
-        return rc;
-    }
-    char msg[1024];
-    gb_registry_t *reg = NULL;
-    cli_device_t dev = {0};
-    gb_store_t *st = NULL;
-    plan_runs_t runs = {0};
-    narrowing_t nw;
-    int catching = 0, served = 0;
-    if (!pl.kernels || !pl.kernels[0]) {
-        rc = cli_error(GB_EBADARG, "no kernel to tune: give -k FAMILY ('gemmbench kernels' "
-                                   "lists them)");
-        goto done;
-    }
-    if ((rc = split_kernels(pl.kernels, &runs)) || (rc = narrowing(&pl, &t, &nw)))
-        goto done;
-    if ((rc = cli_registry_open(&reg, o.kpath)))
-        goto done;
-    if (runs.nkernels == 1 && !strcmp(runs.kernels[0], "all")) {
-        runs_free(&runs);
-        memset(&runs, 0, sizeof runs);
-        for (size_t i = 0; i < gb_registry_count(reg) && !rc; i++)
-            rc = split_kernels(gb_family_name(gb_registry_family(reg, i)), &runs);
-        if (rc)
-            goto done;
-        runs.all = 1;
-    }
-    if ((rc = cli_measure_devices_open(&dev, &o, &mpi)))
-        goto done;
-    const gb_device_info_t *di = &dev.list[dev.index];
-    if (t.count) {
-        rc = count_spaces(&runs, &pl, &nw, reg, di);
-        goto done;
-    }
-    if (dev.npicks > 1 && t.record) {
-        rc = cli_error(GB_EBADARG, "--record writes one device's evaluations: give one -d");
-        goto done;
-    }
-    if ((rc = gb_plan_shapes(&pl, &runs.shapes, &runs.nshapes, msg, sizeof msg)) != GB_OK) {
-        rc = cli_error(rc, "%s", msg);
-        goto done;
-    }
-    if ((rc = check_runs(&runs, &pl, &nw, &t, reg, di)))
-        goto done;
-    /* Under MPI only rank 0 writes the store. */
-    if (mpi.rank == 0 && (rc = cli_store_open(&st, o.store, 1)))
-        goto done;
-    /* Energy is not measured while tuning: its loop costs seconds per candidate. */
-    setenv("GEMMBENCH_ENERGY_MIN_S", "0", 1);
-    /* A CPU device compiles on the cores that would build ahead, and PoCL compiles one program
-     * at a time and most of it at the first launch: builders would only make a candidate wait
-     * for another's build (bench/notes.md). Elsewhere processes: NVIDIA's OpenCL builds one
-     * program at a time per process, so threads queue where processes build side by side; more
-     * than the lookahead would have nothing to build. Build processes share the host's cores,
-     * and its driver, which opens one context at a time: one pool for each kind of device
-     * listed (devices of one kind build the same programs), and under MPI one for each rank of
-     * the host (each tunes on one device). The cores are those this process may run on:
-     * mpirun binds each rank to one core unless told otherwise, and 15 build processes on one
-     * core took minutes to build what 15 cores built in seconds (bench/notes.md). */
-    const long cores = cli_usable_cores(NULL);
-    const long pools =
-        mpi.size > 1 && mpi.local_size > 1 ? mpi.local_size : (long)cli_kinds_among(&dev);
-    const long spare = cli_spare_cores(cores, pools);
-    const int cpu = !strcmp(di->type_name, "cpu");
-    if (t.builders < 0)
-        t.builders = cpu || t.threads >= 0
-                         ? 0
-                         : cli_builders_default(cores, pools, (long)gb_tune_lookahead(t.strategy));
-    if (t.threads < 0)
-        t.threads = cpu || t.builders ? 0 : spare < 16 ? spare : 16;
-    char cdir[1024];
-    if (t.builders && !gb_cache_dir(cdir, sizeof cdir)) {
-        printf("tune: the program cache is off (GEMMBENCH_NO_CACHE), and build processes hand "
-               "their programs over through it: %ld build thread(s) instead\n",
-               t.threads + t.builders);
-        t.threads += t.builders;
-        t.builders = 0;
-    }
-    char cmdline[1024];
-    size_t used = 0;
-    cmdline[0] = '\0';
-    for (int i = 0; i < argc; i++)
-        gb__appendf(cmdline, sizeof cmdline, &used, "%s%s", i ? " " : "gemmbench ", argv[i]);
-    tuners_t tu = {.runs = &runs,
-                   .pl = &pl,
-                   .nw = &nw,
-                   .t = &t,
-                   .reg = reg,
-                   .o = &o,
-                   .mpi = &mpi,
-                   .cmdline = cmdline,
-                   .argv = argv - 1};
-    pthread_mutex_init(&tu.lock, NULL);
-    cli_stop_catch();
-    catching = 1;
-    if ((rc = cli_tuners_open(&tu, &dev, st)) == 0) {
-        char on[1024];
-        used = 0;
-        gb__appendf(on, sizeof on, &used, "%s (%s)", di->name, di->platform_name);
-        if (tu.n > 1) {
-            used = 0;
-            gb__appendf(on, sizeof on, &used, "%zu devices in %zu kind(s):", tu.n, tu.kinds.n);
-            for (size_t k = 0; k < tu.n; k++)
-                gb__appendf(on, sizeof on, &used, "%s [%s]", k ? "," : "", tu.w[k].label);
-        }
-        if (mpi.size > 1) {
-            used = 0;
-            gb__appendf(on, sizeof on, &used, "%d MPI ranks (rank 0: %s, %s)", mpi.size, di->name,
-                        di->platform_name);
-        }
-        if (mpi.rank == 0)
-            printf("tune: %zu kernel(s) x %zu shape(s) on %s, strategy %s, seed %llu, %ld build "
-                   "process(es), %ld build thread(s)%s; store %s\n",
-                   runs.nkernels, runs.nshapes, on, t.strategy, (unsigned long long)t.seed,
-                   t.builders, t.threads,
-                   mpi.size > 1 ? " per rank"
-                   : tu.n > 1   ? (t.builders ? " per kind of device" : " per device")
-                                : "",
-                   gb_store_path(st));
-        fflush(stdout);
-        rc = cli_tuners_run(&tu);
-        served = 1;
-    }
-    cli_tuners_close(&tu);
-    pthread_mutex_destroy(&tu.lock);
-    if (cli_stop_signal && mpi.rank == 0)
-        fprintf(stderr,
-                "gemmbench: tune interrupted by %s; what was measured is stored: run the "
-                "same command again to go on\n",
-                cli_stop_name());
-done:
-    if (catching)
-        cli_stop_release();
-    gb_store_close(st);
-    cli_device_close(&dev);
-    gb_registry_close(reg);
-    runs_free(&runs);
+    int rc = parse(argc, argv, &t, &o, &pl);
+    gb_fleet_mpi_t mpi = {0};
+    if (rc)
+        rc = rc < 0 ? EXIT_OK : rc;
+    else if (o.mpi && (t.simulate || t.count || t.record))
+        rc = cli_error(GB_EBADARG, "--mpi tunes on devices: not with --simulate, --count or "
+                                   "--record");
+    else if (!(rc = cli_mpi_start(&o, &pl, "tune", &argc, &argv, &mpi)))
+        rc = t.simulate ? simulate(&t, &o) : tune(&t, &o, &pl, &mpi, argc, argv);
     gb_plan_free(&pl);
-    /* A rank that failed before its part of the exchange would leave the others waiting. */
-    if (mpi.started && rc && !served)
-        return gb_xp_mpi_abort(&mpi, rc);
-    gb_xp_mpi_finalize(&mpi);
     return rc;
 }

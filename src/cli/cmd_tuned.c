@@ -102,7 +102,7 @@ static int parse(int argc, char **argv, topts_t *o)
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         if (argc >= 2)
             return usage(NULL), -1;
-        return cli_error(GB_EBADARG, "give a tuned command: list, show, export or import "
+        return cli_error(GB_EBADARG, "give a tuned command: list, show, export, import or sync "
                                      "(gemmbench tuned --help)");
     }
     for (size_t i = 0; i < NSUBS; i++)

@@ -1,9 +1,7 @@
 /* options.c: the options of the commands that measure (run, explore): one table, parsed once
  * into a plan (src/tool/explore/plan.c gives every value its meaning and checks it) and the few
  * settings that are not the plan's (device, kernel path, store, output). */
-#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <getopt.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,21 +304,8 @@ int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, vo
     return rc;
 }
 
-long cli_usable_cores(long *online_out)
-{
-    const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    if (online_out)
-        *online_out = online;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) != 0)
-        return online;
-    const long n = CPU_COUNT(&set);
-    return n > 0 && n < online ? n : online;
-}
-
 int cli_mpi_start(cli_measure_t *o, const gb_plan_t *pl, const char *cmd, int *argc, char ***argv,
-                  gb_xp_mpi_t *mpi)
+                  gb_fleet_mpi_t *mpi)
 {
     static char mine[128];
     char msg[512];
@@ -331,13 +316,13 @@ int cli_mpi_start(cli_measure_t *o, const gb_plan_t *pl, const char *cmd, int *a
     if (o->dry_run)
         return cli_error(GB_EBADARG, "--dry-run under --mpi: run the dry run alone, without "
                                      "mpirun");
-    int rc = gb_xp_mpi_init(argc, argv, mpi, msg, sizeof msg);
+    int rc = gb_fleet_mpi_init(argc, argv, mpi, msg, sizeof msg);
     if (rc != GB_OK)
         return cli_error(rc, "%s", msg);
     /* Open MPI binds each of two ranks to one core, and what a rank starts inherits it: the
-     * CPU reference's threads, tune's build processes (bench/notes.md). */
+     * CPU reference's threads, tune's build processes (bench/notes/scale-out.md#tuning-start). */
     long online;
-    const long usable = cli_usable_cores(&online);
+    const long usable = gb_fleet_usable_cores(&online);
     if (usable < online)
         fprintf(stderr,
                 "gemmbench: %s: rank %d may run on %ld of the %ld cores (mpirun binds ranks to "
@@ -346,27 +331,17 @@ int cli_mpi_start(cli_measure_t *o, const gb_plan_t *pl, const char *cmd, int *a
                 cmd, mpi->rank, usable, online,
                 strcmp(cmd, "tune") ? " runs" : " and build processes run");
     if (o->device_map) {
-        /* Rank r's entry (the list repeats past its end). */
-        size_t n = 1;
-        for (const char *c = o->device_map; *c; c++)
-            n += *c == ',';
-        const char *at = o->device_map;
-        for (size_t i = (size_t)mpi->rank % n; i > 0; i--)
-            at = strchr(at, ',') + 1;
-        const size_t len = strcspn(at, ",");
-        if (!len || len >= sizeof mine)
-            return gb_xp_mpi_abort(mpi, cli_error(GB_EBADARG,
-                                                  "--device-map '%s': each entry is "
-                                                  "a device index or name",
-                                                  o->device_map));
-        memcpy(mine, at, len);
-        mine[len] = '\0';
+        if (gb_fleet_device_map(o->device_map, mpi->rank, mine, sizeof mine) != GB_OK)
+            return gb_fleet_mpi_abort(mpi, cli_error(GB_EBADARG,
+                                                     "--device-map '%s': each entry is "
+                                                     "a device index or name",
+                                                     o->device_map));
         o->sel.device = mine;
     }
     return 0;
 }
 
-int cli_measure_devices_open(cli_device_t *dev, const cli_measure_t *o, const gb_xp_mpi_t *mpi)
+int cli_measure_devices_open(cli_device_t *dev, const cli_measure_t *o, const gb_fleet_mpi_t *mpi)
 {
     const int rc = cli_devices_open(dev, &o->sel);
     if (rc && mpi->started)
@@ -376,7 +351,7 @@ int cli_measure_devices_open(cli_device_t *dev, const cli_measure_t *o, const gb
     if (rc || !mpi->started || o->device_map)
         return rc;
     /* A rank's device: -d's devices taken in turn by the ranks of one host. */
-    dev->picks[0] = dev->picks[(size_t)mpi->local_rank % dev->npicks];
+    dev->picks[0] = dev->picks[gb_fleet_mpi_pick(mpi, dev->npicks)];
     dev->npicks = 1;
     dev->index = dev->picks[0];
     return 0;

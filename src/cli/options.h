@@ -38,18 +38,15 @@ enum {
 int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, void (*usage)(void),
                       cli_measure_t *o, gb_plan_t *pl);
 
-/* The cores this process may run on (its affinity; mpirun may bind it to fewer than the host
- * has), and the host's in *online (NULL: not wanted). */
-long cli_usable_cores(long *online);
 /* --mpi (explore, tune): starts MPI and checks what does not go with it (--shard, --dry-run);
  * with --device-map, sets this rank's -d; says on stderr when mpirun bound the rank to fewer
  * cores than the host has. 0, or the exit code after an error. */
 int cli_mpi_start(cli_measure_t *o, const gb_plan_t *pl, const char *cmd, int *argc, char ***argv,
-                  gb_xp_mpi_t *mpi);
+                  gb_fleet_mpi_t *mpi);
 /* The devices -d lists (cli_devices_open); under MPI (without --device-map), this rank's one:
  * the devices taken in turn by the ranks of one host. When they cannot be opened under MPI, the
  * likely cause and its fix on stderr. 0, or the exit code after an error. */
-int cli_measure_devices_open(cli_device_t *dev, const cli_measure_t *o, const gb_xp_mpi_t *mpi);
+int cli_measure_devices_open(cli_device_t *dev, const cli_measure_t *o, const gb_fleet_mpi_t *mpi);
 
 /* The tuning database, read when the plan's kernels name auto (auto.c). */
 typedef struct cli_auto {

@@ -1,12 +1,12 @@
-/* tune_cli.h: what `gemmbench tune`'s files share: its options and the runs it makes
- * (cmd_tune.c), how a run is shown (tune_run.c), and the tuners that spread runs over devices
- * and MPI ranks (tune_devices.c). */
+/* tune_cli.h: what `gemmbench tune`'s files share: its options (cmd_tune.c), its runs' checks
+ * before anything is measured (tune_runs.c), and how the runs are shown (tune_show.c: the hooks
+ * of the tuners, src/tool/tune/tuners.h, which spread the runs over devices and MPI ranks). */
 #ifndef GB_CLI_TUNE_H
 #define GB_CLI_TUNE_H
 
 #include <pthread.h>
 
-#include "tool/tune/tune.h"
+#include "tool/tune/tuners.h"
 #include "options.h"
 #include "progress.h"
 
@@ -32,111 +32,47 @@ typedef struct narrowing {
     size_t n;
 } narrowing_t;
 
-/* What the hooks draw with. */
+/* Whether the strategy is one tune knows; else says which are and returns 0. */
+int cli_tune_known_strategy(const char *name);
+/* The narrowing of the plan's --param lists and the --fix values: 0 or the exit code. */
+int cli_tune_narrowing(const gb_plan_t *pl, const tune_opts_t *t, narrowing_t *nw);
+/* The kernels of a comma-separated list added to r's: 0 or the exit code. */
+int cli_tune_split_kernels(const char *list, gb_tune_runs_t *r);
+/* --count: each family's space size and the time to count it; the exit code. */
+int cli_tune_count(const gb_tune_runs_t *r, const gb_plan_t *pl, const narrowing_t *nw,
+                   const gb_registry_t *reg, const gb_device_info_t *di);
+/* Checks every run can be made (kernel, precision, space, strategy) before anything is written,
+ * each kernel's precision and space into r; -k all skips the families the device cannot run,
+ * saying so. 0 or the exit code. */
+int cli_tune_check_runs(gb_tune_runs_t *r, const gb_plan_t *pl, const narrowing_t *nw,
+                        const tune_opts_t *t, const gb_registry_t *reg, const gb_device_info_t *di);
+
+/* How one tuner's runs are shown. */
 typedef struct view {
     cli_progress_t pr;
     char now[512];
     char **argv; /* the whole command line, for a restart after a timeout */
-    /* With several devices: each line starts with the device's label, and one thread at a time
-     * prints (lock). */
+    /* With several devices or ranks: each line starts with the device's label, and one thread
+     * at a time prints (lock). */
     const char *label;
     pthread_mutex_t *lock;
-    int mpi;      /* under MPI: a candidate past its limit ends the job, no restart */
-    int not_kept; /* a rank other than 0: its database line is rank 0's to say */
+    int mpi;            /* under MPI: a candidate past its limit ends the job, no restart */
+    int not_kept;       /* a rank other than 0: its database line is rank 0's to say */
+    const char *record; /* --record FILE: the run's evaluations written there (NULL: none) */
+    const gb_registry_t *reg;
 } view_t;
 
-/* The jobs of the command: each kernel x shape, in that order. */
-typedef struct plan_runs {
-    char **kernels;
-    size_t nkernels;
-    size_t (*shapes)[3], nshapes;
-    int all;              /* -k all: families this device cannot run are skipped, not refused */
-    gb_precision_t *prec; /* per kernel, set by check_runs */
-    uint64_t *space;      /* per kernel: its valid configurations, set by check_runs */
-} plan_runs_t;
-
-/* The kinds of device (name, driver, platform) a tuning spreads over, in order of first sight:
- * devices of one kind share the runs, each kind tunes every run (tune_kinds.c). */
-typedef struct cli_kind {
-    char *name, *driver, *platform; /* owned */
-} cli_kind_t;
-typedef struct cli_kinds {
-    cli_kind_t *v;
-    size_t n, cap;
-} cli_kinds_t;
-/* A table for at most cap kinds (GB_OK or GB_ENOMEM); free with cli_kinds_free. */
-int cli_kinds_init(cli_kinds_t *k, size_t cap);
-void cli_kinds_free(cli_kinds_t *k);
-/* The index of the kind (name, driver, platform) into *index, added when it is new: GB_OK,
- * GB_ENOMEM, or GB_EBADARG when it is new and cap kinds are known already. */
-int cli_kinds_index(cli_kinds_t *k, const char *name, const char *driver, const char *platform,
-                    size_t *index);
-
-/* The number of kinds among d's picked devices (at least 1): a tuning's build pools. */
-size_t cli_kinds_among(const cli_device_t *d);
-
-/* At most this many build processes on a host by default: the driver opens one context at a
- * time, and on 32 cores 31 processes cost more in starting than they built ahead
- * (bench/notes.md). */
-#define CLI_MAX_BUILDERS 15
-/* The cores each of a host's pools may build on: the cores but one, shared by the pools (at
- * least 1). */
-long cli_spare_cores(long cores, long pools);
-/* The default number of build processes for each of a host's pools (one per kind of device in
- * a process, each MPI rank of the host its own): its usable cores but one, shared by the
- * pools, at most CLI_MAX_BUILDERS on the host (and at least 1 a pool), and no more than the
- * lookahead, beyond which nothing waits for a build. */
-long cli_builders_default(long cores, long pools, long lookahead);
-
-typedef struct tuner {
-    gb_context_t *ctx;
-    gb_store_t *st; /* the first tuner's is the command's; the others share its connection */
-    size_t kind;    /* devices of one kind (name, driver, platform) share their runs */
-    char label[160];
-    char devindex[32];
-    char *wargv[10];      /* the build processes' command line: this device, these kernels */
-    struct gb_pool *pool; /* its builders, kept from one run to the next (NULL: none) */
-    int shares_pool;      /* pool is an earlier tuner's of its kind (not closed here) */
-    view_t v;
-    int rc;
-} tuner_t;
-
-typedef struct tuners {
-    const plan_runs_t *runs;
-    const gb_plan_t *pl;
-    const narrowing_t *nw;
-    const tune_opts_t *t;
-    const gb_registry_t *reg;
-    const cli_measure_t *o;
-    const char *cmdline;
-    char **argv;
-    tuner_t w[CLI_MAX_DEVICES];
-    size_t n;
-    /* This process's devices' kinds, then (rank 0 under --mpi) the other ranks' as their HELLO
-     * comes: room for one kind per device and rank. */
-    cli_kinds_t kinds;
-    size_t *next;         /* per kind: the next run, a place in order[] */
-    size_t *order;        /* the runs (kernel-major indices) in the order they are handed out */
-    pthread_mutex_t lock; /* next[], failed, and the output */
-    int failed;
-    const gb_xp_mpi_t *mpi; /* --mpi: rank 0 also hands runs to the other ranks, by their kind */
-    gb_store_t *serve_st;   /* rank 0's handle for what the other ranks send (NULL elsewhere) */
-} tuners_t;
-
-/* Output shared by the tuners: lock, and "[label] " where lines carry a label. */
-void cli_view_lock(const view_t *v);
-void cli_view_unlock(const view_t *v);
-const char *cli_view_head(const view_t *v, char *buf, size_t len);
-/* The default budget for a space of that size. */
-size_t cli_tune_default_budget(uint64_t space);
-/* One tuning run on ctx into st, printed through v; its outcome into *out. 0 or an exit code. */
-int cli_tune_one(const gb_tune_spec_t *spec, const gb_registry_t *reg, gb_context_t *ctx,
-                 gb_store_t *st, view_t *v, const char *record_path, gb_tune_outcome_t *out);
-
-/* A tuner per device of dev (contexts; store handles on st's one connection); 0 or the exit
- * code. Then every run on every kind of device (and over the MPI ranks under --mpi). */
-int cli_tuners_open(tuners_t *tu, const cli_device_t *dev, gb_store_t *st);
-int cli_tuners_run(tuners_t *tu);
-void cli_tuners_close(tuners_t *tu);
+/* What shows a tuning's runs: a view per tuner, and the lock their lines and rank 0's take. */
+typedef struct tune_show {
+    view_t v[CLI_MAX_DEVICES];
+    void *users[CLI_MAX_DEVICES];
+    pthread_mutex_t lock;
+} tune_show_t;
+/* The hooks that show tu's runs (labelled where several devices or ranks print) into *hooks;
+ * argv the whole command line, for a restart; record --record's file (NULL: none). Done with
+ * cli_tune_show_done. */
+void cli_tune_show(tune_show_t *s, const gb_tuners_t *tu, const gb_fleet_mpi_t *mpi, char **argv,
+                   const char *record, const gb_registry_t *reg, gb_tuners_hooks_t *hooks);
+void cli_tune_show_done(tune_show_t *s);
 
 #endif

@@ -88,6 +88,7 @@ const gb_impl_ops_t gb__clblast_ops = {
     "clblast",
     "CLBlast's xGEMM on the same OpenCL device and queue (library peer)",
     3u,
+    GB_IS_LIBRARY,
     gb__peer_check,
     gb__peer_program_id,
     clblast_prepare,

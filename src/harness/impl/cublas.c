@@ -191,6 +191,7 @@ const gb_impl_ops_t gb__cublas_ops = {
     "cublas",
     "NVIDIA cuBLAS sgemm/dgemm on CUDA device 0, TF32 off (library peer)",
     3u,
+    GB_IS_LIBRARY,
     cublas_check,
     cublas_program_id,
     cublas_prepare,
@@ -207,6 +208,7 @@ const gb_impl_ops_t gb__cublas_tf32_ops = {
     "NVIDIA cuBLAS sgemm in its TF32 fast mode: tensor cores on inputs rounded to TF32, not "
     "FP32-accurate (library peer)",
     1u,
+    GB_IS_LIBRARY,
     cublas_check,
     cublas_program_id,
     cublas_prepare,

@@ -1,6 +1,6 @@
-/* impl.c: implementations by name (kernel families and presets, then the library peers: our own
- * library, those compiled in, and the host's OpenBLAS), and the public calls that go through
- * their operations table. */
+/* impl.c: implementations by name and in order (kernel families and presets, then the library
+ * peers: our own library, those compiled in, and the host's OpenBLAS), what each can do, and the
+ * public calls that go through their operations table. */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,24 +15,29 @@ static const gb_impl_ops_t *const peers[] = {&gb__library_ops,
 #endif
                                              &gb__openblas_ops, NULL};
 
-size_t gb_peer_count(void)
+static size_t peer_count(void)
 {
     return sizeof peers / sizeof peers[0] - 1;
 }
 
-const char *gb_peer_name(size_t i)
+size_t gb_impl_count(const gb_registry_t *reg)
 {
-    return i < gb_peer_count() ? peers[i]->name : NULL;
+    return gb_registry_count(reg) + peer_count();
 }
 
-const char *gb_peer_description(size_t i)
+int gb_impl_at(const gb_registry_t *reg, size_t i, gb_impl_t *out)
 {
-    return i < gb_peer_count() ? peers[i]->description : NULL;
-}
-
-unsigned gb_peer_precisions(size_t i)
-{
-    return i < gb_peer_count() ? peers[i]->precisions : 0;
+    memset(out, 0, sizeof *out);
+    const size_t nfam = gb_registry_count(reg);
+    if (i < nfam) {
+        out->ops = &gb__kernel_ops;
+        return gb_config_resolve(reg, gb_family_name(gb_registry_family(reg, i)), NULL,
+                                 &out->config, NULL, 0);
+    }
+    if (i - nfam >= peer_count())
+        return GB_ENOKERNEL;
+    out->ops = peers[i - nfam];
+    return GB_OK;
 }
 
 void gb_impl_kernel(gb_impl_t *out, const gb_config_t *cfg)
@@ -51,7 +56,7 @@ int gb_impl_resolve(const gb_registry_t *reg, const char *name, const gb_params_
         out->ops = &gb__kernel_ops;
         return gb_config_resolve(reg, name, overrides, &out->config, msg, msglen);
     }
-    for (size_t i = 0; i < gb_peer_count(); i++)
+    for (size_t i = 0; i < peer_count(); i++)
         if (!strcmp(peers[i]->name, name)) {
             out->ops = peers[i];
             if (overrides && overrides->count)
@@ -72,6 +77,37 @@ const char *gb_impl_name(const gb_impl_t *im)
 const char *gb_impl_origin(const gb_impl_t *im)
 {
     return im->config.family ? gb_family_origin(im->config.family) : "library";
+}
+
+const char *gb_impl_description(const gb_impl_t *im)
+{
+    return im->config.family ? gb_family_description(im->config.family) : im->ops->description;
+}
+
+const char *gb_impl_origin_folder(const char *origin, char *buf, size_t len)
+{
+    /* Built-in families come from kernels/, peers from "library". */
+    if (!origin[0] || !strncmp(origin, "kernels/", 8) || !strcmp(origin, "library"))
+        return NULL;
+    snprintf(buf, len, "%s", origin);
+    char *slash = strrchr(buf, '/');
+    if (!slash)
+        return NULL;
+    *slash = '\0';
+    return buf;
+}
+
+unsigned gb_impl_caps(const gb_impl_t *im)
+{
+    unsigned caps = im->ops->caps;
+    if ((caps & GB_CAN_TRAFFIC) && !gb_family_traffic(im->config.family, 0))
+        caps &= ~(unsigned)GB_CAN_TRAFFIC;
+    return caps;
+}
+
+int gb_impl_can(const gb_impl_t *im, unsigned caps)
+{
+    return (gb_impl_caps(im) & caps) == caps;
 }
 
 unsigned gb_impl_precisions(const gb_impl_t *im)

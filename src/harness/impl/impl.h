@@ -12,6 +12,8 @@ struct gb_impl_ops {
     const char *name; /* a peer's name; NULL for kernel families (named by config) */
     const char *description;
     unsigned precisions; /* a peer's (kernel families: their config's) */
+    /* What it can do (gb_impl_cap_t); GB_CAN_TRAFFIC only where the family declares it. */
+    unsigned caps;
     /* Whether im can run the problem on dev (either may be NULL), as gb_impl_check(). */
     int (*check)(const gb_impl_t *im, const gb_device_info_t *dev, gb_precision_t prec,
                  const gb_problem_t *p, char *msg, size_t msglen);

@@ -5,13 +5,13 @@
  * may run helper passes besides the kernel. Its main phase is the device time of all of its
  * commands, as ours is timed: the call is enqueued behind the writes of its inputs, not waited
  * for, as ours are (a kernel that starts on an idle NVIDIA GPU measured 3% slower at 1024 than
- * the same kernel queued behind a copy: bench/notes.md), and behind a user event (its wait
- * list), after a 4-byte fill that waits for the event too, so that once the event is set the
- * fill and the call's commands run back to back; the time runs from the fill's end to the end of
- * the call's last command (the event it hands back), and where the call is one command (the
- * library's plan says so), from that command's start, exactly as each of ours is timed. A fill
- * rather than a marker: NVIDIA's markers carry no device times of their own. Where the times
- * cannot be read, the host time from enqueue to completion, as CLBlast's, stands instead. */
+ * the same kernel queued behind a copy: bench/notes/library.md#lib-1024-found), and behind a user
+ * event (its wait list), after a 4-byte fill that waits for the event too, so that once the event
+ * is set the fill and the call's commands run back to back; the time runs from the fill's end to
+ * the end of the call's last command (the event it hands back), and where the call is one command
+ * (the library's plan says so), from that command's start, exactly as each of ours is timed. A fill
+ * rather than a marker: NVIDIA's markers carry no device times of their own. Where the times cannot
+ * be read, the host time from enqueue to completion, as CLBlast's, stands instead. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +183,7 @@ const gb_impl_ops_t gb__library_ops = {
     "gemmbench's own library (gemmbench_blas.h: gb_sgemm, gb_dgemm) on the same OpenCL device "
     "and queue, with its tuning database's choice per shape (library peer)",
     3u,
+    GB_IS_LIBRARY,
     gb__peer_check,
     gb__peer_program_id,
     library_prepare,

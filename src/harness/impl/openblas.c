@@ -152,6 +152,7 @@ const gb_impl_ops_t gb__openblas_ops = {
     "openblas",
     "the host's OpenBLAS sgemm/dgemm on the CPU, host clock, no transfers (library peer)",
     3u,
+    GB_IS_LIBRARY,
     openblas_check,
     gb__peer_program_id,
     openblas_prepare,

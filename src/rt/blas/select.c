@@ -58,12 +58,9 @@ typedef struct bench {
 const char *gb_blas__select_name(int mode)
 {
     switch (mode & ~GB_BLAS_SELECT_BUILD) {
-    case GB_BLAS_SELECT_OFF:
-        return "off";
-    case GB_BLAS_SELECT_CACHED:
-        return "cached";
-    default:
-        return mode & GB_BLAS_SELECT_BUILD ? "measure+build" : "measure";
+    case GB_BLAS_SELECT_OFF: return "off";
+    case GB_BLAS_SELECT_CACHED: return "cached";
+    default: return mode & GB_BLAS_SELECT_BUILD ? "measure+build" : "measure";
     }
 }
 
@@ -389,11 +386,13 @@ static void log_candidates(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_c
                 tc[i].kernel);
         for (size_t j = 0; j < tc[i].params.count; j++)
             fprintf(f, "%s%s=%ld", j ? " " : "\t", tc[i].params.name[j], tc[i].params.value[j]);
-        const double gf = c[i].ms > 0 ? 2.0 * (double)p->m * (double)p->n * (double)p->k /
-                                            (c[i].ms * 1e6)
-                                      : 0;
+        const double gf =
+            c[i].ms > 0 ? 2.0 * (double)p->m * (double)p->n * (double)p->k / (c[i].ms * 1e6) : 0;
         fprintf(f, "%s\t%.4g\t%.4g\t%s\n", tc[i].params.count ? "" : "\t-", c[i].ms, gf,
-                i == win ? "won" : c[i].why[0] ? c[i].why : c[i].passed ? "passed" : "not measured");
+                i == win      ? "won"
+                : c[i].why[0] ? c[i].why
+                : c[i].passed ? "passed"
+                              : "not measured");
     }
     fclose(f);
 }
@@ -427,8 +426,8 @@ static int choose_by_measuring(gb_blas_t *h, const gb_problem_t *p, const gb_tun
             h->measure_queue = NULL;
     }
     bench_t b = {.h = h, .p = p, .q = h->measure_queue};
-    int rc = b.q ? bench_make(&b)
-                 : gb_blas__fail(GB_EOPENCL, "making the measurement's queue failed");
+    int rc =
+        b.q ? bench_make(&b) : gb_blas__fail(GB_EOPENCL, "making the measurement's queue failed");
     if (rc == GB_OK)
         measure(&b, c, n, plans);
     bench_free(&b);
@@ -486,8 +485,8 @@ int gb_blas__select(gb_blas_t *h, const gb_problem_t *p, gb_tuned_choice_t *out,
     size_t n;
     char msg[512];
     note[0] = '\0';
-    int rc = gb_tuned_portfolio(&h->db, h->reg, &h->dev, p, GB_PORTFOLIO_MAX, tc, &n, msg,
-                                sizeof msg);
+    int rc =
+        gb_tuned_portfolio(&h->db, h->reg, &h->dev, p, GB_PORTFOLIO_MAX, tc, &n, msg, sizeof msg);
     if (rc != GB_OK)
         return gb_blas__fail(rc, "%s", msg);
     *out = tc[0];

@@ -61,8 +61,8 @@ double gb__element_honest(const gb_problem_t *p, const double *arow, const doubl
     return p->beta == 0.0 ? r : (float)(r + (float)p->beta * (float)c0);
 }
 
-void gb__element_reference(const gb_problem_t *p, const double *arow, const double *bcol,
-                           double c0, double *ref, double *gauge)
+void gb__element_reference(const gb_problem_t *p, const double *arow, const double *bcol, double c0,
+                           double *ref, double *gauge)
 {
     double s = 0.0, g = 0.0;
     for (size_t l = 0; l < p->k; l++) {

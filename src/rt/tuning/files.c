@@ -182,9 +182,8 @@ const char *gb_tuned_file_default(char *buf, size_t len)
     if (env && *env)
         return gb__copy(buf, len, env) ? buf : NULL;
     char store[1024];
-    return gb__default_store_path(store, sizeof store)
-               ? gb_tuned_file_of_store(store, buf, len)
-               : NULL;
+    return gb__default_store_path(store, sizeof store) ? gb_tuned_file_of_store(store, buf, len)
+                                                       : NULL;
 }
 
 /* A tuning file's line: device, platform, driver, vendor, type, family, precision, layout, m,
@@ -251,12 +250,12 @@ int gb_tuned_file_read(gb_tuned_t *t, const char *path, const gb_registry_t *reg
             bad = why;
         else if (!bad && gb_registry_find(reg, e.kernel, &fam, &pre) != GB_OK)
             bad = "it names a kernel this build does not have";
-        else if (!bad && gb_config_resolve(reg, e.kernel, &e.params, &cfg, why, sizeof why) != GB_OK)
+        else if (!bad &&
+                 gb_config_resolve(reg, e.kernel, &e.params, &cfg, why, sizeof why) != GB_OK)
             bad = why;
         if (bad) {
             if (!(*skipped)++)
-                gb__fail(warn, warnlen, GB_EBADARG, "%s:%zu: entry skipped: %s", path, lineno,
-                         bad);
+                gb__fail(warn, warnlen, GB_EBADARG, "%s:%zu: entry skipped: %s", path, lineno, bad);
             continue;
         }
         gb__copy(e.source, sizeof e.source, source);
@@ -278,8 +277,9 @@ int gb_tuned_file_write(const gb_tuned_t *t, const char *path, char *msg, size_t
     FILE *f = fopen(tmp, "w");
     if (!f)
         return gb__fail(msg, msglen, GB_EBADARG, "cannot write '%s': %s", tmp, strerror(errno));
-    fprintf(f, "%s\n# device\tplatform\tdriver\tvendor\ttype\tfamily\tprecision\tlayout\tm\tn\tk\t"
-               "kernel\tparams\tgflops\ttuned_at\n",
+    fprintf(f,
+            "%s\n# device\tplatform\tdriver\tvendor\ttype\tfamily\tprecision\tlayout\tm\tn\tk\t"
+            "kernel\tparams\tgflops\ttuned_at\n",
             TUNING_MAGIC);
     int rc = GB_OK;
     for (size_t i = 0; rc == GB_OK && i < t->n; i++) {
@@ -288,7 +288,7 @@ int gb_tuned_file_write(const gb_tuned_t *t, const char *path, char *msg, size_t
             continue;
         char ps[2048];
         params_text(&e->params, ps, sizeof ps);
-        const char *fields[] = {e->device, e->platform, e->driver, e->vendor, e->type,
+        const char *fields[] = {e->device, e->platform, e->driver, e->vendor,  e->type,
                                 e->family, e->layout,   e->kernel, e->tuned_at};
         for (size_t j = 0; j < sizeof fields / sizeof fields[0]; j++)
             if (!field_ok(fields[j]))
@@ -383,8 +383,7 @@ int gb_chosen_append(const char *path, const gb_chosen_t *c, char *msg, size_t m
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (!field_ok(fields[i]))
             return gb__fail(msg, msglen, GB_EBADARG,
-                            "a choice for '%s' holds a control character; not written",
-                            c->device);
+                            "a choice for '%s' holds a control character; not written", c->device);
     char ps[2048], when[32];
     params_text(&c->params, ps, sizeof ps);
     if (c->chosen_at[0])
@@ -409,8 +408,7 @@ int gb_capture_append(const char *path, const gb_device_info_t *dev, const gb_pr
     if (!field_ok(dev->name))
         return gb__fail(msg, msglen, GB_EBADARG, "the device's name holds a control character");
     snprintf(line, sizeof line, "%zu %zu %zu  # %s %s %s", p->m, p->n, p->k,
-             gb_precision_name(p->precision), gb_problem_layout_tag(p, tag, sizeof tag),
-             dev->name);
+             gb_precision_name(p->precision), gb_problem_layout_tag(p, tag, sizeof tag), dev->name);
     FILE *f = open_append(path, CAPTURE_MAGIC, msg, msglen);
     if (!f)
         return GB_EBADARG;

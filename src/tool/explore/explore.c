@@ -107,8 +107,10 @@ static int expand_lws(gb_explore_t *ex, char *msg, size_t msglen)
 
 static int has_param(const gb_impl_t *im, const char *name)
 {
+    if (!gb_impl_can(im, GB_CAN_TUNE))
+        return 0;
     const gb_family_t *f = im->config.family;
-    for (size_t j = 0; f && j < gb_family_param_count(f); j++)
+    for (size_t j = 0; j < gb_family_param_count(f); j++)
         if (!strcmp(gb_family_param(f, j)->name, name))
             return 1;
     return 0;

@@ -10,6 +10,7 @@
 
 #include <signal.h>
 
+#include "tool/fleet/fleet.h"
 #include "tool/job/job.h"
 #include "rt/util/util.h"
 
@@ -131,6 +132,17 @@ typedef struct gb_xp_worker {
     char label[160]; /* "1: NVIDIA H200", for progress */
 } gb_xp_worker_t;
 
+/* One worker per device of devs (n, at most GB_EXPLORE_MAX_KINDS), labelled as the fleet labels
+ * them (gb_fleet_label; mpi NULL: none); a device listed twice is one kind with two workers:
+ * the distinct devices into kinds (room for n), in order, their count into *nkinds. */
+void gb_xp_workers_init(gb_xp_worker_t *w, const gb_device_info_t *const *devs, size_t n,
+                        const gb_fleet_mpi_t *mpi, const gb_device_info_t **kinds, size_t *nkinds);
+/* Opens each worker's context on its device (devs as given to gb_xp_workers_init): GB_OK, or
+ * the error with msg "LABEL: why"; gb_xp_workers_close closes those opened. */
+int gb_xp_workers_open(gb_xp_worker_t *w, const gb_device_info_t *const *devs, size_t n, char *msg,
+                       size_t msglen);
+void gb_xp_workers_close(gb_xp_worker_t *w, size_t n);
+
 /* What became of one point. rc: GB_OK measured and stored; 1 stored meanwhile by another
  * process; a gb_job_cannot_run code (cannot run on that worker's device); another failure. */
 typedef struct gb_xp_outcome {
@@ -169,8 +181,6 @@ int gb_xp_queue_stored(gb_xp_queue_t *q, const char *id);
 void gb_xp_queue_measuring(gb_xp_queue_t *q, const gb_xp_worker_t *w, const char *desc);
 /* The first error that stopped the sweep (GB_OK: none), its message into msg. */
 int gb_xp_queue_error(gb_xp_queue_t *q, char *msg, size_t msglen);
-/* Sleeps ms milliseconds (0: not at all), the pause after a point; a signal cuts it short. */
-void gb_xp_pause(long ms);
 /* One worker's loop: takes points for its kind, measures each on its context and hands it to
  * gb_xp_queue_done, until none is left. */
 void gb_xp_work(gb_xp_queue_t *q, const gb_xp_worker_t *w);
@@ -189,67 +199,20 @@ int gb_explore_measure(gb_explore_t *ex, const gb_xp_worker_t *w, size_t nw, gb_
                        const gb_xp_hooks_t *hooks, const gb_xp_remote_t *remote, char *msg,
                        size_t msglen);
 
-/* ---- MPI (mpi.c; --mpi is refused where gemmbench was built without it) ------------------ */
-
-typedef struct gb_xp_mpi {
-    int rank, size, local_rank; /* local_rank: among the ranks of this host */
-    int local_size;             /* the ranks of this host (1 without MPI) */
-    int started;
-} gb_xp_mpi_t;
-
-/* MPI_Init (main thread only calls MPI) and the rank's place; GB_EBADARG with msg without MPI. */
-int gb_xp_mpi_init(int *argc, char ***argv, gb_xp_mpi_t *m, char *msg, size_t msglen);
-void gb_xp_mpi_finalize(gb_xp_mpi_t *m);
-/* Ends every rank's process (MPI_Abort) with code, after this rank failed; returns code where
- * MPI was not started. */
-int gb_xp_mpi_abort(gb_xp_mpi_t *m, int code);
-
-/* Messages between ranks, for the commands' own exchanges (explore's below, tune's in the CLI):
- * a tag and fields of text, each ended by a NUL. */
-enum {
-    GB_XP_TAG_HELLO = 1, /* a rank's label */
-    GB_XP_TAG_ASK,       /* a rank asks rank 0 for work */
-    GB_XP_TAG_CHECK,     /* is this id stored? */
-    GB_XP_TAG_RESULT,    /* what a rank measured */
-    GB_XP_TAG_WORK,      /* rank 0: an index to do */
-    GB_XP_TAG_STOP,      /* rank 0: nothing more */
-    GB_XP_TAG_GO,
-    GB_XP_TAG_SKIP
-};
-int gb_xp_mpi_send(const char *const *fields, size_t n, int to, int tag);
-/* A message waiting from any rank (caller frees; *len its bytes), or NULL when none waits. */
-char *gb_xp_mpi_poll(int *from, int *tag, size_t *len);
-/* Waits for the next message from rank `from` (caller frees). */
-char *gb_xp_mpi_recv(int from, int *tag, size_t *len);
-/* The next field of a message at *at ("" past its end). */
-const char *gb_xp_mpi_field(const char *buf, size_t len, size_t *at);
-/* A rank asks rank 0 for work: 1 with *index, 0 when told to stop. Rank 0 answers with work (1,
- * index) or stop (0). */
-int gb_xp_mpi_ask(size_t *index);
-void gb_xp_mpi_answer(int to, int work, size_t index);
-/* A short sleep between polls. */
-void gb_xp_mpi_idle(void);
-/* Rank 0's wait for the next message: polls until one comes (returned; caller frees); returns
- * NULL once when *stop is first seen set (since then holds when), and NULL with gave_up set when
- * grace_s have passed since without a message (a rank that does not answer is dead or hung). */
-typedef struct gb_xp_wait {
-    volatile sig_atomic_t *stop;
-    double grace_s;
-    double since;
-    int gave_up;
-} gb_xp_wait_t;
-char *gb_xp_mpi_next(gb_xp_wait_t *w, int *from, int *tag, size_t *len);
+/* ---- MPI (mpi.c, on the fleet's messages: src/tool/fleet) -------------------------------- */
 
 /* What rank 0's serve needs: it answers the other ranks' requests until each was told to stop;
- * after a stop request it waits grace_s for the points in flight, then gives up on ranks that
- * do not answer (lost: how many). */
+ * after a stop request (stopping(signal) is told of it when *stop is first seen set; NULL: not
+ * told) it waits grace_s for the points in flight, then gives up on ranks that do not answer
+ * (lost: how many). */
 typedef struct gb_xp_mpi_coord {
-    const gb_xp_mpi_t *mpi;
+    const gb_fleet_mpi_t *mpi;
     volatile sig_atomic_t *stop;
     double grace_s;
     size_t lost;
     char *msg;
     size_t msglen;
+    void (*stopping)(int signal);
 } gb_xp_mpi_coord_t;
 int gb_xp_mpi_coordinate(gb_xp_queue_t *q, void *user);
 /* A rank other than 0: asks rank 0 for points, measures each with worker w (its own device and

@@ -1,12 +1,11 @@
 /* workers.c: a sweep's points measured by several workers (one per device context, on threads
- * of this process, or in other processes fed by src/tool/explore/mpi.c) from one queue. Each kind of
- * device takes the points it can run in index order; one writer at a time stores what comes back,
- * under the queue's lock, which also serialises the hooks. */
+ * of this process started by the fleet (src/tool/fleet), or in other processes fed by mpi.c)
+ * from one queue. Each kind of device takes the points it can run in index order; one writer at
+ * a time stores what comes back, under the queue's lock, which also serialises the hooks. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "explore.h"
 
@@ -132,13 +131,6 @@ static void fail(gb_xp_queue_t *q, int rc, const char *what)
     pthread_mutex_unlock(&q->lock);
 }
 
-void gb_xp_pause(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    if (ms > 0)
-        nanosleep(&ts, NULL); /* a signal cuts it short, as it should */
-}
-
 void gb_xp_work(gb_xp_queue_t *q, const gb_xp_worker_t *w)
 {
     size_t i;
@@ -167,20 +159,70 @@ void gb_xp_work(gb_xp_queue_t *q, const gb_xp_worker_t *w)
         if (rc != GB_OK)
             return;
         if (!stopping(q))
-            gb_xp_pause(q->hooks->pause_ms);
+            gb_fleet_pause(q->hooks->pause_ms);
     }
 }
 
-typedef struct thread_arg {
+void gb_xp_workers_init(gb_xp_worker_t *w, const gb_device_info_t *const *devs, size_t n,
+                        const gb_fleet_mpi_t *mpi, const gb_device_info_t **kinds, size_t *nkinds)
+{
+    *nkinds = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = 0;
+        while (k < *nkinds && kinds[k] != devs[i])
+            k++;
+        if (k == *nkinds)
+            kinds[(*nkinds)++] = devs[i];
+        memset(&w[i], 0, sizeof w[i]);
+        w[i].kind = k;
+        gb_fleet_label(w[i].label, sizeof w[i].label, mpi && mpi->started, mpi ? mpi->rank : 0, i,
+                       devs[i]->name);
+    }
+}
+
+int gb_xp_workers_open(gb_xp_worker_t *w, const gb_device_info_t *const *devs, size_t n, char *msg,
+                       size_t msglen)
+{
+    char why[1024];
+    for (size_t i = 0; i < n; i++) {
+        const int rc = gb_context_open(&w[i].ctx, devs[i], why, sizeof why);
+        if (rc != GB_OK)
+            return gb__fail(msg, msglen, rc, "%s: %s", w[i].label, why);
+    }
+    return GB_OK;
+}
+
+void gb_xp_workers_close(gb_xp_worker_t *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        gb_context_close(w[i].ctx);
+        w[i].ctx = NULL;
+    }
+}
+
+/* The sweep's crew (gb_fleet_run): the local workers, and the remote ones' server. */
+typedef struct crew {
     gb_xp_queue_t *q;
     const gb_xp_worker_t *w;
-} thread_arg_t;
+    const gb_xp_remote_t *remote;
+} crew_t;
 
-static void *work_thread(void *p)
+static void crew_work(size_t i, void *user)
 {
-    const thread_arg_t *a = p;
-    gb_xp_work(a->q, a->w);
-    return NULL;
+    const crew_t *c = user;
+    gb_xp_work(c->q, &c->w[i]);
+}
+
+static int crew_serve(void *user)
+{
+    const crew_t *c = user;
+    return c->remote->serve(c->q, c->remote->user);
+}
+
+static void crew_short(void *user)
+{
+    const crew_t *c = user;
+    fail(c->q, GB_ENOMEM, "could not start a thread for every device");
 }
 
 int gb_explore_measure(gb_explore_t *ex, const gb_xp_worker_t *w, size_t nw, gb_store_t *st,
@@ -190,26 +232,10 @@ int gb_explore_measure(gb_explore_t *ex, const gb_xp_worker_t *w, size_t nw, gb_
     gb_xp_queue_t *q;
     if (gb_xp_queue_open(&q, ex, st, hooks) != GB_OK)
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
-    pthread_t th[GB_EXPLORE_MAX_KINDS];
-    thread_arg_t args[GB_EXPLORE_MAX_KINDS];
-    size_t nth = 0;
-    /* This thread serves the remote workers, if any, else runs the first local one. */
-    const size_t first = remote ? 0 : 1;
-    for (size_t k = first; k < nw && nth < GB_EXPLORE_MAX_KINDS; k++) {
-        args[nth] = (thread_arg_t){q, &w[k]};
-        if (pthread_create(&th[nth], NULL, work_thread, &args[nth]) != 0)
-            break;
-        nth++;
-    }
-    if (first + nth < nw)
-        fail(q, GB_ENOMEM, "could not start a thread for every device");
-    int rrc = GB_OK;
-    if (remote)
-        rrc = remote->serve(q, remote->user);
-    else if (nw)
-        gb_xp_work(q, &w[0]);
-    for (size_t k = 0; k < nth; k++)
-        pthread_join(th[k], NULL);
+    crew_t c = {q, w, remote};
+    const gb_fleet_crew_t crew = {nw, crew_work, remote ? crew_serve : NULL, crew_short, &c};
+    int all_started;
+    const int rrc = gb_fleet_run(&crew, &all_started);
     const int rc = gb_xp_queue_error(q, msg, msglen);
     gb_xp_queue_close(q);
     return rc != GB_OK ? rc : rrc;

@@ -107,7 +107,7 @@ int gb_job_make(gb_job_t *job, const gb_registry_t *reg, const gb_device_info_t 
         job->has_lws = 1;
         job->lws[0] = spec->lws[0];
         job->lws[1] = spec->lws[1];
-        rc = job->impl.config.family
+        rc = gb_impl_can(&job->impl, GB_CAN_LWS)
                  ? gb_config_set_lws(&job->impl.config, job->lws[0], job->lws[1], job->why,
                                      sizeof job->why)
                  : gb__fail(job->why, sizeof job->why, GB_EBADLWS,

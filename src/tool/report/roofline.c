@@ -45,7 +45,7 @@ void gb_report__point_traffic(const gb_report_t *r, const gb_point_t *pt, gb_rep
     if (gb_impl_resolve(r->reg, pt->family, &pt->params, &im, msg, sizeof msg) != GB_OK)
         return;
     row->traffic = GB_TRAFFIC_UNDECLARED;
-    if (!im.config.family || !gb_family_traffic(im.config.family, 0))
+    if (!gb_impl_can(&im, GB_CAN_TRAFFIC))
         return;
     point_device(pt, &dev);
     /* The declaration is the registry's: a point measured with another source of the family

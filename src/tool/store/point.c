@@ -57,7 +57,7 @@ int gb_point_define(gb_point_t *pt, const gb_device_info_t *dev, const gb_impl_t
     const gb_config_t *cfg = &im->config;
     copy_trunc(pt->kernel, sizeof pt->kernel, gb_impl_name(im));
     copy_trunc(pt->family, sizeof pt->family,
-               cfg->family ? gb_family_name(cfg->family) : gb_impl_name(im));
+               gb_impl_can(im, GB_IS_LIBRARY) ? gb_impl_name(im) : gb_family_name(cfg->family));
     copy_trunc(pt->preset, sizeof pt->preset, cfg->preset ? cfg->preset->name : "");
     copy_trunc(pt->source_origin, sizeof pt->source_origin, gb_impl_origin(im));
     pt->params = cfg->params;

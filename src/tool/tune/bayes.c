@@ -43,7 +43,8 @@
 /* Candidates before the model: about 1% of the space, from 4 to 10. The affordable budget
  * grows with the space (the default is a tenth of it), and an initial design much larger than
  * a few per cent of it leaves the model nothing to do: on spaces of some 300 configurations, 10
- * (18 with the tuner's 8 asked ahead) made bayes random search up to 5% (bench/notes.md). */
+ * (18 with the tuner's 8 asked ahead) made bayes random search up to 5%
+ * (bench/notes/strategies.md#bayes-initial-design). */
 #define INIT_MIN 4
 #define INIT_MAX 10
 #define HYPER_M 96    /* points the hyperparameters are chosen on */
@@ -52,7 +53,7 @@
 #define ODDS_MIN 0.02 /* the odds of success predicted never go below this */
 /* The additive part's weight in the covariance. On the recorded PoCL space 0.25-0.75 did about
  * as well, 0 (the product alone) worst; its weight chosen by the likelihood was no better than
- * 0 (bench/notes.md). */
+ * 0 (bench/notes/strategies.md#strategies-recorded). */
 #define ADDITIVE 0.5
 /* One ask in LOCAL_EVERY is among the changes of at most LOCAL_RADIUS parameters of the best:
  * the model alone kept exploring where a configuration next to the best was better (on the
@@ -65,7 +66,7 @@
  * 8 dimensions chose 0.08 or 5 for most coordinates (nothing correlated, or everything), and
  * the expected improvement chose about at random: on the recorded PoCL space bayes at 5% rose
  * from 0.890 to 0.915 with it (300 seeds, one ask at a time). A deviation of 1 did 0.925 there
- * but cost 0.004 at 2% of two synthetic spaces (bench/notes.md). */
+ * but cost 0.004 at 2% of two synthetic spaces (bench/notes/strategies.md#bayes-prior). */
 #define LS_PRIOR_SD 1.5
 
 static const double LSCALES[] = {0.08, 0.15, 0.3, 0.6, 1.2, 2.5, 5.0};

@@ -299,7 +299,7 @@ static int parse_request(char *line, const gb_registry_t *reg, unsigned long *se
         *to[i] = (size_t)dims[i];
     int rc = gb_impl_resolve(reg, kernel, &ps, im, why, whylen);
     if (rc == GB_OK && has_lws)
-        rc = im->config.family
+        rc = gb_impl_can(im, GB_CAN_LWS)
                  ? gb_config_set_lws(&im->config, (size_t)lws[0], (size_t)lws[1], why, whylen)
                  : gb__fail(why, whylen, GB_EBADLWS, "library peer '%s' takes no work-group size",
                             kernel);
@@ -345,7 +345,7 @@ int gb_builder_serve(const gb_registry_t *reg, const gb_device_info_t *dev, FILE
      * most of a second. That load was on a second context, and the driver opens one context at
      * a time: 15 build processes were all ready in 8.2 s with two contexts each, 3.6-4.0 s with
      * one, and a tuning's first shape took 19-20 s instead of 23, the tuner's loads still 2.4 ms
-     * (H100; bench/notes.md). */
+     * (H100; bench/notes/scale-out.md#tuning-start). */
     gb_context_t *ctx = NULL;
     int rc = open_context(dev, &ctx, msg, msglen);
     if (rc == GB_OK && (fputs(HELLO "\n", out) == EOF || fflush(out) != 0))

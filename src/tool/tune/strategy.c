@@ -207,10 +207,11 @@ int gb_tune__spread(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank)
      * what a model of each parameter's effect needs first. Those proportions, not equal ones:
      * a value the constraints allow rarely (the largest tiles, the widest vectors) is rare
      * because it borders where configurations run out of registers and local memory, and
-     * equal shares made the design worse than uniform samples there (bench/notes.md). They are
-     * learned from the draws themselves. Of the draws that balance best, the one whose nearest
-     * point is farthest. Not distance first: the farthest configurations are the corners of
-     * the space; on the recorded H100 space that cost 0.006 at 5% (bench/notes.md). */
+     * equal shares made the design worse than uniform samples there
+     * (bench/notes/strategies.md#wider-space). They are learned from the draws themselves. Of the
+     * draws that balance best, the one whose nearest point is farthest. Not distance first: the
+     * farthest configurations are the corners of the space; on the recorded H100 space that cost
+     * 0.006 at 5% (bench/notes/strategies.md#strategies-recorded). */
     if (!st->drawn && !(st->drawn = calloc(st->n * GB_SPACE_MAX_VALUES, sizeof *st->drawn))) {
         st->oom = 1;
         return 0;

@@ -1,7 +1,8 @@
-/* tune_run.c: one tuning run as `gemmbench tune` shows it: the hooks that draw its progress
- * (a bar on a terminal, else a line per evaluation, with the device's label where several
- * devices or ranks print), its closing lines, and the restart after a candidate that does not
- * end. */
+/* tune_show.c: the tuning runs as `gemmbench tune` shows them, through the tuners' hooks
+ * (src/tool/tune/tuners.h): each run's progress (a bar on a terminal, else a line per
+ * evaluation, with the device's label where several devices or ranks print), its closing lines
+ * and --record, the restart after a candidate that does not end, and what rank 0 hears from
+ * the other ranks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,20 +11,20 @@
 #include "tune_cli.h"
 #include "tune_spaces.h"
 
-void cli_view_lock(const view_t *v)
+static void view_lock(const view_t *v)
 {
     if (v->lock)
         pthread_mutex_lock(v->lock);
 }
 
-void cli_view_unlock(const view_t *v)
+static void view_unlock(const view_t *v)
 {
     if (v->lock)
         pthread_mutex_unlock(v->lock);
 }
 
 /* "[label] " where lines carry the device's label, else "". */
-const char *cli_view_head(const view_t *v, char *buf, size_t len)
+static const char *view_head(const view_t *v, char *buf, size_t len)
 {
     snprintf(buf, len, "%s%s%s", v->label ? "[" : "", v->label ? v->label : "",
              v->label ? "] " : "");
@@ -34,9 +35,9 @@ static void on_measuring(const char *desc, void *user)
 {
     view_t *v = user;
     gb__copy(v->now, sizeof v->now, desc);
-    cli_view_lock(v);
+    view_lock(v);
     cli_progress_draw(&v->pr, v->now);
-    cli_view_unlock(v);
+    view_unlock(v);
 }
 
 static void on_progress(const gb_tune_progress_t *p, void *user)
@@ -58,28 +59,28 @@ static void on_progress(const gb_tune_progress_t *p, void *user)
     if (p->planned)
         snprintf(head, sizeof head, "%zu/%zu", p->evals, p->planned);
     char who[200];
-    cli_view_lock(v);
+    view_lock(v);
     if (!v->pr.tty) {
-        printf("%s[%s] %s: %s\n", cli_view_head(v, who, sizeof who), head, e->params, line);
+        printf("%s[%s] %s: %s\n", view_head(v, who, sizeof who), head, e->params, line);
         fflush(stdout);
     } else {
         char now[600];
         snprintf(now, sizeof now, "best %.4g", p->best);
         cli_progress_draw(&v->pr, now);
     }
-    cli_view_unlock(v);
+    view_unlock(v);
 }
 
 static void on_note(const char *msg, void *user)
 {
     view_t *v = user;
     char who[200];
-    cli_view_lock(v);
+    view_lock(v);
     if (v->pr.tty)
         printf("\r\033[K");
     fflush(stdout);
-    fprintf(stderr, "gemmbench: tune: %s%s\n", cli_view_head(v, who, sizeof who), msg);
-    cli_view_unlock(v);
+    fprintf(stderr, "gemmbench: tune: %s%s\n", view_head(v, who, sizeof who), msg);
+    view_unlock(v);
 }
 
 /* A candidate that does not end: recorded as timed out by the tuner; this process cannot get the
@@ -118,37 +119,27 @@ static void on_timed_out(const gb_tune_failure_t *f, void *user)
     _exit(EXIT_RUNTIME);
 }
 
-/* The default budget: a tenth of the space, from 20 to 300, never more than the space. */
-size_t cli_tune_default_budget(uint64_t space)
+static void on_starting(const gb_tune_spec_t *spec, void *user)
 {
-    uint64_t b = space / 10;
-    b = b < 20 ? 20 : b > 300 ? 300 : b;
-    return (size_t)(b < space ? b : space);
-}
-
-/* One tuning run, printed. */
-int cli_tune_one(const gb_tune_spec_t *spec, const gb_registry_t *reg, gb_context_t *ctx,
-                 gb_store_t *st, view_t *v, const char *record_path, gb_tune_outcome_t *outp)
-{
-    gb_tune_hooks_t hooks = {.measuring = on_measuring,
-                             .progress = on_progress,
-                             .note = on_note,
-                             .timed_out = on_timed_out,
-                             .stop = &cli_stop_signal,
-                             .user = v};
-    gb_tune_outcome_t local, *po = outp ? outp : &local;
-    char msg[2048];
+    view_t *v = user;
     cli_progress_start(&v->pr, spec->budget);
     if (v->label)
         v->pr.tty = 0; /* several devices or ranks: plain lines, each with its label */
-    int rc = gb_tune_run(po, spec, reg, ctx, st, &hooks, msg, sizeof msg);
+}
+
+/* A run's closing lines, and --record. */
+static int on_finished(const gb_tune_spec_t *spec, int rc, const char *msg,
+                       const gb_tune_outcome_t *po, gb_store_t *st, const gb_device_info_t *dev,
+                       void *user)
+{
+    view_t *v = user;
     cli_progress_end(&v->pr);
     char el[32], who[200];
-    cli_view_lock(v);
-    cli_view_head(v, who, sizeof who);
+    view_lock(v);
+    view_head(v, who, sizeof who);
     if (rc != GB_OK) {
         rc = cli_error(rc == GB_ESTORE ? GB_EIO : rc, "%s%s", who, msg);
-        cli_view_unlock(v);
+        view_unlock(v);
         return rc;
     }
     printf("%stune: %s %s %zux%zux%zu (%s): %zu evaluations (%zu measured, %zu from the store, "
@@ -165,9 +156,86 @@ int cli_tune_one(const gb_tune_spec_t *spec, const gb_registry_t *reg, gb_contex
         printf("%s  no winner: no candidate passed validation with a faithful result\n", who);
     }
     fflush(stdout);
-    cli_view_unlock(v);
-    if (record_path &&
-        (rc = cli_tune_record(record_path, spec, reg, gb_context_device(ctx), st, &po->run)) != 0)
+    view_unlock(v);
+    if (v->record && (rc = cli_tune_record(v->record, spec, v->reg, dev, st, &po->run)) != 0)
         return rc;
     return cli_stop_signal ? 128 + cli_stop_signal : EXIT_OK;
+}
+
+/* ---- rank 0 under MPI: what the other ranks send --------------------------------------------- */
+
+static void on_new_kind(const char *label, const char *driver, const char *platform, void *user)
+{
+    tune_show_t *s = user;
+    pthread_mutex_lock(&s->lock);
+    printf("[%s] a kind of its own (%s, %s): tunes every run\n", label, driver, platform);
+    fflush(stdout);
+    pthread_mutex_unlock(&s->lock);
+}
+
+static int on_stored(const char *label, int rc, const char *msg, const gb_tune_outcome_t *out,
+                     void *user)
+{
+    tune_show_t *s = user;
+    char who[200];
+    pthread_mutex_lock(&s->lock);
+    snprintf(who, sizeof who, "[%s] ", label);
+    if (rc != GB_OK)
+        rc = cli_error(GB_EIO, "%s%s", who, msg);
+    else if (out->have_winner)
+        printf("%s  tuning database: %s\n", who, out->kept_why);
+    fflush(stdout);
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static void on_warn(const char *msg, void *user)
+{
+    (void)user;
+    fprintf(stderr, "gemmbench: tune: %s\n", msg);
+}
+
+static int on_fail(int code, const char *msg, void *user)
+{
+    (void)user;
+    return cli_error(code, "%s", msg);
+}
+
+void cli_tune_show(tune_show_t *s, const gb_tuners_t *tu, const gb_fleet_mpi_t *mpi, char **argv,
+                   const char *record, const gb_registry_t *reg, gb_tuners_hooks_t *hooks)
+{
+    memset(s, 0, sizeof *s);
+    pthread_mutex_init(&s->lock, NULL);
+    const size_t n = gb_tuners_count(tu);
+    for (size_t i = 0; i < n && i < CLI_MAX_DEVICES; i++) {
+        view_t *v = &s->v[i];
+        v->argv = argv;
+        v->mpi = mpi->started;
+        v->not_kept = mpi->rank > 0;
+        v->record = record;
+        v->reg = reg;
+        if (n > 1 || mpi->size > 1) {
+            v->label = gb_tuners_label(tu, i);
+            v->lock = &s->lock;
+        }
+        s->users[i] = v;
+    }
+    *hooks = (gb_tuners_hooks_t){.run = {.measuring = on_measuring,
+                                         .progress = on_progress,
+                                         .note = on_note,
+                                         .timed_out = on_timed_out,
+                                         .stop = &cli_stop_signal},
+                                 .users = s->users,
+                                 .starting = on_starting,
+                                 .finished = on_finished,
+                                 .new_kind = on_new_kind,
+                                 .stored = on_stored,
+                                 .warn = on_warn,
+                                 .fail = on_fail,
+                                 .user = s};
+}
+
+void cli_tune_show_done(tune_show_t *s)
+{
+    pthread_mutex_destroy(&s->lock);
 }
