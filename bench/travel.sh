@@ -1,0 +1,67 @@
+#!/bin/sh
+# bench/travel.sh WAY...: the shape suite (bench/shapes.sh, -k auto against the peers in the
+# same run) with the tuning database set up each way named, on an NVIDIA GPU (bench/notes/
+# selection.md). Ways:
+#   table     the shipped entries as they are, the table's choice alone (GEMMBENCH_SELECT=off:
+#             -k auto as it was before the choice by measurement)
+#   family    this device's own shipped entries removed from a second build, so that what it
+#             has is its family's (an H200 then has the H100's), measured at each shape's first
+#             sight (measure+build)
+#   all       every shipped entry, measured at each shape's first sight
+# Each way starts with an empty choices file, so every shape is measured anew; the program
+# cache is shared. The candidates each measurement timed go to $LOG/select-WAY.tsv
+# (GEMMBENCH_SELECT_LOG), and each way's suite output to $LOG/shapes-WAY.txt.
+#   DEVICE   the device's name whose entries 'family' removes (default: the first GPU's)
+#   BUILD    the build folder (default /tmp/gemmbench-build; 'family' builds BUILD-family)
+#   LOG      where logs go (default $OUT where set, else /tmp/travel)
+#   PRECS, PEERS, ONLY, ITER, WARMUP: as bench/shapes.sh (PEERS default cublas)
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-/tmp/gemmbench-build}
+log=${LOG:-${OUT:-/tmp/travel}}
+mkdir -p "$log"
+[ $# -gt 0 ] || { echo "usage: bench/travel.sh table|family|all ..." >&2; exit 2; }
+export PEERS=${PEERS:-cublas}
+
+configure() { # SOURCE BUILD
+    cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGB_BENCH_TUNERS=OFF >/dev/null
+    cmake --build "$2" --target gemmbench-cli >/dev/null
+}
+configure "$root" "$build"
+device=${DEVICE:-$("$build/gemmbench" devices | awk '
+    /^  device [0-9]+: / { name = $0; sub(/^  device [0-9]+: /, "", name) }
+    /^    vendor .*, type gpu,/ && name != "" { print name; exit }')}
+
+for way in "$@"; do
+    b=$build
+    case $way in
+    table) sel=off ;;
+    all) sel=measure+build ;;
+    family)
+        sel=measure+build
+        b=$build-family
+        src=/tmp/gemmbench-src-family
+        rm -rf "$src"
+        mkdir -p "$src"
+        (cd "$root" && git ls-files -z | xargs -0 tar cf - 2>/dev/null) | tar xf - -C "$src"
+        for f in "$src"/kernels/tuned/*.json; do
+            python3 - "$f" "$device" <<'EOF'
+import json, sys
+path, device = sys.argv[1], sys.argv[2]
+entries = json.load(open(path))
+kept = [e for e in entries if e["device"] != device]
+json.dump(kept, open(path, "w"), indent="\t")
+print(f"{path}: {len(entries) - len(kept)} entries of {device} removed, {len(kept)} kept")
+EOF
+        done
+        configure "$src" "$b"
+        ;;
+    *) echo "bench/travel.sh: unknown way '$way'; use table, family or all" >&2; exit 2 ;;
+    esac
+    rm -f "$log/select-$way.tsv" "$log/choices-$way"
+    echo "== $way: GEMMBENCH_SELECT=$sel, build $b"
+    GEMMBENCH_SELECT=$sel GEMMBENCH_SELECT_LOG="$log/select-$way.tsv" \
+        GEMMBENCH_CHOICES="$log/choices-$way" BUILD=$b \
+        "$root/bench/shapes.sh" >"$log/shapes-$way.txt" 2>&1 || true
+    grep -E 'geometric mean|missing|run failed' "$log/shapes-$way.txt" || tail -5 "$log/shapes-$way.txt"
+done
