@@ -10,15 +10,17 @@
 #   all       every shipped entry, measured at each shape's first sight
 # Each way starts with an empty choices file, so every shape is measured anew; the program
 # cache is shared. The candidates each measurement timed go to $LOG/select-WAY.tsv
-# (GEMMBENCH_SELECT_LOG), and each way's suite output to $LOG/shapes-WAY.txt.
+# (GEMMBENCH_SELECT_LOG), each way's suite output to $LOG/shapes-WAY.txt and each run's whole
+# output to $LOG/WAY/; with OUT set (the device machine), the summaries are copied there and
+# everything else is packed into $OUT/travel.tgz.
 #   DEVICE   the device's name whose entries 'family' removes (default: the first GPU's)
 #   BUILD    the build folder (default /tmp/gemmbench-build; 'family' builds BUILD-family)
-#   LOG      where logs go (default $OUT where set, else /tmp/travel)
+#   LOG      where logs go (default /tmp/travel)
 #   PRECS, PEERS, ONLY, ITER, WARMUP: as bench/shapes.sh (PEERS default cublas)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-/tmp/gemmbench-build}
-log=${LOG:-${OUT:-/tmp/travel}}
+log=${LOG:-/tmp/travel}
 mkdir -p "$log"
 [ $# -gt 0 ] || { echo "usage: bench/travel.sh table|family|all ..." >&2; exit 2; }
 export PEERS=${PEERS:-cublas}
@@ -61,7 +63,9 @@ EOF
     rm -f "$log/select-$way.tsv" "$log/choices-$way"
     echo "== $way: GEMMBENCH_SELECT=$sel, build $b"
     GEMMBENCH_SELECT=$sel GEMMBENCH_SELECT_LOG="$log/select-$way.tsv" \
-        GEMMBENCH_CHOICES="$log/choices-$way" BUILD=$b \
+        GEMMBENCH_CHOICES="$log/choices-$way" BUILD=$b LOG="$log/$way" \
         "$root/bench/shapes.sh" >"$log/shapes-$way.txt" 2>&1 || true
     grep -E 'geometric mean|missing|run failed' "$log/shapes-$way.txt" || tail -5 "$log/shapes-$way.txt"
+    [ -z "${OUT:-}" ] || cp "$log/shapes-$way.txt" "$OUT/"
 done
+[ -z "${OUT:-}" ] || tar czf "$OUT/travel.tgz" -C "$(dirname "$log")" "$(basename "$log")"
