@@ -62,10 +62,12 @@ EOF
     esac
     rm -f "$log/select-$way.tsv" "$log/choices-$way"
     echo "== $way: GEMMBENCH_SELECT=$sel, build $b"
+    # The summary is written where it comes back even if the command is stopped (OUT).
+    sum=${OUT:-$log}/shapes-$way.txt
     GEMMBENCH_SELECT=$sel GEMMBENCH_SELECT_LOG="$log/select-$way.tsv" \
         GEMMBENCH_CHOICES="$log/choices-$way" BUILD=$b LOG="$log/$way" \
-        "$root/bench/shapes.sh" >"$log/shapes-$way.txt" 2>&1 || true
-    grep -E 'geometric mean|missing|run failed' "$log/shapes-$way.txt" || tail -5 "$log/shapes-$way.txt"
-    [ -z "${OUT:-}" ] || cp "$log/shapes-$way.txt" "$OUT/"
+        "$root/bench/shapes.sh" >"$sum" 2>&1 || true
+    grep -E 'geometric mean|missing|run failed' "$sum" || tail -5 "$sum"
+    [ -z "${OUT:-}" ] || cp "$log/select-$way.tsv" "$OUT/" 2>/dev/null || true
 done
 [ -z "${OUT:-}" ] || tar czf "$OUT/travel.tgz" -C "$(dirname "$log")" "$(basename "$log")"
