@@ -16,11 +16,15 @@
 #   DEVICE   the device's name whose entries 'family' removes (default: the first GPU's)
 #   BUILD    the build folder (default /tmp/gemmbench-build; 'family' builds BUILD-family)
 #   LOG      where logs go (default /tmp/travel)
+#   TAG      a suffix for the file names, so that several instances can share OUT (one per GPU
+#            under CUDA_VISIBLE_DEVICES, with a BUILD and LOG of their own)
+#   TGZ      0: no packed copy in OUT (which takes at most 8 files)
 #   PRECS, PEERS, ONLY, ITER, WARMUP: as bench/shapes.sh (PEERS default cublas)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-/tmp/gemmbench-build}
 log=${LOG:-/tmp/travel}
+tag=${TAG:-}
 mkdir -p "$log"
 [ $# -gt 0 ] || { echo "usage: bench/travel.sh table|family|all ..." >&2; exit 2; }
 export PEERS=${PEERS:-cublas}
@@ -42,7 +46,7 @@ for way in "$@"; do
     family)
         sel=measure+build
         b=$build-family
-        src=/tmp/gemmbench-src-family
+        src=/tmp/gemmbench-src-family$tag
         rm -rf "$src"
         mkdir -p "$src"
         (cd "$root" && git ls-files -z | xargs -0 tar cf - 2>/dev/null) | tar xf - -C "$src"
@@ -60,14 +64,15 @@ EOF
         ;;
     *) echo "bench/travel.sh: unknown way '$way'; use table, family or all" >&2; exit 2 ;;
     esac
-    rm -f "$log/select-$way.tsv" "$log/choices-$way"
+    rm -f "$log/select-$way$tag.tsv" "$log/choices-$way"
     echo "== $way: GEMMBENCH_SELECT=$sel, build $b"
     # The summary is written where it comes back even if the command is stopped (OUT).
-    sum=${OUT:-$log}/shapes-$way.txt
-    GEMMBENCH_SELECT=$sel GEMMBENCH_SELECT_LOG="$log/select-$way.tsv" \
+    sum=${OUT:-$log}/shapes-$way$tag.txt
+    GEMMBENCH_SELECT=$sel GEMMBENCH_SELECT_LOG="$log/select-$way$tag.tsv" \
         GEMMBENCH_CHOICES="$log/choices-$way" BUILD=$b LOG="$log/$way" \
         "$root/bench/shapes.sh" >"$sum" 2>&1 || true
     grep -E 'geometric mean|missing|run failed' "$sum" || tail -5 "$sum"
-    [ -z "${OUT:-}" ] || cp "$log/select-$way.tsv" "$OUT/" 2>/dev/null || true
+    [ -z "${OUT:-}" ] || cp "$log/select-$way$tag.tsv" "$OUT/" 2>/dev/null || true
 done
-[ -z "${OUT:-}" ] || tar czf "$OUT/travel.tgz" -C "$(dirname "$log")" "$(basename "$log")"
+[ -z "${OUT:-}" ] || [ "${TGZ:-1}" = 0 ] ||
+    tar czf "$OUT/travel$tag.tgz" -C "$(dirname "$log")" "$(basename "$log")"
