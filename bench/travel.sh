@@ -49,7 +49,8 @@ for way in "$@"; do
         src=/tmp/gemmbench-src-family$tag
         rm -rf "$src"
         mkdir -p "$src"
-        (cd "$root" && git ls-files -z | xargs -0 tar cf - 2>/dev/null) | tar xf - -C "$src"
+        (cd "$root" && tar cf - --exclude=./.git --exclude=./.device --exclude='./build*' .) |
+            tar xf - -C "$src"
         for f in "$src"/kernels/tuned/*.json; do
             python3 - "$f" "$device" <<'EOF'
 import json, sys

@@ -339,6 +339,21 @@ static void test_refusals(void)
     }
 }
 
+/* Every shipped entry names its device's family (kernels/tuned/FAMILY.json, through the
+ * generator): else an H200 would not find the H100's entries as its family's. */
+static void test_shipped_families(void)
+{
+    gb_tuned_t t;
+    gb_tuned_init(&t);
+    CHECK_RC(gb_tuned_load_shipped(&t), GB_OK);
+    CHECK(t.n > 0);
+    size_t named = 0;
+    for (size_t i = 0; i < t.n; i++)
+        named += t.e[i].family[0] != '\0';
+    CHECK(named == t.n);
+    gb_tuned_free(&t);
+}
+
 /* The tuning file: what is written is read back the same; damaged lines and kernels this build
  * lacks are skipped, counted, and the first named with its line. */
 static void test_file(const gb_registry_t *reg)
@@ -403,6 +418,7 @@ int main(void)
     test_refusals();
     test_family(reg);
     test_file(reg);
+    test_shipped_families();
     gb_registry_close(reg);
     return unit_finish();
 }

@@ -195,6 +195,8 @@ static void tuned_entry(const gb_tuned_entry_t *e)
     str(e->vendor);
     fputs(", .type = ", out);
     str(e->type);
+    fputs(", .family = ", out);
+    str(e->family);
     fprintf(out, ",\n   .precision = %d, .layout = ", (int)e->precision);
     str(e->layout);
     fputs(", .shape_class = ", out);
