@@ -4,7 +4,7 @@
 #include "options.h"
 
 /* Whether the plan's kernel list names auto. */
-static int wants_auto(const gb_plan_t *pl)
+static int wants_auto(const gb_explore_plan_t *pl)
 {
     const char *k = pl->kernels;
     const size_t n = strlen(GB_AUTO);
@@ -17,8 +17,8 @@ static int wants_auto(const gb_plan_t *pl)
     return 0;
 }
 
-int cli_auto_open(cli_auto_t *a, const gb_plan_t *pl, const gb_registry_t *reg, const char *store,
-                  int no_store)
+int cli_auto_open(cli_auto_t *a, const gb_explore_plan_t *pl, const gb_registry_t *reg,
+                  const char *store, int no_store)
 {
     memset(a, 0, sizeof *a);
     if (!wants_auto(pl))

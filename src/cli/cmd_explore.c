@@ -55,7 +55,7 @@ static void usage(void)
 }
 
 /* Prints the classification of the sweep. */
-static void print_plan(gb_explore_t *ex, const gb_plan_t *pl, const gb_device_info_t *di,
+static void print_plan(gb_explore_t *ex, const gb_explore_plan_t *pl, const gb_device_info_t *di,
                        const gb_xp_worker_t *w, size_t nw, int ranks, gb_store_t *st, int tty)
 {
     char on[1024];
@@ -191,8 +191,8 @@ static void list_todo(gb_explore_t *ex)
 }
 
 /* A rank other than 0: no store, its one device, points from rank 0. */
-static int mpi_worker(const gb_plan_t *pl, const gb_registry_t *reg, const gb_device_info_t *di,
-                      gb_xp_worker_t *w, const cli_measure_t *o)
+static int mpi_worker(const gb_explore_plan_t *pl, const gb_registry_t *reg,
+                      const gb_device_info_t *di, gb_xp_worker_t *w, const cli_measure_t *o)
 {
     char msg[1024];
     gb_explore_t *ex = NULL;
@@ -217,7 +217,7 @@ static int mpi_worker(const gb_plan_t *pl, const gb_registry_t *reg, const gb_de
 int cmd_explore(int argc, char **argv)
 {
     cli_measure_t o;
-    gb_plan_t pl;
+    gb_explore_plan_t pl;
     gb_plan_init(&pl);
     int rc = cli_measure_parse(argc, argv, "explore",
                                CLI_OPT_PLAN | CLI_OPT_DRY_RUN | CLI_OPT_PAUSE | CLI_OPT_REPEAT |

@@ -33,7 +33,7 @@ static void usage(void)
 /* Measures kernel on shape n with bench, storing it; the median of phase into *ms (0 when it
  * failed, with the reason printed). */
 static int measure(const gb_registry_t *reg, const gb_device_info_t *di, gb_context_t *ctx,
-                   gb_store_t *st, const gb_plan_t *pl, const cli_auto_t *autodb,
+                   gb_store_t *st, const gb_explore_plan_t *pl, const cli_auto_t *autodb,
                    const char *kernel, size_t n, const gb_bench_options_t *bench, gb_phase_t ph1,
                    double *ms1, gb_phase_t ph2, double *ms2, int *invalid)
 {
@@ -106,7 +106,7 @@ int cmd_offload(int argc, char **argv)
     }
     rest[nrest] = NULL;
     cli_measure_t o;
-    gb_plan_t pl;
+    gb_explore_plan_t pl;
     gb_plan_init(&pl);
     int rc = cli_measure_parse(nrest, rest, "offload", CLI_OPT_NO_STORE, usage, &o, &pl);
     free(rest);

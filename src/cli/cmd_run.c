@@ -260,7 +260,7 @@ static cJSON *result_json(const table_t *tb, const char *kernel, const gb_proble
     return o;
 }
 
-static void print_header(const table_t *tb, const gb_device_info_t *dev, const gb_plan_t *o)
+static void print_header(const table_t *tb, const gb_device_info_t *dev, const gb_explore_plan_t *o)
 {
     char dist[64];
     printf("device: %s (%s, %s)\n", dev->name, dev->platform_name, dev->driver);
@@ -404,7 +404,7 @@ static void print_skip(const gb_job_t *job, const char *why, int json)
 
 /* The default sizes, where the plan has none: 256 and 512, or 512 for the dimensions -M, -N,
  * -K leave out. */
-static int default_sizes(gb_plan_t *pl)
+static int default_sizes(gb_explore_plan_t *pl)
 {
     char msg[256];
     if (pl->orders.n)
@@ -439,7 +439,7 @@ static int refuse(gb_explore_t *ex)
 int cmd_run(int argc, char **argv)
 {
     cli_measure_t o;
-    gb_plan_t pl;
+    gb_explore_plan_t pl;
     char msg[1024];
     gb_plan_init(&pl);
     int rc = gb_plan_set(&pl, "kernels", "all", "-k", msg, sizeof msg);

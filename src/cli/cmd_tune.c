@@ -185,7 +185,7 @@ static int known_strategy(const char *name)
     return 0;
 }
 
-static int narrowing(const gb_plan_t *pl, const tune_opts_t *t, narrowing_t *nw)
+static int narrowing(const gb_explore_plan_t *pl, const tune_opts_t *t, narrowing_t *nw)
 {
     nw->n = 0;
     for (size_t i = 0; i < pl->nparams; i++)
@@ -203,7 +203,7 @@ static int narrowing(const gb_plan_t *pl, const tune_opts_t *t, narrowing_t *nw)
 }
 
 /* The precision to tune kernel in: the plan's (one), else single where the family has it. */
-static int precision_of(const gb_plan_t *pl, const gb_registry_t *reg, const char *kernel,
+static int precision_of(const gb_explore_plan_t *pl, const gb_registry_t *reg, const char *kernel,
                         gb_precision_t *out)
 {
     const gb_family_t *f;
@@ -227,7 +227,7 @@ static int precision_of(const gb_plan_t *pl, const gb_registry_t *reg, const cha
 
 /* kernel's precision (precision_of) and its space on the device into *sp: 0, the exit code of
  * a refused precision (said), or gb_tune_space's code with msg. */
-static int kernel_space(const char *kernel, const gb_plan_t *pl, const narrowing_t *nw,
+static int kernel_space(const char *kernel, const gb_explore_plan_t *pl, const narrowing_t *nw,
                         const gb_registry_t *reg, const gb_device_info_t *di, gb_precision_t *prec,
                         gb_space_t **sp, char *msg, size_t msglen)
 {
@@ -274,7 +274,7 @@ static int split_kernels(const char *list, plan_runs_t *r)
 }
 
 /* --count: each family's space size and the time to count it. */
-static int count_spaces(const plan_runs_t *r, const gb_plan_t *pl, const narrowing_t *nw,
+static int count_spaces(const plan_runs_t *r, const gb_explore_plan_t *pl, const narrowing_t *nw,
                         const gb_registry_t *reg, const gb_device_info_t *di)
 {
     printf("%-22s %4s %20s %10s  %s\n", "family", "prec", "valid configurations", "ms",
@@ -311,7 +311,7 @@ static int count_spaces(const plan_runs_t *r, const gb_plan_t *pl, const narrowi
 }
 
 /* Checks every run can be made (kernel, precision, space, strategy) before anything is written. */
-static int check_runs(plan_runs_t *r, const gb_plan_t *pl, const narrowing_t *nw,
+static int check_runs(plan_runs_t *r, const gb_explore_plan_t *pl, const narrowing_t *nw,
                       const tune_opts_t *t, const gb_registry_t *reg, const gb_device_info_t *di)
 {
     if (!known_strategy(t->strategy))
@@ -378,7 +378,7 @@ int cmd_tune(int argc, char **argv)
     }
     rest[nrest] = NULL;
     cli_measure_t o;
-    gb_plan_t pl;
+    gb_explore_plan_t pl;
     gb_plan_init(&pl);
     /* Pinned unless asked otherwise: each timed call copies the operands, and from pageable
      * memory those copies cost a GPU tuner more than the kernel (docs/tuning.md). */

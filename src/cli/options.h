@@ -36,7 +36,7 @@ enum {
  * --kernel-path --store) and those of extra. A --plan is loaded first, and flags override its
  * keys. Returns 0; -1 after --help (usage printed); or the exit code after a one-line error. */
 int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, void (*usage)(void),
-                      cli_measure_t *o, gb_plan_t *pl);
+                      cli_measure_t *o, gb_explore_plan_t *pl);
 
 /* The cores this process may run on (its affinity; mpirun may bind it to fewer than the host
  * has), and the host's in *online (NULL: not wanted). */
@@ -44,8 +44,8 @@ long cli_usable_cores(long *online);
 /* --mpi (explore, tune): starts MPI and checks what does not go with it (--shard, --dry-run);
  * with --device-map, sets this rank's -d; says on stderr when mpirun bound the rank to fewer
  * cores than the host has. 0, or the exit code after an error. */
-int cli_mpi_start(cli_measure_t *o, const gb_plan_t *pl, const char *cmd, int *argc, char ***argv,
-                  gb_xp_mpi_t *mpi);
+int cli_mpi_start(cli_measure_t *o, const gb_explore_plan_t *pl, const char *cmd, int *argc,
+                  char ***argv, gb_xp_mpi_t *mpi);
 /* The devices -d lists (cli_devices_open); under MPI (without --device-map), this rank's one:
  * the devices taken in turn by the ranks of one host. When they cannot be opened under MPI, the
  * likely cause and its fix on stderr. 0, or the exit code after an error. */
@@ -58,8 +58,8 @@ typedef struct cli_auto {
 } cli_auto_t;
 /* Loads the shipped defaults and the store's entries (store: the --store path, NULL for the
  * default; none with no_store) when pl asks for auto; 0, or the exit code after an error. */
-int cli_auto_open(cli_auto_t *a, const gb_plan_t *pl, const gb_registry_t *reg, const char *store,
-                  int no_store);
+int cli_auto_open(cli_auto_t *a, const gb_explore_plan_t *pl, const gb_registry_t *reg,
+                  const char *store, int no_store);
 /* The chooser for gb_explore_open: NULL when auto is not asked for. */
 const gb_chooser_t *cli_auto_chooser(const cli_auto_t *a);
 void cli_auto_close(cli_auto_t *a);

@@ -103,7 +103,7 @@ typedef struct tuner {
 
 typedef struct tuners {
     const plan_runs_t *runs;
-    const gb_plan_t *pl;
+    const gb_explore_plan_t *pl;
     const narrowing_t *nw;
     const tune_opts_t *t;
     const gb_registry_t *reg;

@@ -16,22 +16,22 @@
 
 /* What makes two calls run the same plan: everything but the scalars' values and the buffers
  * (beta = 0 changes the route: C is then not read). */
-typedef struct gb_plan_key {
+typedef struct gb_blas_plan_key {
     gb_precision_t precision;
     gb_layout_t layout;
     gb_trans_t trans_a, trans_b;
     size_t m, n, k, lda, ldb, ldc, off_a, off_b, off_c;
     int beta_zero;
-} gb_plan_key_t;
+} gb_blas_plan_key_t;
 
-typedef struct gb_plan {
-    gb_plan_key_t key;
+typedef struct gb_blas_plan {
+    gb_blas_plan_key_t key;
     gb_config_t cfg;
     gb_route_t route;
     cl_program program, helpers; /* helpers NULL where the route has no copies */
     char chosen[384];            /* "KERNEL NAME=V ... (why)" */
     unsigned refs;               /* the cache's reference, and each call's using it */
-} gb_plan_t;
+} gb_blas_plan_t;
 
 #define GB_PLAN_BUCKETS 64
 #define GB_PLAN_WAYS 4 /* plans per bucket; the oldest leaves for a new one */
@@ -64,7 +64,7 @@ struct gb_blas {
     pthread_mutex_t lock;
     int has_override;
     gb_config_t override;
-    gb_plan_t *plans[GB_PLAN_BUCKETS][GB_PLAN_WAYS];
+    gb_blas_plan_t *plans[GB_PLAN_BUCKETS][GB_PLAN_WAYS];
     gb_kslot_t **slots; /* each its own allocation: a call keeps its slot while others grow this */
     size_t nslots, capslots;
     gb_scratch_t **scratch;
@@ -80,14 +80,14 @@ int gb_blas__fail(int code, const char *fmt, ...) GB_PRINTF(2, 3);
 int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, char *chosen,
                     size_t len);
 /* The key of problem p (alpha and beta aside: whether beta is 0), padding zeroed. */
-void gb_blas__key(const gb_problem_t *p, gb_plan_key_t *key);
+void gb_blas__key(const gb_problem_t *p, gb_blas_plan_key_t *key);
 /* The plan of key's problem, made (and the problem checked) on first use; the caller holds a
  * reference until gb_blas__plan_put. GB_OK or the failure's code (message recorded). */
-int gb_blas__plan_get(gb_blas_t *h, const gb_plan_key_t *key, gb_plan_t **out);
+int gb_blas__plan_get(gb_blas_t *h, const gb_blas_plan_key_t *key, gb_blas_plan_t **out);
 /* How many commands a call of problem p enqueues, by its plan: the route's copies, the kernel
  * and its remainder (the harness times a one-command call by its own event). */
 int gb_blas__commands(gb_blas_t *h, const gb_problem_t *p, size_t *n);
-void gb_blas__plan_put(gb_blas_t *h, gb_plan_t *plan);
+void gb_blas__plan_put(gb_blas_t *h, gb_blas_plan_t *plan);
 /* Drops every plan (freed once no call uses it): gb_blas_set_kernel, gb_blas_close. */
 void gb_blas__tables_free(gb_blas_t *h);
 /* Frees the kernel pool, the scratch buffers and the scale programs (gb_blas_close). */

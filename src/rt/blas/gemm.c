@@ -188,10 +188,10 @@ static int enqueue_gemm(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_ui
     p.off_a = c->a_off;
     p.off_b = c->b_off;
     p.off_c = c->c_off;
-    gb_plan_key_t key;
+    gb_blas_plan_key_t key;
     gb_blas__key(&p, &key);
     int rc;
-    gb_plan_t *pl;
+    gb_blas_plan_t *pl;
     if ((rc = gb_blas__plan_get(h, &key, &pl)) != GB_OK)
         return rc;
     const gb_route_t *r = &pl->route;

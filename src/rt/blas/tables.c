@@ -5,12 +5,12 @@
 
 #include "blas_int.h"
 
-static size_t bucket(const gb_plan_key_t *k)
+static size_t bucket(const gb_blas_plan_key_t *k)
 {
     return (size_t)(gb__fnv1a64(k, sizeof *k, GB_FNV_BASIS) % GB_PLAN_BUCKETS);
 }
 
-static void plan_free(gb_plan_t *p)
+static void plan_free(gb_blas_plan_t *p)
 {
     if (p->program)
         clReleaseProgram(p->program);
@@ -19,7 +19,7 @@ static void plan_free(gb_plan_t *p)
     free(p);
 }
 
-void gb_blas__key(const gb_problem_t *p, gb_plan_key_t *key)
+void gb_blas__key(const gb_problem_t *p, gb_blas_plan_key_t *key)
 {
     memset(key, 0, sizeof *key); /* the key is hashed and compared whole, padding included */
     key->precision = p->precision;
@@ -39,7 +39,7 @@ void gb_blas__key(const gb_problem_t *p, gb_plan_key_t *key)
 }
 
 /* The problem a key stands for, checked: the route depends only on whether C is read. */
-static int key_problem(const gb_plan_key_t *k, gb_problem_t *p)
+static int key_problem(const gb_blas_plan_key_t *k, gb_problem_t *p)
 {
     gb_problem_init(p, k->precision, k->m, k->n, k->k);
     p->layout = k->layout;
@@ -59,7 +59,7 @@ static int key_problem(const gb_plan_key_t *k, gb_problem_t *p)
 
 /* Builds what the plan needs: the main program, the helpers' where the route copies, and one
  * kernel to check the work-group the compiled kernel allows (register use). */
-static int plan_make(gb_blas_t *h, const gb_plan_key_t *key, gb_plan_t **out)
+static int plan_make(gb_blas_t *h, const gb_blas_plan_key_t *key, gb_blas_plan_t **out)
 {
     char msg[16384];
     gb_problem_t problem;
@@ -67,7 +67,7 @@ static int plan_make(gb_blas_t *h, const gb_plan_key_t *key, gb_plan_t **out)
     int rc = key_problem(key, &problem);
     if (rc != GB_OK)
         return rc;
-    gb_plan_t *pl = calloc(1, sizeof *pl);
+    gb_blas_plan_t *pl = calloc(1, sizeof *pl);
     if (!pl)
         return gb_blas__fail(GB_ENOMEM, "out of memory");
     pl->key = *key;
@@ -118,10 +118,10 @@ static int plan_make(gb_blas_t *h, const gb_plan_key_t *key, gb_plan_t **out)
 }
 
 /* The plan of key in bucket b, with a reference taken for the caller, or NULL; under the lock. */
-static gb_plan_t *take(gb_blas_t *h, size_t b, const gb_plan_key_t *key)
+static gb_blas_plan_t *take(gb_blas_t *h, size_t b, const gb_blas_plan_key_t *key)
 {
     for (int w = 0; w < GB_PLAN_WAYS; w++) {
-        gb_plan_t *pl = h->plans[b][w];
+        gb_blas_plan_t *pl = h->plans[b][w];
         if (pl && !memcmp(&pl->key, key, sizeof *key)) {
             pl->refs++;
             return pl;
@@ -130,7 +130,7 @@ static gb_plan_t *take(gb_blas_t *h, size_t b, const gb_plan_key_t *key)
     return NULL;
 }
 
-int gb_blas__plan_get(gb_blas_t *h, const gb_plan_key_t *key, gb_plan_t **out)
+int gb_blas__plan_get(gb_blas_t *h, const gb_blas_plan_key_t *key, gb_blas_plan_t **out)
 {
     const size_t b = bucket(key);
     pthread_mutex_lock(&h->lock);
@@ -140,7 +140,7 @@ int gb_blas__plan_get(gb_blas_t *h, const gb_plan_key_t *key, gb_plan_t **out)
         return GB_OK;
     /* Made outside the lock (it may build for seconds); a thread that made the same plan
      * meanwhile wins, and this one goes. */
-    gb_plan_t *made;
+    gb_blas_plan_t *made;
     int rc = plan_make(h, key, &made);
     if (rc != GB_OK)
         return rc;
@@ -151,7 +151,7 @@ int gb_blas__plan_get(gb_blas_t *h, const gb_plan_key_t *key, gb_plan_t **out)
         return GB_OK;
     }
     /* The newest first; the oldest leaves (freed once its last call is done with it). */
-    gb_plan_t *old = h->plans[b][GB_PLAN_WAYS - 1];
+    gb_blas_plan_t *old = h->plans[b][GB_PLAN_WAYS - 1];
     memmove(&h->plans[b][1], &h->plans[b][0], (GB_PLAN_WAYS - 1) * sizeof made);
     h->plans[b][0] = made;
     made->refs++;
@@ -163,7 +163,7 @@ int gb_blas__plan_get(gb_blas_t *h, const gb_plan_key_t *key, gb_plan_t **out)
     return GB_OK;
 }
 
-void gb_blas__plan_put(gb_blas_t *h, gb_plan_t *plan)
+void gb_blas__plan_put(gb_blas_t *h, gb_blas_plan_t *plan)
 {
     pthread_mutex_lock(&h->lock);
     const int last = --plan->refs == 0;
@@ -329,7 +329,7 @@ void gb_blas__tables_free(gb_blas_t *h)
     pthread_mutex_lock(&h->lock);
     for (size_t b = 0; b < GB_PLAN_BUCKETS; b++)
         for (int w = 0; w < GB_PLAN_WAYS; w++) {
-            gb_plan_t *pl = h->plans[b][w];
+            gb_blas_plan_t *pl = h->plans[b][w];
             h->plans[b][w] = NULL;
             if (pl && --pl->refs == 0)
                 plan_free(pl);
@@ -360,8 +360,8 @@ void gb_blas__pools_free(gb_blas_t *h)
 
 int gb_blas__commands(gb_blas_t *h, const gb_problem_t *p, size_t *n)
 {
-    gb_plan_key_t key;
-    gb_plan_t *pl;
+    gb_blas_plan_key_t key;
+    gb_blas_plan_t *pl;
     gb_blas__key(p, &key);
     const int rc = gb_blas__plan_get(h, &key, &pl);
     if (rc != GB_OK)

@@ -10,7 +10,7 @@
 
 #include "plan_int.h"
 
-void gb_plan_init(gb_plan_t *pl)
+void gb_plan_init(gb_explore_plan_t *pl)
 {
     memset(pl, 0, sizeof *pl);
     snprintf(pl->origin, sizeof pl->origin, "the command line");
@@ -27,7 +27,7 @@ static void list_free(gb_size_list_t *l)
     l->n = 0;
 }
 
-void gb_plan_free(gb_plan_t *pl)
+void gb_plan_free(gb_explore_plan_t *pl)
 {
     if (!pl)
         return;
@@ -206,7 +206,7 @@ static int read_shape(const char **text, size_t s[3])
 }
 
 /* "MxNxK,MxNxK,..." replaces the explicit shapes. */
-static int parse_shapes(gb_plan_t *pl, const char *text, const char *label, char *msg,
+static int parse_shapes(gb_explore_plan_t *pl, const char *text, const char *label, char *msg,
                         size_t msglen)
 {
     size_t n = 0, cap = 0;
@@ -299,7 +299,8 @@ static int mul_capped(size_t *n, size_t f)
     return *n <= GB_EXPLORE_MAX_POINTS;
 }
 
-int gb_plan_shapes(const gb_plan_t *pl, size_t (**out)[3], size_t *count, char *msg, size_t msglen)
+int gb_plan_shapes(const gb_explore_plan_t *pl, size_t (**out)[3], size_t *count, char *msg,
+                   size_t msglen)
 {
     *out = NULL;
     *count = 0;
@@ -353,7 +354,8 @@ int gb_plan_shapes(const gb_plan_t *pl, size_t (**out)[3], size_t *count, char *
 }
 
 /* "J,I;J,I;..." */
-static int parse_lws(gb_plan_t *pl, const char *text, const char *label, char *msg, size_t msglen)
+static int parse_lws(gb_explore_plan_t *pl, const char *text, const char *label, char *msg,
+                     size_t msglen)
 {
     size_t cap = 8, n = 0;
     size_t(*v)[2] = malloc(cap * sizeof *v);
@@ -412,7 +414,8 @@ done:
 }
 
 /* "NAME=LIST" */
-static int parse_param(gb_plan_t *pl, const char *text, const char *label, char *msg, size_t msglen)
+static int parse_param(gb_explore_plan_t *pl, const char *text, const char *label, char *msg,
+                       size_t msglen)
 {
     const char *eq = strchr(text, '=');
     size_t nlen = eq ? (size_t)(eq - text) : 0;
@@ -457,8 +460,8 @@ static int parse_size_value(const char *text, size_t *out, int allow_zero, const
     return GB_OK;
 }
 
-int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *label, char *msg,
-                size_t msglen)
+int gb_plan_set(gb_explore_plan_t *pl, const char *key, const char *value, const char *label,
+                char *msg, size_t msglen)
 {
     if (!strcmp(key, "kernels")) {
         size_t n = strlen(value);

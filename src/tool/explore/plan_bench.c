@@ -32,7 +32,7 @@ int gb_plan__parse_finite(const char *text, double *out, const char *label, char
     return GB_OK;
 }
 
-int gb_plan__set_bench(gb_plan_t *pl, const char *key, const char *value, const char *label,
+int gb_plan__set_bench(gb_explore_plan_t *pl, const char *key, const char *value, const char *label,
                        char *msg, size_t msglen)
 {
     char why[256];
