@@ -237,22 +237,15 @@ int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, co
 {
     *hit = 0;
     *out = NULL;
-    const size_t plen = prelude ? strlen(prelude) : 0, slen = strlen(source);
-    char *src = malloc(plen + slen + 16);
-    if (!src)
+    /* The source as compiled, and its SHA-256, as a point's program identity has it. The key
+     * names the program in the context's table as well as on disk. */
+    char *src, sha[65];
+    if (gb__program_text(prelude, source, &src, NULL, sha) != GB_OK)
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
-    memcpy(src, prelude ? prelude : "", plen);
-    /* Keeps the family's own line numbers in build logs. */
-    memcpy(src + plen, "\n#line 1\n", 9);
-    memcpy(src + plen + 9, source, slen + 1);
-    const size_t total = plen + 9 + slen;
     const gb_device_info_t *dev = ctx->dev;
-    char dir[1024], key[2048], path[1200], sha[65];
+    char dir[1024], key[2048], path[1200];
     const char *cdir = gb_cache_dir(dir, sizeof dir);
     const double t0 = gb__now_ms();
-    /* The source as compiled: its SHA-256, as a point's program identity has it. The key names
-     * the program in the context's table as well as on disk. */
-    gb__sha256_hex(src, total, sha);
     snprintf(key, sizeof key,
              "device: %s\nplatform: %s\ndriver: %s\noptions: %s\nprogram: %s\nsource: sha256:%s\n",
              dev->name, dev->platform_version, dev->driver, options, name, sha);
