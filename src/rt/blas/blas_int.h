@@ -10,7 +10,7 @@
 #include <pthread.h>
 
 #include "rt/device/context.h"
-#include "rt/plan/bind.h"
+#include "rt/plan/launch.h"
 #include "rt/select/select.h"
 #include "gemmbench_blas.h"
 

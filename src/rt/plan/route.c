@@ -1,5 +1,5 @@
 /* route.c: the route planner (route.h): from a configuration, a problem and the device's facts
- * to everything the launcher needs, by arithmetic on the family's metadata alone. */
+ * to everything the launch needs, by arithmetic on the family's metadata alone. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>

@@ -2,8 +2,9 @@
  * row/column-major operand swap, transposition and padding passes, copies that realign or
  * repack an operand, images over packed copies, the leading dimensions the kernel sees, launch
  * sizes, the workspace and the build options. Pure: no OpenCL call, so a unit test can check
- * every case against a device described by hand. The launcher (kernel.c) builds, allocates and
- * binds what the route says. */
+ * every case against a device described by hand. The callers (the harness's kernel.c, the
+ * library's tables.c) build and allocate what the route says; the launch (launch.h) binds and
+ * enqueues it. */
 #ifndef GB_ROUTE_H
 #define GB_ROUTE_H
 
