@@ -51,6 +51,10 @@ struct gb_impl_ops {
     int (*enqueue)(void *state, cl_command_queue q, cl_uint nwait, const cl_event *wait,
                    cl_event *done);
     int (*times)(void *state, double t[GB_PHASE_COUNT]);
+    /* Plans what im runs for problem p on dev and keeps it on im->plan, as gb_impl_plan(); NULL:
+     * nothing to plan (the library peers). */
+    int (*plan)(gb_impl_t *im, const gb_device_info_t *dev, const gb_problem_t *p, char *msg,
+                size_t msglen);
 };
 
 extern const gb_impl_ops_t gb__kernel_ops;
@@ -76,6 +80,16 @@ typedef struct gb_kernel_run {
     size_t bytes[3];    /* of the caller's A, B, C */
     gb_launch_events_t work; /* the last call's device commands, until their times are read */
 } gb_kernel_run_t;
+
+/* A kernel configuration's route, planned once (kept.c). gb__kernel_plan plans im's route for
+ * problem p on dev and keeps it on im (its ops' plan). gb__kernel_route gives the route of
+ * problem p on dev into *r: the kept one where im's configuration, p and dev's facts (with
+ * limits, dev's limits too) are those it was planned for, else planned anew; GB_OK or
+ * gb__route_plan's failure with msg. */
+int gb__kernel_plan(gb_impl_t *im, const gb_device_info_t *dev, const gb_problem_t *p, char *msg,
+                    size_t msglen);
+int gb__kernel_route(const gb_impl_t *im, const gb_device_info_t *dev, const gb_problem_t *p,
+                     int limits, gb_route_t *r, char *msg, size_t msglen);
 
 /* Makes *img, a width x height image2d_t over the packed temporary buf (images.c): a view where
  * the device can, else an image of its own that the launch fills from buf on every call; a

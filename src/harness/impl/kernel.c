@@ -1,5 +1,5 @@
-/* kernel.c: a kernel family configuration as an implementation. It plans the route (route.c),
- * then builds the kernels and the helper passes, allocates the caller's buffers, the temporaries
+/* kernel.c: a kernel family configuration as an implementation. It takes the route (planned
+ * once, kept.c), then builds the kernels and the helper passes, allocates the caller's buffers, the temporaries
  * and the images, and hands them to the launch (launch.c), which binds the arguments in the order
  * the metadata names them and enqueues. */
 #include <stdio.h>
@@ -23,7 +23,7 @@ static int kernel_program_id(const gb_impl_t *im, const gb_device_info_t *dev,
                              const gb_problem_t *p, char *buf, size_t len, char *msg, size_t msglen)
 {
     gb_route_t r;
-    int rc = gb__route_plan(&im->config, p, dev, &r, msg, msglen);
+    int rc = gb__kernel_route(im, dev, p, 1, &r, msg, msglen);
     if (rc != GB_OK)
         return rc;
     gb_sha256_t s;
@@ -182,7 +182,7 @@ static int prepare_with(gb_context_t *ctx, const gb_impl_t *im, const gb_problem
     kr->ctx = ctx;
     const gb_route_t *r = &kr->route;
     kr->launch.route = r;
-    int rc = gb__route_plan(cfg, p, ctx->dev, &kr->route, ctx->errmsg, sizeof ctx->errmsg);
+    int rc = gb__kernel_route(im, ctx->dev, p, 1, &kr->route, ctx->errmsg, sizeof ctx->errmsg);
     if (rc == GB_OK)
         rc = build(kr, cfg, r, 0, &res->build_ms, &res->cache_hit, ctx->errmsg, sizeof ctx->errmsg);
     if (rc == GB_OK)
@@ -227,7 +227,7 @@ static int kernel_prebuild(gb_context_t *ctx, const gb_impl_t *im, const gb_prob
     kr->ctx = ctx;
     double ms;
     int hit;
-    int rc = gb__route_plan(&im->config, p, ctx->dev, &kr->route, msg, msglen);
+    int rc = gb__kernel_route(im, ctx->dev, p, 1, &kr->route, msg, msglen);
     if (rc == GB_OK)
         rc = build(kr, &im->config, &kr->route, 1, &ms, &hit, msg, msglen);
     kernel_release(kr);
@@ -362,4 +362,5 @@ const gb_impl_ops_t gb__kernel_ops = {NULL,
                                       0,
                                       kernel_prepare_on,
                                       kernel_enqueue,
-                                      kernel_times};
+                                      kernel_times,
+                                      gb__kernel_plan};

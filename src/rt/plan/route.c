@@ -103,6 +103,32 @@ static int nvidia_gpu(const gb_device_info_t *dev)
     return strstr(dev->vendor, "NVIDIA") && !strcmp(dev->type_name, "gpu");
 }
 
+void gb__route_device(const gb_device_info_t *dev, gb_route_device_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->nvidia = nvidia_gpu(dev);
+    out->compute_units = dev->compute_units;
+    out->image2d_from_buffer = dev->image2d_from_buffer;
+    out->image_pitch_align = dev->image_pitch_align;
+    out->max_wg_size = dev->max_wg_size;
+    for (int d = 0; d < 2; d++) {
+        out->max_wi_sizes[d] = dev->max_wi_sizes[d];
+        out->image2d_max[d] = dev->image2d_max[d];
+    }
+}
+
+int gb__route_device_same(const gb_route_device_t *a, const gb_route_device_t *b, int limits)
+{
+    const int facts = a->nvidia == b->nvidia && a->compute_units == b->compute_units &&
+                      a->image2d_from_buffer == b->image2d_from_buffer &&
+                      a->image_pitch_align == b->image_pitch_align;
+    return facts &&
+           (!limits ||
+            (a->max_wg_size == b->max_wg_size && a->max_wi_sizes[0] == b->max_wi_sizes[0] &&
+             a->max_wi_sizes[1] == b->max_wi_sizes[1] && a->image2d_max[0] == b->image2d_max[0] &&
+             a->image2d_max[1] == b->image2d_max[1]));
+}
+
 /* The variables of one plan: the configuration's parameters, the problem as the kernel sees
  * it, the device's, and the family's lets once evaluated. */
 typedef struct vars {
