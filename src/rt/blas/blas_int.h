@@ -72,11 +72,11 @@ struct gb_blas {
     cl_program scale[2]; /* by precision: scale.cl, built on first need */
 };
 
-/* Records the calling thread's message (gb_blas_errmsg) and returns code. */
+/* Records the calling thread's message (gb_blas_errmsg) and returns code (message.c). */
 int gb_blas__fail(int code, const char *fmt, ...) GB_PRINTF(2, 3);
 
 /* The configuration a problem runs (the handle's override, else the tuning database) and the
- * text that says it. GB_OK, or the reason's code with the message recorded. */
+ * text that says it (choose.c). GB_OK, or the reason's code with the message recorded. */
 int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, char *chosen,
                     size_t len);
 /* The key of problem p (alpha and beta aside: whether beta is 0), padding zeroed. */

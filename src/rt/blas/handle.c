@@ -1,28 +1,11 @@
 /* handle.c: the library's handle (gemmbench_blas.h): made on the caller's context and device or
  * on a device chosen by name, with the built-in kernel families and the shipped tuning
- * database; the per-handle kernel override; what a call would run; the thread's last message. */
-#include <stdarg.h>
+ * database, and the per-handle kernel override. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "blas_int.h"
-
-static _Thread_local char last_msg[2048];
-
-int gb_blas__fail(int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(last_msg, sizeof last_msg, fmt, ap);
-    va_end(ap);
-    return code;
-}
-
-const char *gb_blas_errmsg(void)
-{
-    return last_msg;
-}
 
 /* What both ways of opening share, once h->cl, h->device and h->dev are set. */
 static int finish_open(gb_blas_t *h)
@@ -247,40 +230,5 @@ int gb_blas_set_kernel(gb_blas_t *h, const char *kernel, const char *params)
     h->has_override = 1;
     pthread_mutex_unlock(&h->lock);
     gb_blas__tables_free(h);
-    return GB_OK;
-}
-
-int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, char *chosen, size_t len)
-{
-    char msg[1024], params[512];
-    size_t used = 0;
-    const char *why = "set on the handle";
-    if (h->has_override && (h->override.family->precisions & (1u << p->precision))) {
-        *cfg = h->override;
-    } else {
-        gb_tuned_choice_t c;
-        int rc = gb_tuned_choose(&h->db, h->reg, &h->dev, p, &c, msg, sizeof msg);
-        if (rc == GB_OK)
-            rc = gb_config_resolve(h->reg, c.kernel, &c.params, cfg, msg, sizeof msg);
-        if (rc != GB_OK)
-            return gb_blas__fail(rc, "%s", msg);
-        snprintf(chosen, len, "%s", c.why);
-        why = NULL;
-    }
-    const int rc = gb_config_check(cfg, &h->dev, p->precision, p, msg, sizeof msg);
-    if (rc != GB_OK)
-        return gb_blas__fail(rc, "kernel '%s': %s", gb_config_name(cfg), msg);
-    if (cfg->family->images)
-        return gb_blas__fail(GB_EUNSUPPORTED,
-                             "kernel '%s' reads its operands as images, which the library does "
-                             "not run",
-                             gb_config_name(cfg));
-    params[0] = '\0';
-    for (size_t i = 0; i < cfg->params.count; i++)
-        gb__appendf(params, sizeof params, &used, " %s=%ld", cfg->params.name[i],
-                    cfg->params.value[i]);
-    char tail[256];
-    snprintf(tail, sizeof tail, "%s", why ? why : chosen);
-    snprintf(chosen, len, "%s%s (%s)", gb_config_name(cfg), params, tail);
     return GB_OK;
 }
