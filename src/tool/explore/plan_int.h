@@ -1,5 +1,5 @@
-/* plan_int.h: what plan.c and plan_bench.c share: the measuring options' keys and the scalar
- * value syntax. */
+/* plan_int.h: what plan.c and plan_bench.c share: the measuring options' keys (plan_bench.c)
+ * and the scalar value syntax (plan_values.c). */
 #ifndef GB_PLAN_INT_H
 #define GB_PLAN_INT_H
 
