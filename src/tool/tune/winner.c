@@ -13,6 +13,7 @@
 
 #include "rt/util/util.h"
 #include "rt/select/shapes.h"
+#include "candidate.h"
 #include "winner.h"
 
 void gb_leaders_init(gb_leaders_t *l)
@@ -155,14 +156,6 @@ static int assess(const gb_leader_t *ld, const gb_tune_spec_t *spec, const gb_re
         v->gflops = reps % 2 ? rates[reps / 2] : 0.5 * (rates[reps / 2 - 1] + rates[reps / 2]);
     }
     return GB_OK;
-}
-
-void gb_tune__params_text(const gb_params_t *ps, char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < ps->count; i++)
-        gb__appendf(buf, len, &used, "%s%s=%ld", i ? " " : "", ps->name[i], ps->value[i]);
 }
 
 /* The database entry of the winner's measurements. */
