@@ -86,18 +86,9 @@ static int build(gb_kernel_run_t *kr, const gb_config_t *cfg, const gb_route_t *
                  double *ms, int *hit, char *msg, size_t msglen)
 {
     const gb_family_t *f = cfg->family;
-    const char *prelude = gb__embedded("prelude.cl")->data;
     gb_launch_t *l = &kr->launch;
-    int rc = gb__program_get(kr->ctx, f->name, prelude, f->source, r->options, keep, &kr->program,
-                             ms, hit, msg, msglen);
-    if (rc == GB_OK && r->helper_options[0]) {
-        double hms;
-        int hhit;
-        rc = gb__program_get(kr->ctx, "helpers", prelude, gb__embedded("helpers.cl")->data,
-                             r->helper_options, keep, &kr->helpers, &hms, &hhit, msg, msglen);
-        *ms += hms;
-        *hit &= hhit;
-    }
+    int rc = gb__launch_programs(kr->ctx, cfg, r, keep, &kr->program, &kr->helpers, ms, hit, msg,
+                                 msglen);
     if (rc != GB_OK)
         return rc;
     cl_int err;
@@ -106,17 +97,10 @@ static int build(gb_kernel_run_t *kr, const gb_config_t *cfg, const gb_route_t *
         return gb__fail(msg, msglen, GB_EMETADATA,
                         "%s: no kernel named '%s' in %s (%s); fix 'entry'", f->origin, f->entry,
                         f->source_file, gb__cl_errname(err));
-    size_t kmax = 0;
-    if (!r->local_null &&
-        clGetKernelWorkGroupInfo(l->main, (cl_device_id)kr->ctx->dev->cl_device,
-                                 CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax,
-                                 NULL) == CL_SUCCESS &&
-        kmax > 0 && r->local[0] * r->local[1] > kmax)
-        return gb__fail(msg, msglen, GB_EWGSIZE,
-                        "kernel '%s' as compiled allows work-groups of at most %zu work-items "
-                        "on this device (register use), but its parameters ask for %zu x %zu; "
-                        "choose parameters with fewer work-items per group",
-                        gb_config_name(cfg), kmax, r->local[0], r->local[1]);
+    if ((rc = gb__launch_fits(l->main, (cl_device_id)kr->ctx->dev->cl_device, cfg, r,
+                              "choose parameters with fewer work-items per group", msg, msglen)) !=
+        GB_OK)
+        return rc;
     for (int s = 0; s < GB_NSIDES; s++)
         if (r->side_global[s][0]) {
             l->side[s] = clCreateKernel(kr->program, f->side[s].entry, &err);

@@ -81,32 +81,19 @@ static int plan_make(gb_blas_t *h, const gb_blas_plan_key_t *key, gb_blas_plan_t
                            "kernel '%s' would read images, which the library "
                            "does not run",
                            gb_config_name(&pl->cfg));
-    const gb_family_t *f = pl->cfg.family;
-    const char *prelude = gb__embedded("prelude.cl")->data;
     double ms;
     int hit;
-    if (rc == GB_OK && (rc = gb__program_get(h->ctx, f->name, prelude, f->source, pl->route.options,
-                                             1, &pl->program, &ms, &hit, msg, sizeof msg)) != GB_OK)
+    if (rc == GB_OK &&
+        (rc = gb__launch_programs(h->ctx, &pl->cfg, &pl->route, 1, &pl->program, &pl->helpers, &ms,
+                                  &hit, msg, sizeof msg)) != GB_OK)
         rc = gb_blas__fail(rc, "building kernel '%s': %s", gb_config_name(&pl->cfg), msg);
-    if (rc == GB_OK && pl->route.helper_options[0] &&
-        (rc = gb__program_get(h->ctx, "helpers", prelude, gb__embedded("helpers.cl")->data,
-                              pl->route.helper_options, 1, &pl->helpers, &ms, &hit, msg,
-                              sizeof msg)) != GB_OK)
-        rc = gb_blas__fail(rc, "building the helper passes: %s", msg);
     gb_kslot_t *slot;
-    if (rc == GB_OK && (rc = gb_blas__kernel_get(h, pl->program, f->entry, &slot)) == GB_OK) {
-        const cl_kernel k = slot->kernel;
-        size_t kmax = 0;
-        if (!pl->route.local_null &&
-            clGetKernelWorkGroupInfo(k, h->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax,
-                                     NULL) == CL_SUCCESS &&
-            kmax > 0 && pl->route.local[0] * pl->route.local[1] > kmax)
-            rc = gb_blas__fail(GB_EWGSIZE,
-                               "kernel '%s' as compiled allows work-groups of at most %zu "
-                               "work-items on this device, but its parameters ask for %zu x %zu; "
-                               "choose another configuration (gb_blas_set_kernel)",
-                               gb_config_name(&pl->cfg), kmax, pl->route.local[0],
-                               pl->route.local[1]);
+    if (rc == GB_OK &&
+        (rc = gb_blas__kernel_get(h, pl->program, pl->cfg.family->entry, &slot)) == GB_OK) {
+        if ((rc = gb__launch_fits(slot->kernel, h->device, &pl->cfg, &pl->route,
+                                  "choose another configuration (gb_blas_set_kernel)", msg,
+                                  sizeof msg)) != GB_OK)
+            rc = gb_blas__fail(rc, "%s", msg);
         gb_blas__kernel_put(h, slot);
     }
     if (rc != GB_OK) {

@@ -1,6 +1,7 @@
 /* launch.c: a planned GEMM's commands, in order, bound and enqueued (launch.h). */
 #include <stdio.h>
 
+#include "rt/family/registry.h"
 #include "launch.h"
 
 /* One command: a kernel over global (local NULL: the driver chooses the work-group size), or,
@@ -14,6 +15,40 @@ typedef struct cmd {
     int helper;
     const char *what; /* for messages: "the main kernel" */
 } cmd_t;
+
+int gb__launch_programs(gb_context_t *ctx, const gb_config_t *cfg, const gb_route_t *r, int keep,
+                        cl_program *program, cl_program *helpers, double *ms, int *hit, char *msg,
+                        size_t msglen)
+{
+    const gb_family_t *f = cfg->family;
+    const char *prelude = gb__embedded("prelude.cl")->data;
+    int rc = gb__program_get(ctx, f->name, prelude, f->source, r->options, keep, program, ms, hit,
+                             msg, msglen);
+    if (rc == GB_OK && r->helper_options[0]) {
+        double hms;
+        int hhit;
+        rc = gb__program_get(ctx, "helpers", prelude, gb__embedded("helpers.cl")->data,
+                             r->helper_options, keep, helpers, &hms, &hhit, msg, msglen);
+        *ms += hms;
+        *hit &= hhit;
+    }
+    return rc;
+}
+
+int gb__launch_fits(cl_kernel kernel, cl_device_id device, const gb_config_t *cfg,
+                    const gb_route_t *r, const char *fix, char *msg, size_t msglen)
+{
+    size_t kmax = 0;
+    if (!r->local_null &&
+        clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax,
+                                 NULL) == CL_SUCCESS &&
+        kmax > 0 && r->local[0] * r->local[1] > kmax)
+        return gb__fail(msg, msglen, GB_EWGSIZE,
+                        "kernel '%s' as compiled allows work-groups of at most %zu work-items "
+                        "on this device (register use), but its parameters ask for %zu x %zu; %s",
+                        gb_config_name(cfg), kmax, r->local[0], r->local[1], fix);
+    return GB_OK;
+}
 
 /* Whether copy c moves four elements per work-item (gb_copy4). */
 static int wide_copy(const gb_route_copy_t *c)

@@ -2,7 +2,8 @@
  * (src/rt/blas/gemm.c) and the harness's kernel implementation (src/harness/impl/kernel.c): the
  * copies in (each followed, where the device cannot make an image over a buffer, by the copy of
  * its temporary into the image the kernel reads), the prologue, the main kernel, the remainder,
- * the copies out, on one in-order queue, the first command after the caller's wait list. The
+ * the copies out, on one in-order queue, the first command after the caller's wait list; and,
+ * before that, the route's programs and the check of the compiled main kernel's work-group. The
  * route (route.h) says what runs; the caller makes the kernel objects and the memory. */
 #ifndef GB_LAUNCH_H
 #define GB_LAUNCH_H
@@ -31,6 +32,21 @@ typedef struct gb_launch_events {
     int helper[GB_LAUNCH_MAX_CMDS];
     size_t n;
 } gb_launch_events_t;
+
+/* Gets route r's programs for cfg on ctx, built, taken from the programs ctx keeps, or loaded
+ * from the disk cache (keep: ctx keeps them too): the family's, with r's build options, and the
+ * helpers' where r has copies (else *helpers stays NULL). *ms is the time it took, *hit whether
+ * nothing was built. Errors into msg, as gb__program_get's; the caller releases what it got, on
+ * failure too. */
+int gb__launch_programs(gb_context_t *ctx, const gb_config_t *cfg, const gb_route_t *r, int keep,
+                        cl_program *program, cl_program *helpers, double *ms, int *hit, char *msg,
+                        size_t msglen);
+
+/* Whether kernel, cfg's main kernel as compiled for device, allows route r's work-groups (register
+ * use may allow fewer work-items than the device): GB_OK, else GB_EWGSIZE with msg ending in
+ * fix, what the caller can do about it. */
+int gb__launch_fits(cl_kernel kernel, cl_device_id device, const gb_config_t *cfg,
+                    const gb_route_t *r, const char *fix, char *msg, size_t msglen);
 
 /* The helpers program's entry that runs copy c: gb_copy4 (four elements per work-item) where
  * the destination's rows are 4-aligned and nothing is transposed, else gb_copy. */
