@@ -334,15 +334,30 @@ int gb_space_find(const gb_space_t *sp, const gb_params_t *ps, gb_space_cand_t *
 
 /* ---- implementations ------------------------------------------------------------------------ */
 
+/* What an implementation planned for one problem (gb_impl_plan): private to the implementations,
+ * held by value so that a copy of a gb_impl_t holds it too. */
+#define GB_IMPL_PLAN_BYTES 4096
+typedef struct gb_impl_plan {
+    int planned; /* 0: nothing kept */
+    union {
+        unsigned char bytes[GB_IMPL_PLAN_BYTES];
+        long long align_ll;
+        double align_d;
+        void *align_p;
+    } u;
+} gb_impl_plan_t;
+
 /* What computes a problem, behind one interface (check, prepare, call, release): a kernel
  * family's configuration, or a library peer run through the same harness on the same inputs
  * (CLBlast on the same OpenCL queue; cuBLAS where the CUDA toolkit was found at build time). A
  * value: ops says which (its contents are private); config is the kernel configuration, where
- * the implementation has one (gb_impl_can(im, GB_CAN_TUNE)). */
+ * the implementation has one (gb_impl_can(im, GB_CAN_TUNE)); plan what gb_impl_plan kept
+ * (zeroed by gb_impl_kernel and gb_impl_resolve). */
 typedef struct gb_impl_ops gb_impl_ops_t;
 typedef struct gb_impl {
     const gb_impl_ops_t *ops;
     gb_config_t config;
+    gb_impl_plan_t plan;
 } gb_impl_t;
 
 /* Every implementation there is: count, and the i-th into *out (GB_ENOKERNEL past the last):
@@ -398,6 +413,14 @@ int gb_impl_check(const gb_impl_t *im, const gb_device_info_t *dev, gb_precision
  * peer. GB_EMETADATA when the family's expressions cannot be evaluated for this problem. */
 int gb_impl_program_id(const gb_impl_t *im, const gb_device_info_t *dev, const gb_problem_t *p,
                        char *buf, size_t len, char *msg, size_t msglen);
+/* Plans what im runs for the (checked) problem p on dev (a kernel family's route: its copies,
+ * build options, launch sizes) and keeps it on im, so that gb_impl_program_id, gb_impl_prebuild,
+ * gb_impl_traffic and gb_bench_run, given im with the same configuration and the same problem
+ * and device, take it rather than plan again: a job plans its point once. GB_OK (a library peer
+ * has nothing to plan), else the code and message gb_impl_program_id would give, with nothing
+ * kept. */
+int gb_impl_plan(gb_impl_t *im, const gb_device_info_t *dev, const gb_problem_t *p, char *msg,
+                 size_t msglen);
 
 /* What one call of an implementation's main kernel (with its remainder kernel) reads from and
  * writes to global memory, as its family declares it (docs/kernel-metadata.md, "Memory

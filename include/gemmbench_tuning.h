@@ -156,6 +156,9 @@ typedef struct gb_chosen {
     unsigned measured;  /* candidates measured */
     unsigned pending;   /* candidates not measured (not built yet): the choice is provisional */
     char chosen_at[32]; /* UTC, ISO 8601 */
+    double measure_ms;  /* what the measurement took: buffers, checks and timed rounds */
+    double build_ms;    /* what building the candidates took first (0: all were built) */
+    double table_ratio; /* the table's choice's time over the winner's (0: not measured) */
 } gb_chosen_t;
 
 /* Where the choices file is: $GEMMBENCH_CHOICES, else $XDG_CACHE_HOME/gemmbench/choices, else

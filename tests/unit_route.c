@@ -466,11 +466,77 @@ static void test_program_id(void)
     gb_registry_close(reg);
 }
 
+/* A route planned once and kept on the implementation (gb_impl_plan): what the program id and
+ * the traffic say with it is what they say planning anew, for the problem, device and
+ * configuration it was planned for and for any other; a refused plan keeps nothing. */
+static void test_kept_route(void)
+{
+    gb_registry_t *reg;
+    char msg[256], m2[256];
+    if (!CHECK_RC(gb_registry_open(&reg, NULL, msg, sizeof msg), GB_OK))
+        return;
+    gb_device_info_t dev, nv;
+    device(&dev, 0, 1);
+    device(&nv, 1, 1);
+    gb_impl_t fresh, im;
+    CHECK_RC(gb_impl_resolve(reg, "xgemm_nv_k8", NULL, &fresh, msg, sizeof msg), GB_OK);
+    gb_problem_t p, q;
+    gb_problem_init(&p, GB_PREC_S, 128, 128, 4096); /* A copied: lda 4096 is avoided */
+    gb_problem_check(&p, NULL, 0);
+    q = p;
+    q.k = 4092; /* no copy */
+    q.lda = q.ldb = q.ldc = 0;
+    gb_problem_check(&q, NULL, 0);
+    im = fresh;
+    CHECK_RC(gb_impl_plan(&im, &dev, &p, msg, sizeof msg), GB_OK);
+    CHECK(im.plan.planned && !fresh.plan.planned);
+    const gb_problem_t *problems[2] = {&p, &q};
+    const gb_device_info_t *devs[2] = {&dev, &nv};
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            char a[48], b[48];
+            CHECK_RC(gb_impl_program_id(&im, devs[j], problems[i], a, sizeof a, msg, sizeof msg),
+                     GB_OK);
+            CHECK_RC(gb_impl_program_id(&fresh, devs[j], problems[i], b, sizeof b, msg, sizeof msg),
+                     GB_OK);
+            CHECK(!strcmp(a, b));
+            gb_traffic_t ta, tb;
+            CHECK_RC(gb_impl_traffic(&im, devs[j], problems[i], &ta, msg, sizeof msg), GB_OK);
+            CHECK_RC(gb_impl_traffic(&fresh, devs[j], problems[i], &tb, msg, sizeof msg), GB_OK);
+            CHECK(ta.declared == tb.declared && ta.read == tb.read && ta.write == tb.write);
+        }
+    /* The configuration changed after planning: the kept route is not its route. */
+    char a[48], b[48];
+    CHECK_RC(gb_impl_program_id(&im, &dev, &p, a, sizeof a, msg, sizeof msg), GB_OK);
+    CHECK_RC(gb_params_set(&im.config.params, "KWG", 16), GB_OK);
+    CHECK_RC(gb_params_set(&fresh.config.params, "KWG", 16), GB_OK);
+    CHECK_RC(gb_impl_program_id(&im, &dev, &p, b, sizeof b, msg, sizeof msg), GB_OK);
+    CHECK(strcmp(a, b) != 0);
+    CHECK_RC(gb_impl_program_id(&fresh, &dev, &p, a, sizeof a, msg, sizeof msg), GB_OK);
+    CHECK(!strcmp(a, b));
+    /* A device whose limits refuse the route: the plan fails as the program id does. */
+    gb_device_info_t small = dev;
+    small.max_wg_size = 64;
+    CHECK_RC(gb_impl_plan(&im, &small, &p, msg, sizeof msg), GB_EWGSIZE);
+    CHECK(!im.plan.planned);
+    CHECK_RC(gb_impl_program_id(&fresh, &small, &p, a, sizeof a, m2, sizeof m2), GB_EWGSIZE);
+    CHECK(!strcmp(msg, m2));
+    /* Planned on dev, asked on small: planned anew, and refused. */
+    CHECK_RC(gb_impl_plan(&im, &dev, &p, msg, sizeof msg), GB_OK);
+    CHECK_RC(gb_impl_program_id(&im, &small, &p, a, sizeof a, msg, sizeof msg), GB_EWGSIZE);
+    /* Peers have nothing to plan. */
+    CHECK_RC(gb_impl_resolve(reg, "gb", NULL, &im, msg, sizeof msg), GB_OK);
+    CHECK_RC(gb_impl_plan(&im, &dev, &p, msg, sizeof msg), GB_OK);
+    CHECK(!im.plan.planned);
+    gb_registry_close(reg);
+}
+
 int main(void)
 {
     test_grid();
     test_cases();
     test_geometry();
     test_program_id();
+    test_kept_route();
     return unit_finish();
 }

@@ -5,7 +5,7 @@
 #include "options.h"
 
 /* Whether the plan's kernel list names auto. */
-static int wants_auto(const gb_plan_t *pl)
+static int wants_auto(const gb_explore_plan_t *pl)
 {
     const char *k = pl->kernels;
     const size_t n = strlen(GB_AUTO);
@@ -18,7 +18,7 @@ static int wants_auto(const gb_plan_t *pl)
     return 0;
 }
 
-int cli_auto_open(cli_auto_t *a, const gb_plan_t *pl, const char *store)
+int cli_auto_open(cli_auto_t *a, const gb_explore_plan_t *pl, const char *store)
 {
     memset(a, 0, sizeof *a);
     if (!wants_auto(pl))

@@ -55,7 +55,7 @@ static void usage(void)
 }
 
 /* Prints the classification of the sweep. */
-static void print_plan(gb_explore_t *ex, const gb_plan_t *pl, const gb_device_info_t *di,
+static void print_plan(gb_explore_t *ex, const gb_explore_plan_t *pl, const gb_device_info_t *di,
                        const gb_xp_worker_t *w, size_t nw, int ranks, gb_store_t *st, int tty)
 {
     char on[1024];
@@ -242,7 +242,7 @@ static int open_sweep(sweep_t *s, const cli_measure_t *o, const gb_fleet_mpi_t *
 }
 
 /* A rank other than 0: no store, its one device, points from rank 0. */
-static int mpi_worker(sweep_t *s, const gb_plan_t *pl, const cli_measure_t *o)
+static int mpi_worker(sweep_t *s, const gb_explore_plan_t *pl, const cli_measure_t *o)
 {
     char msg[1024];
     gb_xp_worker_t *w = &s->w[0];
@@ -262,7 +262,7 @@ static int mpi_worker(sweep_t *s, const gb_plan_t *pl, const cli_measure_t *o)
 /* The store (a dry run writes nothing: with no store yet, every point is to run, provided the
  * store could be made where it was asked for), the tuning database for -k auto, and the sweep
  * expanded and said. 0 or the exit code. */
-static int open_plan(sweep_t *s, const gb_plan_t *pl, const cli_measure_t *o,
+static int open_plan(sweep_t *s, const gb_explore_plan_t *pl, const cli_measure_t *o,
                      const gb_fleet_mpi_t *mpi, cli_progress_t *pr)
 {
     char msg[1024], spath[1024];
@@ -330,7 +330,7 @@ static int measure(sweep_t *s, const cli_measure_t *o, const gb_fleet_mpi_t *mpi
 int cmd_explore(int argc, char **argv)
 {
     cli_measure_t o;
-    gb_plan_t pl;
+    gb_explore_plan_t pl;
     gb_plan_init(&pl);
     int rc = cli_measure_parse(argc, argv, "explore",
                                CLI_OPT_PLAN | CLI_OPT_DRY_RUN | CLI_OPT_PAUSE | CLI_OPT_REPEAT |

@@ -33,7 +33,7 @@ static void usage(void)
 /* Measures kernel on shape n with bench, storing it; the median of phase into *ms (0 when it
  * failed, with the reason printed). */
 static int measure(const gb_registry_t *reg, const gb_device_info_t *di, gb_context_t *ctx,
-                   gb_store_t *st, const gb_plan_t *pl, const cli_auto_t *autodb,
+                   gb_store_t *st, const gb_explore_plan_t *pl, const cli_auto_t *autodb,
                    const char *kernel, size_t n, const gb_bench_options_t *bench, gb_phase_t ph1,
                    double *ms1, gb_phase_t ph2, double *ms2, int *invalid)
 {
@@ -85,7 +85,8 @@ static int measure(const gb_registry_t *reg, const gb_device_info_t *di, gb_cont
 
 /* --out is offload's own; the rest are the measuring commands' (options.c), into o and pl. 0,
  * -1 after --help, or the exit code after an error. */
-static int parse(int argc, char **argv, const char **out_path, cli_measure_t *o, gb_plan_t *pl)
+static int parse(int argc, char **argv, const char **out_path, cli_measure_t *o,
+                 gb_explore_plan_t *pl)
 {
     char **rest = malloc(((size_t)argc + 1) * sizeof *rest);
     if (!rest)
@@ -137,7 +138,7 @@ static void close_offload(offload_t *f)
 
 /* One kernel in one precision, serial offloads, at square orders (sorted, smallest first, as
  * the break-even reads them); gnuplot where a page is asked for. 0 or the exit code. */
-static int check_plan(offload_t *f, gb_plan_t *pl, const char *out_path)
+static int check_plan(offload_t *f, gb_explore_plan_t *pl, const char *out_path)
 {
     char msg[1024];
     int rc;
@@ -171,7 +172,7 @@ static int check_plan(offload_t *f, gb_plan_t *pl, const char *out_path)
 
 /* The registry, the device, the store, the tuning database, a context and the rows. 0 or the
  * exit code. */
-static int open_offload(offload_t *f, const cli_measure_t *o, const gb_plan_t *pl)
+static int open_offload(offload_t *f, const cli_measure_t *o, const gb_explore_plan_t *pl)
 {
     char msg[1024];
     int rc;
@@ -190,7 +191,7 @@ static int open_offload(offload_t *f, const cli_measure_t *o, const gb_plan_t *p
 
 /* The table: per order, the host's BLAS and the device from each kind of host memory (mapped
  * only where the device works in the host's memory). 0 or the exit code. */
-static int measure_rows(offload_t *f, const gb_plan_t *pl, int kinds)
+static int measure_rows(offload_t *f, const gb_explore_plan_t *pl, int kinds)
 {
     printf("%8s %12s %12s %16s %14s %14s  %s\n", "n", "host ms", "kernel ms", "+copies pageable",
            "+copies pinned", "mapped", "faster");
@@ -265,7 +266,7 @@ int cmd_offload(int argc, char **argv)
 {
     const char *out_path = NULL;
     cli_measure_t o;
-    gb_plan_t pl;
+    gb_explore_plan_t pl;
     gb_plan_init(&pl);
     int rc = parse(argc, argv, &out_path, &o, &pl);
     if (rc) {

@@ -291,7 +291,7 @@ static cJSON *result_json(const table_t *tb, const char *kernel, const gb_proble
     return o;
 }
 
-static void print_header(const table_t *tb, const gb_device_info_t *dev, const gb_plan_t *o)
+static void print_header(const table_t *tb, const gb_device_info_t *dev, const gb_explore_plan_t *o)
 {
     char dist[64];
     printf("device: %s (%s, %s)\n", dev->name, dev->platform_name, dev->driver);
@@ -435,7 +435,7 @@ static void print_skip(const gb_job_t *job, const char *why, int json)
 
 /* The default sizes, where the plan has none: 256 and 512, or 512 for the dimensions -M, -N,
  * -K leave out. */
-static int default_sizes(gb_plan_t *pl)
+static int default_sizes(gb_explore_plan_t *pl)
 {
     char msg[256];
     if (pl->orders.n)
@@ -499,7 +499,7 @@ static void close_run(run_t *u)
 /* The results store: an explicit --store must open; the default one that cannot is only a
  * warning, since the measurements still print. Then efficiency against the measured peak,
  * where 'gemmbench ceilings' measured this device. 0 or the exit code. */
-static int open_store(run_t *u, const cli_measure_t *o, const gb_plan_t *pl)
+static int open_store(run_t *u, const cli_measure_t *o, const gb_explore_plan_t *pl)
 {
     char msg[1024];
     int rc;
@@ -522,7 +522,7 @@ static int open_store(run_t *u, const cli_measure_t *o, const gb_plan_t *pl)
 /* Every point made and checked before anything is opened on the device (a named kernel that
  * cannot run a shape here fails before the table starts); then the store and a context. 0 or
  * the exit code. */
-static int open_run(run_t *u, const cli_measure_t *o, const gb_plan_t *pl)
+static int open_run(run_t *u, const cli_measure_t *o, const gb_explore_plan_t *pl)
 {
     char msg[1024];
     int rc;
@@ -652,7 +652,7 @@ static void finish_run(const run_t *u)
 int cmd_run(int argc, char **argv)
 {
     cli_measure_t o;
-    gb_plan_t pl;
+    gb_explore_plan_t pl;
     char msg[1024];
     gb_plan_init(&pl);
     int rc = gb_plan_set(&pl, "kernels", "all", "-k", msg, sizeof msg);

@@ -173,7 +173,7 @@ static int own_option(int argc, char **argv, int *i, tune_opts_t *t)
 
 /* tune's own options out first; the rest are the measuring commands' (options.c), into o and
  * pl. 0, -1 after --help, or the exit code after an error. */
-static int parse(int argc, char **argv, tune_opts_t *t, cli_measure_t *o, gb_plan_t *pl)
+static int parse(int argc, char **argv, tune_opts_t *t, cli_measure_t *o, gb_explore_plan_t *pl)
 {
     char **rest = malloc(((size_t)argc + 1) * sizeof *rest);
     if (!rest)
@@ -229,8 +229,8 @@ static void close_runs(tuning_t *g)
 
 /* The kernels to tune (-k all: every family), the narrowing, the registry and the devices. 0 or
  * the exit code. */
-static int open_runs(tuning_t *g, const tune_opts_t *t, const cli_measure_t *o, const gb_plan_t *pl,
-                     const gb_fleet_mpi_t *mpi)
+static int open_runs(tuning_t *g, const tune_opts_t *t, const cli_measure_t *o,
+                     const gb_explore_plan_t *pl, const gb_fleet_mpi_t *mpi)
 {
     int rc;
     if (!pl->kernels || !pl->kernels[0])
@@ -252,7 +252,7 @@ static int open_runs(tuning_t *g, const tune_opts_t *t, const cli_measure_t *o, 
 
 /* The shapes, and every run checked; then (rank 0) the store. 0 or the exit code. */
 static int check_runs(tuning_t *g, const tune_opts_t *t, const cli_measure_t *o,
-                      const gb_plan_t *pl, const gb_fleet_mpi_t *mpi)
+                      const gb_explore_plan_t *pl, const gb_fleet_mpi_t *mpi)
 {
     char msg[1024];
     const gb_device_info_t *di = &g->dev.list[g->dev.index];
@@ -284,8 +284,8 @@ static void helpers(tune_opts_t *t, const gb_device_info_t *const *devs, size_t 
 }
 
 /* Every run's spec but its kernel, shape and builders (tuners.h). */
-static gb_tune_spec_t base_spec(const tune_opts_t *t, const gb_plan_t *pl, const narrowing_t *nw,
-                                const char *cmdline)
+static gb_tune_spec_t base_spec(const tune_opts_t *t, const gb_explore_plan_t *pl,
+                                const narrowing_t *nw, const char *cmdline)
 {
     return (gb_tune_spec_t){.base = &pl->base,
                             .has_layout = pl->has_layout,
@@ -366,8 +366,9 @@ static void say_tuning(const gb_tuners_t *tu, const tuning_t *g, const tune_opts
 
 /* The runs on the devices (and ranks): the tuners opened, the tuning said, run and shown. 0 or
  * the exit code; *served once this rank took part in the exchange. */
-static int tune_runs(tuning_t *g, tune_opts_t *t, const cli_measure_t *o, const gb_plan_t *pl,
-                     const gb_fleet_mpi_t *mpi, int argc, char **argv, int *served)
+static int tune_runs(tuning_t *g, tune_opts_t *t, const cli_measure_t *o,
+                     const gb_explore_plan_t *pl, const gb_fleet_mpi_t *mpi, int argc, char **argv,
+                     int *served)
 {
     const cli_device_t *dev = &g->dev;
     const gb_device_info_t *devs[CLI_MAX_DEVICES];
@@ -407,8 +408,8 @@ static int tune_runs(tuning_t *g, tune_opts_t *t, const cli_measure_t *o, const 
 }
 
 /* The tuning: the runs checked, then tuned on the devices (and ranks). */
-static int tune(tune_opts_t *t, const cli_measure_t *o, const gb_plan_t *pl, gb_fleet_mpi_t *mpi,
-                int argc, char **argv)
+static int tune(tune_opts_t *t, const cli_measure_t *o, const gb_explore_plan_t *pl,
+                gb_fleet_mpi_t *mpi, int argc, char **argv)
 {
     tuning_t g;
     memset(&g, 0, sizeof g);
@@ -446,7 +447,7 @@ int cmd_tune(int argc, char **argv)
                      .confirm = 3,
                      .reps = 2};
     cli_measure_t o;
-    gb_plan_t pl;
+    gb_explore_plan_t pl;
     gb_plan_init(&pl);
     int rc = parse(argc, argv, &t, &o, &pl);
     gb_fleet_mpi_t mpi = {0};

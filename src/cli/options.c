@@ -170,7 +170,7 @@ static unsigned extra_of(int c)
     }
 }
 
-static int set(gb_plan_t *pl, const char *key, const char *value, const char *label)
+static int set(gb_explore_plan_t *pl, const char *key, const char *value, const char *label)
 {
     char msg[1024];
     int rc = gb_plan_set(pl, key, value, label, msg, sizeof msg);
@@ -179,7 +179,7 @@ static int set(gb_plan_t *pl, const char *key, const char *value, const char *la
 
 /* One flag that is not a plan key. */
 static int other(int c, const char *arg, const char *name, const char *cmd, cli_measure_t *o,
-                 gb_plan_t *pl)
+                 gb_explore_plan_t *pl)
 {
     switch (c) {
     case 'p': o->sel.platform = arg; return 0;
@@ -241,7 +241,7 @@ static int other(int c, const char *arg, const char *name, const char *cmd, cli_
 }
 
 int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, void (*usage)(void),
-                      cli_measure_t *o, gb_plan_t *pl)
+                      cli_measure_t *o, gb_explore_plan_t *pl)
 {
     const char *short_opts = ":p:t:d:k:i:n:M:N:K:vh";
     char label[64];
@@ -304,8 +304,8 @@ int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, vo
     return rc;
 }
 
-int cli_mpi_start(cli_measure_t *o, const gb_plan_t *pl, const char *cmd, int *argc, char ***argv,
-                  gb_fleet_mpi_t *mpi)
+int cli_mpi_start(cli_measure_t *o, const gb_explore_plan_t *pl, const char *cmd, int *argc,
+                  char ***argv, gb_fleet_mpi_t *mpi)
 {
     static char mine[128];
     char msg[512];

@@ -36,13 +36,13 @@ enum {
  * --kernel-path --store) and those of extra. A --plan is loaded first, and flags override its
  * keys. Returns 0; -1 after --help (usage printed); or the exit code after a one-line error. */
 int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, void (*usage)(void),
-                      cli_measure_t *o, gb_plan_t *pl);
+                      cli_measure_t *o, gb_explore_plan_t *pl);
 
 /* --mpi (explore, tune): starts MPI and checks what does not go with it (--shard, --dry-run);
  * with --device-map, sets this rank's -d; says on stderr when mpirun bound the rank to fewer
  * cores than the host has. 0, or the exit code after an error. */
-int cli_mpi_start(cli_measure_t *o, const gb_plan_t *pl, const char *cmd, int *argc, char ***argv,
-                  gb_fleet_mpi_t *mpi);
+int cli_mpi_start(cli_measure_t *o, const gb_explore_plan_t *pl, const char *cmd, int *argc,
+                  char ***argv, gb_fleet_mpi_t *mpi);
 /* The devices -d lists (cli_devices_open); under MPI (without --device-map), this rank's one:
  * the devices taken in turn by the ranks of one host. When they cannot be opened under MPI, the
  * likely cause and its fix on stderr. 0, or the exit code after an error. */
@@ -56,7 +56,7 @@ typedef struct cli_auto {
 /* Loads the store's entries (store: the --store path, NULL for the default; read even with
  * --no-store) for -k auto's library handles when pl asks for auto; 0, or the exit code after an
  * error. cli_auto_close prints what reading tuning files skipped, as one warning. */
-int cli_auto_open(cli_auto_t *a, const gb_plan_t *pl, const char *store);
+int cli_auto_open(cli_auto_t *a, const gb_explore_plan_t *pl, const char *store);
 /* The chooser for gb_explore_open: NULL when auto is not asked for. */
 const gb_chooser_t *cli_auto_chooser(const cli_auto_t *a);
 void cli_auto_close(cli_auto_t *a);

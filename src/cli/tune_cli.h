@@ -35,16 +35,16 @@ typedef struct narrowing {
 /* Whether the strategy is one tune knows; else says which are and returns 0. */
 int cli_tune_known_strategy(const char *name);
 /* The narrowing of the plan's --param lists and the --fix values: 0 or the exit code. */
-int cli_tune_narrowing(const gb_plan_t *pl, const tune_opts_t *t, narrowing_t *nw);
+int cli_tune_narrowing(const gb_explore_plan_t *pl, const tune_opts_t *t, narrowing_t *nw);
 /* The kernels of a comma-separated list added to r's: 0 or the exit code. */
 int cli_tune_split_kernels(const char *list, gb_tune_runs_t *r);
 /* --count: each family's space size and the time to count it; the exit code. */
-int cli_tune_count(const gb_tune_runs_t *r, const gb_plan_t *pl, const narrowing_t *nw,
+int cli_tune_count(const gb_tune_runs_t *r, const gb_explore_plan_t *pl, const narrowing_t *nw,
                    const gb_registry_t *reg, const gb_device_info_t *di);
 /* Checks every run can be made (kernel, precision, space, strategy) before anything is written,
  * each kernel's precision and space into r; -k all skips the families the device cannot run,
  * saying so. 0 or the exit code. */
-int cli_tune_check_runs(gb_tune_runs_t *r, const gb_plan_t *pl, const narrowing_t *nw,
+int cli_tune_check_runs(gb_tune_runs_t *r, const gb_explore_plan_t *pl, const narrowing_t *nw,
                         const tune_opts_t *t, const gb_registry_t *reg, const gb_device_info_t *di);
 
 /* How one tuner's runs are shown. */

@@ -21,7 +21,7 @@ int cli_tune_known_strategy(const char *name)
     return 0;
 }
 
-int cli_tune_narrowing(const gb_plan_t *pl, const tune_opts_t *t, narrowing_t *nw)
+int cli_tune_narrowing(const gb_explore_plan_t *pl, const tune_opts_t *t, narrowing_t *nw)
 {
     nw->n = 0;
     for (size_t i = 0; i < pl->nparams; i++)
@@ -39,7 +39,7 @@ int cli_tune_narrowing(const gb_plan_t *pl, const tune_opts_t *t, narrowing_t *n
 }
 
 /* The precision to tune kernel in: the plan's (one), else single where the family has it. */
-static int precision_of(const gb_plan_t *pl, const gb_registry_t *reg, const char *kernel,
+static int precision_of(const gb_explore_plan_t *pl, const gb_registry_t *reg, const char *kernel,
                         gb_precision_t *out)
 {
     const gb_family_t *f;
@@ -63,7 +63,7 @@ static int precision_of(const gb_plan_t *pl, const gb_registry_t *reg, const cha
 
 /* kernel's precision (precision_of) and its space on the device into *sp: 0, the exit code of
  * a refused precision (said), or gb_tune_space's code with msg. */
-static int kernel_space(const char *kernel, const gb_plan_t *pl, const narrowing_t *nw,
+static int kernel_space(const char *kernel, const gb_explore_plan_t *pl, const narrowing_t *nw,
                         const gb_registry_t *reg, const gb_device_info_t *di, gb_precision_t *prec,
                         gb_space_t **sp, char *msg, size_t msglen)
 {
@@ -99,7 +99,7 @@ int cli_tune_split_kernels(const char *list, gb_tune_runs_t *r)
     return 0;
 }
 
-int cli_tune_count(const gb_tune_runs_t *r, const gb_plan_t *pl, const narrowing_t *nw,
+int cli_tune_count(const gb_tune_runs_t *r, const gb_explore_plan_t *pl, const narrowing_t *nw,
                    const gb_registry_t *reg, const gb_device_info_t *di)
 {
     printf("%-22s %4s %20s %10s  %s\n", "family", "prec", "valid configurations", "ms",
@@ -135,7 +135,7 @@ int cli_tune_count(const gb_tune_runs_t *r, const gb_plan_t *pl, const narrowing
     return bad ? EXIT_USAGE : EXIT_OK;
 }
 
-int cli_tune_check_runs(gb_tune_runs_t *r, const gb_plan_t *pl, const narrowing_t *nw,
+int cli_tune_check_runs(gb_tune_runs_t *r, const gb_explore_plan_t *pl, const narrowing_t *nw,
                         const tune_opts_t *t, const gb_registry_t *reg, const gb_device_info_t *di)
 {
     if (!cli_tune_known_strategy(t->strategy))

@@ -285,8 +285,7 @@ int main(int argc, char **argv)
         free(json);
         if (!(f->origin = strdup(origin)))
             return 1;
-        /* The source beside the JSON; the digest of what gb__program_get compiles: the
-         * prelude, a #line, the source (registry.h). */
+        /* The source beside the JSON, and the digest of the text gb__program_get compiles. */
         char path[4096];
         snprintf(path, sizeof path, "%.*s%s", (int)(base(argv[a]) - argv[a]), argv[a],
                  f->source_file);
@@ -297,12 +296,7 @@ int main(int argc, char **argv)
         }
         size_t slen;
         char *src = slurp(path, &slen);
-        gb_sha256_t s;
-        gb__sha256_init(&s);
-        gb__sha256_update(&s, prelude, plen);
-        gb__sha256_update(&s, "\n#line 1\n", 9);
-        gb__sha256_update(&s, src, strlen(src));
-        gb__sha256_hex_final(&s, f->program_digest);
+        gb__program_text(prelude, src, NULL, NULL, f->program_digest);
         free(src);
         for (size_t j = 0; j < nfam; j++)
             if (!strcmp(fams[j].name, f->name)) {

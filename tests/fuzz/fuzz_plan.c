@@ -8,7 +8,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    gb_plan_t pl;
+    gb_explore_plan_t pl;
     char msg[1024] = "";
     gb_plan_init(&pl);
     int rc = gb_plan_parse_json(&pl, (const char *)data, size, "plan 'fuzz.json'", msg, sizeof msg);

@@ -98,5 +98,6 @@ const gb_impl_ops_t gb__clblast_ops = {
     0,
     NULL,
     NULL,
+    NULL,
     NULL};
 #endif

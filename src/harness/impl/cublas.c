@@ -201,6 +201,7 @@ const gb_impl_ops_t gb__cublas_ops = {
     0,
     NULL,
     NULL,
+    NULL,
     NULL};
 
 const gb_impl_ops_t gb__cublas_tf32_ops = {
@@ -216,6 +217,7 @@ const gb_impl_ops_t gb__cublas_tf32_ops = {
     cublas_call,
     cublas_release,
     0,
+    NULL,
     NULL,
     NULL,
     NULL};

@@ -42,6 +42,7 @@ int gb_impl_at(const gb_registry_t *reg, size_t i, gb_impl_t *out)
 
 void gb_impl_kernel(gb_impl_t *out, const gb_config_t *cfg)
 {
+    memset(out, 0, sizeof *out);
     out->ops = &gb__kernel_ops;
     out->config = *cfg;
 }
@@ -137,6 +138,13 @@ int gb_impl_program_id(const gb_impl_t *im, const gb_device_info_t *dev, const g
                        char *buf, size_t len, char *msg, size_t msglen)
 {
     return im->ops->program_id(im, dev, p, buf, len, msg, msglen);
+}
+
+int gb_impl_plan(gb_impl_t *im, const gb_device_info_t *dev, const gb_problem_t *p, char *msg,
+                 size_t msglen)
+{
+    im->plan.planned = 0;
+    return im->ops->plan ? im->ops->plan(im, dev, p, msg, msglen) : GB_OK;
 }
 
 int gb_impl_prebuild(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *problem, char *msg,

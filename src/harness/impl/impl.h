@@ -6,7 +6,7 @@
 #define GB_IMPL_H
 
 #include "rt/device/context.h"
-#include "rt/plan/route.h"
+#include "rt/plan/launch.h"
 
 struct gb_impl_ops {
     const char *name; /* a peer's name; NULL for kernel families (named by config) */
@@ -53,6 +53,10 @@ struct gb_impl_ops {
     int (*enqueue)(void *state, cl_command_queue q, cl_uint nwait, const cl_event *wait,
                    cl_event *done);
     int (*times)(void *state, double t[GB_PHASE_COUNT]);
+    /* Plans what im runs for problem p on dev and keeps it on im->plan, as gb_impl_plan(); NULL:
+     * nothing to plan (the library peers). */
+    int (*plan)(gb_impl_t *im, const gb_device_info_t *dev, const gb_problem_t *p, char *msg,
+                size_t msglen);
 };
 
 extern const gb_impl_ops_t gb__kernel_ops;
@@ -65,48 +69,34 @@ extern const gb_impl_ops_t gb__clblast_ops;
 extern const gb_impl_ops_t gb__cublas_ops, gb__cublas_tf32_ops;
 #endif
 
-/* A, B, C in, C out, and a buffer-to-image copy for each of A and B. */
-#define GB_MAX_PASSES 6
-/* A call's device commands: the passes before and after the main kernel, and the main and
- * remainder kernels. */
-#define GB_MAX_WORK (2 * GB_MAX_PASSES + 1 + GB_NSIDES)
-
-/* One helper pass: a gb_copy launch, or (kernel NULL) a copy of a packed operand into the
- * image a kernel reads it through, on devices that cannot create images over buffers. */
-typedef struct gb_pass {
-    cl_kernel kernel;
-    size_t global[2], local[2]; /* gb_copy's geometry */
-    int post;                   /* runs after the main kernel */
-    cl_mem src, image; /* buffer-to-image copy: not owned (the run's temporaries and images) */
-    size_t region[2];  /* that copy's width and height in pixels */
-} gb_pass_t;
-
-/* A kernel family configuration prepared for one problem: its programs, kernels, buffers and
- * passes, as its route (route.h) says. */
+/* A kernel family configuration prepared for one problem: its route (route.h), programs, and
+ * the launch (launch.h) over its kernels and memory, which it owns: the kernels and memory
+ * objects the launch names are released with the run. */
 typedef struct gb_kernel_run {
     gb_context_t *ctx;
+    gb_route_t route;
     cl_program program, helpers;
-    cl_kernel kernel;
-    cl_kernel
-        side[GB_NSIDES]; /* the family's prologue and remainder, where this problem needs them */
-    cl_mem buf[6];       /* by gb_buf_t: the caller's A, B, C, then the temporaries */
-    cl_mem img[2];       /* image2d_t views or images of the kernel's A, B, or NULL */
-    cl_mem ws;           /* the family's workspace (argument WS), or NULL */
-    size_t bytes[3];     /* of the caller's A, B, C */
-    size_t global[2], local[2], side_global[GB_NSIDES][2], side_local[GB_NSIDES][2];
-    int local_null;
-    gb_pass_t passes[GB_MAX_PASSES];
-    size_t npasses;
-    cl_event work[GB_MAX_WORK]; /* the last call's device commands, until their times are read */
+    gb_launch_t launch; /* mem.buf by gb_buf_t: the caller's A, B, C, then the temporaries; mem.img
+                           image2d_t views or images of the kernel's A, B, or NULL; mem.ws the
+                           family's workspace (argument WS), or NULL */
+    size_t bytes[3];    /* of the caller's A, B, C */
+    gb_launch_events_t work; /* the last call's device commands, until their times are read */
 } gb_kernel_run_t;
 
-/* Helper passes (passes.c). gb__pass_copy adds the gb_copy (or gb_copy4) pass of route copy c,
- * writing dst from src, before the main kernel or (c->post) after it; kr->helpers must hold the
- * built helpers program. gb__pass_image makes *img, a width x height image2d_t over the packed
- * temporary buf (a view where the device can, else an image of its own with a copy pass); a
- * device without the image format fails with GB_EUNSUPPORTED. */
-int gb__pass_copy(gb_kernel_run_t *kr, const gb_route_copy_t *c, cl_mem dst, cl_mem src);
-int gb__pass_image(gb_kernel_run_t *kr, cl_mem *img, cl_mem buf, size_t width, size_t height);
+/* A kernel configuration's route, planned once (kept.c). gb__kernel_plan plans im's route for
+ * problem p on dev and keeps it on im (its ops' plan). gb__kernel_route gives the route of
+ * problem p on dev into *r: the kept one where im's configuration, p and dev's facts (with
+ * limits, dev's limits too) are those it was planned for, else planned anew; GB_OK or
+ * gb__route_plan's failure with msg. */
+int gb__kernel_plan(gb_impl_t *im, const gb_device_info_t *dev, const gb_problem_t *p, char *msg,
+                    size_t msglen);
+int gb__kernel_route(const gb_impl_t *im, const gb_device_info_t *dev, const gb_problem_t *p,
+                     int limits, gb_route_t *r, char *msg, size_t msglen);
+
+/* Makes *img, a width x height image2d_t over the packed temporary buf (images.c): a view where
+ * the device can, else an image of its own that the launch fills from buf on every call; a
+ * device without the image format fails with GB_EUNSUPPORTED. Errors on the context. */
+int gb__kernel_image(gb_kernel_run_t *kr, cl_mem *img, cl_mem buf, size_t width, size_t height);
 
 /* What the library peers on our own queue share (peer_cl.c): their A, B, C buffers (sized for
  * the problem), the writes of a timed call's inputs (then clFinish), its end (C read into c_out

@@ -1,14 +1,13 @@
-/* kernel.c: a kernel family configuration as an implementation. It plans the route (route.c),
- * then builds the kernel and the helper passes, allocates the caller's buffers and the
- * temporaries, binds the arguments in the order the metadata names them, and launches. */
+/* kernel.c: a kernel family configuration as an implementation. It takes the route (planned
+ * once, kept.c), then builds the kernels and the helper passes, allocates the caller's buffers, the temporaries
+ * and the images, and hands them to the launch (launch.c), which binds the arguments in the order
+ * the metadata names them and enqueues. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rt/family/registry.h"
-#include "rt/plan/bind.h"
 #include "impl.h"
-#include "rt/plan/route.h"
 
 static int kernel_check(const gb_impl_t *im, const gb_device_info_t *dev, gb_precision_t prec,
                         const gb_problem_t *p, char *msg, size_t msglen)
@@ -24,7 +23,7 @@ static int kernel_program_id(const gb_impl_t *im, const gb_device_info_t *dev,
                              const gb_problem_t *p, char *buf, size_t len, char *msg, size_t msglen)
 {
     gb_route_t r;
-    int rc = gb__route_plan(&im->config, p, dev, &r, msg, msglen);
+    int rc = gb__kernel_route(im, dev, p, 1, &r, msg, msglen);
     if (rc != GB_OK)
         return rc;
     gb_sha256_t s;
@@ -41,17 +40,6 @@ static int kernel_program_id(const gb_impl_t *im, const gb_device_info_t *dev,
     return GB_OK;
 }
 
-static int set_args(gb_kernel_run_t *kr, const gb_route_t *r, const gb_family_t *f,
-                    cl_kernel kernel)
-{
-    gb_binding_t b = {.ws = kr->ws, .compute_units = kr->ctx->dev->compute_units};
-    memcpy(b.buf, kr->buf, sizeof b.buf);
-    memcpy(b.img, kr->img, sizeof b.img);
-    const int rc =
-        gb__bind_args(kernel, f, r, &r->kernel, &b, NULL, kr->ctx->errmsg, sizeof kr->ctx->errmsg);
-    return rc;
-}
-
 static cl_mem buffer(gb_kernel_run_t *kr, size_t bytes, cl_mem_flags flags, const char *what,
                      int *rc)
 {
@@ -66,23 +54,23 @@ static void kernel_release(void *state)
     gb_kernel_run_t *kr = state;
     if (!kr)
         return;
-    for (int i = 0; i < GB_MAX_WORK; i++)
-        if (kr->work[i])
-            clReleaseEvent(kr->work[i]);
+    for (size_t i = 0; i < kr->work.n; i++)
+        clReleaseEvent(kr->work.ev[i]);
+    gb_launch_t *l = &kr->launch;
     /* Images before the buffers they may be views of. */
-    cl_mem mems[] = {kr->img[0], kr->img[1], kr->buf[0], kr->buf[1], kr->buf[2],
-                     kr->buf[3], kr->buf[4], kr->buf[5], kr->ws};
+    cl_mem mems[] = {l->mem.img[0], l->mem.img[1], l->mem.buf[0], l->mem.buf[1], l->mem.buf[2],
+                     l->mem.buf[3], l->mem.buf[4], l->mem.buf[5], l->mem.ws};
     for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
         if (mems[i])
             clReleaseMemObject(mems[i]);
-    for (size_t i = 0; i < kr->npasses; i++)
-        if (kr->passes[i].kernel)
-            clReleaseKernel(kr->passes[i].kernel);
-    if (kr->kernel)
-        clReleaseKernel(kr->kernel);
+    if (l->main)
+        clReleaseKernel(l->main);
     for (int s = 0; s < GB_NSIDES; s++)
-        if (kr->side[s])
-            clReleaseKernel(kr->side[s]);
+        if (l->side[s])
+            clReleaseKernel(l->side[s]);
+    for (int i = 0; i < GB_ROUTE_MAX_COPIES; i++)
+        if (l->copy[i])
+            clReleaseKernel(l->copy[i]);
     if (kr->program)
         clReleaseProgram(kr->program);
     if (kr->helpers)
@@ -98,50 +86,41 @@ static int build(gb_kernel_run_t *kr, const gb_config_t *cfg, const gb_route_t *
                  double *ms, int *hit, char *msg, size_t msglen)
 {
     const gb_family_t *f = cfg->family;
-    const char *prelude = gb__embedded("prelude.cl")->data;
-    int rc = gb__program_get(kr->ctx, f->name, prelude, f->source, r->options, keep, &kr->program,
-                             ms, hit, msg, msglen);
-    if (rc == GB_OK && r->helper_options[0]) {
-        double hms;
-        int hhit;
-        rc = gb__program_get(kr->ctx, "helpers", prelude, gb__embedded("helpers.cl")->data,
-                             r->helper_options, keep, &kr->helpers, &hms, &hhit, msg, msglen);
-        *ms += hms;
-        *hit &= hhit;
-    }
+    gb_launch_t *l = &kr->launch;
+    int rc = gb__launch_programs(kr->ctx, cfg, r, keep, &kr->program, &kr->helpers, ms, hit, msg,
+                                 msglen);
     if (rc != GB_OK)
         return rc;
     cl_int err;
-    kr->kernel = clCreateKernel(kr->program, f->entry, &err);
+    l->main = clCreateKernel(kr->program, f->entry, &err);
     if (err != CL_SUCCESS)
         return gb__fail(msg, msglen, GB_EMETADATA,
                         "%s: no kernel named '%s' in %s (%s); fix 'entry'", f->origin, f->entry,
                         f->source_file, gb__cl_errname(err));
-    size_t kmax = 0;
-    if (!r->local_null &&
-        clGetKernelWorkGroupInfo(kr->kernel, (cl_device_id)kr->ctx->dev->cl_device,
-                                 CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax,
-                                 NULL) == CL_SUCCESS &&
-        kmax > 0 && r->local[0] * r->local[1] > kmax)
-        return gb__fail(msg, msglen, GB_EWGSIZE,
-                        "kernel '%s' as compiled allows work-groups of at most %zu work-items "
-                        "on this device (register use), but its parameters ask for %zu x %zu; "
-                        "choose parameters with fewer work-items per group",
-                        gb_config_name(cfg), kmax, r->local[0], r->local[1]);
+    if ((rc = gb__launch_fits(l->main, (cl_device_id)kr->ctx->dev->cl_device, cfg, r,
+                              "choose parameters with fewer work-items per group", msg, msglen)) !=
+        GB_OK)
+        return rc;
     for (int s = 0; s < GB_NSIDES; s++)
         if (r->side_global[s][0]) {
-            kr->side[s] = clCreateKernel(kr->program, f->side[s].entry, &err);
+            l->side[s] = clCreateKernel(kr->program, f->side[s].entry, &err);
             if (err != CL_SUCCESS)
                 return gb__fail(msg, msglen, GB_EMETADATA,
                                 "%s: no kernel named '%s' in %s (%s); fix '%s.entry'", f->origin,
                                 f->side[s].entry, f->source_file, gb__cl_errname(err),
                                 gb_side_key(s));
         }
+    for (size_t i = 0; i < r->ncopies; i++) {
+        l->copy[i] = clCreateKernel(kr->helpers, gb__launch_copy_entry(&r->copies[i]), &err);
+        if (err != CL_SUCCESS)
+            return gb__fail(msg, msglen, GB_EOPENCL, "creating the gb_copy helper failed (%s)",
+                            gb__cl_errname(err));
+    }
     return GB_OK;
 }
 
-/* The caller's buffers (given: bufs, retained; else its own), the workspace and the
- * temporaries, then the passes between them. */
+/* The caller's buffers (given: bufs, retained; else its own), the temporaries, the workspace and
+ * the images over the temporaries, into the launch's memory. */
 static int allocate(gb_kernel_run_t *kr, const gb_problem_t *p, const gb_route_t *r,
                     const cl_mem *bufs)
 {
@@ -150,6 +129,7 @@ static int allocate(gb_kernel_run_t *kr, const gb_problem_t *p, const gb_route_t
     static const char *const what[6] = {"clCreateBuffer(A)",   "clCreateBuffer(B)",
                                         "clCreateBuffer(C)",   "allocating A's copy",
                                         "allocating B's copy", "allocating C's copy"};
+    gb_binding_t *m = &kr->launch.mem;
     int rc = GB_OK;
     gb_problem_buffer_elems(p, &elems[0], &elems[1], &elems[2]);
     for (int d = 0; d < 6 && rc == GB_OK; d++) {
@@ -158,24 +138,20 @@ static int allocate(gb_kernel_run_t *kr, const gb_problem_t *p, const gb_route_t
             kr->bytes[d] = bytes;
         if (d < 3 && bufs) {
             clRetainMemObject(bufs[d]);
-            kr->buf[d] = bufs[d];
+            m->buf[d] = bufs[d];
         } else if (d < 3 || r->copy[d - 3]) {
-            kr->buf[d] =
+            m->buf[d] =
                 buffer(kr, bytes, d < 2 ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE, what[d], &rc);
         }
     }
     if (rc == GB_OK && r->has_ws)
-        kr->ws =
+        m->ws =
             buffer(kr, r->ws_bytes, CL_MEM_READ_WRITE, "allocating the kernel's workspace", &rc);
-    for (size_t i = 0; rc == GB_OK && i < r->ncopies; i++) {
-        const gb_route_copy_t *c = &r->copies[i];
-        rc = gb__pass_copy(kr, c, kr->buf[c->dst], kr->buf[c->src]);
-        /* An image is made over its operand's packed copy once that copy is planned. */
-        const int d = c->dst == GB_BUF_TA ? 0 : c->dst == GB_BUF_TB ? 1 : -1;
-        if (rc == GB_OK && d >= 0 && r->image[d])
-            rc = gb__pass_image(kr, &kr->img[d], kr->buf[c->dst], r->image_size[d][0],
-                                r->image_size[d][1]);
-    }
+    for (int d = 0; rc == GB_OK && d < 2; d++)
+        if (r->image[d])
+            rc = gb__kernel_image(kr, &m->img[d], m->buf[GB_BUF_TA + d], r->image_size[d][0],
+                                  r->image_size[d][1]);
+    m->compute_units = kr->ctx->dev->compute_units;
     return rc;
 }
 
@@ -184,38 +160,31 @@ static int prepare_with(gb_context_t *ctx, const gb_impl_t *im, const gb_problem
 {
     *state = NULL;
     const gb_config_t *cfg = &im->config;
-    gb_route_t r;
-    int rc = gb__route_plan(cfg, p, ctx->dev, &r, ctx->errmsg, sizeof ctx->errmsg);
-    if (rc != GB_OK)
-        return rc;
     gb_kernel_run_t *kr = calloc(1, sizeof *kr);
     if (!kr)
         return gb__ctx_fail(ctx, GB_ENOMEM, "out of memory");
     kr->ctx = ctx;
-    memcpy(kr->global, r.global, sizeof kr->global);
-    memcpy(kr->local, r.local, sizeof kr->local);
-    memcpy(kr->side_global, r.side_global, sizeof kr->side_global);
-    memcpy(kr->side_local, r.side_local, sizeof kr->side_local);
-    kr->local_null = r.local_null;
-    if ((rc = build(kr, cfg, &r, 0, &res->build_ms, &res->cache_hit, ctx->errmsg,
-                    sizeof ctx->errmsg)) != GB_OK ||
-        (rc = allocate(kr, p, &r, bufs)) != GB_OK ||
-        (rc = set_args(kr, &r, cfg->family, kr->kernel)) != GB_OK) {
+    const gb_route_t *r = &kr->route;
+    kr->launch.route = r;
+    int rc = gb__kernel_route(im, ctx->dev, p, 1, &kr->route, ctx->errmsg, sizeof ctx->errmsg);
+    if (rc == GB_OK)
+        rc = build(kr, cfg, r, 0, &res->build_ms, &res->cache_hit, ctx->errmsg, sizeof ctx->errmsg);
+    if (rc == GB_OK)
+        rc = allocate(kr, p, r, bufs);
+    if (rc == GB_OK)
+        rc = gb__launch_bind(&kr->launch, cfg->family, &r->kernel, NULL, ctx->errmsg,
+                             sizeof ctx->errmsg);
+    if (rc != GB_OK) {
         kernel_release(kr);
         return rc;
     }
-    for (int s = 0; s < GB_NSIDES; s++)
-        if (kr->side[s] && (rc = set_args(kr, &r, cfg->family, kr->side[s])) != GB_OK) {
-            kernel_release(kr);
-            return rc;
-        }
-    res->swapped = r.swapped;
-    res->local_null = r.local_null;
-    res->helpers = kr->npasses;
-    memcpy(res->global, r.global, sizeof res->global);
-    memcpy(res->local, r.local, sizeof res->local);
-    memcpy(res->build_options, r.options, sizeof res->build_options);
-    memcpy(res->route, r.text, sizeof res->route);
+    res->swapped = r->swapped;
+    res->local_null = r->local_null;
+    res->helpers = gb__launch_helpers(&kr->launch);
+    memcpy(res->global, r->global, sizeof res->global);
+    memcpy(res->local, r->local, sizeof res->local);
+    memcpy(res->build_options, r->options, sizeof res->build_options);
+    memcpy(res->route, r->text, sizeof res->route);
     *state = kr;
     return GB_OK;
 }
@@ -236,17 +205,15 @@ static int kernel_prepare_on(gb_context_t *ctx, const gb_impl_t *im, const gb_pr
 static int kernel_prebuild(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *p, char *msg,
                            size_t msglen)
 {
-    gb_route_t r;
-    int rc = gb__route_plan(&im->config, p, ctx->dev, &r, msg, msglen);
-    if (rc != GB_OK)
-        return rc;
     gb_kernel_run_t *kr = calloc(1, sizeof *kr);
     if (!kr)
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
     kr->ctx = ctx;
     double ms;
     int hit;
-    rc = build(kr, &im->config, &r, 1, &ms, &hit, msg, msglen);
+    int rc = gb__kernel_route(im, ctx->dev, p, 1, &kr->route, msg, msglen);
+    if (rc == GB_OK)
+        rc = build(kr, &im->config, &kr->route, 1, &ms, &hit, msg, msglen);
     kernel_release(kr);
     return rc;
 }
@@ -271,97 +238,28 @@ double gb__event_ms(cl_event ev, cl_int *err)
     return end > start ? (double)(end - start) * 1e-6 : 0.0;
 }
 
-static cl_int enqueue_pass(cl_command_queue q, const gb_pass_t *ps, cl_uint nwait,
-                           const cl_event *wait, cl_event *ev)
+/* Releases the events of the last call's device work. */
+static void work_release(gb_kernel_run_t *kr)
 {
-    if (ps->kernel)
-        return clEnqueueNDRangeKernel(q, ps->kernel, 2, NULL, ps->global,
-                                      ps->local[0] ? ps->local : NULL, nwait, wait, ev);
-    const size_t origin[3] = {0, 0, 0}, region[3] = {ps->region[0], ps->region[1], 1};
-    return clEnqueueCopyBufferToImage(q, ps->src, ps->image, 0, origin, region, nwait, wait, ev);
+    for (size_t i = 0; i < kr->work.n; i++)
+        clReleaseEvent(kr->work.ev[i]);
+    kr->work.n = 0;
 }
 
-/* Where a call's device commands keep their events in kr->work. */
-enum { W_PRE = 0, W_PRO = GB_MAX_PASSES, W_MAIN, W_REM, W_POST };
-
-/* Side kernel s, where this problem has it: its event into *ev; on failure *g, *l its launch
- * geometry, so that the message names the launch that failed. */
-static cl_int enqueue_side(gb_kernel_run_t *kr, cl_command_queue q, int s, cl_uint nwait,
-                           const cl_event *wait, cl_event *ev, const size_t **g, const size_t **l)
+/* A call's device work on q, the first command after the nwait events of wait; their events
+ * into kr->work (the previous call's released), the last one's into *done where wanted. */
+static int enqueue_work(gb_kernel_run_t *kr, cl_command_queue q, cl_uint nwait,
+                        const cl_event *wait, cl_event *done)
 {
-    const cl_int err = clEnqueueNDRangeKernel(q, kr->side[s], 2, NULL, kr->side_global[s],
-                                              kr->side_local[s], nwait, wait, ev);
-    if (err != CL_SUCCESS) {
-        *g = kr->side_global[s];
-        *l = kr->side_local[s];
-    }
-    return err;
-}
-
-/* A call's device work on q: the passes before the main kernel, the prologue, main and
- * remainder kernels, the passes after; the first command waits for the nwait events of wait
- * (q is in order: the others follow it). Their events go to kr->work (the previous call's
- * released). On failure returns the OpenCL status with *what naming the command and g, l its
- * launch geometry. */
-static cl_int enqueue_work(gb_kernel_run_t *kr, cl_command_queue q, cl_uint nwait,
-                           const cl_event *wait, const char **what, const size_t **g,
-                           const size_t **l)
-{
-    cl_int err = CL_SUCCESS;
-    for (int i = 0; i < GB_MAX_WORK; i++)
-        if (kr->work[i]) {
-            clReleaseEvent(kr->work[i]);
-            kr->work[i] = NULL;
-        }
-    *g = kr->global;
-    *l = kr->local;
-    for (size_t i = 0; i < kr->npasses && err == CL_SUCCESS; i++)
-        if (!kr->passes[i].post && (*what = "a helper pass")) {
-            err = enqueue_pass(q, &kr->passes[i], nwait, wait, &kr->work[W_PRE + i]);
-            nwait = 0;
-            wait = NULL;
-        }
-    if (kr->side[GB_SIDE_PROLOGUE] && err == CL_SUCCESS && (*what = "the prologue kernel")) {
-        err = enqueue_side(kr, q, GB_SIDE_PROLOGUE, nwait, wait, &kr->work[W_PRO], g, l);
-        nwait = 0;
-        wait = NULL;
-    }
-    if (err == CL_SUCCESS && (*what = "the main kernel"))
-        err = clEnqueueNDRangeKernel(q, kr->kernel, 2, NULL, kr->global,
-                                     kr->local_null ? NULL : kr->local, nwait, wait,
-                                     &kr->work[W_MAIN]);
-    if (kr->side[GB_SIDE_REMAINDER] && err == CL_SUCCESS && (*what = "the remainder kernel"))
-        err = enqueue_side(kr, q, GB_SIDE_REMAINDER, 0, NULL, &kr->work[W_REM], g, l);
-    for (size_t i = 0; i < kr->npasses && err == CL_SUCCESS; i++)
-        if (kr->passes[i].post && (*what = "a helper pass"))
-            err = enqueue_pass(q, &kr->passes[i], 0, NULL, &kr->work[W_POST + i]);
-    return err;
-}
-
-static int launch_failed(gb_kernel_run_t *kr, cl_int err, const char *what, const size_t *g,
-                         const size_t *l)
-{
-    return gb__ctx_fail(kr->ctx, GB_EOPENCL,
-                        "%s failed: %s (global %zu x %zu, work-group %zu x %zu)", what,
-                        gb__cl_errname(err), g[0], g[1], l[0], l[1]);
+    work_release(kr);
+    return gb__launch_enqueue(&kr->launch, kr->ctx->dev, q, nwait, wait, &kr->work, done,
+                              kr->ctx->errmsg, sizeof kr->ctx->errmsg);
 }
 
 static int kernel_enqueue(void *state, cl_command_queue q, cl_uint nwait, const cl_event *wait,
                           cl_event *done)
 {
-    gb_kernel_run_t *kr = state;
-    const char *what = "the main kernel";
-    const size_t *g, *l;
-    const cl_int err = enqueue_work(kr, q, nwait, wait, &what, &g, &l);
-    if (err != CL_SUCCESS)
-        return launch_failed(kr, err, what, g, l);
-    if (done) {
-        *done = NULL;
-        for (int i = GB_MAX_WORK; i-- > 0 && !*done;)
-            *done = kr->work[i];
-        clRetainEvent(*done);
-    }
-    return GB_OK;
+    return enqueue_work(state, q, nwait, wait, done);
 }
 
 /* The main and helper times of the last call's device work into t, adding, and its ops: from
@@ -371,20 +269,17 @@ static int kernel_enqueue(void *state, cl_command_queue q, cl_uint nwait, const 
 static void work_times(gb_kernel_run_t *kr, double t[GB_PHASE_COUNT], cl_int *err)
 {
     cl_ulong first = 0, last = 0;
-    for (int i = 0; i < GB_MAX_WORK; i++) {
-        if (!kr->work[i])
-            continue;
+    for (size_t i = 0; i < kr->work.n; i++) {
         cl_ulong start, end;
-        event_times(kr->work[i], &start, &end, err);
+        event_times(kr->work.ev[i], &start, &end, err);
         if (end > start) {
-            t[i >= W_PRO && i <= W_REM ? GB_PHASE_MAIN : GB_PHASE_HELPERS] +=
+            t[kr->work.helper[i] ? GB_PHASE_HELPERS : GB_PHASE_MAIN] +=
                 (double)(end - start) * 1e-6;
             first = !first || start < first ? start : first;
             last = end > last ? end : last;
         }
-        clReleaseEvent(kr->work[i]);
-        kr->work[i] = NULL;
     }
+    work_release(kr);
     t[GB_PHASE_OPS] = last > first ? (double)(last - first) * 1e-6 : 0.0;
 }
 
@@ -405,20 +300,20 @@ static int kernel_call(void *state, const void *a, const void *b, const void *c,
     enum { W_A, W_B, W_C, READ, NEV };
     cl_event ev[NEV] = {0};
     cl_command_queue q = kr->ctx->queue;
+    const cl_mem *buf = kr->launch.mem.buf;
     cl_int err = CL_SUCCESS;
     const char *what = "writing A";
-    const size_t *g = kr->global, *l = kr->local;
     const void *in[3] = {a, b, c};
     memset(t, 0, GB_PHASE_COUNT * sizeof *t);
     const double t0 = gb__now_ms();
     for (int d = 0; d < 3 && err == CL_SUCCESS; d++)
         if (in[d] && (what = d == 0 ? "writing A" : d == 1 ? "writing B" : "writing C"))
-            err = clEnqueueWriteBuffer(q, kr->buf[d], CL_FALSE, 0, kr->bytes[d], in[d], 0, NULL,
+            err = clEnqueueWriteBuffer(q, buf[d], CL_FALSE, 0, kr->bytes[d], in[d], 0, NULL,
                                        &ev[W_A + d]);
-    if (err == CL_SUCCESS)
-        err = enqueue_work(kr, q, 0, NULL, &what, &g, &l);
-    if (c_out && err == CL_SUCCESS && (what = "reading C"))
-        err = clEnqueueReadBuffer(q, kr->buf[GB_BUF_C], CL_FALSE, 0, kr->bytes[2], c_out, 0, NULL,
+    /* A failed launch has its message on the context already. */
+    const int rc = err == CL_SUCCESS ? enqueue_work(kr, q, 0, NULL, NULL) : GB_OK;
+    if (c_out && rc == GB_OK && err == CL_SUCCESS && (what = "reading C"))
+        err = clEnqueueReadBuffer(q, buf[GB_BUF_C], CL_FALSE, 0, kr->bytes[2], c_out, 0, NULL,
                                   &ev[READ]);
     cl_int fin = clFinish(q);
     t[GB_PHASE_WALL] = gb__now_ms() - t0;
@@ -431,8 +326,10 @@ static int kernel_call(void *state, const void *a, const void *b, const void *c,
         clReleaseEvent(ev[i]);
     }
     work_times(kr, t, &err);
+    if (rc != GB_OK)
+        return rc;
     if (err != CL_SUCCESS)
-        return launch_failed(kr, err, what, g, l);
+        return gb__ctx_fail(kr->ctx, GB_EOPENCL, "%s failed: %s", what, gb__cl_errname(err));
     t[GB_PHASE_OFFLOAD] = t[GB_PHASE_OPS] + t[GB_PHASE_H2D] + t[GB_PHASE_D2H];
     return GB_OK;
 }
@@ -450,4 +347,5 @@ const gb_impl_ops_t gb__kernel_ops = {NULL,
                                       0,
                                       kernel_prepare_on,
                                       kernel_enqueue,
-                                      kernel_times};
+                                      kernel_times,
+                                      gb__kernel_plan};

@@ -193,4 +193,5 @@ const gb_impl_ops_t gb__library_ops = {
     0,
     NULL,
     NULL,
+    NULL,
     NULL};

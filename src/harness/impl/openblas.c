@@ -162,4 +162,5 @@ const gb_impl_ops_t gb__openblas_ops = {
     1,
     NULL,
     NULL,
+    NULL,
     NULL};

@@ -1,6 +1,7 @@
 /* traffic.c: a configuration's declared global-memory traffic for one problem (gb_impl_traffic):
- * the route planned as a run would plan it, the family's 'traffic' evaluated on it. What `run`
- * prints and what `report` recomputes for stored points come from here, so the two agree. */
+ * the route a run takes (kept on the implementation where it was planned for this problem and
+ * device), the family's 'traffic' evaluated on it. What `run` prints and what `report` recomputes
+ * for stored points come from here, so the two agree. */
 #include <stdint.h>
 #include <string.h>
 
@@ -30,7 +31,7 @@ int gb_impl_traffic(const gb_impl_t *im, const gb_device_info_t *dev, const gb_p
         d.type_name = "other";
     gb_route_t r;
     long long bytes[2];
-    if ((rc = gb__route_plan(&im->config, &q, &d, &r, msg, msglen)) != GB_OK ||
+    if ((rc = gb__kernel_route(im, &d, &q, 0, &r, msg, msglen)) != GB_OK ||
         (rc = gb__route_traffic(&im->config, &d, &r, bytes, msg, msglen)) != GB_OK)
         return rc;
     out->declared = 1;

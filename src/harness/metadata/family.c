@@ -1,6 +1,5 @@
 /* family.c: parses one kernel family's JSON metadata (docs/kernel-metadata.md) with cJSON. */
 #include <cjson/cJSON.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,98 +12,6 @@
 static const char *const known_args[] = {"M",    "N",   "K",    "alpha", "A",    "offA",
                                          "lda",  "B",   "offB", "ldb",   "beta", "C",
                                          "offC", "ldc", "imgA", "imgB",  "WS",   "CUS"};
-
-int gb__family_bad(gb_family_ctx_t *c, const char *key, const char *why)
-{
-    return gb__fail(c->msg, c->msglen, GB_EMETADATA, "%s: key '%s' %s; fix the metadata", c->origin,
-                    key, why);
-}
-
-/* Edit distance between a and b (each at most 63 characters counted), for "did you mean". */
-static size_t distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b), row[64];
-    la = la > 63 ? 63 : la;
-    lb = lb > 63 ? 63 : lb;
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            const size_t up = row[j], sub = diag + (a[i - 1] != b[j - 1]);
-            size_t best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
-            row[j] = sub < best ? sub : best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
-/* Every key of obj (written where, e.g. "requires") is one of known and appears once: a key
- * misspelled would otherwise be ignored, and of a duplicate only the first used. The error
- * names the key and the nearest known one. */
-int gb__family_keys(gb_family_ctx_t *c, const cJSON *obj, const char *where,
-                    const char *const *known, size_t nknown)
-{
-    for (const cJSON *it = obj->child; it; it = it->next) {
-        char key[160];
-        snprintf(key, sizeof key, "%s%s%s", where, where[0] ? "." : "", it->string);
-        if (cJSON_GetObjectItemCaseSensitive(obj, it->string) != it)
-            return gb__family_bad(c, key, "appears twice");
-        if (!known)
-            continue; /* names the family chooses: only duplicates are wrong */
-        size_t best = 0, dist = (size_t)-1;
-        for (size_t i = 0; i < nknown; i++) {
-            const size_t d = distance(it->string, known[i]);
-            if (d < dist) {
-                dist = d;
-                best = i;
-            }
-        }
-        if (dist == 0)
-            continue;
-        char why[256];
-        if (dist <= 3 || dist * 2 < strlen(known[best]))
-            snprintf(why, sizeof why, "is unknown; did you mean '%s%s%s'?", where,
-                     where[0] ? "." : "", known[best]);
-        else
-            snprintf(why, sizeof why, "is unknown (docs/kernel-metadata.md lists the keys)");
-        return gb__family_bad(c, key, why);
-    }
-    return GB_OK;
-}
-
-char *gb__family_dup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
-/* Reads an optional or required string member into *out (heap). */
-int gb__family_string(gb_family_ctx_t *c, const cJSON *obj, const char *key, int required,
-                      char **out)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    *out = NULL;
-    if (!v)
-        return required ? gb__family_bad(c, key, "is missing") : GB_OK;
-    if (!cJSON_IsString(v) || !v->valuestring[0])
-        return gb__family_bad(c, key, "must be a non-empty string");
-    return (*out = gb__family_dup(v->valuestring)) ? GB_OK : GB_ENOMEM;
-}
-
-int gb__family_long(gb_family_ctx_t *c, const cJSON *v, const char *key, long *out)
-{
-    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
-        fabs(v->valuedouble) > 1e15)
-        return gb__family_bad(c, key, "must be an integer");
-    *out = (long)v->valuedouble;
-    return GB_OK;
-}
 
 static int get_string_array(gb_family_ctx_t *c, const cJSON *obj, const char *key, int required,
                             char ***out, size_t *n)
@@ -128,29 +35,6 @@ static int get_string_array(gb_family_ctx_t *c, const cJSON *obj, const char *ke
             return gb__family_bad(c, key, "must hold only non-empty strings");
         if (!((*out)[(*n)++] = gb__family_dup(e->valuestring)))
             return GB_ENOMEM;
-    }
-    return GB_OK;
-}
-
-int gb__family_precisions(gb_family_ctx_t *c, const cJSON *v, const char *key, unsigned *mask)
-{
-    *mask = 0;
-    const cJSON *e;
-    if (cJSON_IsString(v)) {
-        gb_precision_t p;
-        if (gb_precision_parse(v->valuestring, &p) != GB_OK)
-            return gb__family_bad(c, key, "must be \"s\" or \"d\"");
-        *mask = 1u << p;
-        return GB_OK;
-    }
-    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) == 0)
-        return gb__family_bad(c, key, "must be a non-empty array of \"s\"/\"d\"");
-    cJSON_ArrayForEach(e, v)
-    {
-        gb_precision_t p;
-        if (!cJSON_IsString(e) || gb_precision_parse(e->valuestring, &p) != GB_OK)
-            return gb__family_bad(c, key, "must hold only \"s\" or \"d\"");
-        *mask |= 1u << p;
     }
     return GB_OK;
 }
@@ -436,6 +320,125 @@ int gb__family_parse(const char *json, size_t len, const char *origin, gb_family
     return gb__family_parse_at(json, len, origin, NULL, f, msg, msglen);
 }
 
+/* The document of json: one JSON object (nothing but blanks after it), with the keys of the
+ * family it extends (dir: where that family's JSON lies); NULL with *rc on failure. */
+static cJSON *document(gb_family_ctx_t *c, const char *json, size_t len, const char *dir, int *rc)
+{
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
+    if (!root) {
+        const char *at = cJSON_GetErrorPtr();
+        *rc = gb__fail(c->msg, c->msglen, GB_EMETADATA,
+                       "%s: not valid JSON near offset %ld; fix the metadata", c->origin,
+                       at ? (long)(at - json) : -1L);
+        return NULL;
+    }
+    *rc = GB_OK;
+    /* One document per file: anything but whitespace after it is an error, not ignored. */
+    for (size_t at = (size_t)(end - json); *rc == GB_OK && at < len; at++)
+        if (!strchr(" \t\r\n", json[at]) || json[at] == '\0')
+            *rc = gb__fail(c->msg, c->msglen, GB_EMETADATA,
+                           "%s: text after the JSON document at byte "
+                           "offset %zu; a metadata file holds one object",
+                           c->origin, at);
+    if (*rc == GB_OK && !cJSON_IsObject(root))
+        *rc = gb__fail(c->msg, c->msglen, GB_EMETADATA, "%s: metadata must be a JSON object",
+                       c->origin);
+    if (*rc == GB_OK)
+        *rc = extend(c, root, dir);
+    if (*rc != GB_OK) {
+        cJSON_Delete(root);
+        return NULL;
+    }
+    return root;
+}
+
+/* The members that describe the kernels: names, precisions and layouts, arguments, launch
+ * sizes, parameters and presets, multiples, side kernels, lets, workspace and traffic. */
+static int parse_members(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
+{
+    int rc;
+    if ((rc = gb__family_string(c, root, "family", 1, &f->name)) ||
+        (rc = gb__family_string(c, root, "description", 0, &f->description)) ||
+        (rc = gb__family_string(c, root, "source", 1, &f->source_file)) ||
+        (rc = gb__family_string(c, root, "entry", 1, &f->entry)))
+        return rc;
+    if (strlen(f->name) >= GB_NAME_MAX)
+        return gb__family_bad(c, "family", "must be shorter than 48 characters");
+    const cJSON *prec = cJSON_GetObjectItemCaseSensitive(root, "precisions");
+    if (!prec)
+        return gb__family_bad(c, "precisions", "is missing");
+    if ((rc = gb__family_precisions(c, prec, "precisions", &f->precisions)) ||
+        (rc = parse_layouts(c, root, &f->layouts)) ||
+        (rc = get_string_array(c, root, "args", 1, &f->args, &f->nargs)) ||
+        (rc = parse_pair(c, root, "global", 1, f->global)) ||
+        (rc = parse_pair(c, root, "local", 0, f->local)) ||
+        (rc = get_string_array(c, root, "constraints", 0, &f->constraints, &f->nconstraints)) ||
+        (rc = gb__family_params(c, root, f)) || (rc = gb__family_presets(c, root, f)))
+        return rc;
+    if ((rc = parse_multiples(c, root, "multiple_of", "MNK", f->multiple)) ||
+        (rc = parse_multiples(c, root, "ld_multiple_of", "ABC", f->ld_multiple)) ||
+        (rc = parse_multiples(c, root, "ld_avoid_multiple_of", "ABC", f->ld_avoid)) ||
+        (rc = gb__family_string(c, root, "nvidia_max_registers", 0, &f->nv_max_registers)) ||
+        (rc = parse_side(c, root, f, GB_SIDE_PROLOGUE)) ||
+        (rc = parse_side(c, root, f, GB_SIDE_REMAINDER)) || (rc = parse_lets(c, root, f)) ||
+        (rc = gb__family_string(c, root, "workspace", 0, &f->workspace)))
+        return rc;
+    return parse_traffic(c, root, f);
+}
+
+/* The arguments: each one the harness knows or a let's name; the image operands; the
+ * workspace and its argument together. */
+static int check_args(gb_family_ctx_t *c, gb_family_t *f)
+{
+    for (size_t i = 0; i < f->nargs; i++) {
+        int known = 0;
+        for (size_t j = 0; j < sizeof known_args / sizeof known_args[0]; j++)
+            known |= !strcmp(f->args[i], known_args[j]);
+        for (size_t j = 0; j < f->nlets; j++)
+            known |= !strcmp(f->args[i], f->let_names[j]);
+        if (!known)
+            return gb__family_bad(c, "args",
+                                  "holds a name that is neither a 'let' nor one of M N K alpha "
+                                  "beta A B C offA offB offC lda ldb ldc imgA imgB WS CUS");
+    }
+    int rc = parse_images(c, f);
+    if (rc != GB_OK)
+        return rc;
+    /* The scratch buffer and its argument come together. */
+    if (!f->workspace != (arg_index(f, "WS") < 0))
+        return gb__family_bad(c, f->workspace ? "workspace" : "args",
+                              f->workspace ? "gives a size, but 'args' has no WS to pass the buffer"
+                                           : "names WS, but there is no 'workspace' size");
+    return GB_OK;
+}
+
+/* "requires": {extensions, local_memory, images, image2d_from_buffer}, all optional. */
+static int parse_requires(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
+{
+    const cJSON *req = cJSON_GetObjectItemCaseSensitive(root, "requires");
+    if (!req)
+        return GB_OK;
+    if (!cJSON_IsObject(req))
+        return gb__family_bad(c, "requires", "must be an object {extensions, local_memory}");
+    int rc;
+    if ((rc = gb__family_keys(
+             c, req, "requires",
+             KEYS("extensions", "local_memory", "images", "image2d_from_buffer"))) ||
+        (rc = get_string_array(c, req, "extensions", 0, &f->extensions, &f->nextensions)) ||
+        (rc = gb__family_string(c, req, "local_memory", 0, &f->local_mem)))
+        return rc;
+    const cJSON *img = cJSON_GetObjectItemCaseSensitive(req, "images");
+    const cJSON *fb = cJSON_GetObjectItemCaseSensitive(req, "image2d_from_buffer");
+    if ((img && !cJSON_IsBool(img)) || (fb && !cJSON_IsBool(fb)))
+        return gb__family_bad(
+            c, img && !cJSON_IsBool(img) ? "requires.images" : "requires.image2d_from_buffer",
+            "must be true or false");
+    f->images_from_buffer = cJSON_IsTrue(fb);
+    f->images |= cJSON_IsTrue(img) || f->images_from_buffer;
+    return GB_OK;
+}
+
 int gb__family_parse_at(const char *json, size_t len, const char *origin, const char *dir,
                         gb_family_t *f, char *msg, size_t msglen)
 {
@@ -443,115 +446,19 @@ int gb__family_parse_at(const char *json, size_t len, const char *origin, const 
     memset(f, 0, sizeof *f);
     if (len > (1u << 20))
         return gb__fail(msg, msglen, GB_EMETADATA, "%s: metadata larger than 1 MiB", origin);
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
-    if (!root) {
-        const char *at = cJSON_GetErrorPtr();
-        return gb__fail(msg, msglen, GB_EMETADATA,
-                        "%s: not valid JSON near offset %ld; fix the metadata", origin,
-                        at ? (long)(at - json) : -1L);
-    }
-    int rc = GB_OK;
-    /* One document per file: anything but whitespace after it is an error, not ignored. */
-    for (size_t at = (size_t)(end - json); at < len; at++)
-        if (!strchr(" \t\r\n", json[at]) || json[at] == '\0') {
-            rc = gb__fail(msg, msglen, GB_EMETADATA,
-                          "%s: text after the JSON document at byte "
-                          "offset %zu; a metadata file holds one object",
-                          origin, at);
-            goto done;
-        }
-    if (!cJSON_IsObject(root)) {
-        rc = gb__fail(msg, msglen, GB_EMETADATA, "%s: metadata must be a JSON object", origin);
-        goto done;
-    }
-    if ((rc = extend(&c, root, dir)) != GB_OK)
-        goto done;
-    if ((rc = gb__family_string(&c, root, "family", 1, &f->name)) ||
-        (rc = gb__family_string(&c, root, "description", 0, &f->description)) ||
-        (rc = gb__family_string(&c, root, "source", 1, &f->source_file)) ||
-        (rc = gb__family_string(&c, root, "entry", 1, &f->entry)))
-        goto done;
-    if (strlen(f->name) >= GB_NAME_MAX) {
-        rc = gb__family_bad(&c, "family", "must be shorter than 48 characters");
-        goto done;
-    }
-    const cJSON *prec = cJSON_GetObjectItemCaseSensitive(root, "precisions");
-    if (!prec) {
-        rc = gb__family_bad(&c, "precisions", "is missing");
-        goto done;
-    }
-    if ((rc = gb__family_precisions(&c, prec, "precisions", &f->precisions)) ||
-        (rc = parse_layouts(&c, root, &f->layouts)) ||
-        (rc = get_string_array(&c, root, "args", 1, &f->args, &f->nargs)) ||
-        (rc = parse_pair(&c, root, "global", 1, f->global)) ||
-        (rc = parse_pair(&c, root, "local", 0, f->local)) ||
-        (rc = get_string_array(&c, root, "constraints", 0, &f->constraints, &f->nconstraints)) ||
-        (rc = gb__family_params(&c, root, f)) || (rc = gb__family_presets(&c, root, f)))
-        goto done;
-    if ((rc = parse_multiples(&c, root, "multiple_of", "MNK", f->multiple)) ||
-        (rc = parse_multiples(&c, root, "ld_multiple_of", "ABC", f->ld_multiple)) ||
-        (rc = parse_multiples(&c, root, "ld_avoid_multiple_of", "ABC", f->ld_avoid)) ||
-        (rc = gb__family_string(&c, root, "nvidia_max_registers", 0, &f->nv_max_registers)) ||
-        (rc = parse_side(&c, root, f, GB_SIDE_PROLOGUE)) ||
-        (rc = parse_side(&c, root, f, GB_SIDE_REMAINDER)) || (rc = parse_lets(&c, root, f)) ||
-        (rc = gb__family_string(&c, root, "workspace", 0, &f->workspace)) ||
-        (rc = parse_traffic(&c, root, f)))
-        goto done;
-    /* Arguments the harness knows, or names of the family's lets (passed by value). */
-    for (size_t i = 0; i < f->nargs; i++) {
-        int known = 0;
-        for (size_t j = 0; j < sizeof known_args / sizeof known_args[0]; j++)
-            known |= !strcmp(f->args[i], known_args[j]);
-        for (size_t j = 0; j < f->nlets; j++)
-            known |= !strcmp(f->args[i], f->let_names[j]);
-        if (!known) {
-            rc = gb__family_bad(&c, "args",
-                                "holds a name that is neither a 'let' nor one of M N K alpha beta "
-                                "A B C offA offB offC lda ldb ldc imgA imgB WS CUS");
-            goto done;
-        }
-    }
-    if ((rc = parse_images(&c, f)))
-        goto done;
-    /* The scratch buffer and its argument come together. */
-    if (!f->workspace != (arg_index(f, "WS") < 0)) {
-        rc = gb__family_bad(&c, f->workspace ? "workspace" : "args",
-                            f->workspace ? "gives a size, but 'args' has no WS to pass the buffer"
-                                         : "names WS, but there is no 'workspace' size");
-        goto done;
-    }
-    const cJSON *req = cJSON_GetObjectItemCaseSensitive(root, "requires");
-    if (req) {
-        if (!cJSON_IsObject(req)) {
-            rc = gb__family_bad(&c, "requires", "must be an object {extensions, local_memory}");
-            goto done;
-        }
-        if ((rc = gb__family_keys(
-                 &c, req, "requires",
-                 KEYS("extensions", "local_memory", "images", "image2d_from_buffer"))) ||
-            (rc = get_string_array(&c, req, "extensions", 0, &f->extensions, &f->nextensions)) ||
-            (rc = gb__family_string(&c, req, "local_memory", 0, &f->local_mem)))
-            goto done;
-        const cJSON *img = cJSON_GetObjectItemCaseSensitive(req, "images");
-        const cJSON *fb = cJSON_GetObjectItemCaseSensitive(req, "image2d_from_buffer");
-        if ((img && !cJSON_IsBool(img)) || (fb && !cJSON_IsBool(fb))) {
-            rc = gb__family_bad(
-                &c, img && !cJSON_IsBool(img) ? "requires.images" : "requires.image2d_from_buffer",
-                "must be true or false");
-            goto done;
-        }
-        f->images_from_buffer = cJSON_IsTrue(fb);
-        f->images |= cJSON_IsTrue(img) || f->images_from_buffer;
-    }
-    /* Last, so that a known key's own fault is named first. */
-    rc = gb__family_keys(&c, root, "",
-                         KEYS("family", "description", "source", "entry", "precisions", "layouts",
-                              "args", "global", "local", "parameters", "constraints", "requires",
-                              "multiple_of", "ld_multiple_of", "ld_avoid_multiple_of",
-                              "nvidia_max_registers", "prologue", "remainder", "workspace",
-                              "traffic", "let", "presets"));
-done:
+    int rc;
+    cJSON *root = document(&c, json, len, dir, &rc);
+    if (!root)
+        return rc;
+    if ((rc = parse_members(&c, root, f)) == GB_OK && (rc = check_args(&c, f)) == GB_OK &&
+        (rc = parse_requires(&c, root, f)) == GB_OK)
+        /* Last, so that a known key's own fault is named first. */
+        rc = gb__family_keys(&c, root, "",
+                             KEYS("family", "description", "source", "entry", "precisions",
+                                  "layouts", "args", "global", "local", "parameters", "constraints",
+                                  "requires", "multiple_of", "ld_multiple_of",
+                                  "ld_avoid_multiple_of", "nvidia_max_registers", "prologue",
+                                  "remainder", "workspace", "traffic", "let", "presets"));
     cJSON_Delete(root);
     if (rc != GB_OK)
         gb__family_free(f);

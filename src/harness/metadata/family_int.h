@@ -1,6 +1,6 @@
 /* family_int.h: what the metadata parser's files share (family.c parses a family's JSON,
  * family_params.c its parameters and presets): the parse's context and the helpers that read a
- * member or refuse it with a message naming the file and the key. */
+ * member or refuse it with a message naming the file and the key (family_json.c). */
 #ifndef GB_FAMILY_INT_H
 #define GB_FAMILY_INT_H
 

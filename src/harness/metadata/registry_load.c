@@ -54,14 +54,8 @@ static int load_family(gb_registry_t *reg, const char *json, size_t len, const c
         rc = GB_ENOMEM;
         goto fail;
     }
-    /* The text gb__program_get compiles: the prelude, a #line, the source. */
-    gb_sha256_t s;
-    const gb_embedded_file_t *prelude = gb__embedded("prelude.cl");
-    gb__sha256_init(&s);
-    gb__sha256_update(&s, prelude->data, prelude->len);
-    gb__sha256_update(&s, "\n#line 1\n", 9);
-    gb__sha256_update(&s, fam.source, strlen(fam.source));
-    gb__sha256_hex_final(&s, fam.program_digest);
+    /* The digest of the text gb__program_get compiles. */
+    gb__program_text(gb__embedded("prelude.cl")->data, fam.source, NULL, NULL, fam.program_digest);
     if ((rc = gb__registry_add(reg, &fam)) == GB_OK)
         return GB_OK;
 fail:

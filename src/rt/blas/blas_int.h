@@ -10,28 +10,28 @@
 #include <pthread.h>
 
 #include "rt/device/context.h"
-#include "rt/plan/bind.h"
+#include "rt/plan/launch.h"
 #include "gemmbench_tuning.h"
 #include "gemmbench_blas.h"
 
 /* What makes two calls run the same plan: everything but the scalars' values and the buffers
  * (beta = 0 changes the route: C is then not read). */
-typedef struct gb_plan_key {
+typedef struct gb_blas_plan_key {
     gb_precision_t precision;
     gb_layout_t layout;
     gb_trans_t trans_a, trans_b;
     size_t m, n, k, lda, ldb, ldc, off_a, off_b, off_c;
     int beta_zero;
-} gb_plan_key_t;
+} gb_blas_plan_key_t;
 
-typedef struct gb_plan {
-    gb_plan_key_t key;
+typedef struct gb_blas_plan {
+    gb_blas_plan_key_t key;
     gb_config_t cfg;
     gb_route_t route;
     cl_program program, helpers; /* helpers NULL where the route has no copies */
     char chosen[1400];           /* "KERNEL NAME=V ... (why)" */
     unsigned refs;               /* the cache's reference, and each call's using it */
-} gb_plan_t;
+} gb_blas_plan_t;
 
 #define GB_PLAN_BUCKETS 64
 #define GB_PLAN_WAYS 4 /* plans per bucket; the oldest leaves for a new one */
@@ -64,7 +64,7 @@ struct gb_blas {
     pthread_mutex_t lock;
     int has_override;
     gb_config_t override;
-    gb_plan_t *plans[GB_PLAN_BUCKETS][GB_PLAN_WAYS];
+    gb_blas_plan_t *plans[GB_PLAN_BUCKETS][GB_PLAN_WAYS];
     gb_kslot_t **slots; /* each its own allocation: a call keeps its slot while others grow this */
     size_t nslots, capslots;
     gb_scratch_t **scratch;
@@ -81,33 +81,35 @@ struct gb_blas {
     size_t nbuilders, capbuilders;
 };
 
-/* Records the calling thread's message (gb_blas_errmsg) and returns code. */
+/* Records the calling thread's message (gb_blas_errmsg) and returns code (message.c). */
 int gb_blas__fail(int code, const char *fmt, ...) GB_PRINTF(2, 3);
 
 /* The configuration a problem runs (the handle's override, else the tuning database's choice,
- * measured where the mode says) and what says it. GB_OK, or the reason's code with the message
- * recorded. gb_blas__choice_text: "KERNEL NAME=V ... (why)". */
+ * measured where the mode says) and what says it (choose.c). GB_OK, or the reason's code with
+ * the message recorded. gb_blas__choice_text: "KERNEL NAME=V ... (why)". */
 int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_blas_choice_t *out);
 void gb_blas__choice_text(const gb_blas_choice_t *c, char *buf, size_t len);
 /* The key of problem p (alpha and beta aside: whether beta is 0), padding zeroed. */
-void gb_blas__key(const gb_problem_t *p, gb_plan_key_t *key);
+void gb_blas__key(const gb_problem_t *p, gb_blas_plan_key_t *key);
 /* The plan of key's problem, made (and the problem checked) on first use; the caller holds a
  * reference until gb_blas__plan_put. GB_OK or the failure's code (message recorded). */
-int gb_blas__plan_get(gb_blas_t *h, const gb_plan_key_t *key, gb_plan_t **out);
+int gb_blas__plan_get(gb_blas_t *h, const gb_blas_plan_key_t *key, gb_blas_plan_t **out);
+/* How many commands a call of problem p enqueues, by its plan: the route's copies, the kernel
+ * and its remainder (the harness times a one-command call by its own event). */
+int gb_blas__commands(gb_blas_t *h, const gb_problem_t *p, size_t *n);
+void gb_blas__plan_put(gb_blas_t *h, gb_blas_plan_t *plan);
 /* A plan of problem p (checked) with configuration cfg, built and not kept (one reference, the
  * caller's: gb_blas__plan_put frees it): the route, the programs, the check of the work-group
  * the compiled kernel allows. GB_OK or the failure's code (message recorded). */
 int gb_blas__plan_build(gb_blas_t *h, const gb_problem_t *p, const gb_config_t *cfg,
-                        gb_plan_t **out);
-/* How many commands a call of problem p enqueues, by its plan: the route's copies, the kernel
- * and its remainder (the harness times a one-command call by its own event). */
-int gb_blas__commands(gb_blas_t *h, const gb_problem_t *p, size_t *n);
-void gb_blas__plan_put(gb_blas_t *h, gb_plan_t *plan);
+                        gb_blas_plan_t **out);
+/* Drops the plan of key from the table, where it is there (freed once no call uses it). */
+void gb_blas__plan_drop(gb_blas_t *h, const gb_blas_plan_key_t *key);
 /* Enqueues plan pl's work on q with the buffers abc (A, B, C at the plan's offsets and leading
  * dimensions) and the scalars: the queue's scratch, the kernels from the pool, bound, the first
  * command after the wait list, the last giving *event (may be NULL). GB_OK or the failure's
  * code (message recorded). */
-int gb_blas__run(gb_blas_t *h, gb_plan_t *pl, double alpha, double beta, const cl_mem abc[3],
+int gb_blas__run(gb_blas_t *h, gb_blas_plan_t *pl, double alpha, double beta, const cl_mem abc[3],
                  cl_command_queue q, cl_uint num_wait, const cl_event *wait, cl_event *event);
 /* Drops every plan (freed once no call uses it): gb_blas_set_kernel, gb_blas_close. */
 void gb_blas__tables_free(gb_blas_t *h);
@@ -123,8 +125,6 @@ int gb_blas__scratch(gb_blas_t *h, cl_command_queue queue, const size_t bytes[4]
                      gb_scratch_t **out);
 /* scale.cl's program for prec (gb_scale, gb_fill). */
 int gb_blas__scale_program(gb_blas_t *h, gb_precision_t prec, cl_program *out);
-/* Drops the plan of key from the table, where it is there (freed once no call uses it). */
-void gb_blas__plan_drop(gb_blas_t *h, const gb_plan_key_t *key);
 
 /* The choice for problem p where nothing is set on the handle (select.c): the tuning
  * database's portfolio, a choice measured before, or a measurement now, as the handle's mode

@@ -1,7 +1,7 @@
 /* gemm.c: the library's GEMM calls (gemmbench_blas.h): arguments checked as BLAS checks them
  * (naming the argument, as xerbla does) before anything is enqueued, BLAS's quick returns, and
- * the enqueue of the plan's helper passes and kernels on the caller's queue, chained after the
- * caller's wait list, with the last command's event handed back. Nothing here waits. */
+ * the plan's launch (src/rt/plan/launch.h) on the caller's queue, chained after the caller's
+ * wait list, with the last command's event handed back. Nothing here waits. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -165,86 +165,89 @@ static int enqueue_scale(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_u
     return GB_OK;
 }
 
-int gb_blas__run(gb_blas_t *h, gb_plan_t *pl, double alpha, double beta, const cl_mem abc[3],
-                 cl_command_queue q, cl_uint num_wait, const cl_event *wait, cl_event *event)
+/* The problem of call c as its plan is keyed (alpha aside). */
+static void call_problem(const call_t *c, gb_problem_t *p)
 {
-    int rc = GB_OK;
+    gb_problem_init(p, c->prec, c->m, c->n, c->k);
+    p->layout = c->layout;
+    p->trans_a = c->ta;
+    p->trans_b = c->tb;
+    p->beta = c->beta;
+    p->lda = c->lda;
+    p->ldb = c->ldb;
+    p->ldc = c->ldc;
+    p->off_a = c->a_off;
+    p->off_b = c->b_off;
+    p->off_c = c->c_off;
+}
+
+/* Where a call's kernel objects sit in its slots: the main kernel, the side kernels (as the
+ * launch's argument caches), the copies. */
+enum { SLOT_MAIN = 0, SLOT_SIDE = 1, SLOT_COPY = SLOT_SIDE + GB_NSIDES };
+#define NSLOTS (SLOT_COPY + GB_ROUTE_MAX_COPIES)
+
+/* The kernel objects of pl's launch, taken from the pool into slots (the caller puts back those
+ * taken, on failure too) and set in l. */
+static int take_kernels(gb_blas_t *h, const gb_blas_plan_t *pl, gb_kslot_t *slots[NSLOTS],
+                        gb_launch_t *l)
+{
     const gb_route_t *r = &pl->route;
     const gb_family_t *f = pl->cfg.family;
+    int rc = gb_blas__kernel_get(h, pl->program, f->entry, &slots[SLOT_MAIN]);
+    for (int sd = 0; rc == GB_OK && sd < GB_NSIDES; sd++)
+        if (r->side_global[sd][0])
+            rc = gb_blas__kernel_get(h, pl->program, f->side[sd].entry, &slots[SLOT_SIDE + sd]);
+    for (size_t i = 0; rc == GB_OK && i < r->ncopies; i++)
+        rc = gb_blas__kernel_get(h, pl->helpers, gb__launch_copy_entry(&r->copies[i]),
+                                 &slots[SLOT_COPY + i]);
+    if (rc != GB_OK)
+        return rc;
+    l->main = slots[SLOT_MAIN]->kernel;
+    for (int sd = 0; sd < GB_NSIDES; sd++)
+        l->side[sd] = slots[SLOT_SIDE + sd] ? slots[SLOT_SIDE + sd]->kernel : NULL;
+    for (size_t i = 0; i < r->ncopies; i++)
+        l->copy[i] = slots[SLOT_COPY + i]->kernel;
+    return GB_OK;
+}
+
+int gb_blas__run(gb_blas_t *h, gb_blas_plan_t *pl, double alpha, double beta, const cl_mem abc[3],
+                 cl_command_queue q, cl_uint num_wait, const cl_event *wait, cl_event *event)
+{
+    const gb_route_t *r = &pl->route;
     const size_t es = gb_precision_bytes(pl->key.precision);
     const size_t bytes[4] = {r->copy[0] ? r->temp_elems[0] * es : 0,
                              r->copy[1] ? r->temp_elems[1] * es : 0,
                              r->copy[2] ? r->temp_elems[2] * es : 0, r->has_ws ? r->ws_bytes : 0};
     gb_scratch_t *s;
-    enum { PRO = GB_SIDE_PROLOGUE, REM = GB_SIDE_REMAINDER, MAIN = GB_NSIDES, COPY };
-    gb_kslot_t *slots[COPY + GB_ROUTE_MAX_COPIES] = {0};
-    cl_kernel ks[COPY + GB_ROUTE_MAX_COPIES] = {0};
-    int wide[GB_ROUTE_MAX_COPIES];
-    size_t cg[GB_ROUTE_MAX_COPIES][2], cl_[GB_ROUTE_MAX_COPIES][2];
-    if ((rc = gb_blas__scratch(h, q, bytes, &s)) == GB_OK)
-        rc = gb_blas__kernel_get(h, pl->program, f->entry, &slots[MAIN]);
-    for (int sd = 0; rc == GB_OK && sd < GB_NSIDES; sd++)
-        if (r->side_global[sd][0])
-            rc = gb_blas__kernel_get(h, pl->program, f->side[sd].entry, &slots[sd]);
-    for (size_t i = 0; rc == GB_OK && i < r->ncopies; i++) {
-        gb__copy_geometry(&h->dev, &r->copies[i], &wide[i], cg[i], cl_[i]);
-        rc =
-            gb_blas__kernel_get(h, pl->helpers, wide[i] ? "gb_copy4" : "gb_copy", &slots[COPY + i]);
-    }
-    for (size_t i = 0; i < COPY + GB_ROUTE_MAX_COPIES; i++)
-        ks[i] = slots[i] ? slots[i]->kernel : NULL;
+    gb_kslot_t *slots[NSLOTS] = {0};
+    gb_launch_t l = {.route = r};
+    int rc = gb_blas__scratch(h, q, bytes, &s);
+    if (rc == GB_OK)
+        rc = take_kernels(h, pl, slots, &l);
     if (rc == GB_OK) {
-        gb_binding_t b = {.buf = {abc[0], abc[1], abc[2], s->mem[0], s->mem[1], s->mem[2]},
-                          .ws = s->mem[3],
-                          .compute_units = h->dev.compute_units};
+        l.mem = (gb_binding_t){.buf = {abc[0], abc[1], abc[2], s->mem[0], s->mem[1], s->mem[2]},
+                               .ws = s->mem[3],
+                               .compute_units = h->dev.compute_units};
         gb_problem_t kp = r->kernel;
         kp.alpha = alpha;
         kp.beta = beta;
-        char bmsg[512];
-        rc = gb__bind_args(ks[MAIN], f, r, &kp, &b, &slots[MAIN]->args, bmsg, sizeof bmsg);
-        for (int sd = 0; rc == GB_OK && sd < GB_NSIDES; sd++)
-            if (ks[sd])
-                rc = gb__bind_args(ks[sd], f, r, &kp, &b, &slots[sd]->args, bmsg, sizeof bmsg);
+        gb_argcache_t *caches[SLOT_COPY];
+        for (int i = 0; i < SLOT_COPY; i++)
+            caches[i] = slots[i] ? &slots[i]->args : NULL;
+        char msg[512];
+        rc = gb__launch_bind(&l, pl->cfg.family, &kp, caches, msg, sizeof msg);
+        if (rc == GB_OK)
+            rc = gb__launch_enqueue(&l, &h->dev, q, num_wait, wait, NULL, event, msg, sizeof msg);
         if (rc != GB_OK)
-            rc = gb_blas__fail(rc, "%s", bmsg);
-        cl_int err = CL_SUCCESS;
-        for (size_t i = 0; rc == GB_OK && err == CL_SUCCESS && i < r->ncopies; i++)
-            err = gb__copy_args(ks[COPY + i], wide[i], &r->copies[i], b.buf[r->copies[i].dst],
-                                b.buf[r->copies[i].src]);
-        /* In order: the copies in, the prologue, the main kernel, its remainder, the copies out.
-         * The first command waits for the caller's list; the last gives the caller's event. */
-        typedef struct {
-            cl_kernel k;
-            const size_t *g, *l;
-        } cmd_t;
-        cmd_t cmd[1 + GB_NSIDES + GB_ROUTE_MAX_COPIES];
-        size_t n = 0;
-        for (size_t i = 0; i < r->ncopies; i++)
-            if (!r->copies[i].post)
-                cmd[n++] = (cmd_t){ks[COPY + i], cg[i], cl_[i][0] ? cl_[i] : NULL};
-        if (ks[PRO])
-            cmd[n++] = (cmd_t){ks[PRO], r->side_global[PRO], r->side_local[PRO]};
-        cmd[n++] = (cmd_t){ks[MAIN], r->global, r->local_null ? NULL : r->local};
-        if (ks[REM])
-            cmd[n++] = (cmd_t){ks[REM], r->side_global[REM], r->side_local[REM]};
-        for (size_t i = 0; i < r->ncopies; i++)
-            if (r->copies[i].post)
-                cmd[n++] = (cmd_t){ks[COPY + i], cg[i], cl_[i][0] ? cl_[i] : NULL};
-        for (size_t i = 0; rc == GB_OK && err == CL_SUCCESS && i < n; i++)
-            err = clEnqueueNDRangeKernel(q, cmd[i].k, 2, NULL, cmd[i].g, cmd[i].l,
-                                         i == 0 ? num_wait : 0, i == 0 ? wait : NULL,
-                                         i + 1 == n ? event : NULL);
-        if (rc == GB_OK && err != CL_SUCCESS)
-            rc = gb_blas__fail(GB_EOPENCL, "enqueueing kernel '%s' failed (%s)",
-                               gb_config_name(&pl->cfg), gb__cl_errname(err));
+            rc = gb_blas__fail(rc, "kernel '%s': %s", gb_config_name(&pl->cfg), msg);
     }
-    for (size_t i = 0; i < COPY + GB_ROUTE_MAX_COPIES; i++)
+    for (size_t i = 0; i < NSLOTS; i++)
         if (slots[i])
             gb_blas__kernel_put(h, slots[i]);
     return rc;
 }
 
-/* One GEMM whose arguments are checked: its plan, scratch and kernels, bound and enqueued. */
+/* One GEMM whose arguments are checked: BLAS's quick returns, else its plan launched. */
 static int enqueue_gemm(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_uint num_wait,
                         const cl_event *wait, cl_event *event)
 {
@@ -256,22 +259,12 @@ static int enqueue_gemm(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_ui
     if (!c->k || c->alpha == 0.0)
         return enqueue_scale(h, c, q, num_wait, wait, event);
     gb_problem_t p;
-    gb_problem_init(&p, c->prec, c->m, c->n, c->k);
-    p.layout = c->layout;
-    p.trans_a = c->ta;
-    p.trans_b = c->tb;
-    p.beta = c->beta;
-    p.lda = c->lda;
-    p.ldb = c->ldb;
-    p.ldc = c->ldc;
-    p.off_a = c->a_off;
-    p.off_b = c->b_off;
-    p.off_c = c->c_off;
-    gb_plan_key_t key;
+    call_problem(c, &p);
+    gb_blas_plan_key_t key;
     gb_blas__key(&p, &key);
-    int rc;
-    gb_plan_t *pl;
-    if ((rc = gb_blas__plan_get(h, &key, &pl)) != GB_OK)
+    gb_blas_plan_t *pl;
+    int rc = gb_blas__plan_get(h, &key, &pl);
+    if (rc != GB_OK)
         return rc;
     rc = gb_blas__run(h, pl, c->alpha, c->beta, (const cl_mem[3]){c->a, c->b, c->c}, q, num_wait,
                       wait, event);

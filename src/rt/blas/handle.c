@@ -1,28 +1,11 @@
 /* handle.c: the library's handle (gemmbench_blas.h): made on the caller's context and device or
- * on a device chosen by name, with the built-in kernel families and the shipped tuning
- * database; the per-handle kernel override; what a call would run; the thread's last message. */
-#include <stdarg.h>
+ * on a device chosen by name, with the built-in kernel families, the shipped tuning database and
+ * the user's tuning file; the per-handle kernel override and selection mode. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "blas_int.h"
-
-static _Thread_local char last_msg[2048];
-
-int gb_blas__fail(int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(last_msg, sizeof last_msg, fmt, ap);
-    va_end(ap);
-    return code;
-}
-
-const char *gb_blas_errmsg(void)
-{
-    return last_msg;
-}
 
 /* The library runs buffer kernels only: entries of image kernels are not for it. */
 static void keep_buffer_kernels(gb_blas_t *h)
@@ -356,57 +339,4 @@ int gb_blas_set_kernel(gb_blas_t *h, const char *kernel, const char *params)
     pthread_mutex_unlock(&h->lock);
     gb_blas__tables_free(h);
     return GB_OK;
-}
-
-/* Appends p to the capture file where the database has no entry for it: none of this device for
- * p's precision, layout and shape class. */
-static void capture(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_choice_t *c)
-{
-    char cls[32], tag[16];
-    if (!h->capture[0])
-        return;
-    if (c->entry && c->tier == GB_TIER_DEVICE &&
-        !strcmp(c->entry->shape_class, gb_shape_class(p->m, p->n, p->k, cls, sizeof cls)) &&
-        !strcmp(c->entry->layout, gb_problem_layout_tag(p, tag, sizeof tag)))
-        return;
-    gb_capture_append(h->capture, &h->dev, p, NULL, 0);
-}
-
-int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_blas_choice_t *out)
-{
-    char msg[1024];
-    size_t used = 0;
-    memset(out, 0, sizeof *out);
-    if (h->has_override && (h->override.family->precisions & (1u << p->precision))) {
-        *cfg = h->override;
-        gb__copy(out->why, sizeof out->why, "set on the handle");
-    } else {
-        gb_tuned_choice_t c;
-        char note[256];
-        int rc = gb_blas__select(h, p, &c, note, sizeof note);
-        if (rc != GB_OK)
-            return rc;
-        if ((rc = gb_config_resolve(h->reg, c.kernel, &c.params, cfg, msg, sizeof msg)) != GB_OK)
-            return gb_blas__fail(rc, "%s", msg);
-        snprintf(out->why, sizeof out->why, "%s%s%s", note, note[0] ? "; " : "", c.why);
-        capture(h, p, &c);
-    }
-    const int rc = gb_config_check(cfg, &h->dev, p->precision, p, msg, sizeof msg);
-    if (rc != GB_OK)
-        return gb_blas__fail(rc, "kernel '%s': %s", gb_config_name(cfg), msg);
-    if (cfg->family->images)
-        return gb_blas__fail(GB_EUNSUPPORTED,
-                             "kernel '%s' reads its operands as images, which the library does "
-                             "not run",
-                             gb_config_name(cfg));
-    gb__copy(out->kernel, sizeof out->kernel, gb_config_name(cfg));
-    for (size_t i = 0; i < cfg->params.count; i++)
-        gb__appendf(out->params, sizeof out->params, &used, "%s%s=%ld", i ? " " : "",
-                    cfg->params.name[i], cfg->params.value[i]);
-    return GB_OK;
-}
-
-void gb_blas__choice_text(const gb_blas_choice_t *c, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s%s%s (%s)", c->kernel, c->params[0] ? " " : "", c->params, c->why);
 }

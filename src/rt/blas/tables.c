@@ -5,12 +5,12 @@
 
 #include "blas_int.h"
 
-static size_t bucket(const gb_plan_key_t *k)
+static size_t bucket(const gb_blas_plan_key_t *k)
 {
     return (size_t)(gb__fnv1a64(k, sizeof *k, GB_FNV_BASIS) % GB_PLAN_BUCKETS);
 }
 
-static void plan_free(gb_plan_t *p)
+static void plan_free(gb_blas_plan_t *p)
 {
     if (p->program)
         clReleaseProgram(p->program);
@@ -19,7 +19,7 @@ static void plan_free(gb_plan_t *p)
     free(p);
 }
 
-void gb_blas__key(const gb_problem_t *p, gb_plan_key_t *key)
+void gb_blas__key(const gb_problem_t *p, gb_blas_plan_key_t *key)
 {
     memset(key, 0, sizeof *key); /* the key is hashed and compared whole, padding included */
     key->precision = p->precision;
@@ -39,7 +39,7 @@ void gb_blas__key(const gb_problem_t *p, gb_plan_key_t *key)
 }
 
 /* The problem a key stands for, checked: the route depends only on whether C is read. */
-static int key_problem(const gb_plan_key_t *k, gb_problem_t *p)
+static int key_problem(const gb_blas_plan_key_t *k, gb_problem_t *p)
 {
     gb_problem_init(p, k->precision, k->m, k->n, k->k);
     p->layout = k->layout;
@@ -58,7 +58,7 @@ static int key_problem(const gb_plan_key_t *k, gb_problem_t *p)
 }
 
 /* The plan of key's problem with the configuration the handle chooses for it. */
-static int plan_make(gb_blas_t *h, const gb_plan_key_t *key, gb_plan_t **out)
+static int plan_make(gb_blas_t *h, const gb_blas_plan_key_t *key, gb_blas_plan_t **out)
 {
     gb_problem_t p;
     gb_config_t cfg;
@@ -71,11 +71,13 @@ static int plan_make(gb_blas_t *h, const gb_plan_key_t *key, gb_plan_t **out)
     return rc;
 }
 
+/* Builds what the plan needs: the main program, the helpers' where the route copies, and one
+ * kernel to check the work-group the compiled kernel allows (register use). */
 int gb_blas__plan_build(gb_blas_t *h, const gb_problem_t *p, const gb_config_t *cfg,
-                        gb_plan_t **out)
+                        gb_blas_plan_t **out)
 {
     char msg[16384];
-    gb_plan_t *pl = calloc(1, sizeof *pl);
+    gb_blas_plan_t *pl = calloc(1, sizeof *pl);
     if (!pl)
         return gb_blas__fail(GB_ENOMEM, "out of memory");
     gb_blas__key(p, &pl->key);
@@ -83,38 +85,24 @@ int gb_blas__plan_build(gb_blas_t *h, const gb_problem_t *p, const gb_config_t *
     pl->cfg = *cfg;
     int rc = GB_OK;
     if ((rc = gb__route_plan(&pl->cfg, p, &h->dev, &pl->route, msg, sizeof msg)) != GB_OK)
-        rc = gb_blas__fail(rc, "%s", msg);
-    if (rc == GB_OK && (pl->route.image[0] || pl->route.image[1]))
-        rc = gb_blas__fail(GB_EUNSUPPORTED,
-                           "kernel '%s' would read images, which the library "
-                           "does not run",
-                           gb_config_name(&pl->cfg));
-    const gb_family_t *f = pl->cfg.family;
-    const char *prelude = gb__embedded("prelude.cl")->data;
+        if (rc == GB_OK && (pl->route.image[0] || pl->route.image[1]))
+            rc = gb_blas__fail(GB_EUNSUPPORTED,
+                               "kernel '%s' would read images, which the library "
+                               "does not run",
+                               gb_config_name(&pl->cfg));
     double ms;
     int hit;
-    if (rc == GB_OK && (rc = gb__program_get(h->ctx, f->name, prelude, f->source, pl->route.options,
-                                             1, &pl->program, &ms, &hit, msg, sizeof msg)) != GB_OK)
+    if (rc == GB_OK &&
+        (rc = gb__launch_programs(h->ctx, &pl->cfg, &pl->route, 1, &pl->program, &pl->helpers, &ms,
+                                  &hit, msg, sizeof msg)) != GB_OK)
         rc = gb_blas__fail(rc, "building kernel '%s': %s", gb_config_name(&pl->cfg), msg);
-    if (rc == GB_OK && pl->route.helper_options[0] &&
-        (rc = gb__program_get(h->ctx, "helpers", prelude, gb__embedded("helpers.cl")->data,
-                              pl->route.helper_options, 1, &pl->helpers, &ms, &hit, msg,
-                              sizeof msg)) != GB_OK)
-        rc = gb_blas__fail(rc, "building the helper passes: %s", msg);
     gb_kslot_t *slot;
-    if (rc == GB_OK && (rc = gb_blas__kernel_get(h, pl->program, f->entry, &slot)) == GB_OK) {
-        const cl_kernel k = slot->kernel;
-        size_t kmax = 0;
-        if (!pl->route.local_null &&
-            clGetKernelWorkGroupInfo(k, h->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax,
-                                     NULL) == CL_SUCCESS &&
-            kmax > 0 && pl->route.local[0] * pl->route.local[1] > kmax)
-            rc = gb_blas__fail(GB_EWGSIZE,
-                               "kernel '%s' as compiled allows work-groups of at most %zu "
-                               "work-items on this device, but its parameters ask for %zu x %zu; "
-                               "choose another configuration (gb_blas_set_kernel)",
-                               gb_config_name(&pl->cfg), kmax, pl->route.local[0],
-                               pl->route.local[1]);
+    if (rc == GB_OK &&
+        (rc = gb_blas__kernel_get(h, pl->program, pl->cfg.family->entry, &slot)) == GB_OK) {
+        if ((rc = gb__launch_fits(slot->kernel, h->device, &pl->cfg, &pl->route,
+                                  "choose another configuration (gb_blas_set_kernel)", msg,
+                                  sizeof msg)) != GB_OK)
+            rc = gb_blas__fail(rc, "%s", msg);
         gb_blas__kernel_put(h, slot);
     }
     if (rc != GB_OK) {
@@ -126,10 +114,10 @@ int gb_blas__plan_build(gb_blas_t *h, const gb_problem_t *p, const gb_config_t *
 }
 
 /* The plan of key in bucket b, with a reference taken for the caller, or NULL; under the lock. */
-static gb_plan_t *take(gb_blas_t *h, size_t b, const gb_plan_key_t *key)
+static gb_blas_plan_t *take(gb_blas_t *h, size_t b, const gb_blas_plan_key_t *key)
 {
     for (int w = 0; w < GB_PLAN_WAYS; w++) {
-        gb_plan_t *pl = h->plans[b][w];
+        gb_blas_plan_t *pl = h->plans[b][w];
         if (pl && !memcmp(&pl->key, key, sizeof *key)) {
             pl->refs++;
             return pl;
@@ -138,7 +126,7 @@ static gb_plan_t *take(gb_blas_t *h, size_t b, const gb_plan_key_t *key)
     return NULL;
 }
 
-int gb_blas__plan_get(gb_blas_t *h, const gb_plan_key_t *key, gb_plan_t **out)
+int gb_blas__plan_get(gb_blas_t *h, const gb_blas_plan_key_t *key, gb_blas_plan_t **out)
 {
     const size_t b = bucket(key);
     pthread_mutex_lock(&h->lock);
@@ -148,7 +136,7 @@ int gb_blas__plan_get(gb_blas_t *h, const gb_plan_key_t *key, gb_plan_t **out)
         return GB_OK;
     /* Made outside the lock (it may build for seconds); a thread that made the same plan
      * meanwhile wins, and this one goes. */
-    gb_plan_t *made;
+    gb_blas_plan_t *made;
     int rc = plan_make(h, key, &made);
     if (rc != GB_OK)
         return rc;
@@ -159,7 +147,7 @@ int gb_blas__plan_get(gb_blas_t *h, const gb_plan_key_t *key, gb_plan_t **out)
         return GB_OK;
     }
     /* The newest first; the oldest leaves (freed once its last call is done with it). */
-    gb_plan_t *old = h->plans[b][GB_PLAN_WAYS - 1];
+    gb_blas_plan_t *old = h->plans[b][GB_PLAN_WAYS - 1];
     memmove(&h->plans[b][1], &h->plans[b][0], (GB_PLAN_WAYS - 1) * sizeof made);
     h->plans[b][0] = made;
     made->refs++;
@@ -171,10 +159,10 @@ int gb_blas__plan_get(gb_blas_t *h, const gb_plan_key_t *key, gb_plan_t **out)
     return GB_OK;
 }
 
-void gb_blas__plan_drop(gb_blas_t *h, const gb_plan_key_t *key)
+void gb_blas__plan_drop(gb_blas_t *h, const gb_blas_plan_key_t *key)
 {
     const size_t b = bucket(key);
-    gb_plan_t *gone = NULL;
+    gb_blas_plan_t *gone = NULL;
     pthread_mutex_lock(&h->lock);
     for (size_t w = 0; w < GB_PLAN_WAYS && !gone; w++)
         if (h->plans[b][w] && !memcmp(&h->plans[b][w]->key, key, sizeof *key)) {
@@ -188,7 +176,7 @@ void gb_blas__plan_drop(gb_blas_t *h, const gb_plan_key_t *key)
         gb_blas__plan_put(h, gone);
 }
 
-void gb_blas__plan_put(gb_blas_t *h, gb_plan_t *plan)
+void gb_blas__plan_put(gb_blas_t *h, gb_blas_plan_t *plan)
 {
     pthread_mutex_lock(&h->lock);
     const int last = --plan->refs == 0;
@@ -354,7 +342,7 @@ void gb_blas__tables_free(gb_blas_t *h)
     pthread_mutex_lock(&h->lock);
     for (size_t b = 0; b < GB_PLAN_BUCKETS; b++)
         for (int w = 0; w < GB_PLAN_WAYS; w++) {
-            gb_plan_t *pl = h->plans[b][w];
+            gb_blas_plan_t *pl = h->plans[b][w];
             h->plans[b][w] = NULL;
             if (pl && --pl->refs == 0)
                 plan_free(pl);
@@ -385,8 +373,8 @@ void gb_blas__pools_free(gb_blas_t *h)
 
 int gb_blas__commands(gb_blas_t *h, const gb_problem_t *p, size_t *n)
 {
-    gb_plan_key_t key;
-    gb_plan_t *pl;
+    gb_blas_plan_key_t key;
+    gb_blas_plan_t *pl;
     gb_blas__key(p, &key);
     const int rc = gb_blas__plan_get(h, &key, &pl);
     if (rc != GB_OK)

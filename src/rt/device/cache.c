@@ -222,18 +222,11 @@ static void unlock_entry(int fd, const char *lpath)
 static char *program_key(const gb_context_t *ctx, const char *name, const char *prelude,
                          const char *source, const char *options, char *key, size_t keylen)
 {
-    const size_t plen = prelude ? strlen(prelude) : 0, slen = strlen(source);
-    char *src = malloc(plen + slen + 16);
-    if (!src)
+    /* The source as compiled, and its SHA-256, as a point's program identity has it. */
+    char *src, sha[65];
+    if (gb__program_text(prelude, source, &src, NULL, sha) != GB_OK)
         return NULL;
-    memcpy(src, prelude ? prelude : "", plen);
-    /* Keeps the family's own line numbers in build logs. */
-    memcpy(src + plen, "\n#line 1\n", 9);
-    memcpy(src + plen + 9, source, slen + 1);
     const gb_device_info_t *dev = ctx->dev;
-    char sha[65];
-    /* The source as compiled: its SHA-256, as a point's program identity has it. */
-    gb__sha256_hex(src, plen + 9 + slen, sha);
     snprintf(key, keylen,
              "device: %s\nplatform: %s\ndriver: %s\noptions: %s\nprogram: %s\nsource: sha256:%s\n",
              dev->name, dev->platform_version, dev->driver, options, name, sha);

@@ -1,4 +1,4 @@
-/* bind.c: kernel arguments of a routed problem and of its gb_copy passes (bind.h). */
+/* bind.c: the kernel arguments of a routed problem (bind.h). */
 #include <string.h>
 
 #include "bind.h"
@@ -78,41 +78,4 @@ int gb__bind_args(cl_kernel kernel, const gb_family_t *f, const gb_route_t *r,
                             f->origin, i, f->args[i], gb__cl_errname(err));
     }
     return GB_OK;
-}
-
-void gb__copy_geometry(const gb_device_info_t *dev, const gb_route_copy_t *c, int *wide,
-                       size_t global[2], size_t local[2])
-{
-    /* Four elements per work-item where the destination's rows are 4-aligned. */
-    *wide = !c->trans && c->d_off % 4 == 0 && c->d_ld % 4 == 0;
-    /* A straight copy reads and writes rows: 64 work-items along them give each warp or wave
-     * whole 128-byte lines. A transposing copy reads across rows either way: square groups. */
-    const size_t lx = c->trans ? 16 : 64, ly = c->trans ? 16 : 4;
-    const size_t cols = *wide ? (c->d_inner + 3) / 4 : c->d_inner; /* work-items along a row */
-    /* 0: the implementation chooses (a device that cannot run 256 work-items in a group). */
-    const int fits = dev->max_wg_size >= lx * ly;
-    local[0] = fits ? lx : 0;
-    local[1] = fits ? ly : 0;
-    global[0] = (cols + lx - 1) / lx * lx;
-    global[1] = (c->d_outer + ly - 1) / ly * ly;
-}
-
-cl_int gb__copy_args(cl_kernel k, int wide, const gb_route_copy_t *c, cl_mem dst, cl_mem src)
-{
-    const cl_int v[] = {(cl_int)c->d_outer, (cl_int)c->d_inner, (cl_int)c->d_off,
-                        (cl_int)c->d_ld,    (cl_int)c->s_outer, (cl_int)c->s_inner,
-                        (cl_int)c->s_off,   (cl_int)c->s_ld,    c->trans};
-    cl_int err = clSetKernelArg(k, 0, sizeof(cl_int), &v[0]);
-    err |= clSetKernelArg(k, 1, sizeof(cl_int), &v[1]);
-    err |= clSetKernelArg(k, 2, sizeof dst, &dst);
-    err |= clSetKernelArg(k, 3, sizeof(cl_int), &v[2]);
-    err |= clSetKernelArg(k, 4, sizeof(cl_int), &v[3]);
-    err |= clSetKernelArg(k, 5, sizeof(cl_int), &v[4]);
-    err |= clSetKernelArg(k, 6, sizeof(cl_int), &v[5]);
-    err |= clSetKernelArg(k, 7, sizeof src, &src);
-    err |= clSetKernelArg(k, 8, sizeof(cl_int), &v[6]);
-    err |= clSetKernelArg(k, 9, sizeof(cl_int), &v[7]);
-    if (!wide)
-        err |= clSetKernelArg(k, 10, sizeof(cl_int), &v[8]);
-    return err;
 }

@@ -1,7 +1,7 @@
 /* bind.h: a routed problem's kernel arguments, set by the names the family's 'args' list (A, B,
  * C, WS, imgA, imgB, alpha, beta, M, N, K, lda, ldb, ldc, offA, offB, offC, CUS and the family's
- * lets), and the gb_copy helper passes' geometry and arguments: one piece shared by the
- * harness's launcher (kernel.c, passes.c) and the library's GEMM call (src/rt/blas/). */
+ * lets), for the launch (launch.h) that the harness's kernel implementation and the library's
+ * GEMM call share. */
 #ifndef GB_BIND_H
 #define GB_BIND_H
 
@@ -34,13 +34,5 @@ typedef struct gb_argcache {
 int gb__bind_args(cl_kernel kernel, const gb_family_t *f, const gb_route_t *r,
                   const gb_problem_t *kp, const gb_binding_t *b, gb_argcache_t *cache, char *msg,
                   size_t msglen);
-
-/* A gb_copy pass for route copy c on dev: gb_copy4 (*wide) where the destination's rows are
- * 4-aligned and nothing is transposed, else gb_copy; its global size and work-group size (0 0:
- * the implementation chooses, on a device that cannot run the preferred one). */
-void gb__copy_geometry(const gb_device_info_t *dev, const gb_route_copy_t *c, int *wide,
-                       size_t global[2], size_t local[2]);
-/* Sets a gb_copy (wide: gb_copy4) kernel's arguments for c between dst and src. */
-cl_int gb__copy_args(cl_kernel k, int wide, const gb_route_copy_t *c, cl_mem dst, cl_mem src);
 
 #endif

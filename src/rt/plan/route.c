@@ -1,5 +1,5 @@
 /* route.c: the route planner (route.h): from a configuration, a problem and the device's facts
- * to everything the launcher needs, by arithmetic on the family's metadata alone. */
+ * to everything the launch needs, by arithmetic on the family's metadata alone. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -103,6 +103,32 @@ static int nvidia_gpu(const gb_device_info_t *dev)
     return strstr(dev->vendor, "NVIDIA") && !strcmp(dev->type_name, "gpu");
 }
 
+void gb__route_device(const gb_device_info_t *dev, gb_route_device_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->nvidia = nvidia_gpu(dev);
+    out->compute_units = dev->compute_units;
+    out->image2d_from_buffer = dev->image2d_from_buffer;
+    out->image_pitch_align = dev->image_pitch_align;
+    out->max_wg_size = dev->max_wg_size;
+    for (int d = 0; d < 2; d++) {
+        out->max_wi_sizes[d] = dev->max_wi_sizes[d];
+        out->image2d_max[d] = dev->image2d_max[d];
+    }
+}
+
+int gb__route_device_same(const gb_route_device_t *a, const gb_route_device_t *b, int limits)
+{
+    const int facts = a->nvidia == b->nvidia && a->compute_units == b->compute_units &&
+                      a->image2d_from_buffer == b->image2d_from_buffer &&
+                      a->image_pitch_align == b->image_pitch_align;
+    return facts &&
+           (!limits ||
+            (a->max_wg_size == b->max_wg_size && a->max_wi_sizes[0] == b->max_wi_sizes[0] &&
+             a->max_wi_sizes[1] == b->max_wi_sizes[1] && a->image2d_max[0] == b->image2d_max[0] &&
+             a->image2d_max[1] == b->image2d_max[1]));
+}
+
 /* The variables of one plan: the configuration's parameters, the problem as the kernel sees
  * it, the device's, and the family's lets once evaluated. */
 typedef struct vars {
@@ -159,15 +185,10 @@ static int multiples(const gb_family_t *f, const vars_t *vs, size_t mult[3], siz
     return GB_OK;
 }
 
-/* Which operands go through a temporary, and the problem the kernel sees. An operand is copied
- * when it must be transposed or padded, when the kernel takes no leading dimension or offset and
- * the caller's are not the minimum and zero, when they are not the multiples it asks for (the
- * copy's leading dimension is rounded up to one), or when the leading dimension is a multiple it
- * avoids (the copy's is one multiple more). An operand read as an image is always copied: the
- * image is made over the copy, with rows padded to the device's image pitch alignment. */
-static int plan_copies(const gb_family_t *f, const gb_problem_t *q, const gb_device_info_t *dev,
-                       const size_t mult[3], const size_t ldm[3], const size_t avoid[3],
-                       gb_route_t *r, char *msg, size_t msglen)
+/* The problem the kernel sees before any copy: M, N, K padded to the family's multiples mult,
+ * the transpositions the passes make; and which operands it reads as images. */
+static void kernel_problem(const gb_family_t *f, const gb_problem_t *q, const size_t mult[3],
+                           gb_route_t *r)
 {
     gb_problem_t *k = &r->kernel;
     *k = *q;
@@ -181,56 +202,50 @@ static int plan_copies(const gb_family_t *f, const gb_problem_t *q, const gb_dev
     r->pad[2] = k->k != q->k;
     r->image[0] = has_arg(f, "imgA");
     r->image[1] = has_arg(f, "imgB");
-    size_t rows, cols, outer[3], inner[3];
-    gb__stored_a(k, &rows, &cols);
-    stored(k, rows, cols, &outer[0], &inner[0]);
-    gb__stored_b(k, &rows, &cols);
-    stored(k, rows, cols, &outer[1], &inner[1]);
-    stored(k, k->m, k->n, &outer[2], &inner[2]);
+}
+
+/* Whether operand d (A, B, C) goes through a temporary (r->copy[d], r->temp_elems[d]), and the
+ * leading dimension *ld_k of that temporary; it spans outer x inner elements of the kernel's
+ * problem. An image's size is checked against dev's limits. */
+static int plan_operand(const gb_family_t *f, const gb_problem_t *q, const gb_device_info_t *dev,
+                        int d, size_t outer, size_t inner, size_t ldm, size_t avoid, size_t *ld_k,
+                        gb_route_t *r, char *msg, size_t msglen)
+{
     static const char *const ld_arg[3] = {"lda", "ldb", "ldc"}, *const off_arg[3] = {"offA", "offB",
                                                                                      "offC"};
     const size_t q_ld[3] = {q->lda, q->ldb, q->ldc}, q_off[3] = {q->off_a, q->off_b, q->off_c};
     /* The padded dimensions each operand spans: A M and K, B N and K, C M and N. */
     const int padded[3] = {r->pad[0] || r->pad[2], r->pad[1] || r->pad[2], r->pad[0] || r->pad[1]};
-    size_t ld_k[3];
-    for (int d = 0; d < 3; d++) {
-        const int img = d < 2 && r->image[d], flip = d < 2 && r->flip[d];
-        r->copy[d] = img || flip || padded[d] || (!has_arg(f, ld_arg[d]) && q_ld[d] != inner[d]) ||
-                     (!has_arg(f, off_arg[d]) && q_off[d]) || q_ld[d] % ldm[d] ||
-                     q_off[d] % ldm[d] || avoided(q_ld[d], avoid[d]);
-        ld_k[d] = img ? gb__image_ld(dev, inner[d]) : copy_ld(inner[d], ldm[d], avoid[d]);
-        if (r->copy[d] &&
-            (!gb__mul_ok(outer[d], ld_k[d], &r->temp_elems[d]) || r->temp_elems[d] > INT_MAX))
-            return gb__fail(msg, msglen, GB_EOVERFLOW,
-                            "the padded copy of an operand exceeds "
-                            "2^31-1 elements; use a smaller problem");
-        if (img) {
-            r->image_size[d][0] = ld_k[d];
-            r->image_size[d][1] = outer[d];
-            if (ld_k[d] > dev->image2d_max[0] || outer[d] > dev->image2d_max[1])
-                return gb__fail(msg, msglen, GB_EUNSUPPORTED,
-                                "%c as an image needs %zu x %zu "
-                                "pixels, over device '%s''s 2D image limit of %zu x %zu; use a "
-                                "smaller problem",
-                                "AB"[d], ld_k[d], outer[d], dev -> name, dev -> image2d_max[0],
-                                dev -> image2d_max[1]);
-        }
-    }
-    r->image_view = (r->image[0] || r->image[1]) && dev->image2d_from_buffer;
-    if (r->copy[0]) {
-        k->lda = ld_k[0];
-        k->off_a = 0;
-    }
-    if (r->copy[1]) {
-        k->ldb = ld_k[1];
-        k->off_b = 0;
-    }
-    if (r->copy[2]) {
-        k->ldc = ld_k[2];
-        k->off_c = 0;
-    }
-    /* The passes: A and B into their temporaries (an image's copy zero-filled out to its pitch),
-     * C into its temporary where the kernel reads it (beta != 0), and back after the kernel. */
+    const int img = d < 2 && r->image[d], flip = d < 2 && r->flip[d];
+    r->copy[d] = img || flip || padded[d] || (!has_arg(f, ld_arg[d]) && q_ld[d] != inner) ||
+                 (!has_arg(f, off_arg[d]) && q_off[d]) || q_ld[d] % ldm || q_off[d] % ldm ||
+                 avoided(q_ld[d], avoid);
+    *ld_k = img ? gb__image_ld(dev, inner) : copy_ld(inner, ldm, avoid);
+    if (r->copy[d] && (!gb__mul_ok(outer, *ld_k, &r->temp_elems[d]) || r->temp_elems[d] > INT_MAX))
+        return gb__fail(msg, msglen, GB_EOVERFLOW,
+                        "the padded copy of an operand exceeds "
+                        "2^31-1 elements; use a smaller problem");
+    if (!img)
+        return GB_OK;
+    r->image_size[d][0] = *ld_k;
+    r->image_size[d][1] = outer;
+    if (*ld_k > dev->image2d_max[0] || outer > dev->image2d_max[1])
+        return gb__fail(msg, msglen, GB_EUNSUPPORTED,
+                        "%c as an image needs %zu x %zu "
+                        "pixels, over device '%s''s 2D image limit of %zu x %zu; use a "
+                        "smaller problem",
+                        "AB"[d], *ld_k, outer, dev -> name, dev -> image2d_max[0],
+                        dev -> image2d_max[1]);
+    return GB_OK;
+}
+
+/* The passes: A and B into their temporaries (an image's copy zero-filled out to its pitch),
+ * C into its temporary where the kernel reads it (beta != 0), and back after the kernel; the
+ * temporaries span outer x inner elements of the kernel's problem at leading dimensions ld_k. */
+static void plan_passes(const gb_problem_t *q, const size_t outer[3], const size_t inner[3],
+                        const size_t ld_k[3], gb_route_t *r)
+{
+    size_t rows, cols;
     for (int d = 0; d < 2; d++) {
         if (!r->copy[d])
             continue;
@@ -265,6 +280,46 @@ static int plan_copies(const gb_family_t *f, const gb_problem_t *q, const gb_dev
         r->copies[r->ncopies++] = (gb_route_copy_t){
             1, 0, GB_BUF_C, GB_BUF_TC, so, si, q->off_c, q->ldc, outer[2], inner[2], 0, ld_k[2]};
     }
+}
+
+/* Which operands go through a temporary, and the problem the kernel sees. An operand is copied
+ * when it must be transposed or padded, when the kernel takes no leading dimension or offset and
+ * the caller's are not the minimum and zero, when they are not the multiples it asks for (the
+ * copy's leading dimension is rounded up to one), or when the leading dimension is a multiple it
+ * avoids (the copy's is one multiple more). An operand read as an image is always copied: the
+ * image is made over the copy, with rows padded to the device's image pitch alignment. */
+static int plan_copies(const gb_family_t *f, const gb_problem_t *q, const gb_device_info_t *dev,
+                       const size_t mult[3], const size_t ldm[3], const size_t avoid[3],
+                       gb_route_t *r, char *msg, size_t msglen)
+{
+    kernel_problem(f, q, mult, r);
+    gb_problem_t *k = &r->kernel;
+    size_t rows, cols, outer[3], inner[3], ld_k[3];
+    gb__stored_a(k, &rows, &cols);
+    stored(k, rows, cols, &outer[0], &inner[0]);
+    gb__stored_b(k, &rows, &cols);
+    stored(k, rows, cols, &outer[1], &inner[1]);
+    stored(k, k->m, k->n, &outer[2], &inner[2]);
+    for (int d = 0; d < 3; d++) {
+        const int rc = plan_operand(f, q, dev, d, outer[d], inner[d], ldm[d], avoid[d], &ld_k[d], r,
+                                    msg, msglen);
+        if (rc != GB_OK)
+            return rc;
+    }
+    r->image_view = (r->image[0] || r->image[1]) && dev->image2d_from_buffer;
+    if (r->copy[0]) {
+        k->lda = ld_k[0];
+        k->off_a = 0;
+    }
+    if (r->copy[1]) {
+        k->ldb = ld_k[1];
+        k->off_b = 0;
+    }
+    if (r->copy[2]) {
+        k->ldc = ld_k[2];
+        k->off_c = 0;
+    }
+    plan_passes(q, outer, inner, ld_k, r);
     return GB_OK;
 }
 

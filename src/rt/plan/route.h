@@ -2,8 +2,9 @@
  * row/column-major operand swap, transposition and padding passes, copies that realign or
  * repack an operand, images over packed copies, the leading dimensions the kernel sees, launch
  * sizes, the workspace and the build options. Pure: no OpenCL call, so a unit test can check
- * every case against a device described by hand. The launcher (kernel.c) builds, allocates and
- * binds what the route says. */
+ * every case against a device described by hand. The callers (the harness's kernel.c, the
+ * library's tables.c) build and allocate what the route says; the launch (launch.h) binds and
+ * enqueues it. */
 #ifndef GB_ROUTE_H
 #define GB_ROUTE_H
 
@@ -47,6 +48,23 @@ typedef struct gb_route {
     char helper_options[64];     /* the helper passes' program's ("" when no copy is needed) */
     char text[128];              /* what a results row says: "swap, transpose B, pad to 64x64x64" */
 } gb_route_t;
+
+/* What of a device a route depends on (gb__route_plan reads nothing else of it but its name, for
+ * messages): the facts that shape the route, and the limits that may refuse it. */
+typedef struct gb_route_device {
+    int nvidia;                 /* an NVIDIA GPU: -DGB_NVIDIA=1, and NVIDIA = 1 in expressions */
+    unsigned compute_units;     /* CUS */
+    int image2d_from_buffer;    /* images are views of their copies */
+    unsigned image_pitch_align; /* those copies' rows padded to it */
+    size_t max_wg_size, max_wi_sizes[2], image2d_max[2]; /* the limits */
+} gb_route_device_t;
+
+/* dev's facts as a route sees them. */
+void gb__route_device(const gb_device_info_t *dev, gb_route_device_t *out);
+/* Whether routes planned on devices a and b are the same: their facts equal and, with limits,
+ * their limits too (without: a route planned on a is the one b would plan where b's limits
+ * refuse nothing, as gb_impl_traffic's device, whose limits are lifted). */
+int gb__route_device_same(const gb_route_device_t *a, const gb_route_device_t *b, int limits);
 
 /* Plans problem p (already checked) for configuration cfg on dev. GB_OK, GB_EMETADATA when the
  * family's expressions fail (msg names the key), GB_EOVERFLOW when a padded copy would exceed

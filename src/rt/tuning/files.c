@@ -20,7 +20,7 @@
 #define CHOICES_MAGIC "# gemmbench choices 1"
 #define CAPTURE_MAGIC "# gemmbench capture 1: M N K, then the precision, layout and device"
 #define MAX_FILE (64u << 20)
-#define MAX_FIELDS 16
+#define MAX_FIELDS 20
 
 /* ---- fields ----------------------------------------------------------------------------------- */
 
@@ -332,13 +332,13 @@ const char *gb_chosen_file_default(char *buf, size_t len)
 }
 
 /* A choices line: device, platform, driver, precision, layout, m, n, k, portfolio, kernel,
- * params, gflops, measured, pending, chosen_at. */
+ * params, gflops, measured, pending, chosen_at, measure_ms, build_ms, table_ratio. */
 static int chosen_of(char *line, gb_chosen_t *c)
 {
     char *f[MAX_FIELDS];
     unsigned long long measured, pending;
     memset(c, 0, sizeof *c);
-    return split(line, f) == 15 && text(f[0], c->device, sizeof c->device) &&
+    return split(line, f) == 18 && text(f[0], c->device, sizeof c->device) &&
            text(f[1], c->platform, sizeof c->platform) && text(f[2], c->driver, sizeof c->driver) &&
            gb_precision_parse(f[3], &c->precision) == GB_OK &&
            text(f[4], c->layout, sizeof c->layout) && gb_select__layout_ok(c->layout) &&
@@ -346,7 +346,8 @@ static int chosen_of(char *line, gb_chosen_t *c)
            text(f[9], c->kernel, sizeof c->kernel) && c->kernel[0] && params(f[10], &c->params) &&
            number(f[11], &c->gflops) && whole(f[12], GB_PORTFOLIO_MAX, &measured) &&
            whole(f[13], GB_PORTFOLIO_MAX, &pending) &&
-           text(f[14], c->chosen_at, sizeof c->chosen_at) &&
+           text(f[14], c->chosen_at, sizeof c->chosen_at) && number(f[15], &c->measure_ms) &&
+           number(f[16], &c->build_ms) && number(f[17], &c->table_ratio) &&
            ((c->measured = (unsigned)measured), (c->pending = (unsigned)pending), 1);
 }
 
@@ -393,9 +394,11 @@ int gb_chosen_append(const char *path, const gb_chosen_t *c, char *msg, size_t m
     FILE *f = open_append(path, CHOICES_MAGIC, msg, msglen);
     if (!f)
         return GB_EBADARG;
-    fprintf(f, "%s\t%s\t%s\t%s\t%s\t%zu\t%zu\t%zu\t%s\t%s\t%s\t%.6g\t%u\t%u\t%s\n", c->device,
-            c->platform, c->driver, gb_precision_name(c->precision), c->layout, c->m, c->n, c->k,
-            c->portfolio, c->kernel, ps, c->gflops, c->measured, c->pending, when);
+    fprintf(f,
+            "%s\t%s\t%s\t%s\t%s\t%zu\t%zu\t%zu\t%s\t%s\t%s\t%.6g\t%u\t%u\t%s\t%.1f\t%.1f\t%.3g\n",
+            c->device, c->platform, c->driver, gb_precision_name(c->precision), c->layout, c->m,
+            c->n, c->k, c->portfolio, c->kernel, ps, c->gflops, c->measured, c->pending, when,
+            c->measure_ms, c->build_ms, c->table_ratio);
     return close_append(f, path, msg, msglen);
 }
 

@@ -1,6 +1,7 @@
 /* util.h: the internal helpers every layer shares (the library's modules and the tool's): one
- * way to format a message, grow an array, read a file and hash bytes. No OpenCL, no project
- * types beyond the error codes; nothing here is part of the public API. */
+ * way to format a message, grow an array, read a file, hash bytes and make a program's compiled
+ * text. No OpenCL, no project types beyond the error codes; nothing here is part of the public
+ * API. */
 #ifndef GB_UTIL_H
 #define GB_UTIL_H
 
@@ -83,5 +84,12 @@ int gb__mkdir_parent(const char *path);
  * $GEMMBENCH_STORE, else $XDG_DATA_HOME/gemmbench/results.db, else
  * ~/.local/share/gemmbench/results.db; NULL when none can be named. buf. */
 const char *gb__default_store_path(char *buf, size_t len);
+
+/* The text a program is compiled from (program.c): prelude (NULL: none), a "#line 1" line, then
+ * source. Its SHA-256 in hex into digest (NULL: not wanted); with text not NULL, the text itself,
+ * NUL-terminated, in a new buffer the caller frees, and its length into *len (may be NULL).
+ * GB_OK, or GB_ENOMEM (digest is written all the same). */
+int gb__program_text(const char *prelude, const char *source, char **text, size_t *len,
+                     char digest[65]);
 
 #endif

@@ -25,7 +25,7 @@ typedef struct entry {
 } entry_t;
 
 struct gb_explore {
-    const gb_plan_t *pl;
+    const gb_explore_plan_t *pl;
     const gb_registry_t *reg;
     const gb_device_info_t *devs[GB_EXPLORE_MAX_KINDS]; /* the kinds of device to run on */
     size_t ndevs;
@@ -61,7 +61,7 @@ static int expand_shapes(gb_explore_t *ex, char *msg, size_t msglen)
 /* Work-group sizes: the explicit pairs, or the grid x by y kept where x*y is in items. */
 static int expand_lws(gb_explore_t *ex, char *msg, size_t msglen)
 {
-    const gb_plan_t *pl = ex->pl;
+    const gb_explore_plan_t *pl = ex->pl;
     int grid = pl->lws_x.n || pl->lws_y.n || pl->lws_items.n;
     if (grid && pl->nlws)
         return gb__fail(msg, msglen, GB_EBADARG,
@@ -147,7 +147,7 @@ static int add_entry(gb_explore_t *ex, const char *name, gb_precision_t prec, in
  * in its own (single where it has both). */
 static int expand_kernels(gb_explore_t *ex, char *msg, size_t msglen)
 {
-    const gb_plan_t *pl = ex->pl;
+    const gb_explore_plan_t *pl = ex->pl;
     if (!pl->kernels)
         return gb__fail(msg, msglen, GB_ENOKERNEL,
                         "no kernels to explore: give -k (like "
@@ -255,7 +255,7 @@ int gb_explore_job(gb_explore_t *ex, size_t index, gb_job_t *job)
 
 int gb_explore_job_on(gb_explore_t *ex, size_t index, size_t kind, gb_job_t *job)
 {
-    const gb_plan_t *pl = ex->pl;
+    const gb_explore_plan_t *pl = ex->pl;
     const entry_t *e = entry_of(ex, index);
     /* Mixed radix within the entry, innermost first: rep, shape, lws, parameter combination. */
     size_t i = index - e->first, reps = pl->repeat ? pl->repeat : 1;
@@ -269,7 +269,7 @@ int gb_explore_job_on(gb_explore_t *ex, size_t index, size_t kind, gb_job_t *job
     long values[GB_MAX_PARAMS];
     memset(&swept, 0, sizeof swept);
     for (size_t p = e->nparams; p-- > 0;) {
-        const gb_plan_param_t *pp = &pl->params[e->params[p]];
+        const gb_explore_plan_param_t *pp = &pl->params[e->params[p]];
         values[p] = pp->values[combo % pp->n];
         combo /= pp->n;
     }
@@ -339,14 +339,14 @@ static int classify(gb_explore_t *ex, size_t i, char *msg, size_t msglen)
     return GB_OK;
 }
 
-int gb_explore_open(gb_explore_t **out, const gb_plan_t *pl, const gb_registry_t *reg,
+int gb_explore_open(gb_explore_t **out, const gb_explore_plan_t *pl, const gb_registry_t *reg,
                     const gb_device_info_t *dev, gb_store_t *st, const gb_chooser_t *chooser,
                     char *msg, size_t msglen)
 {
     return gb_explore_open_on(out, pl, reg, &dev, 1, st, chooser, msg, msglen);
 }
 
-int gb_explore_open_on(gb_explore_t **out, const gb_plan_t *pl, const gb_registry_t *reg,
+int gb_explore_open_on(gb_explore_t **out, const gb_explore_plan_t *pl, const gb_registry_t *reg,
                        const gb_device_info_t *const *devs, size_t ndevs, gb_store_t *st,
                        const gb_chooser_t *chooser, char *msg, size_t msglen)
 {

@@ -22,14 +22,14 @@ typedef struct gb_size_list {
     size_t *v, n;
 } gb_size_list_t;
 
-typedef struct gb_plan_param {
+typedef struct gb_explore_plan_param {
     char name[GB_NAME_MAX];
     long *values;
     size_t n;
-} gb_plan_param_t;
+} gb_explore_plan_param_t;
 
 /* A plan as given. Lists are owned (gb_plan_free). */
-typedef struct gb_plan {
+typedef struct gb_explore_plan {
     char origin[320]; /* "plan 'FILE'", "built-in plan 'NAME'" or "the command line" */
     char name[64];
     char *kernels;                          /* comma-separated kernel or preset names */
@@ -38,30 +38,31 @@ typedef struct gb_plan {
     size_t (*shapes)[3], nshapes;           /* explicit M x N x K shapes (--shapes, "shapes") */
     size_t (*lws)[2], nlws;                 /* explicit work-group sizes */
     gb_size_list_t lws_x, lws_y, lws_items; /* a grid x by y, kept where x*y is in items */
-    gb_plan_param_t params[GB_MAX_PARAMS];
+    gb_explore_plan_param_t params[GB_MAX_PARAMS];
     size_t nparams;
     unsigned repeat;      /* stored points per definition (repetition index 0..R-1) */
     size_t shard, shards; /* --shard I/N: the points whose index is I modulo N (N = 1: all) */
     gb_bench_options_t bench;
     gb_problem_t base; /* layout, transpositions, alpha, beta, ld, offsets */
     int has_layout;
-} gb_plan_t;
+} gb_explore_plan_t;
 
-void gb_plan_init(gb_plan_t *pl);
-void gb_plan_free(gb_plan_t *pl);
+void gb_plan_init(gb_explore_plan_t *pl);
+void gb_plan_free(gb_explore_plan_t *pl);
 /* Sets one key from text, as a command-line flag or a plan file gives it (docs/explore.md lists
  * the keys). label names the source in messages ("-n", "plan 'p.json': key 'n'"). */
-int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *label, char *msg,
-                size_t msglen);
+int gb_plan_set(gb_explore_plan_t *pl, const char *key, const char *value, const char *label,
+                char *msg, size_t msglen);
 /* Loads a built-in plan by name or a JSON plan file into pl (keys not in it keep their values).
  * A malformed plan gets GB_EBADARG with msg naming the file and key. */
-int gb_plan_load(gb_plan_t *pl, const char *name_or_file, char *msg, size_t msglen);
-int gb_plan_parse_json(gb_plan_t *pl, const char *text, size_t len, const char *origin, char *msg,
-                       size_t msglen);
+int gb_plan_load(gb_explore_plan_t *pl, const char *name_or_file, char *msg, size_t msglen);
+int gb_plan_parse_json(gb_explore_plan_t *pl, const char *text, size_t len, const char *origin,
+                       char *msg, size_t msglen);
 /* The plan's shapes into a new array (the caller frees): the square orders (-n), or the product
  * of the -M, -N, -K lists where a missing one follows the order it is paired with, then the
  * explicit shapes. GB_EBADARG when there are none or too many. */
-int gb_plan_shapes(const gb_plan_t *pl, size_t (**out)[3], size_t *n, char *msg, size_t msglen);
+int gb_plan_shapes(const gb_explore_plan_t *pl, size_t (**out)[3], size_t *n, char *msg,
+                   size_t msglen);
 /* Reads a shapes file (one "M N K" or "MxNxK" per line; '#' comments) into text for the plan key
  * "shapes" ("MxNxK,MxNxK,..."; caller frees). GB_EIO or GB_EBADARG with msg naming the line. */
 int gb_plan_read_shapes(const char *path, char **text, char *msg, size_t msglen);
@@ -98,13 +99,13 @@ typedef struct gb_explore gb_explore_t;
  * run, already stored (by id), or cannot run here (its reason tallied). 'all' in the kernel list
  * is every family and preset; 'auto' asks chooser (may be NULL) per point. Everything passed must
  * outlive ex. */
-int gb_explore_open(gb_explore_t **out, const gb_plan_t *pl, const gb_registry_t *reg,
+int gb_explore_open(gb_explore_t **out, const gb_explore_plan_t *pl, const gb_registry_t *reg,
                     const gb_device_info_t *dev, gb_store_t *st, const gb_chooser_t *chooser,
                     char *msg, size_t msglen);
 /* The same over ndevs kinds of device (gb_explore_open is one): a point is stored when any
  * kind's id for it is stored, to run when some kind can run it (gb_explore_runs_on), and skipped
  * only when none can. */
-int gb_explore_open_on(gb_explore_t **out, const gb_plan_t *pl, const gb_registry_t *reg,
+int gb_explore_open_on(gb_explore_t **out, const gb_explore_plan_t *pl, const gb_registry_t *reg,
                        const gb_device_info_t *const *devs, size_t ndevs, gb_store_t *st,
                        const gb_chooser_t *chooser, char *msg, size_t msglen);
 void gb_explore_close(gb_explore_t *ex);

@@ -10,7 +10,7 @@
 
 #include "plan_int.h"
 
-void gb_plan_init(gb_plan_t *pl)
+void gb_plan_init(gb_explore_plan_t *pl)
 {
     memset(pl, 0, sizeof *pl);
     snprintf(pl->origin, sizeof pl->origin, "the command line");
@@ -27,7 +27,7 @@ static void list_free(gb_size_list_t *l)
     l->n = 0;
 }
 
-void gb_plan_free(gb_plan_t *pl)
+void gb_plan_free(gb_explore_plan_t *pl)
 {
     if (!pl)
         return;
@@ -46,17 +46,6 @@ void gb_plan_free(gb_plan_t *pl)
 }
 
 /* ---- value syntax --------------------------------------------------------------------------- */
-
-int gb_plan__parse_long(const char *s, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno == ERANGE)
-        return 0;
-    *out = v;
-    return 1;
-}
 
 /* Parses "V", "LO:HI", "LO:HI:STEP" or "LO:HI:xF" items separated by commas into a new array
  * of at most GB_PLAN_MAX_LIST values, each >= min. */
@@ -206,7 +195,7 @@ static int read_shape(const char **text, size_t s[3])
 }
 
 /* "MxNxK,MxNxK,..." replaces the explicit shapes. */
-static int parse_shapes(gb_plan_t *pl, const char *text, const char *label, char *msg,
+static int parse_shapes(gb_explore_plan_t *pl, const char *text, const char *label, char *msg,
                         size_t msglen)
 {
     size_t n = 0, cap = 0;
@@ -299,7 +288,8 @@ static int mul_capped(size_t *n, size_t f)
     return *n <= GB_EXPLORE_MAX_POINTS;
 }
 
-int gb_plan_shapes(const gb_plan_t *pl, size_t (**out)[3], size_t *count, char *msg, size_t msglen)
+int gb_plan_shapes(const gb_explore_plan_t *pl, size_t (**out)[3], size_t *count, char *msg,
+                   size_t msglen)
 {
     *out = NULL;
     *count = 0;
@@ -353,7 +343,8 @@ int gb_plan_shapes(const gb_plan_t *pl, size_t (**out)[3], size_t *count, char *
 }
 
 /* "J,I;J,I;..." */
-static int parse_lws(gb_plan_t *pl, const char *text, const char *label, char *msg, size_t msglen)
+static int parse_lws(gb_explore_plan_t *pl, const char *text, const char *label, char *msg,
+                     size_t msglen)
 {
     size_t cap = 8, n = 0;
     size_t(*v)[2] = malloc(cap * sizeof *v);
@@ -412,7 +403,8 @@ done:
 }
 
 /* "NAME=LIST" */
-static int parse_param(gb_plan_t *pl, const char *text, const char *label, char *msg, size_t msglen)
+static int parse_param(gb_explore_plan_t *pl, const char *text, const char *label, char *msg,
+                       size_t msglen)
 {
     const char *eq = strchr(text, '=');
     size_t nlen = eq ? (size_t)(eq - text) : 0;
@@ -457,58 +449,73 @@ static int parse_size_value(const char *text, size_t *out, int allow_zero, const
     return GB_OK;
 }
 
-int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *label, char *msg,
-                size_t msglen)
+/* "kernels": a comma-separated list of at least one name. */
+static int set_kernels(gb_explore_plan_t *pl, const char *value, const char *label, char *msg,
+                       size_t msglen)
 {
-    if (!strcmp(key, "kernels")) {
-        size_t n = strlen(value);
-        char *k = malloc(n + 1);
-        if (!k)
-            return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
-        memcpy(k, value, n + 1);
-        if (!strtok(k, ", ")) {
-            free(k);
-            return gb__fail(msg, msglen, GB_EBADARG,
-                            "%s: no kernel given; name kernels or presets, "
-                            "like SGEMM_NT_4x1,naive",
-                            label);
-        }
-        memcpy(k, value, n + 1);
-        free(pl->kernels);
-        pl->kernels = k;
-        return GB_OK;
+    size_t n = strlen(value);
+    char *k = malloc(n + 1);
+    if (!k)
+        return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+    memcpy(k, value, n + 1);
+    if (!strtok(k, ", ")) {
+        free(k);
+        return gb__fail(msg, msglen, GB_EBADARG,
+                        "%s: no kernel given; name kernels or presets, "
+                        "like SGEMM_NT_4x1,naive",
+                        label);
     }
-    if (!strcmp(key, "precision")) {
-        unsigned mask = 0;
-        char buf[64];
-        snprintf(buf, sizeof buf, "%s", value);
-        for (char *save = NULL, *t = strtok_r(buf, ", ", &save); t;
-             t = strtok_r(NULL, ", ", &save)) {
-            gb_precision_t p;
-            if (gb_precision_parse(t, &p) != GB_OK)
-                return gb__fail(msg, msglen, GB_EBADPRECISION,
-                                "%s: unknown precision '%s'; use s, d "
-                                "or s,d",
-                                label, t);
-            mask |= 1u << p;
-        }
-        if (!mask || strlen(value) >= sizeof buf)
-            return gb__fail(msg, msglen, GB_EBADPRECISION, "%s: give s, d or s,d, got '%s'", label,
-                            value);
-        pl->precisions = mask;
-        return GB_OK;
+    memcpy(k, value, n + 1);
+    free(pl->kernels);
+    pl->kernels = k;
+    return GB_OK;
+}
+
+/* "precision": s, d or s,d. */
+static int set_precisions(gb_explore_plan_t *pl, const char *value, const char *label, char *msg,
+                          size_t msglen)
+{
+    unsigned mask = 0;
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", value);
+    for (char *save = NULL, *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        gb_precision_t p;
+        if (gb_precision_parse(t, &p) != GB_OK)
+            return gb__fail(msg, msglen, GB_EBADPRECISION,
+                            "%s: unknown precision '%s'; use s, d "
+                            "or s,d",
+                            label, t);
+        mask |= 1u << p;
     }
-    if (!strcmp(key, "n"))
-        return parse_sizes(value, &pl->orders, label, msg, msglen);
-    if (!strcmp(key, "M") || !strcmp(key, "N") || !strcmp(key, "K"))
-        return parse_sizes(value,
-                           &pl->dim[key[0] == 'M'   ? 0
-                                    : key[0] == 'N' ? 1
-                                                    : 2],
-                           label, msg, msglen);
-    if (!strcmp(key, "shapes"))
-        return parse_shapes(pl, value, label, msg, msglen);
-    /* Pairs and a grid replace each other: a flag overrides what a plan gave either way. */
+    if (!mask || strlen(value) >= sizeof buf)
+        return gb__fail(msg, msglen, GB_EBADPRECISION, "%s: give s, d or s,d, got '%s'", label,
+                        value);
+    pl->precisions = mask;
+    return GB_OK;
+}
+
+/* "shard": I/N. */
+static int set_shard(gb_explore_plan_t *pl, const char *value, const char *label, char *msg,
+                     size_t msglen)
+{
+    char *end;
+    const unsigned long i = strtoul(value, &end, 10);
+    const unsigned long n = *end == '/' && end > value ? strtoul(end + 1, &end, 10) : 0;
+    if (*end || value[0] == '-' || !strchr(value, '/') || n < 1 || n > 100000 || i >= n)
+        return gb__fail(msg, msglen, GB_EBADARG,
+                        "%s: '%s' is not I/N with 0 <= I < N <= 100000; e.g. 0/4 for the "
+                        "first of four shards",
+                        label, value);
+    pl->shard = (size_t)i;
+    pl->shards = (size_t)n;
+    return GB_OK;
+}
+
+/* The work-group size keys: pairs ("lws") and a grid ("lws_x", "lws_y") replace each other, so
+ * that a flag overrides what a plan gave either way; 1 when key is none of them. */
+static int set_lws(gb_explore_plan_t *pl, const char *key, const char *value, const char *label,
+                   char *msg, size_t msglen)
+{
     if (!strcmp(key, "lws")) {
         int rc = parse_lws(pl, value, label, msg, msglen);
         if (rc == GB_OK) {
@@ -529,6 +536,28 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
     }
     if (!strcmp(key, "lws_items"))
         return parse_sizes(value, &pl->lws_items, label, msg, msglen);
+    return 1;
+}
+
+/* What is swept: kernels, precisions, shapes, work-group sizes, parameters, repetitions, the
+ * shard; 1 when key is none of them. */
+static int set_sweep(gb_explore_plan_t *pl, const char *key, const char *value, const char *label,
+                     char *msg, size_t msglen)
+{
+    if (!strcmp(key, "kernels"))
+        return set_kernels(pl, value, label, msg, msglen);
+    if (!strcmp(key, "precision"))
+        return set_precisions(pl, value, label, msg, msglen);
+    if (!strcmp(key, "n"))
+        return parse_sizes(value, &pl->orders, label, msg, msglen);
+    if (!strcmp(key, "M") || !strcmp(key, "N") || !strcmp(key, "K"))
+        return parse_sizes(value,
+                           &pl->dim[key[0] == 'M'   ? 0
+                                    : key[0] == 'N' ? 1
+                                                    : 2],
+                           label, msg, msglen);
+    if (!strcmp(key, "shapes"))
+        return parse_shapes(pl, value, label, msg, msglen);
     if (!strcmp(key, "param"))
         return parse_param(pl, value, label, msg, msglen);
     if (!strcmp(key, "repeat")) {
@@ -538,23 +567,16 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
             pl->repeat = (unsigned)r;
         return rc;
     }
-    if (!strcmp(key, "shard")) {
-        char *end;
-        const unsigned long i = strtoul(value, &end, 10);
-        const unsigned long n = *end == '/' && end > value ? strtoul(end + 1, &end, 10) : 0;
-        if (*end || value[0] == '-' || !strchr(value, '/') || n < 1 || n > 100000 || i >= n)
-            return gb__fail(msg, msglen, GB_EBADARG,
-                            "%s: '%s' is not I/N with 0 <= I < N <= 100000; e.g. 0/4 for the "
-                            "first of four shards",
-                            label, value);
-        pl->shard = (size_t)i;
-        pl->shards = (size_t)n;
-        return GB_OK;
-    }
-    /* The measuring options (plan_bench.c). */
-    const int bench = gb_plan__set_bench(pl, key, value, label, msg, msglen);
-    if (bench != 1)
-        return bench;
+    if (!strcmp(key, "shard"))
+        return set_shard(pl, value, label, msg, msglen);
+    return set_lws(pl, key, value, label, msg, msglen);
+}
+
+/* The problem every point shares beyond its shape: layout, transpositions, scalars, leading
+ * dimensions and offsets; 1 when key is none of them. */
+static int set_base(gb_explore_plan_t *pl, const char *key, const char *value, const char *label,
+                    char *msg, size_t msglen)
+{
     if (!strcmp(key, "layout")) {
         pl->has_layout = 1;
         if (gb_layout_parse(value, &pl->base.layout) != GB_OK)
@@ -569,22 +591,29 @@ int gb_plan_set(gb_plan_t *pl, const char *key, const char *value, const char *l
                             label, value);
         return GB_OK;
     }
-    if (!strcmp(key, "alpha"))
-        return gb_plan__parse_finite(value, &pl->base.alpha, label, msg, msglen);
-    if (!strcmp(key, "beta"))
-        return gb_plan__parse_finite(value, &pl->base.beta, label, msg, msglen);
-    if (!strcmp(key, "lda"))
-        return parse_size_value(value, &pl->base.lda, 0, label, msg, msglen);
-    if (!strcmp(key, "ldb"))
-        return parse_size_value(value, &pl->base.ldb, 0, label, msg, msglen);
-    if (!strcmp(key, "ldc"))
-        return parse_size_value(value, &pl->base.ldc, 0, label, msg, msglen);
-    if (!strcmp(key, "offa"))
-        return parse_size_value(value, &pl->base.off_a, 1, label, msg, msglen);
-    if (!strcmp(key, "offb"))
-        return parse_size_value(value, &pl->base.off_b, 1, label, msg, msglen);
-    if (!strcmp(key, "offc"))
-        return parse_size_value(value, &pl->base.off_c, 1, label, msg, msglen);
-    return gb__fail(msg, msglen, GB_EBADARG, "%s: unknown key '%s'; docs/explore.md lists the keys",
-                    label, key);
+    if (!strcmp(key, "alpha") || !strcmp(key, "beta"))
+        return gb_plan__parse_finite(value, key[0] == 'a' ? &pl->base.alpha : &pl->base.beta, label,
+                                     msg, msglen);
+    static const char *const sizes[] = {"lda", "ldb", "ldc", "offa", "offb", "offc"};
+    size_t *const fields[] = {&pl->base.lda,   &pl->base.ldb,   &pl->base.ldc,
+                              &pl->base.off_a, &pl->base.off_b, &pl->base.off_c};
+    for (int i = 0; i < 6; i++)
+        if (!strcmp(key, sizes[i]))
+            return parse_size_value(value, fields[i], i >= 3, label, msg, msglen);
+    return 1;
+}
+
+int gb_plan_set(gb_explore_plan_t *pl, const char *key, const char *value, const char *label,
+                char *msg, size_t msglen)
+{
+    int rc = set_sweep(pl, key, value, label, msg, msglen);
+    /* The measuring options (plan_bench.c). */
+    if (rc == 1)
+        rc = gb_plan__set_bench(pl, key, value, label, msg, msglen);
+    if (rc == 1)
+        rc = set_base(pl, key, value, label, msg, msglen);
+    if (rc == 1)
+        return gb__fail(msg, msglen, GB_EBADARG,
+                        "%s: unknown key '%s'; docs/explore.md lists the keys", label, key);
+    return rc;
 }

@@ -1,6 +1,5 @@
 /* plan_bench.c: the plan's keys that say how each point is measured (calls, inputs, timing,
- * host memory, pipeline, adaptive stops, validation), and the scalar value syntax the other
- * keys share (plan.c). */
+ * host memory, pipeline, adaptive stops, validation). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -8,31 +7,7 @@
 
 #include "plan_int.h"
 
-int gb_plan__parse_int(const char *text, long lo, long hi, int *out, const char *label, char *msg,
-                       size_t msglen)
-{
-    long v;
-    if (!gb_plan__parse_long(text, &v) || v < lo || v > hi)
-        return gb__fail(msg, msglen, GB_EBADARG, "%s must be an integer from %ld to %ld, got '%s'",
-                        label, lo, hi, text);
-    *out = (int)v;
-    return GB_OK;
-}
-
-int gb_plan__parse_finite(const char *text, double *out, const char *label, char *msg,
-                          size_t msglen)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end || errno == ERANGE || !isfinite(v))
-        return gb__fail(msg, msglen, GB_EBADARG, "%s must be a finite number, got '%s'", label,
-                        text);
-    *out = v;
-    return GB_OK;
-}
-
-int gb_plan__set_bench(gb_plan_t *pl, const char *key, const char *value, const char *label,
+int gb_plan__set_bench(gb_explore_plan_t *pl, const char *key, const char *value, const char *label,
                        char *msg, size_t msglen)
 {
     char why[256];

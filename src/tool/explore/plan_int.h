@@ -1,5 +1,5 @@
-/* plan_int.h: what plan.c and plan_bench.c share: the measuring options' keys and the scalar
- * value syntax. */
+/* plan_int.h: what plan.c and plan_bench.c share: the measuring options' keys (plan_bench.c)
+ * and the scalar value syntax (plan_values.c). */
 #ifndef GB_PLAN_INT_H
 #define GB_PLAN_INT_H
 
@@ -15,7 +15,7 @@ int gb_plan__parse_finite(const char *text, double *out, const char *label, char
 /* Sets a key of pl->bench (iterations, warmup, seed, dist, timing, min_time, max_rel_ci, cold,
  * host_mem, pipeline, validate) as gb_plan_set: GB_OK or an error with msg; 1 when key is none
  * of them. */
-int gb_plan__set_bench(gb_plan_t *pl, const char *key, const char *value, const char *label,
+int gb_plan__set_bench(gb_explore_plan_t *pl, const char *key, const char *value, const char *label,
                        char *msg, size_t msglen);
 
 #endif

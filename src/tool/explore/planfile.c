@@ -185,7 +185,8 @@ static const char *expected(const char *key)
     return "an integer";
 }
 
-static int plan_key(gb_plan_t *pl, const cJSON *item, const char *origin, char *msg, size_t msglen)
+static int plan_key(gb_explore_plan_t *pl, const cJSON *item, const char *origin, char *msg,
+                    size_t msglen)
 {
     const char *key = item->string;
     char label[400], sub[64];
@@ -290,8 +291,8 @@ static int plan_key(gb_plan_t *pl, const cJSON *item, const char *origin, char *
     return rc;
 }
 
-int gb_plan_parse_json(gb_plan_t *pl, const char *text, size_t len, const char *origin, char *msg,
-                       size_t msglen)
+int gb_plan_parse_json(gb_explore_plan_t *pl, const char *text, size_t len, const char *origin,
+                       char *msg, size_t msglen)
 {
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
@@ -327,7 +328,7 @@ int gb_plan_parse_json(gb_plan_t *pl, const char *text, size_t len, const char *
     return rc;
 }
 
-int gb_plan_load(gb_plan_t *pl, const char *name_or_file, char *msg, size_t msglen)
+int gb_plan_load(gb_explore_plan_t *pl, const char *name_or_file, char *msg, size_t msglen)
 {
     char origin[320];
     for (size_t i = 0; i < gb_plan_builtin_count(); i++)

@@ -43,6 +43,9 @@ static int finish(gb_job_t *job, const gb_device_info_t *dev)
     /* The host memory and pipeline asked, on this device with this implementation. */
     if (rc == GB_OK)
         rc = gb_bench_check(dev, &job->impl, &job->problem, &job->bench, job->why, sizeof job->why);
+    /* The route, planned once here: the point's id, the build, the run and its traffic take it. */
+    if (rc == GB_OK)
+        rc = gb_impl_plan(&job->impl, dev, &job->problem, job->why, sizeof job->why);
     gb_point_t pt;
     gb_point_init(&pt);
     if (rc == GB_OK)

@@ -122,8 +122,11 @@ struct gb_report {
     size_t traffic_rows[GB_TRAFFIC_KINDS];
 };
 
-/* Does the filter take a tuning row of this device (or platform), precision and kernel? The
- * timing filter does not apply: tuning data has no timing of its own. */
+/* The filter (filter.c). Does it take point pt (its precision, timing, device or platform, and
+ * kernel, preset or family)? */
+int gb_report__selects(const gb_report_t *r, const gb_point_t *pt);
+/* Does it take a tuning row of this device (or platform), precision and kernel? The timing
+ * filter does not apply: tuning data has no timing of its own. */
 int gb_report__takes(const gb_report_t *r, const char *device, const char *platform,
                      gb_precision_t precision, const char *kernel);
 

@@ -164,24 +164,11 @@ static size_t write_points(const gb_report_t *r, FILE *d, group_t *g, size_t ng,
     return drawn;
 }
 
-int gb_report__roofline_plot(const gb_report_t *r, gb_report__gp_t *gp, gb_report__plot_t *p)
+/* The rows with declared traffic, grouped (same_group) into g (r->nrows at most): how many
+ * groups, each with its best GFLOP/s. */
+static size_t group_rows(const gb_report_t *r, group_t *g)
 {
-    char left[1024];
-    gb_report__traffic_left_out(r, left, sizeof left);
-    if (!r->traffic_rows[GB_TRAFFIC_DECLARED]) {
-        snprintf(p->note, sizeof p->note,
-                 "No roofline: no selected row has declared memory traffic (a family's 'traffic' "
-                 "metadata, docs/kernel-metadata.md). %.600s",
-                 left);
-        return GB_OK;
-    }
-    group_t *g = calloc(r->nrows, sizeof *g);
-    if (!g)
-        return GB_ENOMEM;
     size_t ng = 0;
-    /* Per device, the precisions of its rows drawn: the roofs to draw (for the first 64
-     * devices; the points of others are drawn without one). */
-    unsigned used[64] = {0};
     for (size_t k = 0; k < r->nrows; k++) {
         const gb_report__row_t *row = &r->rows[k];
         if (row->traffic != GB_TRAFFIC_DECLARED)
@@ -193,20 +180,19 @@ int gb_report__roofline_plot(const gb_report_t *r, gb_report__gp_t *gp, gb_repor
             g[ng++] = (group_t){k, 0};
         g[i].best = fmax(g[i].best, row->kgflops);
     }
-    char path[1100];
-    double lo[2], hi[2];
-    FILE *d = gb_report__gp_file(gp, "roofline.dat", path, sizeof path), *s = gp->script;
-    if (!d) {
-        free(g);
-        return GB_EIO;
-    }
-    const size_t drawn = write_points(r, d, g, ng, lo, hi);
-    int bad = fclose(d) != 0;
+    return ng;
+}
+
+/* The roofs to draw: per device, the precisions of its groups drawn (for the first 64 devices;
+ * the points of others are drawn without one) into used; the ranges lo, hi widened to the
+ * roofs measured; the devices drawn without a measured peak or bandwidth named in missing. */
+static void roofs(const gb_report_t *r, const group_t *g, size_t ng, unsigned used[64],
+                  double lo[2], double hi[2], char *missing, size_t len)
+{
     for (size_t i = 0; i < ng; i++)
         if (g[i].first != SIZE_MAX && r->rows[g[i].first].dev < 64)
             used[r->rows[g[i].first].dev] |= 1u << r->rows[g[i].first].precision;
-    /* The roofs: per device and precision drawn, where its peak and bandwidth were measured. */
-    char missing[512] = "";
+    missing[0] = '\0';
     for (size_t v = 0; v < r->ndevs && v < 64; v++) {
         const gb_report__dev_t *e = &r->devs[v];
         int lacks = 0;
@@ -223,10 +209,17 @@ int gb_report__roofline_plot(const gb_report_t *r, gb_report__gp_t *gp, gb_repor
         }
         if (lacks) {
             size_t n = strlen(missing);
-            snprintf(missing + n, sizeof missing - n, "%s%s", n ? ", " : "", e->label);
+            snprintf(missing + n, len - n, "%s%s", n ? ", " : "", e->label);
         }
     }
-    p->width = 960;
+}
+
+/* The gnuplot commands: the axes over lo..hi, a line per roof of used, and the points of each
+ * group from the data file at path. */
+static void plot_script(const gb_report_t *r, FILE *s, const group_t *g, size_t ng,
+                        const unsigned used[64], const char *path, const double lo[2],
+                        const double hi[2])
+{
     fprintf(s, "set terminal svg size 960,600 dynamic noenhanced font 'sans,12' background "
                "'#ffffff'\nset output 'roofline.svg'\n");
     fprintf(s,
@@ -268,6 +261,13 @@ int gb_report__roofline_plot(const gb_report_t *r, gb_report__gp_t *gp, gb_repor
     }
     fprintf(s, "\nunset logscale\nunset grid\nset key default\nset xrange [*:*]\n"
                "set yrange [*:*]\n");
+}
+
+/* The plot's caption, and its note: the rows left out, the devices without ceilings (missing),
+ * and how many of the ng groups were drawn. */
+static void caption(gb_report__plot_t *p, const char *left, const char *missing, size_t drawn,
+                    size_t ng)
+{
     snprintf(p->caption, sizeof p->caption,
              "Each row whose family declares its memory traffic, at its arithmetic intensity "
              "(2*M*N*K over the bytes its main kernel's global loads and stores name, per "
@@ -284,6 +284,38 @@ int gb_report__roofline_plot(const gb_report_t *r, gb_report__gp_t *gp, gb_repor
         snprintf(p->note + n, sizeof p->note - n,
                  "%sThe plot shows the %zu of %zu kernels with the highest GFLOP/s.", n ? " " : "",
                  drawn, ng);
+}
+
+int gb_report__roofline_plot(const gb_report_t *r, gb_report__gp_t *gp, gb_report__plot_t *p)
+{
+    char left[1024];
+    gb_report__traffic_left_out(r, left, sizeof left);
+    if (!r->traffic_rows[GB_TRAFFIC_DECLARED]) {
+        snprintf(p->note, sizeof p->note,
+                 "No roofline: no selected row has declared memory traffic (a family's 'traffic' "
+                 "metadata, docs/kernel-metadata.md). %.600s",
+                 left);
+        return GB_OK;
+    }
+    group_t *g = calloc(r->nrows, sizeof *g);
+    if (!g)
+        return GB_ENOMEM;
+    const size_t ng = group_rows(r, g);
+    char path[1100];
+    double lo[2], hi[2];
+    FILE *d = gb_report__gp_file(gp, "roofline.dat", path, sizeof path);
+    if (!d) {
+        free(g);
+        return GB_EIO;
+    }
+    const size_t drawn = write_points(r, d, g, ng, lo, hi);
+    const int bad = fclose(d) != 0;
+    unsigned used[64] = {0};
+    char missing[512];
+    roofs(r, g, ng, used, lo, hi, missing, sizeof missing);
+    p->width = 960;
+    plot_script(r, gp->script, g, ng, used, path, lo, hi);
+    caption(p, left, missing, drawn, ng);
     free(g);
     return bad ? GB_EIO : GB_OK;
 }

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <math.h>
 #include <sqlite3.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,56 +12,6 @@
 #include <time.h>
 
 #include "store_int.h"
-
-int gb_store__failf(gb_store_t *st, int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(st->msg, sizeof st->msg, fmt, ap);
-    va_end(ap);
-    return code;
-}
-
-/* An SQLite failure: the message names the store and what SQLite said. */
-int gb_store__fail_db(gb_store_t *st, const char *what)
-{
-    int ext = sqlite3_extended_errcode(st->db);
-    if ((ext & 0xff) == SQLITE_NOTADB)
-        return gb_store__failf(st, GB_ENOTSTORE,
-                               "%s is not an SQLite database; give another --store", st->path);
-    if ((ext & 0xff) == SQLITE_CANTOPEN)
-        return gb_store__failf(st, GB_EBADARG,
-                               "cannot open store %s; check the path (its folder must exist "
-                               "and be writable)",
-                               st->path);
-    if ((ext & 0xff) == SQLITE_BUSY)
-        return gb_store__failf(st, GB_EIO, "store %s is locked by another process (%s); try again",
-                               st->path, what);
-    /* A damaged file is bad input, like a foreign one: exit 2, with the way to recover. */
-    if ((ext & 0xff) == SQLITE_CORRUPT)
-        return gb_store__failf(st, GB_ECORRUPT, "store %s is damaged (%s: %s); " GB_STORE__RECOVER,
-                               st->path, what, sqlite3_errmsg(st->db), st->path);
-    return gb_store__failf(st, GB_ESTORE, "store %s: %s: %s", st->path, what,
-                           sqlite3_errmsg(st->db));
-}
-
-int gb_store__exec(gb_store_t *st, const char *sql)
-{
-    char *err = NULL;
-    if (sqlite3_exec(st->db, sql, NULL, NULL, &err) != SQLITE_OK) {
-        int rc = gb_store__fail_db(st, err ? err : "exec");
-        sqlite3_free(err);
-        return rc;
-    }
-    return GB_OK;
-}
-
-int gb_store__prepare(gb_store_t *st, const char *sql, sqlite3_stmt **out)
-{
-    if (sqlite3_prepare_v2(st->db, sql, -1, out, NULL) != SQLITE_OK)
-        return gb_store__fail_db(st, "preparing a statement");
-    return GB_OK;
-}
 
 const char *gb_store_default_path(char *buf, size_t len)
 {
@@ -572,9 +521,4 @@ int gb_store_insert_next_rep(gb_store_t *st, gb_point_t *pt)
     insert_job_t job = {pt, 1, 0};
     int rc = gb_store_transaction(st, insert_fn, &job);
     return rc != GB_OK ? rc : job.outcome;
-}
-
-int gb_store__fail(gb_store_t *st, int code, const char *msg)
-{
-    return gb_store__failf(st, code, "%s", msg);
 }

@@ -116,22 +116,22 @@ void gb_store__unlock(gb_store_t *st);
     "save what can be read with 'gemmbench export --store %s --out saved.json' and 'gemmbench "    \
     "import saved.json --store NEW', or restore a copy"
 
-/* Failures: set the handle's message and return code; fail_db quotes SQLite's message and maps
- * a busy, unopenable or non-SQLite file to its own message. */
+/* Failures (sql.c): set the handle's message and return code; fail_db quotes SQLite's message
+ * and maps a busy, unopenable or non-SQLite file to its own message. */
 int gb_store__failf(gb_store_t *st, int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 int gb_store__fail_db(gb_store_t *st, const char *what);
-/* sqlite3_exec and sqlite3_prepare_v2 with the failure on the handle. */
+/* sqlite3_exec and sqlite3_prepare_v2 with the failure on the handle (sql.c). */
 int gb_store__exec(gb_store_t *st, const char *sql);
 int gb_store__prepare(gb_store_t *st, const char *sql, struct sqlite3_stmt **out);
 
 /* Inserts pt inside the caller's open transaction (gb_store_transaction): GB_OK, 1 when its id
  * is already stored, or an error with the message on st. */
 int gb_store__insert_in_tx(gb_store_t *st, const gb_point_t *pt);
-/* Sets the store's message (for the exchange code) and returns code. */
+/* Sets the store's message (for the exchange code) and returns code (sql.c). */
 int gb_store__fail(gb_store_t *st, int code, const char *msg);
 
 /* Sorts parameters by name (names and values move together). */

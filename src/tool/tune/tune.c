@@ -11,6 +11,7 @@
 #include "gemmbench_tuning.h"
 #include "strategy.h"
 #include "tune.h"
+#include "candidate.h"
 #include "winner.h"
 
 /* One candidate from being asked to being told. */
@@ -93,25 +94,6 @@ static void run_record(tuner_t *t, const gb_problem_t *p)
     run->space = gb_space_count(t->sp);
     snprintf(run->status, sizeof run->status, "running");
     gb__copy(run->command, sizeof run->command, s->command ? s->command : "");
-}
-
-/* The job of configuration c at repetition rep. GB_OK (job->code says whether it can run) or
- * GB_ENOMEM. */
-int gb_tune__job(const gb_tune_spec_t *spec, const gb_registry_t *reg, const gb_device_info_t *dev,
-                 const gb_params_t *params, unsigned rep, gb_job_t *job)
-{
-    gb_job_spec_t js = {.kernel = spec->kernel,
-                        .named = 1,
-                        .precision = spec->precision,
-                        .swept = params,
-                        .base = spec->base,
-                        .has_layout = spec->has_layout,
-                        .m = spec->m,
-                        .n = spec->n,
-                        .k = spec->k,
-                        .bench = &spec->bench,
-                        .rep = rep};
-    return gb_job_make(job, reg, dev, &js);
 }
 
 /* Asks the strategy for one more candidate and makes its job; looks it up in the store; queues

@@ -13,6 +13,7 @@
 
 #include "rt/util/util.h"
 #include "gemmbench_tuning.h"
+#include "candidate.h"
 #include "tuned.h"
 #include "winner.h"
 
@@ -156,14 +157,6 @@ static int assess(const gb_leader_t *ld, const gb_tune_spec_t *spec, const gb_re
         v->gflops = reps % 2 ? rates[reps / 2] : 0.5 * (rates[reps / 2 - 1] + rates[reps / 2]);
     }
     return GB_OK;
-}
-
-void gb_tune__params_text(const gb_params_t *ps, char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < ps->count; i++)
-        gb__appendf(buf, len, &used, "%s%s=%ld", i ? " " : "", ps->name[i], ps->value[i]);
 }
 
 /* The database entry of the winner's measurements. */

@@ -36,11 +36,4 @@ int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_reg
  * kept_why say which). GB_OK or GB_ESTORE. */
 int gb_leaders_keep(gb_store_t *st, gb_tune_outcome_t *out, char *msg, size_t msglen);
 
-/* The job of configuration params at repetition rep (tune.c). */
-int gb_tune__job(const gb_tune_spec_t *spec, const gb_registry_t *reg, const gb_device_info_t *dev,
-                 const gb_params_t *params, unsigned rep, gb_job_t *job);
-
-/* "NAME=V NAME=V" into buf. */
-void gb_tune__params_text(const gb_params_t *ps, char *buf, size_t len);
-
 #endif

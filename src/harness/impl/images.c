@@ -1,27 +1,10 @@
-/* passes.c: the helper passes around a kernel family's main kernel: gb_copy launches that
- * transpose, pad or realign an operand, and the images that kernels reading image2d_t get
- * (a view of the packed copy, or an image of its own filled by a copy pass). */
+/* images.c: the images that kernels reading image2d_t get over their operand's packed copy: a
+ * view of the copy where the device can make one, else an image of its own that the launch fills
+ * from the copy on every call (src/rt/plan/launch.c). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt/plan/bind.h"
 #include "impl.h"
-
-/* Adds a gb_copy (or gb_copy4) pass writing dst from src as c says. */
-int gb__pass_copy(gb_kernel_run_t *kr, const gb_route_copy_t *c, cl_mem dst, cl_mem src)
-{
-    cl_int err;
-    gb_pass_t *ps = &kr->passes[kr->npasses];
-    int wide;
-    gb__copy_geometry(kr->ctx->dev, c, &wide, ps->global, ps->local);
-    ps->kernel = clCreateKernel(kr->helpers, wide ? "gb_copy4" : "gb_copy", &err);
-    if (err != CL_SUCCESS)
-        return gb__cl_check(kr->ctx, err, "creating the gb_copy helper");
-    kr->npasses++;
-    ps->post = c->post;
-    return gb__cl_check(kr->ctx, gb__copy_args(ps->kernel, wide, c, dst, src),
-                        "setting gb_copy arguments");
-}
 
 /* The image format of operands read as image2d_t: one 32-bit channel read without conversion,
  * so pixel (x, y) is element x of stored row (or column) y, and a sub-group block read at byte
@@ -30,9 +13,8 @@ static const cl_image_format image_format = {CL_R, CL_UNSIGNED_INT32};
 
 /* Makes *img, a width x height image2d_t of image_format over the packed temporary buf: a view of
  * the same memory where the device can create one (cl_khr_image2d_from_buffer, OpenCL 2.0), else
- * an image of its own that a helper pass fills from buf on every call. The route has checked
- * the size against the device's limits. */
-int gb__pass_image(gb_kernel_run_t *kr, cl_mem *img, cl_mem buf, size_t width, size_t height)
+ * an image of its own. The route has checked the size against the device's limits. */
+int gb__kernel_image(gb_kernel_run_t *kr, cl_mem *img, cl_mem buf, size_t width, size_t height)
 {
     const gb_device_info_t *dev = kr->ctx->dev;
     cl_uint nfmt = 0;
@@ -69,12 +51,5 @@ int gb__pass_image(gb_kernel_run_t *kr, cl_mem *img, cl_mem buf, size_t width, s
                             dev->image2d_from_buffer
                                 ? "creating an image over a buffer (clCreateImage)"
                                 : "creating an image (clCreateImage)");
-    if (dev->image2d_from_buffer)
-        return GB_OK;
-    gb_pass_t *ps = &kr->passes[kr->npasses++];
-    ps->src = buf;
-    ps->image = *img;
-    ps->region[0] = width;
-    ps->region[1] = height;
     return GB_OK;
 }

@@ -1,0 +1,225 @@
+/* launch.c: a planned GEMM's commands, in order, bound and enqueued (launch.h). */
+#include <stdio.h>
+
+#include "rt/family/registry.h"
+#include "launch.h"
+
+/* One command: a kernel over global (local NULL: the driver chooses the work-group size), or,
+ * with kernel NULL, a copy of buffer src into image (region pixels). */
+typedef struct cmd {
+    cl_kernel kernel;
+    size_t global[2], local[2];
+    int local_null;
+    cl_mem src, image;
+    size_t region[2];
+    int helper;
+    const char *what; /* for messages: "the main kernel" */
+} cmd_t;
+
+int gb__launch_programs(gb_context_t *ctx, const gb_config_t *cfg, const gb_route_t *r, int keep,
+                        cl_program *program, cl_program *helpers, double *ms, int *hit, char *msg,
+                        size_t msglen)
+{
+    const gb_family_t *f = cfg->family;
+    const char *prelude = gb__embedded("prelude.cl")->data;
+    int rc = gb__program_get(ctx, f->name, prelude, f->source, r->options, keep, program, ms, hit,
+                             msg, msglen);
+    if (rc == GB_OK && r->helper_options[0]) {
+        double hms;
+        int hhit;
+        rc = gb__program_get(ctx, "helpers", prelude, gb__embedded("helpers.cl")->data,
+                             r->helper_options, keep, helpers, &hms, &hhit, msg, msglen);
+        *ms += hms;
+        *hit &= hhit;
+    }
+    return rc;
+}
+
+int gb__launch_fits(cl_kernel kernel, cl_device_id device, const gb_config_t *cfg,
+                    const gb_route_t *r, const char *fix, char *msg, size_t msglen)
+{
+    size_t kmax = 0;
+    if (!r->local_null &&
+        clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax,
+                                 NULL) == CL_SUCCESS &&
+        kmax > 0 && r->local[0] * r->local[1] > kmax)
+        return gb__fail(msg, msglen, GB_EWGSIZE,
+                        "kernel '%s' as compiled allows work-groups of at most %zu work-items "
+                        "on this device (register use), but its parameters ask for %zu x %zu; %s",
+                        gb_config_name(cfg), kmax, r->local[0], r->local[1], fix);
+    return GB_OK;
+}
+
+/* Whether copy c moves four elements per work-item (gb_copy4). */
+static int wide_copy(const gb_route_copy_t *c)
+{
+    return !c->trans && c->d_off % 4 == 0 && c->d_ld % 4 == 0;
+}
+
+const char *gb__launch_copy_entry(const gb_route_copy_t *c)
+{
+    return wide_copy(c) ? "gb_copy4" : "gb_copy";
+}
+
+/* Route copy c's command on dev: its global size and work-group size. */
+static cmd_t copy_cmd(const gb_device_info_t *dev, const gb_route_copy_t *c, cl_kernel k)
+{
+    /* A straight copy reads and writes rows: 64 work-items along them give each warp or wave
+     * whole 128-byte lines. A transposing copy reads across rows either way: square groups. */
+    const size_t lx = c->trans ? 16 : 64, ly = c->trans ? 16 : 4;
+    const size_t cols = wide_copy(c) ? (c->d_inner + 3) / 4 : c->d_inner; /* along a row */
+    cmd_t m = {.kernel = k, .helper = 1, .what = "a helper pass"};
+    /* The implementation chooses on a device that cannot run 256 work-items in a group. */
+    m.local_null = dev->max_wg_size < lx * ly;
+    m.local[0] = m.local_null ? 0 : lx;
+    m.local[1] = m.local_null ? 0 : ly;
+    m.global[0] = (cols + lx - 1) / lx * lx;
+    m.global[1] = (c->d_outer + ly - 1) / ly * ly;
+    return m;
+}
+
+/* The prologue, main or remainder kernel k over global and local. */
+static cmd_t kernel_cmd(cl_kernel k, const size_t global[2], const size_t local[2], int local_null,
+                        const char *what)
+{
+    cmd_t m = {.kernel = k, .local_null = local_null, .what = what};
+    for (int d = 0; d < 2; d++) {
+        m.global[d] = global[d];
+        m.local[d] = local[d];
+    }
+    return m;
+}
+
+/* l's commands in the order they run, into cmd; returns how many. */
+static size_t commands(const gb_launch_t *l, const gb_device_info_t *dev,
+                       cmd_t cmd[GB_LAUNCH_MAX_CMDS])
+{
+    const gb_route_t *r = l->route;
+    size_t n = 0;
+    for (size_t i = 0; i < r->ncopies; i++) {
+        const gb_route_copy_t *c = &r->copies[i];
+        if (c->post)
+            continue;
+        cmd[n++] = copy_cmd(dev, c, l->copy[i]);
+        /* An image that is not a view of the packed copy is filled from it once it is made. */
+        const int d = c->dst == GB_BUF_TA ? 0 : c->dst == GB_BUF_TB ? 1 : -1;
+        if (d >= 0 && r->image[d] && !r->image_view)
+            cmd[n++] = (cmd_t){.src = l->mem.buf[c->dst],
+                               .image = l->mem.img[d],
+                               .region = {r->image_size[d][0], r->image_size[d][1]},
+                               .helper = 1,
+                               .what = "a helper pass"};
+    }
+    static const char *const side_what[GB_NSIDES] = {"the prologue kernel", "the remainder kernel"};
+    if (l->side[GB_SIDE_PROLOGUE])
+        cmd[n++] = kernel_cmd(l->side[GB_SIDE_PROLOGUE], r->side_global[GB_SIDE_PROLOGUE],
+                              r->side_local[GB_SIDE_PROLOGUE], 0, side_what[GB_SIDE_PROLOGUE]);
+    cmd[n++] = kernel_cmd(l->main, r->global, r->local, r->local_null, "the main kernel");
+    if (l->side[GB_SIDE_REMAINDER])
+        cmd[n++] = kernel_cmd(l->side[GB_SIDE_REMAINDER], r->side_global[GB_SIDE_REMAINDER],
+                              r->side_local[GB_SIDE_REMAINDER], 0, side_what[GB_SIDE_REMAINDER]);
+    for (size_t i = 0; i < r->ncopies; i++)
+        if (r->copies[i].post)
+            cmd[n++] = copy_cmd(dev, &r->copies[i], l->copy[i]);
+    return n;
+}
+
+size_t gb__launch_helpers(const gb_launch_t *l)
+{
+    const gb_route_t *r = l->route;
+    size_t n = r->ncopies;
+    for (int d = 0; d < 2; d++)
+        n += r->image[d] && !r->image_view;
+    return n;
+}
+
+/* Sets a gb_copy (gb_copy4) kernel's arguments for c between dst and src. */
+static cl_int copy_args(cl_kernel k, const gb_route_copy_t *c, cl_mem dst, cl_mem src)
+{
+    const cl_int v[] = {(cl_int)c->d_outer, (cl_int)c->d_inner, (cl_int)c->d_off,
+                        (cl_int)c->d_ld,    (cl_int)c->s_outer, (cl_int)c->s_inner,
+                        (cl_int)c->s_off,   (cl_int)c->s_ld,    c->trans};
+    cl_int err = clSetKernelArg(k, 0, sizeof(cl_int), &v[0]);
+    err |= clSetKernelArg(k, 1, sizeof(cl_int), &v[1]);
+    err |= clSetKernelArg(k, 2, sizeof dst, &dst);
+    err |= clSetKernelArg(k, 3, sizeof(cl_int), &v[2]);
+    err |= clSetKernelArg(k, 4, sizeof(cl_int), &v[3]);
+    err |= clSetKernelArg(k, 5, sizeof(cl_int), &v[4]);
+    err |= clSetKernelArg(k, 6, sizeof(cl_int), &v[5]);
+    err |= clSetKernelArg(k, 7, sizeof src, &src);
+    err |= clSetKernelArg(k, 8, sizeof(cl_int), &v[6]);
+    err |= clSetKernelArg(k, 9, sizeof(cl_int), &v[7]);
+    if (!wide_copy(c))
+        err |= clSetKernelArg(k, 10, sizeof(cl_int), &v[8]);
+    return err;
+}
+
+int gb__launch_bind(const gb_launch_t *l, const gb_family_t *f, const gb_problem_t *kp,
+                    gb_argcache_t *const *caches, char *msg, size_t msglen)
+{
+    const gb_route_t *r = l->route;
+    int rc = gb__bind_args(l->main, f, r, kp, &l->mem, caches ? caches[0] : NULL, msg, msglen);
+    for (int s = 0; rc == GB_OK && s < GB_NSIDES; s++)
+        if (l->side[s])
+            rc = gb__bind_args(l->side[s], f, r, kp, &l->mem, caches ? caches[1 + s] : NULL, msg,
+                               msglen);
+    for (size_t i = 0; rc == GB_OK && i < r->ncopies; i++) {
+        const gb_route_copy_t *c = &r->copies[i];
+        const cl_int err = copy_args(l->copy[i], c, l->mem.buf[c->dst], l->mem.buf[c->src]);
+        if (err != CL_SUCCESS)
+            rc = gb__fail(msg, msglen, GB_EOPENCL, "setting gb_copy arguments failed (%s)",
+                          gb__cl_errname(err));
+    }
+    return rc;
+}
+
+static cl_int enqueue_cmd(cl_command_queue q, const cmd_t *m, cl_uint nwait, const cl_event *wait,
+                          cl_event *ev)
+{
+    if (m->kernel)
+        return clEnqueueNDRangeKernel(q, m->kernel, 2, NULL, m->global,
+                                      m->local_null ? NULL : m->local, nwait, wait, ev);
+    const size_t origin[3] = {0, 0, 0}, region[3] = {m->region[0], m->region[1], 1};
+    return clEnqueueCopyBufferToImage(q, m->src, m->image, 0, origin, region, nwait, wait, ev);
+}
+
+/* The message of command m's failure with status err. */
+static int failed(const cmd_t *m, cl_int err, char *msg, size_t msglen)
+{
+    char geometry[96];
+    if (!m->kernel)
+        snprintf(geometry, sizeof geometry, "%zu x %zu pixels", m->region[0], m->region[1]);
+    else if (m->local_null)
+        snprintf(geometry, sizeof geometry, "global %zu x %zu, work-group chosen by the driver",
+                 m->global[0], m->global[1]);
+    else
+        snprintf(geometry, sizeof geometry, "global %zu x %zu, work-group %zu x %zu", m->global[0],
+                 m->global[1], m->local[0], m->local[1]);
+    return gb__fail(msg, msglen, GB_EOPENCL, "enqueueing %s failed: %s (%s)", m->what,
+                    gb__cl_errname(err), geometry);
+}
+
+int gb__launch_enqueue(const gb_launch_t *l, const gb_device_info_t *dev, cl_command_queue q,
+                       cl_uint nwait, const cl_event *wait, gb_launch_events_t *events,
+                       cl_event *done, char *msg, size_t msglen)
+{
+    cmd_t cmd[GB_LAUNCH_MAX_CMDS];
+    const size_t n = commands(l, dev, cmd);
+    if (events)
+        events->n = 0;
+    for (size_t i = 0; i < n; i++) {
+        cl_event *ev = events ? &events->ev[i] : i + 1 == n ? done : NULL;
+        const cl_int err = enqueue_cmd(q, &cmd[i], i == 0 ? nwait : 0, i == 0 ? wait : NULL, ev);
+        if (err != CL_SUCCESS)
+            return failed(&cmd[i], err, msg, msglen);
+        if (events) {
+            events->helper[i] = cmd[i].helper;
+            events->n = i + 1;
+        }
+    }
+    if (events && done) {
+        *done = events->ev[n - 1];
+        clRetainEvent(*done);
+    }
+    return GB_OK;
+}
