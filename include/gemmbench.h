@@ -461,6 +461,15 @@ typedef struct gb_stats {
     double min, max, median, mean, std, ci95_lo, ci95_hi;
 } gb_stats_t;
 
+/* A confidence interval of the median of n samples (x is not modified) that holds whatever
+ * their distribution, at any n: the order statistics [x_(l), x_(n+1-l)] with the largest l
+ * whose coverage, 1 - 2 P(Binomial(n, 1/2) < l), is at least 95%. Below 6 samples no such pair
+ * reaches 95%, and the interval is [min, max], of coverage 1 - 2^(1-n). Its bounds are samples,
+ * so an interval of times is never negative (a t-interval of the mean over 3 timed calls once
+ * gave [-2.8, 5.9] ms). *coverage (may be NULL) gets the interval's coverage. GB_OK, or
+ * GB_EBADARG for n 0 and GB_ENOMEM. */
+int gb_median_ci(const double *x, size_t n, double *lo, double *hi, double *coverage);
+
 typedef enum gb_validate_mode {
     GB_VALIDATE_AUTO = -1,
     GB_VALIDATE_OFF = 0,
@@ -527,6 +536,13 @@ typedef struct gb_bench_options {
      * where C has fewer rows or columns), each a GEMM of its own, whose copies overlap the
      * other panels' kernels on separate queues (docs/offload.md). 0: the serial offload. */
     int pipeline;
+    /* Called once, on the calling thread, when the first call (the validating one, else the
+     * first warm-up or timed call) has ended, before the others: the programs are built by
+     * then, and so is what a driver compiles at a kernel's first launch (PoCL compiles its
+     * work-group functions there), so a limit on the runs alone starts here (tune's
+     * --candidate-timeout). NULL: none. Not part of what a measurement is (nor of its id). */
+    void (*first_call_done)(void *user);
+    void *first_call_user;
 } gb_bench_options_t;
 #define GB_BENCH_MAX_SAMPLES 10000
 #define GB_BENCH_MAX_ADAPTIVE_S 60.0

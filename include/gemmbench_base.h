@@ -50,6 +50,7 @@ GB_API const char *gb_version(void);
     X(GB_EOPENCL, -22, "an OpenCL call failed")                                                    \
     X(GB_EBUILD, -23, "OpenCL program build failed")                                               \
     X(GB_ETIMEOUT, -24, "ran past its time limit")                                                 \
+    X(GB_ECRASH, -25, "the process crashed while it ran")                                          \
     X(GB_ENOKERNEL, -30, "unknown kernel")                                                         \
     X(GB_EMETADATA, -31, "malformed kernel metadata")                                              \
     X(GB_ENOSOURCE, -32, "kernel source file missing")                                             \

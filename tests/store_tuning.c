@@ -13,8 +13,11 @@
  * and `gemmbench tuned` tests); `--points DB` writes the three points alone. */
 #include "unit.h"
 
+#include <signal.h>
 #include <sqlite3.h>
+#include <sys/wait.h>
 
+#include "tool/store/inflight.h"
 #include "tool/store/tuning.h"
 #include "gemmbench_tuning.h"
 
@@ -744,6 +747,140 @@ static int make(const char *path, int add)
     return rc == GB_OK ? 0 : 1;
 }
 
+/* How many marks of what is in flight the store at path holds for key. */
+static int marks(const char *path, const char *key)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *q = NULL;
+    int n = -1;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, "SELECT count(*) FROM in_flight WHERE key = ?", -1, &q, NULL) ==
+            SQLITE_OK &&
+        sqlite3_bind_text(q, 1, key, -1, SQLITE_STATIC) == SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW)
+        n = sqlite3_column_int(q, 0);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return n;
+}
+
+static void make_run(gb_tune_run_t *run, uint64_t seed)
+{
+    memset(run, 0, sizeof *run);
+    snprintf(run->device, sizeof run->device, "Card");
+    snprintf(run->platform, sizeof run->platform, "Platform");
+    snprintf(run->driver, sizeof run->driver, "1.0");
+    snprintf(run->kernel, sizeof run->kernel, "xgemm");
+    snprintf(run->layout, sizeof run->layout, "row-NN");
+    run->m = run->n = run->k = 128;
+    gb_shape_class(run->m, run->n, run->k, run->shape_class, sizeof run->shape_class);
+    snprintf(run->strategy, sizeof run->strategy, "random");
+    run->seed = seed;
+    run->budget = 10;
+    run->space = 40;
+    run->winner_gflops = (double)NAN;
+    snprintf(run->command, sizeof run->command, "gemmbench tune -k xgemm -n 128");
+}
+
+/* A process that dies in the middle of a run: it begins the run (seed 1), records two
+ * evaluations, marks a point in flight and ends without a word (as SIGKILL would end it). */
+static void die_in_a_run(const char *path)
+{
+    const pid_t pid = fork();
+    if (pid == 0) {
+        gb_store_t *st = NULL;
+        char msg[512], was[16];
+        gb_tune_run_t run;
+        size_t resumed = 9;
+        make_run(&run, 1);
+        int ok = gb_store_open(&st, path, GB_STORE_CREATE, msg, sizeof msg) == GB_OK &&
+                 gb_store_tune_run_take(st, &run, &resumed, was, sizeof was) == GB_OK &&
+                 resumed == 0 && !was[0];
+        for (size_t i = 0; ok && i < 2; i++) {
+            gb_tune_eval_t ev;
+            memset(&ev, 0, sizeof ev);
+            ev.run_id = run.id;
+            ev.seq = i;
+            snprintf(ev.point_id, sizeof ev.point_id, "00000000000000a%zu", i);
+            snprintf(ev.params, sizeof ev.params, "MWG=%zu", 16 * (i + 1));
+            ev.gflops = ev.best = 10.0 * (double)(i + 1);
+            ok = gb_store_tune_eval_add(st, &ev) == GB_OK;
+        }
+        ok = ok && gb_store_inflight_begin(st, "00000000000000b0", "xgemm", "MWG=48",
+                                           "xgemm s 128x128x128 MWG=48 rep 0") == GB_OK;
+        _exit(ok ? 0 : 1);
+    }
+    int status = -1;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+          WEXITSTATUS(status) == 0);
+}
+
+/* What a process leaves in flight when it dies (inflight.h), and a run taken up again: the next
+ * process marks the dead run "died" and drops the dead point's mark without calling it a crash
+ * (it was killed, not crashed: the point is measured again); a run of the same definition goes
+ * on in the same row, its evaluations kept and counted; this process's own marks are alive and
+ * stay; one tuning, one row. */
+static void test_inflight(const char *dir)
+{
+    char path[256], msg[1024], was[16];
+    snprintf(path, sizeof path, "%s/inflight.db", dir);
+    die_in_a_run(path);
+    CHECK(marks(path, "run:1") == 1 && marks(path, "00000000000000b0") == 1);
+    gb_store_t *st = NULL;
+    if (!CHECK_RC(gb_store_open(&st, path, 0, msg, sizeof msg), GB_OK))
+        return;
+    runs_t rs = {.n = 0};
+    CHECK_RC(gb_store_tune_runs(st, keep_run, &rs), GB_OK);
+    CHECK(rs.n == 1 && !strcmp(rs.run[0].status, "running"));
+    /* Reaped as after a crash of this process: the mark is another process's, so no crash. */
+    size_t crashed = 5;
+    CHECK_RC(gb_store_inflight_reap(st, SIGABRT, NULL, NULL, &crashed), GB_OK);
+    CHECK(crashed == 0 && gb_store_crashed(st, "00000000000000b0") == 0);
+    CHECK(marks(path, "run:1") == 0 && marks(path, "00000000000000b0") == 0);
+    rs.n = 0;
+    CHECK_RC(gb_store_tune_runs(st, keep_run, &rs), GB_OK);
+    CHECK(rs.n == 1 && !strcmp(rs.run[0].status, "died") && strlen(rs.run[0].finished) == 20);
+    /* Taken up again: the same row, its 2 evaluations, "running" again; another seed is
+     * another run. */
+    gb_tune_run_t run, other;
+    size_t resumed = 0;
+    make_run(&run, 1);
+    CHECK_RC(gb_store_tune_run_take(st, &run, &resumed, was, sizeof was), GB_OK);
+    CHECK(run.id == rs.run[0].id && resumed == 2 && !strcmp(was, "died") &&
+          !strcmp(run.started, rs.run[0].started) && !strcmp(run.status, "running"));
+    make_run(&other, 2);
+    CHECK_RC(gb_store_tune_run_take(st, &other, &resumed, was, sizeof was), GB_OK);
+    CHECK(other.id != run.id && resumed == 0 && !was[0]);
+    /* A run this process is making is not taken twice, and its marks survive a reap. */
+    gb_tune_run_t again;
+    make_run(&again, 1);
+    CHECK_RC(gb_store_tune_run_take(st, &again, &resumed, was, sizeof was), GB_OK);
+    CHECK(again.id != run.id && resumed == 0);
+    CHECK_RC(gb_store_inflight_begin(st, "00000000000000c0", "xgemm", "MWG=64", "c"), GB_OK);
+    CHECK_RC(gb_store_inflight_reap(st, SIGSEGV, NULL, NULL, &crashed), GB_OK);
+    CHECK(crashed == 0 && marks(path, "00000000000000c0") == 1 && marks(path, "run:1") == 1);
+    CHECK_RC(gb_store_inflight_end(st, "00000000000000c0"), GB_OK);
+    CHECK(marks(path, "00000000000000c0") == 0);
+    CHECK_RC(gb_store_inflight_begin(st, "short", "xgemm", "", ""), GB_EBADARG);
+    /* Ended, each run is one row, and its mark is gone. */
+    gb_tune_run_t *all[3] = {&run, &other, &again};
+    for (int i = 0; i < 3; i++) {
+        all[i]->evals = i == 0 ? 2 : 0;
+        snprintf(all[i]->status, sizeof all[i]->status, "done");
+        CHECK_RC(gb_store_tune_run_end(st, all[i]), GB_OK);
+    }
+    rs.n = 0;
+    CHECK_RC(gb_store_tune_runs(st, keep_run, &rs), GB_OK);
+    CHECK(rs.n == 3 && rs.run[0].id == run.id && !strcmp(rs.run[0].status, "done") &&
+          rs.run[0].evals == 2);
+    CHECK(marks(path, "run:1") == 0);
+    /* The same definition once more: the latest row of it, ended, goes on. */
+    make_run(&run, 1);
+    CHECK_RC(gb_store_tune_run_take(st, &run, &resumed, was, sizeof was), GB_OK);
+    CHECK(run.id == again.id && resumed == 0 && !strcmp(was, "done"));
+    gb_store_close(st);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 &&
@@ -780,6 +917,7 @@ int main(int argc, char **argv)
         gb_store_close(st);
     }
     CHECK(make(path, 1) == 0); /* again over the same points: entries replaced, runs added */
+    test_inflight(dir);
     test_damage(dir);
     unit_remove_dir(dir);
     return unit_finish();

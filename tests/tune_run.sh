@@ -1,9 +1,11 @@
 #!/bin/sh
 # tune_run.sh GEMMBENCH FIXTURES: tune on the default device: a whole space searched, its winner
-# kept and used by -k auto; the same command again measures nothing; an interrupted tune resumes;
-# a candidate that does not end is recorded as timed out and the tuning goes on without it; one
-# that is not faithful cannot win; shapes spread over two workers (-d 0,0), and over three that
-# share one store connection and store what one device stores (-d 0,0,0).
+# (at least as fast as the runner-up) kept and used by -k auto; the same command again measures
+# nothing; an interrupted tune resumes; a candidate that does not end is recorded as timed out and
+# the tuning goes on without it, and so does one that crashes the process; the time limit covers
+# a candidate's runs, not its compile; one that is not faithful cannot win; shapes spread over
+# two workers (-d 0,0), and over three that share one store connection and store what one device
+# stores (-d 0,0,0).
 gb=$1
 fx=$2
 . "$(dirname "$0")/script_lib.sh"
@@ -19,6 +21,10 @@ if [ $? -eq 0 ] && grep -q "7 evaluations (7 measured, 0 from the store, 0 canno
     ok
 else no "a whole space tuned"; fi
 winner=$(sed -n 's/^  winner: \(TS=[0-9]*\) .*/\1/p' "$tmp/out")
+# The winner is the confirmed leader of the highest rate: at least the runner-up's.
+rates=$(sed -n 's/^  winner: TS=[0-9]* at \([0-9.e+-]*\) GFLOP\/s: .* the runner-up TS=[0-9]* at \([0-9.e+-]*\) GFLOP\/s .*/\1 \2/p' "$tmp/out")
+if [ -n "$rates" ] && echo "$rates" | awk '{ exit !($1 >= $2) }'; then ok; else
+    no "the winner's rate must be at least the runner-up's: ${rates:-no verdict with a runner-up}"; fi
 
 # The same command again: everything comes from the store.
 tune1
@@ -86,13 +92,50 @@ cached=$(sed -n 's/.*measured, \([0-9]*\) from the store.*/\1/p' "$tmp/out")
 if [ $? -eq 0 ] && [ -n "$cached" ] && [ "$cached" -ge "$done_before" ]; then ok; else
     no "resume after SIGINT: $done_before measured before, ${cached:-none} from the store"; fi
 
-# SPIN=1 runs for minutes: timed out after 2 s, recorded; a new process finishes the search.
+# SPIN=1 runs for minutes from its first call, which on a CPU device is the compile's (PoCL
+# compiles at the first launch): timed out after 2 s of --compile-timeout, recorded; a new
+# process finishes the search.
 "$gb" tune -k spin --kernel-path "$fx/spin" -n 8 --param LX=8 --param LY=8 \
-    --strategy exhaustive --candidate-timeout 2 -i 2 --store "$db" >"$tmp/out" 2>"$tmp/err"
-if [ $? -eq 0 ] && grep -q "SPIN=1 ran past --candidate-timeout; recorded as timed out" "$tmp/err" &&
+    --strategy exhaustive --candidate-timeout 2 --compile-timeout 2 -i 2 --store "$db" \
+    >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q "SPIN=1 ran past --compile-timeout (.*); recorded as timed out" "$tmp/err" &&
     grep -q "winner: LX=8 LY=8 SPIN=0" "$tmp/out" && grep -q "1 cannot win" "$tmp/out"; then
     ok
-else no "a candidate past --candidate-timeout"; fi
+else no "a candidate past --compile-timeout"; fi
+
+# FAULT=1 crashes the process (PoCL asserts on its local array): the tuning starts again, names
+# it, records it as crashed, and ends with a winner; one tuning, one row in the history.
+ft="-k faults --kernel-path $fx/faults -n 8 --param LX=8 --param LY=8 --strategy exhaustive -i 3"
+"$gb" tune $ft --param FAULT=0,1 --store "$tmp/crash.db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q "tune: the process crashed (SIGABRT); going on in a new process" "$tmp/err" &&
+    grep -q "FAULT=1: the process crashed (SIGABRT) while it measured faults .*: not run again (GB_ECRASH)" "$tmp/err" &&
+    grep -q "FAULT=1: cannot win: GB_ECRASH: " "$tmp/out" && grep -q "winner: LX=8 LY=8 FAULT=0 " "$tmp/out" &&
+    "$gb" store info --store "$tmp/crash.db" 2>&1 | grep -q "^tuning runs: 1 (2 evaluations)"; then
+    ok
+else no "a candidate that crashes the process"; fi
+# Again: the crash is stored, nothing runs it.
+"$gb" tune $ft --param FAULT=0,1 --store "$tmp/crash.db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && ! grep -q "crashed (SIGABRT);" "$tmp/err" &&
+    grep -q "FAULT=1: cannot win: GB_ECRASH: .*(stored)" "$tmp/out" &&
+    "$gb" store info --store "$tmp/crash.db" 2>&1 | grep -q "^tuning runs: 1 (2 evaluations)"; then
+    ok
+else no "a crashed candidate run again"; fi
+
+# On a CPU device a candidate's first call compiles (PoCL): FAULT=2 compiles for seconds and runs
+# in microseconds, so --candidate-timeout 2, which covers the runs alone, lets it through (empty
+# program caches: the compile happens here). FAULT=3 runs past it after its first call: timed
+# out, and the new process goes on with the log where the old one left it (each evaluation and
+# the heading once) in the same history row.
+GEMMBENCH_CACHE_DIR=$tmp/cache POCL_CACHE_DIR=$tmp/pocl "$gb" tune $ft --param FAULT=0,2,3 \
+    --candidate-timeout 2 --compile-timeout 300 --store "$tmp/limits.db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q "^\[2/3\] LX=8 LY=8 FAULT=2: [0-9.e+-]* GFLOP/s" "$tmp/out" &&
+    grep -q "FAULT=3 ran past --candidate-timeout (still running after --candidate-timeout 2 s); recorded as timed out; going on in a new process" "$tmp/err" &&
+    grep -q "^\[3/3\] LX=8 LY=8 FAULT=3: cannot win: GB_ETIMEOUT" "$tmp/out" &&
+    [ "$(grep -c '^\[1/3\] ' "$tmp/out")" -eq 1 ] && [ "$(grep -c '^\[2/3\] ' "$tmp/out")" -eq 1 ] &&
+    [ "$(grep -c '^tune: 1 kernel' "$tmp/out")" -eq 1 ] && grep -q "1 cannot win" "$tmp/out" &&
+    "$gb" store info --store "$tmp/limits.db" 2>&1 | grep -q "^tuning runs: 1 (3 evaluations)"; then
+    ok
+else no "--candidate-timeout on the runs, not the compile"; fi
 
 # Inputs rounded to TF32 pass the bound at K = 4096 but are not faithful: they cannot win.
 "$gb" tune -k wrong --kernel-path "$fx/wrong" --param WRONG=0,2 -M 64 -N 64 -K 4096 \

@@ -89,7 +89,11 @@ static void print_plan(gb_explore_t *ex, const gb_explore_plan_t *pl, const gb_d
             char desc[512];
             if (gb_explore_status(ex, i) != GB_XP_SKIP || gb_explore_job(ex, i, &job) != GB_OK)
                 continue;
-            printf("skip: %s: %s\n", gb_job_describe(&job, desc, sizeof desc), job.why);
+            /* A job that could run is skipped for crashing a process before. */
+            printf("skip: %s: %s\n", gb_job_describe(&job, desc, sizeof desc),
+                   job.code != GB_OK ? job.why
+                                     : "it crashed the process in an earlier run (GB_ECRASH): "
+                                       "not run again");
         }
     }
     for (size_t r = 0; r < gb_explore_nreasons(ex); r++) {
@@ -211,6 +215,7 @@ typedef struct sweep {
     size_t nkinds;
     cli_auto_t autodb;
     int catching, served;
+    char **argv; /* the whole command line, to start again after a crash */
 } sweep_t;
 
 static void close_sweep(sweep_t *s)
@@ -222,8 +227,10 @@ static void close_sweep(sweep_t *s)
     gb_store_close(s->st);
     cli_device_close(&s->dev);
     gb_registry_close(s->reg);
-    if (s->catching)
+    if (s->catching) {
+        cli_crash_release();
         cli_stop_release();
+    }
 }
 
 /* The registry, the devices and a worker per device. 0 or the exit code. */
@@ -273,6 +280,8 @@ static int open_plan(sweep_t *s, const gb_explore_plan_t *pl, const cli_measure_
             return rc;
     } else if ((rc = cli_store_open(&s->st, o->store, 1))) {
         return rc;
+    } else if (!o->dry_run && (rc = cli_crash_reap(s->st, "explore"))) {
+        return rc; /* what a process that is gone left in flight: crashed, or measured again */
     }
     if ((rc = cli_auto_open(&s->autodb, pl, o->store)))
         return rc;
@@ -293,8 +302,12 @@ static int measure(sweep_t *s, const cli_measure_t *o, const gb_fleet_mpi_t *mpi
 {
     char msg[1024];
     int rc;
-    /* From here a signal only asks the workers to stop after the points being measured. */
+    /* From here a signal only asks the workers to stop after the points being measured, and a
+     * crash starts the sweep again, which records the point as crashed (not under MPI: a new
+     * process would not be one of the job's ranks). */
     cli_stop_catch();
+    if (!mpi->started)
+        cli_crash_catch(s->argv, "GEMMBENCH_EXPLORE_RESTARTS", "explore");
     s->catching = 1;
     const gb_device_info_t *devs[CLI_MAX_DEVICES];
     for (size_t i = 0; i < s->nw; i++)
@@ -347,6 +360,7 @@ int cmd_explore(int argc, char **argv)
     }
     sweep_t s;
     memset(&s, 0, sizeof s);
+    s.argv = argv - 1;
     cli_progress_t pr;
     if ((rc = open_sweep(&s, &o, &mpi)) == 0) {
         if (mpi.rank > 0)

@@ -30,12 +30,12 @@ static void usage(void)
            "exit: 0 done, 1 a measurement failed validation, 2 bad usage, 3 a failure to run\n");
 }
 
-/* Measures kernel on shape n with bench, storing it; the median of phase into *ms (0 when it
- * failed, with the reason printed). */
+/* Measures kernel on shape n with bench, storing it; the median of phase ph1 into *ms1 and its
+ * interval into *ci1, that of ph2 into *ms2 (0 when it failed, with the reason printed). */
 static int measure(const gb_registry_t *reg, const gb_device_info_t *di, gb_context_t *ctx,
                    gb_store_t *st, const gb_explore_plan_t *pl, const cli_auto_t *autodb,
                    const char *kernel, size_t n, const gb_bench_options_t *bench, gb_phase_t ph1,
-                   double *ms1, gb_phase_t ph2, double *ms2, int *invalid)
+                   double *ms1, gb_offload_ci_t *ci1, gb_phase_t ph2, double *ms2, int *invalid)
 {
     gb_job_t job;
     const gb_job_spec_t spec = {kernel,
@@ -52,6 +52,7 @@ static int measure(const gb_registry_t *reg, const gb_device_info_t *di, gb_cont
                                 0,
                                 cli_auto_chooser(autodb)};
     *ms1 = 0;
+    memset(ci1, 0, sizeof *ci1);
     if (ms2)
         *ms2 = 0;
     if (gb_job_make(&job, reg, di, &spec) != GB_OK)
@@ -71,6 +72,10 @@ static int measure(const gb_registry_t *reg, const gb_device_info_t *di, gb_cont
         *invalid |= v->done && !v->passed;
         if (!(v->done && !v->passed)) {
             *ms1 = pt.result.time_ms[ph1].median;
+            if (pt.result.samples_ms[ph1] && pt.result.time_ms[ph1].n &&
+                gb_median_ci(pt.result.samples_ms[ph1], pt.result.time_ms[ph1].n, &ci1->lo,
+                             &ci1->hi, &ci1->coverage) != GB_OK)
+                memset(ci1, 0, sizeof *ci1);
             if (ms2)
                 *ms2 = pt.result.time_ms[ph2].median;
         } else {
@@ -203,22 +208,23 @@ static int measure_rows(offload_t *f, const gb_explore_plan_t *pl, int kinds)
         b.timing = GB_TIMING_OPS;
         b.host_mem = GB_HOST_PAGEABLE;
         rc = measure(f->reg, f->di, f->ctx, f->st, pl, &f->autodb, "openblas", r->n, &b,
-                     GB_PHASE_OPS, &r->host_ms, GB_PHASE_OPS, NULL, &f->invalid);
+                     GB_PHASE_OPS, &r->host_ms, &r->host_ci, GB_PHASE_OPS, NULL, &f->invalid);
         for (int hm = 0; !rc && hm < kinds; hm++) {
             b.timing = GB_TIMING_OFFLOAD;
             b.host_mem = (gb_host_mem_t)hm;
             double kernel_ms;
             rc = measure(f->reg, f->di, f->ctx, f->st, pl, &f->autodb, f->kernel, r->n, &b,
-                         GB_PHASE_OFFLOAD, &r->offload_ms[hm], GB_PHASE_OPS, &kernel_ms,
-                         &f->invalid);
+                         GB_PHASE_OFFLOAD, &r->offload_ms[hm], &r->offload_ci[hm], GB_PHASE_OPS,
+                         &kernel_ms, &f->invalid);
             if (hm == GB_HOST_PINNED || !r->kernel_ms)
                 r->kernel_ms = kernel_ms;
         }
-        char mapped[32] = "-";
+        char mapped[32] = "-", verdict[400];
         if (r->offload_ms[GB_HOST_MAPPED] > 0)
             snprintf(mapped, sizeof mapped, "%.4g", r->offload_ms[GB_HOST_MAPPED]);
         printf("%8zu %12.4g %12.4g %16.4g %14.4g %14s  %s\n", r->n, r->host_ms, r->kernel_ms,
-               r->offload_ms[0], r->offload_ms[1], mapped, gb_offload_verdict(r));
+               r->offload_ms[0], r->offload_ms[1], mapped,
+               gb_offload_verdict(r, verdict, sizeof verdict));
         fflush(stdout);
     }
     return rc;

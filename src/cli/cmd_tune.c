@@ -49,8 +49,13 @@ static void usage(void)
         "                          one at a time\n"
         "      --threads T         build threads in this process instead (0 with processes or\n"
         "                          on a CPU device, else cores - 1, <= 16)\n"
-        "      --candidate-timeout SECONDS  a candidate still running after it is recorded as\n"
-        "                          timed out and the tuning goes on in a new process (default 60)\n"
+        "      --candidate-timeout SECONDS  a candidate whose runs take longer is recorded as\n"
+        "                          timed out and the tuning goes on in a new process (default\n"
+        "                          60); its build, and on a CPU device its first call (where\n"
+        "                          the driver compiles), have --compile-timeout SECONDS\n"
+        "                          (default ten times as long). A candidate that crashes the\n"
+        "                          process is recorded as crashed, and the tuning goes on in\n"
+        "                          a new process too\n"
         "      --confirm N --confirm-reps R  re-measure the N best R more times (default 3, 2)\n"
         "      --record FILE       write every evaluation as a recorded space (for --simulate)\n"
         "      --count             print each family's valid space size and the time to count\n"
@@ -109,7 +114,7 @@ static int own_option(int argc, char **argv, int *i, tune_opts_t *t)
     static const char *const names[] = {
         "--strategy",          "--budget",       "--time",       "--seed",     "--fix",
         "--threads",           "--confirm",      "--record",     "--simulate", "--count",
-        "--candidate-timeout", "--confirm-reps", "--no-presets", "--builders"};
+        "--candidate-timeout", "--confirm-reps", "--no-presets", "--builders", "--compile-timeout"};
     const char *a = argv[*i], *eq = strchr(a, '=');
     const size_t len = eq ? (size_t)(eq - a) : strlen(a);
     size_t k = 0;
@@ -161,6 +166,14 @@ static int own_option(int argc, char **argv, int *i, tune_opts_t *t)
         if (t->timeout_s < 0 || t->timeout_s > 86400)
             return cli_error(GB_EBADARG,
                              "--candidate-timeout must be seconds from 0 (none) to 86400, got "
+                             "'%s'",
+                             v);
+    } else if (!strcmp(name, "--compile-timeout")) {
+        if (cli_parse_double("--compile-timeout", v, &t->compile_timeout_s))
+            return EXIT_USAGE;
+        if (!(t->compile_timeout_s > 0) || t->compile_timeout_s > 86400)
+            return cli_error(GB_EBADARG,
+                             "--compile-timeout must be seconds from more than 0 to 86400, got "
                              "'%s'",
                              v);
     } else if (!strcmp(name, "--record")) {
@@ -300,6 +313,7 @@ static gb_tune_spec_t base_spec(const tune_opts_t *t, const gb_explore_plan_t *p
                             .threads = (unsigned)t->threads,
                             .builders = (unsigned)t->builders,
                             .candidate_timeout_s = t->timeout_s,
+                            .compile_timeout_s = t->compile_timeout_s,
                             .confirm = t->confirm,
                             .confirm_reps = t->reps,
                             .command = cmdline};
@@ -352,7 +366,9 @@ static void say_tuning(const gb_tuners_t *tu, const tuning_t *g, const tune_opts
         gb__appendf(on, sizeof on, &used, "%d MPI ranks (rank 0: %s, %s)", mpi->size, di->name,
                     di->platform_name);
     }
-    if (mpi->rank == 0)
+    /* A process started again after a candidate past its limit or a crash goes on with the
+     * log where its predecessor left it. */
+    if (mpi->rank == 0 && !getenv("GEMMBENCH_TUNE_RESTARTS"))
         printf("tune: %zu kernel(s) x %zu shape(s) on %s, strategy %s, seed %llu, %ld build "
                "process(es), %ld build thread(s)%s; store %s\n",
                g->runs.nkernels, g->runs.nshapes, on, t->strategy, (unsigned long long)t->seed,
@@ -417,8 +433,13 @@ static int tune(tune_opts_t *t, const cli_measure_t *o, const gb_explore_plan_t 
     int rc = open_runs(&g, t, o, pl, mpi);
     if (!rc && t->count)
         rc = cli_tune_count(&g.runs, pl, &g.nw, g.reg, &g.dev.list[g.dev.index]);
-    else if (!rc && !(rc = check_runs(&g, t, o, pl, mpi))) {
+    else if (!rc && !(rc = check_runs(&g, t, o, pl, mpi)) &&
+             !(rc = g.st ? cli_crash_reap(g.st, "tune") : 0)) {
         cli_stop_catch();
+        /* A crash starts the tuning again, which records the candidate as crashed (not under
+         * MPI: a new process would not be one of the job's ranks). */
+        if (!mpi->started)
+            cli_crash_catch(argv - 1, "GEMMBENCH_TUNE_RESTARTS", "tune");
         catching = 1;
         rc = tune_runs(&g, t, o, pl, mpi, argc, argv, &served);
         if (cli_stop_signal && mpi->rank == 0)
@@ -427,8 +448,10 @@ static int tune(tune_opts_t *t, const cli_measure_t *o, const gb_explore_plan_t 
                     "same command again to go on\n",
                     cli_stop_name());
     }
-    if (catching)
+    if (catching) {
+        cli_crash_release();
         cli_stop_release();
+    }
     close_runs(&g);
     /* A rank that failed before its part of the exchange would leave the others waiting. */
     if (mpi->started && rc && !served)

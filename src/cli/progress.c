@@ -1,10 +1,15 @@
-/* progress.c: the progress bar and the stop request that explore and tune share. */
+/* progress.c: the progress bar, the stop request and the restart after a crash that explore and
+ * tune share. */
 #include "progress.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "tool/store/inflight.h"
+#include "cli.h"
 
 double cli_now_s(void)
 {
@@ -108,4 +113,150 @@ void cli_sleep_ms(long ms)
 {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
+}
+
+/* ---- a crash: the command started again ---------------------------------------------------- */
+
+extern char **environ;
+
+#define CRASH_MAX_ENV 4096
+#define CRASH_RESTARTS 100
+
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+#define NCRASH (sizeof crash_signals / sizeof crash_signals[0])
+static struct sigaction crash_old[NCRASH];
+static int crash_caught;
+/* All made before the crash: the handler only writes a digit or two and calls execve. */
+static char **crash_argv;
+static char *crash_envp[CRASH_MAX_ENV + 3];
+static char crash_sig[32] = "GEMMBENCH_CRASHED=00", crash_count[96];
+static char crash_going[CRASH_MAX_ENV], crash_stop[256];
+static size_t crash_going_len, crash_stop_len;
+static long crash_restarts;
+
+static void crash_write(const char *s, size_t n)
+{
+    while (n) {
+        const ssize_t w = write(STDERR_FILENO, s, n);
+        if (w <= 0)
+            return;
+        s += w;
+        n -= (size_t)w;
+    }
+}
+
+/* strlen is not async-signal-safe by the letter of POSIX. */
+static void crash_say(const char *s)
+{
+    size_t n = 0;
+    while (s[n])
+        n++;
+    crash_write(s, n);
+}
+
+static void on_crash(int sig)
+{
+    static const char *const names[NCRASH] = {"SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT"};
+    const char *name = "a signal";
+    for (size_t i = 0; i < NCRASH; i++)
+        if (crash_signals[i] == sig)
+            name = names[i];
+    if (crash_restarts >= CRASH_RESTARTS) {
+        crash_write(crash_stop, crash_stop_len);
+        crash_say(name);
+        crash_say(")\n");
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    /* "GEMMBENCH_CRASHED=" then the signal in two digits. */
+    crash_sig[18] = (char)('0' + sig / 10 % 10);
+    crash_sig[19] = (char)('0' + sig % 10);
+    crash_write(crash_going, crash_going_len);
+    crash_say(name);
+    crash_say("); going on in a new process\n");
+    /* The thread that crashed may block signals (a driver's worker): the new process would
+     * inherit its mask. */
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    execve("/proc/self/exe", crash_argv, crash_envp);
+    crash_say("gemmbench: cannot start again: run the same command again\n");
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void cli_crash_catch(char **argv, const char *counter, const char *cmd)
+{
+    const char *env = getenv(counter);
+    crash_restarts = env ? strtol(env, NULL, 10) : 0;
+    snprintf(crash_count, sizeof crash_count, "%s=%ld", counter, crash_restarts + 1);
+    const size_t clen = strlen(counter);
+    size_t n = 0;
+    for (char **e = environ; e && *e && n < CRASH_MAX_ENV; e++)
+        if (strncmp(*e, "GEMMBENCH_CRASHED=", 18) &&
+            (strncmp(*e, counter, clen) || (*e)[clen] != '='))
+            crash_envp[n++] = *e;
+    crash_envp[n++] = crash_sig;
+    crash_envp[n++] = crash_count;
+    crash_envp[n] = NULL;
+    crash_argv = argv;
+    crash_going_len = (size_t)snprintf(crash_going, sizeof crash_going,
+                                       "gemmbench: %s: the process crashed (", cmd);
+    crash_stop_len = (size_t)snprintf(crash_stop, sizeof crash_stop,
+                                      "gemmbench: %s: %d restarts after crashes already: "
+                                      "stopping (",
+                                      cmd, CRASH_RESTARTS);
+    if (crash_going_len >= sizeof crash_going)
+        crash_going_len = sizeof crash_going - 1;
+    if (crash_stop_len >= sizeof crash_stop)
+        crash_stop_len = sizeof crash_stop - 1;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_crash;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = (int)(SA_RESETHAND | SA_NODEFER);
+    for (size_t i = 0; i < NCRASH; i++)
+        sigaction(crash_signals[i], &sa, &crash_old[i]);
+    crash_caught = 1;
+}
+
+void cli_crash_release(void)
+{
+    if (!crash_caught)
+        return;
+    for (size_t i = 0; i < NCRASH; i++)
+        sigaction(crash_signals[i], &crash_old[i], NULL);
+    crash_caught = 0;
+}
+
+int cli_crash_signal(void)
+{
+    const char *s = getenv("GEMMBENCH_CRASHED");
+    const int sig = s ? atoi(s) : 0;
+    if (s)
+        unsetenv("GEMMBENCH_CRASHED");
+    return sig > 0 ? sig : 0;
+}
+
+static void said_crashed(const gb_tune_failure_t *f, void *user)
+{
+    fprintf(stderr, "gemmbench: %s: %s %s: %s (%s)\n", (const char *)user, f->kernel, f->params,
+            f->reason, gb_errname(f->code));
+}
+
+int cli_crash_reap(struct gb_store *st, const char *cmd)
+{
+    const int sig = cli_crash_signal();
+    size_t n = 0;
+    if (gb_store_inflight_reap(st, sig, said_crashed, (void *)cmd, &n) != GB_OK)
+        return cli_error(GB_EIO, "%s", gb_store_errmsg(st));
+    if (sig && !n) {
+        fprintf(stderr,
+                "gemmbench: %s: the process crashed (signal %d) with nothing being measured: "
+                "stopping\n",
+                cmd, sig);
+        return 128 + sig;
+    }
+    return 0;
 }

@@ -15,7 +15,7 @@ typedef struct tune_opts {
     const char *strategy, *simulate, *record;
     uint64_t seed;
     size_t budget;
-    double time_s, timeout_s;
+    double time_s, timeout_s, compile_timeout_s; /* compile: 0, ten times timeout_s */
     int count;
     int no_presets;
     long threads; /* -1: one per core but one, at most 16, unless processes build */
@@ -57,6 +57,7 @@ typedef struct view {
     const char *label;
     pthread_mutex_t *lock;
     int mpi;            /* under MPI: a candidate past its limit ends the job, no restart */
+    int restarted;      /* this process took over from one that stopped (timeout or crash) */
     int not_kept;       /* a rank other than 0: its database line is rank 0's to say */
     const char *record; /* --record FILE: the run's evaluations written there (NULL: none) */
     const gb_registry_t *reg;

@@ -59,8 +59,11 @@ static void on_progress(const gb_tune_progress_t *p, void *user)
     if (p->planned)
         snprintf(head, sizeof head, "%zu/%zu", p->evals, p->planned);
     char who[200];
+    /* Taken over from a process that stopped on a candidate past its limit or a crash: the
+     * evaluations it recorded were shown by it. */
+    const int shown = v->restarted && e->seq < p->resumed;
     view_lock(v);
-    if (!v->pr.tty) {
+    if (!v->pr.tty && !shown) {
         printf("%s[%s] %s: %s\n", view_head(v, who, sizeof who), head, e->params, line);
         fflush(stdout);
     } else {
@@ -90,27 +93,30 @@ static void on_timed_out(const gb_tune_failure_t *f, void *user)
     view_t *v = user;
     const char *env = getenv("GEMMBENCH_TUNE_RESTARTS");
     const long restarts = env ? strtol(env, NULL, 10) : 0;
+    /* Which limit: its runs', or its build's and compile's. */
+    const char *limit =
+        strstr(f->reason, "--compile-timeout") ? "--compile-timeout" : "--candidate-timeout";
     cli_progress_end(&v->pr);
     fflush(stdout);
     if (restarts >= 100) {
         fprintf(stderr,
-                "gemmbench: tune: %s %s ran past --candidate-timeout; recorded as timed "
-                "out; 100 restarts already: stopping (run the same command again)\n",
-                f->kernel, f->params);
+                "gemmbench: tune: %s %s ran past %s; recorded as timed out; 100 restarts "
+                "already: stopping (run the same command again)\n",
+                f->kernel, f->params, limit);
         _exit(EXIT_RUNTIME);
     }
     if (v->mpi) {
         /* A new process would not be one of the MPI job's ranks. */
         fprintf(stderr,
-                "gemmbench: tune: %s %s ran past --candidate-timeout; recorded as timed out; "
-                "the MPI job ends: run the same command again to go on\n",
-                f->kernel, f->params);
+                "gemmbench: tune: %s %s ran past %s; recorded as timed out; the MPI job ends: "
+                "run the same command again to go on\n",
+                f->kernel, f->params, limit);
         _exit(EXIT_RUNTIME);
     }
     fprintf(stderr,
-            "gemmbench: tune: %s %s ran past --candidate-timeout; recorded as timed out; "
-            "going on in a new process\n",
-            f->kernel, f->params);
+            "gemmbench: tune: %s %s ran past %s (%s); recorded as timed out; going on in a new "
+            "process\n",
+            f->kernel, f->params, limit, f->reason);
     char n[32];
     snprintf(n, sizeof n, "%ld", restarts + 1);
     setenv("GEMMBENCH_TUNE_RESTARTS", n, 1);
@@ -141,6 +147,13 @@ static int on_finished(const gb_tune_spec_t *spec, int rc, const char *msg,
         rc = cli_error(rc == GB_ESTORE ? GB_EIO : rc, "%s%s", who, msg);
         view_unlock(v);
         return rc;
+    }
+    /* A run its predecessor ended (before a candidate past its limit or a crash) was shown by
+     * it: gone over again from the store, it says nothing new. */
+    const int shown = v->restarted && !strcmp(po->resumed_status, "done");
+    if (shown) {
+        view_unlock(v);
+        return cli_stop_signal ? 128 + cli_stop_signal : EXIT_OK;
     }
     printf("%stune: %s %s %zux%zux%zu (%s): %zu evaluations (%zu measured, %zu from the store, "
            "%zu cannot win) in %s; run %lld %s\n",
@@ -211,6 +224,7 @@ void cli_tune_show(tune_show_t *s, const gb_tuners_t *tu, const gb_fleet_mpi_t *
         view_t *v = &s->v[i];
         v->argv = argv;
         v->mpi = mpi->started;
+        v->restarted = getenv("GEMMBENCH_TUNE_RESTARTS") != NULL;
         v->not_kept = mpi->rank > 0;
         v->record = record;
         v->reg = reg;

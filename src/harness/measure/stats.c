@@ -1,5 +1,5 @@
 /* stats.c: min, max, median, mean, sample standard deviation and the 95% confidence interval of
- * the mean. */
+ * the mean; and the distribution-free confidence interval of the median (gb_median_ci). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,4 +58,34 @@ void gb__stats_compute(const double *x, size_t n, gb_stats_t *s)
     }
     s->ci95_lo = s->mean - half;
     s->ci95_hi = s->mean + half;
+}
+
+int gb_median_ci(const double *x, size_t n, double *lo, double *hi, double *coverage)
+{
+    if (!n)
+        return GB_EBADARG;
+    double *sorted = malloc(n * sizeof *sorted);
+    if (!sorted)
+        return GB_ENOMEM;
+    memcpy(sorted, x, n * sizeof *x);
+    qsort(sorted, n, sizeof *sorted, cmp_double);
+    /* tail(l) = P(B < l) for B ~ Binomial(n, 1/2), summed in logs: n may be thousands. The
+     * interval [x_(l), x_(n+1-l)] misses the median with probability 2 tail(l) at most. */
+    size_t l = 1;
+    double tail = 0, cover = 1.0 - 2.0 * pow(0.5, (double)n);
+    for (size_t j = 0; j + 1 <= (n + 1) / 2; j++) {
+        const double lp = lgamma((double)n + 1) - lgamma((double)j + 1) -
+                          lgamma((double)(n - j) + 1) - (double)n * log(2.0);
+        tail += exp(lp); /* P(B <= j): the interval with l = j + 1 misses with 2 tail */
+        if (1.0 - 2.0 * tail < 0.95)
+            break;
+        l = j + 1;
+        cover = 1.0 - 2.0 * tail;
+    }
+    *lo = sorted[l - 1];
+    *hi = sorted[n - l];
+    if (coverage)
+        *coverage = cover;
+    free(sorted);
+    return GB_OK;
 }

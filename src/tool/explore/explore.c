@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tool/store/inflight.h"
 #include "explore.h"
 
 #define MAX_ENTRIES 1024
@@ -42,6 +43,7 @@ struct gb_explore {
     size_t counts[4];
     gb_xp_reason_t reasons[MAX_REASONS];
     size_t nreasons;
+    int crashes; /* the store records points that crashed a process (looked up per point) */
 };
 
 /* n *= f, failing when the product passes the cap. */
@@ -308,8 +310,9 @@ static void tally(gb_explore_t *ex, int code, const char *why)
 }
 
 /* Classifies point i over every kind of device: stored where any kind's id is in the store, to
- * run where some kind can run it, else skipped with the first kind's reason. GB_OK or an error
- * that stops the expansion (store, memory). */
+ * run where some kind can run it, else skipped with the first kind's reason (a point that
+ * crashed a process before cannot run: GB_ECRASH). GB_OK or an error that stops the expansion
+ * (store, memory). */
 static int classify(gb_explore_t *ex, size_t i, char *msg, size_t msglen)
 {
     uint32_t mask = 0;
@@ -319,10 +322,18 @@ static int classify(gb_explore_t *ex, size_t i, char *msg, size_t msglen)
         gb_job_t job;
         if (gb_explore_job_on(ex, i, k, &job) != GB_OK)
             return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
-        if (job.code != GB_OK) {
+        int crashed = 0;
+        if (job.code == GB_OK && ex->crashes && (crashed = gb_store_crashed(ex->st, job.id)) < 0)
+            return gb__fail(msg, msglen, crashed, "%s", gb_store_errmsg(ex->st));
+        if (job.code != GB_OK || crashed) {
             if (code == GB_OK) {
-                code = job.code;
-                snprintf(why, sizeof why, "%s", job.why);
+                char desc[400];
+                code = crashed ? GB_ECRASH : job.code;
+                snprintf(why, sizeof why, "%s",
+                         crashed ? gb_job_describe(&job, desc, sizeof desc) : job.why);
+                if (crashed)
+                    snprintf(why + strlen(why), sizeof why - strlen(why),
+                             ": it crashed the process in an earlier run: not run again");
             }
             continue;
         }
@@ -381,6 +392,12 @@ int gb_explore_open_on(gb_explore_t **out, const gb_explore_plan_t *pl, const gb
         }
         ex->total += e->count;
     }
+    size_t crashes = 0;
+    if (st && (rc = gb_store_crashes(st, &crashes)) != GB_OK) {
+        rc = gb__fail(msg, msglen, rc, "%s", gb_store_errmsg(st));
+        goto done;
+    }
+    ex->crashes = crashes > 0;
     if (!(ex->status = malloc(ex->total ? ex->total : 1)) ||
         !(ex->runs_on = calloc(ex->total ? ex->total : 1, sizeof *ex->runs_on))) {
         rc = gb__fail(msg, msglen, GB_ENOMEM, "out of memory");

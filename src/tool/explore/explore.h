@@ -104,7 +104,8 @@ int gb_explore_open(gb_explore_t **out, const gb_explore_plan_t *pl, const gb_re
                     char *msg, size_t msglen);
 /* The same over ndevs kinds of device (gb_explore_open is one): a point is stored when any
  * kind's id for it is stored, to run when some kind can run it (gb_explore_runs_on), and skipped
- * only when none can. */
+ * only when none can. A kind's point that crashed a process before (the store records it:
+ * src/tool/store/inflight.h) cannot run there: its reason is GB_ECRASH. */
 int gb_explore_open_on(gb_explore_t **out, const gb_explore_plan_t *pl, const gb_registry_t *reg,
                        const gb_device_info_t *const *devs, size_t ndevs, gb_store_t *st,
                        const gb_chooser_t *chooser, char *msg, size_t msglen);
@@ -182,8 +183,8 @@ int gb_xp_queue_stored(gb_xp_queue_t *q, const char *id);
 void gb_xp_queue_measuring(gb_xp_queue_t *q, const gb_xp_worker_t *w, const char *desc);
 /* The first error that stopped the sweep (GB_OK: none), its message into msg. */
 int gb_xp_queue_error(gb_xp_queue_t *q, char *msg, size_t msglen);
-/* One worker's loop: takes points for its kind, measures each on its context and hands it to
- * gb_xp_queue_done, until none is left. */
+/* One worker's loop: takes points for its kind, measures each on its context, marked in flight
+ * in the store meanwhile (inflight.h), and hands it to gb_xp_queue_done, until none is left. */
 void gb_xp_work(gb_xp_queue_t *q, const gb_xp_worker_t *w);
 
 /* Workers in other processes, served from the queue by serve(q, user) on the calling thread

@@ -1,12 +1,15 @@
 /* workers.c: a sweep's points measured by several workers (one per device context, on threads
  * of this process started by the fleet (src/tool/fleet), or in other processes fed by mpi.c)
  * from one queue. Each kind of device takes the points it can run in index order; one writer at
- * a time stores what comes back, under the queue's lock, which also serialises the hooks. */
+ * a time stores what comes back, under the queue's lock, which also serialises the hooks. A
+ * point is marked in flight in the store while it is measured (src/tool/store/inflight.h), so
+ * that one that crashes the process is known to the next. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tool/store/inflight.h"
 #include "explore.h"
 
 struct gb_xp_queue {
@@ -143,6 +146,17 @@ void gb_xp_work(gb_xp_queue_t *q, const gb_xp_worker_t *w)
         }
         gb_job_describe(&job, desc, sizeof desc);
         gb_xp_queue_measuring(q, w, desc);
+        char params[512];
+        size_t used = 0;
+        params[0] = '\0';
+        for (size_t p = 0; p < job.swept.count; p++)
+            gb__appendf(params, sizeof params, &used, "%s%s=%ld", p ? " " : "", job.swept.name[p],
+                        job.swept.value[p]);
+        if (q->st && gb_store_inflight_begin(q->st, job.id, job.kernel, params, desc) != GB_OK) {
+            snprintf(msg, sizeof msg, "%s: %s", desc, gb_store_errmsg(q->st));
+            fail(q, GB_JOB_ESTORE, msg);
+            return;
+        }
         gb_point_t pt;
         gb_point_init(&pt);
         msg[0] = '\0';
@@ -154,7 +168,12 @@ void gb_xp_work(gb_xp_queue_t *q, const gb_xp_worker_t *w)
             return;
         }
         char why[1024];
-        const int rc = gb_xp_queue_done(q, &o, why, sizeof why);
+        int rc = gb_xp_queue_done(q, &o, why, sizeof why);
+        if (rc == GB_OK && q->st && gb_store_inflight_end(q->st, job.id) != GB_OK) {
+            snprintf(why, sizeof why, "%s: %s", desc, gb_store_errmsg(q->st));
+            fail(q, GB_JOB_ESTORE, why);
+            rc = GB_JOB_ESTORE;
+        }
         gb_point_free(&pt);
         if (rc != GB_OK)
             return;

@@ -39,12 +39,47 @@ int gb_offload_measured(const gb_offload_t *o, int hm)
     return 0;
 }
 
-const char *gb_offload_verdict(const gb_offload_row_t *r)
+static const char *who(int k)
 {
     static const char *const device[GB_HOST_KINDS] = {"device (pageable)", "device (pinned)",
                                                       "device (mapped)"};
+    return k < 0 ? "host" : device[k];
+}
+
+const char *gb_offload_verdict(const gb_offload_row_t *r, char *buf, size_t len)
+{
     const int w = gb_offload_winner(r);
-    return w < 0 ? "host" : device[w];
+    /* The runner-up: the fastest of the others measured (-1 the host, -2 none). */
+    int second = -2;
+    double t = 0;
+    if (w >= 0 && r->host_ms > 0) {
+        second = -1;
+        t = r->host_ms;
+    }
+    for (int hm = 0; hm < GB_HOST_KINDS; hm++)
+        if (hm != w && r->offload_ms[hm] > 0 && (second == -2 || r->offload_ms[hm] < t)) {
+            second = hm;
+            t = r->offload_ms[hm];
+        }
+    const gb_offload_ci_t *a = w < 0 ? &r->host_ci : &r->offload_ci[w];
+    const gb_offload_ci_t *b = second == -1  ? &r->host_ci
+                               : second >= 0 ? &r->offload_ci[second]
+                                             : NULL;
+    if (!b || !(a->hi > 0) || !(b->hi > 0)) {
+        snprintf(buf, len, "%s", who(w));
+        return buf;
+    }
+    const double cover = a->coverage < b->coverage ? a->coverage : b->coverage;
+    char c[48];
+    if (cover >= 0.95)
+        snprintf(c, sizeof c, "95%% CIs");
+    else
+        snprintf(c, sizeof c, "CIs of %.1f%% (too few calls for 95%%)", 100.0 * cover);
+    const int beyond = a->lo <= a->hi && b->lo <= b->hi && a->hi < b->lo;
+    snprintf(buf, len, "%s, %s: [%.4g, %.4g] ms against [%.4g, %.4g] ms for %s (%s of the median)",
+             who(w), beyond ? "beyond the noise" : "within the noise", a->lo, a->hi, b->lo, b->hi,
+             who(second), c);
+    return buf;
 }
 
 /* A time for the plot's data, NaN (a gap) where there is none. */
@@ -152,7 +187,10 @@ int gb_report_offload_html(const gb_offload_t *o, FILE *f, char *msg, size_t msg
             fprintf(f, "<td>%.4g</td>", r->offload_ms[2]);
         else
             fprintf(f, "<td>-</td>");
-        fprintf(f, "<td>%s</td></tr>\n", gb_offload_verdict(r));
+        char v[400];
+        fprintf(f, "<td>");
+        gb_report__html_escape(f, gb_offload_verdict(r, v, sizeof v));
+        fprintf(f, "</td></tr>\n");
     }
     fprintf(f, "</table>\n");
     for (int hm = 0; hm < GB_HOST_KINDS; hm++) {

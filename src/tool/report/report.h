@@ -95,12 +95,20 @@ int gb_report_write(const gb_report_t *r, gb_report_format_t fmt, unsigned table
 
 /* ---- the offload decision (gemmbench offload) ---------------------------------------------- */
 
+/* A median time's distribution-free confidence interval (gb_median_ci) and its coverage; all 0
+ * where there is none. */
+typedef struct gb_offload_ci {
+    double lo, hi, coverage;
+} gb_offload_ci_t;
+
 /* One size: the host BLAS, the device's kernel (with its helper passes) and the device with the
  * copies from each kind of host memory (indexed by gb_host_mem_t; mapped: zero-copy, where the
- * device shares the host's memory), medians in ms (0: failed or not measured). */
+ * device shares the host's memory), medians in ms (0: failed or not measured), and the
+ * intervals of the host's and the offloads' medians. */
 typedef struct gb_offload_row {
     size_t n;
     double host_ms, kernel_ms, offload_ms[GB_HOST_KINDS];
+    gb_offload_ci_t host_ci, offload_ci[GB_HOST_KINDS];
 } gb_offload_row_t;
 
 typedef struct gb_offload {
@@ -112,8 +120,11 @@ typedef struct gb_offload {
 
 /* Which wins at row i: -1 the host, else the host memory kind whose offload is the fastest. */
 int gb_offload_winner(const gb_offload_row_t *r);
-/* The same in words: "host", "device (pinned)", "device (pageable)", "device (mapped)". */
-const char *gb_offload_verdict(const gb_offload_row_t *r);
+/* The same in words ("host", "device (pinned)", "device (pageable)", "device (mapped)"), and
+ * whether it is faster than the runner-up beyond the noise, its interval of the median wholly
+ * below the runner-up's, or within it, with both intervals: "device (pinned), beyond the noise:
+ * [0.2, 0.25] ms against [0.5, 0.6] ms for host (95% CIs of the median)", into buf. */
+const char *gb_offload_verdict(const gb_offload_row_t *r, char *buf, size_t len);
 /* The break-even size for host memory kind hm: the smallest size from which the offload beats
  * the host at that and every larger size; 0 when it does not at the largest. */
 /* Was kind hm measured at any size (mapped is not, on a device that does not share memory)? */

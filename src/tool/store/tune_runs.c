@@ -1,19 +1,22 @@
 /* tune_runs.c: tuning runs and their evaluations in order (tuning.h; tables tune_runs and
  * tune_evals, made with the other tuning tables by the first write: tuning.c). A run is written
- * when it begins and again when it ends, so that one killed on the way is still there, marked
- * "running", with the evaluations it made. Each public function runs its _locked twin under the
+ * when it begins and again when it ends, and marked in flight meanwhile (inflight.h), so that
+ * one whose process is killed on the way is still there with the evaluations it made, and is
+ * marked "died" by the next run to begin; a run of the same definition taken up again goes on
+ * in the same row (one tuning, one row). Each public function runs its _locked twin under the
  * connection's lock (store_int.h). */
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "inflight.h"
 #include "tuning_int.h"
 
 static int status_ok(const char *s)
 {
     return !strcmp(s, "running") || !strcmp(s, "done") || !strcmp(s, "interrupted") ||
-           !strcmp(s, "failed");
+           !strcmp(s, "failed") || !strcmp(s, "died");
 }
 
 static void bind_opt_text(sqlite3_stmt *q, int i, const char *s)
@@ -27,16 +30,16 @@ static void bind_opt_text(sqlite3_stmt *q, int i, const char *s)
 /* Inserts run as it is (started, finished and status too) and sets run->id. */
 static int insert_run(gb_store_t *st, gb_tune_run_t *run)
 {
-    const char *bad = !run->kernel[0]                        ? "kernel (empty)"
-                      : !run->strategy[0]                    ? "strategy (empty)"
-                      : (unsigned)run->precision > GB_PREC_D ? "precision"
-                      : !gb_select__layout_ok(run->layout)   ? "layout (row-NN, ..., col-TT)"
-                      : !run->m || !run->n || !run->k        ? "m, n, k (each 1 or more)"
-                      : run->winner[0] && !gb_select__is_id(run->winner)
-                          ? "winner (a point id, or empty)"
-                      : !status_ok(run->status) ? "status (running, done, interrupted or failed)"
-                      : !run->started[0]        ? "started (empty)"
-                                                : NULL;
+    const char *bad =
+        !run->kernel[0]                                    ? "kernel (empty)"
+        : !run->strategy[0]                                ? "strategy (empty)"
+        : (unsigned)run->precision > GB_PREC_D             ? "precision"
+        : !gb_select__layout_ok(run->layout)               ? "layout (row-NN, ..., col-TT)"
+        : !run->m || !run->n || !run->k                    ? "m, n, k (each 1 or more)"
+        : run->winner[0] && !gb_select__is_id(run->winner) ? "winner (a point id, or empty)"
+        : !status_ok(run->status) ? "status (running, done, interrupted, failed or died)"
+        : !run->started[0]        ? "started (empty)"
+                                  : NULL;
     if (bad)
         return gb_store__failf(st, GB_EBADARG, "tuning run of %s: bad %s", run->kernel, bad);
     sqlite3_stmt *q = NULL;
@@ -85,13 +88,113 @@ static int tune_run_begin_locked(gb_store_t *st, gb_tune_run_t *run)
     gb_store__utc_now(run->started);
     run->finished[0] = '\0';
     snprintf(run->status, sizeof run->status, "running");
-    return insert_run(st, run);
+    int rc = gb_store__inflight_reap_locked(st);
+    if (rc == GB_OK)
+        rc = insert_run(st, run);
+    return rc == GB_OK ? gb_store__inflight_run_begin(st, run->id) : rc;
 }
 
 int gb_store_tune_run_begin(gb_store_t *st, gb_tune_run_t *run)
 {
     gb_store__lock(st);
     const int rc = tune_run_begin_locked(st, run);
+    gb_store__unlock(st);
+    return rc;
+}
+
+int gb_store__tune_run_same(gb_store_t *st, const gb_tune_run_t *run, gb_tune_run_t *found)
+{
+    sqlite3_stmt *q = NULL;
+    int rc = gb_store__tuning_tables(st);
+    if (rc == GB_OK)
+        rc = gb_store__inflight_table(st);
+    if (rc == GB_OK)
+        rc = gb_store__prepare(st,
+                               "SELECT id, started, (SELECT coalesce(max(seq) + 1, 0) FROM "
+                               "tune_evals WHERE run_id = tune_runs.id), status FROM tune_runs "
+                               "WHERE device = ? "
+                               "AND platform = ? AND driver = ? AND kernel = ? AND precision = ? "
+                               "AND layout = ? AND m = ? AND n = ? AND k = ? AND strategy = ? AND "
+                               "seed = ? AND budget = ? AND time_s IS ? AND space = ? AND "
+                               "command = ? AND ('run:' || id) NOT IN (SELECT key FROM in_flight) "
+                               "ORDER BY id DESC LIMIT 1",
+                               &q);
+    if (rc != GB_OK)
+        return rc;
+    const char *text[] = {
+        run->device, run->platform, run->driver, run->kernel, gb_precision_name(run->precision),
+        run->layout};
+    for (int i = 0; i < 6; i++)
+        sqlite3_bind_text(q, i + 1, text[i], -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 7, (sqlite3_int64)run->m);
+    sqlite3_bind_int64(q, 8, (sqlite3_int64)run->n);
+    sqlite3_bind_int64(q, 9, (sqlite3_int64)run->k);
+    sqlite3_bind_text(q, 10, run->strategy, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 11, (sqlite3_int64)run->seed);
+    sqlite3_bind_int64(q, 12, (sqlite3_int64)run->budget);
+    gb_store__bind_dbl(q, 13, run->time_s);
+    sqlite3_bind_int64(q, 14, (sqlite3_int64)run->space);
+    sqlite3_bind_text(q, 15, run->command, -1, SQLITE_STATIC);
+    const int step = sqlite3_step(q);
+    if (step == SQLITE_ROW) {
+        found->id = (int64_t)sqlite3_column_int64(q, 0);
+        const sqlite3_int64 evals = sqlite3_column_int64(q, 2);
+        found->evals = evals > 0 ? (size_t)evals : 0;
+        rc = gb_store__copy_col(q, 1, found->started, sizeof found->started) &&
+                     gb_store__copy_col(q, 3, found->status, sizeof found->status)
+                 ? 1
+                 : gb_store__failf(st, GB_ECORRUPT,
+                                   "store %s: tuning run %lld holds a value gemmbench did not "
+                                   "write; " GB_STORE__RECOVER,
+                                   st->path, (long long)found->id, st->path);
+    } else if (step != SQLITE_DONE) {
+        rc = gb_store__fail_db(st, "reading the tuning runs");
+    }
+    sqlite3_finalize(q);
+    return rc;
+}
+
+static int tune_run_take_locked(gb_store_t *st, gb_tune_run_t *run, size_t *resumed, char *was,
+                                size_t waslen)
+{
+    *resumed = 0;
+    was[0] = '\0';
+    /* The dead runs first: one of them may be this one, taken up again. */
+    int rc = gb_store__inflight_reap_locked(st);
+    gb_tune_run_t old;
+    memset(&old, 0, sizeof old);
+    if (rc == GB_OK)
+        rc = gb_store__tune_run_same(st, run, &old);
+    if (rc == 0)
+        return tune_run_begin_locked(st, run);
+    if (rc != 1)
+        return rc;
+    sqlite3_stmt *q = NULL;
+    if ((rc = gb_store__prepare(st,
+                                "UPDATE tune_runs SET status = 'running', finished = NULL WHERE "
+                                "id = ?",
+                                &q)) != GB_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, (sqlite3_int64)old.id);
+    if (sqlite3_step(q) != SQLITE_DONE)
+        rc = gb_store__fail_db(st, "taking up a tuning run again");
+    sqlite3_finalize(q);
+    if (rc != GB_OK)
+        return rc;
+    run->id = old.id;
+    memcpy(run->started, old.started, sizeof run->started);
+    run->finished[0] = '\0';
+    snprintf(run->status, sizeof run->status, "running");
+    *resumed = old.evals;
+    snprintf(was, waslen, "%s", old.status);
+    return gb_store__inflight_run_begin(st, run->id);
+}
+
+int gb_store_tune_run_take(gb_store_t *st, gb_tune_run_t *run, size_t *resumed, char *was,
+                           size_t waslen)
+{
+    gb_store__lock(st);
+    const int rc = tune_run_take_locked(st, run, resumed, was, waslen);
     gb_store__unlock(st);
     return rc;
 }
@@ -113,8 +216,8 @@ static int tune_run_end_locked(gb_store_t *st, const gb_tune_run_t *run)
 {
     if (!status_ok(run->status))
         return gb_store__failf(st, GB_EBADARG,
-                               "tuning run %lld: bad status '%s' (running, done, interrupted or "
-                               "failed)",
+                               "tuning run %lld: bad status '%s' (running, done, interrupted, "
+                               "failed or died)",
                                (long long)run->id, run->status);
     if (run->winner[0] && !gb_select__is_id(run->winner))
         return gb_store__failf(st, GB_EBADARG, "tuning run %lld: bad winner '%s' (a point id)",
@@ -145,7 +248,7 @@ static int tune_run_end_locked(gb_store_t *st, const gb_tune_run_t *run)
         rc = gb_store__failf(st, GB_ENOPOINT, "no tuning run %lld in store %s", (long long)run->id,
                              st->path);
     sqlite3_finalize(q);
-    return rc;
+    return rc == GB_OK ? gb_store__inflight_run_end(st, run->id) : rc;
 }
 
 int gb_store_tune_run_end(gb_store_t *st, const gb_tune_run_t *run)

@@ -1,13 +1,16 @@
 /* tune_runs_json.c: a store's tuning runs, with their evaluations, as JSON text and back
  * (tuning.h), so that a run made in one process (an MPI rank tuning into a store in memory) is
  * recorded in another's store with its times, status and evaluations as they were. Doubles are
- * written as the point exports write them (store_int.h). Each public function runs its _locked twin
- * under the connection's lock (store_int.h). */
+ * written as the point exports write them (store_int.h); a run of the same definition as one the
+ * store holds, which no live process is making, replaces that one. Each public function runs its
+ * _locked twin under the connection's lock (store_int.h). */
 #include <cjson/cJSON.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "inflight.h"
 #include "tuning_int.h"
 
 /* The text fields of a run, by name, for both directions. */
@@ -198,6 +201,20 @@ static int read_eval(const cJSON *o, int64_t run_id, gb_tune_eval_t *e)
     return ok;
 }
 
+/* Deletes run id with its evaluations (ON DELETE CASCADE). */
+static int delete_run(gb_store_t *st, int64_t id)
+{
+    sqlite3_stmt *q = NULL;
+    int rc = gb_store__prepare(st, "DELETE FROM tune_runs WHERE id = ?", &q);
+    if (rc != GB_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, (sqlite3_int64)id);
+    if (sqlite3_step(q) != SQLITE_DONE)
+        rc = gb_store__fail_db(st, "replacing a tuning run");
+    sqlite3_finalize(q);
+    return rc;
+}
+
 typedef struct add_job {
     const cJSON *all;
     size_t added;
@@ -214,7 +231,14 @@ static int add_all(gb_store_t *st, void *user)
         if (!read_run(o, &run) || !cJSON_IsArray(evals))
             return gb_store__failf(st, GB_EBADARG, "tuning run %zu: a field is missing or bad",
                                    job->added + 1);
-        rc = gb_store_tune_run_put(st, &run);
+        /* A tuning taken up again after a process died on it: its run replaces the row the
+         * earlier attempt left (one tuning, one row). */
+        gb_tune_run_t old;
+        rc = gb_store__tune_run_same(st, &run, &old);
+        if (rc == 1)
+            rc = delete_run(st, old.id);
+        if (rc == GB_OK)
+            rc = gb_store_tune_run_put(st, &run);
         for (const cJSON *e = evals ? evals->child : NULL; rc == GB_OK && e; e = e->next)
             rc = read_eval(e, run.id, &ev)
                      ? gb_store_tune_eval_add(st, &ev)
@@ -237,6 +261,8 @@ static int tune_runs_add_json_locked(gb_store_t *st, const char *json, size_t *a
     add_job_t job = {all, 0};
     /* The tables first: made outside the transaction, as every other write makes them. */
     int rc = gb_store__tuning_tables(st);
+    if (rc == GB_OK)
+        rc = gb_store__inflight_table(st);
     if (rc == GB_OK)
         rc = gb_store_transaction(st, add_all, &job);
     cJSON_Delete(all);

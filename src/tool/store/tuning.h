@@ -65,7 +65,8 @@ typedef struct gb_tune_run {
     double time_s;  /* the time limit (0: none) */
     uint64_t space; /* valid configurations */
     char started[32], finished[32];
-    char status[16]; /* "running", "done", "interrupted", "failed" */
+    char status[16]; /* "running", "done", "interrupted", "failed", "died" (its process ended
+                        without ending it: killed, or crashed; marked by the next run) */
     size_t evals;    /* evaluations made */
     char winner[GB_POINT_ID_LEN + 1];
     double winner_gflops;
@@ -85,13 +86,24 @@ typedef struct gb_tune_eval {
     double elapsed_s; /* since the run began */
 } gb_tune_eval_t;
 
-/* Records a new run (status "running"; started now) and sets run->id. */
+/* Records a new run (status "running"; started now), sets run->id and marks it in flight
+ * (inflight.h); first marks "died" the runs of processes that are gone. */
 int gb_store_tune_run_begin(gb_store_t *st, gb_tune_run_t *run);
+/* Begins run as gb_store_tune_run_begin, unless the store holds a run of the same definition
+ * (device, platform, driver, kernel, precision, layout, shape, strategy, seed, budget, time,
+ * space and command) that no live process is making: a tuning taken up again after it was
+ * interrupted, died or ended. Then that run goes on (one tuning, one row): run->id and started
+ * are its, its status "running" again; *resumed gets the evaluations it has recorded (their
+ * seq 0..*resumed-1 are taken) and was its status before ("" for a new run). */
+int gb_store_tune_run_take(gb_store_t *st, gb_tune_run_t *run, size_t *resumed, char *was,
+                           size_t waslen);
 /* Records a run as it is, its times and status kept (a run made elsewhere), and sets run->id. */
 int gb_store_tune_run_put(gb_store_t *st, gb_tune_run_t *run);
 /* The store's runs with their evaluations as JSON text (caller frees with free; NULL on
  * failure, the message on st), and such a text's runs added to a store as new runs, in one
- * transaction (*added: how many; GB_EBADARG for a text gemmbench did not write). */
+ * transaction (*added: how many; GB_EBADARG for a text gemmbench did not write); a run of the
+ * same definition as one in the store that no live process is making (see
+ * gb_store_tune_run_take) replaces that one, its evaluations too. */
 char *gb_store_tune_runs_to_json(gb_store_t *st);
 int gb_store_tune_runs_add_json(gb_store_t *st, const char *json, size_t *added);
 /* Writes run's status, finished (now), evals, winner and winner_gflops. GB_ENOPOINT when no run

@@ -1,12 +1,16 @@
 /* tune.c: one tuning run (tune.h): propose, build ahead, measure or look up, tell, record; then
  * the leaders re-measured (winner.c) and the winner kept. Candidates are told in the order they
- * were asked, whatever order their builds finish in, so a seed gives one sequence. */
+ * were asked, whatever order their builds finish in, so a seed gives one sequence. Each
+ * measurement is marked in flight in the store while it runs (src/tool/store/inflight.h), so
+ * that a candidate that crashes the process is known to the next one, and watched: its build
+ * and compile by one limit, its runs by another. A run taken up again goes on in its row. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "rt/util/util.h"
+#include "tool/store/inflight.h"
 #include "pool.h"
 #include "gemmbench_tuning.h"
 #include "strategy.h"
@@ -44,7 +48,13 @@ typedef struct tuner {
     size_t asked;
     gb_space_cand_t *presets; /* the family's presets that are in the space, in its order */
     size_t npresets, next_preset;
-    cand_t *timing_out; /* the candidate the watchdog is on */
+    /* What the watchdog is on: the job built or measured and its parameters, and whether its
+     * compile is over (its limit is then the runs'). */
+    const gb_job_t *flight;
+    char flight_params[512];
+    volatile int compiled;
+    size_t seq;     /* evaluations told */
+    size_t resumed; /* evaluations an earlier process recorded in this run (told again) */
 } tuner_t;
 
 static double now_s(void)
@@ -170,39 +180,92 @@ static int record_failure(tuner_t *t, const cand_t *c)
     return gb_store_failure_put(t->st, &f);
 }
 
-/* The watchdog's alarm: the candidate is recorded as timed out, then the hook ends the process. */
+/* The limit on a build and on a first call that compiles. */
+static double compile_limit(const tuner_t *t)
+{
+    const gb_tune_spec_t *s = t->spec;
+    return s->compile_timeout_s > 0 ? s->compile_timeout_s : 10 * s->candidate_timeout_s;
+}
+
+/* Does a candidate's first call compile? On a CPU device PoCL compiles a kernel's work-group
+ * function at its first launch, seconds that once counted against --candidate-timeout (5 of 9
+ * candidates timed out under load); without builders the program is built in the measurement. */
+static int first_call_compiles(const tuner_t *t)
+{
+    return !t->pool || !strcmp(t->dev->type_name, "cpu");
+}
+
+/* The watchdog's alarm: the candidate is recorded as timed out and its mark cleared, then the
+ * hook ends the process. Its run stays "running", marked in flight by this process image: the
+ * next image, started by the hook, finds it dead and takes it up again. */
 static void on_timeout(void *user)
 {
     tuner_t *t = user;
-    cand_t *c = t->timing_out;
+    const gb_job_t *job = t->flight;
     char msg[512];
     gb_store_t *st = NULL;
     gb_tune_failure_t f;
     memset(&f, 0, sizeof f);
-    memcpy(f.id, c->job.id, sizeof f.id);
+    memcpy(f.id, job->id, sizeof f.id);
     gb__copy(f.kernel, sizeof f.kernel, t->out->run.kernel);
-    gb__copy(f.params, sizeof f.params, c->ev.params);
+    gb__copy(f.params, sizeof f.params, t->flight_params);
     f.code = GB_ETIMEOUT;
-    snprintf(f.reason, sizeof f.reason, "still running after --candidate-timeout %g s",
-             t->spec->candidate_timeout_s);
+    if (t->compiled)
+        snprintf(f.reason, sizeof f.reason, "still running after --candidate-timeout %g s",
+                 t->spec->candidate_timeout_s);
+    else
+        snprintf(f.reason, sizeof f.reason,
+                 "still building or compiling (its first call) after --compile-timeout %g s",
+                 compile_limit(t));
     /* A connection of its own: the measuring thread may hold the other one. */
     if (gb_store_open(&st, gb_store_path(t->st), 0, msg, sizeof msg) == GB_OK) {
-        gb_tune_eval_t ev = c->ev;
-        ev.code = GB_ETIMEOUT;
-        ev.gflops = -1;
-        gb__copy(ev.reason, sizeof ev.reason, f.reason);
-        ev.best = t->best;
-        ev.elapsed_s = now_s() - t->t0;
-        gb_tune_run_t run = t->out->run;
-        snprintf(run.status, sizeof run.status, "timed-out");
-        run.evals = ev.seq + 1;
         gb_store_failure_put(st, &f);
-        gb_store_tune_eval_add(st, &ev);
-        gb_store_tune_run_end(st, &run);
+        gb_store_inflight_end(st, job->id);
         gb_store_close(st);
     }
     gb_pool_kill(t->pool); /* no build process outlives the exec, nor stays its zombie */
     t->hooks->timed_out(&f, t->hooks->user);
+}
+
+/* From the measuring thread, once the first call has ended: the runs' limit from here. */
+static void first_call_done(void *user)
+{
+    tuner_t *t = user;
+    t->compiled = 1;
+    gb_watchdog_arm(t->dog, t->spec->candidate_timeout_s);
+}
+
+/* Measures job (a configuration whose parameters are params) and stores it, as gb_job_measure
+ * with GB_JOB_KEEP_NEW, marked in flight meanwhile and watched: the compile's limit until the
+ * end of a first call that compiles, the runs' after. gb_job_measure's codes. Also how the
+ * leaders' repetitions are measured (gb_leaders_measure_fn). */
+static int measure_job(void *user, const gb_job_t *job, const char *params, gb_point_t *pt,
+                       char *msg, size_t msglen)
+{
+    tuner_t *t = user;
+    char desc[512];
+    gb_job_describe(job, desc, sizeof desc);
+    if (t->hooks && t->hooks->measuring)
+        t->hooks->measuring(desc, t->hooks->user);
+    if (gb_store_inflight_begin(t->st, job->id, t->out->run.kernel, params, desc) != GB_OK)
+        return gb__fail(msg, msglen, GB_JOB_ESTORE, "%s", gb_store_errmsg(t->st));
+    gb_job_t watched = *job;
+    t->flight = job;
+    gb__copy(t->flight_params, sizeof t->flight_params, params);
+    if (first_call_compiles(t)) {
+        t->compiled = 0;
+        watched.bench.first_call_done = first_call_done;
+        watched.bench.first_call_user = t;
+        gb_watchdog_arm(t->dog, compile_limit(t));
+    } else {
+        t->compiled = 1;
+        gb_watchdog_arm(t->dog, t->spec->candidate_timeout_s);
+    }
+    int rc = gb_job_measure(&watched, t->ctx, t->st, GB_JOB_KEEP_NEW, pt, msg, msglen);
+    gb_watchdog_disarm(t->dog);
+    if (gb_store_inflight_end(t->st, job->id) != GB_OK && (rc == GB_OK || rc == 1))
+        rc = gb__fail(msg, msglen, GB_JOB_ESTORE, "%s", gb_store_errmsg(t->st));
+    return rc;
 }
 
 /* Measures a candidate that is not in the store (its build done or never queued). GB_OK with
@@ -210,11 +273,14 @@ static void on_timeout(void *user)
 static int measure(tuner_t *t, cand_t *c)
 {
     gb_tune_eval_t *ev = &c->ev;
-    /* The limit covers waiting for the candidate's build too: a compiler can take minutes. */
-    t->timing_out = c;
-    gb_watchdog_arm(t->dog, t->spec->candidate_timeout_s);
+    /* The compile's limit covers waiting for the candidate's build: a compiler can take
+     * minutes. */
+    t->flight = &c->job;
+    gb__copy(t->flight_params, sizeof t->flight_params, ev->params);
+    t->compiled = 0;
+    gb_watchdog_arm(t->dog, compile_limit(t));
     gb_pool_wait(t->pool, &c->build);
-    char desc[512], msg[2048];
+    char msg[2048];
     if (gb_pool_note(t->pool, msg, sizeof msg) && t->hooks && t->hooks->note)
         t->hooks->note(msg, t->hooks->user);
     if (t->pool && c->build.rc != GB_OK) {
@@ -226,12 +292,9 @@ static int measure(tuner_t *t, cand_t *c)
         gb__copy(ev->reason, sizeof ev->reason, c->build.msg);
         return record_failure(t, c);
     }
-    if (t->hooks && t->hooks->measuring)
-        t->hooks->measuring(gb_job_describe(&c->job, desc, sizeof desc), t->hooks->user);
     gb_point_t pt;
     gb_point_init(&pt);
-    int rc = gb_job_measure(&c->job, t->ctx, t->st, GB_JOB_KEEP_NEW, &pt, msg, sizeof msg);
-    gb_watchdog_disarm(t->dog);
+    int rc = measure_job(t, &c->job, ev->params, &pt, msg, sizeof msg);
     if (rc == GB_OK || rc == 1) {
         if (rc == 1) /* another process stored it meanwhile: take the stored one */
             gb_store_get(t->st, c->job.id, &pt);
@@ -264,7 +327,7 @@ static int conclude(tuner_t *t, cand_t *c)
         gb__copy(t->best_params, sizeof t->best_params, ev->params);
     }
     ev->run_id = out->run.id;
-    ev->seq = out->run.evals++;
+    ev->seq = t->seq++;
     ev->best = t->best;
     ev->elapsed_s = now_s() - t->t0;
     if (ev->cached)
@@ -273,12 +336,16 @@ static int conclude(tuner_t *t, cand_t *c)
         out->measured++;
     if (ev->code != GB_OK)
         out->failed++;
-    if (gb_store_tune_eval_add(t->st, ev) != GB_OK)
+    /* A run taken up again has its first evaluations recorded already: told again here from
+     * the store (the same seed, the same scores, the same sequence), not recorded twice. */
+    out->run.evals = t->seq > t->resumed ? t->seq : t->resumed;
+    if (ev->seq >= t->resumed && gb_store_tune_eval_add(t->st, ev) != GB_OK)
         return GB_ESTORE;
     if (t->hooks && t->hooks->progress) {
         gb_tune_progress_t p = {.run = &out->run,
                                 .last = ev,
-                                .evals = out->run.evals,
+                                .evals = t->seq,
+                                .resumed = t->resumed,
                                 .best = t->best,
                                 .elapsed_s = ev->elapsed_s};
         const uint64_t space = gb_space_count(t->sp);
@@ -420,16 +487,19 @@ int gb_tune_run(gb_tune_outcome_t *out, const gb_tune_spec_t *spec, const gb_reg
         rc = gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
     if (rc == GB_OK) {
         run_record(&t, &probe.problem);
-        if (gb_store_tune_run_begin(st, &out->run) != GB_OK)
+        if (gb_store_tune_run_take(st, &out->run, &t.resumed, out->resumed_status,
+                                   sizeof out->resumed_status) != GB_OK)
             rc = gb__fail(msg, msglen, GB_ESTORE, "%s", gb_store_errmsg(st));
+        out->resumed = t.resumed;
+        out->run.evals = t.resumed;
     }
     if (rc != GB_OK)
         goto done;
     t.t0 = now_s();
     rc = search(&t);
     if (rc == GB_OK && !stopped(&t) && spec->confirm)
-        rc = gb_leaders_confirm(&t.leaders, spec, reg, ctx, st, t.dog, spec->candidate_timeout_s,
-                                hooks, out, msg, msglen);
+        rc = gb_leaders_confirm(&t.leaders, spec, reg, ctx, st, measure_job, &t, hooks, out, msg,
+                                msglen);
     if (rc == GB_OK && !stopped(&t) && out->have_winner)
         rc = gb_leaders_keep(st, out, msg, msglen);
     snprintf(out->run.status, sizeof out->run.status, "%s",

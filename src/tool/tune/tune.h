@@ -43,10 +43,16 @@ typedef struct gb_tune_spec {
     /* The builders of an earlier run on the same context, kept (threads and builders are then
      * not used; NULL: this run starts its own and closes them). */
     struct gb_pool *pool;
-    double candidate_timeout_s; /* watchdog on one candidate's measurement (0: none) */
-    size_t confirm;             /* leaders re-measured (0: none) */
-    unsigned confirm_reps;      /* repetitions each leader gets besides its first */
-    const char *command;        /* recorded with the run */
+    /* The watchdog on one candidate (0: none): its runs may take candidate_timeout_s, from the
+     * end of its first call where that call compiles (a CPU device, whose driver compiles at a
+     * kernel's first launch, or a run without builders, which builds in the measurement), else
+     * from the start of its measurement; its build and that first call compile_timeout_s (0:
+     * ten times candidate_timeout_s). A candidate past either is recorded as timed out and
+     * hooks->timed_out is called. */
+    double candidate_timeout_s, compile_timeout_s;
+    size_t confirm;        /* leaders re-measured (0: none) */
+    unsigned confirm_reps; /* repetitions each leader gets besides its first */
+    const char *command;   /* recorded with the run */
 } gb_tune_spec_t;
 
 /* What the hooks are told after each evaluation. */
@@ -54,7 +60,11 @@ typedef struct gb_tune_progress {
     const gb_tune_run_t *run;
     const gb_tune_eval_t *last;
     size_t evals, planned; /* planned: the budget, the space, or 0 when only time limits */
-    double best;           /* GFLOP/s; negative while nothing succeeded */
+    /* Evaluations an earlier process recorded in this run (gb_store_tune_run_take): the first
+     * `resumed` evaluations (last->seq below it) were told then, and are told again now from
+     * the store. */
+    size_t resumed;
+    double best; /* GFLOP/s; negative while nothing succeeded */
     char best_params[512];
     double elapsed_s;
 } gb_tune_progress_t;
@@ -66,9 +76,10 @@ typedef struct gb_tune_hooks {
     /* Something the user should hear of that is no candidate's result: a build process that
      * could not start or died. */
     void (*note)(const char *msg, void *user);
-    /* Called from the watchdog thread once a candidate has run past candidate_timeout_s and has
-     * been recorded as timed out (store, failure and run status): the process cannot take the
-     * device back from a kernel that does not end, so this must not return (exec or exit). */
+    /* Called from the watchdog thread once a candidate has run past its limit (f->reason says
+     * which) and has been recorded as timed out (a failure; its run stays "running", to be
+     * taken up again by the next process): the process cannot take the device back from a
+     * kernel that does not end, so this must not return (exec or exit). */
     void (*timed_out)(const gb_tune_failure_t *f, void *user);
     volatile sig_atomic_t *stop; /* non-zero: stop after the current candidate */
     void *user;
@@ -77,6 +88,10 @@ typedef struct gb_tune_hooks {
 /* What a run found. */
 typedef struct gb_tune_outcome {
     gb_tune_run_t run;
+    /* The run was taken up again (gb_store_tune_run_take): the evaluations it had recorded,
+     * and the status it had ("" for a new run). */
+    size_t resumed;
+    char resumed_status[16];
     size_t measured, cached, failed; /* evaluations: run now, found in the store, cannot win */
     int have_winner;
     gb_tuned_entry_t winner; /* its configuration, rate and evidence */
@@ -91,9 +106,11 @@ typedef struct gb_tune_outcome {
 int gb_tune_space(const gb_tune_spec_t *spec, const gb_registry_t *reg, const gb_device_info_t *dev,
                   gb_space_t **sp, char *msg, size_t msglen);
 
-/* Runs the tuning spec asks for on ctx, recording in st (which must be open for writing).
- * GB_OK with out filled (also when stopped by hooks->stop: out->run.status "interrupted");
- * errors as gb_tune_space, GB_EBADARG for an unknown strategy, GB_ESTORE, GB_ENOMEM. */
+/* Runs the tuning spec asks for on ctx, recording in st (which must be open for writing): in
+ * the row of a run of the same definition where no live process makes it
+ * (gb_store_tune_run_take), else in a new one. GB_OK with out filled (also when stopped by
+ * hooks->stop: out->run.status "interrupted"); errors as gb_tune_space, GB_EBADARG for an
+ * unknown strategy, GB_ESTORE, GB_ENOMEM. */
 int gb_tune_run(gb_tune_outcome_t *out, const gb_tune_spec_t *spec, const gb_registry_t *reg,
                 gb_context_t *ctx, gb_store_t *st, const gb_tune_hooks_t *hooks, char *msg,
                 size_t msglen);

@@ -1,10 +1,12 @@
 /* winner.c: the leaders re-measured and the winner declared (winner.h). A leader's evidence is
- * its first measurement and confirm_reps more (stored as repetitions 1.. of its definition, so
- * a second tuning finds them); its rate is the median of those measurements' medians, and its
- * interval runs from the lowest lower bound to the highest upper bound of their 95% confidence
- * intervals of the mean time. The winner is the leader of the highest rate; it is better than
- * the runner-up "beyond the noise" when its interval of time lies wholly below the runner-up's,
- * else the verdict says they are within the noise of each other. */
+ * its first measurement and confirm_reps more (stored as repetitions 1.. of their definitions,
+ * so a second tuning finds them); its rate is the median of those measurements' medians. The
+ * winner is the leader of the highest rate; it is faster than the runner-up "beyond the noise"
+ * when the interval of its median time lies wholly below the runner-up's, else the verdict says
+ * they are within the noise of each other. A leader's interval is the distribution-free one of
+ * the median of all its timed calls (gb_median_ci: order statistics, whose bounds are times that
+ * were measured): the 95% t-intervals of the means of 3 calls each that it replaces once gave a
+ * negative bound, [-2.8, 5.9] ms, on a noisy host. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,30 +82,40 @@ static int by_value(const void *a, const void *b)
 
 /* A leader's measurements summed up. */
 typedef struct verdict {
-    double gflops, lo_ms, hi_ms;
+    double gflops;
+    double lo_ms, hi_ms, coverage; /* the interval of the median time over every timed call */
+    size_t calls;
+    double *times; /* the timed calls' headline times, pooled (calls of them) */
+    size_t cap;
     size_t nids;
     char ids[GB_TUNED_EVIDENCE][GB_POINT_ID_LEN + 1];
     gb_job_t job; /* repetition 0 */
     int valid;    /* every repetition validated */
 } verdict_t;
 
-/* Repetition rep of leader ld: read from the store, or measured and stored. */
+int gb_leaders_beyond_noise(double lo, double hi, double lo2, double hi2)
+{
+    return lo <= hi && lo2 <= hi2 && hi < lo2;
+}
+
+/* Repetition rep of leader ld: read from the store, refused where a failure is recorded for it
+ * (it timed out or crashed the process before: its code), or measured and stored. */
 static int repetition(const gb_leader_t *ld, unsigned rep, const gb_tune_spec_t *spec,
                       const gb_registry_t *reg, gb_context_t *ctx, gb_store_t *st,
-                      gb_watchdog_t *dog, double timeout_s, const gb_tune_hooks_t *hooks,
-                      gb_job_t *job, gb_point_t *pt, char *msg, size_t msglen)
+                      gb_leaders_measure_fn measure, void *mu, gb_job_t *job, gb_point_t *pt,
+                      char *msg, size_t msglen)
 {
     int rc = gb_tune__job(spec, reg, gb_context_device(ctx), &ld->params, rep, job);
     if (rc != GB_OK || job->code != GB_OK)
         return rc != GB_OK ? rc : gb__fail(msg, msglen, job->code, "%s", job->why);
     if (gb_store_get(st, job->id, pt) == GB_OK)
         return GB_OK;
-    char desc[512];
-    if (hooks && hooks->measuring)
-        hooks->measuring(gb_job_describe(job, desc, sizeof desc), hooks->user);
-    gb_watchdog_arm(dog, timeout_s);
-    rc = gb_job_measure(job, ctx, st, GB_JOB_KEEP_NEW, pt, msg, msglen);
-    gb_watchdog_disarm(dog);
+    gb_tune_failure_t f;
+    if (gb_store_failure_get(st, job->id, &f) == GB_OK)
+        return gb__fail(msg, msglen, f.code, "%s", f.reason);
+    char params[512];
+    gb_tune__params_text(&ld->params, params, sizeof params);
+    rc = measure(mu, job, params, pt, msg, msglen);
     if (rc == 1)
         rc = gb_store_get(st, job->id, pt);
     return rc == GB_JOB_ESTORE ? GB_ESTORE : rc;
@@ -113,22 +125,19 @@ static int repetition(const gb_leader_t *ld, unsigned rep, const gb_tune_spec_t 
  * a repetition (it did not validate, or failed to run) disqualifies the leader: GB_OK with
  * v->valid 0. */
 static int assess(const gb_leader_t *ld, const gb_tune_spec_t *spec, const gb_registry_t *reg,
-                  gb_context_t *ctx, gb_store_t *st, gb_watchdog_t *dog, double timeout_s,
+                  gb_context_t *ctx, gb_store_t *st, gb_leaders_measure_fn measure, void *mu,
                   const gb_tune_hooks_t *hooks, verdict_t *v, char *msg, size_t msglen)
 {
     double rates[64];
     const unsigned reps = 1 + (spec->confirm_reps < 63 ? spec->confirm_reps : 63);
-    memset(v, 0, sizeof *v);
     v->valid = 1;
-    v->lo_ms = HUGE_VAL;
     for (unsigned r = 0; r < reps && v->valid; r++) {
         if (hooks && hooks->stop && *hooks->stop)
             return GB_OK;
         gb_job_t job;
         gb_point_t pt;
         gb_point_init(&pt);
-        int rc =
-            repetition(ld, r, spec, reg, ctx, st, dog, timeout_s, hooks, &job, &pt, msg, msglen);
+        int rc = repetition(ld, r, spec, reg, ctx, st, measure, mu, &job, &pt, msg, msglen);
         if (rc == GB_ENOMEM || rc == GB_ESTORE) {
             gb_point_free(&pt);
             return rc;
@@ -141,10 +150,16 @@ static int assess(const gb_leader_t *ld, const gb_tune_spec_t *spec, const gb_re
         if (code != GB_OK) {
             v->valid = 0;
         } else {
-            const gb_stats_t *s = &pt.result.time_ms[gb_timing_phase(pt.timing)];
+            const gb_phase_t ph = gb_timing_phase(pt.timing);
+            const size_t n = pt.result.time_ms[ph].n;
+            const double *x = pt.result.samples_ms[ph];
             rates[r] = rate;
-            v->lo_ms = s->ci95_lo < v->lo_ms ? s->ci95_lo : v->lo_ms;
-            v->hi_ms = s->ci95_hi > v->hi_ms ? s->ci95_hi : v->hi_ms;
+            if (x && n && gb__grow(&v->times, &v->cap, v->calls + n, sizeof *v->times) != GB_OK) {
+                gb_point_free(&pt);
+                return GB_ENOMEM;
+            }
+            for (size_t i = 0; x && i < n; i++)
+                v->times[v->calls++] = x[i];
             if (v->nids < GB_TUNED_EVIDENCE)
                 memcpy(v->ids[v->nids++], pt.id, sizeof v->ids[0]);
             if (r == 0)
@@ -155,8 +170,25 @@ static int assess(const gb_leader_t *ld, const gb_tune_spec_t *spec, const gb_re
     if (v->valid) {
         qsort(rates, reps, sizeof rates[0], by_value);
         v->gflops = reps % 2 ? rates[reps / 2] : 0.5 * (rates[reps / 2 - 1] + rates[reps / 2]);
+        if (!v->calls ||
+            gb_median_ci(v->times, v->calls, &v->lo_ms, &v->hi_ms, &v->coverage) != GB_OK)
+            v->lo_ms = v->hi_ms = v->coverage = 0; /* a store without samples: no interval */
     }
     return GB_OK;
+}
+
+/* "[0.91, 1.02] ms (95%, 30 calls in 3 measurements)" into buf: v's interval, how sure, and
+ * over what. */
+static const char *interval_text(const verdict_t *v, char *buf, size_t len)
+{
+    char cover[16];
+    if (v->coverage >= 0.95)
+        snprintf(cover, sizeof cover, "95%%");
+    else
+        snprintf(cover, sizeof cover, "%.1f%%", 100.0 * v->coverage);
+    snprintf(buf, len, "[%.4g, %.4g] ms (%s, %zu calls in %zu measurements)", v->lo_ms, v->hi_ms,
+             cover, v->calls, v->nids);
+    return buf;
 }
 
 /* The database entry of the winner's measurements. */
@@ -189,7 +221,7 @@ static void entry_of(const verdict_t *v, const gb_leader_t *ld, const gb_device_
 }
 
 int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_registry_t *reg,
-                       gb_context_t *ctx, gb_store_t *st, gb_watchdog_t *dog, double timeout_s,
+                       gb_context_t *ctx, gb_store_t *st, gb_leaders_measure_fn measure, void *mu,
                        const gb_tune_hooks_t *hooks, gb_tune_outcome_t *out, char *msg,
                        size_t msglen)
 {
@@ -201,7 +233,7 @@ int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_reg
     int rc = GB_OK;
     size_t best = SIZE_MAX, second = SIZE_MAX;
     for (size_t i = 0; i < n && rc == GB_OK; i++) {
-        rc = assess(&l->v[i], spec, reg, ctx, st, dog, timeout_s, hooks, &v[i], msg, msglen);
+        rc = assess(&l->v[i], spec, reg, ctx, st, measure, mu, hooks, &v[i], msg, msglen);
         if (rc != GB_OK || !v[i].valid)
             continue;
         if (best == SIZE_MAX || v[i].gflops > v[best].gflops) {
@@ -211,13 +243,15 @@ int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_reg
             second = i;
         }
     }
+    if (rc == GB_ENOMEM && !msg[0])
+        gb__fail(msg, msglen, rc, "out of memory");
     if (rc == GB_OK && best != SIZE_MAX && !(hooks && hooks->stop && *hooks->stop)) {
         const verdict_t *w = &v[best];
         out->have_winner = 1;
         entry_of(w, &l->v[best], gb_context_device(ctx), &out->run, &out->winner);
         memcpy(out->run.winner, w->ids[0], sizeof out->run.winner);
         out->run.winner_gflops = w->gflops;
-        char ps[400], ps2[400];
+        char ps[400], ps2[400], wi[160], ri[160];
         gb_tune__params_text(&l->v[best].params, ps, sizeof ps);
         if (second == SIZE_MAX) {
             snprintf(out->verdict, sizeof out->verdict,
@@ -227,14 +261,18 @@ int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_reg
         } else {
             const verdict_t *r = &v[second];
             gb_tune__params_text(&l->v[second].params, ps2, sizeof ps2);
-            const int clear = w->hi_ms < r->lo_ms;
+            const int clear = w->calls && r->calls &&
+                              gb_leaders_beyond_noise(w->lo_ms, w->hi_ms, r->lo_ms, r->hi_ms);
             snprintf(out->verdict, sizeof out->verdict,
-                     "%s at %.4g GFLOP/s: %s the runner-up %s at %.4g GFLOP/s (95%% CIs of the "
-                     "time [%.4g, %.4g] and [%.4g, %.4g] ms over %zu and %zu measurements)",
+                     "%s at %.4g GFLOP/s: %s the runner-up %s at %.4g GFLOP/s (distribution-free "
+                     "CIs of the median time: %s and %s)",
                      ps, w->gflops, clear ? "faster beyond the noise than" : "within the noise of",
-                     ps2, r->gflops, w->lo_ms, w->hi_ms, r->lo_ms, r->hi_ms, w->nids, r->nids);
+                     ps2, r->gflops, interval_text(w, wi, sizeof wi),
+                     interval_text(r, ri, sizeof ri));
         }
     }
+    for (size_t i = 0; i < n; i++)
+        free(v[i].times);
     free(v);
     return rc;
 }

@@ -24,13 +24,24 @@ int gb_leaders_add(gb_leaders_t *l, const gb_params_t *params, double gflops);
  * GB_EVALIDATION (or why it was not validated) with the reason. */
 void gb_leaders_score(const gb_point_t *pt, double *gflops, int *code, char *reason, size_t len);
 
+/* How a repetition is measured (tune.c: under the watchdog, marked in flight): job, of the
+ * configuration whose parameters are params ("NAME=V ..."), measured and stored as
+ * gb_job_measure does with GB_JOB_KEEP_NEW, into pt; its codes. */
+typedef int (*gb_leaders_measure_fn)(void *user, const gb_job_t *job, const char *params,
+                                     gb_point_t *pt, char *msg, size_t msglen);
+
 /* Re-measures the spec->confirm best leaders spec->confirm_reps more times each (repetitions
- * 1.. of their definitions; those already stored are read, not run), then declares the winner
- * into out (have_winner, winner, verdict). GB_OK, GB_ESTORE, GB_ENOMEM. */
+ * 1.. of their definitions, with measure(mu, ...); those already stored are read, not run, and
+ * one recorded as a failure, timed out or crashed, disqualifies its leader), then declares the
+ * winner into out (have_winner, winner, verdict). GB_OK, GB_ESTORE, GB_ENOMEM. */
 int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_registry_t *reg,
-                       gb_context_t *ctx, gb_store_t *st, gb_watchdog_t *dog, double timeout_s,
+                       gb_context_t *ctx, gb_store_t *st, gb_leaders_measure_fn measure, void *mu,
                        const gb_tune_hooks_t *hooks, gb_tune_outcome_t *out, char *msg,
                        size_t msglen);
+
+/* Is the interval of time [lo, hi] wholly below [lo2, hi2]: the first faster than the second
+ * beyond the noise? 1 or 0 (touching or overlapping intervals are within the noise). */
+int gb_leaders_beyond_noise(double lo, double hi, double lo2, double hi2);
 
 /* Puts out->winner into the tuning database unless the entry there is faster (out->kept and
  * kept_why say which). GB_OK or GB_ESTORE. */
