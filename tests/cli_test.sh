@@ -109,12 +109,56 @@ if grep -q "this_is_not_declared" "$tmp/err"; then ok; else
 if [ $? -eq 1 ] && grep -q "FAIL" "$tmp/out"; then ok; else
     bad "a wrong kernel must exit 1 with FAIL in the table"; fi
 # Inputs rounded to TF32 pass the worst-case bound at K = 4096 but not the faithful verdict, which
-# a plain FP32 kernel passes; both are stored.
+# a plain FP32 kernel passes; both are stored. A result not faithful is a failure (exit 1, its
+# row FAIL, a line on stderr that says why and what accepts it) ...
 "$gb" run -k wrong_tf32,naive --kernel-path "$fx/wrong" -M 64 -N 64 -K 4096 -i 2 \
     --store "$tmp/faithful.db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 1 ] &&
+    grep -Eq "^wrong_tf32 .* not faithful: [0-9]+x FP32 +FAIL: not faithful \(within the bound: " \
+        "$tmp/out" && grep -Eq "^naive .* faithful +pass " "$tmp/out" &&
+    grep -q "^gemmbench: 1 result within the error bound but not faithful to its precision (exit 1)" \
+        "$tmp/err"; then ok; else
+    bad "a result not faithful must fail the run"; cat "$tmp/out" "$tmp/err"; fi
+# ... unless --verdict bound holds results to the error bound alone.
+"$gb" run -k wrong_tf32 --kernel-path "$fx/wrong" -M 64 -N 64 -K 4096 -i 2 --verdict bound \
+    --no-store >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && grep -Eq "^wrong_tf32 .* not faithful: [0-9]+x FP32 +pass " "$tmp/out" &&
-    grep -Eq "^naive .* faithful +pass " "$tmp/out"; then ok; else
-    bad "the faithful verdict"; cat "$tmp/out" "$tmp/err"; fi
+    ! grep -q "not faithful to" "$tmp/err"; then ok; else
+    bad "--verdict bound accepts a result within the bound"; cat "$tmp/out" "$tmp/err"; fi
+"$gb" run -k wrong_tf32 --kernel-path "$fx/wrong" -M 64 -N 64 -K 4096 -i 1 --json --no-store \
+    >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 1 ] && grep -q '"verdict":[[:space:]]*"pass"' "$tmp/out" &&
+    grep -q '"outcome":[[:space:]]*"not faithful"' "$tmp/out" &&
+    grep -q '"reduced_precision":[[:space:]]*false' "$tmp/out"; then ok; else
+    bad "run --json says the outcome beside the bound's verdict"; cat "$tmp/out" "$tmp/err"; fi
+expect 2 "--verdict: unknown verdict 'loose'; use faithful" run -k naive --verdict loose $small
+expect_one_line
+expect 2 "--verdict is not an option of 'tune': a result that is not faithful" tune -k naive \
+    --verdict bound -n 8
+# explore, offload and replay hold a point to the same verdict: wrong_bits (16 bits of mantissa)
+# is within the bound at 64 x 64 x 64 but not faithful.
+"$gb" explore -k wrong_bits --kernel-path "$fx/wrong" -n 64 -i 1 --store "$tmp/xf.db" \
+    >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 1 ] && grep -q "NOT FAITHFUL to its precision" "$tmp/out" &&
+    grep -q "^explore: 1 measured and stored (0 failed validation, 1 not faithful)" "$tmp/out"
+then ok; else bad "explore: a point not faithful fails the sweep"; cat "$tmp/out" "$tmp/err"; fi
+id=$(sed -n 's/.* stored \([0-9a-f]\{16\}\) .*/\1/p' "$tmp/out" | head -n 1)
+"$gb" explore -k wrong_bits --kernel-path "$fx/wrong" -n 64 -i 1 --store "$tmp/xb.db" \
+    --verdict bound >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q "^explore: 1 measured and stored (0 failed validation)" "$tmp/out"
+then ok; else bad "explore --verdict bound"; cat "$tmp/out" "$tmp/err"; fi
+"$gb" replay "$id" --store "$tmp/xf.db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 1 ] && grep -q "^  faithful: not faithful: [0-9]*x FP32 (stored: not faithful" "$tmp/out" &&
+    grep -q "^  outcome: FAIL: within the error bound but not faithful" "$tmp/out"; then ok; else
+    bad "replay of a point not faithful (id '$id')"; cat "$tmp/out" "$tmp/err"; fi
+"$gb" replay "$id" --store "$tmp/xf.db" --verdict bound >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ]; then ok; else bad "replay --verdict bound"; cat "$tmp/out" "$tmp/err"; fi
+"$gb" offload -k wrong_bits --kernel-path "$fx/wrong" -n 64 -i 1 --no-store >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 1 ] && grep -q "wrong_bits s 64x64x64 rep 0 is NOT FAITHFUL to its precision" "$tmp/err"
+then ok; else bad "offload: a measurement not faithful fails"; cat "$tmp/out" "$tmp/err"; fi
+"$gb" offload -k wrong_bits --kernel-path "$fx/wrong" -n 64 -i 1 --no-store --verdict bound \
+    >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ]; then ok; else bad "offload --verdict bound"; cat "$tmp/out" "$tmp/err"; fi
 "$gb" export --format csv --store "$tmp/faithful.db" >"$tmp/csv" 2>"$tmp/err"
 if grep -q ",wrong_tf32,.*,not faithful," "$tmp/csv" && grep -q ",naive,.*,faithful," "$tmp/csv"
 then ok; else
