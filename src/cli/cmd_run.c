@@ -19,6 +19,7 @@ typedef struct table {
     char measured_when[32];  /* when they were measured ("": never) */
     char energy_note[320];   /* what the energy column rests on */
     int traffic_rows;        /* rows with the kernel's declared memory traffic */
+    int over_measured;       /* rows above the measured peak (meas% over 100) */
 } table_t;
 
 static double measured_efficiency(const table_t *tb, const gb_problem_t *p, const gb_result_t *r)
@@ -398,6 +399,7 @@ static void print_row(table_t *tb, const char *kernel, const gb_problem_t *p, co
         snprintf(meas, sizeof meas, "%.1f", 100.0 * measured_efficiency(tb, p, r));
     else
         snprintf(meas, sizeof meas, "-");
+    tb->over_measured += measured_efficiency(tb, p, r) > 1.0;
     if (r->helpers)
         snprintf(helpers, sizeof helpers, "%.3g", r->time_ms[GB_PHASE_HELPERS].median);
     else
@@ -666,6 +668,12 @@ static void finish_run(const run_t *u)
 {
     if (!u->out && u->tb.energy_note[0])
         printf("%s\n", u->tb.energy_note);
+    if (!u->out && u->tb.over_measured)
+        printf("meas%%: %d row%s above the peak 'gemmbench ceilings' measured (%s): its "
+               "micro-benchmark ran short of what kernels reach on this device; run 'gemmbench "
+               "ceilings' again\n",
+               u->tb.over_measured, u->tb.over_measured == 1 ? " is" : "s are",
+               u->tb.measured_when);
     if (!u->out && u->tb.traffic_rows)
         printf("traffic: FLOP/B = 2*M*N*K / the bytes of global memory the kernel's family "
                "declares its main kernel reads and writes (loads and stores per work-item, not "
