@@ -163,6 +163,8 @@ typedef struct gb_device_selector {
     gb_device_type_t type;
     const char *device;
 } gb_device_selector_t;
+/* A device type by name, any case: all, cpu, gpu, acc (accelerator) or default, or the OpenCL
+ * constant's name (CL_DEVICE_TYPE_GPU); GB_EBADARG otherwise. */
 int gb_device_type_parse(const char *s, gb_device_type_t *out);
 int gb_device_select(const gb_device_info_t *list, size_t count, const gb_device_selector_t *sel,
                      size_t *index, char *msg, size_t msglen);

@@ -140,9 +140,11 @@ static int parse(int argc, char **argv, gb_device_selector_t *sel, const char **
         case 'd': sel->device = optarg; break;
         case 't':
             if (gb_device_type_parse(optarg, &sel->type) != GB_OK)
-                return cli_error(GB_EBADARG,
-                                 "unknown device type '%s'; use all, cpu, gpu, acc or default",
-                                 optarg);
+                return cli_error(
+                    GB_EBADARG,
+                    "unknown device type '%s'; use all, cpu, gpu, acc or default, or the OpenCL "
+                    "constant: CL_DEVICE_TYPE_GPU",
+                    optarg);
             break;
         case 'j': *json = 1; break;
         case 's': *store = optarg; break;

@@ -93,10 +93,11 @@ static int parse(int argc, char **argv, check_opts_t *o)
         case 'd': o->sel.device = optarg; break;
         case 't':
             if (gb_device_type_parse(optarg, &o->sel.type) != GB_OK)
-                return cli_error(GB_EBADARG,
-                                 "unknown device type '%s'; use all, cpu, gpu, acc or "
-                                 "default",
-                                 optarg);
+                return cli_error(
+                    GB_EBADARG,
+                    "unknown device type '%s'; use all, cpu, gpu, acc or default, or the OpenCL "
+                    "constant: CL_DEVICE_TYPE_GPU",
+                    optarg);
             o->type = optarg;
             break;
         case O_NOOCL: o->no_oclgrind = 1; break;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "progress.h"
 
 /* What the table says once, beside its rows. */
 typedef struct table {
@@ -31,7 +32,8 @@ static void usage(void)
 {
     printf("usage: gemmbench run [options]\n"
            "  -p, --platform P      platform index or name substring\n"
-           "  -t, --type T          device type: all, cpu, gpu, acc, default\n"
+           "  -t, --type T          device type: all, cpu, gpu, acc, default, or the OpenCL\n"
+           "                        constant (CL_DEVICE_TYPE_GPU)\n"
            "  -d, --device D        device index (within the platform) or name substring\n"
            "  -k, --kernel K[,K..]  kernel families, presets or library peers ('gemmbench\n"
            "                        kernels' lists them; gb is gemmbench's own library);\n"
@@ -40,7 +42,8 @@ static void usage(void)
            "  -n LIST               square sizes (default 256,512): 64,128 or 64:1024:64\n"
            "  -M, -N, -K LIST       rectangular sizes, their product; a missing one follows -n\n"
            "                        (default 512)\n"
-           "  -i, --iterations I    timed calls (default 10)\n"
+           "  -i, --iterations I    timed calls (default 10); 0: build each point's programs\n"
+           "                        and call nothing (Intel's sample's -i 0), nothing stored\n"
            "      --warmup W        untimed calls first (default 1)\n"
            "  -v, --validate        validate at any size; --no-validate: never\n"
            "                        (default: validate when M*N*K <= 2^33)\n"
@@ -663,6 +666,52 @@ static int measure_point(run_t *u, size_t i)
     return 0;
 }
 
+/* -i 0 (Intel's sample: "no kernel invocation is performed, but all other host stuff is
+ * created"): point i's programs built, or loaded from the program cache, on the context, and
+ * the time that took; nothing is called, timed, validated or stored. 0 or the exit code. */
+static int build_point(run_t *u, size_t i)
+{
+    gb_job_t job;
+    char msg[16384], tag[16];
+    if (gb_explore_job(u->ex, i, &job) != GB_OK)
+        return cli_error(GB_ENOMEM, "out of memory");
+    if (u->skipped && u->skipped == job.kernel && u->skipped_prec == job.problem.precision)
+        return 0;
+    if (job.code != GB_OK) {
+        skip(u, &job, job.why);
+        return 0;
+    }
+    const double t0 = cli_now_s();
+    const int rc = gb_impl_prebuild(u->ctx, &job.impl, &job.problem, msg, sizeof msg);
+    const double ms = (cli_now_s() - t0) * 1e3;
+    if (!job.named && gb_job_cannot_run(rc)) {
+        skip(u, &job, msg);
+        return 0;
+    }
+    if (rc != GB_OK)
+        return cli_error(rc, "%s: %s", job.kernel, msg);
+    const char *name = job.chosen[0] ? job.chosen : job.kernel;
+    if (u->out) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "kernel", name);
+        cJSON_AddStringToObject(o, "precision", gb_precision_name(job.problem.precision));
+        cJSON_AddStringToObject(o, "layout", gb_problem_layout_tag(&job.problem, tag, sizeof tag));
+        cJSON_AddNumberToObject(o, "M", (double)job.problem.m);
+        cJSON_AddNumberToObject(o, "N", (double)job.problem.n);
+        cJSON_AddNumberToObject(o, "K", (double)job.problem.k);
+        cJSON_AddNumberToObject(o, "build_ms", ms);
+        cJSON_AddNumberToObject(o, "calls", 0);
+        cJSON_AddItemToArray(u->out, o);
+    } else {
+        printf("%-24s %-4s %-7s %6zu %6zu %6zu  built in %.4g ms%s\n", name,
+               gb_precision_name(job.problem.precision),
+               gb_problem_layout_tag(&job.problem, tag, sizeof tag), job.problem.m, job.problem.n,
+               job.problem.k, ms,
+               gb_impl_can(&job.impl, GB_IS_LIBRARY) ? " (a library peer: nothing to build)" : "");
+    }
+    return 0;
+}
+
 /* After the rows: the notes on energy and traffic, and where the points went; or the JSON. */
 static void finish_run(const run_t *u)
 {
@@ -703,8 +752,9 @@ int cmd_run(int argc, char **argv)
     gb_plan_init(&pl);
     int rc = gb_plan_set(&pl, "kernels", "all", "-k", msg, sizeof msg);
     if (rc == GB_OK)
-        rc = cli_measure_parse(argc, argv, "run", CLI_OPT_JSON | CLI_OPT_NO_STORE | CLI_OPT_VERDICT,
-                               usage, &o, &pl);
+        rc = cli_measure_parse(
+            argc, argv, "run",
+            CLI_OPT_JSON | CLI_OPT_NO_STORE | CLI_OPT_VERDICT | CLI_OPT_BUILD_ONLY, usage, &o, &pl);
     if (rc == 0)
         rc = default_sizes(&pl);
     if (rc) {
@@ -714,13 +764,20 @@ int cmd_run(int argc, char **argv)
     run_t u;
     memset(&u, 0, sizeof u);
     u.verdict = o.verdict;
+    o.no_store |= o.build_only; /* nothing to keep */
     if ((rc = open_run(&u, &o, &pl)) == 0) {
         if (o.json)
             u.out = cJSON_CreateArray();
+        else if (o.build_only)
+            printf("device: %s (%s, %s)\n-i 0: each point's programs built, or loaded from the "
+                   "program cache, and the time that took; no call, so nothing is timed, "
+                   "validated or stored\n\n%-24s %-4s %-7s %6s %6s %6s  %s\n",
+                   u.di->name, u.di->platform_name, u.di->driver, "kernel", "prec", "layout", "M",
+                   "N", "K", "build");
         else
             print_header(&u.tb, u.di, &pl, o.verdict);
         for (size_t i = 0; i < gb_explore_total(u.ex) && !rc; i++)
-            rc = measure_point(&u, i);
+            rc = o.build_only ? build_point(&u, i) : measure_point(&u, i);
         if (!rc) {
             finish_run(&u);
             rc = u.exit_code;

@@ -173,6 +173,27 @@ static unsigned extra_of(int c)
     }
 }
 
+/* "0", "00", " 0": a count of zero. */
+static int is_zero(const char *s)
+{
+    s += strspn(s, " ");
+    return *s && s[strspn(s, "0")] == '\0';
+}
+
+/* -i 0: what the Intel sample's -i 0 means ("no kernel invocation is performed, but all other
+ * host stuff is created"): build every point's programs and call nothing. Only 'run' takes it;
+ * a command that measures needs calls. 0 or the exit code. */
+static int zero_iterations(const char *cmd, unsigned extra, cli_measure_t *o)
+{
+    if (!(extra & CLI_OPT_BUILD_ONLY))
+        return cli_error(GB_EBADARG,
+                         "-i 0 builds each point's programs and calls nothing ('gemmbench run -i "
+                         "0'); '%s' measures: give -i from 1 to 100000",
+                         cmd);
+    o->build_only = 1;
+    return 0;
+}
+
 static int set(gb_plan_t *pl, const char *key, const char *value, const char *label)
 {
     char msg[1024];
@@ -189,10 +210,11 @@ static int other(int c, const char *arg, const char *name, const char *cmd, cli_
     case 'd': o->sel.device = arg; return 0;
     case 't':
         if (gb_device_type_parse(arg, &o->sel.type) != GB_OK)
-            return cli_error(GB_EBADARG,
-                             "unknown device type '%s'; use all, cpu, gpu, acc or "
-                             "default",
-                             arg);
+            return cli_error(
+                GB_EBADARG,
+                "unknown device type '%s'; use all, cpu, gpu, acc or default, or the OpenCL "
+                "constant: CL_DEVICE_TYPE_GPU",
+                arg);
         return 0;
     case 'v': pl->bench.validate = GB_VALIDATE_ON; return 0;
     case O_NOVAL: pl->bench.validate = GB_VALIDATE_OFF; return 0;
@@ -303,6 +325,8 @@ int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, vo
         else if (extra_of(c) && !(extra & extra_of(c)))
             rc = cli_error(GB_EBADARG, "%s is not an option of '%s'; see 'gemmbench %s --help'",
                            label, cmd, cmd);
+        else if (c == 'i' && is_zero(optarg))
+            rc = zero_iterations(cmd, extra, o);
         else if (c == O_PIPELINE)
             rc = set(pl, key, pipeline_value(argc, args, optarg), label);
         else if (key)

@@ -273,6 +273,9 @@ int gb_device_type_parse(const char *s, gb_device_type_t *out)
         {"all", GB_DEVTYPE_ALL}, {"cpu", GB_DEVTYPE_CPU},         {"gpu", GB_DEVTYPE_GPU},
         {"acc", GB_DEVTYPE_ACC}, {"accelerator", GB_DEVTYPE_ACC}, {"default", GB_DEVTYPE_DEFAULT},
     };
+    /* The OpenCL constant's name too, as Intel's samples take it: CL_DEVICE_TYPE_GPU. */
+    if (!strncasecmp(s, "CL_DEVICE_TYPE_", 15) && s[15])
+        s += 15;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcasecmp(s, names[i].name)) {
             *out = names[i].type;
