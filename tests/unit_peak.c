@@ -137,7 +137,8 @@ static void test_amd(void)
     f.amd_simd_width = 16;
     snprintf(f.amd_target, sizeof f.amd_target, "gfx906");
     gb_device_info_t vega20 = device(60, 1800, 1);
-    expect(&vega20, &f, 13824, 0, "60 CUs x 4 SIMDs x 16 lanes", "no FP64 rate in the table for gfx906");
+    expect(&vega20, &f, 13824, 0, "60 CUs x 4 SIMDs x 16 lanes",
+           "no FP64 rate in the table for gfx906");
     /* An older driver: no SIMD facts, no target in the name. */
     f = gpu(GB_VENDOR_AMD);
     gb_device_info_t polaris = device(36, 1266, 1);

@@ -112,8 +112,8 @@ static const struct {
     const char *prefix;
     unsigned ratio, dual;
 } amd_targets[] = {
-    {"gfx906", 0, 0}, {"gfx908", 2, 0},  {"gfx90a", 1, 0},  {"gfx94", 1, 0}, {"gfx950", 1, 0},
-    {"gfx90", 16, 0}, {"gfx8", 16, 0},   {"gfx10", 16, 0},  {"gfx11", 16, 1}, {"gfx12", 16, 1},
+    {"gfx906", 0, 0}, {"gfx908", 2, 0}, {"gfx90a", 1, 0}, {"gfx94", 1, 0},  {"gfx950", 1, 0},
+    {"gfx90", 16, 0}, {"gfx8", 16, 0},  {"gfx10", 16, 0}, {"gfx11", 16, 1}, {"gfx12", 16, 1},
 };
 
 /* AMD's GPUs: compute units x SIMDs per unit x lanes per SIMD x 2 (FMA) x clock, the SIMDs and

@@ -12,8 +12,8 @@
 /* What the formula reads beyond gb_device_info_t: the device's type and what its vendor's
  * attribute-query extension tells (0 or "" where it tells nothing). */
 typedef struct gb_peak_facts {
-    int gpu, cpu;               /* CL_DEVICE_TYPE */
-    unsigned vendor_id;         /* CL_DEVICE_VENDOR_ID (PCI vendor: GB_VENDOR_*) */
+    int gpu, cpu;                /* CL_DEVICE_TYPE */
+    unsigned vendor_id;          /* CL_DEVICE_VENDOR_ID (PCI vendor: GB_VENDOR_*) */
     unsigned nv_major, nv_minor; /* NVIDIA: compute capability (cl_nv_device_attribute_query) */
     /* Intel (cl_intel_device_attribute_query): the graphics IP version's major and minor
      * (CL_DEVICE_IP_VERSION_INTEL: 9.0 Gen9, 12.0 Xe-LP, 12.55 Xe-HPG, 12.60 Xe-HPC, 20 Xe2), and
