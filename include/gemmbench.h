@@ -261,8 +261,10 @@ typedef struct gb_config {
  * name, GB_EBADPARAM for an unknown parameter or a value outside the allowed set. */
 int gb_config_resolve(const gb_registry_t *reg, const char *kernel, const gb_params_t *overrides,
                       gb_config_t *out, char *msg, size_t msglen);
-/* Sets the work-group size parameters (LX, LY) from --lws; GB_EBADLWS when the family fixes its
- * work-group size or the values are not positive. */
+/* Sets the work-group size parameters (LX, LY) from --lws; 0, 0 is the driver's choice (LX=0
+ * LY=0: launched with no work-group size), for a family whose local size is LX, LY and whose
+ * source never reads them. GB_EBADLWS when the family fixes its work-group size, needs the size
+ * it names (for 0, 0), or a value is not allowed. */
 int gb_config_set_lws(gb_config_t *cfg, size_t lws0, size_t lws1, char *msg, size_t msglen);
 /* The name to print: the preset's, else the family's. */
 const char *gb_config_name(const gb_config_t *cfg);

@@ -55,8 +55,9 @@ static int best_ms(gb_context_t *ctx, const timed_t *t, double *best)
 /* The lanes of each of gb_fma_chain's 8 chains (CW in ceilings.cl): the device's native vector
  * width where it is wider than 256 bits (an AVX-512 CPU: 16 floats, 8 doubles), else 256 bits
  * (8 floats, 4 doubles; a GPU, native width 1, splits them into scalar chains). Chains narrower
- * than the device's vectors leave lanes idle: on an AVX-512 CPU the measured peak was half
- * what the library reached there. */
+ * than the device's vectors leave lanes idle: on an AVX-512 CPU the measured peak was below
+ * what the library reached there, and doubled at the native width
+ * (bench/notes/measurement.md#ceilings-native-width). */
 static unsigned chain_lanes(const gb_device_info_t *dev, gb_precision_t prec)
 {
     const unsigned native = prec == GB_PREC_D ? dev->native_vec_double : dev->native_vec_float;
