@@ -164,6 +164,8 @@ typedef struct gb_device_selector {
     gb_device_type_t type;
     const char *device;
 } gb_device_selector_t;
+/* A device type by name, any case: all, cpu, gpu, acc (accelerator) or default, or the OpenCL
+ * constant's name (CL_DEVICE_TYPE_GPU); GB_EBADARG otherwise. */
 int gb_device_type_parse(const char *s, gb_device_type_t *out);
 int gb_device_select(const gb_device_info_t *list, size_t count, const gb_device_selector_t *sel,
                      size_t *index, char *msg, size_t msglen);
@@ -262,8 +264,10 @@ typedef struct gb_config {
  * name, GB_EBADPARAM for an unknown parameter or a value outside the allowed set. */
 int gb_config_resolve(const gb_registry_t *reg, const char *kernel, const gb_params_t *overrides,
                       gb_config_t *out, char *msg, size_t msglen);
-/* Sets the work-group size parameters (LX, LY) from --lws; GB_EBADLWS when the family fixes its
- * work-group size or the values are not positive. */
+/* Sets the work-group size parameters (LX, LY) from --lws; 0, 0 is the driver's choice (LX=0
+ * LY=0: launched with no work-group size), for a family whose local size is LX, LY and whose
+ * source never reads them. GB_EBADLWS when the family fixes its work-group size, needs the size
+ * it names (for 0, 0), or a value is not allowed. */
 int gb_config_set_lws(gb_config_t *cfg, size_t lws0, size_t lws1, char *msg, size_t msglen);
 /* The name to print: the preset's, else the family's. */
 const char *gb_config_name(const gb_config_t *cfg);
@@ -391,7 +395,11 @@ typedef enum gb_impl_cap {
     GB_CAN_LWS = 1u << 1,     /* takes a work-group size (gb_config_set_lws) */
     GB_CAN_CHECK = 1u << 2,   /* its own kernels can be checked ('gemmbench check') */
     GB_CAN_TRAFFIC = 1u << 3, /* declares its memory traffic (gb_impl_traffic) */
-    GB_IS_LIBRARY = 1u << 4   /* a library peer: no parameters and no program of its own */
+    GB_IS_LIBRARY = 1u << 4,  /* a library peer: no parameters and no program of its own */
+    GB_IS_REDUCED = 1u << 5   /* computes on purpose in a precision below the one asked
+                                 (cublas_tf32: FP32 inputs rounded to TF32): held to the error
+                                 bound, its faithful verdict said but not required
+                                 (gb_validation_outcome) */
 } gb_impl_cap_t;
 /* Its capabilities: a mask of gb_impl_cap_t. */
 unsigned gb_impl_caps(const gb_impl_t *im);
@@ -570,6 +578,26 @@ typedef struct gb_validation {
 /* That ratio, the worst error against the honest one or one u*G (faithful: at most
  * GB_FAITHFUL_LAMBDA); -1 where the verdict was not judged. */
 double gb_faithful_ratio(const gb_validation_t *v);
+
+/* What a validated result must meet to pass ('--verdict'): GB_VERDICT_FAITHFUL (the default),
+ * within the error bound and, where the faithful verdict was judged, faithful to the precision
+ * asked, unless the implementation declares a reduced precision (GB_IS_REDUCED), which is held
+ * to the bound alone; GB_VERDICT_BOUND, the looser one, within the error bound alone. */
+typedef enum gb_verdict { GB_VERDICT_FAITHFUL = 0, GB_VERDICT_BOUND } gb_verdict_t;
+/* "faithful" or "bound"; GB_EBADARG for anything else. */
+int gb_verdict_parse(const char *s, gb_verdict_t *out);
+const char *gb_verdict_name(gb_verdict_t v);
+/* What became of a result under a verdict. */
+typedef enum gb_outcome {
+    GB_OUTCOME_PASS = 0,    /* validated, and passes */
+    GB_OUTCOME_UNVALIDATED, /* not validated: neither passes nor fails */
+    GB_OUTCOME_FAIL,        /* over the error bound (or not finite, or canaries touched) */
+    GB_OUTCOME_UNFAITHFUL   /* within the bound, but judged not faithful and held to it */
+} gb_outcome_t;
+/* The outcome of v for an implementation of capabilities caps (gb_impl_caps) under verdict:
+ * GB_OUTCOME_FAIL and GB_OUTCOME_UNFAITHFUL are failures (a run exits 1, a tuner does not
+ * choose it). */
+gb_outcome_t gb_validation_outcome(const gb_validation_t *v, unsigned caps, gb_verdict_t verdict);
 
 typedef struct gb_result {
     gb_stats_t time_ms[GB_PHASE_COUNT]; /* per phase, over the timed calls */

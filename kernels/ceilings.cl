@@ -1,6 +1,6 @@
 /* ceilings.cl: micro-benchmarks of a device's ceilings, compiled after prelude.cl.
- * gb_fma_chain: each work-item runs 8 independent chains of CW-wide vector FMAs (64 lanes in
- * single precision, 32 in double) for ITERS steps (independent, so
+ * gb_fma_chain: each work-item runs 8 independent chains of CW-wide vector FMAs (8 * CW lanes:
+ * 64 in single precision and 32 in double at 256 bits) for ITERS steps (independent, so
  * the FMA units' latency is hidden), 2 operations per FMA; the result is stored so nothing is
  * optimised away. gb_copy_bw: each work-item copies one 16-byte vector, so bytes moved are
  * twice the buffer. */
@@ -8,11 +8,16 @@
 #define ITERS 1024
 #endif
 
-/* Lanes per chain: 256-bit vectors, a width every x86 SIMD unit of the last decade runs. */
+/* Lanes per chain: the harness passes the device's native vector width where it is wider than
+ * 256 bits (AVX-512: 16 floats, 8 doubles), so that the chains use every lane the device has;
+ * 256-bit vectors otherwise, a width every x86 SIMD unit of the last decade runs, and which a GPU
+ * splits into independent scalar chains. */
+#ifndef CW
 #if GB_PRECISION == 64
 #define CW 4
 #else
 #define CW 8
+#endif
 #endif
 
 kernel void gb_fma_chain(global real *out, const real a, const real b)

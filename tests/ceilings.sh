@@ -2,7 +2,9 @@
 # ceilings.sh GEMMBENCH: `gemmbench ceilings` on the default device measures the host-device
 # copies for each kind of host memory over a sweep of sizes (for mapped memory, which PoCL's
 # device shares, the unmap and map that hand it over), prints the sweep, and stores the
-# plateaus beside the peak and bandwidth, where `run` still finds them.
+# plateaus beside the peak and bandwidth, where `run` still finds them. The FMA chains are as wide
+# as the device's native vectors where those are wider than 256 bits, and a row above the
+# measured peak is said.
 gb=$1
 . "$(dirname "$0")/script_lib.sh"
 "$gb" ceilings --store "$tmp/c.db" >"$tmp/table.txt" 2>&1 || fail "ceilings"
@@ -20,6 +22,12 @@ done
 if grep -E '"(h2d|d2h)":[[:space:]]*(0|-)' "$tmp/json.txt" >/dev/null; then
     fail "a copy rate of 0 or less"
 fi
+# The FMA chains follow the device's native vector width where it is wider than 256 bits (an
+# AVX-512 CPU: 16 floats, 8 doubles), else 256 bits: 8 chains of that many lanes per work-item.
+w=$("$gb" devices | sed -n 's/.* native float \([0-9]*\) double \([0-9]*\);.*/\1 \2/p' | head -n 1)
+lanes() { if [ "$1" -gt "$2" ] && [ "$1" -le 16 ]; then echo $((8 * $1)); else echo $((8 * $2)); fi; }
+want="FMA chains: $(lanes "${w% *}" 8) (S) or $(lanes "${w#* }" 4) (D) lanes per work-item"
+grep -q "\"method\":.*$want" "$tmp/json.txt" || fail "the chains' width: want '$want'"
 "$gb" run -k naive -n 32 -i 2 --store "$tmp/c.db" >"$tmp/run.txt" 2>&1 || fail "run on the store"
 grep -q "^measured peak (gemmbench ceilings, " "$tmp/run.txt" &&
     grep -q "^copies' ceiling from pageable host memory (gemmbench ceilings): " "$tmp/run.txt" ||
@@ -27,4 +35,11 @@ grep -q "^measured peak (gemmbench ceilings, " "$tmp/run.txt" &&
 "$gb" run -k naive -n 32 -i 2 --host-mem mapped --store "$tmp/c.db" >"$tmp/run2.txt" 2>&1 ||
     fail "run mapped on the store"
 ! grep -q "^copies' ceiling from" "$tmp/run2.txt" || fail "mapped memory has no copies' ceiling"
+# A row above the measured peak says so (the peak lowered in the store where sqlite3 is here).
+if command -v sqlite3 >/dev/null 2>&1; then
+    sqlite3 "$tmp/c.db" "UPDATE ceilings SET peak_s = 0.0001" || fail "lowering the stored peak"
+    "$gb" run -k naive -n 32 -i 2 --store "$tmp/c.db" >"$tmp/run3.txt" 2>&1 || fail "run again"
+    grep -q "^meas%: 1 row is above the peak 'gemmbench ceilings' measured" "$tmp/run3.txt" ||
+        fail "a row above the measured peak must be said"
+fi
 echo "ceilings: ok"

@@ -3,7 +3,8 @@
 # a correct one comes out clean (exit 0); one with a data race that PoCL hides (its results are
 # right there) is caught by Oclgrind and passes on the device (exit 1); one without edge guards
 # is caught by Oclgrind reading out of bounds, and its device runs fail or crash without taking
-# 'check' down (exit 1). Exit 77 (skipped) without oclgrind.
+# 'check' down (exit 1); one that does not build says so on every row with the run's own error
+# line (exit 3). Exit 77 (skipped) without oclgrind.
 gb=$1
 fx=$2
 . "$(dirname "$0")/script_lib.sh"
@@ -26,6 +27,15 @@ rc=$?
 [ $rc -eq 1 ] && grep -q "^65x63x67 .*oclgrind  FOUND: .*Invalid read" "$tmp/out" &&
     grep -Eq "^65x63x67 +device +(FAIL|pass)" "$tmp/out" && grep -q "^check noguard: problems found" "$tmp/out" &&
     ok || no "noguard: Oclgrind must find reads out of bounds, and check must finish (exit $rc)"
+
+# A kernel that does not build: each row says so with the run's own line and the build log's
+# first error, not the log's last line (a caret under the source) nor the table's header.
+"$gb" check -k broken --kernel-path "$fx/build_error" --timeout 60 >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 3 ] &&
+    [ "$(grep -c "^[0-9x]* *oclgrind  could not run: exited 3: broken: OpenCL build of 'broken' failed (CL_BUILD_PROGRAM_FAILURE) .*; build log: .*error.*this_is_not_declared" "$tmp/out")" -eq 4 ] &&
+    [ "$(grep -c "^[0-9x]* *device    could not run: exited 3: broken: OpenCL build of 'broken' failed (CL_BUILD_PROGRAM_FAILURE) .*; build log: .*error.*this_is_not_declared" "$tmp/out")" -eq 4 ] &&
+    ! grep -q "GFLOP/s" "$tmp/out" && ok || no "a kernel that fails to build (exit $rc)"
 
 "$gb" check >"$tmp/out" 2>&1
 [ $? -eq 2 ] && grep -q "give the kernel to check" "$tmp/out" && ok || no "check without -k"

@@ -54,7 +54,18 @@ expect_one_line
 expect 2 "-n: '0' must hold values of at least 1" run -k naive -n 0
 expect 2 "-M: '-5' must hold values of at least 1" run -k naive -M -5
 expect 2 "-K: '12x' is not a list" run -k naive -K 12x
-expect 2 "-i must be an integer from 1 to 100000, got '0'" run -k naive -n 8 -i 0
+# -i 0 is the Intel sample's "no kernel invocation": run builds each point's programs and calls
+# nothing (exit 0, nothing stored); a command that measures refuses it.
+"$gb" run -k naive,SGEMM_NT_4x1 -n 8 -i 0 --store "$tmp/i0.db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && [ "$(grep -cE '^(naive|SGEMM_NT_4x1) .* built in [0-9.e+-]+ ms$' "$tmp/out")" -eq 2 ] &&
+    ! grep -q "GFLOP/s" "$tmp/out" && [ ! -e "$tmp/i0.db" ]; then ok; else
+    bad "run -i 0 builds and calls nothing"; cat "$tmp/out" "$tmp/err"; fi
+"$gb" run -k broken --kernel-path "$fx/build_error" -n 8 -i 0 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 3 ] && grep -q "OpenCL build of 'broken' failed" "$tmp/err" && ok ||
+    bad "run -i 0 of a kernel that does not build must fail (exit 3)"
+expect 2 "-i 0 builds each point's programs and calls nothing \('gemmbench run -i 0'\); 'explore' measures" \
+    explore -k naive -n 8 -i 0 --dry-run --store "$tmp/none.db"
+expect_one_line
 expect 2 "-i must be an integer from 1 to 100000, got '100001'" run -k naive -n 8 -i 100001
 expect 2 "violates its constraint 'NWG / \(4 \* RN\) >= 8'" run -k xgemm_nv_k8 --param MWG=64 \
     --param NWG=64 --param RM=4 --param RN=4 --no-store $small
@@ -85,6 +96,18 @@ expect 2 "has no double-precision version" run -k SGEMM_NT_4x1 --precision d $sm
 expect 2 "--lws: '0,4' is not a list of work-group sizes" run -k naive --lws 0,4 $small
 expect_one_line
 expect 2 "--lws: '16' is not a list of work-group sizes" run -k naive --lws 16 $small
+# -lws 0,0 (GEMMbench's "the driver chooses"): a kernel whose source does not read LX and LY is
+# launched with no work-group size (lws auto) and stored as LX=0 LY=0; one that needs its size
+# refuses it.
+"$gb" run -k naive,SGEMM_NT_4x1 -lws 0,0 -M 13 -N 9 -K 5 -i 2 --store "$tmp/lws0.db" \
+    >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && [ "$(grep -cE '^(naive|SGEMM_NT_4x1) .* auto .* pass ' "$tmp/out")" -eq 2 ] &&
+    ! grep -q "warning" "$tmp/err" &&
+    [ "$("$gb" export --format csv --store "$tmp/lws0.db" | grep -c '""LX"":0,""LY"":0')" -eq 2 ]; then ok
+else bad "-lws 0,0: the driver chooses"; cat "$tmp/out" "$tmp/err"; fi
+expect 2 "kernel 'intel_naive' needs the work-group size it is given \(its source reads LX and LY\)" \
+    run -k intel_naive -lws 0,0 $small
+expect_one_line
 expect 2 "work-group size 2000,1 is not allowed" run -k naive --lws 2000,1 $small
 expect 2 "needs a work-group of 1024 x 1024" run -k naive --lws 1024,1024 $small
 expect 2 "fixes its own work-group size" run -k fixed --lws 4,4 --kernel-path "$fx/fixed_wg" $small
@@ -101,6 +124,13 @@ expect 2 "unknown option '--bogus'" run --bogus
 expect 2 "option '--lda' needs a value" run --lda
 expect 2 "unknown command 'frobnicate'" frobnicate
 expect 2 "unknown device type 'fpga'" run -t fpga -k naive $small
+expect 2 "unknown device type 'CL_DEVICE_TYPE_FPGA'; use all, cpu, gpu, acc or default, or the OpenCL constant" \
+    run -t CL_DEVICE_TYPE_FPGA -k naive $small
+"$gb" explore --help | grep -q -- "--shapes FILE" && ok || bad "explore --help must list --shapes"
+# The OpenCL constant as -t, as Intel's samples take it.
+"$gb" run -t CL_DEVICE_TYPE_ALL -k naive $small --no-store >"$tmp/out" 2>"$tmp/err" &&
+    "$gb" kernels -t cl_device_type_all >/dev/null 2>&1 && ok ||
+    bad "-t CL_DEVICE_TYPE_ALL: $(cat "$tmp/err")"
 # Not usage errors: a failing build prints its log (exit 3), a wrong result exits 1.
 expect 3 "OpenCL build of 'broken' failed" run -k broken --kernel-path "$fx/build_error" $small
 if grep -q "this_is_not_declared" "$tmp/err"; then ok; else
@@ -109,12 +139,56 @@ if grep -q "this_is_not_declared" "$tmp/err"; then ok; else
 if [ $? -eq 1 ] && grep -q "FAIL" "$tmp/out"; then ok; else
     bad "a wrong kernel must exit 1 with FAIL in the table"; fi
 # Inputs rounded to TF32 pass the worst-case bound at K = 4096 but not the faithful verdict, which
-# a plain FP32 kernel passes; both are stored.
+# a plain FP32 kernel passes; both are stored. A result not faithful is a failure (exit 1, its
+# row FAIL, a line on stderr that says why and what accepts it) ...
 "$gb" run -k wrong_tf32,naive --kernel-path "$fx/wrong" -M 64 -N 64 -K 4096 -i 2 \
     --store "$tmp/faithful.db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 1 ] &&
+    grep -Eq "^wrong_tf32 .* not faithful: [0-9]+x FP32 +FAIL: not faithful \(within the bound: " \
+        "$tmp/out" && grep -Eq "^naive .* faithful +pass " "$tmp/out" &&
+    grep -q "^gemmbench: 1 result within the error bound but not faithful to its precision (exit 1)" \
+        "$tmp/err"; then ok; else
+    bad "a result not faithful must fail the run"; cat "$tmp/out" "$tmp/err"; fi
+# ... unless --verdict bound holds results to the error bound alone.
+"$gb" run -k wrong_tf32 --kernel-path "$fx/wrong" -M 64 -N 64 -K 4096 -i 2 --verdict bound \
+    --no-store >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && grep -Eq "^wrong_tf32 .* not faithful: [0-9]+x FP32 +pass " "$tmp/out" &&
-    grep -Eq "^naive .* faithful +pass " "$tmp/out"; then ok; else
-    bad "the faithful verdict"; cat "$tmp/out" "$tmp/err"; fi
+    ! grep -q "not faithful to" "$tmp/err"; then ok; else
+    bad "--verdict bound accepts a result within the bound"; cat "$tmp/out" "$tmp/err"; fi
+"$gb" run -k wrong_tf32 --kernel-path "$fx/wrong" -M 64 -N 64 -K 4096 -i 1 --json --no-store \
+    >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 1 ] && grep -q '"verdict":[[:space:]]*"pass"' "$tmp/out" &&
+    grep -q '"outcome":[[:space:]]*"not faithful"' "$tmp/out" &&
+    grep -q '"reduced_precision":[[:space:]]*false' "$tmp/out"; then ok; else
+    bad "run --json says the outcome beside the bound's verdict"; cat "$tmp/out" "$tmp/err"; fi
+expect 2 "--verdict: unknown verdict 'loose'; use faithful" run -k naive --verdict loose $small
+expect_one_line
+expect 2 "--verdict is not an option of 'tune': a result that is not faithful" tune -k naive \
+    --verdict bound -n 8
+# explore, offload and replay hold a point to the same verdict: wrong_bits (16 bits of mantissa)
+# is within the bound at 64 x 64 x 64 but not faithful.
+"$gb" explore -k wrong_bits --kernel-path "$fx/wrong" -n 64 -i 1 --store "$tmp/xf.db" \
+    >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 1 ] && grep -q "NOT FAITHFUL to its precision" "$tmp/out" &&
+    grep -q "^explore: 1 measured and stored (0 failed validation, 1 not faithful)" "$tmp/out"
+then ok; else bad "explore: a point not faithful fails the sweep"; cat "$tmp/out" "$tmp/err"; fi
+id=$(sed -n 's/.* stored \([0-9a-f]\{16\}\) .*/\1/p' "$tmp/out" | head -n 1)
+"$gb" explore -k wrong_bits --kernel-path "$fx/wrong" -n 64 -i 1 --store "$tmp/xb.db" \
+    --verdict bound >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q "^explore: 1 measured and stored (0 failed validation)" "$tmp/out"
+then ok; else bad "explore --verdict bound"; cat "$tmp/out" "$tmp/err"; fi
+"$gb" replay "$id" --store "$tmp/xf.db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 1 ] && grep -q "^  faithful: not faithful: [0-9]*x FP32 (stored: not faithful" "$tmp/out" &&
+    grep -q "^  outcome: FAIL: within the error bound but not faithful" "$tmp/out"; then ok; else
+    bad "replay of a point not faithful (id '$id')"; cat "$tmp/out" "$tmp/err"; fi
+"$gb" replay "$id" --store "$tmp/xf.db" --verdict bound >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ]; then ok; else bad "replay --verdict bound"; cat "$tmp/out" "$tmp/err"; fi
+"$gb" offload -k wrong_bits --kernel-path "$fx/wrong" -n 64 -i 1 --no-store >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 1 ] && grep -q "wrong_bits s 64x64x64 rep 0 is NOT FAITHFUL to its precision" "$tmp/err"
+then ok; else bad "offload: a measurement not faithful fails"; cat "$tmp/out" "$tmp/err"; fi
+"$gb" offload -k wrong_bits --kernel-path "$fx/wrong" -n 64 -i 1 --no-store --verdict bound \
+    >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ]; then ok; else bad "offload --verdict bound"; cat "$tmp/out" "$tmp/err"; fi
 "$gb" export --format csv --store "$tmp/faithful.db" >"$tmp/csv" 2>"$tmp/err"
 if grep -q ",wrong_tf32,.*,not faithful," "$tmp/csv" && grep -q ",naive,.*,faithful," "$tmp/csv"
 then ok; else

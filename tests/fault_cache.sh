@@ -7,7 +7,7 @@
 # loads it from the cache without a warning). Then runs killed with SIGKILL at several moments
 # while building and writing entries: whatever they leave, the next run succeeds and nothing
 # half-written is ever loaded. A program that another process is building is waited for, then
-# loaded.
+# loaded. A folder in an entry's place is removed where it can be, else named at every run.
 gb=$1
 . "$(dirname "$0")/script_lib.sh"
 # The cache of its own: from ctest, a folder in the build tree; else a temporary one. Emptied first.
@@ -110,6 +110,22 @@ s=$(entry 32)
 head -c 1000 "$s" >"$s.999999.tmp"
 damage truncate "$s"
 run 32 && validated && ! hit && warned && ok || bad "a half-written entry must be rebuilt"
+# An entry replaced by a folder: an empty one is removed with a warning and the entry stored
+# again; one that cannot be removed is named once on every run, which still builds and passes.
+s=$(entry 32)
+rm -f "$s" && mkdir "$s"
+if run 32 && validated && ! hit && [ -f "$s" ] &&
+    grep -q "warning: program cache entry $s of 'naive' was not a file (a folder?): removed" \
+        "$tmp/err"; then ok; else bad "an empty folder in an entry's place: $(cat "$tmp/err")"; fi
+run 32 && validated && hit && ! grep -q warning "$tmp/err" && ok ||
+    bad "the entry stored after the folder must load: $(cat "$tmp/err")"
+rm -f "$s" && mkdir "$s" && : >"$s/kept"
+for again in 1 2; do
+    if run 32 && validated && ! hit &&
+        [ "$(grep -c "warning: program cache entry $s of 'naive' is not a file (a folder?) and cannot be removed" "$tmp/err")" -eq 1 ]
+    then ok; else bad "a folder that cannot be removed, run $again: $(cat "$tmp/err")"; fi
+done
+rm -r "$s"
 "$gb" cache clear >"$tmp/out" && [ -z "$(ls "$GEMMBENCH_CACHE_DIR")" ] && ok ||
     bad "cache clear must remove entries and temporary files: $(ls "$GEMMBENCH_CACHE_DIR")"
 

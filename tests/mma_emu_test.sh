@@ -15,7 +15,7 @@
 # #error without EMU off NVIDIA, and that a copy with one wrong fragment index fails validation.
 # sgemm_3xtf32: the layouts, both instruction shapes, K steps, the in-core accumulation, odd
 # leading dimensions, every point faithful; and a copy that drops the small parts (so computes in
-# TF32) passes the bound but is caught as not faithful.
+# TF32) passes the bound but is caught as not faithful, which fails the run (exit 1).
 # Prints one line per failure and 'N passed, M failed'.
 # shellcheck disable=SC2086 # the option lists ($emu, $ab, $t128 ..) are split on purpose
 gb=${1:?usage: mma_emu_test.sh GEMMBENCH KERNELS}
@@ -130,7 +130,8 @@ check_run --param KACC=2 --param WM=16 --param WGM=4 -M 130 -N 70 -K 70 $ab
 check_split --param SPLITK=4 --param KACC=2 --param WM=16 --param WGM=4 -M 130 -N 70 -K 1100 $ab
 
 # The split is what makes it FP32-accurate: a copy that drops the small parts multiplies TF32
-# inputs, passes the error bound, and must be caught by the faithful verdict at K = 2048.
+# inputs, passes the error bound, and must be caught by the faithful verdict at K = 2048: its row
+# FAIL, the run's exit 1 (--verdict bound would pass it).
 cp "$tmp/emu/sgemm_3xtf32_emu.json" "$tmp/broken_s/" || exit 1
 sed 's/\*small = tf32_rna(x - as_float(\*big));/*small = 0u;/' "$kernels/mma_sync.cl" \
     >"$tmp/broken_s/mma_sync.cl"
@@ -139,10 +140,13 @@ if cmp -s "$kernels/mma_sync.cl" "$tmp/broken_s/mma_sync.cl"; then
 else
     out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken_s" -k sgemm_3xtf32_emu \
         --param EMU=1 --param SPLIT=0 -M 64 -N 64 -K 2048 2>&1)
-    if printf '%s\n' "$out" | grep -qE '^sgemm_3xtf32_emu .*not faithful: [0-9]+x FP32 +pass'; then
+    rc=$?
+    if [ $rc -eq 1 ] && printf '%s\n' "$out" |
+        grep -qE '^sgemm_3xtf32_emu .*not faithful: [0-9]+x FP32 +FAIL: not faithful \(within the bound'
+    then
         ok
     else
-        bad "TF32 inputs were not caught as not faithful: $(printf '%s\n' "$out" | tail -2)"
+        bad "TF32 inputs were not caught as not faithful (exit $rc): $(printf '%s\n' "$out" | tail -2)"
     fi
 fi
 fam=dgemm_dmma_emu

@@ -4,7 +4,8 @@
  * checked against a hand count), and the others are left out and counted by reason (a library
  * peer, a family not in the registry, a point measured with another source); the HTML page
  * draws the roofline with the device's roofs, the JSON gives each row's traffic and the
- * device's ceilings; without a registry, or without ceilings, the page says so. Needs gnuplot;
+ * device's ceilings; without a registry, or without ceilings, the page says so, and a point
+ * above its roof's measured peak is named. Needs gnuplot;
  * no OpenCL device is used. */
 #include "unit.h"
 
@@ -175,6 +176,20 @@ int main(void)
     CHECK(count(t, "<svg") == 1);
     CHECK_HAS(t, "No roofline: no selected row has declared memory traffic");
     CHECK_HAS(t, "5 of 5 rows are left out of the roofline: 5 without a kernel registry");
+    CHECK(!strstr(t, "Above the peak"));
+    free(t);
+    gb_report_close(r);
+    r = NULL;
+
+    /* A point above the measured peak (xgemm at 128 in 1 us: 4194 GFLOP/s against a peak of
+     * 100): its roof is drawn below it, and the page says so. */
+    store(st, reg, "xgemm", 128, 0.001, "");
+    if (!CHECK_RC(gb_report_read(&r, st, &all, reg, msg, sizeof msg), GB_OK))
+        goto done;
+    t = written(r, GB_REPORT_HTML);
+    CHECK_HAS(t, "Above the peak: Card R s: 100 GFLOP/s measured, 1 point up to 4194. That point "
+                 "lies above the measured peak of its roof: the roof is drawn below what was "
+                 "observed, so &#39;gemmbench ceilings&#39; measured that peak short");
     free(t);
 done:
     gb_report_close(r);

@@ -1,7 +1,9 @@
 /* unit_bound.c: the error test of src/harness/validate/: unit roundoff, gamma_n, when integer data makes
  * a GEMM exact, the double reference and gauge on small hand-made matrices, and gb__validate's
  * verdicts (within and just over the bound, NaN, touched canaries, exact mode), in row- and
- * column-major storage with leading-dimension padding and offsets. */
+ * column-major storage with leading-dimension padding and offsets; the faithful verdict, and
+ * the outcome of both under --verdict for implementations that do and do not declare a reduced
+ * precision. */
 #include "unit.h"
 
 #include "rt/core/core.h"
@@ -292,6 +294,42 @@ static void faithful_case(gb_layout_t layout, gb_trans_t ta, gb_trans_t tb, doub
     fixture_free(&f);
 }
 
+/* What a result's two verdicts make of it: over the bound fails whatever is asked; within it,
+ * not faithful fails under the faithful verdict (the default) unless the implementation declares
+ * a reduced precision, and passes under --verdict bound; not validated is neither. */
+static void test_outcome(void)
+{
+    gb_validation_t v;
+    memset(&v, 0, sizeof v);
+    const unsigned plain = GB_CAN_TUNE | GB_CAN_LWS, reduced = GB_IS_LIBRARY | GB_IS_REDUCED;
+    CHECK(gb_validation_outcome(&v, plain, GB_VERDICT_FAITHFUL) == GB_OUTCOME_UNVALIDATED);
+    v.done = 1;
+    v.passed = 1;
+    snprintf(v.faithful, sizeof v.faithful, "faithful");
+    for (int r = 0; r < 2; r++)
+        for (int b = 0; b < 2; b++)
+            CHECK(gb_validation_outcome(&v, r ? reduced : plain,
+                                        b ? GB_VERDICT_BOUND : GB_VERDICT_FAITHFUL) ==
+                  GB_OUTCOME_PASS);
+    snprintf(v.faithful, sizeof v.faithful, "not faithful");
+    CHECK(gb_validation_outcome(&v, plain, GB_VERDICT_FAITHFUL) == GB_OUTCOME_UNFAITHFUL);
+    CHECK(gb_validation_outcome(&v, plain, GB_VERDICT_BOUND) == GB_OUTCOME_PASS);
+    CHECK(gb_validation_outcome(&v, reduced, GB_VERDICT_FAITHFUL) == GB_OUTCOME_PASS);
+    v.faithful[0] = '\0'; /* not judged (too small a sample, a non-finite element) */
+    CHECK(gb_validation_outcome(&v, plain, GB_VERDICT_FAITHFUL) == GB_OUTCOME_PASS);
+    v.passed = 0;
+    for (int r = 0; r < 2; r++)
+        for (int b = 0; b < 2; b++)
+            CHECK(gb_validation_outcome(&v, r ? reduced : plain,
+                                        b ? GB_VERDICT_BOUND : GB_VERDICT_FAITHFUL) ==
+                  GB_OUTCOME_FAIL);
+    gb_verdict_t vd;
+    CHECK(gb_verdict_parse("bound", &vd) == GB_OK && vd == GB_VERDICT_BOUND);
+    CHECK(gb_verdict_parse("faithful", &vd) == GB_OK && vd == GB_VERDICT_FAITHFUL);
+    CHECK(gb_verdict_parse("loose", &vd) == GB_EBADARG);
+    CHECK(!strcmp(gb_verdict_name(GB_VERDICT_BOUND), "bound"));
+}
+
 /* A NaN canary must stay that NaN; a different value (or a different NaN) is a touch. */
 static void test_nan_canary(void)
 {
@@ -377,5 +415,6 @@ int main(void)
     test_nan_canary();
     test_zero_gauge();
     test_nonfinite_reference();
+    test_outcome();
     return unit_finish();
 }

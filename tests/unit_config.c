@@ -350,6 +350,7 @@ static void test_expr(void)
         {"ceil_div(0, 4)", 0},
         {"round_up(M, 16)", 112},
         {"round_up(96, 16)", 96},
+        {"round_up(97, 0)", 97}, /* no work-group to round to: the driver's (-lws 0,0) */
         {"min(M, N)", 7},
         {"max(M, N)", 100},
         {"min(NEG, 0)", -3},

@@ -193,6 +193,15 @@ void cli_verdict_text(const gb_validation_t *v, int why_not, char *buf, size_t l
         snprintf(buf, len, "pass %.2g/%.3g", v->max_ratio, v->bound_ratio);
 }
 
+void cli_outcome_text(const gb_validation_t *v, gb_outcome_t oc, char *buf, size_t len)
+{
+    if (oc == GB_OUTCOME_UNFAITHFUL)
+        snprintf(buf, len, "FAIL: not faithful (within the bound: %.2g/%.3g)", v->max_ratio,
+                 v->bound_ratio);
+    else
+        cli_verdict_text(v, 0, buf, len);
+}
+
 void cli_faithful_text(const gb_validation_t *v, gb_precision_t prec, char *buf, size_t len)
 {
     if (!v->faithful[0])

@@ -70,6 +70,10 @@ int cli_out_close(cli_out_t *o, int rc);
 /* A validation verdict as the tables print it: "pass 3.1/1.03e+03", "pass exact", "FAIL: why",
  * and for a point not validated "-" or, with why_not, "not validated (why)". */
 void cli_verdict_text(const gb_validation_t *v, int why_not, char *buf, size_t len);
+/* A result's outcome under the verdict asked (gb_validation_outcome), as the tables print it:
+ * as cli_verdict_text, and for a result within the bound but not faithful to its precision
+ * "FAIL: not faithful (within the bound: 950/1.03e+03)". */
+void cli_outcome_text(const gb_validation_t *v, gb_outcome_t oc, char *buf, size_t len);
 /* The faithful verdict in words: "faithful", "not faithful: 88x FP32" (the worst error against
  * the honest computation's, or one u*G), or "-" where it was not judged. */
 void cli_faithful_text(const gb_validation_t *v, gb_precision_t prec, char *buf, size_t len);

@@ -110,6 +110,12 @@ static void print_text(const gb_device_info_t *di, const gb_ceilings_t *ce)
                    100.0 * ce->peak_gflops[p] / di->peak_gflops[p], di->peak_formula[p]);
         else
             printf(", formula %s\n", di->peak_formula[p]);
+        /* A formula below what was measured is not a ceiling: say which of its figures fails. */
+        if (di->peak_gflops[p] > 0 && ce->peak_gflops[p] > 1.02 * di->peak_gflops[p])
+            printf("  above the formula: the cores ran faster than the %u MHz the driver "
+                   "reports (turbo), or an assumption of the formula does not hold here; eff%% "
+                   "can pass 100%%, meas%% is against the measured peak\n",
+                   di->clock_mhz);
     }
     printf("memory bandwidth: measured %.1f GB/s (read + write)\n", ce->bandwidth_gbs);
     print_copies(di, ce);
@@ -134,9 +140,11 @@ static int parse(int argc, char **argv, gb_device_selector_t *sel, const char **
         case 'd': sel->device = optarg; break;
         case 't':
             if (gb_device_type_parse(optarg, &sel->type) != GB_OK)
-                return cli_error(GB_EBADARG,
-                                 "unknown device type '%s'; use all, cpu, gpu, acc or default",
-                                 optarg);
+                return cli_error(
+                    GB_EBADARG,
+                    "unknown device type '%s'; use all, cpu, gpu, acc or default, or the OpenCL "
+                    "constant: CL_DEVICE_TYPE_GPU",
+                    optarg);
             break;
         case 'j': *json = 1; break;
         case 's': *store = optarg; break;

@@ -93,10 +93,11 @@ static int parse(int argc, char **argv, check_opts_t *o)
         case 'd': o->sel.device = optarg; break;
         case 't':
             if (gb_device_type_parse(optarg, &o->sel.type) != GB_OK)
-                return cli_error(GB_EBADARG,
-                                 "unknown device type '%s'; use all, cpu, gpu, acc or "
-                                 "default",
-                                 optarg);
+                return cli_error(
+                    GB_EBADARG,
+                    "unknown device type '%s'; use all, cpu, gpu, acc or default, or the OpenCL "
+                    "constant: CL_DEVICE_TYPE_GPU",
+                    optarg);
             o->type = optarg;
             break;
         case O_NOOCL: o->no_oclgrind = 1; break;
@@ -232,22 +233,37 @@ static int run_argv(run_argv_t *r, const check_opts_t *o, const size_t *s, int o
     return 1;
 }
 
-/* The verdict of a 'run' from its output: the row's validation text (from 'pass' or 'FAIL'), or
- * the last line. 0 pass, 1 fail, 3 it did not finish. */
+#define ERROR_TAG "gemmbench: error: "
+
+/* The verdict of a 'run' from its output (stdout and stderr together, in no reliable order:
+ * stdout reaches the file when the run exits): the row's validation text (from 'pass' or
+ * 'FAIL'); else the run's own error line, and after a failed build's "build log:" the log's
+ * first line that names an error (not its last line, a caret under the source); else the last
+ * line. 0 pass, 1 fail, 3 it did not finish. */
 static int verdict(const char *out, int rc, char *why, size_t len)
 {
     char *text;
-    size_t n;
-    int found = -1;
+    size_t n, used = 0;
+    int found = -1, error = 0, log = 0;
     why[0] = '\0';
     if (gb__read_file(out, 1u << 26, &text, &n) == GB_OK) {
         for (char *save = NULL, *l = strtok_r(text, "\n", &save); l;
              l = strtok_r(NULL, "\n", &save)) {
             const char *p = strstr(l, "  pass"), *f = strstr(l, "  FAIL");
+            const size_t ll = strlen(l), bl = strlen("build log:");
             if (p || f) {
                 snprintf(why, len, "%s", (p ? p : f) + 2);
                 found = p ? 0 : 1;
-            } else if (found < 0) {
+            } else if (found < 0 && !error && !strncmp(l, ERROR_TAG, strlen(ERROR_TAG))) {
+                used = 0;
+                why[0] = '\0';
+                gb__appendf(why, len, &used, "%s", l + strlen(ERROR_TAG));
+                error = 1;
+                log = ll >= bl && !strcmp(l + ll - bl, "build log:");
+            } else if (found < 0 && log && strstr(l, "error")) {
+                gb__appendf(why, len, &used, " %s", l + strspn(l, " \t"));
+                log = 0;
+            } else if (found < 0 && !error) {
                 snprintf(why, len, "%s", l);
             }
         }
@@ -372,7 +388,11 @@ int cmd_check(int argc, char **argv)
         snprintf(shape, sizeof shape, "%zux%zux%zu", s[0], s[1], s[2]);
         if (ocl) {
             int r = under_oclgrind(&o, s, dir, why, sizeof why);
-            printf("%-12s %-9s %s%s\n", shape, "oclgrind", r ? "FOUND: " : "", why);
+            printf("%-12s %-9s %s%s\n", shape, "oclgrind",
+                   r == 1 ? "FOUND: "
+                   : r    ? "could not run: "
+                          : "",
+                   why);
             worst = r == 3 ? EXIT_RUNTIME : r && worst != EXIT_RUNTIME ? EXIT_INVALID : worst;
         }
         int r = on_device(&o, s, dir, why, sizeof why);

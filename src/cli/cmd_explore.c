@@ -33,7 +33,11 @@ static void usage(void)
         "      --pipeline [N]    with --timing offload: pipelined offloads, as for 'run'\n"
         "      --max-rel-ci X --min-time S  adaptive timed calls, as for 'run'\n"
         "  -v, --validate / --no-validate  as for 'run' (default: when M*N*K <= 2^33)\n"
+        "      --verdict V       faithful (default) or bound, as for 'run': a point not\n"
+        "                        faithful to its precision is a failure unless bound\n"
         "      --layout --transA --transB --alpha --beta --lda --ldb --ldc --offa --offb --offc\n"
+        "      --shapes FILE     shapes from a file, one M N K per line (# comments), added\n"
+        "                        to the sizes of -n/-M/-N/-K (docs/explore.md)\n"
         "  -p, -t, -d            platform, device type, device (as for 'run'); -d all or a\n"
         "                        list (-d 0,2) measures on each, one worker per device\n"
         "      --kernel-path DIR add or override kernel families from DIR\n"
@@ -50,7 +54,8 @@ static void usage(void)
     for (size_t i = 0; i < gb_plan_builtin_count(); i++)
         printf("  %-20s %s\n", gb_plan_builtin_name(i), gb_plan_builtin_description(i));
     printf(
-        "exit: 0 done, 1 a point failed validation (it is stored), 2 bad usage or plan,\n"
+        "exit: 0 done, 1 a point failed validation or is not faithful (it is stored), 2 bad\n"
+        "      usage or plan,\n"
         "      3 a point failed to run (build or OpenCL error), 128+N interrupted by signal N\n");
 }
 
@@ -105,10 +110,22 @@ static void print_plan(gb_explore_t *ex, const gb_explore_plan_t *pl, const gb_d
 
 /* What became of the points measured, and how to show them. */
 typedef struct tally {
-    size_t measured, invalid, failed, late_skip, raced;
+    size_t measured, invalid, unfaithful, failed, late_skip, raced;
     cli_progress_t *pr;
     size_t nworkers;
+    gb_explore_t *ex;     /* the sweep: a point's implementation, for what it declares */
+    gb_verdict_t verdict; /* --verdict */
 } tally_t;
+
+/* Point o's outcome under the verdict asked (its implementation's capabilities from the sweep,
+ * which every rank of an MPI sweep expands alike). */
+static gb_outcome_t outcome(const tally_t *t, const gb_xp_outcome_t *o)
+{
+    gb_job_t job;
+    const unsigned caps =
+        gb_explore_job(t->ex, o->index, &job) == GB_OK ? gb_impl_caps(&job.impl) : 0u;
+    return gb_validation_outcome(&o->pt->result.validation, caps, t->verdict);
+}
 
 static void on_measuring(const gb_xp_worker_t *w, const char *desc, void *user)
 {
@@ -129,17 +146,20 @@ static void on_measured(const gb_xp_outcome_t *o, void *user)
              t->nworkers > 1 ? ": " : "", o->desc);
     pr->done++;
     if (o->rc == GB_OK) {
-        const gb_validation_t *v = &o->pt->result.validation;
+        const gb_outcome_t oc = outcome(t, o);
+        static const char *const said[] = {
+            [GB_OUTCOME_PASS] = "pass",
+            [GB_OUTCOME_UNVALIDATED] = "not validated",
+            [GB_OUTCOME_FAIL] = "FAILED validation",
+            [GB_OUTCOME_UNFAITHFUL] = "NOT FAITHFUL to its precision (--verdict bound accepts it)"};
         t->measured++;
-        t->invalid += v->done && !v->passed;
+        t->invalid += oc == GB_OUTCOME_FAIL;
+        t->unfaithful += oc == GB_OUTCOME_UNFAITHFUL;
         char eta[48];
         cli_progress_eta(pr, eta, sizeof eta);
         snprintf(line, sizeof line, "%.4g GFLOP/s, %s, stored %s (%s)", o->pt->result.gflops,
-                 !v->done    ? "not validated"
-                 : v->passed ? "pass"
-                             : "FAILED validation",
-                 o->pt->id, eta);
-        if (!pr->tty || (v->done && !v->passed))
+                 said[oc], o->pt->id, eta);
+        if (!pr->tty || oc >= GB_OUTCOME_FAIL)
             cli_progress_note(pr, "[%s] %s\n", desc, line);
     } else if (o->rc == 1) {
         t->raced++;
@@ -168,13 +188,15 @@ static void on_stopping(int signal)
 /* The closing line and the exit code, an interruption's included. */
 static int finish(gb_explore_t *ex, gb_store_t *st, const cli_progress_t *pr, const tally_t *t)
 {
-    char el[32];
-    printf("explore: %zu measured and stored (%zu failed validation), %zu already stored, %zu "
+    char el[32], unfaithful[48] = "";
+    if (t->unfaithful)
+        snprintf(unfaithful, sizeof unfaithful, ", %zu not faithful", t->unfaithful);
+    printf("explore: %zu measured and stored (%zu failed validation%s), %zu already stored, %zu "
            "cannot run, %zu failed to run; %s; store %s\n",
-           t->measured, t->invalid, gb_explore_count(ex, GB_XP_STORED) + t->raced,
+           t->measured, t->invalid, unfaithful, gb_explore_count(ex, GB_XP_STORED) + t->raced,
            gb_explore_count(ex, GB_XP_SKIP) + t->late_skip, t->failed,
            cli_hms(cli_now_s() - pr->start, el, sizeof el), gb_store_path(st));
-    const int rc = t->failed ? EXIT_RUNTIME : t->invalid ? EXIT_INVALID : EXIT_OK;
+    const int rc = t->failed ? EXIT_RUNTIME : t->invalid || t->unfaithful ? EXIT_INVALID : EXIT_OK;
     if (!cli_stop_signal)
         return rc;
     if (pr->done == pr->todo) {
@@ -316,6 +338,8 @@ static int measure(sweep_t *s, const cli_measure_t *o, const gb_fleet_mpi_t *mpi
         return cli_error(rc, "%s", msg);
     tally_t t = {0};
     t.pr = pr;
+    t.ex = s->ex;
+    t.verdict = o->verdict;
     cli_progress_start(pr, pr->todo);
     if (mpi->started)
         pr->tty = 0;
@@ -347,7 +371,7 @@ int cmd_explore(int argc, char **argv)
     gb_plan_init(&pl);
     int rc = cli_measure_parse(argc, argv, "explore",
                                CLI_OPT_PLAN | CLI_OPT_DRY_RUN | CLI_OPT_PAUSE | CLI_OPT_REPEAT |
-                                   CLI_OPT_SHARD | CLI_OPT_MPI,
+                                   CLI_OPT_SHARD | CLI_OPT_MPI | CLI_OPT_VERDICT,
                                usage, &o, &pl);
     if (rc) {
         gb_plan_free(&pl);

@@ -253,9 +253,11 @@ static int parse(int argc, char **argv, int *json, int *want_device, const char 
             break;
         case 't':
             if (gb_device_type_parse(optarg, &sel->type) != GB_OK)
-                return cli_error(GB_EBADARG,
-                                 "unknown device type '%s'; use all, cpu, gpu, acc or default",
-                                 optarg);
+                return cli_error(
+                    GB_EBADARG,
+                    "unknown device type '%s'; use all, cpu, gpu, acc or default, or the OpenCL "
+                    "constant: CL_DEVICE_TYPE_GPU",
+                    optarg);
             *want_device = 1;
             break;
         case 'h':

@@ -26,16 +26,34 @@ static void usage(void)
            "  -i, --warmup          timed and untimed calls per measurement (as for 'run')\n"
            "      --out FILE.html   also a page with the plot of time against size (gnuplot)\n"
            "      --store PATH      the results store; --no-store: keep nothing\n"
+           "      --verdict V       faithful (default) or bound, as for 'run': a measurement\n"
+           "                        not faithful to its precision fails unless bound\n"
            "  -p, -t, -d            platform, device type, device (as for 'run')\n"
-           "exit: 0 done, 1 a measurement failed validation, 2 bad usage, 3 a failure to run\n");
+           "exit: 0 done, 1 a measurement failed validation (or was not faithful), 2 bad\n"
+           "      usage, 3 a failure to run\n");
 }
 
+/* What offload works with, closed by close_offload. */
+typedef struct offload {
+    gb_registry_t *reg;
+    cli_device_t dev;
+    const gb_device_info_t *di;
+    gb_store_t *st;
+    gb_context_t *ctx;
+    cli_auto_t autodb;
+    size_t (*shapes)[3], nshapes;
+    gb_offload_row_t *rows;
+    const char *kernel;
+    gb_verdict_t verdict; /* --verdict */
+    int invalid;          /* a measurement failed validation, or was not faithful */
+} offload_t;
+
 /* Measures kernel on shape n with bench, storing it; the median of phase ph1 into *ms1 and its
- * interval into *ci1, that of ph2 into *ms2 (0 when it failed, with the reason printed). */
-static int measure(const gb_registry_t *reg, const gb_device_info_t *di, gb_context_t *ctx,
-                   gb_store_t *st, const gb_explore_plan_t *pl, const cli_auto_t *autodb,
-                   const char *kernel, size_t n, const gb_bench_options_t *bench, gb_phase_t ph1,
-                   double *ms1, gb_offload_ci_t *ci1, gb_phase_t ph2, double *ms2, int *invalid)
+ * interval into *ci1, that of ph2 into *ms2 (0 when it failed, with the reason printed: over the
+ * error bound, or not faithful under --verdict faithful). */
+static int measure(offload_t *f, const gb_explore_plan_t *pl, const char *kernel, size_t n,
+                   const gb_bench_options_t *bench, gb_phase_t ph1, double *ms1,
+                   gb_offload_ci_t *ci1, gb_phase_t ph2, double *ms2)
 {
     gb_job_t job;
     const gb_job_spec_t spec = {kernel,
@@ -50,12 +68,12 @@ static int measure(const gb_registry_t *reg, const gb_device_info_t *di, gb_cont
                                 n,
                                 bench,
                                 0,
-                                cli_auto_chooser(autodb)};
+                                cli_auto_chooser(&f->autodb)};
     *ms1 = 0;
     memset(ci1, 0, sizeof *ci1);
     if (ms2)
         *ms2 = 0;
-    if (gb_job_make(&job, reg, di, &spec) != GB_OK)
+    if (gb_job_make(&job, f->reg, f->di, &spec) != GB_OK)
         return cli_error(GB_ENOMEM, "out of memory");
     char desc[512], msg[1024];
     gb_job_describe(&job, desc, sizeof desc);
@@ -65,12 +83,13 @@ static int measure(const gb_registry_t *reg, const gb_device_info_t *di, gb_cont
     }
     gb_point_t pt;
     gb_point_init(&pt);
-    const int rc = gb_job_measure(&job, ctx, st, st ? GB_JOB_KEEP_NEXT_REP : GB_JOB_KEEP_NONE, &pt,
-                                  msg, sizeof msg);
+    const int rc = gb_job_measure(
+        &job, f->ctx, f->st, f->st ? GB_JOB_KEEP_NEXT_REP : GB_JOB_KEEP_NONE, &pt, msg, sizeof msg);
     if (rc == GB_OK) {
         const gb_validation_t *v = &pt.result.validation;
-        *invalid |= v->done && !v->passed;
-        if (!(v->done && !v->passed)) {
+        const gb_outcome_t oc = gb_validation_outcome(v, gb_impl_caps(&job.impl), f->verdict);
+        f->invalid |= oc >= GB_OUTCOME_FAIL;
+        if (oc < GB_OUTCOME_FAIL) {
             *ms1 = pt.result.time_ms[ph1].median;
             if (pt.result.samples_ms[ph1] && pt.result.time_ms[ph1].n &&
                 gb_median_ci(pt.result.samples_ms[ph1], pt.result.time_ms[ph1].n, &ci1->lo,
@@ -78,6 +97,11 @@ static int measure(const gb_registry_t *reg, const gb_device_info_t *di, gb_cont
                 memset(ci1, 0, sizeof *ci1);
             if (ms2)
                 *ms2 = pt.result.time_ms[ph2].median;
+        } else if (oc == GB_OUTCOME_UNFAITHFUL) {
+            fprintf(stderr,
+                    "gemmbench: offload: %s is NOT FAITHFUL to its precision (its worst error "
+                    "%.3g times an honest computation's; --verdict bound accepts it)\n",
+                    desc, gb_faithful_ratio(v));
         } else {
             fprintf(stderr, "gemmbench: offload: %s FAILED validation: %s\n", desc, v->reason);
         }
@@ -111,24 +135,11 @@ static int parse(int argc, char **argv, const char **out_path, cli_measure_t *o,
         }
     }
     rest[nrest] = NULL;
-    const int rc = cli_measure_parse(nrest, rest, "offload", CLI_OPT_NO_STORE, usage, o, pl);
+    const int rc =
+        cli_measure_parse(nrest, rest, "offload", CLI_OPT_NO_STORE | CLI_OPT_VERDICT, usage, o, pl);
     free(rest);
     return rc;
 }
-
-/* What offload works with, closed by close_offload. */
-typedef struct offload {
-    gb_registry_t *reg;
-    cli_device_t dev;
-    const gb_device_info_t *di;
-    gb_store_t *st;
-    gb_context_t *ctx;
-    cli_auto_t autodb;
-    size_t (*shapes)[3], nshapes;
-    gb_offload_row_t *rows;
-    const char *kernel;
-    int invalid; /* a measurement failed validation */
-} offload_t;
 
 static void close_offload(offload_t *f)
 {
@@ -207,15 +218,14 @@ static int measure_rows(offload_t *f, const gb_explore_plan_t *pl, int kinds)
         gb_bench_options_t b = pl->bench;
         b.timing = GB_TIMING_OPS;
         b.host_mem = GB_HOST_PAGEABLE;
-        rc = measure(f->reg, f->di, f->ctx, f->st, pl, &f->autodb, "openblas", r->n, &b,
-                     GB_PHASE_OPS, &r->host_ms, &r->host_ci, GB_PHASE_OPS, NULL, &f->invalid);
+        rc = measure(f, pl, "openblas", r->n, &b, GB_PHASE_OPS, &r->host_ms, &r->host_ci,
+                     GB_PHASE_OPS, NULL);
         for (int hm = 0; !rc && hm < kinds; hm++) {
             b.timing = GB_TIMING_OFFLOAD;
             b.host_mem = (gb_host_mem_t)hm;
             double kernel_ms;
-            rc = measure(f->reg, f->di, f->ctx, f->st, pl, &f->autodb, f->kernel, r->n, &b,
-                         GB_PHASE_OFFLOAD, &r->offload_ms[hm], &r->offload_ci[hm], GB_PHASE_OPS,
-                         &kernel_ms, &f->invalid);
+            rc = measure(f, pl, f->kernel, r->n, &b, GB_PHASE_OFFLOAD, &r->offload_ms[hm],
+                         &r->offload_ci[hm], GB_PHASE_OPS, &kernel_ms);
             if (hm == GB_HOST_PINNED || !r->kernel_ms)
                 r->kernel_ms = kernel_ms;
         }
@@ -282,6 +292,7 @@ int cmd_offload(int argc, char **argv)
     offload_t f;
     memset(&f, 0, sizeof f);
     f.kernel = pl.kernels ? pl.kernels : GB_AUTO;
+    f.verdict = o.verdict;
     if ((rc = check_plan(&f, &pl, out_path)) || (rc = open_offload(&f, &o, &pl)))
         goto done;
     const gb_device_info_t *di = f.di;

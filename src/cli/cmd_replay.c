@@ -13,15 +13,17 @@
 
 static void usage(void)
 {
-    printf("usage: gemmbench replay ID [--store PATH] [--kernel-path DIR]\n"
+    printf("usage: gemmbench replay ID [--store PATH] [--kernel-path DIR] [--verdict V]\n"
            "  ID                 a point id (16 hex digits) or a unique prefix of at least 4;\n"
            "                     'gemmbench store list' shows them\n"
            "  --store PATH       the store holding it (default: 'gemmbench store path')\n"
            "  --kernel-path DIR  where its kernel family is, when it is not built in (default:\n"
            "                     the folder the point's family came from, if it still exists)\n"
+           "  --verdict V        faithful (default) or bound, as for 'run': a replay not\n"
+           "                     faithful to its precision fails unless bound\n"
            "exit: 0 the replay ran (inside the CI or not: both medians are printed), 1 the\n"
-           "      replay failed validation, 2 no such point or its device or kernel is not here,\n"
-           "      3 an OpenCL or build failure\n");
+           "      replay failed validation or is not faithful, 2 no such point or its device or\n"
+           "      kernel is not here, 3 an OpenCL or build failure\n");
 }
 
 /* The folder of a family loaded with --kernel-path, from its recorded origin; NULL for
@@ -97,8 +99,10 @@ static void print_point(const gb_point_t *pt, const gb_point_t *now, const gb_de
     fflush(stdout);
 }
 
-/* The replay's timing against the stored CI and both verdicts; the exit code. */
-static int print_comparison(const gb_point_t *pt, const gb_point_t *again)
+/* The replay's timing against the stored CI and both verdicts, and its outcome under verdict
+ * for an implementation of capabilities caps; the exit code. */
+static int print_comparison(const gb_point_t *pt, const gb_point_t *again, unsigned caps,
+                            gb_verdict_t verdict)
 {
     const gb_result_t *r = &again->result;
     const gb_phase_t ph = gb_timing_phase(pt->timing);
@@ -113,19 +117,28 @@ static int print_comparison(const gb_point_t *pt, const gb_point_t *again)
     printf("  result: the replay's median is %s the stored 95%% CI (replay/stored median %.3f)%s\n",
            inside ? "INSIDE" : "OUTSIDE", old->median > 0 ? cur->median / old->median : 0.0,
            old->n < 2 ? "; the stored CI of one call is a single value" : "");
-    char v_old[256], v_new[256];
+    char v_old[256], v_new[256], f_old[64], f_new[64];
     cli_verdict_text(&pt->result.validation, 1, v_old, sizeof v_old);
     cli_verdict_text(&r->validation, 1, v_new, sizeof v_new);
     printf("  validation: %s (stored: %s)\n", v_new, v_old);
-    return r->validation.done && !r->validation.passed ? EXIT_INVALID : EXIT_OK;
+    cli_faithful_text(&pt->result.validation, pt->problem.precision, f_old, sizeof f_old);
+    cli_faithful_text(&r->validation, pt->problem.precision, f_new, sizeof f_new);
+    printf("  faithful: %s (stored: %s)\n", f_new, f_old);
+    const gb_outcome_t oc = gb_validation_outcome(&r->validation, caps, verdict);
+    if (oc == GB_OUTCOME_UNFAITHFUL)
+        printf("  outcome: FAIL: within the error bound but not faithful to its precision "
+               "(--verdict bound accepts it)\n");
+    return oc >= GB_OUTCOME_FAIL ? EXIT_INVALID : EXIT_OK;
 }
 
-/* The options: 0 with the path of --store and --kernel-path (NULL where not given), -1 after
- * --help, or the exit code after an error. */
-static int parse(int argc, char **argv, const char **path, const char **kpath)
+/* The options: 0 with the path of --store and --kernel-path (NULL where not given) and the
+ * verdict, -1 after --help, or the exit code after an error. */
+static int parse(int argc, char **argv, const char **path, const char **kpath,
+                 gb_verdict_t *verdict)
 {
     static const struct option opts[] = {{"store", required_argument, NULL, 's'},
                                          {"kernel-path", required_argument, NULL, 'k'},
+                                         {"verdict", required_argument, NULL, 'V'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     int c;
@@ -135,6 +148,11 @@ static int parse(int argc, char **argv, const char **path, const char **kpath)
         switch (c) {
         case 's': *path = optarg; break;
         case 'k': *kpath = optarg; break;
+        case 'V':
+            if (gb_verdict_parse(optarg, verdict) != GB_OK)
+                return cli_error(GB_EBADARG,
+                                 "--verdict: unknown verdict '%s'; use faithful or bound", optarg);
+            break;
         case 'h': usage(); return -1;
         case ':': return cli_error(GB_EBADARG, "option '%s' needs a value", argv[optind - 1]);
         default:
@@ -226,7 +244,8 @@ static int make_job(replay_t *r)
 int cmd_replay(int argc, char **argv)
 {
     const char *path = NULL, *kpath = NULL;
-    int rc = parse(argc, argv, &path, &kpath);
+    gb_verdict_t verdict = GB_VERDICT_FAITHFUL;
+    int rc = parse(argc, argv, &path, &kpath, &verdict);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     char msg[1024];
@@ -248,7 +267,7 @@ int cmd_replay(int argc, char **argv)
         rc = cli_error(rc, "replay of %s could not run: %s", r.pt.id, msg);
         goto done;
     }
-    rc = print_comparison(&r.pt, &r.again);
+    rc = print_comparison(&r.pt, &r.again, gb_impl_caps(&r.job.impl), verdict);
 done:
     close_replay(&r);
     return rc;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "progress.h"
 
 /* What the table says once, beside its rows. */
 typedef struct table {
@@ -19,6 +20,7 @@ typedef struct table {
     char measured_when[32];  /* when they were measured ("": never) */
     char energy_note[320];   /* what the energy column rests on */
     int traffic_rows;        /* rows with the kernel's declared memory traffic */
+    int over_measured;       /* rows above the measured peak (meas% over 100) */
 } table_t;
 
 static double measured_efficiency(const table_t *tb, const gb_problem_t *p, const gb_result_t *r)
@@ -30,7 +32,8 @@ static void usage(void)
 {
     printf("usage: gemmbench run [options]\n"
            "  -p, --platform P      platform index or name substring\n"
-           "  -t, --type T          device type: all, cpu, gpu, acc, default\n"
+           "  -t, --type T          device type: all, cpu, gpu, acc, default, or the OpenCL\n"
+           "                        constant (CL_DEVICE_TYPE_GPU)\n"
            "  -d, --device D        device index (within the platform) or name substring\n"
            "  -k, --kernel K[,K..]  kernel families, presets or library peers ('gemmbench\n"
            "                        kernels' lists them; gb is gemmbench's own library);\n"
@@ -39,7 +42,8 @@ static void usage(void)
            "  -n LIST               square sizes (default 256,512): 64,128 or 64:1024:64\n"
            "  -M, -N, -K LIST       rectangular sizes, their product; a missing one follows -n\n"
            "                        (default 512)\n"
-           "  -i, --iterations I    timed calls (default 10)\n"
+           "  -i, --iterations I    timed calls (default 10); 0: build each point's programs\n"
+           "                        and call nothing (Intel's sample's -i 0), nothing stored\n"
            "      --warmup W        untimed calls first (default 1)\n"
            "  -v, --validate        validate at any size; --no-validate: never\n"
            "                        (default: validate when M*N*K <= 2^33)\n"
@@ -75,8 +79,13 @@ static void usage(void)
            "      --store PATH      record every point in this results store (default: the\n"
            "                        default store, 'gemmbench store path'); --no-store: don't\n"
            "      --json            print results as JSON\n"
-           "exit: 0 done, 1 a result failed validation, 2 bad usage or a named kernel that\n"
-           "      cannot run here, 3 an OpenCL, build or system failure\n");
+           "      --verdict V       what a validated result must meet to pass: faithful\n"
+           "                        (default: within the error bound, and faithful to the\n"
+           "                        precision unless its implementation declares a reduced\n"
+           "                        one, as cublas_tf32) or bound (the error bound alone)\n"
+           "exit: 0 done, 1 a result failed validation (over the bound, or not faithful),\n"
+           "      2 bad usage or a named kernel that cannot run here, 3 an OpenCL, build or\n"
+           "      system failure\n");
 }
 
 /* The copies' rates in GB/s over their medians: A, B and C written, C read (0: no copies,
@@ -252,13 +261,21 @@ static void times_json(cJSON *o, const gb_problem_t *p, const gb_result_t *r, gb
     cJSON_AddItemToObject(rates, "d2h", d2h > 0 ? cJSON_CreateNumber(d2h) : cJSON_CreateNull());
 }
 
-static void validation_json(cJSON *o, const gb_validation_t *val)
+/* The validation: "verdict" is the error bound's, "outcome" what the run makes of both verdicts
+ * under --verdict ("pass", "fail", "not faithful": a failure, or "not validated"). */
+static void validation_json(cJSON *o, const gb_validation_t *val, gb_outcome_t oc, unsigned caps)
 {
+    static const char *const outcome[] = {[GB_OUTCOME_PASS] = "pass",
+                                          [GB_OUTCOME_UNVALIDATED] = "not validated",
+                                          [GB_OUTCOME_FAIL] = "fail",
+                                          [GB_OUTCOME_UNFAITHFUL] = "not faithful"};
     cJSON *v = cJSON_AddObjectToObject(o, "validation");
     cJSON_AddStringToObject(v, "verdict",
                             !val->done    ? "not validated"
                             : val->passed ? "pass"
                                           : "fail");
+    cJSON_AddStringToObject(v, "outcome", outcome[oc]);
+    cJSON_AddBoolToObject(v, "reduced_precision", (caps & GB_IS_REDUCED) != 0);
     if (val->done) {
         cJSON_AddStringToObject(v, "mode", val->exact ? "exact integers" : "bound gamma_(K+2) * G");
         cJSON_AddNumberToObject(v, "max_ratio_u_G", isfinite(val->max_ratio) ? val->max_ratio : -1);
@@ -280,18 +297,19 @@ static void validation_json(cJSON *o, const gb_validation_t *val)
 /* One row of run --json. */
 static cJSON *result_json(const table_t *tb, const char *kernel, const gb_problem_t *p,
                           const gb_result_t *r, const gb_bench_options_t *b, double serial_ms,
-                          const gb_traffic_t *t)
+                          const gb_traffic_t *t, gb_outcome_t oc, unsigned caps)
 {
     cJSON *o = cJSON_CreateObject();
     setup_json(o, kernel, p, r, b, serial_ms);
     rates_json(o, tb, p, r, t);
     energy_json(o, r);
     times_json(o, p, r, b->host_mem);
-    validation_json(o, &r->validation);
+    validation_json(o, &r->validation, oc, caps);
     return o;
 }
 
-static void print_header(const table_t *tb, const gb_device_info_t *dev, const gb_explore_plan_t *o)
+static void print_header(const table_t *tb, const gb_device_info_t *dev, const gb_explore_plan_t *o,
+                         gb_verdict_t verdict)
 {
     char dist[64];
     printf("device: %s (%s, %s)\n", dev->name, dev->platform_name, dev->driver);
@@ -345,16 +363,24 @@ static void print_header(const table_t *tb, const gb_device_info_t *dev, const g
                "(at least 64 MiB) is written, outside the timed region\n");
     printf("alpha %g, beta %g, data %s, seed %llu; valid = max |C-Cref|/(u*G) / failing bound;\n"
            "faithful = worst error on a sample of C within %g times an honest sequential "
-           "computation's in the precision (else how many times it, at most)\n\n",
+           "computation's in the precision (else how many times it, at most)\n",
            o->base.alpha, o->base.beta, gb_dist_format(&o->bench.dist, dist, sizeof dist),
            (unsigned long long)o->bench.seed, GB_FAITHFUL_LAMBDA);
+    if (verdict == GB_VERDICT_FAITHFUL)
+        printf("a result that fails the faithful verdict is a failure (valid: FAIL, exit 1) "
+               "unless its implementation declares a reduced precision (faithful: reduced); "
+               "--verdict bound holds results to the error bound alone\n\n");
+    else
+        printf("--verdict bound: results are held to the error bound alone, whatever the "
+               "faithful verdict says\n\n");
     printf("%-24s %-4s %-7s %6s %6s %6s %-7s %9s %-19s %6s %6s %8s %8s %-11s %9s  %-22s  %s\n",
            "kernel", "prec", "layout", "M", "N", "K", "lws", "GFLOP/s", "95% CI", "eff%", "meas%",
            "helpers", "copies", "copy GB/s", "wall", "faithful", "valid");
 }
 
 static void print_row(table_t *tb, const char *kernel, const gb_problem_t *p, const gb_result_t *r,
-                      gb_host_mem_t hm, double serial_ms, const gb_traffic_t *t)
+                      gb_host_mem_t hm, double serial_ms, const gb_traffic_t *t, gb_outcome_t oc,
+                      unsigned caps)
 {
     char tag[16], lws[24], ci[40], eff[16], meas[16], helpers[16], verdict[200], faithful[48];
     const double flop = 2.0 * (double)p->m * (double)p->n * (double)p->k;
@@ -376,12 +402,16 @@ static void print_row(table_t *tb, const char *kernel, const gb_problem_t *p, co
         snprintf(meas, sizeof meas, "%.1f", 100.0 * measured_efficiency(tb, p, r));
     else
         snprintf(meas, sizeof meas, "-");
+    tb->over_measured += measured_efficiency(tb, p, r) > 1.0;
     if (r->helpers)
         snprintf(helpers, sizeof helpers, "%.3g", r->time_ms[GB_PHASE_HELPERS].median);
     else
         snprintf(helpers, sizeof helpers, "-");
-    cli_verdict_text(&r->validation, 0, verdict, sizeof verdict);
+    cli_outcome_text(&r->validation, oc, verdict, sizeof verdict);
     cli_faithful_text(&r->validation, p->precision, faithful, sizeof faithful);
+    if ((caps & GB_IS_REDUCED) && strcmp(r->validation.faithful, "not faithful") == 0)
+        snprintf(faithful, sizeof faithful, "reduced: %.0fx %s", gb_faithful_ratio(&r->validation),
+                 p->precision == GB_PREC_D ? "FP64" : "FP32");
     double h2d, d2h;
     char rates[32];
     copy_rates(p, r, hm, &h2d, &d2h);
@@ -480,6 +510,8 @@ typedef struct run {
     table_t tb;
     size_t stored;
     int exit_code;
+    gb_verdict_t verdict; /* --verdict */
+    size_t unfaithful;    /* rows that failed for not being faithful */
     /* The entry (kernel, precision) skipped last: its other points are skipped silently. */
     const char *skipped;
     gb_precision_t skipped_prec;
@@ -559,8 +591,11 @@ static void show(run_t *u, const gb_job_t *job, const gb_job_t *jb, int headline
     if (gb_impl_traffic(&jb->impl, u->di, &jb->problem, &traffic, why, sizeof why) != GB_OK)
         fprintf(stderr, "gemmbench: warning: %s: no memory traffic: %s\n", job->kernel, why);
     const gb_result_t *r = &pt->result;
-    if (r->validation.done && !r->validation.passed)
+    const unsigned caps = gb_impl_caps(&jb->impl);
+    const gb_outcome_t oc = gb_validation_outcome(&r->validation, caps, u->verdict);
+    if (oc >= GB_OUTCOME_FAIL)
         u->exit_code = EXIT_INVALID;
+    u->unfaithful += oc == GB_OUTCOME_UNFAITHFUL;
     if (mrc == GB_JOB_ESTORE) {
         u->exit_code = cli_error(GB_EIO, "%s: not stored: %s", job->kernel, msg);
         pt->id[0] = '\0';
@@ -573,14 +608,15 @@ static void show(run_t *u, const gb_job_t *job, const gb_job_t *jb, int headline
         printf("auto -> %s (%s)\n", gb_job_chosen_text(job, chosen, sizeof chosen),
                job->chosen_why);
     if (u->out) {
-        cJSON *item = result_json(&u->tb, name, &jb->problem, r, &jb->bench, serial_ms, &traffic);
+        cJSON *item =
+            result_json(&u->tb, name, &jb->problem, r, &jb->bench, serial_ms, &traffic, oc, caps);
         if (job->chosen[0])
             cJSON_AddStringToObject(item, "auto", job->chosen_why);
         if (u->st && pt->id[0])
             cJSON_AddStringToObject(item, "id", pt->id);
         cJSON_AddItemToArray(u->out, item);
     } else {
-        print_row(&u->tb, name, &jb->problem, r, jb->bench.host_mem, serial_ms, &traffic);
+        print_row(&u->tb, name, &jb->problem, r, jb->bench.host_mem, serial_ms, &traffic, oc, caps);
     }
 }
 
@@ -621,10 +657,57 @@ static int measure_point(run_t *u, size_t i)
             return cli_error(mrc, "%s: %s", job.kernel, msg);
         }
         show(u, &job, jb, pass == first, &pt, mrc, msg, serial_ms);
-        const gb_validation_t *v = &pt.result.validation;
-        if (pass == 0 && !(v->done && !v->passed))
+        const gb_outcome_t oc =
+            gb_validation_outcome(&pt.result.validation, gb_impl_caps(&jb->impl), u->verdict);
+        if (pass == 0 && oc < GB_OUTCOME_FAIL)
             serial_ms = pt.result.time_ms[GB_PHASE_OFFLOAD].median;
         gb_point_free(&pt);
+    }
+    return 0;
+}
+
+/* -i 0 (Intel's sample: "no kernel invocation is performed, but all other host stuff is
+ * created"): point i's programs built, or loaded from the program cache, on the context, and
+ * the time that took; nothing is called, timed, validated or stored. 0 or the exit code. */
+static int build_point(run_t *u, size_t i)
+{
+    gb_job_t job;
+    char msg[16384], tag[16];
+    if (gb_explore_job(u->ex, i, &job) != GB_OK)
+        return cli_error(GB_ENOMEM, "out of memory");
+    if (u->skipped && u->skipped == job.kernel && u->skipped_prec == job.problem.precision)
+        return 0;
+    if (job.code != GB_OK) {
+        skip(u, &job, job.why);
+        return 0;
+    }
+    const double t0 = cli_now_s();
+    const int rc = gb_impl_prebuild(u->ctx, &job.impl, &job.problem, msg, sizeof msg);
+    const double ms = (cli_now_s() - t0) * 1e3;
+    if (!job.named && gb_job_cannot_run(rc)) {
+        skip(u, &job, msg);
+        return 0;
+    }
+    if (rc != GB_OK)
+        return cli_error(rc, "%s: %s", job.kernel, msg);
+    const char *name = job.chosen[0] ? job.chosen : job.kernel;
+    if (u->out) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "kernel", name);
+        cJSON_AddStringToObject(o, "precision", gb_precision_name(job.problem.precision));
+        cJSON_AddStringToObject(o, "layout", gb_problem_layout_tag(&job.problem, tag, sizeof tag));
+        cJSON_AddNumberToObject(o, "M", (double)job.problem.m);
+        cJSON_AddNumberToObject(o, "N", (double)job.problem.n);
+        cJSON_AddNumberToObject(o, "K", (double)job.problem.k);
+        cJSON_AddNumberToObject(o, "build_ms", ms);
+        cJSON_AddNumberToObject(o, "calls", 0);
+        cJSON_AddItemToArray(u->out, o);
+    } else {
+        printf("%-24s %-4s %-7s %6zu %6zu %6zu  built in %.4g ms%s\n", name,
+               gb_precision_name(job.problem.precision),
+               gb_problem_layout_tag(&job.problem, tag, sizeof tag), job.problem.m, job.problem.n,
+               job.problem.k, ms,
+               gb_impl_can(&job.impl, GB_IS_LIBRARY) ? " (a library peer: nothing to build)" : "");
     }
     return 0;
 }
@@ -634,6 +717,12 @@ static void finish_run(const run_t *u)
 {
     if (!u->out && u->tb.energy_note[0])
         printf("%s\n", u->tb.energy_note);
+    if (!u->out && u->tb.over_measured)
+        printf("meas%%: %d row%s above the peak 'gemmbench ceilings' measured (%s): its "
+               "micro-benchmark ran short of what kernels reach on this device; run 'gemmbench "
+               "ceilings' again\n",
+               u->tb.over_measured, u->tb.over_measured == 1 ? " is" : "s are",
+               u->tb.measured_when);
     if (!u->out && u->tb.traffic_rows)
         printf("traffic: FLOP/B = 2*M*N*K / the bytes of global memory the kernel's family "
                "declares its main kernel reads and writes (loads and stores per work-item, not "
@@ -647,6 +736,12 @@ static void finish_run(const run_t *u)
         printf("\nstored %zu points in %s ('gemmbench store list' shows them)\n", u->stored,
                gb_store_path(u->st));
     }
+    if (u->unfaithful)
+        fprintf(stderr,
+                "gemmbench: %zu result%s within the error bound but not faithful to %s precision "
+                "(exit 1); an implementation that computes in a reduced precision on purpose "
+                "declares it, and --verdict bound holds results to the bound alone\n",
+                u->unfaithful, u->unfaithful == 1 ? "" : "s", u->unfaithful == 1 ? "its" : "their");
 }
 
 int cmd_run(int argc, char **argv)
@@ -657,7 +752,9 @@ int cmd_run(int argc, char **argv)
     gb_plan_init(&pl);
     int rc = gb_plan_set(&pl, "kernels", "all", "-k", msg, sizeof msg);
     if (rc == GB_OK)
-        rc = cli_measure_parse(argc, argv, "run", CLI_OPT_JSON | CLI_OPT_NO_STORE, usage, &o, &pl);
+        rc = cli_measure_parse(
+            argc, argv, "run",
+            CLI_OPT_JSON | CLI_OPT_NO_STORE | CLI_OPT_VERDICT | CLI_OPT_BUILD_ONLY, usage, &o, &pl);
     if (rc == 0)
         rc = default_sizes(&pl);
     if (rc) {
@@ -666,13 +763,21 @@ int cmd_run(int argc, char **argv)
     }
     run_t u;
     memset(&u, 0, sizeof u);
+    u.verdict = o.verdict;
+    o.no_store |= o.build_only; /* nothing to keep */
     if ((rc = open_run(&u, &o, &pl)) == 0) {
         if (o.json)
             u.out = cJSON_CreateArray();
+        else if (o.build_only)
+            printf("device: %s (%s, %s)\n-i 0: each point's programs built, or loaded from the "
+                   "program cache, and the time that took; no call, so nothing is timed, "
+                   "validated or stored\n\n%-24s %-4s %-7s %6s %6s %6s  %s\n",
+                   u.di->name, u.di->platform_name, u.di->driver, "kernel", "prec", "layout", "M",
+                   "N", "K", "build");
         else
-            print_header(&u.tb, u.di, &pl);
+            print_header(&u.tb, u.di, &pl, o.verdict);
         for (size_t i = 0; i < gb_explore_total(u.ex) && !rc; i++)
-            rc = measure_point(&u, i);
+            rc = o.build_only ? build_point(&u, i) : measure_point(&u, i);
         if (!rc) {
             finish_run(&u);
             rc = u.exit_code;

@@ -47,7 +47,8 @@ enum {
     O_DEVMAP,
     O_MINTIME,
     O_MAXCI,
-    O_PIPELINE
+    O_PIPELINE,
+    O_VERDICT
 };
 
 static const struct option long_opts[] = {{"platform", required_argument, NULL, 'p'},
@@ -94,6 +95,7 @@ static const struct option long_opts[] = {{"platform", required_argument, NULL, 
                                           {"min-time", required_argument, NULL, O_MINTIME},
                                           {"max-rel-ci", required_argument, NULL, O_MAXCI},
                                           {"device-map", required_argument, NULL, O_DEVMAP},
+                                          {"verdict", required_argument, NULL, O_VERDICT},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
 
@@ -166,8 +168,30 @@ static unsigned extra_of(int c)
     case O_SHARD: return CLI_OPT_SHARD;
     case O_MPI:
     case O_DEVMAP: return CLI_OPT_MPI;
+    case O_VERDICT: return CLI_OPT_VERDICT;
     default: return 0;
     }
+}
+
+/* "0", "00", " 0": a count of zero. */
+static int is_zero(const char *s)
+{
+    s += strspn(s, " ");
+    return *s && s[strspn(s, "0")] == '\0';
+}
+
+/* -i 0: what the Intel sample's -i 0 means ("no kernel invocation is performed, but all other
+ * host stuff is created"): build every point's programs and call nothing. Only 'run' takes it;
+ * a command that measures needs calls. 0 or the exit code. */
+static int zero_iterations(const char *cmd, unsigned extra, cli_measure_t *o)
+{
+    if (!(extra & CLI_OPT_BUILD_ONLY))
+        return cli_error(GB_EBADARG,
+                         "-i 0 builds each point's programs and calls nothing ('gemmbench run -i "
+                         "0'); '%s' measures: give -i from 1 to 100000",
+                         cmd);
+    o->build_only = 1;
+    return 0;
 }
 
 static int set(gb_explore_plan_t *pl, const char *key, const char *value, const char *label)
@@ -186,10 +210,11 @@ static int other(int c, const char *arg, const char *name, const char *cmd, cli_
     case 'd': o->sel.device = arg; return 0;
     case 't':
         if (gb_device_type_parse(arg, &o->sel.type) != GB_OK)
-            return cli_error(GB_EBADARG,
-                             "unknown device type '%s'; use all, cpu, gpu, acc or "
-                             "default",
-                             arg);
+            return cli_error(
+                GB_EBADARG,
+                "unknown device type '%s'; use all, cpu, gpu, acc or default, or the OpenCL "
+                "constant: CL_DEVICE_TYPE_GPU",
+                arg);
         return 0;
     case 'v': pl->bench.validate = GB_VALIDATE_ON; return 0;
     case O_NOVAL: pl->bench.validate = GB_VALIDATE_OFF; return 0;
@@ -224,6 +249,14 @@ static int other(int c, const char *arg, const char *name, const char *cmd, cli_
     case O_MPI: o->mpi = 1; return 0;
     case O_DEVMAP: o->device_map = arg; return 0;
     case O_NOSTORE: o->no_store = 1; return 0;
+    case O_VERDICT:
+        if (gb_verdict_parse(arg, &o->verdict) != GB_OK)
+            return cli_error(GB_EBADARG,
+                             "--verdict: unknown verdict '%s'; use faithful (the default: "
+                             "within the error bound and faithful to the precision) or bound "
+                             "(the error bound alone)",
+                             arg);
+        return 0;
     case O_PAUSE: {
         char *end;
         o->pause_ms = strtol(arg, &end, 10);
@@ -284,9 +317,16 @@ int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, vo
         else
             snprintf(label, sizeof label, "-%c", c);
         li = -1;
-        if (extra_of(c) && !(extra & extra_of(c)))
+        if (c == O_VERDICT && !(extra & CLI_OPT_VERDICT))
+            rc = cli_error(GB_EBADARG,
+                           "--verdict is not an option of '%s': a result that is not faithful "
+                           "to its precision never wins a tuning",
+                           cmd);
+        else if (extra_of(c) && !(extra & extra_of(c)))
             rc = cli_error(GB_EBADARG, "%s is not an option of '%s'; see 'gemmbench %s --help'",
                            label, cmd, cmd);
+        else if (c == 'i' && is_zero(optarg))
+            rc = zero_iterations(cmd, extra, o);
         else if (c == O_PIPELINE)
             rc = set(pl, key, pipeline_value(argc, args, optarg), label);
         else if (key)

@@ -16,18 +16,22 @@ typedef struct cli_measure {
     long pause_ms;
     int mpi;                /* --mpi: one rank's part of a sweep over MPI ranks */
     const char *device_map; /* --device-map D0,D1,..: rank r's -d is Dr */
+    gb_verdict_t verdict;   /* --verdict: what a validated result must meet to pass */
+    int build_only;         /* -i 0: build every point's programs, call nothing (run) */
 } cli_measure_t;
 
 /* The options only some commands take. */
 enum {
-    CLI_OPT_PLAN = 1u,      /* --plan */
-    CLI_OPT_DRY_RUN = 2u,   /* --dry-run */
-    CLI_OPT_PAUSE = 4u,     /* --pause MS */
-    CLI_OPT_JSON = 8u,      /* --json */
-    CLI_OPT_NO_STORE = 16u, /* --no-store */
-    CLI_OPT_REPEAT = 32u,   /* --repeat R */
-    CLI_OPT_SHARD = 64u,    /* --shard I/N */
-    CLI_OPT_MPI = 128u      /* --mpi, --device-map */
+    CLI_OPT_PLAN = 1u,        /* --plan */
+    CLI_OPT_DRY_RUN = 2u,     /* --dry-run */
+    CLI_OPT_PAUSE = 4u,       /* --pause MS */
+    CLI_OPT_JSON = 8u,        /* --json */
+    CLI_OPT_NO_STORE = 16u,   /* --no-store */
+    CLI_OPT_REPEAT = 32u,     /* --repeat R */
+    CLI_OPT_SHARD = 64u,      /* --shard I/N */
+    CLI_OPT_MPI = 128u,       /* --mpi, --device-map */
+    CLI_OPT_VERDICT = 256u,   /* --verdict faithful|bound */
+    CLI_OPT_BUILD_ONLY = 512u /* -i 0: build only, as Intel's sample means it */
 };
 
 /* Parses argv for command cmd: the shared options (the plan's keys: -k -n -M -N -K -i --warmup

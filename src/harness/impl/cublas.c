@@ -4,7 +4,8 @@
  * (CUBLAS_DEFAULT_MATH), so SGEMM is true FP32; DGEMM may use the FP64 tensor cores, which
  * round as FP64 FMAs. cublas_tf32 is the same SGEMM in cuBLAS's TF32 fast mode
  * (CUBLAS_TF32_TENSOR_OP_MATH): the tensor cores on inputs rounded to TF32, which the faithful
- * verdict is there to catch. */
+ * verdict is there to catch; it declares that reduced precision (GB_IS_REDUCED), so that its
+ * results are held to the error bound and a run that measures it beside FP32 does not fail. */
 #ifdef GB_HAVE_CUBLAS
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -209,7 +210,7 @@ const gb_impl_ops_t gb__cublas_tf32_ops = {
     "NVIDIA cuBLAS sgemm in its TF32 fast mode: tensor cores on inputs rounded to TF32, not "
     "FP32-accurate (library peer)",
     1u,
-    GB_IS_LIBRARY,
+    GB_IS_LIBRARY | GB_IS_REDUCED,
     cublas_check,
     cublas_program_id,
     cublas_prepare,

@@ -52,13 +52,27 @@ static int best_ms(gb_context_t *ctx, const timed_t *t, double *best)
     return GB_OK;
 }
 
+/* The lanes of each of gb_fma_chain's 8 chains (CW in ceilings.cl): the device's native vector
+ * width where it is wider than 256 bits (an AVX-512 CPU: 16 floats, 8 doubles), else 256 bits
+ * (8 floats, 4 doubles; a GPU, native width 1, splits them into scalar chains). Chains narrower
+ * than the device's vectors leave lanes idle: on an AVX-512 CPU the measured peak was below
+ * what the library reached there, and doubled at the native width
+ * (bench/notes/measurement.md#ceilings-native-width). */
+static unsigned chain_lanes(const gb_device_info_t *dev, gb_precision_t prec)
+{
+    const unsigned native = prec == GB_PREC_D ? dev->native_vec_double : dev->native_vec_float;
+    const unsigned base = prec == GB_PREC_D ? 4 : 8;
+    return native > base && native <= 16 && !(native & (native - 1)) ? native : base;
+}
+
 static int measure_peak(gb_context_t *ctx, gb_precision_t prec, double *gflops)
 {
     const char *prelude = gb__embedded("prelude.cl")->data,
                *src = gb__embedded("ceilings.cl")->data;
+    const unsigned cw = chain_lanes(ctx->dev, prec);
     char opts[96];
-    snprintf(opts, sizeof opts, "-DGB_PRECISION=%d -DITERS=%d", prec == GB_PREC_D ? 64 : 32,
-             GB_FMA_ITERS);
+    snprintf(opts, sizeof opts, "-DGB_PRECISION=%d -DITERS=%d -DCW=%u", prec == GB_PREC_D ? 64 : 32,
+             GB_FMA_ITERS, cw);
     cl_program prog = NULL;
     cl_kernel k = NULL;
     cl_mem out = NULL;
@@ -85,9 +99,8 @@ static int measure_peak(gb_context_t *ctx, gb_precision_t prec, double *gflops)
                                  : clSetKernelArg(k, 2, sizeof bf, &bf);
         if (!(rc = gb__cl_check(ctx, err, "gb_fma_chain arguments")) &&
             !(rc = best_ms(ctx, &(timed_t){.kernel = k, .global = global}, &ms)))
-            /* 8 chains of 8 (single) or 4 (double) lanes, as in ceilings.cl */
-            *gflops = (double)global * GB_FMA_ITERS * (prec == GB_PREC_D ? 32.0 : 64.0) * 2.0 /
-                      (ms * 1e6);
+            /* 8 chains of cw lanes, as in ceilings.cl */
+            *gflops = (double)global * GB_FMA_ITERS * 8.0 * cw * 2.0 / (ms * 1e6);
     }
     if (out)
         clReleaseMemObject(out);
@@ -244,9 +257,10 @@ int gb_ceilings_measure(gb_context_t *ctx, gb_ceilings_t *out)
     if (!rc)
         rc = measure_transfers(ctx, out, &top);
     snprintf(out->method, sizeof out->method,
-             "FMA chains: 64 (S) or 32 (D) lanes per work-item x %d steps, %zu work-items; copy: "
+             "FMA chains: %u (S) or %u (D) lanes per work-item x %d steps, %zu work-items; copy: "
              "%zu MiB float4; host-device: blocking copies of 64 KiB to %zu MiB%s; best of %d "
              "(events)",
+             8 * chain_lanes(ctx->dev, GB_PREC_S), 8 * chain_lanes(ctx->dev, GB_PREC_D),
              GB_FMA_ITERS, (size_t)ctx->dev->compute_units * ctx->dev->max_wg_size, bytes >> 20,
              top >> 20, ctx->dev->host_unified ? "; mapped: unmap and map, no copy" : "",
              GB_REPEATS);

@@ -1,5 +1,6 @@
-/* reference.c: the trusted result (OpenBLAS dgemm on the inputs upcast to double) and the
- * element-wise error test against the bound gamma_{K+2} * G. */
+/* reference.c: the trusted result (OpenBLAS dgemm on the inputs upcast to double), the
+ * element-wise error test against the bound gamma_{K+2} * G, the faithful verdict on a sample,
+ * and what a result's two verdicts make of it under the verdict asked (gb_validation_outcome). */
 #include <cblas.h>
 #include <math.h>
 #include <stdio.h>
@@ -173,4 +174,34 @@ double gb_faithful_ratio(const gb_validation_t *v)
     if (v->faithful_worst < 0)
         return -1.0;
     return gb__faithful_of(v->faithful_worst, v->faithful_honest);
+}
+
+int gb_verdict_parse(const char *s, gb_verdict_t *out)
+{
+    if (!strcmp(s, "faithful"))
+        *out = GB_VERDICT_FAITHFUL;
+    else if (!strcmp(s, "bound"))
+        *out = GB_VERDICT_BOUND;
+    else
+        return GB_EBADARG;
+    return GB_OK;
+}
+
+const char *gb_verdict_name(gb_verdict_t v)
+{
+    return v == GB_VERDICT_BOUND ? "bound" : "faithful";
+}
+
+gb_outcome_t gb_validation_outcome(const gb_validation_t *v, unsigned caps, gb_verdict_t verdict)
+{
+    if (!v->done)
+        return GB_OUTCOME_UNVALIDATED;
+    if (!v->passed)
+        return GB_OUTCOME_FAIL;
+    /* Within the bound: a result computed worse than the precision honestly computes (inputs
+     * rounded to TF32, say) fails, unless it says so of itself or the user accepts the bound. */
+    if (verdict == GB_VERDICT_FAITHFUL && !(caps & GB_IS_REDUCED) &&
+        !strcmp(v->faithful, "not faithful"))
+        return GB_OUTCOME_UNFAITHFUL;
+    return GB_OUTCOME_PASS;
 }

@@ -14,7 +14,8 @@
  * removed by `gemmbench cache clear`). Before a binary reaches the OpenCL driver (which may
  * overflow a buffer or abort on a damaged one), the entry's header, key, size and checksum are
  * verified; an entry that fails is removed, the program rebuilt and stored again, and a warning
- * goes to the handler set with gb_set_warning_handler. A program missing from the cache is built
+ * goes to the handler set with gb_set_warning_handler (so does a folder in an entry's place,
+ * removed where it is empty, else named at every use). A program missing from the cache is built
  * under its entry's lock (HASH.lck, flock): whoever wants it meanwhile, in this process or
  * another, waits, then loads what was stored. Entries of the earlier format (KEY.bin
  * with KEY.key, no checksum) are never read. gb__program_get looks first among the programs the
@@ -178,6 +179,22 @@ static int from_disk(gb_context_t *ctx, const char *path, const char *key, const
 {
     int damaged = 0;
     char why[160];
+    /* Something other than a file under the entry's name (a folder) would be read as nothing and
+     * block every store: removed if it can be (an empty folder), else said at every use. */
+    static _Thread_local char said[1200]; /* the last one named: once, not at each look */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (remove(path) == 0)
+            gb__warn("program cache entry %s of '%s' was not a file (a folder?): removed, and "
+                     "the program is built again and stored",
+                     path, name);
+        else if (strcmp(said, path) != 0)
+            gb__warn("program cache entry %s of '%s' is not a file (a folder?) and cannot be "
+                     "removed (%s): the program is built at every use until it is removed",
+                     path, name, strerror(errno));
+        snprintf(said, sizeof said, "%s", path);
+        return 0;
+    }
     const int hit = load(ctx, path, key, out, &damaged, why, sizeof why);
     if (damaged) {
         remove(path);

@@ -1,5 +1,5 @@
-/* device.c: OpenCL platform and device enumeration, device facts, the peak-FLOP/s formula and
- * device selection by index, name or type. */
+/* device.c: OpenCL platform and device enumeration, device facts, the facts the peak-FLOP/s
+ * formula reads (the formula itself: peak.c) and device selection by index, name or type. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #ifndef CL_PLATFORM_NOT_FOUND_KHR
@@ -13,9 +13,17 @@
 
 #include "rt/core/core.h"
 #include "context.h"
+#include "peak.h"
 
 #define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
 #define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+/* cl_intel_device_attribute_query and cl_amd_device_attribute_query, which older headers lack. */
+#define CL_DEVICE_IP_VERSION_INTEL_GB 0x4250
+#define CL_DEVICE_NUM_SLICES_INTEL_GB 0x4252
+#define CL_DEVICE_NUM_SUB_SLICES_PER_SLICE_INTEL_GB 0x4253
+#define CL_DEVICE_NUM_EUS_PER_SUB_SLICE_INTEL_GB 0x4254
+#define CL_DEVICE_SIMD_PER_COMPUTE_UNIT_AMD_GB 0x4040
+#define CL_DEVICE_SIMD_WIDTH_AMD_GB 0x4041
 
 static void info_str(cl_device_id d, cl_device_info what, char *buf, size_t len)
 {
@@ -50,78 +58,38 @@ int gb_device_has_extension(const gb_device_info_t *d, const char *ext)
     return 0;
 }
 
-/* FP32 and FP64 lanes per streaming multiprocessor by compute capability, and how many times
- * the FP64 FMA rate the FP64 tensor cores (DMMA) reach: twice on sm_80 and sm_90, where a DGEMM
- * can use them (vendor whitepapers). */
-static int nv_lanes(unsigned major, unsigned minor, unsigned *fp32, unsigned *fp64, unsigned *dmma)
-{
-    static const struct {
-        unsigned major, minor, fp32, fp64, dmma;
-    } table[] = {
-        {3, 5, 192, 64, 1}, {3, 7, 192, 64, 1},  {5, 0, 128, 4, 1},  {5, 2, 128, 4, 1},
-        {6, 0, 64, 32, 1},  {6, 1, 128, 4, 1},   {7, 0, 64, 32, 1},  {7, 5, 64, 2, 1},
-        {8, 0, 64, 32, 2},  {8, 6, 128, 2, 1},   {8, 7, 128, 2, 1},  {8, 9, 128, 2, 1},
-        {9, 0, 128, 64, 2}, {10, 0, 128, 64, 1}, {12, 0, 128, 2, 1},
-    };
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (table[i].major == major && table[i].minor == minor) {
-            *fp32 = table[i].fp32;
-            *fp64 = table[i].fp64;
-            *dmma = table[i].dmma;
-            return 1;
-        }
-    return 0;
-}
-
-/* Peak by formula: lanes x 2 (an FMA counts as two operations) x clock, over all compute units.
- * Where the lane count cannot be known from what the driver reports, say so instead. */
+/* The peak formula's facts beyond di (peak.h): the device's type and vendor, NVIDIA's compute
+ * capability, Intel's graphics IP version and EU count, AMD's SIMDs and target; then the
+ * formula (peak.c). */
 static void peak_formula(gb_device_info_t *di, cl_device_id d, cl_device_type type)
 {
-    const double ghz = di->clock_mhz / 1000.0;
-    for (int p = 0; p < 2; p++) {
-        di->peak_gflops[p] = 0;
-        snprintf(di->peak_formula[p], sizeof di->peak_formula[p],
-                 "unknown: no lane-count formula for this kind of device");
+    gb_peak_facts_t f;
+    memset(&f, 0, sizeof f);
+    f.gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+    f.cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
+    f.vendor_id = info_uint(d, CL_DEVICE_VENDOR_ID);
+    if (gb_device_has_extension(di, "cl_nv_device_attribute_query")) {
+        f.nv_major = info_uint(d, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV);
+        f.nv_minor = info_uint(d, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV);
     }
-    if (!di->fp64)
-        snprintf(di->peak_formula[GB_PREC_D], sizeof di->peak_formula[1], "no fp64 support");
-    if ((type & CL_DEVICE_TYPE_GPU) &&
-        gb_device_has_extension(di, "cl_nv_device_attribute_query")) {
-        unsigned maj = info_uint(d, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV);
-        unsigned min = info_uint(d, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV), l32, l64, dmma;
-        if (!nv_lanes(maj, min, &l32, &l64, &dmma)) {
-            snprintf(di->peak_formula[0], sizeof di->peak_formula[0],
-                     "unknown: no lane table for compute capability %u.%u", maj, min);
-            snprintf(di->peak_formula[1], sizeof di->peak_formula[1],
-                     "unknown: no lane table for compute capability %u.%u", maj, min);
-            return;
-        }
-        unsigned lanes[2] = {l32, l64};
-        for (int p = 0; p < 2; p++) {
-            if (p == GB_PREC_D && !di->fp64)
-                break;
-            const unsigned tc = p == GB_PREC_D ? dmma : 1;
-            di->peak_gflops[p] = di->compute_units * lanes[p] * 2.0 * tc * ghz;
-            snprintf(di->peak_formula[p], sizeof di->peak_formula[p],
-                     "%u SMs x %u %s lanes (sm_%u%u) x 2 (FMA)%s x %.3f GHz", di->compute_units,
-                     lanes[p], p ? "FP64" : "FP32", maj, min,
-                     tc == 2 ? " x 2 (FP64 tensor cores)" : "", ghz);
-        }
-    } else if (type & CL_DEVICE_TYPE_CPU) {
-        /* Native vector width is the SIMD width the driver compiles for; two FMA pipes per core
-         * is an assumption true of recent x86 server cores (Skylake-SP, Zen 2 and later). */
-        unsigned w[2] = {di->native_vec_float, di->native_vec_double};
-        for (int p = 0; p < 2; p++) {
-            if (p == GB_PREC_D && !di->fp64)
-                break;
-            if (w[p] == 0)
-                continue;
-            di->peak_gflops[p] = di->compute_units * w[p] * 2.0 * 2.0 * ghz;
-            snprintf(di->peak_formula[p], sizeof di->peak_formula[p],
-                     "%u cores x %u %s lanes x 2 (FMA) x 2 FMA pipes (assumed) x %.3f GHz",
-                     di->compute_units, w[p], p ? "FP64" : "FP32", ghz);
-        }
+    if (gb_device_has_extension(di, "cl_intel_device_attribute_query")) {
+        const cl_uint ip = info_uint(d, CL_DEVICE_IP_VERSION_INTEL_GB);
+        f.intel_ip_major = ip >> 22;
+        f.intel_ip_minor = (ip >> 12) & 0x3ffu;
+        f.intel_eus = info_uint(d, CL_DEVICE_NUM_SLICES_INTEL_GB) *
+                      info_uint(d, CL_DEVICE_NUM_SUB_SLICES_PER_SLICE_INTEL_GB) *
+                      info_uint(d, CL_DEVICE_NUM_EUS_PER_SUB_SLICE_INTEL_GB);
     }
+    if (gb_device_has_extension(di, "cl_amd_device_attribute_query")) {
+        f.amd_simd_per_cu = info_uint(d, CL_DEVICE_SIMD_PER_COMPUTE_UNIT_AMD_GB);
+        f.amd_simd_width = info_uint(d, CL_DEVICE_SIMD_WIDTH_AMD_GB);
+    }
+    /* ROCm names a device by its target: "gfx90a:sramecc+:xnack-". */
+    const char *gfx = strstr(di->name, "gfx");
+    if (gfx)
+        snprintf(f.amd_target, sizeof f.amd_target, "%.*s", (int)strspn(gfx, "gfx0123456789abcdef"),
+                 gfx);
+    gb__peak_formula(di, &f);
 }
 
 /* Image facts for kernels that read operands as image2d_t. A 2D image over a buffer is core in
@@ -279,6 +247,9 @@ int gb_device_type_parse(const char *s, gb_device_type_t *out)
         {"all", GB_DEVTYPE_ALL}, {"cpu", GB_DEVTYPE_CPU},         {"gpu", GB_DEVTYPE_GPU},
         {"acc", GB_DEVTYPE_ACC}, {"accelerator", GB_DEVTYPE_ACC}, {"default", GB_DEVTYPE_DEFAULT},
     };
+    /* The OpenCL constant's name too, as Intel's samples take it: CL_DEVICE_TYPE_GPU. */
+    if (!strncasecmp(s, "CL_DEVICE_TYPE_", 15) && s[15])
+        s += 15;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcasecmp(s, names[i].name)) {
             *out = names[i].type;

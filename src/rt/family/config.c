@@ -1,5 +1,6 @@
 /* config.c: a kernel family with its parameters valued, and the checks that decide whether it
  * can run a problem on a device (before anything is launched). */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,30 @@ int gb_config_resolve(const gb_registry_t *reg, const char *kernel, const gb_par
     return GB_OK;
 }
 
+/* Whether the family's work-group size is only a launch size, which the driver may choose: its
+ * local size is the parameters LX and LY themselves, and its source never reads them (outside
+ * the preprocessor lines that give them defaults). A kernel that sizes local memory, a
+ * cooperative copy or reqd_work_group_size by them needs the size it names. */
+static int lws_free(const gb_family_t *f)
+{
+    if (!f->local[0] || strcmp(f->local[0], "LX") != 0 || strcmp(f->local[1], "LY") != 0)
+        return 0;
+    for (const char *line = f->source; line && *line;) {
+        const size_t n = strcspn(line, "\n");
+        const char *p = line + strspn(line, " \t");
+        const int directive = *p == '#';
+        for (const char *q = line; q + 2 <= line + n; q++) {
+            const int word = q[0] == 'L' && (q[1] == 'X' || q[1] == 'Y') &&
+                             (q == line || !(isalnum((unsigned char)q[-1]) || q[-1] == '_')) &&
+                             (q + 2 == line + n || !(isalnum((unsigned char)q[2]) || q[2] == '_'));
+            if (word && !directive)
+                return 0;
+        }
+        line += n + (line[n] == '\n');
+    }
+    return 1;
+}
+
 int gb_config_set_lws(gb_config_t *cfg, size_t lws0, size_t lws1, char *msg, size_t msglen)
 {
     const gb_param_t *x = find_param(cfg->family, "LX"), *y = find_param(cfg->family, "LY");
@@ -77,6 +102,16 @@ int gb_config_set_lws(gb_config_t *cfg, size_t lws0, size_t lws1, char *msg, siz
             msg, msglen, GB_EBADLWS,
             "kernel '%s' fixes its own work-group size (it has no parameters LX and LY)",
             gb_config_name(cfg));
+    if (lws0 == 0 && lws1 == 0) {
+        if (!lws_free(cfg->family))
+            return gb__fail(msg, msglen, GB_EBADLWS,
+                            "kernel '%s' needs the work-group size it is given (its source reads "
+                            "LX and LY): 0,0, the driver's choice, is for kernels that do not",
+                            gb_config_name(cfg));
+        gb_params_set(&cfg->params, "LX", 0);
+        gb_params_set(&cfg->params, "LY", 0);
+        return GB_OK;
+    }
     if (lws0 == 0 || lws1 == 0 || !allowed(x, (long)lws0) || !allowed(y, (long)lws1)) {
         char a[160], b[160];
         describe_allowed(x, a, sizeof a);
@@ -167,16 +202,17 @@ int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_prec
         if (gb__expr_eval(f->local[0], vars, nv, &l0, why, sizeof why) != GB_OK ||
             gb__expr_eval(f->local[1], vars, nv, &l1, why, sizeof why) != GB_OK)
             return gb__fail(msg, msglen, GB_EMETADATA, "%s: local size: %s", f->origin, why);
-        if (l0 < 1 || l1 < 1)
+        /* 0 x 0: the driver chooses (gb_config_set_lws). */
+        if ((l0 < 1 || l1 < 1) && !(l0 == 0 && l1 == 0))
             return gb__fail(msg, msglen, GB_EBADLWS,
                             "kernel '%s' asks for a work-group of "
                             "%lld x %lld; sizes must be positive",
                             name, l0, l1);
         /* l0 * l1 > max without forming the product, which may overflow long long. */
         const unsigned long long wg_max = dev->max_wg_size;
-        if ((unsigned long long)l0 > wg_max ||
-            (unsigned long long)l1 > wg_max / (unsigned long long)l0 ||
-            (size_t)l0 > dev->max_wi_sizes[0] || (size_t)l1 > dev->max_wi_sizes[1])
+        if (l0 > 0 && ((unsigned long long)l0 > wg_max ||
+                       (unsigned long long)l1 > wg_max / (unsigned long long)l0 ||
+                       (size_t)l0 > dev->max_wi_sizes[0] || (size_t)l1 > dev->max_wi_sizes[1]))
             return gb__fail(
                 msg, msglen, GB_EWGSIZE,
                 "kernel '%s' needs a work-group of %lld x %lld, over device '%s''s "

@@ -364,9 +364,10 @@ static long long value(run_t *r, int i)
     case OP_CEILDIV:
         return b > 0 ? arith(r, x, '/', arith(r, x, '+', a, b - 1), b)
                      : run_fail(r, x, "ceil_div by a non-positive number");
-    case OP_ROUNDUP:
-        return b > 0 ? arith(r, x, '*', arith(r, x, '/', arith(r, x, '+', a, b - 1), b), b)
-                     : run_fail(r, x, "round_up to a non-positive number");
+    case OP_ROUNDUP: /* to 0: a itself, no work-group to round to (the driver's, -lws 0,0) */
+        return b > 0    ? arith(r, x, '*', arith(r, x, '/', arith(r, x, '+', a, b - 1), b), b)
+               : b == 0 ? a
+                        : run_fail(r, x, "round_up to a negative number");
     case OP_MIN: return a < b ? a : b;
     default: return a > b ? a : b;
     }

@@ -404,7 +404,8 @@ static int build_options(const gb_config_t *cfg, const gb_device_info_t *dev, co
 #define GB_MAX_GLOBAL 0xffffffffLL
 
 /* Work-group and global sizes from a pair of expressions, rounded up to whole work-groups
- * (kernels guard their edges); no local pair leaves the work-group size to the driver. Where
+ * (kernels guard their edges); no local pair, or one that comes to 0 x 0 (-lws 0,0), leaves the
+ * work-group size to the driver, and the global size as it is (l_out 0 x 0). Where
  * optional, a global size of 0 or less in either dimension means no launch: both come out 0.
  * Sizes the device cannot launch are refused here, before any driver sees them. */
 static int launch_size(const gb_family_t *f, const gb_device_info_t *dev, const vars_t *vs,
@@ -421,8 +422,11 @@ static int launch_size(const gb_family_t *f, const gb_device_info_t *dev, const 
         return GB_OK;
     }
     for (int d = 0; d < 2; d++) {
-        if (local[d] && (rc = eval(f, vs, "local size", local[d], 1, &l[d], msg, msglen)) != GB_OK)
+        if (local[d] && (rc = eval(f, vs, "local size", local[d], 0, &l[d], msg, msglen)) != GB_OK)
             return rc;
+        if (l[d] < 0)
+            return gb__fail(msg, msglen, GB_EMETADATA, "%s: local size '%s' is %lld, negative",
+                            f->origin, local[d], l[d]);
         if (g[d] > GB_MAX_GLOBAL - l[d])
             return gb__fail(msg, msglen, GB_EUNSUPPORTED,
                             "%s: the %s is %lld work-items along "
@@ -430,8 +434,13 @@ static int launch_size(const gb_family_t *f, const gb_device_info_t *dev, const 
                             "for this kernel",
                             f->origin, what, g[d], d);
         l_out[d] = (size_t)l[d];
-        g_out[d] = round_up((size_t)g[d], l_out[d]);
+        g_out[d] = l_out[d] ? round_up((size_t)g[d], l_out[d]) : (size_t)g[d];
     }
+    if (local[0] && (l_out[0] == 0) != (l_out[1] == 0))
+        return gb__fail(msg, msglen, GB_EBADLWS,
+                        "%s: the %s's work-group of %zu x %zu: give both sizes, or 0 x 0 for "
+                        "the driver's choice",
+                        f->origin, what, l_out[0], l_out[1]);
     if (local[0] && (l_out[0] > dev->max_wi_sizes[0] || l_out[1] > dev->max_wi_sizes[1] ||
                      l_out[0] * l_out[1] > dev->max_wg_size))
         return gb__fail(msg, msglen, GB_EWGSIZE,
@@ -456,10 +465,10 @@ static int geometry(const gb_family_t *f, const gb_device_info_t *dev, vars_t *v
             return rc;
         vs->v[vs->n++] = (gb_var_t){f->let_names[i], r->lets[i]};
     }
-    r->local_null = f->local[0] == NULL;
     if ((rc = launch_size(f, dev, vs, "global size", f->global, f->local, 0, r->global, r->local,
                           msg, msglen)) != GB_OK)
         return rc;
+    r->local_null = f->local[0] == NULL || r->local[0] == 0;
     /* A side kernel runs where its global size is positive (0: nothing to do, e.g. nothing
      * left over). */
     for (int s = 0; s < GB_NSIDES; s++) {

@@ -359,11 +359,13 @@ static int parse_lws(gb_explore_plan_t *pl, const char *text, const char *label,
          pair = strtok_r(NULL, ";", &save)) {
         unsigned long long x, y;
         char tail;
-        if (sscanf(pair, " %llu , %llu %c", &x, &y, &tail) != 2 || x == 0 || y == 0 || x > 65536 ||
-            y > 65536 || strchr(pair, '-')) {
+        /* 0,0: the driver chooses (GEMMbench's -lws 0,0); one 0 alone means nothing. */
+        if (sscanf(pair, " %llu , %llu %c", &x, &y, &tail) != 2 || (x == 0) != (y == 0) ||
+            x > 65536 || y > 65536 || strchr(pair, '-')) {
             rc = gb__fail(msg, msglen, GB_EBADARG,
                           "%s: '%s' is not a list of work-group sizes; write "
-                          "J,I pairs of positive integers separated by ';', like 16,4;32,2",
+                          "J,I pairs of positive integers separated by ';', like 16,4;32,2 (or "
+                          "0,0: the driver chooses)",
                           label, text);
             goto done;
         }

@@ -164,6 +164,44 @@ static size_t write_points(const gb_report_t *r, FILE *d, group_t *g, size_t ng,
     return drawn;
 }
 
+/* The points drawn above the measured peak of their device and precision: a roof drawn below
+ * what was observed, which the page must say (the ceilings' micro-benchmark ran short of what
+ * kernels reach there). The sentence into buf ("" when there are none). */
+static void above_peak(const gb_report_t *r, const group_t *g, size_t ng, char *buf, size_t len)
+{
+    size_t n = 0, used = 0;
+    buf[0] = '\0';
+    for (size_t v = 0; v < r->ndevs && v < 64; v++)
+        for (int pr = 0; pr < 2; pr++) {
+            const double peak = r->devs[v].peak[pr];
+            size_t here = 0;
+            double top = 0;
+            for (size_t k = 0; peak > 0 && k < r->nrows; k++) {
+                const gb_report__row_t *row = &r->rows[k];
+                size_t i = 0;
+                while (i < ng && (g[i].first == SIZE_MAX || !same_group(&r->rows[g[i].first], row)))
+                    i++;
+                if (row->traffic != GB_TRAFFIC_DECLARED || row->dev != v ||
+                    (int)row->precision != pr || i == ng || row->kgflops <= peak)
+                    continue;
+                here++;
+                top = fmax(top, row->kgflops);
+            }
+            if (!here)
+                continue;
+            gb__appendf(buf, len, &used, "%s%s %s: %.4g GFLOP/s measured, %zu point%s up to %.4g",
+                        n ? "; " : "", r->devs[v].label, gb_precision_name((gb_precision_t)pr),
+                        peak, here, here == 1 ? "" : "s", top);
+            n += here;
+        }
+    if (n)
+        gb__appendf(buf, len, &used,
+                    ". %s above the measured peak of %s roof: the roof is drawn below what was "
+                    "observed, so 'gemmbench ceilings' measured that peak short; measure it "
+                    "again.",
+                    n == 1 ? "That point lies" : "Those points lie", n == 1 ? "its" : "their");
+}
+
 /* The rows with declared traffic, grouped (same_group) into g (r->nrows at most): how many
  * groups, each with its best GFLOP/s. */
 static size_t group_rows(const gb_report_t *r, group_t *g)
@@ -265,8 +303,8 @@ static void plot_script(const gb_report_t *r, FILE *s, const group_t *g, size_t 
 
 /* The plot's caption, and its note: the rows left out, the devices without ceilings (missing),
  * and how many of the ng groups were drawn. */
-static void caption(gb_report__plot_t *p, const char *left, const char *missing, size_t drawn,
-                    size_t ng)
+static void caption(gb_report__plot_t *p, const char *left, const char *missing, const char *above,
+                    size_t drawn, size_t ng)
 {
     snprintf(p->caption, sizeof p->caption,
              "Each row whose family declares its memory traffic, at its arithmetic intensity "
@@ -280,6 +318,9 @@ static void caption(gb_report__plot_t *p, const char *left, const char *missing,
         n += (size_t)snprintf(p->note + n, sizeof p->note - n,
                               "%sNo ceilings stored for %s: 'gemmbench ceilings' measures them.",
                               n ? " " : "", missing);
+    if (above[0] && n < sizeof p->note)
+        n += (size_t)snprintf(p->note + n, sizeof p->note - n, "%sAbove the peak: %s", n ? " " : "",
+                              above);
     if (drawn < ng && n < sizeof p->note)
         snprintf(p->note + n, sizeof p->note - n,
                  "%sThe plot shows the %zu of %zu kernels with the highest GFLOP/s.", n ? " " : "",
@@ -315,7 +356,9 @@ int gb_report__roofline_plot(const gb_report_t *r, gb_report__gp_t *gp, gb_repor
     roofs(r, g, ng, used, lo, hi, missing, sizeof missing);
     p->width = 960;
     plot_script(r, gp->script, g, ng, used, path, lo, hi);
-    caption(p, left, missing, drawn, ng);
+    char above[512];
+    above_peak(r, g, ng, above, sizeof above);
+    caption(p, left, missing, above, drawn, ng);
     free(g);
     return bad ? GB_EIO : GB_OK;
 }
