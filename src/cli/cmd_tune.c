@@ -448,7 +448,8 @@ static int tune_runs(tuning_t *g, tune_opts_t *t, const cli_measure_t *o,
         say_tuning(tu, g, t, mpi);
         rc = gb_tuners_run(tu, &hooks);
         *served = 1;
-        const size_t left = t->refresh && mpi->rank == 0 ? gb_tuners_unstarted(tu) : 0;
+        const size_t left =
+            t->refresh && t->time_s > 0 && mpi->rank == 0 ? gb_tuners_unstarted(tu) : 0;
         if (!rc && left && !cli_stop_signal)
             printf("tune --refresh: the %g s of --time are spent: %zu of %zu run(s) not started; "
                    "run the same command again to go on (what was measured is stored)\n",
