@@ -5,7 +5,8 @@
 # over 3 ranks measures the candidates one process measures, keeps a winner per shape class, and
 # run again takes everything from the store; a rank killed during a tuning loses its run in flight
 # and the same command goes on from the store. Over ranks on two kinds of device, each kind tunes
-# every shape. A rank that mpirun bound to fewer cores than the host has says so.
+# every shape, and a refresh over them gives each kind its own runs. A rank that mpirun bound to
+# fewer cores than the host has says so.
 # Skipped (77) where mpirun is missing or gemmbench was built without MPI.
 gb=$1
 . "$(dirname "$0")/script_lib.sh"
@@ -119,6 +120,20 @@ POCL_DEVICES="basic pthread" mpirun --oversubscribe -n 3 "$gb" tune $tsweep \
     fail "two shape classes on two kinds of device, four entries"
 [ "$("$gb" report --store "$tmp/tkinds.db" | grep -cE " myGEMM1 .* exhaustive +1 +7 .* done *\$")" -eq 8 ] ||
     fail "rank 0's store must hold the 8 tuning runs"
+# tune --refresh --mpi over the same two kinds: rank 0 plans for both (their entries are of one
+# family), each kind refreshes its two classes, and the pthread ranks, which plan nothing, get
+# their runs (shape, seeds) from rank 0.
+POCL_DEVICES="basic pthread" mpirun --oversubscribe -n 3 "$gb" tune --refresh --no-shipped \
+    --strategy exhaustive --no-presets -i 2 --confirm 1 --budget 2 \
+    --device-map basic,pthread,pthread --mpi --store "$tmp/tkinds.db" >"$tmp/trefresh.txt" 2>&1 ||
+    fail "tune --refresh --mpi over two kinds of device"
+[ "$(grep -c "^\[rank 0: basic-.*\] tune: myGEMM1 s " "$tmp/trefresh.txt")" -eq 2 ] &&
+    [ "$(grep -c "^\[rank [12]: pthread-.*\] tune: myGEMM1 s " "$tmp/trefresh.txt")" -eq 2 ] ||
+    fail "each kind must refresh its two classes, the pthread ranks theirs as rank 0 sent them"
+grep -q "^\[rank [12]: pthread-.*\] refresh: s col-NN small-[0-9]*: myGEMM1 at .*, [1-4] seed(s)$" \
+    "$tmp/trefresh.txt" || fail "a rank's run must come with its seeds"
+[ "$("$gb" report --store "$tmp/tkinds.db" | grep -cE " myGEMM1 .* exhaustive +1 +[0-9]+ .* done *\$")" -eq 12 ] ||
+    fail "rank 0's store must hold the 4 refresh runs besides the 8"
 # Ranks bound to one core each (Open MPI's default for two ranks) say so, with the fix; unbound,
 # they say nothing of it.
 if [ "$(nproc)" -ge 2 ]; then

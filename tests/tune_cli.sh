@@ -1,10 +1,13 @@
 #!/bin/sh
 # tune_cli.sh GEMMBENCH FIXTURES: each bad tune command gets exit 2, one line on stderr naming
-# the problem and the fix, and writes no store.
+# the problem and the fix, and writes no store; tune --refresh's too (nothing to refresh, an
+# unknown class, options it does not take).
 gb=$1
 fx=$2
 . "$(dirname "$0")/script_lib.sh"
 db=$tmp/r.db
+# No user's tuning file: a refresh of the user's entries (--no-shipped) has nothing to refresh.
+export GEMMBENCH_TUNED="$tmp/none.tuned"
 printf '64 64\n' >"$tmp/short.txt"
 printf '64 64 64\n8 0 8\n' >"$tmp/zero.txt"
 
@@ -52,5 +55,18 @@ expect "short.txt.*line 1" -k naive --shapes "$tmp/short.txt"
 expect "zero.txt.*line 2" -k naive --shapes "$tmp/zero.txt"
 expect "needs cl_nv_device_attribute_query" -k dgemm_dmma -n 64
 expect "cannot read .*none.space: No such file" --simulate "$tmp/none.space"
+expect "nothing to refresh: no tuned entry of .* or of its family .* among the user's \(--no-shipped\)" \
+    --refresh --no-shipped
+expect "nothing to refresh: no tuned entry of .* in double precision among the user's" \
+    --refresh --no-shipped --precision d
+expect "--refresh tunes the kernels of each class's entries: give no -k" --refresh -k naive
+expect "--refresh tunes each class at its entries' shape: give no -n" --refresh -n 64
+expect "--classes: no class 'nope' to refresh" --refresh --classes nope
+expect "--classes '.*' has an empty class" --refresh --classes square-64,,
+expect "--param and --fix narrow one family's space: not with --refresh" --refresh --fix TS=8
+expect "--refresh tunes each class in its own layout: give no --layout" --refresh --layout col
+expect "--classes is for tune --refresh" -k naive -n 64 --classes small-64
+expect "--no-shipped is for tune --refresh" -k naive -n 64 --no-shipped
+expect "--simulate runs one recorded space: not with --refresh" --refresh --simulate "$tmp/none.space"
 
 finish

@@ -111,6 +111,47 @@ expect2 "no tuned entry in store $a \(of 3\) has a device or platform matching -
 expect2 "--device needs part of a device or platform name" tuned export --store "$a" --device ''
 expect2 "'tuned show' takes no option --device \(tuned list or export does\)" tuned show 1 --device x --store "$a"
 
+# ---- --family: list and export one device family's entries, with the shipped ones ----------------
+# Two H200 entries of family nvidia-sm_90 besides the fixture's (which name no family): one of a
+# key the shipped file has (it overrides that shipped entry), one of a class it lacks.
+h200() {
+    printf '{"device": "NVIDIA H200", "platform": "NVIDIA CUDA", "driver": "580.159.04", "vendor": "NVIDIA Corporation", "type": "gpu", "family": "nvidia-sm_90", "precision": "s", "layout": "row-NN", "shape": [%s], "kernel": "xgemm_nv", "params": {"MWG": 128}, "gflops": %s, "tuned_at": "2026-12-01T00:00:00Z"}' "$1" "$2"
+}
+{ echo '['; h200 "4096, 4096, 4096" 99999; echo ','; h200 "32768, 32768, 32768" 12345; echo ']'; } >"$tmp/h200.json"
+f=$tmp/f.db
+run tuned import "$fx/entries.json" --store "$f" && run tuned import "$tmp/h200.json" --store "$f" ||
+    die "import of the family's entries"
+run tuned list --store "$f" --family nvidia-sm_90 && [ "$(grep -c '^  [0-9]  ' "$tmp/out")" -eq 2 ] &&
+    has "^  [0-9]  NVIDIA H200 .* square-4096 .* 99999.0 " &&
+    has "^2 tuned entries matching --family nvidia-sm_90 in $f$" && ok || no "list --family"
+run tuned export --store "$f" --family nvidia-sm_90 && [ "$(grep -c '"device":' "$tmp/out")" -eq 2 ] &&
+    [ "$(grep -c '"family":	"nvidia-sm_90"' "$tmp/out")" -eq 2 ] && ok || no "export --family: any device of it"
+# With --shipped: the family's shipped entries, but the one the store overrides, in the order of
+# a shipped file (device, precision, layout, class); read back by import.
+nfam=$(grep -c '"class"' "$(dirname "$0")/../kernels/tuned/nvidia-sm_90.json" 2>/dev/null)
+if [ "${nfam:-0}" -gt 0 ] && grep -q '"device": "NVIDIA H200"' "$(dirname "$0")/../kernels/tuned/nvidia-sm_90.json"; then
+    run tuned export --store "$f" --family nvidia-sm_90 --shipped --out "$tmp/fam.json" &&
+        has "^exported $((nfam + 1)) tuned entries from $f and the shipped entries to $tmp/fam.json$" &&
+        [ "$(grep -c '"gflops":	99999' "$tmp/fam.json")" -eq 1 ] &&
+        [ "$(grep -c '"gflops":	12345' "$tmp/fam.json")" -eq 1 ] &&
+        ! grep -q '"device":	"pthread' "$tmp/fam.json" && ok ||
+        no "export --family --shipped: the store's entries in place of the shipped ones of their key"
+    sed -n 's/^		"\(device\|precision\|layout\|class\)":	"\(.*\)",$/\2/p' "$tmp/fam.json" |
+        paste - - - - >"$tmp/keys.txt"
+    LC_ALL=C sort -c -t "$(printf '\t')" -k1,1 -k2,2 -k3,3 -k4,4 "$tmp/keys.txt" 2>/dev/null && ok ||
+        no "export --shipped: in the order of a shipped file"
+    run tuned import "$tmp/fam.json" --store "$tmp/fam.db" && has ": $((nfam + 1)) new, " && ok ||
+        no "the family's file reads back"
+    run tuned list --store "$tmp/none.db" --family nvidia-sm_90 --shipped &&
+        has "^0 tuned entries matching --family nvidia-sm_90 \(no results store at $tmp/none.db\), $nfam shipped$" &&
+        [ ! -e "$tmp/none.db" ] && ok || no "list --family --shipped without a store"
+fi
+expect2 "no tuned entry in store $f \(of 5\) has a device of family nope; 'gemmbench tuned list' shows them" \
+    tuned export --store "$f" --family nope
+expect2 "--family needs a device family" tuned export --store "$f" --family ''
+expect2 "'tuned show' takes no option --family \(tuned list or export does\)" tuned show 1 --family x --store "$f"
+expect2 "'tuned import' takes no option --shipped \(tuned list or export does\)" tuned import x --shipped --store "$f"
+
 # ---- the report's tuning view -------------------------------------------------------------------
 m=$tmp/m.db
 run report --store "$m" && has "^store $m: 3 points, 3 selected \(filters: none\), 3 rows$" &&

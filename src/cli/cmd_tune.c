@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tool/tune/refresh.h"
 #include "tool/tune/strategy.h"
 #include "tool/tune/tune.h"
 #include "options.h"
@@ -21,6 +22,8 @@ static void usage(void)
 {
     printf(
         "usage: gemmbench tune -k FAMILY [-n/-M/-N/-K LIST | --shapes FILE | --plan P] [options]\n"
+        "       gemmbench tune --refresh [-p/-t/-d D] [--precision s|d|s,d] [--classes C,..]\n"
+        "                                [--budget N] [--time T] [--no-shipped] [--count]\n"
         "       gemmbench tune --count -k FAMILY[,FAMILY..]|all [--precision P] [--param ..]\n"
         "       gemmbench tune --simulate SPACE [--strategy S] [--budget N] [--seed S]\n"
         "                                       [--threads 0]\n"
@@ -33,6 +36,19 @@ static void usage(void)
         "  -n, -M, -N, -K LIST     shapes, as for explore; --shapes FILE: M N K per line;\n"
         "      --plan P            a plan's shapes: tune-square, tune-shapes, or a file\n"
         "      --precision s|d     (default: single where the family has it)\n"
+        "      --refresh           tune again every class the device uses (the precision,\n"
+        "                          layout and shape class of each tuned entry -k auto sees\n"
+        "                          for it: its own and its family's, shipped, in the store\n"
+        "                          and in the tuning file): each kernel family of a class's\n"
+        "                          entries at its shape, seeded with the configurations of\n"
+        "                          that family's entries (at most 8, nearest shape first),\n"
+        "                          measured first; --budget per run (default 12), --time for\n"
+        "                          the whole refresh (no run starts once it is spent);\n"
+        "                          --precision s,d keeps those precisions\n"
+        "      --classes C,..      with --refresh: only these classes (square-4096, or\n"
+        "                          s/row-NN/square-4096)\n"
+        "      --no-shipped        with --refresh: the classes of the store's and tuning\n"
+        "                          file's entries only (the shipped entries still seed)\n"
         "      --strategy S        exhaustive, random, anneal, genetic, bayes (default bayes)\n"
         "      --budget N          evaluations per shape (default a tenth of the space, 20..300)\n"
         "      --no-presets        do not measure the family's presets first (by default they\n"
@@ -59,6 +75,7 @@ static void usage(void)
         "      --confirm N --confirm-reps R  re-measure the N best R more times (default 3, 2)\n"
         "      --record FILE       write every evaluation as a recorded space (for --simulate)\n"
         "      --count             print each family's valid space size and the time to count\n"
+        "                          (with --refresh: the runs a refresh would make)\n"
         "      --simulate SPACE    run the strategy over a recorded space file, no device,\n"
         "                          asking ahead as a device with builders does (8 for a\n"
         "                          strategy that learns); with --threads 0 one at a time, as\n"
@@ -114,7 +131,8 @@ static int own_option(int argc, char **argv, int *i, tune_opts_t *t)
     static const char *const names[] = {
         "--strategy",          "--budget",       "--time",       "--seed",     "--fix",
         "--threads",           "--confirm",      "--record",     "--simulate", "--count",
-        "--candidate-timeout", "--confirm-reps", "--no-presets", "--builders", "--compile-timeout"};
+        "--candidate-timeout", "--confirm-reps", "--no-presets", "--builders", "--compile-timeout",
+        "--refresh",           "--no-shipped",   "--classes"};
     const char *a = argv[*i], *eq = strchr(a, '=');
     const size_t len = eq ? (size_t)(eq - a) : strlen(a);
     size_t k = 0;
@@ -124,8 +142,12 @@ static int own_option(int argc, char **argv, int *i, tune_opts_t *t)
     if (k == sizeof names / sizeof names[0])
         return 0;
     const char *name = names[k];
-    if (!strcmp(name, "--count") || !strcmp(name, "--no-presets")) {
-        *(name[2] == 'c' ? &t->count : &t->no_presets) = 1;
+    if (!strcmp(name, "--count") || !strcmp(name, "--no-presets") || !strcmp(name, "--refresh") ||
+        !strcmp(name, "--no-shipped")) {
+        *(name[2] == 'c'                  ? &t->count
+          : name[2] == 'r'                ? &t->refresh
+          : !strcmp(name, "--no-presets") ? &t->no_presets
+                                          : &t->no_shipped) = 1;
         return 1;
     }
     const char *v = eq ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL;
@@ -178,6 +200,8 @@ static int own_option(int argc, char **argv, int *i, tune_opts_t *t)
                              v);
     } else if (!strcmp(name, "--record")) {
         t->record = v;
+    } else if (!strcmp(name, "--classes")) {
+        t->classes = v;
     } else {
         t->simulate = v;
     }
@@ -240,12 +264,19 @@ static void close_runs(tuning_t *g)
     gb_tune_runs_free(&g->runs);
 }
 
-/* The kernels to tune (-k all: every family), the narrowing, the registry and the devices. 0 or
- * the exit code. */
+/* The kernels to tune (-k all: every family), the narrowing, the registry and the devices; with
+ * --refresh the devices first, then the runs planned. 0 or the exit code. */
 static int open_runs(tuning_t *g, const tune_opts_t *t, const cli_measure_t *o,
                      const gb_explore_plan_t *pl, const gb_fleet_mpi_t *mpi)
 {
     int rc;
+    if (t->refresh) {
+        if ((rc = cli_tune_narrowing(pl, t, &g->nw)) ||
+            (rc = cli_registry_open(&g->reg, o->kpath)) ||
+            (rc = cli_measure_devices_open(&g->dev, o, mpi)))
+            return rc;
+        return cli_tune_refresh_plan(&g->runs, t, o, pl, &g->nw, g->reg, &g->dev, mpi);
+    }
     if (!pl->kernels || !pl->kernels[0])
         return cli_error(GB_EBADARG, "no kernel to tune: give -k FAMILY ('gemmbench kernels' "
                                      "lists them)");
@@ -272,6 +303,8 @@ static int check_runs(tuning_t *g, const tune_opts_t *t, const cli_measure_t *o,
     int rc;
     if (g->dev.npicks > 1 && t->record)
         return cli_error(GB_EBADARG, "--record writes one device's evaluations: give one -d");
+    if (t->refresh) /* its runs are planned and checked */
+        return mpi->rank == 0 ? cli_store_open(&g->st, o->store, 1) : 0;
     if ((rc = gb_plan_shapes(pl, &g->runs.shapes, &g->runs.nshapes, msg, sizeof msg)) != GB_OK)
         return cli_error(rc, "%s", msg);
     if ((rc = cli_tune_check_runs(&g->runs, pl, &g->nw, t, g->reg, di)))
@@ -308,8 +341,10 @@ static gb_tune_spec_t base_spec(const tune_opts_t *t, const gb_explore_plan_t *p
                             .strategy = t->strategy,
                             .seed = t->seed,
                             .presets = !t->no_presets,
-                            .budget = t->budget,
-                            .time_s = t->time_s,
+                            /* A refresh's runs are many: a small budget each, and --time
+                             * bounds them all (tuners.h). */
+                            .budget = t->budget || !t->refresh ? t->budget : GB_REFRESH_BUDGET,
+                            .time_s = t->refresh ? 0 : t->time_s,
                             .threads = (unsigned)t->threads,
                             .builders = (unsigned)t->builders,
                             .candidate_timeout_s = t->timeout_s,
@@ -368,7 +403,18 @@ static void say_tuning(const gb_tuners_t *tu, const tuning_t *g, const tune_opts
     }
     /* A process started again after a candidate past its limit or a crash goes on with the
      * log where its predecessor left it. */
-    if (mpi->rank == 0 && !getenv("GEMMBENCH_TUNE_RESTARTS"))
+    const int restarted = getenv("GEMMBENCH_TUNE_RESTARTS") != NULL;
+    if (mpi->rank == 0 && !restarted && t->refresh) {
+        char limit[64] = "";
+        if (t->time_s > 0)
+            snprintf(limit, sizeof limit, ", %g s in all", t->time_s);
+        printf("tune --refresh: %zu run(s) on %s, strategy %s, seed %llu, budget %zu per run "
+               "besides the seeds%s%s, %ld build process(es), %ld build thread(s); store %s\n",
+               g->runs.nitems, on, t->strategy, (unsigned long long)t->seed,
+               t->budget ? t->budget : (size_t)GB_REFRESH_BUDGET,
+               t->no_presets ? "" : " and presets", limit, t->builders, t->threads,
+               gb_store_path(g->st));
+    } else if (mpi->rank == 0 && !restarted)
         printf("tune: %zu kernel(s) x %zu shape(s) on %s, strategy %s, seed %llu, %ld build "
                "process(es), %ld build thread(s)%s; store %s\n",
                g->runs.nkernels, g->runs.nshapes, on, t->strategy, (unsigned long long)t->seed,
@@ -414,9 +460,17 @@ static int tune_runs(tuning_t *g, tune_opts_t *t, const cli_measure_t *o,
         tune_show_t show;
         gb_tuners_hooks_t hooks;
         cli_tune_show(&show, tu, mpi, argv - 1, t->record, g->reg, &hooks);
+        for (size_t i = 0; i < gb_tuners_count(tu) && i < CLI_MAX_DEVICES; i++)
+            show.v[i].refresh = t->refresh;
         say_tuning(tu, g, t, mpi);
         rc = gb_tuners_run(tu, &hooks);
         *served = 1;
+        const size_t left =
+            t->refresh && t->time_s > 0 && mpi->rank == 0 ? gb_tuners_unstarted(tu) : 0;
+        if (!rc && left && !cli_stop_signal)
+            printf("tune --refresh: the %g s of --time are spent: %zu of %zu run(s) not started; "
+                   "run the same command again to go on (what was measured is stored)\n",
+                   t->time_s, left, g->runs.nitems);
         cli_tune_show_done(&show);
     }
     gb_tuners_close(tu);
@@ -431,7 +485,9 @@ static int tune(tune_opts_t *t, const cli_measure_t *o, const gb_explore_plan_t 
     memset(&g, 0, sizeof g);
     int catching = 0, served = 0;
     int rc = open_runs(&g, t, o, pl, mpi);
-    if (!rc && t->count)
+    if (!rc && t->count && t->refresh)
+        rc = cli_tune_refresh_print(&g.runs);
+    else if (!rc && t->count)
         rc = cli_tune_count(&g.runs, pl, &g.nw, g.reg, &g.dev.list[g.dev.index]);
     else if (!rc && !(rc = check_runs(&g, t, o, pl, mpi)) &&
              !(rc = g.st ? cli_crash_reap(g.st, "tune") : 0)) {
@@ -476,6 +532,11 @@ int cmd_tune(int argc, char **argv)
     gb_fleet_mpi_t mpi = {0};
     if (rc)
         rc = rc < 0 ? EXIT_OK : rc;
+    else if (!t.refresh && (t.classes || t.no_shipped))
+        rc = cli_error(GB_EBADARG, "%s is for tune --refresh",
+                       t.classes ? "--classes" : "--no-shipped");
+    else if (t.refresh && t.simulate)
+        rc = cli_error(GB_EBADARG, "--simulate runs one recorded space: not with --refresh");
     else if (o.mpi && (t.simulate || t.count || t.record))
         rc = cli_error(GB_EBADARG, "--mpi tunes on devices: not with --simulate, --count or "
                                    "--record");

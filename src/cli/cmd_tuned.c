@@ -21,10 +21,12 @@
 static const struct sub {
     const char *name, *synopsis, *help;
 } subs[] = {
-    {"list", "tuned list [--device SUBSTR] [--shipped] [--json] [--store PATH]",
+    {"list", "tuned list [--device SUBSTR] [--family F] [--shipped] [--json] [--store PATH]",
      "  the store's tuned entries as a table: number, device, precision, layout, shape\n"
      "  class, kernel, parameters, GFLOP/s, when tuned, source (store or shipped)\n"
      "  --device SUBSTR  only entries whose device or platform name holds SUBSTR, any case\n"
+     "  --family F       only entries of devices of family F (nvidia-sm_90: 'gemmbench\n"
+     "                   devices' prints a device's)\n"
      "  --shipped        also the defaults shipped in gemmbench (kernels/tuned/), marked\n"
      "                   'shipped'; the store's entries override them for the same key\n"
      "                   (device, platform, driver, precision, layout, shape class)\n"
@@ -36,12 +38,18 @@ static const struct sub {
      "  N    the number 'gemmbench tuned list' gives it\n"
      "  KEY  [DEVICE/]PRECISION/LAYOUT/CLASS, e.g. s/row-NN/square-4096 or\n"
      "       'H100/s/row-NN/square-4096' (DEVICE: part of the device's name, any case)\n"},
-    {"export", "tuned export [--device SUBSTR] [--out FILE] [--store PATH]",
-     "  the store's entries as a JSON array, the format of kernels/tuned/*.json (so that\n"
-     "  'tuned export --device X --out kernels/tuned/X.json' makes shipped defaults) and of\n"
+    {"export",
+     "tuned export [--device SUBSTR] [--family F [--shipped]] [--out FILE] [--store PATH]",
+     "  the store's entries as a JSON array, the format of kernels/tuned/*.json and of\n"
      "  'gemmbench tuned import'\n"
      "  --device SUBSTR  only entries whose device or platform name holds SUBSTR, any case\n"
      "                   (an error when none does)\n"
+     "  --family F       only entries of devices of family F, any device of it (an error\n"
+     "                   when none is)\n"
+     "  --shipped        also the shipped entries the store does not override, all in the\n"
+     "                   order of a shipped file: 'tuned export --family F --shipped --out\n"
+     "                   kernels/tuned/F.json' makes the family's shipped file anew with the\n"
+     "                   store's entries (after 'tune --refresh') in place of its own\n"
      "  --out FILE       write FILE (atomically; never the store) instead of standard output\n"},
     {"import", "tuned import FILE [--store PATH]",
      "  entries from such a file ('-': standard input): every entry is checked first, then\n"
@@ -73,7 +81,7 @@ static void usage(const struct sub *only)
 
 typedef struct topts {
     const struct sub *sub;
-    const char *store, *out, *arg, *device;
+    const char *store, *out, *arg, *device, *family;
     int shipped, json;
 } topts_t;
 
@@ -85,19 +93,18 @@ static const struct only {
     const char *name, *takes;
 } only_opts[] = {{'o', "--out", "export"},
                  {'d', "--device", "list or export"},
-                 {O_SHIPPED, "--shipped", "list"},
+                 {'f', "--family", "list or export"},
+                 {O_SHIPPED, "--shipped", "list or export"},
                  {O_JSON, "--json", "list"}};
 
 /* Parses `tuned SUB [options] [ARG]`: 0, -1 after --help, or the exit code after an error. */
 static int parse(int argc, char **argv, topts_t *o)
 {
-    static const struct option opts[] = {{"store", required_argument, NULL, 's'},
-                                         {"out", required_argument, NULL, 'o'},
-                                         {"device", required_argument, NULL, 'd'},
-                                         {"shipped", no_argument, NULL, O_SHIPPED},
-                                         {"json", no_argument, NULL, O_JSON},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {
+        {"store", required_argument, NULL, 's'},   {"out", required_argument, NULL, 'o'},
+        {"device", required_argument, NULL, 'd'},  {"family", required_argument, NULL, 'f'},
+        {"shipped", no_argument, NULL, O_SHIPPED}, {"json", no_argument, NULL, O_JSON},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         if (argc >= 2)
@@ -118,7 +125,7 @@ static int parse(int argc, char **argv, topts_t *o)
     opterr = 0;
     argc--;
     argv++;
-    while ((c = getopt_long(argc, argv, ":o:d:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:d:f:h", opts, NULL)) != -1) {
         const char *given = argv[optind - 1]; /* for the errors, where it is the option */
         switch (c) {
         case 's':
@@ -142,13 +149,18 @@ static int parse(int argc, char **argv, topts_t *o)
                              "'tuned %s' takes no option %s (tuned %s does); see 'gemmbench "
                              "tuned %s --help'",
                              name, on->name, on->takes, name);
-        if ((c == 'o' || c == 'd') && !*optarg)
+        if ((c == 'o' || c == 'd' || c == 'f') && !*optarg)
             return cli_error(GB_EBADARG, "%s needs %s", on->name,
-                             c == 'o' ? "a file name" : "part of a device or platform name");
+                             c == 'o'   ? "a file name"
+                             : c == 'd' ? "part of a device or platform name"
+                                        : "a device family, e.g. nvidia-sm_90 ('gemmbench "
+                                          "devices' prints a device's)");
         if (c == 'o')
             o->out = optarg;
         else if (c == 'd')
             o->device = optarg;
+        else if (c == 'f')
+            o->family = optarg;
         else if (c == O_SHIPPED)
             o->shipped = 1;
         else
@@ -177,11 +189,26 @@ static int contains_nocase(const char *hay, const char *needle)
     return !*needle;
 }
 
-/* Does --device (when given) take e: part of its device's or platform's name? */
+/* Do --device and --family (where given) take e: part of its device's or platform's name, its
+ * device's family? */
 static int takes(const topts_t *o, const gb_tuned_entry_t *e)
 {
-    return !o->device || contains_nocase(e->device, o->device) ||
-           contains_nocase(e->platform, o->device);
+    return (!o->device || contains_nocase(e->device, o->device) ||
+            contains_nocase(e->platform, o->device)) &&
+           (!o->family || !strcmp(e->family, o->family));
+}
+
+/* " matching --device 'D' and --family F" for the filters given ("" for none), into buf. */
+static const char *matching(const topts_t *o, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    if (o->device)
+        gb__appendf(buf, len, &used, " matching --device '%.200s'", o->device);
+    if (o->family)
+        gb__appendf(buf, len, &used, "%s --family %.100s", o->device ? " and" : " matching",
+                    o->family);
+    return buf;
 }
 
 /* The widest of a field over the entries shown, within [at_least, 60]. */
@@ -281,20 +308,19 @@ static int tuned_list(const topts_t *o, gb_store_t *st)
             shown++;
             shown_store += i < nstore;
         }
-    char matching[300] = "";
-    if (o->device)
-        snprintf(matching, sizeof matching, " matching --device '%.200s'", o->device);
+    char match[400];
+    matching(o, match, sizeof match);
     if (o->json) {
         rc = list_json(o, &t, nstore);
     } else if (!shown) {
-        printf("no tuned entries%s %s%s; %s\n", matching, where, o->shipped ? ", none shipped" : "",
-               o->device && t.n ? "'gemmbench tuned list' shows them all"
-                                : "'gemmbench tune' makes them, 'gemmbench tuned import FILE' "
-                                  "adds them");
+        printf("no tuned entries%s %s%s; %s\n", match, where, o->shipped ? ", none shipped" : "",
+               (o->device || o->family) && t.n
+                   ? "'gemmbench tuned list' shows them all"
+                   : "'gemmbench tune' makes them, 'gemmbench tuned import FILE' "
+                     "adds them");
     } else {
         list_text(o, &t, nstore);
-        printf("%zu tuned entr%s%s %s", shown_store, shown_store == 1 ? "y" : "ies", matching,
-               where);
+        printf("%zu tuned entr%s%s %s", shown_store, shown_store == 1 ? "y" : "ies", match, where);
         if (o->shipped)
             printf(", %zu shipped", shown - shown_store);
         if (t.overridden) /* shipped entries of a key the store also holds */
@@ -307,26 +333,56 @@ static int tuned_list(const topts_t *o, gb_store_t *st)
 
 /* ---- export and import ---------------------------------------------------------------------- */
 
+/* The order of the store's entries and of a shipped file: device, precision, layout, shape
+ * class, platform, driver. */
+static int by_key(const void *a, const void *b)
+{
+    const gb_tuned_entry_t *x = a, *y = b;
+    int d = strcmp(x->device, y->device);
+    if (!d)
+        d = strcmp(gb_precision_name(x->precision), gb_precision_name(y->precision));
+    if (!d)
+        d = strcmp(x->layout, y->layout);
+    if (!d)
+        d = strcmp(x->shape_class, y->shape_class);
+    if (!d)
+        d = strcmp(x->platform, y->platform);
+    return d ? d : strcmp(x->driver, y->driver);
+}
+
 static int tuned_export(const topts_t *o, gb_store_t *st)
 {
     gb_tuned_t t;
     char msg[1024];
     cli_out_t out;
     gb_tuned_init(&t);
-    int rc = gb_tuned_load_store(&t, st, msg, sizeof msg);
+    int rc = st ? gb_tuned_load_store(&t, st, msg, sizeof msg) : GB_OK;
+    if (rc == GB_OK && o->shipped && (rc = gb_tuned_load_shipped(&t)) != GB_OK)
+        snprintf(msg, sizeof msg, "out of memory");
     const size_t all = t.n;
     size_t kept = 0;
     for (size_t i = 0; i < t.n; i++)
         if (takes(o, &t.e[i]))
             t.e[kept++] = t.e[i];
     t.n = kept;
+    if (o->shipped) /* the store's and the shipped entries in one order, as a shipped file */
+        qsort(t.e, t.n, sizeof *t.e, by_key);
+    /* Where the entries come from, for the lines below: "store S", "store S and the shipped
+     * entries", "the shipped entries". */
+    char from[1200];
+    snprintf(from, sizeof from, "%s%s%s%s", st ? "store " : "", st ? gb_store_path(st) : "",
+             st && o->shipped ? " and " : "", o->shipped ? "the shipped entries" : "");
     /* A filter that takes nothing is a mistake, not an empty set of defaults to ship. */
-    if (rc == GB_OK && o->device && !t.n) {
+    if (rc == GB_OK && (o->device || o->family) && !t.n) {
+        char dev[300] = "a device";
+        if (o->device)
+            snprintf(dev, sizeof dev, "a device or platform matching --device '%.200s'", o->device);
         gb_tuned_free(&t);
         return cli_error(GB_ENOPOINT,
-                         "no tuned entry in store %s (of %zu) has a device or platform matching "
-                         "--device '%s'; 'gemmbench tuned list' shows them",
-                         gb_store_path(st), all, o->device);
+                         "no tuned entry in %s (of %zu) has %s%s%s; 'gemmbench tuned list%s' "
+                         "shows them",
+                         from, all, dev, o->family ? " of family " : "", o->family ? o->family : "",
+                         o->shipped ? " --shipped" : "");
     }
     char *text = rc == GB_OK ? gb_tuned_to_json(&t) : NULL;
     if (rc == GB_OK && !text)
@@ -336,7 +392,7 @@ static int tuned_export(const topts_t *o, gb_store_t *st)
         return cli_error(rc, "%s", msg);
     }
     /* The same refusal as export and report: --out never names the store. */
-    if (!(rc = cli_out_open(&out, o->out, gb_store_path(st)))) {
+    if (!(rc = cli_out_open(&out, o->out, st ? gb_store_path(st) : NULL))) {
         const int wrote = fputs(text, out.f) < 0 || fputc('\n', out.f) == EOF ? GB_EIO : GB_OK;
         rc = cli_out_close(&out, wrote);
         if (rc == GB_OK && !o->out && fflush(stdout) != 0)
@@ -345,7 +401,7 @@ static int tuned_export(const topts_t *o, gb_store_t *st)
             rc = cli_error(rc, "writing %s failed", o->out ? o->out : "standard output");
         else if (rc == GB_OK && o->out)
             printf("exported %zu tuned entr%s from %s to %s\n", t.n, t.n == 1 ? "y" : "ies",
-                   gb_store_path(st), o->out);
+                   st ? from + strlen("store ") : from, o->out);
     }
     free(text);
     gb_tuned_free(&t);

@@ -18,7 +18,10 @@ typedef struct tune_opts {
     double time_s, timeout_s, compile_timeout_s; /* compile: 0, ten times timeout_s */
     int count;
     int no_presets;
-    long threads; /* -1: one per core but one, at most 16, unless processes build */
+    int refresh;         /* --refresh: the classes the devices use, tuned again */
+    int no_shipped;      /* --no-shipped: the classes of the user's entries only */
+    const char *classes; /* --classes CLASS,..: those only (NULL: every one) */
+    long threads;        /* -1: one per core but one, at most 16, unless processes build */
     long
         builders; /* -1: processes on a GPU (cores - 1 over the devices, <= 15 and the lookahead) */
     size_t confirm;
@@ -41,11 +44,25 @@ int cli_tune_split_kernels(const char *list, gb_tune_runs_t *r);
 /* --count: each family's space size and the time to count it; the exit code. */
 int cli_tune_count(const gb_tune_runs_t *r, const gb_explore_plan_t *pl, const narrowing_t *nw,
                    const gb_registry_t *reg, const gb_device_info_t *di);
+/* The options tune's runs check whatever they are (the strategy, no --lws, no --repeat): 0 or
+ * the exit code. */
+int cli_tune_check_options(const gb_explore_plan_t *pl, const tune_opts_t *t);
 /* Checks every run can be made (kernel, precision, space, strategy) before anything is written,
  * each kernel's precision and space into r; -k all skips the families the device cannot run,
  * saying so. 0 or the exit code. */
 int cli_tune_check_runs(gb_tune_runs_t *r, const gb_explore_plan_t *pl, const narrowing_t *nw,
                         const tune_opts_t *t, const gb_registry_t *reg, const gb_device_info_t *di);
+
+/* tune --refresh (tune_refresh.c): the options it refuses, then (rank 0) the runs planned into
+ * r from the tuned entries -k auto sees for the devices (the store read, never written),
+ * saying which kernels are passed over; a rank other than 0 plans nothing (rank 0 sends each
+ * its runs). 0 or the exit code (2: nothing to refresh, an unknown class). */
+int cli_tune_refresh_plan(gb_tune_runs_t *r, const tune_opts_t *t, const cli_measure_t *o,
+                          const gb_explore_plan_t *pl, const narrowing_t *nw,
+                          const gb_registry_t *reg, const cli_device_t *dev,
+                          const gb_fleet_mpi_t *mpi);
+/* --refresh --count: the planned runs, one a line; the exit code. */
+int cli_tune_refresh_print(const gb_tune_runs_t *r);
 
 /* How one tuner's runs are shown. */
 typedef struct view {
@@ -59,6 +76,7 @@ typedef struct view {
     int mpi;            /* under MPI: a candidate past its limit ends the job, no restart */
     int restarted;      /* this process took over from one that stopped (timeout or crash) */
     int not_kept;       /* a rank other than 0: its database line is rank 0's to say */
+    int refresh;        /* tune --refresh: each run opens with a line saying its class */
     const char *record; /* --record FILE: the run's evaluations written there (NULL: none) */
     const gb_registry_t *reg;
 } view_t;

@@ -135,8 +135,7 @@ int cli_tune_count(const gb_tune_runs_t *r, const gb_explore_plan_t *pl, const n
     return bad ? EXIT_USAGE : EXIT_OK;
 }
 
-int cli_tune_check_runs(gb_tune_runs_t *r, const gb_explore_plan_t *pl, const narrowing_t *nw,
-                        const tune_opts_t *t, const gb_registry_t *reg, const gb_device_info_t *di)
+int cli_tune_check_options(const gb_explore_plan_t *pl, const tune_opts_t *t)
 {
     if (!cli_tune_known_strategy(t->strategy))
         return EXIT_USAGE;
@@ -146,6 +145,15 @@ int cli_tune_check_runs(gb_tune_runs_t *r, const gb_explore_plan_t *pl, const na
     if (pl->repeat > 1)
         return cli_error(GB_EBADARG, "tune takes no --repeat: the leaders are repeated "
                                      "(--confirm-reps)");
+    return 0;
+}
+
+int cli_tune_check_runs(gb_tune_runs_t *r, const gb_explore_plan_t *pl, const narrowing_t *nw,
+                        const tune_opts_t *t, const gb_registry_t *reg, const gb_device_info_t *di)
+{
+    int rc = cli_tune_check_options(pl, t);
+    if (rc)
+        return rc;
     if (!(r->prec = calloc(r->nkernels, sizeof *r->prec)) ||
         !(r->space = calloc(r->nkernels, sizeof *r->space)))
         return cli_error(GB_ENOMEM, "out of memory");
@@ -154,7 +162,7 @@ int cli_tune_check_runs(gb_tune_runs_t *r, const gb_explore_plan_t *pl, const na
             return cli_error(GB_EBADARG, "-k auto picks a tuned kernel; tune a family instead");
         gb_space_t *sp;
         char msg[1024];
-        int rc = kernel_space(r->kernels[i], pl, nw, reg, di, &r->prec[i], &sp, msg, sizeof msg);
+        rc = kernel_space(r->kernels[i], pl, nw, reg, di, &r->prec[i], &sp, msg, sizeof msg);
         if (rc > 0)
             return rc;
         if (rc != GB_OK) {

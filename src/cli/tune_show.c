@@ -131,6 +131,17 @@ static void on_starting(const gb_tune_spec_t *spec, void *user)
     cli_progress_start(&v->pr, spec->budget);
     if (v->label)
         v->pr.tty = 0; /* several devices or ranks: plain lines, each with its label */
+    if (!v->refresh)
+        return;
+    char who[200], cls[32], layout[16];
+    view_lock(v);
+    printf("%srefresh: %s %s %s: %s at %zux%zux%zu, %zu seed(s)\n", view_head(v, who, sizeof who),
+           gb_precision_name(spec->precision),
+           gb_problem_layout_tag(spec->base, layout, sizeof layout),
+           gb_shape_class(spec->m, spec->n, spec->k, cls, sizeof cls), spec->kernel, spec->m,
+           spec->n, spec->k, spec->nseeds);
+    fflush(stdout);
+    view_unlock(v);
 }
 
 /* A run's closing lines, and --record. */

@@ -25,7 +25,8 @@ typedef struct cand {
     gb_params_t params;
     gb_build_t build;
     int resolved; /* known without measuring: refused, or found in the store */
-    int preset;   /* a preset measured first, not asked of the strategy (nor told to it) */
+    int preset;   /* a seed or preset measured first, not asked of the strategy */
+    int seed;     /* a seed: told to the strategy (a preset is not) */
     gb_tune_eval_t ev;
 } cand_t;
 
@@ -46,8 +47,10 @@ typedef struct tuner {
     double t0, best;
     char best_params[512];
     size_t asked;
-    gb_space_cand_t *presets; /* the family's presets that are in the space, in its order */
-    size_t npresets, next_preset;
+    /* The seeds, then the family's presets, that are in the space (each once), in order: the
+     * first nseeds are seeds. */
+    gb_space_cand_t *presets;
+    size_t npresets, next_preset, nseeds;
     /* What the watchdog is on: the job built or measured and its parameters, and whether its
      * compile is over (its limit is then the runs'). */
     const gb_job_t *flight;
@@ -122,6 +125,7 @@ static cand_t *propose(tuner_t *t, int *rc)
         return NULL;
     }
     if (preset) {
+        c->seed = t->next_preset < t->nseeds;
         c->c = t->presets[t->next_preset++];
         c->preset = 1;
     } else if (!gb_strategy_ask(t->strat, &c->c)) {
@@ -320,7 +324,7 @@ static int conclude(tuner_t *t, cand_t *c)
 {
     gb_tune_eval_t *ev = &c->ev;
     gb_tune_outcome_t *out = t->out;
-    if (!c->preset)
+    if (!c->preset || c->seed) /* a seed tells the strategy where good configurations are */
         gb_strategy_tell(t->strat, &c->c, ev->gflops);
     if (ev->gflops > t->best) {
         t->best = ev->gflops;
@@ -419,19 +423,36 @@ static int search(tuner_t *t)
     return rc;
 }
 
-/* The family's presets for the precision that are valid configurations of the (narrowed)
- * space: the hand-picked starting points, measured before the strategy's candidates so that a
- * tuning never keeps worse than the best of them. */
+/* Adds configuration ps to the starting points unless it is not one of the space or is there
+ * already. */
+static void add_start(tuner_t *t, const gb_params_t *ps)
+{
+    gb_space_cand_t c;
+    if (gb_space_find(t->sp, ps, &c) != GB_OK || gb_space_rank(t->sp, &c) == UINT64_MAX)
+        return;
+    for (size_t k = 0; k < t->npresets; k++)
+        if (gb_space_rank(t->sp, &t->presets[k]) == gb_space_rank(t->sp, &c))
+            return;
+    t->presets[t->npresets++] = c;
+}
+
+/* The starting points, measured before the strategy's candidates: the spec's seeds, then the
+ * family's presets for the precision (the hand-picked configurations, unless spec->presets is
+ * 0), each that is a valid configuration of the (narrowed) space, so that a tuning never keeps
+ * worse than the best of them. */
 static int collect_presets(tuner_t *t)
 {
     const gb_family_t *f;
     const gb_preset_t *unused;
     if (gb_registry_find(t->reg, t->spec->kernel, &f, &unused) != GB_OK)
         return GB_OK;
-    const size_t n = gb_family_preset_count(f);
+    const size_t n = (t->spec->presets ? gb_family_preset_count(f) : 0) + t->spec->nseeds;
     if (!n || !(t->presets = calloc(n, sizeof *t->presets)))
         return n ? GB_ENOMEM : GB_OK;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < t->spec->nseeds; i++)
+        add_start(t, &t->spec->seeds[i]);
+    t->nseeds = t->out->seeds = t->npresets;
+    for (size_t i = 0; t->spec->presets && i < gb_family_preset_count(f); i++) {
         const gb_preset_t *p = gb_family_preset(f, i);
         if (!(p->precisions & (1u << t->spec->precision)))
             continue;
@@ -440,14 +461,8 @@ static int collect_presets(tuner_t *t)
         int ok = 1;
         for (size_t j = 0; j < p->nset && ok; j++)
             ok = gb_params_set(&ps, p->set_names[j], p->set_values[j]) == GB_OK;
-        gb_space_cand_t c;
-        if (!ok || gb_space_find(t->sp, &ps, &c) != GB_OK || gb_space_rank(t->sp, &c) == UINT64_MAX)
-            continue;
-        int seen = 0;
-        for (size_t k = 0; k < t->npresets && !seen; k++)
-            seen = gb_space_rank(t->sp, &t->presets[k]) == gb_space_rank(t->sp, &c);
-        if (!seen)
-            t->presets[t->npresets++] = c;
+        if (ok)
+            add_start(t, &ps);
     }
     return GB_OK;
 }
@@ -470,7 +485,7 @@ int gb_tune_run(gb_tune_outcome_t *out, const gb_tune_spec_t *spec, const gb_reg
     int rc = gb_tune_space(spec, reg, t.dev, &t.sp, msg, msglen);
     if (rc == GB_OK)
         rc = gb_strategy_open(&t.strat, spec->strategy, t.sp, spec->seed, msg, msglen);
-    if (rc == GB_OK && spec->presets && (rc = collect_presets(&t)) != GB_OK)
+    if (rc == GB_OK && (spec->presets || spec->nseeds) && (rc = collect_presets(&t)) != GB_OK)
         gb__fail(msg, msglen, rc, "out of memory");
     /* The problem as the jobs will have it (the family's layout unless one was given). */
     gb_job_t probe;

@@ -34,10 +34,15 @@ typedef struct gb_tune_spec {
     size_t nnarrow;
     const char *strategy;
     uint64_t seed;
-    int presets;      /* the family's presets in the space are measured first, besides the budget */
-    size_t budget;    /* the strategy's evaluations (0: the whole space, or until time_s) */
-    double time_s;    /* stop proposing after this long (0: no limit) */
-    unsigned threads; /* build threads (0: none; builds happen when measuring) */
+    int presets; /* the family's presets in the space are measured first, besides the budget */
+    /* Configurations measured before the presets, besides the budget, and told to the strategy
+     * (a warm start: tune --refresh seeds a run with the tuned entries of its family); those
+     * that are not configurations of the space are passed over. */
+    const gb_params_t *seeds;
+    size_t nseeds;
+    size_t budget;     /* the strategy's evaluations (0: the whole space, or until time_s) */
+    double time_s;     /* stop proposing after this long (0: no limit) */
+    unsigned threads;  /* build threads (0: none; builds happen when measuring) */
     unsigned builders; /* build processes (0: none), started with builder_argv (pool.h) */
     char *const *builder_argv;
     /* The builders of an earlier run on the same context, kept (threads and builders are then
@@ -93,6 +98,7 @@ typedef struct gb_tune_outcome {
     size_t resumed;
     char resumed_status[16];
     size_t measured, cached, failed; /* evaluations: run now, found in the store, cannot win */
+    size_t seeds;                    /* of spec->seeds, those in the space: measured first */
     int have_winner;
     gb_tuned_entry_t winner; /* its configuration, rate and evidence */
     char verdict[1200];      /* how the winner compares with the runner-up, in words */

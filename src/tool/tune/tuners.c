@@ -1,10 +1,12 @@
 /* tuners.c: a tuning's runs over the devices of this process (tuners.h): a tuner per device,
  * each on a thread of the fleet's, devices of one kind sharing the runs, all storing through
- * one connection; and the defaults of a tuning's budget and build helpers. The exchange with
+ * one connection, no run started once the whole tuning's time is spent; and the defaults of a
+ * tuning's budget and build helpers. The exchange with
  * other MPI ranks is tuners_mpi.c's. docs/scale-out.md. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rt/util/util.h"
 #include "tuners_int.h"
@@ -60,12 +62,33 @@ void gb_tune_runs_free(gb_tune_runs_t *r)
     free(r->shapes);
     free(r->prec);
     free(r->space);
+    free(r->items);
     memset(r, 0, sizeof *r);
+}
+
+size_t gb_tune_runs_count(const gb_tune_runs_t *r)
+{
+    return r->items ? r->nitems : r->nkernels * r->nshapes;
+}
+
+int gb_tune_runs_add(gb_tune_runs_t *r, const gb_tune_item_t *it)
+{
+    if (gb__grow(&r->items, &r->capitems, r->nitems + 1, sizeof *r->items) != GB_OK)
+        return GB_ENOMEM;
+    r->items[r->nitems++] = *it;
+    return GB_OK;
+}
+
+/* Run r's shape. */
+static const size_t *run_shape(const gb_tune_runs_t *runs, size_t r)
+{
+    return runs->items ? &runs->items[r].m : runs->shapes[r % runs->nshapes];
 }
 
 /* ---- the queue of runs ---------------------------------------------------------------------- */
 
-/* A run (kernel-major index) and its shape's volume M N K: the order runs are handed out in. */
+/* A run (its index: kernel-major, or the item's) and its shape's volume M N K: the order runs
+ * are handed out in. */
 typedef struct run_size {
     double volume;
     size_t run;
@@ -85,7 +108,7 @@ static int larger_first(const void *a, const void *b)
 static int order_runs(gb_tuners_t *tu, int shared)
 {
     const gb_tune_runs_t *runs = tu->spec.runs;
-    const size_t total = runs->nkernels * runs->nshapes;
+    const size_t total = gb_tune_runs_count(runs);
     run_size_t *by = malloc((total ? total : 1) * sizeof *by);
     tu->order = malloc((total ? total : 1) * sizeof *tu->order);
     if (!by || !tu->order) {
@@ -93,7 +116,7 @@ static int order_runs(gb_tuners_t *tu, int shared)
         return GB_ENOMEM;
     }
     for (size_t i = 0; i < total; i++) {
-        const size_t *sh = runs->shapes[i % runs->nshapes];
+        const size_t *sh = run_shape(runs, i);
         by[i] = (run_size_t){shared ? (double)sh[0] * (double)sh[1] * (double)sh[2] : 0, i};
     }
     qsort(by, total, sizeof *by, larger_first); /* equal volumes keep the plan's order */
@@ -113,20 +136,63 @@ int gb_tuners__stopped(const gb_tuners_t *tu)
     return tu->hooks && tu->hooks->run.stop && *tu->hooks->run.stop;
 }
 
-int gb_tuners__next(gb_tuners_t *tu, size_t kind, size_t *k, size_t *s)
+/* Whether run r is for the tuners of kind (an item names the kind it is for). */
+static int for_kind(const gb_tuners_t *tu, size_t r, size_t kind)
+{
+    const gb_tune_runs_t *runs = tu->spec.runs;
+    if (!runs->items || !runs->items[r].device[0])
+        return 1;
+    const gb_tune_item_t *it = &runs->items[r];
+    const gb_fleet_kind_t *k = &tu->kinds.v[kind];
+    return !strcmp(it->device, k->name) && !strcmp(it->driver, k->driver) &&
+           !strcmp(it->platform, k->platform);
+}
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Seconds since the tuning began. */
+static double elapsed(const gb_tuners_t *tu)
+{
+    return mono_s() - tu->t0;
+}
+
+/* Whether the whole tuning's time is spent. */
+static int time_spent(const gb_tuners_t *tu)
+{
+    const double limit = tu->spec.runs->time_s;
+    return limit > 0 && elapsed(tu) >= limit;
+}
+
+int gb_tuners__next(gb_tuners_t *tu, size_t kind, size_t *r)
 {
     const gb_tune_runs_t *runs = tu->spec.runs;
     pthread_mutex_lock(&tu->lock);
-    const size_t total = runs->nkernels * runs->nshapes, at = tu->next[kind];
-    const int got = !tu->failed && !gb_tuners__stopped(tu) && at < total;
-    if (got) {
-        const size_t r = tu->order[at];
+    const size_t total = gb_tune_runs_count(runs);
+    while (tu->next[kind] < total && !for_kind(tu, tu->order[tu->next[kind]], kind))
         tu->next[kind]++;
-        *k = r / runs->nshapes;
-        *s = r % runs->nshapes;
+    const size_t at = tu->next[kind];
+    const int got = !tu->failed && !gb_tuners__stopped(tu) && at < total && !time_spent(tu);
+    if (got) {
+        *r = tu->order[at];
+        tu->next[kind]++;
     }
     pthread_mutex_unlock(&tu->lock);
     return got;
+}
+
+size_t gb_tuners_unstarted(const gb_tuners_t *tu)
+{
+    const size_t total = gb_tune_runs_count(tu->spec.runs);
+    size_t left = 0;
+    for (size_t kind = 0; kind < tu->kinds.n; kind++)
+        for (size_t at = tu->next[kind]; at < total; at++)
+            left += for_kind(tu, tu->order[at], kind) ? 1 : 0;
+    return left;
 }
 
 void gb_tuners__stop_all(gb_tuners_t *tu)
@@ -136,10 +202,43 @@ void gb_tuners__stop_all(gb_tuners_t *tu)
     pthread_mutex_unlock(&tu->lock);
 }
 
-void gb_tuners__spec(const gb_tuners_t *tu, const gb_tuner_t *w, size_t k, size_t s,
-                     gb_tune_spec_t *spec)
+void gb_tuners__spec_item(const gb_tuners_t *tu, const gb_tuner_t *w, const gb_tune_item_t *it,
+                          double time_left, gb_tune_spec_t *spec)
+{
+    *spec = *tu->spec.base;
+    spec->kernel = it->kernel;
+    spec->precision = it->precision;
+    spec->base = &it->base;
+    spec->has_layout = 1;
+    spec->m = it->m;
+    spec->n = it->n;
+    spec->k = it->k;
+    spec->seeds = it->seeds;
+    spec->nseeds = it->nseeds;
+    if (time_left > 0)
+        spec->time_s = time_left;
+    spec->builder_argv = w->d->builder_argv;
+    spec->pool = w->pool;
+    spec->bench.validate = GB_VALIDATE_ON;
+    if (!spec->budget && spec->time_s <= 0)
+        spec->budget = gb_tune_default_budget(it->space);
+}
+
+double gb_tuners__time_left(const gb_tuners_t *tu)
+{
+    const double limit = tu->spec.runs->time_s, left = limit - elapsed(tu);
+    /* A run handed out just before the end still measures its seeds and presets. */
+    return limit > 0 ? (left > 0.001 ? left : 0.001) : 0;
+}
+
+void gb_tuners__spec(const gb_tuners_t *tu, const gb_tuner_t *w, size_t r, gb_tune_spec_t *spec)
 {
     const gb_tune_runs_t *runs = tu->spec.runs;
+    if (runs->items) {
+        gb_tuners__spec_item(tu, w, &runs->items[r], gb_tuners__time_left(tu), spec);
+        return;
+    }
+    const size_t k = r / runs->nshapes, s = r % runs->nshapes;
     *spec = *tu->spec.base;
     spec->kernel = runs->kernels[k];
     spec->precision = runs->prec[k];
@@ -298,11 +397,11 @@ static void tuner_loop(size_t i, void *user)
 {
     gb_tuners_t *tu = user;
     gb_tuner_t *w = &tu->w[i];
-    size_t k, s;
-    while (gb_tuners__next(tu, w->kind, &k, &s)) {
+    size_t r;
+    while (gb_tuners__next(tu, w->kind, &r)) {
         gb_tune_spec_t spec;
         gb_tune_outcome_t out;
-        gb_tuners__spec(tu, w, k, s, &spec);
+        gb_tuners__spec(tu, w, r, &spec);
         if ((w->rc = gb_tuners__one(tu, i, &spec, w->st, &out)) != 0 && !gb_tuners__stopped(tu))
             gb_tuners__stop_all(tu);
     }
@@ -321,6 +420,7 @@ static void short_handed(void *user)
 int gb_tuners_run(gb_tuners_t *tu, const gb_tuners_hooks_t *hooks)
 {
     tu->hooks = hooks;
+    tu->t0 = mono_s(); /* the whole tuning's time (runs->time_s) counts from here */
     if (tu->spec.mpi && tu->spec.mpi->rank > 0)
         return gb_tuners__remote(tu);
     const int serving = gb_tuners__ranks(tu);

@@ -1,9 +1,11 @@
-/* tuners.h: a tuning's runs (each kernel x shape) spread over devices and MPI ranks by the
+/* tuners.h: a tuning's runs (each kernel x shape, or runs of their own with their precision,
+ * layout, shape and seeds: tune --refresh's items) spread over devices and MPI ranks by the
  * fleet (src/tool/fleet): a tuner per device, each on a thread of its own (tune -d), devices of
  * one kind (name, driver, platform) sharing the runs and each kind tuning every run for its own
- * database entries; every tuner stores through the command's one store connection. Under MPI
- * (tune --mpi) rank 0 hands out the runs by the ranks' kinds, sends a rank the points its run
- * already has, and stores what comes back. Prints nothing: hooks show the runs and what the
+ * database entries (an item only on the kind it names); every tuner stores through the
+ * command's one store connection. Under MPI (tune --mpi) rank 0 hands out the runs by the
+ * ranks' kinds, sends a rank the points its run already has (and an item, which it did not
+ * plan), and stores what comes back. Prints nothing: hooks show the runs and what the
  * ranks send. docs/scale-out.md. */
 #ifndef GB_TUNE_TUNERS_H
 #define GB_TUNE_TUNERS_H
@@ -31,16 +33,55 @@ void gb_tune_helpers_default(long *threads, long *builders, const gb_device_info
  * the space. */
 size_t gb_tune_default_budget(uint64_t space);
 
-/* A tuning's runs: each kernel x shape, kernel-major. Owned arrays (gb_tune_runs_free). */
+/* At most this many seeds in a run (gb_tune_item_t). */
+#define GB_TUNE_SEEDS 8
+
+/* A run of its own (tune --refresh): a family at one precision, layout and shape, its seeds,
+ * and the kind of device it is for. */
+typedef struct gb_tune_item {
+    char kernel[2 * GB_NAME_MAX]; /* a family */
+    gb_precision_t precision;
+    char layout[8];    /* "row-NN": the layout and transpositions */
+    gb_problem_t base; /* the command's problem in that layout (gb_tune_item_layout) */
+    size_t m, n, k;
+    char shape_class[32];
+    gb_params_t seeds[GB_TUNE_SEEDS]; /* measured first (gb_tune_spec_t.seeds) */
+    size_t nseeds;
+    /* The kind of device it is for (name, driver, platform; a name "" for any). */
+    char device[128], driver[64], platform[128];
+    uint64_t space; /* the family's valid configurations there */
+} gb_tune_item_t;
+
+/* A tuning's runs: each kernel x shape, kernel-major; or, where items are given, the items in
+ * their order. Owned arrays (gb_tune_runs_free). */
 typedef struct gb_tune_runs {
     char **kernels;
     size_t nkernels;
     size_t (*shapes)[3], nshapes;
-    int all;              /* -k all: families a device cannot run are skipped, not refused */
-    gb_precision_t *prec; /* per kernel */
-    uint64_t *space;      /* per kernel: its valid configurations (the default budget's base) */
+    int all;               /* -k all: families a device cannot run are skipped, not refused */
+    gb_precision_t *prec;  /* per kernel */
+    uint64_t *space;       /* per kernel: its valid configurations (the default budget's base) */
+    gb_tune_item_t *items; /* runs of their own (tune --refresh); NULL: kernels x shapes */
+    size_t nitems, capitems;
+    int refresh; /* the runs are items (a rank other than 0 under MPI gets them from rank 0) */
+    /* The whole tuning's limit in seconds (0: none): no run starts once it is spent, and each
+     * run stops proposing when it is (its time_s is the time left). */
+    double time_s;
 } gb_tune_runs_t;
 void gb_tune_runs_free(gb_tune_runs_t *r);
+/* How many runs r holds. */
+size_t gb_tune_runs_count(const gb_tune_runs_t *r);
+/* Adds a copy of it to r's items: GB_OK or GB_ENOMEM. */
+int gb_tune_runs_add(gb_tune_runs_t *r, const gb_tune_item_t *it);
+/* Sets p's layout and transpositions from a tag ("col-NT"): GB_OK, or GB_EBADARG for a tag
+ * that is not row-NN ... col-TT. */
+int gb_tune_item_layout(gb_problem_t *p, const char *tag);
+/* An item as one line of text for another rank, with the time left of the tuning (caller
+ * frees; NULL when out of memory), and back, its base the command's base in its layout:
+ * GB_OK, or GB_EBADARG for text gb_tune_item_text did not write. */
+char *gb_tune_item_text(const gb_tune_item_t *it, double time_left);
+int gb_tune_item_parse(gb_tune_item_t *it, double *time_left, const char *text,
+                       const gb_problem_t *base);
 
 /* One device to tune on: its facts, and the command line of its build processes (pool.h). Both
  * must outlive the tuners. */
@@ -52,8 +93,8 @@ typedef struct gb_tuner_dev {
 typedef struct gb_tuners_spec {
     const gb_tune_runs_t *runs;
     /* Every run's spec but its kernel, precision, shape, build processes' command line and pool
-     * (each tuner's); validation is forced on, and a budget of 0 without time_s becomes
-     * gb_tune_default_budget of the kernel's space. */
+     * (each tuner's), and for an item its layout, seeds and time left; validation is forced on,
+     * and a budget of 0 without time_s becomes gb_tune_default_budget of the kernel's space. */
     const gb_tune_spec_t *base;
     const gb_registry_t *reg;
     const gb_tuner_dev_t *devs;
@@ -110,5 +151,8 @@ typedef struct gb_tuners_hooks {
  * and winner go back to rank 0. 0 when every run was made (or a stop asked for), else the first
  * code of a hook that stopped them. */
 int gb_tuners_run(gb_tuners_t *tu, const gb_tuners_hooks_t *hooks);
+/* After gb_tuners_run: the runs of this process's kinds of device that were not started (the
+ * whole tuning's time was spent, or a stop came). */
+size_t gb_tuners_unstarted(const gb_tuners_t *tu);
 
 #endif

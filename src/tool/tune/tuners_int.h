@@ -28,19 +28,26 @@ struct gb_tuners {
      * comes: room for one kind per device and rank. */
     gb_fleet_kinds_t kinds;
     size_t *next;         /* per kind: the next run, a place in order[] */
-    size_t *order;        /* the runs (kernel-major indices) in the order they are handed out */
+    size_t *order;        /* the runs (their indices) in the order they are handed out */
     pthread_mutex_t lock; /* next[] and failed */
     int failed;
     gb_store_t *serve_st; /* rank 0's handle for what the other ranks send (NULL elsewhere) */
+    double t0;            /* when gb_tuners_run began (CLOCK_MONOTONIC, seconds) */
 };
 
 /* Whether this process is one rank of several. */
 int gb_tuners__ranks(const gb_tuners_t *tu);
-/* The next run for kind: 1 with its kernel k and shape s, 0 when none is left or all stop. */
-int gb_tuners__next(gb_tuners_t *tu, size_t kind, size_t *k, size_t *s);
-/* The tuning run of kernel k at shape s on tuner w. */
-void gb_tuners__spec(const gb_tuners_t *tu, const gb_tuner_t *w, size_t k, size_t s,
-                     gb_tune_spec_t *spec);
+/* The next run for kind: 1 with its index r (kernel-major: kernel r / nshapes at shape
+ * r % nshapes; or the item's), 0 when none is left, the whole tuning's time is spent or all
+ * stop. */
+int gb_tuners__next(gb_tuners_t *tu, size_t kind, size_t *r);
+/* The tuning run r on tuner w. */
+void gb_tuners__spec(const gb_tuners_t *tu, const gb_tuner_t *w, size_t r, gb_tune_spec_t *spec);
+/* The tuning run of item it on tuner w, with the time left of the whole tuning (0: no limit). */
+void gb_tuners__spec_item(const gb_tuners_t *tu, const gb_tuner_t *w, const gb_tune_item_t *it,
+                          double time_left, gb_tune_spec_t *spec);
+/* The time left of the whole tuning (runs->time_s), at least a millisecond; 0 without a limit. */
+double gb_tuners__time_left(const gb_tuners_t *tu);
 /* One run on tuner i into st, told to the hooks: the finished hook's code. */
 int gb_tuners__one(gb_tuners_t *tu, size_t i, const gb_tune_spec_t *spec, gb_store_t *st,
                    gb_tune_outcome_t *out);

@@ -122,18 +122,23 @@ static int hello_from(gb_tuners_t *tu, int from, rank_info_t *r, const char *buf
  * here; a HELLO that did not read back stops it. 1 when it was handed a run. */
 static int answer(gb_tuners_t *tu, int from, const rank_info_t *r)
 {
-    size_t k = 0, s = 0;
-    const int work = r->known && gb_tuners__next(tu, r->kind, &k, &s);
-    gb_fleet_mpi_answer(from, work, k * tu->spec.runs->nshapes + s);
+    size_t run = 0;
+    const int work = r->known && gb_tuners__next(tu, r->kind, &run);
+    gb_fleet_mpi_answer(from, work, run);
     if (work) {
         /* What the store already holds at that shape: the rank's cache, so that a candidate
-         * measured before is not measured again there either. */
+         * measured before is not measured again there either; and a run of its own (an item)
+         * as text, which the rank did not plan. */
         gb_tune_spec_t spec;
-        gb_tuners__spec(tu, &tu->w[0], k, s, &spec);
+        gb_tuners__spec(tu, &tu->w[0], run, &spec);
         char *cache = shape_points(tu->serve_st, &spec);
-        const char *f[] = {cache ? cache : ""};
-        gb_fleet_mpi_send(f, 1, from, GB_FLEET_TAG_CHECK);
+        const gb_tune_runs_t *runs = tu->spec.runs;
+        char *item =
+            runs->items ? gb_tune_item_text(&runs->items[run], gb_tuners__time_left(tu)) : NULL;
+        const char *f[] = {cache ? cache : "", item ? item : ""};
+        gb_fleet_mpi_send(f, 2, from, GB_FLEET_TAG_CHECK);
         free(cache);
+        free(item);
     }
     return work;
 }
@@ -194,11 +199,27 @@ static int tune_sent(gb_tuners_t *tu, size_t r, gb_store_t *mem)
     gb_tune_spec_t spec;
     gb_tune_outcome_t out;
     char idx[32], code[16];
-    gb_tuners__spec(tu, w, r / tu->spec.runs->nshapes, r % tu->spec.runs->nshapes, &spec);
     int tag;
-    size_t clen, added = 0, present = 0;
-    char *cache = gb_fleet_mpi_recv(0, &tag, &clen);
-    if (cache && cache[0] &&
+    size_t clen, added = 0, present = 0, at = 0;
+    char *buf = gb_fleet_mpi_recv(0, &tag, &clen);
+    const char *cache = buf ? gb_fleet_mpi_field(buf, clen, &at) : "";
+    const char *text = buf ? gb_fleet_mpi_field(buf, clen, &at) : "";
+    /* A run of its own comes as text (tune --refresh: rank 0 planned it); else the index is
+     * one of the runs every rank made alike from the command line. */
+    gb_tune_item_t *item = text[0] ? malloc(sizeof *item) : NULL;
+    double left = 0;
+    if (text[0] && (!item || gb_tune_item_parse(item, &left, text, tu->spec.base->base) != GB_OK)) {
+        free(item);
+        free(buf);
+        return h->fail(GB_EIO,
+                       "tune: a run from rank 0 did not read back; run the same command again",
+                       h->user);
+    }
+    if (item)
+        gb_tuners__spec_item(tu, w, item, left, &spec);
+    else
+        gb_tuners__spec(tu, w, r, &spec);
+    if (cache[0] &&
         gb_store_import_json(mem, cache, strlen(cache), "rank 0", &added, &present) != GB_OK) {
         char msg[1200];
         snprintf(msg, sizeof msg,
@@ -206,7 +227,6 @@ static int tune_sent(gb_tuners_t *tu, size_t r, gb_store_t *mem)
                  gb_store_errmsg(mem));
         h->warn(msg, h->user);
     }
-    free(cache);
     const int rc = gb_tuners__one(tu, 0, &spec, mem, &out);
     char *points = NULL, *winner = NULL;
     size_t plen = 0, count = 0;
@@ -229,6 +249,8 @@ static int tune_sent(gb_tuners_t *tu, size_t r, gb_store_t *mem)
     free(points);
     free(winner);
     free(record);
+    free(item);
+    free(buf);
     return rc;
 }
 
