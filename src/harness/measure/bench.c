@@ -279,8 +279,8 @@ static int validates(const gb_problem_t *p, const gb_bench_options_t *o)
 }
 
 /* *p: problem completed and checked, its data too, as every run needs it; the message on ctx. */
-static int checked(gb_context_t *ctx, const gb_problem_t *problem, const gb_bench_options_t *o,
-                   gb_problem_t *p)
+static int problem_checked(gb_context_t *ctx, const gb_problem_t *problem,
+                           const gb_bench_options_t *o, gb_problem_t *p)
 {
     *p = *problem;
     int rc = gb_problem_check(p, ctx->errmsg, sizeof ctx->errmsg);
@@ -292,7 +292,7 @@ int gb_bench_inputs_ready(gb_context_t *ctx, const gb_problem_t *problem,
 {
     gb_problem_t p;
     gb_inputs_t *in;
-    int rc = checked(ctx, problem, o, &p);
+    int rc = problem_checked(ctx, problem, o, &p);
     if (rc == GB_OK)
         rc = gb__inputs_get(ctx, &p, &o->dist, o->seed, o->host_mem, &in);
     if (rc == GB_OK && validates(&p, o) && (rc = gb__inputs_reference(ctx, in)) == GB_OK)
@@ -306,7 +306,7 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
     memset(r, 0, sizeof *r);
     r->validation.faithful_worst = r->validation.faithful_honest = -1.0;
     gb_problem_t p;
-    int rc = checked(ctx, problem, o, &p);
+    int rc = problem_checked(ctx, problem, o, &p);
     if (rc != GB_OK)
         return rc;
     if ((rc = gb_impl_check(im, ctx->dev, p.precision, &p, ctx->errmsg, sizeof ctx->errmsg)) ||

@@ -188,7 +188,7 @@ static int best_handover_ms(gb_context_t *ctx, gb_hostbuf_t *hb, int h2d, double
  * best rate at GB_CEIL_PLATEAU bytes and above (or at the largest size, where the sweep stops
  * below), where a link has reached its speed and no host cache flatters a copy. */
 #define GB_CEIL_PLATEAU ((size_t)16 << 20)
-static void record(gb_ceilings_t *out, size_t i, int kind, int h2d, double ms)
+static void record_copy(gb_ceilings_t *out, size_t i, int kind, int h2d, double ms)
 {
     const size_t bytes = out->sweep[i].bytes;
     const double gbs = ms > 0 ? (double)bytes / (ms * 1e6) : 0;
@@ -223,7 +223,7 @@ static int measure_transfers(gb_context_t *ctx, gb_ceilings_t *out, size_t *top)
                 const timed_t t = {
                     .dev = dev, .host = hb.ptr, .bytes = out->sweep[i].bytes, .h2d = h2d};
                 if ((rc = best_ms(ctx, &t, &ms)) == GB_OK)
-                    record(out, i, kind, h2d, ms);
+                    record_copy(out, i, kind, h2d, ms);
             }
         }
         gb__hostbuf_free(&hb);
@@ -237,7 +237,7 @@ static int measure_transfers(gb_context_t *ctx, gb_ceilings_t *out, size_t *top)
         double ms;
         for (int h2d = 1; rc == GB_OK && h2d >= 0; h2d--)
             if ((rc = best_handover_ms(ctx, &hb, h2d, &ms)) == GB_OK)
-                record(out, i, GB_HOST_MAPPED, h2d, ms);
+                record_copy(out, i, GB_HOST_MAPPED, h2d, ms);
         gb__hostbuf_free(&hb);
     }
     if (dev)

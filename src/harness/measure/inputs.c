@@ -11,7 +11,7 @@
 #include "inputs.h"
 
 /* Bit for bit but for NaN: -0.0 and 0.0 are different scalars here. */
-static int same(double x, double y)
+static int same_scalar(double x, double y)
 {
     return x == y && signbit(x) == signbit(y);
 }
@@ -20,14 +20,15 @@ static int same_problem(const gb_problem_t *x, const gb_problem_t *y)
 {
     return x->precision == y->precision && x->layout == y->layout && x->trans_a == y->trans_a &&
            x->trans_b == y->trans_b && x->m == y->m && x->n == y->n && x->k == y->k &&
-           same(x->alpha, y->alpha) && same(x->beta, y->beta) && x->lda == y->lda &&
+           same_scalar(x->alpha, y->alpha) && same_scalar(x->beta, y->beta) && x->lda == y->lda &&
            x->ldb == y->ldb && x->ldc == y->ldc && x->off_a == y->off_a && x->off_b == y->off_b &&
            x->off_c == y->off_c;
 }
 
 static int same_dist(const gb_dist_t *x, const gb_dist_t *y)
 {
-    return x->kind == y->kind && same(x->lo, y->lo) && same(x->hi, y->hi) && x->range == y->range;
+    return x->kind == y->kind && same_scalar(x->lo, y->lo) && same_scalar(x->hi, y->hi) &&
+           x->range == y->range;
 }
 
 /* n doubles x into hb, in precision prec: x itself where double pageable memory will do,

@@ -27,8 +27,8 @@ typedef struct gb_programs {
     uint64_t seq;
 } gb_programs_t;
 
-/* The last problem's inputs, kept by gb_bench_run for the next call on the same problem
- * (src/harness/measure/inputs.c): a tuner measures hundreds of configurations of one problem, and
+/* The last problem's inputs, kept on the context by the harness's measuring loop for its next
+ * call on the same problem: a tuner measures hundreds of configurations of one problem, and
  * regenerating them, and above all the reference, can cost more than measuring on a GPU. */
 /* Host memory the calls copy from and to: malloc'd, or pinned (a buffer made with
  * CL_MEM_ALLOC_HOST_PTR, mapped at ptr until it is freed); or host memory the device works in
@@ -63,7 +63,7 @@ typedef struct gb_inputs {
     gb_hostbuf_t out;        /* C as a call gives it back */
     gb_hostbuf_t poisoned;   /* the validating call's C (inputs.c); NULL ptr until it is made */
     double *got;             /* out in double, for the check */
-    double *cref, *gauge;    /* the reference and its gauge, NULL until a run validates */
+    double *cref, *gauge;    /* the reference and its gauge, NULL until a run is validated */
 } gb_inputs_t;
 
 struct gb_context {

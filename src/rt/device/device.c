@@ -49,15 +49,6 @@ static cl_ulong info_ulong(cl_device_id d, cl_device_info what)
     return v;
 }
 
-int gb_device_has_extension(const gb_device_info_t *d, const char *ext)
-{
-    size_t n = strlen(ext);
-    for (const char *p = d->extensions; p && (p = strstr(p, ext)) != NULL; p += n)
-        if ((p == d->extensions || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-            return 1;
-    return 0;
-}
-
 /* The peak formula's facts beyond di (peak.h): the device's type and vendor, NVIDIA's compute
  * capability, Intel's graphics IP version and EU count, AMD's SIMDs and target; then the
  * formula (peak.c). */

@@ -1,5 +1,6 @@
-/* tuners_int.h: what the tuners' two files share: the tuners of this process and their queue
- * of runs (tuners.c), and the exchange with the other MPI ranks (tuners_mpi.c). */
+/* tuners_int.h: what the tuners' files share: the tuners of this process (tuners.c), the queue
+ * of runs they and the other MPI ranks take from (queue.c), and the exchange with those ranks
+ * (tuners_mpi.c). */
 #ifndef GB_TUNE_TUNERS_INT_H
 #define GB_TUNE_TUNERS_INT_H
 
@@ -35,8 +36,13 @@ struct gb_tuners {
     double t0;            /* when gb_tuners_run began (CLOCK_MONOTONIC, seconds) */
 };
 
-/* Whether this process is one rank of several. */
+/* The queue (queue.c). Whether this process is one rank of several. */
 int gb_tuners__ranks(const gb_tuners_t *tu);
+/* Orders the runs for handing out (larger first where devices or ranks share them): GB_OK or
+ * GB_ENOMEM. */
+int gb_tuners__order(gb_tuners_t *tu, int shared);
+/* CLOCK_MONOTONIC in seconds. */
+double gb_tuners__mono_s(void);
 /* The next run for kind: 1 with its index r (kernel-major: kernel r / nshapes at shape
  * r % nshapes; or the item's), 0 when none is left, the whole tuning's time is spent or all
  * stop. */
