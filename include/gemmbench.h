@@ -251,6 +251,8 @@ int gb_params_parse(gb_params_t *ps, const char *assignment, char *msg, size_t m
 int gb_params_get(const gb_params_t *ps, const char *name, long *value);
 /* Whether a and b assign the same values to the same names, in any order. */
 int gb_params_equal(const gb_params_t *a, const gb_params_t *b);
+/* "NAME=V NAME=V" in their order into buf ("" for none, cut to fit); returns buf. */
+const char *gb_params_text(const gb_params_t *ps, char *buf, size_t len);
 
 /* A kernel ready to configure: a family with every parameter valued (defaults, then the
  * preset's, then the caller's overrides). */

@@ -24,7 +24,6 @@ static void capture(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_choice_t
 int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_blas_choice_t *out)
 {
     char msg[1024];
-    size_t used = 0;
     memset(out, 0, sizeof *out);
     if (h->has_override && (h->override.family->precisions & (1u << p->precision))) {
         *cfg = h->override;
@@ -49,9 +48,7 @@ int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_bl
                              "not run",
                              gb_config_name(cfg));
     gb__copy(out->kernel, sizeof out->kernel, gb_config_name(cfg));
-    for (size_t i = 0; i < cfg->params.count; i++)
-        gb__appendf(out->params, sizeof out->params, &used, "%s%s=%ld", i ? " " : "",
-                    cfg->params.name[i], cfg->params.value[i]);
+    gb_params_text(&cfg->params, out->params, sizeof out->params);
     return GB_OK;
 }
 

@@ -381,14 +381,14 @@ static void log_candidates(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_c
     char tag[16];
     gb_problem_layout_tag(p, tag, sizeof tag);
     for (size_t i = 0; i < n; i++) {
-        fprintf(f, "%s\t%s\t%s\t%zu\t%zu\t%zu\t%s\t%s", h->dev.name,
+        char ps[2048];
+        gb_params_text(&tc[i].params, ps, sizeof ps);
+        fprintf(f, "%s\t%s\t%s\t%zu\t%zu\t%zu\t%s\t%s\t%s", h->dev.name,
                 gb_precision_name(p->precision), tag, p->m, p->n, p->k, tiers[tc[i].tier],
-                tc[i].kernel);
-        for (size_t j = 0; j < tc[i].params.count; j++)
-            fprintf(f, "%s%s=%ld", j ? " " : "\t", tc[i].params.name[j], tc[i].params.value[j]);
+                tc[i].kernel, ps[0] ? ps : "-");
         const double gf =
             c[i].ms > 0 ? 2.0 * (double)p->m * (double)p->n * (double)p->k / (c[i].ms * 1e6) : 0;
-        fprintf(f, "%s\t%.4g\t%.4g\t%s\n", tc[i].params.count ? "" : "\t-", c[i].ms, gf,
+        fprintf(f, "\t%.4g\t%.4g\t%s\n", c[i].ms, gf,
                 i == win      ? "won"
                 : c[i].why[0] ? c[i].why
                 : c[i].passed ? "passed"

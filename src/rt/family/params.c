@@ -43,6 +43,15 @@ int gb_params_equal(const gb_params_t *a, const gb_params_t *b)
     return 1;
 }
 
+const char *gb_params_text(const gb_params_t *ps, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < ps->count; i++)
+        gb__appendf(buf, len, &used, "%s%s=%ld", i ? " " : "", ps->name[i], ps->value[i]);
+    return buf;
+}
+
 int gb_params_parse(gb_params_t *ps, const char *s, char *msg, size_t msglen)
 {
     const char *eq = strchr(s, '=');

@@ -102,13 +102,10 @@ static int params(const char *s, gb_params_t *ps)
     return ps->count > 0;
 }
 
+/* A field of parameters: "NAME=V NAME=V", or "-" for none. */
 static void params_text(const gb_params_t *ps, char *buf, size_t len)
 {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < ps->count; i++)
-        gb__appendf(buf, len, &used, "%s%s=%ld", i ? " " : "", ps->name[i], ps->value[i]);
-    if (!ps->count)
+    if (!gb_params_text(ps, buf, len)[0])
         gb__copy(buf, len, "-");
 }
 

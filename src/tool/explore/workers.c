@@ -147,11 +147,7 @@ void gb_xp_work(gb_xp_queue_t *q, const gb_xp_worker_t *w)
         gb_job_describe(&job, desc, sizeof desc);
         gb_xp_queue_measuring(q, w, desc);
         char params[512];
-        size_t used = 0;
-        params[0] = '\0';
-        for (size_t p = 0; p < job.swept.count; p++)
-            gb__appendf(params, sizeof params, &used, "%s%s=%ld", p ? " " : "", job.swept.name[p],
-                        job.swept.value[p]);
+        gb_params_text(&job.swept, params, sizeof params);
         if (q->st && gb_store_inflight_begin(q->st, job.id, job.kernel, params, desc) != GB_OK) {
             snprintf(msg, sizeof msg, "%s: %s", desc, gb_store_errmsg(q->st));
             fail(q, GB_JOB_ESTORE, msg);

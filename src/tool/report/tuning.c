@@ -125,15 +125,6 @@ int gb_report__tuning_shown(const gb_report_t *r, unsigned tables)
 
 /* ---- tables ---------------------------------------------------------------------------------- */
 
-static const char *params_text(const gb_params_t *ps, char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < ps->count; i++)
-        gb__appendf(buf, len, &used, "%s%s=%ld", i ? " " : "", ps->name[i], ps->value[i]);
-    return buf;
-}
-
 static const char *gflops_text(double v, char *buf, size_t len)
 {
     if (isnan(v))
@@ -167,7 +158,7 @@ int gb_report__tuned_grid(const gb_report_t *r, gb_report__grid_t *g)
         rc |= gb_report__grid_set(g, 3, "%s", e->layout);
         rc |= gb_report__grid_set(g, 4, "%zux%zux%zu", e->m, e->n, e->k);
         rc |= gb_report__grid_set(g, 5, "%s", e->kernel);
-        rc |= gb_report__grid_set(g, 6, "%s", params_text(&e->params, buf, sizeof buf));
+        rc |= gb_report__grid_set(g, 6, "%s", gb_params_text(&e->params, buf, sizeof buf));
         rc |= gb_report__grid_set(g, 7, "%s", gflops_text(e->gflops, buf, sizeof buf));
         rc |= gb_report__grid_set(g, 8, "%zu", e->nevidence);
         rc |= gb_report__grid_set(g, 9, "%s", e->tuned_at);

@@ -21,8 +21,5 @@ int gb_tune__job(const gb_tune_spec_t *spec, const gb_registry_t *reg, const gb_
 
 void gb_tune__params_text(const gb_params_t *ps, char *buf, size_t len)
 {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < ps->count; i++)
-        gb__appendf(buf, len, &used, "%s%s=%ld", i ? " " : "", ps->name[i], ps->value[i]);
+    gb_params_text(ps, buf, len);
 }

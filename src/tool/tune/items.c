@@ -38,12 +38,8 @@ char *gb_tune_item_text(const gb_tune_item_t *it, double time_left)
             gb_precision_name(it->precision), it->layout, it->m, it->n, it->k, it->shape_class,
             (unsigned long long)it->space, time_left, it->device, it->driver, it->platform);
     for (size_t i = 0; i < it->nseeds; i++) {
-        const gb_params_t *ps = &it->seeds[i];
-        fputc('\t', f);
-        for (size_t j = 0; j < ps->count; j++)
-            fprintf(f, "%s%s=%ld", j ? " " : "", ps->name[j], ps->value[j]);
-        if (!ps->count)
-            fputc('-', f);
+        char ps[2048];
+        fprintf(f, "\t%s", it->seeds[i].count ? gb_params_text(&it->seeds[i], ps, sizeof ps) : "-");
     }
     if (fclose(f) != 0) {
         free(text);

@@ -8,11 +8,7 @@
 
 const char *gb_tuned_params_text(const gb_params_t *ps, char *buf, size_t len)
 {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < ps->count; i++)
-        gb__appendf(buf, len, &used, "%s%s=%ld", i ? " " : "", ps->name[i], ps->value[i]);
-    if (!ps->count)
+    if (!gb_params_text(ps, buf, len)[0])
         snprintf(buf, len, "(defaults)");
     return buf;
 }
