@@ -94,14 +94,29 @@ static void check_route(const gb_family_t *f, const gb_problem_t *p, const gb_ro
                    !(avoid[d] && lds[d] % avoid[d] == 0)))
             printf("    %s: operand %c ld %zu off %zu (multiple %zu, avoid %zu)\n", what, "ABC"[d],
                    lds[d], offs[d], ldm[d], avoid[d]);
+        /* A kernel without an offset argument for the operand is handed offset 0: the
+         * caller's offset goes through a copy, whatever the sizes. */
+        static const char *const off_arg[3] = {"offA", "offB", "offC"};
+        int has_off = 0;
+        for (size_t i = 0; i < f->nargs; i++)
+            has_off |= !strcmp(f->args[i], off_arg[d]);
+        if (!has_off && !CHECK(offs[d] == 0))
+            printf("    %s: operand %c handed offset %zu, and the kernel takes none\n", what,
+                   "ABC"[d], offs[d]);
         if (r->copy[d]) {
             CHECK(offs[d] == 0 && r->temp_elems[d] == outer * lds[d]);
         } else {
             CHECK(r->temp_elems[d] == 0);
-            /* Not copied: the caller's own leading dimension and offset. */
+            /* Not copied: the caller's own leading dimension and offset (after the swap, the
+             * kernel's A is the caller's B). */
             const size_t pl[3] = {r->swapped ? p->ldb : p->lda, r->swapped ? p->lda : p->ldb,
                                   p->ldc};
+            const size_t po[3] = {r->swapped ? p->off_b : p->off_a,
+                                  r->swapped ? p->off_a : p->off_b, p->off_c};
             CHECK(lds[d] == pl[d]);
+            if (!CHECK(offs[d] == po[d]))
+                printf("    %s: operand %c not copied, handed offset %zu for the caller's %zu\n",
+                       what, "ABC"[d], offs[d], po[d]);
         }
         if (d < 2) {
             CHECK(!r->flip[d] || r->copy[d]);
@@ -136,7 +151,9 @@ static void check_route(const gb_family_t *f, const gb_problem_t *p, const gb_ro
 
 /* Every layout x transposition against every single native layout, with every combination of
  * the rules, at shapes that straddle the multiples, with padded leading dimensions, offsets
- * and a leading dimension that is a multiple the family avoids. */
+ * and a leading dimension that is a multiple the family avoids; and at a shape of whole tiles
+ * with the least leading dimensions and offsets of their own on each operand, where nothing but
+ * an offset the kernel cannot take calls for a copy. */
 static void test_grid(void)
 {
     gb_device_info_t dev;
@@ -165,9 +182,9 @@ static void test_grid(void)
             memset(&cfg, 0, sizeof cfg);
             cfg.family = &f;
             for (int lay = 0; lay < 8; lay++)
-                for (int shape = 0; shape < 3; shape++) {
+                for (int shape = 0; shape < 4; shape++) {
                     gb_problem_t p;
-                    const size_t s[3][3] = {{64, 64, 64}, {33, 17, 9}, {64, 40, 64}};
+                    const size_t s[4][3] = {{64, 64, 64}, {33, 17, 9}, {64, 40, 64}, {64, 32, 16}};
                     gb_problem_init(&p, shape == 1 ? GB_PREC_D : GB_PREC_S, s[shape][0],
                                     s[shape][1], s[shape][2]);
                     p.layout = (gb_layout_t)(lay / 4);
@@ -178,6 +195,11 @@ static void test_grid(void)
                         p.off_a = 3;
                         p.off_b = 1;
                         p.off_c = 2;
+                    }
+                    if (shape == 3) { /* whole tiles, the least leading dimensions, offsets */
+                        p.off_a = 8;
+                        p.off_b = 4;
+                        p.off_c = 12;
                     }
                     char msg[256];
                     CHECK_RC(gb_problem_check(&p, msg, sizeof msg), GB_OK);
@@ -207,7 +229,7 @@ static void test_grid(void)
                 }
             gb__family_free(&f);
         }
-    CHECK(cases == 8 * 16 * 8 * 3);
+    CHECK(cases == 8 * 16 * 8 * 4);
 }
 
 /* Routes worked out by hand, field by field. */
