@@ -100,8 +100,8 @@ int gb_blas__plan_build(gb_blas_t *h, const gb_problem_t *p, const gb_config_t *
     if (rc == GB_OK &&
         (rc = gb_blas__kernel_get(h, pl->program, pl->cfg.family->entry, &slot)) == GB_OK) {
         if ((rc = gb__launch_fits(slot->kernel, h->device, &pl->cfg, &pl->route,
-                                  "choose another configuration (gb_blas_set_kernel)", msg,
-                                  sizeof msg)) != GB_OK)
+                                  "another configuration (gb_blas_set_kernel)", msg, sizeof msg)) !=
+            GB_OK)
             rc = gb_blas__fail(rc, "%s", msg);
         gb_blas__kernel_put(h, slot);
     }
