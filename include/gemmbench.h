@@ -28,6 +28,39 @@
 extern "C" {
 #endif
 
+/* ---- errors ---------------------------------------------------------------------------------- */
+
+/* X(name, value, description): the harness's codes besides the GEMM library's (GB_ERROR_TABLE,
+ * gemmbench_base.h), in the values that table leaves free: what a problem, its data and their
+ * validation, the command line's runs and the results store refuse. The library never returns
+ * them (its M, N or K of 0 is BLAS's quick return, not GB_EBADM). gb_strerror() and gb_errname()
+ * know them. */
+#define GB_HARNESS_ERROR_TABLE(X)                                                                  \
+    X(GB_EBADM, -3, "M must be a positive integer")                                                \
+    X(GB_EBADN, -4, "N must be a positive integer")                                                \
+    X(GB_EBADK, -5, "K must be a positive integer")                                                \
+    X(GB_EBADSCALAR, -12, "alpha or beta is not a finite number")                                  \
+    X(GB_EBADDIST, -13, "unknown data distribution")                                               \
+    X(GB_ERANGE, -15, "inputs or scalars overflow the precision")                                  \
+    X(GB_ETIMEOUT, -24, "ran past its time limit")                                                 \
+    X(GB_ECRASH, -25, "the process crashed while it ran")                                          \
+    X(GB_ENOSOURCE, -32, "kernel source file missing")                                             \
+    X(GB_EVALIDATION, -50, "result failed validation")                                             \
+    X(GB_EIO, -51, "file input/output failed")                                                     \
+    X(GB_ENOSTORE, -60, "no results store there")                                                  \
+    X(GB_ENOTSTORE, -61, "the file is not a gemmbench results store")                              \
+    X(GB_ECORRUPT, -62, "the results store is damaged")                                            \
+    X(GB_ESTORE, -63, "the results store failed")                                                  \
+    X(GB_ENOPOINT, -64, "no such point in the results store")                                      \
+    X(GB_EBADPOINT, -65, "malformed point")                                                        \
+    X(GB_EBADPLAN, -66, "malformed plan")
+
+typedef enum gb_harness_error {
+#define GB_X_ENUM(name, value, text) name = value,
+    GB_HARNESS_ERROR_TABLE(GB_X_ENUM)
+#undef GB_X_ENUM
+} gb_harness_error_t;
+
 /* The library never prints. Where it recovers from something its user should still hear of (a
  * damaged program-cache entry, removed and rebuilt), it calls the function set here with a
  * one-line message; NULL (the default) drops them. Process-wide, like SQLite's

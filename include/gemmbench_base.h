@@ -25,35 +25,29 @@ GB_API const char *gb_version(void);
 
 /* ---- errors ---------------------------------------------------------------------------------- */
 
-/* X(name, value, description): the single table behind gb_error_t and gb_strerror(). */
+/* X(name, value, description): the codes the GEMM library (gemmbench_blas.h) returns, behind
+ * gb_error_t. The harness (gemmbench.h) has codes of its own besides these, in
+ * GB_HARNESS_ERROR_TABLE (a problem's sizes, data, validation, the results store), whose values
+ * these leave free; gb_strerror() and gb_errname() know both. */
 #define GB_ERROR_TABLE(X)                                                                          \
     X(GB_OK, 0, "success")                                                                         \
     X(GB_ENOMEM, -1, "out of memory")                                                              \
     X(GB_EOVERFLOW, -2, "matrix size overflows")                                                   \
-    X(GB_EBADM, -3, "M must be a positive integer")                                                \
-    X(GB_EBADN, -4, "N must be a positive integer")                                                \
-    X(GB_EBADK, -5, "K must be a positive integer")                                                \
     X(GB_EBADLDA, -6, "lda is smaller than the stored A needs")                                    \
     X(GB_EBADLDB, -7, "ldb is smaller than the stored B needs")                                    \
     X(GB_EBADLDC, -8, "ldc is smaller than the stored C needs")                                    \
     X(GB_EBADPRECISION, -9, "unknown precision")                                                   \
     X(GB_EBADLAYOUT, -10, "unknown layout")                                                        \
     X(GB_EBADTRANS, -11, "unknown transposition")                                                  \
-    X(GB_EBADSCALAR, -12, "alpha or beta is not a finite number")                                  \
-    X(GB_EBADDIST, -13, "unknown data distribution")                                               \
     X(GB_EBADARG, -14, "invalid argument")                                                         \
-    X(GB_ERANGE, -15, "inputs or scalars overflow the precision")                                  \
-    X(GB_EBADBUFFER, -16, "a buffer is missing or too small for its matrix")                       \
+    X(GB_EBADBUFFER, -16, "a buffer is missing, unusable or too small for its matrix")             \
     X(GB_EBADQUEUE, -17, "the queue cannot be used for this call")                                 \
     X(GB_ENOPLATFORM, -20, "no such OpenCL platform")                                              \
     X(GB_ENODEVICE, -21, "no such OpenCL device")                                                  \
     X(GB_EOPENCL, -22, "an OpenCL call failed")                                                    \
     X(GB_EBUILD, -23, "OpenCL program build failed")                                               \
-    X(GB_ETIMEOUT, -24, "ran past its time limit")                                                 \
-    X(GB_ECRASH, -25, "the process crashed while it ran")                                          \
     X(GB_ENOKERNEL, -30, "unknown kernel")                                                         \
     X(GB_EMETADATA, -31, "malformed kernel metadata")                                              \
-    X(GB_ENOSOURCE, -32, "kernel source file missing")                                             \
     X(GB_EBADPARAM, -33, "unknown kernel parameter or value not allowed")                          \
     X(GB_ECONSTRAINT, -34, "kernel parameter constraint violated")                                 \
     X(GB_EBADLWS, -35, "invalid work-group size")                                                  \
@@ -62,16 +56,7 @@ GB_API const char *gb_version(void);
     X(GB_ENOEXT, -38, "device lacks a required OpenCL extension")                                  \
     X(GB_EWGSIZE, -39, "work-group too large for the device")                                      \
     X(GB_ELOCALMEM, -40, "local memory too large for the device")                                  \
-    X(GB_ENOIMAGES, -41, "device lacks the image support a kernel needs")                          \
-    X(GB_EVALIDATION, -50, "result failed validation")                                             \
-    X(GB_EIO, -51, "file input/output failed")                                                     \
-    X(GB_ENOSTORE, -60, "no results store there")                                                  \
-    X(GB_ENOTSTORE, -61, "the file is not a gemmbench results store")                              \
-    X(GB_ECORRUPT, -62, "the results store is damaged")                                            \
-    X(GB_ESTORE, -63, "the results store failed")                                                  \
-    X(GB_ENOPOINT, -64, "no such point in the results store")                                      \
-    X(GB_EBADPOINT, -65, "malformed point")                                                        \
-    X(GB_EBADPLAN, -66, "malformed plan")
+    X(GB_ENOIMAGES, -41, "device lacks the image support a kernel needs")
 
 typedef enum gb_error {
 #define GB_X_ENUM(name, value, text) name = value,
@@ -79,7 +64,7 @@ typedef enum gb_error {
 #undef GB_X_ENUM
 } gb_error_t;
 
-/* A static description of an error code; never NULL. */
+/* A static description of an error code (the library's or the harness's); never NULL. */
 GB_API const char *gb_strerror(int code);
 /* The enum constant's name ("GB_EBADLDA"); never NULL. */
 GB_API const char *gb_errname(int code);

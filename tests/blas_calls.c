@@ -3,10 +3,14 @@
  * shapes that straddle tiles, leading-dimension padding and offsets, alpha and beta (0 included,
  * with NaN in C that beta = 0 must not read), BLAS's quick returns (M, N or K of 0), batched and
  * strided-batched calls, asynchrony (a call gated by a user event returns before the event is
- * set), and bad arguments refused before anything is enqueued, each with its own code. Results
+ * set), bad arguments refused before anything is enqueued, each with its own code (memory
+ * objects the handle cannot use among them: another context's, an image, access flags against
+ * what the call does, C over A or B), gb_blas_chosen's text that does not fit, and many queues
+ * served one after another with the handle's memory bounded. Results
  * are checked against a double-precision product on the host, element by element, with the
  * bound gamma_(K+2) (|alpha| |A| |B| + |beta| |C|) (docs/methodology.md). */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,60 +207,224 @@ static void test_async(void)
     free(out);
 }
 
-/* Each bad argument has its code, and its message names it; nothing is enqueued. */
+/* Each bad argument has its code, and its message names it; nothing is enqueued. C is a buffer
+ * of its own (C over A or B is refused: test_bad_buffers). */
 static void test_bad_arguments(void)
 {
     cl_int err;
     cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 16 * 16 * 4, NULL, &err);
+    cl_mem c = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 16 * 16 * 4, NULL, &err);
     cl_mem small = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 8 * 4, NULL, &err);
     const gb_blas_layout_t R = GB_BLAS_ROW_MAJOR;
     const gb_blas_trans_t N = GB_BLAS_NO_TRANS;
-    CHECK(gb_sgemm(NULL, R, N, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, a, 0, 4, q, 0, NULL, NULL) ==
+    CHECK(gb_sgemm(NULL, R, N, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, c, 0, 4, q, 0, NULL, NULL) ==
           GB_EBADARG);
-    CHECK(gb_sgemm(h, (gb_blas_layout_t)7, N, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, a, 0, 4, q, 0,
+    CHECK(gb_sgemm(h, (gb_blas_layout_t)7, N, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, c, 0, 4, q, 0,
                    NULL, NULL) == GB_EBADLAYOUT);
     CHECK(strstr(gb_blas_errmsg(), "argument 2 (layout)") != NULL);
-    CHECK(gb_sgemm(h, R, (gb_blas_trans_t)0, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, a, 0, 4, q, 0,
+    CHECK(gb_sgemm(h, R, (gb_blas_trans_t)0, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, c, 0, 4, q, 0,
                    NULL, NULL) == GB_EBADTRANS);
-    CHECK(gb_sgemm(h, R, N, N, 4, 4, 5, 1, a, 0, 4, a, 0, 4, 0, a, 0, 4, q, 0, NULL, NULL) ==
+    CHECK(gb_sgemm(h, R, N, N, 4, 4, 5, 1, a, 0, 4, a, 0, 4, 0, c, 0, 4, q, 0, NULL, NULL) ==
           GB_EBADLDA);
     CHECK(strstr(gb_blas_errmsg(), "argument 11 (lda)") != NULL);
-    CHECK(gb_sgemm(h, R, N, N, 4, 6, 4, 1, a, 0, 4, a, 0, 5, 0, a, 0, 6, q, 0, NULL, NULL) ==
+    CHECK(gb_sgemm(h, R, N, N, 4, 6, 4, 1, a, 0, 4, a, 0, 5, 0, c, 0, 6, q, 0, NULL, NULL) ==
           GB_EBADLDB);
-    CHECK(gb_dgemm(h, GB_BLAS_COL_MAJOR, N, N, 6, 4, 4, 1, a, 0, 6, a, 0, 4, 0, a, 0, 5, q, 0, NULL,
+    CHECK(gb_dgemm(h, GB_BLAS_COL_MAJOR, N, N, 6, 4, 4, 1, a, 0, 6, a, 0, 4, 0, c, 0, 5, q, 0, NULL,
                    NULL) == GB_EBADLDC);
     CHECK(strstr(gb_blas_errmsg(), "argument 18 (ldc)") != NULL);
-    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, a, 0, 4, NULL, 0, NULL, NULL) ==
+    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, c, 0, 4, NULL, 0, NULL, NULL) ==
           GB_EBADQUEUE);
-    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, a, 0, 4, q, 2, NULL, NULL) ==
+    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, c, 0, 4, q, 2, NULL, NULL) ==
           GB_EBADARG);
     CHECK(strstr(gb_blas_errmsg(), "argument 21 (wait)") != NULL);
-    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, NULL, 0, 4, a, 0, 4, 0, a, 0, 4, q, 0, NULL, NULL) ==
+    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, NULL, 0, 4, a, 0, 4, 0, c, 0, 4, q, 0, NULL, NULL) ==
           GB_EBADBUFFER);
-    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, a, 0, 4, small, 0, 4, 0, a, 0, 4, q, 0, NULL, NULL) ==
+    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, a, 0, 4, small, 0, 4, 0, c, 0, 4, q, 0, NULL, NULL) ==
           GB_EBADBUFFER);
     CHECK(strstr(gb_blas_errmsg(), "argument 12 (b)") != NULL);
-    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, a, 250, 4, a, 0, 4, 0, a, 0, 4, q, 0, NULL, NULL) ==
+    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, a, 250, 4, a, 0, 4, 0, c, 0, 4, q, 0, NULL, NULL) ==
           GB_EBADBUFFER);
     size_t offs[2] = {0, 0};
     float one[2] = {1, 1};
-    CHECK(gb_sgemm_batched(h, R, N, N, 2, 2, 2, one, a, offs, 2, a, NULL, 2, one, a, offs, 2, 2, q,
+    CHECK(gb_sgemm_batched(h, R, N, N, 2, 2, 2, one, a, offs, 2, a, NULL, 2, one, c, offs, 2, 2, q,
                            0, NULL, NULL) == GB_EBADARG);
     CHECK(strstr(gb_blas_errmsg(), "argument 13 (b_offs)") != NULL);
-    CHECK(gb_sgemm_strided_batched(h, R, N, N, 4, 4, 4, 1, a, 0, 4, 16, a, 0, 4, 16, 0, a, 0, 4, 16,
+    CHECK(gb_sgemm_strided_batched(h, R, N, N, 4, 4, 4, 1, a, 0, 4, 16, a, 0, 4, 16, 0, c, 0, 4, 16,
                                    20, q, 0, NULL, NULL) == GB_EBADBUFFER);
     CHECK(strstr(gb_blas_errmsg(), "batch item 16") != NULL);
+    /* Past the kernels' 32-bit indexing: the argument named, as for every other argument. */
+    CHECK(gb_sgemm(h, R, N, N, 2, 4, 4, 1, a, 0, (size_t)1 << 30, a, 0, 4, 0, c, 0, 4, q, 0, NULL,
+                   NULL) == GB_EOVERFLOW);
+    CHECK(strstr(gb_blas_errmsg(), "gb_sgemm: argument 9 (a) is indexed past 2^31-1 elements") !=
+          NULL);
+    CHECK(gb_sgemm(h, R, N, N, 2, 4, 0, 1, NULL, 0, 4, NULL, 0, 4, 2, c, 0, (size_t)1 << 31, q, 0,
+                   NULL, NULL) == GB_EOVERFLOW); /* K = 0: C scaled, still indexed */
+    CHECK(strstr(gb_blas_errmsg(), "gb_sgemm: argument 16 (c)") != NULL);
+    CHECK(gb_sgemm_strided_batched(h, R, N, N, 4, 4, 4, 1, a, 0, 4, 0, a, 0, 4, 0, 0, c, 0, 4,
+                                   SIZE_MAX / 2 + 1, 3, q, 0, NULL, NULL) == GB_EOVERFLOW);
+    CHECK(strstr(gb_blas_errmsg(), "argument 21 (c_stride)") != NULL);
     /* An out-of-order queue is refused. */
     cl_device_id dev = gb_blas_device(h);
     cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
     cl_command_queue ooo = clCreateCommandQueueWithProperties(ctx, dev, props, &err);
     if (err == CL_SUCCESS) {
-        CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, a, 0, 4, ooo, 0, NULL, NULL) ==
+        CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, c, 0, 4, ooo, 0, NULL, NULL) ==
               GB_EBADQUEUE);
+        CHECK(strstr(gb_blas_errmsg(), "argument 19 (queue)") != NULL);
         clReleaseCommandQueue(ooo);
     }
     clReleaseMemObject(a);
+    clReleaseMemObject(c);
     clReleaseMemObject(small);
+}
+
+/* Memory objects the handle cannot use, each refused with GB_EBADBUFFER before anything is
+ * enqueued, naming the argument: a buffer of another context, an image, C made read-only, A made
+ * write-only, a write-only C that beta != 0 reads, and C sharing memory with A or B (the same
+ * buffer, or a sub-buffer of it); and what stays allowed: A and B in one buffer, C apart from
+ * them in the same buffer, a write-only C with beta = 0, A over C where alpha = 0 leaves it
+ * unread. */
+static void test_bad_buffers(void)
+{
+    const gb_blas_layout_t R = GB_BLAS_ROW_MAJOR;
+    const gb_blas_trans_t N = GB_BLAS_NO_TRANS;
+    cl_int err;
+    cl_device_id dev = gb_blas_device(h);
+    cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    cl_mem c = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    /* Another context on the same device. */
+    cl_context other = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    if (err == CL_SUCCESS) {
+        cl_mem x = clCreateBuffer(other, CL_MEM_READ_WRITE, 4096, NULL, &err);
+        CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, a, 0, 4, x, 0, 4, 0, c, 0, 4, q, 0, NULL, NULL) ==
+              GB_EBADBUFFER);
+        CHECK(strstr(gb_blas_errmsg(), "argument 12 (b) is a buffer of another context") != NULL);
+        CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, x, 0, 4, q, 0, NULL, NULL) ==
+              GB_EBADBUFFER);
+        clReleaseMemObject(x);
+        clReleaseContext(other);
+    }
+    /* An image as A. */
+    cl_bool images = CL_FALSE;
+    clGetDeviceInfo(dev, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
+    if (images) {
+        const cl_image_format fmt = {CL_R, CL_FLOAT};
+        cl_image_desc desc;
+        memset(&desc, 0, sizeof desc);
+        desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+        desc.image_width = desc.image_height = 16;
+        cl_mem img = clCreateImage(ctx, CL_MEM_READ_ONLY, &fmt, &desc, NULL, &err);
+        if (err == CL_SUCCESS) {
+            CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, img, 0, 4, a, 0, 4, 0, c, 0, 4, q, 0, NULL,
+                           NULL) == GB_EBADBUFFER);
+            CHECK(strstr(gb_blas_errmsg(), "argument 9 (a) is an image, not a buffer") != NULL);
+            clReleaseMemObject(img);
+        }
+    }
+    /* Access flags against what the call does. */
+    cl_mem ro = clCreateBuffer(ctx, CL_MEM_READ_ONLY, 4096, NULL, &err);
+    cl_mem wo = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, 4096, NULL, &err);
+    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, ro, 0, 4, q, 0, NULL, NULL) ==
+          GB_EBADBUFFER);
+    CHECK(strstr(gb_blas_errmsg(), "argument 16 (c) was made CL_MEM_READ_ONLY") != NULL);
+    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, wo, 0, 4, a, 0, 4, 0, c, 0, 4, q, 0, NULL, NULL) ==
+          GB_EBADBUFFER);
+    CHECK(strstr(gb_blas_errmsg(), "argument 9 (a) was made CL_MEM_WRITE_ONLY") != NULL);
+    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, ro, 0, 4, ro, 0, 4, 1, wo, 0, 4, q, 0, NULL, NULL) ==
+          GB_EBADBUFFER);
+    CHECK(strstr(gb_blas_errmsg(), "but the call reads it (beta is not 0)") != NULL);
+    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, ro, 0, 4, ro, 0, 4, 0, wo, 0, 4, q, 0, NULL, NULL) ==
+          GB_OK);
+    /* C over A or B: the same buffer, or a sub-buffer of it, overlapping. */
+    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, a, 15, 4, q, 0, NULL, NULL) ==
+          GB_EBADBUFFER);
+    CHECK(strstr(gb_blas_errmsg(), "argument 16 (c) overlaps argument 9 (a)") != NULL);
+    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, c, 0, 4, a, 0, 4, 0, a, 15, 4, q, 0, NULL, NULL) ==
+          GB_EBADBUFFER);
+    CHECK(strstr(gb_blas_errmsg(), "argument 16 (c) overlaps argument 12 (b)") != NULL);
+    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, a, 0, 4, a, 0, 4, 0, a, 16, 4, q, 0, NULL, NULL) ==
+          GB_OK); /* C right after A and B: apart */
+    CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 0, a, 0, 4, a, 0, 4, 2, a, 0, 4, q, 0, NULL, NULL) ==
+          GB_OK); /* alpha = 0: A and B are not read */
+    cl_uint align_bits = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+    const size_t align = align_bits / 8;
+    cl_mem big = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4 * align + 4096, NULL, &err);
+    const cl_buffer_region first = {0, align + 64}, second = {align, 2 * align};
+    cl_mem sub1 = align >= 64 ? clCreateSubBuffer(big, CL_MEM_READ_WRITE,
+                                                  CL_BUFFER_CREATE_TYPE_REGION, &first, &err)
+                              : NULL;
+    cl_mem sub2 = sub1 ? clCreateSubBuffer(big, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
+                                           &second, &err)
+                       : NULL;
+    if (sub1 && sub2) {
+        /* A at the end of the first region is within the second's start. */
+        const size_t at = align / 4;
+        CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, sub1, at, 4, c, 0, 4, 0, sub2, 0, 4, q, 0, NULL,
+                       NULL) == GB_EBADBUFFER);
+        CHECK(strstr(gb_blas_errmsg(), "argument 16 (c) overlaps argument 9 (a)") != NULL);
+        CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, sub1, 0, 4, c, 0, 4, 0, sub2, 0, 4, q, 0, NULL,
+                       NULL) == GB_OK);
+        CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, big, 0, 4, c, 0, 4, 0, sub2, 0, 4, q, 0, NULL,
+                       NULL) == GB_OK);
+        CHECK(gb_sgemm(h, R, N, N, 4, 4, 4, 1, big, at, 4, c, 0, 4, 0, sub2, 0, 4, q, 0, NULL,
+                       NULL) == GB_EBADBUFFER);
+    }
+    if (sub1)
+        clReleaseMemObject(sub1);
+    if (sub2)
+        clReleaseMemObject(sub2);
+    clReleaseMemObject(big);
+    clFinish(q);
+    clReleaseMemObject(ro);
+    clReleaseMemObject(wo);
+    clReleaseMemObject(a);
+    clReleaseMemObject(c);
+}
+
+/* Many queues served, one after another, each released by its owner: the handle keeps a bounded
+ * number of them (and their scratch), so memory stops growing. Each call pads C (ldc), so the
+ * route copies it through the queue's scratch. */
+static long rss_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmRSS:", 6))
+            kb = atol(line + 6);
+    if (f)
+        fclose(f);
+    return kb;
+}
+
+static void test_many_queues(void)
+{
+    cl_int err;
+    cl_device_id dev = gb_blas_device(h);
+    cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64 * 64 * 4, NULL, &err);
+    cl_mem c = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64 * 64 * 4, NULL, &err);
+    long before = 0;
+    int ok = 1;
+    for (int i = 0; i < 1200 && ok; i++) {
+        if (i == 200)
+            before = rss_kb();
+        cl_command_queue qi = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+        ok = err == CL_SUCCESS &&
+             gb_sgemm(h, GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_TRANS, 17, 17, 17, 1.0f, a, 0,
+                      17, a, 0, 17, 0.0f, c, 0, 19, qi, 0, NULL, NULL) == GB_OK &&
+             clFinish(qi) == CL_SUCCESS;
+        if (err == CL_SUCCESS)
+            clReleaseCommandQueue(qi);
+    }
+    CHECK(ok);
+    const long after = rss_kb();
+    if (before > 0 && after > 0) {
+        printf("1000 queues served: resident memory %+ld kB\n", after - before);
+        CHECK(after - before < 4096);
+    }
+    clReleaseMemObject(a);
+    clReleaseMemObject(c);
 }
 
 static void test_override(void)
@@ -282,6 +450,14 @@ static void test_override(void)
     CHECK(gb_blas_set_kernel(h, NULL, NULL) == GB_OK);
     CHECK(gb_blas_chosen(h, 'x', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 1, 1, 1,
                          buf, sizeof buf) == GB_EBADPRECISION);
+    /* A buffer too short for the text: refused, naming it, with as much as fits. */
+    char shortbuf[8];
+    CHECK(gb_blas_chosen(h, 's', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 256, 256,
+                         256, buf, sizeof buf) == GB_OK);
+    CHECK(gb_blas_chosen(h, 's', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, 256, 256,
+                         256, shortbuf, sizeof shortbuf) == GB_EBADARG);
+    CHECK(strstr(gb_blas_errmsg(), "gb_blas_chosen: argument 10 (len) is 8") != NULL);
+    CHECK(strlen(shortbuf) == 7 && !strncmp(shortbuf, buf, 7));
 }
 
 int main(void)
@@ -299,6 +475,8 @@ int main(void)
     test_batches();
     test_async();
     test_bad_arguments();
+    test_bad_buffers();
+    test_many_queues();
     test_override();
     /* A handle on the caller's own context and device. */
     gb_blas_t *h2;

@@ -9,6 +9,10 @@
  * |C|) that tests/blas_calls.c uses; elements outside C must keep their value. What
  * gb_blas_chosen says on a thread must be what it said on the main thread before any call.
  *
+ * Then two threads share one queue without taking turns (which the documentation forbids):
+ * each call either is refused with GB_EBADQUEUE, the other thread's call holding the queue, or
+ * gives the right C.
+ *
  * The program cache is the test's own folder (GB_THREADS_CACHE_DIR), emptied at the start, so
  * that each run builds and stores its programs from several threads. Built for ThreadSanitizer
  * (GB_TSAN), this is the library's race check (.ci/run). */
@@ -50,7 +54,8 @@ typedef struct worker {
     int id;
     unsigned long long rng;
     cl_command_queue q;
-    int calls_ok, chosen_ok, checks, failures;
+    int sharing; /* the queue is another thread's too, used without taking turns */
+    int calls_ok, chosen_ok, refused, checks, failures;
 } worker_t;
 
 #define CHECK(w, cond)                                                                             \
@@ -134,6 +139,12 @@ static void run_case(worker_t *w, const gemm_case_t *g, int with_event)
     CHECK(w, ma && mb && mc);
     cl_event ev = NULL;
     const int rc = case_call(h, w->q, g, &d, ma, mb, mc, with_event ? &ev : NULL);
+    if (w->sharing && rc == GB_EBADQUEUE) {
+        /* Refused while the other thread's call held the queue: nothing was enqueued. */
+        CHECK(w, strstr(gb_blas_errmsg(), "another thread's call is using this queue") != NULL);
+        w->refused++;
+        goto release;
+    }
     CHECK(w, rc == GB_OK);
     if (rc == GB_OK)
         w->calls_ok++;
@@ -203,6 +214,57 @@ static void *work(void *arg)
     return NULL;
 }
 
+/* Two threads on one queue without taking turns, which the documentation forbids: a call that
+ * finds the queue held by the other thread's is refused (GB_EBADQUEUE), and every call that is
+ * not gives the right C. The problems go through the queue's scratch (transpositions, padded
+ * leading dimensions, offsets), which two calls at once would share. */
+#define SHARING_CALLS 40
+static pthread_barrier_t pair;
+
+static void *share(void *arg)
+{
+    worker_t *w = arg;
+    static const gemm_case_t cases[] = {
+        {'s', C, T, T, 65, 63, 33, 3, 1, 1.0, 0.5, 1, 0},
+        {'d', R, N, T, 40, 57, 29, 2, 3, -1.0, 0.0, 1, 0},
+        {'s', R, T, N, 96, 17, 64, 1, 0, 0.5, 1.0, 1, 0},
+    };
+    pthread_barrier_wait(&pair);
+    for (int i = 0; i < SHARING_CALLS; i++)
+        run_case(w, &cases[(size_t)(i + w->id) % 3], i % 3 == 0);
+    return NULL;
+}
+
+static int test_sharing(int *refused)
+{
+    cl_int err;
+    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+    if (err != CL_SUCCESS)
+        return 1;
+    worker_t ws[2];
+    pthread_t tid[2];
+    pthread_barrier_init(&pair, NULL, 2);
+    int failures = 0, started = 0;
+    for (int t = 0; t < 2; t++) {
+        ws[t] = (worker_t){.id = t, .rng = 1234567ull + 31ull * (unsigned)t, .q = q, .sharing = 1};
+        if (pthread_create(&tid[t], NULL, share, &ws[t]) != 0) {
+            fprintf(stderr, "pthread_create failed\n");
+            return 1; /* the other waits at the barrier for ever: give up at once */
+        }
+        started++;
+    }
+    *refused = 0;
+    for (int t = 0; t < started; t++) {
+        pthread_join(tid[t], NULL);
+        failures += ws[t].failures;
+        *refused += ws[t].refused;
+        failures += ws[t].calls_ok + ws[t].refused != SHARING_CALLS;
+    }
+    pthread_barrier_destroy(&pair);
+    clReleaseCommandQueue(q);
+    return failures;
+}
+
 /* Empties dir of the program cache's files (the test's own folder, nothing else's). */
 static void clear_cache(const char *dir)
 {
@@ -260,9 +322,14 @@ int main(void)
         failures += ws[t].failures;
     }
     pthread_barrier_destroy(&start);
+    int refused = 0;
+    const int sharing_failures = test_sharing(&refused);
     gb_blas_close(h);
     printf("%d threads x %d calls: %d returned GB_OK, %d gb_blas_chosen agreed; %d checks, %d "
            "failed\n",
            THREADS, CALLS, calls_ok, chosen_ok, checks, failures);
+    printf("2 threads sharing a queue, %d calls each: %d refused as sharing, %d failures\n",
+           SHARING_CALLS, refused, sharing_failures);
+    failures += sharing_failures;
     return failures || calls_ok != THREADS * CALLS || chosen_ok != THREADS * CALLS ? 1 : 0;
 }

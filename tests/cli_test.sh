@@ -87,6 +87,24 @@ expect 2 "fixed.json: text after the JSON document at byte offset $(wc -c <"$fx/
 expect_one_line
 expect_one_line
 expect 2 "cannot open kernel path" run -k naive --kernel-path "$fx/does-not-exist" $small
+# A family's geometry gone wrong is refused before any driver sees the launch (a driver may
+# fault on it), naming the file: 2^31 - 1 work-items for an 8 x 8 C, and rows rounded up to
+# 1024 x 16 where C has 8.
+expect 2 "oversized.json: the global size is 2147483647 x 8 work-items for a problem of 8 x 8 x 8" \
+    run -k oversized --kernel-path "$fx/geometry" $small
+expect_one_line
+expect 2 "unrounded.json: the global size is 8 x 16384 work-items.*'launch_factor'" \
+    run -k unrounded --kernel-path "$fx/geometry" $small
+# Local memory the metadata does not declare, over the device's: refused from what the kernel
+# uses as compiled (PoCL asserts at the launch otherwise). 16 MiB is past every device's local
+# memory; a device whose compiler refuses so much fails the build instead (exit 3).
+"$gb" run -k undeclared --kernel-path "$fx/geometry" --param LOCALN=4194304 $small \
+    >"$tmp/out" 2>"$tmp/err"
+got=$?
+if { [ $got -eq 2 ] &&
+    grep -Eq "kernel 'undeclared' as compiled uses 16777216 bytes of local memory, over this device's [0-9]+ \(its metadata declares none\)" "$tmp/err"; } ||
+    { [ $got -eq 3 ] && grep -q "OpenCL build of 'undeclared' failed" "$tmp/err"; }; then ok; else
+    bad "undeclared local memory: exit $got"; cat "$tmp/err"; fi
 export GEMMBENCH_DISABLE_FP64=1
 expect 2 "no double precision \(cl_khr_fp64\); choose single precision" run -k naive --precision d $small
 unset GEMMBENCH_DISABLE_FP64

@@ -53,14 +53,14 @@ db=$tmp/crash.db
 crash="-k faults --kernel-path $fx -n 8,16 --lws 8,8 --param FAULT=0,1 -i 2 --warmup 0 --store $db"
 # shellcheck disable=SC2086
 "$gb" explore $crash >"$tmp/out6" 2>"$tmp/err6" && ok || bad "explore over a crash: $(cat "$tmp/err6")"
-grep -q "explore: the process crashed (SIGABRT); going on in a new process" "$tmp/err6" &&
-    grep -q "FAULT=1: the process crashed (SIGABRT) while it measured faults s 8x8x8 lws 8x8 FAULT=1 rep 0: not run again (GB_ECRASH)" "$tmp/err6" &&
+grep -q "explore: the process crashed (SIGSEGV); going on in a new process" "$tmp/err6" &&
+    grep -q "FAULT=1: the process crashed (SIGSEGV) while it measured faults s 8x8x8 lws 8x8 FAULT=1 rep 0: not run again (GB_ECRASH)" "$tmp/err6" &&
     grep -q "cannot run: 1 x GB_ECRASH, e.g. faults s 8x8x8 lws 8x8 FAULT=1 rep 0: it crashed the process" "$tmp/out6" &&
     ok || bad "explore must name the point that crashed it: $(cat "$tmp/err6")"
 # FAULT=1 at 16 crashes too: a second restart, then the two FAULT=0 points are stored.
 [ "$(points "$db")" = 2 ] && ok || bad "explore over a crash: $(points "$db") points stored, not 2"
 # shellcheck disable=SC2086
-"$gb" explore $crash >"$tmp/out7" 2>"$tmp/err7" && ! grep -q "crashed (SIGABRT);" "$tmp/err7" &&
+"$gb" explore $crash >"$tmp/out7" 2>"$tmp/err7" && ! grep -q "crashed (SIGSEGV);" "$tmp/err7" &&
     grep -q ": 0 to measure, 2 already in the store, 2 cannot run here" "$tmp/out7" && ok ||
     bad "a crashed point must not run again: $(head -n 1 "$tmp/out7")"
 

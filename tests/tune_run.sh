@@ -107,15 +107,15 @@ else no "a candidate past --compile-timeout"; fi
 # it, records it as crashed, and ends with a winner; one tuning, one row in the history.
 ft="-k faults --kernel-path $fx/faults -n 8 --param LX=8 --param LY=8 --strategy exhaustive -i 3"
 "$gb" tune $ft --param FAULT=0,1 --store "$tmp/crash.db" >"$tmp/out" 2>"$tmp/err"
-if [ $? -eq 0 ] && grep -q "tune: the process crashed (SIGABRT); going on in a new process" "$tmp/err" &&
-    grep -q "FAULT=1: the process crashed (SIGABRT) while it measured faults .*: not run again (GB_ECRASH)" "$tmp/err" &&
+if [ $? -eq 0 ] && grep -q "tune: the process crashed (SIGSEGV); going on in a new process" "$tmp/err" &&
+    grep -q "FAULT=1: the process crashed (SIGSEGV) while it measured faults .*: not run again (GB_ECRASH)" "$tmp/err" &&
     grep -q "FAULT=1: cannot win: GB_ECRASH: " "$tmp/out" && grep -q "winner: LX=8 LY=8 FAULT=0 " "$tmp/out" &&
     "$gb" store info --store "$tmp/crash.db" 2>&1 | grep -q "^tuning runs: 1 (2 evaluations)"; then
     ok
 else no "a candidate that crashes the process"; fi
 # Again: the crash is stored, nothing runs it.
 "$gb" tune $ft --param FAULT=0,1 --store "$tmp/crash.db" >"$tmp/out" 2>"$tmp/err"
-if [ $? -eq 0 ] && ! grep -q "crashed (SIGABRT);" "$tmp/err" &&
+if [ $? -eq 0 ] && ! grep -q "crashed (SIGSEGV);" "$tmp/err" &&
     grep -q "FAULT=1: cannot win: GB_ECRASH: .*(stored)" "$tmp/out" &&
     "$gb" store info --store "$tmp/crash.db" 2>&1 | grep -q "^tuning runs: 1 (2 evaluations)"; then
     ok

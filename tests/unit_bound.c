@@ -1,8 +1,9 @@
 /* unit_bound.c: the error test of src/harness/validate/: unit roundoff, gamma_n, when integer data makes
  * a GEMM exact, the double reference and gauge on small hand-made matrices, and gb__validate's
  * verdicts (within and just over the bound, NaN, touched canaries, exact mode), in row- and
- * column-major storage with leading-dimension padding and offsets; the faithful verdict, and
- * the outcome of both under --verdict for implementations that do and do not declare a reduced
+ * column-major storage with leading-dimension padding and offsets; the faithful verdict on
+ * integer data (no honest error) and where an honest computation's own error is large; and the
+ * outcome of both under --verdict for implementations that do and do not declare a reduced
  * precision. */
 #include "unit.h"
 
@@ -330,6 +331,47 @@ static void test_outcome(void)
     CHECK(!strcmp(gb_verdict_name(GB_VERDICT_BOUND), "bound"));
 }
 
+/* The faithful verdict where the honest computation's own error is large: single precision,
+ * K = 65, a row of A of 1 and then 64 times 2^-25, B all ones. Summed in order, each 2^-25 is
+ * lost against 1 (under half an ulp), so the honest value is 1 where the product is 1 + 2^-19:
+ * 32 u G off. A device that makes the same error is as good as an honest computation, faithful
+ * (its error over the honest one's is 1), though 32 u G is over the factor of 8; one 9 times
+ * as far off is not. */
+static void test_faithful_honest_error(void)
+{
+    enum { KK = 65 };
+    gb_problem_t p;
+    gb_problem_init(&p, GB_PREC_S, 1, 2, KK);
+    CHECK_RC(gb_problem_check(&p, NULL, 0), GB_OK);
+    double a[KK], b[KK * 2], c0[2] = {0, 0}, cref[2], gauge[2], c[2];
+    for (size_t l = 0; l < KK; l++) {
+        a[l] = l == 0 ? 1.0 : ldexp(1.0, -25);
+        b[2 * l] = b[2 * l + 1] = 1.0;
+    }
+    for (int j = 0; j < 2; j++) {
+        cref[j] = 1.0 + ldexp(1.0, -19);
+        gauge[j] = cref[j];
+        c[j] = 1.0; /* the honest value: what an in-order FP32 sum gives */
+    }
+    const double u = gb__unit_roundoff(GB_PREC_S), err = ldexp(1.0, -19) / (u * gauge[0]);
+    gb_validation_t v;
+    gb__faithful(&p, a, b, c0, cref, gauge, c, &v);
+    CHECK_NEAR(v.faithful_honest, err, 1e-9);
+    CHECK_NEAR(v.faithful_worst, err, 1e-9);
+    CHECK(err > 3 * GB_FAITHFUL_LAMBDA);
+    if (!CHECK(!strcmp(v.faithful, "faithful")))
+        printf("    the honest error itself judged '%s'\n", v.faithful);
+    CHECK_NEAR(gb_faithful_ratio(&v), 1.0, 1e-9);
+    /* An exact sum (the small terms first) is faithful too; 9 times the honest error is not. */
+    c[1] = cref[1];
+    gb__faithful(&p, a, b, c0, cref, gauge, c, &v);
+    CHECK(!strcmp(v.faithful, "faithful"));
+    c[1] = cref[1] - (1 + GB_FAITHFUL_LAMBDA) * err * u * gauge[1];
+    gb__faithful(&p, a, b, c0, cref, gauge, c, &v);
+    CHECK(!strcmp(v.faithful, "not faithful"));
+    CHECK_NEAR(gb_faithful_ratio(&v), 1 + GB_FAITHFUL_LAMBDA, 1e-6);
+}
+
 /* A NaN canary must stay that NaN; a different value (or a different NaN) is a touch. */
 static void test_nan_canary(void)
 {
@@ -412,6 +454,7 @@ int main(void)
     validate_case(GB_ROW_MAJOR, GB_TRANS, GB_NOTRANS, 2.0, -1.0);
     validate_case(GB_COL_MAJOR, GB_NOTRANS, GB_TRANS, -1.0, 3.0);
     validate_case(GB_COL_MAJOR, GB_TRANS, GB_TRANS, 1.0, 1.0);
+    test_faithful_honest_error();
     test_nan_canary();
     test_zero_gauge();
     test_nonfinite_reference();

@@ -390,14 +390,29 @@ static void test_errors(void)
     CHECK(!strcmp(gb_strerror(GB_ENOFP64), "device has no double precision"));
     CHECK(!strcmp(gb_strerror(12345), "unknown error"));
     CHECK(!strcmp(gb_version(), GB_VERSION_STRING));
-    /* Every code is negative and has a name and text of its own. */
+    /* Every code is negative and has a name and text of its own, the library's and the
+     * harness's, and no value is in both tables. */
     int distinct = 1;
 #define GB_X_CHECK(name, value, text)                                                              \
     distinct &=                                                                                    \
         (value) <= 0 && !strcmp(gb_errname(value), #name) && !strcmp(gb_strerror(value), text);
     GB_ERROR_TABLE(GB_X_CHECK)
+    GB_HARNESS_ERROR_TABLE(GB_X_CHECK)
 #undef GB_X_CHECK
     CHECK(distinct);
+    static const int library[] =
+        {
+#define GB_X_VALUE(name, value, text) value,
+            GB_ERROR_TABLE(GB_X_VALUE)},
+                     harness[] = {GB_HARNESS_ERROR_TABLE(GB_X_VALUE)};
+#undef GB_X_VALUE
+    for (size_t i = 0; i < sizeof library / sizeof library[0]; i++)
+        for (size_t j = 0; j < sizeof harness / sizeof harness[0]; j++)
+            CHECK(library[i] != harness[j]);
+    /* The harness's codes for sizes the library takes as BLAS's quick returns are not the
+     * library's. */
+    for (size_t i = 0; i < sizeof library / sizeof library[0]; i++)
+        CHECK(library[i] != GB_EBADM && library[i] != GB_EBADN && library[i] != GB_EBADK);
 }
 
 static int integral_in(double v, long r)

@@ -94,14 +94,29 @@ static void check_route(const gb_family_t *f, const gb_problem_t *p, const gb_ro
                    !(avoid[d] && lds[d] % avoid[d] == 0)))
             printf("    %s: operand %c ld %zu off %zu (multiple %zu, avoid %zu)\n", what, "ABC"[d],
                    lds[d], offs[d], ldm[d], avoid[d]);
+        /* A kernel without an offset argument for the operand is handed offset 0: the
+         * caller's offset goes through a copy, whatever the sizes. */
+        static const char *const off_arg[3] = {"offA", "offB", "offC"};
+        int has_off = 0;
+        for (size_t i = 0; i < f->nargs; i++)
+            has_off |= !strcmp(f->args[i], off_arg[d]);
+        if (!has_off && !CHECK(offs[d] == 0))
+            printf("    %s: operand %c handed offset %zu, and the kernel takes none\n", what,
+                   "ABC"[d], offs[d]);
         if (r->copy[d]) {
             CHECK(offs[d] == 0 && r->temp_elems[d] == outer * lds[d]);
         } else {
             CHECK(r->temp_elems[d] == 0);
-            /* Not copied: the caller's own leading dimension and offset. */
+            /* Not copied: the caller's own leading dimension and offset (after the swap, the
+             * kernel's A is the caller's B). */
             const size_t pl[3] = {r->swapped ? p->ldb : p->lda, r->swapped ? p->lda : p->ldb,
                                   p->ldc};
+            const size_t po[3] = {r->swapped ? p->off_b : p->off_a,
+                                  r->swapped ? p->off_a : p->off_b, p->off_c};
             CHECK(lds[d] == pl[d]);
+            if (!CHECK(offs[d] == po[d]))
+                printf("    %s: operand %c not copied, handed offset %zu for the caller's %zu\n",
+                       what, "ABC"[d], offs[d], po[d]);
         }
         if (d < 2) {
             CHECK(!r->flip[d] || r->copy[d]);
@@ -136,7 +151,9 @@ static void check_route(const gb_family_t *f, const gb_problem_t *p, const gb_ro
 
 /* Every layout x transposition against every single native layout, with every combination of
  * the rules, at shapes that straddle the multiples, with padded leading dimensions, offsets
- * and a leading dimension that is a multiple the family avoids. */
+ * and a leading dimension that is a multiple the family avoids; and at a shape of whole tiles
+ * with the least leading dimensions and offsets of their own on each operand, where nothing but
+ * an offset the kernel cannot take calls for a copy. */
 static void test_grid(void)
 {
     gb_device_info_t dev;
@@ -165,9 +182,9 @@ static void test_grid(void)
             memset(&cfg, 0, sizeof cfg);
             cfg.family = &f;
             for (int lay = 0; lay < 8; lay++)
-                for (int shape = 0; shape < 3; shape++) {
+                for (int shape = 0; shape < 4; shape++) {
                     gb_problem_t p;
-                    const size_t s[3][3] = {{64, 64, 64}, {33, 17, 9}, {64, 40, 64}};
+                    const size_t s[4][3] = {{64, 64, 64}, {33, 17, 9}, {64, 40, 64}, {64, 32, 16}};
                     gb_problem_init(&p, shape == 1 ? GB_PREC_D : GB_PREC_S, s[shape][0],
                                     s[shape][1], s[shape][2]);
                     p.layout = (gb_layout_t)(lay / 4);
@@ -178,6 +195,11 @@ static void test_grid(void)
                         p.off_a = 3;
                         p.off_b = 1;
                         p.off_c = 2;
+                    }
+                    if (shape == 3) { /* whole tiles, the least leading dimensions, offsets */
+                        p.off_a = 8;
+                        p.off_b = 4;
+                        p.off_c = 12;
                     }
                     char msg[256];
                     CHECK_RC(gb_problem_check(&p, msg, sizeof msg), GB_OK);
@@ -207,7 +229,7 @@ static void test_grid(void)
                 }
             gb__family_free(&f);
         }
-    CHECK(cases == 8 * 16 * 8 * 3);
+    CHECK(cases == 8 * 16 * 8 * 4);
 }
 
 /* Routes worked out by hand, field by field. */
@@ -396,6 +418,188 @@ static void test_geometry(void)
     gb__family_free(&f);
 }
 
+/* Plans cfg for p on dev where the configuration may run it there: a launch of the built-in
+ * families must never be refused as larger than the problem. */
+static void plan_builtin(const gb_config_t *cfg, gb_precision_t prec, const gb_problem_t *p,
+                         const gb_device_info_t *dev, size_t *planned)
+{
+    char msg[1024];
+    gb_route_t r;
+    if (gb_config_check(cfg, dev, prec, p, msg, sizeof msg) != GB_OK)
+        return;
+    const int rc = gb__route_plan(cfg, p, dev, &r, msg, sizeof msg);
+    if (!CHECK(rc != GB_EMETADATA))
+        printf("    %s at %zux%zux%zu: %s\n", gb_config_name(cfg), p->m, p->n, p->k, msg);
+    *planned += rc == GB_OK;
+}
+
+/* Every built-in family's presets and a sample of its tuning space, at shapes from 1 to a few
+ * thousand, K up to 2^16 (the splits along K), on a GPU and on an NVIDIA GPU of 132 units:
+ * none is refused by the launch's bound (launch_fits), which the split families meet with
+ * their 'launch_factor'. */
+static void test_builtin_bounds(void)
+{
+    gb_registry_t *reg;
+    char msg[256];
+    if (!CHECK_RC(gb_registry_open(&reg, NULL, msg, sizeof msg), GB_OK))
+        return;
+    gb_device_info_t devs[2];
+    device(&devs[0], 0, 1);
+    device(&devs[1], 1, 1);
+    static const size_t mn[] = {1, 7, 129, 1000}, ks[] = {1, 65, 4096, 65536};
+    size_t planned = 0;
+    for (size_t fi = 0; fi < gb_registry_count(reg); fi++) {
+        const gb_family_t *f = gb_registry_family(reg, fi);
+        for (int prec = 0; prec < 2; prec++) {
+            if (!(gb_family_precisions(f) & (1u << prec)))
+                continue;
+            gb_config_t cfgs[64];
+            size_t n = 0;
+            for (size_t i = 0; i < gb_family_preset_count(f) && n < 32; i++)
+                if (gb_config_resolve(reg, gb_family_preset(f, i)->name, NULL, &cfgs[n], msg,
+                                      sizeof msg) == GB_OK)
+                    n++;
+            gb_space_t *sp;
+            if (gb_space_open(&sp, f, (gb_precision_t)prec, &devs[1], NULL, 0, msg, sizeof msg) ==
+                GB_OK) {
+                const uint64_t count = gb_space_count(sp), step = count / 24 + 1;
+                for (uint64_t r = 0; r < count && n < 64; r += step) {
+                    gb_space_cand_t c;
+                    gb_params_t ps;
+                    if (gb_space_unrank(sp, r, &c) != GB_OK)
+                        continue;
+                    gb_space_params(sp, &c, &ps);
+                    if (gb_config_resolve(reg, gb_family_name(f), &ps, &cfgs[n], msg, sizeof msg) ==
+                        GB_OK)
+                        n++;
+                }
+                gb_space_close(sp);
+            }
+            for (size_t i = 0; i < n; i++)
+                for (size_t d = 0; d < 2; d++)
+                    for (size_t a = 0; a < 4; a++)
+                        for (size_t b = 0; b < 4; b++)
+                            for (size_t k = 0; k < 4; k++) {
+                                gb_problem_t p;
+                                gb_problem_init(&p, (gb_precision_t)prec, mn[a], mn[b], ks[k]);
+                                gb_family_native_layout(f, &p);
+                                if (gb_problem_check(&p, NULL, 0) == GB_OK)
+                                    plan_builtin(&cfgs[i], (gb_precision_t)prec, &p, &devs[d],
+                                                 &planned);
+                            }
+        }
+    }
+    CHECK(planned > 10000);
+    printf("    %zu routes of the built-in families planned\n", planned);
+    gb_registry_close(reg);
+}
+
+/* A family whose sizes ask for more work-items than the problem has elements is refused before
+ * any driver sees the launch: a global size of 2^31 - 1 for a 64 x 64 C; a remainder kernel
+ * over far more than C; a prologue may cover the largest operand; and 'launch_factor' allows a
+ * split along K its pieces. */
+static void test_launch_bound(void)
+{
+    gb_device_info_t dev;
+    device(&dev, 0, 1);
+    gb_family_t f;
+    char msg[1024];
+    gb_route_t r;
+    gb_config_t cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.family = &f;
+    gb_problem_t p;
+    gb_problem_init(&p, GB_PREC_S, 64, 64, 64);
+    gb_problem_check(&p, NULL, 0);
+    static const char head[] = "{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': "
+                               "['s'], 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', "
+                               "'A', 'B', 'beta', 'C'], ";
+    char json[1024];
+    /* 2^31 - 1 work-items, the driver choosing the work-group, and in groups of 16 x 16. */
+    snprintf(json, sizeof json, "%s'global': ['2147483647', '1']}", head);
+    if (family(json, &f) != GB_OK)
+        return;
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_EMETADATA);
+    CHECK_HAS(msg, "route.json: the global size is 2147483647 x 1 work-items for a problem of "
+                   "64 x 64 x 64");
+    CHECK_HAS(msg, "more than 1 times the elements of C with a work-group's side (1) added");
+    CHECK_HAS(msg, "'launch_factor'");
+    gb__family_free(&f);
+    snprintf(json, sizeof json,
+             "%s'global': ['round_up(M, 1024) * 16', 'N'], 'local': ['16', "
+             "'16']}",
+             head);
+    if (family(json, &f) != GB_OK)
+        return;
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_EMETADATA);
+    CHECK_HAS(msg, "the global size is 16384 x 64 work-items");
+    gb__family_free(&f);
+    /* At the margin: a work-group's side past C in each dimension is a rounding, not a fault
+     * (M + 16 by N + 16, in groups of 16 x 16). */
+    snprintf(json, sizeof json, "%s'global': ['M + 16', 'N + 16'], 'local': ['16', '16']}", head);
+    if (family(json, &f) != GB_OK)
+        return;
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+    CHECK(r.global[0] == 80 && r.global[1] == 80);
+    gb__family_free(&f);
+    snprintf(json, sizeof json, "%s'global': ['M + 17', 'N + 16'], 'local': ['16', '16']}", head);
+    if (family(json, &f) != GB_OK)
+        return;
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_EMETADATA);
+    gb__family_free(&f);
+    /* A remainder kernel is held to C as well. */
+    snprintf(json, sizeof json,
+             "%s'global': ['M', 'N'], 'local': ['8', '8'], 'remainder': {'entry': 'rem', "
+             "'global': ['M * N', 'K'], 'local': ['1', '1']}}",
+             head);
+    if (family(json, &f) != GB_OK)
+        return;
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_EMETADATA);
+    CHECK_HAS(msg, "the remainder global size is 4096 x 64");
+    gb__family_free(&f);
+    /* A split along K in P pieces: P times C, allowed by its factor, and by no less. */
+    gb_problem_init(&p, GB_PREC_S, 64, 64, 4096);
+    gb_problem_check(&p, NULL, 0);
+    snprintf(json, sizeof json,
+             "%s'let': {'P': 'K / 256'}, 'global': ['N', 'M * P'], 'local': ['16', '16'], "
+             "'launch_factor': '%s'}",
+             head, "P");
+    if (family(json, &f) != GB_OK)
+        return;
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+    CHECK(r.global[1] == 64 * 16);
+    gb__family_free(&f);
+    snprintf(json, sizeof json,
+             "%s'let': {'P': 'K / 256'}, 'global': ['N', 'M * P'], 'local': ['16', '16'], "
+             "'launch_factor': '%s'}",
+             head, "P / 8");
+    if (family(json, &f) != GB_OK)
+        return;
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_EMETADATA);
+    CHECK_HAS(msg, "more than 2 times the elements of C");
+    gb__family_free(&f);
+    snprintf(json, sizeof json,
+             "%s'global': ['M', 'N'], 'local': ['16', '16'], 'launch_factor': 'K - K'}", head);
+    if (family(json, &f) != GB_OK)
+        return;
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_EMETADATA);
+    CHECK_HAS(msg, "launch_factor 'K - K' is 0, not positive");
+    gb__family_free(&f);
+    /* A prologue that packs B (K x N) is measured by the largest operand, not by C. */
+    gb_problem_init(&p, GB_PREC_S, 4, 64, 4096);
+    gb_problem_check(&p, NULL, 0);
+    snprintf(json, sizeof json,
+             "{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
+             " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'B', 'beta', 'C', "
+             "'WS'], 'global': ['N', 'M'], 'local': ['8', '1'], 'workspace': 'K * N * ELEM',"
+             " 'prologue': {'entry': 'pack', 'global': ['N', 'K'], 'local': ['8', '1']}}");
+    if (family(json, &f) != GB_OK)
+        return;
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+    CHECK(r.side_global[GB_SIDE_PROLOGUE][0] == 64 && r.side_global[GB_SIDE_PROLOGUE][1] == 4096);
+    gb__family_free(&f);
+}
+
 /* The program identity: what is compiled (the family's digest of prelude and source), its build
  * options, and the helper program where the route copies. */
 static void test_program_id(void)
@@ -536,6 +740,8 @@ int main(void)
     test_grid();
     test_cases();
     test_geometry();
+    test_launch_bound();
+    test_builtin_bounds();
     test_program_id();
     test_kept_route();
     return unit_finish();

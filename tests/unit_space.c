@@ -198,6 +198,31 @@ static void test_toy(const gb_device_info_t *dev)
     CHECK(gb_space_count(sp) == 4 * 3); /* (1,1) (2,1) (2,2) (4,1) */
     gb_space_close(sp);
     gb__family_free(&f);
+    /* The device's local memory, at its limit: A * B * 16 bytes of a device's 64 leaves the
+     * pairs of at most 4 work-items, the limit itself included: (1,1) (2,1) (2,2) (4,1). The
+     * space and the check of one configuration (gb_config_check) agree there. */
+    if (!CHECK_RC(parse_toy("'global': ['M', 'N'],",
+                            "'global': ['M', 'N'], 'requires': {'local_memory': 'A * B * 16'},",
+                            &f),
+                  GB_OK))
+        return;
+    small = *dev;
+    small.local_mem = 64;
+    CHECK_RC(gb_space_open(&sp, &f, GB_PREC_S, &small, NULL, 0, msg, sizeof msg), GB_OK);
+    CHECK(gb_space_count(sp) == 4 * 3);
+    CHECK(brute(sp, NULL) == 4 * 3);
+    gb_space_close(sp);
+    gb_config_t cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.family = &f;
+    gb_params_set(&cfg.params, "A", 2);
+    gb_params_set(&cfg.params, "B", 2);
+    gb_params_set(&cfg.params, "C", 0);
+    CHECK_RC(gb_config_check(&cfg, &small, GB_PREC_S, NULL, msg, sizeof msg), GB_OK);
+    gb_params_set(&cfg.params, "A", 4);
+    CHECK_RC(gb_config_check(&cfg, &small, GB_PREC_S, NULL, msg, sizeof msg), GB_ELOCALMEM);
+    CHECK_HAS(msg, "needs 128 bytes of local memory");
+    gb__family_free(&f);
     /* No parameters: nothing to tune. */
     if (!CHECK_RC(parse_toy(", 'parameters': {'A': {'default': 1, 'values': [1, 2, 4, 8]}, 'B':"
                             " {'default': 1, 'values': [8, 4, 2, 1]}, 'C': {'default': 0, "

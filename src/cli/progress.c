@@ -2,6 +2,7 @@
  * tune share. */
 #include "progress.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,9 +155,17 @@ static void crash_say(const char *s)
     crash_write(s, n);
 }
 
+/* Set by the first thread to crash: the kernel of a CPU device runs on several of the driver's
+ * threads, which fault together; the others wait in the handler for the execve that ends them
+ * all (a handler reset to the default by the first would let the second kill the process). */
+static atomic_flag crash_first = ATOMIC_FLAG_INIT;
+
 static void on_crash(int sig)
 {
     static const char *const names[NCRASH] = {"SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT"};
+    if (atomic_flag_test_and_set(&crash_first))
+        for (;;)
+            pause();
     const char *name = "a signal";
     for (size_t i = 0; i < NCRASH; i++)
         if (crash_signals[i] == sig)
@@ -215,7 +224,7 @@ void cli_crash_catch(char **argv, const char *counter, const char *cmd)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_crash;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = (int)(SA_RESETHAND | SA_NODEFER);
+    sa.sa_flags = SA_NODEFER;
     for (size_t i = 0; i < NCRASH; i++)
         sigaction(crash_signals[i], &sa, &crash_old[i]);
     crash_caught = 1;

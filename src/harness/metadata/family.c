@@ -354,7 +354,8 @@ static cJSON *document(gb_family_ctx_t *c, const char *json, size_t len, const c
 }
 
 /* The members that describe the kernels: names, precisions and layouts, arguments, launch
- * sizes, parameters and presets, multiples, side kernels, lets, workspace and traffic. */
+ * sizes, parameters and presets, multiples, side kernels, lets, workspace, launch factor and
+ * traffic. */
 static int parse_members(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
 {
     int rc;
@@ -382,7 +383,8 @@ static int parse_members(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
         (rc = gb__family_string(c, root, "nvidia_max_registers", 0, &f->nv_max_registers)) ||
         (rc = parse_side(c, root, f, GB_SIDE_PROLOGUE)) ||
         (rc = parse_side(c, root, f, GB_SIDE_REMAINDER)) || (rc = parse_lets(c, root, f)) ||
-        (rc = gb__family_string(c, root, "workspace", 0, &f->workspace)))
+        (rc = gb__family_string(c, root, "workspace", 0, &f->workspace)) ||
+        (rc = gb__family_string(c, root, "launch_factor", 0, &f->launch_factor)))
         return rc;
     return parse_traffic(c, root, f);
 }
@@ -453,12 +455,12 @@ int gb__family_parse_at(const char *json, size_t len, const char *origin, const 
     if ((rc = parse_members(&c, root, f)) == GB_OK && (rc = check_args(&c, f)) == GB_OK &&
         (rc = parse_requires(&c, root, f)) == GB_OK)
         /* Last, so that a known key's own fault is named first. */
-        rc = gb__family_keys(&c, root, "",
-                             KEYS("family", "description", "source", "entry", "precisions",
-                                  "layouts", "args", "global", "local", "parameters", "constraints",
-                                  "requires", "multiple_of", "ld_multiple_of",
-                                  "ld_avoid_multiple_of", "nvidia_max_registers", "prologue",
-                                  "remainder", "workspace", "traffic", "let", "presets"));
+        rc = gb__family_keys(
+            &c, root, "",
+            KEYS("family", "description", "source", "entry", "precisions", "layouts", "args",
+                 "global", "local", "parameters", "constraints", "requires", "multiple_of",
+                 "ld_multiple_of", "ld_avoid_multiple_of", "nvidia_max_registers", "prologue",
+                 "remainder", "workspace", "launch_factor", "traffic", "let", "presets"));
     cJSON_Delete(root);
     if (rc != GB_OK)
         gb__family_free(f);

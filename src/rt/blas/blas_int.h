@@ -29,6 +29,7 @@ typedef struct gb_blas_plan {
     gb_config_t cfg;
     gb_route_t route;
     cl_program program, helpers; /* helpers NULL where the route has no copies */
+    int counted;                 /* its programs are counted in the handle's uses */
     char chosen[1400];           /* "KERNEL NAME=V ... (why)" */
     unsigned refs;               /* the cache's reference, and each call's using it */
 } gb_blas_plan_t;
@@ -36,21 +37,37 @@ typedef struct gb_blas_plan {
 #define GB_PLAN_BUCKETS 64
 #define GB_PLAN_WAYS 4 /* plans per bucket; the oldest leaves for a new one */
 
-/* A kernel object of the pool: a call takes one (busy) for its arguments and its enqueue. */
+/* A kernel object of the pool: a call takes one (busy) for its arguments and its enqueue. The
+ * pool keeps a program's kernels while a plan uses the program: when the last such plan goes,
+ * its idle kernels go with it, and a busy one (doomed) when its call puts it back. */
 typedef struct gb_kslot {
     cl_program program;
     const char *entry; /* static text: the family's entry names live as long as the registry */
     cl_kernel kernel;
-    int busy;
+    int busy, doomed;
     gb_argcache_t args; /* what the kernel's arguments hold (the call that has it busy sets them) */
 } gb_kslot_t;
 
-/* A queue's scratch: the route's temporaries of A, B, C and the family's workspace, grown on
- * demand and reused by the queue's next calls (in order, so never two at once). */
+/* How many plans use a program (the kept plans and those a measurement built): the pool's
+ * kernels of a program no plan uses are released. */
+typedef struct gb_prog_use {
+    cl_program program;
+    unsigned plans;
+} gb_prog_use_t;
+
+/* A queue the handle has served, and its scratch: the route's temporaries of A, B, C and the
+ * family's workspace, grown on demand and reused by the queue's next calls. A call holds its
+ * queue's entry (busy) from its first command's planning to its last enqueue: a second call on
+ * the queue meanwhile, from another thread, is refused (GB_EBADQUEUE) rather than let share the
+ * scratch. The handle keeps at most GB_QUEUES_KEPT of them: a new queue's entry replaces the
+ * one used least recently (its buffers and its reference on the queue released). */
+#define GB_QUEUES_KEPT 32
 typedef struct gb_scratch {
     cl_command_queue queue; /* retained */
     cl_mem mem[4];
     size_t bytes[4];
+    int busy;
+    unsigned long long used; /* when a call last took it (the handle's tick) */
 } gb_scratch_t;
 
 struct gb_blas {
@@ -67,9 +84,12 @@ struct gb_blas {
     gb_blas_plan_t *plans[GB_PLAN_BUCKETS][GB_PLAN_WAYS];
     gb_kslot_t **slots; /* each its own allocation: a call keeps its slot while others grow this */
     size_t nslots, capslots;
-    gb_scratch_t **scratch;
+    gb_prog_use_t *uses; /* the programs of the plans, with their counts */
+    size_t nuses, capuses;
+    gb_scratch_t **scratch; /* the queues served, at most GB_QUEUES_KEPT idle ones */
     size_t nscratch, capscratch;
-    cl_program scale[2]; /* by precision: scale.cl, built on first need */
+    unsigned long long tick; /* counts the queues' takings, for the least recently used */
+    cl_program scale[2];     /* by precision: scale.cl, built on first need */
     /* The choice by measurement (select.c): the mode (gb_blas_select_t), the choices file and
      * the capture file ("" for none), what reading tuning files skipped, one measurement at a
      * time, its queue, and the threads building candidates for later. */
@@ -86,9 +106,10 @@ int gb_blas__fail(int code, const char *fmt, ...) GB_PRINTF(2, 3);
 
 /* The configuration a problem runs (the handle's override, else the tuning database's choice,
  * measured where the mode says) and what says it (choose.c). GB_OK, or the reason's code with
- * the message recorded. gb_blas__choice_text: "KERNEL NAME=V ... (why)". */
+ * the message recorded. gb_blas__choice_text: "KERNEL NAME=V ... (why)" into buf, as much as
+ * fits; returns its length (len or more: it did not fit). */
 int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_blas_choice_t *out);
-void gb_blas__choice_text(const gb_blas_choice_t *c, char *buf, size_t len);
+size_t gb_blas__choice_text(const gb_blas_choice_t *c, char *buf, size_t len);
 /* The key of problem p (alpha and beta aside: whether beta is 0), padding zeroed. */
 void gb_blas__key(const gb_problem_t *p, gb_blas_plan_key_t *key);
 /* The plan of key's problem, made (and the problem checked) on first use; the caller holds a
@@ -105,24 +126,28 @@ int gb_blas__plan_build(gb_blas_t *h, const gb_problem_t *p, const gb_config_t *
                         gb_blas_plan_t **out);
 /* Drops the plan of key from the table, where it is there (freed once no call uses it). */
 void gb_blas__plan_drop(gb_blas_t *h, const gb_blas_plan_key_t *key);
-/* Enqueues plan pl's work on q with the buffers abc (A, B, C at the plan's offsets and leading
- * dimensions) and the scalars: the queue's scratch, the kernels from the pool, bound, the first
- * command after the wait list, the last giving *event (may be NULL). GB_OK or the failure's
- * code (message recorded). */
+/* Enqueues plan pl's work on the queue of q (taken by the caller: gb_blas__queue_take) with the
+ * buffers abc (A, B, C at the plan's offsets and leading dimensions) and the scalars: the
+ * queue's scratch grown to the route's, the kernels from the pool, bound, the first command
+ * after the wait list, the last giving *event (may be NULL). GB_OK or the failure's code
+ * (message recorded). */
 int gb_blas__run(gb_blas_t *h, gb_blas_plan_t *pl, double alpha, double beta, const cl_mem abc[3],
-                 cl_command_queue q, cl_uint num_wait, const cl_event *wait, cl_event *event);
+                 gb_scratch_t *q, cl_uint num_wait, const cl_event *wait, cl_event *event);
 /* Drops every plan (freed once no call uses it): gb_blas_set_kernel, gb_blas_close. */
 void gb_blas__tables_free(gb_blas_t *h);
-/* Frees the kernel pool, the scratch buffers and the scale programs (gb_blas_close). */
+/* Frees the kernel pool, the queues' entries and the scale programs (gb_blas_close). */
 void gb_blas__pools_free(gb_blas_t *h);
 /* A free kernel object of program's entry (made where none is free), busy for the caller until
  * gb_blas__kernel_put. */
 int gb_blas__kernel_get(gb_blas_t *h, cl_program program, const char *entry, gb_kslot_t **out);
 void gb_blas__kernel_put(gb_blas_t *h, gb_kslot_t *slot);
-/* queue's scratch with at least bytes[i] in each buffer (checking, on a queue's first use,
- * that it is of the handle's context and device and in order). */
-int gb_blas__scratch(gb_blas_t *h, cl_command_queue queue, const size_t bytes[4],
-                     gb_scratch_t **out);
+/* queue's entry, busy for the caller until gb_blas__queue_put: made on the queue's first use
+ * (checking that it is of the handle's context and device, and in order). GB_EBADQUEUE where
+ * another call holds it (two threads' calls on one queue at once) or the queue is refused. */
+int gb_blas__queue_take(gb_blas_t *h, cl_command_queue queue, gb_scratch_t **out);
+void gb_blas__queue_put(gb_blas_t *h, gb_scratch_t *s);
+/* Grows s's buffers to at least bytes[i] each (the caller holds s). */
+int gb_blas__scratch_grow(gb_blas_t *h, gb_scratch_t *s, const size_t bytes[4]);
 /* scale.cl's program for prec (gb_scale, gb_fill). */
 int gb_blas__scale_program(gb_blas_t *h, gb_precision_t prec, cl_program *out);
 

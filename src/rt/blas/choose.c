@@ -52,7 +52,9 @@ int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_bl
     return GB_OK;
 }
 
-void gb_blas__choice_text(const gb_blas_choice_t *c, char *buf, size_t len)
+size_t gb_blas__choice_text(const gb_blas_choice_t *c, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s%s%s (%s)", c->kernel, c->params[0] ? " " : "", c->params, c->why);
+    const int n =
+        snprintf(buf, len, "%s%s%s (%s)", c->kernel, c->params[0] ? " " : "", c->params, c->why);
+    return n > 0 ? (size_t)n : 0;
 }

@@ -2,6 +2,7 @@
  * (naming the argument, as xerbla does) before anything is enqueued, BLAS's quick returns, and
  * the plan's launch (src/rt/plan/launch.h) on the caller's queue, chained after the caller's
  * wait list, with the last command's event handed back. Nothing here waits. */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -86,56 +87,135 @@ static int check_shape(const char *fn, const argno_t *no, gb_blas_layout_t layou
     return GB_OK;
 }
 
-/* The buffers of one item: present and large enough for what the call reads and writes
- * (item >= 0 names the batch item). */
-static int check_buffers(const char *fn, const argno_t *no, const call_t *c, long item)
+/* The most elements a kernel indexes from a buffer's start (32-bit int indexing). */
+#define MAX_ELEMS ((size_t)INT_MAX)
+
+/* What the call knows of one of its buffers. */
+typedef struct bufarg {
+    cl_mem m;
+    size_t off, elems, outer, ld; /* elems: first to last element; outer: stored rows (row-major) */
+    int used, write, read, no, no_off;
+    const char *name;
+    cl_mem root; /* the buffer a sub-buffer is of, else m */
+    size_t at;   /* the byte where m starts in root */
+} bufarg_t;
+
+/* One buffer the call uses, checked against the handle: a buffer (not an image or a pipe) of the
+ * handle's context, that lets the kernels read it where the call reads it and write it where
+ * the call writes it, large enough for offset plus matrix, and within the kernels' indexing. */
+static int check_buffer(const char *fn, cl_context ctx, size_t es, bufarg_t *b, const char *at)
 {
-    const int reads_ab = c->k > 0 && c->alpha != 0.0;
+    if (!b->m)
+        return gb_blas__fail(GB_EBADBUFFER, "%s: argument %d (%s) is NULL", fn, b->no, b->name);
+    /* As gb_problem_check counts a matrix: its leading dimension times its stored rows (row-major)
+     * or columns, from the offset on. */
+    size_t span;
+    if (!gb__mul_ok(b->ld, b->outer, &span) || !gb__add_ok(span, b->off, &span) || span > MAX_ELEMS)
+        return gb_blas__fail(GB_EOVERFLOW,
+                             "%s: argument %d (%s) is indexed past 2^31-1 elements: offset "
+                             "(argument %d) %zu plus leading dimension %zu times %zu; the kernels "
+                             "index with 32-bit integers%s",
+                             fn, b->no, b->name, b->no_off, b->off, b->ld, b->outer, at);
+    cl_mem_object_type type = 0;
+    cl_context of = NULL;
+    cl_mem_flags flags = 0;
+    size_t size = 0;
+    cl_int err = clGetMemObjectInfo(b->m, CL_MEM_TYPE, sizeof type, &type, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetMemObjectInfo(b->m, CL_MEM_CONTEXT, sizeof of, &of, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetMemObjectInfo(b->m, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetMemObjectInfo(b->m, CL_MEM_SIZE, sizeof size, &size, NULL);
+    if (err != CL_SUCCESS)
+        return gb_blas__fail(GB_EBADBUFFER, "%s: argument %d (%s) is not a memory object (%s)", fn,
+                             b->no, b->name, gb__cl_errname(err));
+    if (type != CL_MEM_OBJECT_BUFFER)
+        return gb_blas__fail(GB_EBADBUFFER, "%s: argument %d (%s) is %s, not a buffer", fn, b->no,
+                             b->name, type == CL_MEM_OBJECT_PIPE ? "a pipe" : "an image");
+    if (of != ctx)
+        return gb_blas__fail(GB_EBADBUFFER,
+                             "%s: argument %d (%s) is a buffer of another context than the "
+                             "handle's; make it on the context the handle was opened on",
+                             fn, b->no, b->name);
+    if (b->read && (flags & CL_MEM_WRITE_ONLY))
+        return gb_blas__fail(GB_EBADBUFFER,
+                             "%s: argument %d (%s) was made CL_MEM_WRITE_ONLY, but the call reads "
+                             "it%s",
+                             fn, b->no, b->name, b->write ? " (beta is not 0)" : "");
+    if (b->write && (flags & CL_MEM_READ_ONLY))
+        return gb_blas__fail(GB_EBADBUFFER,
+                             "%s: argument %d (%s) was made CL_MEM_READ_ONLY, but the call writes "
+                             "it",
+                             fn, b->no, b->name);
+    const size_t need = b->off + b->elems;
+    if (need < b->off || need > size / es)
+        return gb_blas__fail(GB_EBADBUFFER,
+                             "%s: argument %d (%s) holds %zu elements but offset (argument "
+                             "%d) %zu and the matrix need %zu%s",
+                             fn, b->no, b->name, size / es, b->no_off, b->off, need, at);
+    /* Where it lies in memory: a sub-buffer is a range of its buffer. */
+    cl_mem parent = NULL;
+    b->root = b->m;
+    b->at = 0;
+    if (clGetMemObjectInfo(b->m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) ==
+            CL_SUCCESS &&
+        parent && clGetMemObjectInfo(b->m, CL_MEM_OFFSET, sizeof b->at, &b->at, NULL) == CL_SUCCESS)
+        b->root = parent;
+    return GB_OK;
+}
+
+/* Whether the elements a and c span share a byte of one buffer. */
+static int overlap(const bufarg_t *a, const bufarg_t *c, size_t es)
+{
+    if (a->root != c->root)
+        return 0;
+    const size_t a0 = a->at + a->off * es, a1 = a0 + a->elems * es;
+    const size_t c0 = c->at + c->off * es, c1 = c0 + c->elems * es;
+    return a0 < c1 && c0 < a1;
+}
+
+/* The buffers of one item (item >= 0 names the batch item): each that the call uses checked
+ * (check_buffer), and C apart from the A and B it reads: the kernels read A and B while they
+ * write C, and the route's copies of A and B may run before. */
+static int check_buffers(const char *fn, const argno_t *no, cl_context ctx, const call_t *c,
+                         long item)
+{
+    const int reads_ab = c->k > 0 && c->alpha != 0.0, row = c->layout == GB_ROW_MAJOR;
     if (!c->m || !c->n)
         return GB_OK;
     const size_t es = gb_precision_bytes(c->prec);
-    const struct {
-        cl_mem m;
-        size_t off, elems;
-        int used, no, no_off;
-        const char *name;
-    } bufs[3] = {
-        {c->a, c->a_off, extent(c->layout, c->ta ? c->k : c->m, c->ta ? c->m : c->k, c->lda),
-         reads_ab, no->a, no->a_off, "a"},
-        {c->b, c->b_off, extent(c->layout, c->tb ? c->n : c->k, c->tb ? c->k : c->n, c->ldb),
-         reads_ab, no->b, no->b_off, "b"},
-        {c->c, c->c_off, extent(c->layout, c->m, c->n, c->ldc), 1, no->c, no->c_off, "c"}};
+    /* Stored rows and columns of A, B, C. */
+    const size_t ar = c->ta ? c->k : c->m, ac = c->ta ? c->m : c->k;
+    const size_t br = c->tb ? c->n : c->k, bc = c->tb ? c->k : c->n;
+    bufarg_t bufs[3] = {{c->a, c->a_off, extent(c->layout, ar, ac, c->lda), row ? ar : ac, c->lda,
+                         reads_ab, 0, 1, no->a, no->a_off, "a", NULL, 0},
+                        {c->b, c->b_off, extent(c->layout, br, bc, c->ldb), row ? br : bc, c->ldb,
+                         reads_ab, 0, 1, no->b, no->b_off, "b", NULL, 0},
+                        {c->c, c->c_off, extent(c->layout, c->m, c->n, c->ldc), row ? c->m : c->n,
+                         c->ldc, 1, 1, c->beta != 0.0, no->c, no->c_off, "c", NULL, 0}};
     char at[48] = "";
     if (item >= 0)
         snprintf(at, sizeof at, " (batch item %ld)", item);
     for (int i = 0; i < 3; i++) {
-        if (!bufs[i].used)
-            continue;
-        if (!bufs[i].m)
-            return gb_blas__fail(GB_EBADBUFFER, "%s: argument %d (%s) is NULL", fn, bufs[i].no,
-                                 bufs[i].name);
-        size_t size = 0;
-        const cl_int err = clGetMemObjectInfo(bufs[i].m, CL_MEM_SIZE, sizeof size, &size, NULL);
-        if (err != CL_SUCCESS)
-            return gb_blas__fail(GB_EBADBUFFER, "%s: argument %d (%s) is not a buffer (%s)", fn,
-                                 bufs[i].no, bufs[i].name, gb__cl_errname(err));
-        const size_t need = bufs[i].off + bufs[i].elems;
-        if (need < bufs[i].off || need > size / es)
-            return gb_blas__fail(GB_EBADBUFFER,
-                                 "%s: argument %d (%s) holds %zu elements but offset (argument "
-                                 "%d) %zu and the matrix need %zu%s",
-                                 fn, bufs[i].no, bufs[i].name, size / es, bufs[i].no_off,
-                                 bufs[i].off, need, at);
+        const int rc = bufs[i].used ? check_buffer(fn, ctx, es, &bufs[i], at) : GB_OK;
+        if (rc != GB_OK)
+            return rc;
     }
+    for (int i = 0; reads_ab && i < 2; i++)
+        if (overlap(&bufs[i], &bufs[2], es))
+            return gb_blas__fail(GB_EBADBUFFER,
+                                 "%s: argument %d (c) overlaps argument %d (%s): C must not share "
+                                 "memory with the A or B the call reads%s",
+                                 fn, no->c, bufs[i].no, bufs[i].name, at);
     return GB_OK;
 }
 
-/* C = beta * C with scale.cl (the product vanishes: K = 0 or alpha = 0). */
+/* C = beta * C with scale.cl (the product vanishes: K = 0 or alpha = 0); C's sizes are within
+ * 32-bit indexing (check_buffers). */
 static int enqueue_scale(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_uint num_wait,
                          const cl_event *wait, cl_event *event)
 {
-    if (c->m > 0x7fffffff || c->n > 0x7fffffff || c->ldc > 0x7fffffff || c->c_off > 0x7fffffff)
-        return gb_blas__fail(GB_EOVERFLOW, "C is too large for 32-bit indexing");
     cl_program prog;
     int rc = gb_blas__scale_program(h, c->prec, &prog);
     gb_kslot_t *slot;
@@ -211,17 +291,17 @@ static int take_kernels(gb_blas_t *h, const gb_blas_plan_t *pl, gb_kslot_t *slot
 }
 
 int gb_blas__run(gb_blas_t *h, gb_blas_plan_t *pl, double alpha, double beta, const cl_mem abc[3],
-                 cl_command_queue q, cl_uint num_wait, const cl_event *wait, cl_event *event)
+                 gb_scratch_t *s, cl_uint num_wait, const cl_event *wait, cl_event *event)
 {
     const gb_route_t *r = &pl->route;
     const size_t es = gb_precision_bytes(pl->key.precision);
     const size_t bytes[4] = {r->copy[0] ? r->temp_elems[0] * es : 0,
                              r->copy[1] ? r->temp_elems[1] * es : 0,
                              r->copy[2] ? r->temp_elems[2] * es : 0, r->has_ws ? r->ws_bytes : 0};
-    gb_scratch_t *s;
+    const cl_command_queue q = s->queue;
     gb_kslot_t *slots[NSLOTS] = {0};
     gb_launch_t l = {.route = r};
-    int rc = gb_blas__scratch(h, q, bytes, &s);
+    int rc = gb_blas__scratch_grow(h, s, bytes);
     if (rc == GB_OK)
         rc = take_kernels(h, pl, slots, &l);
     if (rc == GB_OK) {
@@ -247,10 +327,12 @@ int gb_blas__run(gb_blas_t *h, gb_blas_plan_t *pl, double alpha, double beta, co
     return rc;
 }
 
-/* One GEMM whose arguments are checked: BLAS's quick returns, else its plan launched. */
-static int enqueue_gemm(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_uint num_wait,
+/* One GEMM whose arguments are checked, on the queue of s (the caller holds it): BLAS's quick
+ * returns, else its plan launched. */
+static int enqueue_gemm(gb_blas_t *h, const call_t *c, gb_scratch_t *s, cl_uint num_wait,
                         const cl_event *wait, cl_event *event)
 {
+    const cl_command_queue q = s->queue;
     if (!c->m || !c->n || ((!c->k || c->alpha == 0.0) && c->beta == 1.0))
         return event ? (clEnqueueMarkerWithWaitList(q, num_wait, wait, event) == CL_SUCCESS
                             ? GB_OK
@@ -266,10 +348,23 @@ static int enqueue_gemm(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_ui
     int rc = gb_blas__plan_get(h, &key, &pl);
     if (rc != GB_OK)
         return rc;
-    rc = gb_blas__run(h, pl, c->alpha, c->beta, (const cl_mem[3]){c->a, c->b, c->c}, q, num_wait,
+    rc = gb_blas__run(h, pl, c->alpha, c->beta, (const cl_mem[3]){c->a, c->b, c->c}, s, num_wait,
                       wait, event);
     gb_blas__plan_put(h, pl);
     return rc;
+}
+
+/* The queue's entry for the whole call (gb_blas__queue_take), its refusal naming the
+ * argument. */
+static int take_queue(const char *fn, const argno_t *no, gb_blas_t *h, cl_command_queue queue,
+                      gb_scratch_t **s)
+{
+    const int rc = gb_blas__queue_take(h, queue, s);
+    if (rc == GB_OK)
+        return rc;
+    char why[1024];
+    gb__copy(why, sizeof why, gb_blas_errmsg());
+    return gb_blas__fail(rc, "%s: argument %d (queue): %s", fn, no->queue, why);
 }
 
 static int gemm(const char *fn, gb_blas_t *h, gb_precision_t prec, gb_blas_layout_t layout,
@@ -281,10 +376,15 @@ static int gemm(const char *fn, gb_blas_t *h, gb_precision_t prec, gb_blas_layou
     if (!h)
         return gb_blas__fail(GB_EBADARG, "%s: argument 1 (handle) is NULL", fn);
     call_t cl = {prec, 0, 0, 0, m, n, k, alpha, beta, a, b, c, a_off, b_off, c_off, lda, ldb, ldc};
+    gb_scratch_t *s;
     int rc = check_shape(fn, &plain, layout, ta, tb, queue, num_wait, wait, &cl);
     if (rc == GB_OK)
-        rc = check_buffers(fn, &plain, &cl, -1);
-    return rc == GB_OK ? enqueue_gemm(h, &cl, queue, num_wait, wait, event) : rc;
+        rc = check_buffers(fn, &plain, h->cl, &cl, -1);
+    if (rc != GB_OK || (rc = take_queue(fn, &plain, h, queue, &s)) != GB_OK)
+        return rc;
+    rc = enqueue_gemm(h, &cl, s, num_wait, wait, event);
+    gb_blas__queue_put(h, s);
+    return rc;
 }
 
 int gb_sgemm(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
@@ -323,21 +423,20 @@ static int batch(const char *fn, const argno_t *no, gb_blas_t *h, call_t *base,
     for (size_t i = 0; rc == GB_OK && i < count; i++) {
         call_t c = *base;
         item(args, i, &c);
-        rc = check_buffers(fn, no, &c, (long)i);
+        rc = check_buffers(fn, no, h->cl, &c, (long)i);
     }
-    if (rc != GB_OK)
+    gb_scratch_t *s;
+    if (rc != GB_OK || (rc = take_queue(fn, no, h, queue, &s)) != GB_OK)
         return rc;
-    if (!count)
-        return event ? (clEnqueueMarkerWithWaitList(queue, num_wait, wait, event) == CL_SUCCESS
-                            ? GB_OK
-                            : gb_blas__fail(GB_EOPENCL, "enqueueing a marker failed"))
-                     : GB_OK;
+    if (!count && event && clEnqueueMarkerWithWaitList(queue, num_wait, wait, event) != CL_SUCCESS)
+        rc = gb_blas__fail(GB_EOPENCL, "enqueueing a marker failed");
     for (size_t i = 0; rc == GB_OK && i < count; i++) {
         call_t c = *base;
         item(args, i, &c);
-        rc = enqueue_gemm(h, &c, queue, i == 0 ? num_wait : 0, i == 0 ? wait : NULL,
+        rc = enqueue_gemm(h, &c, s, i == 0 ? num_wait : 0, i == 0 ? wait : NULL,
                           i + 1 == count ? event : NULL);
     }
+    gb_blas__queue_put(h, s);
     return rc;
 }
 
@@ -426,10 +525,19 @@ static int strided_call(const char *fn, gb_blas_t *h, gb_precision_t prec, gb_bl
 {
     /* The last item's offsets must not wrap around. */
     const size_t last = count ? count - 1 : 0;
-    if ((sa->a_stride && last > (SIZE_MAX - sa->a_off) / sa->a_stride) ||
-        (sa->b_stride && last > (SIZE_MAX - sa->b_off) / sa->b_stride) ||
-        (sa->c_stride && last > (SIZE_MAX - sa->c_off) / sa->c_stride))
-        return gb_blas__fail(GB_EOVERFLOW, "%s: count x stride overflows", fn);
+    const struct {
+        size_t off, stride;
+        int no;
+        const char *name;
+    } strides[3] = {{sa->a_off, sa->a_stride, 12, "a_stride"},
+                    {sa->b_off, sa->b_stride, 16, "b_stride"},
+                    {sa->c_off, sa->c_stride, 21, "c_stride"}};
+    for (int i = 0; i < 3; i++)
+        if (strides[i].stride && last > (SIZE_MAX - strides[i].off) / strides[i].stride)
+            return gb_blas__fail(GB_EOVERFLOW,
+                                 "%s: argument %d (%s) is %zu: the last of %zu items' offset "
+                                 "overflows",
+                                 fn, strides[i].no, strides[i].name, strides[i].stride, count);
     call_t base = {prec, 0, 0, 0, m, n, k, alpha, beta, a, b, c, 0, 0, 0, lda, ldb, ldc};
     return batch(fn, &strided, h, &base, layout, ta, tb, count, strided_item, sa, queue, num_wait,
                  wait, event);
@@ -492,7 +600,8 @@ static int chosen_problem(const char *fn, gb_blas_t *h, char precision, gb_blas_
     p->trans_b = c.tb;
     char msg[512];
     if ((rc = gb_problem_check(p, msg, sizeof msg)) != GB_OK)
-        return gb_blas__fail(rc, "%s: %s", fn, msg);
+        return gb_blas__fail(rc, "%s: arguments 6 to 8 (m, n, k) are %zu x %zu x %zu: %s", fn, m, n,
+                             k, msg);
     return GB_OK;
 }
 
@@ -520,7 +629,13 @@ int gb_blas_chosen(gb_blas_t *h, char precision, gb_blas_layout_t layout, gb_bla
     gb_config_t cfg;
     gb_blas_choice_t c;
     int rc = chosen_problem("gb_blas_chosen", h, precision, layout, trans_a, trans_b, m, n, k, &p);
-    if (rc == GB_OK && (rc = gb_blas__choose(h, &p, &cfg, &c)) == GB_OK)
-        gb_blas__choice_text(&c, buf, len);
+    if (rc == GB_OK && (rc = gb_blas__choose(h, &p, &cfg, &c)) == GB_OK) {
+        const size_t need = gb_blas__choice_text(&c, buf, len);
+        if (need >= len)
+            rc = gb_blas__fail(GB_EBADARG,
+                               "gb_blas_chosen: argument 10 (len) is %zu; the text needs %zu bytes "
+                               "(buf holds what fits)",
+                               len, need + 1);
+    }
     return rc;
 }

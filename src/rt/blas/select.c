@@ -49,6 +49,7 @@ typedef struct bench {
     gb_blas_t *h;
     const gb_problem_t *p;
     cl_command_queue q;
+    gb_scratch_t *s; /* q's entry, held for the measurement */
     cl_mem buf[3];
     size_t elems[3];
     size_t si[SAMPLE_SIDE], sj[SAMPLE_SIDE], ns_i, ns_j;
@@ -201,7 +202,7 @@ static double timed(bench_t *b, gb_blas_plan_t *pl, unsigned reps)
 {
     const double t0 = gb__now_ms();
     for (unsigned r = 0; r < reps; r++)
-        if (gb_blas__run(b->h, pl, b->p->alpha, b->p->beta, b->buf, b->q, 0, NULL, NULL) != GB_OK)
+        if (gb_blas__run(b->h, pl, b->p->alpha, b->p->beta, b->buf, b->s, 0, NULL, NULL) != GB_OK)
             return -1;
     if (clFinish(b->q) != CL_SUCCESS)
         return -1;
@@ -427,10 +428,13 @@ static int choose_by_measuring(gb_blas_t *h, const gb_problem_t *p, const gb_tun
     }
     const double t1 = gb__now_ms();
     bench_t b = {.h = h, .p = p, .q = h->measure_queue};
-    int rc =
-        b.q ? bench_make(&b) : gb_blas__fail(GB_EOPENCL, "making the measurement's queue failed");
-    if (rc == GB_OK)
-        measure(&b, c, n, plans);
+    int rc = b.q ? gb_blas__queue_take(h, b.q, &b.s)
+                 : gb_blas__fail(GB_EOPENCL, "making the measurement's queue failed");
+    if (rc == GB_OK) {
+        if ((rc = bench_make(&b)) == GB_OK)
+            measure(&b, c, n, plans);
+        gb_blas__queue_put(h, b.s);
+    }
     bench_free(&b);
     const double t2 = gb__now_ms();
     for (size_t i = 0; i < n; i++)

@@ -1,5 +1,6 @@
 /* tables.c: what the handle keeps between calls (blas_int.h): plans per problem, a pool of
- * kernel objects per program, scratch buffers per queue, and the scale program. */
+ * kernel objects of the programs the plans use, the queues served (at most GB_QUEUES_KEPT idle
+ * ones) with their scratch buffers, each held by one call at a time, and the scale program. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,8 +11,80 @@ static size_t bucket(const gb_blas_plan_key_t *k)
     return (size_t)(gb__fnv1a64(k, sizeof *k, GB_FNV_BASIS) % GB_PLAN_BUCKETS);
 }
 
-static void plan_free(gb_blas_plan_t *p)
+static void slot_free(gb_kslot_t *s)
 {
+    clReleaseKernel(s->kernel);
+    clReleaseProgram(s->program);
+    free(s);
+}
+
+/* Counts one more plan using program; under the lock. GB_OK or GB_ENOMEM. */
+static int use_program(gb_blas_t *h, cl_program program)
+{
+    for (size_t i = 0; i < h->nuses; i++)
+        if (h->uses[i].program == program) {
+            h->uses[i].plans++;
+            return GB_OK;
+        }
+    const int rc = gb__grow(&h->uses, &h->capuses, h->nuses + 1, sizeof *h->uses);
+    if (rc == GB_OK)
+        h->uses[h->nuses++] = (gb_prog_use_t){program, 1};
+    return rc;
+}
+
+/* Counts one plan fewer using program; under the lock. Whether none is left. */
+static int uncount_program(gb_blas_t *h, cl_program program)
+{
+    size_t at = 0;
+    while (at < h->nuses && h->uses[at].program != program)
+        at++;
+    if (at == h->nuses || --h->uses[at].plans > 0)
+        return 0;
+    h->uses[at] = h->uses[--h->nuses];
+    return 1;
+}
+
+/* uncount_program, and where no plan uses program any more, the pool's kernels of it leave the
+ * pool: the idle ones into gone (*ngone of them, the caller frees them after the lock), the
+ * busy ones when their calls put them back. */
+static void unuse_program(gb_blas_t *h, cl_program program, gb_kslot_t **gone, size_t *ngone)
+{
+    if (!uncount_program(h, program))
+        return;
+    for (size_t i = 0; i < h->nslots;) {
+        gb_kslot_t *s = h->slots[i];
+        if (s->program != program) {
+            i++;
+        } else if (s->busy) {
+            s->doomed = 1;
+            i++;
+        } else {
+            gone[(*ngone)++] = s;
+            h->slots[i] = h->slots[--h->nslots];
+        }
+    }
+}
+
+/* Frees plan p: its programs' counts, and the pool's kernels no plan needs any more. */
+static void plan_free(gb_blas_t *h, gb_blas_plan_t *p)
+{
+    if (p->counted) {
+        pthread_mutex_lock(&h->lock);
+        size_t n = 0;
+        for (size_t i = 0; i < h->nslots; i++)
+            n += h->slots[i]->program == p->program || h->slots[i]->program == p->helpers;
+        gb_kslot_t **gone = n ? malloc(n * sizeof *gone) : NULL;
+        size_t ngone = 0;
+        if (!n || gone) { /* else no room to collect them: they stay until the handle closes */
+            unuse_program(h, p->program, gone, &ngone);
+            if (p->helpers)
+                unuse_program(h, p->helpers, gone, &ngone);
+        }
+        pthread_mutex_unlock(&h->lock);
+        for (size_t i = 0; i < ngone; i++)
+            slot_free(gone[i]);
+        free(gone);
+    }
     if (p->program)
         clReleaseProgram(p->program);
     if (p->helpers)
@@ -83,30 +156,41 @@ int gb_blas__plan_build(gb_blas_t *h, const gb_problem_t *p, const gb_config_t *
     gb_blas__key(p, &pl->key);
     pl->refs = 1;
     pl->cfg = *cfg;
-    int rc = GB_OK;
-    if ((rc = gb__route_plan(&pl->cfg, p, &h->dev, &pl->route, msg, sizeof msg)) != GB_OK)
-        if (rc == GB_OK && (pl->route.image[0] || pl->route.image[1]))
-            rc = gb_blas__fail(GB_EUNSUPPORTED,
-                               "kernel '%s' would read images, which the library "
-                               "does not run",
-                               gb_config_name(&pl->cfg));
+    int rc = gb__route_plan(&pl->cfg, p, &h->dev, &pl->route, msg, sizeof msg);
+    if (rc != GB_OK)
+        rc = gb_blas__fail(rc, "kernel '%s': %s", gb_config_name(&pl->cfg), msg);
+    else if (pl->route.image[0] || pl->route.image[1])
+        rc = gb_blas__fail(GB_EUNSUPPORTED,
+                           "kernel '%s' would read images, which the library does not run",
+                           gb_config_name(&pl->cfg));
     double ms;
     int hit;
     if (rc == GB_OK &&
         (rc = gb__launch_programs(h->ctx, &pl->cfg, &pl->route, 1, &pl->program, &pl->helpers, &ms,
                                   &hit, msg, sizeof msg)) != GB_OK)
         rc = gb_blas__fail(rc, "building kernel '%s': %s", gb_config_name(&pl->cfg), msg);
+    if (rc == GB_OK) {
+        /* The pool's kernels of these programs live while a plan uses them. */
+        pthread_mutex_lock(&h->lock);
+        rc = use_program(h, pl->program);
+        if (rc == GB_OK && pl->helpers && (rc = use_program(h, pl->helpers)) != GB_OK)
+            uncount_program(h, pl->program);
+        pl->counted = rc == GB_OK;
+        pthread_mutex_unlock(&h->lock);
+        if (rc != GB_OK)
+            rc = gb_blas__fail(GB_ENOMEM, "out of memory");
+    }
     gb_kslot_t *slot;
     if (rc == GB_OK &&
         (rc = gb_blas__kernel_get(h, pl->program, pl->cfg.family->entry, &slot)) == GB_OK) {
         if ((rc = gb__launch_fits(slot->kernel, h->device, &pl->cfg, &pl->route,
-                                  "choose another configuration (gb_blas_set_kernel)", msg,
-                                  sizeof msg)) != GB_OK)
+                                  "another configuration (gb_blas_set_kernel)", msg, sizeof msg)) !=
+            GB_OK)
             rc = gb_blas__fail(rc, "%s", msg);
         gb_blas__kernel_put(h, slot);
     }
     if (rc != GB_OK) {
-        plan_free(pl);
+        plan_free(h, pl);
         return rc;
     }
     *out = pl;
@@ -143,7 +227,7 @@ int gb_blas__plan_get(gb_blas_t *h, const gb_blas_plan_key_t *key, gb_blas_plan_
     pthread_mutex_lock(&h->lock);
     if ((*out = take(h, b, key)) != NULL) {
         pthread_mutex_unlock(&h->lock);
-        plan_free(made);
+        plan_free(h, made);
         return GB_OK;
     }
     /* The newest first; the oldest leaves (freed once its last call is done with it). */
@@ -154,7 +238,7 @@ int gb_blas__plan_get(gb_blas_t *h, const gb_blas_plan_key_t *key, gb_blas_plan_
     const int free_old = old && --old->refs == 0;
     pthread_mutex_unlock(&h->lock);
     if (free_old)
-        plan_free(old);
+        plan_free(h, old);
     *out = made;
     return GB_OK;
 }
@@ -182,7 +266,7 @@ void gb_blas__plan_put(gb_blas_t *h, gb_blas_plan_t *plan)
     const int last = --plan->refs == 0;
     pthread_mutex_unlock(&h->lock);
     if (last)
-        plan_free(plan);
+        plan_free(h, plan);
 }
 
 int gb_blas__kernel_get(gb_blas_t *h, cl_program program, const char *entry, gb_kslot_t **out)
@@ -209,7 +293,7 @@ int gb_blas__kernel_get(gb_blas_t *h, cl_program program, const char *entry, gb_
         return gb_blas__fail(GB_EMETADATA, "no kernel named '%s' in its program (%s)", entry,
                              gb__cl_errname(err));
     }
-    clRetainProgram(program); /* the slot outlives the plan that made it */
+    clRetainProgram(program); /* until no plan uses the program (plan_free) */
     s->program = program;
     s->entry = entry;
     s->busy = 1;
@@ -232,7 +316,15 @@ void gb_blas__kernel_put(gb_blas_t *h, gb_kslot_t *slot)
 {
     pthread_mutex_lock(&h->lock);
     slot->busy = 0;
+    const int gone = slot->doomed;
+    for (size_t i = 0; gone && i < h->nslots; i++)
+        if (h->slots[i] == slot) {
+            h->slots[i] = h->slots[--h->nslots];
+            break;
+        }
     pthread_mutex_unlock(&h->lock);
+    if (gone)
+        slot_free(slot);
 }
 
 /* A queue's first use: of the handle's context and device, and in order. */
@@ -262,36 +354,100 @@ static int queue_ok(gb_blas_t *h, cl_command_queue q)
     return GB_OK;
 }
 
-int gb_blas__scratch(gb_blas_t *h, cl_command_queue queue, const size_t bytes[4],
-                     gb_scratch_t **out)
+static void scratch_free(gb_scratch_t *s)
 {
-    gb_scratch_t *s = NULL;
-    pthread_mutex_lock(&h->lock);
-    for (size_t i = 0; i < h->nscratch && !s; i++)
+    for (int j = 0; j < 4; j++)
+        if (s->mem[j])
+            clReleaseMemObject(s->mem[j]);
+    clReleaseCommandQueue(s->queue);
+    free(s);
+}
+
+/* queue's entry, or NULL; under the lock. */
+static gb_scratch_t *find_queue(gb_blas_t *h, cl_command_queue queue)
+{
+    for (size_t i = 0; i < h->nscratch; i++)
         if (h->scratch[i]->queue == queue)
-            s = h->scratch[i];
+            return h->scratch[i];
+    return NULL;
+}
+
+/* Takes s for the caller (busy), or refuses: another call holds it. Under the lock. */
+static int take_queue(gb_blas_t *h, gb_scratch_t *s)
+{
+    if (s->busy)
+        return gb_blas__fail(GB_EBADQUEUE,
+                             "another thread's call is using this queue now; calls on one queue "
+                             "must take turns (or use a queue per thread)");
+    s->busy = 1;
+    s->used = ++h->tick;
+    return GB_OK;
+}
+
+int gb_blas__queue_take(gb_blas_t *h, cl_command_queue queue, gb_scratch_t **out)
+{
+    pthread_mutex_lock(&h->lock);
+    gb_scratch_t *s = find_queue(h, queue);
+    int rc = s ? take_queue(h, s) : GB_OK;
     pthread_mutex_unlock(&h->lock);
-    if (!s) {
-        int rc = queue_ok(h, queue);
-        if (rc != GB_OK)
-            return rc;
-        if (!(s = calloc(1, sizeof *s)))
-            return gb_blas__fail(GB_ENOMEM, "out of memory");
-        clRetainCommandQueue(queue);
-        s->queue = queue;
-        pthread_mutex_lock(&h->lock);
+    if (s) {
+        *out = s;
+        return rc;
+    }
+    /* A queue not served yet: checked and its entry made outside the lock. */
+    if ((rc = queue_ok(h, queue)) != GB_OK)
+        return rc;
+    gb_scratch_t *made = calloc(1, sizeof *made), *old = NULL;
+    if (!made)
+        return gb_blas__fail(GB_ENOMEM, "out of memory");
+    clRetainCommandQueue(queue);
+    made->queue = queue;
+    pthread_mutex_lock(&h->lock);
+    if ((s = find_queue(h, queue)) != NULL) {
+        /* Another thread's call on the same queue made it meanwhile. */
+        rc = take_queue(h, s);
+    } else {
+        /* Past the queues kept, the idle one used least recently leaves for it. */
+        size_t at = h->nscratch;
+        for (size_t i = 0; h->nscratch >= GB_QUEUES_KEPT && i < h->nscratch; i++)
+            if (!h->scratch[i]->busy &&
+                (at == h->nscratch || h->scratch[i]->used < h->scratch[at]->used))
+                at = i;
+        if (at < h->nscratch) {
+            old = h->scratch[at];
+            h->scratch[at] = h->scratch[--h->nscratch];
+        }
         rc = gb__grow(&h->scratch, &h->capscratch, h->nscratch + 1, sizeof *h->scratch);
-        if (rc == GB_OK)
-            h->scratch[h->nscratch++] = s;
-        pthread_mutex_unlock(&h->lock);
-        if (rc != GB_OK) {
-            clReleaseCommandQueue(queue);
-            free(s);
-            return gb_blas__fail(GB_ENOMEM, "out of memory");
+        if (rc == GB_OK) {
+            h->scratch[h->nscratch++] = s = made;
+            made = NULL;
+            take_queue(h, s);
+        } else {
+            rc = gb_blas__fail(GB_ENOMEM, "out of memory");
         }
     }
-    /* Only this queue's calls touch s, one at a time: no lock. A buffer replaced while earlier
-     * commands still use it lives until they finish (clReleaseMemObject). */
+    pthread_mutex_unlock(&h->lock);
+    if (made) {
+        clReleaseCommandQueue(queue);
+        free(made);
+    }
+    if (old)
+        scratch_free(old); /* its commands keep its buffers until they finish */
+    *out = s;
+    return rc;
+}
+
+void gb_blas__queue_put(gb_blas_t *h, gb_scratch_t *s)
+{
+    pthread_mutex_lock(&h->lock);
+    s->busy = 0;
+    pthread_mutex_unlock(&h->lock);
+}
+
+int gb_blas__scratch_grow(gb_blas_t *h, gb_scratch_t *s, const size_t bytes[4])
+{
+    /* Only the call that holds s touches it: no lock. A buffer replaced while earlier commands
+     * still use it lives until they finish (clReleaseMemObject). */
     for (int i = 0; i < 4; i++) {
         if (bytes[i] <= s->bytes[i])
             continue;
@@ -306,7 +462,6 @@ int gb_blas__scratch(gb_blas_t *h, cl_command_queue queue, const size_t bytes[4]
                                  bytes[i], gb__cl_errname(err));
         s->bytes[i] = bytes[i];
     }
-    *out = s;
     return GB_OK;
 }
 
@@ -339,32 +494,29 @@ int gb_blas__scale_program(gb_blas_t *h, gb_precision_t prec, cl_program *out)
 
 void gb_blas__tables_free(gb_blas_t *h)
 {
+    gb_blas_plan_t *gone[GB_PLAN_BUCKETS * GB_PLAN_WAYS];
+    size_t n = 0;
     pthread_mutex_lock(&h->lock);
     for (size_t b = 0; b < GB_PLAN_BUCKETS; b++)
         for (int w = 0; w < GB_PLAN_WAYS; w++) {
             gb_blas_plan_t *pl = h->plans[b][w];
             h->plans[b][w] = NULL;
             if (pl && --pl->refs == 0)
-                plan_free(pl);
+                gone[n++] = pl;
         }
     pthread_mutex_unlock(&h->lock);
+    for (size_t i = 0; i < n; i++) /* plan_free takes the lock */
+        plan_free(h, gone[i]);
 }
 
 void gb_blas__pools_free(gb_blas_t *h)
 {
-    for (size_t i = 0; i < h->nslots; i++) {
-        clReleaseKernel(h->slots[i]->kernel);
-        clReleaseProgram(h->slots[i]->program);
-        free(h->slots[i]);
-    }
+    for (size_t i = 0; i < h->nslots; i++)
+        slot_free(h->slots[i]);
     free(h->slots);
-    for (size_t i = 0; i < h->nscratch; i++) {
-        for (int j = 0; j < 4; j++)
-            if (h->scratch[i]->mem[j])
-                clReleaseMemObject(h->scratch[i]->mem[j]);
-        clReleaseCommandQueue(h->scratch[i]->queue);
-        free(h->scratch[i]);
-    }
+    free(h->uses);
+    for (size_t i = 0; i < h->nscratch; i++)
+        scratch_free(h->scratch[i]);
     free(h->scratch);
     for (int p = 0; p < 2; p++)
         if (h->scale[p])

@@ -1,5 +1,5 @@
-/* error.c: gb_strerror() and gb_errname(), generated from the single error table, and the
- * warning and build-log handlers. */
+/* error.c: gb_strerror() and gb_errname(), generated from the error tables (the library's,
+ * gemmbench_base.h, and the harness's, gemmbench.h), and the warning and build-log handlers. */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -11,6 +11,7 @@ const char *gb_strerror(int code)
 #define GB_X_TEXT(name, value, text)                                                               \
     case value: return text;
         GB_ERROR_TABLE(GB_X_TEXT)
+        GB_HARNESS_ERROR_TABLE(GB_X_TEXT)
 #undef GB_X_TEXT
     default: return "unknown error";
     }
@@ -22,6 +23,7 @@ const char *gb_errname(int code)
 #define GB_X_NAME(name, value, text)                                                               \
     case value: return #name;
         GB_ERROR_TABLE(GB_X_NAME)
+        GB_HARNESS_ERROR_TABLE(GB_X_NAME)
 #undef GB_X_NAME
     default: return "GB_E?";
     }

@@ -46,6 +46,7 @@ void gb__family_free(gb_family_t *f)
     for (int s = 0; s < GB_NSIDES; s++)
         free(f->side[s].entry);
     free(f->workspace);
+    free(f->launch_factor);
     free(f->traffic[0]);
     free(f->traffic[1]);
     for (size_t i = 0; i < f->nlets; i++) {

@@ -45,8 +45,24 @@ int gb__launch_fits(cl_kernel kernel, cl_device_id device, const gb_config_t *cf
         kmax > 0 && r->local[0] * r->local[1] > kmax)
         return gb__fail(msg, msglen, GB_EWGSIZE,
                         "kernel '%s' as compiled allows work-groups of at most %zu work-items "
-                        "on this device (register use), but its parameters ask for %zu x %zu; %s",
+                        "on this device (register use), but its parameters ask for %zu x %zu; "
+                        "choose fewer work-items per group, or %s",
                         gb_config_name(cfg), kmax, r->local[0], r->local[1], fix);
+    /* What the compiled kernel uses, which the metadata's 'local_memory' only declares (and may
+     * leave out): past the device's, a launch fails or faults in the driver. */
+    cl_ulong used = 0, have = 0;
+    if (clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used,
+                                 NULL) == CL_SUCCESS &&
+        clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof have, &have, NULL) == CL_SUCCESS &&
+        have > 0 && used > have) {
+        const char *declared = gb_family_local_memory(cfg->family);
+        return gb__fail(msg, msglen, GB_ELOCALMEM,
+                        "kernel '%s' as compiled uses %llu bytes of local memory, over this "
+                        "device's %llu (its metadata declares %s%s%s); choose smaller tiles, or %s",
+                        gb_config_name(cfg), (unsigned long long)used, (unsigned long long)have,
+                        declared ? "'" : "", declared ? declared : "none", declared ? "'" : "",
+                        fix);
+    }
     return GB_OK;
 }
 

@@ -42,9 +42,11 @@ int gb__launch_programs(gb_context_t *ctx, const gb_config_t *cfg, const gb_rout
                         cl_program *program, cl_program *helpers, double *ms, int *hit, char *msg,
                         size_t msglen);
 
-/* Whether kernel, cfg's main kernel as compiled for device, allows route r's work-groups (register
- * use may allow fewer work-items than the device): GB_OK, else GB_EWGSIZE with msg ending in
- * fix, what the caller can do about it. */
+/* Whether kernel, cfg's main kernel as compiled for device, can run route r there: its
+ * work-groups allowed (register use may allow fewer work-items than the device), and the local
+ * memory it uses as compiled (CL_KERNEL_LOCAL_MEM_SIZE) within the device's (the metadata only
+ * declares it). GB_OK, else GB_EWGSIZE or GB_ELOCALMEM with msg ending in fix, what else the
+ * caller can do about it. */
 int gb__launch_fits(cl_kernel kernel, cl_device_id device, const gb_config_t *cfg,
                     const gb_route_t *r, const char *fix, char *msg, size_t msglen);
 

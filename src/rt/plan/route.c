@@ -451,7 +451,44 @@ static int launch_size(const gb_family_t *f, const gb_device_info_t *dev, const 
     return GB_OK;
 }
 
-/* The lets, the launch sizes of the main and side kernels, and the workspace. */
+/* a * b, or SIZE_MAX where that overflows. */
+static size_t mul_sat(size_t a, size_t b)
+{
+    size_t out;
+    return gb__mul_ok(a, b, &out) ? out : SIZE_MAX;
+}
+
+/* Whether a launch of global work-items in work-groups of local (local_null: the driver's
+ * choice) fits the problem kp as the kernel sees it: at most factor times the elements of C
+ * with a work-group's longest side added to each of its dimensions, the margin that rounding
+ * each dimension of the launch up to whole work-groups may add. A prologue prepares an operand
+ * (a packed copy of B, say): the largest of A, B and C is its measure. More than that is a
+ * family's geometry gone wrong, which a driver would be handed as it is: refused here, as a
+ * fault of the metadata. */
+static int launch_fits(const gb_family_t *f, const gb_problem_t *kp, const char *what,
+                       const size_t global[2], const size_t local[2], int local_null,
+                       long long factor, int prologue, char *msg, size_t msglen)
+{
+    const size_t side = local_null ? 1 : local[0] > local[1] ? local[0] : local[1];
+    const size_t m = kp->m + side, n = kp->n + side, k = kp->k + side;
+    size_t base = mul_sat(m, n), other;
+    if (prologue && (other = mul_sat(k, m > n ? m : n)) > base)
+        base = other;
+    const size_t limit = mul_sat(base, (size_t)factor);
+    const unsigned long long items = (unsigned long long)global[0] * global[1];
+    if (items <= limit)
+        return GB_OK;
+    return gb__fail(msg, msglen, GB_EMETADATA,
+                    "%s: the %s is %zu x %zu work-items for a problem of %zu x %zu x %zu (M x N x "
+                    "K as the kernel sees it), more than %lld times %s with a work-group's side "
+                    "(%zu) added to each dimension; fix the family's sizes, or declare in "
+                    "'launch_factor' how many times that it needs (docs/kernel-metadata.md)",
+                    f->origin, what, global[0], global[1], kp->m, kp->n, kp->k, factor,
+                    prologue ? "the elements of its largest operand" : "the elements of C", side);
+}
+
+/* The lets, the launch sizes of the main and side kernels, each checked against the problem
+ * (launch_fits), and the workspace. */
 static int geometry(const gb_family_t *f, const gb_device_info_t *dev, vars_t *vs, gb_route_t *r,
                     char *msg, size_t msglen)
 {
@@ -465,18 +502,27 @@ static int geometry(const gb_family_t *f, const gb_device_info_t *dev, vars_t *v
             return rc;
         vs->v[vs->n++] = (gb_var_t){f->let_names[i], r->lets[i]};
     }
+    long long factor = 1;
+    if (f->launch_factor &&
+        (rc = eval(f, vs, "launch_factor", f->launch_factor, 1, &factor, msg, msglen)) != GB_OK)
+        return rc;
     if ((rc = launch_size(f, dev, vs, "global size", f->global, f->local, 0, r->global, r->local,
                           msg, msglen)) != GB_OK)
         return rc;
     r->local_null = f->local[0] == NULL || r->local[0] == 0;
+    if ((rc = launch_fits(f, &r->kernel, "global size", r->global, r->local, r->local_null, factor,
+                          0, msg, msglen)) != GB_OK)
+        return rc;
     /* A side kernel runs where its global size is positive (0: nothing to do, e.g. nothing
      * left over). */
     for (int s = 0; s < GB_NSIDES; s++) {
         char what[64];
         snprintf(what, sizeof what, "%s global size", gb_side_key(s));
         if (f->side[s].entry &&
-            (rc = launch_size(f, dev, vs, what, f->side[s].global, f->side[s].local, 1,
-                              r->side_global[s], r->side_local[s], msg, msglen)) != GB_OK)
+            ((rc = launch_size(f, dev, vs, what, f->side[s].global, f->side[s].local, 1,
+                               r->side_global[s], r->side_local[s], msg, msglen)) != GB_OK ||
+             (rc = launch_fits(f, &r->kernel, what, r->side_global[s], r->side_local[s], 0, factor,
+                               s == GB_SIDE_PROLOGUE, msg, msglen)) != GB_OK))
             return rc;
         if (r->side_global[s][0]) {
             snprintf(what, sizeof what, "%s kernel", gb_side_key(s));
