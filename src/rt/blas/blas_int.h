@@ -115,6 +115,11 @@ void gb_blas__key(const gb_problem_t *p, gb_blas_plan_key_t *key);
 /* The plan of key's problem, made (and the problem checked) on first use; the caller holds a
  * reference until gb_blas__plan_put. GB_OK or the failure's code (message recorded). */
 int gb_blas__plan_get(gb_blas_t *h, const gb_blas_plan_key_t *key, gb_blas_plan_t **out);
+/* The handle's plan of key, with a reference taken for the caller: 1, or 0 where it has none. */
+int gb_blas__plan_find(gb_blas_t *h, const gb_blas_plan_key_t *key, gb_blas_plan_t **out);
+/* Keeps made (from gb_blas__plan_build) in the handle's tables, where no thread kept one of its
+ * key meanwhile (then made goes): *out the kept plan, with a reference taken for the caller. */
+void gb_blas__plan_keep(gb_blas_t *h, gb_blas_plan_t *made, gb_blas_plan_t **out);
 /* How many commands a call of problem p enqueues, by its plan: the route's copies, the kernel
  * and its remainder (the harness times a one-command call by its own event). */
 int gb_blas__commands(gb_blas_t *h, const gb_problem_t *p, size_t *n);

@@ -1,7 +1,9 @@
 /* choose.c: the configuration a call of the library runs: the handle's override
  * (gb_blas_set_kernel) where it has the problem's precision, else the tuning database's choice for
  * the problem on the handle's device (measured where the handle's mode says: select.c); checked
- * against the problem, and said in one line; an untuned problem appended to the capture file. */
+ * against the problem, and said in one line; an untuned problem appended to the capture file;
+ * and a problem's plan, found in the handle's tables or chosen and built, and what a call of a
+ * shape would run (gb_blas_choose, gb_blas_chosen). */
 #include <stdio.h>
 #include <string.h>
 
@@ -57,4 +59,65 @@ size_t gb_blas__choice_text(const gb_blas_choice_t *c, char *buf, size_t len)
     const int n =
         snprintf(buf, len, "%s%s%s (%s)", c->kernel, c->params[0] ? " " : "", c->params, c->why);
     return n > 0 ? (size_t)n : 0;
+}
+
+/* The problem a key stands for, checked: the route depends only on whether C is read. */
+static int key_problem(const gb_blas_plan_key_t *k, gb_problem_t *p)
+{
+    gb_problem_init(p, k->precision, k->m, k->n, k->k);
+    p->layout = k->layout;
+    p->trans_a = k->trans_a;
+    p->trans_b = k->trans_b;
+    p->beta = k->beta_zero ? 0.0 : 1.0;
+    p->lda = k->lda;
+    p->ldb = k->ldb;
+    p->ldc = k->ldc;
+    p->off_a = k->off_a;
+    p->off_b = k->off_b;
+    p->off_c = k->off_c;
+    char msg[512];
+    const int rc = gb_problem_check(p, msg, sizeof msg);
+    return rc == GB_OK ? GB_OK : gb_blas__fail(rc, "%s", msg);
+}
+
+/* The plan of key's problem with the configuration the handle chooses for it. */
+static int plan_make(gb_blas_t *h, const gb_blas_plan_key_t *key, gb_blas_plan_t **out)
+{
+    gb_problem_t p;
+    gb_config_t cfg;
+    gb_blas_choice_t c;
+    int rc = key_problem(key, &p);
+    if (rc == GB_OK)
+        rc = gb_blas__choose(h, &p, &cfg, &c);
+    if (rc == GB_OK && (rc = gb_blas__plan_build(h, &p, &cfg, out)) == GB_OK)
+        gb_blas__choice_text(&c, (*out)->chosen, sizeof(*out)->chosen);
+    return rc;
+}
+
+int gb_blas__plan_get(gb_blas_t *h, const gb_blas_plan_key_t *key, gb_blas_plan_t **out)
+{
+    if (gb_blas__plan_find(h, key, out))
+        return GB_OK;
+    /* Made outside the lock (it may build for seconds); a thread that made the same plan
+     * meanwhile wins, and this one goes. */
+    gb_blas_plan_t *made;
+    const int rc = plan_make(h, key, &made);
+    if (rc == GB_OK)
+        gb_blas__plan_keep(h, made, out);
+    return rc;
+}
+
+int gb_blas__commands(gb_blas_t *h, const gb_problem_t *p, size_t *n)
+{
+    gb_blas_plan_key_t key;
+    gb_blas_plan_t *pl;
+    gb_blas__key(p, &key);
+    const int rc = gb_blas__plan_get(h, &key, &pl);
+    if (rc != GB_OK)
+        return rc;
+    *n = 1 + pl->route.ncopies;
+    for (int s = 0; s < GB_NSIDES; s++)
+        *n += pl->route.side_global[s][0] ? 1 : 0;
+    gb_blas__plan_put(h, pl);
+    return GB_OK;
 }

@@ -111,39 +111,6 @@ void gb_blas__key(const gb_problem_t *p, gb_blas_plan_key_t *key)
     key->beta_zero = p->beta == 0.0;
 }
 
-/* The problem a key stands for, checked: the route depends only on whether C is read. */
-static int key_problem(const gb_blas_plan_key_t *k, gb_problem_t *p)
-{
-    gb_problem_init(p, k->precision, k->m, k->n, k->k);
-    p->layout = k->layout;
-    p->trans_a = k->trans_a;
-    p->trans_b = k->trans_b;
-    p->beta = k->beta_zero ? 0.0 : 1.0;
-    p->lda = k->lda;
-    p->ldb = k->ldb;
-    p->ldc = k->ldc;
-    p->off_a = k->off_a;
-    p->off_b = k->off_b;
-    p->off_c = k->off_c;
-    char msg[512];
-    const int rc = gb_problem_check(p, msg, sizeof msg);
-    return rc == GB_OK ? GB_OK : gb_blas__fail(rc, "%s", msg);
-}
-
-/* The plan of key's problem with the configuration the handle chooses for it. */
-static int plan_make(gb_blas_t *h, const gb_blas_plan_key_t *key, gb_blas_plan_t **out)
-{
-    gb_problem_t p;
-    gb_config_t cfg;
-    gb_blas_choice_t c;
-    int rc = key_problem(key, &p);
-    if (rc == GB_OK)
-        rc = gb_blas__choose(h, &p, &cfg, &c);
-    if (rc == GB_OK && (rc = gb_blas__plan_build(h, &p, &cfg, out)) == GB_OK)
-        gb_blas__choice_text(&c, (*out)->chosen, sizeof(*out)->chosen);
-    return rc;
-}
-
 /* Builds what the plan needs: the main program, the helpers' where the route copies, and one
  * kernel to check the work-group the compiled kernel allows (register use). */
 int gb_blas__plan_build(gb_blas_t *h, const gb_problem_t *p, const gb_config_t *cfg,
@@ -210,25 +177,22 @@ static gb_blas_plan_t *take(gb_blas_t *h, size_t b, const gb_blas_plan_key_t *ke
     return NULL;
 }
 
-int gb_blas__plan_get(gb_blas_t *h, const gb_blas_plan_key_t *key, gb_blas_plan_t **out)
+int gb_blas__plan_find(gb_blas_t *h, const gb_blas_plan_key_t *key, gb_blas_plan_t **out)
 {
-    const size_t b = bucket(key);
     pthread_mutex_lock(&h->lock);
-    *out = take(h, b, key);
+    *out = take(h, bucket(key), key);
     pthread_mutex_unlock(&h->lock);
-    if (*out)
-        return GB_OK;
-    /* Made outside the lock (it may build for seconds); a thread that made the same plan
-     * meanwhile wins, and this one goes. */
-    gb_blas_plan_t *made;
-    int rc = plan_make(h, key, &made);
-    if (rc != GB_OK)
-        return rc;
+    return *out != NULL;
+}
+
+void gb_blas__plan_keep(gb_blas_t *h, gb_blas_plan_t *made, gb_blas_plan_t **out)
+{
+    const size_t b = bucket(&made->key);
     pthread_mutex_lock(&h->lock);
-    if ((*out = take(h, b, key)) != NULL) {
+    if ((*out = take(h, b, &made->key)) != NULL) {
         pthread_mutex_unlock(&h->lock);
         plan_free(h, made);
-        return GB_OK;
+        return;
     }
     /* The newest first; the oldest leaves (freed once its last call is done with it). */
     gb_blas_plan_t *old = h->plans[b][GB_PLAN_WAYS - 1];
@@ -240,7 +204,6 @@ int gb_blas__plan_get(gb_blas_t *h, const gb_blas_plan_key_t *key, gb_blas_plan_
     if (free_old)
         plan_free(h, old);
     *out = made;
-    return GB_OK;
 }
 
 void gb_blas__plan_drop(gb_blas_t *h, const gb_blas_plan_key_t *key)
@@ -521,19 +484,4 @@ void gb_blas__pools_free(gb_blas_t *h)
     for (int p = 0; p < 2; p++)
         if (h->scale[p])
             clReleaseProgram(h->scale[p]);
-}
-
-int gb_blas__commands(gb_blas_t *h, const gb_problem_t *p, size_t *n)
-{
-    gb_blas_plan_key_t key;
-    gb_blas_plan_t *pl;
-    gb_blas__key(p, &key);
-    const int rc = gb_blas__plan_get(h, &key, &pl);
-    if (rc != GB_OK)
-        return rc;
-    *n = 1 + pl->route.ncopies;
-    for (int s = 0; s < GB_NSIDES; s++)
-        *n += pl->route.side_global[s][0] ? 1 : 0;
-    gb_blas__plan_put(h, pl);
-    return GB_OK;
 }
