@@ -39,7 +39,7 @@ enum { SEED_A = 0x51u, SEED_B = 0xb2u, SEED_C = 0xc3u };
 /* One candidate as measured. */
 typedef struct cand {
     gb_config_t cfg;
-    int ready, built, passed, alive;
+    int ready, passed, alive;
     double t1, times[ROUNDS], ms;
     char why[160]; /* why it was left out, where it was */
 } cand_t;
