@@ -6,6 +6,7 @@
 # - a planted slow entry (naive, for this device and the exact shape) is the table's choice;
 #   measuring the portfolio passes over it, says by how much, and writes the choices file, which
 #   the next process reads in the cached mode; off keeps the table's choice; -k auto measures;
+#   two processes racing to measure one shape leave whole lines that the next one reads;
 # - the capture file gets the shapes a program ran that the database has no class for; `tune
 #   --shapes` on it makes an entry that the next library process uses, from the store's tuning
 #   file, without a rebuild;
@@ -56,6 +57,16 @@ winner=$(sed -n 's/^256 256 256: \([a-z_0-9]*\) .*/\1/p' "$tmp/measure.txt")
 "$choose" cached s 256 256 256 >"$tmp/cached.txt" 2>&1 || fail "blas_choose cached"
 grep -q "^256 256 256: $winner .*(measured 20[0-9-]*T[0-9:]*Z: best of [2-8] candidates" \
     "$tmp/cached.txt" || fail "the next process did not take the measured choice"
+# Two processes racing to measure one shape: both append, whole lines, and the next reads one.
+rm -f "$tmp/choices"
+"$choose" measure+build s 192 192 192 >"$tmp/race1.txt" 2>&1 &
+"$choose" measure+build s 192 192 192 >"$tmp/race2.txt" 2>&1 || fail "blas_choose racing"
+wait $! || fail "blas_choose racing"
+[ "$(grep -c '	s	row-NN	192	192	192	' "$tmp/choices")" -ge 1 ] &&
+    [ "$(grep -vc '^# \|	s	row-NN	192	192	192	' "$tmp/choices")" -eq 0 ] ||
+    fail "racing processes left a broken choices file"
+"$choose" cached s 192 192 192 >"$tmp/race3.txt" 2>&1 || fail "blas_choose after the race"
+grep -q "^192 192 192: .*(measured 20" "$tmp/race3.txt" || fail "the race's choice was not read"
 "$choose" off s 256 256 256 >"$tmp/off2.txt" 2>&1 || fail "blas_choose off again"
 grep -q "^256 256 256: naive " "$tmp/off2.txt" || fail "off did not keep the table's choice"
 # The command line's -k auto measures too (by default, building what it needs).
