@@ -11,10 +11,7 @@
 
 int gb_tuned_load_shipped(gb_tuned_t *t)
 {
-    int rc = GB_OK;
-    for (size_t i = 0; rc == GB_OK && i < gb__shipped_entry_count; i++)
-        rc = gb_tuned_merge(t, &gb__shipped_entries[i]);
-    return rc;
+    return gb_tuned_merge_all(t, gb__shipped_entries, gb__shipped_entry_count);
 }
 
 /* Whether kernel with params can run p on dev. */
