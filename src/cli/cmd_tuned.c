@@ -422,7 +422,7 @@ static int same_entry(const gb_tuned_entry_t *a, const gb_tuned_entry_t *b)
 
 typedef struct import_job {
     const gb_tuned_t *t;
-    size_t added, replaced, unchanged;
+    size_t added, replaced, unchanged, mended;
 } import_job_t;
 
 static int import_all(gb_store_t *st, void *user)
@@ -436,12 +436,14 @@ static int import_all(gb_store_t *st, void *user)
             job->unchanged++;
             continue;
         }
-        if (rc != GB_OK && rc != GB_ENOPOINT)
+        /* A damaged row of the key is replaced like any other entry. */
+        if (rc != GB_OK && rc != GB_ENOPOINT && rc != GB_ECORRUPT)
             return rc;
-        if (rc == GB_OK)
+        if (rc == GB_OK || rc == GB_ECORRUPT)
             job->replaced++;
         else
             job->added++;
+        job->mended += rc == GB_ECORRUPT;
         if ((rc = gb_store_tuned_put(st, e)) != GB_OK)
             return rc;
     }
@@ -499,7 +501,7 @@ static int tuned_import(const topts_t *o)
         gb_tuned_free(&t);
         return rc;
     }
-    import_job_t job = {&t, 0, 0, 0};
+    import_job_t job = {&t, 0, 0, 0, 0};
     rc = gb_store_transaction(st, import_all, &job);
     size_t n;
     char msg[1024];
@@ -507,11 +509,15 @@ static int tuned_import(const topts_t *o)
         rc = cli_error(rc, "%s", gb_store_errmsg(st));
     else if ((rc = gb_tuned_sync_file(st, &n, msg, sizeof msg)) != GB_OK)
         rc = cli_error(rc, "%s", msg);
-    else
-        printf("imported %zu tuned entr%s from %s into %s: %zu new, %zu replaced, %zu "
+    else {
+        char mended[64] = "";
+        if (job.mended)
+            snprintf(mended, sizeof mended, " (%zu of them damaged)", job.mended);
+        printf("imported %zu tuned entr%s from %s into %s: %zu new, %zu replaced%s, %zu "
                "unchanged\n",
                t.n, t.n == 1 ? "y" : "ies", o->arg, gb_store_path(st), job.added, job.replaced,
-               job.unchanged);
+               mended, job.unchanged);
+    }
     gb_store_close(st);
     gb_tuned_free(&t);
     return rc;
