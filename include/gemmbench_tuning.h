@@ -105,6 +105,10 @@ typedef enum gb_tier {
     GB_TIER_HEURISTIC, /* the built-in default per vendor, type and precision */
 } gb_tier_t;
 
+/* Entry e's tier for dev (gb_tier_t, not the heuristic's), or -1 where it is for none: no choice
+ * for dev ever takes it. */
+int gb_tuned_tier(const gb_tuned_entry_t *e, const gb_device_info_t *dev);
+
 /* What may be run for problem p on dev. */
 typedef struct gb_tuned_choice {
     char kernel[2 * GB_NAME_MAX];

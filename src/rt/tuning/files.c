@@ -263,12 +263,20 @@ int gb_tuned_file_read(gb_tuned_t *t, const char *path, const gb_registry_t *reg
         if (line[0] == '#' || !linelen)
             continue;
         gb_tuned_entry_t e;
-        char why[512];
+        const gb_family_t *fam;
+        const gb_preset_t *pre;
+        char why[512], kwhy[400];
         const char *bad = strlen(line) != linelen ? "it holds a NUL byte" : entry_of(line, &e);
         if (!bad && gb_tuned_entry_check(&e, why, sizeof why) != GB_OK)
             bad = why;
-        else if (!bad && gb_tuned_entry_check_kernel(&e, reg, why, sizeof why) != GB_OK)
+        else if (!bad && gb_tuned_entry_check_kernel(&e, reg, kwhy, sizeof kwhy) != GB_OK) {
+            snprintf(why, sizeof why, "%s%s",
+                     gb_registry_find(reg, e.kernel, &fam, &pre) != GB_OK
+                         ? "it names a kernel this build does not have: "
+                         : "",
+                     kwhy);
             bad = why;
+        }
         if (bad) {
             if (!(*skipped)++)
                 gb__fail(warn, warnlen, GB_EBADARG, "%s:%zu: entry skipped: %s", path, lineno, bad);
