@@ -77,13 +77,18 @@ static int check(gb_store_t *st)
     int rc = gb_store_check(st, &n, &bad);
     char first[1024];
     snprintf(first, sizeof first, "%s", gb_store_errmsg(st));
-    if (rc == GB_OK)
-        rc = gb_store_tuning_counts(st, &tc);
-    if (rc == GB_OK)
-        rc = gb_store_tuning_check(st, print_damage, &damaged, &rows);
     if (rc != GB_OK)
         return cli_error(rc, "%s", gb_store_errmsg(st));
     const char *path = gb_store_path(st);
+    if ((rc = gb_store_tuning_counts(st, &tc)) == GB_OK)
+        rc = gb_store_tuning_check(st, print_damage, &damaged, &rows);
+    if (rc != GB_OK && bad) { /* a damaged file: what the points' check found is the news */
+        printf("store %s: %zu points checked, %zu problems; the first: %s\n", path, n, bad, first);
+        printf("tuning data: not read (%s)\n", gb_store_errmsg(st));
+        return EXIT_INVALID;
+    }
+    if (rc != GB_OK)
+        return cli_error(rc, "%s", gb_store_errmsg(st));
     if (bad)
         printf("store %s: %zu points checked, %zu problems; the first: %s\n", path, n, bad, first);
     else
