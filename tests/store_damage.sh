@@ -284,7 +284,20 @@ db=$tmp/auto.db
     [ "$(grep -c '"device":' "$tmp/out")" -eq 1 ] && [ "$(grep -c "is damaged" "$tmp/err")" -eq 2 ] && ok ||
     bad "export of one good entry among damaged ones: $(cat "$tmp/out" "$tmp/err")"
 
-# The advice of a damaged store saves the tuned entries too.
+# The advice of a damaged store saves the tuned entries too, and is followed: the store of the
+# damaged points page above, with the fixture's entries, exports and imports them.
+cp "$tmp/many.db" "$tmp/saved.db"
+"$gb" tuned import "$fx" --store "$tmp/saved.db" >/dev/null 2>&1 || bad "import"
+dd if=/dev/zero of="$tmp/saved.db" bs=1 seek=$(((leaf - 1) * 4096 + 2048)) count=2048 conv=notrunc \
+    2>/dev/null
+"$gb" store check --store "$tmp/saved.db" >"$tmp/out" 2>&1
+[ $? -eq 1 ] && grep -q "SQLite integrity check failed" "$tmp/out" &&
+    grep -q "^tuning data: 3 rows checked, all consistent$" "$tmp/out" && ok ||
+    bad "store check of a damaged store with tuning data: $(cat "$tmp/out")"
+"$gb" tuned export --store "$tmp/saved.db" --out "$tmp/saved.json" >"$tmp/out" 2>&1 &&
+    "$gb" tuned import "$tmp/saved.json" --store "$tmp/saved2.db" >"$tmp/out" 2>&1 &&
+    grep -q ": 3 new, 0 replaced, 0 unchanged$" "$tmp/out" && ok ||
+    bad "the tuned entries of a damaged store saved: $(cat "$tmp/out")"
 expect2 "hurt.db is damaged .*; save what can be read with 'gemmbench export --store .*hurt.db --out saved.json' and 'gemmbench tuned export --store .*hurt.db --out tuned.json', then 'gemmbench import saved.json --store NEW' and 'gemmbench tuned import tuned.json --store NEW', or restore a copy" \
     store info --store "$tmp/hurt.db"
 
