@@ -47,8 +47,22 @@ typedef struct gb_tuned_entry {
 } gb_tuned_entry_t;
 
 /* What an entry must be (the store, export files, tuning files and the shipped table all hold
- * to it): GB_OK, or GB_EBADARG with msg naming the entry and the field. */
+ * to it): every text field printable (gb__text_ok: UTF-8, no control character) and within its
+ * array; a device name; a type gemmbench knows (or none); s or d; a layout tag; M, N and K from
+ * 1 to 2^30 and the shape class theirs; a kernel name; parameters of names, each once; a finite
+ * rate, 0 or more; point ids as evidence. GB_OK, or GB_EBADARG with msg naming the entry (made
+ * printable) and the field. Whether the kernel and parameters are this build's is
+ * gb_tuned_entry_check_kernel's. */
 int gb_tuned_entry_check(const gb_tuned_entry_t *e, char *msg, size_t msglen);
+/* What gb_tuned_entry_check finds wrong with e, as one phrase ("bad layout (row-NN, ...)"), in
+ * buf (len bytes) where it is made; NULL when nothing is. */
+const char *gb_tuned_entry_fault(const gb_tuned_entry_t *e, char *buf, size_t len);
+/* Whether e's kernel runs here as its parameters say: a kernel or preset of reg ("did you mean"
+ * the nearest where it is not), of e's precision, each parameter one of its family's ("did you
+ * mean") and within its allowed values. GB_OK, or GB_ENOKERNEL or GB_EBADPARAM with msg (the
+ * fault alone, without the entry; a kernel of one's own is reached with --kernel-path). */
+int gb_tuned_entry_check_kernel(const gb_tuned_entry_t *e, const gb_registry_t *reg, char *msg,
+                                size_t msglen);
 /* Whether two entries have one key: device, platform, driver, precision, layout, shape class. */
 int gb_tuned_same_key(const gb_tuned_entry_t *a, const gb_tuned_entry_t *b);
 /* The pieces of that check, for the store's other records: a parameter name (a C identifier),
@@ -56,6 +70,8 @@ int gb_tuned_same_key(const gb_tuned_entry_t *a, const gb_tuned_entry_t *b);
 int gb_select__is_name(const char *s);
 int gb_select__is_id(const char *s);
 int gb_select__layout_ok(const char *s);
+/* A device type: gpu, cpu, accelerator, other, or "" (unknown). */
+int gb_select__type_ok(const char *s);
 
 /* A collection of entries to choose from. */
 typedef struct gb_tuned {
@@ -66,12 +82,15 @@ typedef struct gb_tuned {
 
 void gb_tuned_init(gb_tuned_t *t);
 void gb_tuned_free(gb_tuned_t *t); /* accepts NULL */
-/* Adds a copy of e. GB_ENOMEM on failure. */
+/* Adds a copy of e (which must not point into t). GB_ENOMEM on failure. */
 int gb_tuned_add(gb_tuned_t *t, const gb_tuned_entry_t *e);
 /* Adds a copy of e, or, where t holds an entry of the same key, keeps one of the two in its
  * place: the user's (store or file) over the shipped one, else the one added last. Counts
  * t->overridden. GB_ENOMEM on failure. */
 int gb_tuned_merge(gb_tuned_t *t, const gb_tuned_entry_t *e);
+/* gb_tuned_merge of e[0..n) in order (e not in t), in time linear in t->n + n (one merge looks
+ * through t). GB_ENOMEM on failure, with the entries before the one that failed merged. */
+int gb_tuned_merge_all(gb_tuned_t *t, const gb_tuned_entry_t *e, size_t n);
 /* Merges the shipped defaults (compiled in from kernels/tuned/), marked "shipped": a user's
  * entry already in t keeps its key. GB_ENOMEM on failure. */
 int gb_tuned_load_shipped(gb_tuned_t *t);
@@ -85,6 +104,10 @@ typedef enum gb_tier {
     GB_TIER_VENDOR,    /* a device of the same vendor and type */
     GB_TIER_HEURISTIC, /* the built-in default per vendor, type and precision */
 } gb_tier_t;
+
+/* Entry e's tier for dev (gb_tier_t, not the heuristic's), or -1 where it is for none: no choice
+ * for dev ever takes it. */
+int gb_tuned_tier(const gb_tuned_entry_t *e, const gb_device_info_t *dev);
 
 /* What may be run for problem p on dev. */
 typedef struct gb_tuned_choice {

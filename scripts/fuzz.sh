@@ -3,20 +3,22 @@
 # all), then merges into its checked-in corpus (tests/fuzz/corpus/TARGET/) the new inputs that
 # reach code the corpus did not, so that the tests replay them from then on. Targets: family
 # (kernel metadata), plan (explore plan files), import (JSON exports), expr (the expression
-# language of kernel metadata), tuned (files of tuned entries). Builds into build-fuzz/ with CC=clang and GB_FUZZ=ON (needs
-# Debian's clang); a crash is saved as build-fuzz/crash/TARGET-crash-<sha1> and ends the run
-# with libFuzzer's report: fix it at its root, then copy the input into the corpus.
+# language of kernel metadata), tuned (files of tuned entries), shapes (shapes files, --shapes),
+# tuning_file (the runtime's tuning file, STORE.tuned). Builds into build-fuzz/ with CC=clang
+# and GB_FUZZ=ON (needs Debian's clang); a crash is saved as
+# build-fuzz/crash/TARGET-crash-<sha1> and ends the run with libFuzzer's report: fix it at its
+# root, then copy the input into the corpus.
 # Environment: FUZZ_JOBS (default 1) parallel fuzzing processes per target. The log of the last
 # run of a target is build-fuzz/TARGET.log.
 set -eu
 cd "$(dirname "$0")/.."
-[ $# -eq 2 ] || { echo "usage: scripts/fuzz.sh family|plan|import|expr|tuned|all SECONDS" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: scripts/fuzz.sh family|plan|import|expr|tuned|shapes|tuning_file|all SECONDS" >&2; exit 2; }
 target=$1
 seconds=$2
 case $target in
-all) targets="family plan import expr tuned" ;;
-family | plan | import | expr | tuned) targets=$target ;;
-*) echo "fuzz.sh: unknown target '$target'; use family, plan, import, expr, tuned or all" >&2; exit 2 ;;
+all) targets="family plan import expr tuned shapes tuning_file" ;;
+family | plan | import | expr | tuned | shapes | tuning_file) targets=$target ;;
+*) echo "fuzz.sh: unknown target '$target'; use family, plan, import, expr, tuned, shapes, tuning_file or all" >&2; exit 2 ;;
 esac
 command -v clang >/dev/null || { echo "fuzz.sh: clang is missing (apt-get install clang)" >&2; exit 2; }
 CC=clang cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGB_FUZZ=ON >/dev/null

@@ -6,8 +6,13 @@
 # stays byte for byte as it was, with no side file left. An empty --store is refused; --out
 # never replaces the store (through a link, another spelling or a hard link) or another SQLite
 # database; a bad import creates no store; an export killed with SIGKILL leaves a temporary file
-# that the next export of the same path removes. STORE_ROUNDTRIP makes stores (--make-many) and
-# plain SQLite databases (--sql) without the sqlite3 program.
+# that the next export of the same path removes; the advice to save a damaged store saves its
+# tuned entries too. One damaged row of the tuning database (24 kinds of damage to one tuned
+# entry: parameters not NAME=V, 2^64, a negative M, precision q, 1 MB of parameters, control
+# characters, invalid UTF-8, a NUL, ...) hides nothing else: `store check` names it (exit 1),
+# `store info` counts it, `tuned list|show|export`, `report` and `run -k auto` pass it over
+# with a warning and use the others, an import or a tuning of its key replaces it. STORE_ROUNDTRIP
+# makes stores (--make-many) and plain SQLite databases (--sql) without the sqlite3 program.
 gb=$1
 sr=$2
 . "$(dirname "$0")/script_lib.sh"
@@ -180,5 +185,120 @@ grep -q "exported 2000 points" "$tmp/out" && ok || bad "second export: $(cat "$t
 [ -z "$(ls "$tmp" | grep gemmbench-tmp)" ] && ok || bad "stale temporary files: $(ls "$tmp")"
 "$gb" import "$tmp/big.json" --store "$tmp/big2.db" >"$tmp/out" 2>&1 &&
     grep -q "imported 2000 new points" "$tmp/out" && ok || bad "re-import: $(cat "$tmp/out")"
+
+# ---- one damaged row of the tuning database hides nothing else ----------------------------------
+# The fixture's three tuned entries; the second (row 2: the H100's, in double precision) damaged
+# by one edit of its row. `store check` names it (exit 1) and says how to mend it; `store info`
+# counts it; `tuned list`, `show`, `export` and `report` pass it over with a warning that names
+# it and show and export the other two; an export of them imports into a new store; where the
+# row's key is whole, `tuned import` of the fixture replaces it, and the store checks clean.
+export GEMMBENCH_TUNED="$tmp/none.tuned" GEMMBENCH_CHOICES="$tmp/choices"
+fx=$(dirname "$0")/fixtures/tuned/entries.json
+esc=$(printf '\033')
+# damaged SET SAYS KEY: the fixture's store with its row 2 set by SQL SET; SAYS (an extended
+# regex) is what is wrong, KEY 1 where the damage leaves the key whole.
+damaged() {
+    db=$tmp/td.db
+    rm -f "$db" "$db"-* "$db.tuned" "$tmp/td.json" "$tmp/td2.db"
+    "$gb" tuned import "$fx" --store "$db" >/dev/null 2>&1 || bad "importing the fixture"
+    "$sr" --sql "$db" "UPDATE tuned SET $1 WHERE rowid = 2" >/dev/null || bad "damaging: $1"
+    what="tuned entry 'NVIDIA H100 80GB HBM3' \(d, row-NN, square-4096\)"
+    case $1 in device* | precision* | layout* | shape_class*) what="tuned entry '.*' \(.*\)" ;; esac
+    "$gb" store check --store "$db" >"$tmp/out" 2>&1
+    if [ $? -eq 1 ] && grep -Eq "^damaged: $what \(table tuned, row 2\): .*$2" "$tmp/out" &&
+        grep -Eq "^tuning data: 3 rows checked, 1 damaged \(above\); the others are read as before.*gemmbench tuned export --store .*td.db --out tuned.json" "$tmp/out" &&
+        ! grep -q "$esc" "$tmp/out"; then ok; else bad "$1: store check: $(cat "$tmp/out")"; fi
+    "$gb" store info --store "$db" >"$tmp/out" 2>&1 &&
+        grep -q "^tuned entries: 3 (1 damaged: 'gemmbench store check' names it)$" "$tmp/out" && ok ||
+        bad "$1: store info: $(cat "$tmp/out")"
+    "$gb" tuned list --store "$db" >"$tmp/out" 2>"$tmp/err" &&
+        [ "$(grep -c '^  [0-9]  ' "$tmp/out")" -eq 2 ] && grep -q "^2 tuned entries in " "$tmp/out" &&
+        grep -Eq "^gemmbench: warning: store .*td.db: $what is damaged \(.*$2.*\) and passed over; .*'gemmbench store check --store .*td.db' names each damaged row$" "$tmp/err" &&
+        ! grep -q "$esc" "$tmp/out" "$tmp/err" && ok || bad "$1: tuned list: $(cat "$tmp/out" "$tmp/err")"
+    "$gb" tuned show 2 --store "$db" >"$tmp/out" 2>"$tmp/err" && grep -q "^tuned entry 2 of 2 in " "$tmp/out" &&
+        grep -q "is damaged" "$tmp/err" && ok || bad "$1: tuned show: $(cat "$tmp/out" "$tmp/err")"
+    "$gb" tuned export --store "$db" --out "$tmp/td.json" >"$tmp/out" 2>"$tmp/err" &&
+        grep -q "^exported 2 tuned entries from .*td.db to " "$tmp/out" && grep -q "is damaged" "$tmp/err" &&
+        "$gb" tuned import "$tmp/td.json" --store "$tmp/td2.db" >"$tmp/out" 2>&1 &&
+        grep -q ": 2 new, 0 replaced, 0 unchanged$" "$tmp/out" && ok || bad "$1: tuned export and import: $(cat "$tmp/out" "$tmp/err")"
+    "$gb" report --store "$db" --table tuned >"$tmp/out" 2>"$tmp/err" && grep -q "is damaged" "$tmp/err" &&
+        grep -q "^tuning data: 2 tuned entries" "$tmp/out" && ok || bad "$1: report: $(cat "$tmp/out" "$tmp/err")"
+    if [ "$3" = 1 ]; then
+        grep -Eq "tuning its class again or 'gemmbench tuned import' of an entry of its key replaces it" "$tmp/err" &&
+            ok || bad "$1: the warning says how to mend the entry: $(cat "$tmp/err")"
+        "$gb" tuned import "$fx" --store "$db" >"$tmp/out" 2>&1 &&
+            grep -q ": 0 new, 1 replaced (1 of them damaged), 2 unchanged$" "$tmp/out" &&
+            "$gb" store check --store "$db" >"$tmp/out" 2>&1 && grep -q "^tuning data: 3 rows checked, all consistent$" "$tmp/out" &&
+            ok || bad "$1: tuned import replaces the damaged entry: $(cat "$tmp/out")"
+    else
+        grep -q "its key is damaged too, so that no entry replaces it" "$tmp/err" && ok ||
+            bad "$1: the warning says the key is damaged: $(cat "$tmp/err")"
+    fi
+}
+damaged "params = 'MWG'" "column params: 'MWG' is not NAME=V NAME=V" 1
+damaged "params = 'MWG=x'" "column params: 'MWG=x' is not NAME=V NAME=V" 1
+damaged "params = 'MWG=1 MWG=2'" "column params: 'MWG=1 MWG=2' is not NAME=V NAME=V" 1
+damaged "params = 'MWG=99999999999999999999'" "column params: 'MWG=99999999999999999999' is not" 1
+damaged "params = printf('%.*c', 1048576, 'M') || '=1'" "column params: 'MMM.*' \(1048578 bytes\) is longer than gemmbench writes" 1
+damaged "m = 18446744073709551616" "column m: 1.8446744073709552e\+19 is not a whole number from 1 to 1073741824" 1
+damaged "m = -4096" "column m: -4096 is not a whole number" 1
+damaged "m = 'abc'" "column m: abc is not a whole number" 1
+damaged "precision = 'q'" "column precision: 'q' is not s or d" 0
+damaged "layout = 'row-XY'" "bad layout" 0
+damaged "shape_class = 'weird'" "bad shape_class 'weird' \(the shape 4096x4096x4096 is of class square-4096\)" 0
+damaged "device = ''" "bad device \(empty\)" 0
+damaged "device = 'H100' || char(27) || '[2J'" "bad device \(a control character or invalid UTF-8" 0
+damaged "device = CAST(X'48313030ff' AS TEXT)" "bad device \(a control character or invalid UTF-8" 0
+damaged "device = CAST(X'4831003030' AS TEXT)" "column device: 'H1' holds a NUL byte" 0
+damaged "kernel = ''" "bad kernel \(empty\)" 1
+damaged "kernel = X'00'" "column kernel: a blob, not text" 1
+damaged "type = 'quantum'" "bad type" 1
+damaged "vendor = 'NVIDIA' || char(7)" "bad vendor \(a control character" 1
+damaged "family = printf('%.64c', 'f')" "column family: 'fff.*' \(64 bytes\) is longer" 1
+damaged "gflops = 'fast'" "column gflops: 'fast' is not a number" 1
+damaged "gflops = -1" "bad gflops" 1
+damaged "evidence = 'nothex'" "column evidence: 'nothex' is not at most 8 point ids" 1
+damaged "tuned_at = printf('%.40c', 'T')" "column tuned_at: 'TTT.*' \(40 bytes\) is longer" 1
+
+# -k auto reads the other entries and says what it passed over; a tuning of the damaged entry's
+# class replaces it (the device's own entry, made by a first tuning).
+db=$tmp/auto.db
+"$gb" tune -k naive -n 64 --budget 2 -i 2 --store "$db" >"$tmp/out" 2>&1 || bad "tune: $(cat "$tmp/out")"
+"$sr" --sql "$db" "UPDATE tuned SET params = 'LX=x'" >/dev/null || bad "damaging"
+# shellcheck disable=SC2086
+"$gb" run -k auto $small --store "$db" >"$tmp/out" 2>"$tmp/err" &&
+    grep -q "^gemmbench: warning: store .*auto.db: tuned entry .* is damaged (column params: 'LX=x'" "$tmp/err" &&
+    ok || bad "run -k auto on a store with a damaged entry: $(cat "$tmp/out" "$tmp/err")"
+"$gb" tune -k naive -n 64 --budget 2 -i 2 --store "$db" >"$tmp/out" 2>&1 &&
+    grep -q "tuning database: replaces the damaged entry for small-64 s row-NN on " "$tmp/out" &&
+    "$gb" store check --store "$db" >"$tmp/out" 2>&1 && ok || bad "tune replaces a damaged entry: $(cat "$tmp/out")"
+
+# Many damaged rows: the first three named, then how many more; the history's rows too.
+"$gb" tuned import "$fx" --store "$tmp/many.db" >/dev/null 2>&1 || bad "import"
+"$sr" --sql "$tmp/many.db" "UPDATE tuned SET gflops = 'x'" >/dev/null || bad "damaging"
+"$gb" tuned list --store "$tmp/many.db" >"$tmp/out" 2>"$tmp/err" &&
+    [ "$(grep -c "is damaged" "$tmp/err")" -eq 3 ] && grep -q "^no tuned entries in " "$tmp/out" && ok ||
+    bad "three damaged entries: $(cat "$tmp/out" "$tmp/err")"
+"$sr" --sql "$tmp/many.db" "UPDATE tuned SET gflops = 1 WHERE rowid = 1" >/dev/null || bad "mending"
+"$gb" tuned export --store "$tmp/many.db" >"$tmp/out" 2>"$tmp/err" &&
+    [ "$(grep -c '"device":' "$tmp/out")" -eq 1 ] && [ "$(grep -c "is damaged" "$tmp/err")" -eq 2 ] && ok ||
+    bad "export of one good entry among damaged ones: $(cat "$tmp/out" "$tmp/err")"
+
+# The advice of a damaged store saves the tuned entries too, and is followed: the store of the
+# damaged points page above, with the fixture's entries, exports and imports them.
+cp "$tmp/many.db" "$tmp/saved.db"
+"$gb" tuned import "$fx" --store "$tmp/saved.db" >/dev/null 2>&1 || bad "import"
+dd if=/dev/zero of="$tmp/saved.db" bs=1 seek=$(((leaf - 1) * 4096 + 2048)) count=2048 conv=notrunc \
+    2>/dev/null
+"$gb" store check --store "$tmp/saved.db" >"$tmp/out" 2>&1
+[ $? -eq 1 ] && grep -q "SQLite integrity check failed" "$tmp/out" &&
+    grep -q "^tuning data: 3 rows checked, all consistent$" "$tmp/out" && ok ||
+    bad "store check of a damaged store with tuning data: $(cat "$tmp/out")"
+"$gb" tuned export --store "$tmp/saved.db" --out "$tmp/saved.json" >"$tmp/out" 2>&1 &&
+    "$gb" tuned import "$tmp/saved.json" --store "$tmp/saved2.db" >"$tmp/out" 2>&1 &&
+    grep -q ": 3 new, 0 replaced, 0 unchanged$" "$tmp/out" && ok ||
+    bad "the tuned entries of a damaged store saved: $(cat "$tmp/out")"
+expect2 "hurt.db is damaged .*; save what can be read with 'gemmbench export --store .*hurt.db --out saved.json' and 'gemmbench tuned export --store .*hurt.db --out tuned.json', then 'gemmbench import saved.json --store NEW' and 'gemmbench tuned import tuned.json --store NEW', or restore a copy" \
+    store info --store "$tmp/hurt.db"
 
 finish

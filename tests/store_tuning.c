@@ -4,8 +4,10 @@
  * evaluations is written and read back (parameters sorted, above 2^31 and negative; a seed above
  * 2^63; NaN and infinity); an entry under the same key replaces the one there; bad input is
  * refused naming the field, with nothing written; a rolled-back transaction leaves no table;
- * values gemmbench did not write are reported as damage; and `store check` passes on a store
- * with tuning tables.
+ * values gemmbench did not write (26 kinds of damage to a tuned entry, and to runs, evaluations
+ * and failures) are passed over by the readers with a warning, named by the tuning check and
+ * replaced by a put of their key, the other rows read as before; and `store check` passes on a
+ * store with tuning tables.
  *
  * `store_tuning --make DB` instead writes a new store of three made-up points and tuning data
  * over them (three runs, two tuned entries, one of whose evidence is not stored); `--add DB`
@@ -20,6 +22,8 @@
 #include "tool/store/inflight.h"
 #include "tool/store/tuning.h"
 #include "gemmbench_tuning.h"
+
+static int make(const char *path, int add);
 
 static int same_double(double a, double b)
 {
@@ -516,29 +520,214 @@ static void test_runs(gb_store_t *st)
     CHECK(rs.n == 2);
 }
 
-/* Values gemmbench did not write are damage, not garbage read as data. */
+/* Warnings (gb_set_warning_handler), kept for the test to read. */
+static char warnings[4096];
+
+static void keep_warning(const char *msg, void *user)
+{
+    size_t used = strlen(warnings);
+    (void)user;
+    snprintf(warnings + used, sizeof warnings - used, "%s\n", msg);
+}
+
+typedef struct damages {
+    size_t n;
+    gb_tuning_damage_t first;
+} damages_t;
+
+static int keep_damage(const gb_tuning_damage_t *d, void *user)
+{
+    damages_t *ds = user;
+    if (!ds->n++)
+        ds->first = *d;
+    return GB_OK;
+}
+
+/* A scan's entries counted and its damage kept (one user for both callbacks). */
+typedef struct scanned {
+    damages_t ds; /* first: keep_damage takes the scan as its damages */
+    size_t entries;
+} scanned_t;
+
+static int count_scanned(const gb_tuned_entry_t *e, void *user)
+{
+    (void)e;
+    ((scanned_t *)user)->entries++;
+    return GB_OK;
+}
+
+/* Values gemmbench did not write are damage, not garbage read as data, and one damaged row
+ * hides nothing else: each kind of damage to one of three entries leaves the other two read,
+ * passes the damaged one over with a warning that names it, is named by the tuning check, and
+ * (where its key is whole) is what gb_store_tuned_get refuses and a put of its key replaces. */
 static void test_damage(const char *dir)
 {
-    char path[256], msg[1024];
+    static const struct {
+        const char *set, *says;
+        int key_whole; /* the damage leaves the row's key as it was */
+    } kinds[] = {
+        {"params = 'MWG'", "column params: 'MWG' is not NAME=V NAME=V", 1},
+        {"params = 'MWG=x'", "column params: 'MWG=x' is not NAME=V NAME=V", 1},
+        {"params = 'MWG=1 MWG=2'", "column params: 'MWG=1 MWG=2' is not", 1},
+        {"params = 'MWG=99999999999999999999'", "column params: 'MWG=99999999999999999999'", 1},
+        {"params = printf('%.*c', 1048576, 'M') || '=1'", "(1048578 bytes) is longer than", 1},
+        {"m = 18446744073709551616", "column m: 1.8446744073709552e+19 is not a whole number", 1},
+        {"m = -64", "column m: -64 is not a whole number from 1 to 1073741824", 1},
+        {"m = 2147483648", "column m: 2147483648 is not a whole number", 1},
+        {"m = 'abc'", "column m: abc is not a whole number", 1},
+        {"precision = 'q'", "column precision: 'q' is not s or d", 0},
+        {"layout = 'row-XY'", "bad layout", 0},
+        {"shape_class = 'weird'", "bad shape_class 'weird' (the shape 96x97x288 is of class", 0},
+        {"device = ''", "bad device (empty)", 0},
+        {"device = 'Card' || char(27) || '[2J'", "bad device (a control character or invalid", 0},
+        {"device = CAST(X'43617264ff' AS TEXT)", "bad device (a control character or invalid", 0},
+        {"device = CAST(X'4361007264' AS TEXT)", "column device: 'Ca' holds a NUL byte", 0},
+        {"device = printf('%.200c', 'D')", "(200 bytes) is longer than gemmbench writes (127)", 0},
+        {"vendor = X'56'", "column vendor: a blob, not text", 1},
+        {"kernel = X'00'", "column kernel: a blob, not text", 1},
+        {"kernel = ''", "bad kernel (empty)", 1},
+        {"type = 'quantum'", "bad type (gpu, cpu, accelerator, other", 1},
+        {"family = printf('%.64c', 'f')", "column family: 'fff", 1},
+        {"gflops = 'fast'", "column gflops: 'fast' is not a number", 1},
+        {"gflops = -1", "bad gflops", 1},
+        {"evidence = 'nothex'", "column evidence: 'nothex' is not at most 8 point ids", 1},
+        {"tuned_at = printf('%.40c', 'T')", "column tuned_at: 'TTT", 1},
+    };
+    char path[256], msg[1024], sql[256];
+    gb_set_warning_handler(keep_warning, NULL);
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        gb_store_t *st = NULL;
+        snprintf(path, sizeof path, "%s/damaged-%zu.db", dir, i);
+        if (!CHECK_RC(gb_store_open(&st, path, GB_STORE_CREATE, msg, sizeof msg), GB_OK))
+            return;
+        gb_tuned_entry_t e[3], got;
+        const char *devices[3] = {"Card A", "Card B", "Card C"};
+        for (size_t j = 0; j < 3; j++) {
+            make_entry(&e[j], devices[j], "row-NN", 96);
+            CHECK_RC(gb_store_tuned_put(st, &e[j]), GB_OK);
+        }
+        gb_store_close(st);
+        snprintf(sql, sizeof sql, "UPDATE tuned SET %s WHERE device = 'Card B'", kinds[i].set);
+        if (!CHECK(run_sql(path, sql) == SQLITE_OK) ||
+            !CHECK_RC(gb_store_open(&st, path, 0, msg, sizeof msg), GB_OK))
+            continue;
+        /* The other two entries are read; the damaged one is passed over with a warning. */
+        size_t n = 0;
+        warnings[0] = '\0';
+        CHECK_RC(gb_store_tuned_foreach(st, count_entry, &n), GB_OK);
+        CHECK(n == 2);
+        CHECK_HAS(warnings, "is damaged (");
+        CHECK_HAS(warnings, kinds[i].says);
+        CHECK_HAS(warnings, kinds[i].key_whole
+                                ? "and passed over; tuning its class again or 'gemmbench tuned "
+                                  "import' of an entry of its key replaces it; "
+                                : "and passed over; its key is damaged too, so that no entry "
+                                  "replaces it");
+        CHECK_HAS(warnings, "'gemmbench store check --store ");
+        /* Given to the caller instead, without a warning. */
+        scanned_t sc;
+        memset(&sc, 0, sizeof sc);
+        warnings[0] = '\0';
+        CHECK_RC(gb_store_tuned_scan(st, count_scanned, keep_damage, &sc), GB_OK);
+        damages_t ds = sc.ds;
+        if (!CHECK(sc.entries == 2 && ds.n == 1 && !warnings[0])) {
+            printf("  damage: %s\n", kinds[i].set);
+            gb_store_close(st);
+            continue;
+        }
+        CHECK(!strcmp(ds.first.table, "tuned") && ds.first.row == 2);
+        CHECK(ds.first.key_whole == kinds[i].key_whole);
+        CHECK_HAS(ds.first.what, "tuned entry '");
+        CHECK_HAS(ds.first.why, kinds[i].says);
+        /* The check reads every row and names the damaged one. */
+        size_t checked = 0;
+        memset(&ds, 0, sizeof ds);
+        CHECK_RC(gb_store_tuning_check(st, keep_damage, &ds, &checked), GB_OK);
+        CHECK(checked == 3 && ds.n == 1);
+        CHECK_HAS(ds.first.why, kinds[i].says);
+        if (kinds[i].key_whole) {
+            CHECK_RC(gb_store_tuned_get(st, &e[1], &got), GB_ECORRUPT);
+            CHECK_HAS(gb_store_errmsg(st), "holds a value gemmbench did not write (");
+            CHECK_HAS(gb_store_errmsg(st), "gemmbench tuned export --store");
+            CHECK_RC(gb_store_tuned_put(st, &e[1]), GB_OK); /* replaces it */
+            memset(&ds, 0, sizeof ds);
+            CHECK_RC(gb_store_tuning_check(st, keep_damage, &ds, &checked), GB_OK);
+            CHECK(checked == 3 && ds.n == 0);
+            if (CHECK_RC(gb_store_tuned_get(st, &e[1], &got), GB_OK))
+                CHECK(same_entry(&e[1], &got));
+        } else {
+            CHECK_RC(gb_store_tuned_get(st, &e[1], &got), GB_ENOPOINT);
+        }
+        gb_store_close(st);
+    }
+
+    /* Many damaged rows: the first few warned of, then how many more. */
     gb_store_t *st = NULL;
-    snprintf(path, sizeof path, "%s/damaged.db", dir);
-    if (!CHECK_RC(gb_store_open(&st, path, GB_STORE_CREATE, msg, sizeof msg), GB_OK))
-        return;
-    gb_tuned_entry_t e, got;
-    make_entry(&e, "Card D", "row-NN", 64);
-    CHECK_RC(gb_store_tuned_put(st, &e), GB_OK);
-    gb_store_close(st);
-    CHECK(run_sql(path, "UPDATE tuned SET params = 'MWG=x'") == SQLITE_OK);
-    CHECK_RC(gb_store_open(&st, path, 0, msg, sizeof msg), GB_OK);
-    CHECK_RC(gb_store_tuned_get(st, &e, &got), GB_ECORRUPT);
-    CHECK_HAS(gb_store_errmsg(st), "holds a value gemmbench did not write");
-    size_t n = 0;
-    CHECK_RC(gb_store_tuned_foreach(st, count_entry, &n), GB_ECORRUPT);
-    gb_store_close(st);
-    CHECK(run_sql(path, "UPDATE tuned SET params = 'MWG=1', precision = 'q'") == SQLITE_OK);
-    CHECK_RC(gb_store_open(&st, path, 0, msg, sizeof msg), GB_OK);
-    CHECK_RC(gb_store_tuned_foreach(st, count_entry, &n), GB_ECORRUPT);
-    gb_store_close(st);
+    snprintf(path, sizeof path, "%s/many.db", dir);
+    if (CHECK_RC(gb_store_open(&st, path, GB_STORE_CREATE, msg, sizeof msg), GB_OK)) {
+        for (size_t j = 0; j < 6; j++) {
+            gb_tuned_entry_t x;
+            char dev[32];
+            snprintf(dev, sizeof dev, "Card %zu", j);
+            make_entry(&x, dev, "row-NN", 96);
+            CHECK_RC(gb_store_tuned_put(st, &x), GB_OK);
+        }
+        gb_store_close(st);
+        CHECK(run_sql(path, "UPDATE tuned SET precision = 'q' WHERE device != 'Card 0'") ==
+              SQLITE_OK);
+        size_t n = 0;
+        warnings[0] = '\0';
+        if (CHECK_RC(gb_store_open(&st, path, 0, msg, sizeof msg), GB_OK)) {
+            CHECK_RC(gb_store_tuned_foreach(st, count_entry, &n), GB_OK);
+            CHECK(n == 1);
+            CHECK_HAS(warnings, "2 more damaged rows of its tuning tables passed over");
+            gb_store_close(st);
+        }
+    }
+
+    /* The history: a damaged run, evaluation or failure is passed over by its readers and named
+     * by the check. */
+    static const struct {
+        const char *sql, *table, *says;
+    } rows[] = {
+        {"UPDATE tune_runs SET status = 'finished' WHERE id = 1", "tune_runs",
+         "column status: 'finished' is not one gemmbench writes"},
+        {"UPDATE tune_runs SET m = 0 WHERE id = 1", "tune_runs", "column m: 0 is not a whole"},
+        {"UPDATE tune_runs SET command = X'00' WHERE id = 1", "tune_runs",
+         "column command: a blob, not text"},
+        {"UPDATE tune_evals SET gflops = 'x' WHERE run_id = 1 AND seq = 1", "tune_evals",
+         "column gflops: 'x' is not a number"},
+        {"UPDATE tune_evals SET reason = X'00' WHERE run_id = 2 AND seq = 1", "tune_evals",
+         "column reason: a blob, not text"},
+        {"UPDATE tune_failures SET code = 3 WHERE rowid = 1", "tune_failures",
+         "column code: 3 is not a whole"},
+        {"UPDATE tune_failures SET id = 'nothex' WHERE rowid = 2", "tune_failures",
+         "column id: 'nothex' is not a point id"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        snprintf(path, sizeof path, "%s/history-%zu.db", dir, i);
+        if (!CHECK(make(path, 0) == 0) || !CHECK(run_sql(path, rows[i].sql) == SQLITE_OK) ||
+            !CHECK_RC(gb_store_open(&st, path, 0, msg, sizeof msg), GB_OK))
+            continue;
+        damages_t ds = {0};
+        size_t checked = 0, n = 0;
+        CHECK_RC(gb_store_tuning_check(st, keep_damage, &ds, &checked), GB_OK);
+        if (!CHECK(ds.n == 1) || !CHECK(!strcmp(ds.first.table, rows[i].table))) {
+            printf("  damage: %s\n", rows[i].sql);
+            gb_store_close(st);
+            continue;
+        }
+        CHECK_HAS(ds.first.why, rows[i].says);
+        warnings[0] = '\0';
+        CHECK_RC(gb_store_tune_runs(st, count_run, &n), GB_OK);
+        CHECK(n == 3 - !strcmp(rows[i].table, "tune_runs"));
+        for (int64_t id = 1; id <= 3; id++)
+            CHECK_RC(gb_store_tune_evals(st, id, count_eval, &n), GB_OK);
+        if (strcmp(rows[i].table, "tune_failures"))
+            CHECK_HAS(warnings, rows[i].says);
+        gb_store_close(st);
+    }
+    gb_set_warning_handler(NULL, NULL);
 }
 
 /* ---- made-up tuning data for the script tests ------------------------------------------------ */

@@ -8,8 +8,11 @@
 # stored; --device takes one device's entries; the report's tuning view (text, CSV, JSON, HTML,
 # the summary line, a store of tuning data alone); read-only commands leave a store without
 # tuning tables byte for byte as it was. Every bad input (malformed files with the line, entry
-# and key named) gets exit 2 and one line on stderr naming the problem, writes nothing and
-# creates no store.
+# and key named; entries checked as kernel metadata is: an unknown kernel or parameter with the
+# nearest name, a value out of range, a precision the kernel lacks, an unknown key, type
+# "quantum", class "weird"; strings with control characters, raw or escaped, NUL or invalid
+# UTF-8) gets exit 2 and one line on stderr naming the problem, writes nothing and creates no
+# store; UTF-8 names import, and a family of --kernel-path.
 gb=$1
 st=$2
 fx=$3/tuned
@@ -243,7 +246,7 @@ expect2 "bad entry key 'row-NN/square-4096'; give a number .* or \[DEVICE/\]PREC
     tuned show row-NN/square-4096 --store "$a"
 expect2 "bad precision 'q' in entry key 'q/row-NN/square-4096'; use s or d" tuned show q/row-NN/square-4096 --store "$a"
 expect2 "no tuned entry in store $a matches 's/row-NN/square-64'" tuned show s/row-NN/square-64 --store "$a"
-sed 's/"device": "pthread-haswell-AMD EPYC 7B13"/"device": "NVIDIA H100 PCIe"/; s/"layout": "col-NT"/"layout": "row-NN"/; s/"shape": \[2048, 256, 256\]/"shape": [4096, 4096, 4096]/' \
+sed 's/"device": "pthread-haswell-AMD EPYC 7B13"/"device": "NVIDIA H100 PCIe"/; s/"layout": "col-NT"/"layout": "row-NN"/; s/"shape": \[2048, 256, 256\]/"shape": [4096, 4096, 4096]/; s/"tall-256"/"square-4096"/' \
     "$fx/entries.json" >"$tmp/two.json"
 "$gb" tuned import "$tmp/two.json" --store "$tmp/two.db" >/dev/null 2>&1 || no "import of two H100s"
 expect2 "'s/row-NN/square-4096' matches 2 tuned entries .*give the number" tuned show s/row-NN/square-4096 --store "$tmp/two.db"
@@ -302,10 +305,59 @@ badfile "bad.json:45: entry 2: bad value for 'params'" 's/"NDIMC": 4/"NDIMC": "4
 badfile "bad.json:18: entry 1: missing key 'kernel'" '/"dgemm_dmma_128_k4"/d'
 badfile "bad.json:31: entry 1: bad value for 'evidence'" 's/"00000000000000aa"/"00000000000000a"/'
 badfile "bad.json:34: entry 2 has the key of entry 0 \(line 2\)" \
-    's/"pthread-haswell-AMD EPYC 7B13"/"NVIDIA H100 80GB HBM3"/; s/"Portable Computing Language"/"NVIDIA CUDA"/; s/"3.1+debian"/"550.54.15"/; s/"col-NT"/"row-NN"/; s/\[2048, 256, 256\]/[4096, 4096, 4096]/'
+    's/"pthread-haswell-AMD EPYC 7B13"/"NVIDIA H100 80GB HBM3"/; s/"Portable Computing Language"/"NVIDIA CUDA"/; s/"3.1+debian"/"550.54.15"/; s/"col-NT"/"row-NN"/; s/\[2048, 256, 256\]/[4096, 4096, 4096]/; s/"tall-256"/"square-4096"/'
 badfile "bad.json:52: text after the JSON document \(byte [0-9]+\); remove it" '$s/$/\n\n  # a comment/'
 badfile "bad.json:15: not valid JSON" '14s/47889.4,/47889.4/'
 badfile "bad.json:14: not valid JSON" '14s/47889.4/47889.4.1/'
+# Entries checked as kernel metadata is: the kernel (the nearest name where misspelt), its
+# precision, each parameter (the nearest name) and its range; every key (the nearest one); the
+# type; the class, the shape's; and strings, text without control characters, raw or escaped,
+# NUL or invalid UTF-8. Each refused with the line, the entry and what is wrong.
+badtext "bad.json:1: entry 0: unknown kernel 'xgem'; did you mean 'xgemm'\? \('gemmbench kernels' lists them\)$" \
+    "[$(with '"xgemm"' '"xgem"')]"
+badtext "bad.json:1: entry 0: unknown kernel 'nosuchkernel' \('gemmbench kernels' lists them; a family of your own is read with --kernel-path DIR\)$" \
+    "[$(with '"xgemm"' '"nosuchkernel"')]"
+badtext "bad.json:1: entry 0: kernel 'xgemm' has no parameter MWX; did you mean MWG\?$" \
+    "[$(with '"MWG":32' '"MWX":32')]"
+badtext "bad.json:1: entry 0: parameter MWG=7 of kernel 'xgemm' is not allowed; use one of 8,16," \
+    "[$(with '"MWG":32' '"MWG":7')]"
+badtext "bad.json:1: entry 0: kernel 'dgemm_dmma' has no precision s$" "[$(with '"xgemm"' '"dgemm_dmma"')]"
+badtext "bad.json:1: entry 0: key 'tuned_on' is unknown; did you mean 'tuned_at'\?$" \
+    "[$(with '"tuned_at"' '"tuned_on"')]"
+badtext "bad.json:1: entry 0: key 'qqqqqqqqqq' is unknown \(docs/tuning.md lists an entry's keys\)$" \
+    "[$(with '"gflops"' '"qqqqqqqqqq":1,"gflops"')]"
+badtext "bad.json:1: entry 0: key 'kernel' appears twice; keep one$" "[$(with '"kernel"' '"kernel":"naive","kernel"')]"
+badtext "bad.json:1: entry 0: bad value for 'type': it must be the device's type: gpu, cpu, accelerator or other$" \
+    "[$(with '"gpu"' '"quantum"')]"
+badtext "bad.json:1: entry 0: bad value for 'class': it must be small-64, the class of its shape \[64, 64, 64\] \(or left out\)$" \
+    "[$(with '"kernel"' '"class":"weird","kernel"')]"
+badtext "bad.json:1: entry 0: bad value for 'source'" "[$(with '"kernel"' '"source":5,"kernel"')]"
+badtext "bad.json:1: a string holds a control character \(escaped as .u0000\) at byte 13; names and values must be printable text$" \
+    "[$(with '"D"' '"D\\u0000x"')]"
+badtext "bad.json:1: a string holds a control character \(escaped as .u001b\) at byte 13" "[$(with '"D"' '"D\\u001b[2J"')]"
+badtext "bad.json:1: a string holds a control character \(escaped as .n\) at byte 13" "[$(with '"D"' '"D\\n"')]"
+badtext "bad.json:1: a string holds a control character \(escaped as .u009b\) at byte 13" "[$(with '"D"' '"D\\u009b"')]"
+badtext "bad.json:1: a string holds a control character \(byte 0x1b\) at byte 13" "[$(with '"D"' "\"D$(printf '\033')[2J\"")]"
+badtext "bad.json:1: a string holds a control character \(byte 0x09\) at byte 13" "[$(with '"D"' "\"D$(printf '\t')\"")]"
+badtext "bad.json:1: a string holds invalid UTF-8 \(byte 0xff\) at byte 13" "[$(with '"D"' "\"D$(printf '\377')\"")]"
+badtext "bad.json:1: a string holds invalid UTF-8 \(byte 0xc0\) at byte 13" "[$(with '"D"' "\"D$(printf '\300\257')\"")]"
+# A NUL byte itself in a string (not an escape): refused too, not read as the end of the name.
+{ printf '[{"device":"D'; printf '\000'; printf 'x"%s]\n' "$(printf '%s' "$one" | sed 's/^{"device":"D"//')"; } >"$tmp/bad.json"
+refused_import "bad.json:1: a string holds a control character \(byte 0x00\) at byte 13" "a NUL byte"
+# In a file laid out as export writes it: the line of the kernel, or of the parameters.
+badfile "bad.json:12: entry 0: unknown kernel 'xgemm_nx'; did you mean 'xgemm_nv'\?" 's/"xgemm_nv"/"xgemm_nx"/'
+badfile "bad.json:45: entry 2: kernel 'xgemm' has no parameter NDIMX; did you mean NDIMC\?" 's/"NDIMC": 4/"NDIMX": 4/'
+badfile "bad.json:10: entry 0: bad value for 'class': it must be square-4096" '10s/square-4096/square-2048/'
+# UTF-8 text is fine, and a kernel family of one's own with --kernel-path.
+printf '[%s]\n' "$(with '"D"' '"Carte \\u00e9t\\u00e9 \\ud83d\\ude00 \xc3\xa9"')" >"$tmp/utf8.json"
+run tuned import "$tmp/utf8.json" --store "$tmp/u.db" && has ": 1 new, " && run tuned list --store "$tmp/u.db" &&
+    has "Carte été 😀 é" && ok || no "UTF-8 names import"
+printf '[%s]\n' "$(with '"xgemm"' '"fixed"' | sed 's/"params":{"MWG":32}/"params":{}/')" >"$tmp/own.json"
+expect2 "own.json:1: entry 0: unknown kernel 'fixed' .*--kernel-path DIR" tuned import "$tmp/own.json" --store "$tmp/own.db"
+run tuned import "$tmp/own.json" --kernel-path "$3/fixed_wg" --store "$tmp/own.db" && has ": 1 new, " && ok ||
+    no "import of an entry of a family of --kernel-path"
+expect2 "--kernel-path needs a folder of kernel families" tuned import "$tmp/own.json" --kernel-path '' --store "$tmp/own.db"
+expect2 "'tuned list' takes no option --kernel-path \(tuned import does\)" tuned list --kernel-path x --store "$a"
 cmp -s "$a" "$tmp/a.copy" && [ ! -e "$a-journal" ] && ok || no "a refused import left the store as it was"
 run tuned import "$tmp/empty.json" --store "$new"
 [ $? -eq 2 ] && [ ! -e "$new" ] && ok || no "a points export is not a file of tuned entries"

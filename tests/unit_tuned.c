@@ -7,8 +7,14 @@
  * store's entries merged over the shipped ones of the same key; documents refused with the
  * line, entry and key named, adding nothing; the family tier (a sibling's entries after the
  * device's own, before its vendor's) and the portfolio (each configuration once, the table's
- * choice first, the family's and the heuristic's in it, at most the size asked); and the tuning
- * file written and read back unchanged, with its damaged lines skipped and counted. */
+ * choice first, the family's and the heuristic's in it, at most the size asked); the tuning
+ * file written and read back unchanged, with its damaged lines skipped and counted (19 kinds,
+ * each between good lines: control characters, NUL, invalid UTF-8, sizes out of range, kernels
+ * and parameters this build lacks, with the nearest name); gb_tuned_merge_all as merges one by
+ * one; what an entry must be (printable text, a known type, the shape's class, each parameter
+ * once) and its kernel checked as kernel metadata is ("did you mean", ranges, precision); and
+ * documents refused for an unknown or doubled key, a type or class not the shape's, and strings
+ * holding control characters (raw or escaped), NUL or invalid UTF-8. */
 #include "unit.h"
 
 #include "gemmbench_tuning.h"
@@ -321,6 +327,27 @@ static void test_refusals(void)
          "\"evidence\": [\"x\"]}]",
          "f.json:4: entry 0: bad value for 'evidence'"},
         {"[]\n\n[]", "f.json:3: text after the JSON document (byte 4); remove it"},
+        {"[{\"device\": \"D\", \"platform\": \"P\", \"precision\": \"s\", \"layout\": \"row-NN\","
+         "\n\"shape\": [1, 2, 3], \"kernal\": \"k\"}]",
+         "f.json:2: entry 0: key 'kernal' is unknown; did you mean 'kernel'?"},
+        {"[{\"device\": \"D\", \"platform\": \"P\", \"precision\": \"s\", \"layout\": \"row-NN\","
+         "\n\"shape\": [1, 2, 3], \"kernel\": \"k\",\n\"kernel\": \"j\"}]",
+         "f.json:2: entry 0: key 'kernel' appears twice; keep one"},
+        {"[{\"device\": \"D\", \"platform\": \"P\", \"precision\": \"s\", \"layout\": \"row-NN\","
+         "\n\"shape\": [1, 2, 3], \"kernel\": \"k\", \"type\": \"quantum\"}]",
+         "f.json:2: entry 0: bad value for 'type': it must be the device's type: gpu, cpu"},
+        {"[{\"device\": \"D\", \"platform\": \"P\", \"precision\": \"s\", \"layout\": \"row-NN\","
+         "\n\"shape\": [1, 2, 3], \"kernel\": \"k\", \"class\": \"weird\"}]",
+         "f.json:2: entry 0: bad value for 'class': it must be small-2, the class of its shape "
+         "[1, 2, 3]"},
+        {"[{\"device\": \"D\\u0000E\", \"platform\": \"P\"}]",
+         "f.json:1: a string holds a control character (escaped as \\u0000) at byte 14"},
+        {"[\n{\"device\": \"D\x1b[2J\", \"platform\": \"P\"}]",
+         "f.json:2: a string holds a control character (byte 0x1b) at byte 15"},
+        {"[{\"device\": \"D\xc3\", \"platform\": \"P\"}]",
+         "f.json:1: a string holds invalid UTF-8 (byte 0xc3) at byte 14"},
+        {"[{\"device\": \"D\\n\", \"platform\": \"P\"}]",
+         "f.json:1: a string holds a control character (escaped as \\n) at byte 14"},
         {"[\n{,}]", "f.json:2: not valid JSON (byte "},
         {"\n\n{}", "f.json:3: not a JSON array of tuned entries"},
     };
@@ -406,6 +433,213 @@ static void test_file(const gb_registry_t *reg)
     unlink(path);
 }
 
+/* gb_tuned_merge_all gives what a merge of each in turn gives: the same entries in the same
+ * places, the same count of those met with a key already held. */
+static void test_merge_all(void)
+{
+    static const char *const sources[] = {"store", "shipped", "file", "heuristic"};
+    gb_tuned_t one, all;
+    gb_tuned_init(&one);
+    gb_tuned_init(&all);
+    gb_tuned_entry_t es[60];
+    for (size_t i = 0; i < 60; i++) {
+        char dev[32];
+        snprintf(dev, sizeof dev, "Card %zu", i % 13);
+        es[i] = entry(dev, sources[(i * 7) % 4], i % 2 ? "naive" : "xgemm", GB_PREC_S,
+                      (size_t)64 << (i % 3));
+        es[i].gflops = (double)i;
+    }
+    /* Some held before, one key twice among them. */
+    for (size_t i = 0; i < 6; i++) {
+        gb_tuned_entry_t e = es[(i * 11) % 60];
+        e.gflops = -1.0 - (double)i;
+        CHECK_RC(gb_tuned_add(&one, &e), GB_OK);
+        CHECK_RC(gb_tuned_add(&all, &e), GB_OK);
+    }
+    CHECK_RC(gb_tuned_add(&one, &one.e[0]), GB_OK);
+    CHECK_RC(gb_tuned_add(&all, &all.e[0]), GB_OK);
+    for (size_t i = 0; i < 60; i++)
+        CHECK_RC(gb_tuned_merge(&one, &es[i]), GB_OK);
+    CHECK_RC(gb_tuned_merge_all(&all, es, 60), GB_OK);
+    CHECK(one.n == all.n && one.overridden == all.overridden && one.overridden > 0);
+    for (size_t i = 0; i < one.n && i < all.n; i++)
+        CHECK(same_entry(&one.e[i], &all.e[i]) && !strcmp(one.e[i].source, all.e[i].source));
+    gb_tuned_free(&one);
+    gb_tuned_free(&all);
+}
+
+/* What an entry must be, and its kernel checked as kernel metadata is: named, with the nearest
+ * name where one is misspelt. */
+static void test_checks(const gb_registry_t *reg)
+{
+    char msg[512];
+    gb_tuned_entry_t e = entry("Card A", "store", "xgemm", GB_PREC_S, 512);
+    gb_params_set(&e.params, "MWG", 32);
+    CHECK_RC(gb_tuned_entry_check(&e, msg, sizeof msg), GB_OK);
+    CHECK_RC(gb_tuned_entry_check_kernel(&e, reg, msg, sizeof msg), GB_OK);
+    static const struct {
+        const char *what, *says;
+    } bad[] = {
+        {"esc", "tuned entry for 'Card\\x1b[2J' (s, row-NN, square-512): bad device (a control "
+                "character or invalid UTF-8"},
+        {"utf8", "bad platform (a control character or invalid UTF-8"},
+        {"c1", "bad kernel (a control character"},
+        {"long", "bad vendor (longer than 127 bytes)"},
+        {"type", "bad type (gpu, cpu, accelerator, other"},
+        {"class", "bad shape_class 'square-64' (the shape 512x512x512 is of class square-512)"},
+        {"big", "bad m, n, k (each from 1 to 2^30)"},
+        {"twice", "bad params (a name given twice)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gb_tuned_entry_t x = e;
+        const char *w = bad[i].what;
+        if (!strcmp(w, "esc"))
+            snprintf(x.device, sizeof x.device, "Card\x1b[2J");
+        else if (!strcmp(w, "utf8"))
+            snprintf(x.platform, sizeof x.platform, "P\xc3\x28");
+        else if (!strcmp(w, "c1"))
+            snprintf(x.kernel, sizeof x.kernel, "xgemm\xc2\x9b");
+        else if (!strcmp(w, "long"))
+            memset(x.vendor, 'v', sizeof x.vendor);
+        else if (!strcmp(w, "type"))
+            snprintf(x.type, sizeof x.type, "quantum");
+        else if (!strcmp(w, "class"))
+            snprintf(x.shape_class, sizeof x.shape_class, "square-64");
+        else if (!strcmp(w, "big"))
+            x.k = ((size_t)1 << 30) + 1;
+        else { /* gb_params_set would set the first: a name twice is damage */
+            x.params.count = 2;
+            snprintf(x.params.name[1], sizeof x.params.name[1], "MWG");
+        }
+        CHECK_RC(gb_tuned_entry_check(&x, msg, sizeof msg), GB_EBADARG);
+        CHECK_HAS(msg, bad[i].says);
+    }
+    /* UTF-8 is text: a device named in it is fine. */
+    gb_tuned_entry_t u = e;
+    snprintf(u.device, sizeof u.device, "Carte graphique \xc3\xa9t\xc3\xa9 \xf0\x9f\x98\x80");
+    CHECK_RC(gb_tuned_entry_check(&u, msg, sizeof msg), GB_OK);
+
+    static const struct {
+        const char *kernel, *param;
+        long value;
+        gb_precision_t prec;
+        int code;
+        const char *says;
+    } kbad[] = {
+        {"xgem", "MWG", 32, GB_PREC_S, GB_ENOKERNEL,
+         "unknown kernel 'xgem'; did you mean 'xgemm'? ('gemmbench kernels' lists them)"},
+        {"zzzzzzzzzzzz", "MWG", 32, GB_PREC_S, GB_ENOKERNEL,
+         "unknown kernel 'zzzzzzzzzzzz' ('gemmbench kernels' lists them; a family of your own "
+         "is read with --kernel-path DIR)"},
+        {"xgemm", "MWX", 32, GB_PREC_S, GB_EBADPARAM,
+         "kernel 'xgemm' has no parameter MWX; did you mean MWG?"},
+        {"xgemm", "ZZZZZZZZZZ", 32, GB_PREC_S, GB_EBADPARAM,
+         "kernel 'xgemm' has no parameter ZZZZZZZZZZ"},
+        {"xgemm", "MWG", 7, GB_PREC_S, GB_EBADPARAM,
+         "parameter MWG=7 of kernel 'xgemm' is not allowed; use one of"},
+        {"dgemm_dmma", "", 0, GB_PREC_S, GB_EBADPARAM, "kernel 'dgemm_dmma' has no precision s"},
+    };
+    for (size_t i = 0; i < sizeof kbad / sizeof kbad[0]; i++) {
+        gb_tuned_entry_t x = e;
+        snprintf(x.kernel, sizeof x.kernel, "%s", kbad[i].kernel);
+        memset(&x.params, 0, sizeof x.params);
+        if (kbad[i].param[0])
+            gb_params_set(&x.params, kbad[i].param, kbad[i].value);
+        x.precision = kbad[i].prec;
+        CHECK_RC(gb_tuned_entry_check_kernel(&x, reg, msg, sizeof msg), kbad[i].code);
+        CHECK_HAS(msg, kbad[i].says);
+        if (!strcmp(kbad[i].param, "ZZZZZZZZZZ"))
+            CHECK(!strstr(msg, "did you mean"));
+    }
+}
+
+/* The tuning file: each kind of damaged line, between two good ones, is skipped, counted and
+ * named with its line; the good lines are read. Never a crash, never the whole file lost. */
+static void test_file_damage(const gb_registry_t *reg)
+{
+    static const char good1[] =
+        "Card A\tTest Platform\t1.0\tTest Vendor\tgpu\t\ts\trow-NN\t512\t512"
+        "\t512\txgemm\tMWG=32\t10\t2026-11-24T00:00:00Z";
+    static const char good2[] =
+        "Card B\tTest Platform\t1.0\tTest Vendor\tgpu\t\ts\trow-NN\t512\t512"
+        "\t512\txgemm\tMWG=64\t20\t-";
+    static const struct {
+        const char *from, *to, *says;
+        size_t tolen; /* to's length, where it holds a NUL (0: strlen) */
+    } kinds[] = {
+        {"Card A", "Card\x1b[2J", "a device field is too long or holds a control character", 0},
+        {"Card A", "Card \xff", "bad device (a control character or invalid UTF-8", 0},
+        {"Card A", "Card\0A", "it holds a NUL byte", 6},
+        {"\ts\t", "\tq\t", "the precision is not s or d", 0},
+        {"row-NN", "row-XY", "the layout is not row-NN ... col-TT", 0},
+        {"\t512\t512\t512\t", "\t0\t512\t512\t", "M, N and K are not whole numbers from 1 to 2^30",
+         0},
+        {"\t512\t512\t512\t", "\t2147483648\t512\t512\t", "M, N and K are not whole numbers", 0},
+        {"\t512\t512\t512\t", "\t-5\t512\t512\t", "M, N and K are not whole numbers", 0},
+        {"xgemm", "xgem", "unknown kernel 'xgem'; did you mean 'xgemm'?", 0},
+        {"MWG=32", "MWG=7", "parameter MWG=7 of kernel 'xgemm' is not allowed", 0},
+        {"MWG=32", "MWX=32", "kernel 'xgemm' has no parameter MWX; did you mean MWG?", 0},
+        {"MWG=32", "MWG=32 MWG=64", "the kernel or its parameters", 0},
+        {"MWG=32", "MWG=x", "the kernel or its parameters", 0},
+        {"\t10\t", "\tnan\t", "bad gflops", 0},
+        {"\t10\t", "\t1e999\t", "the GFLOP/s or the time is malformed", 0},
+        {"\tgpu\t", "\tquantum\t", "bad type", 0},
+        {"2026-11-24T00:00:00Z", "2026-11-24T00:00:00Z\r", "the GFLOP/s or the time", 0},
+        {"\tMWG=32\t", "\tMWG=32\textra\t", "it has not the 15 tab-separated fields", 0},
+        {"xgemm\t", "dgemm_dmma\t", "kernel 'dgemm_dmma' has no precision s", 0},
+    };
+    char path[] = "/tmp/unit_tuned_XXXXXX";
+    const int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    close(fd);
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        /* The damaged line: good1 with from replaced by to (which may hold a NUL). */
+        const char *at = strstr(good1, kinds[i].from);
+        const size_t tolen = kinds[i].tolen ? kinds[i].tolen : strlen(kinds[i].to);
+        FILE *f = fopen(path, "wb");
+        if (!CHECK(f && at))
+            continue;
+        fprintf(f, "# gemmbench tuning file 1\n# a comment\n%s\n", good2);
+        fwrite(good1, 1, (size_t)(at - good1), f);
+        fwrite(kinds[i].to, 1, tolen, f);
+        fprintf(f, "%s\n%s\n", at + strlen(kinds[i].from),
+                "Card C\tTest Platform\t1.0\tTest Vendor\tgpu\t\ts\trow-NN\t64\t64\t64\txgemm\t-"
+                "\t5\t-");
+        fclose(f);
+        gb_tuned_t t;
+        gb_tuned_init(&t);
+        char warn[512], msg[256];
+        size_t read = 0, skipped = 0;
+        CHECK_RC(gb_tuned_file_read(&t, path, reg, "file", &read, &skipped, warn, sizeof warn, msg,
+                                    sizeof msg),
+                 GB_OK);
+        if (!CHECK(read == 2 && skipped == 1 && t.n == 2))
+            printf("  damage: '%s' for '%s'\n", kinds[i].to, kinds[i].from);
+        CHECK_HAS(warn, ":4: entry skipped: ");
+        CHECK_HAS(warn, kinds[i].says);
+        gb_tuned_free(&t);
+    }
+    /* Written by another version, or not a tuning file at all: skipped once, said once. */
+    FILE *f = fopen(path, "wb");
+    if (CHECK(f != NULL)) {
+        fprintf(f, "# gemmbench tuning file 2\n%s\n", good2);
+        fclose(f);
+        gb_tuned_t t;
+        gb_tuned_init(&t);
+        char warn[512], msg[256];
+        size_t read = 0, skipped = 0;
+        CHECK_RC(gb_tuned_file_read(&t, path, reg, "file", &read, &skipped, warn, sizeof warn, msg,
+                                    sizeof msg),
+                 GB_OK);
+        CHECK(read == 0 && skipped == 1 && t.n == 0);
+        CHECK_HAS(warn, "not a tuning file of this version");
+        gb_tuned_free(&t);
+    }
+    unlink(path);
+}
+
 int main(void)
 {
     gb_registry_t *reg = NULL;
@@ -418,6 +652,9 @@ int main(void)
     test_refusals();
     test_family(reg);
     test_file(reg);
+    test_file_damage(reg);
+    test_merge_all();
+    test_checks(reg);
     test_shipped_families();
     gb_registry_close(reg);
     return unit_finish();

@@ -42,11 +42,68 @@ static void usage(void)
            "          (SQLite's quick_check) is an error\n"
            "  list    one line per point: id, time, kernel, problem, GFLOP/s, verdict\n"
            "  check   SQLite integrity, every id against its definition, every phase's\n"
-           "          statistics and samples; exit 1 when something is wrong\n"
+           "          statistics and samples, every row of the tuning tables (each damaged\n"
+           "          one named on a line); exit 1 when something is wrong\n"
            "  path    print the default store's path\n"
            "  --store PATH   the store (default: $GEMMBENCH_STORE, else\n"
            "                 $XDG_DATA_HOME/gemmbench/results.db, else\n"
            "                 ~/.local/share/gemmbench/results.db)\n");
+}
+
+static int count_damage(const gb_tuning_damage_t *d, void *user)
+{
+    (void)d;
+    ++*(size_t *)user;
+    return GB_OK;
+}
+
+/* A damaged row of the tuning tables, on a line of its own. */
+static int print_damage(const gb_tuning_damage_t *d, void *user)
+{
+    ++*(size_t *)user;
+    printf("damaged: %s (table %s, row %lld): %s%s\n", d->what, d->table, d->row, d->why,
+           !strcmp(d->table, "tuned") && !d->key_whole
+               ? "; its key is damaged too: no entry replaces it"
+               : "");
+    return GB_OK;
+}
+
+/* `store check`: the points, then the tuning tables. 0, 1 when something is damaged, or the
+ * exit code after an error. */
+static int check(gb_store_t *st)
+{
+    size_t n = 0, bad = 0, rows = 0, damaged = 0;
+    gb_tuning_counts_t tc;
+    int rc = gb_store_check(st, &n, &bad);
+    char first[1024];
+    snprintf(first, sizeof first, "%s", gb_store_errmsg(st));
+    if (rc != GB_OK)
+        return cli_error(rc, "%s", gb_store_errmsg(st));
+    const char *path = gb_store_path(st);
+    if ((rc = gb_store_tuning_counts(st, &tc)) == GB_OK)
+        rc = gb_store_tuning_check(st, print_damage, &damaged, &rows);
+    if (rc != GB_OK && bad) { /* a damaged file: what the points' check found is the news */
+        printf("store %s: %zu points checked, %zu problems; the first: %s\n", path, n, bad, first);
+        printf("tuning data: not read (%s)\n", gb_store_errmsg(st));
+        return EXIT_INVALID;
+    }
+    if (rc != GB_OK)
+        return cli_error(rc, "%s", gb_store_errmsg(st));
+    if (bad)
+        printf("store %s: %zu points checked, %zu problems; the first: %s\n", path, n, bad, first);
+    else
+        printf("store %s: %zu points checked, all consistent\n", path, n);
+    if (tc.present && !damaged)
+        printf("tuning data: %zu rows checked, all consistent\n", rows);
+    else if (damaged)
+        printf("tuning data: %zu rows checked, %zu damaged (above); the others are read as "
+               "before. Tuning a class again or 'gemmbench tuned import' of an entry of its key "
+               "replaces a damaged entry; else save what can be read with 'gemmbench export "
+               "--store %s --out saved.json' and 'gemmbench tuned export --store %s --out "
+               "tuned.json', then 'gemmbench import saved.json --store NEW' and 'gemmbench "
+               "tuned import tuned.json --store NEW'\n",
+               rows, damaged, path, path);
+    return bad || damaged ? EXIT_INVALID : EXIT_OK;
 }
 
 static int list_one(const gb_point_t *pt, void *user)
@@ -125,34 +182,34 @@ int cmd_store(int argc, char **argv)
     gb_store_t *st = NULL;
     if ((rc = cli_store_open(&st, path, 0)))
         return rc;
-    size_t n = 0, bad = 0;
+    size_t n = 0, damaged = 0;
+    if (!strcmp(what, "check")) {
+        rc = check(st);
+        gb_store_close(st);
+        return rc;
+    }
     if (!strcmp(what, "info")) {
         /* A damaged store is not reported as fine: quick_check first (tens of ms per 10 MB). */
         gb_tuning_counts_t tc;
         if ((rc = gb_store_quick_check(st)) == GB_OK && (rc = gb_store_count(st, &n)) == GB_OK &&
-            (rc = gb_store_tuning_counts(st, &tc)) == GB_OK) {
+            (rc = gb_store_tuning_counts(st, &tc)) == GB_OK &&
+            (rc = gb_store_tuned_scan(st, NULL, count_damage, &damaged)) == GB_OK) {
             printf("store: %s\nschema version: %d\npoints: %zu\n", gb_store_path(st),
                    GB_STORE_SCHEMA_VERSION, n);
             /* Only where `gemmbench tune` or `tuned import` wrote: other stores read as before. */
+            char note[128] = "";
+            if (damaged)
+                snprintf(note, sizeof note, " (%zu damaged: 'gemmbench store check' names %s)",
+                         damaged, damaged == 1 ? "it" : "them");
             if (tc.present)
-                printf("tuned entries: %zu\ntuning runs: %zu (%zu evaluations)\ntuning failures: "
-                       "%zu\n",
-                       tc.tuned, tc.runs, tc.evals, tc.failures);
+                printf("tuned entries: %zu%s\ntuning runs: %zu (%zu evaluations)\ntuning "
+                       "failures: %zu\n",
+                       tc.tuned, note, tc.runs, tc.evals, tc.failures);
         }
-    } else if (!strcmp(what, "list")) {
+    } else {
         rc = gb_store_foreach(st, 0, list_one, &n);
         if (rc == GB_OK)
             printf("%zu points in %s\n", n, gb_store_path(st));
-    } else {
-        rc = gb_store_check(st, &n, &bad);
-        if (rc == GB_OK && bad) {
-            printf("store %s: %zu points checked, %zu problems; the first: %s\n", gb_store_path(st),
-                   n, bad, gb_store_errmsg(st));
-            gb_store_close(st);
-            return EXIT_INVALID;
-        }
-        if (rc == GB_OK)
-            printf("store %s: %zu points checked, all consistent\n", gb_store_path(st), n);
     }
     if (rc != GB_OK)
         rc = cli_error(rc, "%s", gb_store_errmsg(st));

@@ -51,11 +51,15 @@ static const struct sub {
      "                   kernels/tuned/F.json' makes the family's shipped file anew with the\n"
      "                   store's entries (after 'tune --refresh') in place of its own\n"
      "  --out FILE       write FILE (atomically; never the store) instead of standard output\n"},
-    {"import", "tuned import FILE [--store PATH]",
-     "  entries from such a file ('-': standard input): every entry is checked first, then\n"
-     "  all are written in one transaction, replacing entries with the same key (device,\n"
-     "  platform, driver, precision, layout, shape class); a bad file writes nothing and\n"
-     "  creates no store. An entry without tuned_at is stamped with the time of import.\n"},
+    {"import", "tuned import FILE [--kernel-path DIR] [--store PATH]",
+     "  entries from such a file ('-': standard input): every entry is checked first, its\n"
+     "  keys, values and text as export writes them, and its kernel and parameters as kernel\n"
+     "  metadata is (a kernel of this build or of --kernel-path, its precision, each\n"
+     "  parameter one of its family's within its range); then all are written in one\n"
+     "  transaction, replacing entries with the same key (device, platform, driver,\n"
+     "  precision, layout, shape class), a damaged one too; a bad file writes nothing and\n"
+     "  creates no store. An entry without tuned_at is stamped with the time of import.\n"
+     "  --kernel-path DIR  the kernel families of DIR too (as tune read them)\n"},
     {"sync", "tuned sync [--store PATH]",
      "  writes the store's tuning file (PATH.tuned, beside the store) anew from its entries:\n"
      "  the library reads the user's tuning there without the store (GEMMBENCH_TUNED names\n"
@@ -81,11 +85,11 @@ static void usage(const struct sub *only)
 
 typedef struct topts {
     const struct sub *sub;
-    const char *store, *out, *arg, *device, *family;
+    const char *store, *out, *arg, *device, *family, *kpath;
     int shipped, json;
 } topts_t;
 
-enum { O_SHIPPED = 256, O_JSON };
+enum { O_SHIPPED = 256, O_JSON, O_KPATH };
 
 /* The options only some commands take, and which. */
 static const struct only {
@@ -95,16 +99,21 @@ static const struct only {
                  {'d', "--device", "list or export"},
                  {'f', "--family", "list or export"},
                  {O_SHIPPED, "--shipped", "list or export"},
-                 {O_JSON, "--json", "list"}};
+                 {O_JSON, "--json", "list"},
+                 {O_KPATH, "--kernel-path", "import"}};
 
 /* Parses `tuned SUB [options] [ARG]`: 0, -1 after --help, or the exit code after an error. */
 static int parse(int argc, char **argv, topts_t *o)
 {
-    static const struct option opts[] = {
-        {"store", required_argument, NULL, 's'},   {"out", required_argument, NULL, 'o'},
-        {"device", required_argument, NULL, 'd'},  {"family", required_argument, NULL, 'f'},
-        {"shipped", no_argument, NULL, O_SHIPPED}, {"json", no_argument, NULL, O_JSON},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"store", required_argument, NULL, 's'},
+                                         {"out", required_argument, NULL, 'o'},
+                                         {"device", required_argument, NULL, 'd'},
+                                         {"family", required_argument, NULL, 'f'},
+                                         {"shipped", no_argument, NULL, O_SHIPPED},
+                                         {"json", no_argument, NULL, O_JSON},
+                                         {"kernel-path", required_argument, NULL, O_KPATH},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         if (argc >= 2)
@@ -149,13 +158,16 @@ static int parse(int argc, char **argv, topts_t *o)
                              "'tuned %s' takes no option %s (tuned %s does); see 'gemmbench "
                              "tuned %s --help'",
                              name, on->name, on->takes, name);
-        if ((c == 'o' || c == 'd' || c == 'f') && !*optarg)
+        if ((c == 'o' || c == 'd' || c == 'f' || c == O_KPATH) && !*optarg)
             return cli_error(GB_EBADARG, "%s needs %s", on->name,
-                             c == 'o'   ? "a file name"
-                             : c == 'd' ? "part of a device or platform name"
-                                        : "a device family, e.g. nvidia-sm_90 ('gemmbench "
-                                          "devices' prints a device's)");
-        if (c == 'o')
+                             c == 'o'       ? "a file name"
+                             : c == O_KPATH ? "a folder of kernel families"
+                             : c == 'd'     ? "part of a device or platform name"
+                                            : "a device family, e.g. nvidia-sm_90 ('gemmbench "
+                                              "devices' prints a device's)");
+        if (c == O_KPATH)
+            o->kpath = optarg;
+        else if (c == 'o')
             o->out = optarg;
         else if (c == 'd')
             o->device = optarg;
@@ -422,7 +434,7 @@ static int same_entry(const gb_tuned_entry_t *a, const gb_tuned_entry_t *b)
 
 typedef struct import_job {
     const gb_tuned_t *t;
-    size_t added, replaced, unchanged;
+    size_t added, replaced, unchanged, mended;
 } import_job_t;
 
 static int import_all(gb_store_t *st, void *user)
@@ -436,20 +448,43 @@ static int import_all(gb_store_t *st, void *user)
             job->unchanged++;
             continue;
         }
-        if (rc != GB_OK && rc != GB_ENOPOINT)
+        /* A damaged row of the key is replaced like any other entry. */
+        if (rc != GB_OK && rc != GB_ENOPOINT && rc != GB_ECORRUPT)
             return rc;
-        if (rc == GB_OK)
+        if (rc == GB_OK || rc == GB_ECORRUPT)
             job->replaced++;
         else
             job->added++;
+        job->mended += rc == GB_ECORRUPT;
         if ((rc = gb_store_tuned_put(st, e)) != GB_OK)
             return rc;
     }
     return GB_OK;
 }
 
+/* Each entry's kernel and parameters against the registry (the built-in families and those of
+ * kpath), naming the file's line: 0, or the exit code after the error. */
+static int check_kernels(const gb_tuned_t *t, const char *kpath, const char *origin,
+                         const char *text, size_t len)
+{
+    gb_registry_t *reg = NULL;
+    int rc = cli_registry_open(&reg, kpath);
+    for (size_t i = 0; !rc && i < t->n; i++) {
+        char why[1024];
+        const int bad = gb_tuned_entry_check_kernel(&t->e[i], reg, why, sizeof why);
+        if (bad == GB_OK)
+            continue;
+        /* The line of the key at fault: the kernel's, or where a parameter is, "params". */
+        const char *key = bad == GB_ENOKERNEL || strstr(why, " precision ") ? "kernel" : "params";
+        rc = cli_error(GB_EBADARG, "%s:%zu: entry %zu: %s", origin,
+                       gb_tuned_json_line(text, len, i, key), i, why);
+    }
+    gb_registry_close(reg);
+    return rc;
+}
+
 /* Reads and checks the whole file into t before any store is opened. */
-static int read_entries(const char *file, gb_tuned_t *t)
+static int read_entries(const char *file, const char *kpath, gb_tuned_t *t)
 {
     FILE *f = strcmp(file, "-") ? fopen(file, "rb") : stdin;
     if (!f)
@@ -467,11 +502,16 @@ static int read_entries(const char *file, gb_tuned_t *t)
                                             : "cannot read '%s'",
                          file);
     /* The whole file is checked here, lines named, before a store is opened. */
-    rc = gb_tuned_from_json(t, text, len, strcmp(file, "-") ? file : "standard input", "store", msg,
-                            sizeof msg);
-    free(text);
-    if (rc != GB_OK)
+    const char *origin = strcmp(file, "-") ? file : "standard input";
+    rc = gb_tuned_from_json(t, text, len, origin, "store", msg, sizeof msg);
+    if (rc != GB_OK) {
+        free(text);
         return cli_error(rc, "%s", msg);
+    }
+    rc = check_kernels(t, kpath, origin, text, len);
+    free(text);
+    if (rc)
+        return rc;
     char now[32] = "";
     const time_t clock = time(NULL);
     struct tm tm;
@@ -487,7 +527,7 @@ static int tuned_import(const topts_t *o)
 {
     gb_tuned_t t;
     gb_tuned_init(&t);
-    int rc = read_entries(o->arg, &t);
+    int rc = read_entries(o->arg, o->kpath, &t);
     if (rc || !t.n) {
         if (!rc)
             printf("nothing to import: %s holds no tuned entries\n", o->arg);
@@ -499,7 +539,7 @@ static int tuned_import(const topts_t *o)
         gb_tuned_free(&t);
         return rc;
     }
-    import_job_t job = {&t, 0, 0, 0};
+    import_job_t job = {&t, 0, 0, 0, 0};
     rc = gb_store_transaction(st, import_all, &job);
     size_t n;
     char msg[1024];
@@ -507,11 +547,15 @@ static int tuned_import(const topts_t *o)
         rc = cli_error(rc, "%s", gb_store_errmsg(st));
     else if ((rc = gb_tuned_sync_file(st, &n, msg, sizeof msg)) != GB_OK)
         rc = cli_error(rc, "%s", msg);
-    else
-        printf("imported %zu tuned entr%s from %s into %s: %zu new, %zu replaced, %zu "
+    else {
+        char mended[64] = "";
+        if (job.mended)
+            snprintf(mended, sizeof mended, " (%zu of them damaged)", job.mended);
+        printf("imported %zu tuned entr%s from %s into %s: %zu new, %zu replaced%s, %zu "
                "unchanged\n",
                t.n, t.n == 1 ? "y" : "ies", o->arg, gb_store_path(st), job.added, job.replaced,
-               job.unchanged);
+               mended, job.unchanged);
+    }
     gb_store_close(st);
     gb_tuned_free(&t);
     return rc;

@@ -1,7 +1,9 @@
 /* fuzz_tuned.c: a file of tuned entries (gb_tuned_from_json, what `gemmbench tuned import` and
  * the shipped defaults read): any bytes are refused with a message naming the origin and a line
- * and nothing added, or accepted whole, each entry passing the store's own check with no two of
- * one key; accepted entries export and read back the same, and a store in memory keeps them. */
+ * and nothing added, or accepted whole, each entry passing the store's own check (printable
+ * text, the class its shape's) with no two of one key; accepted entries export and read back
+ * the same, and a store in memory keeps them. The kernel check `tuned import` makes next
+ * (gb_tuned_entry_check_kernel against the built-in kernels) names a line of the document. */
 #include <string.h>
 
 #include "tool/store/tuning.h"
@@ -34,9 +36,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         gb_tuned_free(&t);
         return 0;
     }
+    static gb_registry_t *reg;
+    if (!reg)
+        fuzz_assert(gb_registry_open(&reg, NULL, msg, sizeof msg) == GB_OK);
+    size_t lines = 1;
+    for (size_t i = 0; i < size; i++)
+        lines += text[i] == '\n';
     for (size_t i = 1; i < t.n; i++) {
         fuzz_assert(gb_tuned_entry_check(&t.e[i], msg, sizeof msg) == GB_OK);
         fuzz_assert(!strcmp(t.e[i].source, "store"));
+        rc = gb_tuned_entry_check_kernel(&t.e[i], reg, msg, sizeof msg);
+        fuzz_assert(rc == GB_OK || ((rc == GB_ENOKERNEL || rc == GB_EBADPARAM) && msg[0]));
+        if (rc != GB_OK) {
+            const size_t line = gb_tuned_json_line(text, size, i - 1, "kernel");
+            fuzz_assert(line >= 1 && line <= lines);
+        }
     }
     /* Through JSON again: the same entries. */
     gb_tuned_t only = {t.e + 1, t.n - 1, t.n - 1, 0};

@@ -16,27 +16,6 @@ int gb__family_bad(gb_family_ctx_t *c, const char *key, const char *why)
                     key, why);
 }
 
-/* Edit distance between a and b (each at most 63 characters counted), for "did you mean". */
-static size_t distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b), row[64];
-    la = la > 63 ? 63 : la;
-    lb = lb > 63 ? 63 : lb;
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            const size_t up = row[j], sub = diag + (a[i - 1] != b[j - 1]);
-            size_t best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
-            row[j] = sub < best ? sub : best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 /* Every key of obj (written where, e.g. "requires") is one of known and appears once: a key
  * misspelled would otherwise be ignored, and of a duplicate only the first used. The error
  * names the key and the nearest known one. */
@@ -52,7 +31,7 @@ int gb__family_keys(gb_family_ctx_t *c, const cJSON *obj, const char *where,
             continue; /* names the family chooses: only duplicates are wrong */
         size_t best = 0, dist = (size_t)-1;
         for (size_t i = 0; i < nknown; i++) {
-            const size_t d = distance(it->string, known[i]);
+            const size_t d = gb__edit_distance(it->string, known[i]);
             if (d < dist) {
                 dist = d;
                 best = i;

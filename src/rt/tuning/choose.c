@@ -11,10 +11,7 @@
 
 int gb_tuned_load_shipped(gb_tuned_t *t)
 {
-    int rc = GB_OK;
-    for (size_t i = 0; rc == GB_OK && i < gb__shipped_entry_count; i++)
-        rc = gb_tuned_merge(t, &gb__shipped_entries[i]);
-    return rc;
+    return gb_tuned_merge_all(t, gb__shipped_entries, gb__shipped_entry_count);
 }
 
 /* Whether kernel with params can run p on dev. */
@@ -26,8 +23,7 @@ static int runs(const gb_registry_t *reg, const gb_device_info_t *dev, const gb_
            gb_config_check(&cfg, dev, p->precision, p, NULL, 0) == GB_OK;
 }
 
-/* Entry e's tier for dev, or -1 where it is not for dev. */
-static int tier(const gb_tuned_entry_t *e, const gb_device_info_t *dev)
+int gb_tuned_tier(const gb_tuned_entry_t *e, const gb_device_info_t *dev)
 {
     if (!strcmp(e->device, dev->name) && !strcmp(e->platform, dev->platform_name))
         return GB_TIER_DEVICE;
@@ -162,7 +158,7 @@ int gb_tuned_portfolio(const gb_tuned_t *t, const gb_registry_t *reg, const gb_d
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
     size_t nr = 0;
     for (size_t i = 0; i < t->n; i++) {
-        const int tr = tier(&t->e[i], dev);
+        const int tr = gb_tuned_tier(&t->e[i], dev);
         if (tr >= 0 && t->e[i].precision == p->precision)
             r[nr++] =
                 (ranked_t){i, tr, !strcmp(t->e[i].source, "shipped"), distance(&t->e[i], dev, p)};

@@ -1,6 +1,7 @@
 /* entries.c: the tuning database's entries in memory: what an entry must be, collections of
  * them, and the merge that lets the user's own tuning override the shipped defaults. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,35 +29,102 @@ int gb_select__layout_ok(const char *s)
            strchr("NT", s[4]) && strchr("NT", s[5]);
 }
 
+int gb_select__type_ok(const char *s)
+{
+    /* gb_device_info_t.type_name's values, or unknown */
+    return !s[0] || !strcmp(s, "gpu") || !strcmp(s, "cpu") || !strcmp(s, "accelerator") ||
+           !strcmp(s, "other");
+}
+
+const char *gb_tuned_entry_fault(const gb_tuned_entry_t *e, char *buf, size_t len)
+{
+    /* Every text field, checked where it is kept: a value filling its array (no NUL within it)
+     * is refused before it is read as a string. */
+    const struct {
+        const char *name, *value;
+        size_t size;
+    } texts[] = {{"device", e->device, sizeof e->device},
+                 {"platform", e->platform, sizeof e->platform},
+                 {"driver", e->driver, sizeof e->driver},
+                 {"vendor", e->vendor, sizeof e->vendor},
+                 {"type", e->type, sizeof e->type},
+                 {"family", e->family, sizeof e->family},
+                 {"layout", e->layout, sizeof e->layout},
+                 {"shape_class", e->shape_class, sizeof e->shape_class},
+                 {"kernel", e->kernel, sizeof e->kernel},
+                 {"tuned_at", e->tuned_at, sizeof e->tuned_at}};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        if (!memchr(texts[i].value, '\0', texts[i].size)) {
+            snprintf(buf, len, "bad %s (longer than %zu bytes)", texts[i].name, texts[i].size - 1);
+            return buf;
+        }
+        if (!gb__text_ok(texts[i].value)) {
+            snprintf(buf, len,
+                     "bad %s (a control character or invalid UTF-8; it must be printable text)",
+                     texts[i].name);
+            return buf;
+        }
+    }
+    char cls[32];
+    const size_t most = (size_t)1 << 30;
+    if (!e->device[0])
+        return "bad device (empty)";
+    if (!gb_select__type_ok(e->type))
+        return "bad type (gpu, cpu, accelerator, other, or empty for unknown)";
+    if ((unsigned)e->precision > GB_PREC_D)
+        return "bad precision";
+    if (!gb_select__layout_ok(e->layout))
+        return "bad layout (row-NN, row-NT, ..., col-TT)";
+    if (!e->shape_class[0])
+        return "bad shape_class (empty)";
+    if (!e->m || !e->n || !e->k || e->m > most || e->n > most || e->k > most)
+        return "bad m, n, k (each from 1 to 2^30)";
+    /* The class is the shape's: the key names the shapes the entry is for. */
+    if (strcmp(e->shape_class, gb_shape_class(e->m, e->n, e->k, cls, sizeof cls))) {
+        snprintf(buf, len, "bad shape_class '%s' (the shape %zux%zux%zu is of class %s)",
+                 e->shape_class, e->m, e->n, e->k, cls);
+        return buf;
+    }
+    if (!e->kernel[0])
+        return "bad kernel (empty)";
+    if (!(e->gflops >= 0) || !isfinite(e->gflops))
+        return "bad gflops (a finite number, 0 or more)";
+    if (e->nevidence > GB_TUNED_EVIDENCE)
+        return "bad nevidence (at most GB_TUNED_EVIDENCE)";
+    if (e->params.count > GB_MAX_PARAMS)
+        return "bad params (at most GB_MAX_PARAMS)";
+    for (size_t i = 0; i < e->nevidence; i++)
+        if (!memchr(e->evidence[i], '\0', sizeof e->evidence[i]) ||
+            !gb_select__is_id(e->evidence[i]))
+            return "bad evidence (point ids of 16 hex digits)";
+    for (size_t i = 0; i < e->params.count; i++) {
+        if (!memchr(e->params.name[i], '\0', sizeof e->params.name[i]) ||
+            !gb_select__is_name(e->params.name[i]))
+            return "bad params (names of letters, digits and _, not starting with a digit)";
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(e->params.name[i], e->params.name[j]))
+                return "bad params (a name given twice)";
+    }
+    return NULL;
+}
+
 int gb_tuned_entry_check(const gb_tuned_entry_t *e, char *msg, size_t msglen)
 {
-    const char *bad = NULL;
-    if (!e->device[0])
-        bad = "device (empty)";
-    else if ((unsigned)e->precision > GB_PREC_D)
-        bad = "precision";
-    else if (!gb_select__layout_ok(e->layout))
-        bad = "layout (row-NN, row-NT, ..., col-TT)";
-    else if (!e->shape_class[0])
-        bad = "shape_class (empty)";
-    else if (!e->m || !e->n || !e->k)
-        bad = "m, n, k (each 1 or more)";
-    else if (!e->kernel[0])
-        bad = "kernel (empty)";
-    else if (!(e->gflops >= 0) || !isfinite(e->gflops))
-        bad = "gflops (a finite number, 0 or more)";
-    else if (e->nevidence > GB_TUNED_EVIDENCE)
-        bad = "nevidence (at most GB_TUNED_EVIDENCE)";
-    for (size_t i = 0; !bad && i < e->nevidence; i++)
-        if (!gb_select__is_id(e->evidence[i]))
-            bad = "evidence (point ids of 16 hex digits)";
-    for (size_t i = 0; !bad && i < e->params.count && i < GB_MAX_PARAMS; i++)
-        if (!gb_select__is_name(e->params.name[i]))
-            bad = "params (names of letters, digits and _, not starting with a digit)";
-    if (bad)
-        return gb__fail(msg, msglen, GB_EBADARG, "tuned entry for '%s' (%s, %s, %s): bad %s",
-                        e->device, gb_precision_name(e->precision), e->layout, e->shape_class, bad);
-    return GB_OK;
+    char buf[256];
+    const char *bad = gb_tuned_entry_fault(e, buf, sizeof buf);
+    if (!bad)
+        return GB_OK;
+    /* The key as it may be printed: a device name may be what is wrong. */
+    char dev[160], layout[40], cls[80];
+    gb__printable(memchr(e->device, '\0', sizeof e->device) ? e->device : "(too long)", dev,
+                  sizeof dev);
+    gb__printable(memchr(e->layout, '\0', sizeof e->layout) ? e->layout : "?", layout,
+                  sizeof layout);
+    gb__printable(memchr(e->shape_class, '\0', sizeof e->shape_class) ? e->shape_class : "?", cls,
+                  sizeof cls);
+    return gb__fail(msg, msglen, GB_EBADARG, "tuned entry for '%s' (%s, %s, %s): %s", dev,
+                    (unsigned)e->precision <= GB_PREC_D ? gb_precision_name(e->precision) : "?",
+                    layout, cls, bad);
 }
 
 int gb_tuned_same_key(const gb_tuned_entry_t *a, const gb_tuned_entry_t *b)
@@ -106,4 +174,67 @@ int gb_tuned_merge(gb_tuned_t *t, const gb_tuned_entry_t *e)
         return GB_OK;
     }
     return gb_tuned_add(t, e);
+}
+
+/* ---- merging many ---------------------------------------------------------------------------- */
+
+/* A key's hash: its six fields, each ended by a NUL. */
+static uint64_t key_hash(const gb_tuned_entry_t *e)
+{
+    const char prec = (char)('0' + (int)e->precision);
+    const char *const f[] = {e->device, e->platform, e->driver, e->layout, e->shape_class};
+    uint64_t h = gb__fnv1a64(&prec, 1, 14695981039346656037ull);
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        h = gb__fnv1a64(f[i], strlen(f[i]) + 1, h);
+    return h;
+}
+
+/* An open-addressing table of positions in t->e by key (power-of-two size, SIZE_MAX empty). */
+typedef struct key_index {
+    size_t *slot, mask;
+} key_index_t;
+
+/* The slot of e's key: the one holding it, or the empty one where it would go. */
+static size_t *key_slot(const key_index_t *x, const gb_tuned_t *t, const gb_tuned_entry_t *e)
+{
+    for (size_t i = (size_t)key_hash(e) & x->mask;; i = (i + 1) & x->mask)
+        if (x->slot[i] == SIZE_MAX || gb_tuned_same_key(&t->e[x->slot[i]], e))
+            return &x->slot[i];
+}
+
+int gb_tuned_merge_all(gb_tuned_t *t, const gb_tuned_entry_t *e, size_t n)
+{
+    if (n < 8) { /* a few: the index costs more than it saves */
+        int rc = GB_OK;
+        for (size_t i = 0; rc == GB_OK && i < n; i++)
+            rc = gb_tuned_merge(t, &e[i]);
+        return rc;
+    }
+    key_index_t x;
+    size_t size = 16;
+    while (size < 2 * (t->n + n))
+        size *= 2;
+    if (!(x.slot = malloc(size * sizeof *x.slot)))
+        return GB_ENOMEM;
+    memset(x.slot, 0xff, size * sizeof *x.slot);
+    x.mask = size - 1;
+    for (size_t i = 0; i < t->n; i++) {
+        size_t *at = key_slot(&x, t, &t->e[i]);
+        if (*at == SIZE_MAX) /* a key held twice already: the first is the one merge finds */
+            *at = i;
+    }
+    int rc = GB_OK;
+    for (size_t i = 0; rc == GB_OK && i < n; i++) {
+        size_t *at = key_slot(&x, t, &e[i]);
+        if (*at == SIZE_MAX) {
+            if ((rc = gb_tuned_add(t, &e[i])) == GB_OK)
+                *at = t->n - 1;
+            continue;
+        }
+        t->overridden++;
+        if (rank(&e[i]) >= rank(&t->e[*at]))
+            t->e[*at] = e[i];
+    }
+    free(x.slot);
+    return rc;
 }

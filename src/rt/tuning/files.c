@@ -96,9 +96,11 @@ static int params(const char *s, gb_params_t *ps)
         return 1;
     if (!gb__copy(buf, sizeof buf, s))
         return 0;
-    for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
-        if (gb_params_parse(ps, t, NULL, 0) != GB_OK)
+    for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        const size_t before = ps->count; /* a name given twice sets, and does not count */
+        if (gb_params_parse(ps, t, NULL, 0) != GB_OK || ps->count != before + 1)
             return 0;
+    }
     return ps->count > 0;
 }
 
@@ -206,7 +208,23 @@ static const char *entry_of(char *line, gb_tuned_entry_t *e)
         return "the kernel or its parameters (NAME=V NAME=V, or -) are malformed";
     if (!number(f[13], &e->gflops) || !text(f[14], e->tuned_at, sizeof e->tuned_at))
         return "the GFLOP/s or the time is malformed";
+    if (!strcmp(e->tuned_at, "-")) /* no time: what gb_tuned_file_write writes for "" */
+        e->tuned_at[0] = '\0';
     return NULL;
+}
+
+/* The next line of data[*at..len) (its '\n' replaced by a NUL) into *line and *linelen; 0 at
+ * the end. A line may hold NUL bytes, which *linelen counts. */
+static int next_line(char *data, size_t len, size_t *at, char **line, size_t *linelen)
+{
+    if (*at >= len)
+        return 0;
+    *line = data + *at;
+    char *nl = memchr(*line, '\n', len - *at);
+    *linelen = nl ? (size_t)(nl - *line) : len - *at;
+    (*line)[*linelen] = '\0'; /* the '\n', or the NUL gb__read_stream ends the data with */
+    *at += *linelen + 1;
+    return 1;
 }
 
 int gb_tuned_file_read(gb_tuned_t *t, const char *path, const gb_registry_t *reg,
@@ -221,8 +239,10 @@ int gb_tuned_file_read(gb_tuned_t *t, const char *path, const gb_registry_t *reg
     int rc = read_locked(path, &data, &len, msg, msglen);
     if (rc != GB_OK)
         return rc == GB_ENOPOINT ? GB_OK : rc;
-    char *save = NULL, *line = strtok_r(data, "\n", &save);
-    if (!line || strcmp(line, TUNING_MAGIC)) {
+    size_t at = 0, linelen = 0, lineno = 1;
+    char *line = NULL;
+    if (!next_line(data, len, &at, &line, &linelen) || linelen != strlen(TUNING_MAGIC) ||
+        memcmp(line, TUNING_MAGIC, linelen)) {
         /* Another format or version: none of it is read, and that is said once. */
         *skipped = 1;
         gb__fail(warn, warnlen, GB_EBADARG,
@@ -232,34 +252,41 @@ int gb_tuned_file_read(gb_tuned_t *t, const char *path, const gb_registry_t *reg
         free(data);
         return GB_OK;
     }
-    size_t lineno = 1;
-    while (rc == GB_OK && (line = strtok_r(NULL, "\n", &save)) != NULL) {
+    /* The good lines first, then one merge: a file of many entries is read in linear time. */
+    gb_tuned_entry_t *good = NULL;
+    size_t ngood = 0, cap = 0;
+    while (rc == GB_OK && next_line(data, len, &at, &line, &linelen)) {
         lineno++;
-        if (line[0] == '#' || !line[0])
+        if (line[0] == '#' || !linelen)
             continue;
         gb_tuned_entry_t e;
-        char why[256];
-        const char *bad = entry_of(line, &e);
         const gb_family_t *fam;
         const gb_preset_t *pre;
-        gb_config_t cfg;
+        char why[512], kwhy[400];
+        const char *bad = strlen(line) != linelen ? "it holds a NUL byte" : entry_of(line, &e);
         if (!bad && gb_tuned_entry_check(&e, why, sizeof why) != GB_OK)
             bad = why;
-        else if (!bad && gb_registry_find(reg, e.kernel, &fam, &pre) != GB_OK)
-            bad = "it names a kernel this build does not have";
-        else if (!bad &&
-                 gb_config_resolve(reg, e.kernel, &e.params, &cfg, why, sizeof why) != GB_OK)
+        else if (!bad && gb_tuned_entry_check_kernel(&e, reg, kwhy, sizeof kwhy) != GB_OK) {
+            snprintf(why, sizeof why, "%s%s",
+                     gb_registry_find(reg, e.kernel, &fam, &pre) != GB_OK
+                         ? "it names a kernel this build does not have: "
+                         : "",
+                     kwhy);
             bad = why;
+        }
         if (bad) {
             if (!(*skipped)++)
                 gb__fail(warn, warnlen, GB_EBADARG, "%s:%zu: entry skipped: %s", path, lineno, bad);
             continue;
         }
         gb__copy(e.source, sizeof e.source, source);
-        rc = gb_tuned_merge(t, &e);
-        *read += rc == GB_OK;
+        if ((rc = gb__grow(&good, &cap, ngood + 1, sizeof *good)) == GB_OK)
+            good[ngood++] = e;
     }
     free(data);
+    if (rc == GB_OK && (rc = gb_tuned_merge_all(t, good, ngood)) == GB_OK)
+        *read = ngood;
+    free(good);
     return rc == GB_OK ? GB_OK : gb__fail(msg, msglen, rc, "out of memory");
 }
 

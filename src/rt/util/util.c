@@ -70,6 +70,114 @@ int gb__append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
     return GB_OK;
 }
 
+size_t gb__text_char(const char *text, size_t avail)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    if (!avail)
+        return 0;
+    if (s[0] < 0x20 || s[0] == 0x7f)
+        return 0;
+    if (s[0] < 0x80)
+        return 1;
+    size_t n;
+    unsigned long cp;
+    if (s[0] >= 0xc2 && s[0] <= 0xdf)
+        n = 2, cp = s[0] & 0x1fu;
+    else if (s[0] >= 0xe0 && s[0] <= 0xef)
+        n = 3, cp = s[0] & 0x0fu;
+    else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+        n = 4, cp = s[0] & 0x07u;
+    else
+        return 0; /* a continuation byte, an overlong lead (c0, c1) or past U+10FFFF (f5-ff) */
+    if (avail < n)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0; /* also the terminating NUL */
+        cp = cp << 6 | (s[i] & 0x3fu);
+    }
+    const unsigned long least[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
+        (cp >= 0x80 && cp <= 0x9f))
+        return 0; /* overlong, past Unicode, a surrogate, or a C1 control character */
+    return n;
+}
+
+int gb__text_ok(const char *s)
+{
+    for (size_t n; *s; s += n)
+        if (!(n = gb__text_char(s, SIZE_MAX)))
+            return 0;
+    return 1;
+}
+
+const char *gb__printable(const char *s, char *buf, size_t len)
+{
+    if (!len)
+        return buf;
+    size_t used = 0;
+    buf[0] = '\0';
+    while (*s) {
+        size_t n = gb__text_char(s, SIZE_MAX);
+        char piece[8];
+        if (n) {
+            memcpy(piece, s, n);
+            piece[n] = '\0';
+        } else {
+            snprintf(piece, sizeof piece, "\\x%02x", (unsigned char)*s);
+            n = 1;
+        }
+        const size_t plen = strlen(piece);
+        if (used + plen + 4 > len) { /* room for "..." and the NUL */
+            if (len >= 4) {
+                while (used + 4 > len)
+                    used--;
+                memcpy(buf + used, "...", 4);
+            }
+            return buf;
+        }
+        memcpy(buf + used, piece, plen + 1);
+        used += plen;
+        s += n;
+    }
+    return buf;
+}
+
+size_t gb__edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), row[64];
+    la = la > 63 ? 63 : la;
+    lb = lb > 63 ? 63 : lb;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            const size_t up = row[j], sub = diag + (a[i - 1] != b[j - 1]);
+            const size_t best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+            row[j] = sub < best ? sub : best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *gb__did_you_mean(const char *name, const char *const *known, size_t n)
+{
+    size_t best = 0, dist = (size_t)-1;
+    for (size_t i = 0; i < n; i++) {
+        const size_t d = gb__edit_distance(name, known[i]);
+        if (d < dist) {
+            dist = d;
+            best = i;
+        }
+    }
+    if (!n || dist == 0)
+        return NULL;
+    return dist <= 3 || dist * 2 < strlen(known[best]) ? known[best] : NULL;
+}
+
 char *gb__memdup(const char *s, size_t n)
 {
     char *d = malloc(n + 1);

@@ -34,6 +34,22 @@ int gb__append(char **buf, size_t *len, size_t *cap, const char *s, size_t n);
 /* Copies s into dst (len bytes), cut to fit and NUL-terminated. Returns 0 when cut. */
 int gb__copy(char *dst, size_t len, const char *s);
 
+/* Text a name or value may be, in a table or a tab-separated file: valid UTF-8 (no overlong
+ * form, surrogate or code point past U+10FFFF) without control characters (C0, DEL, C1), which
+ * would move the cursor, clear a terminal or split a line. 1 or 0. */
+int gb__text_ok(const char *s);
+/* The length of the character of such text at s (avail bytes there), 1 to 4; 0 where s starts a
+ * control character, invalid UTF-8 or a sequence cut by the end. */
+size_t gb__text_char(const char *s, size_t avail);
+/* s as it may be printed: each byte of a control character or of invalid UTF-8 written as
+ * \xNN, cut to fit buf (len bytes) with "..." where cut. Returns buf. */
+const char *gb__printable(const char *s, char *buf, size_t len);
+/* The edit distance (Levenshtein) between a and b, each counted to its 63rd character. */
+size_t gb__edit_distance(const char *a, const char *b);
+/* Of the n names known, the one nearest to name when it is near enough to suggest ("did you
+ * mean"): at most 3 edits, or fewer than half its length; NULL when none is, or name is one. */
+const char *gb__did_you_mean(const char *name, const char *const *known, size_t n);
+
 /* A heap copy of s (n bytes, NUL added), or NULL when out of memory; the caller frees it. */
 char *gb__memdup(const char *s, size_t n);
 char *gb__strdup(const char *s);

@@ -246,9 +246,22 @@ int gb_plan_read_shapes(const char *path, char **text, char *msg, size_t msglen)
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
     }
     out[0] = '\0';
-    for (char *save = NULL, *line = strtok_r(data, "\n", &save); line;
-         line = strtok_r(NULL, "\n", &save)) {
+    /* Line by line, each counted (blank ones too): a NUL byte would end a line early, and with
+     * it the file, without a word. */
+    for (char *line = data, *next; line < data + len; line = next) {
+        char *nl = memchr(line, '\n', (size_t)(data + len - line));
+        next = nl ? nl + 1 : data + len;
+        if (nl)
+            *nl = '\0';
         lineno++;
+        if (strlen(line) != (size_t)((nl ? nl : data + len) - line)) {
+            gb__fail(msg, msglen, GB_EBADARG,
+                     "%s: line %zu holds a NUL byte; a shapes file is text, M N K per line", path,
+                     lineno);
+            free(out);
+            free(data);
+            return GB_EBADARG;
+        }
         char *hash = strchr(line, '#');
         if (hash)
             *hash = '\0';
@@ -259,10 +272,12 @@ int gb_plan_read_shapes(const char *path, char **text, char *msg, size_t msglen)
             continue;
         size_t s[3];
         if (!read_shape(&t, s) || strspn(t, " \t\r") != strlen(t)) {
+            char shown[48];
+            gb__printable(line, shown, sizeof shown); /* what it holds may be no text */
             gb__fail(msg, msglen, GB_EBADARG,
-                     "%s: line %zu: '%.40s' is not a shape; give M N K or MxNxK, each from 1 "
-                     "to 2^30",
-                     path, lineno, line);
+                     "%s: line %zu: '%s' is not a shape; give M N K or MxNxK, each from 1 to "
+                     "2^30",
+                     path, lineno, shown);
             free(out);
             free(data);
             return GB_EBADARG;

@@ -33,7 +33,7 @@ int gb_store__fail_db(gb_store_t *st, const char *what)
     /* A damaged file is bad input, like a foreign one: exit 2, with the way to recover. */
     if ((ext & 0xff) == SQLITE_CORRUPT)
         return gb_store__failf(st, GB_ECORRUPT, "store %s is damaged (%s: %s); " GB_STORE__RECOVER,
-                               st->path, what, sqlite3_errmsg(st->db), st->path);
+                               st->path, what, sqlite3_errmsg(st->db), st->path, st->path);
     return gb_store__failf(st, GB_ESTORE, "store %s: %s: %s", st->path, what,
                            sqlite3_errmsg(st->db));
 }

@@ -90,7 +90,7 @@ static int examine_file(gb_store_t *st, int *kind)
         return gb_store__failf(st, GB_ECORRUPT,
                                "store %s is damaged (%lld bytes, not a whole number "
                                "of %u-byte pages: truncated?); " GB_STORE__RECOVER,
-                               st->path, (long long)sb.st_size, page, st->path);
+                               st->path, (long long)sb.st_size, page, st->path, st->path);
     *kind = FILE_SQLITE;
     return GB_OK;
 }
@@ -154,7 +154,7 @@ static int quick_check(gb_store_t *st)
                     *c = ' ';
             rc = gb_store__failf(st, GB_ECORRUPT,
                                  "store %s is damaged (SQLite quick_check: %s); " GB_STORE__RECOVER,
-                                 st->path, text, st->path);
+                                 st->path, text, st->path, st->path);
         }
     } else {
         rc = gb_store__fail_db(st, "checking the store's integrity");

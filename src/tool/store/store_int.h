@@ -114,7 +114,8 @@ void gb_store__unlock(gb_store_t *st);
 /* The end of every message about a damaged store: how to recover (one %s: the store's path). */
 #define GB_STORE__RECOVER                                                                          \
     "save what can be read with 'gemmbench export --store %s --out saved.json' and 'gemmbench "    \
-    "import saved.json --store NEW', or restore a copy"
+    "tuned export --store %s --out tuned.json', then 'gemmbench import saved.json --store NEW' "   \
+    "and 'gemmbench tuned import tuned.json --store NEW', or restore a copy"
 
 /* Failures (sql.c): set the handle's message and return code; fail_db quotes SQLite's message
  * and maps a busy, unopenable or non-SQLite file to its own message. */

@@ -6,6 +6,7 @@
  * in the same row (one tuning, one row). Each public function runs its _locked twin under the
  * connection's lock (store_int.h). */
 #include <math.h>
+#include <stdint.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
@@ -146,7 +147,7 @@ int gb_store__tune_run_same(gb_store_t *st, const gb_tune_run_t *run, gb_tune_ru
                  : gb_store__failf(st, GB_ECORRUPT,
                                    "store %s: tuning run %lld holds a value gemmbench did not "
                                    "write; " GB_STORE__RECOVER,
-                                   st->path, (long long)found->id, st->path);
+                                   st->path, (long long)found->id, st->path, st->path);
     } else if (step != SQLITE_DONE) {
         rc = gb_store__fail_db(st, "reading the tuning runs");
     }
@@ -309,65 +310,107 @@ int gb_store_tune_eval_add(gb_store_t *st, const gb_tune_eval_t *ev)
     return rc;
 }
 
-static int read_run(gb_store_t *st, sqlite3_stmt *q, gb_tune_run_t *r)
+/* The columns of a run, in the order read_run takes them. */
+#define RUN_COLS                                                                                   \
+    "id, device, platform, driver, kernel, precision, layout, m, n, k, shape_class, strategy, "    \
+    "seed, budget, time_s, space, started, finished, status, evals, winner, winner_gflops, "       \
+    "command"
+
+/* A column that is a real number or NULL (NaN): 1, or 0 with why. */
+static int col_real(sqlite3_stmt *q, int i, const char *name, double *out, char *why, size_t len)
 {
-    char prec[8];
+    const int type = sqlite3_column_type(q, i);
+    *out = gb_store__col_dbl(q, i);
+    if (type == SQLITE_NULL || type == SQLITE_FLOAT || type == SQLITE_INTEGER)
+        return 1;
+    char shown[80];
+    snprintf(why, len, "column %s: '%s' is not a number", name,
+             gb__printable(gb_store__col_str(q, i), shown, sizeof shown));
+    return 0;
+}
+
+/* The row at q of a SELECT RUN_COLS into r: 1, or 0 with d naming the run and what is wrong. */
+static int read_run(sqlite3_stmt *q, gb_tune_run_t *r, gb_tuning_damage_t *d)
+{
+    char prec[8], why[512] = "";
+    long long m = 0, n = 0, k = 0, budget = 0, evals = 0;
+    const long long most = 1ll << 30;
     memset(r, 0, sizeof *r);
     r->id = (int64_t)sqlite3_column_int64(q, 0);
-    const sqlite3_int64 m = sqlite3_column_int64(q, 7), n = sqlite3_column_int64(q, 8),
-                        k = sqlite3_column_int64(q, 9), budget = sqlite3_column_int64(q, 13),
-                        evals = sqlite3_column_int64(q, 19);
-    int ok = gb_store__copy_col(q, 1, r->device, sizeof r->device) &&
-             gb_store__copy_col(q, 2, r->platform, sizeof r->platform) &&
-             gb_store__copy_col(q, 3, r->driver, sizeof r->driver) &&
-             gb_store__copy_col(q, 4, r->kernel, sizeof r->kernel) &&
-             gb_store__copy_col(q, 5, prec, sizeof prec) &&
-             gb_precision_parse(prec, &r->precision) == GB_OK &&
-             gb_store__copy_col(q, 6, r->layout, sizeof r->layout) && m > 0 && n > 0 && k > 0 &&
-             gb_store__copy_col(q, 10, r->shape_class, sizeof r->shape_class) &&
-             gb_store__copy_col(q, 11, r->strategy, sizeof r->strategy) && budget >= 0 &&
-             gb_store__copy_col(q, 16, r->started, sizeof r->started) &&
-             gb_store__copy_col(q, 17, r->finished, sizeof r->finished) &&
-             gb_store__copy_col(q, 18, r->status, sizeof r->status) && evals >= 0 &&
-             gb_store__copy_col(q, 20, r->winner, sizeof r->winner) &&
-             gb_store__copy_col(q, 22, r->command, sizeof r->command);
+    d->table = "tune_runs";
+    d->row = (long long)r->id;
+    d->key_whole = 0;
+    snprintf(d->what, sizeof d->what, "tuning run %lld", d->row);
+    int ok =
+        gb_store__col_text(q, 1, "device", r->device, sizeof r->device, 0, why, sizeof why) &&
+        gb_store__col_text(q, 2, "platform", r->platform, sizeof r->platform, 0, why, sizeof why) &&
+        gb_store__col_text(q, 3, "driver", r->driver, sizeof r->driver, 0, why, sizeof why) &&
+        gb_store__col_text(q, 4, "kernel", r->kernel, sizeof r->kernel, 0, why, sizeof why) &&
+        gb_store__col_text(q, 5, "precision", prec, sizeof prec, 0, why, sizeof why) &&
+        gb_store__col_text(q, 6, "layout", r->layout, sizeof r->layout, 0, why, sizeof why) &&
+        gb_store__col_whole(q, 7, "m", 1, most, &m, why, sizeof why) &&
+        gb_store__col_whole(q, 8, "n", 1, most, &n, why, sizeof why) &&
+        gb_store__col_whole(q, 9, "k", 1, most, &k, why, sizeof why) &&
+        gb_store__col_text(q, 10, "shape_class", r->shape_class, sizeof r->shape_class, 0, why,
+                           sizeof why) &&
+        gb_store__col_text(q, 11, "strategy", r->strategy, sizeof r->strategy, 0, why,
+                           sizeof why) &&
+        gb_store__col_whole(q, 13, "budget", 0, INT64_MAX, &budget, why, sizeof why) &&
+        col_real(q, 14, "time_s", &r->time_s, why, sizeof why) &&
+        gb_store__col_text(q, 16, "started", r->started, sizeof r->started, 0, why, sizeof why) &&
+        gb_store__col_text(q, 17, "finished", r->finished, sizeof r->finished, 1, why,
+                           sizeof why) &&
+        gb_store__col_text(q, 18, "status", r->status, sizeof r->status, 0, why, sizeof why) &&
+        gb_store__col_whole(q, 19, "evals", 0, INT64_MAX, &evals, why, sizeof why) &&
+        gb_store__col_text(q, 20, "winner", r->winner, sizeof r->winner, 1, why, sizeof why) &&
+        col_real(q, 21, "winner_gflops", &r->winner_gflops, why, sizeof why) &&
+        gb_store__col_text(q, 22, "command", r->command, sizeof r->command, 0, why, sizeof why);
     r->m = (size_t)m;
     r->n = (size_t)n;
     r->k = (size_t)k;
     r->seed = (uint64_t)sqlite3_column_int64(q, 12);
     r->budget = (size_t)budget;
-    r->time_s = gb_store__col_dbl(q, 14);
     r->space = (uint64_t)sqlite3_column_int64(q, 15);
     r->evals = (size_t)evals;
-    r->winner_gflops = gb_store__col_dbl(q, 21);
+    const char *bad = !ok                                                ? NULL
+                      : gb_precision_parse(prec, &r->precision) != GB_OK ? "precision (s or d)"
+                      : !gb_select__layout_ok(r->layout)                 ? "layout"
+                      : !status_ok(r->status)                            ? "status"
+                      : r->winner[0] && !gb_select__is_id(r->winner)     ? "winner"
+                                                                         : NULL;
+    if (bad) {
+        char shown[80];
+        const int col = bad[0] == 'p' ? 5 : bad[0] == 'l' ? 6 : bad[0] == 's' ? 18 : 20;
+        snprintf(why, sizeof why, "column %s: '%s' is not one gemmbench writes", bad,
+                 gb__printable(gb_store__col_str(q, col), shown, sizeof shown));
+        ok = 0;
+    }
     if (!ok)
-        return gb_store__failf(st, GB_ECORRUPT,
-                               "store %s: tuning run %lld holds a value gemmbench did not "
-                               "write; " GB_STORE__RECOVER,
-                               st->path, (long long)r->id, st->path);
-    return GB_OK;
+        snprintf(d->why, sizeof d->why, "%s", why);
+    return ok;
 }
 
-static int tune_runs_locked(gb_store_t *st, int (*fn)(const gb_tune_run_t *run, void *user),
-                            void *user)
+/* The runs in order of id, each good one to fn (when given), each damaged one to w. */
+static int runs_walk(gb_store_t *st, int (*fn)(const gb_tune_run_t *run, void *user), void *user,
+                     gb_store__damage_walk_t *w, size_t *rows)
 {
     sqlite3_stmt *q;
     int rc = gb_store__has_table(st, "tune_runs");
     if (rc <= 0)
         return rc;
-    rc = gb_store__prepare(st,
-                           "SELECT id, device, platform, driver, kernel, precision, layout, m, n, "
-                           "k, shape_class, strategy, seed, budget, time_s, space, started, "
-                           "finished, status, evals, winner, winner_gflops, command FROM "
-                           "tune_runs ORDER BY id",
-                           &q);
+    rc = gb_store__prepare(st, "SELECT " RUN_COLS " FROM tune_runs ORDER BY id", &q);
     if (rc != GB_OK)
         return rc;
     int step = SQLITE_DONE;
     gb_tune_run_t run;
-    while (rc == GB_OK && (step = sqlite3_step(q)) == SQLITE_ROW)
-        if ((rc = read_run(st, q, &run)) == GB_OK)
-            rc = fn(&run, user);
+    gb_tuning_damage_t d;
+    while (rc == GB_OK && (step = sqlite3_step(q)) == SQLITE_ROW) {
+        ++*rows;
+        if (read_run(q, &run, &d))
+            rc = fn ? fn(&run, user) : GB_OK;
+        else
+            rc = gb_store__damaged(w, &d);
+    }
     if (rc == GB_OK && step != SQLITE_DONE)
         rc = gb_store__fail_db(st, "reading the tuning runs");
     sqlite3_finalize(q);
@@ -376,10 +419,43 @@ static int tune_runs_locked(gb_store_t *st, int (*fn)(const gb_tune_run_t *run, 
 
 int gb_store_tune_runs(gb_store_t *st, int (*fn)(const gb_tune_run_t *run, void *user), void *user)
 {
+    gb_store__damage_walk_t w = {st, NULL, NULL, 0};
+    size_t rows = 0;
     gb_store__lock(st);
-    const int rc = tune_runs_locked(st, fn, user);
+    const int rc = runs_walk(st, fn, user, &w, &rows);
+    gb_store__damage_end(&w);
     gb_store__unlock(st);
     return rc;
+}
+
+/* The row at q of a SELECT EVAL_COLS into ev: 1, or 0 with d naming it and what is wrong. */
+#define EVAL_COLS "seq, point_id, params, gflops, code, reason, cached, best, elapsed_s, run_id"
+static int read_eval(sqlite3_stmt *q, gb_tune_eval_t *ev, gb_tuning_damage_t *d)
+{
+    char why[512] = "";
+    long long seq = 0;
+    memset(ev, 0, sizeof *ev);
+    ev->run_id = (int64_t)sqlite3_column_int64(q, 9);
+    ev->code = sqlite3_column_int(q, 4);
+    ev->cached = sqlite3_column_int(q, 6);
+    d->table = "tune_evals";
+    d->row = (long long)ev->run_id;
+    d->key_whole = 0;
+    snprintf(d->what, sizeof d->what, "evaluation %lld of tuning run %lld",
+             (long long)sqlite3_column_int64(q, 0), (long long)ev->run_id);
+    const int ok =
+        gb_store__col_whole(q, 0, "seq", 0, INT64_MAX, &seq, why, sizeof why) &&
+        gb_store__col_text(q, 1, "point_id", ev->point_id, sizeof ev->point_id, 0, why,
+                           sizeof why) &&
+        gb_store__col_text(q, 2, "params", ev->params, sizeof ev->params, 0, why, sizeof why) &&
+        col_real(q, 3, "gflops", &ev->gflops, why, sizeof why) &&
+        gb_store__col_text(q, 5, "reason", ev->reason, sizeof ev->reason, 0, why, sizeof why) &&
+        col_real(q, 7, "best", &ev->best, why, sizeof why) &&
+        col_real(q, 8, "elapsed_s", &ev->elapsed_s, why, sizeof why);
+    ev->seq = (size_t)seq;
+    if (!ok)
+        snprintf(d->why, sizeof d->why, "%s", why);
+    return ok;
 }
 
 static int tune_evals_locked(gb_store_t *st, int64_t run_id,
@@ -389,39 +465,87 @@ static int tune_evals_locked(gb_store_t *st, int64_t run_id,
     int rc = gb_store__has_table(st, "tune_evals");
     if (rc <= 0)
         return rc;
-    rc = gb_store__prepare(st,
-                           "SELECT seq, point_id, params, gflops, code, reason, cached, best, "
-                           "elapsed_s FROM tune_evals WHERE run_id = ? ORDER BY seq",
+    rc = gb_store__prepare(st, "SELECT " EVAL_COLS " FROM tune_evals WHERE run_id = ? ORDER BY seq",
                            &q);
     if (rc != GB_OK)
         return rc;
     sqlite3_bind_int64(q, 1, (sqlite3_int64)run_id);
     int step = SQLITE_DONE;
     gb_tune_eval_t ev;
-    while (rc == GB_OK && (step = sqlite3_step(q)) == SQLITE_ROW) {
-        memset(&ev, 0, sizeof ev);
-        ev.run_id = run_id;
-        const sqlite3_int64 seq = sqlite3_column_int64(q, 0);
-        ev.seq = (size_t)seq;
-        ev.gflops = gb_store__col_dbl(q, 3);
-        ev.code = sqlite3_column_int(q, 4);
-        ev.cached = sqlite3_column_int(q, 6);
-        ev.best = gb_store__col_dbl(q, 7);
-        ev.elapsed_s = gb_store__col_dbl(q, 8);
-        if (seq < 0 || !gb_store__copy_col(q, 1, ev.point_id, sizeof ev.point_id) ||
-            !gb_store__copy_col(q, 2, ev.params, sizeof ev.params) ||
-            !gb_store__copy_col(q, 5, ev.reason, sizeof ev.reason))
-            rc = gb_store__failf(st, GB_ECORRUPT,
-                                 "store %s: an evaluation of tuning run %lld holds a value "
-                                 "gemmbench did not write; " GB_STORE__RECOVER,
-                                 st->path, (long long)run_id, st->path);
-        else
-            rc = fn(&ev, user);
-    }
+    gb_tuning_damage_t d;
+    gb_store__damage_walk_t w = {st, NULL, NULL, 0};
+    while (rc == GB_OK && (step = sqlite3_step(q)) == SQLITE_ROW)
+        rc = read_eval(q, &ev, &d) ? fn(&ev, user) : gb_store__damaged(&w, &d);
+    gb_store__damage_end(&w);
     if (rc == GB_OK && step != SQLITE_DONE)
         rc = gb_store__fail_db(st, "reading the evaluations");
     sqlite3_finalize(q);
     return rc;
+}
+
+/* Every evaluation and every failure row, each damaged one to w. */
+static int evals_failures_check(gb_store_t *st, gb_store__damage_walk_t *w, size_t *rows)
+{
+    sqlite3_stmt *q;
+    int rc = gb_store__has_table(st, "tune_evals");
+    if (rc == 1 &&
+        (rc = gb_store__prepare(st, "SELECT " EVAL_COLS " FROM tune_evals ORDER BY run_id, seq",
+                                &q)) == GB_OK) {
+        gb_tune_eval_t ev;
+        gb_tuning_damage_t d;
+        int step;
+        while (rc == GB_OK && (step = sqlite3_step(q)) == SQLITE_ROW) {
+            ++*rows;
+            if (!read_eval(q, &ev, &d))
+                rc = gb_store__damaged(w, &d);
+        }
+        sqlite3_finalize(q);
+    }
+    if (rc < 0)
+        return rc;
+    rc = gb_store__has_table(st, "tune_failures");
+    if (rc <= 0 || (rc = gb_store__prepare(st,
+                                           "SELECT id, kernel, params, code, reason, timestamp, "
+                                           "rowid FROM tune_failures ORDER BY rowid",
+                                           &q)) != GB_OK)
+        return rc;
+    while (rc == GB_OK && sqlite3_step(q) == SQLITE_ROW) {
+        gb_tune_failure_t f;
+        gb_tuning_damage_t d;
+        char why[512] = "";
+        long long code = 0;
+        ++*rows;
+        d.table = "tune_failures";
+        d.row = (long long)sqlite3_column_int64(q, 6);
+        d.key_whole = 0;
+        char shown[80];
+        snprintf(d.what, sizeof d.what, "tuning failure '%s'",
+                 gb__printable(gb_store__col_str(q, 0), shown, sizeof shown));
+        int ok =
+            gb_store__col_text(q, 0, "id", f.id, sizeof f.id, 0, why, sizeof why) &&
+            gb_store__col_text(q, 1, "kernel", f.kernel, sizeof f.kernel, 0, why, sizeof why) &&
+            gb_store__col_text(q, 2, "params", f.params, sizeof f.params, 0, why, sizeof why) &&
+            gb_store__col_whole(q, 3, "code", INT32_MIN, -1, &code, why, sizeof why) &&
+            gb_store__col_text(q, 4, "reason", f.reason, sizeof f.reason, 0, why, sizeof why) &&
+            gb_store__col_text(q, 5, "timestamp", f.timestamp, sizeof f.timestamp, 0, why,
+                               sizeof why);
+        if (ok && !gb_select__is_id(f.id)) {
+            snprintf(why, sizeof why, "column id: '%s' is not a point id", shown);
+            ok = 0;
+        }
+        if (!ok) {
+            snprintf(d.why, sizeof d.why, "%s", why);
+            rc = gb_store__damaged(w, &d);
+        }
+    }
+    sqlite3_finalize(q);
+    return rc;
+}
+
+int gb_store__tune_runs_check(gb_store_t *st, gb_store__damage_walk_t *w, size_t *checked)
+{
+    const int rc = runs_walk(st, NULL, NULL, w, checked);
+    return rc == GB_OK ? evals_failures_check(st, w, checked) : rc;
 }
 
 int gb_store_tune_evals(gb_store_t *st, int64_t run_id,

@@ -11,11 +11,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "rt/core/core.h"
 #include "tuning_int.h"
 
 /* ---- the tables ------------------------------------------------------------------------------ */
 
-static const char *const tables[] = {"tuned", "tune_failures", "tune_runs", "tune_evals"};
+static const char *const tables_of[] = {"tuned", "tune_failures", "tune_runs", "tune_evals"};
 
 /* One savepoint: all four tables or none, inside a caller's transaction or on its own. */
 static const char ddl[] =
@@ -57,50 +58,78 @@ int gb_store__has_table(gb_store_t *st, const char *name)
     return rc;
 }
 
-/* Whether table tuned has the column family (added after the tables were first made): 1, 0,
- * or an error code. */
-static int tuned_has_family(gb_store_t *st)
+/* Whether there is table tuned, and with the column family (added after the tables were
+ * first made): 0 no table, 1 without the column, 2 with it, or an error code. One statement:
+ * each read of an entry asks it. */
+static int tuned_table(gb_store_t *st)
 {
     sqlite3_stmt *q;
-    int rc =
-        gb_store__prepare(st, "SELECT 1 FROM pragma_table_info('tuned') WHERE name = 'family'", &q);
+    int rc = gb_store__prepare(st,
+                               "SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' "
+                               "AND name = 'tuned'), (SELECT count(*) FROM "
+                               "pragma_table_info('tuned') WHERE name = 'family')",
+                               &q);
     if (rc != GB_OK)
         return rc;
-    const int s = sqlite3_step(q);
-    rc = s == SQLITE_ROW ? 1 : s == SQLITE_DONE ? 0 : gb_store__fail_db(st, "reading the schema");
+    if (sqlite3_step(q) == SQLITE_ROW)
+        rc = sqlite3_column_int(q, 0) ? 1 + (sqlite3_column_int(q, 1) > 0) : 0;
+    else
+        rc = gb_store__fail_db(st, "reading the schema");
+    sqlite3_finalize(q);
+    return rc;
+}
+
+/* How many of the four tables there are, and whether tuned has the column family: GB_OK or an
+ * error. One statement: a tuning write asks it each time. */
+static int tables_present(gb_store_t *st, int *tables, int *family)
+{
+    sqlite3_stmt *q;
+    int rc = gb_store__prepare(st,
+                               "SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' "
+                               "AND name IN ('tuned', 'tune_failures', 'tune_runs', "
+                               "'tune_evals')), (SELECT count(*) FROM pragma_table_info('tuned') "
+                               "WHERE name = 'family')",
+                               &q);
+    if (rc != GB_OK)
+        return rc;
+    if (sqlite3_step(q) == SQLITE_ROW) {
+        *tables = sqlite3_column_int(q, 0);
+        *family = sqlite3_column_int(q, 1);
+    } else {
+        rc = gb_store__fail_db(st, "reading the schema");
+    }
     sqlite3_finalize(q);
     return rc;
 }
 
 int gb_store__tuning_tables(gb_store_t *st)
 {
-    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
-        const int has = gb_store__has_table(st, tables[i]);
-        if (has < 0)
-            return has;
-        if (!has) {
-            int rc = gb_store__exec(st, ddl);
-            if (rc != GB_OK)
-                sqlite3_exec(st->db, "ROLLBACK TO tuning_tables; RELEASE tuning_tables", NULL, NULL,
-                             NULL);
+    int tables = 0, family = 0;
+    int rc = tables_present(st, &tables, &family);
+    if (rc != GB_OK)
+        return rc;
+    if (tables < (int)(sizeof tables_of / sizeof tables_of[0])) {
+        if ((rc = gb_store__exec(st, ddl)) != GB_OK) {
+            sqlite3_exec(st->db, "ROLLBACK TO tuning_tables; RELEASE tuning_tables", NULL, NULL,
+                         NULL);
             return rc;
         }
+        if ((rc = tables_present(st, &tables, &family)) != GB_OK)
+            return rc;
     }
     /* Tables made before entries kept their device's family gain the column (empty: unknown)
      * at their first write. */
-    const int fam = tuned_has_family(st);
-    return fam < 0   ? fam
-           : fam > 0 ? GB_OK
-                     : gb_store__exec(st, "ALTER TABLE tuned ADD COLUMN family TEXT NOT NULL "
-                                          "DEFAULT ''");
+    return family ? GB_OK
+                  : gb_store__exec(st, "ALTER TABLE tuned ADD COLUMN family TEXT NOT NULL "
+                                       "DEFAULT ''");
 }
 
 static int tuning_counts_locked(gb_store_t *st, gb_tuning_counts_t *c)
 {
     memset(c, 0, sizeof *c);
     size_t *at[] = {&c->tuned, &c->failures, &c->runs, &c->evals};
-    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
-        const int has = gb_store__has_table(st, tables[i]);
+    for (size_t i = 0; i < sizeof tables_of / sizeof tables_of[0]; i++) {
+        const int has = gb_store__has_table(st, tables_of[i]);
         if (has < 0)
             return has;
         if (!has)
@@ -108,7 +137,7 @@ static int tuning_counts_locked(gb_store_t *st, gb_tuning_counts_t *c)
         c->present = 1;
         char sql[64];
         sqlite3_stmt *q;
-        snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", tables[i]);
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", tables_of[i]);
         int rc = gb_store__prepare(st, sql, &q);
         if (rc != GB_OK)
             return rc;
@@ -194,6 +223,89 @@ int gb_store__copy_col(sqlite3_stmt *q, int i, char *dst, size_t size)
     return snprintf(dst, size, "%s", gb_store__col_str(q, i)) < (int)size;
 }
 
+int gb_store__col_text(sqlite3_stmt *q, int i, const char *name, char *dst, size_t size,
+                       int optional, char *why, size_t len)
+{
+    const int type = sqlite3_column_type(q, i);
+    dst[0] = '\0';
+    if (type == SQLITE_NULL && optional)
+        return 1;
+    if (type != SQLITE_TEXT) {
+        snprintf(why, len, "column %s: %s, not text", name,
+                 type == SQLITE_NULL      ? "NULL"
+                 : type == SQLITE_INTEGER ? "an integer"
+                 : type == SQLITE_FLOAT   ? "a real number"
+                                          : "a blob");
+        return 0;
+    }
+    const char *t = gb_store__col_str(q, i);
+    const size_t bytes = (size_t)sqlite3_column_bytes(q, i);
+    char shown[80];
+    if (strlen(t) != bytes) {
+        snprintf(why, len, "column %s: '%s' holds a NUL byte", name,
+                 gb__printable(t, shown, sizeof shown));
+        return 0;
+    }
+    if (bytes >= size) {
+        snprintf(why, len, "column %s: '%s' (%zu bytes) is longer than gemmbench writes (%zu)",
+                 name, gb__printable(t, shown, sizeof shown), bytes, size - 1);
+        return 0;
+    }
+    memcpy(dst, t, bytes + 1);
+    return 1;
+}
+
+int gb_store__col_whole(sqlite3_stmt *q, int i, const char *name, long long lo, long long hi,
+                        long long *out, char *why, size_t len)
+{
+    const int type = sqlite3_column_type(q, i);
+    if (type == SQLITE_INTEGER) {
+        const sqlite3_int64 v = sqlite3_column_int64(q, i);
+        if (v >= lo && v <= hi) {
+            *out = (long long)v;
+            return 1;
+        }
+    }
+    char shown[80];
+    if (type == SQLITE_FLOAT)
+        snprintf(shown, sizeof shown, "%.17g", sqlite3_column_double(q, i));
+    else
+        gb__printable(type == SQLITE_NULL ? "NULL" : gb_store__col_str(q, i), shown, sizeof shown);
+    snprintf(why, len, "column %s: %s is not a whole number from %lld to %lld", name, shown, lo,
+             hi);
+    return 0;
+}
+
+/* The damaged rows warned of in one walk, before the rest are only counted. */
+#define DAMAGE_WARNED 3
+
+int gb_store__damaged(gb_store__damage_walk_t *w, const gb_tuning_damage_t *d)
+{
+    w->n++;
+    if (w->bad)
+        return w->bad(d, w->user);
+    if (w->n <= DAMAGE_WARNED)
+        gb__warn("store %s: %s is damaged (%s) and passed over; %s'gemmbench store check "
+                 "--store %s' names each damaged row",
+                 w->st->path, d->what, d->why,
+                 strcmp(d->table, "tuned") ? ""
+                 : d->key_whole ? "tuning its class again or 'gemmbench tuned import' of an entry "
+                                  "of its key replaces it; "
+                                : "its key is damaged too, so that no entry replaces it (a store "
+                                  "made anew by 'gemmbench tuned export' and 'tuned import' "
+                                  "leaves it behind); ",
+                 w->st->path);
+    return GB_OK;
+}
+
+void gb_store__damage_end(gb_store__damage_walk_t *w)
+{
+    if (!w->bad && w->n > DAMAGE_WARNED)
+        gb__warn("store %s: %zu more damaged rows of its tuning tables passed over; 'gemmbench "
+                 "store check --store %s' names them",
+                 w->st->path, w->n - DAMAGE_WARNED, w->st->path);
+}
+
 /* ---- the tuning database -------------------------------------------------------------------- */
 
 #define TUNED_COLS                                                                                 \
@@ -252,57 +364,131 @@ int gb_store_tuned_put(gb_store_t *st, const gb_tuned_entry_t *e)
     return rc;
 }
 
-/* The current row of a SELECT TUNED_COLS into e (source "store"). */
-static int read_entry(gb_store_t *st, sqlite3_stmt *q, gb_tuned_entry_t *e)
+/* Whether s is a shape class's name, "KIND-SIZE" (gb_shape_class), whatever its shape. */
+static int class_name_ok(const char *s)
 {
-    char prec[8], evidence[256];
+    static const char *const kinds[] = {"small", "large-k", "low-k", "tall", "wide", "square"};
+    const char *dash = strrchr(s, '-');
+    if (!dash || !dash[1] || strspn(dash + 1, "0123456789") != strlen(dash + 1))
+        return 0;
+    const unsigned long long size = strtoull(dash + 1, NULL, 10);
+    int kind = 0;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0] && !kind; i++)
+        kind = strlen(kinds[i]) == (size_t)(dash - s) && !strncmp(s, kinds[i], strlen(kinds[i]));
+    return kind && size && !(size & (size - 1)) && dash[1] != '0';
+}
+
+/* Whether the key of the row at q (a SELECT TUNED_COLS) reads as one gemmbench writes, whatever
+ * its other columns hold: then a put of that key replaces the row. */
+static int key_whole(sqlite3_stmt *q)
+{
+    gb_tuned_entry_t k;
+    gb_precision_t p;
+    char prec[8], why[256];
+    return gb_store__col_text(q, 0, "device", k.device, sizeof k.device, 0, why, sizeof why) &&
+           gb_store__col_text(q, 1, "platform", k.platform, sizeof k.platform, 0, why,
+                              sizeof why) &&
+           gb_store__col_text(q, 2, "driver", k.driver, sizeof k.driver, 0, why, sizeof why) &&
+           gb_store__col_text(q, 3, "precision", prec, sizeof prec, 0, why, sizeof why) &&
+           gb_store__col_text(q, 4, "layout", k.layout, sizeof k.layout, 0, why, sizeof why) &&
+           gb_store__col_text(q, 5, "shape_class", k.shape_class, sizeof k.shape_class, 0, why,
+                              sizeof why) &&
+           k.device[0] && gb__text_ok(k.device) && gb__text_ok(k.platform) &&
+           gb__text_ok(k.driver) && gb_precision_parse(prec, &p) == GB_OK &&
+           gb_select__layout_ok(k.layout) && class_name_ok(k.shape_class);
+}
+
+/* The row at q of a SELECT TUNED_COLS, family, rowid into e (source "store"): 1, or 0 with d
+ * naming the row and what is wrong with it. */
+static int row_entry(sqlite3_stmt *q, gb_tuned_entry_t *e, gb_tuning_damage_t *d)
+{
+    char prec[8], params[4096], evidence[256], shown[4][80], why[512] = "";
     memset(e, 0, sizeof *e);
-    int ok = gb_store__copy_col(q, 0, e->device, sizeof e->device) &&
-             gb_store__copy_col(q, 1, e->platform, sizeof e->platform) &&
-             gb_store__copy_col(q, 2, e->driver, sizeof e->driver) &&
-             gb_store__copy_col(q, 3, prec, sizeof prec) &&
-             gb_precision_parse(prec, &e->precision) == GB_OK &&
-             gb_store__copy_col(q, 4, e->layout, sizeof e->layout) &&
-             gb_select__layout_ok(e->layout) &&
-             gb_store__copy_col(q, 5, e->shape_class, sizeof e->shape_class) &&
-             gb_store__copy_col(q, 6, e->vendor, sizeof e->vendor) &&
-             gb_store__copy_col(q, 7, e->type, sizeof e->type);
-    const sqlite3_int64 m = sqlite3_column_int64(q, 8), n = sqlite3_column_int64(q, 9),
-                        k = sqlite3_column_int64(q, 10);
-    ok = ok && m > 0 && n > 0 && k > 0 && gb_store__copy_col(q, 11, e->kernel, sizeof e->kernel) &&
-         gb_store__params_parse(gb_store__col_str(q, 12), &e->params) == GB_OK &&
-         gb_store__copy_col(q, 14, evidence, sizeof evidence) &&
-         gb_store__copy_col(q, 15, e->tuned_at, sizeof e->tuned_at) &&
-         gb_store__copy_col(q, 16, e->family, sizeof e->family);
+    d->table = "tuned";
+    d->row = (long long)sqlite3_column_int64(q, 17);
+    d->key_whole = 0;
+    const int at[4] = {0, 3, 4, 5}; /* the key as stored, for the message */
+    for (int i = 0; i < 4; i++)
+        gb__printable(gb_store__col_str(q, at[i]), shown[i], sizeof shown[i]);
+    snprintf(d->what, sizeof d->what, "tuned entry '%s' (%s, %s, %s)", shown[0], shown[1], shown[2],
+             shown[3]);
+    long long m = 0, n = 0, k = 0;
+    const long long most = 1ll << 30;
+    int ok =
+        gb_store__col_text(q, 0, "device", e->device, sizeof e->device, 0, why, sizeof why) &&
+        gb_store__col_text(q, 1, "platform", e->platform, sizeof e->platform, 0, why, sizeof why) &&
+        gb_store__col_text(q, 2, "driver", e->driver, sizeof e->driver, 0, why, sizeof why) &&
+        gb_store__col_text(q, 3, "precision", prec, sizeof prec, 0, why, sizeof why) &&
+        gb_store__col_text(q, 4, "layout", e->layout, sizeof e->layout, 0, why, sizeof why) &&
+        gb_store__col_text(q, 5, "shape_class", e->shape_class, sizeof e->shape_class, 0, why,
+                           sizeof why) &&
+        gb_store__col_text(q, 6, "vendor", e->vendor, sizeof e->vendor, 0, why, sizeof why) &&
+        gb_store__col_text(q, 7, "type", e->type, sizeof e->type, 0, why, sizeof why) &&
+        gb_store__col_whole(q, 8, "m", 1, most, &m, why, sizeof why) &&
+        gb_store__col_whole(q, 9, "n", 1, most, &n, why, sizeof why) &&
+        gb_store__col_whole(q, 10, "k", 1, most, &k, why, sizeof why) &&
+        gb_store__col_text(q, 11, "kernel", e->kernel, sizeof e->kernel, 0, why, sizeof why) &&
+        gb_store__col_text(q, 12, "params", params, sizeof params, 0, why, sizeof why) &&
+        gb_store__col_text(q, 14, "evidence", evidence, sizeof evidence, 0, why, sizeof why) &&
+        gb_store__col_text(q, 15, "tuned_at", e->tuned_at, sizeof e->tuned_at, 0, why,
+                           sizeof why) &&
+        gb_store__col_text(q, 16, "family", e->family, sizeof e->family, 0, why, sizeof why);
     e->m = (size_t)m;
     e->n = (size_t)n;
     e->k = (size_t)k;
-    e->gflops = gb_store__col_dbl(q, 13);
-    for (char *save = NULL, *t = ok ? strtok_r(evidence, ",", &save) : NULL; t;
+    if (ok && gb_precision_parse(prec, &e->precision) != GB_OK) {
+        snprintf(why, sizeof why, "column precision: '%s' is not s or d", shown[1]);
+        ok = 0;
+    }
+    const int gtype = sqlite3_column_type(q, 13);
+    if (ok && gtype != SQLITE_FLOAT && gtype != SQLITE_INTEGER) {
+        snprintf(why, sizeof why, "column gflops: '%s' is not a number",
+                 gb__printable(gb_store__col_str(q, 13), shown[0], sizeof shown[0]));
+        ok = 0;
+    }
+    e->gflops = sqlite3_column_double(q, 13);
+    if (ok && gb_store__params_parse(params, &e->params) != GB_OK) {
+        snprintf(why, sizeof why,
+                 "column params: '%s' is not NAME=V NAME=V (whole numbers, each name once, at "
+                 "most %d)",
+                 gb__printable(params, shown[0], sizeof shown[0]), GB_MAX_PARAMS);
+        ok = 0;
+    }
+    for (char *save = NULL, *t = ok ? strtok_r(evidence, ",", &save) : NULL; ok && t;
          t = strtok_r(NULL, ",", &save)) {
-        ok = ok && e->nevidence < GB_TUNED_EVIDENCE && gb_select__is_id(t);
-        if (ok)
+        if (e->nevidence < GB_TUNED_EVIDENCE && gb_select__is_id(t)) {
             snprintf(e->evidence[e->nevidence++], GB_POINT_ID_LEN + 1, "%s", t);
+            continue;
+        }
+        snprintf(why, sizeof why, "column evidence: '%s' is not at most %d point ids",
+                 gb__printable(gb_store__col_str(q, 14), shown[0], sizeof shown[0]),
+                 GB_TUNED_EVIDENCE);
+        ok = 0;
+    }
+    char fault[256];
+    const char *bad = ok ? gb_tuned_entry_fault(e, fault, sizeof fault) : NULL;
+    if (bad) {
+        snprintf(why, sizeof why, "%s", bad);
+        ok = 0;
     }
     snprintf(e->source, sizeof e->source, "store");
-    if (!ok)
-        return gb_store__failf(st, GB_ECORRUPT,
-                               "store %s: the tuned entry for %s (%s, %s) holds a value gemmbench "
-                               "did not write; " GB_STORE__RECOVER,
-                               st->path, e->device, prec, e->shape_class, st->path);
-    return GB_OK;
+    if (!ok) {
+        snprintf(d->why, sizeof d->why, "%s", why);
+        d->key_whole = key_whole(q);
+    }
+    return ok;
 }
 
 static int tuned_get_locked(gb_store_t *st, const gb_tuned_entry_t *key, gb_tuned_entry_t *out)
 {
     sqlite3_stmt *q = NULL;
     char sql[512];
-    int rc = gb_store__has_table(st, "tuned");
-    if (rc == 1 && (rc = tuned_has_family(st)) >= 0) {
+    int rc = tuned_table(st);
+    if (rc > 0) {
         snprintf(sql, sizeof sql,
-                 "SELECT " TUNED_COLS "%s FROM tuned WHERE device = ? AND platform = ? AND "
-                 "driver = ? AND precision = ? AND layout = ? AND shape_class = ?",
-                 FAMILY_COL(rc));
+                 "SELECT " TUNED_COLS "%s, rowid FROM tuned WHERE device = ? AND platform = ? "
+                 "AND driver = ? AND precision = ? AND layout = ? AND shape_class = ?",
+                 FAMILY_COL(rc == 2));
         rc = gb_store__prepare(st, sql, &q);
     } else if (rc == 0)
         rc = SQLITE_DONE; /* no table: no entry, and nothing written */
@@ -317,8 +503,14 @@ static int tuned_get_locked(gb_store_t *st, const gb_tuned_entry_t *key, gb_tune
             sqlite3_bind_text(q, i + 1, text[i], -1, SQLITE_STATIC);
         step = sqlite3_step(q);
     }
-    if (step == SQLITE_ROW)
-        rc = read_entry(st, q, out);
+    gb_tuning_damage_t d;
+    if (step == SQLITE_ROW && !row_entry(q, out, &d))
+        rc = gb_store__failf(st, GB_ECORRUPT,
+                             "store %s: %s holds a value gemmbench did not write (%s); a new "
+                             "entry of its key replaces it, or " GB_STORE__RECOVER,
+                             st->path, d.what, d.why, st->path, st->path);
+    else if (step == SQLITE_ROW)
+        rc = GB_OK;
     else if (step == SQLITE_DONE)
         rc = gb_store__failf(st, GB_ENOPOINT, "no tuned entry for %s (%s, %s, %s) in store %s",
                              key->device, gb_precision_name(key->precision), key->layout,
@@ -337,37 +529,70 @@ int gb_store_tuned_get(gb_store_t *st, const gb_tuned_entry_t *key, gb_tuned_ent
     return rc;
 }
 
-static int tuned_foreach_locked(gb_store_t *st, int (*fn)(const gb_tuned_entry_t *e, void *user),
-                                void *user)
+/* Every row of table tuned in the order of the entries: each good one to fn, each damaged one
+ * to w. */
+static int tuned_walk(gb_store_t *st, int (*fn)(const gb_tuned_entry_t *e, void *user), void *user,
+                      gb_store__damage_walk_t *w, size_t *rows)
 {
     sqlite3_stmt *q;
     char sql[512];
-    int rc = gb_store__has_table(st, "tuned");
-    if (rc <= 0 || (rc = tuned_has_family(st)) < 0)
+    int rc = tuned_table(st);
+    if (rc <= 0)
         return rc;
     snprintf(sql, sizeof sql,
-             "SELECT " TUNED_COLS "%s FROM tuned ORDER BY device, precision, layout, shape_class, "
-             "platform, driver",
-             FAMILY_COL(rc));
+             "SELECT " TUNED_COLS "%s, rowid FROM tuned ORDER BY device, precision, layout, "
+             "shape_class, platform, driver",
+             FAMILY_COL(rc == 2));
     rc = gb_store__prepare(st, sql, &q);
     if (rc != GB_OK)
         return rc;
     int step = SQLITE_DONE;
     gb_tuned_entry_t e;
-    while (rc == GB_OK && (step = sqlite3_step(q)) == SQLITE_ROW)
-        if ((rc = read_entry(st, q, &e)) == GB_OK)
-            rc = fn(&e, user);
+    gb_tuning_damage_t d;
+    while (rc == GB_OK && (step = sqlite3_step(q)) == SQLITE_ROW) {
+        ++*rows;
+        if (row_entry(q, &e, &d))
+            rc = fn ? fn(&e, user) : GB_OK;
+        else
+            rc = gb_store__damaged(w, &d);
+    }
     if (rc == GB_OK && step != SQLITE_DONE)
         rc = gb_store__fail_db(st, "reading the tuned entries");
     sqlite3_finalize(q);
     return rc;
 }
 
+int gb_store_tuned_scan(gb_store_t *st, int (*fn)(const gb_tuned_entry_t *e, void *user),
+                        int (*bad)(const gb_tuning_damage_t *d, void *user), void *user)
+{
+    gb_store__damage_walk_t w = {st, bad, user, 0};
+    size_t rows = 0;
+    gb_store__lock(st);
+    const int rc = tuned_walk(st, fn, user, &w, &rows);
+    gb_store__damage_end(&w);
+    gb_store__unlock(st);
+    return rc;
+}
+
 int gb_store_tuned_foreach(gb_store_t *st, int (*fn)(const gb_tuned_entry_t *e, void *user),
                            void *user)
 {
+    return gb_store_tuned_scan(st, fn, NULL, user);
+}
+
+int gb_store_tuning_check(gb_store_t *st, int (*bad)(const gb_tuning_damage_t *d, void *user),
+                          void *user, size_t *checked)
+{
+    gb_store__damage_walk_t w = {st, bad, user, 0};
+    *checked = 0;
     gb_store__lock(st);
-    const int rc = tuned_foreach_locked(st, fn, user);
+    /* One read transaction: one snapshot of the four tables. */
+    int rc = gb_store__exec(st, "BEGIN");
+    if (rc == GB_OK)
+        rc = tuned_walk(st, NULL, NULL, &w, checked);
+    if (rc == GB_OK)
+        rc = gb_store__tune_runs_check(st, &w, checked);
+    sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
     gb_store__unlock(st);
     return rc;
 }
@@ -443,7 +668,7 @@ static int failure_get_locked(gb_store_t *st, const char *id, gb_tune_failure_t 
                  : gb_store__failf(st, GB_ECORRUPT,
                                    "store %s: the tuning failure %s holds a value gemmbench did "
                                    "not write; " GB_STORE__RECOVER,
-                                   st->path, id, st->path);
+                                   st->path, id, st->path, st->path);
     } else if (step == SQLITE_DONE) {
         rc = gb_store__failf(st, GB_ENOPOINT, "no tuning failure recorded for %s", id);
     } else {

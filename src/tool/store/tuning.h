@@ -23,12 +23,37 @@ _Static_assert(GB_TUNED_ID_LEN == GB_POINT_ID_LEN, "a tuned entry's evidence is 
  * the entry there; an empty tuned_at is written as the time now. Parameters are kept sorted by
  * name. GB_EBADARG for an entry gb_tuned_entry_check refuses. */
 int gb_store_tuned_put(gb_store_t *st, const gb_tuned_entry_t *e);
-/* The entry under key's key into out (source "store"); GB_ENOPOINT when there is none. */
+/* The entry under key's key into out (source "store"); GB_ENOPOINT when there is none,
+ * GB_ECORRUPT when the row there is damaged (gb_tuning_damage_t; a put of the key replaces
+ * it). */
 int gb_store_tuned_get(gb_store_t *st, const gb_tuned_entry_t *key, gb_tuned_entry_t *out);
+
+/* A row of a tuning table that does not read back as gemmbench wrote it (edited or damaged):
+ * what the row is and what is wrong with it, both printable (control characters and invalid
+ * UTF-8 as \xNN) and cut to fit. One such row hides nothing else: readers pass it over. */
+typedef struct gb_tuning_damage {
+    const char *table; /* "tuned", "tune_runs", "tune_evals" or "tune_failures" */
+    long long row;     /* its rowid (a run's id) */
+    char what[400];    /* "tuned entry 'H100' (s, row-NN, square-4096)", "tuning run 7", ... */
+    char why[512];     /* "column params: 'MWG=x' is not NAME=V NAME=V" */
+    int key_whole;     /* a tuned entry whose key (device, platform, driver, precision, layout,
+                          shape class) is one gemmbench writes: a put of that key replaces it */
+} gb_tuning_damage_t;
+
 /* Every entry (source "store"), ordered by device, precision, layout, shape class; fn's non-zero
- * return stops and is returned. */
+ * return stops and is returned. A damaged row is passed over: given to bad, whose non-zero
+ * return stops too, or where bad is NULL said in a warning (gb_set_warning_handler: the first
+ * few, then how many more) that names it and the way to mend it. */
+int gb_store_tuned_scan(gb_store_t *st, int (*fn)(const gb_tuned_entry_t *e, void *user),
+                        int (*bad)(const gb_tuning_damage_t *d, void *user), void *user);
+/* gb_store_tuned_scan with bad NULL. */
 int gb_store_tuned_foreach(gb_store_t *st, int (*fn)(const gb_tuned_entry_t *e, void *user),
                            void *user);
+/* Reads every row of the four tuning tables as their readers do and gives each damaged one to
+ * bad (a non-zero return stops and is returned); *checked: the rows read. GB_OK in a store
+ * without them. Reads only. */
+int gb_store_tuning_check(gb_store_t *st, int (*bad)(const gb_tuning_damage_t *d, void *user),
+                          void *user, size_t *checked);
 
 /* ---- candidates that cannot win ----------------------------------------------------------- */
 
@@ -111,7 +136,8 @@ int gb_store_tune_runs_add_json(gb_store_t *st, const char *json, size_t *added)
 int gb_store_tune_run_end(gb_store_t *st, const gb_tune_run_t *run);
 /* GB_ENOPOINT when ev->run_id is no run, GB_EBADARG when its seq is already recorded. */
 int gb_store_tune_eval_add(gb_store_t *st, const gb_tune_eval_t *ev);
-/* Runs oldest first; a run's evaluations by seq. fn's non-zero return stops and is returned. */
+/* Runs oldest first; a run's evaluations by seq. fn's non-zero return stops and is returned. A
+ * damaged run or evaluation is passed over with a warning, as gb_store_tuned_foreach's. */
 int gb_store_tune_runs(gb_store_t *st, int (*fn)(const gb_tune_run_t *run, void *user), void *user);
 int gb_store_tune_evals(gb_store_t *st, int64_t run_id,
                         int (*fn)(const gb_tune_eval_t *ev, void *user), void *user);

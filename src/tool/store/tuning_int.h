@@ -22,6 +22,30 @@ int gb_store__params_parse(const char *text, gb_params_t *ps);
 /* Names, point ids and layout tags are checked by gemmbench_tuning.h's gb_select__is_name, _is_id and
  * _layout_ok. */
 
+/* Column i (named name) of a tuning table's row as text into dst of size bytes: 1, or 0 with
+ * why ("column NAME: ...") where it is not text as gemmbench writes it: not TEXT (NULL is ""
+ * where optional), holding a NUL, or longer than size - 1 bytes. */
+int gb_store__col_text(struct sqlite3_stmt *q, int i, const char *name, char *dst, size_t size,
+                       int optional, char *why, size_t len);
+/* Column i as a whole number from lo to hi into *out: 1, or 0 with why. */
+int gb_store__col_whole(struct sqlite3_stmt *q, int i, const char *name, long long lo, long long hi,
+                        long long *out, char *why, size_t len);
+
+/* The damaged rows one walk over a tuning table passes over: each given to bad where there is
+ * one, else warned of (gb__warn: the first few, then how many more at gb_store__damage_end). */
+typedef struct gb_store__damage_walk {
+    gb_store_t *st;
+    int (*bad)(const gb_tuning_damage_t *d, void *user);
+    void *user;
+    size_t n;
+} gb_store__damage_walk_t;
+/* One damaged row: bad's return, or GB_OK once warned of. */
+int gb_store__damaged(gb_store__damage_walk_t *w, const gb_tuning_damage_t *d);
+void gb_store__damage_end(gb_store__damage_walk_t *w);
+/* The rows of the run and evaluation tables and of the failures, each damaged one given to w
+ * (tune_runs.c); *checked counts the rows read. */
+int gb_store__tune_runs_check(gb_store_t *st, gb_store__damage_walk_t *w, size_t *checked);
+
 /* A column's text ("" for NULL) and double (NaN for NULL); a double bound as NULL when NaN. */
 const char *gb_store__col_str(struct sqlite3_stmt *q, int i);
 double gb_store__col_dbl(struct sqlite3_stmt *q, int i);

@@ -31,8 +31,16 @@ static gb_blas_t *handle_of(gb_auto_t *a, const gb_device_info_t *dev, char *why
     }
     int rc = gb_blas_open(&h, ctx, d);
     clReleaseContext(ctx); /* the handle keeps its own reference */
-    if (rc == GB_OK && a->db.n)
-        rc = gb_blas__add_tuned(h, &a->db);
+    /* The store's entries this device's choices can take (its own, its family's, its vendor
+     * and type's): a store of many devices' entries adds only those. */
+    gb_tuned_t mine;
+    gb_tuned_init(&mine);
+    for (size_t i = 0; rc == GB_OK && i < a->db.n; i++)
+        if (gb_tuned_tier(&a->db.e[i], dev) >= 0)
+            rc = gb_tuned_add(&mine, &a->db.e[i]);
+    if (rc == GB_OK && mine.n)
+        rc = gb_blas__add_tuned(h, &mine);
+    gb_tuned_free(&mine);
     if (rc == GB_OK)
         rc = gb_blas_set_select(h, a->select);
     if (rc == GB_OK)

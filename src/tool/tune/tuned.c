@@ -13,14 +13,20 @@ const char *gb_tuned_params_text(const gb_params_t *ps, char *buf, size_t len)
     return buf;
 }
 
-static int merge_entry(const gb_tuned_entry_t *e, void *user)
+static int add_entry(const gb_tuned_entry_t *e, void *user)
 {
-    return gb_tuned_merge(user, e);
+    return gb_tuned_add(user, e);
 }
 
 int gb_tuned_load_store(gb_tuned_t *t, gb_store_t *st, char *msg, size_t msglen)
 {
-    const int rc = gb_store_tuned_foreach(st, merge_entry, t);
+    /* Read whole, then merged at once: a store of many entries loads in linear time. */
+    gb_tuned_t all;
+    gb_tuned_init(&all);
+    int rc = gb_store_tuned_foreach(st, add_entry, &all);
+    if (rc == GB_OK)
+        rc = gb_tuned_merge_all(t, all.e, all.n);
+    gb_tuned_free(&all);
     if (rc != GB_OK)
         return gb__fail(msg, msglen, rc, "%s",
                         rc == GB_ENOMEM ? "out of memory" : gb_store_errmsg(st));

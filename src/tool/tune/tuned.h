@@ -9,8 +9,8 @@
 
 /* Merges the entries of the store's tuning database into t, marked "store": they replace the
  * shipped entries of the same key (none from a store without a tuning database; nothing is
- * written to st). On error msg holds the store's message and t keeps the entries merged
- * before it. */
+ * written to st). A damaged row is passed over with a warning (gb_store_tuned_foreach). On
+ * error msg holds the store's message, and t may hold some of the entries. */
 int gb_tuned_load_store(gb_tuned_t *t, gb_store_t *st, char *msg, size_t msglen);
 
 /* Writes the store's tuning file (gb_tuned_file_of_store: the store's path + ".tuned"), which
@@ -23,10 +23,15 @@ const char *gb_tuned_params_text(const gb_params_t *ps, char *buf, size_t len);
 
 /* Entries as JSON (an array of objects; docs/tuning.md) and back. from_json adds all of the
  * document's entries or none: it refuses text that is not one JSON array of valid entries
- * (text after it, a key missing or wrong, two entries of one key) with GB_EBADARG and msg
- * "ORIGIN:LINE: entry I: ..." naming the key and what it must be. */
+ * (text after it, a key missing, unknown or wrong, a class not the shape's, a string that holds
+ * a control character, raw or escaped, or invalid UTF-8, two entries of one key) with
+ * GB_EBADARG and msg "ORIGIN:LINE: entry I: ..." naming the key and what it must be; in time
+ * n log n. Whether the kernels are this build's is gb_tuned_entry_check_kernel's. */
 char *gb_tuned_to_json(const gb_tuned_t *t); /* caller frees */
 int gb_tuned_from_json(gb_tuned_t *t, const char *text, size_t len, const char *origin,
                        const char *source, char *msg, size_t msglen);
+/* The line of entry i of such a document (text, len bytes, which gb_tuned_from_json took), at
+ * its key where key is given and there: what a later check of the entry names. */
+size_t gb_tuned_json_line(const char *text, size_t len, size_t i, const char *key);
 
 #endif

@@ -57,7 +57,7 @@ static const struct {
     {"platform", "the platform's name, a string"},
     {"driver", "a string"},
     {"vendor", "a string"},
-    {"type", "a string (gpu, cpu, ...)"},
+    {"type", "the device's type: gpu, cpu, accelerator or other"},
     {"family", "a string: the device's family, as `gemmbench devices` prints it"},
     {"precision", "\"s\" or \"d\""},
     {"layout", "row-NN, row-NT, row-TN, row-TT, col-NN, col-NT, col-TN or col-TT"},
@@ -67,6 +67,9 @@ static const struct {
     {"gflops", "a finite number, 0 or more"},
     {"evidence", "an array of at most 8 point ids (16 lower-case hex digits)"},
     {"tuned_at", "a string (UTC, ISO 8601)"},
+    {"class", "the shape class of its shape, as 'gemmbench tuned export' writes it"},
+    {"source", "a string (what 'tuned list --json' adds; not read)"},
+    {"number", "a number (what 'tuned list --json' adds; not read)"},
 };
 
 static const char *must_of(const char *key)
@@ -82,10 +85,38 @@ static int get_text(const cJSON *o, const char *key, char *out, size_t len, int 
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
     if (!v)
         return required ? 0 : (out[0] = '\0', 1);
-    if (!cJSON_IsString(v) || strlen(v->valuestring) >= len)
+    if (!cJSON_IsString(v) || strlen(v->valuestring) >= len || !gb__text_ok(v->valuestring))
         return 0;
     snprintf(out, len, "%s", v->valuestring);
     return 1;
+}
+
+/* The keys an entry may have: every one of musts. An unknown key is a mistake (a misspelt
+ * "kernal" would be ignored, and the entry read without it). NULL, or the key at fault with
+ * why ("is unknown; did you mean 'kernel'?", "appears twice"). */
+static const char *unknown_key(const cJSON *o, char *why, size_t len)
+{
+    const char *known[sizeof musts / sizeof musts[0]];
+    for (size_t i = 0; i < sizeof musts / sizeof musts[0]; i++)
+        known[i] = musts[i].key;
+    for (const cJSON *it = o->child; it; it = it->next) {
+        if (cJSON_GetObjectItemCaseSensitive(o, it->string) != it) {
+            snprintf(why, len, "appears twice; keep one");
+            return it->string;
+        }
+        int found = 0;
+        for (size_t i = 0; i < sizeof musts / sizeof musts[0] && !found; i++)
+            found = !strcmp(known[i], it->string);
+        if (found)
+            continue;
+        const char *near = gb__did_you_mean(it->string, known, sizeof known / sizeof known[0]);
+        if (near)
+            snprintf(why, len, "is unknown; did you mean '%s'?", near);
+        else
+            snprintf(why, len, "is unknown (docs/tuning.md lists an entry's keys)");
+        return it->string;
+    }
+    return NULL;
 }
 
 static int get_size(const cJSON *v, size_t *out)
@@ -97,10 +128,17 @@ static int get_size(const cJSON *v, size_t *out)
     return 1;
 }
 
-/* One entry of a JSON document; NULL, or the key at fault. */
-static const char *entry_from_json(const cJSON *o, gb_tuned_entry_t *e)
+/* One entry of a JSON document; NULL, or the key at fault, with what it must be in must (a
+ * fixed text, or one made in buf; NULL: must_of's), or with *odd_key set where the key itself is
+ * (unknown, or twice) and why in buf. */
+static const char *entry_from_json(const cJSON *o, gb_tuned_entry_t *e, const char **must,
+                                   int *odd_key, char *buf, size_t len)
 {
     memset(e, 0, sizeof *e);
+    *must = NULL;
+    const char *key = unknown_key(o, buf, len);
+    if ((*odd_key = key != NULL))
+        return key;
     char prec[4];
     const cJSON *shape = cJSON_GetObjectItemCaseSensitive(o, "shape");
     const cJSON *ps = cJSON_GetObjectItemCaseSensitive(o, "params");
@@ -114,7 +152,7 @@ static const char *entry_from_json(const cJSON *o, gb_tuned_entry_t *e)
         return "driver";
     if (!get_text(o, "vendor", e->vendor, sizeof e->vendor, 0))
         return "vendor";
-    if (!get_text(o, "type", e->type, sizeof e->type, 0))
+    if (!get_text(o, "type", e->type, sizeof e->type, 0) || !gb_select__type_ok(e->type))
         return "type";
     if (!get_text(o, "family", e->family, sizeof e->family, 0))
         return "family";
@@ -131,8 +169,22 @@ static const char *entry_from_json(const cJSON *o, gb_tuned_entry_t *e)
         !get_size(cJSON_GetArrayItem(shape, 1), &e->n) ||
         !get_size(cJSON_GetArrayItem(shape, 2), &e->k))
         return "shape";
-    /* The class is the shape's ("class" in the file is for readers): one key per shape. */
+    /* The class is the shape's: one key per shape. "class" is written for readers, and where
+     * given must be the same (an edited shape or class says the entry is not what was tuned). */
     gb_shape_class(e->m, e->n, e->k, e->shape_class, sizeof e->shape_class);
+    const cJSON *cls = cJSON_GetObjectItemCaseSensitive(o, "class");
+    if (cls && (!cJSON_IsString(cls) || strcmp(cls->valuestring, e->shape_class))) {
+        snprintf(buf, len, "%s, the class of its shape [%zu, %zu, %zu] (or left out)",
+                 e->shape_class, e->m, e->n, e->k);
+        *must = buf;
+        return "class";
+    }
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(o, "source");
+    const cJSON *num = cJSON_GetObjectItemCaseSensitive(o, "number");
+    if (src && !cJSON_IsString(src))
+        return "source";
+    if (num && !cJSON_IsNumber(num))
+        return "number";
     if (!get_text(o, "kernel", e->kernel, sizeof e->kernel, 1) || !e->kernel[0])
         return "kernel";
     if (ps && !cJSON_IsObject(ps))
@@ -213,6 +265,113 @@ static size_t locate(const char *text, size_t len, size_t i, const char *key)
     return entry;
 }
 
+size_t gb_tuned_json_line(const char *text, size_t len, size_t i, const char *key)
+{
+    return line_of(text, locate(text, len, i, key));
+}
+
+/* Where a string of the document holds what no name or value may: a control character, raw or
+ * escaped (\n, \u001b; \u0000 would cut the string short where cJSON reads it), or invalid
+ * UTF-8. The offset, and what it is in why; len when there is none. The document is valid
+ * JSON (cJSON parsed it), so its strings are closed. */
+static size_t bad_string(const char *text, size_t len, char *why, size_t wlen)
+{
+    int in = 0;
+    for (size_t at = 0; at < len;) {
+        const unsigned char c = (unsigned char)text[at];
+        if (!in) {
+            in = c == '"';
+            at++;
+            continue;
+        }
+        if (c == '"') {
+            in = 0;
+            at++;
+            continue;
+        }
+        if (c == '\\' && at + 1 < len) {
+            const char esc = text[at + 1];
+            unsigned long u = 0;
+            if (esc == 'u' && at + 6 <= len) {
+                char hex[5];
+                memcpy(hex, text + at + 2, 4);
+                hex[4] = '\0';
+                u = strtoul(hex, NULL, 16);
+            }
+            if (strchr("bfnrt", esc) || (esc == 'u' && (u < 0x20 || (u >= 0x7f && u <= 0x9f)))) {
+                snprintf(why, wlen, "a control character (escaped as \\%.*s)", esc == 'u' ? 5 : 1,
+                         text + at + 1);
+                return at;
+            }
+            at += esc == 'u' ? 6 : 2;
+            continue;
+        }
+        const size_t n = gb__text_char(text + at, len - at);
+        if (!n) {
+            if (c < 0x20 || c == 0x7f)
+                snprintf(why, wlen, "a control character (byte 0x%02x)", c);
+            else
+                snprintf(why, wlen, "invalid UTF-8 (byte 0x%02x)", c);
+            return at;
+        }
+        at += n;
+    }
+    return len;
+}
+
+/* Entries first..n of t by key, then by position: two of one key are neighbours. */
+typedef struct keyed {
+    const gb_tuned_entry_t *e;
+    size_t i;
+} keyed_t;
+
+static int by_key(const void *a, const void *b)
+{
+    const keyed_t *x = a, *y = b;
+    const gb_tuned_entry_t *p = x->e, *q = y->e;
+    int d = strcmp(p->device, q->device);
+    if (!d)
+        d = (int)p->precision - (int)q->precision;
+    if (!d)
+        d = strcmp(p->platform, q->platform);
+    if (!d)
+        d = strcmp(p->driver, q->driver);
+    if (!d)
+        d = strcmp(p->layout, q->layout);
+    if (!d)
+        d = strcmp(p->shape_class, q->shape_class);
+    return d ? d : (x->i > y->i) - (x->i < y->i);
+}
+
+/* The first entry (in the document's order) of n at e that has the key of an earlier one:
+ * 1 with *later and *earlier (the first of its key), 0 when every key is once, -1 when out of
+ * memory. In n log n. */
+static int first_twice(const gb_tuned_entry_t *e, size_t n, size_t *later, size_t *earlier)
+{
+    if (n < 2)
+        return 0;
+    keyed_t *k = malloc(n * sizeof *k);
+    if (!k)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        k[i] = (keyed_t){&e[i], i};
+    qsort(k, n, sizeof *k, by_key);
+    int found = 0;
+    for (size_t i = 1, group = 0; i < n; i++) {
+        if (!gb_tuned_same_key(k[i].e, k[group].e)) {
+            group = i;
+            continue;
+        }
+        if (i == group + 1 && (!found || k[i].i < *later)) {
+            *later = k[i].i;
+            *earlier = k[group].i;
+            found = 1;
+        }
+    }
+    free(k);
+    return found;
+}
+
 int gb_tuned_from_json(gb_tuned_t *t, const char *text, size_t len, const char *origin,
                        const char *source, char *msg, size_t msglen)
 {
@@ -228,7 +387,8 @@ int gb_tuned_from_json(gb_tuned_t *t, const char *text, size_t len, const char *
     }
     int rc = GB_OK;
     const size_t first = t->n;
-    size_t rest = skip_blanks(text, len, (size_t)(end - text));
+    size_t rest = skip_blanks(text, len, (size_t)(end - text)), bad_at;
+    char why[512];
     if (rest < len)
         rc = gb__fail(msg, msglen, GB_EBADARG,
                       "%s:%zu: text after the JSON document (byte %zu); remove it", origin,
@@ -238,36 +398,50 @@ int gb_tuned_from_json(gb_tuned_t *t, const char *text, size_t len, const char *
                       "%s:%zu: not a JSON array of tuned entries (what 'gemmbench tuned export' "
                       "writes)",
                       origin, line_of(text, skip_blanks(text, len, 0)));
+    else if ((bad_at = bad_string(text, len, why, sizeof why)) < len)
+        rc = gb__fail(msg, msglen, GB_EBADARG,
+                      "%s:%zu: a string holds %s at byte %zu; names and values must be printable "
+                      "text",
+                      origin, line_of(text, bad_at), why, bad_at);
     size_t i = 0;
     for (const cJSON *o = rc == GB_OK ? arr->child : NULL; rc == GB_OK && o; o = o->next, i++) {
         gb_tuned_entry_t e;
-        char why[512];
-        const char *bad = cJSON_IsObject(o) ? entry_from_json(o, &e) : "";
+        const char *must = NULL;
+        int odd_key = 0;
+        const char *bad =
+            cJSON_IsObject(o) ? entry_from_json(o, &e, &must, &odd_key, why, sizeof why) : "";
         if (bad && !bad[0]) {
             rc = gb__fail(msg, msglen, GB_EBADARG, "%s:%zu: entry %zu is not an object", origin,
                           line_of(text, locate(text, len, i, NULL)), i);
+        } else if (bad && odd_key) {
+            char key[120];
+            gb__printable(bad, key, sizeof key);
+            rc = gb__fail(msg, msglen, GB_EBADARG, "%s:%zu: entry %zu: key '%s' %s", origin,
+                          line_of(text, locate(text, len, i, bad)), i, key, why);
         } else if (bad) {
             const int has = cJSON_GetObjectItemCaseSensitive(o, bad) != NULL;
             rc = gb__fail(msg, msglen, GB_EBADARG, "%s:%zu: entry %zu: %s '%s': it must be %s",
                           origin, line_of(text, locate(text, len, i, has ? bad : NULL)), i,
-                          has ? "bad value for" : "missing key", bad, must_of(bad));
+                          has ? "bad value for" : "missing key", bad, must ? must : must_of(bad));
         } else if (gb_tuned_entry_check(&e, why, sizeof why) != GB_OK) {
             rc = gb__fail(msg, msglen, GB_EBADARG, "%s:%zu: entry %zu: %s", origin,
                           line_of(text, locate(text, len, i, NULL)), i, why);
         } else {
-            for (size_t j = first; rc == GB_OK && j < t->n; j++)
-                if (gb_tuned_same_key(&e, &t->e[j]))
-                    rc = gb__fail(msg, msglen, GB_EBADARG,
-                                  "%s:%zu: entry %zu has the key of entry %zu (line %zu): "
-                                  "device, platform, driver, precision, layout and shape class; "
-                                  "keep one",
-                                  origin, line_of(text, locate(text, len, i, NULL)), i, j - first,
-                                  line_of(text, locate(text, len, j - first, NULL)));
             snprintf(e.source, sizeof e.source, "%s", source);
-            if (rc == GB_OK)
-                rc = gb_tuned_add(t, &e);
+            rc = gb_tuned_add(t, &e);
         }
     }
+    size_t later = 0, earlier = 0;
+    const int twice =
+        rc == GB_OK && t->n > first ? first_twice(t->e + first, t->n - first, &later, &earlier) : 0;
+    if (twice < 0)
+        rc = gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+    else if (twice)
+        rc = gb__fail(msg, msglen, GB_EBADARG,
+                      "%s:%zu: entry %zu has the key of entry %zu (line %zu): device, platform, "
+                      "driver, precision, layout and shape class; keep one",
+                      origin, line_of(text, locate(text, len, later, NULL)), later, earlier,
+                      line_of(text, locate(text, len, earlier, NULL)));
     cJSON_Delete(arr);
     if (rc != GB_OK)
         t->n = first; /* all of the document or nothing */

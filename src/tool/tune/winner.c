@@ -310,16 +310,19 @@ static int keep_fn(gb_store_t *st, void *user)
                  w->layout);
         return GB_OK;
     }
-    if (rc != GB_OK && rc != GB_ENOPOINT)
+    /* A damaged row of the key (edited by hand, say) holds nothing to keep: the winner
+     * replaces it. */
+    if (rc != GB_OK && rc != GB_ENOPOINT && rc != GB_ECORRUPT)
         return gb__fail(j->msg, j->msglen, GB_ESTORE, "%s", gb_store_errmsg(st));
     if (gb_store_tuned_put(st, w) != GB_OK)
         return gb__fail(j->msg, j->msglen, GB_ESTORE, "%s", gb_store_errmsg(st));
     out->kept = 1;
     const int same = rc == GB_OK && same_config(&old, w);
     snprintf(out->kept_why, sizeof out->kept_why, "%s for %s %s %s on %s",
-             rc == GB_ENOPOINT ? "new entry"
-             : same            ? "confirms the entry"
-                               : "replaces the entry",
+             rc == GB_ENOPOINT   ? "new entry"
+             : rc == GB_ECORRUPT ? "replaces the damaged entry"
+             : same              ? "confirms the entry"
+                                 : "replaces the entry",
              w->shape_class, gb_precision_name(w->precision), w->layout, w->device);
     return GB_OK;
 }
