@@ -136,8 +136,8 @@ int gb_tuned_portfolio(const gb_tuned_t *t, const gb_registry_t *reg, const gb_d
                        const gb_problem_t *p, size_t max, gb_tuned_choice_t *out, size_t *n,
                        char *msg, size_t msglen);
 
-/* Adds t's entries (other than the shipped ones) to library handle h's, over those of the same
- * key, as gb_blas_load_tuned adds a tuning file's: the tool gives -k auto's handles the store's
+/* Adds t's entries to library handle h's, over those of the same key (gb_tuned_merge's ranks),
+ * as gb_blas_load_tuned adds a tuning file's: the tool gives -k auto's handles the store's
  * entries so. Not exported by the shared library. GB_OK or GB_ENOMEM. */
 int gb_blas__add_tuned(gb_blas_t *h, const gb_tuned_t *t);
 /* The library's selection mode's name ("measure+build") and back: GB_OK or GB_EBADARG. */

@@ -30,8 +30,10 @@ static int load_file(gb_blas_t *h, const char *path, char *msg, size_t msglen)
                                       sizeof warn, msg, msglen);
     if (rc == GB_OK && skipped) {
         size_t used = strlen(h->warnings);
-        gb__appendf(h->warnings, sizeof h->warnings, &used, "%s%s%s", used ? "\n" : "", warn,
-                    skipped > 1 ? " (and more entries skipped: `gemmbench tuned check`)" : "");
+        gb__appendf(h->warnings, sizeof h->warnings, &used, "%s%s", used ? "\n" : "", warn);
+        if (skipped > 1)
+            gb__appendf(h->warnings, sizeof h->warnings, &used, " (and %zu more entries skipped)",
+                        skipped - 1);
     }
     keep_buffer_kernels(h);
     return rc;
@@ -257,10 +259,7 @@ int gb_blas_load_tuned(gb_blas_t *h, const char *path)
 
 int gb_blas__add_tuned(gb_blas_t *h, const gb_tuned_t *t)
 {
-    int rc = GB_OK;
-    for (size_t i = 0; rc == GB_OK && i < t->n; i++)
-        if (strcmp(t->e[i].source, "shipped"))
-            rc = gb_tuned_merge(&h->db, &t->e[i]);
+    const int rc = gb_tuned_merge_all(&h->db, t->e, t->n);
     keep_buffer_kernels(h);
     gb_blas__tables_free(h);
     return rc == GB_OK ? GB_OK : gb_blas__fail(rc, "out of memory");
