@@ -1,6 +1,8 @@
 /* grid.c: a table of text cells, built once and drawn as aligned text, a Markdown table or an
  * HTML table, so the three formats cannot disagree on what a table holds. */
+#include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +66,15 @@ int gb_report__grid_set(gb_report__grid_t *g, size_t col, const char *fmt, ...)
         return GB_ENOMEM;
     strcpy(*cell, buf);
     return GB_OK;
+}
+
+const char *gb_report__num(double v, char *buf, size_t len)
+{
+    if (isnan(v))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.2f", v);
+    return buf;
 }
 
 static const char *cell_at(const gb_report__grid_t *g, size_t row, size_t col)

@@ -185,6 +185,8 @@ int gb_report__grid_set(gb_report__grid_t *g, size_t col, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* A number cell: v with two decimals, "-" for NaN (nothing measured); returns buf. */
+const char *gb_report__num(double v, char *buf, size_t len);
 void gb_report__grid_text(const gb_report__grid_t *g, FILE *f);
 void gb_report__grid_md(const gb_report__grid_t *g, FILE *f);
 void gb_report__grid_html(const gb_report__grid_t *g, FILE *f);
@@ -302,6 +304,12 @@ int gb_report__read_ceilings(gb_report_t *r, gb_store_t *st);
 int gb_report__roofline_plot(const gb_report_t *r, gb_report__gp_t *gp, gb_report__plot_t *p);
 /* "2 of 5 rows are left out: ..." for the rows without traffic, into buf ("" when none). */
 const char *gb_report__traffic_left_out(const gb_report_t *r, char *buf, size_t len);
+
+/* ---- write.c --------------------------------------------------------------------------------- */
+
+/* The end of writing a report to f: rc, or GB_EIO where f holds a write error; on failure msg
+ * says so ("out of memory" or "writing the report failed"). */
+int gb_report__written(FILE *f, int rc, char *msg, size_t msglen);
 
 /* ---- html.c ---------------------------------------------------------------------------------- */
 

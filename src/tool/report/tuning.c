@@ -125,15 +125,6 @@ int gb_report__tuning_shown(const gb_report_t *r, unsigned tables)
 
 /* ---- tables ---------------------------------------------------------------------------------- */
 
-static const char *gflops_text(double v, char *buf, size_t len)
-{
-    if (isnan(v))
-        snprintf(buf, len, "-");
-    else
-        snprintf(buf, len, "%.2f", v);
-    return buf;
-}
-
 int gb_report__tuned_grid(const gb_report_t *r, gb_report__grid_t *g)
 {
     static const char *head[] = {"shape class", "device",     "prec",    "layout",   "shape",
@@ -159,7 +150,7 @@ int gb_report__tuned_grid(const gb_report_t *r, gb_report__grid_t *g)
         rc |= gb_report__grid_set(g, 4, "%zux%zux%zu", e->m, e->n, e->k);
         rc |= gb_report__grid_set(g, 5, "%s", e->kernel);
         rc |= gb_report__grid_set(g, 6, "%s", gb_params_text(&e->params, buf, sizeof buf));
-        rc |= gb_report__grid_set(g, 7, "%s", gflops_text(e->gflops, buf, sizeof buf));
+        rc |= gb_report__grid_set(g, 7, "%s", gb_report__num(e->gflops, buf, sizeof buf));
         rc |= gb_report__grid_set(g, 8, "%zu", e->nevidence);
         rc |= gb_report__grid_set(g, 9, "%s", e->tuned_at);
         if (rc != GB_OK)
@@ -198,7 +189,7 @@ int gb_report__runs_grid(const gb_report_t *r, gb_report__grid_t *g)
         rc |= gb_report__grid_set(g, 8, "%llu", (unsigned long long)run->seed);
         /* The evaluations recorded: a run killed on the way never wrote its count. */
         rc |= gb_report__grid_set(g, 9, "%zu", k->nevals);
-        rc |= gb_report__grid_set(g, 10, "%s", gflops_text(k->top, buf, sizeof buf));
+        rc |= gb_report__grid_set(g, 10, "%s", gb_report__num(k->top, buf, sizeof buf));
         rc |= gb_report__grid_set(g, 11, "%s", run->status);
         if (rc != GB_OK)
             return GB_ENOMEM;
