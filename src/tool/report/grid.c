@@ -29,6 +29,16 @@ void gb_report__grid_free(gb_report__grid_t *g)
     memset(g, 0, sizeof *g);
 }
 
+int gb_report__grid_head(gb_report__grid_t *g, const char *const *head, size_t ncols)
+{
+    int rc = gb_report__grid_init(g, ncols);
+    if (rc == GB_OK)
+        rc = gb_report__grid_row(g);
+    for (size_t c = 0; rc == GB_OK && c < ncols; c++)
+        rc = gb_report__grid_set(g, c, "%s", head[c]);
+    return rc;
+}
+
 int gb_report__grid_row(gb_report__grid_t *g)
 {
     size_t used = g->cell ? g->nrows + 1 : 0; /* rows held, the header included */
