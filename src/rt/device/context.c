@@ -1,20 +1,10 @@
 /* context.c: opening a device (context and profiling queue) and closing it with what it kept,
  * error helpers and program builds. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "context.h"
-
-int gb__ctx_fail(gb_context_t *ctx, int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(ctx->errmsg, sizeof ctx->errmsg, fmt, ap);
-    va_end(ap);
-    return code;
-}
 
 #define CL_ERR(x)                                                                                  \
     {                                                                                              \

@@ -1,19 +1,9 @@
 /* sql.c: what every file of the store does with SQLite: statements run and prepared with their
  * failure on the handle, and the handle's message, which names the store and what SQLite said. */
 #include <sqlite3.h>
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "store_int.h"
-
-int gb_store__failf(gb_store_t *st, int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(st->msg, sizeof st->msg, fmt, ap);
-    va_end(ap);
-    return code;
-}
 
 /* An SQLite failure: the message names the store and what SQLite said. */
 int gb_store__fail_db(gb_store_t *st, const char *what)

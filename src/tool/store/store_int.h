@@ -116,13 +116,10 @@ void gb_store__unlock(gb_store_t *st);
     "save what can be read with 'gemmbench export --store %s --out saved.json' and 'gemmbench "    \
     "import saved.json --store NEW', or restore a copy"
 
-/* Failures (sql.c): set the handle's message and return code; fail_db quotes SQLite's message
- * and maps a busy, unopenable or non-SQLite file to its own message. */
-int gb_store__failf(gb_store_t *st, int code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+/* Failures: set the handle's message and return code (failf: gb__fail on the handle's
+ * message); fail_db (sql.c) quotes SQLite's message and maps a busy, unopenable or non-SQLite
+ * file to its own message. */
+#define gb_store__failf(st, code, ...) gb__fail((st)->msg, sizeof(st)->msg, code, __VA_ARGS__)
 int gb_store__fail_db(gb_store_t *st, const char *what);
 /* sqlite3_exec and sqlite3_prepare_v2 with the failure on the handle (sql.c). */
 int gb_store__exec(gb_store_t *st, const char *sql);
