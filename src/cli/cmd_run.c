@@ -558,10 +558,8 @@ static int open_run(run_t *u, const cli_measure_t *o, const gb_explore_plan_t *p
 {
     char msg[1024];
     int rc;
-    if ((rc = cli_registry_open(&u->reg, o->kpath)) || (rc = cli_device_open(&u->dev, &o->sel)))
-        return rc;
-    u->di = &u->dev.list[u->dev.index];
-    if ((rc = cli_auto_open(&u->autodb, pl, o->store)))
+    if ((rc = cli_measure_open(o, &u->reg, &u->dev, &u->di)) ||
+        (rc = cli_auto_open(&u->autodb, pl, o->store)))
         return rc;
     if ((rc = gb_explore_open(&u->ex, pl, u->reg, u->di, NULL, cli_auto_chooser(&u->autodb), msg,
                               sizeof msg)) != GB_OK)

@@ -372,6 +372,16 @@ int cli_mpi_start(cli_measure_t *o, const gb_explore_plan_t *pl, const char *cmd
     return 0;
 }
 
+int cli_measure_open(const cli_measure_t *o, gb_registry_t **reg, cli_device_t *dev,
+                     const gb_device_info_t **di)
+{
+    int rc;
+    if ((rc = cli_registry_open(reg, o->kpath)) || (rc = cli_device_open(dev, &o->sel)))
+        return rc;
+    *di = &dev->list[dev->index];
+    return 0;
+}
+
 int cli_measure_devices_open(cli_device_t *dev, const cli_measure_t *o, const gb_fleet_mpi_t *mpi)
 {
     const int rc = cli_devices_open(dev, &o->sel);
