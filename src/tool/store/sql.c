@@ -46,6 +46,24 @@ int gb_store__prepare(gb_store_t *st, const char *sql, sqlite3_stmt **out)
     return GB_OK;
 }
 
+int gb_store__step_int(gb_store_t *st, sqlite3_stmt *q, const char *what, int64_t *v)
+{
+    int rc = GB_OK;
+    if (sqlite3_step(q) == SQLITE_ROW)
+        *v = (int64_t)sqlite3_column_int64(q, 0);
+    else
+        rc = gb_store__fail_db(st, what);
+    sqlite3_finalize(q);
+    return rc;
+}
+
+int gb_store__query_int(gb_store_t *st, const char *sql, const char *what, int64_t *v)
+{
+    sqlite3_stmt *q;
+    const int rc = gb_store__prepare(st, sql, &q);
+    return rc == GB_OK ? gb_store__step_int(st, q, what, v) : rc;
+}
+
 int gb_store__fail(gb_store_t *st, int code, const char *msg)
 {
     return gb_store__failf(st, code, "%s", msg);

@@ -124,6 +124,11 @@ int gb_store__fail_db(gb_store_t *st, const char *what);
 /* sqlite3_exec and sqlite3_prepare_v2 with the failure on the handle (sql.c). */
 int gb_store__exec(gb_store_t *st, const char *sql);
 int gb_store__prepare(gb_store_t *st, const char *sql, struct sqlite3_stmt **out);
+/* A query of one integer (its first row's first column) into *v: step_int steps the prepared q
+ * and finalizes it, query_int prepares sql first. GB_OK, or the failure on the handle (what: what
+ * the store was doing), *v then unchanged (sql.c). */
+int gb_store__step_int(gb_store_t *st, struct sqlite3_stmt *q, const char *what, int64_t *v);
+int gb_store__query_int(gb_store_t *st, const char *sql, const char *what, int64_t *v);
 
 /* Inserts pt inside the caller's open transaction (gb_store_transaction): GB_OK, 1 when its id
  * is already stored, or an error with the message on st. */
