@@ -163,6 +163,16 @@ static int open_devices(cli_device_t *d, const gb_device_selector_t *sel, int ma
     return 0;
 }
 
+int cli_device_type(const char *arg, gb_device_type_t *out)
+{
+    if (gb_device_type_parse(arg, out) == GB_OK)
+        return 0;
+    return cli_error(GB_EBADARG,
+                     "unknown device type '%s'; use all, cpu, gpu, acc or default, or the OpenCL "
+                     "constant: CL_DEVICE_TYPE_GPU",
+                     arg);
+}
+
 int cli_device_open(cli_device_t *d, const gb_device_selector_t *sel)
 {
     return open_devices(d, sel, 0);
@@ -354,6 +364,13 @@ int cli_out_close(cli_out_t *o, int rc)
     if (rc != GB_OK)
         remove(o->tmp);
     return rc;
+}
+
+int cli_bad_option(int c, const char *name, const char *cmd)
+{
+    if (c == ':')
+        return cli_error(GB_EBADARG, "option '%s' needs a value", name);
+    return cli_error(GB_EBADARG, "unknown option '%s'; see 'gemmbench %s --help'", name, cmd);
 }
 
 int cli_no_operands(int argc, char **argv, const char *cmd)

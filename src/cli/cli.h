@@ -27,6 +27,9 @@ int cli_parse_double(const char *what, const char *s, double *out);
 /* Parses a comma-separated list of positive sizes into out (up to cap). */
 int cli_parse_size_list(const char *what, const char *s, size_t *out, size_t cap, size_t *n);
 
+/* -t TYPE: the device type into *out; 0, or the exit code after a one-line error. */
+int cli_device_type(const char *arg, gb_device_type_t *out);
+
 #define CLI_MAX_DEVICES 32
 /* The kernel registry, with the families of --kernel-path DIR (NULL: the built-in ones); 0, or
  * the exit code after a one-line error (a bad kernel path is bad usage). */
@@ -78,6 +81,10 @@ void cli_outcome_text(const gb_validation_t *v, gb_outcome_t oc, char *buf, size
  * the honest computation's, or one u*G), or "-" where it was not judged. */
 void cli_faithful_text(const gb_validation_t *v, gb_precision_t prec, char *buf, size_t len);
 
+/* After getopt_long returned ':' (option name given without its value) or anything else that no
+ * case took (an unknown option): the exit code after a one-line error, which points an unknown
+ * option to cmd's --help. */
+int cli_bad_option(int c, const char *name, const char *cmd);
 /* After getopt: an error (the exit code) when argv holds operands from optind on, which cmd
  * (the subcommand, for the pointer to its --help) does not take; else 0. */
 int cli_no_operands(int argc, char **argv, const char *cmd);

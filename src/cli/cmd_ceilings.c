@@ -131,7 +131,7 @@ static int parse(int argc, char **argv, gb_device_selector_t *sel, const char **
         {"device", required_argument, NULL, 'd'},   {"json", no_argument, NULL, 'j'},
         {"store", required_argument, NULL, 's'},    {"no-store", no_argument, NULL, 'n'},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
-    int c;
+    int c, rc;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":p:t:d:h", opts, NULL)) != -1) {
@@ -139,12 +139,8 @@ static int parse(int argc, char **argv, gb_device_selector_t *sel, const char **
         case 'p': sel->platform = optarg; break;
         case 'd': sel->device = optarg; break;
         case 't':
-            if (gb_device_type_parse(optarg, &sel->type) != GB_OK)
-                return cli_error(
-                    GB_EBADARG,
-                    "unknown device type '%s'; use all, cpu, gpu, acc or default, or the OpenCL "
-                    "constant: CL_DEVICE_TYPE_GPU",
-                    optarg);
+            if ((rc = cli_device_type(optarg, &sel->type)) != 0)
+                return rc;
             break;
         case 'j': *json = 1; break;
         case 's': *store = optarg; break;

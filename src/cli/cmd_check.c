@@ -70,7 +70,7 @@ static int parse(int argc, char **argv, check_opts_t *o)
     memset(o, 0, sizeof *o);
     o->sel.type = GB_DEVTYPE_ALL;
     char msg[512];
-    int c;
+    int c, rc;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":k:p:t:d:h", opts, NULL)) != -1) {
@@ -92,12 +92,8 @@ static int parse(int argc, char **argv, check_opts_t *o)
         case 'p': o->sel.platform = optarg; break;
         case 'd': o->sel.device = optarg; break;
         case 't':
-            if (gb_device_type_parse(optarg, &o->sel.type) != GB_OK)
-                return cli_error(
-                    GB_EBADARG,
-                    "unknown device type '%s'; use all, cpu, gpu, acc or default, or the OpenCL "
-                    "constant: CL_DEVICE_TYPE_GPU",
-                    optarg);
+            if ((rc = cli_device_type(optarg, &o->sel.type)) != 0)
+                return rc;
             o->type = optarg;
             break;
         case O_NOOCL: o->no_oclgrind = 1; break;
@@ -110,10 +106,7 @@ static int parse(int argc, char **argv, check_opts_t *o)
             break;
         }
         case 'h': usage(); return -1;
-        case ':': return cli_error(GB_EBADARG, "option '%s' needs a value", argv[optind - 1]);
-        default:
-            return cli_error(GB_EBADARG, "unknown option '%s'; see 'gemmbench check --help'",
-                             argv[optind - 1]);
+        default: return cli_bad_option(c, argv[optind - 1], "check");
         }
     }
     if (!o->kernel || !o->kernel[0])

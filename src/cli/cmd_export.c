@@ -36,10 +36,7 @@ int cmd_export(int argc, char **argv)
         case 's': path = optarg; break;
         case 'o': out = optarg; break;
         case 'h': usage(); return EXIT_OK;
-        case ':': return cli_error(GB_EBADARG, "option '%s' needs a value", argv[optind - 1]);
-        default:
-            return cli_error(GB_EBADARG, "unknown option '%s'; see 'gemmbench export --help'",
-                             argv[optind - 1]);
+        default: return cli_bad_option(c, argv[optind - 1], "export");
         }
     }
     if (optind < argc)

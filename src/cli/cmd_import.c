@@ -36,10 +36,7 @@ int cmd_import(int argc, char **argv)
         switch (c) {
         case 's': path = optarg; break;
         case 'h': usage(); return EXIT_OK;
-        case ':': return cli_error(GB_EBADARG, "option '%s' needs a value", argv[optind - 1]);
-        default:
-            return cli_error(GB_EBADARG, "unknown option '%s'; see 'gemmbench import --help'",
-                             argv[optind - 1]);
+        default: return cli_bad_option(c, argv[optind - 1], "import");
         }
     }
     if (optind != argc - 1)

@@ -236,7 +236,7 @@ static int parse(int argc, char **argv, int *json, int *want_device, const char 
                                          {"kernel-path", required_argument, NULL, OPT_KPATH},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    int c;
+    int c, rc;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":p:t:d:h", opts, NULL)) != -1) {
@@ -252,12 +252,8 @@ static int parse(int argc, char **argv, int *json, int *want_device, const char 
             *want_device = 1;
             break;
         case 't':
-            if (gb_device_type_parse(optarg, &sel->type) != GB_OK)
-                return cli_error(
-                    GB_EBADARG,
-                    "unknown device type '%s'; use all, cpu, gpu, acc or default, or the OpenCL "
-                    "constant: CL_DEVICE_TYPE_GPU",
-                    optarg);
+            if ((rc = cli_device_type(optarg, &sel->type)) != 0)
+                return rc;
             *want_device = 1;
             break;
         case 'h':

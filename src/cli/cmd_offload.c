@@ -192,10 +192,8 @@ static int open_offload(offload_t *f, const cli_measure_t *o, const gb_explore_p
 {
     char msg[1024];
     int rc;
-    if ((rc = cli_registry_open(&f->reg, o->kpath)) || (rc = cli_device_open(&f->dev, &o->sel)))
-        return rc;
-    f->di = &f->dev.list[f->dev.index];
-    if ((!o->no_store && (rc = cli_store_open(&f->st, o->store, 1))) ||
+    if ((rc = cli_measure_open(o, &f->reg, &f->dev, &f->di)) ||
+        (!o->no_store && (rc = cli_store_open(&f->st, o->store, 1))) ||
         (rc = cli_auto_open(&f->autodb, pl, o->store)))
         return rc;
     if ((rc = gb_context_open(&f->ctx, f->di, msg, sizeof msg)) != GB_OK)

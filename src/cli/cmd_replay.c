@@ -154,10 +154,7 @@ static int parse(int argc, char **argv, const char **path, const char **kpath,
                                  "--verdict: unknown verdict '%s'; use faithful or bound", optarg);
             break;
         case 'h': usage(); return -1;
-        case ':': return cli_error(GB_EBADARG, "option '%s' needs a value", argv[optind - 1]);
-        default:
-            return cli_error(GB_EBADARG, "unknown option '%s'; see 'gemmbench replay --help'",
-                             argv[optind - 1]);
+        default: return cli_bad_option(c, argv[optind - 1], "replay");
         }
     }
     if (optind != argc - 1)

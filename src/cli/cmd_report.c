@@ -141,10 +141,7 @@ static int parse(int argc, char **argv, ropts_t *o)
         case O_PREC:
         case O_TIMING: rc = set_filter(&o->filter, c, optarg); break;
         case 'h': usage(); return -1;
-        case ':': return cli_error(GB_EBADARG, "option '%s' needs a value", argv[optind - 1]);
-        default:
-            return cli_error(GB_EBADARG, "unknown option '%s'; see 'gemmbench report --help'",
-                             argv[optind - 1]);
+        default: return cli_bad_option(c, argv[optind - 1], "report");
         }
     }
     if (rc)

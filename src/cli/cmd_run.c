@@ -244,14 +244,14 @@ static void times_json(cJSON *o, const gb_problem_t *p, const gb_result_t *r, gb
     for (int ph = 0; ph < GB_PHASE_COUNT; ph++) {
         const gb_stats_t *st = &r->time_ms[ph];
         cJSON *s = cJSON_AddObjectToObject(times, gb_phase_name((gb_phase_t)ph));
-        cJSON_AddNumberToObject(s, "n", (double)st->n);
-        cJSON_AddNumberToObject(s, "min", st->min);
-        cJSON_AddNumberToObject(s, "median", st->median);
-        cJSON_AddNumberToObject(s, "mean", st->mean);
-        cJSON_AddNumberToObject(s, "max", st->max);
-        cJSON_AddNumberToObject(s, "std", st->std);
-        cJSON_AddNumberToObject(s, "ci95_lo", st->ci95_lo);
-        cJSON_AddNumberToObject(s, "ci95_hi", st->ci95_hi);
+        const struct {
+            const char *key;
+            double v;
+        } sv[] = {{"n", (double)st->n},     {"min", st->min},        {"median", st->median},
+                  {"mean", st->mean},       {"max", st->max},        {"std", st->std},
+                  {"ci95_lo", st->ci95_lo}, {"ci95_hi", st->ci95_hi}};
+        for (size_t i = 0; i < sizeof sv / sizeof sv[0]; i++)
+            cJSON_AddNumberToObject(s, sv[i].key, sv[i].v);
         cJSON_AddItemToObject(s, "samples", cJSON_CreateDoubleArray(r->samples_ms[ph], (int)st->n));
     }
     double h2d, d2h;
@@ -558,10 +558,8 @@ static int open_run(run_t *u, const cli_measure_t *o, const gb_explore_plan_t *p
 {
     char msg[1024];
     int rc;
-    if ((rc = cli_registry_open(&u->reg, o->kpath)) || (rc = cli_device_open(&u->dev, &o->sel)))
-        return rc;
-    u->di = &u->dev.list[u->dev.index];
-    if ((rc = cli_auto_open(&u->autodb, pl, o->store)))
+    if ((rc = cli_measure_open(o, &u->reg, &u->dev, &u->di)) ||
+        (rc = cli_auto_open(&u->autodb, pl, o->store)))
         return rc;
     if ((rc = gb_explore_open(&u->ex, pl, u->reg, u->di, NULL, cli_auto_chooser(&u->autodb), msg,
                               sizeof msg)) != GB_OK)

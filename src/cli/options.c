@@ -208,14 +208,7 @@ static int other(int c, const char *arg, const char *name, const char *cmd, cli_
     switch (c) {
     case 'p': o->sel.platform = arg; return 0;
     case 'd': o->sel.device = arg; return 0;
-    case 't':
-        if (gb_device_type_parse(arg, &o->sel.type) != GB_OK)
-            return cli_error(
-                GB_EBADARG,
-                "unknown device type '%s'; use all, cpu, gpu, acc or default, or the OpenCL "
-                "constant: CL_DEVICE_TYPE_GPU",
-                arg);
-        return 0;
+    case 't': return cli_device_type(arg, &o->sel.type);
     case 'v': pl->bench.validate = GB_VALIDATE_ON; return 0;
     case O_NOVAL: pl->bench.validate = GB_VALIDATE_OFF; return 0;
     case O_COLD: return set(pl, "cold", "on", "--cold");
@@ -267,9 +260,7 @@ static int other(int c, const char *arg, const char *name, const char *cmd, cli_
                              arg);
         return 0;
     }
-    case ':': return cli_error(GB_EBADARG, "option '%s' needs a value", name);
-    default:
-        return cli_error(GB_EBADARG, "unknown option '%s'; see 'gemmbench %s --help'", name, cmd);
+    default: return cli_bad_option(c, name, cmd);
     }
 }
 
@@ -378,6 +369,16 @@ int cli_mpi_start(cli_measure_t *o, const gb_explore_plan_t *pl, const char *cmd
                                                      o->device_map));
         o->sel.device = mine;
     }
+    return 0;
+}
+
+int cli_measure_open(const cli_measure_t *o, gb_registry_t **reg, cli_device_t *dev,
+                     const gb_device_info_t **di)
+{
+    int rc;
+    if ((rc = cli_registry_open(reg, o->kpath)) || (rc = cli_device_open(dev, &o->sel)))
+        return rc;
+    *di = &dev->list[dev->index];
     return 0;
 }
 

@@ -51,6 +51,10 @@ int cli_mpi_start(cli_measure_t *o, const gb_explore_plan_t *pl, const char *cmd
  * the devices taken in turn by the ranks of one host. When they cannot be opened under MPI, the
  * likely cause and its fix on stderr. 0, or the exit code after an error. */
 int cli_measure_devices_open(cli_device_t *dev, const cli_measure_t *o, const gb_fleet_mpi_t *mpi);
+/* For a command that measures on one device: the registry (--kernel-path) and the device -p, -t
+ * and -d pick, *di its facts. 0, or the exit code after an error. */
+int cli_measure_open(const cli_measure_t *o, gb_registry_t **reg, cli_device_t *dev,
+                     const gb_device_info_t **di);
 
 /* The tuning database, read when the plan's kernels name auto (auto.c). */
 typedef struct cli_auto {

@@ -188,38 +188,21 @@ static void cublas_release(void *state)
     free(s);
 }
 
-const gb_impl_ops_t gb__cublas_ops = {
-    "cublas",
-    "NVIDIA cuBLAS sgemm/dgemm on CUDA device 0, TF32 off (library peer)",
-    3u,
-    GB_IS_LIBRARY,
-    cublas_check,
-    cublas_program_id,
-    cublas_prepare,
-    NULL,
-    cublas_call,
-    cublas_release,
-    0,
-    NULL,
-    NULL,
-    NULL,
-    NULL};
+/* The two peers differ only in name, description, precisions and capabilities: cublas_prepare
+ * sets the math mode from the table it runs under. */
+#define CUBLAS_OPS(name, description, precisions, caps)                                            \
+    {                                                                                              \
+        name, description, precisions, caps, cublas_check, cublas_program_id, cublas_prepare,      \
+            NULL, cublas_call, cublas_release, 0, NULL, NULL, NULL, NULL                           \
+    }
 
-const gb_impl_ops_t gb__cublas_tf32_ops = {
-    "cublas_tf32",
-    "NVIDIA cuBLAS sgemm in its TF32 fast mode: tensor cores on inputs rounded to TF32, not "
-    "FP32-accurate (library peer)",
-    1u,
-    GB_IS_LIBRARY | GB_IS_REDUCED,
-    cublas_check,
-    cublas_program_id,
-    cublas_prepare,
-    NULL,
-    cublas_call,
-    cublas_release,
-    0,
-    NULL,
-    NULL,
-    NULL,
-    NULL};
+const gb_impl_ops_t gb__cublas_ops =
+    CUBLAS_OPS("cublas", "NVIDIA cuBLAS sgemm/dgemm on CUDA device 0, TF32 off (library peer)", 3u,
+               GB_IS_LIBRARY);
+
+const gb_impl_ops_t gb__cublas_tf32_ops =
+    CUBLAS_OPS("cublas_tf32",
+               "NVIDIA cuBLAS sgemm in its TF32 fast mode: tensor cores on inputs rounded to TF32, "
+               "not FP32-accurate (library peer)",
+               1u, GB_IS_LIBRARY | GB_IS_REDUCED);
 #endif

@@ -202,16 +202,6 @@ static int range_values(const gb_param_t *p, long **out, size_t *n)
     return GB_OK;
 }
 
-static int allowed(const gb_param_t *p, long v)
-{
-    if (!p->values)
-        return v >= p->lo && v <= p->hi;
-    for (size_t i = 0; i < p->nvalues; i++)
-        if (p->values[i] == v)
-            return 1;
-    return 0;
-}
-
 /* Candidate values of family parameter k: the narrowing's, else its own. */
 static int candidates(const gb_family_t *f, size_t k, const gb_space_values_t *narrow,
                       size_t nnarrow, long **out, size_t *n, char *msg, size_t msglen)
@@ -224,7 +214,7 @@ static int candidates(const gb_family_t *f, size_t k, const gb_space_values_t *n
             return gb__fail(msg, msglen, GB_EBADPARAM, "give %s from 1 to %d values", p->name,
                             GB_SPACE_MAX_VALUES);
         for (size_t j = 0; j < narrow[i].n; j++)
-            if (!allowed(p, narrow[i].values[j]))
+            if (!gb__param_allowed(p, narrow[i].values[j]))
                 return gb__fail(msg, msglen, GB_EBADPARAM,
                                 "%s=%ld is not allowed for kernel "
                                 "'%s'",

@@ -1,7 +1,6 @@
 /* error.c: gb_strerror() and gb_errname(), generated from the error tables (the library's,
  * gemmbench_base.h, and the harness's, gemmbench.h), and the warning and build-log handlers. */
 #include <stdarg.h>
-#include <stdio.h>
 
 #include "core.h"
 
@@ -46,14 +45,10 @@ void gb_set_warning_handler(gb_warning_fn fn, void *user)
 
 void gb__warn(const char *fmt, ...)
 {
-    if (!warning_fn)
-        return;
-    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    gb__vnotify(warning_fn, warning_user, fmt, ap);
     va_end(ap);
-    warning_fn(msg, warning_user);
 }
 
 static gb_build_log_fn build_log_fn;

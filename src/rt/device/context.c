@@ -1,20 +1,10 @@
 /* context.c: opening a device (context and profiling queue) and closing it with what it kept,
  * error helpers and program builds. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "context.h"
-
-int gb__ctx_fail(gb_context_t *ctx, int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(ctx->errmsg, sizeof ctx->errmsg, fmt, ap);
-    va_end(ap);
-    return code;
-}
 
 #define CL_ERR(x)                                                                                  \
     {                                                                                              \
@@ -162,19 +152,19 @@ void gb_context_reload_built(gb_context_t *ctx, int on)
  * Intel's and PoCL's drivers do for a page-aligned one whose size is a multiple of 64 bytes. */
 #define GB_HOSTBUF_ALIGN 4096
 
-static int mapped_alloc(gb_context_t *ctx, size_t bytes, gb_hostbuf_t *hb)
+/* A buffer of bytes made with flags (over host, or NULL for none) and mapped whole into hb, which
+ * then holds all but host: CL_SUCCESS, or the OpenCL error with what was made released and hb
+ * zeroed (host stays the caller's). */
+static cl_int map_buffer(gb_context_t *ctx, cl_mem_flags flags, size_t bytes, void *host,
+                         gb_hostbuf_t *hb)
 {
-    const size_t whole = (bytes + GB_HOSTBUF_ALIGN - 1) / GB_HOSTBUF_ALIGN * GB_HOSTBUF_ALIGN;
-    if (!(hb->host = aligned_alloc(GB_HOSTBUF_ALIGN, whole)))
-        return gb__ctx_fail(ctx, GB_ENOMEM, "out of memory for %zu bytes of host memory", bytes);
     cl_int err;
-    hb->mem =
-        clCreateBuffer(ctx->cl, CL_MEM_USE_HOST_PTR | CL_MEM_READ_WRITE, whole, hb->host, &err);
+    hb->mem = clCreateBuffer(ctx->cl, flags | CL_MEM_READ_WRITE, bytes, host, &err);
     if (err == CL_SUCCESS)
         hb->ptr = clEnqueueMapBuffer(ctx->queue, hb->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                     whole, 0, NULL, NULL, &err);
+                                     bytes, 0, NULL, NULL, &err);
     /* A map of a CL_MEM_USE_HOST_PTR buffer is the host's own memory (OpenCL 1.2, 5.4.2). */
-    if (err == CL_SUCCESS && hb->ptr != hb->host)
+    if (err == CL_SUCCESS && host && hb->ptr != host)
         err = CL_INVALID_OPERATION;
     if (err != CL_SUCCESS) {
         if (hb->ptr)
@@ -183,15 +173,29 @@ static int mapped_alloc(gb_context_t *ctx, size_t bytes, gb_hostbuf_t *hb)
             clFinish(ctx->queue);
             clReleaseMemObject(hb->mem);
         }
-        free(hb->host);
         memset(hb, 0, sizeof *hb);
+        return err;
+    }
+    hb->bytes = bytes;
+    hb->queue = ctx->queue;
+    return CL_SUCCESS;
+}
+
+static int mapped_alloc(gb_context_t *ctx, size_t bytes, gb_hostbuf_t *hb)
+{
+    const size_t whole = (bytes + GB_HOSTBUF_ALIGN - 1) / GB_HOSTBUF_ALIGN * GB_HOSTBUF_ALIGN;
+    void *host = aligned_alloc(GB_HOSTBUF_ALIGN, whole);
+    if (!host)
+        return gb__ctx_fail(ctx, GB_ENOMEM, "out of memory for %zu bytes of host memory", bytes);
+    const cl_int err = map_buffer(ctx, CL_MEM_USE_HOST_PTR, whole, host, hb);
+    if (err != CL_SUCCESS) {
+        free(host); /* after its buffer is released */
         return gb__ctx_fail(ctx, GB_EOPENCL,
                             "cannot share %zu bytes of host memory with %s (%s); use --host-mem "
                             "pinned or pageable",
                             bytes, ctx->dev->name, gb__cl_errname(err));
     }
-    hb->bytes = whole;
-    hb->queue = ctx->queue;
+    hb->host = host;
     return GB_OK;
 }
 
@@ -207,23 +211,12 @@ int gb__hostbuf_alloc(gb_context_t *ctx, size_t bytes, gb_host_mem_t kind, gb_ho
     }
     if (kind == GB_HOST_MAPPED)
         return mapped_alloc(ctx, bytes ? bytes : 1, hb);
-    cl_int err;
-    hb->mem = clCreateBuffer(ctx->cl, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes ? bytes : 1,
-                             NULL, &err);
-    if (err == CL_SUCCESS)
-        hb->ptr = clEnqueueMapBuffer(ctx->queue, hb->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                     bytes ? bytes : 1, 0, NULL, NULL, &err);
-    if (err != CL_SUCCESS) {
-        if (hb->mem)
-            clReleaseMemObject(hb->mem);
-        memset(hb, 0, sizeof *hb);
+    const cl_int err = map_buffer(ctx, CL_MEM_ALLOC_HOST_PTR, bytes ? bytes : 1, NULL, hb);
+    if (err != CL_SUCCESS)
         return gb__ctx_fail(ctx, GB_EOPENCL,
                             "cannot pin %zu bytes of host memory on %s (%s); use --host-mem "
                             "pageable",
                             bytes, ctx->dev->name, gb__cl_errname(err));
-    }
-    hb->bytes = bytes ? bytes : 1;
-    hb->queue = ctx->queue;
     return GB_OK;
 }
 

@@ -89,8 +89,8 @@ void gb__device_family(gb_device_info_t *di, cl_device_id d);
  * of its own: its kept programs serve the library's GEMM call. GB_OK or GB_ENOMEM. */
 int gb__context_wrap(gb_context_t **out, const gb_device_info_t *dev, cl_context cl);
 
-/* Formats the context's message and returns code. */
-int gb__ctx_fail(gb_context_t *ctx, int code, const char *fmt, ...) GB_PRINTF(3, 4);
+/* Formats the context's message and returns code: gb__fail on ctx's message. */
+#define gb__ctx_fail(ctx, code, ...) gb__fail((ctx)->errmsg, sizeof(ctx)->errmsg, code, __VA_ARGS__)
 /* Checks an OpenCL status: on failure records "what failed (CL error name)" and returns
  * GB_EOPENCL, else GB_OK. */
 int gb__cl_check(gb_context_t *ctx, cl_int err, const char *what);

@@ -17,7 +17,7 @@ static const gb_param_t *find_param(const gb_family_t *f, const char *name)
     return NULL;
 }
 
-static int allowed(const gb_param_t *p, long v)
+int gb__param_allowed(const gb_param_t *p, long v)
 {
     if (!p->values)
         return v >= p->lo && v <= p->hi;
@@ -59,7 +59,7 @@ int gb_config_resolve(const gb_registry_t *reg, const char *kernel, const gb_par
     }
     for (size_t i = 0; i < out->params.count; i++) {
         const gb_param_t *p = find_param(f, out->params.name[i]);
-        if (!allowed(p, out->params.value[i])) {
+        if (!gb__param_allowed(p, out->params.value[i])) {
             char vals[160];
             describe_allowed(p, vals, sizeof vals);
             return gb__fail(msg, msglen, GB_EBADPARAM,
@@ -112,7 +112,8 @@ int gb_config_set_lws(gb_config_t *cfg, size_t lws0, size_t lws1, char *msg, siz
         gb_params_set(&cfg->params, "LY", 0);
         return GB_OK;
     }
-    if (lws0 == 0 || lws1 == 0 || !allowed(x, (long)lws0) || !allowed(y, (long)lws1)) {
+    if (lws0 == 0 || lws1 == 0 || !gb__param_allowed(x, (long)lws0) ||
+        !gb__param_allowed(y, (long)lws1)) {
         char a[160], b[160];
         describe_allowed(x, a, sizeof a);
         describe_allowed(y, b, sizeof b);

@@ -102,7 +102,8 @@ static int accept(parser_t *p, const char *tok)
     return 1;
 }
 
-static int parse_or(parser_t *p);
+/* An expression: its loosest binary operators (||) first. */
+static int binary(parser_t *p, size_t level);
 
 static int call(parser_t *p, const char *name, size_t len)
 {
@@ -119,10 +120,10 @@ static int call(parser_t *p, const char *name, size_t len)
         p->s = name;
         return fail(p, "unknown function");
     }
-    const int a = parse_or(p);
+    const int a = binary(p, 0);
     if (!accept(p, ","))
         return fail(p, "expected ',' between function arguments");
-    const int b = parse_or(p);
+    const int b = binary(p, 0);
     if (!accept(p, ")"))
         return fail(p, "expected ')'");
     return node(p, op, a, b, 0, name);
@@ -133,7 +134,7 @@ static int primary(parser_t *p)
     skip(p);
     const char *at = p->s;
     if (accept(p, "(")) {
-        const int v = parse_or(p);
+        const int v = binary(p, 0);
         if (!accept(p, ")"))
             return fail(p, "expected ')'");
         return v;
@@ -182,75 +183,41 @@ static int unary(parser_t *p)
     return v;
 }
 
-static int mul(parser_t *p)
-{
-    int v = unary(p);
-    for (;;) {
-        skip(p);
-        const char *at = p->s;
-        if (accept(p, "*"))
-            v = node(p, OP_MUL, v, unary(p), 0, at);
-        else if (accept(p, "/"))
-            v = node(p, OP_DIV, v, unary(p), 0, at);
-        else if (accept(p, "%"))
-            v = node(p, OP_MOD, v, unary(p), 0, at);
-        else
-            return v;
-    }
-}
-
-static int add(parser_t *p)
-{
-    int v = mul(p);
-    for (;;) {
-        skip(p);
-        const char *at = p->s;
-        if (accept(p, "+"))
-            v = node(p, OP_ADD, v, mul(p), 0, at);
-        else if (accept(p, "-"))
-            v = node(p, OP_SUB, v, mul(p), 0, at);
-        else
-            return v;
-    }
-}
-
-static int compare(parser_t *p)
-{
-    static const struct {
+/* The binary operators by level, the loosest first: a level's operands are the next level's
+ * expressions, the last level's unary ones. Each level is left-associative but the comparisons,
+ * which do not chain (a < b < c is refused as unexpected text). */
+enum { LEVEL_OPS = 6 };
+static const struct level {
+    int chains;
+    struct {
         const char *tok;
         int op;
-    } ops[] = {{"==", OP_EQ}, {"!=", OP_NE}, {"<=", OP_LE},
-               {">=", OP_GE}, {"<", OP_LT},  {">", OP_GT}};
-    const int v = add(p);
-    skip(p);
-    const char *at = p->s;
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (accept(p, ops[i].tok))
-            return node(p, ops[i].op, v, add(p), 0, at);
-    return v;
-}
+    } ops[LEVEL_OPS]; /* to the first NULL tok */
+} levels[] = {
+    {1, {{"||", OP_OR}}},
+    {1, {{"&&", OP_AND}}},
+    {0, {{"==", OP_EQ}, {"!=", OP_NE}, {"<=", OP_LE}, {">=", OP_GE}, {"<", OP_LT}, {">", OP_GT}}},
+    {1, {{"+", OP_ADD}, {"-", OP_SUB}}},
+    {1, {{"*", OP_MUL}, {"/", OP_DIV}, {"%", OP_MOD}}}};
+enum { NLEVELS = sizeof levels / sizeof levels[0] };
 
-static int parse_and(parser_t *p)
+static int binary(parser_t *p, size_t level)
 {
-    int v = compare(p);
+    if (level == NLEVELS)
+        return unary(p);
+    const struct level *l = &levels[level];
+    int v = binary(p, level + 1);
     for (;;) {
         skip(p);
         const char *at = p->s;
-        if (!accept(p, "&&"))
+        size_t i = 0;
+        while (i < LEVEL_OPS && l->ops[i].tok && !accept(p, l->ops[i].tok))
+            i++;
+        if (i == LEVEL_OPS || !l->ops[i].tok)
             return v;
-        v = node(p, OP_AND, v, compare(p), 0, at);
-    }
-}
-
-static int parse_or(parser_t *p)
-{
-    int v = parse_and(p);
-    for (;;) {
-        skip(p);
-        const char *at = p->s;
-        if (!accept(p, "||"))
+        v = node(p, l->ops[i].op, v, binary(p, level + 1), 0, at);
+        if (!l->chains)
             return v;
-        v = node(p, OP_OR, v, parse_and(p), 0, at);
     }
 }
 
@@ -270,7 +237,7 @@ int gb__expr_compile(const char *expr, const char *const *names, size_t nnames, 
     e->text = (char *)(e->nodes + e->cap);
     memcpy(e->text, expr, len + 1);
     parser_t p = {e, e->text, names, nnames, 0, 0, msg, msglen};
-    e->root = parse_or(&p);
+    e->root = binary(&p, 0);
     skip(&p);
     if (!p.failed && *p.s)
         fail(&p, "unexpected text");

@@ -20,6 +20,15 @@ int gb__fail(char *msg, size_t msglen, int code, const char *fmt, ...)
     return code;
 }
 
+void gb__vnotify(void (*fn)(const char *msg, void *user), void *user, const char *fmt, va_list ap)
+{
+    if (!fn)
+        return;
+    char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    fn(msg, user);
+}
+
 int gb__appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
 {
     if (!len)

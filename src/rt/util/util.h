@@ -5,6 +5,7 @@
 #ifndef GB_UTIL_H
 #define GB_UTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,6 +20,10 @@
 
 /* Writes a formatted message into msg (when msg is not NULL and msglen > 0) and returns code. */
 int gb__fail(char *msg, size_t msglen, int code, const char *fmt, ...) GB_PRINTF(4, 5);
+
+/* Formats a message (up to 1023 bytes) and hands it to fn with user; nothing where fn is NULL. */
+void gb__vnotify(void (*fn)(const char *msg, void *user), void *user, const char *fmt, va_list ap)
+    GB_PRINTF(3, 0);
 
 /* Appends formatted text at buf + *used (buf holds len bytes) and advances *used, never past
  * len - 1: text that does not fit is cut, and buf stays NUL-terminated. Returns 0 when cut. */

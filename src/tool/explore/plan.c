@@ -47,23 +47,39 @@ void gb_plan_free(gb_explore_plan_t *pl)
 
 /* ---- value syntax --------------------------------------------------------------------------- */
 
+/* The items of text between separators sep, as strtok_r finds them (no empty one): *items an
+ * array of *n pointers to them, which holds their text too (one free(*items) frees all). GB_OK,
+ * or GB_ENOMEM with msg. */
+static int split(const char *text, const char *sep, char ***items, size_t *n, char *msg,
+                 size_t msglen)
+{
+    const size_t len = strlen(text), most = len / 2 + 1; /* items and separators alternate */
+    char **p = malloc(most * sizeof *p + len + 1);
+    if (!p)
+        return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+    char *copy = memcpy(p + most, text, len + 1);
+    *n = 0;
+    for (char *save = NULL, *item = strtok_r(copy, sep, &save); item;
+         item = strtok_r(NULL, sep, &save))
+        p[(*n)++] = item;
+    *items = p;
+    return GB_OK;
+}
+
 /* Parses "V", "LO:HI", "LO:HI:STEP" or "LO:HI:xF" items separated by commas into a new array
  * of at most GB_PLAN_MAX_LIST values, each >= min. */
 static int parse_list(const char *text, long min, long **out, size_t *count, const char *label,
                       char *msg, size_t msglen)
 {
     const char *syntax = "write values like 64,128, a range 64:1024:64 or a doubling 16:1024:x2";
-    size_t cap = 16, n = 0;
-    long *v = malloc(cap * sizeof *v);
-    char *copy = malloc(strlen(text) + 1);
-    int rc = GB_OK;
-    if (!v || !copy) {
-        rc = gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
-        goto done;
-    }
-    strcpy(copy, text);
-    for (char *save = NULL, *item = strtok_r(copy, ",", &save); item;
-         item = strtok_r(NULL, ",", &save)) {
+    size_t cap = 0, n = 0, nitems;
+    long *v = NULL;
+    char **items;
+    int rc = split(text, ",", &items, &nitems, msg, msglen);
+    if (rc != GB_OK)
+        return rc;
+    for (size_t it = 0; it < nitems; it++) {
+        char *item = items[it];
         while (*item == ' ')
             item++;
         size_t ilen = strlen(item);
@@ -113,14 +129,9 @@ static int parse_list(const char *text, long min, long **out, size_t *count, con
                               text, GB_PLAN_MAX_LIST);
                 goto done;
             }
-            if (n == cap) {
-                long *grown = realloc(v, 2 * cap * sizeof *v);
-                if (!grown) {
-                    rc = gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
-                    goto done;
-                }
-                v = grown;
-                cap *= 2;
+            if (gb__grow(&v, &cap, n + 1, sizeof *v) != GB_OK) {
+                rc = gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+                goto done;
             }
             v[n++] = x;
             if (geometric ? x > LONG_MAX / step : x > LONG_MAX - step)
@@ -132,7 +143,7 @@ static int parse_list(const char *text, long min, long **out, size_t *count, con
         rc =
             gb__fail(msg, msglen, GB_EBADARG, "%s: '%s' is an empty list; %s", label, text, syntax);
 done:
-    free(copy);
+    free(items);
     if (rc != GB_OK) {
         free(v);
         v = NULL;
@@ -361,17 +372,14 @@ int gb_plan_shapes(const gb_explore_plan_t *pl, size_t (**out)[3], size_t *count
 static int parse_lws(gb_explore_plan_t *pl, const char *text, const char *label, char *msg,
                      size_t msglen)
 {
-    size_t cap = 8, n = 0;
-    size_t(*v)[2] = malloc(cap * sizeof *v);
-    char *copy = malloc(strlen(text) + 1);
-    int rc = GB_OK;
-    if (!v || !copy) {
-        rc = gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
-        goto done;
-    }
-    strcpy(copy, text);
-    for (char *save = NULL, *pair = strtok_r(copy, ";", &save); pair;
-         pair = strtok_r(NULL, ";", &save)) {
+    size_t cap = 0, n = 0, npairs;
+    size_t(*v)[2] = NULL;
+    char **pairs;
+    int rc = split(text, ";", &pairs, &npairs, msg, msglen);
+    if (rc != GB_OK)
+        return rc;
+    for (size_t i = 0; i < npairs; i++) {
+        const char *pair = pairs[i];
         unsigned long long x, y;
         char tail;
         /* 0,0: the driver chooses (GEMMbench's -lws 0,0); one 0 alone means nothing. */
@@ -389,14 +397,9 @@ static int parse_lws(gb_explore_plan_t *pl, const char *text, const char *label,
                           GB_PLAN_MAX_LIST);
             goto done;
         }
-        if (n == cap) {
-            size_t(*grown)[2] = realloc(v, 2 * cap * sizeof *v);
-            if (!grown) {
-                rc = gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
-                goto done;
-            }
-            v = grown;
-            cap *= 2;
+        if (gb__grow(&v, &cap, n + 1, sizeof *v) != GB_OK) {
+            rc = gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+            goto done;
         }
         v[n][0] = (size_t)x;
         v[n][1] = (size_t)y;
@@ -408,7 +411,7 @@ static int parse_lws(gb_explore_plan_t *pl, const char *text, const char *label,
                       "16,4;32,2",
                       label);
 done:
-    free(copy);
+    free(pairs);
     if (rc != GB_OK) {
         free(v);
         return rc;

@@ -110,9 +110,19 @@ int gb_report__write_csv(const gb_report_t *r, unsigned tables, FILE *f)
 
 /* ---- JSON ------------------------------------------------------------------------------------- */
 
-static cJSON *num_or_null(double v)
+cJSON *gb_report__json_num(double v)
 {
     return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
+void gb_report__json_problem(cJSON *o, gb_precision_t prec, const char *layout, size_t m, size_t n,
+                             size_t k)
+{
+    cJSON_AddStringToObject(o, "precision", gb_precision_name(prec));
+    cJSON_AddStringToObject(o, "layout", layout);
+    cJSON_AddNumberToObject(o, "m", (double)m);
+    cJSON_AddNumberToObject(o, "n", (double)n);
+    cJSON_AddNumberToObject(o, "k", (double)k);
 }
 
 static void header_line(const char *text, void *user)
@@ -128,11 +138,7 @@ static cJSON *row_json(const gb_report_t *r, const gb_report__row_t *row)
     cJSON_AddStringToObject(o, "kernel", row->kernel);
     cJSON_AddStringToObject(o, "family", row->family);
     cJSON_AddStringToObject(o, "preset", row->preset);
-    cJSON_AddStringToObject(o, "precision", gb_precision_name(row->precision));
-    cJSON_AddStringToObject(o, "layout", row->layout);
-    cJSON_AddNumberToObject(o, "m", (double)row->m);
-    cJSON_AddNumberToObject(o, "n", (double)row->n);
-    cJSON_AddNumberToObject(o, "k", (double)row->k);
+    gb_report__json_problem(o, row->precision, row->layout, row->m, row->n, row->k);
     cJSON_AddStringToObject(o, "timing", gb_timing_name(row->timing));
     cJSON_AddStringToObject(o, "settings", row->variant);
     cJSON *params = cJSON_Parse(row->params_json);
@@ -140,17 +146,19 @@ static cJSON *row_json(const gb_report_t *r, const gb_report__row_t *row)
     for (size_t k = 0; k < row->nreps; k++) {
         cJSON *rep = cJSON_CreateObject();
         cJSON_AddNumberToObject(rep, "rep", row->reps[k].rep);
-        cJSON_AddItemToObject(rep, "gflops", num_or_null(row->reps[k].gflops));
+        cJSON_AddItemToObject(rep, "gflops", gb_report__json_num(row->reps[k].gflops));
         cJSON_AddStringToObject(rep, "id", row->reps[k].id);
         cJSON_AddItemToArray(reps, rep);
     }
     cJSON_AddItemToObject(o, "reps", reps);
-    cJSON_AddItemToObject(o, "mean", num_or_null(row->mean));
-    cJSON_AddItemToObject(o, "std", num_or_null(row->std));
-    cJSON_AddItemToObject(o, "min", num_or_null(row->min));
-    cJSON_AddItemToObject(o, "max", num_or_null(row->max));
-    cJSON_AddItemToObject(o, "gflops_per_watt", num_or_null(row->nenergy ? row->gpw : (double)NAN));
-    cJSON_AddItemToObject(o, "energy_j", num_or_null(row->nenergy ? row->energy_j : (double)NAN));
+    cJSON_AddItemToObject(o, "mean", gb_report__json_num(row->mean));
+    cJSON_AddItemToObject(o, "std", gb_report__json_num(row->std));
+    cJSON_AddItemToObject(o, "min", gb_report__json_num(row->min));
+    cJSON_AddItemToObject(o, "max", gb_report__json_num(row->max));
+    cJSON_AddItemToObject(o, "gflops_per_watt",
+                          gb_report__json_num(row->nenergy ? row->gpw : (double)NAN));
+    cJSON_AddItemToObject(o, "energy_j",
+                          gb_report__json_num(row->nenergy ? row->energy_j : (double)NAN));
     /* The memory traffic its family declares (recomputed from the registry), null where none. */
     if (row->traffic == GB_TRAFFIC_DECLARED) {
         cJSON *t = cJSON_AddObjectToObject(o, "traffic");
@@ -188,8 +196,8 @@ static cJSON *lws_json(const gb_report_t *r, const gb_report__lws_t *t)
         cJSON *line = cJSON_CreateArray();
         for (size_t c = 0; c < t->ncols; c++) {
             size_t at = t->cell[s * t->ncols + c];
-            cJSON_AddItemToArray(line,
-                                 num_or_null(at == SIZE_MAX ? (double)NAN : r->rows[at].mean));
+            cJSON_AddItemToArray(
+                line, gb_report__json_num(at == SIZE_MAX ? (double)NAN : r->rows[at].mean));
         }
         cJSON_AddItemToArray(mean, line);
         int pair[2] = {(int)t->cols[t->best[s]][0], (int)t->cols[t->best[s]][1]};
@@ -228,9 +236,9 @@ int gb_report__write_json(const gb_report_t *r, unsigned tables, FILE *f)
         if (d->ceilings_when[0]) {
             cJSON *c = cJSON_AddObjectToObject(o, "ceilings");
             cJSON_AddItemToObject(c, "peak_gflops_s",
-                                  num_or_null(d->peak[0] > 0 ? d->peak[0] : (double)NAN));
+                                  gb_report__json_num(d->peak[0] > 0 ? d->peak[0] : (double)NAN));
             cJSON_AddItemToObject(c, "peak_gflops_d",
-                                  num_or_null(d->peak[1] > 0 ? d->peak[1] : (double)NAN));
+                                  gb_report__json_num(d->peak[1] > 0 ? d->peak[1] : (double)NAN));
             cJSON_AddNumberToObject(c, "bandwidth_gbs", d->bandwidth);
             cJSON_AddStringToObject(c, "measured", d->ceilings_when);
         } else {

@@ -1,6 +1,8 @@
 /* grid.c: a table of text cells, built once and drawn as aligned text, a Markdown table or an
  * HTML table, so the three formats cannot disagree on what a table holds. */
+#include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +27,16 @@ void gb_report__grid_free(gb_report__grid_t *g)
     free(g->mark);
     free(g->right);
     memset(g, 0, sizeof *g);
+}
+
+int gb_report__grid_head(gb_report__grid_t *g, const char *const *head, size_t ncols)
+{
+    int rc = gb_report__grid_init(g, ncols);
+    if (rc == GB_OK)
+        rc = gb_report__grid_row(g);
+    for (size_t c = 0; rc == GB_OK && c < ncols; c++)
+        rc = gb_report__grid_set(g, c, "%s", head[c]);
+    return rc;
 }
 
 int gb_report__grid_row(gb_report__grid_t *g)
@@ -64,6 +76,15 @@ int gb_report__grid_set(gb_report__grid_t *g, size_t col, const char *fmt, ...)
         return GB_ENOMEM;
     strcpy(*cell, buf);
     return GB_OK;
+}
+
+const char *gb_report__num(double v, char *buf, size_t len)
+{
+    if (isnan(v))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.2f", v);
+    return buf;
 }
 
 static const char *cell_at(const gb_report__grid_t *g, size_t row, size_t col)

@@ -169,10 +169,5 @@ int gb_report__write_html(const gb_report_t *r, unsigned tables, FILE *f, char *
     }
     fputs("</body>\n</html>\n", f);
     gb_report__plots_free(plots, np);
-    if (rc == GB_OK && ferror(f))
-        rc = GB_EIO;
-    if (rc != GB_OK)
-        snprintf(msg, msglen, "%s",
-                 rc == GB_ENOMEM ? "out of memory" : "writing the report failed");
-    return rc;
+    return gb_report__written(f, rc, msg, msglen);
 }

@@ -177,6 +177,8 @@ typedef struct gb_report__grid {
 
 int gb_report__grid_init(gb_report__grid_t *g, size_t ncols);
 void gb_report__grid_free(gb_report__grid_t *g);
+/* gb_report__grid_init with the header row made of head's ncols texts; GB_ENOMEM on failure. */
+int gb_report__grid_head(gb_report__grid_t *g, const char *const *head, size_t ncols);
 /* Appends a row of empty cells (the first call makes the header); GB_ENOMEM on failure. */
 int gb_report__grid_row(gb_report__grid_t *g);
 /* Sets a cell of the last row (a copy of the formatted text); GB_ENOMEM on failure. */
@@ -185,6 +187,8 @@ int gb_report__grid_set(gb_report__grid_t *g, size_t col, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* A number cell: v with two decimals, "-" for NaN (nothing measured); returns buf. */
+const char *gb_report__num(double v, char *buf, size_t len);
 void gb_report__grid_text(const gb_report__grid_t *g, FILE *f);
 void gb_report__grid_md(const gb_report__grid_t *g, FILE *f);
 void gb_report__grid_html(const gb_report__grid_t *g, FILE *f);
@@ -223,6 +227,12 @@ void gb_report__tuning_json(const gb_report_t *r, void *root);
 
 int gb_report__write_csv(const gb_report_t *r, unsigned tables, FILE *f);
 int gb_report__write_json(const gb_report_t *r, unsigned tables, FILE *f);
+/* JSON pieces the tables and the tuning view share: a number, null where it is not finite (NaN:
+ * nothing measured); and a problem's "precision", "layout", "m", "n" and "k" added to object o. */
+struct cJSON;
+struct cJSON *gb_report__json_num(double v);
+void gb_report__json_problem(struct cJSON *o, gb_precision_t prec, const char *layout, size_t m,
+                             size_t n, size_t k);
 
 /* ---- gnuplot.c: running gnuplot in a temporary folder ----------------------------------------- */
 
@@ -302,6 +312,12 @@ int gb_report__read_ceilings(gb_report_t *r, gb_store_t *st);
 int gb_report__roofline_plot(const gb_report_t *r, gb_report__gp_t *gp, gb_report__plot_t *p);
 /* "2 of 5 rows are left out: ..." for the rows without traffic, into buf ("" when none). */
 const char *gb_report__traffic_left_out(const gb_report_t *r, char *buf, size_t len);
+
+/* ---- write.c --------------------------------------------------------------------------------- */
+
+/* The end of writing a report to f: rc, or GB_EIO where f holds a write error; on failure msg
+ * says so ("out of memory" or "writing the report failed"). */
+int gb_report__written(FILE *f, int rc, char *msg, size_t msglen);
 
 /* ---- html.c ---------------------------------------------------------------------------------- */
 

@@ -6,15 +6,6 @@
 
 #include "report_int.h"
 
-static const char *num(double v, char *buf, size_t len)
-{
-    if (isnan(v))
-        snprintf(buf, len, "-");
-    else
-        snprintf(buf, len, "%.2f", v);
-    return buf;
-}
-
 int gb_report__reps_grid(const gb_report_t *r, gb_report__grid_t *g)
 {
     size_t ncols = 6 + (r->any_variant ? 1u : 0u) + r->rep_cols + 2 + (r->any_energy ? 1u : 0u) + 1;
@@ -61,14 +52,15 @@ int gb_report__reps_grid(const gb_report_t *r, gb_report__grid_t *g)
         rc |= gb_report__grid_set(g, c++, "%s", gb_timing_name(row->timing));
         for (unsigned k = 0; k < r->rep_cols; k++) {
             const gb_report__rep_t *rep = gb_report__find_rep(row, k);
-            rc |= gb_report__grid_set(g, c++, "%s",
-                                      num(rep ? rep->gflops : (double)NAN, buf, sizeof buf));
+            rc |= gb_report__grid_set(
+                g, c++, "%s", gb_report__num(rep ? rep->gflops : (double)NAN, buf, sizeof buf));
         }
-        rc |= gb_report__grid_set(g, c++, "%s", num(row->mean, buf, sizeof buf));
-        rc |= gb_report__grid_set(g, c++, "%s", num(row->std, buf, sizeof buf));
+        rc |= gb_report__grid_set(g, c++, "%s", gb_report__num(row->mean, buf, sizeof buf));
+        rc |= gb_report__grid_set(g, c++, "%s", gb_report__num(row->std, buf, sizeof buf));
         if (r->any_energy)
-            rc |= gb_report__grid_set(g, c++, "%s",
-                                      num(row->nenergy ? row->gpw : (double)NAN, buf, sizeof buf));
+            rc |= gb_report__grid_set(
+                g, c++, "%s",
+                gb_report__num(row->nenergy ? row->gpw : (double)NAN, buf, sizeof buf));
         rc |= gb_report__grid_set(g, c++, "%s", gb_report__verdict(row, buf, sizeof buf));
         if (rc != GB_OK)
             return GB_ENOMEM;
@@ -105,7 +97,7 @@ int gb_report__lws_grid(const gb_report_t *r, const gb_report__lws_t *t, gb_repo
             size_t i = t->cell[s * t->ncols + c];
             rc |= gb_report__grid_set(
                 g, c + 1, "%s",
-                num(i == SIZE_MAX ? (double)NAN : r->rows[i].mean, buf, sizeof buf));
+                gb_report__num(i == SIZE_MAX ? (double)NAN : r->rows[i].mean, buf, sizeof buf));
         }
         /* The best of one measured cell is no news: marked only where there was a choice. */
         size_t measured = 0;

@@ -14,33 +14,36 @@
 
 /* ---- taking the data ----------------------------------------------------------------------- */
 
-int gb_report_add_tuned(gb_report_t *r, const gb_tuned_entry_t *e)
+/* A tuned entry or a run offered to the report: GB_EBADARG once it is finished; else counted,
+ * and 1 where the filter takes it, GB_OK where it leaves it out. */
+static int offered(gb_report_t *r, const char *device, const char *platform, gb_precision_t prec,
+                   const char *kernel)
 {
     if (r->finished)
         return GB_EBADARG;
     r->tuning_offered++;
-    if (!gb_report__takes(r, e->device, e->platform, e->precision, e->kernel))
-        return GB_OK;
-    if (gb__grow(&r->tuned, &r->tunedcap, r->ntuned + 1, sizeof *r->tuned) != GB_OK)
-        return GB_ENOMEM;
-    r->tuned[r->ntuned++] = *e;
-    return GB_OK;
+    return gb_report__takes(r, device, platform, prec, kernel) ? 1 : GB_OK;
+}
+
+int gb_report_add_tuned(gb_report_t *r, const gb_tuned_entry_t *e)
+{
+    int rc = offered(r, e->device, e->platform, e->precision, e->kernel);
+    if (rc == 1 &&
+        (rc = gb__grow(&r->tuned, &r->tunedcap, r->ntuned + 1, sizeof *r->tuned)) == GB_OK)
+        r->tuned[r->ntuned++] = *e;
+    return rc;
 }
 
 int gb_report_add_run(gb_report_t *r, const gb_tune_run_t *run)
 {
-    if (r->finished)
-        return GB_EBADARG;
-    r->tuning_offered++;
-    if (!gb_report__takes(r, run->device, run->platform, run->precision, run->kernel))
-        return GB_OK;
-    if (gb__grow(&r->runs, &r->runcap, r->nruns + 1, sizeof *r->runs) != GB_OK)
-        return GB_ENOMEM;
-    gb_report__run_t *k = &r->runs[r->nruns++];
-    memset(k, 0, sizeof *k);
-    k->run = *run;
-    k->top = (double)NAN;
-    return GB_OK;
+    int rc = offered(r, run->device, run->platform, run->precision, run->kernel);
+    if (rc == 1 && (rc = gb__grow(&r->runs, &r->runcap, r->nruns + 1, sizeof *r->runs)) == GB_OK) {
+        gb_report__run_t *k = &r->runs[r->nruns++];
+        memset(k, 0, sizeof *k);
+        k->run = *run;
+        k->top = (double)NAN;
+    }
+    return rc;
 }
 
 int gb_report_add_eval(gb_report_t *r, const gb_tune_eval_t *ev)
@@ -125,25 +128,12 @@ int gb_report__tuning_shown(const gb_report_t *r, unsigned tables)
 
 /* ---- tables ---------------------------------------------------------------------------------- */
 
-static const char *gflops_text(double v, char *buf, size_t len)
-{
-    if (isnan(v))
-        snprintf(buf, len, "-");
-    else
-        snprintf(buf, len, "%.2f", v);
-    return buf;
-}
-
 int gb_report__tuned_grid(const gb_report_t *r, gb_report__grid_t *g)
 {
     static const char *head[] = {"shape class", "device",     "prec",    "layout",   "shape",
                                  "kernel",      "parameters", "GFLOP/s", "evidence", "tuned at"};
     const size_t ncols = sizeof head / sizeof head[0];
-    int rc = gb_report__grid_init(g, ncols);
-    if (rc == GB_OK)
-        rc = gb_report__grid_row(g);
-    for (size_t c = 0; rc == GB_OK && c < ncols; c++)
-        rc = gb_report__grid_set(g, c, "%s", head[c]);
+    int rc = gb_report__grid_head(g, head, ncols);
     if (rc != GB_OK)
         return rc;
     g->right[4] = g->right[7] = g->right[8] = 1;
@@ -159,7 +149,7 @@ int gb_report__tuned_grid(const gb_report_t *r, gb_report__grid_t *g)
         rc |= gb_report__grid_set(g, 4, "%zux%zux%zu", e->m, e->n, e->k);
         rc |= gb_report__grid_set(g, 5, "%s", e->kernel);
         rc |= gb_report__grid_set(g, 6, "%s", gb_params_text(&e->params, buf, sizeof buf));
-        rc |= gb_report__grid_set(g, 7, "%s", gflops_text(e->gflops, buf, sizeof buf));
+        rc |= gb_report__grid_set(g, 7, "%s", gb_report__num(e->gflops, buf, sizeof buf));
         rc |= gb_report__grid_set(g, 8, "%zu", e->nevidence);
         rc |= gb_report__grid_set(g, 9, "%s", e->tuned_at);
         if (rc != GB_OK)
@@ -173,11 +163,7 @@ int gb_report__runs_grid(const gb_report_t *r, gb_report__grid_t *g)
     static const char *head[] = {"run",         "device",   "kernel", "prec",  "layout", "MxNxK",
                                  "shape class", "strategy", "seed",   "evals", "best",   "status"};
     const size_t ncols = sizeof head / sizeof head[0];
-    int rc = gb_report__grid_init(g, ncols);
-    if (rc == GB_OK)
-        rc = gb_report__grid_row(g);
-    for (size_t c = 0; rc == GB_OK && c < ncols; c++)
-        rc = gb_report__grid_set(g, c, "%s", head[c]);
+    int rc = gb_report__grid_head(g, head, ncols);
     if (rc != GB_OK)
         return rc;
     g->right[0] = g->right[5] = g->right[8] = g->right[9] = g->right[10] = 1;
@@ -198,7 +184,7 @@ int gb_report__runs_grid(const gb_report_t *r, gb_report__grid_t *g)
         rc |= gb_report__grid_set(g, 8, "%llu", (unsigned long long)run->seed);
         /* The evaluations recorded: a run killed on the way never wrote its count. */
         rc |= gb_report__grid_set(g, 9, "%zu", k->nevals);
-        rc |= gb_report__grid_set(g, 10, "%s", gflops_text(k->top, buf, sizeof buf));
+        rc |= gb_report__grid_set(g, 10, "%s", gb_report__num(k->top, buf, sizeof buf));
         rc |= gb_report__grid_set(g, 11, "%s", run->status);
         if (rc != GB_OK)
             return GB_ENOMEM;
@@ -282,30 +268,27 @@ int gb_report__write_tuning_csv(const gb_report_t *r, FILE *f)
     return ferror(f) ? GB_EIO : GB_OK;
 }
 
-static cJSON *num_or_null(double v)
+/* Where a tuned entry or a run was measured. */
+static void add_device(cJSON *o, const char *device, const char *platform, const char *driver)
 {
-    return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+    cJSON_AddStringToObject(o, "device", device);
+    cJSON_AddStringToObject(o, "platform", platform);
+    cJSON_AddStringToObject(o, "driver", driver);
 }
 
 static cJSON *tuned_json(const gb_tuned_entry_t *e)
 {
     cJSON *o = cJSON_CreateObject(), *ps = cJSON_CreateObject(), *ev = cJSON_CreateArray();
     cJSON_AddStringToObject(o, "class", e->shape_class);
-    cJSON_AddStringToObject(o, "device", e->device);
-    cJSON_AddStringToObject(o, "platform", e->platform);
-    cJSON_AddStringToObject(o, "driver", e->driver);
+    add_device(o, e->device, e->platform, e->driver);
     cJSON_AddStringToObject(o, "vendor", e->vendor);
     cJSON_AddStringToObject(o, "type", e->type);
-    cJSON_AddStringToObject(o, "precision", gb_precision_name(e->precision));
-    cJSON_AddStringToObject(o, "layout", e->layout);
-    cJSON_AddNumberToObject(o, "m", (double)e->m);
-    cJSON_AddNumberToObject(o, "n", (double)e->n);
-    cJSON_AddNumberToObject(o, "k", (double)e->k);
+    gb_report__json_problem(o, e->precision, e->layout, e->m, e->n, e->k);
     cJSON_AddStringToObject(o, "kernel", e->kernel);
     for (size_t j = 0; j < e->params.count; j++)
         cJSON_AddNumberToObject(ps, e->params.name[j], (double)e->params.value[j]);
     cJSON_AddItemToObject(o, "params", ps);
-    cJSON_AddItemToObject(o, "gflops", num_or_null(e->gflops));
+    cJSON_AddItemToObject(o, "gflops", gb_report__json_num(e->gflops));
     for (size_t j = 0; j < e->nevidence; j++)
         cJSON_AddItemToArray(ev, cJSON_CreateString(e->evidence[j]));
     cJSON_AddItemToObject(o, "evidence", ev);
@@ -319,15 +302,9 @@ static cJSON *run_json(const gb_report__run_t *k)
     cJSON *o = cJSON_CreateObject(), *curve = cJSON_CreateArray();
     char seed[24];
     cJSON_AddNumberToObject(o, "id", (double)run->id);
-    cJSON_AddStringToObject(o, "device", run->device);
-    cJSON_AddStringToObject(o, "platform", run->platform);
-    cJSON_AddStringToObject(o, "driver", run->driver);
+    add_device(o, run->device, run->platform, run->driver);
     cJSON_AddStringToObject(o, "kernel", run->kernel);
-    cJSON_AddStringToObject(o, "precision", gb_precision_name(run->precision));
-    cJSON_AddStringToObject(o, "layout", run->layout);
-    cJSON_AddNumberToObject(o, "m", (double)run->m);
-    cJSON_AddNumberToObject(o, "n", (double)run->n);
-    cJSON_AddNumberToObject(o, "k", (double)run->k);
+    gb_report__json_problem(o, run->precision, run->layout, run->m, run->n, run->k);
     cJSON_AddStringToObject(o, "class", run->shape_class);
     cJSON_AddStringToObject(o, "strategy", run->strategy);
     /* A seed may pass 2^53: as text, exact, like a point's seed in an export. */
@@ -339,10 +316,10 @@ static cJSON *run_json(const gb_report__run_t *k)
     cJSON_AddStringToObject(o, "finished", run->finished);
     cJSON_AddStringToObject(o, "status", run->status);
     cJSON_AddNumberToObject(o, "evaluations", (double)k->nevals);
-    cJSON_AddItemToObject(o, "best", num_or_null(k->top));
+    cJSON_AddItemToObject(o, "best", gb_report__json_num(k->top));
     cJSON_AddStringToObject(o, "winner", run->winner);
     for (size_t i = 0; i < k->nevals; i++)
-        cJSON_AddItemToArray(curve, num_or_null(k->best[i]));
+        cJSON_AddItemToArray(curve, gb_report__json_num(k->best[i]));
     cJSON_AddItemToObject(o, "best_so_far", curve);
     return o;
 }

@@ -3,6 +3,16 @@
 
 #include "report_int.h"
 
+int gb_report__written(FILE *f, int rc, char *msg, size_t msglen)
+{
+    if (rc == GB_OK && ferror(f))
+        rc = GB_EIO;
+    if (rc != GB_OK)
+        snprintf(msg, msglen, "%s",
+                 rc == GB_ENOMEM ? "out of memory" : "writing the report failed");
+    return rc;
+}
+
 int gb_report_write(const gb_report_t *r, gb_report_format_t fmt, unsigned tables, FILE *f,
                     char *msg, size_t msglen)
 {
@@ -27,10 +37,5 @@ int gb_report_write(const gb_report_t *r, gb_report_format_t fmt, unsigned table
     case GB_REPORT_HTML: return gb_report__write_html(r, tables, f, msg, msglen);
     default: snprintf(msg, msglen, "unknown report format"); return GB_EBADARG;
     }
-    if (rc == GB_OK && ferror(f))
-        rc = GB_EIO;
-    if (rc != GB_OK)
-        snprintf(msg, msglen, "%s",
-                 rc == GB_ENOMEM ? "out of memory" : "writing the report failed");
-    return rc;
+    return gb_report__written(f, rc, msg, msglen);
 }

@@ -404,11 +404,9 @@ static int crashes_locked(gb_store_t *st, size_t *n)
         GB_OK)
         return rc;
     sqlite3_bind_int(q, 1, GB_ECRASH);
-    if (sqlite3_step(q) == SQLITE_ROW)
-        *n = (size_t)sqlite3_column_int64(q, 0);
-    else
-        rc = gb_store__fail_db(st, "counting crashes");
-    sqlite3_finalize(q);
+    int64_t count;
+    if ((rc = gb_store__step_int(st, q, "counting crashes", &count)) == GB_OK)
+        *n = (size_t)count;
     return rc;
 }
 

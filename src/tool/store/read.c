@@ -199,25 +199,15 @@ int gb_store_resolve_id(gb_store_t *st, const char *prefix, char id_out[GB_POINT
     return rc;
 }
 
-static int count_locked(gb_store_t *st, size_t *n)
-{
-    sqlite3_stmt *q;
-    int rc = gb_store__prepare(st, "SELECT count(*) FROM points", &q);
-    if (rc != GB_OK)
-        return rc;
-    if (sqlite3_step(q) == SQLITE_ROW)
-        *n = (size_t)sqlite3_column_int64(q, 0);
-    else
-        rc = gb_store__fail_db(st, "counting points");
-    sqlite3_finalize(q);
-    return rc;
-}
-
 int gb_store_count(gb_store_t *st, size_t *n)
 {
+    int64_t count;
     gb_store__lock(st);
-    const int rc = count_locked(st, n);
+    const int rc =
+        gb_store__query_int(st, "SELECT count(*) FROM points", "counting points", &count);
     gb_store__unlock(st);
+    if (rc == GB_OK)
+        *n = (size_t)count;
     return rc;
 }
 

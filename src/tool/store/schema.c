@@ -44,20 +44,6 @@ static char *points_ddl(void)
 }
 
 /* The integer the one-row query sql gives, into *v; what names it in the error. */
-static int query_int(gb_store_t *st, const char *sql, const char *what, int *v)
-{
-    sqlite3_stmt *q;
-    int rc = gb_store__prepare(st, sql, &q);
-    if (rc != GB_OK)
-        return rc;
-    if (sqlite3_step(q) != SQLITE_ROW)
-        rc = gb_store__fail_db(st, what);
-    else
-        *v = sqlite3_column_int(q, 0);
-    sqlite3_finalize(q);
-    return rc;
-}
-
 /* Does table points have this column? 1 yes, 0 no, or an error. */
 static int has_column(gb_store_t *st, const char *name)
 {
@@ -127,13 +113,16 @@ static int migrate(gb_store_t *st, int v)
 
 int gb_store__schema(gb_store_t *st)
 {
-    int v = 0, tables = 0, rc;
+    int64_t version = 0, tables = 0;
+    int rc;
     if ((rc = gb_store__exec(st, "BEGIN IMMEDIATE")) != GB_OK)
         return rc;
-    if ((rc = query_int(st, "PRAGMA user_version", "reading the schema version", &v)) != GB_OK ||
-        (rc = query_int(st, "SELECT count(*) FROM sqlite_master WHERE type='table'",
-                        "reading the schema", &tables)) != GB_OK)
+    if ((rc = gb_store__query_int(st, "PRAGMA user_version", "reading the schema version",
+                                  &version)) != GB_OK ||
+        (rc = gb_store__query_int(st, "SELECT count(*) FROM sqlite_master WHERE type='table'",
+                                  "reading the schema", &tables)) != GB_OK)
         goto done;
+    const int v = (int)version; /* SQLite's user_version is 32 bits */
     if (v > GB_STORE_SCHEMA_VERSION) {
         rc = gb_store__failf(st, GB_ENOTSTORE,
                              "store %s has schema version %d, newer than this gemmbench (%s) "

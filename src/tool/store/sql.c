@@ -1,19 +1,9 @@
 /* sql.c: what every file of the store does with SQLite: statements run and prepared with their
  * failure on the handle, and the handle's message, which names the store and what SQLite said. */
 #include <sqlite3.h>
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "store_int.h"
-
-int gb_store__failf(gb_store_t *st, int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(st->msg, sizeof st->msg, fmt, ap);
-    va_end(ap);
-    return code;
-}
 
 /* An SQLite failure: the message names the store and what SQLite said. */
 int gb_store__fail_db(gb_store_t *st, const char *what)
@@ -54,6 +44,24 @@ int gb_store__prepare(gb_store_t *st, const char *sql, sqlite3_stmt **out)
     if (sqlite3_prepare_v2(st->db, sql, -1, out, NULL) != SQLITE_OK)
         return gb_store__fail_db(st, "preparing a statement");
     return GB_OK;
+}
+
+int gb_store__step_int(gb_store_t *st, sqlite3_stmt *q, const char *what, int64_t *v)
+{
+    int rc = GB_OK;
+    if (sqlite3_step(q) == SQLITE_ROW)
+        *v = (int64_t)sqlite3_column_int64(q, 0);
+    else
+        rc = gb_store__fail_db(st, what);
+    sqlite3_finalize(q);
+    return rc;
+}
+
+int gb_store__query_int(gb_store_t *st, const char *sql, const char *what, int64_t *v)
+{
+    sqlite3_stmt *q;
+    const int rc = gb_store__prepare(st, sql, &q);
+    return rc == GB_OK ? gb_store__step_int(st, q, what, v) : rc;
 }
 
 int gb_store__fail(gb_store_t *st, int code, const char *msg)

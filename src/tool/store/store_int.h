@@ -117,17 +117,19 @@ void gb_store__unlock(gb_store_t *st);
     "tuned export --store %s --out tuned.json', then 'gemmbench import saved.json --store NEW' "   \
     "and 'gemmbench tuned import tuned.json --store NEW', or restore a copy"
 
-/* Failures (sql.c): set the handle's message and return code; fail_db quotes SQLite's message
- * and maps a busy, unopenable or non-SQLite file to its own message. */
-int gb_store__failf(gb_store_t *st, int code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+/* Failures: set the handle's message and return code (failf: gb__fail on the handle's
+ * message); fail_db (sql.c) quotes SQLite's message and maps a busy, unopenable or non-SQLite
+ * file to its own message. */
+#define gb_store__failf(st, code, ...) gb__fail((st)->msg, sizeof(st)->msg, code, __VA_ARGS__)
 int gb_store__fail_db(gb_store_t *st, const char *what);
 /* sqlite3_exec and sqlite3_prepare_v2 with the failure on the handle (sql.c). */
 int gb_store__exec(gb_store_t *st, const char *sql);
 int gb_store__prepare(gb_store_t *st, const char *sql, struct sqlite3_stmt **out);
+/* A query of one integer (its first row's first column) into *v: step_int steps the prepared q
+ * and finalizes it, query_int prepares sql first. GB_OK, or the failure on the handle (what: what
+ * the store was doing), *v then unchanged (sql.c). */
+int gb_store__step_int(gb_store_t *st, struct sqlite3_stmt *q, const char *what, int64_t *v);
+int gb_store__query_int(gb_store_t *st, const char *sql, const char *what, int64_t *v);
 
 /* Inserts pt inside the caller's open transaction (gb_store_transaction): GB_OK, 1 when its id
  * is already stored, or an error with the message on st. */

@@ -28,6 +28,26 @@ static void bind_opt_text(sqlite3_stmt *q, int i, const char *s)
         sqlite3_bind_null(q, i);
 }
 
+/* Binds what defines a run, the parameters that its INSERT and the search for the same run
+ * share: device, platform, driver, kernel, precision, layout, m, n and k at 1 to 9, then
+ * strategy, seed, budget, time_s and space from position `search` on. */
+static void bind_definition(sqlite3_stmt *q, const gb_tune_run_t *run, int search)
+{
+    const char *text[] = {
+        run->device, run->platform, run->driver, run->kernel, gb_precision_name(run->precision),
+        run->layout};
+    for (int i = 0; i < 6; i++)
+        sqlite3_bind_text(q, i + 1, text[i], -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 7, (sqlite3_int64)run->m);
+    sqlite3_bind_int64(q, 8, (sqlite3_int64)run->n);
+    sqlite3_bind_int64(q, 9, (sqlite3_int64)run->k);
+    sqlite3_bind_text(q, search, run->strategy, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, search + 1, (sqlite3_int64)run->seed); /* bit for bit, like a point's */
+    sqlite3_bind_int64(q, search + 2, (sqlite3_int64)run->budget);
+    gb_store__bind_dbl(q, search + 3, run->time_s);
+    sqlite3_bind_int64(q, search + 4, (sqlite3_int64)run->space);
+}
+
 /* Inserts run as it is (started, finished and status too) and sets run->id. */
 static int insert_run(gb_store_t *st, gb_tune_run_t *run)
 {
@@ -55,20 +75,8 @@ static int insert_run(gb_store_t *st, gb_tune_run_t *run)
                                &q);
     if (rc != GB_OK)
         return rc;
-    const char *text[] = {
-        run->device, run->platform, run->driver, run->kernel, gb_precision_name(run->precision),
-        run->layout};
-    for (int i = 0; i < 6; i++)
-        sqlite3_bind_text(q, i + 1, text[i], -1, SQLITE_STATIC);
-    sqlite3_bind_int64(q, 7, (sqlite3_int64)run->m);
-    sqlite3_bind_int64(q, 8, (sqlite3_int64)run->n);
-    sqlite3_bind_int64(q, 9, (sqlite3_int64)run->k);
+    bind_definition(q, run, 11);
     sqlite3_bind_text(q, 10, run->shape_class, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 11, run->strategy, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(q, 12, (sqlite3_int64)run->seed); /* bit for bit, like a point's seed */
-    sqlite3_bind_int64(q, 13, (sqlite3_int64)run->budget);
-    gb_store__bind_dbl(q, 14, run->time_s);
-    sqlite3_bind_int64(q, 15, (sqlite3_int64)run->space);
     sqlite3_bind_text(q, 16, run->started, -1, SQLITE_STATIC);
     bind_opt_text(q, 17, run->finished);
     sqlite3_bind_text(q, 18, run->status, -1, SQLITE_STATIC);
@@ -122,19 +130,7 @@ int gb_store__tune_run_same(gb_store_t *st, const gb_tune_run_t *run, gb_tune_ru
                                &q);
     if (rc != GB_OK)
         return rc;
-    const char *text[] = {
-        run->device, run->platform, run->driver, run->kernel, gb_precision_name(run->precision),
-        run->layout};
-    for (int i = 0; i < 6; i++)
-        sqlite3_bind_text(q, i + 1, text[i], -1, SQLITE_STATIC);
-    sqlite3_bind_int64(q, 7, (sqlite3_int64)run->m);
-    sqlite3_bind_int64(q, 8, (sqlite3_int64)run->n);
-    sqlite3_bind_int64(q, 9, (sqlite3_int64)run->k);
-    sqlite3_bind_text(q, 10, run->strategy, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(q, 11, (sqlite3_int64)run->seed);
-    sqlite3_bind_int64(q, 12, (sqlite3_int64)run->budget);
-    gb_store__bind_dbl(q, 13, run->time_s);
-    sqlite3_bind_int64(q, 14, (sqlite3_int64)run->space);
+    bind_definition(q, run, 10);
     sqlite3_bind_text(q, 15, run->command, -1, SQLITE_STATIC);
     const int step = sqlite3_step(q);
     if (step == SQLITE_ROW) {

@@ -339,24 +339,27 @@ void gb_pool_cancel(gb_pool_t *p, gb_build_t *b)
     pthread_mutex_unlock(&p->mu);
 }
 
-void gb_pool_kill(gb_pool_t *p)
+/* quit under the lock; with wait, until no build process is left. */
+static void shut(gb_pool_t *p, int wait)
 {
-    if (!p)
-        return;
     pthread_mutex_lock(&p->mu);
     quit(p);
-    while (p->procs)
+    while (wait && p->procs)
         pthread_cond_wait(&p->done, &p->mu);
     pthread_mutex_unlock(&p->mu);
+}
+
+void gb_pool_kill(gb_pool_t *p)
+{
+    if (p)
+        shut(p, 1);
 }
 
 void gb_pool_close(gb_pool_t *p)
 {
     if (!p)
         return;
-    pthread_mutex_lock(&p->mu);
-    quit(p);
-    pthread_mutex_unlock(&p->mu);
+    shut(p, 0);
     for (unsigned i = 0; i < p->n; i++)
         pthread_join(p->threads[i], NULL);
     pthread_cond_destroy(&p->work);
@@ -427,6 +430,19 @@ int gb_watchdog_open(gb_watchdog_t **out, void (*fn)(void *user), void *user)
     return GB_OK;
 }
 
+/* Sets what the watch waits for, under its lock, and wakes it: deadline (NULL: nothing), or its
+ * end (quit). */
+static void tell(gb_watchdog_t *w, const struct timespec *deadline, int quit)
+{
+    pthread_mutex_lock(&w->mu);
+    if (deadline)
+        w->deadline = *deadline;
+    w->armed = deadline != NULL;
+    w->quit = quit;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
 void gb_watchdog_arm(gb_watchdog_t *w, double seconds)
 {
     if (!w)
@@ -440,31 +456,20 @@ void gb_watchdog_arm(gb_watchdog_t *w, double seconds)
         t.tv_sec++;
         t.tv_nsec -= 1000000000L;
     }
-    pthread_mutex_lock(&w->mu);
-    w->deadline = t;
-    w->armed = 1;
-    pthread_cond_signal(&w->cv);
-    pthread_mutex_unlock(&w->mu);
+    tell(w, &t, 0);
 }
 
 void gb_watchdog_disarm(gb_watchdog_t *w)
 {
-    if (!w)
-        return;
-    pthread_mutex_lock(&w->mu);
-    w->armed = 0;
-    pthread_cond_signal(&w->cv);
-    pthread_mutex_unlock(&w->mu);
+    if (w)
+        tell(w, NULL, 0);
 }
 
 void gb_watchdog_close(gb_watchdog_t *w)
 {
     if (!w)
         return;
-    pthread_mutex_lock(&w->mu);
-    w->quit = 1;
-    pthread_cond_signal(&w->cv);
-    pthread_mutex_unlock(&w->mu);
+    tell(w, NULL, 1);
     pthread_join(w->thread, NULL);
     pthread_cond_destroy(&w->cv);
     pthread_mutex_destroy(&w->mu);

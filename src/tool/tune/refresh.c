@@ -94,14 +94,10 @@ static int tier_of(const gb_tuned_entry_t *e, const gb_device_info_t *dev)
 static void note(const plan_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(const plan_t *p, const char *fmt, ...)
 {
-    if (!p->o->note)
-        return;
-    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    gb__vnotify(p->o->note, p->o->user, fmt, ap);
     va_end(ap);
-    p->o->note(buf, p->o->user);
 }
 
 /* Whether --classes takes class c (every class when not given), marking the tokens that do. */
