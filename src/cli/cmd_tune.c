@@ -126,6 +126,18 @@ static int parse_count(const char *what, const char *s, long lo, long hi, long *
 
 /* One of tune's own options at argv[*i] (with its value), consumed; 0 when argv[*i] is not one,
  * 1 when it was, or the exit code after an error. */
+/* A time limit in seconds up to 86400, from 0 (none) where zero_ok, else above 0. 0, or the
+ * exit code after an error. */
+static int parse_limit(const char *name, const char *v, int zero_ok, double *out)
+{
+    if (cli_parse_double(name, v, out))
+        return EXIT_USAGE;
+    if ((zero_ok ? *out < 0 : !(*out > 0)) || *out > 86400)
+        return cli_error(GB_EBADARG, "%s must be seconds from %s to 86400, got '%s'", name,
+                         zero_ok ? "0 (none)" : "more than 0", v);
+    return 0;
+}
+
 static int own_option(int argc, char **argv, int *i, tune_opts_t *t)
 {
     static const char *const names[] = {
@@ -183,21 +195,9 @@ static int own_option(int argc, char **argv, int *i, tune_opts_t *t)
         if (!(rc = parse_count("--confirm-reps", v, 0, 20, &n)))
             t->reps = (unsigned)n;
     } else if (!strcmp(name, "--candidate-timeout")) {
-        if (cli_parse_double("--candidate-timeout", v, &t->timeout_s))
-            return EXIT_USAGE;
-        if (t->timeout_s < 0 || t->timeout_s > 86400)
-            return cli_error(GB_EBADARG,
-                             "--candidate-timeout must be seconds from 0 (none) to 86400, got "
-                             "'%s'",
-                             v);
+        rc = parse_limit(name, v, 1, &t->timeout_s);
     } else if (!strcmp(name, "--compile-timeout")) {
-        if (cli_parse_double("--compile-timeout", v, &t->compile_timeout_s))
-            return EXIT_USAGE;
-        if (!(t->compile_timeout_s > 0) || t->compile_timeout_s > 86400)
-            return cli_error(GB_EBADARG,
-                             "--compile-timeout must be seconds from more than 0 to 86400, got "
-                             "'%s'",
-                             v);
+        rc = parse_limit(name, v, 0, &t->compile_timeout_s);
     } else if (!strcmp(name, "--record")) {
         t->record = v;
     } else if (!strcmp(name, "--classes")) {

@@ -103,6 +103,41 @@ static const struct only {
                  {O_KPATH, "--kernel-path", "import"}};
 
 /* Parses `tuned SUB [options] [ARG]`: 0, -1 after --help, or the exit code after an error. */
+/* An option only some of the commands take (c as getopt_long gives it, with optarg), into o.
+ * 0, or the exit code after an error. */
+static int sub_option(topts_t *o, int c, const char *name)
+{
+    const struct only *on = NULL;
+    for (size_t i = 0; i < sizeof only_opts / sizeof only_opts[0]; i++)
+        if (only_opts[i].opt == c)
+            on = &only_opts[i];
+    if (on && !strstr(on->takes, name))
+        return cli_error(GB_EBADARG,
+                         "'tuned %s' takes no option %s (tuned %s does); see 'gemmbench "
+                         "tuned %s --help'",
+                         name, on->name, on->takes, name);
+    if ((c == 'o' || c == 'd' || c == 'f' || c == O_KPATH) && !*optarg)
+        return cli_error(GB_EBADARG, "%s needs %s", on->name,
+                         c == 'o'       ? "a file name"
+                         : c == O_KPATH ? "a folder of kernel families"
+                         : c == 'd'     ? "part of a device or platform name"
+                                        : "a device family, e.g. nvidia-sm_90 ('gemmbench "
+                                          "devices' prints a device's)");
+    if (c == O_KPATH)
+        o->kpath = optarg;
+    else if (c == 'o')
+        o->out = optarg;
+    else if (c == 'd')
+        o->device = optarg;
+    else if (c == 'f')
+        o->family = optarg;
+    else if (c == O_SHIPPED)
+        o->shipped = 1;
+    else
+        o->json = 1;
+    return 0;
+}
+
 static int parse(int argc, char **argv, topts_t *o)
 {
     static const struct option opts[] = {{"store", required_argument, NULL, 's'},
@@ -149,34 +184,9 @@ static int parse(int argc, char **argv, topts_t *o)
                              given, name);
         default: break;
         }
-        const struct only *on = NULL;
-        for (size_t i = 0; i < sizeof only_opts / sizeof only_opts[0]; i++)
-            if (only_opts[i].opt == c)
-                on = &only_opts[i];
-        if (on && !strstr(on->takes, name))
-            return cli_error(GB_EBADARG,
-                             "'tuned %s' takes no option %s (tuned %s does); see 'gemmbench "
-                             "tuned %s --help'",
-                             name, on->name, on->takes, name);
-        if ((c == 'o' || c == 'd' || c == 'f' || c == O_KPATH) && !*optarg)
-            return cli_error(GB_EBADARG, "%s needs %s", on->name,
-                             c == 'o'       ? "a file name"
-                             : c == O_KPATH ? "a folder of kernel families"
-                             : c == 'd'     ? "part of a device or platform name"
-                                            : "a device family, e.g. nvidia-sm_90 ('gemmbench "
-                                              "devices' prints a device's)");
-        if (c == O_KPATH)
-            o->kpath = optarg;
-        else if (c == 'o')
-            o->out = optarg;
-        else if (c == 'd')
-            o->device = optarg;
-        else if (c == 'f')
-            o->family = optarg;
-        else if (c == O_SHIPPED)
-            o->shipped = 1;
-        else
-            o->json = 1;
+        const int rc = sub_option(o, c, name);
+        if (rc)
+            return rc;
     }
     const int want = !strcmp(name, "show") || !strcmp(name, "import");
     if (argc - optind > want)
