@@ -110,21 +110,6 @@ int gb_report__write_csv(const gb_report_t *r, unsigned tables, FILE *f)
 
 /* ---- JSON ------------------------------------------------------------------------------------- */
 
-cJSON *gb_report__json_num(double v)
-{
-    return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
-}
-
-void gb_report__json_problem(cJSON *o, gb_precision_t prec, const char *layout, size_t m, size_t n,
-                             size_t k)
-{
-    cJSON_AddStringToObject(o, "precision", gb_precision_name(prec));
-    cJSON_AddStringToObject(o, "layout", layout);
-    cJSON_AddNumberToObject(o, "m", (double)m);
-    cJSON_AddNumberToObject(o, "n", (double)n);
-    cJSON_AddNumberToObject(o, "k", (double)k);
-}
-
 static void header_line(const char *text, void *user)
 {
     cJSON_AddItemToArray(user, cJSON_CreateString(text));

@@ -3,16 +3,6 @@
 
 #include "report_int.h"
 
-int gb_report__written(FILE *f, int rc, char *msg, size_t msglen)
-{
-    if (rc == GB_OK && ferror(f))
-        rc = GB_EIO;
-    if (rc != GB_OK)
-        snprintf(msg, msglen, "%s",
-                 rc == GB_ENOMEM ? "out of memory" : "writing the report failed");
-    return rc;
-}
-
 int gb_report_write(const gb_report_t *r, gb_report_format_t fmt, unsigned tables, FILE *f,
                     char *msg, size_t msglen)
 {

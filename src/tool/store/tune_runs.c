@@ -1,5 +1,5 @@
 /* tune_runs.c: tuning runs and their evaluations in order (tuning.h; tables tune_runs and
- * tune_evals, made with the other tuning tables by the first write: tuning.c). A run is written
+ * tune_evals, made with the other tuning tables by the first write: tuning_tables.c). A run is written
  * when it begins and again when it ends, and marked in flight meanwhile (inflight.h), so that
  * one whose process is killed on the way is still there with the evaluations it made, and is
  * marked "died" by the next run to begin; a run of the same definition taken up again goes on

@@ -1,62 +1,15 @@
 /* tuning.c: what `gemmbench tune` keeps beside the points (tuning.h): the tuning database (table
- * tuned) and the candidates that cannot win (tune_failures); tuning runs and their evaluations are
- * in tune_runs.c. The tables (docs/tuning.md) are made together by the first write, so a store of
- * schema version 2 gains them without a migration; a reader of a store without them sees nothing
- * and writes nothing, so that read-only commands stay so. Each public function runs its _locked
- * twin under the connection's lock (store_int.h). */
-#include <math.h>
+ * tuned) and the candidates that cannot win (tune_failures); the tables themselves and the values
+ * as they keep them are in tuning_tables.c, tuning runs and their evaluations in tune_runs.c, the
+ * check of them all in tuning_check.c. Each public function runs its _locked twin under the
+ * connection's lock (store_int.h). */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "rt/core/core.h"
 #include "tuning_int.h"
-
-/* ---- the tables ------------------------------------------------------------------------------ */
-
-static const char *const tables_of[] = {"tuned", "tune_failures", "tune_runs", "tune_evals"};
-
-/* One savepoint: all four tables or none, inside a caller's transaction or on its own. */
-static const char ddl[] =
-    "SAVEPOINT tuning_tables;"
-    "CREATE TABLE IF NOT EXISTS tuned(device TEXT NOT NULL, platform TEXT NOT NULL, "
-    "driver TEXT NOT NULL, precision TEXT NOT NULL, layout TEXT NOT NULL, "
-    "shape_class TEXT NOT NULL, vendor TEXT NOT NULL, type TEXT NOT NULL, m INTEGER NOT NULL, "
-    "n INTEGER NOT NULL, k INTEGER NOT NULL, kernel TEXT NOT NULL, params TEXT NOT NULL, "
-    "gflops REAL NOT NULL, evidence TEXT NOT NULL, tuned_at TEXT NOT NULL, "
-    "family TEXT NOT NULL DEFAULT '', "
-    "PRIMARY KEY(device, platform, driver, precision, layout, shape_class));"
-    "CREATE TABLE IF NOT EXISTS tune_failures(id TEXT PRIMARY KEY NOT NULL, "
-    "kernel TEXT NOT NULL, params TEXT NOT NULL, code INTEGER NOT NULL, reason TEXT NOT NULL, "
-    "timestamp TEXT NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS tune_runs(id INTEGER PRIMARY KEY, device TEXT NOT NULL, "
-    "platform TEXT NOT NULL, driver TEXT NOT NULL, kernel TEXT NOT NULL, "
-    "precision TEXT NOT NULL, layout TEXT NOT NULL, m INTEGER NOT NULL, n INTEGER NOT NULL, "
-    "k INTEGER NOT NULL, shape_class TEXT NOT NULL, strategy TEXT NOT NULL, "
-    "seed INTEGER NOT NULL, budget INTEGER NOT NULL, time_s REAL, "
-    "space INTEGER NOT NULL, started TEXT NOT NULL, finished TEXT, status TEXT NOT NULL, "
-    "evals INTEGER NOT NULL, winner TEXT, winner_gflops REAL, command TEXT NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS tune_evals(run_id INTEGER NOT NULL REFERENCES tune_runs(id) "
-    "ON DELETE CASCADE, seq INTEGER NOT NULL, point_id TEXT NOT NULL, params TEXT NOT NULL, "
-    "gflops REAL, code INTEGER NOT NULL, reason TEXT NOT NULL, cached INTEGER NOT NULL, "
-    "best REAL, elapsed_s REAL, PRIMARY KEY(run_id, seq)) WITHOUT ROWID;"
-    "RELEASE tuning_tables;";
-
-int gb_store__has_table(gb_store_t *st, const char *name)
-{
-    sqlite3_stmt *q;
-    int rc =
-        gb_store__prepare(st, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", &q);
-    if (rc != GB_OK)
-        return rc;
-    sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
-    const int s = sqlite3_step(q);
-    rc = s == SQLITE_ROW ? 1 : s == SQLITE_DONE ? 0 : gb_store__fail_db(st, "reading the schema");
-    sqlite3_finalize(q);
-    return rc;
-}
 
 /* Whether there is table tuned, and with the column family (added after the tables were
  * first made): 0 no table, 1 without the column, 2 with it, or an error code. One statement:
@@ -77,233 +30,6 @@ static int tuned_table(gb_store_t *st)
         rc = gb_store__fail_db(st, "reading the schema");
     sqlite3_finalize(q);
     return rc;
-}
-
-/* How many of the four tables there are, and whether tuned has the column family: GB_OK or an
- * error. One statement: a tuning write asks it each time. */
-static int tables_present(gb_store_t *st, int *tables, int *family)
-{
-    sqlite3_stmt *q;
-    int rc = gb_store__prepare(st,
-                               "SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' "
-                               "AND name IN ('tuned', 'tune_failures', 'tune_runs', "
-                               "'tune_evals')), (SELECT count(*) FROM pragma_table_info('tuned') "
-                               "WHERE name = 'family')",
-                               &q);
-    if (rc != GB_OK)
-        return rc;
-    if (sqlite3_step(q) == SQLITE_ROW) {
-        *tables = sqlite3_column_int(q, 0);
-        *family = sqlite3_column_int(q, 1);
-    } else {
-        rc = gb_store__fail_db(st, "reading the schema");
-    }
-    sqlite3_finalize(q);
-    return rc;
-}
-
-int gb_store__tuning_tables(gb_store_t *st)
-{
-    int tables = 0, family = 0;
-    int rc = tables_present(st, &tables, &family);
-    if (rc != GB_OK)
-        return rc;
-    if (tables < (int)(sizeof tables_of / sizeof tables_of[0])) {
-        if ((rc = gb_store__exec(st, ddl)) != GB_OK) {
-            sqlite3_exec(st->db, "ROLLBACK TO tuning_tables; RELEASE tuning_tables", NULL, NULL,
-                         NULL);
-            return rc;
-        }
-        if ((rc = tables_present(st, &tables, &family)) != GB_OK)
-            return rc;
-    }
-    /* Tables made before entries kept their device's family gain the column (empty: unknown)
-     * at their first write. */
-    return family ? GB_OK
-                  : gb_store__exec(st, "ALTER TABLE tuned ADD COLUMN family TEXT NOT NULL "
-                                       "DEFAULT ''");
-}
-
-static int tuning_counts_locked(gb_store_t *st, gb_tuning_counts_t *c)
-{
-    memset(c, 0, sizeof *c);
-    size_t *at[] = {&c->tuned, &c->failures, &c->runs, &c->evals};
-    for (size_t i = 0; i < sizeof tables_of / sizeof tables_of[0]; i++) {
-        const int has = gb_store__has_table(st, tables_of[i]);
-        if (has < 0)
-            return has;
-        if (!has)
-            continue;
-        c->present = 1;
-        char sql[64];
-        sqlite3_stmt *q;
-        snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", tables_of[i]);
-        int rc = gb_store__prepare(st, sql, &q);
-        if (rc != GB_OK)
-            return rc;
-        if (sqlite3_step(q) == SQLITE_ROW)
-            *at[i] = (size_t)sqlite3_column_int64(q, 0);
-        else
-            rc = gb_store__fail_db(st, "counting the tuning data");
-        sqlite3_finalize(q);
-        if (rc != GB_OK)
-            return rc;
-    }
-    return GB_OK;
-}
-
-int gb_store_tuning_counts(gb_store_t *st, gb_tuning_counts_t *c)
-{
-    gb_store__lock(st);
-    const int rc = tuning_counts_locked(st, c);
-    gb_store__unlock(st);
-    return rc;
-}
-
-/* ---- values as the tables keep them ---------------------------------------------------------- */
-
-void gb_store__utc_now(char buf[32])
-{
-    time_t now = time(NULL);
-    struct tm tm;
-    buf[0] = '\0';
-    if (gmtime_r(&now, &tm))
-        strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-int gb_store__params_text(const gb_params_t *ps, char *buf, size_t len)
-{
-    gb_params_t sorted = *ps;
-    size_t used = 0;
-    int fits = 1;
-    gb_store__params_sort(&sorted);
-    buf[0] = '\0';
-    for (size_t i = 0; fits && i < sorted.count; i++)
-        fits =
-            gb__appendf(buf, len, &used, "%s%s=%ld", i ? " " : "", sorted.name[i], sorted.value[i]);
-    return fits ? GB_OK : GB_EBADARG;
-}
-
-int gb_store__params_parse(const char *text, gb_params_t *ps)
-{
-    char buf[4096];
-    memset(ps, 0, sizeof *ps);
-    if (strlen(text) >= sizeof buf)
-        return GB_EBADARG;
-    snprintf(buf, sizeof buf, "%s", text);
-    for (char *save = NULL, *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-        const size_t before = ps->count; /* a name given twice sets, and does not count */
-        if (gb_params_parse(ps, t, NULL, 0) != GB_OK || ps->count != before + 1)
-            return GB_EBADARG;
-    }
-    return GB_OK;
-}
-
-const char *gb_store__col_str(sqlite3_stmt *q, int i)
-{
-    const unsigned char *t = sqlite3_column_text(q, i);
-    return t ? (const char *)t : "";
-}
-
-double gb_store__col_dbl(sqlite3_stmt *q, int i)
-{
-    return sqlite3_column_type(q, i) == SQLITE_NULL ? (double)NAN : sqlite3_column_double(q, i);
-}
-
-void gb_store__bind_dbl(sqlite3_stmt *q, int i, double v)
-{
-    if (isnan(v))
-        sqlite3_bind_null(q, i);
-    else
-        sqlite3_bind_double(q, i, v);
-}
-
-int gb_store__copy_col(sqlite3_stmt *q, int i, char *dst, size_t size)
-{
-    return snprintf(dst, size, "%s", gb_store__col_str(q, i)) < (int)size;
-}
-
-int gb_store__col_text(sqlite3_stmt *q, int i, const char *name, char *dst, size_t size,
-                       int optional, char *why, size_t len)
-{
-    const int type = sqlite3_column_type(q, i);
-    dst[0] = '\0';
-    if (type == SQLITE_NULL && optional)
-        return 1;
-    if (type != SQLITE_TEXT) {
-        snprintf(why, len, "column %s: %s, not text", name,
-                 type == SQLITE_NULL      ? "NULL"
-                 : type == SQLITE_INTEGER ? "an integer"
-                 : type == SQLITE_FLOAT   ? "a real number"
-                                          : "a blob");
-        return 0;
-    }
-    const char *t = gb_store__col_str(q, i);
-    const size_t bytes = (size_t)sqlite3_column_bytes(q, i);
-    char shown[80];
-    if (strlen(t) != bytes) {
-        snprintf(why, len, "column %s: '%s' holds a NUL byte", name,
-                 gb__printable(t, shown, sizeof shown));
-        return 0;
-    }
-    if (bytes >= size) {
-        snprintf(why, len, "column %s: '%s' (%zu bytes) is longer than gemmbench writes (%zu)",
-                 name, gb__printable(t, shown, sizeof shown), bytes, size - 1);
-        return 0;
-    }
-    memcpy(dst, t, bytes + 1);
-    return 1;
-}
-
-int gb_store__col_whole(sqlite3_stmt *q, int i, const char *name, long long lo, long long hi,
-                        long long *out, char *why, size_t len)
-{
-    const int type = sqlite3_column_type(q, i);
-    if (type == SQLITE_INTEGER) {
-        const sqlite3_int64 v = sqlite3_column_int64(q, i);
-        if (v >= lo && v <= hi) {
-            *out = (long long)v;
-            return 1;
-        }
-    }
-    char shown[80];
-    if (type == SQLITE_FLOAT)
-        snprintf(shown, sizeof shown, "%.17g", sqlite3_column_double(q, i));
-    else
-        gb__printable(type == SQLITE_NULL ? "NULL" : gb_store__col_str(q, i), shown, sizeof shown);
-    snprintf(why, len, "column %s: %s is not a whole number from %lld to %lld", name, shown, lo,
-             hi);
-    return 0;
-}
-
-/* The damaged rows warned of in one walk, before the rest are only counted. */
-#define DAMAGE_WARNED 3
-
-int gb_store__damaged(gb_store__damage_walk_t *w, const gb_tuning_damage_t *d)
-{
-    w->n++;
-    if (w->bad)
-        return w->bad(d, w->user);
-    if (w->n <= DAMAGE_WARNED)
-        gb__warn("store %s: %s is damaged (%s) and passed over; %s'gemmbench store check "
-                 "--store %s' names each damaged row",
-                 w->st->path, d->what, d->why,
-                 strcmp(d->table, "tuned") ? ""
-                 : d->key_whole ? "tuning its class again or 'gemmbench tuned import' of an entry "
-                                  "of its key replaces it; "
-                                : "its key is damaged too, so that no entry replaces it (a store "
-                                  "made anew by 'gemmbench tuned export' and 'tuned import' "
-                                  "leaves it behind); ",
-                 w->st->path);
-    return GB_OK;
-}
-
-void gb_store__damage_end(gb_store__damage_walk_t *w)
-{
-    if (!w->bad && w->n > DAMAGE_WARNED)
-        gb__warn("store %s: %zu more damaged rows of its tuning tables passed over; 'gemmbench "
-                 "store check --store %s' names them",
-                 w->st->path, w->n - DAMAGE_WARNED, w->st->path);
 }
 
 /* ---- the tuning database -------------------------------------------------------------------- */
@@ -580,21 +306,9 @@ int gb_store_tuned_foreach(gb_store_t *st, int (*fn)(const gb_tuned_entry_t *e, 
     return gb_store_tuned_scan(st, fn, NULL, user);
 }
 
-int gb_store_tuning_check(gb_store_t *st, int (*bad)(const gb_tuning_damage_t *d, void *user),
-                          void *user, size_t *checked)
+int gb_store__tuned_check(gb_store_t *st, gb_store__damage_walk_t *w, size_t *checked)
 {
-    gb_store__damage_walk_t w = {st, bad, user, 0};
-    *checked = 0;
-    gb_store__lock(st);
-    /* One read transaction: one snapshot of the four tables. */
-    int rc = gb_store__exec(st, "BEGIN");
-    if (rc == GB_OK)
-        rc = tuned_walk(st, NULL, NULL, &w, checked);
-    if (rc == GB_OK)
-        rc = gb_store__tune_runs_check(st, &w, checked);
-    sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
-    gb_store__unlock(st);
-    return rc;
+    return tuned_walk(st, NULL, NULL, w, checked);
 }
 
 /* ---- candidates that cannot win -------------------------------------------------------------- */

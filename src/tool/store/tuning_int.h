@@ -1,5 +1,5 @@
-/* tuning_int.h: what the tuning tables' files (tuning.c, tune_runs.c) share: making the tables,
- * and values as the tables keep them. */
+/* tuning_int.h: what the tuning tables' files share: making the tables and values as the tables
+ * keep them (tuning_tables.c), and the walks of the check (tuning.c, tune_runs.c). */
 #ifndef GB_STORE_TUNING_INT_H
 #define GB_STORE_TUNING_INT_H
 
@@ -42,6 +42,9 @@ typedef struct gb_store__damage_walk {
 /* One damaged row: bad's return, or GB_OK once warned of. */
 int gb_store__damaged(gb_store__damage_walk_t *w, const gb_tuning_damage_t *d);
 void gb_store__damage_end(gb_store__damage_walk_t *w);
+/* The rows of table tuned, each damaged one given to w (tuning.c); *checked counts the rows
+ * read. */
+int gb_store__tuned_check(gb_store_t *st, gb_store__damage_walk_t *w, size_t *checked);
 /* The rows of the run and evaluation tables and of the failures, each damaged one given to w
  * (tune_runs.c); *checked counts the rows read. */
 int gb_store__tune_runs_check(gb_store_t *st, gb_store__damage_walk_t *w, size_t *checked);
