@@ -163,7 +163,8 @@ int gb_tuned_portfolio(const gb_tuned_t *t, const gb_registry_t *reg, const gb_d
             r[nr++] =
                 (ranked_t){i, tr, !strcmp(t->e[i].source, "shipped"), distance(&t->e[i], dev, p)};
     }
-    qsort(r, nr, sizeof *r, by_rank);
+    if (nr)
+        qsort(r, nr, sizeof *r, by_rank); /* r is NULL when the table is empty */
     /* The table's choice, then per tier as many as it is given, then the heuristic; then the
      * nearest of what is left, to fill the portfolio. */
     static const size_t quota[GB_TIER_HEURISTIC] = {3, 2, 1};
