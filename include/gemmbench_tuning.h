@@ -140,8 +140,8 @@ int gb_tuned_portfolio(const gb_tuned_t *t, const gb_registry_t *reg, const gb_d
  * as gb_blas_load_tuned adds a tuning file's: the tool gives -k auto's handles the store's
  * entries so. Not exported by the shared library. GB_OK or GB_ENOMEM. */
 int gb_blas__add_tuned(gb_blas_t *h, const gb_tuned_t *t);
-/* The library's selection mode's name ("measure+build") and back: GB_OK or GB_EBADARG. */
-const char *gb_blas__select_name(int mode);
+/* The library's selection mode by its name (off, cached, measure, measure+build): GB_OK or
+ * GB_EBADARG. */
 int gb_blas__select_parse(const char *s, int *mode);
 
 /* ---- the runtime's files (files.c) ----------------------------------------------------------- */

@@ -56,15 +56,6 @@ typedef struct bench {
     double *arow, *bcol; /* the sampled rows of op(A) and columns of op(B), K each */
 } bench_t;
 
-const char *gb_blas__select_name(int mode)
-{
-    switch (mode & ~GB_BLAS_SELECT_BUILD) {
-    case GB_BLAS_SELECT_OFF: return "off";
-    case GB_BLAS_SELECT_CACHED: return "cached";
-    default: return mode & GB_BLAS_SELECT_BUILD ? "measure+build" : "measure";
-    }
-}
-
 int gb_blas__select_parse(const char *s, int *mode)
 {
     static const struct {

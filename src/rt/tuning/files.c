@@ -341,18 +341,8 @@ int gb_tuned_file_write(const gb_tuned_t *t, const char *path, char *msg, size_t
 
 const char *gb_chosen_file_default(char *buf, size_t len)
 {
-    const char *env = getenv("GEMMBENCH_CHOICES"), *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    int n;
-    if (env && *env)
-        n = snprintf(buf, len, "%s", env);
-    else if (xdg && xdg[0] == '/')
-        n = snprintf(buf, len, "%s/gemmbench/choices", xdg);
-    else if (home && *home)
-        n = snprintf(buf, len, "%s/.cache/gemmbench/choices", home);
-    else
-        return NULL;
-    return n > 0 && (size_t)n < len ? buf : NULL;
+    return gb__user_path("GEMMBENCH_CHOICES", "XDG_CACHE_HOME", ".cache", "gemmbench/choices", buf,
+                         len);
 }
 
 /* A choices line: device, platform, driver, precision, layout, m, n, k, portfolio, kernel,

@@ -290,18 +290,24 @@ int gb__mkdir_parent(const char *path)
     return gb__mkdir_p(dir);
 }
 
-const char *gb__default_store_path(char *buf, size_t len)
+const char *gb__user_path(const char *env, const char *xdg_var, const char *home_dir,
+                          const char *sub, char *buf, size_t len)
 {
-    const char *env = getenv("GEMMBENCH_STORE"), *xdg = getenv("XDG_DATA_HOME");
-    const char *home = getenv("HOME");
+    const char *set = getenv(env), *xdg = getenv(xdg_var), *home = getenv("HOME");
     int n;
-    if (env && env[0])
-        n = snprintf(buf, len, "%s", env);
+    if (set && set[0])
+        n = snprintf(buf, len, "%s", set);
     else if (xdg && xdg[0] == '/')
-        n = snprintf(buf, len, "%s/gemmbench/results.db", xdg);
+        n = snprintf(buf, len, "%s/%s", xdg, sub);
     else if (home && home[0])
-        n = snprintf(buf, len, "%s/.local/share/gemmbench/results.db", home);
+        n = snprintf(buf, len, "%s/%s/%s", home, home_dir, sub);
     else
         return NULL;
     return n > 0 && (size_t)n < len ? buf : NULL;
+}
+
+const char *gb__default_store_path(char *buf, size_t len)
+{
+    return gb__user_path("GEMMBENCH_STORE", "XDG_DATA_HOME", ".local/share", "gemmbench/results.db",
+                         buf, len);
 }

@@ -101,6 +101,12 @@ double gb__now_ms(void);
 int gb__mkdir_p(const char *dir);
 int gb__mkdir_parent(const char *path);
 
+/* A user's file by the XDG rule: $env where it is set and not empty, else $xdg_var/sub where
+ * that is an absolute path, else $HOME/home_dir/sub; NULL when none can be named or the path
+ * does not fit buf (len bytes). buf. */
+const char *gb__user_path(const char *env, const char *xdg_var, const char *home_dir,
+                          const char *sub, char *buf, size_t len);
+
 /* The default results store (the tool's; the runtime reads the tuning file beside it):
  * $GEMMBENCH_STORE, else $XDG_DATA_HOME/gemmbench/results.db, else
  * ~/.local/share/gemmbench/results.db; NULL when none can be named. buf. */
