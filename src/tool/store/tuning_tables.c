@@ -114,18 +114,12 @@ static int tuning_counts_locked(gb_store_t *st, gb_tuning_counts_t *c)
             continue;
         c->present = 1;
         char sql[64];
-        sqlite3_stmt *q;
+        int64_t count;
         snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", tables_of[i]);
-        int rc = gb_store__prepare(st, sql, &q);
+        const int rc = gb_store__query_int(st, sql, "counting the tuning data", &count);
         if (rc != GB_OK)
             return rc;
-        if (sqlite3_step(q) == SQLITE_ROW)
-            *at[i] = (size_t)sqlite3_column_int64(q, 0);
-        else
-            rc = gb_store__fail_db(st, "counting the tuning data");
-        sqlite3_finalize(q);
-        if (rc != GB_OK)
-            return rc;
+        *at[i] = (size_t)count;
     }
     return GB_OK;
 }
