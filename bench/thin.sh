@@ -1,0 +1,55 @@
+#!/bin/sh
+# bench/thin.sh: GEMMs with a C of few rows or columns (decoding a few tokens through a layer),
+# each shape's kernels and peers in one run, against the memory bound: the bytes the shape must
+# move (A, B and C read once, C written) at the bandwidth 'gemmbench ceilings' measures on the
+# device. Prints TFLOP/s, the fraction of that bound, and ours over the first peer.
+#   BUILD     the build folder (default /tmp/gemmbench-build; configured and built if needed)
+#   PLATFORM  the platform's name (default NVIDIA)
+#   PRECS     precisions (default "s d")
+#   KERNELS   what to run besides the peers (default: thin_stream's presets and auto)
+#   PEERS     peers (default cublas; the first is the ratio's denominator)
+#   SHAPES    "M N K[ options]" items separated by commas (default: the suite's thin shapes,
+#             their transposes and a tile-straddling pair, bench/shapes.txt)
+#   ITER      timed calls (default 20); every point is validated
+# bench/notes/thin.md has what it measured.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-/tmp/gemmbench-build}
+platform=${PLATFORM:-NVIDIA}
+kernels=${KERNELS:-thin_stream_16,thin_stream_1,thin_stream_64,auto}
+peers=${PEERS:-cublas}
+iter=${ITER:-20}
+shapes=${SHAPES:-"16 4096 4096,1 4096 4096,64 8192 8192,4096 16 4096,8192 64 8192,16 4096 4096 --transA T,17 4099 1001,1 4097 4095"}
+[ -x "$build/gemmbench" ] || {
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGB_BENCH_TUNERS=OFF >/dev/null
+    cmake --build "$build" --target gemmbench-cli >/dev/null
+}
+g=$build/gemmbench
+bw=$("$g" ceilings -p "$platform" --no-store --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["bandwidth_gbs"])')
+echo "memory bandwidth measured by gemmbench ceilings: $bw GB/s; $iter calls after 2 warm-up, validated"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for p in ${PRECS:-s d}; do
+    echo "$shapes" | tr ',' '\n' | while read -r m n k opts; do
+        # shellcheck disable=SC2086
+        "$g" run -p "$platform" -k "$kernels,$peers" --precision "$p" -M "$m" -N "$n" -K "$k" \
+            $opts -i "$iter" --warmup 2 --no-store --json >"$tmp/run.json" 2>"$tmp/err" ||
+            { echo "$p $m $n $k $opts: run failed: $(tail -1 "$tmp/err")"; continue; }
+        python3 - "$tmp/run.json" "$bw" "$p" "$m $n $k $opts" "${peers%%,*}" <<'PY'
+import json, sys
+rows, bw, prec, shape, peer = json.load(open(sys.argv[1])), float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+m, n, k = (int(x) for x in shape.split()[:3])
+elem = 8 if prec == "d" else 4
+bound = 2 * m * n * k / ((m * k + k * n + 2 * m * n) * elem / (bw * 1e9)) / 1e12
+ref = next((r["gflops"] for r in rows if r["kernel"] == peer), None)
+for r in rows:
+    v = r.get("validation", {})
+    ok = v.get("outcome", "-") + "/" + v.get("faithful", "-")[:4] if v else "-"
+    tf = r["gflops"] / 1e3
+    name = ("auto:" if r.get("auto") else "") + r["kernel"]
+    print("%s %-22s %-26s %8.2f TFLOP/s  %5.2f of bound %6.2f  %s  %s" % (
+        prec, shape, name, tf, tf / bound, bound,
+        ("%5.2fx %s" % (r["gflops"] / ref, peer)) if ref else "", ok))
+PY
+    done
+done

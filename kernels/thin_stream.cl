@@ -1,0 +1,167 @@
+/* thin_stream.cl: GEMM for a C of few rows (M up to about 64: decoding one or a few tokens
+ * through a layer), row-major, op(B) = B. Such a product is bound by reading B (K x N) once, not
+ * by arithmetic, so the kernel is a stream over B's rows rather than a tiled GEMM:
+ *
+ * - Work-item columns: each work-item owns VW neighbouring columns of C, read from each row of B
+ *   as one VW-wide vector (B's leading dimension and offset are multiples of VW: the metadata's
+ *   ld_multiple_of), TX work-items side by side, so a warp reads whole rows of B.
+ * - Rows of C: a work-group computes MR rows of C at once (MR x VW accumulators per work-item),
+ *   so B is read once per MR rows; the A values are the same for the whole work-group (uniform,
+ *   cached loads). Row blocks are the grid's second dimension.
+ * - K: each work-group's K range is cut into KG contiguous parts, one per row of work-items,
+ *   whose sums are added in local memory in a fixed order; and K is split over P work-groups
+ *   (the let P: enough groups for SLOTS a compute unit) whose bare sums go to the workspace,
+ *   which thin_stream_sum adds in a fixed order before applying alpha and beta (P = 1: the
+ *   group writes C itself). KU rows of B are loaded before their products, to keep loads in
+ *   flight.
+ *
+ * A may be transposed (GB_TRANS_A); rows of C past M read row M - 1 of A (so that every load
+ * is in bounds and uniform) and are not written. Any M, N, K. */
+#ifndef VW
+#define VW 4
+#endif
+#ifndef TX
+#define TX 64
+#endif
+#ifndef KG
+#define KG 4
+#endif
+#ifndef MR
+#define MR 16
+#endif
+#ifndef KU
+#define KU 4
+#endif
+
+#if GB_TRANS_A
+#define A_AT(m, k) A[(k) * lda + (m)]
+#else
+#define A_AT(m, k) A[(m) * lda + (k)]
+#endif
+
+/* Row k of B at this work-item's columns: an aligned vector inside N, guarded scalars at its
+ * edge (edge is a constant at each call, so the compiler keeps the two loops apart). */
+static inline REALV(VW) b_row(global const real *restrict B, const int ldb, const int k,
+                              const int n0, const int N, const int edge)
+{
+    global const real *b = B + k * ldb + n0;
+    if (!edge)
+        return *(global const REALV(VW) *)b;
+    real t[VW];
+#pragma unroll
+    for (int j = 0; j < VW; j++)
+        t[j] = n0 + j < N ? b[j] : (real)0;
+    return VLOAD(VW)(0, t);
+}
+
+/* acc[r] += A(m0 + r, k) B(k, n0..) over k in [k0, k1). */
+static inline void stream(REALV(VW) acc[MR], global const real *restrict A, const int lda,
+                          global const real *restrict B, const int ldb, const int M, const int N,
+                          const int m0, const int n0, int k, const int k1, const int edge)
+{
+    int row[MR];
+#pragma unroll
+    for (int r = 0; r < MR; r++)
+        row[r] = min(m0 + r, M - 1);
+    for (; k + KU <= k1; k += KU) {
+        REALV(VW) b[KU];
+#pragma unroll
+        for (int u = 0; u < KU; u++)
+            b[u] = b_row(B, ldb, k + u, n0, N, edge);
+#pragma unroll
+        for (int r = 0; r < MR; r++)
+#pragma unroll
+            for (int u = 0; u < KU; u++)
+                acc[r] = fma((REALV(VW))A_AT(row[r], k + u), b[u], acc[r]);
+    }
+    for (; k < k1; k++) {
+        const REALV(VW) b = b_row(B, ldb, k, n0, N, edge);
+#pragma unroll
+        for (int r = 0; r < MR; r++)
+            acc[r] = fma((REALV(VW))A_AT(row[r], k), b, acc[r]);
+    }
+}
+
+kernel __attribute__((reqd_work_group_size(TX, KG, 1))) void
+thin_stream(const int M, const int N, const int K, const real alpha,
+            global const real *restrict A, const int offA, const int lda,
+            global const real *restrict B, const int offB, const int ldb, const real beta,
+            global real *C, const int offC, const int ldc, global real *WS, const int P)
+{
+    const int tx = (int)get_local_id(0), g = (int)get_local_id(1);
+    const int n0 = ((int)get_group_id(0) * TX + tx) * VW;
+    const int block = (int)get_group_id(1) / P, p = (int)get_group_id(1) - block * P;
+    const int m0 = block * MR;
+    A += offA;
+    B += offB;
+
+    /* This piece's K range, then this row of work-items' part of it (whole KU steps). */
+    const int piece = (K + P - 1) / P, part = ((piece + KG - 1) / KG + KU - 1) / KU * KU;
+    const int pk1 = min(K, (p + 1) * piece);
+    const int k0 = min(pk1, p * piece + g * part), k1 = min(pk1, k0 + part);
+
+    REALV(VW) acc[MR];
+#pragma unroll
+    for (int r = 0; r < MR; r++)
+        acc[r] = (REALV(VW))0;
+    if (n0 + VW <= N)
+        stream(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, 0);
+    else if (n0 < N)
+        stream(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, 1);
+
+#if KG > 1
+    /* The rows of work-items' sums, added to row 0's in a fixed order (KG - 1 first). */
+    local REALV(VW) red[MR][TX];
+    for (int h = KG - 1; h > 0; h--) {
+        if (g == h)
+#pragma unroll
+            for (int r = 0; r < MR; r++)
+                red[r][tx] = acc[r];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (g == 0)
+#pragma unroll
+            for (int r = 0; r < MR; r++)
+                acc[r] += red[r][tx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#endif
+    if (g != 0 || n0 >= N)
+        return;
+#pragma unroll
+    for (int r = 0; r < MR; r++) {
+        const int m = m0 + r;
+        if (m >= M)
+            break;
+        real t[VW];
+        VSTORE(VW)(acc[r], 0, t);
+        if (P > 1) {
+            global real *w = WS + ((size_t)p * M + m) * N + n0;
+#pragma unroll
+            for (int j = 0; j < VW; j++)
+                if (n0 + j < N)
+                    w[j] = t[j];
+        } else {
+            global real *c = C + offC + m * ldc + n0;
+#pragma unroll
+            for (int j = 0; j < VW; j++)
+                if (n0 + j < N)
+                    GB_UPDATE(c[j], t[j], alpha, beta);
+        }
+    }
+}
+
+/* The pieces' sums of C(m, n), added in order p = 0 .. P - 1; then alpha and beta. */
+kernel void thin_stream_sum(const int M, const int N, const int K, const real alpha,
+                            global const real *restrict A, const int offA, const int lda,
+                            global const real *restrict B, const int offB, const int ldb,
+                            const real beta, global real *C, const int offC, const int ldc,
+                            global real *WS, const int P)
+{
+    const int n = (int)get_global_id(0), m = (int)get_global_id(1);
+    if (n >= N || m >= M)
+        return;
+    real s = 0;
+    for (int p = 0; p < P; p++)
+        s += WS[((size_t)p * M + m) * N + n];
+    GB_UPDATE(C[offC + m * ldc + n], s, alpha, beta);
+}
