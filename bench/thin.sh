@@ -11,7 +11,7 @@
 #   SHAPES    "M N K[ options]" items separated by commas (default: the suite's thin shapes,
 #             their transposes and a tile-straddling pair, bench/shapes.txt)
 #   ITER      timed calls (default 20); every point is validated
-# bench/notes/thin.md has what it measured.
+# bench/notes/thin.md#thin-stream-h200 has what it measured.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-/tmp/gemmbench-build}

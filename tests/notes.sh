@@ -34,7 +34,7 @@ done <"$tmp/ids"
 
 # Every citation resolves: bench/notes/FILE.md#ID anywhere, and FILE.md#ID links between notes.
 for d in src include kernels docs bench tests scripts examples README.md; do
-    [ -e "$src/$d" ] && grep -rnoE 'bench/notes/[a-z0-9_.-]+\.md(#[a-z0-9-]+)?' "$src/$d"
+    [ -e "$src/$d" ] && grep -rHnoE 'bench/notes/[a-z0-9_.-]+\.md(#[a-z0-9-]+)?' "$src/$d"
 done >"$tmp/cites"
 # Links between notes: a file alone is enough (the index's table of files).
 grep -noE '\]\([a-z0-9_.-]+\.md(#[a-z0-9-]+)?\)' "$notes"/*.md |

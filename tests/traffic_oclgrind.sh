@@ -112,5 +112,10 @@ mma="--kernel-path $tmp/mma --param EMU=1 --param WM=16 --param WGM=2 --param WG
     # context is released, a crash after the counts are out)
     check -k sgemm_3xtf32 -M 33 -N 17 -K 800 $mma --param WN=32 --transA T --param SPLITK=3
 }
+# thin_stream: rows in blocks of MR (the last one partial), edge vectors, A transposed; with a
+# split of K into three pieces (SLOTS) whose sums the remainder kernel adds.
+check -k thin_stream_16 -M 33 -N 17 -K 9
+check -k thin_stream_1 -M 3 -N 19 -K 21 --precision d --transA T
+check -k thin_stream -M 33 -N 17 -K 100 --param KG=1 --param SLOTS=16
 echo "$pass equal, $failed different"
 [ "$failed" -eq 0 ] || fail "declared traffic differs from Oclgrind's count"

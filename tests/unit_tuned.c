@@ -119,6 +119,45 @@ static void test_choose(const gb_registry_t *reg)
     CHECK_HAS(why, "untuned: the default for a");
 }
 
+/* The heuristic on an NVIDIA GPU: a C of at most 4 rows with op(B) = B, as a row-major kernel
+ * sees it, streams B (thin_stream_1); a transposed B, or more rows, gets the tiled default. */
+static void test_heuristic_thin(const gb_registry_t *reg)
+{
+    gb_device_info_t dev = device("Card N");
+    snprintf(dev.vendor, sizeof dev.vendor, "NVIDIA Corporation");
+    static const struct {
+        size_t m, n;
+        gb_layout_t layout;
+        gb_trans_t ta, tb;
+        int thin;
+    } cases[] = {
+        {1, 4096, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, 1},
+        {4, 4096, GB_ROW_MAJOR, GB_TRANS, GB_NOTRANS, 1},
+        {5, 4096, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, 0},
+        {1, 4096, GB_ROW_MAJOR, GB_NOTRANS, GB_TRANS, 0},
+        {4096, 1, GB_COL_MAJOR, GB_NOTRANS, GB_TRANS, 1}, /* the swap: row-major B^T A^T */
+        {4096, 1, GB_COL_MAJOR, GB_TRANS, GB_NOTRANS, 0},
+        {1, 4096, GB_COL_MAJOR, GB_NOTRANS, GB_NOTRANS, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int d = 0; d < 2; d++) {
+            gb_problem_t p;
+            gb_problem_init(&p, d ? GB_PREC_D : GB_PREC_S, cases[i].m, cases[i].n, 4096);
+            p.layout = cases[i].layout;
+            p.trans_a = cases[i].ta;
+            p.trans_b = cases[i].tb;
+            CHECK_RC(gb_problem_check(&p, NULL, 0), GB_OK);
+            gb_tuned_t t;
+            gb_tuned_init(&t);
+            gb_tuned_choice_t c;
+            char msg[200];
+            CHECK_RC(gb_tuned_choose(&t, reg, &dev, &p, &c, msg, sizeof msg), GB_OK);
+            CHECK((strcmp(c.kernel, "thin_stream_1") == 0) == cases[i].thin);
+            CHECK(c.tier == GB_TIER_HEURISTIC);
+            gb_tuned_free(&t);
+        }
+}
+
 static void test_family(const gb_registry_t *reg)
 {
     gb_device_info_t dev = device("Card A");
@@ -651,6 +690,7 @@ int main(void)
     test_merge();
     test_refusals();
     test_family(reg);
+    test_heuristic_thin(reg);
     test_file(reg);
     test_file_damage(reg);
     test_merge_all();

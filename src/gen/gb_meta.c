@@ -1304,7 +1304,7 @@ gb_family_t gb__builtin_families[] = {
     .side[1].local[1] = "1",
     .workspace = "(P > 1) * P * M * N * ELEM",
     .launch_factor = "P * KG",
-    .traffic[0] = "ELEM * (K * N * RB + M * K * TILES + (P > 1) * P * M * N + M * N)",
+    .traffic[0] = "ELEM * (K * N * RB + ceil_div(N, VW) * MR * K * RB + (P > 1) * P * M * N + M * N)",
     .traffic[1] = "ELEM * (M * N + (P > 1) * P * M * N)",
     .precisions = 3u, .layouts = 5u,
     .nargs = 16, .nconstraints = 3, .nextensions = 0, .nlets = 3,
@@ -1400,7 +1400,7 @@ gb_family_t gb__builtin_families[] = {
 };
 const size_t gb__builtin_family_count = 26;
 
-const gb_tuned_entry_t gb__shipped_entries[84] = {
+const gb_tuned_entry_t gb__shipped_entries[85] = {
   {.device = "NVIDIA H100 80GB HBM3", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "dgemm_dmma",
    .params = {.count = 12, .name = {"BK", "EDGES", "EMU", "GROUPM", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 8L, 16L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
@@ -1681,6 +1681,10 @@ const gb_tuned_entry_t gb__shipped_entries[84] = {
    .precision = 0, .layout = "row-NN", .shape_class = "wide-128", .m = 128, .n = 8192, .k = 8192, .kernel = "sgemm_3xtf32",
    .params = {.count = 16, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 8L, 1L, 0L, 8L, 16L, 8L, 2L, 1L, 2L, 2L, 32L, 64L}},
    .gflops = 43174.178689183762, .nevidence = 3, .evidence = {"5e424ffcf9a9520e", "a98e760ae7d5f17e", "d2d648a53f7c0ede"}, .tuned_at = "2026-11-28T16:40:52Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 0, .layout = "row-NN", .shape_class = "wide-16", .m = 16, .n = 4096, .k = 4096, .kernel = "thin_stream",
+   .params = {.count = 6, .name = {"KG", "KU", "MR", "SLOTS", "TX", "VW"}, .value = {2L, 8L, 4L, 2L, 128L, 4L}},
+   .gflops = 10482.4842236801, .nevidence = 3, .evidence = {"789f971ead4619d2", "2418a82c53066050", "0e36618b635aa827"}, .tuned_at = "2026-11-28T16:59:18Z", .source = "shipped"},
   {.device = "pthread-haswell-AMD EPYC", .platform = "Portable Computing Language", .driver = "3.1+debian", .vendor = "AuthenticAMD", .type = "cpu", .family = "pocl-cpu-haswell",
    .precision = 0, .layout = "row-NN", .shape_class = "small-128", .m = 128, .n = 128, .k = 128, .kernel = "xgemm",
    .params = {.count = 12, .name = {"ACCMEM", "KWG", "MDIMC", "MWG", "NDIMC", "NWG", "PADA", "PADB", "STAGES", "VWK", "VWM", "VWN"}, .value = {1L, 16L, 16L, 96L, 4L, 64L, 0L, 0L, 2L, 8L, 1L, 8L}},
@@ -1738,4 +1742,4 @@ const gb_tuned_entry_t gb__shipped_entries[84] = {
    .params = {.count = 6, .name = {"KU", "LX", "MR", "NV", "VW", "WALKM"}, .value = {8L, 8L, 8L, 2L, 16L, 0L}},
    .gflops = 276.48418717278702, .nevidence = 3, .evidence = {"e4bcb2d579161552", "dfffcddeeb4c85db", "439e6025d47bc096"}, .tuned_at = "2026-11-26T09:02:24Z", .source = "shipped"},
 };
-const size_t gb__shipped_entry_count = 84;
+const size_t gb__shipped_entry_count = 85;

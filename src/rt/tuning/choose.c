@@ -2,6 +2,7 @@
  * family, its vendor and type) and nearness of shape, else a heuristic by vendor, type and
  * precision; the table's choice is the first of them, the portfolio the few worth measuring
  * (gemmbench_tuning.h). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,20 +56,34 @@ static const struct heuristic {
     const char *type;
     gb_precision_t prec;
     size_t max_size; /* for shapes whose size (gb_shape_size) is at most this (0: any) */
+    size_t max_rows; /* for a C of at most this many rows with op(B) = B, as a row-major kernel
+                        sees the problem (thin_rows; 0: any) */
     const char *kernel;
 } heuristics[] = {
-    {"NVIDIA", "gpu", GB_PREC_S, 1024, "xgemm_nv_64x64"},
-    {"NVIDIA", "gpu", GB_PREC_S, 0, "xgemm_nv_k8"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, "dgemm_dmma_128_k4"},
-    {"", "gpu", GB_PREC_S, 0, "xgemm_gpu"},
-    {"", "gpu", GB_PREC_D, 0, "xgemm_gpu_d"},
-    {"", "cpu", GB_PREC_S, 0, "xgemm_cpu"},
-    {"", "cpu", GB_PREC_D, 0, "xgemm_cpu_d"},
-    {"", "", GB_PREC_S, 0, "xgemm_small"},
-    {"", "", GB_PREC_D, 0, "xgemm_small"},
-    {"", "", GB_PREC_S, 0, "naive"},
-    {"", "", GB_PREC_D, 0, "naive"},
+    /* A GEMV-like C streams B once: bench/notes/thin.md#thin-stream-h200. */
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 4, "thin_stream_1"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 4, "thin_stream_1"},
+    {"NVIDIA", "gpu", GB_PREC_S, 1024, 0, "xgemm_nv_64x64"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, "xgemm_nv_k8"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, "dgemm_dmma_128_k4"},
+    {"", "gpu", GB_PREC_S, 0, 0, "xgemm_gpu"},
+    {"", "gpu", GB_PREC_D, 0, 0, "xgemm_gpu_d"},
+    {"", "cpu", GB_PREC_S, 0, 0, "xgemm_cpu"},
+    {"", "cpu", GB_PREC_D, 0, 0, "xgemm_cpu_d"},
+    {"", "", GB_PREC_S, 0, 0, "xgemm_small"},
+    {"", "", GB_PREC_D, 0, 0, "xgemm_small"},
+    {"", "", GB_PREC_S, 0, 0, "naive"},
+    {"", "", GB_PREC_D, 0, 0, "naive"},
 };
+
+/* The rows of C as a row-major kernel sees p (a column-major problem is its transpose, A and B
+ * exchanged), where that kernel's op(B) is B; else SIZE_MAX. */
+static size_t thin_rows(const gb_problem_t *p)
+{
+    if (p->layout == GB_ROW_MAJOR)
+        return p->trans_b == GB_NOTRANS ? p->m : SIZE_MAX;
+    return p->trans_a == GB_NOTRANS ? p->n : SIZE_MAX;
+}
 
 /* The heuristic's choice for p on dev into *out: GB_OK or GB_ENOKERNEL. */
 static int heuristic(const gb_registry_t *reg, const gb_device_info_t *dev, const gb_problem_t *p,
@@ -78,7 +93,8 @@ static int heuristic(const gb_registry_t *reg, const gb_device_info_t *dev, cons
     for (size_t i = 0; i < sizeof heuristics / sizeof heuristics[0]; i++) {
         const struct heuristic *h = &heuristics[i];
         if (h->prec != p->precision || (h->vendor[0] && !strstr(dev->vendor, h->vendor)) ||
-            (h->type[0] && strcmp(h->type, dev->type_name)) || (h->max_size && size > h->max_size))
+            (h->type[0] && strcmp(h->type, dev->type_name)) ||
+            (h->max_size && size > h->max_size) || (h->max_rows && thin_rows(p) > h->max_rows))
             continue;
         gb_params_t none;
         memset(&none, 0, sizeof none);
