@@ -1400,7 +1400,7 @@ gb_family_t gb__builtin_families[] = {
 };
 const size_t gb__builtin_family_count = 26;
 
-const gb_tuned_entry_t gb__shipped_entries[85] = {
+const gb_tuned_entry_t gb__shipped_entries[88] = {
   {.device = "NVIDIA H100 80GB HBM3", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "dgemm_dmma",
    .params = {.count = 12, .name = {"BK", "EDGES", "EMU", "GROUPM", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 8L, 16L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
@@ -1574,6 +1574,10 @@ const gb_tuned_entry_t gb__shipped_entries[85] = {
    .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 0L, 0L, 8L, 0L, 16L, 16L, 4L, 4L, 1L, 4L, 64L, 16L}},
    .gflops = 25863.948548717337, .nevidence = 3, .evidence = {"11d4e1e128398246", "55d02c869a4c69ab", "14b9400ba8885a9e"}, .tuned_at = "2026-11-28T16:40:58Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 1, .layout = "row-NN", .shape_class = "tall-16", .m = 4096, .n = 16, .k = 4096, .kernel = "dgemm_dmma_nn",
+   .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 2L, 0L, 1L, 16L, 0L, 8L, 16L, 4L, 16L, 4L, 1L, 32L, 16L}},
+   .gflops = 7958.831119544594, .nevidence = 3, .evidence = {"79d1824b34b992db", "7df7f4c7ca886980", "6635a7a874d295ab"}, .tuned_at = "2026-11-28T17:12:08Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "tall-64", .m = 16384, .n = 64, .k = 4096, .kernel = "dgemm_dmma_nn",
    .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 0L, 0L, 8L, 0L, 16L, 16L, 4L, 4L, 1L, 4L, 64L, 16L}},
    .gflops = 24575.250022887489, .nevidence = 3, .evidence = {"75a5a70ea1ab8962", "837353abdcce5d9c", "9e7e33b819d71030"}, .tuned_at = "2026-11-28T16:41:27Z", .source = "shipped"},
@@ -1581,6 +1585,10 @@ const gb_tuned_entry_t gb__shipped_entries[85] = {
    .precision = 1, .layout = "row-NN", .shape_class = "wide-128", .m = 128, .n = 8192, .k = 8192, .kernel = "dgemm_dmma",
    .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 0L, 0L, 1L, 0L, 8L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
    .gflops = 41240.660009218002, .nevidence = 3, .evidence = {"47d1d49da1cda33c", "deb147e0ca1f3f36", "01c9a981ebc60b07"}, .tuned_at = "2026-11-28T16:41:20Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 1, .layout = "row-NN", .shape_class = "wide-16", .m = 16, .n = 4096, .k = 4096, .kernel = "dgemm_dmma_nn",
+   .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 0L, 1L, 8L, 128L, 4L, 8L, 2L, 16L, 1L, 4L, 16L, 32L}},
+   .gflops = 11409.19143148589, .nevidence = 3, .evidence = {"c231b10cbcabcb94", "7c2239bf2b795c81", "f1e13befddb0b4eb"}, .tuned_at = "2026-11-28T17:12:00Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-TN", .shape_class = "small-256", .m = 256, .n = 256, .k = 256, .kernel = "dgemm_dmma",
    .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {32L, 1L, 0L, 0L, 4L, 0L, 4L, 16L, 4L, 1L, 2L, 2L, 16L, 16L}},
@@ -1666,6 +1674,10 @@ const gb_tuned_entry_t gb__shipped_entries[85] = {
    .params = {.count = 16, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 2L, 0L, 0L, 1L, 1L, 0L, 8L, 16L, 8L, 0L, 16L, 2L, 4L, 64L, 32L}},
    .gflops = 35596.798302612384, .nevidence = 3, .evidence = {"25b7416c4c79f615", "fafdea6f9d934bf0", "e8a9e54c4ac313a6"}, .tuned_at = "2026-11-28T16:40:44Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 0, .layout = "row-NN", .shape_class = "tall-16", .m = 4096, .n = 16, .k = 4096, .kernel = "sgemm_3xtf32_nn",
+   .params = {.count = 16, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {32L, 0L, 0L, 1L, 4L, 1L, 255L, 8L, 16L, 8L, 2L, 24L, 4L, 1L, 32L, 16L}},
+   .gflops = 11452.02457337884, .nevidence = 3, .evidence = {"4578e71d1ad4b0c3", "232643e04cb4dadb", "5b3545c5cc662c86"}, .tuned_at = "2026-11-28T17:11:52Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "tall-256", .m = 6272, .n = 256, .k = 2304, .kernel = "sgemm_3xtf32_nn",
    .params = {.count = 16, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 2L, 0L, 1L, 8L, 0L, 128L, 8L, 16L, 8L, 1L, 8L, 4L, 1L, 32L, 64L}},
    .gflops = 34416.643048526348, .nevidence = 3, .evidence = {"a11b20c3769c4a7c", "41f6466084fe8b5b", "9b3016f72b4c1db0"}, .tuned_at = "2026-11-28T16:41:35Z", .source = "shipped"},
@@ -1682,9 +1694,9 @@ const gb_tuned_entry_t gb__shipped_entries[85] = {
    .params = {.count = 16, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 8L, 1L, 0L, 8L, 16L, 8L, 2L, 1L, 2L, 2L, 32L, 64L}},
    .gflops = 43174.178689183762, .nevidence = 3, .evidence = {"5e424ffcf9a9520e", "a98e760ae7d5f17e", "d2d648a53f7c0ede"}, .tuned_at = "2026-11-28T16:40:52Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
-   .precision = 0, .layout = "row-NN", .shape_class = "wide-16", .m = 16, .n = 4096, .k = 4096, .kernel = "thin_stream",
-   .params = {.count = 6, .name = {"KG", "KU", "MR", "SLOTS", "TX", "VW"}, .value = {2L, 8L, 4L, 2L, 128L, 4L}},
-   .gflops = 10482.4842236801, .nevidence = 3, .evidence = {"789f971ead4619d2", "2418a82c53066050", "0e36618b635aa827"}, .tuned_at = "2026-11-28T16:59:18Z", .source = "shipped"},
+   .precision = 0, .layout = "row-NN", .shape_class = "wide-16", .m = 16, .n = 4096, .k = 4096, .kernel = "sgemm_3xtf32_nn",
+   .params = {.count = 16, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 0L, 1L, 1L, 1L, 255L, 8L, 16L, 8L, 2L, 16L, 1L, 2L, 16L, 64L}},
+   .gflops = 18040.017204301075, .nevidence = 3, .evidence = {"e1d8b258a1650df7", "74e22be960091cc7", "c4b4518dac3dae2a"}, .tuned_at = "2026-11-28T17:11:38Z", .source = "shipped"},
   {.device = "pthread-haswell-AMD EPYC", .platform = "Portable Computing Language", .driver = "3.1+debian", .vendor = "AuthenticAMD", .type = "cpu", .family = "pocl-cpu-haswell",
    .precision = 0, .layout = "row-NN", .shape_class = "small-128", .m = 128, .n = 128, .k = 128, .kernel = "xgemm",
    .params = {.count = 12, .name = {"ACCMEM", "KWG", "MDIMC", "MWG", "NDIMC", "NWG", "PADA", "PADB", "STAGES", "VWK", "VWM", "VWN"}, .value = {1L, 16L, 16L, 96L, 4L, 64L, 0L, 0L, 2L, 8L, 1L, 8L}},
@@ -1742,4 +1754,4 @@ const gb_tuned_entry_t gb__shipped_entries[85] = {
    .params = {.count = 6, .name = {"KU", "LX", "MR", "NV", "VW", "WALKM"}, .value = {8L, 8L, 8L, 2L, 16L, 0L}},
    .gflops = 276.48418717278702, .nevidence = 3, .evidence = {"e4bcb2d579161552", "dfffcddeeb4c85db", "439e6025d47bc096"}, .tuned_at = "2026-11-26T09:02:24Z", .source = "shipped"},
 };
-const size_t gb__shipped_entry_count = 85;
+const size_t gb__shipped_entry_count = 88;

@@ -60,9 +60,12 @@ static const struct heuristic {
                         sees the problem (thin_rows; 0: any) */
     const char *kernel;
 } heuristics[] = {
-    /* A GEMV-like C streams B once: bench/notes/thin.md#thin-stream-h200. */
+    /* A C of few rows streams B once (bench/notes/thin.md#thin-stream-h200): a member of the
+     * portfolio beside the tuned tiles, for the layouts those were not tuned in. */
     {"NVIDIA", "gpu", GB_PREC_S, 0, 4, "thin_stream_1"},
     {"NVIDIA", "gpu", GB_PREC_D, 0, 4, "thin_stream_1"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 16, "thin_stream_16"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 16, "thin_stream_16"},
     {"NVIDIA", "gpu", GB_PREC_S, 1024, 0, "xgemm_nv_64x64"},
     {"NVIDIA", "gpu", GB_PREC_S, 0, 0, "xgemm_nv_k8"},
     {"NVIDIA", "gpu", GB_PREC_D, 0, 0, "dgemm_dmma_128_k4"},
