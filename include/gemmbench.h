@@ -215,6 +215,7 @@ typedef struct gb_param {
     long *values; /* allowed values, or NULL with nvalues 0 */
     size_t nvalues;
     long lo, hi; /* allowed range when values is NULL */
+    int untuned; /* "tune": false: a tuning space holds only the default, unless narrowed */
 } gb_param_t;
 
 typedef struct gb_preset {

@@ -2,7 +2,7 @@
  * every built-in family whose raw product is small enough is checked against a brute-force
  * count (every raw configuration through gb_space_check); rank and unrank are inverse and cover
  * the valid configurations once each; a made-up family has a count worked out by hand; narrowing,
- * neighbours, parameter round trips, and the errors (unknown names, values not allowed, a space
+ * neighbours, a parameter the tuner leaves at its default, parameter round trips, and the errors (unknown names, values not allowed, a space
  * emptied by one constraint, named). */
 #include "unit.h"
 
@@ -223,6 +223,23 @@ static void test_toy(const gb_device_info_t *dev)
     CHECK_RC(gb_config_check(&cfg, &small, GB_PREC_S, NULL, msg, sizeof msg), GB_ELOCALMEM);
     CHECK_HAS(msg, "needs 128 bytes of local memory");
     gb__family_free(&f);
+    /* C left as it is ("tune": false, as EMU): the space holds its default alone, 6 pairs; a
+     * narrowing still names its values; a tune that is not true or false is refused. */
+    if (!CHECK_RC(parse_toy("'C': {'default': 0, ", "'C': {'default': 0, 'tune': false, ", &f),
+                  GB_OK))
+        return;
+    CHECK_RC(gb_space_open(&sp, &f, GB_PREC_S, dev, NULL, 0, msg, sizeof msg), GB_OK);
+    CHECK(gb_space_count(sp) == 6);
+    CHECK(brute(sp, NULL) == 6);
+    gb_space_close(sp);
+    const long c_both[] = {0, 2};
+    const gb_space_values_t c_named[] = {{"C", c_both, 2}};
+    CHECK_RC(gb_space_open(&sp, &f, GB_PREC_S, dev, c_named, 1, msg, sizeof msg), GB_OK);
+    CHECK(gb_space_count(sp) == 12);
+    gb_space_close(sp);
+    gb__family_free(&f);
+    CHECK_RC(parse_toy("'C': {'default': 0, ", "'C': {'default': 0, 'tune': 0, ", &f),
+             GB_EMETADATA);
     /* No parameters: nothing to tune. */
     if (!CHECK_RC(parse_toy(", 'parameters': {'A': {'default': 1, 'values': [1, 2, 4, 8]}, 'B':"
                             " {'default': 1, 'values': [8, 4, 2, 1]}, 'C': {'default': 0, "

@@ -16,13 +16,13 @@ static long f0_p4_values[] = {1, 2, 4, 8, 16};
 static long f0_p5_values[] = {0, 1};
 static long f0_p6_values[] = {0, 1};
 static gb_param_t f0_params[] = {
-    {"MR", "rows of C per work-item", 14L, f0_p0_values, 7, 1L, 1073741824L},
-    {"NV", "vectors of C per row", 2L, f0_p1_values, 4, 1L, 1073741824L},
-    {"VW", "elements per vector (16 floats or 8 doubles fill an AVX-512 register)", 16L, f0_p2_values, 3, 1L, 1073741824L},
-    {"KU", "K steps unrolled", 1L, f0_p3_values, 4, 1L, 1073741824L},
-    {"LX", "work-items per group along dimension 0 (they share A's rows, or B's columns with WALKM)", 4L, f0_p4_values, 5, 1L, 1073741824L},
-    {"WALKM", "1: dimension 0 walks M: neighbouring work-items and groups share B's columns, which stay in cache while A streams; 0: it walks N", 0L, f0_p5_values, 2, 1L, 1073741824L},
-    {"PACKB", "1: a prologue kernel first copies B into the workspace as panels of NV*VW columns, each K x NV*VW and contiguous, which the main kernel walks instead of B's rows (ldb apart: at 2048 every row of a panel falls in the same few cache sets); its time counts as the kernel's", 0L, f0_p6_values, 2, 1L, 1073741824L},
+    {"MR", "rows of C per work-item", 14L, f0_p0_values, 7, 1L, 1073741824L, 0},
+    {"NV", "vectors of C per row", 2L, f0_p1_values, 4, 1L, 1073741824L, 0},
+    {"VW", "elements per vector (16 floats or 8 doubles fill an AVX-512 register)", 16L, f0_p2_values, 3, 1L, 1073741824L, 0},
+    {"KU", "K steps unrolled", 1L, f0_p3_values, 4, 1L, 1073741824L, 0},
+    {"LX", "work-items per group along dimension 0 (they share A's rows, or B's columns with WALKM)", 4L, f0_p4_values, 5, 1L, 1073741824L, 0},
+    {"WALKM", "1: dimension 0 walks M: neighbouring work-items and groups share B's columns, which stay in cache while A streams; 0: it walks N", 0L, f0_p5_values, 2, 1L, 1073741824L, 0},
+    {"PACKB", "1: a prologue kernel first copies B into the workspace as panels of NV*VW columns, each K x NV*VW and contiguous, which the main kernel walks instead of B's rows (ldb apart: at 2048 every row of a panel falls in the same few cache sets); its time counts as the kernel's", 0L, f0_p6_values, 2, 1L, 1073741824L, 0},
 };
 static char *f0_s0_names[] = {"MR", "NV", "VW", "KU", "LX", "WALKM"};
 static long f0_s0_values[] = {8, 3, 16, 1, 4, 1};
@@ -67,20 +67,20 @@ static long f1_p11_values[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static long f1_p12_values[] = {0, 1};
 static long f1_p13_values[] = {0, 128, 168};
 static gb_param_t f1_params[] = {
-    {"WM", "rows of C per warp (multiple of MMAM)", 32L, f1_p0_values, 3, 1L, 1073741824L},
-    {"WN", "columns of C per warp", 32L, f1_p1_values, 4, 1L, 1073741824L},
-    {"WGM", "warps along M; the tile has WGM*WM rows", 4L, f1_p2_values, 4, 1L, 1073741824L},
-    {"WGN", "warps along N; the tile has WGN*WN columns", 2L, f1_p3_values, 4, 1L, 1073741824L},
-    {"BK", "K step staged in local memory (two buffers)", 8L, f1_p4_values, 4, 1L, 1073741824L},
-    {"MMAM", "8: mma.m8n8k4 (sm_80+); 16: mma.m16n8k<MMAK> (sm_90)", 8L, f1_p5_values, 2, 1L, 1073741824L},
-    {"MMAK", "K of one instruction: 4 for m8n8k4; 4, 8 or 16 for m16n8k*", 4L, f1_p6_values, 3, 1L, 1073741824L},
-    {"PAD", "doubles of padding per k-row of the local tiles: 4 makes fragment loads conflict-free", 4L, f1_p7_values, 3, 1L, 1073741824L},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f1_p8_values, 3, 1L, 1073741824L},
-    {"EMU", "1: emulate mma.sync through local memory, so that devices without tensor cores can validate the indexing (testing only, slow)", 0L, f1_p9_values, 2, 1L, 1073741824L},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f1_p10_values, 5, 1L, 1073741824L},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off", 1L, f1_p11_values, 10, 1L, 1073741824L},
-    {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f1_p12_values, 2, 1L, 1073741824L},
-    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f1_p13_values, 3, 1L, 1073741824L},
+    {"WM", "rows of C per warp (multiple of MMAM)", 32L, f1_p0_values, 3, 1L, 1073741824L, 0},
+    {"WN", "columns of C per warp", 32L, f1_p1_values, 4, 1L, 1073741824L, 0},
+    {"WGM", "warps along M; the tile has WGM*WM rows", 4L, f1_p2_values, 4, 1L, 1073741824L, 0},
+    {"WGN", "warps along N; the tile has WGN*WN columns", 2L, f1_p3_values, 4, 1L, 1073741824L, 0},
+    {"BK", "K step staged in local memory (two buffers)", 8L, f1_p4_values, 4, 1L, 1073741824L, 0},
+    {"MMAM", "8: mma.m8n8k4 (sm_80+); 16: mma.m16n8k<MMAK> (sm_90)", 8L, f1_p5_values, 2, 1L, 1073741824L, 0},
+    {"MMAK", "K of one instruction: 4 for m8n8k4; 4, 8 or 16 for m16n8k*", 4L, f1_p6_values, 3, 1L, 1073741824L, 0},
+    {"PAD", "doubles of padding per k-row of the local tiles: 4 makes fragment loads conflict-free", 4L, f1_p7_values, 3, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f1_p8_values, 3, 1L, 1073741824L, 0},
+    {"EMU", "1: emulate mma.sync through local memory, so that devices without tensor cores can validate the indexing (testing only, slow)", 0L, f1_p9_values, 2, 1L, 1073741824L, 1},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f1_p10_values, 5, 1L, 1073741824L, 0},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off", 1L, f1_p11_values, 10, 1L, 1073741824L, 0},
+    {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f1_p12_values, 2, 1L, 1073741824L, 0},
+    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f1_p13_values, 3, 1L, 1073741824L, 0},
 };
 static char *f1_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM"};
 static long f1_s0_values[] = {32, 32, 4, 2, 8, 8, 4, 4, 1, 8};
@@ -119,27 +119,27 @@ static long f2_p11_values[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static long f2_p12_values[] = {0, 1};
 static long f2_p13_values[] = {0, 128, 168};
 static gb_param_t f2_params[] = {
-    {"WM", "rows of C per warp (multiple of MMAM)", 32L, f2_p0_values, 3, 1L, 1073741824L},
-    {"WN", "columns of C per warp", 32L, f2_p1_values, 4, 1L, 1073741824L},
-    {"WGM", "warps along M; the tile has WGM*WM rows", 4L, f2_p2_values, 4, 1L, 1073741824L},
-    {"WGN", "warps along N; the tile has WGN*WN columns", 2L, f2_p3_values, 4, 1L, 1073741824L},
-    {"BK", "K step staged in local memory (two buffers)", 8L, f2_p4_values, 4, 1L, 1073741824L},
-    {"MMAM", "8: mma.m8n8k4 (sm_80+); 16: mma.m16n8k<MMAK> (sm_90)", 8L, f2_p5_values, 2, 1L, 1073741824L},
-    {"MMAK", "K of one instruction: 4 for m8n8k4; 4, 8 or 16 for m16n8k*", 4L, f2_p6_values, 3, 1L, 1073741824L},
-    {"PAD", "doubles of padding per k-row of the local tiles: 4 makes fragment loads conflict-free", 4L, f2_p7_values, 3, 1L, 1073741824L},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f2_p8_values, 3, 1L, 1073741824L},
-    {"EMU", "1: emulate mma.sync through local memory, so that devices without tensor cores can validate the indexing (testing only, slow)", 0L, f2_p9_values, 2, 1L, 1073741824L},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f2_p10_values, 5, 1L, 1073741824L},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off", 1L, f2_p11_values, 10, 1L, 1073741824L},
-    {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f2_p12_values, 2, 1L, 1073741824L},
-    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f2_p13_values, 3, 1L, 1073741824L},
+    {"WM", "rows of C per warp (multiple of MMAM)", 32L, f2_p0_values, 3, 1L, 1073741824L, 0},
+    {"WN", "columns of C per warp", 32L, f2_p1_values, 4, 1L, 1073741824L, 0},
+    {"WGM", "warps along M; the tile has WGM*WM rows", 4L, f2_p2_values, 4, 1L, 1073741824L, 0},
+    {"WGN", "warps along N; the tile has WGN*WN columns", 2L, f2_p3_values, 4, 1L, 1073741824L, 0},
+    {"BK", "K step staged in local memory (two buffers)", 8L, f2_p4_values, 4, 1L, 1073741824L, 0},
+    {"MMAM", "8: mma.m8n8k4 (sm_80+); 16: mma.m16n8k<MMAK> (sm_90)", 8L, f2_p5_values, 2, 1L, 1073741824L, 0},
+    {"MMAK", "K of one instruction: 4 for m8n8k4; 4, 8 or 16 for m16n8k*", 4L, f2_p6_values, 3, 1L, 1073741824L, 0},
+    {"PAD", "doubles of padding per k-row of the local tiles: 4 makes fragment loads conflict-free", 4L, f2_p7_values, 3, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f2_p8_values, 3, 1L, 1073741824L, 0},
+    {"EMU", "1: emulate mma.sync through local memory, so that devices without tensor cores can validate the indexing (testing only, slow)", 0L, f2_p9_values, 2, 1L, 1073741824L, 1},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f2_p10_values, 5, 1L, 1073741824L, 0},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off", 1L, f2_p11_values, 10, 1L, 1073741824L, 0},
+    {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f2_p12_values, 2, 1L, 1073741824L, 0},
+    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f2_p13_values, 3, 1L, 1073741824L, 0},
 };
 static char *f3_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
 static long f3_p0_values[] = {1, 2, 4, 8, 16};
 static gb_param_t f3_params[] = {
-    {"DJ", "elements of a C row per work-item (vector width over B's rows)", 4L, f3_p0_values, 5, 1L, 1073741824L},
-    {"LX", "work-group size along j (C columns / DJ)", 16L, NULL, 0, 1L, 1024L},
-    {"LY", "work-group size along i (C rows)", 4L, NULL, 0, 1L, 1024L},
+    {"DJ", "elements of a C row per work-item (vector width over B's rows)", 4L, f3_p0_values, 5, 1L, 1073741824L, 0},
+    {"LX", "work-group size along j (C columns / DJ)", 16L, NULL, 0, 1L, 1024L, 0},
+    {"LY", "work-group size along i (C rows)", 4L, NULL, 0, 1L, 1024L, 0},
 };
 static char *f3_s0_names[] = {"DJ"};
 static long f3_s0_values[] = {1};
@@ -160,12 +160,12 @@ static long f4_p0_values[] = {1, 2, 4, 8};
 static long f4_p1_values[] = {1, 2, 4, 8, 16};
 static long f4_p2_values[] = {0, 1};
 static gb_param_t f4_params[] = {
-    {"DJ", "elements of a C row per work-item", 4L, f4_p0_values, 4, 1L, 1073741824L},
-    {"VW", "vector width along K", 4L, f4_p1_values, 5, 1L, 1073741824L},
-    {"BARRIER", "meet a work-group barrier every DK vector steps", 0L, f4_p2_values, 2, 1L, 1073741824L},
-    {"DK", "vector steps between barriers", 32L, NULL, 0, 1L, 4096L},
-    {"LX", "work-group size along j (C columns / DJ)", 16L, NULL, 0, 1L, 1024L},
-    {"LY", "work-group size along i (C rows)", 4L, NULL, 0, 1L, 1024L},
+    {"DJ", "elements of a C row per work-item", 4L, f4_p0_values, 4, 1L, 1073741824L, 0},
+    {"VW", "vector width along K", 4L, f4_p1_values, 5, 1L, 1073741824L, 0},
+    {"BARRIER", "meet a work-group barrier every DK vector steps", 0L, f4_p2_values, 2, 1L, 1073741824L, 0},
+    {"DK", "vector steps between barriers", 32L, NULL, 0, 1L, 4096L, 0},
+    {"LX", "work-group size along j (C columns / DJ)", 16L, NULL, 0, 1L, 1024L, 0},
+    {"LY", "work-group size along i (C rows)", 4L, NULL, 0, 1L, 1024L, 0},
 };
 static char *f4_s0_names[] = {"DJ", "VW"};
 static long f4_s0_values[] = {1, 4};
@@ -194,11 +194,11 @@ static long f5_p1_values[] = {1, 2, 4, 8};
 static long f5_p2_values[] = {8};
 static long f5_p4_values[] = {0, 1};
 static gb_param_t f5_params[] = {
-    {"TM", "rows of C per work-item (8 apart)", 8L, f5_p0_values, 6, 1L, 1073741824L},
-    {"TN", "columns of C per work-item (its sub-group's)", 2L, f5_p1_values, 4, 1L, 1073741824L},
-    {"SG", "sub-group size the kernel is compiled for (intel_reqd_sub_group_size): one block read of A covers SG steps of K", 8L, f5_p2_values, 1, 1L, 1073741824L},
-    {"LY", "sub-groups per work-group (dimension 1)", 1L, NULL, 0, 1L, 64L},
-    {"EMULATE_BLOCK_READ", "1: read_imageui per lane in place of the block reads, to check the kernel where the driver lacks them (not for timing)", 0L, f5_p4_values, 2, 1L, 1073741824L},
+    {"TM", "rows of C per work-item (8 apart)", 8L, f5_p0_values, 6, 1L, 1073741824L, 0},
+    {"TN", "columns of C per work-item (its sub-group's)", 2L, f5_p1_values, 4, 1L, 1073741824L, 0},
+    {"SG", "sub-group size the kernel is compiled for (intel_reqd_sub_group_size): one block read of A covers SG steps of K", 8L, f5_p2_values, 1, 1L, 1073741824L, 0},
+    {"LY", "sub-groups per work-group (dimension 1)", 1L, NULL, 0, 1L, 64L, 0},
+    {"EMULATE_BLOCK_READ", "1: read_imageui per lane in place of the block reads, to check the kernel where the driver lacks them (not for timing)", 0L, f5_p4_values, 2, 1L, 1073741824L, 0},
 };
 static char *f5_s0_names[] = {"TM", "TN", "LY"};
 static long f5_s0_values[] = {32, 2, 1};
@@ -237,8 +237,8 @@ static gb_preset_t f5_presets[] = {
 };
 static char *f6_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
 static gb_param_t f6_params[] = {
-    {"LX", "work-group size along the rows of C", 16L, NULL, 0, 1L, 1024L},
-    {"LY", "work-group size along the columns of C", 8L, NULL, 0, 1L, 1024L},
+    {"LX", "work-group size along the rows of C", 16L, NULL, 0, 1L, 1024L, 0},
+    {"LY", "work-group size along the columns of C", 8L, NULL, 0, 1L, 1024L, 0},
 };
 static char *f7_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
 static char *f7_extensions[] = {"cl_intel_subgroups", "cl_intel_required_subgroup_size"};
@@ -247,11 +247,11 @@ static long f7_p1_values[] = {1, 2, 4, 8};
 static long f7_p2_values[] = {8, 16};
 static long f7_p4_values[] = {0, 1};
 static gb_param_t f7_params[] = {
-    {"TM", "rows of C per work-item (SG apart)", 8L, f7_p0_values, 6, 1L, 1073741824L},
-    {"TN", "columns of C per work-item (its sub-group's)", 4L, f7_p1_values, 4, 1L, 1073741824L},
-    {"SG", "sub-group size the kernel is compiled for (intel_reqd_sub_group_size) = work-group size along dimension 0", 8L, f7_p2_values, 2, 1L, 1073741824L},
-    {"LY", "sub-groups per work-group (dimension 1)", 1L, NULL, 0, 1L, 64L},
-    {"BARRIER", "meet a work-group barrier after every SG steps along K", 0L, f7_p4_values, 2, 1L, 1073741824L},
+    {"TM", "rows of C per work-item (SG apart)", 8L, f7_p0_values, 6, 1L, 1073741824L, 0},
+    {"TN", "columns of C per work-item (its sub-group's)", 4L, f7_p1_values, 4, 1L, 1073741824L, 0},
+    {"SG", "sub-group size the kernel is compiled for (intel_reqd_sub_group_size) = work-group size along dimension 0", 8L, f7_p2_values, 2, 1L, 1073741824L, 0},
+    {"LY", "sub-groups per work-group (dimension 1)", 1L, NULL, 0, 1L, 64L, 0},
+    {"BARRIER", "meet a work-group barrier after every SG steps along K", 0L, f7_p4_values, 2, 1L, 1073741824L, 0},
 };
 static char *f7_s0_names[] = {"TM", "TN", "SG", "LY"};
 static long f7_s0_values[] = {32, 2, 8, 1};
@@ -279,11 +279,11 @@ static long f8_p0_values[] = {1, 2, 4, 8, 16};
 static long f8_p1_values[] = {1, 2, 4, 8, 16};
 static long f8_p4_values[] = {1, 2, 4, 8, 16, 32};
 static gb_param_t f8_params[] = {
-    {"TM", "rows of C per work-item", 8L, f8_p0_values, 5, 1L, 1073741824L},
-    {"TN", "columns of C per work-item", 8L, f8_p1_values, 5, 1L, 1073741824L},
-    {"LX", "work-items down the rows of C (dimension 0)", 16L, NULL, 0, 1L, 1024L},
-    {"LY", "work-items across the columns of C (dimension 1)", 8L, NULL, 0, 1L, 1024L},
-    {"KB", "steps along K per slice of A in local memory", 8L, f8_p4_values, 6, 1L, 1073741824L},
+    {"TM", "rows of C per work-item", 8L, f8_p0_values, 5, 1L, 1073741824L, 0},
+    {"TN", "columns of C per work-item", 8L, f8_p1_values, 5, 1L, 1073741824L, 0},
+    {"LX", "work-items down the rows of C (dimension 0)", 16L, NULL, 0, 1L, 1024L, 0},
+    {"LY", "work-items across the columns of C (dimension 1)", 8L, NULL, 0, 1L, 1024L, 0},
+    {"KB", "steps along K per slice of A in local memory", 8L, f8_p4_values, 6, 1L, 1073741824L, 0},
 };
 static char *f8_s0_names[] = {"TM", "TN", "LX", "LY"};
 static long f8_s0_values[] = {8, 8, 16, 8};
@@ -298,7 +298,7 @@ static gb_preset_t f8_presets[] = {
 };
 static char *f9_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
 static gb_param_t f9_params[] = {
-    {"TS", "work-group is TS x TS work-items (rows x columns of C)", 32L, NULL, 0, 1L, 64L},
+    {"TS", "work-group is TS x TS work-items (rows x columns of C)", 32L, NULL, 0, 1L, 64L, 0},
 };
 static char *f9_s0_names[] = {"TS"};
 static long f9_s0_values[] = {32};
@@ -311,13 +311,13 @@ static long f10_p3_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
 static long f10_p4_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
 static long f10_p5_values[] = {1, 2, 4, 8};
 static gb_param_t f10_params[] = {
-    {"TSM", "tile size in M: rows of the C tile per work-group", 128L, NULL, 0, 1L, 512L},
-    {"TSN", "tile size in N: columns of the C tile per work-group", 128L, NULL, 0, 1L, 512L},
-    {"TSK", "tile size in K: the K step staged in local memory", 16L, NULL, 0, 1L, 256L},
-    {"WPTM", "work per thread in M: rows of C per work-item (work-group TSM/WPTM x TSN/WPTN)", 8L, f10_p3_values, 10, 1L, 1073741824L},
-    {"WPTN", "work per thread in N: columns of C per work-item", 8L, f10_p4_values, 10, 1L, 1073741824L},
-    {"WIDTH", "vector width of the global loads of A (along M) and B (along K)", 4L, f10_p5_values, 4, 1L, 1073741824L},
-    {"PAD", "elements of padding per row of the local B tile (bank conflicts of the transposing store)", 0L, NULL, 0, 0L, 16L},
+    {"TSM", "tile size in M: rows of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0},
+    {"TSN", "tile size in N: columns of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0},
+    {"TSK", "tile size in K: the K step staged in local memory", 16L, NULL, 0, 1L, 256L, 0},
+    {"WPTM", "work per thread in M: rows of C per work-item (work-group TSM/WPTM x TSN/WPTN)", 8L, f10_p3_values, 10, 1L, 1073741824L, 0},
+    {"WPTN", "work per thread in N: columns of C per work-item", 8L, f10_p4_values, 10, 1L, 1073741824L, 0},
+    {"WIDTH", "vector width of the global loads of A (along M) and B (along K)", 4L, f10_p5_values, 4, 1L, 1073741824L, 0},
+    {"PAD", "elements of padding per row of the local B tile (bank conflicts of the transposing store)", 0L, NULL, 0, 0L, 16L, 0},
 };
 static char *f10_s0_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "WIDTH", "PAD"};
 static long f10_s0_values[] = {128, 128, 16, 8, 8, 4, 0};
@@ -335,11 +335,11 @@ static char *f11_constraints[] = {"RY * RK <= 256"};
 static long f11_p2_values[] = {1, 2, 4, 8, 16};
 static long f11_p4_values[] = {1, 2, 4, 8, 16};
 static gb_param_t f11_params[] = {
-    {"THREADSX", "work-group size along M (dimension 0)", 8L, NULL, 0, 1L, 256L},
-    {"THREADSY", "work-group size along N (dimension 1)", 8L, NULL, 0, 1L, 256L},
-    {"RX", "rows of C per work-item: the vector width of A's loads, the accumulators and C's stores", 8L, f11_p2_values, 5, 1L, 1073741824L},
-    {"RY", "columns of C per work-item", 4L, NULL, 0, 1L, 16L},
-    {"RK", "K step: the vector width of B's loads", 4L, f11_p4_values, 5, 1L, 1073741824L},
+    {"THREADSX", "work-group size along M (dimension 0)", 8L, NULL, 0, 1L, 256L, 0},
+    {"THREADSY", "work-group size along N (dimension 1)", 8L, NULL, 0, 1L, 256L, 0},
+    {"RX", "rows of C per work-item: the vector width of A's loads, the accumulators and C's stores", 8L, f11_p2_values, 5, 1L, 1073741824L, 0},
+    {"RY", "columns of C per work-item", 4L, NULL, 0, 1L, 16L, 0},
+    {"RK", "K step: the vector width of B's loads", 4L, f11_p4_values, 5, 1L, 1073741824L, 0},
 };
 static char *f11_s0_names[] = {"THREADSX", "THREADSY", "RX", "RY", "RK"};
 static long f11_s0_values[] = {8, 8, 8, 4, 4};
@@ -348,7 +348,7 @@ static gb_preset_t f11_presets[] = {
 };
 static char *f12_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
 static gb_param_t f12_params[] = {
-    {"TS", "tile size: TS x TS tiles of A, B and C, TS x TS work-items per group", 32L, NULL, 0, 1L, 64L},
+    {"TS", "tile size: TS x TS tiles of A, B and C, TS x TS work-items per group", 32L, NULL, 0, 1L, 64L, 0},
 };
 static char *f12_s0_names[] = {"TS"};
 static long f12_s0_values[] = {32};
@@ -362,8 +362,8 @@ static char *f13_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
 static char *f13_constraints[] = {"TS % WPT == 0"};
 static long f13_p1_values[] = {1, 2, 4, 8, 16, 32};
 static gb_param_t f13_params[] = {
-    {"TS", "tile size: TS x TS tiles of A, B and C", 32L, NULL, 0, 1L, 128L},
-    {"WPT", "work per thread: elements of a row of C per work-item (work-group TS x TS/WPT)", 8L, f13_p1_values, 6, 1L, 1073741824L},
+    {"TS", "tile size: TS x TS tiles of A, B and C", 32L, NULL, 0, 1L, 128L, 0},
+    {"WPT", "work per thread: elements of a row of C per work-item (work-group TS x TS/WPT)", 8L, f13_p1_values, 6, 1L, 1073741824L, 0},
 };
 static char *f13_s0_names[] = {"TS", "WPT"};
 static long f13_s0_values[] = {32, 8};
@@ -374,8 +374,8 @@ static char *f14_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
 static char *f14_constraints[] = {"TS % WIDTH == 0"};
 static long f14_p1_values[] = {1, 2, 4, 8};
 static gb_param_t f14_params[] = {
-    {"TS", "tile size: TS x TS tiles of A, B and C", 32L, NULL, 0, 1L, 128L},
-    {"WIDTH", "vector width: elements per load, store and accumulator (work-group TS/WIDTH x TS)", 4L, f14_p1_values, 4, 1L, 1073741824L},
+    {"TS", "tile size: TS x TS tiles of A, B and C", 32L, NULL, 0, 1L, 128L, 0},
+    {"WIDTH", "vector width: elements per load, store and accumulator (work-group TS/WIDTH x TS)", 4L, f14_p1_values, 4, 1L, 1073741824L, 0},
 };
 static char *f14_s0_names[] = {"TS", "WIDTH"};
 static long f14_s0_values[] = {32, 4};
@@ -392,10 +392,10 @@ static char *f15_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
 static char *f15_constraints[] = {"TS % WPT == 0", "TSDK % (TS / WPT) == 0"};
 static long f15_p1_values[] = {1, 2, 4, 8, 16, 32};
 static gb_param_t f15_params[] = {
-    {"TS", "tile size in M and N: TS x TS tiles of C", 32L, NULL, 0, 1L, 128L},
-    {"WPT", "work per thread: elements of a row of C per work-item (work-group TS x TS/WPT)", 8L, f15_p1_values, 6, 1L, 1073741824L},
-    {"TSDK", "tile size in K: TS x TSDK tiles of A and B^T", 16L, NULL, 0, 1L, 256L},
-    {"PAD", "elements of padding per row of the local B^T tile (bank conflicts of the transposing store)", 2L, NULL, 0, 0L, 16L},
+    {"TS", "tile size in M and N: TS x TS tiles of C", 32L, NULL, 0, 1L, 128L, 0},
+    {"WPT", "work per thread: elements of a row of C per work-item (work-group TS x TS/WPT)", 8L, f15_p1_values, 6, 1L, 1073741824L, 0},
+    {"TSDK", "tile size in K: TS x TSDK tiles of A and B^T", 16L, NULL, 0, 1L, 256L, 0},
+    {"PAD", "elements of padding per row of the local B^T tile (bank conflicts of the transposing store)", 2L, NULL, 0, 0L, 16L, 0},
 };
 static char *f15_s0_names[] = {"TS", "WPT", "TSDK", "PAD"};
 static long f15_s0_values[] = {32, 8, 16, 2};
@@ -407,12 +407,12 @@ static char *f16_constraints[] = {"TSM % WPTM == 0", "TSN % WPTN == 0", "(TSM * 
 static long f16_p3_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
 static long f16_p4_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
 static gb_param_t f16_params[] = {
-    {"TSM", "tile size in M: rows of the C tile per work-group", 128L, NULL, 0, 1L, 512L},
-    {"TSN", "tile size in N: columns of the C tile per work-group", 128L, NULL, 0, 1L, 512L},
-    {"TSK", "tile size in K: the K step staged in local memory", 16L, NULL, 0, 1L, 256L},
-    {"WPTM", "work per thread in M: rows of C per work-item (work-group TSM/WPTM x TSN/WPTN)", 8L, f16_p3_values, 10, 1L, 1073741824L},
-    {"WPTN", "work per thread in N: columns of C per work-item", 8L, f16_p4_values, 10, 1L, 1073741824L},
-    {"PAD", "elements of padding per row of the local B tile (bank conflicts of the transposing store)", 0L, NULL, 0, 0L, 16L},
+    {"TSM", "tile size in M: rows of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0},
+    {"TSN", "tile size in N: columns of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0},
+    {"TSK", "tile size in K: the K step staged in local memory", 16L, NULL, 0, 1L, 256L, 0},
+    {"WPTM", "work per thread in M: rows of C per work-item (work-group TSM/WPTM x TSN/WPTN)", 8L, f16_p3_values, 10, 1L, 1073741824L, 0},
+    {"WPTN", "work per thread in N: columns of C per work-item", 8L, f16_p4_values, 10, 1L, 1073741824L, 0},
+    {"PAD", "elements of padding per row of the local B tile (bank conflicts of the transposing store)", 0L, NULL, 0, 0L, 16L, 0},
 };
 static char *f16_s0_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "PAD"};
 static long f16_s0_values[] = {128, 128, 16, 8, 8, 0};
@@ -431,13 +431,13 @@ static long f17_p3_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
 static long f17_p4_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
 static long f17_p5_values[] = {1, 2, 4, 8};
 static gb_param_t f17_params[] = {
-    {"TSM", "tile size in M: rows of the C tile per work-group", 128L, NULL, 0, 1L, 512L},
-    {"TSN", "tile size in N: columns of the C tile per work-group", 128L, NULL, 0, 1L, 512L},
-    {"TSK", "tile size in K: the K step staged in local memory", 16L, NULL, 0, 1L, 256L},
-    {"WPTM", "work per thread in M: rows of C per work-item (work-group TSM/WPTM x TSN/WPTN)", 8L, f17_p3_values, 10, 1L, 1073741824L},
-    {"WPTN", "work per thread in N: columns of C per work-item", 8L, f17_p4_values, 10, 1L, 1073741824L},
-    {"WIDTH", "vector width of the global loads of A (along M) and B (along K)", 4L, f17_p5_values, 4, 1L, 1073741824L},
-    {"PAD", "elements of padding per row of the local B tile (bank conflicts of the transposing store)", 0L, NULL, 0, 0L, 16L},
+    {"TSM", "tile size in M: rows of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0},
+    {"TSN", "tile size in N: columns of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0},
+    {"TSK", "tile size in K: the K step staged in local memory", 16L, NULL, 0, 1L, 256L, 0},
+    {"WPTM", "work per thread in M: rows of C per work-item (work-group TSM/WPTM x TSN/WPTN)", 8L, f17_p3_values, 10, 1L, 1073741824L, 0},
+    {"WPTN", "work per thread in N: columns of C per work-item", 8L, f17_p4_values, 10, 1L, 1073741824L, 0},
+    {"WIDTH", "vector width of the global loads of A (along M) and B (along K)", 4L, f17_p5_values, 4, 1L, 1073741824L, 0},
+    {"PAD", "elements of padding per row of the local B tile (bank conflicts of the transposing store)", 0L, NULL, 0, 0L, 16L, 0},
 };
 static char *f17_s0_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "WIDTH", "PAD"};
 static long f17_s0_values[] = {128, 128, 16, 8, 8, 4, 0};
@@ -453,13 +453,13 @@ static long f18_p3_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
 static long f18_p4_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
 static long f18_p5_values[] = {1, 2, 4, 8};
 static gb_param_t f18_params[] = {
-    {"TSM", "tile size in M: rows of the C tile per work-group", 128L, NULL, 0, 1L, 512L},
-    {"TSN", "tile size in N: columns of the C tile per work-group", 128L, NULL, 0, 1L, 512L},
-    {"TSK", "tile size in K: the K step staged in local memory", 16L, NULL, 0, 1L, 256L},
-    {"WPTM", "work per thread in M: rows of C per work-item (work-group TSM/WPTM x TSN/WPTN)", 8L, f18_p3_values, 10, 1L, 1073741824L},
-    {"WPTN", "work per thread in N: columns of C per work-item", 8L, f18_p4_values, 10, 1L, 1073741824L},
-    {"WIDTH", "vector width of the global loads of A (along M) and B (along K)", 4L, f18_p5_values, 4, 1L, 1073741824L},
-    {"PAD", "elements of padding per row of the local B tile (bank conflicts of the transposing store)", 0L, NULL, 0, 0L, 16L},
+    {"TSM", "tile size in M: rows of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0},
+    {"TSN", "tile size in N: columns of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0},
+    {"TSK", "tile size in K: the K step staged in local memory", 16L, NULL, 0, 1L, 256L, 0},
+    {"WPTM", "work per thread in M: rows of C per work-item (work-group TSM/WPTM x TSN/WPTN)", 8L, f18_p3_values, 10, 1L, 1073741824L, 0},
+    {"WPTN", "work per thread in N: columns of C per work-item", 8L, f18_p4_values, 10, 1L, 1073741824L, 0},
+    {"WIDTH", "vector width of the global loads of A (along M) and B (along K)", 4L, f18_p5_values, 4, 1L, 1073741824L, 0},
+    {"PAD", "elements of padding per row of the local B tile (bank conflicts of the transposing store)", 0L, NULL, 0, 0L, 16L, 0},
 };
 static char *f18_s0_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "WIDTH", "PAD"};
 static long f18_s0_values[] = {128, 128, 16, 8, 8, 4, 0};
@@ -471,8 +471,8 @@ static gb_preset_t f18_presets[] = {
 };
 static char *f19_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
 static gb_param_t f19_params[] = {
-    {"LX", "work-group size along dimension 0 (C's contiguous index)", 16L, NULL, 0, 1L, 1024L},
-    {"LY", "work-group size along dimension 1", 4L, NULL, 0, 1L, 1024L},
+    {"LX", "work-group size along dimension 0 (C's contiguous index)", 16L, NULL, 0, 1L, 1024L, 0},
+    {"LY", "work-group size along dimension 1", 4L, NULL, 0, 1L, 1024L, 0},
 };
 static char *f20_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
 static char *f20_constraints[] = {"WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
@@ -496,22 +496,22 @@ static long f20_p13_values[] = {0, 1};
 static long f20_p14_values[] = {1, 2, 4, 8, 16};
 static long f20_p15_values[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static gb_param_t f20_params[] = {
-    {"WM", "rows of C per warp (multiple of 16)", 32L, f20_p0_values, 4, 1L, 1073741824L},
-    {"WN", "columns of C per warp", 64L, f20_p1_values, 4, 1L, 1073741824L},
-    {"WGM", "warps along M; the tile has WGM*WM rows", 2L, f20_p2_values, 4, 1L, 1073741824L},
-    {"WGN", "warps along N; the tile has WGN*WN columns", 2L, f20_p3_values, 4, 1L, 1073741824L},
-    {"BK", "K step staged in local memory (two buffers)", 16L, f20_p4_values, 3, 1L, 1073741824L},
-    {"MMAM", "rows of one instruction: mma.m16n8k<MMAK>", 16L, f20_p5_values, 1, 1L, 1073741824L},
-    {"MMAK", "K of one instruction: m16n8k4 or m16n8k8", 8L, f20_p6_values, 2, 1L, 1073741824L},
-    {"PAD", "floats of padding per k-row of the local tiles: 8 makes fragment loads conflict-free where the tile is a multiple of 32 wide", 8L, f20_p7_values, 3, 1L, 1073741824L},
-    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; k > 1 holds a second set of accumulators); 0: the tensor core accumulates across all of K, truncating (not faithful at large K)", 1L, f20_p8_values, 4, 1L, 1073741824L},
-    {"FRAG", "1: each instruction's operands are read from local memory (and split) just before it, 0: all of a K step's before its first instruction (more registers)", 1L, f20_p9_values, 2, 1L, 1073741824L},
-    {"SPLIT", "how x becomes big + small: 0 both rounded to TF32 (cvt.rna); 1 big rounded, small the exact remainder, whose low bits the tensor core does not read; 2 big truncated (one AND), small the remainder", 2L, f20_p10_values, 3, 1L, 1073741824L},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f20_p11_values, 3, 1L, 1073741824L},
-    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f20_p12_values, 4, 1L, 1073741824L},
-    {"EMU", "1: emulate mma.sync and the TF32 rounding through local memory, so that devices without tensor cores can validate the indexing and the split (testing only, slow)", 0L, f20_p13_values, 2, 1L, 1073741824L},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f20_p14_values, 5, 1L, 1073741824L},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off", 1L, f20_p15_values, 10, 1L, 1073741824L},
+    {"WM", "rows of C per warp (multiple of 16)", 32L, f20_p0_values, 4, 1L, 1073741824L, 0},
+    {"WN", "columns of C per warp", 64L, f20_p1_values, 4, 1L, 1073741824L, 0},
+    {"WGM", "warps along M; the tile has WGM*WM rows", 2L, f20_p2_values, 4, 1L, 1073741824L, 0},
+    {"WGN", "warps along N; the tile has WGN*WN columns", 2L, f20_p3_values, 4, 1L, 1073741824L, 0},
+    {"BK", "K step staged in local memory (two buffers)", 16L, f20_p4_values, 3, 1L, 1073741824L, 0},
+    {"MMAM", "rows of one instruction: mma.m16n8k<MMAK>", 16L, f20_p5_values, 1, 1L, 1073741824L, 0},
+    {"MMAK", "K of one instruction: m16n8k4 or m16n8k8", 8L, f20_p6_values, 2, 1L, 1073741824L, 0},
+    {"PAD", "floats of padding per k-row of the local tiles: 8 makes fragment loads conflict-free where the tile is a multiple of 32 wide", 8L, f20_p7_values, 3, 1L, 1073741824L, 0},
+    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; k > 1 holds a second set of accumulators); 0: the tensor core accumulates across all of K, truncating (not faithful at large K)", 1L, f20_p8_values, 4, 1L, 1073741824L, 0},
+    {"FRAG", "1: each instruction's operands are read from local memory (and split) just before it, 0: all of a K step's before its first instruction (more registers)", 1L, f20_p9_values, 2, 1L, 1073741824L, 0},
+    {"SPLIT", "how x becomes big + small: 0 both rounded to TF32 (cvt.rna); 1 big rounded, small the exact remainder, whose low bits the tensor core does not read; 2 big truncated (one AND), small the remainder", 2L, f20_p10_values, 3, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f20_p11_values, 3, 1L, 1073741824L, 0},
+    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f20_p12_values, 4, 1L, 1073741824L, 0},
+    {"EMU", "1: emulate mma.sync and the TF32 rounding through local memory, so that devices without tensor cores can validate the indexing and the split (testing only, slow)", 0L, f20_p13_values, 2, 1L, 1073741824L, 1},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f20_p14_values, 5, 1L, 1073741824L, 0},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off", 1L, f20_p15_values, 10, 1L, 1073741824L, 0},
 };
 static char *f20_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM"};
 static long f20_s0_values[] = {32, 64, 2, 2, 16, 16, 8, 8, 1, 1, 2, 1, 8};
@@ -546,22 +546,22 @@ static long f21_p13_values[] = {0, 1};
 static long f21_p14_values[] = {1, 2, 4, 8, 16};
 static long f21_p15_values[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static gb_param_t f21_params[] = {
-    {"WM", "rows of C per warp (multiple of 16)", 32L, f21_p0_values, 4, 1L, 1073741824L},
-    {"WN", "columns of C per warp", 64L, f21_p1_values, 4, 1L, 1073741824L},
-    {"WGM", "warps along M; the tile has WGM*WM rows", 2L, f21_p2_values, 4, 1L, 1073741824L},
-    {"WGN", "warps along N; the tile has WGN*WN columns", 2L, f21_p3_values, 4, 1L, 1073741824L},
-    {"BK", "K step staged in local memory (two buffers)", 16L, f21_p4_values, 3, 1L, 1073741824L},
-    {"MMAM", "rows of one instruction: mma.m16n8k<MMAK>", 16L, f21_p5_values, 1, 1L, 1073741824L},
-    {"MMAK", "K of one instruction: m16n8k4 or m16n8k8", 8L, f21_p6_values, 2, 1L, 1073741824L},
-    {"PAD", "floats of padding per k-row of the local tiles: 8 makes fragment loads conflict-free where the tile is a multiple of 32 wide", 8L, f21_p7_values, 3, 1L, 1073741824L},
-    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; k > 1 holds a second set of accumulators); 0: the tensor core accumulates across all of K, truncating (not faithful at large K)", 1L, f21_p8_values, 4, 1L, 1073741824L},
-    {"FRAG", "1: each instruction's operands are read from local memory (and split) just before it, 0: all of a K step's before its first instruction (more registers)", 1L, f21_p9_values, 2, 1L, 1073741824L},
-    {"SPLIT", "how x becomes big + small: 0 both rounded to TF32 (cvt.rna); 1 big rounded, small the exact remainder, whose low bits the tensor core does not read; 2 big truncated (one AND), small the remainder", 2L, f21_p10_values, 3, 1L, 1073741824L},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f21_p11_values, 3, 1L, 1073741824L},
-    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f21_p12_values, 4, 1L, 1073741824L},
-    {"EMU", "1: emulate mma.sync and the TF32 rounding through local memory, so that devices without tensor cores can validate the indexing and the split (testing only, slow)", 0L, f21_p13_values, 2, 1L, 1073741824L},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f21_p14_values, 5, 1L, 1073741824L},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off", 1L, f21_p15_values, 10, 1L, 1073741824L},
+    {"WM", "rows of C per warp (multiple of 16)", 32L, f21_p0_values, 4, 1L, 1073741824L, 0},
+    {"WN", "columns of C per warp", 64L, f21_p1_values, 4, 1L, 1073741824L, 0},
+    {"WGM", "warps along M; the tile has WGM*WM rows", 2L, f21_p2_values, 4, 1L, 1073741824L, 0},
+    {"WGN", "warps along N; the tile has WGN*WN columns", 2L, f21_p3_values, 4, 1L, 1073741824L, 0},
+    {"BK", "K step staged in local memory (two buffers)", 16L, f21_p4_values, 3, 1L, 1073741824L, 0},
+    {"MMAM", "rows of one instruction: mma.m16n8k<MMAK>", 16L, f21_p5_values, 1, 1L, 1073741824L, 0},
+    {"MMAK", "K of one instruction: m16n8k4 or m16n8k8", 8L, f21_p6_values, 2, 1L, 1073741824L, 0},
+    {"PAD", "floats of padding per k-row of the local tiles: 8 makes fragment loads conflict-free where the tile is a multiple of 32 wide", 8L, f21_p7_values, 3, 1L, 1073741824L, 0},
+    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; k > 1 holds a second set of accumulators); 0: the tensor core accumulates across all of K, truncating (not faithful at large K)", 1L, f21_p8_values, 4, 1L, 1073741824L, 0},
+    {"FRAG", "1: each instruction's operands are read from local memory (and split) just before it, 0: all of a K step's before its first instruction (more registers)", 1L, f21_p9_values, 2, 1L, 1073741824L, 0},
+    {"SPLIT", "how x becomes big + small: 0 both rounded to TF32 (cvt.rna); 1 big rounded, small the exact remainder, whose low bits the tensor core does not read; 2 big truncated (one AND), small the remainder", 2L, f21_p10_values, 3, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f21_p11_values, 3, 1L, 1073741824L, 0},
+    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f21_p12_values, 4, 1L, 1073741824L, 0},
+    {"EMU", "1: emulate mma.sync and the TF32 rounding through local memory, so that devices without tensor cores can validate the indexing and the split (testing only, slow)", 0L, f21_p13_values, 2, 1L, 1073741824L, 1},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f21_p14_values, 5, 1L, 1073741824L, 0},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off", 1L, f21_p15_values, 10, 1L, 1073741824L, 0},
 };
 static char *f22_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
 static char *f22_constraints[] = {"TX * KG <= 1024", "MR * VW <= 64", "KU * VW <= 32"};
@@ -574,12 +574,12 @@ static long f22_p3_values[] = {1, 2, 4, 8, 16, 32};
 static long f22_p4_values[] = {1, 2, 4, 8};
 static long f22_p5_values[] = {1, 2, 4, 8, 16};
 static gb_param_t f22_params[] = {
-    {"VW", "columns of C per work-item, read from B's rows as one vector", 4L, f22_p0_values, 3, 1L, 1073741824L},
-    {"TX", "work-items side by side along N in a group", 64L, f22_p1_values, 4, 1L, 1073741824L},
-    {"KG", "rows of work-items in a group, each over a part of its K range (sums added in local memory)", 4L, f22_p2_values, 4, 1L, 1073741824L},
-    {"MR", "rows of C a group computes: B is read once per MR rows", 16L, f22_p3_values, 6, 1L, 1073741824L},
-    {"KU", "rows of B loaded before their products (loads in flight)", 4L, f22_p4_values, 4, 1L, 1073741824L},
-    {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least 32 K steps a row of work-items)", 4L, f22_p5_values, 5, 1L, 1073741824L},
+    {"VW", "columns of C per work-item, read from B's rows as one vector", 4L, f22_p0_values, 3, 1L, 1073741824L, 0},
+    {"TX", "work-items side by side along N in a group", 64L, f22_p1_values, 4, 1L, 1073741824L, 0},
+    {"KG", "rows of work-items in a group, each over a part of its K range (sums added in local memory)", 4L, f22_p2_values, 4, 1L, 1073741824L, 0},
+    {"MR", "rows of C a group computes: B is read once per MR rows", 16L, f22_p3_values, 6, 1L, 1073741824L, 0},
+    {"KU", "rows of B loaded before their products (loads in flight)", 4L, f22_p4_values, 4, 1L, 1073741824L, 0},
+    {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least 32 K steps a row of work-items)", 4L, f22_p5_values, 5, 1L, 1073741824L, 0},
 };
 static char *f22_s0_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
 static long f22_s0_values[] = {4, 64, 4, 16, 4, 4};
@@ -605,18 +605,18 @@ static long f23_p7_values[] = {1, 2, 4, 8};
 static long f23_p10_values[] = {1, 2};
 static long f23_p11_values[] = {0, 1};
 static gb_param_t f23_params[] = {
-    {"MWG", "rows of the C tile per work-group", 64L, f23_p0_values, 10, 1L, 1073741824L},
-    {"NWG", "columns of the C tile per work-group", 64L, f23_p1_values, 10, 1L, 1073741824L},
-    {"KWG", "K step staged in local memory", 16L, f23_p2_values, 9, 1L, 1073741824L},
-    {"MDIMC", "work-group size along M (dimension 1); MWI = MWG / MDIMC rows per work-item", 8L, f23_p3_values, 6, 1L, 1073741824L},
-    {"NDIMC", "work-group size along N (dimension 0); NWI = NWG / NDIMC columns per work-item", 8L, f23_p4_values, 7, 1L, 1073741824L},
-    {"VWM", "vector width along M: global loads of A^T (row-TN/TT), local reads of A", 1L, f23_p5_values, 4, 1L, 1073741824L},
-    {"VWN", "vector width along N: global loads of B (row-NN/TN), local reads of B, FMAs and stores of C", 1L, f23_p6_values, 4, 1L, 1073741824L},
-    {"VWK", "vector width along K: global loads of A (row-NN/NT) and B^T (row-NT/TT)", 1L, f23_p7_values, 4, 1L, 1073741824L},
-    {"PADA", "elements of padding per row of the local A tile (bank conflicts): As is k-major, rows of MWG, for row-TN/TT or VWM > 1, else m-major, rows of KWG", 0L, NULL, 0, 0L, 16L},
-    {"PADB", "elements of padding per k-row of the local B tile (bank conflicts)", 0L, NULL, 0, 0L, 16L},
-    {"STAGES", "local-memory buffers: 2 overlaps the next K step's global loads with this step's FMAs, one barrier per step", 2L, f23_p10_values, 2, 1L, 1073741824L},
-    {"ACCMEM", "1: accumulators live in an indexed private array between K steps, which spares PoCL-style compilers copying them at every barrier; 0: registers only (GPUs)", 0L, f23_p11_values, 2, 1L, 1073741824L},
+    {"MWG", "rows of the C tile per work-group", 64L, f23_p0_values, 10, 1L, 1073741824L, 0},
+    {"NWG", "columns of the C tile per work-group", 64L, f23_p1_values, 10, 1L, 1073741824L, 0},
+    {"KWG", "K step staged in local memory", 16L, f23_p2_values, 9, 1L, 1073741824L, 0},
+    {"MDIMC", "work-group size along M (dimension 1); MWI = MWG / MDIMC rows per work-item", 8L, f23_p3_values, 6, 1L, 1073741824L, 0},
+    {"NDIMC", "work-group size along N (dimension 0); NWI = NWG / NDIMC columns per work-item", 8L, f23_p4_values, 7, 1L, 1073741824L, 0},
+    {"VWM", "vector width along M: global loads of A^T (row-TN/TT), local reads of A", 1L, f23_p5_values, 4, 1L, 1073741824L, 0},
+    {"VWN", "vector width along N: global loads of B (row-NN/TN), local reads of B, FMAs and stores of C", 1L, f23_p6_values, 4, 1L, 1073741824L, 0},
+    {"VWK", "vector width along K: global loads of A (row-NN/NT) and B^T (row-NT/TT)", 1L, f23_p7_values, 4, 1L, 1073741824L, 0},
+    {"PADA", "elements of padding per row of the local A tile (bank conflicts): As is k-major, rows of MWG, for row-TN/TT or VWM > 1, else m-major, rows of KWG", 0L, NULL, 0, 0L, 16L, 0},
+    {"PADB", "elements of padding per k-row of the local B tile (bank conflicts)", 0L, NULL, 0, 0L, 16L, 0},
+    {"STAGES", "local-memory buffers: 2 overlaps the next K step's global loads with this step's FMAs, one barrier per step", 2L, f23_p10_values, 2, 1L, 1073741824L, 0},
+    {"ACCMEM", "1: accumulators live in an indexed private array between K steps, which spares PoCL-style compilers copying them at every barrier; 0: registers only (GPUs)", 0L, f23_p11_values, 2, 1L, 1073741824L, 0},
 };
 static char *f23_s0_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
 static long f23_s0_values[] = {32, 32, 16, 8, 8, 1, 1, 1, 1, 0, 1, 0};
@@ -656,22 +656,22 @@ static long f24_p13_values[] = {1, 2, 3, 4};
 static long f24_p14_values[] = {0, 1};
 static long f24_p15_values[] = {0, 128, 168, 255};
 static gb_param_t f24_params[] = {
-    {"MWG", "rows of the C tile per work-group; (MWG/8) x (NWG/8) work-items of 8x8 each", 128L, f24_p0_values, 3, 1L, 1073741824L},
-    {"NWG", "columns of the C tile per work-group", 128L, f24_p1_values, 3, 1L, 1073741824L},
-    {"RM", "runs of 4 rows per work-item, MWG/RM apart: 2 (8 rows) or 4 (16 rows)", 2L, f24_p2_values, 2, 1L, 1073741824L},
-    {"RN", "runs of 4 columns per work-item, NWG/RN apart: 2 (8 columns) or 4 (16)", 2L, f24_p3_values, 2, 1L, 1073741824L},
-    {"KWG", "K step staged in local memory (two buffers)", 16L, f24_p4_values, 2, 1L, 1073741824L},
-    {"PADA", "floats of padding per k-row of local A: 4 makes the transposing stores (row-NN/NT) conflict-free", 4L, f24_p5_values, 2, 1L, 1073741824L},
-    {"PADB", "floats of padding per k-row of local B: 4 makes the transposing stores (row-NT/TT) conflict-free", 4L, f24_p6_values, 2, 1L, 1073741824L},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order; 1 first (the grid walked backwards), so the last wave is full tiles; 2 after every full tile, in the idle slots of a partial last wave", 1L, f24_p7_values, 3, 1L, 1073741824L},
-    {"LANES", "1: lanes paired so that each 128-bit local read of a fragment returns in 2 passes instead of 4", 1L, f24_p8_values, 2, 1L, 1073741824L},
-    {"PIPE", "1: the next k's fragments are read during the current k's FMAs (two register sets)", 1L, f24_p9_values, 2, 1L, 1073741824L},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse of B panels); 1: row by row", 8L, f24_p10_values, 5, 1L, 1073741824L},
-    {"THIN", "a last partial row (column) of tiles at most this thin is left to strips that read B (A) once, instead of partial tiles that each walk all of K at the cost of a whole tile; on NVIDIA with 256 work-items and THIN <= 4 the strips run as extra work-groups of xgemm_nv, otherwise as the remainder kernel xgemm_nv_rem; 0: partial tiles always", 4L, f24_p11_values, 4, 1L, 1073741824L},
-    {"TAIL", "where the tiles end in a partial wave (a wave: SLOTS groups on each compute unit), each of its tiles is split along K into the most pieces that fill TAIL waves, whose sums the remainder kernel adds in a fixed order (needs 256 work-items per group); 0: off", 0L, f24_p12_values, 5, 1L, 1073741824L},
-    {"SLOTS", "work-groups one compute unit runs at once (TAIL's wave): 2 on an NVIDIA SM for a kernel of at most 128 registers", 2L, f24_p13_values, 4, 1L, 1073741824L},
-    {"SPLITK", "with TAIL, where the tiles do not fill one wave, every tile is split along K the same way (split-K, for large K with small M and N), into pieces of at least 32 K steps (below that the pieces' sums cost more than the split gains); 0: only a last partial wave is split", 0L, f24_p14_values, 2, 1L, 1073741824L},
-    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f24_p15_values, 4, 1L, 1073741824L},
+    {"MWG", "rows of the C tile per work-group; (MWG/8) x (NWG/8) work-items of 8x8 each", 128L, f24_p0_values, 3, 1L, 1073741824L, 0},
+    {"NWG", "columns of the C tile per work-group", 128L, f24_p1_values, 3, 1L, 1073741824L, 0},
+    {"RM", "runs of 4 rows per work-item, MWG/RM apart: 2 (8 rows) or 4 (16 rows)", 2L, f24_p2_values, 2, 1L, 1073741824L, 0},
+    {"RN", "runs of 4 columns per work-item, NWG/RN apart: 2 (8 columns) or 4 (16)", 2L, f24_p3_values, 2, 1L, 1073741824L, 0},
+    {"KWG", "K step staged in local memory (two buffers)", 16L, f24_p4_values, 2, 1L, 1073741824L, 0},
+    {"PADA", "floats of padding per k-row of local A: 4 makes the transposing stores (row-NN/NT) conflict-free", 4L, f24_p5_values, 2, 1L, 1073741824L, 0},
+    {"PADB", "floats of padding per k-row of local B: 4 makes the transposing stores (row-NT/TT) conflict-free", 4L, f24_p6_values, 2, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order; 1 first (the grid walked backwards), so the last wave is full tiles; 2 after every full tile, in the idle slots of a partial last wave", 1L, f24_p7_values, 3, 1L, 1073741824L, 0},
+    {"LANES", "1: lanes paired so that each 128-bit local read of a fragment returns in 2 passes instead of 4", 1L, f24_p8_values, 2, 1L, 1073741824L, 0},
+    {"PIPE", "1: the next k's fragments are read during the current k's FMAs (two register sets)", 1L, f24_p9_values, 2, 1L, 1073741824L, 0},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse of B panels); 1: row by row", 8L, f24_p10_values, 5, 1L, 1073741824L, 0},
+    {"THIN", "a last partial row (column) of tiles at most this thin is left to strips that read B (A) once, instead of partial tiles that each walk all of K at the cost of a whole tile; on NVIDIA with 256 work-items and THIN <= 4 the strips run as extra work-groups of xgemm_nv, otherwise as the remainder kernel xgemm_nv_rem; 0: partial tiles always", 4L, f24_p11_values, 4, 1L, 1073741824L, 0},
+    {"TAIL", "where the tiles end in a partial wave (a wave: SLOTS groups on each compute unit), each of its tiles is split along K into the most pieces that fill TAIL waves, whose sums the remainder kernel adds in a fixed order (needs 256 work-items per group); 0: off", 0L, f24_p12_values, 5, 1L, 1073741824L, 0},
+    {"SLOTS", "work-groups one compute unit runs at once (TAIL's wave): 2 on an NVIDIA SM for a kernel of at most 128 registers", 2L, f24_p13_values, 4, 1L, 1073741824L, 0},
+    {"SPLITK", "with TAIL, where the tiles do not fill one wave, every tile is split along K the same way (split-K, for large K with small M and N), into pieces of at least 32 K steps (below that the pieces' sums cost more than the split gains); 0: only a last partial wave is split", 0L, f24_p14_values, 2, 1L, 1073741824L, 0},
+    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f24_p15_values, 4, 1L, 1073741824L, 0},
 };
 static char *f24_s0_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
 static long f24_s0_values[] = {128, 128, 16, 4, 4, 1, 8};
@@ -705,15 +705,15 @@ static long f25_p6_values[] = {1, 4, 8, 16};
 static long f25_p7_values[] = {0, 1, 2};
 static long f25_p8_values[] = {0, 1};
 static gb_param_t f25_params[] = {
-    {"MWG", "rows of the C tile per work-group", 128L, f25_p0_values, 3, 1L, 1073741824L},
-    {"NWG", "columns of the C tile per work-group", 256L, f25_p1_values, 2, 1L, 1073741824L},
-    {"KWG", "K step per pipeline stage", 8L, f25_p2_values, 2, 1L, 1073741824L},
-    {"TM", "rows of C per work-item (interleaved, MWG/TM apart)", 8L, f25_p3_values, 3, 1L, 1073741824L},
-    {"TN", "columns of C per work-item, in runs of 4 (NWG/TN*4 apart)", 16L, f25_p4_values, 2, 1L, 1073741824L},
-    {"STAGES", "local-memory buffers in the pipeline (copies run STAGES-1 K steps ahead)", 3L, f25_p5_values, 3, 1L, 1073741824L},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time (L2 reuse)", 8L, f25_p6_values, 4, 1L, 1073741824L},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f25_p7_values, 3, 1L, 1073741824L},
-    {"ASYNC", "1: cp.async (inline PTX) on NVIDIA GPUs, ordinary loads and stores elsewhere; 0: ordinary everywhere", 1L, f25_p8_values, 2, 1L, 1073741824L},
+    {"MWG", "rows of the C tile per work-group", 128L, f25_p0_values, 3, 1L, 1073741824L, 0},
+    {"NWG", "columns of the C tile per work-group", 256L, f25_p1_values, 2, 1L, 1073741824L, 0},
+    {"KWG", "K step per pipeline stage", 8L, f25_p2_values, 2, 1L, 1073741824L, 0},
+    {"TM", "rows of C per work-item (interleaved, MWG/TM apart)", 8L, f25_p3_values, 3, 1L, 1073741824L, 0},
+    {"TN", "columns of C per work-item, in runs of 4 (NWG/TN*4 apart)", 16L, f25_p4_values, 2, 1L, 1073741824L, 0},
+    {"STAGES", "local-memory buffers in the pipeline (copies run STAGES-1 K steps ahead)", 3L, f25_p5_values, 3, 1L, 1073741824L, 0},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time (L2 reuse)", 8L, f25_p6_values, 4, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f25_p7_values, 3, 1L, 1073741824L, 0},
+    {"ASYNC", "1: cp.async (inline PTX) on NVIDIA GPUs, ordinary loads and stores elsewhere; 0: ordinary everywhere", 1L, f25_p8_values, 2, 1L, 1073741824L, 0},
 };
 static char *f25_s0_names[] = {"MWG", "NWG", "KWG", "TM", "TN", "STAGES", "GROUPM", "EDGES", "ASYNC"};
 static long f25_s0_values[] = {128, 256, 8, 8, 16, 3, 8, 1, 1};

@@ -90,10 +90,11 @@ static void family(size_t i, const gb_family_t *f)
             fputs(", ", out);
             str(p->doc);
             if (p->nvalues)
-                fprintf(out, ", %ldL, f%zu_p%zu_values, %zu, %ldL, %ldL},\n", p->def, i, j,
-                        p->nvalues, p->lo, p->hi);
+                fprintf(out, ", %ldL, f%zu_p%zu_values, %zu, %ldL, %ldL", p->def, i, j, p->nvalues,
+                        p->lo, p->hi);
             else
-                fprintf(out, ", %ldL, NULL, 0, %ldL, %ldL},\n", p->def, p->lo, p->hi);
+                fprintf(out, ", %ldL, NULL, 0, %ldL, %ldL", p->def, p->lo, p->hi);
+            fprintf(out, ", %d},\n", p->untuned);
         }
         fputs("};\n", out);
     }

@@ -30,7 +30,8 @@ int gb__family_params(gb_family_ctx_t *c, const cJSON *obj, gb_family_t *f)
         snprintf(key, sizeof key, "parameters.%s", p->string);
         if (strlen(p->string) >= GB_NAME_MAX || !cJSON_IsObject(p))
             return gb__family_bad(c, key, "must be an object with a name under 48 characters");
-        if ((rc = gb__family_keys(c, p, key, KEYS("default", "values", "range", "doc"))) != GB_OK)
+        if ((rc = gb__family_keys(c, p, key, KEYS("default", "values", "range", "doc", "tune"))) !=
+            GB_OK)
             return rc;
         if (!(q->name = gb__family_dup(p->string)))
             return GB_ENOMEM;
@@ -40,6 +41,11 @@ int gb__family_params(gb_family_ctx_t *c, const cJSON *obj, gb_family_t *f)
             return rc;
         if ((rc = gb__family_string(c, p, "doc", 0, &q->doc)))
             return rc;
+        const cJSON *tune = cJSON_GetObjectItemCaseSensitive(p, "tune");
+        snprintf(sub, sizeof sub, "%s.tune", key);
+        if (tune && !cJSON_IsBool(tune))
+            return gb__family_bad(c, sub, "must be true or false");
+        q->untuned = tune && cJSON_IsFalse(tune);
         const cJSON *vals = cJSON_GetObjectItemCaseSensitive(p, "values");
         const cJSON *range = cJSON_GetObjectItemCaseSensitive(p, "range"), *e;
         q->lo = 1;

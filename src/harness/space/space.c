@@ -202,7 +202,8 @@ static int range_values(const gb_param_t *p, long **out, size_t *n)
     return GB_OK;
 }
 
-/* Candidate values of family parameter k: the narrowing's, else its own. */
+/* Candidate values of family parameter k: the narrowing's, else its own (its default alone for
+ * a parameter the tuner leaves as it is, "tune": false). */
 static int candidates(const gb_family_t *f, size_t k, const gb_space_values_t *narrow,
                       size_t nnarrow, long **out, size_t *n, char *msg, size_t msglen)
 {
@@ -234,6 +235,13 @@ static int candidates(const gb_family_t *f, size_t k, const gb_space_values_t *n
             m++;
         }
         *n = m;
+        return GB_OK;
+    }
+    if (p->untuned) {
+        if (!(*out = malloc(sizeof **out)))
+            return GB_ENOMEM;
+        **out = p->def;
+        *n = 1;
         return GB_OK;
     }
     if (!p->values)
