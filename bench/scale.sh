@@ -28,6 +28,8 @@ sweep=${SWEEP:-"-k xgemm_nv_k8,xgemm_nv_64,xgemm_nv_64x64,xgemm_nv_256 -n 1024:4
 mixed=${MIXED:-"-k xgemm_nv_k8,xgemm -n 64:768:64 --repeat 3 -i 5"}
 tune=${TUNE:-"-k xgemm_nv -n 1024,2048,3072,4096 --budget 16 --strategy random --seed 1"}
 mpirun=${MPIRUN:-env HWLOC_COMPONENTS=-opencl mpirun --bind-to none}
+# Open MPI refuses to start as root unless told to (the GPU machine runs everything as root).
+[ "$(id -u)" -ne 0 ] || export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$out"
 # shellcheck disable=SC2086
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release ${GB_MPI_CMAKE:-} >/dev/null

@@ -1,7 +1,7 @@
 #!/bin/sh
 # explore_devices.sh GEMMBENCH: a sweep over several devices of one process (-d 0,0: the same
 # device twice, two workers; -d all) stores exactly the points a one-device sweep stores, each
-# once; a second run finds them all stored; -d lists are refused where one device is measured.
+# once, each worker taking the points of one shape together; a second run finds them all stored; -d lists are refused where one device is measured.
 gb=$1
 . "$(dirname "$0")/script_lib.sh"
 ids() { "$gb" export --format csv --store "$1" 2>/dev/null | tail -n +2 | cut -d, -f1 | sort; }
@@ -18,6 +18,17 @@ ids "$tmp/two.db" >"$tmp/two.ids"
 [ "$(uniq "$tmp/two.ids" | wc -l)" -eq 12 ] || fail "a point stored twice"
 cmp -s "$tmp/one.ids" "$tmp/two.ids" || fail "-d 0,0 stored other points than one device"
 "$gb" store check --store "$tmp/two.db" >"$tmp/check.txt" 2>&1 || fail "store inconsistent"
+# Points on one data (shape) go to one worker together: in each worker's order, and in one
+# device's, a shape once left never comes back (its inputs and reference are made once there).
+# shellcheck disable=SC2016 # awk's own $ fields
+grouped='
+    /^\[/ { w = /^\[[0-9]+: / ? substr($1, 2) : "one"
+            if (match($0, / [0-9]+x[0-9]+x[0-9]+ /)) s = substr($0, RSTART + 1, RLENGTH - 2); else next
+            if (s != last[w]) { if ((w, s) in seen) bad = 1; seen[w, s] = 1; last[w] = s } }
+    END { exit bad }'
+awk "$grouped" "$tmp/two.txt" || fail "a worker came back to a shape it had left (-d 0,0)"
+awk "$grouped" "$tmp/one.txt" || fail "one device came back to a shape it had left"
+[ "$(grep -c '^\[' "$tmp/one.txt")" -eq 12 ] || fail "one device must print 12 points"
 
 # Resumed: nothing left; and -d all takes every device there is (PoCL alone here).
 "$gb" explore $sweep -d 0,0 --store "$tmp/two.db" >"$tmp/again.txt" 2>&1 || fail "second run"

@@ -250,6 +250,14 @@ static const entry_t *entry_of(const gb_explore_t *ex, size_t index)
     return &ex->entries[lo];
 }
 
+size_t gb_explore_data_key(const gb_explore_t *ex, size_t index)
+{
+    const entry_t *e = entry_of(ex, index);
+    const size_t reps = ex->pl->repeat ? ex->pl->repeat : 1;
+    const size_t shape = (index - e->first) / reps % ex->nshapes;
+    return shape * 2 + (e->prec == GB_PREC_D);
+}
+
 int gb_explore_job(gb_explore_t *ex, size_t index, gb_job_t *job)
 {
     return gb_explore_job_on(ex, index, 0, job);

@@ -119,6 +119,10 @@ size_t gb_explore_count(const gb_explore_t *ex, gb_xp_status_t status);
 gb_xp_status_t gb_explore_status(const gb_explore_t *ex, size_t index);
 size_t gb_explore_nreasons(const gb_explore_t *ex);
 const gb_xp_reason_t *gb_explore_reason(const gb_explore_t *ex, size_t i);
+/* The data point index is measured on, as a number: its shape and precision (the plan's other
+ * settings are every point's). Points of one key share their inputs and reference on a context
+ * (src/harness/measure/inputs.c), so the queue hands them to one worker together. */
+size_t gb_explore_data_key(const gb_explore_t *ex, size_t index);
 /* Makes the job of point index on the first kind of device, or on kind (measure it with
  * gb_job_measure). GB_ENOMEM only. */
 int gb_explore_job(gb_explore_t *ex, size_t index, gb_job_t *job);
@@ -171,9 +175,12 @@ typedef struct gb_xp_queue gb_xp_queue_t;
 int gb_xp_queue_open(gb_xp_queue_t **q, gb_explore_t *ex, gb_store_t *st,
                      const gb_xp_hooks_t *hooks);
 void gb_xp_queue_close(gb_xp_queue_t *q);
-/* The next point for a worker of kind: 1 with *index, or 0 when none is left or the sweep
- * stops (hooks->stop or a failure). */
-int gb_xp_queue_take(gb_xp_queue_t *q, size_t kind, size_t *index);
+/* The next point for worker w (of its kind): 1 with *index, or 0 when none is left or the sweep
+ * stops (hooks->stop or a failure). A worker is given the points on the data it measured last
+ * first (gb_explore_data_key), then those on data no other worker holds, then any, each in
+ * index order: so each worker generates inputs and a reference once per data wherever it can,
+ * rather than once per point where the workers' points interleave. */
+int gb_xp_queue_take(gb_xp_queue_t *q, const gb_xp_worker_t *w, size_t *index);
 /* Stores a point's outcome (o->pt under o->pt->id where o->rc is GB_OK; rc becomes 1 when that id
  * was stored meanwhile) and tells the hooks. GB_OK, or an error that stops the sweep (the store
  * failing: msg says why). */

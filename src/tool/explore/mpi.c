@@ -66,7 +66,7 @@ int gb_xp_mpi_coordinate(gb_xp_queue_t *q, void *user)
             snprintf(r->label, sizeof r->label, "%s", buf);
         } else if (tag == GB_FLEET_TAG_ASK) {
             size_t index = 0;
-            const int work = rc == GB_OK && gb_xp_queue_take(q, 0, &index);
+            const int work = rc == GB_OK && gb_xp_queue_take(q, r, &index);
             gb_fleet_mpi_answer(from, work, index);
             live -= !work;
         } else if (tag == GB_FLEET_TAG_CHECK) {

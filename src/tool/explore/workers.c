@@ -1,16 +1,23 @@
 /* workers.c: a sweep's points measured by several workers (one per device context, on threads
  * of this process started by the fleet (src/tool/fleet), or in other processes fed by mpi.c)
- * from one queue. Each kind of device takes the points it can run in index order; one writer at
- * a time stores what comes back, under the queue's lock, which also serialises the hooks. A
+ * from one queue. Each worker takes the points its kind can run, those on the data it holds
+ * first (gb_xp_queue_take); one writer at a time stores what comes back, under the queue's lock, which also serialises the hooks. A
  * point is marked in flight in the store while it is measured (src/tool/store/inflight.h), so
  * that one that crashes the process is known to the next. */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tool/store/inflight.h"
 #include "explore.h"
+
+/* The data a worker measured last (gb_explore_data_key). */
+typedef struct holder {
+    const gb_xp_worker_t *w;
+    size_t key;
+} holder_t;
 
 struct gb_xp_queue {
     gb_explore_t *ex;
@@ -19,6 +26,8 @@ struct gb_xp_queue {
     pthread_mutex_t lock;
     unsigned char *taken;
     size_t cursor[GB_EXPLORE_MAX_KINDS]; /* per kind: no point below it is left for it */
+    holder_t *held;
+    size_t nheld;
     int error;
     char errmsg[1024];
 };
@@ -44,6 +53,7 @@ void gb_xp_queue_close(gb_xp_queue_t *q)
     if (!q)
         return;
     pthread_mutex_destroy(&q->lock);
+    free(q->held);
     free(q->taken);
     free(q);
 }
@@ -53,23 +63,67 @@ static int stopping(const gb_xp_queue_t *q)
     return q->error != GB_OK || (q->hooks->stop && *q->hooks->stop);
 }
 
-int gb_xp_queue_take(gb_xp_queue_t *q, size_t kind, size_t *index)
+static void keep_error(gb_xp_queue_t *q, int rc, const char *what);
+
+/* Is point i left for a worker of kind? */
+static int left_for(const gb_xp_queue_t *q, size_t i, size_t kind)
+{
+    return !q->taken[i] && gb_explore_status(q->ex, i) == GB_XP_TODO &&
+           gb_explore_runs_on(q->ex, i, kind);
+}
+
+/* w's holder, made when it has none (NULL: out of memory). */
+static holder_t *holder_of(gb_xp_queue_t *q, const gb_xp_worker_t *w)
+{
+    for (size_t i = 0; i < q->nheld; i++)
+        if (q->held[i].w == w)
+            return &q->held[i];
+    holder_t *more = realloc(q->held, (q->nheld + 1) * sizeof *more);
+    if (!more)
+        return NULL;
+    q->held = more;
+    q->held[q->nheld] = (holder_t){w, SIZE_MAX};
+    return &q->held[q->nheld++];
+}
+
+static int held_by_other(const gb_xp_queue_t *q, const holder_t *me, size_t key)
+{
+    for (size_t i = 0; i < q->nheld; i++)
+        if (&q->held[i] != me && q->held[i].key == key)
+            return 1;
+    return 0;
+}
+
+int gb_xp_queue_take(gb_xp_queue_t *q, const gb_xp_worker_t *w, size_t *index)
 {
     pthread_mutex_lock(&q->lock);
-    int got = 0;
-    const size_t total = gb_explore_total(q->ex);
+    const size_t total = gb_explore_total(q->ex), kind = w->kind;
     size_t *c = &q->cursor[kind];
-    while (!stopping(q) && *c < total && !got) {
-        const size_t i = (*c)++;
-        if (!q->taken[i] && gb_explore_status(q->ex, i) == GB_XP_TODO &&
-            gb_explore_runs_on(q->ex, i, kind)) {
-            q->taken[i] = 1;
-            *index = i;
-            got = 1;
+    while (*c < total && !left_for(q, *c, kind))
+        (*c)++;
+    holder_t *me = holder_of(q, w);
+    if (!me) {
+        keep_error(q, GB_ENOMEM, "out of memory");
+        pthread_mutex_unlock(&q->lock);
+        return 0;
+    }
+    size_t got = SIZE_MAX;
+    /* The data it holds, then data no one holds, then any. */
+    for (int pass = 0; pass < 3 && got == SIZE_MAX && !stopping(q); pass++)
+        for (size_t i = *c; i < total && got == SIZE_MAX; i++) {
+            if (!left_for(q, i, kind))
+                continue;
+            const size_t key = gb_explore_data_key(q->ex, i);
+            if (pass == 2 || (pass == 0 ? key == me->key : !held_by_other(q, me, key)))
+                got = i;
         }
+    if (got != SIZE_MAX) {
+        q->taken[got] = 1;
+        me->key = gb_explore_data_key(q->ex, got);
+        *index = got;
     }
     pthread_mutex_unlock(&q->lock);
-    return got;
+    return got != SIZE_MAX;
 }
 
 int gb_xp_queue_stored(gb_xp_queue_t *q, const char *id)
@@ -137,7 +191,7 @@ static void fail(gb_xp_queue_t *q, int rc, const char *what)
 void gb_xp_work(gb_xp_queue_t *q, const gb_xp_worker_t *w)
 {
     size_t i;
-    while (gb_xp_queue_take(q, w->kind, &i)) {
+    while (gb_xp_queue_take(q, w, &i)) {
         gb_job_t job;
         char desc[512], msg[1024];
         if (gb_explore_job_on(q->ex, i, w->kind, &job) != GB_OK) {
