@@ -6,8 +6,11 @@
  * read back by gb_report_read, and shown as GFLOP/s per watt (or the reason there is none). And
  * the tuning view: winners by shape class, tuning runs and their best-so-far curves, filtered,
  * in every format. No OpenCL device is used. */
+#include <math.h>
+
 #include "unit.h"
 
+#include "tool/report/compare.h"
 #include "tool/report/report.h"
 
 static unsigned ids;
@@ -308,8 +311,38 @@ static void test_tuning(void)
     gb_report_close(r);
 }
 
+/* The Mann-Whitney U test of compare: exact p for small samples against hand counts (the
+ * Gaussian binomial's coefficients), the normal approximation for large or tied ones. */
+static void test_mann_whitney(void)
+{
+    const double a[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    int exact = 0;
+    /* 3 against 3 apart: U = 0, P = 1 / C(6, 3) a tail, p = 0.1. */
+    CHECK(fabs(gb_mann_whitney(a, 3, a + 3, 3, &exact) - 0.1) < 1e-12 && exact);
+    /* and the other way round */
+    CHECK(fabs(gb_mann_whitney(a + 3, 3, a, 3, &exact) - 0.1) < 1e-12 && exact);
+    /* 5 against 5 apart: p = 2 / C(10, 5) = 2 / 252. */
+    CHECK(fabs(gb_mann_whitney(a, 5, a + 5, 5, &exact) - 2.0 / 252) < 1e-12 && exact);
+    /* Interleaved {1, 3, 5} and {2, 4, 6}: U = 3, P(U <= 3) = (1 + 1 + 2 + 3) / 20, p = 0.7. */
+    const double odd[] = {1, 3, 5}, even[] = {2, 4, 6};
+    CHECK(fabs(gb_mann_whitney(odd, 3, even, 3, &exact) - 0.7) < 1e-12 && exact);
+    /* All the same: ties everywhere, nothing to tell apart. */
+    const double same[] = {2, 2, 2, 2, 2, 2};
+    CHECK(gb_mann_whitney(same, 3, same + 3, 3, &exact) == 1 && !exact);
+    /* 60 against 60, apart: the normal approximation, far below any alpha; the same 60 twice:
+     * p = 1. */
+    double x[60], y[60];
+    for (int i = 0; i < 60; i++) {
+        x[i] = i;
+        y[i] = 100 + i;
+    }
+    CHECK(gb_mann_whitney(x, 60, y, 60, &exact) < 1e-15 && !exact);
+    CHECK(fabs(gb_mann_whitney(x, 60, x, 60, &exact) - 1) < 1e-12);
+}
+
 int main(void)
 {
+    test_mann_whitney();
     gb_report_t *r;
     gb_report_filter_t all = {NULL, NULL, -1, -1};
     CHECK_RC(gb_report_open(&r, &all), GB_OK);

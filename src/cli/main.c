@@ -18,6 +18,8 @@ static void usage(FILE *f)
         "  explore [options]                sweep kernels x sizes x work-groups x parameters\n"
         "                                   into the results store, resumably (explore --help)\n"
         "  replay ID                        re-run a stored point and compare with it\n"
+        "  compare BASE NEW                 two stores or exports side by side: speedups and\n"
+        "                                   a Mann-Whitney test per point definition\n"
         "  tune -k FAMILY [shapes]          search a family's parameters for the fastest per\n"
         "                                   shape; keeps winners for -k auto (tune --help)\n"
         "  check -k KERNEL                  a kernel under test: Oclgrind's checkers and the\n"
@@ -99,6 +101,8 @@ int main(int argc, char **argv)
         return cmd_explore(argc - 1, argv + 1);
     if (!strcmp(cmd, "replay"))
         return cmd_replay(argc - 1, argv + 1);
+    if (!strcmp(cmd, "compare"))
+        return cmd_compare(argc - 1, argv + 1);
     if (!strcmp(cmd, "tune"))
         return cmd_tune(argc - 1, argv + 1);
     if (!strcmp(cmd, "__build-worker")) /* tune's build processes; not in the help */
