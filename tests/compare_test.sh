@@ -3,7 +3,7 @@
 # itself is the same everywhere (p = 1) and passes any --fail-over; against an export of itself
 # whose one definition took twice as long in every phase, that definition is slower and the
 # others the same, --fail-over 50 fails (exit 1) and 150 passes; definitions on one side only are
-# listed; markdown and JSON carry the same rows; bad input is one line and exit 2.
+# listed; markdown, JSON and the HTML page carry the same rows; bad input is one line and exit 2.
 gb=$1
 . "$(dirname "$0")/script_lib.sh"
 sweep="-k naive,SGEMM_NN_4x1 -i 12 --warmup 1 --repeat 2"
@@ -68,6 +68,17 @@ echo "not a store" >"$tmp/bad.txt"
 [ $? -eq 2 ] && grep -q "no point definition in common" "$tmp/err" || fail "nothing in common: exit 2"
 "$gb" compare "$tmp/a.db" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] || fail "one operand: exit 2"
-"$gb" compare "$tmp/a.db" "$tmp/a.db" --format html >"$tmp/out" 2>"$tmp/err"
-[ $? -eq 2 ] || fail "--format html: exit 2"
+"$gb" compare "$tmp/a.db" "$tmp/a.db" --format xml >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] || fail "--format xml: exit 2"
+
+# The page: gnuplot's plot inlined, a row per definition, the slower one marked.
+if command -v gnuplot >/dev/null 2>&1; then
+    "$gb" compare "$tmp/a.db" "$tmp/slow.json" --format html --out "$tmp/c.html" ||
+        fail "--format html"
+    grep -q "<svg" "$tmp/c.html" || fail "the page must inline the plot"
+    [ "$(grep -c '^<tr><td class="num">[0-9]*</td>' "$tmp/c.html")" -eq 4 ] ||
+        fail "the page must have 4 rows"
+    grep -q "naive s row-NN 24x24x24</td>.*<td>slower</td>" "$tmp/c.html" ||
+        fail "the page must mark naive 24^3 slower"
+fi
 echo "compare_test: ok"

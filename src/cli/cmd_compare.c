@@ -18,7 +18,7 @@
 static void usage(void)
 {
     printf(
-        "usage: gemmbench compare BASE NEW [--format text|markdown|json] [--fail-over PCT]\n"
+        "usage: gemmbench compare BASE NEW [--format text|markdown|json|html] [--fail-over PCT]\n"
         "                                  [--out FILE]\n"
         "BASE and NEW are results stores or JSON exports ('gemmbench export'). Points of one\n"
         "definition (device, implementation, parameters, problem, data, timing; not the\n"
@@ -28,7 +28,8 @@ static void usage(void)
         "the normal approximation with the tie correction): faster or slower where p < %g,\n"
         "else the same within the noise. Then a summary by device and implementation, and\n"
         "the definitions found on one side only.\n"
-        "  --format F      text (default), markdown or json\n"
+        "  --format F      text (default), markdown, json, or html (one page with a plot of\n"
+        "                  the speedups; needs gnuplot)\n"
         "  --fail-over PCT exit 1 when a definition is slower beyond the noise by more than\n"
         "                  PCT percent (its new median over its base median above 1 + PCT/100)\n"
         "  --out FILE      write there instead of standard output\n"
@@ -107,13 +108,15 @@ static void print_text(FILE *f, const gb_compare_t *c, const gb_cmp_sum_t *s, si
                     r->median_ms[0], r->median_ms[1], r->speedup, r->p, r->exact ? " " : "z",
                     verdict_name(r->verdict));
     }
-    fprintf(f, "\n%s", md ? "| device | implementation | definitions | speedup (geometric "
-                            "mean) | faster | slower | same |\n|---|---|---|---|---|---|---|\n"
-                          : "by device and implementation:\n");
+    fprintf(f, "\n%s",
+            md ? "| device | implementation | definitions | speedup (geometric "
+                 "mean) | faster | slower | same |\n|---|---|---|---|---|---|---|\n"
+               : "by device and implementation:\n");
     for (size_t k = 0; k < ns; k++)
-        fprintf(f, md ? "| %s | %s | %zu | %.3f | %zu | %zu | %zu |\n"
-                      : "  %s, %s: %zu definitions, speedup %.3f (geometric mean), %zu faster, "
-                        "%zu slower, %zu the same\n",
+        fprintf(f,
+                md ? "| %s | %s | %zu | %.3f | %zu | %zu | %zu |\n"
+                   : "  %s, %s: %zu definitions, speedup %.3f (geometric mean), %zu faster, "
+                     "%zu slower, %zu the same\n",
                 s[k].device, s[k].kernel, s[k].rows, s[k].geomean, s[k].faster, s[k].slower,
                 s[k].same);
     static const char *const side[2] = {"BASE", "NEW"};
@@ -197,8 +200,9 @@ int cmd_compare(int argc, char **argv)
         case O_FORMAT: format = optarg; break;
         case O_FAIL:
             if (cli_parse_double("--fail-over", optarg, &fail_over) || fail_over < 0)
-                return cli_error(GB_EBADARG, "--fail-over: '%s' is not a percentage of 0 or "
-                                             "more; give e.g. --fail-over 5",
+                return cli_error(GB_EBADARG,
+                                 "--fail-over: '%s' is not a percentage of 0 or "
+                                 "more; give e.g. --fail-over 5",
                                  optarg);
             break;
         case O_OUT: out_path = optarg; break;
@@ -206,8 +210,9 @@ int cmd_compare(int argc, char **argv)
         default: return cli_bad_option(c, argv[optind - 1], "compare");
         }
     }
-    if (strcmp(format, "text") && strcmp(format, "markdown") && strcmp(format, "json"))
-        return cli_error(GB_EBADARG, "--format: '%s' is not text, markdown or json", format);
+    if (strcmp(format, "text") && strcmp(format, "markdown") && strcmp(format, "json") &&
+        strcmp(format, "html"))
+        return cli_error(GB_EBADARG, "--format: '%s' is not text, markdown, json or html", format);
     if (optind != argc - 2)
         return cli_error(GB_EBADARG, "give two results stores or exports: gemmbench compare "
                                      "BASE NEW");
@@ -238,6 +243,9 @@ int cmd_compare(int argc, char **argv)
     }
     if (!strcmp(format, "json"))
         grc = print_json(out.f, &cmp, sum, nsum, argv[optind], argv[optind + 1]);
+    else if (!strcmp(format, "html"))
+        grc = gb_compare_html(out.f, &cmp, sum, nsum, argv[optind], argv[optind + 1], msg,
+                              sizeof msg);
     else
         print_text(out.f, &cmp, sum, nsum, strcmp(format, "markdown") ? " " : "|");
     size_t over = 0;
@@ -252,7 +260,11 @@ int cmd_compare(int argc, char **argv)
         fprintf(stderr, "\n");
     free(sum);
     gb_compare_free(&cmp);
-    if ((rc = cli_out_close(&out, grc)) != GB_OK)
-        return rc == GB_ENOMEM ? cli_error(rc, "out of memory") : rc;
+    if ((rc = cli_out_close(&out, grc)) > 0)
+        return rc;
+    if (grc != GB_OK)
+        return cli_error(grc, "%s", grc == GB_ENOMEM ? "out of memory" : msg);
+    if (rc != GB_OK || (!out_path && fflush(stdout) != 0))
+        return cli_error(GB_EIO, "writing the comparison failed");
     return over ? EXIT_INVALID : EXIT_OK;
 }

@@ -31,11 +31,12 @@ static char *key_of(const gb_point_t *pt)
     gb_dist_format(&pt->dist, dist, sizeof dist);
     char k[2048];
     snprintf(
-        k, sizeof k, "%s|%s|%s|%s|%s|%s|%zu|%zu|%zu|%.17g|%.17g|%zu|%zu|%zu|%zu|%zu|%zu|%s|%llu|%d|%d|%d|%d",
-        pt->device.name, pt->device.platform, pt->kernel, params,
-        gb_precision_name(p->precision), gb_problem_layout_tag(p, tag, sizeof tag), p->m, p->n,
-        p->k, p->alpha, p->beta, p->lda, p->ldb, p->ldc, p->off_a, p->off_b, p->off_c, dist,
-        (unsigned long long)pt->seed, (int)pt->timing, (int)pt->host_mem, pt->cold, pt->pipeline);
+        k, sizeof k,
+        "%s|%s|%s|%s|%s|%s|%zu|%zu|%zu|%.17g|%.17g|%zu|%zu|%zu|%zu|%zu|%zu|%s|%llu|%d|%d|%d|%d",
+        pt->device.name, pt->device.platform, pt->kernel, params, gb_precision_name(p->precision),
+        gb_problem_layout_tag(p, tag, sizeof tag), p->m, p->n, p->k, p->alpha, p->beta, p->lda,
+        p->ldb, p->ldc, p->off_a, p->off_b, p->off_c, dist, (unsigned long long)pt->seed,
+        (int)pt->timing, (int)pt->host_mem, pt->cold, pt->pipeline);
     return gb__strdup(k);
 }
 
@@ -255,9 +256,7 @@ int gb_compare_stores(gb_store_t *base, gb_store_t *new_, gb_compare_t *out, cha
     }
     size_t i = 0, j = 0;
     while (rc == GB_OK && (i < s[0].n || j < s[1].n)) {
-        const int d = i == s[0].n   ? 1
-                      : j == s[1].n ? -1
-                                    : strcmp(s[0].g[i].key, s[1].g[j].key);
+        const int d = i == s[0].n ? 1 : j == s[1].n ? -1 : strcmp(s[0].g[i].key, s[1].g[j].key);
         if (d < 0)
             rc = only(out, 0, s[0].g[i++].what);
         else if (d > 0)

@@ -52,6 +52,12 @@ int gb_compare_summary(const gb_compare_t *c, gb_cmp_sum_t **out, size_t *n);
  * base median above 1 + pct / 100). */
 int gb_compare_slower_over(const gb_cmp_row_t *r, double pct);
 
+/* The comparison as one self-contained HTML page into f: a plot of each definition's speedup
+ * (gnuplot's SVG, inlined), its table, the summary and the one-sided definitions; base and new
+ * name the two sides. GB_OK; GB_EIO with msg when gnuplot cannot be run or fails. */
+int gb_compare_html(FILE *f, const gb_compare_t *c, const gb_cmp_sum_t *s, size_t ns,
+                    const char *base, const char *new_, char *msg, size_t msglen);
+
 /* The two-sided p of a Mann-Whitney U test of x against y; *exact (may be NULL) says whether it
  * is U's exact distribution (both samples at most 50, no ties) or the normal approximation. */
 double gb_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, int *exact);

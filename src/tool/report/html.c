@@ -7,7 +7,7 @@
 
 #include "report_int.h"
 
-static const char *style =
+static const char *const style =
     "body{font-family:'DejaVu Sans',sans-serif;margin:1.5em auto;max-width:1220px;padding:0 1em;"
     "color:#222;background:#fff;line-height:1.4}\n"
     "h1{font-size:1.6em;margin-bottom:.3em}h2{font-size:1.25em;border-bottom:1px solid #ccc;"
@@ -19,6 +19,11 @@ static const char *style =
     "th,td{border:1px solid #ddd;padding:.15em .45em;white-space:nowrap}th{background:#f2f2f2}\n"
     "td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}\n"
     "td.best{font-weight:bold;background:#fdd9a8}\n";
+
+const char *gb_report__html_style(void)
+{
+    return style;
+}
 
 static void li_line(const char *text, void *user)
 {

@@ -194,6 +194,8 @@ void gb_report__grid_md(const gb_report__grid_t *g, FILE *f);
 void gb_report__grid_html(const gb_report__grid_t *g, FILE *f);
 /* Writes s with &, <, >, " and ' escaped. */
 void gb_report__html_escape(FILE *f, const char *s);
+/* The report page's style sheet (html.c), for the other pages of the report module. */
+const char *gb_report__html_style(void);
 
 /* ---- tables.c: the two tables as grids, and the text and Markdown output --------------------- */
 
