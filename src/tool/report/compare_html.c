@@ -64,9 +64,10 @@ int gb_compare_html(FILE *f, const gb_compare_t *c, const gb_cmp_sum_t *s, size_
     gb_report__gp_close(&gp);
     if (rc != GB_OK)
         return rc;
-    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-               "<title>gemmbench compare</title>\n<style>\n%s</style>\n</head>\n<body>\n"
-               "<h1>gemmbench compare</h1>\n<ul class=\"header\"><li>BASE: ",
+    fprintf(f,
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<title>gemmbench compare</title>\n<style>\n%s</style>\n</head>\n<body>\n"
+            "<h1>gemmbench compare</h1>\n<ul class=\"header\"><li>BASE: ",
             gb_report__html_style());
     gb_report__html_escape(f, base);
     fputs("</li><li>NEW: ", f);
