@@ -109,6 +109,7 @@ int cmd_import(int argc, char **argv);
 int cmd_explore(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 /* tune's build process (src/tool/tune/builders.c), started by tune itself. */

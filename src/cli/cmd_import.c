@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tool/bundle/bundle.h"
 #include "tool/store/store.h"
 #include "rt/util/util.h"
 #include "cli.h"
@@ -15,8 +16,8 @@
 static void usage(void)
 {
     printf("usage: gemmbench import FILE [--store PATH]\n"
-           "  FILE          a JSON export ('gemmbench export --format json'); '-' reads standard\n"
-           "                input\n"
+           "  FILE          a JSON export ('gemmbench export --format json') or a bundle\n"
+           "                ('export --bundle', verified first); '-' reads standard input\n"
            "  --store PATH  the store to merge into (default: 'gemmbench store path'; created\n"
            "                when missing)\n"
            "Points already in the store (same id: same device, driver, kernel, parameters,\n"
@@ -59,8 +60,26 @@ int cmd_import(int argc, char **argv)
                                               "import in parts"
                                             : "cannot read '%s'",
                          file);
-    /* The whole file is checked before the store is opened: a bad file creates no store. */
+    /* The whole file is checked before the store is opened: a bad file creates no store. A
+     * bundle is verified first, and its points read as an export. */
     char msg[1024];
+    if (gb_bundle_is(text, len)) {
+        gb_bundle_check_t chk;
+        char *exp = NULL;
+        rc = gb_bundle_verify(text, len, file, &chk, msg, sizeof msg);
+        if (rc == GB_OK && chk.failures)
+            snprintf(msg, sizeof msg,
+                     "%s fails verification (%zu of %zu checks), first: %s; see "
+                     "'gemmbench verify %s'",
+                     file, chk.failures, chk.checks, chk.failure[0], file);
+        if (rc == GB_OK && !chk.failures)
+            rc = gb_bundle_points(text, len, file, &exp, msg, sizeof msg);
+        free(text);
+        if (rc != GB_OK || chk.failures)
+            return cli_error(rc != GB_OK ? rc : GB_EBADARG, "%s", msg);
+        text = exp;
+        len = strlen(exp);
+    }
     gb_store_import_t *im = NULL;
     rc = gb_store_import_parse(text, len, file, &im, msg, sizeof msg);
     free(text);

@@ -27,7 +27,9 @@ static void usage(FILE *f)
         "  report [--format F]              the store as the GEMMbench paper's tables (text,\n"
         "                                   md, csv, json) or a page with plots (report --help)\n"
         "  export --format json|csv         write the results store out (export --help)\n"
-        "  import FILE                      merge a JSON export into the results store\n"
+        "  import FILE                      merge a JSON export or a bundle into the results\n"
+        "                                   store\n"
+        "  verify FILE                      check a bundle (export --bundle) as a stranger would\n"
         "  store info|list|check|path       what the results store holds\n"
         "  tuned list|show|export|import|sync  the tuning database: the best configuration\n"
         "                                   per device and shape class (tuned --help)\n"
@@ -103,6 +105,8 @@ int main(int argc, char **argv)
         return cmd_replay(argc - 1, argv + 1);
     if (!strcmp(cmd, "compare"))
         return cmd_compare(argc - 1, argv + 1);
+    if (!strcmp(cmd, "verify"))
+        return cmd_verify(argc - 1, argv + 1);
     if (!strcmp(cmd, "tune"))
         return cmd_tune(argc - 1, argv + 1);
     if (!strcmp(cmd, "__build-worker")) /* tune's build processes; not in the help */

@@ -130,6 +130,8 @@ static void family_entry(size_t i, const gb_family_t *f)
         const char *value;
     } texts[] = {{"name", f->name},
                  {"description", f->description},
+                 {"author", f->author},
+                 {"license", f->license},
                  {"origin", f->origin},
                  {"source_file", f->source_file},
                  {"entry", f->entry},

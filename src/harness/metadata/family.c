@@ -361,6 +361,8 @@ static int parse_members(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
     int rc;
     if ((rc = gb__family_string(c, root, "family", 1, &f->name)) ||
         (rc = gb__family_string(c, root, "description", 0, &f->description)) ||
+        (rc = gb__family_string(c, root, "author", 0, &f->author)) ||
+        (rc = gb__family_string(c, root, "license", 0, &f->license)) ||
         (rc = gb__family_string(c, root, "source", 1, &f->source_file)) ||
         (rc = gb__family_string(c, root, "entry", 1, &f->entry)))
         return rc;
@@ -455,12 +457,13 @@ int gb__family_parse_at(const char *json, size_t len, const char *origin, const 
     if ((rc = parse_members(&c, root, f)) == GB_OK && (rc = check_args(&c, f)) == GB_OK &&
         (rc = parse_requires(&c, root, f)) == GB_OK)
         /* Last, so that a known key's own fault is named first. */
-        rc = gb__family_keys(
-            &c, root, "",
-            KEYS("family", "description", "source", "entry", "precisions", "layouts", "args",
-                 "global", "local", "parameters", "constraints", "requires", "multiple_of",
-                 "ld_multiple_of", "ld_avoid_multiple_of", "nvidia_max_registers", "prologue",
-                 "remainder", "workspace", "launch_factor", "traffic", "let", "presets"));
+        rc = gb__family_keys(&c, root, "",
+                             KEYS("family", "description", "author", "license", "source", "entry",
+                                  "precisions", "layouts", "args", "global", "local", "parameters",
+                                  "constraints", "requires", "multiple_of", "ld_multiple_of",
+                                  "ld_avoid_multiple_of", "nvidia_max_registers", "prologue",
+                                  "remainder", "workspace", "launch_factor", "traffic", "let",
+                                  "presets"));
     cJSON_Delete(root);
     if (rc != GB_OK)
         gb__family_free(f);

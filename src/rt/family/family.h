@@ -22,6 +22,7 @@ static inline const char *gb_side_key(int side)
 
 struct gb_family {
     char *name, *description, *origin, *source_file, *entry;
+    char *author, *license;  /* as the metadata gives them (NULL: not given); bundles carry them */
     char *source;            /* the OpenCL C text */
     char program_digest[65]; /* sha256 of what is compiled: the prelude, then the source */
     unsigned precisions;     /* mask of 1u << gb_precision_t */

@@ -21,6 +21,8 @@ void gb__family_free(gb_family_t *f)
     }
     free(f->name);
     free(f->description);
+    free(f->author);
+    free(f->license);
     free(f->origin);
     free(f->source_file);
     free(f->entry);

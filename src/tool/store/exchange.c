@@ -569,6 +569,11 @@ size_t gb_store_import_count(const gb_store_import_t *im)
     return im ? im->n : 0;
 }
 
+const gb_point_t *gb_store_import_point(const gb_store_import_t *im, size_t i)
+{
+    return &im->points[i];
+}
+
 int gb_store_import_commit(gb_store_t *st, gb_store_import_t *im, size_t *added, size_t *present)
 {
     *added = *present = 0;

@@ -172,6 +172,8 @@ typedef struct gb_store_import gb_store_import_t;
 int gb_store_import_parse(const char *text, size_t len, const char *origin, gb_store_import_t **out,
                           char *msg, size_t msglen);
 size_t gb_store_import_count(const gb_store_import_t *im);
+/* The i-th parsed point (i below the count), as checked. */
+const gb_point_t *gb_store_import_point(const gb_store_import_t *im, size_t i);
 int gb_store_import_commit(gb_store_t *st, gb_store_import_t *im, size_t *added, size_t *present);
 void gb_store_import_free(gb_store_import_t *im);
 
