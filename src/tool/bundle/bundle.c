@@ -107,8 +107,7 @@ int gb_bundle_write(gb_store_t *st, const gb_registry_t *reg, FILE *f, size_t *n
     if (m && fclose(m) != 0 && rc == GB_OK)
         rc = GB_ENOMEM;
     if (rc != GB_OK) {
-        gb__fail(msg, msglen, rc, "%s",
-                 rc == GB_ENOMEM ? "out of memory" : gb_store_errmsg(st));
+        gb__fail(msg, msglen, rc, "%s", rc == GB_ENOMEM ? "out of memory" : gb_store_errmsg(st));
         goto done;
     }
     if (!count) {
@@ -201,7 +200,7 @@ int gb_bundle_is(const char *text, size_t len)
 static char *export_of(const cJSON *root)
 {
     static const char *const keys[] = {"version", "schema_version", "exported", "tool_version",
-                                        "points"};
+                                       "points"};
     cJSON *doc = cJSON_CreateObject();
     if (!doc)
         return NULL;
@@ -276,8 +275,8 @@ static void check_point(const gb_point_t *pt, const cJSON *programs, gb_bundle_c
     char what[160], tag[16];
     const gb_problem_t *p = &pt->problem;
     snprintf(what, sizeof what, "point %s (%s %s %s %zux%zux%zu)", pt->id, pt->kernel,
-             gb_precision_name(p->precision), gb_problem_layout_tag(p, tag, sizeof tag), p->m,
-             p->n, p->k);
+             gb_precision_name(p->precision), gb_problem_layout_tag(p, tag, sizeof tag), p->m, p->n,
+             p->k);
     const gb_result_t *r = &pt->result;
     /* Every phase's statistics against its timed calls. */
     for (int ph = 0; ph < GB_PHASE_COUNT; ph++) {
@@ -297,8 +296,8 @@ static void check_point(const gb_point_t *pt, const cJSON *programs, gb_bundle_c
     }
     const double med = r->time_ms[gb_timing_phase(pt->timing)].median;
     c->checks += 3;
-    const double gflops = med > 0 ? 2.0 * (double)p->m * (double)p->n * (double)p->k / (med * 1e6)
-                                  : 0;
+    const double gflops =
+        med > 0 ? 2.0 * (double)p->m * (double)p->n * (double)p->k / (med * 1e6) : 0;
     if (!same(gflops, r->gflops))
         failed(c, "%s: its GFLOP/s %.9g is not 2*M*N*K over its median call (%.9g)", what,
                r->gflops, gflops);
@@ -312,8 +311,9 @@ static void check_point(const gb_point_t *pt, const cJSON *programs, gb_bundle_c
         if (v->faithful[0]) {
             const double ratio = gb_faithful_ratio(v);
             if ((ratio <= GB_FAITHFUL_LAMBDA) != !strcmp(v->faithful, "faithful"))
-                failed(c, "%s: its faithful verdict does not follow from its errors (%.4g "
-                          "times the honest computation's, at most %g)",
+                failed(c,
+                       "%s: its faithful verdict does not follow from its errors (%.4g "
+                       "times the honest computation's, at most %g)",
                        what, ratio, GB_FAITHFUL_LAMBDA);
         }
     }
@@ -352,8 +352,7 @@ int gb_bundle_verify(const char *text, size_t len, const char *origin, gb_bundle
         while (n && (copy[n - 1] == '\n')) /* as written: the text, then one newline */
             n--;
         if (strcmp(sha_hex(copy, n, hex), digest))
-            failed(c, "%s: the digest is not the file's: it was changed after it was made",
-                   origin);
+            failed(c, "%s: the digest is not the file's: it was changed after it was made", origin);
     }
     /* The points: each id against its definition, as import checks them. */
     if (!(exp = export_of(root))) {

@@ -62,6 +62,8 @@ static int build_series(const gb_report_t *r, series_t **out, size_t *count)
         }
         for (size_t i = a; i < b; i++) {
             const gb_report__row_t *row = &r->rows[i];
+            if (!gb_report__plotted(row))
+                continue;
             size_t j = 0, lws_seen = 0;
             for (size_t k = a; k < i; k++)
                 lws_seen |= r->rows[k].lws[0] == row->lws[0] && r->rows[k].lws[1] == row->lws[1];
@@ -109,6 +111,7 @@ static int perf_plot(const gb_report_t *r, series_t *s, size_t ns, gb_report__gp
     if (!d)
         return GB_EIO;
     size_t shown = 0;
+    double lo = INFINITY, hi = -INFINITY;
     for (size_t i = 0; i < ns; i++) {
         size_t higher = 0;
         for (size_t j = 0; j < ns; j++)
@@ -121,6 +124,8 @@ static int perf_plot(const gb_report_t *r, series_t *s, size_t ns, gb_report__gp
             const gb_report__row_t *row = &r->rows[s[i].pts[k]];
             fprintf(d, "%.9g %.9g %.9g\n", x_of(r, row), row->mean,
                     isnan(row->std) ? 0.0 : row->std);
+            lo = fmin(lo, x_of(r, row));
+            hi = fmax(hi, x_of(r, row));
         }
         fprintf(d, "\n\n");
         shown++;
@@ -132,8 +137,14 @@ static int perf_plot(const gb_report_t *r, series_t *s, size_t ns, gb_report__gp
         g,
         "'perf.svg'\nset title 'GFLOP/s against matrix order (mean and standard deviation over "
         "repetitions)'\nset xlabel '%s'\nset ylabel 'GFLOP/s'\nset grid\nset key outside below\n"
-        "set yrange [0:*]\nset offsets graph 0.03, graph 0.03, graph 0.05, 0\nplot ",
+        "set yrange [0:*]\nset offsets 0, 0, graph 0.05, 0\n",
         r->all_square ? "matrix order n" : "size: cube root of M*N*K");
+    /* The order axis where the data is, a margin each side but never below 0. */
+    if (lo <= hi) {
+        const double m = hi > lo ? 0.03 * (hi - lo) : 0.5 * lo + 1;
+        fprintf(g, "set xrange [%.9g:%.9g]\n", fmax(0, lo - m), hi + m);
+    }
+    fputs("plot ", g);
     size_t idx = 0;
     for (size_t i = 0; i < ns; i++) {
         if (!s[i].shown)
@@ -143,7 +154,8 @@ static int perf_plot(const gb_report_t *r, series_t *s, size_t ns, gb_report__gp
         fprintf(g, " index %zu using 1:2:3 with yerrorlines lw 2 pt 7 ps 0.7 title ", idx++);
         gb_report__gp_quote(g, s[i].title);
     }
-    fprintf(g, "\nunset offsets\nunset grid\nset key default\nset yrange [*:*]\n");
+    fprintf(g,
+            "\nunset offsets\nunset grid\nset key default\nset xrange [*:*]\nset yrange [*:*]\n");
     snprintf(
         p->caption, sizeof p->caption,
         "GFLOP/s against the matrix order; the error bars are "
@@ -364,6 +376,17 @@ int gb_report__make_plots(const gb_report_t *r, unsigned tables, gb_report__plot
     p[0].kind = GB_PLOT_PERF;
     if (points)
         rc = perf_plot(r, s, ns, &gp, &p[0]);
+    size_t left = 0;
+    for (size_t i = 0; i < r->nrows; i++)
+        left += !gb_report__plotted(&r->rows[i]);
+    if (left && p[0].caption[0]) {
+        const size_t at = strlen(p[0].caption);
+        snprintf(p[0].caption + at, sizeof p[0].caption - at,
+                 " %zu row%s of fewer than %.0f multiply-adds (M*N*K) %s left out of the plots "
+                 "(such a rate is a launch's overhead, not the GEMM's); the tables list %s.",
+                 left, left == 1 ? "" : "s", GB_REPORT_PLOT_MIN_MNK, left == 1 ? "is" : "are",
+                 left == 1 ? "it" : "them");
+    }
     for (size_t i = 0; rc == GB_OK && i < nheat; i++) {
         p[1 + i].kind = GB_PLOT_HEAT;
         rc = heat_plot(r, i, &gp, &p[1 + i]);

@@ -194,6 +194,15 @@ void gb_report__grid_md(const gb_report__grid_t *g, FILE *f);
 void gb_report__grid_html(const gb_report__grid_t *g, FILE *f);
 /* Writes s with &, <, >, " and ' escaped. */
 void gb_report__html_escape(FILE *f, const char *s);
+/* Rows of fewer multiply-adds than this (M*N*K) are left out of the plots (their rate is a
+ * launch's overhead, a point far below every other on a log axis) and counted in the caption;
+ * the tables keep them. */
+#define GB_REPORT_PLOT_MIN_MNK 4096.0
+static inline int gb_report__plotted(const gb_report__row_t *row)
+{
+    return (double)row->m * (double)row->n * (double)row->k >= GB_REPORT_PLOT_MIN_MNK;
+}
+
 /* The report page's style sheet (html.c), for the other pages of the report module. */
 const char *gb_report__html_style(void);
 

@@ -150,7 +150,8 @@ static size_t write_points(const gb_report_t *r, FILE *d, group_t *g, size_t ng,
         fprintf(d, "# %s %s\n", f->kernel, gb_precision_name(f->precision));
         for (size_t k = 0; k < r->nrows; k++) {
             const gb_report__row_t *row = &r->rows[k];
-            if (row->traffic != GB_TRAFFIC_DECLARED || !same_group(row, f))
+            if (row->traffic != GB_TRAFFIC_DECLARED || !same_group(row, f) ||
+                !gb_report__plotted(row))
                 continue;
             fprintf(d, "%.9g %.9g\n", row->intensity, row->kgflops);
             lo[0] = fmin(lo[0], row->intensity);
@@ -209,7 +210,7 @@ static size_t group_rows(const gb_report_t *r, group_t *g)
     size_t ng = 0;
     for (size_t k = 0; k < r->nrows; k++) {
         const gb_report__row_t *row = &r->rows[k];
-        if (row->traffic != GB_TRAFFIC_DECLARED)
+        if (row->traffic != GB_TRAFFIC_DECLARED || !gb_report__plotted(row))
             continue;
         size_t i = 0;
         while (i < ng && !same_group(&r->rows[g[i].first], row))
