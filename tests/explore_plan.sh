@@ -65,9 +65,10 @@ expect2 "unknown option '--bogus'" explore --bogus
 
 # The built-in plans expand as documented; flags override their keys.
 "$gb" explore --plan explore-f-n --dry-run --store "$db" >"$tmp/out" 2>"$tmp/err"
-if [ $? -eq 0 ] && grep -q "built-in plan 'explore-f-n': 48 points" "$tmp/out" &&
-   [ "$(grep -c '^to run: SGEMM_NT_' "$tmp/out")" -eq 48 ]; then ok; else
-    bad "explore-f-n must have 48 points"; cat "$tmp/out" "$tmp/err"; fi
+if [ $? -eq 0 ] && grep -q "built-in plan 'explore-f-n': 33 points" "$tmp/out" &&
+   [ "$(grep -c '^to run: SGEMM_NT_.* lws 8x8 ' "$tmp/out")" -eq 33 ] &&
+   grep -q "^to run: SGEMM_NT_4x1_barrier s 96x96x96 lws 8x8 rep 0" "$tmp/out"; then ok; else
+    bad "explore-f-n must have the paper's 11 orders at 8x8, 33 points"; cat "$tmp/out" "$tmp/err"; fi
 "$gb" explore --plan explore-n-lws --dry-run --store "$db" >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && grep -q "built-in plan 'explore-n-lws': 104 points" "$tmp/out" &&
    grep -q "to run: SGEMM_NT_4x1_barrier s 512x512x512 lws 128x1 rep 0" "$tmp/out"; then

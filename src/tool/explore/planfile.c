@@ -14,12 +14,15 @@
 static const struct builtin {
     const char *name, *description, *json;
 } builtins[] = {
-    {"explore-f-n", "the 3 SGEMM NT kernels x orders 64..1024 step 64 (48 points)",
+    {"explore-f-n",
+     "the 3 SGEMM NT kernels x the paper's 11 orders 64..1024 at work-group 8x8 (33 points)",
      "{\n"
      "  \"name\": \"explore-f-n\",\n"
-     "  \"description\": \"the three SGEMM NT kernels over orders 64 to 1024 in steps of 64\",\n"
+     "  \"description\": \"the three SGEMM NT kernels over the GEMMbench paper's orders at its "
+     "work-group of 8 x 8\",\n"
      "  \"kernels\": [\"SGEMM_NT_1x1\", \"SGEMM_NT_4x1\", \"SGEMM_NT_4x1_barrier\"],\n"
-     "  \"n\": \"64:1024:64\"\n"
+     "  \"n\": \"64,96,128,192,256,384,512,640,768,896,1024\",\n"
+     "  \"lws\": \"8,8\"\n"
      "}\n"},
     {"explore-n-lws",
      "SGEMM_NT_4x1_barrier x orders 128..512 step 128 x work-groups JxI of 16..128 "
