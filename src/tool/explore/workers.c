@@ -13,11 +13,15 @@
 #include "tool/store/inflight.h"
 #include "explore.h"
 
-/* The data a worker measured last (gb_explore_data_key). */
+/* The data a worker measured last (gb_explore_data_key) and the point it took last. */
 typedef struct holder {
     const gb_xp_worker_t *w;
-    size_t key;
+    size_t key, last;
 } holder_t;
+
+/* How far past the cursor a worker looks for data no other worker holds before it takes any
+ * point: a bound on a take's cost in a sweep of very many shapes. */
+#define UNHELD_WINDOW 65536
 
 struct gb_xp_queue {
     gb_explore_t *ex;
@@ -25,6 +29,7 @@ struct gb_xp_queue {
     const gb_xp_hooks_t *hooks;
     pthread_mutex_t lock;
     unsigned char *taken;
+    size_t *next_same; /* per point: the next point on its data (SIZE_MAX: none) */
     size_t cursor[GB_EXPLORE_MAX_KINDS]; /* per kind: no point below it is left for it */
     holder_t *held;
     size_t nheld;
@@ -35,11 +40,30 @@ struct gb_xp_queue {
 int gb_xp_queue_open(gb_xp_queue_t **out, gb_explore_t *ex, gb_store_t *st,
                      const gb_xp_hooks_t *hooks)
 {
+    const size_t total = gb_explore_total(ex);
     gb_xp_queue_t *q = calloc(1, sizeof *q);
-    if (!q || !(q->taken = calloc(gb_explore_total(ex) + 1, 1))) {
+    size_t keys = 0, *last = NULL;
+    for (size_t i = 0; i < total; i++)
+        keys = gb_explore_data_key(ex, i) + 1 > keys ? gb_explore_data_key(ex, i) + 1 : keys;
+    if (!q || !(q->taken = calloc(total + 1, 1)) ||
+        !(q->next_same = malloc((total + 1) * sizeof *q->next_same)) ||
+        !(last = malloc((keys + 1) * sizeof *last))) {
+        if (q) {
+            free(q->taken);
+            free(q->next_same);
+        }
         free(q);
         return GB_ENOMEM;
     }
+    /* Each point linked to the next on the same data, from the last backwards. */
+    for (size_t k = 0; k <= keys; k++)
+        last[k] = SIZE_MAX;
+    for (size_t i = total; i-- > 0;) {
+        const size_t k = gb_explore_data_key(ex, i);
+        q->next_same[i] = last[k];
+        last[k] = i;
+    }
+    free(last);
     q->ex = ex;
     q->st = st;
     q->hooks = hooks;
@@ -54,6 +78,7 @@ void gb_xp_queue_close(gb_xp_queue_t *q)
         return;
     pthread_mutex_destroy(&q->lock);
     free(q->held);
+    free(q->next_same);
     free(q->taken);
     free(q);
 }
@@ -82,7 +107,7 @@ static holder_t *holder_of(gb_xp_queue_t *q, const gb_xp_worker_t *w)
     if (!more)
         return NULL;
     q->held = more;
-    q->held[q->nheld] = (holder_t){w, SIZE_MAX};
+    q->held[q->nheld] = (holder_t){w, SIZE_MAX, SIZE_MAX};
     return &q->held[q->nheld++];
 }
 
@@ -108,18 +133,23 @@ int gb_xp_queue_take(gb_xp_queue_t *q, const gb_xp_worker_t *w, size_t *index)
         return 0;
     }
     size_t got = SIZE_MAX;
-    /* The data it holds, then data no one holds, then any. */
-    for (int pass = 0; pass < 3 && got == SIZE_MAX && !stopping(q); pass++)
-        for (size_t i = *c; i < total && got == SIZE_MAX; i++) {
-            if (!left_for(q, i, kind))
-                continue;
-            const size_t key = gb_explore_data_key(q->ex, i);
-            if (pass == 2 || (pass == 0 ? key == me->key : !held_by_other(q, me, key)))
+    if (!stopping(q)) {
+        /* The data it holds (along the points on it), then data no one holds (within a
+         * window), then any. */
+        for (size_t i = me->last == SIZE_MAX ? SIZE_MAX : q->next_same[me->last];
+             i != SIZE_MAX && got == SIZE_MAX; i = q->next_same[i])
+            if (i >= *c && left_for(q, i, kind))
                 got = i;
-        }
+        for (size_t i = *c; got == SIZE_MAX && i < total && i - *c < UNHELD_WINDOW; i++)
+            if (left_for(q, i, kind) && !held_by_other(q, me, gb_explore_data_key(q->ex, i)))
+                got = i;
+        if (got == SIZE_MAX && *c < total)
+            got = *c; /* left for this kind: the cursor stops at the first such point */
+    }
     if (got != SIZE_MAX) {
         q->taken[got] = 1;
         me->key = gb_explore_data_key(q->ex, got);
+        me->last = got;
         *index = got;
     }
     pthread_mutex_unlock(&q->lock);
