@@ -54,6 +54,15 @@ PY
 "$gb" compare "$tmp/a.db" "$tmp/slow.json" --format markdown >"$tmp/slow.md" || fail "markdown"
 [ "$(grep -c '^| .* | slower |$' "$tmp/slow.md")" -eq 1 ] || fail "markdown: one slower row"
 
+# Repetitions stored apart (a second run adds rep 1 after every rep 0) are pooled all the same.
+# shellcheck disable=SC2086
+"$gb" explore $sweep -n 16,24 --repeat 1 --store "$tmp/r.db" >"$tmp/r1.txt" 2>&1 || fail "explore R"
+# shellcheck disable=SC2086
+"$gb" explore $sweep -n 16,24 --store "$tmp/r.db" >"$tmp/r2.txt" 2>&1 || fail "explore R again"
+"$gb" compare "$tmp/r.db" "$tmp/r.db" >"$tmp/rr.txt" 2>&1 || fail "R against itself"
+[ "$(grep -c 'row-NN .* 24/24 .* same$' "$tmp/rr.txt")" -eq 4 ] ||
+    fail "repetitions stored apart must be pooled: 24 calls a side in each of 4 definitions"
+
 # One side only: B has 32^3 besides A's sizes.
 "$gb" compare "$tmp/a.db" "$tmp/b.db" >"$tmp/ab.txt" 2>&1 || fail "A against B"
 grep -q "^only in NEW (2 definitions):" "$tmp/ab.txt" || fail "B's 32^3 definitions must be listed"

@@ -80,11 +80,6 @@ static int open_side(const char *path, gb_store_t **st)
     return 0;
 }
 
-static const char *verdict_name(gb_cmp_verdict_t v)
-{
-    return v == GB_CMP_FASTER ? "faster" : v == GB_CMP_SLOWER ? "slower" : "same";
-}
-
 static void print_text(FILE *f, const gb_compare_t *c, const gb_cmp_sum_t *s, size_t ns,
                        const char *sep)
 {
@@ -102,11 +97,11 @@ static void print_text(FILE *f, const gb_compare_t *c, const gb_cmp_sum_t *s, si
         if (md)
             fprintf(f, "| %s | %s | %.4g | %.4g | %.3f | %.2g%s | %s |\n", r->what, calls,
                     r->median_ms[0], r->median_ms[1], r->speedup, r->p, r->exact ? "" : " (z)",
-                    verdict_name(r->verdict));
+                    gb_cmp_verdict_name(r->verdict));
         else
             fprintf(f, "%-60s %13s %10.4g %10.4g %8.3f %9.2g%s %s\n", r->what, calls,
                     r->median_ms[0], r->median_ms[1], r->speedup, r->p, r->exact ? " " : "z",
-                    verdict_name(r->verdict));
+                    gb_cmp_verdict_name(r->verdict));
     }
     fprintf(f, "\n%s",
             md ? "| device | implementation | definitions | speedup (geometric "
@@ -152,7 +147,7 @@ static int print_json(FILE *f, const gb_compare_t *c, const gb_cmp_sum_t *s, siz
         cJSON_AddNumberToObject(j, "speedup", r->speedup);
         cJSON_AddNumberToObject(j, "p", r->p);
         cJSON_AddBoolToObject(j, "exact", r->exact);
-        cJSON_AddStringToObject(j, "verdict", verdict_name(r->verdict));
+        cJSON_AddStringToObject(j, "verdict", gb_cmp_verdict_name(r->verdict));
         cJSON_AddItemToArray(rows, j);
     }
     cJSON *sum = cJSON_AddArrayToObject(o, "summary");
@@ -180,6 +175,48 @@ static int print_json(FILE *f, const gb_compare_t *c, const gb_cmp_sum_t *s, siz
     fprintf(f, "%s\n", text);
     free(text);
     return GB_OK;
+}
+
+/* The comparison in format into out_path (NULL: standard output), and on standard error the
+ * definitions slower than fail_over percent allows (negative: no limit). The exit code. */
+static int write_out(const gb_compare_t *cmp, const char *format, const char *out_path,
+                     const char *base, const char *new_, double fail_over)
+{
+    gb_cmp_sum_t *sum = NULL;
+    size_t nsum = 0;
+    char msg[1024] = "";
+    int grc = gb_compare_summary(cmp, &sum, &nsum), rc;
+    if (grc != GB_OK)
+        return cli_error(grc, "out of memory");
+    cli_out_t out;
+    if ((rc = cli_out_open(&out, out_path, NULL)) != 0) {
+        free(sum);
+        return rc;
+    }
+    if (!strcmp(format, "json"))
+        grc = print_json(out.f, cmp, sum, nsum, base, new_);
+    else if (!strcmp(format, "html"))
+        grc = gb_compare_html(out.f, cmp, sum, nsum, base, new_, msg, sizeof msg);
+    else
+        print_text(out.f, cmp, sum, nsum, strcmp(format, "markdown") ? " " : "|");
+    free(sum);
+    size_t over = 0;
+    for (size_t i = 0; fail_over >= 0 && i < cmp->nrows; i++)
+        if (gb_compare_slower_over(&cmp->rows[i], fail_over)) {
+            if (!over++)
+                fprintf(stderr, "gemmbench: compare: slower by more than %g%%:", fail_over);
+            fprintf(stderr, "%s %s (%.3fx)", over > 1 ? "," : "", cmp->rows[i].what,
+                    cmp->rows[i].speedup);
+        }
+    if (over)
+        fprintf(stderr, "\n");
+    if ((rc = cli_out_close(&out, grc)) > 0)
+        return rc;
+    if (grc != GB_OK)
+        return cli_error(grc, "%s", grc == GB_ENOMEM ? "out of memory" : msg);
+    if (rc != GB_OK || (!out_path && fflush(stdout) != 0))
+        return cli_error(GB_EIO, "writing the comparison failed");
+    return over ? EXIT_INVALID : EXIT_OK;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -229,42 +266,7 @@ int cmd_compare(int argc, char **argv)
     gb_store_close(st[1]);
     if (grc != GB_OK)
         return cli_error(grc == GB_ENOPOINT ? GB_EBADARG : grc, "%s", msg);
-    gb_cmp_sum_t *sum = NULL;
-    size_t nsum = 0;
-    if ((grc = gb_compare_summary(&cmp, &sum, &nsum)) != GB_OK) {
-        gb_compare_free(&cmp);
-        return cli_error(grc, "out of memory");
-    }
-    cli_out_t out;
-    if ((rc = cli_out_open(&out, out_path, NULL)) != 0) {
-        free(sum);
-        gb_compare_free(&cmp);
-        return rc;
-    }
-    if (!strcmp(format, "json"))
-        grc = print_json(out.f, &cmp, sum, nsum, argv[optind], argv[optind + 1]);
-    else if (!strcmp(format, "html"))
-        grc = gb_compare_html(out.f, &cmp, sum, nsum, argv[optind], argv[optind + 1], msg,
-                              sizeof msg);
-    else
-        print_text(out.f, &cmp, sum, nsum, strcmp(format, "markdown") ? " " : "|");
-    size_t over = 0;
-    for (size_t i = 0; fail_over >= 0 && i < cmp.nrows; i++)
-        if (gb_compare_slower_over(&cmp.rows[i], fail_over)) {
-            if (!over++)
-                fprintf(stderr, "gemmbench: compare: slower by more than %g%%:", fail_over);
-            fprintf(stderr, "%s %s (%.3fx)", over > 1 ? "," : "", cmp.rows[i].what,
-                    cmp.rows[i].speedup);
-        }
-    if (over)
-        fprintf(stderr, "\n");
-    free(sum);
+    rc = write_out(&cmp, format, out_path, argv[optind], argv[optind + 1], fail_over);
     gb_compare_free(&cmp);
-    if ((rc = cli_out_close(&out, grc)) > 0)
-        return rc;
-    if (grc != GB_OK)
-        return cli_error(grc, "%s", grc == GB_ENOMEM ? "out of memory" : msg);
-    if (rc != GB_OK || (!out_path && fflush(stdout) != 0))
-        return cli_error(GB_EIO, "writing the comparison failed");
-    return over ? EXIT_INVALID : EXIT_OK;
+    return rc;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/measure/stats.h"
 #include "rt/util/util.h"
 #include "compare.h"
 
@@ -21,23 +22,36 @@ typedef struct side {
     int nomem;
 } side_t;
 
-/* What identifies a definition across the two sides: the point's definition without the
- * driver, the device's other facts, the repetition and the provenance. */
+/* The lines of a point's definition (gb_point_definition) that a comparison looks past: the
+ * driver and the device's vendor, what the kernel's name already says (family, preset) or a
+ * kernel edit would change (its source's hash), how many calls were made and when to stop, and
+ * the repetition. */
+static const char *const ignored[] = {
+    "device_vendor=", "driver=",     "family=", "preset=",   "source_hash=",
+    "warmup=",        "iterations=", "rep=",    "min_time=", "max_rel_ci="};
+
+/* What identifies a definition across the two sides: the point's definition without the lines
+ * above (NULL: out of memory). */
 static char *key_of(const gb_point_t *pt)
 {
-    char params[1024], dist[64], tag[16];
-    const gb_problem_t *p = &pt->problem;
-    gb_params_text(&pt->params, params, sizeof params);
-    gb_dist_format(&pt->dist, dist, sizeof dist);
-    char k[2048];
-    snprintf(
-        k, sizeof k,
-        "%s|%s|%s|%s|%s|%s|%zu|%zu|%zu|%.17g|%.17g|%zu|%zu|%zu|%zu|%zu|%zu|%s|%llu|%d|%d|%d|%d",
-        pt->device.name, pt->device.platform, pt->kernel, params, gb_precision_name(p->precision),
-        gb_problem_layout_tag(p, tag, sizeof tag), p->m, p->n, p->k, p->alpha, p->beta, p->lda,
-        p->ldb, p->ldc, p->off_a, p->off_b, p->off_c, dist, (unsigned long long)pt->seed,
-        (int)pt->timing, (int)pt->host_mem, pt->cold, pt->pipeline);
-    return gb__strdup(k);
+    char *def = NULL;
+    if (gb_point_definition(pt, &def) != GB_OK)
+        return NULL;
+    char *out = def;
+    for (char *line = def; *line;) {
+        char *end = strchr(line, '\n');
+        const size_t len = end ? (size_t)(end - line + 1) : strlen(line);
+        int keep = 1;
+        for (size_t i = 0; keep && i < sizeof ignored / sizeof ignored[0]; i++)
+            keep = strncmp(line, ignored[i], strlen(ignored[i])) != 0;
+        if (keep) {
+            memmove(out, line, len);
+            out += len;
+        }
+        line += len;
+    }
+    *out = '\0';
+    return def;
 }
 
 static int add_point(const gb_point_t *pt, void *user)
@@ -49,11 +63,9 @@ static int add_point(const gb_point_t *pt, void *user)
     char *key = key_of(pt);
     if (!key)
         return sd->nomem = 1;
-    group_t *g = NULL;
-    /* The repetitions of a definition follow one another in most stores: look back first. */
-    for (size_t i = sd->n; i-- > 0 && !g;)
-        if (!strcmp(sd->g[i].key, key))
-            g = &sd->g[i];
+    /* A definition's repetitions follow one another in most stores: they join the group before;
+     * groups of one key apart are merged after the sort (read_side). */
+    group_t *g = sd->n && !strcmp(sd->g[sd->n - 1].key, key) ? &sd->g[sd->n - 1] : NULL;
     if (g) {
         free(key);
     } else {
@@ -107,16 +119,30 @@ static void side_free(side_t *sd)
     free(sd->g);
 }
 
-static int cmp_double(const void *a, const void *b)
+/* Moves b's calls to a (one definition); 0 when out of memory. */
+static int merge(group_t *a, group_t *b)
 {
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    double *more = realloc(a->s, (a->n + b->n + 1) * sizeof *more);
+    if (!more)
+        return 0;
+    memcpy(more + a->n, b->s, b->n * sizeof *more);
+    a->s = more;
+    a->n += b->n;
+    a->cap = a->n;
+    a->points += b->points;
+    return 1;
 }
 
-static double median(double *x, size_t n)
+const char *gb_cmp_verdict_name(gb_cmp_verdict_t v)
 {
-    qsort(x, n, sizeof *x, cmp_double);
-    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+    return v == GB_CMP_FASTER ? "faster" : v == GB_CMP_SLOWER ? "slower" : "same";
+}
+
+static double median(const double *x, size_t n)
+{
+    gb_stats_t st;
+    gb__stats_compute(x, n, &st);
+    return st.median;
 }
 
 /* P(U <= u) under the null for samples of nx and ny without ties: the coefficients of the
@@ -144,6 +170,18 @@ static double exact_cdf(size_t nx, size_t ny, double u)
     return below / total;
 }
 
+/* One call's time and its side, ordered by the time. */
+typedef struct obs {
+    double v;
+    int fromx;
+} obs_t;
+
+static int by_value(const void *a, const void *b)
+{
+    const double x = ((const obs_t *)a)->v, y = ((const obs_t *)b)->v;
+    return (x > y) - (x < y);
+}
+
 double gb_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, int *exact)
 {
     const size_t n = nx + ny;
@@ -151,17 +189,14 @@ double gb_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, i
         *exact = 0;
     if (!nx || !ny)
         return 1;
-    struct obs {
-        double v;
-        int fromx;
-    } *o = malloc(n * sizeof *o);
+    obs_t *o = malloc(n * sizeof *o);
     if (!o)
         return (double)NAN;
     for (size_t i = 0; i < nx; i++)
-        o[i] = (struct obs){x[i], 1};
+        o[i] = (obs_t){x[i], 1};
     for (size_t j = 0; j < ny; j++)
-        o[nx + j] = (struct obs){y[j], 0};
-    qsort(o, n, sizeof *o, cmp_double); /* by v, the first member */
+        o[nx + j] = (obs_t){y[j], 0};
+    qsort(o, n, sizeof *o, by_value);
     /* Ranks, ties given their average; the ties' sum of t^3 - t for the variance. */
     double rx = 0, ties = 0;
     for (size_t i = 0; i < n;) {
@@ -201,7 +236,19 @@ static int read_side(gb_store_t *st, side_t *sd, char *msg, size_t msglen)
         return gb__fail(msg, msglen, rc, "%s", gb_store_errmsg(st));
     if (sd->n)
         qsort(sd->g, sd->n, sizeof *sd->g, by_key);
-    return GB_OK;
+    size_t kept = 0;
+    int nomem = 0;
+    for (size_t i = 0; i < sd->n; i++) {
+        if (kept && !strcmp(sd->g[kept - 1].key, sd->g[i].key)) {
+            nomem |= !merge(&sd->g[kept - 1], &sd->g[i]);
+            free(sd->g[i].key);
+            free(sd->g[i].s);
+        } else {
+            sd->g[kept++] = sd->g[i];
+        }
+    }
+    sd->n = kept;
+    return nomem ? gb__fail(msg, msglen, GB_ENOMEM, "out of memory") : GB_OK;
 }
 
 /* Adds what to c's list of side s. */
@@ -248,10 +295,13 @@ int gb_compare_stores(gb_store_t *base, gb_store_t *new_, gb_compare_t *out, cha
     memset(out, 0, sizeof *out);
     side_t s[2];
     int rc = read_side(base, &s[0], msg, msglen);
-    if (rc != GB_OK)
+    if (rc != GB_OK) {
+        side_free(&s[0]);
         return rc;
+    }
     if ((rc = read_side(new_, &s[1], msg, msglen)) != GB_OK) {
         side_free(&s[0]);
+        side_free(&s[1]);
         return rc;
     }
     size_t i = 0, j = 0;

@@ -13,6 +13,9 @@
 
 typedef enum gb_cmp_verdict { GB_CMP_SAME, GB_CMP_FASTER, GB_CMP_SLOWER } gb_cmp_verdict_t;
 
+/* "same", "faster" or "slower". */
+const char *gb_cmp_verdict_name(gb_cmp_verdict_t v);
+
 /* One definition measured on both sides. */
 typedef struct gb_cmp_row {
     char what[512]; /* device, implementation, precision, layout and shape, for people */

@@ -7,8 +7,6 @@
 #include "compare.h"
 #include "report_int.h"
 
-static const char *const verdict_names[] = {"same", "faster", "slower"};
-
 /* The speedups by definition, one series per verdict, on a log scale around 1. */
 static int plot(gb_report__gp_t *gp, const gb_compare_t *c)
 {
@@ -33,7 +31,7 @@ static int plot(gb_report__gp_t *gp, const gb_compare_t *c)
     for (int v = 0; v < 3; v++) {
         gb_report__gp_quote(g, path);
         fprintf(g, " using 1:($3 == %d ? $2 : 1/0) with points %s title '%s%s', ", v, style[v],
-                verdict_names[v], v ? "" : " within the noise");
+                gb_cmp_verdict_name((gb_cmp_verdict_t)v), v ? "" : " within the noise");
     }
     fputs("1 with lines dt 2 lc rgb '#000000' notitle\n", g);
     return GB_OK;
@@ -96,7 +94,7 @@ int gb_compare_html(FILE *f, const gb_compare_t *c, const gb_cmp_sum_t *s, size_
                 "%.4g</td><td class=\"num\">%.3f</td><td class=\"num\">%.2g%s</td><td>%s</td>"
                 "</tr>\n",
                 r->n[0], r->n[1], r->median_ms[0], r->median_ms[1], r->speedup, r->p,
-                r->exact ? "" : " z", verdict_names[r->verdict]);
+                r->exact ? "" : " z", gb_cmp_verdict_name(r->verdict));
     }
     fputs("</table></div>\n<h2>By device and implementation</h2>\n<div class=\"scroll\"><table>"
           "\n<tr><th>device</th><th>implementation</th><th class=\"num\">definitions</th>"
