@@ -54,6 +54,24 @@ int cli_parse_size(const char *what, const char *s, size_t *out)
     return 0;
 }
 
+int cli_read_file(const char *file, size_t max, const char *over, char **text, size_t *len)
+{
+    FILE *f = strcmp(file, "-") ? fopen(file, "rb") : stdin;
+    if (!f)
+        return cli_error(GB_EBADARG, "cannot read '%s'; check the path", file);
+    *len = 0;
+    const int rc = gb__read_stream(f, max, text, len);
+    if (f != stdin)
+        fclose(f);
+    if (rc == GB_ENOMEM)
+        return cli_error(rc, "out of memory reading '%s'", file);
+    if (rc == GB_EOVERFLOW)
+        return cli_error(GB_EBADARG, "'%s' is over %zu MiB; %s", file, max >> 20, over);
+    if (rc != GB_OK)
+        return cli_error(GB_EBADARG, "cannot read '%s'", file);
+    return 0;
+}
+
 int cli_parse_double(const char *what, const char *s, double *out)
 {
     char *end;

@@ -22,6 +22,10 @@ int cli_error(int code, const char *fmt, ...)
 
 /* Parses a positive integer (what names the option in messages); 0 or a message printed. */
 int cli_parse_size(const char *what, const char *s, size_t *out);
+/* The whole of file ('-': standard input), at most max bytes, into *text (NUL-terminated; the
+ * caller frees) and *len: 0, or the exit code after a one-line error naming the file (over: what
+ * to do with a file larger than max). */
+int cli_read_file(const char *file, size_t max, const char *over, char **text, size_t *len);
 /* Parses a finite double. */
 int cli_parse_double(const char *what, const char *s, double *out);
 /* Parses a comma-separated list of positive sizes into out (up to cap). */

@@ -24,6 +24,23 @@ static void usage(void)
            "source, problem, inputs, iterations, timing and repetition) are left as they are.\n");
 }
 
+/* A bundle's points, verified first: GB_OK, or an error with msg (one that fails a check is
+ * GB_EBADARG, its first failure named). */
+static int bundle_points(const char *text, size_t len, const char *file, gb_store_import_t **im,
+                         char *msg, size_t msglen)
+{
+    gb_bundle_check_t chk;
+    const int rc = gb_bundle_verify(text, len, file, &chk, im, msg, msglen);
+    if (rc != GB_OK || !chk.failures)
+        return rc;
+    gb_store_import_free(*im);
+    *im = NULL;
+    return gb__fail(msg, msglen, GB_EBADARG,
+                    "%s fails verification (%zu of %zu checks), first: %s; see 'gemmbench verify "
+                    "%s'",
+                    file, chk.failures, chk.checks, chk.failure[0], file);
+}
+
 int cmd_import(int argc, char **argv)
 {
     static const struct option opts[] = {{"store", required_argument, NULL, 's'},
@@ -44,44 +61,16 @@ int cmd_import(int argc, char **argv)
         return cli_error(GB_EBADARG,
                          "give one file to import: gemmbench import FILE [--store PATH]");
     const char *file = argv[optind];
-    FILE *f = strcmp(file, "-") ? fopen(file, "rb") : stdin;
-    if (!f)
-        return cli_error(GB_EBADARG, "cannot read '%s'; check the path", file);
     size_t len = 0;
     char *text;
-    int rc = gb__read_stream(f, MAX_IMPORT_BYTES, &text, &len);
-    if (f != stdin)
-        fclose(f);
-    if (rc == GB_ENOMEM)
-        return cli_error(rc, "out of memory reading '%s'", file);
-    if (rc != GB_OK)
-        return cli_error(GB_EBADARG,
-                         rc == GB_EOVERFLOW ? "'%s' is over 256 MiB; export and "
-                                              "import in parts"
-                                            : "cannot read '%s'",
-                         file);
-    /* The whole file is checked before the store is opened: a bad file creates no store. A
-     * bundle is verified first, and its points read as an export. */
+    int rc = cli_read_file(file, MAX_IMPORT_BYTES, "export and import in parts", &text, &len);
+    if (rc)
+        return rc;
+    /* The whole file is checked before the store is opened: a bad file creates no store. */
     char msg[1024];
-    if (gb_bundle_is(text, len)) {
-        gb_bundle_check_t chk;
-        char *exp = NULL;
-        rc = gb_bundle_verify(text, len, file, &chk, msg, sizeof msg);
-        if (rc == GB_OK && chk.failures)
-            snprintf(msg, sizeof msg,
-                     "%s fails verification (%zu of %zu checks), first: %s; see "
-                     "'gemmbench verify %s'",
-                     file, chk.failures, chk.checks, chk.failure[0], file);
-        if (rc == GB_OK && !chk.failures)
-            rc = gb_bundle_points(text, len, file, &exp, msg, sizeof msg);
-        free(text);
-        if (rc != GB_OK || chk.failures)
-            return cli_error(rc != GB_OK ? rc : GB_EBADARG, "%s", msg);
-        text = exp;
-        len = strlen(exp);
-    }
     gb_store_import_t *im = NULL;
-    rc = gb_store_import_parse(text, len, file, &im, msg, sizeof msg);
+    rc = gb_bundle_is(text, len) ? bundle_points(text, len, file, &im, msg, sizeof msg)
+                                 : gb_store_import_parse(text, len, file, &im, msg, sizeof msg);
     free(text);
     if (rc != GB_OK)
         return cli_error(rc, "%s", msg);

@@ -39,16 +39,12 @@ int cmd_verify(int argc, char **argv)
     const char *file = argv[optind];
     char *text = NULL, msg[1024];
     size_t len = 0;
-    FILE *f = fopen(file, "rb");
-    if (!f)
-        return cli_error(GB_EBADARG, "cannot read '%s'; check the path", file);
-    int rc = gb__read_stream(f, MAX_BUNDLE_BYTES, &text, &len);
-    fclose(f);
-    if (rc != GB_OK)
-        return cli_error(rc == GB_ENOMEM ? rc : GB_EBADARG, "cannot read '%s'%s", file,
-                         rc == GB_EOVERFLOW ? ": over 512 MiB" : "");
+    int rc =
+        cli_read_file(file, MAX_BUNDLE_BYTES, "make the bundle from a store in parts", &text, &len);
+    if (rc)
+        return rc;
     gb_bundle_check_t chk;
-    rc = gb_bundle_verify(text, len, file, &chk, msg, sizeof msg);
+    rc = gb_bundle_verify(text, len, file, &chk, NULL, msg, sizeof msg);
     free(text);
     if (rc != GB_OK)
         return cli_error(rc, "%s", msg);

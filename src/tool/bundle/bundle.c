@@ -189,11 +189,14 @@ done:
 
 int gb_bundle_is(const char *text, size_t len)
 {
-    cJSON *root = cJSON_ParseWithLength(text, len);
-    const char *fmt = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(root, "format"));
-    const int is = fmt && !strcmp(fmt, GB_BUNDLE_FORMAT);
-    cJSON_Delete(root);
-    return is;
+    static const char key[] = "\"format\"", value[] = "\"" GB_BUNDLE_FORMAT "\"";
+    size_t at = 0;
+    while (at + sizeof key - 1 <= len && memcmp(text + at, key, sizeof key - 1))
+        at++;
+    at += sizeof key - 1;
+    while (at < len && strchr(" \t\r\n:", text[at]))
+        at++;
+    return at + sizeof value - 1 <= len && !memcmp(text + at, value, sizeof value - 1);
 }
 
 /* root's points as an export document's text. NULL: out of memory. */
@@ -239,18 +242,6 @@ static cJSON *bundle_root(const char *text, size_t len, const char *origin, char
     return root;
 }
 
-int gb_bundle_points(const char *text, size_t len, const char *origin, char **out, char *msg,
-                     size_t msglen)
-{
-    *out = NULL;
-    cJSON *root = bundle_root(text, len, origin, msg, msglen);
-    if (!root)
-        return GB_EBADARG;
-    *out = export_of(root);
-    cJSON_Delete(root);
-    return *out ? GB_OK : gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
-}
-
 static void failed(gb_bundle_check_t *c, const char *fmt, ...) GB_PRINTF(2, 3);
 static void failed(gb_bundle_check_t *c, const char *fmt, ...)
 {
@@ -280,15 +271,8 @@ static void check_point(const gb_point_t *pt, const cJSON *programs, gb_bundle_c
     const gb_result_t *r = &pt->result;
     /* Every phase's statistics against its timed calls. */
     for (int ph = 0; ph < GB_PHASE_COUNT; ph++) {
-        const size_t n = r->time_ms[ph].n;
-        double *s = n ? malloc(n * sizeof *s) : NULL;
         gb_stats_t st;
-        memset(&st, 0, sizeof st);
-        if (s) {
-            memcpy(s, r->samples_ms[ph], n * sizeof *s);
-            gb__stats_compute(s, n, &st);
-            free(s);
-        }
+        gb__stats_compute(r->samples_ms[ph], r->time_ms[ph].n, &st);
         c->checks++;
         if (!same(st.median, r->time_ms[ph].median) || !same(st.mean, r->time_ms[ph].mean))
             failed(c, "%s: its %s median %.9g ms is not its timed calls' (%.9g)", what,
@@ -325,9 +309,11 @@ static void check_point(const gb_point_t *pt, const cJSON *programs, gb_bundle_c
 }
 
 int gb_bundle_verify(const char *text, size_t len, const char *origin, gb_bundle_check_t *c,
-                     char *msg, size_t msglen)
+                     gb_store_import_t **points, char *msg, size_t msglen)
 {
     memset(c, 0, sizeof *c);
+    if (points)
+        *points = NULL;
     cJSON *root = bundle_root(text, len, origin, msg, msglen);
     if (!root)
         return GB_EBADARG;
@@ -400,7 +386,10 @@ int gb_bundle_verify(const char *text, size_t len, const char *origin, gb_bundle
             failed(c, "%s: a tuning entry cites no point of the bundle", origin);
     }
 done:
-    gb_store_import_free(im);
+    if (points && rc == GB_OK)
+        *points = im;
+    else
+        gb_store_import_free(im);
     free(exp);
     free(copy);
     cJSON_Delete(root);

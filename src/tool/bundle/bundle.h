@@ -32,16 +32,15 @@ typedef struct gb_bundle_check {
  * GFLOP/s against them and its shape, its bound and faithful verdicts against the errors
  * recorded; each program text against its hash and each point's hash against the texts; each
  * tuning entry's evidence against the points. GB_OK when it read as a bundle (the failures are
- * in c), GB_EBADARG when it is not one or is damaged past reading (msg), GB_ENOMEM. */
+ * in c), GB_EBADARG when it is not one or is damaged past reading (msg), GB_ENOMEM. With points
+ * not NULL, the points as parsed for import (gb_store_import_commit; the caller frees them;
+ * NULL where they did not parse). */
 int gb_bundle_verify(const char *text, size_t len, const char *origin, gb_bundle_check_t *c,
-                     char *msg, size_t msglen);
+                     gb_store_import_t **points, char *msg, size_t msglen);
 
-/* The points of a bundle as an export document (for import), into *out (caller frees).
- * GB_OK; GB_EBADARG when text is not a bundle (msg); GB_ENOMEM. */
-int gb_bundle_points(const char *text, size_t len, const char *origin, char **out, char *msg,
-                     size_t msglen);
-
-/* Whether text is a bundle by its format key (a cheap look: 1 or 0). */
+/* Whether text is a bundle, by the value of its first "format" key (a look, not a parse: the
+ * documents gemmbench writes give that key first; a bundle it misses is refused by import as an
+ * export of the wrong format, with that format named). 1 or 0. */
 int gb_bundle_is(const char *text, size_t len);
 
 #endif
