@@ -43,8 +43,10 @@ int gb_xp_queue_open(gb_xp_queue_t **out, gb_explore_t *ex, gb_store_t *st,
     const size_t total = gb_explore_total(ex);
     gb_xp_queue_t *q = calloc(1, sizeof *q);
     size_t keys = 0, *last = NULL;
-    for (size_t i = 0; i < total; i++)
-        keys = gb_explore_data_key(ex, i) + 1 > keys ? gb_explore_data_key(ex, i) + 1 : keys;
+    for (size_t i = 0; i < total; i++) {
+        const size_t k = gb_explore_data_key(ex, i) + 1;
+        keys = k > keys ? k : keys;
+    }
     if (!q || !(q->taken = calloc(total + 1, 1)) ||
         !(q->next_same = malloc((total + 1) * sizeof *q->next_same)) ||
         !(last = malloc((keys + 1) * sizeof *last))) {
