@@ -48,18 +48,14 @@ static int open_side(const char *path, gb_store_t **st)
                          path);
     char head[16] = "";
     const size_t got = fread(head, 1, sizeof head, f);
-    if (got == sizeof head && !memcmp(head, "SQLite format 3", 16)) {
-        fclose(f);
+    fclose(f);
+    if (got == sizeof head && !memcmp(head, "SQLite format 3", 16))
         return cli_store_open(st, path, 0);
-    }
-    rewind(f);
     char *text = NULL;
     size_t len = 0;
-    int rc = gb__read_stream(f, MAX_EXPORT_BYTES, &text, &len);
-    fclose(f);
-    if (rc != GB_OK)
-        return cli_error(rc == GB_ENOMEM ? rc : GB_EBADARG, "cannot read '%s'%s", path,
-                         rc == GB_EOVERFLOW ? ": over 256 MiB" : "");
+    int rc = cli_read_file(path, MAX_EXPORT_BYTES, "compare stores instead", &text, &len);
+    if (rc)
+        return rc;
     char msg[1024];
     gb_store_import_t *im = NULL;
     rc = gb_store_import_parse(text, len, path, &im, msg, sizeof msg);
