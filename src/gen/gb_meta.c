@@ -563,162 +563,199 @@ static gb_param_t f21_params[] = {
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f21_p14_values, 5, 1L, 1073741824L, 0},
     {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off", 1L, f21_p15_values, 10, 1L, 1073741824L, 0},
 };
-static char *f22_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
-static char *f22_constraints[] = {"TX * KG <= 1024", "MR * VW <= 64", "KU * VW <= 32"};
-static char *f22_let_names[] = {"TILES", "RB", "P"};
-static char *f22_let_exprs[] = {"ceil_div(N, TX * VW)", "ceil_div(M, MR)", "max(1, min(ceil_div(CUS * SLOTS, TILES * RB), K / (32 * KG)))"};
-static long f22_p0_values[] = {1, 2, 4};
-static long f22_p1_values[] = {32, 64, 128, 256};
-static long f22_p2_values[] = {1, 2, 4, 8};
-static long f22_p3_values[] = {1, 2, 4, 8, 16, 32};
-static long f22_p4_values[] = {1, 2, 4, 8};
-static long f22_p5_values[] = {1, 2, 4, 8, 16};
+static char *f22_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
+static char *f22_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "K >= 48"};
+static long f22_p0_values[] = {64, 128, 256};
+static long f22_p1_values[] = {1, 2};
+static long f22_p2_values[] = {8, 16, 32};
+static long f22_p3_values[] = {1, 3};
+static long f22_p4_values[] = {0, 1, 2, 4, 8, 16};
+static long f22_p5_values[] = {0, 1, 2};
+static long f22_p6_values[] = {0, 1, 2};
+static long f22_p7_values[] = {1, 2};
+static long f22_p8_values[] = {1, 2, 4, 8, 16};
+static long f22_p9_values[] = {0, 1, 2};
+static long f22_p10_values[] = {0, 1};
 static gb_param_t f22_params[] = {
-    {"VW", "columns of C per work-item, read from B's rows as one vector", 4L, f22_p0_values, 3, 1L, 1073741824L, 0},
-    {"TX", "work-items side by side along N in a group", 64L, f22_p1_values, 4, 1L, 1073741824L, 0},
-    {"KG", "rows of work-items in a group, each over a part of its K range (sums added in local memory)", 4L, f22_p2_values, 4, 1L, 1073741824L, 0},
-    {"MR", "rows of C a group computes: B is read once per MR rows", 16L, f22_p3_values, 6, 1L, 1073741824L, 0},
-    {"KU", "rows of B loaded before their products (loads in flight)", 4L, f22_p4_values, 4, 1L, 1073741824L, 0},
-    {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least 32 K steps a row of work-items)", 4L, f22_p5_values, 5, 1L, 1073741824L, 0},
+    {"BN", "columns of the tile: the N of every wgmma.m64nNk8", 128L, f22_p0_values, 3, 1L, 1073741824L, 0},
+    {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f22_p1_values, 2, 1L, 1073741824L, 0},
+    {"BK", "K step staged in local memory (two buffers)", 16L, f22_p2_values, 3, 1L, 1073741824L, 0},
+    {"TERMS", "3: 3xTF32 (FP32-accurate); 1: big*big alone, plain TF32 (not FP32-accurate: for testing the fragments with data TF32 holds exactly)", 3L, f22_p3_values, 2, 1L, 1073741824L, 1},
+    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; a second set of accumulators); 0: the tensor core accumulates across all of K (half the accumulator registers)", 8L, f22_p4_values, 6, 1L, 1073741824L, 0},
+    {"PADL", "16-byte units between the core matrices of one 8-row group of B in local memory (the descriptor's LBO)", 0L, f22_p5_values, 3, 1L, 1073741824L, 0},
+    {"PADS", "16-byte units after each 8-row group of B in local memory (the descriptor's SBO): 1 spreads the stores of a B stored K x N over every bank", 1L, f22_p6_values, 3, 1L, 1073741824L, 0},
+    {"PREFETCH", "steps ahead that A and B are loaded: 1, stored into local memory as soon as they arrive (the store waits for the load); 2, loaded a step earlier (more registers)", 1L, f22_p7_values, 2, 1L, 1073741824L, 0},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f22_p8_values, 5, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f22_p9_values, 3, 1L, 1073741824L, 0},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors, so that devices without it can validate the fragments, the descriptors and the split (testing only, slow); the program is then plain OpenCL C", 0L, f22_p10_values, 2, 1L, 1073741824L, 1},
 };
-static char *f22_s0_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
-static long f22_s0_values[] = {4, 64, 4, 16, 4, 4};
-static char *f22_s1_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
-static long f22_s1_values[] = {4, 128, 2, 1, 8, 8};
-static char *f22_s2_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
-static long f22_s2_values[] = {2, 64, 2, 32, 4, 4};
+static char *f22_s0_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
+static long f22_s0_values[] = {128, 2, 16, 3, 8, 0, 1, 1, 8, 1};
+static char *f22_s1_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
+static long f22_s1_values[] = {128, 1, 16, 3, 8, 0, 1, 1, 8, 1};
+static char *f22_s2_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
+static long f22_s2_values[] = {64, 2, 32, 3, 4, 0, 1, 1, 8, 1};
 static gb_preset_t f22_presets[] = {
-    {"thin_stream_16", "up to 16 rows of C in one pass over B: 64 x 4 columns a group, four rows of work-items, about four groups a compute unit", 3u, 6, f22_s0_names, f22_s0_values},
-    {"thin_stream_1", "one row of C (GEMV): 128 x 4 columns a group, eight rows of B in flight a work-item", 3u, 6, f22_s1_names, f22_s1_values},
-    {"thin_stream_64", "32 rows of C a group (64 rows in two passes over B, which the second reads from cache)", 3u, 6, f22_s2_names, f22_s2_values},
+    {"sgemm_wgmma_128x128", "the family default: 128x128x16 tile, two warp groups of 64x128, sums of 128 k added in FP32, 33 KB of local memory; 62.8 TFLOP/s at 4096 on the H200, faithful on uniform, positive and normal data (bench/notes/wgmma.md#wgmma-first)", 1u, 10, f22_s0_names, f22_s0_values},
+    {"sgemm_wgmma_64x128", "64x128x16 tile, one warp group: twice the work-groups of the default (for shapes with few tiles); 63.5 TFLOP/s at 4096 on the H200", 1u, 10, f22_s1_names, f22_s1_values},
+    {"sgemm_wgmma_128x64", "128x64x32 tile: half the accumulators of the default, longer K steps", 1u, 10, f22_s2_names, f22_s2_values},
 };
-static char *f23_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
-static char *f23_constraints[] = {"MWG % MDIMC == 0", "NWG % NDIMC == 0", "(MWG / MDIMC) % VWM == 0", "(NWG / NDIMC) % VWN == 0", "KWG % VWK == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWM) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWN) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG / MDIMC) * (NWG / NDIMC) <= 256"};
-static long f23_p0_values[] = {8, 16, 24, 32, 48, 64, 96, 128, 192, 256};
-static long f23_p1_values[] = {8, 16, 24, 32, 48, 64, 96, 128, 192, 256};
-static long f23_p2_values[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+static char *f23_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
+static char *f23_constraints[] = {"TX * KG <= 1024", "MR * VW <= 64", "KU * VW <= 32"};
+static char *f23_let_names[] = {"TILES", "RB", "P"};
+static char *f23_let_exprs[] = {"ceil_div(N, TX * VW)", "ceil_div(M, MR)", "max(1, min(ceil_div(CUS * SLOTS, TILES * RB), K / (32 * KG)))"};
+static long f23_p0_values[] = {1, 2, 4};
+static long f23_p1_values[] = {32, 64, 128, 256};
+static long f23_p2_values[] = {1, 2, 4, 8};
 static long f23_p3_values[] = {1, 2, 4, 8, 16, 32};
-static long f23_p4_values[] = {1, 2, 4, 8, 16, 32, 64};
-static long f23_p5_values[] = {1, 2, 4, 8};
-static long f23_p6_values[] = {1, 2, 4, 8};
-static long f23_p7_values[] = {1, 2, 4, 8};
-static long f23_p10_values[] = {1, 2};
-static long f23_p11_values[] = {0, 1};
+static long f23_p4_values[] = {1, 2, 4, 8};
+static long f23_p5_values[] = {1, 2, 4, 8, 16};
 static gb_param_t f23_params[] = {
-    {"MWG", "rows of the C tile per work-group", 64L, f23_p0_values, 10, 1L, 1073741824L, 0},
-    {"NWG", "columns of the C tile per work-group", 64L, f23_p1_values, 10, 1L, 1073741824L, 0},
-    {"KWG", "K step staged in local memory", 16L, f23_p2_values, 9, 1L, 1073741824L, 0},
-    {"MDIMC", "work-group size along M (dimension 1); MWI = MWG / MDIMC rows per work-item", 8L, f23_p3_values, 6, 1L, 1073741824L, 0},
-    {"NDIMC", "work-group size along N (dimension 0); NWI = NWG / NDIMC columns per work-item", 8L, f23_p4_values, 7, 1L, 1073741824L, 0},
-    {"VWM", "vector width along M: global loads of A^T (row-TN/TT), local reads of A", 1L, f23_p5_values, 4, 1L, 1073741824L, 0},
-    {"VWN", "vector width along N: global loads of B (row-NN/TN), local reads of B, FMAs and stores of C", 1L, f23_p6_values, 4, 1L, 1073741824L, 0},
-    {"VWK", "vector width along K: global loads of A (row-NN/NT) and B^T (row-NT/TT)", 1L, f23_p7_values, 4, 1L, 1073741824L, 0},
+    {"VW", "columns of C per work-item, read from B's rows as one vector", 4L, f23_p0_values, 3, 1L, 1073741824L, 0},
+    {"TX", "work-items side by side along N in a group", 64L, f23_p1_values, 4, 1L, 1073741824L, 0},
+    {"KG", "rows of work-items in a group, each over a part of its K range (sums added in local memory)", 4L, f23_p2_values, 4, 1L, 1073741824L, 0},
+    {"MR", "rows of C a group computes: B is read once per MR rows", 16L, f23_p3_values, 6, 1L, 1073741824L, 0},
+    {"KU", "rows of B loaded before their products (loads in flight)", 4L, f23_p4_values, 4, 1L, 1073741824L, 0},
+    {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least 32 K steps a row of work-items)", 4L, f23_p5_values, 5, 1L, 1073741824L, 0},
+};
+static char *f23_s0_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
+static long f23_s0_values[] = {4, 64, 4, 16, 4, 4};
+static char *f23_s1_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
+static long f23_s1_values[] = {4, 128, 2, 1, 8, 8};
+static char *f23_s2_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
+static long f23_s2_values[] = {2, 64, 2, 32, 4, 4};
+static gb_preset_t f23_presets[] = {
+    {"thin_stream_16", "up to 16 rows of C in one pass over B: 64 x 4 columns a group, four rows of work-items, about four groups a compute unit", 3u, 6, f23_s0_names, f23_s0_values},
+    {"thin_stream_1", "one row of C (GEMV): 128 x 4 columns a group, eight rows of B in flight a work-item", 3u, 6, f23_s1_names, f23_s1_values},
+    {"thin_stream_64", "32 rows of C a group (64 rows in two passes over B, which the second reads from cache)", 3u, 6, f23_s2_names, f23_s2_values},
+};
+static char *f24_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
+static char *f24_constraints[] = {"MWG % MDIMC == 0", "NWG % NDIMC == 0", "(MWG / MDIMC) % VWM == 0", "(NWG / NDIMC) % VWN == 0", "KWG % VWK == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWM) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWN) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG / MDIMC) * (NWG / NDIMC) <= 256"};
+static long f24_p0_values[] = {8, 16, 24, 32, 48, 64, 96, 128, 192, 256};
+static long f24_p1_values[] = {8, 16, 24, 32, 48, 64, 96, 128, 192, 256};
+static long f24_p2_values[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+static long f24_p3_values[] = {1, 2, 4, 8, 16, 32};
+static long f24_p4_values[] = {1, 2, 4, 8, 16, 32, 64};
+static long f24_p5_values[] = {1, 2, 4, 8};
+static long f24_p6_values[] = {1, 2, 4, 8};
+static long f24_p7_values[] = {1, 2, 4, 8};
+static long f24_p10_values[] = {1, 2};
+static long f24_p11_values[] = {0, 1};
+static gb_param_t f24_params[] = {
+    {"MWG", "rows of the C tile per work-group", 64L, f24_p0_values, 10, 1L, 1073741824L, 0},
+    {"NWG", "columns of the C tile per work-group", 64L, f24_p1_values, 10, 1L, 1073741824L, 0},
+    {"KWG", "K step staged in local memory", 16L, f24_p2_values, 9, 1L, 1073741824L, 0},
+    {"MDIMC", "work-group size along M (dimension 1); MWI = MWG / MDIMC rows per work-item", 8L, f24_p3_values, 6, 1L, 1073741824L, 0},
+    {"NDIMC", "work-group size along N (dimension 0); NWI = NWG / NDIMC columns per work-item", 8L, f24_p4_values, 7, 1L, 1073741824L, 0},
+    {"VWM", "vector width along M: global loads of A^T (row-TN/TT), local reads of A", 1L, f24_p5_values, 4, 1L, 1073741824L, 0},
+    {"VWN", "vector width along N: global loads of B (row-NN/TN), local reads of B, FMAs and stores of C", 1L, f24_p6_values, 4, 1L, 1073741824L, 0},
+    {"VWK", "vector width along K: global loads of A (row-NN/NT) and B^T (row-NT/TT)", 1L, f24_p7_values, 4, 1L, 1073741824L, 0},
     {"PADA", "elements of padding per row of the local A tile (bank conflicts): As is k-major, rows of MWG, for row-TN/TT or VWM > 1, else m-major, rows of KWG", 0L, NULL, 0, 0L, 16L, 0},
     {"PADB", "elements of padding per k-row of the local B tile (bank conflicts)", 0L, NULL, 0, 0L, 16L, 0},
-    {"STAGES", "local-memory buffers: 2 overlaps the next K step's global loads with this step's FMAs, one barrier per step", 2L, f23_p10_values, 2, 1L, 1073741824L, 0},
-    {"ACCMEM", "1: accumulators live in an indexed private array between K steps, which spares PoCL-style compilers copying them at every barrier; 0: registers only (GPUs)", 0L, f23_p11_values, 2, 1L, 1073741824L, 0},
+    {"STAGES", "local-memory buffers: 2 overlaps the next K step's global loads with this step's FMAs, one barrier per step", 2L, f24_p10_values, 2, 1L, 1073741824L, 0},
+    {"ACCMEM", "1: accumulators live in an indexed private array between K steps, which spares PoCL-style compilers copying them at every barrier; 0: registers only (GPUs)", 0L, f24_p11_values, 2, 1L, 1073741824L, 0},
 };
-static char *f23_s0_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
-static long f23_s0_values[] = {32, 32, 16, 8, 8, 1, 1, 1, 1, 0, 1, 0};
-static char *f23_s1_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
-static long f23_s1_values[] = {96, 64, 16, 16, 4, 1, 8, 8, 0, 0, 2, 1};
-static char *f23_s2_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
-static long f23_s2_values[] = {96, 64, 16, 16, 4, 1, 4, 8, 0, 0, 2, 1};
-static char *f23_s3_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
-static long f23_s3_values[] = {128, 128, 16, 16, 16, 4, 4, 4, 4, 0, 2, 0};
-static char *f23_s4_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
-static long f23_s4_values[] = {128, 64, 8, 16, 16, 2, 2, 2, 2, 0, 2, 0};
-static gb_preset_t f23_presets[] = {
-    {"xgemm_small", "32x32x16 tile, 8x8 work-items, 4x4 per work-item, scalar accesses, one local buffer", 3u, 12, f23_s0_names, f23_s0_values},
-    {"xgemm_cpu", "PoCL on an AVX2 CPU: 96x64x16 tile, 16x4 work-items, each 6 rows x 2 float8 of C (12 vector accumulators), float8 loads along K, double-buffered, accumulators kept in memory across barriers", 1u, 12, f23_s1_names, f23_s1_values},
-    {"xgemm_cpu_d", "PoCL on a CPU, double: xgemm_cpu's tile and work-items, each 6 rows x 4 double4 of C, double8 loads along K, double-buffered, accumulators kept in memory across barriers", 2u, 12, f23_s2_names, f23_s2_values},
-    {"xgemm_gpu", "NVIDIA H100 guess: 128x128x16 tile, 16x16 work-items, 8x8 per work-item, float4 global and local accesses, double-buffered (33 KB of local memory)", 1u, 12, f23_s3_names, f23_s3_values},
-    {"xgemm_gpu_d", "NVIDIA H100 guess for double: 128x64x8 tile, 16x16 work-items, 8x4 per work-item, double2 global and local accesses, double-buffered (25 KB of local memory)", 2u, 12, f23_s4_names, f23_s4_values},
-};
-static char *f24_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "M1", "N1", "TM", "TN", "D", "R", "PS", "ROWG", "STRIPS"};
-static char *f24_constraints[] = {"(MWG / (4 * RM)) * (NWG / (4 * RN)) <= 512", "MWG / (4 * RM) >= 4", "NWG / (4 * RN) >= 8", "!TAIL || (MWG / (4 * RM)) * (NWG / (4 * RN)) == 256", "!SPLITK || TAIL"};
-static char *f24_let_names[] = {"M1", "N1", "ROWG", "STRIPS", "FUSED", "TM", "TN", "R0", "P0", "P", "R", "PS", "D"};
-static char *f24_let_exprs[] = {"M - M % MWG * (M > MWG && M % MWG <= THIN)", "N - N % NWG * (N > NWG && N % NWG <= THIN)", "ceil_div(N, 32) * (M1 < M)", "ROWG + ceil_div(M1, 32) * (N1 < N)", "NVIDIA && (MWG / (4 * RM)) * (NWG / (4 * RN)) == 256 && THIN > 0 && THIN <= 4 && 2 * KWG * ((MWG + PADA) / 4) >= 256", "ceil_div(M1, MWG)", "ceil_div(N1, NWG)", "(TAIL > 0) * ((TM * TN > CUS * SLOTS) * (TM * TN % (CUS * SLOTS)) + SPLITK * (TM * TN < CUS * SLOTS) * TM * TN)", "TAIL * CUS * SLOTS / max(R0, 1)", "max(1, min(P0, SPLITK * ceil_div(ceil_div(K, KWG), 32) + (1 - SPLITK) * P0))", "R0 * (P > 1) * (ceil_div(P * R0, CUS * SLOTS) < P)", "P * (R > 0) + (R == 0)", "TM * TN - R"};
-static long f24_p0_values[] = {64, 128, 256};
-static long f24_p1_values[] = {64, 128, 256};
-static long f24_p2_values[] = {2, 4};
-static long f24_p3_values[] = {2, 4};
-static long f24_p4_values[] = {8, 16};
-static long f24_p5_values[] = {0, 4};
-static long f24_p6_values[] = {0, 4};
-static long f24_p7_values[] = {0, 1, 2};
-static long f24_p8_values[] = {0, 1};
-static long f24_p9_values[] = {0, 1};
-static long f24_p10_values[] = {1, 2, 4, 8, 16};
-static long f24_p11_values[] = {0, 4, 8, 16};
-static long f24_p12_values[] = {0, 1, 2, 3, 4};
-static long f24_p13_values[] = {1, 2, 3, 4};
-static long f24_p14_values[] = {0, 1};
-static long f24_p15_values[] = {0, 128, 168, 255};
-static gb_param_t f24_params[] = {
-    {"MWG", "rows of the C tile per work-group; (MWG/8) x (NWG/8) work-items of 8x8 each", 128L, f24_p0_values, 3, 1L, 1073741824L, 0},
-    {"NWG", "columns of the C tile per work-group", 128L, f24_p1_values, 3, 1L, 1073741824L, 0},
-    {"RM", "runs of 4 rows per work-item, MWG/RM apart: 2 (8 rows) or 4 (16 rows)", 2L, f24_p2_values, 2, 1L, 1073741824L, 0},
-    {"RN", "runs of 4 columns per work-item, NWG/RN apart: 2 (8 columns) or 4 (16)", 2L, f24_p3_values, 2, 1L, 1073741824L, 0},
-    {"KWG", "K step staged in local memory (two buffers)", 16L, f24_p4_values, 2, 1L, 1073741824L, 0},
-    {"PADA", "floats of padding per k-row of local A: 4 makes the transposing stores (row-NN/NT) conflict-free", 4L, f24_p5_values, 2, 1L, 1073741824L, 0},
-    {"PADB", "floats of padding per k-row of local B: 4 makes the transposing stores (row-NT/TT) conflict-free", 4L, f24_p6_values, 2, 1L, 1073741824L, 0},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order; 1 first (the grid walked backwards), so the last wave is full tiles; 2 after every full tile, in the idle slots of a partial last wave", 1L, f24_p7_values, 3, 1L, 1073741824L, 0},
-    {"LANES", "1: lanes paired so that each 128-bit local read of a fragment returns in 2 passes instead of 4", 1L, f24_p8_values, 2, 1L, 1073741824L, 0},
-    {"PIPE", "1: the next k's fragments are read during the current k's FMAs (two register sets)", 1L, f24_p9_values, 2, 1L, 1073741824L, 0},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse of B panels); 1: row by row", 8L, f24_p10_values, 5, 1L, 1073741824L, 0},
-    {"THIN", "a last partial row (column) of tiles at most this thin is left to strips that read B (A) once, instead of partial tiles that each walk all of K at the cost of a whole tile; on NVIDIA with 256 work-items and THIN <= 4 the strips run as extra work-groups of xgemm_nv, otherwise as the remainder kernel xgemm_nv_rem; 0: partial tiles always", 4L, f24_p11_values, 4, 1L, 1073741824L, 0},
-    {"TAIL", "where the tiles end in a partial wave (a wave: SLOTS groups on each compute unit), each of its tiles is split along K into the most pieces that fill TAIL waves, whose sums the remainder kernel adds in a fixed order (needs 256 work-items per group); 0: off", 0L, f24_p12_values, 5, 1L, 1073741824L, 0},
-    {"SLOTS", "work-groups one compute unit runs at once (TAIL's wave): 2 on an NVIDIA SM for a kernel of at most 128 registers", 2L, f24_p13_values, 4, 1L, 1073741824L, 0},
-    {"SPLITK", "with TAIL, where the tiles do not fill one wave, every tile is split along K the same way (split-K, for large K with small M and N), into pieces of at least 32 K steps (below that the pieces' sums cost more than the split gains); 0: only a last partial wave is split", 0L, f24_p14_values, 2, 1L, 1073741824L, 0},
-    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f24_p15_values, 4, 1L, 1073741824L, 0},
-};
-static char *f24_s0_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
-static long f24_s0_values[] = {128, 128, 16, 4, 4, 1, 8};
-static char *f24_s1_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM", "TAIL", "SLOTS"};
-static long f24_s1_values[] = {128, 128, 8, 4, 4, 2, 8, 3, 2};
-static char *f24_s2_names[] = {"MWG", "NWG", "RM", "RN", "KWG", "PADA", "PADB", "LANES", "PIPE", "EDGES", "GROUPM"};
-static long f24_s2_values[] = {128, 256, 2, 4, 8, 4, 4, 1, 1, 1, 8};
-static char *f24_s3_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
-static long f24_s3_values[] = {64, 128, 16, 4, 4, 1, 8};
-static char *f24_s4_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM", "TAIL", "SLOTS", "SPLITK"};
-static long f24_s4_values[] = {128, 128, 8, 4, 4, 2, 8, 3, 2, 1};
-static char *f24_s5_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
-static long f24_s5_values[] = {64, 64, 16, 4, 4, 1, 8};
+static char *f24_s0_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
+static long f24_s0_values[] = {32, 32, 16, 8, 8, 1, 1, 1, 1, 0, 1, 0};
+static char *f24_s1_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
+static long f24_s1_values[] = {96, 64, 16, 16, 4, 1, 8, 8, 0, 0, 2, 1};
+static char *f24_s2_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
+static long f24_s2_values[] = {96, 64, 16, 16, 4, 1, 4, 8, 0, 0, 2, 1};
+static char *f24_s3_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
+static long f24_s3_values[] = {128, 128, 16, 16, 16, 4, 4, 4, 4, 0, 2, 0};
+static char *f24_s4_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
+static long f24_s4_values[] = {128, 64, 8, 16, 16, 2, 2, 2, 2, 0, 2, 0};
 static gb_preset_t f24_presets[] = {
-    {"xgemm_nv_128", "the family default: 128x128x16, 256 work-items, 33 KiB of local memory (double precision: 67.6 KiB, over the 48 KiB NVIDIA gives a work-group)", 1u, 7, f24_s0_names, f24_s0_values},
-    {"xgemm_nv_k8", "128x128x8, 128 registers so two groups share an SM, partial tiles last, a last partial wave split along K over three waves: the fastest preset on the H100 at 2048 to 8192 (docs/performance.md)", 1u, 9, f24_s1_names, f24_s1_values},
-    {"xgemm_nv_256", "128x256x8, 256 work-items of 8x16 (the work-item tile of cuBLAS's kernel), one group per SM (docs/performance.md compares it with xgemm_nv_k8)", 1u, 11, f24_s2_names, f24_s2_values},
-    {"xgemm_nv_64", "64x128x16, 128 work-items: twice the work-groups for small sizes", 1u, 7, f24_s3_names, f24_s3_values},
-    {"xgemm_nv_splitk", "xgemm_nv_k8 with split-K: where M and N make fewer tiles than one wave (large K, small M and N), each tile is split along K over three waves, the pieces added in a fixed order", 1u, 10, f24_s4_names, f24_s4_values},
-    {"xgemm_nv_64x64", "64x64x16, 64 work-items: four times the work-groups of xgemm_nv_k8, for sizes around 1024 (256 groups at 1024 on the H100's 132 SMs)", 1u, 7, f24_s5_names, f24_s5_values},
+    {"xgemm_small", "32x32x16 tile, 8x8 work-items, 4x4 per work-item, scalar accesses, one local buffer", 3u, 12, f24_s0_names, f24_s0_values},
+    {"xgemm_cpu", "PoCL on an AVX2 CPU: 96x64x16 tile, 16x4 work-items, each 6 rows x 2 float8 of C (12 vector accumulators), float8 loads along K, double-buffered, accumulators kept in memory across barriers", 1u, 12, f24_s1_names, f24_s1_values},
+    {"xgemm_cpu_d", "PoCL on a CPU, double: xgemm_cpu's tile and work-items, each 6 rows x 4 double4 of C, double8 loads along K, double-buffered, accumulators kept in memory across barriers", 2u, 12, f24_s2_names, f24_s2_values},
+    {"xgemm_gpu", "NVIDIA H100 guess: 128x128x16 tile, 16x16 work-items, 8x8 per work-item, float4 global and local accesses, double-buffered (33 KB of local memory)", 1u, 12, f24_s3_names, f24_s3_values},
+    {"xgemm_gpu_d", "NVIDIA H100 guess for double: 128x64x8 tile, 16x16 work-items, 8x4 per work-item, double2 global and local accesses, double-buffered (25 KB of local memory)", 2u, 12, f24_s4_names, f24_s4_values},
 };
-static char *f25_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
-static char *f25_constraints[] = {"(MWG / TM) % 4 == 0", "(NWG / TN) % 8 == 0", "(MWG / TM) * (NWG / TN) <= 1024"};
+static char *f25_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "M1", "N1", "TM", "TN", "D", "R", "PS", "ROWG", "STRIPS"};
+static char *f25_constraints[] = {"(MWG / (4 * RM)) * (NWG / (4 * RN)) <= 512", "MWG / (4 * RM) >= 4", "NWG / (4 * RN) >= 8", "!TAIL || (MWG / (4 * RM)) * (NWG / (4 * RN)) == 256", "!SPLITK || TAIL"};
+static char *f25_let_names[] = {"M1", "N1", "ROWG", "STRIPS", "FUSED", "TM", "TN", "R0", "P0", "P", "R", "PS", "D"};
+static char *f25_let_exprs[] = {"M - M % MWG * (M > MWG && M % MWG <= THIN)", "N - N % NWG * (N > NWG && N % NWG <= THIN)", "ceil_div(N, 32) * (M1 < M)", "ROWG + ceil_div(M1, 32) * (N1 < N)", "NVIDIA && (MWG / (4 * RM)) * (NWG / (4 * RN)) == 256 && THIN > 0 && THIN <= 4 && 2 * KWG * ((MWG + PADA) / 4) >= 256", "ceil_div(M1, MWG)", "ceil_div(N1, NWG)", "(TAIL > 0) * ((TM * TN > CUS * SLOTS) * (TM * TN % (CUS * SLOTS)) + SPLITK * (TM * TN < CUS * SLOTS) * TM * TN)", "TAIL * CUS * SLOTS / max(R0, 1)", "max(1, min(P0, SPLITK * ceil_div(ceil_div(K, KWG), 32) + (1 - SPLITK) * P0))", "R0 * (P > 1) * (ceil_div(P * R0, CUS * SLOTS) < P)", "P * (R > 0) + (R == 0)", "TM * TN - R"};
 static long f25_p0_values[] = {64, 128, 256};
-static long f25_p1_values[] = {128, 256};
-static long f25_p2_values[] = {8, 16};
-static long f25_p3_values[] = {4, 8, 16};
+static long f25_p1_values[] = {64, 128, 256};
+static long f25_p2_values[] = {2, 4};
+static long f25_p3_values[] = {2, 4};
 static long f25_p4_values[] = {8, 16};
-static long f25_p5_values[] = {2, 3, 4};
-static long f25_p6_values[] = {1, 4, 8, 16};
+static long f25_p5_values[] = {0, 4};
+static long f25_p6_values[] = {0, 4};
 static long f25_p7_values[] = {0, 1, 2};
 static long f25_p8_values[] = {0, 1};
+static long f25_p9_values[] = {0, 1};
+static long f25_p10_values[] = {1, 2, 4, 8, 16};
+static long f25_p11_values[] = {0, 4, 8, 16};
+static long f25_p12_values[] = {0, 1, 2, 3, 4};
+static long f25_p13_values[] = {1, 2, 3, 4};
+static long f25_p14_values[] = {0, 1};
+static long f25_p15_values[] = {0, 128, 168, 255};
 static gb_param_t f25_params[] = {
-    {"MWG", "rows of the C tile per work-group", 128L, f25_p0_values, 3, 1L, 1073741824L, 0},
-    {"NWG", "columns of the C tile per work-group", 256L, f25_p1_values, 2, 1L, 1073741824L, 0},
-    {"KWG", "K step per pipeline stage", 8L, f25_p2_values, 2, 1L, 1073741824L, 0},
-    {"TM", "rows of C per work-item (interleaved, MWG/TM apart)", 8L, f25_p3_values, 3, 1L, 1073741824L, 0},
-    {"TN", "columns of C per work-item, in runs of 4 (NWG/TN*4 apart)", 16L, f25_p4_values, 2, 1L, 1073741824L, 0},
-    {"STAGES", "local-memory buffers in the pipeline (copies run STAGES-1 K steps ahead)", 3L, f25_p5_values, 3, 1L, 1073741824L, 0},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time (L2 reuse)", 8L, f25_p6_values, 4, 1L, 1073741824L, 0},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f25_p7_values, 3, 1L, 1073741824L, 0},
-    {"ASYNC", "1: cp.async (inline PTX) on NVIDIA GPUs, ordinary loads and stores elsewhere; 0: ordinary everywhere", 1L, f25_p8_values, 2, 1L, 1073741824L, 0},
+    {"MWG", "rows of the C tile per work-group; (MWG/8) x (NWG/8) work-items of 8x8 each", 128L, f25_p0_values, 3, 1L, 1073741824L, 0},
+    {"NWG", "columns of the C tile per work-group", 128L, f25_p1_values, 3, 1L, 1073741824L, 0},
+    {"RM", "runs of 4 rows per work-item, MWG/RM apart: 2 (8 rows) or 4 (16 rows)", 2L, f25_p2_values, 2, 1L, 1073741824L, 0},
+    {"RN", "runs of 4 columns per work-item, NWG/RN apart: 2 (8 columns) or 4 (16)", 2L, f25_p3_values, 2, 1L, 1073741824L, 0},
+    {"KWG", "K step staged in local memory (two buffers)", 16L, f25_p4_values, 2, 1L, 1073741824L, 0},
+    {"PADA", "floats of padding per k-row of local A: 4 makes the transposing stores (row-NN/NT) conflict-free", 4L, f25_p5_values, 2, 1L, 1073741824L, 0},
+    {"PADB", "floats of padding per k-row of local B: 4 makes the transposing stores (row-NT/TT) conflict-free", 4L, f25_p6_values, 2, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order; 1 first (the grid walked backwards), so the last wave is full tiles; 2 after every full tile, in the idle slots of a partial last wave", 1L, f25_p7_values, 3, 1L, 1073741824L, 0},
+    {"LANES", "1: lanes paired so that each 128-bit local read of a fragment returns in 2 passes instead of 4", 1L, f25_p8_values, 2, 1L, 1073741824L, 0},
+    {"PIPE", "1: the next k's fragments are read during the current k's FMAs (two register sets)", 1L, f25_p9_values, 2, 1L, 1073741824L, 0},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse of B panels); 1: row by row", 8L, f25_p10_values, 5, 1L, 1073741824L, 0},
+    {"THIN", "a last partial row (column) of tiles at most this thin is left to strips that read B (A) once, instead of partial tiles that each walk all of K at the cost of a whole tile; on NVIDIA with 256 work-items and THIN <= 4 the strips run as extra work-groups of xgemm_nv, otherwise as the remainder kernel xgemm_nv_rem; 0: partial tiles always", 4L, f25_p11_values, 4, 1L, 1073741824L, 0},
+    {"TAIL", "where the tiles end in a partial wave (a wave: SLOTS groups on each compute unit), each of its tiles is split along K into the most pieces that fill TAIL waves, whose sums the remainder kernel adds in a fixed order (needs 256 work-items per group); 0: off", 0L, f25_p12_values, 5, 1L, 1073741824L, 0},
+    {"SLOTS", "work-groups one compute unit runs at once (TAIL's wave): 2 on an NVIDIA SM for a kernel of at most 128 registers", 2L, f25_p13_values, 4, 1L, 1073741824L, 0},
+    {"SPLITK", "with TAIL, where the tiles do not fill one wave, every tile is split along K the same way (split-K, for large K with small M and N), into pieces of at least 32 K steps (below that the pieces' sums cost more than the split gains); 0: only a last partial wave is split", 0L, f25_p14_values, 2, 1L, 1073741824L, 0},
+    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f25_p15_values, 4, 1L, 1073741824L, 0},
 };
-static char *f25_s0_names[] = {"MWG", "NWG", "KWG", "TM", "TN", "STAGES", "GROUPM", "EDGES", "ASYNC"};
-static long f25_s0_values[] = {128, 256, 8, 8, 16, 3, 8, 1, 1};
+static char *f25_s0_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
+static long f25_s0_values[] = {128, 128, 16, 4, 4, 1, 8};
+static char *f25_s1_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM", "TAIL", "SLOTS"};
+static long f25_s1_values[] = {128, 128, 8, 4, 4, 2, 8, 3, 2};
+static char *f25_s2_names[] = {"MWG", "NWG", "RM", "RN", "KWG", "PADA", "PADB", "LANES", "PIPE", "EDGES", "GROUPM"};
+static long f25_s2_values[] = {128, 256, 2, 4, 8, 4, 4, 1, 1, 1, 8};
+static char *f25_s3_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
+static long f25_s3_values[] = {64, 128, 16, 4, 4, 1, 8};
+static char *f25_s4_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM", "TAIL", "SLOTS", "SPLITK"};
+static long f25_s4_values[] = {128, 128, 8, 4, 4, 2, 8, 3, 2, 1};
+static char *f25_s5_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
+static long f25_s5_values[] = {64, 64, 16, 4, 4, 1, 8};
 static gb_preset_t f25_presets[] = {
-    {"xgemm_nv_async_3", "128x256x8 tile, 256 work-items of 8x16, 3 stages (36 KiB)", 1u, 9, f25_s0_names, f25_s0_values},
+    {"xgemm_nv_128", "the family default: 128x128x16, 256 work-items, 33 KiB of local memory (double precision: 67.6 KiB, over the 48 KiB NVIDIA gives a work-group)", 1u, 7, f25_s0_names, f25_s0_values},
+    {"xgemm_nv_k8", "128x128x8, 128 registers so two groups share an SM, partial tiles last, a last partial wave split along K over three waves: the fastest preset on the H100 at 2048 to 8192 (docs/performance.md)", 1u, 9, f25_s1_names, f25_s1_values},
+    {"xgemm_nv_256", "128x256x8, 256 work-items of 8x16 (the work-item tile of cuBLAS's kernel), one group per SM (docs/performance.md compares it with xgemm_nv_k8)", 1u, 11, f25_s2_names, f25_s2_values},
+    {"xgemm_nv_64", "64x128x16, 128 work-items: twice the work-groups for small sizes", 1u, 7, f25_s3_names, f25_s3_values},
+    {"xgemm_nv_splitk", "xgemm_nv_k8 with split-K: where M and N make fewer tiles than one wave (large K, small M and N), each tile is split along K over three waves, the pieces added in a fixed order", 1u, 10, f25_s4_names, f25_s4_values},
+    {"xgemm_nv_64x64", "64x64x16, 64 work-items: four times the work-groups of xgemm_nv_k8, for sizes around 1024 (256 groups at 1024 on the H100's 132 SMs)", 1u, 7, f25_s5_names, f25_s5_values},
+};
+static char *f26_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
+static char *f26_constraints[] = {"(MWG / TM) % 4 == 0", "(NWG / TN) % 8 == 0", "(MWG / TM) * (NWG / TN) <= 1024"};
+static long f26_p0_values[] = {64, 128, 256};
+static long f26_p1_values[] = {128, 256};
+static long f26_p2_values[] = {8, 16};
+static long f26_p3_values[] = {4, 8, 16};
+static long f26_p4_values[] = {8, 16};
+static long f26_p5_values[] = {2, 3, 4};
+static long f26_p6_values[] = {1, 4, 8, 16};
+static long f26_p7_values[] = {0, 1, 2};
+static long f26_p8_values[] = {0, 1};
+static gb_param_t f26_params[] = {
+    {"MWG", "rows of the C tile per work-group", 128L, f26_p0_values, 3, 1L, 1073741824L, 0},
+    {"NWG", "columns of the C tile per work-group", 256L, f26_p1_values, 2, 1L, 1073741824L, 0},
+    {"KWG", "K step per pipeline stage", 8L, f26_p2_values, 2, 1L, 1073741824L, 0},
+    {"TM", "rows of C per work-item (interleaved, MWG/TM apart)", 8L, f26_p3_values, 3, 1L, 1073741824L, 0},
+    {"TN", "columns of C per work-item, in runs of 4 (NWG/TN*4 apart)", 16L, f26_p4_values, 2, 1L, 1073741824L, 0},
+    {"STAGES", "local-memory buffers in the pipeline (copies run STAGES-1 K steps ahead)", 3L, f26_p5_values, 3, 1L, 1073741824L, 0},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time (L2 reuse)", 8L, f26_p6_values, 4, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f26_p7_values, 3, 1L, 1073741824L, 0},
+    {"ASYNC", "1: cp.async (inline PTX) on NVIDIA GPUs, ordinary loads and stores elsewhere; 0: ordinary everywhere", 1L, f26_p8_values, 2, 1L, 1073741824L, 0},
+};
+static char *f26_s0_names[] = {"MWG", "NWG", "KWG", "TM", "TN", "STAGES", "GROUPM", "EDGES", "ASYNC"};
+static long f26_s0_values[] = {128, 256, 8, 8, 16, 3, 8, 1, 1};
+static gb_preset_t f26_presets[] = {
+    {"xgemm_nv_async_3", "128x256x8 tile, 256 work-items of 8x16, 3 stages (36 KiB)", 1u, 9, f26_s0_names, f26_s0_values},
 };
 
 gb_family_t gb__builtin_families[] = {
@@ -1285,6 +1322,31 @@ gb_family_t gb__builtin_families[] = {
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
+    .name = "sgemm_wgmma",
+    .description = "FP32-accurate SGEMM on Hopper's warp-group MMA (wgmma.mma_async .tf32, sm_90a), a PTX program: each operand split into a TF32 big part and the remainder, three products per K step of 8 (small*big + big*small + big*big) accumulated in FP32; WGM warp groups of 64 rows x BN columns, A from registers, B from double-buffered local memory through matrix descriptors; row-major NN/NT/TN/TT, any size, no padding. NVIDIA sm_90 only (EMU=1 emulates the MMA anywhere, for testing).",
+    .origin = "kernels/sgemm_wgmma.json",
+    .source_file = "wgmma.cl",
+    .entry = "sgemm_wgmma",
+    .program_digest = "6dd5cba0169cb6514d7863616e6deba46b6c65193d2c931719a68b73e1a24ae7",
+    .global[0] = "ceil_div(N, BN) * 128 * WGM",
+    .global[1] = "ceil_div(M, 64 * WGM)",
+    .local[0] = "128 * WGM",
+    .local[1] = "1",
+    .local_mem = "(2 * (1 + (TERMS == 3)) * (BN / 8) * ((BK / 4) * (32 + 4 * PADL) + 4 * PADS) + EMU * 512 * WGM) * 4",
+    .ptx_target = "sm_90a",
+    .ptx_unless = "EMU",
+    .traffic[0] = "4 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N)",
+    .traffic[1] = "4 * M * N",
+    .precisions = 1u, .layouts = 15u,
+    .nargs = 14, .nconstraints = 3, .nextensions = 0, .nlets = 0,
+    .nparams = 11, .npresets = 3,
+    .args = f22_args,
+    .constraints = f22_constraints,
+    .params = f22_params,
+    .presets = f22_presets,
+    .images = 0, .images_from_buffer = 0, .builtin = 1,
+  },
+  {
     .name = "thin_stream",
     .description = "GEMM for a C of few rows (M up to about 64, as in decoding a few tokens), bound by reading B once: each work-item streams VW columns of B's rows and keeps MR rows of C, KG rows of work-items share a group's K range (sums added in local memory), and K is split over enough groups to fill the device (the let P), their sums added in a fixed order by a second kernel; row-major NN and TN (and column-major NN/NT through the operand swap), any size.",
     .origin = "kernels/thin_stream.json",
@@ -1309,12 +1371,12 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 3u, .layouts = 5u,
     .nargs = 16, .nconstraints = 3, .nextensions = 0, .nlets = 3,
     .nparams = 6, .npresets = 3,
-    .args = f22_args,
-    .constraints = f22_constraints,
-    .let_names = f22_let_names,
-    .let_exprs = f22_let_exprs,
-    .params = f22_params,
-    .presets = f22_presets,
+    .args = f23_args,
+    .constraints = f23_constraints,
+    .let_names = f23_let_names,
+    .let_exprs = f23_let_exprs,
+    .params = f23_params,
+    .presets = f23_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1334,10 +1396,10 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 3u, .layouts = 15u,
     .nargs = 14, .nconstraints = 10, .nextensions = 0, .nlets = 0,
     .nparams = 12, .npresets = 5,
-    .args = f23_args,
-    .constraints = f23_constraints,
-    .params = f23_params,
-    .presets = f23_presets,
+    .args = f24_args,
+    .constraints = f24_constraints,
+    .params = f24_params,
+    .presets = f24_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1368,12 +1430,12 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 3u, .layouts = 15u,
     .nargs = 24, .nconstraints = 5, .nextensions = 0, .nlets = 13,
     .nparams = 16, .npresets = 6,
-    .args = f24_args,
-    .constraints = f24_constraints,
-    .let_names = f24_let_names,
-    .let_exprs = f24_let_exprs,
-    .params = f24_params,
-    .presets = f24_presets,
+    .args = f25_args,
+    .constraints = f25_constraints,
+    .let_names = f25_let_names,
+    .let_exprs = f25_let_exprs,
+    .params = f25_params,
+    .presets = f25_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1391,14 +1453,14 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 1u, .layouts = 1u,
     .nargs = 14, .nconstraints = 3, .nextensions = 0, .nlets = 0,
     .nparams = 9, .npresets = 1,
-    .args = f25_args,
-    .constraints = f25_constraints,
-    .params = f25_params,
-    .presets = f25_presets,
+    .args = f26_args,
+    .constraints = f26_constraints,
+    .params = f26_params,
+    .presets = f26_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
 };
-const size_t gb__builtin_family_count = 26;
+const size_t gb__builtin_family_count = 27;
 
 const gb_tuned_entry_t gb__shipped_entries[88] = {
   {.device = "NVIDIA H100 80GB HBM3", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",

@@ -151,6 +151,8 @@ static void family_entry(size_t i, const gb_family_t *f)
                  {"ld_avoid[1]", f->ld_avoid[1]},
                  {"ld_avoid[2]", f->ld_avoid[2]},
                  {"nv_max_registers", f->nv_max_registers},
+                 {"ptx_target", f->ptx_target},
+                 {"ptx_unless", f->ptx_unless},
                  {"side[0].entry", f->side[0].entry},
                  {"side[0].global[0]", f->side[0].global[0]},
                  {"side[0].global[1]", f->side[0].global[1]},

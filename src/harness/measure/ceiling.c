@@ -77,7 +77,7 @@ static int measure_peak(gb_context_t *ctx, gb_precision_t prec, double *gflops)
     cl_kernel k = NULL;
     cl_mem out = NULL;
     double ms;
-    int hit, rc = gb__program_get(ctx, "ceilings", prelude, src, opts, 0, &prog, &ms, &hit,
+    int hit, rc = gb__program_get(ctx, "ceilings", prelude, src, opts, "", 0, &prog, &ms, &hit,
                                   ctx->errmsg, sizeof ctx->errmsg);
     if (rc)
         return rc;
@@ -116,8 +116,8 @@ static int measure_bandwidth(gb_context_t *ctx, double *gbs, size_t *bytes_out)
                *src = gb__embedded("ceilings.cl")->data;
     cl_program prog = NULL;
     double ms;
-    int hit, rc = gb__program_get(ctx, "ceilings", prelude, src, "-DGB_PRECISION=32", 0, &prog, &ms,
-                                  &hit, ctx->errmsg, sizeof ctx->errmsg);
+    int hit, rc = gb__program_get(ctx, "ceilings", prelude, src, "-DGB_PRECISION=32", "", 0, &prog,
+                                  &ms, &hit, ctx->errmsg, sizeof ctx->errmsg);
     if (rc)
         return rc;
     /* Far larger than any cache: a quarter of the largest allocation, at most 1 GiB. */

@@ -92,6 +92,26 @@ static int parse_pair(gb_family_ctx_t *c, const cJSON *obj, const char *key, int
 /* "prologue" and "remainder": {"entry", "global", "local"}, all required: a kernel run before
  * the main one (e.g. packing an operand into the workspace) and one after it (the part of C the
  * main kernel leaves, e.g. the thin last rows and columns of odd sizes). */
+/* "ptx_target": a PTX architecture, "sm_" and digits with an optional 'a' (sm_90a); and
+ * "ptx_unless", an expression, only with it. */
+static int parse_ptx(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
+{
+    int rc;
+    if ((rc = gb__family_string(c, root, "ptx_target", 0, &f->ptx_target)) ||
+        (rc = gb__family_string(c, root, "ptx_unless", 0, &f->ptx_unless)))
+        return rc;
+    if (f->ptx_unless && !f->ptx_target)
+        return gb__family_bad(c, "ptx_unless", "needs a 'ptx_target'");
+    if (!f->ptx_target)
+        return GB_OK;
+    const char *t = f->ptx_target;
+    size_t digits = strspn(t + (strncmp(t, "sm_", 3) ? 0 : 3), "0123456789");
+    const char *end = t + 3 + digits;
+    if (strncmp(t, "sm_", 3) || !digits || (*end && strcmp(end, "a")))
+        return gb__family_bad(c, "ptx_target", "must name a PTX architecture such as \"sm_90a\"");
+    return GB_OK;
+}
+
 static int parse_side(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f, int s)
 {
     const char *key = gb_side_key(s);
@@ -383,7 +403,7 @@ static int parse_members(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
         (rc = parse_multiples(c, root, "ld_multiple_of", "ABC", f->ld_multiple)) ||
         (rc = parse_multiples(c, root, "ld_avoid_multiple_of", "ABC", f->ld_avoid)) ||
         (rc = gb__family_string(c, root, "nvidia_max_registers", 0, &f->nv_max_registers)) ||
-        (rc = parse_side(c, root, f, GB_SIDE_PROLOGUE)) ||
+        (rc = parse_ptx(c, root, f)) || (rc = parse_side(c, root, f, GB_SIDE_PROLOGUE)) ||
         (rc = parse_side(c, root, f, GB_SIDE_REMAINDER)) || (rc = parse_lets(c, root, f)) ||
         (rc = gb__family_string(c, root, "workspace", 0, &f->workspace)) ||
         (rc = gb__family_string(c, root, "launch_factor", 0, &f->launch_factor)))
@@ -461,9 +481,9 @@ int gb__family_parse_at(const char *json, size_t len, const char *origin, const 
                              KEYS("family", "description", "author", "license", "source", "entry",
                                   "precisions", "layouts", "args", "global", "local", "parameters",
                                   "constraints", "requires", "multiple_of", "ld_multiple_of",
-                                  "ld_avoid_multiple_of", "nvidia_max_registers", "prologue",
-                                  "remainder", "workspace", "launch_factor", "traffic", "let",
-                                  "presets"));
+                                  "ld_avoid_multiple_of", "nvidia_max_registers", "ptx_target",
+                                  "ptx_unless", "prologue", "remainder", "workspace",
+                                  "launch_factor", "traffic", "let", "presets"));
     cJSON_Delete(root);
     if (rc != GB_OK)
         gb__family_free(f);

@@ -352,10 +352,10 @@ static void resolve(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_choice_t
             continue;
         }
         const gb_family_t *f = c[i].cfg.family;
-        c[i].ready = gb__program_ready(h->ctx, f->name, prelude, f->source, r.options) &&
+        c[i].ready = gb__program_ready(h->ctx, f->name, prelude, f->source, r.options, r.ptx) &&
                      (!r.helper_options[0] ||
                       gb__program_ready(h->ctx, "helpers", prelude,
-                                        gb__embedded("helpers.cl")->data, r.helper_options));
+                                        gb__embedded("helpers.cl")->data, r.helper_options, ""));
     }
 }
 

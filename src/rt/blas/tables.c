@@ -440,9 +440,9 @@ int gb_blas__scale_program(gb_blas_t *h, gb_precision_t prec, cl_program *out)
     int hit;
     cl_program p;
     snprintf(options, sizeof options, "-DGB_PRECISION=%d", prec == GB_PREC_D ? 64 : 32);
-    int rc =
-        gb__program_get(h->ctx, "scale", gb__embedded("prelude.cl")->data,
-                        gb__embedded("scale.cl")->data, options, 1, &p, &ms, &hit, msg, sizeof msg);
+    int rc = gb__program_get(h->ctx, "scale", gb__embedded("prelude.cl")->data,
+                             gb__embedded("scale.cl")->data, options, "", 1, &p, &ms, &hit, msg,
+                             sizeof msg);
     if (rc != GB_OK)
         return gb_blas__fail(rc, "building the scaling kernel: %s", msg);
     pthread_mutex_lock(&h->lock);

@@ -237,16 +237,19 @@ static void unlock_entry(int fd, const char *lpath)
 /* The text compiled (prelude, a #line, the source; caller frees) and the key that names the
  * program in the context's table as well as on disk; NULL when out of memory. */
 static char *program_key(const gb_context_t *ctx, const char *name, const char *prelude,
-                         const char *source, const char *options, char *key, size_t keylen)
+                         const char *source, const char *options, const char *ptx, char *key,
+                         size_t keylen)
 {
     /* The source as compiled, and its SHA-256, as a point's program identity has it. */
     char *src, sha[65];
     if (gb__program_text(prelude, source, &src, NULL, sha) != GB_OK)
         return NULL;
     const gb_device_info_t *dev = ctx->dev;
-    snprintf(key, keylen,
-             "device: %s\nplatform: %s\ndriver: %s\noptions: %s\nprogram: %s\nsource: sha256:%s\n",
-             dev->name, dev->platform_version, dev->driver, options, name, sha);
+    snprintf(
+        key, keylen,
+        "device: %s\nplatform: %s\ndriver: %s\noptions: %s\nprogram: %s\nsource: sha256:%s\n%s%s%s",
+        dev->name, dev->platform_version, dev->driver, options, name, sha, ptx[0] ? "ptx: " : "",
+        ptx, ptx[0] ? "\n" : "");
     return src;
 }
 
@@ -263,10 +266,10 @@ static int entry_paths(const char *key, char *dir, size_t dirlen, char *path, ch
 }
 
 int gb__program_ready(gb_context_t *ctx, const char *name, const char *prelude, const char *source,
-                      const char *options)
+                      const char *options, const char *ptx)
 {
     char key[2048], dir[1024], path[1200], lpath[1200];
-    char *src = program_key(ctx, name, prelude, source, options, key, sizeof key);
+    char *src = program_key(ctx, name, prelude, source, options, ptx, key, sizeof key);
     if (!src)
         return 0;
     free(src);
@@ -275,14 +278,14 @@ int gb__program_ready(gb_context_t *ctx, const char *name, const char *prelude, 
 }
 
 int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, const char *source,
-                    const char *options, int keep, cl_program *out, double *ms, int *hit, char *msg,
-                    size_t msglen)
+                    const char *options, const char *ptx, int keep, cl_program *out, double *ms,
+                    int *hit, char *msg, size_t msglen)
 {
     *hit = 0;
     *out = NULL;
     char dir[1024], key[2048], path[1200], lpath[1200];
     const double t0 = gb__now_ms();
-    char *src = program_key(ctx, name, prelude, source, options, key, sizeof key);
+    char *src = program_key(ctx, name, prelude, source, options, ptx, key, sizeof key);
     if (!src)
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
     const int cached = entry_paths(key, dir, sizeof dir, path, lpath, sizeof path);
@@ -303,7 +306,7 @@ int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, co
             *hit = from_disk(ctx, path, key, name, out);
     }
     if (!*hit) {
-        rc = gb__program_build(ctx, name, src, options, out, ms, msg, msglen);
+        rc = gb__program_build(ctx, name, src, options, ptx, out, ms, msg, msglen);
         if (rc == GB_OK && writable) {
             store(*out, path, key);
             cl_program again;

@@ -250,26 +250,19 @@ void gb__inputs_free(gb_inputs_t *in)
     memset(in, 0, sizeof *in);
 }
 
-int gb__program_build(gb_context_t *ctx, const char *name, const char *source, const char *options,
-                      cl_program *out, double *ms, char *msg, size_t msglen)
+/* prog built (err its clBuildProgram's status): GB_OK, or GB_EBUILD with the log in msg (and
+ * prog released). what says which build: "" for the source, " as PTX for sm_90a" for its
+ * raised PTX. */
+static int built(cl_program prog, cl_device_id d, cl_int err, const char *name, const char *what,
+                 const char *options, char *msg, size_t msglen)
 {
-    cl_int err;
-    const double t0 = gb__now_ms();
-    ctx->builds++;
-    cl_program prog = clCreateProgramWithSource(ctx->cl, 1, &source, NULL, &err);
-    if (err != CL_SUCCESS)
-        return gb__fail(msg, msglen, GB_EOPENCL, "clCreateProgramWithSource failed: %s (%d)",
-                        gb__cl_errname(err), err);
-    cl_device_id d = (cl_device_id)ctx->dev->cl_device;
-    err = clBuildProgram(prog, 1, &d, options, NULL, NULL);
-    *ms = gb__now_ms() - t0;
     if (err != CL_SUCCESS) {
         size_t len = 0, used = 0;
         char *log = NULL;
         if (msg && msglen) {
             gb__appendf(msg, msglen, &used,
-                        "OpenCL build of '%s' failed (%s) with options '%s'; build log:\n", name,
-                        gb__cl_errname(err), options);
+                        "OpenCL build of '%s'%s failed (%s) with options '%s'; build log:\n", name,
+                        what, gb__cl_errname(err), options);
             clGetProgramBuildInfo(prog, d, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
             log = malloc(len + 1);
         }
@@ -293,6 +286,89 @@ int gb__program_build(gb_context_t *ctx, const char *name, const char *source, c
         }
         free(log);
     }
-    *out = prog;
     return GB_OK;
+}
+
+/* With GEMMBENCH_PTX_DIR set, the raised PTX also written there, as NAME-TARGET-HASH.ptx, for
+ * ptxas, cuobjdump and the CUDA profilers (bench/ptx-run.c); even when it fails to build. */
+static void keep_ptx(const char *name, const char *target, const char *ptx, size_t len)
+{
+    const char *dir = getenv("GEMMBENCH_PTX_DIR");
+    if (!dir || !*dir)
+        return;
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s-%s-%016llx.ptx", dir, name, target,
+             (unsigned long long)gb__fnv1a64(ptx, len, GB_FNV_BASIS));
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(ptx, 1, len, f) != len)
+        gb__warn("GEMMBENCH_PTX_DIR: cannot write %s", path);
+    if (f)
+        fclose(f);
+}
+
+/* prog's binary (the PTX NVIDIA's OpenCL made of the source) raised to target and built: the
+ * new program in *out. */
+static int build_ptx(gb_context_t *ctx, cl_program prog, const char *name, const char *target,
+                     cl_program *out, char *msg, size_t msglen)
+{
+    cl_device_id d = (cl_device_id)ctx->dev->cl_device;
+    size_t len = 0;
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) != CL_SUCCESS ||
+        !len)
+        return gb__fail(msg, msglen, GB_EBUILD, "'%s': the compiler gave no binary to raise to %s",
+                        name, target);
+    unsigned char *bin = malloc(len + 1);
+    unsigned char *bins[1] = {bin};
+    if (!bin)
+        return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+    char *ptx = NULL;
+    size_t plen = 0, raised = 0;
+    int rc =
+        clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS
+            ? gb__ptx_raise((const char *)bin, strnlen((const char *)bin, len), target, &ptx, &plen,
+                            &raised, msg, msglen)
+            : gb__fail(msg, msglen, GB_EBUILD, "'%s': the compiler's binary cannot be read", name);
+    free(bin);
+    if (rc != GB_OK)
+        return rc;
+    keep_ptx(name, target, ptx, plen);
+    const unsigned char *text[1] = {(const unsigned char *)ptx};
+    cl_int status, err;
+    cl_program p = clCreateProgramWithBinary(ctx->cl, 1, &d, &plen, text, &status, &err);
+    free(ptx);
+    if (err != CL_SUCCESS || status != CL_SUCCESS)
+        return gb__fail(msg, msglen, GB_EBUILD,
+                        "'%s': its PTX raised to %s was refused (%s, binary status %s)", name,
+                        target, gb__cl_errname(err), gb__cl_errname(status));
+    char what[48];
+    snprintf(what, sizeof what, " as PTX for %s", target);
+    if ((rc = built(p, d, clBuildProgram(p, 1, &d, "", NULL, NULL), name, what, "", msg, msglen)) ==
+        GB_OK)
+        *out = p;
+    return rc;
+}
+
+int gb__program_build(gb_context_t *ctx, const char *name, const char *source, const char *options,
+                      const char *ptx, cl_program *out, double *ms, char *msg, size_t msglen)
+{
+    cl_int err;
+    const double t0 = gb__now_ms();
+    ctx->builds++;
+    cl_program prog = clCreateProgramWithSource(ctx->cl, 1, &source, NULL, &err);
+    if (err != CL_SUCCESS)
+        return gb__fail(msg, msglen, GB_EOPENCL, "clCreateProgramWithSource failed: %s (%d)",
+                        gb__cl_errname(err), err);
+    cl_device_id d = (cl_device_id)ctx->dev->cl_device;
+    int rc = built(prog, d, clBuildProgram(prog, 1, &d, options, NULL, NULL), name, "", options,
+                   msg, msglen);
+    if (rc == GB_OK && ptx[0]) {
+        cl_program raised = NULL;
+        rc = build_ptx(ctx, prog, name, ptx, &raised, msg, msglen);
+        clReleaseProgram(prog);
+        prog = raised;
+    }
+    *ms = gb__now_ms() - t0;
+    if (rc == GB_OK)
+        *out = prog;
+    return rc;
 }

@@ -96,10 +96,12 @@ int gb__context_wrap(gb_context_t **out, const gb_device_info_t *dev, cl_context
 int gb__cl_check(gb_context_t *ctx, cl_int err, const char *what);
 const char *gb__cl_errname(cl_int err);
 
-/* Builds source with options. On failure msg holds the build log and the result is GB_EBUILD.
- * *ms gets the build time. The caller releases *out. Any thread. */
+/* Builds source with options; with ptx not "" (a PTX target, "sm_90a") the program is then the
+ * compiler's PTX raised to that target (gb__ptx_raise) and loaded as a binary. On failure msg
+ * holds the build log and the result is GB_EBUILD. *ms gets the build time. The caller releases
+ * *out. Any thread. */
 int gb__program_build(gb_context_t *ctx, const char *name, const char *source, const char *options,
-                      cl_program *out, double *ms, char *msg, size_t msglen);
+                      const char *ptx, cl_program *out, double *ms, char *msg, size_t msglen);
 
 /* Builds prelude + source with options, or takes it from the programs the context keeps, or
  * loads its binary from the on-disk cache (*hit: nothing was built; a program that another
@@ -107,12 +109,12 @@ int gb__program_build(gb_context_t *ctx, const char *name, const char *source, c
  * the time it all took. The caller releases *out. Errors into msg, as gb__program_build. Any
  * thread. */
 int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, const char *source,
-                    const char *options, int keep, cl_program *out, double *ms, int *hit, char *msg,
-                    size_t msglen);
+                    const char *options, const char *ptx, int keep, cl_program *out, double *ms,
+                    int *hit, char *msg, size_t msglen);
 /* Whether gb__program_get would find that program without building it: the context keeps it,
  * or the disk cache holds its entry. Never waits, never builds. */
 int gb__program_ready(gb_context_t *ctx, const char *name, const char *prelude, const char *source,
-                      const char *options);
+                      const char *options, const char *ptx);
 
 /* The kept programs (programs.c). gb__programs_take: the program kept under key, retained into
  * *out, waiting while another thread builds it; else *out NULL and, with claim, an entry that

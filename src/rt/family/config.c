@@ -148,6 +148,30 @@ size_t gb__config_vars(const gb_config_t *cfg, gb_precision_t prec, const gb_pro
     return n;
 }
 
+const char *gb__config_ptx(const gb_config_t *cfg, gb_precision_t prec)
+{
+    const gb_family_t *f = cfg->family;
+    if (!f->ptx_target)
+        return NULL;
+    gb_var_t vars[GB_MAX_PARAMS + 8];
+    const size_t nv = gb__config_vars(cfg, prec, NULL, vars);
+    long long unless = 0;
+    if (f->ptx_unless && gb__expr_eval(f->ptx_unless, vars, nv, &unless, NULL, 0) != GB_OK)
+        unless = 0; /* an expression that does not evaluate leaves the PTX path on */
+    return unless ? NULL : f->ptx_target;
+}
+
+/* Whether dev takes a PTX program for target ("sm_90a"): an NVIDIA GPU of exactly that
+ * architecture where the target ends in 'a' (its instructions exist there alone), of that
+ * architecture or later otherwise. */
+static int ptx_runs_on(const char *target, const gb_device_info_t *dev)
+{
+    unsigned want = 0, have = 0;
+    if (sscanf(target, "sm_%u", &want) != 1 || sscanf(dev->family, "nvidia-sm_%u", &have) != 1)
+        return 0;
+    return target[strlen(target) - 1] == 'a' ? have == want : have >= want;
+}
+
 int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_precision_t prec,
                     const gb_problem_t *problem, char *msg, size_t msglen)
 {
@@ -182,6 +206,15 @@ int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_prec
                         "over their buffers, which device '%s' cannot make "
                         "(cl_khr_image2d_from_buffer); choose another device",
                         name, dev->name);
+    const char *ptx = gb__config_ptx(cfg, prec);
+    if (ptx && dev && !ptx_runs_on(ptx, dev))
+        return gb__fail(msg, msglen, GB_EUNSUPPORTED,
+                        "kernel '%s' is a PTX program for %s, which device '%s' (%s) cannot load; "
+                        "run it on an NVIDIA GPU of that architecture%s%s%s",
+                        name, ptx, dev->name, dev->family,
+                        f->ptx_unless ? ", or with parameters where '" : "",
+                        f->ptx_unless ? f->ptx_unless : "",
+                        f->ptx_unless ? "' holds (its emulation, on any device)" : "");
     gb_var_t vars[GB_MAX_PARAMS + 8];
     size_t nv = gb__config_vars(cfg, prec, problem, vars);
     char why[256];

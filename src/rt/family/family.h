@@ -44,6 +44,12 @@ struct gb_family {
                               that the kernel's loads suffer from) */
     char *nv_max_registers;    /* expression, may be NULL: where positive, NVIDIA's compiler gets
                                -cl-nv-maxrregcount with its value (registers per work-item) */
+    char *ptx_target;          /* NULL, or a PTX architecture ("sm_90a"): on NVIDIA's OpenCL the
+                               program is the PTX its compiler makes of the source, raised to this
+                               target (gb__ptx_raise), loaded as a binary; only devices of that
+                               architecture take it */
+    char *ptx_unless;          /* expression, may be NULL: where non-zero (an emulation), the
+                                  source is built as plain OpenCL C on any device */
     gb_side_t side[GB_NSIDES]; /* "prologue" and "remainder" kernels (entry NULL: none) */
     char *workspace;           /* expression, may be NULL: bytes of a scratch buffer passed as the
                               argument WS to both kernels (0: a token buffer of 16 bytes) */

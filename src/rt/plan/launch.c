@@ -22,13 +22,13 @@ int gb__launch_programs(gb_context_t *ctx, const gb_config_t *cfg, const gb_rout
 {
     const gb_family_t *f = cfg->family;
     const char *prelude = gb__embedded("prelude.cl")->data;
-    int rc = gb__program_get(ctx, f->name, prelude, f->source, r->options, keep, program, ms, hit,
-                             msg, msglen);
+    int rc = gb__program_get(ctx, f->name, prelude, f->source, r->options, r->ptx, keep, program,
+                             ms, hit, msg, msglen);
     if (rc == GB_OK && r->helper_options[0]) {
         double hms;
         int hhit;
         rc = gb__program_get(ctx, "helpers", prelude, gb__embedded("helpers.cl")->data,
-                             r->helper_options, keep, helpers, &hms, &hhit, msg, msglen);
+                             r->helper_options, "", keep, helpers, &hms, &hhit, msg, msglen);
         *ms += hms;
         *hit &= hhit;
     }

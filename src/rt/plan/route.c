@@ -365,6 +365,9 @@ static int build_options(const gb_config_t *cfg, const gb_device_info_t *dev, co
                                    "-DGB_TRANS_B=%d",
                                    p->precision == GB_PREC_D ? 64 : 32, p->layout == GB_ROW_MAJOR,
                                    p->trans_a == GB_TRANS, p->trans_b == GB_TRANS);
+    const char *ptx = gb__config_ptx(cfg, p->precision);
+    if (ptx && nvidia_gpu(dev))
+        snprintf(r->ptx, sizeof r->ptx, "%s", ptx);
     if (nvidia_gpu(dev)) {
         used += (size_t)snprintf(r->options + used, sizeof r->options - used, " -DGB_NVIDIA=1");
         long long regs;

@@ -45,6 +45,7 @@ typedef struct gb_route {
     int has_ws;
     long long lets[GB_MAX_LETS]; /* the family's 'let' values, in its order */
     char options[512];           /* the main program's build options */
+    char ptx[16];                /* "" or the PTX target its program is raised to (sm_90a) */
     char helper_options[64];     /* the helper passes' program's ("" when no copy is needed) */
     char text[128];              /* what a results row says: "swap, transpose B, pad to 64x64x64" */
 } gb_route_t;

@@ -1,0 +1,540 @@
+/* wgmma.cl: FP32-accurate SGEMM on Hopper's warp-group MMA (PTX wgmma.mma_async, sm_90a), C =
+ * alpha*op(A)*op(B) + beta*C, row-major NN, NT, TN and TT, any M, N, K, leading dimension and
+ * offset. Each operand x is split into a TF32 big part (x with its low 13 bits cleared) and the
+ * exact remainder small = x - big, which the tensor core reads truncated to TF32; every product
+ * is small*big + big*small + big*big (TERMS=3, the 3xTF32 of sgemm_3xtf32, which the small*small
+ * term, below 2^-20 of the product, is left out of), accumulated in FP32.
+ *
+ * A PTX program (docs/kernel-metadata.md, "PTX programs"): NVIDIA's OpenCL compiles OpenCL C for
+ * sm_90, where wgmma does not assemble, so the wgmma instructions are written as inline
+ * assembly that is a comment, "//@...", with its operands. The compiler passes the text into its
+ * PTX with the operands' registers filled in; the harness then makes each such line an
+ * instruction, raises the target to sm_90a and loads the PTX as the program's binary. Every
+ * operand an instruction reads or writes is an operand of its asm statement, so the compiler
+ * keeps them live and in order around it, as it would for the instruction itself.
+ *
+ * A work-group is WGM warp groups of 128 work-items; warp group w owns rows 64w .. 64w + 63 of
+ * the BM x BN tile of C (BM = 64 WGM), and the whole width: each K step of 8 is one
+ * wgmma.m64n<BN>k8 per term. K is walked in steps of BK.
+ *   A comes from registers, as the instruction's A fragment (PTX ISA, "Register fragments" of
+ *   wgmma .m64nNk8 for .tf32): in the warp group's warp v, lane l = 4g + t holds a0 = A[16v + g]
+ *   [t], a1 = A[16v + g + 8][t], a2 = A[16v + g][t + 4], a3 = A[16v + g + 8][t + 4] of each k8
+ *   block. A's rows are used by one warp only, so A never goes through local memory: a lane
+ *   loads its two rows straight from global memory, BK/4 consecutive elements of each per step
+ *   (one 16-byte load at BK = 16). The order of k inside a step is free as long as A and B
+ *   agree: a lane's j-th element of a step (k = t BK/4 + j) is slot t + 4 (j % 2) of k8 block
+ *   j / 2, and B is stored in local memory in that same order.
+ *   B comes from local memory through a matrix descriptor (PTX ISA, "Matrix Descriptor Format"),
+ *   "K-major" without swizzling: B^T's BN x 8 block of each k8 is 8-row groups of two core
+ *   matrices (8 rows of 16 bytes, rows 16 bytes apart), the core matrix of the next 4 k LBO
+ *   bytes on, the next 8 rows SBO bytes on. LBO = 128 + 16 PADL, SBO = BK/4 LBO + 16 PADS.
+ *   Both parts of B (big and small) are stored, split once per element as the tile is staged.
+ *   The accumulators: d[4j + e] is D[16v + g + 8 (e / 2)][8j + 2t + e % 2] (BN/2 per lane).
+ * One K step: the A fragments split, wgmma.fence, the step's 3 BK/8 MMAs issued and committed;
+ * while they run, the next step's B, loaded during the step before (PREFETCH=2), is stored into
+ * the other local buffer (then fence.proxy.async, which makes ordinary stores visible to the
+ * MMA's reads) and the loads of the step after next are issued; then
+ * wgmma.wait_group 0, and with KACC=k the sums of every k steps, accumulated from zero in the
+ * tensor core, are added to the running sums by FP32 adds, which round to nearest where the
+ * tensor core's own accumulation truncates; one barrier per step.
+ *
+ * EMU=1 is for testing on devices without the instruction (PoCL): each wgmma is computed in
+ * OpenCL C from the same registers and the same descriptor (its fields decoded, local memory
+ * read where they point), the A fragments exchanged through local memory; the asm statements
+ * are left out and the program is plain OpenCL C on any device (the metadata's ptx_unless). */
+#ifndef BN
+#define BN 128 /* columns of the tile: the N of every wgmma (64, 128 or 256) */
+#endif
+#ifndef WGM
+#define WGM 2 /* warp groups along M, 64 rows each */
+#endif
+#ifndef BK
+#define BK 16 /* K step: 8, 16 or 32 */
+#endif
+#ifndef TERMS
+#define TERMS 3 /* 3: 3xTF32; 1: big*big alone (plain TF32: not FP32-accurate, for testing) */
+#endif
+#ifndef KACC
+#define KACC 8 /* k > 0: the sums of every k steps from zero, added in FP32; 0: all in the tensor core */
+#endif
+#ifndef PADL
+#define PADL 0 /* 16-byte units between the core matrices of one 8-row group */
+#endif
+#ifndef PADS
+#define PADS 1 /* 16-byte units after each 8-row group */
+#endif
+#ifndef PREFETCH
+#define PREFETCH 1 /* steps ahead that operands are loaded: 1 (stored as soon as they arrive) or 2 */
+#endif
+#ifndef GROUPM
+#define GROUPM 8
+#endif
+#ifndef EDGES
+#define EDGES 1
+#endif
+#ifndef EMU
+#define EMU 0
+#endif
+
+#if !GB_NVIDIA && !EMU
+#error "sgemm_wgmma needs the warp-group MMA (a PTX program for sm_90a): NVIDIA H100/H200, or EMU=1"
+#endif
+#if !GB_ROW_MAJOR
+#error "sgemm_wgmma is row-major; column-major problems are served through the operand swap"
+#endif
+#if GB_PRECISION != 32
+#error "sgemm_wgmma is single precision"
+#endif
+#if BN != 64 && BN != 128 && BN != 256
+#error "sgemm_wgmma: BN is 64, 128 or 256"
+#endif
+#if BK != 8 && BK != 16 && BK != 32
+#error "sgemm_wgmma: BK is 8, 16 or 32"
+#endif
+
+#define NT (128 * WGM)                     /* work-items */
+#define BM (64 * WGM)
+#define NKB (BK / 8)                       /* k8 blocks per step */
+/* Elements of a step a lane holds per A row, BK / 4 (a literal: it names a vector type). */
+#if BK == 8
+#define JA 2
+#elif BK == 16
+#define JA 4
+#else
+#define JA 8
+#endif
+#define LBOF (32 + 4 * PADL)               /* LBO in floats */
+#define SBOF ((BK / 4) * LBOF + 4 * PADS)  /* SBO in floats */
+#define BMAT ((BN / 8) * SBOF)             /* floats of one part of B in local memory */
+#define STAGE (TERMS == 3 ? 2 * BMAT : BMAT)
+#define NACC (BN / 2)
+#define LB (BN * BK / NT)                  /* B elements a work-item stages per step */
+#if LB % 4
+#error "sgemm_wgmma: BN * BK must be a multiple of 512 WGM (whole 16-byte loads of B)"
+#endif
+
+#define XW_INLINE static inline __attribute__((always_inline))
+
+/* Where B^T's element (n, k) of a step lies in a part of B, in floats: k's k8 block and slot
+ * as A's lanes hold them (above), then the core-matrix layout. */
+XW_INLINE uint b_at(const uint n, const uint k)
+{
+    const uint t = k / JA, j = k % JA, kb = j / 2, s = t + 4 * (j % 2);
+    return (n / 8) * SBOF + (2 * kb + s / 4) * LBOF + (n % 8) * 4 + s % 4;
+}
+
+/* x = big + small: big x truncated to TF32 (one AND), small the exact remainder. */
+XW_INLINE void split(const float x, uint *big, uint *small)
+{
+    *big = as_uint(x) & 0xffffe000u;
+    *small = as_uint(x - as_float(*big));
+}
+
+#if EMU
+/* The descriptor's address is the byte offset in the work-group's tiles. */
+#define SMEM(p, tiles) ((uint)((p) - (tiles)) * 4u)
+#else
+/* NVIDIA's compiler gives a local pointer its offset in the shared window. */
+#define SMEM(p, tiles) ((uint)(ulong)(p))
+#endif
+
+/* The matrix descriptor of the part of B at p (no swizzling, base offset 0). */
+XW_INLINE ulong descriptor(const uint addr)
+{
+    return (ulong)((addr & 0x3ffffu) >> 4) | ((ulong)((LBOF * 4) >> 4) << 16) |
+           ((ulong)((SBOF * 4) >> 4) << 32);
+}
+
+#if EMU
+/* One wgmma.m64n<BN>k8 computed as the instruction would from this lane's registers a[4] and
+ * the descriptor: every lane publishes its A fragment, then computes its accumulators from the
+ * lanes that hold its rows and from B where the descriptor points, operands read as TF32
+ * (truncated). All work-items of the work-group call it together (it has barriers). */
+XW_INLINE void emu_wgmma(float *d, const uint *a, const ulong desc, const int scale,
+                         local const float *tiles, local float *emu, const int tid)
+{
+    for (int r = 0; r < 4; r++)
+        emu[tid * 4 + r] = as_float(a[r]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int lane = tid & 31, g = lane >> 2, t = lane & 3, warp0 = tid - lane;
+    const uint addr = (uint)(desc & 0x3fffu) << 4, lbo = (uint)((desc >> 16) & 0x3fffu) << 4;
+    const uint sbo = (uint)((desc >> 32) & 0x3fffu) << 4;
+    for (int j = 0; j < BN / 8; j++)
+        for (int e = 0; e < 4; e++) {
+            const int h = e / 2, col = 8 * j + 2 * t + e % 2;
+            float sum = 0;
+            for (int s = 0; s < 8; s++) {
+                /* A[g + 8h][s]: lane 4g + s % 4, register h + 2 (s / 4). */
+                const float av = emu[(warp0 + 4 * g + s % 4) * 4 + h + 2 * (s / 4)];
+                const uint bo = addr + (uint)(col / 8) * sbo + (uint)(s / 4) * lbo +
+                                (uint)(col % 8) * 16u + (uint)(s % 4) * 4u;
+                const float bv = tiles[bo / 4];
+                sum += as_float(as_uint(av) & 0xffffe000u) * as_float(as_uint(bv) & 0xffffe000u);
+            }
+            d[4 * j + e] = (scale ? d[4 * j + e] : 0.0f) + sum;
+        }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+#define WGMMA(d, a, desc, scale) emu_wgmma(d, a, desc, scale, tiles, emu, tid)
+#define WGMMA_WAIT(d)
+#define WG_FENCE()
+#define WG_COMMIT()
+#define PROXY_FENCE()
+#else
+#define WG_FENCE() __asm__ __volatile__("//@wgmma.fence.sync.aligned;" ::: "memory")
+#define WG_COMMIT() __asm__ __volatile__("//@wgmma.commit_group.sync.aligned;" ::: "memory")
+/* Ordinary stores to local memory made visible to the MMA's reads (the async proxy). */
+#define PROXY_FENCE() __asm__ __volatile__("//@fence.proxy.async.shared::cta;" ::: "memory")
+/* WGMMA(d, a, desc, scale): d = A * B + (scale ? d : 0), A from the registers a[4], B from the
+ * descriptor; WGMMA_WAIT(d): waits for every MMA in flight, d tied to it. Written out per
+ * width: every accumulator is an operand. */
+#if 0
+#elif BN == 64
+#define WGMMA(d, a, desc, scale) \
+    __asm__ __volatile__("//@{ .reg .pred p; setp.ne.b32 p, %37, 0; " \
+                         "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 " \
+                         "{" \
+                         "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+                         "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31" \
+                         "}, {%32, %33, %34, %35}, %36, p, 1, 1; }" \
+                         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+                           "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+                           "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+                           "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]) \
+                         : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "l"(desc), "r"(scale))
+/* The accumulators d are the wgmma's until this wait: tied to it, so that no read of them
+ * moves before it. */
+#define WGMMA_WAIT(d) \
+    __asm__ __volatile__("//@wgmma.wait_group.sync.aligned 0;" \
+                         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+                           "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+                           "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+                           "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]) \
+                         :: "memory")
+#elif BN == 128
+#define WGMMA(d, a, desc, scale) \
+    __asm__ __volatile__("//@{ .reg .pred p; setp.ne.b32 p, %69, 0; " \
+                         "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 " \
+                         "{" \
+                         "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+                         "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+                         "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+                         "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63" \
+                         "}, {%64, %65, %66, %67}, %68, p, 1, 1; }" \
+                         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+                           "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+                           "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+                           "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+                           "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+                           "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+                           "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+                           "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]) \
+                         : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "l"(desc), "r"(scale))
+/* The accumulators d are the wgmma's until this wait: tied to it, so that no read of them
+ * moves before it. */
+#define WGMMA_WAIT(d) \
+    __asm__ __volatile__("//@wgmma.wait_group.sync.aligned 0;" \
+                         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+                           "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+                           "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+                           "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+                           "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+                           "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+                           "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+                           "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]) \
+                         :: "memory")
+#elif BN == 256
+#define WGMMA(d, a, desc, scale) \
+    __asm__ __volatile__("//@{ .reg .pred p; setp.ne.b32 p, %133, 0; " \
+                         "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 " \
+                         "{" \
+                         "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+                         "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+                         "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+                         "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
+                         "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+                         "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
+                         "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
+                         "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127" \
+                         "}, {%128, %129, %130, %131}, %132, p, 1, 1; }" \
+                         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+                           "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+                           "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+                           "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+                           "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+                           "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+                           "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+                           "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), \
+                           "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
+                           "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), \
+                           "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), \
+                           "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), \
+                           "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), \
+                           "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), \
+                           "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), \
+                           "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127]) \
+                         : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "l"(desc), "r"(scale))
+/* The accumulators d are the wgmma's until this wait: tied to it, so that no read of them
+ * moves before it. */
+#define WGMMA_WAIT(d) \
+    __asm__ __volatile__("//@wgmma.wait_group.sync.aligned 0;" \
+                         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+                           "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+                           "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+                           "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+                           "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+                           "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+                           "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+                           "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), \
+                           "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
+                           "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), \
+                           "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), \
+                           "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), \
+                           "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), \
+                           "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), \
+                           "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), \
+                           "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127]) \
+                         :: "memory")
+#endif
+#endif
+
+/* This lane's elements of a step of A: rows row and row + 8 ... x[h][j] = A(row + 8h, k + t JA +
+ * j), where t is the lane's place in its quad; zeros outside the matrix where checked. vec: a
+ * row's JA elements are one aligned vector. */
+XW_INLINE void load_a(global const float *A, const int lda, const int M, const int K,
+                      const int row, const int k, const bool checked, const bool vec,
+                      float x[2][JA])
+{
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const int r = row + 8 * h;
+#if GB_TRANS_A
+        /* A^T stored K x M: a lane's elements are one column apart each. */
+#pragma unroll
+        for (int j = 0; j < JA; j++)
+            x[h][j] = !checked || (r < M && k + j < K) ? A[(k + j) * lda + r] : 0.0f;
+#else
+        if (!checked && vec) {
+            VSTORE(JA)(*(global const REALV(JA) *)(A + r * lda + k), 0, x[h]);
+        } else {
+#pragma unroll
+            for (int j = 0; j < JA; j++)
+                x[h][j] = !checked || (r < M && k + j < K) ? A[r * lda + k + j] : 0.0f;
+        }
+#endif
+    }
+}
+
+/* This work-item's share of a step of B (its 16-byte vectors l * NT + tid). Where B^T is
+ * stored N x K, vectors run along K, 8 rows of BK per warp: the lanes' k-quads are the slots t
+ * of one core-matrix row, the 8 rows its 8 rows, so a warp's stores fill 32 banks. Where B is
+ * stored K x N, vectors run along N, at fixed k: a warp takes 8 vectors (32 columns, one
+ * 128-byte line) at each of 4 k that differ in slot t (k = t JA + j), so that t, n % 8 and,
+ * with PADS = 1, n / 8 spread its stores over the banks (bench/notes/wgmma.md#wgmma-first). */
+XW_INLINE void b_pos(const int l, const int tid, uint *n, uint *k)
+{
+    const uint v = (uint)(l * NT + tid);
+#if GB_TRANS_B
+    *n = v / (BK / 4);
+    *k = 4 * (v % (BK / 4));
+#else
+    const uint r = v / 32;
+    *k = (v % 4) * JA + r % JA;
+    *n = 4 * ((r / JA) * 8 + (v / 4) % 8);
+#endif
+}
+
+XW_INLINE void load_b(global const float *B, const int ldb, const int N, const int K,
+                      const int n0, const int k0, const bool checked, const bool vec,
+                      const int tid, float4 *x)
+{
+#pragma unroll
+    for (int l = 0; l < LB / 4; l++) {
+        uint n, k;
+        b_pos(l, tid, &n, &k);
+#if GB_TRANS_B
+        global const float *p = B + (n0 + n) * ldb + k0 + k;
+#define B_IN(e) (n0 + (int)n < N && k0 + (int)k + (e) < K)
+#else
+        global const float *p = B + (k0 + k) * ldb + n0 + n;
+#define B_IN(e) (k0 + (int)k < K && n0 + (int)n + (e) < N)
+#endif
+        if (!checked && vec) {
+            x[l] = *(global const float4 *)p;
+        } else {
+            float e[4];
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+                e[i] = !checked || B_IN(i) ? p[i] : 0.0f;
+            x[l] = vload4(0, e);
+        }
+#undef B_IN
+    }
+}
+
+/* The staged vectors split into the two parts of B in local memory (big at b, small BMAT on). */
+XW_INLINE void store_b(local float *b, const int tid, const float4 *x)
+{
+#pragma unroll
+    for (int l = 0; l < LB / 4; l++) {
+        uint n, k;
+        b_pos(l, tid, &n, &k);
+        float e[4];
+        vstore4(x[l], 0, e);
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+#if GB_TRANS_B
+            const int at = b_at(n, k + i);
+#else
+            const int at = b_at(n + i, k);
+#endif
+            uint big, small;
+            split(e[i], &big, &small);
+            b[at] = as_float(big);
+#if TERMS == 3
+            b[BMAT + at] = as_float(small);
+#endif
+        }
+    }
+}
+
+__attribute__((reqd_work_group_size(NT, 1, 1))) kernel void
+sgemm_wgmma(const int M, const int N, const int K, const float alpha,
+            global const float *restrict A, const int offA, const int lda,
+            global const float *restrict B, const int offB, const int ldb, const float beta,
+            global float *C, const int offC, const int ldc)
+{
+    /* Two buffers of one step's B, 16-byte aligned (the descriptors' core matrices). */
+    local float4 tiles4[2 * STAGE / 4];
+    local float *tiles = (local float *)tiles4;
+#if EMU
+    local float emu[NT * 4];
+#endif
+    A += offA;
+    B += offB;
+    C += offC;
+    int gm, gn;
+    gb_tile_of_group(GROUPM, EDGES, M % BM != 0, N % BN != 0, &gm, &gn);
+    const int m0 = gm * BM, n0 = gn * BN;
+    const int tid = (int)get_local_id(0), lane = tid & 31, g = lane >> 2, t = lane & 3;
+    /* The lane's first row: its warp group's 64, its warp's 16, its group's row. */
+    const int row = m0 + 64 * (tid >> 7) + 16 * ((tid >> 5) & 3) + g;
+    const bool edge = m0 + BM > M || n0 + BN > N;
+    const bool a_vec = lda % JA == 0 && offA % JA == 0, b_vec = ldb % 4 == 0 && offB % 4 == 0;
+    const int steps = (K + BK - 1) / BK;
+
+    float acc[NACC];
+#pragma unroll
+    for (int i = 0; i < NACC; i++)
+        acc[i] = 0.0f;
+#if KACC
+    float sacc[NACC]; /* a step's sums */
+#define SUMS sacc
+#else
+#define SUMS acc
+#endif
+    float xa[2][JA];  /* this step's A */
+    float4 xb[LB / 4]; /* the next step's B (PREFETCH=2), or this one's */
+    local float *cur = tiles, *nxt = tiles + STAGE;
+    bool checked = edge || BK > K;
+    load_a(A, lda, M, K, row, t * JA, checked, a_vec, xa);
+    load_b(B, ldb, N, K, n0, 0, checked, b_vec, tid, xb);
+    store_b(cur, tid, xb);
+#if PREFETCH == 2
+    float ya[2][JA]; /* the next step's A */
+    if (steps > 1) {
+        checked = edge || 2 * BK > K;
+        load_a(A, lda, M, K, row, BK + t * JA, checked, a_vec, ya);
+        load_b(B, ldb, N, K, n0, BK, checked, b_vec, tid, xb);
+    }
+#endif
+    PROXY_FENCE();
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = 0; s < steps; s++) {
+        /* The A fragments: register r of k8 block kb is row h = r % 2 at slot t + 4 (r / 2),
+         * the lane's element j = 2 kb + r / 2. */
+        uint abig[NKB][4], asml[NKB][4];
+#pragma unroll
+        for (int kb = 0; kb < NKB; kb++)
+#pragma unroll
+            for (int r = 0; r < 4; r++)
+                split(xa[r % 2][2 * kb + r / 2], &abig[kb][r], &asml[kb][r]);
+        WG_FENCE();
+        /* 0: the sums of KACC steps start from zero at this step's first MMA. */
+        const int carry = !(KACC && s % KACC == 0);
+#pragma unroll
+        for (int kb = 0; kb < NKB; kb++) {
+            const int first = kb > 0 || carry;
+            const ulong db = descriptor(SMEM(cur + 2 * kb * LBOF, tiles));
+#if TERMS == 3
+            const ulong ds = descriptor(SMEM(cur + BMAT + 2 * kb * LBOF, tiles));
+            WGMMA(SUMS, asml[kb], db, first);
+            WGMMA(SUMS, abig[kb], ds, 1);
+            WGMMA(SUMS, abig[kb], db, 1);
+#else
+            (void)asml;
+            WGMMA(SUMS, abig[kb], db, first);
+#endif
+        }
+        WG_COMMIT();
+        if (s + 1 < steps) {
+#if PREFETCH == 2
+            /* Step s + 1's operands arrived during step s - 1's MMAs: stored without waiting
+             * on a load; step s + 2's are loaded while this step's MMAs run. */
+            store_b(nxt, tid, xb);
+#pragma unroll
+            for (int h = 0; h < 2; h++)
+#pragma unroll
+                for (int j = 0; j < JA; j++)
+                    xa[h][j] = ya[h][j];
+            if (s + 2 < steps) {
+                const int k2 = (s + 2) * BK;
+                checked = edge || k2 + BK > K;
+                load_a(A, lda, M, K, row, k2 + t * JA, checked, a_vec, ya);
+                load_b(B, ldb, N, K, n0, k2, checked, b_vec, tid, xb);
+            }
+#else
+            const int k1 = (s + 1) * BK;
+            checked = edge || k1 + BK > K;
+            load_a(A, lda, M, K, row, k1 + t * JA, checked, a_vec, xa);
+            load_b(B, ldb, N, K, n0, k1, checked, b_vec, tid, xb);
+            store_b(nxt, tid, xb);
+#endif
+            PROXY_FENCE();
+        }
+        WGMMA_WAIT(SUMS);
+#if KACC
+        if ((s + 1) % KACC == 0 || s + 1 == steps) {
+#pragma unroll
+            for (int i = 0; i < NACC; i++)
+                acc[i] += sacc[i];
+        }
+#endif
+        barrier(CLK_LOCAL_MEM_FENCE);
+        local float *tmp = cur;
+        cur = nxt;
+        nxt = tmp;
+    }
+#undef SUMS
+    /* acc[4j + 2h + e] is C[row + 8h][n0 + 8j + 2t + e]. */
+    const bool fast = !edge && ldc % 2 == 0 && offC % 2 == 0;
+#pragma unroll
+    for (int j = 0; j < BN / 8; j++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const int r = row + 8 * h, col = n0 + 8 * j + 2 * t;
+            global float *c = C + r * ldc + col;
+            const float2 v = alpha * (float2)(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
+            if (fast) {
+                if (beta == 0.0f)
+                    *(global float2 *)c = v;
+                else
+                    *(global float2 *)c = v + beta * *(global float2 *)c;
+            } else if (r < M) {
+                if (col < N)
+                    c[0] = beta == 0.0f ? v.x : v.x + beta * c[0];
+                if (col + 1 < N)
+                    c[1] = beta == 0.0f ? v.y : v.y + beta * c[1];
+            }
+        }
+}

@@ -1,0 +1,76 @@
+/* ptx.c: a PTX program from the PTX that a device's OpenCL compiler made of a family's OpenCL C.
+ * NVIDIA's OpenCL compiles for the plain architecture (.target sm_90), where the warp-group MMA
+ * and setmaxnreg do not assemble; the family writes those instructions in inline assembly that
+ * stays a comment ("//@..."), which the compiler passes into its PTX with the operands' virtual
+ * registers filled in. Here each such line is made an instruction again and the target raised
+ * (sm_90a), and the text is then loaded as the program's binary (docs/kernel-metadata.md, "PTX
+ * programs"). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* The marker that opens a deferred instruction's line, after blanks. */
+static const char mark[] = "//@";
+
+int gb__ptx_raise(const char *ptx, size_t len, const char *target, char **out, size_t *outlen,
+                  size_t *raised, char *msg, size_t msglen)
+{
+    *out = NULL;
+    *raised = 0;
+    const size_t tlen = strlen(target);
+    /* At most one longer .target line: the text grows by the target's length at most. */
+    char *t = malloc(len + tlen + 2);
+    if (!t)
+        return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+    size_t used = 0;
+    int targets = 0;
+    for (size_t at = 0; at < len;) {
+        const char *line = ptx + at;
+        const char *nl = memchr(line, '\n', len - at);
+        const size_t n = nl ? (size_t)(nl - line) + 1 : len - at;
+        size_t blank = 0;
+        while (blank < n && (line[blank] == ' ' || line[blank] == '\t'))
+            blank++;
+        if (n - blank >= 8 && !strncmp(line + blank, ".target ", 8)) {
+            /* ".target sm_90" or ".target sm_90, texmode_independent": the first name is the
+             * architecture; what follows it is kept. */
+            const char *arch = line + blank + 8;
+            size_t alen = 0;
+            while (arch + alen < line + n && arch[alen] != ',' && arch[alen] != '\n' &&
+                   arch[alen] != ' ' && arch[alen] != '\r')
+                alen++;
+            if (targets++) {
+                free(t);
+                return gb__fail(msg, msglen, GB_EBUILD, "the compiler's PTX has two .target lines");
+            }
+            memcpy(t + used, line, blank + 8);
+            used += blank + 8;
+            memcpy(t + used, target, tlen);
+            used += tlen;
+            const size_t rest = (size_t)(line + n - (arch + alen));
+            memcpy(t + used, arch + alen, rest);
+            used += rest;
+        } else if (n - blank >= sizeof mark - 1 && !strncmp(line + blank, mark, sizeof mark - 1)) {
+            /* The marker becomes blanks: line numbers and columns stay as they were. */
+            memcpy(t + used, line, n);
+            memset(t + used + blank, ' ', sizeof mark - 1);
+            used += n;
+            (*raised)++;
+        } else {
+            memcpy(t + used, line, n);
+            used += n;
+        }
+        at += n;
+    }
+    if (!targets) {
+        free(t);
+        return gb__fail(msg, msglen, GB_EBUILD,
+                        "the compiler's binary is not PTX (no .target line): a PTX program needs "
+                        "NVIDIA's OpenCL");
+    }
+    t[used] = '\0';
+    *out = t;
+    *outlen = used;
+    return GB_OK;
+}
