@@ -267,10 +267,30 @@ int gb_registry_open(gb_registry_t **out, const char *kernel_path, char *msg, si
 void gb_registry_close(gb_registry_t *reg);
 size_t gb_registry_count(const gb_registry_t *reg);
 const gb_family_t *gb_registry_family(const gb_registry_t *reg, size_t i);
-/* Finds a family or a preset by name (exact, then case-insensitive). *preset is NULL when the
- * name is a family's. Returns GB_ENOKERNEL when nothing matches. */
+/* Finds a family or a preset by name (exact, then case-insensitive; at each, a family's name
+ * before a preset's, so that a family of --kernel-path named like a built-in preset is found).
+ * *preset is NULL when the name is a family's. Returns GB_ENOKERNEL when nothing matches. */
 int gb_registry_find(const gb_registry_t *reg, const char *name, const gb_family_t **family,
                      const gb_preset_t **preset);
+
+/* A kernel of the GEMMbench paper's metadata form, as gb_paper_import made it a family. */
+typedef struct gb_paper_kernel {
+    char name[GB_NAME_MAX]; /* the family's name: the paper's "name" */
+    char json[4200];        /* our metadata file, written */
+    gb_precision_t precision;
+    int ta, tb;     /* the paper's transA, transB */
+    char layout[8]; /* "row-NT" */
+    long dj, di;    /* elements of C per work-item along j (columns) and i (rows) */
+} gb_paper_kernel_t;
+/* Imports the kernels that the GEMMbench paper's metadata file at path describes (an object
+ * {"name", "file", "type", "transA", "transB", "dj", "di"} or a list of them;
+ * docs/kernel-metadata.md): for each writes DIR/NAME.json, our metadata, and copies its source
+ * into dir (made if missing) unless it is there, so that --kernel-path dir runs it. Every
+ * kernel is checked before anything is written: bad input is GB_EMETADATA (GB_ENOSOURCE for a
+ * missing source, GB_EBADARG for a file in the way) with one line in msg, and nothing written.
+ * On success *out holds *count kernels (free with free()). */
+int gb_paper_import(const char *path, const char *dir, gb_paper_kernel_t **out, size_t *count,
+                    char *msg, size_t msglen);
 
 /* Parameter assignments by name. */
 typedef struct gb_params {

@@ -157,6 +157,9 @@ int main(void)
     CHECK(!strstr(t, "No ceilings stored"));
     CHECK_HAS(t, "naive s");
     CHECK_HAS(t, "xgemm s");
+    /* Log axes labelled as people write them, not gnuplot's "0.100000" and "100.000000". */
+    CHECK_HAS(t, ">0.1</text>");
+    CHECK_HAS(t, ">100</text>");
     free(t);
     t = written(r, GB_REPORT_JSON);
     CHECK_HAS(t, "\"bytes\":\t2129920,");
@@ -190,6 +193,20 @@ int main(void)
     CHECK_HAS(t, "Above the peak: Card R s: 100 GFLOP/s measured, 1 point up to 4194. That point "
                  "lies above the measured peak of its roof: the roof is drawn below what was "
                  "observed, so &#39;gemmbench ceilings&#39; measured that peak short");
+    free(t);
+    gb_report_close(r);
+    r = NULL;
+
+    /* A point nine decades below the others (naive at 32 in 10 s: 6.6e-6 GFLOP/s): gnuplot's
+     * own labels on such an axis read "0.000010" and "100.000000"; ours as people write them. */
+    store(st, reg, "naive", 32, 1e4, "");
+    if (!CHECK_RC(gb_report_read(&r, st, &all, reg, msg, sizeof msg), GB_OK))
+        goto done;
+    t = written(r, GB_REPORT_HTML);
+    CHECK_HAS(t, ">1e-5</text>");
+    CHECK_HAS(t, ">0.0001</text>");
+    CHECK_HAS(t, ">1000</text>");
+    CHECK(!strstr(t, "0000</text>"));
     free(t);
 done:
     gb_report_close(r);

@@ -1,5 +1,7 @@
 /* cmd_kernels.c: `gemmbench kernels [--json] [--device SEL]`: the registry of kernel families,
- * their presets, parameters and requirements and, with a device, whether each runs there. */
+ * their presets, parameters and requirements and, with a device, whether each runs there; and
+ * `gemmbench kernels --import-gemmbench FILE --out DIR`: kernels in the GEMMbench paper's
+ * metadata form made families of ours (gb_paper_import). */
 #include <cjson/cJSON.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -224,16 +226,39 @@ static void list(const gb_registry_t *reg, const gb_device_info_t *di, int json)
     }
 }
 
+/* `--import-gemmbench FILE --out DIR`: what was written, and how to run it. */
+static int import_paper(const char *file, const char *dir)
+{
+    char msg[1024];
+    gb_paper_kernel_t *k = NULL;
+    size_t n = 0;
+    const int rc = gb_paper_import(file, dir, &k, &n, msg, sizeof msg);
+    if (rc != GB_OK)
+        return cli_error(rc, "%s", msg);
+    for (size_t i = 0; i < n; i++)
+        printf("imported %s (%s, %s, %ld x %ld elements of C per work-item) into %s\n", k[i].name,
+               k[i].precision == GB_PREC_D ? "double" : "single", k[i].layout, k[i].dj, k[i].di,
+               k[i].json);
+    printf("run with: gemmbench run --kernel-path %s -k ", dir);
+    for (size_t i = 0; i < n; i++)
+        printf("%s%s", i ? "," : "", k[i].name);
+    printf("\n");
+    free(k);
+    return EXIT_OK;
+}
+
 /* The options: 0, -1 after --help, or the exit code after an error. */
 static int parse(int argc, char **argv, int *json, int *want_device, const char **kpath,
-                 gb_device_selector_t *sel)
+                 gb_device_selector_t *sel, const char **import, const char **out)
 {
-    enum { OPT_JSON = 256, OPT_KPATH };
+    enum { OPT_JSON = 256, OPT_KPATH, OPT_IMPORT, OPT_OUT };
     static const struct option opts[] = {{"json", no_argument, NULL, OPT_JSON},
                                          {"device", required_argument, NULL, 'd'},
                                          {"platform", required_argument, NULL, 'p'},
                                          {"type", required_argument, NULL, 't'},
                                          {"kernel-path", required_argument, NULL, OPT_KPATH},
+                                         {"import-gemmbench", required_argument, NULL, OPT_IMPORT},
+                                         {"out", required_argument, NULL, OPT_OUT},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     int c, rc;
@@ -243,6 +268,8 @@ static int parse(int argc, char **argv, int *json, int *want_device, const char 
         switch (c) {
         case OPT_JSON: *json = 1; break;
         case OPT_KPATH: *kpath = optarg; break;
+        case OPT_IMPORT: *import = optarg; break;
+        case OPT_OUT: *out = optarg; break;
         case 'p':
             sel->platform = optarg;
             *want_device = 1;
@@ -258,23 +285,42 @@ static int parse(int argc, char **argv, int *json, int *want_device, const char 
             break;
         case 'h':
             printf("usage: gemmbench kernels [--json] [--kernel-path DIR] [-p PLATFORM] [-t TYPE] "
-                   "[-d|--device DEVICE]\n");
+                   "[-d|--device DEVICE]\n"
+                   "       gemmbench kernels --import-gemmbench FILE --out DIR\n"
+                   "  --import-gemmbench FILE  kernels described in the GEMMbench paper's metadata "
+                   "form\n"
+                   "                           (name, file, type, transA, transB, dj, di): writes "
+                   "our\n"
+                   "                           metadata and the sources into DIR, for "
+                   "--kernel-path DIR\n");
             return -1;
         case ':': return cli_error(GB_EBADARG, "option '%s' needs a value", argv[optind - 1]);
         default: return cli_error(GB_EBADARG, "unknown option '%s' for kernels", argv[optind - 1]);
         }
     }
-    return cli_no_operands(argc, argv, "kernels") ? EXIT_USAGE : 0;
+    if (cli_no_operands(argc, argv, "kernels"))
+        return EXIT_USAGE;
+    if (*import && (!*out || *json || *want_device || *kpath))
+        return cli_error(GB_EBADARG,
+                         *out ? "--import-gemmbench takes only --out DIR; list the kernels "
+                                "afterwards with --kernel-path DIR"
+                              : "--import-gemmbench needs --out DIR, the folder to write our "
+                                "metadata into (not the paper's own folder)");
+    if (*out && !*import)
+        return cli_error(GB_EBADARG, "--out is for --import-gemmbench FILE");
+    return 0;
 }
 
 int cmd_kernels(int argc, char **argv)
 {
     int json = 0, want_device = 0;
-    const char *kpath = NULL;
+    const char *kpath = NULL, *import = NULL, *out = NULL;
     gb_device_selector_t sel = {NULL, GB_DEVTYPE_ALL, NULL};
-    int rc = parse(argc, argv, &json, &want_device, &kpath, &sel);
+    int rc = parse(argc, argv, &json, &want_device, &kpath, &sel, &import, &out);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
+    if (import)
+        return import_paper(import, out);
     char msg[1024];
     gb_registry_t *reg;
     if ((rc = gb_registry_open(&reg, kpath, msg, sizeof msg)) != GB_OK)

@@ -80,22 +80,24 @@ const gb_family_t *gb_registry_family(const gb_registry_t *reg, size_t i)
 int gb_registry_find(const gb_registry_t *reg, const char *name, const gb_family_t **family,
                      const gb_preset_t **preset)
 {
-    for (int nocase = 0; nocase < 2; nocase++)
-        for (size_t i = 0; i < reg->count; i++) {
-            const gb_family_t *f = &reg->families[i];
-            int (*eq)(const char *, const char *) = nocase ? strcasecmp : strcmp;
-            if (!eq(f->name, name)) {
-                *family = f;
+    /* Exact, then any case; at each, families before presets: a family of --kernel-path named
+     * like a built-in preset (a kernel of the GEMMbench paper, imported) is the one meant. */
+    for (int nocase = 0; nocase < 2; nocase++) {
+        int (*eq)(const char *, const char *) = nocase ? strcasecmp : strcmp;
+        for (size_t i = 0; i < reg->count; i++)
+            if (!eq(reg->families[i].name, name)) {
+                *family = &reg->families[i];
                 *preset = NULL;
                 return GB_OK;
             }
-            for (size_t j = 0; j < f->npresets; j++)
-                if (!eq(f->presets[j].name, name)) {
-                    *family = f;
-                    *preset = &f->presets[j];
+        for (size_t i = 0; i < reg->count; i++)
+            for (size_t j = 0; j < reg->families[i].npresets; j++)
+                if (!eq(reg->families[i].presets[j].name, name)) {
+                    *family = &reg->families[i];
+                    *preset = &reg->families[i].presets[j];
                     return GB_OK;
                 }
-        }
+    }
     return GB_ENOKERNEL;
 }
 

@@ -64,6 +64,7 @@ void gb_report_close(gb_report_t *r)
     for (size_t i = 0; i < r->nrows; i++) {
         free(r->rows[i].key);
         free(r->rows[i].skey);
+        free(r->rows[i].pkey);
         free(r->rows[i].settings);
         free(r->rows[i].params_json);
         free(r->rows[i].reps);
@@ -130,10 +131,12 @@ static int find_row(gb_report_t *r, char *key, const gb_point_t *pt, gb_report__
     row->key = key;
     row->settings = gb_report__settings(pt);
     row->skey = row->settings ? gb_report__series_key(pt, row->settings) : NULL;
+    row->pkey = row->skey ? gb_report__plot_key(row->skey) : NULL;
     row->params_json = gb_report__params_json(&pt->params);
-    if (!row->skey || !row->params_json) {
+    if (!row->pkey || !row->params_json) {
         free(row->settings);
         free(row->skey);
+        free(row->pkey);
         free(row->params_json);
         goto oom;
     }

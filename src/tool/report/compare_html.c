@@ -21,7 +21,8 @@ static int plot(gb_report__gp_t *gp, const gb_compare_t *c)
     fprintf(g,
             "set terminal svg size 960,480 dynamic noenhanced font 'sans,12' background "
             "'#ffffff'\nset output 'compare.svg'\nset title 'NEW against BASE: the speedup of "
-            "each definition (base median / new median)'\nset logscale y 2\nset xlabel "
+            "each definition (base median / new median)'\nset logscale y 2\nset format y "
+            "'%%g'\nset xlabel "
             "'definition (its row in the table below)'\nset ylabel 'speedup'\nset xrange "
             "[0:%zu]\nset key outside below\nset grid ytics\n",
             c->nrows + 1);

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +85,43 @@ void gb_report__gp_quote(FILE *f, const char *s)
             fputc(*s, f);
     }
     fputc('\'', f);
+}
+
+const char *gb_report__tick_text(double v, char *buf, size_t len)
+{
+    char t[64];
+    snprintf(t, sizeof t, "%g", v);
+    char *e = strchr(t, 'e');
+    if (!e) {
+        snprintf(buf, len, "%s", t);
+        return buf;
+    }
+    /* "1e-05" -> "1e-5", "2e+06" -> "2e6" */
+    const char *x = e + 1;
+    const int neg = *x == '-';
+    x += *x == '-' || *x == '+';
+    while (*x == '0' && x[1])
+        x++;
+    *e = '\0';
+    snprintf(buf, len, "%se%s%s", t, neg ? "-" : "", x);
+    return buf;
+}
+
+void gb_report__gp_log_tics(FILE *f, const char *axis, double lo, double hi)
+{
+    if (!(lo > 0) || !(hi >= lo) || !isfinite(hi))
+        return;
+    const int a = (int)ceil(log10(lo) - 1e-9), b = (int)floor(log10(hi) + 1e-9);
+    if (a > b)
+        return;
+    const int step = (b - a) / 10 + 1;
+    fprintf(f, "set %stics (", axis);
+    for (int p = a; p <= b; p += step) {
+        char t[32];
+        fprintf(f, "%s'%s' 1e%d", p == a ? "" : ", ", gb_report__tick_text(pow(10, p), t, sizeof t),
+                p);
+    }
+    fputs(")\n", f);
 }
 
 /* The last line of gnuplot's log that says something: its error, when it failed. */

@@ -13,7 +13,8 @@ int gb_report__grid_init(gb_report__grid_t *g, size_t ncols)
     memset(g, 0, sizeof *g);
     g->ncols = ncols;
     g->right = calloc(ncols ? ncols : 1, 1);
-    return g->right ? GB_OK : GB_ENOMEM;
+    g->wrap = calloc(ncols ? ncols : 1, 1);
+    return g->right && g->wrap ? GB_OK : GB_ENOMEM;
 }
 
 void gb_report__grid_free(gb_report__grid_t *g)
@@ -26,6 +27,7 @@ void gb_report__grid_free(gb_report__grid_t *g)
     free(g->cell);
     free(g->mark);
     free(g->right);
+    free(g->wrap);
     memset(g, 0, sizeof *g);
 }
 
@@ -200,10 +202,16 @@ void gb_report__grid_html(const gb_report__grid_t *g, FILE *f)
     for (size_t r = 1; r <= g->nrows; r++) {
         fputs("<tr>", f);
         for (size_t c = 0; c < g->ncols; c++) {
-            int mark = g->mark[r * g->ncols + c];
-            fprintf(f, "<td%s%s%s>", g->right[c] || mark ? " class=\"" : "",
-                    g->right[c] ? (mark ? "num best" : "num") : (mark ? "best" : ""),
-                    g->right[c] || mark ? "\"" : "");
+            static const char *const wrap[3] = {"", "wrap", "cmd"};
+            const int mark = g->mark[r * g->ncols + c];
+            char cls[32];
+            snprintf(cls, sizeof cls, "%s%s%s%s%s", g->right[c] ? "num" : "",
+                     g->right[c] && mark ? " " : "", mark ? "best" : "",
+                     (g->right[c] || mark) && g->wrap[c] ? " " : "", wrap[g->wrap[c] % 3]);
+            if (cls[0])
+                fprintf(f, "<td class=\"%s\">", cls);
+            else
+                fputs("<td>", f);
             gb_report__html_escape(f, cell_at(g, r, c));
             fputs("</td>", f);
         }

@@ -8,7 +8,7 @@
 #include "report_int.h"
 
 static const char *const style =
-    "body{font-family:'DejaVu Sans',sans-serif;margin:1.5em auto;max-width:1220px;padding:0 1em;"
+    "body{font-family:'DejaVu Sans',sans-serif;margin:1.5em auto;max-width:1360px;padding:0 1em;"
     "color:#222;background:#fff;line-height:1.4}\n"
     "h1{font-size:1.6em;margin-bottom:.3em}h2{font-size:1.25em;border-bottom:1px solid #ccc;"
     "padding-bottom:.2em;margin-top:1.8em}h3{font-size:1.05em;margin-bottom:.3em}\n"
@@ -18,7 +18,12 @@ static const char *const style =
     ".scroll{overflow-x:auto}table{border-collapse:collapse;font-size:.8em;margin:.4em 0 1.2em}\n"
     "th,td{border:1px solid #ddd;padding:.15em .45em;white-space:nowrap}th{background:#f2f2f2}\n"
     "td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}\n"
-    "td.best{font-weight:bold;background:#fdd9a8}\n";
+    "td.best{font-weight:bold;background:#fdd9a8}\n"
+    /* Long cells wrap, so that a wide table fits a 1400-pixel window; one that does not
+     * scrolls inside its .scroll box, never the page. */
+    "td.wrap{white-space:normal;min-width:8em;max-width:22em}\n"
+    "td.cmd{white-space:normal;min-width:16em;max-width:30em;overflow-wrap:anywhere;"
+    "font-family:'DejaVu Sans Mono',monospace;font-size:.92em;color:#333}\n";
 
 const char *gb_report__html_style(void)
 {
@@ -112,11 +117,13 @@ int gb_report__write_html(const gb_report_t *r, unsigned tables, FILE *f, char *
     fputs(style, f);
     fputs("</style>\n</head>\n<body>\n<h1>gemmbench report</h1>\n<ul class=\"header\">\n", f);
     gb_report__header(r, li_line, f);
-    fprintf(f,
-            "</ul>\n<p class=\"made\">Made by gemmbench %s on %s from the results store; every "
-            "number can be traced to its stored points with <code>gemmbench report --format "
-            "json</code> and re-run with <code>gemmbench replay ID</code>.</p>\n",
-            gb_version(), when);
+    fprintf(
+        f,
+        "</ul>\n<p class=\"made\">Made by gemmbench %s on %s from the results store; every "
+        "number can be traced to its stored points with <code>gemmbench report --format "
+        "json</code> and re-run with <code>gemmbench replay ID</code> (the repetitions table gives "
+        "each row's command).</p>\n",
+        gb_version(), when);
 
     if (points) {
         fputs("<h2>GFLOP/s against matrix order</h2>\n", f);
@@ -170,7 +177,7 @@ int gb_report__write_html(const gb_report_t *r, unsigned tables, FILE *f, char *
               "sample standard deviation; <em>valid</em> is the worst validation verdict over the "
               "repetitions (error ratio / bound, in units of u&middot;G).</p>\n",
               f);
-        rc = grid_out(f, gb_report__reps_grid(r, &g), &g);
+        rc = grid_out(f, gb_report__reps_grid(r, 1, &g), &g);
     }
     fputs("</body>\n</html>\n", f);
     gb_report__plots_free(plots, np);

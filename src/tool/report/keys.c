@@ -123,6 +123,23 @@ char *gb_report__series_key(const gb_point_t *pt, const char *settings)
     return s;
 }
 
+char *gb_report__plot_key(const char *skey)
+{
+    char *s = malloc(strlen(skey) + 1), *o = s;
+    if (!s)
+        return NULL;
+    for (const char *l = skey; *l;) {
+        const size_t n = strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n');
+        if (strncmp(l, "warmup=", 7) && strncmp(l, "iterations=", 11)) {
+            memcpy(o, l, n);
+            o += n;
+        }
+        l += n;
+    }
+    *o = '\0';
+    return s;
+}
+
 /* Every parameter as a JSON object, {"NAME":VALUE,...} (names are identifiers). */
 char *gb_report__params_json(const gb_params_t *ps)
 {

@@ -98,13 +98,14 @@ const gb_report__rep_t *gb_report__find_rep(const gb_report__row_t *row, unsigne
     return NULL;
 }
 
-void gb_report__strip_lws(const char *variant, char *out, size_t len)
+void gb_report__strip_variant(const char *variant, int calls, char *out, size_t len)
 {
     size_t n = 0;
     char buf[256];
     out[0] = '\0';
     snprintf(buf, sizeof buf, "%s", variant);
     for (char *save = NULL, *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
-        if (strncmp(t, "LX=", 3) && strncmp(t, "LY=", 3) && n < len)
+        if (strncmp(t, "LX=", 3) && strncmp(t, "LY=", 3) && n < len &&
+            !(calls && (!strncmp(t, "warmup=", 7) || !strncmp(t, "iterations=", 11))))
             n += (size_t)snprintf(out + n, len - n, "%s%s", n ? " " : "", t);
 }

@@ -88,7 +88,7 @@ static int build_one(gb_report_t *r, size_t a, size_t b)
                 t.best[s] = c;
         }
     }
-    gb_report__strip_lws(r->rows[a].variant, t.variant, sizeof t.variant);
+    gb_report__strip_variant(r->rows[a].variant, 0, t.variant, sizeof t.variant);
     gb_report__lws_t *grown = realloc(r->lws, (r->nlws + 1) * sizeof *grown);
     if (!grown)
         goto oom;

@@ -108,7 +108,9 @@ static int plot(const gb_offload_t *o, gb_report__gp_t *gp)
     snprintf(title, sizeof title, "%s GEMM: %s against %s (%s)", gb_precision_name(o->precision),
              o->host, o->device, o->kernel);
     gb_report__gp_quote(g, title);
-    fprintf(g, "\nset logscale xy\nset xlabel 'order n (M = N = K)'\nset ylabel 'time per "
+    /* %g: gnuplot's own labels on a log axis read "0.010000". */
+    fprintf(g, "\nset logscale xy\nset format x '%%g'\nset format y '%%g'\nset xlabel 'order n (M "
+               "= N = K)'\nset ylabel 'time per "
                "call, ms (median)'\nset grid\nset key outside below\nset datafile missing "
                "'nan'\n");
     static const char *const colour[GB_HOST_KINDS] = {"#ff7f0e", "#d62728", "#9467bd"};

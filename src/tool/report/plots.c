@@ -43,30 +43,39 @@ static void series_free(series_t *s, size_t n)
     free(s);
 }
 
-/* The series of the report: runs of rows with one series key (rows are sorted that way). */
+/* The series of the report: the rows of one plot key (rows of one configuration, whatever
+ * their work-group size or number of calls), each size drawn by its row of the highest mean. */
 static int build_series(const gb_report_t *r, series_t **out, size_t *count)
 {
     series_t *s = calloc(r->nrows ? r->nrows : 1, sizeof *s);
+    unsigned char *taken = calloc(r->nrows ? r->nrows : 1, 1);
     size_t n = 0;
-    if (!s)
+    if (!s || !taken) {
+        free(s);
+        free(taken);
         return GB_ENOMEM;
-    for (size_t a = 0; a < r->nrows;) {
-        size_t b = a + 1;
-        while (b < r->nrows && !strcmp(r->rows[b].skey, r->rows[a].skey))
-            b++;
+    }
+    for (size_t a = 0; a < r->nrows; a++) {
+        if (taken[a])
+            continue;
         series_t *e = &s[n++];
         e->first = a;
-        if (!(e->pts = malloc((b - a) * sizeof *e->pts))) {
+        if (!(e->pts = malloc((r->nrows - a) * sizeof *e->pts))) {
             series_free(s, n);
+            free(taken);
             return GB_ENOMEM;
         }
-        for (size_t i = a; i < b; i++) {
+        for (size_t i = a; i < r->nrows; i++) {
             const gb_report__row_t *row = &r->rows[i];
+            if (taken[i] || strcmp(row->pkey, r->rows[a].pkey))
+                continue;
+            taken[i] = 1;
             if (!gb_report__plotted(row))
                 continue;
             size_t j = 0, lws_seen = 0;
             for (size_t k = a; k < i; k++)
-                lws_seen |= r->rows[k].lws[0] == row->lws[0] && r->rows[k].lws[1] == row->lws[1];
+                lws_seen |= !strcmp(r->rows[k].pkey, row->pkey) &&
+                            r->rows[k].lws[0] == row->lws[0] && r->rows[k].lws[1] == row->lws[1];
             e->nlws += !lws_seen;
             while (j < e->npts &&
                    (r->rows[e->pts[j]].m != row->m || r->rows[e->pts[j]].n != row->n ||
@@ -81,13 +90,13 @@ static int build_series(const gb_report_t *r, series_t **out, size_t *count)
         sort_report = r;
         qsort(e->pts, e->npts, sizeof *e->pts, cmp_x);
         char variant[256];
-        gb_report__strip_lws(r->rows[a].variant, variant, sizeof variant);
+        gb_report__strip_variant(r->rows[a].variant, 1, variant, sizeof variant);
         size_t len =
             strlen(gb_report__series_title(r, &r->rows[a], variant, e->title, sizeof e->title));
         if (e->nlws > 1)
             snprintf(e->title + len, sizeof e->title - len, " (best of %zu work-groups)", e->nlws);
-        a = b;
     }
+    free(taken);
     *out = s;
     *count = n;
     return GB_OK;
@@ -160,7 +169,7 @@ static int perf_plot(const gb_report_t *r, series_t *s, size_t ns, gb_report__gp
         p->caption, sizeof p->caption,
         "GFLOP/s against the matrix order; the error bars are "
         "the standard deviation over repetitions. A series measured at several work-group sizes "
-        "shows the best at each order.");
+        "or numbers of calls shows the best at each order.");
     if (shown < ns)
         snprintf(p->note, sizeof p->note,
                  "The plot shows the %zu of %zu series with the highest "

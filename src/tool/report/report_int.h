@@ -30,6 +30,7 @@ typedef struct gb_report__rep {
 typedef struct gb_report__row {
     char *key;         /* the definition text without its rep line (owned) */
     char *skey;        /* the series: key without the size and the work-group size (owned) */
+    char *pkey;        /* a plot's series: skey without the number of calls (owned) */
     char *settings;    /* "NAME=VALUE\n" lines: parameters, scalars, inputs, padding (owned) */
     char variant[256]; /* the settings that tell this row from others of its kernel */
     size_t dev;        /* index into devices */
@@ -142,6 +143,9 @@ int gb_report__device(gb_report_t *r, const gb_point_device_t *d, size_t *out);
 char *gb_report__row_key(const gb_point_t *pt);
 char *gb_report__settings(const gb_point_t *pt);
 char *gb_report__series_key(const gb_point_t *pt, const char *settings);
+/* A plot's series key: the series key without the warm-up and iterations lines, so that a
+ * configuration measured with other numbers of calls is one line of a plot, not several. */
+char *gb_report__plot_key(const char *skey);
 char *gb_report__params_json(const gb_params_t *ps);
 /* Sets each row's variant: the settings whose values differ between the rows of its kernel. */
 void gb_report__set_variants(gb_report_t *r);
@@ -172,6 +176,7 @@ typedef struct gb_report__grid {
     char **cell;          /* (nrows + 1) x ncols, row 0 the header (owned) */
     unsigned char *mark;  /* per cell: 1 the best of its row (drawn with * or bold) */
     unsigned char *right; /* per column: 1 right-aligned (numbers) */
+    unsigned char *wrap;  /* per column, in HTML: 1 text that may wrap, 2 a command to copy */
     size_t cap;
 } gb_report__grid_t;
 
@@ -208,7 +213,8 @@ const char *gb_report__html_style(void);
 
 /* ---- tables.c: the two tables as grids, and the text and Markdown output --------------------- */
 
-int gb_report__reps_grid(const gb_report_t *r, gb_report__grid_t *g);
+/* The repetitions table; with replay (HTML) a column of each row's `gemmbench replay` command. */
+int gb_report__reps_grid(const gb_report_t *r, int replay, gb_report__grid_t *g);
 int gb_report__lws_grid(const gb_report_t *r, const gb_report__lws_t *t, gb_report__grid_t *g);
 /* The header lines (store, points, devices, what GFLOP/s means, notes on mixed devices and
  * timings), each passed to line(). */
@@ -260,6 +266,14 @@ void gb_report__gp_close(gb_report__gp_t *gp);
 FILE *gb_report__gp_file(gb_report__gp_t *gp, const char *name, char *path, size_t pathlen);
 /* Writes s as a gnuplot single-quoted string ('' for a quote, control characters dropped). */
 void gb_report__gp_quote(FILE *f, const char *s);
+/* A tick label as people write one: %g with the exponent trimmed ("100", "0.5", "1e-5",
+ * "2e6"); returns buf. */
+const char *gb_report__tick_text(double v, char *buf, size_t len);
+/* "set {axis}tics (...)": a tick at each power of ten from lo to hi (every other, or fewer, where
+ * there are more than 10), labelled by gb_report__tick_text: gnuplot's own labels on a log axis
+ * that spans decades below 1 read "0.010000" and "100.000000". Nothing when lo..hi is empty. A
+ * plot that uses it sets "{axis}tics autofreq" after. */
+void gb_report__gp_log_tics(FILE *f, const char *axis, double lo, double hi);
 /* Closes the script and runs it: gnuplot (or $GEMMBENCH_GNUPLOT) with the script as argument,
  * its output into dir/gnuplot.log. GB_EIO with msg naming the gnuplot-nox package when gnuplot
  * cannot be started, or with gnuplot's last message when it fails. */
@@ -269,8 +283,9 @@ int gb_report__gp_run(gb_report__gp_t *gp, char *msg, size_t msglen);
  * plots can share a page. Caller frees with free(); NULL when unreadable or not SVG. */
 char *gb_report__gp_svg(gb_report__gp_t *gp, const char *name, const char *prefix);
 
-/* Copies variant without its LX=... and LY=... settings into out (labels.c). */
-void gb_report__strip_lws(const char *variant, char *out, size_t len);
+/* Copies variant without its LX=... and LY=... settings, and with calls also without warmup=...
+ * and iterations=... (what a plot's series leaves out), into out (labels.c). */
+void gb_report__strip_variant(const char *variant, int calls, char *out, size_t len);
 
 /* ---- plots.c: gnuplot's SVG plots ------------------------------------------------------------ */
 

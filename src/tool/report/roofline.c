@@ -266,8 +266,11 @@ static void plot_script(const gb_report_t *r, FILE *s, const group_t *g, size_t 
             "set xlabel 'arithmetic intensity: 2*M*N*K / declared bytes (FLOP/byte)'\n"
             "set ylabel 'GFLOP/s (main kernel, mean over repetitions)'\nset logscale xy\n"
             "set grid\nset key outside below\nset samples 400\n"
-            "set xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\nplot ",
+            "set xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\n",
             lo[0] / 4, hi[0] * 4, lo[1] / 4, hi[1] * 2);
+    gb_report__gp_log_tics(s, "x", lo[0] / 4, hi[0] * 4);
+    gb_report__gp_log_tics(s, "y", lo[1] / 4, hi[1] * 2);
+    fputs("plot ", s);
     size_t idx = 0, line = 0;
     for (size_t v = 0; v < r->ndevs && v < 64; v++)
         for (int pr = 0; pr < 2; pr++) {
@@ -299,7 +302,7 @@ static void plot_script(const gb_report_t *r, FILE *s, const group_t *g, size_t 
         line++;
     }
     fprintf(s, "\nunset logscale\nunset grid\nset key default\nset xrange [*:*]\n"
-               "set yrange [*:*]\n");
+               "set yrange [*:*]\nset xtics autofreq\nset ytics autofreq\n");
 }
 
 /* The plot's caption, and its note: the rows left out, the devices without ceilings (missing),

@@ -1,14 +1,50 @@
 /* tables.c: the report's header and its two tables as grids (repetitions, the paper's Table 2;
  * work-group sizes, Table 3), and the text and Markdown output made of them. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report_int.h"
 
-int gb_report__reps_grid(const gb_report_t *r, gb_report__grid_t *g)
+/* "gemmbench replay ID --store PATH" for the row's first repetition, the store's path made
+ * absolute where it resolves and quoted for a POSIX shell where it needs to be. */
+static const char *replay_text(const gb_report_t *r, const gb_report__row_t *row, char *buf,
+                               size_t len)
 {
-    size_t ncols = 6 + (r->any_variant ? 1u : 0u) + r->rep_cols + 2 + (r->any_energy ? 1u : 0u) + 1;
+    const gb_report__rep_t *first = &row->reps[0];
+    for (size_t i = 1; i < row->nreps; i++)
+        if (row->reps[i].rep < first->rep)
+            first = &row->reps[i];
+    char abs[PATH_MAX];
+    const char *path = realpath(r->source, abs) ? abs : r->source;
+    size_t n = (size_t)snprintf(buf, len, "gemmbench replay %s --store ", first->id);
+    const int plain = path[0] && strspn(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                              "0123456789_./+-,:=@%") == strlen(path);
+    if (plain || n >= len) {
+        snprintf(buf + (n < len ? n : len - 1), len - (n < len ? n : len - 1), "%s", path);
+        return buf;
+    }
+    buf[n++] = '\'';
+    for (const char *p = path; *p && n + 5 < len; p++) {
+        if (*p == '\'') { /* ' ends the quotes, \' is the quote, ' opens them again */
+            memcpy(buf + n, "'\\''", 4);
+            n += 4;
+        } else {
+            buf[n++] = *p;
+        }
+    }
+    snprintf(buf + n, len - n, "'");
+    return buf;
+}
+
+/* The repetitions table; with replay (the HTML page) a last column of the command that runs
+ * each row again. */
+int gb_report__reps_grid(const gb_report_t *r, int replay, gb_report__grid_t *g)
+{
+    size_t ncols = 6 + (r->any_variant ? 1u : 0u) + r->rep_cols + 2 + (r->any_energy ? 1u : 0u) +
+                   1 + (replay ? 1u : 0u);
     int rc = gb_report__grid_init(g, ncols);
     if (rc == GB_OK)
         rc = gb_report__grid_row(g);
@@ -29,13 +65,22 @@ int gb_report__reps_grid(const gb_report_t *r, gb_report__grid_t *g)
         rc = gb_report__grid_set(g, c++, "std");
     if (rc == GB_OK && r->any_energy)
         rc = gb_report__grid_set(g, c++, "GFLOP/s/W");
+    const size_t valid = c;
     if (rc == GB_OK)
         rc = gb_report__grid_set(g, c++, "valid");
+    if (rc == GB_OK && replay)
+        rc = gb_report__grid_set(g, c++, "replay");
     if (rc != GB_OK)
         return rc;
-    for (size_t i = first_rep; i < ncols - 1; i++)
+    for (size_t i = first_rep; i < valid; i++)
         g->right[i] = 1;
     g->right[4] = 1;
+    /* Long texts wrap in their cells rather than widen the table past the page. */
+    if (r->any_variant)
+        g->wrap[5] = 1;
+    g->wrap[valid] = 1;
+    if (replay)
+        g->wrap[valid + 1] = 2;
     for (size_t i = 0; i < r->nrows; i++) {
         const gb_report__row_t *row = &r->rows[i];
         char buf[256];
@@ -62,6 +107,10 @@ int gb_report__reps_grid(const gb_report_t *r, gb_report__grid_t *g)
                 g, c++, "%s",
                 gb_report__num(row->nenergy ? row->gpw : (double)NAN, buf, sizeof buf));
         rc |= gb_report__grid_set(g, c++, "%s", gb_report__verdict(row, buf, sizeof buf));
+        if (replay && row->nreps) {
+            char cmd[PATH_MAX + 64];
+            rc |= gb_report__grid_set(g, c++, "%s", replay_text(r, row, cmd, sizeof cmd));
+        }
         if (rc != GB_OK)
             return GB_ENOMEM;
     }
@@ -202,7 +251,7 @@ int gb_report__write_text(const gb_report_t *r, unsigned tables, int markdown, F
             "\n%sRepetitions (GEMMbench's Table 2)\n%sGFLOP/s of each repetition, their mean and "
             "sample standard deviation; valid: the worst validation verdict over repetitions\n\n",
             markdown ? "## " : "", markdown ? "\n" : "");
-        if ((rc = gb_report__reps_grid(r, &g)) == GB_OK)
+        if ((rc = gb_report__reps_grid(r, 0, &g)) == GB_OK)
             (markdown ? gb_report__grid_md : gb_report__grid_text)(&g, f);
         gb_report__grid_free(&g);
     }
