@@ -166,7 +166,7 @@ static int open_run(run_t *u, const cli_measure_t *o, const gb_explore_plan_t *p
     char msg[1024];
     int rc;
     if ((rc = cli_measure_open(o, &u->reg, &u->dev, &u->di)) ||
-        (rc = cli_auto_open(&u->autodb, pl, o->store)))
+        (rc = cli_auto_open(&u->autodb, pl, o->store, o->objective)))
         return rc;
     if ((rc = gb_explore_open(&u->ex, pl, u->reg, u->di, NULL, cli_auto_chooser(&u->autodb), msg,
                               sizeof msg)) != GB_OK)
