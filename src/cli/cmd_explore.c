@@ -19,6 +19,8 @@ static void usage(void)
         "so the same command resumes an interrupted sweep. Flags override the plan's keys.\n"
         "  --plan NAME|FILE      a built-in plan or a JSON plan file (docs/explore.md)\n"
         "  -k, --kernel K[,K..]  kernel families or presets\n"
+        "      --objective O     with -k auto: the tuned entries of objective O (time, energy,\n"
+        "                        edp; default time) where a class has one\n"
         "  -n LIST               square orders: 64,128 or 64:1024:64 or 16:1024:x2\n"
         "  -M, -N, -K LIST       rectangular sizes (their product; a missing one follows -n)\n"
         "      --precision s,d   precisions (default: each kernel's own)\n"

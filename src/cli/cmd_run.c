@@ -21,6 +21,8 @@ static void usage(void)
            "                        kernels' lists them; gb is gemmbench's own library);\n"
            "                        'all' (default) is every family and preset in each\n"
            "                        precision it has: -k all,gb,clblast,cublas,openblas\n"
+           "      --objective O     with -k auto: take the tuned entries of objective O\n"
+           "                        (time, energy, edp; default time) where a class has one\n"
            "  -n LIST               square sizes (default 256,512): 64,128 or 64:1024:64\n"
            "  -M, -N, -K LIST       rectangular sizes, their product; a missing one follows -n\n"
            "                        (default 512)\n"
