@@ -44,6 +44,7 @@ extern "C" {
     X(GB_ERANGE, -15, "inputs or scalars overflow the precision")                                  \
     X(GB_ETIMEOUT, -24, "ran past its time limit")                                                 \
     X(GB_ECRASH, -25, "the process crashed while it ran")                                          \
+    X(GB_ENOENERGY, -26, "energy could not be measured")                                           \
     X(GB_ENOSOURCE, -32, "kernel source file missing")                                             \
     X(GB_EVALIDATION, -50, "result failed validation")                                             \
     X(GB_EIO, -51, "file input/output failed")                                                     \
@@ -736,6 +737,15 @@ int gb_bench_options_check(const gb_bench_options_t *opts, char *msg, size_t msg
  * runs. GB_OK, or the error gb_bench_run would meet, with the message on ctx. */
 int gb_bench_inputs_ready(gb_context_t *ctx, const gb_problem_t *problem,
                           const gb_bench_options_t *opts);
+/* Whether dev has an energy counter the energy loop can read (NVML on an NVIDIA GPU, RAPL on a
+ * CPU, or the file GEMMBENCH_RAPL_FILE names: docs/methodology.md, "Energy"): 1 with source
+ * naming it, else 0 with why saying why not. Reads the counter once; runs nothing. */
+int gb_energy_counter(const gb_device_info_t *dev, char *source, size_t slen, char *why,
+                      size_t wlen);
+/* The energy loop's minimum duration in seconds from GEMMBENCH_ENERGY_MIN_S: 1 where it is
+ * unset, 0 where it turns the loop off, -1 where it is not a number of seconds from 0 to
+ * 3600. */
+double gb_energy_min_s(void);
 
 /* Builds ahead of measuring: compiles (or loads from the binary cache) every program that
  * preparing im for problem on ctx would build, and keeps it on the context, so that a later

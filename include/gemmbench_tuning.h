@@ -44,13 +44,28 @@ typedef struct gb_tuned_entry {
     size_t nevidence;
     char tuned_at[32]; /* UTC, ISO 8601 */
     char source[16];   /* "store", "file" (a tuning file), "shipped" or "heuristic" */
+    /* What the tuning that made it minimised (docs/tuning.md, "Objectives"): "time", "energy"
+     * or "edp"; "" reads as "time". Part of the key: a class may hold one entry of each. The
+     * library and the tuning file hold time entries only. */
+    char objective[8];
+    double joules; /* energy per GEMM at the shape tuned at, J; 0: not measured */
 } gb_tuned_entry_t;
+
+/* The objectives a tuning minimises, as entries name them. */
+#define GB_OBJECTIVE_TIME "time"
+#define GB_OBJECTIVE_ENERGY "energy"
+#define GB_OBJECTIVE_EDP "edp"
+/* e's objective: "time" where it is "". */
+const char *gb_tuned_objective(const gb_tuned_entry_t *e);
+/* Whether s names an objective ("time", "energy" or "edp"). */
+int gb_tuned_objective_ok(const char *s);
 
 /* What an entry must be (the store, export files, tuning files and the shipped table all hold
  * to it): every text field printable (gb__text_ok: UTF-8, no control character) and within its
  * array; a device name; a type gemmbench knows (or none); s or d; a layout tag; M, N and K from
  * 1 to 2^30 and the shape class theirs; a kernel name; parameters of names, each once; a finite
- * rate, 0 or more; point ids as evidence. GB_OK, or GB_EBADARG with msg naming the entry (made
+ * rate, 0 or more; point ids as evidence; an objective ("" or gb_tuned_objective_ok) and finite
+ * joules, 0 or more. GB_OK, or GB_EBADARG with msg naming the entry (made
  * printable) and the field. Whether the kernel and parameters are this build's is
  * gb_tuned_entry_check_kernel's. */
 int gb_tuned_entry_check(const gb_tuned_entry_t *e, char *msg, size_t msglen);
@@ -63,7 +78,8 @@ const char *gb_tuned_entry_fault(const gb_tuned_entry_t *e, char *buf, size_t le
  * fault alone, without the entry; a kernel of one's own is reached with --kernel-path). */
 int gb_tuned_entry_check_kernel(const gb_tuned_entry_t *e, const gb_registry_t *reg, char *msg,
                                 size_t msglen);
-/* Whether two entries have one key: device, platform, driver, precision, layout, shape class. */
+/* Whether two entries have one key: device, platform, driver, precision, layout, shape class,
+ * objective. */
 int gb_tuned_same_key(const gb_tuned_entry_t *a, const gb_tuned_entry_t *b);
 /* The pieces of that check, for the store's other records: a parameter name (a C identifier),
  * a point id (16 lower-case hex digits), a layout tag ("row-NT"). */
@@ -161,7 +177,7 @@ const char *gb_tuned_file_of_store(const char *store_path, char *buf, size_t len
 int gb_tuned_file_read(gb_tuned_t *t, const char *path, const gb_registry_t *reg,
                        const char *source, size_t *read, size_t *skipped, char *warn,
                        size_t warnlen, char *msg, size_t msglen);
-/* Writes t's entries (those whose source is not "shipped") as the tuning file at path,
+/* Writes t's entries (those whose source is not "shipped", of the objective time) as the tuning file at path,
  * replacing it at once (a temporary file renamed over it), making its folder. GB_OK or
  * GB_EBADARG with msg naming the path. */
 int gb_tuned_file_write(const gb_tuned_t *t, const char *path, char *msg, size_t msglen);

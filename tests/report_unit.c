@@ -5,7 +5,8 @@
  * energy through a results store: points with energy and one without (and its reason) stored,
  * read back by gb_report_read, and shown as GFLOP/s per watt (or the reason there is none). And
  * the tuning view: winners by shape class, tuning runs and their best-so-far curves, filtered,
- * in every format. No OpenCL device is used. */
+ * in every format. The time-energy Pareto front of candidates (gb_report_pareto): dominated,
+ * equal, not finite, and a front of one. No OpenCL device is used. */
 #include <math.h>
 
 #include "unit.h"
@@ -340,9 +341,33 @@ static void test_mann_whitney(void)
     CHECK(fabs(gb_mann_whitney(x, 60, x, 60, &exact) - 1) < 1e-12);
 }
 
+/* The front of a tuning run's candidates: time and energy per GEMM. */
+static void test_pareto(void)
+{
+    /* 0 fast and costly, 1 slow and frugal, 2 between them on both (on the front), 3 beaten
+     * by 2 in both, 4 as fast as 0 but costlier, 5 equal to 2 (the first stays), 6 without
+     * energy. */
+    const double t[] = {1.0, 4.0, 2.0, 2.5, 1.0, 2.0, 0.5};
+    const double e[] = {9.0, 1.0, 3.0, 3.5, 9.5, 3.0, (double)NAN};
+    unsigned char on[7];
+    CHECK(gb_report_pareto(t, e, 7, on) == 3);
+    const unsigned char want[] = {1, 1, 1, 0, 0, 0, 0};
+    for (size_t i = 0; i < 7; i++)
+        CHECK(on[i] == want[i]);
+    /* One candidate is its own front; the fastest and the most frugal are always on it. */
+    CHECK(gb_report_pareto(t + 2, e + 2, 1, on) == 1 && on[0] == 1);
+    const double t2[] = {3.0, 1.0, 2.0}, e2[] = {1.0, 3.0, 2.0};
+    CHECK(gb_report_pareto(t2, e2, 3, on) == 3);
+    /* One that beats every other in both: the front is it alone. */
+    const double t3[] = {3.0, 1.0, 2.0}, e3[] = {3.0, 1.0, 2.0};
+    CHECK(gb_report_pareto(t3, e3, 3, on) == 1 && on[1] && !on[0] && !on[2]);
+    CHECK(gb_report_pareto(t3, e3, 0, on) == 0);
+}
+
 int main(void)
 {
     test_mann_whitney();
+    test_pareto();
     gb_report_t *r;
     gb_report_filter_t all = {NULL, NULL, -1, -1};
     CHECK_RC(gb_report_open(&r, &all), GB_OK);

@@ -6,8 +6,11 @@
  * refused naming the field, with nothing written; a rolled-back transaction leaves no table;
  * values gemmbench did not write (26 kinds of damage to a tuned entry, and to runs, evaluations
  * and failures) are passed over by the readers with a warning, named by the tuning check and
- * replaced by a put of their key, the other rows read as before; and `store check` passes on a
- * store with tuning tables.
+ * replaced by a put of their key, the other rows read as before; `store check` passes on a
+ * store with tuning tables; an entry's objective and energy per GEMM round-trip, one entry per
+ * objective under one class; and a table tuned made before objectives (the key without one) is
+ * read as time entries and made anew with the objective in its key at the first write, its
+ * entries kept.
  *
  * `store_tuning --make DB` instead writes a new store of three made-up points and tuning data
  * over them (three runs, two tuned entries, one of whose evidence is not stored); `--add DB`
@@ -1070,6 +1073,118 @@ static void test_inflight(const char *dir)
     gb_store_close(st);
 }
 
+/* An entry of each objective under one key; a table made before objectives, migrated. */
+static void test_objectives(const char *dir)
+{
+    char path[256], msg[1024];
+    gb_store_t *st = NULL;
+    snprintf(path, sizeof path, "%s/objectives.db", dir);
+    if (!CHECK_RC(gb_store_open(&st, path, GB_STORE_CREATE, msg, sizeof msg), GB_OK))
+        return;
+    gb_tuned_entry_t t, e, got;
+    make_entry(&t, "Dev", "row-NN", 64);
+    e = t;
+    snprintf(e.objective, sizeof e.objective, "energy");
+    e.joules = 0.0123456789012345;
+    gb_params_set(&e.params, "MWG", 32);
+    CHECK_RC(gb_store_tuned_put(st, &t), GB_OK);
+    CHECK_RC(gb_store_tuned_put(st, &e), GB_OK);
+    size_t n = 0;
+    CHECK_RC(gb_store_tuned_foreach(st, count_entry, &n), GB_OK);
+    CHECK(n == 2);
+    if (CHECK_RC(gb_store_tuned_get(st, &e, &got), GB_OK)) {
+        CHECK(same_entry(&e, &got));
+        CHECK(!strcmp(got.objective, "energy") && got.joules == e.joules);
+        long v = 0;
+        CHECK(gb_params_get(&got.params, "MWG", &v) && v == 32);
+    }
+    if (CHECK_RC(gb_store_tuned_get(st, &t, &got), GB_OK)) {
+        CHECK(!strcmp(gb_tuned_objective(&got), "time") && got.joules == 0);
+        long v = 0;
+        CHECK(gb_params_get(&got.params, "MWG", &v) && v == 64);
+    }
+    gb_tuned_entry_t edp = t;
+    snprintf(edp.objective, sizeof edp.objective, "edp");
+    CHECK_RC(gb_store_tuned_get(st, &edp, &got), GB_ENOPOINT);
+    CHECK_HAS(gb_store_errmsg(st), "(d, row-NN, small-128, objective edp)");
+    /* Refused: an objective that is none, energy that is not a number of joules. */
+    snprintf(edp.objective, sizeof edp.objective, "watts");
+    CHECK_RC(gb_store_tuned_put(st, &edp), GB_EBADARG);
+    CHECK_HAS(gb_store_errmsg(st), "bad objective");
+    edp = e;
+    edp.joules = -1;
+    CHECK_RC(gb_store_tuned_put(st, &edp), GB_EBADARG);
+    CHECK_HAS(gb_store_errmsg(st), "bad joules");
+    gb_store_close(st);
+
+    /* A table tuned as it was before objectives, with one entry. */
+    snprintf(path, sizeof path, "%s/before.db", dir);
+    if (!CHECK_RC(gb_store_open(&st, path, GB_STORE_CREATE, msg, sizeof msg), GB_OK))
+        return;
+    gb_store_close(st);
+    CHECK(run_sql(path,
+                  "CREATE TABLE tuned(device TEXT NOT NULL, platform TEXT NOT NULL, driver TEXT "
+                  "NOT NULL, precision TEXT NOT NULL, layout TEXT NOT NULL, shape_class TEXT NOT "
+                  "NULL, vendor TEXT NOT NULL, type TEXT NOT NULL, m INTEGER NOT NULL, n INTEGER "
+                  "NOT NULL, k INTEGER NOT NULL, kernel TEXT NOT NULL, params TEXT NOT NULL, "
+                  "gflops REAL NOT NULL, evidence TEXT NOT NULL, tuned_at TEXT NOT NULL, family "
+                  "TEXT NOT NULL DEFAULT '', PRIMARY KEY(device, platform, driver, precision, "
+                  "layout, shape_class));"
+                  "INSERT INTO tuned VALUES('Old', 'P', '1', 's', 'row-NN', 'square-1024', 'V', "
+                  "'gpu', 1024, 1024, 1024, 'xgemm', 'MWG=64', 99.5, '', '2026-01-01T00:00:00Z', "
+                  "'fam');") == SQLITE_OK);
+    if (!CHECK_RC(gb_store_open(&st, path, 0, msg, sizeof msg), GB_OK))
+        return;
+    gb_tuned_entry_t old;
+    memset(&old, 0, sizeof old);
+    snprintf(old.device, sizeof old.device, "Old");
+    snprintf(old.platform, sizeof old.platform, "P");
+    snprintf(old.driver, sizeof old.driver, "1");
+    old.precision = GB_PREC_S;
+    snprintf(old.layout, sizeof old.layout, "row-NN");
+    snprintf(old.shape_class, sizeof old.shape_class, "square-1024");
+    /* Read before any write: a time entry, and the table as it was. */
+    if (CHECK_RC(gb_store_tuned_get(st, &old, &got), GB_OK))
+        CHECK(!strcmp(got.objective, "time") && got.gflops == 99.5 && !strcmp(got.family, "fam"));
+    gb_tuned_entry_t olde = old;
+    snprintf(olde.objective, sizeof olde.objective, "energy");
+    CHECK_RC(gb_store_tuned_get(st, &olde, &got), GB_ENOPOINT);
+    char cols[512] = "";
+    sqlite3 *db = NULL;
+    sqlite3_stmt *q = NULL;
+    /* The first write migrates: an energy entry beside the old one of its key. */
+    make_entry(&e, "Old", "row-NN", 1024);
+    snprintf(e.platform, sizeof e.platform, "P");
+    snprintf(e.driver, sizeof e.driver, "1");
+    e.precision = GB_PREC_S;
+    e.m = e.n = e.k = 1024;
+    snprintf(e.shape_class, sizeof e.shape_class, "square-1024");
+    snprintf(e.objective, sizeof e.objective, "energy");
+    e.joules = 2.5;
+    CHECK_RC(gb_store_tuned_put(st, &e), GB_OK);
+    n = 0;
+    CHECK_RC(gb_store_tuned_foreach(st, count_entry, &n), GB_OK);
+    CHECK(n == 2);
+    if (CHECK_RC(gb_store_tuned_get(st, &old, &got), GB_OK))
+        CHECK(!strcmp(got.objective, "time") && got.gflops == 99.5 && !strcmp(got.family, "fam") &&
+              got.joules == 0);
+    if (CHECK_RC(gb_store_tuned_get(st, &olde, &got), GB_OK))
+        CHECK(got.joules == 2.5);
+    gb_store_close(st);
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(db,
+                           "SELECT group_concat(name || ':' || pk, ',') FROM "
+                           "pragma_table_info('tuned')",
+                           -1, &q, NULL) == SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
+        snprintf(cols, sizeof cols, "%s", (const char *)sqlite3_column_text(q, 0));
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    CHECK_HAS(cols, "objective:7");
+    CHECK_HAS(cols, "joules:0");
+    CHECK(tuning_tables(path) == 4);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 &&
@@ -1108,6 +1223,7 @@ int main(int argc, char **argv)
     CHECK(make(path, 1) == 0); /* again over the same points: entries replaced, runs added */
     test_inflight(dir);
     test_damage(dir);
+    test_objectives(dir);
     unit_remove_dir(dir);
     return unit_finish();
 }

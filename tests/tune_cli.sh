@@ -1,7 +1,9 @@
 #!/bin/sh
 # tune_cli.sh GEMMBENCH FIXTURES: each bad tune command gets exit 2, one line on stderr naming
 # the problem and the fix, and writes no store; tune --refresh's too (nothing to refresh, an
-# unknown class, options it does not take).
+# unknown class, options it does not take); and --objective energy or edp on a device whose
+# energy counter cannot be read (GEMMBENCH_RAPL_FILE naming no file stands in for a machine
+# without RAPL, whatever this one has), or with the energy loop turned off.
 gb=$1
 fx=$2
 . "$(dirname "$0")/script_lib.sh"
@@ -68,5 +70,27 @@ expect "--refresh tunes each class in its own layout: give no --layout" --refres
 expect "--classes is for tune --refresh" -k naive -n 64 --classes small-64
 expect "--no-shipped is for tune --refresh" -k naive -n 64 --no-shipped
 expect "--simulate runs one recorded space: not with --refresh" --refresh --simulate "$tmp/none.space"
+expect "--objective must be time, energy or edp, got 'watts'" -k naive -n 64 --objective watts
+# No counter: refused before the store is opened, naming the device, why and the fix.
+GEMMBENCH_RAPL_FILE=$tmp/no-rapl/energy_uj
+export GEMMBENCH_RAPL_FILE
+expect "--objective energy needs an energy counter, and .* has none readable \(GEMMBENCH_RAPL_FILE .* holds no counter\); tune with --objective time, or on a device with one" \
+    -k naive -n 64 --objective energy
+expect "--objective edp needs an energy counter" -k naive -n 64 --objective edp
+# A counter, but the energy loop turned off.
+echo 123456 >"$tmp/energy_uj"
+GEMMBENCH_RAPL_FILE=$tmp/energy_uj GEMMBENCH_ENERGY_MIN_S=0 expect \
+    "--objective energy measures energy, and GEMMBENCH_ENERGY_MIN_S='0' turns the energy loop off; unset it" \
+    -k naive -n 64 --objective energy
+unset GEMMBENCH_RAPL_FILE GEMMBENCH_ENERGY_MIN_S
+# --objective chooses among -k auto's entries: with other kernels it is a mistake.
+"$gb" run -k naive -n 8 --objective energy --store "$db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q -- "--objective says which tuned entries -k auto takes" "$tmp/err" &&
+    [ ! -e "$db" ]; then
+    ok
+else
+    bad "gemmbench run -k naive --objective energy: exit $rc, $(cat "$tmp/err")"
+fi
 
 finish

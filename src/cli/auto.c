@@ -18,18 +18,22 @@ static int wants_auto(const gb_explore_plan_t *pl)
     return 0;
 }
 
-int cli_auto_open(cli_auto_t *a, const gb_explore_plan_t *pl, const char *store)
+int cli_auto_open(cli_auto_t *a, const gb_explore_plan_t *pl, const char *store,
+                  const char *objective)
 {
     memset(a, 0, sizeof *a);
     if (!wants_auto(pl))
-        return 0;
+        return objective && strcmp(objective, GB_OBJECTIVE_TIME)
+                   ? cli_error(GB_EBADARG, "--objective says which tuned entries -k auto "
+                                           "takes: give -k auto, or leave it out")
+                   : 0;
     /* The store's entries, where there is a store; it is only read here (with --no-store
      * too: the user's tuning is used, and nothing is written). */
     char msg[1024];
     gb_store_t *st = NULL;
     if (gb_store_open(&st, store, 0, msg, sizeof msg) != GB_OK)
         st = NULL;
-    int rc = gb_auto_open(&a->db, st, -1, msg, sizeof msg);
+    int rc = gb_auto_open(&a->db, st, -1, objective, msg, sizeof msg);
     gb_store_close(st);
     if (rc != GB_OK)
         return cli_error(rc, "the tuning database: %s", msg);

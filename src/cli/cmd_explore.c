@@ -19,6 +19,8 @@ static void usage(void)
         "so the same command resumes an interrupted sweep. Flags override the plan's keys.\n"
         "  --plan NAME|FILE      a built-in plan or a JSON plan file (docs/explore.md)\n"
         "  -k, --kernel K[,K..]  kernel families or presets\n"
+        "      --objective O     with -k auto: the tuned entries of objective O (time, energy,\n"
+        "                        edp; default time) where a class has one\n"
         "  -n LIST               square orders: 64,128 or 64:1024:64 or 16:1024:x2\n"
         "  -M, -N, -K LIST       rectangular sizes (their product; a missing one follows -n)\n"
         "      --precision s,d   precisions (default: each kernel's own)\n"
@@ -275,7 +277,7 @@ static int mpi_worker(sweep_t *s, const gb_explore_plan_t *pl, const cli_measure
 {
     char msg[1024];
     gb_xp_worker_t *w = &s->w[0];
-    int rc = cli_auto_open(&s->autodb, pl, o->store);
+    int rc = cli_auto_open(&s->autodb, pl, o->store, o->objective);
     if (rc)
         return rc;
     cli_stop_catch(); /* rank 0 says when to stop; the point in flight is finished */
@@ -305,7 +307,7 @@ static int open_plan(sweep_t *s, const gb_explore_plan_t *pl, const cli_measure_
     } else if (!o->dry_run && (rc = cli_crash_reap(s->st, "explore"))) {
         return rc; /* what a process that is gone left in flight: crashed, or measured again */
     }
-    if ((rc = cli_auto_open(&s->autodb, pl, o->store)))
+    if ((rc = cli_auto_open(&s->autodb, pl, o->store, o->objective)))
         return rc;
     if ((rc = gb_explore_open_on(&s->ex, pl, s->reg, s->kinds, s->nkinds, s->st,
                                  cli_auto_chooser(&s->autodb), msg, sizeof msg)) != GB_OK)

@@ -194,7 +194,7 @@ static int open_offload(offload_t *f, const cli_measure_t *o, const gb_explore_p
     int rc;
     if ((rc = cli_measure_open(o, &f->reg, &f->dev, &f->di)) ||
         (!o->no_store && (rc = cli_store_open(&f->st, o->store, 1))) ||
-        (rc = cli_auto_open(&f->autodb, pl, o->store)))
+        (rc = cli_auto_open(&f->autodb, pl, o->store, o->objective)))
         return rc;
     if ((rc = gb_context_open(&f->ctx, f->di, msg, sizeof msg)) != GB_OK)
         return cli_error(rc, "%s", msg);

@@ -21,6 +21,8 @@ static void usage(void)
            "                        kernels' lists them; gb is gemmbench's own library);\n"
            "                        'all' (default) is every family and preset in each\n"
            "                        precision it has: -k all,gb,clblast,cublas,openblas\n"
+           "      --objective O     with -k auto: take the tuned entries of objective O\n"
+           "                        (time, energy, edp; default time) where a class has one\n"
            "  -n LIST               square sizes (default 256,512): 64,128 or 64:1024:64\n"
            "  -M, -N, -K LIST       rectangular sizes, their product; a missing one follows -n\n"
            "                        (default 512)\n"
@@ -166,7 +168,7 @@ static int open_run(run_t *u, const cli_measure_t *o, const gb_explore_plan_t *p
     char msg[1024];
     int rc;
     if ((rc = cli_measure_open(o, &u->reg, &u->dev, &u->di)) ||
-        (rc = cli_auto_open(&u->autodb, pl, o->store)))
+        (rc = cli_auto_open(&u->autodb, pl, o->store, o->objective)))
         return rc;
     if ((rc = gb_explore_open(&u->ex, pl, u->reg, u->di, NULL, cli_auto_chooser(&u->autodb), msg,
                               sizeof msg)) != GB_OK)

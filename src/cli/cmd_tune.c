@@ -49,6 +49,12 @@ static void usage(void)
         "                          s/row-NN/square-4096)\n"
         "      --no-shipped        with --refresh: the classes of the store's and tuning\n"
         "                          file's entries only (the shipped entries still seed)\n"
+        "      --objective O       what the winner minimises: time (default), energy (J per\n"
+        "                          GEMM) or edp (J x s per GEMM); energy and edp measure\n"
+        "                          each candidate's energy as 'run' does (its energy loop,\n"
+        "                          GEMMBENCH_ENERGY_MIN_S seconds) and need an energy counter\n"
+        "                          (NVML, RAPL); entries keep their objective, and\n"
+        "                          'run -k auto --objective O' uses them\n"
         "      --strategy S        exhaustive, random, anneal, genetic, bayes (default bayes)\n"
         "      --budget N          evaluations per shape (default a tenth of the space, 20..300)\n"
         "      --no-presets        do not measure the family's presets first (by default they\n"
@@ -144,7 +150,7 @@ static int own_option(int argc, char **argv, int *i, tune_opts_t *t)
         "--strategy",          "--budget",       "--time",       "--seed",     "--fix",
         "--threads",           "--confirm",      "--record",     "--simulate", "--count",
         "--candidate-timeout", "--confirm-reps", "--no-presets", "--builders", "--compile-timeout",
-        "--refresh",           "--no-shipped",   "--classes"};
+        "--refresh",           "--no-shipped",   "--classes",    "--objective"};
     const char *a = argv[*i], *eq = strchr(a, '=');
     const size_t len = eq ? (size_t)(eq - a) : strlen(a);
     size_t k = 0;
@@ -202,6 +208,9 @@ static int own_option(int argc, char **argv, int *i, tune_opts_t *t)
         t->record = v;
     } else if (!strcmp(name, "--classes")) {
         t->classes = v;
+    } else if (!strcmp(name, "--objective")) {
+        if (gb_objective_parse(v, &t->objective) != GB_OK)
+            return cli_error(GB_EBADARG, "--objective must be time, energy or edp, got '%s'", v);
     } else {
         t->simulate = v;
     }
@@ -294,6 +303,34 @@ static int open_runs(tuning_t *g, const tune_opts_t *t, const cli_measure_t *o,
     return cli_measure_devices_open(&g->dev, o, mpi);
 }
 
+/* An objective that needs energy, on devices that can measure it: every device picked has an
+ * energy counter, and the energy loop is on. 0, or the exit code after one line naming the
+ * problem and the fix (before the store is opened: nothing is written). */
+static int check_energy(const tuning_t *g, const tune_opts_t *t)
+{
+    if (!gb_objective_needs_energy(t->objective))
+        return 0;
+    const char *name = gb_objective_name(t->objective);
+    const char *env = getenv("GEMMBENCH_ENERGY_MIN_S");
+    const double min_s = gb_energy_min_s();
+    if (!(min_s > 0))
+        return cli_error(GB_EBADARG,
+                         "--objective %s measures energy, and GEMMBENCH_ENERGY_MIN_S='%s' turns "
+                         "the energy loop off; unset it or give it seconds above 0",
+                         name, env ? env : "");
+    for (size_t i = 0; i < g->dev.npicks; i++) {
+        const gb_device_info_t *d = &g->dev.list[g->dev.picks[i]];
+        char source[64], why[160];
+        if (!gb_energy_counter(d, source, sizeof source, why, sizeof why))
+            return cli_error(GB_EBADARG,
+                             "--objective %s needs an energy counter, and %s has none readable "
+                             "(%s); tune with --objective time, or on a device with one (NVML "
+                             "on an NVIDIA GPU, RAPL on a CPU)",
+                             name, d->name, why);
+    }
+    return 0;
+}
+
 /* The shapes, and every run checked; then (rank 0) the store. 0 or the exit code. */
 static int check_runs(tuning_t *g, const tune_opts_t *t, const cli_measure_t *o,
                       const gb_explore_plan_t *pl, const gb_fleet_mpi_t *mpi)
@@ -303,6 +340,8 @@ static int check_runs(tuning_t *g, const tune_opts_t *t, const cli_measure_t *o,
     int rc;
     if (g->dev.npicks > 1 && t->record)
         return cli_error(GB_EBADARG, "--record writes one device's evaluations: give one -d");
+    if ((rc = check_energy(g, t)))
+        return rc;
     if (t->refresh) /* its runs are planned and checked */
         return mpi->rank == 0 ? cli_store_open(&g->st, o->store, 1) : 0;
     if ((rc = gb_plan_shapes(pl, &g->runs.shapes, &g->runs.nshapes, msg, sizeof msg)) != GB_OK)
@@ -351,7 +390,8 @@ static gb_tune_spec_t base_spec(const tune_opts_t *t, const gb_explore_plan_t *p
                             .compile_timeout_s = t->compile_timeout_s,
                             .confirm = t->confirm,
                             .confirm_reps = t->reps,
-                            .command = cmdline};
+                            .command = cmdline,
+                            .objective = t->objective};
 }
 
 /* A device's build processes' command line: this device, these kernels. */
@@ -436,8 +476,10 @@ static int tune_runs(tuning_t *g, tune_opts_t *t, const cli_measure_t *o,
     const gb_device_info_t *devs[CLI_MAX_DEVICES];
     for (size_t i = 0; i < dev->npicks; i++)
         devs[i] = &dev->list[dev->picks[i]];
-    /* Energy is not measured while tuning: its loop costs seconds per candidate. */
-    setenv("GEMMBENCH_ENERGY_MIN_S", "0", 1);
+    /* Energy is measured only for an objective that needs it: its loop costs seconds per
+     * candidate. */
+    if (!gb_objective_needs_energy(t->objective))
+        setenv("GEMMBENCH_ENERGY_MIN_S", "0", 1);
     helpers(t, devs, dev->npicks, mpi);
     char cmdline[1024], msg[1024];
     size_t used = 0;

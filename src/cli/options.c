@@ -48,7 +48,8 @@ enum {
     O_MINTIME,
     O_MAXCI,
     O_PIPELINE,
-    O_VERDICT
+    O_VERDICT,
+    O_OBJECTIVE
 };
 
 static const struct option long_opts[] = {{"platform", required_argument, NULL, 'p'},
@@ -96,6 +97,7 @@ static const struct option long_opts[] = {{"platform", required_argument, NULL, 
                                           {"max-rel-ci", required_argument, NULL, O_MAXCI},
                                           {"device-map", required_argument, NULL, O_DEVMAP},
                                           {"verdict", required_argument, NULL, O_VERDICT},
+                                          {"objective", required_argument, NULL, O_OBJECTIVE},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
 
@@ -242,6 +244,11 @@ static int other(int c, const char *arg, const char *name, const char *cmd, cli_
     case O_MPI: o->mpi = 1; return 0;
     case O_DEVMAP: o->device_map = arg; return 0;
     case O_NOSTORE: o->no_store = 1; return 0;
+    case O_OBJECTIVE:
+        if (!gb_tuned_objective_ok(arg))
+            return cli_error(GB_EBADARG, "--objective must be time, energy or edp, got '%s'", arg);
+        o->objective = arg;
+        return 0;
     case O_VERDICT:
         if (gb_verdict_parse(arg, &o->verdict) != GB_OK)
             return cli_error(GB_EBADARG,

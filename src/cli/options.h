@@ -18,6 +18,7 @@ typedef struct cli_measure {
     const char *device_map; /* --device-map D0,D1,..: rank r's -d is Dr */
     gb_verdict_t verdict;   /* --verdict: what a validated result must meet to pass */
     int build_only;         /* -i 0: build every point's programs, call nothing (run) */
+    const char *objective;  /* --objective: whose tuned entries -k auto takes (NULL: time) */
 } cli_measure_t;
 
 /* The options only some commands take. */
@@ -62,9 +63,12 @@ typedef struct cli_auto {
     int open;
 } cli_auto_t;
 /* Loads the store's entries (store: the --store path, NULL for the default; read even with
- * --no-store) for -k auto's library handles when pl asks for auto; 0, or the exit code after an
- * error. cli_auto_close prints what reading tuning files skipped, as one warning. */
-int cli_auto_open(cli_auto_t *a, const gb_explore_plan_t *pl, const char *store);
+ * --no-store) for -k auto's library handles when pl asks for auto, objective's entries over
+ * the time ones (NULL: time; gb_auto_open); 0, or the exit code after an error (an objective
+ * without -k auto too). cli_auto_close prints what reading tuning files skipped, as one
+ * warning. */
+int cli_auto_open(cli_auto_t *a, const gb_explore_plan_t *pl, const char *store,
+                  const char *objective);
 /* The chooser for gb_explore_open: NULL when auto is not asked for. */
 const gb_chooser_t *cli_auto_chooser(const cli_auto_t *a);
 void cli_auto_close(cli_auto_t *a);

@@ -27,6 +27,7 @@ typedef struct tune_opts {
     size_t confirm;
     unsigned reps;
     gb_params_t fix;
+    gb_objective_t objective; /* --objective: what the winner minimises */
 } tune_opts_t;
 
 /* The narrowing of the space: the plan's --param lists, then --fix values. */

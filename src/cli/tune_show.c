@@ -48,9 +48,14 @@ static void on_progress(const gb_tune_progress_t *p, void *user)
     char line[1200], eta[48];
     cli_progress_eta(&v->pr, eta, sizeof eta);
     const gb_tune_eval_t *e = p->last;
+    char unit[48] = "", score[64] = "";
+    if (p->objective != GB_OBJ_TIME) {
+        snprintf(unit, sizeof unit, " %s", gb_objective_unit(p->objective));
+        snprintf(score, sizeof score, ", %.4g%s", p->score, unit);
+    }
     if (e->code == GB_OK)
-        snprintf(line, sizeof line, "%.4g GFLOP/s%s; best %.4g (%s); %s", e->gflops,
-                 e->cached ? " (stored)" : "", p->best, p->best_params, eta);
+        snprintf(line, sizeof line, "%.4g GFLOP/s%s%s; best %.4g%s (%s); %s", e->gflops, score,
+                 e->cached ? " (stored)" : "", p->best, unit, p->best_params, eta);
     else
         snprintf(line, sizeof line, "cannot win: %s: %.200s%s; best %.4g; %s", gb_errname(e->code),
                  e->reason, e->cached ? " (stored)" : "", p->best, eta);

@@ -36,6 +36,17 @@ int gb_select__type_ok(const char *s)
            !strcmp(s, "other");
 }
 
+const char *gb_tuned_objective(const gb_tuned_entry_t *e)
+{
+    return e->objective[0] ? e->objective : GB_OBJECTIVE_TIME;
+}
+
+int gb_tuned_objective_ok(const char *s)
+{
+    return !strcmp(s, GB_OBJECTIVE_TIME) || !strcmp(s, GB_OBJECTIVE_ENERGY) ||
+           !strcmp(s, GB_OBJECTIVE_EDP);
+}
+
 const char *gb_tuned_entry_fault(const gb_tuned_entry_t *e, char *buf, size_t len)
 {
     /* Every text field, checked where it is kept: a value filling its array (no NUL within it)
@@ -52,7 +63,8 @@ const char *gb_tuned_entry_fault(const gb_tuned_entry_t *e, char *buf, size_t le
                  {"layout", e->layout, sizeof e->layout},
                  {"shape_class", e->shape_class, sizeof e->shape_class},
                  {"kernel", e->kernel, sizeof e->kernel},
-                 {"tuned_at", e->tuned_at, sizeof e->tuned_at}};
+                 {"tuned_at", e->tuned_at, sizeof e->tuned_at},
+                 {"objective", e->objective, sizeof e->objective}};
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
         if (!memchr(texts[i].value, '\0', texts[i].size)) {
             snprintf(buf, len, "bad %s (longer than %zu bytes)", texts[i].name, texts[i].size - 1);
@@ -89,6 +101,10 @@ const char *gb_tuned_entry_fault(const gb_tuned_entry_t *e, char *buf, size_t le
         return "bad kernel (empty)";
     if (!(e->gflops >= 0) || !isfinite(e->gflops))
         return "bad gflops (a finite number, 0 or more)";
+    if (e->objective[0] && !gb_tuned_objective_ok(e->objective))
+        return "bad objective (time, energy or edp)";
+    if (!(e->joules >= 0) || !isfinite(e->joules))
+        return "bad joules (a finite number, 0 or more; 0: not measured)";
     if (e->nevidence > GB_TUNED_EVIDENCE)
         return "bad nevidence (at most GB_TUNED_EVIDENCE)";
     if (e->params.count > GB_MAX_PARAMS)
@@ -131,7 +147,8 @@ int gb_tuned_same_key(const gb_tuned_entry_t *a, const gb_tuned_entry_t *b)
 {
     return !strcmp(a->device, b->device) && !strcmp(a->platform, b->platform) &&
            !strcmp(a->driver, b->driver) && a->precision == b->precision &&
-           !strcmp(a->layout, b->layout) && !strcmp(a->shape_class, b->shape_class);
+           !strcmp(a->layout, b->layout) && !strcmp(a->shape_class, b->shape_class) &&
+           !strcmp(gb_tuned_objective(a), gb_tuned_objective(b));
 }
 
 void gb_tuned_init(gb_tuned_t *t)
@@ -178,11 +195,12 @@ int gb_tuned_merge(gb_tuned_t *t, const gb_tuned_entry_t *e)
 
 /* ---- merging many ---------------------------------------------------------------------------- */
 
-/* A key's hash: its six fields, each ended by a NUL. */
+/* A key's hash: its seven fields, each ended by a NUL. */
 static uint64_t key_hash(const gb_tuned_entry_t *e)
 {
     const char prec = (char)('0' + (int)e->precision);
-    const char *const f[] = {e->device, e->platform, e->driver, e->layout, e->shape_class};
+    const char *const f[] = {e->device, e->platform,    e->driver,
+                             e->layout, e->shape_class, gb_tuned_objective(e)};
     uint64_t h = gb__fnv1a64(&prec, 1, 14695981039346656037ull);
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         h = gb__fnv1a64(f[i], strlen(f[i]) + 1, h);

@@ -308,7 +308,8 @@ int gb_tuned_file_write(const gb_tuned_t *t, const char *path, char *msg, size_t
     int rc = GB_OK;
     for (size_t i = 0; rc == GB_OK && i < t->n; i++) {
         const gb_tuned_entry_t *e = &t->e[i];
-        if (!strcmp(e->source, "shipped"))
+        /* The library chooses by time: the other objectives' entries stay in the store. */
+        if (!strcmp(e->source, "shipped") || strcmp(gb_tuned_objective(e), GB_OBJECTIVE_TIME))
             continue;
         char ps[2048];
         params_text(&e->params, ps, sizeof ps);

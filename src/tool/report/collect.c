@@ -75,8 +75,10 @@ void gb_report_close(gb_report_t *r)
         free(r->lws[i].cell);
         free(r->lws[i].best);
     }
-    for (size_t i = 0; i < r->nruns; i++)
+    for (size_t i = 0; i < r->nruns; i++) {
         free(r->runs[i].best);
+        free(r->runs[i].cands);
+    }
     free(r->runs);
     free(r->tuned);
     free(r->lws);

@@ -70,7 +70,8 @@ static int grid_out(FILE *f, int rc, gb_report__grid_t *g)
 }
 
 /* The tuning view: the winners per shape class, the runs' plot and the runs. */
-static int tuning_section(const gb_report_t *r, const gb_report__plot_t *plot, FILE *f)
+static int tuning_section(const gb_report_t *r, const gb_report__plot_t *plot,
+                          const gb_report__plot_t *pareto, FILE *f)
 {
     gb_report__grid_t g;
     int rc = GB_OK;
@@ -93,6 +94,13 @@ static int tuning_section(const gb_report_t *r, const gb_report__plot_t *plot, F
     figure(f, plot);
     if (r->nruns)
         rc = grid_out(f, gb_report__runs_grid(r, &g), &g);
+    if (rc != GB_OK || !pareto || !pareto->svg)
+        return rc;
+    fputs("<h3>Time and energy</h3>\n<p>The time-energy Pareto front of the most recent tuning "
+          "run that measured energy (<code>gemmbench tune --objective energy</code> or "
+          "<code>edp</code>); the text and JSON reports list each run's.</p>\n",
+          f);
+    figure(f, pareto);
     return rc;
 }
 
@@ -169,7 +177,8 @@ int gb_report__write_html(const gb_report_t *r, unsigned tables, FILE *f, char *
         figure(f, gb_report__plot_of(plots, np, GB_PLOT_ENERGY));
     }
     if (rc == GB_OK && gb_report__tuning_shown(r, tables))
-        rc = tuning_section(r, gb_report__plot_of(plots, np, GB_PLOT_TUNING), f);
+        rc = tuning_section(r, gb_report__plot_of(plots, np, GB_PLOT_TUNING),
+                            gb_report__plot_of(plots, np, GB_PLOT_PARETO), f);
     if (rc == GB_OK && (tables & GB_REPORT_REPS)) {
         gb_report__grid_t g;
         fputs("<h2>Repetitions (GEMMbench's Table 2)</h2>\n<p>GFLOP/s of each repetition (one "

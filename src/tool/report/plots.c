@@ -368,7 +368,7 @@ int gb_report__make_plots(const gb_report_t *r, unsigned tables, gb_report__plot
     /* The tuning view alone draws no point: neither the GFLOP/s nor the energy plot. */
     const int points = (tables & (GB_REPORT_REPS | GB_REPORT_LWS)) != 0;
     size_t nheat = lws ? (r->nlws < MAX_HEAT ? r->nlws : MAX_HEAT) : 0, ns = 0;
-    const size_t np = nheat + 3 + (tuning ? 1u : 0u);
+    const size_t np = nheat + 3 + (tuning ? 2u : 0u);
     gb_report__plot_t *p = calloc(np, sizeof *p);
     series_t *s = NULL;
     gb_report__gp_t gp;
@@ -409,6 +409,9 @@ int gb_report__make_plots(const gb_report_t *r, unsigned tables, gb_report__plot
     if (rc == GB_OK && tuning) {
         p[3 + nheat].kind = GB_PLOT_TUNING;
         rc = gb_report__tuning_plot(r, &gp, &p[3 + nheat]);
+        p[4 + nheat].kind = GB_PLOT_PARETO;
+        if (rc == GB_OK)
+            rc = gb_report__pareto_plot(r, &gp, &p[4 + nheat]);
     }
     if (rc != GB_OK) {
         snprintf(msg, msglen, "cannot write gnuplot's data in %s", gp.dir);
@@ -421,7 +424,7 @@ int gb_report__make_plots(const gb_report_t *r, unsigned tables, gb_report__plot
     if (drawn && (rc = gb_report__gp_run(&gp, msg, msglen)) != GB_OK)
         goto done;
     for (size_t i = 0; i < np; i++) {
-        static const char *const names[] = {"perf", "", "energy", "tuning", "roofline"};
+        static const char *const names[] = {"perf", "", "energy", "tuning", "roofline", "pareto"};
         char name[64], prefix[32];
         /* A plot with nothing to draw has a note instead, and no caption. */
         if (!p[i].caption[0])

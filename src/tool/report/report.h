@@ -63,6 +63,10 @@ int gb_report_finish(gb_report_t *r, const char *source);
 int gb_report_add_tuned(gb_report_t *r, const gb_tuned_entry_t *e);
 int gb_report_add_run(gb_report_t *r, const gb_tune_run_t *run);
 int gb_report_add_eval(gb_report_t *r, const gb_tune_eval_t *ev);
+/* The time-energy Pareto front of n candidates (pareto.c): on[i] 1 where no other candidate is
+ * as fast and as frugal and strictly better in one (of equal ones, the first), 0 where one is
+ * or where time[i] or energy[i] is not finite. Returns how many are on it. */
+size_t gb_report_pareto(const double *time, const double *energy, size_t n, unsigned char *on);
 /* Opens a report, adds every point of st and its tuning data and the devices' stored ceilings,
  * and finishes it; reg (may be NULL) as gb_report_set_registry. On error *out is NULL and msg
  * says why (the store's message, or out of memory). */

@@ -82,12 +82,23 @@ typedef struct gb_report__lws {
     size_t *best;       /* per size, the column with the highest mean */
 } gb_report__lws_t;
 
+/* A candidate of a tuning run that may be on its time-energy front (pareto.c). */
+typedef struct gb_report__cand {
+    char id[GB_POINT_ID_LEN + 1];
+    char params[512];
+    double ms, joules, gflops; /* its point's median time, energy and rate per GEMM */
+    int front;                 /* on the run's Pareto front */
+} gb_report__cand_t;
+
 /* A tuning run the report took, with its best-so-far curve (evaluations in order). */
 typedef struct gb_report__run {
     gb_tune_run_t run;
-    double *best; /* per evaluation, the best GFLOP/s so far; NaN before any success (owned) */
+    double *best; /* per evaluation, the best score so far; NaN before any success (owned) */
     size_t nevals, cap;
     double top; /* the best of the run, NaN when nothing succeeded */
+    /* Its candidates that succeeded; once read, those measured with energy (owned). */
+    gb_report__cand_t *cands;
+    size_t ncands, candcap, nfront;
 } gb_report__run_t;
 
 struct gb_report {
@@ -294,7 +305,8 @@ typedef enum gb_report__plot_kind {
     GB_PLOT_HEAT,
     GB_PLOT_ENERGY,
     GB_PLOT_TUNING,
-    GB_PLOT_ROOFLINE
+    GB_PLOT_ROOFLINE,
+    GB_PLOT_PARETO
 } gb_report__plot_kind_t;
 
 /* One plot, made or not: svg (owned) holds an <svg> element ready to inline, or is NULL and
@@ -322,6 +334,19 @@ const gb_report__plot_t *gb_report__plot_of(const gb_report__plot_t *plots, size
  * writes its data and script lines; leaves p->caption empty and says why in p->note when there
  * is nothing to draw. GB_EIO when the data cannot be written. */
 int gb_report__tuning_plot(const gb_report_t *r, gb_report__gp_t *gp, gb_report__plot_t *p);
+
+/* ---- pareto.c: the time-energy Pareto front of tuning runs -------------------------------- */
+
+/* Keeps ev (a successful evaluation of run k) as a candidate. GB_OK or GB_ENOMEM. */
+int gb_report__pareto_eval(gb_report__run_t *k, const gb_tune_eval_t *ev);
+/* Reads every run's candidates' points from st, keeps those with energy and marks the front.
+ * GB_OK, or the store's or memory's error. */
+int gb_report__pareto_read(gb_report_t *r, gb_store_t *st);
+/* A table per run with a front (text or Markdown); its front as JSON, added to run (a cJSON
+ * object); the scatter plot of the most recent run with a front (as gb_report__tuning_plot). */
+int gb_report__write_pareto_text(const gb_report_t *r, int markdown, FILE *f);
+void gb_report__pareto_json(const gb_report__run_t *k, void *run);
+int gb_report__pareto_plot(const gb_report_t *r, gb_report__gp_t *gp, gb_report__plot_t *p);
 
 /* ---- roofline.c: memory traffic, ceilings and the roofline --------------------------------- */
 

@@ -63,7 +63,7 @@ int gb_report_add_eval(gb_report_t *r, const gb_tune_eval_t *ev)
     k->best[k->nevals++] = b;
     if (!isnan(b) && (isnan(k->top) || b > k->top))
         k->top = b;
-    return GB_OK;
+    return gb_report__pareto_eval(k, ev);
 }
 
 static int add_tuned(const gb_tuned_entry_t *e, void *user)
@@ -89,7 +89,7 @@ int gb_report__read_tuning(gb_report_t *r, gb_store_t *st)
     /* Evaluations once the runs are read: one statement open at a time. */
     for (size_t i = 0; rc == GB_OK && i < r->nruns; i++)
         rc = gb_store_tune_evals(st, r->runs[i].run.id, add_eval, r);
-    return rc;
+    return rc == GB_OK ? gb_report__pareto_read(r, st) : rc;
 }
 
 /* "square-4096": kind "square", size 4096; classes of one kind sort by size. */
@@ -222,7 +222,7 @@ int gb_report__write_tuning_text(const gb_report_t *r, int markdown, FILE *f)
     if ((rc = gb_report__runs_grid(r, &g)) == GB_OK)
         draw(&g, f);
     gb_report__grid_free(&g);
-    return rc;
+    return rc == GB_OK ? gb_report__write_pareto_text(r, markdown, f) : rc;
 }
 
 /* ---- data ----------------------------------------------------------------------------------- */
@@ -321,6 +321,7 @@ static cJSON *run_json(const gb_report__run_t *k)
     for (size_t i = 0; i < k->nevals; i++)
         cJSON_AddItemToArray(curve, gb_report__json_num(k->best[i]));
     cJSON_AddItemToObject(o, "best_so_far", curve);
+    gb_report__pareto_json(k, o);
     return o;
 }
 

@@ -11,21 +11,28 @@
 #include "rt/core/core.h"
 #include "tuning_int.h"
 
-/* Whether there is table tuned, and with the column family (added after the tables were
- * first made): 0 no table, 1 without the column, 2 with it, or an error code. One statement:
- * each read of an entry asks it. */
+/* What tuned_table says of the columns added after the tables were first made. */
+enum { HAS_TABLE = 1, HAS_FAMILY = 2, HAS_OBJECTIVE = 4 };
+
+/* Whether there is table tuned, and with which of the columns family and objective: 0 no
+ * table, else HAS_TABLE with HAS_FAMILY and HAS_OBJECTIVE where it has them; or an error code.
+ * One statement: each read of an entry asks it. */
 static int tuned_table(gb_store_t *st)
 {
     sqlite3_stmt *q;
     int rc = gb_store__prepare(st,
                                "SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' "
                                "AND name = 'tuned'), (SELECT count(*) FROM "
-                               "pragma_table_info('tuned') WHERE name = 'family')",
+                               "pragma_table_info('tuned') WHERE name = 'family'), (SELECT "
+                               "count(*) FROM pragma_table_info('tuned') WHERE name = "
+                               "'objective')",
                                &q);
     if (rc != GB_OK)
         return rc;
     if (sqlite3_step(q) == SQLITE_ROW)
-        rc = sqlite3_column_int(q, 0) ? 1 + (sqlite3_column_int(q, 1) > 0) : 0;
+        rc = sqlite3_column_int(q, 0) ? HAS_TABLE | (sqlite3_column_int(q, 1) ? HAS_FAMILY : 0) |
+                                            (sqlite3_column_int(q, 2) ? HAS_OBJECTIVE : 0)
+                                      : 0;
     else
         rc = gb_store__fail_db(st, "reading the schema");
     sqlite3_finalize(q);
@@ -37,8 +44,15 @@ static int tuned_table(gb_store_t *st)
 #define TUNED_COLS                                                                                 \
     "device, platform, driver, precision, layout, shape_class, vendor, type, m, n, k, kernel, "    \
     "params, gflops, evidence, tuned_at"
-/* What reads TUNED_COLS then the family: the column, or '' where the table predates it. */
-#define FAMILY_COL(has) ((has) ? ", family" : ", '' AS family")
+/* What reads TUNED_COLS then the family, the objective and the energy: the columns, or what an
+ * entry made before them holds ('', time, not measured). */
+#define LATER_COLS(has)                                                                            \
+    ((has)&HAS_OBJECTIVE ? ", family, objective, joules"                                           \
+     : (has)&HAS_FAMILY  ? ", family, 'time' AS objective, NULL AS joules"                         \
+                         : ", '' AS family, 'time' AS objective, NULL AS joules")
+/* The key's objective in a WHERE clause: the column, or what every entry of a table made
+ * before it has. */
+#define OBJECTIVE_KEY(has) ((has)&HAS_OBJECTIVE ? "objective" : "'time'")
 
 static int tuned_put_locked(gb_store_t *st, const gb_tuned_entry_t *e)
 {
@@ -59,8 +73,8 @@ static int tuned_put_locked(gb_store_t *st, const gb_tuned_entry_t *e)
     if ((rc = gb_store__tuning_tables(st)) != GB_OK ||
         (rc = gb_store__prepare(st,
                                 "INSERT OR REPLACE INTO tuned(" TUNED_COLS
-                                ", family) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                                "?)",
+                                ", family, objective, joules) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                                "?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                 &q)) != GB_OK)
         return rc;
     const char *text[] = {e->device, e->platform,    e->driver, gb_precision_name(e->precision),
@@ -76,6 +90,11 @@ static int tuned_put_locked(gb_store_t *st, const gb_tuned_entry_t *e)
     sqlite3_bind_text(q, 15, evidence, -1, SQLITE_STATIC);
     sqlite3_bind_text(q, 16, when, -1, SQLITE_STATIC);
     sqlite3_bind_text(q, 17, e->family, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 18, gb_tuned_objective(e), -1, SQLITE_STATIC);
+    if (e->joules > 0)
+        sqlite3_bind_double(q, 19, e->joules);
+    else
+        sqlite3_bind_null(q, 19);
     if (sqlite3_step(q) != SQLITE_DONE)
         rc = gb_store__fail_db(st, "storing a tuned entry");
     sqlite3_finalize(q);
@@ -124,14 +143,14 @@ static int key_whole(sqlite3_stmt *q)
            gb_select__layout_ok(k.layout) && class_name_ok(k.shape_class);
 }
 
-/* The row at q of a SELECT TUNED_COLS, family, rowid into e (source "store"): 1, or 0 with d
- * naming the row and what is wrong with it. */
+/* The row at q of a SELECT TUNED_COLS, family, objective, joules, rowid into e (source
+ * "store"): 1, or 0 with d naming the row and what is wrong with it. */
 static int row_entry(sqlite3_stmt *q, gb_tuned_entry_t *e, gb_tuning_damage_t *d)
 {
     char prec[8], params[4096], evidence[256], shown[4][80], why[512] = "";
     memset(e, 0, sizeof *e);
     d->table = "tuned";
-    d->row = (long long)sqlite3_column_int64(q, 17);
+    d->row = (long long)sqlite3_column_int64(q, 19);
     d->key_whole = 0;
     const int at[4] = {0, 3, 4, 5}; /* the key as stored, for the message */
     for (int i = 0; i < 4; i++)
@@ -158,7 +177,9 @@ static int row_entry(sqlite3_stmt *q, gb_tuned_entry_t *e, gb_tuning_damage_t *d
         gb_store__col_text(q, 14, "evidence", evidence, sizeof evidence, 0, why, sizeof why) &&
         gb_store__col_text(q, 15, "tuned_at", e->tuned_at, sizeof e->tuned_at, 0, why,
                            sizeof why) &&
-        gb_store__col_text(q, 16, "family", e->family, sizeof e->family, 0, why, sizeof why);
+        gb_store__col_text(q, 16, "family", e->family, sizeof e->family, 0, why, sizeof why) &&
+        gb_store__col_text(q, 17, "objective", e->objective, sizeof e->objective, 0, why,
+                           sizeof why);
     e->m = (size_t)m;
     e->n = (size_t)n;
     e->k = (size_t)k;
@@ -173,6 +194,13 @@ static int row_entry(sqlite3_stmt *q, gb_tuned_entry_t *e, gb_tuning_damage_t *d
         ok = 0;
     }
     e->gflops = sqlite3_column_double(q, 13);
+    const int jtype = sqlite3_column_type(q, 18);
+    if (ok && jtype != SQLITE_NULL && jtype != SQLITE_FLOAT && jtype != SQLITE_INTEGER) {
+        snprintf(why, sizeof why, "column joules: '%s' is not a number",
+                 gb__printable(gb_store__col_str(q, 18), shown[0], sizeof shown[0]));
+        ok = 0;
+    }
+    e->joules = jtype == SQLITE_NULL ? 0 : sqlite3_column_double(q, 18);
     if (ok && gb_store__params_parse(params, &e->params) != GB_OK) {
         snprintf(why, sizeof why,
                  "column params: '%s' is not NAME=V NAME=V (whole numbers, each name once, at "
@@ -213,8 +241,8 @@ static int tuned_get_locked(gb_store_t *st, const gb_tuned_entry_t *key, gb_tune
     if (rc > 0) {
         snprintf(sql, sizeof sql,
                  "SELECT " TUNED_COLS "%s, rowid FROM tuned WHERE device = ? AND platform = ? "
-                 "AND driver = ? AND precision = ? AND layout = ? AND shape_class = ?",
-                 FAMILY_COL(rc == 2));
+                 "AND driver = ? AND precision = ? AND layout = ? AND shape_class = ? AND %s = ?",
+                 LATER_COLS(rc), OBJECTIVE_KEY(rc));
         rc = gb_store__prepare(st, sql, &q);
     } else if (rc == 0)
         rc = SQLITE_DONE; /* no table: no entry, and nothing written */
@@ -222,10 +250,14 @@ static int tuned_get_locked(gb_store_t *st, const gb_tuned_entry_t *key, gb_tune
         return rc;
     int step = SQLITE_DONE;
     if (q) {
-        const char *text[] = {key->device, key->platform,
-                              key->driver, gb_precision_name(key->precision),
-                              key->layout, key->shape_class};
-        for (int i = 0; i < 6; i++)
+        const char *text[] = {key->device,
+                              key->platform,
+                              key->driver,
+                              gb_precision_name(key->precision),
+                              key->layout,
+                              key->shape_class,
+                              gb_tuned_objective(key)};
+        for (int i = 0; i < 7; i++)
             sqlite3_bind_text(q, i + 1, text[i], -1, SQLITE_STATIC);
         step = sqlite3_step(q);
     }
@@ -237,11 +269,13 @@ static int tuned_get_locked(gb_store_t *st, const gb_tuned_entry_t *key, gb_tune
                              st->path, d.what, d.why, st->path, st->path);
     else if (step == SQLITE_ROW)
         rc = GB_OK;
-    else if (step == SQLITE_DONE)
-        rc = gb_store__failf(st, GB_ENOPOINT, "no tuned entry for %s (%s, %s, %s) in store %s",
+    else if (step == SQLITE_DONE) {
+        const int time = !strcmp(gb_tuned_objective(key), GB_OBJECTIVE_TIME);
+        rc = gb_store__failf(st, GB_ENOPOINT, "no tuned entry for %s (%s, %s, %s%s%s) in store %s",
                              key->device, gb_precision_name(key->precision), key->layout,
-                             key->shape_class, st->path);
-    else
+                             key->shape_class, time ? "" : ", objective ",
+                             time ? "" : key->objective, st->path);
+    } else
         rc = gb_store__fail_db(st, "reading a tuned entry");
     sqlite3_finalize(q);
     return rc;
@@ -267,8 +301,8 @@ static int tuned_walk(gb_store_t *st, int (*fn)(const gb_tuned_entry_t *e, void 
         return rc;
     snprintf(sql, sizeof sql,
              "SELECT " TUNED_COLS "%s, rowid FROM tuned ORDER BY device, precision, layout, "
-             "shape_class, platform, driver",
-             FAMILY_COL(rc == 2));
+             "shape_class, platform, driver%s",
+             LATER_COLS(rc), rc & HAS_OBJECTIVE ? ", objective" : "");
     rc = gb_store__prepare(st, sql, &q);
     if (rc != GB_OK)
         return rc;

@@ -17,16 +17,34 @@
 
 static const char *const tables_of[] = {"tuned", "tune_failures", "tune_runs", "tune_evals"};
 
+/* Table tuned: an entry per key, the objective in it (what a tuning minimised: a class may hold
+ * an entry of each), and the energy per GEMM where measured (NULL: not). */
+#define TUNED_DDL                                                                                  \
+    "tuned(device TEXT NOT NULL, platform TEXT NOT NULL, "                                         \
+    "driver TEXT NOT NULL, precision TEXT NOT NULL, layout TEXT NOT NULL, "                        \
+    "shape_class TEXT NOT NULL, vendor TEXT NOT NULL, type TEXT NOT NULL, m INTEGER NOT NULL, "    \
+    "n INTEGER NOT NULL, k INTEGER NOT NULL, kernel TEXT NOT NULL, params TEXT NOT NULL, "         \
+    "gflops REAL NOT NULL, evidence TEXT NOT NULL, tuned_at TEXT NOT NULL, "                       \
+    "family TEXT NOT NULL DEFAULT '', objective TEXT NOT NULL DEFAULT 'time', joules REAL, "       \
+    "PRIMARY KEY(device, platform, driver, precision, layout, shape_class, objective))"
+
+/* A table tuned made before entries kept their objective: made anew with the objective in its
+ * key (SQLite cannot change a primary key in place), every entry kept as a time entry. */
+static const char objective_ddl[] =
+    "SAVEPOINT tuned_objective;"
+    "ALTER TABLE tuned RENAME TO tuned_before_objective;"
+    "CREATE TABLE " TUNED_DDL ";"
+    "INSERT INTO tuned(device, platform, driver, precision, layout, shape_class, vendor, type, m, "
+    "n, k, kernel, params, gflops, evidence, tuned_at, family) SELECT device, platform, driver, "
+    "precision, layout, shape_class, vendor, type, m, n, k, kernel, params, gflops, evidence, "
+    "tuned_at, family FROM tuned_before_objective;"
+    "DROP TABLE tuned_before_objective;"
+    "RELEASE tuned_objective;";
+
 /* One savepoint: all four tables or none, inside a caller's transaction or on its own. */
 static const char ddl[] =
     "SAVEPOINT tuning_tables;"
-    "CREATE TABLE IF NOT EXISTS tuned(device TEXT NOT NULL, platform TEXT NOT NULL, "
-    "driver TEXT NOT NULL, precision TEXT NOT NULL, layout TEXT NOT NULL, "
-    "shape_class TEXT NOT NULL, vendor TEXT NOT NULL, type TEXT NOT NULL, m INTEGER NOT NULL, "
-    "n INTEGER NOT NULL, k INTEGER NOT NULL, kernel TEXT NOT NULL, params TEXT NOT NULL, "
-    "gflops REAL NOT NULL, evidence TEXT NOT NULL, tuned_at TEXT NOT NULL, "
-    "family TEXT NOT NULL DEFAULT '', "
-    "PRIMARY KEY(device, platform, driver, precision, layout, shape_class));"
+    "CREATE TABLE IF NOT EXISTS " TUNED_DDL ";"
     "CREATE TABLE IF NOT EXISTS tune_failures(id TEXT PRIMARY KEY NOT NULL, "
     "kernel TEXT NOT NULL, params TEXT NOT NULL, code INTEGER NOT NULL, reason TEXT NOT NULL, "
     "timestamp TEXT NOT NULL);"
@@ -57,22 +75,24 @@ int gb_store__has_table(gb_store_t *st, const char *name)
     return rc;
 }
 
-/* How many of the four tables there are, and whether tuned has the column family: GB_OK or an
- * error. One statement: a tuning write asks it each time. */
-static int tables_present(gb_store_t *st, int *tables, int *family)
+/* How many of the four tables there are, and whether tuned has the columns family and
+ * objective: GB_OK or an error. One statement: a tuning write asks it each time. */
+static int tables_present(gb_store_t *st, int *tables, int *family, int *objective)
 {
     sqlite3_stmt *q;
     int rc = gb_store__prepare(st,
                                "SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' "
                                "AND name IN ('tuned', 'tune_failures', 'tune_runs', "
                                "'tune_evals')), (SELECT count(*) FROM pragma_table_info('tuned') "
-                               "WHERE name = 'family')",
+                               "WHERE name = 'family'), (SELECT count(*) FROM "
+                               "pragma_table_info('tuned') WHERE name = 'objective')",
                                &q);
     if (rc != GB_OK)
         return rc;
     if (sqlite3_step(q) == SQLITE_ROW) {
         *tables = sqlite3_column_int(q, 0);
         *family = sqlite3_column_int(q, 1);
+        *objective = sqlite3_column_int(q, 2);
     } else {
         rc = gb_store__fail_db(st, "reading the schema");
     }
@@ -82,8 +102,8 @@ static int tables_present(gb_store_t *st, int *tables, int *family)
 
 int gb_store__tuning_tables(gb_store_t *st)
 {
-    int tables = 0, family = 0;
-    int rc = tables_present(st, &tables, &family);
+    int tables = 0, family = 0, objective = 0;
+    int rc = tables_present(st, &tables, &family, &objective);
     if (rc != GB_OK)
         return rc;
     if (tables < (int)(sizeof tables_of / sizeof tables_of[0])) {
@@ -92,14 +112,18 @@ int gb_store__tuning_tables(gb_store_t *st)
                          NULL);
             return rc;
         }
-        if ((rc = tables_present(st, &tables, &family)) != GB_OK)
+        if ((rc = tables_present(st, &tables, &family, &objective)) != GB_OK)
             return rc;
     }
     /* Tables made before entries kept their device's family gain the column (empty: unknown)
-     * at their first write. */
-    return family ? GB_OK
-                  : gb_store__exec(st, "ALTER TABLE tuned ADD COLUMN family TEXT NOT NULL "
-                                       "DEFAULT ''");
+     * at their first write; so, then, does the key its objective. */
+    if (!family && (rc = gb_store__exec(st, "ALTER TABLE tuned ADD COLUMN family TEXT NOT NULL "
+                                            "DEFAULT ''")) != GB_OK)
+        return rc;
+    if (!objective && (rc = gb_store__exec(st, objective_ddl)) != GB_OK)
+        sqlite3_exec(st->db, "ROLLBACK TO tuned_objective; RELEASE tuned_objective", NULL, NULL,
+                     NULL);
+    return rc;
 }
 
 static int tuning_counts_locked(gb_store_t *st, gb_tuning_counts_t *c)

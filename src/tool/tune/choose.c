@@ -90,7 +90,30 @@ static int choose(void *user, const gb_device_info_t *dev, const gb_problem_t *p
     return GB_OK;
 }
 
-int gb_auto_open(gb_auto_t *a, gb_store_t *st, int select, char *msg, size_t msglen)
+/* t's entries as the handles take them under objective (gb_auto_open): the time entries, and
+ * over each the objective's entry of its key, made a time entry; under time the time entries
+ * alone. GB_OK or GB_ENOMEM. */
+static int for_objective(gb_tuned_t *t, const char *objective)
+{
+    gb_tuned_t mine;
+    gb_tuned_init(&mine);
+    int rc = GB_OK;
+    const int passes = strcmp(objective, GB_OBJECTIVE_TIME) ? 2 : 1;
+    for (int pass = 0; pass < passes && rc == GB_OK; pass++)
+        for (size_t i = 0; i < t->n && rc == GB_OK; i++) {
+            gb_tuned_entry_t e = t->e[i];
+            if (strcmp(gb_tuned_objective(&e), pass ? objective : GB_OBJECTIVE_TIME))
+                continue;
+            snprintf(e.objective, sizeof e.objective, "%s", GB_OBJECTIVE_TIME);
+            rc = gb_tuned_merge(&mine, &e);
+        }
+    gb_tuned_free(t);
+    *t = mine;
+    return rc;
+}
+
+int gb_auto_open(gb_auto_t *a, gb_store_t *st, int select, const char *objective, char *msg,
+                 size_t msglen)
 {
     memset(a, 0, sizeof *a);
     gb_tuned_init(&a->db);
@@ -102,7 +125,12 @@ int gb_auto_open(gb_auto_t *a, gb_store_t *st, int select, char *msg, size_t msg
         return gb__fail(msg, msglen, GB_EBADARG,
                         "GEMMBENCH_SELECT is '%.60s'; use off, cached, measure or measure+build",
                         env);
+    const int other = objective && strcmp(objective, GB_OBJECTIVE_TIME);
+    if (other)
+        a->select = GB_BLAS_SELECT_OFF;
     int rc = st ? gb_tuned_load_store(&a->db, st, msg, msglen) : GB_OK;
+    if (rc == GB_OK && (rc = for_objective(&a->db, other ? objective : GB_OBJECTIVE_TIME)) != GB_OK)
+        gb__fail(msg, msglen, rc, "out of memory");
     if (rc == GB_OK && pthread_mutex_init(&a->lock, NULL) != 0)
         rc = gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
     if (rc != GB_OK)

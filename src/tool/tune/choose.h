@@ -23,9 +23,14 @@ typedef struct gb_auto {
 } gb_auto_t;
 
 /* Loads the store's entries (st may be NULL) for the handles to add to theirs; select: the
- * handles' mode, or -1 for GEMMBENCH_SELECT where it is set, else measure and build. On error
- * msg says which entry or file is at fault. Free with gb_auto_close. */
-int gb_auto_open(gb_auto_t *a, gb_store_t *st, int select, char *msg, size_t msglen);
+ * handles' mode, or -1 for GEMMBENCH_SELECT where it is set, else measure and build. objective
+ * (NULL or "time": time) other than time: the entries of that objective stand in for the time
+ * entries of their keys (the library knows one entry per key, and chooses by time), the other
+ * classes keep their time entries, and the handles take the table's choice (select off):
+ * measuring the portfolio would choose by time. On error msg says which entry or file is at
+ * fault. Free with gb_auto_close. */
+int gb_auto_open(gb_auto_t *a, gb_store_t *st, int select, const char *objective, char *msg,
+                 size_t msglen);
 void gb_auto_close(gb_auto_t *a);
 
 #endif

@@ -27,6 +27,10 @@ typedef struct cand {
     int resolved; /* known without measuring: refused, or found in the store */
     int preset;   /* a seed or preset measured first, not asked of the strategy */
     int seed;     /* a seed: told to the strategy (a preset is not) */
+    double score; /* what the strategy is told (objective.h), -1 for one that cannot win */
+    /* The id of its definition's first repetition, under which its failures are kept (its job
+     * may be a later repetition: objective.h's measurement with energy). */
+    char id0[GB_POINT_ID_LEN + 1];
     gb_tune_eval_t ev;
 } cand_t;
 
@@ -109,6 +113,42 @@ static void run_record(tuner_t *t, const gb_problem_t *p)
     gb__copy(run->command, sizeof run->command, s->command ? s->command : "");
 }
 
+/* Candidate c's evaluation from its stored point: its rate, and its score under the spec's
+ * objective, or why it cannot win. */
+static void score(const tuner_t *t, cand_t *c, const gb_point_t *pt)
+{
+    gb_tune_eval_t *ev = &c->ev;
+    gb_objective_score(t->spec->objective, pt, &c->score, &ev->code, ev->reason, sizeof ev->reason);
+    ev->gflops = ev->code == GB_OK ? pt->result.gflops : -1;
+}
+
+/* A stored point of candidate c's that counts under the spec's objective, into pt: under time
+ * its first repetition; under energy or EDP the first of its repetitions that has energy, and
+ * where none has, c's job made the first repetition not yet stored (to be measured). 1 found,
+ * 0 not, or GB_ENOMEM. */
+static int lookup(tuner_t *t, cand_t *c, gb_point_t *pt)
+{
+    if (!gb_objective_needs_energy(t->spec->objective))
+        return gb_store_get(t->st, c->job.id, pt) == GB_OK;
+    /* A bound on the repetitions looked through: a candidate measured that often without
+     * energy is measured once more, stored beside them. */
+    for (unsigned rep = 0; rep < 64; rep++) {
+        gb_job_t job;
+        if (rep && gb_tune__job(t->spec, t->reg, t->dev, &c->params, rep, &job) != GB_OK)
+            return GB_ENOMEM;
+        if (gb_store_get(t->st, rep ? job.id : c->job.id, pt) != GB_OK) {
+            if (rep)
+                c->job = job;
+            return 0;
+        }
+        if (pt->result.gflops_per_watt > 0)
+            return 1;
+        gb_point_free(pt);
+        gb_point_init(pt);
+    }
+    return 0;
+}
+
 /* Asks the strategy for one more candidate and makes its job; looks it up in the store; queues
  * its build when it must be measured. NULL when the strategy, the budget or the time is spent. */
 static cand_t *propose(tuner_t *t, int *rc)
@@ -140,9 +180,11 @@ static cand_t *propose(tuner_t *t, int *rc)
         return NULL;
     }
     gb_tune_eval_t *ev = &c->ev;
+    c->score = -1;
     gb_tune__params_text(&c->params, ev->params, sizeof ev->params);
-    memcpy(ev->point_id, c->job.id, sizeof ev->point_id);
+    memcpy(c->id0, c->job.id, sizeof c->id0);
     if (c->job.code != GB_OK) { /* refused before anything runs (a per-problem constraint) */
+        memcpy(ev->point_id, c->job.id, sizeof ev->point_id);
         c->resolved = 1;
         ev->code = c->job.code;
         ev->gflops = -1;
@@ -152,12 +194,16 @@ static cand_t *propose(tuner_t *t, int *rc)
     gb_point_t pt;
     gb_point_init(&pt);
     gb_tune_failure_t f;
-    if (gb_store_get(t->st, c->job.id, &pt) == GB_OK) {
+    const int found = lookup(t, c, &pt);
+    memcpy(ev->point_id, found == 1 ? pt.id : c->job.id, sizeof ev->point_id);
+    if (found < 0) {
+        *rc = found;
+    } else if (found) {
         c->resolved = ev->cached = 1;
-        gb_leaders_score(&pt, &ev->gflops, &ev->code, ev->reason, sizeof ev->reason);
-        if (ev->code == GB_OK && gb_leaders_add(&t->leaders, &c->params, ev->gflops) != GB_OK)
+        score(t, c, &pt);
+        if (ev->code == GB_OK && gb_leaders_add(&t->leaders, &c->params, c->score) != GB_OK)
             *rc = GB_ENOMEM;
-    } else if (gb_store_failure_get(t->st, c->job.id, &f) == GB_OK) {
+    } else if (gb_store_failure_get(t->st, c->id0, &f) == GB_OK) {
         c->resolved = ev->cached = 1;
         ev->code = f.code;
         ev->gflops = -1;
@@ -174,9 +220,12 @@ static cand_t *propose(tuner_t *t, int *rc)
  * the space or the job already know are not recorded: they cost nothing to find again. */
 static int record_failure(tuner_t *t, const cand_t *c)
 {
+    /* A measurement without energy is not the candidate's fault: a later tuning may have it. */
+    if (c->ev.code == GB_ENOENERGY)
+        return GB_OK;
     gb_tune_failure_t f;
     memset(&f, 0, sizeof f);
-    memcpy(f.id, c->job.id, sizeof f.id);
+    memcpy(f.id, c->id0, sizeof f.id);
     gb__copy(f.kernel, sizeof f.kernel, t->out->run.kernel);
     gb__copy(f.params, sizeof f.params, c->ev.params);
     f.code = c->ev.code;
@@ -302,8 +351,8 @@ static int measure(tuner_t *t, cand_t *c)
     if (rc == GB_OK || rc == 1) {
         if (rc == 1) /* another process stored it meanwhile: take the stored one */
             gb_store_get(t->st, c->job.id, &pt);
-        gb_leaders_score(&pt, &ev->gflops, &ev->code, ev->reason, sizeof ev->reason);
-        rc = ev->code == GB_OK ? gb_leaders_add(&t->leaders, &c->params, ev->gflops) : GB_OK;
+        score(t, c, &pt);
+        rc = ev->code == GB_OK ? gb_leaders_add(&t->leaders, &c->params, c->score) : GB_OK;
         if (rc == GB_OK && ev->code != GB_OK)
             rc = record_failure(t, c);
     } else if (rc == GB_ENOMEM || rc == GB_JOB_ESTORE) {
@@ -325,9 +374,9 @@ static int conclude(tuner_t *t, cand_t *c)
     gb_tune_eval_t *ev = &c->ev;
     gb_tune_outcome_t *out = t->out;
     if (!c->preset || c->seed) /* a seed tells the strategy where good configurations are */
-        gb_strategy_tell(t->strat, &c->c, ev->gflops);
-    if (ev->gflops > t->best) {
-        t->best = ev->gflops;
+        gb_strategy_tell(t->strat, &c->c, c->score);
+    if (c->score > t->best) {
+        t->best = c->score;
         gb__copy(t->best_params, sizeof t->best_params, ev->params);
     }
     ev->run_id = out->run.id;
@@ -351,6 +400,8 @@ static int conclude(tuner_t *t, cand_t *c)
                                 .evals = t->seq,
                                 .resumed = t->resumed,
                                 .best = t->best,
+                                .score = c->score,
+                                .objective = t->spec->objective,
                                 .elapsed_s = ev->elapsed_s};
         const uint64_t space = gb_space_count(t->sp);
         /* The presets come besides the strategy's evaluations, the whole space's too. */

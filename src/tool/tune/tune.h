@@ -12,6 +12,7 @@
 
 #include "tool/job/job.h"
 #include "tool/store/tuning.h"
+#include "objective.h"
 
 /* Candidates asked ahead of their results, which is how many builds can be in flight: few for a
  * strategy that learns from the scores, whose every candidate asked ahead is one asked without
@@ -58,6 +59,11 @@ typedef struct gb_tune_spec {
     size_t confirm;        /* leaders re-measured (0: none) */
     unsigned confirm_reps; /* repetitions each leader gets besides its first */
     const char *command;   /* recorded with the run */
+    /* What the run minimises (objective.h). Energy and EDP need the energy loop in every
+     * measurement (GEMMBENCH_ENERGY_MIN_S not 0), and a candidate's stored measurement counts
+     * only with energy: one without (a time tuning's) is measured again, as the next
+     * repetition of its definition. */
+    gb_objective_t objective;
 } gb_tune_spec_t;
 
 /* What the hooks are told after each evaluation. */
@@ -69,7 +75,9 @@ typedef struct gb_tune_progress {
      * `resumed` evaluations (last->seq below it) were told then, and are told again now from
      * the store. */
     size_t resumed;
-    double best; /* GFLOP/s; negative while nothing succeeded */
+    double best;  /* the best score (the objective's unit); negative while nothing succeeded */
+    double score; /* last's score (its GFLOP/s under time) */
+    gb_objective_t objective;
     char best_params[512];
     double elapsed_s;
 } gb_tune_progress_t;

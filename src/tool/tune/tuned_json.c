@@ -40,6 +40,11 @@ char *gb_tuned_to_json(const gb_tuned_t *t)
             cJSON_AddItemToArray(ev, cJSON_CreateString(e->evidence[j]));
         cJSON_AddItemToObject(o, "evidence", ev);
         cJSON_AddStringToObject(o, "tuned_at", e->tuned_at);
+        /* A time entry is written as entries were before objectives: the shipped files too. */
+        if (strcmp(gb_tuned_objective(e), GB_OBJECTIVE_TIME))
+            cJSON_AddStringToObject(o, "objective", e->objective);
+        if (e->joules > 0)
+            cJSON_AddNumberToObject(o, "joules", e->joules);
         cJSON_AddItemToArray(arr, o);
     }
     char *s = arr ? cJSON_Print(arr) : NULL;
@@ -68,6 +73,8 @@ static const struct {
     {"evidence", "an array of at most 8 point ids (16 lower-case hex digits)"},
     {"tuned_at", "a string (UTC, ISO 8601)"},
     {"class", "the shape class of its shape, as 'gemmbench tuned export' writes it"},
+    {"objective", "\"time\", \"energy\" or \"edp\" (left out: time)"},
+    {"joules", "the energy per GEMM, a finite number, 0 or more (left out: not measured)"},
     {"source", "a string (what 'tuned list --json' adds; not read)"},
     {"number", "a number (what 'tuned list --json' adds; not read)"},
 };
@@ -206,6 +213,13 @@ static const char *entry_from_json(const cJSON *o, gb_tuned_entry_t *e, const ch
     }
     if (!get_text(o, "tuned_at", e->tuned_at, sizeof e->tuned_at, 0))
         return "tuned_at";
+    if (!get_text(o, "objective", e->objective, sizeof e->objective, 0) ||
+        (e->objective[0] && !gb_tuned_objective_ok(e->objective)))
+        return "objective";
+    const cJSON *jl = cJSON_GetObjectItemCaseSensitive(o, "joules");
+    if (jl && (!cJSON_IsNumber(jl) || !(jl->valuedouble >= 0) || !isfinite(jl->valuedouble)))
+        return "joules";
+    e->joules = jl ? jl->valuedouble : 0;
     return NULL;
 }
 

@@ -16,6 +16,7 @@
 #include "rt/util/util.h"
 #include "gemmbench_tuning.h"
 #include "candidate.h"
+#include "objective.h"
 #include "tuned.h"
 #include "winner.h"
 
@@ -30,12 +31,12 @@ void gb_leaders_free(gb_leaders_t *l)
     gb_leaders_init(l);
 }
 
-int gb_leaders_add(gb_leaders_t *l, const gb_params_t *params, double gflops)
+int gb_leaders_add(gb_leaders_t *l, const gb_params_t *params, double score)
 {
     if (gb__grow(&l->v, &l->cap, l->n + 1, sizeof *l->v) != GB_OK)
         return GB_ENOMEM;
     l->v[l->n].params = *params;
-    l->v[l->n++].gflops = gflops;
+    l->v[l->n++].score = score;
     return GB_OK;
 }
 
@@ -68,9 +69,9 @@ void gb_leaders_score(const gb_point_t *pt, double *gflops, int *code, char *rea
                  v->reason);
 }
 
-static int by_rate(const void *a, const void *b)
+static int by_score(const void *a, const void *b)
 {
-    const double x = ((const gb_leader_t *)a)->gflops, y = ((const gb_leader_t *)b)->gflops;
+    const double x = ((const gb_leader_t *)a)->score, y = ((const gb_leader_t *)b)->score;
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
@@ -80,9 +81,18 @@ static int by_value(const void *a, const void *b)
     return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/* The median of x[0..n) (n >= 1), x sorted in place. */
+static double median_of(double *x, size_t n)
+{
+    qsort(x, n, sizeof *x, by_value);
+    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
 /* A leader's measurements summed up. */
 typedef struct verdict {
-    double gflops;
+    double score;                  /* the median of its measurements' scores */
+    double gflops;                 /* the median of their rates */
+    double joules;                 /* the median of their energies per GEMM (0: not measured) */
     double lo_ms, hi_ms, coverage; /* the interval of the median time over every timed call */
     size_t calls;
     double *times; /* the timed calls' headline times, pooled (calls of them) */
@@ -121,6 +131,43 @@ static int repetition(const gb_leader_t *ld, unsigned rep, const gb_tune_spec_t 
     return rc == GB_JOB_ESTORE ? GB_ESTORE : rc;
 }
 
+/* Leader ld's next measurement with energy, from repetition *rep on: a stored one that has
+ * energy (those without are passed over), else the first repetition not yet stored, measured
+ * (a failure recorded for its first repetition refuses it). *rep is left past it. As
+ * repetition's codes. */
+static int energy_repetition(const gb_leader_t *ld, unsigned *rep, const gb_tune_spec_t *spec,
+                             const gb_registry_t *reg, gb_context_t *ctx, gb_store_t *st,
+                             gb_leaders_measure_fn measure, void *mu, gb_job_t *job, gb_point_t *pt,
+                             char *msg, size_t msglen)
+{
+    for (; *rep < 64; ++*rep) {
+        int rc = gb_tune__job(spec, reg, gb_context_device(ctx), &ld->params, *rep, job);
+        if (rc != GB_OK || job->code != GB_OK)
+            return rc != GB_OK ? rc : gb__fail(msg, msglen, job->code, "%s", job->why);
+        if (gb_store_get(st, job->id, pt) != GB_OK)
+            break;
+        if (pt->result.gflops_per_watt > 0) {
+            ++*rep;
+            return GB_OK;
+        }
+        gb_point_free(pt);
+        gb_point_init(pt);
+    }
+    gb_job_t first;
+    gb_tune_failure_t f;
+    if (gb_tune__job(spec, reg, gb_context_device(ctx), &ld->params, 0, &first) != GB_OK)
+        return GB_ENOMEM;
+    if (gb_store_failure_get(st, first.id, &f) == GB_OK)
+        return gb__fail(msg, msglen, f.code, "%s", f.reason);
+    char params[512];
+    gb_tune__params_text(&ld->params, params, sizeof params);
+    int rc = measure(mu, job, params, pt, msg, msglen);
+    if (rc == 1)
+        rc = gb_store_get(st, job->id, pt);
+    ++*rep;
+    return rc == GB_JOB_ESTORE ? GB_ESTORE : rc;
+}
+
 /* Measures leader ld confirm_reps more times and sums its measurements up into v. A failure of
  * a repetition (it did not validate, or failed to run) disqualifies the leader: GB_OK with
  * v->valid 0. */
@@ -128,8 +175,10 @@ static int assess(const gb_leader_t *ld, const gb_tune_spec_t *spec, const gb_re
                   gb_context_t *ctx, gb_store_t *st, gb_leaders_measure_fn measure, void *mu,
                   const gb_tune_hooks_t *hooks, verdict_t *v, char *msg, size_t msglen)
 {
-    double rates[64];
+    double scores[64], rates[64], joules[64];
     const unsigned reps = 1 + (spec->confirm_reps < 63 ? spec->confirm_reps : 63);
+    const int energy = gb_objective_needs_energy(spec->objective);
+    unsigned next = 0; /* under energy: the repetition looked at next */
     v->valid = 1;
     for (unsigned r = 0; r < reps && v->valid; r++) {
         if (hooks && hooks->stop && *hooks->stop)
@@ -137,23 +186,28 @@ static int assess(const gb_leader_t *ld, const gb_tune_spec_t *spec, const gb_re
         gb_job_t job;
         gb_point_t pt;
         gb_point_init(&pt);
-        int rc = repetition(ld, r, spec, reg, ctx, st, measure, mu, &job, &pt, msg, msglen);
+        int rc = energy
+                     ? energy_repetition(ld, &next, spec, reg, ctx, st, measure, mu, &job, &pt, msg,
+                                         msglen)
+                     : repetition(ld, r, spec, reg, ctx, st, measure, mu, &job, &pt, msg, msglen);
         if (rc == GB_ENOMEM || rc == GB_ESTORE) {
             gb_point_free(&pt);
             return rc;
         }
         int code = rc;
         char why[512];
-        double rate = -1;
+        double sc = -1;
         if (rc == GB_OK)
-            gb_leaders_score(&pt, &rate, &code, why, sizeof why);
+            gb_objective_score(spec->objective, &pt, &sc, &code, why, sizeof why);
         if (code != GB_OK) {
             v->valid = 0;
         } else {
             const gb_phase_t ph = gb_timing_phase(pt.timing);
             const size_t n = pt.result.time_ms[ph].n;
             const double *x = pt.result.samples_ms[ph];
-            rates[r] = rate;
+            scores[r] = sc;
+            rates[r] = pt.result.gflops;
+            joules[r] = pt.result.energy_j > 0 ? pt.result.energy_j : 0;
             if (x && n && gb__grow(&v->times, &v->cap, v->calls + n, sizeof *v->times) != GB_OK) {
                 gb_point_free(&pt);
                 return GB_ENOMEM;
@@ -168,8 +222,9 @@ static int assess(const gb_leader_t *ld, const gb_tune_spec_t *spec, const gb_re
         gb_point_free(&pt);
     }
     if (v->valid) {
-        qsort(rates, reps, sizeof rates[0], by_value);
-        v->gflops = reps % 2 ? rates[reps / 2] : 0.5 * (rates[reps / 2 - 1] + rates[reps / 2]);
+        v->score = median_of(scores, reps);
+        v->gflops = median_of(rates, reps);
+        v->joules = median_of(joules, reps);
         if (!v->calls ||
             gb_median_ci(v->times, v->calls, &v->lo_ms, &v->hi_ms, &v->coverage) != GB_OK)
             v->lo_ms = v->hi_ms = v->coverage = 0; /* a store without samples: no interval */
@@ -193,7 +248,7 @@ static const char *interval_text(const verdict_t *v, char *buf, size_t len)
 
 /* The database entry of the winner's measurements. */
 static void entry_of(const verdict_t *v, const gb_leader_t *ld, const gb_device_info_t *dev,
-                     const gb_tune_run_t *run, gb_tuned_entry_t *e)
+                     const gb_tune_run_t *run, gb_objective_t objective, gb_tuned_entry_t *e)
 {
     memset(e, 0, sizeof *e);
     snprintf(e->device, sizeof e->device, "%s", dev->name);
@@ -211,6 +266,8 @@ static void entry_of(const verdict_t *v, const gb_leader_t *ld, const gb_device_
     snprintf(e->kernel, sizeof e->kernel, "%s", run->kernel);
     e->params = ld->params;
     e->gflops = v->gflops;
+    e->joules = v->joules;
+    snprintf(e->objective, sizeof e->objective, "%s", gb_objective_name(objective));
     memcpy(e->evidence, v->ids, sizeof e->evidence);
     e->nevidence = v->nids;
     time_t now = time(NULL);
@@ -220,12 +277,40 @@ static void entry_of(const verdict_t *v, const gb_leader_t *ld, const gb_device_
     snprintf(e->source, sizeof e->source, "store");
 }
 
+/* The verdict under energy or EDP: the winner's score, energy and time per GEMM beside the
+ * runner-up's (r NULL: none). Energy comes from one loop per measurement, so it has no interval
+ * of the kind time's verdict gives. */
+static void verdict_energy(gb_tune_outcome_t *out, gb_objective_t o, const char *ps,
+                           const verdict_t *w, const gb_params_t *rparams, const verdict_t *r)
+{
+    const double flop = 2.0 * (double)out->run.m * (double)out->run.n * (double)out->run.k;
+    const size_t len = sizeof out->verdict;
+    size_t used = 0;
+    out->verdict[0] = '\0';
+    gb__appendf(out->verdict, len, &used, "%s at %.4g %s (%.4g J, %.4g ms per GEMM)", ps, w->score,
+                gb_objective_unit(o), w->joules, flop / w->gflops * 1e-6);
+    if (!r) {
+        gb__appendf(out->verdict, len, &used,
+                    " over %zu measurements; no other leader to "
+                    "compare with",
+                    w->nids);
+        return;
+    }
+    char ps2[400];
+    gb_tune__params_text(rparams, ps2, sizeof ps2);
+    gb__appendf(out->verdict, len, &used,
+                ": ahead of the runner-up %s at %.4g %s (%.4g J, %.4g ms per GEMM), medians of "
+                "%zu and %zu measurements with energy",
+                ps2, r->score, gb_objective_unit(o), r->joules, flop / r->gflops * 1e-6, w->nids,
+                r->nids);
+}
+
 int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_registry_t *reg,
                        gb_context_t *ctx, gb_store_t *st, gb_leaders_measure_fn measure, void *mu,
                        const gb_tune_hooks_t *hooks, gb_tune_outcome_t *out, char *msg,
                        size_t msglen)
 {
-    qsort(l->v, l->n, sizeof *l->v, by_rate);
+    qsort(l->v, l->n, sizeof *l->v, by_score);
     const size_t n = l->n < spec->confirm ? l->n : spec->confirm;
     verdict_t *v = calloc(n ? n : 1, sizeof *v);
     if (!v)
@@ -236,10 +321,10 @@ int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_reg
         rc = assess(&l->v[i], spec, reg, ctx, st, measure, mu, hooks, &v[i], msg, msglen);
         if (rc != GB_OK || !v[i].valid)
             continue;
-        if (best == SIZE_MAX || v[i].gflops > v[best].gflops) {
+        if (best == SIZE_MAX || v[i].score > v[best].score) {
             second = best;
             best = i;
-        } else if (second == SIZE_MAX || v[i].gflops > v[second].gflops) {
+        } else if (second == SIZE_MAX || v[i].score > v[second].score) {
             second = i;
         }
     }
@@ -248,12 +333,16 @@ int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_reg
     if (rc == GB_OK && best != SIZE_MAX && !(hooks && hooks->stop && *hooks->stop)) {
         const verdict_t *w = &v[best];
         out->have_winner = 1;
-        entry_of(w, &l->v[best], gb_context_device(ctx), &out->run, &out->winner);
+        entry_of(w, &l->v[best], gb_context_device(ctx), &out->run, spec->objective, &out->winner);
         memcpy(out->run.winner, w->ids[0], sizeof out->run.winner);
         out->run.winner_gflops = w->gflops;
         char ps[400], ps2[400], wi[160], ri[160];
         gb_tune__params_text(&l->v[best].params, ps, sizeof ps);
-        if (second == SIZE_MAX) {
+        if (gb_objective_needs_energy(spec->objective)) {
+            verdict_energy(out, spec->objective, ps, w,
+                           second == SIZE_MAX ? NULL : &l->v[second].params,
+                           second == SIZE_MAX ? NULL : &v[second]);
+        } else if (second == SIZE_MAX) {
             snprintf(out->verdict, sizeof out->verdict,
                      "%s at %.4g GFLOP/s over %zu measurements; no other leader to compare "
                      "with",
@@ -302,12 +391,16 @@ static int keep_fn(gb_store_t *st, void *user)
     gb_tune_outcome_t *out = j->out;
     gb_tuned_entry_t old;
     const gb_tuned_entry_t *w = &out->winner;
+    gb_objective_t o = GB_OBJ_TIME;
+    gb_objective_parse(gb_tuned_objective(w), &o);
     int rc = gb_store_tuned_get(st, w, &old);
-    if (rc == GB_OK && old.gflops > w->gflops && !same_config(&old, w)) {
+    const double was = rc == GB_OK ? gb_objective_entry_score(o, &old) : -1;
+    if (rc == GB_OK && was > gb_objective_entry_score(o, w) && !same_config(&old, w)) {
         snprintf(out->kept_why, sizeof out->kept_why,
-                 "the database keeps %s (%.4g GFLOP/s, tuned %s) for %s %s %s", old.kernel,
-                 old.gflops, old.tuned_at, w->shape_class, gb_precision_name(w->precision),
-                 w->layout);
+                 "the database keeps %s (%.4g %s, tuned %s) for %s %s %s%s%s", old.kernel, was,
+                 gb_objective_unit(o), old.tuned_at, w->shape_class,
+                 gb_precision_name(w->precision), w->layout, o ? ", objective " : "",
+                 o ? gb_objective_name(o) : "");
         return GB_OK;
     }
     /* A damaged row of the key (edited by hand, say) holds nothing to keep: the winner
@@ -318,12 +411,13 @@ static int keep_fn(gb_store_t *st, void *user)
         return gb__fail(j->msg, j->msglen, GB_ESTORE, "%s", gb_store_errmsg(st));
     out->kept = 1;
     const int same = rc == GB_OK && same_config(&old, w);
-    snprintf(out->kept_why, sizeof out->kept_why, "%s for %s %s %s on %s",
+    snprintf(out->kept_why, sizeof out->kept_why, "%s for %s %s %s%s%s on %s",
              rc == GB_ENOPOINT   ? "new entry"
              : rc == GB_ECORRUPT ? "replaces the damaged entry"
              : same              ? "confirms the entry"
                                  : "replaces the entry",
-             w->shape_class, gb_precision_name(w->precision), w->layout, w->device);
+             w->shape_class, gb_precision_name(w->precision), w->layout, o ? ", objective " : "",
+             o ? gb_objective_name(o) : "", w->device);
     return GB_OK;
 }
 

@@ -8,7 +8,7 @@
 
 typedef struct gb_leader {
     gb_params_t params;
-    double gflops; /* its first measurement's median rate */
+    double score; /* its first measurement's score (objective.h; GFLOP/s under time) */
 } gb_leader_t;
 
 typedef struct gb_leaders {
@@ -18,10 +18,11 @@ typedef struct gb_leaders {
 
 void gb_leaders_init(gb_leaders_t *l);
 void gb_leaders_free(gb_leaders_t *l);
-int gb_leaders_add(gb_leaders_t *l, const gb_params_t *params, double gflops);
+int gb_leaders_add(gb_leaders_t *l, const gb_params_t *params, double score);
 
-/* A stored point as a candidate's score: its rate and GB_OK when it validated, else -1 and
- * GB_EVALIDATION (or why it was not validated) with the reason. */
+/* A stored point as a candidate's rate: its GFLOP/s and GB_OK when it validated, else -1 and
+ * GB_EVALIDATION (or why it was not validated) with the reason. gb_objective_score scores it
+ * under an objective. */
 void gb_leaders_score(const gb_point_t *pt, double *gflops, int *code, char *reason, size_t len);
 
 /* How a repetition is measured (tune.c: under the watchdog, marked in flight): job, of the
@@ -33,7 +34,10 @@ typedef int (*gb_leaders_measure_fn)(void *user, const gb_job_t *job, const char
 /* Re-measures the spec->confirm best leaders spec->confirm_reps more times each (repetitions
  * 1.. of their definitions, with measure(mu, ...); those already stored are read, not run, and
  * one recorded as a failure, timed out or crashed, disqualifies its leader), then declares the
- * winner into out (have_winner, winner, verdict). GB_OK, GB_ESTORE, GB_ENOMEM. */
+ * winner into out (have_winner, winner, verdict). Under an objective that needs energy, a
+ * leader's measurements are its definition's repetitions that have energy, in order: one
+ * without is passed over, and more are measured as the first repetitions not yet stored.
+ * GB_OK, GB_ESTORE, GB_ENOMEM. */
 int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_registry_t *reg,
                        gb_context_t *ctx, gb_store_t *st, gb_leaders_measure_fn measure, void *mu,
                        const gb_tune_hooks_t *hooks, gb_tune_outcome_t *out, char *msg,
@@ -43,8 +47,8 @@ int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_reg
  * beyond the noise? 1 or 0 (touching or overlapping intervals are within the noise). */
 int gb_leaders_beyond_noise(double lo, double hi, double lo2, double hi2);
 
-/* Puts out->winner into the tuning database unless the entry there is faster (out->kept and
- * kept_why say which). GB_OK or GB_ESTORE. */
+/* Puts out->winner into the tuning database unless the entry there of its key (objective
+ * included) scores better (out->kept and kept_why say which). GB_OK or GB_ESTORE. */
 int gb_leaders_keep(gb_store_t *st, gb_tune_outcome_t *out, char *msg, size_t msglen);
 
 #endif
