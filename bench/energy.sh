@@ -36,7 +36,7 @@ db=$log/energy.db
 # The store's entries alone: no user's tuning file, no choice measured before.
 export GEMMBENCH_TUNED="$log/none.tuned" GEMMBENCH_CHOICES="$log/none.choices"
 export GEMMBENCH_SELECT=off
-"$g" devices -p "$platform" | head -3
+"$g" devices | grep -m 3 -i "$platform" || true
 table=$log/table.tsv
 : >"$table"
 for p in $precs; do

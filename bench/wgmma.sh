@@ -12,7 +12,7 @@
 #   SIZES     orders of the speed table (default "4096 8192")
 #   ITER      timed calls (default 20)
 #   VALIDATE  0 skips the shape sweep
-# bench/notes/wgmma.md has what it measured.
+# bench/notes/wgmma.md#wgmma-first has what it measured.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-/tmp/gemmbench-build}

@@ -150,7 +150,7 @@ if [ "$mode" = subset ]; then
     have cpu_rb && check cpu_rb_8x24_d 37 --precision d -M 17 -N 50 --param PACKB=1
     have_mma dgemm_dmma && mma dgemm_dmma 45 --param MMAM=16 --param MMAK=8 --transB T \
         --alpha -2 --beta 0.5
-    have_mma sgemm_3xtf32 && mma sgemm_3xtf32 45 --transA T --alpha -2 --beta 0.5
+    have_mma sgemm_3xtf32 && mma sgemm_3xtf32 49 --transA T --alpha -2 --beta 0.5
     check myGEMM1 9
     check myGEMM2 45
     check myGEMM4_W8 45
@@ -181,9 +181,9 @@ else
             --layout col --beta 1
     fi
     if have_mma sgemm_3xtf32; then
-        mma sgemm_3xtf32 9
-        mma sgemm_3xtf32 45 --layout row --transB T --alpha -2 --beta 0.5
-        mma sgemm_3xtf32 45 --param MMAK=4 --param KACC=0 --layout col --beta 1
+        mma sgemm_3xtf32 48
+        mma sgemm_3xtf32 49 --layout row --transB T --alpha -2 --beta 0.5
+        mma sgemm_3xtf32 49 --param MMAK=4 --param KACC=0 --layout col --beta 1
     fi
 fi
 echo "oclgrind $mode: $passed clean ($nouninit without the uninitialized-value check), $failed failed"

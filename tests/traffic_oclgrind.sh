@@ -106,7 +106,7 @@ mma="--kernel-path $tmp/mma --param EMU=1 --param WM=16 --param WGM=2 --param WG
 {
     check -k dgemm_dmma $s --precision d $mma --param WN=16 --transA T
     check -k dgemm_dmma -M 40 -N 33 -K 19 --precision d $mma --param WN=16 --layout row
-    check -k sgemm_3xtf32 $s $mma --param WN=32 --transA T
+    check -k sgemm_3xtf32 -M 33 -N 17 -K 48 $mma --param WN=32 --transA T
     # split-K: three pieces' sums written and added by the remainder kernel (in single: the
     # same run in double makes Oclgrind 21.10's instruction counter corrupt its heap when the
     # context is released, a crash after the counts are out)

@@ -8,6 +8,7 @@
 #include "unit.h"
 
 #include "rt/family/expr.h"
+#include "rt/family/registry.h"
 
 /* Test families, ' for ": one needs an extension and fixes its work-group, one has a constraint
  * on a parameter, one on M, one asks for local memory, one has expressions that cannot be
@@ -490,6 +491,53 @@ static void test_expr(void)
     CHECK_RC(gb__expr_eval("1 / 0", NULL, 0, &v, NULL, 0), GB_EMETADATA);
 }
 
+/* A PTX program (sgemm_wgmma, built in: ptx_target sm_90a unless EMU): taken by an NVIDIA
+ * device of exactly that architecture, refused in one line elsewhere; its emulation is plain
+ * OpenCL C, taken anywhere. */
+static void test_ptx(const gb_registry_t *reg)
+{
+    gb_config_t c;
+    gb_params_t o;
+    char msg[512] = "";
+    gb_device_info_t dev = fake_device();
+    dev.local_mem = 49152;
+    gb_problem_t sq = problem(GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, 256);
+    sq.k = 256; /* the family's constraint: K >= 48 */
+    if (!CHECK_RC(gb_config_resolve(reg, "sgemm_wgmma_128x128", NULL, &c, msg, sizeof msg), GB_OK))
+        return;
+    CHECK(gb__config_ptx(&c, GB_PREC_S) && !strcmp(gb__config_ptx(&c, GB_PREC_S), "sm_90a"));
+    static const struct {
+        const char *family;
+        int rc;
+    } devices[] = {
+        {"nvidia-sm_90", GB_OK},
+        {"nvidia-sm_89", GB_EUNSUPPORTED},
+        {"nvidia-sm_100", GB_EUNSUPPORTED}, /* sm_90a's instructions exist on sm_90 alone */
+        {"nvidia-sm_9", GB_EUNSUPPORTED},
+        {"pocl-cpu-skylake-avx512", GB_EUNSUPPORTED},
+        {"", GB_EUNSUPPORTED}};
+    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) {
+        snprintf(dev.family, sizeof dev.family, "%s", devices[i].family);
+        msg[0] = '\0';
+        if (!CHECK_RC(gb_config_check(&c, &dev, GB_PREC_S, &sq, msg, sizeof msg), devices[i].rc))
+            printf("    device family '%s': %s\n", devices[i].family, msg);
+        if (devices[i].rc != GB_OK) {
+            CHECK_HAS(msg, "PTX program for sm_90a");
+            CHECK_HAS(msg, "'EMU' holds");
+            CHECK(!strchr(msg, '\n'));
+        }
+    }
+    /* Its emulation: no PTX, any device. */
+    memset(&o, 0, sizeof o);
+    CHECK_RC(gb_params_set(&o, "EMU", 1), GB_OK);
+    CHECK_RC(gb_config_resolve(reg, "sgemm_wgmma", &o, &c, msg, sizeof msg), GB_OK);
+    CHECK(gb__config_ptx(&c, GB_PREC_S) == NULL);
+    CHECK_RC(gb_config_check(&c, &dev, GB_PREC_S, &sq, msg, sizeof msg), GB_OK);
+    /* A family without ptx_target has none. */
+    CHECK_RC(gb_config_resolve(reg, "naive", NULL, &c, msg, sizeof msg), GB_OK);
+    CHECK(gb__config_ptx(&c, GB_PREC_S) == NULL);
+}
+
 int main(void)
 {
     char dir[64];
@@ -511,6 +559,7 @@ int main(void)
         test_resolve(reg);
         test_lws(reg);
         test_check(reg);
+        test_ptx(reg);
         test_layouts(reg);
         gb_registry_close(reg);
     } else {

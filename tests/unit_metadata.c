@@ -174,6 +174,25 @@ typedef struct bad_case {
     const char *key;       /* what the message must name */
 } bad_case_t;
 
+/* A PTX program's keys: the target and the expression that turns it off. */
+static void test_ptx_keys(void)
+{
+    gb_family_t f;
+    char msg[512];
+    const char *json = variant(base_family, "'presets': {",
+                               "'ptx_target': 'sm_90a', 'ptx_unless': 'WPT == 8', 'presets': {");
+    if (!CHECK_RC(parse(json, &f, msg, sizeof msg), GB_OK)) {
+        printf("    %s\n", msg);
+        return;
+    }
+    CHECK(f.ptx_target && !strcmp(f.ptx_target, "sm_90a"));
+    CHECK(f.ptx_unless && !strcmp(f.ptx_unless, "WPT == 8"));
+    gb__family_free(&f);
+    CHECK_RC(parse(jsonify(base_family), &f, msg, sizeof msg), GB_OK);
+    CHECK(!f.ptx_target && !f.ptx_unless);
+    gb__family_free(&f);
+}
+
 static void test_malformed(void)
 {
     static const bad_case_t cases[] = {
@@ -227,6 +246,11 @@ static void test_malformed(void)
         {"'presets': {", "'ld_multiple_of': ['4'], 'presets': {", "'ld_multiple_of'"},
         {"'presets': {", "'ld_multiple_of': {'A': 4}, 'presets': {", "'ld_multiple_of.A'"},
         {"'presets': {", "'nvidia_max_registers': 128, 'presets': {", "'nvidia_max_registers'"},
+        {"'presets': {", "'ptx_target': 'sm90a', 'presets': {", "'ptx_target'"},
+        {"'presets': {", "'ptx_target': 'sm_90b', 'presets': {", "'ptx_target'"},
+        {"'presets': {", "'ptx_target': 'sm_', 'presets': {", "'ptx_target'"},
+        {"'presets': {", "'ptx_target': 90, 'presets': {", "'ptx_target'"},
+        {"'presets': {", "'ptx_unless': 'WPT', 'presets': {", "'ptx_unless'"},
         {"'presets': {", "'ld_avoid_multiple_of': {'K': '64'}, 'presets': {",
          "'ld_avoid_multiple_of'"},
         {"'presets': {", "'ld_avoid_multiple_of': {'B': 64}, 'presets': {",
@@ -557,6 +581,7 @@ static void test_extends(void)
 int main(void)
 {
     test_valid();
+    test_ptx_keys();
     test_malformed();
     test_builtin_registry();
     test_kernel_path();

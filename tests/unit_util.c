@@ -123,8 +123,47 @@ static void test_append(void)
     free(s);
 }
 
+/* gb__ptx_raise: the .target line's architecture replaced (what follows it kept), "//@" lines
+ * made instructions in place (columns kept), other comments and text untouched; a text with no
+ * .target line, or two, refused. */
+static void test_ptx_raise(void)
+{
+    static const char in[] = "//\n.version 9.0\n.target sm_90, texmode_independent\n"
+                             "\t// begin inline asm\n\t//@wgmma.fence.sync.aligned;\n"
+                             "\t// end inline asm\n  //@{ .reg .pred p; }\n\tbar.sync 0; //@x\n"
+                             "//@last";
+    static const char want[] = "//\n.version 9.0\n.target sm_90a, texmode_independent\n"
+                               "\t// begin inline asm\n\t   wgmma.fence.sync.aligned;\n"
+                               "\t// end inline asm\n     { .reg .pred p; }\n\tbar.sync 0; //@x\n"
+                               "   last";
+    char *out = NULL, msg[256];
+    size_t len = 0, raised = 0;
+    if (CHECK_RC(gb__ptx_raise(in, strlen(in), "sm_90a", &out, &len, &raised, msg, sizeof msg),
+                 GB_OK)) {
+        CHECK(len == strlen(want) && !strcmp(out, want));
+        CHECK(raised == 3);
+    }
+    free(out);
+    static const char plain[] = ".target sm_80\n";
+    if (CHECK_RC(
+            gb__ptx_raise(plain, strlen(plain), "sm_90a", &out, &len, &raised, msg, sizeof msg),
+            GB_OK))
+        CHECK(!strcmp(out, ".target sm_90a\n") && raised == 0);
+    free(out);
+    static const char none[] = "//@wgmma.fence.sync.aligned;\n",
+                      two[] = ".target sm_90\n.target sm_90\n";
+    out = NULL;
+    CHECK_RC(gb__ptx_raise(none, strlen(none), "sm_90a", &out, &len, &raised, msg, sizeof msg),
+             GB_EBUILD);
+    CHECK(out == NULL && strstr(msg, "not PTX"));
+    CHECK_RC(gb__ptx_raise(two, strlen(two), "sm_90a", &out, &len, &raised, msg, sizeof msg),
+             GB_EBUILD);
+    CHECK(out == NULL && strstr(msg, "two .target"));
+}
+
 int main(void)
 {
+    test_ptx_raise();
     test_sha256();
     test_fnv();
     test_grow();

@@ -475,7 +475,7 @@ static gb_param_t f19_params[] = {
     {"LY", "work-group size along dimension 1", 4L, NULL, 0, 1L, 1024L, 0},
 };
 static char *f20_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
-static char *f20_constraints[] = {"WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
+static char *f20_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f20_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f20_let_names[] = {"P"};
 static char *f20_let_exprs[] = {"max(1, min(SPLITK, K / 256))"};
@@ -525,7 +525,7 @@ static gb_preset_t f20_presets[] = {
     {"sgemm_3xtf32_128", "128x128x8 tile, 8 warps of 64x32 (128 registers a lane on sm_90), 17 KB", 1u, 13, f20_s2_names, f20_s2_values},
 };
 static char *f21_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
-static char *f21_constraints[] = {"WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
+static char *f21_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f21_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f21_let_names[] = {"P"};
 static char *f21_let_exprs[] = {"max(1, min(SPLITK, K / 256))"};
@@ -1256,7 +1256,7 @@ gb_family_t gb__builtin_families[] = {
   },
   {
     .name = "sgemm_3xtf32",
-    .description = "FP32-accurate SGEMM on NVIDIA TF32 tensor cores through inline PTX mma.sync (m16n8k4/m16n8k8 .tf32, sm_80+): each operand split into a TF32 big part and a TF32 remainder, three products per block (small*big + big*small + big*big) accumulated in FP32; WGM x WGN warps of WM x WN each, double-buffered local memory; row-major NN/NT/TN/TT, any size, no padding; with SPLITK, split-K as in dgemm_dmma. Shares its source with dgemm_dmma. NVIDIA only (EMU=1 emulates the MMAs and the rounding anywhere, for testing).",
+    .description = "FP32-accurate SGEMM on NVIDIA TF32 tensor cores through inline PTX mma.sync (m16n8k4/m16n8k8 .tf32, sm_80+): each operand split into a TF32 big part and a TF32 remainder, three products per block (small*big + big*small + big*big) accumulated in FP32; WGM x WGN warps of WM x WN each, double-buffered local memory; row-major NN/NT/TN/TT, any size, no padding; with SPLITK, split-K as in dgemm_dmma; K >= 48, below which the split's own error (up to 48 u a product) can exceed FP32's bound (bench/notes/wgmma.md#wgmma-first). Shares its source with dgemm_dmma. NVIDIA only (EMU=1 emulates the MMAs and the rounding anywhere, for testing).",
     .origin = "kernels/sgemm_3xtf32.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
@@ -1277,7 +1277,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (P > 1) * P * M * N)",
     .traffic[1] = "ELEM * (M * N + (P > 1) * P * ceil_div(M, WGM * WM) * WGM * WM * ceil_div(N, WGN * WN) * WGN * WN)",
     .precisions = 1u, .layouts = 4u,
-    .nargs = 16, .nconstraints = 9, .nextensions = 1, .nlets = 1,
+    .nargs = 16, .nconstraints = 10, .nextensions = 1, .nlets = 1,
     .nparams = 16, .npresets = 3,
     .args = f20_args,
     .constraints = f20_constraints,
@@ -1311,7 +1311,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (P > 1) * P * M * N)",
     .traffic[1] = "ELEM * (M * N + (P > 1) * P * ceil_div(M, WGM * WM) * WGM * WM * ceil_div(N, WGN * WN) * WGN * WN)",
     .precisions = 1u, .layouts = 11u,
-    .nargs = 16, .nconstraints = 9, .nextensions = 1, .nlets = 1,
+    .nargs = 16, .nconstraints = 10, .nextensions = 1, .nlets = 1,
     .nparams = 16, .npresets = 0,
     .args = f21_args,
     .constraints = f21_constraints,

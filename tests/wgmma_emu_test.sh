@@ -1,0 +1,96 @@
+#!/bin/sh
+# wgmma_emu_test.sh GEMMBENCH KERNELS: sgemm_wgmma, the PTX program family of kernels/wgmma.cl,
+# on the default device with EMU=1, where each wgmma.mma_async is computed in OpenCL C from the
+# same A registers and B descriptor (its fields decoded, local memory read where they point) and
+# the program is plain OpenCL C: so the A fragments, the k order A and B share, B's core-matrix
+# layout with its paddings, the descriptors, the split, the staging and the edges are checked
+# where there is no Hopper GPU (PoCL in CI); the instruction itself runs on sm_90 only
+# (bench/wgmma.sh validates it there). Checked at tile-straddling sizes with alpha, beta other
+# than 1, 0: the four row-major layouts and a column-major one, each tile width, K step and
+# accumulation, padded and odd leading dimensions and offsets, both prefetch depths; exact
+# integer data with plain TF32 (TERMS=1). And that the checks can fail: TERMS=1 on real data is
+# caught as not faithful; a copy that reads B's slots in the wrong order fails the bound;
+# without EMU off sm_90 the family is refused in one line, as is a K below its constraint.
+# Prints one line per failure and 'N passed, M failed'.
+# shellcheck disable=SC2086 # the option lists are split on purpose
+gb=${1:?usage: wgmma_emu_test.sh GEMMBENCH KERNELS}
+kernels=${2:?usage: wgmma_emu_test.sh GEMMBENCH KERNELS}
+. "$(dirname "$0")/script_lib.sh"
+XDG_DATA_HOME=$tmp
+GEMMBENCH_STORE=${GEMMBENCH_STORE:-$tmp/results.db}
+GEMMBENCH_NO_CACHE=1
+export XDG_DATA_HOME GEMMBENCH_STORE GEMMBENCH_NO_CACHE
+
+fam=sgemm_wgmma
+emu="-k $fam --param EMU=1"
+ab="--alpha 1.5 --beta -0.5"
+# Every run must exit 0 and print only rows that pass and are faithful.
+check_run() {
+    out=$("$gb" run -i 1 --warmup 0 $emu "$@" 2>&1)
+    rc=$?
+    rows=$(printf '%s\n' "$out" | grep -cE "^$fam .* faithful +pass( |\$)")
+    wrong=$(printf '%s\n' "$out" | grep -cE '  FAIL: |not faithful')
+    if [ $rc -ne 0 ] || [ "$rows" -eq 0 ] || [ "$wrong" -ne 0 ]; then
+        bad "gemmbench run $emu $* (exit $rc): $(printf '%s\n' "$out" | tail -2)"
+    else
+        ok
+    fi
+}
+# 1. The small tile (64x64) in every layout; the default 128x128 in one.
+small="--param WGM=1 --param BN=64"
+for lay in "" "--transB T" "--transA T" "--transA T --transB T" "--layout col --transB T"; do
+    check_run $small $lay -M 133 -N 77 -K 97 $ab
+done
+check_run -M 130 -N 135 -K 64 $ab
+# 2. Tile widths, K steps, accumulation, paddings, prefetch depth.
+check_run --param WGM=2 --param BN=64 --param BK=32 --param KACC=1 -M 130 -N 70 -K 100 $ab
+check_run --param WGM=1 --param BN=128 --param BK=8 --param PADS=0 --param PREFETCH=2 \
+    --transB T -M 70 -N 130 -K 50 $ab
+check_run --param WGM=1 --param BN=256 --param BK=8 --param KACC=0 --transA T -M 65 -N 260 \
+    -K 48 $ab
+check_run $small --param PADL=1 --param PADS=2 --param KACC=2 -M 97 -N 65 -K 120 $ab
+# 3. Leading dimensions and offsets: padded and aligned (vector loads), odd (scalar loads).
+check_run $small -M 70 -N 65 -K 64 --lda 68 --ldb 72 --ldc 68 --offa 4 --offb 8 --offc 2 $ab
+check_run $small --transA T --transB T -M 70 -N 65 -K 64 --lda 73 --ldb 67 --ldc 69 --offa 1 \
+    --offb 3 --offc 5 $ab
+# 4. Plain TF32 on small integers, which TF32 holds exactly: exact.
+out=$("$gb" run -i 1 --warmup 0 $emu $small --param TERMS=1 --dist int:4 -M 70 -N 65 -K 64 2>&1)
+if printf '%s\n' "$out" | grep -qE "^$fam .* pass exact"; then ok; else
+    bad "TERMS=1 on integers was not exact: $(printf '%s\n' "$out" | tail -2)"; fi
+
+# 5. The checks can fail. TERMS=1 on real data is TF32 arithmetic: not faithful, exit 1.
+out=$("$gb" run -i 1 --warmup 0 $emu $small --param TERMS=1 -M 64 -N 64 -K 512 2>&1)
+rc=$?
+if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^$fam .*not faithful"; then ok; else
+    bad "plain TF32 was not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"; fi
+# A copy whose B slots are stored one place off within a core-matrix row fails the bound.
+mkdir "$tmp/broken" || exit 1
+sed -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_broken\"/" \
+    -e "s/\"\\(${fam}_[0-9a-z_]*\\)\":/\"broken_\\1\":/" "$kernels/$fam.json" \
+    >"$tmp/broken/${fam}_broken.json"
+sed 's|(n % 8) \* 4 + s % 4;|(n % 8) * 4 + (s + 1) % 4;|' "$kernels/wgmma.cl" >"$tmp/broken/wgmma.cl"
+if cmp -s "$kernels/wgmma.cl" "$tmp/broken/wgmma.cl" ||
+    ! grep -q "\"family\": \"${fam}_broken\"" "$tmp/broken/${fam}_broken.json"; then
+    bad "could not make the broken copy; update the seds above"
+else
+    out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken" -k ${fam}_broken --param EMU=1 \
+        $small -M 64 -N 64 -K 64 2>&1)
+    rc=$?
+    if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
+        bad "B's slots out of order were not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
+    fi
+fi
+# 6. Refusals, one line each, exit 2: the PTX program off sm_90, and K below the constraint.
+out=$("$gb" run -i 1 -k $fam -M 64 -N 64 -K 64 2>&1)
+rc=$?
+if [ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
+    printf '%s\n' "$out" | grep -q "is a PTX program for sm_90a, which device .* cannot load"; then
+    ok
+else
+    bad "the PTX program off sm_90 (exit $rc): $out"
+fi
+out=$("$gb" run -i 1 $emu -M 64 -N 64 -K 40 2>&1)
+rc=$?
+if [ $rc -eq 2 ] && printf '%s\n' "$out" | grep -q "violates its constraint 'K >= 48'"; then ok; else
+    bad "K below 48 (exit $rc): $out"; fi
+finish
