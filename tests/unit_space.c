@@ -24,6 +24,8 @@ static void device(gb_device_info_t *d)
     d->image2d_from_buffer = 1;
     d->extensions = (char *)"cl_khr_fp64 cl_intel_subgroups cl_intel_required_subgroup_size "
                             "cl_nv_device_attribute_query";
+    /* The architecture the PTX programs (sgemm_wgmma, sm_90a) are for. */
+    snprintf(d->family, sizeof d->family, "nvidia-sm_90");
 }
 
 /* Every raw configuration through gb_space_check: the count, and each valid one's rank seen once. */
