@@ -18,14 +18,14 @@ static int plot(gb_report__gp_t *gp, const gb_compare_t *c)
         fprintf(d, "%zu %.9g %d\n", i + 1, c->rows[i].speedup, (int)c->rows[i].verdict);
     if (fclose(d) != 0)
         return GB_EIO;
+    char term[160];
     fprintf(g,
-            "set terminal svg size 960,480 dynamic noenhanced font 'sans,12' background "
-            "'#ffffff'\nset output 'compare.svg'\nset title 'NEW against BASE: the speedup of "
+            "%sset output 'compare.svg'\nset title 'NEW against BASE: the speedup of "
             "each definition (base median / new median)'\nset logscale y 2\nset format y "
             "'%%g'\nset xlabel "
             "'definition (its row in the table below)'\nset ylabel 'speedup'\nset xrange "
             "[0:%zu]\nset key outside below\nset grid ytics\n",
-            c->nrows + 1);
+            gb_report__gp_terminal(term, sizeof term, 960, 480), c->nrows + 1);
     static const char *const style[] = {"pt 6 lc rgb '#777777'", "pt 7 lc rgb '#1a9850'",
                                         "pt 7 lc rgb '#d73027'"};
     fputs("plot ", g);

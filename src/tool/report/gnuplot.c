@@ -69,6 +69,15 @@ void gb_report__gp_close(gb_report__gp_t *gp)
     gp->dir[0] = '\0';
 }
 
+const char *gb_report__gp_terminal(char *buf, size_t len, int w, int h)
+{
+    snprintf(buf, len,
+             "set terminal svg size %d,%d dynamic noenhanced font 'sans,12' "
+             "background '#ffffff'\n",
+             w, h);
+    return buf;
+}
+
 FILE *gb_report__gp_file(gb_report__gp_t *gp, const char *name, char *path, size_t pathlen)
 {
     snprintf(path, pathlen, "%s/%s", gp->dir, name);

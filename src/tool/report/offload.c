@@ -102,8 +102,9 @@ static int plot(const gb_offload_t *o, gb_report__gp_t *gp)
     }
     if (fclose(d) != 0)
         return GB_EIO;
-    fprintf(g, "set terminal svg size 960,540 dynamic noenhanced font 'sans,12' background "
-               "'#ffffff'\nset output 'offload.svg'\nset title ");
+    char term[160];
+    fprintf(g, "%sset output 'offload.svg'\nset title ",
+            gb_report__gp_terminal(term, sizeof term, 960, 540));
     char title[512];
     snprintf(title, sizeof title, "%s GEMM: %s against %s (%s)", gb_precision_name(o->precision),
              o->host, o->device, o->kernel);

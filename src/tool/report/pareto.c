@@ -224,10 +224,7 @@ int gb_report__pareto_plot(const gb_report_t *r, gb_report__gp_t *gp, gb_report_
     if (fclose(d) != 0)
         return GB_EIO;
     p->width = 960;
-    snprintf(term, sizeof term,
-             "set terminal svg size %d,520 dynamic noenhanced font 'sans,12' background "
-             "'#ffffff'\n",
-             p->width);
+    gb_report__gp_terminal(term, sizeof term, p->width, 520);
     fprintf(g,
             "%sset output 'pareto.svg'\nset title 'Tuning run %lld: time against energy per "
             "GEMM'\nset xlabel 'ms per GEMM (median)'\nset ylabel 'J per GEMM'\nset grid\n"

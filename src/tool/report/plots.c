@@ -102,15 +102,6 @@ static int build_series(const gb_report_t *r, series_t **out, size_t *count)
     return GB_OK;
 }
 
-static const char *terminal(char *buf, size_t len, int w, int h)
-{
-    snprintf(buf, len,
-             "set terminal svg size %d,%d dynamic noenhanced font 'sans,12' "
-             "background '#ffffff'\n",
-             w, h);
-    return buf;
-}
-
 /* GFLOP/s against order: at most MAX_LINES series, those with the highest GFLOP/s. */
 static int perf_plot(const gb_report_t *r, series_t *s, size_t ns, gb_report__gp_t *gp,
                      gb_report__plot_t *p)
@@ -141,7 +132,7 @@ static int perf_plot(const gb_report_t *r, series_t *s, size_t ns, gb_report__gp
     }
     int bad = fclose(d) != 0;
     p->width = 960;
-    fprintf(g, "%sset output ", terminal(term, sizeof term, p->width, 560));
+    fprintf(g, "%sset output ", gb_report__gp_terminal(term, sizeof term, p->width, 560));
     fprintf(
         g,
         "'perf.svg'\nset title 'GFLOP/s against matrix order (mean and standard deviation over "
@@ -218,7 +209,7 @@ static int heat_plot(const gb_report_t *r, size_t li, gb_report__gp_t *gp, gb_re
         square &= t->sizes[s][0] == t->sizes[s][1] && t->sizes[s][1] == t->sizes[s][2];
     int w = 200 + 44 * (int)t->ncols, h = 200 + 34 * (int)t->nsizes;
     p->width = w < 640 ? 640 : w;
-    fprintf(g, "%s", terminal(term, sizeof term, p->width, h < 360 ? 360 : h));
+    fprintf(g, "%s", gb_report__gp_terminal(term, sizeof term, p->width, h < 360 ? 360 : h));
     snprintf(name, sizeof name, "heat%zu.svg", li);
     fprintf(g, "set output ");
     gb_report__gp_quote(g, name);
@@ -322,7 +313,7 @@ static int energy_plot(const gb_report_t *r, series_t *s, size_t ns, gb_report__
         "set style data histograms\nset style histogram clustered gap 1\nset style fill solid "
         "0.85 border -1\nset datafile missing '?'\nset xlabel '%s'\nset ylabel 'GFLOP/s per watt "
         "(mean over repetitions)'\nset key outside below\nset yrange [0:*]\nplot ",
-        terminal(term, sizeof term, p->width = 960, 520),
+        gb_report__gp_terminal(term, sizeof term, p->width = 960, 520),
         r->all_square ? "matrix order n" : "size: cube root of M*N*K");
     for (size_t i = 0, col = 2; i < ns && col - 2 < nseries; i++) {
         if (!s[i].shown)

@@ -273,6 +273,9 @@ typedef struct gb_report__gp {
  * msg on failure. Close with gb_report__gp_close, which removes the folder and all in it. */
 int gb_report__gp_open(gb_report__gp_t *gp, char *msg, size_t msglen);
 void gb_report__gp_close(gb_report__gp_t *gp);
+/* The plots' terminal line, "set terminal svg size W,H ..." with the page's font and background,
+ * in buf (returned). */
+const char *gb_report__gp_terminal(char *buf, size_t len, int w, int h);
 /* Opens dir/name for writing (the caller closes it); path gets the full path. NULL on failure. */
 FILE *gb_report__gp_file(gb_report__gp_t *gp, const char *name, char *path, size_t pathlen);
 /* Writes s as a gnuplot single-quoted string ('' for a quote, control characters dropped). */

@@ -259,8 +259,9 @@ static void plot_script(const gb_report_t *r, FILE *s, const group_t *g, size_t 
                         const unsigned used[64], const char *path, const double lo[2],
                         const double hi[2])
 {
-    fprintf(s, "set terminal svg size 960,600 dynamic noenhanced font 'sans,12' background "
-               "'#ffffff'\nset output 'roofline.svg'\n");
+    char term[160];
+    fprintf(s, "%sset output 'roofline.svg'\n",
+            gb_report__gp_terminal(term, sizeof term, 960, 600));
     fprintf(s,
             "set title 'Roofline: GFLOP/s of the main kernel against arithmetic intensity'\n"
             "set xlabel 'arithmetic intensity: 2*M*N*K / declared bytes (FLOP/byte)'\n"

@@ -381,10 +381,7 @@ int gb_report__tuning_plot(const gb_report_t *r, gb_report__gp_t *gp, gb_report_
     if (fclose(d) != 0)
         return GB_EIO;
     p->width = 960;
-    snprintf(term, sizeof term,
-             "set terminal svg size %d,520 dynamic noenhanced font 'sans,12' background "
-             "'#ffffff'\n",
-             p->width);
+    gb_report__gp_terminal(term, sizeof term, p->width, 520);
     fprintf(g,
             "%sset output 'tuning.svg'\nset title 'Tuning runs: the best GFLOP/s found against "
             "evaluations'\nset xlabel 'evaluations'\nset ylabel 'best GFLOP/s so far'\nset grid\n"
