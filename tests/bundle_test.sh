@@ -2,7 +2,7 @@
 # bundle_test.sh GEMMBENCH: `export --bundle`, `verify` and `import` of a bundle. A bundle of a
 # store with a tuning holds its points, its program text and its tuning entry, verifies, its
 # digest is the SHA-256 of the file with the digest read as zeros (recomputed here), and it
-# imports into a new store. Each hand edit fails verify (exit 1), also with the digest made
+# imports into a new store, where its points replay. Each hand edit fails verify (exit 1), also with the digest made
 # again for the edited file: a GFLOP/s changed, a verdict flipped, a faithful verdict flipped,
 # the timed calls changed, a program text changed, a point's id changed, a tuning entry citing
 # no point; and an edited bundle is refused by import (exit 2, no store made). A family's author
@@ -76,6 +76,13 @@ refused tuned.json "a tuning entry cites no point of the bundle"
 "$gb" import "$tmp/b.json" --store "$tmp/i.db" >"$tmp/import.txt" 2>&1 || fail "import of the bundle"
 n=$("$gb" store info --store "$tmp/s.db" | sed -n 's/^points: //p')
 grep -q "^imported $n new points" "$tmp/import.txt" || fail "import must add the $n points"
+# Any imported point runs again on this machine, beside its stored figures.
+id=$("$gb" store list --store "$tmp/i.db" 2>/dev/null | awk 'length($1) == 16 && $1 ~ /^[0-9a-f]+$/ {print $1; exit}')
+[ -n "$id" ] || fail "no point id in 'store list' of the imported store"
+"$gb" replay "$id" --store "$tmp/i.db" >"$tmp/replay.txt" 2>&1 ||
+    fail "replay of an imported bundle's point $id"
+grep -q "^  stored: median" "$tmp/replay.txt" && grep -q "^  replay: median" "$tmp/replay.txt" ||
+    fail "the replay must print the stored and the new median"
 "$gb" import "$tmp/verdict.json" --store "$tmp/j.db" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "fails verification" "$tmp/err" && [ ! -e "$tmp/j.db" ] ||
     fail "import of an edited bundle: exit 2, no store"
