@@ -4,7 +4,8 @@
 # right there) is caught by Oclgrind and passes on the device (exit 1); one without edge guards
 # is caught by Oclgrind reading out of bounds, and its device runs fail or crash without taking
 # 'check' down (exit 1); one that does not build says so on every row with the run's own error
-# line (exit 3). Exit 77 (skipped) without oclgrind.
+# line (exit 3); shapes a kernel's constraints refuse are skipped, and said. Exit 77 (skipped)
+# without oclgrind.
 gb=$1
 fx=$2
 . "$(dirname "$0")/script_lib.sh"
@@ -15,6 +16,15 @@ no() { bad "$*"; cat "$tmp/out"; }
 rc=$?
 [ $rc -eq 0 ] && grep -q "^check naive: clean" "$tmp/out" && [ "$(grep -c ' oclgrind  clean' "$tmp/out")" -eq 4 ] &&
     [ "$(grep -c ' device    pass' "$tmp/out")" -eq 4 ] && ok || no "naive must be clean (exit $rc)"
+
+# Shapes a kernel's constraints refuse are skipped and said, not problems: sgemm_wgmma (K >= 48,
+# in its emulation) is checked at the one shape left.
+"$gb" check -k sgemm_wgmma --param EMU=1 --param WGM=1 --param BN=64 --no-oclgrind >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q "^check sgemm_wgmma: clean" "$tmp/out" &&
+    [ "$(grep -c "skipped: kernel 'sgemm_wgmma' violates its constraint 'K >= 48'" "$tmp/out")" -eq 3 ] &&
+    [ "$(grep -c ' device    pass' "$tmp/out")" -eq 1 ] && ok ||
+    no "sgemm_wgmma: the shapes below K = 48 skipped, the other clean (exit $rc)"
 
 "$gb" check -k race --kernel-path "$fx/check" >"$tmp/out" 2>&1
 rc=$?

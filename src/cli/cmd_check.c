@@ -34,7 +34,8 @@ static void usage(void)
            "                       [--param NAME=V ..] [-p P] [-t T] [-d D] [--no-oclgrind]\n"
            "                       [--timeout S]\n"
            "Runs KERNEL (a family or preset) at shapes that straddle tiles (1x1x1, 33x17x9,\n"
-           "33x17x45, 65x63x67), alpha -1.5, beta 0.5:\n"
+           "33x17x45, 65x63x67; those the kernel's constraints refuse are skipped, and said),\n"
+           "alpha -1.5, beta 0.5:\n"
            "  under Oclgrind (--data-races --uninitialized --check-api): out-of-bounds\n"
            "  accesses, data races and uninitialised reads that a CPU device hides;\n"
            "  on the device (default: the first, PoCL) with the normal validation.\n"
@@ -323,6 +324,19 @@ static int under_oclgrind(const check_opts_t *o, const size_t *s, const char *di
     return 3;
 }
 
+/* Whether the kernel's constraints refuse shape s (in the precision check runs, row-major NN),
+ * with why: such a shape is skipped, not a problem (sgemm_wgmma's K >= 48). */
+static int refused(const gb_impl_t *im, const check_opts_t *o, const size_t *s, char *why,
+                   size_t len)
+{
+    gb_precision_t prec = gb_impl_precisions(im) & (1u << GB_PREC_S) ? GB_PREC_S : GB_PREC_D;
+    if (o->precision)
+        gb_precision_parse(o->precision, &prec);
+    gb_problem_t p;
+    gb_problem_init(&p, prec, s[0], s[1], s[2]);
+    return gb_impl_check(im, NULL, prec, &p, why, len) == GB_ECONSTRAINT;
+}
+
 /* One shape on the device, through the normal validation, in a process of its own: a kernel
  * that writes out of bounds can take the process down. 0 pass, 1 fail, 2 or 3 an error. */
 static int on_device(const check_opts_t *o, const size_t *s, const char *dir, char *why, size_t len)
@@ -375,10 +389,16 @@ int cmd_check(int argc, char **argv)
                            : "skipped: oclgrind is not installed (Debian package oclgrind)");
     printf("  on %s (%s): the normal validation\n\n", di->name, di->platform_name);
     printf("%-12s %-9s %s\n", "shape", "where", "result");
+    size_t skipped = 0;
     for (size_t i = 0; i < NSHAPES; i++) {
         const size_t *s = shapes[i];
         char shape[48], why[1024];
         snprintf(shape, sizeof shape, "%zux%zux%zu", s[0], s[1], s[2]);
+        if (refused(&im, &o, s, why, sizeof why)) {
+            printf("%-12s %-9s skipped: %s\n", shape, "-", why);
+            skipped++;
+            continue;
+        }
         if (ocl) {
             int r = under_oclgrind(&o, s, dir, why, sizeof why);
             printf("%-12s %-9s %s%s\n", shape, "oclgrind",
@@ -395,6 +415,10 @@ int cmd_check(int argc, char **argv)
                 : r == 1 && worst != EXIT_RUNTIME ? EXIT_INVALID
                                                   : worst;
         fflush(stdout);
+    }
+    if (skipped == NSHAPES) {
+        printf("no shape satisfies the kernel's constraints: nothing was checked\n");
+        worst = worst == EXIT_OK ? EXIT_USAGE : worst;
     }
     printf("\ncheck %s: %s\n", o.kernel, worst == EXIT_OK ? "clean" : "problems found (above)");
     rc = worst;
