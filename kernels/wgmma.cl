@@ -3,7 +3,9 @@
  * offset. Each operand x is split into a TF32 big part (x with its low 13 bits cleared) and the
  * exact remainder small = x - big, which the tensor core reads truncated to TF32; every product
  * is small*big + big*small + big*big (TERMS=3, the 3xTF32 of sgemm_3xtf32, which the small*small
- * term, below 2^-20 of the product, is left out of), accumulated in FP32.
+ * term, below 2^-20 of the product, is left out of), accumulated in FP32. The split loses up to
+ * 3 * 2^-20 of a product (48 u), which FP32's bound, (K + 2) u, covers from K = 46: the metadata
+ * asks K >= 48 (bench/notes/wgmma.md#wgmma-first).
  *
  * A PTX program (docs/kernel-metadata.md, "PTX programs"): NVIDIA's OpenCL compiles OpenCL C for
  * sm_90, where wgmma does not assemble, so the wgmma instructions are written as inline
