@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "objective.h"
-#include "winner.h"
 
 static const char *const names[] = {GB_OBJECTIVE_TIME, GB_OBJECTIVE_ENERGY, GB_OBJECTIVE_EDP};
 static const char *const units[] = {"GFLOP/s", "GFLOP/J", "GFLOP/s x GFLOP/J"};
@@ -31,6 +30,35 @@ const char *gb_objective_unit(gb_objective_t o)
 int gb_objective_needs_energy(gb_objective_t o)
 {
     return o != GB_OBJ_TIME;
+}
+
+void gb_leaders_score(const gb_point_t *pt, double *gflops, int *code, char *reason, size_t len)
+{
+    const gb_validation_t *v = &pt->result.validation;
+    reason[0] = '\0';
+    /* Not faithful: within the bound, but computing worse than the precision does honestly
+     * (inputs rounded to TF32, say); a tuner that picked it would trade accuracy silently. */
+    const int faithful = strcmp(v->faithful, "not faithful") != 0;
+    if (v->done && v->passed && faithful) {
+        *gflops = pt->result.gflops;
+        *code = GB_OK;
+        return;
+    }
+    *gflops = -1;
+    *code = GB_EVALIDATION;
+    if (v->done && v->passed)
+        snprintf(reason, len,
+                 "not faithful: its worst error on the sample is %.3g u*G, %.3g times an honest "
+                 "computation's in the precision (docs/methodology.md)",
+                 v->faithful_worst, gb_faithful_ratio(v));
+    else if (v->done)
+        snprintf(reason, len,
+                 "failed validation: max |C-Cref|/(u*G) %.3g over the bound %.3g (%zu elements "
+                 "over, %zu not finite, %zu canaries touched)",
+                 v->max_ratio, v->bound_ratio, v->n_over, v->n_nonfinite, v->n_canary);
+    else
+        snprintf(reason, len, "not validated (%s): a candidate must be validated to win",
+                 v->reason);
 }
 
 void gb_objective_score(gb_objective_t o, const gb_point_t *pt, double *score, int *code,

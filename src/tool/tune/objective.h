@@ -21,6 +21,11 @@ const char *gb_objective_unit(gb_objective_t o);
 /* Whether o needs the energy loop. */
 int gb_objective_needs_energy(gb_objective_t o);
 
+/* A stored point as a candidate's rate: its GFLOP/s and GB_OK when it validated, else -1 and
+ * GB_EVALIDATION (or why it was not validated) with the reason. gb_objective_score scores it
+ * under an objective. */
+void gb_leaders_score(const gb_point_t *pt, double *gflops, int *code, char *reason, size_t len);
+
 /* A stored point's score under o (gb_leaders_score's verdict first: a point that did not
  * validate, or is not faithful, cannot win): its score and GB_OK, or -1 with the code and the
  * reason; GB_ENOENERGY where o needs energy and the point has none (energy_why says why). */

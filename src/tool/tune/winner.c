@@ -40,35 +40,6 @@ int gb_leaders_add(gb_leaders_t *l, const gb_params_t *params, double score)
     return GB_OK;
 }
 
-void gb_leaders_score(const gb_point_t *pt, double *gflops, int *code, char *reason, size_t len)
-{
-    const gb_validation_t *v = &pt->result.validation;
-    reason[0] = '\0';
-    /* Not faithful: within the bound, but computing worse than the precision does honestly
-     * (inputs rounded to TF32, say); a tuner that picked it would trade accuracy silently. */
-    const int faithful = strcmp(v->faithful, "not faithful") != 0;
-    if (v->done && v->passed && faithful) {
-        *gflops = pt->result.gflops;
-        *code = GB_OK;
-        return;
-    }
-    *gflops = -1;
-    *code = GB_EVALIDATION;
-    if (v->done && v->passed)
-        snprintf(reason, len,
-                 "not faithful: its worst error on the sample is %.3g u*G, %.3g times an honest "
-                 "computation's in the precision (docs/methodology.md)",
-                 v->faithful_worst, gb_faithful_ratio(v));
-    else if (v->done)
-        snprintf(reason, len,
-                 "failed validation: max |C-Cref|/(u*G) %.3g over the bound %.3g (%zu elements "
-                 "over, %zu not finite, %zu canaries touched)",
-                 v->max_ratio, v->bound_ratio, v->n_over, v->n_nonfinite, v->n_canary);
-    else
-        snprintf(reason, len, "not validated (%s): a candidate must be validated to win",
-                 v->reason);
-}
-
 static int by_score(const void *a, const void *b)
 {
     const double x = ((const gb_leader_t *)a)->score, y = ((const gb_leader_t *)b)->score;

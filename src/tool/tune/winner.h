@@ -20,11 +20,6 @@ void gb_leaders_init(gb_leaders_t *l);
 void gb_leaders_free(gb_leaders_t *l);
 int gb_leaders_add(gb_leaders_t *l, const gb_params_t *params, double score);
 
-/* A stored point as a candidate's rate: its GFLOP/s and GB_OK when it validated, else -1 and
- * GB_EVALIDATION (or why it was not validated) with the reason. gb_objective_score scores it
- * under an objective. */
-void gb_leaders_score(const gb_point_t *pt, double *gflops, int *code, char *reason, size_t len);
-
 /* How a repetition is measured (tune.c: under the watchdog, marked in flight): job, of the
  * configuration whose parameters are params ("NAME=V ..."), measured and stored as
  * gb_job_measure does with GB_JOB_KEEP_NEW, into pt; its codes. */
