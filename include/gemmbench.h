@@ -79,7 +79,16 @@ void gb_set_build_log_handler(gb_build_log_fn fn, void *user);
 
 /* ---- the problem ----------------------------------------------------------------------------- */
 
-typedef enum gb_precision { GB_PREC_S = 0, GB_PREC_D = 1 } gb_precision_t;
+/* Storage precisions: single and double, FP16 (IEEE binary16) and bfloat16, the last two held in
+ * 16 bits and computed in single precision (products accumulated in FP32). */
+typedef enum gb_precision {
+    GB_PREC_S = 0,
+    GB_PREC_D = 1,
+    GB_PREC_H = 2,
+    GB_PREC_B = 3
+} gb_precision_t;
+#define GB_PREC_COUNT 4
+#define GB_PREC_ALL ((1u << GB_PREC_COUNT) - 1) /* a mask of 1u << gb_precision_t: every one */
 typedef enum gb_layout { GB_ROW_MAJOR = 0, GB_COL_MAJOR = 1 } gb_layout_t;
 typedef enum gb_trans { GB_NOTRANS = 0, GB_TRANS = 1 } gb_trans_t;
 
@@ -104,9 +113,17 @@ int gb_problem_check(gb_problem_t *p, char *msg, size_t msglen);
 /* Elements each buffer holds (offset + ld * outer dimension), valid after gb_problem_check(). */
 void gb_problem_buffer_elems(const gb_problem_t *p, size_t *a, size_t *b, size_t *c);
 size_t gb_precision_bytes(gb_precision_t prec);
-/* 's'/'d' names; parse returns GB_EBADPRECISION etc. on unknown text. */
+/* "s", "d", "h", "b"; parse also takes "single", "double", "half", "fp16", "bf16", "bfloat16",
+ * "32" and "64", and returns GB_EBADPRECISION on anything else. */
 const char *gb_precision_name(gb_precision_t prec);
 int gb_precision_parse(const char *s, gb_precision_t *out);
+/* For messages: "single", "double", "FP16", "bfloat16". */
+const char *gb_precision_title(gb_precision_t prec);
+/* The precision a precision's arithmetic is done in: itself for s and d, single for h and b
+ * (storage-only formats here: FP32 accumulation). Device peaks are indexed by it. */
+gb_precision_t gb_precision_arith(gb_precision_t prec);
+/* "s,d,h,b" style text of a mask of 1u << gb_precision_t into buf ("" for none). */
+const char *gb_precision_mask_text(unsigned mask, char *buf, size_t len);
 int gb_layout_parse(const char *s, gb_layout_t *out);
 int gb_trans_parse(const char *s, gb_trans_t *out);
 /* "row-NT" style tag of the problem's layout and transpositions into buf (>= 8 bytes). */
@@ -139,10 +156,11 @@ double gb_dist_max_abs(const gb_dist_t *d);
  * (sums of K products before or after the scaling by alpha, alpha times an element, beta times
  * C), and the problem is valid when S min(2, (1 + u)^(K + 2)) <= the precision's largest
  * finite value, the factor leaving room for the rounding of the reference's and the device's
- * own sums (u the precision's unit roundoff). Pure
+ * own sums (u the unit roundoff of the precision's arithmetic). For h and b the largest value
+ * is the storage format's (65504 for FP16), since the FP32 sums are stored in it. Pure
  * (no device). GB_OK, GB_EBADDIST for a distribution that is not one (unknown kind, non-finite
  * or reversed bounds), or GB_ERANGE with msg saying which value overflows and what to change
- * (the largest magnitude or |alpha| that would do, or double precision). Run by gb_bench_run
+ * (the largest magnitude or |alpha| that would do, or a wider precision). Run by gb_bench_run
  * before anything else; commands call it before they start. */
 int gb_problem_check_data(const gb_problem_t *p, const gb_dist_t *d, char *msg, size_t msglen);
 
@@ -176,7 +194,7 @@ typedef struct gb_device_info {
     unsigned image_pitch_align; /* CL_DEVICE_IMAGE_PITCH_ALIGNMENT, in pixels (0: none given) */
     size_t image2d_max[2];      /* CL_DEVICE_IMAGE2D_MAX_WIDTH and _HEIGHT, in pixels */
     char *extensions;           /* owned by the list */
-    double peak_gflops[2];      /* by formula, indexed by gb_precision_t */
+    double peak_gflops[2];      /* by formula, indexed by gb_precision_arith() */
     char peak_formula[2][192];
     int host_unified; /* the device works in the host's memory: CL_DEVICE_HOST_UNIFIED_MEMORY,
                          or a CPU device (--host-mem mapped needs it) */
@@ -617,14 +635,15 @@ typedef struct gb_validation {
     int done; /* 0: not validated (skipped or off) */
     int passed;
     int exact;          /* exact-integer mode: every element must equal the reference */
-    double max_ratio;   /* max |C - Cref| / (u * G) over elements */
-    double bound_ratio; /* the failing threshold in the same units */
+    double max_ratio;   /* max |C - Cref| / (u * G) over elements, u the storage format's */
+    double bound_ratio; /* the failing threshold in the same units (for h and b where |Cref| = G) */
     size_t worst_i, worst_j;
     size_t n_over, n_nonfinite, n_canary; /* elements over the bound, NaN/Inf, touched canaries */
     char reason[160];                     /* why it failed or was skipped */
     /* The second, tighter verdict (docs/methodology.md): on a sample of C's elements, the
      * worst error (u*G) against an honest sequential computation's in the same precision on the
-     * same data. faithful: "faithful", "not faithful", or "" where it was not judged (then
+     * same data (for h and b: FP32's u, each error less the final rounding to the storage
+     * format, docs/methodology.md). faithful: "faithful", "not faithful", or "" where it was not judged (then
      * both figures are -1). */
     char faithful[16];
     double faithful_worst, faithful_honest;
@@ -766,7 +785,7 @@ int gb_impl_prebuild(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t 
 
 #define GB_CEIL_SWEEP 8 /* sizes of the host-device copy sweep */
 typedef struct gb_ceilings {
-    double peak_gflops[2]; /* by micro-benchmark, indexed by gb_precision_t; 0 when not run */
+    double peak_gflops[2]; /* by micro-benchmark, indexed by gb_precision_arith(); 0: not run */
     double bandwidth_gbs;  /* device memory copy: bytes read + written per second, 1e9 */
     /* Host-device copies from and to each kind of host memory (indexed by gb_host_mem_t), in
      * GB/s: the plateau of a sweep of sizes, the best rate from 16 MiB up (0: not measured).

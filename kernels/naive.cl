@@ -1,7 +1,9 @@
 /* naive.cl: one work-item per element of C, reading a row of op(A) and a column of op(B)
  * straight from global memory. Any layout and transposition, chosen at build time by
  * GB_ROW_MAJOR, GB_TRANS_A and GB_TRANS_B. Dimension 0 runs along C's contiguous index so
- * neighbouring work-items write neighbouring addresses. The baseline every other kernel beats. */
+ * neighbouring work-items write neighbouring addresses. The baseline every other kernel beats.
+ * Elements are read and written through the prelude's storage helpers, so FP16 and bfloat16
+ * (GB_STORAGE) are summed in float and rounded once when C is written. */
 #ifndef LX
 #define LX 16
 #endif
@@ -15,20 +17,20 @@
 #define AT(ld, r, c) ((c) * (ld) + (r))
 #endif
 #if GB_TRANS_A
-#define OPA(i, k) A[offA + AT(lda, k, i)]
+#define OPA(i, k) GB_LOAD(A, offA + AT(lda, k, i))
 #else
-#define OPA(i, k) A[offA + AT(lda, i, k)]
+#define OPA(i, k) GB_LOAD(A, offA + AT(lda, i, k))
 #endif
 #if GB_TRANS_B
-#define OPB(k, j) B[offB + AT(ldb, j, k)]
+#define OPB(k, j) GB_LOAD(B, offB + AT(ldb, j, k))
 #else
-#define OPB(k, j) B[offB + AT(ldb, k, j)]
+#define OPB(k, j) GB_LOAD(B, offB + AT(ldb, k, j))
 #endif
 
 kernel void gemm_naive(const int M, const int N, const int K, const real alpha,
-                       global const real *restrict A, const int offA, const int lda,
-                       global const real *restrict B, const int offB, const int ldb,
-                       const real beta, global real *C, const int offC, const int ldc)
+                       global const stored *restrict A, const int offA, const int lda,
+                       global const stored *restrict B, const int offB, const int ldb,
+                       const real beta, global stored *C, const int offC, const int ldc)
 {
 #if GB_ROW_MAJOR
     const int i = (int)get_global_id(1), j = (int)get_global_id(0);
@@ -40,5 +42,5 @@ kernel void gemm_naive(const int M, const int N, const int K, const real alpha,
     real acc = 0;
     for (int k = 0; k < K; k++)
         acc = fma(OPA(i, k), OPB(k, j), acc);
-    GB_UPDATE(C[offC + AT(ldc, i, j)], acc, alpha, beta);
+    GB_UPDATE_AT(C, offC + AT(ldc, i, j), acc, alpha, beta);
 }

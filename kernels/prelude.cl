@@ -1,8 +1,10 @@
 /* prelude.cl: compiled before every family's source. It maps GB_PRECISION (32 or 64) to the
- * element type `real` and its vectors, and gives width-generic vector helpers so a family can
+ * arithmetic type `real` and its vectors, and gives width-generic vector helpers so a family can
  * be written once for any vector width W in 1, 2, 4, 8, 16: REALV(W), VLOAD(W), VSTORE(W),
- * HSUM(W). The harness passes GB_PRECISION, GB_ROW_MAJOR, GB_TRANS_A, GB_TRANS_B and every
- * family parameter as -D options, and GB_NVIDIA=1 on NVIDIA GPUs (where inline PTX builds). */
+ * HSUM(W). GB_STORAGE says how A, B and C hold their elements (see `stored` below): as reals (0,
+ * the default), or in FP16 or bfloat16 with the arithmetic in float. The harness passes
+ * GB_PRECISION, GB_STORAGE (where not 0), GB_ROW_MAJOR, GB_TRANS_A, GB_TRANS_B and every family
+ * parameter as -D options, and GB_NVIDIA=1 on NVIDIA GPUs (where inline PTX builds). */
 #ifndef GB_NVIDIA
 #define GB_NVIDIA 0
 #endif
@@ -35,6 +37,102 @@ typedef float16 real16;
 #endif
 typedef real real1;
 
+/* Storage. A family that declares h or b reads and writes A, B and C through `stored` pointers
+ * and these helpers, and computes in `real` (float: FP32 accumulation):
+ *   GB_LOAD(p, i)          element i as a real
+ *   GB_STORE(v, p, i)      v rounded to the storage format (to nearest, ties to even) into i
+ *   SLOAD(W)(o, p)         the o-th W-vector at p as a REALV(W), any element alignment
+ *   SSTORE(W)(v, o, p)     v rounded into the o-th W-vector at p
+ * and `elem`/`elem4`, types of the element's size, for code that only moves elements. FP16 goes
+ * through vload_half/vstore_half_rte, core OpenCL functions that need no cl_khr_fp16 (half is then
+ * only a pointer's type); bfloat16 is the upper 16 bits of a float, in ushort. With GB_STORAGE 0
+ * they are plain accesses, so a family written with them serves s and d unchanged. An FP16
+ * arithmetic (cl_khr_fp16) would be GB_PRECISION 16 with `real` half; none is built yet. */
+#define GB_STORAGE_FP16 1
+#define GB_STORAGE_BF16 2
+#ifndef GB_STORAGE
+#define GB_STORAGE 0
+#endif
+#define SLOAD(w) GB_CAT(gb_sload, w)
+#define SSTORE(w) GB_CAT(gb_sstore, w)
+
+#if GB_STORAGE == GB_STORAGE_FP16
+typedef half stored;
+typedef ushort elem;
+typedef ushort4 elem4;
+#define GB_LOAD(p, i) vload_half((i), (p))
+#define GB_STORE(v, p, i) vstore_half_rte((v), (i), (p))
+#define gb_sload1(o, p) vload_half(o, p)
+#define gb_sload2 vload_half2
+#define gb_sload4 vload_half4
+#define gb_sload8 vload_half8
+#define gb_sload16 vload_half16
+#define gb_sstore1(v, o, p) vstore_half_rte(v, o, p)
+#define gb_sstore2 vstore_half2_rte
+#define gb_sstore4 vstore_half4_rte
+#define gb_sstore8 vstore_half8_rte
+#define gb_sstore16 vstore_half16_rte
+#elif GB_STORAGE == GB_STORAGE_BF16
+typedef ushort stored;
+typedef ushort elem;
+typedef ushort4 elem4;
+/* To bfloat16: adding 0x7fff plus the kept part's lowest bit rounds to nearest, ties to even (a
+ * carry past the largest finite value makes infinity); a NaN is kept quiet. */
+#define GB_BF16_OF(T, U, f) \
+    convert_##T(select(as_##U(f) + (U)0x7fffu + ((as_##U(f) >> 16) & (U)1u), \
+                       as_##U(f) | (U)0x400000u, isnan(f)) >> 16)
+#define GB_BF16_DEF(n)                                                                 \
+    static inline float##n gb_bf16_load##n(const ushort##n b)                          \
+    {                                                                                  \
+        return as_float##n(convert_uint##n(b) << 16);                                  \
+    }                                                                                  \
+    static inline ushort##n gb_bf16_round##n(const float##n f)                         \
+    {                                                                                  \
+        return GB_BF16_OF(ushort##n, uint##n, f);                                   \
+    }
+GB_BF16_DEF(2)
+GB_BF16_DEF(4)
+GB_BF16_DEF(8)
+GB_BF16_DEF(16)
+static inline float gb_bf16_load1(const ushort b)
+{
+    return as_float((uint)b << 16);
+}
+static inline ushort gb_bf16_round1(const float f)
+{
+    const uint u = as_uint(f);
+    return (ushort)((isnan(f) ? u | 0x400000u : u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+#define GB_LOAD(p, i) gb_bf16_load1((p)[i])
+#define GB_STORE(v, p, i) ((p)[i] = gb_bf16_round1(v))
+#define gb_sload1(o, p) gb_bf16_load1((p)[o])
+#define gb_sload2(o, p) gb_bf16_load2(vload2(o, p))
+#define gb_sload4(o, p) gb_bf16_load4(vload4(o, p))
+#define gb_sload8(o, p) gb_bf16_load8(vload8(o, p))
+#define gb_sload16(o, p) gb_bf16_load16(vload16(o, p))
+#define gb_sstore1(v, o, p) ((p)[o] = gb_bf16_round1(v))
+#define gb_sstore2(v, o, p) vstore2(gb_bf16_round2(v), o, p)
+#define gb_sstore4(v, o, p) vstore4(gb_bf16_round4(v), o, p)
+#define gb_sstore8(v, o, p) vstore8(gb_bf16_round8(v), o, p)
+#define gb_sstore16(v, o, p) vstore16(gb_bf16_round16(v), o, p)
+#else
+typedef real stored;
+typedef real elem;
+typedef real4 elem4;
+#define GB_LOAD(p, i) ((p)[i])
+#define GB_STORE(v, p, i) ((p)[i] = (v))
+#define gb_sload1(o, p) ((p)[o])
+#define gb_sload2 vload2
+#define gb_sload4 vload4
+#define gb_sload8 vload8
+#define gb_sload16 vload16
+#define gb_sstore1(v, o, p) ((p)[o] = (v))
+#define gb_sstore2 vstore2
+#define gb_sstore4 vstore4
+#define gb_sstore8 vstore8
+#define gb_sstore16 vstore16
+#endif
+
 #define GB_CAT_(a, b) a##b
 #define GB_CAT(a, b) GB_CAT_(a, b)
 #define REALV(w) GB_CAT(real, w)
@@ -63,6 +161,10 @@ typedef real real1;
 /* C = alpha * acc + beta * C, where beta == 0 means C is not read (BLAS semantics). */
 #define GB_UPDATE(c, acc, alpha, beta) \
     ((c) = (beta) == (real)0 ? (alpha) * (acc) : (alpha) * (acc) + (beta) * (c))
+/* The same for element i of a `stored` C at p, rounded once to the storage format. */
+#define GB_UPDATE_AT(p, i, acc, alpha, beta)                                                \
+    GB_STORE((beta) == (real)0 ? (alpha) * (acc) : (alpha) * (acc) + (beta) * GB_LOAD(p, i), \
+             p, i)
 
 /* Tile (m, n) number id of an ntm x ntn grid walked groupm tile rows at a time, column by column
  * (1: row by row). Unsigned, and remainders as x - q*y: no sign fix-ups, and no div/rem pair for

@@ -22,7 +22,10 @@
  * of C. Per k it reads MWI values of A and NWI/VWN vectors of B from local memory and does
  * MWI*NWI/VWN vector FMAs, each value of A broadcast against a vector of B. At the end alpha and
  * beta are applied as each element is stored (beta == 0: C is not read); stores outside M x N
- * are skipped, and whole vectors are stored where the tile is interior and C is aligned. */
+ * are skipped, and whole vectors are stored where the tile is interior and C is aligned.
+ * A, B and C are read and written through the prelude's storage helpers: with FP16 or bfloat16
+ * (GB_STORAGE) elements are converted to float as they are loaded, the local tiles and the sums
+ * are float, and each element of C is rounded once as it is stored. */
 #ifndef MWG
 #define MWG 64 /* tile rows of C per work-group */
 #endif
@@ -135,9 +138,15 @@
  * restrict pointers (Oclgrind 21.10 cannot run the alias-scope markers inlining those leaves). */
 #define XG_INLINE static inline __attribute__((always_inline))
 
-/* A vector at p, which the caller has checked is aligned to its size. */
+/* A vector at p, which the caller has checked is aligned to its size; for a narrower storage
+ * format, converted to or from REALV(w) (those conversions need only element alignment). */
+#if GB_STORAGE
+#define GLOAD(w, p) SLOAD(w)(0, p)
+#define GSTORE(w, v, p) SSTORE(w)(v, 0, p)
+#else
 #define GLOAD(w, p) (*(global const REALV(w) *)(p))
 #define GSTORE(w, v, p) (*(global REALV(w) *)(p) = (v))
+#endif
 
 /* Local memory is read and written in plain vectors where the tile layout keeps them aligned to
  * their size (the tiles themselves are aligned to the widest), so that GPUs make one wide access
@@ -163,7 +172,7 @@
  * first element (lda apart rows); rows and cols count how much of the slice from that element on
  * lies inside the matrix. fast: all of the slice does and vectors are aligned, so whole vectors
  * are read unchecked. */
-XG_INLINE void load_a(global const real *a, const int lda, const int tc, const int rows,
+XG_INLINE void load_a(global const stored *a, const int lda, const int tc, const int rows,
                       const int cols, const bool fast, real *ra)
 {
     if (fast) {
@@ -178,7 +187,7 @@ XG_INLINE void load_a(global const real *a, const int lda, const int tc, const i
             XG_STEP(l, tc, CVA, VWA, dr, dc);
 #pragma unroll
             for (int w = 0; w < VWA; w++)
-                ra[l * VWA + w] = dr < rows && dc + w < cols ? a[dr * lda + dc + w] : (real)0;
+                ra[l * VWA + w] = dr < rows && dc + w < cols ? GB_LOAD(a, dr * lda + dc + w) : (real)0;
         }
     }
 }
@@ -202,7 +211,7 @@ XG_INLINE void store_a(local real *as, const int tc, const real *ra)
 }
 
 /* As load_a, for the B slice into rb[LPTB * VWB]. */
-XG_INLINE void load_b(global const real *b, const int ldb, const int tc, const int rows,
+XG_INLINE void load_b(global const stored *b, const int ldb, const int tc, const int rows,
                       const int cols, const bool fast, real *rb)
 {
     if (fast) {
@@ -217,7 +226,7 @@ XG_INLINE void load_b(global const real *b, const int ldb, const int tc, const i
             XG_STEP(l, tc, CVB, VWB, dr, dc);
 #pragma unroll
             for (int w = 0; w < VWB; w++)
-                rb[l * VWB + w] = dr < rows && dc + w < cols ? b[dr * ldb + dc + w] : (real)0;
+                rb[l * VWB + w] = dr < rows && dc + w < cols ? GB_LOAD(b, dr * ldb + dc + w) : (real)0;
         }
     }
 }
@@ -291,9 +300,9 @@ XG_INLINE void multiply(local const real *as, local const real *bs, REALV(VWN) *
 
 __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
 kernel void xgemm(const int M, const int N, const int K, const real alpha,
-                  global const real *restrict A, const int offA, const int lda,
-                  global const real *restrict B, const int offB, const int ldb,
-                  const real beta, global real *C, const int offC, const int ldc)
+                  global const stored *restrict A, const int offA, const int lda,
+                  global const stored *restrict B, const int offB, const int ldb,
+                  const real beta, global stored *C, const int offC, const int ldc)
 {
     local real As[STAGES * AS_SIZE] __attribute__((aligned(8 * sizeof(real))));
     local real Bs[STAGES * BS_SIZE] __attribute__((aligned(8 * sizeof(real))));
@@ -317,20 +326,20 @@ kernel void xgemm(const int M, const int N, const int K, const real alpha,
      * step); this work-item's first element of it is a_off/b_off further on. How much of the
      * slice from that element on lies inside the matrix depends on K - k and these offsets. */
 #if GB_TRANS_A
-    global const real *a_k = A + m0;
+    global const stored *a_k = A + m0;
     const int a_off = tra * lda + tca * VWA, a_step = KWG * lda;
 #define A_EXTENT(kleft) (kleft) - tra, M - m0 - tca * VWA
 #else
-    global const real *a_k = A + m0 * lda;
+    global const stored *a_k = A + m0 * lda;
     const int a_off = tra * lda + tca * VWA, a_step = KWG;
 #define A_EXTENT(kleft) M - m0 - tra, (kleft) - tca * VWA
 #endif
 #if GB_TRANS_B
-    global const real *b_k = B + n0 * ldb;
+    global const stored *b_k = B + n0 * ldb;
     const int b_off = trb * ldb + tcb * VWB, b_step = KWG;
 #define B_EXTENT(kleft) N - n0 - trb, (kleft) - tcb * VWB
 #else
-    global const real *b_k = B + n0;
+    global const stored *b_k = B + n0;
     const int b_off = trb * ldb + tcb * VWB, b_step = KWG * ldb;
 #define B_EXTENT(kleft) (kleft) - trb, N - n0 - tcb * VWB
 #endif
@@ -404,20 +413,20 @@ kernel void xgemm(const int M, const int N, const int K, const real alpha,
             for (int nv = 0; nv < NVN; nv++) {
                 const int j = n0 + (nv * NDIMC + tn) * VWN;
                 if (fast_c) {
-                    global real *c = C + i * ldc + j;
+                    global stored *c = C + i * ldc + j;
                     const REALV(VWN) r = alpha * acc[mi * NVN + nv];
                     if (beta == (real)0)
                         GSTORE(VWN, r, c);
                     else
                         GSTORE(VWN, r + beta * GLOAD(VWN, c), c);
                 } else if (i < M) {
-                    global real *c = C + i * ldc + j;
+                    global stored *c = C + i * ldc + j;
                     real s[VWN];
                     VSTORE(VWN)(acc[mi * NVN + nv], 0, s);
 #pragma unroll
                     for (int w = 0; w < VWN; w++)
                         if (j + w < N)
-                            GB_UPDATE(c[w], s[w], alpha, beta);
+                            GB_UPDATE_AT(c, w, s[w], alpha, beta);
                 }
             }
         }

@@ -111,6 +111,39 @@ unset GEMMBENCH_DISABLE_FP64
 expect 2 "kernel 'fixed' has no double-precision version" run -k fixed --precision d \
     --kernel-path "$fx/fixed_wg" $small
 expect 2 "has no double-precision version" run -k SGEMM_NT_4x1 --precision d $small
+# FP16 and bfloat16 run only in the families that declare them (naive, xgemm here): the others,
+# and the peers, refuse with their own precisions; so do tune and offload, which keep s and d.
+expect 2 "kernel 'SGEMM_NT_4x1' has no FP16-precision version; choose one of its precisions \(s\) or a kernel that has h" \
+    run -k SGEMM_NT_4x1 --precision h --store "$tmp/half.db" $small
+expect_one_line
+expect_no_table
+expect 2 "kernel 'myGEMM6' has no bfloat16-precision version; choose one of its precisions \(s,d\)" \
+    run -k myGEMM6 --precision b --store "$tmp/half.db" $small
+expect_one_line
+expect 2 "kernel 'openblas' has no FP16-precision version" run -k openblas --precision h \
+    --store "$tmp/half.db" $small
+expect_one_line
+if [ ! -e "$tmp/half.db" ] || "$gb" store info --store "$tmp/half.db" 2>&1 | grep -q "^points: 0"; then
+    ok; else
+    bad "a refused precision was stored"; "$gb" store info --store "$tmp/half.db"; fi
+expect 2 "unknown precision 'q'; use s, d, h, b, a list of them \(s,d\) or all" \
+    run -k naive --precision q $small
+expect_one_line
+expect 2 "tune takes s or d: the tuning database keeps no FP16 or bfloat16 entries yet" \
+    tune -k xgemm --precision h -n 64 --budget 2
+expect_one_line
+expect 2 "offload compares with OpenBLAS on the host, which has no FP16 or bfloat16 GEMM" \
+    offload -k naive --precision b -n 64
+expect_one_line
+# --precision all: each precision a named kernel has, those the device cannot run skipped (here
+# double, with fp64 hidden); rows and stored points carry h and b.
+GEMMBENCH_DISABLE_FP64=1 "$gb" run -k naive --precision all $small --store "$tmp/all.db" \
+    >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && [ "$(grep -cE '^naive +[shb] +row-NN .* pass ' "$tmp/out")" -eq 3 ] &&
+    grep -Eq "^naive +d +skipped: .*no double precision" "$tmp/out" &&
+    "$gb" store list --store "$tmp/all.db" | grep -Eq "naive +h " &&
+    "$gb" store list --store "$tmp/all.db" | grep -Eq "naive +b "; then ok; else
+    bad "run --precision all"; cat "$tmp/out" "$tmp/err"; fi
 expect 2 "--lws: '0,4' is not a list of work-group sizes" run -k naive --lws 0,4 $small
 expect_one_line
 expect 2 "--lws: '16' is not a list of work-group sizes" run -k naive --lws 16 $small
@@ -276,6 +309,15 @@ expect 2 "data uniform:-1:1 with K=8, alpha 1e\+38, beta 0 can reach .* single p
 expect_one_line
 expect_no_table
 expect 2 "double precision holds" run -k naive --precision d --dist uniform:-1e300:1e300 $small $range
+# FP16 holds 65504: uniform(-1,1) at K=4096 fits, uniform(-4,4) can reach 65544 and is refused
+# (the fix: smaller data, or single precision); bfloat16 has single's range.
+expect 2 "data uniform:-4:4 with K=4096, alpha 1, beta 0 can reach 65544, over the 65504 FP16 precision holds; use data of magnitude <= .* or --precision s" \
+    run -k naive --precision h --dist uniform:-4:4 -M 8 -N 8 -K 4096 -i 1 $range
+expect_one_line
+expect_no_table
+expect 2 "bfloat16 precision holds.* or --precision d" \
+    run -k naive --precision b --dist uniform:-1e20:1e20 $small $range
+expect_one_line
 # Refused before anything is opened: no store is made (or, where one existed, nothing added).
 if [ ! -e "$tmp/range.db" ] || "$gb" store info $range 2>&1 | grep -q "^points: 0"; then
     ok; else

@@ -2,8 +2,10 @@
  * serves (natively or through the operand swap), on the default OpenCL device, at sizes that
  * straddle its tiles, with alpha/beta in {0, 1, other}, under the error bound and with exact
  * integer data, with padded leading dimensions and offsets; the other layouts, served through
- * transposition passes, at one tile-straddling shape. Also checks that validation
- * catches a kernel that is wrong, and that leading dimensions a family avoids are copied.
+ * transposition passes, at one tile-straddling shape. FP16 and bfloat16 (h, b) run wherever a
+ * family declares them. Also checks that validation catches a kernel that is wrong (one that
+ * sums FP16 or bfloat16 in the storage format among them), and that leading dimensions a family
+ * avoids are copied.
  *
  * `device_kernels --reduced` runs the same checks at a reduced set of sizes (three shapes that
  * straddle tiles, one exact alpha/beta pair, the thin and split-tail variants at one shape each):
@@ -128,7 +130,9 @@ static void test_config(gb_context_t *ctx, const gb_impl_t *cfg, gb_precision_t 
             p.k = 67;
             p.alpha = int_scalars[i][0];
             p.beta = int_scalars[i][1];
-            o.dist = (gb_dist_t){GB_DIST_INT, 0, 0, 3};
+            /* Exact where the result fits the storage format's digits: 2^11 in FP16, 2^8 in
+             * bfloat16 (int:1 there). */
+            o.dist = (gb_dist_t){GB_DIST_INT, 0, 0, prec == GB_PREC_B ? 1 : 3};
             run_point(ctx, cfg, p, &o, "exact");
         }
         /* Leading dimensions above the minimum and offsets: canaries in the padding. */
@@ -175,10 +179,11 @@ static void test_padded(gb_context_t *ctx)
 {
     gb_impl_t cfg;
     gb_registry_t *reg = open_fixture("padded", &cfg);
-    for (int p = 0; reg && p < 2; p++) {
+    for (int p = 0; reg && p < GB_PREC_COUNT; p++) {
         int before = failures;
         test_config(ctx, &cfg, (gb_precision_t)p, 0xffu);
-        printf("padded %s: %s\n", p ? "d" : "s", failures == before ? "ok" : "FAILED");
+        printf("padded %s: %s\n", gb_precision_name((gb_precision_t)p),
+               failures == before ? "ok" : "FAILED");
     }
     gb_registry_close(reg);
 }
@@ -366,6 +371,82 @@ static void test_catches_wrong(gb_context_t *ctx)
     gb_registry_close(reg);
 }
 
+/* xgemm in FP16 and bfloat16 with wide vectors (xgemm_cpu's parameters: float8 loads along K,
+ * float8 along N, double-buffered), so the storage formats' vector loads and stores are checked
+ * besides xgemm_small's scalar ones. */
+static void test_xgemm_vectors(gb_context_t *ctx, const gb_registry_t *reg)
+{
+    static const char *const set[] = {"MWG=96", "NWG=64", "KWG=16",   "MDIMC=16", "NDIMC=4",
+                                      "VWN=8",  "VWK=8",  "STAGES=2", "ACCMEM=1"};
+    gb_params_t ps;
+    char msg[512];
+    memset(&ps, 0, sizeof ps);
+    for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
+        CHECK(gb_params_parse(&ps, set[i], msg, sizeof msg) == GB_OK, "%s: %s", set[i], msg);
+    gb_impl_t cfg;
+    int rc = gb_impl_resolve(reg, "xgemm", &ps, &cfg, msg, sizeof msg);
+    CHECK(rc == GB_OK, "xgemm: %s", msg);
+    for (int p = GB_PREC_H; rc == GB_OK && p <= GB_PREC_B; p++) {
+        int before = failures;
+        test_config(ctx, &cfg, (gb_precision_t)p, 0xffu);
+        printf("xgemm VWN=8 VWK=8 %s: %s\n", gb_precision_name((gb_precision_t)p),
+               failures == before ? "ok" : "FAILED");
+    }
+}
+
+/* A kernel that sums FP16 or bfloat16 products in the storage format where FP32 accumulation was
+ * asked (fixtures/wrong, wrong_acc16) must not pass, in any layout it serves; the same kernel
+ * summing in float (right_acc32) must. */
+static void test_catches_acc16(gb_context_t *ctx)
+{
+    gb_registry_t *reg;
+    char msg[512];
+    int rc = gb_registry_open(&reg, GB_FIXTURES_DIR "/wrong", msg, sizeof msg);
+    CHECK(rc == GB_OK, "loading fixtures/wrong: %s", msg);
+    if (rc != GB_OK)
+        return;
+    for (int prec = GB_PREC_H; prec <= GB_PREC_B; prec++)
+        for (int w = 0; w < 2; w++) {
+            const char *name = w ? "wrong_acc16" : "right_acc32";
+            gb_impl_t cfg;
+            rc = gb_impl_resolve(reg, name, NULL, &cfg, msg, sizeof msg);
+            CHECK(rc == GB_OK, "%s: %s", name, msg);
+            if (rc != GB_OK)
+                continue;
+            /* row-NN natively and col-NN through the swap; K past a few FP16 roundings */
+            for (int col = 0; col < 2; col++) {
+                gb_problem_t p;
+                gb_problem_init(&p, (gb_precision_t)prec, 33, 17, 64);
+                p.layout = col ? GB_COL_MAJOR : GB_ROW_MAJOR;
+                p.beta = 0.5;
+                gb_bench_options_t o = one_call();
+                gb_result_t r;
+                rc = gb_bench_run(ctx, &cfg, &p, &o, &r);
+                CHECK(rc == GB_OK, "%s ran: %s", name, gb_context_errmsg(ctx));
+                if (rc != GB_OK)
+                    continue;
+                const gb_outcome_t oc =
+                    gb_validation_outcome(&r.validation, gb_impl_caps(&cfg), GB_VERDICT_FAITHFUL);
+                const char *pn = gb_precision_name((gb_precision_t)prec);
+                if (w) {
+                    CHECK(oc >= GB_OUTCOME_FAIL, "%s %s must fail", name, pn);
+                    CHECK(!strcmp(r.validation.faithful, "not faithful") &&
+                              gb_faithful_ratio(&r.validation) > 100,
+                          "%s %s must not be faithful: %s %.3g", name, pn, r.validation.faithful,
+                          gb_faithful_ratio(&r.validation));
+                    printf("%s %s %s: caught: %.0fx FP32, %s\n", name, pn, col ? "col" : "row",
+                           gb_faithful_ratio(&r.validation),
+                           r.validation.passed ? "within the bound" : r.validation.reason);
+                } else {
+                    CHECK(oc == GB_OUTCOME_PASS, "%s %s must pass: %s %s", name, pn,
+                          r.validation.reason, r.validation.faithful);
+                }
+                gb_result_free(&r);
+            }
+        }
+    gb_registry_close(reg);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 2 || (argc == 2 && strcmp(argv[1], "--reduced"))) {
@@ -405,16 +486,17 @@ int main(int argc, char **argv)
                 CHECK(0, "%s: %s", name, msg);
                 continue;
             }
-            for (int p = 0; p < 2; p++) {
+            for (int p = 0; p < GB_PREC_COUNT; p++) {
+                const char *pn = gb_precision_name((gb_precision_t)p);
                 if (!(precs & (1u << p)))
                     continue;
                 if (gb_impl_check(&cfg, &list[idx], (gb_precision_t)p, NULL, msg, sizeof msg)) {
-                    printf("skip %s %s: %s\n", name, p ? "d" : "s", msg);
+                    printf("skip %s %s: %s\n", name, pn, msg);
                     continue;
                 }
                 int before = failures;
                 test_config(ctx, &cfg, (gb_precision_t)p, 0xffu);
-                printf("%s %s: %s\n", name, p ? "d" : "s", failures == before ? "ok" : "FAILED");
+                printf("%s %s: %s\n", name, pn, failures == before ? "ok" : "FAILED");
                 fflush(stdout);
             }
         }
@@ -423,7 +505,9 @@ int main(int argc, char **argv)
     test_avoid(ctx);
     test_thin(ctx, reg);
     test_tail(ctx, reg);
+    test_xgemm_vectors(ctx, reg);
     test_catches_wrong(ctx);
+    test_catches_acc16(ctx);
     gb_registry_close(reg);
     gb_context_close(ctx);
     gb_device_list_free(list, n);

@@ -4,7 +4,8 @@
  * column-major storage with leading-dimension padding and offsets; the faithful verdict on
  * integer data (no honest error) and where an honest computation's own error is large; and the
  * outcome of both under --verdict for implementations that do and do not declare a reduced
- * precision. */
+ * precision. For FP16 and bfloat16: the bound with the output's rounding, exact integer data, and
+ * the faithful verdict telling FP32 accumulation from accumulation in the storage format. */
 #include "unit.h"
 
 #include "rt/core/core.h"
@@ -441,9 +442,98 @@ static void test_nonfinite_reference(void)
     CHECK_HAS(v.reason, "1 elements NaN/Inf");
 }
 
+/* FP16 and bfloat16: the bound adds the output's rounding to the FP32 sum's gamma; integer data
+ * are exact while the result fits the format's digits. */
+static void test_half_bound(void)
+{
+    const double g = 0.001, us = 0x1.0p-11;
+    CHECK(gb__bound_of(GB_PREC_S, g, 3.0, 10.0) == g * 10.0);
+    CHECK(gb__bound_of(GB_PREC_H, g, -3.0, 10.0) == (1 + us) * g * 10.0 + us * 3.0 + 0x1.0p-25);
+    CHECK(gb__bound_of(GB_PREC_B, g, 3.0, 10.0) ==
+          (1 + 0x1.0p-8) * g * 10.0 + 0x1.0p-8 * 3.0 + 0x1.0p-134);
+
+    gb_problem_t p;
+    gb_problem_init(&p, GB_PREC_H, 1, 3, 100);
+    CHECK(gb_problem_check(&p, NULL, 0) == GB_OK);
+    /* The factor is FP32's gamma, not FP16's. */
+    CHECK(gb__bound_factor(&p) == gb__gamma(102, 0x1.0p-24) + gb__gamma(102, 0x1.0p-53));
+    const double fg = gb__bound_factor(&p);
+    double ref[3] = {1.5, -0.75, 0.0}, gauge[3] = {40, 30, 1e-9}, c[3];
+    for (int i = 0; i < 3; i++)
+        c[i] = ref[i] + (i == 1 ? -0.99 : 0.99) * gb__bound_of(GB_PREC_H, fg, ref[i], gauge[i]);
+    gb_validation_t v;
+    gb__validate(&p, 0, ref, gauge, c, 3, -1.0, &v);
+    CHECK(v.passed);
+    /* In units of FP16's u: 1 (the output's rounding) plus about 102 u_32 / u_16. */
+    CHECK(v.bound_ratio > 1.012 && v.bound_ratio < 1.013);
+    c[0] = ref[0] + 1.01 * gb__bound_of(GB_PREC_H, fg, ref[0], gauge[0]);
+    gb__validate(&p, 0, ref, gauge, c, 3, -1.0, &v);
+    CHECK(!v.passed && v.n_over == 1);
+    /* An element near 0: half FP16's smallest subnormal is allowed, not more. */
+    c[0] = ref[0];
+    c[2] = 0x1.0p-24;
+    gb__validate(&p, 0, ref, gauge, c, 3, -1.0, &v);
+    CHECK(!v.passed && v.n_over == 1 && v.worst_j == 2);
+
+    gb_dist_t d = {GB_DIST_INT, 0, 0, 2};
+    CHECK(gb__exact_possible(&p, &d)); /* 100 * 4 <= 2^11 */
+    p.k = 600;
+    CHECK(!gb__exact_possible(&p, &d)); /* 2400 */
+    p.precision = GB_PREC_B;
+    p.k = 64;
+    CHECK(gb__exact_possible(&p, &d)); /* 256 <= 2^8 */
+    p.k = 65;
+    CHECK(!gb__exact_possible(&p, &d));
+}
+
+/* The faithful verdict in FP16 and bfloat16, on a 6 x 5 x 512 product of uniform data: a result
+ * summed in FP32 in any order and rounded once is faithful, one summed in the storage format is
+ * not (nor within the bound). */
+static void faithful_half(gb_precision_t prec)
+{
+    enum { FM = 6, FN = 5, FK = 512 };
+    gb_problem_t p;
+    gb_problem_init(&p, prec, FM, FN, FK);
+    p.beta = 0.5;
+    CHECK(gb_problem_check(&p, NULL, 0) == GB_OK);
+    static double a[FM * FK], b[FK * FN], c0[FM * FN], cref[FM * FN], gauge[FM * FN];
+    static double good[FM * FN], bad[FM * FN];
+    const gb_dist_t uni = {GB_DIST_UNIFORM, -1.0, 1.0, 0};
+    gb_rng_t rng;
+    gb__rng_seed(&rng, 7);
+    gb__matrix_generate(a, FM * FK, GB_ROW_MAJOR, FK, 0, FM, FK, &uni, prec, &rng, 0.0);
+    gb__matrix_generate(b, FK * FN, GB_ROW_MAJOR, FN, 0, FK, FN, &uni, prec, &rng, 0.0);
+    gb__matrix_generate(c0, FM * FN, GB_ROW_MAJOR, FN, 0, FM, FN, &uni, prec, &rng, 0.0);
+    CHECK(gb__reference(&p, a, b, c0, FM * FK, FK * FN, FM * FN, cref, gauge) == GB_OK);
+    for (size_t i = 0; i < FM; i++)
+        for (size_t j = 0; j < FN; j++) {
+            float up = 0.0f, narrow = 0.0f;
+            for (size_t l = FK; l-- > 0;) /* backwards: another order than the honest one */
+                up = fmaf((float)a[i * FK + l], (float)b[l * FN + j], up);
+            for (size_t l = 0; l < FK; l++)
+                narrow = (float)gb__round_to(
+                    prec, (double)fmaf((float)a[i * FK + l], (float)b[l * FN + j], narrow));
+            const float cj = 0.5f * (float)c0[i * FN + j];
+            good[i * FN + j] = gb__round_to(prec, (double)(up + cj));
+            bad[i * FN + j] = gb__round_to(prec, (double)(narrow + cj));
+        }
+    gb_validation_t v;
+    gb__validate(&p, 0, cref, gauge, good, FM * FN, -1.0, &v);
+    gb__faithful(&p, a, b, c0, cref, gauge, good, &v);
+    CHECK(v.passed && !strcmp(v.faithful, "faithful"));
+    gb__validate(&p, 0, cref, gauge, bad, FM * FN, -1.0, &v);
+    gb__faithful(&p, a, b, c0, cref, gauge, bad, &v);
+    CHECK(!v.passed && !strcmp(v.faithful, "not faithful") && gb_faithful_ratio(&v) > 100);
+    printf("%s: summed in the format: %.0fx FP32, %s\n", gb_precision_name(prec),
+           gb_faithful_ratio(&v), v.reason);
+}
+
 int main(void)
 {
     test_roundoff_gamma();
+    test_half_bound();
+    faithful_half(GB_PREC_H);
+    faithful_half(GB_PREC_B);
     test_exact_possible();
     for (int l = 0; l < 2; l++)
         for (int t = 0; t < 4; t++)

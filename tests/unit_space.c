@@ -67,7 +67,7 @@ static void test_builtin(const gb_registry_t *reg, const gb_device_info_t *dev)
     size_t checked = 0;
     for (size_t fi = 0; fi < gb_registry_count(reg); fi++) {
         const gb_family_t *f = gb_registry_family(reg, fi);
-        for (int p = 0; p < 2; p++) {
+        for (int p = 0; p < GB_PREC_COUNT; p++) {
             if (!(gb_family_precisions(f) & (1u << p)))
                 continue;
             gb_space_t *sp;

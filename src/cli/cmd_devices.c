@@ -47,6 +47,7 @@ static cJSON *device_json(const gb_device_info_t *d)
             cJSON_AddNullToObject(e, "gflops");
         cJSON_AddStringToObject(e, "formula", d->peak_formula[p]);
     }
+    cJSON_AddBoolToObject(o, "fp16", gb_device_has_extension(d, "cl_khr_fp16"));
     return o;
 }
 
@@ -76,6 +77,11 @@ static void device_text(const gb_device_info_t *d)
         else
             printf("    peak %s: %s\n", p ? "D" : "S", d->peak_formula[p]);
     }
+    /* Storage-only formats: their arithmetic is FP32, whatever FP16 units the device has. */
+    printf("    peak H, B: peak S (FP16 and bfloat16 are stored in 16 bits and computed in FP32; "
+           "%s)\n",
+           gb_device_has_extension(d, "cl_khr_fp16") ? "the device's cl_khr_fp16 is not used"
+                                                     : "no cl_khr_fp16");
     printf("    extensions: %s\n", d->extensions ? d->extensions : "");
 }
 

@@ -23,7 +23,7 @@ static void usage(void)
         "                        edp; default time) where a class has one\n"
         "  -n LIST               square orders: 64,128 or 64:1024:64 or 16:1024:x2\n"
         "  -M, -N, -K LIST       rectangular sizes (their product; a missing one follows -n)\n"
-        "      --precision s,d   precisions (default: each kernel's own)\n"
+        "      --precision s,d   precisions: s, d, h, b, or all (default: each kernel's own)\n"
         "      --lws J,I[;J,I..] work-group sizes\n"
         "      --lws-grid X;Y    work-group grid: X and Y lists, like 1:128:x2;1:128:x2\n"
         "      --lws-items LIST  keep grid sizes whose J*I is in LIST, like 16,32,64,128\n"

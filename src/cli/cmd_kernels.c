@@ -28,7 +28,7 @@ static void layouts_text(unsigned mask, char *buf, size_t len)
 
 static void precisions_text(unsigned mask, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s%s%s", mask & 1u ? "s" : "", mask == 3u ? "," : "", mask & 2u ? "d" : "");
+    gb_precision_mask_text(mask, buf, len);
 }
 
 static void allowed_text(const gb_param_t *p, char *buf, size_t len)
@@ -57,10 +57,10 @@ static void on_device_json(cJSON *o, const char *name, unsigned mask, const gb_r
 {
     char buf[256];
     cJSON *on = cJSON_AddObjectToObject(o, "on_device");
-    for (int p = 0; p < 2; p++)
+    for (int p = 0; p < GB_PREC_COUNT; p++)
         if (mask & (1u << p))
             cJSON_AddStringToObject(
-                on, p ? "d" : "s",
+                on, gb_precision_name((gb_precision_t)p),
                 runs(name, reg, dev, (gb_precision_t)p, buf, sizeof buf) ? "runs" : buf);
 }
 
@@ -132,7 +132,8 @@ static cJSON *peer_json(const gb_impl_t *im, const gb_registry_t *reg, const gb_
     cJSON_AddStringToObject(o, "origin", gb_impl_origin(im));
     cJSON_AddBoolToObject(o, "library", 1);
     const unsigned mask = gb_impl_precisions(im);
-    cJSON_AddStringToObject(o, "precisions", mask == 3u ? "s,d" : mask & 1u ? "s" : "d");
+    char precs[16];
+    cJSON_AddStringToObject(o, "precisions", gb_precision_mask_text(mask, precs, sizeof precs));
     cJSON_AddStringToObject(o, "layouts", "any");
     cJSON_AddArrayToObject(o, "parameters");
     cJSON_AddArrayToObject(o, "presets");
@@ -145,9 +146,9 @@ static void on_device_text(const char *name, unsigned mask, const gb_registry_t 
                            const gb_device_info_t *dev)
 {
     char buf[256];
-    for (int p = 0; dev && p < 2; p++)
+    for (int p = 0; dev && p < GB_PREC_COUNT; p++)
         if (mask & (1u << p))
-            printf("  on %s, %s: %s\n", dev->name, p ? "double" : "single",
+            printf("  on %s, %s: %s\n", dev->name, gb_precision_title((gb_precision_t)p),
                    runs(name, reg, dev, (gb_precision_t)p, buf, sizeof buf) ? "runs" : buf);
 }
 
@@ -193,11 +194,10 @@ static void family_text(const gb_family_t *f, const gb_registry_t *reg, const gb
 static void peer_text(const gb_impl_t *im, const gb_registry_t *reg, const gb_device_info_t *dev)
 {
     const unsigned mask = gb_impl_precisions(im);
+    char precs[16];
     printf("%s  [%s]  native layouts: any  (%s)\n  %s\n", gb_impl_name(im),
-           mask == 3u  ? "s,d"
-           : mask & 1u ? "s"
-                       : "d",
-           gb_impl_origin(im), gb_impl_description(im));
+           gb_precision_mask_text(mask, precs, sizeof precs), gb_impl_origin(im),
+           gb_impl_description(im));
     on_device_text(gb_impl_name(im), mask, reg, dev);
 }
 

@@ -161,9 +161,13 @@ static int check_plan(offload_t *f, gb_explore_plan_t *pl, const char *out_path)
     if (pl->bench.pipeline)
         return cli_error(GB_EBADARG, "offload compares serial offloads; measure a pipeline with "
                                      "'gemmbench run --timing offload --pipeline'");
-    if (pl->precisions == 3u || strchr(f->kernel, ','))
+    if ((pl->precisions & (pl->precisions - 1)) || strchr(f->kernel, ','))
         return cli_error(GB_EBADARG, "offload compares one kernel in one precision: give one -k "
                                      "and one --precision");
+    if (pl->precisions & ~3u)
+        return cli_error(GB_EBADPRECISION,
+                         "offload compares with OpenBLAS on the host, which has no FP16 or "
+                         "bfloat16 GEMM; give --precision s or d");
     if (!pl->kernels && gb_plan_set(pl, "kernels", GB_AUTO, "-k", msg, sizeof msg) != GB_OK)
         return cli_error(GB_ENOMEM, "%s", msg);
     if ((rc = gb_plan_shapes(pl, &f->shapes, &f->nshapes, msg, sizeof msg)) != GB_OK)

@@ -11,7 +11,8 @@
 static double measured_efficiency(const run_table_t *tb, const gb_problem_t *p,
                                   const gb_result_t *r)
 {
-    return tb->measured_peak[p->precision] > 0 ? r->gflops / tb->measured_peak[p->precision] : -1.0;
+    const gb_precision_t a = gb_precision_arith(p->precision);
+    return tb->measured_peak[a] > 0 ? r->gflops / tb->measured_peak[a] : -1.0;
 }
 
 /* The copies' rates in GB/s over their medians: A, B and C written, C read (0: no copies,
@@ -245,6 +246,9 @@ void cli_run_header(const run_table_t *tb, const gb_device_info_t *dev, const gb
                    dev->peak_formula[p]);
         else
             printf("peak %s: %s\n", p ? "D" : "S", dev->peak_formula[p]);
+    if ((o->precisions & ((1u << GB_PREC_H) | (1u << GB_PREC_B))) ||
+        (!o->precisions && (!o->kernels || strstr(o->kernels, "all"))))
+        printf("peak H, B: peak S (stored in 16 bits, computed in FP32)\n");
     if (tb->measured_when[0])
         printf("measured peak (gemmbench ceilings, %s): S %.1f, D %.1f GFLOP/s; meas%% is against "
                "it\n",

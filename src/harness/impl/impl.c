@@ -128,9 +128,14 @@ void gb_impl_native_layout(const gb_impl_t *im, gb_problem_t *p)
 int gb_impl_check(const gb_impl_t *im, const gb_device_info_t *dev, gb_precision_t prec,
                   const gb_problem_t *problem, char *msg, size_t msglen)
 {
+    char has[16];
     if (!(gb_impl_precisions(im) & (1u << prec)))
-        return gb__fail(msg, msglen, GB_EUNSUPPORTED, "kernel '%s' has no %s-precision version",
-                        gb_impl_name(im), prec == GB_PREC_D ? "double" : "single");
+        return gb__fail(msg, msglen, GB_EUNSUPPORTED,
+                        "kernel '%s' has no %s-precision version; choose one of its precisions "
+                        "(%s) or a kernel that has %s",
+                        gb_impl_name(im), gb_precision_title(prec),
+                        gb_precision_mask_text(gb_impl_precisions(im), has, sizeof has),
+                        gb_precision_name(prec));
     return im->ops->check(im, dev, prec, problem, msg, msglen);
 }
 

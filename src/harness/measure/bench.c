@@ -124,17 +124,6 @@ void gb_result_free(gb_result_t *r)
     }
 }
 
-static void from_device(const void *src, size_t n, gb_precision_t prec, double *out)
-{
-    if (prec == GB_PREC_D) {
-        memcpy(out, src, n * sizeof *out);
-        return;
-    }
-    const float *f = src;
-    for (size_t i = 0; i < n; i++)
-        out[i] = (double)f[i];
-}
-
 /* One call of the energy loop: whole (a, b, c and c_out set) or device-only (all NULL: the
  * device keeps the inputs of the previous call), finished on the device before it returns. */
 typedef struct energy_job {
@@ -260,9 +249,10 @@ static int validate_once(gb_runner_t *run, gb_inputs_t *in, gb_validation_t *v)
     if (rc == GB_OK)
         rc = gb__inputs_reference(run->ctx, in);
     if (rc == GB_OK) {
-        from_device(in->out.ptr, in->ec, p->precision, in->got);
+        gb__from_storage(p->precision, in->out.ptr, in->ec, in->got);
+        /* The canary as the precision stores it (-7776 in FP16 and bfloat16). */
         gb__validate(p, gb__exact_possible(p, &in->dist), in->cref, in->gauge, in->got, in->ec,
-                     GB_CANARY, v);
+                     gb__round_to(p->precision, GB_CANARY), v);
         gb__faithful(p, in->a, in->b, in->c, in->cref, in->gauge, in->got, v);
     }
     if (rc == GB_ENOMEM)
@@ -396,7 +386,8 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
     r->gflops = head > 0 ? flop / (head * 1e6) : 0;
     r->gflops_wall =
         r->time_ms[GB_PHASE_WALL].median > 0 ? flop / (r->time_ms[GB_PHASE_WALL].median * 1e6) : 0;
-    const double peak = ctx->dev->peak_gflops[p.precision];
+    /* FP16 and bfloat16 are computed in single precision here: single's peak applies. */
+    const double peak = ctx->dev->peak_gflops[gb_precision_arith(p.precision)];
     r->efficiency = peak > 0 ? r->gflops / peak : -1.0;
 done:
     gb__runner_release(&run);

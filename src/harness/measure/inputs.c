@@ -43,13 +43,7 @@ static int in_precision(gb_context_t *ctx, double *x, size_t n, gb_precision_t p
     int rc = gb__hostbuf_alloc(ctx, n * gb_precision_bytes(prec), kind, hb);
     if (rc != GB_OK)
         return rc;
-    if (prec == GB_PREC_D) {
-        memcpy(hb->ptr, x, n * sizeof *x);
-    } else {
-        float *f = hb->ptr;
-        for (size_t i = 0; i < n; i++)
-            f[i] = (float)x[i];
-    }
+    gb__to_storage(prec, x, n, hb->ptr);
     return GB_OK;
 }
 

@@ -88,17 +88,17 @@ int gb__family_precisions(gb_family_ctx_t *c, const cJSON *v, const char *key, u
     if (cJSON_IsString(v)) {
         gb_precision_t p;
         if (gb_precision_parse(v->valuestring, &p) != GB_OK)
-            return gb__family_bad(c, key, "must be \"s\" or \"d\"");
+            return gb__family_bad(c, key, "must be \"s\", \"d\", \"h\" or \"b\"");
         *mask = 1u << p;
         return GB_OK;
     }
     if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) == 0)
-        return gb__family_bad(c, key, "must be a non-empty array of \"s\"/\"d\"");
+        return gb__family_bad(c, key, "must be a non-empty array of \"s\", \"d\", \"h\", \"b\"");
     cJSON_ArrayForEach(e, v)
     {
         gb_precision_t p;
         if (!cJSON_IsString(e) || gb_precision_parse(e->valuestring, &p) != GB_OK)
-            return gb__family_bad(c, key, "must hold only \"s\" or \"d\"");
+            return gb__family_bad(c, key, "must hold only \"s\", \"d\", \"h\" or \"b\"");
         *mask |= 1u << p;
     }
     return GB_OK;

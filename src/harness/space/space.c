@@ -413,9 +413,13 @@ int gb_space_open(gb_space_t **out, const gb_family_t *f, gb_precision_t prec,
     cfg.family = f;
     for (size_t k = 0; k < f->nparams; k++)
         gb_params_set(&cfg.params, f->params[k].name, f->params[k].def);
+    char has[16];
     if (!(f->precisions & (1u << prec)))
-        return gb__fail(msg, msglen, GB_EUNSUPPORTED, "kernel '%s' has no %s-precision version",
-                        f->name, prec == GB_PREC_D ? "double" : "single");
+        return gb__fail(msg, msglen, GB_EUNSUPPORTED,
+                        "kernel '%s' has no %s-precision version; choose one of its precisions "
+                        "(%s)",
+                        f->name, gb_precision_title(prec),
+                        gb_precision_mask_text(f->precisions, has, sizeof has));
     gb_space_t *sp = calloc(1, sizeof *sp);
     if (!sp)
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
@@ -444,6 +448,7 @@ int gb_space_open(gb_space_t **out, const gb_family_t *f, gb_precision_t prec,
         long long value;
     } constants[] = {
         {"ELEM", (long long)gb_precision_bytes(prec)},
+        {"REAL", (long long)gb_precision_bytes(gb_precision_arith(prec))},
         {"DOUBLE", prec == GB_PREC_D},
         {"NVIDIA", dev && strstr(dev->vendor, "NVIDIA") && !strcmp(dev->type_name, "gpu")},
         {"CUS", dev ? (long long)dev->compute_units : 1}};

@@ -16,7 +16,9 @@ int gb__exact_possible(const gb_problem_t *p, const gb_dist_t *d)
         return 0;
     const double r = (double)d->range;
     const double worst = fabs(p->alpha) * (double)p->k * r * r + fabs(p->beta) * r;
-    return worst <= (p->precision == GB_PREC_D ? 0x1.0p53 : 0x1.0p24);
+    /* Every integer up to 2^p is exact in a format of p digits: the storage format's for the
+     * result (2^11 for FP16, 2^8 for bfloat16), whose FP32 sums are exact then too. */
+    return worst <= 1.0 / gb__unit_roundoff(p->precision);
 }
 
 static void dgemm(const gb_problem_t *p, double alpha, const double *a, const double *b,
@@ -71,10 +73,12 @@ void gb__validate(const gb_problem_t *p, int exact, const double *cref, const do
     v->faithful_worst = v->faithful_honest = -1.0;
     v->done = 1;
     v->exact = exact;
+    /* Ratios are in units of the storage format's u; the bound is the arithmetic's rounding
+     * plus the double reference's own, and for h and b the output's rounding to the storage
+     * format (gb__bound_of; its ratio where |Cref| = G, the most it can be). */
     const double u = gb__unit_roundoff(p->precision);
-    /* The device's rounding plus the double reference's own. */
     const double g = gb__bound_factor(p);
-    v->bound_ratio = exact ? 0.0 : g / u;
+    v->bound_ratio = exact ? 0.0 : gb__bound_of(p->precision, g, 1.0, 1.0) / u;
     const int row = p->layout == GB_ROW_MAJOR;
     size_t ref_bad = 0; /* elements where the reference or its gauge is not finite */
     for (size_t idx = 0; idx < elems_c; idx++) {
@@ -98,7 +102,8 @@ void gb__validate(const gb_problem_t *p, int exact, const double *cref, const do
             ratio = HUGE_VAL;
         } else {
             const double diff = fabs(got - ref);
-            const int over = exact ? diff != 0.0 : diff > g * gauge[idx];
+            const int over =
+                exact ? diff != 0.0 : diff > gb__bound_of(p->precision, g, ref, gauge[idx]);
             v->n_over += (size_t)over;
             ratio = gauge[idx] > 0 ? diff / (u * gauge[idx]) : (diff > 0 ? HUGE_VAL : 0.0);
         }

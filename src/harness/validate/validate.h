@@ -18,7 +18,8 @@ int gb__reference(const gb_problem_t *p, const double *a, const double *b, const
 int gb__c_is_logical(const gb_problem_t *p, size_t idx);
 
 /* Compares the device's C (converted to double, the whole buffer) with the reference: per
- * element |C - Cref| against (gamma_{K+2}(u) + gamma_{K+2}(u_double)) G, and canary elements
+ * element |C - Cref| against (gamma_{K+2}(u) + gamma_{K+2}(u_double)) G, with the output's
+ * rounding to the storage format added for h and b (gb__bound_of), and canary elements
  * outside the logical matrix that must still equal canary. A NaN or Inf from the device is a
  * failure wherever it is (the inputs are finite, so the exact result is), and so is an element
  * whose reference or gauge is not finite (data that overflow: the reason says so). Fills v. */
@@ -31,7 +32,9 @@ void gb__validate(const gb_problem_t *p, int exact, const double *cref, const do
 /* Judges c, the device's result (converted to double, the whole buffer), against an honest
  * computation in p's precision of the same elements: for each sampled element, op(A) row times
  * op(B) column summed one product at a time with fused multiply-adds, then alpha and beta
- * applied, in the precision; both errors against cref in units of u * gauge. a, b and c0 are
+ * applied, in the precision (for h and b in FP32, then rounded once to the storage format); both
+ * errors against cref in units of u * gauge (for h and b, FP32's u, each error less what the
+ * final rounding to the format may add: gb__faithful_add). a, b and c0 are
  * the inputs as generated (values of the precision, held in double). Fills v's faithful
  * fields; leaves them unjudged where an element or the reference is not finite. */
 void gb__faithful(const gb_problem_t *p, const double *a, const double *b, const double *c0,

@@ -32,12 +32,42 @@ void gb__matrix_generate(double *buf, size_t elems, gb_layout_t layout, size_t l
                          size_t rows, size_t cols, const gb_dist_t *d, gb_precision_t prec,
                          gb_rng_t *rng, double fill_pad);
 
-/* One element of C as the validation judges it (element.c). The unit roundoff of a precision
- * (2^-24 or 2^-53); gamma_n = n u / (1 - n u), or INFINITY when n u >= 1; the bound's factor
- * gamma_{K+2}(u) + gamma_{K+2}(u_double) (the device's rounding plus a double reference's). */
+/* The storage formats (storage.c). gb__round_to: x rounded to prec's format (to nearest, ties
+ * to even, subnormals kept, +-Inf past the largest finite value; x itself in double).
+ * gb__storage_max: the format's largest finite value (65504 for FP16). gb__output_rounding: for
+ * h and b, the most that the final rounding of a single-precision result to the format can have
+ * moved it to y, a value of the format (half the spacing of y's binade, or of the subnormals);
+ * 0 for s and d, whose results are not rounded again after their arithmetic. */
+double gb__round_to(gb_precision_t prec, double x);
+double gb__storage_max(gb_precision_t prec);
+double gb__output_rounding(gb_precision_t prec, double y);
+/* FP16 and bfloat16 bit patterns of x (rounded as gb__round_to does; NaN stays a quiet NaN) and
+ * the values of bit patterns. */
+uint16_t gb__fp16_bits(double x);
+double gb__fp16_value(uint16_t h);
+uint16_t gb__bf16_bits(double x);
+double gb__bf16_value(uint16_t b);
+/* The build options that give kernels/prelude.cl a precision: GB_PRECISION, the arithmetic's
+ * bits (32 or 64), and for h and b GB_STORAGE, the storage format (GB_STORAGE_FP16 1,
+ * GB_STORAGE_BF16 2), into buf. */
+const char *gb__precision_options(gb_precision_t prec, char *buf, size_t len);
+/* n values of the precision, held in double, into the elements the device holds (float, double
+ * or 16-bit patterns) at out, and back. */
+void gb__to_storage(gb_precision_t prec, const double *x, size_t n, void *out);
+void gb__from_storage(gb_precision_t prec, const void *in, size_t n, double *out);
+
+/* One element of C as the validation judges it (element.c). The unit roundoff of a precision's
+ * storage format (2^-24, 2^-53, 2^-11 for FP16, 2^-8 for bfloat16) and of its arithmetic (2^-24
+ * for h and b); gamma_n = n u / (1 - n u), or INFINITY when n u >= 1; the bound's factor
+ * gamma_{K+2}(u) + gamma_{K+2}(u_double) with u the arithmetic's (the device's rounding plus a
+ * double reference's); gb__bound_of: the bound of one element from that factor g, its reference
+ * and its gauge: g G, and for h and b (1 + u_s) g G + u_s |ref| + eta_s, the output's rounding
+ * to the storage format (u_s its unit roundoff, eta_s half its smallest subnormal) added. */
 double gb__unit_roundoff(gb_precision_t prec);
+double gb__arith_roundoff(gb_precision_t prec);
 double gb__gamma(size_t n, double u);
 double gb__bound_factor(const gb_problem_t *p);
+double gb__bound_of(gb_precision_t prec, double g, double ref, double gauge);
 /* Buffer indices of op(A)(i, l), op(B)(l, j) and C(i, j): a transposed operand is stored with
  * the two indices swapped. */
 size_t gb__at_a(const gb_problem_t *p, size_t i, size_t l);
@@ -48,12 +78,14 @@ size_t gb__spread(size_t t, size_t n, size_t len);
 /* Element (i, j) from its row of op(A) and column of op(B) (K values each, of the precision,
  * held in double) and C's element c0 before the call (read where beta is not 0): as an honest
  * computation in the precision makes it, one fused product at a time, then alpha and beta, each
- * rounded to the precision; and its reference (summed in double) and gauge
+ * rounded to the precision's arithmetic, and for h and b the result rounded once to the storage
+ * format; and its reference (summed in double) and gauge
  * |alpha| |op(A)| |op(B)| + |beta| |c0|. */
 double gb__element_honest(const gb_problem_t *p, const double *arow, const double *bcol, double c0);
 void gb__element_reference(const gb_problem_t *p, const double *arow, const double *bcol, double c0,
                            double *ref, double *gauge);
-/* The faithful verdict's worst errors over sampled elements, in units of u * gauge: the
+/* The faithful verdict's worst errors over sampled elements, in units of u * gauge with u the
+ * arithmetic's, each less the final rounding to the storage format (gb__output_rounding): the
  * device's and the honest computation's. gb__faithful_add takes one element (got, its reference,
  * gauge and honest value): 0, and nothing taken, where any is not finite (then nothing can be
  * judged). gb__faithful_of: the worst against the honest one or one u*G, where that is more

@@ -20,7 +20,7 @@ static double draw(const gb_dist_t *d, gb_precision_t prec, gb_rng_t *rng)
     default: v = d->lo + (d->hi - d->lo) * gb__rng_uniform(rng); break;
     }
     /* Round to the target precision so the reference sees exactly the device's inputs. */
-    return prec == GB_PREC_S ? (double)(float)v : v;
+    return gb__round_to(prec, v);
 }
 
 void gb__matrix_generate(double *buf, size_t elems, gb_layout_t layout, size_t ld, size_t off,
@@ -116,8 +116,10 @@ int gb_problem_check_data(const gb_problem_t *p, const gb_dist_t *d, char *msg, 
                         "uniform:LO:HI with finite LO < HI, normal or int:R");
     if (!isfinite(p->alpha) || !isfinite(p->beta))
         return gb__fail(msg, msglen, GB_EBADSCALAR, "alpha and beta must be finite numbers");
-    const int dbl = p->precision == GB_PREC_D;
-    const double big = dbl ? DBL_MAX : (double)FLT_MAX, u = dbl ? 0x1.0p-53 : 0x1.0p-24;
+    /* The range is the storage format's (65504 for FP16: a sum in FP32 that fits it is stored
+     * finite), the rounding that can grow a sum the arithmetic's. */
+    const gb_precision_t prec = p->precision;
+    const double big = gb__storage_max(prec), u = gb__arith_roundoff(prec);
     const double k = (double)p->k, x = gb_dist_max_abs(d);
     const double a = fmax(1.0, fabs(p->alpha)), b = fmax(1.0, fabs(p->beta));
     /* The rounding of K+2 additions can grow a magnitude by (1 + u)^(K+2) at worst: 1.0000002
@@ -132,26 +134,33 @@ int gb_problem_check_data(const gb_problem_t *p, const gb_dist_t *d, char *msg, 
      * within it), and the largest |alpha| with this data when there is one. */
     const double x_max = fmin(sqrt(limit / (4.0 * a * k)), limit / (4.0 * (a + b)));
     const double alpha_max = (limit - b * x) / (k * x * x + x);
-    const char *prec = dbl ? "double" : "single";
-    /* Double precision is a fix only where the same data fit there. */
-    const int in_double = !dbl && s <= DBL_MAX / fmin(2.0, exp((k + 2.0) * log1p(0x1.0p-53)));
+    const char *title = gb_precision_title(prec);
+    /* A wider precision is a fix only where the same data fit there: single for FP16 and
+     * bfloat16 (bfloat16's range is just below single's), else double. */
+    const int wider_s = (prec == GB_PREC_H || prec == GB_PREC_B) &&
+                        s <= (double)FLT_MAX / fmin(2.0, exp((k + 2.0) * log1p(0x1.0p-24)));
+    const int wider_d = prec != GB_PREC_D && !wider_s &&
+                        s <= DBL_MAX / fmin(2.0, exp((k + 2.0) * log1p(0x1.0p-53)));
+    const char *wider = wider_s ? "s" : wider_d ? "d" : NULL;
+    /* FP16's range is near the sums it refuses (65540 against 65504): more digits there. */
+    const int dig = prec == GB_PREC_H ? 6 : 3;
     char reach[48];
     if (isinf(s))
         snprintf(reach, sizeof reach, "beyond %.3g", DBL_MAX);
     else
-        snprintf(reach, sizeof reach, "%.3g", s);
+        snprintf(reach, sizeof reach, "%.*g", dig, s);
     gb_dist_format(d, dist, sizeof dist);
     if (alpha_max >= 1.0 && fabs(p->alpha) > 1.0)
         return gb__fail(msg, msglen, GB_ERANGE,
                         "data %s with K=%zu, alpha %g, beta %g can reach "
-                        "%s, over the %.3g %s precision holds; use |alpha| <= %.3g (or data of "
-                        "magnitude <= %.3g%s)",
-                        dist, p->k, p->alpha, p->beta, reach, big, prec, alpha_max, x_max,
-                        in_double ? ", or --precision d" : "");
+                        "%s, over the %.*g %s precision holds; use |alpha| <= %.3g (or data of "
+                        "magnitude <= %.3g%s%s)",
+                        dist, p->k, p->alpha, p->beta, reach, dig, big, title, alpha_max, x_max,
+                        wider ? ", or --precision " : "", wider ? wider : "");
     return gb__fail(msg, msglen, GB_ERANGE,
                     "data %s with K=%zu, alpha %g, beta %g can reach %s, "
-                    "over the %.3g %s precision holds; use data of magnitude <= %.3g (e.g. "
-                    "--dist uniform:-%.3g:%.3g)%s",
-                    dist, p->k, p->alpha, p->beta, reach, big, prec, x_max, x_max, x_max,
-                    in_double ? " or --precision d" : "");
+                    "over the %.*g %s precision holds; use data of magnitude <= %.3g (e.g. "
+                    "--dist uniform:-%.3g:%.3g)%s%s",
+                    dist, p->k, p->alpha, p->beta, reach, dig, big, title, x_max, x_max, x_max,
+                    wider ? " or --precision " : "", wider ? wider : "");
 }

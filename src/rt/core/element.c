@@ -9,7 +9,17 @@
 
 double gb__unit_roundoff(gb_precision_t prec)
 {
-    return prec == GB_PREC_D ? 0x1.0p-53 : 0x1.0p-24;
+    switch (prec) {
+    case GB_PREC_D: return 0x1.0p-53;
+    case GB_PREC_H: return 0x1.0p-11;
+    case GB_PREC_B: return 0x1.0p-8;
+    default: return 0x1.0p-24;
+    }
+}
+
+double gb__arith_roundoff(gb_precision_t prec)
+{
+    return gb__unit_roundoff(gb_precision_arith(prec));
 }
 
 double gb__gamma(size_t n, double u)
@@ -20,7 +30,17 @@ double gb__gamma(size_t n, double u)
 
 double gb__bound_factor(const gb_problem_t *p)
 {
-    return gb__gamma(p->k + 2, gb__unit_roundoff(p->precision)) + gb__gamma(p->k + 2, 0x1.0p-53);
+    return gb__gamma(p->k + 2, gb__arith_roundoff(p->precision)) + gb__gamma(p->k + 2, 0x1.0p-53);
+}
+
+double gb__bound_of(gb_precision_t prec, double g, double ref, double gauge)
+{
+    if (prec != GB_PREC_H && prec != GB_PREC_B)
+        return g * gauge;
+    /* The single-precision result x is within g G of the reference; rounding it to the format
+     * moves it by at most u_s |x| + eta_s, and |x| <= |ref| + g G. */
+    const double us = gb__unit_roundoff(prec);
+    return (1.0 + us) * g * gauge + us * fabs(ref) + gb__output_rounding(prec, 0.0);
 }
 
 size_t gb__at_a(const gb_problem_t *p, size_t i, size_t l)
@@ -58,7 +78,8 @@ double gb__element_honest(const gb_problem_t *p, const double *arow, const doubl
     for (size_t l = 0; l < p->k; l++)
         acc = fmaf((float)arow[l], (float)bcol[l], acc);
     const float r = (float)p->alpha * acc;
-    return p->beta == 0.0 ? r : (float)(r + (float)p->beta * (float)c0);
+    const float y = p->beta == 0.0 ? r : (float)(r + (float)p->beta * (float)c0);
+    return gb__round_to(p->precision, (double)y); /* h and b: once, to the storage format */
 }
 
 void gb__element_reference(const gb_problem_t *p, const double *arow, const double *bcol, double c0,
@@ -76,10 +97,13 @@ void gb__element_reference(const gb_problem_t *p, const double *arow, const doub
 int gb__faithful_add(gb_faithful_t *f, gb_precision_t prec, double got, double ref, double gauge,
                      double honest)
 {
-    const double g = gb__unit_roundoff(prec) * gauge;
-    if (!isfinite(got) || !isfinite(ref) || !isfinite(g))
+    const double g = gb__arith_roundoff(prec) * gauge;
+    if (!isfinite(got) || !isfinite(ref) || !isfinite(g) || !isfinite(honest))
         return 0;
-    const double dk = fabs(got - ref), dh = fabs(honest - ref);
+    /* What the one rounding to the storage format may add is not the arithmetic's error: without
+     * it, an honest FP16 result's error is its FP32 sum's, and one summed in FP16 stands out. */
+    const double dk = fmax(0.0, fabs(got - ref) - gb__output_rounding(prec, got));
+    const double dh = fmax(0.0, fabs(honest - ref) - gb__output_rounding(prec, honest));
     const double ek = g > 0 ? dk / g : dk > 0 ? HUGE_VAL : 0.0;
     const double eh = g > 0 ? dh / g : dh > 0 ? HUGE_VAL : 0.0;
     f->worst = ek > f->worst ? ek : f->worst;

@@ -79,8 +79,8 @@ static int check_operand(const gb_problem_t *p, const char *name, size_t rows, s
 
 int gb_problem_check(gb_problem_t *p, char *msg, size_t msglen)
 {
-    if (p->precision != GB_PREC_S && p->precision != GB_PREC_D)
-        return gb__fail(msg, msglen, GB_EBADPRECISION, "unknown precision; use s or d");
+    if ((unsigned)p->precision >= GB_PREC_COUNT)
+        return gb__fail(msg, msglen, GB_EBADPRECISION, "unknown precision; use s, d, h or b");
     if (p->layout != GB_ROW_MAJOR && p->layout != GB_COL_MAJOR)
         return gb__fail(msg, msglen, GB_EBADLAYOUT, "unknown layout; use row or col");
     if ((p->trans_a != GB_NOTRANS && p->trans_a != GB_TRANS) ||
@@ -118,12 +118,41 @@ void gb_problem_buffer_elems(const gb_problem_t *p, size_t *a, size_t *b, size_t
 
 size_t gb_precision_bytes(gb_precision_t prec)
 {
-    return prec == GB_PREC_D ? sizeof(double) : sizeof(float);
+    switch (prec) {
+    case GB_PREC_D: return sizeof(double);
+    case GB_PREC_H:
+    case GB_PREC_B: return 2;
+    default: return sizeof(float);
+    }
 }
 
 const char *gb_precision_name(gb_precision_t prec)
 {
-    return prec == GB_PREC_D ? "d" : "s";
+    static const char *const names[GB_PREC_COUNT] = {"s", "d", "h", "b"};
+    return (unsigned)prec < GB_PREC_COUNT ? names[prec] : "s";
+}
+
+const char *gb_precision_title(gb_precision_t prec)
+{
+    static const char *const titles[GB_PREC_COUNT] = {"single", "double", "FP16", "bfloat16"};
+    return (unsigned)prec < GB_PREC_COUNT ? titles[prec] : "single";
+}
+
+gb_precision_t gb_precision_arith(gb_precision_t prec)
+{
+    return prec == GB_PREC_D ? GB_PREC_D : GB_PREC_S;
+}
+
+const char *gb_precision_mask_text(unsigned mask, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len)
+        buf[0] = '\0';
+    for (int p = 0; p < GB_PREC_COUNT; p++)
+        if (mask & (1u << p))
+            gb__appendf(buf, len, &used, "%s%s", used ? "," : "",
+                        gb_precision_name((gb_precision_t)p));
+    return buf;
 }
 
 int gb_precision_parse(const char *s, gb_precision_t *out)
@@ -133,6 +162,10 @@ int gb_precision_parse(const char *s, gb_precision_t *out)
         *out = GB_PREC_S;
     else if (!strcasecmp(s, "d") || !strcasecmp(s, "double") || !strcmp(s, "64"))
         *out = GB_PREC_D;
+    else if (!strcasecmp(s, "h") || !strcasecmp(s, "half") || !strcasecmp(s, "fp16"))
+        *out = GB_PREC_H;
+    else if (!strcasecmp(s, "b") || !strcasecmp(s, "bf16") || !strcasecmp(s, "bfloat16"))
+        *out = GB_PREC_B;
     else
         return GB_EBADPRECISION;
     return GB_OK;

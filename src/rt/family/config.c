@@ -138,6 +138,7 @@ size_t gb__config_vars(const gb_config_t *cfg, gb_precision_t prec, const gb_pro
     for (size_t i = 0; i < cfg->params.count; i++)
         vars[n++] = (gb_var_t){cfg->params.name[i], cfg->params.value[i]};
     vars[n++] = (gb_var_t){"ELEM", (long long)gb_precision_bytes(prec)};
+    vars[n++] = (gb_var_t){"REAL", (long long)gb_precision_bytes(gb_precision_arith(prec))};
     vars[n++] = (gb_var_t){"DOUBLE", prec == GB_PREC_D};
     if (problem) {
         vars[n++] = (gb_var_t){"M", (long long)problem->m};
@@ -178,12 +179,14 @@ int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_prec
     const gb_family_t *f = cfg->family;
     const char *name = gb_config_name(cfg);
     unsigned precs = cfg->preset ? cfg->preset->precisions : f->precisions;
-    if (!(precs & (1u << prec)))
+    if (!(precs & (1u << prec))) {
+        char has[16];
         return gb__fail(msg, msglen, GB_EUNSUPPORTED,
-                        "kernel '%s' has no %s-precision version; "
-                        "choose %s precision",
-                        name, prec == GB_PREC_D ? "double" : "single",
-                        prec == GB_PREC_D ? "single" : "double");
+                        "kernel '%s' has no %s-precision version; choose one of its "
+                        "precisions (%s) or a kernel that has %s",
+                        name, gb_precision_title(prec),
+                        gb_precision_mask_text(precs, has, sizeof has), gb_precision_name(prec));
+    }
     if (prec == GB_PREC_D && dev && !dev->fp64)
         return gb__fail(
             msg, msglen, GB_ENOFP64,

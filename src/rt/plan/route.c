@@ -360,11 +360,11 @@ static int build_options(const gb_config_t *cfg, const gb_device_info_t *dev, co
 {
     const gb_family_t *f = cfg->family;
     const gb_problem_t *p = &r->kernel;
-    size_t used = (size_t)snprintf(r->options, sizeof r->options,
-                                   "-DGB_PRECISION=%d -DGB_ROW_MAJOR=%d -DGB_TRANS_A=%d "
-                                   "-DGB_TRANS_B=%d",
-                                   p->precision == GB_PREC_D ? 64 : 32, p->layout == GB_ROW_MAJOR,
-                                   p->trans_a == GB_TRANS, p->trans_b == GB_TRANS);
+    char prec[64];
+    size_t used = (size_t)snprintf(
+        r->options, sizeof r->options, "%s -DGB_ROW_MAJOR=%d -DGB_TRANS_A=%d -DGB_TRANS_B=%d",
+        gb__precision_options(p->precision, prec, sizeof prec), p->layout == GB_ROW_MAJOR,
+        p->trans_a == GB_TRANS, p->trans_b == GB_TRANS);
     const char *ptx = gb__config_ptx(cfg, p->precision);
     if (ptx && nvidia_gpu(dev))
         snprintf(r->ptx, sizeof r->ptx, "%s", ptx);
@@ -397,8 +397,7 @@ static int build_options(const gb_config_t *cfg, const gb_device_info_t *dev, co
     if (!fits)
         return gb__fail(msg, msglen, GB_EBADPARAM, "%s: build options too long", f->origin);
     if (r->ncopies)
-        snprintf(r->helper_options, sizeof r->helper_options, "-DGB_PRECISION=%d",
-                 p->precision == GB_PREC_D ? 64 : 32);
+        gb__precision_options(p->precision, r->helper_options, sizeof r->helper_options);
     return GB_OK;
 }
 

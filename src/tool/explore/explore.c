@@ -146,7 +146,8 @@ static int add_entry(gb_explore_t *ex, const char *name, gb_precision_t prec, in
 
 /* The kernel entries: 'all' is every family or preset of the registry in each precision it has
  * (the plan's precisions only, where given); a name is that kernel in the plan's precisions, or
- * in its own (single where it has both). */
+ * in its own (single where it has both); with the precision 'all', in each of its own, those the
+ * device cannot run skipped rather than refused. */
 static int expand_kernels(gb_explore_t *ex, char *msg, size_t msglen)
 {
     const gb_explore_plan_t *pl = ex->pl;
@@ -171,7 +172,7 @@ static int expand_kernels(gb_explore_t *ex, char *msg, size_t msglen)
                     const unsigned mask = ps ? ps->precisions : gb_family_precisions(f);
                     if ((rc = gb_impl_resolve(ex->reg, name, NULL, &im, msg, msglen)) != GB_OK)
                         return rc;
-                    for (int p = 0; rc == GB_OK && p < 2; p++)
+                    for (int p = 0; rc == GB_OK && p < GB_PREC_COUNT; p++)
                         if ((mask & (1u << p)) && (!pl->precisions || (pl->precisions & (1u << p))))
                             rc = add_entry(ex, name, (gb_precision_t)p, 0, &im, msg, msglen);
                 }
@@ -179,9 +180,11 @@ static int expand_kernels(gb_explore_t *ex, char *msg, size_t msglen)
             continue;
         }
         if (!strcmp(t, GB_AUTO)) { /* the chooser picks per point; single unless asked */
+            /* Under the precision 'all', those the tuning database keeps: single and double. */
+            const unsigned want = pl->all_precisions ? 3u : pl->precisions;
             memset(&im, 0, sizeof im);
-            for (int p = 0; rc == GB_OK && p < 2; p++)
-                if (pl->precisions ? (pl->precisions & (1u << p)) != 0 : p == GB_PREC_S)
+            for (int p = 0; rc == GB_OK && p < GB_PREC_COUNT; p++)
+                if (want ? (want & (1u << p)) != 0 : p == GB_PREC_S)
                     rc = add_entry(ex, t, (gb_precision_t)p, 1, &im, msg, msglen);
             continue;
         }
@@ -191,10 +194,11 @@ static int expand_kernels(gb_explore_t *ex, char *msg, size_t msglen)
                             "kernels' to list them",
                             t);
         const unsigned own = gb_impl_precisions(&im);
-        for (int p = 0; rc == GB_OK && p < 2; p++)
-            if (pl->precisions ? (pl->precisions & (1u << p)) != 0
-                               : p == ((own & 1u) || !own ? GB_PREC_S : GB_PREC_D))
-                rc = add_entry(ex, t, (gb_precision_t)p, 1, &im, msg, msglen);
+        for (int p = 0; rc == GB_OK && p < GB_PREC_COUNT; p++)
+            if (pl->all_precisions ? (own & (1u << p)) != 0
+                : pl->precisions   ? (pl->precisions & (1u << p)) != 0
+                                   : p == ((own & 1u) || !own ? GB_PREC_S : GB_PREC_D))
+                rc = add_entry(ex, t, (gb_precision_t)p, !pl->all_precisions, &im, msg, msglen);
     }
     if (rc != GB_OK)
         return rc;

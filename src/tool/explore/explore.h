@@ -32,8 +32,9 @@ typedef struct gb_explore_plan_param {
 typedef struct gb_explore_plan {
     char origin[320]; /* "plan 'FILE'", "built-in plan 'NAME'" or "the command line" */
     char name[64];
-    char *kernels;                          /* comma-separated kernel or preset names */
-    unsigned precisions;                    /* mask of 1u << gb_precision_t; 0: each kernel's own */
+    char *kernels;       /* comma-separated kernel or preset names */
+    unsigned precisions; /* mask of 1u << gb_precision_t; 0: each kernel's own */
+    int all_precisions;  /* "all": each precision a kernel has, skipping those the device cannot */
     gb_size_list_t orders, dim[3];          /* -n (square orders), -M, -N, -K */
     size_t (*shapes)[3], nshapes;           /* explicit M x N x K shapes (--shapes, "shapes") */
     size_t (*lws)[2], nlws;                 /* explicit work-group sizes */

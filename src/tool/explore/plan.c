@@ -491,26 +491,33 @@ static int set_kernels(gb_explore_plan_t *pl, const char *value, const char *lab
     return GB_OK;
 }
 
-/* "precision": s, d or s,d. */
+/* "precision": a list of s, d, h, b, or all. */
 static int set_precisions(gb_explore_plan_t *pl, const char *value, const char *label, char *msg,
                           size_t msglen)
 {
     unsigned mask = 0;
     char buf[64];
     snprintf(buf, sizeof buf, "%s", value);
+    int all = 0;
     for (char *save = NULL, *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
         gb_precision_t p;
+        if (!strcmp(t, "all")) {
+            all = 1;
+            mask |= GB_PREC_ALL;
+            continue;
+        }
         if (gb_precision_parse(t, &p) != GB_OK)
             return gb__fail(msg, msglen, GB_EBADPRECISION,
-                            "%s: unknown precision '%s'; use s, d "
-                            "or s,d",
+                            "%s: unknown precision '%s'; use s, d, h, b, a list of them (s,d) "
+                            "or all",
                             label, t);
         mask |= 1u << p;
     }
     if (!mask || strlen(value) >= sizeof buf)
-        return gb__fail(msg, msglen, GB_EBADPRECISION, "%s: give s, d or s,d, got '%s'", label,
-                        value);
+        return gb__fail(msg, msglen, GB_EBADPRECISION,
+                        "%s: give s, d, h, b, a list of them (s,d) or all, got '%s'", label, value);
     pl->precisions = mask;
+    pl->all_precisions = all;
     return GB_OK;
 }
 

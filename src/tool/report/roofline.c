@@ -183,7 +183,8 @@ static void above_peak(const gb_report_t *r, const group_t *g, size_t ng, char *
                 while (i < ng && (g[i].first == SIZE_MAX || !same_group(&r->rows[g[i].first], row)))
                     i++;
                 if (row->traffic != GB_TRAFFIC_DECLARED || row->dev != v ||
-                    (int)row->precision != pr || i == ng || row->kgflops <= peak)
+                    (int)gb_precision_arith(row->precision) != pr || i == ng ||
+                    row->kgflops <= peak)
                     continue;
                 here++;
                 top = fmax(top, row->kgflops);
@@ -230,7 +231,9 @@ static void roofs(const gb_report_t *r, const group_t *g, size_t ng, unsigned us
 {
     for (size_t i = 0; i < ng; i++)
         if (g[i].first != SIZE_MAX && r->rows[g[i].first].dev < 64)
-            used[r->rows[g[i].first].dev] |= 1u << r->rows[g[i].first].precision;
+            /* FP16 and bfloat16 under single precision's roof: their arithmetic's. */
+            used[r->rows[g[i].first].dev] |= 1u
+                                             << gb_precision_arith(r->rows[g[i].first].precision);
     missing[0] = '\0';
     for (size_t v = 0; v < r->ndevs && v < 64; v++) {
         const gb_report__dev_t *e = &r->devs[v];

@@ -385,10 +385,9 @@ int gb_store__set_text(gb_point_t *pt, const gb_store__col_t *c, const char *s, 
     case GB_COL_STR:
     case GB_COL_OPTSTR: return copy_str(FIELD(pt, c, char), c->size, s, c->name, msg, len);
     case GB_COL_PREC:
-        if (!strcmp(s, "s") || !strcmp(s, "d"))
-            *FIELD(pt, c, gb_precision_t) = s[0] == 'd' ? GB_PREC_D : GB_PREC_S;
-        else
-            bad = "s or d";
+        /* The one-letter names alone: those are what the column holds. */
+        if (strlen(s) != 1 || gb_precision_parse(s, FIELD(pt, c, gb_precision_t)) != GB_OK)
+            bad = "s, d, h or b";
         break;
     case GB_COL_LAYOUT:
         if (!strcmp(s, "row") || !strcmp(s, "col"))

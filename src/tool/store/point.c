@@ -282,7 +282,7 @@ int gb_point_check(const gb_point_t *pt, char *msg, size_t msglen)
                         "id '%s' does not match its definition (which hashes "
                         "to %s)",
                         pt->id, buf);
-    if ((unsigned)pt->problem.precision > GB_PREC_D ||
+    if ((unsigned)pt->problem.precision >= GB_PREC_COUNT ||
         (unsigned)pt->problem.layout > GB_COL_MAJOR || (unsigned)pt->problem.trans_a > GB_TRANS ||
         (unsigned)pt->problem.trans_b > GB_TRANS || (unsigned)pt->timing > GB_TIMING_OFFLOAD ||
         (unsigned)pt->host_mem >= GB_HOST_KINDS || pt->result.timing != pt->timing)

@@ -54,7 +54,7 @@ static int insert_run(gb_store_t *st, gb_tune_run_t *run)
     const char *bad =
         !run->kernel[0]                                    ? "kernel (empty)"
         : !run->strategy[0]                                ? "strategy (empty)"
-        : (unsigned)run->precision > GB_PREC_D             ? "precision"
+        : (unsigned)run->precision >= GB_PREC_COUNT        ? "precision"
         : !gb_select__layout_ok(run->layout)               ? "layout (row-NN, ..., col-TT)"
         : !run->m || !run->n || !run->k                    ? "m, n, k (each 1 or more)"
         : run->winner[0] && !gb_select__is_id(run->winner) ? "winner (a point id, or empty)"
@@ -368,12 +368,13 @@ static int read_run(sqlite3_stmt *q, gb_tune_run_t *r, gb_tuning_damage_t *d)
     r->budget = (size_t)budget;
     r->space = (uint64_t)sqlite3_column_int64(q, 15);
     r->evals = (size_t)evals;
-    const char *bad = !ok                                                ? NULL
-                      : gb_precision_parse(prec, &r->precision) != GB_OK ? "precision (s or d)"
-                      : !gb_select__layout_ok(r->layout)                 ? "layout"
-                      : !status_ok(r->status)                            ? "status"
-                      : r->winner[0] && !gb_select__is_id(r->winner)     ? "winner"
-                                                                         : NULL;
+    const char *bad = !ok ? NULL
+                      : gb_precision_parse(prec, &r->precision) != GB_OK
+                          ? "precision (s, d, h or b)"
+                      : !gb_select__layout_ok(r->layout)             ? "layout"
+                      : !status_ok(r->status)                        ? "status"
+                      : r->winner[0] && !gb_select__is_id(r->winner) ? "winner"
+                                                                     : NULL;
     if (bad) {
         char shown[80];
         const int col = bad[0] == 'p' ? 5 : bad[0] == 'l' ? 6 : bad[0] == 's' ? 18 : 20;
