@@ -80,20 +80,28 @@ void gb_set_build_log_handler(gb_build_log_fn fn, void *user);
 /* ---- the problem ----------------------------------------------------------------------------- */
 
 /* Storage precisions: single and double, FP16 (IEEE binary16) and bfloat16, the last two held in
- * 16 bits and computed in single precision (products accumulated in FP32). */
+ * 16 bits and computed in single precision (products accumulated in FP32), and complex single
+ * and double (c, z), each element a real and an imaginary part side by side as BLAS stores
+ * them. */
 typedef enum gb_precision {
     GB_PREC_S = 0,
     GB_PREC_D = 1,
     GB_PREC_H = 2,
-    GB_PREC_B = 3
+    GB_PREC_B = 3,
+    GB_PREC_C = 4,
+    GB_PREC_Z = 5
 } gb_precision_t;
-#define GB_PREC_COUNT 4
+#define GB_PREC_COUNT 6
 #define GB_PREC_ALL ((1u << GB_PREC_COUNT) - 1) /* a mask of 1u << gb_precision_t: every one */
 typedef enum gb_layout { GB_ROW_MAJOR = 0, GB_COL_MAJOR = 1 } gb_layout_t;
 typedef enum gb_trans { GB_NOTRANS = 0, GB_TRANS = 1 } gb_trans_t;
 
 /* One GEMM: C (m x n) = alpha * op(A) (m x k) * op(B) (k x n) + beta * C. Leading dimensions of
- * 0 mean "the minimum"; gb_problem_check() fills them in. Offsets are in elements. */
+ * 0 mean "the minimum"; gb_problem_check() fills them in. Offsets are in elements (a complex
+ * element is two reals). For complex precisions alpha and beta have imaginary parts alpha_im
+ * and beta_im, and conj_a (conj_b) with trans_a (trans_b) GB_TRANS makes op(A) the conjugate
+ * transpose A^H (BLAS's 'C'); the transposition itself stays in trans_a, so everything that
+ * only places elements treats C as T. Real precisions keep all four at 0. */
 typedef struct gb_problem {
     gb_precision_t precision;
     gb_layout_t layout;
@@ -102,6 +110,8 @@ typedef struct gb_problem {
     double alpha, beta;
     size_t lda, ldb, ldc;
     size_t off_a, off_b, off_c;
+    double alpha_im, beta_im;
+    int conj_a, conj_b;
 } gb_problem_t;
 
 /* Defaults: row-major, NN, alpha 1, beta 0, minimum leading dimensions, no offsets. */
@@ -110,22 +120,35 @@ void gb_problem_init(gb_problem_t *p, gb_precision_t prec, size_t m, size_t n, s
  * field (GB_EBADM, GB_EBADLDA, ...), GB_EOVERFLOW when a buffer size overflows or exceeds
  * 32-bit kernel indexing; msg (may be NULL) gets a one-line explanation with the fix. */
 int gb_problem_check(gb_problem_t *p, char *msg, size_t msglen);
+/* The floating-point operations GFLOP/s counts for the problem: 2 M N K, and 8 M N K for complex
+ * precisions (a complex multiply-add is four real multiplications and four additions). */
+double gb_problem_flops(const gb_problem_t *p);
 /* Elements each buffer holds (offset + ld * outer dimension), valid after gb_problem_check(). */
 void gb_problem_buffer_elems(const gb_problem_t *p, size_t *a, size_t *b, size_t *c);
 size_t gb_precision_bytes(gb_precision_t prec);
-/* "s", "d", "h", "b"; parse also takes "single", "double", "half", "fp16", "bf16", "bfloat16",
- * "32" and "64", and returns GB_EBADPRECISION on anything else. */
+/* Whether the precision is complex (c, z): an element is two reals, real part first. */
+int gb_precision_is_complex(gb_precision_t prec);
+/* Reals per element: 2 for c and z, else 1. */
+size_t gb_precision_parts(gb_precision_t prec);
+/* "s", "d", "h", "b", "c", "z"; parse also takes "single", "double", "half", "fp16", "bf16",
+ * "bfloat16", "complex", "complex64", "complex128", "32" and "64", and returns GB_EBADPRECISION
+ * on anything else. */
 const char *gb_precision_name(gb_precision_t prec);
 int gb_precision_parse(const char *s, gb_precision_t *out);
-/* For messages: "single", "double", "FP16", "bfloat16". */
+/* For messages: "single", "double", "FP16", "bfloat16", "complex single", "complex double". */
 const char *gb_precision_title(gb_precision_t prec);
-/* The precision a precision's arithmetic is done in: itself for s and d, single for h and b
- * (storage-only formats here: FP32 accumulation). Device peaks are indexed by it. */
+/* The precision a precision's arithmetic is done in: itself for s and d, single for h, b and c
+ * (h and b are storage-only formats here: FP32 accumulation), double for z. Device peaks are
+ * indexed by it. */
 gb_precision_t gb_precision_arith(gb_precision_t prec);
 /* "s,d,h,b" style text of a mask of 1u << gb_precision_t into buf ("" for none). */
 const char *gb_precision_mask_text(unsigned mask, char *buf, size_t len);
 int gb_layout_parse(const char *s, gb_layout_t *out);
 int gb_trans_parse(const char *s, gb_trans_t *out);
+/* "N", "T" or "C" (conjugate transpose): the transposition into *trans and whether it
+ * conjugates into *conj; GB_EBADTRANS on anything else. Whether C suits the precision is the
+ * caller's to check (gb_problem_check refuses conjugation with a real precision). */
+int gb_op_parse(const char *s, gb_trans_t *trans, int *conj);
 /* "row-NT" style tag of the problem's layout and transpositions into buf (>= 8 bytes). */
 const char *gb_problem_layout_tag(const gb_problem_t *p, char *buf, size_t len);
 

@@ -7,7 +7,8 @@
  * gb_copy4 is the straight copy into a destination whose rows start on 4-element boundaries
  * (d_off and d_ld multiples of 4, as in every padded copy): four elements per work-item, one
  * vector store, which moves more bytes per instruction than gb_copy on a GPU. They only move
- * elements, so they work in the prelude's `elem`, of the storage element's size. */
+ * elements, so they work in the prelude's `elem`, of the storage element's size. Complex
+ * builds have gb_copy only (an elem is a real2 there, with no 4-wide vector of it). */
 kernel void gb_copy(const int d_outer, const int d_inner, global elem *dst, const int d_off,
                     const int d_ld, const int s_outer, const int s_inner,
                     global const elem *src, const int s_off, const int s_ld, const int trans)
@@ -19,6 +20,7 @@ kernel void gb_copy(const int d_outer, const int d_inner, global elem *dst, cons
     dst[d_off + o * d_ld + i] = so < s_outer && si < s_inner ? src[s_off + so * s_ld + si] : (elem)0;
 }
 
+#if !GB_COMPLEX
 kernel void gb_copy4(const int d_outer, const int d_inner, global elem *dst, const int d_off,
                      const int d_ld, const int s_outer, const int s_inner,
                      global const elem *src, const int s_off, const int s_ld)
@@ -48,3 +50,4 @@ kernel void gb_copy4(const int d_outer, const int d_inner, global elem *dst, con
             d[2] = v.z;
     }
 }
+#endif

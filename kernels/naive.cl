@@ -3,7 +3,8 @@
  * GB_ROW_MAJOR, GB_TRANS_A and GB_TRANS_B. Dimension 0 runs along C's contiguous index so
  * neighbouring work-items write neighbouring addresses. The baseline every other kernel beats.
  * Elements are read and written through the prelude's storage helpers, so FP16 and bfloat16
- * (GB_STORAGE) are summed in float and rounded once when C is written. */
+ * (GB_STORAGE) are summed in float and rounded once when C is written. Complex (GB_COMPLEX)
+ * elements are real2s summed with the prelude's GB_CMAD, conjugated where GB_CONJ_A/B say. */
 #ifndef LX
 #define LX 16
 #endif
@@ -27,10 +28,10 @@
 #define OPB(k, j) GB_LOAD(B, offB + AT(ldb, k, j))
 #endif
 
-kernel void gemm_naive(const int M, const int N, const int K, const real alpha,
+kernel void gemm_naive(const int M, const int N, const int K, const scalar alpha,
                        global const stored *restrict A, const int offA, const int lda,
                        global const stored *restrict B, const int offB, const int ldb,
-                       const real beta, global stored *C, const int offC, const int ldc)
+                       const scalar beta, global stored *C, const int offC, const int ldc)
 {
 #if GB_ROW_MAJOR
     const int i = (int)get_global_id(1), j = (int)get_global_id(0);
@@ -39,8 +40,14 @@ kernel void gemm_naive(const int M, const int N, const int K, const real alpha,
 #endif
     if (i >= M || j >= N)
         return;
+#if GB_COMPLEX
+    real2 acc = 0;
+    for (int k = 0; k < K; k++)
+        GB_CMAD(acc, GB_OPA(OPA(i, k)), GB_OPB(OPB(k, j)));
+#else
     real acc = 0;
     for (int k = 0; k < K; k++)
         acc = fma(OPA(i, k), OPB(k, j), acc);
+#endif
     GB_UPDATE_AT(C, offC + AT(ldc, i, j), acc, alpha, beta);
 }

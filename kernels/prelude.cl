@@ -115,6 +115,13 @@ static inline ushort gb_bf16_round1(const float f)
 #define gb_sstore4(v, o, p) vstore4(gb_bf16_round4(v), o, p)
 #define gb_sstore8(v, o, p) vstore8(gb_bf16_round8(v), o, p)
 #define gb_sstore16(v, o, p) vstore16(gb_bf16_round16(v), o, p)
+#elif GB_COMPLEX
+/* Complex (c, z): an element is a real2, real part in .x, imaginary in .y, as BLAS lays them
+ * out; only element-wise access (GB_LOAD, GB_STORE) and GB_UPDATE_AT are given. */
+typedef real2 stored;
+typedef real2 elem;
+#define GB_LOAD(p, i) ((p)[i])
+#define GB_STORE(v, p, i) ((p)[i] = (v))
 #else
 typedef real stored;
 typedef real elem;
@@ -158,13 +165,69 @@ typedef real4 elem4;
 #define gb_hsum8(v) (gb_hsum4((v).lo) + gb_hsum4((v).hi))
 #define gb_hsum16(v) (gb_hsum8((v).lo) + gb_hsum8((v).hi))
 
+/* Complex arithmetic (GB_COMPLEX 1): `scalar` is the type of alpha and beta (real2 there,
+ * real otherwise). GB_CMAD(acc, a, b) adds a * b to acc one fused real product at a time, the
+ * order the validation's honest computation follows; GB_CMUL(a, b) is a * b; GB_CONJ(a) is
+ * conj(a). GB_OPA(a), GB_OPB(b) conjugate an element of A (B) where the build asks
+ * (GB_CONJ_A, GB_CONJ_B: the C transposition; the flags, not the transposition, say it, since
+ * a route may move the transposition elsewhere). */
+#ifndef GB_COMPLEX
+#define GB_COMPLEX 0
+#endif
+#ifndef GB_CONJ_A
+#define GB_CONJ_A 0
+#endif
+#ifndef GB_CONJ_B
+#define GB_CONJ_B 0
+#endif
+#if GB_COMPLEX
+typedef real2 scalar;
+#define GB_CONJ(a) ((real2)((a).x, -(a).y))
+#define GB_CMUL(a, b) ((real2)(fma((a).x, (b).x, -(a).y * (b).y), fma((a).x, (b).y, (a).y * (b).x)))
+#define GB_CMAD(acc, a, b)                      \
+    do {                                        \
+        const real2 ga_ = (a), gb_ = (b);       \
+        (acc).x = fma(ga_.x, gb_.x, (acc).x);   \
+        (acc).x = fma(-ga_.y, gb_.y, (acc).x);  \
+        (acc).y = fma(ga_.x, gb_.y, (acc).y);   \
+        (acc).y = fma(ga_.y, gb_.x, (acc).y);   \
+    } while (0)
+#if GB_CONJ_A
+#define GB_OPA(a) GB_CONJ(a)
+#else
+#define GB_OPA(a) (a)
+#endif
+#if GB_CONJ_B
+#define GB_OPB(b) GB_CONJ(b)
+#else
+#define GB_OPB(b) (b)
+#endif
+#else
+typedef real scalar;
+#endif
+
 /* C = alpha * acc + beta * C, where beta == 0 means C is not read (BLAS semantics). */
 #define GB_UPDATE(c, acc, alpha, beta) \
     ((c) = (beta) == (real)0 ? (alpha) * (acc) : (alpha) * (acc) + (beta) * (c))
-/* The same for element i of a `stored` C at p, rounded once to the storage format. */
+/* The same for element i of a `stored` C at p, rounded once to the storage format; complex:
+ * alpha acc + beta C with both parts of beta 0 meaning C is not read, added as the honest
+ * computation adds them. */
+#if GB_COMPLEX
+#define GB_UPDATE_AT(p, i, acc, alpha, beta)                                              \
+    do {                                                                                  \
+        real2 gy_ = GB_CMUL((alpha), (acc));                                              \
+        if ((beta).x != (real)0 || (beta).y != (real)0) {                                 \
+            const real2 gc_ = GB_LOAD(p, i);                                              \
+            gy_ = (real2)(fma((beta).x, gc_.x, fma(-(beta).y, gc_.y, gy_.x)),             \
+                          fma((beta).x, gc_.y, fma((beta).y, gc_.x, gy_.y)));             \
+        }                                                                                 \
+        GB_STORE(gy_, p, i);                                                              \
+    } while (0)
+#else
 #define GB_UPDATE_AT(p, i, acc, alpha, beta)                                                \
     GB_STORE((beta) == (real)0 ? (alpha) * (acc) : (alpha) * (acc) + (beta) * GB_LOAD(p, i), \
              p, i)
+#endif
 
 /* Tile (m, n) number id of an ntm x ntn grid walked groupm tile rows at a time, column by column
  * (1: row by row). Unsigned, and remainders as x - q*y: no sign fix-ups, and no div/rem pair for

@@ -129,12 +129,50 @@ if [ ! -e "$tmp/half.db" ] || "$gb" store info --store "$tmp/half.db" 2>&1 | gre
 expect 2 "unknown precision 'q'; use s, d, h, b, a list of them \(s,d\) or all" \
     run -k naive --precision q $small
 expect_one_line
-expect 2 "tune takes s or d: the tuning database keeps no FP16 or bfloat16 entries yet" \
+expect 2 "tune takes s or d: the tuning database keeps no FP16, bfloat16 or complex entries yet" \
     tune -k xgemm --precision h -n 64 --budget 2
 expect_one_line
-expect 2 "offload compares with OpenBLAS on the host, which has no FP16 or bfloat16 GEMM" \
+expect 2 "offload compares with OpenBLAS on the host in s and d only" \
     offload -k naive --precision b -n 64
 expect_one_line
+# Complex precisions: what only they have (the C transposition, alpha or beta RE,IM) is refused
+# with a real precision, before anything runs or is stored; the peers and families without c or
+# z refuse those, and tune and offload keep s and d.
+expect 2 "conjugate transposition C needs a complex precision, and s is real; use T, or --precision c or z" \
+    run -k naive --transA C --store "$tmp/cplx.db" $small
+expect_one_line
+expect 2 "conjugate transposition C needs a complex precision, and d is real" \
+    run -k naive --precision d,z --transB C --store "$tmp/cplx.db" $small
+expect_one_line
+expect 2 "alpha and beta have no imaginary part in precision s; give one number, or --precision c or z" \
+    run -k naive --alpha 1,2 --store "$tmp/cplx.db" $small
+expect_one_line
+expect 2 "alpha and beta have no imaginary part in precision h" \
+    run -k naive --precision h --beta 0,1 --store "$tmp/cplx.db" $small
+expect_one_line
+expect 2 "--alpha must be a finite number, got .x." run -k naive --precision c --alpha 1,x --store "$tmp/cplx.db" $small
+expect_one_line
+expect 2 "kernel 'openblas' has no complex single-precision version; choose one of its precisions \(s,d\)" \
+    run -k openblas --precision c --store "$tmp/cplx.db" $small
+expect_one_line
+expect 2 "kernel 'xgemm' has no complex double-precision version" \
+    run -k xgemm --precision z --store "$tmp/cplx.db" $small
+expect_one_line
+expect 2 "tune takes s or d" tune -k naive --precision c -n 64 --budget 2
+expect_one_line
+expect 2 "offload compares with OpenBLAS on the host in s and d only" \
+    offload -k naive --precision z -n 64
+expect_one_line
+if [ ! -e "$tmp/cplx.db" ] || "$gb" store info --store "$tmp/cplx.db" 2>&1 | grep -q "^points: 0"; then
+    ok; else
+    bad "a refused complex problem was stored"; "$gb" store info --store "$tmp/cplx.db"; fi
+# A complex run stores and lists its point: C transposition, alpha RE,IM, 8*M*N*K.
+"$gb" run -k naive --precision c --transA C --alpha 1,-2 --beta 0.5,1 $small \
+    --store "$tmp/cplx2.db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -Eq '^naive +c +row-CN .* pass ' "$tmp/out" &&
+    grep -q "complex GFLOP/s count 8\*M\*N\*K" "$tmp/out" && grep -q "alpha 1,-2, beta 0.5,1" "$tmp/out" &&
+    "$gb" store list --store "$tmp/cplx2.db" | grep -Eq "naive +c "; then ok; else
+    bad "a complex run did not pass, print or store as it should"; cat "$tmp/out" "$tmp/err"; fi
 # --precision all: each precision a named kernel has, those the device cannot run skipped (here
 # double, with fp64 hidden); rows and stored points carry h and b.
 GEMMBENCH_DISABLE_FP64=1 "$gb" run -k naive --precision all $small --store "$tmp/all.db" \
@@ -167,7 +205,7 @@ expect 2 "parameter DJ=3 of kernel 'SGEMM_NT_4x1' is not allowed" run -k SGEMM_N
 expect 2 "--param: 'DJ' must be NAME=VALUES" run -k SGEMM_NT_4x1 --param DJ $small
 expect 2 "unknown precision 'q'" run -k naive --precision q $small
 expect 2 "unknown layout 'diagonal'" run -k naive --layout diagonal $small
-expect 2 "--transA: unknown transposition 'X'; use N or T" run -k naive --transA X $small
+expect 2 "--transA: unknown transposition 'X'; use N, T or C" run -k naive --transA X $small
 expect 2 "--alpha must be a finite number, got 'nan'" run -k naive --alpha nan $small
 expect 2 "unknown distribution 'zipf'" run -k naive --dist zipf $small
 expect 2 "write int:R" run -k naive --dist int:0 $small

@@ -1,5 +1,5 @@
 /* store_migrate.c: a results store of schema version 1 (fixtures/store_v1.sql, two points as
- * gemmbench 0.1.0 stored them) opened by this gemmbench: it is migrated to version 6 in place
+ * gemmbench 0.1.0 stored them) opened by this gemmbench: it is migrated to version 7 in place
  * (user_version, meta), with the same columns as a new store, its points' ids unchanged and
  * `store check` clean, their host memory pageable, their energy "not recorded" (every energy column NULL, read back as
  * unavailable without a reason); a point with energy is stored beside them and read back; opened
@@ -114,7 +114,7 @@ int main(void)
     free(fixture);
     CHECK(!strcmp(sql_text(path, "PRAGMA user_version", buf, sizeof buf), "1"));
 
-    /* Opening migrates: version 6, the energy columns, host_mem, the adaptive stops, the
+    /* Opening migrates: version 7, the energy columns, host_mem, the adaptive stops, the
      * clocks and the pipeline added, nothing else touched. */
     gb_store_t *st = NULL;
     if (!CHECK_RC(gb_store_open(&st, path, 0, msg, sizeof msg), GB_OK)) {
@@ -122,12 +122,12 @@ int main(void)
         unit_remove_dir(dir);
         return unit_finish();
     }
-    CHECK(!strcmp(sql_text(path, "PRAGMA user_version", buf, sizeof buf), "6"));
+    CHECK(!strcmp(sql_text(path, "PRAGMA user_version", buf, sizeof buf), "7"));
     CHECK(!strcmp(
         sql_text(path, "SELECT value FROM meta WHERE key = 'schema_version'", buf, sizeof buf),
-        "6"));
+        "7"));
     CHECK_HAS(sql_text(path, "SELECT value FROM meta WHERE key = 'migrated'", buf, sizeof buf),
-              "from schema version 1 to 6 on ");
+              "from schema version 1 to 7 on ");
     char migrated[sizeof buf];
     snprintf(migrated, sizeof migrated, "%s", buf);
     /* Version 3's host memory: pageable, as the old points were measured; version 4's adaptive
@@ -234,14 +234,14 @@ int main(void)
     CHECK(checked == 4 && bad == 0);
     gb_store_close(st);
 
-    /* Opened again: already version 6, migrated once. */
+    /* Opened again: already version 7, migrated once. */
     CHECK_RC(gb_store_open(&st, path, 0, msg, sizeof msg), GB_OK);
     CHECK(!strcmp(sql_text(path, "SELECT value FROM meta WHERE key = 'migrated'", buf, sizeof buf),
                   migrated));
     CHECK_RC(gb_store_count(st, &n), GB_OK);
     CHECK(n == 4);
 
-    /* Its export (version 6) imports whole; the old points' energy keys are null. */
+    /* Its export (version 7) imports whole; the old points' energy keys are null. */
     char *text = NULL;
     size_t tlen = 0, added = 0;
     FILE *f = open_memstream(&text, &tlen);

@@ -81,7 +81,11 @@ static const char *const fields[] = {"device.name",
                                      "cold",
                                      "min_time",
                                      "max_rel_ci",
-                                     "pipeline"};
+                                     "pipeline",
+                                     "alpha_im",
+                                     "beta_im",
+                                     "conj_a",
+                                     "conj_b"};
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
 static void change_field(gb_point_t *pt, size_t i)
@@ -123,6 +127,10 @@ static void change_field(gb_point_t *pt, size_t i)
     case 32: pt->min_time_s = 0.5; break;
     case 33: pt->max_rel_ci = 0.02; break;
     case 34: pt->pipeline = 4; break;
+    case 35: p->alpha_im = 0.5; break;
+    case 36: p->beta_im = -1.0; break;
+    case 37: p->conj_a = 1; break;
+    case 38: p->conj_b = 1; break;
     default: break;
     }
 }

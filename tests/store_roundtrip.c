@@ -489,7 +489,7 @@ static void test_roundtrip(const char *dir)
               ",timestamp,energy_source,energy_scope,energy_calls,energy_s,energy_j,"
               "energy_w,gflops_per_watt,energy_why,host_mem,cold,faithful,faithful_worst,faithful_"
               "honest,min_time,max_rel_ci,stop,clocks_source,clock_mhz_start,clock_mhz_end,temp_c,"
-              "throttle,governor,pipeline,panels,main_n,");
+              "throttle,governor,pipeline,panels,alpha_im,beta_im,conj_a,conj_b,main_n,");
     CHECK_HAS(text, ",mapped,0,"); /* the mapped point's host_mem and cold */
     CHECK_HAS(text, ",NVML total energy,whole calls incl. "
                     "copies,1234567,1.0000001,0.30000000000000004,612.75,");

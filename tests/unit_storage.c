@@ -124,13 +124,13 @@ static void test_names(void)
     CHECK(gb_precision_parse("half", &p) == GB_OK && p == GB_PREC_H);
     CHECK(gb_precision_parse("b", &p) == GB_OK && p == GB_PREC_B);
     CHECK(gb_precision_parse("bf16", &p) == GB_OK && p == GB_PREC_B);
-    CHECK(gb_precision_parse("c", &p) == GB_EBADPRECISION);
+    CHECK(gb_precision_parse("x", &p) == GB_EBADPRECISION);
     CHECK(!strcmp(gb_precision_name(GB_PREC_H), "h") && !strcmp(gb_precision_name(GB_PREC_B), "b"));
     CHECK(!strcmp(gb_precision_title(GB_PREC_H), "FP16"));
     CHECK(gb_precision_bytes(GB_PREC_H) == 2 && gb_precision_bytes(GB_PREC_B) == 2);
     CHECK(gb_precision_arith(GB_PREC_H) == GB_PREC_S && gb_precision_arith(GB_PREC_D) == GB_PREC_D);
     char buf[16];
-    CHECK(!strcmp(gb_precision_mask_text(GB_PREC_ALL, buf, sizeof buf), "s,d,h,b"));
+    CHECK(!strcmp(gb_precision_mask_text(GB_PREC_ALL, buf, sizeof buf), "s,d,h,b,c,z"));
     CHECK(!strcmp(gb_precision_mask_text(1u << GB_PREC_B, buf, sizeof buf), "b"));
     char opt[64];
     CHECK(!strcmp(gb__precision_options(GB_PREC_S, opt, sizeof opt), "-DGB_PRECISION=32"));

@@ -166,8 +166,8 @@ static int check_plan(offload_t *f, gb_explore_plan_t *pl, const char *out_path)
                                      "and one --precision");
     if (pl->precisions & ~3u)
         return cli_error(GB_EBADPRECISION,
-                         "offload compares with OpenBLAS on the host, which has no FP16 or "
-                         "bfloat16 GEMM; give --precision s or d");
+                         "offload compares with OpenBLAS on the host in s and d only (no FP16, "
+                         "bfloat16 or complex comparison yet); give --precision s or d");
     if (!pl->kernels && gb_plan_set(pl, "kernels", GB_AUTO, "-k", msg, sizeof msg) != GB_OK)
         return cli_error(GB_ENOMEM, "%s", msg);
     if ((rc = gb_plan_shapes(pl, &f->shapes, &f->nshapes, msg, sizeof msg)) != GB_OK)

@@ -339,6 +339,8 @@ int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, vo
     /* Options that do not go together, from flags and plan alike, before anything runs. */
     if (rc == 0 && gb_bench_options_check(&pl->bench, msg, sizeof msg) != GB_OK)
         rc = cli_error(GB_EBADARG, "%s", msg);
+    if (rc == 0 && (rc = gb_plan_check_complex(pl, msg, sizeof msg)) != GB_OK)
+        rc = cli_error(rc, "%s", msg);
     return rc;
 }
 

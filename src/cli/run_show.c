@@ -78,6 +78,10 @@ static void setup_json(cJSON *o, const char *kernel, const gb_problem_t *p, cons
     cJSON_AddNumberToObject(o, "K", (double)p->k);
     cJSON_AddNumberToObject(o, "alpha", p->alpha);
     cJSON_AddNumberToObject(o, "beta", p->beta);
+    if (gb_precision_is_complex(p->precision)) {
+        cJSON_AddNumberToObject(o, "alpha_im", p->alpha_im);
+        cJSON_AddNumberToObject(o, "beta_im", p->beta_im);
+    }
     cJSON_AddNumberToObject(o, "lda", (double)p->lda);
     cJSON_AddNumberToObject(o, "ldb", (double)p->ldb);
     cJSON_AddNumberToObject(o, "ldc", (double)p->ldc);
@@ -93,7 +97,8 @@ static void setup_json(cJSON *o, const char *kernel, const gb_problem_t *p, cons
         cJSON_AddItemToArray(l, r->local_null ? cJSON_CreateNull()
                                               : cJSON_CreateNumber((double)r->local[d]));
     }
-    cJSON_AddStringToObject(o, "flops", "2*M*N*K");
+    cJSON_AddStringToObject(o, "flops",
+                            gb_precision_is_complex(p->precision) ? "8*M*N*K" : "2*M*N*K");
     cJSON_AddStringToObject(o, "timing", gb_timing_name(r->timing));
     cJSON_AddStringToObject(o, "host_mem", gb_host_mem_name(b->host_mem));
     cJSON_AddNumberToObject(o, "min_time_s", b->min_time_s);
@@ -249,6 +254,10 @@ void cli_run_header(const run_table_t *tb, const gb_device_info_t *dev, const gb
     if ((o->precisions & ((1u << GB_PREC_H) | (1u << GB_PREC_B))) ||
         (!o->precisions && (!o->kernels || strstr(o->kernels, "all"))))
         printf("peak H, B: peak S (stored in 16 bits, computed in FP32)\n");
+    const unsigned cplx = (1u << GB_PREC_C) | (1u << GB_PREC_Z);
+    if (o->precisions & cplx)
+        printf("peak C, Z: peak S, D; complex GFLOP/s count 8*M*N*K (a complex multiply-add is 8 "
+               "real operations)\n");
     if (tb->measured_when[0])
         printf("measured peak (gemmbench ceilings, %s): S %.1f, D %.1f GFLOP/s; meas%% is against "
                "it\n",
@@ -291,10 +300,16 @@ void cli_run_header(const run_table_t *tb, const gb_device_info_t *dev, const gb
     if (o->bench.cold)
         printf("cold: before every call a buffer of four times the device's global-memory cache "
                "(at least 64 MiB) is written, outside the timed region\n");
-    printf("alpha %g, beta %g, data %s, seed %llu; valid = max |C-Cref|/(u*G) / failing bound;\n"
+    char sa[64] = "", sb[64] = "";
+    if (o->base.alpha_im != 0.0 || o->base.beta_im != 0.0) { /* complex: RE,IM */
+        snprintf(sa, sizeof sa, ",%g", o->base.alpha_im);
+        snprintf(sb, sizeof sb, ",%g", o->base.beta_im);
+    }
+    printf("alpha %g%s, beta %g%s, data %s, seed %llu; valid = max |C-Cref|/(u*G) / failing "
+           "bound;\n"
            "faithful = worst error on a sample of C within %g times an honest sequential "
            "computation's in the precision (else how many times it, at most)\n",
-           o->base.alpha, o->base.beta, gb_dist_format(&o->bench.dist, dist, sizeof dist),
+           o->base.alpha, sa, o->base.beta, sb, gb_dist_format(&o->bench.dist, dist, sizeof dist),
            (unsigned long long)o->bench.seed, GB_FAITHFUL_LAMBDA);
     if (verdict == GB_VERDICT_FAITHFUL)
         printf("a result that fails the faithful verdict is a failure (valid: FAIL, exit 1) "
@@ -313,7 +328,7 @@ void cli_run_row(run_table_t *tb, const char *kernel, const gb_problem_t *p, con
                  unsigned caps)
 {
     char tag[16], lws[24], ci[40], eff[16], meas[16], helpers[16], verdict[200], faithful[48];
-    const double flop = 2.0 * (double)p->m * (double)p->n * (double)p->k;
+    const double flop = gb_problem_flops(p);
     const gb_stats_t *head = &r->time_ms[gb_timing_phase(r->timing)];
     if (r->local_null)
         snprintf(lws, sizeof lws, "auto");

@@ -53,8 +53,8 @@ static int precision_of(const gb_explore_plan_t *pl, const gb_registry_t *reg, c
         return cli_error(GB_EBADARG, "tune one precision at a time: give --precision s or d");
     if (pl->precisions & ~((1u << GB_PREC_S) | (1u << GB_PREC_D)))
         return cli_error(GB_EBADPRECISION,
-                         "tune takes s or d: the tuning database keeps no FP16 or bfloat16 "
-                         "entries yet; measure those with run or explore");
+                         "tune takes s or d: the tuning database keeps no FP16, bfloat16 or "
+                         "complex entries yet; measure those with run or explore");
     const unsigned want = pl->precisions            ? pl->precisions
                           : own & (1u << GB_PREC_S) ? 1u << GB_PREC_S
                                                     : own;

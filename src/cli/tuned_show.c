@@ -83,7 +83,7 @@ static void show_point(gb_store_t *st, const char *id)
     }
     const gb_problem_t *p = &pt.problem;
     const gb_stats_t *s = &pt.result.time_ms[gb_timing_phase(pt.timing)];
-    const double flop = 2.0 * (double)p->m * (double)p->n * (double)p->k;
+    const double flop = gb_problem_flops(p);
     char ci[64] = "-", verdict[256], tag[16];
     if (s->ci95_lo > 0 && s->ci95_hi > 0)
         snprintf(ci, sizeof ci, "%.4g-%.4g", flop / s->ci95_hi / 1e6, flop / s->ci95_lo / 1e6);

@@ -37,7 +37,7 @@ int gb_impl_traffic(const gb_impl_t *im, const gb_device_info_t *dev, const gb_p
     out->declared = 1;
     out->read = (uint64_t)bytes[0];
     out->write = (uint64_t)bytes[1];
-    out->flops = 2.0 * (double)q.m * (double)q.n * (double)q.k;
+    out->flops = gb_problem_flops(&q);
     const double total = (double)out->read + (double)out->write;
     out->intensity = total > 0 ? out->flops / total : 0;
     return GB_OK;

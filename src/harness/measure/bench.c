@@ -323,7 +323,6 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
     if ((rc = gb__runner_prepare(&run, ctx, im, &p, o, in, r)) != GB_OK)
         goto done;
     r->timing = o->timing;
-    const double mnk = (double)p.m * (double)p.n * (double)p.k;
     /* The first call compiles what a driver compiles at a kernel's first launch (PoCL). */
     int first = 1;
     if (validates(&p, o)) {
@@ -377,12 +376,12 @@ int gb_bench_run(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t *pro
         gb__clocks_result(&clocks, &c_start, &c_end, r);
     }
     if (rc == GB_OK)
-        rc = measure_energy(&run, o->timing, 2.0 * mnk, da, db, dc, cout, r);
+        rc = measure_energy(&run, o->timing, gb_problem_flops(&p), da, db, dc, cout, r);
     if (rc != GB_OK)
         goto done;
     for (int ph = 0; ph < GB_PHASE_COUNT; ph++)
         gb__stats_compute(r->samples_ms[ph], n, &r->time_ms[ph]);
-    const double flop = 2.0 * mnk, head = r->time_ms[gb_timing_phase(o->timing)].median;
+    const double flop = gb_problem_flops(&p), head = r->time_ms[gb_timing_phase(o->timing)].median;
     r->gflops = head > 0 ? flop / (head * 1e6) : 0;
     r->gflops_wall =
         r->time_ms[GB_PHASE_WALL].median > 0 ? flop / (r->time_ms[GB_PHASE_WALL].median * 1e6) : 0;

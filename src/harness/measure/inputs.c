@@ -20,7 +20,9 @@ static int same_problem(const gb_problem_t *x, const gb_problem_t *y)
 {
     return x->precision == y->precision && x->layout == y->layout && x->trans_a == y->trans_a &&
            x->trans_b == y->trans_b && x->m == y->m && x->n == y->n && x->k == y->k &&
-           same_scalar(x->alpha, y->alpha) && same_scalar(x->beta, y->beta) && x->lda == y->lda &&
+           same_scalar(x->alpha, y->alpha) && same_scalar(x->beta, y->beta) &&
+           same_scalar(x->alpha_im, y->alpha_im) && same_scalar(x->beta_im, y->beta_im) &&
+           x->conj_a == y->conj_a && x->conj_b == y->conj_b && x->lda == y->lda &&
            x->ldb == y->ldb && x->ldc == y->ldc && x->off_a == y->off_a && x->off_b == y->off_b &&
            x->off_c == y->off_c;
 }
@@ -36,7 +38,7 @@ static int same_dist(const gb_dist_t *x, const gb_dist_t *y)
 static int in_precision(gb_context_t *ctx, double *x, size_t n, gb_precision_t prec,
                         gb_host_mem_t kind, gb_hostbuf_t *hb)
 {
-    if (prec == GB_PREC_D && kind == GB_HOST_PAGEABLE) {
+    if ((prec == GB_PREC_D || prec == GB_PREC_Z) && kind == GB_HOST_PAGEABLE) {
         *hb = (gb_hostbuf_t){.ptr = x, .borrowed = 1};
         return GB_OK;
     }
@@ -58,10 +60,11 @@ int gb__inputs_get(gb_context_t *ctx, const gb_problem_t *p, const gb_dist_t *d,
     gb__inputs_free(in);
     size_t ea, eb, ec;
     gb_problem_buffer_elems(p, &ea, &eb, &ec);
-    in->a = malloc(ea * sizeof *in->a);
-    in->b = malloc(eb * sizeof *in->b);
-    in->c = malloc(ec * sizeof *in->c);
-    in->got = malloc(ec * sizeof *in->got);
+    const size_t parts = gb_precision_parts(p->precision); /* complex: two doubles each */
+    in->a = malloc(ea * parts * sizeof *in->a);
+    in->b = malloc(eb * parts * sizeof *in->b);
+    in->c = malloc(ec * parts * sizeof *in->c);
+    in->got = malloc(ec * parts * sizeof *in->got);
     if (!in->a || !in->b || !in->c || !in->got) {
         gb__inputs_free(in);
         return gb__ctx_fail(ctx, GB_ENOMEM, "out of memory for %zu+%zu+%zu elements", ea, eb, ec);
@@ -107,16 +110,18 @@ int gb__inputs_poisoned(gb_context_t *ctx, gb_inputs_t *in)
     if (in->poisoned.ptr)
         return GB_OK;
     const gb_problem_t *p = &in->p;
-    double *c = malloc(in->ec * sizeof *c);
+    const size_t parts = gb_precision_parts(p->precision);
+    double *c = malloc(in->ec * parts * sizeof *c);
     if (!c)
         return gb__ctx_fail(ctx, GB_ENOMEM, "out of memory validating");
     /* With beta 0, C is output only: NaN in every element catches one never written, and a
      * kernel that reads C anyway (NaN * 0 is NaN). */
-    memcpy(c, in->c, in->ec * sizeof *c);
-    if (p->beta == 0.0)
+    memcpy(c, in->c, in->ec * parts * sizeof *c);
+    if (gb__beta_zero(p))
         for (size_t i = 0; i < in->ec; i++)
             if (gb__c_is_logical(p, i))
-                c[i] = (double)NAN;
+                for (size_t q = 0; q < parts; q++)
+                    c[i * parts + q] = (double)NAN;
     gb_hostbuf_t hb;
     int rc = in_precision(ctx, c, in->ec, p->precision,
                           in->host_mem == GB_HOST_MAPPED ? GB_HOST_PAGEABLE : in->host_mem, &hb);
@@ -133,7 +138,9 @@ int gb__inputs_reference(gb_context_t *ctx, gb_inputs_t *in)
 {
     if (in->cref)
         return GB_OK;
-    double *cref = malloc(in->ec * sizeof *cref), *gauge = malloc(in->ec * sizeof *gauge);
+    /* The reference holds complex elements as C does; the gauge is one real per element. */
+    double *cref = malloc(in->ec * gb_precision_parts(in->p.precision) * sizeof *cref),
+           *gauge = malloc(in->ec * sizeof *gauge);
     int rc = cref && gauge
                  ? gb__reference(&in->p, in->a, in->b, in->c, in->ea, in->eb, in->ec, cref, gauge)
                  : GB_ENOMEM;

@@ -449,7 +449,7 @@ int gb_space_open(gb_space_t **out, const gb_family_t *f, gb_precision_t prec,
     } constants[] = {
         {"ELEM", (long long)gb_precision_bytes(prec)},
         {"REAL", (long long)gb_precision_bytes(gb_precision_arith(prec))},
-        {"DOUBLE", prec == GB_PREC_D},
+        {"DOUBLE", gb_precision_arith(prec) == GB_PREC_D},
         {"NVIDIA", dev && strstr(dev->vendor, "NVIDIA") && !strcmp(dev->type_name, "gpu")},
         {"CUS", dev ? (long long)dev->compute_units : 1}};
     for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++) {

@@ -27,7 +27,9 @@ static inline size_t gb__at(gb_layout_t layout, size_t ld, size_t r, size_t c)
 }
 
 /* Fills the logical rows x cols of a stored matrix (double values exactly representable in
- * the target precision) and sets every other element of the buffer to fill_pad. */
+ * the target precision) and sets every other element of the buffer to fill_pad. For complex
+ * precisions buf holds 2 * elems doubles, and the real and imaginary parts of each element are
+ * drawn independently (a padding element gets fill_pad in both). */
 void gb__matrix_generate(double *buf, size_t elems, gb_layout_t layout, size_t ld, size_t off,
                          size_t rows, size_t cols, const gb_dist_t *d, gb_precision_t prec,
                          gb_rng_t *rng, double fill_pad);
@@ -51,8 +53,8 @@ double gb__bf16_value(uint16_t b);
  * bits (32 or 64), and for h and b GB_STORAGE, the storage format (GB_STORAGE_FP16 1,
  * GB_STORAGE_BF16 2), into buf. */
 const char *gb__precision_options(gb_precision_t prec, char *buf, size_t len);
-/* n values of the precision, held in double, into the elements the device holds (float, double
- * or 16-bit patterns) at out, and back. */
+/* n elements of the precision, held in double (2n doubles, real and imaginary parts, for c and
+ * z), into the elements the device holds (float, double or 16-bit patterns) at out, and back. */
 void gb__to_storage(gb_precision_t prec, const double *x, size_t n, void *out);
 void gb__from_storage(gb_precision_t prec, const void *in, size_t n, double *out);
 
@@ -67,6 +69,9 @@ double gb__unit_roundoff(gb_precision_t prec);
 double gb__arith_roundoff(gb_precision_t prec);
 double gb__gamma(size_t n, double u);
 double gb__bound_factor(const gb_problem_t *p);
+/* The complex precisions' factor: sqrt(2) (gamma_{2K+5}(u) + gamma_{2K+5}(u_double)), u the
+ * arithmetic's (gb__bound_factor gives it for c and z). */
+double gb__bound_factor_complex(size_t k, double u);
 double gb__bound_of(gb_precision_t prec, double g, double ref, double gauge);
 /* Buffer indices of op(A)(i, l), op(B)(l, j) and C(i, j): a transposed operand is stored with
  * the two indices swapped. */
@@ -96,5 +101,22 @@ typedef struct gb_faithful {
 int gb__faithful_add(gb_faithful_t *f, gb_precision_t prec, double got, double ref, double gauge,
                      double honest);
 double gb__faithful_of(double worst, double worst_honest);
+
+/* Is beta zero (both parts): C is then not read (BLAS semantics). */
+static inline int gb__beta_zero(const gb_problem_t *p)
+{
+    return p->beta == 0.0 && p->beta_im == 0.0;
+}
+
+/* Complex elements (complex_element.c), each two doubles (real, imaginary): element (i, j) of
+ * a c or z problem from its row of op(A) and column of op(B) (K elements each, as stored:
+ * conjugation, where asked, is applied here) and c0 (read where beta is not 0), as an honest
+ * computation makes it (each part summed one fused product at a time in the arithmetic's
+ * precision, then alpha and beta applied in it) into out[2]; and its reference, summed in
+ * double, into ref[2] with the gauge |alpha| sum |a||b| + |beta| |c0| (moduli). */
+void gb__element_honest_complex(const gb_problem_t *p, const double *arow, const double *bcol,
+                                const double *c0, double *out);
+void gb__element_reference_complex(const gb_problem_t *p, const double *arow, const double *bcol,
+                                   const double *c0, double *ref, double *gauge);
 
 #endif

@@ -9,6 +9,10 @@
 
 #include "core.h"
 
+#ifndef M_SQRT2
+#define M_SQRT2 1.41421356237309504880
+#endif
+
 static double draw(const gb_dist_t *d, gb_precision_t prec, gb_rng_t *rng)
 {
     double v;
@@ -27,11 +31,13 @@ void gb__matrix_generate(double *buf, size_t elems, gb_layout_t layout, size_t l
                          size_t rows, size_t cols, const gb_dist_t *d, gb_precision_t prec,
                          gb_rng_t *rng, double fill_pad)
 {
-    for (size_t i = 0; i < elems; i++)
+    const size_t parts = gb_precision_parts(prec);
+    for (size_t i = 0; i < elems * parts; i++)
         buf[i] = fill_pad;
     for (size_t r = 0; r < rows; r++)
         for (size_t c = 0; c < cols; c++)
-            buf[off + gb__at(layout, ld, r, c)] = draw(d, prec, rng);
+            for (size_t q = 0; q < parts; q++)
+                buf[(off + gb__at(layout, ld, r, c)) * parts + q] = draw(d, prec, rng);
 }
 
 int gb_dist_parse(const char *s, gb_dist_t *out, char *msg, size_t msglen)
@@ -120,8 +126,13 @@ int gb_problem_check_data(const gb_problem_t *p, const gb_dist_t *d, char *msg, 
      * finite), the rounding that can grow a sum the arithmetic's. */
     const gb_precision_t prec = p->precision;
     const double big = gb__storage_max(prec), u = gb__arith_roundoff(prec);
-    const double k = (double)p->k, x = gb_dist_max_abs(d);
-    const double a = fmax(1.0, fabs(p->alpha)), b = fmax(1.0, fabs(p->beta));
+    /* Complex: moduli (an element's is at most sqrt(2) times its parts' largest), whose sums
+     * bound every part; each part's sum is 2K roundings long. */
+    const int cplx = gb_precision_is_complex(prec);
+    const double k = (double)p->k * (cplx ? 2.0 : 1.0),
+                 x = gb_dist_max_abs(d) * (cplx ? M_SQRT2 : 1.0);
+    const double a = fmax(1.0, hypot(p->alpha, p->alpha_im)),
+                 b = fmax(1.0, hypot(p->beta, p->beta_im));
     /* The rounding of K+2 additions can grow a magnitude by (1 + u)^(K+2) at worst: 1.0000002
      * for K = 1 in single. Capped at 2, reached at K = 11.6 million in single, where the error
      * bound says nothing any more (gamma_K >= 0.69) and a worst case of e^128 at K = 2^31 would
@@ -139,9 +150,9 @@ int gb_problem_check_data(const gb_problem_t *p, const gb_dist_t *d, char *msg, 
      * bfloat16 (bfloat16's range is just below single's), else double. */
     const int wider_s = (prec == GB_PREC_H || prec == GB_PREC_B) &&
                         s <= (double)FLT_MAX / fmin(2.0, exp((k + 2.0) * log1p(0x1.0p-24)));
-    const int wider_d = prec != GB_PREC_D && !wider_s &&
+    const int wider_d = prec != GB_PREC_D && prec != GB_PREC_Z && !wider_s &&
                         s <= DBL_MAX / fmin(2.0, exp((k + 2.0) * log1p(0x1.0p-53)));
-    const char *wider = wider_s ? "s" : wider_d ? "d" : NULL;
+    const char *wider = wider_s ? "s" : wider_d ? (cplx ? "z" : "d") : NULL;
     /* FP16's range is near the sums it refuses (65540 against 65504): more digits there. */
     const int dig = prec == GB_PREC_H ? 6 : 3;
     char reach[48];

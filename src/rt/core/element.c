@@ -5,12 +5,17 @@
  * candidates it measures (src/rt/blas/select.c) both use it. */
 #include <math.h>
 
+#ifndef M_SQRT2
+#define M_SQRT2 1.41421356237309504880
+#endif
+
 #include "core.h"
 
 double gb__unit_roundoff(gb_precision_t prec)
 {
     switch (prec) {
-    case GB_PREC_D: return 0x1.0p-53;
+    case GB_PREC_D:
+    case GB_PREC_Z: return 0x1.0p-53;
     case GB_PREC_H: return 0x1.0p-11;
     case GB_PREC_B: return 0x1.0p-8;
     default: return 0x1.0p-24;
@@ -30,7 +35,18 @@ double gb__gamma(size_t n, double u)
 
 double gb__bound_factor(const gb_problem_t *p)
 {
+    if (gb_precision_is_complex(p->precision))
+        return gb__bound_factor_complex(p->k, gb__arith_roundoff(p->precision));
     return gb__gamma(p->k + 2, gb__arith_roundoff(p->precision)) + gb__gamma(p->k + 2, 0x1.0p-53);
+}
+
+double gb__bound_factor_complex(size_t k, double u)
+{
+    /* Each part of a complex sum of K products is a real sum of 2K products (fused or not, in
+     * any order): sqrt(2) gamma_{2K}; alpha's and beta's complex products (sqrt(2) gamma_2
+     * each) and the last addition make it sqrt(2) gamma_{2K+5}, for the device's rounding and
+     * the double reference's (docs/methodology.md). */
+    return M_SQRT2 * (gb__gamma(2 * k + 5, u) + gb__gamma(2 * k + 5, 0x1.0p-53));
 }
 
 double gb__bound_of(gb_precision_t prec, double g, double ref, double gauge)

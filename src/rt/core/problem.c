@@ -80,20 +80,33 @@ static int check_operand(const gb_problem_t *p, const char *name, size_t rows, s
 int gb_problem_check(gb_problem_t *p, char *msg, size_t msglen)
 {
     if ((unsigned)p->precision >= GB_PREC_COUNT)
-        return gb__fail(msg, msglen, GB_EBADPRECISION, "unknown precision; use s, d, h or b");
+        return gb__fail(msg, msglen, GB_EBADPRECISION, "unknown precision; use s, d, h, b, c or z");
     if (p->layout != GB_ROW_MAJOR && p->layout != GB_COL_MAJOR)
         return gb__fail(msg, msglen, GB_EBADLAYOUT, "unknown layout; use row or col");
     if ((p->trans_a != GB_NOTRANS && p->trans_a != GB_TRANS) ||
         (p->trans_b != GB_NOTRANS && p->trans_b != GB_TRANS))
         return gb__fail(msg, msglen, GB_EBADTRANS, "unknown transposition; use N or T");
+    const int cplx = gb_precision_is_complex(p->precision);
+    if (!cplx && ((p->conj_a && p->trans_a == GB_TRANS) || (p->conj_b && p->trans_b == GB_TRANS)))
+        return gb__fail(msg, msglen, GB_EBADTRANS,
+                        "conjugate transposition C needs a complex precision; use T, or "
+                        "--precision c or z");
+    /* Conjugation goes with transposition only (BLAS has no conjugate without it). */
+    p->conj_a = p->trans_a == GB_TRANS && p->conj_a;
+    p->conj_b = p->trans_b == GB_TRANS && p->conj_b;
     if (p->m == 0)
         return gb__fail(msg, msglen, GB_EBADM, "M must be a positive integer; give -M 1 or more");
     if (p->n == 0)
         return gb__fail(msg, msglen, GB_EBADN, "N must be a positive integer; give -N 1 or more");
     if (p->k == 0)
         return gb__fail(msg, msglen, GB_EBADK, "K must be a positive integer; give -K 1 or more");
-    if (!isfinite(p->alpha) || !isfinite(p->beta))
+    if (!isfinite(p->alpha) || !isfinite(p->beta) || !isfinite(p->alpha_im) ||
+        !isfinite(p->beta_im))
         return gb__fail(msg, msglen, GB_EBADSCALAR, "alpha and beta must be finite numbers");
+    if (!cplx && (p->alpha_im != 0.0 || p->beta_im != 0.0))
+        return gb__fail(msg, msglen, GB_EBADSCALAR,
+                        "alpha and beta are real numbers in a real precision; give one number, "
+                        "or --precision c or z");
     size_t r, c;
     int rc;
     gb__stored_a(p, &r, &c);
@@ -116,10 +129,28 @@ void gb_problem_buffer_elems(const gb_problem_t *p, size_t *a, size_t *b, size_t
     *c = p->off_c + p->ldc * (row ? p->m : p->n);
 }
 
+int gb_precision_is_complex(gb_precision_t prec)
+{
+    return prec == GB_PREC_C || prec == GB_PREC_Z;
+}
+
+size_t gb_precision_parts(gb_precision_t prec)
+{
+    return gb_precision_is_complex(prec) ? 2 : 1;
+}
+
+double gb_problem_flops(const gb_problem_t *p)
+{
+    const double per = gb_precision_is_complex(p->precision) ? 8.0 : 2.0;
+    return per * (double)p->m * (double)p->n * (double)p->k;
+}
+
 size_t gb_precision_bytes(gb_precision_t prec)
 {
     switch (prec) {
-    case GB_PREC_D: return sizeof(double);
+    case GB_PREC_D:
+    case GB_PREC_C: return sizeof(double);
+    case GB_PREC_Z: return 2 * sizeof(double);
     case GB_PREC_H:
     case GB_PREC_B: return 2;
     default: return sizeof(float);
@@ -128,19 +159,20 @@ size_t gb_precision_bytes(gb_precision_t prec)
 
 const char *gb_precision_name(gb_precision_t prec)
 {
-    static const char *const names[GB_PREC_COUNT] = {"s", "d", "h", "b"};
+    static const char *const names[GB_PREC_COUNT] = {"s", "d", "h", "b", "c", "z"};
     return (unsigned)prec < GB_PREC_COUNT ? names[prec] : "s";
 }
 
 const char *gb_precision_title(gb_precision_t prec)
 {
-    static const char *const titles[GB_PREC_COUNT] = {"single", "double", "FP16", "bfloat16"};
+    static const char *const titles[GB_PREC_COUNT] = {
+        "single", "double", "FP16", "bfloat16", "complex single", "complex double"};
     return (unsigned)prec < GB_PREC_COUNT ? titles[prec] : "single";
 }
 
 gb_precision_t gb_precision_arith(gb_precision_t prec)
 {
-    return prec == GB_PREC_D ? GB_PREC_D : GB_PREC_S;
+    return prec == GB_PREC_D || prec == GB_PREC_Z ? GB_PREC_D : GB_PREC_S;
 }
 
 const char *gb_precision_mask_text(unsigned mask, char *buf, size_t len)
@@ -166,6 +198,10 @@ int gb_precision_parse(const char *s, gb_precision_t *out)
         *out = GB_PREC_H;
     else if (!strcasecmp(s, "b") || !strcasecmp(s, "bf16") || !strcasecmp(s, "bfloat16"))
         *out = GB_PREC_B;
+    else if (!strcasecmp(s, "c") || !strcasecmp(s, "complex") || !strcasecmp(s, "complex64"))
+        *out = GB_PREC_C;
+    else if (!strcasecmp(s, "z") || !strcasecmp(s, "complex128"))
+        *out = GB_PREC_Z;
     else
         return GB_EBADPRECISION;
     return GB_OK;
@@ -194,6 +230,16 @@ int gb_trans_parse(const char *s, gb_trans_t *out)
     return GB_OK;
 }
 
+int gb_op_parse(const char *s, gb_trans_t *trans, int *conj)
+{
+    *conj = !strcasecmp(s, "c") || !strcasecmp(s, "conjtrans");
+    if (*conj) {
+        *trans = GB_TRANS;
+        return GB_OK;
+    }
+    return gb_trans_parse(s, trans);
+}
+
 unsigned gb_layout_index(gb_layout_t layout, gb_trans_t ta, gb_trans_t tb)
 {
     return (unsigned)layout * 4u + (unsigned)ta * 2u + (unsigned)tb;
@@ -202,6 +248,11 @@ unsigned gb_layout_index(gb_layout_t layout, gb_trans_t ta, gb_trans_t tb)
 const char *gb_problem_layout_tag(const gb_problem_t *p, char *buf, size_t len)
 {
     snprintf(buf, len, "%s-%c%c", p->layout == GB_ROW_MAJOR ? "row" : "col",
-             p->trans_a == GB_TRANS ? 'T' : 'N', p->trans_b == GB_TRANS ? 'T' : 'N');
+             p->trans_a != GB_TRANS ? 'N'
+             : p->conj_a            ? 'C'
+                                    : 'T',
+             p->trans_b != GB_TRANS ? 'N'
+             : p->conj_b            ? 'C'
+                                    : 'T');
     return buf;
 }

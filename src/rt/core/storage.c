@@ -25,7 +25,8 @@ static const format_t fp64 = {53, -1022, DBL_MAX};
 static const format_t *format_of(gb_precision_t prec)
 {
     switch (prec) {
-    case GB_PREC_D: return &fp64;
+    case GB_PREC_D:
+    case GB_PREC_Z: return &fp64;
     case GB_PREC_H: return &fp16;
     case GB_PREC_B: return &bf16;
     default: return &fp32;
@@ -49,7 +50,7 @@ static double round_to(const format_t *f, double x)
 
 double gb__round_to(gb_precision_t prec, double x)
 {
-    return prec == GB_PREC_D ? x : round_to(format_of(prec), x);
+    return prec == GB_PREC_D || prec == GB_PREC_Z ? x : round_to(format_of(prec), x);
 }
 
 double gb__storage_max(gb_precision_t prec)
@@ -121,9 +122,11 @@ double gb__bf16_value(uint16_t b)
 
 const char *gb__precision_options(gb_precision_t prec, char *buf, size_t len)
 {
-    const int bits = prec == GB_PREC_D ? 64 : 32;
+    const int bits = gb_precision_arith(prec) == GB_PREC_D ? 64 : 32;
     if (prec == GB_PREC_H || prec == GB_PREC_B)
         snprintf(buf, len, "-DGB_PRECISION=%d -DGB_STORAGE=%d", bits, prec == GB_PREC_H ? 1 : 2);
+    else if (gb_precision_is_complex(prec))
+        snprintf(buf, len, "-DGB_PRECISION=%d -DGB_COMPLEX=1", bits);
     else
         snprintf(buf, len, "-DGB_PRECISION=%d", bits);
     return buf;
@@ -131,7 +134,8 @@ const char *gb__precision_options(gb_precision_t prec, char *buf, size_t len)
 
 void gb__to_storage(gb_precision_t prec, const double *x, size_t n, void *out)
 {
-    if (prec == GB_PREC_D) {
+    n *= gb_precision_parts(prec); /* complex: real and imaginary parts, as they lie */
+    if (gb_precision_arith(prec) == GB_PREC_D) {
         memcpy(out, x, n * sizeof *x);
     } else if (prec == GB_PREC_H || prec == GB_PREC_B) {
         uint16_t *h = out;
@@ -146,7 +150,8 @@ void gb__to_storage(gb_precision_t prec, const double *x, size_t n, void *out)
 
 void gb__from_storage(gb_precision_t prec, const void *in, size_t n, double *out)
 {
-    if (prec == GB_PREC_D) {
+    n *= gb_precision_parts(prec);
+    if (gb_precision_arith(prec) == GB_PREC_D) {
         memcpy(out, in, n * sizeof *out);
     } else if (prec == GB_PREC_H || prec == GB_PREC_B) {
         const uint16_t *h = in;

@@ -139,7 +139,7 @@ size_t gb__config_vars(const gb_config_t *cfg, gb_precision_t prec, const gb_pro
         vars[n++] = (gb_var_t){cfg->params.name[i], cfg->params.value[i]};
     vars[n++] = (gb_var_t){"ELEM", (long long)gb_precision_bytes(prec)};
     vars[n++] = (gb_var_t){"REAL", (long long)gb_precision_bytes(gb_precision_arith(prec))};
-    vars[n++] = (gb_var_t){"DOUBLE", prec == GB_PREC_D};
+    vars[n++] = (gb_var_t){"DOUBLE", gb_precision_arith(prec) == GB_PREC_D};
     if (problem) {
         vars[n++] = (gb_var_t){"M", (long long)problem->m};
         vars[n++] = (gb_var_t){"N", (long long)problem->n};
@@ -187,7 +187,7 @@ int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_prec
                         name, gb_precision_title(prec),
                         gb_precision_mask_text(precs, has, sizeof has), gb_precision_name(prec));
     }
-    if (prec == GB_PREC_D && dev && !dev->fp64)
+    if (gb_precision_arith(prec) == GB_PREC_D && dev && !dev->fp64)
         return gb__fail(
             msg, msglen, GB_ENOFP64,
             "device '%s' has no double precision (cl_khr_fp64); choose single precision",

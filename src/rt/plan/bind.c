@@ -46,6 +46,12 @@ static cl_int set_arg(cl_kernel kernel, gb_argcache_t *cache, cl_uint idx, const
     if (!strcmp(n, "alpha") || !strcmp(n, "beta")) {
         const double v = n[0] == 'a' ? p->alpha : p->beta;
         const float fv = (float)v;
+        if (gb_precision_is_complex(p->precision)) { /* a real2: real and imaginary parts */
+            const double dv[2] = {v, n[0] == 'a' ? p->alpha_im : p->beta_im};
+            const float sv[2] = {(float)dv[0], (float)dv[1]};
+            return p->precision == GB_PREC_Z ? put(kernel, cache, idx, sizeof dv, dv)
+                                             : put(kernel, cache, idx, sizeof sv, sv);
+        }
         return p->precision == GB_PREC_D ? put(kernel, cache, idx, sizeof v, &v)
                                          : put(kernel, cache, idx, sizeof fv, &fv);
     }

@@ -19,6 +19,8 @@ static gb_problem_t swap_operands(const gb_problem_t *p)
     q.n = p->m;
     q.trans_a = p->trans_b;
     q.trans_b = p->trans_a;
+    q.conj_a = p->conj_b; /* op(B)^T of B^H is conj(B): conjugation follows its operand */
+    q.conj_b = p->conj_a;
     q.lda = p->ldb;
     q.ldb = p->lda;
     q.off_a = p->off_b;
@@ -273,7 +275,7 @@ static void plan_passes(const gb_problem_t *q, const size_t outer[3], const size
     if (r->copy[2]) {
         size_t so, si;
         stored(q, q->m, q->n, &so, &si);
-        if (q->beta != 0.0)
+        if (!gb__beta_zero(q))
             r->copies[r->ncopies++] =
                 (gb_route_copy_t){0, 0,       GB_BUF_TC, GB_BUF_C, outer[2], inner[2],
                                   0, ld_k[2], so,        si,       q->off_c, q->ldc};
@@ -365,6 +367,9 @@ static int build_options(const gb_config_t *cfg, const gb_device_info_t *dev, co
         r->options, sizeof r->options, "%s -DGB_ROW_MAJOR=%d -DGB_TRANS_A=%d -DGB_TRANS_B=%d",
         gb__precision_options(p->precision, prec, sizeof prec), p->layout == GB_ROW_MAJOR,
         p->trans_a == GB_TRANS, p->trans_b == GB_TRANS);
+    if (gb_precision_is_complex(p->precision))
+        used += (size_t)snprintf(r->options + used, sizeof r->options - used,
+                                 " -DGB_CONJ_A=%d -DGB_CONJ_B=%d", p->conj_a != 0, p->conj_b != 0);
     const char *ptx = gb__config_ptx(cfg, p->precision);
     if (ptx && nvidia_gpu(dev))
         snprintf(r->ptx, sizeof r->ptx, "%s", ptx);

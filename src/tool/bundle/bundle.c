@@ -280,8 +280,7 @@ static void check_point(const gb_point_t *pt, const cJSON *programs, gb_bundle_c
     }
     const double med = r->time_ms[gb_timing_phase(pt->timing)].median;
     c->checks += 3;
-    const double gflops =
-        med > 0 ? 2.0 * (double)p->m * (double)p->n * (double)p->k / (med * 1e6) : 0;
+    const double gflops = med > 0 ? gb_problem_flops(p) / (med * 1e6) : 0;
     if (!same(gflops, r->gflops))
         failed(c, "%s: its GFLOP/s %.9g is not 2*M*N*K over its median call (%.9g)", what,
                r->gflops, gflops);

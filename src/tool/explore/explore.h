@@ -54,6 +54,10 @@ void gb_plan_free(gb_explore_plan_t *pl);
  * the keys). label names the source in messages ("-n", "plan 'p.json': key 'n'"). */
 int gb_plan_set(gb_explore_plan_t *pl, const char *key, const char *value, const char *label,
                 char *msg, size_t msglen);
+/* What only complex precisions have (the conjugate transposition C, alpha or beta with an
+ * imaginary part) asked with a real precision among the plan's: GB_EBADTRANS or GB_EBADSCALAR
+ * with msg saying what to change; else GB_OK. */
+int gb_plan_check_complex(const gb_explore_plan_t *pl, char *msg, size_t msglen);
 /* Loads a built-in plan by name or a JSON plan file into pl (keys not in it keep their values).
  * A malformed plan gets GB_EBADARG with msg naming the file and key. */
 int gb_plan_load(gb_explore_plan_t *pl, const char *name_or_file, char *msg, size_t msglen);

@@ -599,6 +599,47 @@ static int set_sweep(gb_explore_plan_t *pl, const char *key, const char *value, 
     return set_lws(pl, key, value, label, msg, msglen);
 }
 
+/* "alpha", "beta": a number, or RE,IM for complex precisions (one number: imaginary part 0). */
+static int set_scalar(gb_explore_plan_t *pl, int alpha, const char *value, const char *label,
+                      char *msg, size_t msglen)
+{
+    double *re = alpha ? &pl->base.alpha : &pl->base.beta;
+    double *im = alpha ? &pl->base.alpha_im : &pl->base.beta_im;
+    const char *comma = strchr(value, ',');
+    *im = 0.0;
+    if (!comma)
+        return gb_plan__parse_finite(value, re, label, msg, msglen);
+    char part[64];
+    if ((size_t)(comma - value) >= sizeof part)
+        return gb__fail(msg, msglen, GB_EBADSCALAR, "%s: give a number or RE,IM, got '%s'", label,
+                        value);
+    snprintf(part, sizeof part, "%.*s", (int)(comma - value), value);
+    int rc = gb_plan__parse_finite(part, re, label, msg, msglen);
+    return rc == GB_OK ? gb_plan__parse_finite(comma + 1, im, label, msg, msglen) : rc;
+}
+
+int gb_plan_check_complex(const gb_explore_plan_t *pl, char *msg, size_t msglen)
+{
+    const unsigned cplx = (1u << GB_PREC_C) | (1u << GB_PREC_Z);
+    const unsigned mask = pl->precisions ? pl->precisions : 1u << GB_PREC_S;
+    const gb_problem_t *b = &pl->base;
+    if (!(mask & ~cplx))
+        return GB_OK;
+    char have[32];
+    gb_precision_mask_text(mask & ~cplx, have, sizeof have);
+    if ((b->conj_a && b->trans_a == GB_TRANS) || (b->conj_b && b->trans_b == GB_TRANS))
+        return gb__fail(msg, msglen, GB_EBADTRANS,
+                        "conjugate transposition C needs a complex precision, and %s is real; "
+                        "use T, or --precision c or z",
+                        have);
+    if (b->alpha_im != 0.0 || b->beta_im != 0.0)
+        return gb__fail(msg, msglen, GB_EBADSCALAR,
+                        "alpha and beta have no imaginary part in precision %s; give one number, "
+                        "or --precision c or z",
+                        have);
+    return GB_OK;
+}
+
 /* The problem every point shares beyond its shape: layout, transpositions, scalars, leading
  * dimensions and offsets; 1 when key is none of them. */
 static int set_base(gb_explore_plan_t *pl, const char *key, const char *value, const char *label,
@@ -613,14 +654,17 @@ static int set_base(gb_explore_plan_t *pl, const char *key, const char *value, c
     }
     if (!strcmp(key, "transA") || !strcmp(key, "transB")) {
         pl->has_layout = 1;
-        if (gb_trans_parse(value, key[5] == 'A' ? &pl->base.trans_a : &pl->base.trans_b) != GB_OK)
-            return gb__fail(msg, msglen, GB_EBADTRANS, "%s: unknown transposition '%s'; use N or T",
+        const int a = key[5] == 'A';
+        if (gb_op_parse(value, a ? &pl->base.trans_a : &pl->base.trans_b,
+                        a ? &pl->base.conj_a : &pl->base.conj_b) != GB_OK)
+            return gb__fail(msg, msglen, GB_EBADTRANS,
+                            "%s: unknown transposition '%s'; use N, T or C (conjugate, complex "
+                            "precisions)",
                             label, value);
         return GB_OK;
     }
     if (!strcmp(key, "alpha") || !strcmp(key, "beta"))
-        return gb_plan__parse_finite(value, key[0] == 'a' ? &pl->base.alpha : &pl->base.beta, label,
-                                     msg, msglen);
+        return set_scalar(pl, key[0] == 'a', value, label, msg, msglen);
     static const char *const sizes[] = {"lda", "ldb", "ldc", "offa", "offb", "offc"};
     size_t *const fields[] = {&pl->base.lda,   &pl->base.ldb,   &pl->base.ldc,
                               &pl->base.off_a, &pl->base.off_b, &pl->base.off_c};

@@ -136,6 +136,13 @@ const gb_store__col_t gb_store__cols[] = {
      * host_mem "mapped" */
     {"pipeline", GB_COL_INT, F(pipeline), GB_COLF_DEF | GB_COLF_V6},
     {"panels", GB_COL_OPTSIZE, F(result.panels), GB_COLF_V6},
+    /* schema version 7: complex precisions' imaginary parts of alpha and beta and conjugation
+     * with the transposition (trans_a T and conj_a 1: 'C'); 0 in every real point, so their
+     * ids stay */
+    {"alpha_im", GB_COL_DBL, F(problem.alpha_im), GB_COLF_DEF | GB_COLF_V7},
+    {"beta_im", GB_COL_DBL, F(problem.beta_im), GB_COLF_DEF | GB_COLF_V7},
+    {"conj_a", GB_COL_BOOL, F(problem.conj_a), GB_COLF_DEF | GB_COLF_V7},
+    {"conj_b", GB_COL_BOOL, F(problem.conj_b), GB_COLF_DEF | GB_COLF_V7},
 };
 const size_t gb_store__ncols = sizeof gb_store__cols / sizeof gb_store__cols[0];
 

@@ -447,7 +447,7 @@ static const char *missing_key(const cJSON *o, int version)
 {
     const unsigned since = (version >= 2 ? GB_COLF_V2 : 0) | (version >= 3 ? GB_COLF_V3 : 0) |
                            (version >= 4 ? GB_COLF_V4 : 0) | (version >= 5 ? GB_COLF_V5 : 0) |
-                           (version >= 6 ? GB_COLF_V6 : 0);
+                           (version >= 6 ? GB_COLF_V6 : 0) | (version >= 7 ? GB_COLF_V7 : 0);
     for (size_t i = 0; cJSON_IsObject(o) && i < gb_store__ncols; i++)
         if ((gb_store__cols[i].flags & since) &&
             !cJSON_GetObjectItemCaseSensitive(o, gb_store__cols[i].name))

@@ -73,6 +73,10 @@ int gb_point_define(gb_point_t *pt, const gb_device_info_t *dev, const gb_impl_t
         pt->problem.alpha = 0.0; /* no negative zero: the store could not keep it */
     if (pt->problem.beta == 0.0)
         pt->problem.beta = 0.0;
+    if (pt->problem.alpha_im == 0.0)
+        pt->problem.alpha_im = 0.0;
+    if (pt->problem.beta_im == 0.0)
+        pt->problem.beta_im = 0.0;
     pt->seed = opts->seed;
     pt->dist = opts->dist;
     /* Only the fields the kind uses, so that equal distributions compare equal. */

@@ -58,13 +58,13 @@ static int has_column(gb_store_t *st, const char *name)
     return rc;
 }
 
-/* Adds the columns of later schema versions (flags: GB_COLF_V2 to _V6) that points lacks, at
+/* Adds the columns of later schema versions (flags: GB_COLF_V2 to _V7) that points lacks, at
  * its end, inside migrate()'s transaction. ADD COLUMN needs a column that may be NULL or has a
  * default: version 2's energy columns are NULL ("not recorded") in every point already there,
  * version 3's faithful verdict, version 4's stop, version 5's clocks and version 6's panels
  * NULL (not judged, not recorded, serial); version 3's host_mem is "pageable" and cold 0,
- * version 4's min_time and max_rel_ci 0, version 6's pipeline 0, as those points were
- * measured. No id changes: energy, the verdict, the stop, the clocks and the panels are not in
+ * version 4's min_time and max_rel_ci 0, version 6's pipeline 0, version 7's imaginary
+ * parts of alpha and beta and conjugations 0, as those points were measured. No id changes: energy, the verdict, the stop, the clocks and the panels are not in
  * a definition, and the others enter one only away from their defaults. */
 static int add_columns(gb_store_t *st, unsigned flag)
 {

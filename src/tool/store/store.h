@@ -15,7 +15,7 @@
 
 #include "gemmbench.h"
 
-#define GB_STORE_SCHEMA_VERSION 6 /* PRAGMA user_version and meta.schema_version */
+#define GB_STORE_SCHEMA_VERSION 7 /* PRAGMA user_version and meta.schema_version */
 #define GB_EXPORT_FORMAT "gemmbench-results"
 #define GB_EXPORT_VERSION                                                                          \
     6                      /* 2 adds the energy keys, 3 host_mem, 4 the adaptive stops, 5

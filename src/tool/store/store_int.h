@@ -46,8 +46,10 @@ enum {
                         version 3's */
     GB_COLF_V5 = 16, /* added by schema version 5 (clocks and throttling): NULL before */
     GB_COLF_V6 = 32, /* added by schema version 6 (the pipeline and its panels), as version 3's */
-    GB_COLF_LATER = GB_COLF_V3 | GB_COLF_V4 | GB_COLF_V5 |
-                    GB_COLF_V6 /* definition columns hashed only off default; every later column */
+    GB_COLF_V7 = 64, /* added by schema version 7 (complex alpha, beta and the C transposition),
+                        as version 3's */
+    GB_COLF_LATER = GB_COLF_V3 | GB_COLF_V4 | GB_COLF_V5 | GB_COLF_V6 |
+                    GB_COLF_V7 /* definition columns hashed only off default; every later column */
 };
 
 typedef struct gb_store__col {
