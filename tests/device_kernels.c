@@ -3,14 +3,17 @@
  * straddle its tiles, with alpha/beta in {0, 1, other}, under the error bound and with exact
  * integer data, with padded leading dimensions and offsets; the other layouts, served through
  * transposition passes, at one tile-straddling shape. FP16 and bfloat16 (h, b) run wherever a
- * family declares them. Also checks that validation catches a kernel that is wrong (one that
- * sums FP16 or bfloat16 in the storage format among them), and that leading dimensions a family
- * avoids are copied.
+ * family declares them, and so do complex single and double (c, z), with complex alpha and beta
+ * and the conjugate transposition C on every transposed operand. Also checks that validation
+ * catches a kernel that is wrong (one that sums FP16 or bfloat16 in the storage format, and
+ * complex ones that drop the imaginary cross terms or conjugate the other operand, among them),
+ * and that leading dimensions a family avoids are copied.
  *
  * `device_kernels --reduced` runs the same checks at a reduced set of sizes (three shapes that
  * straddle tiles, one exact alpha/beta pair, the thin and split-tail variants at one shape each):
- * * every kernel, precision and layout still runs, in about a quarter of the time, which is what CI
- * runs under AddressSanitizer and UndefinedBehaviorSanitizer (.ci/run). */
+ * every kernel, precision and layout still runs (C on every transposed operand at once), in
+ * about a quarter of the time, which is what CI runs under AddressSanitizer and
+ * UndefinedBehaviorSanitizer (.ci/run). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,20 +69,48 @@ static void run_point(gb_context_t *ctx, const gb_impl_t *cfg, gb_problem_t p,
           gb_context_errmsg(ctx));
     if (rc != GB_OK)
         return;
-    CHECK(r.validation.done && r.validation.passed, "%s %s %s %s %zux%zux%zu alpha %g beta %g: %s",
-          what, gb_impl_name(cfg), gb_precision_name(p.precision),
-          gb_problem_layout_tag(&p, tag, sizeof tag), p.m, p.n, p.k, p.alpha, p.beta,
-          r.validation.reason);
+    CHECK(r.validation.done && r.validation.passed,
+          "%s %s %s %s %zux%zux%zu alpha %g,%g beta %g,%g: %s", what, gb_impl_name(cfg),
+          gb_precision_name(p.precision), gb_problem_layout_tag(&p, tag, sizeof tag), p.m, p.n, p.k,
+          p.alpha, p.alpha_im, p.beta, p.beta_im, r.validation.reason);
+    /* Complex and uniform data: the honest computation is the naive kernel's own order. */
+    if (gb_precision_is_complex(p.precision) && o->dist.kind != GB_DIST_INT)
+        CHECK(!strcmp(r.validation.faithful, "faithful"), "%s %s %s: %s", what, gb_impl_name(cfg),
+              gb_problem_layout_tag(&p, tag, sizeof tag), r.validation.faithful);
     if (o->dist.kind == GB_DIST_INT)
         CHECK(r.validation.exact, "%s: exact mode expected", gb_impl_name(cfg));
     gb_result_free(&r);
+}
+
+/* Complex alpha and beta from a real pair: imaginary parts of their own, 0 where the pair's
+ * part is 0 (so beta 0 still means C is not read). */
+static void complex_scalars(gb_problem_t *p)
+{
+    if (!gb_precision_is_complex(p->precision))
+        return;
+    p->alpha_im = p->alpha != 0.0 ? -p->alpha - 1.0 : 0.0;
+    p->beta_im = p->beta != 0.0 ? 2.0 : 0.0;
+}
+
+/* Conjugations of complex precisions: variant cj conjugates A where bit 0 is set, B where bit 1
+ * is; only transposed operands can be (C). Whether the variant applies to p: real precisions
+ * have variant 0 only; --reduced keeps 0 and the one conjugating every transposed operand. */
+static int conj_variant(gb_problem_t *p, unsigned cj)
+{
+    const unsigned trans = (p->trans_a == GB_TRANS) | (p->trans_b == GB_TRANS) << 1;
+    if (cj && (!gb_precision_is_complex(p->precision) || (cj & ~trans) || (reduced && cj != trans)))
+        return 0;
+    p->conj_a = (cj & 1u) != 0;
+    p->conj_b = (cj & 2u) != 0;
+    return 1;
 }
 
 static void test_config(gb_context_t *ctx, const gb_impl_t *cfg, gb_precision_t prec,
                         unsigned layout_bits)
 {
     gb_bench_options_t o = one_call();
-    for (unsigned bit = 0; bit < 8; bit++) {
+    for (unsigned v = 0; v < 32; v++) { /* 8 layouts x 4 conjugations */
+        const unsigned bit = v % 8, cj = v / 8;
         if (!(layout_bits & (1u << bit)))
             continue;
         gb_problem_t base;
@@ -87,6 +118,8 @@ static void test_config(gb_context_t *ctx, const gb_impl_t *cfg, gb_precision_t 
         base.layout = (gb_layout_t)(bit / 4);
         base.trans_a = (gb_trans_t)((bit / 2) % 2);
         base.trans_b = (gb_trans_t)(bit % 2);
+        if (!conj_variant(&base, cj))
+            continue;
         if (gb_impl_check(cfg, gb_context_device(ctx), prec, &base, NULL, 0) != GB_OK)
             continue;
         /* Layouts the kernel runs itself (natively or through the operand swap) get every
@@ -103,6 +136,7 @@ static void test_config(gb_context_t *ctx, const gb_impl_t *cfg, gb_precision_t 
             p.k = 33;
             p.alpha = -1.5;
             p.beta = 0.75;
+            complex_scalars(&p);
             o.dist = (gb_dist_t){GB_DIST_UNIFORM, -1.0, 1.0, 0};
             run_point(ctx, cfg, p, &o, "transposed");
             continue;
@@ -118,6 +152,7 @@ static void test_config(gb_context_t *ctx, const gb_impl_t *cfg, gb_precision_t 
             const double *ab = scalars[s % (sizeof scalars / sizeof scalars[0])];
             p.alpha = ab[0];
             p.beta = ab[1];
+            complex_scalars(&p);
             o.dist = (gb_dist_t){GB_DIST_UNIFORM, -1.0, 1.0, 0};
             run_point(ctx, cfg, p, &o, "bound");
         }
@@ -130,6 +165,7 @@ static void test_config(gb_context_t *ctx, const gb_impl_t *cfg, gb_precision_t 
             p.k = 67;
             p.alpha = int_scalars[i][0];
             p.beta = int_scalars[i][1];
+            complex_scalars(&p); /* integers: exact in c and z too */
             /* Exact where the result fits the storage format's digits: 2^11 in FP16, 2^8 in
              * bfloat16 (int:1 there). */
             o.dist = (gb_dist_t){GB_DIST_INT, 0, 0, prec == GB_PREC_B ? 1 : 3};
@@ -142,6 +178,7 @@ static void test_config(gb_context_t *ctx, const gb_impl_t *cfg, gb_precision_t 
         p.k = 29;
         p.alpha = 1.25;
         p.beta = -0.5;
+        complex_scalars(&p);
         p.lda = 61;
         p.ldb = 53;
         p.ldc = 47;
@@ -447,6 +484,63 @@ static void test_catches_acc16(gb_context_t *ctx)
     gb_registry_close(reg);
 }
 
+/* Complex kernels that drop the imaginary cross terms (wrong_cross) or conjugate the other
+ * operand (wrong_conj: at row-CN, B is conjugated where A was asked) must fail; the honest one
+ * (right_cplx) must pass, faithful, in both layouts and both precisions. */
+static void test_catches_complex(gb_context_t *ctx)
+{
+    gb_registry_t *reg;
+    char msg[512], tag[16];
+    int rc = gb_registry_open(&reg, GB_FIXTURES_DIR "/wrong", msg, sizeof msg);
+    CHECK(rc == GB_OK, "loading fixtures/wrong: %s", msg);
+    if (rc != GB_OK)
+        return;
+    static const char *const names[] = {"right_cplx", "wrong_cross", "wrong_conj"};
+    for (int prec = GB_PREC_C; prec <= GB_PREC_Z; prec++)
+        for (int w = 0; w < 3; w++) {
+            gb_impl_t cfg;
+            rc = gb_impl_resolve(reg, names[w], NULL, &cfg, msg, sizeof msg);
+            CHECK(rc == GB_OK, "%s: %s", names[w], msg);
+            if (rc != GB_OK)
+                continue;
+            if (gb_impl_check(&cfg, gb_context_device(ctx), (gb_precision_t)prec, NULL, msg,
+                              sizeof msg) != GB_OK)
+                continue; /* z without fp64 */
+            /* row-NN, and row-CN (A^H) where conjugation is what is judged */
+            for (int conj = 0; conj < 2; conj++) {
+                gb_problem_t p;
+                gb_problem_init(&p, (gb_precision_t)prec, 33, 17, 40);
+                p.trans_a = conj ? GB_TRANS : GB_NOTRANS;
+                p.conj_a = conj;
+                p.alpha_im = 0.5;
+                p.beta = 0.5;
+                p.beta_im = -1.0;
+                gb_bench_options_t o = one_call();
+                gb_result_t r;
+                rc = gb_bench_run(ctx, &cfg, &p, &o, &r);
+                CHECK(rc == GB_OK, "%s ran: %s", names[w], gb_context_errmsg(ctx));
+                if (rc != GB_OK)
+                    continue;
+                const gb_outcome_t oc =
+                    gb_validation_outcome(&r.validation, gb_impl_caps(&cfg), GB_VERDICT_FAITHFUL);
+                const char *pn = gb_precision_name((gb_precision_t)prec);
+                gb_problem_layout_tag(&p, tag, sizeof tag);
+                /* wrong_conj is honest where nothing is conjugated */
+                if (w == 1 || (w == 2 && conj)) {
+                    CHECK(oc >= GB_OUTCOME_FAIL && !r.validation.passed, "%s %s %s must fail",
+                          names[w], pn, tag);
+                    printf("%s %s %s: caught: %s\n", names[w], pn, tag, r.validation.reason);
+                } else {
+                    CHECK(oc == GB_OUTCOME_PASS && !strcmp(r.validation.faithful, "faithful"),
+                          "%s %s %s must pass: %s %s", names[w], pn, tag, r.validation.reason,
+                          r.validation.faithful);
+                }
+                gb_result_free(&r);
+            }
+        }
+    gb_registry_close(reg);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 2 || (argc == 2 && strcmp(argv[1], "--reduced"))) {
@@ -508,6 +602,7 @@ int main(int argc, char **argv)
     test_xgemm_vectors(ctx, reg);
     test_catches_wrong(ctx);
     test_catches_acc16(ctx);
+    test_catches_complex(ctx);
     gb_registry_close(reg);
     gb_context_close(ctx);
     gb_device_list_free(list, n);
