@@ -126,7 +126,7 @@ expect_one_line
 if [ ! -e "$tmp/half.db" ] || "$gb" store info --store "$tmp/half.db" 2>&1 | grep -q "^points: 0"; then
     ok; else
     bad "a refused precision was stored"; "$gb" store info --store "$tmp/half.db"; fi
-expect 2 "unknown precision 'q'; use s, d, h, b, a list of them \(s,d\) or all" \
+expect 2 "unknown precision 'q'; use s, d, h, b, c, z, a list of them \(s,d\) or all" \
     run -k naive --precision q $small
 expect_one_line
 expect 2 "tune takes s or d: the tuning database keeps no FP16, bfloat16 or complex entries yet" \

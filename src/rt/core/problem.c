@@ -85,7 +85,7 @@ int gb_problem_check(gb_problem_t *p, char *msg, size_t msglen)
         return gb__fail(msg, msglen, GB_EBADLAYOUT, "unknown layout; use row or col");
     if ((p->trans_a != GB_NOTRANS && p->trans_a != GB_TRANS) ||
         (p->trans_b != GB_NOTRANS && p->trans_b != GB_TRANS))
-        return gb__fail(msg, msglen, GB_EBADTRANS, "unknown transposition; use N or T");
+        return gb__fail(msg, msglen, GB_EBADTRANS, "unknown transposition; use N, T or C");
     const int cplx = gb_precision_is_complex(p->precision);
     if (!cplx && ((p->conj_a && p->trans_a == GB_TRANS) || (p->conj_b && p->trans_b == GB_TRANS)))
         return gb__fail(msg, msglen, GB_EBADTRANS,

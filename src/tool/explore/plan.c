@@ -491,7 +491,7 @@ static int set_kernels(gb_explore_plan_t *pl, const char *value, const char *lab
     return GB_OK;
 }
 
-/* "precision": a list of s, d, h, b, or all. */
+/* "precision": a list of s, d, h, b, c, z, or all. */
 static int set_precisions(gb_explore_plan_t *pl, const char *value, const char *label, char *msg,
                           size_t msglen)
 {
@@ -507,15 +507,17 @@ static int set_precisions(gb_explore_plan_t *pl, const char *value, const char *
             continue;
         }
         if (gb_precision_parse(t, &p) != GB_OK)
-            return gb__fail(msg, msglen, GB_EBADPRECISION,
-                            "%s: unknown precision '%s'; use s, d, h, b, a list of them (s,d) "
-                            "or all",
-                            label, t);
+            return gb__fail(
+                msg, msglen, GB_EBADPRECISION,
+                "%s: unknown precision '%s'; use s, d, h, b, c, z, a list of them (s,d) "
+                "or all",
+                label, t);
         mask |= 1u << p;
     }
     if (!mask || strlen(value) >= sizeof buf)
         return gb__fail(msg, msglen, GB_EBADPRECISION,
-                        "%s: give s, d, h, b, a list of them (s,d) or all, got '%s'", label, value);
+                        "%s: give s, d, h, b, c, z, a list of them (s,d) or all, got '%s'", label,
+                        value);
     pl->precisions = mask;
     pl->all_precisions = all;
     return GB_OK;

@@ -394,7 +394,7 @@ int gb_store__set_text(gb_point_t *pt, const gb_store__col_t *c, const char *s, 
     case GB_COL_PREC:
         /* The one-letter names alone: those are what the column holds. */
         if (strlen(s) != 1 || gb_precision_parse(s, FIELD(pt, c, gb_precision_t)) != GB_OK)
-            bad = "s, d, h or b";
+            bad = "s, d, h, b, c or z";
         break;
     case GB_COL_LAYOUT:
         if (!strcmp(s, "row") || !strcmp(s, "col"))
