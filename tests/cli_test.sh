@@ -152,8 +152,8 @@ expect 2 "alpha and beta have no imaginary part in precision h" \
 expect_one_line
 expect 2 "--alpha must be a finite number, got .x." run -k naive --precision c --alpha 1,x --store "$tmp/cplx.db" $small
 expect_one_line
-expect 2 "kernel 'openblas' has no complex single-precision version; choose one of its precisions \(s,d\)" \
-    run -k openblas --precision c --store "$tmp/cplx.db" $small
+expect 2 "kernel 'clblast' has no complex single-precision version; choose one of its precisions \(s,d\)" \
+    run -k clblast --precision c --store "$tmp/cplx.db" $small
 expect_one_line
 expect 2 "kernel 'xgemm' has no complex double-precision version" \
     run -k xgemm --precision z --store "$tmp/cplx.db" $small
@@ -166,6 +166,11 @@ expect_one_line
 if [ ! -e "$tmp/cplx.db" ] || "$gb" store info --store "$tmp/cplx.db" 2>&1 | grep -q "^points: 0"; then
     ok; else
     bad "a refused complex problem was stored"; "$gb" store info --store "$tmp/cplx.db"; fi
+# OpenBLAS's cgemm and zgemm as peers, with C on both operands and complex alpha and beta.
+"$gb" run -k openblas --precision c,z --transA C --transB C --alpha 2,1 --beta 1,-1 $small \
+    --no-store >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && [ "$(grep -cE '^openblas +[cz] +row-CC .* pass ' "$tmp/out")" -eq 2 ]; then ok; else
+    bad "openblas did not pass in c and z"; cat "$tmp/out" "$tmp/err"; fi
 # A complex run stores and lists its point: C transposition, alpha RE,IM, 8*M*N*K.
 "$gb" run -k naive --precision c --transA C --alpha 1,-2 --beta 0.5,1 $small \
     --store "$tmp/cplx2.db" >"$tmp/out" 2>"$tmp/err"

@@ -6,7 +6,7 @@
 # its JSON names the library's choice in the route and a build time; it is listed by `gemmbench
 # kernels`, and refuses parameters. CLBlast (-k clblast), where it was built in, at one size of
 # each precision. The host's OpenBLAS (-k openblas, always built in) is listed, and passes in
-# single and double precision at two shapes, in both layouts, with a transposition and with
+# single and double precision (and complex: c and z with C and complex alpha, beta) at two shapes, in both layouts, with a transposition and with
 # padding, offsets, alpha and beta; its JSON names its threads and kernels in the route and
 # zero copy times. Prints one line per failure and 'N passed, M failed'.
 gb=${1:?usage: peers_test.sh GEMMBENCH}
@@ -74,7 +74,7 @@ if printf '%s\n' "$list" | grep -q '^clblast  '; then
     check_run 1 -k clblast --precision d -n 65
 fi
 
-if printf '%s\n' "$list" | grep -q '^openblas  \[s,d\]'; then ok; else
+if printf '%s\n' "$list" | grep -q '^openblas  \[s,d,c,z\]'; then ok; else
     bad "gemmbench kernels does not list openblas"
 fi
 check_run 4 -k openblas --precision s,d -n 17,100
@@ -86,6 +86,9 @@ check_run 1 -k openblas --precision s --layout col --transA T -M 33 -N 65 -K 17 
     --ldb 70 --ldc 80 --offa 3 --offb 5 --offc 7 --alpha 1.5 --beta 0.5
 check_run 1 -k openblas --precision d --transB T -M 31 -N 47 -K 70 --ldc 50 --offc 2 --alpha -2 \
     --beta 0.25
+# Complex (cgemm, zgemm): the C transposition, complex alpha and beta, padding and offsets.
+check_run 2 -k openblas --precision c,z --layout col --transA C --transB T -M 33 -N 65 -K 17 \
+    --lda 40 --ldb 70 --ldc 80 --offa 3 --offb 5 --offc 7 --alpha 1.5,-1 --beta 0.5,2
 json=$("$gb" run -k openblas -n 48 -i 1 --no-store --json 2>/dev/null | tr -d '[:space:]')
 # The route names the threads and the kernels OpenBLAS chose ("SkylakeX", "Prescott" with a
 # hint where those predate the CPU's AVX).

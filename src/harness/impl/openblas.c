@@ -1,5 +1,5 @@
-/* openblas.c: the host's OpenBLAS as a peer, `-k openblas`: cblas_sgemm or cblas_dgemm on the
- * CPU, on host copies of the harness's inputs, with the problem's layout, transpositions, leading
+/* openblas.c: the host's OpenBLAS as a peer, `-k openblas`: cblas_sgemm, cblas_dgemm,
+ * cblas_cgemm or cblas_zgemm on the CPU, on host copies of the harness's inputs, with the problem's layout, transpositions, leading
  * dimensions, offsets, alpha and beta. It does not use the OpenCL device. Nothing is transferred,
  * so the copy phases are 0; the main phase is the host clock around the cblas call alone, and C
  * is restored from the given C before it, outside that time. OpenBLAS runs with the threads it is
@@ -56,7 +56,7 @@ static void openblas_release(void *state)
     free(s);
 }
 
-/* Any device, either precision: the device is not used. */
+/* Any device, any precision it declares: the device is not used. */
 static int openblas_check(const gb_impl_t *im, const gb_device_info_t *dev, gb_precision_t prec,
                           const gb_problem_t *p, char *msg, size_t msglen)
 {
@@ -106,15 +106,32 @@ static int openblas_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_pro
     return GB_OK;
 }
 
+static enum CBLAS_TRANSPOSE cblas_op(gb_trans_t t, int conj)
+{
+    return t != GB_TRANS ? CblasNoTrans : conj ? CblasConjTrans : CblasTrans;
+}
+
 static void openblas_gemm(openblas_run_t *s)
 {
     const gb_problem_t *p = &s->p;
     const enum CBLAS_ORDER lay = p->layout == GB_ROW_MAJOR ? CblasRowMajor : CblasColMajor;
-    const enum CBLAS_TRANSPOSE ta = p->trans_a == GB_TRANS ? CblasTrans : CblasNoTrans;
-    const enum CBLAS_TRANSPOSE tb = p->trans_b == GB_TRANS ? CblasTrans : CblasNoTrans;
+    const enum CBLAS_TRANSPOSE ta = cblas_op(p->trans_a, p->conj_a);
+    const enum CBLAS_TRANSPOSE tb = cblas_op(p->trans_b, p->conj_b);
     const int m = (int)p->m, n = (int)p->n, k = (int)p->k;
     const int lda = (int)p->lda, ldb = (int)p->ldb, ldc = (int)p->ldc;
-    if (p->precision == GB_PREC_D)
+    /* Complex: alpha and beta as (real, imaginary) pairs, offsets in elements of two reals. */
+    if (p->precision == GB_PREC_Z) {
+        const double al[2] = {p->alpha, p->alpha_im}, be[2] = {p->beta, p->beta_im};
+        cblas_zgemm(lay, ta, tb, m, n, k, al, (const double *)s->buf[0] + 2 * p->off_a, lda,
+                    (const double *)s->buf[1] + 2 * p->off_b, ldb, be,
+                    (double *)s->buf[3] + 2 * p->off_c, ldc);
+    } else if (p->precision == GB_PREC_C) {
+        const float al[2] = {(float)p->alpha, (float)p->alpha_im};
+        const float be[2] = {(float)p->beta, (float)p->beta_im};
+        cblas_cgemm(lay, ta, tb, m, n, k, al, (const float *)s->buf[0] + 2 * p->off_a, lda,
+                    (const float *)s->buf[1] + 2 * p->off_b, ldb, be,
+                    (float *)s->buf[3] + 2 * p->off_c, ldc);
+    } else if (p->precision == GB_PREC_D)
         cblas_dgemm(lay, ta, tb, m, n, k, p->alpha, (const double *)s->buf[0] + p->off_a, lda,
                     (const double *)s->buf[1] + p->off_b, ldb, p->beta,
                     (double *)s->buf[3] + p->off_c, ldc);
@@ -150,8 +167,9 @@ static int openblas_call(void *state, const void *a, const void *b, const void *
 
 const gb_impl_ops_t gb__openblas_ops = {
     "openblas",
-    "the host's OpenBLAS sgemm/dgemm on the CPU, host clock, no transfers (library peer)",
-    3u,
+    "the host's OpenBLAS sgemm/dgemm/cgemm/zgemm on the CPU, host clock, no transfers "
+    "(library peer)",
+    (1u << GB_PREC_S) | (1u << GB_PREC_D) | (1u << GB_PREC_C) | (1u << GB_PREC_Z),
     GB_IS_LIBRARY,
     openblas_check,
     gb__peer_program_id,
