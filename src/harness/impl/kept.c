@@ -34,7 +34,10 @@ static int same_problem(const gb_problem_t *a, const gb_problem_t *b)
            a->trans_b == b->trans_b && a->m == b->m && a->n == b->n && a->k == b->k &&
            !memcmp(&a->alpha, &b->alpha, sizeof a->alpha) &&
            !memcmp(&a->beta, &b->beta, sizeof a->beta) && a->lda == b->lda && a->ldb == b->ldb &&
-           a->ldc == b->ldc && a->off_a == b->off_a && a->off_b == b->off_b && a->off_c == b->off_c;
+           a->ldc == b->ldc && a->off_a == b->off_a && a->off_b == b->off_b &&
+           a->off_c == b->off_c && !memcmp(&a->alpha_im, &b->alpha_im, sizeof a->alpha_im) &&
+           !memcmp(&a->beta_im, &b->beta_im, sizeof a->beta_im) && a->conj_a == b->conj_a &&
+           a->conj_b == b->conj_b;
 }
 
 int gb__kernel_plan(gb_impl_t *im, const gb_device_info_t *dev, const gb_problem_t *p, char *msg,
