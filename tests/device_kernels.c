@@ -541,6 +541,33 @@ static void test_catches_complex(gb_context_t *ctx)
     gb_registry_close(reg);
 }
 
+/* An implementation planned ahead for one problem (gb_impl_plan, as explore and tune do), then
+ * given problems that differ from it only in a conjugation or an imaginary part: the plan kept
+ * for row-TN with alpha 1 is not one for row-CN or alpha 1,2, so each must be routed afresh. */
+static void test_kept_complex(gb_context_t *ctx, const gb_registry_t *reg)
+{
+    gb_impl_t cfg;
+    char msg[512];
+    int rc = gb_impl_resolve(reg, "naive", NULL, &cfg, msg, sizeof msg);
+    CHECK(rc == GB_OK, "naive: %s", msg);
+    if (rc != GB_OK)
+        return;
+    gb_problem_t p;
+    gb_problem_init(&p, GB_PREC_C, 19, 23, 17);
+    p.trans_a = GB_TRANS;
+    CHECK(gb_problem_check(&p, msg, sizeof msg) == GB_OK, "%s", msg);
+    rc = gb_impl_plan(&cfg, gb_context_device(ctx), &p, msg, sizeof msg);
+    CHECK(rc == GB_OK, "planning naive c row-TN: %s", msg);
+    const gb_bench_options_t o = one_call();
+    run_point(ctx, &cfg, p, &o, "kept: T");
+    p.conj_a = 1;
+    run_point(ctx, &cfg, p, &o, "kept: C after T");
+    p.alpha_im = 2.0;
+    run_point(ctx, &cfg, p, &o, "kept: alpha 1,2 after 1,0");
+    p.conj_a = 0;
+    run_point(ctx, &cfg, p, &o, "kept: T after C");
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 2 || (argc == 2 && strcmp(argv[1], "--reduced"))) {
@@ -603,6 +630,7 @@ int main(int argc, char **argv)
     test_catches_wrong(ctx);
     test_catches_acc16(ctx);
     test_catches_complex(ctx);
+    test_kept_complex(ctx, reg);
     gb_registry_close(reg);
     gb_context_close(ctx);
     gb_device_list_free(list, n);
