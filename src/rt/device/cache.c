@@ -154,15 +154,12 @@ static int load(gb_context_t *ctx, const char *path, const char *key, cl_program
 static void store(cl_program prog, const char *path, const char *key)
 {
     size_t len = 0;
-    if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) != CL_SUCCESS ||
-        len == 0)
+    unsigned char *bin = gb__program_binary(prog, &len);
+    if (!bin)
         return;
-    unsigned char *bin = malloc(len);
-    unsigned char *bins[1] = {bin};
     const size_t klen = strlen(key);
     char *head = malloc(klen + 128);
-    if (bin && head &&
-        clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS) {
+    if (head) {
         const int n = snprintf(head, klen + 128, ENTRY_MAGIC "bytes: %zu\nfnv1a64: %016llx\n%s",
                                len, (unsigned long long)gb__fnv1a64(bin, len, GB_FNV_BASIS), key);
         if (n > 0)

@@ -289,6 +289,20 @@ static int built(cl_program prog, cl_device_id d, cl_int err, const char *name, 
     return GB_OK;
 }
 
+unsigned char *gb__program_binary(cl_program prog, size_t *len)
+{
+    *len = 0;
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof *len, len, NULL) != CL_SUCCESS ||
+        !*len)
+        return NULL;
+    unsigned char *bin = malloc(*len);
+    unsigned char *bins[1] = {bin};
+    if (bin && clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS)
+        return bin;
+    free(bin);
+    return NULL;
+}
+
 /* With GEMMBENCH_PTX_DIR set, the raised PTX also written there, as NAME-TARGET-HASH.ptx, for
  * ptxas, cuobjdump and the CUDA profilers (bench/ptx-run.c); even when it fails to build. */
 static void keep_ptx(const char *name, const char *target, const char *ptx, size_t len)
@@ -313,21 +327,14 @@ static int build_ptx(gb_context_t *ctx, cl_program prog, const char *name, const
 {
     cl_device_id d = (cl_device_id)ctx->dev->cl_device;
     size_t len = 0;
-    if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) != CL_SUCCESS ||
-        !len)
+    unsigned char *bin = gb__program_binary(prog, &len);
+    if (!bin)
         return gb__fail(msg, msglen, GB_EBUILD, "'%s': the compiler gave no binary to raise to %s",
                         name, target);
-    unsigned char *bin = malloc(len + 1);
-    unsigned char *bins[1] = {bin};
-    if (!bin)
-        return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
     char *ptx = NULL;
     size_t plen = 0, raised = 0;
-    int rc =
-        clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS
-            ? gb__ptx_raise((const char *)bin, strnlen((const char *)bin, len), target, &ptx, &plen,
-                            &raised, msg, msglen)
-            : gb__fail(msg, msglen, GB_EBUILD, "'%s': the compiler's binary cannot be read", name);
+    int rc = gb__ptx_raise((const char *)bin, strnlen((const char *)bin, len), target, &ptx, &plen,
+                           &raised, msg, msglen);
     free(bin);
     if (rc != GB_OK)
         return rc;

@@ -103,6 +103,10 @@ const char *gb__cl_errname(cl_int err);
 int gb__program_build(gb_context_t *ctx, const char *name, const char *source, const char *options,
                       const char *ptx, cl_program *out, double *ms, char *msg, size_t msglen);
 
+/* prog's binary (for its one device): a new buffer of *len bytes the caller frees, or NULL
+ * (none, or it cannot be read). */
+unsigned char *gb__program_binary(cl_program prog, size_t *len);
+
 /* Builds prelude + source with options, or takes it from the programs the context keeps, or
  * loads its binary from the on-disk cache (*hit: nothing was built; a program that another
  * thread is building is waited for). keep: the context keeps it too (gb_impl_prebuild). *ms is
