@@ -190,8 +190,7 @@ XW_INLINE void emu_wgmma(float *d, const uint *a, const ulong desc, const int sc
 /* WGMMA(d, a, desc, scale): d = A * B + (scale ? d : 0), A from the registers a[4], B from the
  * descriptor; WGMMA_WAIT(d): waits for every MMA in flight, d tied to it. Written out per
  * width: every accumulator is an operand. */
-#if 0
-#elif BN == 64
+#if BN == 64
 #define WGMMA(d, a, desc, scale) \
     __asm__ __volatile__("//@{ .reg .pred p; setp.ne.b32 p, %37, 0; " \
                          "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 " \
