@@ -352,6 +352,44 @@ static int on_device(const check_opts_t *o, const size_t *s, const char *dir, ch
     return verdict(out, rc, why, len);
 }
 
+/* Every shape, under Oclgrind (ocl) and on the device, a line each; the worst exit code. */
+static int check_shapes(const check_opts_t *o, const gb_impl_t *im, int ocl, const char *dir)
+{
+    int worst = EXIT_OK;
+    size_t skipped = 0;
+    for (size_t i = 0; i < NSHAPES; i++) {
+        const size_t *s = shapes[i];
+        char shape[48], why[1024];
+        snprintf(shape, sizeof shape, "%zux%zux%zu", s[0], s[1], s[2]);
+        if (refused(im, o, s, why, sizeof why)) {
+            printf("%-12s %-9s skipped: %s\n", shape, "-", why);
+            skipped++;
+            continue;
+        }
+        if (ocl) {
+            int r = under_oclgrind(o, s, dir, why, sizeof why);
+            printf("%-12s %-9s %s%s\n", shape, "oclgrind",
+                   r == 1 ? "FOUND: "
+                   : r    ? "could not run: "
+                          : "",
+                   why);
+            worst = r == 3 ? EXIT_RUNTIME : r && worst != EXIT_RUNTIME ? EXIT_INVALID : worst;
+        }
+        int r = on_device(o, s, dir, why, sizeof why);
+        printf("%-12s %-9s %s%s\n", shape, "device", r == 1 ? "" : r ? "could not run: " : "", why);
+        worst = r == 3                            ? EXIT_RUNTIME
+                : r == 2 && worst == EXIT_OK      ? EXIT_USAGE
+                : r == 1 && worst != EXIT_RUNTIME ? EXIT_INVALID
+                                                  : worst;
+        fflush(stdout);
+    }
+    if (skipped == NSHAPES) {
+        printf("no shape satisfies the kernel's constraints: nothing was checked\n");
+        worst = EXIT_USAGE;
+    }
+    return worst;
+}
+
 int cmd_check(int argc, char **argv)
 {
     check_opts_t o;
@@ -389,37 +427,7 @@ int cmd_check(int argc, char **argv)
                            : "skipped: oclgrind is not installed (Debian package oclgrind)");
     printf("  on %s (%s): the normal validation\n\n", di->name, di->platform_name);
     printf("%-12s %-9s %s\n", "shape", "where", "result");
-    size_t skipped = 0;
-    for (size_t i = 0; i < NSHAPES; i++) {
-        const size_t *s = shapes[i];
-        char shape[48], why[1024];
-        snprintf(shape, sizeof shape, "%zux%zux%zu", s[0], s[1], s[2]);
-        if (refused(&im, &o, s, why, sizeof why)) {
-            printf("%-12s %-9s skipped: %s\n", shape, "-", why);
-            skipped++;
-            continue;
-        }
-        if (ocl) {
-            int r = under_oclgrind(&o, s, dir, why, sizeof why);
-            printf("%-12s %-9s %s%s\n", shape, "oclgrind",
-                   r == 1 ? "FOUND: "
-                   : r    ? "could not run: "
-                          : "",
-                   why);
-            worst = r == 3 ? EXIT_RUNTIME : r && worst != EXIT_RUNTIME ? EXIT_INVALID : worst;
-        }
-        int r = on_device(&o, s, dir, why, sizeof why);
-        printf("%-12s %-9s %s%s\n", shape, "device", r == 1 ? "" : r ? "could not run: " : "", why);
-        worst = r == 3                            ? EXIT_RUNTIME
-                : r == 2 && worst == EXIT_OK      ? EXIT_USAGE
-                : r == 1 && worst != EXIT_RUNTIME ? EXIT_INVALID
-                                                  : worst;
-        fflush(stdout);
-    }
-    if (skipped == NSHAPES) {
-        printf("no shape satisfies the kernel's constraints: nothing was checked\n");
-        worst = worst == EXIT_OK ? EXIT_USAGE : worst;
-    }
+    worst = check_shapes(&o, &im, ocl, dir);
     printf("\ncheck %s: %s\n", o.kernel, worst == EXIT_OK ? "clean" : "problems found (above)");
     rc = worst;
 done:

@@ -240,10 +240,10 @@ cJSON *cli_run_json(const run_table_t *tb, const char *kernel, const gb_problem_
     return o;
 }
 
-void cli_run_header(const run_table_t *tb, const gb_device_info_t *dev, const gb_explore_plan_t *o,
-                    gb_verdict_t verdict)
+/* The header's device lines: its peaks by formula and as measured, and the copies' ceiling. */
+static void header_device(const run_table_t *tb, const gb_device_info_t *dev,
+                          const gb_explore_plan_t *o)
 {
-    char dist[64];
     printf("device: %s (%s, %s)\n", dev->name, dev->platform_name, dev->driver);
     for (int p = 0; p < 2; p++)
         if (dev->peak_gflops[p] > 0)
@@ -269,6 +269,13 @@ void cli_run_header(const run_table_t *tb, const gb_device_info_t *dev, const gb
     else if (!tb->measured_when[0])
         printf("measured peak: none stored for this device and driver (run 'gemmbench ceilings'); "
                "meas%% shows -\n");
+}
+
+void cli_run_header(const run_table_t *tb, const gb_device_info_t *dev, const gb_explore_plan_t *o,
+                    gb_verdict_t verdict)
+{
+    char dist[64];
+    header_device(tb, dev, o);
     printf("GFLOP/s = 2*M*N*K / median time of %s (OpenCL events) over %d calls after %d "
            "warm-up;\nCI = 95%% CI of the mean; helpers = transposition/padding passes (ms, in "
            "GFLOP/s unless --timing kernel);\ncopies = host-device copies from %s host memory (ms, "
