@@ -23,7 +23,9 @@ echo 0 >"$counter"
 ) &
 ticker=$!
 trap 'kill $ticker 2>/dev/null; rm -rf "$tmp"' EXIT
-export GEMMBENCH_RAPL_FILE="$counter" GEMMBENCH_ENERGY_MIN_S=0.05
+# Energy loops of 0.5 s, whose ends wait up to 0.5 s for the counter to move: the ticker above
+# may be held up for a while on a busy machine, and a loop that saw no joules cannot win.
+export GEMMBENCH_RAPL_FILE="$counter" GEMMBENCH_ENERGY_MIN_S=0.5
 export GEMMBENCH_TUNED="$tmp/none.tuned"
 small="-k naive -n 64 --budget 2 --no-presets --confirm 2 --confirm-reps 1 --store $db"
 
