@@ -93,10 +93,10 @@ if [ $? -eq 0 ] && [ -n "$cached" ] && [ "$cached" -ge "$done_before" ]; then ok
     no "resume after SIGINT: $done_before measured before, ${cached:-none} from the store"; fi
 
 # SPIN=1 runs for minutes from its first call, which on a CPU device is the compile's (PoCL
-# compiles at the first launch): timed out after 2 s of --compile-timeout, recorded; a new
-# process finishes the search.
+# compiles at the first launch): timed out after 10 s of --compile-timeout (SPIN=0's compile
+# and runs have that long on a busy machine), recorded; a new process finishes the search.
 "$gb" tune -k spin --kernel-path "$fx/spin" -n 8 --param LX=8 --param LY=8 \
-    --strategy exhaustive --candidate-timeout 2 --compile-timeout 2 -i 2 --store "$db" \
+    --strategy exhaustive --candidate-timeout 10 --compile-timeout 10 -i 2 --store "$db" \
     >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && grep -q "SPIN=1 ran past --compile-timeout (.*); recorded as timed out" "$tmp/err" &&
     grep -q "winner: LX=8 LY=8 SPIN=0" "$tmp/out" && grep -q "1 cannot win" "$tmp/out"; then
@@ -122,14 +122,14 @@ if [ $? -eq 0 ] && ! grep -q "crashed (SIGSEGV);" "$tmp/err" &&
 else no "a crashed candidate run again"; fi
 
 # On a CPU device a candidate's first call compiles (PoCL): FAULT=2 compiles for seconds and runs
-# in microseconds, so --candidate-timeout 2, which covers the runs alone, lets it through (empty
+# in microseconds, so --candidate-timeout 5, which covers the runs alone, lets it through (empty
 # program caches: the compile happens here). FAULT=3 runs past it after its first call: timed
 # out, and the new process goes on with the log where the old one left it (each evaluation and
 # the heading once) in the same history row.
 GEMMBENCH_CACHE_DIR=$tmp/cache POCL_CACHE_DIR=$tmp/pocl "$gb" tune $ft --param FAULT=0,2,3 \
-    --candidate-timeout 2 --compile-timeout 300 --store "$tmp/limits.db" >"$tmp/out" 2>"$tmp/err"
+    --candidate-timeout 5 --compile-timeout 300 --store "$tmp/limits.db" >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && grep -q "^\[2/3\] LX=8 LY=8 FAULT=2: [0-9.e+-]* GFLOP/s" "$tmp/out" &&
-    grep -q "FAULT=3 ran past --candidate-timeout (still running after --candidate-timeout 2 s); recorded as timed out; going on in a new process" "$tmp/err" &&
+    grep -q "FAULT=3 ran past --candidate-timeout (still running after --candidate-timeout 5 s); recorded as timed out; going on in a new process" "$tmp/err" &&
     grep -q "^\[3/3\] LX=8 LY=8 FAULT=3: cannot win: GB_ETIMEOUT" "$tmp/out" &&
     [ "$(grep -c '^\[1/3\] ' "$tmp/out")" -eq 1 ] && [ "$(grep -c '^\[2/3\] ' "$tmp/out")" -eq 1 ] &&
     [ "$(grep -c '^tune: 1 kernel' "$tmp/out")" -eq 1 ] && grep -q "1 cannot win" "$tmp/out" &&
@@ -160,6 +160,12 @@ if [ $? -eq 0 ] && grep -q "on 2 devices in 1 kind(s)" "$tmp/out" &&
     [ "$(grep -c "tuning database: new entry for small-" "$tmp/out")" -ge 2 ]; then
     ok
 else no "-d 0,0: three shapes over two workers"; fi
+# The two workers each rewrite the tuning file as they keep a winner: the last one written holds
+# every entry of the store, and no temporary file is left beside it.
+if [ "$(grep -vc "^#" "$tmp/d.db.tuned")" -eq "$("$gb" tuned list --store "$tmp/d.db" | grep -c "myGEMM1")" ] &&
+    ! ls "$tmp" | grep -q "\.tmp$"; then
+    ok
+else no "-d 0,0: the tuning file holds the store's entries"; fi
 tune2
 if [ $? -eq 0 ] && [ "$(grep -c "(0 measured, 7 from the store" "$tmp/out")" -eq 3 ]; then
     ok

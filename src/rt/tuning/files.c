@@ -292,8 +292,11 @@ int gb_tuned_file_read(gb_tuned_t *t, const char *path, const gb_registry_t *reg
 
 int gb_tuned_file_write(const gb_tuned_t *t, const char *path, char *msg, size_t msglen)
 {
+    /* The process and a count: two writers of one process never share a temporary file. */
+    static _Atomic unsigned long writes;
     char tmp[1100];
-    if (snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid()) >= (int)sizeof tmp)
+    if (snprintf(tmp, sizeof tmp, "%s.%ld.%lu.tmp", path, (long)getpid(),
+                 (unsigned long)++writes) >= (int)sizeof tmp)
         return gb__fail(msg, msglen, GB_EBADARG, "the path '%s' is too long", path);
     if (gb__mkdir_parent(path) != 0)
         return gb__fail(msg, msglen, GB_EBADARG, "cannot make the folder of '%s': %s", path,
