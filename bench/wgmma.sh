@@ -1,13 +1,15 @@
 #!/bin/sh
-# bench/wgmma.sh: the PTX program families (sgemm_wgmma) on an NVIDIA sm_90 GPU: first every
-# preset at every row-major layout and at shapes that straddle its tiles (odd sizes, leading
-# dimensions and offsets, alpha and beta; K >= 48, the family's constraint), FP32-accurate (TERMS=3) on uniform data and, with
-# TERMS=1 (plain TF32) on small integers, which TF32 holds exactly, exact; then the speed at
-# the large squares beside sgemm_3xtf32 and cuBLAS in the same run. Every point is validated;
-# a row that fails says so.
+# bench/wgmma.sh: the PTX program families (sgemm_wgmma in s, hgemm_wgmma in h and b) on an
+# NVIDIA sm_90 GPU: first every preset of the precisions asked at every row-major layout and at
+# shapes that straddle its tiles (odd sizes, leading dimensions and offsets, alpha and beta; in
+# s K >= 48, the family's constraint), faithful on uniform data, and in s, with TERMS=1 (plain
+# TF32) on small integers, which TF32 holds exactly, exact; then the speed at the large squares
+# beside the peers in the same run. Every point is validated; a row that fails says so.
+#   PRECS     precisions (default s; "s h b" for all three)
 #   BUILD     the build folder (default /tmp/gemmbench-build; configured and built if needed)
 #   PLATFORM  the platform's name (default NVIDIA)
-#   KERNELS   kernels of the speed table (default: sgemm_wgmma's presets, sgemm_3xtf32_64x128)
+#   KERNELS   kernels of the speed table in s (default: sgemm_wgmma's presets,
+#             sgemm_3xtf32_64x128); in h and b the family's presets of that precision and xgemm
 #   PEERS     peers of the speed table (default cublas; the ratio's denominator)
 #   SIZES     orders of the speed table (default "4096 8192")
 #   ITER      timed calls (default 20)
@@ -17,7 +19,7 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-/tmp/gemmbench-build}
 platform=${PLATFORM:-NVIDIA}
-kernels=${KERNELS:-sgemm_wgmma_128x128,sgemm_wgmma_64x128,sgemm_wgmma_128x64,sgemm_3xtf32_64x128}
+precs=${PRECS:-s}
 peers=${PEERS:-cublas}
 iter=${ITER:-20}
 [ -x "$build/gemmbench" ] || {
@@ -27,11 +29,20 @@ iter=${ITER:-20}
 g=$build/gemmbench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# row NAME ARGS...: one validated run, one line: the verdicts, or why it failed.
+# The presets of a precision.
+presets() {
+    case $1 in
+    s) echo "sgemm_wgmma_128x128 sgemm_wgmma_64x128 sgemm_wgmma_128x64" ;;
+    h) echo "hgemm_wgmma_128x128 hgemm_wgmma_128x256" ;;
+    b) echo "bgemm_wgmma_128x128" ;;
+    esac
+}
+# row PREC NAME ARGS...: one validated run, one line: the verdicts, or why it failed.
 row() {
-    name=$1
-    shift
-    if "$g" run -p "$platform" --precision s --no-store --json "$@" >"$tmp/run.json" 2>"$tmp/err"; then
+    prec=$1
+    name="$1 $2"
+    shift 2
+    if "$g" run -p "$platform" --precision "$prec" --no-store --json "$@" >"$tmp/run.json" 2>"$tmp/err"; then
         python3 - "$tmp/run.json" "$name" <<'PY'
 import json, sys
 for r in json.load(open(sys.argv[1])):
@@ -44,31 +55,40 @@ PY
     fi
 }
 if [ "${VALIDATE:-1}" != 0 ]; then
-    for k in sgemm_wgmma_128x128 sgemm_wgmma_64x128 sgemm_wgmma_128x64; do
-        for ab in "N N" "N T" "T N" "T T"; do
-            set -- $ab
-            for shape in "1 5 48" "65 129 49" "130 70 64" "257 255 97" "1000 1001 999 --lda 1003 --offa 1 --ldc 1005 --offc 3 --alpha 1.5 --beta -0.5"; do
-                # shellcheck disable=SC2086
-                row "$k $1$2 $shape" -k "$k" --transA "$1" --transB "$2" \
-                    $(echo "$shape" | awk '{printf "-M %s -N %s -K %s", $1, $2, $3; for (i = 4; i <= NF; i++) printf " %s", $i}') -i 2
+    for p in $precs; do
+        for k in $(presets "$p"); do
+            for ab in "N N" "N T" "T N" "T T"; do
+                set -- $ab
+                for shape in "1 5 48" "65 129 49" "130 70 64" "257 255 97" "1000 1001 999 --lda 1003 --offa 1 --ldc 1005 --offc 3 --alpha 1.5 --beta -0.5"; do
+                    # shellcheck disable=SC2086
+                    row "$p" "$k $1$2 $shape" -k "$k" --transA "$1" --transB "$2" \
+                        $(echo "$shape" | awk '{printf "-M %s -N %s -K %s", $1, $2, $3; for (i = 4; i <= NF; i++) printf " %s", $i}') -i 2
+                done
+                [ "$p" = s ] && row s "$k $1$2 TERMS=1 int:4 520 300 77" -k "$k" --param TERMS=1 \
+                    --dist int:4 --transA "$1" --transB "$2" -M 520 -N 300 -K 77 -i 2
             done
-            row "$k $1$2 TERMS=1 int:4 520 300 77" -k "$k" --param TERMS=1 --dist int:4 \
-                --transA "$1" --transB "$2" -M 520 -N 300 -K 77 -i 2
         done
     done
 fi
-for n in ${SIZES:-4096 8192}; do
-    "$g" run -p "$platform" -k "$kernels,$peers" --precision s -n "$n" -i "$iter" --warmup 2 \
-        --no-store --json >"$tmp/run.json" 2>"$tmp/err" ||
-        { echo "s $n: run failed: $(tail -1 "$tmp/err")"; continue; }
-    python3 - "$tmp/run.json" "$n" "${peers%%,*}" <<'PY'
+for p in $precs; do
+    if [ "$p" = s ]; then
+        kernels=${KERNELS:-sgemm_wgmma_128x128,sgemm_wgmma_64x128,sgemm_wgmma_128x64,sgemm_3xtf32_64x128}
+    else
+        kernels=$(presets "$p" | tr ' ' ','),xgemm
+    fi
+    for n in ${SIZES:-4096 8192}; do
+        "$g" run -p "$platform" -k "$kernels,$peers" --precision "$p" -n "$n" -i "$iter" \
+            --warmup 2 --no-store --json >"$tmp/run.json" 2>"$tmp/err" ||
+            { echo "$p $n: run failed: $(tail -1 "$tmp/err")"; continue; }
+        python3 - "$tmp/run.json" "$p" "$n" "${peers%%,*}" <<'PY'
 import json, sys
-rows, n, peer = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+rows, p, n, peer = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3], sys.argv[4]
 ref = next((r["gflops"] for r in rows if r["kernel"] == peer), None)
 for r in rows:
     v = r.get("validation", {})
-    print("s %5s %-22s %8.2f TFLOP/s  %s  %s / %s" % (n, r["kernel"], r["gflops"] / 1e3,
+    print("%s %5s %-22s %8.2f TFLOP/s  %s  %s / %s" % (p, n, r["kernel"], r["gflops"] / 1e3,
           ("%5.2fx %s" % (r["gflops"] / ref, peer)) if ref else "", v.get("outcome", "-"),
           v.get("faithful", "-")))
 PY
+    done
 done

@@ -78,51 +78,83 @@
 #define EMU 0
 #endif
 
+/* W16: h and b, 16-bit storage (GB_STORAGE): wgmma .m64nNk16 .f16 or .bf16 straight from the
+ * stored bits, one product per K step of 16, no split (TERMS is 1); s: .m64nNk8 .tf32. */
+#define W16 (GB_STORAGE == GB_STORAGE_FP16 || GB_STORAGE == GB_STORAGE_BF16)
+#if W16
+#undef TERMS
+#define TERMS 1
+#endif
 #if !GB_NVIDIA && !EMU
-#error "sgemm_wgmma needs the warp-group MMA (a PTX program for sm_90a): NVIDIA H100/H200, or EMU=1"
+#error "wgmma: needs the warp-group MMA (a PTX program for sm_90a): NVIDIA H100/H200, or EMU=1"
 #endif
 #if !GB_ROW_MAJOR
 #error "sgemm_wgmma is row-major; column-major problems are served through the operand swap"
 #endif
-#if GB_PRECISION != 32
-#error "sgemm_wgmma is single precision"
+#if GB_PRECISION != 32 || GB_COMPLEX
+#error "wgmma: single precision, FP16 or bfloat16"
 #endif
 #if BN != 64 && BN != 128 && BN != 256
 #error "sgemm_wgmma: BN is 64, 128 or 256"
 #endif
-#if BK != 8 && BK != 16 && BK != 32
-#error "sgemm_wgmma: BK is 8, 16 or 32"
+#if W16 ? BK != 16 && BK != 32 && BK != 64 : BK != 8 && BK != 16 && BK != 32
+#error "wgmma: BK is 8, 16 or 32 in s, 16, 32 or 64 in h and b"
 #endif
 
 #define NT (128 * WGM)                     /* work-items */
 #define BM (64 * WGM)
-#define NKB (BK / 8)                       /* k8 blocks per step */
+/* An element's bytes, the elements of a core-matrix row (16 bytes) and the K of one MMA: two
+ * core matrices. */
+#if W16
+#define ES 2
+#define EPC 8
+#else
+#define ES 4
+#define EPC 4
+#endif
+#define KMMA (2 * EPC)
+#define NKB (BK / KMMA)                    /* MMAs per step and term */
 /* Elements of a step a lane holds per A row, BK / 4 (a literal: it names a vector type). */
 #if BK == 8
 #define JA 2
 #elif BK == 16
 #define JA 4
-#else
+#elif BK == 32
 #define JA 8
+#else
+#define JA 16
 #endif
-#define LBOF (32 + 4 * PADL)               /* LBO in floats */
-#define SBOF ((BK / 4) * LBOF + 4 * PADS)  /* SBO in floats */
-#define BMAT ((BN / 8) * SBOF)             /* floats of one part of B in local memory */
+#define EPL (KMMA / 4)                     /* of them per MMA */
+#define LBOF (8 * EPC + EPC * PADL)        /* LBO in elements (128 + 16 PADL bytes) */
+#define SBOF ((BK / EPC) * LBOF + EPC * PADS) /* SBO in elements */
+#define BMAT ((BN / 8) * SBOF)             /* elements of one part of B in local memory */
+/* The raw element: A and B move as bits (no conversion) from global memory into the
+ * fragments and local memory. */
+#if W16
+#define EV(n) GB_CAT(ushort, n)
+#else
+#define EV(n) GB_CAT(float, n)
+#endif
 #define STAGE (TERMS == 3 ? 2 * BMAT : BMAT)
 #define NACC (BN / 2)
 #define LB (BN * BK / NT)                  /* B elements a work-item stages per step */
 #if LB % 4
-#error "sgemm_wgmma: BN * BK must be a multiple of 512 WGM (whole 16-byte loads of B)"
+#error "wgmma: BN * BK must be a multiple of 512 WGM (whole 4-element loads of B)"
 #endif
 
 #define XW_INLINE static inline __attribute__((always_inline))
 
-/* Where B^T's element (n, k) of a step lies in a part of B, in floats: k's k8 block and slot
- * as A's lanes hold them (above), then the core-matrix layout. */
+/* Where B^T's element (n, k) of a step lies in a part of B, in elements: k's MMA block kb and
+ * slot s as A's lanes hold them (above), then the core-matrix layout. */
 XW_INLINE uint b_at(const uint n, const uint k)
 {
-    const uint t = k / JA, j = k % JA, kb = j / 2, s = t + 4 * (j % 2);
-    return (n / 8) * SBOF + (2 * kb + s / 4) * LBOF + (n % 8) * 4 + s % 4;
+    const uint t = k / JA, j = k % JA, kb = j / EPL;
+#if W16
+    const uint s = 2 * t + j % 2 + 8 * ((j % 4) / 2);
+#else
+    const uint s = t + 4 * (j % 2);
+#endif
+    return (n / 8) * SBOF + (2 * kb + s / EPC) * LBOF + (n % 8) * EPC + s % EPC;
 }
 
 /* x = big + small: big x truncated to TF32 (one AND), small the exact remainder. */
@@ -134,7 +166,7 @@ XW_INLINE void split(const float x, uint *big, uint *small)
 
 #if EMU
 /* The descriptor's address is the byte offset in the work-group's tiles. */
-#define SMEM(p, tiles) ((uint)((p) - (tiles)) * 4u)
+#define SMEM(p, tiles) ((uint)((p) - (tiles)) * (uint)ES)
 #else
 /* NVIDIA's compiler gives a local pointer its offset in the shared window. */
 #define SMEM(p, tiles) ((uint)(ulong)(p))
@@ -143,20 +175,40 @@ XW_INLINE void split(const float x, uint *big, uint *small)
 /* The matrix descriptor of the part of B at p (no swizzling, base offset 0). */
 XW_INLINE ulong descriptor(const uint addr)
 {
-    return (ulong)((addr & 0x3ffffu) >> 4) | ((ulong)((LBOF * 4) >> 4) << 16) |
-           ((ulong)((SBOF * 4) >> 4) << 32);
+    return (ulong)((addr & 0x3ffffu) >> 4) | ((ulong)((LBOF * ES) >> 4) << 16) |
+           ((ulong)((SBOF * ES) >> 4) << 32);
 }
 
 #if EMU
-/* One wgmma.m64n<BN>k8 computed as the instruction would from this lane's registers a[4] and
- * the descriptor: every lane publishes its A fragment, then computes its accumulators from the
- * lanes that hold its rows and from B where the descriptor points, operands read as TF32
- * (truncated). All work-items of the work-group call it together (it has barriers). */
+/* An operand's element, from its bits, as the tensor core reads it: TF32 (truncated) in s, the
+ * stored FP16 or bfloat16 value in h and b. */
+XW_INLINE float emu_val(const uint bits)
+{
+#if GB_STORAGE == GB_STORAGE_FP16
+    const ushort hb = (ushort)bits;
+    return vload_half(0, (const half *)&hb);
+#elif W16
+    return as_float(bits << 16);
+#else
+    return as_float(bits & 0xffffe000u);
+#endif
+}
+#if W16
+#define ELEM_BITS(x) ((uint)(x))
+#else
+#define ELEM_BITS(x) as_uint(x)
+#endif
+
+/* One wgmma.m64n<BN>k<KMMA> computed as the instruction would from this lane's registers a[4]
+ * and the descriptor: every lane publishes its A fragment, then computes its accumulators from
+ * the lanes that hold its rows and from B where the descriptor points, operands read as the
+ * tensor core reads them (emu_val). All work-items of the work-group call it together (it has
+ * barriers). */
 XW_INLINE void emu_wgmma(float *d, const uint *a, const ulong desc, const int scale,
-                         local const float *tiles, local float *emu, const int tid)
+                         local const elem *tiles, local uint *emu, const int tid)
 {
     for (int r = 0; r < 4; r++)
-        emu[tid * 4 + r] = as_float(a[r]);
+        emu[tid * 4 + r] = a[r];
     barrier(CLK_LOCAL_MEM_FENCE);
     const int lane = tid & 31, g = lane >> 2, t = lane & 3, warp0 = tid - lane;
     const uint addr = (uint)(desc & 0x3fffu) << 4, lbo = (uint)((desc >> 16) & 0x3fffu) << 4;
@@ -165,13 +217,19 @@ XW_INLINE void emu_wgmma(float *d, const uint *a, const ulong desc, const int sc
         for (int e = 0; e < 4; e++) {
             const int h = e / 2, col = 8 * j + 2 * t + e % 2;
             float sum = 0;
-            for (int s = 0; s < 8; s++) {
+            for (int s = 0; s < KMMA; s++) {
+#if W16
+                /* A[g + 8h][s]: lane 4g + (s % 8) / 2, register h + 2 (s / 8), its low half at
+                 * even s. */
+                const uint ar = emu[(warp0 + 4 * g + (s % 8) / 2) * 4 + h + 2 * (s / 8)];
+                const float av = emu_val((ar >> (16 * (s % 2))) & 0xffffu);
+#else
                 /* A[g + 8h][s]: lane 4g + s % 4, register h + 2 (s / 4). */
-                const float av = emu[(warp0 + 4 * g + s % 4) * 4 + h + 2 * (s / 4)];
-                const uint bo = addr + (uint)(col / 8) * sbo + (uint)(s / 4) * lbo +
-                                (uint)(col % 8) * 16u + (uint)(s % 4) * 4u;
-                const float bv = tiles[bo / 4];
-                sum += as_float(as_uint(av) & 0xffffe000u) * as_float(as_uint(bv) & 0xffffe000u);
+                const float av = emu_val(emu[(warp0 + 4 * g + s % 4) * 4 + h + 2 * (s / 4)]);
+#endif
+                const uint bo = addr + (uint)(col / 8) * sbo + (uint)(s / EPC) * lbo +
+                                (uint)(col % 8) * 16u + (uint)(s % EPC) * (uint)ES;
+                sum += av * emu_val(ELEM_BITS(tiles[bo / ES]));
             }
             d[4 * j + e] = (scale ? d[4 * j + e] : 0.0f) + sum;
         }
@@ -183,6 +241,18 @@ XW_INLINE void emu_wgmma(float *d, const uint *a, const ulong desc, const int sc
 #define WG_COMMIT()
 #define PROXY_FENCE()
 #else
+/* The instruction's K and types, and its immediates: the scales of A and B, and for 16-bit
+ * types B's transposition (0: K-major, as B is stored). */
+#if GB_STORAGE == GB_STORAGE_FP16
+#define WG_KIND "k16.f32.f16.f16"
+#define WG_IMM "1, 1, 0"
+#elif W16
+#define WG_KIND "k16.f32.bf16.bf16"
+#define WG_IMM "1, 1, 0"
+#else
+#define WG_KIND "k8.f32.tf32.tf32"
+#define WG_IMM "1, 1"
+#endif
 #define WG_FENCE() __asm__ __volatile__("//@wgmma.fence.sync.aligned;" ::: "memory")
 #define WG_COMMIT() __asm__ __volatile__("//@wgmma.commit_group.sync.aligned;" ::: "memory")
 /* Ordinary stores to local memory made visible to the MMA's reads (the async proxy). */
@@ -193,11 +263,11 @@ XW_INLINE void emu_wgmma(float *d, const uint *a, const ulong desc, const int sc
 #if BN == 64
 #define WGMMA(d, a, desc, scale) \
     __asm__ __volatile__("//@{ .reg .pred p; setp.ne.b32 p, %37, 0; " \
-                         "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 " \
+                         "wgmma.mma_async.sync.aligned.m64n64" WG_KIND " " \
                          "{" \
                          "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
                          "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31" \
-                         "}, {%32, %33, %34, %35}, %36, p, 1, 1; }" \
+                         "}, {%32, %33, %34, %35}, %36, p, " WG_IMM "; }" \
                          : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
                            "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
                            "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
@@ -215,13 +285,13 @@ XW_INLINE void emu_wgmma(float *d, const uint *a, const ulong desc, const int sc
 #elif BN == 128
 #define WGMMA(d, a, desc, scale) \
     __asm__ __volatile__("//@{ .reg .pred p; setp.ne.b32 p, %69, 0; " \
-                         "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 " \
+                         "wgmma.mma_async.sync.aligned.m64n128" WG_KIND " " \
                          "{" \
                          "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
                          "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
                          "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
                          "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63" \
-                         "}, {%64, %65, %66, %67}, %68, p, 1, 1; }" \
+                         "}, {%64, %65, %66, %67}, %68, p, " WG_IMM "; }" \
                          : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
                            "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
                            "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
@@ -247,7 +317,7 @@ XW_INLINE void emu_wgmma(float *d, const uint *a, const ulong desc, const int sc
 #elif BN == 256
 #define WGMMA(d, a, desc, scale) \
     __asm__ __volatile__("//@{ .reg .pred p; setp.ne.b32 p, %133, 0; " \
-                         "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 " \
+                         "wgmma.mma_async.sync.aligned.m64n256" WG_KIND " " \
                          "{" \
                          "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
                          "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
@@ -257,7 +327,7 @@ XW_INLINE void emu_wgmma(float *d, const uint *a, const ulong desc, const int sc
                          "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
                          "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
                          "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127" \
-                         "}, {%128, %129, %130, %131}, %132, p, 1, 1; }" \
+                         "}, {%128, %129, %130, %131}, %132, p, " WG_IMM "; }" \
                          : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
                            "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
                            "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
@@ -302,9 +372,9 @@ XW_INLINE void emu_wgmma(float *d, const uint *a, const ulong desc, const int sc
 /* This lane's elements of a step of A: rows row and row + 8 ... x[h][j] = A(row + 8h, k + t JA +
  * j), where t is the lane's place in its quad; zeros outside the matrix where checked. vec: a
  * row's JA elements are one aligned vector. */
-XW_INLINE void load_a(global const float *A, const int lda, const int M, const int K,
+XW_INLINE void load_a(global const elem *A, const int lda, const int M, const int K,
                       const int row, const int k, const bool checked, const bool vec,
-                      float x[2][JA])
+                      elem x[2][JA])
 {
 #pragma unroll
     for (int h = 0; h < 2; h++) {
@@ -313,14 +383,14 @@ XW_INLINE void load_a(global const float *A, const int lda, const int M, const i
         /* A^T stored K x M: a lane's elements are one column apart each. */
 #pragma unroll
         for (int j = 0; j < JA; j++)
-            x[h][j] = !checked || (r < M && k + j < K) ? A[(k + j) * lda + r] : 0.0f;
+            x[h][j] = !checked || (r < M && k + j < K) ? A[(k + j) * lda + r] : (elem)0;
 #else
         if (!checked && vec) {
-            VSTORE(JA)(*(global const REALV(JA) *)(A + r * lda + k), 0, x[h]);
+            VSTORE(JA)(*(global const EV(JA) *)(A + r * lda + k), 0, x[h]);
         } else {
 #pragma unroll
             for (int j = 0; j < JA; j++)
-                x[h][j] = !checked || (r < M && k + j < K) ? A[r * lda + k + j] : 0.0f;
+                x[h][j] = !checked || (r < M && k + j < K) ? A[r * lda + k + j] : (elem)0;
         }
 #endif
     }
@@ -345,42 +415,43 @@ XW_INLINE void b_pos(const int l, const int tid, uint *n, uint *k)
 #endif
 }
 
-XW_INLINE void load_b(global const float *B, const int ldb, const int N, const int K,
+XW_INLINE void load_b(global const elem *B, const int ldb, const int N, const int K,
                       const int n0, const int k0, const bool checked, const bool vec,
-                      const int tid, float4 *x)
+                      const int tid, EV(4) *x)
 {
 #pragma unroll
     for (int l = 0; l < LB / 4; l++) {
         uint n, k;
         b_pos(l, tid, &n, &k);
 #if GB_TRANS_B
-        global const float *p = B + (n0 + n) * ldb + k0 + k;
+        global const elem *p = B + (n0 + n) * ldb + k0 + k;
 #define B_IN(e) (n0 + (int)n < N && k0 + (int)k + (e) < K)
 #else
-        global const float *p = B + (k0 + k) * ldb + n0 + n;
+        global const elem *p = B + (k0 + k) * ldb + n0 + n;
 #define B_IN(e) (k0 + (int)k < K && n0 + (int)n + (e) < N)
 #endif
         if (!checked && vec) {
-            x[l] = *(global const float4 *)p;
+            x[l] = *(global const EV(4) *)p;
         } else {
-            float e[4];
+            elem e[4];
 #pragma unroll
             for (int i = 0; i < 4; i++)
-                e[i] = !checked || B_IN(i) ? p[i] : 0.0f;
+                e[i] = !checked || B_IN(i) ? p[i] : (elem)0;
             x[l] = vload4(0, e);
         }
 #undef B_IN
     }
 }
 
-/* The staged vectors split into the two parts of B in local memory (big at b, small BMAT on). */
-XW_INLINE void store_b(local float *b, const int tid, const float4 *x)
+/* The staged vectors into local memory: in s split into the two parts of B (big at b, small
+ * BMAT on), in h and b as they are. */
+XW_INLINE void store_b(local elem *b, const int tid, const EV(4) *x)
 {
 #pragma unroll
     for (int l = 0; l < LB / 4; l++) {
         uint n, k;
         b_pos(l, tid, &n, &k);
-        float e[4];
+        elem e[4];
         vstore4(x[l], 0, e);
 #pragma unroll
         for (int i = 0; i < 4; i++) {
@@ -389,31 +460,40 @@ XW_INLINE void store_b(local float *b, const int tid, const float4 *x)
 #else
             const int at = b_at(n + i, k);
 #endif
+#if W16
+            b[at] = e[i];
+#else
             uint big, small;
             split(e[i], &big, &small);
             b[at] = as_float(big);
 #if TERMS == 3
             b[BMAT + at] = as_float(small);
 #endif
+#endif
         }
     }
 }
 
+#if W16
+#define WG_ENTRY hgemm_wgmma
+#else
+#define WG_ENTRY sgemm_wgmma
+#endif
 __attribute__((reqd_work_group_size(NT, 1, 1))) kernel void
-sgemm_wgmma(const int M, const int N, const int K, const float alpha,
-            global const float *restrict A, const int offA, const int lda,
-            global const float *restrict B, const int offB, const int ldb, const float beta,
-            global float *C, const int offC, const int ldc)
+WG_ENTRY(const int M, const int N, const int K, const float alpha,
+         global const stored *restrict A0, const int offA, const int lda,
+         global const stored *restrict B0, const int offB, const int ldb, const float beta,
+         global stored *C, const int offC, const int ldc)
 {
     /* Two buffers of one step's B, 16-byte aligned (the descriptors' core matrices). */
-    local float4 tiles4[2 * STAGE / 4];
-    local float *tiles = (local float *)tiles4;
+    local uint4 tiles4[2 * STAGE * ES / 16];
+    local elem *tiles = (local elem *)tiles4;
 #if EMU
-    local float emu[NT * 4];
+    local uint emu[NT * 4];
 #endif
-    A += offA;
-    B += offB;
-    C += offC;
+    /* A and B move as bits: elements, not the stored type's values. */
+    global const elem *A = (global const elem *)A0 + offA;
+    global const elem *B = (global const elem *)B0 + offB;
     int gm, gn;
     gb_tile_of_group(GROUPM, EDGES, M % BM != 0, N % BN != 0, &gm, &gn);
     const int m0 = gm * BM, n0 = gn * BN;
@@ -434,15 +514,15 @@ sgemm_wgmma(const int M, const int N, const int K, const float alpha,
 #else
 #define SUMS acc
 #endif
-    float xa[2][JA];  /* this step's A */
-    float4 xb[LB / 4]; /* the next step's B (PREFETCH=2), or this one's */
-    local float *cur = tiles, *nxt = tiles + STAGE;
+    elem xa[2][JA];   /* this step's A */
+    EV(4) xb[LB / 4]; /* the next step's B (PREFETCH=2), or this one's */
+    local elem *cur = tiles, *nxt = tiles + STAGE;
     bool checked = edge || BK > K;
     load_a(A, lda, M, K, row, t * JA, checked, a_vec, xa);
     load_b(B, ldb, N, K, n0, 0, checked, b_vec, tid, xb);
     store_b(cur, tid, xb);
 #if PREFETCH == 2
-    float ya[2][JA]; /* the next step's A */
+    elem ya[2][JA]; /* the next step's A */
     if (steps > 1) {
         checked = edge || 2 * BK > K;
         load_a(A, lda, M, K, row, BK + t * JA, checked, a_vec, ya);
@@ -452,6 +532,17 @@ sgemm_wgmma(const int M, const int N, const int K, const float alpha,
     PROXY_FENCE();
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int s = 0; s < steps; s++) {
+#if W16
+        /* The A fragments: register r of MMA kb is row h = r % 2 at slots 2t + 8 (r / 2) and the
+         * next, the lane's elements j = 4 kb + 2 (r / 2) and j + 1, the first in the low half. */
+        uint abig[NKB][4];
+#pragma unroll
+        for (int kb = 0; kb < NKB; kb++)
+#pragma unroll
+            for (int r = 0; r < 4; r++)
+                abig[kb][r] = (uint)xa[r % 2][4 * kb + 2 * (r / 2)] |
+                              (uint)xa[r % 2][4 * kb + 2 * (r / 2) + 1] << 16;
+#else
         /* The A fragments: register r of k8 block kb is row h = r % 2 at slot t + 4 (r / 2),
          * the lane's element j = 2 kb + r / 2. */
         uint abig[NKB][4], asml[NKB][4];
@@ -460,6 +551,7 @@ sgemm_wgmma(const int M, const int N, const int K, const float alpha,
 #pragma unroll
             for (int r = 0; r < 4; r++)
                 split(xa[r % 2][2 * kb + r / 2], &abig[kb][r], &asml[kb][r]);
+#endif
         WG_FENCE();
         /* 0: the sums of KACC steps start from zero at this step's first MMA. */
         const int carry = !(KACC && s % KACC == 0);
@@ -473,7 +565,9 @@ sgemm_wgmma(const int M, const int N, const int K, const float alpha,
             WGMMA(SUMS, abig[kb], ds, 1);
             WGMMA(SUMS, abig[kb], db, 1);
 #else
+#if !W16
             (void)asml;
+#endif
             WGMMA(SUMS, abig[kb], db, first);
 #endif
         }
@@ -512,19 +606,32 @@ sgemm_wgmma(const int M, const int N, const int K, const float alpha,
         }
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
-        local float *tmp = cur;
+        local elem *tmp = cur;
         cur = nxt;
         nxt = tmp;
     }
 #undef SUMS
     /* acc[4j + 2h + e] is C[row + 8h][n0 + 8j + 2t + e]. */
+#if W16
+    /* Each element rounded once to the storage format. */
+#pragma unroll
+    for (int j = 0; j < BN / 8; j++)
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                const int r = row + 8 * h, col = n0 + 8 * j + 2 * t + e;
+                if (!edge || (r < M && col < N))
+                    GB_UPDATE_AT(C, offC + r * ldc + col, acc[4 * j + 2 * h + e], alpha, beta);
+            }
+#else
     const bool fast = !edge && ldc % 2 == 0 && offC % 2 == 0;
 #pragma unroll
     for (int j = 0; j < BN / 8; j++)
 #pragma unroll
         for (int h = 0; h < 2; h++) {
             const int r = row + 8 * h, col = n0 + 8 * j + 2 * t;
-            global float *c = C + r * ldc + col;
+            global float *c = C + offC + r * ldc + col;
             const float2 v = alpha * (float2)(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
             if (fast) {
                 if (beta == 0.0f)
@@ -538,4 +645,5 @@ sgemm_wgmma(const int M, const int N, const int K, const float alpha,
                     c[1] = beta == 0.0f ? v.y : v.y + beta * c[1];
             }
         }
+#endif
 }

@@ -11,6 +11,9 @@
 # integer data with plain TF32 (TERMS=1). And that the checks can fail: TERMS=1 on real data is
 # caught as not faithful; a copy that reads B's slots in the wrong order fails the bound;
 # without EMU off sm_90 the family is refused in one line, as is a K below its constraint.
+# hgemm_wgmma, the same source in h and b (wgmma .f16/.bf16 .m64nNk16 on the stored bits): the
+# layouts, tile widths, K steps and accumulations, offsets and odd leading dimensions in both
+# precisions, faithful to FP32 accumulation; and the broken copy caught in h.
 # Prints one line per failure and 'N passed, M failed'.
 # shellcheck disable=SC2086 # the option lists are split on purpose
 gb=${1:?usage: wgmma_emu_test.sh GEMMBENCH KERNELS}
@@ -68,7 +71,7 @@ mkdir "$tmp/broken" || exit 1
 sed -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_broken\"/" \
     -e "s/\"\\(${fam}_[0-9a-z_]*\\)\":/\"broken_\\1\":/" "$kernels/$fam.json" \
     >"$tmp/broken/${fam}_broken.json"
-sed 's|(n % 8) \* 4 + s % 4;|(n % 8) * 4 + (s + 1) % 4;|' "$kernels/wgmma.cl" >"$tmp/broken/wgmma.cl"
+sed 's|(n % 8) \* EPC + s % EPC;|(n % 8) * EPC + (s + 1) % EPC;|' "$kernels/wgmma.cl" >"$tmp/broken/wgmma.cl"
 if cmp -s "$kernels/wgmma.cl" "$tmp/broken/wgmma.cl" ||
     ! grep -q "\"family\": \"${fam}_broken\"" "$tmp/broken/${fam}_broken.json"; then
     bad "could not make the broken copy; update the seds above"
@@ -93,4 +96,31 @@ out=$("$gb" run -i 1 $emu -M 64 -N 64 -K 40 2>&1)
 rc=$?
 if [ $rc -eq 2 ] && printf '%s\n' "$out" | grep -q "violates its constraint 'K >= 48'"; then ok; else
     bad "K below 48 (exit $rc): $out"; fi
+
+# 7. hgemm_wgmma in h and b.
+fam=hgemm_wgmma
+emu="-k $fam --param EMU=1"
+# Every layout in h; b differs only in how an element is read and in the instruction's type.
+for lay in "" "--transB T" "--transA T" "--transA T --transB T" "--layout col --transB T"; do
+    check_run --precision h $small --param BK=16 $lay -M 133 -N 77 -K 97 $ab
+done
+check_run --precision h --param WGM=1 --param BN=256 --param BK=64 --param KACC=0 \
+    --param PREFETCH=2 --transA T -M 65 -N 260 -K 150 $ab
+for p in h b; do
+    check_run --precision $p -M 130 -N 135 -K 96 $ab
+    check_run --precision $p $small --param PADL=1 --param PADS=2 --param KACC=1 \
+        --transA T --transB T -M 70 -N 65 -K 64 --lda 73 --ldb 67 --ldc 69 --offa 1 --offb 3 \
+        --offc 5 $ab
+done
+check_run --precision h $small --param BK=32 -M 70 -N 65 -K 64 --lda 72 --ldb 72 --ldc 68 \
+    --offa 8 --offb 4 --offc 2 $ab
+sed -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_broken\"/" \
+    -e "s/\"\\([hb]gemm_wgmma_[0-9a-z_]*\\)\":/\"broken_\\1\":/" "$kernels/$fam.json" \
+    >"$tmp/broken/${fam}_broken.json"
+out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken" -k ${fam}_broken --param EMU=1 \
+    --precision h $small --param BK=16 -M 64 -N 64 -K 64 2>&1)
+rc=$?
+if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
+    bad "h: B's slots out of order were not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
+fi
 finish
