@@ -1,9 +1,9 @@
 /* gemmbench_blas.h: the gemmbench GEMM library. C = alpha * op(A) * op(B) + beta * C on the
  * caller's OpenCL buffers, computed by gemmbench's kernels with the configuration its tuning
  * database holds for the device and the shape (docs/library.md), in six precisions: s and d,
- * h (FP16) and b (bfloat16) stored in 16 bits and computed in FP32, c and z complex. Link with -lgemmbench_blas
- * (pkg-config gemmbench_blas, or CMake's find_package(gemmbench) and gemmbench::blas); it needs
- * the OpenCL loader and nothing else.
+ * h (FP16) and b (bfloat16) stored in 16 bits and computed in FP32, c and z complex. Link with
+ * -lgemmbench_blas (pkg-config gemmbench_blas, or CMake's find_package(gemmbench) and
+ * gemmbench::blas); it needs the OpenCL loader and nothing else.
  *
  * Calls are asynchronous: they check their arguments, enqueue on the caller's queue and return;
  * nothing inside waits for the device. The argument order is CLBlast's (CLBlastSgemm), with the

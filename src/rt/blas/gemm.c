@@ -445,7 +445,8 @@ static int batch(const char *fn, const argno_t *no, gb_blas_t *h, call_t *base,
     return rc;
 }
 
-/* A batch's per-item arguments: arrays of the precision's scalars (gb_blas__scalar_at) and offsets. */
+/* A batch's per-item arguments: arrays of the precision's scalars (gb_blas__scalar_at) and
+ * offsets. */
 typedef struct batched_args {
     const void *alphas, *betas;
     const size_t *a_offs, *b_offs, *c_offs;
