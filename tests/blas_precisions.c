@@ -3,9 +3,9 @@
  * shapes that straddle tiles, leading-dimension padding and offsets, nonzero imaginary parts of
  * alpha and beta, beta = 0 over NaN, batched and strided-batched calls, BLAS's quick returns
  * (K = 0 and alpha = 0 over NaN in A scale C by beta), conjugation that a result ignoring it
- * fails, what gb_blas_choose gives each precision, bad arguments named, and a device without
- * double precision (the handle's record of it changed) refusing z in one line. Every element of C
- * is checked against the validation's double-precision reference and bound (src/rt/core:
+ * fails, what gb_blas_choose gives each precision, a kernel set on the handle (for the
+ * precisions it has), bad arguments named, and a device without double precision (the handle's
+ * record of it changed) refusing z in one line. Every element of C is checked against the validation's double-precision reference and bound (src/rt/core:
  * gb__element_reference(_complex), gb__bound_factor, gb__bound_of; docs/methodology.md), and
  * nothing outside C may change. Linked against the static library for those. */
 #include <math.h>
@@ -415,6 +415,29 @@ static void test_bad_arguments(void)
     clReleaseMemObject(small);
 }
 
+/* A kernel set on the handle runs the precisions it has; the others keep the database's choice. */
+static void test_override(void)
+{
+    CHECK(gb_blas_set_kernel(h, "xgemm", "MWG=16 NWG=16 KWG=8 MDIMC=8 NDIMC=8") == GB_OK);
+    gb_blas_choice_t c;
+    CHECK(gb_blas_choose(h, 'b', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_TRANS, 20, 30, 40,
+                         &c) == GB_OK);
+    CHECK(!strcmp(c.kernel, "xgemm") && !strcmp(c.why, "set on the handle"));
+    CHECK(gb_blas_choose(h, 'z', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_TRANS, 20, 30, 40,
+                         &c) == GB_OK);
+    CHECK(strcmp(c.why, "set on the handle") != 0);
+    const pcase_t cases[] = {
+        {{'b', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_TRANS, 20, 30, 40, 1, 2, 1, 0.5, 1, 0},
+         {0, 0}},
+        {{'z', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_CONJ_TRANS, 20, 30, 40, 1, 2, 1, 0.5, 1,
+          0},
+         {0.5, -1}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        run_case(&cases[i], 0);
+    CHECK(gb_blas_set_kernel(h, NULL, NULL) == GB_OK);
+}
+
 /* A handle whose device lacks double precision (its record says so) refuses z, and says why. */
 static void test_no_fp64(void)
 {
@@ -455,6 +478,7 @@ int main(void)
     test_conjugation();
     test_quick_returns();
     test_batches();
+    test_override();
     test_no_fp64();
     gb_blas_close(h);
     printf("%d checks, %d failed\n", checks, failures);
