@@ -1,8 +1,9 @@
 /* gemmbench_blas.h: the gemmbench GEMM library. C = alpha * op(A) * op(B) + beta * C on the
  * caller's OpenCL buffers, computed by gemmbench's kernels with the configuration its tuning
- * database holds for the device and the shape (docs/library.md). Link with -lgemmbench_blas
- * (pkg-config gemmbench_blas, or CMake's find_package(gemmbench) and gemmbench::blas); it needs
- * the OpenCL loader and nothing else.
+ * database holds for the device and the shape (docs/library.md), in six precisions: s and d,
+ * h (FP16) and b (bfloat16) stored in 16 bits and computed in FP32, c and z complex. Link with
+ * -lgemmbench_blas (pkg-config gemmbench_blas, or CMake's find_package(gemmbench) and
+ * gemmbench::blas); it needs the OpenCL loader and nothing else.
  *
  * Calls are asynchronous: they check their arguments, enqueue on the caller's queue and return;
  * nothing inside waits for the device. The argument order is CLBlast's (CLBlastSgemm), with the
@@ -38,7 +39,7 @@ typedef enum gb_blas_layout { GB_BLAS_ROW_MAJOR = 101, GB_BLAS_COL_MAJOR = 102 }
 typedef enum gb_blas_trans {
     GB_BLAS_NO_TRANS = 111,
     GB_BLAS_TRANS = 112,
-    GB_BLAS_CONJ_TRANS = 113 /* real data: the same as GB_BLAS_TRANS */
+    GB_BLAS_CONJ_TRANS = 113 /* conjugate transpose for c and z; real data: GB_BLAS_TRANS */
 } gb_blas_trans_t;
 
 typedef struct gb_blas gb_blas_t;
@@ -79,9 +80,38 @@ GB_API int gb_dgemm(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans
                     size_t a_off, size_t lda, cl_mem b, size_t b_off, size_t ldb, double beta,
                     cl_mem c, size_t c_off, size_t ldc, cl_command_queue queue, cl_uint num_wait,
                     const cl_event *wait, cl_event *event);
+/* FP16 (h: cl_half bit patterns) and bfloat16 (b: cl_ushort bit patterns, the upper half of a
+ * float) in A, B and C: products accumulated in FP32 and the result rounded once to 16 bits (to
+ * nearest, ties to even). alpha and beta are float, applied in FP32, as cublasGemmEx takes them
+ * with CUBLAS_COMPUTE_32F (CLBlast's Hgemm takes cl_half scalars and computes in FP16). */
+GB_API int gb_hgemm(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
+                    gb_blas_trans_t trans_b, size_t m, size_t n, size_t k, float alpha, cl_mem a,
+                    size_t a_off, size_t lda, cl_mem b, size_t b_off, size_t ldb, float beta,
+                    cl_mem c, size_t c_off, size_t ldc, cl_command_queue queue, cl_uint num_wait,
+                    const cl_event *wait, cl_event *event);
+GB_API int gb_bgemm(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
+                    gb_blas_trans_t trans_b, size_t m, size_t n, size_t k, float alpha, cl_mem a,
+                    size_t a_off, size_t lda, cl_mem b, size_t b_off, size_t ldb, float beta,
+                    cl_mem c, size_t c_off, size_t ldc, cl_command_queue queue, cl_uint num_wait,
+                    const cl_event *wait, cl_event *event);
+/* Complex single (c) and double (z): elements of two reals, real part first, as BLAS and CLBlast
+ * interleave them; offsets and leading dimensions count complex elements. alpha and beta are
+ * (real, imaginary) in .s[0], .s[1]. trans_a, trans_b: GB_BLAS_CONJ_TRANS makes op(X) the
+ * conjugate transpose X^H, GB_BLAS_TRANS the plain transpose X^T. */
+GB_API int gb_cgemm(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
+                    gb_blas_trans_t trans_b, size_t m, size_t n, size_t k, cl_float2 alpha,
+                    cl_mem a, size_t a_off, size_t lda, cl_mem b, size_t b_off, size_t ldb,
+                    cl_float2 beta, cl_mem c, size_t c_off, size_t ldc, cl_command_queue queue,
+                    cl_uint num_wait, const cl_event *wait, cl_event *event);
+GB_API int gb_zgemm(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
+                    gb_blas_trans_t trans_b, size_t m, size_t n, size_t k, cl_double2 alpha,
+                    cl_mem a, size_t a_off, size_t lda, cl_mem b, size_t b_off, size_t ldb,
+                    cl_double2 beta, cl_mem c, size_t c_off, size_t ldc, cl_command_queue queue,
+                    cl_uint num_wait, const cl_event *wait, cl_event *event);
 
 /* Batches of count GEMMs of one shape (CLBlast's GemmBatched): item i has alphas[i], betas[i]
- * and the offsets a_offs[i], b_offs[i], c_offs[i] into the one buffer of each operand. */
+ * and the offsets a_offs[i], b_offs[i], c_offs[i] into the one buffer of each operand. The
+ * scalars are of the single call's types (float for h and b). */
 GB_API int gb_sgemm_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
                             gb_blas_trans_t trans_b, size_t m, size_t n, size_t k,
                             const float *alphas, cl_mem a, const size_t *a_offs, size_t lda,
@@ -93,6 +123,34 @@ GB_API int gb_dgemm_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans
                             gb_blas_trans_t trans_b, size_t m, size_t n, size_t k,
                             const double *alphas, cl_mem a, const size_t *a_offs, size_t lda,
                             cl_mem b, const size_t *b_offs, size_t ldb, const double *betas,
+                            cl_mem c, const size_t *c_offs, size_t ldc, size_t count,
+                            cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
+                            cl_event *event);
+GB_API int gb_hgemm_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
+                            gb_blas_trans_t trans_b, size_t m, size_t n, size_t k,
+                            const float *alphas, cl_mem a, const size_t *a_offs, size_t lda,
+                            cl_mem b, const size_t *b_offs, size_t ldb, const float *betas,
+                            cl_mem c, const size_t *c_offs, size_t ldc, size_t count,
+                            cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
+                            cl_event *event);
+GB_API int gb_bgemm_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
+                            gb_blas_trans_t trans_b, size_t m, size_t n, size_t k,
+                            const float *alphas, cl_mem a, const size_t *a_offs, size_t lda,
+                            cl_mem b, const size_t *b_offs, size_t ldb, const float *betas,
+                            cl_mem c, const size_t *c_offs, size_t ldc, size_t count,
+                            cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
+                            cl_event *event);
+GB_API int gb_cgemm_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
+                            gb_blas_trans_t trans_b, size_t m, size_t n, size_t k,
+                            const cl_float2 *alphas, cl_mem a, const size_t *a_offs, size_t lda,
+                            cl_mem b, const size_t *b_offs, size_t ldb, const cl_float2 *betas,
+                            cl_mem c, const size_t *c_offs, size_t ldc, size_t count,
+                            cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
+                            cl_event *event);
+GB_API int gb_zgemm_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
+                            gb_blas_trans_t trans_b, size_t m, size_t n, size_t k,
+                            const cl_double2 *alphas, cl_mem a, const size_t *a_offs, size_t lda,
+                            cl_mem b, const size_t *b_offs, size_t ldb, const cl_double2 *betas,
                             cl_mem c, const size_t *c_offs, size_t ldc, size_t count,
                             cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
                             cl_event *event);
@@ -113,6 +171,36 @@ GB_API int gb_dgemm_strided_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_bl
                                     size_t ldc, size_t c_stride, size_t count,
                                     cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
                                     cl_event *event);
+GB_API int gb_hgemm_strided_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
+                                    gb_blas_trans_t trans_b, size_t m, size_t n, size_t k,
+                                    float alpha, cl_mem a, size_t a_off, size_t lda,
+                                    size_t a_stride, cl_mem b, size_t b_off, size_t ldb,
+                                    size_t b_stride, float beta, cl_mem c, size_t c_off, size_t ldc,
+                                    size_t c_stride, size_t count, cl_command_queue queue,
+                                    cl_uint num_wait, const cl_event *wait, cl_event *event);
+GB_API int gb_bgemm_strided_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
+                                    gb_blas_trans_t trans_b, size_t m, size_t n, size_t k,
+                                    float alpha, cl_mem a, size_t a_off, size_t lda,
+                                    size_t a_stride, cl_mem b, size_t b_off, size_t ldb,
+                                    size_t b_stride, float beta, cl_mem c, size_t c_off, size_t ldc,
+                                    size_t c_stride, size_t count, cl_command_queue queue,
+                                    cl_uint num_wait, const cl_event *wait, cl_event *event);
+GB_API int gb_cgemm_strided_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
+                                    gb_blas_trans_t trans_b, size_t m, size_t n, size_t k,
+                                    cl_float2 alpha, cl_mem a, size_t a_off, size_t lda,
+                                    size_t a_stride, cl_mem b, size_t b_off, size_t ldb,
+                                    size_t b_stride, cl_float2 beta, cl_mem c, size_t c_off,
+                                    size_t ldc, size_t c_stride, size_t count,
+                                    cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
+                                    cl_event *event);
+GB_API int gb_zgemm_strided_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
+                                    gb_blas_trans_t trans_b, size_t m, size_t n, size_t k,
+                                    cl_double2 alpha, cl_mem a, size_t a_off, size_t lda,
+                                    size_t a_stride, cl_mem b, size_t b_off, size_t ldb,
+                                    size_t b_stride, cl_double2 beta, cl_mem c, size_t c_off,
+                                    size_t ldc, size_t c_stride, size_t count,
+                                    cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
+                                    cl_event *event);
 
 /* Overrides the tuning database for this handle: kernel (a family or preset name of `gemmbench
  * kernels`, e.g. "xgemm_nv_k8") with params ("NAME=V NAME=V", or NULL) for every call in a
@@ -122,10 +210,10 @@ GB_API int gb_dgemm_strided_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_bl
  * the kernel or its parameters are refused (the handle keeps its previous choice). Not to be
  * called while other threads make calls on the handle. */
 GB_API int gb_blas_set_kernel(gb_blas_t *h, const char *kernel, const char *params);
-/* What a call of this precision ('s' or 'd'), layout, transpositions and shape would run, into
- * buf: "xgemm_nv NAME=V ... (tuned: NVIDIA H100 80GB HBM3, square-4096)". GB_OK, or the code the
- * call would fail with (msg then in gb_blas_errmsg), or GB_EBADARG where len is too short for
- * the text (buf then holds as much as fits). */
+/* What a call of this precision ('s', 'd', 'h', 'b', 'c' or 'z'), layout, transpositions and
+ * shape would run, into buf: "xgemm_nv NAME=V ... (tuned: NVIDIA H100 80GB HBM3, square-4096)".
+ * GB_OK, or the code the call would fail with (msg then in gb_blas_errmsg), or GB_EBADARG where
+ * len is too short for the text (buf then holds as much as fits). */
 GB_API int gb_blas_chosen(gb_blas_t *h, char precision, gb_blas_layout_t layout,
                           gb_blas_trans_t trans_a, gb_blas_trans_t trans_b, size_t m, size_t n,
                           size_t k, char *buf, size_t len);

@@ -69,7 +69,7 @@ static void run_case(const gemm_case_t *g0, size_t count, int strided)
         for (size_t i = 0; i < nc; i++)
             c[i] = NAN;
     cl_mem ma = upload(ctx, a, na, es), mb = upload(ctx, b, nb, es), mc = upload(ctx, c, nc, es);
-    CHECK(case_call(h, q, &g, &d, ma, mb, mc, NULL) == GB_OK);
+    CHECK(case_call(h, q, &g, NULL, &d, ma, mb, mc, NULL) == GB_OK);
     clFinish(q);
     CHECK(download(q, mc, out, nc, es));
     size_t bad, touched;

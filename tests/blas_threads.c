@@ -138,7 +138,7 @@ static void run_case(worker_t *w, const gemm_case_t *g, int with_event)
     cl_mem ma = upload(ctx, a, na, es), mb = upload(ctx, b, nb, es), mc = upload(ctx, c, nc, es);
     CHECK(w, ma && mb && mc);
     cl_event ev = NULL;
-    const int rc = case_call(h, w->q, g, &d, ma, mb, mc, with_event ? &ev : NULL);
+    const int rc = case_call(h, w->q, g, NULL, &d, ma, mb, mc, with_event ? &ev : NULL);
     if (w->sharing && rc == GB_EBADQUEUE) {
         /* Refused while the other thread's call held the queue: nothing was enqueued. */
         CHECK(w, strstr(gb_blas_errmsg(), "another thread's call is using this queue") != NULL);

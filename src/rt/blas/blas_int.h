@@ -15,14 +15,20 @@
 #include "gemmbench_blas.h"
 
 /* What makes two calls run the same plan: everything but the scalars' values and the buffers
- * (beta = 0 changes the route: C is then not read). */
+ * (beta = 0 changes the route: C is then not read; conjugation, for c and z, is a build option). */
 typedef struct gb_blas_plan_key {
     gb_precision_t precision;
     gb_layout_t layout;
     gb_trans_t trans_a, trans_b;
     size_t m, n, k, lda, ldb, ldc, off_a, off_b, off_c;
-    int beta_zero;
+    int beta_zero, conj_a, conj_b;
 } gb_blas_plan_key_t;
+
+/* A call's alpha or beta in double, whatever the precision: the real part, and the imaginary
+ * part for c and z (0 for the real precisions). */
+typedef struct gb_blas_scalar {
+    double re, im;
+} gb_blas_scalar_t;
 
 typedef struct gb_blas_plan {
     gb_blas_plan_key_t key;
@@ -89,7 +95,9 @@ struct gb_blas {
     gb_scratch_t **scratch; /* the queues served, at most GB_QUEUES_KEPT idle ones */
     size_t nscratch, capscratch;
     unsigned long long tick; /* counts the queues' takings, for the least recently used */
-    cl_program scale[2];     /* by precision: scale.cl, built on first need */
+    cl_program scale[2];     /* by precision (s, d): scale.cl, built on first need */
+    cl_mem zeros;            /* zeros_bytes of zeros (gb_blas__zeros), made on first need */
+    size_t zeros_bytes;
     /* The choice by measurement (select.c): the mode (gb_blas_select_t), the choices file and
      * the capture file ("" for none), what reading tuning files skipped, one measurement at a
      * time, its queue, and the threads building candidates for later. */
@@ -100,6 +108,34 @@ struct gb_blas {
     pthread_t *builders;
     size_t nbuilders, capbuilders;
 };
+
+/* Element i of an array of prec's scalars, as the public functions take them: float for s, h
+ * and b (FP32 compute), double for d, cl_float2 for c, cl_double2 for z (gemm.c). */
+gb_blas_scalar_t gb_blas__scalar_at(gb_precision_t prec, const void *v, size_t i);
+/* The one entry of each form of GEMM call (gemm.c), for every precision: fn names the public
+ * function in messages; the scalars in double (gb_blas_scalar_t), those of a batch an array of
+ * the precision's type (gb_blas__scalar_at). The arguments
+ * checked (each bad one named), then enqueued as gemmbench_blas.h says. */
+int gb_blas__gemm(const char *fn, gb_blas_t *h, gb_precision_t prec, gb_blas_layout_t layout,
+                  gb_blas_trans_t ta, gb_blas_trans_t tb, size_t m, size_t n, size_t k,
+                  gb_blas_scalar_t alpha, cl_mem a, size_t a_off, size_t lda, cl_mem b,
+                  size_t b_off, size_t ldb, gb_blas_scalar_t beta, cl_mem c, size_t c_off,
+                  size_t ldc, cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
+                  cl_event *event);
+int gb_blas__gemm_batched(const char *fn, gb_blas_t *h, gb_precision_t prec,
+                          gb_blas_layout_t layout, gb_blas_trans_t ta, gb_blas_trans_t tb, size_t m,
+                          size_t n, size_t k, const void *alphas, cl_mem a, const size_t *a_offs,
+                          size_t lda, cl_mem b, const size_t *b_offs, size_t ldb, const void *betas,
+                          cl_mem c, const size_t *c_offs, size_t ldc, size_t count,
+                          cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
+                          cl_event *event);
+int gb_blas__gemm_strided(const char *fn, gb_blas_t *h, gb_precision_t prec,
+                          gb_blas_layout_t layout, gb_blas_trans_t ta, gb_blas_trans_t tb, size_t m,
+                          size_t n, size_t k, gb_blas_scalar_t alpha, cl_mem a, size_t a_off,
+                          size_t lda, size_t a_stride, cl_mem b, size_t b_off, size_t ldb,
+                          size_t b_stride, gb_blas_scalar_t beta, cl_mem c, size_t c_off,
+                          size_t ldc, size_t c_stride, size_t count, cl_command_queue queue,
+                          cl_uint num_wait, const cl_event *wait, cl_event *event);
 
 /* Records the calling thread's message (gb_blas_errmsg) and returns code (message.c). */
 int gb_blas__fail(int code, const char *fmt, ...) GB_PRINTF(2, 3);
@@ -136,8 +172,9 @@ void gb_blas__plan_drop(gb_blas_t *h, const gb_blas_plan_key_t *key);
  * queue's scratch grown to the route's, the kernels from the pool, bound, the first command
  * after the wait list, the last giving *event (may be NULL). GB_OK or the failure's code
  * (message recorded). */
-int gb_blas__run(gb_blas_t *h, gb_blas_plan_t *pl, double alpha, double beta, const cl_mem abc[3],
-                 gb_scratch_t *q, cl_uint num_wait, const cl_event *wait, cl_event *event);
+int gb_blas__run(gb_blas_t *h, gb_blas_plan_t *pl, gb_blas_scalar_t alpha, gb_blas_scalar_t beta,
+                 const cl_mem abc[3], gb_scratch_t *q, cl_uint num_wait, const cl_event *wait,
+                 cl_event *event);
 /* Drops every plan (freed once no call uses it): gb_blas_set_kernel, gb_blas_close. */
 void gb_blas__tables_free(gb_blas_t *h);
 /* Frees the kernel pool, the queues' entries and the scale programs (gb_blas_close). */
@@ -153,8 +190,11 @@ int gb_blas__queue_take(gb_blas_t *h, cl_command_queue queue, gb_scratch_t **out
 void gb_blas__queue_put(gb_blas_t *h, gb_scratch_t *s);
 /* Grows s's buffers to at least bytes[i] each (the caller holds s). */
 int gb_blas__scratch_grow(gb_blas_t *h, gb_scratch_t *s, const size_t bytes[4]);
-/* scale.cl's program for prec (gb_scale, gb_fill). */
+/* scale.cl's program for prec, s or d (gb_scale, gb_fill). */
 int gb_blas__scale_program(gb_blas_t *h, gb_precision_t prec, cl_program *out);
+/* A read-only buffer of at least bytes zero bytes, retained for the caller (who releases it):
+ * the handle's, made or grown on need (a call that still uses a smaller one keeps it). */
+int gb_blas__zeros(gb_blas_t *h, size_t bytes, cl_mem *out);
 
 /* The choice for problem p where nothing is set on the handle (select.c): the tuning
  * database's portfolio, a choice measured before, or a measurement now, as the handle's mode

@@ -23,6 +23,24 @@ static void capture(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_choice_t
     gb_capture_append(h->capture, &h->dev, p, NULL, 0);
 }
 
+/* Why nothing runs p here, in one line: the device's lack of double precision where p's
+ * arithmetic needs it, else that no kernel of this build with p's precision runs on it. */
+static int no_kernel(const gb_blas_t *h, const gb_problem_t *p)
+{
+    const char *name = gb_precision_name(p->precision), *title = gb_precision_title(p->precision);
+    if (gb_precision_arith(p->precision) == GB_PREC_D && !h->dev.fp64)
+        return gb_blas__fail(GB_ENOFP64,
+                             "device '%s' has no double precision (cl_khr_fp64), which precision "
+                             "%s (%s) needs; use %s or another device",
+                             h->dev.name, name, title, p->precision == GB_PREC_Z ? "c" : "s");
+    char tag[16];
+    return gb_blas__fail(GB_ENOKERNEL,
+                         "no kernel of this build runs precision %s (%s) %s %zux%zux%zu on "
+                         "device '%s'",
+                         name, title, gb_problem_layout_tag(p, tag, sizeof tag), p->m, p->n, p->k,
+                         h->dev.name);
+}
+
 int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_blas_choice_t *out)
 {
     char msg[1024];
@@ -35,7 +53,7 @@ int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_bl
         char note[256];
         int rc = gb_blas__select(h, p, &c, note, sizeof note);
         if (rc != GB_OK)
-            return rc;
+            return rc == GB_ENOKERNEL ? no_kernel(h, p) : rc;
         if ((rc = gb_config_resolve(h->reg, c.kernel, &c.params, cfg, msg, sizeof msg)) != GB_OK)
             return gb_blas__fail(rc, "%s", msg);
         snprintf(out->why, sizeof out->why, "%s%s%s", note, note[0] ? "; " : "", c.why);
@@ -69,6 +87,8 @@ static int key_problem(const gb_blas_plan_key_t *k, gb_problem_t *p)
     p->trans_a = k->trans_a;
     p->trans_b = k->trans_b;
     p->beta = k->beta_zero ? 0.0 : 1.0;
+    p->conj_a = k->conj_a;
+    p->conj_b = k->conj_b;
     p->lda = k->lda;
     p->ldb = k->ldb;
     p->ldc = k->ldc;

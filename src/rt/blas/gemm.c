@@ -1,7 +1,9 @@
-/* gemm.c: the library's GEMM calls (gemmbench_blas.h): arguments checked as BLAS checks them
- * (naming the argument, as xerbla does) before anything is enqueued, BLAS's quick returns, and
- * the plan's launch (src/rt/plan/launch.h) on the caller's queue, chained after the caller's
- * wait list, with the last command's event handed back. Nothing here waits. */
+/* gemm.c: the library's GEMM calls (gemmbench_blas.h) in every precision: arguments checked as
+ * BLAS checks them (naming the argument, as xerbla does) before anything is enqueued, BLAS's
+ * quick returns, and the plan's launch (src/rt/plan/launch.h) on the caller's queue, chained
+ * after the caller's wait list, with the last command's event handed back. Nothing here waits.
+ * One entry per form (single, batched, strided batched) takes the precision and the scalars
+ * (blas_int.h); the public functions (calls.c) only convert their scalars. */
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -18,13 +20,43 @@ static const argno_t plain = {2, 3, 4, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 21
 static const argno_t batched = {2, 3, 4, 9, 10, 11, 12, 13, 14, 16, 17, 18, 20, 22};
 static const argno_t strided = {2, 3, 4, 9, 10, 11, 13, 14, 15, 18, 19, 20, 23, 25};
 
-/* One GEMM as the caller gave it. */
+typedef gb_blas_scalar_t scalar_t;
+
+static int is_zero(scalar_t x)
+{
+    return x.re == 0.0 && x.im == 0.0;
+}
+
+static scalar_t real_scalar(double x)
+{
+    return (scalar_t){x, 0.0};
+}
+
+gb_blas_scalar_t gb_blas__scalar_at(gb_precision_t prec, const void *v, size_t i)
+{
+    switch (prec) {
+    case GB_PREC_D: return real_scalar(((const double *)v)[i]);
+    case GB_PREC_C: {
+        const cl_float2 x = ((const cl_float2 *)v)[i];
+        return (scalar_t){(double)x.s[0], (double)x.s[1]};
+    }
+    case GB_PREC_Z: {
+        const cl_double2 x = ((const cl_double2 *)v)[i];
+        return (scalar_t){x.s[0], x.s[1]};
+    }
+    default: return real_scalar((double)((const float *)v)[i]);
+    }
+}
+
+/* One GEMM as the caller gave it; conj_a (conj_b) with ta (tb) GB_TRANS: the C transposition
+ * of a complex precision. */
 typedef struct call {
     gb_precision_t prec;
     gb_layout_t layout;
     gb_trans_t ta, tb;
+    int conj_a, conj_b;
     size_t m, n, k;
-    double alpha, beta;
+    scalar_t alpha, beta;
     cl_mem a, b, c;
     size_t a_off, b_off, c_off, lda, ldb, ldc;
 } call_t;
@@ -37,7 +69,8 @@ static size_t extent(gb_layout_t layout, size_t rows, size_t cols, size_t ld)
     return layout == GB_ROW_MAJOR ? (rows - 1) * ld + cols : (cols - 1) * ld + rows;
 }
 
-/* The shape arguments: layout, transpositions, leading dimensions, the queue and wait list. */
+/* The shape arguments: layout, transpositions (GB_BLAS_CONJ_TRANS conjugates for c and z, and
+ * is GB_BLAS_TRANS for the real precisions), leading dimensions, the queue and wait list. */
 static int check_shape(const char *fn, const argno_t *no, gb_blas_layout_t layout,
                        gb_blas_trans_t ta, gb_blas_trans_t tb, cl_command_queue queue,
                        cl_uint num_wait, const cl_event *wait, call_t *c)
@@ -51,12 +84,15 @@ static int check_shape(const char *fn, const argno_t *no, gb_blas_layout_t layou
     for (int i = 0; i < 2; i++)
         if (t[i] < GB_BLAS_NO_TRANS || t[i] > GB_BLAS_CONJ_TRANS)
             return gb_blas__fail(GB_EBADTRANS,
-                                 "%s: argument %d (trans_%c) is %d; use GB_BLAS_NO_TRANS or "
-                                 "GB_BLAS_TRANS",
+                                 "%s: argument %d (trans_%c) is %d; use GB_BLAS_NO_TRANS, "
+                                 "GB_BLAS_TRANS or GB_BLAS_CONJ_TRANS",
                                  fn, i ? no->tb : no->ta, i ? 'b' : 'a', (int)t[i]);
     c->layout = layout == GB_BLAS_ROW_MAJOR ? GB_ROW_MAJOR : GB_COL_MAJOR;
     c->ta = ta == GB_BLAS_NO_TRANS ? GB_NOTRANS : GB_TRANS;
     c->tb = tb == GB_BLAS_NO_TRANS ? GB_NOTRANS : GB_TRANS;
+    const int cplx = gb_precision_is_complex(c->prec);
+    c->conj_a = cplx && ta == GB_BLAS_CONJ_TRANS;
+    c->conj_b = cplx && tb == GB_BLAS_CONJ_TRANS;
     const int row = c->layout == GB_ROW_MAJOR;
     /* Stored rows and columns of A, B, C; the leading dimension spans a row (row-major) or a
      * column. */
@@ -181,7 +217,7 @@ static int overlap(const bufarg_t *a, const bufarg_t *c, size_t es)
 static int check_buffers(const char *fn, const argno_t *no, cl_context ctx, const call_t *c,
                          long item)
 {
-    const int reads_ab = c->k > 0 && c->alpha != 0.0, row = c->layout == GB_ROW_MAJOR;
+    const int reads_ab = c->k > 0 && !is_zero(c->alpha), row = c->layout == GB_ROW_MAJOR;
     if (!c->m || !c->n)
         return GB_OK;
     const size_t es = gb_precision_bytes(c->prec);
@@ -193,7 +229,7 @@ static int check_buffers(const char *fn, const argno_t *no, cl_context ctx, cons
                         {c->b, c->b_off, extent(c->layout, br, bc, c->ldb), row ? br : bc, c->ldb,
                          reads_ab, 0, 1, no->b, no->b_off, "b", NULL, 0},
                         {c->c, c->c_off, extent(c->layout, c->m, c->n, c->ldc), row ? c->m : c->n,
-                         c->ldc, 1, 1, c->beta != 0.0, no->c, no->c_off, "c", NULL, 0}};
+                         c->ldc, 1, 1, !is_zero(c->beta), no->c, no->c_off, "c", NULL, 0}};
     char at[48] = "";
     if (item >= 0)
         snprintf(at, sizeof at, " (batch item %ld)", item);
@@ -211,8 +247,8 @@ static int check_buffers(const char *fn, const argno_t *no, cl_context ctx, cons
     return GB_OK;
 }
 
-/* C = beta * C with scale.cl (the product vanishes: K = 0 or alpha = 0); C's sizes are within
- * 32-bit indexing (check_buffers). */
+/* C = beta * C with scale.cl, in s or d (the product vanishes: K = 0 or alpha = 0); C's sizes
+ * are within 32-bit indexing (check_buffers). */
 static int enqueue_scale(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_uint num_wait,
                          const cl_event *wait, cl_event *event)
 {
@@ -225,13 +261,14 @@ static int enqueue_scale(gb_blas_t *h, const call_t *c, cl_command_queue q, cl_u
     const int row = c->layout == GB_ROW_MAJOR;
     const cl_int outer = (cl_int)(row ? c->m : c->n), inner = (cl_int)(row ? c->n : c->m);
     const cl_int off = (cl_int)c->c_off, ld = (cl_int)c->ldc;
-    const float fb = (float)c->beta;
+    const double db = c->beta.re;
+    const float fb = (float)db;
     cl_int err = clSetKernelArg(k, 0, sizeof outer, &outer);
     err |= clSetKernelArg(k, 1, sizeof inner, &inner);
     err |= clSetKernelArg(k, 2, sizeof c->c, &c->c);
     err |= clSetKernelArg(k, 3, sizeof off, &off);
     err |= clSetKernelArg(k, 4, sizeof ld, &ld);
-    err |= c->prec == GB_PREC_D ? clSetKernelArg(k, 5, sizeof c->beta, &c->beta)
+    err |= c->prec == GB_PREC_D ? clSetKernelArg(k, 5, sizeof db, &db)
                                 : clSetKernelArg(k, 5, sizeof fb, &fb);
     const size_t local[2] = {64, 4};
     const size_t global[2] = {((size_t)inner + 63) / 64 * 64, ((size_t)outer + 3) / 4 * 4};
@@ -252,7 +289,10 @@ static void call_problem(const call_t *c, gb_problem_t *p)
     p->layout = c->layout;
     p->trans_a = c->ta;
     p->trans_b = c->tb;
-    p->beta = c->beta;
+    p->conj_a = c->conj_a;
+    p->conj_b = c->conj_b;
+    p->beta = c->beta.re;
+    p->beta_im = c->beta.im;
     p->lda = c->lda;
     p->ldb = c->ldb;
     p->ldc = c->ldc;
@@ -261,19 +301,10 @@ static void call_problem(const call_t *c, gb_problem_t *p)
     p->off_c = c->c_off;
 }
 
-/* One GEMM whose arguments are checked, on the queue of s (the caller holds it): BLAS's quick
- * returns, else its plan launched. */
-static int enqueue_gemm(gb_blas_t *h, const call_t *c, gb_scratch_t *s, cl_uint num_wait,
-                        const cl_event *wait, cl_event *event)
+/* The plan of call c (checked) launched on the queue of s (the caller holds it). */
+static int launch(gb_blas_t *h, const call_t *c, gb_scratch_t *s, cl_uint num_wait,
+                  const cl_event *wait, cl_event *event)
 {
-    const cl_command_queue q = s->queue;
-    if (!c->m || !c->n || ((!c->k || c->alpha == 0.0) && c->beta == 1.0))
-        return event ? (clEnqueueMarkerWithWaitList(q, num_wait, wait, event) == CL_SUCCESS
-                            ? GB_OK
-                            : gb_blas__fail(GB_EOPENCL, "enqueueing a marker failed"))
-                     : GB_OK;
-    if (!c->k || c->alpha == 0.0)
-        return enqueue_scale(h, c, q, num_wait, wait, event);
     gb_problem_t p;
     call_problem(c, &p);
     gb_blas_plan_key_t key;
@@ -286,6 +317,52 @@ static int enqueue_gemm(gb_blas_t *h, const call_t *c, gb_scratch_t *s, cl_uint 
                       wait, event);
     gb_blas__plan_put(h, pl);
     return rc;
+}
+
+/* C = beta * C where scale.cl has no version (h, b, c, z): through the one launch, as the GEMM
+ * of K = 1 whose A and B are one buffer of max(M, N) zeros (the handle's), so that the caller's
+ * A and B are not read (BLAS) and beta applies as the kernels apply it (rounded once to 16 bits;
+ * complex beta). */
+static int scale_by_gemm(gb_blas_t *h, const call_t *c, gb_scratch_t *s, cl_uint num_wait,
+                         const cl_event *wait, cl_event *event)
+{
+    const size_t most = c->m > c->n ? c->m : c->n;
+    cl_mem zeros;
+    int rc = gb_blas__zeros(h, most * gb_precision_bytes(c->prec), &zeros);
+    if (rc != GB_OK)
+        return rc;
+    const int row = c->layout == GB_ROW_MAJOR;
+    call_t z = *c;
+    z.ta = z.tb = GB_NOTRANS;
+    z.conj_a = z.conj_b = 0;
+    z.k = 1;
+    z.alpha = real_scalar(0.0);
+    z.a = z.b = zeros;
+    z.a_off = z.b_off = 0;
+    z.lda = row ? 1 : c->m; /* A is M x 1, B 1 x N, both dense */
+    z.ldb = row ? c->n : 1;
+    rc = launch(h, &z, s, num_wait, wait, event);
+    clReleaseMemObject(zeros);
+    return rc;
+}
+
+/* One GEMM whose arguments are checked, on the queue of s (the caller holds it): BLAS's quick
+ * returns, else its plan launched. */
+static int enqueue_gemm(gb_blas_t *h, const call_t *c, gb_scratch_t *s, cl_uint num_wait,
+                        const cl_event *wait, cl_event *event)
+{
+    const cl_command_queue q = s->queue;
+    const int vanishes = !c->k || is_zero(c->alpha);
+    if (!c->m || !c->n || (vanishes && c->beta.re == 1.0 && c->beta.im == 0.0))
+        return event ? (clEnqueueMarkerWithWaitList(q, num_wait, wait, event) == CL_SUCCESS
+                            ? GB_OK
+                            : gb_blas__fail(GB_EOPENCL, "enqueueing a marker failed"))
+                     : GB_OK;
+    if (vanishes)
+        return c->prec == GB_PREC_S || c->prec == GB_PREC_D
+                   ? enqueue_scale(h, c, q, num_wait, wait, event)
+                   : scale_by_gemm(h, c, s, num_wait, wait, event);
+    return launch(h, c, s, num_wait, wait, event);
 }
 
 /* The queue's entry for the whole call (gb_blas__queue_take), its refusal naming the
@@ -301,15 +378,29 @@ static int take_queue(const char *fn, const argno_t *no, gb_blas_t *h, cl_comman
     return gb_blas__fail(rc, "%s: argument %d (queue): %s", fn, no->queue, why);
 }
 
-static int gemm(const char *fn, gb_blas_t *h, gb_precision_t prec, gb_blas_layout_t layout,
-                gb_blas_trans_t ta, gb_blas_trans_t tb, size_t m, size_t n, size_t k, double alpha,
-                cl_mem a, size_t a_off, size_t lda, cl_mem b, size_t b_off, size_t ldb, double beta,
-                cl_mem c, size_t c_off, size_t ldc, cl_command_queue queue, cl_uint num_wait,
-                const cl_event *wait, cl_event *event)
+int gb_blas__gemm(const char *fn, gb_blas_t *h, gb_precision_t prec, gb_blas_layout_t layout,
+                  gb_blas_trans_t ta, gb_blas_trans_t tb, size_t m, size_t n, size_t k,
+                  scalar_t alpha, cl_mem a, size_t a_off, size_t lda, cl_mem b, size_t b_off,
+                  size_t ldb, scalar_t beta, cl_mem c, size_t c_off, size_t ldc,
+                  cl_command_queue queue, cl_uint num_wait, const cl_event *wait, cl_event *event)
 {
     if (!h)
         return gb_blas__fail(GB_EBADARG, "%s: argument 1 (handle) is NULL", fn);
-    call_t cl = {prec, 0, 0, 0, m, n, k, alpha, beta, a, b, c, a_off, b_off, c_off, lda, ldb, ldc};
+    call_t cl = {.prec = prec,
+                 .m = m,
+                 .n = n,
+                 .k = k,
+                 .alpha = alpha,
+                 .beta = beta,
+                 .a = a,
+                 .b = b,
+                 .c = c,
+                 .a_off = a_off,
+                 .b_off = b_off,
+                 .c_off = c_off,
+                 .lda = lda,
+                 .ldb = ldb,
+                 .ldc = ldc};
     gb_scratch_t *s;
     int rc = check_shape(fn, &plain, layout, ta, tb, queue, num_wait, wait, &cl);
     if (rc == GB_OK)
@@ -319,26 +410,6 @@ static int gemm(const char *fn, gb_blas_t *h, gb_precision_t prec, gb_blas_layou
     rc = enqueue_gemm(h, &cl, s, num_wait, wait, event);
     gb_blas__queue_put(h, s);
     return rc;
-}
-
-int gb_sgemm(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
-             gb_blas_trans_t trans_b, size_t m, size_t n, size_t k, float alpha, cl_mem a,
-             size_t a_off, size_t lda, cl_mem b, size_t b_off, size_t ldb, float beta, cl_mem c,
-             size_t c_off, size_t ldc, cl_command_queue queue, cl_uint num_wait,
-             const cl_event *wait, cl_event *event)
-{
-    return gemm("gb_sgemm", h, GB_PREC_S, layout, trans_a, trans_b, m, n, k, alpha, a, a_off, lda,
-                b, b_off, ldb, beta, c, c_off, ldc, queue, num_wait, wait, event);
-}
-
-int gb_dgemm(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
-             gb_blas_trans_t trans_b, size_t m, size_t n, size_t k, double alpha, cl_mem a,
-             size_t a_off, size_t lda, cl_mem b, size_t b_off, size_t ldb, double beta, cl_mem c,
-             size_t c_off, size_t ldc, cl_command_queue queue, cl_uint num_wait,
-             const cl_event *wait, cl_event *event)
-{
-    return gemm("gb_dgemm", h, GB_PREC_D, layout, trans_a, trans_b, m, n, k, alpha, a, a_off, lda,
-                b, b_off, ldb, beta, c, c_off, ldc, queue, num_wait, wait, event);
 }
 
 /* A batch: every item checked before any is enqueued; the items then go one GEMM each, the
@@ -374,68 +445,51 @@ static int batch(const char *fn, const argno_t *no, gb_blas_t *h, call_t *base,
     return rc;
 }
 
+/* A batch's per-item arguments: arrays of the precision's scalars (gb_blas__scalar_at) and
+ * offsets. */
 typedef struct batched_args {
-    const float *salphas, *sbetas;
-    const double *dalphas, *dbetas;
+    const void *alphas, *betas;
     const size_t *a_offs, *b_offs, *c_offs;
 } batched_args_t;
 
 static void batched_item(const void *args, size_t i, call_t *c)
 {
     const batched_args_t *ba = args;
-    c->alpha = ba->salphas ? (double)ba->salphas[i] : ba->dalphas[i];
-    c->beta = ba->sbetas ? (double)ba->sbetas[i] : ba->dbetas[i];
+    c->alpha = gb_blas__scalar_at(c->prec, ba->alphas, i);
+    c->beta = gb_blas__scalar_at(c->prec, ba->betas, i);
     c->a_off = ba->a_offs[i];
     c->b_off = ba->b_offs[i];
     c->c_off = ba->c_offs[i];
 }
 
-static int batched_call(const char *fn, gb_blas_t *h, gb_precision_t prec, gb_blas_layout_t layout,
-                        gb_blas_trans_t ta, gb_blas_trans_t tb, size_t m, size_t n, size_t k,
-                        const batched_args_t *ba, cl_mem a, size_t lda, cl_mem b, size_t ldb,
-                        cl_mem c, size_t ldc, size_t count, cl_command_queue queue,
-                        cl_uint num_wait, const cl_event *wait, cl_event *event)
+int gb_blas__gemm_batched(const char *fn, gb_blas_t *h, gb_precision_t prec,
+                          gb_blas_layout_t layout, gb_blas_trans_t ta, gb_blas_trans_t tb, size_t m,
+                          size_t n, size_t k, const void *alphas, cl_mem a, const size_t *a_offs,
+                          size_t lda, cl_mem b, const size_t *b_offs, size_t ldb, const void *betas,
+                          cl_mem c, const size_t *c_offs, size_t ldc, size_t count,
+                          cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
+                          cl_event *event)
 {
+    const batched_args_t ba = {alphas, betas, a_offs, b_offs, c_offs};
     const struct {
         const void *p;
         int no;
         const char *name;
-    } arrays[] = {{ba->salphas ? (const void *)ba->salphas : ba->dalphas, 8, "alphas"},
-                  {ba->a_offs, 10, "a_offs"},
-                  {ba->b_offs, 13, "b_offs"},
-                  {ba->sbetas ? (const void *)ba->sbetas : ba->dbetas, 15, "betas"},
-                  {ba->c_offs, 17, "c_offs"}};
+    } arrays[] = {{alphas, 8, "alphas"},
+                  {a_offs, 10, "a_offs"},
+                  {b_offs, 13, "b_offs"},
+                  {betas, 15, "betas"},
+                  {c_offs, 17, "c_offs"}};
     for (size_t i = 0; count && i < sizeof arrays / sizeof arrays[0]; i++)
         if (!arrays[i].p)
             return gb_blas__fail(GB_EBADARG, "%s: argument %d (%s) is NULL", fn, arrays[i].no,
                                  arrays[i].name);
-    call_t base = {prec, 0, 0, 0, m, n, k, 1, 0, a, b, c, 0, 0, 0, lda, ldb, ldc};
-    return batch(fn, &batched, h, &base, layout, ta, tb, count, batched_item, ba, queue, num_wait,
+    call_t base = {.prec = prec, .m = m, .n = n, .k = k, .a = a, .b = b, .c = c};
+    base.lda = lda;
+    base.ldb = ldb;
+    base.ldc = ldc;
+    return batch(fn, &batched, h, &base, layout, ta, tb, count, batched_item, &ba, queue, num_wait,
                  wait, event);
-}
-
-int gb_sgemm_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
-                     gb_blas_trans_t trans_b, size_t m, size_t n, size_t k, const float *alphas,
-                     cl_mem a, const size_t *a_offs, size_t lda, cl_mem b, const size_t *b_offs,
-                     size_t ldb, const float *betas, cl_mem c, const size_t *c_offs, size_t ldc,
-                     size_t count, cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
-                     cl_event *event)
-{
-    const batched_args_t ba = {alphas, betas, NULL, NULL, a_offs, b_offs, c_offs};
-    return batched_call("gb_sgemm_batched", h, GB_PREC_S, layout, trans_a, trans_b, m, n, k, &ba, a,
-                        lda, b, ldb, c, ldc, count, queue, num_wait, wait, event);
-}
-
-int gb_dgemm_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
-                     gb_blas_trans_t trans_b, size_t m, size_t n, size_t k, const double *alphas,
-                     cl_mem a, const size_t *a_offs, size_t lda, cl_mem b, const size_t *b_offs,
-                     size_t ldb, const double *betas, cl_mem c, const size_t *c_offs, size_t ldc,
-                     size_t count, cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
-                     cl_event *event)
-{
-    const batched_args_t ba = {NULL, NULL, alphas, betas, a_offs, b_offs, c_offs};
-    return batched_call("gb_dgemm_batched", h, GB_PREC_D, layout, trans_a, trans_b, m, n, k, &ba, a,
-                        lda, b, ldb, c, ldc, count, queue, num_wait, wait, event);
 }
 
 typedef struct strided_args {
@@ -450,59 +504,39 @@ static void strided_item(const void *args, size_t i, call_t *c)
     c->c_off = sa->c_off + i * sa->c_stride;
 }
 
-static int strided_call(const char *fn, gb_blas_t *h, gb_precision_t prec, gb_blas_layout_t layout,
-                        gb_blas_trans_t ta, gb_blas_trans_t tb, size_t m, size_t n, size_t k,
-                        double alpha, cl_mem a, size_t lda, cl_mem b, size_t ldb, double beta,
-                        cl_mem c, size_t ldc, const strided_args_t *sa, size_t count,
-                        cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
-                        cl_event *event)
+int gb_blas__gemm_strided(const char *fn, gb_blas_t *h, gb_precision_t prec,
+                          gb_blas_layout_t layout, gb_blas_trans_t ta, gb_blas_trans_t tb, size_t m,
+                          size_t n, size_t k, scalar_t alpha, cl_mem a, size_t a_off, size_t lda,
+                          size_t a_stride, cl_mem b, size_t b_off, size_t ldb, size_t b_stride,
+                          scalar_t beta, cl_mem c, size_t c_off, size_t ldc, size_t c_stride,
+                          size_t count, cl_command_queue queue, cl_uint num_wait,
+                          const cl_event *wait, cl_event *event)
 {
+    const strided_args_t sa = {a_off, b_off, c_off, a_stride, b_stride, c_stride};
     /* The last item's offsets must not wrap around. */
     const size_t last = count ? count - 1 : 0;
     const struct {
         size_t off, stride;
         int no;
         const char *name;
-    } strides[3] = {{sa->a_off, sa->a_stride, 12, "a_stride"},
-                    {sa->b_off, sa->b_stride, 16, "b_stride"},
-                    {sa->c_off, sa->c_stride, 21, "c_stride"}};
+    } strides[3] = {{a_off, a_stride, 12, "a_stride"},
+                    {b_off, b_stride, 16, "b_stride"},
+                    {c_off, c_stride, 21, "c_stride"}};
     for (int i = 0; i < 3; i++)
         if (strides[i].stride && last > (SIZE_MAX - strides[i].off) / strides[i].stride)
             return gb_blas__fail(GB_EOVERFLOW,
                                  "%s: argument %d (%s) is %zu: the last of %zu items' offset "
                                  "overflows",
                                  fn, strides[i].no, strides[i].name, strides[i].stride, count);
-    call_t base = {prec, 0, 0, 0, m, n, k, alpha, beta, a, b, c, 0, 0, 0, lda, ldb, ldc};
-    return batch(fn, &strided, h, &base, layout, ta, tb, count, strided_item, sa, queue, num_wait,
+    call_t base = {.prec = prec, .m = m, .n = n, .k = k, .alpha = alpha, .beta = beta};
+    base.a = a;
+    base.b = b;
+    base.c = c;
+    base.lda = lda;
+    base.ldb = ldb;
+    base.ldc = ldc;
+    return batch(fn, &strided, h, &base, layout, ta, tb, count, strided_item, &sa, queue, num_wait,
                  wait, event);
-}
-
-int gb_sgemm_strided_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
-                             gb_blas_trans_t trans_b, size_t m, size_t n, size_t k, float alpha,
-                             cl_mem a, size_t a_off, size_t lda, size_t a_stride, cl_mem b,
-                             size_t b_off, size_t ldb, size_t b_stride, float beta, cl_mem c,
-                             size_t c_off, size_t ldc, size_t c_stride, size_t count,
-                             cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
-                             cl_event *event)
-{
-    const strided_args_t sa = {a_off, b_off, c_off, a_stride, b_stride, c_stride};
-    return strided_call("gb_sgemm_strided_batched", h, GB_PREC_S, layout, trans_a, trans_b, m, n, k,
-                        alpha, a, lda, b, ldb, beta, c, ldc, &sa, count, queue, num_wait, wait,
-                        event);
-}
-
-int gb_dgemm_strided_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
-                             gb_blas_trans_t trans_b, size_t m, size_t n, size_t k, double alpha,
-                             cl_mem a, size_t a_off, size_t lda, size_t a_stride, cl_mem b,
-                             size_t b_off, size_t ldb, size_t b_stride, double beta, cl_mem c,
-                             size_t c_off, size_t ldc, size_t c_stride, size_t count,
-                             cl_command_queue queue, cl_uint num_wait, const cl_event *wait,
-                             cl_event *event)
-{
-    const strided_args_t sa = {a_off, b_off, c_off, a_stride, b_stride, c_stride};
-    return strided_call("gb_dgemm_strided_batched", h, GB_PREC_D, layout, trans_a, trans_b, m, n, k,
-                        alpha, a, lda, b, ldb, beta, c, ldc, &sa, count, queue, num_wait, wait,
-                        event);
 }
 
 /* The problem a call of this shape would make (dense, no offsets), checked. */
@@ -512,15 +546,20 @@ static int chosen_problem(const char *fn, gb_blas_t *h, char precision, gb_blas_
 {
     if (!h)
         return gb_blas__fail(GB_EBADARG, "%s: argument 1 (handle) is NULL", fn);
-    if (precision != 's' && precision != 'd')
-        return gb_blas__fail(GB_EBADPRECISION, "%s: argument 2 (precision) is '%c'; use 's' or 'd'",
-                             fn, precision);
+    int prec = 0;
+    while (prec < GB_PREC_COUNT && gb_precision_name((gb_precision_t)prec)[0] != precision)
+        prec++;
+    if (prec == GB_PREC_COUNT || !precision)
+        return gb_blas__fail(GB_EBADPRECISION,
+                             "%s: argument 2 (precision) is '%c'; use 's', 'd', 'h', 'b', 'c' or "
+                             "'z'",
+                             fn, precision ? precision : '0');
     /* Any leading dimensions will do: the shape arguments are what is checked here. */
-    call_t c = {.prec = precision == 'd' ? GB_PREC_D : GB_PREC_S,
+    call_t c = {.prec = (gb_precision_t)prec,
                 .m = m,
                 .n = n,
                 .k = k,
-                .alpha = 1,
+                .alpha = real_scalar(1.0),
                 .lda = SIZE_MAX,
                 .ldb = SIZE_MAX,
                 .ldc = SIZE_MAX};
@@ -532,6 +571,8 @@ static int chosen_problem(const char *fn, gb_blas_t *h, char precision, gb_blas_
     p->layout = c.layout;
     p->trans_a = c.ta;
     p->trans_b = c.tb;
+    p->conj_a = c.conj_a;
+    p->conj_b = c.conj_b;
     char msg[512];
     if ((rc = gb_problem_check(p, msg, sizeof msg)) != GB_OK)
         return gb_blas__fail(rc, "%s: arguments 6 to 8 (m, n, k) are %zu x %zu x %zu: %s", fn, m, n,

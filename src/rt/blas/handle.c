@@ -319,7 +319,7 @@ int gb_blas_set_kernel(gb_blas_t *h, const char *kernel, const char *params)
     if (rc == GB_OK)
         rc = gb_config_resolve(h->reg, kernel, &ps, &cfg, msg, sizeof msg);
     /* What does not depend on the problem: precision aside, constraints, the device. */
-    for (int prec = 0; rc == GB_OK && prec < 2; prec++)
+    for (int prec = 0; rc == GB_OK && prec < GB_PREC_COUNT; prec++)
         if (cfg.family->precisions & (1u << prec)) {
             rc = gb_config_check(&cfg, &h->dev, (gb_precision_t)prec, NULL, msg, sizeof msg);
             break;

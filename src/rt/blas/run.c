@@ -33,8 +33,9 @@ static int take_kernels(gb_blas_t *h, const gb_blas_plan_t *pl, gb_kslot_t *slot
     return GB_OK;
 }
 
-int gb_blas__run(gb_blas_t *h, gb_blas_plan_t *pl, double alpha, double beta, const cl_mem abc[3],
-                 gb_scratch_t *s, cl_uint num_wait, const cl_event *wait, cl_event *event)
+int gb_blas__run(gb_blas_t *h, gb_blas_plan_t *pl, gb_blas_scalar_t alpha, gb_blas_scalar_t beta,
+                 const cl_mem abc[3], gb_scratch_t *s, cl_uint num_wait, const cl_event *wait,
+                 cl_event *event)
 {
     const gb_route_t *r = &pl->route;
     const size_t es = gb_precision_bytes(pl->key.precision);
@@ -52,8 +53,10 @@ int gb_blas__run(gb_blas_t *h, gb_blas_plan_t *pl, double alpha, double beta, co
                                .ws = s->mem[3],
                                .compute_units = h->dev.compute_units};
         gb_problem_t kp = r->kernel;
-        kp.alpha = alpha;
-        kp.beta = beta;
+        kp.alpha = alpha.re;
+        kp.alpha_im = alpha.im;
+        kp.beta = beta.re;
+        kp.beta_im = beta.im;
         gb_argcache_t *caches[SLOT_COPY];
         for (int i = 0; i < SLOT_COPY; i++)
             caches[i] = slots[i] ? &slots[i]->args : NULL;

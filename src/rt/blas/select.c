@@ -193,7 +193,9 @@ static double timed(bench_t *b, gb_blas_plan_t *pl, unsigned reps)
 {
     const double t0 = gb__now_ms();
     for (unsigned r = 0; r < reps; r++)
-        if (gb_blas__run(b->h, pl, b->p->alpha, b->p->beta, b->buf, b->s, 0, NULL, NULL) != GB_OK)
+        if (gb_blas__run(b->h, pl, (gb_blas_scalar_t){b->p->alpha, b->p->alpha_im},
+                         (gb_blas_scalar_t){b->p->beta, b->p->beta_im}, b->buf, b->s, 0, NULL,
+                         NULL) != GB_OK)
             return -1;
     if (clFinish(b->q) != CL_SUCCESS)
         return -1;
@@ -510,6 +512,13 @@ int gb_blas__select(gb_blas_t *h, const gb_problem_t *p, gb_tuned_choice_t *out,
     const int mode = h->select & ~GB_BLAS_SELECT_BUILD;
     if (mode == GB_BLAS_SELECT_OFF || n == 1)
         return GB_OK;
+    /* The candidates' inputs (gb_fill) and their check are of s and d: the other precisions keep
+     * the table's choice. */
+    if (p->precision != GB_PREC_S && p->precision != GB_PREC_D) {
+        if (mode == GB_BLAS_SELECT_MEASURE)
+            snprintf(note, len, "not measured: measurement is of s and d only");
+        return GB_OK;
+    }
     char dig[17];
     digest(tc, n, dig);
     gb_chosen_t ch;

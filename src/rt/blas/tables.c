@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rt/core/core.h"
 #include "blas_int.h"
 
 static size_t bucket(const gb_blas_plan_key_t *k)
@@ -108,7 +109,9 @@ void gb_blas__key(const gb_problem_t *p, gb_blas_plan_key_t *key)
     key->off_a = p->off_a;
     key->off_b = p->off_b;
     key->off_c = p->off_c;
-    key->beta_zero = p->beta == 0.0;
+    key->beta_zero = gb__beta_zero(p);
+    key->conj_a = p->conj_a;
+    key->conj_b = p->conj_b;
 }
 
 /* Builds what the plan needs: the main program, the helpers' where the route copies, and one
@@ -455,6 +458,38 @@ int gb_blas__scale_program(gb_blas_t *h, gb_precision_t prec, cl_program *out)
     return GB_OK;
 }
 
+int gb_blas__zeros(gb_blas_t *h, size_t bytes, cl_mem *out)
+{
+    pthread_mutex_lock(&h->lock);
+    if (h->zeros && h->zeros_bytes >= bytes) {
+        *out = h->zeros;
+        clRetainMemObject(*out);
+        pthread_mutex_unlock(&h->lock);
+        return GB_OK;
+    }
+    pthread_mutex_unlock(&h->lock);
+    void *host = calloc(1, bytes);
+    if (!host)
+        return gb_blas__fail(GB_ENOMEM, "out of memory");
+    cl_int err;
+    cl_mem m = clCreateBuffer(h->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, host, &err);
+    free(host);
+    if (err != CL_SUCCESS)
+        return gb_blas__fail(GB_EOPENCL, "allocating %zu bytes of zeros failed (%s)", bytes,
+                             gb__cl_errname(err));
+    pthread_mutex_lock(&h->lock);
+    if (h->zeros_bytes < bytes) { /* else another thread's larger one came first */
+        if (h->zeros)
+            clReleaseMemObject(h->zeros);
+        h->zeros = m;
+        h->zeros_bytes = bytes;
+        clRetainMemObject(m);
+    }
+    pthread_mutex_unlock(&h->lock);
+    *out = m;
+    return GB_OK;
+}
+
 void gb_blas__tables_free(gb_blas_t *h)
 {
     gb_blas_plan_t *gone[GB_PLAN_BUCKETS * GB_PLAN_WAYS];
@@ -484,4 +519,6 @@ void gb_blas__pools_free(gb_blas_t *h)
     for (int p = 0; p < 2; p++)
         if (h->scale[p])
             clReleaseProgram(h->scale[p]);
+    if (h->zeros)
+        clReleaseMemObject(h->zeros);
 }

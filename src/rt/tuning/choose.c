@@ -77,6 +77,13 @@ static const struct heuristic {
     {"", "", GB_PREC_D, 0, 0, "xgemm_small"},
     {"", "", GB_PREC_S, 0, 0, "naive"},
     {"", "", GB_PREC_D, 0, 0, "naive"},
+    /* FP16, bfloat16 and complex until they are tuned: the kernels that have them. */
+    {"", "", GB_PREC_H, 0, 0, "xgemm_small"},
+    {"", "", GB_PREC_B, 0, 0, "xgemm_small"},
+    {"", "", GB_PREC_H, 0, 0, "naive"},
+    {"", "", GB_PREC_B, 0, 0, "naive"},
+    {"", "", GB_PREC_C, 0, 0, "naive"},
+    {"", "", GB_PREC_Z, 0, 0, "naive"},
 };
 
 /* The rows of C as a row-major kernel sees p (a column-major problem is its transpose, A and B
