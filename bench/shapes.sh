@@ -1,17 +1,23 @@
 #!/bin/sh
 # bench/shapes.sh: the shape suite (bench/shapes.txt: squares, small sizes, tall-skinny and
 # short-wide, low K, large K with small M and N, every transposition and column-major, shapes from
-# real workloads), single and double precision. At each shape one run of ours (-k auto: the
-# tuning database's choice, or the heuristic's), then the peers, all validated (-v) on the same
-# inputs, operands in pinned host memory; prints per shape the GFLOP/s of each, ours against
-# each peer, and every verdict, then per precision the geometric mean of ours against each peer,
-# the worst shape, and the shapes where ours is below a peer.
+# real workloads), single and double precision by default, or any of s d h b c z. At each shape
+# one run of ours (-k auto: the tuning database's choice, or the heuristic's), then the peers, all
+# validated (-v) on the same inputs, operands in pinned host memory; prints per precision a table:
+# per shape the GFLOP/s of each (8*M*N*K for c and z), ours against each peer, and every verdict;
+# then per precision the geometric mean of ours against each peer, the worst shape, and the
+# shapes where ours is below a peer.
+# Each precision runs with the peers that run it here: a small run of each first, and one that is
+# refused (exit 2: it has no such precision, as CLBlast has no b and OpenBLAS no h or b, or the
+# device cannot run it, as CLBlast's h without cl_khr_fp16 or cuBLAS beside no NVIDIA GPU) is
+# left out of that precision with its one-line reason; a precision that ours refuses there (at
+# 8 x 8 x 8) is skipped so, and a shape whose run is refused or fails says why. CLBlast's h accumulates in FP16, where h asks FP32 sums, so its verdicts there read FAIL.
 #   BUILD      the build folder (default build/, configured by scripts/build.sh if absent)
 #   PLATFORM   platform name substring (-p; default: the first with a device)
 #   PEERS      comma-separated peers (default clblast,cublas where cuBLAS was built in, else
-#              clblast)
+#              clblast; e.g. clblast,openblas on a CPU)
 #   OURS       our implementation (default auto)
-#   PRECS      precisions (default "s d")
+#   PRECS      precisions, blank-separated (default "s d"; e.g. "h b c z")
 #   ONLY       shape names to run, blank-separated (default: the whole suite)
 #   SUITE      the suite file (default bench/shapes.txt)
 #   ITER, WARMUP  timed and untimed calls per point (default 10, 2)
@@ -33,12 +39,31 @@ iter=${ITER:-10}
 warmup=${WARMUP:-2}
 log=${LOG:-}
 [ -z "$log" ] || mkdir -p "$log"
-npeers=$(echo "$PEERS" | tr ',' '\n' | grep -c .)
 out=$(mktemp)
-trap 'rm -f "$out" "$out.run"' EXIT
+trap 'rm -f "$out" "$out.run" "$out.why"' EXIT
+# refused IMPL PREC: whether a small run of IMPL in PREC is refused here (exit 2), its reason in
+# $out.why; a run that fails validation still counts as running.
+refused() {
+    if "$gb" run ${PLATFORM:+-p "$PLATFORM"} --precision "$2" -k "$1" -n 8 -i 1 --warmup 0 \
+        --no-store >/dev/null 2>"$out.why"; then return 1; else [ $? -eq 2 ]; fi
+}
+why() { head -n 1 "$out.why" | sed 's/^gemmbench: error: //'; }
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ); ours: $ours; peers: $PEERS; $iter calls after $warmup" \
     "warm-up, validated, pinned host memory${PLATFORM:+; platform $PLATFORM}"
 for prec in $precs; do
+    if refused "$ours" "$prec"; then
+        echo "$prec: skipped, $ours refuses it: $(why)"
+        continue
+    fi
+    peers=
+    for peer in $(echo "$PEERS" | tr ',' ' '); do
+        if refused "$peer" "$prec"; then
+            echo "$prec: $peer left out: $(why)"
+        else
+            peers=$peers${peers:+,}$peer
+        fi
+    done
+    npeers=$(echo "$peers" | tr ',' '\n' | grep -c . || true)
     grep -v '^ *#' "$suite" | grep . | while read -r name m n k opts; do
         case " ${ONLY:-$name} " in *" $name "*) ;; *) continue ;; esac
         # One problem for every row: row-major unless the shape says (a kernel named alone would
@@ -46,55 +71,69 @@ for prec in $precs; do
         case " $opts " in *" --layout "*) ;; *) opts="--layout row $opts" ;; esac
         # shellcheck disable=SC2086
         if "$gb" run ${PLATFORM:+-p "$PLATFORM"} --precision "$prec" -M "$m" -N "$n" -K "$k" \
-            $opts -k "$ours,$PEERS" -i "$iter" --warmup "$warmup" -v --host-mem pinned \
+            $opts -k "$ours${peers:+,$peers}" -i "$iter" --warmup "$warmup" -v --host-mem pinned \
             --no-store >"$out.run" 2>&1; then :; fi
         [ -z "$log" ] || cp "$out.run" "$log/$name-$prec.txt"
-        # The rows, in the order asked: ours first, then each peer. A shape where a row is
-        # missing (refused, failed to run) says so instead.
-        awk -v name="$name" -v prec="$prec" -v m="$m" -v n="$n" -v k="$k" -v want=$((npeers + 1)) '
-            /^[A-Za-z_0-9]+ +[sd] +(row|col)-/ {
-                r++; kern[r] = $1; g[r] = $8
+        # The rows, in the order asked: ours first, then each peer, each as its name, GFLOP/s,
+        # verdict and faithful verdict. A shape where a row is missing (refused, failed to run)
+        # says so instead.
+        awk -v name="$name" -v prec="$prec" -v m="$m" -v n="$n" -v k="$k" \
+            -v peers="$peers" -v want=$((npeers + 1)) '
+            BEGIN { split(peers, pn, ",") }
+            /^gemmbench: error: / && why == "" { why = substr($0, 19) }
+            /^[A-Za-z_0-9]+ +[sdhbcz] +(row|col)-/ {
+                r++; kern[r] = r == 1 ? $1 : pn[r - 1]; g[r] = $8
                 v[r] = ($0 ~ / pass /) ? "pass" : "FAIL"
                 f[r] = ($0 ~ /not faithful/) ? "NF" : ($0 ~ / faithful /) ? "f" : "-"
             }
             END {
-                if (r != want) { printf "%s %s %s %s %s missing\n", name, prec, m, n, k; exit }
-                printf "%s %s %s %s %s %s", name, prec, m, n, k, kern[1]
-                for (i = 1; i <= r; i++) printf " %s %s %s", g[i], v[i], f[i]
+                if (r != want) {
+                    printf "%s %s %s %s %s missing %s\n", name, prec, m, n, k, why; exit
+                }
+                printf "%s %s %s %s %s", name, prec, m, n, k
+                for (i = 1; i <= r; i++) printf " %s %s %s %s", kern[i], g[i], v[i], f[i]
                 printf "\n"
             }' "$out.run" >>"$out"
     done
 done
-echo
-awk -v peers="$PEERS" '
-    BEGIN { np = split(peers, pn, ",") }
-    $6 == "missing" { printf "%-13s %s %6s %6s %6s  run failed or refused (LOG keeps why)\n", $1, $2, $3, $4, $5; next }
+# Per precision a table with its own peers (columns 6.. of a row: name, GFLOP/s, verdict,
+# faithful, for ours and then each peer), then the geometric means.
+awk '
+    $6 == "missing" {
+        why = $0; for (i = 0; i < 6; i++) sub(/^[^ ]+ */, "", why)
+        printf "%-13s %-4s %6s %6s %6s  run failed or refused: %s\n", $1, $2, $3, $4, $5,
+            why == "" ? "(LOG keeps why)" : why
+        next
+    }
     {
-        if (!hdr++) {
-            printf "%-13s %-4s %6s %6s %6s %-18s %10s", "shape", "prec", "M", "N", "K", "ours", "GFLOP/s"
-            for (i = 1; i <= np; i++) printf " %10s", pn[i]
-            for (i = 1; i <= np; i++) printf " %9s", "/" pn[i]
+        np = (NF - 9) / 4
+        if ($2 != shown) {
+            shown = $2
+            printf "\n%-13s %-4s %6s %6s %6s %-18s %10s", "shape", "prec", "M", "N", "K", "ours", "GFLOP/s"
+            for (i = 1; i <= np; i++) printf " %10.10s", $(6 + 4 * i)
+            for (i = 1; i <= np; i++) printf " %9.9s", "/" $(6 + 4 * i)
             printf "  verdicts\n"
         }
         printf "%-13s %-4s %6s %6s %6s %-18.18s %10.0f", $1, $2, $3, $4, $5, $6, $7
         verd = $8 "/" $9
-        for (i = 1; i <= np; i++) { printf " %10.0f", $(7 + 3 * i); verd = verd " " $(8 + 3 * i) "/" $(9 + 3 * i) }
+        for (i = 1; i <= np; i++) { printf " %10.0f", $(7 + 4 * i); verd = verd " " $(8 + 4 * i) "/" $(9 + 4 * i) }
         for (i = 1; i <= np; i++) {
-            p = $(7 + 3 * i); ratio = p > 0 ? $7 / p : 0
+            pe = $(6 + 4 * i); p = $(7 + 4 * i); ratio = p > 0 ? $7 / p : 0
             printf " %9.3f", ratio
-            if (ratio > 0) { lg[$2, i] += log(ratio); cnt[$2, i]++ }
-            if (ratio > 0 && (!((($2, i) in worst)) || ratio < worst[$2, i])) { worst[$2, i] = ratio; wname[$2, i] = $1 }
-            if (ratio > 0 && ratio < 1) below[$2, i] = below[$2, i] " " $1
+            if (!(($2, pe) in cnt)) { order[++no] = $2 SUBSEP pe; cnt[$2, pe] = 0 }
+            if (ratio > 0) { lg[$2, pe] += log(ratio); cnt[$2, pe]++ }
+            if (ratio > 0 && (!((($2, pe) in worst)) || ratio < worst[$2, pe])) { worst[$2, pe] = ratio; wname[$2, pe] = $1 }
+            if (ratio > 0 && ratio < 1) below[$2, pe] = below[$2, pe] " " $1
         }
         printf "  %s\n", verd
-        precs[$2] = 1
     }
     END {
         print ""
-        for (pr in precs)
-            for (i = 1; i <= np; i++)
-                if (cnt[pr, i])
-                    printf "%s: ours/%s geometric mean %.3f over %d shapes, worst %.3f (%s); below it:%s\n",
-                        pr, pn[i], exp(lg[pr, i] / cnt[pr, i]), cnt[pr, i], worst[pr, i], wname[pr, i],
-                        below[pr, i] == "" ? " none" : below[pr, i]
+        for (j = 1; j <= no; j++) {
+            split(order[j], key, SUBSEP)
+            if (cnt[order[j]])
+                printf "%s: ours/%s geometric mean %.3f over %d shapes, worst %.3f (%s); below it:%s\n",
+                    key[1], key[2], exp(lg[order[j]] / cnt[order[j]]), cnt[order[j]], worst[order[j]],
+                    wname[order[j]], below[order[j]] == "" ? " none" : below[order[j]]
+        }
     }' "$out"

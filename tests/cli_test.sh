@@ -136,8 +136,8 @@ expect 2 "offload compares with OpenBLAS on the host in s and d only" \
     offload -k naive --precision b -n 64
 expect_one_line
 # Complex precisions: what only they have (the C transposition, alpha or beta RE,IM) is refused
-# with a real precision, before anything runs or is stored; the peers and families without c or
-# z refuse those, and tune and offload keep s and d.
+# with a real precision, before anything runs or is stored; the families without c or z refuse
+# those (and CLBlast, which has them, bfloat16), and tune and offload keep s and d.
 expect 2 "conjugate transposition C needs a complex precision, and s is real; use T, or --precision c or z" \
     run -k naive --transA C --store "$tmp/cplx.db" $small
 expect_one_line
@@ -152,8 +152,8 @@ expect 2 "alpha and beta have no imaginary part in precision h" \
 expect_one_line
 expect 2 "--alpha must be a finite number, got .x." run -k naive --precision c --alpha 1,x --store "$tmp/cplx.db" $small
 expect_one_line
-expect 2 "kernel 'clblast' has no complex single-precision version; choose one of its precisions \(s,d\)" \
-    run -k clblast --precision c --store "$tmp/cplx.db" $small
+expect 2 "kernel 'clblast' has no bfloat16-precision version; choose one of its precisions \(s,d,h,c,z\)" \
+    run -k clblast --precision b --store "$tmp/cplx.db" $small
 expect_one_line
 expect 2 "kernel 'xgemm' has no complex double-precision version" \
     run -k xgemm --precision z --store "$tmp/cplx.db" $small

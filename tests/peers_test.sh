@@ -4,11 +4,15 @@
 # both layouts and every transposition, with padded leading dimensions, offsets, alpha and beta
 # other than 1 and 0, and exact integer data: every run exits 0 and prints only rows that pass;
 # its JSON names the library's choice in the route and a build time; it is listed by `gemmbench
-# kernels`, and refuses parameters. CLBlast (-k clblast), where it was built in, at one size of
-# each precision. The host's OpenBLAS (-k openblas, always built in) is listed, and passes in
-# single and double precision (and complex: c and z with C and complex alpha, beta) at two shapes, in both layouts, with a transposition and with
-# padding, offsets, alpha and beta; its JSON names its threads and kernels in the route and
-# zero copy times. Prints one line per failure and 'N passed, M failed'.
+# kernels`, and refuses parameters. CLBlast (-k clblast), where it was built in: listed with its
+# precisions, s and d at one size, c and z in both layouts with every op (C on either operand),
+# complex alpha and beta, padding and offsets, every row passing and faithful; h refused in one
+# line where the device has no cl_khr_fp16, and b refused. cuBLAS, where built in, is listed with
+# every precision (it runs only beside an NVIDIA GPU, not on this device). The host's OpenBLAS
+# (-k openblas, always built in) is listed, and passes in single and double precision (and
+# complex: c and z with C and complex alpha, beta) at two shapes, in both layouts, with a
+# transposition and with padding, offsets, alpha and beta; its JSON names its threads and kernels
+# in the route and zero copy times. Prints one line per failure and 'N passed, M failed'.
 gb=${1:?usage: peers_test.sh GEMMBENCH}
 . "$(dirname "$0")/script_lib.sh"
 # Results are not worth keeping (ctest also names a store); no energy loop.
@@ -29,6 +33,20 @@ check_run() {
         bad "gemmbench run $* (exit $rc, $rows of $want rows pass): $(printf '%s\n' "$out" | tail -2)"
     else
         ok
+    fi
+}
+
+# refused CODE REGEX ARGS...: the run exits CODE with one line on stderr that matches REGEX.
+refused() {
+    code=$1
+    regex=$2
+    shift 2
+    "$gb" run -i 1 --no-store "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq "$code" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -Eq -- "$regex" "$tmp/err"; then
+        ok
+    else
+        bad "gemmbench run $* (exit $rc, expected $code and one line /$regex/): $(head -n 2 "$tmp/err")"
     fi
 }
 
@@ -70,8 +88,34 @@ if [ $rc -eq 2 ] && grep -q "'gb' has no parameter MWG" "$tmp/out"; then ok; els
 fi
 
 if printf '%s\n' "$list" | grep -q '^clblast  '; then
+    if printf '%s\n' "$list" | grep -q '^clblast  \[s,d,h,c,z\]'; then ok; else
+        bad "gemmbench kernels does not list clblast with s, d, h, c and z"
+    fi
     check_run 1 -k clblast --precision s -n 100
     check_run 1 -k clblast --precision d -n 65
+    # CGEMM and ZGEMM in both layouts with every op, C on either operand and both, complex
+    # alpha and beta; then padding and offsets. Every row passes and is faithful.
+    for lay in row col; do
+        for t in NN CN NC CC TC CT; do
+            check_run 2 -k clblast --precision c,z --layout $lay --transA "${t%?}" \
+                --transB "${t#?}" -M 33 -N 65 -K 17 --alpha 1.5,-1 --beta 0.5,2
+        done
+    done
+    check_run 2 -k clblast --precision c,z --layout col --transA C --transB T -M 65 -N 31 -K 40 \
+        --lda 70 --ldb 50 --ldc 80 --offa 3 --offb 5 --offc 7 --alpha -2,0.5 --beta 0,1
+    check_run 4 -k clblast --precision c,z -n 1,100
+    # HGEMM needs cl_khr_fp16: refused in one line where the device lacks it; no bfloat16.
+    if ! printf '%s\n' "$("$gb" devices 2>/dev/null)" | grep -q 'cl_khr_fp16 is not used'; then
+        refused 2 "CLBlast's HGEMM needs cl_khr_fp16, which device '.*' lacks" \
+            -k clblast --precision h -n 16
+    fi
+    refused 2 "kernel 'clblast' has no bfloat16-precision version; choose one of its precisions \(s,d,h,c,z\)" \
+        -k clblast --precision b -n 16
+fi
+if printf '%s\n' "$list" | grep -q '^cublas  '; then
+    if printf '%s\n' "$list" | grep -q '^cublas  \[s,d,h,b,c,z\]'; then ok; else
+        bad "gemmbench kernels does not list cublas with every precision"
+    fi
 fi
 
 if printf '%s\n' "$list" | grep -q '^openblas  \[s,d,c,z\]'; then ok; else

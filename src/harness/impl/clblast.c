@@ -1,7 +1,11 @@
 /* clblast.c: CLBlast's xGEMM as an implementation, on our own OpenCL context, queue and buffers
- * (built where CLBlast was found). CLBlast may run several kernels per call (its own helper
- * passes), which cannot be told apart: its whole call is the main phase, timed from the host
- * from enqueue to completion. */
+ * (built where CLBlast was found): SGEMM, DGEMM, CGEMM and ZGEMM (conjugate transpositions and
+ * complex alpha and beta as CLBlast takes them), and HGEMM where the device has cl_khr_fp16.
+ * CLBlast's HGEMM computes in FP16 throughout, products and sums alike, where gemmbench's h
+ * accumulates in FP32: it is held to h's bound and faithful verdict all the same, which an FP16
+ * sum fails by thousands of FP32 units (docs/methodology.md). CLBlast has no bfloat16. CLBlast may run
+ * several kernels per call (its own helper passes), which cannot be told apart: its whole call
+ * is the main phase, timed from the host from enqueue to completion. */
 #ifdef GB_HAVE_CLBLAST
 #include <clblast_c.h>
 #include <stdio.h>
@@ -46,16 +50,52 @@ static int clblast_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_prob
     return GB_OK;
 }
 
+/* The peer's checks (gb__peer_check's), and HGEMM only where the device has FP16 arithmetic. */
+static int clblast_check(const gb_impl_t *im, const gb_device_info_t *dev, gb_precision_t prec,
+                         const gb_problem_t *p, char *msg, size_t msglen)
+{
+    if (prec == GB_PREC_H && dev && !gb_device_has_extension(dev, "cl_khr_fp16"))
+        return gb__fail(msg, msglen, GB_ENOEXT,
+                        "CLBlast's HGEMM needs cl_khr_fp16, which device '%s' lacks; choose "
+                        "another device, or another kernel for h",
+                        dev->name);
+    return gb__peer_check(im, dev, prec, p, msg, msglen);
+}
+
+static CLBlastTranspose clblast_op(gb_trans_t t, int conj)
+{
+    return t != GB_TRANS ? CLBlastTransposeNo
+           : conj        ? CLBlastTransposeConjugate
+                         : CLBlastTransposeYes;
+}
+
 static int clblast_gemm(clblast_run_t *s)
 {
     const gb_problem_t *p = &s->p;
     const CLBlastLayout lay =
         p->layout == GB_ROW_MAJOR ? CLBlastLayoutRowMajor : CLBlastLayoutColMajor;
-    const CLBlastTranspose ta = p->trans_a == GB_TRANS ? CLBlastTransposeYes : CLBlastTransposeNo;
-    const CLBlastTranspose tb = p->trans_b == GB_TRANS ? CLBlastTransposeYes : CLBlastTransposeNo;
+    const CLBlastTranspose ta = clblast_op(p->trans_a, p->conj_a);
+    const CLBlastTranspose tb = clblast_op(p->trans_b, p->conj_b);
     cl_command_queue q = s->ctx->queue;
     CLBlastStatusCode st;
-    if (p->precision == GB_PREC_D)
+    /* Offsets are in elements of the precision, a complex one included, as CLBlast counts them. */
+    if (p->precision == GB_PREC_Z) {
+        const cl_double2 al = {{p->alpha, p->alpha_im}}, be = {{p->beta, p->beta_im}};
+        st = CLBlastZgemm(lay, ta, tb, p->m, p->n, p->k, al, s->b.buf[0], p->off_a, p->lda,
+                          s->b.buf[1], p->off_b, p->ldb, be, s->b.buf[2], p->off_c, p->ldc, &q,
+                          NULL);
+    } else if (p->precision == GB_PREC_C) {
+        const cl_float2 al = {{(float)p->alpha, (float)p->alpha_im}};
+        const cl_float2 be = {{(float)p->beta, (float)p->beta_im}};
+        st = CLBlastCgemm(lay, ta, tb, p->m, p->n, p->k, al, s->b.buf[0], p->off_a, p->lda,
+                          s->b.buf[1], p->off_b, p->ldb, be, s->b.buf[2], p->off_c, p->ldc, &q,
+                          NULL);
+    } else if (p->precision == GB_PREC_H) {
+        /* HGEMM takes alpha and beta in FP16 too (exact for the usual 1, 0, 0.5, -2). */
+        st = CLBlastHgemm(lay, ta, tb, p->m, p->n, p->k, gb__fp16_bits(p->alpha), s->b.buf[0],
+                          p->off_a, p->lda, s->b.buf[1], p->off_b, p->ldb, gb__fp16_bits(p->beta),
+                          s->b.buf[2], p->off_c, p->ldc, &q, NULL);
+    } else if (p->precision == GB_PREC_D)
         st = CLBlastDgemm(lay, ta, tb, p->m, p->n, p->k, p->alpha, s->b.buf[0], p->off_a, p->lda,
                           s->b.buf[1], p->off_b, p->ldb, p->beta, s->b.buf[2], p->off_c, p->ldc, &q,
                           NULL);
@@ -86,10 +126,12 @@ static int clblast_call(void *state, const void *a, const void *b, const void *c
 
 const gb_impl_ops_t gb__clblast_ops = {
     "clblast",
-    "CLBlast's xGEMM on the same OpenCL device and queue (library peer)",
-    3u,
+    "CLBlast's SGEMM/DGEMM/CGEMM/ZGEMM on the same OpenCL device and queue; HGEMM (h) where the "
+    "device has cl_khr_fp16, accumulating in FP16, not FP32 as h asks; no bfloat16 (library peer)",
+    (1u << GB_PREC_S) | (1u << GB_PREC_D) | (1u << GB_PREC_H) | (1u << GB_PREC_C) |
+        (1u << GB_PREC_Z),
     GB_IS_LIBRARY,
-    gb__peer_check,
+    clblast_check,
     gb__peer_program_id,
     clblast_prepare,
     NULL,

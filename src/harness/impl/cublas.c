@@ -1,8 +1,10 @@
 /* cublas.c: NVIDIA cuBLAS as a peer implementation (built only where the CUDA toolkit is found).
  * It runs on CUDA device 0 with its own memory, timed with CUDA events exactly as our kernels
  * are with OpenCL events: host-to-device copies, the GEMM, the copy back. TF32 stays off
- * (CUBLAS_DEFAULT_MATH), so SGEMM is true FP32; DGEMM may use the FP64 tensor cores, which
- * round as FP64 FMAs. cublas_tf32 is the same SGEMM in cuBLAS's TF32 fast mode
+ * (CUBLAS_DEFAULT_MATH), so SGEMM and CGEMM are true FP32; DGEMM and ZGEMM may use the FP64
+ * tensor cores, which round as FP64 FMAs. h and b go through cublasGemmEx with FP16 or bfloat16
+ * A, B and C and CUBLAS_COMPUTE_32F (FP32 products and sums, as h and b mean here); cuBLAS
+ * may run them on the tensor cores, whose FP32 sums the faithful verdict judges. cublas_tf32 is the same SGEMM in cuBLAS's TF32 fast mode
  * (CUBLAS_TF32_TENSOR_OP_MATH): the tensor cores on inputs rounded to TF32, which the faithful
  * verdict is there to catch; it declares that reduced precision (GB_IS_REDUCED), so that its
  * results are held to the error bound and a run that measures it beside FP32 does not fail. */
@@ -99,32 +101,62 @@ static int cublas_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_probl
     return GB_OK;
 }
 
-/* cuBLAS is column-major: a row-major problem is run as C^T = op(B)^T op(A)^T. */
+/* One operand's op: its transposition and, in complex precisions, its conjugation. */
+static cublasOperation_t cu_op(gb_trans_t t, int conj)
+{
+    return t != GB_TRANS ? CUBLAS_OP_N : conj ? CUBLAS_OP_C : CUBLAS_OP_T;
+}
+
+/* cuBLAS is column-major: a row-major problem is run as C^T = op(B)^T op(A)^T, B first with its
+ * own op, M and N swapped. Each op goes with its operand, conjugation included: the column-major
+ * view of B's storage is B^T, and (B^H)^T = conj(B) = (B^T)^H, so a conjugated B is still
+ * CUBLAS_OP_C there. Offsets are in elements of the precision (a complex element is one). */
 static cublasStatus_t gemm(cu_state_t *s)
 {
     const gb_problem_t *p = &s->p;
-    const int row = p->layout == GB_ROW_MAJOR;
-    const cublasOperation_t ta = p->trans_a == GB_TRANS ? CUBLAS_OP_T : CUBLAS_OP_N;
-    const cublasOperation_t tb = p->trans_b == GB_TRANS ? CUBLAS_OP_T : CUBLAS_OP_N;
     const size_t es = gb_precision_bytes(p->precision);
-    const char *a = (const char *)s->a + p->off_a * es, *b = (const char *)s->b + p->off_b * es;
-    char *c = (char *)s->c + p->off_c * es;
-    const int m = (int)p->m, n = (int)p->n, k = (int)p->k;
-    const int lda = (int)p->lda, ldb = (int)p->ldb, ldc = (int)p->ldc;
-    if (p->precision == GB_PREC_D) {
-        const double al = p->alpha, be = p->beta;
-        return row ? cublasDgemm(s->handle, tb, ta, n, m, k, &al, (const double *)(const void *)b,
-                                 ldb, (const double *)(const void *)a, lda, &be,
-                                 (double *)(void *)c, ldc)
-                   : cublasDgemm(s->handle, ta, tb, m, n, k, &al, (const double *)(const void *)a,
-                                 lda, (const double *)(const void *)b, ldb, &be,
-                                 (double *)(void *)c, ldc);
+    const void *a = (const char *)s->a + p->off_a * es, *b = (const char *)s->b + p->off_b * es;
+    void *c = (char *)s->c + p->off_c * es;
+    cublasOperation_t ta = cu_op(p->trans_a, p->conj_a), tb = cu_op(p->trans_b, p->conj_b);
+    int m = (int)p->m, n = (int)p->n, lda = (int)p->lda, ldb = (int)p->ldb;
+    const int k = (int)p->k, ldc = (int)p->ldc;
+    if (p->layout == GB_ROW_MAJOR) {
+        const void *x = a;
+        const cublasOperation_t tx = ta;
+        const int mx = m, ldx = lda;
+        a = b, b = x, ta = tb, tb = tx, m = n, n = mx, lda = ldb, ldb = ldx;
     }
-    const float al = (float)p->alpha, be = (float)p->beta;
-    return row ? cublasSgemm(s->handle, tb, ta, n, m, k, &al, (const float *)(const void *)b, ldb,
-                             (const float *)(const void *)a, lda, &be, (float *)(void *)c, ldc)
-               : cublasSgemm(s->handle, ta, tb, m, n, k, &al, (const float *)(const void *)a, lda,
-                             (const float *)(const void *)b, ldb, &be, (float *)(void *)c, ldc);
+    switch (p->precision) {
+    case GB_PREC_D: {
+        const double al = p->alpha, be = p->beta;
+        return cublasDgemm(s->handle, ta, tb, m, n, k, &al, a, lda, b, ldb, &be, c, ldc);
+    }
+    case GB_PREC_H:
+    case GB_PREC_B: {
+        /* A, B and C in FP16 or bfloat16, products and sums in FP32 (CUBLAS_COMPUTE_32F, not
+         * its 16-bit or TF32 compute types), alpha and beta in float, as h and b ask. */
+        const cudaDataType_t ty = p->precision == GB_PREC_H ? CUDA_R_16F : CUDA_R_16BF;
+        const float al = (float)p->alpha, be = (float)p->beta;
+        return cublasGemmEx(s->handle, ta, tb, m, n, k, &al, a, ty, lda, b, ty, ldb, &be, c, ty,
+                            ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    }
+    case GB_PREC_C: {
+        /* FP32 throughout: the math mode keeps TF32 off (CUBLAS_COMPUTE_32F_FAST_TF32 is
+         * cublas_tf32's kind, and it is single precision only), and cgemm3m is not used. */
+        const cuComplex al = make_cuComplex((float)p->alpha, (float)p->alpha_im);
+        const cuComplex be = make_cuComplex((float)p->beta, (float)p->beta_im);
+        return cublasCgemm(s->handle, ta, tb, m, n, k, &al, a, lda, b, ldb, &be, c, ldc);
+    }
+    case GB_PREC_Z: {
+        const cuDoubleComplex al = make_cuDoubleComplex(p->alpha, p->alpha_im);
+        const cuDoubleComplex be = make_cuDoubleComplex(p->beta, p->beta_im);
+        return cublasZgemm(s->handle, ta, tb, m, n, k, &al, a, lda, b, ldb, &be, c, ldc);
+    }
+    default: {
+        const float al = (float)p->alpha, be = (float)p->beta;
+        return cublasSgemm(s->handle, ta, tb, m, n, k, &al, a, lda, b, ldb, &be, c, ldc);
+    }
+    }
 }
 
 static double elapsed(cudaEvent_t a, cudaEvent_t b)
@@ -197,8 +229,10 @@ static void cublas_release(void *state)
     }
 
 const gb_impl_ops_t gb__cublas_ops =
-    CUBLAS_OPS("cublas", "NVIDIA cuBLAS sgemm/dgemm on CUDA device 0, TF32 off (library peer)", 3u,
-               GB_IS_LIBRARY);
+    CUBLAS_OPS("cublas",
+               "NVIDIA cuBLAS sgemm/dgemm/cgemm/zgemm, and GemmEx with FP32 compute for h and b, "
+               "on CUDA device 0, TF32 off (library peer)",
+               GB_PREC_ALL, GB_IS_LIBRARY);
 
 const gb_impl_ops_t gb__cublas_tf32_ops =
     CUBLAS_OPS("cublas_tf32",

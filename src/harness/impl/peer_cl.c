@@ -66,7 +66,7 @@ int gb__peer_check(const gb_impl_t *im, const gb_device_info_t *dev, gb_precisio
                    const gb_problem_t *p, char *msg, size_t msglen)
 {
     (void)im, (void)p;
-    if (prec == GB_PREC_D && dev && !dev->fp64)
+    if (gb_precision_arith(prec) == GB_PREC_D && dev && !dev->fp64)
         return gb__fail(msg, msglen, GB_ENOFP64,
                         "device '%s' has no double precision (cl_khr_fp64); choose single "
                         "precision",
