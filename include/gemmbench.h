@@ -279,6 +279,9 @@ const char *gb_family_description(const gb_family_t *f); /* "" when the metadata
 const char *gb_family_origin(const gb_family_t *f);
 const char *gb_family_entry(const gb_family_t *f);   /* the main kernel's name */
 unsigned gb_family_precisions(const gb_family_t *f); /* mask of 1u << gb_precision_t */
+/* A precision mask with the complex precisions its real ones serve by the 1M method (c where
+ * it has s, z where it has d: docs/methodology.md). */
+unsigned gb_precisions_1m(unsigned mask);
 unsigned gb_family_layouts(
     const gb_family_t *f); /* native layouts: mask of 1u << gb_layout_index() */
 size_t gb_family_param_count(const gb_family_t *f);

@@ -51,3 +51,69 @@ kernel void gb_copy4(const int d_outer, const int d_inner, global elem *dst, con
     }
 }
 #endif
+
+#if !GB_COMPLEX && !GB_STORAGE
+/* The 1M method: a complex GEMM on a real kernel (docs/methodology.md). With the problem made
+ * row-major, op(A) is the real M x 2K matrix X of its parts side by side, alpha op(B) the real
+ * 2K x 2N matrix Y of 2x2 blocks [re im; -im re], and X Y holds C's parts side by side: each
+ * complex product's four real products, summed with the rest of K. Conjugating A flips the
+ * signs of Y's second rows; conjugating B negates its imaginary part. gb_pack1m and
+ * gb_expand1m write X (rows x cols) or Y, or their transposes where d_trans, into a
+ * d_outer x d_inner destination (leading dimension d_ld) with zeros beyond them, from the
+ * complex operand (real2) at s_off, s_ld, read transposed where s_trans. */
+kernel void gb_pack1m(const int d_outer, const int d_inner, global real *dst, const int d_ld,
+                      const int rows, const int cols, global const real2 *src, const int s_off,
+                      const int s_ld, const int d_trans, const int s_trans)
+{
+    const int i = (int)get_global_id(0), o = (int)get_global_id(1);
+    if (o >= d_outer || i >= d_inner)
+        return;
+    const int r = d_trans ? i : o, c = d_trans ? o : i;
+    real v = 0;
+    if (r < rows && c < cols) {
+        const int l = c / 2;
+        const real2 z = src[s_off + (s_trans ? l * s_ld + r : r * s_ld + l)];
+        v = c % 2 ? z.y : z.x;
+    }
+    dst[o * d_ld + i] = v;
+}
+
+kernel void gb_expand1m(const int d_outer, const int d_inner, global real *dst, const int d_ld,
+                        const int rows, const int cols, global const real2 *src, const int s_off,
+                        const int s_ld, const int d_trans, const int s_trans, const int conj_a,
+                        const int conj_b, const real2 alpha)
+{
+    const int i = (int)get_global_id(0), o = (int)get_global_id(1);
+    if (o >= d_outer || i >= d_inner)
+        return;
+    const int r = d_trans ? i : o, c = d_trans ? o : i;
+    real v = 0;
+    if (r < rows && c < cols) {
+        const int l = r / 2, j = c / 2;
+        real2 b = src[s_off + (s_trans ? j * s_ld + l : l * s_ld + j)];
+        if (conj_b)
+            b.y = -b.y;
+        /* alpha is (1, 0) unless it is complex (the kernel applies a real one). */
+        if (alpha.x != (real)1 || alpha.y != (real)0)
+            b = (real2)(fma(alpha.x, b.x, -alpha.y * b.y), fma(alpha.x, b.y, alpha.y * b.x));
+        if (r % 2 == 0)
+            v = c % 2 ? b.y : b.x;
+        else
+            v = (conj_a ? -1 : 1) * (c % 2 ? b.x : -b.y);
+    }
+    dst[o * d_ld + i] = v;
+}
+
+/* C = beta C for a complex beta (the real kernel then adds to C with beta 1); (1, 0) leaves C
+ * to the kernel. rows x cols complex elements at off, leading dimension ld. */
+kernel void gb_cscale(const int rows, const int cols, global real2 *c, const int off,
+                      const int ld, const real2 beta)
+{
+    const int i = (int)get_global_id(0), o = (int)get_global_id(1);
+    if (o >= rows || i >= cols || (beta.x == (real)1 && beta.y == (real)0))
+        return;
+    global real2 *p = c + off + o * ld + i;
+    const real2 v = *p;
+    *p = (real2)(fma(beta.x, v.x, -beta.y * v.y), fma(beta.x, v.y, beta.y * v.x));
+}
+#endif

@@ -26,9 +26,14 @@ static void layouts_text(unsigned mask, char *buf, size_t len)
             gb__appendf(buf, len, &used, "%s%s", used ? "," : "", names[i]);
 }
 
+/* A kernel's own precisions, then those its real ones serve by the 1M method: "s,d +1M c,z". */
 static void precisions_text(unsigned mask, char *buf, size_t len)
 {
     gb_precision_mask_text(mask, buf, len);
+    const unsigned more = gb_precisions_1m(mask) & ~mask;
+    char extra[16];
+    if (more && strlen(buf) + 5 + strlen(gb_precision_mask_text(more, extra, sizeof extra)) < len)
+        strcat(strcat(buf, " +1M "), extra);
 }
 
 static void allowed_text(const gb_param_t *p, char *buf, size_t len)
@@ -154,7 +159,7 @@ static void on_device_text(const char *name, unsigned mask, const gb_registry_t 
 
 static void family_text(const gb_family_t *f, const gb_registry_t *reg, const gb_device_info_t *dev)
 {
-    char prec[16], lay[96], buf[256];
+    char prec[32], lay[96], buf[256];
     precisions_text(gb_family_precisions(f), prec, sizeof prec);
     layouts_text(gb_family_layouts(f), lay, sizeof lay);
     printf("%s  [%s]  native layouts: %s  (%s)\n", gb_family_name(f), prec, lay,

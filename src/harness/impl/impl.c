@@ -115,8 +115,9 @@ unsigned gb_impl_precisions(const gb_impl_t *im)
 {
     if (!im->config.family)
         return im->ops->precisions;
-    return im->config.preset ? im->config.preset->precisions
-                             : gb_family_precisions(im->config.family);
+    /* A kernel's own precisions, and the complex ones its real ones serve by the 1M method. */
+    return gb_precisions_1m(im->config.preset ? im->config.preset->precisions
+                                              : gb_family_precisions(im->config.family));
 }
 
 void gb_impl_native_layout(const gb_impl_t *im, gb_problem_t *p)

@@ -124,7 +124,8 @@ static int allocate(gb_kernel_run_t *kr, const gb_problem_t *p, const gb_route_t
                     const cl_mem *bufs)
 {
     size_t elems[3];
-    const size_t es = gb_precision_bytes(p->precision);
+    const size_t es = gb_precision_bytes(p->precision),
+                 kes = gb_precision_bytes(r->kernel.precision);
     static const char *const what[6] = {"clCreateBuffer(A)",   "clCreateBuffer(B)",
                                         "clCreateBuffer(C)",   "allocating A's copy",
                                         "allocating B's copy", "allocating C's copy"};
@@ -132,7 +133,8 @@ static int allocate(gb_kernel_run_t *kr, const gb_problem_t *p, const gb_route_t
     int rc = GB_OK;
     gb_problem_buffer_elems(p, &elems[0], &elems[1], &elems[2]);
     for (int d = 0; d < 6 && rc == GB_OK; d++) {
-        const size_t bytes = (d < 3 ? elems[d] : r->temp_elems[d - 3]) * es;
+        /* The temporaries hold the kernel's elements (real ones under 1M). */
+        const size_t bytes = d < 3 ? elems[d] * es : r->temp_elems[d - 3] * kes;
         if (d < 3)
             kr->bytes[d] = bytes;
         if (d < 3 && bufs) {

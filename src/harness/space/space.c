@@ -414,12 +414,12 @@ int gb_space_open(gb_space_t **out, const gb_family_t *f, gb_precision_t prec,
     for (size_t k = 0; k < f->nparams; k++)
         gb_params_set(&cfg.params, f->params[k].name, f->params[k].def);
     char has[16];
-    if (!(f->precisions & (1u << prec)))
+    if (!(gb_precisions_1m(f->precisions) & (1u << prec)))
         return gb__fail(msg, msglen, GB_EUNSUPPORTED,
                         "kernel '%s' has no %s-precision version; choose one of its precisions "
                         "(%s)",
                         f->name, gb_precision_title(prec),
-                        gb_precision_mask_text(f->precisions, has, sizeof has));
+                        gb_precision_mask_text(gb_precisions_1m(f->precisions), has, sizeof has));
     gb_space_t *sp = calloc(1, sizeof *sp);
     if (!sp)
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");

@@ -38,7 +38,7 @@ int gb_blas__run(gb_blas_t *h, gb_blas_plan_t *pl, gb_blas_scalar_t alpha, gb_bl
                  cl_event *event)
 {
     const gb_route_t *r = &pl->route;
-    const size_t es = gb_precision_bytes(pl->key.precision);
+    const size_t es = gb_precision_bytes(r->kernel.precision); /* the temporaries' elements */
     const size_t bytes[4] = {r->copy[0] ? r->temp_elems[0] * es : 0,
                              r->copy[1] ? r->temp_elems[1] * es : 0,
                              r->copy[2] ? r->temp_elems[2] * es : 0, r->has_ws ? r->ws_bytes : 0};

@@ -17,6 +17,21 @@ void gb__build_log(const char *program, const char *options, const char *log);
 int gb__mul_ok(size_t a, size_t b, size_t *out);
 int gb__add_ok(size_t a, size_t b, size_t *out);
 
+/* The row/column-major swap: C^T = op(B)^T op(A)^T, so the same memory read in the other
+ * layout is the problem with A and B exchanged, M and N exchanged, transpositions (and
+ * conjugations) exchanged. */
+gb_problem_t gb__problem_swapped(const gb_problem_t *p);
+/* The 1M method (docs/methodology.md): a complex problem p (c, z) as the real problem a real
+ * kernel computes it in, each complex element its two parts side by side: with p made row-major
+ * (the operand swap where it is column-major: *swapped), C as the real M x 2N matrix of its
+ * parts, op(A) as the real M x 2K matrix X of its parts (A itself, read with twice its leading
+ * dimension and offset, where it is stored untransposed; else a packed copy, *pack), op(B)
+ * scaled by alpha as the real 2K x 2N matrix Y of 2x2 blocks [re im; -im re] (always a copy).
+ * The real problem keeps p's alpha, beta and their imaginary parts: the launch gives the kernel
+ * and the passes what each applies (gb__onem_scalars). */
+void gb__problem_1m(const gb_problem_t *p, gb_problem_t *real, gb_problem_t *row, int *swapped,
+                    int *pack);
+
 /* Stored shape of operand A or B: rows and columns as held in memory. */
 void gb__stored_a(const gb_problem_t *p, size_t *rows, size_t *cols);
 void gb__stored_b(const gb_problem_t *p, size_t *rows, size_t *cols);

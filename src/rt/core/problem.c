@@ -256,3 +256,42 @@ const char *gb_problem_layout_tag(const gb_problem_t *p, char *buf, size_t len)
                                     : 'T');
     return buf;
 }
+
+gb_problem_t gb__problem_swapped(const gb_problem_t *p)
+{
+    gb_problem_t q = *p;
+    q.layout = p->layout == GB_ROW_MAJOR ? GB_COL_MAJOR : GB_ROW_MAJOR;
+    q.m = p->n;
+    q.n = p->m;
+    q.trans_a = p->trans_b;
+    q.trans_b = p->trans_a;
+    q.conj_a = p->conj_b; /* op(B)^T of B^H is conj(B): conjugation follows its operand */
+    q.conj_b = p->conj_a;
+    q.lda = p->ldb;
+    q.ldb = p->lda;
+    q.off_a = p->off_b;
+    q.off_b = p->off_a;
+    return q;
+}
+
+void gb__problem_1m(const gb_problem_t *p, gb_problem_t *real, gb_problem_t *row, int *swapped,
+                    int *pack)
+{
+    *swapped = p->layout != GB_ROW_MAJOR;
+    const gb_problem_t q = *swapped ? gb__problem_swapped(p) : *p;
+    *row = q;
+    *pack = q.trans_a == GB_TRANS;
+    gb_problem_t r = q;
+    r.precision = gb_precision_arith(p->precision);
+    r.trans_a = r.trans_b = GB_NOTRANS;
+    r.conj_a = r.conj_b = 0;
+    r.n = 2 * q.n;
+    r.k = 2 * q.k;
+    r.lda = *pack ? r.k : 2 * q.lda;
+    r.off_a = *pack ? 0 : 2 * q.off_a;
+    r.ldb = r.n;
+    r.off_b = 0;
+    r.ldc = 2 * q.ldc;
+    r.off_c = 2 * q.off_c;
+    *real = r;
+}

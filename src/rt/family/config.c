@@ -173,12 +173,29 @@ static int ptx_runs_on(const char *target, const gb_device_info_t *dev)
     return target[strlen(target) - 1] == 'a' ? have == want : have >= want;
 }
 
+int gb__config_1m(const gb_config_t *cfg, gb_precision_t prec)
+{
+    const unsigned precs = cfg->preset ? cfg->preset->precisions : cfg->family->precisions;
+    return !(precs & (1u << prec)) && (gb_precisions_1m(precs) & (1u << prec));
+}
+
 int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_precision_t prec,
                     const gb_problem_t *problem, char *msg, size_t msglen)
 {
     const gb_family_t *f = cfg->family;
     const char *name = gb_config_name(cfg);
     unsigned precs = cfg->preset ? cfg->preset->precisions : f->precisions;
+    /* Through the 1M method the real kernel, its constraints and its sizes see the real
+     * problem. */
+    gb_problem_t real, row;
+    if (gb__config_1m(cfg, prec)) {
+        int swapped, pack;
+        if (problem) {
+            gb__problem_1m(problem, &real, &row, &swapped, &pack);
+            problem = &real;
+        }
+        prec = gb_precision_arith(prec);
+    }
     if (!(precs & (1u << prec))) {
         char has[16];
         return gb__fail(msg, msglen, GB_EUNSUPPORTED,

@@ -128,6 +128,15 @@ unsigned gb_family_precisions(const gb_family_t *f)
     return f->precisions;
 }
 
+unsigned gb_precisions_1m(unsigned mask)
+{
+    if (mask & (1u << GB_PREC_S))
+        mask |= 1u << GB_PREC_C;
+    if (mask & (1u << GB_PREC_D))
+        mask |= 1u << GB_PREC_Z;
+    return mask;
+}
+
 unsigned gb_family_layouts(const gb_family_t *f)
 {
     return f->layouts;

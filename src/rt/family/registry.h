@@ -54,6 +54,10 @@ struct gb_var;
 size_t gb__config_vars(const gb_config_t *cfg, gb_precision_t prec, const gb_problem_t *problem,
                        struct gb_var *vars);
 
+/* Whether cfg serves the complex precision prec through its real one by the 1M method
+ * (gb__problem_1m): it has no prec of its own, but has prec's real arithmetic (config.c). */
+int gb__config_1m(const gb_config_t *cfg, gb_precision_t prec);
+
 /* The PTX architecture cfg's program is raised to ("sm_90a"), or NULL where it is plain OpenCL
  * C: the family has no ptx_target, or its ptx_unless holds for these parameters (config.c). */
 const char *gb__config_ptx(const gb_config_t *cfg, gb_precision_t prec);

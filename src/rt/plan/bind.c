@@ -44,7 +44,9 @@ static cl_int set_arg(cl_kernel kernel, gb_argcache_t *cache, cl_uint idx, const
     if (!strcmp(n, "imgA") || !strcmp(n, "imgB"))
         return put_mem(kernel, cache, idx, &b->img[n[3] - 'A']);
     if (!strcmp(n, "alpha") || !strcmp(n, "beta")) {
-        const double v = n[0] == 'a' ? p->alpha : p->beta;
+        double ks[2], pa[2], pb[2];
+        gb__route_scalars(r, p, ks, pa, pb);
+        const double v = ks[n[0] == 'a' ? 0 : 1];
         const float fv = (float)v;
         if (gb_precision_is_complex(p->precision)) { /* a real2: real and imaginary parts */
             const double dv[2] = {v, n[0] == 'a' ? p->alpha_im : p->beta_im};

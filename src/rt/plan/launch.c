@@ -69,12 +69,17 @@ int gb__launch_fits(cl_kernel kernel, cl_device_id device, const gb_config_t *cf
 /* Whether copy c moves four elements per work-item (gb_copy4). */
 static int wide_copy(const gb_route_copy_t *c)
 {
-    return !c->trans && c->d_off % 4 == 0 && c->d_ld % 4 == 0;
+    return c->kind == GB_PASS_COPY && !c->trans && c->d_off % 4 == 0 && c->d_ld % 4 == 0;
 }
 
 const char *gb__launch_copy_entry(const gb_route_copy_t *c)
 {
-    return wide_copy(c) ? "gb_copy4" : "gb_copy";
+    switch (c->kind) {
+    case GB_PASS_PACK: return "gb_pack1m";
+    case GB_PASS_EXPAND: return "gb_expand1m";
+    case GB_PASS_SCALE: return "gb_cscale";
+    default: return wide_copy(c) ? "gb_copy4" : "gb_copy";
+    }
 }
 
 /* Route copy c's command on dev: its global size and work-group size. */
@@ -82,7 +87,8 @@ static cmd_t copy_cmd(const gb_device_info_t *dev, const gb_route_copy_t *c, cl_
 {
     /* A straight copy reads and writes rows: 64 work-items along them give each warp or wave
      * whole 128-byte lines. A transposing copy reads across rows either way: square groups. */
-    const size_t lx = c->trans ? 16 : 64, ly = c->trans ? 16 : 4;
+    const int across = c->trans || c->kind == GB_PASS_PACK || c->kind == GB_PASS_EXPAND;
+    const size_t lx = across ? 16 : 64, ly = across ? 16 : 4;
     const size_t cols = wide_copy(c) ? (c->d_inner + 3) / 4 : c->d_inner; /* along a row */
     cmd_t m = {.kernel = k, .helper = 1, .what = "a helper pass"};
     /* The implementation chooses on a device that cannot run 256 work-items in a group. */
@@ -149,6 +155,49 @@ size_t gb__launch_helpers(const gb_launch_t *l)
     return n;
 }
 
+/* Sets the arguments of a 1M pass or of gb_cscale (c->kind) with the call's scalars (kp, the
+ * kernel's real problem: real2 scalars of its precision). */
+static cl_int onem_args(cl_kernel k, const gb_route_t *r, const gb_route_copy_t *c, cl_mem dst,
+                        cl_mem src, const gb_problem_t *kp)
+{
+    double kernel[2], alpha[2], beta[2];
+    gb__route_scalars(r, kp, kernel, alpha, beta);
+    const double *sc = c->kind == GB_PASS_SCALE ? beta : alpha;
+    const float fs[2] = {(float)sc[0], (float)sc[1]};
+    const int dbl = kp->precision == GB_PREC_D;
+    const size_t ssize = dbl ? sizeof(double[2]) : sizeof fs;
+    const void *sv = dbl ? (const void *)sc : (const void *)fs;
+    cl_int err;
+    if (c->kind == GB_PASS_SCALE) {
+        const cl_int v[] = {(cl_int)c->d_outer, (cl_int)c->d_inner, (cl_int)c->d_off,
+                            (cl_int)c->d_ld};
+        err = clSetKernelArg(k, 0, sizeof(cl_int), &v[0]);
+        err |= clSetKernelArg(k, 1, sizeof(cl_int), &v[1]);
+        err |= clSetKernelArg(k, 2, sizeof dst, &dst);
+        err |= clSetKernelArg(k, 3, sizeof(cl_int), &v[2]);
+        err |= clSetKernelArg(k, 4, sizeof(cl_int), &v[3]);
+        err |= clSetKernelArg(k, 5, ssize, sv);
+        return err;
+    }
+    const cl_int v[] = {(cl_int)c->d_outer, (cl_int)c->d_inner, (cl_int)c->d_ld, (cl_int)c->rows,
+                        (cl_int)c->cols,    (cl_int)c->s_off,   (cl_int)c->s_ld, c->trans,
+                        c->s_trans,         c->conj_a,          c->conj_b};
+    err = clSetKernelArg(k, 0, sizeof(cl_int), &v[0]);
+    err |= clSetKernelArg(k, 1, sizeof(cl_int), &v[1]);
+    err |= clSetKernelArg(k, 2, sizeof dst, &dst);
+    for (cl_uint i = 2; i < 5; i++)
+        err |= clSetKernelArg(k, i + 1, sizeof(cl_int), &v[i]);
+    err |= clSetKernelArg(k, 6, sizeof src, &src);
+    for (cl_uint i = 5; i < 9; i++)
+        err |= clSetKernelArg(k, i + 2, sizeof(cl_int), &v[i]);
+    if (c->kind == GB_PASS_EXPAND) {
+        err |= clSetKernelArg(k, 11, sizeof(cl_int), &v[9]);
+        err |= clSetKernelArg(k, 12, sizeof(cl_int), &v[10]);
+        err |= clSetKernelArg(k, 13, ssize, sv);
+    }
+    return err;
+}
+
 /* Sets a gb_copy (gb_copy4) kernel's arguments for c between dst and src. */
 static cl_int copy_args(cl_kernel k, const gb_route_copy_t *c, cl_mem dst, cl_mem src)
 {
@@ -181,10 +230,13 @@ int gb__launch_bind(const gb_launch_t *l, const gb_family_t *f, const gb_problem
                                msglen);
     for (size_t i = 0; rc == GB_OK && i < r->ncopies; i++) {
         const gb_route_copy_t *c = &r->copies[i];
-        const cl_int err = copy_args(l->copy[i], c, l->mem.buf[c->dst], l->mem.buf[c->src]);
+        const cl_int err =
+            c->kind == GB_PASS_COPY
+                ? copy_args(l->copy[i], c, l->mem.buf[c->dst], l->mem.buf[c->src])
+                : onem_args(l->copy[i], r, c, l->mem.buf[c->dst], l->mem.buf[c->src], kp);
         if (err != CL_SUCCESS)
-            rc = gb__fail(msg, msglen, GB_EOPENCL, "setting gb_copy arguments failed (%s)",
-                          gb__cl_errname(err));
+            rc = gb__fail(msg, msglen, GB_EOPENCL, "setting %s's arguments failed (%s)",
+                          gb__launch_copy_entry(c), gb__cl_errname(err));
     }
     return rc;
 }

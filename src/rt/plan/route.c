@@ -9,25 +9,6 @@
 #include "rt/family/registry.h"
 #include "route.h"
 
-/* The row/column-major swap: C^T = op(B)^T op(A)^T, so the same memory read in the other
- * layout is the problem with A and B exchanged, M and N exchanged, transpositions exchanged. */
-static gb_problem_t swap_operands(const gb_problem_t *p)
-{
-    gb_problem_t q = *p;
-    q.layout = p->layout == GB_ROW_MAJOR ? GB_COL_MAJOR : GB_ROW_MAJOR;
-    q.m = p->n;
-    q.n = p->m;
-    q.trans_a = p->trans_b;
-    q.trans_b = p->trans_a;
-    q.conj_a = p->conj_b; /* op(B)^T of B^H is conj(B): conjugation follows its operand */
-    q.conj_b = p->conj_a;
-    q.lda = p->ldb;
-    q.ldb = p->lda;
-    q.off_a = p->off_b;
-    q.off_b = p->off_a;
-    return q;
-}
-
 static int native(const gb_family_t *f, gb_layout_t l, gb_trans_t ta, gb_trans_t tb)
 {
     return (f->layouts >> gb_layout_index(l, ta, tb)) & 1u;
@@ -40,7 +21,7 @@ static int choose_route(const gb_family_t *f, const gb_problem_t *p, gb_problem_
 {
     for (int cost = 0; cost <= 2; cost++)
         for (int s = 0; s < 2; s++) {
-            const gb_problem_t base = s ? swap_operands(p) : *p;
+            const gb_problem_t base = s ? gb__problem_swapped(p) : *p;
             for (int fa = 0; fa < 2; fa++)
                 for (int fb = 0; fb < 2; fb++) {
                     if (fa + fb != cost)
@@ -210,8 +191,8 @@ static void kernel_problem(const gb_family_t *f, const gb_problem_t *q, const si
  * leading dimension *ld_k of that temporary; it spans outer x inner elements of the kernel's
  * problem. An image's size is checked against dev's limits. */
 static int plan_operand(const gb_family_t *f, const gb_problem_t *q, const gb_device_info_t *dev,
-                        int d, size_t outer, size_t inner, size_t ldm, size_t avoid, size_t *ld_k,
-                        gb_route_t *r, char *msg, size_t msglen)
+                        int d, int force, size_t outer, size_t inner, size_t ldm, size_t avoid,
+                        size_t *ld_k, gb_route_t *r, char *msg, size_t msglen)
 {
     static const char *const ld_arg[3] = {"lda", "ldb", "ldc"}, *const off_arg[3] = {"offA", "offB",
                                                                                      "offC"};
@@ -219,7 +200,8 @@ static int plan_operand(const gb_family_t *f, const gb_problem_t *q, const gb_de
     /* The padded dimensions each operand spans: A M and K, B N and K, C M and N. */
     const int padded[3] = {r->pad[0] || r->pad[2], r->pad[1] || r->pad[2], r->pad[0] || r->pad[1]};
     const int img = d < 2 && r->image[d], flip = d < 2 && r->flip[d];
-    r->copy[d] = img || flip || padded[d] || (!has_arg(f, ld_arg[d]) && q_ld[d] != inner) ||
+    r->copy[d] = force || img || flip || padded[d] ||
+                 (!has_arg(f, ld_arg[d]) && q_ld[d] != inner) ||
                  (!has_arg(f, off_arg[d]) && q_off[d]) || q_ld[d] % ldm || q_off[d] % ldm ||
                  avoided(q_ld[d], avoid);
     *ld_k = img ? gb__image_ld(dev, inner) : copy_ld(inner, ldm, avoid);
@@ -241,16 +223,66 @@ static int plan_operand(const gb_family_t *f, const gb_problem_t *q, const gb_de
     return GB_OK;
 }
 
+/* A complex problem on a real kernel (gb__problem_1m): the caller's problem made row-major, and
+ * whether that took the swap, A needs packing, and the real problem took the swap as well. */
+typedef struct onem {
+    gb_problem_t row;
+    int swapped, pack, real_swapped;
+} onem_t;
+
+/* The 1M pass that makes the kernel's operand d (X where it is the real problem's A, else Y)
+ * in its temporary, from the caller's complex operand. */
+static gb_route_copy_t onem_pass(const onem_t *om, int d, const size_t outer[3],
+                                 const size_t ld_k[3], const gb_route_t *r)
+{
+    const gb_problem_t *q = &om->row;
+    const int x = (d == 0) != (om->real_swapped != 0);
+    /* The row-major problem's A is the caller's B where making it row-major swapped them. */
+    const gb_buf_t a = om->swapped ? GB_BUF_B : GB_BUF_A, b = om->swapped ? GB_BUF_A : GB_BUF_B;
+    gb_route_copy_t c = {.trans = r->flip[d],
+                         .dst = d ? GB_BUF_TB : GB_BUF_TA,
+                         .d_outer = outer[d],
+                         .d_inner = ld_k[d],
+                         .d_ld = ld_k[d]};
+    if (x) {
+        c.kind = GB_PASS_PACK;
+        c.src = a;
+        c.rows = q->m;
+        c.cols = 2 * q->k;
+        c.s_off = q->off_a;
+        c.s_ld = q->lda;
+        c.s_trans = q->trans_a == GB_TRANS;
+    } else {
+        c.kind = GB_PASS_EXPAND;
+        c.src = b;
+        c.rows = 2 * q->k;
+        c.cols = 2 * q->n;
+        c.s_off = q->off_b;
+        c.s_ld = q->ldb;
+        c.s_trans = q->trans_b == GB_TRANS;
+        c.conj_a = q->conj_a;
+        c.conj_b = q->conj_b;
+    }
+    return c;
+}
+
 /* The passes: A and B into their temporaries (an image's copy zero-filled out to its pitch),
  * C into its temporary where the kernel reads it (beta != 0), and back after the kernel; the
- * temporaries span outer x inner elements of the kernel's problem at leading dimensions ld_k. */
-static void plan_passes(const gb_problem_t *q, const size_t outer[3], const size_t inner[3],
-                        const size_t ld_k[3], gb_route_t *r)
+ * temporaries span outer x inner elements of the kernel's problem at leading dimensions ld_k.
+ * Under 1M (om) the real operands that are not the caller's memory are made by the 1M passes,
+ * and a complex beta scales C first. */
+static void plan_passes(const gb_problem_t *q, const onem_t *om, const size_t outer[3],
+                        const size_t inner[3], const size_t ld_k[3], gb_route_t *r)
 {
     size_t rows, cols;
     for (int d = 0; d < 2; d++) {
         if (!r->copy[d])
             continue;
+        const int x = (d == 0) != (om && om->real_swapped);
+        if (om && (!x || om->pack)) {
+            r->copies[r->ncopies++] = onem_pass(om, d, outer, ld_k, r);
+            continue;
+        }
         gb_problem_t src = *q;
         if (d == 0)
             gb__stored_a(&src, &rows, &cols);
@@ -258,29 +290,54 @@ static void plan_passes(const gb_problem_t *q, const size_t outer[3], const size
             gb__stored_b(&src, &rows, &cols);
         size_t so, si;
         stored(&src, rows, cols, &so, &si);
-        const gb_buf_t from = (d == 0) != (r->swapped != 0) ? GB_BUF_A : GB_BUF_B;
-        r->copies[r->ncopies++] = (gb_route_copy_t){0,
-                                                    r->flip[d],
-                                                    d ? GB_BUF_TB : GB_BUF_TA,
-                                                    from,
-                                                    outer[d],
-                                                    ld_k[d],
-                                                    0,
-                                                    ld_k[d],
-                                                    so,
-                                                    si,
-                                                    d ? q->off_b : q->off_a,
-                                                    d ? q->ldb : q->lda};
+        /* The real problem's A under 1M is the row-major problem's A, read as reals. */
+        const gb_buf_t from = om                              ? (om->swapped ? GB_BUF_B : GB_BUF_A)
+                              : (d == 0) != (r->swapped != 0) ? GB_BUF_A
+                                                              : GB_BUF_B;
+        r->copies[r->ncopies++] = (gb_route_copy_t){.trans = r->flip[d],
+                                                    .dst = d ? GB_BUF_TB : GB_BUF_TA,
+                                                    .src = from,
+                                                    .d_outer = outer[d],
+                                                    .d_inner = ld_k[d],
+                                                    .d_ld = ld_k[d],
+                                                    .s_outer = so,
+                                                    .s_inner = si,
+                                                    .s_off = d ? q->off_b : q->off_a,
+                                                    .s_ld = d ? q->ldb : q->lda};
     }
+    /* Run whatever beta is (a real one leaves C to the kernel): the commands do not depend
+     * on the call's scalars. */
+    if (om && !gb__beta_zero(q))
+        r->copies[r->ncopies++] = (gb_route_copy_t){.kind = GB_PASS_SCALE,
+                                                    .dst = GB_BUF_C,
+                                                    .src = GB_BUF_C,
+                                                    .d_outer = om->row.m,
+                                                    .d_inner = om->row.n,
+                                                    .d_off = om->row.off_c,
+                                                    .d_ld = om->row.ldc};
     if (r->copy[2]) {
         size_t so, si;
         stored(q, q->m, q->n, &so, &si);
         if (!gb__beta_zero(q))
-            r->copies[r->ncopies++] =
-                (gb_route_copy_t){0, 0,       GB_BUF_TC, GB_BUF_C, outer[2], inner[2],
-                                  0, ld_k[2], so,        si,       q->off_c, q->ldc};
-        r->copies[r->ncopies++] = (gb_route_copy_t){
-            1, 0, GB_BUF_C, GB_BUF_TC, so, si, q->off_c, q->ldc, outer[2], inner[2], 0, ld_k[2]};
+            r->copies[r->ncopies++] = (gb_route_copy_t){.dst = GB_BUF_TC,
+                                                        .src = GB_BUF_C,
+                                                        .d_outer = outer[2],
+                                                        .d_inner = inner[2],
+                                                        .d_ld = ld_k[2],
+                                                        .s_outer = so,
+                                                        .s_inner = si,
+                                                        .s_off = q->off_c,
+                                                        .s_ld = q->ldc};
+        r->copies[r->ncopies++] = (gb_route_copy_t){.post = 1,
+                                                    .dst = GB_BUF_C,
+                                                    .src = GB_BUF_TC,
+                                                    .d_outer = so,
+                                                    .d_inner = si,
+                                                    .d_off = q->off_c,
+                                                    .d_ld = q->ldc,
+                                                    .s_outer = outer[2],
+                                                    .s_inner = inner[2],
+                                                    .s_ld = ld_k[2]};
     }
 }
 
@@ -290,9 +347,9 @@ static void plan_passes(const gb_problem_t *q, const size_t outer[3], const size
  * copy's leading dimension is rounded up to one), or when the leading dimension is a multiple it
  * avoids (the copy's is one multiple more). An operand read as an image is always copied: the
  * image is made over the copy, with rows padded to the device's image pitch alignment. */
-static int plan_copies(const gb_family_t *f, const gb_problem_t *q, const gb_device_info_t *dev,
-                       const size_t mult[3], const size_t ldm[3], const size_t avoid[3],
-                       gb_route_t *r, char *msg, size_t msglen)
+static int plan_copies(const gb_family_t *f, const gb_problem_t *q, const onem_t *om,
+                       const gb_device_info_t *dev, const size_t mult[3], const size_t ldm[3],
+                       const size_t avoid[3], gb_route_t *r, char *msg, size_t msglen)
 {
     kernel_problem(f, q, mult, r);
     gb_problem_t *k = &r->kernel;
@@ -303,8 +360,11 @@ static int plan_copies(const gb_family_t *f, const gb_problem_t *q, const gb_dev
     stored(k, rows, cols, &outer[1], &inner[1]);
     stored(k, k->m, k->n, &outer[2], &inner[2]);
     for (int d = 0; d < 3; d++) {
-        const int rc = plan_operand(f, q, dev, d, outer[d], inner[d], ldm[d], avoid[d], &ld_k[d], r,
-                                    msg, msglen);
+        /* Under 1M, Y is always made, and X where A is stored transposed. */
+        const int x = (d == 0) != (om && om->real_swapped);
+        const int force = om && d < 2 && (!x || om->pack);
+        const int rc = plan_operand(f, q, dev, d, force, outer[d], inner[d], ldm[d], avoid[d],
+                                    &ld_k[d], r, msg, msglen);
         if (rc != GB_OK)
             return rc;
     }
@@ -321,7 +381,7 @@ static int plan_copies(const gb_family_t *f, const gb_problem_t *q, const gb_dev
         k->ldc = ld_k[2];
         k->off_c = 0;
     }
-    plan_passes(q, outer, inner, ld_k, r);
+    plan_passes(q, om, outer, inner, ld_k, r);
     return GB_OK;
 }
 
@@ -331,6 +391,8 @@ static void describe(gb_route_t *r)
 {
     const char *op[2] = {r->swapped ? "B" : "A", r->swapped ? "A" : "B"};
     char what[64];
+    if (r->onem)
+        text_add(r, "1M (complex as real)");
     text_add(r, r->swapped ? "swap" : "native");
     for (int d = 0; d < 2; d++)
         if (r->flip[d]) {
@@ -553,23 +615,56 @@ int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_devic
 {
     const gb_family_t *f = cfg->family;
     memset(r, 0, sizeof *r);
+    /* A complex problem on a real kernel: the real problem is routed, its operands made. */
+    onem_t om;
+    gb_problem_t real;
+    r->onem = gb__config_1m(cfg, p->precision);
+    if (r->onem) {
+        gb__problem_1m(p, &real, &om.row, &om.swapped, &om.pack);
+        p = &real;
+    }
     gb_problem_t q;
     if (!choose_route(f, p, &q, r))
         return gb__fail(msg, msglen, GB_EMETADATA, "%s: no native layout", f->origin);
+    om.real_swapped = r->swapped;
     vars_t vs;
     vs.n = gb__config_vars(cfg, q.precision, &q, vs.v);
     size_t mult[3], ldm[3], avoid[3];
     int rc = multiples(f, &vs, mult, ldm, avoid, msg, msglen);
     if (rc == GB_OK)
-        rc = plan_copies(f, &q, dev, mult, ldm, avoid, r, msg, msglen);
+        rc = plan_copies(f, &q, r->onem ? &om : NULL, dev, mult, ldm, avoid, r, msg, msglen);
     if (rc != GB_OK)
         return rc;
+    /* The binding's swap: the kernel's operands are the caller's through both swaps. */
+    if (r->onem)
+        r->swapped ^= om.swapped;
     describe(r);
     /* Options and sizes see the problem as the kernel does (padded, transposed). */
     vs.n = gb__config_vars(cfg, r->kernel.precision, &r->kernel, vs.v);
     if ((rc = build_options(cfg, dev, &vs, r, msg, msglen)) != GB_OK)
         return rc;
     return geometry(f, dev, &vs, r, msg, msglen);
+}
+
+void gb__route_scalars(const gb_route_t *r, const gb_problem_t *kp, double kernel[2],
+                       double alpha[2], double beta[2])
+{
+    kernel[0] = kp->alpha;
+    kernel[1] = kp->beta;
+    alpha[0] = beta[0] = 1.0;
+    alpha[1] = beta[1] = 0.0;
+    if (!r->onem)
+        return;
+    if (kp->alpha_im != 0.0) {
+        kernel[0] = 1.0;
+        alpha[0] = kp->alpha;
+        alpha[1] = kp->alpha_im;
+    }
+    if (kp->beta_im != 0.0) {
+        kernel[1] = 1.0;
+        beta[0] = kp->beta;
+        beta[1] = kp->beta_im;
+    }
 }
 
 int gb__route_traffic(const gb_config_t *cfg, const gb_device_info_t *dev, const gb_route_t *r,

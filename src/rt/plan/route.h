@@ -14,21 +14,37 @@
 /* The buffers a route names: the caller's A, B, C and the temporaries of A, B, C. */
 typedef enum gb_buf { GB_BUF_A, GB_BUF_B, GB_BUF_C, GB_BUF_TA, GB_BUF_TB, GB_BUF_TC } gb_buf_t;
 
-/* One gb_copy pass: dst (d_outer x d_inner elements at d_off, leading dimension d_ld) written
- * from src (s_outer x s_inner at s_off, s_ld), transposed where trans; post: after the kernel. */
+/* What a helper pass does (kernels/helpers.cl). */
+typedef enum gb_pass {
+    GB_PASS_COPY,   /* gb_copy: an operand copied, transposed where trans */
+    GB_PASS_PACK,   /* gb_pack1m: op(A) of a complex problem as the real rows x cols matrix X */
+    GB_PASS_EXPAND, /* gb_expand1m: alpha op(B) as the real rows x cols matrix Y of 2x2 blocks */
+    GB_PASS_SCALE   /* gb_cscale: the complex C scaled by beta in place, before the kernel */
+} gb_pass_t;
+
+/* One helper pass: dst (d_outer x d_inner elements at d_off, leading dimension d_ld) written
+ * from src (s_outer x s_inner at s_off, s_ld), transposed where trans; post: after the kernel.
+ * The 1M passes (PACK, EXPAND) write their rows x cols matrix (its transpose where trans) from
+ * the complex operand at s_off, s_ld, read transposed where s_trans; EXPAND conjugates as
+ * conj_a, conj_b say. SCALE scales the complex C's d_outer x d_inner at d_off, d_ld. */
 typedef struct gb_route_copy {
     int post, trans;
     gb_buf_t dst, src;
     size_t d_outer, d_inner, d_off, d_ld;
     size_t s_outer, s_inner, s_off, s_ld;
+    gb_pass_t kind;
+    int s_trans, conj_a, conj_b;
+    size_t rows, cols;
 } gb_route_copy_t;
 
-#define GB_ROUTE_MAX_COPIES 4 /* A in, B in, C in, C out */
+#define GB_ROUTE_MAX_COPIES 5 /* A in (packed), B in (expanded), C scaled, C in, C out */
 
 typedef struct gb_route {
     gb_problem_t kernel;     /* the problem as the main kernel sees it: swapped, transposed,
                               padded, with the leading dimensions of the copies */
     int swapped;             /* served through the operand swap (A is the caller's B) */
+    int onem;                /* a complex problem on a real kernel: the 1M method (the kernel's
+                                problem is gb__problem_1m's, its temporaries of its precision) */
     int flip[2];             /* the kernel's A, B transposed by a pass */
     int pad[3];              /* M, N, K padded with zeros to the family's multiples */
     int copy[3];             /* the kernel's A, B, C are temporaries */
@@ -72,6 +88,13 @@ int gb__route_device_same(const gb_route_device_t *a, const gb_route_device_t *b
  * 32-bit indexing. */
 int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_device_info_t *dev,
                    gb_route_t *r, char *msg, size_t msglen);
+
+/* The scalars of a call on route r with the caller's alpha and beta in kp (the kernel's problem,
+ * which keeps the imaginary parts under 1M): what the kernel takes (kernel[0] alpha, kernel[1]
+ * beta), and under 1M what EXPAND multiplies op(B) by and SCALE multiplies C by (real,
+ * imaginary), so that each rounds as the problem asks: a real alpha or beta is the kernel's. */
+void gb__route_scalars(const gb_route_t *r, const gb_problem_t *kp, double kernel[2],
+                       double alpha[2], double beta[2]);
 
 /* The family's declared traffic for planned route r (gb__route_plan of cfg on dev): read and
  * write bytes into bytes[0] and bytes[1], evaluated with the names the geometry saw (the
