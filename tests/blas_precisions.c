@@ -423,9 +423,6 @@ static void test_override(void)
     CHECK(gb_blas_choose(h, 'b', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_TRANS, 20, 30, 40,
                          &c) == GB_OK);
     CHECK(!strcmp(c.kernel, "xgemm") && !strcmp(c.why, "set on the handle"));
-    CHECK(gb_blas_choose(h, 'z', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_TRANS, 20, 30, 40,
-                         &c) == GB_OK);
-    CHECK(strcmp(c.why, "set on the handle") != 0);
     const pcase_t cases[] = {
         {{'b', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_TRANS, 20, 30, 40, 1, 2, 1, 0.5, 1, 0},
          {0, 0}},
@@ -435,6 +432,27 @@ static void test_override(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_case(&cases[i], 0);
+    /* cpu_rb has s and d: c and z run on it by the 1M method (conjugations, a complex alpha and
+     * beta, both layouts); b keeps the database's choice. */
+    CHECK(gb_blas_set_kernel(h, "cpu_rb", NULL) == GB_OK);
+    CHECK(gb_blas_choose(h, 'b', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_TRANS, 20, 30, 40,
+                         &c) == GB_OK);
+    CHECK(strcmp(c.why, "set on the handle") != 0);
+    CHECK(gb_blas_choose(h, 'c', GB_BLAS_COL_MAJOR, GB_BLAS_CONJ_TRANS, GB_BLAS_TRANS, 20, 30, 40,
+                         &c) == GB_OK);
+    CHECK(!strcmp(c.kernel, "cpu_rb") && !strcmp(c.why, "set on the handle"));
+    const pcase_t onem[] = {
+        {{'c', GB_BLAS_COL_MAJOR, GB_BLAS_CONJ_TRANS, GB_BLAS_TRANS, 20, 30, 40, 1, 2, 1, 0.5, 1,
+          0},
+         {0.5, -1}},
+        {{'z', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_CONJ_TRANS, 33, 17, 9, 1, 2, 1, 0.5, 1,
+          0},
+         {0, 0.25}},
+        {{'z', GB_BLAS_ROW_MAJOR, GB_BLAS_TRANS, GB_BLAS_NO_TRANS, 7, 5, 3, 1, 2, 1, 0.5, 1, 0},
+         {0, 0}},
+    };
+    for (size_t i = 0; i < sizeof onem / sizeof onem[0]; i++)
+        run_case(&onem[i], 0);
     CHECK(gb_blas_set_kernel(h, NULL, NULL) == GB_OK);
 }
 

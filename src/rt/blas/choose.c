@@ -45,7 +45,10 @@ int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_bl
 {
     char msg[1024];
     memset(out, 0, sizeof *out);
-    if (h->has_override && (h->override.family->precisions & (1u << p->precision))) {
+    /* A kernel set on the handle runs its own precisions and the complex ones its real ones
+     * serve by the 1M method. */
+    if (h->has_override &&
+        (gb_precisions_1m(h->override.family->precisions) & (1u << p->precision))) {
         *cfg = h->override;
         gb__copy(out->why, sizeof out->why, "set on the handle");
     } else {
