@@ -61,14 +61,25 @@ kernel void gb_copy4(const int d_outer, const int d_inner, global elem *dst, con
  * gb_expand1m write X (rows x cols) or Y, or their transposes where d_trans, into a
  * d_outer x d_inner destination (leading dimension d_ld) with zeros beyond them, from the
  * complex operand (real2) at s_off, s_ld, read transposed where s_trans. */
+/* This work-item's destination element (o, i), and the element (r, c) of X or Y it holds: 0
+ * where it has none. */
+static inline int gb_onem_place(const int d_outer, const int d_inner, const int d_trans, int *o,
+                                int *i, int *r, int *c)
+{
+    *i = (int)get_global_id(0);
+    *o = (int)get_global_id(1);
+    *r = d_trans ? *i : *o;
+    *c = d_trans ? *o : *i;
+    return *o < d_outer && *i < d_inner;
+}
+
 kernel void gb_pack1m(const int d_outer, const int d_inner, global real *dst, const int d_ld,
                       const int rows, const int cols, global const real2 *src, const int s_off,
                       const int s_ld, const int d_trans, const int s_trans)
 {
-    const int i = (int)get_global_id(0), o = (int)get_global_id(1);
-    if (o >= d_outer || i >= d_inner)
+    int o, i, r, c;
+    if (!gb_onem_place(d_outer, d_inner, d_trans, &o, &i, &r, &c))
         return;
-    const int r = d_trans ? i : o, c = d_trans ? o : i;
     real v = 0;
     if (r < rows && c < cols) {
         const int l = c / 2;
@@ -83,10 +94,9 @@ kernel void gb_expand1m(const int d_outer, const int d_inner, global real *dst, 
                         const int s_ld, const int d_trans, const int s_trans, const int conj_a,
                         const int conj_b, const real2 alpha)
 {
-    const int i = (int)get_global_id(0), o = (int)get_global_id(1);
-    if (o >= d_outer || i >= d_inner)
+    int o, i, r, c;
+    if (!gb_onem_place(d_outer, d_inner, d_trans, &o, &i, &r, &c))
         return;
-    const int r = d_trans ? i : o, c = d_trans ? o : i;
     real v = 0;
     if (r < rows && c < cols) {
         const int l = r / 2, j = c / 2;
