@@ -401,7 +401,7 @@ static void test_runs(gb_store_t *st)
         memset(&ev, 0, sizeof ev);
         ev.run_id = run.id;
         ev.seq = i;
-        snprintf(ev.point_id, sizeof ev.point_id, "00000000000000%02zx", i);
+        snprintf(ev.point_id, sizeof ev.point_id, "00000000000000%02x", (unsigned)i & 0xffu);
         snprintf(ev.params, sizeof ev.params, "MWG=%d NWG=64", 16 << i);
         ev.gflops = scores[i];
         ev.code = scores[i] < 0 ? GB_EBUILD : GB_OK;

@@ -166,10 +166,7 @@ static const char *entry_from_json(const cJSON *o, gb_tuned_entry_t *e, const ch
     if (!get_text(o, "precision", prec, sizeof prec, 1) ||
         gb_precision_parse(prec, &e->precision) != GB_OK)
         return "precision";
-    if (!get_text(o, "layout", e->layout, sizeof e->layout, 1) ||
-        (strlen(e->layout) != 6 ||
-         (strncmp(e->layout, "row-", 4) && strncmp(e->layout, "col-", 4)) ||
-         !strchr("NT", e->layout[4]) || !strchr("NT", e->layout[5])))
+    if (!get_text(o, "layout", e->layout, sizeof e->layout, 1) || !gb_select__layout_ok(e->layout))
         return "layout";
     if (!cJSON_IsArray(shape) || cJSON_GetArraySize(shape) != 3 ||
         !get_size(cJSON_GetArrayItem(shape, 0), &e->m) ||
