@@ -64,8 +64,9 @@ static const struct {
     {"vendor", "a string"},
     {"type", "the device's type: gpu, cpu, accelerator or other"},
     {"family", "a string: the device's family, as `gemmbench devices` prints it"},
-    {"precision", "\"s\" or \"d\""},
-    {"layout", "row-NN, row-NT, row-TN, row-TT, col-NN, col-NT, col-TN or col-TT"},
+    {"precision", "\"s\", \"d\", \"h\", \"b\", \"c\" or \"z\""},
+    {"layout", "row-NN, row-NT, row-TN, row-TT, col-NN, col-NT, col-TN or col-TT (a conjugate "
+               "transposition C is keyed as T)"},
     {"shape", "[M, N, K], whole numbers from 1 to 2^30"},
     {"kernel", "a kernel, preset or family name, a non-empty string"},
     {"params", "an object of parameter names (letters, digits, _) and whole numbers"},
