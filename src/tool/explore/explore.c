@@ -194,10 +194,12 @@ static int expand_kernels(gb_explore_t *ex, char *msg, size_t msglen)
                             "kernels' to list them",
                             t);
         const unsigned own = gb_impl_precisions(&im);
+        /* Its own precision: single where it has it, else the first it has (c for c and z). */
+        const unsigned first = (own & 1u) || !own ? 1u : own & (~own + 1u);
         for (int p = 0; rc == GB_OK && p < GB_PREC_COUNT; p++)
             if (pl->all_precisions ? (own & (1u << p)) != 0
                 : pl->precisions   ? (pl->precisions & (1u << p)) != 0
-                                   : p == ((own & 1u) || !own ? GB_PREC_S : GB_PREC_D))
+                                   : (first & (1u << p)) != 0)
                 rc = add_entry(ex, t, (gb_precision_t)p, !pl->all_precisions, &im, msg, msglen);
     }
     if (rc != GB_OK)
