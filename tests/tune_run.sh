@@ -5,7 +5,8 @@
 # the tuning goes on without it, and so does one that crashes the process; the time limit covers
 # a candidate's runs, not its compile; one that is not faithful cannot win; shapes spread over
 # two workers (-d 0,0), and over three that share one store connection and store what one device
-# stores (-d 0,0,0).
+# stores (-d 0,0,0); in c (C on A, kept under row-TN) and h, winners that -k auto runs in their
+# precision and not in s or b, wrong complex candidates that cannot win, and --precision all.
 gb=$1
 fx=$2
 . "$(dirname "$0")/script_lib.sh"

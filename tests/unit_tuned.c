@@ -14,7 +14,10 @@
  * one; what an entry must be (printable text, a known type, the shape's class, each parameter
  * once) and its kernel checked as kernel metadata is ("did you mean", ranges, precision); and
  * documents refused for an unknown or doubled key, a type or class not the shape's, and strings
- * holding control characters (raw or escaped), NUL or invalid UTF-8. */
+ * holding control characters (raw or escaped), NUL or invalid UTF-8; entries of h, b, c and z
+ * keyed by their precision (a c entry serves no s or z problem; C on A takes the row-TN entry;
+ * the heuristic picks a kernel that has the precision); tuning files of version 2 with h and c
+ * lines read and written back, and of version 1 read as before, an h line in one skipped. */
 #include "unit.h"
 
 #include "gemmbench_tuning.h"

@@ -194,8 +194,7 @@ void gb_report__header(const gb_report_t *r, void (*line)(const char *text, void
             snprintf(buf, sizeof buf,
                      "GFLOP/s with timing '%s': %s over the median time of a "
                      "repetition's timed calls, counting %s",
-                     gb_timing_name((gb_timing_t)t), flops,
-                     gb_report__timing_text((gb_timing_t)t));
+                     gb_timing_name((gb_timing_t)t), flops, gb_report__timing_text((gb_timing_t)t));
             line(buf, user);
         }
     if (r->any_energy) {
