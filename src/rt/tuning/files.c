@@ -247,10 +247,10 @@ int gb_tuned_file_read(gb_tuned_t *t, const char *path, const gb_registry_t *reg
     size_t at = 0, linelen = 0, lineno = 1;
     char *line = NULL;
     int version = 0;
-    if (next_line(data, len, &at, &line, &linelen) && linelen == strlen(TUNING_MAGIC))
-        version = !memcmp(line, TUNING_MAGIC, linelen)     ? 2
-                  : !memcmp(line, TUNING_MAGIC_1, linelen) ? 1
-                                                           : 0;
+    if (next_line(data, len, &at, &line, &linelen))
+        version = linelen == strlen(TUNING_MAGIC) && !memcmp(line, TUNING_MAGIC, linelen)       ? 2
+                  : linelen == strlen(TUNING_MAGIC_1) && !memcmp(line, TUNING_MAGIC_1, linelen) ? 1
+                                                                                                : 0;
     if (!version) {
         /* Another format or version: none of it is read, and that is said once. */
         *skipped = 1;
