@@ -62,7 +62,8 @@ int gb_tuned_objective_ok(const char *s);
 
 /* What an entry must be (the store, export files, tuning files and the shipped table all hold
  * to it): every text field printable (gb__text_ok: UTF-8, no control character) and within its
- * array; a device name; a type gemmbench knows (or none); s or d; a layout tag; M, N and K from
+ * array; a device name; a type gemmbench knows (or none); a precision (s, d, h, b, c or z); a
+ * layout tag (gb_tuned_layout_key's); M, N and K from
  * 1 to 2^30 and the shape class theirs; a kernel name; parameters of names, each once; a finite
  * rate, 0 or more; point ids as evidence; an objective ("" or gb_tuned_objective_ok) and finite
  * joules, 0 or more. GB_OK, or GB_EBADARG with msg naming the entry (made
@@ -81,6 +82,10 @@ int gb_tuned_entry_check_kernel(const gb_tuned_entry_t *e, const gb_registry_t *
 /* Whether two entries have one key: device, platform, driver, precision, layout, shape class,
  * objective. */
 int gb_tuned_same_key(const gb_tuned_entry_t *a, const gb_tuned_entry_t *b);
+/* The layout part of p's key, "row-NT" into buf: the layout and transpositions, a conjugate
+ * transposition (C) under T's entry, since kernels conjugate as they load and the tuning of T
+ * holds for it. Entries of every precision are keyed so; a c entry serves only c problems. */
+const char *gb_tuned_layout_key(const gb_problem_t *p, char *buf, size_t len);
 /* The pieces of that check, for the store's other records: a parameter name (a C identifier),
  * a point id (16 lower-case hex digits), a layout tag ("row-NT"). */
 int gb_select__is_name(const char *s);

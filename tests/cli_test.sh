@@ -112,7 +112,8 @@ expect 2 "kernel 'fixed' has no double-precision version" run -k fixed --precisi
     --kernel-path "$fx/fixed_wg" $small
 expect 2 "has no double-precision version" run -k SGEMM_NT_4x1 --precision d $small
 # FP16 and bfloat16 run only in the families that declare them (naive, xgemm here): the others,
-# and the peers, refuse with their own precisions; so do tune and offload, which keep s and d.
+# and the peers, refuse with their own precisions; so does tune; offload refuses h and b, which
+# the host's OpenBLAS cannot compute.
 expect 2 "kernel 'SGEMM_NT_4x1' has no FP16-precision version; choose one of its precisions \(s\) or a kernel that has h" \
     run -k SGEMM_NT_4x1 --precision h --store "$tmp/half.db" $small
 expect_one_line
@@ -129,15 +130,14 @@ if [ ! -e "$tmp/half.db" ] || "$gb" store info --store "$tmp/half.db" 2>&1 | gre
 expect 2 "unknown precision 'q'; use s, d, h, b, c, z, a list of them \(s,d\) or all" \
     run -k naive --precision q $small
 expect_one_line
-expect 2 "tune takes s or d: the tuning database keeps no FP16, bfloat16 or complex entries yet" \
-    tune -k xgemm --precision h -n 64 --budget 2
+expect 2 "kernel 'myGEMM1' has no FP16 precision" tune -k myGEMM1 --precision h -n 64 --budget 2
 expect_one_line
-expect 2 "offload compares with OpenBLAS on the host in s and d only" \
+expect 2 "offload compares with the host's OpenBLAS, which has no FP16 or bfloat16 GEMM; give --precision s, d, c or z" \
     offload -k naive --precision b -n 64
 expect_one_line
 # Complex precisions: what only they have (the C transposition, alpha or beta RE,IM) is refused
-# with a real precision, before anything runs or is stored; the families without c or z refuse
-# those (and CLBlast, which has them, bfloat16), and tune and offload keep s and d.
+# with a real precision, before anything runs or is stored; the peers and families with neither
+# c or z nor the real precision that serves them by the 1M method refuse those, in run and tune.
 expect 2 "conjugate transposition C needs a complex precision, and s is real; use T, or --precision c or z" \
     run -k naive --transA C --store "$tmp/cplx.db" $small
 expect_one_line
@@ -155,13 +155,10 @@ expect_one_line
 expect 2 "kernel 'clblast' has no bfloat16-precision version; choose one of its precisions \(s,d,h,c,z\)" \
     run -k clblast --precision b --store "$tmp/cplx.db" $small
 expect_one_line
-expect 2 "kernel 'xgemm' has no complex double-precision version" \
-    run -k xgemm --precision z --store "$tmp/cplx.db" $small
+expect 2 "kernel 'hgemm_wgmma' has no complex double-precision version" \
+    run -k hgemm_wgmma --param EMU=1 --precision z --store "$tmp/cplx.db" $small
 expect_one_line
-expect 2 "tune takes s or d" tune -k naive --precision c -n 64 --budget 2
-expect_one_line
-expect 2 "offload compares with OpenBLAS on the host in s and d only" \
-    offload -k naive --precision z -n 64
+expect 2 "kernel 'hgemm_wgmma' has no complex single precision" tune -k hgemm_wgmma --precision c -n 64 --budget 2
 expect_one_line
 if [ ! -e "$tmp/cplx.db" ] || "$gb" store info --store "$tmp/cplx.db" 2>&1 | grep -q "^points: 0"; then
     ok; else
@@ -179,14 +176,32 @@ if [ $? -eq 0 ] && grep -Eq '^naive +c +row-CN .* pass ' "$tmp/out" &&
     "$gb" store list --store "$tmp/cplx2.db" | grep -Eq "naive +c "; then ok; else
     bad "a complex run did not pass, print or store as it should"; cat "$tmp/out" "$tmp/err"; fi
 # --precision all: each precision a named kernel has, those the device cannot run skipped (here
-# double, with fp64 hidden); rows and stored points carry h and b.
+# d and z, with fp64 hidden), one line each; rows and stored points carry h and b.
 GEMMBENCH_DISABLE_FP64=1 "$gb" run -k naive --precision all $small --store "$tmp/all.db" \
     >"$tmp/out" 2>"$tmp/err"
-if [ $? -eq 0 ] && [ "$(grep -cE '^naive +[shb] +row-NN .* pass ' "$tmp/out")" -eq 3 ] &&
+if [ $? -eq 0 ] && [ "$(grep -cE '^naive +[shbc] +row-NN .* pass ' "$tmp/out")" -eq 4 ] &&
     grep -Eq "^naive +d +skipped: .*no double precision" "$tmp/out" &&
+    grep -Eq "^naive +z +skipped: .*no double precision" "$tmp/out" &&
     "$gb" store list --store "$tmp/all.db" | grep -Eq "naive +h " &&
     "$gb" store list --store "$tmp/all.db" | grep -Eq "naive +b "; then ok; else
     bad "run --precision all"; cat "$tmp/out" "$tmp/err"; fi
+# With fp64 (PoCL has it), all six; -k auto under all too, each from the table (nothing
+# measured), each chosen kernel one that has the precision.
+if "$gb" devices | grep -q "fp64 yes"; then six=6; else six=4; fi
+"$gb" run -k naive --precision all $small --no-store >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && [ "$(grep -cE '^naive +[sdhbcz] +row-NN .* pass ' "$tmp/out")" -eq $six ]; then
+    ok; else bad "run --precision all with fp64: $six rows wanted"; cat "$tmp/out" "$tmp/err"; fi
+GEMMBENCH_SELECT=off GEMMBENCH_DISABLE_FP64=1 "$gb" run -k auto --precision all $small \
+    --store "$tmp/auto-all.db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && [ "$(grep -c '^auto -> ' "$tmp/out")" -eq 4 ] &&
+    [ "$(grep -cE '^[a-z_0-9]+ +[shbc] +row-NN .* pass ' "$tmp/out")" -eq 4 ] &&
+    grep -Eq "^auto +d +skipped: " "$tmp/out" && grep -Eq "^auto +z +skipped: " "$tmp/out"; then
+    ok; else bad "run -k auto --precision all"; cat "$tmp/out" "$tmp/err"; fi
+# offload in c: the host's side is OpenBLAS's cgemm (the openblas peer).
+"$gb" offload -k naive --precision c -n 8 -i 1 --warmup 0 --no-store >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q "^offload: c GEMM, square orders; host: OpenBLAS" "$tmp/out" &&
+    grep -Eq "^ +8 +[0-9.e+-]+ +[0-9.e+-]+ " "$tmp/out"; then ok; else
+    bad "offload --precision c"; cat "$tmp/out" "$tmp/err"; fi
 expect 2 "--lws: '0,4' is not a list of work-group sizes" run -k naive --lws 0,4 $small
 expect_one_line
 expect 2 "--lws: '16' is not a list of work-group sizes" run -k naive --lws 16 $small

@@ -85,4 +85,25 @@ if [ $? -eq 0 ] && grep -q ": 1 to measure, 0 already in the store, 3 cannot run
    grep -q "^skip: SGEMM_NT_4x1 d 8x8x8 lws 16x4 rep 0: kernel 'SGEMM_NT_4x1' has no double" "$tmp/out"; then
     ok; else
     bad "points that cannot run"; cat "$tmp/out" "$tmp/err"; fi
+# Complex scalars and the conjugate transposition in a plan: alpha and beta as [RE, IM] (or
+# "RE,IM" as --alpha takes them), transA "C"; a complex alpha of one element, or of three, is
+# refused in one line and nothing is stored; with a real precision too, as the flags are.
+expect_plan "$p: key 'alpha': a complex alpha is \[RE, IM\], two numbers; got 1 element$" \
+    '{"kernels": ["naive"], "n": [8], "precision": "c", "alpha": [1]}'
+expect2 "$p: key 'alpha': a complex alpha is" explore --plan "$tmp/plan.json" --store "$tmp/none.db"
+[ ! -e "$tmp/none.db" ] && ok || bad "a plan refused for its alpha made a store"
+expect_plan "$p: key 'beta': a complex beta is \[RE, IM\], two numbers; got 3 elements$" \
+    '{"kernels": ["naive"], "n": [8], "precision": "c", "beta": [1, 2, 3]}'
+expect_plan "$p: key 'alpha': a complex alpha is \[RE, IM\], two numbers" \
+    '{"kernels": ["naive"], "n": [8], "precision": "z", "alpha": [1, "2"]}'
+expect_plan "alpha and beta have no imaginary part in precision s" \
+    '{"kernels": ["naive"], "n": [8], "precision": "s,c", "alpha": [1, 2]}'
+printf '%s\n' '{"kernels": ["naive"], "n": [8], "precision": "c,z", "alpha": [1, -2],
+  "beta": "0.5,1", "transA": "C", "iterations": 1, "warmup": 0}' >"$tmp/cplx.json"
+"$gb" explore --plan "$tmp/cplx.json" --store "$tmp/cplx.db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q "2 measured and stored (0 failed validation)" "$tmp/out" &&
+    [ "$("$gb" store list --store "$tmp/cplx.db" | grep -cE "naive +[cz] +row-CN .* pass")" -eq 2 ] &&
+    "$gb" export --format csv --store "$tmp/cplx.db" | grep -q "alpha_im"; then
+    ok; else
+    bad "a complex plan: alpha [RE, IM], C on A"; cat "$tmp/out" "$tmp/err"; fi
 finish

@@ -5,7 +5,8 @@
 # the tuning goes on without it, and so does one that crashes the process; the time limit covers
 # a candidate's runs, not its compile; one that is not faithful cannot win; shapes spread over
 # two workers (-d 0,0), and over three that share one store connection and store what one device
-# stores (-d 0,0,0).
+# stores (-d 0,0,0); in c (C on A, kept under row-TN) and h, winners that -k auto runs in their
+# precision and not in s or b, wrong complex candidates that cannot win, and --precision all.
 gb=$1
 fx=$2
 . "$(dirname "$0")/script_lib.sh"
@@ -210,5 +211,55 @@ else
     diff "$tmp/one.info" "$tmp/three.info"
     diff "$tmp/one.evals" "$tmp/three.evals"
 fi
+
+# h, b, c and z are tuned as s and d are. A c tuning with C on A keeps its winner under c
+# row-TN (a conjugation shares the entry of T), which -k auto runs for c with C (the table's
+# choice) and never for an s problem; an h winner serves h and not b. The precision 'all' tunes
+# each precision the family has, those the device cannot run skipped in a line each.
+pt="-k naive --param LX=4,8 --param LY=4 --strategy exhaustive --no-presets -i 2 --store $tmp/p.db"
+"$gb" tune $pt -n 16 --precision c --transA C >"$tmp/out" 2>"$tmp/err"
+rc=$?
+cwin=$(sed -n 's/^  winner: \(LX=[0-9]* LY=[0-9]*\) .*/\1/p' "$tmp/out")
+if [ $rc -eq 0 ] && [ -n "$cwin" ] && grep -q "new entry for small-16 c row-TN" "$tmp/out" &&
+    "$gb" tuned list --store "$tmp/p.db" | grep -Eq " c +row-TN +small-16 +naive +$cwin "; then
+    ok
+else no "tune --precision c: an entry under c row-TN"; fi
+GEMMBENCH_SELECT=off "$gb" run -k auto --precision c --transA C -n 16 -i 2 --store "$tmp/p.db" \
+    >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q "^auto -> naive $cwin (tuned: .*, small-16)$" "$tmp/out" &&
+    grep -Eq "^naive +c +row-CN .* pass " "$tmp/out"; then
+    ok
+else no "-k auto in c takes the c entry"; fi
+GEMMBENCH_SELECT=off "$gb" run -k auto --precision s --transA T -n 16 -i 2 --store "$tmp/p.db" \
+    >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q "^auto -> " "$tmp/out" && ! grep -q "^auto -> .*, small-16)$" "$tmp/out"; then
+    ok
+else no "-k auto in s took the c entry"; fi
+"$gb" tune $pt -n 16 --precision h >"$tmp/out" 2>"$tmp/err"
+rc=$?
+hwin=$(sed -n 's/^  winner: \(LX=[0-9]* LY=[0-9]*\) .*/\1/p' "$tmp/out")
+if [ $rc -eq 0 ] && [ -n "$hwin" ] && grep -q "new entry for small-16 h row-NN" "$tmp/out" &&
+    GEMMBENCH_SELECT=off "$gb" run -k auto --precision h -n 16 -i 2 --store "$tmp/p.db" \
+        >"$tmp/out" 2>"$tmp/err" &&
+    grep -q "^auto -> naive $hwin (tuned: .*, small-16)$" "$tmp/out" &&
+    grep -Eq "^naive +h +row-NN .* pass " "$tmp/out" &&
+    GEMMBENCH_SELECT=off "$gb" run -k auto --precision b -n 16 -i 2 --store "$tmp/p.db" \
+        >"$tmp/out" 2>"$tmp/err" &&
+    grep -q "^auto -> " "$tmp/out" && ! grep -q "^auto -> .*, small-16)$" "$tmp/out"; then
+    ok
+else no "tune --precision h: used by -k auto in h, not in b"; fi
+# Complex kernels that drop the cross terms (WRONG=1) or conjugate B for A (WRONG=2) cannot win.
+"$gb" tune -k wrong_cplx --kernel-path "$fx/wrong" --precision c --transA C -n 16 \
+    --strategy exhaustive --no-presets -i 2 --store "$tmp/p.db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q "WRONG=1: cannot win: GB_EVALIDATION" "$tmp/out" &&
+    grep -q "WRONG=2: cannot win: GB_EVALIDATION" "$tmp/out" && grep -q "winner: WRONG=0 " "$tmp/out"; then
+    ok
+else no "a wrong complex candidate cannot win"; fi
+GEMMBENCH_DISABLE_FP64=1 "$gb" tune $pt -n 8 --precision all >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q "^tune: skipping naive in d: .*no double precision" "$tmp/out" &&
+    grep -q "^tune: skipping naive in z: .*no double precision" "$tmp/out" &&
+    [ "$(grep -cE "new entry for small-8 [shbc] row-NN" "$tmp/out")" -eq 4 ]; then
+    ok
+else no "tune --precision all"; fi
 
 finish

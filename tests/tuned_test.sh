@@ -244,7 +244,7 @@ expect2 "no tuned entry number 0: store $a holds 3" tuned show 0 --store "$a"
 expect2 "no tuned entry number 9: store $a holds 3" tuned show 9 --store "$a"
 expect2 "bad entry key 'row-NN/square-4096'; give a number .* or \[DEVICE/\]PRECISION/LAYOUT/CLASS" \
     tuned show row-NN/square-4096 --store "$a"
-expect2 "bad precision 'q' in entry key 'q/row-NN/square-4096'; use s or d" tuned show q/row-NN/square-4096 --store "$a"
+expect2 "bad precision 'q' in entry key 'q/row-NN/square-4096'; use s, d, h, b, c or z" tuned show q/row-NN/square-4096 --store "$a"
 expect2 "no tuned entry in store $a matches 's/row-NN/square-64'" tuned show s/row-NN/square-64 --store "$a"
 sed 's/"device": "pthread-haswell-AMD EPYC 7B13"/"device": "NVIDIA H100 PCIe"/; s/"layout": "col-NT"/"layout": "row-NN"/; s/"shape": \[2048, 256, 256\]/"shape": [4096, 4096, 4096]/; s/"tall-256"/"square-4096"/' \
     "$fx/entries.json" >"$tmp/two.json"
@@ -274,10 +274,12 @@ badtext "bad.json:1: text after the JSON document \(byte 3\); remove it" '[] []'
 one='{"device":"D","platform":"P","driver":"1","vendor":"V","type":"gpu","precision":"s","layout":"row-NN","shape":[64,64,64],"kernel":"xgemm","params":{"MWG":32},"gflops":10,"evidence":[],"tuned_at":"2026-01-01T00:00:00Z"}'
 # with FROM TO: the entry above with FROM replaced (sed, | as separator).
 with() { printf '%s' "$one" | sed "s|$1|$2|"; }
-badtext "bad.json:1: entry 1: bad value for 'layout': it must be row-NN, row-NT, .* or col-TT$" \
+badtext "bad.json:1: entry 1: bad value for 'layout': it must be row-NN, row-NT, .* or col-TT \(a conjugate transposition C is keyed as T\)$" \
     "[$one,$(with row-NN row-XX)]"
+badtext "bad.json:1: entry 0: bad value for 'layout'" "[$(with '"s"' '"c"' | sed 's|row-NN|row-CN|')]"
+badtext "bad.json:1: entry 0: kernel 'xgemm' has no precision c" "[$(with '"s"' '"c"')]"
 badtext "bad.json:1: entry 0: missing key 'platform': it must be the platform's name" '[{"device":"D"}]'
-badtext "bad.json:1: entry 0: bad value for 'precision': it must be \"s\" or \"d\"" "[$(with '"s"' '"q"')]"
+badtext "bad.json:1: entry 0: bad value for 'precision': it must be \"s\", \"d\", \"h\", \"b\", \"c\" or \"z\"" "[$(with '"s"' '"q"')]"
 badtext "bad.json:1: entry 0: bad value for 'shape': it must be \[M, N, K\]" "[$(with '64,64,64' '64,0,64')]"
 badtext "bad.json:1: entry 0: bad value for 'evidence': it must be an array of at most 8 point ids" \
     "[$(with '"evidence":\[\]' '"evidence":["0123456789ABCDEF"]')]"
@@ -367,6 +369,24 @@ run tuned import "$tmp/none.json" --store "$new" && has "^nothing to import: $tm
 printf 'not a store\n' >"$tmp/text.db"
 expect2 "is not an SQLite database" tuned import "$fx/entries.json" --store "$tmp/text.db"
 expect2 "is not an SQLite database" tuned list --store "$tmp/text.db"
+
+# ---- every precision -------------------------------------------------------------------------------
+# Entries of h and c (with C keyed as T) import, list, show by key, export the same and go to the
+# tuning file (version 2); an old tuning file (version 1) still reads as before.
+hc="[$(with '"s"' '"h"'),$(with '"xgemm"' '"naive"' | sed -e 's/"s"/"c"/' -e 's/row-NN/row-TN/' \
+    -e 's/"params":{"MWG":32}/"params":{"LX":8}/')]"
+printf '%s\n' "$hc" >"$tmp/hc.json"
+run tuned import "$tmp/hc.json" --store "$tmp/hc.db" && has ": 2 new, " && ok || no "h and c entries import"
+run tuned list --store "$tmp/hc.db" && has "^  2  D +h +row-NN +small-64 +xgemm +MWG=32 " &&
+    has "^  1  D +c +row-TN +small-64 +naive +LX=8 " && ok || no "h and c entries listed"
+run tuned show c/row-TN/small-64 --store "$tmp/hc.db" && has "^precision:   c$" && ok ||
+    no "tuned show of a c entry by key"
+run tuned export --store "$tmp/hc.db" && grep -q '"precision":	"h"' "$tmp/out" &&
+    grep -q '"precision":	"c"' "$tmp/out" && ok || no "h and c entries export"
+run tuned sync --store "$tmp/hc.db" && head -1 "$tmp/hc.db.tuned" | grep -q "^# gemmbench tuning file 2$" &&
+    grep -q "	h	row-NN	64	64	64	xgemm	MWG=32	" "$tmp/hc.db.tuned" &&
+    grep -q "	c	row-TN	64	64	64	naive	LX=8	" "$tmp/hc.db.tuned" && ok ||
+    no "h and c entries in the tuning file"
 
 # ---- help -----------------------------------------------------------------------------------------
 run tuned --help && has "^usage: gemmbench tuned list\|show\|export\|import\|sync" &&

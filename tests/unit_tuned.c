@@ -14,7 +14,10 @@
  * one; what an entry must be (printable text, a known type, the shape's class, each parameter
  * once) and its kernel checked as kernel metadata is ("did you mean", ranges, precision); and
  * documents refused for an unknown or doubled key, a type or class not the shape's, and strings
- * holding control characters (raw or escaped), NUL or invalid UTF-8. */
+ * holding control characters (raw or escaped), NUL or invalid UTF-8; entries of h, b, c and z
+ * keyed by their precision (a c entry serves no s or z problem; C on A takes the row-TN entry;
+ * the heuristic picks a kernel that has the precision); tuning files of version 2 with h and c
+ * lines read and written back, and of version 1 read as before, an h line in one skipped. */
 #include "unit.h"
 
 #include "gemmbench_tuning.h"
@@ -82,6 +85,78 @@ static const char *choose(const gb_registry_t *reg, const gb_device_info_t *dev,
     snprintf(why, len, "%s", rc == GB_OK ? c.why : msg);
     gb_tuned_free(&t);
     return rc == GB_OK ? c.kernel : "";
+}
+
+/* The choice for p from es[0..n): its kernel ("" on error), why into why. */
+static const char *choose_for(const gb_registry_t *reg, const gb_device_info_t *dev,
+                              const gb_tuned_entry_t *es, size_t n, gb_problem_t *p, char *why,
+                              size_t len)
+{
+    static gb_tuned_choice_t c;
+    gb_tuned_t t;
+    char msg[200];
+    gb_tuned_init(&t);
+    for (size_t i = 0; i < n; i++)
+        gb_tuned_add(&t, &es[i]);
+    int rc = gb_problem_check(p, msg, sizeof msg);
+    if (rc == GB_OK)
+        rc = gb_tuned_choose(&t, reg, dev, p, &c, msg, sizeof msg);
+    snprintf(why, len, "%s", rc == GB_OK ? c.why : msg);
+    gb_tuned_free(&t);
+    return rc == GB_OK ? c.kernel : "";
+}
+
+/* Entries of h, b, c and z are keyed by their precision as s and d are: each serves its own
+ * problems only; a conjugate transposition takes the entry of T (row-TN for C on A); with
+ * nothing tuned the heuristic picks a kernel whose metadata has the precision. */
+static void test_precisions(const gb_registry_t *reg)
+{
+    gb_device_info_t dev = device("Card A");
+    char why[256], key[16];
+    gb_tuned_entry_t es[3];
+    es[0] = entry("Card A", "store", "naive", GB_PREC_C, 64);
+    snprintf(es[0].layout, sizeof es[0].layout, "row-TN");
+    es[0].params.count = 1;
+    snprintf(es[0].params.name[0], sizeof es[0].params.name[0], "LX");
+    es[0].params.value[0] = 8;
+    es[1] = entry("Card A", "store", "xgemm_small", GB_PREC_H, 64);
+    es[2] = entry("Card A", "store", "xgemm_small", GB_PREC_S, 64);
+    for (size_t i = 0; i < 3; i++)
+        CHECK_RC(gb_tuned_entry_check(&es[i], why, sizeof why), GB_OK);
+    gb_problem_t p;
+    gb_problem_init(&p, GB_PREC_C, 64, 64, 64);
+    p.trans_a = GB_TRANS;
+    p.conj_a = 1;
+    CHECK(!strcmp(gb_tuned_layout_key(&p, key, sizeof key), "row-TN"));
+    CHECK(!strcmp(choose_for(reg, &dev, es, 3, &p, why, sizeof why), "naive"));
+    CHECK_HAS(why, "tuned: Card A, small-64");
+    /* The c entry is no s problem's, nor a z one's. */
+    gb_problem_init(&p, GB_PREC_S, 64, 64, 64);
+    p.trans_a = GB_TRANS;
+    CHECK(!strcmp(choose_for(reg, &dev, es, 1, &p, why, sizeof why), "xgemm_gpu") ||
+          strstr(why, "untuned"));
+    CHECK(!strstr(why, "tuned: Card A"));
+    gb_problem_init(&p, GB_PREC_Z, 64, 64, 64);
+    CHECK(!strcmp(choose_for(reg, &dev, es, 1, &p, why, sizeof why), "naive"));
+    CHECK_HAS(why, "untuned");
+    /* h takes its own entry; b, untuned, a kernel that has b (xgemm's preset on a GPU). */
+    gb_problem_init(&p, GB_PREC_H, 64, 64, 64);
+    CHECK(!strcmp(choose_for(reg, &dev, es, 3, &p, why, sizeof why), "xgemm_small"));
+    CHECK_HAS(why, "tuned: Card A, small-64");
+    gb_problem_init(&p, GB_PREC_B, 64, 64, 64);
+    const char *k = choose_for(reg, &dev, es, 3, &p, why, sizeof why);
+    CHECK_HAS(why, "untuned");
+    const gb_family_t *f;
+    const gb_preset_t *ps;
+    if (CHECK(gb_registry_find(reg, k, &f, &ps) == GB_OK))
+        CHECK(((ps ? ps->precisions : gb_family_precisions(f)) & (1u << GB_PREC_B)) != 0);
+    /* An entry of a precision its kernel lacks is refused as kernel metadata would be. */
+    es[2].precision = GB_PREC_C;
+    CHECK_RC(gb_tuned_entry_check_kernel(&es[2], reg, why, sizeof why), GB_EBADPARAM);
+    CHECK_HAS(why, "kernel 'xgemm_small' has no precision c");
+    es[2].precision = (gb_precision_t)GB_PREC_COUNT;
+    CHECK_RC(gb_tuned_entry_check(&es[2], why, sizeof why), GB_EBADARG);
+    CHECK_HAS(why, "bad precision (s, d, h, b, c or z)");
 }
 
 static void test_choose(const gb_registry_t *reg)
@@ -616,7 +691,7 @@ static void test_file_damage(const gb_registry_t *reg)
         {"Card A", "Card\x1b[2J", "a device field is too long or holds a control character", 0},
         {"Card A", "Card \xff", "bad device (a control character or invalid UTF-8", 0},
         {"Card A", "Card\0A", "it holds a NUL byte", 6},
-        {"\ts\t", "\tq\t", "the precision is not s or d", 0},
+        {"\ts\t", "\tq\t", "the precision is not s, d, h, b, c or z", 0},
         {"row-NN", "row-XY", "the layout is not row-NN ... col-TT", 0},
         {"\t512\t512\t512\t", "\t0\t512\t512\t", "M, N and K are not whole numbers from 1 to 2^30",
          0},
@@ -647,7 +722,7 @@ static void test_file_damage(const gb_registry_t *reg)
         FILE *f = fopen(path, "wb");
         if (!CHECK(f && at))
             continue;
-        fprintf(f, "# gemmbench tuning file 1\n# a comment\n%s\n", good2);
+        fprintf(f, "# gemmbench tuning file %d\n# a comment\n%s\n", 1 + (int)(i % 2), good2);
         fwrite(good1, 1, (size_t)(at - good1), f);
         fwrite(kinds[i].to, 1, tolen, f);
         fprintf(f, "%s\n%s\n", at + strlen(kinds[i].from),
@@ -667,10 +742,59 @@ static void test_file_damage(const gb_registry_t *reg)
         CHECK_HAS(warn, kinds[i].says);
         gb_tuned_free(&t);
     }
-    /* Written by another version, or not a tuning file at all: skipped once, said once. */
+    /* Version 2 holds every precision; a version 1 file (s and d alone, as this line's
+     * precisions were written before) is read as it was, and an h line in it is skipped. */
     FILE *f = fopen(path, "wb");
     if (CHECK(f != NULL)) {
         fprintf(f, "# gemmbench tuning file 2\n%s\n", good2);
+        fprintf(f, "Card D\tTest Platform\t1.0\tTest Vendor\tgpu\t\th\trow-TN\t64\t64\t64\t"
+                   "xgemm_small\t-\t5\t-\n");
+        fprintf(f, "Card D\tTest Platform\t1.0\tTest Vendor\tgpu\t\tc\trow-TN\t64\t64\t64\t"
+                   "naive\tLX=8\t5\t-\n");
+        fclose(f);
+        gb_tuned_t t;
+        gb_tuned_init(&t);
+        char warn[512], msg[256];
+        size_t read = 0, skipped = 0;
+        CHECK_RC(gb_tuned_file_read(&t, path, reg, "file", &read, &skipped, warn, sizeof warn, msg,
+                                    sizeof msg),
+                 GB_OK);
+        CHECK(read == 3 && skipped == 0 && t.n == 3);
+        CHECK(t.n == 3 && t.e[1].precision == GB_PREC_H && t.e[2].precision == GB_PREC_C &&
+              !strcmp(t.e[2].layout, "row-TN"));
+        /* Written back, the file reads the same. */
+        CHECK_RC(gb_tuned_file_write(&t, path, msg, sizeof msg), GB_OK);
+        gb_tuned_t back;
+        gb_tuned_init(&back);
+        CHECK_RC(gb_tuned_file_read(&back, path, reg, "file", &read, &skipped, warn, sizeof warn,
+                                    msg, sizeof msg),
+                 GB_OK);
+        CHECK(read == 3 && back.n == 3 && back.e[2].precision == GB_PREC_C);
+        gb_tuned_free(&back);
+        gb_tuned_free(&t);
+    }
+    f = fopen(path, "wb");
+    if (CHECK(f != NULL)) {
+        fprintf(f, "# gemmbench tuning file 1\n%s\n", good2);
+        fprintf(f, "Card D\tTest Platform\t1.0\tTest Vendor\tgpu\t\th\trow-NN\t64\t64\t64\t"
+                   "xgemm_small\t-\t5\t-\n");
+        fclose(f);
+        gb_tuned_t t;
+        gb_tuned_init(&t);
+        char warn[512], msg[256];
+        size_t read = 0, skipped = 0;
+        CHECK_RC(gb_tuned_file_read(&t, path, reg, "file", &read, &skipped, warn, sizeof warn, msg,
+                                    sizeof msg),
+                 GB_OK);
+        CHECK(read == 1 && skipped == 1 && t.n == 1 && t.e[0].precision == GB_PREC_S);
+        CHECK_HAS(warn, ":3: entry skipped: the precision is not s or d, the only ones of a "
+                        "version 1 file");
+        gb_tuned_free(&t);
+    }
+    /* Written by another version, or not a tuning file at all: skipped once, said once. */
+    f = fopen(path, "wb");
+    if (CHECK(f != NULL)) {
+        fprintf(f, "# gemmbench tuning file 3\n%s\n", good2);
         fclose(f);
         gb_tuned_t t;
         gb_tuned_init(&t);
@@ -693,6 +817,7 @@ int main(void)
     if (!CHECK_RC(gb_registry_open(&reg, NULL, msg, sizeof msg), GB_OK))
         return unit_finish();
     test_choose(reg);
+    test_precisions(reg);
     test_store(reg);
     test_merge();
     test_refusals();

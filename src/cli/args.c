@@ -72,6 +72,14 @@ int cli_read_file(const char *file, size_t max, const char *over, char **text, s
     return 0;
 }
 
+gb_precision_t cli_first_precision(unsigned mask)
+{
+    for (int p = 0; p < GB_PREC_COUNT; p++)
+        if (mask & (1u << p))
+            return (gb_precision_t)p;
+    return GB_PREC_S;
+}
+
 int cli_parse_double(const char *what, const char *s, double *out)
 {
     char *end;

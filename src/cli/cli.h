@@ -28,6 +28,8 @@ int cli_parse_size(const char *what, const char *s, size_t *out);
 int cli_read_file(const char *file, size_t max, const char *over, char **text, size_t *len);
 /* Parses a finite double. */
 int cli_parse_double(const char *what, const char *s, double *out);
+/* The first precision of a mask of 1u << gb_precision_t (single for none). */
+gb_precision_t cli_first_precision(unsigned mask);
 /* Parses a comma-separated list of positive sizes into out (up to cap). */
 int cli_parse_size_list(const char *what, const char *s, size_t *out, size_t cap, size_t *n);
 

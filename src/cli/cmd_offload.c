@@ -22,7 +22,9 @@ static void usage(void)
            "stored as 'run' does.\n"
            "  -n LIST               square orders: 64:4096:x2, or 256,1024\n"
            "  -k KERNEL             the device's kernel (default auto: the tuning database's)\n"
-           "      --precision s|d   (default s)\n"
+           "      --precision P     s (default), d, c or z (the host's cgemm and zgemm; complex\n"
+           "                        GFLOP/s count 8*M*N*K); h and b are refused: OpenBLAS\n"
+           "                        has no FP16 or bfloat16 GEMM to compare with\n"
            "  -i, --warmup          timed and untimed calls per measurement (as for 'run')\n"
            "      --out FILE.html   also a page with the plot of time against size (gnuplot)\n"
            "      --store PATH      the results store; --no-store: keep nothing\n"
@@ -58,7 +60,7 @@ static int measure(offload_t *f, const gb_explore_plan_t *pl, const char *kernel
     gb_job_t job;
     const gb_job_spec_t spec = {kernel,
                                 1,
-                                pl->precisions & 2u ? GB_PREC_D : GB_PREC_S,
+                                cli_first_precision(pl->precisions),
                                 NULL,
                                 NULL,
                                 &pl->base,
@@ -164,10 +166,14 @@ static int check_plan(offload_t *f, gb_explore_plan_t *pl, const char *out_path)
     if ((pl->precisions & (pl->precisions - 1)) || strchr(f->kernel, ','))
         return cli_error(GB_EBADARG, "offload compares one kernel in one precision: give one -k "
                                      "and one --precision");
-    if (pl->precisions & ~3u)
+    /* The host's side is OpenBLAS (the openblas peer: s, d, c, z); Debian's has no FP16 or
+     * bfloat16 GEMM, so there is nothing to compare an h or b device run with. */
+    if (pl->precisions & ((1u << GB_PREC_H) | (1u << GB_PREC_B)))
         return cli_error(GB_EBADPRECISION,
-                         "offload compares with OpenBLAS on the host in s and d only (no FP16, "
-                         "bfloat16 or complex comparison yet); give --precision s or d");
+                         "offload compares with the host's OpenBLAS, which has no FP16 or "
+                         "bfloat16 GEMM; give --precision s, d, c or z, or measure %s on the "
+                         "device alone with 'gemmbench run --timing offload'",
+                         gb_precision_name(cli_first_precision(pl->precisions)));
     if (!pl->kernels && gb_plan_set(pl, "kernels", GB_AUTO, "-k", msg, sizeof msg) != GB_OK)
         return cli_error(GB_ENOMEM, "%s", msg);
     if ((rc = gb_plan_shapes(pl, &f->shapes, &f->nshapes, msg, sizeof msg)) != GB_OK)
@@ -298,7 +304,7 @@ int cmd_offload(int argc, char **argv)
     if ((rc = check_plan(&f, &pl, out_path)) || (rc = open_offload(&f, &o, &pl)))
         goto done;
     const gb_device_info_t *di = f.di;
-    const gb_precision_t prec = pl.precisions & 2u ? GB_PREC_D : GB_PREC_S;
+    const gb_precision_t prec = cli_first_precision(pl.precisions);
     printf("offload: %s GEMM, square orders; host: OpenBLAS; device: %s (%s), kernel %s; "
            "median of %d calls after %d warm-up; every measurement validated where M*N*K <= "
            "2^33 and stored%s\n",

@@ -42,8 +42,9 @@ int cli_tune_known_strategy(const char *name);
 int cli_tune_narrowing(const gb_explore_plan_t *pl, const tune_opts_t *t, narrowing_t *nw);
 /* The kernels of a comma-separated list added to r's: 0 or the exit code. */
 int cli_tune_split_kernels(const char *list, gb_tune_runs_t *r);
-/* --count: each family's space size and the time to count it; the exit code. */
-int cli_tune_count(const gb_tune_runs_t *r, const gb_explore_plan_t *pl, const narrowing_t *nw,
+/* --count: each family's space size in each precision asked (r made one run per kernel and
+ * precision) and the time to count it; the exit code. */
+int cli_tune_count(gb_tune_runs_t *r, const gb_explore_plan_t *pl, const narrowing_t *nw,
                    const gb_registry_t *reg, const gb_device_info_t *di);
 /* The options tune's runs check whatever they are (the strategy, no --lws, no --repeat): 0 or
  * the exit code. */

@@ -38,9 +38,17 @@ int cli_tune_narrowing(const gb_explore_plan_t *pl, const tune_opts_t *t, narrow
     return 0;
 }
 
-/* The precision to tune kernel in: the plan's (one), else single where the family has it. */
-static int precision_of(const gb_explore_plan_t *pl, const gb_registry_t *reg, const char *kernel,
-                        gb_precision_t *out)
+/* Whether the plan asks for several precisions (a list, or all): each is a run of its own. */
+static int several(const gb_explore_plan_t *pl)
+{
+    return pl->all_precisions || (pl->precisions & (pl->precisions - 1));
+}
+
+/* The precisions to tune kernel in, as a mask into *want: the plan's one; else, under several,
+ * those of them the family has (all: each it has), the others said skipped in a line each; else
+ * single where the family has it, or the first it has. 0 or the exit code (said). */
+static int precisions_of(const gb_explore_plan_t *pl, const gb_registry_t *reg, const char *kernel,
+                         unsigned *want)
 {
     const gb_family_t *f;
     const gb_preset_t *ps;
@@ -49,33 +57,68 @@ static int precision_of(const gb_explore_plan_t *pl, const gb_registry_t *reg, c
                          "unknown kernel '%s'; 'gemmbench kernels' lists the families to tune",
                          kernel);
     const unsigned own = gb_family_precisions(f);
-    if (pl->precisions && (pl->precisions & (pl->precisions - 1)))
-        return cli_error(GB_EBADARG, "tune one precision at a time: give --precision s or d");
-    if (pl->precisions & ~((1u << GB_PREC_S) | (1u << GB_PREC_D)))
-        return cli_error(GB_EBADPRECISION,
-                         "tune takes s or d: the tuning database keeps no FP16, bfloat16 or "
-                         "complex entries yet; measure those with run or explore");
-    const unsigned want = pl->precisions            ? pl->precisions
-                          : own & (1u << GB_PREC_S) ? 1u << GB_PREC_S
-                                                    : own;
-    if (!(own & want))
-        return cli_error(GB_EBADPRECISION, "kernel '%s' has no %s precision", kernel,
-                         want & (1u << GB_PREC_S) ? "single" : "double");
-    *out = want & (1u << GB_PREC_S) ? GB_PREC_S : GB_PREC_D;
+    if (!pl->precisions) {
+        *want = own & (1u << GB_PREC_S) ? 1u << GB_PREC_S : own & (~own + 1u);
+        return 0;
+    }
+    if (!several(pl)) {
+        *want = pl->precisions;
+        if (!(own & *want))
+            return cli_error(GB_EBADPRECISION, "kernel '%s' has no %s precision", kernel,
+                             gb_precision_title(cli_first_precision(*want)));
+        return 0;
+    }
+    *want = own & pl->precisions;
+    for (int p = 0; p < GB_PREC_COUNT; p++)
+        if ((pl->precisions & ~own & (1u << p)) && !pl->all_precisions)
+            printf("tune: skipping %s in %s: the family has no %s precision\n", kernel,
+                   gb_precision_name((gb_precision_t)p), gb_precision_title((gb_precision_t)p));
     return 0;
 }
 
-/* kernel's precision (precision_of) and its space on the device into *sp: 0, the exit code of
- * a refused precision (said), or gb_tune_space's code with msg. */
-static int kernel_space(const char *kernel, const gb_explore_plan_t *pl, const narrowing_t *nw,
-                        const gb_registry_t *reg, const gb_device_info_t *di, gb_precision_t *prec,
-                        gb_space_t **sp, char *msg, size_t msglen)
+/* Makes r's runs one per kernel and precision (precisions_of), r->prec set: 0 or the exit code. */
+static int expand_precisions(gb_tune_runs_t *r, const gb_explore_plan_t *pl,
+                             const gb_registry_t *reg)
+{
+    char **kernels = NULL;
+    gb_precision_t *prec = NULL;
+    size_t n = 0, cap = 0, pcap = 0;
+    int rc = 0;
+    for (size_t i = 0; !rc && i < r->nkernels; i++) {
+        unsigned want = 0;
+        if (!strcmp(r->kernels[i], "auto"))
+            rc = cli_error(GB_EBADARG, "-k auto picks a tuned kernel; tune a family instead");
+        else
+            rc = precisions_of(pl, reg, r->kernels[i], &want);
+        for (int p = 0; !rc && p < GB_PREC_COUNT; p++) {
+            if (!(want & (1u << p)))
+                continue;
+            if (gb__grow(&kernels, &cap, n + 1, sizeof *kernels) != GB_OK ||
+                gb__grow(&prec, &pcap, n + 1, sizeof *prec) != GB_OK ||
+                !(kernels[n] = gb__strdup(r->kernels[i]))) {
+                rc = cli_error(GB_ENOMEM, "out of memory");
+                break;
+            }
+            prec[n++] = (gb_precision_t)p;
+        }
+    }
+    for (size_t i = 0; i < r->nkernels; i++)
+        free(r->kernels[i]);
+    free(r->kernels);
+    free(r->prec);
+    r->kernels = kernels;
+    r->prec = prec;
+    r->nkernels = n;
+    return rc;
+}
+
+/* kernel's space in prec on the device into *sp: GB_OK or gb_tune_space's code with msg. */
+static int kernel_space(const char *kernel, gb_precision_t prec, const narrowing_t *nw,
+                        const gb_registry_t *reg, const gb_device_info_t *di, gb_space_t **sp,
+                        char *msg, size_t msglen)
 {
     *sp = NULL;
-    int rc = precision_of(pl, reg, kernel, prec);
-    if (rc)
-        return rc;
-    gb_tune_spec_t spec = {.kernel = kernel, .precision = *prec, .narrow = nw->v, .nnarrow = nw->n};
+    gb_tune_spec_t spec = {.kernel = kernel, .precision = prec, .narrow = nw->v, .nnarrow = nw->n};
     return gb_tune_space(&spec, reg, di, sp, msg, msglen);
 }
 
@@ -103,21 +146,22 @@ int cli_tune_split_kernels(const char *list, gb_tune_runs_t *r)
     return 0;
 }
 
-int cli_tune_count(const gb_tune_runs_t *r, const gb_explore_plan_t *pl, const narrowing_t *nw,
+int cli_tune_count(gb_tune_runs_t *r, const gb_explore_plan_t *pl, const narrowing_t *nw,
                    const gb_registry_t *reg, const gb_device_info_t *di)
 {
+    int rc = expand_precisions(r, pl, reg);
+    if (rc)
+        return rc;
     printf("%-22s %4s %20s %10s  %s\n", "family", "prec", "valid configurations", "ms",
            "parameters");
     int bad = 0;
     for (size_t i = 0; i < r->nkernels; i++) {
-        gb_precision_t prec = GB_PREC_S;
+        const gb_precision_t prec = r->prec[i];
         gb_space_t *sp;
         char msg[1024];
         const double t0 = cli_now_s();
-        int rc = kernel_space(r->kernels[i], pl, nw, reg, di, &prec, &sp, msg, sizeof msg);
+        rc = kernel_space(r->kernels[i], prec, nw, reg, di, &sp, msg, sizeof msg);
         const double ms = 1e3 * (cli_now_s() - t0);
-        if (rc > 0)
-            return rc;
         if (rc != GB_OK) {
             if (r->nkernels == 1)
                 return cli_error(rc, "%s", msg);
@@ -158,23 +202,23 @@ int cli_tune_check_runs(gb_tune_runs_t *r, const gb_explore_plan_t *pl, const na
     int rc = cli_tune_check_options(pl, t);
     if (rc)
         return rc;
-    if (!(r->prec = calloc(r->nkernels, sizeof *r->prec)) ||
-        !(r->space = calloc(r->nkernels, sizeof *r->space)))
+    if ((rc = expand_precisions(r, pl, reg)))
+        return rc;
+    if (r->nkernels && !(r->space = calloc(r->nkernels, sizeof *r->space)))
         return cli_error(GB_ENOMEM, "out of memory");
     for (size_t i = 0; i < r->nkernels; i++) {
-        if (!strcmp(r->kernels[i], "auto"))
-            return cli_error(GB_EBADARG, "-k auto picks a tuned kernel; tune a family instead");
         gb_space_t *sp;
         char msg[1024];
-        rc = kernel_space(r->kernels[i], pl, nw, reg, di, &r->prec[i], &sp, msg, sizeof msg);
-        if (rc > 0)
-            return rc;
+        rc = kernel_space(r->kernels[i], r->prec[i], nw, reg, di, &sp, msg, sizeof msg);
         if (rc != GB_OK) {
-            if (!r->all || !(device_lacks(rc) || rc == GB_EBADPARAM))
+            /* Under -k all or several precisions, what the device cannot run is skipped. */
+            if (!(r->all || several(pl)) || !(device_lacks(rc) || rc == GB_EBADPARAM))
                 return cli_error(rc == GB_EOVERFLOW ? GB_EBADARG : rc, "%s", msg);
-            printf("tune: skipping %s: %s\n", r->kernels[i], msg);
+            printf("tune: skipping %s in %s: %s\n", r->kernels[i], gb_precision_name(r->prec[i]),
+                   msg);
             free(r->kernels[i]);
             memmove(r->kernels + i, r->kernels + i + 1, (r->nkernels - i - 1) * sizeof *r->kernels);
+            memmove(r->prec + i, r->prec + i + 1, (r->nkernels - i - 1) * sizeof *r->prec);
             r->nkernels--;
             i--;
             continue;
@@ -183,6 +227,7 @@ int cli_tune_check_runs(gb_tune_runs_t *r, const gb_explore_plan_t *pl, const na
         gb_space_close(sp);
     }
     if (!r->nkernels)
-        return cli_error(GB_EBADARG, "no family here has parameters to tune on this device");
+        return cli_error(GB_EBADARG, "no family here has parameters to tune on this device in "
+                                     "the precisions asked");
     return 0;
 }

@@ -48,8 +48,8 @@ static int find_entry(const gb_tuned_t *t, const char *arg, const char *store, s
     const char *device = part[0] == key ? "" : key;
     gb_precision_t prec;
     if (gb_precision_parse(part[0], &prec) != GB_OK)
-        return cli_error(GB_EBADARG, "bad precision '%s' in entry key '%s'; use s or d", part[0],
-                         arg);
+        return cli_error(GB_EBADARG, "bad precision '%s' in entry key '%s'; use s, d, h, b, c or z",
+                         part[0], arg);
     size_t found = 0;
     for (size_t i = 0; i < t->n; i++) {
         const gb_tuned_entry_t *e = &t->e[i];

@@ -43,20 +43,23 @@ static double distance(const gb_tuned_entry_t *e, const gb_device_info_t *dev,
     char tag[16];
     const size_t a[3] = {e->m, e->n, e->k}, b[3] = {p->m, p->n, p->k};
     double d = gb_shape_distance(a, b);
-    if (strcmp(e->layout, gb_problem_layout_tag(p, tag, sizeof tag)))
+    if (strcmp(e->layout, gb_tuned_layout_key(p, tag, sizeof tag)))
         d += 100;
     if (strcmp(e->driver, dev->driver))
         d += 0.01;
     return d;
 }
 
-/* The heuristic when nothing is tuned: the kernels measured best on such devices. */
+/* The heuristic when nothing is tuned: the kernels measured best on such devices. A row serves
+ * the precisions whose arithmetic is its own (h, b and c single's rows, z double's), each kernel
+ * taken only where its metadata declares the problem's precision (runs), so that a family that
+ * gains one is chosen for it without a row of its own; naive, which has them all, ends each. */
 static const struct heuristic {
     const char *vendor; /* substring of the device's vendor, or "" for any */
     const char *type;
-    gb_precision_t prec;
-    size_t max_size; /* for shapes whose size (gb_shape_size) is at most this (0: any) */
-    size_t max_rows; /* for a C of at most this many rows with op(B) = B, as a row-major kernel
+    gb_precision_t prec; /* s or d: the arithmetic */
+    size_t max_size;     /* for shapes whose size (gb_shape_size) is at most this (0: any) */
+    size_t max_rows;     /* for a C of at most this many rows with op(B) = B, as a row-major kernel
                         sees the problem (thin_rows; 0: any) */
     const char *kernel;
 } heuristics[] = {
@@ -102,7 +105,8 @@ static int heuristic(const gb_registry_t *reg, const gb_device_info_t *dev, cons
     const size_t size = gb_shape_size(p->m, p->n, p->k);
     for (size_t i = 0; i < sizeof heuristics / sizeof heuristics[0]; i++) {
         const struct heuristic *h = &heuristics[i];
-        if (h->prec != p->precision || (h->vendor[0] && !strstr(dev->vendor, h->vendor)) ||
+        if (h->prec != gb_precision_arith(p->precision) ||
+            (h->vendor[0] && !strstr(dev->vendor, h->vendor)) ||
             (h->type[0] && strcmp(h->type, dev->type_name)) ||
             (h->max_size && size > h->max_size) || (h->max_rows && thin_rows(p) > h->max_rows))
             continue;

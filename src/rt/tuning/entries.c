@@ -23,6 +23,15 @@ int gb_select__is_id(const char *s)
     return strlen(s) == GB_TUNED_ID_LEN && strspn(s, "0123456789abcdef") == GB_TUNED_ID_LEN;
 }
 
+const char *gb_tuned_layout_key(const gb_problem_t *p, char *buf, size_t len)
+{
+    /* A conjugation is applied as a kernel loads its operand and costs nothing apart: C shares
+     * T's entry (the problem's own tag would say C). */
+    snprintf(buf, len, "%s-%c%c", p->layout == GB_ROW_MAJOR ? "row" : "col",
+             p->trans_a == GB_TRANS ? 'T' : 'N', p->trans_b == GB_TRANS ? 'T' : 'N');
+    return buf;
+}
+
 int gb_select__layout_ok(const char *s)
 {
     return strlen(s) == 6 && (!strncmp(s, "row-", 4) || !strncmp(s, "col-", 4)) &&
@@ -83,8 +92,8 @@ const char *gb_tuned_entry_fault(const gb_tuned_entry_t *e, char *buf, size_t le
         return "bad device (empty)";
     if (!gb_select__type_ok(e->type))
         return "bad type (gpu, cpu, accelerator, other, or empty for unknown)";
-    if ((unsigned)e->precision > GB_PREC_D)
-        return "bad precision";
+    if ((unsigned)e->precision >= GB_PREC_COUNT)
+        return "bad precision (s, d, h, b, c or z)";
     if (!gb_select__layout_ok(e->layout))
         return "bad layout (row-NN, row-NT, ..., col-TT)";
     if (!e->shape_class[0])
@@ -139,7 +148,7 @@ int gb_tuned_entry_check(const gb_tuned_entry_t *e, char *msg, size_t msglen)
     gb__printable(memchr(e->shape_class, '\0', sizeof e->shape_class) ? e->shape_class : "?", cls,
                   sizeof cls);
     return gb__fail(msg, msglen, GB_EBADARG, "tuned entry for '%s' (%s, %s, %s): %s", dev,
-                    (unsigned)e->precision <= GB_PREC_D ? gb_precision_name(e->precision) : "?",
+                    (unsigned)e->precision < GB_PREC_COUNT ? gb_precision_name(e->precision) : "?",
                     layout, cls, bad);
 }
 

@@ -16,7 +16,10 @@
 #include "rt/util/util.h"
 #include "select.h"
 
-#define TUNING_MAGIC "# gemmbench tuning file 1"
+/* Version 2 keys entries of every precision (h, b, c, z beside s and d); version 1 held s and d
+ * alone, in the same fields, and is read as it was. */
+#define TUNING_MAGIC "# gemmbench tuning file 2"
+#define TUNING_MAGIC_1 "# gemmbench tuning file 1"
 #define CHOICES_MAGIC "# gemmbench choices 1"
 #define CAPTURE_MAGIC "# gemmbench capture 1: M N K, then the precision, layout and device"
 #define MAX_FILE (64u << 20)
@@ -186,8 +189,8 @@ const char *gb_tuned_file_default(char *buf, size_t len)
 }
 
 /* A tuning file's line: device, platform, driver, vendor, type, family, precision, layout, m,
- * n, k, kernel, params, gflops, tuned_at. NULL, or what is wrong. */
-static const char *entry_of(char *line, gb_tuned_entry_t *e)
+ * n, k, kernel, params, gflops, tuned_at; version is the file's. NULL, or what is wrong. */
+static const char *entry_of(char *line, int version, gb_tuned_entry_t *e)
 {
     char *f[MAX_FIELDS];
     memset(e, 0, sizeof *e);
@@ -198,7 +201,9 @@ static const char *entry_of(char *line, gb_tuned_entry_t *e)
         !text(f[4], e->type, sizeof e->type) || !text(f[5], e->family, sizeof e->family))
         return "a device field is too long or holds a control character";
     if (gb_precision_parse(f[6], &e->precision) != GB_OK)
-        return "the precision is not s or d";
+        return "the precision is not s, d, h, b, c or z";
+    if (version == 1 && e->precision != GB_PREC_S && e->precision != GB_PREC_D)
+        return "the precision is not s or d, the only ones of a version 1 file";
     if (!text(f[7], e->layout, sizeof e->layout) || !gb_select__layout_ok(e->layout))
         return "the layout is not row-NN ... col-TT";
     if (!size3(&f[8], &e->m, &e->n, &e->k))
@@ -241,12 +246,17 @@ int gb_tuned_file_read(gb_tuned_t *t, const char *path, const gb_registry_t *reg
         return rc == GB_ENOPOINT ? GB_OK : rc;
     size_t at = 0, linelen = 0, lineno = 1;
     char *line = NULL;
-    if (!next_line(data, len, &at, &line, &linelen) || linelen != strlen(TUNING_MAGIC) ||
-        memcmp(line, TUNING_MAGIC, linelen)) {
+    int version = 0;
+    if (next_line(data, len, &at, &line, &linelen))
+        version = linelen == strlen(TUNING_MAGIC) && !memcmp(line, TUNING_MAGIC, linelen)       ? 2
+                  : linelen == strlen(TUNING_MAGIC_1) && !memcmp(line, TUNING_MAGIC_1, linelen) ? 1
+                                                                                                : 0;
+    if (!version) {
         /* Another format or version: none of it is read, and that is said once. */
         *skipped = 1;
         gb__fail(warn, warnlen, GB_EBADARG,
-                 "%s: not a tuning file of this version (its first line is not '%s'); its "
+                 "%s: not a tuning file of this version (its first line is not '%s' or of "
+                 "version 1); its "
                  "entries are skipped: write it again from its store with `gemmbench tuned sync`",
                  path, TUNING_MAGIC);
         free(data);
@@ -263,7 +273,8 @@ int gb_tuned_file_read(gb_tuned_t *t, const char *path, const gb_registry_t *reg
         const gb_family_t *fam;
         const gb_preset_t *pre;
         char why[512], kwhy[400];
-        const char *bad = strlen(line) != linelen ? "it holds a NUL byte" : entry_of(line, &e);
+        const char *bad =
+            strlen(line) != linelen ? "it holds a NUL byte" : entry_of(line, version, &e);
         if (!bad && gb_tuned_entry_check(&e, why, sizeof why) != GB_OK)
             bad = why;
         else if (!bad && gb_tuned_entry_check_kernel(&e, reg, kwhy, sizeof kwhy) != GB_OK) {

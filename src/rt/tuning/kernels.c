@@ -60,10 +60,10 @@ int gb_tuned_entry_check_kernel(const gb_tuned_entry_t *e, const gb_registry_t *
                         name);
     }
     const unsigned precisions = pre ? pre->precisions : gb_family_precisions(f);
-    if ((unsigned)e->precision > GB_PREC_D || !(precisions & (1u << e->precision)))
+    if ((unsigned)e->precision >= GB_PREC_COUNT || !(precisions & (1u << e->precision)))
         return gb__fail(msg, msglen, GB_EBADPARAM, "kernel '%s' has no precision %s", name,
-                        (unsigned)e->precision <= GB_PREC_D ? gb_precision_name(e->precision)
-                                                            : "?");
+                        (unsigned)e->precision < GB_PREC_COUNT ? gb_precision_name(e->precision)
+                                                               : "?");
     for (size_t i = 0; i < e->params.count && i < GB_MAX_PARAMS; i++) {
         int known = 0;
         for (size_t j = 0; j < gb_family_param_count(f) && !known; j++)

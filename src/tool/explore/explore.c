@@ -180,12 +180,12 @@ static int expand_kernels(gb_explore_t *ex, char *msg, size_t msglen)
             continue;
         }
         if (!strcmp(t, GB_AUTO)) { /* the chooser picks per point; single unless asked */
-            /* Under the precision 'all', those the tuning database keeps: single and double. */
-            const unsigned want = pl->all_precisions ? 3u : pl->precisions;
+            /* Under the precision 'all', every one, those the device cannot run skipped. */
+            const unsigned want = pl->all_precisions ? GB_PREC_ALL : pl->precisions;
             memset(&im, 0, sizeof im);
             for (int p = 0; rc == GB_OK && p < GB_PREC_COUNT; p++)
                 if (want ? (want & (1u << p)) != 0 : p == GB_PREC_S)
-                    rc = add_entry(ex, t, (gb_precision_t)p, 1, &im, msg, msglen);
+                    rc = add_entry(ex, t, (gb_precision_t)p, !pl->all_precisions, &im, msg, msglen);
             continue;
         }
         if (gb_impl_resolve(ex->reg, t, NULL, &im, msg, msglen) != GB_OK)
@@ -194,10 +194,12 @@ static int expand_kernels(gb_explore_t *ex, char *msg, size_t msglen)
                             "kernels' to list them",
                             t);
         const unsigned own = gb_impl_precisions(&im);
+        /* Its own precision: single where it has it, else the first it has (c for c and z). */
+        const unsigned first = (own & 1u) || !own ? 1u : own & (~own + 1u);
         for (int p = 0; rc == GB_OK && p < GB_PREC_COUNT; p++)
             if (pl->all_precisions ? (own & (1u << p)) != 0
                 : pl->precisions   ? (pl->precisions & (1u << p)) != 0
-                                   : p == ((own & 1u) || !own ? GB_PREC_S : GB_PREC_D))
+                                   : (first & (1u << p)) != 0)
                 rc = add_entry(ex, t, (gb_precision_t)p, !pl->all_precisions, &im, msg, msglen);
     }
     if (rc != GB_OK)
@@ -259,7 +261,7 @@ size_t gb_explore_data_key(const gb_explore_t *ex, size_t index)
     const entry_t *e = entry_of(ex, index);
     const size_t reps = ex->pl->repeat ? ex->pl->repeat : 1;
     const size_t shape = (index - e->first) / reps % ex->nshapes;
-    return shape * 2 + (e->prec == GB_PREC_D);
+    return shape * GB_PREC_COUNT + (size_t)e->prec;
 }
 
 int gb_explore_job(gb_explore_t *ex, size_t index, gb_job_t *job)

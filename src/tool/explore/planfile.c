@@ -177,10 +177,10 @@ static const char *expected(const char *key)
         {"max_rel_ci", "a fraction of the mean (a number; 0: off)"},
         {"validate", "\"auto\", \"on\" or \"off\" (or true/false)"},
         {"layout", "\"row\" or \"col\""},
-        {"transA", "\"N\" or \"T\""},
-        {"transB", "\"N\" or \"T\""},
-        {"alpha", "a number"},
-        {"beta", "a number"},
+        {"transA", "\"N\", \"T\" or \"C\" (c and z)"},
+        {"transB", "\"N\", \"T\" or \"C\" (c and z)"},
+        {"alpha", "a number, or [RE, IM] (\"RE,IM\") for c and z"},
+        {"beta", "a number, or [RE, IM] (\"RE,IM\") for c and z"},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (!strcmp(table[i].key, key))
@@ -273,6 +273,19 @@ static int plan_key(gb_explore_plan_t *pl, const cJSON *item, const char *origin
      * must be text, not numbers that would read as a name. */
     int list_ok = !strcmp(key, "kernels") || !strcmp(key, "precision") || strlen(key) == 1 ||
                   !strcmp(key, "lws") || !strcmp(key, "shapes");
+    /* A complex scalar is [RE, IM]: two numbers, the form --alpha RE,IM takes. */
+    const int scalar = !strcmp(key, "alpha") || !strcmp(key, "beta");
+    if (scalar && cJSON_IsArray(item)) {
+        const int n = cJSON_GetArraySize(item);
+        if (n != 2 || !cJSON_IsNumber(cJSON_GetArrayItem(item, 0)) ||
+            !cJSON_IsNumber(cJSON_GetArrayItem(item, 1))) {
+            free(text);
+            return gb__fail(msg, msglen, GB_EBADSCALAR,
+                            "%s: a complex %s is [RE, IM], two numbers; got %d %s", label, key, n,
+                            n == 1 ? "element" : "elements");
+        }
+        list_ok = 1;
+    }
     static const char *const words[] = {"kernels", "precision", "dist",   "timing", "host_mem",
                                         "layout",  "transA",    "transB", "shapes"};
     int word = 0;

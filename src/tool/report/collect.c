@@ -183,7 +183,7 @@ int gb_report_add(gb_report_t *r, const gb_point_t *pt)
     rep->gflops = pt->result.gflops;
     const double main_ms = pt->result.time_ms[GB_PHASE_MAIN].median;
     rep->kgflops =
-        main_ms > 0 ? 2.0 * (double)row->m * (double)row->n * (double)row->k / (main_ms * 1e6) : 0;
+        main_ms > 0 ? gb_problem_flops(&pt->problem) / (main_ms * 1e6) : 0; /* 8 M N K complex */
     snprintf(rep->id, sizeof rep->id, "%s", pt->id);
     const gb_validation_t *v = &pt->result.validation;
     if (v->done) {

@@ -142,7 +142,9 @@ int gb_report__write_pareto_text(const gb_report_t *r, int markdown, FILE *f)
         }
         g.right[1] = g.right[2] = g.right[3] = g.right[4] = 1;
         front_of(k, v);
-        const double flop = 2.0 * (double)run->m * (double)run->n * (double)run->k;
+        gb_problem_t shape; /* for its FLOPs: 8 M N K in a complex precision */
+        gb_problem_init(&shape, run->precision, run->m, run->n, run->k);
+        const double flop = gb_problem_flops(&shape);
         for (size_t j = 0; rc == GB_OK && j < k->nfront; j++) {
             char a[32], b[32], c[32], d[32];
             if ((rc = gb_report__grid_row(&g)) != GB_OK)

@@ -185,22 +185,27 @@ void gb_report__header(const gb_report_t *r, void (*line)(const char *text, void
                  d->platform_version[0] ? ")" : "", d->driver);
         line(buf, user);
     }
+    /* The FLOPs of complex rows, where there are any (gb_problem_flops). */
+    const char *flops = r->precisions & ((1u << GB_PREC_C) | (1u << GB_PREC_Z))
+                            ? "2*M*N*K (8*M*N*K in c and z)"
+                            : "2*M*N*K";
     for (int t = 0; t < 3; t++)
         if (r->timings & (1u << t)) {
             snprintf(buf, sizeof buf,
-                     "GFLOP/s with timing '%s': 2*M*N*K over the median time of a "
+                     "GFLOP/s with timing '%s': %s over the median time of a "
                      "repetition's timed calls, counting %s",
-                     gb_timing_name((gb_timing_t)t), gb_report__timing_text((gb_timing_t)t));
+                     gb_timing_name((gb_timing_t)t), flops, gb_report__timing_text((gb_timing_t)t));
             line(buf, user);
         }
     if (r->any_energy) {
         snprintf(
             buf, sizeof buf,
-            "GFLOP/s/W: 2*M*N*K times the calls of the energy loop over its "
+            "GFLOP/s/W: %s times the calls of the energy loop over its "
             "energy (NVML or RAPL), the loop running after the timed calls for "
             "GEMMBENCH_ENERGY_MIN_S seconds or more, 1 by default (device-only calls for timing "
             "kernel and ops, whole calls with copies for offload); mean over the repetitions "
-            "that measured it");
+            "that measured it",
+            flops);
         line(buf, user);
     }
     if (r->ndevs > 1) {

@@ -21,6 +21,13 @@ int gb_tune_item_layout(gb_problem_t *p, const char *tag)
         return GB_EBADARG;
     p->trans_a = tag[4] == 'T' ? GB_TRANS : GB_NOTRANS;
     p->trans_b = tag[5] == 'T' ? GB_TRANS : GB_NOTRANS;
+    /* The key's T covers C (gb_tuned_layout_key): a conjugation is kept where its operand stays
+     * transposed and the precision is complex, dropped elsewhere. */
+    const int cplx = gb_precision_is_complex(p->precision);
+    p->conj_a = cplx && p->trans_a == GB_TRANS && p->conj_a;
+    p->conj_b = cplx && p->trans_b == GB_TRANS && p->conj_b;
+    if (!cplx)
+        p->alpha_im = p->beta_im = 0;
     return GB_OK;
 }
 

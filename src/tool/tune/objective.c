@@ -84,6 +84,8 @@ double gb_objective_entry_score(gb_objective_t o, const gb_tuned_entry_t *e)
         return e->gflops;
     if (!(e->joules > 0))
         return -1;
-    const double gflop_per_j = 2.0 * (double)e->m * (double)e->n * (double)e->k / e->joules * 1e-9;
+    gb_problem_t p; /* the entry's shape, for its FLOPs: 8 M N K for a complex precision */
+    gb_problem_init(&p, e->precision, e->m, e->n, e->k);
+    const double gflop_per_j = gb_problem_flops(&p) / e->joules * 1e-9;
     return o == GB_OBJ_ENERGY ? gflop_per_j : e->gflops * gflop_per_j;
 }

@@ -206,7 +206,7 @@ static int header_line(header_t *h, gb_recorded_info_t *info, char *line, const 
     } else if (!strcmp(key, "precision")) {
         const char *s = word(&p);
         if (!s || word(&p) || gb_precision_parse(s, &info->precision) != GB_OK)
-            return BAD("%s:%zu: the precision is 's' or 'd'", path, ln);
+            return BAD("%s:%zu: the precision is s, d, h, b, c or z", path, ln);
         h->have_precision = 1;
     } else if (!strcmp(key, "size")) {
         long v[3];
@@ -536,9 +536,9 @@ void gb_recorded_set_device(gb_recorded_info_t *info, const gb_device_info_t *de
 
 int gb_recorded_write_header(FILE *f, const gb_recorded_info_t *info, const gb_space_t *sp)
 {
-    int ok = fprintf(f, "%s %d\nfamily %s\nprecision %s\nsize %zu %zu %zu\n", FORMAT, VERSION,
-                     info->family, info->precision == GB_PREC_D ? "d" : "s", info->m, info->n,
-                     info->k) >= 0;
+    int ok =
+        fprintf(f, "%s %d\nfamily %s\nprecision %s\nsize %zu %zu %zu\n", FORMAT, VERSION,
+                info->family, gb_precision_name(info->precision), info->m, info->n, info->k) >= 0;
     ok = ok && put_text(f, "device", info->device);
     if (info->has_limits)
         ok = ok && put_text(f, "vendor", info->vendor) &&

@@ -24,6 +24,16 @@ int gb_refresh_entries(gb_tuned_t *db, gb_store_t *st, const gb_registry_t *reg,
     return st ? gb_tuned_load_store(db, st, msg, msglen) : GB_OK;
 }
 
+/* " in FP16 precision" into buf where mask holds one precision, else "". */
+static const char *only_precision(unsigned mask, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int p = 0; p < GB_PREC_COUNT; p++)
+        if (mask == 1u << p)
+            snprintf(buf, len, " in %s precision", gb_precision_title((gb_precision_t)p));
+    return buf;
+}
+
 /* ---- classes ---------------------------------------------------------------------------------- */
 
 /* A class: precision, layout and shape class. */
@@ -377,14 +387,13 @@ int gb_refresh_plan(gb_tune_runs_t *runs, const gb_tuned_t *db, const gb_registr
             list_seen(&p);
         }
     const gb_device_info_t *d = devs[0];
+    char one[48];
     if (rc == GB_OK && !p.entries)
         rc = gb__fail(msg, msglen, GB_ENOPOINT,
                       "nothing to refresh: no tuned entry of '%s' or of its family %s%s%s%s; "
                       "'gemmbench tune -k FAMILY -n SIZE' makes one",
                       d->name, d->family[0] ? d->family : "(unknown)",
-                      o->precisions == (1u << GB_PREC_S)   ? " in single precision"
-                      : o->precisions == (1u << GB_PREC_D) ? " in double precision"
-                                                           : "",
+                      only_precision(o->precisions, one, sizeof one),
                       o->user_only ? " among the user's (--no-shipped)" : "",
                       ndevs > 1 ? " nor of the other devices" : "");
     else if (rc == GB_OK && !runs->nitems)

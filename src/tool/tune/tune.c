@@ -99,7 +99,7 @@ static void run_record(tuner_t *t, const gb_problem_t *p)
     gb__copy(run->driver, sizeof run->driver, t->dev->driver);
     gb__copy(run->kernel, sizeof run->kernel, gb_family_name(gb_space_family(t->sp)));
     run->precision = s->precision;
-    gb_problem_layout_tag(p, run->layout, sizeof run->layout);
+    gb_tuned_layout_key(p, run->layout, sizeof run->layout); /* the entry's key: C under T */
     run->m = s->m;
     run->n = s->n;
     run->k = s->k;

@@ -64,8 +64,9 @@ static const struct {
     {"vendor", "a string"},
     {"type", "the device's type: gpu, cpu, accelerator or other"},
     {"family", "a string: the device's family, as `gemmbench devices` prints it"},
-    {"precision", "\"s\" or \"d\""},
-    {"layout", "row-NN, row-NT, row-TN, row-TT, col-NN, col-NT, col-TN or col-TT"},
+    {"precision", "\"s\", \"d\", \"h\", \"b\", \"c\" or \"z\""},
+    {"layout", "row-NN, row-NT, row-TN, row-TT, col-NN, col-NT, col-TN or col-TT (a conjugate "
+               "transposition C is keyed as T)"},
     {"shape", "[M, N, K], whole numbers from 1 to 2^30"},
     {"kernel", "a kernel, preset or family name, a non-empty string"},
     {"params", "an object of parameter names (letters, digits, _) and whole numbers"},
@@ -166,10 +167,7 @@ static const char *entry_from_json(const cJSON *o, gb_tuned_entry_t *e, const ch
     if (!get_text(o, "precision", prec, sizeof prec, 1) ||
         gb_precision_parse(prec, &e->precision) != GB_OK)
         return "precision";
-    if (!get_text(o, "layout", e->layout, sizeof e->layout, 1) ||
-        (strlen(e->layout) != 6 ||
-         (strncmp(e->layout, "row-", 4) && strncmp(e->layout, "col-", 4)) ||
-         !strchr("NT", e->layout[4]) || !strchr("NT", e->layout[5])))
+    if (!get_text(o, "layout", e->layout, sizeof e->layout, 1) || !gb_select__layout_ok(e->layout))
         return "layout";
     if (!cJSON_IsArray(shape) || cJSON_GetArraySize(shape) != 3 ||
         !get_size(cJSON_GetArrayItem(shape, 0), &e->m) ||

@@ -254,7 +254,9 @@ static void entry_of(const verdict_t *v, const gb_leader_t *ld, const gb_device_
 static void verdict_energy(gb_tune_outcome_t *out, gb_objective_t o, const char *ps,
                            const verdict_t *w, const gb_params_t *rparams, const verdict_t *r)
 {
-    const double flop = 2.0 * (double)out->run.m * (double)out->run.n * (double)out->run.k;
+    gb_problem_t shape; /* for the FLOPs a GEMM counts: 8 M N K in a complex precision */
+    gb_problem_init(&shape, out->run.precision, out->run.m, out->run.n, out->run.k);
+    const double flop = gb_problem_flops(&shape);
     const size_t len = sizeof out->verdict;
     size_t used = 0;
     out->verdict[0] = '\0';
