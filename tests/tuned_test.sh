@@ -277,7 +277,8 @@ with() { printf '%s' "$one" | sed "s|$1|$2|"; }
 badtext "bad.json:1: entry 1: bad value for 'layout': it must be row-NN, row-NT, .* or col-TT \(a conjugate transposition C is keyed as T\)$" \
     "[$one,$(with row-NN row-XX)]"
 badtext "bad.json:1: entry 0: bad value for 'layout'" "[$(with '"s"' '"c"' | sed 's|row-NN|row-CN|')]"
-badtext "bad.json:1: entry 0: kernel 'xgemm' has no precision c" "[$(with '"s"' '"c"')]"
+badtext "bad.json:1: entry 0: kernel 'hgemm_wgmma' has no precision c" \
+    "[$(with '"s"' '"c"' | sed 's|"kernel":"xgemm"|"kernel":"hgemm_wgmma"|')]"
 badtext "bad.json:1: entry 0: missing key 'platform': it must be the platform's name" '[{"device":"D"}]'
 badtext "bad.json:1: entry 0: bad value for 'precision': it must be \"s\", \"d\", \"h\", \"b\", \"c\" or \"z\"" "[$(with '"s"' '"q"')]"
 badtext "bad.json:1: entry 0: bad value for 'shape': it must be \[M, N, K\]" "[$(with '64,64,64' '64,0,64')]"

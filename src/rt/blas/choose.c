@@ -18,7 +18,7 @@ static void capture(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_choice_t
         return;
     if (c->entry && c->tier == GB_TIER_DEVICE &&
         !strcmp(c->entry->shape_class, gb_shape_class(p->m, p->n, p->k, cls, sizeof cls)) &&
-        !strcmp(c->entry->layout, gb_problem_layout_tag(p, tag, sizeof tag)))
+        !strcmp(c->entry->layout, gb_tuned_layout_key(p, tag, sizeof tag)))
         return;
     gb_capture_append(h->capture, &h->dev, p, NULL, 0);
 }

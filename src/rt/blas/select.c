@@ -452,7 +452,7 @@ static int choose_by_measuring(gb_blas_t *h, const gb_problem_t *p, const gb_tun
     gb__copy(out->platform, sizeof out->platform, h->dev.platform_name);
     gb__copy(out->driver, sizeof out->driver, h->dev.driver);
     out->precision = p->precision;
-    gb_problem_layout_tag(p, out->layout, sizeof out->layout);
+    gb_tuned_layout_key(p, out->layout, sizeof out->layout); /* C keyed as T */
     out->m = p->m;
     out->n = p->n;
     out->k = p->k;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rt/core/core.h"
 #include "rt/util/util.h"
 #include "select.h"
 
@@ -80,13 +81,6 @@ static const struct heuristic {
     {"", "", GB_PREC_D, 0, 0, "xgemm_small"},
     {"", "", GB_PREC_S, 0, 0, "naive"},
     {"", "", GB_PREC_D, 0, 0, "naive"},
-    /* FP16, bfloat16 and complex until they are tuned: the kernels that have them. */
-    {"", "", GB_PREC_H, 0, 0, "xgemm_small"},
-    {"", "", GB_PREC_B, 0, 0, "xgemm_small"},
-    {"", "", GB_PREC_H, 0, 0, "naive"},
-    {"", "", GB_PREC_B, 0, 0, "naive"},
-    {"", "", GB_PREC_C, 0, 0, "naive"},
-    {"", "", GB_PREC_Z, 0, 0, "naive"},
 };
 
 /* The rows of C as a row-major kernel sees p (a column-major problem is its transpose, A and B
@@ -160,7 +154,7 @@ static void add(gb_tuned_choice_t *out, size_t *n, const gb_tuned_choice_t *c)
  * shipped ones, then the distance. */
 typedef struct ranked {
     size_t i;
-    int tier, shipped;
+    int tier, onem, shipped;
     double d;
 } ranked_t;
 
@@ -169,6 +163,8 @@ static int by_rank(const void *a, const void *b)
     const ranked_t *x = a, *y = b;
     if (x->tier != y->tier)
         return x->tier < y->tier ? -1 : 1;
+    if (x->onem != y->onem)
+        return x->onem - y->onem;
     if (x->tier == GB_TIER_DEVICE && x->shipped != y->shipped)
         return x->shipped - y->shipped;
     if (x->d != y->d)
@@ -186,12 +182,22 @@ int gb_tuned_portfolio(const gb_tuned_t *t, const gb_registry_t *reg, const gb_d
     ranked_t *r = t->n ? malloc(t->n * sizeof *r) : NULL;
     if (t->n && !r)
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
+    /* A complex problem also takes, after its own entries of a tier, the entries of its real
+     * precision at the shape of the real GEMM the 1M method runs (gb__problem_1m). */
+    gb_problem_t real = *p, row;
+    if (gb_precision_is_complex(p->precision)) {
+        int swapped, pack;
+        gb__problem_1m(p, &real, &row, &swapped, &pack);
+    }
     size_t nr = 0;
     for (size_t i = 0; i < t->n; i++) {
         const int tr = gb_tuned_tier(&t->e[i], dev);
-        if (tr >= 0 && t->e[i].precision == p->precision)
-            r[nr++] =
-                (ranked_t){i, tr, !strcmp(t->e[i].source, "shipped"), distance(&t->e[i], dev, p)};
+        const int own = t->e[i].precision == p->precision;
+        const int onem =
+            !own && real.precision != p->precision && t->e[i].precision == real.precision;
+        if (tr >= 0 && (own || onem))
+            r[nr++] = (ranked_t){i, tr, onem, !strcmp(t->e[i].source, "shipped"),
+                                 distance(&t->e[i], dev, onem ? &real : p)};
     }
     if (nr)
         qsort(r, nr, sizeof *r, by_rank); /* r is NULL when the table is empty */
@@ -214,6 +220,11 @@ int gb_tuned_portfolio(const gb_tuned_t *t, const gb_registry_t *reg, const gb_d
                 continue;
             gb_tuned_choice_t c;
             from_entry(e, r[j].tier, &c);
+            if (r[j].onem) {
+                const size_t used_len = strlen(c.why);
+                snprintf(c.why + used_len, sizeof c.why - used_len, "; its %s entry, by 1M",
+                         gb_precision_name(e->precision));
+            }
             const size_t before = *n;
             add(out, n, &c);
             taken[r[j].tier] += *n > before;

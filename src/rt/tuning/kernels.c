@@ -59,7 +59,8 @@ int gb_tuned_entry_check_kernel(const gb_tuned_entry_t *e, const gb_registry_t *
                         "own is read with --kernel-path DIR)",
                         name);
     }
-    const unsigned precisions = pre ? pre->precisions : gb_family_precisions(f);
+    /* Its own precisions, and the complex ones its real ones serve by the 1M method. */
+    const unsigned precisions = gb_precisions_1m(pre ? pre->precisions : gb_family_precisions(f));
     if ((unsigned)e->precision >= GB_PREC_COUNT || !(precisions & (1u << e->precision)))
         return gb__fail(msg, msglen, GB_EBADPARAM, "kernel '%s' has no precision %s", name,
                         (unsigned)e->precision < GB_PREC_COUNT ? gb_precision_name(e->precision)
