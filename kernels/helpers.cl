@@ -61,32 +61,47 @@ kernel void gb_copy4(const int d_outer, const int d_inner, global elem *dst, con
  * gb_expand1m write X (rows x cols) or Y, or their transposes where d_trans, into a
  * d_outer x d_inner destination (leading dimension d_ld) with zeros beyond them, from the
  * complex operand (real2) at s_off, s_ld, read transposed where s_trans. */
-/* This work-item's destination element (o, i), and the element (r, c) of X or Y it holds: 0
- * where it has none. */
-static inline int gb_onem_place(const int d_outer, const int d_inner, const int d_trans, int *o,
-                                int *i, int *r, int *c)
+/* Each work-item makes one 2 x 2 block of X or Y, whose element (R, C) (both even) is its
+ * place in the destination, (2 gid1, 2 gid0), or the transposed place where d_trans: a block
+ * is one complex element of op(B) (Y), or two of op(A) (X, rows R and R + 1). 0 where the
+ * block starts outside the destination. */
+static inline int gb_onem_block(const int d_outer, const int d_inner, const int d_trans, int *R,
+                                int *C)
 {
-    *i = (int)get_global_id(0);
-    *o = (int)get_global_id(1);
-    *r = d_trans ? *i : *o;
-    *c = d_trans ? *o : *i;
-    return *o < d_outer && *i < d_inner;
+    const int o = 2 * (int)get_global_id(1), i = 2 * (int)get_global_id(0);
+    *R = d_trans ? i : o;
+    *C = d_trans ? o : i;
+    return o < d_outer && i < d_inner;
+}
+
+/* Stores block v (row-major: (R, C), (R, C + 1), (R + 1, C), (R + 1, C + 1)) at its place. */
+static inline void gb_onem_store(global real *dst, const int d_outer, const int d_inner,
+                                 const int d_ld, const int d_trans, const int R, const int C,
+                                 const real *v)
+{
+    for (int e = 0; e < 4; e++) {
+        const int r = R + e / 2, c = C + e % 2, o = d_trans ? c : r, i = d_trans ? r : c;
+        if (o < d_outer && i < d_inner)
+            dst[o * d_ld + i] = v[e];
+    }
 }
 
 kernel void gb_pack1m(const int d_outer, const int d_inner, global real *dst, const int d_ld,
                       const int rows, const int cols, global const real2 *src, const int s_off,
                       const int s_ld, const int d_trans, const int s_trans)
 {
-    int o, i, r, c;
-    if (!gb_onem_place(d_outer, d_inner, d_trans, &o, &i, &r, &c))
+    int R, C;
+    if (!gb_onem_block(d_outer, d_inner, d_trans, &R, &C))
         return;
-    real v = 0;
-    if (r < rows && c < cols) {
-        const int l = c / 2;
-        const real2 z = src[s_off + (s_trans ? l * s_ld + r : r * s_ld + l)];
-        v = c % 2 ? z.y : z.x;
-    }
-    dst[o * d_ld + i] = v;
+    real v[4] = {0, 0, 0, 0};
+    const int l = C / 2;
+    for (int h = 0; h < 2; h++)
+        if (R + h < rows && C < cols) {
+            const real2 z = src[s_off + (s_trans ? l * s_ld + R + h : (R + h) * s_ld + l)];
+            v[2 * h] = z.x;
+            v[2 * h + 1] = z.y;
+        }
+    gb_onem_store(dst, d_outer, d_inner, d_ld, d_trans, R, C, v);
 }
 
 kernel void gb_expand1m(const int d_outer, const int d_inner, global real *dst, const int d_ld,
@@ -94,24 +109,25 @@ kernel void gb_expand1m(const int d_outer, const int d_inner, global real *dst, 
                         const int s_ld, const int d_trans, const int s_trans, const int conj_a,
                         const int conj_b, const real2 alpha)
 {
-    int o, i, r, c;
-    if (!gb_onem_place(d_outer, d_inner, d_trans, &o, &i, &r, &c))
+    int R, C;
+    if (!gb_onem_block(d_outer, d_inner, d_trans, &R, &C))
         return;
-    real v = 0;
-    if (r < rows && c < cols) {
-        const int l = r / 2, j = c / 2;
+    real v[4] = {0, 0, 0, 0};
+    if (R < rows && C < cols) {
+        const int l = R / 2, j = C / 2;
         real2 b = src[s_off + (s_trans ? j * s_ld + l : l * s_ld + j)];
         if (conj_b)
             b.y = -b.y;
         /* alpha is (1, 0) unless it is complex (the kernel applies a real one). */
         if (alpha.x != (real)1 || alpha.y != (real)0)
             b = (real2)(fma(alpha.x, b.x, -alpha.y * b.y), fma(alpha.x, b.y, alpha.y * b.x));
-        if (r % 2 == 0)
-            v = c % 2 ? b.y : b.x;
-        else
-            v = (conj_a ? -1 : 1) * (c % 2 ? b.x : -b.y);
+        const real sa = conj_a ? (real)-1 : (real)1;
+        v[0] = b.x;
+        v[1] = b.y;
+        v[2] = -sa * b.y;
+        v[3] = sa * b.x;
     }
-    dst[o * d_ld + i] = v;
+    gb_onem_store(dst, d_outer, d_inner, d_ld, d_trans, R, C, v);
 }
 
 /* C = beta C for a complex beta (the real kernel then adds to C with beta 1); (1, 0) leaves C

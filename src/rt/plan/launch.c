@@ -87,16 +87,20 @@ static cmd_t copy_cmd(const gb_device_info_t *dev, const gb_route_copy_t *c, cl_
 {
     /* A straight copy reads and writes rows: 64 work-items along them give each warp or wave
      * whole 128-byte lines. A transposing copy reads across rows either way: square groups. */
-    const int across = c->trans || c->kind == GB_PASS_PACK || c->kind == GB_PASS_EXPAND;
+    const int block = c->kind == GB_PASS_PACK || c->kind == GB_PASS_EXPAND; /* 2 x 2 each */
+    const int across = c->trans || block;
     const size_t lx = across ? 16 : 64, ly = across ? 16 : 4;
-    const size_t cols = wide_copy(c) ? (c->d_inner + 3) / 4 : c->d_inner; /* along a row */
+    /* Along a row: four elements per work-item in gb_copy4, a 2 x 2 block in the 1M passes. */
+    const size_t per = wide_copy(c) ? 4 : block ? 2 : 1;
+    const size_t cols = (c->d_inner + per - 1) / per;
+    const size_t outer = block ? (c->d_outer + 1) / 2 : c->d_outer;
     cmd_t m = {.kernel = k, .helper = 1, .what = "a helper pass"};
     /* The implementation chooses on a device that cannot run 256 work-items in a group. */
     m.local_null = dev->max_wg_size < lx * ly;
     m.local[0] = m.local_null ? 0 : lx;
     m.local[1] = m.local_null ? 0 : ly;
     m.global[0] = (cols + lx - 1) / lx * lx;
-    m.global[1] = (c->d_outer + ly - 1) / ly * ly;
+    m.global[1] = (outer + ly - 1) / ly * ly;
     return m;
 }
 

@@ -281,6 +281,7 @@ static void plan_passes(const gb_problem_t *q, const onem_t *om, const size_t ou
         const int x = (d == 0) != (om && om->real_swapped);
         if (om && (!x || om->pack)) {
             r->copies[r->ncopies++] = onem_pass(om, d, outer, ld_k, r);
+            r->made[d] = 1;
             continue;
         }
         gb_problem_t src = *q;
@@ -403,8 +404,10 @@ static void describe(gb_route_t *r)
         snprintf(what, sizeof what, "pad to %zux%zux%zu", r->kernel.m, r->kernel.n, r->kernel.k);
         text_add(r, what);
     }
-    const int repack_a = r->copy[0] && !r->image[0] && !r->flip[0] && !r->pad[0] && !r->pad[2];
-    const int repack_b = r->copy[1] && !r->image[1] && !r->flip[1] && !r->pad[1] && !r->pad[2];
+    const int repack_a =
+        r->copy[0] && !r->made[0] && !r->image[0] && !r->flip[0] && !r->pad[0] && !r->pad[2];
+    const int repack_b =
+        r->copy[1] && !r->made[1] && !r->image[1] && !r->flip[1] && !r->pad[1] && !r->pad[2];
     const int repack_c = r->copy[2] && !r->pad[0] && !r->pad[1];
     if (repack_a || repack_b || repack_c)
         text_add(r, "repack");

@@ -45,6 +45,7 @@ typedef struct gb_route {
     int swapped;             /* served through the operand swap (A is the caller's B) */
     int onem;                /* a complex problem on a real kernel: the 1M method (the kernel's
                                 problem is gb__problem_1m's, its temporaries of its precision) */
+    int made[2];             /* the kernel's A, B made by a 1M pass (not repacked copies) */
     int flip[2];             /* the kernel's A, B transposed by a pass */
     int pad[3];              /* M, N, K padded with zeros to the family's multiples */
     int copy[3];             /* the kernel's A, B, C are temporaries */
