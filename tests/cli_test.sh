@@ -155,8 +155,8 @@ expect_one_line
 expect 2 "kernel 'clblast' has no complex single-precision version; choose one of its precisions \(s,d\)" \
     run -k clblast --precision c --store "$tmp/cplx.db" $small
 expect_one_line
-expect 2 "kernel 'xgemm' has no complex double-precision version" \
-    run -k xgemm --precision z --store "$tmp/cplx.db" $small
+expect 2 "kernel 'cpu_rb' has no complex double-precision version; choose one of its precisions \(s,d\)" \
+    run -k cpu_rb --precision z --store "$tmp/cplx.db" $small
 expect_one_line
 expect 2 "tune takes s or d" tune -k naive --precision c -n 64 --budget 2
 expect_one_line
