@@ -25,7 +25,15 @@
  * are skipped, and whole vectors are stored where the tile is interior and C is aligned.
  * A, B and C are read and written through the prelude's storage helpers: with FP16 or bfloat16
  * (GB_STORAGE) elements are converted to float as they are loaded, the local tiles and the sums
- * are float, and each element of C is rounded once as it is stored. */
+ * are float, and each element of C is rounded once as it is stored.
+ * Complex elements (c, z: GB_COMPLEX) are split as they are loaded into two planes, real parts
+ * and imaginary parts (PARTS 2), in registers, in the local tiles and in the accumulators, so
+ * that the arithmetic is the real kernel's vectors twice over: per k, each complex product is
+ * four real FMAs, in the order the prelude's GB_CMAD takes (the real part's two, then the
+ * imaginary part's two). An operand conjugated by the C transposition (GB_CONJ_A, GB_CONJ_B)
+ * has its imaginary parts negated as its slice is loaded. Complex alpha and beta are applied
+ * element by element as C is stored (GB_UPDATE_AT). On a CPU through PoCL this reaches about
+ * 0.4x (c) and 0.5x (z) of OpenBLAS at 1024: bench/notes/cpu.md#xgemm-complex-pocl. */
 #ifndef MWG
 #define MWG 64 /* tile rows of C per work-group */
 #endif
@@ -67,6 +75,11 @@
 #define NWI (NWG / NDIMC)
 #define NVN (NWI / VWN) /* vectors per row of a work-item's block */
 #define WGS (MDIMC * NDIMC)
+#if GB_COMPLEX
+#define PARTS 2 /* real and imaginary planes */
+#else
+#define PARTS 1
+#endif
 
 #if !GB_ROW_MAJOR
 #error "xgemm is row-major; column-major problems are served through the operand swap"
@@ -148,6 +161,32 @@
 #define GSTORE(w, v, p) (*(global REALV(w) *)(p) = (v))
 #endif
 
+/* The element at p[i] (inside: else 0) into r[0] and, for complex, its imaginary part into
+ * r[n], negated where conj; XG_GETV does the same for the w-vector at p (aligned), its parts
+ * split into r[0..w) and r[n..n+w). */
+#if GB_COMPLEX
+#define XG_W2(w) GB_CAT(XG_W2_, w) /* twice w: the reals in w complex elements */
+#define XG_W2_1 2
+#define XG_W2_2 4
+#define XG_W2_4 8
+#define XG_W2_8 16
+#define XG_GET1(r, n, inside, p, i, conj)                              \
+    do {                                                              \
+        const real2 e_ = (inside) ? GB_LOAD(p, i) : (real2)0;         \
+        (r)[0] = e_.x;                                                \
+        (r)[n] = (conj) ? -e_.y : e_.y;                               \
+    } while (0)
+#define XG_GETV(w, r, n, p, conj)                                     \
+    do {                                                              \
+        const REALV(XG_W2(w)) v_ = GLOAD(XG_W2(w), p);                \
+        VSTORE(w)(v_.even, 0, r);                                     \
+        VSTORE(w)((conj) ? -v_.odd : v_.odd, 0, (r) + (n));           \
+    } while (0)
+#else
+#define XG_GET1(r, n, inside, p, i, conj) ((r)[0] = (inside) ? GB_LOAD(p, i) : (real)0)
+#define XG_GETV(w, r, n, p, conj) VSTORE(w)(GLOAD(w, p), 0, r)
+#endif
+
 /* Local memory is read and written in plain vectors where the tile layout keeps them aligned to
  * their size (the tiles themselves are aligned to the widest), so that GPUs make one wide access
  * of each; vload/vstore do the rest. *_ALIGNED say where the layout does. */
@@ -168,10 +207,10 @@
     const int dr = ((l) * WGS) / (CV) + dr##_carry;                                         \
     const int dc = (((l) * WGS) % (CV) - dr##_carry * (CV)) * (VW)
 
-/* Loads this work-item's share of the A slice into ra[LPTA * VWA]. a points at the work-item's
- * first element (lda apart rows); rows and cols count how much of the slice from that element on
- * lies inside the matrix. fast: all of the slice does and vectors are aligned, so whole vectors
- * are read unchecked. */
+/* Loads this work-item's share of the A slice into ra[PARTS * LPTA * VWA] (complex: the real
+ * parts, then the imaginary parts). a points at the work-item's first element (lda apart rows);
+ * rows and cols count how much of the slice from that element on lies inside the matrix. fast:
+ * all of the slice does and vectors are aligned, so whole vectors are read unchecked. */
 XG_INLINE void load_a(global const stored *a, const int lda, const int tc, const int rows,
                       const int cols, const bool fast, real *ra)
 {
@@ -179,7 +218,7 @@ XG_INLINE void load_a(global const stored *a, const int lda, const int tc, const
 #pragma unroll
         for (int l = 0; l < LPTA; l++) {
             XG_STEP(l, tc, CVA, VWA, dr, dc);
-            VSTORE(VWA)(GLOAD(VWA, a + dr * lda + dc), 0, ra + l * VWA);
+            XG_GETV(VWA, ra + l * VWA, LPTA * VWA, a + dr * lda + dc, GB_CONJ_A);
         }
     } else {
 #pragma unroll
@@ -187,26 +226,33 @@ XG_INLINE void load_a(global const stored *a, const int lda, const int tc, const
             XG_STEP(l, tc, CVA, VWA, dr, dc);
 #pragma unroll
             for (int w = 0; w < VWA; w++)
-                ra[l * VWA + w] = dr < rows && dc + w < cols ? GB_LOAD(a, dr * lda + dc + w) : (real)0;
+                XG_GET1(ra + l * VWA + w, LPTA * VWA, dr < rows && dc + w < cols, a,
+                        dr * lda + dc + w, GB_CONJ_A);
         }
     }
 }
 
-/* Stores ra (from load_a) into the local A tile; as points at the work-item's first element. */
+/* Stores ra (from load_a) into the local A tile, plane by plane (AS_SIZE apart); as points at
+ * the work-item's first element. */
 XG_INLINE void store_a(local real *as, const int tc, const real *ra)
 {
 #pragma unroll
-    for (int l = 0; l < LPTA; l++) {
-        XG_STEP(l, tc, CVA, VWA, dr, dc);
+    for (int q = 0; q < PARTS; q++) {
+        local real *asq = as + q * AS_SIZE;
+        const real *raq = ra + q * (LPTA * VWA);
+#pragma unroll
+        for (int l = 0; l < LPTA; l++) {
+            XG_STEP(l, tc, CVA, VWA, dr, dc);
 #if A_PUT_ALIGNED
-        LSTORE(VWA, VLOAD(VWA)(0, ra + l * VWA), as + A_LOCAL(dr, dc));
+            LSTORE(VWA, VLOAD(VWA)(0, raq + l * VWA), asq + A_LOCAL(dr, dc));
 #elif A_CONTIG
-        VSTORE(VWA)(VLOAD(VWA)(0, ra + l * VWA), 0, as + A_LOCAL(dr, dc));
+            VSTORE(VWA)(VLOAD(VWA)(0, raq + l * VWA), 0, asq + A_LOCAL(dr, dc));
 #else
 #pragma unroll
-        for (int w = 0; w < VWA; w++)
-            as[A_LOCAL(dr, dc + w)] = ra[l * VWA + w];
+            for (int w = 0; w < VWA; w++)
+                asq[A_LOCAL(dr, dc + w)] = raq[l * VWA + w];
 #endif
+        }
     }
 }
 
@@ -218,7 +264,7 @@ XG_INLINE void load_b(global const stored *b, const int ldb, const int tc, const
 #pragma unroll
         for (int l = 0; l < LPTB; l++) {
             XG_STEP(l, tc, CVB, VWB, dr, dc);
-            VSTORE(VWB)(GLOAD(VWB, b + dr * ldb + dc), 0, rb + l * VWB);
+            XG_GETV(VWB, rb + l * VWB, LPTB * VWB, b + dr * ldb + dc, GB_CONJ_B);
         }
     } else {
 #pragma unroll
@@ -226,7 +272,8 @@ XG_INLINE void load_b(global const stored *b, const int ldb, const int tc, const
             XG_STEP(l, tc, CVB, VWB, dr, dc);
 #pragma unroll
             for (int w = 0; w < VWB; w++)
-                rb[l * VWB + w] = dr < rows && dc + w < cols ? GB_LOAD(b, dr * ldb + dc + w) : (real)0;
+                XG_GET1(rb + l * VWB + w, LPTB * VWB, dr < rows && dc + w < cols, b,
+                        dr * ldb + dc + w, GB_CONJ_B);
         }
     }
 }
@@ -235,77 +282,101 @@ XG_INLINE void load_b(global const stored *b, const int ldb, const int tc, const
 XG_INLINE void store_b(local real *bs, const int tc, const real *rb)
 {
 #pragma unroll
-    for (int l = 0; l < LPTB; l++) {
-        XG_STEP(l, tc, CVB, VWB, dr, dc);
+    for (int q = 0; q < PARTS; q++) {
+        local real *bsq = bs + q * BS_SIZE;
+        const real *rbq = rb + q * (LPTB * VWB);
+#pragma unroll
+        for (int l = 0; l < LPTB; l++) {
+            XG_STEP(l, tc, CVB, VWB, dr, dc);
 #if B_PUT_ALIGNED
-        LSTORE(VWB, VLOAD(VWB)(0, rb + l * VWB), bs + B_LOCAL(dr, dc));
+            LSTORE(VWB, VLOAD(VWB)(0, rbq + l * VWB), bsq + B_LOCAL(dr, dc));
 #elif B_CONTIG
-        VSTORE(VWB)(VLOAD(VWB)(0, rb + l * VWB), 0, bs + B_LOCAL(dr, dc));
+            VSTORE(VWB)(VLOAD(VWB)(0, rbq + l * VWB), 0, bsq + B_LOCAL(dr, dc));
 #else
 #pragma unroll
-        for (int w = 0; w < VWB; w++)
-            bs[B_LOCAL(dr, dc + w)] = rb[l * VWB + w];
+            for (int w = 0; w < VWB; w++)
+                bsq[B_LOCAL(dr, dc + w)] = rbq[l * VWB + w];
 #endif
+        }
     }
 }
 
 /* acc += this work-item's rows of the A tile times its columns of the B tile over one K step;
  * as and bs point at its first row and column. acc holds the MWI x NWI block as MWI rows of NVN
- * vectors: each k broadcasts one value of A against a vector of B, so the FMAs are VWN wide even
- * where the compiler does not vectorize across work-items. */
+ * vectors (per plane: complex has the real parts' block, then the imaginary parts'): each k
+ * broadcasts one value of A against a vector of B, so the FMAs are VWN wide even where the
+ * compiler does not vectorize across work-items. */
 XG_INLINE void multiply(local const real *as, local const real *bs, REALV(VWN) *acc)
 {
     /* c is acc while the step runs. With ACCMEM, acc itself is indexed at run time elsewhere and
      * so stays in memory: a compiler that runs a group's work-items in loops (PoCL) then reads
      * and writes it once per step, instead of copying it from loop iteration to loop iteration
      * as it must do with values held in registers across a barrier. */
-    REALV(VWN) c[MWI * NVN];
+    REALV(VWN) c[PARTS * MWI * NVN];
 #pragma unroll
-    for (int i = 0; i < MWI * NVN; i++)
+    for (int i = 0; i < PARTS * MWI * NVN; i++)
         c[i] = acc[i];
 #pragma unroll
     for (int k = 0; k < KWG; k++) {
-        real a[MWI];
-        REALV(VWN) b[NVN];
+        real a[PARTS * MWI];
+        REALV(VWN) b[PARTS * NVN];
+#pragma unroll
+        for (int q = 0; q < PARTS; q++) {
+            local const real *aq = as + q * AS_SIZE, *bq = bs + q * BS_SIZE;
 #if A_GET_ALIGNED
 #pragma unroll
-        for (int mv = 0; mv < MWI / VWM; mv++)
-            VSTORE(VWM)(LLOAD(VWM, as + k * AS_SK + mv * (MDIMC * VWM)), 0, a + mv * VWM);
+            for (int mv = 0; mv < MWI / VWM; mv++)
+                VSTORE(VWM)(LLOAD(VWM, aq + k * AS_SK + mv * (MDIMC * VWM)), 0,
+                            a + q * MWI + mv * VWM);
 #elif AS_KMAJOR
 #pragma unroll
-        for (int mv = 0; mv < MWI / VWM; mv++)
-            VSTORE(VWM)(VLOAD(VWM)(0, as + k * AS_SK + mv * (MDIMC * VWM)), 0, a + mv * VWM);
+            for (int mv = 0; mv < MWI / VWM; mv++)
+                VSTORE(VWM)(VLOAD(VWM)(0, aq + k * AS_SK + mv * (MDIMC * VWM)), 0,
+                            a + q * MWI + mv * VWM);
 #else
 #pragma unroll
-        for (int mi = 0; mi < MWI; mi++) /* VWM == 1 */
-            a[mi] = as[k + mi * (MDIMC * AS_SM)];
+            for (int mi = 0; mi < MWI; mi++) /* VWM == 1 */
+                a[q * MWI + mi] = aq[k + mi * (MDIMC * AS_SM)];
 #endif
 #pragma unroll
-        for (int nv = 0; nv < NVN; nv++)
+            for (int nv = 0; nv < NVN; nv++)
 #if B_GET_ALIGNED
-            b[nv] = LLOAD(VWN, bs + k * LDBS + nv * (NDIMC * VWN));
+                b[q * NVN + nv] = LLOAD(VWN, bq + k * LDBS + nv * (NDIMC * VWN));
 #else
-            b[nv] = VLOAD(VWN)(0, bs + k * LDBS + nv * (NDIMC * VWN));
+                b[q * NVN + nv] = VLOAD(VWN)(0, bq + k * LDBS + nv * (NDIMC * VWN));
 #endif
+        }
 #pragma unroll
         for (int mi = 0; mi < MWI; mi++)
 #pragma unroll
-            for (int nv = 0; nv < NVN; nv++)
-                c[mi * NVN + nv] = fma((REALV(VWN))(a[mi]), b[nv], c[mi * NVN + nv]);
+            for (int nv = 0; nv < NVN; nv++) {
+                const int x = mi * NVN + nv;
+#if GB_COMPLEX
+                /* GB_CMAD's order: re += ar br - ai bi, im += ar bi + ai br, one FMA each. */
+                const int y = MWI * NVN + x;
+                const REALV(VWN) ar = (REALV(VWN))(a[mi]), ai = (REALV(VWN))(a[MWI + mi]);
+                c[x] = fma(ar, b[nv], c[x]);
+                c[x] = fma(-ai, b[NVN + nv], c[x]);
+                c[y] = fma(ar, b[NVN + nv], c[y]);
+                c[y] = fma(ai, b[nv], c[y]);
+#else
+                c[x] = fma((REALV(VWN))(a[mi]), b[nv], c[x]);
+#endif
+            }
     }
 #pragma unroll
-    for (int i = 0; i < MWI * NVN; i++)
+    for (int i = 0; i < PARTS * MWI * NVN; i++)
         acc[i] = c[i];
 }
 
 __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
-kernel void xgemm(const int M, const int N, const int K, const real alpha,
+kernel void xgemm(const int M, const int N, const int K, const scalar alpha,
                   global const stored *restrict A, const int offA, const int lda,
                   global const stored *restrict B, const int offB, const int ldb,
-                  const real beta, global stored *C, const int offC, const int ldc)
+                  const scalar beta, global stored *C, const int offC, const int ldc)
 {
-    local real As[STAGES * AS_SIZE] __attribute__((aligned(8 * sizeof(real))));
-    local real Bs[STAGES * BS_SIZE] __attribute__((aligned(8 * sizeof(real))));
+    local real As[STAGES * PARTS * AS_SIZE] __attribute__((aligned(8 * sizeof(real))));
+    local real Bs[STAGES * PARTS * BS_SIZE] __attribute__((aligned(8 * sizeof(real))));
     const int tn = (int)get_local_id(0), tm = (int)get_local_id(1);
     const int m0 = (int)get_group_id(1) * MWG, n0 = (int)get_group_id(0) * NWG;
     /* Unsigned, so that the compiler knows tca < CVA and tcb < CVB; the remainders are written
@@ -347,12 +418,12 @@ kernel void xgemm(const int M, const int N, const int K, const real alpha,
     const int as_put = A_LOCAL(tra, tca * VWA), bs_put = B_LOCAL(trb, tcb * VWB);
     const int as_get = tm * VWM * AS_SM, bs_get = tn * VWN;
 
-    REALV(VWN) acc[MWI * NVN];
+    REALV(VWN) acc[PARTS * MWI * NVN];
 #pragma unroll
-    for (int i = 0; i < MWI * NVN; i++)
+    for (int i = 0; i < PARTS * MWI * NVN; i++)
         acc[i] = (REALV(VWN))0;
 
-    real ra[LPTA * VWA], rb[LPTB * VWB];
+    real ra[PARTS * LPTA * VWA], rb[PARTS * LPTB * VWB];
     const int ksteps = (K + KWG - 1) / KWG;
     load_a(a_k + a_off, lda, tca, A_EXTENT(K), inside_a && KWG <= K, ra);
     load_b(b_k + b_off, ldb, tcb, B_EXTENT(K), inside_b && KWG <= K, rb);
@@ -362,7 +433,7 @@ kernel void xgemm(const int M, const int N, const int K, const real alpha,
      * pointers stay inside the loop instead of being hoisted out of it one by one. */
     local real *a_cur = As, *b_cur = Bs;
 #if STAGES == 2
-    local real *a_nxt = As + AS_SIZE, *b_nxt = Bs + BS_SIZE;
+    local real *a_nxt = As + PARTS * AS_SIZE, *b_nxt = Bs + PARTS * BS_SIZE;
 #else
     local real *a_nxt = As, *b_nxt = Bs;
 #endif
@@ -397,7 +468,9 @@ kernel void xgemm(const int M, const int N, const int K, const real alpha,
         b_nxt = b_tmp;
     }
 
+#if !GB_COMPLEX
     const bool fast_c = m0 + MWG <= M && n0 + NWG <= N && ldc % VWN == 0 && offC % VWN == 0;
+#endif
     /* With ACCMEM this loop is left rolled: its run-time index into acc is what keeps acc in
      * memory (see multiply()). */
 #if ACCMEM
@@ -412,6 +485,20 @@ kernel void xgemm(const int M, const int N, const int K, const real alpha,
 #pragma unroll
             for (int nv = 0; nv < NVN; nv++) {
                 const int j = n0 + (nv * NDIMC + tn) * VWN;
+#if GB_COMPLEX
+                if (i < M) {
+                    global stored *c = C + i * ldc + j;
+                    real re[VWN], im[VWN];
+                    VSTORE(VWN)(acc[mi * NVN + nv], 0, re);
+                    VSTORE(VWN)(acc[MWI * NVN + mi * NVN + nv], 0, im);
+#pragma unroll
+                    for (int w = 0; w < VWN; w++)
+                        if (j + w < N) {
+                            const real2 s = (real2)(re[w], im[w]);
+                            GB_UPDATE_AT(c, w, s, alpha, beta);
+                        }
+                }
+#else
                 if (fast_c) {
                     global stored *c = C + i * ldc + j;
                     const REALV(VWN) r = alpha * acc[mi * NVN + nv];
@@ -428,6 +515,7 @@ kernel void xgemm(const int M, const int N, const int K, const real alpha,
                         if (j + w < N)
                             GB_UPDATE_AT(c, w, s[w], alpha, beta);
                 }
+#endif
             }
         }
     }

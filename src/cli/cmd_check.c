@@ -30,7 +30,8 @@ static const size_t shapes[][3] = {{1, 1, 1}, {33, 17, 9}, {33, 17, 45}, {65, 63
 
 static void usage(void)
 {
-    printf("usage: gemmbench check -k KERNEL [--kernel-path DIR] [--precision s|d]\n"
+    printf("usage: gemmbench check -k KERNEL [--kernel-path DIR]\n"
+           "                       [--precision s|d|h|b|c|z]\n"
            "                       [--param NAME=V ..] [-p P] [-t T] [-d D] [--no-oclgrind]\n"
            "                       [--timeout S]\n"
            "Runs KERNEL (a family or preset) at shapes that straddle tiles (1x1x1, 33x17x9,\n"
@@ -81,7 +82,8 @@ static int parse(int argc, char **argv, check_opts_t *o)
         case O_PREC: {
             gb_precision_t p;
             if (gb_precision_parse(optarg, &p) != GB_OK)
-                return cli_error(GB_EBADPRECISION, "unknown precision '%s'; use s or d", optarg);
+                return cli_error(GB_EBADPRECISION, "unknown precision '%s'; use s, d, h, b, c or z",
+                                 optarg);
             o->precision = optarg;
             break;
         }

@@ -665,7 +665,7 @@ static gb_preset_t f24_presets[] = {
     {"thin_stream_64", "32 rows of C a group (64 rows in two passes over B, which the second reads from cache)", 3u, 6, f24_s2_names, f24_s2_values},
 };
 static char *f25_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
-static char *f25_constraints[] = {"MWG % MDIMC == 0", "NWG % NDIMC == 0", "(MWG / MDIMC) % VWM == 0", "(NWG / NDIMC) % VWN == 0", "KWG % VWK == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWM) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWN) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG / MDIMC) * (NWG / NDIMC) <= 256"};
+static char *f25_constraints[] = {"MWG % MDIMC == 0", "NWG % NDIMC == 0", "(MWG / MDIMC) % VWM == 0", "(NWG / NDIMC) % VWN == 0", "KWG % VWK == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWM) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWN) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG / MDIMC) * (NWG / NDIMC) * (max(ELEM, REAL) / REAL) <= 256"};
 static long f25_p0_values[] = {8, 16, 24, 32, 48, 64, 96, 128, 192, 256};
 static long f25_p1_values[] = {8, 16, 24, 32, 48, 64, 96, 128, 192, 256};
 static long f25_p2_values[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
@@ -701,7 +701,7 @@ static long f25_s3_values[] = {128, 128, 16, 16, 16, 4, 4, 4, 4, 0, 2, 0};
 static char *f25_s4_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
 static long f25_s4_values[] = {128, 64, 8, 16, 16, 2, 2, 2, 2, 0, 2, 0};
 static gb_preset_t f25_presets[] = {
-    {"xgemm_small", "32x32x16 tile, 8x8 work-items, 4x4 per work-item, scalar accesses, one local buffer", 15u, 12, f25_s0_names, f25_s0_values},
+    {"xgemm_small", "32x32x16 tile, 8x8 work-items, 4x4 per work-item, scalar accesses, one local buffer", 63u, 12, f25_s0_names, f25_s0_values},
     {"xgemm_cpu", "PoCL on an AVX2 CPU: 96x64x16 tile, 16x4 work-items, each 6 rows x 2 float8 of C (12 vector accumulators), float8 loads along K, double-buffered, accumulators kept in memory across barriers", 1u, 12, f25_s1_names, f25_s1_values},
     {"xgemm_cpu_d", "PoCL on a CPU, double: xgemm_cpu's tile and work-items, each 6 rows x 4 double4 of C, double8 loads along K, double-buffered, accumulators kept in memory across barriers", 2u, 12, f25_s2_names, f25_s2_values},
     {"xgemm_gpu", "NVIDIA H100 guess: 128x128x16 tile, 16x16 work-items, 8x8 per work-item, float4 global and local accesses, double-buffered (33 KB of local memory)", 1u, 12, f25_s3_names, f25_s3_values},
@@ -1441,19 +1441,19 @@ gb_family_t gb__builtin_families[] = {
   },
   {
     .name = "xgemm",
-    .description = "gemmbench's tiled GEMM: MWG x NWG tile per work-group staged through local memory in KWG steps (optionally double-buffered), MWI x NWI register block per work-item, vector global loads where aligned; row-major NN/NT/TN/TT, any size.",
+    .description = "gemmbench's tiled GEMM: MWG x NWG tile per work-group staged through local memory in KWG steps (optionally double-buffered), MWI x NWI register block per work-item, vector global loads where aligned; row-major NN/NT/TN/TT (complex: C as T, conjugated as loaded; real and imaginary parts in separate planes), any size.",
     .origin = "kernels/xgemm.json",
     .source_file = "xgemm.cl",
     .entry = "xgemm",
-    .program_digest = "726b1ff81a62b637aaf06e7d2b43295b0809178c1da680f4e3a10b4efb4d8442",
+    .program_digest = "364c8386925604b72c5b4144be38f70a62fcdae9d26edf5324dbacc6fdeba252",
     .global[0] = "ceil_div(N, NWG) * NDIMC",
     .global[1] = "ceil_div(M, MWG) * MDIMC",
     .local[0] = "NDIMC",
     .local[1] = "MDIMC",
-    .local_mem = "STAGES * (max(KWG * (MWG + PADA), MWG * (KWG + PADA)) + KWG * (NWG + PADB)) * REAL",
+    .local_mem = "STAGES * (max(KWG * (MWG + PADA), MWG * (KWG + PADA)) + KWG * (NWG + PADB)) * max(ELEM, REAL)",
     .traffic[0] = "ELEM * (M * K * ceil_div(N, NWG) + K * N * ceil_div(M, MWG) + M * N)",
     .traffic[1] = "ELEM * M * N",
-    .precisions = 15u, .layouts = 15u,
+    .precisions = 63u, .layouts = 15u,
     .nargs = 14, .nconstraints = 10, .nextensions = 0, .nlets = 0,
     .nparams = 12, .npresets = 5,
     .args = f25_args,
