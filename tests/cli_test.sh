@@ -114,11 +114,11 @@ expect 2 "has no double-precision version" run -k SGEMM_NT_4x1 --precision d $sm
 # FP16 and bfloat16 run only in the families that declare them (naive, xgemm here): the others,
 # and the peers, refuse with their own precisions; so does tune; offload refuses h and b, which
 # the host's OpenBLAS cannot compute.
-expect 2 "kernel 'SGEMM_NT_4x1' has no FP16-precision version; choose one of its precisions \(s\) or a kernel that has h" \
+expect 2 "kernel 'SGEMM_NT_4x1' has no FP16-precision version; choose one of its precisions \(s,c\) or a kernel that has h" \
     run -k SGEMM_NT_4x1 --precision h --store "$tmp/half.db" $small
 expect_one_line
 expect_no_table
-expect 2 "kernel 'myGEMM6' has no bfloat16-precision version; choose one of its precisions \(s,d\)" \
+expect 2 "kernel 'myGEMM6' has no bfloat16-precision version; choose one of its precisions \(s,d,c,z\)" \
     run -k myGEMM6 --precision b --store "$tmp/half.db" $small
 expect_one_line
 expect 2 "kernel 'openblas' has no FP16-precision version" run -k openblas --precision h \

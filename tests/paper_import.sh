@@ -22,7 +22,7 @@ grep -q "^run with: gemmbench run --kernel-path $tmp/k -k sgemm_nn_4x2$" "$tmp/o
 cmp -s "$fx/sgemm_nn_4x2.cl" "$tmp/k/sgemm_nn_4x2.cl" && ok || no "the source copied beside the metadata"
 [ "$(ls "$tmp/k" | wc -l)" -eq 2 ] && ok || no "two files written"
 "$gb" kernels --kernel-path "$tmp/k" >"$tmp/out" 2>"$tmp/err" && ok || no "kernels --kernel-path loads it"
-grep -q "^sgemm_nn_4x2  \[s\]  native layouts: row-NN" "$tmp/out" && ok || no "kernels lists it"
+grep -q "^sgemm_nn_4x2  \[s +1M c\]  native layouts: row-NN" "$tmp/out" && ok || no "kernels lists it"
 
 # Run as the paper ran it (beta not 0, its work-group 8 x 8) and at the driver's work-group.
 "$gb" run --kernel-path "$tmp/k" -k sgemm_nn_4x2 -n 64,96 --alpha 0.5 --beta 2 --lws 8,8 -i 2 \

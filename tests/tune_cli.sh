@@ -95,11 +95,16 @@ fi
 
 # A precision the family lacks, asked alone, is refused; in a list it is skipped in a line, and
 # --precision all counts each the family has, those the device cannot run (fp64 hidden) said.
-expect "kernel 'myGEMM1' has no complex single precision" -k myGEMM1 -n 64 --precision c
+# (myGEMM1 has s and d, and c and z by the 1M method; SGEMM_NT_4x1 has s, and c by 1M.)
+expect "kernel 'SGEMM_NT_4x1' has no complex double precision" -k SGEMM_NT_4x1 -n 64 --precision z
 "$gb" tune --count -k myGEMM1 --precision s,c --store "$db" >"$tmp/out" 2>"$tmp/err"
-if [ $? -eq 0 ] && grep -q "^tune: skipping myGEMM1 in c: the family has no complex single precision$" \
-    "$tmp/out" && grep -Eq "^myGEMM1 +s +7 " "$tmp/out" && [ ! -e "$db" ]; then ok; else
+if [ $? -eq 0 ] && grep -Eq "^myGEMM1 +c +7 " "$tmp/out" && grep -Eq "^myGEMM1 +s +7 " "$tmp/out" &&
+    [ ! -e "$db" ]; then ok; else
     bad "tune --count --precision s,c"; cat "$tmp/out" "$tmp/err"; fi
+"$gb" tune --count -k SGEMM_NT_4x1 --precision s,d --store "$db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q "^tune: skipping SGEMM_NT_4x1 in d: the family has no double precision$" \
+    "$tmp/out" && grep -Eq "^SGEMM_NT_4x1 +s " "$tmp/out" && [ ! -e "$db" ]; then ok; else
+    bad "tune --count --precision s,d"; cat "$tmp/out" "$tmp/err"; fi
 GEMMBENCH_DISABLE_FP64=1 "$gb" tune --count -k naive --precision all --store "$db" >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && [ "$(grep -cE '^naive +[shbc] +85 ' "$tmp/out")" -eq 4 ] &&
     grep -Eq "^naive +d +- .*no double precision" "$tmp/out" &&

@@ -57,7 +57,7 @@ static int precisions_of(const gb_explore_plan_t *pl, const gb_registry_t *reg, 
                          "unknown kernel '%s'; 'gemmbench kernels' lists the families to tune",
                          kernel);
     /* Its own precisions, and the complex ones its real ones serve by the 1M method. */
-    const unsigned own = gb_precisions_1m(gb_family_precisions(f));
+    const unsigned own = gb_precisions_1m(ps ? ps->precisions : gb_family_precisions(f));
     if (!pl->precisions) {
         *want = own & (1u << GB_PREC_S) ? 1u << GB_PREC_S : own & (~own + 1u);
         return 0;
