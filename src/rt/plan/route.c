@@ -7,6 +7,7 @@
 #include "rt/core/core.h"
 #include "rt/family/expr.h"
 #include "rt/family/registry.h"
+#include "onem.h"
 #include "route.h"
 
 static int native(const gb_family_t *f, gb_layout_t l, gb_trans_t ta, gb_trans_t tb)
@@ -223,64 +224,20 @@ static int plan_operand(const gb_family_t *f, const gb_problem_t *q, const gb_de
     return GB_OK;
 }
 
-/* A complex problem on a real kernel (gb__problem_1m): the caller's problem made row-major, and
- * whether that took the swap, A needs packing, and the real problem took the swap as well. */
-typedef struct onem {
-    gb_problem_t row;
-    int swapped, pack, real_swapped;
-} onem_t;
-
-/* The 1M pass that makes the kernel's operand d (X where it is the real problem's A, else Y)
- * in its temporary, from the caller's complex operand. */
-static gb_route_copy_t onem_pass(const onem_t *om, int d, const size_t outer[3],
-                                 const size_t ld_k[3], const gb_route_t *r)
-{
-    const gb_problem_t *q = &om->row;
-    const int x = (d == 0) != (om->real_swapped != 0);
-    /* The row-major problem's A is the caller's B where making it row-major swapped them. */
-    const gb_buf_t a = om->swapped ? GB_BUF_B : GB_BUF_A, b = om->swapped ? GB_BUF_A : GB_BUF_B;
-    gb_route_copy_t c = {.trans = r->flip[d],
-                         .dst = d ? GB_BUF_TB : GB_BUF_TA,
-                         .d_outer = outer[d],
-                         .d_inner = ld_k[d],
-                         .d_ld = ld_k[d]};
-    if (x) {
-        c.kind = GB_PASS_PACK;
-        c.src = a;
-        c.rows = q->m;
-        c.cols = 2 * q->k;
-        c.s_off = q->off_a;
-        c.s_ld = q->lda;
-        c.s_trans = q->trans_a == GB_TRANS;
-    } else {
-        c.kind = GB_PASS_EXPAND;
-        c.src = b;
-        c.rows = 2 * q->k;
-        c.cols = 2 * q->n;
-        c.s_off = q->off_b;
-        c.s_ld = q->ldb;
-        c.s_trans = q->trans_b == GB_TRANS;
-        c.conj_a = q->conj_a;
-        c.conj_b = q->conj_b;
-    }
-    return c;
-}
-
 /* The passes: A and B into their temporaries (an image's copy zero-filled out to its pitch),
  * C into its temporary where the kernel reads it (beta != 0), and back after the kernel; the
  * temporaries span outer x inner elements of the kernel's problem at leading dimensions ld_k.
  * Under 1M (om) the real operands that are not the caller's memory are made by the 1M passes,
  * and a complex beta scales C first. */
-static void plan_passes(const gb_problem_t *q, const onem_t *om, const size_t outer[3],
+static void plan_passes(const gb_problem_t *q, const gb_onem_t *om, const size_t outer[3],
                         const size_t inner[3], const size_t ld_k[3], gb_route_t *r)
 {
     size_t rows, cols;
     for (int d = 0; d < 2; d++) {
         if (!r->copy[d])
             continue;
-        const int x = (d == 0) != (om && om->real_swapped);
-        if (om && (!x || om->pack)) {
-            r->copies[r->ncopies++] = onem_pass(om, d, outer, ld_k, r);
+        if (gb__onem_made(om, d)) {
+            r->copies[r->ncopies++] = gb__onem_pass(om, d, outer, ld_k, r);
             r->made[d] = 1;
             continue;
         }
@@ -309,13 +266,7 @@ static void plan_passes(const gb_problem_t *q, const onem_t *om, const size_t ou
     /* Run whatever beta is (a real one leaves C to the kernel): the commands do not depend
      * on the call's scalars. */
     if (om && !gb__beta_zero(q))
-        r->copies[r->ncopies++] = (gb_route_copy_t){.kind = GB_PASS_SCALE,
-                                                    .dst = GB_BUF_C,
-                                                    .src = GB_BUF_C,
-                                                    .d_outer = om->row.m,
-                                                    .d_inner = om->row.n,
-                                                    .d_off = om->row.off_c,
-                                                    .d_ld = om->row.ldc};
+        r->copies[r->ncopies++] = gb__onem_scale(om);
     if (r->copy[2]) {
         size_t so, si;
         stored(q, q->m, q->n, &so, &si);
@@ -348,7 +299,7 @@ static void plan_passes(const gb_problem_t *q, const onem_t *om, const size_t ou
  * copy's leading dimension is rounded up to one), or when the leading dimension is a multiple it
  * avoids (the copy's is one multiple more). An operand read as an image is always copied: the
  * image is made over the copy, with rows padded to the device's image pitch alignment. */
-static int plan_copies(const gb_family_t *f, const gb_problem_t *q, const onem_t *om,
+static int plan_copies(const gb_family_t *f, const gb_problem_t *q, const gb_onem_t *om,
                        const gb_device_info_t *dev, const size_t mult[3], const size_t ldm[3],
                        const size_t avoid[3], gb_route_t *r, char *msg, size_t msglen)
 {
@@ -362,8 +313,7 @@ static int plan_copies(const gb_family_t *f, const gb_problem_t *q, const onem_t
     stored(k, k->m, k->n, &outer[2], &inner[2]);
     for (int d = 0; d < 3; d++) {
         /* Under 1M, Y is always made, and X where A is stored transposed. */
-        const int x = (d == 0) != (om && om->real_swapped);
-        const int force = om && d < 2 && (!x || om->pack);
+        const int force = d < 2 && gb__onem_made(om, d);
         const int rc = plan_operand(f, q, dev, d, force, outer[d], inner[d], ldm[d], avoid[d],
                                     &ld_k[d], r, msg, msglen);
         if (rc != GB_OK)
@@ -619,7 +569,7 @@ int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_devic
     const gb_family_t *f = cfg->family;
     memset(r, 0, sizeof *r);
     /* A complex problem on a real kernel: the real problem is routed, its operands made. */
-    onem_t om;
+    gb_onem_t om;
     gb_problem_t real;
     r->onem = gb__config_1m(cfg, p->precision);
     if (r->onem) {
@@ -647,27 +597,6 @@ int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_devic
     if ((rc = build_options(cfg, dev, &vs, r, msg, msglen)) != GB_OK)
         return rc;
     return geometry(f, dev, &vs, r, msg, msglen);
-}
-
-void gb__route_scalars(const gb_route_t *r, const gb_problem_t *kp, double kernel[2],
-                       double alpha[2], double beta[2])
-{
-    kernel[0] = kp->alpha;
-    kernel[1] = kp->beta;
-    alpha[0] = beta[0] = 1.0;
-    alpha[1] = beta[1] = 0.0;
-    if (!r->onem)
-        return;
-    if (kp->alpha_im != 0.0) {
-        kernel[0] = 1.0;
-        alpha[0] = kp->alpha;
-        alpha[1] = kp->alpha_im;
-    }
-    if (kp->beta_im != 0.0) {
-        kernel[1] = 1.0;
-        beta[0] = kp->beta;
-        beta[1] = kp->beta_im;
-    }
 }
 
 int gb__route_traffic(const gb_config_t *cfg, const gb_device_info_t *dev, const gb_route_t *r,
