@@ -6,6 +6,7 @@
  * identity (what gb_impl_program_id hashes). */
 #include "unit.h"
 
+#include "rt/plan/launch.h"
 #include "rt/plan/route.h"
 #include "rt/util/util.h"
 #include "rt/family/registry.h"
@@ -321,6 +322,59 @@ static void test_cases(void)
     old.image2d_max[0] = 16;
     CHECK_RC(gb__route_plan(&cfg, &p, &old, &r, msg, sizeof msg), GB_EUNSUPPORTED);
     CHECK_HAS(msg, "2D image limit");
+    gb__family_free(&f);
+
+    /* 1M: a c problem on a family of s alone (row-NN, tiles 16x8x4). Column-major 30x20x10 with
+     * A^H is the row-major 20x30x10 of the caller's B times its A^T conjugated, so the real GEMM
+     * is 20 x 60 x 20: X the caller's B read as reals (copied, being padded), Y made from the
+     * caller's A (transposed, conjugated), the complex beta applied by a pass before C is
+     * copied in; the kernel's operands are the caller's through both swaps. */
+    if (family("{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
+               " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'offA', 'lda', 'B',"
+               " 'offB', 'ldb', 'beta', 'C', 'offC', 'ldc'], 'global': ['M / 2', 'N'],"
+               " 'local': ['8', '2'], 'multiple_of': {'M': '16', 'N': '8', 'K': '4'}}",
+               &f) != GB_OK)
+        return;
+    gb_problem_init(&p, GB_PREC_C, 30, 20, 10);
+    p.layout = GB_COL_MAJOR;
+    p.trans_a = GB_TRANS;
+    p.conj_a = 1;
+    p.alpha = 2.0;
+    p.beta = 0.5;
+    p.beta_im = 1.0;
+    gb_problem_check(&p, NULL, 0);
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+    CHECK(r.onem && r.swapped && !r.flip[0] && !r.flip[1] && !r.made[0] && r.made[1]);
+    CHECK(r.kernel.precision == GB_PREC_S && r.kernel.m == 32 && r.kernel.n == 64 &&
+          r.kernel.k == 20);
+    CHECK(r.ncopies == 5);
+    CHECK(r.copies[0].kind == GB_PASS_COPY && r.copies[0].src == GB_BUF_B &&
+          r.copies[0].dst == GB_BUF_TA && r.copies[0].s_ld == 20);
+    CHECK(r.copies[1].kind == GB_PASS_EXPAND && r.copies[1].src == GB_BUF_A &&
+          r.copies[1].dst == GB_BUF_TB && r.copies[1].rows == 20 && r.copies[1].cols == 60 &&
+          r.copies[1].s_trans && r.copies[1].conj_b && !r.copies[1].conj_a &&
+          r.copies[1].d_outer == 20 && r.copies[1].d_inner == 64);
+    CHECK(r.copies[2].kind == GB_PASS_SCALE && r.copies[2].dst == GB_BUF_C &&
+          r.copies[2].d_outer == 20 && r.copies[2].d_inner == 30 && r.copies[2].d_ld == 30);
+    CHECK(r.copies[3].dst == GB_BUF_TC && !r.copies[3].post && r.copies[4].post);
+    CHECK(!strcmp(r.text, "1M (complex as real), swap, pad to 32x64x20"));
+    CHECK(!strcmp(r.helper_options, "-DGB_PRECISION=32"));
+    CHECK(!strcmp(gb__launch_copy_entry(&r.copies[1]), "gb_expand1m") &&
+          !strcmp(gb__launch_copy_entry(&r.copies[2]), "gb_cscale"));
+    /* The scalars: the real alpha stays the kernel's, the complex beta is the pass's. */
+    double ks[2], pa[2], pb[2];
+    gb__route_scalars(&r, &r.kernel, ks, pa, pb);
+    CHECK(ks[0] == 2.0 && ks[1] == 1.0 && pa[0] == 1.0 && pa[1] == 0.0 && pb[0] == 0.5 &&
+          pb[1] == 1.0);
+    /* A stored transposed in the row-major problem is packed: row-major A^T. */
+    gb_problem_init(&p, GB_PREC_C, 16, 8, 4);
+    p.trans_a = GB_TRANS;
+    gb_problem_check(&p, NULL, 0);
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+    CHECK(r.onem && !r.swapped && r.made[0] && r.made[1] && r.ncopies == 2);
+    CHECK(r.copies[0].kind == GB_PASS_PACK && r.copies[0].src == GB_BUF_A &&
+          r.copies[0].rows == 16 && r.copies[0].cols == 8 && r.copies[0].s_trans);
+    CHECK(!strcmp(r.text, "1M (complex as real), native"));
     gb__family_free(&f);
 }
 
