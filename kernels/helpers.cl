@@ -79,6 +79,11 @@ static inline void gb_onem_store(global real *dst, const int d_outer, const int 
                                  const int d_ld, const int d_trans, const int R, const int C,
                                  const real *v)
 {
+    if (!d_trans && R + 1 < d_outer && C + 1 < d_inner) { /* the usual case: two pairs */
+        vstore2((real2)(v[0], v[1]), 0, dst + R * d_ld + C);
+        vstore2((real2)(v[2], v[3]), 0, dst + (R + 1) * d_ld + C);
+        return;
+    }
     for (int e = 0; e < 4; e++) {
         const int r = R + e / 2, c = C + e % 2, o = d_trans ? c : r, i = d_trans ? r : c;
         if (o < d_outer && i < d_inner)
