@@ -59,66 +59,11 @@ static gb_blas_t *handle_of(gb_auto_t *a, const gb_device_info_t *dev, char *why
     return h;
 }
 
-/* The table the library's handles read (shipped, the user's tuning file, the store's entries
- * over them), made on first use for the precisions the library does not call: GB_OK, or the
- * error with why. Called under a->lock. */
-static int table_of(gb_auto_t *a, char *why, size_t wlen)
-{
-    if (a->reg)
-        return GB_OK;
-    char path[1100], warn[512], msg[512];
-    size_t read = 0, skipped = 0;
-    int rc = gb_registry_open(&a->reg, NULL, why, wlen);
-    if (rc == GB_OK && (rc = gb_tuned_load_shipped(&a->table)) != GB_OK)
-        gb__fail(why, wlen, rc, "auto: out of memory");
-    if (rc == GB_OK && gb_tuned_file_default(path, sizeof path)) {
-        rc = gb_tuned_file_read(&a->table, path, a->reg, "file", &read, &skipped, warn, sizeof warn,
-                                msg, sizeof msg);
-        if (rc != GB_OK)
-            gb__fail(why, wlen, rc, "auto: %s", msg);
-        else if (skipped && !strstr(a->warnings, warn)) {
-            size_t used = strlen(a->warnings);
-            gb__appendf(a->warnings, sizeof a->warnings, &used, "%s%s", used ? "\n" : "", warn);
-        }
-    }
-    if (rc == GB_OK && (rc = gb_tuned_merge_all(&a->table, a->db.e, a->db.n)) != GB_OK)
-        gb__fail(why, wlen, rc, "auto: out of memory");
-    if (rc != GB_OK) {
-        gb_registry_close(a->reg);
-        a->reg = NULL;
-    }
-    return rc;
-}
-
-/* The table's choice for p (gb_tuned_choose: tuned entries of p's precision, else the
- * heuristic's kernel that has it), where the library takes s and d alone: nothing is measured,
- * as the library's selection off would. */
-static int choose_table(gb_auto_t *a, const gb_device_info_t *dev, const gb_problem_t *p,
-                        char *kernel, size_t klen, gb_params_t *params, char *why, size_t wlen)
-{
-    gb_tuned_choice_t c;
-    pthread_mutex_lock(&a->lock);
-    int rc = table_of(a, why, wlen);
-    if (rc == GB_OK)
-        rc = gb_tuned_choose(&a->table, a->reg, dev, p, &c, why, wlen);
-    pthread_mutex_unlock(&a->lock);
-    if (rc != GB_OK)
-        return rc;
-    gb__copy(kernel, klen, c.kernel);
-    *params = c.params;
-    gb__copy(why, wlen, c.why);
-    return GB_OK;
-}
-
 static int choose(void *user, const gb_device_info_t *dev, const gb_problem_t *p, char *kernel,
                   size_t klen, gb_params_t *params, char *why, size_t wlen)
 {
     gb_auto_t *a = user;
     gb_blas_choice_t c;
-    /* A conjugation is no part of a choice (gb_tuned_layout_key), and the library's chooser
-     * takes s and d: other precisions are chosen from the table here. */
-    if (p->precision != GB_PREC_S && p->precision != GB_PREC_D)
-        return choose_table(a, dev, p, kernel, klen, params, why, wlen);
     pthread_mutex_lock(&a->lock);
     gb_blas_t *h = handle_of(a, dev, why, wlen);
     pthread_mutex_unlock(&a->lock);
@@ -126,10 +71,14 @@ static int choose(void *user, const gb_device_info_t *dev, const gb_problem_t *p
         return GB_EOPENCL;
     const gb_blas_layout_t layout =
         p->layout == GB_ROW_MAJOR ? GB_BLAS_ROW_MAJOR : GB_BLAS_COL_MAJOR;
-    const gb_blas_trans_t ta = p->trans_a == GB_TRANS ? GB_BLAS_TRANS : GB_BLAS_NO_TRANS;
-    const gb_blas_trans_t tb = p->trans_b == GB_TRANS ? GB_BLAS_TRANS : GB_BLAS_NO_TRANS;
-    int rc = gb_blas_choose(h, p->precision == GB_PREC_D ? 'd' : 's', layout, ta, tb, p->m, p->n,
-                            p->k, &c);
+    const gb_blas_trans_t ta = p->trans_a == GB_NOTRANS ? GB_BLAS_NO_TRANS
+                               : p->conj_a              ? GB_BLAS_CONJ_TRANS
+                                                        : GB_BLAS_TRANS;
+    const gb_blas_trans_t tb = p->trans_b == GB_NOTRANS ? GB_BLAS_NO_TRANS
+                               : p->conj_b              ? GB_BLAS_CONJ_TRANS
+                                                        : GB_BLAS_TRANS;
+    int rc =
+        gb_blas_choose(h, gb_precision_name(p->precision)[0], layout, ta, tb, p->m, p->n, p->k, &c);
     if (rc != GB_OK) {
         gb__copy(why, wlen, gb_blas_errmsg());
         return rc;
@@ -172,7 +121,6 @@ int gb_auto_open(gb_auto_t *a, gb_store_t *st, int select, const char *objective
 {
     memset(a, 0, sizeof *a);
     gb_tuned_init(&a->db);
-    gb_tuned_init(&a->table);
     a->chooser.choose = choose;
     a->chooser.user = a;
     const char *env = getenv("GEMMBENCH_SELECT");
@@ -200,8 +148,6 @@ void gb_auto_close(gb_auto_t *a)
         gb_blas_close(a->handles[i].h);
     free(a->handles);
     gb_tuned_free(&a->db);
-    gb_tuned_free(&a->table);
-    gb_registry_close(a->reg);
     pthread_mutex_destroy(&a->lock);
     memset(a, 0, sizeof *a);
 }

@@ -1,9 +1,8 @@
 /* choose.h: -k auto's chooser (job.h's gb_chooser_t): what the library would run for the
  * problem, asked of a library handle per device (gb_blas_choose), with the store's entries over
  * the shipped ones and the user's tuning file, and the library's choice by measurement in the
- * mode asked (gemmbench_blas.h, gb_blas_set_select; the command line measures by default). In
- * h, b, c and z, which the library's chooser does not take, the same table's choice
- * (gb_tuned_choose), unmeasured. */
+ * mode asked (gemmbench_blas.h, gb_blas_set_select; the command line measures by default),
+ * in every precision. */
 #ifndef GB_TUNE_CHOOSE_H
 #define GB_TUNE_CHOOSE_H
 
@@ -22,11 +21,6 @@ typedef struct gb_auto {
     gb_auto_handle_t *handles;
     size_t nhandles, caphandles;
     char warnings[2048]; /* what the handles skipped reading tuning files ("" none) */
-    /* For the precisions the library's chooser does not take (h, b, c, z): the shipped entries,
-     * the user's tuning file and db over them, and the registry they are checked against; made
-     * on first use (reg NULL until then). */
-    gb_tuned_t table;
-    gb_registry_t *reg;
 } gb_auto_t;
 
 /* Loads the store's entries (st may be NULL) for the handles to add to theirs; select: the
