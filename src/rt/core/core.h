@@ -28,7 +28,7 @@ gb_problem_t gb__problem_swapped(const gb_problem_t *p);
  * dimension and offset, where it is stored untransposed; else a packed copy, *pack), op(B)
  * scaled by alpha as the real 2K x 2N matrix Y of 2x2 blocks [re im; -im re] (always a copy).
  * The real problem keeps p's alpha, beta and their imaginary parts: the launch gives the kernel
- * and the passes what each applies (gb__onem_scalars). */
+ * and the passes what each applies (gb__route_scalars). row, swapped and pack may be NULL. */
 void gb__problem_1m(const gb_problem_t *p, gb_problem_t *real, gb_problem_t *row, int *swapped,
                     int *pack);
 

@@ -277,18 +277,23 @@ gb_problem_t gb__problem_swapped(const gb_problem_t *p)
 void gb__problem_1m(const gb_problem_t *p, gb_problem_t *real, gb_problem_t *row, int *swapped,
                     int *pack)
 {
-    *swapped = p->layout != GB_ROW_MAJOR;
-    const gb_problem_t q = *swapped ? gb__problem_swapped(p) : *p;
-    *row = q;
-    *pack = q.trans_a == GB_TRANS;
+    const int swap = p->layout != GB_ROW_MAJOR;
+    const gb_problem_t q = swap ? gb__problem_swapped(p) : *p;
+    const int packed = q.trans_a == GB_TRANS;
+    if (row)
+        *row = q;
+    if (swapped)
+        *swapped = swap;
+    if (pack)
+        *pack = packed;
     gb_problem_t r = q;
     r.precision = gb_precision_arith(p->precision);
     r.trans_a = r.trans_b = GB_NOTRANS;
     r.conj_a = r.conj_b = 0;
     r.n = 2 * q.n;
     r.k = 2 * q.k;
-    r.lda = *pack ? r.k : 2 * q.lda;
-    r.off_a = *pack ? 0 : 2 * q.off_a;
+    r.lda = packed ? r.k : 2 * q.lda;
+    r.off_a = packed ? 0 : 2 * q.off_a;
     r.ldb = r.n;
     r.off_b = 0;
     r.ldc = 2 * q.ldc;

@@ -187,11 +187,10 @@ int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_prec
     unsigned precs = cfg->preset ? cfg->preset->precisions : f->precisions;
     /* Through the 1M method the real kernel, its constraints and its sizes see the real
      * problem. */
-    gb_problem_t real, row;
+    gb_problem_t real;
     if (gb__config_1m(cfg, prec)) {
-        int swapped, pack;
         if (problem) {
-            gb__problem_1m(problem, &real, &row, &swapped, &pack);
+            gb__problem_1m(problem, &real, NULL, NULL, NULL);
             problem = &real;
         }
         prec = gb_precision_arith(prec);

@@ -159,6 +159,23 @@ size_t gb__launch_helpers(const gb_launch_t *l)
     return n;
 }
 
+/* A helper kernel's argument: its size and its value. */
+typedef struct karg {
+    size_t size;
+    const void *v;
+} karg_t;
+#define INT_ARG(x) ((karg_t){sizeof(cl_int), &(x)})
+#define MEM_ARG(m) ((karg_t){sizeof(cl_mem), &(m)})
+
+/* Sets the first n arguments of k from a, in order. */
+static cl_int set_args(cl_kernel k, const karg_t *a, size_t n)
+{
+    cl_int err = CL_SUCCESS;
+    for (size_t i = 0; i < n; i++)
+        err |= clSetKernelArg(k, (cl_uint)i, a[i].size, a[i].v);
+    return err;
+}
+
 /* Sets the arguments of a 1M pass or of gb_cscale (c->kind) with the call's scalars (kp, the
  * kernel's real problem: real2 scalars of its precision). */
 static cl_int onem_args(cl_kernel k, const gb_route_t *r, const gb_route_copy_t *c, cl_mem dst,
@@ -168,38 +185,23 @@ static cl_int onem_args(cl_kernel k, const gb_route_t *r, const gb_route_copy_t 
     gb__route_scalars(r, kp, kernel, alpha, beta);
     const double *sc = c->kind == GB_PASS_SCALE ? beta : alpha;
     const float fs[2] = {(float)sc[0], (float)sc[1]};
-    const int dbl = kp->precision == GB_PREC_D;
-    const size_t ssize = dbl ? sizeof(double[2]) : sizeof fs;
-    const void *sv = dbl ? (const void *)sc : (const void *)fs;
-    cl_int err;
+    const karg_t scalar =
+        kp->precision == GB_PREC_D ? (karg_t){sizeof(double[2]), sc} : (karg_t){sizeof fs, fs};
     if (c->kind == GB_PASS_SCALE) {
         const cl_int v[] = {(cl_int)c->d_outer, (cl_int)c->d_inner, (cl_int)c->d_off,
                             (cl_int)c->d_ld};
-        err = clSetKernelArg(k, 0, sizeof(cl_int), &v[0]);
-        err |= clSetKernelArg(k, 1, sizeof(cl_int), &v[1]);
-        err |= clSetKernelArg(k, 2, sizeof dst, &dst);
-        err |= clSetKernelArg(k, 3, sizeof(cl_int), &v[2]);
-        err |= clSetKernelArg(k, 4, sizeof(cl_int), &v[3]);
-        err |= clSetKernelArg(k, 5, ssize, sv);
-        return err;
+        const karg_t a[] = {INT_ARG(v[0]), INT_ARG(v[1]), MEM_ARG(dst),
+                            INT_ARG(v[2]), INT_ARG(v[3]), scalar};
+        return set_args(k, a, sizeof a / sizeof a[0]);
     }
     const cl_int v[] = {(cl_int)c->d_outer, (cl_int)c->d_inner, (cl_int)c->d_ld, (cl_int)c->rows,
                         (cl_int)c->cols,    (cl_int)c->s_off,   (cl_int)c->s_ld, c->trans,
                         c->s_trans,         c->conj_a,          c->conj_b};
-    err = clSetKernelArg(k, 0, sizeof(cl_int), &v[0]);
-    err |= clSetKernelArg(k, 1, sizeof(cl_int), &v[1]);
-    err |= clSetKernelArg(k, 2, sizeof dst, &dst);
-    for (cl_uint i = 2; i < 5; i++)
-        err |= clSetKernelArg(k, i + 1, sizeof(cl_int), &v[i]);
-    err |= clSetKernelArg(k, 6, sizeof src, &src);
-    for (cl_uint i = 5; i < 9; i++)
-        err |= clSetKernelArg(k, i + 2, sizeof(cl_int), &v[i]);
-    if (c->kind == GB_PASS_EXPAND) {
-        err |= clSetKernelArg(k, 11, sizeof(cl_int), &v[9]);
-        err |= clSetKernelArg(k, 12, sizeof(cl_int), &v[10]);
-        err |= clSetKernelArg(k, 13, ssize, sv);
-    }
-    return err;
+    const karg_t a[] = {INT_ARG(v[0]), INT_ARG(v[1]), MEM_ARG(dst),   INT_ARG(v[2]), INT_ARG(v[3]),
+                        INT_ARG(v[4]), MEM_ARG(src),  INT_ARG(v[5]),  INT_ARG(v[6]), INT_ARG(v[7]),
+                        INT_ARG(v[8]), INT_ARG(v[9]), INT_ARG(v[10]), scalar};
+    /* gb_pack1m ends at s_trans; gb_expand1m adds the conjugations and alpha. */
+    return set_args(k, a, c->kind == GB_PASS_EXPAND ? 14 : 11);
 }
 
 /* Sets a gb_copy (gb_copy4) kernel's arguments for c between dst and src. */
@@ -208,19 +210,11 @@ static cl_int copy_args(cl_kernel k, const gb_route_copy_t *c, cl_mem dst, cl_me
     const cl_int v[] = {(cl_int)c->d_outer, (cl_int)c->d_inner, (cl_int)c->d_off,
                         (cl_int)c->d_ld,    (cl_int)c->s_outer, (cl_int)c->s_inner,
                         (cl_int)c->s_off,   (cl_int)c->s_ld,    c->trans};
-    cl_int err = clSetKernelArg(k, 0, sizeof(cl_int), &v[0]);
-    err |= clSetKernelArg(k, 1, sizeof(cl_int), &v[1]);
-    err |= clSetKernelArg(k, 2, sizeof dst, &dst);
-    err |= clSetKernelArg(k, 3, sizeof(cl_int), &v[2]);
-    err |= clSetKernelArg(k, 4, sizeof(cl_int), &v[3]);
-    err |= clSetKernelArg(k, 5, sizeof(cl_int), &v[4]);
-    err |= clSetKernelArg(k, 6, sizeof(cl_int), &v[5]);
-    err |= clSetKernelArg(k, 7, sizeof src, &src);
-    err |= clSetKernelArg(k, 8, sizeof(cl_int), &v[6]);
-    err |= clSetKernelArg(k, 9, sizeof(cl_int), &v[7]);
-    if (!wide_copy(c))
-        err |= clSetKernelArg(k, 10, sizeof(cl_int), &v[8]);
-    return err;
+    const karg_t a[] = {INT_ARG(v[0]), INT_ARG(v[1]), MEM_ARG(dst),  INT_ARG(v[2]),
+                        INT_ARG(v[3]), INT_ARG(v[4]), INT_ARG(v[5]), MEM_ARG(src),
+                        INT_ARG(v[6]), INT_ARG(v[7]), INT_ARG(v[8])};
+    /* gb_copy4 takes no trans. */
+    return set_args(k, a, wide_copy(c) ? 10 : 11);
 }
 
 int gb__launch_bind(const gb_launch_t *l, const gb_family_t *f, const gb_problem_t *kp,

@@ -236,9 +236,8 @@ static void plan_passes(const gb_problem_t *q, const gb_onem_t *om, const size_t
     for (int d = 0; d < 2; d++) {
         if (!r->copy[d])
             continue;
-        if (gb__onem_made(om, d)) {
+        if (r->made[d]) {
             r->copies[r->ncopies++] = gb__onem_pass(om, d, outer, ld_k, r);
-            r->made[d] = 1;
             continue;
         }
         gb_problem_t src = *q;
@@ -248,10 +247,7 @@ static void plan_passes(const gb_problem_t *q, const gb_onem_t *om, const size_t
             gb__stored_b(&src, &rows, &cols);
         size_t so, si;
         stored(&src, rows, cols, &so, &si);
-        /* The real problem's A under 1M is the row-major problem's A, read as reals. */
-        const gb_buf_t from = om                              ? (om->swapped ? GB_BUF_B : GB_BUF_A)
-                              : (d == 0) != (r->swapped != 0) ? GB_BUF_A
-                                                              : GB_BUF_B;
+        const gb_buf_t from = (d == 0) != (r->swapped != 0) ? GB_BUF_A : GB_BUF_B;
         r->copies[r->ncopies++] = (gb_route_copy_t){.trans = r->flip[d],
                                                     .dst = d ? GB_BUF_TB : GB_BUF_TA,
                                                     .src = from,
@@ -313,9 +309,10 @@ static int plan_copies(const gb_family_t *f, const gb_problem_t *q, const gb_one
     stored(k, k->m, k->n, &outer[2], &inner[2]);
     for (int d = 0; d < 3; d++) {
         /* Under 1M, Y is always made, and X where A is stored transposed. */
-        const int force = d < 2 && gb__onem_made(om, d);
-        const int rc = plan_operand(f, q, dev, d, force, outer[d], inner[d], ldm[d], avoid[d],
-                                    &ld_k[d], r, msg, msglen);
+        if (d < 2)
+            r->made[d] = gb__onem_made(om, d);
+        const int rc = plan_operand(f, q, dev, d, d < 2 && r->made[d], outer[d], inner[d], ldm[d],
+                                    avoid[d], &ld_k[d], r, msg, msglen);
         if (rc != GB_OK)
             return rc;
     }
@@ -579,7 +576,11 @@ int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_devic
     gb_problem_t q;
     if (!choose_route(f, p, &q, r))
         return gb__fail(msg, msglen, GB_EMETADATA, "%s: no native layout", f->origin);
+    /* The binding's swap, and the caller's operand each copy reads: the kernel's operands are
+     * the caller's through both swaps. */
     om.real_swapped = r->swapped;
+    if (r->onem)
+        r->swapped ^= om.swapped;
     vars_t vs;
     vs.n = gb__config_vars(cfg, q.precision, &q, vs.v);
     size_t mult[3], ldm[3], avoid[3];
@@ -588,9 +589,6 @@ int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_devic
         rc = plan_copies(f, &q, r->onem ? &om : NULL, dev, mult, ldm, avoid, r, msg, msglen);
     if (rc != GB_OK)
         return rc;
-    /* The binding's swap: the kernel's operands are the caller's through both swaps. */
-    if (r->onem)
-        r->swapped ^= om.swapped;
     describe(r);
     /* Options and sizes see the problem as the kernel does (padded, transposed). */
     vs.n = gb__config_vars(cfg, r->kernel.precision, &r->kernel, vs.v);

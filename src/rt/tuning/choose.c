@@ -184,11 +184,9 @@ int gb_tuned_portfolio(const gb_tuned_t *t, const gb_registry_t *reg, const gb_d
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
     /* A complex problem also takes, after its own entries of a tier, the entries of its real
      * precision at the shape of the real GEMM the 1M method runs (gb__problem_1m). */
-    gb_problem_t real = *p, row;
-    if (gb_precision_is_complex(p->precision)) {
-        int swapped, pack;
-        gb__problem_1m(p, &real, &row, &swapped, &pack);
-    }
+    gb_problem_t real = *p;
+    if (gb_precision_is_complex(p->precision))
+        gb__problem_1m(p, &real, NULL, NULL, NULL);
     size_t nr = 0;
     for (size_t i = 0; i < t->n; i++) {
         const int tr = gb_tuned_tier(&t->e[i], dev);
