@@ -16,17 +16,7 @@ GEMMBENCH_STORE=${GEMMBENCH_STORE:-$tmp/results.db}
 export XDG_DATA_HOME GEMMBENCH_STORE
 
 # Every run must exit 0 and print only rows that pass.
-check_run() {
-    out=$("$gb" run -i 1 --warmup 0 "$@" 2>&1)
-    rc=$?
-    rows=$(printf '%s\n' "$out" | grep -cE '  pass( |$)')
-    wrong=$(printf '%s\n' "$out" | grep -cE '  FAIL: |  -($| \()')
-    if [ $rc -ne 0 ] || [ "$rows" -eq 0 ] || [ "$wrong" -ne 0 ]; then
-        bad "gemmbench run $* (exit $rc): $(printf '%s\n' "$out" | tail -2)"
-    else
-        ok
-    fi
-}
+check_run() { run_rows '  pass( |$)' "$@"; }
 
 # 1. The list: every preset named as in the sample; sub-group presets run only with the extension.
 list=$("$gb" kernels -d 0 2>&1) || bad "gemmbench kernels -d 0 exited $?"

@@ -49,17 +49,7 @@ done
 # Every run must exit 0 and print only rows that pass (in single precision, faithful rows).
 fam=dgemm_dmma_emu
 emu="--kernel-path $tmp/emu -k $fam --precision d --param EMU=1"
-check_run() {
-    out=$("$gb" run -i 1 --warmup 0 $emu "$@" 2>&1)
-    rc=$?
-    rows=$(printf '%s\n' "$out" | grep -cE "^$fam .*  pass( |\$)")
-    wrong=$(printf '%s\n' "$out" | grep -cE '  FAIL: |  -($| \()|not faithful')
-    if [ $rc -ne 0 ] || [ "$rows" -eq 0 ] || [ "$wrong" -ne 0 ]; then
-        bad "gemmbench run $emu $* (exit $rc): $(printf '%s\n' "$out" | tail -2)"
-    else
-        ok
-    fi
-}
+check_run() { run_rows "^$fam .*  pass( |\$)" $emu "$@"; }
 
 # 1. The default tile (128x64x8, m8n8k4) in every layout: 130 x 70 x 33 has an interior tile,
 # edge tiles in M and N, and a partial last K step; 1 and 97 are edge tiles only.

@@ -6,8 +6,9 @@
 #                    a test that counts its checks and goes on after a failure: ok counts one
 #                    that passed, bad one that failed (printing "FAIL: MESSAGE"), and finish
 #                    prints "N passed, M failed" and exits 0 where none failed, else 1.
-# And helpers: requires (a program the test needs), show (a failure's logs), expect2, points and
-# stored; the last three run gemmbench as $gb, which the script sets from its first argument.
+# And helpers: requires (a program the test needs), show (a failure's logs), expect2, run_rows,
+# points and stored; the last four run gemmbench as $gb, which the script sets from its first
+# argument.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
@@ -53,6 +54,22 @@ expect2() {
     else
         bad "gemmbench $*: expected exit 2 and one line /$regex/, got exit $rc:"
         cat "$tmp/err"
+    fi
+}
+
+# run_rows ROWS ARGS...: gemmbench run -i 1 --warmup 0 ARGS exits 0 and prints at least one row
+# matching ROWS (extended) and none that fails its bound, is not faithful or was not validated
+# ('  -' as its verdict); ok or bad.
+run_rows() {
+    rows=$1
+    shift
+    out=$("$gb" run -i 1 --warmup 0 "$@" 2>&1)
+    rc=$?
+    if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -qE -- "$rows" &&
+        ! printf '%s\n' "$out" | grep -qE '  FAIL: |  -($| \()|not faithful'; then
+        ok
+    else
+        bad "gemmbench run $* (exit $rc): $(printf '%s\n' "$out" | tail -2)"
     fi
 }
 

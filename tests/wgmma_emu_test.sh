@@ -28,17 +28,7 @@ fam=sgemm_wgmma
 emu="-k $fam --param EMU=1"
 ab="--alpha 1.5 --beta -0.5"
 # Every run must exit 0 and print only rows that pass and are faithful.
-check_run() {
-    out=$("$gb" run -i 1 --warmup 0 $emu "$@" 2>&1)
-    rc=$?
-    rows=$(printf '%s\n' "$out" | grep -cE "^$fam .* faithful +pass( |\$)")
-    wrong=$(printf '%s\n' "$out" | grep -cE '  FAIL: |not faithful')
-    if [ $rc -ne 0 ] || [ "$rows" -eq 0 ] || [ "$wrong" -ne 0 ]; then
-        bad "gemmbench run $emu $* (exit $rc): $(printf '%s\n' "$out" | tail -2)"
-    else
-        ok
-    fi
-}
+check_run() { run_rows "^$fam .* faithful +pass( |\$)" $emu "$@"; }
 # 1. The small tile (64x64) in every layout; the default 128x128 in one.
 small="--param WGM=1 --param BN=64"
 for lay in "" "--transB T" "--transA T" "--transA T --transB T" "--layout col --transB T"; do
