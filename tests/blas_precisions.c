@@ -16,31 +16,11 @@
 #include "rt/blas/blas_int.h"
 #include "rt/core/core.h"
 #include "blas_test.h"
-
-static int failures, checks;
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        checks++;                                                                                  \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            fprintf(stderr, "%s:%d: CHECK failed: %s (%s)\n", __FILE__, __LINE__, #cond,           \
-                    gb_blas_errmsg());                                                             \
-        }                                                                                          \
-    } while (0)
+#include "blas_check.h"
 
 static gb_blas_t *h;
 static cl_context ctx;
 static cl_command_queue q;
-
-static unsigned long long rng = 88172645463325252ull;
-static double uniform(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (double)(rng >> 11) / 9007199254740992.0 * 2.0 - 1.0;
-}
 
 /* A case with the imaginary parts of alpha and beta (c and z). */
 typedef struct pcase {

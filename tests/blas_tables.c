@@ -10,18 +10,7 @@
 #include <string.h>
 
 #include "rt/blas/blas_int.h"
-
-static int failures, checks;
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        checks++;                                                                                  \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            fprintf(stderr, "%s:%d: CHECK failed: %s (%s)\n", __FILE__, __LINE__, #cond,           \
-                    gb_blas_errmsg());                                                             \
-        }                                                                                          \
-    } while (0)
+#include "blas_check.h"
 
 static gb_blas_t *h;
 static cl_context ctx;

@@ -4,7 +4,8 @@
  * element by element against a double-precision product on the host, with the bound
  * gamma_(K+2) (|alpha| |A| |B| + |beta| |C|) (docs/methodology.md), and that nothing outside
  * the items' C was written. Header-only: each test includes it once and uses what it needs (the
- * helpers are static inline, so that those a test leaves unused say nothing). */
+ * helpers are static inline, so that those a test leaves unused say nothing). The counted CHECK
+ * of the single-threaded tests is blas_check.h's. */
 #ifndef GB_BLAS_TEST_H
 #define GB_BLAS_TEST_H
 
