@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/nv-regs.sh CACHE_DIR [PROGRAM]: what ptxas makes of every NVIDIA program in a gemmbench
 # program cache (GEMMBENCH_CACHE_DIR of earlier runs on the NVIDIA platform): one line per
-# kernel of each program, registers, spill bytes and shared memory for sm_90, then program:kernel
+# kernel of each program, registers, spill bytes and shared memory for the PTX's target (sm_90,
+# sm_90a for PTX programs), then program:kernel
 # and the build options. PROGRAM limits it to one family. Needs the CUDA toolkit's ptxas (PATH,
 # /usr/local/cuda*/bin, or PTXAS=).
 set -eu
@@ -31,7 +32,9 @@ for ent in "$dir"/*.gbc; do
     # which ptxas reads as a premature end of file.
     n=$(sed -n '2s/^bytes: //p' "$ent")
     tail -c "$n" "$ent" | tr -d '\000' >"$tmp/k.ptx"
-    rep=$("$ptxas" -v -arch=sm_90 "$tmp/k.ptx" -o "$tmp/k.cubin" 2>&1 || true)
+    # The PTX's own target: sm_90a for the PTX program families (wgmma), else sm_90.
+    arch=$(sed -n 's/^\.target[[:space:]]*\(sm_[0-9a-z]*\).*/\1/p' "$tmp/k.ptx" | head -n 1)
+    rep=$("$ptxas" -v -arch="${arch:-sm_90}" "$tmp/k.ptx" -o "$tmp/k.cubin" 2>&1 || true)
     # One line per kernel of the program (ptxas reports each entry function in turn).
     printf '%s\n' "$rep" | awk -v prog="$prog" -v opts="$opts" '
         function flush() { if (fn != "") printf "%4s regs %4s spill %6s smem  %s:%s  %s\n",
