@@ -115,6 +115,16 @@ if grep -q "(0 measured, [0-9]* from the store, [1-9][0-9]* cannot win)" "$tmp/o
     [ "$(told "$tmp/out" | sed 's/ (stored)//')" = "$(cat "$tmp/here")" ]; then ok; else
     no "the failures of build processes were not stored"; fi
 
+# Every precision's request is taken: h (2 in the request) was refused as malformed when the
+# field allowed s and d alone, and the candidates were built in the tuner instead.
+tune_bg prec -k naive --precision h -n 16 --strategy random --budget 2 --no-presets -i 2 \
+    --confirm 0 --builders 1
+wait "$pid"
+rc=$?
+if [ $rc -eq 0 ] && grep -q "1 build process(es)" "$tmp/out" &&
+    ! grep -q "could not take the request" "$tmp/out" "$tmp/err"; then ok; else
+    no "an h request to a build process (exit $rc)"; fi
+
 # ---- several shapes: the build processes start once, for every run -------------------------
 shapes="-k breaks --kernel-path $fx/breaks -n 16,24,32 --param LX=4,8,16 --param LY=4,8
     --strategy random --budget 6 -i 2 --confirm 0"

@@ -269,7 +269,7 @@ static int parse_request(char *line, const gb_registry_t *reg, unsigned long *se
     *seq = t ? strtoul(t, NULL, 10) : 0;
     const char *kernel = strtok_r(NULL, " ", &save);
     unsigned long long prec, layout, ta, tb, dims[9], has_lws, lws[2], count;
-    int ok = kernel && field_num(&save, 1, &prec) && field_num(&save, 1, &layout) &&
+    int ok = kernel && field_num(&save, GB_PREC_COUNT - 1, &prec) && field_num(&save, 1, &layout) &&
              field_num(&save, 1, &ta) && field_num(&save, 1, &tb);
     for (int i = 0; i < 9 && ok; i++) /* m n k, lda ldb ldc, off_a off_b off_c */
         ok = field_num(&save, SIZE_MAX, &dims[i]);
