@@ -1,6 +1,6 @@
 #!/bin/sh
-# bench/wgmma.sh: the PTX program families (sgemm_wgmma in s, hgemm_wgmma in h and b) on an
-# NVIDIA sm_90 GPU: first every preset of the precisions asked at every row-major layout and at
+# bench/wgmma.sh: the PTX program families (sgemm_wgmma in s, hgemm_wgmma and hgemm_wgmma_nt in
+# h and b) on an NVIDIA sm_90 GPU: first every preset of the precisions asked at every row-major layout and at
 # shapes that straddle its tiles (odd sizes, leading dimensions and offsets, alpha and beta; in
 # s K >= 48, the family's constraint), faithful on uniform data, and in s, with TERMS=1 (plain
 # TF32) on small integers, which TF32 holds exactly, exact; then the speed at the large squares
@@ -13,6 +13,8 @@
 #   PEERS     peers of the speed table (default cublas; the ratio's denominator)
 #   SIZES     orders of the speed table (default "4096 8192")
 #   ITER      timed calls (default 20)
+#   PRESETS   comma-separated presets to validate and time (default: every preset of the
+#             precisions; a preset's first letter says its precision)
 #   VALIDATE  0 skips the shape sweep
 # bench/notes/wgmma.md#wgmma-first has what it measured.
 set -eu
@@ -29,12 +31,13 @@ iter=${ITER:-20}
 g=$build/gemmbench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# The presets of a precision.
+# The presets of a precision (PRESETS: those alone).
 presets() {
+    [ -n "${PRESETS:-}" ] && { echo "$PRESETS" | tr ',' '\n' | grep "^$1" | tr '\n' ' '; return; }
     case $1 in
     s) echo "sgemm_wgmma_128x128 sgemm_wgmma_64x128 sgemm_wgmma_128x64" ;;
-    h) echo "hgemm_wgmma_128x128 hgemm_wgmma_128x256" ;;
-    b) echo "bgemm_wgmma_128x128" ;;
+    h) echo "hgemm_wgmma_nt_128x128 hgemm_wgmma_nt_128x256 hgemm_wgmma_128x128 hgemm_wgmma_128x256" ;;
+    b) echo "bgemm_wgmma_nt_128x128 bgemm_wgmma_128x128" ;;
     esac
 }
 # row PREC NAME ARGS...: one validated run, one line: the verdicts, or why it failed.
@@ -74,7 +77,7 @@ for p in $precs; do
     if [ "$p" = s ]; then
         kernels=${KERNELS:-sgemm_wgmma_128x128,sgemm_wgmma_64x128,sgemm_wgmma_128x64,sgemm_3xtf32_64x128}
     else
-        kernels=$(presets "$p" | tr ' ' ','),xgemm
+        kernels=$(presets "$p" | xargs | tr ' ' ','),xgemm
     fi
     for n in ${SIZES:-4096 8192}; do
         "$g" run -p "$platform" -k "$kernels,$peers" --precision "$p" -n "$n" -i "$iter" \

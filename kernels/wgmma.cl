@@ -77,6 +77,12 @@
 #ifndef EMU
 #define EMU 0
 #endif
+#ifndef STAGES
+#define STAGES 0 /* 0: the register-staged kernel; 2 or more: hgemm_wgmma_nt's pipeline (below) */
+#endif
+#ifndef INFLIGHT
+#define INFLIGHT 0
+#endif
 
 /* W16: h and b, 16-bit storage (GB_STORAGE): wgmma .m64nNk16 .f16 or .bf16 straight from the
  * stored bits, one product per K step of 16, no split (TERMS is 1); s: .m64nNk8 .tf32. */
@@ -138,7 +144,7 @@
 #define STAGE (TERMS == 3 ? 2 * BMAT : BMAT)
 #define NACC (BN / 2)
 #define LB (BN * BK / NT)                  /* B elements a work-item stages per step */
-#if LB % 4
+#if LB % 4 && !STAGES
 #error "wgmma: BN * BK must be a multiple of 512 WGM (whole 4-element loads of B)"
 #endif
 
@@ -173,10 +179,13 @@ XW_INLINE void split(const float x, uint *big, uint *small)
 #endif
 
 /* The matrix descriptor of the part of B at p (no swizzling, base offset 0). */
+XW_INLINE ulong descriptor_of(const uint addr, const uint lbo, const uint sbo)
+{
+    return (ulong)((addr & 0x3ffffu) >> 4) | ((ulong)(lbo >> 4) << 16) | ((ulong)(sbo >> 4) << 32);
+}
 XW_INLINE ulong descriptor(const uint addr)
 {
-    return (ulong)((addr & 0x3ffffu) >> 4) | ((ulong)((LBOF * ES) >> 4) << 16) |
-           ((ulong)((SBOF * ES) >> 4) << 32);
+    return descriptor_of(addr, LBOF * ES, SBOF * ES);
 }
 
 #if EMU
@@ -199,6 +208,17 @@ XW_INLINE float emu_val(const uint bits)
 #define ELEM_BITS(x) as_uint(x)
 #endif
 
+/* An element of a K-major operand in local memory, row r and k s of the block the descriptor
+ * points at, as the tensor core reads it. */
+XW_INLINE float emu_at(local const elem *tiles, const ulong desc, const int r, const int s)
+{
+    const uint addr = (uint)(desc & 0x3fffu) << 4, lbo = (uint)((desc >> 16) & 0x3fffu) << 4;
+    const uint sbo = (uint)((desc >> 32) & 0x3fffu) << 4;
+    const uint at = addr + (uint)(r / 8) * sbo + (uint)(s / EPC) * lbo + (uint)(r % 8) * 16u +
+                    (uint)(s % EPC) * (uint)ES;
+    return emu_val(ELEM_BITS(tiles[at / ES]));
+}
+
 /* One wgmma.m64n<BN>k<KMMA> computed as the instruction would from this lane's registers a[4]
  * and the descriptor: every lane publishes its A fragment, then computes its accumulators from
  * the lanes that hold its rows and from B where the descriptor points, operands read as the
@@ -211,8 +231,6 @@ XW_INLINE void emu_wgmma(float *d, const uint *a, const ulong desc, const int sc
         emu[tid * 4 + r] = a[r];
     barrier(CLK_LOCAL_MEM_FENCE);
     const int lane = tid & 31, g = lane >> 2, t = lane & 3, warp0 = tid - lane;
-    const uint addr = (uint)(desc & 0x3fffu) << 4, lbo = (uint)((desc >> 16) & 0x3fffu) << 4;
-    const uint sbo = (uint)((desc >> 32) & 0x3fffu) << 4;
     for (int j = 0; j < BN / 8; j++)
         for (int e = 0; e < 4; e++) {
             const int h = e / 2, col = 8 * j + 2 * t + e % 2;
@@ -227,146 +245,113 @@ XW_INLINE void emu_wgmma(float *d, const uint *a, const ulong desc, const int sc
                 /* A[g + 8h][s]: lane 4g + s % 4, register h + 2 (s / 4). */
                 const float av = emu_val(emu[(warp0 + 4 * g + s % 4) * 4 + h + 2 * (s / 4)]);
 #endif
-                const uint bo = addr + (uint)(col / 8) * sbo + (uint)(s / EPC) * lbo +
-                                (uint)(col % 8) * 16u + (uint)(s % EPC) * (uint)ES;
-                sum += av * emu_val(ELEM_BITS(tiles[bo / ES]));
+                sum += av * emu_at(tiles, desc, col, s);
             }
             d[4 * j + e] = (scale ? d[4 * j + e] : 0.0f) + sum;
         }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
+
+/* wgmma with A from local memory too: this lane's accumulators from both descriptors (no
+ * exchange between lanes, so no barrier). */
+XW_INLINE void emu_wgmma_ss(float *d, const ulong da, const ulong db, const int scale,
+                            local const elem *tiles, const int tid)
+{
+    const int lane = tid & 31, g = lane >> 2, t = lane & 3, v = (tid >> 5) & 3;
+    for (int j = 0; j < BN / 8; j++)
+        for (int e = 0; e < 4; e++) {
+            const int r = 16 * v + g + 8 * (e / 2), col = 8 * j + 2 * t + e % 2;
+            float sum = 0;
+            for (int s = 0; s < KMMA; s++)
+                sum += emu_at(tiles, da, r, s) * emu_at(tiles, db, col, s);
+            d[4 * j + e] = (scale ? d[4 * j + e] : 0.0f) + sum;
+        }
+}
 #define WGMMA(d, a, desc, scale) emu_wgmma(d, a, desc, scale, tiles, emu, tid)
+#define WGMMA_SS(d, da, db, scale) emu_wgmma_ss(d, da, db, scale, tiles, tid)
 #define WGMMA_WAIT(d)
+#define WGMMA_WAIT1(d)
 #define WG_FENCE()
 #define WG_COMMIT()
 #define PROXY_FENCE()
 #else
 /* The instruction's K and types, and its immediates: the scales of A and B, and for 16-bit
- * types B's transposition (0: K-major, as B is stored). */
+ * types the transpositions (0: K-major, as the operands are stored), B's, and A's first where A
+ * comes from local memory (WGMMA_SS). */
 #if GB_STORAGE == GB_STORAGE_FP16
 #define WG_KIND "k16.f32.f16.f16"
 #define WG_IMM "1, 1, 0"
+#define WG_IMM_SS "1, 1, 0, 0"
 #elif W16
 #define WG_KIND "k16.f32.bf16.bf16"
 #define WG_IMM "1, 1, 0"
+#define WG_IMM_SS "1, 1, 0, 0"
 #else
 #define WG_KIND "k8.f32.tf32.tf32"
 #define WG_IMM "1, 1"
+#define WG_IMM_SS "1, 1"
 #endif
 #define WG_FENCE() __asm__ __volatile__("//@wgmma.fence.sync.aligned;" ::: "memory")
 #define WG_COMMIT() __asm__ __volatile__("//@wgmma.commit_group.sync.aligned;" ::: "memory")
 /* Ordinary stores to local memory made visible to the MMA's reads (the async proxy). */
 #define PROXY_FENCE() __asm__ __volatile__("//@fence.proxy.async.shared::cta;" ::: "memory")
 /* WGMMA(d, a, desc, scale): d = A * B + (scale ? d : 0), A from the registers a[4], B from the
- * descriptor; WGMMA_WAIT(d): waits for every MMA in flight, d tied to it. Written out per
- * width: every accumulator is an operand. */
+ * descriptor; WGMMA_SS(d, da, db, scale): the same with A from local memory too, through its
+ * descriptor (16-bit types); WGMMA_WAIT(d): waits for every MMA in flight, WGMMA_WAIT1(d) for
+ * all but the last group committed; d tied to them. Every accumulator is an operand: WG_D the
+ * accumulators' text, WG_DOPS(d) their operands, WG_I0.. the operands after them. */
+#define WG_S0 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+#define WG_S1 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define WG_S2 "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
+#define WG_S3 "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+#define WG_D8(d, i) \
+    "+f"(d[(i)]), "+f"(d[(i) + 1]), "+f"(d[(i) + 2]), "+f"(d[(i) + 3]), "+f"(d[(i) + 4]), \
+        "+f"(d[(i) + 5]), "+f"(d[(i) + 6]), "+f"(d[(i) + 7])
+#define WG_D32(d, i) WG_D8(d, (i)), WG_D8(d, (i) + 8), WG_D8(d, (i) + 16), WG_D8(d, (i) + 24)
 #if BN == 64
-#define WGMMA(d, a, desc, scale) \
-    __asm__ __volatile__("//@{ .reg .pred p; setp.ne.b32 p, %37, 0; " \
-                         "wgmma.mma_async.sync.aligned.m64n64" WG_KIND " " \
-                         "{" \
-                         "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
-                         "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31" \
-                         "}, {%32, %33, %34, %35}, %36, p, " WG_IMM "; }" \
-                         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
-                           "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
-                           "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
-                           "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]) \
-                         : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "l"(desc), "r"(scale))
-/* The accumulators d are the wgmma's until this wait: tied to it, so that no read of them
- * moves before it. */
-#define WGMMA_WAIT(d) \
-    __asm__ __volatile__("//@wgmma.wait_group.sync.aligned 0;" \
-                         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
-                           "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
-                           "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
-                           "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]) \
-                         :: "memory")
+#define WG_N "64"
+#define WG_D WG_S0
+#define WG_DOPS(d) WG_D32(d, 0)
+#define WG_I0 "%32"
+#define WG_I1 "%33"
+#define WG_I2 "%34"
+#define WG_I3 "%35"
+#define WG_I4 "%36"
+#define WG_I5 "%37"
 #elif BN == 128
-#define WGMMA(d, a, desc, scale) \
-    __asm__ __volatile__("//@{ .reg .pred p; setp.ne.b32 p, %69, 0; " \
-                         "wgmma.mma_async.sync.aligned.m64n128" WG_KIND " " \
-                         "{" \
-                         "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
-                         "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
-                         "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
-                         "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63" \
-                         "}, {%64, %65, %66, %67}, %68, p, " WG_IMM "; }" \
-                         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
-                           "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
-                           "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
-                           "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
-                           "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
-                           "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
-                           "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
-                           "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]) \
-                         : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "l"(desc), "r"(scale))
-/* The accumulators d are the wgmma's until this wait: tied to it, so that no read of them
- * moves before it. */
-#define WGMMA_WAIT(d) \
-    __asm__ __volatile__("//@wgmma.wait_group.sync.aligned 0;" \
-                         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
-                           "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
-                           "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
-                           "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
-                           "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
-                           "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
-                           "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
-                           "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]) \
-                         :: "memory")
-#elif BN == 256
-#define WGMMA(d, a, desc, scale) \
-    __asm__ __volatile__("//@{ .reg .pred p; setp.ne.b32 p, %133, 0; " \
-                         "wgmma.mma_async.sync.aligned.m64n256" WG_KIND " " \
-                         "{" \
-                         "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
-                         "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
-                         "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
-                         "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
-                         "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
-                         "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
-                         "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
-                         "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127" \
-                         "}, {%128, %129, %130, %131}, %132, p, " WG_IMM "; }" \
-                         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
-                           "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
-                           "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
-                           "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
-                           "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
-                           "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
-                           "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
-                           "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), \
-                           "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
-                           "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), \
-                           "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), \
-                           "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), \
-                           "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), \
-                           "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), \
-                           "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), \
-                           "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127]) \
-                         : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "l"(desc), "r"(scale))
-/* The accumulators d are the wgmma's until this wait: tied to it, so that no read of them
- * moves before it. */
-#define WGMMA_WAIT(d) \
-    __asm__ __volatile__("//@wgmma.wait_group.sync.aligned 0;" \
-                         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
-                           "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
-                           "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
-                           "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
-                           "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
-                           "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
-                           "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
-                           "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), \
-                           "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
-                           "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), \
-                           "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), \
-                           "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), \
-                           "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), \
-                           "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), \
-                           "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), \
-                           "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127]) \
-                         :: "memory")
+#define WG_N "128"
+#define WG_D WG_S0 ", " WG_S1
+#define WG_DOPS(d) WG_D32(d, 0), WG_D32(d, 32)
+#define WG_I0 "%64"
+#define WG_I1 "%65"
+#define WG_I2 "%66"
+#define WG_I3 "%67"
+#define WG_I4 "%68"
+#define WG_I5 "%69"
+#else
+#define WG_N "256"
+#define WG_D WG_S0 ", " WG_S1 ", " WG_S2 ", " WG_S3
+#define WG_DOPS(d) WG_D32(d, 0), WG_D32(d, 32), WG_D32(d, 64), WG_D32(d, 96)
+#define WG_I0 "%128"
+#define WG_I1 "%129"
+#define WG_I2 "%130"
+#define WG_I3 "%131"
+#define WG_I4 "%132"
+#define WG_I5 "%133"
 #endif
+#define WG_OP "wgmma.mma_async.sync.aligned.m64n" WG_N WG_KIND " {" WG_D "}, "
+#define WGMMA(d, a, desc, scale) \
+    __asm__ __volatile__("//@{ .reg .pred p; setp.ne.b32 p, " WG_I5 ", 0; " WG_OP "{" WG_I0 ", " WG_I1 \
+                         ", " WG_I2 ", " WG_I3 "}, " WG_I4 ", p, " WG_IMM "; }" \
+                         : WG_DOPS(d) \
+                         : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "l"(desc), "r"(scale))
+#define WGMMA_SS(d, da, db, scale) \
+    __asm__ __volatile__("//@{ .reg .pred p; setp.ne.b32 p, " WG_I2 ", 0; " WG_OP WG_I0 ", " WG_I1 \
+                         ", p, " WG_IMM_SS "; }" \
+                         : WG_DOPS(d) \
+                         : "l"(da), "l"(db), "r"(scale))
+#define WGMMA_WAIT(d) __asm__ __volatile__("//@wgmma.wait_group.sync.aligned 0;" : WG_DOPS(d) :: "memory")
+#define WGMMA_WAIT1(d) __asm__ __volatile__("//@wgmma.wait_group.sync.aligned 1;" : WG_DOPS(d) :: "memory")
 #endif
 
 /* This lane's elements of a step of A: rows row and row + 8 ... x[h][j] = A(row + 8h, k + t JA +
@@ -474,6 +459,7 @@ XW_INLINE void store_b(local elem *b, const int tid, const EV(4) *x)
     }
 }
 
+#if !STAGES
 #if W16
 #define WG_ENTRY hgemm_wgmma
 #else
@@ -647,3 +633,179 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
         }
 #endif
 }
+#endif
+
+#if STAGES
+/* hgemm_wgmma_nt (h and b, row-major NT: A stored M x K and B N x K, both K-contiguous): A and B both
+ * from local memory through descriptors (wgmma's A from local memory, no register fragments),
+ * filled by asynchronous copies (cp.async) STAGES - 1 - INFLIGHT K steps ahead, so a step waits
+ * only for copies issued that many steps earlier, not for a load issued during the step before
+ * (the register-staged kernel's limit: bench/notes/wgmma.md#wgmma-16bit). Without a second set
+ * of accumulators or staging registers, two work-groups of 128x128 share an SM.
+ * A stage holds A's BM x BK tile and B^T's BN x BK tile, each K-major without swizzling: 16-byte
+ * chunk c of a tile is row 8 (c / (8 CPR)) + c % 8 at k 8 ((c / 8) % CPR), and lies at element
+ * 8c. So a core matrix (8 rows of 16 bytes) is 128 contiguous bytes (LBO 128 to the next 8 k),
+ * an 8-row group CPR of them (SBO 16 BK), and the 32 chunks a warp copies at once are 512
+ * contiguous bytes: no bank conflicts.
+ * The pipeline: at step s, wait for the copies of step s, fence (the async proxy reads what
+ * they wrote), barrier; issue the step's BK/16 MMAs per warp group; copy step s + STAGES - 1 -
+ * INFLIGHT into the stage whose MMAs every warp group has waited for (before the barrier); wait
+ * for the MMAs (INFLIGHT=1: all but this step's).
+ * An interior chunk with 16-byte aligned rows is one cp.async (zero-filled past K); any other,
+ * element by element (ordinary loads and stores). EMU=1 and devices other than NVIDIA copy with
+ * ordinary loads and stores. */
+#if !W16
+#error "hgemm_wgmma_nt: h and b only"
+#endif
+#if GB_TRANS_A || !GB_TRANS_B
+#error "hgemm_wgmma_nt is row-major NT; other layouts are served through transposition passes"
+#endif
+#if STAGES - INFLIGHT < 2
+#error "hgemm_wgmma_nt: STAGES - INFLIGHT must be at least 2"
+#endif
+#define CPR (BK / 8)                   /* 16-byte chunks in a row of a tile */
+#define AT_E (BM * BK)                 /* elements of A's tile */
+#define STAGE_E ((BM + BN) * BK)       /* elements of a stage */
+#define AHEAD (STAGES - 1 - INFLIGHT)  /* steps copied ahead */
+#define TN_STR_(x) #x
+#define TN_STR(x) TN_STR_(x)
+#if GB_NVIDIA && !EMU
+/* 16 bytes from src, of which the first bytes are copied and the rest zero-filled (src not
+ * read where bytes is 0). */
+XW_INLINE void copy16(local elem *dst, global const elem *src, const int bytes)
+{
+    __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(SMEM(dst, 0)), "l"(src),
+                     "r"(bytes)
+                     : "memory");
+}
+XW_INLINE void copies_commit(void)
+{
+    __asm__ volatile("cp.async.commit_group;" ::: "memory");
+}
+/* Waits until at most AHEAD - 1 of this work-item's copy groups are in flight. */
+#define COPIES_WAIT() __asm__ volatile("cp.async.wait_group " TN_STR(AHEAD_1) ";" ::: "memory")
+#if AHEAD == 1
+#define AHEAD_1 0
+#elif AHEAD == 2
+#define AHEAD_1 1
+#elif AHEAD == 3
+#define AHEAD_1 2
+#elif AHEAD == 4
+#define AHEAD_1 3
+#else
+#define AHEAD_1 4
+#endif
+#else
+XW_INLINE void copy16(local elem *dst, global const elem *src, const int bytes)
+{
+#pragma unroll
+    for (int e = 0; e < 8; e++)
+        dst[e] = 2 * e < bytes ? src[e] : (elem)0;
+}
+XW_INLINE void copies_commit(void)
+{
+}
+#define COPIES_WAIT()
+#endif
+
+/* Rows r0 .. of an operand stored with its K contiguous (A, and B stored N x K), at k0 .. k0 +
+ * BK - 1, into a tile (chunks of them): zeros outside the matrix (rows >= R, k >= K). */
+XW_INLINE void copy_tile(local elem *tile, global const elem *x, const int ld, const int r0,
+                         const int R, const int k0, const int K, const bool vec, const int tid,
+                         const int chunks)
+{
+#pragma unroll
+    for (int c = tid; c < chunks; c += NT) {
+        const int r = r0 + 8 * (c / (8 * CPR)) + c % 8, k = k0 + 8 * ((c / 8) % CPR);
+        const int in = r < R ? clamp(K - k, 0, 8) : 0;
+        global const elem *src = x + (size_t)(in ? r : 0) * ld + (in ? k : 0);
+        local elem *dst = tile + 8 * c;
+        if (vec) {
+            copy16(dst, src, 2 * in);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 8; e++)
+                dst[e] = e < in ? src[e] : (elem)0;
+        }
+    }
+}
+
+__attribute__((reqd_work_group_size(NT, 1, 1))) kernel void
+hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
+               global const stored *restrict A0, const int offA, const int lda,
+               global const stored *restrict B0, const int offB, const int ldb, const float beta,
+               global stored *C, const int offC, const int ldc)
+{
+    local uint4 tiles4[STAGES * STAGE_E * ES / 16];
+    local elem *tiles = (local elem *)tiles4;
+    /* A is stored M x K, B N x K (op(B) = B^T): both K-contiguous. */
+    global const elem *A = (global const elem *)A0 + offA;
+    global const elem *B = (global const elem *)B0 + offB;
+    int gm, gn;
+    gb_tile_of_group(GROUPM, EDGES, M % BM != 0, N % BN != 0, &gm, &gn);
+    const int m0 = gm * BM, n0 = gn * BN;
+    const int tid = (int)get_local_id(0), lane = tid & 31, g = lane >> 2, t = lane & 3;
+    const int wg = tid >> 7;
+    const int row = m0 + 64 * wg + 16 * ((tid >> 5) & 3) + g;
+    const bool edge = m0 + BM > M || n0 + BN > N;
+    /* 16-byte chunks need 16-byte aligned rows (the buffers themselves are aligned). */
+    const bool a_vec = lda % 8 == 0 && offA % 8 == 0, b_vec = ldb % 8 == 0 && offB % 8 == 0;
+    const int steps = (K + BK - 1) / BK;
+    global const elem *a_rows = A, *b_rows = B;
+    float acc[NACC];
+#pragma unroll
+    for (int i = 0; i < NACC; i++)
+        acc[i] = 0.0f;
+    for (int s = 0; s < AHEAD; s++) {
+        if (s < steps) {
+            local elem *st = tiles + s * STAGE_E;
+            copy_tile(st, a_rows, lda, m0, M, s * BK, K, a_vec, tid, BM * CPR);
+            copy_tile(st + AT_E, b_rows, ldb, n0, N, s * BK, K, b_vec, tid, BN * CPR);
+        }
+        copies_commit();
+    }
+    for (int s = 0; s < steps; s++) {
+        COPIES_WAIT();
+        PROXY_FENCE();
+        barrier(CLK_LOCAL_MEM_FENCE);
+        local elem *st = tiles + (s % STAGES) * STAGE_E;
+        WG_FENCE();
+#pragma unroll
+        for (int kb = 0; kb < BK / 16; kb++) {
+            /* Two core matrices of K per MMA; the warp group's 64 rows of A are 8 groups. */
+            const ulong da = descriptor_of(SMEM(st + 64 * BK * wg + 128 * kb, tiles), 128, 16 * BK);
+            const ulong db = descriptor_of(SMEM(st + AT_E + 128 * kb, tiles), 128, 16 * BK);
+            WGMMA_SS(acc, da, db, s > 0 || kb > 0);
+        }
+        WG_COMMIT();
+        /* Step s + AHEAD into the stage of step s - 1 - INFLIGHT, whose MMAs every warp group
+         * waited for before the barrier. */
+        const int nx = s + AHEAD;
+        if (nx < steps) {
+            local elem *st2 = tiles + (nx % STAGES) * STAGE_E;
+            copy_tile(st2, a_rows, lda, m0, M, nx * BK, K, a_vec, tid, BM * CPR);
+            copy_tile(st2 + AT_E, b_rows, ldb, n0, N, nx * BK, K, b_vec, tid, BN * CPR);
+        }
+        copies_commit();
+#if INFLIGHT
+        WGMMA_WAIT1(acc);
+#else
+        WGMMA_WAIT(acc);
+#endif
+    }
+#if INFLIGHT
+    WGMMA_WAIT(acc);
+#endif
+    /* acc[4j + 2h + e] is C[row + 8h][n0 + 8j + 2t + e], rounded once to the storage format. */
+#pragma unroll
+    for (int j = 0; j < BN / 8; j++)
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                const int r = row + 8 * h, col = n0 + 8 * j + 2 * t + e;
+                if (!edge || (r < M && col < N))
+                    GB_UPDATE_AT(C, offC + r * ldc + col, acc[4 * j + 2 * h + e], alpha, beta);
+            }
+}
+#endif

@@ -13,7 +13,9 @@
 # without EMU off sm_90 the family is refused in one line, as is a K below its constraint.
 # hgemm_wgmma, the same source in h and b (wgmma .f16/.bf16 .m64nNk16 on the stored bits): the
 # layouts, tile widths, K steps and accumulations, offsets and odd leading dimensions in both
-# precisions, faithful to FP32 accumulation; and the broken copy caught in h.
+# precisions, faithful to FP32 accumulation; and the broken copy caught in h. hgemm_wgmma_nt (A
+# and B from local memory, the cp.async pipeline): layouts, tiles, stages, edges; a copy one
+# A's k-blocks swapped caught.
 # Prints one line per failure and 'N passed, M failed'.
 # shellcheck disable=SC2086 # the option lists are split on purpose
 gb=${1:?usage: wgmma_emu_test.sh GEMMBENCH KERNELS}
@@ -112,5 +114,39 @@ out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken" -k ${fam}_broken --p
 rc=$?
 if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
     bad "h: B's slots out of order were not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
+fi
+
+# 8. hgemm_wgmma_nt: A and B both through descriptors, filled by the copy pipeline. Its native
+# NT, and NN and TT through passes; tile widths, K steps, stages and the MMAs in flight; K not a
+# multiple of 8 or of the step, K below the pipeline's depth; aligned leading dimensions and
+# offsets (the 16-byte copies) and odd ones (element by element); b.
+fam=hgemm_wgmma_nt
+emu="-k $fam --param EMU=1"
+for lay in "--transB T" "" "--transA T --transB T"; do
+    check_run --precision h $small --param BK=16 --param STAGES=3 $lay -M 133 -N 77 -K 97 $ab
+done
+check_run --precision h --transB T -M 130 -N 135 -K 100 $ab
+check_run --precision h --transB T --param BN=256 --param WGM=1 --param BK=64 --param STAGES=2 \
+    -M 65 -N 260 -K 150 $ab
+check_run --precision h --transB T $small --param BK=16 --param STAGES=6 --param INFLIGHT=1 \
+    -M 70 -N 65 -K 120 --lda 128 --ldb 136 --ldc 68 --offa 8 --offb 16 --offc 2 $ab
+check_run --precision h --transB T $small --param BK=32 --param STAGES=4 --param INFLIGHT=1 \
+    -M 70 -N 65 -K 37 --lda 73 --ldb 67 --ldc 69 --offa 1 --offb 3 --offc 5 $ab
+check_run --precision b --transB T $small --param BK=16 --param STAGES=2 -M 64 -N 64 -K 300 $ab
+# A's MMAs reading its two k-blocks of a step swapped (B's in order) fail the bound.
+sed -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_broken\"/" \
+    -e "s/\"\\([hb]gemm_wgmma_nt_[0-9a-z_]*\\)\":/\"broken_\\1\":/" "$kernels/$fam.json" \
+    >"$tmp/broken/${fam}_broken.json"
+sed 's|st + 64 \* BK \* wg + 128 \* kb,|st + 64 * BK * wg + 128 * (kb ^ 1),|' "$kernels/wgmma.cl" \
+    >"$tmp/broken/wgmma.cl"
+if cmp -s "$kernels/wgmma.cl" "$tmp/broken/wgmma.cl"; then
+    bad "could not make the broken copy of the pipeline; update the sed above"
+else
+    out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken" -k ${fam}_broken --param EMU=1 \
+        --precision h --transB T $small --param BK=32 -M 64 -N 64 -K 64 2>&1)
+    rc=$?
+    if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
+        bad "nt: A's k-blocks swapped were not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
+    fi
 fi
 finish
