@@ -1,5 +1,5 @@
-/* scale.cl: C = beta * C, and the inputs the library measures candidates on, compiled after
- * prelude.cl. The library's GEMM call runs it where the
+/* scale.cl: C = beta * C (s and d), and the inputs the library measures candidates on (every
+ * precision), compiled after prelude.cl. The library's GEMM call runs it where the
  * product vanishes (K = 0 or alpha = 0: BLAS then reads neither A nor B). beta = 0 writes zeros
  * without reading C, so that NaN or Inf already in C does not survive (BLAS semantics). Each
  * work-item scales one element; dimension 0 runs along the stored rows. */
@@ -14,10 +14,13 @@ kernel void gb_scale(const int outer, const int inner, global real *c, const int
 }
 
 /* gb_fill: buf[i] for i < n, a function of (seed, i) that the host computes as well
- * (src/rt/blas/select.c, fill_value): a 24-bit integer from a hash of both, scaled into [-1, 1),
- * exact in single and double precision. The library checks the candidates it measures against
- * the host's reference of a few elements of C made from these. */
-kernel void gb_fill(global real *buf, const uint n, const uint seed)
+ * (src/rt/blas/trial.c, fill_value): a 24-bit integer from a hash of both, scaled into [-1, 1),
+ * exact in single and double precision, and rounded to the storage format by GB_STORE for h and
+ * b (to nearest, ties to even, as the host's gb__round_to). A complex buffer is filled as the
+ * reals of its parts (n twice its elements, the program of its real precision). The library
+ * checks the candidates it measures against the host's reference of a few elements of C made
+ * from these. */
+kernel void gb_fill(global stored *buf, const uint n, const uint seed)
 {
     const uint i = (uint)get_global_id(0);
     if (i >= n)
@@ -28,5 +31,5 @@ kernel void gb_fill(global real *buf, const uint n, const uint seed)
     x ^= x >> 15;
     x *= 0x846ca68bu;
     x ^= x >> 16;
-    buf[i] = (real)((int)(x >> 8) - (1 << 23)) * (real)0x1.0p-23;
+    GB_STORE((real)((int)(x >> 8) - (1 << 23)) * (real)0x1.0p-23, buf, i);
 }

@@ -27,12 +27,14 @@ type=$(sed -n 's/^    vendor .*, type \([a-z]*\), .*/\1/p' "$tmp/devices.txt" | 
 driver=$(sed -n 's/^    vendor .*, driver \(.*\), OpenCL .*/\1/p' "$tmp/devices.txt" | head -n 1)
 [ -n "$device" ] && [ -n "$family" ] || fail "no device or family in gemmbench devices"
 
-# entry KERNEL PARAMS M N K: one tuning-file line for the default device.
+# entry KERNEL PARAMS M N K [PREC]: one tuning-file line for the default device (precision s
+# where PREC is not given).
 entry() {
-    printf '%s\t%s\t%s\t%s\t%s\t%s\ts\trow-NN\t%s\t%s\t%s\t%s\t%s\t1\t2026-11-28T00:00:00Z\n' \
-        "$device" "$platform" "$driver" "$vendor" "$type" "$family" "$3" "$4" "$5" "$1" "$2"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\trow-NN\t%s\t%s\t%s\t%s\t%s\t1\t2026-11-28T00:00:00Z\n' \
+        "$device" "$platform" "$driver" "$vendor" "$type" "$family" "${6:-s}" "$3" "$4" "$5" "$1" \
+        "$2"
 }
-header() { printf '# gemmbench tuning file 1\n'; }
+header() { printf '# gemmbench tuning file %s\n' "${1:-1}"; }
 
 # ---- a family sibling --------------------------------------------------------------------------
 { header; entry xgemm "MWG=32 NWG=32 KWG=16 MDIMC=8 NDIMC=8" 200 200 200; } >"$tmp/tuned"
@@ -75,6 +77,45 @@ rm -f "$tmp/choices"
 grep -q "^auto -> $winner\|^auto -> .*measured now" "$tmp/auto.txt" ||
     fail "-k auto did not measure"
 grep -q "^auto -> naive" "$tmp/auto.txt" && fail "-k auto chose the planted slow entry"
+
+# ---- measurement in every precision ----------------------------------------------------------
+# A planted slow entry in h (16-bit storage) and in c: each is measured, passed over, and its
+# winner recorded under its precision, no candidate failing its check; c's portfolio takes an
+# s entry at the shape of its real GEMM by 1M (96 x 192 x 192), which is measured too; a
+# conjugate transposition of A takes T's choice.
+rm -f "$tmp/choices"
+{
+    header 2
+    entry naive - 96 96 96 h
+    entry naive - 96 96 96 c
+    entry cpu_rb "MR=4 NV=1 VW=8 KU=1 LX=2" 96 192 192 s
+} >"$tmp/tuned"
+for prec in h c; do
+    "$choose" off $prec 96 96 96 >"$tmp/off_$prec.txt" 2>&1 || fail "blas_choose off $prec"
+    grep -q "^96 96 96: naive .*(tuned: $device, small-128)" "$tmp/off_$prec.txt" ||
+        fail "the planted $prec entry is not the table's choice"
+    GEMMBENCH_SELECT_LOG="$tmp/log_$prec" "$choose" measure+build $prec 96 96 96 \
+        >"$tmp/measure_$prec.txt" 2>&1 || fail "blas_choose measure $prec"
+    grep -q "not measured" "$tmp/measure_$prec.txt" && fail "$prec was not measured"
+    grep -q "^96 96 96: .*(measured now\|^96 96 96: .*(measured 20" "$tmp/measure_$prec.txt" ||
+        fail "the $prec choice does not say it was measured"
+    grep -q "^96 96 96: naive " "$tmp/measure_$prec.txt" &&
+        fail "measuring $prec chose the planted slow entry"
+    grep -q "	$prec	row-NN	96	96	96	" "$tmp/choices" || fail "no $prec choice in the choices file"
+    grep -q "	$prec	row-NN	96	96	96	.*	won$" "$tmp/log_$prec" ||
+        fail "no $prec candidate won in the measurement's log"
+    grep "	$prec	row-NN	96	96	96	" "$tmp/log_$prec" | grep -q "wrong at\|not faithful" &&
+        fail "a $prec candidate failed its check"
+done
+awk -F '\t' '$8 == "cpu_rb" && $9 ~ /MR=4/ && $9 ~ /VW=8/ && $10 > 0' "$tmp/log_c" | grep -q . ||
+    fail "c's candidate from an s entry, by 1M, was not measured"
+"$choose" measure+build cC 96 96 96 >"$tmp/conj.txt" 2>&1 || fail "blas_choose measure cC"
+grep -q "	c	row-TN	96	96	96	" "$tmp/choices" || fail "c with A^H is not keyed as T"
+for t in C T; do
+    "$choose" cached c$t 96 96 96 >"$tmp/conj_$t.txt" 2>&1 || fail "blas_choose cached c$t"
+    grep -q "^96 96 96: .*(measured 20" "$tmp/conj_$t.txt" ||
+        fail "c with A^$t did not take the choice measured with A^H"
+done
 
 # ---- capture, tune, and the next process -------------------------------------------------------
 : >"$tmp/tuned"

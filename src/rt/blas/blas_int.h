@@ -95,7 +95,7 @@ struct gb_blas {
     gb_scratch_t **scratch; /* the queues served, at most GB_QUEUES_KEPT idle ones */
     size_t nscratch, capscratch;
     unsigned long long tick; /* counts the queues' takings, for the least recently used */
-    cl_program scale[2];     /* by precision (s, d): scale.cl, built on first need */
+    cl_program scale[4];     /* by precision (s, d, h, b): scale.cl, built on first need */
     cl_mem zeros;            /* zeros_bytes of zeros (gb_blas__zeros), made on first need */
     size_t zeros_bytes;
     /* The choice by measurement (select.c): the mode (gb_blas_select_t), the choices file and
@@ -190,7 +190,7 @@ int gb_blas__queue_take(gb_blas_t *h, cl_command_queue queue, gb_scratch_t **out
 void gb_blas__queue_put(gb_blas_t *h, gb_scratch_t *s);
 /* Grows s's buffers to at least bytes[i] each (the caller holds s). */
 int gb_blas__scratch_grow(gb_blas_t *h, gb_scratch_t *s, const size_t bytes[4]);
-/* scale.cl's program for prec, s or d (gb_scale, gb_fill). */
+/* scale.cl's program for prec: s or d (gb_scale, gb_fill), h or b (gb_fill only). */
 int gb_blas__scale_program(gb_blas_t *h, gb_precision_t prec, cl_program *out);
 /* A read-only buffer of at least bytes zero bytes, retained for the caller (who releases it):
  * the handle's, made or grown on need (a call that still uses a smaller one keeps it). */

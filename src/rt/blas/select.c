@@ -2,39 +2,24 @@
  * gb_blas_set_select; docs/library.md, "How the kernel is chosen"). The tuning database gives a
  * new problem a portfolio of candidates (gb_tuned_portfolio); a choice measured before for the
  * same device, exact shape and portfolio is taken from the choices file; else, where the mode
- * says so, every candidate runs on buffers of the handle's own (inputs made on the device by
- * gb_fill, which the host computes too), is checked on a sample of C's elements against the
- * validation's bound and faithful verdict, and is timed in rounds within a budget; the fastest
- * that passed wins and is appended to the choices file. The caller's buffers are never touched:
- * its call then runs once, with the winner. */
+ * says so, every candidate runs on buffers of the handle's own, in any precision (inputs made
+ * on the device, which the host computes too), is checked on a sample of C's elements against
+ * the validation's bound and faithful verdict (trial.c), and is timed in rounds within a budget;
+ * the fastest that passed wins and is appended to the choices file. The caller's buffers are
+ * never touched: its call then runs once, with the winner. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rt/core/core.h"
-#include "blas_int.h"
+#include "trial.h"
 
-#define SAMPLE_SIDE 8     /* rows and columns of C checked per candidate */
 #define ROUNDS 3          /* timed rounds; a candidate's time is its median */
 #define DROP_AFTER 1.5    /* slower than this times the best after the first round: dropped */
 #define CALLS_BUDGET 20.0 /* the budget in the shape's own calls, at least the floor below */
 #define FLOOR_GPU_MS 100.0
 #define FLOOR_CPU_MS 1000.0
-
-/* The inputs gb_fill writes (kernels/scale.cl): element i of a buffer filled with seed. */
-static double fill_value(uint32_t seed, size_t i)
-{
-    uint32_t x = (uint32_t)i * 0x9E3779B9u ^ seed;
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return (double)((int32_t)(x >> 8) - (1 << 23)) * 0x1.0p-23;
-}
-
-enum { SEED_A = 0x51u, SEED_B = 0xb2u, SEED_C = 0xc3u };
 
 /* One candidate as measured. */
 typedef struct cand {
@@ -43,18 +28,6 @@ typedef struct cand {
     double t1, times[ROUNDS], ms;
     char why[160]; /* why it was left out, where it was */
 } cand_t;
-
-/* What the measurement needs of the problem, made once. */
-typedef struct bench {
-    gb_blas_t *h;
-    const gb_problem_t *p;
-    cl_command_queue q;
-    gb_scratch_t *s; /* q's entry, held for the measurement */
-    cl_mem buf[3];
-    size_t elems[3];
-    size_t si[SAMPLE_SIDE], sj[SAMPLE_SIDE], ns_i, ns_j;
-    double *arow, *bcol; /* the sampled rows of op(A) and columns of op(B), K each */
-} bench_t;
 
 int gb_blas__select_parse(const char *s, int *mode)
 {
@@ -73,123 +46,10 @@ int gb_blas__select_parse(const char *s, int *mode)
     return GB_EBADARG;
 }
 
-/* ---- the candidates' inputs and their check ---------------------------------------------------- */
-
-static int fill(bench_t *b, int which, uint32_t seed)
-{
-    gb_blas_t *h = b->h;
-    cl_program prog;
-    gb_kslot_t *slot;
-    int rc = gb_blas__scale_program(h, b->p->precision, &prog);
-    if (rc != GB_OK || (rc = gb_blas__kernel_get(h, prog, "gb_fill", &slot)) != GB_OK)
-        return rc;
-    const cl_uint n = (cl_uint)b->elems[which];
-    cl_int err = clSetKernelArg(slot->kernel, 0, sizeof b->buf[which], &b->buf[which]);
-    err |= clSetKernelArg(slot->kernel, 1, sizeof n, &n);
-    err |= clSetKernelArg(slot->kernel, 2, sizeof seed, &seed);
-    const size_t global = ((size_t)n + 255) / 256 * 256;
-    if (err == CL_SUCCESS)
-        err = clEnqueueNDRangeKernel(b->q, slot->kernel, 1, NULL, &global, NULL, 0, NULL, NULL);
-    gb_blas__kernel_put(h, slot);
-    return err == CL_SUCCESS ? GB_OK
-                             : gb_blas__fail(GB_EOPENCL, "filling the measurement's inputs (%s)",
-                                             gb__cl_errname(err));
-}
-
-/* Whether the candidate's C, just computed from fresh inputs, passes on the sample: every
- * element within the bound, and faithful (docs/methodology.md). */
-static int check(bench_t *b, char *why, size_t len)
-{
-    const gb_problem_t *p = b->p;
-    const size_t es = gb_precision_bytes(p->precision), k = p->k;
-    const double g = gb__bound_factor(p);
-    gb_faithful_t f = {0, 0};
-    for (size_t x = 0; x < b->ns_i; x++)
-        for (size_t y = 0; y < b->ns_j; y++) {
-            const size_t at = gb__at_c(p, b->si[x], b->sj[y]);
-            union {
-                float s;
-                double d;
-            } v;
-            if (clEnqueueReadBuffer(b->q, b->buf[2], CL_TRUE, at * es, es, &v, 0, NULL, NULL) !=
-                CL_SUCCESS) {
-                snprintf(why, len, "its result could not be read");
-                return 0;
-            }
-            const double got = p->precision == GB_PREC_D ? v.d : (double)v.s;
-            const double c0 = p->beta != 0.0 ? fill_value(SEED_C, at) : 0.0;
-            double ref, gauge;
-            gb__element_reference(p, b->arow + x * k, b->bcol + y * k, c0, &ref, &gauge);
-            const double honest = gb__element_honest(p, b->arow + x * k, b->bcol + y * k, c0);
-            if (!gb__faithful_add(&f, p->precision, got, ref, gauge, honest) ||
-                fabs(got - ref) > g * gauge) {
-                snprintf(why, len, "wrong at C(%zu, %zu): %.9g where %.9g +- %.3g", b->si[x],
-                         b->sj[y], got, ref, g * gauge);
-                return 0;
-            }
-        }
-    const double ratio = gb__faithful_of(f.worst, f.worst_honest);
-    if (ratio > GB_FAITHFUL_LAMBDA) {
-        snprintf(why, len, "not faithful: %.3g times an honest computation's error", ratio);
-        return 0;
-    }
-    return 1;
-}
-
-static void bench_free(bench_t *b)
-{
-    for (int i = 0; i < 3; i++)
-        if (b->buf[i])
-            clReleaseMemObject(b->buf[i]);
-    free(b->arow);
-}
-
-/* The buffers, filled, and the sampled rows and columns: GB_OK, or a code with the message
- * recorded (the measurement is then left out). */
-static int bench_make(bench_t *b)
-{
-    const gb_problem_t *p = b->p;
-    gb_problem_buffer_elems(p, &b->elems[0], &b->elems[1], &b->elems[2]);
-    const size_t es = gb_precision_bytes(p->precision);
-    const size_t bytes = (b->elems[0] + b->elems[1] + b->elems[2]) * es;
-    for (int i = 0; i < 3; i++)
-        if (b->elems[i] > 0xffffffffu)
-            return gb_blas__fail(GB_EOVERFLOW, "too large to measure");
-    /* Never more than a quarter of the device's memory for the handle's own copies. */
-    if (bytes > b->h->dev.global_mem / 4)
-        return gb_blas__fail(GB_ENOMEM, "too large to measure (%zu MiB of inputs)", bytes >> 20);
-    cl_int err = CL_SUCCESS;
-    for (int i = 0; i < 3 && err == CL_SUCCESS; i++)
-        b->buf[i] = clCreateBuffer(b->h->cl, CL_MEM_READ_WRITE, b->elems[i] * es, NULL, &err);
-    if (err != CL_SUCCESS)
-        return gb_blas__fail(GB_ENOMEM, "allocating the measurement's buffers (%s)",
-                             gb__cl_errname(err));
-    b->ns_i = p->m < SAMPLE_SIDE ? p->m : SAMPLE_SIDE;
-    b->ns_j = p->n < SAMPLE_SIDE ? p->n : SAMPLE_SIDE;
-    b->arow = malloc((b->ns_i + b->ns_j) * p->k * sizeof *b->arow);
-    if (!b->arow)
-        return gb_blas__fail(GB_ENOMEM, "out of memory");
-    b->bcol = b->arow + b->ns_i * p->k;
-    for (size_t x = 0; x < b->ns_i; x++) {
-        b->si[x] = gb__spread(x, b->ns_i, p->m);
-        for (size_t l = 0; l < p->k; l++)
-            b->arow[x * p->k + l] = fill_value(SEED_A, gb__at_a(p, b->si[x], l));
-    }
-    for (size_t y = 0; y < b->ns_j; y++) {
-        b->sj[y] = gb__spread(y, b->ns_j, p->n);
-        for (size_t l = 0; l < p->k; l++)
-            b->bcol[y * p->k + l] = fill_value(SEED_B, gb__at_b(p, l, b->sj[y]));
-    }
-    int rc = fill(b, 0, SEED_A);
-    if (rc == GB_OK)
-        rc = fill(b, 1, SEED_B);
-    return rc;
-}
-
 /* ---- timing ------------------------------------------------------------------------------------ */
 
 /* reps calls of plan pl back to back, then a wait: the time of one, in ms, or -1 on failure. */
-static double timed(bench_t *b, gb_blas_plan_t *pl, unsigned reps)
+static double timed(gb_blas_trial_t *b, gb_blas_plan_t *pl, unsigned reps)
 {
     const double t0 = gb__now_ms();
     for (unsigned r = 0; r < reps; r++)
@@ -209,7 +69,7 @@ static int by_double(const void *a, const void *b)
 }
 
 /* Each ready candidate once on fresh inputs, checked; then the rounds within the budget. */
-static void measure(bench_t *b, cand_t *c, size_t n, gb_blas_plan_t **plans)
+static void measure(gb_blas_trial_t *b, cand_t *c, size_t n, gb_blas_plan_t **plans)
 {
     double best1 = HUGE_VAL;
     for (size_t i = 0; i < n; i++) {
@@ -217,11 +77,12 @@ static void measure(bench_t *b, cand_t *c, size_t n, gb_blas_plan_t **plans)
             continue;
         /* The first call warms up (a CPU device compiles for the work-group size at its
          * first launch) and is checked; the second is timed, to size the rounds. */
-        if ((b->p->beta != 0.0 && fill(b, 2, SEED_C) != GB_OK) || timed(b, plans[i], 1) < 0) {
+        if ((!gb__beta_zero(b->p) && gb_blas__trial_fill_c(b) != GB_OK) ||
+            timed(b, plans[i], 1) < 0) {
             snprintf(c[i].why, sizeof c[i].why, "it failed to run");
             continue;
         }
-        c[i].passed = check(b, c[i].why, sizeof c[i].why);
+        c[i].passed = gb_blas__trial_check(b, c[i].why, sizeof c[i].why);
         if (c[i].passed && (c[i].t1 = timed(b, plans[i], 1)) < 0) {
             c[i].passed = 0;
             snprintf(c[i].why, sizeof c[i].why, "it failed to run");
@@ -380,8 +241,7 @@ static void log_candidates(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_c
         fprintf(f, "%s\t%s\t%s\t%zu\t%zu\t%zu\t%s\t%s\t%s", h->dev.name,
                 gb_precision_name(p->precision), tag, p->m, p->n, p->k, tiers[tc[i].tier],
                 tc[i].kernel, ps[0] ? ps : "-");
-        const double gf =
-            c[i].ms > 0 ? 2.0 * (double)p->m * (double)p->n * (double)p->k / (c[i].ms * 1e6) : 0;
+        const double gf = c[i].ms > 0 ? gb_problem_flops(p) / (c[i].ms * 1e6) : 0;
         fprintf(f, "\t%.4g\t%.4g\t%s\n", c[i].ms, gf,
                 i == win      ? "won"
                 : c[i].why[0] ? c[i].why
@@ -420,15 +280,15 @@ static int choose_by_measuring(gb_blas_t *h, const gb_problem_t *p, const gb_tun
             h->measure_queue = NULL;
     }
     const double t1 = gb__now_ms();
-    bench_t b = {.h = h, .p = p, .q = h->measure_queue};
+    gb_blas_trial_t b = {.h = h, .p = p, .q = h->measure_queue};
     int rc = b.q ? gb_blas__queue_take(h, b.q, &b.s)
                  : gb_blas__fail(GB_EOPENCL, "making the measurement's queue failed");
     if (rc == GB_OK) {
-        if ((rc = bench_make(&b)) == GB_OK)
+        if ((rc = gb_blas__trial_make(&b)) == GB_OK)
             measure(&b, c, n, plans);
         gb_blas__queue_put(h, b.s);
     }
-    bench_free(&b);
+    gb_blas__trial_free(&b);
     const double t2 = gb__now_ms();
     for (size_t i = 0; i < n; i++)
         if (plans[i])
@@ -459,7 +319,7 @@ static int choose_by_measuring(gb_blas_t *h, const gb_problem_t *p, const gb_tun
     gb__copy(out->portfolio, sizeof out->portfolio, dig);
     gb__copy(out->kernel, sizeof out->kernel, tc[*win].kernel);
     out->params = tc[*win].params;
-    out->gflops = 2.0 * (double)p->m * (double)p->n * (double)p->k / (c[*win].ms * 1e6);
+    out->gflops = gb_problem_flops(p) / (c[*win].ms * 1e6);
     out->measured = measured;
     out->pending = pending;
     out->table_ratio = c[0].ms > 0 ? c[0].ms / c[*win].ms : 0;
@@ -512,13 +372,6 @@ int gb_blas__select(gb_blas_t *h, const gb_problem_t *p, gb_tuned_choice_t *out,
     const int mode = h->select & ~GB_BLAS_SELECT_BUILD;
     if (mode == GB_BLAS_SELECT_OFF || n == 1)
         return GB_OK;
-    /* The candidates' inputs (gb_fill) and their check are of s and d: the other precisions keep
-     * the table's choice. */
-    if (p->precision != GB_PREC_S && p->precision != GB_PREC_D) {
-        if (mode == GB_BLAS_SELECT_MEASURE)
-            snprintf(note, len, "not measured: measurement is of s and d only");
-        return GB_OK;
-    }
     char dig[17];
     digest(tc, n, dig);
     gb_chosen_t ch;

@@ -1,6 +1,7 @@
 /* tables.c: what the handle keeps between calls (blas_int.h): plans per problem, a pool of
  * kernel objects of the programs the plans use, the queues served (at most GB_QUEUES_KEPT idle
  * ones) with their scratch buffers, each held by one call at a time, and the scale program. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -433,16 +434,17 @@ int gb_blas__scratch_grow(gb_blas_t *h, gb_scratch_t *s, const size_t bytes[4])
 
 int gb_blas__scale_program(gb_blas_t *h, gb_precision_t prec, cl_program *out)
 {
+    assert((size_t)prec < sizeof h->scale / sizeof h->scale[0]);
     pthread_mutex_lock(&h->lock);
     *out = h->scale[prec];
     pthread_mutex_unlock(&h->lock);
     if (*out)
         return GB_OK;
-    char msg[16384], options[32];
+    char msg[16384], options[64];
     double ms;
     int hit;
     cl_program p;
-    snprintf(options, sizeof options, "-DGB_PRECISION=%d", prec == GB_PREC_D ? 64 : 32);
+    gb__precision_options(prec, options, sizeof options);
     int rc = gb__program_get(h->ctx, "scale", gb__embedded("prelude.cl")->data,
                              gb__embedded("scale.cl")->data, options, "", 1, &p, &ms, &hit, msg,
                              sizeof msg);
@@ -516,7 +518,7 @@ void gb_blas__pools_free(gb_blas_t *h)
     for (size_t i = 0; i < h->nscratch; i++)
         scratch_free(h->scratch[i]);
     free(h->scratch);
-    for (int p = 0; p < 2; p++)
+    for (size_t p = 0; p < sizeof h->scale / sizeof h->scale[0]; p++)
         if (h->scale[p])
             clReleaseProgram(h->scale[p]);
     if (h->zeros)

@@ -2,7 +2,7 @@
  * op(A)(i, l), op(B)(l, j) and C(i, j) sit in their buffers, the unit roundoff and gamma of the
  * bound, and an element's reference, gauge and honest value from its row of op(A) and column of
  * op(B). The harness's validation (src/harness/validate/) and the library's check of the
- * candidates it measures (src/rt/blas/select.c) both use it. */
+ * candidates it measures (src/rt/blas/trial.c) both use it. */
 #include <math.h>
 
 #ifndef M_SQRT2

@@ -387,7 +387,7 @@ int gb_chosen_find(const char *path, const gb_device_info_t *dev, const gb_probl
     size_t len;
     if (read_locked(path, &data, &len, NULL, 0) != GB_OK)
         return GB_ENOPOINT;
-    gb_problem_layout_tag(p, tag, sizeof tag);
+    gb_tuned_layout_key(p, tag, sizeof tag); /* C keyed as T, as the choice was appended */
     int found = 0;
     char *save = NULL, *line = strtok_r(data, "\n", &save);
     if (line && !strcmp(line, CHOICES_MAGIC))
