@@ -650,7 +650,9 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
  * The pipeline: at step s, wait for the copies of step s, fence (the async proxy reads what
  * they wrote), barrier; issue the step's BK/16 MMAs per warp group; copy step s + STAGES - 1 -
  * INFLIGHT into the stage whose MMAs every warp group has waited for (before the barrier); wait
- * for the MMAs (INFLIGHT=1: all but this step's).
+ * for the MMAs (INFLIGHT=1: all but this step's). KACC as in the kernel above: 0 lets the tensor
+ * core accumulate all of K, whose truncating sums stay faithful in h only up to a K of a few
+ * thousand (not at 32768: bench/notes/wgmma.md#wgmma-nt), so the metadata asks K <= 4096 there.
  * An interior chunk with 16-byte aligned rows is one cp.async (zero-filled past K); any other,
  * element by element (ordinary loads and stores). EMU=1 and devices other than NVIDIA copy with
  * ordinary loads and stores. */
@@ -756,6 +758,12 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
 #pragma unroll
     for (int i = 0; i < NACC; i++)
         acc[i] = 0.0f;
+#if KACC
+    float sacc[NACC]; /* the sums of KACC steps, from zero in the tensor core */
+#define SUMS sacc
+#else
+#define SUMS acc
+#endif
     for (int s = 0; s < AHEAD; s++) {
         if (s < steps) {
             local elem *st = tiles + s * STAGE_E;
@@ -775,7 +783,7 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
             /* Two core matrices of K per MMA; the warp group's 64 rows of A are 8 groups. */
             const ulong da = descriptor_of(SMEM(st + 64 * BK * wg + 128 * kb, tiles), 128, 16 * BK);
             const ulong db = descriptor_of(SMEM(st + AT_E + 128 * kb, tiles), 128, 16 * BK);
-            WGMMA_SS(acc, da, db, s > 0 || kb > 0);
+            WGMMA_SS(SUMS, da, db, kb > 0 || (KACC ? s % KACC != 0 : s > 0));
         }
         WG_COMMIT();
         /* Step s + AHEAD into the stage of step s - 1 - INFLIGHT, whose MMAs every warp group
@@ -788,14 +796,22 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
         }
         copies_commit();
 #if INFLIGHT
-        WGMMA_WAIT1(acc);
+        WGMMA_WAIT1(SUMS);
 #else
-        WGMMA_WAIT(acc);
+        WGMMA_WAIT(SUMS);
+#endif
+#if KACC
+        if ((s + 1) % KACC == 0 || s + 1 == steps) {
+#pragma unroll
+            for (int i = 0; i < NACC; i++)
+                acc[i] += sacc[i];
+        }
 #endif
     }
 #if INFLIGHT
-    WGMMA_WAIT(acc);
+    WGMMA_WAIT(SUMS);
 #endif
+#undef SUMS
     /* acc[4j + 2h + e] is C[row + 8h][n0 + 8j + 2t + e], rounded once to the storage format. */
 #pragma unroll
     for (int j = 0; j < BN / 8; j++)

@@ -119,7 +119,7 @@ fi
 # 8. hgemm_wgmma_nt: A and B both through descriptors, filled by the copy pipeline. Its native
 # NT, and NN and TT through passes; tile widths, K steps, stages and the MMAs in flight; K not a
 # multiple of 8 or of the step, K below the pipeline's depth; aligned leading dimensions and
-# offsets (the 16-byte copies) and odd ones (element by element); b.
+# offsets (the 16-byte copies) and odd ones (element by element); the sums of KACC steps; b.
 fam=hgemm_wgmma_nt
 emu="-k $fam --param EMU=1"
 for lay in "--transB T" "" "--transA T --transB T"; do
@@ -133,6 +133,15 @@ check_run --precision h --transB T $small --param BK=16 --param STAGES=6 --param
 check_run --precision h --transB T $small --param BK=32 --param STAGES=4 --param INFLIGHT=1 \
     -M 70 -N 65 -K 37 --lda 73 --ldb 67 --ldc 69 --offa 1 --offb 3 --offc 5 $ab
 check_run --precision b --transB T $small --param BK=16 --param STAGES=2 -M 64 -N 64 -K 300 $ab
+# The sums of KACC steps added in FP32: a last group shorter than KACC, and KACC=1.
+check_run --precision h --transB T $small --param BK=16 --param KACC=4 -M 70 -N 65 -K 300 $ab
+check_run --precision b --param BK=32 --param KACC=1 --param STAGES=3 -M 130 -N 70 -K 100 $ab
+# All of K in the tensor core is refused past K = 4096, in one line.
+out=$("$gb" run -i 1 $emu --precision h -M 16 -N 16 -K 4100 2>&1)
+rc=$?
+if [ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
+    printf '%s\n' "$out" | grep -q "violates its constraint 'KACC > 0 || K <= 4096'"; then ok; else
+    bad "nt: KACC=0 at K = 4100 (exit $rc): $out"; fi
 # A's MMAs reading its two k-blocks of a step swapped (B's in order) fail the bound.
 sed -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_broken\"/" \
     -e "s/\"\\([hb]gemm_wgmma_nt_[0-9a-z_]*\\)\":/\"broken_\\1\":/" "$kernels/$fam.json" \

@@ -188,7 +188,7 @@ static gb_preset_t f4_presets[] = {
     {"DGEMM_NT_2x1_barrier", "DGEMM_NT_2x1 with a work-group barrier every 32 vector steps", 2u, 4, f4_s5_names, f4_s5_values},
 };
 static char *f5_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
-static char *f5_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128"};
+static char *f5_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "KACC > 0 || K <= 4096"};
 static long f5_p0_values[] = {64, 128, 256};
 static long f5_p1_values[] = {1, 2};
 static long f5_p2_values[] = {16, 32, 64};
@@ -203,7 +203,7 @@ static gb_param_t f5_params[] = {
     {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f5_p0_values, 3, 1L, 1073741824L, 0},
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f5_p1_values, 2, 1L, 1073741824L, 0},
     {"BK", "K step staged in local memory (two buffers): BK/16 MMAs", 32L, f5_p2_values, 3, 1L, 1073741824L, 0},
-    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; a second set of accumulators); 0: the tensor core accumulates across all of K (half the accumulator registers)", 4L, f5_p3_values, 6, 1L, 1073741824L, 0},
+    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; a second set of accumulators); 0: the tensor core accumulates across all of K (half the accumulator registers), faithful in h to K = 4096 as measured (not at 32768: bench/notes/wgmma.md#wgmma-nt), so K <= 4096 then", 4L, f5_p3_values, 6, 1L, 1073741824L, 0},
     {"PADL", "16-byte units between the core matrices of one 8-row group of B in local memory (the descriptor's LBO)", 0L, f5_p4_values, 3, 1L, 1073741824L, 0},
     {"PADS", "16-byte units after each 8-row group of B in local memory (the descriptor's SBO): 1 spreads the stores of a B stored K x N over every bank", 1L, f5_p5_values, 3, 1L, 1073741824L, 0},
     {"PREFETCH", "steps ahead that A and B are loaded: 1, stored into local memory as soon as they arrive (the store waits for the load); 2, loaded a step earlier (more registers)", 1L, f5_p6_values, 2, 1L, 1073741824L, 0},
@@ -219,39 +219,44 @@ static char *f5_s2_names[] = {"BN", "WGM", "BK", "KACC", "PADL", "PADS", "PREFET
 static long f5_s2_values[] = {128, 2, 32, 4, 0, 1, 1, 8, 1};
 static gb_preset_t f5_presets[] = {
     {"hgemm_wgmma_128x128", "128x128x32 tile, two warp groups of 64x128, sums of 128 k added in FP32, 17 KB of local memory", 4u, 9, f5_s0_names, f5_s0_values},
-    {"hgemm_wgmma_128x256", "128x256x32 tile, the tensor core accumulating across all of K (no second set of accumulators: 128 per lane)", 4u, 9, f5_s1_names, f5_s1_values},
+    {"hgemm_wgmma_128x256", "128x256x32 tile, the tensor core accumulating across all of K (no second set of accumulators: 128 per lane; K <= 4096)", 4u, 9, f5_s1_names, f5_s1_values},
     {"bgemm_wgmma_128x128", "the bfloat16 twin of hgemm_wgmma_128x128", 8u, 9, f5_s2_names, f5_s2_values},
 };
 static char *f6_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
-static char *f6_constraints[] = {"STAGES - INFLIGHT >= 2"};
+static char *f6_constraints[] = {"STAGES - INFLIGHT >= 2", "KACC > 0 || K <= 4096", "KACC == 0 || (INFLIGHT == 0 && BN <= 128)"};
 static long f6_p0_values[] = {64, 128, 256};
 static long f6_p1_values[] = {1, 2};
 static long f6_p2_values[] = {16, 32, 64};
 static long f6_p3_values[] = {2, 3, 4, 5, 6};
 static long f6_p4_values[] = {0, 1};
-static long f6_p5_values[] = {1, 2, 4, 8, 16};
-static long f6_p6_values[] = {0, 1, 2};
-static long f6_p7_values[] = {0, 1};
+static long f6_p5_values[] = {0, 1, 2, 4, 8, 16};
+static long f6_p6_values[] = {1, 2, 4, 8, 16};
+static long f6_p7_values[] = {0, 1, 2};
+static long f6_p8_values[] = {0, 1};
 static gb_param_t f6_params[] = {
     {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f6_p0_values, 3, 1L, 1073741824L, 0},
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f6_p1_values, 2, 1L, 1073741824L, 0},
     {"BK", "K step of a stage: BK/16 MMAs per warp group", 32L, f6_p2_values, 3, 1L, 1073741824L, 0},
     {"STAGES", "local-memory stages of A's and B's tiles, filled STAGES - 1 - INFLIGHT steps ahead (under 48 KB in all: NVIDIA's OpenCL counts 16 bytes of its own)", 3L, f6_p3_values, 5, 1L, 1073741824L, 0},
     {"INFLIGHT", "1: a step's MMAs still run while the next step's are issued (the copies then run a step less ahead); 0: each step waits for its MMAs", 0L, f6_p4_values, 2, 1L, 1073741824L, 0},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f6_p5_values, 5, 1L, 1073741824L, 0},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f6_p6_values, 3, 1L, 1073741824L, 0},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f6_p7_values, 2, 1L, 1073741824L, 1},
+    {"KACC", "k > 0: the sums of every k steps accumulate from zero in the tensor core and are added to the running sums by FP32 adds (a second set of accumulators); 0: the tensor core accumulates all of K, faithful in h to K = 4096 as measured (15x an honest computation's error at K = 32768), so K <= 4096 then", 0L, f6_p5_values, 6, 1L, 1073741824L, 0},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f6_p6_values, 5, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f6_p7_values, 3, 1L, 1073741824L, 0},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f6_p8_values, 2, 1L, 1073741824L, 1},
 };
-static char *f6_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "GROUPM", "EDGES"};
-static long f6_s0_values[] = {128, 2, 16, 4, 0, 8, 1};
-static char *f6_s1_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "GROUPM", "EDGES"};
-static long f6_s1_values[] = {256, 2, 16, 3, 0, 4, 1};
-static char *f6_s2_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "GROUPM", "EDGES"};
-static long f6_s2_values[] = {128, 2, 16, 4, 0, 8, 1};
+static char *f6_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "GROUPM", "EDGES"};
+static long f6_s0_values[] = {128, 2, 16, 4, 0, 0, 8, 1};
+static char *f6_s1_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "GROUPM", "EDGES"};
+static long f6_s1_values[] = {128, 2, 16, 4, 0, 8, 8, 1};
+static char *f6_s2_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "GROUPM", "EDGES"};
+static long f6_s2_values[] = {256, 2, 16, 3, 0, 0, 4, 1};
+static char *f6_s3_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "GROUPM", "EDGES"};
+static long f6_s3_values[] = {128, 2, 16, 4, 0, 8, 8, 1};
 static gb_preset_t f6_presets[] = {
-    {"hgemm_wgmma_nt_128x128", "128x128x16 tile, two warp groups of 64x128, four stages (32 KB), each step waiting for its MMAs: 178 TFLOP/s at 4096 on the H200 (bench/notes/wgmma.md#wgmma-nt)", 4u, 7, f6_s0_names, f6_s0_values},
-    {"hgemm_wgmma_nt_128x256", "128x256x16 tile, three stages (36 KB): the H200's tuned winner at 4096 and 8192 (185 and 193 TFLOP/s)", 4u, 7, f6_s1_names, f6_s1_values},
-    {"bgemm_wgmma_nt_128x128", "the bfloat16 twin of hgemm_wgmma_nt_128x128", 8u, 7, f6_s2_names, f6_s2_values},
+    {"hgemm_wgmma_nt_128x128", "128x128x16 tile, two warp groups of 64x128, four stages (32 KB), each step waiting for its MMAs, all of K in the tensor core (K <= 4096): 178 TFLOP/s at 4096 on the H200 (bench/notes/wgmma.md#wgmma-nt)", 4u, 8, f6_s0_names, f6_s0_values},
+    {"hgemm_wgmma_nt_128x128_k8", "as hgemm_wgmma_nt_128x128 with the sums of 128 k added in FP32, for any K (not yet measured on a GPU)", 4u, 8, f6_s1_names, f6_s1_values},
+    {"hgemm_wgmma_nt_128x256", "128x256x16 tile, three stages (36 KB), K <= 4096: the H200's tuned winner at 4096 (185 TFLOP/s)", 4u, 8, f6_s2_names, f6_s2_values},
+    {"bgemm_wgmma_nt_128x128", "the bfloat16 twin of hgemm_wgmma_nt_128x128_k8", 8u, 8, f6_s3_names, f6_s3_values},
 };
 static char *f7_args[] = {"M", "N", "K", "alpha", "imgA", "imgB", "beta", "C", "offC", "ldc"};
 static char *f7_extensions[] = {"cl_intel_subgroups", "cl_intel_required_subgroup_size"};
@@ -968,7 +973,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "8255a782d6c8e47c23baceb4f3578e06219876a75ff9efae25896b63db6f71f0",
+    .program_digest = "0ac52d91284b54de64fc9834024643e0e6057f42240cd316e995104b3793e5a2",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
@@ -979,7 +984,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "2 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N)",
     .traffic[1] = "2 * M * N",
     .precisions = 12u, .layouts = 15u,
-    .nargs = 14, .nconstraints = 2, .nextensions = 0, .nlets = 0,
+    .nargs = 14, .nconstraints = 3, .nextensions = 0, .nlets = 0,
     .nparams = 10, .npresets = 3,
     .args = f5_args,
     .constraints = f5_constraints,
@@ -989,11 +994,11 @@ gb_family_t gb__builtin_families[] = {
   },
   {
     .name = "hgemm_wgmma_nt",
-    .description = "FP16 and bfloat16 GEMM (h, b: 16-bit storage, FP32 accumulation in the tensor core) on Hopper's warp-group MMA with both operands in local memory (wgmma.mma_async .f16 / .bf16, A and B through matrix descriptors, sm_90a), a PTX program: a STAGES-deep pipeline of asynchronous copies (cp.async) of A's and B's K-contiguous rows straight into the descriptors' layout, no staging registers; WGM warp groups of 64 rows x BN columns; row-major NT native (A stored M x K, B N x K), other layouts through transposition passes; any size. The source is sgemm_wgmma's (wgmma.cl). NVIDIA sm_90 only (EMU=1 emulates the MMA anywhere, for testing).",
+    .description = "FP16 and bfloat16 GEMM (h, b: 16-bit storage, FP32 accumulation: in the tensor core, and with KACC the sums of KACC steps added in FP32) on Hopper's warp-group MMA with both operands in local memory (wgmma.mma_async .f16 / .bf16, A and B through matrix descriptors, sm_90a), a PTX program: a STAGES-deep pipeline of asynchronous copies (cp.async) of A's and B's K-contiguous rows straight into the descriptors' layout, no staging registers; WGM warp groups of 64 rows x BN columns; row-major NT native (A stored M x K, B N x K), other layouts through transposition passes; any size. The source is sgemm_wgmma's (wgmma.cl). NVIDIA sm_90 only (EMU=1 emulates the MMA anywhere, for testing).",
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "8255a782d6c8e47c23baceb4f3578e06219876a75ff9efae25896b63db6f71f0",
+    .program_digest = "0ac52d91284b54de64fc9834024643e0e6057f42240cd316e995104b3793e5a2",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
@@ -1004,8 +1009,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "2 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N)",
     .traffic[1] = "2 * M * N",
     .precisions = 12u, .layouts = 2u,
-    .nargs = 14, .nconstraints = 1, .nextensions = 0, .nlets = 0,
-    .nparams = 8, .npresets = 3,
+    .nargs = 14, .nconstraints = 3, .nextensions = 0, .nlets = 0,
+    .nparams = 9, .npresets = 4,
     .args = f6_args,
     .constraints = f6_constraints,
     .params = f6_params,
@@ -1443,7 +1448,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "8255a782d6c8e47c23baceb4f3578e06219876a75ff9efae25896b63db6f71f0",
+    .program_digest = "0ac52d91284b54de64fc9834024643e0e6057f42240cd316e995104b3793e5a2",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
@@ -1578,7 +1583,7 @@ gb_family_t gb__builtin_families[] = {
 };
 const size_t gb__builtin_family_count = 29;
 
-const gb_tuned_entry_t gb__shipped_entries[94] = {
+const gb_tuned_entry_t gb__shipped_entries[92] = {
   {.device = "NVIDIA H100 80GB HBM3", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "dgemm_dmma",
    .params = {.count = 12, .name = {"BK", "EDGES", "EMU", "GROUPM", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 8L, 16L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
@@ -1716,10 +1721,6 @@ const gb_tuned_entry_t gb__shipped_entries[94] = {
    .params = {.count = 8, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "STAGES", "WGM"}, .value = {16L, 256L, 1L, 0L, 4L, 0L, 3L, 2L}},
    .gflops = 182581.9838034306, .nevidence = 3, .evidence = {"d8e27268ee0eb16d", "383b00b365ab03e6", "11501f23bac823c1"}, .tuned_at = "2026-11-29T00:21:33Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
-   .precision = 3, .layout = "row-NT", .shape_class = "square-8192", .m = 8192, .n = 8192, .k = 8192, .kernel = "hgemm_wgmma_nt",
-   .params = {.count = 8, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "STAGES", "WGM"}, .value = {16L, 256L, 1L, 0L, 4L, 0L, 3L, 2L}},
-   .gflops = 192063.82631395073, .nevidence = 3, .evidence = {"437d5e4d41ee1f7d", "0cb2b41feac5b806", "4b9fc33002bb0d7c"}, .tuned_at = "2026-11-29T00:22:13Z", .source = "shipped"},
-  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "dgemm_dmma",
    .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 0L, 8L, 0L, 8L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
    .gflops = 40329.846153846149, .nevidence = 3, .evidence = {"1636a31d810256a8", "12f2a4fcf732e777", "c87834ee64400f8b"}, .tuned_at = "2026-11-28T16:40:32Z", .source = "shipped"},
@@ -1811,10 +1812,6 @@ const gb_tuned_entry_t gb__shipped_entries[94] = {
    .precision = 2, .layout = "row-NT", .shape_class = "square-4096", .m = 4096, .n = 4096, .k = 4096, .kernel = "hgemm_wgmma_nt",
    .params = {.count = 8, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "STAGES", "WGM"}, .value = {16L, 256L, 1L, 0L, 4L, 0L, 3L, 2L}},
    .gflops = 185339.60325371652, .nevidence = 3, .evidence = {"f0e99fe032b835fb", "c32ddd173db05790", "71015a43a0228f01"}, .tuned_at = "2026-11-29T00:20:26Z", .source = "shipped"},
-  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
-   .precision = 2, .layout = "row-NT", .shape_class = "square-8192", .m = 8192, .n = 8192, .k = 8192, .kernel = "hgemm_wgmma_nt",
-   .params = {.count = 8, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "STAGES", "WGM"}, .value = {16L, 256L, 1L, 0L, 4L, 0L, 3L, 2L}},
-   .gflops = 192987.78577967995, .nevidence = 3, .evidence = {"f51cb4eea4d6f8f6", "12b526f237b62c0b", "7ab178e168491586"}, .tuned_at = "2026-11-29T00:21:17Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 32768, .kernel = "xgemm_nv",
    .params = {.count = 16, .name = {"EDGES", "GROUPM", "KWG", "LANES", "MAXREG", "MWG", "NWG", "PADA", "PADB", "PIPE", "RM", "RN", "SLOTS", "SPLITK", "TAIL", "THIN"}, .value = {2L, 8L, 8L, 1L, 0L, 128L, 128L, 4L, 4L, 1L, 2L, 2L, 2L, 1L, 3L, 4L}},
@@ -1956,4 +1953,4 @@ const gb_tuned_entry_t gb__shipped_entries[94] = {
    .params = {.count = 6, .name = {"KU", "LX", "MR", "NV", "VW", "WALKM"}, .value = {8L, 8L, 8L, 2L, 16L, 0L}},
    .gflops = 276.48418717278702, .nevidence = 3, .evidence = {"e4bcb2d579161552", "dfffcddeeb4c85db", "439e6025d47bc096"}, .tuned_at = "2026-11-26T09:02:24Z", .source = "shipped"},
 };
-const size_t gb__shipped_entry_count = 94;
+const size_t gb__shipped_entry_count = 92;
