@@ -459,6 +459,39 @@ XW_INLINE void store_b(local elem *b, const int tid, const EV(4) *x)
     }
 }
 
+#if KACC
+/* After step s (of steps): the tensor core's sums of the last KACC steps added to the running
+ * sums in FP32 at the end of each group and after the last step. */
+XW_INLINE void add_sums(float *acc, const float *sacc, const int s, const int steps)
+{
+    if ((s + 1) % KACC == 0 || s + 1 == steps) {
+#pragma unroll
+        for (int i = 0; i < NACC; i++)
+            acc[i] += sacc[i];
+    }
+}
+#endif
+
+#if W16
+/* The lane's sums into C, each rounded once to the storage format: acc[4j + 2h + e] is
+ * C[row + 8h][n0 + 8j + 2t + e]. */
+XW_INLINE void store_c16(global stored *C, const int offC, const int ldc, const int M, const int N,
+                         const int row, const int n0, const int t, const bool edge,
+                         const float *acc, const float alpha, const float beta)
+{
+#pragma unroll
+    for (int j = 0; j < BN / 8; j++)
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                const int r = row + 8 * h, col = n0 + 8 * j + 2 * t + e;
+                if (!edge || (r < M && col < N))
+                    GB_UPDATE_AT(C, offC + r * ldc + col, acc[4 * j + 2 * h + e], alpha, beta);
+            }
+}
+#endif
+
 #if !STAGES
 #if W16
 #define WG_ENTRY hgemm_wgmma
@@ -585,11 +618,7 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
         }
         WGMMA_WAIT(SUMS);
 #if KACC
-        if ((s + 1) % KACC == 0 || s + 1 == steps) {
-#pragma unroll
-            for (int i = 0; i < NACC; i++)
-                acc[i] += sacc[i];
-        }
+        add_sums(acc, sacc, s, steps);
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
         local elem *tmp = cur;
@@ -599,17 +628,7 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #undef SUMS
     /* acc[4j + 2h + e] is C[row + 8h][n0 + 8j + 2t + e]. */
 #if W16
-    /* Each element rounded once to the storage format. */
-#pragma unroll
-    for (int j = 0; j < BN / 8; j++)
-#pragma unroll
-        for (int h = 0; h < 2; h++)
-#pragma unroll
-            for (int e = 0; e < 2; e++) {
-                const int r = row + 8 * h, col = n0 + 8 * j + 2 * t + e;
-                if (!edge || (r < M && col < N))
-                    GB_UPDATE_AT(C, offC + r * ldc + col, acc[4 * j + 2 * h + e], alpha, beta);
-            }
+    store_c16(C, offC, ldc, M, N, row, n0, t, edge, acc, alpha, beta);
 #else
     const bool fast = !edge && ldc % 2 == 0 && offC % 2 == 0;
 #pragma unroll
@@ -801,27 +820,14 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
         WGMMA_WAIT(SUMS);
 #endif
 #if KACC
-        if ((s + 1) % KACC == 0 || s + 1 == steps) {
-#pragma unroll
-            for (int i = 0; i < NACC; i++)
-                acc[i] += sacc[i];
-        }
+        add_sums(acc, sacc, s, steps);
 #endif
     }
 #if INFLIGHT
     WGMMA_WAIT(SUMS);
 #endif
 #undef SUMS
-    /* acc[4j + 2h + e] is C[row + 8h][n0 + 8j + 2t + e], rounded once to the storage format. */
-#pragma unroll
-    for (int j = 0; j < BN / 8; j++)
-#pragma unroll
-        for (int h = 0; h < 2; h++)
-#pragma unroll
-            for (int e = 0; e < 2; e++) {
-                const int r = row + 8 * h, col = n0 + 8 * j + 2 * t + e;
-                if (!edge || (r < M && col < N))
-                    GB_UPDATE_AT(C, offC + r * ldc + col, acc[4 * j + 2 * h + e], alpha, beta);
-            }
+    /* acc[4j + 2h + e] is C[row + 8h][n0 + 8j + 2t + e]. */
+    store_c16(C, offC, ldc, M, N, row, n0, t, edge, acc, alpha, beta);
 }
 #endif
