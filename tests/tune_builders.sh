@@ -116,13 +116,15 @@ if grep -q "(0 measured, [0-9]* from the store, [1-9][0-9]* cannot win)" "$tmp/o
     no "the failures of build processes were not stored"; fi
 
 # Every precision's request is taken: h (2 in the request) was refused as malformed when the
-# field allowed s and d alone, and the candidates were built in the tuner instead.
+# field allowed s and d alone, and the candidates were built in the tuner instead. With
+# --confirm 0 the best first measurement wins (there was no winner at all).
 tune_bg prec -k naive --precision h -n 16 --strategy random --budget 2 --no-presets -i 2 \
     --confirm 0 --builders 1
 wait "$pid"
 rc=$?
 if [ $rc -eq 0 ] && grep -q "1 build process(es)" "$tmp/out" &&
-    ! grep -q "could not take the request" "$tmp/out" "$tmp/err"; then ok; else
+    ! grep -q "could not take the request" "$tmp/out" "$tmp/err" &&
+    grep -q "^  winner: LX=" "$tmp/out"; then ok; else
     no "an h request to a build process (exit $rc)"; fi
 
 # ---- several shapes: the build processes start once, for every run -------------------------

@@ -563,7 +563,7 @@ int gb_tune_run(gb_tune_outcome_t *out, const gb_tune_spec_t *spec, const gb_reg
         goto done;
     t.t0 = now_s();
     rc = search(&t);
-    if (rc == GB_OK && !stopped(&t) && spec->confirm)
+    if (rc == GB_OK && !stopped(&t))
         rc = gb_leaders_confirm(&t.leaders, spec, reg, ctx, st, measure_job, &t, hooks, out, msg,
                                 msglen);
     if (rc == GB_OK && !stopped(&t) && out->have_winner)

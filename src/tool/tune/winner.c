@@ -284,7 +284,14 @@ int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_reg
                        size_t msglen)
 {
     qsort(l->v, l->n, sizeof *l->v, by_score);
-    const size_t n = l->n < spec->confirm ? l->n : spec->confirm;
+    /* --confirm 0: no leader is measured again, the best of their first measurements wins. */
+    gb_tune_spec_t once;
+    if (!spec->confirm) {
+        once = *spec;
+        once.confirm_reps = 0;
+        spec = &once;
+    }
+    const size_t n = spec->confirm && spec->confirm < l->n ? spec->confirm : l->n;
     verdict_t *v = calloc(n ? n : 1, sizeof *v);
     if (!v)
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
