@@ -1,8 +1,9 @@
 /* trial.c: the inputs a measurement runs its candidates on and the check of each candidate's C
  * (trial.h), for every precision: A, B and C are made on the device by gb_fill (kernels/scale.cl)
  * in the precision's storage (a complex buffer as the reals of its parts), the host computes the
- * same values for a sample of C's rows and columns, and each sampled element is judged as the
- * validation judges it (rt/core/element.c): within the bound, and faithful. */
+ * same values for a sample of C's rows and columns and what each sampled element must be, once
+ * for every candidate, and each candidate's sampled elements are judged as the validation judges
+ * them (rt/core/element.c): within the bound, and faithful. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,63 +67,38 @@ int gb_blas__trial_fill_c(gb_blas_trial_t *t)
     return fill(t, 2, SEED_C);
 }
 
-/* C's element at buffer index at, in double (two parts for c and z): 1, or 0 where it could not
- * be read. */
-static int read_element(gb_blas_trial_t *t, size_t at, double *got)
-{
-    const size_t es = gb_precision_bytes(t->p->precision);
-    unsigned char raw[16]; /* the largest element, z's */
-    if (clEnqueueReadBuffer(t->q, t->buf[2], CL_TRUE, at * es, es, raw, 0, NULL, NULL) !=
-        CL_SUCCESS)
-        return 0;
-    gb__from_storage(t->p->precision, raw, 1, got);
-    return 1;
-}
-
-/* Element got of C, from its row of op(A), column of op(B) and c0: its distance from the
- * reference and the bound on it (*dist, *bound; g the bound's factor), the faithful verdict's
- * errors added to f. 0 where anything is not finite (nothing can be judged: a failure). */
-static int judge(const gb_problem_t *p, double g, const double *row, const double *col,
-                 const double *c0, const double *got, gb_faithful_t *f, double *dist, double *bound)
-{
-    double ref[2], gauge;
-    if (gb_precision_is_complex(p->precision)) {
-        /* The distance in the complex plane, against the moduli's gauge (as gb__validate). */
-        double hon[2];
-        gb__element_reference_complex(p, row, col, c0, ref, &gauge);
-        gb__element_honest_complex(p, row, col, c0, hon);
-        *dist = hypot(got[0] - ref[0], got[1] - ref[1]);
-        *bound = gb__bound_of(p->precision, g, hypot(ref[0], ref[1]), gauge);
-        return gb__faithful_add(f, p->precision, *dist, 0.0, gauge,
-                                hypot(hon[0] - ref[0], hon[1] - ref[1]));
-    }
-    gb__element_reference(p, row, col, c0[0], ref, &gauge);
-    *dist = fabs(got[0] - ref[0]);
-    *bound = gb__bound_of(p->precision, g, ref[0], gauge);
-    return gb__faithful_add(f, p->precision, got[0], ref[0], gauge,
-                            gb__element_honest(p, row, col, c0[0]));
-}
-
 int gb_blas__trial_check(gb_blas_trial_t *t, char *why, size_t len)
 {
     const gb_problem_t *p = t->p;
-    const size_t kk = gb_precision_parts(p->precision) * p->k;
-    const double g = gb__bound_factor(p);
+    const size_t es = gb_precision_bytes(p->precision), parts = gb_precision_parts(p->precision);
+    unsigned char *raw = (unsigned char *)t->got + t->ns_i * t->ns_j * parts * sizeof *t->got;
+    /* Every sampled element read in one go: the reads enqueued, then one wait. */
+    cl_int err = CL_SUCCESS;
+    for (size_t x = 0; x < t->ns_i && err == CL_SUCCESS; x++)
+        for (size_t y = 0; y < t->ns_j && err == CL_SUCCESS; y++)
+            err =
+                clEnqueueReadBuffer(t->q, t->buf[2], CL_FALSE, gb__at_c(p, t->si[x], t->sj[y]) * es,
+                                    es, raw + (x * t->ns_j + y) * es, 0, NULL, NULL);
+    if (err != CL_SUCCESS || clFinish(t->q) != CL_SUCCESS) {
+        snprintf(why, len, "its result could not be read");
+        return 0;
+    }
+    gb__from_storage(p->precision, raw, t->ns_i * t->ns_j, t->got);
     gb_faithful_t f = {0, 0};
     for (size_t x = 0; x < t->ns_i; x++)
         for (size_t y = 0; y < t->ns_j; y++) {
-            const size_t at = gb__at_c(p, t->si[x], t->sj[y]);
-            double got[2], c0[2] = {0.0, 0.0}, dist, bound;
-            if (!read_element(t, at, got)) {
-                snprintf(why, len, "its result could not be read");
-                return 0;
-            }
-            if (!gb__beta_zero(p))
-                input(p->precision, SEED_C, at, c0);
-            if (!judge(p, g, t->arow + x * kk, t->bcol + y * kk, c0, got, &f, &dist, &bound) ||
-                !(dist <= bound)) {
+            const gb_trial_expect_t *e = &t->expect[x * t->ns_j + y];
+            const double *got = t->got + (x * t->ns_j + y) * parts;
+            const int complex = parts == 2;
+            const double dist =
+                complex ? hypot(got[0] - e->ref[0], got[1] - e->ref[1]) : fabs(got[0] - e->ref[0]);
+            const int judged =
+                complex
+                    ? gb__faithful_add(&f, p->precision, dist, 0.0, e->gauge, e->honest)
+                    : gb__faithful_add(&f, p->precision, got[0], e->ref[0], e->gauge, e->honest);
+            if (!judged || !(dist <= e->bound)) {
                 snprintf(why, len, "wrong at C(%zu, %zu): %.3g from the reference, over %.3g",
-                         t->si[x], t->sj[y], dist, bound);
+                         t->si[x], t->sj[y], dist, e->bound);
                 return 0;
             }
         }
@@ -139,30 +115,68 @@ void gb_blas__trial_free(gb_blas_trial_t *t)
     for (int i = 0; i < 3; i++)
         if (t->buf[i])
             clReleaseMemObject(t->buf[i]);
-    free(t->arow);
+    free(t->expect);
+    free(t->got);
 }
 
-/* The sampled rows of op(A) and columns of op(B), as the device's buffers hold them. */
+/* What element (x, y) of the sample must be, from its row of op(A), column of op(B) and c0 (g the
+ * bound's factor): the reference and its bound, the gauge, the honest computation. */
+static void expect_of(const gb_problem_t *p, double g, const double *row, const double *col,
+                      const double *c0, gb_trial_expect_t *e)
+{
+    if (gb_precision_is_complex(p->precision)) {
+        /* The distance in the complex plane, against the moduli's gauge (as gb__validate). */
+        double hon[2];
+        gb__element_reference_complex(p, row, col, c0, e->ref, &e->gauge);
+        gb__element_honest_complex(p, row, col, c0, hon);
+        e->bound = gb__bound_of(p->precision, g, hypot(e->ref[0], e->ref[1]), e->gauge);
+        e->honest = hypot(hon[0] - e->ref[0], hon[1] - e->ref[1]);
+        return;
+    }
+    gb__element_reference(p, row, col, c0[0], e->ref, &e->gauge);
+    e->ref[1] = 0.0;
+    e->bound = gb__bound_of(p->precision, g, e->ref[0], e->gauge);
+    e->honest = gb__element_honest(p, row, col, c0[0]);
+}
+
+/* The sample of C's rows and columns, and what each of its elements must be, from the rows of
+ * op(A) and columns of op(B) as the device's buffers hold them (held in double only while the
+ * expectations are computed: K elements each, two per complex element). */
 static int sample(gb_blas_trial_t *t)
 {
     const gb_problem_t *p = t->p;
     const size_t parts = gb_precision_parts(p->precision), kk = parts * p->k;
     t->ns_i = p->m < GB_TRIAL_SIDE ? p->m : GB_TRIAL_SIDE;
     t->ns_j = p->n < GB_TRIAL_SIDE ? p->n : GB_TRIAL_SIDE;
-    t->arow = malloc((t->ns_i + t->ns_j) * kk * sizeof *t->arow);
-    if (!t->arow)
+    const size_t n = t->ns_i * t->ns_j;
+    t->expect = malloc(n * sizeof *t->expect);
+    /* The candidates' elements: parts doubles each, then their raw storage (16 bytes at most). */
+    t->got = malloc(n * (parts * sizeof *t->got + 16));
+    double *arow = malloc((t->ns_i + t->ns_j) * kk * sizeof *arow);
+    if (!t->expect || !t->got || !arow) {
+        free(arow);
         return gb_blas__fail(GB_ENOMEM, "out of memory");
-    t->bcol = t->arow + t->ns_i * kk;
+    }
+    double *bcol = arow + t->ns_i * kk;
     for (size_t x = 0; x < t->ns_i; x++) {
         t->si[x] = gb__spread(x, t->ns_i, p->m);
         for (size_t l = 0; l < p->k; l++)
-            input(p->precision, SEED_A, gb__at_a(p, t->si[x], l), t->arow + x * kk + parts * l);
+            input(p->precision, SEED_A, gb__at_a(p, t->si[x], l), arow + x * kk + parts * l);
     }
     for (size_t y = 0; y < t->ns_j; y++) {
         t->sj[y] = gb__spread(y, t->ns_j, p->n);
         for (size_t l = 0; l < p->k; l++)
-            input(p->precision, SEED_B, gb__at_b(p, l, t->sj[y]), t->bcol + y * kk + parts * l);
+            input(p->precision, SEED_B, gb__at_b(p, l, t->sj[y]), bcol + y * kk + parts * l);
     }
+    const double g = gb__bound_factor(p);
+    for (size_t x = 0; x < t->ns_i; x++)
+        for (size_t y = 0; y < t->ns_j; y++) {
+            double c0[2] = {0.0, 0.0};
+            if (!gb__beta_zero(p))
+                input(p->precision, SEED_C, gb__at_c(p, t->si[x], t->sj[y]), c0);
+            expect_of(p, g, arow + x * kk, bcol + y * kk, c0, &t->expect[x * t->ns_j + y]);
+        }
+    free(arow);
     return GB_OK;
 }
 

@@ -5,12 +5,18 @@
 
 #include "blas_int.h"
 
-#define GB_TRIAL_SIDE 8 /* rows and columns of C checked per candidate */
+#define GB_TRIAL_SIDE 32 /* rows and columns of C checked per candidate */
+
+/* What a sampled element of C must be, the same for every candidate: the reference (two parts
+ * for c and z), the bound on a result's distance from it, the faithful verdict's gauge and the
+ * honest computation (its result; for c and z its distance from the reference). */
+typedef struct gb_trial_expect {
+    double ref[2], bound, gauge, honest;
+} gb_trial_expect_t;
 
 /* What the measurement needs of the problem, made once by gb_blas__trial_make: the handle's own
- * buffers of A, B and C, filled on the device, and the host's copy of the sampled rows of op(A)
- * and columns of op(B) (K elements each, of the precision, held in double: two per complex
- * element). */
+ * buffers of A, B and C, filled on the device, and what each sampled element of C must be,
+ * computed from the host's copy of the sampled rows of op(A) and columns of op(B). */
 typedef struct gb_blas_trial {
     gb_blas_t *h;
     const gb_problem_t *p;
@@ -19,7 +25,8 @@ typedef struct gb_blas_trial {
     cl_mem buf[3];
     size_t elems[3];
     size_t si[GB_TRIAL_SIDE], sj[GB_TRIAL_SIDE], ns_i, ns_j;
-    double *arow, *bcol;
+    gb_trial_expect_t *expect; /* ns_i x ns_j, row by row */
+    double *got;               /* a candidate's sampled elements, two parts each */
 } gb_blas_trial_t;
 
 /* t's buffers, A and B filled, and the sampled rows and columns (t's h, p and q set by the
