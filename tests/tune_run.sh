@@ -198,6 +198,15 @@ wait $pid
 rc=$?
 if [ $rc -eq 0 ] && [ "$opens" = 1 ] && grep -q "on 3 devices in 1 kind(s)" "$tmp/out"; then ok; else
     no "-d 0,0,0: exit $rc, the store file open $opens time(s) while tuning (want once)"; fi
+# PoCL's own program cache has aborted once under a loaded machine with three threads building
+# at once ("pocl_release_dlhandle_cache: Assertion ... failed"): the tuner then rightly records
+# the candidates in flight as crashed, and the store is not one device's. Such a run of the
+# driver's is tried once more in a fresh store; a second crash fails.
+if grep -q "pocl_.*Assertion" "$tmp/err"; then
+    echo "note: PoCL aborted during -d 0,0,0 ($(grep -m 1 "Assertion" "$tmp/err")); once more"
+    rm -f "$tmp"/three.db*
+    "$gb" tune $t3 -d 0,0,0 --store "$tmp/three.db" >"$tmp/out" 2>"$tmp/err"
+fi
 "$gb" store info --store "$tmp/one.db" | sed 1d >"$tmp/one.info"
 "$gb" store info --store "$tmp/three.db" | sed 1d >"$tmp/three.info"
 evaluated "$tmp/one.out" >"$tmp/one.evals"
