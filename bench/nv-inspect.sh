@@ -1,9 +1,10 @@
 #!/bin/sh
 # bench/nv-inspect.sh GEMMBENCH FAMILY PREC DIR [NAME=V ...]: builds one configuration of a kernel
 # family on the NVIDIA platform (one small validated run), keeps the PTX NVIDIA's OpenCL compiler
-# made, assembles it offline for sm_90 and writes to DIR: kernel.ptx, ptxas.txt (registers,
-# spills, shared memory), kernel.sass, and opcodes.txt (SASS opcode counts, most frequent
-# first). Needs the CUDA toolkit's ptxas and cuobjdump (PATH, /usr/local/cuda*/bin, or PTXAS=).
+# made, assembles it offline for its target (sm_90, or sm_90a for PTX programs) and writes to
+# DIR: kernel.ptx, ptxas.txt (registers, spills, shared memory), kernel.sass, and opcodes.txt
+# (SASS opcode counts, most frequent first). Needs the CUDA toolkit's ptxas and cuobjdump (PATH,
+# /usr/local/cuda*/bin, or PTXAS=).
 set -eu
 if [ $# -lt 4 ]; then
     echo "usage: $0 GEMMBENCH FAMILY PREC DIR [NAME=V ...]" >&2
@@ -42,7 +43,9 @@ if [ -z "$found" ]; then
     echo "nv-inspect: no PTX with entry $entry was built; see $dir/run.txt" >&2
     exit 1
 fi
-"$ptxas" -v -arch=sm_90 "$dir/kernel.ptx" -o "$dir/kernel.cubin" >"$dir/ptxas.txt" 2>&1
+# The PTX's own target: sm_90a for the PTX program families (wgmma), else sm_90.
+arch=$(sed -n 's/^\.target[[:space:]]*\(sm_[0-9a-z]*\).*/\1/p' "$dir/kernel.ptx" | head -n 1)
+"$ptxas" -v -arch="${arch:-sm_90}" "$dir/kernel.ptx" -o "$dir/kernel.cubin" >"$dir/ptxas.txt" 2>&1
 "$bindir/cuobjdump" -sass "$dir/kernel.cubin" >"$dir/kernel.sass"
 # Opcode = the first word after the /*addr*/ column, predicate and modifiers stripped.
 awk '/^ +\/\*[0-9a-f]+\*\// { s = $0; sub(/^ +\/\*[0-9a-f]+\*\/ +/, "", s); sub(/^@!?U?P[0-9T] +/, "", s);
