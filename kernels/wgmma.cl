@@ -459,6 +459,18 @@ XW_INLINE void store_b(local elem *b, const int tid, const EV(4) *x)
     }
 }
 
+/* The work-group's tile of C (from m0, n0), this lane's first row (its warp group's 64, its
+ * warp's 16, its group's row), and whether the tile crosses C's last row or column. */
+XW_INLINE bool tile_place(const int M, const int N, const int tid, int *m0, int *n0, int *row)
+{
+    int gm, gn;
+    gb_tile_of_group(GROUPM, EDGES, M % BM != 0, N % BN != 0, &gm, &gn);
+    *m0 = gm * BM;
+    *n0 = gn * BN;
+    *row = *m0 + 64 * (tid >> 7) + 16 * ((tid >> 5) & 3) + ((tid & 31) >> 2);
+    return *m0 + BM > M || *n0 + BN > N;
+}
+
 #if KACC
 /* After step s (of steps): the tensor core's sums of the last KACC steps added to the running
  * sums in FP32 at the end of each group and after the last step. */
@@ -513,13 +525,9 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
     /* A and B move as bits: elements, not the stored type's values. */
     global const elem *A = (global const elem *)A0 + offA;
     global const elem *B = (global const elem *)B0 + offB;
-    int gm, gn;
-    gb_tile_of_group(GROUPM, EDGES, M % BM != 0, N % BN != 0, &gm, &gn);
-    const int m0 = gm * BM, n0 = gn * BN;
-    const int tid = (int)get_local_id(0), lane = tid & 31, g = lane >> 2, t = lane & 3;
-    /* The lane's first row: its warp group's 64, its warp's 16, its group's row. */
-    const int row = m0 + 64 * (tid >> 7) + 16 * ((tid >> 5) & 3) + g;
-    const bool edge = m0 + BM > M || n0 + BN > N;
+    const int tid = (int)get_local_id(0), t = tid & 3;
+    int m0, n0, row;
+    const bool edge = tile_place(M, N, tid, &m0, &n0, &row);
     const bool a_vec = lda % JA == 0 && offA % JA == 0, b_vec = ldb % 4 == 0 && offB % 4 == 0;
     const int steps = (K + BK - 1) / BK;
 
@@ -762,17 +770,12 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     /* A is stored M x K, B N x K (op(B) = B^T): both K-contiguous. */
     global const elem *A = (global const elem *)A0 + offA;
     global const elem *B = (global const elem *)B0 + offB;
-    int gm, gn;
-    gb_tile_of_group(GROUPM, EDGES, M % BM != 0, N % BN != 0, &gm, &gn);
-    const int m0 = gm * BM, n0 = gn * BN;
-    const int tid = (int)get_local_id(0), lane = tid & 31, g = lane >> 2, t = lane & 3;
-    const int wg = tid >> 7;
-    const int row = m0 + 64 * wg + 16 * ((tid >> 5) & 3) + g;
-    const bool edge = m0 + BM > M || n0 + BN > N;
+    const int tid = (int)get_local_id(0), t = tid & 3, wg = tid >> 7;
+    int m0, n0, row;
+    const bool edge = tile_place(M, N, tid, &m0, &n0, &row);
     /* 16-byte chunks need 16-byte aligned rows (the buffers themselves are aligned). */
     const bool a_vec = lda % 8 == 0 && offA % 8 == 0, b_vec = ldb % 8 == 0 && offB % 8 == 0;
     const int steps = (K + BK - 1) / BK;
-    global const elem *a_rows = A, *b_rows = B;
     float acc[NACC];
 #pragma unroll
     for (int i = 0; i < NACC; i++)
@@ -786,8 +789,8 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     for (int s = 0; s < AHEAD; s++) {
         if (s < steps) {
             local elem *st = tiles + s * STAGE_E;
-            copy_tile(st, a_rows, lda, m0, M, s * BK, K, a_vec, tid, BM * CPR);
-            copy_tile(st + AT_E, b_rows, ldb, n0, N, s * BK, K, b_vec, tid, BN * CPR);
+            copy_tile(st, A, lda, m0, M, s * BK, K, a_vec, tid, BM * CPR);
+            copy_tile(st + AT_E, B, ldb, n0, N, s * BK, K, b_vec, tid, BN * CPR);
         }
         copies_commit();
     }
@@ -810,8 +813,8 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
         const int nx = s + AHEAD;
         if (nx < steps) {
             local elem *st2 = tiles + (nx % STAGES) * STAGE_E;
-            copy_tile(st2, a_rows, lda, m0, M, nx * BK, K, a_vec, tid, BM * CPR);
-            copy_tile(st2 + AT_E, b_rows, ldb, n0, N, nx * BK, K, b_vec, tid, BN * CPR);
+            copy_tile(st2, A, lda, m0, M, nx * BK, K, a_vec, tid, BM * CPR);
+            copy_tile(st2 + AT_E, B, ldb, n0, N, nx * BK, K, b_vec, tid, BN * CPR);
         }
         copies_commit();
 #if INFLIGHT
