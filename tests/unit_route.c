@@ -12,6 +12,14 @@
 #include "rt/family/registry.h"
 
 /* A family from JSON written with ' for ". */
+/* A row-NN family of s alone with tiles of 16x8x4 (the multiples it asks of M, N and K) and
+ * every leading dimension and offset as arguments: the copies and padding planned for it. */
+static const char tiles_16x8x4[] =
+    "{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'], 'layouts': ['row-NN'],"
+    " 'args': ['M', 'N', 'K', 'alpha', 'A', 'offA', 'lda', 'B', 'offB', 'ldb', 'beta', 'C',"
+    " 'offC', 'ldc'], 'global': ['M / 2', 'N'], 'local': ['8', '2'],"
+    " 'multiple_of': {'M': '16', 'N': '8', 'K': '4'}}";
+
 static int family(const char *json, gb_family_t *f)
 {
     char buf[4096], msg[512] = "";
@@ -247,11 +255,7 @@ static void test_cases(void)
 
     /* Row-major NN only, tiles of 16x8x4: a col-major NT problem of 30x20x10 is the swap of a
      * row-major TN (A = the caller's B, 20x10 stored transposed) plus A transposed by a pass. */
-    if (family("{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
-               " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'offA', 'lda', 'B',"
-               " 'offB', 'ldb', 'beta', 'C', 'offC', 'ldc'], 'global': ['M / 2', 'N'],"
-               " 'local': ['8', '2'], 'multiple_of': {'M': '16', 'N': '8', 'K': '4'}}",
-               &f) != GB_OK)
+    if (family(tiles_16x8x4, &f) != GB_OK)
         return;
     gb_problem_t p;
     gb_problem_init(&p, GB_PREC_S, 30, 20, 10);
@@ -329,11 +333,7 @@ static void test_cases(void)
      * is 20 x 60 x 20: X the caller's B read as reals (copied, being padded), Y made from the
      * caller's A (transposed, conjugated), the complex beta applied by a pass before C is
      * copied in; the kernel's operands are the caller's through both swaps. */
-    if (family("{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
-               " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'offA', 'lda', 'B',"
-               " 'offB', 'ldb', 'beta', 'C', 'offC', 'ldc'], 'global': ['M / 2', 'N'],"
-               " 'local': ['8', '2'], 'multiple_of': {'M': '16', 'N': '8', 'K': '4'}}",
-               &f) != GB_OK)
+    if (family(tiles_16x8x4, &f) != GB_OK)
         return;
     gb_problem_init(&p, GB_PREC_C, 30, 20, 10);
     p.layout = GB_COL_MAJOR;
