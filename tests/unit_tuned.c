@@ -511,6 +511,20 @@ static void test_shipped_families(void)
 
 /* The tuning file: what is written is read back the same; damaged lines and kernels this build
  * lacks are skipped, counted, and the first named with its line. */
+/* path read as a tuning file into t, which this initialises (the caller frees it): the entries
+ * read and skipped, and the warnings, into the caller's. */
+static void read_file(const char *path, const gb_registry_t *reg, gb_tuned_t *t, size_t *read,
+                      size_t *skipped, char *warn, size_t wlen)
+{
+    char msg[256];
+    gb_tuned_init(t);
+    *read = *skipped = 0;
+    if (!CHECK_RC(
+            gb_tuned_file_read(t, path, reg, "file", read, skipped, warn, wlen, msg, sizeof msg),
+            GB_OK))
+        printf("  %s: %s\n", path, msg);
+}
+
 static void test_file(const gb_registry_t *reg)
 {
     char path[] = "/tmp/unit_tuned_XXXXXX";
@@ -521,7 +535,6 @@ static void test_file(const gb_registry_t *reg)
     close(fd);
     gb_tuned_t t, back;
     gb_tuned_init(&t);
-    gb_tuned_init(&back);
     gb_tuned_entry_t e = entry("Card A", "store", "xgemm_small", GB_PREC_S, 512);
     gb_params_set(&e.params, "MWG", 32);
     snprintf(e.family, sizeof e.family, "test-arch-1");
@@ -529,11 +542,9 @@ static void test_file(const gb_registry_t *reg)
     gb_tuned_entry_t d = entry("Card A", "shipped", "naive", GB_PREC_D, 64); /* not written */
     gb_tuned_add(&t, &d);
     char msg[256], warn[256];
-    size_t read = 0, skipped = 0;
+    size_t read, skipped;
     CHECK_RC(gb_tuned_file_write(&t, path, msg, sizeof msg), GB_OK);
-    CHECK_RC(gb_tuned_file_read(&back, path, reg, "file", &read, &skipped, warn, sizeof warn, msg,
-                                sizeof msg),
-             GB_OK);
+    read_file(path, reg, &back, &read, &skipped, warn, sizeof warn);
     CHECK(read == 1 && skipped == 0 && back.n == 1);
     if (back.n == 1) {
         snprintf(e.source, sizeof e.source, "file");
@@ -550,10 +561,7 @@ static void test_file(const gb_registry_t *reg)
         fclose(f);
     }
     gb_tuned_free(&back);
-    gb_tuned_init(&back);
-    CHECK_RC(gb_tuned_file_read(&back, path, reg, "file", &read, &skipped, warn, sizeof warn, msg,
-                                sizeof msg),
-             GB_OK);
+    read_file(path, reg, &back, &read, &skipped, warn, sizeof warn);
     CHECK(read == 1 && skipped == 2 && back.n == 1);
     CHECK_HAS(warn, ":4: entry skipped: it has not the 15 tab-separated fields");
     gb_tuned_free(&back);
@@ -737,12 +745,9 @@ static void test_file_damage(const gb_registry_t *reg)
                 "\t5\t-");
         fclose(f);
         gb_tuned_t t;
-        gb_tuned_init(&t);
-        char warn[512], msg[256];
-        size_t read = 0, skipped = 0;
-        CHECK_RC(gb_tuned_file_read(&t, path, reg, "file", &read, &skipped, warn, sizeof warn, msg,
-                                    sizeof msg),
-                 GB_OK);
+        char warn[512];
+        size_t read, skipped;
+        read_file(path, reg, &t, &read, &skipped, warn, sizeof warn);
         if (!CHECK(read == 2 && skipped == 1 && t.n == 2))
             printf("  damage: '%s' for '%s'\n", kinds[i].to, kinds[i].from);
         CHECK_HAS(warn, ":4: entry skipped: ");
@@ -760,22 +765,16 @@ static void test_file_damage(const gb_registry_t *reg)
                    "naive\tLX=8\t5\t-\n");
         fclose(f);
         gb_tuned_t t;
-        gb_tuned_init(&t);
         char warn[512], msg[256];
-        size_t read = 0, skipped = 0;
-        CHECK_RC(gb_tuned_file_read(&t, path, reg, "file", &read, &skipped, warn, sizeof warn, msg,
-                                    sizeof msg),
-                 GB_OK);
+        size_t read, skipped;
+        read_file(path, reg, &t, &read, &skipped, warn, sizeof warn);
         CHECK(read == 3 && skipped == 0 && t.n == 3);
         CHECK(t.n == 3 && t.e[1].precision == GB_PREC_H && t.e[2].precision == GB_PREC_C &&
               !strcmp(t.e[2].layout, "row-TN"));
         /* Written back, the file reads the same. */
         CHECK_RC(gb_tuned_file_write(&t, path, msg, sizeof msg), GB_OK);
         gb_tuned_t back;
-        gb_tuned_init(&back);
-        CHECK_RC(gb_tuned_file_read(&back, path, reg, "file", &read, &skipped, warn, sizeof warn,
-                                    msg, sizeof msg),
-                 GB_OK);
+        read_file(path, reg, &back, &read, &skipped, warn, sizeof warn);
         CHECK(read == 3 && back.n == 3 && back.e[2].precision == GB_PREC_C);
         gb_tuned_free(&back);
         gb_tuned_free(&t);
@@ -787,12 +786,9 @@ static void test_file_damage(const gb_registry_t *reg)
                    "xgemm_small\t-\t5\t-\n");
         fclose(f);
         gb_tuned_t t;
-        gb_tuned_init(&t);
-        char warn[512], msg[256];
-        size_t read = 0, skipped = 0;
-        CHECK_RC(gb_tuned_file_read(&t, path, reg, "file", &read, &skipped, warn, sizeof warn, msg,
-                                    sizeof msg),
-                 GB_OK);
+        char warn[512];
+        size_t read, skipped;
+        read_file(path, reg, &t, &read, &skipped, warn, sizeof warn);
         CHECK(read == 1 && skipped == 1 && t.n == 1 && t.e[0].precision == GB_PREC_S);
         CHECK_HAS(warn, ":3: entry skipped: the precision is not s or d, the only ones of a "
                         "version 1 file");
@@ -804,12 +800,9 @@ static void test_file_damage(const gb_registry_t *reg)
         fprintf(f, "# gemmbench tuning file 3\n%s\n", good2);
         fclose(f);
         gb_tuned_t t;
-        gb_tuned_init(&t);
-        char warn[512], msg[256];
-        size_t read = 0, skipped = 0;
-        CHECK_RC(gb_tuned_file_read(&t, path, reg, "file", &read, &skipped, warn, sizeof warn, msg,
-                                    sizeof msg),
-                 GB_OK);
+        char warn[512];
+        size_t read, skipped;
+        read_file(path, reg, &t, &read, &skipped, warn, sizeof warn);
         CHECK(read == 0 && skipped == 1 && t.n == 0);
         CHECK_HAS(warn, "not a tuning file of this version");
         gb_tuned_free(&t);
