@@ -71,31 +71,29 @@ int gb_blas__trial_check(gb_blas_trial_t *t, char *why, size_t len)
 {
     const gb_problem_t *p = t->p;
     const size_t es = gb_precision_bytes(p->precision), parts = gb_precision_parts(p->precision);
-    unsigned char *raw = (unsigned char *)t->got + t->ns_i * t->ns_j * parts * sizeof *t->got;
     /* Every sampled element read in one go: the reads enqueued, then one wait. */
     cl_int err = CL_SUCCESS;
     for (size_t x = 0; x < t->ns_i && err == CL_SUCCESS; x++)
         for (size_t y = 0; y < t->ns_j && err == CL_SUCCESS; y++)
             err =
                 clEnqueueReadBuffer(t->q, t->buf[2], CL_FALSE, gb__at_c(p, t->si[x], t->sj[y]) * es,
-                                    es, raw + (x * t->ns_j + y) * es, 0, NULL, NULL);
+                                    es, t->raw + (x * t->ns_j + y) * es, 0, NULL, NULL);
     if (err != CL_SUCCESS || clFinish(t->q) != CL_SUCCESS) {
         snprintf(why, len, "its result could not be read");
         return 0;
     }
-    gb__from_storage(p->precision, raw, t->ns_i * t->ns_j, t->got);
+    gb__from_storage(p->precision, t->raw, t->ns_i * t->ns_j, t->got);
     gb_faithful_t f = {0, 0};
     for (size_t x = 0; x < t->ns_i; x++)
         for (size_t y = 0; y < t->ns_j; y++) {
             const gb_trial_expect_t *e = &t->expect[x * t->ns_j + y];
             const double *got = t->got + (x * t->ns_j + y) * parts;
-            const int complex = parts == 2;
+            const int cplx = parts == 2;
             const double dist =
-                complex ? hypot(got[0] - e->ref[0], got[1] - e->ref[1]) : fabs(got[0] - e->ref[0]);
+                cplx ? hypot(got[0] - e->ref[0], got[1] - e->ref[1]) : fabs(got[0] - e->ref[0]);
             const int judged =
-                complex
-                    ? gb__faithful_add(&f, p->precision, dist, 0.0, e->gauge, e->honest)
-                    : gb__faithful_add(&f, p->precision, got[0], e->ref[0], e->gauge, e->honest);
+                cplx ? gb__faithful_add(&f, p->precision, dist, 0.0, e->gauge, e->honest)
+                     : gb__faithful_add(&f, p->precision, got[0], e->ref[0], e->gauge, e->honest);
             if (!judged || !(dist <= e->bound)) {
                 snprintf(why, len, "wrong at C(%zu, %zu): %.3g from the reference, over %.3g",
                          t->si[x], t->sj[y], dist, e->bound);
@@ -117,6 +115,7 @@ void gb_blas__trial_free(gb_blas_trial_t *t)
             clReleaseMemObject(t->buf[i]);
     free(t->expect);
     free(t->got);
+    free(t->raw);
 }
 
 /* What element (x, y) of the sample must be, from its row of op(A), column of op(B) and c0 (g the
@@ -150,10 +149,10 @@ static int sample(gb_blas_trial_t *t)
     t->ns_j = p->n < GB_TRIAL_SIDE ? p->n : GB_TRIAL_SIDE;
     const size_t n = t->ns_i * t->ns_j;
     t->expect = malloc(n * sizeof *t->expect);
-    /* The candidates' elements: parts doubles each, then their raw storage (16 bytes at most). */
-    t->got = malloc(n * (parts * sizeof *t->got + 16));
+    t->got = malloc(n * parts * sizeof *t->got);
+    t->raw = malloc(n * gb_precision_bytes(p->precision));
     double *arow = malloc((t->ns_i + t->ns_j) * kk * sizeof *arow);
-    if (!t->expect || !t->got || !arow) {
+    if (!t->expect || !t->got || !t->raw || !arow) {
         free(arow);
         return gb_blas__fail(GB_ENOMEM, "out of memory");
     }

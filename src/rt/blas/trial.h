@@ -26,7 +26,8 @@ typedef struct gb_blas_trial {
     size_t elems[3];
     size_t si[GB_TRIAL_SIDE], sj[GB_TRIAL_SIDE], ns_i, ns_j;
     gb_trial_expect_t *expect; /* ns_i x ns_j, row by row */
-    double *got;               /* a candidate's sampled elements, two parts each */
+    double *got;               /* a candidate's sampled elements, in double (two parts for c, z) */
+    unsigned char *raw;        /* the same as read, in the precision's storage */
 } gb_blas_trial_t;
 
 /* t's buffers, A and B filled, and the sampled rows and columns (t's h, p and q set by the
