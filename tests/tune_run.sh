@@ -146,6 +146,16 @@ if [ $? -eq 0 ] && grep -q "WRONG=2: cannot win: GB_EVALIDATION: not faithful: "
     ok
 else no "a candidate that is not faithful cannot win"; fi
 
+# A candidate that the problem's size refuses before its point is defined (capped: CAP=0 asks
+# K <= 16) is recorded as one that cannot win, and the run goes on to its winner.
+"$gb" tune -k capped --kernel-path "$fx/capped" -n 24 --fix LX=8 --fix LY=8 --strategy exhaustive \
+    -i 2 --store "$tmp/capped.db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -q "CAP=0: cannot win: GB_ECONSTRAINT: " "$tmp/out" &&
+    grep -q "winner: LX=8 LY=8 CAP=1 " "$tmp/out" &&
+    "$gb" store info --store "$tmp/capped.db" 2>&1 | grep -q "^tuning runs: 1 (3 evaluations)"; then
+    ok
+else no "a candidate refused by the problem's size: $(tail -1 "$tmp/err")"; fi
+
 # Two workers on one device (-d 0,0): each shape is tuned once, by one of them, and every shape
 # gets its entry, the largest shapes handed out first (the smallest run starts last: run 3); the
 # same command again measures nothing.

@@ -151,6 +151,22 @@ static int lookup(tuner_t *t, cand_t *c, gb_point_t *pt)
 
 /* Asks the strategy for one more candidate and makes its job; looks it up in the store; queues
  * its build when it must be measured. NULL when the strategy, the budget or the time is spent. */
+/* A candidate refused before its point could be defined (a constraint on the problem's sizes,
+ * checked before the route is planned) has no point id; its evaluation is still recorded, under
+ * an id of its kernel, parameters and problem (FNV-1a, 16 hex digits like a point's; no point
+ * has it). */
+static void refused_id(const tuner_t *t, cand_t *c)
+{
+    const gb_problem_t *p = &c->job.problem;
+    char key[1024];
+    const int n = snprintf(key, sizeof key, "refused %s %s %d %zux%zux%zu %d%d%d",
+                           t->out->run.kernel, c->ev.params, (int)p->precision, p->m, p->n, p->k,
+                           (int)p->layout, (int)p->trans_a, (int)p->trans_b);
+    const uint64_t h = gb__fnv1a64(key, n > 0 ? (size_t)n : 0, 14695981039346656037ull);
+    snprintf(c->job.id, sizeof c->job.id, "%016llx", (unsigned long long)h);
+    memcpy(c->id0, c->job.id, sizeof c->id0);
+}
+
 static cand_t *propose(tuner_t *t, int *rc)
 {
     const gb_tune_spec_t *s = t->spec;
@@ -184,6 +200,8 @@ static cand_t *propose(tuner_t *t, int *rc)
     gb_tune__params_text(&c->params, ev->params, sizeof ev->params);
     memcpy(c->id0, c->job.id, sizeof c->id0);
     if (c->job.code != GB_OK) { /* refused before anything runs (a per-problem constraint) */
+        if (!c->job.id[0])
+            refused_id(t, c);
         memcpy(ev->point_id, c->job.id, sizeof ev->point_id);
         c->resolved = 1;
         ev->code = c->job.code;
