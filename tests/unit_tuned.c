@@ -247,6 +247,42 @@ static void test_heuristic_thin(const gb_registry_t *reg)
         }
 }
 
+/* The heuristic in h and b on an NVIDIA GPU: on sm_90 the warp-group MMA preset of each that
+ * runs any K (8192 included: past the K that a preset accumulating all of K in the tensor core
+ * may take); on another architecture, which cannot load its PTX, a kernel in OpenCL C. */
+static void test_heuristic_16bit(const gb_registry_t *reg)
+{
+    static const struct {
+        const char *family;
+        gb_precision_t prec;
+        const char *kernel; /* NULL: any but the PTX presets */
+    } cases[] = {
+        {"nvidia-sm_90", GB_PREC_H, "hgemm_wgmma_nt_128x128_k8"},
+        {"nvidia-sm_90", GB_PREC_B, "bgemm_wgmma_nt_128x128"},
+        {"nvidia-sm_80", GB_PREC_H, NULL},
+        {"nvidia-sm_80", GB_PREC_B, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gb_device_info_t dev = device("Card N");
+        snprintf(dev.vendor, sizeof dev.vendor, "NVIDIA Corporation");
+        snprintf(dev.family, sizeof dev.family, "%s", cases[i].family);
+        gb_problem_t p;
+        gb_problem_init(&p, cases[i].prec, 8192, 8192, 8192);
+        CHECK_RC(gb_problem_check(&p, NULL, 0), GB_OK);
+        gb_tuned_t t;
+        gb_tuned_init(&t);
+        gb_tuned_choice_t c;
+        char msg[200];
+        CHECK_RC(gb_tuned_choose(&t, reg, &dev, &p, &c, msg, sizeof msg), GB_OK);
+        if (cases[i].kernel)
+            CHECK(!strcmp(c.kernel, cases[i].kernel));
+        else
+            CHECK(!strstr(c.kernel, "wgmma"));
+        CHECK(c.tier == GB_TIER_HEURISTIC);
+        gb_tuned_free(&t);
+    }
+}
+
 static void test_family(const gb_registry_t *reg)
 {
     gb_device_info_t dev = device("Card A");
@@ -823,6 +859,7 @@ int main(void)
     test_refusals();
     test_family(reg);
     test_heuristic_thin(reg);
+    test_heuristic_16bit(reg);
     test_file(reg);
     test_file_damage(reg);
     test_merge_all();
