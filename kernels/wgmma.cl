@@ -680,9 +680,9 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
  * for the MMAs (INFLIGHT=1: all but this step's). KACC as in the kernel above: 0 lets the tensor
  * core accumulate all of K, whose truncating sums stay faithful in h only up to a K of a few
  * thousand (not at 32768: bench/notes/wgmma.md#wgmma-nt), so the metadata asks K <= 4096 there.
- * An interior chunk with 16-byte aligned rows is one cp.async (zero-filled past K); any other,
- * element by element (ordinary loads and stores). EMU=1 and devices other than NVIDIA copy with
- * ordinary loads and stores. */
+ * Where both operands' rows are 16-byte aligned every chunk is one cp.async (zero-filled past K
+ * and past the matrix); else every chunk goes element by element (ordinary loads and stores).
+ * EMU=1 and devices other than NVIDIA copy with ordinary loads and stores. */
 #if !W16
 #error "hgemm_wgmma_nt: h and b only"
 #endif
@@ -693,8 +693,11 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #error "hgemm_wgmma_nt: STAGES - INFLIGHT must be at least 2"
 #endif
 #define CPR (BK / 8)                   /* 16-byte chunks in a row of a tile */
-#define AT_E (BM * BK)                 /* elements of A's tile */
-#define STAGE_E ((BM + BN) * BK)       /* elements of a stage */
+#define LBO_B (128 + 16 * PADL)        /* bytes from a core matrix to the next 8 k */
+#define SBO_E (CPR * LBO_B / ES)       /* elements from an 8-row group to the next */
+#define AT_E (BM / 8 * SBO_E)          /* elements of A's tile */
+#define STAGE_E ((BM + BN) / 8 * SBO_E) /* elements of a stage */
+#define KB_STEP (2 * LBO_B / 16)       /* an MMA's 16 k further, in descriptor units */
 #define AHEAD (STAGES - 1 - INFLIGHT)  /* steps copied ahead */
 #define TN_STR_(x) #x
 #define TN_STR(x) TN_STR_(x)
@@ -737,24 +740,81 @@ XW_INLINE void copies_commit(void)
 #define COPIES_WAIT()
 #endif
 
+/* Where chunk q of a tile (16 bytes: 8 k of one row) comes from and goes: row *r of the tile,
+ * k 8 *kc of the step, element *at of the tile. An 8-row group's 8 CPR chunks are CPR runs of 8,
+ * each 8 / CPR rows CPR apart, whole rows of the step each: so the 8 work-items that a 16-byte
+ * copy serves at a time read whole 32-byte sectors, and with PADL = 1 (core matrices 144 bytes
+ * apart) write 8 different bank groups. (The H200's profile still counts a sector and a
+ * local-memory wavefront per work-item of these copies: bench/notes/wgmma.md#wgmma-copies.) */
+XW_INLINE void chunk_of(const int q, int *r, int *kc, int *at)
+{
+    const int g = q / (8 * CPR), w = q % (8 * CPR), l = w % 8;
+    *r = 8 * g + w / 8 + CPR * (l / CPR);
+    *kc = l % CPR;
+    *at = g * SBO_E + *kc * (LBO_B / ES) + 8 * (*r % 8);
+}
+
 /* Rows r0 .. of an operand stored with its K contiguous (A, and B stored N x K), at k0 .. k0 +
- * BK - 1, into a tile (chunks of them): zeros outside the matrix (rows >= R, k >= K). */
+ * BK - 1, into a tile (chunks of them), element by element: zeros outside the matrix (rows >= R,
+ * k >= K). For leading dimensions or offsets whose rows are not 16-byte aligned. */
 XW_INLINE void copy_tile(local elem *tile, global const elem *x, const int ld, const int r0,
-                         const int R, const int k0, const int K, const bool vec, const int tid,
-                         const int chunks)
+                         const int R, const int k0, const int K, const int tid, const int chunks)
 {
 #pragma unroll
-    for (int c = tid; c < chunks; c += NT) {
-        const int r = r0 + 8 * (c / (8 * CPR)) + c % 8, k = k0 + 8 * ((c / 8) % CPR);
-        const int in = r < R ? clamp(K - k, 0, 8) : 0;
-        global const elem *src = x + (size_t)(in ? r : 0) * ld + (in ? k : 0);
-        local elem *dst = tile + 8 * c;
-        if (vec) {
-            copy16(dst, src, 2 * in);
-        } else {
+    for (int q = tid; q < chunks; q += NT) {
+        int r, kc, at;
+        chunk_of(q, &r, &kc, &at);
+        const int k = k0 + 8 * kc;
+        const int in = r0 + r < R ? clamp(K - k, 0, 8) : 0;
+        global const elem *src = x + (size_t)(in ? r0 + r : 0) * ld + (in ? k : 0);
+        local elem *dst = tile + at;
 #pragma unroll
-            for (int e = 0; e < 8; e++)
-                dst[e] = e < in ? src[e] : (elem)0;
+        for (int e = 0; e < 8; e++)
+            dst[e] = e < in ? src[e] : (elem)0;
+    }
+}
+
+/* A work-item's chunks of a tile of TR rows: chunk q = tid + NT i (i < CH), whose row, k in the
+ * step and place stay the same from step to step, so they are worked out once (p[i], at k 0;
+ * at[i]; 16 bytes in full[i], 0 for a row past the matrix) and a step only moves along K: one
+ * add and one copy a chunk, where working out each chunk's place every step cost the kernel more
+ * instructions than its MMAs had cycles (bench/notes/wgmma.md#wgmma-copies). */
+#define CHUNKS_OF(TR) ((TR) * CPR)
+#define CH_OF(TR) ((CHUNKS_OF(TR) + NT - 1) / NT)
+/* Whether chunk i of a tile of TR rows is this work-item's (all are where NT divides them). */
+#define HAS_CHUNK(TR, i, tid) (CHUNKS_OF(TR) % NT == 0 || (tid) + NT * (i) < CHUNKS_OF(TR))
+XW_INLINE void chunks_init(global const elem **p, int *at, int *full, const int ch, const int tr,
+                           global const elem *x, const int ld, const int r0, const int R,
+                           const int tid)
+{
+#pragma unroll
+    for (int i = 0; i < ch; i++) {
+        const int q = tid + NT * i;
+        int r, kc;
+        chunk_of(q, &r, &kc, &at[i]);
+        const bool in = q < tr * CPR && r0 + r < R;
+        full[i] = in ? 16 : 0;
+        p[i] = x + (in ? (size_t)(r0 + r) * ld + 8 * kc : 0);
+    }
+}
+/* Step k0's copies of one operand's chunks into its tile. Where the step lies inside K (whole),
+ * each is 16 bytes or, for a row past the matrix, 16 zeros; in the last step the bytes past K
+ * are zeros too (and nothing is read where no byte is). */
+XW_INLINE void chunks_copy(local elem *tile, global const elem *const *p, const int *at,
+                           const int *full, const int ch, const int tr, global const elem *x,
+                           const int k0, const int K, const bool whole, const int tid)
+{
+#pragma unroll
+    for (int i = 0; i < ch; i++) {
+        if (!HAS_CHUNK(tr, i, tid))
+            continue;
+        if (whole) {
+            copy16(tile + at[i], p[i] + k0, full[i]);
+        } else {
+            int r, kc, a;
+            chunk_of(tid + NT * i, &r, &kc, &a);
+            const int in = full[i] ? clamp(K - k0 - 8 * kc, 0, 8) : 0;
+            copy16(tile + at[i], in ? p[i] + k0 : x, 2 * in);
         }
     }
 }
@@ -774,8 +834,12 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     int m0, n0, row;
     const bool edge = tile_place(M, N, tid, &m0, &n0, &row);
     /* 16-byte chunks need 16-byte aligned rows (the buffers themselves are aligned). */
-    const bool a_vec = lda % 8 == 0 && offA % 8 == 0, b_vec = ldb % 8 == 0 && offB % 8 == 0;
+    const bool vec = lda % 8 == 0 && offA % 8 == 0 && ldb % 8 == 0 && offB % 8 == 0;
     const int steps = (K + BK - 1) / BK;
+    global const elem *pa[CH_OF(BM)], *pb[CH_OF(BN)];
+    int ata[CH_OF(BM)], atb[CH_OF(BN)], fa[CH_OF(BM)], fb[CH_OF(BN)];
+    chunks_init(pa, ata, fa, CH_OF(BM), BM, A, lda, m0, M, tid);
+    chunks_init(pb, atb, fb, CH_OF(BN), BN, B, ldb, n0, N, tid);
     float acc[NACC];
 #pragma unroll
     for (int i = 0; i < NACC; i++)
@@ -786,37 +850,51 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
 #else
 #define SUMS acc
 #endif
+/* Step s's copies into stage st: 16-byte chunks, or element by element for unaligned rows. */
+#define COPY_STEP(st, s)                                                                           \
+    do {                                                                                           \
+        const int k0_ = (s) * BK;                                                                  \
+        if (vec) {                                                                                 \
+            const bool whole_ = k0_ + BK <= K;                                                     \
+            chunks_copy(st, pa, ata, fa, CH_OF(BM), BM, A, k0_, K, whole_, tid);                  \
+            chunks_copy((st) + AT_E, pb, atb, fb, CH_OF(BN), BN, B, k0_, K, whole_, tid);         \
+        } else {                                                                                   \
+            copy_tile(st, A, lda, m0, M, k0_, K, tid, BM * CPR);                                   \
+            copy_tile((st) + AT_E, B, ldb, n0, N, k0_, K, tid, BN * CPR);                          \
+        }                                                                                          \
+    } while (0)
     for (int s = 0; s < AHEAD; s++) {
-        if (s < steps) {
-            local elem *st = tiles + s * STAGE_E;
-            copy_tile(st, A, lda, m0, M, s * BK, K, a_vec, tid, BM * CPR);
-            copy_tile(st + AT_E, B, ldb, n0, N, s * BK, K, b_vec, tid, BN * CPR);
-        }
+        if (s < steps)
+            COPY_STEP(tiles + s * STAGE_E, s);
         copies_commit();
     }
+    /* The descriptors of stage 0's A (this warp group's 64 rows: 8-row groups SBO apart, the
+     * next 8 k LBO on) and B; a stage or an MMA's 16 k further is an address further, in the
+     * descriptor's 16-byte units. */
+    const ulong da0 = descriptor_of(SMEM(tiles + 8 * SBO_E * wg, tiles), LBO_B, SBO_E * ES);
+    const ulong db0 = descriptor_of(SMEM(tiles + AT_E, tiles), LBO_B, SBO_E * ES);
+    int cur = 0, nxt = AHEAD % STAGES; /* the stages of step s and of step s + AHEAD */
     for (int s = 0; s < steps; s++) {
         COPIES_WAIT();
         PROXY_FENCE();
         barrier(CLK_LOCAL_MEM_FENCE);
-        local elem *st = tiles + (s % STAGES) * STAGE_E;
+        const ulong so = (ulong)(cur * (STAGE_E * ES / 16));
         WG_FENCE();
 #pragma unroll
         for (int kb = 0; kb < BK / 16; kb++) {
-            /* Two core matrices of K per MMA; the warp group's 64 rows of A are 8 groups. */
-            const ulong da = descriptor_of(SMEM(st + 64 * BK * wg + 128 * kb, tiles), 128, 16 * BK);
-            const ulong db = descriptor_of(SMEM(st + AT_E + 128 * kb, tiles), 128, 16 * BK);
+            /* Two core matrices of K per MMA. */
+            const ulong da = da0 + so + KB_STEP * kb;
+            const ulong db = db0 + so + KB_STEP * kb;
             WGMMA_SS(SUMS, da, db, kb > 0 || (KACC ? s % KACC != 0 : s > 0));
         }
         WG_COMMIT();
         /* Step s + AHEAD into the stage of step s - 1 - INFLIGHT, whose MMAs every warp group
          * waited for before the barrier. */
-        const int nx = s + AHEAD;
-        if (nx < steps) {
-            local elem *st2 = tiles + (nx % STAGES) * STAGE_E;
-            copy_tile(st2, A, lda, m0, M, nx * BK, K, a_vec, tid, BM * CPR);
-            copy_tile(st2 + AT_E, B, ldb, n0, N, nx * BK, K, b_vec, tid, BN * CPR);
-        }
+        if (s + AHEAD < steps)
+            COPY_STEP(tiles + nxt * STAGE_E, s + AHEAD);
         copies_commit();
+        cur = cur + 1 == STAGES ? 0 : cur + 1;
+        nxt = nxt + 1 == STAGES ? 0 : nxt + 1;
 #if INFLIGHT
         WGMMA_WAIT1(SUMS);
 #else
@@ -826,6 +904,7 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
         add_sums(acc, sacc, s, steps);
 #endif
     }
+#undef COPY_STEP
 #if INFLIGHT
     WGMMA_WAIT(SUMS);
 #endif

@@ -133,6 +133,14 @@ check_run --precision h --transB T $small --param BK=16 --param STAGES=6 --param
 check_run --precision h --transB T $small --param BK=32 --param STAGES=4 --param INFLIGHT=1 \
     -M 70 -N 65 -K 37 --lda 73 --ldb 67 --ldc 69 --offa 1 --offb 3 --offc 5 $ab
 check_run --precision b --transB T $small --param BK=16 --param STAGES=2 -M 64 -N 64 -K 300 $ab
+# The tiles packed (PADL=0), K steps of 32 and 64.
+check_run --precision h --transB T $small --param PADL=0 --param BK=32 --param STAGES=2 \
+    -M 70 -N 65 -K 100 $ab
+check_run --precision b --transB T $small --param PADL=0 --param BK=64 --param STAGES=2 \
+    -M 70 -N 65 -K 150 $ab
+# B's tile with fewer chunks than work-items (64 x 16 against 256): half of them copy none of it.
+check_run --precision h --transB T --param BN=64 --param WGM=2 --param BK=16 --param STAGES=3 \
+    -M 140 -N 70 -K 77 $ab
 # The sums of KACC steps added in FP32: a last group shorter than KACC, and KACC=1.
 check_run --precision h --transB T $small --param BK=16 --param KACC=4 -M 70 -N 65 -K 300 $ab
 check_run --precision b --param BK=32 --param KACC=1 --param STAGES=3 -M 130 -N 70 -K 100 $ab
@@ -146,7 +154,7 @@ if [ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
 sed -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_broken\"/" \
     -e "s/\"\\([hb]gemm_wgmma_nt_[0-9a-z_]*\\)\":/\"broken_\\1\":/" "$kernels/$fam.json" \
     >"$tmp/broken/${fam}_broken.json"
-sed 's|st + 64 \* BK \* wg + 128 \* kb,|st + 64 * BK * wg + 128 * (kb ^ 1),|' "$kernels/wgmma.cl" \
+sed 's|da0 + so + KB_STEP \* kb;|da0 + so + KB_STEP * (kb ^ 1);|' "$kernels/wgmma.cl" \
     >"$tmp/broken/wgmma.cl"
 if cmp -s "$kernels/wgmma.cl" "$tmp/broken/wgmma.cl"; then
     bad "could not make the broken copy of the pipeline; update the sed above"

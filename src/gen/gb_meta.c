@@ -230,33 +230,35 @@ static long f6_p2_values[] = {16, 32, 64};
 static long f6_p3_values[] = {2, 3, 4, 5, 6};
 static long f6_p4_values[] = {0, 1};
 static long f6_p5_values[] = {0, 1, 2, 4, 8, 16};
-static long f6_p6_values[] = {1, 2, 4, 8, 16};
-static long f6_p7_values[] = {0, 1, 2};
-static long f6_p8_values[] = {0, 1};
+static long f6_p6_values[] = {0, 1};
+static long f6_p7_values[] = {1, 2, 4, 8, 16};
+static long f6_p8_values[] = {0, 1, 2};
+static long f6_p9_values[] = {0, 1};
 static gb_param_t f6_params[] = {
     {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f6_p0_values, 3, 1L, 1073741824L, 0},
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f6_p1_values, 2, 1L, 1073741824L, 0},
     {"BK", "K step of a stage: BK/16 MMAs per warp group", 32L, f6_p2_values, 3, 1L, 1073741824L, 0},
-    {"STAGES", "local-memory stages of A's and B's tiles, filled STAGES - 1 - INFLIGHT steps ahead (under 48 KB in all: NVIDIA's OpenCL counts 16 bytes of its own)", 3L, f6_p3_values, 5, 1L, 1073741824L, 0},
+    {"STAGES", "local-memory stages of A's and B's tiles, filled STAGES - 1 - INFLIGHT steps ahead (48 KB in all at most on NVIDIA)", 3L, f6_p3_values, 5, 1L, 1073741824L, 0},
     {"INFLIGHT", "1: a step's MMAs still run while the next step's are issued (the copies then run a step less ahead); 0: each step waits for its MMAs", 0L, f6_p4_values, 2, 1L, 1073741824L, 0},
     {"KACC", "k > 0: the sums of every k steps accumulate from zero in the tensor core and are added to the running sums by FP32 adds (a second set of accumulators); 0: the tensor core accumulates all of K, faithful in h to K = 4096 as measured (15x an honest computation's error at K = 32768), so K <= 4096 then", 0L, f6_p5_values, 6, 1L, 1073741824L, 0},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f6_p6_values, 5, 1L, 1073741824L, 0},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f6_p7_values, 3, 1L, 1073741824L, 0},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f6_p8_values, 2, 1L, 1073741824L, 1},
+    {"PADL", "16-byte units between the core matrices of a tile's 8-row group in local memory (the descriptors' LBO): 1 spreads the 8 copies a 16-byte copy instruction serves at a time over 8 bank groups; 0 packs the tiles (BK / 16 copies share a bank group)", 1L, f6_p6_values, 2, 1L, 1073741824L, 0},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f6_p7_values, 5, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f6_p8_values, 3, 1L, 1073741824L, 0},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f6_p9_values, 2, 1L, 1073741824L, 1},
 };
-static char *f6_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "GROUPM", "EDGES"};
-static long f6_s0_values[] = {128, 2, 16, 4, 0, 0, 8, 1};
-static char *f6_s1_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "GROUPM", "EDGES"};
-static long f6_s1_values[] = {128, 2, 16, 4, 0, 8, 8, 1};
-static char *f6_s2_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "GROUPM", "EDGES"};
-static long f6_s2_values[] = {256, 2, 16, 3, 0, 0, 4, 1};
-static char *f6_s3_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "GROUPM", "EDGES"};
-static long f6_s3_values[] = {128, 2, 16, 4, 0, 8, 8, 1};
+static char *f6_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "GROUPM", "EDGES"};
+static long f6_s0_values[] = {128, 2, 16, 4, 0, 0, 1, 8, 1};
+static char *f6_s1_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "GROUPM", "EDGES"};
+static long f6_s1_values[] = {128, 2, 16, 4, 0, 8, 1, 8, 1};
+static char *f6_s2_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "GROUPM", "EDGES"};
+static long f6_s2_values[] = {256, 2, 16, 3, 0, 0, 1, 4, 1};
+static char *f6_s3_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "GROUPM", "EDGES"};
+static long f6_s3_values[] = {128, 2, 16, 4, 0, 8, 1, 8, 1};
 static gb_preset_t f6_presets[] = {
-    {"hgemm_wgmma_nt_128x128", "128x128x16 tile, two warp groups of 64x128, four stages (32 KB), each step waiting for its MMAs, all of K in the tensor core (K <= 4096): 178 TFLOP/s at 4096 on the H200 (bench/notes/wgmma.md#wgmma-nt)", 4u, 8, f6_s0_names, f6_s0_values},
-    {"hgemm_wgmma_nt_128x128_k8", "as hgemm_wgmma_nt_128x128 with the sums of 128 k added in FP32, for any K (not yet measured on a GPU)", 4u, 8, f6_s1_names, f6_s1_values},
-    {"hgemm_wgmma_nt_128x256", "128x256x16 tile, three stages (36 KB), K <= 4096: the H200's tuned winner at 4096 (185 TFLOP/s)", 4u, 8, f6_s2_names, f6_s2_values},
-    {"bgemm_wgmma_nt_128x128", "the bfloat16 twin of hgemm_wgmma_nt_128x128_k8", 8u, 8, f6_s3_names, f6_s3_values},
+    {"hgemm_wgmma_nt_128x128", "128x128x16 tile, two warp groups of 64x128, four stages (36 KB), each step waiting for its MMAs, all of K in the tensor core (K <= 4096): 205 TFLOP/s at 4096 on the H200 (bench/notes/wgmma.md#wgmma-copies)", 4u, 9, f6_s0_names, f6_s0_values},
+    {"hgemm_wgmma_nt_128x128_k8", "as hgemm_wgmma_nt_128x128 with the sums of 128 k added in FP32, for any K: 156.5 TFLOP/s at 4096 on the H200, faithful at 512 x 512 x 32768 (bench/notes/wgmma.md#wgmma-copies)", 4u, 9, f6_s1_names, f6_s1_values},
+    {"hgemm_wgmma_nt_128x256", "128x256x16 tile, three stages (41 KB), K <= 4096: the H200's tuned winner at 4096 in h (219 TFLOP/s, bench/notes/wgmma.md#wgmma-copies)", 4u, 9, f6_s2_names, f6_s2_values},
+    {"bgemm_wgmma_nt_128x128", "the bfloat16 twin of hgemm_wgmma_nt_128x128_k8", 8u, 9, f6_s3_names, f6_s3_values},
 };
 static char *f7_args[] = {"M", "N", "K", "alpha", "imgA", "imgB", "beta", "C", "offC", "ldc"};
 static char *f7_extensions[] = {"cl_intel_subgroups", "cl_intel_required_subgroup_size"};
@@ -973,7 +975,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "90f94fe6aae154bc346039beabdb986110556db9d7b83870f3a964d9bc599311",
+    .program_digest = "50162dc43693beb5189baeeeafebb36fe62eecd020e66a880e84c755af904fe3",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
@@ -998,19 +1000,19 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "90f94fe6aae154bc346039beabdb986110556db9d7b83870f3a964d9bc599311",
+    .program_digest = "50162dc43693beb5189baeeeafebb36fe62eecd020e66a880e84c755af904fe3",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
     .local[1] = "1",
-    .local_mem = "STAGES * (64 * WGM + BN) * BK * 2",
+    .local_mem = "STAGES * (64 * WGM + BN) * BK * (8 + PADL) / 4",
     .ptx_target = "sm_90a",
     .ptx_unless = "EMU",
     .traffic[0] = "2 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N)",
     .traffic[1] = "2 * M * N",
     .precisions = 12u, .layouts = 2u,
     .nargs = 14, .nconstraints = 3, .nextensions = 0, .nlets = 0,
-    .nparams = 9, .npresets = 4,
+    .nparams = 10, .npresets = 4,
     .args = f6_args,
     .constraints = f6_constraints,
     .params = f6_params,
@@ -1448,7 +1450,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "90f94fe6aae154bc346039beabdb986110556db9d7b83870f3a964d9bc599311",
+    .program_digest = "50162dc43693beb5189baeeeafebb36fe62eecd020e66a880e84c755af904fe3",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
@@ -1583,7 +1585,7 @@ gb_family_t gb__builtin_families[] = {
 };
 const size_t gb__builtin_family_count = 29;
 
-const gb_tuned_entry_t gb__shipped_entries[92] = {
+const gb_tuned_entry_t gb__shipped_entries[94] = {
   {.device = "NVIDIA H100 80GB HBM3", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "dgemm_dmma",
    .params = {.count = 12, .name = {"BK", "EDGES", "EMU", "GROUPM", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 8L, 16L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
@@ -1714,12 +1716,16 @@ const gb_tuned_entry_t gb__shipped_entries[92] = {
    .gflops = 45105.726696072255, .nevidence = 3, .evidence = {"346c15a0777c124f", "6b7bb7f4487e64ca", "1ad8277685a741c1"}, .tuned_at = "2026-11-26T10:48:36Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 3, .layout = "row-NT", .shape_class = "square-1024", .m = 1024, .n = 1024, .k = 1024, .kernel = "hgemm_wgmma_nt",
-   .params = {.count = 8, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "STAGES", "WGM"}, .value = {32L, 64L, 2L, 0L, 1L, 0L, 3L, 2L}},
-   .gflops = 76608.292237442933, .nevidence = 3, .evidence = {"73f36cd88e5bb331", "7b99f5b003720535", "7f8143561253a0f9"}, .tuned_at = "2026-11-29T00:21:25Z", .source = "shipped"},
+   .params = {.count = 10, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "WGM"}, .value = {16L, 64L, 1L, 0L, 4L, 0L, 0L, 1L, 3L, 2L}},
+   .gflops = 80418.051527860996, .nevidence = 3, .evidence = {"2a2f40f349d48fa5", "f70ce19c25568817", "d89f7e0806c79d5a"}, .tuned_at = "2026-11-29T03:21:11Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 3, .layout = "row-NT", .shape_class = "square-4096", .m = 4096, .n = 4096, .k = 4096, .kernel = "hgemm_wgmma_nt",
-   .params = {.count = 8, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "STAGES", "WGM"}, .value = {16L, 256L, 1L, 0L, 4L, 0L, 3L, 2L}},
-   .gflops = 182581.9838034306, .nevidence = 3, .evidence = {"d8e27268ee0eb16d", "383b00b365ab03e6", "11501f23bac823c1"}, .tuned_at = "2026-11-29T00:21:33Z", .source = "shipped"},
+   .params = {.count = 10, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "WGM"}, .value = {16L, 128L, 0L, 0L, 1L, 0L, 1L, 0L, 6L, 2L}},
+   .gflops = 158579.50435681586, .nevidence = 3, .evidence = {"5195bd53b6b44481", "e2274b3c9c52ddcc", "fc45a64f6978640b"}, .tuned_at = "2026-11-29T03:21:19Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 3, .layout = "row-NT", .shape_class = "square-8192", .m = 8192, .n = 8192, .k = 8192, .kernel = "hgemm_wgmma_nt",
+   .params = {.count = 10, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "WGM"}, .value = {16L, 128L, 0L, 0L, 1L, 0L, 1L, 0L, 6L, 2L}},
+   .gflops = 166851.13845690657, .nevidence = 3, .evidence = {"a92b405d419c3f34", "555478a5a22e9ff1", "c7b7cc7ee72a19bc"}, .tuned_at = "2026-11-29T03:21:49Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "dgemm_dmma",
    .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 0L, 8L, 0L, 8L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
@@ -1806,12 +1812,16 @@ const gb_tuned_entry_t gb__shipped_entries[92] = {
    .gflops = 49252.482342578289, .nevidence = 3, .evidence = {"96c6c8976204bc1f", "92f03164fc56c023", "1fcc3eb728c8dbc5"}, .tuned_at = "2026-11-28T16:39:05Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 2, .layout = "row-NT", .shape_class = "square-1024", .m = 1024, .n = 1024, .k = 1024, .kernel = "hgemm_wgmma_nt",
-   .params = {.count = 8, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "STAGES", "WGM"}, .value = {32L, 64L, 2L, 0L, 1L, 0L, 3L, 2L}},
-   .gflops = 78306.725787631265, .nevidence = 3, .evidence = {"992a3ad554fbeb65", "d83fe6a71ecbabfe", "2c3f557df9aeee70"}, .tuned_at = "2026-11-29T00:20:12Z", .source = "shipped"},
+   .params = {.count = 10, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "WGM"}, .value = {16L, 64L, 1L, 0L, 4L, 0L, 0L, 1L, 3L, 2L}},
+   .gflops = 83106.9523219814, .nevidence = 3, .evidence = {"edb2c8a3d4717956", "f0bf15c96f338e85", "3983425cb250fd56"}, .tuned_at = "2026-11-29T03:20:12Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 2, .layout = "row-NT", .shape_class = "square-4096", .m = 4096, .n = 4096, .k = 4096, .kernel = "hgemm_wgmma_nt",
-   .params = {.count = 8, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "STAGES", "WGM"}, .value = {16L, 256L, 1L, 0L, 4L, 0L, 3L, 2L}},
-   .gflops = 185339.60325371652, .nevidence = 3, .evidence = {"f0e99fe032b835fb", "c32ddd173db05790", "71015a43a0228f01"}, .tuned_at = "2026-11-29T00:20:26Z", .source = "shipped"},
+   .params = {.count = 10, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "WGM"}, .value = {16L, 256L, 1L, 0L, 4L, 0L, 0L, 1L, 3L, 2L}},
+   .gflops = 219438.8706603653, .nevidence = 3, .evidence = {"bd127ceade73eedf", "4944ea2de6391eef", "f9bc3152667d0f08"}, .tuned_at = "2026-11-29T03:20:26Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 2, .layout = "row-NT", .shape_class = "square-8192", .m = 8192, .n = 8192, .k = 8192, .kernel = "hgemm_wgmma_nt",
+   .params = {.count = 10, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "WGM"}, .value = {16L, 128L, 0L, 0L, 1L, 0L, 1L, 0L, 6L, 2L}},
+   .gflops = 166623.36996877001, .nevidence = 3, .evidence = {"59965daa06300e50", "ff15614def8f0cf3", "fd3096616f4f223a"}, .tuned_at = "2026-11-29T03:21:08Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 32768, .kernel = "xgemm_nv",
    .params = {.count = 16, .name = {"EDGES", "GROUPM", "KWG", "LANES", "MAXREG", "MWG", "NWG", "PADA", "PADB", "PIPE", "RM", "RN", "SLOTS", "SPLITK", "TAIL", "THIN"}, .value = {2L, 8L, 8L, 1L, 0L, 128L, 128L, 4L, 4L, 1L, 2L, 2L, 2L, 1L, 3L, 4L}},
@@ -1953,4 +1963,4 @@ const gb_tuned_entry_t gb__shipped_entries[92] = {
    .params = {.count = 6, .name = {"KU", "LX", "MR", "NV", "VW", "WALKM"}, .value = {8L, 8L, 8L, 2L, 16L, 0L}},
    .gflops = 276.48418717278702, .nevidence = 3, .evidence = {"e4bcb2d579161552", "dfffcddeeb4c85db", "439e6025d47bc096"}, .tuned_at = "2026-11-26T09:02:24Z", .source = "shipped"},
 };
-const size_t gb__shipped_entry_count = 92;
+const size_t gb__shipped_entry_count = 94;
