@@ -201,6 +201,20 @@ static void test_choose(const gb_registry_t *reg)
     CHECK_HAS(why, "untuned: the default for a");
 }
 
+/* The heuristic's choice for p (checked first) on dev with nothing tuned, into *c. */
+static void untuned_choice(const gb_registry_t *reg, const gb_device_info_t *dev, gb_problem_t *p,
+                           gb_tuned_choice_t *c)
+{
+    CHECK_RC(gb_problem_check(p, NULL, 0), GB_OK);
+    gb_tuned_t t;
+    gb_tuned_init(&t);
+    char msg[200];
+    memset(c, 0, sizeof *c);
+    CHECK_RC(gb_tuned_choose(&t, reg, dev, p, c, msg, sizeof msg), GB_OK);
+    CHECK(c->tier == GB_TIER_HEURISTIC);
+    gb_tuned_free(&t);
+}
+
 /* The heuristic on an NVIDIA GPU: a C of at most 4 rows with op(B) = B, as a row-major kernel
  * sees it, streams B with thin_stream_1, of 5 to 16 rows with thin_stream_16; a transposed B,
  * or more rows, gets the tiled default. */
@@ -232,18 +246,12 @@ static void test_heuristic_thin(const gb_registry_t *reg)
             p.layout = cases[i].layout;
             p.trans_a = cases[i].ta;
             p.trans_b = cases[i].tb;
-            CHECK_RC(gb_problem_check(&p, NULL, 0), GB_OK);
-            gb_tuned_t t;
-            gb_tuned_init(&t);
             gb_tuned_choice_t c;
-            char msg[200];
-            CHECK_RC(gb_tuned_choose(&t, reg, &dev, &p, &c, msg, sizeof msg), GB_OK);
+            untuned_choice(reg, &dev, &p, &c);
             if (cases[i].kernel)
                 CHECK(!strcmp(c.kernel, cases[i].kernel));
             else
                 CHECK(strncmp(c.kernel, "thin_stream", 11) != 0);
-            CHECK(c.tier == GB_TIER_HEURISTIC);
-            gb_tuned_free(&t);
         }
 }
 
@@ -268,18 +276,12 @@ static void test_heuristic_16bit(const gb_registry_t *reg)
         snprintf(dev.family, sizeof dev.family, "%s", cases[i].family);
         gb_problem_t p;
         gb_problem_init(&p, cases[i].prec, 8192, 8192, 8192);
-        CHECK_RC(gb_problem_check(&p, NULL, 0), GB_OK);
-        gb_tuned_t t;
-        gb_tuned_init(&t);
         gb_tuned_choice_t c;
-        char msg[200];
-        CHECK_RC(gb_tuned_choose(&t, reg, &dev, &p, &c, msg, sizeof msg), GB_OK);
+        untuned_choice(reg, &dev, &p, &c);
         if (cases[i].kernel)
             CHECK(!strcmp(c.kernel, cases[i].kernel));
         else
             CHECK(!strstr(c.kernel, "wgmma"));
-        CHECK(c.tier == GB_TIER_HEURISTIC);
-        gb_tuned_free(&t);
     }
 }
 
