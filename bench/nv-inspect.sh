@@ -54,3 +54,5 @@ awk '/^ +\/\*[0-9a-f]+\*\// { s = $0; sub(/^ +\/\*[0-9a-f]+\*\/ +/, "", s); sub(
 rm -f "$dir/kernel.cubin"
 echo "$fam $*: $(grep -o 'Used [0-9]* registers.*' "$dir/ptxas.txt" | head -n 1)"
 grep -i 'spill' "$dir/ptxas.txt" | head -n 2 || true
+# ptxas's warnings, such as wgmma serialised ("Potential Performance Loss").
+grep -i 'warning\|performance loss' "$dir/ptxas.txt" || true

@@ -6,7 +6,9 @@
 # validated (-v) on the same inputs, operands in pinned host memory; prints per precision a table:
 # per shape the GFLOP/s of each (8*M*N*K for c and z), ours against each peer, and every verdict;
 # then per precision the geometric mean of ours against each peer, the worst shape, and the
-# shapes where ours is below a peer.
+# shapes where ours is below a peer. Each shape's row also goes to stderr as soon as it is
+# measured ('row: NAME PREC M N K' then name, GFLOP/s, verdict, faithful of each), so that a run
+# cut short by a time limit keeps what it measured.
 # Each precision runs with the peers that run it here: a small run of each first, and one that is
 # refused (exit 2: it has no such precision, as CLBlast has no b and OpenBLAS no h or b, or the
 # device cannot run it, as CLBlast's h without cl_khr_fp16 or cuBLAS beside no NVIDIA GPU) is
@@ -94,6 +96,8 @@ for prec in $precs; do
                 for (i = 1; i <= r; i++) printf " %s %s %s %s", kern[i], g[i], v[i], f[i]
                 printf "\n"
             }' "$out.run" >>"$out"
+        # Each row as it is made, on stderr: a run cut short (a time limit) keeps what it measured.
+        echo "row: $(tail -n 1 "$out")" >&2
     done
 done
 # Per precision a table with its own peers (columns 6.. of a row: name, GFLOP/s, verdict,
