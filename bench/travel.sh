@@ -72,7 +72,7 @@ EOF
     GEMMBENCH_SELECT=$sel GEMMBENCH_SELECT_LOG="$log/select-$way$tag.tsv" \
         GEMMBENCH_CHOICES="$log/choices-$way" BUILD=$b LOG="$log/$way" \
         "$root/bench/shapes.sh" >"$sum" 2>&1 || true
-    grep -E 'geometric mean|missing|run failed' "$sum" || tail -5 "$sum"
+    grep -E 'geometric mean|missing|run failed' "$sum" | grep -v '^row: ' || tail -5 "$sum"
     [ -z "${OUT:-}" ] || cp "$log/select-$way$tag.tsv" "$OUT/" 2>/dev/null || true
 done
 [ -z "${OUT:-}" ] || [ "${TGZ:-1}" = 0 ] ||
