@@ -80,6 +80,9 @@
 #ifndef STAGES
 #define STAGES 0 /* 0: the register-staged kernel; 2 or more: hgemm_wgmma_nt's pipeline (below) */
 #endif
+#ifndef ZFILL
+#define ZFILL 1 /* hgemm_wgmma_nt: 0 copies a chunk inside the matrix without the zero-fill operand */
+#endif
 #ifndef INFLIGHT
 #define INFLIGHT 0
 #endif
@@ -710,6 +713,12 @@ XW_INLINE void copy16(local elem *dst, global const elem *src, const int bytes)
                      "r"(bytes)
                      : "memory");
 }
+/* The same, all 16 bytes, in the form without the zero-fill operand (ZFILL=0). */
+XW_INLINE void copy16_whole(local elem *dst, global const elem *src)
+{
+    __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(SMEM(dst, 0)), "l"(src)
+                     : "memory");
+}
 XW_INLINE void copies_commit(void)
 {
     __asm__ volatile("cp.async.commit_group;" ::: "memory");
@@ -733,6 +742,10 @@ XW_INLINE void copy16(local elem *dst, global const elem *src, const int bytes)
 #pragma unroll
     for (int e = 0; e < 8; e++)
         dst[e] = 2 * e < bytes ? src[e] : (elem)0;
+}
+XW_INLINE void copy16_whole(local elem *dst, global const elem *src)
+{
+    copy16(dst, src, 16);
 }
 XW_INLINE void copies_commit(void)
 {
@@ -809,7 +822,10 @@ XW_INLINE void chunks_copy(local elem *tile, global const elem *const *p, const 
         if (!HAS_CHUNK(tr, i, tid))
             continue;
         if (whole) {
-            copy16(tile + at[i], p[i] + k0, full[i]);
+            if (!ZFILL && full[i])
+                copy16_whole(tile + at[i], p[i] + k0);
+            else
+                copy16(tile + at[i], p[i] + k0, full[i]);
         } else {
             int r, kc, a;
             chunk_of(tid + NT * i, &r, &kc, &a);

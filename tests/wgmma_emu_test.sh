@@ -138,6 +138,9 @@ check_run --precision h --transB T $small --param PADL=0 --param BK=32 --param S
     -M 70 -N 65 -K 100 $ab
 check_run --precision b --transB T $small --param PADL=0 --param BK=64 --param STAGES=2 \
     -M 70 -N 65 -K 150 $ab
+# Chunks inside the matrix copied without the zero-fill operand (ZFILL=0), edges and a K tail.
+check_run --precision h --transB T $small --param ZFILL=0 --param BK=16 --param STAGES=3 \
+    -M 70 -N 65 -K 100 $ab
 # B's tile with fewer chunks than work-items (64 x 16 against 256): half of them copy none of it.
 check_run --precision h --transB T --param BN=64 --param WGM=2 --param BK=16 --param STAGES=3 \
     -M 140 -N 70 -K 77 $ab

@@ -231,9 +231,10 @@ static long f6_p3_values[] = {2, 3, 4, 5, 6};
 static long f6_p4_values[] = {0, 1};
 static long f6_p5_values[] = {0, 1, 2, 4, 8, 16};
 static long f6_p6_values[] = {0, 1};
-static long f6_p7_values[] = {1, 2, 4, 8, 16};
-static long f6_p8_values[] = {0, 1, 2};
-static long f6_p9_values[] = {0, 1};
+static long f6_p7_values[] = {0, 1};
+static long f6_p8_values[] = {1, 2, 4, 8, 16};
+static long f6_p9_values[] = {0, 1, 2};
+static long f6_p10_values[] = {0, 1};
 static gb_param_t f6_params[] = {
     {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f6_p0_values, 3, 1L, 1073741824L, 0},
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f6_p1_values, 2, 1L, 1073741824L, 0},
@@ -242,9 +243,10 @@ static gb_param_t f6_params[] = {
     {"INFLIGHT", "1: a step's MMAs still run while the next step's are issued (the copies then run a step less ahead); 0: each step waits for its MMAs", 0L, f6_p4_values, 2, 1L, 1073741824L, 0},
     {"KACC", "k > 0: the sums of every k steps accumulate from zero in the tensor core and are added to the running sums by FP32 adds (a second set of accumulators); 0: the tensor core accumulates all of K, faithful in h to K = 4096 as measured (15x an honest computation's error at K = 32768), so K <= 4096 then", 0L, f6_p5_values, 6, 1L, 1073741824L, 0},
     {"PADL", "16-byte units between the core matrices of a tile's 8-row group in local memory (the descriptors' LBO): 1 spreads the 8 copies a 16-byte copy instruction serves at a time over 8 bank groups; 0 packs the tiles (BK / 16 copies share a bank group)", 1L, f6_p6_values, 2, 1L, 1073741824L, 0},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f6_p7_values, 5, 1L, 1073741824L, 0},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f6_p8_values, 3, 1L, 1073741824L, 0},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f6_p9_values, 2, 1L, 1073741824L, 1},
+    {"ZFILL", "1: every 16-byte copy carries its count of bytes to copy (the rest zero-filled), one form for all; 0: a chunk inside the matrix and inside K is copied in the form without that operand, the others with it (the H200 profiles the first form at one local-memory wavefront per work-item: bench/notes/wgmma.md#wgmma-copies)", 1L, f6_p7_values, 2, 1L, 1073741824L, 0},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f6_p8_values, 5, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f6_p9_values, 3, 1L, 1073741824L, 0},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f6_p10_values, 2, 1L, 1073741824L, 1},
 };
 static char *f6_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "GROUPM", "EDGES"};
 static long f6_s0_values[] = {128, 2, 16, 4, 0, 0, 1, 8, 1};
@@ -975,7 +977,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "50162dc43693beb5189baeeeafebb36fe62eecd020e66a880e84c755af904fe3",
+    .program_digest = "f9b94c71eedc18372a4a965cfc53a5a7e744611fe18c8b153af4112ee6a69743",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
@@ -1000,7 +1002,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "50162dc43693beb5189baeeeafebb36fe62eecd020e66a880e84c755af904fe3",
+    .program_digest = "f9b94c71eedc18372a4a965cfc53a5a7e744611fe18c8b153af4112ee6a69743",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
@@ -1012,7 +1014,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "2 * M * N",
     .precisions = 12u, .layouts = 2u,
     .nargs = 14, .nconstraints = 3, .nextensions = 0, .nlets = 0,
-    .nparams = 10, .npresets = 4,
+    .nparams = 11, .npresets = 4,
     .args = f6_args,
     .constraints = f6_constraints,
     .params = f6_params,
@@ -1450,7 +1452,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "50162dc43693beb5189baeeeafebb36fe62eecd020e66a880e84c755af904fe3",
+    .program_digest = "f9b94c71eedc18372a4a965cfc53a5a7e744611fe18c8b153af4112ee6a69743",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
