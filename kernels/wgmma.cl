@@ -704,6 +704,13 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #define AHEAD (STAGES - 1 - INFLIGHT)  /* steps copied ahead */
 #define TN_STR_(x) #x
 #define TN_STR(x) TN_STR_(x)
+/* The first n of 8 elements from src into dst by ordinary loads and stores, zeros after them. */
+XW_INLINE void copy8(local elem *dst, global const elem *src, const int n)
+{
+#pragma unroll
+    for (int e = 0; e < 8; e++)
+        dst[e] = e < n ? src[e] : (elem)0;
+}
 #if GB_NVIDIA && !EMU
 /* 16 bytes from src, of which the first bytes are copied and the rest zero-filled (src not
  * read where bytes is 0). */
@@ -739,9 +746,7 @@ XW_INLINE void copies_commit(void)
 #else
 XW_INLINE void copy16(local elem *dst, global const elem *src, const int bytes)
 {
-#pragma unroll
-    for (int e = 0; e < 8; e++)
-        dst[e] = 2 * e < bytes ? src[e] : (elem)0;
+    copy8(dst, src, bytes / ES);
 }
 XW_INLINE void copy16_whole(local elem *dst, global const elem *src)
 {
@@ -779,11 +784,7 @@ XW_INLINE void copy_tile(local elem *tile, global const elem *x, const int ld, c
         chunk_of(q, &r, &kc, &at);
         const int k = k0 + 8 * kc;
         const int in = r0 + r < R ? clamp(K - k, 0, 8) : 0;
-        global const elem *src = x + (size_t)(in ? r0 + r : 0) * ld + (in ? k : 0);
-        local elem *dst = tile + at;
-#pragma unroll
-        for (int e = 0; e < 8; e++)
-            dst[e] = e < in ? src[e] : (elem)0;
+        copy8(tile + at, x + (size_t)(in ? r0 + r : 0) * ld + (in ? k : 0), in);
     }
 }
 
@@ -805,7 +806,7 @@ XW_INLINE void chunks_init(global const elem **p, int *at, int *full, const int 
         const int q = tid + NT * i;
         int r, kc;
         chunk_of(q, &r, &kc, &at[i]);
-        const bool in = q < tr * CPR && r0 + r < R;
+        const bool in = HAS_CHUNK(tr, i, tid) && r0 + r < R;
         full[i] = in ? 16 : 0;
         p[i] = x + (in ? (size_t)(r0 + r) * ld + 8 * kc : 0);
     }
@@ -875,8 +876,8 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
             chunks_copy(st, pa, ata, fa, CH_OF(BM), BM, A, k0_, K, whole_, tid);                  \
             chunks_copy((st) + AT_E, pb, atb, fb, CH_OF(BN), BN, B, k0_, K, whole_, tid);         \
         } else {                                                                                   \
-            copy_tile(st, A, lda, m0, M, k0_, K, tid, BM * CPR);                                   \
-            copy_tile((st) + AT_E, B, ldb, n0, N, k0_, K, tid, BN * CPR);                          \
+            copy_tile(st, A, lda, m0, M, k0_, K, tid, CHUNKS_OF(BM));                              \
+            copy_tile((st) + AT_E, B, ldb, n0, N, k0_, K, tid, CHUNKS_OF(BN));                     \
         }                                                                                          \
     } while (0)
     for (int s = 0; s < AHEAD; s++) {

@@ -149,8 +149,6 @@ static int lookup(tuner_t *t, cand_t *c, gb_point_t *pt)
     return 0;
 }
 
-/* Asks the strategy for one more candidate and makes its job; looks it up in the store; queues
- * its build when it must be measured. NULL when the strategy, the budget or the time is spent. */
 /* A candidate refused before its point could be defined (a constraint on the problem's sizes,
  * checked before the route is planned) has no point id; its evaluation is still recorded, under
  * an id of its kernel, parameters and problem (FNV-1a, 16 hex digits like a point's; no point
@@ -164,9 +162,10 @@ static void refused_id(const tuner_t *t, cand_t *c)
                            (int)p->layout, (int)p->trans_a, (int)p->trans_b);
     const uint64_t h = gb__fnv1a64(key, n > 0 ? (size_t)n : 0, 14695981039346656037ull);
     snprintf(c->job.id, sizeof c->job.id, "%016llx", (unsigned long long)h);
-    memcpy(c->id0, c->job.id, sizeof c->id0);
 }
 
+/* Asks the strategy for one more candidate and makes its job; looks it up in the store; queues
+ * its build when it must be measured. NULL when the strategy, the budget or the time is spent. */
 static cand_t *propose(tuner_t *t, int *rc)
 {
     const gb_tune_spec_t *s = t->spec;
@@ -198,10 +197,10 @@ static cand_t *propose(tuner_t *t, int *rc)
     gb_tune_eval_t *ev = &c->ev;
     c->score = -1;
     gb_tune__params_text(&c->params, ev->params, sizeof ev->params);
+    if (c->job.code != GB_OK && !c->job.id[0])
+        refused_id(t, c);
     memcpy(c->id0, c->job.id, sizeof c->id0);
     if (c->job.code != GB_OK) { /* refused before anything runs (a per-problem constraint) */
-        if (!c->job.id[0])
-            refused_id(t, c);
         memcpy(ev->point_id, c->job.id, sizeof ev->point_id);
         c->resolved = 1;
         ev->code = c->job.code;
