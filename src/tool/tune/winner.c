@@ -139,15 +139,16 @@ static int energy_repetition(const gb_leader_t *ld, unsigned *rep, const gb_tune
     return rc == GB_JOB_ESTORE ? GB_ESTORE : rc;
 }
 
-/* Measures leader ld confirm_reps more times and sums its measurements up into v. A failure of
- * a repetition (it did not validate, or failed to run) disqualifies the leader: GB_OK with
- * v->valid 0. */
+/* Measures leader ld confirm_reps more times (none with --confirm 0) and sums its measurements
+ * up into v. A failure of a repetition (it did not validate, or failed to run) disqualifies the
+ * leader: GB_OK with v->valid 0. */
 static int assess(const gb_leader_t *ld, const gb_tune_spec_t *spec, const gb_registry_t *reg,
                   gb_context_t *ctx, gb_store_t *st, gb_leaders_measure_fn measure, void *mu,
                   const gb_tune_hooks_t *hooks, verdict_t *v, char *msg, size_t msglen)
 {
     double scores[64], rates[64], joules[64];
-    const unsigned reps = 1 + (spec->confirm_reps < 63 ? spec->confirm_reps : 63);
+    const unsigned more = spec->confirm ? spec->confirm_reps : 0;
+    const unsigned reps = 1 + (more < 63 ? more : 63);
     const int energy = gb_objective_needs_energy(spec->objective);
     unsigned next = 0; /* under energy: the repetition looked at next */
     v->valid = 1;
@@ -284,13 +285,7 @@ int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_reg
                        size_t msglen)
 {
     qsort(l->v, l->n, sizeof *l->v, by_score);
-    /* --confirm 0: no leader is measured again, the best of their first measurements wins. */
-    gb_tune_spec_t once;
-    if (!spec->confirm) {
-        once = *spec;
-        once.confirm_reps = 0;
-        spec = &once;
-    }
+    /* --confirm 0: every leader, none measured again (assess): the best first measurement wins. */
     const size_t n = spec->confirm && spec->confirm < l->n ? spec->confirm : l->n;
     verdict_t *v = calloc(n ? n : 1, sizeof *v);
     if (!v)
