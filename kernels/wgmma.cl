@@ -86,6 +86,9 @@
 #ifndef INFLIGHT
 #define INFLIGHT 0
 #endif
+#ifndef SWZ
+#define SWZ 0 /* hgemm_wgmma_nt: bytes of a tile's row, swizzled (32, 64, 128: 2 BK); 0: core matrices */
+#endif
 
 /* W16: h and b, 16-bit storage (GB_STORAGE): wgmma .m64nNk16 .f16 or .bf16 straight from the
  * stored bits, one product per K step of 16, no split (TERMS is 1); s: .m64nNk8 .tf32. */
@@ -181,6 +184,11 @@ XW_INLINE void split(const float x, uint *big, uint *small)
 #define SMEM(p, tiles) ((uint)(ulong)(p))
 #endif
 
+/* A byte offset in a tile of rows of w bytes (32, 64 or 128) that the tensor core reads with its
+ * w-byte swizzle: the 16-byte unit's index XOR the offset's bits from 128 bytes up (the tile's
+ * start aligned to 8 rows). */
+#define SWIZZLE(a, w) ((a) ^ ((((a) >> 7) & ((w) / 16 - 1)) << 4))
+
 /* The matrix descriptor of the part of B at p (no swizzling, base offset 0). */
 XW_INLINE ulong descriptor_of(const uint addr, const uint lbo, const uint sbo)
 {
@@ -216,9 +224,13 @@ XW_INLINE float emu_val(const uint bits)
 XW_INLINE float emu_at(local const elem *tiles, const ulong desc, const int r, const int s)
 {
     const uint addr = (uint)(desc & 0x3fffu) << 4, lbo = (uint)((desc >> 16) & 0x3fffu) << 4;
-    const uint sbo = (uint)((desc >> 32) & 0x3fffu) << 4;
-    const uint at = addr + (uint)(r / 8) * sbo + (uint)(s / EPC) * lbo + (uint)(r % 8) * 16u +
-                    (uint)(s % EPC) * (uint)ES;
+    const uint sbo = (uint)((desc >> 32) & 0x3fffu) << 4, mode = (uint)(desc >> 62);
+    /* Swizzled (mode 1, 2, 3: rows of 128, 64, 32 bytes): an 8-row group's rows w bytes apart,
+     * K contiguous in a row; else core matrices (8 rows of 16 bytes), the next 8 k LBO on. */
+    const uint w = mode ? 256u >> mode : 0u;
+    const uint at = w ? SWIZZLE(addr + (uint)(r / 8) * sbo + (uint)(r % 8) * w + (uint)s * ES, w)
+                      : addr + (uint)(r / 8) * sbo + (uint)(s / EPC) * lbo + (uint)(r % 8) * 16u +
+                            (uint)(s % EPC) * (uint)ES;
     return emu_val(ELEM_BITS(tiles[at / ES]));
 }
 
@@ -672,17 +684,19 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
  * only for copies issued that many steps earlier, not for a load issued during the step before
  * (the register-staged kernel's limit: bench/notes/wgmma.md#wgmma-16bit). Without a second set
  * of accumulators or staging registers, two work-groups of 128x128 share an SM.
- * A stage holds A's BM x BK tile and B^T's BN x BK tile, each K-major without swizzling: 16-byte
- * chunk c of a tile is row 8 (c / (8 CPR)) + c % 8 at k 8 ((c / 8) % CPR), and lies at element
- * 8c. So a core matrix (8 rows of 16 bytes) is 128 contiguous bytes (LBO 128 to the next 8 k),
- * an 8-row group CPR of them (SBO 16 BK), and the 32 chunks a warp copies at once are 512
- * contiguous bytes: no bank conflicts.
+ * A stage holds A's BM x BK tile and B^T's BN x BK tile, each K-major. SWZ 0, without
+ * swizzling: a core matrix (8 rows of 16 bytes) is 128 contiguous bytes (LBO 128 + 16 PADL to
+ * the next 8 k), an 8-row group CPR of them (SBO), and the 32 chunks a warp copies at once are
+ * 512 contiguous bytes: no bank conflicts. SWZ = 2 BK: row r's BK k are its SWZ bytes at r SWZ,
+ * their 16-byte units permuted by the tensor core's swizzle (SWIZZLE), an 8-row group SBO = 8
+ * SWZ bytes, an MMA's 16 k 32 bytes on in the descriptor's address: a row of global memory
+ * lands in one line of local memory, which is what makes the copies cheap (chunk_of).
  * The pipeline: at step s, wait for the copies of step s, fence (the async proxy reads what
  * they wrote), barrier; issue the step's BK/16 MMAs per warp group; copy step s + STAGES - 1 -
  * INFLIGHT into the stage whose MMAs every warp group has waited for (before the barrier); wait
  * for the MMAs (INFLIGHT=1: all but this step's). KACC as in the kernel above: 0 lets the tensor
- * core accumulate all of K, whose truncating sums stay faithful in h only up to a K of a few
- * thousand (not at 32768: bench/notes/wgmma.md#wgmma-nt), so the metadata asks K <= 4096 there.
+ * core accumulate all of K, whose truncating sums are not faithful on data of one sign past a few
+ * hundred k (bench/notes/wgmma.md#wgmma-zfill), so the metadata asks for at most 256 k there.
  * Where both operands' rows are 16-byte aligned every chunk is one cp.async (zero-filled past K
  * and past the matrix); else every chunk goes element by element (ordinary loads and stores).
  * EMU=1 and devices other than NVIDIA copy with ordinary loads and stores. */
@@ -696,11 +710,22 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #error "hgemm_wgmma_nt: STAGES - INFLIGHT must be at least 2"
 #endif
 #define CPR (BK / 8)                   /* 16-byte chunks in a row of a tile */
+#if SWZ
+#if SWZ != 2 * BK || PADL
+#error "hgemm_wgmma_nt: SWZ is the bytes of a tile's row (2 BK), with PADL 0"
+#endif
+#define LBO_B 16                       /* not read in a swizzled K-major layout */
+#define SBO_E (8 * SWZ / ES)           /* elements from an 8-row group to the next */
+#define KB_STEP 2                      /* an MMA's 16 k further: 32 bytes, in descriptor units */
+#define DESC_SWZ ((ulong)(SWZ == 128 ? 1 : SWZ == 64 ? 2 : 3) << 62)
+#else
 #define LBO_B (128 + 16 * PADL)        /* bytes from a core matrix to the next 8 k */
 #define SBO_E (CPR * LBO_B / ES)       /* elements from an 8-row group to the next */
+#define KB_STEP (2 * LBO_B / 16)       /* an MMA's 16 k further, in descriptor units */
+#define DESC_SWZ 0ul
+#endif
 #define AT_E (BM / 8 * SBO_E)          /* elements of A's tile */
 #define STAGE_E ((BM + BN) / 8 * SBO_E) /* elements of a stage */
-#define KB_STEP (2 * LBO_B / 16)       /* an MMA's 16 k further, in descriptor units */
 #define AHEAD (STAGES - 1 - INFLIGHT)  /* steps copied ahead */
 #define TN_STR_(x) #x
 #define TN_STR(x) TN_STR_(x)
@@ -759,17 +784,28 @@ XW_INLINE void copies_commit(void)
 #endif
 
 /* Where chunk q of a tile (16 bytes: 8 k of one row) comes from and goes: row *r of the tile,
- * k 8 *kc of the step, element *at of the tile. An 8-row group's 8 CPR chunks are CPR runs of 8,
- * each 8 / CPR rows CPR apart, whole rows of the step each: so the 8 work-items that a 16-byte
- * copy serves at a time read whole 32-byte sectors, and with PADL = 1 (core matrices 144 bytes
- * apart) write 8 different bank groups. (The H200's profile still counts a sector and a
- * local-memory wavefront per work-item of these copies: bench/notes/wgmma.md#wgmma-copies.) */
+ * k 8 *kc of the step, element *at of the tile. The copies move in units of one 128-byte line of
+ * global memory into one 128-byte line of local memory: a warp's copy instruction costs a
+ * local-memory wavefront (and its sectors) per such pair of lines among its 32 chunks
+ * (bench/notes/wgmma.md#wgmma-zfill). With core matrices (SWZ 0) a row's chunks go to different
+ * core matrices, so every chunk is a pair of its own: 32 wavefronts an instruction. There an
+ * 8-row group's 8 CPR chunks are CPR runs of 8, each 8 / CPR rows CPR apart (whole 32-byte
+ * sectors of a row side by side), and PADL = 1 spreads them over 8 bank groups. Swizzled (SWZ),
+ * a row's CPR chunks are CPR work-items side by side, written into the row's SWZ bytes: 32 / CPR
+ * rows, 128 / SWZ of them a line of local memory, so 128 / SWZ pairs of lines per 8
+ * work-items. */
 XW_INLINE void chunk_of(const int q, int *r, int *kc, int *at)
 {
+#if SWZ
+    *r = q / CPR;
+    *kc = q % CPR;
+    *at = SWIZZLE(*r * SWZ + 16 * *kc, SWZ) / ES;
+#else
     const int g = q / (8 * CPR), w = q % (8 * CPR), l = w % 8;
     *r = 8 * g + w / 8 + CPR * (l / CPR);
     *kc = l % CPR;
     *at = g * SBO_E + *kc * (LBO_B / ES) + 8 * (*r % 8);
+#endif
 }
 
 /* Rows r0 .. of an operand stored with its K contiguous (A, and B stored N x K), at k0 .. k0 +
@@ -842,7 +878,8 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
                global const stored *restrict B0, const int offB, const int ldb, const float beta,
                global stored *C, const int offC, const int ldc)
 {
-    local uint4 tiles4[STAGES * STAGE_E * ES / 16];
+    /* Swizzled tiles start on their 8-row pattern (the swizzle reads the address's bits). */
+    local uint4 tiles4[STAGES * STAGE_E * ES / 16] __attribute__((aligned(SWZ ? 8 * SWZ : 16)));
     local elem *tiles = (local elem *)tiles4;
     /* A is stored M x K, B N x K (op(B) = B^T): both K-contiguous. */
     global const elem *A = (global const elem *)A0 + offA;
@@ -888,8 +925,9 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     /* The descriptors of stage 0's A (this warp group's 64 rows: 8-row groups SBO apart, the
      * next 8 k LBO on) and B; a stage or an MMA's 16 k further is an address further, in the
      * descriptor's 16-byte units. */
-    const ulong da0 = descriptor_of(SMEM(tiles + 8 * SBO_E * wg, tiles), LBO_B, SBO_E * ES);
-    const ulong db0 = descriptor_of(SMEM(tiles + AT_E, tiles), LBO_B, SBO_E * ES);
+    const ulong da0 =
+        descriptor_of(SMEM(tiles + 8 * SBO_E * wg, tiles), LBO_B, SBO_E * ES) | DESC_SWZ;
+    const ulong db0 = descriptor_of(SMEM(tiles + AT_E, tiles), LBO_B, SBO_E * ES) | DESC_SWZ;
     int cur = 0, nxt = AHEAD % STAGES; /* the stages of step s and of step s + AHEAD */
     for (int s = 0; s < steps; s++) {
         COPIES_WAIT();

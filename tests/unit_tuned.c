@@ -265,8 +265,8 @@ static void test_heuristic_16bit(const gb_registry_t *reg)
         gb_precision_t prec;
         const char *kernel; /* NULL: any but the PTX presets */
     } cases[] = {
-        {"nvidia-sm_90", GB_PREC_H, "hgemm_wgmma_nt_128x128_k8"},
-        {"nvidia-sm_90", GB_PREC_B, "bgemm_wgmma_nt_128x128"},
+        {"nvidia-sm_90", GB_PREC_H, "hgemm_wgmma_nt_64x128"},
+        {"nvidia-sm_90", GB_PREC_B, "bgemm_wgmma_nt_64x128"},
         {"nvidia-sm_80", GB_PREC_H, NULL},
         {"nvidia-sm_80", GB_PREC_B, NULL},
     };

@@ -14,8 +14,8 @@
 # hgemm_wgmma, the same source in h and b (wgmma .f16/.bf16 .m64nNk16 on the stored bits): the
 # layouts, tile widths, K steps and accumulations, offsets and odd leading dimensions in both
 # precisions, faithful to FP32 accumulation; and the broken copy caught in h. hgemm_wgmma_nt (A
-# and B from local memory, the cp.async pipeline): layouts, tiles, stages, edges; a copy one
-# A's k-blocks swapped caught.
+# and B from local memory, the cp.async pipeline): layouts, tiles, stages, edges, the swizzled
+# rows; a copy with A's k-blocks swapped caught, and one that does not swizzle.
 # Prints one line per failure and 'N passed, M failed'.
 # shellcheck disable=SC2086 # the option lists are split on purpose
 gb=${1:?usage: wgmma_emu_test.sh GEMMBENCH KERNELS}
@@ -127,32 +127,47 @@ for lay in "--transB T" "" "--transA T --transB T"; do
 done
 check_run --precision h --transB T -M 130 -N 135 -K 100 $ab
 check_run --precision h --transB T --param BN=256 --param WGM=1 --param BK=64 --param STAGES=2 \
-    -M 65 -N 260 -K 150 $ab
+    --param KACC=0 -M 65 -N 260 -K 150 $ab
 check_run --precision h --transB T $small --param BK=16 --param STAGES=6 --param INFLIGHT=1 \
-    -M 70 -N 65 -K 120 --lda 128 --ldb 136 --ldc 68 --offa 8 --offb 16 --offc 2 $ab
+    --param KACC=0 -M 70 -N 65 -K 120 --lda 128 --ldb 136 --ldc 68 --offa 8 --offb 16 --offc 2 $ab
 check_run --precision h --transB T $small --param BK=32 --param STAGES=4 --param INFLIGHT=1 \
-    -M 70 -N 65 -K 37 --lda 73 --ldb 67 --ldc 69 --offa 1 --offb 3 --offc 5 $ab
+    --param KACC=0 -M 70 -N 65 -K 37 --lda 73 --ldb 67 --ldc 69 --offa 1 --offb 3 --offc 5 $ab
 check_run --precision b --transB T $small --param BK=16 --param STAGES=2 -M 64 -N 64 -K 300 $ab
 # The tiles packed (PADL=0), K steps of 32 and 64.
 check_run --precision h --transB T $small --param PADL=0 --param BK=32 --param STAGES=2 \
     -M 70 -N 65 -K 100 $ab
 check_run --precision b --transB T $small --param PADL=0 --param BK=64 --param STAGES=2 \
-    -M 70 -N 65 -K 150 $ab
+    --param KACC=4 -M 70 -N 65 -K 150 $ab
 # Chunks inside the matrix copied without the zero-fill operand (ZFILL=0), edges and a K tail.
 check_run --precision h --transB T $small --param ZFILL=0 --param BK=16 --param STAGES=3 \
     -M 70 -N 65 -K 100 $ab
+# Rows swizzled as the tensor core reads them (SWZ = 2 BK): each width, edges, K tails, b, and
+# odd leading dimensions (element by element into the same places).
+check_run --precision h --transB T $small --param SWZ=32 --param BK=16 --param PADL=0 \
+    --param STAGES=3 -M 70 -N 65 -K 100 $ab
+check_run --precision b --transB T --param SWZ=64 --param BK=32 --param PADL=0 --param STAGES=2 \
+    -M 133 -N 135 -K 97 $ab
+check_run --precision h --transB T --param BN=128 --param WGM=1 --param SWZ=128 --param BK=64 \
+    --param PADL=0 --param STAGES=2 --param KACC=2 -M 70 -N 130 -K 150 $ab
+check_run --precision h --transB T $small --param SWZ=64 --param BK=32 --param PADL=0 \
+    --param STAGES=3 -M 70 -N 65 -K 37 --lda 73 --ldb 67 --offa 1 $ab
 # B's tile with fewer chunks than work-items (64 x 16 against 256): half of them copy none of it.
 check_run --precision h --transB T --param BN=64 --param WGM=2 --param BK=16 --param STAGES=3 \
     -M 140 -N 70 -K 77 $ab
 # The sums of KACC steps added in FP32: a last group shorter than KACC, and KACC=1.
 check_run --precision h --transB T $small --param BK=16 --param KACC=4 -M 70 -N 65 -K 300 $ab
 check_run --precision b --param BK=32 --param KACC=1 --param STAGES=3 -M 130 -N 70 -K 100 $ab
-# All of K in the tensor core is refused past K = 4096, in one line.
-out=$("$gb" run -i 1 $emu --precision h -M 16 -N 16 -K 4100 2>&1)
-rc=$?
-if [ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
-    printf '%s\n' "$out" | grep -q "violates its constraint 'KACC > 0 || K <= 4096'"; then ok; else
-    bad "nt: KACC=0 at K = 4100 (exit $rc): $out"; fi
+# More than 256 k in the tensor core's own sums is refused, in one line: all of K past 256, and
+# KACC steps of more than 256 k.
+for bad_acc in "--param KACC=0 -K 300" "--param KACC=16 --param BK=32 -K 300"; do
+    out=$("$gb" run -i 1 $emu --precision h -M 16 -N 16 $bad_acc 2>&1)
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
+        printf '%s\n' "$out" |
+        grep -qF "violates its constraint '(KACC > 0 && KACC * BK <= 256) || K <= 256'"; then
+        ok
+    else bad "nt: $bad_acc was not refused (exit $rc): $out"; fi
+done
 # A's MMAs reading its two k-blocks of a step swapped (B's in order) fail the bound.
 sed -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_broken\"/" \
     -e "s/\"\\([hb]gemm_wgmma_nt_[0-9a-z_]*\\)\":/\"broken_\\1\":/" "$kernels/$fam.json" \
@@ -167,6 +182,20 @@ else
     rc=$?
     if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
         bad "nt: A's k-blocks swapped were not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
+    fi
+fi
+# Chunks copied to their rows unswizzled, where the descriptors say swizzled, fail the bound.
+sed 's|\*at = SWIZZLE(\*r \* SWZ + 16 \* \*kc, SWZ) / ES;|*at = (*r * SWZ + 16 * *kc) / ES;|' \
+    "$kernels/wgmma.cl" >"$tmp/broken/wgmma.cl"
+if cmp -s "$kernels/wgmma.cl" "$tmp/broken/wgmma.cl"; then
+    bad "could not make the unswizzled copy; update the sed above"
+else
+    out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken" -k ${fam}_broken --param EMU=1 \
+        --precision h --transB T $small --param SWZ=64 --param BK=32 --param PADL=0 -M 64 -N 64 \
+        -K 64 2>&1)
+    rc=$?
+    if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
+        bad "nt: unswizzled copies were not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
     fi
 fi
 finish

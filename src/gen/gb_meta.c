@@ -188,7 +188,7 @@ static gb_preset_t f4_presets[] = {
     {"DGEMM_NT_2x1_barrier", "DGEMM_NT_2x1 with a work-group barrier every 32 vector steps", 2u, 4, f4_s5_names, f4_s5_values},
 };
 static char *f5_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
-static char *f5_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "KACC > 0 || K <= 4096"};
+static char *f5_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "(KACC > 0 && KACC * BK <= 256) || K <= 256"};
 static long f5_p0_values[] = {64, 128, 256};
 static long f5_p1_values[] = {1, 2};
 static long f5_p2_values[] = {16, 32, 64};
@@ -203,7 +203,7 @@ static gb_param_t f5_params[] = {
     {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f5_p0_values, 3, 1L, 1073741824L, 0},
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f5_p1_values, 2, 1L, 1073741824L, 0},
     {"BK", "K step staged in local memory (two buffers): BK/16 MMAs", 32L, f5_p2_values, 3, 1L, 1073741824L, 0},
-    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; a second set of accumulators); 0: the tensor core accumulates across all of K (half the accumulator registers), faithful in h to K = 4096 as measured (not at 32768: bench/notes/wgmma.md#wgmma-nt), so K <= 4096 then", 4L, f5_p3_values, 6, 1L, 1073741824L, 0},
+    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; a second set of accumulators); 0: the tensor core accumulates across all of K (half the accumulator registers). The tensor core's sums truncate: on data of one sign they are not faithful past a few hundred k (27x an honest FP32 computation's error in h and 168x in b at K = 4096, as cuBLAS: bench/notes/wgmma.md#wgmma-zfill), so at most 256 k in it (KACC BK <= 256, or K <= 256 with 0)", 4L, f5_p3_values, 6, 1L, 1073741824L, 0},
     {"PADL", "16-byte units between the core matrices of one 8-row group of B in local memory (the descriptor's LBO)", 0L, f5_p4_values, 3, 1L, 1073741824L, 0},
     {"PADS", "16-byte units after each 8-row group of B in local memory (the descriptor's SBO): 1 spreads the stores of a B stored K x N over every bank", 1L, f5_p5_values, 3, 1L, 1073741824L, 0},
     {"PREFETCH", "steps ahead that A and B are loaded: 1, stored into local memory as soon as they arrive (the store waits for the load); 2, loaded a step earlier (more registers)", 1L, f5_p6_values, 2, 1L, 1073741824L, 0},
@@ -214,16 +214,16 @@ static gb_param_t f5_params[] = {
 static char *f5_s0_names[] = {"BN", "WGM", "BK", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
 static long f5_s0_values[] = {128, 2, 32, 4, 0, 1, 1, 8, 1};
 static char *f5_s1_names[] = {"BN", "WGM", "BK", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
-static long f5_s1_values[] = {256, 2, 32, 0, 0, 1, 1, 8, 1};
+static long f5_s1_values[] = {256, 2, 32, 8, 0, 1, 1, 8, 1};
 static char *f5_s2_names[] = {"BN", "WGM", "BK", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
 static long f5_s2_values[] = {128, 2, 32, 4, 0, 1, 1, 8, 1};
 static gb_preset_t f5_presets[] = {
     {"hgemm_wgmma_128x128", "128x128x32 tile, two warp groups of 64x128, sums of 128 k added in FP32, 17 KB of local memory", 4u, 9, f5_s0_names, f5_s0_values},
-    {"hgemm_wgmma_128x256", "128x256x32 tile, the tensor core accumulating across all of K (no second set of accumulators: 128 per lane; K <= 4096)", 4u, 9, f5_s1_names, f5_s1_values},
+    {"hgemm_wgmma_128x256", "128x256x32 tile, sums of 256 k added in FP32", 4u, 9, f5_s1_names, f5_s1_values},
     {"bgemm_wgmma_128x128", "the bfloat16 twin of hgemm_wgmma_128x128", 8u, 9, f5_s2_names, f5_s2_values},
 };
 static char *f6_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
-static char *f6_constraints[] = {"STAGES - INFLIGHT >= 2", "KACC > 0 || K <= 4096", "KACC == 0 || (INFLIGHT == 0 && BN <= 128)"};
+static char *f6_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || (INFLIGHT == 0 && BN <= 128)", "SWZ == 0 || (SWZ == 2 * BK && PADL == 0)"};
 static long f6_p0_values[] = {64, 128, 256};
 static long f6_p1_values[] = {1, 2};
 static long f6_p2_values[] = {16, 32, 64};
@@ -231,36 +231,38 @@ static long f6_p3_values[] = {2, 3, 4, 5, 6};
 static long f6_p4_values[] = {0, 1};
 static long f6_p5_values[] = {0, 1, 2, 4, 8, 16};
 static long f6_p6_values[] = {0, 1};
-static long f6_p7_values[] = {0, 1};
-static long f6_p8_values[] = {1, 2, 4, 8, 16};
-static long f6_p9_values[] = {0, 1, 2};
-static long f6_p10_values[] = {0, 1};
+static long f6_p7_values[] = {0, 32, 64, 128};
+static long f6_p8_values[] = {0, 1};
+static long f6_p9_values[] = {1, 2, 4, 8, 16};
+static long f6_p10_values[] = {0, 1, 2};
+static long f6_p11_values[] = {0, 1};
 static gb_param_t f6_params[] = {
     {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f6_p0_values, 3, 1L, 1073741824L, 0},
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f6_p1_values, 2, 1L, 1073741824L, 0},
     {"BK", "K step of a stage: BK/16 MMAs per warp group", 32L, f6_p2_values, 3, 1L, 1073741824L, 0},
     {"STAGES", "local-memory stages of A's and B's tiles, filled STAGES - 1 - INFLIGHT steps ahead (48 KB in all at most on NVIDIA)", 3L, f6_p3_values, 5, 1L, 1073741824L, 0},
     {"INFLIGHT", "1: a step's MMAs still run while the next step's are issued (the copies then run a step less ahead); 0: each step waits for its MMAs", 0L, f6_p4_values, 2, 1L, 1073741824L, 0},
-    {"KACC", "k > 0: the sums of every k steps accumulate from zero in the tensor core and are added to the running sums by FP32 adds (a second set of accumulators); 0: the tensor core accumulates all of K, faithful in h to K = 4096 as measured (15x an honest computation's error at K = 32768), so K <= 4096 then", 0L, f6_p5_values, 6, 1L, 1073741824L, 0},
+    {"KACC", "k > 0: the sums of every k steps accumulate from zero in the tensor core and are added to the running sums by FP32 adds (a second set of accumulators); 0: the tensor core accumulates all of K. Its sums truncate: on data of one sign they are not faithful past a few hundred k (27x an honest FP32 computation's error in h and 168x in b at K = 4096, as cuBLAS's own: bench/notes/wgmma.md#wgmma-zfill), so at most 256 k in it (KACC BK <= 256, or K <= 256 with 0)", 8L, f6_p5_values, 6, 1L, 1073741824L, 0},
     {"PADL", "16-byte units between the core matrices of a tile's 8-row group in local memory (the descriptors' LBO): 1 spreads the 8 copies a 16-byte copy instruction serves at a time over 8 bank groups; 0 packs the tiles (BK / 16 copies share a bank group)", 1L, f6_p6_values, 2, 1L, 1073741824L, 0},
-    {"ZFILL", "1: every 16-byte copy carries its count of bytes to copy (the rest zero-filled), one form for all; 0: a chunk inside the matrix and inside K is copied in the form without that operand, the others with it (the H200 profiles the first form at one local-memory wavefront per work-item: bench/notes/wgmma.md#wgmma-copies)", 1L, f6_p7_values, 2, 1L, 1073741824L, 0},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f6_p8_values, 5, 1L, 1073741824L, 0},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f6_p9_values, 3, 1L, 1073741824L, 0},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f6_p10_values, 2, 1L, 1073741824L, 1},
+    {"SWZ", "bytes of a tile's row in local memory, read through the tensor core's swizzle of that width (2 BK: BK 16, 32 or 64, with PADL 0): a warp's copy instruction then costs 128 / SWZ local-memory wavefronts per 8 work-items, where 0 (core matrices of 8 rows, the next 8 k LBO on) costs one a work-item (bench/notes/wgmma.md#wgmma-zfill)", 0L, f6_p7_values, 4, 1L, 1073741824L, 0},
+    {"ZFILL", "1: every 16-byte copy carries its count of bytes to copy (the rest zero-filled), one form for all; 0: a chunk inside the matrix and inside K is copied in the form without that operand, the others with it (the H200 profiles the first form at one local-memory wavefront per work-item: bench/notes/wgmma.md#wgmma-copies)", 1L, f6_p8_values, 2, 1L, 1073741824L, 0},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f6_p9_values, 5, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f6_p10_values, 3, 1L, 1073741824L, 0},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f6_p11_values, 2, 1L, 1073741824L, 1},
 };
-static char *f6_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "GROUPM", "EDGES"};
-static long f6_s0_values[] = {128, 2, 16, 4, 0, 0, 1, 8, 1};
-static char *f6_s1_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "GROUPM", "EDGES"};
-static long f6_s1_values[] = {128, 2, 16, 4, 0, 8, 1, 8, 1};
-static char *f6_s2_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "GROUPM", "EDGES"};
-static long f6_s2_values[] = {256, 2, 16, 3, 0, 0, 1, 4, 1};
-static char *f6_s3_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "GROUPM", "EDGES"};
-static long f6_s3_values[] = {128, 2, 16, 4, 0, 8, 1, 8, 1};
+static char *f6_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
+static long f6_s0_values[] = {128, 1, 32, 4, 0, 8, 0, 64, 8, 1};
+static char *f6_s1_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
+static long f6_s1_values[] = {128, 2, 32, 3, 0, 8, 0, 64, 8, 1};
+static char *f6_s2_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
+static long f6_s2_values[] = {128, 1, 32, 4, 0, 8, 0, 64, 8, 1};
+static char *f6_s3_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
+static long f6_s3_values[] = {128, 2, 32, 3, 0, 8, 0, 64, 8, 1};
 static gb_preset_t f6_presets[] = {
-    {"hgemm_wgmma_nt_128x128", "128x128x16 tile, two warp groups of 64x128, four stages (36 KB), each step waiting for its MMAs, all of K in the tensor core (K <= 4096): 205 TFLOP/s at 4096 on the H200 (bench/notes/wgmma.md#wgmma-copies)", 4u, 9, f6_s0_names, f6_s0_values},
-    {"hgemm_wgmma_nt_128x128_k8", "as hgemm_wgmma_nt_128x128 with the sums of 128 k added in FP32, for any K: 156.5 TFLOP/s at 4096 on the H200, faithful at 512 x 512 x 32768 (bench/notes/wgmma.md#wgmma-copies)", 4u, 9, f6_s1_names, f6_s1_values},
-    {"hgemm_wgmma_nt_128x256", "128x256x16 tile, three stages (41 KB), K <= 4096: the H200's tuned winner at 4096 in h (219 TFLOP/s, bench/notes/wgmma.md#wgmma-copies)", 4u, 9, f6_s2_names, f6_s2_values},
-    {"bgemm_wgmma_nt_128x128", "the bfloat16 twin of hgemm_wgmma_nt_128x128_k8", 8u, 9, f6_s3_names, f6_s3_values},
+    {"hgemm_wgmma_nt_64x128", "64x128x32 tile, one warp group (three work-groups an SM), rows swizzled by 64 bytes, four stages (48 KB), the sums of 256 k added in FP32 (faithful on data of one sign too), any K: 323.5 TFLOP/s at 4096 and 351.3 at 8192 on the H200 (bench/notes/wgmma.md#wgmma-zfill)", 4u, 10, f6_s0_names, f6_s0_values},
+    {"hgemm_wgmma_nt_128x128", "128x128x32 tile, two warp groups of 64x128 (one work-group an SM: 168 registers), rows swizzled by 64 bytes, three stages (48 KB), the sums of 256 k added in FP32, any K: 279 TFLOP/s at 4096 and 296 at 8192 on the H200 (bench/notes/wgmma.md#wgmma-zfill)", 4u, 10, f6_s1_names, f6_s1_values},
+    {"bgemm_wgmma_nt_64x128", "the bfloat16 twin of hgemm_wgmma_nt_64x128: 318.8 TFLOP/s at 4096 and 353.5 at 8192 on the H200", 8u, 10, f6_s2_names, f6_s2_values},
+    {"bgemm_wgmma_nt_128x128", "the bfloat16 twin of hgemm_wgmma_nt_128x128", 8u, 10, f6_s3_names, f6_s3_values},
 };
 static char *f7_args[] = {"M", "N", "K", "alpha", "imgA", "imgB", "beta", "C", "offC", "ldc"};
 static char *f7_extensions[] = {"cl_intel_subgroups", "cl_intel_required_subgroup_size"};
@@ -977,7 +979,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "3ecf8c6d633cd68e5d1c8c96b307cc458e0febccd63cbd420e165397a1d96cc6",
+    .program_digest = "e9a04339bdb8117ca4164f6b00dc6ac9497125b0fb695ba0d3dcddbcb989831b",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
@@ -998,11 +1000,11 @@ gb_family_t gb__builtin_families[] = {
   },
   {
     .name = "hgemm_wgmma_nt",
-    .description = "FP16 and bfloat16 GEMM (h, b: 16-bit storage, FP32 accumulation: in the tensor core, and with KACC the sums of KACC steps added in FP32) on Hopper's warp-group MMA with both operands in local memory (wgmma.mma_async .f16 / .bf16, A and B through matrix descriptors, sm_90a), a PTX program: a STAGES-deep pipeline of asynchronous copies (cp.async) of A's and B's K-contiguous rows straight into the descriptors' layout, no staging registers; WGM warp groups of 64 rows x BN columns; row-major NT native (A stored M x K, B N x K), other layouts through transposition passes; any size. The source is sgemm_wgmma's (wgmma.cl). NVIDIA sm_90 only (EMU=1 emulates the MMA anywhere, for testing).",
+    .description = "FP16 and bfloat16 GEMM (h, b: 16-bit storage, FP32 accumulation: in the tensor core, and with KACC the sums of KACC steps added in FP32) on Hopper's warp-group MMA with both operands in local memory (wgmma.mma_async .f16 / .bf16, A and B through matrix descriptors, sm_90a), a PTX program: a STAGES-deep pipeline of asynchronous copies (cp.async) of A's and B's K-contiguous rows straight into the descriptors' layout (core matrices, or rows swizzled as the tensor core reads them: SWZ), no staging registers; WGM warp groups of 64 rows x BN columns; row-major NT native (A stored M x K, B N x K), other layouts through transposition passes; any size. The source is sgemm_wgmma's (wgmma.cl). NVIDIA sm_90 only (EMU=1 emulates the MMA anywhere, for testing).",
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "3ecf8c6d633cd68e5d1c8c96b307cc458e0febccd63cbd420e165397a1d96cc6",
+    .program_digest = "e9a04339bdb8117ca4164f6b00dc6ac9497125b0fb695ba0d3dcddbcb989831b",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
@@ -1013,8 +1015,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "2 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N)",
     .traffic[1] = "2 * M * N",
     .precisions = 12u, .layouts = 2u,
-    .nargs = 14, .nconstraints = 3, .nextensions = 0, .nlets = 0,
-    .nparams = 11, .npresets = 4,
+    .nargs = 14, .nconstraints = 4, .nextensions = 0, .nlets = 0,
+    .nparams = 12, .npresets = 4,
     .args = f6_args,
     .constraints = f6_constraints,
     .params = f6_params,
@@ -1452,7 +1454,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "3ecf8c6d633cd68e5d1c8c96b307cc458e0febccd63cbd420e165397a1d96cc6",
+    .program_digest = "e9a04339bdb8117ca4164f6b00dc6ac9497125b0fb695ba0d3dcddbcb989831b",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
@@ -1718,16 +1720,16 @@ const gb_tuned_entry_t gb__shipped_entries[94] = {
    .gflops = 45105.726696072255, .nevidence = 3, .evidence = {"346c15a0777c124f", "6b7bb7f4487e64ca", "1ad8277685a741c1"}, .tuned_at = "2026-11-26T10:48:36Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 3, .layout = "row-NT", .shape_class = "square-1024", .m = 1024, .n = 1024, .k = 1024, .kernel = "hgemm_wgmma_nt",
-   .params = {.count = 10, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "WGM"}, .value = {16L, 64L, 1L, 0L, 4L, 0L, 0L, 1L, 3L, 2L}},
-   .gflops = 80418.051527860996, .nevidence = 3, .evidence = {"2a2f40f349d48fa5", "f70ce19c25568817", "d89f7e0806c79d5a"}, .tuned_at = "2026-11-29T03:21:11Z", .source = "shipped"},
+   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {32L, 64L, 1L, 0L, 8L, 0L, 4L, 0L, 6L, 64L, 1L, 1L}},
+   .gflops = 131328.5009784736, .nevidence = 3, .evidence = {"9338ab2d211b267c", "c5bb74f0cd91acf0", "f8b3067b186d1755"}, .tuned_at = "2026-11-29T04:49:54Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 3, .layout = "row-NT", .shape_class = "square-4096", .m = 4096, .n = 4096, .k = 4096, .kernel = "hgemm_wgmma_nt",
-   .params = {.count = 10, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "WGM"}, .value = {16L, 128L, 0L, 0L, 1L, 0L, 1L, 0L, 6L, 2L}},
-   .gflops = 158579.50435681586, .nevidence = 3, .evidence = {"5195bd53b6b44481", "e2274b3c9c52ddcc", "fc45a64f6978640b"}, .tuned_at = "2026-11-29T03:21:19Z", .source = "shipped"},
+   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {32L, 128L, 1L, 0L, 8L, 0L, 8L, 0L, 4L, 64L, 1L, 1L}},
+   .gflops = 318830.62103778485, .nevidence = 3, .evidence = {"729043036aa045db", "718a48d5306b6919", "060c7cbc492b2050"}, .tuned_at = "2026-11-29T05:05:32Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 3, .layout = "row-NT", .shape_class = "square-8192", .m = 8192, .n = 8192, .k = 8192, .kernel = "hgemm_wgmma_nt",
-   .params = {.count = 10, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "WGM"}, .value = {16L, 128L, 0L, 0L, 1L, 0L, 1L, 0L, 6L, 2L}},
-   .gflops = 166851.13845690657, .nevidence = 3, .evidence = {"a92b405d419c3f34", "555478a5a22e9ff1", "c7b7cc7ee72a19bc"}, .tuned_at = "2026-11-29T03:21:49Z", .source = "shipped"},
+   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {32L, 128L, 1L, 0L, 8L, 0L, 8L, 0L, 4L, 64L, 1L, 1L}},
+   .gflops = 353455.25061978586, .nevidence = 3, .evidence = {"ecfb8b0faa60a2b7", "39c518ac918557a1", "a91f69c18d853273"}, .tuned_at = "2026-11-29T05:06:02Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "dgemm_dmma",
    .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 0L, 8L, 0L, 8L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
@@ -1814,16 +1816,16 @@ const gb_tuned_entry_t gb__shipped_entries[94] = {
    .gflops = 49252.482342578289, .nevidence = 3, .evidence = {"96c6c8976204bc1f", "92f03164fc56c023", "1fcc3eb728c8dbc5"}, .tuned_at = "2026-11-28T16:39:05Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 2, .layout = "row-NT", .shape_class = "square-1024", .m = 1024, .n = 1024, .k = 1024, .kernel = "hgemm_wgmma_nt",
-   .params = {.count = 10, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "WGM"}, .value = {16L, 64L, 1L, 0L, 4L, 0L, 0L, 1L, 3L, 2L}},
-   .gflops = 83106.9523219814, .nevidence = 3, .evidence = {"edb2c8a3d4717956", "f0bf15c96f338e85", "3983425cb250fd56"}, .tuned_at = "2026-11-29T03:20:12Z", .source = "shipped"},
+   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {32L, 64L, 1L, 0L, 8L, 0L, 4L, 0L, 6L, 64L, 1L, 1L}},
+   .gflops = 138941.74741200829, .nevidence = 3, .evidence = {"adc92d8f44f46def", "b597423cdabbe2a9", "6d4e083097d056f8"}, .tuned_at = "2026-11-29T04:48:55Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 2, .layout = "row-NT", .shape_class = "square-4096", .m = 4096, .n = 4096, .k = 4096, .kernel = "hgemm_wgmma_nt",
-   .params = {.count = 10, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "WGM"}, .value = {16L, 256L, 1L, 0L, 4L, 0L, 0L, 1L, 3L, 2L}},
-   .gflops = 219438.8706603653, .nevidence = 3, .evidence = {"bd127ceade73eedf", "4944ea2de6391eef", "f9bc3152667d0f08"}, .tuned_at = "2026-11-29T03:20:26Z", .source = "shipped"},
+   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {32L, 128L, 1L, 0L, 8L, 0L, 8L, 0L, 4L, 64L, 1L, 1L}},
+   .gflops = 323501.47222536057, .nevidence = 3, .evidence = {"9e1f788bcb77d891", "67b99755cef8be9b", "02c085432f61b453"}, .tuned_at = "2026-11-29T05:04:47Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 2, .layout = "row-NT", .shape_class = "square-8192", .m = 8192, .n = 8192, .k = 8192, .kernel = "hgemm_wgmma_nt",
-   .params = {.count = 10, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "WGM"}, .value = {16L, 128L, 0L, 0L, 1L, 0L, 1L, 0L, 6L, 2L}},
-   .gflops = 166623.36996877001, .nevidence = 3, .evidence = {"59965daa06300e50", "ff15614def8f0cf3", "fd3096616f4f223a"}, .tuned_at = "2026-11-29T03:21:08Z", .source = "shipped"},
+   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {32L, 128L, 1L, 0L, 8L, 0L, 8L, 0L, 4L, 64L, 1L, 1L}},
+   .gflops = 351267.30529102962, .nevidence = 3, .evidence = {"e103bb866e0c4a61", "427d00da5266c7dc", "eb385396ee3fbc76"}, .tuned_at = "2026-11-29T05:05:25Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 32768, .kernel = "xgemm_nv",
    .params = {.count = 16, .name = {"EDGES", "GROUPM", "KWG", "LANES", "MAXREG", "MWG", "NWG", "PADA", "PADB", "PIPE", "RM", "RN", "SLOTS", "SPLITK", "TAIL", "THIN"}, .value = {2L, 8L, 8L, 1L, 0L, 128L, 128L, 4L, 4L, 1L, 2L, 2L, 2L, 1L, 3L, 4L}},

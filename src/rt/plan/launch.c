@@ -50,12 +50,14 @@ int gb__launch_fits(cl_kernel kernel, cl_device_id device, const gb_config_t *cf
                         gb_config_name(cfg), kmax, r->local[0], r->local[1], fix);
     /* What the compiled kernel uses, which the metadata's 'local_memory' only declares (and may
      * leave out): past the device's, a launch fails or faults in the driver. NVIDIA's OpenCL
-     * reports 16 bytes of its own beside a kernel's, yet launches a kernel whose own take all of
-     * the device's 48 KB, and its results validate (H200: bench/notes/wgmma.md#wgmma-copies). */
+     * reports a kernel's local arrays with their alignment added (16 bytes, 512 or 1024 for
+     * hgemm_wgmma_nt's swizzled tiles), yet launches a kernel whose arrays take all of the
+     * device's 48 KB, and its results validate (H200: bench/notes/wgmma.md#wgmma-copies and
+     * #wgmma-zfill). */
     cl_ulong used = 0, have = 0;
     cl_uint vendor = 0;
     clGetDeviceInfo(device, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL);
-    const cl_ulong own = vendor == 0x10de ? 16 : 0;
+    const cl_ulong own = vendor == 0x10de ? 1024 : 0;
     if (clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used,
                                  NULL) == CL_SUCCESS &&
         clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof have, &have, NULL) == CL_SUCCESS &&

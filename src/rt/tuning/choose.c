@@ -71,10 +71,10 @@ static const struct heuristic {
     {"NVIDIA", "gpu", GB_PREC_S, 0, 16, "thin_stream_16"},
     {"NVIDIA", "gpu", GB_PREC_D, 0, 16, "thin_stream_16"},
     /* h and b on Hopper (the presets take only their own precision): the warp-group MMA
-     * kernel that runs any K, its sums of 128 k added in FP32 (bench/notes/wgmma.md#wgmma-copies),
-     * where a class's entry with the tensor core accumulating all of K cannot run. */
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, "hgemm_wgmma_nt_128x128_k8"},
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, "bgemm_wgmma_nt_128x128"},
+     * kernel, its sums of 256 k added in FP32, faithful at any K and on data of one sign
+     * (bench/notes/wgmma.md#wgmma-zfill). */
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, "hgemm_wgmma_nt_64x128"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, "bgemm_wgmma_nt_64x128"},
     {"NVIDIA", "gpu", GB_PREC_S, 1024, 0, "xgemm_nv_64x64"},
     {"NVIDIA", "gpu", GB_PREC_S, 0, 0, "xgemm_nv_k8"},
     {"NVIDIA", "gpu", GB_PREC_D, 0, 0, "dgemm_dmma_128_k4"},
