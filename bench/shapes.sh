@@ -23,6 +23,9 @@
 #   ONLY       shape names to run, blank-separated (default: the whole suite)
 #   SUITE      the suite file (default bench/shapes.txt)
 #   ITER, WARMUP  timed and untimed calls per point (default 10, 2)
+#   DIST       the operands' distribution (--dist; default uniform(-1,1)): uniform:0:1 puts
+#              every product of one sign, where sums that do not round to nearest show
+#              (bench/notes/wgmma.md#wgmma-zfill)
 #   LOG        a folder for each run's full output (default: none)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,7 +54,7 @@ refused() {
 }
 why() { head -n 1 "$out.why" | sed 's/^gemmbench: error: //'; }
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ); ours: $ours; peers: $PEERS; $iter calls after $warmup" \
-    "warm-up, validated, pinned host memory${PLATFORM:+; platform $PLATFORM}"
+    "warm-up, validated, pinned host memory${PLATFORM:+; platform $PLATFORM}${DIST:+; data $DIST}"
 for prec in $precs; do
     if refused "$ours" "$prec"; then
         echo "$prec: skipped, $ours refuses it: $(why)"
@@ -74,7 +77,7 @@ for prec in $precs; do
         # shellcheck disable=SC2086
         if "$gb" run ${PLATFORM:+-p "$PLATFORM"} --precision "$prec" -M "$m" -N "$n" -K "$k" \
             $opts -k "$ours${peers:+,$peers}" -i "$iter" --warmup "$warmup" -v --host-mem pinned \
-            --no-store >"$out.run" 2>&1; then :; fi
+            ${DIST:+--dist "$DIST"} --no-store >"$out.run" 2>&1; then :; fi
         [ -z "$log" ] || cp "$out.run" "$log/$name-$prec.txt"
         # The rows, in the order asked: ours first, then each peer, each as its name, GFLOP/s,
         # verdict and faithful verdict. A shape where a row is missing (refused, failed to run)
