@@ -60,7 +60,9 @@ kernel void gb_copy4(const int d_outer, const int d_inner, global elem *dst, con
  * signs of Y's second rows; conjugating B negates its imaginary part. gb_pack1m and
  * gb_expand1m write X (rows x cols) or Y, or their transposes where d_trans, into a
  * d_outer x d_inner destination (leading dimension d_ld) with zeros beyond them, from the
- * complex operand (real2) at s_off, s_ld, read transposed where s_trans. */
+ * complex operand (real2) at s_off, s_ld, read transposed where s_trans. gb_expand1m with panel
+ * > 0 writes the destination as a kernel's prologue packs B instead: panels of panel columns,
+ * one after another, each its d_outer rows of panel elements (no d_trans then). */
 /* Each work-item makes one 2 x 2 block of X or Y, whose element (R, C) (both even) is its
  * place in the destination, (2 gid1, 2 gid0), or the transposed place where d_trans: a block
  * is one complex element of op(B) (Y), or two of op(A) (X, rows R and R + 1). 0 where the
@@ -74,20 +76,28 @@ static inline int gb_onem_block(const int d_outer, const int d_inner, const int 
     return o < d_outer && i < d_inner;
 }
 
+/* Where element (o, i) of the destination lies: rows d_ld apart, or in panels of panel columns
+ * (even, so that a block's two columns share one). */
+static inline int gb_onem_at(const int d_outer, const int d_ld, const int panel, const int o,
+                             const int i)
+{
+    return panel ? (i / panel) * d_outer * panel + o * panel + i % panel : o * d_ld + i;
+}
+
 /* Stores block v (row-major: (R, C), (R, C + 1), (R + 1, C), (R + 1, C + 1)) at its place. */
 static inline void gb_onem_store(global real *dst, const int d_outer, const int d_inner,
-                                 const int d_ld, const int d_trans, const int R, const int C,
-                                 const real *v)
+                                 const int d_ld, const int d_trans, const int panel, const int R,
+                                 const int C, const real *v)
 {
     if (!d_trans && R + 1 < d_outer && C + 1 < d_inner) { /* the usual case: two pairs */
-        vstore2((real2)(v[0], v[1]), 0, dst + R * d_ld + C);
-        vstore2((real2)(v[2], v[3]), 0, dst + (R + 1) * d_ld + C);
+        vstore2((real2)(v[0], v[1]), 0, dst + gb_onem_at(d_outer, d_ld, panel, R, C));
+        vstore2((real2)(v[2], v[3]), 0, dst + gb_onem_at(d_outer, d_ld, panel, R + 1, C));
         return;
     }
     for (int e = 0; e < 4; e++) {
         const int r = R + e / 2, c = C + e % 2, o = d_trans ? c : r, i = d_trans ? r : c;
         if (o < d_outer && i < d_inner)
-            dst[o * d_ld + i] = v[e];
+            dst[gb_onem_at(d_outer, d_ld, panel, o, i)] = v[e];
     }
 }
 
@@ -106,13 +116,13 @@ kernel void gb_pack1m(const int d_outer, const int d_inner, global real *dst, co
             v[2 * h] = z.x;
             v[2 * h + 1] = z.y;
         }
-    gb_onem_store(dst, d_outer, d_inner, d_ld, d_trans, R, C, v);
+    gb_onem_store(dst, d_outer, d_inner, d_ld, d_trans, 0, R, C, v);
 }
 
 kernel void gb_expand1m(const int d_outer, const int d_inner, global real *dst, const int d_ld,
                         const int rows, const int cols, global const real2 *src, const int s_off,
                         const int s_ld, const int d_trans, const int s_trans, const int conj_a,
-                        const int conj_b, const real2 alpha)
+                        const int conj_b, const real2 alpha, const int panel)
 {
     int R, C;
     if (!gb_onem_block(d_outer, d_inner, d_trans, &R, &C))
@@ -132,7 +142,7 @@ kernel void gb_expand1m(const int d_outer, const int d_inner, global real *dst, 
         v[2] = -sa * b.y;
         v[3] = sa * b.x;
     }
-    gb_onem_store(dst, d_outer, d_inner, d_ld, d_trans, R, C, v);
+    gb_onem_store(dst, d_outer, d_inner, d_ld, d_trans, panel, R, C, v);
 }
 
 /* C = beta C for a complex beta (the real kernel then adds to C with beta 1); (1, 0) leaves C

@@ -141,7 +141,8 @@ static void test_valid(void)
                 " 'nvidia_max_registers': 'REGS * 2',"
                 " 'remainder': {'entry': 'rest', 'global': ['32 * (M % 8)', '1'],"
                 " 'local': ['32', '1']},"
-                " 'prologue': {'entry': 'pack', 'global': ['N / 4', 'K'], 'local': ['4', '1']},"
+                " 'prologue': {'entry': 'pack', 'global': ['N / 4', 'K'], 'local': ['4', '1'],"
+                " 'panels': 'N / 4'},"
                 " 'let': {'R': 'M % 8', 'G': '32 * R'}, 'workspace': 'G * CUS * 4',"
                 " 'traffic': {'read': 'ELEM * (M * K * ceil_div(N, G + 1) + R * CUS * DOUBLE)',"
                 " 'write': 'ELEM * M * N * ROW'}}");
@@ -157,6 +158,9 @@ static void test_valid(void)
         CHECK(f.side[GB_SIDE_REMAINDER].local[1] &&
               !strcmp(f.side[GB_SIDE_REMAINDER].local[1], "1"));
         CHECK(f.side[GB_SIDE_PROLOGUE].entry && !strcmp(f.side[GB_SIDE_PROLOGUE].entry, "pack"));
+        CHECK(f.side[GB_SIDE_PROLOGUE].panels &&
+              !strcmp(f.side[GB_SIDE_PROLOGUE].panels, "N / 4") &&
+              !f.side[GB_SIDE_REMAINDER].panels);
         CHECK(f.side[GB_SIDE_PROLOGUE].global[0] &&
               !strcmp(f.side[GB_SIDE_PROLOGUE].global[0], "N / 4"));
         CHECK(f.nlets == 2 && !strcmp(f.let_names[0], "R") && !strcmp(f.let_exprs[1], "32 * R"));
@@ -264,6 +268,15 @@ static void test_malformed(void)
          "object 'remainder': key 'global'"},
         {"'presets': {", "'remainder': {'entry': 'r', 'global': ['1', '1']}, 'presets': {",
          "object 'remainder': key 'local'"},
+        /* Panels are the prologue's, in the workspace. */
+        {"'presets': {",
+         "'remainder': {'entry': 'r', 'global': ['1', '1'], 'local': ['1', '1'], 'panels': '4'}, "
+         "'presets': {",
+         "key 'remainder.panels' is unknown"},
+        {"'presets': {",
+         "'prologue': {'entry': 'p', 'global': ['1', '1'], 'local': ['1', '1'], 'panels': '4'}, "
+         "'presets': {",
+         "gives 'panels', which live in the workspace"},
         {"'presets': {", "'let': ['M'], 'presets': {", "'let'"},
         {"'presets': {", "'let': {'WPT': 'M'}, 'presets': {", "'let.WPT'"},
         {"'presets': {", "'let': {'NVIDIA': '1'}, 'presets': {", "'let.NVIDIA'"},

@@ -376,6 +376,41 @@ static void test_cases(void)
           r.copies[0].rows == 16 && r.copies[0].cols == 8 && r.copies[0].s_trans);
     CHECK(!strcmp(r.text, "1M (complex as real), native"));
     gb__family_free(&f);
+
+    /* A family whose prologue packs B into panels of the workspace (as cpu_rb's PACKB): 1M's
+     * EXPAND writes Y's panels there itself and the prologue does not run; where the workspace
+     * is too small for them, Y goes to its temporary and the prologue runs. */
+    static const char panels[] =
+        "{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'],"
+        " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'B', 'beta', 'C', 'WS'],"
+        " 'global': ['M', 'N'], 'multiple_of': {'N': '8'}, 'workspace': 'K * N * ELEM / %d',"
+        " 'prologue': {'entry': 'pack', 'global': ['N', 'K'], 'local': ['1', '1'],"
+        " 'panels': '8'}}";
+    for (int small = 0; small < 2; small++) {
+        char json[512];
+        snprintf(json, sizeof json, panels, small ? 2 : 1);
+        if (family(json, &f) != GB_OK)
+            return;
+        gb_problem_init(&p, GB_PREC_C, 5, 6, 4);
+        gb_problem_check(&p, NULL, 0);
+        CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+        const gb_route_copy_t *y = &r.copies[0];
+        for (size_t i = 0; i < r.ncopies && y->kind != GB_PASS_EXPAND; i++)
+            y = &r.copies[i];
+        CHECK(r.onem && r.made[1] && y->kind == GB_PASS_EXPAND && r.kernel.n == 16 &&
+              r.kernel.k == 8 && y->d_outer == 8 && y->d_inner == 16);
+        if (!small) {
+            CHECK(r.b_panels && !r.copy[1] && !r.temp_elems[1] && y->dst == GB_BUF_WS &&
+                  y->panel == 8 && !r.side_global[GB_SIDE_PROLOGUE][0]);
+            CHECK(!strcmp(r.text, "1M (complex as real), native, pad to 5x16x8, B expanded into "
+                                  "panels"));
+        } else {
+            CHECK(!r.b_panels && r.copy[1] && y->dst == GB_BUF_TB && !y->panel &&
+                  r.side_global[GB_SIDE_PROLOGUE][0] == 16);
+            CHECK(!strcmp(r.text, "1M (complex as real), native, pad to 5x16x8, prologue kernel"));
+        }
+        gb__family_free(&f);
+    }
 }
 
 /* Lets, the remainder launch, the workspace and the NVIDIA options. */

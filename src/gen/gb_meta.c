@@ -854,6 +854,7 @@ gb_family_t gb__builtin_families[] = {
     .side[0].global[1] = "PACKB * K",
     .side[0].local[0] = "NV",
     .side[0].local[1] = "1",
+    .side[0].panels = "NV * VW",
     .workspace = "PACKB * K * N * ELEM",
     .precisions = 3u, .layouts = 1u,
     .nargs = 15, .nconstraints = 1, .nextensions = 0, .nlets = 0,

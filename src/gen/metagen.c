@@ -158,6 +158,7 @@ static void family_entry(size_t i, const gb_family_t *f)
                  {"side[0].global[1]", f->side[0].global[1]},
                  {"side[0].local[0]", f->side[0].local[0]},
                  {"side[0].local[1]", f->side[0].local[1]},
+                 {"side[0].panels", f->side[0].panels},
                  {"side[1].entry", f->side[1].entry},
                  {"side[1].global[0]", f->side[1].global[0]},
                  {"side[1].global[1]", f->side[1].global[1]},

@@ -91,7 +91,8 @@ static int parse_pair(gb_family_ctx_t *c, const cJSON *obj, const char *key, int
 
 /* "prologue" and "remainder": {"entry", "global", "local"}, all required: a kernel run before
  * the main one (e.g. packing an operand into the workspace) and one after it (the part of C the
- * main kernel leaves, e.g. the thin last rows and columns of odd sizes). */
+ * main kernel leaves, e.g. the thin last rows and columns of odd sizes). The prologue may add
+ * "panels", an expression: it packs B into the workspace as panels of that many columns. */
 /* "ptx_target": a PTX architecture, "sm_" and digits with an optional 'a' (sm_90a); and
  * "ptx_unless", an expression, only with it. */
 static int parse_ptx(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
@@ -124,9 +125,13 @@ static int parse_side(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f, int
     char origin[512];
     snprintf(origin, sizeof origin, "%s, object '%s'", c->origin, key);
     gb_family_ctx_t sub = {origin, c->msg, c->msglen};
-    int rc = gb__family_keys(c, obj, key, KEYS("entry", "global", "local"));
+    int rc = s == GB_SIDE_PROLOGUE
+                 ? gb__family_keys(c, obj, key, KEYS("entry", "global", "local", "panels"))
+                 : gb__family_keys(c, obj, key, KEYS("entry", "global", "local"));
     if (rc == GB_OK)
         rc = gb__family_string(&sub, obj, "entry", 1, &side->entry);
+    if (rc == GB_OK)
+        rc = gb__family_string(&sub, obj, "panels", 0, &side->panels);
     if (rc == GB_OK)
         rc = parse_pair(&sub, obj, "global", 1, side->global);
     if (rc == GB_OK)
@@ -434,6 +439,10 @@ static int check_args(gb_family_ctx_t *c, gb_family_t *f)
         return gb__family_bad(c, f->workspace ? "workspace" : "args",
                               f->workspace ? "gives a size, but 'args' has no WS to pass the buffer"
                                            : "names WS, but there is no 'workspace' size");
+    if (f->side[GB_SIDE_PROLOGUE].panels && !f->workspace)
+        return gb__family_bad(c, "prologue",
+                              "gives 'panels', which live in the workspace, but "
+                              "there is no 'workspace' size");
     return GB_OK;
 }
 

@@ -13,6 +13,9 @@ enum { GB_SIDE_PROLOGUE, GB_SIDE_REMAINDER, GB_NSIDES };
 typedef struct gb_side {
     char *entry; /* NULL: none */
     char *global[2], *local[2];
+    char *panels; /* the prologue's, may be NULL: it packs the kernel's B into the workspace as
+                     panels of this many columns ([n / P][k][P], each panel's K rows contiguous),
+                     which the main kernel reads instead of B */
 } gb_side_t;
 /* Their metadata keys, by GB_SIDE_*. */
 static inline const char *gb_side_key(int side)

@@ -47,8 +47,10 @@ void gb__family_free(gb_family_t *f)
     free(f->nv_max_registers);
     free(f->ptx_target);
     free(f->ptx_unless);
-    for (int s = 0; s < GB_NSIDES; s++)
+    for (int s = 0; s < GB_NSIDES; s++) {
         free(f->side[s].entry);
+        free(f->side[s].panels);
+    }
     free(f->workspace);
     free(f->launch_factor);
     free(f->traffic[0]);

@@ -36,7 +36,8 @@ static cl_int set_arg(cl_kernel kernel, gb_argcache_t *cache, cl_uint idx, const
         /* The kernel's operand: its temporary, else the caller's (after the swap the kernel's A
          * is the caller's B). */
         const int d = n[0] - 'A', caller = d < 2 && r->swapped ? 1 - d : d;
-        const cl_mem m = b->buf[r->copy[d] ? GB_BUF_TA + d : caller];
+        const cl_mem m =
+            d == 1 && r->b_panels ? b->ws : b->buf[r->copy[d] ? GB_BUF_TA + d : caller];
         return put_mem(kernel, cache, idx, &m);
     }
     if (!strcmp(n, "WS"))

@@ -223,10 +223,6 @@ int gb__route_geometry(const gb_family_t *f, const gb_device_info_t *dev, gb_rou
              (rc = launch_fits(f, &r->kernel, what, r->side_global[s], r->side_local[s], 0, factor,
                                s == GB_SIDE_PROLOGUE, msg, msglen)) != GB_OK))
             return rc;
-        if (r->side_global[s][0]) {
-            snprintf(what, sizeof what, "%s kernel", gb_side_key(s));
-            gb__route_text_add(r, what);
-        }
     }
     /* The workspace in bytes; a token buffer where it is 0, as a kernel argument needs one. */
     long long ws = 0;

@@ -203,12 +203,13 @@ static cl_int onem_args(cl_kernel k, const gb_route_t *r, const gb_route_copy_t 
     }
     const cl_int v[] = {(cl_int)c->d_outer, (cl_int)c->d_inner, (cl_int)c->d_ld, (cl_int)c->rows,
                         (cl_int)c->cols,    (cl_int)c->s_off,   (cl_int)c->s_ld, c->trans,
-                        c->s_trans,         c->conj_a,          c->conj_b};
-    const karg_t a[] = {INT_ARG(v[0]), INT_ARG(v[1]), MEM_ARG(dst),   INT_ARG(v[2]), INT_ARG(v[3]),
-                        INT_ARG(v[4]), MEM_ARG(src),  INT_ARG(v[5]),  INT_ARG(v[6]), INT_ARG(v[7]),
-                        INT_ARG(v[8]), INT_ARG(v[9]), INT_ARG(v[10]), scalar};
-    /* gb_pack1m ends at s_trans; gb_expand1m adds the conjugations and alpha. */
-    return set_args(k, a, c->kind == GB_PASS_EXPAND ? 14 : 11);
+                        c->s_trans,         c->conj_a,          c->conj_b,       (cl_int)c->panel};
+    const karg_t a[] = {INT_ARG(v[0]),  INT_ARG(v[1]), MEM_ARG(dst),  INT_ARG(v[2]),
+                        INT_ARG(v[3]),  INT_ARG(v[4]), MEM_ARG(src),  INT_ARG(v[5]),
+                        INT_ARG(v[6]),  INT_ARG(v[7]), INT_ARG(v[8]), INT_ARG(v[9]),
+                        INT_ARG(v[10]), scalar,        INT_ARG(v[11])};
+    /* gb_pack1m ends at s_trans; gb_expand1m adds the conjugations, alpha and the panels. */
+    return set_args(k, a, c->kind == GB_PASS_EXPAND ? 15 : 11);
 }
 
 /* Sets a gb_copy (gb_copy4) kernel's arguments for c between dst and src. */
@@ -235,10 +236,10 @@ int gb__launch_bind(const gb_launch_t *l, const gb_family_t *f, const gb_problem
                                msglen);
     for (size_t i = 0; rc == GB_OK && i < r->ncopies; i++) {
         const gb_route_copy_t *c = &r->copies[i];
-        const cl_int err =
-            c->kind == GB_PASS_COPY
-                ? copy_args(l->copy[i], c, l->mem.buf[c->dst], l->mem.buf[c->src])
-                : onem_args(l->copy[i], r, c, l->mem.buf[c->dst], l->mem.buf[c->src], kp);
+        const cl_mem dst = c->dst == GB_BUF_WS ? l->mem.ws : l->mem.buf[c->dst];
+        const cl_int err = c->kind == GB_PASS_COPY
+                               ? copy_args(l->copy[i], c, dst, l->mem.buf[c->src])
+                               : onem_args(l->copy[i], r, c, dst, l->mem.buf[c->src], kp);
         if (err != CL_SUCCESS)
             rc = gb__fail(msg, msglen, GB_EOPENCL, "setting %s's arguments failed (%s)",
                           gb__launch_copy_entry(c), gb__cl_errname(err));

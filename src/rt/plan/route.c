@@ -329,6 +329,36 @@ static void describe(gb_route_t *r)
         }
 }
 
+/* Where 1M's EXPAND makes the kernel's B and the family's prologue would pack B into panels of
+ * the workspace, EXPAND writes those panels itself and the prologue does not run: one pass over
+ * Y instead of two. Only where Y is not transposed, spans whole panels at its leading dimension
+ * and fits the workspace. */
+static int plan_panels(const gb_family_t *f, const gb_route_vars_t *vs, gb_route_t *r, char *msg,
+                       size_t msglen)
+{
+    const char *panels = f->side[GB_SIDE_PROLOGUE].panels;
+    if (!panels || !r->onem || !r->made[1] || r->flip[1] || !r->side_global[GB_SIDE_PROLOGUE][0])
+        return GB_OK;
+    long long p;
+    const int rc = gb__route_eval(f, vs, "prologue's panels", panels, 1, &p, msg, msglen);
+    if (rc != GB_OK)
+        return rc;
+    for (size_t i = 0; i < r->ncopies; i++) {
+        gb_route_copy_t *c = &r->copies[i];
+        if (c->kind != GB_PASS_EXPAND || c->d_inner != r->kernel.n || c->d_inner % (size_t)p ||
+            c->d_outer * c->d_inner * gb_precision_bytes(r->kernel.precision) > r->ws_bytes)
+            continue;
+        c->dst = GB_BUF_WS;
+        c->panel = (size_t)p;
+        r->side_global[GB_SIDE_PROLOGUE][0] = r->side_global[GB_SIDE_PROLOGUE][1] = 0;
+        r->b_panels = 1;
+        r->copy[1] = 0;
+        r->temp_elems[1] = 0;
+        gb__route_text_add(r, "B expanded into panels");
+    }
+    return GB_OK;
+}
+
 int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_device_info_t *dev,
                    gb_route_t *r, char *msg, size_t msglen)
 {
@@ -361,7 +391,15 @@ int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_devic
     describe(r);
     /* Options and sizes see the problem as the kernel does (padded, transposed). */
     vs.n = gb__config_vars(cfg, r->kernel.precision, &r->kernel, vs.v);
-    if ((rc = gb__route_options(cfg, dev, &vs, r, msg, msglen)) != GB_OK)
+    if ((rc = gb__route_options(cfg, dev, &vs, r, msg, msglen)) != GB_OK ||
+        (rc = gb__route_geometry(f, dev, &vs, r, msg, msglen)) != GB_OK ||
+        (rc = plan_panels(f, &vs, r, msg, msglen)) != GB_OK)
         return rc;
-    return gb__route_geometry(f, dev, &vs, r, msg, msglen);
+    for (int s = 0; s < GB_NSIDES; s++)
+        if (r->side_global[s][0]) {
+            char what[64];
+            snprintf(what, sizeof what, "%s kernel", gb_side_key(s));
+            gb__route_text_add(r, what);
+        }
+    return GB_OK;
 }

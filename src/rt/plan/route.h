@@ -11,8 +11,17 @@
 #include "gemmbench.h"
 #include "rt/family/family.h"
 
-/* The buffers a route names: the caller's A, B, C and the temporaries of A, B, C. */
-typedef enum gb_buf { GB_BUF_A, GB_BUF_B, GB_BUF_C, GB_BUF_TA, GB_BUF_TB, GB_BUF_TC } gb_buf_t;
+/* The buffers a route names: the caller's A, B, C, the temporaries of A, B, C, and the
+ * workspace (the argument WS). */
+typedef enum gb_buf {
+    GB_BUF_A,
+    GB_BUF_B,
+    GB_BUF_C,
+    GB_BUF_TA,
+    GB_BUF_TB,
+    GB_BUF_TC,
+    GB_BUF_WS
+} gb_buf_t;
 
 /* What a helper pass does (kernels/helpers.cl). */
 typedef enum gb_pass {
@@ -26,7 +35,9 @@ typedef enum gb_pass {
  * from src (s_outer x s_inner at s_off, s_ld), transposed where trans; post: after the kernel.
  * The 1M passes (PACK, EXPAND) write their rows x cols matrix (its transpose where trans) from
  * the complex operand at s_off, s_ld, read transposed where s_trans; EXPAND conjugates as
- * conj_a, conj_b say. SCALE scales the complex C's d_outer x d_inner at d_off, d_ld. */
+ * conj_a, conj_b say, and with panel writes Y as the prologue's panels of that many columns
+ * (d_outer rows each, one after another) instead of rows d_ld apart. SCALE scales the complex
+ * C's d_outer x d_inner at d_off, d_ld. */
 typedef struct gb_route_copy {
     int post, trans;
     gb_buf_t dst, src;
@@ -34,7 +45,7 @@ typedef struct gb_route_copy {
     size_t s_outer, s_inner, s_off, s_ld;
     gb_pass_t kind;
     int s_trans, conj_a, conj_b;
-    size_t rows, cols;
+    size_t rows, cols, panel;
 } gb_route_copy_t;
 
 #define GB_ROUTE_MAX_COPIES 5 /* A in (packed), B in (expanded), C scaled, C in, C out */
@@ -46,6 +57,8 @@ typedef struct gb_route {
     int onem;                /* a complex problem on a real kernel: the 1M method (the kernel's
                                 problem is gb__problem_1m's, its temporaries of its precision) */
     int made[2];             /* the kernel's A, B made by a 1M pass (not repacked copies) */
+    int b_panels;            /* the kernel's B made by 1M's EXPAND as the prologue's panels in
+                                the workspace, the prologue not run (no temporary of B) */
     int flip[2];             /* the kernel's A, B transposed by a pass */
     int pad[3];              /* M, N, K padded with zeros to the family's multiples */
     int copy[3];             /* the kernel's A, B, C are temporaries */
