@@ -86,6 +86,9 @@
 #ifndef INFLIGHT
 #define INFLIGHT 0
 #endif
+#ifndef SPLITK
+#define SPLITK 1 /* hgemm_wgmma_nt: most pieces a tile's K is cut into (split-K); 1: none */
+#endif
 #ifndef SWZ
 #define SWZ 0 /* hgemm_wgmma_nt: bytes of a tile's row, swizzled (32, 64, 128: 2 BK); 0: core matrices */
 #endif
@@ -476,10 +479,17 @@ XW_INLINE void store_b(local elem *b, const int tid, const EV(4) *x)
 
 /* The work-group's tile of C (from m0, n0), this lane's first row (its warp group's 64, its
  * warp's 16, its group's row), and whether the tile crosses C's last row or column. */
-XW_INLINE bool tile_place(const int M, const int N, const int tid, int *m0, int *n0, int *row)
+XW_INLINE bool tile_place(const int M, const int N, const int tid, const int P, int *m0, int *n0,
+                          int *row, int *piece, int *tile)
 {
+    /* Split-K (P pieces): the grid's rows hold P copies of the tile grid, piece j of every tile
+     * in the j-th. */
+    const uint ntn = (uint)get_num_groups(0), ntm = (uint)get_num_groups(1) / (uint)P;
+    const uint id = (uint)get_group_id(1) * ntn + (uint)get_group_id(0), j = id / (ntm * ntn);
     int gm, gn;
-    gb_tile_of_group(GROUPM, EDGES, M % BM != 0, N % BN != 0, &gm, &gn);
+    gb_tile_at(id - j * ntm * ntn, ntm, ntn, GROUPM, EDGES, M % BM != 0, N % BN != 0, &gm, &gn);
+    *piece = (int)j;
+    *tile = gm * (int)ntn + gn;
     *m0 = gm * BM;
     *n0 = gn * BN;
     *row = *m0 + 64 * (tid >> 7) + 16 * ((tid >> 5) & 3) + ((tid & 31) >> 2);
@@ -542,7 +552,8 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
     global const elem *B = (global const elem *)B0 + offB;
     const int tid = (int)get_local_id(0), t = tid & 3;
     int m0, n0, row;
-    const bool edge = tile_place(M, N, tid, &m0, &n0, &row);
+    int piece, tile;
+    const bool edge = tile_place(M, N, tid, 1, &m0, &n0, &row, &piece, &tile);
     const bool a_vec = lda % JA == 0 && offA % JA == 0, b_vec = ldb % 4 == 0 && offB % 4 == 0;
     const int steps = (K + BK - 1) / BK;
 
@@ -876,7 +887,7 @@ __attribute__((reqd_work_group_size(NT, 1, 1))) kernel void
 hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
                global const stored *restrict A0, const int offA, const int lda,
                global const stored *restrict B0, const int offB, const int ldb, const float beta,
-               global stored *C, const int offC, const int ldc)
+               global stored *C, const int offC, const int ldc, global float *WS, const int P)
 {
     /* Swizzled tiles start on their 8-row pattern (the swizzle reads the address's bits). */
     local uint4 tiles4[STAGES * STAGE_E * ES / 16] __attribute__((aligned(SWZ ? 8 * SWZ : 16)));
@@ -886,10 +897,14 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     global const elem *B = (global const elem *)B0 + offB;
     const int tid = (int)get_local_id(0), t = tid & 3, wg = tid >> 7;
     int m0, n0, row;
-    const bool edge = tile_place(M, N, tid, &m0, &n0, &row);
+    int piece, tile;
+    const int np = SPLITK > 1 ? P : 1; /* the pieces, a constant 1 without split-K */
+    const bool edge = tile_place(M, N, tid, np, &m0, &n0, &row, &piece, &tile);
     /* 16-byte chunks need 16-byte aligned rows (the buffers themselves are aligned). */
     const bool vec = lda % 8 == 0 && offA % 8 == 0 && ldb % 8 == 0 && offB % 8 == 0;
-    const int steps = (K + BK - 1) / BK;
+    /* This piece's K steps: [s0, s0 + steps) of all of K's (the whole of it where P is 1). */
+    const int all = (K + BK - 1) / BK, s0 = (int)((long)piece * all / np);
+    const int steps = (int)((long)(piece + 1) * all / np) - s0;
     global const elem *pa[CH_OF(BM)], *pb[CH_OF(BN)];
     int ata[CH_OF(BM)], atb[CH_OF(BN)], fa[CH_OF(BM)], fb[CH_OF(BN)];
     chunks_init(pa, ata, fa, CH_OF(BM), BM, A, lda, m0, M, tid);
@@ -904,10 +919,11 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
 #else
 #define SUMS acc
 #endif
-/* Step s's copies into stage st: 16-byte chunks, or element by element for unaligned rows. */
+/* The piece's step s's copies into stage st: 16-byte chunks, or element by element for
+ * unaligned rows. */
 #define COPY_STEP(st, s)                                                                           \
     do {                                                                                           \
-        const int k0_ = (s) * BK;                                                                  \
+        const int k0_ = (s0 + (s)) * BK;                                                           \
         if (vec) {                                                                                 \
             const bool whole_ = k0_ + BK <= K;                                                     \
             chunks_copy(st, pa, ata, fa, CH_OF(BM), BM, A, k0_, K, whole_, tid);                  \
@@ -964,7 +980,40 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     WGMMA_WAIT(SUMS);
 #endif
 #undef SUMS
+    if (np > 1) {
+        /* A piece of a split tile: its bare sums, the whole BM x BN tile, to its own slot of
+         * the workspace (row-major); hgemm_wgmma_nt_sum adds the pieces. */
+        global float *part = WS + ((size_t)tile * (uint)P + (uint)piece) * (BM * BN);
+#pragma unroll
+        for (int j = 0; j < BN / 8; j++)
+#pragma unroll
+            for (int h = 0; h < 2; h++)
+                vstore2((float2)(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]), 0,
+                        part + (row - m0 + 8 * h) * BN + 8 * j + 2 * t);
+        return;
+    }
     /* acc[4j + 2h + e] is C[row + 8h][n0 + 8j + 2t + e]. */
     store_c16(C, offC, ldc, M, N, row, n0, t, edge, acc, alpha, beta);
+}
+
+/* hgemm_wgmma_nt_sum: after a split-K launch (P > 1), each element of C from its tile's P
+ * pieces, added in FP32 in the order of their K ranges (the same result run to run), then
+ * alpha and beta, rounded once to the storage format. One work-item per element; dimension 0
+ * is the column, so neighbours read neighbouring sums. */
+kernel void hgemm_wgmma_nt_sum(const int M, const int N, const int K, const float alpha,
+                               global const stored *restrict A0, const int offA, const int lda,
+                               global const stored *restrict B0, const int offB, const int ldb,
+                               const float beta, global stored *C, const int offC, const int ldc,
+                               global const float *WS, const int P)
+{
+    const int col = (int)get_global_id(0), row = (int)get_global_id(1);
+    if (col >= N || row >= M)
+        return;
+    const uint t = (uint)(row / BM) * (uint)((N + BN - 1) / BN) + (uint)(col / BN);
+    global const float *p = WS + (size_t)t * (uint)P * (BM * BN) + (row % BM) * BN + col % BN;
+    float sum = 0.0f;
+    for (int j = 0; j < P; j++)
+        sum += p[(size_t)j * (BM * BN)];
+    GB_UPDATE_AT(C, offC + row * ldc + col, sum, alpha, beta);
 }
 #endif

@@ -15,7 +15,8 @@
 # layouts, tile widths, K steps and accumulations, offsets and odd leading dimensions in both
 # precisions, faithful to FP32 accumulation; and the broken copy caught in h. hgemm_wgmma_nt (A
 # and B from local memory, the cp.async pipeline): layouts, tiles, stages, edges, the swizzled
-# rows; a copy with A's k-blocks swapped caught, and one that does not swizzle.
+# rows, split-K; a copy with A's k-blocks swapped caught, one that does not swizzle, and a sum of
+# the pieces that misses one.
 # Prints one line per failure and 'N passed, M failed'.
 # shellcheck disable=SC2086 # the option lists are split on purpose
 gb=${1:?usage: wgmma_emu_test.sh GEMMBENCH KERNELS}
@@ -151,6 +152,12 @@ check_run --precision h --transB T --param BN=128 --param WGM=1 --param SWZ=128 
     --param PADL=0 --param STAGES=2 --param KACC=2 -M 70 -N 130 -K 150 $ab
 check_run --precision h --transB T $small --param SWZ=64 --param BK=32 --param PADL=0 \
     --param STAGES=3 -M 70 -N 65 -K 37 --lda 73 --ldb 67 --offa 1 $ab
+# Split-K: pieces of a tile's K added by the second kernel; edges, odd leading dimensions, the
+# sums of KACC steps inside a piece, b.
+check_run --precision h --transB T $small --param SWZ=64 --param BK=32 --param PADL=0 \
+    --param SPLITK=4 -M 70 -N 65 -K 1100 $ab
+check_run --precision b --transB T $small --param SWZ=64 --param BK=32 --param PADL=0 \
+    --param SPLITK=2 --param KACC=4 -M 133 -N 77 -K 1030 --lda 1033 --offa 1 $ab
 # B's tile with fewer chunks than work-items (64 x 16 against 256): half of them copy none of it.
 check_run --precision h --transB T --param BN=64 --param WGM=2 --param BK=16 --param STAGES=3 \
     -M 140 -N 70 -K 77 $ab
@@ -182,6 +189,19 @@ else
     rc=$?
     if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
         bad "nt: A's k-blocks swapped were not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
+    fi
+fi
+# A sum of the split pieces that reads the first twice and skips the second fails the bound.
+sed 's|sum += p\[(size_t)j \* (BM \* BN)\];|sum += p[(size_t)(j / 2 * 2) * (BM * BN)];|' \
+    "$kernels/wgmma.cl" >"$tmp/broken/wgmma.cl"
+if cmp -s "$kernels/wgmma.cl" "$tmp/broken/wgmma.cl"; then
+    bad "could not make the broken sum of the split pieces; update the sed above"
+else
+    out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken" -k ${fam}_broken --param EMU=1 \
+        --precision h --transB T $small --param SPLITK=2 -M 64 -N 64 -K 600 2>&1)
+    rc=$?
+    if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
+        bad "nt: a split-K sum missing a piece was not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
     fi
 fi
 # Chunks copied to their rows unswizzled, where the descriptors say swizzled, fail the bound.

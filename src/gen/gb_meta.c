@@ -222,8 +222,10 @@ static gb_preset_t f5_presets[] = {
     {"hgemm_wgmma_128x256", "128x256x32 tile, sums of 256 k added in FP32", 4u, 9, f5_s1_names, f5_s1_values},
     {"bgemm_wgmma_128x128", "the bfloat16 twin of hgemm_wgmma_128x128", 8u, 9, f5_s2_names, f5_s2_values},
 };
-static char *f6_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
+static char *f6_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
 static char *f6_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || (INFLIGHT == 0 && BN <= 128)", "SWZ == 0 || (SWZ == 2 * BK && PADL == 0)"};
+static char *f6_let_names[] = {"P"};
+static char *f6_let_exprs[] = {"max(1, min(SPLITK, K / 256))"};
 static long f6_p0_values[] = {64, 128, 256};
 static long f6_p1_values[] = {1, 2};
 static long f6_p2_values[] = {16, 32, 64};
@@ -234,8 +236,9 @@ static long f6_p6_values[] = {0, 1};
 static long f6_p7_values[] = {0, 32, 64, 128};
 static long f6_p8_values[] = {0, 1};
 static long f6_p9_values[] = {1, 2, 4, 8, 16};
-static long f6_p10_values[] = {0, 1, 2};
-static long f6_p11_values[] = {0, 1};
+static long f6_p10_values[] = {1, 2, 4, 8, 16};
+static long f6_p11_values[] = {0, 1, 2};
+static long f6_p12_values[] = {0, 1};
 static gb_param_t f6_params[] = {
     {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f6_p0_values, 3, 1L, 1073741824L, 0},
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f6_p1_values, 2, 1L, 1073741824L, 0},
@@ -246,9 +249,10 @@ static gb_param_t f6_params[] = {
     {"PADL", "16-byte units between the core matrices of a tile's 8-row group in local memory (the descriptors' LBO): 1 spreads the 8 copies a 16-byte copy instruction serves at a time over 8 bank groups; 0 packs the tiles (BK / 16 copies share a bank group)", 1L, f6_p6_values, 2, 1L, 1073741824L, 0},
     {"SWZ", "bytes of a tile's row in local memory, read through the tensor core's swizzle of that width (2 BK: BK 16, 32 or 64, with PADL 0): a warp's copy instruction then costs 128 / SWZ local-memory wavefronts per 8 work-items, where 0 (core matrices of 8 rows, the next 8 k LBO on) costs one a work-item (bench/notes/wgmma.md#wgmma-zfill)", 0L, f6_p7_values, 4, 1L, 1073741824L, 0},
     {"ZFILL", "1: every 16-byte copy carries its count of bytes to copy (the rest zero-filled), one form for all; 0: a chunk inside the matrix and inside K is copied in the form without that operand, the others with it (the H200 profiles the first form at one local-memory wavefront per work-item: bench/notes/wgmma.md#wgmma-copies)", 1L, f6_p8_values, 2, 1L, 1073741824L, 0},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f6_p9_values, 5, 1L, 1073741824L, 0},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f6_p10_values, 3, 1L, 1073741824L, 0},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f6_p11_values, 2, 1L, 1073741824L, 1},
+    {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (hgemm_wgmma_nt_sum) adding them in a fixed order, for large K with few tiles; 1: none", 1L, f6_p9_values, 5, 1L, 1073741824L, 0},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f6_p10_values, 5, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f6_p11_values, 3, 1L, 1073741824L, 0},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f6_p12_values, 2, 1L, 1073741824L, 1},
 };
 static char *f6_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
 static long f6_s0_values[] = {128, 1, 32, 4, 0, 8, 0, 64, 8, 1};
@@ -980,7 +984,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "e9a04339bdb8117ca4164f6b00dc6ac9497125b0fb695ba0d3dcddbcb989831b",
+    .program_digest = "b70fd67f964060a64d0630212954e3e42f279133f3ca22fffa682a3e52e7f8cf",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
@@ -1001,25 +1005,34 @@ gb_family_t gb__builtin_families[] = {
   },
   {
     .name = "hgemm_wgmma_nt",
-    .description = "FP16 and bfloat16 GEMM (h, b: 16-bit storage, FP32 accumulation: in the tensor core, and with KACC the sums of KACC steps added in FP32) on Hopper's warp-group MMA with both operands in local memory (wgmma.mma_async .f16 / .bf16, A and B through matrix descriptors, sm_90a), a PTX program: a STAGES-deep pipeline of asynchronous copies (cp.async) of A's and B's K-contiguous rows straight into the descriptors' layout (core matrices, or rows swizzled as the tensor core reads them: SWZ), no staging registers; WGM warp groups of 64 rows x BN columns; row-major NT native (A stored M x K, B N x K), other layouts through transposition passes; any size. The source is sgemm_wgmma's (wgmma.cl). NVIDIA sm_90 only (EMU=1 emulates the MMA anywhere, for testing).",
+    .description = "FP16 and bfloat16 GEMM (h, b: 16-bit storage, FP32 accumulation: in the tensor core, and with KACC the sums of KACC steps added in FP32) on Hopper's warp-group MMA with both operands in local memory (wgmma.mma_async .f16 / .bf16, A and B through matrix descriptors, sm_90a), a PTX program: a STAGES-deep pipeline of asynchronous copies (cp.async) of A's and B's K-contiguous rows straight into the descriptors' layout (core matrices, or rows swizzled as the tensor core reads them: SWZ), no staging registers; WGM warp groups of 64 rows x BN columns; row-major NT native (A stored M x K, B N x K), other layouts through transposition passes; any size; with SPLITK, each tile's K cut into pieces whose FP32 sums a second kernel adds in a fixed order. The source is sgemm_wgmma's (wgmma.cl). NVIDIA sm_90 only (EMU=1 emulates the MMA anywhere, for testing).",
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "e9a04339bdb8117ca4164f6b00dc6ac9497125b0fb695ba0d3dcddbcb989831b",
+    .program_digest = "b70fd67f964060a64d0630212954e3e42f279133f3ca22fffa682a3e52e7f8cf",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
-    .global[1] = "ceil_div(M, 64 * WGM)",
+    .global[1] = "ceil_div(M, 64 * WGM) * P",
     .local[0] = "128 * WGM",
     .local[1] = "1",
     .local_mem = "STAGES * (64 * WGM + BN) * BK * (8 + PADL) / 4",
     .ptx_target = "sm_90a",
     .ptx_unless = "EMU",
-    .traffic[0] = "2 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N)",
-    .traffic[1] = "2 * M * N",
+    .side[1].entry = "hgemm_wgmma_nt_sum",
+    .side[1].global[0] = "(P > 1) * ceil_div(N, 64) * 64",
+    .side[1].global[1] = "(P > 1) * M",
+    .side[1].local[0] = "64",
+    .side[1].local[1] = "1",
+    .workspace = "(P > 1) * P * ceil_div(M, 64 * WGM) * 64 * WGM * ceil_div(N, BN) * BN * 4",
+    .launch_factor = "P",
+    .traffic[0] = "2 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N) + (P > 1) * 4 * P * M * N",
+    .traffic[1] = "2 * M * N + (P > 1) * 4 * P * M * N",
     .precisions = 12u, .layouts = 2u,
-    .nargs = 14, .nconstraints = 4, .nextensions = 0, .nlets = 0,
-    .nparams = 12, .npresets = 4,
+    .nargs = 16, .nconstraints = 4, .nextensions = 0, .nlets = 1,
+    .nparams = 13, .npresets = 4,
     .args = f6_args,
     .constraints = f6_constraints,
+    .let_names = f6_let_names,
+    .let_exprs = f6_let_exprs,
     .params = f6_params,
     .presets = f6_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
@@ -1455,7 +1468,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "e9a04339bdb8117ca4164f6b00dc6ac9497125b0fb695ba0d3dcddbcb989831b",
+    .program_digest = "b70fd67f964060a64d0630212954e3e42f279133f3ca22fffa682a3e52e7f8cf",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
