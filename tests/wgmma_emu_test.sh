@@ -175,47 +175,33 @@ for bad_acc in "--param KACC=0 -K 300" "--param KACC=16 --param BK=32 -K 300"; d
         ok
     else bad "nt: $bad_acc was not refused (exit $rc): $out"; fi
 done
-# A's MMAs reading its two k-blocks of a step swapped (B's in order) fail the bound.
 sed -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_broken\"/" \
     -e "s/\"\\([hb]gemm_wgmma_nt_[0-9a-z_]*\\)\":/\"broken_\\1\":/" "$kernels/$fam.json" \
     >"$tmp/broken/${fam}_broken.json"
-sed 's|da0 + so + KB_STEP \* kb;|da0 + so + KB_STEP * (kb ^ 1);|' "$kernels/wgmma.cl" \
-    >"$tmp/broken/wgmma.cl"
-if cmp -s "$kernels/wgmma.cl" "$tmp/broken/wgmma.cl"; then
-    bad "could not make the broken copy of the pipeline; update the sed above"
-else
+# caught SED WHAT ARGS...: the pipeline with wgmma.cl changed by SED (a fault, WHAT) fails the
+# bound when run with ARGS under the emulation.
+caught() {
+    sed "$1" "$kernels/wgmma.cl" >"$tmp/broken/wgmma.cl"
+    what=$2
+    shift 2
+    if cmp -s "$kernels/wgmma.cl" "$tmp/broken/wgmma.cl"; then
+        bad "could not make the copy with $what; update its sed"
+        return
+    fi
     out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken" -k ${fam}_broken --param EMU=1 \
-        --precision h --transB T $small --param BK=32 -M 64 -N 64 -K 64 2>&1)
+        --precision h --transB T "$@" 2>&1)
     rc=$?
     if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
-        bad "nt: A's k-blocks swapped were not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
+        bad "nt: $what was not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
     fi
-fi
-# A sum of the split pieces that reads the first twice and skips the second fails the bound.
-sed 's|sum += p\[(size_t)j \* (BM \* BN)\];|sum += p[(size_t)(j / 2 * 2) * (BM * BN)];|' \
-    "$kernels/wgmma.cl" >"$tmp/broken/wgmma.cl"
-if cmp -s "$kernels/wgmma.cl" "$tmp/broken/wgmma.cl"; then
-    bad "could not make the broken sum of the split pieces; update the sed above"
-else
-    out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken" -k ${fam}_broken --param EMU=1 \
-        --precision h --transB T $small --param SPLITK=2 -M 64 -N 64 -K 600 2>&1)
-    rc=$?
-    if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
-        bad "nt: a split-K sum missing a piece was not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
-    fi
-fi
-# Chunks copied to their rows unswizzled, where the descriptors say swizzled, fail the bound.
-sed 's|\*at = SWIZZLE(\*r \* SWZ + 16 \* \*kc, SWZ) / ES;|*at = (*r * SWZ + 16 * *kc) / ES;|' \
-    "$kernels/wgmma.cl" >"$tmp/broken/wgmma.cl"
-if cmp -s "$kernels/wgmma.cl" "$tmp/broken/wgmma.cl"; then
-    bad "could not make the unswizzled copy; update the sed above"
-else
-    out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken" -k ${fam}_broken --param EMU=1 \
-        --precision h --transB T $small --param SWZ=64 --param BK=32 --param PADL=0 -M 64 -N 64 \
-        -K 64 2>&1)
-    rc=$?
-    if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
-        bad "nt: unswizzled copies were not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
-    fi
-fi
+}
+# A's MMAs reading its two k-blocks of a step swapped (B's in order); a sum of the split pieces
+# that reads the first twice and skips the second; chunks copied to their rows unswizzled where
+# the descriptors say swizzled.
+caught 's|da0 + so + KB_STEP \* kb;|da0 + so + KB_STEP * (kb ^ 1);|' "A's k-blocks swapped" \
+    $small --param BK=32 -M 64 -N 64 -K 64
+caught 's|sum += p\[(size_t)j \* (BM \* BN)\];|sum += p[(size_t)(j / 2 * 2) * (BM * BN)];|' \
+    "a split-K sum missing a piece" $small --param SPLITK=2 -M 64 -N 64 -K 600
+caught 's|\*at = SWIZZLE(\*r \* SWZ + 16 \* \*kc, SWZ) / ES;|*at = (*r * SWZ + 16 * *kc) / ES;|' \
+    "unswizzled copies" $small --param SWZ=64 --param BK=32 --param PADL=0 -M 64 -N 64 -K 64
 finish
