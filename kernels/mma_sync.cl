@@ -683,10 +683,10 @@ kernel void dgemm_dmma(
     EMU_DECL
     /* Split-K: the grid's rows hold P copies of the tile grid, piece j of every tile in the
      * j-th; piece j walks K steps [j S / P, (j + 1) S / P). */
-    const uint ntn = (uint)get_num_groups(0), ntm = (uint)get_num_groups(1) / (uint)P;
-    const uint id = (uint)get_group_id(1) * ntn + (uint)get_group_id(0), j = id / (ntm * ntn);
+    const uint ntn = (uint)get_num_groups(0);
     int gm, gn;
-    gb_tile_at(id - j * ntm * ntn, ntm, ntn, GROUPM, EDGES, M % MWG != 0, N % NWG != 0, &gm, &gn);
+    uint j;
+    gb_tile_of_piece((uint)P, GROUPM, EDGES, M % MWG != 0, N % NWG != 0, &gm, &gn, &j);
     const int m0 = gm * MWG, n0 = gn * NWG;
     const int steps = (K + BK - 1) / BK;
     const int s0 = (int)((long)j * steps / P), s1 = (int)((long)(j + 1) * steps / P);
@@ -715,12 +715,7 @@ kernel void mma_sync_sum(const int M, const int N, const int K, const real alpha
     const int col = (int)get_global_id(0), row = (int)get_global_id(1);
     if (col >= N || row >= M)
         return;
-    const uint ntn = (uint)((N + NWG - 1) / NWG);
-    const uint t = (uint)(row / MWG) * ntn + (uint)(col / NWG);
-    global const real *p = WS + (size_t)t * (uint)P * (MWG * NWG) + (row % MWG) * NWG + col % NWG;
-    real sum = 0;
-    for (int j = 0; j < P; j++)
-        sum += p[(size_t)j * (MWG * NWG)];
+    const real sum = gb_pieces_sum(WS, P, row, col, N, MWG, NWG);
     global real *c = C + offC + (size_t)row * ldc + col;
     if (beta == (real)0) /* C is not read */
         *c = alpha * sum;

@@ -298,6 +298,32 @@ static inline void gb_tile_of_group(const uint groupm, const int edges, const bo
     gb_tile_of_rows((uint)get_num_groups(1), groupm, edges, edge_m, edge_n, gm, gn);
 }
 
+/* Split-K over p pieces: the grid's rows hold p copies of the tile grid, piece *j of every tile
+ * in the j-th; *gm, *gn as gb_tile_at places this work-group's tile in its copy. */
+static inline void gb_tile_of_piece(const uint p, const uint groupm, const int edges,
+                                    const bool edge_m, const bool edge_n, int *gm, int *gn,
+                                    uint *j)
+{
+    const uint ntn = (uint)get_num_groups(0), ntm = (uint)get_num_groups(1) / p;
+    const uint id = (uint)get_group_id(1) * ntn + (uint)get_group_id(0);
+    *j = id / (ntm * ntn);
+    gb_tile_at(id - *j * ntm * ntn, ntm, ntn, groupm, edges, edge_m, edge_n, gm, gn);
+}
+
+/* After a split-K launch: element (row, col) of C's p pieces, each tile's pieces tm x tn sums
+ * one after another in ws (tiles in row-major order over N's ceil(N / tn) columns), added in
+ * the order of their K ranges, so that the result is the same run to run. */
+static inline real gb_pieces_sum(global const real *ws, const int p, const int row, const int col,
+                                 const int N, const int tm, const int tn)
+{
+    const uint t = (uint)(row / tm) * (uint)((N + tn - 1) / tn) + (uint)(col / tn);
+    global const real *x = ws + (size_t)t * (uint)p * (tm * tn) + (row % tm) * tn + col % tn;
+    real sum = 0;
+    for (int j = 0; j < p; j++)
+        sum += x[(size_t)j * (tm * tn)];
+    return sum;
+}
+
 /* C[row][col..col+3] = r + beta * C, where r is alpha * the accumulators; C is not read when
  * beta is 0. fast: the four elements lie inside C and c is 16-byte aligned (one real4 access);
  * otherwise element by element, only those inside M x N. */

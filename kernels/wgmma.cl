@@ -482,14 +482,12 @@ XW_INLINE void store_b(local elem *b, const int tid, const EV(4) *x)
 XW_INLINE bool tile_place(const int M, const int N, const int tid, const int P, int *m0, int *n0,
                           int *row, int *piece, int *tile)
 {
-    /* Split-K (P pieces): the grid's rows hold P copies of the tile grid, piece j of every tile
-     * in the j-th. */
-    const uint ntn = (uint)get_num_groups(0), ntm = (uint)get_num_groups(1) / (uint)P;
-    const uint id = (uint)get_group_id(1) * ntn + (uint)get_group_id(0), j = id / (ntm * ntn);
+    /* Split-K (P pieces): piece *piece of tile *tile (its row-major number over N's tiles). */
     int gm, gn;
-    gb_tile_at(id - j * ntm * ntn, ntm, ntn, GROUPM, EDGES, M % BM != 0, N % BN != 0, &gm, &gn);
+    uint j;
+    gb_tile_of_piece((uint)P, GROUPM, EDGES, M % BM != 0, N % BN != 0, &gm, &gn, &j);
     *piece = (int)j;
-    *tile = gm * (int)ntn + gn;
+    *tile = gm * (int)get_num_groups(0) + gn;
     *m0 = gm * BM;
     *n0 = gn * BN;
     *row = *m0 + 64 * (tid >> 7) + 16 * ((tid >> 5) & 3) + ((tid & 31) >> 2);
@@ -997,9 +995,9 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
 }
 
 /* hgemm_wgmma_nt_sum: after a split-K launch (P > 1), each element of C from its tile's P
- * pieces, added in FP32 in the order of their K ranges (the same result run to run), then
- * alpha and beta, rounded once to the storage format. One work-item per element; dimension 0
- * is the column, so neighbours read neighbouring sums. */
+ * pieces, added in FP32 in a fixed order (gb_pieces_sum), then alpha and beta, rounded once to
+ * the storage format. One work-item per element; dimension 0 is the column, so neighbours read
+ * neighbouring sums. */
 kernel void hgemm_wgmma_nt_sum(const int M, const int N, const int K, const float alpha,
                                global const stored *restrict A0, const int offA, const int lda,
                                global const stored *restrict B0, const int offB, const int ldb,
@@ -1009,11 +1007,7 @@ kernel void hgemm_wgmma_nt_sum(const int M, const int N, const int K, const floa
     const int col = (int)get_global_id(0), row = (int)get_global_id(1);
     if (col >= N || row >= M)
         return;
-    const uint t = (uint)(row / BM) * (uint)((N + BN - 1) / BN) + (uint)(col / BN);
-    global const float *p = WS + (size_t)t * (uint)P * (BM * BN) + (row % BM) * BN + col % BN;
-    float sum = 0.0f;
-    for (int j = 0; j < P; j++)
-        sum += p[(size_t)j * (BM * BN)];
-    GB_UPDATE_AT(C, offC + row * ldc + col, sum, alpha, beta);
+    GB_UPDATE_AT(C, offC + row * ldc + col, gb_pieces_sum(WS, P, row, col, N, BM, BN), alpha,
+                 beta);
 }
 #endif

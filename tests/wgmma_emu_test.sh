@@ -15,8 +15,8 @@
 # layouts, tile widths, K steps and accumulations, offsets and odd leading dimensions in both
 # precisions, faithful to FP32 accumulation; and the broken copy caught in h. hgemm_wgmma_nt (A
 # and B from local memory, the cp.async pipeline): layouts, tiles, stages, edges, the swizzled
-# rows, split-K; a copy with A's k-blocks swapped caught, one that does not swizzle, and a sum of
-# the pieces that misses one.
+# rows, split-K; a copy with A's k-blocks swapped caught, one that does not swizzle, and a piece of
+# a split tile written over another's.
 # Prints one line per failure and 'N passed, M failed'.
 # shellcheck disable=SC2086 # the option lists are split on purpose
 gb=${1:?usage: wgmma_emu_test.sh GEMMBENCH KERNELS}
@@ -195,13 +195,13 @@ caught() {
         bad "nt: $what was not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
     fi
 }
-# A's MMAs reading its two k-blocks of a step swapped (B's in order); a sum of the split pieces
-# that reads the first twice and skips the second; chunks copied to their rows unswizzled where
-# the descriptors say swizzled.
+# A's MMAs reading its two k-blocks of a step swapped (B's in order); the second piece of a split
+# tile written over the first's sums; chunks copied to their rows unswizzled where the
+# descriptors say swizzled.
 caught 's|da0 + so + KB_STEP \* kb;|da0 + so + KB_STEP * (kb ^ 1);|' "A's k-blocks swapped" \
     $small --param BK=32 -M 64 -N 64 -K 64
-caught 's|sum += p\[(size_t)j \* (BM \* BN)\];|sum += p[(size_t)(j / 2 * 2) * (BM * BN)];|' \
-    "a split-K sum missing a piece" $small --param SPLITK=2 -M 64 -N 64 -K 600
+caught 's|(uint)P + (uint)piece) \* (BM \* BN)|(uint)P + (uint)(piece / 2 * 2)) * (BM * BN)|' \
+    "a split-K piece written over another's" $small --param SPLITK=2 -M 64 -N 64 -K 600
 caught 's|\*at = SWIZZLE(\*r \* SWZ + 16 \* \*kc, SWZ) / ES;|*at = (*r * SWZ + 16 * *kc) / ES;|' \
     "unswizzled copies" $small --param SWZ=64 --param BK=32 --param PADL=0 -M 64 -N 64 -K 64
 finish
