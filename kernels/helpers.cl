@@ -4,6 +4,7 @@
  * multiples, and copies C into and out of a padded buffer. Coordinates are (outer, inner) of
  * the storage: rows of a row-major matrix, columns of a column-major one. Each work-item writes
  * one destination element; work-items of a row of dimension 0 write neighbouring addresses.
+ * gb_transpose is gb_copy's transposing form through local memory (the route's choice).
  * gb_copy4 is the straight copy into a destination whose rows start on 4-element boundaries
  * (d_off and d_ld multiples of 4, as in every padded copy): four elements per work-item, one
  * vector store, which moves more bytes per instruction than gb_copy on a GPU. They only move
@@ -18,6 +19,35 @@ kernel void gb_copy(const int d_outer, const int d_inner, global elem *dst, cons
         return;
     const int so = trans ? i : o, si = trans ? o : i;
     dst[d_off + o * d_ld + i] = so < s_outer && si < s_inner ? src[s_off + so * s_ld + si] : (elem)0;
+}
+
+/* gb_copy with trans, a GB_TT x GB_TT block a work-group: the block of the source read along
+ * its rows into local memory, the destination's written along its rows from it, each access
+ * of a row to consecutive addresses (gb_copy's transposing reads go down a column, a 32-byte
+ * sector for each element: bench/notes/wgmma.md#tiled-transpose). Any work-group up to
+ * GB_TT x GB_TT: its work-items step over the block. The rows of the local block are padded
+ * so that a column's elements fall in distinct 4-byte banks. */
+#define GB_TT 32
+#define GB_TPAD (sizeof(elem) < 4 ? 4 / sizeof(elem) : 1)
+kernel void gb_transpose(const int d_outer, const int d_inner, global elem *dst, const int d_off,
+                         const int d_ld, const int s_outer, const int s_inner,
+                         global const elem *src, const int s_off, const int s_ld)
+{
+    local elem tile[GB_TT][GB_TT + GB_TPAD];
+    const int lx = (int)get_local_id(0), ly = (int)get_local_id(1);
+    const int nx = (int)get_local_size(0), ny = (int)get_local_size(1);
+    /* The destination's block at (o0, i0): the source's at (i0, o0). */
+    const int i0 = (int)get_group_id(0) * GB_TT, o0 = (int)get_group_id(1) * GB_TT;
+    for (int r = ly; r < GB_TT; r += ny)
+        for (int c = lx; c < GB_TT; c += nx) {
+            const int so = i0 + r, si = o0 + c;
+            tile[r][c] = so < s_outer && si < s_inner ? src[s_off + so * s_ld + si] : (elem)0;
+        }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int r = ly; r < GB_TT; r += ny)
+        for (int c = lx; c < GB_TT; c += nx)
+            if (o0 + r < d_outer && i0 + c < d_inner)
+                dst[d_off + (o0 + r) * d_ld + i0 + c] = tile[c][r];
 }
 
 #if !GB_COMPLEX

@@ -706,8 +706,8 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
  * for the MMAs (INFLIGHT=1: all but this step's). KACC as in the kernel above: 0 lets the tensor
  * core accumulate all of K, whose truncating sums are not faithful on data of one sign past a few
  * hundred k (bench/notes/wgmma.md#wgmma-zfill), so the metadata asks for at most 256 k there.
- * Where both operands' rows are 16-byte aligned every chunk is one cp.async (zero-filled past K
- * and past the matrix); else every chunk goes element by element (ordinary loads and stores).
+ * Both operands' rows are 16-byte aligned (the route copies them where they are not), so every
+ * chunk is one cp.async (zero-filled past K and past the matrix).
  * EMU=1 and devices other than NVIDIA copy with ordinary loads and stores. */
 #if !W16
 #error "hgemm_wgmma_nt: h and b only"
@@ -817,22 +817,6 @@ XW_INLINE void chunk_of(const int q, int *r, int *kc, int *at)
 #endif
 }
 
-/* Rows r0 .. of an operand stored with its K contiguous (A, and B stored N x K), at k0 .. k0 +
- * BK - 1, into a tile (chunks of them), element by element: zeros outside the matrix (rows >= R,
- * k >= K). For leading dimensions or offsets whose rows are not 16-byte aligned. */
-XW_INLINE void copy_tile(local elem *tile, global const elem *x, const int ld, const int r0,
-                         const int R, const int k0, const int K, const int tid, const int chunks)
-{
-#pragma unroll
-    for (int q = tid; q < chunks; q += NT) {
-        int r, kc, at;
-        chunk_of(q, &r, &kc, &at);
-        const int k = k0 + 8 * kc;
-        const int in = r0 + r < R ? clamp(K - k, 0, 8) : 0;
-        copy8(tile + at, x + (size_t)(in ? r0 + r : 0) * ld + (in ? k : 0), in);
-    }
-}
-
 /* A work-item's chunks of a tile of TR rows: chunk q = tid + NT i (i < CH), whose row, k in the
  * step and place stay the same from step to step, so they are worked out once (p[i], at k 0;
  * at[i]; 16 bytes in full[i], 0 for a row past the matrix) and a step only moves along K: one
@@ -898,8 +882,6 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     int piece, tile;
     const int np = SPLITK > 1 ? P : 1; /* the pieces, a constant 1 without split-K */
     const bool edge = tile_place(M, N, tid, np, &m0, &n0, &row, &piece, &tile);
-    /* 16-byte chunks need 16-byte aligned rows (the buffers themselves are aligned). */
-    const bool vec = lda % 8 == 0 && offA % 8 == 0 && ldb % 8 == 0 && offB % 8 == 0;
     /* This piece's K steps: [s0, s0 + steps) of all of K's (the whole of it where P is 1). */
     const int all = (K + BK - 1) / BK, s0 = (int)((long)piece * all / np);
     const int steps = (int)((long)(piece + 1) * all / np) - s0;
@@ -917,19 +899,14 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
 #else
 #define SUMS acc
 #endif
-/* The piece's step s's copies into stage st: 16-byte chunks, or element by element for
- * unaligned rows. */
+/* The piece's step s's copies into stage st, in 16-byte chunks (A's and B's rows are
+ * 16-byte aligned: the metadata's ld_multiple_of). */
 #define COPY_STEP(st, s)                                                                           \
     do {                                                                                           \
         const int k0_ = (s0 + (s)) * BK;                                                           \
-        if (vec) {                                                                                 \
-            const bool whole_ = k0_ + BK <= K;                                                     \
-            chunks_copy(st, pa, ata, fa, CH_OF(BM), BM, A, k0_, K, whole_, tid);                  \
-            chunks_copy((st) + AT_E, pb, atb, fb, CH_OF(BN), BN, B, k0_, K, whole_, tid);         \
-        } else {                                                                                   \
-            copy_tile(st, A, lda, m0, M, k0_, K, tid, CHUNKS_OF(BM));                              \
-            copy_tile((st) + AT_E, B, ldb, n0, N, k0_, K, tid, CHUNKS_OF(BN));                     \
-        }                                                                                          \
+        const bool whole_ = k0_ + BK <= K;                                                         \
+        chunks_copy(st, pa, ata, fa, CH_OF(BM), BM, A, k0_, K, whole_, tid);                      \
+        chunks_copy((st) + AT_E, pb, atb, fb, CH_OF(BN), BN, B, k0_, K, whole_, tid);             \
     } while (0)
     for (int s = 0; s < AHEAD; s++) {
         if (s < steps)

@@ -4,8 +4,8 @@
 # the bytes of the global loads and stores its work-items executed; a run of one call (-i 1,
 # --warmup 0, --no-validate, so that nothing else launches the kernel) with beta != 0 (the case
 # the declarations give) must show, summed over the main and remainder kernels (the helper
-# passes gb_copy, gb_copy4 and gb_scale left out), exactly the read_bytes and write_bytes that
-# `run --json` declares. vloadN and vstoreN are calls to Oclgrind, not load and store
+# passes gb_copy, gb_copy4, gb_transpose and gb_scale left out), exactly the read_bytes and
+# write_bytes that `run --json` declares. vloadN and vstoreN are calls to Oclgrind, not load and store
 # instructions: those on global pointers (address space 1 in their mangled names) are counted
 # too, N elements of 4 (float) or 8 (double) bytes each. Sizes straddle tiles and vector widths (33 x 17 x 9 unless a case says
 # otherwise), so edge tiles, padding and partial vectors are counted; xgemm_nv runs its strips
@@ -28,7 +28,7 @@ check() {
     got=$(awk '
         /^Instructions executed for kernel / {
             k = $0; sub(/^[^'\'']*'\''/, "", k); sub(/'\''.*/, "", k)
-            helper = k ~ /^gb_(copy4?|scale)$/
+            helper = k ~ /^gb_(copy4?|transpose|scale)$/
             next
         }
         / - (load|store) global \(/ && !helper {

@@ -1,5 +1,6 @@
 /* launch.c: a planned GEMM's commands, in order, bound and enqueued (launch.h). */
 #include <stdio.h>
+#include <string.h>
 
 #include "rt/family/registry.h"
 #include "launch.h"
@@ -85,23 +86,33 @@ const char *gb__launch_copy_entry(const gb_route_copy_t *c)
     case GB_PASS_PACK: return "gb_pack1m";
     case GB_PASS_EXPAND: return "gb_expand1m";
     case GB_PASS_SCALE: return "gb_cscale";
-    default: return wide_copy(c) ? "gb_copy4" : "gb_copy";
+    default: return c->trans ? "gb_transpose" : wide_copy(c) ? "gb_copy4" : "gb_copy";
     }
 }
 
 /* Route copy c's command on dev: its global size and work-group size. */
 static cmd_t copy_cmd(const gb_device_info_t *dev, const gb_route_copy_t *c, cl_kernel k)
 {
+    cmd_t m = {.kernel = k, .helper = 1, .what = "a helper pass"};
+    if (c->kind == GB_PASS_COPY && c->trans) {
+        /* gb_transpose: a 32 x 32 block a group, 32 x 8 work-items (fewer where the device
+         * cannot run as many). */
+        const size_t tt = 32, lx = dev->max_wg_size < tt ? dev->max_wg_size : tt,
+                     ly = dev->max_wg_size / lx < 8 ? dev->max_wg_size / lx : 8;
+        m.local[0] = lx;
+        m.local[1] = ly;
+        m.global[0] = (c->d_inner + tt - 1) / tt * lx;
+        m.global[1] = (c->d_outer + tt - 1) / tt * ly;
+        return m;
+    }
     /* A straight copy reads and writes rows: 64 work-items along them give each warp or wave
-     * whole 128-byte lines. A transposing copy reads across rows either way: square groups. */
+     * whole 128-byte lines. The 1M passes' 2 x 2 blocks read across rows: square groups. */
     const int block = c->kind == GB_PASS_PACK || c->kind == GB_PASS_EXPAND; /* 2 x 2 each */
-    const int across = c->trans || block;
-    const size_t lx = across ? 16 : 64, ly = across ? 16 : 4;
+    const size_t lx = block ? 16 : 64, ly = block ? 16 : 4;
     /* Along a row: four elements per work-item in gb_copy4, a 2 x 2 block in the 1M passes. */
     const size_t per = wide_copy(c) ? 4 : block ? 2 : 1;
     const size_t cols = (c->d_inner + per - 1) / per;
     const size_t outer = block ? (c->d_outer + 1) / 2 : c->d_outer;
-    cmd_t m = {.kernel = k, .helper = 1, .what = "a helper pass"};
     /* The implementation chooses on a device that cannot run 256 work-items in a group. */
     m.local_null = dev->max_wg_size < lx * ly;
     m.local[0] = m.local_null ? 0 : lx;
@@ -212,7 +223,7 @@ static cl_int onem_args(cl_kernel k, const gb_route_t *r, const gb_route_copy_t 
     return set_args(k, a, c->kind == GB_PASS_EXPAND ? 15 : 11);
 }
 
-/* Sets a gb_copy (gb_copy4) kernel's arguments for c between dst and src. */
+/* Sets a gb_copy (gb_copy4, gb_transpose) kernel's arguments for c between dst and src. */
 static cl_int copy_args(cl_kernel k, const gb_route_copy_t *c, cl_mem dst, cl_mem src)
 {
     const cl_int v[] = {(cl_int)c->d_outer, (cl_int)c->d_inner, (cl_int)c->d_off,
@@ -221,8 +232,8 @@ static cl_int copy_args(cl_kernel k, const gb_route_copy_t *c, cl_mem dst, cl_me
     const karg_t a[] = {INT_ARG(v[0]), INT_ARG(v[1]), MEM_ARG(dst),  INT_ARG(v[2]),
                         INT_ARG(v[3]), INT_ARG(v[4]), INT_ARG(v[5]), MEM_ARG(src),
                         INT_ARG(v[6]), INT_ARG(v[7]), INT_ARG(v[8])};
-    /* gb_copy4 takes no trans. */
-    return set_args(k, a, wide_copy(c) ? 10 : 11);
+    /* Only gb_copy takes trans. */
+    return set_args(k, a, strcmp(gb__launch_copy_entry(c), "gb_copy") ? 10 : 11);
 }
 
 int gb__launch_bind(const gb_launch_t *l, const gb_family_t *f, const gb_problem_t *kp,
