@@ -80,6 +80,9 @@
 #ifndef STAGES
 #define STAGES 0 /* 0: the register-staged kernel; 2 or more: hgemm_wgmma_nt's pipeline (below) */
 #endif
+/* hgemm_wgmma_nn: the pipeline with B stored K x N (row-major NN), N-major in local memory and
+ * read by the MMA as such (its B transposed); A as in hgemm_wgmma_nt. */
+#define BNM (STAGES && !GB_TRANS_B)
 #ifndef ZFILL
 #define ZFILL 1 /* hgemm_wgmma_nt: 0 copies a chunk inside the matrix without the zero-fill operand */
 #endif
@@ -237,6 +240,20 @@ XW_INLINE float emu_at(local const elem *tiles, const ulong desc, const int r, c
     return emu_val(ELEM_BITS(tiles[at / ES]));
 }
 
+/* An element of an MN-major operand in local memory (swizzled: the MMA's operand transposed), row
+ * r (its M or N) and k s of the block the descriptor points at: atoms of w / ES rows (one w-byte
+ * line each k) x 8 k, the next rows' atom LBO on, the next 8 k SBO on. */
+XW_INLINE float emu_at_mn(local const elem *tiles, const ulong desc, const int r, const int s)
+{
+    const uint addr = (uint)(desc & 0x3fffu) << 4, lbo = (uint)((desc >> 16) & 0x3fffu) << 4;
+    const uint sbo = (uint)((desc >> 32) & 0x3fffu) << 4, w = 256u >> (uint)(desc >> 62);
+    const uint per = w / ES;
+    const uint at = SWIZZLE(addr + (uint)r / per * lbo + (uint)(s / 8) * sbo + (uint)(s % 8) * w +
+                                (uint)r % per * (uint)ES,
+                            w);
+    return emu_val(ELEM_BITS(tiles[at / ES]));
+}
+
 /* One wgmma.m64n<BN>k<KMMA> computed as the instruction would from this lane's registers a[4]
  * and the descriptor: every lane publishes its A fragment, then computes its accumulators from
  * the lanes that hold its rows and from B where the descriptor points, operands read as the
@@ -281,7 +298,8 @@ XW_INLINE void emu_wgmma_ss(float *d, const ulong da, const ulong db, const int 
             const int r = 16 * v + g + 8 * (e / 2), col = 8 * j + 2 * t + e % 2;
             float sum = 0;
             for (int s = 0; s < KMMA; s++)
-                sum += emu_at(tiles, da, r, s) * emu_at(tiles, db, col, s);
+                sum += emu_at(tiles, da, r, s) *
+                       (BNM ? emu_at_mn(tiles, db, col, s) : emu_at(tiles, db, col, s));
             d[4 * j + e] = (scale ? d[4 * j + e] : 0.0f) + sum;
         }
 }
@@ -294,16 +312,21 @@ XW_INLINE void emu_wgmma_ss(float *d, const ulong da, const ulong db, const int 
 #define PROXY_FENCE()
 #else
 /* The instruction's K and types, and its immediates: the scales of A and B, and for 16-bit
- * types the transpositions (0: K-major, as the operands are stored), B's, and A's first where A
- * comes from local memory (WGMMA_SS). */
+ * types the transpositions (0: K-major, as the operands are stored; B's 1, N-major, in
+ * hgemm_wgmma_nn), B's, and A's first where A comes from local memory (WGMMA_SS). */
+#if BNM
+#define WG_TRANS_B "1"
+#else
+#define WG_TRANS_B "0"
+#endif
 #if GB_STORAGE == GB_STORAGE_FP16
 #define WG_KIND "k16.f32.f16.f16"
 #define WG_IMM "1, 1, 0"
-#define WG_IMM_SS "1, 1, 0, 0"
+#define WG_IMM_SS "1, 1, 0, " WG_TRANS_B
 #elif W16
 #define WG_KIND "k16.f32.bf16.bf16"
 #define WG_IMM "1, 1, 0"
-#define WG_IMM_SS "1, 1, 0, 0"
+#define WG_IMM_SS "1, 1, 0, " WG_TRANS_B
 #else
 #define WG_KIND "k8.f32.tf32.tf32"
 #define WG_IMM "1, 1"
@@ -712,8 +735,11 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #if !W16
 #error "hgemm_wgmma_nt: h and b only"
 #endif
-#if GB_TRANS_A || !GB_TRANS_B
-#error "hgemm_wgmma_nt is row-major NT; other layouts are served through transposition passes"
+#if GB_TRANS_A
+#error "hgemm_wgmma_nt is row-major NT (hgemm_wgmma_nn NN); other layouts are served through transposition passes"
+#endif
+#if BNM && !SWZ
+#error "hgemm_wgmma_nn: SWZ > 0 (B's swizzled tile starts on a 1024-byte boundary)"
 #endif
 #if STAGES - INFLIGHT < 2
 #error "hgemm_wgmma_nt: STAGES - INFLIGHT must be at least 2"
@@ -732,6 +758,25 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #define SBO_E (CPR * LBO_B / ES)       /* elements from an 8-row group to the next */
 #define KB_STEP (2 * LBO_B / 16)       /* an MMA's 16 k further, in descriptor units */
 #define DESC_SWZ 0ul
+#endif
+#if BNM
+/* B's tile N-major through the 128-byte swizzle: atoms of 64 n (a 128-byte line a k) x 8 k,
+ * 1024 bytes each, BN / 64 side by side along N (LBO_N apart), the next 8 k SBO_N on; an MMA's
+ * 16 k is 2 SBO_N further. A warp's 8 copies at one k then fill one line of local memory. */
+#define LBO_N 1024
+#define SBO_N (BN / 64 * LBO_N)
+#define KB_STEP_B (2 * SBO_N / 16)
+#define DESC_SWZ_B (1ul << 62)
+#else
+#define KB_STEP_B KB_STEP
+#endif
+/* Where the tiles start: on their swizzle's repeating pattern (its address bits). */
+#if BNM
+#define TILES_ALIGN LBO_N
+#elif SWZ
+#define TILES_ALIGN (8 * SWZ)
+#else
+#define TILES_ALIGN 16
 #endif
 #define AT_E (BM / 8 * SBO_E)          /* elements of A's tile */
 #define STAGE_E ((BM + BN) / 8 * SBO_E) /* elements of a stage */
@@ -865,16 +910,49 @@ XW_INLINE void chunks_copy(local elem *tile, global const elem *const *p, const 
     }
 }
 
+#if BNM
+/* B's chunks, N-major (hgemm_wgmma_nn): chunk q is 8 n at one k (k = q / (BN / 8)), placed and
+ * pointed at (k 0 of the piece) once, as A's; full: its bytes inside N (zero-filled past N's
+ * end); a step moves k0 rows of B on, and in the last step a k past K copies zeros. */
+XW_INLINE void bchunks_init(global const elem **p, int *at, int *full, global const elem *x,
+                            const int ld, const int n0, const int N, const int tid)
+{
+#pragma unroll
+    for (int i = 0; i < CH_OF(BN); i++) {
+        const int q = tid + NT * i, k = q / (BN / 8), n = 8 * (q % (BN / 8));
+        at[i] = SWIZZLE(k / 8 * SBO_N + n / 64 * LBO_N + k % 8 * 128 + n % 64 * ES, 128) / ES;
+        full[i] = HAS_CHUNK(BN, i, tid) ? ES * clamp(N - n0 - n, 0, 8) : 0;
+        p[i] = x + (full[i] ? (size_t)k * ld + n0 + n : 0);
+    }
+}
+XW_INLINE void bchunks_copy(local elem *tile, global const elem *const *p, const int *at,
+                            const int *full, global const elem *x, const size_t off, const int k0,
+                            const int K, const bool whole, const int tid)
+{
+#pragma unroll
+    for (int i = 0; i < CH_OF(BN); i++) {
+        if (!HAS_CHUNK(BN, i, tid))
+            continue;
+        if (whole && !ZFILL && full[i] == 16) {
+            copy16_whole(tile + at[i], p[i] + off);
+        } else {
+            const int in = whole || k0 + (tid + NT * i) / (BN / 8) < K ? full[i] : 0;
+            copy16(tile + at[i], in ? p[i] + off : x, in);
+        }
+    }
+}
+#endif
+
 __attribute__((reqd_work_group_size(NT, 1, 1))) kernel void
 hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
                global const stored *restrict A0, const int offA, const int lda,
                global const stored *restrict B0, const int offB, const int ldb, const float beta,
                global stored *C, const int offC, const int ldc, global float *WS, const int P)
 {
-    /* Swizzled tiles start on their 8-row pattern (the swizzle reads the address's bits). */
-    local uint4 tiles4[STAGES * STAGE_E * ES / 16] __attribute__((aligned(SWZ ? 8 * SWZ : 16)));
+    local uint4 tiles4[STAGES * STAGE_E * ES / 16] __attribute__((aligned(TILES_ALIGN)));
     local elem *tiles = (local elem *)tiles4;
-    /* A is stored M x K, B N x K (op(B) = B^T): both K-contiguous. */
+    /* A is stored M x K, B N x K (op(B) = B^T): both K-contiguous; in hgemm_wgmma_nn B is
+     * K x N. */
     global const elem *A = (global const elem *)A0 + offA;
     global const elem *B = (global const elem *)B0 + offB;
     const int tid = (int)get_local_id(0), t = tid & 3, wg = tid >> 7;
@@ -888,7 +966,11 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     global const elem *pa[CH_OF(BM)], *pb[CH_OF(BN)];
     int ata[CH_OF(BM)], atb[CH_OF(BN)], fa[CH_OF(BM)], fb[CH_OF(BN)];
     chunks_init(pa, ata, fa, CH_OF(BM), BM, A, lda, m0, M, tid);
+#if BNM
+    bchunks_init(pb, atb, fb, B, ldb, n0, N, tid);
+#else
     chunks_init(pb, atb, fb, CH_OF(BN), BN, B, ldb, n0, N, tid);
+#endif
     float acc[NACC];
 #pragma unroll
     for (int i = 0; i < NACC; i++)
@@ -899,6 +981,11 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
 #else
 #define SUMS acc
 #endif
+#if BNM
+#define COPY_B(st, k0, whole) bchunks_copy(st, pb, atb, fb, B, (size_t)(k0) * ldb, k0, K, whole, tid)
+#else
+#define COPY_B(st, k0, whole) chunks_copy(st, pb, atb, fb, CH_OF(BN), BN, B, k0, K, whole, tid)
+#endif
 /* The piece's step s's copies into stage st, in 16-byte chunks (A's and B's rows are
  * 16-byte aligned: the metadata's ld_multiple_of). */
 #define COPY_STEP(st, s)                                                                           \
@@ -906,7 +993,7 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
         const int k0_ = (s0 + (s)) * BK;                                                           \
         const bool whole_ = k0_ + BK <= K;                                                         \
         chunks_copy(st, pa, ata, fa, CH_OF(BM), BM, A, k0_, K, whole_, tid);                      \
-        chunks_copy((st) + AT_E, pb, atb, fb, CH_OF(BN), BN, B, k0_, K, whole_, tid);             \
+        COPY_B((st) + AT_E, k0_, whole_);                                                         \
     } while (0)
     for (int s = 0; s < AHEAD; s++) {
         if (s < steps)
@@ -918,7 +1005,11 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
      * descriptor's 16-byte units. */
     const ulong da0 =
         descriptor_of(SMEM(tiles + 8 * SBO_E * wg, tiles), LBO_B, SBO_E * ES) | DESC_SWZ;
+#if BNM
+    const ulong db0 = descriptor_of(SMEM(tiles + AT_E, tiles), LBO_N, SBO_N) | DESC_SWZ_B;
+#else
     const ulong db0 = descriptor_of(SMEM(tiles + AT_E, tiles), LBO_B, SBO_E * ES) | DESC_SWZ;
+#endif
     int cur = 0, nxt = AHEAD % STAGES; /* the stages of step s and of step s + AHEAD */
     for (int s = 0; s < steps; s++) {
         COPIES_WAIT();
@@ -930,7 +1021,7 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
         for (int kb = 0; kb < BK / 16; kb++) {
             /* Two core matrices of K per MMA. */
             const ulong da = da0 + so + KB_STEP * kb;
-            const ulong db = db0 + so + KB_STEP * kb;
+            const ulong db = db0 + so + KB_STEP_B * kb;
             WGMMA_SS(SUMS, da, db, kb > 0 || (KACC ? s % KACC != 0 : s > 0));
         }
         WG_COMMIT();
@@ -951,6 +1042,7 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
 #endif
     }
 #undef COPY_STEP
+#undef COPY_B
 #if INFLIGHT
     WGMMA_WAIT(SUMS);
 #endif

@@ -16,7 +16,8 @@
 # precisions, faithful to FP32 accumulation; and the broken copy caught in h. hgemm_wgmma_nt (A
 # and B from local memory, the cp.async pipeline): layouts, tiles, stages, edges, the swizzled
 # rows, split-K; a copy with A's k-blocks swapped caught, one that does not swizzle, and a piece of
-# a split tile written over another's.
+# a split tile written over another's. hgemm_wgmma_nn (B N-major, read transposed by the MMA):
+# the same, and B's copies unswizzled or with two k rows exchanged caught.
 # Prints one line per failure and 'N passed, M failed'.
 # shellcheck disable=SC2086 # the option lists are split on purpose
 gb=${1:?usage: wgmma_emu_test.sh GEMMBENCH KERNELS}
@@ -120,30 +121,34 @@ fi
 # 8. hgemm_wgmma_nt: A and B both through descriptors, filled by the copy pipeline. Its native
 # NT, and NN and TT through passes; tile widths, K steps, stages and the MMAs in flight; K not a
 # multiple of 8 or of the step, K below the pipeline's depth; aligned leading dimensions and
-# offsets (the 16-byte copies) and odd ones (element by element); the sums of KACC steps; b.
+# offsets (the 16-byte copies) and odd ones (the route's copies to aligned rows); the sums of KACC
+# steps; b.
 fam=hgemm_wgmma_nt
 emu="-k $fam --param EMU=1"
+# Core matrices without swizzling, padded (the default is the swizzled rows of 64 bytes).
+core="--param SWZ=0 --param PADL=1"
 for lay in "--transB T" "" "--transA T --transB T"; do
-    check_run --precision h $small --param BK=16 --param STAGES=3 $lay -M 133 -N 77 -K 97 $ab
+    check_run --precision h $small $core --param BK=16 --param STAGES=3 $lay -M 133 -N 77 -K 97 $ab
 done
 check_run --precision h --transB T -M 130 -N 135 -K 100 $ab
-check_run --precision h --transB T --param BN=256 --param WGM=1 --param BK=64 --param STAGES=2 \
-    --param KACC=0 -M 65 -N 260 -K 150 $ab
-check_run --precision h --transB T $small --param BK=16 --param STAGES=6 --param INFLIGHT=1 \
+check_run --precision h --transB T $core --param BN=256 --param WGM=1 --param BK=64 \
+    --param STAGES=2 --param KACC=0 -M 65 -N 260 -K 150 $ab
+check_run --precision h --transB T $small $core --param BK=16 --param STAGES=6 --param INFLIGHT=1 \
     --param KACC=0 -M 70 -N 65 -K 120 --lda 128 --ldb 136 --ldc 68 --offa 8 --offb 16 --offc 2 $ab
-check_run --precision h --transB T $small --param BK=32 --param STAGES=4 --param INFLIGHT=1 \
+check_run --precision h --transB T $small $core --param BK=32 --param STAGES=4 --param INFLIGHT=1 \
     --param KACC=0 -M 70 -N 65 -K 37 --lda 73 --ldb 67 --ldc 69 --offa 1 --offb 3 --offc 5 $ab
-check_run --precision b --transB T $small --param BK=16 --param STAGES=2 -M 64 -N 64 -K 300 $ab
+check_run --precision b --transB T $small $core --param BK=16 --param STAGES=2 -M 64 -N 64 -K 300 \
+    $ab
 # The tiles packed (PADL=0), K steps of 32 and 64.
-check_run --precision h --transB T $small --param PADL=0 --param BK=32 --param STAGES=2 \
-    -M 70 -N 65 -K 100 $ab
-check_run --precision b --transB T $small --param PADL=0 --param BK=64 --param STAGES=2 \
-    --param KACC=4 -M 70 -N 65 -K 150 $ab
+check_run --precision h --transB T $small --param SWZ=0 --param PADL=0 --param BK=32 \
+    --param STAGES=2 -M 70 -N 65 -K 100 $ab
+check_run --precision b --transB T $small --param SWZ=0 --param PADL=0 --param BK=64 \
+    --param STAGES=2 --param KACC=4 -M 70 -N 65 -K 150 $ab
 # Chunks inside the matrix copied without the zero-fill operand (ZFILL=0), edges and a K tail.
-check_run --precision h --transB T $small --param ZFILL=0 --param BK=16 --param STAGES=3 \
+check_run --precision h --transB T $small $core --param ZFILL=0 --param BK=16 --param STAGES=3 \
     -M 70 -N 65 -K 100 $ab
 # Rows swizzled as the tensor core reads them (SWZ = 2 BK): each width, edges, K tails, b, and
-# odd leading dimensions (element by element into the same places).
+# odd leading dimensions.
 check_run --precision h --transB T $small --param SWZ=32 --param BK=16 --param PADL=0 \
     --param STAGES=3 -M 70 -N 65 -K 100 $ab
 check_run --precision b --transB T --param SWZ=64 --param BK=32 --param PADL=0 --param STAGES=2 \
@@ -159,10 +164,11 @@ check_run --precision h --transB T $small --param SWZ=64 --param BK=32 --param P
 check_run --precision b --transB T $small --param SWZ=64 --param BK=32 --param PADL=0 \
     --param SPLITK=2 --param KACC=4 -M 133 -N 77 -K 1030 --lda 1033 --offa 1 $ab
 # B's tile with fewer chunks than work-items (64 x 16 against 256): half of them copy none of it.
-check_run --precision h --transB T --param BN=64 --param WGM=2 --param BK=16 --param STAGES=3 \
-    -M 140 -N 70 -K 77 $ab
+check_run --precision h --transB T $core --param BN=64 --param WGM=2 --param BK=16 \
+    --param STAGES=3 -M 140 -N 70 -K 77 $ab
 # The sums of KACC steps added in FP32: a last group shorter than KACC, and KACC=1.
-check_run --precision h --transB T $small --param BK=16 --param KACC=4 -M 70 -N 65 -K 300 $ab
+check_run --precision h --transB T $small $core --param BK=16 --param KACC=4 -M 70 -N 65 -K 300 \
+    $ab
 check_run --precision b --param BK=32 --param KACC=1 --param STAGES=3 -M 130 -N 70 -K 100 $ab
 # More than 256 k in the tensor core's own sums is refused, in one line: all of K past 256, and
 # KACC steps of more than 256 k.
@@ -175,11 +181,15 @@ for bad_acc in "--param KACC=0 -K 300" "--param KACC=16 --param BK=32 -K 300"; d
         ok
     else bad "nt: $bad_acc was not refused (exit $rc): $out"; fi
 done
-sed -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_broken\"/" \
-    -e "s/\"\\([hb]gemm_wgmma_nt_[0-9a-z_]*\\)\":/\"broken_\\1\":/" "$kernels/$fam.json" \
-    >"$tmp/broken/${fam}_broken.json"
-# caught SED WHAT ARGS...: the pipeline with wgmma.cl changed by SED (a fault, WHAT) fails the
-# bound when run with ARGS under the emulation.
+# The families as copies beside a changed wgmma.cl: FAM_broken, its presets broken_*, the NN
+# twin extending the NT one's copy.
+for f in hgemm_wgmma_nt hgemm_wgmma_nn; do
+    sed -e "s/\"\\(family\|extends\)\": *\"\\(hgemm_wgmma_n[nt]\\)\"/\"\\1\": \"\\2_broken\"/" \
+        -e "s/\"\\([hb]gemm_wgmma_n[nt]_[0-9a-z_]*\\)\":/\"broken_\\1\":/" "$kernels/$f.json" \
+        >"$tmp/broken/${f}_broken.json"
+done
+# caught SED WHAT ARGS...: fam (its native layout) with wgmma.cl changed by SED (a fault, WHAT)
+# fails the bound when run with ARGS under the emulation.
 caught() {
     sed "$1" "$kernels/wgmma.cl" >"$tmp/broken/wgmma.cl"
     what=$2
@@ -188,11 +198,13 @@ caught() {
         bad "could not make the copy with $what; update its sed"
         return
     fi
+    native="--transB T"
+    [ "$fam" = hgemm_wgmma_nn ] && native=
     out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken" -k ${fam}_broken --param EMU=1 \
-        --precision h --transB T "$@" 2>&1)
+        --precision h $native "$@" 2>&1)
     rc=$?
     if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
-        bad "nt: $what was not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
+        bad "$fam: $what was not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
     fi
 }
 # A's MMAs reading its two k-blocks of a step swapped (B's in order); the second piece of a split
@@ -204,4 +216,28 @@ caught 's|(uint)P + (uint)piece) \* (BM \* BN)|(uint)P + (uint)(piece / 2 * 2)) 
     "a split-K piece written over another's" $small --param SPLITK=2 -M 64 -N 64 -K 600
 caught 's|\*at = SWIZZLE(\*r \* SWZ + 16 \* \*kc, SWZ) / ES;|*at = (*r * SWZ + 16 * *kc) / ES;|' \
     "unswizzled copies" $small --param SWZ=64 --param BK=32 --param PADL=0 -M 64 -N 64 -K 64
+# 9. hgemm_wgmma_nn: B stored K x N, copied N-major (64 n x 8 k atoms, 128-byte swizzle) and read
+# transposed by the MMA. Its native NN: tile widths, K steps, stages, a partial chunk at N's end
+# (N not a multiple of 8 at an aligned leading dimension), K tails, odd leading dimensions
+# (through the route's copies), the copies without the zero-fill operand, split-K, KACC, b; NT
+# through a pass.
+fam=hgemm_wgmma_nn
+emu="-k $fam --param EMU=1"
+nn16="$small --param SWZ=32 --param BK=16"
+check_run --precision h $nn16 --param STAGES=3 -M 133 -N 77 -K 97 --ldb 80 --ldc 81 $ab
+check_run --precision h $nn16 --param STAGES=3 --transB T -M 70 -N 65 -K 40 $ab
+check_run --precision b --param BN=128 --param WGM=1 --param STAGES=4 -M 70 -N 130 -K 150 $ab
+check_run --precision h --param BN=256 --param WGM=1 --param SWZ=128 --param BK=64 \
+    --param STAGES=2 --param KACC=0 -M 65 -N 260 -K 150 --lda 160 --ldb 264 --offb 8 $ab
+check_run --precision h --param BN=64 --param WGM=2 --param STAGES=3 -M 140 -N 70 -K 77 \
+    --lda 83 --ldb 71 --offa 1 --offb 3 $ab
+check_run --precision h $nn16 --param ZFILL=0 --param STAGES=3 -M 70 -N 65 -K 100 --ldb 72 $ab
+check_run --precision h $small --param SPLITK=4 -M 70 -N 65 -K 1100 --ldb 72 $ab
+check_run --precision b $small --param SPLITK=2 --param KACC=4 -M 133 -N 77 -K 1030 $ab
+# B's copies unswizzled where the descriptor says swizzled; two k rows of B's atoms exchanged.
+place='k / 8 \* SBO_N + n / 64 \* LBO_N + k % 8 \* 128'
+caught "s|SWIZZLE(\\($place + n % 64 \\* ES\\), 128)|(\\1)|" "B's copies unswizzled" \
+    $small -M 64 -N 64 -K 64
+caught "s|$place|k / 8 * SBO_N + n / 64 * LBO_N + (k % 8 ^ 1) * 128|" "B's k rows exchanged" \
+    $small -M 64 -N 64 -K 64
 finish

@@ -223,7 +223,7 @@ static gb_preset_t f5_presets[] = {
     {"bgemm_wgmma_128x128", "the bfloat16 twin of hgemm_wgmma_128x128", 8u, 9, f5_s2_names, f5_s2_values},
 };
 static char *f6_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
-static char *f6_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || (INFLIGHT == 0 && BN <= 128)", "SWZ == 0 || (SWZ == 2 * BK && PADL == 0)"};
+static char *f6_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || (INFLIGHT == 0 && BN <= 128)", "SWZ == 2 * BK && PADL == 0"};
 static char *f6_let_names[] = {"P"};
 static char *f6_let_exprs[] = {"max(1, min(SPLITK, K / 256))"};
 static long f6_p0_values[] = {64, 128, 256};
@@ -246,8 +246,8 @@ static gb_param_t f6_params[] = {
     {"STAGES", "local-memory stages of A's and B's tiles, filled STAGES - 1 - INFLIGHT steps ahead (48 KB in all at most on NVIDIA)", 3L, f6_p3_values, 5, 1L, 1073741824L, 0},
     {"INFLIGHT", "1: a step's MMAs still run while the next step's are issued (the copies then run a step less ahead); 0: each step waits for its MMAs", 0L, f6_p4_values, 2, 1L, 1073741824L, 0},
     {"KACC", "k > 0: the sums of every k steps accumulate from zero in the tensor core and are added to the running sums by FP32 adds (a second set of accumulators); 0: the tensor core accumulates all of K. Its sums truncate: on data of one sign they are not faithful past a few hundred k (27x an honest FP32 computation's error in h and 168x in b at K = 4096, as cuBLAS's own: bench/notes/wgmma.md#wgmma-zfill), so at most 256 k in it (KACC BK <= 256, or K <= 256 with 0)", 8L, f6_p5_values, 6, 1L, 1073741824L, 0},
-    {"PADL", "16-byte units between the core matrices of a tile's 8-row group in local memory (the descriptors' LBO): 1 spreads the 8 copies a 16-byte copy instruction serves at a time over 8 bank groups; 0 packs the tiles (BK / 16 copies share a bank group)", 1L, f6_p6_values, 2, 1L, 1073741824L, 0},
-    {"SWZ", "bytes of a tile's row in local memory, read through the tensor core's swizzle of that width (2 BK: BK 16, 32 or 64, with PADL 0): a warp's copy instruction then costs 128 / SWZ local-memory wavefronts per 8 work-items, where 0 (core matrices of 8 rows, the next 8 k LBO on) costs one a work-item (bench/notes/wgmma.md#wgmma-zfill)", 0L, f6_p7_values, 4, 1L, 1073741824L, 0},
+    {"PADL", "16-byte units between the core matrices of a tile's 8-row group in local memory (the descriptors' LBO): 1 spreads the 8 copies a 16-byte copy instruction serves at a time over 8 bank groups; 0 packs the tiles (BK / 16 copies share a bank group)", 0L, f6_p6_values, 2, 1L, 1073741824L, 0},
+    {"SWZ", "bytes of a tile's row in local memory, read through the tensor core's swizzle of that width (2 BK: BK 16, 32 or 64, with PADL 0): a warp's copy instruction then costs 128 / SWZ local-memory wavefronts per 8 work-items, where 0 (core matrices of 8 rows, the next 8 k LBO on) costs one a work-item (bench/notes/wgmma.md#wgmma-zfill)", 64L, f6_p7_values, 4, 1L, 1073741824L, 0},
     {"ZFILL", "1: every 16-byte copy carries its count of bytes to copy (the rest zero-filled), one form for all; 0: a chunk inside the matrix and inside K is copied in the form without that operand, the others with it (the H200 profiles the first form at one local-memory wavefront per work-item: bench/notes/wgmma.md#wgmma-copies)", 1L, f6_p8_values, 2, 1L, 1073741824L, 0},
     {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (hgemm_wgmma_nt_sum) adding them in a fixed order, for large K with few tiles; 1: none", 1L, f6_p9_values, 10, 1L, 1073741824L, 0},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f6_p10_values, 5, 1L, 1073741824L, 0},
@@ -257,276 +257,294 @@ static gb_param_t f6_params[] = {
 static char *f6_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
 static long f6_s0_values[] = {128, 1, 32, 4, 0, 8, 0, 64, 8, 1};
 static char *f6_s1_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
-static long f6_s1_values[] = {128, 2, 32, 3, 0, 8, 0, 64, 8, 1};
-static char *f6_s2_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
-static long f6_s2_values[] = {128, 1, 32, 4, 0, 8, 0, 64, 8, 1};
-static char *f6_s3_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
-static long f6_s3_values[] = {128, 2, 32, 3, 0, 8, 0, 64, 8, 1};
+static long f6_s1_values[] = {128, 1, 32, 4, 0, 8, 0, 64, 8, 1};
 static gb_preset_t f6_presets[] = {
-    {"hgemm_wgmma_nt_64x128", "64x128x32 tile, one warp group (three work-groups an SM), rows swizzled by 64 bytes, four stages (48 KB), the sums of 256 k added in FP32 (faithful on data of one sign too), any K: 323.5 TFLOP/s at 4096 and 351.3 at 8192 on the H200 (bench/notes/wgmma.md#wgmma-zfill)", 4u, 10, f6_s0_names, f6_s0_values},
-    {"hgemm_wgmma_nt_128x128", "128x128x32 tile, two warp groups of 64x128 (one work-group an SM: 168 registers), rows swizzled by 64 bytes, three stages (48 KB), the sums of 256 k added in FP32, any K: 279 TFLOP/s at 4096 and 296 at 8192 on the H200 (bench/notes/wgmma.md#wgmma-zfill)", 4u, 10, f6_s1_names, f6_s1_values},
-    {"bgemm_wgmma_nt_64x128", "the bfloat16 twin of hgemm_wgmma_nt_64x128: 318.8 TFLOP/s at 4096 and 353.5 at 8192 on the H200", 8u, 10, f6_s2_names, f6_s2_values},
-    {"bgemm_wgmma_nt_128x128", "the bfloat16 twin of hgemm_wgmma_nt_128x128", 8u, 10, f6_s3_names, f6_s3_values},
+    {"hgemm_wgmma_nn_64x128", "hgemm_wgmma_nt_64x128's configuration with B read N-major (not yet measured on a GPU)", 4u, 10, f6_s0_names, f6_s0_values},
+    {"bgemm_wgmma_nn_64x128", "the same in bfloat16", 8u, 10, f6_s1_names, f6_s1_values},
 };
-static char *f7_args[] = {"M", "N", "K", "alpha", "imgA", "imgB", "beta", "C", "offC", "ldc"};
-static char *f7_extensions[] = {"cl_intel_subgroups", "cl_intel_required_subgroup_size"};
-static long f7_p0_values[] = {1, 2, 4, 8, 16, 32};
-static long f7_p1_values[] = {1, 2, 4, 8};
-static long f7_p2_values[] = {8};
+static char *f7_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
+static char *f7_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || (INFLIGHT == 0 && BN <= 128)", "SWZ == 0 || (SWZ == 2 * BK && PADL == 0)"};
+static char *f7_let_names[] = {"P"};
+static char *f7_let_exprs[] = {"max(1, min(SPLITK, K / 256))"};
+static long f7_p0_values[] = {64, 128, 256};
+static long f7_p1_values[] = {1, 2};
+static long f7_p2_values[] = {16, 32, 64};
+static long f7_p3_values[] = {2, 3, 4, 5, 6};
 static long f7_p4_values[] = {0, 1};
+static long f7_p5_values[] = {0, 1, 2, 4, 8, 16};
+static long f7_p6_values[] = {0, 1};
+static long f7_p7_values[] = {0, 32, 64, 128};
+static long f7_p8_values[] = {0, 1};
+static long f7_p9_values[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static long f7_p10_values[] = {1, 2, 4, 8, 16};
+static long f7_p11_values[] = {0, 1, 2};
+static long f7_p12_values[] = {0, 1};
 static gb_param_t f7_params[] = {
-    {"TM", "rows of C per work-item (8 apart)", 8L, f7_p0_values, 6, 1L, 1073741824L, 0},
-    {"TN", "columns of C per work-item (its sub-group's)", 2L, f7_p1_values, 4, 1L, 1073741824L, 0},
-    {"SG", "sub-group size the kernel is compiled for (intel_reqd_sub_group_size): one block read of A covers SG steps of K", 8L, f7_p2_values, 1, 1L, 1073741824L, 0},
-    {"LY", "sub-groups per work-group (dimension 1)", 1L, NULL, 0, 1L, 64L, 0},
-    {"EMULATE_BLOCK_READ", "1: read_imageui per lane in place of the block reads, to check the kernel where the driver lacks them (not for timing)", 0L, f7_p4_values, 2, 1L, 1073741824L, 0},
+    {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f7_p0_values, 3, 1L, 1073741824L, 0},
+    {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f7_p1_values, 2, 1L, 1073741824L, 0},
+    {"BK", "K step of a stage: BK/16 MMAs per warp group", 32L, f7_p2_values, 3, 1L, 1073741824L, 0},
+    {"STAGES", "local-memory stages of A's and B's tiles, filled STAGES - 1 - INFLIGHT steps ahead (48 KB in all at most on NVIDIA)", 3L, f7_p3_values, 5, 1L, 1073741824L, 0},
+    {"INFLIGHT", "1: a step's MMAs still run while the next step's are issued (the copies then run a step less ahead); 0: each step waits for its MMAs", 0L, f7_p4_values, 2, 1L, 1073741824L, 0},
+    {"KACC", "k > 0: the sums of every k steps accumulate from zero in the tensor core and are added to the running sums by FP32 adds (a second set of accumulators); 0: the tensor core accumulates all of K. Its sums truncate: on data of one sign they are not faithful past a few hundred k (27x an honest FP32 computation's error in h and 168x in b at K = 4096, as cuBLAS's own: bench/notes/wgmma.md#wgmma-zfill), so at most 256 k in it (KACC BK <= 256, or K <= 256 with 0)", 8L, f7_p5_values, 6, 1L, 1073741824L, 0},
+    {"PADL", "16-byte units between the core matrices of a tile's 8-row group in local memory (the descriptors' LBO): 1 spreads the 8 copies a 16-byte copy instruction serves at a time over 8 bank groups; 0 packs the tiles (BK / 16 copies share a bank group)", 0L, f7_p6_values, 2, 1L, 1073741824L, 0},
+    {"SWZ", "bytes of a tile's row in local memory, read through the tensor core's swizzle of that width (2 BK: BK 16, 32 or 64, with PADL 0): a warp's copy instruction then costs 128 / SWZ local-memory wavefronts per 8 work-items, where 0 (core matrices of 8 rows, the next 8 k LBO on) costs one a work-item (bench/notes/wgmma.md#wgmma-zfill)", 64L, f7_p7_values, 4, 1L, 1073741824L, 0},
+    {"ZFILL", "1: every 16-byte copy carries its count of bytes to copy (the rest zero-filled), one form for all; 0: a chunk inside the matrix and inside K is copied in the form without that operand, the others with it (the H200 profiles the first form at one local-memory wavefront per work-item: bench/notes/wgmma.md#wgmma-copies)", 1L, f7_p8_values, 2, 1L, 1073741824L, 0},
+    {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (hgemm_wgmma_nt_sum) adding them in a fixed order, for large K with few tiles; 1: none", 1L, f7_p9_values, 10, 1L, 1073741824L, 0},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f7_p10_values, 5, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f7_p11_values, 3, 1L, 1073741824L, 0},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f7_p12_values, 2, 1L, 1073741824L, 1},
 };
-static char *f7_s0_names[] = {"TM", "TN", "LY"};
-static long f7_s0_values[] = {32, 2, 1};
-static char *f7_s1_names[] = {"TM", "TN", "LY"};
-static long f7_s1_values[] = {32, 2, 4};
-static char *f7_s2_names[] = {"TM", "TN", "LY"};
-static long f7_s2_values[] = {32, 2, 8};
-static char *f7_s3_names[] = {"TM", "TN", "LY"};
-static long f7_s3_values[] = {16, 2, 1};
-static char *f7_s4_names[] = {"TM", "TN", "LY"};
-static long f7_s4_values[] = {16, 2, 4};
-static char *f7_s5_names[] = {"TM", "TN", "LY"};
-static long f7_s5_values[] = {16, 2, 8};
-static char *f7_s6_names[] = {"TM", "TN", "LY"};
-static long f7_s6_values[] = {16, 4, 1};
-static char *f7_s7_names[] = {"TM", "TN", "LY"};
-static long f7_s7_values[] = {16, 4, 4};
-static char *f7_s8_names[] = {"TM", "TN", "LY"};
-static long f7_s8_values[] = {16, 4, 8};
-static char *f7_s9_names[] = {"TM", "TN", "LY"};
-static long f7_s9_values[] = {32, 1, 1};
-static char *f7_s10_names[] = {"TM", "TN", "LY"};
-static long f7_s10_values[] = {4, 1, 1};
+static char *f7_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
+static long f7_s0_values[] = {128, 1, 32, 4, 0, 8, 0, 64, 8, 1};
+static char *f7_s1_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
+static long f7_s1_values[] = {128, 2, 32, 3, 0, 8, 0, 64, 8, 1};
+static char *f7_s2_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
+static long f7_s2_values[] = {128, 1, 32, 4, 0, 8, 0, 64, 8, 1};
+static char *f7_s3_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
+static long f7_s3_values[] = {128, 2, 32, 3, 0, 8, 0, 64, 8, 1};
 static gb_preset_t f7_presets[] = {
-    {"block_read_32x2_1x8", "32x2 of C per work-item, 1x8 work-group", 1u, 3, f7_s0_names, f7_s0_values},
-    {"block_read_32x2_4x8", "32x2 of C per work-item, 4x8 work-group", 1u, 3, f7_s1_names, f7_s1_values},
-    {"block_read_32x2_8x8", "32x2 of C per work-item, 8x8 work-group", 1u, 3, f7_s2_names, f7_s2_values},
-    {"block_read_16x2_1x8", "16x2 of C per work-item, 1x8 work-group", 1u, 3, f7_s3_names, f7_s3_values},
-    {"block_read_16x2_4x8", "16x2 of C per work-item, 4x8 work-group", 1u, 3, f7_s4_names, f7_s4_values},
-    {"block_read_16x2_8x8", "16x2 of C per work-item, 8x8 work-group", 1u, 3, f7_s5_names, f7_s5_values},
-    {"block_read_16x4_1x8", "16x4 of C per work-item, 1x8 work-group", 1u, 3, f7_s6_names, f7_s6_values},
-    {"block_read_16x4_4x8", "16x4 of C per work-item, 4x8 work-group", 1u, 3, f7_s7_names, f7_s7_values},
-    {"block_read_16x4_8x8", "16x4 of C per work-item, 8x8 work-group", 1u, 3, f7_s8_names, f7_s8_values},
-    {"block_read_32x1_1x8", "32x1 of C per work-item, 1x8 work-group", 1u, 3, f7_s9_names, f7_s9_values},
-    {"block_read_4x1_1x8", "4x1 of C per work-item, 1x8 work-group", 1u, 3, f7_s10_names, f7_s10_values},
+    {"hgemm_wgmma_nt_64x128", "64x128x32 tile, one warp group (three work-groups an SM), rows swizzled by 64 bytes, four stages (48 KB), the sums of 256 k added in FP32 (faithful on data of one sign too), any K: 323.5 TFLOP/s at 4096 and 351.3 at 8192 on the H200 (bench/notes/wgmma.md#wgmma-zfill)", 4u, 10, f7_s0_names, f7_s0_values},
+    {"hgemm_wgmma_nt_128x128", "128x128x32 tile, two warp groups of 64x128 (one work-group an SM: 168 registers), rows swizzled by 64 bytes, three stages (48 KB), the sums of 256 k added in FP32, any K: 279 TFLOP/s at 4096 and 296 at 8192 on the H200 (bench/notes/wgmma.md#wgmma-zfill)", 4u, 10, f7_s1_names, f7_s1_values},
+    {"bgemm_wgmma_nt_64x128", "the bfloat16 twin of hgemm_wgmma_nt_64x128: 318.8 TFLOP/s at 4096 and 353.5 at 8192 on the H200", 8u, 10, f7_s2_names, f7_s2_values},
+    {"bgemm_wgmma_nt_128x128", "the bfloat16 twin of hgemm_wgmma_nt_128x128", 8u, 10, f7_s3_names, f7_s3_values},
 };
-static char *f8_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
+static char *f8_args[] = {"M", "N", "K", "alpha", "imgA", "imgB", "beta", "C", "offC", "ldc"};
+static char *f8_extensions[] = {"cl_intel_subgroups", "cl_intel_required_subgroup_size"};
+static long f8_p0_values[] = {1, 2, 4, 8, 16, 32};
+static long f8_p1_values[] = {1, 2, 4, 8};
+static long f8_p2_values[] = {8};
+static long f8_p4_values[] = {0, 1};
 static gb_param_t f8_params[] = {
+    {"TM", "rows of C per work-item (8 apart)", 8L, f8_p0_values, 6, 1L, 1073741824L, 0},
+    {"TN", "columns of C per work-item (its sub-group's)", 2L, f8_p1_values, 4, 1L, 1073741824L, 0},
+    {"SG", "sub-group size the kernel is compiled for (intel_reqd_sub_group_size): one block read of A covers SG steps of K", 8L, f8_p2_values, 1, 1L, 1073741824L, 0},
+    {"LY", "sub-groups per work-group (dimension 1)", 1L, NULL, 0, 1L, 64L, 0},
+    {"EMULATE_BLOCK_READ", "1: read_imageui per lane in place of the block reads, to check the kernel where the driver lacks them (not for timing)", 0L, f8_p4_values, 2, 1L, 1073741824L, 0},
+};
+static char *f8_s0_names[] = {"TM", "TN", "LY"};
+static long f8_s0_values[] = {32, 2, 1};
+static char *f8_s1_names[] = {"TM", "TN", "LY"};
+static long f8_s1_values[] = {32, 2, 4};
+static char *f8_s2_names[] = {"TM", "TN", "LY"};
+static long f8_s2_values[] = {32, 2, 8};
+static char *f8_s3_names[] = {"TM", "TN", "LY"};
+static long f8_s3_values[] = {16, 2, 1};
+static char *f8_s4_names[] = {"TM", "TN", "LY"};
+static long f8_s4_values[] = {16, 2, 4};
+static char *f8_s5_names[] = {"TM", "TN", "LY"};
+static long f8_s5_values[] = {16, 2, 8};
+static char *f8_s6_names[] = {"TM", "TN", "LY"};
+static long f8_s6_values[] = {16, 4, 1};
+static char *f8_s7_names[] = {"TM", "TN", "LY"};
+static long f8_s7_values[] = {16, 4, 4};
+static char *f8_s8_names[] = {"TM", "TN", "LY"};
+static long f8_s8_values[] = {16, 4, 8};
+static char *f8_s9_names[] = {"TM", "TN", "LY"};
+static long f8_s9_values[] = {32, 1, 1};
+static char *f8_s10_names[] = {"TM", "TN", "LY"};
+static long f8_s10_values[] = {4, 1, 1};
+static gb_preset_t f8_presets[] = {
+    {"block_read_32x2_1x8", "32x2 of C per work-item, 1x8 work-group", 1u, 3, f8_s0_names, f8_s0_values},
+    {"block_read_32x2_4x8", "32x2 of C per work-item, 4x8 work-group", 1u, 3, f8_s1_names, f8_s1_values},
+    {"block_read_32x2_8x8", "32x2 of C per work-item, 8x8 work-group", 1u, 3, f8_s2_names, f8_s2_values},
+    {"block_read_16x2_1x8", "16x2 of C per work-item, 1x8 work-group", 1u, 3, f8_s3_names, f8_s3_values},
+    {"block_read_16x2_4x8", "16x2 of C per work-item, 4x8 work-group", 1u, 3, f8_s4_names, f8_s4_values},
+    {"block_read_16x2_8x8", "16x2 of C per work-item, 8x8 work-group", 1u, 3, f8_s5_names, f8_s5_values},
+    {"block_read_16x4_1x8", "16x4 of C per work-item, 1x8 work-group", 1u, 3, f8_s6_names, f8_s6_values},
+    {"block_read_16x4_4x8", "16x4 of C per work-item, 4x8 work-group", 1u, 3, f8_s7_names, f8_s7_values},
+    {"block_read_16x4_8x8", "16x4 of C per work-item, 8x8 work-group", 1u, 3, f8_s8_names, f8_s8_values},
+    {"block_read_32x1_1x8", "32x1 of C per work-item, 1x8 work-group", 1u, 3, f8_s9_names, f8_s9_values},
+    {"block_read_4x1_1x8", "4x1 of C per work-item, 1x8 work-group", 1u, 3, f8_s10_names, f8_s10_values},
+};
+static char *f9_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
+static gb_param_t f9_params[] = {
     {"LX", "work-group size along the rows of C", 16L, NULL, 0, 1L, 1024L, 0},
     {"LY", "work-group size along the columns of C", 8L, NULL, 0, 1L, 1024L, 0},
 };
-static char *f9_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
-static char *f9_extensions[] = {"cl_intel_subgroups", "cl_intel_required_subgroup_size"};
-static long f9_p0_values[] = {1, 2, 4, 8, 16, 32};
-static long f9_p1_values[] = {1, 2, 4, 8};
-static long f9_p2_values[] = {8, 16};
-static long f9_p4_values[] = {0, 1};
-static gb_param_t f9_params[] = {
-    {"TM", "rows of C per work-item (SG apart)", 8L, f9_p0_values, 6, 1L, 1073741824L, 0},
-    {"TN", "columns of C per work-item (its sub-group's)", 4L, f9_p1_values, 4, 1L, 1073741824L, 0},
-    {"SG", "sub-group size the kernel is compiled for (intel_reqd_sub_group_size) = work-group size along dimension 0", 8L, f9_p2_values, 2, 1L, 1073741824L, 0},
-    {"LY", "sub-groups per work-group (dimension 1)", 1L, NULL, 0, 1L, 64L, 0},
-    {"BARRIER", "meet a work-group barrier after every SG steps along K", 0L, f9_p4_values, 2, 1L, 1073741824L, 0},
-};
-static char *f9_s0_names[] = {"TM", "TN", "SG", "LY"};
-static long f9_s0_values[] = {32, 2, 8, 1};
-static char *f9_s1_names[] = {"TM", "TN", "SG", "LY"};
-static long f9_s1_values[] = {16, 2, 8, 1};
-static char *f9_s2_names[] = {"TM", "TN", "SG", "LY"};
-static long f9_s2_values[] = {16, 2, 8, 4};
-static char *f9_s3_names[] = {"TM", "TN", "SG", "LY"};
-static long f9_s3_values[] = {8, 4, 8, 1};
-static char *f9_s4_names[] = {"TM", "TN", "SG", "LY"};
-static long f9_s4_values[] = {8, 4, 8, 8};
-static char *f9_s5_names[] = {"TM", "TN", "SG", "LY", "BARRIER"};
-static long f9_s5_values[] = {8, 4, 8, 8, 1};
-static gb_preset_t f9_presets[] = {
-    {"L3_SIMD_32x2_1x8", "32x2 of C per work-item, one sub-group of 8 per work-group", 1u, 4, f9_s0_names, f9_s0_values},
-    {"L3_SIMD_16x2_1x8", "16x2 of C per work-item, one sub-group of 8 per work-group", 1u, 4, f9_s1_names, f9_s1_values},
-    {"L3_SIMD_16x2_4x8", "16x2 of C per work-item, four sub-groups of 8 per work-group", 1u, 4, f9_s2_names, f9_s2_values},
-    {"L3_SIMD_8x4_1x8", "8x4 of C per work-item, one sub-group of 8 per work-group", 1u, 4, f9_s3_names, f9_s3_values},
-    {"L3_SIMD_8x4_8x8", "8x4 of C per work-item, eight sub-groups of 8 per work-group", 1u, 4, f9_s4_names, f9_s4_values},
-    {"L3_SIMD_8x4_8x8_barrier", "L3_SIMD_8x4_8x8 with a work-group barrier after every 8 steps along K", 1u, 5, f9_s5_names, f9_s5_values},
-};
 static char *f10_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
-static char *f10_constraints[] = {"(TM * LX * KB) % (LX * LY) == 0"};
-static long f10_p0_values[] = {1, 2, 4, 8, 16};
-static long f10_p1_values[] = {1, 2, 4, 8, 16};
-static long f10_p4_values[] = {1, 2, 4, 8, 16, 32};
+static char *f10_extensions[] = {"cl_intel_subgroups", "cl_intel_required_subgroup_size"};
+static long f10_p0_values[] = {1, 2, 4, 8, 16, 32};
+static long f10_p1_values[] = {1, 2, 4, 8};
+static long f10_p2_values[] = {8, 16};
+static long f10_p4_values[] = {0, 1};
 static gb_param_t f10_params[] = {
-    {"TM", "rows of C per work-item", 8L, f10_p0_values, 5, 1L, 1073741824L, 0},
-    {"TN", "columns of C per work-item", 8L, f10_p1_values, 5, 1L, 1073741824L, 0},
+    {"TM", "rows of C per work-item (SG apart)", 8L, f10_p0_values, 6, 1L, 1073741824L, 0},
+    {"TN", "columns of C per work-item (its sub-group's)", 4L, f10_p1_values, 4, 1L, 1073741824L, 0},
+    {"SG", "sub-group size the kernel is compiled for (intel_reqd_sub_group_size) = work-group size along dimension 0", 8L, f10_p2_values, 2, 1L, 1073741824L, 0},
+    {"LY", "sub-groups per work-group (dimension 1)", 1L, NULL, 0, 1L, 64L, 0},
+    {"BARRIER", "meet a work-group barrier after every SG steps along K", 0L, f10_p4_values, 2, 1L, 1073741824L, 0},
+};
+static char *f10_s0_names[] = {"TM", "TN", "SG", "LY"};
+static long f10_s0_values[] = {32, 2, 8, 1};
+static char *f10_s1_names[] = {"TM", "TN", "SG", "LY"};
+static long f10_s1_values[] = {16, 2, 8, 1};
+static char *f10_s2_names[] = {"TM", "TN", "SG", "LY"};
+static long f10_s2_values[] = {16, 2, 8, 4};
+static char *f10_s3_names[] = {"TM", "TN", "SG", "LY"};
+static long f10_s3_values[] = {8, 4, 8, 1};
+static char *f10_s4_names[] = {"TM", "TN", "SG", "LY"};
+static long f10_s4_values[] = {8, 4, 8, 8};
+static char *f10_s5_names[] = {"TM", "TN", "SG", "LY", "BARRIER"};
+static long f10_s5_values[] = {8, 4, 8, 8, 1};
+static gb_preset_t f10_presets[] = {
+    {"L3_SIMD_32x2_1x8", "32x2 of C per work-item, one sub-group of 8 per work-group", 1u, 4, f10_s0_names, f10_s0_values},
+    {"L3_SIMD_16x2_1x8", "16x2 of C per work-item, one sub-group of 8 per work-group", 1u, 4, f10_s1_names, f10_s1_values},
+    {"L3_SIMD_16x2_4x8", "16x2 of C per work-item, four sub-groups of 8 per work-group", 1u, 4, f10_s2_names, f10_s2_values},
+    {"L3_SIMD_8x4_1x8", "8x4 of C per work-item, one sub-group of 8 per work-group", 1u, 4, f10_s3_names, f10_s3_values},
+    {"L3_SIMD_8x4_8x8", "8x4 of C per work-item, eight sub-groups of 8 per work-group", 1u, 4, f10_s4_names, f10_s4_values},
+    {"L3_SIMD_8x4_8x8_barrier", "L3_SIMD_8x4_8x8 with a work-group barrier after every 8 steps along K", 1u, 5, f10_s5_names, f10_s5_values},
+};
+static char *f11_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
+static char *f11_constraints[] = {"(TM * LX * KB) % (LX * LY) == 0"};
+static long f11_p0_values[] = {1, 2, 4, 8, 16};
+static long f11_p1_values[] = {1, 2, 4, 8, 16};
+static long f11_p4_values[] = {1, 2, 4, 8, 16, 32};
+static gb_param_t f11_params[] = {
+    {"TM", "rows of C per work-item", 8L, f11_p0_values, 5, 1L, 1073741824L, 0},
+    {"TN", "columns of C per work-item", 8L, f11_p1_values, 5, 1L, 1073741824L, 0},
     {"LX", "work-items down the rows of C (dimension 0)", 16L, NULL, 0, 1L, 1024L, 0},
     {"LY", "work-items across the columns of C (dimension 1)", 8L, NULL, 0, 1L, 1024L, 0},
-    {"KB", "steps along K per slice of A in local memory", 8L, f10_p4_values, 6, 1L, 1073741824L, 0},
+    {"KB", "steps along K per slice of A in local memory", 8L, f11_p4_values, 6, 1L, 1073741824L, 0},
 };
-static char *f10_s0_names[] = {"TM", "TN", "LX", "LY"};
-static long f10_s0_values[] = {8, 8, 16, 8};
-static char *f10_s1_names[] = {"TM", "TN", "LX", "LY"};
-static long f10_s1_values[] = {8, 8, 16, 4};
-static char *f10_s2_names[] = {"TM", "TN", "LX", "LY"};
-static long f10_s2_values[] = {8, 8, 16, 16};
-static gb_preset_t f10_presets[] = {
-    {"L3_SLM_8x8_8x16", "8x8 of C per work-item, 8x16 work-group (128 x 64 tile of C)", 1u, 4, f10_s0_names, f10_s0_values},
-    {"L3_SLM_8x8_4x16", "8x8 of C per work-item, 4x16 work-group (128 x 32 tile of C)", 1u, 4, f10_s1_names, f10_s1_values},
-    {"L3_SLM_8x8_16x16", "8x8 of C per work-item, 16x16 work-group (128 x 128 tile of C)", 1u, 4, f10_s2_names, f10_s2_values},
-};
-static char *f11_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
-static gb_param_t f11_params[] = {
-    {"TS", "work-group is TS x TS work-items (rows x columns of C)", 32L, NULL, 0, 1L, 64L, 0},
-};
-static char *f11_s0_names[] = {"TS"};
-static long f11_s0_values[] = {32};
+static char *f11_s0_names[] = {"TM", "TN", "LX", "LY"};
+static long f11_s0_values[] = {8, 8, 16, 8};
+static char *f11_s1_names[] = {"TM", "TN", "LX", "LY"};
+static long f11_s1_values[] = {8, 8, 16, 4};
+static char *f11_s2_names[] = {"TM", "TN", "LX", "LY"};
+static long f11_s2_values[] = {8, 8, 16, 16};
 static gb_preset_t f11_presets[] = {
-    {"myGEMM1_TS32", "the tutorial's launch: 32 x 32 work-groups", 3u, 1, f11_s0_names, f11_s0_values},
+    {"L3_SLM_8x8_8x16", "8x8 of C per work-item, 8x16 work-group (128 x 64 tile of C)", 1u, 4, f11_s0_names, f11_s0_values},
+    {"L3_SLM_8x8_4x16", "8x8 of C per work-item, 4x16 work-group (128 x 32 tile of C)", 1u, 4, f11_s1_names, f11_s1_values},
+    {"L3_SLM_8x8_16x16", "8x8 of C per work-item, 16x16 work-group (128 x 128 tile of C)", 1u, 4, f11_s2_names, f11_s2_values},
 };
 static char *f12_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
-static char *f12_constraints[] = {"TSM % WPTM == 0", "TSN % WPTN == 0", "TSM % WIDTH == 0", "TSK % WIDTH == 0", "(TSM * TSK) % ((TSM / WPTM) * (TSN / WPTN) * WIDTH) == 0", "(TSK * TSN) % ((TSM / WPTM) * (TSN / WPTN) * WIDTH) == 0", "WPTM * WPTN <= 256"};
-static long f12_p3_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
-static long f12_p4_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
-static long f12_p5_values[] = {1, 2, 4, 8};
 static gb_param_t f12_params[] = {
+    {"TS", "work-group is TS x TS work-items (rows x columns of C)", 32L, NULL, 0, 1L, 64L, 0},
+};
+static char *f12_s0_names[] = {"TS"};
+static long f12_s0_values[] = {32};
+static gb_preset_t f12_presets[] = {
+    {"myGEMM1_TS32", "the tutorial's launch: 32 x 32 work-groups", 3u, 1, f12_s0_names, f12_s0_values},
+};
+static char *f13_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
+static char *f13_constraints[] = {"TSM % WPTM == 0", "TSN % WPTN == 0", "TSM % WIDTH == 0", "TSK % WIDTH == 0", "(TSM * TSK) % ((TSM / WPTM) * (TSN / WPTN) * WIDTH) == 0", "(TSK * TSN) % ((TSM / WPTM) * (TSN / WPTN) * WIDTH) == 0", "WPTM * WPTN <= 256"};
+static long f13_p3_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
+static long f13_p4_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
+static long f13_p5_values[] = {1, 2, 4, 8};
+static gb_param_t f13_params[] = {
     {"TSM", "tile size in M: rows of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0},
     {"TSN", "tile size in N: columns of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0},
     {"TSK", "tile size in K: the K step staged in local memory", 16L, NULL, 0, 1L, 256L, 0},
-    {"WPTM", "work per thread in M: rows of C per work-item (work-group TSM/WPTM x TSN/WPTN)", 8L, f12_p3_values, 10, 1L, 1073741824L, 0},
-    {"WPTN", "work per thread in N: columns of C per work-item", 8L, f12_p4_values, 10, 1L, 1073741824L, 0},
-    {"WIDTH", "vector width of the global loads of A (along M) and B (along K)", 4L, f12_p5_values, 4, 1L, 1073741824L, 0},
+    {"WPTM", "work per thread in M: rows of C per work-item (work-group TSM/WPTM x TSN/WPTN)", 8L, f13_p3_values, 10, 1L, 1073741824L, 0},
+    {"WPTN", "work per thread in N: columns of C per work-item", 8L, f13_p4_values, 10, 1L, 1073741824L, 0},
+    {"WIDTH", "vector width of the global loads of A (along M) and B (along K)", 4L, f13_p5_values, 4, 1L, 1073741824L, 0},
     {"PAD", "elements of padding per row of the local B tile (bank conflicts of the transposing store)", 0L, NULL, 0, 0L, 16L, 0},
 };
-static char *f12_s0_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "WIDTH", "PAD"};
-static long f12_s0_values[] = {128, 128, 16, 8, 8, 4, 0};
-static char *f12_s1_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "WIDTH", "PAD"};
-static long f12_s1_values[] = {64, 128, 16, 8, 8, 8, 1};
-static char *f12_s2_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "WIDTH", "PAD"};
-static long f12_s2_values[] = {96, 96, 32, 6, 6, 4, 1};
-static gb_preset_t f12_presets[] = {
-    {"myGEMM10_128x128x16_W4", "step 7's tutorial setting: 128 x 128 C tiles, K step 16, 8 x 8 per work-item (16 x 16 work-items), float4/double4 loads", 3u, 7, f12_s0_names, f12_s0_values},
-    {"myGEMM10_64x128x16_W8", "rectangular 64 x 128 C tiles, 8 x 8 per work-item (8 x 16 work-items), float8/double8 loads, padded B tile", 3u, 7, f12_s1_names, f12_s1_values},
-    {"myGEMM10_96x96x32_W4", "non-power-of-two 96 x 96 C tiles, K step 32, 6 x 6 per work-item (16 x 16 work-items), float4/double4 loads, padded B tile", 3u, 7, f12_s2_names, f12_s2_values},
-};
-static char *f13_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
-static char *f13_constraints[] = {"RY * RK <= 256"};
-static long f13_p2_values[] = {1, 2, 4, 8, 16};
-static long f13_p4_values[] = {1, 2, 4, 8, 16};
-static gb_param_t f13_params[] = {
-    {"THREADSX", "work-group size along M (dimension 0)", 8L, NULL, 0, 1L, 256L, 0},
-    {"THREADSY", "work-group size along N (dimension 1)", 8L, NULL, 0, 1L, 256L, 0},
-    {"RX", "rows of C per work-item: the vector width of A's loads, the accumulators and C's stores", 8L, f13_p2_values, 5, 1L, 1073741824L, 0},
-    {"RY", "columns of C per work-item", 4L, NULL, 0, 1L, 16L, 0},
-    {"RK", "K step: the vector width of B's loads", 4L, f13_p4_values, 5, 1L, 1073741824L, 0},
-};
-static char *f13_s0_names[] = {"THREADSX", "THREADSY", "RX", "RY", "RK"};
-static long f13_s0_values[] = {8, 8, 8, 4, 4};
+static char *f13_s0_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "WIDTH", "PAD"};
+static long f13_s0_values[] = {128, 128, 16, 8, 8, 4, 0};
+static char *f13_s1_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "WIDTH", "PAD"};
+static long f13_s1_values[] = {64, 128, 16, 8, 8, 8, 1};
+static char *f13_s2_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "WIDTH", "PAD"};
+static long f13_s2_values[] = {96, 96, 32, 6, 6, 4, 1};
 static gb_preset_t f13_presets[] = {
-    {"myGEMM11_8x8_8x4", "the tutorial's setting: 8 x 8 work-items, 8 x 4 block of C per work-item, K step 4 (RK = RY)", 3u, 5, f13_s0_names, f13_s0_values},
+    {"myGEMM10_128x128x16_W4", "step 7's tutorial setting: 128 x 128 C tiles, K step 16, 8 x 8 per work-item (16 x 16 work-items), float4/double4 loads", 3u, 7, f13_s0_names, f13_s0_values},
+    {"myGEMM10_64x128x16_W8", "rectangular 64 x 128 C tiles, 8 x 8 per work-item (8 x 16 work-items), float8/double8 loads, padded B tile", 3u, 7, f13_s1_names, f13_s1_values},
+    {"myGEMM10_96x96x32_W4", "non-power-of-two 96 x 96 C tiles, K step 32, 6 x 6 per work-item (16 x 16 work-items), float4/double4 loads, padded B tile", 3u, 7, f13_s2_names, f13_s2_values},
 };
 static char *f14_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
+static char *f14_constraints[] = {"RY * RK <= 256"};
+static long f14_p2_values[] = {1, 2, 4, 8, 16};
+static long f14_p4_values[] = {1, 2, 4, 8, 16};
 static gb_param_t f14_params[] = {
-    {"TS", "tile size: TS x TS tiles of A, B and C, TS x TS work-items per group", 32L, NULL, 0, 1L, 64L, 0},
+    {"THREADSX", "work-group size along M (dimension 0)", 8L, NULL, 0, 1L, 256L, 0},
+    {"THREADSY", "work-group size along N (dimension 1)", 8L, NULL, 0, 1L, 256L, 0},
+    {"RX", "rows of C per work-item: the vector width of A's loads, the accumulators and C's stores", 8L, f14_p2_values, 5, 1L, 1073741824L, 0},
+    {"RY", "columns of C per work-item", 4L, NULL, 0, 1L, 16L, 0},
+    {"RK", "K step: the vector width of B's loads", 4L, f14_p4_values, 5, 1L, 1073741824L, 0},
 };
-static char *f14_s0_names[] = {"TS"};
-static long f14_s0_values[] = {32};
-static char *f14_s1_names[] = {"TS"};
-static long f14_s1_values[] = {16};
+static char *f14_s0_names[] = {"THREADSX", "THREADSY", "RX", "RY", "RK"};
+static long f14_s0_values[] = {8, 8, 8, 4, 4};
 static gb_preset_t f14_presets[] = {
-    {"myGEMM2_TS32", "the tutorial's setting: 32 x 32 tiles", 3u, 1, f14_s0_names, f14_s0_values},
-    {"myGEMM2_TS16", "16 x 16 tiles", 3u, 1, f14_s1_names, f14_s1_values},
+    {"myGEMM11_8x8_8x4", "the tutorial's setting: 8 x 8 work-items, 8 x 4 block of C per work-item, K step 4 (RK = RY)", 3u, 5, f14_s0_names, f14_s0_values},
 };
 static char *f15_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
-static char *f15_constraints[] = {"TS % WPT == 0"};
-static long f15_p1_values[] = {1, 2, 4, 8, 16, 32};
 static gb_param_t f15_params[] = {
-    {"TS", "tile size: TS x TS tiles of A, B and C", 32L, NULL, 0, 1L, 128L, 0},
-    {"WPT", "work per thread: elements of a row of C per work-item (work-group TS x TS/WPT)", 8L, f15_p1_values, 6, 1L, 1073741824L, 0},
+    {"TS", "tile size: TS x TS tiles of A, B and C, TS x TS work-items per group", 32L, NULL, 0, 1L, 64L, 0},
 };
-static char *f15_s0_names[] = {"TS", "WPT"};
-static long f15_s0_values[] = {32, 8};
+static char *f15_s0_names[] = {"TS"};
+static long f15_s0_values[] = {32};
+static char *f15_s1_names[] = {"TS"};
+static long f15_s1_values[] = {16};
 static gb_preset_t f15_presets[] = {
-    {"myGEMM3_TS32_WPT8", "the tutorial's setting: 32 x 32 tiles, 8 elements per work-item (32 x 4 work-items)", 3u, 2, f15_s0_names, f15_s0_values},
+    {"myGEMM2_TS32", "the tutorial's setting: 32 x 32 tiles", 3u, 1, f15_s0_names, f15_s0_values},
+    {"myGEMM2_TS16", "16 x 16 tiles", 3u, 1, f15_s1_names, f15_s1_values},
 };
 static char *f16_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
-static char *f16_constraints[] = {"TS % WIDTH == 0"};
-static long f16_p1_values[] = {1, 2, 4, 8};
+static char *f16_constraints[] = {"TS % WPT == 0"};
+static long f16_p1_values[] = {1, 2, 4, 8, 16, 32};
 static gb_param_t f16_params[] = {
     {"TS", "tile size: TS x TS tiles of A, B and C", 32L, NULL, 0, 1L, 128L, 0},
-    {"WIDTH", "vector width: elements per load, store and accumulator (work-group TS/WIDTH x TS)", 4L, f16_p1_values, 4, 1L, 1073741824L, 0},
+    {"WPT", "work per thread: elements of a row of C per work-item (work-group TS x TS/WPT)", 8L, f16_p1_values, 6, 1L, 1073741824L, 0},
 };
-static char *f16_s0_names[] = {"TS", "WIDTH"};
-static long f16_s0_values[] = {32, 4};
-static char *f16_s1_names[] = {"TS", "WIDTH"};
-static long f16_s1_values[] = {32, 8};
-static char *f16_s2_names[] = {"TS", "WIDTH"};
-static long f16_s2_values[] = {32, 2};
+static char *f16_s0_names[] = {"TS", "WPT"};
+static long f16_s0_values[] = {32, 8};
 static gb_preset_t f16_presets[] = {
-    {"myGEMM4_W4", "the tutorial's setting: 32 x 32 tiles, float4/double4 (8 x 32 work-items)", 3u, 2, f16_s0_names, f16_s0_values},
-    {"myGEMM4_W8", "32 x 32 tiles, float8/double8 (4 x 32 work-items)", 3u, 2, f16_s1_names, f16_s1_values},
-    {"myGEMM4_W2", "32 x 32 tiles, float2/double2 (16 x 32 work-items)", 3u, 2, f16_s2_names, f16_s2_values},
+    {"myGEMM3_TS32_WPT8", "the tutorial's setting: 32 x 32 tiles, 8 elements per work-item (32 x 4 work-items)", 3u, 2, f16_s0_names, f16_s0_values},
 };
 static char *f17_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
-static char *f17_constraints[] = {"TS % WPT == 0", "TSDK % (TS / WPT) == 0"};
-static long f17_p1_values[] = {1, 2, 4, 8, 16, 32};
+static char *f17_constraints[] = {"TS % WIDTH == 0"};
+static long f17_p1_values[] = {1, 2, 4, 8};
 static gb_param_t f17_params[] = {
+    {"TS", "tile size: TS x TS tiles of A, B and C", 32L, NULL, 0, 1L, 128L, 0},
+    {"WIDTH", "vector width: elements per load, store and accumulator (work-group TS/WIDTH x TS)", 4L, f17_p1_values, 4, 1L, 1073741824L, 0},
+};
+static char *f17_s0_names[] = {"TS", "WIDTH"};
+static long f17_s0_values[] = {32, 4};
+static char *f17_s1_names[] = {"TS", "WIDTH"};
+static long f17_s1_values[] = {32, 8};
+static char *f17_s2_names[] = {"TS", "WIDTH"};
+static long f17_s2_values[] = {32, 2};
+static gb_preset_t f17_presets[] = {
+    {"myGEMM4_W4", "the tutorial's setting: 32 x 32 tiles, float4/double4 (8 x 32 work-items)", 3u, 2, f17_s0_names, f17_s0_values},
+    {"myGEMM4_W8", "32 x 32 tiles, float8/double8 (4 x 32 work-items)", 3u, 2, f17_s1_names, f17_s1_values},
+    {"myGEMM4_W2", "32 x 32 tiles, float2/double2 (16 x 32 work-items)", 3u, 2, f17_s2_names, f17_s2_values},
+};
+static char *f18_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
+static char *f18_constraints[] = {"TS % WPT == 0", "TSDK % (TS / WPT) == 0"};
+static long f18_p1_values[] = {1, 2, 4, 8, 16, 32};
+static gb_param_t f18_params[] = {
     {"TS", "tile size in M and N: TS x TS tiles of C", 32L, NULL, 0, 1L, 128L, 0},
-    {"WPT", "work per thread: elements of a row of C per work-item (work-group TS x TS/WPT)", 8L, f17_p1_values, 6, 1L, 1073741824L, 0},
+    {"WPT", "work per thread: elements of a row of C per work-item (work-group TS x TS/WPT)", 8L, f18_p1_values, 6, 1L, 1073741824L, 0},
     {"TSDK", "tile size in K: TS x TSDK tiles of A and B^T", 16L, NULL, 0, 1L, 256L, 0},
     {"PAD", "elements of padding per row of the local B^T tile (bank conflicts of the transposing store)", 2L, NULL, 0, 0L, 16L, 0},
 };
-static char *f17_s0_names[] = {"TS", "WPT", "TSDK", "PAD"};
-static long f17_s0_values[] = {32, 8, 16, 2};
-static gb_preset_t f17_presets[] = {
-    {"myGEMM5_TS32_TSDK16", "the tutorial's setting: 32 x 32 tiles of C, 32 x 16 tiles of A and B^T, 8 elements per work-item, LPT 4, padding 2", 3u, 4, f17_s0_names, f17_s0_values},
-};
-static char *f18_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
-static char *f18_constraints[] = {"TSM % WPTM == 0", "TSN % WPTN == 0", "(TSM * TSK) % ((TSM / WPTM) * (TSN / WPTN)) == 0", "(TSK * TSN) % ((TSM / WPTM) * (TSN / WPTN)) == 0", "WPTM * WPTN <= 256"};
-static long f18_p3_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
-static long f18_p4_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
-static gb_param_t f18_params[] = {
-    {"TSM", "tile size in M: rows of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0},
-    {"TSN", "tile size in N: columns of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0},
-    {"TSK", "tile size in K: the K step staged in local memory", 16L, NULL, 0, 1L, 256L, 0},
-    {"WPTM", "work per thread in M: rows of C per work-item (work-group TSM/WPTM x TSN/WPTN)", 8L, f18_p3_values, 10, 1L, 1073741824L, 0},
-    {"WPTN", "work per thread in N: columns of C per work-item", 8L, f18_p4_values, 10, 1L, 1073741824L, 0},
-    {"PAD", "elements of padding per row of the local B tile (bank conflicts of the transposing store)", 0L, NULL, 0, 0L, 16L, 0},
-};
-static char *f18_s0_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "PAD"};
-static long f18_s0_values[] = {128, 128, 16, 8, 8, 0};
-static char *f18_s1_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "PAD"};
-static long f18_s1_values[] = {64, 128, 16, 8, 8, 1};
-static char *f18_s2_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "PAD"};
-static long f18_s2_values[] = {32, 32, 32, 4, 4, 0};
+static char *f18_s0_names[] = {"TS", "WPT", "TSDK", "PAD"};
+static long f18_s0_values[] = {32, 8, 16, 2};
 static gb_preset_t f18_presets[] = {
-    {"myGEMM6_128x128x16", "the tutorial's setting: 128 x 128 C tiles, K step 16, 8 x 8 per work-item (16 x 16 work-items)", 3u, 6, f18_s0_names, f18_s0_values},
-    {"myGEMM6_64x128x16", "rectangular 64 x 128 C tiles, 8 x 8 per work-item (8 x 16 work-items), padded B tile", 3u, 6, f18_s1_names, f18_s1_values},
-    {"myGEMM6_32x32x32", "small 32 x 32 C tiles, K step 32, 4 x 4 per work-item (8 x 8 work-items)", 3u, 6, f18_s2_names, f18_s2_values},
+    {"myGEMM5_TS32_TSDK16", "the tutorial's setting: 32 x 32 tiles of C, 32 x 16 tiles of A and B^T, 8 elements per work-item, LPT 4, padding 2", 3u, 4, f18_s0_names, f18_s0_values},
 };
 static char *f19_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
-static char *f19_constraints[] = {"TSM % WPTM == 0", "TSN % WPTN == 0", "TSM % WIDTH == 0", "TSK % WIDTH == 0", "(TSM * TSK) % ((TSM / WPTM) * (TSN / WPTN) * WIDTH) == 0", "(TSK * TSN) % ((TSM / WPTM) * (TSN / WPTN) * WIDTH) == 0", "WPTM * WPTN <= 256"};
+static char *f19_constraints[] = {"TSM % WPTM == 0", "TSN % WPTN == 0", "(TSM * TSK) % ((TSM / WPTM) * (TSN / WPTN)) == 0", "(TSK * TSN) % ((TSM / WPTM) * (TSN / WPTN)) == 0", "WPTM * WPTN <= 256"};
 static long f19_p3_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
 static long f19_p4_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
-static long f19_p5_values[] = {1, 2, 4, 8};
 static gb_param_t f19_params[] = {
     {"TSM", "tile size in M: rows of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0},
     {"TSN", "tile size in N: columns of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0},
     {"TSK", "tile size in K: the K step staged in local memory", 16L, NULL, 0, 1L, 256L, 0},
     {"WPTM", "work per thread in M: rows of C per work-item (work-group TSM/WPTM x TSN/WPTN)", 8L, f19_p3_values, 10, 1L, 1073741824L, 0},
     {"WPTN", "work per thread in N: columns of C per work-item", 8L, f19_p4_values, 10, 1L, 1073741824L, 0},
-    {"WIDTH", "vector width of the global loads of A (along M) and B (along K)", 4L, f19_p5_values, 4, 1L, 1073741824L, 0},
     {"PAD", "elements of padding per row of the local B tile (bank conflicts of the transposing store)", 0L, NULL, 0, 0L, 16L, 0},
 };
-static char *f19_s0_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "WIDTH", "PAD"};
-static long f19_s0_values[] = {128, 128, 16, 8, 8, 4, 0};
-static char *f19_s1_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "WIDTH", "PAD"};
-static long f19_s1_values[] = {64, 128, 16, 8, 8, 8, 1};
+static char *f19_s0_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "PAD"};
+static long f19_s0_values[] = {128, 128, 16, 8, 8, 0};
+static char *f19_s1_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "PAD"};
+static long f19_s1_values[] = {64, 128, 16, 8, 8, 1};
+static char *f19_s2_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "PAD"};
+static long f19_s2_values[] = {32, 32, 32, 4, 4, 0};
 static gb_preset_t f19_presets[] = {
-    {"myGEMM7_128x128x16_W4", "the tutorial's setting: 128 x 128 C tiles, K step 16, 8 x 8 per work-item (16 x 16 work-items), float4/double4 loads", 3u, 7, f19_s0_names, f19_s0_values},
-    {"myGEMM7_64x128x16_W8", "rectangular 64 x 128 C tiles, 8 x 8 per work-item (8 x 16 work-items), float8/double8 loads, padded B tile", 3u, 7, f19_s1_names, f19_s1_values},
+    {"myGEMM6_128x128x16", "the tutorial's setting: 128 x 128 C tiles, K step 16, 8 x 8 per work-item (16 x 16 work-items)", 3u, 6, f19_s0_names, f19_s0_values},
+    {"myGEMM6_64x128x16", "rectangular 64 x 128 C tiles, 8 x 8 per work-item (8 x 16 work-items), padded B tile", 3u, 6, f19_s1_names, f19_s1_values},
+    {"myGEMM6_32x32x32", "small 32 x 32 C tiles, K step 32, 4 x 4 per work-item (8 x 8 work-items)", 3u, 6, f19_s2_names, f19_s2_values},
 };
 static char *f20_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
 static char *f20_constraints[] = {"TSM % WPTM == 0", "TSN % WPTN == 0", "TSM % WIDTH == 0", "TSK % WIDTH == 0", "(TSM * TSK) % ((TSM / WPTM) * (TSN / WPTN) * WIDTH) == 0", "(TSK * TSN) % ((TSM / WPTM) * (TSN / WPTN) * WIDTH) == 0", "WPTM * WPTN <= 256"};
@@ -547,63 +565,35 @@ static long f20_s0_values[] = {128, 128, 16, 8, 8, 4, 0};
 static char *f20_s1_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "WIDTH", "PAD"};
 static long f20_s1_values[] = {64, 128, 16, 8, 8, 8, 1};
 static gb_preset_t f20_presets[] = {
-    {"myGEMM9_128x128x16_W4", "the tutorial's setting: 128 x 128 C tiles, K step 16, 8 x 8 per work-item (16 x 16 work-items), float4/double4 loads, double-buffered (32 KiB of local memory in single precision)", 3u, 7, f20_s0_names, f20_s0_values},
-    {"myGEMM9_64x128x16_W8", "rectangular 64 x 128 C tiles, 8 x 8 per work-item (8 x 16 work-items), float8/double8 loads, padded B tile, double-buffered", 3u, 7, f20_s1_names, f20_s1_values},
+    {"myGEMM7_128x128x16_W4", "the tutorial's setting: 128 x 128 C tiles, K step 16, 8 x 8 per work-item (16 x 16 work-items), float4/double4 loads", 3u, 7, f20_s0_names, f20_s0_values},
+    {"myGEMM7_64x128x16_W8", "rectangular 64 x 128 C tiles, 8 x 8 per work-item (8 x 16 work-items), float8/double8 loads, padded B tile", 3u, 7, f20_s1_names, f20_s1_values},
 };
-static char *f21_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
+static char *f21_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
+static char *f21_constraints[] = {"TSM % WPTM == 0", "TSN % WPTN == 0", "TSM % WIDTH == 0", "TSK % WIDTH == 0", "(TSM * TSK) % ((TSM / WPTM) * (TSN / WPTN) * WIDTH) == 0", "(TSK * TSN) % ((TSM / WPTM) * (TSN / WPTN) * WIDTH) == 0", "WPTM * WPTN <= 256"};
+static long f21_p3_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
+static long f21_p4_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
+static long f21_p5_values[] = {1, 2, 4, 8};
 static gb_param_t f21_params[] = {
+    {"TSM", "tile size in M: rows of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0},
+    {"TSN", "tile size in N: columns of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0},
+    {"TSK", "tile size in K: the K step staged in local memory", 16L, NULL, 0, 1L, 256L, 0},
+    {"WPTM", "work per thread in M: rows of C per work-item (work-group TSM/WPTM x TSN/WPTN)", 8L, f21_p3_values, 10, 1L, 1073741824L, 0},
+    {"WPTN", "work per thread in N: columns of C per work-item", 8L, f21_p4_values, 10, 1L, 1073741824L, 0},
+    {"WIDTH", "vector width of the global loads of A (along M) and B (along K)", 4L, f21_p5_values, 4, 1L, 1073741824L, 0},
+    {"PAD", "elements of padding per row of the local B tile (bank conflicts of the transposing store)", 0L, NULL, 0, 0L, 16L, 0},
+};
+static char *f21_s0_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "WIDTH", "PAD"};
+static long f21_s0_values[] = {128, 128, 16, 8, 8, 4, 0};
+static char *f21_s1_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "WIDTH", "PAD"};
+static long f21_s1_values[] = {64, 128, 16, 8, 8, 8, 1};
+static gb_preset_t f21_presets[] = {
+    {"myGEMM9_128x128x16_W4", "the tutorial's setting: 128 x 128 C tiles, K step 16, 8 x 8 per work-item (16 x 16 work-items), float4/double4 loads, double-buffered (32 KiB of local memory in single precision)", 3u, 7, f21_s0_names, f21_s0_values},
+    {"myGEMM9_64x128x16_W8", "rectangular 64 x 128 C tiles, 8 x 8 per work-item (8 x 16 work-items), float8/double8 loads, padded B tile, double-buffered", 3u, 7, f21_s1_names, f21_s1_values},
+};
+static char *f22_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
+static gb_param_t f22_params[] = {
     {"LX", "work-group size along dimension 0 (C's contiguous index)", 16L, NULL, 0, 1L, 1024L, 0},
     {"LY", "work-group size along dimension 1", 4L, NULL, 0, 1L, 1024L, 0},
-};
-static char *f22_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
-static char *f22_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
-static char *f22_extensions[] = {"cl_nv_device_attribute_query"};
-static char *f22_let_names[] = {"P"};
-static char *f22_let_exprs[] = {"max(1, min(SPLITK, K / 256))"};
-static long f22_p0_values[] = {16, 32, 64, 128};
-static long f22_p1_values[] = {8, 16, 32, 64};
-static long f22_p2_values[] = {1, 2, 4, 8};
-static long f22_p3_values[] = {1, 2, 4, 8};
-static long f22_p4_values[] = {8, 16, 32};
-static long f22_p5_values[] = {16};
-static long f22_p6_values[] = {4, 8};
-static long f22_p7_values[] = {0, 4, 8};
-static long f22_p8_values[] = {0, 1, 2, 4};
-static long f22_p9_values[] = {0, 1};
-static long f22_p10_values[] = {0, 1, 2};
-static long f22_p11_values[] = {0, 1, 2};
-static long f22_p12_values[] = {0, 128, 168, 255};
-static long f22_p13_values[] = {0, 1};
-static long f22_p14_values[] = {1, 2, 4, 8, 16};
-static long f22_p15_values[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
-static gb_param_t f22_params[] = {
-    {"WM", "rows of C per warp (multiple of 16)", 32L, f22_p0_values, 4, 1L, 1073741824L, 0},
-    {"WN", "columns of C per warp", 64L, f22_p1_values, 4, 1L, 1073741824L, 0},
-    {"WGM", "warps along M; the tile has WGM*WM rows", 2L, f22_p2_values, 4, 1L, 1073741824L, 0},
-    {"WGN", "warps along N; the tile has WGN*WN columns", 2L, f22_p3_values, 4, 1L, 1073741824L, 0},
-    {"BK", "K step staged in local memory (two buffers)", 16L, f22_p4_values, 3, 1L, 1073741824L, 0},
-    {"MMAM", "rows of one instruction: mma.m16n8k<MMAK>", 16L, f22_p5_values, 1, 1L, 1073741824L, 0},
-    {"MMAK", "K of one instruction: m16n8k4 or m16n8k8", 8L, f22_p6_values, 2, 1L, 1073741824L, 0},
-    {"PAD", "floats of padding per k-row of the local tiles: 8 makes fragment loads conflict-free where the tile is a multiple of 32 wide", 8L, f22_p7_values, 3, 1L, 1073741824L, 0},
-    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; k > 1 holds a second set of accumulators); 0: the tensor core accumulates across all of K, truncating (not faithful at large K)", 1L, f22_p8_values, 4, 1L, 1073741824L, 0},
-    {"FRAG", "1: each instruction's operands are read from local memory (and split) just before it, 0: all of a K step's before its first instruction (more registers)", 1L, f22_p9_values, 2, 1L, 1073741824L, 0},
-    {"SPLIT", "how x becomes big + small: 0 both rounded to TF32 (cvt.rna); 1 big rounded, small the exact remainder, whose low bits the tensor core does not read; 2 big truncated (one AND), small the remainder", 2L, f22_p10_values, 3, 1L, 1073741824L, 0},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f22_p11_values, 3, 1L, 1073741824L, 0},
-    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f22_p12_values, 4, 1L, 1073741824L, 0},
-    {"EMU", "1: emulate mma.sync and the TF32 rounding through local memory, so that devices without tensor cores can validate the indexing and the split (testing only, slow)", 0L, f22_p13_values, 2, 1L, 1073741824L, 1},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f22_p14_values, 5, 1L, 1073741824L, 0},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off", 1L, f22_p15_values, 10, 1L, 1073741824L, 0},
-};
-static char *f22_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM"};
-static long f22_s0_values[] = {32, 64, 2, 2, 16, 16, 8, 8, 1, 1, 2, 1, 8};
-static char *f22_s1_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM"};
-static long f22_s1_values[] = {32, 64, 2, 2, 16, 16, 8, 8, 1, 1, 0, 1, 8};
-static char *f22_s2_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM"};
-static long f22_s2_values[] = {64, 32, 2, 4, 8, 16, 8, 8, 1, 1, 2, 1, 8};
-static gb_preset_t f22_presets[] = {
-    {"sgemm_3xtf32_64x128", "the family default: 64x128x16 tile, 4 warps of 32x64, m16n8k8, big truncated and the remainder read by the tensor core, each K step of 16 added in FP32; the fastest faithful tile of the sweeps on the H200 (bench/notes/sgemm_3xtf32.md#3xtf32-first), 26 KB of local memory", 1u, 13, f22_s0_names, f22_s0_values},
-    {"sgemm_3xtf32_rna", "the same tile with both parts rounded by cvt.rna, as the ISA defines TF32 operands: no reliance on how the tensor core reads unrounded bits", 1u, 13, f22_s1_names, f22_s1_values},
-    {"sgemm_3xtf32_128", "128x128x8 tile, 8 warps of 64x32 (128 registers a lane on sm_90), 17 KB", 1u, 13, f22_s2_names, f22_s2_values},
 };
 static char *f23_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
 static char *f23_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
@@ -644,199 +634,249 @@ static gb_param_t f23_params[] = {
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f23_p14_values, 5, 1L, 1073741824L, 0},
     {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off", 1L, f23_p15_values, 10, 1L, 1073741824L, 0},
 };
-static char *f24_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
-static char *f24_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "K >= 48"};
-static long f24_p0_values[] = {64, 128, 256};
-static long f24_p1_values[] = {1, 2};
-static long f24_p2_values[] = {8, 16, 32};
-static long f24_p3_values[] = {1, 3};
-static long f24_p4_values[] = {0, 1, 2, 4, 8, 16};
-static long f24_p5_values[] = {0, 1, 2};
-static long f24_p6_values[] = {0, 1, 2};
-static long f24_p7_values[] = {1, 2};
-static long f24_p8_values[] = {1, 2, 4, 8, 16};
-static long f24_p9_values[] = {0, 1, 2};
-static long f24_p10_values[] = {0, 1};
+static char *f23_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM"};
+static long f23_s0_values[] = {32, 64, 2, 2, 16, 16, 8, 8, 1, 1, 2, 1, 8};
+static char *f23_s1_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM"};
+static long f23_s1_values[] = {32, 64, 2, 2, 16, 16, 8, 8, 1, 1, 0, 1, 8};
+static char *f23_s2_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM"};
+static long f23_s2_values[] = {64, 32, 2, 4, 8, 16, 8, 8, 1, 1, 2, 1, 8};
+static gb_preset_t f23_presets[] = {
+    {"sgemm_3xtf32_64x128", "the family default: 64x128x16 tile, 4 warps of 32x64, m16n8k8, big truncated and the remainder read by the tensor core, each K step of 16 added in FP32; the fastest faithful tile of the sweeps on the H200 (bench/notes/sgemm_3xtf32.md#3xtf32-first), 26 KB of local memory", 1u, 13, f23_s0_names, f23_s0_values},
+    {"sgemm_3xtf32_rna", "the same tile with both parts rounded by cvt.rna, as the ISA defines TF32 operands: no reliance on how the tensor core reads unrounded bits", 1u, 13, f23_s1_names, f23_s1_values},
+    {"sgemm_3xtf32_128", "128x128x8 tile, 8 warps of 64x32 (128 registers a lane on sm_90), 17 KB", 1u, 13, f23_s2_names, f23_s2_values},
+};
+static char *f24_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
+static char *f24_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
+static char *f24_extensions[] = {"cl_nv_device_attribute_query"};
+static char *f24_let_names[] = {"P"};
+static char *f24_let_exprs[] = {"max(1, min(SPLITK, K / 256))"};
+static long f24_p0_values[] = {16, 32, 64, 128};
+static long f24_p1_values[] = {8, 16, 32, 64};
+static long f24_p2_values[] = {1, 2, 4, 8};
+static long f24_p3_values[] = {1, 2, 4, 8};
+static long f24_p4_values[] = {8, 16, 32};
+static long f24_p5_values[] = {16};
+static long f24_p6_values[] = {4, 8};
+static long f24_p7_values[] = {0, 4, 8};
+static long f24_p8_values[] = {0, 1, 2, 4};
+static long f24_p9_values[] = {0, 1};
+static long f24_p10_values[] = {0, 1, 2};
+static long f24_p11_values[] = {0, 1, 2};
+static long f24_p12_values[] = {0, 128, 168, 255};
+static long f24_p13_values[] = {0, 1};
+static long f24_p14_values[] = {1, 2, 4, 8, 16};
+static long f24_p15_values[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static gb_param_t f24_params[] = {
-    {"BN", "columns of the tile: the N of every wgmma.m64nNk8", 128L, f24_p0_values, 3, 1L, 1073741824L, 0},
-    {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f24_p1_values, 2, 1L, 1073741824L, 0},
-    {"BK", "K step staged in local memory (two buffers)", 16L, f24_p2_values, 3, 1L, 1073741824L, 0},
-    {"TERMS", "3: 3xTF32 (FP32-accurate); 1: big*big alone, plain TF32 (not FP32-accurate: for testing the fragments with data TF32 holds exactly)", 3L, f24_p3_values, 2, 1L, 1073741824L, 1},
-    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; a second set of accumulators); 0: the tensor core accumulates across all of K (half the accumulator registers)", 8L, f24_p4_values, 6, 1L, 1073741824L, 0},
-    {"PADL", "16-byte units between the core matrices of one 8-row group of B in local memory (the descriptor's LBO)", 0L, f24_p5_values, 3, 1L, 1073741824L, 0},
-    {"PADS", "16-byte units after each 8-row group of B in local memory (the descriptor's SBO): 1 spreads the stores of a B stored K x N over every bank", 1L, f24_p6_values, 3, 1L, 1073741824L, 0},
-    {"PREFETCH", "steps ahead that A and B are loaded: 1, stored into local memory as soon as they arrive (the store waits for the load); 2, loaded a step earlier (more registers)", 1L, f24_p7_values, 2, 1L, 1073741824L, 0},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f24_p8_values, 5, 1L, 1073741824L, 0},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f24_p9_values, 3, 1L, 1073741824L, 0},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors, so that devices without it can validate the fragments, the descriptors and the split (testing only, slow); the program is then plain OpenCL C", 0L, f24_p10_values, 2, 1L, 1073741824L, 1},
+    {"WM", "rows of C per warp (multiple of 16)", 32L, f24_p0_values, 4, 1L, 1073741824L, 0},
+    {"WN", "columns of C per warp", 64L, f24_p1_values, 4, 1L, 1073741824L, 0},
+    {"WGM", "warps along M; the tile has WGM*WM rows", 2L, f24_p2_values, 4, 1L, 1073741824L, 0},
+    {"WGN", "warps along N; the tile has WGN*WN columns", 2L, f24_p3_values, 4, 1L, 1073741824L, 0},
+    {"BK", "K step staged in local memory (two buffers)", 16L, f24_p4_values, 3, 1L, 1073741824L, 0},
+    {"MMAM", "rows of one instruction: mma.m16n8k<MMAK>", 16L, f24_p5_values, 1, 1L, 1073741824L, 0},
+    {"MMAK", "K of one instruction: m16n8k4 or m16n8k8", 8L, f24_p6_values, 2, 1L, 1073741824L, 0},
+    {"PAD", "floats of padding per k-row of the local tiles: 8 makes fragment loads conflict-free where the tile is a multiple of 32 wide", 8L, f24_p7_values, 3, 1L, 1073741824L, 0},
+    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; k > 1 holds a second set of accumulators); 0: the tensor core accumulates across all of K, truncating (not faithful at large K)", 1L, f24_p8_values, 4, 1L, 1073741824L, 0},
+    {"FRAG", "1: each instruction's operands are read from local memory (and split) just before it, 0: all of a K step's before its first instruction (more registers)", 1L, f24_p9_values, 2, 1L, 1073741824L, 0},
+    {"SPLIT", "how x becomes big + small: 0 both rounded to TF32 (cvt.rna); 1 big rounded, small the exact remainder, whose low bits the tensor core does not read; 2 big truncated (one AND), small the remainder", 2L, f24_p10_values, 3, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f24_p11_values, 3, 1L, 1073741824L, 0},
+    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f24_p12_values, 4, 1L, 1073741824L, 0},
+    {"EMU", "1: emulate mma.sync and the TF32 rounding through local memory, so that devices without tensor cores can validate the indexing and the split (testing only, slow)", 0L, f24_p13_values, 2, 1L, 1073741824L, 1},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f24_p14_values, 5, 1L, 1073741824L, 0},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off", 1L, f24_p15_values, 10, 1L, 1073741824L, 0},
 };
-static char *f24_s0_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
-static long f24_s0_values[] = {128, 2, 16, 3, 8, 0, 1, 1, 8, 1};
-static char *f24_s1_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
-static long f24_s1_values[] = {128, 1, 16, 3, 8, 0, 1, 1, 8, 1};
-static char *f24_s2_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
-static long f24_s2_values[] = {64, 2, 32, 3, 4, 0, 1, 1, 8, 1};
-static gb_preset_t f24_presets[] = {
-    {"sgemm_wgmma_128x128", "the family default: 128x128x16 tile, two warp groups of 64x128, sums of 128 k added in FP32, 33 KB of local memory; 62.8 TFLOP/s at 4096 on the H200, faithful on uniform, positive and normal data (bench/notes/wgmma.md#wgmma-first)", 1u, 10, f24_s0_names, f24_s0_values},
-    {"sgemm_wgmma_64x128", "64x128x16 tile, one warp group: twice the work-groups of the default (for shapes with few tiles); 63.5 TFLOP/s at 4096 on the H200", 1u, 10, f24_s1_names, f24_s1_values},
-    {"sgemm_wgmma_128x64", "128x64x32 tile: half the accumulators of the default, longer K steps", 1u, 10, f24_s2_names, f24_s2_values},
-};
-static char *f25_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
-static char *f25_constraints[] = {"TX * KG <= 1024", "MR * VW <= 64", "KU * VW <= 32"};
-static char *f25_let_names[] = {"TILES", "RB", "P"};
-static char *f25_let_exprs[] = {"ceil_div(N, TX * VW)", "ceil_div(M, MR)", "max(1, min(ceil_div(CUS * SLOTS, TILES * RB), K / (32 * KG)))"};
-static long f25_p0_values[] = {1, 2, 4};
-static long f25_p1_values[] = {32, 64, 128, 256};
-static long f25_p2_values[] = {1, 2, 4, 8};
-static long f25_p3_values[] = {1, 2, 4, 8, 16, 32};
-static long f25_p4_values[] = {1, 2, 4, 8};
-static long f25_p5_values[] = {1, 2, 4, 8, 16};
+static char *f25_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
+static char *f25_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "K >= 48"};
+static long f25_p0_values[] = {64, 128, 256};
+static long f25_p1_values[] = {1, 2};
+static long f25_p2_values[] = {8, 16, 32};
+static long f25_p3_values[] = {1, 3};
+static long f25_p4_values[] = {0, 1, 2, 4, 8, 16};
+static long f25_p5_values[] = {0, 1, 2};
+static long f25_p6_values[] = {0, 1, 2};
+static long f25_p7_values[] = {1, 2};
+static long f25_p8_values[] = {1, 2, 4, 8, 16};
+static long f25_p9_values[] = {0, 1, 2};
+static long f25_p10_values[] = {0, 1};
 static gb_param_t f25_params[] = {
-    {"VW", "columns of C per work-item, read from B's rows as one vector", 4L, f25_p0_values, 3, 1L, 1073741824L, 0},
-    {"TX", "work-items side by side along N in a group", 64L, f25_p1_values, 4, 1L, 1073741824L, 0},
-    {"KG", "rows of work-items in a group, each over a part of its K range (sums added in local memory)", 4L, f25_p2_values, 4, 1L, 1073741824L, 0},
-    {"MR", "rows of C a group computes: B is read once per MR rows", 16L, f25_p3_values, 6, 1L, 1073741824L, 0},
-    {"KU", "rows of B loaded before their products (loads in flight)", 4L, f25_p4_values, 4, 1L, 1073741824L, 0},
-    {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least 32 K steps a row of work-items)", 4L, f25_p5_values, 5, 1L, 1073741824L, 0},
+    {"BN", "columns of the tile: the N of every wgmma.m64nNk8", 128L, f25_p0_values, 3, 1L, 1073741824L, 0},
+    {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f25_p1_values, 2, 1L, 1073741824L, 0},
+    {"BK", "K step staged in local memory (two buffers)", 16L, f25_p2_values, 3, 1L, 1073741824L, 0},
+    {"TERMS", "3: 3xTF32 (FP32-accurate); 1: big*big alone, plain TF32 (not FP32-accurate: for testing the fragments with data TF32 holds exactly)", 3L, f25_p3_values, 2, 1L, 1073741824L, 1},
+    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; a second set of accumulators); 0: the tensor core accumulates across all of K (half the accumulator registers)", 8L, f25_p4_values, 6, 1L, 1073741824L, 0},
+    {"PADL", "16-byte units between the core matrices of one 8-row group of B in local memory (the descriptor's LBO)", 0L, f25_p5_values, 3, 1L, 1073741824L, 0},
+    {"PADS", "16-byte units after each 8-row group of B in local memory (the descriptor's SBO): 1 spreads the stores of a B stored K x N over every bank", 1L, f25_p6_values, 3, 1L, 1073741824L, 0},
+    {"PREFETCH", "steps ahead that A and B are loaded: 1, stored into local memory as soon as they arrive (the store waits for the load); 2, loaded a step earlier (more registers)", 1L, f25_p7_values, 2, 1L, 1073741824L, 0},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f25_p8_values, 5, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f25_p9_values, 3, 1L, 1073741824L, 0},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors, so that devices without it can validate the fragments, the descriptors and the split (testing only, slow); the program is then plain OpenCL C", 0L, f25_p10_values, 2, 1L, 1073741824L, 1},
 };
-static char *f25_s0_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
-static long f25_s0_values[] = {4, 64, 4, 16, 4, 4};
-static char *f25_s1_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
-static long f25_s1_values[] = {4, 128, 2, 1, 8, 8};
-static char *f25_s2_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
-static long f25_s2_values[] = {2, 64, 2, 32, 4, 4};
+static char *f25_s0_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
+static long f25_s0_values[] = {128, 2, 16, 3, 8, 0, 1, 1, 8, 1};
+static char *f25_s1_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
+static long f25_s1_values[] = {128, 1, 16, 3, 8, 0, 1, 1, 8, 1};
+static char *f25_s2_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
+static long f25_s2_values[] = {64, 2, 32, 3, 4, 0, 1, 1, 8, 1};
 static gb_preset_t f25_presets[] = {
-    {"thin_stream_16", "up to 16 rows of C in one pass over B: 64 x 4 columns a group, four rows of work-items, about four groups a compute unit", 3u, 6, f25_s0_names, f25_s0_values},
-    {"thin_stream_1", "one row of C (GEMV): 128 x 4 columns a group, eight rows of B in flight a work-item", 3u, 6, f25_s1_names, f25_s1_values},
-    {"thin_stream_64", "32 rows of C a group (64 rows in two passes over B, which the second reads from cache)", 3u, 6, f25_s2_names, f25_s2_values},
+    {"sgemm_wgmma_128x128", "the family default: 128x128x16 tile, two warp groups of 64x128, sums of 128 k added in FP32, 33 KB of local memory; 62.8 TFLOP/s at 4096 on the H200, faithful on uniform, positive and normal data (bench/notes/wgmma.md#wgmma-first)", 1u, 10, f25_s0_names, f25_s0_values},
+    {"sgemm_wgmma_64x128", "64x128x16 tile, one warp group: twice the work-groups of the default (for shapes with few tiles); 63.5 TFLOP/s at 4096 on the H200", 1u, 10, f25_s1_names, f25_s1_values},
+    {"sgemm_wgmma_128x64", "128x64x32 tile: half the accumulators of the default, longer K steps", 1u, 10, f25_s2_names, f25_s2_values},
 };
-static char *f26_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
-static char *f26_constraints[] = {"MWG % MDIMC == 0", "NWG % NDIMC == 0", "(MWG / MDIMC) % VWM == 0", "(NWG / NDIMC) % VWN == 0", "KWG % VWK == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWM) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWN) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG / MDIMC) * (NWG / NDIMC) * (max(ELEM, REAL) / REAL) <= 256"};
-static long f26_p0_values[] = {8, 16, 24, 32, 48, 64, 96, 128, 192, 256};
-static long f26_p1_values[] = {8, 16, 24, 32, 48, 64, 96, 128, 192, 256};
-static long f26_p2_values[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+static char *f26_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
+static char *f26_constraints[] = {"TX * KG <= 1024", "MR * VW <= 64", "KU * VW <= 32"};
+static char *f26_let_names[] = {"TILES", "RB", "P"};
+static char *f26_let_exprs[] = {"ceil_div(N, TX * VW)", "ceil_div(M, MR)", "max(1, min(ceil_div(CUS * SLOTS, TILES * RB), K / (32 * KG)))"};
+static long f26_p0_values[] = {1, 2, 4};
+static long f26_p1_values[] = {32, 64, 128, 256};
+static long f26_p2_values[] = {1, 2, 4, 8};
 static long f26_p3_values[] = {1, 2, 4, 8, 16, 32};
-static long f26_p4_values[] = {1, 2, 4, 8, 16, 32, 64};
-static long f26_p5_values[] = {1, 2, 4, 8};
-static long f26_p6_values[] = {1, 2, 4, 8};
-static long f26_p7_values[] = {1, 2, 4, 8};
-static long f26_p10_values[] = {1, 2};
-static long f26_p11_values[] = {0, 1};
+static long f26_p4_values[] = {1, 2, 4, 8};
+static long f26_p5_values[] = {1, 2, 4, 8, 16};
 static gb_param_t f26_params[] = {
-    {"MWG", "rows of the C tile per work-group", 64L, f26_p0_values, 10, 1L, 1073741824L, 0},
-    {"NWG", "columns of the C tile per work-group", 64L, f26_p1_values, 10, 1L, 1073741824L, 0},
-    {"KWG", "K step staged in local memory", 16L, f26_p2_values, 9, 1L, 1073741824L, 0},
-    {"MDIMC", "work-group size along M (dimension 1); MWI = MWG / MDIMC rows per work-item", 8L, f26_p3_values, 6, 1L, 1073741824L, 0},
-    {"NDIMC", "work-group size along N (dimension 0); NWI = NWG / NDIMC columns per work-item", 8L, f26_p4_values, 7, 1L, 1073741824L, 0},
-    {"VWM", "vector width along M: global loads of A^T (row-TN/TT), local reads of A", 1L, f26_p5_values, 4, 1L, 1073741824L, 0},
-    {"VWN", "vector width along N: global loads of B (row-NN/TN), local reads of B, FMAs and stores of C", 1L, f26_p6_values, 4, 1L, 1073741824L, 0},
-    {"VWK", "vector width along K: global loads of A (row-NN/NT) and B^T (row-NT/TT)", 1L, f26_p7_values, 4, 1L, 1073741824L, 0},
+    {"VW", "columns of C per work-item, read from B's rows as one vector", 4L, f26_p0_values, 3, 1L, 1073741824L, 0},
+    {"TX", "work-items side by side along N in a group", 64L, f26_p1_values, 4, 1L, 1073741824L, 0},
+    {"KG", "rows of work-items in a group, each over a part of its K range (sums added in local memory)", 4L, f26_p2_values, 4, 1L, 1073741824L, 0},
+    {"MR", "rows of C a group computes: B is read once per MR rows", 16L, f26_p3_values, 6, 1L, 1073741824L, 0},
+    {"KU", "rows of B loaded before their products (loads in flight)", 4L, f26_p4_values, 4, 1L, 1073741824L, 0},
+    {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least 32 K steps a row of work-items)", 4L, f26_p5_values, 5, 1L, 1073741824L, 0},
+};
+static char *f26_s0_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
+static long f26_s0_values[] = {4, 64, 4, 16, 4, 4};
+static char *f26_s1_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
+static long f26_s1_values[] = {4, 128, 2, 1, 8, 8};
+static char *f26_s2_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
+static long f26_s2_values[] = {2, 64, 2, 32, 4, 4};
+static gb_preset_t f26_presets[] = {
+    {"thin_stream_16", "up to 16 rows of C in one pass over B: 64 x 4 columns a group, four rows of work-items, about four groups a compute unit", 3u, 6, f26_s0_names, f26_s0_values},
+    {"thin_stream_1", "one row of C (GEMV): 128 x 4 columns a group, eight rows of B in flight a work-item", 3u, 6, f26_s1_names, f26_s1_values},
+    {"thin_stream_64", "32 rows of C a group (64 rows in two passes over B, which the second reads from cache)", 3u, 6, f26_s2_names, f26_s2_values},
+};
+static char *f27_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
+static char *f27_constraints[] = {"MWG % MDIMC == 0", "NWG % NDIMC == 0", "(MWG / MDIMC) % VWM == 0", "(NWG / NDIMC) % VWN == 0", "KWG % VWK == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWM) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWN) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG / MDIMC) * (NWG / NDIMC) * (max(ELEM, REAL) / REAL) <= 256"};
+static long f27_p0_values[] = {8, 16, 24, 32, 48, 64, 96, 128, 192, 256};
+static long f27_p1_values[] = {8, 16, 24, 32, 48, 64, 96, 128, 192, 256};
+static long f27_p2_values[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+static long f27_p3_values[] = {1, 2, 4, 8, 16, 32};
+static long f27_p4_values[] = {1, 2, 4, 8, 16, 32, 64};
+static long f27_p5_values[] = {1, 2, 4, 8};
+static long f27_p6_values[] = {1, 2, 4, 8};
+static long f27_p7_values[] = {1, 2, 4, 8};
+static long f27_p10_values[] = {1, 2};
+static long f27_p11_values[] = {0, 1};
+static gb_param_t f27_params[] = {
+    {"MWG", "rows of the C tile per work-group", 64L, f27_p0_values, 10, 1L, 1073741824L, 0},
+    {"NWG", "columns of the C tile per work-group", 64L, f27_p1_values, 10, 1L, 1073741824L, 0},
+    {"KWG", "K step staged in local memory", 16L, f27_p2_values, 9, 1L, 1073741824L, 0},
+    {"MDIMC", "work-group size along M (dimension 1); MWI = MWG / MDIMC rows per work-item", 8L, f27_p3_values, 6, 1L, 1073741824L, 0},
+    {"NDIMC", "work-group size along N (dimension 0); NWI = NWG / NDIMC columns per work-item", 8L, f27_p4_values, 7, 1L, 1073741824L, 0},
+    {"VWM", "vector width along M: global loads of A^T (row-TN/TT), local reads of A", 1L, f27_p5_values, 4, 1L, 1073741824L, 0},
+    {"VWN", "vector width along N: global loads of B (row-NN/TN), local reads of B, FMAs and stores of C", 1L, f27_p6_values, 4, 1L, 1073741824L, 0},
+    {"VWK", "vector width along K: global loads of A (row-NN/NT) and B^T (row-NT/TT)", 1L, f27_p7_values, 4, 1L, 1073741824L, 0},
     {"PADA", "elements of padding per row of the local A tile (bank conflicts): As is k-major, rows of MWG, for row-TN/TT or VWM > 1, else m-major, rows of KWG", 0L, NULL, 0, 0L, 16L, 0},
     {"PADB", "elements of padding per k-row of the local B tile (bank conflicts)", 0L, NULL, 0, 0L, 16L, 0},
-    {"STAGES", "local-memory buffers: 2 overlaps the next K step's global loads with this step's FMAs, one barrier per step", 2L, f26_p10_values, 2, 1L, 1073741824L, 0},
-    {"ACCMEM", "1: accumulators live in an indexed private array between K steps, which spares PoCL-style compilers copying them at every barrier; 0: registers only (GPUs)", 0L, f26_p11_values, 2, 1L, 1073741824L, 0},
+    {"STAGES", "local-memory buffers: 2 overlaps the next K step's global loads with this step's FMAs, one barrier per step", 2L, f27_p10_values, 2, 1L, 1073741824L, 0},
+    {"ACCMEM", "1: accumulators live in an indexed private array between K steps, which spares PoCL-style compilers copying them at every barrier; 0: registers only (GPUs)", 0L, f27_p11_values, 2, 1L, 1073741824L, 0},
 };
-static char *f26_s0_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
-static long f26_s0_values[] = {32, 32, 16, 8, 8, 1, 1, 1, 1, 0, 1, 0};
-static char *f26_s1_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
-static long f26_s1_values[] = {96, 64, 16, 16, 4, 1, 8, 8, 0, 0, 2, 1};
-static char *f26_s2_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
-static long f26_s2_values[] = {96, 64, 16, 16, 4, 1, 4, 8, 0, 0, 2, 1};
-static char *f26_s3_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
-static long f26_s3_values[] = {128, 128, 16, 16, 16, 4, 4, 4, 4, 0, 2, 0};
-static char *f26_s4_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
-static long f26_s4_values[] = {128, 64, 8, 16, 16, 2, 2, 2, 2, 0, 2, 0};
-static gb_preset_t f26_presets[] = {
-    {"xgemm_small", "32x32x16 tile, 8x8 work-items, 4x4 per work-item, scalar accesses, one local buffer", 63u, 12, f26_s0_names, f26_s0_values},
-    {"xgemm_cpu", "PoCL on an AVX2 CPU: 96x64x16 tile, 16x4 work-items, each 6 rows x 2 float8 of C (12 vector accumulators), float8 loads along K, double-buffered, accumulators kept in memory across barriers", 1u, 12, f26_s1_names, f26_s1_values},
-    {"xgemm_cpu_d", "PoCL on a CPU, double: xgemm_cpu's tile and work-items, each 6 rows x 4 double4 of C, double8 loads along K, double-buffered, accumulators kept in memory across barriers", 2u, 12, f26_s2_names, f26_s2_values},
-    {"xgemm_gpu", "NVIDIA H100 guess: 128x128x16 tile, 16x16 work-items, 8x8 per work-item, float4 global and local accesses, double-buffered (33 KB of local memory)", 1u, 12, f26_s3_names, f26_s3_values},
-    {"xgemm_gpu_d", "NVIDIA H100 guess for double: 128x64x8 tile, 16x16 work-items, 8x4 per work-item, double2 global and local accesses, double-buffered (25 KB of local memory)", 2u, 12, f26_s4_names, f26_s4_values},
-};
-static char *f27_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "M1", "N1", "TM", "TN", "D", "R", "PS", "ROWG", "STRIPS"};
-static char *f27_constraints[] = {"(MWG / (4 * RM)) * (NWG / (4 * RN)) <= 512", "MWG / (4 * RM) >= 4", "NWG / (4 * RN) >= 8", "!TAIL || (MWG / (4 * RM)) * (NWG / (4 * RN)) == 256", "!SPLITK || TAIL"};
-static char *f27_let_names[] = {"M1", "N1", "ROWG", "STRIPS", "FUSED", "TM", "TN", "R0", "P0", "P", "R", "PS", "D"};
-static char *f27_let_exprs[] = {"M - M % MWG * (M > MWG && M % MWG <= THIN)", "N - N % NWG * (N > NWG && N % NWG <= THIN)", "ceil_div(N, 32) * (M1 < M)", "ROWG + ceil_div(M1, 32) * (N1 < N)", "NVIDIA && (MWG / (4 * RM)) * (NWG / (4 * RN)) == 256 && THIN > 0 && THIN <= 4 && 2 * KWG * ((MWG + PADA) / 4) >= 256", "ceil_div(M1, MWG)", "ceil_div(N1, NWG)", "(TAIL > 0) * ((TM * TN > CUS * SLOTS) * (TM * TN % (CUS * SLOTS)) + SPLITK * (TM * TN < CUS * SLOTS) * TM * TN)", "TAIL * CUS * SLOTS / max(R0, 1)", "max(1, min(P0, SPLITK * ceil_div(ceil_div(K, KWG), 32) + (1 - SPLITK) * P0))", "R0 * (P > 1) * (ceil_div(P * R0, CUS * SLOTS) < P)", "P * (R > 0) + (R == 0)", "TM * TN - R"};
-static long f27_p0_values[] = {64, 128, 256};
-static long f27_p1_values[] = {64, 128, 256};
-static long f27_p2_values[] = {2, 4};
-static long f27_p3_values[] = {2, 4};
-static long f27_p4_values[] = {8, 16};
-static long f27_p5_values[] = {0, 4};
-static long f27_p6_values[] = {0, 4};
-static long f27_p7_values[] = {0, 1, 2};
-static long f27_p8_values[] = {0, 1};
-static long f27_p9_values[] = {0, 1};
-static long f27_p10_values[] = {1, 2, 4, 8, 16};
-static long f27_p11_values[] = {0, 4, 8, 16};
-static long f27_p12_values[] = {0, 1, 2, 3, 4};
-static long f27_p13_values[] = {1, 2, 3, 4};
-static long f27_p14_values[] = {0, 1};
-static long f27_p15_values[] = {0, 128, 168, 255};
-static gb_param_t f27_params[] = {
-    {"MWG", "rows of the C tile per work-group; (MWG/8) x (NWG/8) work-items of 8x8 each", 128L, f27_p0_values, 3, 1L, 1073741824L, 0},
-    {"NWG", "columns of the C tile per work-group", 128L, f27_p1_values, 3, 1L, 1073741824L, 0},
-    {"RM", "runs of 4 rows per work-item, MWG/RM apart: 2 (8 rows) or 4 (16 rows)", 2L, f27_p2_values, 2, 1L, 1073741824L, 0},
-    {"RN", "runs of 4 columns per work-item, NWG/RN apart: 2 (8 columns) or 4 (16)", 2L, f27_p3_values, 2, 1L, 1073741824L, 0},
-    {"KWG", "K step staged in local memory (two buffers)", 16L, f27_p4_values, 2, 1L, 1073741824L, 0},
-    {"PADA", "floats of padding per k-row of local A: 4 makes the transposing stores (row-NN/NT) conflict-free", 4L, f27_p5_values, 2, 1L, 1073741824L, 0},
-    {"PADB", "floats of padding per k-row of local B: 4 makes the transposing stores (row-NT/TT) conflict-free", 4L, f27_p6_values, 2, 1L, 1073741824L, 0},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order; 1 first (the grid walked backwards), so the last wave is full tiles; 2 after every full tile, in the idle slots of a partial last wave", 1L, f27_p7_values, 3, 1L, 1073741824L, 0},
-    {"LANES", "1: lanes paired so that each 128-bit local read of a fragment returns in 2 passes instead of 4", 1L, f27_p8_values, 2, 1L, 1073741824L, 0},
-    {"PIPE", "1: the next k's fragments are read during the current k's FMAs (two register sets)", 1L, f27_p9_values, 2, 1L, 1073741824L, 0},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse of B panels); 1: row by row", 8L, f27_p10_values, 5, 1L, 1073741824L, 0},
-    {"THIN", "a last partial row (column) of tiles at most this thin is left to strips that read B (A) once, instead of partial tiles that each walk all of K at the cost of a whole tile; on NVIDIA with 256 work-items and THIN <= 4 the strips run as extra work-groups of xgemm_nv, otherwise as the remainder kernel xgemm_nv_rem; 0: partial tiles always", 4L, f27_p11_values, 4, 1L, 1073741824L, 0},
-    {"TAIL", "where the tiles end in a partial wave (a wave: SLOTS groups on each compute unit), each of its tiles is split along K into the most pieces that fill TAIL waves, whose sums the remainder kernel adds in a fixed order (needs 256 work-items per group); 0: off", 0L, f27_p12_values, 5, 1L, 1073741824L, 0},
-    {"SLOTS", "work-groups one compute unit runs at once (TAIL's wave): 2 on an NVIDIA SM for a kernel of at most 128 registers", 2L, f27_p13_values, 4, 1L, 1073741824L, 0},
-    {"SPLITK", "with TAIL, where the tiles do not fill one wave, every tile is split along K the same way (split-K, for large K with small M and N), into pieces of at least 32 K steps (below that the pieces' sums cost more than the split gains); 0: only a last partial wave is split", 0L, f27_p14_values, 2, 1L, 1073741824L, 0},
-    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f27_p15_values, 4, 1L, 1073741824L, 0},
-};
-static char *f27_s0_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
-static long f27_s0_values[] = {128, 128, 16, 4, 4, 1, 8};
-static char *f27_s1_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM", "TAIL", "SLOTS"};
-static long f27_s1_values[] = {128, 128, 8, 4, 4, 2, 8, 3, 2};
-static char *f27_s2_names[] = {"MWG", "NWG", "RM", "RN", "KWG", "PADA", "PADB", "LANES", "PIPE", "EDGES", "GROUPM"};
-static long f27_s2_values[] = {128, 256, 2, 4, 8, 4, 4, 1, 1, 1, 8};
-static char *f27_s3_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
-static long f27_s3_values[] = {64, 128, 16, 4, 4, 1, 8};
-static char *f27_s4_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM", "TAIL", "SLOTS", "SPLITK"};
-static long f27_s4_values[] = {128, 128, 8, 4, 4, 2, 8, 3, 2, 1};
-static char *f27_s5_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
-static long f27_s5_values[] = {64, 64, 16, 4, 4, 1, 8};
+static char *f27_s0_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
+static long f27_s0_values[] = {32, 32, 16, 8, 8, 1, 1, 1, 1, 0, 1, 0};
+static char *f27_s1_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
+static long f27_s1_values[] = {96, 64, 16, 16, 4, 1, 8, 8, 0, 0, 2, 1};
+static char *f27_s2_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
+static long f27_s2_values[] = {96, 64, 16, 16, 4, 1, 4, 8, 0, 0, 2, 1};
+static char *f27_s3_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
+static long f27_s3_values[] = {128, 128, 16, 16, 16, 4, 4, 4, 4, 0, 2, 0};
+static char *f27_s4_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
+static long f27_s4_values[] = {128, 64, 8, 16, 16, 2, 2, 2, 2, 0, 2, 0};
 static gb_preset_t f27_presets[] = {
-    {"xgemm_nv_128", "the family default: 128x128x16, 256 work-items, 33 KiB of local memory (double precision: 67.6 KiB, over the 48 KiB NVIDIA gives a work-group)", 1u, 7, f27_s0_names, f27_s0_values},
-    {"xgemm_nv_k8", "128x128x8, 128 registers so two groups share an SM, partial tiles last, a last partial wave split along K over three waves: the fastest preset on the H100 at 2048 to 8192 (docs/performance.md)", 1u, 9, f27_s1_names, f27_s1_values},
-    {"xgemm_nv_256", "128x256x8, 256 work-items of 8x16 (the work-item tile of cuBLAS's kernel), one group per SM (docs/performance.md compares it with xgemm_nv_k8)", 1u, 11, f27_s2_names, f27_s2_values},
-    {"xgemm_nv_64", "64x128x16, 128 work-items: twice the work-groups for small sizes", 1u, 7, f27_s3_names, f27_s3_values},
-    {"xgemm_nv_splitk", "xgemm_nv_k8 with split-K: where M and N make fewer tiles than one wave (large K, small M and N), each tile is split along K over three waves, the pieces added in a fixed order", 1u, 10, f27_s4_names, f27_s4_values},
-    {"xgemm_nv_64x64", "64x64x16, 64 work-items: four times the work-groups of xgemm_nv_k8, for sizes around 1024 (256 groups at 1024 on the H100's 132 SMs)", 1u, 7, f27_s5_names, f27_s5_values},
+    {"xgemm_small", "32x32x16 tile, 8x8 work-items, 4x4 per work-item, scalar accesses, one local buffer", 63u, 12, f27_s0_names, f27_s0_values},
+    {"xgemm_cpu", "PoCL on an AVX2 CPU: 96x64x16 tile, 16x4 work-items, each 6 rows x 2 float8 of C (12 vector accumulators), float8 loads along K, double-buffered, accumulators kept in memory across barriers", 1u, 12, f27_s1_names, f27_s1_values},
+    {"xgemm_cpu_d", "PoCL on a CPU, double: xgemm_cpu's tile and work-items, each 6 rows x 4 double4 of C, double8 loads along K, double-buffered, accumulators kept in memory across barriers", 2u, 12, f27_s2_names, f27_s2_values},
+    {"xgemm_gpu", "NVIDIA H100 guess: 128x128x16 tile, 16x16 work-items, 8x8 per work-item, float4 global and local accesses, double-buffered (33 KB of local memory)", 1u, 12, f27_s3_names, f27_s3_values},
+    {"xgemm_gpu_d", "NVIDIA H100 guess for double: 128x64x8 tile, 16x16 work-items, 8x4 per work-item, double2 global and local accesses, double-buffered (25 KB of local memory)", 2u, 12, f27_s4_names, f27_s4_values},
 };
-static char *f28_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
-static char *f28_constraints[] = {"(MWG / TM) % 4 == 0", "(NWG / TN) % 8 == 0", "(MWG / TM) * (NWG / TN) <= 1024"};
+static char *f28_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "M1", "N1", "TM", "TN", "D", "R", "PS", "ROWG", "STRIPS"};
+static char *f28_constraints[] = {"(MWG / (4 * RM)) * (NWG / (4 * RN)) <= 512", "MWG / (4 * RM) >= 4", "NWG / (4 * RN) >= 8", "!TAIL || (MWG / (4 * RM)) * (NWG / (4 * RN)) == 256", "!SPLITK || TAIL"};
+static char *f28_let_names[] = {"M1", "N1", "ROWG", "STRIPS", "FUSED", "TM", "TN", "R0", "P0", "P", "R", "PS", "D"};
+static char *f28_let_exprs[] = {"M - M % MWG * (M > MWG && M % MWG <= THIN)", "N - N % NWG * (N > NWG && N % NWG <= THIN)", "ceil_div(N, 32) * (M1 < M)", "ROWG + ceil_div(M1, 32) * (N1 < N)", "NVIDIA && (MWG / (4 * RM)) * (NWG / (4 * RN)) == 256 && THIN > 0 && THIN <= 4 && 2 * KWG * ((MWG + PADA) / 4) >= 256", "ceil_div(M1, MWG)", "ceil_div(N1, NWG)", "(TAIL > 0) * ((TM * TN > CUS * SLOTS) * (TM * TN % (CUS * SLOTS)) + SPLITK * (TM * TN < CUS * SLOTS) * TM * TN)", "TAIL * CUS * SLOTS / max(R0, 1)", "max(1, min(P0, SPLITK * ceil_div(ceil_div(K, KWG), 32) + (1 - SPLITK) * P0))", "R0 * (P > 1) * (ceil_div(P * R0, CUS * SLOTS) < P)", "P * (R > 0) + (R == 0)", "TM * TN - R"};
 static long f28_p0_values[] = {64, 128, 256};
-static long f28_p1_values[] = {128, 256};
-static long f28_p2_values[] = {8, 16};
-static long f28_p3_values[] = {4, 8, 16};
+static long f28_p1_values[] = {64, 128, 256};
+static long f28_p2_values[] = {2, 4};
+static long f28_p3_values[] = {2, 4};
 static long f28_p4_values[] = {8, 16};
-static long f28_p5_values[] = {2, 3, 4};
-static long f28_p6_values[] = {1, 4, 8, 16};
+static long f28_p5_values[] = {0, 4};
+static long f28_p6_values[] = {0, 4};
 static long f28_p7_values[] = {0, 1, 2};
 static long f28_p8_values[] = {0, 1};
+static long f28_p9_values[] = {0, 1};
+static long f28_p10_values[] = {1, 2, 4, 8, 16};
+static long f28_p11_values[] = {0, 4, 8, 16};
+static long f28_p12_values[] = {0, 1, 2, 3, 4};
+static long f28_p13_values[] = {1, 2, 3, 4};
+static long f28_p14_values[] = {0, 1};
+static long f28_p15_values[] = {0, 128, 168, 255};
 static gb_param_t f28_params[] = {
-    {"MWG", "rows of the C tile per work-group", 128L, f28_p0_values, 3, 1L, 1073741824L, 0},
-    {"NWG", "columns of the C tile per work-group", 256L, f28_p1_values, 2, 1L, 1073741824L, 0},
-    {"KWG", "K step per pipeline stage", 8L, f28_p2_values, 2, 1L, 1073741824L, 0},
-    {"TM", "rows of C per work-item (interleaved, MWG/TM apart)", 8L, f28_p3_values, 3, 1L, 1073741824L, 0},
-    {"TN", "columns of C per work-item, in runs of 4 (NWG/TN*4 apart)", 16L, f28_p4_values, 2, 1L, 1073741824L, 0},
-    {"STAGES", "local-memory buffers in the pipeline (copies run STAGES-1 K steps ahead)", 3L, f28_p5_values, 3, 1L, 1073741824L, 0},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time (L2 reuse)", 8L, f28_p6_values, 4, 1L, 1073741824L, 0},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f28_p7_values, 3, 1L, 1073741824L, 0},
-    {"ASYNC", "1: cp.async (inline PTX) on NVIDIA GPUs, ordinary loads and stores elsewhere; 0: ordinary everywhere", 1L, f28_p8_values, 2, 1L, 1073741824L, 0},
+    {"MWG", "rows of the C tile per work-group; (MWG/8) x (NWG/8) work-items of 8x8 each", 128L, f28_p0_values, 3, 1L, 1073741824L, 0},
+    {"NWG", "columns of the C tile per work-group", 128L, f28_p1_values, 3, 1L, 1073741824L, 0},
+    {"RM", "runs of 4 rows per work-item, MWG/RM apart: 2 (8 rows) or 4 (16 rows)", 2L, f28_p2_values, 2, 1L, 1073741824L, 0},
+    {"RN", "runs of 4 columns per work-item, NWG/RN apart: 2 (8 columns) or 4 (16)", 2L, f28_p3_values, 2, 1L, 1073741824L, 0},
+    {"KWG", "K step staged in local memory (two buffers)", 16L, f28_p4_values, 2, 1L, 1073741824L, 0},
+    {"PADA", "floats of padding per k-row of local A: 4 makes the transposing stores (row-NN/NT) conflict-free", 4L, f28_p5_values, 2, 1L, 1073741824L, 0},
+    {"PADB", "floats of padding per k-row of local B: 4 makes the transposing stores (row-NT/TT) conflict-free", 4L, f28_p6_values, 2, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order; 1 first (the grid walked backwards), so the last wave is full tiles; 2 after every full tile, in the idle slots of a partial last wave", 1L, f28_p7_values, 3, 1L, 1073741824L, 0},
+    {"LANES", "1: lanes paired so that each 128-bit local read of a fragment returns in 2 passes instead of 4", 1L, f28_p8_values, 2, 1L, 1073741824L, 0},
+    {"PIPE", "1: the next k's fragments are read during the current k's FMAs (two register sets)", 1L, f28_p9_values, 2, 1L, 1073741824L, 0},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse of B panels); 1: row by row", 8L, f28_p10_values, 5, 1L, 1073741824L, 0},
+    {"THIN", "a last partial row (column) of tiles at most this thin is left to strips that read B (A) once, instead of partial tiles that each walk all of K at the cost of a whole tile; on NVIDIA with 256 work-items and THIN <= 4 the strips run as extra work-groups of xgemm_nv, otherwise as the remainder kernel xgemm_nv_rem; 0: partial tiles always", 4L, f28_p11_values, 4, 1L, 1073741824L, 0},
+    {"TAIL", "where the tiles end in a partial wave (a wave: SLOTS groups on each compute unit), each of its tiles is split along K into the most pieces that fill TAIL waves, whose sums the remainder kernel adds in a fixed order (needs 256 work-items per group); 0: off", 0L, f28_p12_values, 5, 1L, 1073741824L, 0},
+    {"SLOTS", "work-groups one compute unit runs at once (TAIL's wave): 2 on an NVIDIA SM for a kernel of at most 128 registers", 2L, f28_p13_values, 4, 1L, 1073741824L, 0},
+    {"SPLITK", "with TAIL, where the tiles do not fill one wave, every tile is split along K the same way (split-K, for large K with small M and N), into pieces of at least 32 K steps (below that the pieces' sums cost more than the split gains); 0: only a last partial wave is split", 0L, f28_p14_values, 2, 1L, 1073741824L, 0},
+    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f28_p15_values, 4, 1L, 1073741824L, 0},
 };
-static char *f28_s0_names[] = {"MWG", "NWG", "KWG", "TM", "TN", "STAGES", "GROUPM", "EDGES", "ASYNC"};
-static long f28_s0_values[] = {128, 256, 8, 8, 16, 3, 8, 1, 1};
+static char *f28_s0_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
+static long f28_s0_values[] = {128, 128, 16, 4, 4, 1, 8};
+static char *f28_s1_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM", "TAIL", "SLOTS"};
+static long f28_s1_values[] = {128, 128, 8, 4, 4, 2, 8, 3, 2};
+static char *f28_s2_names[] = {"MWG", "NWG", "RM", "RN", "KWG", "PADA", "PADB", "LANES", "PIPE", "EDGES", "GROUPM"};
+static long f28_s2_values[] = {128, 256, 2, 4, 8, 4, 4, 1, 1, 1, 8};
+static char *f28_s3_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
+static long f28_s3_values[] = {64, 128, 16, 4, 4, 1, 8};
+static char *f28_s4_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM", "TAIL", "SLOTS", "SPLITK"};
+static long f28_s4_values[] = {128, 128, 8, 4, 4, 2, 8, 3, 2, 1};
+static char *f28_s5_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
+static long f28_s5_values[] = {64, 64, 16, 4, 4, 1, 8};
 static gb_preset_t f28_presets[] = {
-    {"xgemm_nv_async_3", "128x256x8 tile, 256 work-items of 8x16, 3 stages (36 KiB)", 1u, 9, f28_s0_names, f28_s0_values},
+    {"xgemm_nv_128", "the family default: 128x128x16, 256 work-items, 33 KiB of local memory (double precision: 67.6 KiB, over the 48 KiB NVIDIA gives a work-group)", 1u, 7, f28_s0_names, f28_s0_values},
+    {"xgemm_nv_k8", "128x128x8, 128 registers so two groups share an SM, partial tiles last, a last partial wave split along K over three waves: the fastest preset on the H100 at 2048 to 8192 (docs/performance.md)", 1u, 9, f28_s1_names, f28_s1_values},
+    {"xgemm_nv_256", "128x256x8, 256 work-items of 8x16 (the work-item tile of cuBLAS's kernel), one group per SM (docs/performance.md compares it with xgemm_nv_k8)", 1u, 11, f28_s2_names, f28_s2_values},
+    {"xgemm_nv_64", "64x128x16, 128 work-items: twice the work-groups for small sizes", 1u, 7, f28_s3_names, f28_s3_values},
+    {"xgemm_nv_splitk", "xgemm_nv_k8 with split-K: where M and N make fewer tiles than one wave (large K, small M and N), each tile is split along K over three waves, the pieces added in a fixed order", 1u, 10, f28_s4_names, f28_s4_values},
+    {"xgemm_nv_64x64", "64x64x16, 64 work-items: four times the work-groups of xgemm_nv_k8, for sizes around 1024 (256 groups at 1024 on the H100's 132 SMs)", 1u, 7, f28_s5_names, f28_s5_values},
+};
+static char *f29_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
+static char *f29_constraints[] = {"(MWG / TM) % 4 == 0", "(NWG / TN) % 8 == 0", "(MWG / TM) * (NWG / TN) <= 1024"};
+static long f29_p0_values[] = {64, 128, 256};
+static long f29_p1_values[] = {128, 256};
+static long f29_p2_values[] = {8, 16};
+static long f29_p3_values[] = {4, 8, 16};
+static long f29_p4_values[] = {8, 16};
+static long f29_p5_values[] = {2, 3, 4};
+static long f29_p6_values[] = {1, 4, 8, 16};
+static long f29_p7_values[] = {0, 1, 2};
+static long f29_p8_values[] = {0, 1};
+static gb_param_t f29_params[] = {
+    {"MWG", "rows of the C tile per work-group", 128L, f29_p0_values, 3, 1L, 1073741824L, 0},
+    {"NWG", "columns of the C tile per work-group", 256L, f29_p1_values, 2, 1L, 1073741824L, 0},
+    {"KWG", "K step per pipeline stage", 8L, f29_p2_values, 2, 1L, 1073741824L, 0},
+    {"TM", "rows of C per work-item (interleaved, MWG/TM apart)", 8L, f29_p3_values, 3, 1L, 1073741824L, 0},
+    {"TN", "columns of C per work-item, in runs of 4 (NWG/TN*4 apart)", 16L, f29_p4_values, 2, 1L, 1073741824L, 0},
+    {"STAGES", "local-memory buffers in the pipeline (copies run STAGES-1 K steps ahead)", 3L, f29_p5_values, 3, 1L, 1073741824L, 0},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time (L2 reuse)", 8L, f29_p6_values, 4, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f29_p7_values, 3, 1L, 1073741824L, 0},
+    {"ASYNC", "1: cp.async (inline PTX) on NVIDIA GPUs, ordinary loads and stores elsewhere; 0: ordinary everywhere", 1L, f29_p8_values, 2, 1L, 1073741824L, 0},
+};
+static char *f29_s0_names[] = {"MWG", "NWG", "KWG", "TM", "TN", "STAGES", "GROUPM", "EDGES", "ASYNC"};
+static long f29_s0_values[] = {128, 256, 8, 8, 16, 3, 8, 1, 1};
+static gb_preset_t f29_presets[] = {
+    {"xgemm_nv_async_3", "128x256x8 tile, 256 work-items of 8x16, 3 stages (36 KiB)", 1u, 9, f29_s0_names, f29_s0_values},
 };
 
 gb_family_t gb__builtin_families[] = {
@@ -984,7 +1024,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "558078d230a2a3d21ed895ea4422a6a5c35b12c2ab660b8faf88f22cec02abbd",
+    .program_digest = "c53d1664991a3d02c1218404eb5062f4196c604359cfeea034817c4f232e07c9",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
@@ -1004,12 +1044,48 @@ gb_family_t gb__builtin_families[] = {
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
+    .name = "hgemm_wgmma_nn",
+    .description = "hgemm_wgmma_nt (the same source and parameters) with row-major NN native: B stored K x N is copied N-major into local memory (atoms of 64 n x 8 k through the tensor core's 128-byte swizzle, a warp's 8 copies at one k filling one line) and read by the MMA as such (its B transposed), so an NN problem needs no transposition pass of B, which costs most where B is large beside the work (wide shapes, large K with small M and N: bench/notes/wgmma.md#tiled-transpose); A as in hgemm_wgmma_nt; SWZ > 0. NVIDIA sm_90 only (EMU=1 emulates the MMA anywhere, for testing).",
+    .origin = "kernels/hgemm_wgmma_nn.json",
+    .source_file = "wgmma.cl",
+    .entry = "hgemm_wgmma_nt",
+    .program_digest = "c53d1664991a3d02c1218404eb5062f4196c604359cfeea034817c4f232e07c9",
+    .global[0] = "ceil_div(N, BN) * 128 * WGM",
+    .global[1] = "ceil_div(M, 64 * WGM) * P",
+    .local[0] = "128 * WGM",
+    .local[1] = "1",
+    .local_mem = "STAGES * (64 * WGM + BN) * BK * (8 + PADL) / 4",
+    .ld_multiple[0] = "8",
+    .ld_multiple[1] = "8",
+    .ptx_target = "sm_90a",
+    .ptx_unless = "EMU",
+    .side[1].entry = "hgemm_wgmma_nt_sum",
+    .side[1].global[0] = "(P > 1) * ceil_div(N, 64) * 64",
+    .side[1].global[1] = "(P > 1) * M",
+    .side[1].local[0] = "64",
+    .side[1].local[1] = "1",
+    .workspace = "(P > 1) * P * ceil_div(M, 64 * WGM) * 64 * WGM * ceil_div(N, BN) * BN * 4",
+    .launch_factor = "P",
+    .traffic[0] = "2 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N) + (P > 1) * 4 * P * M * N",
+    .traffic[1] = "2 * M * N + (P > 1) * 4 * P * M * N",
+    .precisions = 12u, .layouts = 1u,
+    .nargs = 16, .nconstraints = 4, .nextensions = 0, .nlets = 1,
+    .nparams = 13, .npresets = 2,
+    .args = f6_args,
+    .constraints = f6_constraints,
+    .let_names = f6_let_names,
+    .let_exprs = f6_let_exprs,
+    .params = f6_params,
+    .presets = f6_presets,
+    .images = 0, .images_from_buffer = 0, .builtin = 1,
+  },
+  {
     .name = "hgemm_wgmma_nt",
     .description = "FP16 and bfloat16 GEMM (h, b: 16-bit storage, FP32 accumulation: in the tensor core, and with KACC the sums of KACC steps added in FP32) on Hopper's warp-group MMA with both operands in local memory (wgmma.mma_async .f16 / .bf16, A and B through matrix descriptors, sm_90a), a PTX program: a STAGES-deep pipeline of asynchronous copies (cp.async) of A's and B's K-contiguous rows straight into the descriptors' layout (core matrices, or rows swizzled as the tensor core reads them: SWZ), no staging registers; WGM warp groups of 64 rows x BN columns; row-major NT native (A stored M x K, B N x K), other layouts through transposition passes; any size, A and B at 16-byte aligned rows (leading dimensions and offsets multiples of 8 elements, copied where they are not: the copies move whole 16 bytes); with SPLITK, each tile's K cut into pieces whose FP32 sums a second kernel adds in a fixed order. The source is sgemm_wgmma's (wgmma.cl). NVIDIA sm_90 only (EMU=1 emulates the MMA anywhere, for testing).",
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "558078d230a2a3d21ed895ea4422a6a5c35b12c2ab660b8faf88f22cec02abbd",
+    .program_digest = "c53d1664991a3d02c1218404eb5062f4196c604359cfeea034817c4f232e07c9",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM) * P",
     .local[0] = "128 * WGM",
@@ -1031,12 +1107,12 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 12u, .layouts = 2u,
     .nargs = 16, .nconstraints = 4, .nextensions = 0, .nlets = 1,
     .nparams = 13, .npresets = 4,
-    .args = f6_args,
-    .constraints = f6_constraints,
-    .let_names = f6_let_names,
-    .let_exprs = f6_let_exprs,
-    .params = f6_params,
-    .presets = f6_presets,
+    .args = f7_args,
+    .constraints = f7_constraints,
+    .let_names = f7_let_names,
+    .let_exprs = f7_let_exprs,
+    .params = f7_params,
+    .presets = f7_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1056,10 +1132,10 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 1u, .layouts = 16u,
     .nargs = 10, .nconstraints = 0, .nextensions = 2, .nlets = 0,
     .nparams = 5, .npresets = 11,
-    .args = f7_args,
-    .extensions = f7_extensions,
-    .params = f7_params,
-    .presets = f7_presets,
+    .args = f8_args,
+    .extensions = f8_extensions,
+    .params = f8_params,
+    .presets = f8_presets,
     .images = 1, .images_from_buffer = 1, .builtin = 1,
   },
   {
@@ -1076,8 +1152,8 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 1u, .layouts = 16u,
     .nargs = 14, .nconstraints = 0, .nextensions = 0, .nlets = 0,
     .nparams = 2, .npresets = 0,
-    .args = f8_args,
-    .params = f8_params,
+    .args = f9_args,
+    .params = f9_params,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1097,10 +1173,10 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 1u, .layouts = 16u,
     .nargs = 14, .nconstraints = 0, .nextensions = 2, .nlets = 0,
     .nparams = 5, .npresets = 6,
-    .args = f9_args,
-    .extensions = f9_extensions,
-    .params = f9_params,
-    .presets = f9_presets,
+    .args = f10_args,
+    .extensions = f10_extensions,
+    .params = f10_params,
+    .presets = f10_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1121,10 +1197,10 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 1u, .layouts = 16u,
     .nargs = 14, .nconstraints = 1, .nextensions = 0, .nlets = 0,
     .nparams = 5, .npresets = 3,
-    .args = f10_args,
-    .constraints = f10_constraints,
-    .params = f10_params,
-    .presets = f10_presets,
+    .args = f11_args,
+    .constraints = f11_constraints,
+    .params = f11_params,
+    .presets = f11_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1143,9 +1219,9 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 3u, .layouts = 16u,
     .nargs = 8, .nconstraints = 0, .nextensions = 0, .nlets = 0,
     .nparams = 1, .npresets = 1,
-    .args = f11_args,
-    .params = f11_params,
-    .presets = f11_presets,
+    .args = f12_args,
+    .params = f12_params,
+    .presets = f12_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1165,10 +1241,10 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 3u, .layouts = 16u,
     .nargs = 8, .nconstraints = 7, .nextensions = 0, .nlets = 0,
     .nparams = 7, .npresets = 3,
-    .args = f12_args,
-    .constraints = f12_constraints,
-    .params = f12_params,
-    .presets = f12_presets,
+    .args = f13_args,
+    .constraints = f13_constraints,
+    .params = f13_params,
+    .presets = f13_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1190,10 +1266,10 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 3u, .layouts = 16u,
     .nargs = 8, .nconstraints = 1, .nextensions = 0, .nlets = 0,
     .nparams = 5, .npresets = 1,
-    .args = f13_args,
-    .constraints = f13_constraints,
-    .params = f13_params,
-    .presets = f13_presets,
+    .args = f14_args,
+    .constraints = f14_constraints,
+    .params = f14_params,
+    .presets = f14_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1216,9 +1292,9 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 3u, .layouts = 16u,
     .nargs = 8, .nconstraints = 0, .nextensions = 0, .nlets = 0,
     .nparams = 1, .npresets = 2,
-    .args = f14_args,
-    .params = f14_params,
-    .presets = f14_presets,
+    .args = f15_args,
+    .params = f15_params,
+    .presets = f15_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1241,10 +1317,10 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 3u, .layouts = 16u,
     .nargs = 8, .nconstraints = 1, .nextensions = 0, .nlets = 0,
     .nparams = 2, .npresets = 1,
-    .args = f15_args,
-    .constraints = f15_constraints,
-    .params = f15_params,
-    .presets = f15_presets,
+    .args = f16_args,
+    .constraints = f16_constraints,
+    .params = f16_params,
+    .presets = f16_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1267,10 +1343,10 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 3u, .layouts = 16u,
     .nargs = 8, .nconstraints = 1, .nextensions = 0, .nlets = 0,
     .nparams = 2, .npresets = 3,
-    .args = f16_args,
-    .constraints = f16_constraints,
-    .params = f16_params,
-    .presets = f16_presets,
+    .args = f17_args,
+    .constraints = f17_constraints,
+    .params = f17_params,
+    .presets = f17_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1293,10 +1369,10 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 3u, .layouts = 32u,
     .nargs = 8, .nconstraints = 2, .nextensions = 0, .nlets = 0,
     .nparams = 4, .npresets = 1,
-    .args = f17_args,
-    .constraints = f17_constraints,
-    .params = f17_params,
-    .presets = f17_presets,
+    .args = f18_args,
+    .constraints = f18_constraints,
+    .params = f18_params,
+    .presets = f18_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1319,10 +1395,10 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 3u, .layouts = 16u,
     .nargs = 8, .nconstraints = 5, .nextensions = 0, .nlets = 0,
     .nparams = 6, .npresets = 3,
-    .args = f18_args,
-    .constraints = f18_constraints,
-    .params = f18_params,
-    .presets = f18_presets,
+    .args = f19_args,
+    .constraints = f19_constraints,
+    .params = f19_params,
+    .presets = f19_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1345,10 +1421,10 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 3u, .layouts = 16u,
     .nargs = 8, .nconstraints = 7, .nextensions = 0, .nlets = 0,
     .nparams = 7, .npresets = 2,
-    .args = f19_args,
-    .constraints = f19_constraints,
-    .params = f19_params,
-    .presets = f19_presets,
+    .args = f20_args,
+    .constraints = f20_constraints,
+    .params = f20_params,
+    .presets = f20_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1371,10 +1447,10 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 3u, .layouts = 16u,
     .nargs = 8, .nconstraints = 7, .nextensions = 0, .nlets = 0,
     .nparams = 7, .npresets = 2,
-    .args = f20_args,
-    .constraints = f20_constraints,
-    .params = f20_params,
-    .presets = f20_presets,
+    .args = f21_args,
+    .constraints = f21_constraints,
+    .params = f21_params,
+    .presets = f21_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1393,8 +1469,8 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 63u, .layouts = 255u,
     .nargs = 14, .nconstraints = 0, .nextensions = 0, .nlets = 0,
     .nparams = 2, .npresets = 0,
-    .args = f21_args,
-    .params = f21_params,
+    .args = f22_args,
+    .params = f22_params,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1422,13 +1498,13 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 1u, .layouts = 4u,
     .nargs = 16, .nconstraints = 10, .nextensions = 1, .nlets = 1,
     .nparams = 16, .npresets = 3,
-    .args = f22_args,
-    .constraints = f22_constraints,
-    .extensions = f22_extensions,
-    .let_names = f22_let_names,
-    .let_exprs = f22_let_exprs,
-    .params = f22_params,
-    .presets = f22_presets,
+    .args = f23_args,
+    .constraints = f23_constraints,
+    .extensions = f23_extensions,
+    .let_names = f23_let_names,
+    .let_exprs = f23_let_exprs,
+    .params = f23_params,
+    .presets = f23_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1456,12 +1532,12 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 1u, .layouts = 11u,
     .nargs = 16, .nconstraints = 10, .nextensions = 1, .nlets = 1,
     .nparams = 16, .npresets = 0,
-    .args = f23_args,
-    .constraints = f23_constraints,
-    .extensions = f23_extensions,
-    .let_names = f23_let_names,
-    .let_exprs = f23_let_exprs,
-    .params = f23_params,
+    .args = f24_args,
+    .constraints = f24_constraints,
+    .extensions = f24_extensions,
+    .let_names = f24_let_names,
+    .let_exprs = f24_let_exprs,
+    .params = f24_params,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1470,7 +1546,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "558078d230a2a3d21ed895ea4422a6a5c35b12c2ab660b8faf88f22cec02abbd",
+    .program_digest = "c53d1664991a3d02c1218404eb5062f4196c604359cfeea034817c4f232e07c9",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
@@ -1483,10 +1559,10 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 1u, .layouts = 15u,
     .nargs = 14, .nconstraints = 3, .nextensions = 0, .nlets = 0,
     .nparams = 11, .npresets = 3,
-    .args = f24_args,
-    .constraints = f24_constraints,
-    .params = f24_params,
-    .presets = f24_presets,
+    .args = f25_args,
+    .constraints = f25_constraints,
+    .params = f25_params,
+    .presets = f25_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1514,12 +1590,12 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 3u, .layouts = 5u,
     .nargs = 16, .nconstraints = 3, .nextensions = 0, .nlets = 3,
     .nparams = 6, .npresets = 3,
-    .args = f25_args,
-    .constraints = f25_constraints,
-    .let_names = f25_let_names,
-    .let_exprs = f25_let_exprs,
-    .params = f25_params,
-    .presets = f25_presets,
+    .args = f26_args,
+    .constraints = f26_constraints,
+    .let_names = f26_let_names,
+    .let_exprs = f26_let_exprs,
+    .params = f26_params,
+    .presets = f26_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1539,10 +1615,10 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 63u, .layouts = 15u,
     .nargs = 14, .nconstraints = 10, .nextensions = 0, .nlets = 0,
     .nparams = 12, .npresets = 5,
-    .args = f26_args,
-    .constraints = f26_constraints,
-    .params = f26_params,
-    .presets = f26_presets,
+    .args = f27_args,
+    .constraints = f27_constraints,
+    .params = f27_params,
+    .presets = f27_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1573,12 +1649,12 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 3u, .layouts = 15u,
     .nargs = 24, .nconstraints = 5, .nextensions = 0, .nlets = 13,
     .nparams = 16, .npresets = 6,
-    .args = f27_args,
-    .constraints = f27_constraints,
-    .let_names = f27_let_names,
-    .let_exprs = f27_let_exprs,
-    .params = f27_params,
-    .presets = f27_presets,
+    .args = f28_args,
+    .constraints = f28_constraints,
+    .let_names = f28_let_names,
+    .let_exprs = f28_let_exprs,
+    .params = f28_params,
+    .presets = f28_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1596,14 +1672,14 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 1u, .layouts = 1u,
     .nargs = 14, .nconstraints = 3, .nextensions = 0, .nlets = 0,
     .nparams = 9, .npresets = 1,
-    .args = f28_args,
-    .constraints = f28_constraints,
-    .params = f28_params,
-    .presets = f28_presets,
+    .args = f29_args,
+    .constraints = f29_constraints,
+    .params = f29_params,
+    .presets = f29_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
 };
-const size_t gb__builtin_family_count = 29;
+const size_t gb__builtin_family_count = 30;
 
 const gb_tuned_entry_t gb__shipped_entries[115] = {
   {.device = "NVIDIA H100 80GB HBM3", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
