@@ -86,7 +86,7 @@ const char *gb__launch_copy_entry(const gb_route_copy_t *c)
     case GB_PASS_PACK: return "gb_pack1m";
     case GB_PASS_EXPAND: return "gb_expand1m";
     case GB_PASS_SCALE: return "gb_cscale";
-    default: return c->trans ? "gb_transpose" : wide_copy(c) ? "gb_copy4" : "gb_copy";
+    default: return c->tiled ? "gb_transpose" : wide_copy(c) ? "gb_copy4" : "gb_copy";
     }
 }
 
@@ -94,7 +94,7 @@ const char *gb__launch_copy_entry(const gb_route_copy_t *c)
 static cmd_t copy_cmd(const gb_device_info_t *dev, const gb_route_copy_t *c, cl_kernel k)
 {
     cmd_t m = {.kernel = k, .helper = 1, .what = "a helper pass"};
-    if (c->kind == GB_PASS_COPY && c->trans) {
+    if (c->tiled) {
         /* gb_transpose: a 32 x 32 block a group, 32 x 8 work-items (fewer where the device
          * cannot run as many). */
         const size_t tt = 32, lx = dev->max_wg_size < tt ? dev->max_wg_size : tt,
@@ -106,9 +106,11 @@ static cmd_t copy_cmd(const gb_device_info_t *dev, const gb_route_copy_t *c, cl_
         return m;
     }
     /* A straight copy reads and writes rows: 64 work-items along them give each warp or wave
-     * whole 128-byte lines. The 1M passes' 2 x 2 blocks read across rows: square groups. */
+     * whole 128-byte lines. A transposing gb_copy and the 1M passes' 2 x 2 blocks read across
+     * rows: square groups. */
     const int block = c->kind == GB_PASS_PACK || c->kind == GB_PASS_EXPAND; /* 2 x 2 each */
-    const size_t lx = block ? 16 : 64, ly = block ? 16 : 4;
+    const int across = c->trans || block;
+    const size_t lx = across ? 16 : 64, ly = across ? 16 : 4;
     /* Along a row: four elements per work-item in gb_copy4, a 2 x 2 block in the 1M passes. */
     const size_t per = wide_copy(c) ? 4 : block ? 2 : 1;
     const size_t cols = (c->d_inner + per - 1) / per;

@@ -50,7 +50,7 @@ int gb__launch_programs(gb_context_t *ctx, const gb_config_t *cfg, const gb_rout
 int gb__launch_fits(cl_kernel kernel, cl_device_id device, const gb_config_t *cfg,
                     const gb_route_t *r, const char *fix, char *msg, size_t msglen);
 
-/* The helpers program's entry that runs copy c: gb_transpose where it transposes, gb_copy4
+/* The helpers program's entry that runs copy c: gb_transpose where it transposes on a GPU, gb_copy4
  * (four elements per work-item) where the destination's rows are 4-aligned, else gb_copy. */
 const char *gb__launch_copy_entry(const gb_route_copy_t *c);
 

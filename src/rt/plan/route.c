@@ -77,10 +77,16 @@ size_t gb__image_ld(const gb_device_info_t *dev, size_t inner)
     return gb__round_up(inner, align);
 }
 
+static int is_cpu(const gb_device_info_t *dev)
+{
+    return dev->type_name && !strcmp(dev->type_name, "cpu");
+}
+
 void gb__route_device(const gb_device_info_t *dev, gb_route_device_t *out)
 {
     memset(out, 0, sizeof *out);
     out->nvidia = gb__route_nvidia(dev);
+    out->cpu = is_cpu(dev);
     out->compute_units = dev->compute_units;
     out->image2d_from_buffer = dev->image2d_from_buffer;
     out->image_pitch_align = dev->image_pitch_align;
@@ -93,7 +99,8 @@ void gb__route_device(const gb_device_info_t *dev, gb_route_device_t *out)
 
 int gb__route_device_same(const gb_route_device_t *a, const gb_route_device_t *b, int limits)
 {
-    const int facts = a->nvidia == b->nvidia && a->compute_units == b->compute_units &&
+    const int facts = a->nvidia == b->nvidia && a->cpu == b->cpu &&
+                      a->compute_units == b->compute_units &&
                       a->image2d_from_buffer == b->image2d_from_buffer &&
                       a->image_pitch_align == b->image_pitch_align;
     return facts &&
@@ -293,6 +300,9 @@ static int plan_copies(const gb_family_t *f, const gb_problem_t *q, const gb_one
         k->off_c = 0;
     }
     plan_passes(q, om, outer, inner, ld_k, r);
+    for (size_t i = 0; i < r->ncopies; i++)
+        r->copies[i].tiled =
+            r->copies[i].kind == GB_PASS_COPY && r->copies[i].trans && !is_cpu(dev);
     return GB_OK;
 }
 

@@ -40,6 +40,9 @@ typedef enum gb_pass {
  * C's d_outer x d_inner at d_off, d_ld. */
 typedef struct gb_route_copy {
     int post, trans;
+    int tiled; /* a transposition through local memory (gb_transpose): on a GPU, whose strided
+                  reads waste most of each sector; a CPU's caches serve gb_copy's faster
+                  (bench/notes/wgmma.md#tiled-transpose) */
     gb_buf_t dst, src;
     size_t d_outer, d_inner, d_off, d_ld;
     size_t s_outer, s_inner, s_off, s_ld;
@@ -84,6 +87,7 @@ typedef struct gb_route {
  * messages): the facts that shape the route, and the limits that may refuse it. */
 typedef struct gb_route_device {
     int nvidia;                 /* an NVIDIA GPU: -DGB_NVIDIA=1, and NVIDIA = 1 in expressions */
+    int cpu;                    /* a CPU: transposing copies by gb_copy, not gb_transpose */
     unsigned compute_units;     /* CUS */
     int image2d_from_buffer;    /* images are views of their copies */
     unsigned image_pitch_align; /* those copies' rows padded to it */
