@@ -736,7 +736,7 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #error "hgemm_wgmma_nt: h and b only"
 #endif
 #if GB_TRANS_A
-#error "hgemm_wgmma_nt is row-major NT (hgemm_wgmma_nn NN); other layouts are served through transposition passes"
+#error "hgemm_wgmma_nt is row-major NT (hgemm_wgmma_nn NN); other layouts go through passes"
 #endif
 #if BNM && !SWZ
 #error "hgemm_wgmma_nn: SWZ > 0 (B's swizzled tile starts on a 1024-byte boundary)"
