@@ -32,6 +32,12 @@ int main(void)
     check_class(385, 384, 384, "square-512");
     check_class(16, 16, 128, "large-k-16");
     check_class(16, 16, 127, "small-32");
+    /* A C of at most 16 rows or columns is wide or tall whatever its work (GEMV at 1). */
+    check_class(1, 4096, 4096, "wide-1");
+    check_class(4096, 1, 4096, "tall-1");
+    check_class(16, 1024, 1024, "wide-16");
+    check_class(8, 64, 64, "wide-8");
+    check_class(17, 1024, 1024, "small-256");
     check_class(1024, 1024, 256, "low-k-256");
     check_class(1024, 1024, 257, "square-512");
     check_class(1024, 1023, 256, "square-512");

@@ -5,6 +5,9 @@
  *   low-k     K <= 256 and M N >= 1024^2: many outputs, short dot products
  *   tall      M >= 4 N; wide: N >= 4 M (one dimension much smaller, whatever its size)
  *   square    everything else
+ * in the order large-k, then tall or wide where the small side is at most 16 (a C of a few rows
+ * or columns, as in decoding a few tokens, GEMV at 1, is streamed, not tiled like a small cube,
+ * whatever its work), then small, low-k, tall or wide, square.
  * and a size, the power of two nearest the dimension that makes the kind: the output's side
  * (M N)^(1/2) for large-k (how many tiles there are to share K among), K for low-k, the small
  * side for tall (N) and wide (M), and the geometric mean (M N K)^(1/3) for small and square:
@@ -18,9 +21,11 @@
 const char *gb_shape_kind(size_t m, size_t n, size_t k)
 {
     const double mnk = (double)m * (double)n * (double)k;
-    const size_t mn_max = m > n ? m : n;
+    const size_t mn_max = m > n ? m : n, mn_min = m < n ? m : n;
     if (k >= 8 * mn_max)
         return "large-k";
+    if (mn_min <= 16 && mn_max >= 4 * mn_min)
+        return m > n ? "tall" : "wide";
     if (mnk <= 384.0 * 384.0 * 384.0)
         return "small";
     if (k <= 256 && (double)m * (double)n >= 1024.0 * 1024.0)
