@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/wgmma.sh: the PTX program families (sgemm_wgmma in s, hgemm_wgmma, hgemm_wgmma_nt and
-# hgemm_wgmma_nn in h and b) on an NVIDIA sm_90 GPU: first every preset of the precisions asked
+# hgemm_wgmma_mn in h and b) on an NVIDIA sm_90 GPU: first every preset of the precisions asked
 # at every row-major layout and at shapes that straddle its tiles (odd sizes, leading dimensions
 # and offsets, alpha and beta; in s K >= 48, the family's constraint), faithful on uniform
 # data, and in s, with TERMS=1 (plain TF32) on small integers, which TF32 holds exactly, exact;
@@ -37,8 +37,8 @@ presets() {
     [ -n "${PRESETS:-}" ] && { echo "$PRESETS" | tr ',' '\n' | grep "^$1" | tr '\n' ' '; return; }
     case $1 in
     s) echo "sgemm_wgmma_128x128 sgemm_wgmma_64x128 sgemm_wgmma_128x64" ;;
-    h) echo "hgemm_wgmma_nt_64x128 hgemm_wgmma_nt_128x128 hgemm_wgmma_nn_64x128 hgemm_wgmma_128x128 hgemm_wgmma_128x256" ;;
-    b) echo "bgemm_wgmma_nt_64x128 bgemm_wgmma_nt_128x128 bgemm_wgmma_nn_64x128 bgemm_wgmma_128x128" ;;
+    h) echo "hgemm_wgmma_nt_64x128 hgemm_wgmma_nt_128x128 hgemm_wgmma_mn_64x128 hgemm_wgmma_128x128 hgemm_wgmma_128x256" ;;
+    b) echo "bgemm_wgmma_nt_64x128 bgemm_wgmma_nt_128x128 bgemm_wgmma_mn_64x128 bgemm_wgmma_128x128" ;;
     esac
 }
 # row PREC NAME ARGS...: one validated run, one line: the verdicts, or why it failed.

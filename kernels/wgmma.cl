@@ -80,8 +80,10 @@
 #ifndef STAGES
 #define STAGES 0 /* 0: the register-staged kernel; 2 or more: hgemm_wgmma_nt's pipeline (below) */
 #endif
-/* hgemm_wgmma_nn: the pipeline with B stored K x N (row-major NN), N-major in local memory and
- * read by the MMA as such (its B transposed); A as in hgemm_wgmma_nt. */
+/* hgemm_wgmma_mn: the pipeline with an operand stored MN-contiguous (B K x N where it is not
+ * transposed, A K x M where it is), MN-major in local memory and read by the MMA as such (its
+ * operand transposed). */
+#define ANM (STAGES && GB_TRANS_A)
 #define BNM (STAGES && !GB_TRANS_B)
 #ifndef ZFILL
 #define ZFILL 1 /* hgemm_wgmma_nt: 0 copies a chunk inside the matrix without the zero-fill operand */
@@ -298,7 +300,7 @@ XW_INLINE void emu_wgmma_ss(float *d, const ulong da, const ulong db, const int 
             const int r = 16 * v + g + 8 * (e / 2), col = 8 * j + 2 * t + e % 2;
             float sum = 0;
             for (int s = 0; s < KMMA; s++)
-                sum += emu_at(tiles, da, r, s) *
+                sum += (ANM ? emu_at_mn(tiles, da, r, s) : emu_at(tiles, da, r, s)) *
                        (BNM ? emu_at_mn(tiles, db, col, s) : emu_at(tiles, db, col, s));
             d[4 * j + e] = (scale ? d[4 * j + e] : 0.0f) + sum;
         }
@@ -312,8 +314,13 @@ XW_INLINE void emu_wgmma_ss(float *d, const ulong da, const ulong db, const int 
 #define PROXY_FENCE()
 #else
 /* The instruction's K and types, and its immediates: the scales of A and B, and for 16-bit
- * types the transpositions (0: K-major, as the operands are stored; B's 1, N-major, in
- * hgemm_wgmma_nn), B's, and A's first where A comes from local memory (WGMMA_SS). */
+ * types the transpositions (0: K-major; 1: MN-major, an operand stored MN-contiguous in
+ * hgemm_wgmma_mn), B's, and A's first where A comes from local memory (WGMMA_SS). */
+#if ANM
+#define WG_TRANS_A "1"
+#else
+#define WG_TRANS_A "0"
+#endif
 #if BNM
 #define WG_TRANS_B "1"
 #else
@@ -322,11 +329,11 @@ XW_INLINE void emu_wgmma_ss(float *d, const ulong da, const ulong db, const int 
 #if GB_STORAGE == GB_STORAGE_FP16
 #define WG_KIND "k16.f32.f16.f16"
 #define WG_IMM "1, 1, 0"
-#define WG_IMM_SS "1, 1, 0, " WG_TRANS_B
+#define WG_IMM_SS "1, 1, " WG_TRANS_A ", " WG_TRANS_B
 #elif W16
 #define WG_KIND "k16.f32.bf16.bf16"
 #define WG_IMM "1, 1, 0"
-#define WG_IMM_SS "1, 1, 0, " WG_TRANS_B
+#define WG_IMM_SS "1, 1, " WG_TRANS_A ", " WG_TRANS_B
 #else
 #define WG_KIND "k8.f32.tf32.tf32"
 #define WG_IMM "1, 1"
@@ -723,6 +730,8 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
  * their 16-byte units permuted by the tensor core's swizzle (SWIZZLE), an 8-row group SBO = 8
  * SWZ bytes, an MMA's 16 k 32 bytes on in the descriptor's address: a row of global memory
  * lands in one line of local memory, which is what makes the copies cheap (chunk_of).
+ * hgemm_wgmma_mn (row-NN, TN, TT): an operand stored MN-contiguous is copied MN-major into the
+ * 128-byte swizzle's atoms (SBO_N) and the MMA reads it transposed (mnchunks_init).
  * The pipeline: at step s, wait for the copies of step s, fence (the async proxy reads what
  * they wrote), barrier; issue the step's BK/16 MMAs per warp group; copy step s + STAGES - 1 -
  * INFLIGHT into the stage whose MMAs every warp group has waited for (before the barrier); wait
@@ -735,11 +744,8 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #if !W16
 #error "hgemm_wgmma_nt: h and b only"
 #endif
-#if GB_TRANS_A
-#error "hgemm_wgmma_nt is row-major NT (hgemm_wgmma_nn NN); other layouts go through passes"
-#endif
-#if BNM && !SWZ
-#error "hgemm_wgmma_nn: SWZ > 0 (B's swizzled tile starts on a 1024-byte boundary)"
+#if (ANM || BNM) && !SWZ
+#error "hgemm_wgmma_mn: SWZ > 0 (an MN-major swizzled tile starts on a 1024-byte boundary)"
 #endif
 #if STAGES - INFLIGHT < 2
 #error "hgemm_wgmma_nt: STAGES - INFLIGHT must be at least 2"
@@ -759,19 +765,25 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #define KB_STEP (2 * LBO_B / 16)       /* an MMA's 16 k further, in descriptor units */
 #define DESC_SWZ 0ul
 #endif
-#if BNM
-/* B's tile N-major through the 128-byte swizzle: atoms of 64 n (a 128-byte line a k) x 8 k,
- * 1024 bytes each, BN / 64 side by side along N (LBO_N apart), the next 8 k SBO_N on; an MMA's
- * 16 k is 2 SBO_N further. A warp's 8 copies at one k then fill one line of local memory. */
+/* An MN-major tile of TR rows (M or N) through the 128-byte swizzle: atoms of 64 rows (a
+ * 128-byte line a k) x 8 k, 1024 bytes each, TR / 64 side by side (LBO_N apart), the next 8 k
+ * SBO_N(TR) on; an MMA's 16 k is 2 SBO_N(TR) further. A warp's 8 copies at one k then fill one
+ * line of local memory. */
 #define LBO_N 1024
-#define SBO_N (BN / 64 * LBO_N)
-#define KB_STEP_B (2 * SBO_N / 16)
-#define DESC_SWZ_B (1ul << 62)
+#define SBO_N(TR) ((TR) / 64 * LBO_N)
+#define DESC_MN (1ul << 62)
+#if ANM
+#define KB_STEP_A (2 * SBO_N(BM) / 16)
+#else
+#define KB_STEP_A KB_STEP
+#endif
+#if BNM
+#define KB_STEP_B (2 * SBO_N(BN) / 16)
 #else
 #define KB_STEP_B KB_STEP
 #endif
 /* Where the tiles start: on their swizzle's repeating pattern (its address bits). */
-#if BNM
+#if ANM || BNM
 #define TILES_ALIGN LBO_N
 #elif SWZ
 #define TILES_ALIGN (8 * SWZ)
@@ -910,33 +922,36 @@ XW_INLINE void chunks_copy(local elem *tile, global const elem *const *p, const 
     }
 }
 
-#if BNM
-/* B's chunks, N-major (hgemm_wgmma_nn): chunk q is 8 n at one k (k = q / (BN / 8)), placed and
- * pointed at (k 0 of the piece) once, as A's; full: its bytes inside N (zero-filled past N's
- * end); a step moves k0 rows of B on, and in the last step a k past K copies zeros. */
-XW_INLINE void bchunks_init(global const elem **p, int *at, int *full, global const elem *x,
-                            const int ld, const int n0, const int N, const int tid)
+#if ANM || BNM
+/* An MN-major operand's chunks (hgemm_wgmma_mn), its tile of TR rows: chunk q is 8 rows at one
+ * k (k = q / (TR / 8)), placed and pointed at (k 0 of the piece) once, as the K-major chunks
+ * are; full: its bytes inside R (zero-filled past R's end); a step moves k0 rows of the stored
+ * operand on, and in the last step a k past K copies zeros. */
+XW_INLINE void mnchunks_init(global const elem **p, int *at, int *full, const int tr,
+                             global const elem *x, const int ld, const int r0, const int R,
+                             const int tid)
 {
 #pragma unroll
-    for (int i = 0; i < CH_OF(BN); i++) {
-        const int q = tid + NT * i, k = q / (BN / 8), n = 8 * (q % (BN / 8));
-        at[i] = SWIZZLE(k / 8 * SBO_N + n / 64 * LBO_N + k % 8 * 128 + n % 64 * ES, 128) / ES;
-        full[i] = HAS_CHUNK(BN, i, tid) ? ES * clamp(N - n0 - n, 0, 8) : 0;
-        p[i] = x + (full[i] ? (size_t)k * ld + n0 + n : 0);
+    for (int i = 0; i < CH_OF(tr); i++) {
+        const int q = tid + NT * i, k = q / (tr / 8), r = 8 * (q % (tr / 8));
+        at[i] = SWIZZLE(k / 8 * SBO_N(tr) + r / 64 * LBO_N + k % 8 * 128 + r % 64 * ES, 128) / ES;
+        full[i] = HAS_CHUNK(tr, i, tid) ? ES * clamp(R - r0 - r, 0, 8) : 0;
+        p[i] = x + (full[i] ? (size_t)k * ld + r0 + r : 0);
     }
 }
-XW_INLINE void bchunks_copy(local elem *tile, global const elem *const *p, const int *at,
-                            const int *full, global const elem *x, const size_t off, const int k0,
-                            const int K, const bool whole, const int tid)
+XW_INLINE void mnchunks_copy(local elem *tile, global const elem *const *p, const int *at,
+                             const int *full, const int tr, global const elem *x,
+                             const size_t off, const int k0, const int K, const bool whole,
+                             const int tid)
 {
 #pragma unroll
-    for (int i = 0; i < CH_OF(BN); i++) {
-        if (!HAS_CHUNK(BN, i, tid))
+    for (int i = 0; i < CH_OF(tr); i++) {
+        if (!HAS_CHUNK(tr, i, tid))
             continue;
         if (whole && !ZFILL && full[i] == 16) {
             copy16_whole(tile + at[i], p[i] + off);
         } else {
-            const int in = whole || k0 + (tid + NT * i) / (BN / 8) < K ? full[i] : 0;
+            const int in = whole || k0 + (tid + NT * i) / (tr / 8) < K ? full[i] : 0;
             copy16(tile + at[i], in ? p[i] + off : x, in);
         }
     }
@@ -951,8 +966,8 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
 {
     local uint4 tiles4[STAGES * STAGE_E * ES / 16] __attribute__((aligned(TILES_ALIGN)));
     local elem *tiles = (local elem *)tiles4;
-    /* A is stored M x K, B N x K (op(B) = B^T): both K-contiguous; in hgemm_wgmma_nn B is
-     * K x N. */
+    /* A is stored M x K, B N x K (op(B) = B^T): both K-contiguous; in hgemm_wgmma_mn A may be
+     * stored K x M (op(A) = A^T) and B K x N. */
     global const elem *A = (global const elem *)A0 + offA;
     global const elem *B = (global const elem *)B0 + offB;
     const int tid = (int)get_local_id(0), t = tid & 3, wg = tid >> 7;
@@ -965,9 +980,13 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     const int steps = (int)((long)(piece + 1) * all / np) - s0;
     global const elem *pa[CH_OF(BM)], *pb[CH_OF(BN)];
     int ata[CH_OF(BM)], atb[CH_OF(BN)], fa[CH_OF(BM)], fb[CH_OF(BN)];
+#if ANM
+    mnchunks_init(pa, ata, fa, BM, A, lda, m0, M, tid);
+#else
     chunks_init(pa, ata, fa, CH_OF(BM), BM, A, lda, m0, M, tid);
+#endif
 #if BNM
-    bchunks_init(pb, atb, fb, B, ldb, n0, N, tid);
+    mnchunks_init(pb, atb, fb, BN, B, ldb, n0, N, tid);
 #else
     chunks_init(pb, atb, fb, CH_OF(BN), BN, B, ldb, n0, N, tid);
 #endif
@@ -981,8 +1000,15 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
 #else
 #define SUMS acc
 #endif
+#if ANM
+#define COPY_A(st, k0, whole) \
+    mnchunks_copy(st, pa, ata, fa, BM, A, (size_t)(k0) * lda, k0, K, whole, tid)
+#else
+#define COPY_A(st, k0, whole) chunks_copy(st, pa, ata, fa, CH_OF(BM), BM, A, k0, K, whole, tid)
+#endif
 #if BNM
-#define COPY_B(st, k0, whole) bchunks_copy(st, pb, atb, fb, B, (size_t)(k0) * ldb, k0, K, whole, tid)
+#define COPY_B(st, k0, whole) \
+    mnchunks_copy(st, pb, atb, fb, BN, B, (size_t)(k0) * ldb, k0, K, whole, tid)
 #else
 #define COPY_B(st, k0, whole) chunks_copy(st, pb, atb, fb, CH_OF(BN), BN, B, k0, K, whole, tid)
 #endif
@@ -992,7 +1018,7 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     do {                                                                                           \
         const int k0_ = (s0 + (s)) * BK;                                                           \
         const bool whole_ = k0_ + BK <= K;                                                         \
-        chunks_copy(st, pa, ata, fa, CH_OF(BM), BM, A, k0_, K, whole_, tid);                      \
+        COPY_A(st, k0_, whole_);                                                                   \
         COPY_B((st) + AT_E, k0_, whole_);                                                         \
     } while (0)
     for (int s = 0; s < AHEAD; s++) {
@@ -1003,10 +1029,16 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     /* The descriptors of stage 0's A (this warp group's 64 rows: 8-row groups SBO apart, the
      * next 8 k LBO on) and B; a stage or an MMA's 16 k further is an address further, in the
      * descriptor's 16-byte units. */
+#if ANM
+    /* MN-major: this warp group's 64 rows are one atom's. */
+    const ulong da0 = descriptor_of(SMEM(tiles + wg * (LBO_N / ES), tiles), LBO_N, SBO_N(BM)) |
+                      DESC_MN;
+#else
     const ulong da0 =
         descriptor_of(SMEM(tiles + 8 * SBO_E * wg, tiles), LBO_B, SBO_E * ES) | DESC_SWZ;
+#endif
 #if BNM
-    const ulong db0 = descriptor_of(SMEM(tiles + AT_E, tiles), LBO_N, SBO_N) | DESC_SWZ_B;
+    const ulong db0 = descriptor_of(SMEM(tiles + AT_E, tiles), LBO_N, SBO_N(BN)) | DESC_MN;
 #else
     const ulong db0 = descriptor_of(SMEM(tiles + AT_E, tiles), LBO_B, SBO_E * ES) | DESC_SWZ;
 #endif
@@ -1020,7 +1052,7 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
 #pragma unroll
         for (int kb = 0; kb < BK / 16; kb++) {
             /* Two core matrices of K per MMA. */
-            const ulong da = da0 + so + KB_STEP * kb;
+            const ulong da = da0 + so + KB_STEP_A * kb;
             const ulong db = db0 + so + KB_STEP_B * kb;
             WGMMA_SS(SUMS, da, db, kb > 0 || (KACC ? s % KACC != 0 : s > 0));
         }
@@ -1042,6 +1074,7 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
 #endif
     }
 #undef COPY_STEP
+#undef COPY_A
 #undef COPY_B
 #if INFLIGHT
     WGMMA_WAIT(SUMS);

@@ -16,8 +16,9 @@
 # precisions, faithful to FP32 accumulation; and the broken copy caught in h. hgemm_wgmma_nt (A
 # and B from local memory, the cp.async pipeline): layouts, tiles, stages, edges, the swizzled
 # rows, split-K; a copy with A's k-blocks swapped caught, one that does not swizzle, and a piece of
-# a split tile written over another's. hgemm_wgmma_nn (B N-major, read transposed by the MMA):
-# the same, and B's copies unswizzled or with two k rows exchanged caught.
+# a split tile written over another's. hgemm_wgmma_mn (an operand stored MN-contiguous, copied
+# MN-major and read transposed by the MMA: row-NN, TN, TT): the same, and B's copies unswizzled,
+# two of its k rows exchanged, and A's atoms of two warp groups exchanged, each caught.
 # Prints one line per failure and 'N passed, M failed'.
 # shellcheck disable=SC2086 # the option lists are split on purpose
 gb=${1:?usage: wgmma_emu_test.sh GEMMBENCH KERNELS}
@@ -183,9 +184,9 @@ for bad_acc in "--param KACC=0 -K 300" "--param KACC=16 --param BK=32 -K 300"; d
 done
 # The families as copies beside a changed wgmma.cl: FAM_broken, its presets broken_*, the NN
 # twin extending the NT one's copy.
-for f in hgemm_wgmma_nt hgemm_wgmma_nn; do
-    sed -e "s/\"\\(family\|extends\)\": *\"\\(hgemm_wgmma_n[nt]\\)\"/\"\\1\": \"\\2_broken\"/" \
-        -e "s/\"\\([hb]gemm_wgmma_n[nt]_[0-9a-z_]*\\)\":/\"broken_\\1\":/" "$kernels/$f.json" \
+for f in hgemm_wgmma_nt hgemm_wgmma_mn; do
+    sed -e "s/\"\\(family\|extends\)\": *\"\\(hgemm_wgmma_[mn][nt]\\)\"/\"\\1\": \"\\2_broken\"/" \
+        -e "s/\"\\([hb]gemm_wgmma_[mn][nt]_[0-9a-z_]*\\)\":/\"broken_\\1\":/" "$kernels/$f.json" \
         >"$tmp/broken/${f}_broken.json"
 done
 # caught SED WHAT ARGS...: fam (its native layout) with wgmma.cl changed by SED (a fault, WHAT)
@@ -199,7 +200,7 @@ caught() {
         return
     fi
     native="--transB T"
-    [ "$fam" = hgemm_wgmma_nn ] && native=
+    [ "$fam" = hgemm_wgmma_mn ] && native=
     out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken" -k ${fam}_broken --param EMU=1 \
         --precision h $native "$@" 2>&1)
     rc=$?
@@ -210,18 +211,19 @@ caught() {
 # A's MMAs reading its two k-blocks of a step swapped (B's in order); the second piece of a split
 # tile written over the first's sums; chunks copied to their rows unswizzled where the
 # descriptors say swizzled.
-caught 's|da0 + so + KB_STEP \* kb;|da0 + so + KB_STEP * (kb ^ 1);|' "A's k-blocks swapped" \
+caught 's|da0 + so + KB_STEP_A \* kb;|da0 + so + KB_STEP_A * (kb ^ 1);|' "A's k-blocks swapped" \
     $small --param BK=32 -M 64 -N 64 -K 64
 caught 's|(uint)P + (uint)piece) \* (BM \* BN)|(uint)P + (uint)(piece / 2 * 2)) * (BM * BN)|' \
     "a split-K piece written over another's" $small --param SPLITK=2 -M 64 -N 64 -K 600
 caught 's|\*at = SWIZZLE(\*r \* SWZ + 16 \* \*kc, SWZ) / ES;|*at = (*r * SWZ + 16 * *kc) / ES;|' \
     "unswizzled copies" $small --param SWZ=64 --param BK=32 --param PADL=0 -M 64 -N 64 -K 64
-# 9. hgemm_wgmma_nn: B stored K x N, copied N-major (64 n x 8 k atoms, 128-byte swizzle) and read
-# transposed by the MMA. Its native NN: tile widths, K steps, stages, a partial chunk at N's end
-# (N not a multiple of 8 at an aligned leading dimension), K tails, odd leading dimensions
-# (through the route's copies), the copies without the zero-fill operand, split-K, KACC, b; NT
-# through a pass.
-fam=hgemm_wgmma_nn
+# 9. hgemm_wgmma_mn: an operand stored MN-contiguous (B K x N in NN and TN, A K x M in TN and TT),
+# copied MN-major (64-row x 8 k atoms, 128-byte swizzle) and read transposed by the MMA. Native
+# NN: tile widths, K steps, stages, a partial chunk at N's end (N not a multiple of 8 at an
+# aligned leading dimension), K tails, odd leading dimensions (through the route's copies), the
+# copies without the zero-fill operand, split-K, KACC, b; NT through a pass; native TN and TT:
+# two warp groups (A's two atoms), M's partial chunk, b, split-K.
+fam=hgemm_wgmma_mn
 emu="-k $fam --param EMU=1"
 nn16="$small --param SWZ=32 --param BK=16"
 check_run --precision h $nn16 --param STAGES=3 -M 133 -N 77 -K 97 --ldb 80 --ldc 81 $ab
@@ -234,10 +236,19 @@ check_run --precision h --param BN=64 --param WGM=2 --param STAGES=3 -M 140 -N 7
 check_run --precision h $nn16 --param ZFILL=0 --param STAGES=3 -M 70 -N 65 -K 100 --ldb 72 $ab
 check_run --precision h $small --param SPLITK=4 -M 70 -N 65 -K 1100 --ldb 72 $ab
 check_run --precision b $small --param SPLITK=2 --param KACC=4 -M 133 -N 77 -K 1030 $ab
-# B's copies unswizzled where the descriptor says swizzled; two k rows of B's atoms exchanged.
-place='k / 8 \* SBO_N + n / 64 \* LBO_N + k % 8 \* 128'
-caught "s|SWIZZLE(\\($place + n % 64 \\* ES\\), 128)|(\\1)|" "B's copies unswizzled" \
+check_run --precision h --transA T --param BN=64 --param WGM=2 --param STAGES=3 -M 133 -N 70 \
+    -K 97 --lda 136 --ldb 72 $ab
+check_run --precision b --transA T --transB T $nn16 --param STAGES=4 -M 70 -N 65 -K 100 \
+    --lda 72 $ab
+check_run --precision h --transA T --transB T --param BN=128 --param WGM=2 --param STAGES=3 \
+    --param SPLITK=3 -M 140 -N 130 -K 900 $ab
+# MN-major copies unswizzled where the descriptor says swizzled; two k rows of their atoms
+# exchanged; in TN, the atoms of A's two warp groups read by each other's MMAs.
+place='k / 8 \* SBO_N(tr) + r / 64 \* LBO_N + k % 8 \* 128'
+caught "s|SWIZZLE(\\($place + r % 64 \\* ES\\), 128)|(\\1)|" "MN-major copies unswizzled" \
     $small -M 64 -N 64 -K 64
-caught "s|$place|k / 8 * SBO_N + n / 64 * LBO_N + (k % 8 ^ 1) * 128|" "B's k rows exchanged" \
+caught "s|$place|k / 8 * SBO_N(tr) + r / 64 * LBO_N + (k % 8 ^ 1) * 128|" "k rows exchanged" \
     $small -M 64 -N 64 -K 64
+caught "s|tiles + wg \\* (LBO_N / ES)|tiles + (wg ^ 1) * (LBO_N / ES)|" "A's atoms swapped" \
+    --transA T --param WGM=2 -M 128 -N 64 -K 64
 finish

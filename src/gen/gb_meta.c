@@ -259,8 +259,8 @@ static long f6_s0_values[] = {128, 1, 32, 4, 0, 8, 0, 64, 8, 1};
 static char *f6_s1_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
 static long f6_s1_values[] = {128, 1, 32, 4, 0, 8, 0, 64, 8, 1};
 static gb_preset_t f6_presets[] = {
-    {"hgemm_wgmma_nn_64x128", "hgemm_wgmma_nt_64x128's configuration with B read N-major (not yet measured on a GPU)", 4u, 10, f6_s0_names, f6_s0_values},
-    {"bgemm_wgmma_nn_64x128", "the same in bfloat16", 8u, 10, f6_s1_names, f6_s1_values},
+    {"hgemm_wgmma_mn_64x128", "hgemm_wgmma_nt_64x128's configuration with MN-major operands read transposed (not yet measured on a GPU)", 4u, 10, f6_s0_names, f6_s0_values},
+    {"bgemm_wgmma_mn_64x128", "the same in bfloat16", 8u, 10, f6_s1_names, f6_s1_values},
 };
 static char *f7_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
 static char *f7_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || (INFLIGHT == 0 && BN <= 128)", "SWZ == 0 || (SWZ == 2 * BK && PADL == 0)"};
@@ -1024,7 +1024,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "1b22f4f82d6a5289787005033483ad4c37178e68a5aeb5e615122141b11c663c",
+    .program_digest = "fa82ea78484192e6f23e611ec487a10491a5671f02dd0707e7294d9b19b9ffbc",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
@@ -1044,12 +1044,12 @@ gb_family_t gb__builtin_families[] = {
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
-    .name = "hgemm_wgmma_nn",
-    .description = "hgemm_wgmma_nt (the same source and parameters) with row-major NN native: B stored K x N is copied N-major into local memory (atoms of 64 n x 8 k through the tensor core's 128-byte swizzle, a warp's 8 copies at one k filling one line) and read by the MMA as such (its B transposed), so an NN problem needs no transposition pass of B, which costs most where B is large beside the work (wide shapes, large K with small M and N: bench/notes/wgmma.md#tiled-transpose); A as in hgemm_wgmma_nt; SWZ > 0. NVIDIA sm_90 only (EMU=1 emulates the MMA anywhere, for testing).",
-    .origin = "kernels/hgemm_wgmma_nn.json",
+    .name = "hgemm_wgmma_mn",
+    .description = "hgemm_wgmma_nt (the same source and parameters) with row-major NN, TN and TT native: an operand stored MN-contiguous (B K x N where op(B) = B, A K x M where op(A) = A^T) is copied MN-major into local memory (atoms of 64 rows x 8 k through the tensor core's 128-byte swizzle, a warp's 8 copies at one k filling one line) and read by the MMA as such (the instruction's transposition of that operand), so no transposition pass is needed, which costs most where the operand is large beside the work (wide shapes, large K with small M and N: bench/notes/wgmma.md#tiled-transpose); a K-major operand as in hgemm_wgmma_nt; SWZ > 0. NVIDIA sm_90 only (EMU=1 emulates the MMA anywhere, for testing).",
+    .origin = "kernels/hgemm_wgmma_mn.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "1b22f4f82d6a5289787005033483ad4c37178e68a5aeb5e615122141b11c663c",
+    .program_digest = "fa82ea78484192e6f23e611ec487a10491a5671f02dd0707e7294d9b19b9ffbc",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM) * P",
     .local[0] = "128 * WGM",
@@ -1068,7 +1068,7 @@ gb_family_t gb__builtin_families[] = {
     .launch_factor = "P",
     .traffic[0] = "2 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N) + (P > 1) * 4 * P * M * N",
     .traffic[1] = "2 * M * N + (P > 1) * 4 * P * M * N",
-    .precisions = 12u, .layouts = 1u,
+    .precisions = 12u, .layouts = 13u,
     .nargs = 16, .nconstraints = 4, .nextensions = 0, .nlets = 1,
     .nparams = 13, .npresets = 2,
     .args = f6_args,
@@ -1085,7 +1085,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "1b22f4f82d6a5289787005033483ad4c37178e68a5aeb5e615122141b11c663c",
+    .program_digest = "fa82ea78484192e6f23e611ec487a10491a5671f02dd0707e7294d9b19b9ffbc",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM) * P",
     .local[0] = "128 * WGM",
@@ -1546,7 +1546,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "1b22f4f82d6a5289787005033483ad4c37178e68a5aeb5e615122141b11c663c",
+    .program_digest = "fa82ea78484192e6f23e611ec487a10491a5671f02dd0707e7294d9b19b9ffbc",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
