@@ -227,32 +227,28 @@ XW_INLINE float emu_val(const uint bits)
 #define ELEM_BITS(x) as_uint(x)
 #endif
 
-/* An element of a K-major operand in local memory, row r and k s of the block the descriptor
- * points at, as the tensor core reads it. */
-XW_INLINE float emu_at(local const elem *tiles, const ulong desc, const int r, const int s)
+/* An element of an operand in local memory, row r (its M or N) and k s of the block the
+ * descriptor points at, as the tensor core reads it. K-major (mn 0): swizzled (mode 1, 2, 3:
+ * rows of 128, 64, 32 bytes), an 8-row group's rows w bytes apart, K contiguous in a row; else
+ * core matrices (8 rows of 16 bytes), the next 8 k LBO on. MN-major (mn 1, swizzled: the MMA's
+ * operand transposed): atoms of w / ES rows (one w-byte line each k) x 8 k, the next rows' atom
+ * LBO on, the next 8 k SBO on. */
+XW_INLINE float emu_at(local const elem *tiles, const ulong desc, const int r, const int s,
+                       const bool mn)
 {
     const uint addr = (uint)(desc & 0x3fffu) << 4, lbo = (uint)((desc >> 16) & 0x3fffu) << 4;
     const uint sbo = (uint)((desc >> 32) & 0x3fffu) << 4, mode = (uint)(desc >> 62);
-    /* Swizzled (mode 1, 2, 3: rows of 128, 64, 32 bytes): an 8-row group's rows w bytes apart,
-     * K contiguous in a row; else core matrices (8 rows of 16 bytes), the next 8 k LBO on. */
     const uint w = mode ? 256u >> mode : 0u;
-    const uint at = w ? SWIZZLE(addr + (uint)(r / 8) * sbo + (uint)(r % 8) * w + (uint)s * ES, w)
-                      : addr + (uint)(r / 8) * sbo + (uint)(s / EPC) * lbo + (uint)(r % 8) * 16u +
-                            (uint)(s % EPC) * (uint)ES;
-    return emu_val(ELEM_BITS(tiles[at / ES]));
-}
-
-/* An element of an MN-major operand in local memory (swizzled: the MMA's operand transposed), row
- * r (its M or N) and k s of the block the descriptor points at: atoms of w / ES rows (one w-byte
- * line each k) x 8 k, the next rows' atom LBO on, the next 8 k SBO on. */
-XW_INLINE float emu_at_mn(local const elem *tiles, const ulong desc, const int r, const int s)
-{
-    const uint addr = (uint)(desc & 0x3fffu) << 4, lbo = (uint)((desc >> 16) & 0x3fffu) << 4;
-    const uint sbo = (uint)((desc >> 32) & 0x3fffu) << 4, w = 256u >> (uint)(desc >> 62);
-    const uint per = w / ES;
-    const uint at = SWIZZLE(addr + (uint)r / per * lbo + (uint)(s / 8) * sbo + (uint)(s % 8) * w +
-                                (uint)r % per * (uint)ES,
-                            w);
+    uint at;
+    if (mn)
+        at = SWIZZLE(addr + (uint)r / (w / ES) * lbo + (uint)(s / 8) * sbo + (uint)(s % 8) * w +
+                         (uint)r % (w / ES) * (uint)ES,
+                     w);
+    else if (w)
+        at = SWIZZLE(addr + (uint)(r / 8) * sbo + (uint)(r % 8) * w + (uint)s * ES, w);
+    else
+        at = addr + (uint)(r / 8) * sbo + (uint)(s / EPC) * lbo + (uint)(r % 8) * 16u +
+             (uint)(s % EPC) * (uint)ES;
     return emu_val(ELEM_BITS(tiles[at / ES]));
 }
 
@@ -282,7 +278,7 @@ XW_INLINE void emu_wgmma(float *d, const uint *a, const ulong desc, const int sc
                 /* A[g + 8h][s]: lane 4g + s % 4, register h + 2 (s / 4). */
                 const float av = emu_val(emu[(warp0 + 4 * g + s % 4) * 4 + h + 2 * (s / 4)]);
 #endif
-                sum += av * emu_at(tiles, desc, col, s);
+                sum += av * emu_at(tiles, desc, col, s, false);
             }
             d[4 * j + e] = (scale ? d[4 * j + e] : 0.0f) + sum;
         }
@@ -300,8 +296,7 @@ XW_INLINE void emu_wgmma_ss(float *d, const ulong da, const ulong db, const int 
             const int r = 16 * v + g + 8 * (e / 2), col = 8 * j + 2 * t + e % 2;
             float sum = 0;
             for (int s = 0; s < KMMA; s++)
-                sum += (ANM ? emu_at_mn(tiles, da, r, s) : emu_at(tiles, da, r, s)) *
-                       (BNM ? emu_at_mn(tiles, db, col, s) : emu_at(tiles, db, col, s));
+                sum += emu_at(tiles, da, r, s, ANM) * emu_at(tiles, db, col, s, BNM);
             d[4 * j + e] = (scale ? d[4 * j + e] : 0.0f) + sum;
         }
 }

@@ -1,6 +1,5 @@
 /* launch.c: a planned GEMM's commands, in order, bound and enqueued (launch.h). */
 #include <stdio.h>
-#include <string.h>
 
 #include "rt/family/registry.h"
 #include "launch.h"
@@ -235,7 +234,7 @@ static cl_int copy_args(cl_kernel k, const gb_route_copy_t *c, cl_mem dst, cl_me
                         INT_ARG(v[3]), INT_ARG(v[4]), INT_ARG(v[5]), MEM_ARG(src),
                         INT_ARG(v[6]), INT_ARG(v[7]), INT_ARG(v[8])};
     /* Only gb_copy takes trans. */
-    return set_args(k, a, strcmp(gb__launch_copy_entry(c), "gb_copy") ? 10 : 11);
+    return set_args(k, a, c->tiled || wide_copy(c) ? 10 : 11);
 }
 
 int gb__launch_bind(const gb_launch_t *l, const gb_family_t *f, const gb_problem_t *kp,
