@@ -206,7 +206,10 @@ typedef struct gb_device_info {
     const char *type_name; /* "cpu", "gpu", "accelerator" or "other" */
     char family[64]; /* the architecture, shared with siblings: "nvidia-sm_90" (docs/tuning.md) */
     unsigned compute_units, clock_mhz;
-    uint64_t global_mem, local_mem, max_alloc;
+    uint64_t global_mem, local_mem, max_alloc; /* local_mem: CL_DEVICE_LOCAL_MEM_SIZE */
+    uint64_t local_mem_kernel; /* the most a kernel's own local arrays may take: local_mem, or more
+                                  where the compiler allows it (NVIDIA: the architecture's shared
+                                  memory per block, 227 KB on sm_90; docs/tuning.md) */
     size_t max_wg_size, max_wi_sizes[3];
     unsigned pref_vec_float, pref_vec_double, native_vec_float, native_vec_double;
     int fp64;

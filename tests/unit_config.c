@@ -62,7 +62,7 @@ static gb_device_info_t fake_device(void)
     d.max_wi_sizes[0] = 1024;
     d.max_wi_sizes[1] = 1024;
     d.max_wi_sizes[2] = 64;
-    d.local_mem = 16384;
+    d.local_mem = d.local_mem_kernel = 16384;
     d.extensions = ext_plain;
     return d;
 }
@@ -288,7 +288,7 @@ static void test_check(const gb_registry_t *reg)
     CHECK_RC(gb_config_check(&c, &dev, GB_PREC_S, &row_nn, msg, sizeof msg), GB_OK);
     CHECK_RC(gb_config_check(&c, &dev, GB_PREC_D, &row_nn, msg, sizeof msg), GB_ELOCALMEM);
     CHECK_HAS(msg, "32768");
-    dev.local_mem = 1024;
+    dev.local_mem = dev.local_mem_kernel = 1024;
     CHECK_RC(gb_config_check(&c, &dev, GB_PREC_S, &row_nn, msg, sizeof msg), GB_ELOCALMEM);
     dev = fake_device();
 }
@@ -500,7 +500,7 @@ static void test_ptx(const gb_registry_t *reg)
     gb_params_t o;
     char msg[512] = "";
     gb_device_info_t dev = fake_device();
-    dev.local_mem = 49152;
+    dev.local_mem = dev.local_mem_kernel = 49152;
     gb_problem_t sq = problem(GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, 256);
     sq.k = 256; /* the family's constraint: K >= 48 */
     if (!CHECK_RC(gb_config_resolve(reg, "sgemm_wgmma_128x128", NULL, &c, msg, sizeof msg), GB_OK))

@@ -105,7 +105,7 @@ static gb_device_info_t fake_device(void)
     d.max_wg_size = 1024;
     d.max_wi_sizes[0] = d.max_wi_sizes[1] = 1024;
     d.max_wi_sizes[2] = 64;
-    d.local_mem = 65536;
+    d.local_mem = d.local_mem_kernel = 65536;
     d.extensions = ext_intel;
     d.image_support = 1;
     d.image2d_from_buffer = 1;

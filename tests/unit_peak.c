@@ -4,7 +4,7 @@
  * the driver's facts or, without them, as the sample's generations; AMD's by compute units x
  * SIMDs x lanes x 2 x clock with FP64 at its target's rate; a CPU by its native vector width;
  * and "unknown: why" wherever the lanes cannot be known. Also -t's device types, the OpenCL
- * constants' names among them. No OpenCL device is used. */
+ * constants' names among them; what a kernel's local arrays may take. No OpenCL device is used. */
 #include "unit.h"
 
 #include "rt/device/peak.h"
@@ -174,6 +174,37 @@ static void test_types(void)
     CHECK(gb_device_type_parse("fpga", &t) == GB_EBADARG);
 }
 
+/* A kernel's own local arrays: CUDA's opt-in shared memory a block on NVIDIA GPUs by compute
+ * capability (the H200's 227 KB measured: bench/notes/wgmma.md#local-227k), never less than
+ * the device reports; elsewhere, and for an unknown compute capability, what it reports. */
+static void test_kernel_local_mem(void)
+{
+    gb_device_info_t d = device(132, 1980, 1);
+    d.local_mem = 48 * 1024;
+    gb_peak_facts_t f = gpu(GB_VENDOR_NVIDIA);
+    f.nv_major = 9;
+    CHECK(gb__kernel_local_mem(&d, &f) == 232448);
+    f.nv_major = 8;
+    CHECK(gb__kernel_local_mem(&d, &f) == 163 * 1024);
+    f.nv_minor = 6;
+    CHECK(gb__kernel_local_mem(&d, &f) == 99 * 1024);
+    f.nv_minor = 5; /* no sm_85 */
+    CHECK(gb__kernel_local_mem(&d, &f) == 48 * 1024);
+    f.nv_major = 7;
+    CHECK(gb__kernel_local_mem(&d, &f) == 64 * 1024);
+    d.local_mem = 96 * 1024; /* a device reporting more than the table keeps its own */
+    CHECK(gb__kernel_local_mem(&d, &f) == 96 * 1024);
+    d.local_mem = 48 * 1024;
+    f.nv_major = 9;
+    f.nv_minor = 0;
+    f.gpu = 0; /* not a GPU */
+    CHECK(gb__kernel_local_mem(&d, &f) == 48 * 1024);
+    gb_peak_facts_t amd = gpu(GB_VENDOR_AMD);
+    amd.nv_major = 9; /* facts another vendor's table would read mean nothing here */
+    d.local_mem = 64 * 1024;
+    CHECK(gb__kernel_local_mem(&d, &amd) == 64 * 1024);
+}
+
 int main(void)
 {
     test_nvidia();
@@ -181,5 +212,6 @@ int main(void)
     test_amd();
     test_unknown();
     test_types();
+    test_kernel_local_mem();
     return unit_finish();
 }

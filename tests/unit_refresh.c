@@ -27,7 +27,7 @@ static gb_device_info_t gpu(const char *name)
     d.compute_units = 132;
     d.clock_mhz = 1980;
     d.global_mem = d.max_alloc = 1ull << 34;
-    d.local_mem = 227 * 1024;
+    d.local_mem = d.local_mem_kernel = 227 * 1024;
     d.max_wg_size = 1024;
     d.max_wi_sizes[0] = d.max_wi_sizes[1] = d.max_wi_sizes[2] = 1024;
     d.pref_vec_float = d.native_vec_float = 1;

@@ -46,7 +46,7 @@ static void device(gb_device_info_t *d, int nvidia, int images_view)
     d->compute_units = 132;
     d->max_wg_size = 1024;
     d->max_wi_sizes[0] = d->max_wi_sizes[1] = d->max_wi_sizes[2] = 1024;
-    d->local_mem = 48 * 1024;
+    d->local_mem = d->local_mem_kernel = 48 * 1024;
     d->fp64 = 1;
     d->image_support = 1;
     d->image2d_from_buffer = images_view;

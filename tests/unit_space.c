@@ -18,7 +18,7 @@ static void device(gb_device_info_t *d)
     d->compute_units = 16;
     d->max_wg_size = 1024;
     d->max_wi_sizes[0] = d->max_wi_sizes[1] = d->max_wi_sizes[2] = 1024;
-    d->local_mem = 48 * 1024;
+    d->local_mem = d->local_mem_kernel = 48 * 1024;
     d->fp64 = 1;
     d->image_support = 1;
     d->image2d_from_buffer = 1;
@@ -209,7 +209,7 @@ static void test_toy(const gb_device_info_t *dev)
                   GB_OK))
         return;
     small = *dev;
-    small.local_mem = 64;
+    small.local_mem = small.local_mem_kernel = 64;
     CHECK_RC(gb_space_open(&sp, &f, GB_PREC_S, &small, NULL, 0, msg, sizeof msg), GB_OK);
     CHECK(gb_space_count(sp) == 4 * 3);
     CHECK(brute(sp, NULL) == 4 * 3);

@@ -37,7 +37,7 @@ static gb_device_info_t device(const char *name)
     d.compute_units = 8;
     d.clock_mhz = 1000;
     d.global_mem = d.max_alloc = 1ull << 32;
-    d.local_mem = 65536;
+    d.local_mem = d.local_mem_kernel = 65536;
     d.max_wg_size = 1024;
     d.max_wi_sizes[0] = d.max_wi_sizes[1] = d.max_wi_sizes[2] = 1024;
     d.pref_vec_float = d.native_vec_float = 4;

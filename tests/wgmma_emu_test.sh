@@ -222,7 +222,7 @@ caught 's|\*at = SWIZZLE(\*r \* SWZ + 16 \* \*kc, SWZ) / ES;|*at = (*r * SWZ + 1
 # NN: tile widths, K steps, stages, a partial chunk at N's end (N not a multiple of 8 at an
 # aligned leading dimension), K tails, odd leading dimensions (through the route's copies), the
 # copies without the zero-fill operand, split-K, KACC, b; NT through a pass; native TN and TT:
-# two warp groups (A's two atoms), M's partial chunk, b, split-K.
+# two warp groups (A's two atoms; with a 64-deep K step too), M's partial chunk, b, split-K.
 fam=hgemm_wgmma_mn
 emu="-k $fam --param EMU=1"
 nn16="$small --param SWZ=32 --param BK=16"
@@ -242,6 +242,8 @@ check_run --precision b --transA T --transB T $nn16 --param STAGES=4 -M 70 -N 65
     --lda 72 $ab
 check_run --precision h --transA T --transB T --param BN=128 --param WGM=2 --param STAGES=3 \
     --param SPLITK=3 -M 140 -N 130 -K 900 $ab
+check_run --precision h --transA T --param BN=128 --param WGM=2 --param BK=64 --param SWZ=128 \
+    --param STAGES=4 --param KACC=4 -M 140 -N 130 -K 300 --lda 144 $ab
 # MN-major copies unswizzled where the descriptor says swizzled; two k rows of their atoms
 # exchanged; in TN, the atoms of A's two warp groups read by each other's MMAs.
 place='k / 8 \* SBO_N(tr) + r / 64 \* LBO_N + k % 8 \* 128'

@@ -25,6 +25,7 @@ static cJSON *device_json(const gb_device_info_t *d)
     cJSON_AddNumberToObject(o, "clock_mhz", d->clock_mhz);
     cJSON_AddNumberToObject(o, "global_mem_bytes", (double)d->global_mem);
     cJSON_AddNumberToObject(o, "local_mem_bytes", (double)d->local_mem);
+    cJSON_AddNumberToObject(o, "kernel_local_mem_bytes", (double)d->local_mem_kernel);
     cJSON_AddNumberToObject(o, "max_alloc_bytes", (double)d->max_alloc);
     cJSON_AddNumberToObject(o, "max_work_group_size", (double)d->max_wg_size);
     cJSON *wi = cJSON_AddArrayToObject(o, "max_work_item_sizes");
@@ -61,9 +62,12 @@ static void device_text(const gb_device_info_t *d)
     printf("    compute units %u, clock %u MHz, max work-group %zu (%zu x %zu x %zu)\n",
            d->compute_units, d->clock_mhz, d->max_wg_size, d->max_wi_sizes[0], d->max_wi_sizes[1],
            d->max_wi_sizes[2]);
-    printf("    global memory %.1f GiB (max alloc %.1f GiB), local memory %.0f KiB\n",
+    printf("    global memory %.1f GiB (max alloc %.1f GiB), local memory %.0f KiB",
            (double)d->global_mem / 1073741824.0, (double)d->max_alloc / 1073741824.0,
            (double)d->local_mem / 1024.0);
+    if (d->local_mem_kernel != d->local_mem)
+        printf(" (a kernel's own arrays: up to %.0f KiB)", (double)d->local_mem_kernel / 1024.0);
+    printf("\n");
     printf("    vector widths preferred float %u double %u, native float %u double %u; fp64 %s\n",
            d->pref_vec_float, d->pref_vec_double, d->native_vec_float, d->native_vec_double,
            d->fp64 ? "yes" : "no");

@@ -56,7 +56,7 @@ static long f1_p0_values[] = {16, 32, 64};
 static long f1_p1_values[] = {8, 16, 32, 64};
 static long f1_p2_values[] = {1, 2, 4, 8};
 static long f1_p3_values[] = {1, 2, 4, 8};
-static long f1_p4_values[] = {4, 8, 16, 32};
+static long f1_p4_values[] = {4, 8, 16, 32, 64};
 static long f1_p5_values[] = {8, 16};
 static long f1_p6_values[] = {4, 8, 16};
 static long f1_p7_values[] = {0, 2, 4};
@@ -71,7 +71,7 @@ static gb_param_t f1_params[] = {
     {"WN", "columns of C per warp", 32L, f1_p1_values, 4, 1L, 1073741824L, 0},
     {"WGM", "warps along M; the tile has WGM*WM rows", 4L, f1_p2_values, 4, 1L, 1073741824L, 0},
     {"WGN", "warps along N; the tile has WGN*WN columns", 2L, f1_p3_values, 4, 1L, 1073741824L, 0},
-    {"BK", "K step staged in local memory (two buffers)", 8L, f1_p4_values, 4, 1L, 1073741824L, 0},
+    {"BK", "K step staged in local memory (two buffers; past 48 KB on sm_90, bench/notes/wgmma.md#local-227k)", 8L, f1_p4_values, 5, 1L, 1073741824L, 0},
     {"MMAM", "8: mma.m8n8k4 (sm_80+); 16: mma.m16n8k<MMAK> (sm_90)", 8L, f1_p5_values, 2, 1L, 1073741824L, 0},
     {"MMAK", "K of one instruction: 4 for m8n8k4; 4, 8 or 16 for m16n8k*", 4L, f1_p6_values, 3, 1L, 1073741824L, 0},
     {"PAD", "doubles of padding per k-row of the local tiles: 4 makes fragment loads conflict-free", 4L, f1_p7_values, 3, 1L, 1073741824L, 0},
@@ -108,7 +108,7 @@ static long f2_p0_values[] = {16, 32, 64};
 static long f2_p1_values[] = {8, 16, 32, 64};
 static long f2_p2_values[] = {1, 2, 4, 8};
 static long f2_p3_values[] = {1, 2, 4, 8};
-static long f2_p4_values[] = {4, 8, 16, 32};
+static long f2_p4_values[] = {4, 8, 16, 32, 64};
 static long f2_p5_values[] = {8, 16};
 static long f2_p6_values[] = {4, 8, 16};
 static long f2_p7_values[] = {0, 2, 4};
@@ -123,7 +123,7 @@ static gb_param_t f2_params[] = {
     {"WN", "columns of C per warp", 32L, f2_p1_values, 4, 1L, 1073741824L, 0},
     {"WGM", "warps along M; the tile has WGM*WM rows", 4L, f2_p2_values, 4, 1L, 1073741824L, 0},
     {"WGN", "warps along N; the tile has WGN*WN columns", 2L, f2_p3_values, 4, 1L, 1073741824L, 0},
-    {"BK", "K step staged in local memory (two buffers)", 8L, f2_p4_values, 4, 1L, 1073741824L, 0},
+    {"BK", "K step staged in local memory (two buffers; past 48 KB on sm_90, bench/notes/wgmma.md#local-227k)", 8L, f2_p4_values, 5, 1L, 1073741824L, 0},
     {"MMAM", "8: mma.m8n8k4 (sm_80+); 16: mma.m16n8k<MMAK> (sm_90)", 8L, f2_p5_values, 2, 1L, 1073741824L, 0},
     {"MMAK", "K of one instruction: 4 for m8n8k4; 4, 8 or 16 for m16n8k*", 4L, f2_p6_values, 3, 1L, 1073741824L, 0},
     {"PAD", "doubles of padding per k-row of the local tiles: 4 makes fragment loads conflict-free", 4L, f2_p7_values, 3, 1L, 1073741824L, 0},
@@ -229,7 +229,7 @@ static char *f6_let_exprs[] = {"max(1, min(SPLITK, K / 256))"};
 static long f6_p0_values[] = {64, 128, 256};
 static long f6_p1_values[] = {1, 2};
 static long f6_p2_values[] = {16, 32, 64};
-static long f6_p3_values[] = {2, 3, 4, 5, 6};
+static long f6_p3_values[] = {2, 3, 4, 5, 6, 7, 8};
 static long f6_p4_values[] = {0, 1};
 static long f6_p5_values[] = {0, 1, 2, 4, 8, 16};
 static long f6_p6_values[] = {0, 1};
@@ -243,7 +243,7 @@ static gb_param_t f6_params[] = {
     {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f6_p0_values, 3, 1L, 1073741824L, 0},
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f6_p1_values, 2, 1L, 1073741824L, 0},
     {"BK", "K step of a stage: BK/16 MMAs per warp group", 32L, f6_p2_values, 3, 1L, 1073741824L, 0},
-    {"STAGES", "local-memory stages of A's and B's tiles, filled STAGES - 1 - INFLIGHT steps ahead (48 KB in all at most on NVIDIA)", 3L, f6_p3_values, 5, 1L, 1073741824L, 0},
+    {"STAGES", "local-memory stages of A's and B's tiles, filled STAGES - 1 - INFLIGHT steps ahead (227 KB in all at most on sm_90: a kernel's own local arrays may take more than the 48 KB NVIDIA's OpenCL reports, bench/notes/wgmma.md#local-227k)", 3L, f6_p3_values, 7, 1L, 1073741824L, 0},
     {"INFLIGHT", "1: a step's MMAs still run while the next step's are issued (the copies then run a step less ahead); 0: each step waits for its MMAs", 0L, f6_p4_values, 2, 1L, 1073741824L, 0},
     {"KACC", "k > 0: the sums of every k steps accumulate from zero in the tensor core and are added to the running sums by FP32 adds (a second set of accumulators); 0: the tensor core accumulates all of K. Its sums truncate: on data of one sign they are not faithful past a few hundred k (27x an honest FP32 computation's error in h and 168x in b at K = 4096, as cuBLAS's own: bench/notes/wgmma.md#wgmma-zfill), so at most 256 k in it (KACC BK <= 256, or K <= 256 with 0)", 8L, f6_p5_values, 6, 1L, 1073741824L, 0},
     {"PADL", "16-byte units between the core matrices of a tile's 8-row group in local memory (the descriptors' LBO): 1 spreads the 8 copies a 16-byte copy instruction serves at a time over 8 bank groups; 0 packs the tiles (BK / 16 copies share a bank group)", 0L, f6_p6_values, 2, 1L, 1073741824L, 0},
@@ -258,9 +258,15 @@ static char *f6_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "
 static long f6_s0_values[] = {128, 1, 32, 4, 0, 8, 0, 64, 8, 1};
 static char *f6_s1_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
 static long f6_s1_values[] = {128, 1, 32, 4, 0, 8, 0, 64, 8, 1};
+static char *f6_s2_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
+static long f6_s2_values[] = {128, 2, 64, 4, 0, 4, 0, 128, 8, 1};
+static char *f6_s3_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
+static long f6_s3_values[] = {128, 2, 64, 4, 0, 4, 0, 128, 8, 1};
 static gb_preset_t f6_presets[] = {
-    {"hgemm_wgmma_mn_64x128", "hgemm_wgmma_nt_64x128's configuration with MN-major operands read transposed (not yet measured on a GPU)", 4u, 10, f6_s0_names, f6_s0_values},
+    {"hgemm_wgmma_mn_64x128", "hgemm_wgmma_nt_64x128's configuration with MN-major operands read transposed: in row-NN (B transposed by the tensor core, not by a pass) 330.9 TFLOP/s at 4096 and 364.9 at 8192 on the H200, where hgemm_wgmma_nt_64x128 with its pass makes 327.4 and 356.1 (bench/notes/wgmma.md#wgmma-nn)", 4u, 10, f6_s0_names, f6_s0_values},
     {"bgemm_wgmma_mn_64x128", "the same in bfloat16", 8u, 10, f6_s1_names, f6_s1_values},
+    {"hgemm_wgmma_mn_128x128x64", "hgemm_wgmma_nt_128x128x64's configuration (128 KB of local memory) with MN-major operands read transposed", 4u, 10, f6_s2_names, f6_s2_values},
+    {"bgemm_wgmma_mn_128x128x64", "the same in bfloat16", 8u, 10, f6_s3_names, f6_s3_values},
 };
 static char *f7_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
 static char *f7_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || (INFLIGHT == 0 && BN <= 128)", "SWZ == 0 || (SWZ == 2 * BK && PADL == 0)"};
@@ -269,7 +275,7 @@ static char *f7_let_exprs[] = {"max(1, min(SPLITK, K / 256))"};
 static long f7_p0_values[] = {64, 128, 256};
 static long f7_p1_values[] = {1, 2};
 static long f7_p2_values[] = {16, 32, 64};
-static long f7_p3_values[] = {2, 3, 4, 5, 6};
+static long f7_p3_values[] = {2, 3, 4, 5, 6, 7, 8};
 static long f7_p4_values[] = {0, 1};
 static long f7_p5_values[] = {0, 1, 2, 4, 8, 16};
 static long f7_p6_values[] = {0, 1};
@@ -283,7 +289,7 @@ static gb_param_t f7_params[] = {
     {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f7_p0_values, 3, 1L, 1073741824L, 0},
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f7_p1_values, 2, 1L, 1073741824L, 0},
     {"BK", "K step of a stage: BK/16 MMAs per warp group", 32L, f7_p2_values, 3, 1L, 1073741824L, 0},
-    {"STAGES", "local-memory stages of A's and B's tiles, filled STAGES - 1 - INFLIGHT steps ahead (48 KB in all at most on NVIDIA)", 3L, f7_p3_values, 5, 1L, 1073741824L, 0},
+    {"STAGES", "local-memory stages of A's and B's tiles, filled STAGES - 1 - INFLIGHT steps ahead (227 KB in all at most on sm_90: a kernel's own local arrays may take more than the 48 KB NVIDIA's OpenCL reports, bench/notes/wgmma.md#local-227k)", 3L, f7_p3_values, 7, 1L, 1073741824L, 0},
     {"INFLIGHT", "1: a step's MMAs still run while the next step's are issued (the copies then run a step less ahead); 0: each step waits for its MMAs", 0L, f7_p4_values, 2, 1L, 1073741824L, 0},
     {"KACC", "k > 0: the sums of every k steps accumulate from zero in the tensor core and are added to the running sums by FP32 adds (a second set of accumulators); 0: the tensor core accumulates all of K. Its sums truncate: on data of one sign they are not faithful past a few hundred k (27x an honest FP32 computation's error in h and 168x in b at K = 4096, as cuBLAS's own: bench/notes/wgmma.md#wgmma-zfill), so at most 256 k in it (KACC BK <= 256, or K <= 256 with 0)", 8L, f7_p5_values, 6, 1L, 1073741824L, 0},
     {"PADL", "16-byte units between the core matrices of a tile's 8-row group in local memory (the descriptors' LBO): 1 spreads the 8 copies a 16-byte copy instruction serves at a time over 8 bank groups; 0 packs the tiles (BK / 16 copies share a bank group)", 0L, f7_p6_values, 2, 1L, 1073741824L, 0},
@@ -302,11 +308,17 @@ static char *f7_s2_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "
 static long f7_s2_values[] = {128, 1, 32, 4, 0, 8, 0, 64, 8, 1};
 static char *f7_s3_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
 static long f7_s3_values[] = {128, 2, 32, 3, 0, 8, 0, 64, 8, 1};
+static char *f7_s4_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
+static long f7_s4_values[] = {128, 2, 64, 4, 0, 4, 0, 128, 8, 1};
+static char *f7_s5_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
+static long f7_s5_values[] = {128, 2, 64, 4, 0, 4, 0, 128, 8, 1};
 static gb_preset_t f7_presets[] = {
     {"hgemm_wgmma_nt_64x128", "64x128x32 tile, one warp group (three work-groups an SM), rows swizzled by 64 bytes, four stages (48 KB), the sums of 256 k added in FP32 (faithful on data of one sign too), any K: 323.5 TFLOP/s at 4096 and 351.3 at 8192 on the H200 (bench/notes/wgmma.md#wgmma-zfill)", 4u, 10, f7_s0_names, f7_s0_values},
     {"hgemm_wgmma_nt_128x128", "128x128x32 tile, two warp groups of 64x128 (one work-group an SM: 168 registers), rows swizzled by 64 bytes, three stages (48 KB), the sums of 256 k added in FP32, any K: 279 TFLOP/s at 4096 and 296 at 8192 on the H200 (bench/notes/wgmma.md#wgmma-zfill)", 4u, 10, f7_s1_names, f7_s1_values},
     {"bgemm_wgmma_nt_64x128", "the bfloat16 twin of hgemm_wgmma_nt_64x128: 318.8 TFLOP/s at 4096 and 353.5 at 8192 on the H200", 8u, 10, f7_s2_names, f7_s2_values},
     {"bgemm_wgmma_nt_128x128", "the bfloat16 twin of hgemm_wgmma_nt_128x128", 8u, 10, f7_s3_names, f7_s3_values},
+    {"hgemm_wgmma_nt_128x128x64", "128x128x64 tile, two warp groups of 64x128, rows swizzled by 128 bytes, four stages (128 KB, past the 48 KB NVIDIA's OpenCL reports), the sums of 256 k added in FP32: 434.6 TFLOP/s at 4096 and 485.4 at 8192 on the H200, where cuBLAS makes 619 and 705 (bench/notes/wgmma.md#local-227k)", 4u, 10, f7_s4_names, f7_s4_values},
+    {"bgemm_wgmma_nt_128x128x64", "the bfloat16 twin of hgemm_wgmma_nt_128x128x64", 8u, 10, f7_s5_names, f7_s5_values},
 };
 static char *f8_args[] = {"M", "N", "K", "alpha", "imgA", "imgB", "beta", "C", "offC", "ldc"};
 static char *f8_extensions[] = {"cl_intel_subgroups", "cl_intel_required_subgroup_size"};
@@ -1070,7 +1082,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "2 * M * N + (P > 1) * 4 * P * M * N",
     .precisions = 12u, .layouts = 13u,
     .nargs = 16, .nconstraints = 4, .nextensions = 0, .nlets = 1,
-    .nparams = 13, .npresets = 2,
+    .nparams = 13, .npresets = 4,
     .args = f6_args,
     .constraints = f6_constraints,
     .let_names = f6_let_names,
@@ -1106,7 +1118,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "2 * M * N + (P > 1) * 4 * P * M * N",
     .precisions = 12u, .layouts = 2u,
     .nargs = 16, .nconstraints = 4, .nextensions = 0, .nlets = 1,
-    .nparams = 13, .npresets = 4,
+    .nparams = 13, .npresets = 6,
     .args = f7_args,
     .constraints = f7_constraints,
     .let_names = f7_let_names,
@@ -1681,7 +1693,7 @@ gb_family_t gb__builtin_families[] = {
 };
 const size_t gb__builtin_family_count = 30;
 
-const gb_tuned_entry_t gb__shipped_entries[115] = {
+const gb_tuned_entry_t gb__shipped_entries[121] = {
   {.device = "NVIDIA H100 80GB HBM3", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "dgemm_dmma",
    .params = {.count = 12, .name = {"BK", "EDGES", "EMU", "GROUPM", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 8L, 16L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
@@ -1836,16 +1848,16 @@ const gb_tuned_entry_t gb__shipped_entries[115] = {
    .gflops = 293532.48332422087, .nevidence = 3, .evidence = {"80295d099ced260d", "ac933a3183eacb47", "2829aca9fd981613"}, .tuned_at = "2026-11-29T06:58:46Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 3, .layout = "row-NT", .shape_class = "square-4096", .m = 4096, .n = 4096, .k = 4096, .kernel = "hgemm_wgmma_nt",
-   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {32L, 128L, 1L, 0L, 8L, 0L, 8L, 0L, 4L, 64L, 1L, 1L}},
-   .gflops = 318830.62103778485, .nevidence = 3, .evidence = {"729043036aa045db", "718a48d5306b6919", "060c7cbc492b2050"}, .tuned_at = "2026-11-29T05:05:32Z", .source = "shipped"},
+   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {64L, 128L, 1L, 0L, 8L, 0L, 4L, 0L, 1L, 4L, 128L, 2L, 1L}},
+   .gflops = 429432.314752787, .nevidence = 3, .evidence = {"9366425d33d4ea20", "5fdce66c0efb8c35", "e378cdee7b6584c8"}, .tuned_at = "2026-11-29T09:27:38Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 3, .layout = "row-NT", .shape_class = "square-512", .m = 512, .n = 512, .k = 512, .kernel = "hgemm_wgmma_nt",
    .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {32L, 128L, 1L, 0L, 8L, 0L, 8L, 0L, 1L, 4L, 64L, 1L, 1L}},
    .gflops = 23045.626373626375, .nevidence = 3, .evidence = {"7ce7f047d85714e0", "f2e966381f61f3dd", "89bf878e98b0f1b6"}, .tuned_at = "2026-11-29T06:58:43Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 3, .layout = "row-NT", .shape_class = "square-8192", .m = 8192, .n = 8192, .k = 8192, .kernel = "hgemm_wgmma_nt",
-   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {32L, 128L, 1L, 0L, 8L, 0L, 8L, 0L, 4L, 64L, 1L, 1L}},
-   .gflops = 353455.25061978586, .nevidence = 3, .evidence = {"ecfb8b0faa60a2b7", "39c518ac918557a1", "a91f69c18d853273"}, .tuned_at = "2026-11-29T05:06:02Z", .source = "shipped"},
+   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {64L, 128L, 1L, 0L, 8L, 0L, 4L, 0L, 1L, 4L, 128L, 2L, 1L}},
+   .gflops = 500411.260329435, .nevidence = 3, .evidence = {"906b39bdc7a5416d", "e2aff7a58538d802", "20fcfe0a76ac8a62"}, .tuned_at = "2026-11-29T09:28:09Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 3, .layout = "row-NT", .shape_class = "tall-128", .m = 8192, .n = 128, .k = 8192, .kernel = "hgemm_wgmma_nt",
    .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {32L, 128L, 1L, 0L, 8L, 0L, 8L, 0L, 1L, 4L, 64L, 1L, 1L}},
@@ -1972,16 +1984,16 @@ const gb_tuned_entry_t gb__shipped_entries[115] = {
    .gflops = 318428.77342823253, .nevidence = 3, .evidence = {"4a683ec59470d335", "23f91d0cb1c5b8ba", "c1f2f600d138c357"}, .tuned_at = "2026-11-29T06:57:00Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 2, .layout = "row-NT", .shape_class = "square-4096", .m = 4096, .n = 4096, .k = 4096, .kernel = "hgemm_wgmma_nt",
-   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {32L, 128L, 1L, 0L, 8L, 0L, 8L, 0L, 4L, 64L, 1L, 1L}},
-   .gflops = 323501.47222536057, .nevidence = 3, .evidence = {"9e1f788bcb77d891", "67b99755cef8be9b", "02c085432f61b453"}, .tuned_at = "2026-11-29T05:04:47Z", .source = "shipped"},
+   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {64L, 128L, 1L, 0L, 8L, 0L, 4L, 0L, 1L, 4L, 128L, 2L, 1L}},
+   .gflops = 437413.92158060899, .nevidence = 3, .evidence = {"102636609865ed69", "bdfa5da5d45bdfe0", "21c8245d1be4c8c9"}, .tuned_at = "2026-11-29T09:26:53Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 2, .layout = "row-NT", .shape_class = "square-512", .m = 512, .n = 512, .k = 512, .kernel = "hgemm_wgmma_nt",
    .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {32L, 128L, 1L, 0L, 8L, 0L, 8L, 0L, 1L, 4L, 64L, 1L, 1L}},
    .gflops = 23967.451428571429, .nevidence = 3, .evidence = {"d10af7be5b971916", "b621556ef5880b50", "736f637a5778f943"}, .tuned_at = "2026-11-29T06:56:57Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 2, .layout = "row-NT", .shape_class = "square-8192", .m = 8192, .n = 8192, .k = 8192, .kernel = "hgemm_wgmma_nt",
-   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {32L, 128L, 1L, 0L, 8L, 0L, 8L, 0L, 4L, 64L, 1L, 1L}},
-   .gflops = 351267.30529102962, .nevidence = 3, .evidence = {"e103bb866e0c4a61", "427d00da5266c7dc", "eb385396ee3fbc76"}, .tuned_at = "2026-11-29T05:05:25Z", .source = "shipped"},
+   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {64L, 128L, 1L, 0L, 8L, 0L, 4L, 0L, 1L, 4L, 128L, 2L, 1L}},
+   .gflops = 491925.09922330797, .nevidence = 3, .evidence = {"cdf64da563b8f49e", "86d1315da5695c7b", "669dacb7cf5bd843"}, .tuned_at = "2026-11-29T09:27:29Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 2, .layout = "row-NT", .shape_class = "tall-128", .m = 8192, .n = 128, .k = 8192, .kernel = "hgemm_wgmma_nt",
    .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {32L, 128L, 1L, 0L, 8L, 0L, 8L, 0L, 1L, 4L, 64L, 1L, 1L}},
@@ -2086,6 +2098,30 @@ const gb_tuned_entry_t gb__shipped_entries[115] = {
    .precision = 0, .layout = "row-NN", .shape_class = "wide-16", .m = 16, .n = 4096, .k = 4096, .kernel = "sgemm_3xtf32_nn",
    .params = {.count = 16, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 0L, 1L, 1L, 1L, 255L, 8L, 16L, 8L, 2L, 16L, 1L, 2L, 16L, 64L}},
    .gflops = 18040.017204301075, .nevidence = 3, .evidence = {"e1d8b258a1650df7", "74e22be960091cc7", "c4b4518dac3dae2a"}, .tuned_at = "2026-11-28T17:11:38Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 3, .layout = "row-NN", .shape_class = "square-4096", .m = 4096, .n = 4096, .k = 4096, .kernel = "hgemm_wgmma_mn",
+   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {64L, 128L, 1L, 0L, 8L, 0L, 4L, 0L, 1L, 4L, 128L, 2L, 1L}},
+   .gflops = 396489.01878606051, .nevidence = 3, .evidence = {"8ba7de1aeda4c441", "ba2fc6ae5f38b90c", "f774425fd20c5ad7"}, .tuned_at = "2026-11-29T09:29:38Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 3, .layout = "row-NN", .shape_class = "wide-256", .m = 256, .n = 16384, .k = 4096, .kernel = "hgemm_wgmma_mn",
+   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {64L, 128L, 1L, 0L, 8L, 0L, 4L, 0L, 1L, 4L, 128L, 2L, 1L}},
+   .gflops = 367593.91441287228, .nevidence = 3, .evidence = {"9a92a209fff04738", "2858b95bca4ae2c6", "de05bf4b243b7f5d"}, .tuned_at = "2026-11-29T09:30:51Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 2, .layout = "row-NN", .shape_class = "square-4096", .m = 4096, .n = 4096, .k = 4096, .kernel = "hgemm_wgmma_mn",
+   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {64L, 128L, 1L, 0L, 8L, 0L, 4L, 0L, 1L, 4L, 128L, 2L, 1L}},
+   .gflops = 406258.73023079836, .nevidence = 3, .evidence = {"aafb8a5f2409c06d", "0aa10731d94138f3", "56c256ab40d4b026"}, .tuned_at = "2026-11-29T09:28:26Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 2, .layout = "row-NN", .shape_class = "square-8192", .m = 8192, .n = 8192, .k = 8192, .kernel = "hgemm_wgmma_mn",
+   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {64L, 128L, 1L, 0L, 8L, 0L, 4L, 0L, 1L, 4L, 128L, 2L, 1L}},
+   .gflops = 458328.4539033582, .nevidence = 3, .evidence = {"54f30c756cd47385", "7cd58d4cbf1fe08d", "2f625674b2280c2e"}, .tuned_at = "2026-11-29T09:29:12Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 2, .layout = "row-NN", .shape_class = "wide-2048", .m = 2048, .n = 11008, .k = 4096, .kernel = "hgemm_wgmma_mn",
+   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {64L, 128L, 1L, 0L, 8L, 0L, 4L, 0L, 1L, 4L, 128L, 2L, 1L}},
+   .gflops = 391623.96037185314, .nevidence = 3, .evidence = {"d551958ce0e32773", "35c36e4a4c8f541b", "fcc8f62c44edcf7d"}, .tuned_at = "2026-11-29T09:29:27Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 2, .layout = "row-NN", .shape_class = "wide-256", .m = 256, .n = 16384, .k = 4096, .kernel = "hgemm_wgmma_mn",
+   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {64L, 128L, 1L, 0L, 8L, 0L, 4L, 0L, 1L, 4L, 128L, 2L, 1L}},
+   .gflops = 379682.39886845829, .nevidence = 3, .evidence = {"1da937b21cf6b59c", "1eb61b7dcef64c8c", "08dd1f082cfb6f2d"}, .tuned_at = "2026-11-29T09:30:37Z", .source = "shipped"},
   {.device = "pthread-haswell-AMD EPYC", .platform = "Portable Computing Language", .driver = "3.1+debian", .vendor = "AuthenticAMD", .type = "cpu", .family = "pocl-cpu-haswell",
    .precision = 0, .layout = "row-NN", .shape_class = "small-128", .m = 128, .n = 128, .k = 128, .kernel = "xgemm",
    .params = {.count = 12, .name = {"ACCMEM", "KWG", "MDIMC", "MWG", "NDIMC", "NWG", "PADA", "PADB", "STAGES", "VWK", "VWM", "VWN"}, .value = {1L, 16L, 16L, 96L, 4L, 64L, 0L, 0L, 2L, 8L, 1L, 8L}},
@@ -2143,4 +2179,4 @@ const gb_tuned_entry_t gb__shipped_entries[115] = {
    .params = {.count = 6, .name = {"KU", "LX", "MR", "NV", "VW", "WALKM"}, .value = {8L, 8L, 8L, 2L, 16L, 0L}},
    .gflops = 276.48418717278702, .nevidence = 3, .evidence = {"e4bcb2d579161552", "dfffcddeeb4c85db", "439e6025d47bc096"}, .tuned_at = "2026-11-26T09:02:24Z", .source = "shipped"},
 };
-const size_t gb__shipped_entry_count = 115;
+const size_t gb__shipped_entry_count = 121;

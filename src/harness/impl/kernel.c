@@ -97,8 +97,8 @@ static int build(gb_kernel_run_t *kr, const gb_config_t *cfg, const gb_route_t *
         return gb__fail(msg, msglen, GB_EMETADATA,
                         "%s: no kernel named '%s' in %s (%s); fix 'entry'", f->origin, f->entry,
                         f->source_file, gb__cl_errname(err));
-    if ((rc = gb__launch_fits(l->main, (cl_device_id)kr->ctx->dev->cl_device, cfg, r,
-                              "other parameters (--param)", msg, msglen)) != GB_OK)
+    if ((rc = gb__launch_fits(l->main, kr->ctx->dev, cfg, r, "other parameters (--param)", msg,
+                              msglen)) != GB_OK)
         return rc;
     for (int s = 0; s < GB_NSIDES; s++)
         if (r->side_global[s][0]) {

@@ -293,7 +293,7 @@ static int collect_checks(gb_space_t *sp, const gb_device_info_t *dev)
     }
     if (rc == GB_OK && dev && f->local_mem) {
         char limit[32];
-        snprintf(limit, sizeof limit, "%llu", (unsigned long long)dev->local_mem);
+        snprintf(limit, sizeof limit, "%llu", (unsigned long long)dev->local_mem_kernel);
         rc = add_check(sp, "(%s) <= %s%s", f->local_mem, limit, "", "local memory", GB_ELOCALMEM);
     }
     if (rc == GB_OK && dev && f->local[0]) {

@@ -154,7 +154,7 @@ int gb_blas__plan_build(gb_blas_t *h, const gb_problem_t *p, const gb_config_t *
     gb_kslot_t *slot;
     if (rc == GB_OK &&
         (rc = gb_blas__kernel_get(h, pl->program, pl->cfg.family->entry, &slot)) == GB_OK) {
-        if ((rc = gb__launch_fits(slot->kernel, h->device, &pl->cfg, &pl->route,
+        if ((rc = gb__launch_fits(slot->kernel, &h->dev, &pl->cfg, &pl->route,
                                   "another configuration (gb_blas_set_kernel)", msg, sizeof msg)) !=
             GB_OK)
             rc = gb_blas__fail(rc, "%s", msg);

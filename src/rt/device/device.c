@@ -49,9 +49,9 @@ static cl_ulong info_ulong(cl_device_id d, cl_device_info what)
     return v;
 }
 
-/* The peak formula's facts beyond di (peak.h): the device's type and vendor, NVIDIA's compute
- * capability, Intel's graphics IP version and EU count, AMD's SIMDs and target; then the
- * formula (peak.c). */
+/* The facts beyond di that tables read (peak.h): the device's type and vendor, NVIDIA's compute
+ * capability, Intel's graphics IP version and EU count, AMD's SIMDs and target; then the peak
+ * formula and what a kernel's local arrays may take (peak.c). */
 static void peak_formula(gb_device_info_t *di, cl_device_id d, cl_device_type type)
 {
     gb_peak_facts_t f;
@@ -81,6 +81,7 @@ static void peak_formula(gb_device_info_t *di, cl_device_id d, cl_device_type ty
         snprintf(f.amd_target, sizeof f.amd_target, "%.*s", (int)strspn(gfx, "gfx0123456789abcdef"),
                  gfx);
     gb__peak_formula(di, &f);
+    di->local_mem_kernel = gb__kernel_local_mem(di, &f);
 }
 
 /* Image facts for kernels that read operands as image2d_t. A 2D image over a buffer is core in

@@ -2,7 +2,8 @@
  * operations) x clock over all compute units. The lanes come from the driver where it says them
  * (a CPU's native vector width, AMD's SIMDs per compute unit and their width), else from a table
  * per NVIDIA compute capability or Intel graphics generation; each formula is written out with
- * its figures, and "unknown: why" where the lanes cannot be known. */
+ * its figures, and "unknown: why" where the lanes cannot be known. Also what a kernel's own local
+ * arrays may take, by NVIDIA's table too. */
 #include <stdio.h>
 #include <string.h>
 
@@ -178,4 +179,23 @@ void gb__peak_formula(gb_device_info_t *di, const gb_peak_facts_t *f)
                      di->compute_units, w[p], p ? "FP64" : "FP32", ghz);
         }
     }
+}
+
+/* NVIDIA's OpenCL reports 48 KB, the most a CUDA kernel gets without asking, yet builds and runs
+ * kernels whose local arrays take up to the architecture's opt-in shared memory a block, which
+ * its assembler enforces (the H200: 224 KB built, ran and kept every value; 227 KB and 228 KB
+ * refused by ptxas, "0x38c00 max"; bench/notes/wgmma.md#local-227k). A __local argument is held
+ * to the 48 KB. */
+uint64_t gb__kernel_local_mem(const gb_device_info_t *di, const gb_peak_facts_t *f)
+{
+    static const struct {
+        unsigned cc, kb;
+    } opt_in[] = {{70, 96}, {72, 96},  {75, 64},   {80, 163},  {86, 99}, {87, 163},
+                  {89, 99}, {90, 227}, {100, 227}, {101, 227}, {120, 99}};
+    const unsigned cc = f->nv_major * 10 + f->nv_minor;
+    if (f->vendor_id == GB_VENDOR_NVIDIA && f->gpu)
+        for (size_t i = 0; i < sizeof opt_in / sizeof opt_in[0]; i++)
+            if (opt_in[i].cc == cc && opt_in[i].kb * 1024ull > di->local_mem)
+                return opt_in[i].kb * 1024ull;
+    return di->local_mem;
 }

@@ -32,4 +32,10 @@ typedef struct gb_peak_facts {
  * (peak 0) where it cannot be known. */
 void gb__peak_formula(gb_device_info_t *di, const gb_peak_facts_t *f);
 
+/* What a kernel's own local arrays may take on a device that reports di->local_mem: on NVIDIA,
+ * the architecture's shared memory a block on opt-in by CUDA's table per compute capability
+ * (227 KB on sm_90), where that is more; elsewhere, and for a compute capability the table lacks,
+ * what the device reports. */
+uint64_t gb__kernel_local_mem(const gb_device_info_t *di, const gb_peak_facts_t *f);
+
 #endif

@@ -277,11 +277,11 @@ int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_prec
         long long bytes = 0;
         if (gb__expr_eval(f->local_mem, vars, nv, &bytes, why, sizeof why) != GB_OK)
             return gb__fail(msg, msglen, GB_EMETADATA, "%s: local_memory: %s", f->origin, why);
-        if ((unsigned long long)bytes > dev->local_mem)
+        if ((unsigned long long)bytes > dev->local_mem_kernel)
             return gb__fail(msg, msglen, GB_ELOCALMEM,
                             "kernel '%s' needs %lld bytes of local memory, over device '%s''s "
                             "%llu; choose smaller tiles",
-                            name, bytes, dev->name, (unsigned long long)dev->local_mem);
+                            name, bytes, dev->name, (unsigned long long)dev->local_mem_kernel);
     }
     return GB_OK;
 }

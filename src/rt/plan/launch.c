@@ -35,9 +35,10 @@ int gb__launch_programs(gb_context_t *ctx, const gb_config_t *cfg, const gb_rout
     return rc;
 }
 
-int gb__launch_fits(cl_kernel kernel, cl_device_id device, const gb_config_t *cfg,
+int gb__launch_fits(cl_kernel kernel, const gb_device_info_t *dev, const gb_config_t *cfg,
                     const gb_route_t *r, const char *fix, char *msg, size_t msglen)
 {
+    cl_device_id device = (cl_device_id)dev->cl_device;
     size_t kmax = 0;
     if (!r->local_null &&
         clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax,
@@ -49,18 +50,18 @@ int gb__launch_fits(cl_kernel kernel, cl_device_id device, const gb_config_t *cf
                         "choose fewer work-items per group, or %s",
                         gb_config_name(cfg), kmax, r->local[0], r->local[1], fix);
     /* What the compiled kernel uses, which the metadata's 'local_memory' only declares (and may
-     * leave out): past the device's, a launch fails or faults in the driver. NVIDIA's OpenCL
-     * reports a kernel's local arrays with their alignment added (16 bytes, 512 or 1024 for
-     * hgemm_wgmma_nt's swizzled tiles), yet launches a kernel whose arrays take all of the
-     * device's 48 KB, and its results validate (H200: bench/notes/wgmma.md#wgmma-copies and
-     * #wgmma-zfill). */
-    cl_ulong used = 0, have = 0;
+     * leave out): past what the device allows, a launch fails or faults in the driver. NVIDIA's
+     * OpenCL reports a kernel's local arrays with their alignment added (16 bytes, 512 or 1024
+     * for hgemm_wgmma_nt's swizzled tiles), yet launches a kernel whose arrays take all of the
+     * local memory allowed, and its results validate (H200: bench/notes/wgmma.md#wgmma-zfill,
+     * #local-227k). */
+    cl_ulong used = 0;
+    const cl_ulong have = dev->local_mem_kernel;
     cl_uint vendor = 0;
     clGetDeviceInfo(device, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL);
     const cl_ulong own = vendor == 0x10de ? 1024 : 0;
     if (clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used,
                                  NULL) == CL_SUCCESS &&
-        clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof have, &have, NULL) == CL_SUCCESS &&
         have > 0 && used > have + own) {
         const char *declared = gb_family_local_memory(cfg->family);
         return gb__fail(msg, msglen, GB_ELOCALMEM,

@@ -44,10 +44,10 @@ int gb__launch_programs(gb_context_t *ctx, const gb_config_t *cfg, const gb_rout
 
 /* Whether kernel, cfg's main kernel as compiled for device, can run route r there: its
  * work-groups allowed (register use may allow fewer work-items than the device), and the local
- * memory it uses as compiled (CL_KERNEL_LOCAL_MEM_SIZE) within the device's (the metadata only
- * declares it). GB_OK, else GB_EWGSIZE or GB_ELOCALMEM with msg ending in fix, what else the
- * caller can do about it. */
-int gb__launch_fits(cl_kernel kernel, cl_device_id device, const gb_config_t *cfg,
+ * memory it uses as compiled (CL_KERNEL_LOCAL_MEM_SIZE) within what the device allows a kernel
+ * (local_mem_kernel; the metadata only declares it). GB_OK, else GB_EWGSIZE or GB_ELOCALMEM with
+ * msg ending in fix, what else the caller can do about it. */
+int gb__launch_fits(cl_kernel kernel, const gb_device_info_t *dev, const gb_config_t *cfg,
                     const gb_route_t *r, const char *fix, char *msg, size_t msglen);
 
 /* The helpers program's entry that runs copy c: gb_transpose where it transposes on a GPU, gb_copy4

@@ -308,7 +308,7 @@ static int open_space(const header_t *h, const gb_recorded_info_t *info, const c
         snprintf(dev.vendor, sizeof dev.vendor, "%s", info->vendor);
         dev.type_name = info->type_name;
         dev.compute_units = info->compute_units;
-        dev.local_mem = info->local_mem;
+        dev.local_mem = dev.local_mem_kernel = info->local_mem;
         dev.max_wg_size = info->max_wg_size;
         dev.max_wi_sizes[0] = info->max_wi_sizes[0];
         dev.max_wi_sizes[1] = info->max_wi_sizes[1];
@@ -527,7 +527,7 @@ void gb_recorded_set_device(gb_recorded_info_t *info, const gb_device_info_t *de
     snprintf(info->vendor, sizeof info->vendor, "%s", dev->vendor);
     info->has_limits = 1;
     info->type_name = dev->type_name; /* a string constant (device.c) */
-    info->local_mem = dev->local_mem;
+    info->local_mem = dev->local_mem_kernel;
     info->max_wg_size = dev->max_wg_size;
     info->max_wi_sizes[0] = dev->max_wi_sizes[0];
     info->max_wi_sizes[1] = dev->max_wi_sizes[1];
