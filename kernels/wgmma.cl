@@ -59,6 +59,9 @@
 #ifndef KACC
 #define KACC 8 /* k > 0: the sums of every k steps from zero, added in FP32; 0: all in the tensor core */
 #endif
+#ifndef RUNSUM
+#define RUNSUM 0 /* KACC > 0: 1 keeps the running sums in local memory, 0 in registers */
+#endif
 #ifndef PADL
 #define PADL 0 /* 16-byte units between the core matrices of one 8-row group */
 #endif
@@ -519,6 +522,42 @@ XW_INLINE bool tile_place(const int M, const int N, const int tid, const int P, 
     return *m0 + BM > M || *n0 + BN > N;
 }
 
+#if KACC && RUNSUM
+/* RUNSUM=1: the running sums in local memory, so that a lane's registers hold the tensor core's
+ * sums alone (NACC fewer registers: more work-groups an SM). Lane tid's sums 4i .. 4i + 3 are
+ * runs[i NT + tid], a warp's 32 float4 side by side. Each lane reads and writes only its own:
+ * no barrier. */
+#define RUNS_DECL local float4 runs[NACC / 4 * NT];
+/* After step s (of steps): the tensor core's sums of the last KACC steps added in FP32 to the
+ * running sums at the end of each group and after the last step; the first group's stored. */
+XW_INLINE void add_sums(local float4 *runs, const int tid, const float *sacc, const int s,
+                        const int steps)
+{
+    if ((s + 1) % KACC == 0 || s + 1 == steps) {
+#pragma unroll
+        for (int i = 0; i < NACC / 4; i++) {
+            const float4 v = (float4)(sacc[4 * i], sacc[4 * i + 1], sacc[4 * i + 2], sacc[4 * i + 3]);
+            runs[i * NT + tid] = s >= KACC ? runs[i * NT + tid] + v : v;
+        }
+    }
+}
+#define ADD_SUMS(s, steps) add_sums(runs, tid, sacc, s, steps)
+/* The running sums into acc after the last step (acc untouched before: no registers held). */
+XW_INLINE void sums_final(float *acc, local const float4 *runs, const int tid)
+{
+#pragma unroll
+    for (int i = 0; i < NACC / 4; i++) {
+        const float4 v = runs[i * NT + tid];
+        acc[4 * i] = v.x;
+        acc[4 * i + 1] = v.y;
+        acc[4 * i + 2] = v.z;
+        acc[4 * i + 3] = v.w;
+    }
+}
+#define SUMS_INIT(acc) (void)0
+#define SUMS_FINAL(acc) sums_final(acc, runs, tid)
+#else
+#define RUNS_DECL
 #if KACC
 /* After step s (of steps): the tensor core's sums of the last KACC steps added to the running
  * sums in FP32 at the end of each group and after the last step. */
@@ -530,6 +569,16 @@ XW_INLINE void add_sums(float *acc, const float *sacc, const int s, const int st
             acc[i] += sacc[i];
     }
 }
+#define ADD_SUMS(s, steps) add_sums(acc, sacc, s, steps)
+#endif
+XW_INLINE void sums_zero(float *acc)
+{
+#pragma unroll
+    for (int i = 0; i < NACC; i++)
+        acc[i] = 0.0f;
+}
+#define SUMS_INIT(acc) sums_zero(acc)
+#define SUMS_FINAL(acc) (void)0
 #endif
 
 #if W16
@@ -567,6 +616,7 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
     /* Two buffers of one step's B, 16-byte aligned (the descriptors' core matrices). */
     local uint4 tiles4[2 * STAGE * ES / 16];
     local elem *tiles = (local elem *)tiles4;
+    RUNS_DECL
 #if EMU
     local uint emu[NT * 4];
 #endif
@@ -581,9 +631,7 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
     const int steps = (K + BK - 1) / BK;
 
     float acc[NACC];
-#pragma unroll
-    for (int i = 0; i < NACC; i++)
-        acc[i] = 0.0f;
+    SUMS_INIT(acc);
 #if KACC
     float sacc[NACC]; /* a step's sums */
 #define SUMS sacc
@@ -675,7 +723,7 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
         }
         WGMMA_WAIT(SUMS);
 #if KACC
-        add_sums(acc, sacc, s, steps);
+        ADD_SUMS(s, steps);
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
         local elem *tmp = cur;
@@ -683,6 +731,7 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
         nxt = tmp;
     }
 #undef SUMS
+    SUMS_FINAL(acc);
     /* acc[4j + 2h + e] is C[row + 8h][n0 + 8j + 2t + e]. */
 #if W16
     store_c16(C, offC, ldc, M, N, row, n0, t, edge, acc, alpha, beta);
@@ -961,6 +1010,7 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
 {
     local uint4 tiles4[STAGES * STAGE_E * ES / 16] __attribute__((aligned(TILES_ALIGN)));
     local elem *tiles = (local elem *)tiles4;
+    RUNS_DECL
     /* A is stored M x K, B N x K (op(B) = B^T): both K-contiguous; in hgemm_wgmma_mn A may be
      * stored K x M (op(A) = A^T) and B K x N. */
     global const elem *A = (global const elem *)A0 + offA;
@@ -986,9 +1036,7 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     chunks_init(pb, atb, fb, CH_OF(BN), BN, B, ldb, n0, N, tid);
 #endif
     float acc[NACC];
-#pragma unroll
-    for (int i = 0; i < NACC; i++)
-        acc[i] = 0.0f;
+    SUMS_INIT(acc);
 #if KACC
     float sacc[NACC]; /* the sums of KACC steps, from zero in the tensor core */
 #define SUMS sacc
@@ -1065,7 +1113,7 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
         WGMMA_WAIT(SUMS);
 #endif
 #if KACC
-        add_sums(acc, sacc, s, steps);
+        ADD_SUMS(s, steps);
 #endif
     }
 #undef COPY_STEP
@@ -1075,6 +1123,7 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     WGMMA_WAIT(SUMS);
 #endif
 #undef SUMS
+    SUMS_FINAL(acc);
     if (np > 1) {
         /* A piece of a split tile: its bare sums, the whole BM x BN tile, to its own slot of
          * the workspace (row-major); hgemm_wgmma_nt_sum adds the pieces. */

@@ -7,9 +7,10 @@
 # where there is no Hopper GPU (PoCL in CI); the instruction itself runs on sm_90 only
 # (bench/wgmma.sh validates it there). Checked at tile-straddling sizes with alpha, beta other
 # than 1, 0: the four row-major layouts and a column-major one, each tile width, K step and
-# accumulation, padded and odd leading dimensions and offsets, both prefetch depths; exact
-# integer data with plain TF32 (TERMS=1). And that the checks can fail: TERMS=1 on real data is
-# caught as not faithful; a copy that reads B's slots in the wrong order fails the bound;
+# accumulation (running sums in registers or local memory), padded and odd leading dimensions
+# and offsets, both prefetch depths; exact integer data with plain TF32 (TERMS=1). And that the
+# checks can fail: TERMS=1 on real data is caught as not faithful; a copy that reads B's slots
+# in the wrong order fails the bound;
 # without EMU off sm_90 the family is refused in one line, as is a K below its constraint.
 # hgemm_wgmma, the same source in h and b (wgmma .f16/.bf16 .m64nNk16 on the stored bits): the
 # layouts, tile widths, K steps and accumulations, offsets and odd leading dimensions in both
@@ -18,7 +19,8 @@
 # rows, split-K; a copy with A's k-blocks swapped caught, one that does not swizzle, and a piece of
 # a split tile written over another's. hgemm_wgmma_mn (an operand stored MN-contiguous, copied
 # MN-major and read transposed by the MMA: row-NN, TN, TT): the same, and B's copies unswizzled,
-# two of its k rows exchanged, and A's atoms of two warp groups exchanged, each caught.
+# two of its k rows exchanged, A's atoms of two warp groups exchanged, and the running sums in
+# local memory overwritten instead of added, each caught.
 # Prints one line per failure and 'N passed, M failed'.
 # shellcheck disable=SC2086 # the option lists are split on purpose
 gb=${1:?usage: wgmma_emu_test.sh GEMMBENCH KERNELS}
@@ -47,6 +49,7 @@ check_run --param WGM=1 --param BN=128 --param BK=8 --param PADS=0 --param PREFE
 check_run --param WGM=1 --param BN=256 --param BK=8 --param KACC=0 --transA T -M 65 -N 260 \
     -K 48 $ab
 check_run $small --param PADL=1 --param PADS=2 --param KACC=2 -M 97 -N 65 -K 120 $ab
+check_run --param WGM=1 --param BN=128 --param KACC=2 --param RUNSUM=1 -M 70 -N 130 -K 200 $ab
 # 3. Leading dimensions and offsets: padded and aligned (vector loads), odd (scalar loads).
 check_run $small -M 70 -N 65 -K 64 --lda 68 --ldb 72 --ldc 68 --offa 4 --offb 8 --offc 2 $ab
 check_run $small --transA T --transB T -M 70 -N 65 -K 64 --lda 73 --ldb 67 --ldc 69 --offa 1 \
@@ -222,7 +225,8 @@ caught 's|\*at = SWIZZLE(\*r \* SWZ + 16 \* \*kc, SWZ) / ES;|*at = (*r * SWZ + 1
 # NN: tile widths, K steps, stages, a partial chunk at N's end (N not a multiple of 8 at an
 # aligned leading dimension), K tails, odd leading dimensions (through the route's copies), the
 # copies without the zero-fill operand, split-K, KACC, b; NT through a pass; native TN and TT:
-# two warp groups (A's two atoms; with a 64-deep K step too), M's partial chunk, b, split-K.
+# two warp groups (A's two atoms; with a 64-deep K step too), M's partial chunk, b, split-K; the
+# running sums in local memory.
 fam=hgemm_wgmma_mn
 emu="-k $fam --param EMU=1"
 nn16="$small --param SWZ=32 --param BK=16"
@@ -253,4 +257,10 @@ caught "s|$place|k / 8 * SBO_N(tr) + r / 64 * LBO_N + (k % 8 ^ 1) * 128|" "k row
     $small -M 64 -N 64 -K 64
 caught "s|tiles + wg \\* (LBO_N / ES)|tiles + (wg ^ 1) * (LBO_N / ES)|" "A's atoms swapped" \
     --transA T --param WGM=2 -M 128 -N 64 -K 64
+# The running sums in local memory (RUNSUM=1), in TN with two warp groups and split-K; a group's
+# sums stored over the earlier groups' is caught.
+check_run --precision b --transA T --param WGM=2 --param BN=64 --param STAGES=3 --param KACC=2 \
+    --param RUNSUM=1 --param SPLITK=2 -M 133 -N 70 -K 1100 --lda 136 $ab
+caught "s|s >= KACC ? runs\\[i \\* NT + tid\\] + v : v|v|" "running sums overwritten" $small \
+    --param KACC=2 --param RUNSUM=1 -M 64 -N 64 -K 200
 finish

@@ -223,7 +223,7 @@ static gb_preset_t f5_presets[] = {
     {"bgemm_wgmma_128x128", "the bfloat16 twin of hgemm_wgmma_128x128", 8u, 9, f5_s2_names, f5_s2_values},
 };
 static char *f6_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
-static char *f6_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || (INFLIGHT == 0 && BN <= 128)", "SWZ == 2 * BK && PADL == 0"};
+static char *f6_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || (INFLIGHT == 0 && BN <= 128)", "RUNSUM == 0 || KACC > 0", "SWZ == 2 * BK && PADL == 0"};
 static char *f6_let_names[] = {"P"};
 static char *f6_let_exprs[] = {"max(1, min(SPLITK, K / 256))"};
 static long f6_p0_values[] = {64, 128, 256};
@@ -233,12 +233,13 @@ static long f6_p3_values[] = {2, 3, 4, 5, 6, 7, 8};
 static long f6_p4_values[] = {0, 1};
 static long f6_p5_values[] = {0, 1, 2, 4, 8, 16};
 static long f6_p6_values[] = {0, 1};
-static long f6_p7_values[] = {0, 32, 64, 128};
-static long f6_p8_values[] = {0, 1};
-static long f6_p9_values[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
-static long f6_p10_values[] = {1, 2, 4, 8, 16};
-static long f6_p11_values[] = {0, 1, 2};
-static long f6_p12_values[] = {0, 1};
+static long f6_p7_values[] = {0, 1};
+static long f6_p8_values[] = {0, 32, 64, 128};
+static long f6_p9_values[] = {0, 1};
+static long f6_p10_values[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static long f6_p11_values[] = {1, 2, 4, 8, 16};
+static long f6_p12_values[] = {0, 1, 2};
+static long f6_p13_values[] = {0, 1};
 static gb_param_t f6_params[] = {
     {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f6_p0_values, 3, 1L, 1073741824L, 0},
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f6_p1_values, 2, 1L, 1073741824L, 0},
@@ -246,13 +247,14 @@ static gb_param_t f6_params[] = {
     {"STAGES", "local-memory stages of A's and B's tiles, filled STAGES - 1 - INFLIGHT steps ahead (227 KB in all at most on sm_90: a kernel's own local arrays may take more than the 48 KB NVIDIA's OpenCL reports, bench/notes/wgmma.md#local-227k)", 3L, f6_p3_values, 7, 1L, 1073741824L, 0},
     {"INFLIGHT", "1: a step's MMAs still run while the next step's are issued (the copies then run a step less ahead); 0: each step waits for its MMAs", 0L, f6_p4_values, 2, 1L, 1073741824L, 0},
     {"KACC", "k > 0: the sums of every k steps accumulate from zero in the tensor core and are added to the running sums by FP32 adds (a second set of accumulators); 0: the tensor core accumulates all of K. Its sums truncate: on data of one sign they are not faithful past a few hundred k (27x an honest FP32 computation's error in h and 168x in b at K = 4096, as cuBLAS's own: bench/notes/wgmma.md#wgmma-zfill), so at most 256 k in it (KACC BK <= 256, or K <= 256 with 0)", 8L, f6_p5_values, 6, 1L, 1073741824L, 0},
-    {"PADL", "16-byte units between the core matrices of a tile's 8-row group in local memory (the descriptors' LBO): 1 spreads the 8 copies a 16-byte copy instruction serves at a time over 8 bank groups; 0 packs the tiles (BK / 16 copies share a bank group)", 0L, f6_p6_values, 2, 1L, 1073741824L, 0},
-    {"SWZ", "bytes of a tile's row in local memory, read through the tensor core's swizzle of that width (2 BK: BK 16, 32 or 64, with PADL 0): a warp's copy instruction then costs 128 / SWZ local-memory wavefronts per 8 work-items, where 0 (core matrices of 8 rows, the next 8 k LBO on) costs one a work-item (bench/notes/wgmma.md#wgmma-zfill)", 64L, f6_p7_values, 4, 1L, 1073741824L, 0},
-    {"ZFILL", "1: every 16-byte copy carries its count of bytes to copy (the rest zero-filled), one form for all; 0: a chunk inside the matrix and inside K is copied in the form without that operand, the others with it (the H200 profiles the first form at one local-memory wavefront per work-item: bench/notes/wgmma.md#wgmma-copies)", 1L, f6_p8_values, 2, 1L, 1073741824L, 0},
-    {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (hgemm_wgmma_nt_sum) adding them in a fixed order, for large K with few tiles; 1: none", 1L, f6_p9_values, 10, 1L, 1073741824L, 0},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f6_p10_values, 5, 1L, 1073741824L, 0},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f6_p11_values, 3, 1L, 1073741824L, 0},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f6_p12_values, 2, 1L, 1073741824L, 1},
+    {"RUNSUM", "with KACC > 0, where the running sums are kept: 1 in local memory (each lane its own, added to every KACC steps: BN / 2 registers fewer a lane, BN * WGM * 256 bytes more local memory), 0 in registers (a second set of accumulators)", 0L, f6_p6_values, 2, 1L, 1073741824L, 0},
+    {"PADL", "16-byte units between the core matrices of a tile's 8-row group in local memory (the descriptors' LBO): 1 spreads the 8 copies a 16-byte copy instruction serves at a time over 8 bank groups; 0 packs the tiles (BK / 16 copies share a bank group)", 0L, f6_p7_values, 2, 1L, 1073741824L, 0},
+    {"SWZ", "bytes of a tile's row in local memory, read through the tensor core's swizzle of that width (2 BK: BK 16, 32 or 64, with PADL 0): a warp's copy instruction then costs 128 / SWZ local-memory wavefronts per 8 work-items, where 0 (core matrices of 8 rows, the next 8 k LBO on) costs one a work-item (bench/notes/wgmma.md#wgmma-zfill)", 64L, f6_p8_values, 4, 1L, 1073741824L, 0},
+    {"ZFILL", "1: every 16-byte copy carries its count of bytes to copy (the rest zero-filled), one form for all; 0: a chunk inside the matrix and inside K is copied in the form without that operand, the others with it (the H200 profiles the first form at one local-memory wavefront per work-item: bench/notes/wgmma.md#wgmma-copies)", 1L, f6_p9_values, 2, 1L, 1073741824L, 0},
+    {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (hgemm_wgmma_nt_sum) adding them in a fixed order, for large K with few tiles; 1: none", 1L, f6_p10_values, 10, 1L, 1073741824L, 0},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f6_p11_values, 5, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f6_p12_values, 3, 1L, 1073741824L, 0},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f6_p13_values, 2, 1L, 1073741824L, 1},
 };
 static char *f6_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
 static long f6_s0_values[] = {128, 1, 32, 4, 0, 8, 0, 64, 8, 1};
@@ -269,7 +271,7 @@ static gb_preset_t f6_presets[] = {
     {"bgemm_wgmma_mn_128x128x64", "the same in bfloat16", 8u, 10, f6_s3_names, f6_s3_values},
 };
 static char *f7_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
-static char *f7_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || (INFLIGHT == 0 && BN <= 128)", "SWZ == 0 || (SWZ == 2 * BK && PADL == 0)"};
+static char *f7_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || (INFLIGHT == 0 && BN <= 128)", "RUNSUM == 0 || KACC > 0", "SWZ == 0 || (SWZ == 2 * BK && PADL == 0)"};
 static char *f7_let_names[] = {"P"};
 static char *f7_let_exprs[] = {"max(1, min(SPLITK, K / 256))"};
 static long f7_p0_values[] = {64, 128, 256};
@@ -279,12 +281,13 @@ static long f7_p3_values[] = {2, 3, 4, 5, 6, 7, 8};
 static long f7_p4_values[] = {0, 1};
 static long f7_p5_values[] = {0, 1, 2, 4, 8, 16};
 static long f7_p6_values[] = {0, 1};
-static long f7_p7_values[] = {0, 32, 64, 128};
-static long f7_p8_values[] = {0, 1};
-static long f7_p9_values[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
-static long f7_p10_values[] = {1, 2, 4, 8, 16};
-static long f7_p11_values[] = {0, 1, 2};
-static long f7_p12_values[] = {0, 1};
+static long f7_p7_values[] = {0, 1};
+static long f7_p8_values[] = {0, 32, 64, 128};
+static long f7_p9_values[] = {0, 1};
+static long f7_p10_values[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static long f7_p11_values[] = {1, 2, 4, 8, 16};
+static long f7_p12_values[] = {0, 1, 2};
+static long f7_p13_values[] = {0, 1};
 static gb_param_t f7_params[] = {
     {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f7_p0_values, 3, 1L, 1073741824L, 0},
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f7_p1_values, 2, 1L, 1073741824L, 0},
@@ -292,13 +295,14 @@ static gb_param_t f7_params[] = {
     {"STAGES", "local-memory stages of A's and B's tiles, filled STAGES - 1 - INFLIGHT steps ahead (227 KB in all at most on sm_90: a kernel's own local arrays may take more than the 48 KB NVIDIA's OpenCL reports, bench/notes/wgmma.md#local-227k)", 3L, f7_p3_values, 7, 1L, 1073741824L, 0},
     {"INFLIGHT", "1: a step's MMAs still run while the next step's are issued (the copies then run a step less ahead); 0: each step waits for its MMAs", 0L, f7_p4_values, 2, 1L, 1073741824L, 0},
     {"KACC", "k > 0: the sums of every k steps accumulate from zero in the tensor core and are added to the running sums by FP32 adds (a second set of accumulators); 0: the tensor core accumulates all of K. Its sums truncate: on data of one sign they are not faithful past a few hundred k (27x an honest FP32 computation's error in h and 168x in b at K = 4096, as cuBLAS's own: bench/notes/wgmma.md#wgmma-zfill), so at most 256 k in it (KACC BK <= 256, or K <= 256 with 0)", 8L, f7_p5_values, 6, 1L, 1073741824L, 0},
-    {"PADL", "16-byte units between the core matrices of a tile's 8-row group in local memory (the descriptors' LBO): 1 spreads the 8 copies a 16-byte copy instruction serves at a time over 8 bank groups; 0 packs the tiles (BK / 16 copies share a bank group)", 0L, f7_p6_values, 2, 1L, 1073741824L, 0},
-    {"SWZ", "bytes of a tile's row in local memory, read through the tensor core's swizzle of that width (2 BK: BK 16, 32 or 64, with PADL 0): a warp's copy instruction then costs 128 / SWZ local-memory wavefronts per 8 work-items, where 0 (core matrices of 8 rows, the next 8 k LBO on) costs one a work-item (bench/notes/wgmma.md#wgmma-zfill)", 64L, f7_p7_values, 4, 1L, 1073741824L, 0},
-    {"ZFILL", "1: every 16-byte copy carries its count of bytes to copy (the rest zero-filled), one form for all; 0: a chunk inside the matrix and inside K is copied in the form without that operand, the others with it (the H200 profiles the first form at one local-memory wavefront per work-item: bench/notes/wgmma.md#wgmma-copies)", 1L, f7_p8_values, 2, 1L, 1073741824L, 0},
-    {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (hgemm_wgmma_nt_sum) adding them in a fixed order, for large K with few tiles; 1: none", 1L, f7_p9_values, 10, 1L, 1073741824L, 0},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f7_p10_values, 5, 1L, 1073741824L, 0},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f7_p11_values, 3, 1L, 1073741824L, 0},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f7_p12_values, 2, 1L, 1073741824L, 1},
+    {"RUNSUM", "with KACC > 0, where the running sums are kept: 1 in local memory (each lane its own, added to every KACC steps: BN / 2 registers fewer a lane, BN * WGM * 256 bytes more local memory), 0 in registers (a second set of accumulators)", 0L, f7_p6_values, 2, 1L, 1073741824L, 0},
+    {"PADL", "16-byte units between the core matrices of a tile's 8-row group in local memory (the descriptors' LBO): 1 spreads the 8 copies a 16-byte copy instruction serves at a time over 8 bank groups; 0 packs the tiles (BK / 16 copies share a bank group)", 0L, f7_p7_values, 2, 1L, 1073741824L, 0},
+    {"SWZ", "bytes of a tile's row in local memory, read through the tensor core's swizzle of that width (2 BK: BK 16, 32 or 64, with PADL 0): a warp's copy instruction then costs 128 / SWZ local-memory wavefronts per 8 work-items, where 0 (core matrices of 8 rows, the next 8 k LBO on) costs one a work-item (bench/notes/wgmma.md#wgmma-zfill)", 64L, f7_p8_values, 4, 1L, 1073741824L, 0},
+    {"ZFILL", "1: every 16-byte copy carries its count of bytes to copy (the rest zero-filled), one form for all; 0: a chunk inside the matrix and inside K is copied in the form without that operand, the others with it (the H200 profiles the first form at one local-memory wavefront per work-item: bench/notes/wgmma.md#wgmma-copies)", 1L, f7_p9_values, 2, 1L, 1073741824L, 0},
+    {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (hgemm_wgmma_nt_sum) adding them in a fixed order, for large K with few tiles; 1: none", 1L, f7_p10_values, 10, 1L, 1073741824L, 0},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f7_p11_values, 5, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f7_p12_values, 3, 1L, 1073741824L, 0},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f7_p13_values, 2, 1L, 1073741824L, 1},
 };
 static char *f7_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
 static long f7_s0_values[] = {128, 1, 32, 4, 0, 8, 0, 64, 8, 1};
@@ -697,30 +701,32 @@ static gb_param_t f24_params[] = {
     {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off", 1L, f24_p15_values, 10, 1L, 1073741824L, 0},
 };
 static char *f25_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
-static char *f25_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "K >= 48"};
+static char *f25_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "RUNSUM == 0 || KACC > 0", "K >= 48"};
 static long f25_p0_values[] = {64, 128, 256};
 static long f25_p1_values[] = {1, 2};
 static long f25_p2_values[] = {8, 16, 32};
 static long f25_p3_values[] = {1, 3};
 static long f25_p4_values[] = {0, 1, 2, 4, 8, 16};
-static long f25_p5_values[] = {0, 1, 2};
+static long f25_p5_values[] = {0, 1};
 static long f25_p6_values[] = {0, 1, 2};
-static long f25_p7_values[] = {1, 2};
-static long f25_p8_values[] = {1, 2, 4, 8, 16};
-static long f25_p9_values[] = {0, 1, 2};
-static long f25_p10_values[] = {0, 1};
+static long f25_p7_values[] = {0, 1, 2};
+static long f25_p8_values[] = {1, 2};
+static long f25_p9_values[] = {1, 2, 4, 8, 16};
+static long f25_p10_values[] = {0, 1, 2};
+static long f25_p11_values[] = {0, 1};
 static gb_param_t f25_params[] = {
     {"BN", "columns of the tile: the N of every wgmma.m64nNk8", 128L, f25_p0_values, 3, 1L, 1073741824L, 0},
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f25_p1_values, 2, 1L, 1073741824L, 0},
     {"BK", "K step staged in local memory (two buffers)", 16L, f25_p2_values, 3, 1L, 1073741824L, 0},
     {"TERMS", "3: 3xTF32 (FP32-accurate); 1: big*big alone, plain TF32 (not FP32-accurate: for testing the fragments with data TF32 holds exactly)", 3L, f25_p3_values, 2, 1L, 1073741824L, 1},
     {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; a second set of accumulators); 0: the tensor core accumulates across all of K (half the accumulator registers)", 8L, f25_p4_values, 6, 1L, 1073741824L, 0},
-    {"PADL", "16-byte units between the core matrices of one 8-row group of B in local memory (the descriptor's LBO)", 0L, f25_p5_values, 3, 1L, 1073741824L, 0},
-    {"PADS", "16-byte units after each 8-row group of B in local memory (the descriptor's SBO): 1 spreads the stores of a B stored K x N over every bank", 1L, f25_p6_values, 3, 1L, 1073741824L, 0},
-    {"PREFETCH", "steps ahead that A and B are loaded: 1, stored into local memory as soon as they arrive (the store waits for the load); 2, loaded a step earlier (more registers)", 1L, f25_p7_values, 2, 1L, 1073741824L, 0},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f25_p8_values, 5, 1L, 1073741824L, 0},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f25_p9_values, 3, 1L, 1073741824L, 0},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors, so that devices without it can validate the fragments, the descriptors and the split (testing only, slow); the program is then plain OpenCL C", 0L, f25_p10_values, 2, 1L, 1073741824L, 1},
+    {"RUNSUM", "with KACC > 0, where the running sums are kept: 1 in local memory (each lane its own, added to every KACC steps: BN / 2 registers fewer a lane, BN * WGM * 256 bytes more local memory), 0 in registers (a second set of accumulators)", 0L, f25_p5_values, 2, 1L, 1073741824L, 0},
+    {"PADL", "16-byte units between the core matrices of one 8-row group of B in local memory (the descriptor's LBO)", 0L, f25_p6_values, 3, 1L, 1073741824L, 0},
+    {"PADS", "16-byte units after each 8-row group of B in local memory (the descriptor's SBO): 1 spreads the stores of a B stored K x N over every bank", 1L, f25_p7_values, 3, 1L, 1073741824L, 0},
+    {"PREFETCH", "steps ahead that A and B are loaded: 1, stored into local memory as soon as they arrive (the store waits for the load); 2, loaded a step earlier (more registers)", 1L, f25_p8_values, 2, 1L, 1073741824L, 0},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f25_p9_values, 5, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f25_p10_values, 3, 1L, 1073741824L, 0},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors, so that devices without it can validate the fragments, the descriptors and the split (testing only, slow); the program is then plain OpenCL C", 0L, f25_p11_values, 2, 1L, 1073741824L, 1},
 };
 static char *f25_s0_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
 static long f25_s0_values[] = {128, 2, 16, 3, 8, 0, 1, 1, 8, 1};
@@ -1036,7 +1042,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "2b3585252ad6edeeb48b150f4152c4106379134cd436a89735c2fc4889134b58",
+    .program_digest = "803b13bad9dbb112788de2bf4a3e14468aca703873d469afc3390391d8afb2ad",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
@@ -1061,12 +1067,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_mn.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "2b3585252ad6edeeb48b150f4152c4106379134cd436a89735c2fc4889134b58",
+    .program_digest = "803b13bad9dbb112788de2bf4a3e14468aca703873d469afc3390391d8afb2ad",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM) * P",
     .local[0] = "128 * WGM",
     .local[1] = "1",
-    .local_mem = "STAGES * (64 * WGM + BN) * BK * (8 + PADL) / 4",
+    .local_mem = "STAGES * (64 * WGM + BN) * BK * (8 + PADL) / 4 + RUNSUM * (KACC > 0) * BN * WGM * 256",
     .ld_multiple[0] = "8",
     .ld_multiple[1] = "8",
     .ptx_target = "sm_90a",
@@ -1081,8 +1087,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "2 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N) + (P > 1) * 4 * P * M * N",
     .traffic[1] = "2 * M * N + (P > 1) * 4 * P * M * N",
     .precisions = 12u, .layouts = 13u,
-    .nargs = 16, .nconstraints = 4, .nextensions = 0, .nlets = 1,
-    .nparams = 13, .npresets = 4,
+    .nargs = 16, .nconstraints = 5, .nextensions = 0, .nlets = 1,
+    .nparams = 14, .npresets = 4,
     .args = f6_args,
     .constraints = f6_constraints,
     .let_names = f6_let_names,
@@ -1097,12 +1103,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "2b3585252ad6edeeb48b150f4152c4106379134cd436a89735c2fc4889134b58",
+    .program_digest = "803b13bad9dbb112788de2bf4a3e14468aca703873d469afc3390391d8afb2ad",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM) * P",
     .local[0] = "128 * WGM",
     .local[1] = "1",
-    .local_mem = "STAGES * (64 * WGM + BN) * BK * (8 + PADL) / 4",
+    .local_mem = "STAGES * (64 * WGM + BN) * BK * (8 + PADL) / 4 + RUNSUM * (KACC > 0) * BN * WGM * 256",
     .ld_multiple[0] = "8",
     .ld_multiple[1] = "8",
     .ptx_target = "sm_90a",
@@ -1117,8 +1123,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "2 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N) + (P > 1) * 4 * P * M * N",
     .traffic[1] = "2 * M * N + (P > 1) * 4 * P * M * N",
     .precisions = 12u, .layouts = 2u,
-    .nargs = 16, .nconstraints = 4, .nextensions = 0, .nlets = 1,
-    .nparams = 13, .npresets = 6,
+    .nargs = 16, .nconstraints = 5, .nextensions = 0, .nlets = 1,
+    .nparams = 14, .npresets = 6,
     .args = f7_args,
     .constraints = f7_constraints,
     .let_names = f7_let_names,
@@ -1558,19 +1564,19 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "2b3585252ad6edeeb48b150f4152c4106379134cd436a89735c2fc4889134b58",
+    .program_digest = "803b13bad9dbb112788de2bf4a3e14468aca703873d469afc3390391d8afb2ad",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
     .local[1] = "1",
-    .local_mem = "(2 * (1 + (TERMS == 3)) * (BN / 8) * ((BK / 4) * (32 + 4 * PADL) + 4 * PADS) + EMU * 512 * WGM) * 4",
+    .local_mem = "(2 * (1 + (TERMS == 3)) * (BN / 8) * ((BK / 4) * (32 + 4 * PADL) + 4 * PADS) + EMU * 512 * WGM) * 4 + RUNSUM * (KACC > 0) * BN * WGM * 256",
     .ptx_target = "sm_90a",
     .ptx_unless = "EMU",
     .traffic[0] = "4 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N)",
     .traffic[1] = "4 * M * N",
     .precisions = 1u, .layouts = 15u,
-    .nargs = 14, .nconstraints = 3, .nextensions = 0, .nlets = 0,
-    .nparams = 11, .npresets = 3,
+    .nargs = 14, .nconstraints = 4, .nextensions = 0, .nlets = 0,
+    .nparams = 12, .npresets = 3,
     .args = f25_args,
     .constraints = f25_constraints,
     .params = f25_params,
