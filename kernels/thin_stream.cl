@@ -15,6 +15,14 @@
  *   group writes C itself). KU rows of B are loaded before their products, to keep loads in
  *   flight.
  *
+ * thin_cols (the family with RW, which this source then builds instead) is the same stream with
+ * the roles of rows and columns exchanged, for a C of few columns (N up to about 16: a tall
+ * product, or the transpose of a decode step), bound by reading A (M x K) once: each work-item
+ * owns RW rows of C, TX apart (a warp's work-items hold neighbouring rows, so where A is stored
+ * K x M, row-TN, its loads run along storage rows), and the VW columns of its group's column
+ * block, whose B values are the same for the whole work-group (uniform, cached loads); column
+ * blocks are the grid's second dimension.
+ *
  * A may be transposed (GB_TRANS_A); rows of C past M read row M - 1 of A (so that every load
  * is in bounds and uniform) and are not written. Any M, N, K. */
 #ifndef VW
@@ -54,22 +62,34 @@ static inline REALV(VW) b_row(global const real *restrict B, const int ldb, cons
     return VLOAD(VW)(0, t);
 }
 
-/* acc[r] += A(m0 + r, k) B(k, n0..) over k in [k0, k1). */
-static inline void stream(REALV(VW) acc[MR], global const real *restrict A, const int lda,
+#ifdef RW
+/* thin_cols: a work-item's RW rows of C, TX apart from its first. */
+#define NR RW
+#define ROW(m0, r) ((m0) + TX * (r))
+#define ENTRY thin_cols
+#else
+/* thin_stream: the work-group's MR rows of C. */
+#define NR MR
+#define ROW(m0, r) ((m0) + (r))
+#define ENTRY thin_stream
+#endif
+
+/* acc[r] += A(ROW(m0, r), k) B(k, n0..) over k in [k0, k1), rows past M reading row M - 1. */
+static inline void stream(REALV(VW) acc[NR], global const real *restrict A, const int lda,
                           global const real *restrict B, const int ldb, const int M, const int N,
                           const int m0, const int n0, int k, const int k1, const int edge)
 {
-    int row[MR];
+    int row[NR];
 #pragma unroll
-    for (int r = 0; r < MR; r++)
-        row[r] = min(m0 + r, M - 1);
+    for (int r = 0; r < NR; r++)
+        row[r] = min(ROW(m0, r), M - 1);
     for (; k + KU <= k1; k += KU) {
         REALV(VW) b[KU];
 #pragma unroll
         for (int u = 0; u < KU; u++)
             b[u] = b_row(B, ldb, k + u, n0, N, edge);
 #pragma unroll
-        for (int r = 0; r < MR; r++)
+        for (int r = 0; r < NR; r++)
 #pragma unroll
             for (int u = 0; u < KU; u++)
                 acc[r] = fma((REALV(VW))A_AT(row[r], k + u), b[u], acc[r]);
@@ -77,21 +97,24 @@ static inline void stream(REALV(VW) acc[MR], global const real *restrict A, cons
     for (; k < k1; k++) {
         const REALV(VW) b = b_row(B, ldb, k, n0, N, edge);
 #pragma unroll
-        for (int r = 0; r < MR; r++)
+        for (int r = 0; r < NR; r++)
             acc[r] = fma((REALV(VW))A_AT(row[r], k), b, acc[r]);
     }
 }
 
 kernel __attribute__((reqd_work_group_size(TX, KG, 1))) void
-thin_stream(const int M, const int N, const int K, const real alpha,
-            global const real *restrict A, const int offA, const int lda,
-            global const real *restrict B, const int offB, const int ldb, const real beta,
-            global real *C, const int offC, const int ldc, global real *WS, const int P)
+ENTRY(const int M, const int N, const int K, const real alpha, global const real *restrict A,
+      const int offA, const int lda, global const real *restrict B, const int offB, const int ldb,
+      const real beta, global real *C, const int offC, const int ldc, global real *WS, const int P)
 {
     const int tx = (int)get_local_id(0), g = (int)get_local_id(1);
-    const int n0 = ((int)get_group_id(0) * TX + tx) * VW;
     const int block = (int)get_group_id(1) / P, p = (int)get_group_id(1) - block * P;
-    const int m0 = block * MR;
+#ifdef RW
+    /* Row blocks of TX RW rows along the grid's first dimension, column blocks the second. */
+    const int m0 = (int)get_group_id(0) * TX * RW + tx, n0 = block * VW;
+#else
+    const int n0 = ((int)get_group_id(0) * TX + tx) * VW, m0 = block * MR;
+#endif
     A += offA;
     B += offB;
 
@@ -100,9 +123,9 @@ thin_stream(const int M, const int N, const int K, const real alpha,
     const int pk1 = min(K, (p + 1) * piece);
     const int k0 = min(pk1, p * piece + g * part), k1 = min(pk1, k0 + part);
 
-    REALV(VW) acc[MR];
+    REALV(VW) acc[NR];
 #pragma unroll
-    for (int r = 0; r < MR; r++)
+    for (int r = 0; r < NR; r++)
         acc[r] = (REALV(VW))0;
     if (n0 + VW <= N)
         stream(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, 0);
@@ -111,16 +134,16 @@ thin_stream(const int M, const int N, const int K, const real alpha,
 
 #if KG > 1
     /* The rows of work-items' sums, added to row 0's in a fixed order (KG - 1 first). */
-    local REALV(VW) red[MR][TX];
+    local REALV(VW) red[NR][TX];
     for (int h = KG - 1; h > 0; h--) {
         if (g == h)
 #pragma unroll
-            for (int r = 0; r < MR; r++)
+            for (int r = 0; r < NR; r++)
                 red[r][tx] = acc[r];
         barrier(CLK_LOCAL_MEM_FENCE);
         if (g == 0)
 #pragma unroll
-            for (int r = 0; r < MR; r++)
+            for (int r = 0; r < NR; r++)
                 acc[r] += red[r][tx];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
@@ -128,8 +151,8 @@ thin_stream(const int M, const int N, const int K, const real alpha,
     if (g != 0 || n0 >= N)
         return;
 #pragma unroll
-    for (int r = 0; r < MR; r++) {
-        const int m = m0 + r;
+    for (int r = 0; r < NR; r++) {
+        const int m = ROW(m0, r);
         if (m >= M)
             break;
         real t[VW];

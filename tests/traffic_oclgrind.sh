@@ -117,5 +117,12 @@ mma="--kernel-path $tmp/mma --param EMU=1 --param WM=16 --param WGM=2 --param WG
 check -k thin_stream_16 -M 33 -N 17 -K 9
 check -k thin_stream_1 -M 3 -N 19 -K 21 --precision d --transA T
 check -k thin_stream -M 33 -N 17 -K 100 --param KG=1 --param SLOTS=16
+# thin_cols, its rows and columns exchanged: rows in blocks of TX RW (the last partial), an edge
+# column block, A transposed, K split in the group and into pieces. (VW=1, thin_cols_1's, makes
+# Oclgrind 21.10 stop at an LLVM intrinsic it lacks, llvm.experimental.noalias.scope.decl; PoCL
+# runs it in device_kernels.)
+check -k thin_cols_16 -M 33 -N 17 -K 9
+check -k thin_cols -M 19 -N 3 -K 21 --precision d --transA T --param VW=2 --param RW=4
+check -k thin_cols -M 40 -N 9 -K 100 --param VW=4 --param TX=32 --param KG=2 --param SLOTS=16
 echo "$pass equal, $failed different"
 [ "$failed" -eq 0 ] || fail "declared traffic differs from Oclgrind's count"

@@ -62,34 +62,41 @@ static const struct heuristic {
     size_t max_size;     /* for shapes whose size (gb_shape_size) is at most this (0: any) */
     size_t max_rows;     /* for a C of at most this many rows with op(B) = B, as a row-major kernel
                         sees the problem (thin_rows; 0: any) */
+    size_t max_cols; /* for a C of at most this many columns with op(B) = B (thin_cols; 0: any) */
     const char *kernel;
 } heuristics[] = {
     /* A C of few rows streams B once (bench/notes/thin.md#thin-stream-h200): a member of the
      * portfolio beside the tuned tiles, for the layouts those were not tuned in. */
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 4, "thin_stream_1"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 4, "thin_stream_1"},
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 16, "thin_stream_16"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 16, "thin_stream_16"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 4, 0, "thin_stream_1"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 4, 0, "thin_stream_1"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 16, 0, "thin_stream_16"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 16, 0, "thin_stream_16"},
+    /* A C of few columns streams A once, the same stream with rows and columns exchanged
+     * (bench/notes/thin.md#thin-cols; not yet measured on a GPU): a member of the portfolio. */
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 4, "thin_cols_1"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 4, "thin_cols_1"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 16, "thin_cols_16"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 16, "thin_cols_16"},
     /* h and b on Hopper (the presets take only their own precision): the warp-group MMA
      * kernel, its sums of 256 k added in FP32, faithful at any K and on data of one sign
      * (bench/notes/wgmma.md#wgmma-zfill). */
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, "hgemm_wgmma_nt_64x128"},
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, "bgemm_wgmma_nt_64x128"},
-    {"NVIDIA", "gpu", GB_PREC_S, 1024, 0, "xgemm_nv_64x64"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, "hgemm_wgmma_nt_64x128"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, "bgemm_wgmma_nt_64x128"},
+    {"NVIDIA", "gpu", GB_PREC_S, 1024, 0, 0, "xgemm_nv_64x64"},
     /* s (and c by 1M) past 1024 on Hopper: 3xTF32 on the warp-group MMA, 63.6 TFLOP/s at 4096
      * on the H200 against sgemm_3xtf32's 61.2 and cuBLAS's 49.0 (bench/notes/wgmma.md#wgmma-first),
      * so that the portfolio measures it beside the tuned entries. */
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, "sgemm_wgmma_64x128"},
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, "xgemm_nv_k8"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, "dgemm_dmma_128_k4"},
-    {"", "gpu", GB_PREC_S, 0, 0, "xgemm_gpu"},
-    {"", "gpu", GB_PREC_D, 0, 0, "xgemm_gpu_d"},
-    {"", "cpu", GB_PREC_S, 0, 0, "xgemm_cpu"},
-    {"", "cpu", GB_PREC_D, 0, 0, "xgemm_cpu_d"},
-    {"", "", GB_PREC_S, 0, 0, "xgemm_small"},
-    {"", "", GB_PREC_D, 0, 0, "xgemm_small"},
-    {"", "", GB_PREC_S, 0, 0, "naive"},
-    {"", "", GB_PREC_D, 0, 0, "naive"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, "sgemm_wgmma_64x128"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, "xgemm_nv_k8"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, "dgemm_dmma_128_k4"},
+    {"", "gpu", GB_PREC_S, 0, 0, 0, "xgemm_gpu"},
+    {"", "gpu", GB_PREC_D, 0, 0, 0, "xgemm_gpu_d"},
+    {"", "cpu", GB_PREC_S, 0, 0, 0, "xgemm_cpu"},
+    {"", "cpu", GB_PREC_D, 0, 0, 0, "xgemm_cpu_d"},
+    {"", "", GB_PREC_S, 0, 0, 0, "xgemm_small"},
+    {"", "", GB_PREC_D, 0, 0, 0, "xgemm_small"},
+    {"", "", GB_PREC_S, 0, 0, 0, "naive"},
+    {"", "", GB_PREC_D, 0, 0, 0, "naive"},
 };
 
 /* The rows of C as a row-major kernel sees p (a column-major problem is its transpose, A and B
@@ -99,6 +106,14 @@ static size_t thin_rows(const gb_problem_t *p)
     if (p->layout == GB_ROW_MAJOR)
         return p->trans_b == GB_NOTRANS ? p->m : SIZE_MAX;
     return p->trans_a == GB_NOTRANS ? p->n : SIZE_MAX;
+}
+
+/* The columns of C as a row-major kernel sees p, where that kernel's op(B) is B; else SIZE_MAX. */
+static size_t thin_cols(const gb_problem_t *p)
+{
+    if (p->layout == GB_ROW_MAJOR)
+        return p->trans_b == GB_NOTRANS ? p->n : SIZE_MAX;
+    return p->trans_a == GB_NOTRANS ? p->m : SIZE_MAX;
 }
 
 /* The heuristic's choice for p on dev into *out: GB_OK or GB_ENOKERNEL. */
@@ -111,7 +126,8 @@ static int heuristic(const gb_registry_t *reg, const gb_device_info_t *dev, cons
         if (h->prec != gb_precision_arith(p->precision) ||
             (h->vendor[0] && !strstr(dev->vendor, h->vendor)) ||
             (h->type[0] && strcmp(h->type, dev->type_name)) ||
-            (h->max_size && size > h->max_size) || (h->max_rows && thin_rows(p) > h->max_rows))
+            (h->max_size && size > h->max_size) || (h->max_rows && thin_rows(p) > h->max_rows) ||
+            (h->max_cols && thin_cols(p) > h->max_cols))
             continue;
         gb_params_t none;
         memset(&none, 0, sizeof none);
