@@ -415,6 +415,12 @@ typedef struct gb_space_cand {
 int gb_space_open(gb_space_t **out, const gb_family_t *f, gb_precision_t prec,
                   const gb_device_info_t *dev, const gb_space_values_t *narrow, size_t nnarrow,
                   char *msg, size_t msglen);
+/* The same bound to one problem: the family's constraints on M, N and K (which gb_space_open
+ * leaves to each configuration's check) hold in it too, so that no configuration that problem
+ * refuses is counted or proposed. problem NULL: gb_space_open. */
+int gb_space_open_for(gb_space_t **out, const gb_family_t *f, gb_precision_t prec,
+                      const gb_device_info_t *dev, const gb_space_values_t *narrow, size_t nnarrow,
+                      const gb_problem_t *problem, char *msg, size_t msglen);
 void gb_space_close(gb_space_t *sp);
 const gb_family_t *gb_space_family(const gb_space_t *sp);
 /* The number of valid configurations. */

@@ -3,10 +3,11 @@
 # (at least as fast as the runner-up) kept and used by -k auto; the same command again measures
 # nothing; an interrupted tune resumes; a candidate that does not end is recorded as timed out and
 # the tuning goes on without it, and so does one that crashes the process; the time limit covers
-# a candidate's runs, not its compile; one that is not faithful cannot win; shapes spread over
-# two workers (-d 0,0), and over three that share one store connection and store what one device
-# stores (-d 0,0,0); in c (C on A, kept under row-TN) and h, winners that -k auto runs in their
-# precision and not in s or b, wrong complex candidates that cannot win, and --precision all.
+# a candidate's runs, not its compile; one that is not faithful cannot win; one that the
+# problem's size refuses is not searched; shapes spread over two workers (-d 0,0), and over three
+# that share one store connection and store what one device stores (-d 0,0,0); in c (C on A, kept
+# under row-TN) and h, winners that -k auto runs in their precision and not in s or b, wrong
+# complex candidates that cannot win, and --precision all.
 gb=$1
 fx=$2
 . "$(dirname "$0")/script_lib.sh"
@@ -146,15 +147,19 @@ if [ $? -eq 0 ] && grep -q "WRONG=2: cannot win: GB_EVALIDATION: not faithful: "
     ok
 else no "a candidate that is not faithful cannot win"; fi
 
-# A candidate that the problem's size refuses before its point is defined (capped: CAP=0 asks
-# K <= 16) is recorded as one that cannot win, and the run goes on to its winner.
+# A configuration that the problem's size refuses (capped: CAP=0 asks K <= 16) is not in the space
+# a tuning at K = 24 searches: never proposed, no evaluation spent on it; the run goes to its
+# winner. At K = 16 both are in it.
 "$gb" tune -k capped --kernel-path "$fx/capped" -n 24 --fix LX=8 --fix LY=8 --strategy exhaustive \
     -i 2 --store "$tmp/capped.db" >"$tmp/out" 2>"$tmp/err"
-if [ $? -eq 0 ] && grep -q "CAP=0: cannot win: GB_ECONSTRAINT: " "$tmp/out" &&
+if [ $? -eq 0 ] && ! grep -q "CAP=0" "$tmp/out" && grep -q "0 cannot win" "$tmp/out" &&
     grep -q "winner: LX=8 LY=8 CAP=1 " "$tmp/out" &&
-    "$gb" store info --store "$tmp/capped.db" 2>&1 | grep -q "^tuning runs: 1 (3 evaluations)"; then
+    "$gb" store info --store "$tmp/capped.db" 2>&1 | grep -q "^tuning runs: 1 (1 evaluations)" &&
+    "$gb" tune -k capped --kernel-path "$fx/capped" -n 16 --fix LX=8 --fix LY=8 \
+        --strategy exhaustive -i 2 --store "$tmp/capped.db" >"$tmp/out" 2>"$tmp/err" &&
+    grep -q "LX=8 LY=8 CAP=0: " "$tmp/out" && grep -q "LX=8 LY=8 CAP=1: " "$tmp/out"; then
     ok
-else no "a candidate refused by the problem's size: $(tail -1 "$tmp/err")"; fi
+else no "a configuration the problem's size refuses: $(tail -1 "$tmp/err")"; fi
 
 # Two workers on one device (-d 0,0): each shape is tuned once, by one of them, and every shape
 # gets its entry, the largest shapes handed out first (the smallest run starts last: run 3); the

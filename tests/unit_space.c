@@ -3,7 +3,8 @@
  * count (every raw configuration through gb_space_check); rank and unrank are inverse and cover
  * the valid configurations once each; a made-up family has a count worked out by hand; narrowing,
  * neighbours, a parameter the tuner leaves at its default, parameter round trips, and the errors (unknown names, values not allowed, a space
- * emptied by one constraint, named). */
+ * emptied by one constraint, named); a space bound to a problem, its constraints on the sizes
+ * holding. */
 #include "unit.h"
 
 #include "rt/family/registry.h"
@@ -254,6 +255,46 @@ static void test_toy(const gb_device_info_t *dev)
     gb__family_free(&f);
 }
 
+/* A space bound to a problem: the constraints on its sizes hold in it (unbound, they wait for
+ * each configuration's check). The toy with 'A * K <= 16' beside its own: K = 4 keeps A <= 4, so
+ * (1,1) (2,1) (2,2) (4,1) (4,2) = 5 pairs, 15 with C; K = 2 keeps all 18; K = 32 none (named);
+ * every configuration the bound space holds passes gb_config_check with the problem. */
+static void test_bound(const gb_device_info_t *dev)
+{
+    gb_family_t f;
+    gb_space_t *sp;
+    char msg[512];
+    if (!CHECK_RC(parse_toy("'K > 0'", "'K > 0', 'A * K <= 16'", &f), GB_OK))
+        return;
+    CHECK_RC(gb_space_open(&sp, &f, GB_PREC_S, dev, NULL, 0, msg, sizeof msg), GB_OK);
+    CHECK(gb_space_count(sp) == 18);
+    gb_space_close(sp);
+    gb_problem_t p;
+    gb_problem_init(&p, GB_PREC_S, 64, 64, 4);
+    CHECK_RC(gb_space_open_for(&sp, &f, GB_PREC_S, dev, NULL, 0, &p, msg, sizeof msg), GB_OK);
+    CHECK(gb_space_count(sp) == 15);
+    CHECK(brute(sp, NULL) == 15);
+    for (uint64_t r = 0; r < gb_space_count(sp); r++) {
+        gb_space_cand_t c;
+        gb_config_t cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.family = &f;
+        CHECK_RC(gb_space_unrank(sp, r, &c), GB_OK);
+        gb_space_params(sp, &c, &cfg.params);
+        CHECK_RC(gb_config_check(&cfg, dev, GB_PREC_S, &p, msg, sizeof msg), GB_OK);
+    }
+    gb_space_close(sp);
+    p.k = 2;
+    CHECK_RC(gb_space_open_for(&sp, &f, GB_PREC_S, dev, NULL, 0, &p, msg, sizeof msg), GB_OK);
+    CHECK(gb_space_count(sp) == 18);
+    gb_space_close(sp);
+    p.k = 32;
+    CHECK_RC(gb_space_open_for(&sp, &f, GB_PREC_S, dev, NULL, 0, &p, msg, sizeof msg),
+             GB_ECONSTRAINT);
+    CHECK_HAS(msg, "no configuration of kernel 'toy' passes its constraint");
+    gb__family_free(&f);
+}
+
 int main(void)
 {
     gb_registry_t *reg;
@@ -264,6 +305,7 @@ int main(void)
         return unit_finish();
     test_builtin(reg, &dev);
     test_toy(&dev);
+    test_bound(&dev);
     gb_registry_close(reg);
     return unit_finish();
 }

@@ -120,7 +120,7 @@ static int kernel_space(const char *kernel, gb_precision_t prec, const narrowing
 {
     *sp = NULL;
     gb_tune_spec_t spec = {.kernel = kernel, .precision = prec, .narrow = nw->v, .nnarrow = nw->n};
-    return gb_tune_space(&spec, reg, di, sp, msg, msglen);
+    return gb_tune_space(&spec, reg, di, NULL, sp, msg, msglen);
 }
 
 /* A family this device cannot run at all (an extension, double precision or images missing). */

@@ -97,7 +97,7 @@ int cli_tune_record(const char *path, const gb_tune_spec_t *spec, const gb_regis
 {
     char msg[1024];
     rec_ctx_t r = {NULL, NULL, 0, GB_OK};
-    int rc = gb_tune_space(spec, reg, di, &r.sp, msg, sizeof msg);
+    int rc = gb_tune_space(spec, reg, di, NULL, &r.sp, msg, sizeof msg);
     if (rc != GB_OK)
         return cli_error(rc, "%s", msg);
     cli_out_t out;

@@ -278,8 +278,9 @@ static int add_check(gb_space_t *sp, const char *fmt, const char *a, const char 
     return GB_OK;
 }
 
-/* The family's checks that do not depend on the problem, with the device's limits. */
-static int collect_checks(gb_space_t *sp, const gb_device_info_t *dev)
+/* The family's checks, with the device's limits: those on the problem's sizes only where the
+ * space is bound to a problem (has_problem). */
+static int collect_checks(gb_space_t *sp, const gb_device_info_t *dev, int has_problem)
 {
     const gb_family_t *f = sp->family;
     static const char *const problem[] = {"M", "N", "K", "ROW"};
@@ -288,7 +289,7 @@ static int collect_checks(gb_space_t *sp, const gb_device_info_t *dev)
         int per_problem = 0;
         for (size_t j = 0; j < 4; j++)
             per_problem |= names(f->constraints[i], problem[j]);
-        if (!per_problem) /* those wait for the problem, as gb_config_check does */
+        if (!per_problem || has_problem) /* else they wait for it, as gb_config_check does */
             rc = add_check(sp, "%s%s%s", f->constraints[i], "", "", "constraint", GB_ECONSTRAINT);
     }
     if (rc == GB_OK && dev && f->local_mem) {
@@ -395,6 +396,13 @@ int gb_space_open(gb_space_t **out, const gb_family_t *f, gb_precision_t prec,
                   const gb_device_info_t *dev, const gb_space_values_t *narrow, size_t nnarrow,
                   char *msg, size_t msglen)
 {
+    return gb_space_open_for(out, f, prec, dev, narrow, nnarrow, NULL, msg, msglen);
+}
+
+int gb_space_open_for(gb_space_t **out, const gb_family_t *f, gb_precision_t prec,
+                      const gb_device_info_t *dev, const gb_space_values_t *narrow, size_t nnarrow,
+                      const gb_problem_t *problem, char *msg, size_t msglen)
+{
     *out = NULL;
     if (!f->nparams)
         return gb__fail(msg, msglen, GB_EBADPARAM, "kernel '%s' has no parameters: nothing to tune",
@@ -425,7 +433,7 @@ int gb_space_open(gb_space_t **out, const gb_family_t *f, gb_precision_t prec,
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
     sp->family = f;
     sp->n = f->nparams;
-    int rc = collect_checks(sp, dev);
+    int rc = collect_checks(sp, dev, problem != NULL);
     if (rc == GB_OK)
         order(sp);
     for (size_t i = 0; rc == GB_OK && i < sp->n; i++)
@@ -455,6 +463,24 @@ int gb_space_open(gb_space_t **out, const gb_family_t *f, gb_precision_t prec,
     for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++) {
         sp->names[sp->nvars] = constants[i].name;
         sp->values_now[sp->nvars++] = constants[i].value;
+    }
+    if (problem) {
+        /* The sizes the configuration check sees (gb_config_check): through the 1M method, the
+         * real problem's. */
+        gb_problem_t real = *problem;
+        if (!(f->precisions & (1u << prec)))
+            gb__problem_1m(problem, &real, NULL, NULL, NULL);
+        const struct {
+            const char *name;
+            long long value;
+        } sizes[] = {{"M", (long long)real.m},
+                     {"N", (long long)real.n},
+                     {"K", (long long)real.k},
+                     {"ROW", real.layout == GB_ROW_MAJOR}};
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            sp->names[sp->nvars] = sizes[i].name;
+            sp->values_now[sp->nvars++] = sizes[i].value;
+        }
     }
     for (size_t k = 0; rc == GB_OK && k < sp->nchecks; k++)
         rc = gb__expr_compile(sp->checks[k].expr, sp->names, sp->nvars, &sp->checks[k].prog, msg,

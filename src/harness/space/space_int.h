@@ -41,8 +41,8 @@ struct gb_space {
     check_t checks[MAX_CHECKS];
     size_t nchecks;
     unsigned long long frontier[GB_MAX_PARAMS + 1];
-    const char *names[GB_MAX_PARAMS + 8]; /* the slots: parameters by position, then constants */
-    long long values_now[GB_MAX_PARAMS + 8];
+    const char *names[GB_MAX_PARAMS + 12]; /* the slots: parameters by position, then constants */
+    long long values_now[GB_MAX_PARAMS + 12];
     size_t nvars;
     entry_t *memo;
     size_t memo_cap, memo_used;

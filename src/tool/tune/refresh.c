@@ -262,7 +262,7 @@ static int plan_class(plan_t *p, const gb_device_info_t *dev, const size_t *rel,
             gb_tune_spec_t spec = {.kernel = it.kernel, .precision = c->prec};
             gb_space_t *sp;
             char why[1024];
-            const int rc = gb_tune_space(&spec, p->reg, dev, &sp, why, sizeof why);
+            const int rc = gb_tune_space(&spec, p->reg, dev, NULL, &sp, why, sizeof why);
             if (rc == GB_ENOMEM)
                 return rc;
             if (rc != GB_OK) {

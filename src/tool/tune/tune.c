@@ -72,7 +72,7 @@ static double now_s(void)
 }
 
 int gb_tune_space(const gb_tune_spec_t *spec, const gb_registry_t *reg, const gb_device_info_t *dev,
-                  gb_space_t **sp, char *msg, size_t msglen)
+                  const gb_problem_t *problem, gb_space_t **sp, char *msg, size_t msglen)
 {
     *sp = NULL;
     const gb_family_t *f;
@@ -85,7 +85,8 @@ int gb_tune_space(const gb_tune_spec_t *spec, const gb_registry_t *reg, const gb
         return gb__fail(msg, msglen, GB_EBADPARAM,
                         "kernel family '%s' has no parameters: there is nothing to tune",
                         gb_family_name(f));
-    return gb_space_open(sp, f, spec->precision, dev, spec->narrow, spec->nnarrow, msg, msglen);
+    return gb_space_open_for(sp, f, spec->precision, dev, spec->narrow, spec->nnarrow, problem, msg,
+                             msglen);
 }
 
 /* Fills run's record from the spec and the problem the first job has. */
@@ -550,15 +551,18 @@ int gb_tune_run(gb_tune_outcome_t *out, const gb_tune_spec_t *spec, const gb_reg
                  .out = out,
                  .best = -1};
     gb_leaders_init(&t.leaders);
-    int rc = gb_tune_space(spec, reg, t.dev, &t.sp, msg, msglen);
+    /* The problem as the jobs will have it (the family's layout unless one was given); the space
+     * bound to it, so that the strategy never proposes what its sizes refuse. */
+    gb_job_t probe;
+    gb_params_t none = {0};
+    int rc = gb_tune__job(spec, reg, t.dev, &none, 0, &probe);
+    if (rc != GB_OK)
+        gb__fail(msg, msglen, rc, "out of memory");
+    if (rc == GB_OK)
+        rc = gb_tune_space(spec, reg, t.dev, &probe.problem, &t.sp, msg, msglen);
     if (rc == GB_OK)
         rc = gb_strategy_open(&t.strat, spec->strategy, t.sp, spec->seed, msg, msglen);
     if (rc == GB_OK && (spec->presets || spec->nseeds) && (rc = collect_presets(&t)) != GB_OK)
-        gb__fail(msg, msglen, rc, "out of memory");
-    /* The problem as the jobs will have it (the family's layout unless one was given). */
-    gb_job_t probe;
-    gb_params_t none = {0};
-    if (rc == GB_OK && (rc = gb_tune__job(spec, reg, t.dev, &none, 0, &probe)) != GB_OK)
         gb__fail(msg, msglen, rc, "out of memory");
     if (rc == GB_OK && spec->pool)
         t.pool = spec->pool;

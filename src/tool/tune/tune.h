@@ -114,11 +114,12 @@ typedef struct gb_tune_outcome {
     char kept_why[256];      /* why it did or did not */
 } gb_tune_outcome_t;
 
-/* Opens the space spec tunes (family, precision, device limits, narrowing). Errors as
+/* Opens the space spec tunes (family, precision, device limits, narrowing; bound to problem, its
+ * constraints on the sizes holding, where problem is not NULL: gb_space_open_for). Errors as
  * gb_space_open, and GB_ENOKERNEL for an unknown name, GB_EBADPARAM for a library peer or a
  * family without parameters; msg says which. */
 int gb_tune_space(const gb_tune_spec_t *spec, const gb_registry_t *reg, const gb_device_info_t *dev,
-                  gb_space_t **sp, char *msg, size_t msglen);
+                  const gb_problem_t *problem, gb_space_t **sp, char *msg, size_t msglen);
 
 /* Runs the tuning spec asks for on ctx, recording in st (which must be open for writing): in
  * the row of a run of the same definition where no live process makes it
