@@ -17,6 +17,8 @@
 #   PRESETS   comma-separated presets to validate and time (default: every preset of the
 #             precisions; a preset's first letter says its precision)
 #   VALIDATE  0 skips the shape sweep
+#   PARAMS    options added to every run of the sweep and the table, as "--param RUNSUM=1": a
+#             variant of the presets validated and timed without a preset of its own
 # bench/notes/wgmma.md#wgmma-first has what it measured.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -65,10 +67,10 @@ if [ "${VALIDATE:-1}" != 0 ]; then
                 set -- $ab
                 for shape in "1 5 48" "65 129 49" "130 70 64" "257 255 97" "1000 1001 999 --lda 1003 --offa 1 --ldc 1005 --offc 3 --alpha 1.5 --beta -0.5"; do
                     # shellcheck disable=SC2086
-                    row "$p" "$k $1$2 $shape" -k "$k" --transA "$1" --transB "$2" \
+                    row "$p" "$k $1$2 $shape" -k "$k" --transA "$1" --transB "$2" ${PARAMS:-} \
                         $(echo "$shape" | awk '{printf "-M %s -N %s -K %s", $1, $2, $3; for (i = 4; i <= NF; i++) printf " %s", $i}') -i 2
                 done
-                [ "$p" = s ] && row s "$k $1$2 TERMS=1 int:4 520 300 77" -k "$k" --param TERMS=1 \
+                [ "$p" = s ] && row s "$k $1$2 TERMS=1 int:4 520 300 77" -k "$k" ${PARAMS:-} --param TERMS=1 \
                     --dist int:4 --transA "$1" --transB "$2" -M 520 -N 300 -K 77 -i 2
             done
         done
@@ -85,10 +87,10 @@ for p in $precs; do
         # and checks, calls nothing.
         ok=
         for k in $(echo "$kernels" | tr ',' ' '); do
-            "$g" run -p "$platform" -k "$k" --precision "$p" -n "$n" -i 0 --no-store >/dev/null 2>&1 &&
+            "$g" run -p "$platform" -k "$k" --precision "$p" -n "$n" ${PARAMS:-} -i 0 --no-store >/dev/null 2>&1 &&
                 ok=$ok$k,
         done
-        "$g" run -p "$platform" -k "$ok$peers" --precision "$p" -n "$n" -i "$iter" \
+        "$g" run -p "$platform" -k "$ok$peers" --precision "$p" -n "$n" -i "$iter" ${PARAMS:-} \
             --warmup 2 --no-store --json >"$tmp/run.json" 2>"$tmp/err" ||
             { echo "$p $n: run failed: $(tail -1 "$tmp/err")"; continue; }
         python3 - "$tmp/run.json" "$p" "$n" "${peers%%,*}" <<'PY'
