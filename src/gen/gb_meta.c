@@ -758,11 +758,11 @@ static gb_param_t f26_params[] = {
     {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least 32 K steps a row of work-items)", 4L, f26_p5_values, 5, 1L, 1073741824L, 0},
 };
 static char *f26_s0_names[] = {"VW", "RW", "TX", "KG", "KU", "SLOTS"};
-static long f26_s0_values[] = {16, 2, 128, 1, 4, 4};
+static long f26_s0_values[] = {16, 1, 64, 1, 4, 4};
 static char *f26_s1_names[] = {"VW", "RW", "TX", "KG", "KU", "SLOTS"};
 static long f26_s1_values[] = {1, 4, 128, 1, 8, 8};
 static gb_preset_t f26_presets[] = {
-    {"thin_cols_16", "up to 16 columns of C in one pass over A: 256 rows a group, two a work-item, about four groups a compute unit", 3u, 6, f26_s0_names, f26_s0_values},
+    {"thin_cols_16", "up to 16 columns of C in one pass over A: 64 rows a group, one a work-item, about four groups a compute unit (at 4096 x 16 x 4096 on 132 compute units, K in 9 pieces, whose sums, written and read, move 7% of A's bytes; groups of 256 rows would need 33 pieces and 26%)", 3u, 6, f26_s0_names, f26_s0_values},
     {"thin_cols_1", "one column of C (a GEMV, y = A x): 512 rows a group, four a work-item, eight elements of each in flight", 3u, 6, f26_s1_names, f26_s1_values},
 };
 static char *f27_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
