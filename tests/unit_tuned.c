@@ -216,8 +216,8 @@ static void untuned_choice(const gb_registry_t *reg, const gb_device_info_t *dev
 }
 
 /* The heuristic on an NVIDIA GPU: a C of at most 4 rows with op(B) = B, as a row-major kernel
- * sees it, streams B with thin_stream_1, of 5 to 16 rows with thin_stream_16; one of at most 4
- * columns (and more rows) streams A with thin_cols_1, of 5 to 16 with thin_cols_16; a transposed
+ * sees it, streams B with thin_stream_1, of 5 to 16 rows with thin_stream_16; one of a single
+ * column (and more rows) streams A with thin_cols_1, of 2 to 16 with thin_cols_16; a transposed
  * B, or more rows and columns, gets the tiled default. */
 static void test_heuristic_thin(const gb_registry_t *reg)
 {
@@ -240,7 +240,8 @@ static void test_heuristic_thin(const gb_registry_t *reg)
         {4096, 1, GB_COL_MAJOR, GB_TRANS, GB_NOTRANS, NULL},
         {1, 4096, GB_COL_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_cols_1"}, /* as B^T A^T */
         {4096, 1, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_cols_1"},
-        {4096, 4, GB_ROW_MAJOR, GB_TRANS, GB_NOTRANS, "thin_cols_1"},
+        {4096, 1, GB_ROW_MAJOR, GB_TRANS, GB_NOTRANS, "thin_cols_1"},
+        {4096, 2, GB_ROW_MAJOR, GB_TRANS, GB_NOTRANS, "thin_cols_16"},
         {4096, 16, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_cols_16"},
         {16, 4096, GB_COL_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_cols_16"},
         {4096, 17, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, NULL},

@@ -72,9 +72,11 @@ static const struct heuristic {
     {"NVIDIA", "gpu", GB_PREC_S, 0, 16, 0, "thin_stream_16"},
     {"NVIDIA", "gpu", GB_PREC_D, 0, 16, 0, "thin_stream_16"},
     /* A C of few columns streams A once, the same stream with rows and columns exchanged
-     * (bench/notes/thin.md#thin-cols; not yet measured on a GPU): a member of the portfolio. */
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 4, "thin_cols_1"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 4, "thin_cols_1"},
+     * (bench/notes/thin.md#thin-cols; not yet measured on a GPU): a member of the portfolio.
+     * thin_cols_1 (one column a group) for a single column alone: each further column block
+     * reads A again. */
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 1, "thin_cols_1"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 1, "thin_cols_1"},
     {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 16, "thin_cols_16"},
     {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 16, "thin_cols_16"},
     /* h and b on Hopper (the presets take only their own precision): the warp-group MMA
