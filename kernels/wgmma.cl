@@ -875,8 +875,14 @@ XW_INLINE void copies_commit(void)
 #define AHEAD_1 2
 #elif AHEAD == 4
 #define AHEAD_1 3
-#else
+#elif AHEAD == 5
 #define AHEAD_1 4
+#elif AHEAD == 6
+#define AHEAD_1 5
+#elif AHEAD == 7
+#define AHEAD_1 6
+#else
+#error "hgemm_wgmma_nt: STAGES - 1 - INFLIGHT is 1 to 7 (cp.async.wait_group's count is written out)"
 #endif
 #else
 XW_INLINE void copy16(local elem *dst, global const elem *src, const int bytes)
