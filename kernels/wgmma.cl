@@ -522,6 +522,14 @@ XW_INLINE bool tile_place(const int M, const int N, const int tid, const int P, 
     return *m0 + BM > M || *n0 + BN > N;
 }
 
+#if KACC
+/* Whether the tensor core's sums are added to the running sums after step s (of steps): at the
+ * end of each group of KACC steps and after the last step. */
+XW_INLINE bool sums_due(const int s, const int steps)
+{
+    return (s + 1) % KACC == 0 || s + 1 == steps;
+}
+#endif
 #if KACC && RUNSUM
 /* RUNSUM=1: the running sums in local memory, so that a lane's registers hold the tensor core's
  * sums alone (NACC fewer registers: more work-groups an SM). Lane tid's sums 4i .. 4i + 3 are
@@ -529,11 +537,11 @@ XW_INLINE bool tile_place(const int M, const int N, const int tid, const int P, 
  * no barrier. */
 #define RUNS_DECL local float4 runs[NACC / 4 * NT];
 /* After step s (of steps): the tensor core's sums of the last KACC steps added in FP32 to the
- * running sums at the end of each group and after the last step; the first group's stored. */
+ * running sums where due; the first group's stored. */
 XW_INLINE void add_sums(local float4 *runs, const int tid, const float *sacc, const int s,
                         const int steps)
 {
-    if ((s + 1) % KACC == 0 || s + 1 == steps) {
+    if (sums_due(s, steps)) {
 #pragma unroll
         for (int i = 0; i < NACC / 4; i++) {
             const float4 v = (float4)(sacc[4 * i], sacc[4 * i + 1], sacc[4 * i + 2], sacc[4 * i + 3]);
@@ -560,10 +568,10 @@ XW_INLINE void sums_final(float *acc, local const float4 *runs, const int tid)
 #define RUNS_DECL
 #if KACC
 /* After step s (of steps): the tensor core's sums of the last KACC steps added to the running
- * sums in FP32 at the end of each group and after the last step. */
+ * sums in FP32 where due. */
 XW_INLINE void add_sums(float *acc, const float *sacc, const int s, const int steps)
 {
-    if ((s + 1) % KACC == 0 || s + 1 == steps) {
+    if (sums_due(s, steps)) {
 #pragma unroll
         for (int i = 0; i < NACC; i++)
             acc[i] += sacc[i];

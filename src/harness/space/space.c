@@ -468,7 +468,7 @@ int gb_space_open_for(gb_space_t **out, const gb_family_t *f, gb_precision_t pre
         /* The sizes the configuration check sees (gb_config_check): through the 1M method, the
          * real problem's. */
         gb_problem_t real = *problem;
-        if (!(f->precisions & (1u << prec)))
+        if (gb__config_1m(&cfg, prec))
             gb__problem_1m(problem, &real, NULL, NULL, NULL);
         const struct {
             const char *name;

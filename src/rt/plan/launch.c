@@ -56,10 +56,7 @@ int gb__launch_fits(cl_kernel kernel, const gb_device_info_t *dev, const gb_conf
      * local memory allowed, and its results validate (H200: bench/notes/wgmma.md#wgmma-zfill,
      * #local-227k). */
     cl_ulong used = 0;
-    const cl_ulong have = dev->local_mem_kernel;
-    cl_uint vendor = 0;
-    clGetDeviceInfo(device, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL);
-    const cl_ulong own = vendor == 0x10de ? 1024 : 0;
+    const cl_ulong have = dev->local_mem_kernel, own = gb__route_nvidia(dev) ? 1024 : 0;
     if (clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used,
                                  NULL) == CL_SUCCESS &&
         have > 0 && used > have + own) {

@@ -96,6 +96,9 @@ typedef struct gb_route_device {
 
 /* dev's facts as a route sees them. */
 void gb__route_device(const gb_device_info_t *dev, gb_route_device_t *out);
+/* Where families may take NVIDIA-only paths (an NVIDIA GPU): -DGB_NVIDIA=1, and NVIDIA = 1 in
+ * expressions. */
+int gb__route_nvidia(const gb_device_info_t *dev);
 /* Whether routes planned on devices a and b are the same: their facts equal and, with limits,
  * their limits too (without: a route planned on a is the one b would plan where b's limits
  * refuse nothing, as gb_impl_traffic's device, whose limits are lifted). */

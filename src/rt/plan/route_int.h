@@ -23,8 +23,6 @@ int gb__route_eval(const gb_family_t *f, const gb_route_vars_t *vs, const char *
 void gb__route_text_add(gb_route_t *r, const char *what);
 /* x rounded up to a multiple of m. */
 size_t gb__round_up(size_t x, size_t m);
-/* Where families may take NVIDIA-only paths: -DGB_NVIDIA=1, and NVIDIA = 1 in expressions. */
-int gb__route_nvidia(const gb_device_info_t *dev);
 /* The build options into r (the problem as the kernel sees it in vs). */
 int gb__route_options(const gb_config_t *cfg, const gb_device_info_t *dev,
                       const gb_route_vars_t *vs, gb_route_t *r, char *msg, size_t msglen);

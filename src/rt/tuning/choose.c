@@ -61,8 +61,8 @@ static const struct heuristic {
     gb_precision_t prec; /* s or d: the arithmetic */
     size_t max_size;     /* for shapes whose size (gb_shape_size) is at most this (0: any) */
     size_t max_rows;     /* for a C of at most this many rows with op(B) = B, as a row-major kernel
-                        sees the problem (thin_rows; 0: any) */
-    size_t max_cols; /* for a C of at most this many columns with op(B) = B (thin_cols; 0: any) */
+                        sees the problem (thin_extent; 0: any) */
+    size_t max_cols; /* for a C of at most this many columns with op(B) = B (thin_extent; 0: any) */
     const char *kernel;
 } heuristics[] = {
     /* A C of few rows streams B once (bench/notes/thin.md#thin-stream-h200): a member of the
@@ -101,21 +101,14 @@ static const struct heuristic {
     {"", "", GB_PREC_D, 0, 0, 0, "naive"},
 };
 
-/* The rows of C as a row-major kernel sees p (a column-major problem is its transpose, A and B
- * exchanged), where that kernel's op(B) is B; else SIZE_MAX. */
-static size_t thin_rows(const gb_problem_t *p)
+/* The rows of C (cols: its columns) as a row-major kernel sees p (a column-major problem is its
+ * transpose, A and B exchanged), where that kernel's op(B) is B; else SIZE_MAX. */
+static size_t thin_extent(const gb_problem_t *p, int cols)
 {
-    if (p->layout == GB_ROW_MAJOR)
-        return p->trans_b == GB_NOTRANS ? p->m : SIZE_MAX;
-    return p->trans_a == GB_NOTRANS ? p->n : SIZE_MAX;
-}
-
-/* The columns of C as a row-major kernel sees p, where that kernel's op(B) is B; else SIZE_MAX. */
-static size_t thin_cols(const gb_problem_t *p)
-{
-    if (p->layout == GB_ROW_MAJOR)
-        return p->trans_b == GB_NOTRANS ? p->n : SIZE_MAX;
-    return p->trans_a == GB_NOTRANS ? p->m : SIZE_MAX;
+    const int row = p->layout == GB_ROW_MAJOR;
+    if ((row ? p->trans_b : p->trans_a) != GB_NOTRANS)
+        return SIZE_MAX;
+    return row != cols ? p->m : p->n;
 }
 
 /* The heuristic's choice for p on dev into *out: GB_OK or GB_ENOKERNEL. */
@@ -128,8 +121,9 @@ static int heuristic(const gb_registry_t *reg, const gb_device_info_t *dev, cons
         if (h->prec != gb_precision_arith(p->precision) ||
             (h->vendor[0] && !strstr(dev->vendor, h->vendor)) ||
             (h->type[0] && strcmp(h->type, dev->type_name)) ||
-            (h->max_size && size > h->max_size) || (h->max_rows && thin_rows(p) > h->max_rows) ||
-            (h->max_cols && thin_cols(p) > h->max_cols))
+            (h->max_size && size > h->max_size) ||
+            (h->max_rows && thin_extent(p, 0) > h->max_rows) ||
+            (h->max_cols && thin_extent(p, 1) > h->max_cols))
             continue;
         gb_params_t none;
         memset(&none, 0, sizeof none);
