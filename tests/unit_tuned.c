@@ -294,6 +294,31 @@ static void test_heuristic_16bit(const gb_registry_t *reg)
     }
 }
 
+/* The heuristic in d on an NVIDIA GPU: the 128x64x16 tile where a kernel may take its 50 KB of
+ * local memory, the 128x128x8 tile (33 KB) where 48 KB is all it may take. */
+static void test_heuristic_local(const gb_registry_t *reg)
+{
+    static char ext[] = "cl_khr_fp64 cl_nv_device_attribute_query";
+    static const struct {
+        size_t local;
+        const char *kernel;
+    } cases[] = {{232448, "dgemm_dmma_128x64x16"},
+                 {51200, "dgemm_dmma_128x64x16"},
+                 {51199, "dgemm_dmma_128_k4"},
+                 {49152, "dgemm_dmma_128_k4"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gb_device_info_t dev = device("Card N");
+        snprintf(dev.vendor, sizeof dev.vendor, "NVIDIA Corporation");
+        dev.extensions = ext;
+        dev.local_mem_kernel = cases[i].local;
+        gb_problem_t p;
+        gb_problem_init(&p, GB_PREC_D, 4096, 4096, 4096);
+        gb_tuned_choice_t c;
+        untuned_choice(reg, &dev, &p, &c);
+        CHECK(!strcmp(c.kernel, cases[i].kernel));
+    }
+}
+
 static void test_family(const gb_registry_t *reg)
 {
     gb_device_info_t dev = device("Card A");
@@ -871,6 +896,7 @@ int main(void)
     test_family(reg);
     test_heuristic_thin(reg);
     test_heuristic_16bit(reg);
+    test_heuristic_local(reg);
     test_file(reg);
     test_file_damage(reg);
     test_merge_all();

@@ -71,8 +71,9 @@ static const struct heuristic {
     {"NVIDIA", "gpu", GB_PREC_D, 0, 4, 0, "thin_stream_1"},
     {"NVIDIA", "gpu", GB_PREC_S, 0, 16, 0, "thin_stream_16"},
     {"NVIDIA", "gpu", GB_PREC_D, 0, 16, 0, "thin_stream_16"},
-    /* A C of few columns streams A once, the same stream with rows and columns exchanged
-     * (bench/notes/thin.md#thin-cols; not yet measured on a GPU): a member of the portfolio.
+    /* A C of few columns streams A once, the same stream with rows and columns exchanged: a
+     * member of the portfolio, which measures it (0.12-0.34 of the bound in row-major NN on the
+     * H200, bench/notes/thin.md#thin-cols-h200; the best member at one shape).
      * thin_cols_1 (one column a group) for a single column alone: each further column block
      * reads A again. */
     {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 1, "thin_cols_1"},
@@ -85,11 +86,15 @@ static const struct heuristic {
     {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, "hgemm_wgmma_nt_64x128"},
     {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, "bgemm_wgmma_nt_64x128"},
     {"NVIDIA", "gpu", GB_PREC_S, 1024, 0, 0, "xgemm_nv_64x64"},
-    /* s (and c by 1M) past 1024 on Hopper: 3xTF32 on the warp-group MMA, 63.6 TFLOP/s at 4096
-     * on the H200 against sgemm_3xtf32's 61.2 and cuBLAS's 49.0 (bench/notes/wgmma.md#wgmma-first),
+    /* s (and c by 1M) past 1024 on Hopper: 3xTF32 on the warp-group MMA, 66.8 TFLOP/s at 4096
+     * on the H200 against sgemm_3xtf32's 61.2 and cuBLAS's 49-50 (bench/notes/wgmma.md#runsum-h200),
      * so that the portfolio measures it beside the tuned entries. */
     {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, "sgemm_wgmma_64x128"},
     {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, "xgemm_nv_k8"},
+    /* d: the 128x64x16 tile where the device allows its 50 KB of local memory (Hopper: 51-52
+     * TFLOP/s at 4096 and 8192 on the H200 against 47-48; bench/notes/dgemm.md#dmma-past-48k),
+     * else the 128x128x8 tile within 48 KB. */
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, "dgemm_dmma_128x64x16"},
     {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, "dgemm_dmma_128_k4"},
     {"", "gpu", GB_PREC_S, 0, 0, 0, "xgemm_gpu"},
     {"", "gpu", GB_PREC_D, 0, 0, 0, "xgemm_gpu_d"},
