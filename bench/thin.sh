@@ -6,7 +6,8 @@
 #   BUILD     the build folder (default /tmp/gemmbench-build; configured and built if needed)
 #   PLATFORM  the platform's name (default NVIDIA)
 #   PRECS     precisions (default "s d")
-#   KERNELS   what to run besides the peers (default: thin_stream's and thin_cols' presets and auto)
+#   KERNELS   what to run besides the peers (default: thin_stream's, thin_cols' and thin_dot's presets
+#             and auto)
 #   PEERS     peers (default cublas; the first is the ratio's denominator)
 #   SHAPES    "M N K[ options]" items separated by commas (default: the suite's thin shapes,
 #             their transposes and a tile-straddling pair, bench/shapes.txt)
@@ -16,7 +17,7 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-/tmp/gemmbench-build}
 platform=${PLATFORM:-NVIDIA}
-kernels=${KERNELS:-thin_stream_16,thin_stream_1,thin_stream_64,thin_cols_16,thin_cols_1,auto}
+kernels=${KERNELS:-thin_stream_16,thin_stream_1,thin_stream_64,thin_cols_16,thin_cols_1,thin_dot_16,thin_dot_1,auto}
 peers=${PEERS:-cublas}
 iter=${ITER:-20}
 shapes=${SHAPES:-"16 4096 4096,1 4096 4096,64 8192 8192,4096 16 4096,4096 1 4096,8192 64 8192,16 4096 4096 --transA T,17 4099 1001,1 4097 4095,4099 17 1001"}

@@ -23,6 +23,14 @@
  * block, whose B values are the same for the whole work-group (uniform, cached loads); column
  * blocks are the grid's second dimension.
  *
+ * thin_dot (the family with KL) is the product thin_cols computes, for A stored along K
+ * (row-major NN), where thin_cols' loads would each touch as many cache lines as a warp has
+ * work-items: a work-group is RL rows of KL work-items; those of a row lie along K, each reading
+ * every KL-th element of its RW rows of C (RL apart; so KL neighbouring work-items read one
+ * contiguous run of a row) and the matching rows of B, which the group's RL rows of work-items
+ * share (the same addresses); the KL work-items' sums of each row are added in local memory by
+ * halves.
+ *
  * A may be transposed (GB_TRANS_A); rows of C past M read row M - 1 of A (so that every load
  * is in bounds and uniform) and are not written. Any M, N, K. */
 #ifndef VW
@@ -62,6 +70,111 @@ static inline REALV(VW) b_row(global const real *restrict B, const int ldb, cons
     return VLOAD(VW)(0, t);
 }
 
+/* Row m of C at columns n0.. (those inside N): the group's sums v into piece p of the workspace
+ * where K is split (P > 1), else into C with alpha and beta. */
+static inline void put_row(const REALV(VW) v, const int m, const int M, const int n0, const int N,
+                           global real *WS, const int p, const int P, global real *C, const int ldc,
+                           const real alpha, const real beta)
+{
+    real t[VW];
+    VSTORE(VW)(v, 0, t);
+    if (P > 1) {
+        global real *w = WS + ((size_t)p * M + m) * N + n0;
+#pragma unroll
+        for (int j = 0; j < VW; j++)
+            if (n0 + j < N)
+                w[j] = t[j];
+    } else {
+        global real *c = C + m * ldc + n0;
+#pragma unroll
+        for (int j = 0; j < VW; j++)
+            if (n0 + j < N)
+                GB_UPDATE(c[j], t[j], alpha, beta);
+    }
+}
+
+#ifdef KL
+/* thin_dot: acc[r] += A(m0 + RL r, k) B(k, n0..) over this work-item's k in [k0, k1): k0 + tx,
+ * then every KL-th, KU of them loaded before their products; rows past M read row M - 1. */
+static inline void dot(REALV(VW) acc[RW], global const real *restrict A, const int lda,
+                       global const real *restrict B, const int ldb, const int M, const int N,
+                       const int m0, const int n0, int k, const int k1, const int tx,
+                       const int edge)
+{
+    global const real *a[RW];
+#pragma unroll
+    for (int r = 0; r < RW; r++)
+        a[r] = A + min(m0 + RL * r, M - 1) * lda;
+    for (; k + KL * KU <= k1; k += KL * KU) {
+        REALV(VW) b[KU];
+#pragma unroll
+        for (int u = 0; u < KU; u++)
+            b[u] = b_row(B, ldb, k + KL * u + tx, n0, N, edge);
+#pragma unroll
+        for (int r = 0; r < RW; r++)
+#pragma unroll
+            for (int u = 0; u < KU; u++)
+                acc[r] = fma((REALV(VW))a[r][k + KL * u + tx], b[u], acc[r]);
+    }
+    for (k += tx; k < k1; k += KL) {
+        const REALV(VW) b = b_row(B, ldb, k, n0, N, edge);
+#pragma unroll
+        for (int r = 0; r < RW; r++)
+            acc[r] = fma((REALV(VW))a[r][k], b, acc[r]);
+    }
+}
+
+kernel __attribute__((reqd_work_group_size(KL, RL, 1))) void
+thin_dot(const int M, const int N, const int K, const real alpha, global const real *restrict A,
+         const int offA, const int lda, global const real *restrict B, const int offB,
+         const int ldb, const real beta, global real *C, const int offC, const int ldc,
+         global real *WS, const int P)
+{
+    const int tx = (int)get_local_id(0), ty = (int)get_local_id(1);
+    const int block = (int)get_group_id(1) / P, p = (int)get_group_id(1) - block * P;
+    const int m0 = (int)get_group_id(0) * RL * RW + ty, n0 = block * VW;
+    A += offA;
+    B += offB;
+
+    /* This piece's K range, in whole steps of KL KU elements. */
+    const int piece = ((K + P - 1) / P + KL * KU - 1) / (KL * KU) * (KL * KU);
+    const int k0 = min(K, p * piece), k1 = min(K, k0 + piece);
+
+    REALV(VW) acc[RW];
+#pragma unroll
+    for (int r = 0; r < RW; r++)
+        acc[r] = (REALV(VW))0;
+    if (n0 + VW <= N)
+        dot(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, tx, 0);
+    else
+        dot(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, tx, 1);
+
+    /* Each row's sums over the KL work-items along K, added by halves (a fixed order), one
+     * row at a time (local memory for one); work-item 0 of each row of work-items keeps them. */
+    local REALV(VW) red[RL][KL];
+#pragma unroll
+    for (int r = 0; r < RW; r++) {
+        red[ty][tx] = acc[r];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int h = KL / 2; h > 0; h /= 2) {
+            if (tx < h)
+                red[ty][tx] += red[ty][tx + h];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        acc[r] = red[ty][0];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (tx != 0)
+        return;
+#pragma unroll
+    for (int r = 0; r < RW; r++) {
+        const int m = m0 + RL * r;
+        if (m >= M)
+            break;
+        put_row(acc[r], m, M, n0, N, WS, p, P, C + offC, ldc, alpha, beta);
+    }
+}
+#else
 #ifdef RW
 /* thin_cols: a work-item's RW rows of C, TX apart from its first. */
 #define NR RW
@@ -155,23 +268,10 @@ ENTRY(const int M, const int N, const int K, const real alpha, global const real
         const int m = ROW(m0, r);
         if (m >= M)
             break;
-        real t[VW];
-        VSTORE(VW)(acc[r], 0, t);
-        if (P > 1) {
-            global real *w = WS + ((size_t)p * M + m) * N + n0;
-#pragma unroll
-            for (int j = 0; j < VW; j++)
-                if (n0 + j < N)
-                    w[j] = t[j];
-        } else {
-            global real *c = C + offC + m * ldc + n0;
-#pragma unroll
-            for (int j = 0; j < VW; j++)
-                if (n0 + j < N)
-                    GB_UPDATE(c[j], t[j], alpha, beta);
-        }
+        put_row(acc[r], m, M, n0, N, WS, p, P, C + offC, ldc, alpha, beta);
     }
 }
+#endif
 
 /* The pieces' sums of C(m, n), added in order p = 0 .. P - 1; then alpha and beta. */
 kernel void thin_stream_sum(const int M, const int N, const int K, const real alpha,

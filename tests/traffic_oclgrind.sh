@@ -124,5 +124,10 @@ check -k thin_stream -M 33 -N 17 -K 100 --param KG=1 --param SLOTS=16
 check -k thin_cols_16 -M 33 -N 17 -K 9
 check -k thin_cols -M 19 -N 3 -K 21 --precision d --transA T --param VW=2 --param RW=4
 check -k thin_cols -M 40 -N 9 -K 100 --param VW=4 --param TX=32 --param KG=2 --param SLOTS=16
+# thin_dot, its work-items along K: rows in blocks of RL RW (the last partial), an edge column
+# block, a K tail shorter than a step, and K split into pieces.
+check -k thin_dot_16 -M 70 -N 17 -K 9
+check -k thin_dot -M 19 -N 3 -K 100 --precision d --param VW=2 --param RW=2 --param KL=8 --param RL=2 --param KU=2
+check -k thin_dot -M 40 -N 9 -K 300 --param VW=4 --param KL=16 --param RL=4 --param KU=1 --param SLOTS=16
 echo "$pass equal, $failed different"
 [ "$failed" -eq 0 ] || fail "declared traffic differs from Oclgrind's count"

@@ -217,8 +217,9 @@ static void untuned_choice(const gb_registry_t *reg, const gb_device_info_t *dev
 
 /* The heuristic on an NVIDIA GPU: a C of at most 4 rows with op(B) = B, as a row-major kernel
  * sees it, streams B with thin_stream_1, of 5 to 16 rows with thin_stream_16; one of a single
- * column (and more rows) streams A with thin_cols_1, of 2 to 16 with thin_cols_16; a transposed
- * B, or more rows and columns, gets the tiled default. */
+ * column (and more rows) streams A with thin_dot_1 where A is stored along K, else thin_cols_1,
+ * of 2 to 16 with thin_dot_16 or thin_cols_16; a transposed B, or more rows and columns, gets
+ * the tiled default. */
 static void test_heuristic_thin(const gb_registry_t *reg)
 {
     gb_device_info_t dev = device("Card N");
@@ -227,7 +228,7 @@ static void test_heuristic_thin(const gb_registry_t *reg)
         size_t m, n;
         gb_layout_t layout;
         gb_trans_t ta, tb;
-        const char *kernel; /* NULL: neither thin_stream's nor thin_cols' */
+        const char *kernel; /* NULL: none of the thin families' */
     } cases[] = {
         {1, 4096, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_stream_1"},
         {4, 4096, GB_ROW_MAJOR, GB_TRANS, GB_NOTRANS, "thin_stream_1"},
@@ -238,12 +239,15 @@ static void test_heuristic_thin(const gb_registry_t *reg)
         {4096, 1, GB_COL_MAJOR, GB_NOTRANS, GB_TRANS, "thin_stream_1"}, /* as B^T A^T */
         {4096, 16, GB_COL_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_stream_16"},
         {4096, 1, GB_COL_MAJOR, GB_TRANS, GB_NOTRANS, NULL},
-        {1, 4096, GB_COL_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_cols_1"}, /* as B^T A^T */
-        {4096, 1, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_cols_1"},
+        {1, 4096, GB_COL_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_dot_1"}, /* as B^T A^T */
+        {1, 4096, GB_COL_MAJOR, GB_NOTRANS, GB_TRANS, "thin_cols_1"},  /* A^T stored K x 1 */
+        {4096, 1, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_dot_1"},
         {4096, 1, GB_ROW_MAJOR, GB_TRANS, GB_NOTRANS, "thin_cols_1"},
         {4096, 2, GB_ROW_MAJOR, GB_TRANS, GB_NOTRANS, "thin_cols_16"},
-        {4096, 16, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_cols_16"},
-        {16, 4096, GB_COL_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_cols_16"},
+        {4096, 2, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_dot_16"},
+        {4096, 16, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_dot_16"},
+        {16, 4096, GB_COL_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_dot_16"},
+        {16, 4096, GB_COL_MAJOR, GB_NOTRANS, GB_TRANS, "thin_cols_16"},
         {4096, 17, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, NULL},
         {4096, 16, GB_ROW_MAJOR, GB_NOTRANS, GB_TRANS, NULL},
         {16, 4096, GB_COL_MAJOR, GB_TRANS, GB_TRANS, NULL},
@@ -257,6 +261,8 @@ static void test_heuristic_thin(const gb_registry_t *reg)
             p.trans_b = cases[i].tb;
             gb_tuned_choice_t c;
             untuned_choice(reg, &dev, &p, &c);
+            if (cases[i].kernel && strcmp(c.kernel, cases[i].kernel))
+                fprintf(stderr, "case %zu (%s): %s\n", i, d ? "d" : "s", c.kernel);
             if (cases[i].kernel)
                 CHECK(!strcmp(c.kernel, cases[i].kernel));
             else

@@ -769,161 +769,187 @@ static gb_preset_t f26_presets[] = {
     {"thin_cols_1", "one column of C (a GEMV, y = A x): 512 rows a group, four a work-item, eight elements of each in flight", 3u, 6, f26_s1_names, f26_s1_values},
 };
 static char *f27_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
-static char *f27_constraints[] = {"TX * KG <= 1024", "MR * VW <= 64", "KU * VW <= 32"};
-static char *f27_let_names[] = {"TILES", "RB", "P"};
-static char *f27_let_exprs[] = {"ceil_div(N, TX * VW)", "ceil_div(M, MR)", "max(1, min(ceil_div(CUS * SLOTS, TILES * RB), K / (32 * KG)))"};
-static long f27_p0_values[] = {1, 2, 4};
-static long f27_p1_values[] = {32, 64, 128, 256};
-static long f27_p2_values[] = {1, 2, 4, 8};
+static char *f27_constraints[] = {"KL * RL <= 1024", "RW * VW <= 64", "KU * VW <= 64"};
+static char *f27_let_names[] = {"RB", "CB", "P"};
+static char *f27_let_exprs[] = {"ceil_div(M, RL * RW)", "ceil_div(N, VW)", "max(1, min(ceil_div(CUS * SLOTS, RB * CB), K / (KL * KU)))"};
+static long f27_p0_values[] = {1, 2, 4, 8, 16};
+static long f27_p1_values[] = {1, 2, 4, 8};
+static long f27_p2_values[] = {4, 8, 16, 32, 64, 128};
 static long f27_p3_values[] = {1, 2, 4, 8, 16, 32};
 static long f27_p4_values[] = {1, 2, 4, 8};
 static long f27_p5_values[] = {1, 2, 4, 8, 16};
 static gb_param_t f27_params[] = {
-    {"VW", "columns of C per work-item, read from B's rows as one vector", 4L, f27_p0_values, 3, 1L, 1073741824L, 0},
-    {"TX", "work-items side by side along N in a group", 64L, f27_p1_values, 4, 1L, 1073741824L, 0},
-    {"KG", "rows of work-items in a group, each over a part of its K range (sums added in local memory)", 4L, f27_p2_values, 4, 1L, 1073741824L, 0},
-    {"MR", "rows of C a group computes: B is read once per MR rows", 16L, f27_p3_values, 6, 1L, 1073741824L, 0},
-    {"KU", "rows of B loaded before their products (loads in flight)", 4L, f27_p4_values, 4, 1L, 1073741824L, 0},
-    {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least 32 K steps a row of work-items)", 4L, f27_p5_values, 5, 1L, 1073741824L, 0},
+    {"VW", "columns of C a group computes, read from each row of B as one vector", 1L, f27_p0_values, 5, 1L, 1073741824L, 0},
+    {"RW", "rows of C a work-item computes, RL apart: each row of B it loads feeds RW rows", 4L, f27_p1_values, 4, 1L, 1073741824L, 0},
+    {"KL", "work-items side by side along K in a row of the group", 32L, f27_p2_values, 6, 1L, 1073741824L, 0},
+    {"RL", "rows of work-items in a group, each over its own rows of C (the same rows of B)", 4L, f27_p3_values, 6, 1L, 1073741824L, 0},
+    {"KU", "elements of each row a work-item loads before their products (KL apart: loads in flight)", 4L, f27_p4_values, 4, 1L, 1073741824L, 0},
+    {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least one step of KL * KU elements)", 8L, f27_p5_values, 5, 1L, 1073741824L, 0},
 };
-static char *f27_s0_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
-static long f27_s0_values[] = {4, 64, 4, 16, 4, 4};
-static char *f27_s1_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
-static long f27_s1_values[] = {4, 128, 2, 1, 8, 8};
-static char *f27_s2_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
-static long f27_s2_values[] = {2, 64, 2, 32, 4, 4};
+static char *f27_s0_names[] = {"VW", "RW", "KL", "RL", "KU", "SLOTS"};
+static long f27_s0_values[] = {1, 4, 32, 4, 4, 4};
+static char *f27_s1_names[] = {"VW", "RW", "KL", "RL", "KU", "SLOTS"};
+static long f27_s1_values[] = {16, 2, 8, 16, 2, 4};
 static gb_preset_t f27_presets[] = {
-    {"thin_stream_16", "up to 16 rows of C in one pass over B: 64 x 4 columns a group, four rows of work-items, about four groups a compute unit", 3u, 6, f27_s0_names, f27_s0_values},
-    {"thin_stream_1", "one row of C (GEMV): 128 x 4 columns a group, eight rows of B in flight a work-item", 3u, 6, f27_s1_names, f27_s1_values},
-    {"thin_stream_64", "32 rows of C a group (64 rows in two passes over B, which the second reads from cache)", 3u, 6, f27_s2_names, f27_s2_values},
+    {"thin_dot_1", "one column of C (a GEMV, y = A x): a warp along K over four rows of A (each load instruction one 128-byte run in single), 16 rows a group, four elements of each row in flight", 3u, 6, f27_s0_names, f27_s0_values},
+    {"thin_dot_16", "up to 16 columns of C in one pass over A: eight work-items along K (a warp's loads of A four 32-byte runs of four rows in single), 32 rows a group, each 16-wide row of B a work-item loads feeding two rows (four rows took 254 registers a lane in double, offline)", 3u, 6, f27_s1_names, f27_s1_values},
 };
-static char *f28_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
-static char *f28_constraints[] = {"MWG % MDIMC == 0", "NWG % NDIMC == 0", "(MWG / MDIMC) % VWM == 0", "(NWG / NDIMC) % VWN == 0", "KWG % VWK == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWM) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWN) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG / MDIMC) * (NWG / NDIMC) * (max(ELEM, REAL) / REAL) <= 256"};
-static long f28_p0_values[] = {8, 16, 24, 32, 48, 64, 96, 128, 192, 256};
-static long f28_p1_values[] = {8, 16, 24, 32, 48, 64, 96, 128, 192, 256};
-static long f28_p2_values[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+static char *f28_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
+static char *f28_constraints[] = {"TX * KG <= 1024", "MR * VW <= 64", "KU * VW <= 32"};
+static char *f28_let_names[] = {"TILES", "RB", "P"};
+static char *f28_let_exprs[] = {"ceil_div(N, TX * VW)", "ceil_div(M, MR)", "max(1, min(ceil_div(CUS * SLOTS, TILES * RB), K / (32 * KG)))"};
+static long f28_p0_values[] = {1, 2, 4};
+static long f28_p1_values[] = {32, 64, 128, 256};
+static long f28_p2_values[] = {1, 2, 4, 8};
 static long f28_p3_values[] = {1, 2, 4, 8, 16, 32};
-static long f28_p4_values[] = {1, 2, 4, 8, 16, 32, 64};
-static long f28_p5_values[] = {1, 2, 4, 8};
-static long f28_p6_values[] = {1, 2, 4, 8};
-static long f28_p7_values[] = {1, 2, 4, 8};
-static long f28_p10_values[] = {1, 2};
-static long f28_p11_values[] = {0, 1};
+static long f28_p4_values[] = {1, 2, 4, 8};
+static long f28_p5_values[] = {1, 2, 4, 8, 16};
 static gb_param_t f28_params[] = {
-    {"MWG", "rows of the C tile per work-group", 64L, f28_p0_values, 10, 1L, 1073741824L, 0},
-    {"NWG", "columns of the C tile per work-group", 64L, f28_p1_values, 10, 1L, 1073741824L, 0},
-    {"KWG", "K step staged in local memory", 16L, f28_p2_values, 9, 1L, 1073741824L, 0},
-    {"MDIMC", "work-group size along M (dimension 1); MWI = MWG / MDIMC rows per work-item", 8L, f28_p3_values, 6, 1L, 1073741824L, 0},
-    {"NDIMC", "work-group size along N (dimension 0); NWI = NWG / NDIMC columns per work-item", 8L, f28_p4_values, 7, 1L, 1073741824L, 0},
-    {"VWM", "vector width along M: global loads of A^T (row-TN/TT), local reads of A", 1L, f28_p5_values, 4, 1L, 1073741824L, 0},
-    {"VWN", "vector width along N: global loads of B (row-NN/TN), local reads of B, FMAs and stores of C", 1L, f28_p6_values, 4, 1L, 1073741824L, 0},
-    {"VWK", "vector width along K: global loads of A (row-NN/NT) and B^T (row-NT/TT)", 1L, f28_p7_values, 4, 1L, 1073741824L, 0},
+    {"VW", "columns of C per work-item, read from B's rows as one vector", 4L, f28_p0_values, 3, 1L, 1073741824L, 0},
+    {"TX", "work-items side by side along N in a group", 64L, f28_p1_values, 4, 1L, 1073741824L, 0},
+    {"KG", "rows of work-items in a group, each over a part of its K range (sums added in local memory)", 4L, f28_p2_values, 4, 1L, 1073741824L, 0},
+    {"MR", "rows of C a group computes: B is read once per MR rows", 16L, f28_p3_values, 6, 1L, 1073741824L, 0},
+    {"KU", "rows of B loaded before their products (loads in flight)", 4L, f28_p4_values, 4, 1L, 1073741824L, 0},
+    {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least 32 K steps a row of work-items)", 4L, f28_p5_values, 5, 1L, 1073741824L, 0},
+};
+static char *f28_s0_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
+static long f28_s0_values[] = {4, 64, 4, 16, 4, 4};
+static char *f28_s1_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
+static long f28_s1_values[] = {4, 128, 2, 1, 8, 8};
+static char *f28_s2_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
+static long f28_s2_values[] = {2, 64, 2, 32, 4, 4};
+static gb_preset_t f28_presets[] = {
+    {"thin_stream_16", "up to 16 rows of C in one pass over B: 64 x 4 columns a group, four rows of work-items, about four groups a compute unit", 3u, 6, f28_s0_names, f28_s0_values},
+    {"thin_stream_1", "one row of C (GEMV): 128 x 4 columns a group, eight rows of B in flight a work-item", 3u, 6, f28_s1_names, f28_s1_values},
+    {"thin_stream_64", "32 rows of C a group (64 rows in two passes over B, which the second reads from cache)", 3u, 6, f28_s2_names, f28_s2_values},
+};
+static char *f29_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
+static char *f29_constraints[] = {"MWG % MDIMC == 0", "NWG % NDIMC == 0", "(MWG / MDIMC) % VWM == 0", "(NWG / NDIMC) % VWN == 0", "KWG % VWK == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWM) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWN) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG / MDIMC) * (NWG / NDIMC) * (max(ELEM, REAL) / REAL) <= 256"};
+static long f29_p0_values[] = {8, 16, 24, 32, 48, 64, 96, 128, 192, 256};
+static long f29_p1_values[] = {8, 16, 24, 32, 48, 64, 96, 128, 192, 256};
+static long f29_p2_values[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+static long f29_p3_values[] = {1, 2, 4, 8, 16, 32};
+static long f29_p4_values[] = {1, 2, 4, 8, 16, 32, 64};
+static long f29_p5_values[] = {1, 2, 4, 8};
+static long f29_p6_values[] = {1, 2, 4, 8};
+static long f29_p7_values[] = {1, 2, 4, 8};
+static long f29_p10_values[] = {1, 2};
+static long f29_p11_values[] = {0, 1};
+static gb_param_t f29_params[] = {
+    {"MWG", "rows of the C tile per work-group", 64L, f29_p0_values, 10, 1L, 1073741824L, 0},
+    {"NWG", "columns of the C tile per work-group", 64L, f29_p1_values, 10, 1L, 1073741824L, 0},
+    {"KWG", "K step staged in local memory", 16L, f29_p2_values, 9, 1L, 1073741824L, 0},
+    {"MDIMC", "work-group size along M (dimension 1); MWI = MWG / MDIMC rows per work-item", 8L, f29_p3_values, 6, 1L, 1073741824L, 0},
+    {"NDIMC", "work-group size along N (dimension 0); NWI = NWG / NDIMC columns per work-item", 8L, f29_p4_values, 7, 1L, 1073741824L, 0},
+    {"VWM", "vector width along M: global loads of A^T (row-TN/TT), local reads of A", 1L, f29_p5_values, 4, 1L, 1073741824L, 0},
+    {"VWN", "vector width along N: global loads of B (row-NN/TN), local reads of B, FMAs and stores of C", 1L, f29_p6_values, 4, 1L, 1073741824L, 0},
+    {"VWK", "vector width along K: global loads of A (row-NN/NT) and B^T (row-NT/TT)", 1L, f29_p7_values, 4, 1L, 1073741824L, 0},
     {"PADA", "elements of padding per row of the local A tile (bank conflicts): As is k-major, rows of MWG, for row-TN/TT or VWM > 1, else m-major, rows of KWG", 0L, NULL, 0, 0L, 16L, 0},
     {"PADB", "elements of padding per k-row of the local B tile (bank conflicts)", 0L, NULL, 0, 0L, 16L, 0},
-    {"STAGES", "local-memory buffers: 2 overlaps the next K step's global loads with this step's FMAs, one barrier per step", 2L, f28_p10_values, 2, 1L, 1073741824L, 0},
-    {"ACCMEM", "1: accumulators live in an indexed private array between K steps, which spares PoCL-style compilers copying them at every barrier; 0: registers only (GPUs)", 0L, f28_p11_values, 2, 1L, 1073741824L, 0},
+    {"STAGES", "local-memory buffers: 2 overlaps the next K step's global loads with this step's FMAs, one barrier per step", 2L, f29_p10_values, 2, 1L, 1073741824L, 0},
+    {"ACCMEM", "1: accumulators live in an indexed private array between K steps, which spares PoCL-style compilers copying them at every barrier; 0: registers only (GPUs)", 0L, f29_p11_values, 2, 1L, 1073741824L, 0},
 };
-static char *f28_s0_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
-static long f28_s0_values[] = {32, 32, 16, 8, 8, 1, 1, 1, 1, 0, 1, 0};
-static char *f28_s1_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
-static long f28_s1_values[] = {96, 64, 16, 16, 4, 1, 8, 8, 0, 0, 2, 1};
-static char *f28_s2_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
-static long f28_s2_values[] = {96, 64, 16, 16, 4, 1, 4, 8, 0, 0, 2, 1};
-static char *f28_s3_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
-static long f28_s3_values[] = {128, 128, 16, 16, 16, 4, 4, 4, 4, 0, 2, 0};
-static char *f28_s4_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
-static long f28_s4_values[] = {128, 64, 8, 16, 16, 2, 2, 2, 2, 0, 2, 0};
-static gb_preset_t f28_presets[] = {
-    {"xgemm_small", "32x32x16 tile, 8x8 work-items, 4x4 per work-item, scalar accesses, one local buffer", 63u, 12, f28_s0_names, f28_s0_values},
-    {"xgemm_cpu", "PoCL on an AVX2 CPU: 96x64x16 tile, 16x4 work-items, each 6 rows x 2 float8 of C (12 vector accumulators), float8 loads along K, double-buffered, accumulators kept in memory across barriers", 1u, 12, f28_s1_names, f28_s1_values},
-    {"xgemm_cpu_d", "PoCL on a CPU, double: xgemm_cpu's tile and work-items, each 6 rows x 4 double4 of C, double8 loads along K, double-buffered, accumulators kept in memory across barriers", 2u, 12, f28_s2_names, f28_s2_values},
-    {"xgemm_gpu", "NVIDIA H100 guess: 128x128x16 tile, 16x16 work-items, 8x8 per work-item, float4 global and local accesses, double-buffered (33 KB of local memory)", 1u, 12, f28_s3_names, f28_s3_values},
-    {"xgemm_gpu_d", "NVIDIA H100 guess for double: 128x64x8 tile, 16x16 work-items, 8x4 per work-item, double2 global and local accesses, double-buffered (25 KB of local memory)", 2u, 12, f28_s4_names, f28_s4_values},
-};
-static char *f29_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "M1", "N1", "TM", "TN", "D", "R", "PS", "ROWG", "STRIPS"};
-static char *f29_constraints[] = {"(MWG / (4 * RM)) * (NWG / (4 * RN)) <= 512", "MWG / (4 * RM) >= 4", "NWG / (4 * RN) >= 8", "!TAIL || (MWG / (4 * RM)) * (NWG / (4 * RN)) == 256", "!SPLITK || TAIL"};
-static char *f29_let_names[] = {"M1", "N1", "ROWG", "STRIPS", "FUSED", "TM", "TN", "R0", "P0", "P", "R", "PS", "D"};
-static char *f29_let_exprs[] = {"M - M % MWG * (M > MWG && M % MWG <= THIN)", "N - N % NWG * (N > NWG && N % NWG <= THIN)", "ceil_div(N, 32) * (M1 < M)", "ROWG + ceil_div(M1, 32) * (N1 < N)", "NVIDIA && (MWG / (4 * RM)) * (NWG / (4 * RN)) == 256 && THIN > 0 && THIN <= 4 && 2 * KWG * ((MWG + PADA) / 4) >= 256", "ceil_div(M1, MWG)", "ceil_div(N1, NWG)", "(TAIL > 0) * ((TM * TN > CUS * SLOTS) * (TM * TN % (CUS * SLOTS)) + SPLITK * (TM * TN < CUS * SLOTS) * TM * TN)", "TAIL * CUS * SLOTS / max(R0, 1)", "max(1, min(P0, SPLITK * ceil_div(ceil_div(K, KWG), 32) + (1 - SPLITK) * P0))", "R0 * (P > 1) * (ceil_div(P * R0, CUS * SLOTS) < P)", "P * (R > 0) + (R == 0)", "TM * TN - R"};
-static long f29_p0_values[] = {64, 128, 256};
-static long f29_p1_values[] = {64, 128, 256};
-static long f29_p2_values[] = {2, 4};
-static long f29_p3_values[] = {2, 4};
-static long f29_p4_values[] = {8, 16};
-static long f29_p5_values[] = {0, 4};
-static long f29_p6_values[] = {0, 4};
-static long f29_p7_values[] = {0, 1, 2};
-static long f29_p8_values[] = {0, 1};
-static long f29_p9_values[] = {0, 1};
-static long f29_p10_values[] = {1, 2, 4, 8, 16};
-static long f29_p11_values[] = {0, 4, 8, 16};
-static long f29_p12_values[] = {0, 1, 2, 3, 4};
-static long f29_p13_values[] = {1, 2, 3, 4};
-static long f29_p14_values[] = {0, 1};
-static long f29_p15_values[] = {0, 128, 168, 255};
-static gb_param_t f29_params[] = {
-    {"MWG", "rows of the C tile per work-group; (MWG/8) x (NWG/8) work-items of 8x8 each", 128L, f29_p0_values, 3, 1L, 1073741824L, 0},
-    {"NWG", "columns of the C tile per work-group", 128L, f29_p1_values, 3, 1L, 1073741824L, 0},
-    {"RM", "runs of 4 rows per work-item, MWG/RM apart: 2 (8 rows) or 4 (16 rows)", 2L, f29_p2_values, 2, 1L, 1073741824L, 0},
-    {"RN", "runs of 4 columns per work-item, NWG/RN apart: 2 (8 columns) or 4 (16)", 2L, f29_p3_values, 2, 1L, 1073741824L, 0},
-    {"KWG", "K step staged in local memory (two buffers)", 16L, f29_p4_values, 2, 1L, 1073741824L, 0},
-    {"PADA", "floats of padding per k-row of local A: 4 makes the transposing stores (row-NN/NT) conflict-free", 4L, f29_p5_values, 2, 1L, 1073741824L, 0},
-    {"PADB", "floats of padding per k-row of local B: 4 makes the transposing stores (row-NT/TT) conflict-free", 4L, f29_p6_values, 2, 1L, 1073741824L, 0},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order; 1 first (the grid walked backwards), so the last wave is full tiles; 2 after every full tile, in the idle slots of a partial last wave", 1L, f29_p7_values, 3, 1L, 1073741824L, 0},
-    {"LANES", "1: lanes paired so that each 128-bit local read of a fragment returns in 2 passes instead of 4", 1L, f29_p8_values, 2, 1L, 1073741824L, 0},
-    {"PIPE", "1: the next k's fragments are read during the current k's FMAs (two register sets)", 1L, f29_p9_values, 2, 1L, 1073741824L, 0},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse of B panels); 1: row by row", 8L, f29_p10_values, 5, 1L, 1073741824L, 0},
-    {"THIN", "a last partial row (column) of tiles at most this thin is left to strips that read B (A) once, instead of partial tiles that each walk all of K at the cost of a whole tile; on NVIDIA with 256 work-items and THIN <= 4 the strips run as extra work-groups of xgemm_nv, otherwise as the remainder kernel xgemm_nv_rem; 0: partial tiles always", 4L, f29_p11_values, 4, 1L, 1073741824L, 0},
-    {"TAIL", "where the tiles end in a partial wave (a wave: SLOTS groups on each compute unit), each of its tiles is split along K into the most pieces that fill TAIL waves, whose sums the remainder kernel adds in a fixed order (needs 256 work-items per group); 0: off", 0L, f29_p12_values, 5, 1L, 1073741824L, 0},
-    {"SLOTS", "work-groups one compute unit runs at once (TAIL's wave): 2 on an NVIDIA SM for a kernel of at most 128 registers", 2L, f29_p13_values, 4, 1L, 1073741824L, 0},
-    {"SPLITK", "with TAIL, where the tiles do not fill one wave, every tile is split along K the same way (split-K, for large K with small M and N), into pieces of at least 32 K steps (below that the pieces' sums cost more than the split gains); 0: only a last partial wave is split", 0L, f29_p14_values, 2, 1L, 1073741824L, 0},
-    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f29_p15_values, 4, 1L, 1073741824L, 0},
-};
-static char *f29_s0_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
-static long f29_s0_values[] = {128, 128, 16, 4, 4, 1, 8};
-static char *f29_s1_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM", "TAIL", "SLOTS"};
-static long f29_s1_values[] = {128, 128, 8, 4, 4, 2, 8, 3, 2};
-static char *f29_s2_names[] = {"MWG", "NWG", "RM", "RN", "KWG", "PADA", "PADB", "LANES", "PIPE", "EDGES", "GROUPM"};
-static long f29_s2_values[] = {128, 256, 2, 4, 8, 4, 4, 1, 1, 1, 8};
-static char *f29_s3_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
-static long f29_s3_values[] = {64, 128, 16, 4, 4, 1, 8};
-static char *f29_s4_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM", "TAIL", "SLOTS", "SPLITK"};
-static long f29_s4_values[] = {128, 128, 8, 4, 4, 2, 8, 3, 2, 1};
-static char *f29_s5_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
-static long f29_s5_values[] = {64, 64, 16, 4, 4, 1, 8};
+static char *f29_s0_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
+static long f29_s0_values[] = {32, 32, 16, 8, 8, 1, 1, 1, 1, 0, 1, 0};
+static char *f29_s1_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
+static long f29_s1_values[] = {96, 64, 16, 16, 4, 1, 8, 8, 0, 0, 2, 1};
+static char *f29_s2_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
+static long f29_s2_values[] = {96, 64, 16, 16, 4, 1, 4, 8, 0, 0, 2, 1};
+static char *f29_s3_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
+static long f29_s3_values[] = {128, 128, 16, 16, 16, 4, 4, 4, 4, 0, 2, 0};
+static char *f29_s4_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
+static long f29_s4_values[] = {128, 64, 8, 16, 16, 2, 2, 2, 2, 0, 2, 0};
 static gb_preset_t f29_presets[] = {
-    {"xgemm_nv_128", "the family default: 128x128x16, 256 work-items, 33 KiB of local memory (double precision: 67.6 KiB, over the 48 KiB NVIDIA gives a work-group)", 1u, 7, f29_s0_names, f29_s0_values},
-    {"xgemm_nv_k8", "128x128x8, 128 registers so two groups share an SM, partial tiles last, a last partial wave split along K over three waves: the fastest preset on the H100 at 2048 to 8192 (docs/performance.md)", 1u, 9, f29_s1_names, f29_s1_values},
-    {"xgemm_nv_256", "128x256x8, 256 work-items of 8x16 (the work-item tile of cuBLAS's kernel), one group per SM (docs/performance.md compares it with xgemm_nv_k8)", 1u, 11, f29_s2_names, f29_s2_values},
-    {"xgemm_nv_64", "64x128x16, 128 work-items: twice the work-groups for small sizes", 1u, 7, f29_s3_names, f29_s3_values},
-    {"xgemm_nv_splitk", "xgemm_nv_k8 with split-K: where M and N make fewer tiles than one wave (large K, small M and N), each tile is split along K over three waves, the pieces added in a fixed order", 1u, 10, f29_s4_names, f29_s4_values},
-    {"xgemm_nv_64x64", "64x64x16, 64 work-items: four times the work-groups of xgemm_nv_k8, for sizes around 1024 (256 groups at 1024 on the H100's 132 SMs)", 1u, 7, f29_s5_names, f29_s5_values},
+    {"xgemm_small", "32x32x16 tile, 8x8 work-items, 4x4 per work-item, scalar accesses, one local buffer", 63u, 12, f29_s0_names, f29_s0_values},
+    {"xgemm_cpu", "PoCL on an AVX2 CPU: 96x64x16 tile, 16x4 work-items, each 6 rows x 2 float8 of C (12 vector accumulators), float8 loads along K, double-buffered, accumulators kept in memory across barriers", 1u, 12, f29_s1_names, f29_s1_values},
+    {"xgemm_cpu_d", "PoCL on a CPU, double: xgemm_cpu's tile and work-items, each 6 rows x 4 double4 of C, double8 loads along K, double-buffered, accumulators kept in memory across barriers", 2u, 12, f29_s2_names, f29_s2_values},
+    {"xgemm_gpu", "NVIDIA H100 guess: 128x128x16 tile, 16x16 work-items, 8x8 per work-item, float4 global and local accesses, double-buffered (33 KB of local memory)", 1u, 12, f29_s3_names, f29_s3_values},
+    {"xgemm_gpu_d", "NVIDIA H100 guess for double: 128x64x8 tile, 16x16 work-items, 8x4 per work-item, double2 global and local accesses, double-buffered (25 KB of local memory)", 2u, 12, f29_s4_names, f29_s4_values},
 };
-static char *f30_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
-static char *f30_constraints[] = {"(MWG / TM) % 4 == 0", "(NWG / TN) % 8 == 0", "(MWG / TM) * (NWG / TN) <= 1024"};
+static char *f30_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "M1", "N1", "TM", "TN", "D", "R", "PS", "ROWG", "STRIPS"};
+static char *f30_constraints[] = {"(MWG / (4 * RM)) * (NWG / (4 * RN)) <= 512", "MWG / (4 * RM) >= 4", "NWG / (4 * RN) >= 8", "!TAIL || (MWG / (4 * RM)) * (NWG / (4 * RN)) == 256", "!SPLITK || TAIL"};
+static char *f30_let_names[] = {"M1", "N1", "ROWG", "STRIPS", "FUSED", "TM", "TN", "R0", "P0", "P", "R", "PS", "D"};
+static char *f30_let_exprs[] = {"M - M % MWG * (M > MWG && M % MWG <= THIN)", "N - N % NWG * (N > NWG && N % NWG <= THIN)", "ceil_div(N, 32) * (M1 < M)", "ROWG + ceil_div(M1, 32) * (N1 < N)", "NVIDIA && (MWG / (4 * RM)) * (NWG / (4 * RN)) == 256 && THIN > 0 && THIN <= 4 && 2 * KWG * ((MWG + PADA) / 4) >= 256", "ceil_div(M1, MWG)", "ceil_div(N1, NWG)", "(TAIL > 0) * ((TM * TN > CUS * SLOTS) * (TM * TN % (CUS * SLOTS)) + SPLITK * (TM * TN < CUS * SLOTS) * TM * TN)", "TAIL * CUS * SLOTS / max(R0, 1)", "max(1, min(P0, SPLITK * ceil_div(ceil_div(K, KWG), 32) + (1 - SPLITK) * P0))", "R0 * (P > 1) * (ceil_div(P * R0, CUS * SLOTS) < P)", "P * (R > 0) + (R == 0)", "TM * TN - R"};
 static long f30_p0_values[] = {64, 128, 256};
-static long f30_p1_values[] = {128, 256};
-static long f30_p2_values[] = {8, 16};
-static long f30_p3_values[] = {4, 8, 16};
+static long f30_p1_values[] = {64, 128, 256};
+static long f30_p2_values[] = {2, 4};
+static long f30_p3_values[] = {2, 4};
 static long f30_p4_values[] = {8, 16};
-static long f30_p5_values[] = {2, 3, 4};
-static long f30_p6_values[] = {1, 4, 8, 16};
+static long f30_p5_values[] = {0, 4};
+static long f30_p6_values[] = {0, 4};
 static long f30_p7_values[] = {0, 1, 2};
 static long f30_p8_values[] = {0, 1};
+static long f30_p9_values[] = {0, 1};
+static long f30_p10_values[] = {1, 2, 4, 8, 16};
+static long f30_p11_values[] = {0, 4, 8, 16};
+static long f30_p12_values[] = {0, 1, 2, 3, 4};
+static long f30_p13_values[] = {1, 2, 3, 4};
+static long f30_p14_values[] = {0, 1};
+static long f30_p15_values[] = {0, 128, 168, 255};
 static gb_param_t f30_params[] = {
-    {"MWG", "rows of the C tile per work-group", 128L, f30_p0_values, 3, 1L, 1073741824L, 0},
-    {"NWG", "columns of the C tile per work-group", 256L, f30_p1_values, 2, 1L, 1073741824L, 0},
-    {"KWG", "K step per pipeline stage", 8L, f30_p2_values, 2, 1L, 1073741824L, 0},
-    {"TM", "rows of C per work-item (interleaved, MWG/TM apart)", 8L, f30_p3_values, 3, 1L, 1073741824L, 0},
-    {"TN", "columns of C per work-item, in runs of 4 (NWG/TN*4 apart)", 16L, f30_p4_values, 2, 1L, 1073741824L, 0},
-    {"STAGES", "local-memory buffers in the pipeline (copies run STAGES-1 K steps ahead)", 3L, f30_p5_values, 3, 1L, 1073741824L, 0},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time (L2 reuse)", 8L, f30_p6_values, 4, 1L, 1073741824L, 0},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f30_p7_values, 3, 1L, 1073741824L, 0},
-    {"ASYNC", "1: cp.async (inline PTX) on NVIDIA GPUs, ordinary loads and stores elsewhere; 0: ordinary everywhere", 1L, f30_p8_values, 2, 1L, 1073741824L, 0},
+    {"MWG", "rows of the C tile per work-group; (MWG/8) x (NWG/8) work-items of 8x8 each", 128L, f30_p0_values, 3, 1L, 1073741824L, 0},
+    {"NWG", "columns of the C tile per work-group", 128L, f30_p1_values, 3, 1L, 1073741824L, 0},
+    {"RM", "runs of 4 rows per work-item, MWG/RM apart: 2 (8 rows) or 4 (16 rows)", 2L, f30_p2_values, 2, 1L, 1073741824L, 0},
+    {"RN", "runs of 4 columns per work-item, NWG/RN apart: 2 (8 columns) or 4 (16)", 2L, f30_p3_values, 2, 1L, 1073741824L, 0},
+    {"KWG", "K step staged in local memory (two buffers)", 16L, f30_p4_values, 2, 1L, 1073741824L, 0},
+    {"PADA", "floats of padding per k-row of local A: 4 makes the transposing stores (row-NN/NT) conflict-free", 4L, f30_p5_values, 2, 1L, 1073741824L, 0},
+    {"PADB", "floats of padding per k-row of local B: 4 makes the transposing stores (row-NT/TT) conflict-free", 4L, f30_p6_values, 2, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order; 1 first (the grid walked backwards), so the last wave is full tiles; 2 after every full tile, in the idle slots of a partial last wave", 1L, f30_p7_values, 3, 1L, 1073741824L, 0},
+    {"LANES", "1: lanes paired so that each 128-bit local read of a fragment returns in 2 passes instead of 4", 1L, f30_p8_values, 2, 1L, 1073741824L, 0},
+    {"PIPE", "1: the next k's fragments are read during the current k's FMAs (two register sets)", 1L, f30_p9_values, 2, 1L, 1073741824L, 0},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse of B panels); 1: row by row", 8L, f30_p10_values, 5, 1L, 1073741824L, 0},
+    {"THIN", "a last partial row (column) of tiles at most this thin is left to strips that read B (A) once, instead of partial tiles that each walk all of K at the cost of a whole tile; on NVIDIA with 256 work-items and THIN <= 4 the strips run as extra work-groups of xgemm_nv, otherwise as the remainder kernel xgemm_nv_rem; 0: partial tiles always", 4L, f30_p11_values, 4, 1L, 1073741824L, 0},
+    {"TAIL", "where the tiles end in a partial wave (a wave: SLOTS groups on each compute unit), each of its tiles is split along K into the most pieces that fill TAIL waves, whose sums the remainder kernel adds in a fixed order (needs 256 work-items per group); 0: off", 0L, f30_p12_values, 5, 1L, 1073741824L, 0},
+    {"SLOTS", "work-groups one compute unit runs at once (TAIL's wave): 2 on an NVIDIA SM for a kernel of at most 128 registers", 2L, f30_p13_values, 4, 1L, 1073741824L, 0},
+    {"SPLITK", "with TAIL, where the tiles do not fill one wave, every tile is split along K the same way (split-K, for large K with small M and N), into pieces of at least 32 K steps (below that the pieces' sums cost more than the split gains); 0: only a last partial wave is split", 0L, f30_p14_values, 2, 1L, 1073741824L, 0},
+    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f30_p15_values, 4, 1L, 1073741824L, 0},
 };
-static char *f30_s0_names[] = {"MWG", "NWG", "KWG", "TM", "TN", "STAGES", "GROUPM", "EDGES", "ASYNC"};
-static long f30_s0_values[] = {128, 256, 8, 8, 16, 3, 8, 1, 1};
+static char *f30_s0_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
+static long f30_s0_values[] = {128, 128, 16, 4, 4, 1, 8};
+static char *f30_s1_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM", "TAIL", "SLOTS"};
+static long f30_s1_values[] = {128, 128, 8, 4, 4, 2, 8, 3, 2};
+static char *f30_s2_names[] = {"MWG", "NWG", "RM", "RN", "KWG", "PADA", "PADB", "LANES", "PIPE", "EDGES", "GROUPM"};
+static long f30_s2_values[] = {128, 256, 2, 4, 8, 4, 4, 1, 1, 1, 8};
+static char *f30_s3_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
+static long f30_s3_values[] = {64, 128, 16, 4, 4, 1, 8};
+static char *f30_s4_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM", "TAIL", "SLOTS", "SPLITK"};
+static long f30_s4_values[] = {128, 128, 8, 4, 4, 2, 8, 3, 2, 1};
+static char *f30_s5_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
+static long f30_s5_values[] = {64, 64, 16, 4, 4, 1, 8};
 static gb_preset_t f30_presets[] = {
-    {"xgemm_nv_async_3", "128x256x8 tile, 256 work-items of 8x16, 3 stages (36 KiB)", 1u, 9, f30_s0_names, f30_s0_values},
+    {"xgemm_nv_128", "the family default: 128x128x16, 256 work-items, 33 KiB of local memory (double precision: 67.6 KiB, over the 48 KiB NVIDIA gives a work-group)", 1u, 7, f30_s0_names, f30_s0_values},
+    {"xgemm_nv_k8", "128x128x8, 128 registers so two groups share an SM, partial tiles last, a last partial wave split along K over three waves: the fastest preset on the H100 at 2048 to 8192 (docs/performance.md)", 1u, 9, f30_s1_names, f30_s1_values},
+    {"xgemm_nv_256", "128x256x8, 256 work-items of 8x16 (the work-item tile of cuBLAS's kernel), one group per SM (docs/performance.md compares it with xgemm_nv_k8)", 1u, 11, f30_s2_names, f30_s2_values},
+    {"xgemm_nv_64", "64x128x16, 128 work-items: twice the work-groups for small sizes", 1u, 7, f30_s3_names, f30_s3_values},
+    {"xgemm_nv_splitk", "xgemm_nv_k8 with split-K: where M and N make fewer tiles than one wave (large K, small M and N), each tile is split along K over three waves, the pieces added in a fixed order", 1u, 10, f30_s4_names, f30_s4_values},
+    {"xgemm_nv_64x64", "64x64x16, 64 work-items: four times the work-groups of xgemm_nv_k8, for sizes around 1024 (256 groups at 1024 on the H100's 132 SMs)", 1u, 7, f30_s5_names, f30_s5_values},
+};
+static char *f31_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
+static char *f31_constraints[] = {"(MWG / TM) % 4 == 0", "(NWG / TN) % 8 == 0", "(MWG / TM) * (NWG / TN) <= 1024"};
+static long f31_p0_values[] = {64, 128, 256};
+static long f31_p1_values[] = {128, 256};
+static long f31_p2_values[] = {8, 16};
+static long f31_p3_values[] = {4, 8, 16};
+static long f31_p4_values[] = {8, 16};
+static long f31_p5_values[] = {2, 3, 4};
+static long f31_p6_values[] = {1, 4, 8, 16};
+static long f31_p7_values[] = {0, 1, 2};
+static long f31_p8_values[] = {0, 1};
+static gb_param_t f31_params[] = {
+    {"MWG", "rows of the C tile per work-group", 128L, f31_p0_values, 3, 1L, 1073741824L, 0},
+    {"NWG", "columns of the C tile per work-group", 256L, f31_p1_values, 2, 1L, 1073741824L, 0},
+    {"KWG", "K step per pipeline stage", 8L, f31_p2_values, 2, 1L, 1073741824L, 0},
+    {"TM", "rows of C per work-item (interleaved, MWG/TM apart)", 8L, f31_p3_values, 3, 1L, 1073741824L, 0},
+    {"TN", "columns of C per work-item, in runs of 4 (NWG/TN*4 apart)", 16L, f31_p4_values, 2, 1L, 1073741824L, 0},
+    {"STAGES", "local-memory buffers in the pipeline (copies run STAGES-1 K steps ahead)", 3L, f31_p5_values, 3, 1L, 1073741824L, 0},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time (L2 reuse)", 8L, f31_p6_values, 4, 1L, 1073741824L, 0},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f31_p7_values, 3, 1L, 1073741824L, 0},
+    {"ASYNC", "1: cp.async (inline PTX) on NVIDIA GPUs, ordinary loads and stores elsewhere; 0: ordinary everywhere", 1L, f31_p8_values, 2, 1L, 1073741824L, 0},
+};
+static char *f31_s0_names[] = {"MWG", "NWG", "KWG", "TM", "TN", "STAGES", "GROUPM", "EDGES", "ASYNC"};
+static long f31_s0_values[] = {128, 256, 8, 8, 16, 3, 8, 1, 1};
+static gb_preset_t f31_presets[] = {
+    {"xgemm_nv_async_3", "128x256x8 tile, 256 work-items of 8x16, 3 stages (36 KiB)", 1u, 9, f31_s0_names, f31_s0_values},
 };
 
 gb_family_t gb__builtin_families[] = {
@@ -1618,7 +1644,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/thin_cols.json",
     .source_file = "thin_stream.cl",
     .entry = "thin_cols",
-    .program_digest = "5358f8ab35f1a1f90eecf02216528e3d786074eff6a098035434a3c813c0fd66",
+    .program_digest = "34380a1e6647b4afa94802654ec1319107b03aff5d286135da6510dc7043622d",
     .global[0] = "RB * TX",
     .global[1] = "CB * P * KG",
     .local[0] = "TX",
@@ -1646,12 +1672,45 @@ gb_family_t gb__builtin_families[] = {
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
+    .name = "thin_dot",
+    .description = "GEMM for a C of few columns (N up to about 16: a GEMV y = A x, a tall product) with A stored along K (row-major NN), bound by reading A once: a work-group is RL rows of KL work-items and owns VW columns of C; the KL work-items of a row lie along K, each reading every KL-th element of its RW rows of C, RL apart (so KL neighbouring work-items read a contiguous run of a row), and the matching rows of B (K x N, small, from cache), shared by the group's rows of work-items; the KL work-items' sums of each row are added in local memory by halves; K is split over enough groups to fill the device (the let P), their sums added in a fixed order by a second kernel; any size. thin_cols is the same product for A stored K x M (row-TN).",
+    .origin = "kernels/thin_dot.json",
+    .source_file = "thin_stream.cl",
+    .entry = "thin_dot",
+    .program_digest = "34380a1e6647b4afa94802654ec1319107b03aff5d286135da6510dc7043622d",
+    .global[0] = "RB * KL",
+    .global[1] = "CB * P * RL",
+    .local[0] = "KL",
+    .local[1] = "RL",
+    .local_mem = "RL * KL * VW * ELEM",
+    .ld_multiple[1] = "VW",
+    .side[1].entry = "thin_stream_sum",
+    .side[1].global[0] = "(P > 1) * N",
+    .side[1].global[1] = "(P > 1) * M",
+    .side[1].local[0] = "64",
+    .side[1].local[1] = "1",
+    .workspace = "(P > 1) * P * M * N * ELEM",
+    .launch_factor = "P * KL",
+    .traffic[0] = "ELEM * (RB * RL * RW * K * CB + RB * RL * K * N + (P > 1) * P * M * N + M * N)",
+    .traffic[1] = "ELEM * (M * N + (P > 1) * P * M * N)",
+    .precisions = 3u, .layouts = 1u,
+    .nargs = 16, .nconstraints = 3, .nextensions = 0, .nlets = 3,
+    .nparams = 6, .npresets = 2,
+    .args = f27_args,
+    .constraints = f27_constraints,
+    .let_names = f27_let_names,
+    .let_exprs = f27_let_exprs,
+    .params = f27_params,
+    .presets = f27_presets,
+    .images = 0, .images_from_buffer = 0, .builtin = 1,
+  },
+  {
     .name = "thin_stream",
     .description = "GEMM for a C of few rows (M up to about 64, as in decoding a few tokens), bound by reading B once: each work-item streams VW columns of B's rows and keeps MR rows of C, KG rows of work-items share a group's K range (sums added in local memory), and K is split over enough groups to fill the device (the let P), their sums added in a fixed order by a second kernel; row-major NN and TN (and column-major NN/NT through the operand swap), any size.",
     .origin = "kernels/thin_stream.json",
     .source_file = "thin_stream.cl",
     .entry = "thin_stream",
-    .program_digest = "5358f8ab35f1a1f90eecf02216528e3d786074eff6a098035434a3c813c0fd66",
+    .program_digest = "34380a1e6647b4afa94802654ec1319107b03aff5d286135da6510dc7043622d",
     .global[0] = "TILES * TX",
     .global[1] = "RB * P * KG",
     .local[0] = "TX",
@@ -1670,12 +1729,12 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 3u, .layouts = 5u,
     .nargs = 16, .nconstraints = 3, .nextensions = 0, .nlets = 3,
     .nparams = 6, .npresets = 3,
-    .args = f27_args,
-    .constraints = f27_constraints,
-    .let_names = f27_let_names,
-    .let_exprs = f27_let_exprs,
-    .params = f27_params,
-    .presets = f27_presets,
+    .args = f28_args,
+    .constraints = f28_constraints,
+    .let_names = f28_let_names,
+    .let_exprs = f28_let_exprs,
+    .params = f28_params,
+    .presets = f28_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1695,10 +1754,10 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 63u, .layouts = 15u,
     .nargs = 14, .nconstraints = 10, .nextensions = 0, .nlets = 0,
     .nparams = 12, .npresets = 5,
-    .args = f28_args,
-    .constraints = f28_constraints,
-    .params = f28_params,
-    .presets = f28_presets,
+    .args = f29_args,
+    .constraints = f29_constraints,
+    .params = f29_params,
+    .presets = f29_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1729,12 +1788,12 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 3u, .layouts = 15u,
     .nargs = 24, .nconstraints = 5, .nextensions = 0, .nlets = 13,
     .nparams = 16, .npresets = 6,
-    .args = f29_args,
-    .constraints = f29_constraints,
-    .let_names = f29_let_names,
-    .let_exprs = f29_let_exprs,
-    .params = f29_params,
-    .presets = f29_presets,
+    .args = f30_args,
+    .constraints = f30_constraints,
+    .let_names = f30_let_names,
+    .let_exprs = f30_let_exprs,
+    .params = f30_params,
+    .presets = f30_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1752,14 +1811,14 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 1u, .layouts = 1u,
     .nargs = 14, .nconstraints = 3, .nextensions = 0, .nlets = 0,
     .nparams = 9, .npresets = 1,
-    .args = f30_args,
-    .constraints = f30_constraints,
-    .params = f30_params,
-    .presets = f30_presets,
+    .args = f31_args,
+    .constraints = f31_constraints,
+    .params = f31_params,
+    .presets = f31_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
 };
-const size_t gb__builtin_family_count = 31;
+const size_t gb__builtin_family_count = 32;
 
 const gb_tuned_entry_t gb__shipped_entries[121] = {
   {.device = "NVIDIA H100 80GB HBM3", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",

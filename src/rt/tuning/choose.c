@@ -63,47 +63,53 @@ static const struct heuristic {
     size_t max_rows;     /* for a C of at most this many rows with op(B) = B, as a row-major kernel
                         sees the problem (thin_extent; 0: any) */
     size_t max_cols; /* for a C of at most this many columns with op(B) = B (thin_extent; 0: any) */
+    int a_along_k;   /* 1: only where A, as a row-major kernel sees it, is stored along K */
     const char *kernel;
 } heuristics[] = {
     /* A C of few rows streams B once (bench/notes/thin.md#thin-stream-h200): a member of the
      * portfolio beside the tuned tiles, for the layouts those were not tuned in. */
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 4, 0, "thin_stream_1"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 4, 0, "thin_stream_1"},
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 16, 0, "thin_stream_16"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 16, 0, "thin_stream_16"},
-    /* A C of few columns streams A once, the same stream with rows and columns exchanged: a
-     * member of the portfolio, which measures it (0.12-0.34 of the bound in row-major NN on the
-     * H200, bench/notes/thin.md#thin-cols-h200; the best member at one shape).
-     * thin_cols_1 (one column a group) for a single column alone: each further column block
-     * reads A again. */
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 1, "thin_cols_1"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 1, "thin_cols_1"},
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 16, "thin_cols_16"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 16, "thin_cols_16"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 4, 0, 0, "thin_stream_1"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 4, 0, 0, "thin_stream_1"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 16, 0, 0, "thin_stream_16"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 16, 0, 0, "thin_stream_16"},
+    /* A C of few columns streams A once: where A is stored along K (row-major NN), thin_dot,
+     * its work-items along K (bench/notes/thin.md#thin-dot; not yet measured on a GPU); where
+     * it is stored K x M, thin_cols, thin_stream's stream with rows and columns exchanged, whose
+     * loads in NN touch a cache line each (0.12-0.34 of the bound on the H200,
+     * bench/notes/thin.md#thin-cols-h200). Members of the portfolio, which measures them. The
+     * one-column presets for a single column alone: each further column block reads A again. */
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 1, 1, "thin_dot_1"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 1, 1, "thin_dot_1"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 16, 1, "thin_dot_16"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 16, 1, "thin_dot_16"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 1, 0, "thin_cols_1"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 1, 0, "thin_cols_1"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 16, 0, "thin_cols_16"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 16, 0, "thin_cols_16"},
     /* h and b on Hopper (the presets take only their own precision): the warp-group MMA
      * kernel, its sums of 256 k added in FP32, faithful at any K and on data of one sign
      * (bench/notes/wgmma.md#wgmma-zfill). */
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, "hgemm_wgmma_nt_64x128"},
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, "bgemm_wgmma_nt_64x128"},
-    {"NVIDIA", "gpu", GB_PREC_S, 1024, 0, 0, "xgemm_nv_64x64"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 0, "hgemm_wgmma_nt_64x128"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 0, "bgemm_wgmma_nt_64x128"},
+    {"NVIDIA", "gpu", GB_PREC_S, 1024, 0, 0, 0, "xgemm_nv_64x64"},
     /* s (and c by 1M) past 1024 on Hopper: 3xTF32 on the warp-group MMA, 66.8 TFLOP/s at 4096
      * on the H200 against sgemm_3xtf32's 61.2 and cuBLAS's 49-50 (bench/notes/wgmma.md#runsum-h200),
      * so that the portfolio measures it beside the tuned entries. */
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, "sgemm_wgmma_64x128"},
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, "xgemm_nv_k8"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 0, "sgemm_wgmma_64x128"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 0, "xgemm_nv_k8"},
     /* d: the 128x64x16 tile where the device allows its 50 KB of local memory (Hopper: 51-52
      * TFLOP/s at 4096 and 8192 on the H200 against 47-48; bench/notes/dgemm.md#dmma-past-48k),
      * else the 128x128x8 tile within 48 KB. */
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, "dgemm_dmma_128x64x16"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, "dgemm_dmma_128_k4"},
-    {"", "gpu", GB_PREC_S, 0, 0, 0, "xgemm_gpu"},
-    {"", "gpu", GB_PREC_D, 0, 0, 0, "xgemm_gpu_d"},
-    {"", "cpu", GB_PREC_S, 0, 0, 0, "xgemm_cpu"},
-    {"", "cpu", GB_PREC_D, 0, 0, 0, "xgemm_cpu_d"},
-    {"", "", GB_PREC_S, 0, 0, 0, "xgemm_small"},
-    {"", "", GB_PREC_D, 0, 0, 0, "xgemm_small"},
-    {"", "", GB_PREC_S, 0, 0, 0, "naive"},
-    {"", "", GB_PREC_D, 0, 0, 0, "naive"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 0, "dgemm_dmma_128x64x16"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 0, "dgemm_dmma_128_k4"},
+    {"", "gpu", GB_PREC_S, 0, 0, 0, 0, "xgemm_gpu"},
+    {"", "gpu", GB_PREC_D, 0, 0, 0, 0, "xgemm_gpu_d"},
+    {"", "cpu", GB_PREC_S, 0, 0, 0, 0, "xgemm_cpu"},
+    {"", "cpu", GB_PREC_D, 0, 0, 0, 0, "xgemm_cpu_d"},
+    {"", "", GB_PREC_S, 0, 0, 0, 0, "xgemm_small"},
+    {"", "", GB_PREC_D, 0, 0, 0, 0, "xgemm_small"},
+    {"", "", GB_PREC_S, 0, 0, 0, 0, "naive"},
+    {"", "", GB_PREC_D, 0, 0, 0, 0, "naive"},
 };
 
 /* The rows of C (cols: its columns) as a row-major kernel sees p (a column-major problem is its
@@ -114,6 +120,12 @@ static size_t thin_extent(const gb_problem_t *p, int cols)
     if ((row ? p->trans_b : p->trans_a) != GB_NOTRANS)
         return SIZE_MAX;
     return row != cols ? p->m : p->n;
+}
+
+/* Whether A, as a row-major kernel sees p, is stored along K (that kernel's op(A) is A). */
+static int a_along_k(const gb_problem_t *p)
+{
+    return (p->layout == GB_ROW_MAJOR ? p->trans_a : p->trans_b) == GB_NOTRANS;
 }
 
 /* The heuristic's choice for p on dev into *out: GB_OK or GB_ENOKERNEL. */
@@ -128,7 +140,7 @@ static int heuristic(const gb_registry_t *reg, const gb_device_info_t *dev, cons
             (h->type[0] && strcmp(h->type, dev->type_name)) ||
             (h->max_size && size > h->max_size) ||
             (h->max_rows && thin_extent(p, 0) > h->max_rows) ||
-            (h->max_cols && thin_extent(p, 1) > h->max_cols))
+            (h->max_cols && thin_extent(p, 1) > h->max_cols) || (h->a_along_k && !a_along_k(p)))
             continue;
         gb_params_t none;
         memset(&none, 0, sizeof none);
