@@ -21,13 +21,13 @@ kernel void gb_copy(const int d_outer, const int d_inner, global elem *dst, cons
     dst[d_off + o * d_ld + i] = so < s_outer && si < s_inner ? src[s_off + so * s_ld + si] : (elem)0;
 }
 
-/* gb_copy with trans, a GB_TT x GB_TT block a work-group: the block of the source read along
- * its rows into local memory, the destination's written along its rows from it, each access
- * of a row to consecutive addresses (gb_copy's transposing reads go down a column, a 32-byte
- * sector for each element: bench/notes/wgmma.md#tiled-transpose). Any work-group up to
- * GB_TT x GB_TT: its work-items step over the block. The rows of the local block are padded
- * so that a column's elements fall in distinct 4-byte banks. */
-#define GB_TT 32
+/* gb_copy with trans, a GB_TT x GB_TT block a work-group (GB_TT from the build options: the
+ * launch's GB__TRANSPOSE_BLOCK, src/rt/plan/route.h): the block of the source read along its
+ * rows into local memory, the destination's written along its rows from it, each access of a
+ * row to consecutive addresses (gb_copy's transposing reads go down a column, a 32-byte sector
+ * for each element: bench/notes/wgmma.md#tiled-transpose). Any work-group up to GB_TT x GB_TT:
+ * its work-items step over the block. The rows of the local block are padded so that a
+ * column's elements fall in distinct 4-byte banks. */
 #define GB_TPAD (sizeof(elem) < 4 ? 4 / sizeof(elem) : 1)
 kernel void gb_transpose(const int d_outer, const int d_inner, global elem *dst, const int d_off,
                          const int d_ld, const int s_outer, const int s_inner,

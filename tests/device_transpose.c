@@ -2,7 +2,7 @@
  * run on the default OpenCL device (a CPU device's route takes gb_copy, so nothing else runs it
  * there). For 2-, 4-, 8- and 16-byte elements (h, s, d, z builds of the helpers program, as the
  * route compiles it), work-groups of 32 x 8, 16 x 4 and 7 x 3 (its work-items step over the
- * 32 x 32 block), blocks cut by the edges, offsets, leading dimensions wider than the rows, and
+ * block, GB__TRANSPOSE_BLOCK a side), blocks cut by the edges, offsets, leading dimensions wider than the rows, and
  * a destination larger than the source (zeros there): every destination element is the source's
  * transposed, byte for byte, and nothing outside the destination's rows is written. */
 #define CL_TARGET_OPENCL_VERSION 120
@@ -10,6 +10,7 @@
 
 #include "rt/core/core.h"
 #include "rt/family/registry.h"
+#include "rt/plan/route.h"
 #include "unit.h"
 
 typedef struct shape {
@@ -21,7 +22,7 @@ static cl_program build(cl_context ctx, cl_device_id dev, gb_precision_t prec)
 {
     const char *src[2] = {gb__embedded("prelude.cl")->data, gb__embedded("helpers.cl")->data};
     char opts[256];
-    gb__precision_options(prec, opts, sizeof opts);
+    gb__helper_options(prec, opts, sizeof opts);
     cl_int err;
     cl_program p = clCreateProgramWithSource(ctx, 2, src, NULL, &err);
     if (err != CL_SUCCESS)
@@ -63,8 +64,9 @@ static int one(cl_context ctx, cl_command_queue q, cl_kernel k, size_t es, const
     clSetKernelArg(k, 8, sizeof(int), &v[6]);
     clSetKernelArg(k, 9, sizeof(int), &v[7]);
     const size_t local[2] = {lx, ly};
-    const size_t global[2] = {(size_t)(s->d_inner + 31) / 32 * lx,
-                              (size_t)(s->d_outer + 31) / 32 * ly};
+    const size_t tt = GB__TRANSPOSE_BLOCK;
+    const size_t global[2] = {((size_t)s->d_inner + tt - 1) / tt * lx,
+                              ((size_t)s->d_outer + tt - 1) / tt * ly};
     err = clEnqueueNDRangeKernel(q, k, 2, NULL, global, local, 0, NULL, NULL);
     if (err == CL_SUCCESS)
         err = clEnqueueReadBuffer(q, md, CL_TRUE, 0, db, dst, 0, NULL, NULL);

@@ -279,7 +279,7 @@ static void test_cases(void)
     CHECK(r.global[0] == 16 && r.global[1] == 32 && r.local[0] == 8 && r.local[1] == 2);
     CHECK(!strcmp(r.text, "swap, transpose B, pad to 32x32x12"));
     CHECK(!strcmp(r.options, "-DGB_PRECISION=32 -DGB_ROW_MAJOR=1 -DGB_TRANS_A=0 -DGB_TRANS_B=0"));
-    CHECK(!strcmp(r.helper_options, "-DGB_PRECISION=32"));
+    CHECK(!strcmp(r.helper_options, "-DGB_PRECISION=32 -DGB_TT=32"));
     /* With beta: C copied in as well, before the kernel. */
     p.beta = 2.0;
     CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
@@ -358,7 +358,7 @@ static void test_cases(void)
           r.copies[2].d_outer == 20 && r.copies[2].d_inner == 30 && r.copies[2].d_ld == 30);
     CHECK(r.copies[3].dst == GB_BUF_TC && !r.copies[3].post && r.copies[4].post);
     CHECK(!strcmp(r.text, "1M (complex as real), swap, pad to 32x64x20"));
-    CHECK(!strcmp(r.helper_options, "-DGB_PRECISION=32"));
+    CHECK(!strcmp(r.helper_options, "-DGB_PRECISION=32 -DGB_TT=32"));
     CHECK(!strcmp(gb__launch_copy_entry(&r.copies[1]), "gb_expand1m") &&
           !strcmp(gb__launch_copy_entry(&r.copies[2]), "gb_cscale"));
     /* The scalars: the real alpha stays the kernel's, the complex beta is the pass's. */

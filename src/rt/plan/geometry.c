@@ -92,8 +92,16 @@ int gb__route_options(const gb_config_t *cfg, const gb_device_info_t *dev,
     if (!fits)
         return gb__fail(msg, msglen, GB_EBADPARAM, "%s: build options too long", f->origin);
     if (r->ncopies)
-        gb__precision_options(p->precision, r->helper_options, sizeof r->helper_options);
+        gb__helper_options(p->precision, r->helper_options, sizeof r->helper_options);
     return GB_OK;
+}
+
+const char *gb__helper_options(gb_precision_t prec, char *buf, size_t len)
+{
+    char opts[64];
+    snprintf(buf, len, "%s -DGB_TT=%d", gb__precision_options(prec, opts, sizeof opts),
+             GB__TRANSPOSE_BLOCK);
+    return buf;
 }
 
 /* The most work-items a launch may have along one dimension: 32 bits, the address space of the

@@ -92,9 +92,9 @@ static cmd_t copy_cmd(const gb_device_info_t *dev, const gb_route_copy_t *c, cl_
 {
     cmd_t m = {.kernel = k, .helper = 1, .what = "a helper pass"};
     if (c->tiled) {
-        /* gb_transpose: a 32 x 32 block a group, 32 x 8 work-items (fewer where the device
-         * cannot run as many). */
-        const size_t tt = 32, lx = dev->max_wg_size < tt ? dev->max_wg_size : tt,
+        /* gb_transpose: a block a group, GB__TRANSPOSE_BLOCK x 8 work-items (fewer where the
+         * device cannot run as many). */
+        const size_t tt = GB__TRANSPOSE_BLOCK, lx = dev->max_wg_size < tt ? dev->max_wg_size : tt,
                      ly = dev->max_wg_size / lx < 8 ? dev->max_wg_size / lx : 8;
         m.local[0] = lx;
         m.local[1] = ly;

@@ -11,6 +11,12 @@
 #include "gemmbench.h"
 #include "rt/family/family.h"
 
+/* gb_transpose's block (kernels/helpers.cl's GB_TT): elements a side, a work-group each. */
+#define GB__TRANSPOSE_BLOCK 32
+/* The helper passes' program's build options for prec (the precision's, the transpose block's),
+ * into buf. */
+const char *gb__helper_options(gb_precision_t prec, char *buf, size_t len);
+
 /* The buffers a route names: the caller's A, B, C, the temporaries of A, B, C, and the
  * workspace (the argument WS). */
 typedef enum gb_buf {
