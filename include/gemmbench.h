@@ -82,17 +82,21 @@ void gb_set_build_log_handler(gb_build_log_fn fn, void *user);
 /* Storage precisions: single and double, FP16 (IEEE binary16) and bfloat16, the last two held in
  * 16 bits and computed in single precision (products accumulated in FP32), and complex single
  * and double (c, z), each element a real and an imaginary part side by side as BLAS stores
- * them. */
+ * them. hh (the CLI's --accumulate h) is FP16 with its sums accumulated in FP16: every partial
+ * sum rounded to FP16, to nearest even, judged by FP16's unit roundoff. */
 typedef enum gb_precision {
     GB_PREC_S = 0,
     GB_PREC_D = 1,
     GB_PREC_H = 2,
     GB_PREC_B = 3,
     GB_PREC_C = 4,
-    GB_PREC_Z = 5
+    GB_PREC_Z = 5,
+    GB_PREC_HH = 6
 } gb_precision_t;
-#define GB_PREC_COUNT 6
-#define GB_PREC_ALL ((1u << GB_PREC_COUNT) - 1) /* a mask of 1u << gb_precision_t: every one */
+#define GB_PREC_COUNT 7
+/* A mask of 1u << gb_precision_t: every one but hh, h with another accumulation, which is asked
+ * for by name (--accumulate h), not swept by --precision all. */
+#define GB_PREC_ALL (((1u << GB_PREC_COUNT) - 1) & ~(1u << GB_PREC_HH))
 typedef enum gb_layout { GB_ROW_MAJOR = 0, GB_COL_MAJOR = 1 } gb_layout_t;
 typedef enum gb_trans { GB_NOTRANS = 0, GB_TRANS = 1 } gb_trans_t;
 
@@ -130,12 +134,13 @@ size_t gb_precision_bytes(gb_precision_t prec);
 int gb_precision_is_complex(gb_precision_t prec);
 /* Reals per element: 2 for c and z, else 1. */
 size_t gb_precision_parts(gb_precision_t prec);
-/* "s", "d", "h", "b", "c", "z"; parse also takes "single", "double", "half", "fp16", "bf16",
+/* "s", "d", "h", "b", "c", "z", "hh"; parse also takes "single", "double", "half", "fp16", "bf16",
  * "bfloat16", "complex", "complex64", "complex128", "32" and "64", and returns GB_EBADPRECISION
  * on anything else. */
 const char *gb_precision_name(gb_precision_t prec);
 int gb_precision_parse(const char *s, gb_precision_t *out);
-/* For messages: "single", "double", "FP16", "bfloat16", "complex single", "complex double". */
+/* For messages: "single", "double", "FP16", "bfloat16", "complex single", "complex double",
+ * "FP16 with FP16 sums". */
 const char *gb_precision_title(gb_precision_t prec);
 /* The precision a precision's arithmetic is done in: itself for s and d, single for h, b and c
  * (h and b are storage-only formats here: FP32 accumulation), double for z. Device peaks are

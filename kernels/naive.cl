@@ -3,7 +3,8 @@
  * GB_ROW_MAJOR, GB_TRANS_A and GB_TRANS_B. Dimension 0 runs along C's contiguous index so
  * neighbouring work-items write neighbouring addresses. The baseline every other kernel beats.
  * Elements are read and written through the prelude's storage helpers, so FP16 and bfloat16
- * (GB_STORAGE) are summed in float and rounded once when C is written. Complex (GB_COMPLEX)
+ * (GB_STORAGE) are summed in float and rounded once when C is written (hh: each sum rounded to
+ * FP16 by GB_SUM). Complex (GB_COMPLEX)
  * elements are real2s summed with the prelude's GB_CMAD, conjugated where GB_CONJ_A/B say. */
 #ifndef LX
 #define LX 16
@@ -47,7 +48,7 @@ kernel void gemm_naive(const int M, const int N, const int K, const scalar alpha
 #else
     real acc = 0;
     for (int k = 0; k < K; k++)
-        acc = fma(OPA(i, k), OPB(k, j), acc);
+        acc = GB_SUM(fma(OPA(i, k), OPB(k, j), acc));
 #endif
     GB_UPDATE_AT(C, offC + AT(ldc, i, j), acc, alpha, beta);
 }

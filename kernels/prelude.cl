@@ -206,6 +206,24 @@ typedef real2 scalar;
 typedef real scalar;
 #endif
 
+/* GB_SUM(x): a partial sum as the precision keeps it. With GB_ACC16 (hh: FP16 sums) x rounded to
+ * FP16, to nearest even, FP16's subnormals (multiples of 2^-24) and overflow to infinity
+ * included, in float arithmetic (no cl_khr_fp16 needed); else x. A family that declares hh
+ * applies it to each multiply-add's result. */
+#if GB_ACC16
+static inline float gb_round_fp16(const float x)
+{
+    if (fabs(x) < 0x1.0p-14f)
+        return rint(x * 0x1.0p24f) * 0x1.0p-24f;
+    const uint b = as_uint(x);
+    const float r = as_float((b + 0x0fffu + ((b >> 13) & 1u)) & 0xffffe000u);
+    return fabs(r) > 65504.0f ? copysign(INFINITY, x) : r;
+}
+#define GB_SUM(x) gb_round_fp16(x)
+#else
+#define GB_SUM(x) (x)
+#endif
+
 /* C = alpha * acc + beta * C, where beta == 0 means C is not read (BLAS semantics). */
 #define GB_UPDATE(c, acc, alpha, beta) \
     ((c) = (beta) == (real)0 ? (alpha) * (acc) : (alpha) * (acc) + (beta) * (c))

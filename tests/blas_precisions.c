@@ -113,7 +113,7 @@ static size_t verify(const pcase_t *pc, const case_dims_t *d, const double *a, c
                     diff = fabs(O[ic] - ref[0]);
                     mag = fabs(ref[0]);
                 }
-                const double bound = gb__bound_of(prec, factor, mag, gauge);
+                const double bound = gb__bound_of(&p, factor, mag, gauge);
                 if (!(diff <= bound) && bad++ == 0)
                     snprintf(first, len, "item %zu (%zu,%zu): off by %.3g, bound %.3g", it, i, j,
                              diff, bound);

@@ -163,6 +163,27 @@ expect_one_line
 if [ ! -e "$tmp/cplx.db" ] || "$gb" store info --store "$tmp/cplx.db" 2>&1 | grep -q "^points: 0"; then
     ok; else
     bad "a refused complex problem was stored"; "$gb" store info --store "$tmp/cplx.db"; fi
+# FP16 sums (--accumulate h, precision hh): refused with another precision, by -k auto and by a
+# kernel without hh, before anything runs or is stored; naive's pass, faithful, stored as hh.
+expect 2 "--accumulate h sums in FP16, which only FP16 storage has, and the precision asked is s; use --precision h" \
+    run -k naive --precision s --accumulate h --store "$tmp/hh.db" $small
+expect_one_line
+expect 2 "-k auto chooses among the library's kernels, and FP16 sums \(hh, --accumulate h\) are none of its calls" \
+    run -k auto --precision h --accumulate h --store "$tmp/hh.db" $small
+expect_one_line
+expect 2 "kernel 'xgemm' has no FP16 with FP16 sums-precision version; choose one of its precisions" \
+    run -k xgemm --precision h --accumulate h --store "$tmp/hh.db" $small
+expect_one_line
+expect 2 "unknown accumulation 'q'; use s \(FP32 sums, the default\) or h" \
+    run -k naive --precision h --accumulate q --store "$tmp/hh.db" $small
+expect_one_line
+if [ ! -e "$tmp/hh.db" ] || "$gb" store info --store "$tmp/hh.db" 2>&1 | grep -q "^points: 0"; then
+    ok; else
+    bad "a refused FP16-sum problem was stored"; "$gb" store info --store "$tmp/hh.db"; fi
+"$gb" run -k naive --precision h --accumulate h -v $small --store "$tmp/hh2.db" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 0 ] && grep -Eq '^naive +hh +row-NN .* faithful +pass ' "$tmp/out" &&
+    "$gb" store list --store "$tmp/hh2.db" | grep -Eq "naive +hh "; then ok; else
+    bad "an FP16-sum run did not pass or store as it should"; cat "$tmp/out" "$tmp/err"; fi
 # OpenBLAS's cgemm and zgemm as peers, with C on both operands and complex alpha and beta.
 "$gb" run -k openblas --precision c,z --transA C --transB C --alpha 2,1 --beta 1,-1 $small \
     --no-store >"$tmp/out" 2>"$tmp/err"
@@ -180,6 +201,7 @@ if [ $? -eq 0 ] && grep -Eq '^naive +c +row-CN .* pass ' "$tmp/out" &&
 GEMMBENCH_DISABLE_FP64=1 "$gb" run -k naive --precision all $small --store "$tmp/all.db" \
     >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && [ "$(grep -cE '^naive +[shbc] +row-NN .* pass ' "$tmp/out")" -eq 4 ] &&
+    ! grep -Eq '^naive +hh ' "$tmp/out" &&
     grep -Eq "^naive +d +skipped: .*no double precision" "$tmp/out" &&
     grep -Eq "^naive +z +skipped: .*no double precision" "$tmp/out" &&
     "$gb" store list --store "$tmp/all.db" | grep -Eq "naive +h " &&

@@ -142,7 +142,7 @@ expect_env() {
 expect() { expect_env GB_REPORT_TEST=1 "$@"; }
 expect 2 "unknown --format 'pdf'; use text, md, csv, json or html" report --store "$db" --format pdf
 expect 2 "unknown --table 'both'; use reps, lws, tuned or all" report --store "$db" --table both
-expect 2 "unknown --precision 'q'; use s, d, h, b, c or z" report --store "$db" --precision q
+expect 2 "unknown --precision 'q'; use s, d, h, b, c, z or hh" report --store "$db" --precision q
 expect 2 "unknown --timing 'fast'; use kernel, ops or offload" report --store "$db" --timing fast
 expect 2 "--kernel needs kernel, preset or family names" report --store "$db" --kernel ,
 expect 2 "--device needs part of a device or platform name" report --store "$db" --device ''

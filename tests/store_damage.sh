@@ -243,7 +243,7 @@ damaged "params = printf('%.*c', 1048576, 'M') || '=1'" "column params: 'MMM.*' 
 damaged "m = 18446744073709551616" "column m: 1.8446744073709552e\+19 is not a whole number from 1 to 1073741824" 1
 damaged "m = -4096" "column m: -4096 is not a whole number" 1
 damaged "m = 'abc'" "column m: abc is not a whole number" 1
-damaged "precision = 'q'" "column precision: 'q' is not s, d, h, b, c or z" 0
+damaged "precision = 'q'" "column precision: 'q' is not s, d, h, b, c, z or hh" 0
 damaged "layout = 'row-XY'" "bad layout" 0
 damaged "shape_class = 'weird'" "bad shape_class 'weird' \(the shape 4096x4096x4096 is of class square-4096\)" 0
 damaged "device = ''" "bad device \(empty\)" 0

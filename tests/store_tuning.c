@@ -578,7 +578,7 @@ static void test_damage(const char *dir)
         {"m = -64", "column m: -64 is not a whole number from 1 to 1073741824", 1},
         {"m = 2147483648", "column m: 2147483648 is not a whole number", 1},
         {"m = 'abc'", "column m: abc is not a whole number", 1},
-        {"precision = 'q'", "column precision: 'q' is not s, d, h, b, c or z", 0},
+        {"precision = 'q'", "column precision: 'q' is not s, d, h, b, c, z or hh", 0},
         {"layout = 'row-XY'", "bad layout", 0},
         {"shape_class = 'weird'", "bad shape_class 'weird' (the shape 96x97x288 is of class", 0},
         {"device = ''", "bad device (empty)", 0},

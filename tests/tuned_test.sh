@@ -244,7 +244,7 @@ expect2 "no tuned entry number 0: store $a holds 3" tuned show 0 --store "$a"
 expect2 "no tuned entry number 9: store $a holds 3" tuned show 9 --store "$a"
 expect2 "bad entry key 'row-NN/square-4096'; give a number .* or \[DEVICE/\]PRECISION/LAYOUT/CLASS" \
     tuned show row-NN/square-4096 --store "$a"
-expect2 "bad precision 'q' in entry key 'q/row-NN/square-4096'; use s, d, h, b, c or z" tuned show q/row-NN/square-4096 --store "$a"
+expect2 "bad precision 'q' in entry key 'q/row-NN/square-4096'; use s, d, h, b, c, z or hh" tuned show q/row-NN/square-4096 --store "$a"
 expect2 "no tuned entry in store $a matches 's/row-NN/square-64'" tuned show s/row-NN/square-64 --store "$a"
 sed 's/"device": "pthread-haswell-AMD EPYC 7B13"/"device": "NVIDIA H100 PCIe"/; s/"layout": "col-NT"/"layout": "row-NN"/; s/"shape": \[2048, 256, 256\]/"shape": [4096, 4096, 4096]/; s/"tall-256"/"square-4096"/' \
     "$fx/entries.json" >"$tmp/two.json"

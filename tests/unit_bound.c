@@ -442,15 +442,36 @@ static void test_nonfinite_reference(void)
     CHECK_HAS(v.reason, "1 elements NaN/Inf");
 }
 
+/* gb__bound_of for a problem of prec with K = 100 and alpha 2. */
+static double bound_of(gb_precision_t prec, double g, double ref, double gauge)
+{
+    gb_problem_t p;
+    gb_problem_init(&p, prec, 1, 3, 100);
+    p.alpha = 2.0;
+    return gb__bound_of(&p, g, ref, gauge);
+}
+
 /* FP16 and bfloat16: the bound adds the output's rounding to the FP32 sum's gamma; integer data
  * are exact while the result fits the format's digits. */
 static void test_half_bound(void)
 {
     const double g = 0.001, us = 0x1.0p-11;
-    CHECK(gb__bound_of(GB_PREC_S, g, 3.0, 10.0) == g * 10.0);
-    CHECK(gb__bound_of(GB_PREC_H, g, -3.0, 10.0) == (1 + us) * g * 10.0 + us * 3.0 + 0x1.0p-25);
-    CHECK(gb__bound_of(GB_PREC_B, g, 3.0, 10.0) ==
+    CHECK(bound_of(GB_PREC_S, g, 3.0, 10.0) == g * 10.0);
+    CHECK(bound_of(GB_PREC_H, g, -3.0, 10.0) == (1 + us) * g * 10.0 + us * 3.0 + 0x1.0p-25);
+    CHECK(bound_of(GB_PREC_B, g, 3.0, 10.0) ==
           (1 + 0x1.0p-8) * g * 10.0 + 0x1.0p-8 * 3.0 + 0x1.0p-134);
+    /* hh: also what K + 2 sums below FP16's normal range may lose, times |alpha|. */
+    CHECK(bound_of(GB_PREC_HH, g, -3.0, 10.0) ==
+          (1 + us) * g * 10.0 + (1 + us) * (102 * 0x1.0p-25 * 2.0) + us * 3.0 + 0x1.0p-25);
+    /* hh's factor is FP16's gamma; its honest sums are rounded to FP16 at each step: 1 plus
+     * twice 0.375 of FP16's spacing at 1 stays 1 there, where a sum in FP32 rounds to 1 + 2^-10. */
+    gb_problem_t ph;
+    gb_problem_init(&ph, GB_PREC_HH, 1, 1, 3);
+    CHECK(gb__bound_factor(&ph) == gb__gamma(5, 0x1.0p-11) + gb__gamma(5, 0x1.0p-53));
+    const double arow[3] = {1.0, 0x1.8p-12, 0x1.8p-12}, bcol[3] = {1.0, 1.0, 1.0};
+    CHECK(gb__element_honest(&ph, arow, bcol, 0.0) == 1.0);
+    ph.precision = GB_PREC_H;
+    CHECK(gb__element_honest(&ph, arow, bcol, 0.0) == 1.0 + 0x1.0p-10);
 
     gb_problem_t p;
     gb_problem_init(&p, GB_PREC_H, 1, 3, 100);
@@ -460,13 +481,13 @@ static void test_half_bound(void)
     const double fg = gb__bound_factor(&p);
     double ref[3] = {1.5, -0.75, 0.0}, gauge[3] = {40, 30, 1e-9}, c[3];
     for (int i = 0; i < 3; i++)
-        c[i] = ref[i] + (i == 1 ? -0.99 : 0.99) * gb__bound_of(GB_PREC_H, fg, ref[i], gauge[i]);
+        c[i] = ref[i] + (i == 1 ? -0.99 : 0.99) * gb__bound_of(&p, fg, ref[i], gauge[i]);
     gb_validation_t v;
     gb__validate(&p, 0, ref, gauge, c, 3, -1.0, &v);
     CHECK(v.passed);
     /* In units of FP16's u: 1 (the output's rounding) plus about 102 u_32 / u_16. */
     CHECK(v.bound_ratio > 1.012 && v.bound_ratio < 1.013);
-    c[0] = ref[0] + 1.01 * gb__bound_of(GB_PREC_H, fg, ref[0], gauge[0]);
+    c[0] = ref[0] + 1.01 * gb__bound_of(&p, fg, ref[0], gauge[0]);
     gb__validate(&p, 0, ref, gauge, c, 3, -1.0, &v);
     CHECK(!v.passed && v.n_over == 1);
     /* An element near 0: half FP16's smallest subnormal is allowed, not more. */

@@ -71,7 +71,9 @@ static void test_bound_constants(void)
     CHECK(near(gb__bound_factor(&p), sqrt(2.0) * (gs + gd)));
     p.precision = GB_PREC_Z;
     CHECK(near(gb__bound_factor(&p), sqrt(2.0) * 2.0 * gd));
-    CHECK(gb__bound_of(GB_PREC_C, 0.5, 3.0, 10.0) == 5.0);
+    gb_problem_t pc;
+    gb_problem_init(&pc, GB_PREC_C, 2, 2, 2);
+    CHECK(gb__bound_of(&pc, 0.5, 3.0, 10.0) == 5.0);
 }
 
 /* A = [1+2i, 3-i] (1 x 2), B = [2-i; 1+i] (2 x 1), C0 = 1+i, alpha 2+i, beta 1-i:

@@ -163,7 +163,7 @@ static void test_precisions(const gb_registry_t *reg)
     CHECK_HAS(why, "kernel 'hgemm_wgmma' has no precision c");
     es[2].precision = (gb_precision_t)GB_PREC_COUNT;
     CHECK_RC(gb_tuned_entry_check(&es[2], why, sizeof why), GB_EBADARG);
-    CHECK_HAS(why, "bad precision (s, d, h, b, c or z)");
+    CHECK_HAS(why, "bad precision (s, d, h, b, c, z or hh)");
 }
 
 static void test_choose(const gb_registry_t *reg)
@@ -784,7 +784,7 @@ static void test_file_damage(const gb_registry_t *reg)
         {"Card A", "Card\x1b[2J", "a device field is too long or holds a control character", 0},
         {"Card A", "Card \xff", "bad device (a control character or invalid UTF-8", 0},
         {"Card A", "Card\0A", "it holds a NUL byte", 6},
-        {"\ts\t", "\tq\t", "the precision is not s, d, h, b, c or z", 0},
+        {"\ts\t", "\tq\t", "the precision is not s, d, h, b, c, z or hh", 0},
         {"row-NN", "row-XY", "the layout is not row-NN ... col-TT", 0},
         {"\t512\t512\t512\t", "\t0\t512\t512\t", "M, N and K are not whole numbers from 1 to 2^30",
          0},

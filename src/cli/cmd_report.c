@@ -89,7 +89,8 @@ static int set_filter(gb_report_filter_t *f, int c, const char *arg)
         return 0;
     case O_PREC:
         if (gb_precision_parse(arg, &p) != GB_OK)
-            return cli_error(GB_EBADARG, "unknown --precision '%s'; use s, d, h, b, c or z", arg);
+            return cli_error(GB_EBADARG, "unknown --precision '%s'; use s, d, h, b, c, z or hh",
+                             arg);
         f->precision = (int)p;
         return 0;
     default:

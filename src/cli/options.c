@@ -49,7 +49,8 @@ enum {
     O_MAXCI,
     O_PIPELINE,
     O_VERDICT,
-    O_OBJECTIVE
+    O_OBJECTIVE,
+    O_ACCUM
 };
 
 static const struct option long_opts[] = {{"platform", required_argument, NULL, 'p'},
@@ -60,6 +61,7 @@ static const struct option long_opts[] = {{"platform", required_argument, NULL, 
                                           {"validate", no_argument, NULL, 'v'},
                                           {"no-validate", no_argument, NULL, O_NOVAL},
                                           {"precision", required_argument, NULL, O_PREC},
+                                          {"accumulate", required_argument, NULL, O_ACCUM},
                                           {"lws", required_argument, NULL, O_LWS},
                                           {"lws-grid", required_argument, NULL, O_LWS_GRID},
                                           {"lws-items", required_argument, NULL, O_LWS_ITEMS},
@@ -114,6 +116,7 @@ static const char *plan_key(int c)
                 {'K', "K"},
                 {'i', "iterations"},
                 {O_PREC, "precision"},
+                {O_ACCUM, "accumulate"},
                 {O_LWS, "lws"},
                 {O_LWS_ITEMS, "lws_items"},
                 {O_PARAM, "param"},
@@ -340,6 +343,8 @@ int cli_measure_parse(int argc, char **argv, const char *cmd, unsigned extra, vo
     if (rc == 0 && gb_bench_options_check(&pl->bench, msg, sizeof msg) != GB_OK)
         rc = cli_error(GB_EBADARG, "%s", msg);
     if (rc == 0 && (rc = gb_plan_check_complex(pl, msg, sizeof msg)) != GB_OK)
+        rc = cli_error(rc, "%s", msg);
+    if (rc == 0 && (rc = gb_plan_apply_accumulate(pl, msg, sizeof msg)) != GB_OK)
         rc = cli_error(rc, "%s", msg);
     return rc;
 }

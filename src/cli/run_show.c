@@ -251,9 +251,9 @@ static void header_device(const run_table_t *tb, const gb_device_info_t *dev,
                    dev->peak_formula[p]);
         else
             printf("peak %s: %s\n", p ? "D" : "S", dev->peak_formula[p]);
-    if ((o->precisions & ((1u << GB_PREC_H) | (1u << GB_PREC_B))) ||
+    if ((o->precisions & ((1u << GB_PREC_H) | (1u << GB_PREC_B) | (1u << GB_PREC_HH))) ||
         (!o->precisions && (!o->kernels || strstr(o->kernels, "all"))))
-        printf("peak H, B: peak S (stored in 16 bits, computed in FP32)\n");
+        printf("peak H, B, HH: peak S (stored in 16 bits, computed in FP32)\n");
     const unsigned cplx = (1u << GB_PREC_C) | (1u << GB_PREC_Z);
     if (o->precisions & cplx)
         printf("peak C, Z: peak S, D; complex GFLOP/s count 8*M*N*K (a complex multiply-add is 8 "

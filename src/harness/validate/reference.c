@@ -111,7 +111,7 @@ void gb__validate(const gb_problem_t *p, int exact, const double *cref, const do
      * format (gb__bound_of; its ratio where |Cref| = G, the most it can be). */
     const double u = gb__unit_roundoff(p->precision);
     const double g = gb__bound_factor(p);
-    v->bound_ratio = exact ? 0.0 : gb__bound_of(p->precision, g, 1.0, 1.0) / u;
+    v->bound_ratio = exact ? 0.0 : gb__bound_of(p, g, 1.0, 1.0) / u;
     const int row = p->layout == GB_ROW_MAJOR;
     const size_t parts = gb_precision_parts(p->precision);
     size_t ref_bad = 0; /* elements where the reference or its gauge is not finite */
@@ -143,8 +143,7 @@ void gb__validate(const gb_problem_t *p, int exact, const double *cref, const do
             ratio = HUGE_VAL;
         } else {
             const double diff = parts == 2 ? hypot(cp[0] - rp[0], cp[1] - rp[1]) : fabs(got - ref);
-            const int over =
-                exact ? diff != 0.0 : diff > gb__bound_of(p->precision, g, ref, gauge[idx]);
+            const int over = exact ? diff != 0.0 : diff > gb__bound_of(p, g, ref, gauge[idx]);
             v->n_over += (size_t)over;
             ratio = gauge[idx] > 0 ? diff / (u * gauge[idx]) : (diff > 0 ? HUGE_VAL : 0.0);
         }

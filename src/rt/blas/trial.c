@@ -128,13 +128,13 @@ static void expect_of(const gb_problem_t *p, double g, const double *row, const 
         double hon[2];
         gb__element_reference_complex(p, row, col, c0, e->ref, &e->gauge);
         gb__element_honest_complex(p, row, col, c0, hon);
-        e->bound = gb__bound_of(p->precision, g, hypot(e->ref[0], e->ref[1]), e->gauge);
+        e->bound = gb__bound_of(p, g, hypot(e->ref[0], e->ref[1]), e->gauge);
         e->honest = hypot(hon[0] - e->ref[0], hon[1] - e->ref[1]);
         return;
     }
     gb__element_reference(p, row, col, c0[0], e->ref, &e->gauge);
     e->ref[1] = 0.0;
-    e->bound = gb__bound_of(p->precision, g, e->ref[0], e->gauge);
+    e->bound = gb__bound_of(p, g, e->ref[0], e->gauge);
     e->honest = gb__element_honest(p, row, col, c0[0]);
 }
 

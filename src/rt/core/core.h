@@ -75,11 +75,13 @@ void gb__from_storage(gb_precision_t prec, const void *in, size_t n, double *out
 
 /* One element of C as the validation judges it (element.c). The unit roundoff of a precision's
  * storage format (2^-24, 2^-53, 2^-11 for FP16, 2^-8 for bfloat16) and of its arithmetic (2^-24
- * for h and b); gamma_n = n u / (1 - n u), or INFINITY when n u >= 1; the bound's factor
- * gamma_{K+2}(u) + gamma_{K+2}(u_double) with u the arithmetic's (the device's rounding plus a
- * double reference's); gb__bound_of: the bound of one element from that factor g, its reference
- * and its gauge: g G, and for h and b (1 + u_s) g G + u_s |ref| + eta_s, the output's rounding
- * to the storage format (u_s its unit roundoff, eta_s half its smallest subnormal) added. */
+ * for h and b, 2^-11 for hh, whose sums are FP16's); gamma_n = n u / (1 - n u), or INFINITY when
+ * n u >= 1; the bound's factor gamma_{K+2}(u) + gamma_{K+2}(u_double) with u the arithmetic's
+ * (the device's rounding plus a double reference's); gb__bound_of: the bound of one element of
+ * p from that factor g, its reference and its gauge: g G, and for h, b and hh
+ * (1 + u_s) (g G + U) + u_s |ref| + eta_s, the output's rounding to the storage format (u_s its
+ * unit roundoff, eta_s half its smallest subnormal) added, and for hh U = (K + 2) eta_s |alpha|,
+ * what FP16 sums below its normal range may lose (else U = 0). */
 double gb__unit_roundoff(gb_precision_t prec);
 double gb__arith_roundoff(gb_precision_t prec);
 double gb__gamma(size_t n, double u);
@@ -87,7 +89,7 @@ double gb__bound_factor(const gb_problem_t *p);
 /* The complex precisions' factor: sqrt(2) (gamma_{2K+5}(u) + gamma_{2K+5}(u_double)), u the
  * arithmetic's (gb__bound_factor gives it for c and z). */
 double gb__bound_factor_complex(size_t k, double u);
-double gb__bound_of(gb_precision_t prec, double g, double ref, double gauge);
+double gb__bound_of(const gb_problem_t *p, double g, double ref, double gauge);
 /* Buffer indices of op(A)(i, l), op(B)(l, j) and C(i, j): a transposed operand is stored with
  * the two indices swapped. */
 size_t gb__at_a(const gb_problem_t *p, size_t i, size_t l);

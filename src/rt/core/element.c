@@ -16,7 +16,8 @@ double gb__unit_roundoff(gb_precision_t prec)
     switch (prec) {
     case GB_PREC_D:
     case GB_PREC_Z: return 0x1.0p-53;
-    case GB_PREC_H: return 0x1.0p-11;
+    case GB_PREC_H:
+    case GB_PREC_HH: return 0x1.0p-11;
     case GB_PREC_B: return 0x1.0p-8;
     default: return 0x1.0p-24;
     }
@@ -24,7 +25,8 @@ double gb__unit_roundoff(gb_precision_t prec)
 
 double gb__arith_roundoff(gb_precision_t prec)
 {
-    return gb__unit_roundoff(gb_precision_arith(prec));
+    /* hh's sums are FP16's, though the arithmetic between roundings is single's. */
+    return gb__unit_roundoff(prec == GB_PREC_HH ? prec : gb_precision_arith(prec));
 }
 
 double gb__gamma(size_t n, double u)
@@ -49,14 +51,18 @@ double gb__bound_factor_complex(size_t k, double u)
     return M_SQRT2 * (gb__gamma(2 * k + 5, u) + gb__gamma(2 * k + 5, 0x1.0p-53));
 }
 
-double gb__bound_of(gb_precision_t prec, double g, double ref, double gauge)
+double gb__bound_of(const gb_problem_t *p, double g, double ref, double gauge)
 {
-    if (prec != GB_PREC_H && prec != GB_PREC_B)
+    const gb_precision_t prec = p->precision;
+    if (prec != GB_PREC_H && prec != GB_PREC_B && prec != GB_PREC_HH)
         return g * gauge;
     /* The single-precision result x is within g G of the reference; rounding it to the format
      * moves it by at most u_s |x| + eta_s, and |x| <= |ref| + g G. */
-    const double us = gb__unit_roundoff(prec);
-    return (1.0 + us) * g * gauge + us * fabs(ref) + gb__output_rounding(prec, 0.0);
+    const double us = gb__unit_roundoff(prec), eta = gb__output_rounding(prec, 0.0);
+    /* hh: each of the K + 2 sums rounded to FP16 may also lose eta where it falls below FP16's
+     * normal range (an absolute error, which g's relative one does not cover), scaled by alpha. */
+    const double under = prec == GB_PREC_HH ? (double)(p->k + 2) * eta * fabs(p->alpha) : 0.0;
+    return (1.0 + us) * g * gauge + (1.0 + us) * under + us * fabs(ref) + eta;
 }
 
 size_t gb__at_a(const gb_problem_t *p, size_t i, size_t l)
@@ -91,8 +97,11 @@ double gb__element_honest(const gb_problem_t *p, const double *arow, const doubl
         return p->beta == 0.0 ? r : r + p->beta * c0;
     }
     float acc = 0.0f;
-    for (size_t l = 0; l < p->k; l++)
+    for (size_t l = 0; l < p->k; l++) {
         acc = fmaf((float)arow[l], (float)bcol[l], acc);
+        if (p->precision == GB_PREC_HH) /* every partial sum rounded to FP16 */
+            acc = (float)gb__round_to(GB_PREC_HH, (double)acc);
+    }
     const float r = (float)p->alpha * acc;
     const float y = p->beta == 0.0 ? r : (float)(r + (float)p->beta * (float)c0);
     return gb__round_to(p->precision, (double)y); /* h and b: once, to the storage format */

@@ -80,7 +80,8 @@ static int check_operand(const gb_problem_t *p, const char *name, size_t rows, s
 int gb_problem_check(gb_problem_t *p, char *msg, size_t msglen)
 {
     if ((unsigned)p->precision >= GB_PREC_COUNT)
-        return gb__fail(msg, msglen, GB_EBADPRECISION, "unknown precision; use s, d, h, b, c or z");
+        return gb__fail(msg, msglen, GB_EBADPRECISION,
+                        "unknown precision; use s, d, h, b, c, z or hh");
     if (p->layout != GB_ROW_MAJOR && p->layout != GB_COL_MAJOR)
         return gb__fail(msg, msglen, GB_EBADLAYOUT, "unknown layout; use row or col");
     if ((p->trans_a != GB_NOTRANS && p->trans_a != GB_TRANS) ||
@@ -152,6 +153,7 @@ size_t gb_precision_bytes(gb_precision_t prec)
     case GB_PREC_C: return sizeof(double);
     case GB_PREC_Z: return 2 * sizeof(double);
     case GB_PREC_H:
+    case GB_PREC_HH:
     case GB_PREC_B: return 2;
     default: return sizeof(float);
     }
@@ -159,14 +161,19 @@ size_t gb_precision_bytes(gb_precision_t prec)
 
 const char *gb_precision_name(gb_precision_t prec)
 {
-    static const char *const names[GB_PREC_COUNT] = {"s", "d", "h", "b", "c", "z"};
+    static const char *const names[GB_PREC_COUNT] = {"s", "d", "h", "b", "c", "z", "hh"};
     return (unsigned)prec < GB_PREC_COUNT ? names[prec] : "s";
 }
 
 const char *gb_precision_title(gb_precision_t prec)
 {
-    static const char *const titles[GB_PREC_COUNT] = {
-        "single", "double", "FP16", "bfloat16", "complex single", "complex double"};
+    static const char *const titles[GB_PREC_COUNT] = {"single",
+                                                      "double",
+                                                      "FP16",
+                                                      "bfloat16",
+                                                      "complex single",
+                                                      "complex double",
+                                                      "FP16 with FP16 sums"};
     return (unsigned)prec < GB_PREC_COUNT ? titles[prec] : "single";
 }
 
@@ -202,6 +209,8 @@ int gb_precision_parse(const char *s, gb_precision_t *out)
         *out = GB_PREC_C;
     else if (!strcasecmp(s, "z") || !strcasecmp(s, "complex128"))
         *out = GB_PREC_Z;
+    else if (!strcasecmp(s, "hh"))
+        *out = GB_PREC_HH;
     else
         return GB_EBADPRECISION;
     return GB_OK;

@@ -27,7 +27,8 @@ static const format_t *format_of(gb_precision_t prec)
     switch (prec) {
     case GB_PREC_D:
     case GB_PREC_Z: return &fp64;
-    case GB_PREC_H: return &fp16;
+    case GB_PREC_H:
+    case GB_PREC_HH: return &fp16;
     case GB_PREC_B: return &bf16;
     default: return &fp32;
     }
@@ -60,7 +61,7 @@ double gb__storage_max(gb_precision_t prec)
 
 double gb__output_rounding(gb_precision_t prec, double y)
 {
-    if (prec != GB_PREC_H && prec != GB_PREC_B)
+    if (prec != GB_PREC_H && prec != GB_PREC_B && prec != GB_PREC_HH)
         return 0.0;
     const format_t *f = format_of(prec);
     int e = f->emin + 1;
@@ -123,7 +124,9 @@ double gb__bf16_value(uint16_t b)
 const char *gb__precision_options(gb_precision_t prec, char *buf, size_t len)
 {
     const int bits = gb_precision_arith(prec) == GB_PREC_D ? 64 : 32;
-    if (prec == GB_PREC_H || prec == GB_PREC_B)
+    if (prec == GB_PREC_HH) /* FP16, its sums rounded to FP16 (kernels/prelude.cl's GB_SUM) */
+        snprintf(buf, len, "-DGB_PRECISION=32 -DGB_STORAGE=1 -DGB_ACC16=1");
+    else if (prec == GB_PREC_H || prec == GB_PREC_B)
         snprintf(buf, len, "-DGB_PRECISION=%d -DGB_STORAGE=%d", bits, prec == GB_PREC_H ? 1 : 2);
     else if (gb_precision_is_complex(prec))
         snprintf(buf, len, "-DGB_PRECISION=%d -DGB_COMPLEX=1", bits);
@@ -137,10 +140,10 @@ void gb__to_storage(gb_precision_t prec, const double *x, size_t n, void *out)
     n *= gb_precision_parts(prec); /* complex: real and imaginary parts, as they lie */
     if (gb_precision_arith(prec) == GB_PREC_D) {
         memcpy(out, x, n * sizeof *x);
-    } else if (prec == GB_PREC_H || prec == GB_PREC_B) {
+    } else if (prec == GB_PREC_H || prec == GB_PREC_HH || prec == GB_PREC_B) {
         uint16_t *h = out;
         for (size_t i = 0; i < n; i++)
-            h[i] = prec == GB_PREC_H ? gb__fp16_bits(x[i]) : gb__bf16_bits(x[i]);
+            h[i] = prec != GB_PREC_B ? gb__fp16_bits(x[i]) : gb__bf16_bits(x[i]);
     } else {
         float *f = out;
         for (size_t i = 0; i < n; i++)
@@ -153,10 +156,10 @@ void gb__from_storage(gb_precision_t prec, const void *in, size_t n, double *out
     n *= gb_precision_parts(prec);
     if (gb_precision_arith(prec) == GB_PREC_D) {
         memcpy(out, in, n * sizeof *out);
-    } else if (prec == GB_PREC_H || prec == GB_PREC_B) {
+    } else if (prec == GB_PREC_H || prec == GB_PREC_HH || prec == GB_PREC_B) {
         const uint16_t *h = in;
         for (size_t i = 0; i < n; i++)
-            out[i] = prec == GB_PREC_H ? gb__fp16_value(h[i]) : gb__bf16_value(h[i]);
+            out[i] = prec != GB_PREC_B ? gb__fp16_value(h[i]) : gb__bf16_value(h[i]);
     } else {
         const float *f = in;
         for (size_t i = 0; i < n; i++)

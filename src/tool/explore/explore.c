@@ -197,7 +197,7 @@ static int expand_kernels(gb_explore_t *ex, char *msg, size_t msglen)
         /* Its own precision: single where it has it, else the first it has (c for c and z). */
         const unsigned first = (own & 1u) || !own ? 1u : own & (~own + 1u);
         for (int p = 0; rc == GB_OK && p < GB_PREC_COUNT; p++)
-            if (pl->all_precisions ? (own & (1u << p)) != 0
+            if (pl->all_precisions ? (own & GB_PREC_ALL & (1u << p)) != 0
                 : pl->precisions   ? (pl->precisions & (1u << p)) != 0
                                    : (first & (1u << p)) != 0)
                 rc = add_entry(ex, t, (gb_precision_t)p, !pl->all_precisions, &im, msg, msglen);

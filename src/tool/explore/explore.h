@@ -46,6 +46,7 @@ typedef struct gb_explore_plan {
     gb_bench_options_t bench;
     gb_problem_t base; /* layout, transpositions, alpha, beta, ld, offsets */
     int has_layout;
+    int accumulate_h; /* "accumulate": "h": FP16 sums, so that h is run as hh */
 } gb_explore_plan_t;
 
 void gb_plan_init(gb_explore_plan_t *pl);
@@ -58,6 +59,9 @@ int gb_plan_set(gb_explore_plan_t *pl, const char *key, const char *value, const
  * imaginary part) asked with a real precision among the plan's: GB_EBADTRANS or GB_EBADSCALAR
  * with msg saying what to change; else GB_OK. */
 int gb_plan_check_complex(const gb_explore_plan_t *pl, char *msg, size_t msglen);
+/* "accumulate h" made hh of the plan's h: GB_EBADPRECISION with msg saying what to change where
+ * another precision is asked; else GB_OK. */
+int gb_plan_apply_accumulate(gb_explore_plan_t *pl, char *msg, size_t msglen);
 /* Loads a built-in plan by name or a JSON plan file into pl (keys not in it keep their values).
  * A malformed plan gets GB_EBADARG with msg naming the file and key. */
 int gb_plan_load(gb_explore_plan_t *pl, const char *name_or_file, char *msg, size_t msglen);

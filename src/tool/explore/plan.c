@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "plan_int.h"
 
@@ -491,7 +492,7 @@ static int set_kernels(gb_explore_plan_t *pl, const char *value, const char *lab
     return GB_OK;
 }
 
-/* "precision": a list of s, d, h, b, c, z, or all. */
+/* "precision": a list of s, d, h, b, c, z, hh, or all. */
 static int set_precisions(gb_explore_plan_t *pl, const char *value, const char *label, char *msg,
                           size_t msglen)
 {
@@ -642,8 +643,42 @@ int gb_plan_check_complex(const gb_explore_plan_t *pl, char *msg, size_t msglen)
     return GB_OK;
 }
 
+int gb_plan_apply_accumulate(gb_explore_plan_t *pl, char *msg, size_t msglen)
+{
+    if (!pl->accumulate_h)
+        return GB_OK;
+    const unsigned h = 1u << GB_PREC_H, hh = 1u << GB_PREC_HH;
+    if (pl->all_precisions || !pl->precisions || (pl->precisions & ~(h | hh))) {
+        char have[32] = "each kernel's own";
+        if (pl->precisions && !pl->all_precisions)
+            gb_precision_mask_text(pl->precisions & ~(h | hh), have, sizeof have);
+        return gb__fail(msg, msglen, GB_EBADPRECISION,
+                        "--accumulate h sums in FP16, which only FP16 storage has, and the "
+                        "precision asked is %s; use --precision h (or --accumulate s)",
+                        pl->all_precisions ? "all" : have);
+    }
+    pl->precisions = hh;
+    return GB_OK;
+}
+
+/* "accumulate": s (the precision's own sums, FP32 for h and b) or h (FP16 sums for h). */
+static int set_accumulate(gb_explore_plan_t *pl, const char *value, const char *label, char *msg,
+                          size_t msglen)
+{
+    if (!strcasecmp(value, "s") || !strcasecmp(value, "fp32"))
+        pl->accumulate_h = 0;
+    else if (!strcasecmp(value, "h") || !strcasecmp(value, "fp16"))
+        pl->accumulate_h = 1;
+    else
+        return gb__fail(msg, msglen, GB_EBADPRECISION,
+                        "%s: unknown accumulation '%s'; use s (FP32 sums, the default) or h "
+                        "(FP16 sums, with --precision h)",
+                        label, value);
+    return GB_OK;
+}
+
 /* The problem every point shares beyond its shape: layout, transpositions, scalars, leading
- * dimensions and offsets; 1 when key is none of them. */
+ * dimensions and offsets, the sums' precision; 1 when key is none of them. */
 static int set_base(gb_explore_plan_t *pl, const char *key, const char *value, const char *label,
                     char *msg, size_t msglen)
 {
@@ -667,6 +702,8 @@ static int set_base(gb_explore_plan_t *pl, const char *key, const char *value, c
     }
     if (!strcmp(key, "alpha") || !strcmp(key, "beta"))
         return set_scalar(pl, key[0] == 'a', value, label, msg, msglen);
+    if (!strcmp(key, "accumulate"))
+        return set_accumulate(pl, value, label, msg, msglen);
     static const char *const sizes[] = {"lda", "ldb", "ldc", "offa", "offb", "offc"};
     size_t *const fields[] = {&pl->base.lda,   &pl->base.ldb,   &pl->base.ldc,
                               &pl->base.off_a, &pl->base.off_b, &pl->base.off_c};

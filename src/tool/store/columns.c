@@ -391,11 +391,17 @@ int gb_store__set_text(gb_point_t *pt, const gb_store__col_t *c, const char *s, 
     switch (c->kind) {
     case GB_COL_STR:
     case GB_COL_OPTSTR: return copy_str(FIELD(pt, c, char), c->size, s, c->name, msg, len);
-    case GB_COL_PREC:
-        /* The one-letter names alone: those are what the column holds. */
-        if (strlen(s) != 1 || gb_precision_parse(s, FIELD(pt, c, gb_precision_t)) != GB_OK)
-            bad = "s, d, h, b, c or z";
+    case GB_COL_PREC: {
+        /* The names gb_precision_name gives alone: those are what the column holds. */
+        int p = 0;
+        while (p < GB_PREC_COUNT && strcmp(s, gb_precision_name((gb_precision_t)p)))
+            p++;
+        if (p < GB_PREC_COUNT)
+            *FIELD(pt, c, gb_precision_t) = (gb_precision_t)p;
+        else
+            bad = "s, d, h, b, c, z or hh";
         break;
+    }
     case GB_COL_LAYOUT:
         if (!strcmp(s, "row") || !strcmp(s, "col"))
             *FIELD(pt, c, gb_layout_t) = s[0] == 'c' ? GB_COL_MAJOR : GB_ROW_MAJOR;
