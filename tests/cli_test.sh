@@ -32,6 +32,16 @@ expect_no_table() {
     fi
 }
 
+# expect_none_stored DB WHAT: the refused runs that named store DB stored nothing.
+expect_none_stored() {
+    if [ ! -e "$1" ] || "$gb" store info --store "$1" 2>&1 | grep -q "^points: 0"; then
+        ok
+    else
+        bad "a refused $2 was stored"
+        "$gb" store info --store "$1"
+    fi
+}
+
 # expect_one_line: the last check printed exactly one line on stderr.
 expect_one_line() {
     lines=$(wc -l <"$tmp/err")
@@ -124,9 +134,7 @@ expect_one_line
 expect 2 "kernel 'openblas' has no FP16-precision version" run -k openblas --precision h \
     --store "$tmp/half.db" $small
 expect_one_line
-if [ ! -e "$tmp/half.db" ] || "$gb" store info --store "$tmp/half.db" 2>&1 | grep -q "^points: 0"; then
-    ok; else
-    bad "a refused precision was stored"; "$gb" store info --store "$tmp/half.db"; fi
+expect_none_stored "$tmp/half.db" "precision"
 expect 2 "unknown precision 'q'; use s, d, h, b, c, z, a list of them \(s,d\) or all" \
     run -k naive --precision q $small
 expect_one_line
@@ -160,9 +168,7 @@ expect 2 "kernel 'hgemm_wgmma' has no complex double-precision version" \
 expect_one_line
 expect 2 "kernel 'hgemm_wgmma' has no complex single precision" tune -k hgemm_wgmma --precision c -n 64 --budget 2
 expect_one_line
-if [ ! -e "$tmp/cplx.db" ] || "$gb" store info --store "$tmp/cplx.db" 2>&1 | grep -q "^points: 0"; then
-    ok; else
-    bad "a refused complex problem was stored"; "$gb" store info --store "$tmp/cplx.db"; fi
+expect_none_stored "$tmp/cplx.db" "complex problem"
 # FP16 sums (--accumulate h, precision hh): refused with another precision, by -k auto and by a
 # kernel without hh, before anything runs or is stored; naive's pass, faithful, stored as hh.
 expect 2 "--accumulate h sums in FP16, which only FP16 storage has, and the precision asked is s; use --precision h" \
@@ -177,9 +183,7 @@ expect_one_line
 expect 2 "unknown accumulation 'q'; use s \(FP32 sums, the default\) or h" \
     run -k naive --precision h --accumulate q --store "$tmp/hh.db" $small
 expect_one_line
-if [ ! -e "$tmp/hh.db" ] || "$gb" store info --store "$tmp/hh.db" 2>&1 | grep -q "^points: 0"; then
-    ok; else
-    bad "a refused FP16-sum problem was stored"; "$gb" store info --store "$tmp/hh.db"; fi
+expect_none_stored "$tmp/hh.db" "FP16-sum problem"
 "$gb" run -k naive --precision h --accumulate h -v $small --store "$tmp/hh2.db" >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && grep -Eq '^naive +hh +row-NN .* faithful +pass ' "$tmp/out" &&
     "$gb" store list --store "$tmp/hh2.db" | grep -Eq "naive +hh "; then ok; else
