@@ -787,11 +787,11 @@ static gb_param_t f27_params[] = {
     {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least one step of KL * KU elements)", 8L, f27_p5_values, 5, 1L, 1073741824L, 0},
 };
 static char *f27_s0_names[] = {"VW", "RW", "KL", "RL", "KU", "SLOTS"};
-static long f27_s0_values[] = {1, 4, 32, 4, 4, 4};
+static long f27_s0_values[] = {1, 1, 32, 4, 8, 4};
 static char *f27_s1_names[] = {"VW", "RW", "KL", "RL", "KU", "SLOTS"};
 static long f27_s1_values[] = {16, 2, 8, 16, 2, 4};
 static gb_preset_t f27_presets[] = {
-    {"thin_dot_1", "one column of C (a GEMV, y = A x): a warp along K over four rows of A (each load instruction one 128-byte run in single), 16 rows a group, four elements of each row in flight", 3u, 6, f27_s0_names, f27_s0_values},
+    {"thin_dot_1", "one column of C (a GEMV, y = A x): a warp along each row of A (each load instruction one 128-byte run in single), four rows a group, eight elements of the row in flight a work-item; at 4096 rows the grid fills the device without splitting K, so no second kernel", 3u, 6, f27_s0_names, f27_s0_values},
     {"thin_dot_16", "up to 16 columns of C in one pass over A: eight work-items along K (a warp's loads of A four 32-byte runs of four rows in single), 32 rows a group, each 16-wide row of B a work-item loads feeding two rows (four rows took 254 registers a lane in double, offline)", 3u, 6, f27_s1_names, f27_s1_values},
 };
 static char *f28_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
