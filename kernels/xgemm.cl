@@ -25,7 +25,8 @@
  * are skipped, and whole vectors are stored where the tile is interior and C is aligned.
  * A, B and C are read and written through the prelude's storage helpers: with FP16 or bfloat16
  * (GB_STORAGE) elements are converted to float as they are loaded, the local tiles and the sums
- * are float, and each element of C is rounded once as it is stored.
+ * are float, and each element of C is rounded once as it is stored (hh: each vector FMA's sums
+ * also rounded to FP16, GB_SUMV).
  * Complex elements (c, z: GB_COMPLEX) are split as they are loaded into two planes, real parts
  * and imaginary parts (PARTS 2), in registers, in the local tiles and in the accumulators, so
  * that the arithmetic is the real kernel's vectors twice over: per k, each complex product is
@@ -360,7 +361,7 @@ XG_INLINE void multiply(local const real *as, local const real *bs, REALV(VWN) *
                 c[y] = fma(ar, b[NVN + nv], c[y]);
                 c[y] = fma(ai, b[nv], c[y]);
 #else
-                c[x] = fma((REALV(VWN))(a[mi]), b[nv], c[x]);
+                c[x] = GB_SUMV(VWN)(fma((REALV(VWN))(a[mi]), b[nv], c[x]));
 #endif
             }
     }

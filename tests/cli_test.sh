@@ -177,8 +177,8 @@ expect_one_line
 expect 2 "-k auto chooses among the library's kernels, and FP16 sums \(hh, --accumulate h\) are none of its calls" \
     run -k auto --precision h --accumulate h --store "$tmp/hh.db" $small
 expect_one_line
-expect 2 "kernel 'xgemm' has no FP16 with FP16 sums-precision version; choose one of its precisions" \
-    run -k xgemm --precision h --accumulate h --store "$tmp/hh.db" $small
+expect 2 "kernel 'myGEMM1' has no FP16 with FP16 sums-precision version; choose one of its precisions" \
+    run -k myGEMM1 --precision h --accumulate h --store "$tmp/hh.db" $small
 expect_one_line
 expect 2 "unknown accumulation 'q'; use s \(FP32 sums, the default\) or h" \
     run -k naive --precision h --accumulate q --store "$tmp/hh.db" $small

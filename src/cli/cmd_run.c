@@ -39,7 +39,7 @@ static void usage(void)
            "                        accumulated in FP32; c and z count 8*M*N*K FLOPs\n"
            "      --accumulate s|h  h: FP16 sums for --precision h (each partial sum rounded\n"
            "                        to FP16, precision hh, judged by FP16's unit roundoff;\n"
-           "                        kernels that declare hh: naive); default s (FP32)\n"
+           "                        kernels that declare hh: naive, xgemm); default s (FP32)\n"
            "      --layout row|col  --transA N|T|C  --transB N|T|C (default: row NN, or the\n"
            "                        kernel's own native layout when none is given; others\n"
            "                        are served through transposition passes; C, the\n"

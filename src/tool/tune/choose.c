@@ -68,7 +68,7 @@ static int choose(void *user, const gb_device_info_t *dev, const gb_problem_t *p
         return gb__fail(why, wlen, GB_EUNSUPPORTED,
                         "-k auto chooses among the library's kernels, and FP16 sums (hh, "
                         "--accumulate h) are none of its calls; name a kernel that declares hh "
-                        "(naive)");
+                        "(naive, xgemm)");
     pthread_mutex_lock(&a->lock);
     gb_blas_t *h = handle_of(a, dev, why, wlen);
     pthread_mutex_unlock(&a->lock);
