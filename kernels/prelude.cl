@@ -212,22 +212,16 @@ typedef real scalar;
  * x. A family that declares hh applies it to each multiply-add's result. */
 #define GB_SUMV(w) GB_CAT(gb_sum, w)
 #if GB_ACC16
-/* Per element: the subnormal range rounded by scaling (exact), the normal one by rounding the
- * float's 13 low mantissa bits away (a carry moves the exponent, as rounding does). */
+/* Per element (select picks by a scalar condition's truth, a vector one's sign bits): the
+ * subnormal range rounded by scaling (exact), the normal one by rounding the float's 13 low
+ * mantissa bits away (a carry moves the exponent, as rounding does). */
 #define GB_ROUND16(T, U)                                                                    \
     const U b_ = GB_CAT(as_, U)(x);                                                        \
     const T r_ = GB_CAT(as_, T)((b_ + (U)0x0fffu + ((b_ >> 13) & (U)1u)) & (U)0xffffe000u); \
     const T s_ = rint(x * 0x1.0p24f) * 0x1.0p-24f;                                        \
     const T o_ = select(r_, copysign((T)INFINITY, x), isgreater(fabs(r_), (T)65504.0f));    \
     return select(o_, s_, isless(fabs(x), (T)0x1.0p-14f))
-static inline float gb_sum1(const float x)
-{
-    if (fabs(x) < 0x1.0p-14f)
-        return rint(x * 0x1.0p24f) * 0x1.0p-24f;
-    const uint b = as_uint(x);
-    const float r = as_float((b + 0x0fffu + ((b >> 13) & 1u)) & 0xffffe000u);
-    return fabs(r) > 65504.0f ? copysign(INFINITY, x) : r;
-}
+static inline float gb_sum1(const float x) { GB_ROUND16(float, uint); }
 static inline float2 gb_sum2(const float2 x) { GB_ROUND16(float2, uint2); }
 static inline float4 gb_sum4(const float4 x) { GB_ROUND16(float4, uint4); }
 static inline float8 gb_sum8(const float8 x) { GB_ROUND16(float8, uint8); }
