@@ -11,6 +11,7 @@
 #include "rt/core/core.h"
 #include "rt/family/expr.h"
 #include "rt/family/registry.h"
+#include "rt/plan/route.h"
 #include "space_int.h"
 
 /* ---- names in an expression ------------------------------------------------------------- */
@@ -454,12 +455,11 @@ int gb_space_open_for(gb_space_t **out, const gb_family_t *f, gb_precision_t pre
     const struct {
         const char *name;
         long long value;
-    } constants[] = {
-        {"ELEM", (long long)gb_precision_bytes(prec)},
-        {"REAL", (long long)gb_precision_bytes(gb_precision_arith(prec))},
-        {"DOUBLE", gb_precision_arith(prec) == GB_PREC_D},
-        {"NVIDIA", dev && strstr(dev->vendor, "NVIDIA") && !strcmp(dev->type_name, "gpu")},
-        {"CUS", dev ? (long long)dev->compute_units : 1}};
+    } constants[] = {{"ELEM", (long long)gb_precision_bytes(prec)},
+                     {"REAL", (long long)gb_precision_bytes(gb_precision_arith(prec))},
+                     {"DOUBLE", gb_precision_arith(prec) == GB_PREC_D},
+                     {"NVIDIA", dev && gb__route_nvidia(dev)},
+                     {"CUS", dev ? (long long)dev->compute_units : 1}};
     for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++) {
         sp->names[sp->nvars] = constants[i].name;
         sp->values_now[sp->nvars++] = constants[i].value;
@@ -470,14 +470,9 @@ int gb_space_open_for(gb_space_t **out, const gb_family_t *f, gb_precision_t pre
         gb_problem_t real = *problem;
         if (gb__config_1m(&cfg, prec))
             gb__problem_1m(problem, &real, NULL, NULL, NULL);
-        const struct {
-            const char *name;
-            long long value;
-        } sizes[] = {{"M", (long long)real.m},
-                     {"N", (long long)real.n},
-                     {"K", (long long)real.k},
-                     {"ROW", real.layout == GB_ROW_MAJOR}};
-        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        gb_var_t sizes[GB_PROBLEM_VARS];
+        const size_t nsizes = gb__problem_vars(&real, sizes);
+        for (size_t i = 0; i < nsizes; i++) {
             sp->names[sp->nvars] = sizes[i].name;
             sp->values_now[sp->nvars++] = sizes[i].value;
         }

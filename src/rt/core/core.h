@@ -57,6 +57,8 @@ void gb__matrix_generate(double *buf, size_t elems, gb_layout_t layout, size_t l
  * 0 for s and d, whose results are not rounded again after their arithmetic. */
 double gb__round_to(gb_precision_t prec, double x);
 double gb__storage_max(gb_precision_t prec);
+/* Whether prec stores its elements in 16 bits (h, hh: FP16; b: bfloat16), computed in single. */
+int gb__storage16(gb_precision_t prec);
 double gb__output_rounding(gb_precision_t prec, double y);
 /* FP16 and bfloat16 bit patterns of x (rounded as gb__round_to does; NaN stays a quiet NaN) and
  * the values of bit patterns. */

@@ -148,8 +148,8 @@ int gb_problem_check_data(const gb_problem_t *p, const gb_dist_t *d, char *msg, 
     const char *title = gb_precision_title(prec);
     /* A wider precision is a fix only where the same data fit there: single for FP16 and
      * bfloat16 (bfloat16's range is just below single's), else double. */
-    const int wider_s = (prec == GB_PREC_H || prec == GB_PREC_B || prec == GB_PREC_HH) &&
-                        s <= (double)FLT_MAX / fmin(2.0, exp((k + 2.0) * log1p(0x1.0p-24)));
+    const int wider_s =
+        gb__storage16(prec) && s <= (double)FLT_MAX / fmin(2.0, exp((k + 2.0) * log1p(0x1.0p-24)));
     const int wider_d = prec != GB_PREC_D && prec != GB_PREC_Z && !wider_s &&
                         s <= DBL_MAX / fmin(2.0, exp((k + 2.0) * log1p(0x1.0p-53)));
     const char *wider = wider_s ? "s" : wider_d ? (cplx ? "z" : "d") : NULL;

@@ -54,7 +54,7 @@ double gb__bound_factor_complex(size_t k, double u)
 double gb__bound_of(const gb_problem_t *p, double g, double ref, double gauge)
 {
     const gb_precision_t prec = p->precision;
-    if (prec != GB_PREC_H && prec != GB_PREC_B && prec != GB_PREC_HH)
+    if (!gb__storage16(prec))
         return g * gauge;
     /* The single-precision result x is within g G of the reference; rounding it to the format
      * moves it by at most u_s |x| + eta_s, and |x| <= |ref| + g G. */

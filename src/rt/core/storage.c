@@ -59,9 +59,14 @@ double gb__storage_max(gb_precision_t prec)
     return format_of(prec)->max;
 }
 
+int gb__storage16(gb_precision_t prec)
+{
+    return prec == GB_PREC_H || prec == GB_PREC_HH || prec == GB_PREC_B;
+}
+
 double gb__output_rounding(gb_precision_t prec, double y)
 {
-    if (prec != GB_PREC_H && prec != GB_PREC_B && prec != GB_PREC_HH)
+    if (!gb__storage16(prec))
         return 0.0;
     const format_t *f = format_of(prec);
     int e = f->emin + 1;
@@ -140,7 +145,7 @@ void gb__to_storage(gb_precision_t prec, const double *x, size_t n, void *out)
     n *= gb_precision_parts(prec); /* complex: real and imaginary parts, as they lie */
     if (gb_precision_arith(prec) == GB_PREC_D) {
         memcpy(out, x, n * sizeof *x);
-    } else if (prec == GB_PREC_H || prec == GB_PREC_HH || prec == GB_PREC_B) {
+    } else if (gb__storage16(prec)) {
         uint16_t *h = out;
         for (size_t i = 0; i < n; i++)
             h[i] = prec != GB_PREC_B ? gb__fp16_bits(x[i]) : gb__bf16_bits(x[i]);
@@ -156,7 +161,7 @@ void gb__from_storage(gb_precision_t prec, const void *in, size_t n, double *out
     n *= gb_precision_parts(prec);
     if (gb_precision_arith(prec) == GB_PREC_D) {
         memcpy(out, in, n * sizeof *out);
-    } else if (prec == GB_PREC_H || prec == GB_PREC_HH || prec == GB_PREC_B) {
+    } else if (gb__storage16(prec)) {
         const uint16_t *h = in;
         for (size_t i = 0; i < n; i++)
             out[i] = prec != GB_PREC_B ? gb__fp16_value(h[i]) : gb__bf16_value(h[i]);

@@ -140,13 +140,16 @@ size_t gb__config_vars(const gb_config_t *cfg, gb_precision_t prec, const gb_pro
     vars[n++] = (gb_var_t){"ELEM", (long long)gb_precision_bytes(prec)};
     vars[n++] = (gb_var_t){"REAL", (long long)gb_precision_bytes(gb_precision_arith(prec))};
     vars[n++] = (gb_var_t){"DOUBLE", gb_precision_arith(prec) == GB_PREC_D};
-    if (problem) {
-        vars[n++] = (gb_var_t){"M", (long long)problem->m};
-        vars[n++] = (gb_var_t){"N", (long long)problem->n};
-        vars[n++] = (gb_var_t){"K", (long long)problem->k};
-        vars[n++] = (gb_var_t){"ROW", problem->layout == GB_ROW_MAJOR};
-    }
-    return n;
+    return problem ? n + gb__problem_vars(problem, vars + n) : n;
+}
+
+size_t gb__problem_vars(const gb_problem_t *p, gb_var_t *vars)
+{
+    vars[0] = (gb_var_t){"M", (long long)p->m};
+    vars[1] = (gb_var_t){"N", (long long)p->n};
+    vars[2] = (gb_var_t){"K", (long long)p->k};
+    vars[3] = (gb_var_t){"ROW", p->layout == GB_ROW_MAJOR};
+    return GB_PROBLEM_VARS;
 }
 
 const char *gb__config_ptx(const gb_config_t *cfg, gb_precision_t prec)

@@ -53,6 +53,10 @@ int gb__param_allowed(const gb_param_t *p, long v);
 struct gb_var;
 size_t gb__config_vars(const gb_config_t *cfg, gb_precision_t prec, const gb_problem_t *problem,
                        struct gb_var *vars);
+/* The problem's sizes as expressions see them (M, N, K, ROW), into vars; returns
+ * GB_PROBLEM_VARS. */
+#define GB_PROBLEM_VARS 4
+size_t gb__problem_vars(const gb_problem_t *p, struct gb_var *vars);
 
 /* Whether cfg serves the complex precision prec through its real one by the 1M method
  * (gb__problem_1m): it has no prec of its own, but has prec's real arithmetic (config.c). */
