@@ -281,6 +281,7 @@ static void test_malformed(void)
         {"'presets': {", "'let': {'WPT': 'M'}, 'presets': {", "'let.WPT'"},
         {"'presets': {", "'let': {'NVIDIA': '1'}, 'presets': {", "'let.NVIDIA'"},
         {"'presets': {", "'let': {'CUS': '1'}, 'presets': {", "'let.CUS'"},
+        {"'presets': {", "'let': {'REAL': '1'}, 'presets': {", "'let.REAL'"},
         {"'presets': {",
          "'let': {'A1': '1', 'A2': '1', 'A3': '1', 'A4': '1', 'A5': '1', 'A6': '1',"
          " 'A7': '1', 'A8': '1', 'A9': '1', 'B1': '1', 'B2': '1', 'B3': '1', 'B4': '1', 'B5': '1',"

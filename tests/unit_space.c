@@ -106,6 +106,36 @@ static void test_builtin(const gb_registry_t *reg, const gb_device_info_t *dev)
     CHECK(checked >= 12);
 }
 
+/* A family that serves a complex precision through its real one by the 1M method has, in the
+ * complex precision, the real precision's space: its constraints and limits see the real
+ * kernel's element (ELEM 4 for c through s), as the configuration check does. */
+static void test_onem(const gb_registry_t *reg, const gb_device_info_t *dev)
+{
+    size_t checked = 0;
+    for (size_t fi = 0; fi < gb_registry_count(reg); fi++) {
+        const gb_family_t *f = gb_registry_family(reg, fi);
+        const unsigned own = gb_family_precisions(f);
+        for (int p = 0; p < GB_PREC_COUNT; p++) {
+            const gb_precision_t prec = (gb_precision_t)p, real = gb_precision_arith(prec);
+            if ((own & (1u << p)) || !(gb_precisions_1m(own) & (1u << p)))
+                continue;
+            gb_space_t *sc, *sr;
+            char msg[512];
+            if (!CHECK_RC(gb_space_open(&sc, f, prec, dev, NULL, 0, msg, sizeof msg), GB_OK))
+                continue;
+            CHECK_RC(gb_space_open(&sr, f, real, dev, NULL, 0, msg, sizeof msg), GB_OK);
+            if (!CHECK(sr && gb_space_count(sc) == gb_space_count(sr)))
+                printf("    %s %s: %llu configurations, %s %llu\n", gb_family_name(f),
+                       gb_precision_name(prec), (unsigned long long)gb_space_count(sc),
+                       gb_precision_name(real), sr ? (unsigned long long)gb_space_count(sr) : 0);
+            gb_space_close(sc);
+            gb_space_close(sr);
+            checked++;
+        }
+    }
+    CHECK(checked >= 10);
+}
+
 /* Made up: A in {1,2,4,8}, B in {1,2,4,8}, C free in {0,1,2}, with A * B <= 8 and A >= B:
  * (1,1) (2,1) (2,2) (4,1) (4,2) (8,1) = 6 pairs, times 3 for C: 18. */
 static const char toy[] =
@@ -304,6 +334,7 @@ int main(void)
     if (!CHECK_RC(gb_registry_open(&reg, NULL, msg, sizeof msg), GB_OK))
         return unit_finish();
     test_builtin(reg, &dev);
+    test_onem(reg, &dev);
     test_toy(&dev);
     test_bound(&dev);
     gb_registry_close(reg);

@@ -142,8 +142,11 @@ static int parse_side(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f, int
 /* "let": {NAME: expr, ...}: names for the size expressions (global, local, remainder, workspace),
  * each evaluated in order, so that a later one may use an earlier one. A name may not hide a
  * parameter or a name the harness defines. */
-/* The names the harness defines for the size expressions (docs/kernel-metadata.md). */
-static const char *const builtin[] = {"M", "N", "K", "ROW", "ELEM", "DOUBLE", "NVIDIA", "CUS"};
+/* The names the harness defines for the size expressions (docs/kernel-metadata.md): the values
+ * are gb__problem_vars', gb__precision_vars' and gb__route_device_vars' (the generator links
+ * none of them). */
+static const char *const builtin[] = {"M",    "N",      "K",      "ROW", "ELEM",
+                                      "REAL", "DOUBLE", "NVIDIA", "CUS"};
 #define NBUILTIN (sizeof builtin / sizeof builtin[0])
 
 static int parse_lets(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)

@@ -452,30 +452,21 @@ int gb_space_open_for(gb_space_t **out, const gb_family_t *f, gb_precision_t pre
         sp->values_now[i] = sp->values[i][0];
     }
     sp->nvars = sp->n;
-    const struct {
-        const char *name;
-        long long value;
-    } constants[] = {{"ELEM", (long long)gb_precision_bytes(prec)},
-                     {"REAL", (long long)gb_precision_bytes(gb_precision_arith(prec))},
-                     {"DOUBLE", gb_precision_arith(prec) == GB_PREC_D},
-                     {"NVIDIA", dev && gb__route_nvidia(dev)},
-                     {"CUS", dev ? (long long)dev->compute_units : 1}};
-    for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++) {
-        sp->names[sp->nvars] = constants[i].name;
-        sp->values_now[sp->nvars++] = constants[i].value;
-    }
+    /* The constants the configuration check sees (gb_config_check): through the 1M method, the
+     * real precision's and the real problem's. */
+    const int onem = gb__config_1m(&cfg, prec);
+    gb_var_t consts[GB_PRECISION_VARS + GB_DEVICE_VARS + GB_PROBLEM_VARS];
+    size_t nconsts = gb__precision_vars(onem ? gb_precision_arith(prec) : prec, consts);
+    nconsts += gb__route_device_vars(dev, consts + nconsts);
     if (problem) {
-        /* The sizes the configuration check sees (gb_config_check): through the 1M method, the
-         * real problem's. */
         gb_problem_t real = *problem;
-        if (gb__config_1m(&cfg, prec))
+        if (onem)
             gb__problem_1m(problem, &real, NULL, NULL, NULL);
-        gb_var_t sizes[GB_PROBLEM_VARS];
-        const size_t nsizes = gb__problem_vars(&real, sizes);
-        for (size_t i = 0; i < nsizes; i++) {
-            sp->names[sp->nvars] = sizes[i].name;
-            sp->values_now[sp->nvars++] = sizes[i].value;
-        }
+        nconsts += gb__problem_vars(&real, consts + nconsts);
+    }
+    for (size_t i = 0; i < nconsts; i++) {
+        sp->names[sp->nvars] = consts[i].name;
+        sp->values_now[sp->nvars++] = consts[i].value;
     }
     for (size_t k = 0; rc == GB_OK && k < sp->nchecks; k++)
         rc = gb__expr_compile(sp->checks[k].expr, sp->names, sp->nvars, &sp->checks[k].prog, msg,

@@ -137,10 +137,16 @@ size_t gb__config_vars(const gb_config_t *cfg, gb_precision_t prec, const gb_pro
     size_t n = 0;
     for (size_t i = 0; i < cfg->params.count; i++)
         vars[n++] = (gb_var_t){cfg->params.name[i], cfg->params.value[i]};
-    vars[n++] = (gb_var_t){"ELEM", (long long)gb_precision_bytes(prec)};
-    vars[n++] = (gb_var_t){"REAL", (long long)gb_precision_bytes(gb_precision_arith(prec))};
-    vars[n++] = (gb_var_t){"DOUBLE", gb_precision_arith(prec) == GB_PREC_D};
+    n += gb__precision_vars(prec, vars + n);
     return problem ? n + gb__problem_vars(problem, vars + n) : n;
+}
+
+size_t gb__precision_vars(gb_precision_t prec, gb_var_t *vars)
+{
+    vars[0] = (gb_var_t){"ELEM", (long long)gb_precision_bytes(prec)};
+    vars[1] = (gb_var_t){"REAL", (long long)gb_precision_bytes(gb_precision_arith(prec))};
+    vars[2] = (gb_var_t){"DOUBLE", gb_precision_arith(prec) == GB_PREC_D};
+    return GB_PRECISION_VARS;
 }
 
 size_t gb__problem_vars(const gb_problem_t *p, gb_var_t *vars)

@@ -57,6 +57,10 @@ size_t gb__config_vars(const gb_config_t *cfg, gb_precision_t prec, const gb_pro
  * GB_PROBLEM_VARS. */
 #define GB_PROBLEM_VARS 4
 size_t gb__problem_vars(const gb_problem_t *p, struct gb_var *vars);
+/* The precision's element sizes as expressions see them (ELEM, REAL, DOUBLE), into vars;
+ * returns GB_PRECISION_VARS. Through the 1M method, give the real precision. */
+#define GB_PRECISION_VARS 3
+size_t gb__precision_vars(gb_precision_t prec, struct gb_var *vars);
 
 /* Whether cfg serves the complex precision prec through its real one by the 1M method
  * (gb__problem_1m): it has no prec of its own, but has prec's real arithmetic (config.c). */

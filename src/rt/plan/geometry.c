@@ -23,6 +23,13 @@ int gb__route_nvidia(const gb_device_info_t *dev)
     return strstr(dev->vendor, "NVIDIA") && !strcmp(dev->type_name, "gpu");
 }
 
+size_t gb__route_device_vars(const gb_device_info_t *dev, gb_var_t *vars)
+{
+    vars[0] = (gb_var_t){"NVIDIA", dev && gb__route_nvidia(dev)};
+    vars[1] = (gb_var_t){"CUS", dev ? (long long)dev->compute_units : 1};
+    return GB_DEVICE_VARS;
+}
+
 /* Evaluates the metadata expression expr (key what); a failure names the key. With positive,
  * the value must be at least 1 (sizes, multiples). */
 int gb__route_eval(const gb_family_t *f, const gb_route_vars_t *vs, const char *what,
@@ -80,8 +87,7 @@ int gb__route_options(const gb_config_t *cfg, const gb_device_info_t *dev,
                             cfg->params.value[i]);
     gb_route_vars_t cv;
     cv.n = gb__config_vars(cfg, p->precision, NULL, cv.v);
-    cv.v[cv.n++] = (gb_var_t){"NVIDIA", gb__route_nvidia(dev)};
-    cv.v[cv.n++] = (gb_var_t){"CUS", (long long)dev->compute_units};
+    cv.n += gb__route_device_vars(dev, cv.v + cv.n);
     for (size_t i = 0; i < f->nlets; i++) {
         long long v;
         if (gb__expr_eval(f->let_exprs[i], cv.v, cv.n, &v, NULL, 0) != GB_OK)
@@ -199,8 +205,7 @@ int gb__route_geometry(const gb_family_t *f, const gb_device_info_t *dev, gb_rou
                        gb_route_t *r, char *msg, size_t msglen)
 {
     int rc;
-    vs->v[vs->n++] = (gb_var_t){"NVIDIA", gb__route_nvidia(dev)};
-    vs->v[vs->n++] = (gb_var_t){"CUS", (long long)dev->compute_units};
+    vs->n += gb__route_device_vars(dev, vs->v + vs->n);
     for (size_t i = 0; i < f->nlets; i++) {
         char what[96];
         snprintf(what, sizeof what, "let.%s", f->let_names[i]);
@@ -255,8 +260,7 @@ int gb__route_traffic(const gb_config_t *cfg, const gb_device_info_t *dev, const
     /* The names geometry() saw: the problem as the kernel sees it, the device's, the lets. */
     gb_route_vars_t vs;
     vs.n = gb__config_vars(cfg, r->kernel.precision, &r->kernel, vs.v);
-    vs.v[vs.n++] = (gb_var_t){"NVIDIA", gb__route_nvidia(dev)};
-    vs.v[vs.n++] = (gb_var_t){"CUS", (long long)dev->compute_units};
+    vs.n += gb__route_device_vars(dev, vs.v + vs.n);
     for (size_t i = 0; i < f->nlets; i++)
         vs.v[vs.n++] = (gb_var_t){f->let_names[i], r->lets[i]};
     static const char *const what[2] = {"traffic.read", "traffic.write"};

@@ -105,6 +105,11 @@ void gb__route_device(const gb_device_info_t *dev, gb_route_device_t *out);
 /* Where families may take NVIDIA-only paths (an NVIDIA GPU): -DGB_NVIDIA=1, and NVIDIA = 1 in
  * expressions. */
 int gb__route_nvidia(const gb_device_info_t *dev);
+/* The device's facts as expressions see them (NVIDIA, CUS; dev NULL: no device, one compute
+ * unit), into vars; returns GB_DEVICE_VARS. */
+#define GB_DEVICE_VARS 2
+struct gb_var;
+size_t gb__route_device_vars(const gb_device_info_t *dev, struct gb_var *vars);
 /* Whether routes planned on devices a and b are the same: their facts equal and, with limits,
  * their limits too (without: a route planned on a is the one b would plan where b's limits
  * refuse nothing, as gb_impl_traffic's device, whose limits are lifted). */
