@@ -769,18 +769,18 @@ static gb_preset_t f26_presets[] = {
     {"thin_cols_1", "one column of C (a GEMV, y = A x): 512 rows a group, four a work-item, eight elements of each in flight", 3u, 6, f26_s1_names, f26_s1_values},
 };
 static char *f27_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
-static char *f27_constraints[] = {"KL * RL <= 1024", "RW * VW <= 64", "KU * VW <= 64"};
+static char *f27_constraints[] = {"KL * RL <= 1024", "RW * VW * REAL <= 512", "KU * VW <= 64"};
 static char *f27_let_names[] = {"RB", "CB", "P"};
 static char *f27_let_exprs[] = {"ceil_div(M, RL * RW)", "ceil_div(N, VW)", "max(1, min(ceil_div(CUS * SLOTS, RB * CB), K / (KL * KU)))"};
 static long f27_p0_values[] = {1, 2, 4, 8, 16};
-static long f27_p1_values[] = {1, 2, 4, 8};
+static long f27_p1_values[] = {1, 2, 4, 8, 16};
 static long f27_p2_values[] = {4, 8, 16, 32, 64, 128};
 static long f27_p3_values[] = {1, 2, 4, 8, 16, 32};
 static long f27_p4_values[] = {1, 2, 4, 8};
 static long f27_p5_values[] = {1, 2, 4, 8, 16};
 static gb_param_t f27_params[] = {
     {"VW", "columns of C a group computes, read from each row of B as one vector", 1L, f27_p0_values, 5, 1L, 1073741824L, 0},
-    {"RW", "rows of C a work-item computes, RL apart: each row of B it loads feeds RW rows", 4L, f27_p1_values, 4, 1L, 1073741824L, 0},
+    {"RW", "rows of C a work-item computes, RL apart: each row of B it loads feeds RW rows; the RW * VW sums a work-item holds are at most 128 in single, 64 in double (RW * VW * REAL <= 512: the H200's winners sat at 64 in both)", 4L, f27_p1_values, 5, 1L, 1073741824L, 0},
     {"KL", "work-items side by side along K in a row of the group", 32L, f27_p2_values, 6, 1L, 1073741824L, 0},
     {"RL", "rows of work-items in a group, each over its own rows of C (the same rows of B)", 4L, f27_p3_values, 6, 1L, 1073741824L, 0},
     {"KU", "elements of each row a work-item loads before their products (KL apart: loads in flight)", 4L, f27_p4_values, 4, 1L, 1073741824L, 0},
