@@ -44,7 +44,8 @@
  * modulo 32 (PAD = 8). The transposing stores of a K-contiguous operand are scalar, 16
  * consecutive rows per half-warp; copied rows are 128-bit STS of consecutive addresses.
  *
- * Split-K (SPLITK > 1, P = min(SPLITK, K / 256) pieces, the family's 'let'): the grid holds P
+ * Split-K (SPLITK > 1, P = min(SPLITK, K / 256) pieces, or SPLITK = 0, the pieces the grid
+ * needs; the family's 'let' P, given at launch): the grid holds P
  * copies of the tile grid; piece j of a tile walks K steps [j S / P, (j + 1) S / P) and writes
  * its bare sums to its own slot of the workspace; mma_sync_sum then adds each element's P sums
  * in the order of j (the same result run to run) and applies alpha and beta.
@@ -106,8 +107,9 @@
 #define MAXREG 0 /* registers per work-item on NVIDIA (-cl-nv-maxrregcount); 0: the compiler's */
 #endif
 #ifndef SPLITK
-#define SPLITK 1 /* most pieces a tile's K is cut into (split-K); 1: none */
+#define SPLITK 1 /* most pieces a tile's K is cut into (split-K); 1: none; 0: the grid's need */
 #endif
+#define SPLIT_CODE (SPLITK != 1) /* the pieces' path built in (P > 1 may come at launch) */
 #ifndef EMU
 #define EMU 0 /* 1: emulate mma.sync through local memory (testing only, slow) */
 #endif
@@ -622,7 +624,7 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
 
 #undef SUMS
 
-#if SPLITK > 1
+#if SPLIT_CODE
     /* A piece of a split tile: its bare sums, the whole MWG x NWG tile (edges included), to
      * its own slot of the workspace; mma_sync_sum adds the pieces. (vstore2: Oclgrind counts
      * a store through a real2 pointer as three stores of twice the bytes.) */
@@ -691,7 +693,7 @@ kernel void dgemm_dmma(
     const int steps = (K + BK - 1) / BK;
     const int s0 = (int)((long)j * steps / P), s1 = (int)((long)(j + 1) * steps / P);
     global real *part =
-        SPLITK > 1 && P > 1 ? WS + ((size_t)((uint)gm * ntn + (uint)gn) * (uint)P + j) * (MWG * NWG)
+        SPLIT_CODE && P > 1 ? WS + ((size_t)((uint)gm * ntn + (uint)gn) * (uint)P + j) * (MWG * NWG)
                             : NULL;
     /* 16-byte accesses need ld and offset multiples of VW (the buffers are aligned); per launch.
      * C is written two elements at a time. */

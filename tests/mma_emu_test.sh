@@ -11,7 +11,9 @@
 # Checked, with tile-straddling sizes and alpha, beta other than 1, 0: the four row-major layouts
 # and two column-major ones (operand swap); padded leading dimensions and offsets, even (16-byte
 # loads) and odd (scalar loads); exact integer data; every instruction shape (m8n8k4, m16n8k4,
-# m16n8k8, m16n8k16) and the tile of the preset dgemm_dmma_128. Also that the source stops at its
+# m16n8k8, m16n8k16) and the tile of the preset dgemm_dmma_128; split-K by a given number of pieces
+# and by the grid's need (SPLITK=0, split only where the tiles are short of filling the device),
+# in both families. Also that the source stops at its
 # #error without EMU off NVIDIA, and that a copy with one wrong fragment index fails validation.
 # sgemm_3xtf32: the layouts, both instruction shapes, K steps, the in-core accumulation, odd
 # leading dimensions, every point faithful; and a copy that drops the small parts (so computes in
@@ -93,6 +95,17 @@ check_split() {
 }
 check_split --param SPLITK=3 --transA T -M 97 -N 65 -K 1030 --dist int:3 --alpha 2 --beta 3
 check_split --param SPLITK=4 -M 130 -N 70 -K 1100 --lda 1103 --offa 1 --alpha -1.5 --beta 0
+# SPLITK=0, the pieces the shape needs: two tiles are short of two work-groups a compute unit on
+# a device of two or more, so K is split (also through the preset that sets it, under the copy's
+# name); 256 tiles of 16 x 16 are not short (up to 128 compute units), so K is not split.
+check_split --param SPLITK=0 -M 97 -N 65 -K 1030 --alpha -1.5 --beta 0.5
+run_rows "^emu_dgemm_dmma_128x64x16_split .*  pass .*remainder kernel" --kernel-path "$tmp/emu" \
+    -k emu_dgemm_dmma_128x64x16_split --param EMU=1 --precision d -M 97 -N 65 -K 1030 $ab
+check_run --param SPLITK=0 --param WM=16 --param WN=16 --param WGM=1 --param WGN=1 --param BK=4 \
+    -M 256 -N 256 -K 600 $ab
+if printf '%s\n' "$out" | grep -q "remainder kernel"; then
+    bad "SPLITK=0 split a grid of 256 tiles: $(printf '%s\n' "$out" | tail -1)"
+else ok; fi
 
 # 2b. sgemm_3xtf32 (K >= 48, where its split's error is inside FP32's bound): its default tile (64x128x16, m16n8k8, K steps added in FP32) in every
 # layout, the other instruction shape, other K steps, accumulation in the tensor core, padded
@@ -118,6 +131,7 @@ check_run --transA T --param SPLIT=0 -M 130 -N 70 -K 49 $ab
 check_run --transB T --param SPLIT=1 --param FRAG=0 -M 130 -N 70 -K 49 $ab
 check_run --param KACC=2 --param WM=16 --param WGM=4 -M 130 -N 70 -K 70 $ab
 check_split --param SPLITK=4 --param KACC=2 --param WM=16 --param WGM=4 -M 130 -N 70 -K 1100 $ab
+check_split --param SPLITK=0 -M 97 -N 65 -K 1030 $ab
 
 # The split is what makes it FP32-accurate: a copy that drops the small parts multiplies TF32
 # inputs, passes the error bound, and must be caught by the faithful verdict at K = 2048: its row

@@ -50,8 +50,8 @@ static gb_preset_t f0_presets[] = {
 static char *f1_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
 static char *f1_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f1_extensions[] = {"cl_nv_device_attribute_query"};
-static char *f1_let_names[] = {"P"};
-static char *f1_let_exprs[] = {"max(1, min(SPLITK, K / 256))"};
+static char *f1_let_names[] = {"T", "P"};
+static char *f1_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(ceil_div(2 * CUS, T), K / 256), 32))"};
 static long f1_p0_values[] = {16, 32, 64};
 static long f1_p1_values[] = {8, 16, 32, 64};
 static long f1_p2_values[] = {1, 2, 4, 8};
@@ -63,7 +63,7 @@ static long f1_p7_values[] = {0, 2, 4};
 static long f1_p8_values[] = {0, 1, 2};
 static long f1_p9_values[] = {0, 1};
 static long f1_p10_values[] = {1, 2, 4, 8, 16};
-static long f1_p11_values[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static long f1_p11_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static long f1_p12_values[] = {0, 1};
 static long f1_p13_values[] = {0, 128, 168};
 static gb_param_t f1_params[] = {
@@ -78,7 +78,7 @@ static gb_param_t f1_params[] = {
     {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f1_p8_values, 3, 1L, 1073741824L, 0},
     {"EMU", "1: emulate mma.sync through local memory, so that devices without tensor cores can validate the indexing (testing only, slow)", 0L, f1_p9_values, 2, 1L, 1073741824L, 1},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f1_p10_values, 5, 1L, 1073741824L, 0},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off", 1L, f1_p11_values, 10, 1L, 1073741824L, 0},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded up, each piece at least 256 deep, at most 32): a split only where the grid is short, as a preset for every shape", 1L, f1_p11_values, 11, 1L, 1073741824L, 0},
     {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f1_p12_values, 2, 1L, 1073741824L, 0},
     {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f1_p13_values, 3, 1L, 1073741824L, 0},
 };
@@ -94,6 +94,8 @@ static char *f1_s4_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "P
 static long f1_s4_values[] = {64, 32, 2, 4, 8, 16, 4, 4, 1, 8};
 static char *f1_s5_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG"};
 static long f1_s5_values[] = {64, 32, 2, 2, 16, 16, 4, 4, 1, 8, 1};
+static char *f1_s6_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "SPLITK"};
+static long f1_s6_values[] = {64, 32, 2, 2, 16, 16, 4, 4, 1, 8, 1, 0};
 static gb_preset_t f1_presets[] = {
     {"dgemm_dmma_884", "the family default: 128x64x8 tile, 8 warps of 32x32, m8n8k4 (sm_80+), 25.6 KB of local memory", 2u, 10, f1_s0_names, f1_s0_values},
     {"dgemm_dmma_1688", "128x64x8 tile, 8 warps of 32x32, m16n8k8 (sm_90), 25.6 KB", 2u, 10, f1_s1_names, f1_s1_values},
@@ -101,12 +103,13 @@ static gb_preset_t f1_presets[] = {
     {"dgemm_dmma_128", "128x128x8 tile, 8 warps of 64x32 (128 accumulator registers per lane), m16n8k8 (sm_90), 33.8 KB", 2u, 10, f1_s3_names, f1_s3_values},
     {"dgemm_dmma_128_k4", "as dgemm_dmma_128 with m16n8k4: the fastest of the presets on the H100 (bench/notes/dgemm.md#dmma-found, docs/performance.md)", 2u, 10, f1_s4_names, f1_s4_values},
     {"dgemm_dmma_128x64x16", "128x64 tile of four 64x32 warps, 16-deep K steps: 50 KB of local memory, past the 48 KB a device may report (Hopper allows 227 KB); 51.2 / 52.3 TFLOP/s at 4096 / 8192 (NN) on the H200, where dgemm_dmma_128_k4 runs about 47 (bench/notes/dgemm.md#dmma-past-48k)", 2u, 11, f1_s5_names, f1_s5_values},
+    {"dgemm_dmma_128x64x16_split", "dgemm_dmma_128x64x16 with K split where its tiles give fewer than two work-groups a compute unit (large K with small M and N, a tall or wide C): a start for the tuner at those shapes (bench/notes/dgemm.md#dmma-auto-split)", 2u, 12, f1_s6_names, f1_s6_values},
 };
 static char *f2_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
 static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f2_extensions[] = {"cl_nv_device_attribute_query"};
-static char *f2_let_names[] = {"P"};
-static char *f2_let_exprs[] = {"max(1, min(SPLITK, K / 256))"};
+static char *f2_let_names[] = {"T", "P"};
+static char *f2_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(ceil_div(2 * CUS, T), K / 256), 32))"};
 static long f2_p0_values[] = {16, 32, 64};
 static long f2_p1_values[] = {8, 16, 32, 64};
 static long f2_p2_values[] = {1, 2, 4, 8};
@@ -118,7 +121,7 @@ static long f2_p7_values[] = {0, 2, 4};
 static long f2_p8_values[] = {0, 1, 2};
 static long f2_p9_values[] = {0, 1};
 static long f2_p10_values[] = {1, 2, 4, 8, 16};
-static long f2_p11_values[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static long f2_p11_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static long f2_p12_values[] = {0, 1};
 static long f2_p13_values[] = {0, 128, 168};
 static gb_param_t f2_params[] = {
@@ -133,7 +136,7 @@ static gb_param_t f2_params[] = {
     {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f2_p8_values, 3, 1L, 1073741824L, 0},
     {"EMU", "1: emulate mma.sync through local memory, so that devices without tensor cores can validate the indexing (testing only, slow)", 0L, f2_p9_values, 2, 1L, 1073741824L, 1},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f2_p10_values, 5, 1L, 1073741824L, 0},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off", 1L, f2_p11_values, 10, 1L, 1073741824L, 0},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded up, each piece at least 256 deep, at most 32): a split only where the grid is short, as a preset for every shape", 1L, f2_p11_values, 11, 1L, 1073741824L, 0},
     {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f2_p12_values, 2, 1L, 1073741824L, 0},
     {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f2_p13_values, 3, 1L, 1073741824L, 0},
 };
@@ -617,8 +620,8 @@ static gb_param_t f22_params[] = {
 static char *f23_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
 static char *f23_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f23_extensions[] = {"cl_nv_device_attribute_query"};
-static char *f23_let_names[] = {"P"};
-static char *f23_let_exprs[] = {"max(1, min(SPLITK, K / 256))"};
+static char *f23_let_names[] = {"T", "P"};
+static char *f23_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(ceil_div(2 * CUS, T), K / 256), 32))"};
 static long f23_p0_values[] = {16, 32, 64, 128};
 static long f23_p1_values[] = {8, 16, 32, 64};
 static long f23_p2_values[] = {1, 2, 4, 8};
@@ -634,7 +637,7 @@ static long f23_p11_values[] = {0, 1, 2};
 static long f23_p12_values[] = {0, 128, 168, 255};
 static long f23_p13_values[] = {0, 1};
 static long f23_p14_values[] = {1, 2, 4, 8, 16};
-static long f23_p15_values[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static long f23_p15_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static gb_param_t f23_params[] = {
     {"WM", "rows of C per warp (multiple of 16)", 32L, f23_p0_values, 4, 1L, 1073741824L, 0},
     {"WN", "columns of C per warp", 64L, f23_p1_values, 4, 1L, 1073741824L, 0},
@@ -651,7 +654,7 @@ static gb_param_t f23_params[] = {
     {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f23_p12_values, 4, 1L, 1073741824L, 0},
     {"EMU", "1: emulate mma.sync and the TF32 rounding through local memory, so that devices without tensor cores can validate the indexing and the split (testing only, slow)", 0L, f23_p13_values, 2, 1L, 1073741824L, 1},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f23_p14_values, 5, 1L, 1073741824L, 0},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off", 1L, f23_p15_values, 10, 1L, 1073741824L, 0},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded up, each piece at least 256 deep, at most 32): a split only where the grid is short, as a preset for every shape", 1L, f23_p15_values, 11, 1L, 1073741824L, 0},
 };
 static char *f23_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM"};
 static long f23_s0_values[] = {32, 64, 2, 2, 16, 16, 8, 8, 1, 1, 2, 1, 8};
@@ -667,8 +670,8 @@ static gb_preset_t f23_presets[] = {
 static char *f24_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
 static char *f24_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f24_extensions[] = {"cl_nv_device_attribute_query"};
-static char *f24_let_names[] = {"P"};
-static char *f24_let_exprs[] = {"max(1, min(SPLITK, K / 256))"};
+static char *f24_let_names[] = {"T", "P"};
+static char *f24_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(ceil_div(2 * CUS, T), K / 256), 32))"};
 static long f24_p0_values[] = {16, 32, 64, 128};
 static long f24_p1_values[] = {8, 16, 32, 64};
 static long f24_p2_values[] = {1, 2, 4, 8};
@@ -684,7 +687,7 @@ static long f24_p11_values[] = {0, 1, 2};
 static long f24_p12_values[] = {0, 128, 168, 255};
 static long f24_p13_values[] = {0, 1};
 static long f24_p14_values[] = {1, 2, 4, 8, 16};
-static long f24_p15_values[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static long f24_p15_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static gb_param_t f24_params[] = {
     {"WM", "rows of C per warp (multiple of 16)", 32L, f24_p0_values, 4, 1L, 1073741824L, 0},
     {"WN", "columns of C per warp", 64L, f24_p1_values, 4, 1L, 1073741824L, 0},
@@ -701,7 +704,7 @@ static gb_param_t f24_params[] = {
     {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f24_p12_values, 4, 1L, 1073741824L, 0},
     {"EMU", "1: emulate mma.sync and the TF32 rounding through local memory, so that devices without tensor cores can validate the indexing and the split (testing only, slow)", 0L, f24_p13_values, 2, 1L, 1073741824L, 1},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f24_p14_values, 5, 1L, 1073741824L, 0},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off", 1L, f24_p15_values, 10, 1L, 1073741824L, 0},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded up, each piece at least 256 deep, at most 32): a split only where the grid is short, as a preset for every shape", 1L, f24_p15_values, 11, 1L, 1073741824L, 0},
 };
 static char *f25_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
 static char *f25_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "RUNSUM == 0 || KACC > 0", "K >= 48"};
@@ -988,7 +991,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "8e5d9bcbb41bbb79f069d4a44f1af1b5960531e9f4a3d948d14ce88e3d685af6",
+    .program_digest = "e789b761ddb773947c3b6ed255615605e2c0ff221a0b2d80a3de310e3b6343f5",
     .global[0] = "ceil_div(N, WGN * WN) * 32 * WGM * WGN",
     .global[1] = "ceil_div(M, WGM * WM) * P",
     .local[0] = "32 * WGM * WGN",
@@ -1005,8 +1008,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (P > 1) * P * M * N)",
     .traffic[1] = "ELEM * (M * N + (P > 1) * P * ceil_div(M, WGM * WM) * WGM * WM * ceil_div(N, WGN * WN) * WGN * WN)",
     .precisions = 2u, .layouts = 4u,
-    .nargs = 16, .nconstraints = 10, .nextensions = 1, .nlets = 1,
-    .nparams = 14, .npresets = 6,
+    .nargs = 16, .nconstraints = 10, .nextensions = 1, .nlets = 2,
+    .nparams = 14, .npresets = 7,
     .args = f1_args,
     .constraints = f1_constraints,
     .extensions = f1_extensions,
@@ -1022,7 +1025,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "8e5d9bcbb41bbb79f069d4a44f1af1b5960531e9f4a3d948d14ce88e3d685af6",
+    .program_digest = "e789b761ddb773947c3b6ed255615605e2c0ff221a0b2d80a3de310e3b6343f5",
     .global[0] = "ceil_div(N, WGN * WN) * 32 * WGM * WGN",
     .global[1] = "ceil_div(M, WGM * WM) * P",
     .local[0] = "32 * WGM * WGN",
@@ -1039,7 +1042,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (P > 1) * P * M * N)",
     .traffic[1] = "ELEM * (M * N + (P > 1) * P * ceil_div(M, WGM * WM) * WGM * WM * ceil_div(N, WGN * WN) * WGN * WN)",
     .precisions = 2u, .layouts = 11u,
-    .nargs = 16, .nconstraints = 10, .nextensions = 1, .nlets = 1,
+    .nargs = 16, .nconstraints = 10, .nextensions = 1, .nlets = 2,
     .nparams = 14, .npresets = 0,
     .args = f2_args,
     .constraints = f2_constraints,
@@ -1552,7 +1555,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "8e5d9bcbb41bbb79f069d4a44f1af1b5960531e9f4a3d948d14ce88e3d685af6",
+    .program_digest = "e789b761ddb773947c3b6ed255615605e2c0ff221a0b2d80a3de310e3b6343f5",
     .global[0] = "ceil_div(N, WGN * WN) * 32 * WGM * WGN",
     .global[1] = "ceil_div(M, WGM * WM) * P",
     .local[0] = "32 * WGM * WGN",
@@ -1569,7 +1572,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (P > 1) * P * M * N)",
     .traffic[1] = "ELEM * (M * N + (P > 1) * P * ceil_div(M, WGM * WM) * WGM * WM * ceil_div(N, WGN * WN) * WGN * WN)",
     .precisions = 1u, .layouts = 4u,
-    .nargs = 16, .nconstraints = 10, .nextensions = 1, .nlets = 1,
+    .nargs = 16, .nconstraints = 10, .nextensions = 1, .nlets = 2,
     .nparams = 16, .npresets = 3,
     .args = f23_args,
     .constraints = f23_constraints,
@@ -1586,7 +1589,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "8e5d9bcbb41bbb79f069d4a44f1af1b5960531e9f4a3d948d14ce88e3d685af6",
+    .program_digest = "e789b761ddb773947c3b6ed255615605e2c0ff221a0b2d80a3de310e3b6343f5",
     .global[0] = "ceil_div(N, WGN * WN) * 32 * WGM * WGN",
     .global[1] = "ceil_div(M, WGM * WM) * P",
     .local[0] = "32 * WGM * WGN",
@@ -1603,7 +1606,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (P > 1) * P * M * N)",
     .traffic[1] = "ELEM * (M * N + (P > 1) * P * ceil_div(M, WGM * WM) * WGM * WM * ceil_div(N, WGN * WN) * WGN * WN)",
     .precisions = 1u, .layouts = 11u,
-    .nargs = 16, .nconstraints = 10, .nextensions = 1, .nlets = 1,
+    .nargs = 16, .nconstraints = 10, .nextensions = 1, .nlets = 2,
     .nparams = 16, .npresets = 0,
     .args = f24_args,
     .constraints = f24_constraints,
