@@ -97,6 +97,10 @@ typedef enum gb_precision {
 /* A mask of 1u << gb_precision_t: every one but hh, h with another accumulation, which is asked
  * for by name (--accumulate h), not swept by --precision all. */
 #define GB_PREC_ALL (((1u << GB_PREC_COUNT) - 1) & ~(1u << GB_PREC_HH))
+/* The mask of those stored in 16 bits (h, hh: FP16; b: bfloat16), computed in single. */
+#define GB_PREC_STORAGE16 ((1u << GB_PREC_H) | (1u << GB_PREC_B) | (1u << GB_PREC_HH))
+/* gb_precision_name's names, as a message lists them. */
+#define GB_PREC_NAMES "s, d, h, b, c, z or hh"
 typedef enum gb_layout { GB_ROW_MAJOR = 0, GB_COL_MAJOR = 1 } gb_layout_t;
 typedef enum gb_trans { GB_NOTRANS = 0, GB_TRANS = 1 } gb_trans_t;
 

@@ -82,8 +82,8 @@ static int parse(int argc, char **argv, check_opts_t *o)
         case O_PREC: {
             gb_precision_t p;
             if (gb_precision_parse(optarg, &p) != GB_OK)
-                return cli_error(GB_EBADPRECISION,
-                                 "unknown precision '%s'; use s, d, h, b, c, z or hh", optarg);
+                return cli_error(GB_EBADPRECISION, "unknown precision '%s'; use " GB_PREC_NAMES,
+                                 optarg);
             o->precision = optarg;
             break;
         }

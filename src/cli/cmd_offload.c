@@ -168,7 +168,7 @@ static int check_plan(offload_t *f, gb_explore_plan_t *pl, const char *out_path)
                                      "and one --precision");
     /* The host's side is OpenBLAS (the openblas peer: s, d, c, z); Debian's has no FP16 or
      * bfloat16 GEMM, so there is nothing to compare an h or b device run with. */
-    if (pl->precisions & ((1u << GB_PREC_H) | (1u << GB_PREC_B) | (1u << GB_PREC_HH)))
+    if (pl->precisions & GB_PREC_STORAGE16)
         return cli_error(GB_EBADPRECISION,
                          "offload compares with the host's OpenBLAS, which has no FP16 or "
                          "bfloat16 GEMM; give --precision s, d, c or z, or measure %s on the "

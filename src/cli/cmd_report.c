@@ -89,8 +89,7 @@ static int set_filter(gb_report_filter_t *f, int c, const char *arg)
         return 0;
     case O_PREC:
         if (gb_precision_parse(arg, &p) != GB_OK)
-            return cli_error(GB_EBADARG, "unknown --precision '%s'; use s, d, h, b, c, z or hh",
-                             arg);
+            return cli_error(GB_EBADARG, "unknown --precision '%s'; use " GB_PREC_NAMES, arg);
         f->precision = (int)p;
         return 0;
     default:

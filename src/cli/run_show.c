@@ -251,7 +251,7 @@ static void header_device(const run_table_t *tb, const gb_device_info_t *dev,
                    dev->peak_formula[p]);
         else
             printf("peak %s: %s\n", p ? "D" : "S", dev->peak_formula[p]);
-    if ((o->precisions & ((1u << GB_PREC_H) | (1u << GB_PREC_B) | (1u << GB_PREC_HH))) ||
+    if ((o->precisions & GB_PREC_STORAGE16) ||
         (!o->precisions && (!o->kernels || strstr(o->kernels, "all"))))
         printf("peak H, B, HH: peak S (stored in 16 bits, computed in FP32)\n");
     const unsigned cplx = (1u << GB_PREC_C) | (1u << GB_PREC_Z);

@@ -48,8 +48,7 @@ static int find_entry(const gb_tuned_t *t, const char *arg, const char *store, s
     const char *device = part[0] == key ? "" : key;
     gb_precision_t prec;
     if (gb_precision_parse(part[0], &prec) != GB_OK)
-        return cli_error(GB_EBADARG,
-                         "bad precision '%s' in entry key '%s'; use s, d, h, b, c, z or hh",
+        return cli_error(GB_EBADARG, "bad precision '%s' in entry key '%s'; use " GB_PREC_NAMES,
                          part[0], arg);
     size_t found = 0;
     for (size_t i = 0; i < t->n; i++) {

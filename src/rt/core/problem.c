@@ -80,8 +80,7 @@ static int check_operand(const gb_problem_t *p, const char *name, size_t rows, s
 int gb_problem_check(gb_problem_t *p, char *msg, size_t msglen)
 {
     if ((unsigned)p->precision >= GB_PREC_COUNT)
-        return gb__fail(msg, msglen, GB_EBADPRECISION,
-                        "unknown precision; use s, d, h, b, c, z or hh");
+        return gb__fail(msg, msglen, GB_EBADPRECISION, "unknown precision; use " GB_PREC_NAMES);
     if (p->layout != GB_ROW_MAJOR && p->layout != GB_COL_MAJOR)
         return gb__fail(msg, msglen, GB_EBADLAYOUT, "unknown layout; use row or col");
     if ((p->trans_a != GB_NOTRANS && p->trans_a != GB_TRANS) ||

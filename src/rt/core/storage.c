@@ -61,7 +61,7 @@ double gb__storage_max(gb_precision_t prec)
 
 int gb__storage16(gb_precision_t prec)
 {
-    return prec == GB_PREC_H || prec == GB_PREC_HH || prec == GB_PREC_B;
+    return (unsigned)prec < GB_PREC_COUNT && (GB_PREC_STORAGE16 >> prec) & 1u;
 }
 
 double gb__output_rounding(gb_precision_t prec, double y)
@@ -129,10 +129,10 @@ double gb__bf16_value(uint16_t b)
 const char *gb__precision_options(gb_precision_t prec, char *buf, size_t len)
 {
     const int bits = gb_precision_arith(prec) == GB_PREC_D ? 64 : 32;
-    if (prec == GB_PREC_HH) /* FP16, its sums rounded to FP16 (kernels/prelude.cl's GB_SUM) */
-        snprintf(buf, len, "-DGB_PRECISION=32 -DGB_STORAGE=1 -DGB_ACC16=1");
-    else if (prec == GB_PREC_H || prec == GB_PREC_B)
-        snprintf(buf, len, "-DGB_PRECISION=%d -DGB_STORAGE=%d", bits, prec == GB_PREC_H ? 1 : 2);
+    /* hh: FP16, its sums rounded to FP16 (kernels/prelude.cl's GB_SUM). */
+    if (gb__storage16(prec))
+        snprintf(buf, len, "-DGB_PRECISION=%d -DGB_STORAGE=%d%s", bits, prec == GB_PREC_B ? 2 : 1,
+                 prec == GB_PREC_HH ? " -DGB_ACC16=1" : "");
     else if (gb_precision_is_complex(prec))
         snprintf(buf, len, "-DGB_PRECISION=%d -DGB_COMPLEX=1", bits);
     else

@@ -93,7 +93,7 @@ const char *gb_tuned_entry_fault(const gb_tuned_entry_t *e, char *buf, size_t le
     if (!gb_select__type_ok(e->type))
         return "bad type (gpu, cpu, accelerator, other, or empty for unknown)";
     if ((unsigned)e->precision >= GB_PREC_COUNT)
-        return "bad precision (s, d, h, b, c, z or hh)";
+        return "bad precision (" GB_PREC_NAMES ")";
     if (!gb_select__layout_ok(e->layout))
         return "bad layout (row-NN, row-NT, ..., col-TT)";
     if (!e->shape_class[0])

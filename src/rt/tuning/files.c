@@ -201,7 +201,7 @@ static const char *entry_of(char *line, int version, gb_tuned_entry_t *e)
         !text(f[4], e->type, sizeof e->type) || !text(f[5], e->family, sizeof e->family))
         return "a device field is too long or holds a control character";
     if (gb_precision_parse(f[6], &e->precision) != GB_OK)
-        return "the precision is not s, d, h, b, c, z or hh";
+        return "the precision is not " GB_PREC_NAMES;
     if (version == 1 && e->precision != GB_PREC_S && e->precision != GB_PREC_D)
         return "the precision is not s or d, the only ones of a version 1 file";
     if (!text(f[7], e->layout, sizeof e->layout) || !gb_select__layout_ok(e->layout))

@@ -399,7 +399,7 @@ int gb_store__set_text(gb_point_t *pt, const gb_store__col_t *c, const char *s, 
         if (p < GB_PREC_COUNT)
             *FIELD(pt, c, gb_precision_t) = (gb_precision_t)p;
         else
-            bad = "s, d, h, b, c, z or hh";
+            bad = GB_PREC_NAMES;
         break;
     }
     case GB_COL_LAYOUT:

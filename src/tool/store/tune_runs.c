@@ -370,7 +370,7 @@ static int read_run(sqlite3_stmt *q, gb_tune_run_t *r, gb_tuning_damage_t *d)
     r->evals = (size_t)evals;
     const char *bad = !ok ? NULL
                       : gb_precision_parse(prec, &r->precision) != GB_OK
-                          ? "precision (s, d, h, b, c, z or hh)"
+                          ? "precision (" GB_PREC_NAMES ")"
                       : !gb_select__layout_ok(r->layout)             ? "layout"
                       : !status_ok(r->status)                        ? "status"
                       : r->winner[0] && !gb_select__is_id(r->winner) ? "winner"

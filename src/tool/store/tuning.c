@@ -184,7 +184,7 @@ static int row_entry(sqlite3_stmt *q, gb_tuned_entry_t *e, gb_tuning_damage_t *d
     e->n = (size_t)n;
     e->k = (size_t)k;
     if (ok && gb_precision_parse(prec, &e->precision) != GB_OK) {
-        snprintf(why, sizeof why, "column precision: '%s' is not s, d, h, b, c, z or hh", shown[1]);
+        snprintf(why, sizeof why, "column precision: '%s' is not " GB_PREC_NAMES, shown[1]);
         ok = 0;
     }
     const int gtype = sqlite3_column_type(q, 13);

@@ -206,7 +206,7 @@ static int header_line(header_t *h, gb_recorded_info_t *info, char *line, const 
     } else if (!strcmp(key, "precision")) {
         const char *s = word(&p);
         if (!s || word(&p) || gb_precision_parse(s, &info->precision) != GB_OK)
-            return BAD("%s:%zu: the precision is s, d, h, b, c, z or hh", path, ln);
+            return BAD("%s:%zu: the precision is " GB_PREC_NAMES, path, ln);
         h->have_precision = 1;
     } else if (!strcmp(key, "size")) {
         long v[3];
