@@ -1,5 +1,6 @@
-/* plan_int.h: what plan.c and plan_bench.c share: the measuring options' keys (plan_bench.c)
- * and the scalar value syntax (plan_values.c). */
+/* plan_int.h: what plan.c shares with plan_bench.c and plan_precision.c: the measuring options'
+ * keys (plan_bench.c), the precisions' keys (plan_precision.c) and the scalar value syntax
+ * (plan_values.c). */
 #ifndef GB_PLAN_INT_H
 #define GB_PLAN_INT_H
 
@@ -17,5 +18,9 @@ int gb_plan__parse_finite(const char *text, double *out, const char *label, char
  * of them. */
 int gb_plan__set_bench(gb_explore_plan_t *pl, const char *key, const char *value, const char *label,
                        char *msg, size_t msglen);
+/* Sets precision (s, d, h, b, c, z, hh, lists, all) or accumulate (s or h) as gb_plan_set: GB_OK
+ * or an error with msg; 1 when key is neither. */
+int gb_plan__set_precision(gb_explore_plan_t *pl, const char *key, const char *value,
+                           const char *label, char *msg, size_t msglen);
 
 #endif
