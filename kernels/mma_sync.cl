@@ -18,6 +18,9 @@
  * walks K in steps of BK through double-buffered local memory: As[k][m] (MWG + PAD elements per
  * k-row) and Bs[k][n] (NWG + PAD), both k-major, staged as in xgemm_nv.cl (the next slice's
  * global loads, 16 bytes each, are issued before this slice's MMAs; one barrier per K step).
+ * With KCONT=1 an operand stored K-contiguous (A in NN and NT, B in NT and TT) stays so:
+ * As[m][k] (Bs[n][k]) in rows of LDK elements, stored by the 16-byte stores of a copy where
+ * KCONT=0 transposes it into the k-major tile by scalar stores; its fragments are read along k.
  * Each warp owns a WM x WN block of C, held as (WM/8) x (WN/8) "atoms" of 8x8, each atom being
  * the accumulator of one mma.m8n8k4: two elements per lane.
  *
@@ -41,8 +44,10 @@
  * As[4j + t][8i + g], t in 0..3 and g in 0..3 (or 4..7), i.e. 16 addresses t*(MWG + PAD) + g +
  * const, which are 16 different 8-byte bank pairs when MWG + PAD is 4 modulo 16 (PAD = 4). In
  * single, the 32 lanes read t*(MWG + PAD) + g + const, 32 different banks when MWG + PAD is 8
- * modulo 32 (PAD = 8). The transposing stores of a K-contiguous operand are scalar, 16
- * consecutive rows per half-warp; copied rows are 128-bit STS of consecutive addresses.
+ * modulo 32 (PAD = 8). A K-contiguous tile (KCONT) is read at g*LDK + t + const: distinct
+ * banks in either precision when LDK is an odd multiple of 4. The transposing stores of a
+ * K-contiguous operand are scalar, 16 consecutive rows per half-warp; copied rows are 128-bit
+ * STS of consecutive addresses.
  *
  * Split-K (SPLITK > 1, P = min(SPLITK, K / 256) pieces, or SPLITK = 0, the pieces the grid
  * needs; the family's 'let' P, given at launch): the grid holds P
@@ -106,6 +111,9 @@
 #ifndef MAXREG
 #define MAXREG 0 /* registers per work-item on NVIDIA (-cl-nv-maxrregcount); 0: the compiler's */
 #endif
+#ifndef KCONT
+#define KCONT 0 /* 1: an operand stored K-contiguous stays so in local memory (see below) */
+#endif
 #ifndef SPLITK
 #define SPLITK 1 /* most pieces a tile's K is cut into (split-K); 1: none; 0: the grid's need */
 #endif
@@ -154,6 +162,30 @@ typedef float4 vec_t;
 #define NWG (WGN * WN)
 #define LDA (MWG + PAD) /* local row strides, elements */
 #define LDB (NWG + PAD)
+/* The row stride of a K-contiguous local tile: an odd multiple of 4 elements, so that the 16
+ * (double) or 32 (single) lanes of a fragment load, at g * LDK + t, hit distinct banks. */
+#define LDK (BK / 4 % 2 ? BK : BK + 4)
+
+#if GB_TRANS_A
+#define A_TRANSPOSED 0 /* A^T stored K x M: M contiguous, copied into As[k][m] */
+#else
+#define A_TRANSPOSED 1 /* A stored M x K: K contiguous, into As[k][m] or, KCONT, As[m][k] */
+#endif
+#if GB_TRANS_B
+#define B_TRANSPOSED 1 /* B^T stored N x K: K contiguous, into Bs[k][n] or, KCONT, Bs[n][k] */
+#else
+#define B_TRANSPOSED 0 /* B stored K x N: N contiguous, copied into Bs[k][n] */
+#endif
+/* Whether an operand's local tile keeps K contiguous (rows of LDK along M or N); its strides
+ * between neighbours along K and along M (N), and its elements per buffer. */
+#define A_KC (KCONT && A_TRANSPOSED)
+#define B_KC (KCONT && B_TRANSPOSED)
+#define A_KS (A_KC ? 1 : LDA)
+#define A_MS (A_KC ? LDK : 1)
+#define B_KS (B_KC ? 1 : LDB)
+#define B_NS (B_KC ? LDK : 1)
+#define A_TILE (A_KC ? MWG * LDK : BK * LDA)
+#define B_TILE (B_KC ? NWG * LDK : BK * LDB)
 #define MI (WM / 8)  /* atoms along M per warp */
 #define NI (WN / 8)  /* atoms along N per warp */
 #define KQ (BK / 4)  /* k-quads per K step */
@@ -226,15 +258,20 @@ XD_INLINE void load_slice(global const real *x, const int ld, const int rows, co
     }
 }
 
-/* Stores reg[] into the k-major local tile xs (ld elements per k-row). */
+/* Stores reg[] into the local tile xs: k-major (ld elements per k-row), or with kc a
+ * K-contiguous slice kept so (ld elements per row of M or N), by the same 16-byte stores as a
+ * copied one. */
 XD_INLINE void store_slice(local real *xs, const int ld, const int MN, const bool transposed,
-                           const int tid, const vec_t *reg)
+                           const bool kc, const int tid, const vec_t *reg)
 {
     const int lane = tid & 31, warp = tid >> 5;
 #pragma unroll
     for (int l = 0; l < LPT_MAX; l++) {
         if (l < LPT(MN)) {
-            if (transposed) {
+            if (kc) {
+                const xd_pos_t p = pos_transposed(MN, l, lane, warp);
+                *(local vec_t *)(xs + p.r * ld + VW * p.c) = reg[l];
+            } else if (transposed) {
                 const xd_pos_t p = pos_transposed(MN, l, lane, warp);
                 local real *d = xs + VW * p.c * ld + p.r;
                 real e[VW];
@@ -417,7 +454,8 @@ XD_INLINE void operand(const real x, op_t *big, op_t *small)
 }
 
 /* acc += this warp's block of A times B over one K step. as and bs point at the lane's first
- * fragment element in the current buffers: As + t*LDA + wm0 + g and Bs + t*LDB + wn0 + g.
+ * fragment element in the current buffers: As + t*A_KS + (wm0 + g)*A_MS and Bs + t*B_KS +
+ * (wn0 + g)*B_NS.
  * The lane's operands are read from local memory (and split) once each: all KQ k-quads of the
  * step before its first instruction (FRAG=0), or the MMAK/4 k-quads of each instruction's K
  * just before it (FRAG=1: fewer registers). With KACC=1 the step's sums start at zero. */
@@ -453,10 +491,12 @@ XD_INLINE void multiply(local const real *as, local const real *bs, real *acc, c
                 for (int j = 0; j < JN; j++) {
 #pragma unroll
                     for (int i = 0; i < MI; i++)
-                        operand(as[4 * (j0 + j) * LDA + 8 * i], &af[i * JN + j], &afs[i * JN + j]);
+                        operand(as[4 * (j0 + j) * A_KS + 8 * i * A_MS], &af[i * JN + j],
+                                &afs[i * JN + j]);
 #pragma unroll
                     for (int n = 0; n < NI; n++)
-                        operand(bs[4 * (j0 + j) * LDB + 8 * n], &bf[n * JN + j], &bfs[n * JN + j]);
+                        operand(bs[4 * (j0 + j) * B_KS + 8 * n * B_NS], &bf[n * JN + j],
+                                &bfs[n * JN + j]);
                 }
             }
 #pragma unroll
@@ -509,23 +549,19 @@ XD_INLINE void multiply(local const real *as, local const real *bs, real *acc, c
 }
 
 #if GB_TRANS_A
-#define A_TRANSPOSED 0 /* A^T stored K x M: M contiguous, copied */
 #define A_AT(t) (A + (t) * BK * lda + m0)
 #define A_ROWS(t) (K - (t) * BK)
 #define A_COLS(t) (M - m0)
 #else
-#define A_TRANSPOSED 1 /* A stored M x K: K contiguous, transposed into As[k][m] */
 #define A_AT(t) (A + m0 * lda + (t) * BK)
 #define A_ROWS(t) (M - m0)
 #define A_COLS(t) (K - (t) * BK)
 #endif
 #if GB_TRANS_B
-#define B_TRANSPOSED 1 /* B^T stored N x K: K contiguous, transposed into Bs[k][n] */
 #define B_AT(t) (B + n0 * ldb + (t) * BK)
 #define B_ROWS(t) (N - n0)
 #define B_COLS(t) (K - (t) * BK)
 #else
-#define B_TRANSPOSED 0 /* B stored K x N: N contiguous, copied */
 #define B_AT(t) (B + (t) * BK * ldb + n0)
 #define B_ROWS(t) (K - (t) * BK)
 #define B_COLS(t) (N - n0)
@@ -571,7 +607,7 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
 #define SUMS acc
 #endif
 
-    local real *a_cur = As, *a_nxt = As + BK * LDA, *b_cur = Bs, *b_nxt = Bs + BK * LDB;
+    local real *a_cur = As, *a_nxt = As + A_TILE, *b_cur = Bs, *b_nxt = Bs + B_TILE;
     const int mode_a = a_vec ? LD_VEC : LD_SCALAR, mode_b = b_vec ? LD_VEC : LD_SCALAR;
     if (s1 > s0) {
         if (!edge && s0 < full) {
@@ -581,8 +617,8 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
             LOAD_A(s0, LD_CHECKED, ra);
             LOAD_B(s0, LD_CHECKED, rb);
         }
-        store_slice(a_cur, LDA, MWG, A_TRANSPOSED, tid, ra);
-        store_slice(b_cur, LDB, NWG, B_TRANSPOSED, tid, rb);
+        store_slice(a_cur, A_KC ? LDK : LDA, MWG, A_TRANSPOSED, A_KC, tid, ra);
+        store_slice(b_cur, B_KC ? LDK : LDB, NWG, B_TRANSPOSED, B_KC, tid, rb);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int s = s0; s < s1; s++) {
@@ -601,7 +637,7 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
         }
 #endif
         if (live)
-            multiply(a_cur + t * LDA + wm0 + g, b_cur + t * LDB + wn0 + g, SUMS, warp,
+            multiply(a_cur + t * A_KS + (wm0 + g) * A_MS, b_cur + t * B_KS + (wn0 + g) * B_NS, SUMS, warp,
                      lane EMU_ARGS);
 #if KACC > 1
         if ((s - s0 + 1) % KACC == 0 || s + 1 == s1) {
@@ -611,8 +647,8 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
         }
 #endif
         if (s + 1 < s1) {
-            store_slice(a_nxt, LDA, MWG, A_TRANSPOSED, tid, ra);
-            store_slice(b_nxt, LDB, NWG, B_TRANSPOSED, tid, rb);
+            store_slice(a_nxt, A_KC ? LDK : LDA, MWG, A_TRANSPOSED, A_KC, tid, ra);
+            store_slice(b_nxt, B_KC ? LDK : LDB, NWG, B_TRANSPOSED, B_KC, tid, rb);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         local real *a_tmp = a_cur, *b_tmp = b_cur;
@@ -679,8 +715,8 @@ kernel void dgemm_dmma(
     /* Declared as 16-byte vectors for their alignment: the 16-byte local stores need
      * 16-byte-aligned tiles, and NVIDIA's OpenCL does not place a local double array on a
      * 16-byte boundary (the stores then fault, reported as CL_INVALID_COMMAND_QUEUE). Two
-     * buffers of BK k-rows each. */
-    local vec_t As2[2 * BK * LDA / VW], Bs2[2 * BK * LDB / VW];
+     * buffers each, of A_TILE and B_TILE elements. */
+    local vec_t As2[2 * A_TILE / VW], Bs2[2 * B_TILE / VW];
     local real *As = (local real *)As2, *Bs = (local real *)Bs2;
     EMU_DECL
     /* Split-K: the grid's rows hold P copies of the tile grid, piece j of every tile in the

@@ -11,7 +11,8 @@
 # Checked, with tile-straddling sizes and alpha, beta other than 1, 0: the four row-major layouts
 # and two column-major ones (operand swap); padded leading dimensions and offsets, even (16-byte
 # loads) and odd (scalar loads); exact integer data; every instruction shape (m8n8k4, m16n8k4,
-# m16n8k8, m16n8k16) and the tile of the preset dgemm_dmma_128; split-K by a given number of pieces
+# m16n8k8, m16n8k16) and the tile of the preset dgemm_dmma_128; K-contiguous operands kept so
+# in local memory (KCONT); split-K by a given number of pieces
 # and by the grid's need (SPLITK=0, split only where the tiles are short of filling the device),
 # in both families. Also that the source stops at its
 # #error without EMU off NVIDIA, and that a copy with one wrong fragment index fails validation.
@@ -85,6 +86,19 @@ check_run $t128 -n 1,97 --dist int:3 --alpha 2 --beta 3
 check_run --transA T --param FRAG=1 --param MMAM=16 --param MMAK=8 -M 130 -N 70 -K 33 $ab
 check_run $t128 --param FRAG=1 -M 130 -N 135 -K 20 $ab
 
+# 2c. K-contiguous operands kept so in local memory (KCONT=1): A in NN, both in NT, B in TT;
+# odd leading dimensions (scalar loads); the 128x64x16 tile (rows of 20; split-K in 2a), and a
+# K step of 4 (rows of 4).
+for lay in "" "--transB T" "--transA T --transB T"; do
+    check_run $lay --param KCONT=1 -M 130 -N 70 -K 33 $ab
+done
+check_run --transB T --param KCONT=1 -M 130 -N 70 -K 33 --lda 37 --ldb 35 --ldc 71 --offa 1 \
+    --offb 3 --offc 5 $ab
+t12864="--param WM=64 --param WN=32 --param WGM=2 --param WGN=2 --param BK=16 --param MMAM=16 \
+--param MMAK=4 --param FRAG=1 --param KCONT=1"
+check_run --transB T $t12864 -M 130 -N 135 -K 40 --dist int:3 --alpha 2 --beta 3
+check_run --param KCONT=1 --param WGM=2 --param WGN=2 --param BK=4 -n 1,97 $ab
+
 # 2a. Split-K: each tile's K cut into pieces (uneven, with a partial last K step, and with
 # scalar loads), their sums added by the remainder kernel, which must have run.
 check_split() {
@@ -97,15 +111,24 @@ check_split --param SPLITK=3 --transA T -M 97 -N 65 -K 1030 --dist int:3 --alpha
 check_split --param SPLITK=4 -M 130 -N 70 -K 1100 --lda 1103 --offa 1 --alpha -1.5 --beta 0
 # SPLITK=0, the pieces the shape needs: two tiles are short of two work-groups a compute unit on
 # a device of two or more, so K is split (also through the preset that sets it, under the copy's
-# name); 256 tiles of 16 x 16 are not short (up to 128 compute units), so K is not split.
-check_split --param SPLITK=0 -M 97 -N 65 -K 1030 --alpha -1.5 --beta 0.5
+# name), but not where the pieces would be under 1024 deep; 256 tiles of 16 x 16 are not short
+# (up to 128 compute units), so K is not split.
+check_split --param SPLITK=0 -M 97 -N 65 -K 2100 --alpha -1.5 --beta 0.5
+check_split --param SPLITK=0 $t12864 -M 97 -N 65 -K 2100 $ab
 run_rows "^emu_dgemm_dmma_128x64x16_split .*  pass .*remainder kernel" --kernel-path "$tmp/emu" \
-    -k emu_dgemm_dmma_128x64x16_split --param EMU=1 --precision d -M 97 -N 65 -K 1030 $ab
-check_run --param SPLITK=0 --param WM=16 --param WN=16 --param WGM=1 --param WGN=1 --param BK=4 \
-    -M 256 -N 256 -K 600 $ab
-if printf '%s\n' "$out" | grep -q "remainder kernel"; then
-    bad "SPLITK=0 split a grid of 256 tiles: $(printf '%s\n' "$out" | tail -1)"
-else ok; fi
+    -k emu_dgemm_dmma_128x64x16_split --param EMU=1 --precision d -M 97 -N 65 -K 2100 $ab
+# no_split WHAT ARGS..: the run passes and K is not split.
+no_split() {
+    what=$1
+    shift
+    check_run "$@"
+    if printf '%s\n' "$out" | grep -q "remainder kernel"; then
+        bad "SPLITK=0 split $what: $(printf '%s\n' "$out" | tail -1)"
+    else ok; fi
+}
+no_split "K = 1030 into pieces under 1024 deep" --param SPLITK=0 -M 97 -N 65 -K 1030 $ab
+no_split "a grid of 256 tiles" --param SPLITK=0 --param WM=16 --param WN=16 --param WGM=1 \
+    --param WGN=1 --param BK=4 -M 256 -N 256 -K 600 $ab
 
 # 2b. sgemm_3xtf32 (K >= 48, where its split's error is inside FP32's bound): its default tile (64x128x16, m16n8k8, K steps added in FP32) in every
 # layout, the other instruction shape, other K steps, accumulation in the tensor core, padded
@@ -131,7 +154,13 @@ check_run --transA T --param SPLIT=0 -M 130 -N 70 -K 49 $ab
 check_run --transB T --param SPLIT=1 --param FRAG=0 -M 130 -N 70 -K 49 $ab
 check_run --param KACC=2 --param WM=16 --param WGM=4 -M 130 -N 70 -K 70 $ab
 check_split --param SPLITK=4 --param KACC=2 --param WM=16 --param WGM=4 -M 130 -N 70 -K 1100 $ab
-check_split --param SPLITK=0 -M 97 -N 65 -K 1030 $ab
+check_split --param SPLITK=0 -M 97 -N 65 -K 2100 $ab
+# K-contiguous operands kept so (KCONT=1) in NN and NT, and with 32-deep K steps (rows of 36).
+check_run --param KCONT=1 -M 130 -N 135 -K 49 $ab
+check_run --transB T --param KCONT=1 -M 130 -N 70 -K 49 --lda 133 --ldb 73 --ldc 71 --offa 1 \
+    --offb 3 --offc 5 $ab
+check_run --transB T --param KCONT=1 --param BK=32 --param WM=32 --param WN=32 --param WGM=2 \
+    --param WGN=2 -M 97 -N 65 -K 70 $ab
 
 # The split is what makes it FP32-accurate: a copy that drops the small parts multiplies TF32
 # inputs, passes the error bound, and must be caught by the faithful verdict at K = 2048: its row

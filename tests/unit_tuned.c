@@ -300,16 +300,17 @@ static void test_heuristic_16bit(const gb_registry_t *reg)
     }
 }
 
-/* The heuristic in d on an NVIDIA GPU: the 128x64x16 tile where a kernel may take its 50 KB of
- * local memory, the 128x128x8 tile (33 KB) where 48 KB is all it may take. */
+/* The heuristic in d on an NVIDIA GPU: the 128x64x16 tile (K split by the grid's need) where a
+ * kernel may take its 50 KB of local memory, the 128x128x8 tile (33 KB) where 48 KB is all it
+ * may take. */
 static void test_heuristic_local(const gb_registry_t *reg)
 {
     static char ext[] = "cl_khr_fp64 cl_nv_device_attribute_query";
     static const struct {
         size_t local;
         const char *kernel;
-    } cases[] = {{232448, "dgemm_dmma_128x64x16"},
-                 {51200, "dgemm_dmma_128x64x16"},
+    } cases[] = {{232448, "dgemm_dmma_128x64x16_split"},
+                 {51200, "dgemm_dmma_128x64x16_split"},
                  {51199, "dgemm_dmma_128_k4"},
                  {49152, "dgemm_dmma_128_k4"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

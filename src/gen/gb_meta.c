@@ -51,7 +51,7 @@ static char *f1_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB
 static char *f1_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f1_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f1_let_names[] = {"T", "P"};
-static char *f1_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(ceil_div(2 * CUS, T), K / 256), 32))"};
+static char *f1_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))"};
 static long f1_p0_values[] = {16, 32, 64};
 static long f1_p1_values[] = {8, 16, 32, 64};
 static long f1_p2_values[] = {1, 2, 4, 8};
@@ -63,9 +63,10 @@ static long f1_p7_values[] = {0, 2, 4};
 static long f1_p8_values[] = {0, 1, 2};
 static long f1_p9_values[] = {0, 1};
 static long f1_p10_values[] = {1, 2, 4, 8, 16};
-static long f1_p11_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
-static long f1_p12_values[] = {0, 1};
-static long f1_p13_values[] = {0, 128, 168};
+static long f1_p11_values[] = {0, 1};
+static long f1_p12_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static long f1_p13_values[] = {0, 1};
+static long f1_p14_values[] = {0, 128, 168};
 static gb_param_t f1_params[] = {
     {"WM", "rows of C per warp (multiple of MMAM)", 32L, f1_p0_values, 3, 1L, 1073741824L, 0},
     {"WN", "columns of C per warp", 32L, f1_p1_values, 4, 1L, 1073741824L, 0},
@@ -78,9 +79,10 @@ static gb_param_t f1_params[] = {
     {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f1_p8_values, 3, 1L, 1073741824L, 0},
     {"EMU", "1: emulate mma.sync through local memory, so that devices without tensor cores can validate the indexing (testing only, slow)", 0L, f1_p9_values, 2, 1L, 1073741824L, 1},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f1_p10_values, 5, 1L, 1073741824L, 0},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded up, each piece at least 256 deep, at most 32): a split only where the grid is short, as a preset for every shape", 1L, f1_p11_values, 11, 1L, 1073741824L, 0},
-    {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f1_p12_values, 2, 1L, 1073741824L, 0},
-    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f1_p13_values, 3, 1L, 1073741824L, 0},
+    {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect where neither is (TN); its local memory is counted for both", 0L, f1_p11_values, 2, 1L, 1073741824L, 0},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f1_p12_values, 11, 1L, 1073741824L, 0},
+    {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f1_p13_values, 2, 1L, 1073741824L, 0},
+    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f1_p14_values, 3, 1L, 1073741824L, 0},
 };
 static char *f1_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM"};
 static long f1_s0_values[] = {32, 32, 4, 2, 8, 8, 4, 4, 1, 8};
@@ -109,7 +111,7 @@ static char *f2_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB
 static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f2_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f2_let_names[] = {"T", "P"};
-static char *f2_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(ceil_div(2 * CUS, T), K / 256), 32))"};
+static char *f2_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))"};
 static long f2_p0_values[] = {16, 32, 64};
 static long f2_p1_values[] = {8, 16, 32, 64};
 static long f2_p2_values[] = {1, 2, 4, 8};
@@ -121,9 +123,10 @@ static long f2_p7_values[] = {0, 2, 4};
 static long f2_p8_values[] = {0, 1, 2};
 static long f2_p9_values[] = {0, 1};
 static long f2_p10_values[] = {1, 2, 4, 8, 16};
-static long f2_p11_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
-static long f2_p12_values[] = {0, 1};
-static long f2_p13_values[] = {0, 128, 168};
+static long f2_p11_values[] = {0, 1};
+static long f2_p12_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static long f2_p13_values[] = {0, 1};
+static long f2_p14_values[] = {0, 128, 168};
 static gb_param_t f2_params[] = {
     {"WM", "rows of C per warp (multiple of MMAM)", 32L, f2_p0_values, 3, 1L, 1073741824L, 0},
     {"WN", "columns of C per warp", 32L, f2_p1_values, 4, 1L, 1073741824L, 0},
@@ -136,9 +139,15 @@ static gb_param_t f2_params[] = {
     {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f2_p8_values, 3, 1L, 1073741824L, 0},
     {"EMU", "1: emulate mma.sync through local memory, so that devices without tensor cores can validate the indexing (testing only, slow)", 0L, f2_p9_values, 2, 1L, 1073741824L, 1},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f2_p10_values, 5, 1L, 1073741824L, 0},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded up, each piece at least 256 deep, at most 32): a split only where the grid is short, as a preset for every shape", 1L, f2_p11_values, 11, 1L, 1073741824L, 0},
-    {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f2_p12_values, 2, 1L, 1073741824L, 0},
-    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f2_p13_values, 3, 1L, 1073741824L, 0},
+    {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect where neither is (TN); its local memory is counted for both", 0L, f2_p11_values, 2, 1L, 1073741824L, 0},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f2_p12_values, 11, 1L, 1073741824L, 0},
+    {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f2_p13_values, 2, 1L, 1073741824L, 0},
+    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f2_p14_values, 3, 1L, 1073741824L, 0},
+};
+static char *f2_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "KCONT", "SPLITK"};
+static long f2_s0_values[] = {64, 32, 2, 2, 16, 16, 4, 4, 1, 8, 1, 1, 0};
+static gb_preset_t f2_presets[] = {
+    {"dgemm_dmma_nn_128x64x16", "dgemm_dmma_128x64x16_split's tile with a K-contiguous A (and B in NT) kept so in local memory (KCONT=1): row-NN with no pass of A and no transposing stores (bench/notes/dgemm.md#dmma-kmajor)", 2u, 13, f2_s0_names, f2_s0_values},
 };
 static char *f3_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
 static long f3_p0_values[] = {1, 2, 4, 8, 16};
@@ -621,7 +630,7 @@ static char *f23_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "off
 static char *f23_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f23_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f23_let_names[] = {"T", "P"};
-static char *f23_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(ceil_div(2 * CUS, T), K / 256), 32))"};
+static char *f23_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))"};
 static long f23_p0_values[] = {16, 32, 64, 128};
 static long f23_p1_values[] = {8, 16, 32, 64};
 static long f23_p2_values[] = {1, 2, 4, 8};
@@ -637,7 +646,8 @@ static long f23_p11_values[] = {0, 1, 2};
 static long f23_p12_values[] = {0, 128, 168, 255};
 static long f23_p13_values[] = {0, 1};
 static long f23_p14_values[] = {1, 2, 4, 8, 16};
-static long f23_p15_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static long f23_p15_values[] = {0, 1};
+static long f23_p16_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static gb_param_t f23_params[] = {
     {"WM", "rows of C per warp (multiple of 16)", 32L, f23_p0_values, 4, 1L, 1073741824L, 0},
     {"WN", "columns of C per warp", 64L, f23_p1_values, 4, 1L, 1073741824L, 0},
@@ -654,7 +664,8 @@ static gb_param_t f23_params[] = {
     {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f23_p12_values, 4, 1L, 1073741824L, 0},
     {"EMU", "1: emulate mma.sync and the TF32 rounding through local memory, so that devices without tensor cores can validate the indexing and the split (testing only, slow)", 0L, f23_p13_values, 2, 1L, 1073741824L, 1},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f23_p14_values, 5, 1L, 1073741824L, 0},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded up, each piece at least 256 deep, at most 32): a split only where the grid is short, as a preset for every shape", 1L, f23_p15_values, 11, 1L, 1073741824L, 0},
+    {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect where neither is (TN); its local memory is counted for both", 0L, f23_p15_values, 2, 1L, 1073741824L, 0},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f23_p16_values, 11, 1L, 1073741824L, 0},
 };
 static char *f23_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM"};
 static long f23_s0_values[] = {32, 64, 2, 2, 16, 16, 8, 8, 1, 1, 2, 1, 8};
@@ -671,7 +682,7 @@ static char *f24_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "off
 static char *f24_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f24_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f24_let_names[] = {"T", "P"};
-static char *f24_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(ceil_div(2 * CUS, T), K / 256), 32))"};
+static char *f24_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))"};
 static long f24_p0_values[] = {16, 32, 64, 128};
 static long f24_p1_values[] = {8, 16, 32, 64};
 static long f24_p2_values[] = {1, 2, 4, 8};
@@ -687,7 +698,8 @@ static long f24_p11_values[] = {0, 1, 2};
 static long f24_p12_values[] = {0, 128, 168, 255};
 static long f24_p13_values[] = {0, 1};
 static long f24_p14_values[] = {1, 2, 4, 8, 16};
-static long f24_p15_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static long f24_p15_values[] = {0, 1};
+static long f24_p16_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static gb_param_t f24_params[] = {
     {"WM", "rows of C per warp (multiple of 16)", 32L, f24_p0_values, 4, 1L, 1073741824L, 0},
     {"WN", "columns of C per warp", 64L, f24_p1_values, 4, 1L, 1073741824L, 0},
@@ -704,7 +716,8 @@ static gb_param_t f24_params[] = {
     {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f24_p12_values, 4, 1L, 1073741824L, 0},
     {"EMU", "1: emulate mma.sync and the TF32 rounding through local memory, so that devices without tensor cores can validate the indexing and the split (testing only, slow)", 0L, f24_p13_values, 2, 1L, 1073741824L, 1},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f24_p14_values, 5, 1L, 1073741824L, 0},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded up, each piece at least 256 deep, at most 32): a split only where the grid is short, as a preset for every shape", 1L, f24_p15_values, 11, 1L, 1073741824L, 0},
+    {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect where neither is (TN); its local memory is counted for both", 0L, f24_p15_values, 2, 1L, 1073741824L, 0},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f24_p16_values, 11, 1L, 1073741824L, 0},
 };
 static char *f25_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
 static char *f25_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "RUNSUM == 0 || KACC > 0", "K >= 48"};
@@ -737,12 +750,12 @@ static gb_param_t f25_params[] = {
 static char *f25_s0_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
 static long f25_s0_values[] = {128, 2, 16, 3, 8, 0, 1, 1, 8, 1};
 static char *f25_s1_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "RUNSUM", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
-static long f25_s1_values[] = {128, 1, 16, 3, 8, 1, 0, 1, 1, 8, 1};
+static long f25_s1_values[] = {128, 1, 16, 3, 16, 1, 0, 1, 1, 8, 1};
 static char *f25_s2_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
 static long f25_s2_values[] = {64, 2, 32, 3, 4, 0, 1, 1, 8, 1};
 static gb_preset_t f25_presets[] = {
     {"sgemm_wgmma_128x128", "the family default: 128x128x16 tile, two warp groups of 64x128, sums of 128 k added in FP32, 33 KB of local memory; 62.8 TFLOP/s at 4096 on the H200, faithful on uniform, positive and normal data (bench/notes/wgmma.md#wgmma-first)", 1u, 10, f25_s0_names, f25_s0_values},
-    {"sgemm_wgmma_64x128", "64x128x16 tile, one warp group, the running sums in local memory (65 KB): twice the work-groups of the default; 66.8 / 72.2 TFLOP/s at 4096 / 8192 on the H200, where the running sums in registers ran 63.7 / 64.8 (bench/notes/wgmma.md#runsum-h200)", 1u, 11, f25_s1_names, f25_s1_values},
+    {"sgemm_wgmma_64x128", "64x128x16 tile, one warp group, the running sums in local memory (65 KB), added to every 16 K steps (sums of 256 k in the tensor core): twice the work-groups of the default; 68.1 / 74.7 TFLOP/s at 4096 / 8192 on the H200, faithful on uniform, one-sign and normal data, where sums of 128 k ran 66.0 / 72.5 and the running sums in registers 63.7 / 64.8 (bench/notes/wgmma.md#kacc16-h200, #runsum-h200)", 1u, 11, f25_s1_names, f25_s1_values},
     {"sgemm_wgmma_128x64", "128x64x32 tile: half the accumulators of the default, longer K steps", 1u, 10, f25_s2_names, f25_s2_values},
 };
 static char *f26_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
@@ -991,12 +1004,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "e789b761ddb773947c3b6ed255615605e2c0ff221a0b2d80a3de310e3b6343f5",
+    .program_digest = "2d8d5ceb68b57b0fd3bd9b8baee86c40ea825988e28f6a23bfb0e4820278f847",
     .global[0] = "ceil_div(N, WGN * WN) * 32 * WGM * WGN",
     .global[1] = "ceil_div(M, WGM * WM) * P",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "(2 * BK * (WGM * WM + WGN * WN + 2 * PAD) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
+    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .side[1].entry = "mma_sync_sum",
     .side[1].global[0] = "(P > 1) * ceil_div(N, 64) * 64",
@@ -1009,7 +1022,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "ELEM * (M * N + (P > 1) * P * ceil_div(M, WGM * WM) * WGM * WM * ceil_div(N, WGN * WN) * WGN * WN)",
     .precisions = 2u, .layouts = 4u,
     .nargs = 16, .nconstraints = 10, .nextensions = 1, .nlets = 2,
-    .nparams = 14, .npresets = 7,
+    .nparams = 15, .npresets = 7,
     .args = f1_args,
     .constraints = f1_constraints,
     .extensions = f1_extensions,
@@ -1021,16 +1034,16 @@ gb_family_t gb__builtin_families[] = {
   },
   {
     .name = "dgemm_dmma_nn",
-    .description = "dgemm_dmma (the same source and parameters) with row-NN, NT and TT native: no transposition pass of A, whose cost dgemm_dmma pays on an NN problem and which dominates where A is large beside the work (tall shapes with a small N, large K with small M and N); its local stores of a K-contiguous A are 8 bytes wide, so where the pass is cheap dgemm_dmma is faster (docs/performance.md). NVIDIA only.",
+    .description = "dgemm_dmma (the same source and parameters) with row-NN, NT and TT native: no transposition pass of A, whose cost dgemm_dmma pays on an NN problem and which dominates where A is large beside the work (tall shapes with a small N, large K with small M and N); with KCONT=0 its local stores of a K-contiguous A are 8 bytes wide (so where the pass is cheap dgemm_dmma is faster, docs/performance.md); KCONT=1 keeps A K-contiguous in local memory, stored 16 bytes at a time. NVIDIA only.",
     .origin = "kernels/dgemm_dmma_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "e789b761ddb773947c3b6ed255615605e2c0ff221a0b2d80a3de310e3b6343f5",
+    .program_digest = "2d8d5ceb68b57b0fd3bd9b8baee86c40ea825988e28f6a23bfb0e4820278f847",
     .global[0] = "ceil_div(N, WGN * WN) * 32 * WGM * WGN",
     .global[1] = "ceil_div(M, WGM * WM) * P",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "(2 * BK * (WGM * WM + WGN * WN + 2 * PAD) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
+    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .side[1].entry = "mma_sync_sum",
     .side[1].global[0] = "(P > 1) * ceil_div(N, 64) * 64",
@@ -1043,13 +1056,14 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "ELEM * (M * N + (P > 1) * P * ceil_div(M, WGM * WM) * WGM * WM * ceil_div(N, WGN * WN) * WGN * WN)",
     .precisions = 2u, .layouts = 11u,
     .nargs = 16, .nconstraints = 10, .nextensions = 1, .nlets = 2,
-    .nparams = 14, .npresets = 0,
+    .nparams = 15, .npresets = 1,
     .args = f2_args,
     .constraints = f2_constraints,
     .extensions = f2_extensions,
     .let_names = f2_let_names,
     .let_exprs = f2_let_exprs,
     .params = f2_params,
+    .presets = f2_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1555,12 +1569,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "e789b761ddb773947c3b6ed255615605e2c0ff221a0b2d80a3de310e3b6343f5",
+    .program_digest = "2d8d5ceb68b57b0fd3bd9b8baee86c40ea825988e28f6a23bfb0e4820278f847",
     .global[0] = "ceil_div(N, WGN * WN) * 32 * WGM * WGN",
     .global[1] = "ceil_div(M, WGM * WM) * P",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "(2 * BK * (WGM * WM + WGN * WN + 2 * PAD) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
+    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .side[1].entry = "mma_sync_sum",
     .side[1].global[0] = "(P > 1) * ceil_div(N, 64) * 64",
@@ -1573,7 +1587,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "ELEM * (M * N + (P > 1) * P * ceil_div(M, WGM * WM) * WGM * WM * ceil_div(N, WGN * WN) * WGN * WN)",
     .precisions = 1u, .layouts = 4u,
     .nargs = 16, .nconstraints = 10, .nextensions = 1, .nlets = 2,
-    .nparams = 16, .npresets = 3,
+    .nparams = 17, .npresets = 3,
     .args = f23_args,
     .constraints = f23_constraints,
     .extensions = f23_extensions,
@@ -1589,12 +1603,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "e789b761ddb773947c3b6ed255615605e2c0ff221a0b2d80a3de310e3b6343f5",
+    .program_digest = "2d8d5ceb68b57b0fd3bd9b8baee86c40ea825988e28f6a23bfb0e4820278f847",
     .global[0] = "ceil_div(N, WGN * WN) * 32 * WGM * WGN",
     .global[1] = "ceil_div(M, WGM * WM) * P",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "(2 * BK * (WGM * WM + WGN * WN + 2 * PAD) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
+    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .side[1].entry = "mma_sync_sum",
     .side[1].global[0] = "(P > 1) * ceil_div(N, 64) * 64",
@@ -1607,7 +1621,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "ELEM * (M * N + (P > 1) * P * ceil_div(M, WGM * WM) * WGM * WM * ceil_div(N, WGN * WN) * WGN * WN)",
     .precisions = 1u, .layouts = 11u,
     .nargs = 16, .nconstraints = 10, .nextensions = 1, .nlets = 2,
-    .nparams = 16, .npresets = 0,
+    .nparams = 17, .npresets = 0,
     .args = f24_args,
     .constraints = f24_constraints,
     .extensions = f24_extensions,
@@ -2010,16 +2024,16 @@ const gb_tuned_entry_t gb__shipped_entries[121] = {
    .gflops = 297765.34220743203, .nevidence = 3, .evidence = {"467117bd273bba32", "7f784c72bca1b4dd", "483784e84b1ff1a8"}, .tuned_at = "2026-11-29T06:57:54Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "dgemm_dmma",
-   .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 0L, 8L, 0L, 8L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
-   .gflops = 40329.846153846149, .nevidence = 3, .evidence = {"1636a31d810256a8", "12f2a4fcf732e777", "c87834ee64400f8b"}, .tuned_at = "2026-11-28T16:40:32Z", .source = "shipped"},
+   .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 8L, 0L, 4L, 16L, 4L, 0L, 2L, 2L, 64L, 32L}},
+   .gflops = 44728.060651503787, .nevidence = 3, .evidence = {"5afe5749202a37c1", "a6e76054d7c9c749", "ab93d06d82ac9a65"}, .tuned_at = "2026-11-29T17:04:45Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-256", .m = 256, .n = 256, .k = 65536, .kernel = "dgemm_dmma",
-   .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {8L, 1L, 0L, 0L, 4L, 0L, 8L, 16L, 2L, 24L, 1L, 4L, 64L, 32L}},
-   .gflops = 21332.336472364601, .nevidence = 3, .evidence = {"fdd323780df609fa", "a593bd0e303b252c", "5222e4fc792466df"}, .tuned_at = "2026-11-28T16:43:39Z", .source = "shipped"},
+   .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 8L, 0L, 4L, 16L, 4L, 0L, 2L, 2L, 64L, 32L}},
+   .gflops = 30108.850429028102, .nevidence = 3, .evidence = {"682936b17a26dfb0", "c3fb96a3e5c5dc63", "40a1ed16a1f6393f"}, .tuned_at = "2026-11-29T17:03:22Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-512", .m = 512, .n = 512, .k = 32768, .kernel = "dgemm_dmma",
-   .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {8L, 1L, 0L, 0L, 1L, 0L, 4L, 16L, 4L, 16L, 1L, 8L, 64L, 32L}},
-   .gflops = 32367.944533204722, .nevidence = 3, .evidence = {"ae08fc44210b0ecb", "681742f8301d9e03", "a108381f78cc646c"}, .tuned_at = "2026-11-28T16:41:54Z", .source = "shipped"},
+   .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 8L, 0L, 4L, 16L, 4L, 0L, 2L, 2L, 64L, 32L}},
+   .gflops = 38622.417323117872, .nevidence = 3, .evidence = {"af7c3194cd6dab4a", "fa76a3bf5529c444", "f5f7c281f6c07ba9"}, .tuned_at = "2026-11-29T17:04:20Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "small-128", .m = 128, .n = 128, .k = 128, .kernel = "dgemm_dmma_nn",
    .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {32L, 0L, 0L, 0L, 1L, 0L, 16L, 16L, 0L, 4L, 1L, 1L, 16L, 16L}},
@@ -2185,17 +2199,17 @@ const gb_tuned_entry_t gb__shipped_entries[121] = {
    .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {8L, 128L, 1L, 0L, 8L, 8L, 0L, 1L, 1L, 1L, 3L, 2L}},
    .gflops = 68745.875152058405, .nevidence = 3, .evidence = {"7016e93454c8b1a5", "7307f664ebddf576", "3da65d67e91ad0e8"}, .tuned_at = "2026-11-29T11:32:22Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
-   .precision = 0, .layout = "row-NN", .shape_class = "square-4096", .m = 4096, .n = 11008, .k = 4096, .kernel = "sgemm_wgmma",
-   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {16L, 128L, 1L, 0L, 8L, 8L, 0L, 1L, 1L, 1L, 3L, 1L}},
-   .gflops = 73352.808596902643, .nevidence = 3, .evidence = {"4e6b844b4062c3b9", "49bc79a61a1726b0", "ceea0917312f60e9"}, .tuned_at = "2026-11-29T11:37:31Z", .source = "shipped"},
+   .precision = 0, .layout = "row-NN", .shape_class = "square-4096", .m = 4096, .n = 4096, .k = 4096, .kernel = "sgemm_wgmma",
+   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 8L, 16L, 0L, 1L, 1L, 1L, 3L, 1L}},
+   .gflops = 71333.122338481975, .nevidence = 3, .evidence = {"ed646dc45d80c997", "bf695e9c7accce95", "d593cbf5e29bcff2"}, .tuned_at = "2026-11-29T17:05:24Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "square-512", .m = 512, .n = 512, .k = 512, .kernel = "sgemm_3xtf32_nn",
    .params = {.count = 16, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 0L, 0L, 16L, 2L, 0L, 8L, 16L, 8L, 2L, 1L, 2L, 4L, 32L, 16L}},
    .gflops = 10789.206430868167, .nevidence = 3, .evidence = {"1da768f5d9d931ec", "6d6fd97a27bab812", "3bf781c9f200d7f5"}, .tuned_at = "2026-11-28T16:42:52Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "square-8192", .m = 8192, .n = 8192, .k = 8192, .kernel = "sgemm_wgmma",
-   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {16L, 128L, 1L, 0L, 8L, 8L, 0L, 1L, 1L, 1L, 3L, 1L}},
-   .gflops = 72224.836973680605, .nevidence = 3, .evidence = {"41c6b5d3fe20dc32", "80241b4ab9926bc1", "3015c777964698c4"}, .tuned_at = "2026-11-29T11:32:14Z", .source = "shipped"},
+   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {16L, 128L, 1L, 0L, 8L, 16L, 0L, 1L, 1L, 1L, 3L, 1L}},
+   .gflops = 75133.635170506095, .nevidence = 3, .evidence = {"6c94ebb1f4e95a4f", "1613db77af18f7c0", "121c3bec2641976c"}, .tuned_at = "2026-11-29T17:06:01Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "tall-1024", .m = 16384, .n = 1024, .k = 1024, .kernel = "sgemm_wgmma",
    .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {16L, 128L, 1L, 0L, 8L, 8L, 0L, 1L, 1L, 1L, 3L, 2L}},

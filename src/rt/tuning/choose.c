@@ -92,15 +92,17 @@ static const struct heuristic {
     {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 0, "hgemm_wgmma_nt_64x128"},
     {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 0, "bgemm_wgmma_nt_64x128"},
     {"NVIDIA", "gpu", GB_PREC_S, 1024, 0, 0, 0, "xgemm_nv_64x64"},
-    /* s (and c by 1M) past 1024 on Hopper: 3xTF32 on the warp-group MMA, 66.8 TFLOP/s at 4096
-     * on the H200 against sgemm_3xtf32's 61.2 and cuBLAS's 49-50 (bench/notes/wgmma.md#runsum-h200),
+    /* s (and c by 1M) past 1024 on Hopper: 3xTF32 on the warp-group MMA, 68.1 TFLOP/s at 4096
+     * on the H200 against sgemm_3xtf32's 61.2 and cuBLAS's 49-50 (bench/notes/wgmma.md#kacc16-h200),
      * so that the portfolio measures it beside the tuned entries. */
     {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 0, "sgemm_wgmma_64x128"},
     {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 0, "xgemm_nv_k8"},
     /* d: the 128x64x16 tile where the device allows its 50 KB of local memory (Hopper: 51-52
      * TFLOP/s at 4096 and 8192 on the H200 against 47-48; bench/notes/dgemm.md#dmma-past-48k),
+     * K split where its tiles are short of the device and K long (the squares unsplit and
+     * unchanged, 256 x 256 x 65536 2.4 -> 30 TFLOP/s; bench/notes/dgemm.md#dmma-split-h200),
      * else the 128x128x8 tile within 48 KB. */
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 0, "dgemm_dmma_128x64x16"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 0, "dgemm_dmma_128x64x16_split"},
     {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 0, "dgemm_dmma_128_k4"},
     {"", "gpu", GB_PREC_S, 0, 0, 0, 0, "xgemm_gpu"},
     {"", "gpu", GB_PREC_D, 0, 0, 0, 0, "xgemm_gpu_d"},
