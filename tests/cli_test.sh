@@ -332,6 +332,15 @@ then ok; else
 "$gb" run -k naive,SGEMM_NT_4x1 -M 13 -N 9 -K 5 -i 2 --beta 0.5 >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && [ "$(grep -c ' pass ' "$tmp/out")" -eq 2 ]; then ok; else
     bad "a good run"; cat "$tmp/out" "$tmp/err"; fi
+# Their own layouts differ (row-NN, row-NT) and none was given: both ran row-NN, and a line says
+# so; SGEMM_NT_4x1 alone runs its own row-NT, with no such line.
+if grep -q "^layout: the kernels' own layouts differ, so every one runs row-NN" "$tmp/out" &&
+    [ "$(grep -c '^[A-Za-z_0-9]* *s *row-NN .* pass ' "$tmp/out")" -eq 2 ]; then ok; else
+    bad "kernels of different layouts in one run took one layout"; cat "$tmp/out"; fi
+"$gb" run -k SGEMM_NT_4x1 -M 13 -N 9 -K 5 -i 2 >"$tmp/out" 2>"$tmp/err"
+if grep -q '^SGEMM_NT_4x1 *s *row-NT .* pass ' "$tmp/out" && ! grep -q "^layout:" "$tmp/out"
+then ok; else
+    bad "one kernel runs its own layout"; cat "$tmp/out"; fi
 
 # A layout the kernel lacks is served through a transposition pass, and says so.
 "$gb" run -k SGEMM_NT_4x1 --layout row -M 13 -N 9 -K 5 -i 2 >"$tmp/out" 2>"$tmp/err"

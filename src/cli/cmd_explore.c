@@ -9,6 +9,7 @@
 
 #include "options.h"
 #include "progress.h"
+#include "run_show.h"
 
 static void usage(void)
 {
@@ -87,6 +88,8 @@ static void print_plan(gb_explore_t *ex, const gb_explore_plan_t *pl, const gb_d
     if (pl->shards > 1)
         printf("shard %zu of %zu (indices %zu modulo %zu): %zu points are the other shards'\n",
                pl->shard, pl->shards, pl->shard, pl->shards, gb_explore_count(ex, GB_XP_OTHER));
+    if (gb_explore_one_layout(ex))
+        cli_one_layout_note(pl);
     if (st)
         printf("store: %s\n", gb_store_path(st));
     else

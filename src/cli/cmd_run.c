@@ -41,9 +41,10 @@ static void usage(void)
            "                        to FP16, precision hh, judged by FP16's unit roundoff;\n"
            "                        kernels that declare hh: naive, xgemm); default s (FP32)\n"
            "      --layout row|col  --transA N|T|C  --transB N|T|C (default: row NN, or the\n"
-           "                        kernel's own native layout when none is given; others\n"
-           "                        are served through transposition passes; C, the\n"
-           "                        conjugate transpose, for c and z only)\n"
+           "                        kernel's own native layout when none is given, unless\n"
+           "                        the run's kernels' own layouts differ: then row NN for\n"
+           "                        all; others are served through transposition passes;\n"
+           "                        C, the conjugate transpose, for c and z only)\n"
            "      --alpha A --beta B (default 1, 0; RE,IM for c and z)\n"
            "      --lda L --ldb L --ldc L  --offa O --offb O --offc O\n"
            "      --lws J,I[;J,I..] work-group sizes (kernels with LX/LY parameters; -lws too)\n"
@@ -360,7 +361,7 @@ int cmd_run(int argc, char **argv)
         else if (o.build_only)
             cli_run_build_header(u.di);
         else
-            cli_run_header(&u.tb, u.di, &pl, o.verdict);
+            cli_run_header(&u.tb, u.di, &pl, gb_explore_one_layout(u.ex), o.verdict);
         for (size_t i = 0; i < gb_explore_total(u.ex) && !rc; i++)
             rc = o.build_only ? build_point(&u, i) : measure_point(&u, i);
         if (!rc) {

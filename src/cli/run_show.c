@@ -271,8 +271,17 @@ static void header_device(const run_table_t *tb, const gb_device_info_t *dev,
                "meas%% shows -\n");
 }
 
+void cli_one_layout_note(const gb_explore_plan_t *o)
+{
+    char tag[16];
+    printf("layout: the kernels' own layouts differ, so every one runs %s (its route's passes "
+           "or operand swap included where that is not its own) and the rows solve one problem; "
+           "--layout, --transA and --transB choose another\n",
+           gb_problem_layout_tag(&o->base, tag, sizeof tag));
+}
+
 void cli_run_header(const run_table_t *tb, const gb_device_info_t *dev, const gb_explore_plan_t *o,
-                    gb_verdict_t verdict)
+                    int one_layout, gb_verdict_t verdict)
 {
     char dist[64];
     header_device(tb, dev, o);
@@ -318,6 +327,8 @@ void cli_run_header(const run_table_t *tb, const gb_device_info_t *dev, const gb
            "computation's in the precision (else how many times it, at most)\n",
            o->base.alpha, sa, o->base.beta, sb, gb_dist_format(&o->bench.dist, dist, sizeof dist),
            (unsigned long long)o->bench.seed, GB_FAITHFUL_LAMBDA);
+    if (one_layout)
+        cli_one_layout_note(o);
     if (verdict == GB_VERDICT_FAITHFUL)
         printf("a result that fails the faithful verdict is a failure (valid: FAIL, exit 1) "
                "unless its implementation declares a reduced precision (faithful: reduced); "

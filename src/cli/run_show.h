@@ -20,9 +20,13 @@ typedef struct run_table {
 } run_table_t;
 
 /* The lines above the rows: the device, its peaks, what the columns count under the plan's
- * options and what --verdict holds results to; then the column heads. */
+ * options, the layout every kernel takes where one_layout (gb_explore_one_layout) and what
+ * --verdict holds results to; then the column heads. */
 void cli_run_header(const run_table_t *tb, const gb_device_info_t *dev, const gb_explore_plan_t *o,
-                    gb_verdict_t verdict);
+                    int one_layout, gb_verdict_t verdict);
+/* Where the kernels' own layouts differ and none was given: the line saying that every one
+ * takes the plan's layout, and how to choose another. */
+void cli_one_layout_note(const gb_explore_plan_t *o);
 /* One point's row (kernel as named, its problem and result, hm its host memory, serial_ms the
  * serial offload measured beside a pipelined point or 0, t its declared traffic, oc its outcome
  * under --verdict, caps its implementation's capabilities); what the notes after the rows need

@@ -22,6 +22,7 @@ typedef struct entry {
     size_t nparams;
     size_t ncombos;      /* product of their value counts */
     int lws;             /* sweeps the plan's work-group sizes (it has LX and LY) */
+    unsigned layout;     /* gb_layout_index of the layout it would take on its own */
     size_t first, count; /* its points: [first, first + count) */
 } entry_t;
 
@@ -35,6 +36,7 @@ struct gb_explore {
     char *names_buf;
     entry_t *entries;
     size_t nentries;
+    int one_layout; /* the entries' own layouts differ and none was given: all take the plan's */
     size_t (*shapes)[3], nshapes;
     size_t (*lws)[2], nlws;
     size_t total;
@@ -141,6 +143,10 @@ static int add_entry(gb_explore_t *ex, const char *name, gb_precision_t prec, in
                                 GB_EXPLORE_MAX_POINTS);
         }
     e->lws = ex->nlws && has_param(im, "LX") && has_param(im, "LY");
+    gb_problem_t own = ex->pl->base;
+    if (!ex->pl->has_layout)
+        gb_impl_native_layout(im, &own);
+    e->layout = gb_layout_index(own.layout, own.trans_a, own.trans_b);
     return GB_OK;
 }
 
@@ -206,6 +212,10 @@ static int expand_kernels(gb_explore_t *ex, char *msg, size_t msglen)
         return rc;
     if (!ex->nentries)
         return gb__fail(msg, msglen, GB_ENOKERNEL, "no kernel to explore in the precisions asked");
+    /* Kernels whose own layouts differ, with none given, all take the plan's (row-major NN), so
+     * that one run's rows solve one problem. */
+    for (size_t e = 1; e < ex->nentries; e++)
+        ex->one_layout |= ex->entries[e].layout != ex->entries[0].layout;
     /* Every parameter and the work-group sizes apply to at least one kernel. */
     const char *one = ex->entries[0].name; /* the kernel, where only one is explored */
     for (size_t e = 1; one && e < ex->nentries; e++)
@@ -297,7 +307,7 @@ int gb_explore_job_on(gb_explore_t *ex, size_t index, size_t kind, gb_job_t *job
                           &swept,
                           e->lws ? ex->lws[li] : NULL,
                           &pl->base,
-                          pl->has_layout,
+                          pl->has_layout || ex->one_layout,
                           shape[0],
                           shape[1],
                           shape[2],
@@ -447,6 +457,11 @@ void gb_explore_close(gb_explore_t *ex)
     free(ex->status);
     free(ex->runs_on);
     free(ex);
+}
+
+int gb_explore_one_layout(const gb_explore_t *ex)
+{
+    return ex->one_layout;
 }
 
 size_t gb_explore_total(const gb_explore_t *ex)

@@ -123,6 +123,9 @@ size_t gb_explore_kinds(const gb_explore_t *ex);
 /* Can the point run on kind (an index into gb_explore_open_on's devs)? */
 int gb_explore_runs_on(const gb_explore_t *ex, size_t index, size_t kind);
 size_t gb_explore_total(const gb_explore_t *ex);
+/* Whether the kernels' own layouts differ, none was given, and so every point takes the plan's
+ * (row-major NN unless a plan file says otherwise): a run's rows then solve one problem. */
+int gb_explore_one_layout(const gb_explore_t *ex);
 /* Points in each status after gb_explore_open (measuring does not change them). */
 size_t gb_explore_count(const gb_explore_t *ex, gb_xp_status_t status);
 gb_xp_status_t gb_explore_status(const gb_explore_t *ex, size_t index);
