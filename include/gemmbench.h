@@ -268,8 +268,11 @@ typedef struct gb_param {
     long def;
     long *values; /* allowed values, or NULL with nvalues 0 */
     size_t nvalues;
-    long lo, hi; /* allowed range when values is NULL */
-    int untuned; /* "tune": false: a tuning space holds only the default, unless narrowed */
+    long lo, hi;      /* allowed range when values is NULL */
+    int untuned;      /* "tune": false: a tuning space holds only the default, unless narrowed */
+    unsigned layouts; /* "layouts": the native layouts where it changes the kernel (mask of 1u <<
+                       * gb_layout_index()); a family with none of them tunes only its default;
+                       * 0: every layout */
 } gb_param_t;
 
 typedef struct gb_preset {

@@ -164,6 +164,59 @@ static int parse_toy(const char *from, const char *to, gb_family_t *f)
     return rc;
 }
 
+/* A parameter that changes the kernel only in layouts the family lacks is held at its default
+ * (C's three values to one: 6 configurations); in a layout it has, it is tuned (18); a bad
+ * layout name is refused, naming the key. */
+static void test_param_layouts(const gb_device_info_t *dev)
+{
+    static const struct {
+        const char *layouts;
+        int rc;
+        unsigned long long count;
+    } cases[] = {{"['row-TN', 'col-NN']", GB_OK, 6},
+                 {"['row-TN', 'row-NN']", GB_OK, 18},
+                 {"['any']", GB_OK, 18},
+                 {"['rowNN']", GB_EMETADATA, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char with[128];
+        snprintf(with, sizeof with, "'C': {'default': 0, 'layouts': %s, ", cases[i].layouts);
+        gb_family_t f;
+        if (!CHECK_RC(parse_toy("'C': {'default': 0, ", with, &f), cases[i].rc) || cases[i].rc)
+            continue;
+        gb_space_t *sp;
+        char msg[512];
+        if (CHECK_RC(gb_space_open(&sp, &f, GB_PREC_S, dev, NULL, 0, msg, sizeof msg), GB_OK)) {
+            CHECK(gb_space_count(sp) == cases[i].count);
+            gb_space_close(sp);
+        }
+        gb__family_free(&f);
+    }
+}
+
+/* The mma.sync families: KCONT tuned where an operand is K-contiguous (dgemm_dmma_nn's NN, NT,
+ * TT), held at 0 in dgemm_dmma, whose only layout is TN. */
+static void test_kcont(const gb_registry_t *reg, const gb_device_info_t *dev)
+{
+    static const struct {
+        const char *family;
+        size_t values;
+    } cases[] = {{"dgemm_dmma", 1}, {"dgemm_dmma_nn", 2}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const gb_family_t *f = NULL;
+        const gb_preset_t *ps = NULL;
+        gb_space_t *sp;
+        char msg[512];
+        if (!CHECK_RC(gb_registry_find(reg, cases[i].family, &f, &ps), GB_OK) ||
+            !CHECK_RC(gb_space_open(&sp, f, GB_PREC_D, dev, NULL, 0, msg, sizeof msg), GB_OK))
+            continue;
+        size_t k = 0;
+        while (k < gb_space_nparams(sp) && strcmp(gb_space_param(sp, k), "KCONT"))
+            k++;
+        CHECK(k < gb_space_nparams(sp) && gb_space_nvalues(sp, k) == cases[i].values);
+        gb_space_close(sp);
+    }
+}
+
 static void test_toy(const gb_device_info_t *dev)
 {
     gb_family_t f;
@@ -336,6 +389,8 @@ int main(void)
     test_builtin(reg, &dev);
     test_onem(reg, &dev);
     test_toy(&dev);
+    test_param_layouts(&dev);
+    test_kcont(reg, &dev);
     test_bound(&dev);
     gb_registry_close(reg);
     return unit_finish();

@@ -94,7 +94,7 @@ static void family(size_t i, const gb_family_t *f)
                         p->lo, p->hi);
             else
                 fprintf(out, ", %ldL, NULL, 0, %ldL, %ldL", p->def, p->lo, p->hi);
-            fprintf(out, ", %d},\n", p->untuned);
+            fprintf(out, ", %d, %uu},\n", p->untuned, p->layouts);
         }
         fputs("};\n", out);
     }

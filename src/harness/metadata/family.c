@@ -39,14 +39,15 @@ static int get_string_array(gb_family_ctx_t *c, const cJSON *obj, const char *ke
     return GB_OK;
 }
 
-static int parse_layouts(gb_family_ctx_t *c, const cJSON *obj, unsigned *mask)
+int gb__family_layouts(gb_family_ctx_t *c, const cJSON *obj, const char *key, int required,
+                       unsigned *mask)
 {
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, "layouts"), *e;
     *mask = 0;
     if (!arr)
-        return gb__family_bad(c, "layouts", "is missing");
+        return required ? gb__family_bad(c, key, "is missing") : GB_OK;
     if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0)
-        return gb__family_bad(c, "layouts",
+        return gb__family_bad(c, key,
                               "must be a non-empty array such as [\"row-NN\"] or [\"any\"]");
     cJSON_ArrayForEach(e, arr)
     {
@@ -58,11 +59,10 @@ static int parse_layouts(gb_family_ctx_t *c, const cJSON *obj, unsigned *mask)
         gb_layout_t l;
         if (strlen(s) != 6 || s[3] != '-' || (s[4] != 'N' && s[4] != 'T') ||
             (s[5] != 'N' && s[5] != 'T'))
-            return gb__family_bad(c, "layouts",
-                                  "must hold \"any\" or names like \"row-NT\", \"col-TN\"");
+            return gb__family_bad(c, key, "must hold \"any\" or names like \"row-NT\", \"col-TN\"");
         char lay[4] = {s[0], s[1], s[2], 0};
         if (gb_layout_parse(lay, &l) != GB_OK)
-            return gb__family_bad(c, "layouts", "must start each name with row or col");
+            return gb__family_bad(c, key, "must start each name with row or col");
         *mask |= 1u << gb_layout_index(l, s[4] == 'T' ? GB_TRANS : GB_NOTRANS,
                                        s[5] == 'T' ? GB_TRANS : GB_NOTRANS);
     }
@@ -400,7 +400,7 @@ static int parse_members(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
     if (!prec)
         return gb__family_bad(c, "precisions", "is missing");
     if ((rc = gb__family_precisions(c, prec, "precisions", &f->precisions)) ||
-        (rc = parse_layouts(c, root, &f->layouts)) ||
+        (rc = gb__family_layouts(c, root, "layouts", 1, &f->layouts)) ||
         (rc = get_string_array(c, root, "args", 1, &f->args, &f->nargs)) ||
         (rc = parse_pair(c, root, "global", 1, f->global)) ||
         (rc = parse_pair(c, root, "local", 0, f->local)) ||

@@ -30,8 +30,8 @@ int gb__family_params(gb_family_ctx_t *c, const cJSON *obj, gb_family_t *f)
         snprintf(key, sizeof key, "parameters.%s", p->string);
         if (strlen(p->string) >= GB_NAME_MAX || !cJSON_IsObject(p))
             return gb__family_bad(c, key, "must be an object with a name under 48 characters");
-        if ((rc = gb__family_keys(c, p, key, KEYS("default", "values", "range", "doc", "tune"))) !=
-            GB_OK)
+        if ((rc = gb__family_keys(
+                 c, p, key, KEYS("default", "values", "range", "doc", "tune", "layouts"))) != GB_OK)
             return rc;
         if (!(q->name = gb__family_dup(p->string)))
             return GB_ENOMEM;
@@ -46,6 +46,9 @@ int gb__family_params(gb_family_ctx_t *c, const cJSON *obj, gb_family_t *f)
         if (tune && !cJSON_IsBool(tune))
             return gb__family_bad(c, sub, "must be true or false");
         q->untuned = tune && cJSON_IsFalse(tune);
+        snprintf(sub, sizeof sub, "%s.layouts", key);
+        if ((rc = gb__family_layouts(c, p, sub, 0, &q->layouts)))
+            return rc;
         const cJSON *vals = cJSON_GetObjectItemCaseSensitive(p, "values");
         const cJSON *range = cJSON_GetObjectItemCaseSensitive(p, "range"), *e;
         q->lo = 1;

@@ -204,7 +204,8 @@ static int range_values(const gb_param_t *p, long **out, size_t *n)
 }
 
 /* Candidate values of family parameter k: the narrowing's, else its own (its default alone for
- * a parameter the tuner leaves as it is, "tune": false). */
+ * a parameter the tuner leaves as it is, "tune": false, or one that changes the kernel in none
+ * of the family's native layouts, the only ones its kernel sees). */
 static int candidates(const gb_family_t *f, size_t k, const gb_space_values_t *narrow,
                       size_t nnarrow, long **out, size_t *n, char *msg, size_t msglen)
 {
@@ -238,7 +239,7 @@ static int candidates(const gb_family_t *f, size_t k, const gb_space_values_t *n
         *n = m;
         return GB_OK;
     }
-    if (p->untuned) {
+    if (p->untuned || (p->layouts && !(p->layouts & gb_family_layouts(f)))) {
         if (!(*out = malloc(sizeof **out)))
             return GB_ENOMEM;
         **out = p->def;
