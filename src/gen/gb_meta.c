@@ -725,7 +725,7 @@ static long f25_p0_values[] = {64, 128, 256};
 static long f25_p1_values[] = {1, 2};
 static long f25_p2_values[] = {8, 16, 32};
 static long f25_p3_values[] = {1, 3};
-static long f25_p4_values[] = {0, 1, 2, 4, 8, 16};
+static long f25_p4_values[] = {0, 1, 2, 4, 8, 16, 32};
 static long f25_p5_values[] = {0, 1};
 static long f25_p6_values[] = {0, 1, 2};
 static long f25_p7_values[] = {0, 1, 2};
@@ -738,7 +738,7 @@ static gb_param_t f25_params[] = {
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f25_p1_values, 2, 1L, 1073741824L, 0, 0u},
     {"BK", "K step staged in local memory (two buffers)", 16L, f25_p2_values, 3, 1L, 1073741824L, 0, 0u},
     {"TERMS", "3: 3xTF32 (FP32-accurate); 1: big*big alone, plain TF32 (not FP32-accurate: for testing the fragments with data TF32 holds exactly)", 3L, f25_p3_values, 2, 1L, 1073741824L, 1, 0u},
-    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; a second set of accumulators); 0: the tensor core accumulates across all of K (half the accumulator registers)", 8L, f25_p4_values, 6, 1L, 1073741824L, 0, 0u},
+    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; a second set of accumulators); 0: the tensor core accumulates across all of K (half the accumulator registers)", 8L, f25_p4_values, 7, 1L, 1073741824L, 0, 0u},
     {"RUNSUM", "with KACC > 0, where the running sums are kept: 1 in local memory (each lane its own, added to every KACC steps: BN / 2 registers fewer a lane, BN * WGM * 256 bytes more local memory), 0 in registers (a second set of accumulators)", 0L, f25_p5_values, 2, 1L, 1073741824L, 0, 0u},
     {"PADL", "16-byte units between the core matrices of one 8-row group of B in local memory (the descriptor's LBO)", 0L, f25_p6_values, 3, 1L, 1073741824L, 0, 0u},
     {"PADS", "16-byte units after each 8-row group of B in local memory (the descriptor's SBO): 1 spreads the stores of a B stored K x N over every bank", 1L, f25_p7_values, 3, 1L, 1073741824L, 0, 0u},
