@@ -241,6 +241,48 @@ static void test_grid(void)
     CHECK(cases == 8 * 16 * 8 * 4);
 }
 
+/* A family of row-major NN, NT and TT given a row-major TN problem transposes the smaller
+ * operand: A at 16 x 4096 x 512 (8 K elements against B's 2 M), B where they are the same size
+ * (the order before sizes counted), and a col-major problem swapped at no pass. */
+static void test_smaller_pass(void)
+{
+    static const char nn_nt_tt[] =
+        "{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'], 'layouts': "
+        "['row-NN', 'row-NT', 'row-TT'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'offA', 'lda', "
+        "'B', 'offB', 'ldb', 'beta', 'C', 'offC', 'ldc'], 'global': ['M', 'N']}";
+    static const struct {
+        size_t m, n, k;
+        gb_layout_t layout;
+        int swapped, flip_a, flip_b;
+    } cases[] = {{16, 4096, 512, GB_ROW_MAJOR, 0, 1, 0},
+                 {4096, 16, 512, GB_ROW_MAJOR, 0, 0, 1},
+                 {300, 300, 300, GB_ROW_MAJOR, 0, 0, 1},
+                 {16, 4096, 512, GB_COL_MAJOR, 1, 0, 0}};
+    gb_device_info_t dev;
+    device(&dev, 0, 1);
+    gb_family_t f;
+    if (family(nn_nt_tt, &f) != GB_OK)
+        return;
+    gb_config_t cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.family = &f;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gb_problem_t p;
+        gb_problem_init(&p, GB_PREC_S, cases[i].m, cases[i].n, cases[i].k);
+        p.layout = cases[i].layout;
+        p.trans_a = GB_TRANS;
+        gb_problem_check(&p, NULL, 0);
+        gb_route_t r;
+        char msg[256];
+        if (CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK) &&
+            !CHECK(r.swapped == cases[i].swapped && r.flip[0] == cases[i].flip_a &&
+                   r.flip[1] == cases[i].flip_b))
+            printf("    %zux%zux%zu: swapped %d, flips %d %d\n", cases[i].m, cases[i].n, cases[i].k,
+                   r.swapped, r.flip[0], r.flip[1]);
+    }
+    gb__family_free(&f);
+}
+
 /* Routes worked out by hand, field by field. */
 static void test_cases(void)
 {
@@ -828,6 +870,7 @@ int main(void)
 {
     test_grid();
     test_cases();
+    test_smaller_pass();
     test_geometry();
     test_launch_bound();
     test_builtin_bounds();

@@ -16,30 +16,37 @@ static int native(const gb_family_t *f, gb_layout_t l, gb_trans_t ta, gb_trans_t
     return (f->layouts >> gb_layout_index(l, ta, tb)) & 1u;
 }
 
-/* The cheapest way to a native layout: directly or swapped, then with the fewest operands
- * transposed by a helper pass. Sets *q (the caller's problem, swapped where chosen), r->swapped
- * and r->flip. Returns 0 when the family has no native layout. */
+/* The cheapest way to a native layout: the fewest elements transposed by helper passes (none
+ * where the layout, directly or swapped, is native), then the fewest passes, then directly
+ * before swapped and B's pass before A's. A family of NN, NT and TT given a TN problem of 16 x
+ * 4096 x 4096 so transposes A (64 K elements), not B (16 M). Sets *q (the caller's problem,
+ * swapped where chosen), r->swapped and r->flip. Returns 0 when the family has no native
+ * layout. */
 static int choose_route(const gb_family_t *f, const gb_problem_t *p, gb_problem_t *q, gb_route_t *r)
 {
-    for (int cost = 0; cost <= 2; cost++)
-        for (int s = 0; s < 2; s++) {
-            const gb_problem_t base = s ? gb__problem_swapped(p) : *p;
-            for (int fa = 0; fa < 2; fa++)
-                for (int fb = 0; fb < 2; fb++) {
-                    if (fa + fb != cost)
-                        continue;
-                    gb_trans_t ta = fa ? !base.trans_a : base.trans_a;
-                    gb_trans_t tb = fb ? !base.trans_b : base.trans_b;
-                    if (native(f, base.layout, ta, tb)) {
-                        *q = base;
-                        r->swapped = s;
-                        r->flip[0] = fa;
-                        r->flip[1] = fb;
-                        return 1;
-                    }
-                }
-        }
-    return 0;
+    int found = 0, best_passes = 0;
+    size_t best_moved = 0;
+    for (int s = 0; s < 2; s++) {
+        const gb_problem_t base = s ? gb__problem_swapped(p) : *p;
+        for (int fa = 0; fa < 2; fa++)
+            for (int fb = 0; fb < 2; fb++) {
+                const gb_trans_t ta = fa ? !base.trans_a : base.trans_a;
+                const gb_trans_t tb = fb ? !base.trans_b : base.trans_b;
+                const size_t moved = (fa ? base.m * base.k : 0) + (fb ? base.k * base.n : 0);
+                if (!native(f, base.layout, ta, tb) ||
+                    (found &&
+                     (moved > best_moved || (moved == best_moved && fa + fb >= best_passes))))
+                    continue;
+                found = 1;
+                best_moved = moved;
+                best_passes = fa + fb;
+                *q = base;
+                r->swapped = s;
+                r->flip[0] = fa;
+                r->flip[1] = fb;
+            }
+    }
+    return found;
 }
 
 static int has_arg(const gb_family_t *f, const char *name)
