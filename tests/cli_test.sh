@@ -342,6 +342,17 @@ if grep -q '^SGEMM_NT_4x1 *s *row-NT .* pass ' "$tmp/out" && ! grep -q "^layout:
 then ok; else
     bad "one kernel runs its own layout"; cat "$tmp/out"; fi
 
+# A C that is a vector runs a row-NN kernel (thin_dot_1) through its vector form, with no pass:
+# y = x W^T (1 x N x K, B transposed, padded leading dimensions and offsets), and a column-major
+# C of one column with A transposed; validated, and the row says so.
+for lay in "--transB T -M 1 -N 37 -K 53 --lda 60 --ldb 61 --ldc 40 --offa 1 --offb 2 --offc 3" \
+           "--layout col --transA T -M 37 -N 1 -K 53"; do
+    # shellcheck disable=SC2086 # the layout's options
+    "$gb" run -k thin_dot_1 $lay -i 1 --beta 0.5 --no-store >"$tmp/out" 2>"$tmp/err"
+    if [ $? -eq 0 ] && grep -q "^thin_dot_1 .* pass .*(C as a column)" "$tmp/out"; then ok; else
+        bad "thin_dot_1 $lay through its vector form"; cat "$tmp/out" "$tmp/err"; fi
+done
+
 # A layout the kernel lacks is served through a transposition pass, and says so.
 "$gb" run -k SGEMM_NT_4x1 --layout row -M 13 -N 9 -K 5 -i 2 >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 0 ] && grep -q " pass .*(native, transpose B)" "$tmp/out"; then ok; else

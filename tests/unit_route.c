@@ -283,6 +283,62 @@ static void test_smaller_pass(void)
     gb__family_free(&f);
 }
 
+/* A C that is a vector, read as a row-major column (gb__problem_vector): a row-NN family given
+ * y = x W^T (row-major 1 x N x K, B transposed) runs y^T = W x^T with no pass, W as its A at
+ * W's leading dimension, x and y as columns of leading dimension 1; a column-major TN problem
+ * of one column, the same; a complex problem under 1M never so. */
+static void test_vector_form(void)
+{
+    gb_device_info_t dev;
+    device(&dev, 0, 1);
+    gb_family_t f;
+    if (family("{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'], 'layouts': "
+               "['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'offA', 'lda', 'B', 'offB', "
+               "'ldb', 'beta', 'C', 'offC', 'ldc'], 'global': ['M', 'N']}",
+               &f) != GB_OK)
+        return;
+    gb_config_t cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.family = &f;
+    gb_route_t r;
+    char msg[256];
+    gb_problem_t p;
+    gb_problem_init(&p, GB_PREC_S, 1, 300, 500);
+    p.trans_b = GB_TRANS;
+    p.lda = 510;
+    p.ldb = 520;
+    p.ldc = 330;
+    p.off_a = 3;
+    p.off_b = 5;
+    p.off_c = 7;
+    gb_problem_check(&p, NULL, 0);
+    if (CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK)) {
+        CHECK(r.vector && r.swapped && !r.flip[0] && !r.flip[1] && r.ncopies == 0);
+        CHECK(r.kernel.layout == GB_ROW_MAJOR && r.kernel.trans_a == GB_NOTRANS &&
+              r.kernel.trans_b == GB_NOTRANS);
+        CHECK(r.kernel.m == 300 && r.kernel.n == 1 && r.kernel.k == 500);
+        CHECK(r.kernel.lda == 520 && r.kernel.ldb == 1 && r.kernel.ldc == 1);
+        CHECK(r.kernel.off_a == 5 && r.kernel.off_b == 3 && r.kernel.off_c == 7);
+        CHECK(!strcmp(r.text, "C as a column"));
+    }
+    gb_problem_init(&p, GB_PREC_S, 300, 1, 500);
+    p.layout = GB_COL_MAJOR;
+    p.trans_a = GB_TRANS;
+    p.lda = 510;
+    gb_problem_check(&p, NULL, 0);
+    if (CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK)) {
+        CHECK(r.vector && !r.swapped && !r.flip[0] && !r.flip[1] && r.ncopies == 0);
+        CHECK(r.kernel.trans_a == GB_NOTRANS && r.kernel.trans_b == GB_NOTRANS);
+        CHECK(r.kernel.lda == 510 && r.kernel.ldb == 1 && r.kernel.ldc == 1);
+    }
+    gb_problem_init(&p, GB_PREC_C, 1, 300, 500);
+    p.trans_b = GB_TRANS;
+    gb_problem_check(&p, NULL, 0);
+    if (CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK))
+        CHECK(r.onem && !r.vector);
+    gb__family_free(&f);
+}
+
 /* Routes worked out by hand, field by field. */
 static void test_cases(void)
 {
@@ -871,6 +927,7 @@ int main(void)
     test_grid();
     test_cases();
     test_smaller_pass();
+    test_vector_form();
     test_geometry();
     test_launch_bound();
     test_builtin_bounds();

@@ -219,7 +219,8 @@ static void untuned_choice(const gb_registry_t *reg, const gb_device_info_t *dev
  * sees it, streams B with thin_stream_1, of 5 to 16 rows with thin_stream_16; one of a single
  * column (and more rows) streams A with thin_dot_1 where A is stored along K, else thin_cols_1,
  * of 2 to 16 with thin_dot_16 or thin_cols_16; a transposed B, or more rows and columns, gets
- * the tiled default. */
+ * the tiled default, but where C is a vector its vector form (gb__problem_vector) is classed:
+ * y = x W^T is the GEMV W x^T, thin_dot_1's. */
 static void test_heuristic_thin(const gb_registry_t *reg)
 {
     gb_device_info_t dev = device("Card N");
@@ -235,10 +236,11 @@ static void test_heuristic_thin(const gb_registry_t *reg)
         {5, 4096, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_stream_16"},
         {16, 4096, GB_ROW_MAJOR, GB_TRANS, GB_NOTRANS, "thin_stream_16"},
         {17, 4096, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, NULL},
-        {1, 4096, GB_ROW_MAJOR, GB_NOTRANS, GB_TRANS, NULL},
+        {1, 4096, GB_ROW_MAJOR, GB_NOTRANS, GB_TRANS, "thin_dot_1"}, /* y = x W^T */
+        {1, 4096, GB_ROW_MAJOR, GB_TRANS, GB_TRANS, "thin_dot_1"},
         {4096, 1, GB_COL_MAJOR, GB_NOTRANS, GB_TRANS, "thin_stream_1"}, /* as B^T A^T */
         {4096, 16, GB_COL_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_stream_16"},
-        {4096, 1, GB_COL_MAJOR, GB_TRANS, GB_NOTRANS, NULL},
+        {4096, 1, GB_COL_MAJOR, GB_TRANS, GB_NOTRANS, "thin_dot_1"},   /* A^T: rows of K */
         {1, 4096, GB_COL_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_dot_1"}, /* as B^T A^T */
         {1, 4096, GB_COL_MAJOR, GB_NOTRANS, GB_TRANS, "thin_cols_1"},  /* A^T stored K x 1 */
         {4096, 1, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_dot_1"},

@@ -282,6 +282,27 @@ gb_problem_t gb__problem_swapped(const gb_problem_t *p)
     return q;
 }
 
+int gb__problem_vector(const gb_problem_t *p, gb_problem_t *q)
+{
+    if (p->conj_a || p->conj_b)
+        return 0;
+    if (p->layout == GB_ROW_MAJOR && p->m == 1)
+        *q = gb__problem_swapped(p); /* column-major, one column */
+    else if (p->layout == GB_COL_MAJOR && p->n == 1)
+        *q = *p;
+    else
+        return 0;
+    q->layout = GB_ROW_MAJOR;
+    q->trans_a = q->trans_a == GB_TRANS ? GB_NOTRANS : GB_TRANS;
+    q->trans_b = q->trans_b == GB_TRANS ? GB_NOTRANS : GB_TRANS;
+    q->ldc = 1;
+    if (q->trans_b == GB_TRANS) { /* B stored as one row of K: the column K x 1 */
+        q->trans_b = GB_NOTRANS;
+        q->ldb = 1;
+    }
+    return 1;
+}
+
 void gb__problem_1m(const gb_problem_t *p, gb_problem_t *real, gb_problem_t *row, int *swapped,
                     int *pack)
 {

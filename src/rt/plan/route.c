@@ -17,31 +17,43 @@ static int native(const gb_family_t *f, gb_layout_t l, gb_trans_t ta, gb_trans_t
 }
 
 /* The cheapest way to a native layout: the fewest elements transposed by helper passes (none
- * where the layout, directly or swapped, is native), then the fewest passes, then directly
- * before swapped and B's pass before A's. A family of NN, NT and TT given a TN problem of 16 x
- * 4096 x 4096 so transposes A (64 K elements), not B (16 M). Sets *q (the caller's problem,
- * swapped where chosen), r->swapped and r->flip. Returns 0 when the family has no native
- * layout. */
-static int choose_route(const gb_family_t *f, const gb_problem_t *p, gb_problem_t *q, gb_route_t *r)
+ * where the layout is native), then the fewest passes, then the first of: the problem, its
+ * operand swap, its vector form (gb__problem_vector; not under 1M, whose passes read the caller's
+ * operands as the row-major problem has them), and B's pass before A's. A family of NN, NT and
+ * TT given a TN problem of 16 x 4096 x 4096 so transposes A (64 K elements), not B (16 M); a
+ * row-NN family given y = x W^T (1 x N x K, B transposed) runs y^T = W x^T with no pass. Sets
+ * *q (the caller's problem as the kernel's layout reads it), r->swapped (the kernel's A is the
+ * caller's B) and r->flip. Returns 0 when the family has no native layout. */
+static int choose_route(const gb_family_t *f, const gb_problem_t *p, int vector_ok, gb_problem_t *q,
+                        gb_route_t *r)
 {
+    gb_problem_t base[3];
+    int swapped[3], nb = 0;
+    base[nb] = *p;
+    swapped[nb++] = 0;
+    base[nb] = gb__problem_swapped(p);
+    swapped[nb++] = 1;
+    if (vector_ok && gb__problem_vector(p, &base[nb]))
+        swapped[nb++] = p->layout == GB_ROW_MAJOR;
     int found = 0, best_passes = 0;
     size_t best_moved = 0;
-    for (int s = 0; s < 2; s++) {
-        const gb_problem_t base = s ? gb__problem_swapped(p) : *p;
+    for (int s = 0; s < nb; s++) {
+        const gb_problem_t *b = &base[s];
         for (int fa = 0; fa < 2; fa++)
             for (int fb = 0; fb < 2; fb++) {
-                const gb_trans_t ta = fa ? !base.trans_a : base.trans_a;
-                const gb_trans_t tb = fb ? !base.trans_b : base.trans_b;
-                const size_t moved = (fa ? base.m * base.k : 0) + (fb ? base.k * base.n : 0);
-                if (!native(f, base.layout, ta, tb) ||
+                const gb_trans_t ta = fa ? !b->trans_a : b->trans_a;
+                const gb_trans_t tb = fb ? !b->trans_b : b->trans_b;
+                const size_t moved = (fa ? b->m * b->k : 0) + (fb ? b->k * b->n : 0);
+                if (!native(f, b->layout, ta, tb) ||
                     (found &&
                      (moved > best_moved || (moved == best_moved && fa + fb >= best_passes))))
                     continue;
                 found = 1;
                 best_moved = moved;
                 best_passes = fa + fb;
-                *q = base;
-                r->swapped = s;
+                *q = *b;
+                r->swapped = swapped[s];
+                r->vector = s == 2;
                 r->flip[0] = fa;
                 r->flip[1] = fb;
             }
@@ -321,7 +333,7 @@ static void describe(gb_route_t *r)
     char what[64];
     if (r->onem)
         gb__route_text_add(r, "1M (complex as real)");
-    gb__route_text_add(r, r->swapped ? "swap" : "native");
+    gb__route_text_add(r, r->vector ? "C as a column" : r->swapped ? "swap" : "native");
     for (int d = 0; d < 2; d++)
         if (r->flip[d]) {
             snprintf(what, sizeof what, "transpose %s", op[d]);
@@ -390,7 +402,7 @@ int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_devic
         p = &real;
     }
     gb_problem_t q;
-    if (!choose_route(f, p, &q, r))
+    if (!choose_route(f, p, !r->onem, &q, r))
         return gb__fail(msg, msglen, GB_EMETADATA, "%s: no native layout", f->origin);
     /* The binding's swap, and the caller's operand each copy reads: the kernel's operands are
      * the caller's through both swaps. */

@@ -63,6 +63,8 @@ typedef struct gb_route {
     gb_problem_t kernel;     /* the problem as the main kernel sees it: swapped, transposed,
                               padded, with the leading dimensions of the copies */
     int swapped;             /* served through the operand swap (A is the caller's B) */
+    int vector;              /* C, a contiguous vector, read as a row-major column
+                                (gb__problem_vector): swapped where C is a row */
     int onem;                /* a complex problem on a real kernel: the 1M method (the kernel's
                                 problem is gb__problem_1m's, its temporaries of its precision) */
     int made[2];             /* the kernel's A, B made by a 1M pass (not repacked copies) */

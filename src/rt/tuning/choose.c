@@ -135,14 +135,19 @@ static int heuristic(const gb_registry_t *reg, const gb_device_info_t *dev, cons
                      gb_tuned_choice_t *out)
 {
     const size_t size = gb_shape_size(p->m, p->n, p->k);
+    /* Where op(B) is not B and C is a vector, the thin rows see its vector form, which the
+     * routes run (gb__problem_vector): y = x W^T is the GEMV W x^T. */
+    gb_problem_t v;
+    const gb_problem_t *thin = thin_extent(p, 0) == SIZE_MAX && gb__problem_vector(p, &v) ? &v : p;
     for (size_t i = 0; i < sizeof heuristics / sizeof heuristics[0]; i++) {
         const struct heuristic *h = &heuristics[i];
         if (h->prec != gb_precision_arith(p->precision) ||
             (h->vendor[0] && !strstr(dev->vendor, h->vendor)) ||
             (h->type[0] && strcmp(h->type, dev->type_name)) ||
             (h->max_size && size > h->max_size) ||
-            (h->max_rows && thin_extent(p, 0) > h->max_rows) ||
-            (h->max_cols && thin_extent(p, 1) > h->max_cols) || (h->a_along_k && !a_along_k(p)))
+            (h->max_rows && thin_extent(thin, 0) > h->max_rows) ||
+            (h->max_cols && thin_extent(thin, 1) > h->max_cols) ||
+            (h->a_along_k && !a_along_k(thin)))
             continue;
         gb_params_t none;
         memset(&none, 0, sizeof none);
