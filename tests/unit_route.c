@@ -20,6 +20,15 @@ static const char tiles_16x8x4[] =
     " 'offC', 'ldc'], 'global': ['M / 2', 'N'], 'local': ['8', '2'],"
     " 'multiple_of': {'M': '16', 'N': '8', 'K': '4'}}";
 
+/* A configuration of family f with no parameters set. */
+static gb_config_t config_of(gb_family_t *f)
+{
+    gb_config_t cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.family = f;
+    return cfg;
+}
+
 static int family(const char *json, gb_family_t *f)
 {
     char buf[4096], msg[512] = "";
@@ -187,9 +196,7 @@ static void test_grid(void)
             const size_t mults[3] = {mult ? 16u : 1u, mult ? 8u : 1u, mult ? 4u : 1u};
             const size_t ldms[3] = {ldmul ? 4u : 1u, ldmul ? 4u : 1u, ldmul ? 4u : 1u};
             const size_t avoids[3] = {avoid ? 64u : 0u, avoid ? 64u : 0u, avoid ? 64u : 0u};
-            gb_config_t cfg;
-            memset(&cfg, 0, sizeof cfg);
-            cfg.family = &f;
+            gb_config_t cfg = config_of(&f);
             for (int lay = 0; lay < 8; lay++)
                 for (int shape = 0; shape < 4; shape++) {
                     gb_problem_t p;
@@ -263,9 +270,7 @@ static void test_smaller_pass(void)
     gb_family_t f;
     if (family(nn_nt_tt, &f) != GB_OK)
         return;
-    gb_config_t cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.family = &f;
+    gb_config_t cfg = config_of(&f);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gb_problem_t p;
         gb_problem_init(&p, GB_PREC_S, cases[i].m, cases[i].n, cases[i].k);
@@ -297,9 +302,7 @@ static void test_vector_form(void)
                "'ldb', 'beta', 'C', 'offC', 'ldc'], 'global': ['M', 'N']}",
                &f) != GB_OK)
         return;
-    gb_config_t cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.family = &f;
+    gb_config_t cfg = config_of(&f);
     gb_route_t r;
     char msg[256];
     gb_problem_t p;
@@ -347,9 +350,7 @@ static void test_cases(void)
     gb_family_t f;
     char msg[256];
     gb_route_t r;
-    gb_config_t cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.family = &f;
+    gb_config_t cfg = config_of(&f);
 
     /* Row-major NN only, tiles of 16x8x4: a col-major NT problem of 30x20x10 is the swap of a
      * row-major TN (A = the caller's B, 20x10 stored transposed) plus A transposed by a pass. */
@@ -531,9 +532,7 @@ static void test_geometry(void)
             " 'parameters': {'MAXREG': {'default': 128, 'values': [0, 128]}}}",
             &f) != GB_OK)
         return;
-    gb_config_t cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.family = &f;
+    gb_config_t cfg = config_of(&f);
     gb_params_set(&cfg.params, "MAXREG", 128);
     gb_problem_t p;
     gb_problem_init(&p, GB_PREC_S, 100, 64, 8);
@@ -562,8 +561,7 @@ static void test_geometry(void)
             " 'local': ['2', '1']},"
             " 'parameters': {'PACK': {'default': 0, 'values': [0, 1]}}}",
             &f) == GB_OK) {
-        memset(&cfg, 0, sizeof cfg);
-        cfg.family = &f;
+        cfg = config_of(&f);
         gb_params_set(&cfg.params, "PACK", 0);
         CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
         CHECK(r.side_global[GB_SIDE_PROLOGUE][0] == 0 && !strcmp(r.text, "native"));
@@ -692,9 +690,7 @@ static void test_launch_bound(void)
     gb_family_t f;
     char msg[1024];
     gb_route_t r;
-    gb_config_t cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.family = &f;
+    gb_config_t cfg = config_of(&f);
     gb_problem_t p;
     gb_problem_init(&p, GB_PREC_S, 64, 64, 64);
     gb_problem_check(&p, NULL, 0);
