@@ -334,6 +334,16 @@ static void test_vector_form(void)
         CHECK(r.kernel.trans_a == GB_NOTRANS && r.kernel.trans_b == GB_NOTRANS);
         CHECK(r.kernel.lda == 510 && r.kernel.ldb == 1 && r.kernel.ldc == 1);
     }
+    /* A row-major column already: B, one row read transposed, as a column; C as it is. */
+    gb_problem_init(&p, GB_PREC_S, 300, 1, 500);
+    p.trans_b = GB_TRANS;
+    p.ldb = 510;
+    p.ldc = 4;
+    gb_problem_check(&p, NULL, 0);
+    if (CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK)) {
+        CHECK(r.vector && !r.swapped && !r.flip[0] && !r.flip[1] && r.ncopies == 0);
+        CHECK(r.kernel.trans_b == GB_NOTRANS && r.kernel.ldb == 1 && r.kernel.ldc == 4);
+    }
     gb_problem_init(&p, GB_PREC_C, 1, 300, 500);
     p.trans_b = GB_TRANS;
     gb_problem_check(&p, NULL, 0);

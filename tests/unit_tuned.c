@@ -245,6 +245,7 @@ static void test_heuristic_thin(const gb_registry_t *reg)
         {1, 4096, GB_COL_MAJOR, GB_NOTRANS, GB_TRANS, "thin_cols_1"},  /* A^T stored K x 1 */
         {4096, 1, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_dot_1"},
         {4096, 1, GB_ROW_MAJOR, GB_TRANS, GB_NOTRANS, "thin_cols_1"},
+        {4096, 1, GB_ROW_MAJOR, GB_NOTRANS, GB_TRANS, "thin_dot_1"}, /* x given as a row */
         {4096, 2, GB_ROW_MAJOR, GB_TRANS, GB_NOTRANS, "thin_cols_16"},
         {4096, 2, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_dot_16"},
         {4096, 16, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, "thin_dot_16"},

@@ -21,14 +21,16 @@ int gb__add_ok(size_t a, size_t b, size_t *out);
  * layout is the problem with A and B exchanged, M and N exchanged, transpositions (and
  * conjugations) exchanged. */
 gb_problem_t gb__problem_swapped(const gb_problem_t *p);
-/* A C that is one contiguous vector read as a row-major column: a column-major C of one column
- * is also a row-major one with a leading dimension of 1 (A and B then read transposed, the same
- * memory), and a row-major C of one row is the column of the swapped problem. Where B of that
- * form is one contiguous row read transposed, it is read as a column with a leading dimension
- * of 1. So a row-major 1 x N x K problem with B transposed (y = x W^T) is the row-major N x 1 x K
- * problem y^T = W x^T with nothing transposed. Returns 1 with *q that form (row-major, n = 1),
- * or 0 where C is no such vector or an operand is conjugated. */
-int gb__problem_vector(const gb_problem_t *p, gb_problem_t *q);
+/* A C that is a vector read as a row-major column: a column-major C of one column is also a
+ * row-major one with a leading dimension of 1 (A and B then read transposed, the same memory),
+ * a row-major C of one row is the column of the swapped problem, and a row-major column (or a
+ * column-major row, swapped) is one already. Where B of that form is one contiguous row read
+ * transposed, it is read as a column with a leading dimension of 1. So a row-major 1 x N x K
+ * problem with B transposed (y = x W^T) is the row-major N x 1 x K problem y^T = W x^T with
+ * nothing transposed, and N x 1 x K with B transposed is N x 1 x K NN. Returns 1 with *q that
+ * form (row-major, n = 1) and *swapped (its A is p's B), or 0 where C is no vector or an
+ * operand is conjugated. */
+int gb__problem_vector(const gb_problem_t *p, gb_problem_t *q, int *swapped);
 /* The 1M method (docs/methodology.md): a complex problem p (c, z) as the real problem a real
  * kernel computes it in, each complex element its two parts side by side: with p made row-major
  * (the operand swap where it is column-major: *swapped), C as the real M x 2N matrix of its

@@ -282,20 +282,26 @@ gb_problem_t gb__problem_swapped(const gb_problem_t *p)
     return q;
 }
 
-int gb__problem_vector(const gb_problem_t *p, gb_problem_t *q)
+int gb__problem_vector(const gb_problem_t *p, gb_problem_t *q, int *swapped)
 {
     if (p->conj_a || p->conj_b)
         return 0;
-    if (p->layout == GB_ROW_MAJOR && p->m == 1)
-        *q = gb__problem_swapped(p); /* column-major, one column */
-    else if (p->layout == GB_COL_MAJOR && p->n == 1)
-        *q = *p;
-    else
+    const int row = p->layout == GB_ROW_MAJOR;
+    if ((row && p->n == 1) || (!row && p->m == 1)) { /* a row-major column already */
+        *q = row ? *p : gb__problem_swapped(p);
+        *swapped = !row;
+    } else if ((row && p->m == 1) || (!row && p->n == 1)) {
+        /* A column-major column (of the swapped problem where p is row-major): the same
+         * memory read row-major, each stored matrix its transpose, C's elements 1 apart. */
+        *q = row ? gb__problem_swapped(p) : *p;
+        *swapped = row;
+        q->layout = GB_ROW_MAJOR;
+        q->trans_a = q->trans_a == GB_TRANS ? GB_NOTRANS : GB_TRANS;
+        q->trans_b = q->trans_b == GB_TRANS ? GB_NOTRANS : GB_TRANS;
+        q->ldc = 1;
+    } else {
         return 0;
-    q->layout = GB_ROW_MAJOR;
-    q->trans_a = q->trans_a == GB_TRANS ? GB_NOTRANS : GB_TRANS;
-    q->trans_b = q->trans_b == GB_TRANS ? GB_NOTRANS : GB_TRANS;
-    q->ldc = 1;
+    }
     if (q->trans_b == GB_TRANS) { /* B stored as one row of K: the column K x 1 */
         q->trans_b = GB_NOTRANS;
         q->ldb = 1;

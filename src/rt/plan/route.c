@@ -33,8 +33,8 @@ static int choose_route(const gb_family_t *f, const gb_problem_t *p, int vector_
     swapped[nb++] = 0;
     base[nb] = gb__problem_swapped(p);
     swapped[nb++] = 1;
-    if (vector_ok && gb__problem_vector(p, &base[nb]))
-        swapped[nb++] = p->layout == GB_ROW_MAJOR;
+    if (vector_ok && gb__problem_vector(p, &base[nb], &swapped[nb]))
+        nb++;
     int found = 0, best_passes = 0;
     size_t best_moved = 0;
     for (int s = 0; s < nb; s++) {
