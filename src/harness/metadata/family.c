@@ -39,36 +39,6 @@ static int get_string_array(gb_family_ctx_t *c, const cJSON *obj, const char *ke
     return GB_OK;
 }
 
-int gb__family_layouts(gb_family_ctx_t *c, const cJSON *obj, const char *key, int required,
-                       unsigned *mask)
-{
-    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, "layouts"), *e;
-    *mask = 0;
-    if (!arr)
-        return required ? gb__family_bad(c, key, "is missing") : GB_OK;
-    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0)
-        return gb__family_bad(c, key,
-                              "must be a non-empty array such as [\"row-NN\"] or [\"any\"]");
-    cJSON_ArrayForEach(e, arr)
-    {
-        const char *s = cJSON_IsString(e) ? e->valuestring : "";
-        if (!strcmp(s, "any")) {
-            *mask = 0xffu;
-            continue;
-        }
-        gb_layout_t l;
-        if (strlen(s) != 6 || s[3] != '-' || (s[4] != 'N' && s[4] != 'T') ||
-            (s[5] != 'N' && s[5] != 'T'))
-            return gb__family_bad(c, key, "must hold \"any\" or names like \"row-NT\", \"col-TN\"");
-        char lay[4] = {s[0], s[1], s[2], 0};
-        if (gb_layout_parse(lay, &l) != GB_OK)
-            return gb__family_bad(c, key, "must start each name with row or col");
-        *mask |= 1u << gb_layout_index(l, s[4] == 'T' ? GB_TRANS : GB_NOTRANS,
-                                       s[5] == 'T' ? GB_TRANS : GB_NOTRANS);
-    }
-    return GB_OK;
-}
-
 static int parse_pair(gb_family_ctx_t *c, const cJSON *obj, const char *key, int required,
                       char *out[2])
 {

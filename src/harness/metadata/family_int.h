@@ -35,7 +35,7 @@ int gb__family_long(gb_family_ctx_t *c, const cJSON *v, const char *key, long *o
 int gb__family_precisions(gb_family_ctx_t *c, const cJSON *v, const char *key, unsigned *mask);
 /* obj's member "layouts" (written where: "layouts", "parameters.X.layouts"), an array of "any"
  * or names like "row-NT", as a mask of 1u << gb_layout_index(); absent: 0, or refused where
- * required (family.c). */
+ * required (a family's own). */
 int gb__family_layouts(gb_family_ctx_t *c, const cJSON *obj, const char *key, int required,
                        unsigned *mask);
 /* The members "parameters" and "presets" of obj into f (family_params.c); f->precisions must
