@@ -9,6 +9,9 @@
 #   PREC     s or d (default s)
 #   ROUNDS   alternations (default 3); ITER, WARMUP calls per run (default 20, 3)
 #   TIMING   kernel|ops|offload (default ops)
+#   OPTS     run options for both trees, as "--layout row --transB T": the problem; without them a
+#            kernel runs its own layout, and a list whose own layouts differ runs row-major NN
+#            (where a tree has that rule: give OPTS when the two trees may differ in it)
 # The first round validates every point (-v); later rounds only time.
 set -eu
 old=${1:?usage: bench/nv-ab.sh OLD_TREE}
@@ -20,6 +23,7 @@ rounds=${ROUNDS:-3}
 iter=${ITER:-20}
 warmup=${WARMUP:-3}
 timing=${TIMING:-ops}
+opts=${OPTS:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for t in old new; do
@@ -38,7 +42,7 @@ while [ "$r" -le "$rounds" ]; do
             # shellcheck disable=SC2086
             GEMMBENCH_CACHE_DIR=$work/cache-$t "$work/build-$t/gemmbench" run -p NVIDIA \
                 -k "$kernels" --precision "$prec" -n "$n" $v -i "$iter" --warmup "$warmup" \
-                --timing "$timing" --no-store 2>&1 |
+                --timing "$timing" $opts --no-store 2>&1 |
                 awk -v t="$t" -v r="$r" -v n="$n" -v ks=",$kernels," '
                     index(ks, "," $1 ",") && $5 == n {
                         v = "-"; for (i = 8; i <= NF; i++) if ($i == "pass" || $i == "FAIL:") { v = $i; break }

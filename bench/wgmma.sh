@@ -4,8 +4,9 @@
 # at every row-major layout and at shapes that straddle its tiles (odd sizes, leading dimensions
 # and offsets, alpha and beta; in s K >= 48, the family's constraint), faithful on uniform
 # data, and in s, with TERMS=1 (plain TF32) on small integers, which TF32 holds exactly, exact;
-# then the speed at the large squares beside the peers in the same run. Every point is
-# validated; a row that fails says so.
+# then the speed at the large squares beside the peers in the same run, every kernel and peer
+# on one problem (row-major NN, through a kernel's passes where that is not its own layout).
+# Every point is validated; a row that fails says so.
 #   PRECS     precisions (default s; "s h b" for all three)
 #   BUILD     the build folder (default /tmp/gemmbench-build; configured and built if needed)
 #   PLATFORM  the platform's name (default NVIDIA)
