@@ -570,6 +570,8 @@ XD_INLINE void multiply(local const real *as, local const real *bs, real *acc, c
     load_slice(A_AT(t), lda, A_ROWS(t), A_COLS(t), MWG, A_TRANSPOSED, mode, tid, ra)
 #define LOAD_B(t, mode, rb)                                                                    \
     load_slice(B_AT(t), ldb, B_ROWS(t), B_COLS(t), NWG, B_TRANSPOSED, mode, tid, rb)
+#define STORE_A(as, ra) store_slice(as, A_KC ? LDK : LDA, MWG, A_TRANSPOSED, A_KC, tid, ra)
+#define STORE_B(bs, rb) store_slice(bs, B_KC ? LDK : LDB, NWG, B_TRANSPOSED, B_KC, tid, rb)
 
 /* The whole tile at (m0, n0); edge is uniform over the work-group (see xgemm_nv): interior
  * tiles read an operand with unchecked 16-byte loads where a_vec / b_vec allow, unchecked
@@ -617,8 +619,8 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
             LOAD_A(s0, LD_CHECKED, ra);
             LOAD_B(s0, LD_CHECKED, rb);
         }
-        store_slice(a_cur, A_KC ? LDK : LDA, MWG, A_TRANSPOSED, A_KC, tid, ra);
-        store_slice(b_cur, B_KC ? LDK : LDB, NWG, B_TRANSPOSED, B_KC, tid, rb);
+        STORE_A(a_cur, ra);
+        STORE_B(b_cur, rb);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int s = s0; s < s1; s++) {
@@ -647,8 +649,8 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
         }
 #endif
         if (s + 1 < s1) {
-            store_slice(a_nxt, A_KC ? LDK : LDA, MWG, A_TRANSPOSED, A_KC, tid, ra);
-            store_slice(b_nxt, B_KC ? LDK : LDB, NWG, B_TRANSPOSED, B_KC, tid, rb);
+            STORE_A(a_nxt, ra);
+            STORE_B(b_nxt, rb);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         local real *a_tmp = a_cur, *b_tmp = b_cur;

@@ -28,8 +28,8 @@ gb_problem_t gb__problem_swapped(const gb_problem_t *p);
  * transposed, it is read as a column with a leading dimension of 1. So a row-major 1 x N x K
  * problem with B transposed (y = x W^T) is the row-major N x 1 x K problem y^T = W x^T with
  * nothing transposed, and N x 1 x K with B transposed is N x 1 x K NN. Returns 1 with *q that
- * form (row-major, n = 1) and *swapped (its A is p's B), or 0 where C is no vector or an
- * operand is conjugated. */
+ * form (row-major, n = 1) and, swapped not NULL, *swapped (its A is p's B), or 0 where C is
+ * no vector or an operand is conjugated. */
 int gb__problem_vector(const gb_problem_t *p, gb_problem_t *q, int *swapped);
 /* The 1M method (docs/methodology.md): a complex problem p (c, z) as the real problem a real
  * kernel computes it in, each complex element its two parts side by side: with p made row-major

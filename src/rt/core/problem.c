@@ -289,12 +289,14 @@ int gb__problem_vector(const gb_problem_t *p, gb_problem_t *q, int *swapped)
     const int row = p->layout == GB_ROW_MAJOR;
     if ((row && p->n == 1) || (!row && p->m == 1)) { /* a row-major column already */
         *q = row ? *p : gb__problem_swapped(p);
-        *swapped = !row;
+        if (swapped)
+            *swapped = !row;
     } else if ((row && p->m == 1) || (!row && p->n == 1)) {
         /* A column-major column (of the swapped problem where p is row-major): the same
          * memory read row-major, each stored matrix its transpose, C's elements 1 apart. */
         *q = row ? gb__problem_swapped(p) : *p;
-        *swapped = row;
+        if (swapped)
+            *swapped = row;
         q->layout = GB_ROW_MAJOR;
         q->trans_a = q->trans_a == GB_TRANS ? GB_NOTRANS : GB_TRANS;
         q->trans_b = q->trans_b == GB_TRANS ? GB_NOTRANS : GB_TRANS;

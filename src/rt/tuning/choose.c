@@ -138,9 +138,8 @@ static int heuristic(const gb_registry_t *reg, const gb_device_info_t *dev, cons
     /* Where op(B) is not B and C is a vector, the thin rows see its vector form, which the
      * routes run (gb__problem_vector): y = x W^T is the GEMV W x^T. */
     gb_problem_t v;
-    int swapped;
     const gb_problem_t *thin =
-        thin_extent(p, 0) == SIZE_MAX && gb__problem_vector(p, &v, &swapped) ? &v : p;
+        thin_extent(p, 0) == SIZE_MAX && gb__problem_vector(p, &v, NULL) ? &v : p;
     for (size_t i = 0; i < sizeof heuristics / sizeof heuristics[0]; i++) {
         const struct heuristic *h = &heuristics[i];
         if (h->prec != gb_precision_arith(p->precision) ||
