@@ -223,6 +223,16 @@ XD_INLINE xd_pos_t pos_copied(const int MN, const int l, const int tid)
     return p;
 }
 
+/* Load l's position in a slice: a K-contiguous slice kept so in local memory (kc) is read whole
+ * rows at a time, as a copied slice BK wide (a warp's load spans 32 * VW / BK rows of global
+ * memory, where pos_transposed's, which the transposing stores need, spans 16). */
+XD_INLINE xd_pos_t pos_slice(const int MN, const bool transposed, const bool kc, const int l,
+                             const int tid)
+{
+    return kc ? pos_copied(BK, l, tid)
+              : transposed ? pos_transposed(MN, l, tid & 31, tid >> 5) : pos_copied(MN, l, tid);
+}
+
 /* How a slice is read: 16-byte loads with no checks (inside the matrix, rows 16-byte aligned),
  * scalar loads with no checks (inside, any alignment), scalar loads with zeros outside. */
 #define LD_VEC 0
@@ -232,15 +242,13 @@ XD_INLINE xd_pos_t pos_copied(const int MN, const int l, const int tid)
 /* Loads this work-item's share of a slice into reg[] (x: the slice's origin; rows x cols of it
  * lie inside the matrix, used by LD_CHECKED only). */
 XD_INLINE void load_slice(global const real *x, const int ld, const int rows, const int cols,
-                          const int MN, const bool transposed, const int mode, const int tid,
-                          vec_t *reg)
+                          const int MN, const bool transposed, const bool kc, const int mode,
+                          const int tid, vec_t *reg)
 {
-    const int lane = tid & 31, warp = tid >> 5;
 #pragma unroll
     for (int l = 0; l < LPT_MAX; l++) {
         if (l < LPT(MN)) {
-            const xd_pos_t p = transposed ? pos_transposed(MN, l, lane, warp)
-                                          : pos_copied(MN, l, tid);
+            const xd_pos_t p = pos_slice(MN, transposed, kc, l, tid);
             global const real *src = x + p.r * ld + VW * p.c;
             if (mode == LD_VEC) {
                 reg[l] = *(global const vec_t *)src;
@@ -264,15 +272,11 @@ XD_INLINE void load_slice(global const real *x, const int ld, const int rows, co
 XD_INLINE void store_slice(local real *xs, const int ld, const int MN, const bool transposed,
                            const bool kc, const int tid, const vec_t *reg)
 {
-    const int lane = tid & 31, warp = tid >> 5;
 #pragma unroll
     for (int l = 0; l < LPT_MAX; l++) {
         if (l < LPT(MN)) {
-            if (kc) {
-                const xd_pos_t p = pos_transposed(MN, l, lane, warp);
-                *(local vec_t *)(xs + p.r * ld + VW * p.c) = reg[l];
-            } else if (transposed) {
-                const xd_pos_t p = pos_transposed(MN, l, lane, warp);
+            const xd_pos_t p = pos_slice(MN, transposed, kc, l, tid);
+            if (transposed && !kc) {
                 local real *d = xs + VW * p.c * ld + p.r;
                 real e[VW];
                 VSTOREW(reg[l], 0, e);
@@ -280,7 +284,6 @@ XD_INLINE void store_slice(local real *xs, const int ld, const int MN, const boo
                 for (int v = 0; v < VW; v++)
                     d[v * ld] = e[v];
             } else {
-                const xd_pos_t p = pos_copied(MN, l, tid);
                 *(local vec_t *)(xs + p.r * ld + VW * p.c) = reg[l];
             }
         }
@@ -567,9 +570,9 @@ XD_INLINE void multiply(local const real *as, local const real *bs, real *acc, c
 #define B_COLS(t) (N - n0)
 #endif
 #define LOAD_A(t, mode, ra)                                                                    \
-    load_slice(A_AT(t), lda, A_ROWS(t), A_COLS(t), MWG, A_TRANSPOSED, mode, tid, ra)
+    load_slice(A_AT(t), lda, A_ROWS(t), A_COLS(t), MWG, A_TRANSPOSED, A_KC, mode, tid, ra)
 #define LOAD_B(t, mode, rb)                                                                    \
-    load_slice(B_AT(t), ldb, B_ROWS(t), B_COLS(t), NWG, B_TRANSPOSED, mode, tid, rb)
+    load_slice(B_AT(t), ldb, B_ROWS(t), B_COLS(t), NWG, B_TRANSPOSED, B_KC, mode, tid, rb)
 #define STORE_A(as, ra) store_slice(as, A_KC ? LDK : LDA, MWG, A_TRANSPOSED, A_KC, tid, ra)
 #define STORE_B(bs, rb) store_slice(bs, B_KC ? LDK : LDB, NWG, B_TRANSPOSED, B_KC, tid, rb)
 
