@@ -304,18 +304,23 @@ static void test_heuristic_16bit(const gb_registry_t *reg)
 }
 
 /* The heuristic in d on an NVIDIA GPU: the 128x64x16 tile (K split by the grid's need) where a
- * kernel may take its 50 KB of local memory, the 128x128x8 tile (33 KB) where 48 KB is all it
- * may take. */
+ * kernel may take its 50 KB of local memory, and where A is stored along K (row-NN) that tile
+ * keeping A K-contiguous where it may take 60 KB (the metadata counts both operands so); the 128x128x8 tile (33 KB) where 48 KB is
+ * all it may take. */
 static void test_heuristic_local(const gb_registry_t *reg)
 {
     static char ext[] = "cl_khr_fp64 cl_nv_device_attribute_query";
     static const struct {
         size_t local;
+        gb_trans_t ta;
         const char *kernel;
-    } cases[] = {{232448, "dgemm_dmma_128x64x16_split"},
-                 {51200, "dgemm_dmma_128x64x16_split"},
-                 {51199, "dgemm_dmma_128_k4"},
-                 {49152, "dgemm_dmma_128_k4"}};
+    } cases[] = {{232448, GB_NOTRANS, "dgemm_dmma_nn_128x64x16"},
+                 {61440, GB_NOTRANS, "dgemm_dmma_nn_128x64x16"},
+                 {61439, GB_NOTRANS, "dgemm_dmma_128x64x16_split"},
+                 {232448, GB_TRANS, "dgemm_dmma_128x64x16_split"},
+                 {51200, GB_TRANS, "dgemm_dmma_128x64x16_split"},
+                 {51199, GB_NOTRANS, "dgemm_dmma_128_k4"},
+                 {49152, GB_TRANS, "dgemm_dmma_128_k4"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gb_device_info_t dev = device("Card N");
         snprintf(dev.vendor, sizeof dev.vendor, "NVIDIA Corporation");
@@ -323,6 +328,7 @@ static void test_heuristic_local(const gb_registry_t *reg)
         dev.local_mem_kernel = cases[i].local;
         gb_problem_t p;
         gb_problem_init(&p, GB_PREC_D, 4096, 4096, 4096);
+        p.trans_a = cases[i].ta;
         gb_tuned_choice_t c;
         untuned_choice(reg, &dev, &p, &c);
         CHECK(!strcmp(c.kernel, cases[i].kernel));
