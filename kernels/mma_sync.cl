@@ -57,8 +57,9 @@
  *
  * Edges as in xgemm_nv: one loop for every work-group; interior tiles (inside M x N) load with
  * no bounds checks, 16-byte loads for an operand whose ld and offset allow them and scalar loads
- * otherwise (only a partial last K step is loaded element by element); edge tiles load element
- * by element and their warps whose block lies wholly outside C skip their MMAs. The prelude's
+ * otherwise (only a partial last K step is loaded element by element); in edge tiles the operand
+ * whose slice crosses C's edge is loaded element by element, and warps whose block lies wholly
+ * outside C skip their MMAs. The prelude's
  * tile walk orders the tiles (EDGES, GROUPM). C is written two elements at a time where the
  * tile is interior and C aligned.
  *
@@ -578,7 +579,7 @@ XD_INLINE void multiply(local const real *as, local const real *bs, real *acc, c
 
 /* The whole tile at (m0, n0); edge is uniform over the work-group (see xgemm_nv): interior
  * tiles read an operand with unchecked 16-byte loads where a_vec / b_vec allow, unchecked
- * scalars otherwise, edge tiles element by element. */
+ * scalars otherwise; an operand whose slice crosses C's edge is read element by element. */
 XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
                     global const real *A, const int lda, const bool a_vec,
                     global const real *B, const int ldb, const bool b_vec, const real beta,
@@ -614,25 +615,32 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
 
     local real *a_cur = As, *a_nxt = As + A_TILE, *b_cur = Bs, *b_nxt = Bs + B_TILE;
     const int mode_a = a_vec ? LD_VEC : LD_SCALAR, mode_b = b_vec ? LD_VEC : LD_SCALAR;
+    /* Each operand is read element by element only where its own slice crosses C's edge: a C
+     * of 16 rows in a 128-row tile checks A's slice, not B's, which is all of the traffic. */
+    const bool a_in = m0 + MWG <= M, b_in = n0 + NWG <= N;
     if (s1 > s0) {
-        if (!edge && s0 < full) {
+        if (a_in && s0 < full)
             LOAD_A(s0, mode_a, ra);
-            LOAD_B(s0, mode_b, rb);
-        } else {
+        else
             LOAD_A(s0, LD_CHECKED, ra);
+        if (b_in && s0 < full)
+            LOAD_B(s0, mode_b, rb);
+        else
             LOAD_B(s0, LD_CHECKED, rb);
-        }
         STORE_A(a_cur, ra);
         STORE_B(b_cur, rb);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int s = s0; s < s1; s++) {
-        if (!edge && s + 1 < full && s + 1 < s1) {
-            LOAD_A(s + 1, mode_a, ra);
-            LOAD_B(s + 1, mode_b, rb);
-        } else if (s + 1 < s1) {
-            LOAD_A(s + 1, LD_CHECKED, ra);
-            LOAD_B(s + 1, LD_CHECKED, rb);
+        if (s + 1 < s1) {
+            if (a_in && s + 1 < full)
+                LOAD_A(s + 1, mode_a, ra);
+            else
+                LOAD_A(s + 1, LD_CHECKED, ra);
+            if (b_in && s + 1 < full)
+                LOAD_B(s + 1, mode_b, rb);
+            else
+                LOAD_B(s + 1, LD_CHECKED, rb);
         }
 #if KACC > 1
         if ((s - s0) % KACC == 0) {
