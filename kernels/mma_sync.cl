@@ -50,10 +50,13 @@
  * STS of consecutive addresses.
  *
  * Split-K (SPLITK > 1, P = min(SPLITK, K / 256) pieces, or SPLITK = 0, the pieces the grid
- * needs; the family's 'let' P, given at launch): the grid holds P
- * copies of the tile grid; piece j of a tile walks K steps [j S / P, (j + 1) S / P) and writes
- * its bare sums to its own slot of the workspace; mma_sync_sum then adds each element's P sums
- * in the order of j (the same result run to run) and applies alpha and beta.
+ * needs): every tile is cut along K into P pieces. With TAIL, where the tiles end in a partial
+ * wave (two work-groups a compute unit), only that wave's tiles are cut, into the most pieces
+ * that fill TAIL waves, where that is shorter than one tile's time. The family's lets give D
+ * (tiles run whole) and PS (pieces of each other tile) at launch: piece j of a tile walks K steps
+ * [j S / PS, (j + 1) S / PS) and writes its bare sums to its own slot of the workspace;
+ * mma_sync_sum then adds each element's PS sums in the order of j (the same result run to run)
+ * and applies alpha and beta.
  *
  * Edges as in xgemm_nv: one loop for every work-group; interior tiles (inside M x N) load with
  * no bounds checks, 16-byte loads for an operand whose ld and offset allow them and scalar loads
@@ -118,7 +121,10 @@
 #ifndef SPLITK
 #define SPLITK 1 /* most pieces a tile's K is cut into (split-K); 1: none; 0: the grid's need */
 #endif
-#define SPLIT_CODE (SPLITK != 1) /* the pieces' path built in (P > 1 may come at launch) */
+#ifndef TAIL
+#define TAIL 0 /* waves a last partial wave's tiles are cut over along K; 0: none */
+#endif
+#define SPLIT_CODE (SPLITK != 1 || TAIL) /* the pieces' path built in (PS > 1 may come at launch) */
 #ifndef EMU
 #define EMU 0 /* 1: emulate mma.sync through local memory (testing only, slow) */
 #endif
@@ -723,7 +729,8 @@ kernel void dgemm_dmma(
 #endif
     const int M, const int N, const int K, const real alpha, global const real *restrict A,
     const int offA, const int lda, global const real *restrict B, const int offB, const int ldb,
-    const real beta, global real *C, const int offC, const int ldc, global real *WS, const int P)
+    const real beta, global real *C, const int offC, const int ldc, global real *WS, const int D,
+    const int PS)
 {
     /* Declared as 16-byte vectors for their alignment: the 16-byte local stores need
      * 16-byte-aligned tiles, and NVIDIA's OpenCL does not place a local double array on a
@@ -732,18 +739,32 @@ kernel void dgemm_dmma(
     local vec_t As2[2 * A_TILE / VW], Bs2[2 * B_TILE / VW];
     local real *As = (local real *)As2, *Bs = (local real *)Bs2;
     EMU_DECL
-    /* Split-K: the grid's rows hold P copies of the tile grid, piece j of every tile in the
-     * j-th; piece j walks K steps [j S / P, (j + 1) S / P). */
-    const uint ntn = (uint)get_num_groups(0);
+    /* A one-dimensional grid: work-groups 0 .. D - 1 run whole tiles in the walk's order; each
+     * of the other R = T - D tiles (walk positions D + r) is cut along K into PS pieces, piece j
+     * of tile r run by work-group D + j R + r (the pieces of one K range side by side, as an
+     * unsplit grid's tiles are), walking K steps [j S / PS, (j + 1) S / PS) and writing its bare
+     * sums to workspace slot r PS + j. Selects, not branches (see xgemm_nv.cl); q wraps for the
+     * whole tiles, whose selects drop it. */
+    const uint ntm = (uint)((M + MWG - 1) / MWG), ntn = (uint)((N + NWG - 1) / NWG);
+    const uint id = (uint)get_group_id(0);
+#if SPLIT_CODE
+    const uint R = ntm * ntn - (uint)D, q = id - (uint)D, qj = q / (R > 0 ? R : 1u);
+    const bool is_piece = id >= (uint)D;
+    const uint r = q - qj * R, j = is_piece ? qj : 0, np = is_piece ? (uint)PS : 1u;
+    const uint at = is_piece ? (uint)D + r : id;
+#else
+    const uint j = 0, np = 1, at = id;
+#endif
     int gm, gn;
-    uint j;
-    gb_tile_of_piece((uint)P, GROUPM, EDGES, M % MWG != 0, N % NWG != 0, &gm, &gn, &j);
+    gb_tile_at(at, ntm, ntn, GROUPM, EDGES, M % MWG != 0, N % NWG != 0, &gm, &gn);
     const int m0 = gm * MWG, n0 = gn * NWG;
     const int steps = (K + BK - 1) / BK;
-    const int s0 = (int)((long)j * steps / P), s1 = (int)((long)(j + 1) * steps / P);
-    global real *part =
-        SPLIT_CODE && P > 1 ? WS + ((size_t)((uint)gm * ntn + (uint)gn) * (uint)P + j) * (MWG * NWG)
-                            : NULL;
+    const int s0 = (int)((long)j * steps / np), s1 = (int)((long)(j + 1) * steps / np);
+#if SPLIT_CODE
+    global real *part = is_piece ? WS + (size_t)(r * (uint)PS + j) * (MWG * NWG) : NULL;
+#else
+    global real *part = NULL;
+#endif
     /* 16-byte accesses need ld and offset multiples of VW (the buffers are aligned); per launch.
      * C is written two elements at a time. */
     const bool a_vec = lda % VW == 0 && offA % VW == 0, b_vec = ldb % VW == 0 && offB % VW == 0;
@@ -754,19 +775,29 @@ kernel void dgemm_dmma(
          m0, n0, edge, s0, s1, part, As, Bs EMU_ARGS);
 }
 
-/* mma_sync_sum: after a split-K launch (P > 1), each element of C from its tile's P pieces,
- * added in the order of their K ranges (the same result run to run), then alpha and beta. One
- * work-item per element; dimension 0 is the column, so neighbours read neighbouring sums. */
+/* mma_sync_sum: after a launch with split tiles (PS > 1), each element of such a tile from its
+ * PS pieces, added in the order of their K ranges (the same result run to run), then alpha and
+ * beta; elements of whole tiles were written by their work-groups. One work-item per element;
+ * dimension 0 is the column, so neighbours read neighbouring sums. */
 kernel void mma_sync_sum(const int M, const int N, const int K, const real alpha,
                          global const real *restrict A, const int offA, const int lda,
                          global const real *restrict B, const int offB, const int ldb,
                          const real beta, global real *C, const int offC, const int ldc,
-                         global real *WS, const int P)
+                         global real *WS, const int D, const int PS)
 {
     const int col = (int)get_global_id(0), row = (int)get_global_id(1);
     if (col >= N || row >= M)
         return;
-    const real sum = gb_pieces_sum(WS, P, row, col, N, MWG, NWG);
+    const uint ntm = (uint)((M + MWG - 1) / MWG), ntn = (uint)((N + NWG - 1) / NWG);
+    const uint at = gb_tile_id((uint)(row / MWG), (uint)(col / NWG), ntm, ntn, GROUPM, EDGES,
+                               M % MWG != 0, N % NWG != 0);
+    if (at < (uint)D)
+        return;
+    global const real *x =
+        WS + (size_t)(at - (uint)D) * (uint)PS * (MWG * NWG) + (row % MWG) * NWG + col % NWG;
+    real sum = 0;
+    for (int j = 0; j < PS; j++)
+        sum += x[(size_t)j * (MWG * NWG)];
     global real *c = C + offC + (size_t)row * ldc + col;
     if (beta == (real)0) /* C is not read */
         *c = alpha * sum;

@@ -312,6 +312,32 @@ static inline void gb_tile_at(const uint id, const uint ntm, const uint ntn, con
     *gn = (int)n;
 }
 
+/* The walk position of tile (m, n) of an ntm x ntn grid walked as gb__tile_walk walks it. */
+static inline uint gb__tile_walk_id(const uint m, const uint n, const uint ntm, const uint ntn,
+                                    const uint groupm)
+{
+    if (groupm > 1) {
+        const uint group = m / groupm, first = group * groupm, rows = min(ntm - first, groupm);
+        return group * groupm * ntn + n * rows + (m - first);
+    }
+    return m * ntn + n;
+}
+
+/* The work-group number that gb_tile_at gives tile (m, n): its inverse. */
+static inline uint gb_tile_id(const uint m, const uint n, const uint ntm, const uint ntn,
+                              const uint groupm, const int edges, const bool edge_m,
+                              const bool edge_n)
+{
+    if (edges == 2) {
+        const uint fm = ntm - (uint)edge_m, fn = ntn - (uint)edge_n, col = edge_n ? fm : 0;
+        if (m < fm && n < fn)
+            return gb__tile_walk_id(m, n, fm, fn, groupm);
+        return fm * fn + (m < fm ? m : col + n); /* the last column above the corner, the last row */
+    }
+    return edges == 1 ? gb__tile_walk_id(ntm - 1 - m, ntn - 1 - n, ntm, ntn, groupm)
+                      : gb__tile_walk_id(m, n, ntm, ntn, groupm);
+}
+
 /* gb_tile_at for this work-group's linear id, the grid's dimension 0 being the tile columns. */
 static inline void gb_tile_of_rows(const uint ntm, const uint groupm, const int edges,
                                    const bool edge_m, const bool edge_n, int *gm, int *gn)

@@ -14,8 +14,8 @@
 # m16n8k8, m16n8k16) and the tile of the preset dgemm_dmma_128; K-contiguous operands kept so
 # in local memory (KCONT); split-K by a given number of pieces
 # and by the grid's need (SPLITK=0, split only where the tiles are short of filling the device),
-# in both families. Also that the source stops at its
-# #error without EMU off NVIDIA, and that a copy with one wrong fragment index fails validation.
+# in both families; a last partial wave's tiles split (TAIL) under every tile walk. Also that
+# the source stops at its #error without EMU off NVIDIA, and that a copy with one wrong fragment index fails validation.
 # sgemm_3xtf32: the layouts, both instruction shapes, K steps, the in-core accumulation, odd
 # leading dimensions, every point faithful; and a copy that drops the small parts (so computes in
 # TF32) passes the bound but is caught as not faithful, which fails the run (exit 1).
@@ -130,6 +130,35 @@ no_split "K = 1030 into pieces under 1024 deep" --param SPLITK=0 -M 97 -N 65 -K 
 no_split "a grid of 256 tiles" --param SPLITK=0 --param WM=16 --param WN=16 --param WGM=1 \
     --param WGN=1 --param BK=4 -M 256 -N 256 -K 600 $ab
 
+# 2c. TAIL: where the tiles end in a partial wave (two work-groups a compute unit), only that
+# wave's tiles are cut along K; the sums of their pieces are added by the remainder kernel,
+# which finds a tile's walk position from its place (gb_tile_id), so every walk is run: the
+# edge tiles first, in grid order and last, rows grouped and not. 16 x 16 tiles, 2 rows of
+# 2 CUS + 1 columns (the last partial): two tiles past whole waves. Not where the waves are
+# whole, and not with SPLITK's split.
+cus=$("$gb" devices 2>/dev/null | sed -n 's/^ *compute units \([0-9]*\),.*/\1/p' | head -1)
+small="--param WM=16 --param WN=16 --param WGM=1 --param WGN=1 --param BK=4"
+if [ "${cus:-0}" -ge 2 ]; then
+    for e in 0 1 2; do
+        for gm in 1 8; do
+            check_split $small --param TAIL=2 --param EDGES=$e --param GROUPM=$gm -M 20 \
+                -N $((32 * cus + 5)) -K 1030 $ab
+        done
+    done
+    no_tail() {
+        what=$1
+        shift
+        check_run "$@"
+        if printf '%s\n' "$out" | grep -q "remainder kernel"; then
+            bad "TAIL split $what: $(printf '%s\n' "$out" | tail -1)"
+        else ok; fi
+    }
+    no_tail "whole waves" $small --param TAIL=2 -M 32 -N $((32 * cus)) -K 1030 $ab
+    no_tail "pieces under 256 deep" $small --param TAIL=2 -M 20 -N $((32 * cus + 5)) -K 300 $ab
+else
+    bad "no compute unit count from 'gemmbench devices' for the TAIL checks"
+fi
+
 # 2b. sgemm_3xtf32 (K >= 48, where its split's error is inside FP32's bound): its default tile (64x128x16, m16n8k8, K steps added in FP32) in every
 # layout, the other instruction shape, other K steps, accumulation in the tensor core, padded
 # and odd leading dimensions, a 64x64 tile, and exact integer data.
@@ -155,6 +184,8 @@ check_run --transB T --param SPLIT=1 --param FRAG=0 -M 130 -N 70 -K 49 $ab
 check_run --param KACC=2 --param WM=16 --param WGM=4 -M 130 -N 70 -K 70 $ab
 check_split --param SPLITK=4 --param KACC=2 --param WM=16 --param WGM=4 -M 130 -N 70 -K 1100 $ab
 check_split --param SPLITK=0 -M 97 -N 65 -K 2100 $ab
+[ "${cus:-0}" -ge 2 ] && check_split --param WM=16 --param WN=16 --param WGM=1 --param WGN=1 \
+    --param BK=8 --param TAIL=2 -M 20 -N $((32 * cus + 5)) -K 1030 $ab
 # K-contiguous operands kept so (KCONT=1) in NN and NT, and with 32-deep K steps (rows of 36).
 check_run --param KCONT=1 -M 130 -N 135 -K 49 $ab
 check_run --transB T --param KCONT=1 -M 130 -N 70 -K 49 --lda 133 --ldb 73 --ldc 71 --offa 1 \

@@ -47,11 +47,11 @@ static gb_preset_t f0_presets[] = {
     {"cpu_rb_6x64", "6 x 64 floats per work-item: 24 AVX-512 accumulators", 1u, 5, f0_s5_names, f0_s5_values},
     {"cpu_rb_14x16_d", "14 x 16 doubles per work-item: 28 AVX-512 accumulators", 2u, 5, f0_s6_names, f0_s6_values},
 };
-static char *f1_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
+static char *f1_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
 static char *f1_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f1_extensions[] = {"cl_nv_device_attribute_query"};
-static char *f1_let_names[] = {"T", "P"};
-static char *f1_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))"};
+static char *f1_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
+static char *f1_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
 static long f1_p0_values[] = {16, 32, 64};
 static long f1_p1_values[] = {8, 16, 32, 64};
 static long f1_p2_values[] = {1, 2, 4, 8};
@@ -65,8 +65,9 @@ static long f1_p9_values[] = {0, 1};
 static long f1_p10_values[] = {1, 2, 4, 8, 16};
 static long f1_p11_values[] = {0, 1};
 static long f1_p12_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
-static long f1_p13_values[] = {0, 1};
-static long f1_p14_values[] = {0, 128, 168};
+static long f1_p13_values[] = {0, 1, 2, 4};
+static long f1_p14_values[] = {0, 1};
+static long f1_p15_values[] = {0, 128, 168};
 static gb_param_t f1_params[] = {
     {"WM", "rows of C per warp (multiple of MMAM)", 32L, f1_p0_values, 3, 1L, 1073741824L, 0, 0u},
     {"WN", "columns of C per warp", 32L, f1_p1_values, 4, 1L, 1073741824L, 0, 0u},
@@ -81,8 +82,9 @@ static gb_param_t f1_params[] = {
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f1_p10_values, 5, 1L, 1073741824L, 0, 0u},
     {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect in TN, where neither is (so a family whose only layout is TN tunes only 0); its local memory is counted for both", 0L, f1_p11_values, 2, 1L, 1073741824L, 0, 11u},
     {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f1_p12_values, 11, 1L, 1073741824L, 0, 0u},
-    {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f1_p13_values, 2, 1L, 1073741824L, 0, 0u},
-    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f1_p14_values, 3, 1L, 1073741824L, 0, 0u},
+    {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f1_p13_values, 4, 1L, 1073741824L, 0, 0u},
+    {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f1_p14_values, 2, 1L, 1073741824L, 0, 0u},
+    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f1_p15_values, 3, 1L, 1073741824L, 0, 0u},
 };
 static char *f1_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM"};
 static long f1_s0_values[] = {32, 32, 4, 2, 8, 8, 4, 4, 1, 8};
@@ -107,11 +109,11 @@ static gb_preset_t f1_presets[] = {
     {"dgemm_dmma_128x64x16", "128x64 tile of four 64x32 warps, 16-deep K steps: 50 KB of local memory, past the 48 KB a device may report (Hopper allows 227 KB); 51.2 / 52.3 TFLOP/s at 4096 / 8192 (NN) on the H200, where dgemm_dmma_128_k4 runs about 47 (bench/notes/dgemm.md#dmma-past-48k)", 2u, 11, f1_s5_names, f1_s5_values},
     {"dgemm_dmma_128x64x16_split", "dgemm_dmma_128x64x16 with K split where its tiles give fewer than two work-groups a compute unit (large K with small M and N, a tall or wide C): a start for the tuner at those shapes (bench/notes/dgemm.md#dmma-auto-split)", 2u, 12, f1_s6_names, f1_s6_values},
 };
-static char *f2_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
+static char *f2_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
 static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f2_extensions[] = {"cl_nv_device_attribute_query"};
-static char *f2_let_names[] = {"T", "P"};
-static char *f2_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))"};
+static char *f2_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
+static char *f2_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
 static long f2_p0_values[] = {16, 32, 64};
 static long f2_p1_values[] = {8, 16, 32, 64};
 static long f2_p2_values[] = {1, 2, 4, 8};
@@ -125,8 +127,9 @@ static long f2_p9_values[] = {0, 1};
 static long f2_p10_values[] = {1, 2, 4, 8, 16};
 static long f2_p11_values[] = {0, 1};
 static long f2_p12_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
-static long f2_p13_values[] = {0, 1};
-static long f2_p14_values[] = {0, 128, 168};
+static long f2_p13_values[] = {0, 1, 2, 4};
+static long f2_p14_values[] = {0, 1};
+static long f2_p15_values[] = {0, 128, 168};
 static gb_param_t f2_params[] = {
     {"WM", "rows of C per warp (multiple of MMAM)", 32L, f2_p0_values, 3, 1L, 1073741824L, 0, 0u},
     {"WN", "columns of C per warp", 32L, f2_p1_values, 4, 1L, 1073741824L, 0, 0u},
@@ -141,8 +144,9 @@ static gb_param_t f2_params[] = {
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f2_p10_values, 5, 1L, 1073741824L, 0, 0u},
     {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect in TN, where neither is (so a family whose only layout is TN tunes only 0); its local memory is counted for both", 0L, f2_p11_values, 2, 1L, 1073741824L, 0, 11u},
     {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f2_p12_values, 11, 1L, 1073741824L, 0, 0u},
-    {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f2_p13_values, 2, 1L, 1073741824L, 0, 0u},
-    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f2_p14_values, 3, 1L, 1073741824L, 0, 0u},
+    {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f2_p13_values, 4, 1L, 1073741824L, 0, 0u},
+    {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f2_p14_values, 2, 1L, 1073741824L, 0, 0u},
+    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f2_p15_values, 3, 1L, 1073741824L, 0, 0u},
 };
 static char *f2_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "KCONT", "SPLITK"};
 static long f2_s0_values[] = {64, 32, 2, 2, 16, 16, 4, 4, 1, 8, 1, 1, 0};
@@ -626,11 +630,11 @@ static gb_param_t f22_params[] = {
     {"LX", "work-group size along dimension 0 (C's contiguous index)", 16L, NULL, 0, 1L, 1024L, 0, 0u},
     {"LY", "work-group size along dimension 1", 4L, NULL, 0, 1L, 1024L, 0, 0u},
 };
-static char *f23_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
+static char *f23_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
 static char *f23_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f23_extensions[] = {"cl_nv_device_attribute_query"};
-static char *f23_let_names[] = {"T", "P"};
-static char *f23_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))"};
+static char *f23_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
+static char *f23_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
 static long f23_p0_values[] = {16, 32, 64, 128};
 static long f23_p1_values[] = {8, 16, 32, 64};
 static long f23_p2_values[] = {1, 2, 4, 8};
@@ -648,6 +652,7 @@ static long f23_p13_values[] = {0, 1};
 static long f23_p14_values[] = {1, 2, 4, 8, 16};
 static long f23_p15_values[] = {0, 1};
 static long f23_p16_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static long f23_p17_values[] = {0, 1, 2, 4};
 static gb_param_t f23_params[] = {
     {"WM", "rows of C per warp (multiple of 16)", 32L, f23_p0_values, 4, 1L, 1073741824L, 0, 0u},
     {"WN", "columns of C per warp", 64L, f23_p1_values, 4, 1L, 1073741824L, 0, 0u},
@@ -666,6 +671,7 @@ static gb_param_t f23_params[] = {
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f23_p14_values, 5, 1L, 1073741824L, 0, 0u},
     {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect in TN, where neither is (so a family whose only layout is TN tunes only 0); its local memory is counted for both", 0L, f23_p15_values, 2, 1L, 1073741824L, 0, 11u},
     {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f23_p16_values, 11, 1L, 1073741824L, 0, 0u},
+    {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f23_p17_values, 4, 1L, 1073741824L, 0, 0u},
 };
 static char *f23_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM"};
 static long f23_s0_values[] = {32, 64, 2, 2, 16, 16, 8, 8, 1, 1, 2, 1, 8};
@@ -678,11 +684,11 @@ static gb_preset_t f23_presets[] = {
     {"sgemm_3xtf32_rna", "the same tile with both parts rounded by cvt.rna, as the ISA defines TF32 operands: no reliance on how the tensor core reads unrounded bits", 1u, 13, f23_s1_names, f23_s1_values},
     {"sgemm_3xtf32_128", "128x128x8 tile, 8 warps of 64x32 (128 registers a lane on sm_90), 17 KB", 1u, 13, f23_s2_names, f23_s2_values},
 };
-static char *f24_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
+static char *f24_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
 static char *f24_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f24_extensions[] = {"cl_nv_device_attribute_query"};
-static char *f24_let_names[] = {"T", "P"};
-static char *f24_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))"};
+static char *f24_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
+static char *f24_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
 static long f24_p0_values[] = {16, 32, 64, 128};
 static long f24_p1_values[] = {8, 16, 32, 64};
 static long f24_p2_values[] = {1, 2, 4, 8};
@@ -700,6 +706,7 @@ static long f24_p13_values[] = {0, 1};
 static long f24_p14_values[] = {1, 2, 4, 8, 16};
 static long f24_p15_values[] = {0, 1};
 static long f24_p16_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static long f24_p17_values[] = {0, 1, 2, 4};
 static gb_param_t f24_params[] = {
     {"WM", "rows of C per warp (multiple of 16)", 32L, f24_p0_values, 4, 1L, 1073741824L, 0, 0u},
     {"WN", "columns of C per warp", 64L, f24_p1_values, 4, 1L, 1073741824L, 0, 0u},
@@ -718,6 +725,7 @@ static gb_param_t f24_params[] = {
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f24_p14_values, 5, 1L, 1073741824L, 0, 0u},
     {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect in TN, where neither is (so a family whose only layout is TN tunes only 0); its local memory is counted for both", 0L, f24_p15_values, 2, 1L, 1073741824L, 0, 11u},
     {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f24_p16_values, 11, 1L, 1073741824L, 0, 0u},
+    {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f24_p17_values, 4, 1L, 1073741824L, 0, 0u},
 };
 static char *f25_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
 static char *f25_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "RUNSUM == 0 || KACC > 0", "K >= 48"};
@@ -975,7 +983,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/cpu_rb.json",
     .source_file = "cpu_rb.cl",
     .entry = "cpu_rb",
-    .program_digest = "51fb8ee1ea6010932ff9e75938ac3e16555925e3c7f965a04a961330c012f291",
+    .program_digest = "ef9c651f0d6a2bfb41e6ae522e77efaea47e2d95a19d0a5a541af7860488a5f6",
     .global[0] = "WALKM * ceil_div(ceil_div(M, MR), LX) * LX + (1 - WALKM) * ceil_div(ceil_div(N, NV * VW), LX) * LX",
     .global[1] = "WALKM * ceil_div(N, NV * VW) + (1 - WALKM) * ceil_div(M, MR)",
     .local[0] = "LX",
@@ -1004,25 +1012,25 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "15ea9cf9c645af37b0d6016f450710d056e135c476aeeb038b3558331d8492f0",
-    .global[0] = "ceil_div(N, WGN * WN) * 32 * WGM * WGN",
-    .global[1] = "ceil_div(M, WGM * WM) * P",
+    .program_digest = "a4c4adb464dae264552a3e4ce42779e31520d19a082b6123a3320ffaa5827a59",
+    .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
+    .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
     .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .side[1].entry = "mma_sync_sum",
-    .side[1].global[0] = "(P > 1) * ceil_div(N, 64) * 64",
-    .side[1].global[1] = "(P > 1) * M",
+    .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
+    .side[1].global[1] = "(PS > 1) * M",
     .side[1].local[0] = "64",
     .side[1].local[1] = "1",
-    .workspace = "(P > 1) * P * ceil_div(M, WGM * WM) * WGM * WM * ceil_div(N, WGN * WN) * WGN * WN * ELEM",
-    .launch_factor = "P",
-    .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (P > 1) * P * M * N)",
-    .traffic[1] = "ELEM * (M * N + (P > 1) * P * ceil_div(M, WGM * WM) * WGM * WM * ceil_div(N, WGN * WN) * WGN * WN)",
+    .workspace = "(PS > 1) * PS * (T - D) * WGM * WM * WGN * WN * ELEM",
+    .launch_factor = "PS",
+    .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
+    .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 2u, .layouts = 4u,
-    .nargs = 16, .nconstraints = 10, .nextensions = 1, .nlets = 2,
-    .nparams = 15, .npresets = 7,
+    .nargs = 17, .nconstraints = 10, .nextensions = 1, .nlets = 7,
+    .nparams = 16, .npresets = 7,
     .args = f1_args,
     .constraints = f1_constraints,
     .extensions = f1_extensions,
@@ -1038,25 +1046,25 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "15ea9cf9c645af37b0d6016f450710d056e135c476aeeb038b3558331d8492f0",
-    .global[0] = "ceil_div(N, WGN * WN) * 32 * WGM * WGN",
-    .global[1] = "ceil_div(M, WGM * WM) * P",
+    .program_digest = "a4c4adb464dae264552a3e4ce42779e31520d19a082b6123a3320ffaa5827a59",
+    .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
+    .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
     .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .side[1].entry = "mma_sync_sum",
-    .side[1].global[0] = "(P > 1) * ceil_div(N, 64) * 64",
-    .side[1].global[1] = "(P > 1) * M",
+    .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
+    .side[1].global[1] = "(PS > 1) * M",
     .side[1].local[0] = "64",
     .side[1].local[1] = "1",
-    .workspace = "(P > 1) * P * ceil_div(M, WGM * WM) * WGM * WM * ceil_div(N, WGN * WN) * WGN * WN * ELEM",
-    .launch_factor = "P",
-    .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (P > 1) * P * M * N)",
-    .traffic[1] = "ELEM * (M * N + (P > 1) * P * ceil_div(M, WGM * WM) * WGM * WM * ceil_div(N, WGN * WN) * WGN * WN)",
+    .workspace = "(PS > 1) * PS * (T - D) * WGM * WM * WGN * WN * ELEM",
+    .launch_factor = "PS",
+    .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
+    .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 2u, .layouts = 11u,
-    .nargs = 16, .nconstraints = 10, .nextensions = 1, .nlets = 2,
-    .nparams = 15, .npresets = 1,
+    .nargs = 17, .nconstraints = 10, .nextensions = 1, .nlets = 7,
+    .nparams = 16, .npresets = 1,
     .args = f2_args,
     .constraints = f2_constraints,
     .extensions = f2_extensions,
@@ -1072,7 +1080,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/gemmbench_nn.json",
     .source_file = "gemmbench_nn.cl",
     .entry = "gemm_nn",
-    .program_digest = "28fa9983f250aaef5d1d1880c9e33913adda469e50f28ac7e9bbec8d6d2da735",
+    .program_digest = "e34ac0e27dc18096afdfbe2e9e2d425490b1579721e62894b7d9533b0c125d8d",
     .global[0] = "ceil_div(N, DJ)",
     .global[1] = "M",
     .local[0] = "LX",
@@ -1093,7 +1101,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/gemmbench_nt.json",
     .source_file = "gemmbench_nt.cl",
     .entry = "gemm_nt",
-    .program_digest = "2211beb240d187af4c37dfb0aeec341af33dfa643d0539037f38a6ae1e66306d",
+    .program_digest = "0b49fa9ceb08a3f48cd9dc138d82b76473c5a14c695bca88ece9cd7beaa1dd88",
     .global[0] = "ceil_div(N, DJ)",
     .global[1] = "M",
     .local[0] = "LX",
@@ -1114,7 +1122,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "e0dfb98ac18a944edeb613363b0caaed8b393685b1f933d0173a81e7ec4eba01",
+    .program_digest = "4c87c7242f122e13e388d9a3db88753ed81ff96faec28b5668f7cc2fcc7f6ccb",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
@@ -1139,7 +1147,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_mn.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "e0dfb98ac18a944edeb613363b0caaed8b393685b1f933d0173a81e7ec4eba01",
+    .program_digest = "4c87c7242f122e13e388d9a3db88753ed81ff96faec28b5668f7cc2fcc7f6ccb",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM) * P",
     .local[0] = "128 * WGM",
@@ -1175,7 +1183,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "e0dfb98ac18a944edeb613363b0caaed8b393685b1f933d0173a81e7ec4eba01",
+    .program_digest = "4c87c7242f122e13e388d9a3db88753ed81ff96faec28b5668f7cc2fcc7f6ccb",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM) * P",
     .local[0] = "128 * WGM",
@@ -1211,7 +1219,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/intel_block_read.json",
     .source_file = "intel_block_read.cl",
     .entry = "intel_block_read",
-    .program_digest = "8370f0f37b351c011f33d47cb046e66f37c80b5bbfcb64ca1ff266f7139575e5",
+    .program_digest = "1099fa7f6b6d2615a6ddebba39950e90cecff4f7e5a89c923702de4190e8c262",
     .global[0] = "M / TM",
     .global[1] = "N / TN",
     .local[0] = "SG",
@@ -1234,7 +1242,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/intel_naive.json",
     .source_file = "intel_naive.cl",
     .entry = "intel_naive",
-    .program_digest = "f17be250275c8fcf53760a7b914119c93b738abfe4cb4295286ea453fa8e8197",
+    .program_digest = "fc12166be3faba9a229f6916a71cfce101c6aa4ecc819266539fc034da26a06a",
     .global[0] = "M",
     .global[1] = "N",
     .local[0] = "LX",
@@ -1252,7 +1260,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/intel_simd.json",
     .source_file = "intel_simd.cl",
     .entry = "intel_simd",
-    .program_digest = "4d0d6a7a64dca74916e90d0d216e7fac5de6a9880d92f507e43980dc52a8a9a2",
+    .program_digest = "cdec47b4d38e6f9c1dbd23e88467fa7d0fdd64b9a7b0f0ba53d21729df75b7b0",
     .global[0] = "M / TM",
     .global[1] = "N / TN",
     .local[0] = "SG",
@@ -1275,7 +1283,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/intel_slm.json",
     .source_file = "intel_slm.cl",
     .entry = "intel_slm",
-    .program_digest = "2c7016705b06f3495307b9a7390c4d2ad82c0358ffd965ca7028e19eecc9d42c",
+    .program_digest = "3739278a829c21d5408387a6ced418d7e9fe2879ebabc6ddbdbd82a088c6cb32",
     .global[0] = "M / TM",
     .global[1] = "N / TN",
     .local[0] = "LX",
@@ -1299,7 +1307,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM1.json",
     .source_file = "myGEMM1.cl",
     .entry = "myGEMM1",
-    .program_digest = "82c9b98c1cb5deb0345bfedd06c528d9ae3678f84a7eb8bce250a196c63917eb",
+    .program_digest = "636e8d0b37d325c486f27129c7cc5cfa69fd00a2788f4f59fb8c9f2de7703a97",
     .global[0] = "M",
     .global[1] = "N",
     .local[0] = "TS",
@@ -1320,7 +1328,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM10.json",
     .source_file = "myGEMM10.cl",
     .entry = "myGEMM10",
-    .program_digest = "9bf4093fa220a3cfca4bbbb66b39dfabeffb529d9b1067d4e3b3614f7853a094",
+    .program_digest = "e442e9460fc4c46e11a211404e9ae8f0042c8fb9a205e3cbae388cec84c95aee",
     .global[0] = "ceil_div(M, TSM) * (TSM / WPTM)",
     .global[1] = "ceil_div(N, TSN) * (TSN / WPTN)",
     .local[0] = "TSM / WPTM",
@@ -1343,7 +1351,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM11.json",
     .source_file = "myGEMM11.cl",
     .entry = "myGEMM11",
-    .program_digest = "7cdbd898a469bfacf3b5fd5e84914e0ba0ff15dd1e6db40089ad26753ccf1864",
+    .program_digest = "9a9d1e10416498a634238e21bcd72c4dd32ebeb96759001bd74e1c1799d23856",
     .global[0] = "M / RX",
     .global[1] = "N / RY",
     .local[0] = "THREADSX",
@@ -1368,7 +1376,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM2.json",
     .source_file = "myGEMM2.cl",
     .entry = "myGEMM2",
-    .program_digest = "066058437b2a7cd4b705134d64ff001d24677ade54dc5168cff9de606d06b6e7",
+    .program_digest = "8ddbd41eaec3eccdf22bcb52a0f23b9280fa9afb1cc4250619ea08be50ec85dd",
     .global[0] = "M",
     .global[1] = "N",
     .local[0] = "TS",
@@ -1393,7 +1401,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM3.json",
     .source_file = "myGEMM3.cl",
     .entry = "myGEMM3",
-    .program_digest = "399112b59a85be41182a58ed2e4f4e6ae58578cffea078e711230833042f87fc",
+    .program_digest = "2e4838f3cda598884b6b1b2f5ab188b275cdfe1ebd2179d4259b50d1b0539cb9",
     .global[0] = "M",
     .global[1] = "N / WPT",
     .local[0] = "TS",
@@ -1419,7 +1427,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM4.json",
     .source_file = "myGEMM4.cl",
     .entry = "myGEMM4",
-    .program_digest = "cc5079928b6680f68618ca978dcf794fc821d35557d8c86347068f57ae57ff4a",
+    .program_digest = "29b0bf2c9df28e2dfcb903f1f3271cc76fa0cecdbdbb8b44add490f46031ecd3",
     .global[0] = "M / WIDTH",
     .global[1] = "N",
     .local[0] = "TS / WIDTH",
@@ -1445,7 +1453,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM5.json",
     .source_file = "myGEMM5.cl",
     .entry = "myGEMM5",
-    .program_digest = "e1fc89fbd50cfc0eadabdbd8eb1a8e7df0d1a8b138a9ae7704a816ba8c05e902",
+    .program_digest = "13cbb6b828f32dd88946168eba8918baff874207df3be38f1510aaa732516570",
     .global[0] = "M",
     .global[1] = "N / WPT",
     .local[0] = "TS",
@@ -1471,7 +1479,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM6.json",
     .source_file = "myGEMM6.cl",
     .entry = "myGEMM6",
-    .program_digest = "e0810ec602104b0b40702d916751183f92ddc99dd72d577811de4bfe78006125",
+    .program_digest = "5d3729a16eeab66993c73130e72a8aec20de046d940b5bafc5d23151e6ece622",
     .global[0] = "M / WPTM",
     .global[1] = "N / WPTN",
     .local[0] = "TSM / WPTM",
@@ -1497,7 +1505,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM7.json",
     .source_file = "myGEMM7.cl",
     .entry = "myGEMM7",
-    .program_digest = "96e3c4494b51ee0fd729ac9a6144c48c73de68f689619d39d9e156f6fc7962ec",
+    .program_digest = "f9da006aee23308f6dd113393a1a5f82c4ed844196beee86a3ac4698a24cba37",
     .global[0] = "M / WPTM",
     .global[1] = "N / WPTN",
     .local[0] = "TSM / WPTM",
@@ -1523,7 +1531,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM9.json",
     .source_file = "myGEMM9.cl",
     .entry = "myGEMM9",
-    .program_digest = "c1c496bcc2513a2db7497361b8fd66833d4411d7abcf4dc3dc99c033b51c8166",
+    .program_digest = "e70a11a05a7c05e5081e5b4df14a19defe57acafad23c087e78a8999ce0e2927",
     .global[0] = "M / WPTM",
     .global[1] = "N / WPTN",
     .local[0] = "TSM / WPTM",
@@ -1549,7 +1557,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/naive.json",
     .source_file = "naive.cl",
     .entry = "gemm_naive",
-    .program_digest = "431a49b279b46712b252e04c477ffbb370c1dac9fc09b5652aa49c05f3d8f013",
+    .program_digest = "18bdc4baa441d7d6efa60d70509be6f9c53fb8f54c1330a5a592f344c48ba10c",
     .global[0] = "ROW * N + (1 - ROW) * M",
     .global[1] = "ROW * M + (1 - ROW) * N",
     .local[0] = "LX",
@@ -1569,25 +1577,25 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "15ea9cf9c645af37b0d6016f450710d056e135c476aeeb038b3558331d8492f0",
-    .global[0] = "ceil_div(N, WGN * WN) * 32 * WGM * WGN",
-    .global[1] = "ceil_div(M, WGM * WM) * P",
+    .program_digest = "a4c4adb464dae264552a3e4ce42779e31520d19a082b6123a3320ffaa5827a59",
+    .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
+    .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
     .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .side[1].entry = "mma_sync_sum",
-    .side[1].global[0] = "(P > 1) * ceil_div(N, 64) * 64",
-    .side[1].global[1] = "(P > 1) * M",
+    .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
+    .side[1].global[1] = "(PS > 1) * M",
     .side[1].local[0] = "64",
     .side[1].local[1] = "1",
-    .workspace = "(P > 1) * P * ceil_div(M, WGM * WM) * WGM * WM * ceil_div(N, WGN * WN) * WGN * WN * ELEM",
-    .launch_factor = "P",
-    .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (P > 1) * P * M * N)",
-    .traffic[1] = "ELEM * (M * N + (P > 1) * P * ceil_div(M, WGM * WM) * WGM * WM * ceil_div(N, WGN * WN) * WGN * WN)",
+    .workspace = "(PS > 1) * PS * (T - D) * WGM * WM * WGN * WN * ELEM",
+    .launch_factor = "PS",
+    .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
+    .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 1u, .layouts = 4u,
-    .nargs = 16, .nconstraints = 10, .nextensions = 1, .nlets = 2,
-    .nparams = 17, .npresets = 3,
+    .nargs = 17, .nconstraints = 10, .nextensions = 1, .nlets = 7,
+    .nparams = 18, .npresets = 3,
     .args = f23_args,
     .constraints = f23_constraints,
     .extensions = f23_extensions,
@@ -1603,25 +1611,25 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "15ea9cf9c645af37b0d6016f450710d056e135c476aeeb038b3558331d8492f0",
-    .global[0] = "ceil_div(N, WGN * WN) * 32 * WGM * WGN",
-    .global[1] = "ceil_div(M, WGM * WM) * P",
+    .program_digest = "a4c4adb464dae264552a3e4ce42779e31520d19a082b6123a3320ffaa5827a59",
+    .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
+    .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
     .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .side[1].entry = "mma_sync_sum",
-    .side[1].global[0] = "(P > 1) * ceil_div(N, 64) * 64",
-    .side[1].global[1] = "(P > 1) * M",
+    .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
+    .side[1].global[1] = "(PS > 1) * M",
     .side[1].local[0] = "64",
     .side[1].local[1] = "1",
-    .workspace = "(P > 1) * P * ceil_div(M, WGM * WM) * WGM * WM * ceil_div(N, WGN * WN) * WGN * WN * ELEM",
-    .launch_factor = "P",
-    .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (P > 1) * P * M * N)",
-    .traffic[1] = "ELEM * (M * N + (P > 1) * P * ceil_div(M, WGM * WM) * WGM * WM * ceil_div(N, WGN * WN) * WGN * WN)",
+    .workspace = "(PS > 1) * PS * (T - D) * WGM * WM * WGN * WN * ELEM",
+    .launch_factor = "PS",
+    .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
+    .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 1u, .layouts = 11u,
-    .nargs = 16, .nconstraints = 10, .nextensions = 1, .nlets = 2,
-    .nparams = 17, .npresets = 0,
+    .nargs = 17, .nconstraints = 10, .nextensions = 1, .nlets = 7,
+    .nparams = 18, .npresets = 0,
     .args = f24_args,
     .constraints = f24_constraints,
     .extensions = f24_extensions,
@@ -1636,7 +1644,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "e0dfb98ac18a944edeb613363b0caaed8b393685b1f933d0173a81e7ec4eba01",
+    .program_digest = "4c87c7242f122e13e388d9a3db88753ed81ff96faec28b5668f7cc2fcc7f6ccb",
     .global[0] = "ceil_div(N, BN) * 128 * WGM",
     .global[1] = "ceil_div(M, 64 * WGM)",
     .local[0] = "128 * WGM",
@@ -1661,7 +1669,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/thin_cols.json",
     .source_file = "thin_stream.cl",
     .entry = "thin_cols",
-    .program_digest = "e3b8bc71c60217d59bda561bfa0026dcda6c6c336c99309085860bdcb2f7c15e",
+    .program_digest = "9091e4630ddc0a92602a515a354a6ad36306b51f73e8b07697353b051977375a",
     .global[0] = "RB * TX",
     .global[1] = "CB * P * KG",
     .local[0] = "TX",
@@ -1694,7 +1702,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/thin_dot.json",
     .source_file = "thin_stream.cl",
     .entry = "thin_dot",
-    .program_digest = "e3b8bc71c60217d59bda561bfa0026dcda6c6c336c99309085860bdcb2f7c15e",
+    .program_digest = "9091e4630ddc0a92602a515a354a6ad36306b51f73e8b07697353b051977375a",
     .global[0] = "RB * KL",
     .global[1] = "CB * P * RL",
     .local[0] = "KL",
@@ -1727,7 +1735,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/thin_stream.json",
     .source_file = "thin_stream.cl",
     .entry = "thin_stream",
-    .program_digest = "e3b8bc71c60217d59bda561bfa0026dcda6c6c336c99309085860bdcb2f7c15e",
+    .program_digest = "9091e4630ddc0a92602a515a354a6ad36306b51f73e8b07697353b051977375a",
     .global[0] = "TILES * TX",
     .global[1] = "RB * P * KG",
     .local[0] = "TX",
@@ -1760,7 +1768,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/xgemm.json",
     .source_file = "xgemm.cl",
     .entry = "xgemm",
-    .program_digest = "e160e33d8ac829c0fabd07e70ced8672b1898e4bdc2b30ffd0078fc02a13a883",
+    .program_digest = "f23498d2620e11357864d91669737db230ce61859b074ae49f74f26cc711192b",
     .global[0] = "ceil_div(N, NWG) * NDIMC",
     .global[1] = "ceil_div(M, MWG) * MDIMC",
     .local[0] = "NDIMC",
@@ -1783,7 +1791,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/xgemm_nv.json",
     .source_file = "xgemm_nv.cl",
     .entry = "xgemm_nv",
-    .program_digest = "4fed32b6aed65e811214a0afa3ed2409c84f6914122cc190f95115037c9cfb0a",
+    .program_digest = "82d1923898bf63b334356f83282eea0a934f6073d4ee1353f99132e1b9d02e26",
     .global[0] = "(D + PS * R + FUSED * STRIPS) * (MWG / (4 * RM)) * (NWG / (4 * RN))",
     .global[1] = "1",
     .local[0] = "(MWG / (4 * RM)) * (NWG / (4 * RN))",
@@ -1819,7 +1827,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/xgemm_nv_async.json",
     .source_file = "xgemm_nv_async.cl",
     .entry = "xgemm_nv_async",
-    .program_digest = "4183f1483404f3611b44aba4fa393cde07860c6b2bb1e91ec51887fbfb927daf",
+    .program_digest = "e40365c44e9bbe2a0a4d7ab75eb3a58adbcc428fa4951837bfdebb4a9dac688f",
     .global[0] = "ceil_div(N, NWG) * (MWG / TM) * (NWG / TN)",
     .global[1] = "ceil_div(M, MWG)",
     .local[0] = "(MWG / TM) * (NWG / TN)",
