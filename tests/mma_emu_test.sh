@@ -15,7 +15,8 @@
 # in local memory (KCONT); split-K by a given number of pieces
 # and by the grid's need (SPLITK=0, split only where the tiles are short of filling the device),
 # in both families; a last partial wave's tiles split (TAIL) under every tile walk. Also that
-# the source stops at its #error without EMU off NVIDIA, and that a copy with one wrong fragment index fails validation.
+# the source stops at its #error without EMU off NVIDIA, and that a copy with one wrong
+# fragment index fails validation.
 # sgemm_3xtf32: the layouts, both instruction shapes, K steps, the in-core accumulation, odd
 # leading dimensions, every point faithful; and a copy that drops the small parts (so computes in
 # TF32) passes the bound but is caught as not faithful, which fails the run (exit 1).
@@ -123,12 +124,13 @@ no_split() {
     shift
     check_run "$@"
     if printf '%s\n' "$out" | grep -q "remainder kernel"; then
-        bad "SPLITK=0 split $what: $(printf '%s\n' "$out" | tail -1)"
+        bad "K split $what: $(printf '%s\n' "$out" | tail -1)"
     else ok; fi
 }
-no_split "K = 1030 into pieces under 1024 deep" --param SPLITK=0 -M 97 -N 65 -K 1030 $ab
-no_split "a grid of 256 tiles" --param SPLITK=0 --param WM=16 --param WN=16 --param WGM=1 \
-    --param WGN=1 --param BK=4 -M 256 -N 256 -K 600 $ab
+no_split "by SPLITK=0 at K = 1030 into pieces under 1024 deep" --param SPLITK=0 -M 97 -N 65 \
+    -K 1030 $ab
+no_split "by SPLITK=0 over a grid of 256 tiles" --param SPLITK=0 --param WM=16 --param WN=16 \
+    --param WGM=1 --param WGN=1 --param BK=4 -M 256 -N 256 -K 600 $ab
 
 # 2c. TAIL: where the tiles end in a partial wave (two work-groups a compute unit), only that
 # wave's tiles are cut along K; the sums of their pieces are added by the remainder kernel,
@@ -145,16 +147,9 @@ if [ "${cus:-0}" -ge 2 ]; then
                 -N $((32 * cus + 5)) -K 1030 $ab
         done
     done
-    no_tail() {
-        what=$1
-        shift
-        check_run "$@"
-        if printf '%s\n' "$out" | grep -q "remainder kernel"; then
-            bad "TAIL split $what: $(printf '%s\n' "$out" | tail -1)"
-        else ok; fi
-    }
-    no_tail "whole waves" $small --param TAIL=2 -M 32 -N $((32 * cus)) -K 1030 $ab
-    no_tail "pieces under 256 deep" $small --param TAIL=2 -M 20 -N $((32 * cus + 5)) -K 300 $ab
+    no_split "TAIL=2 with whole waves" $small --param TAIL=2 -M 32 -N $((32 * cus)) -K 1030 $ab
+    no_split "TAIL=2 into pieces under 256 deep" $small --param TAIL=2 -M 20 \
+        -N $((32 * cus + 5)) -K 300 $ab
 else
     bad "no compute unit count from 'gemmbench devices' for the TAIL checks"
 fi
