@@ -739,19 +739,13 @@ kernel void dgemm_dmma(
     local vec_t As2[2 * A_TILE / VW], Bs2[2 * B_TILE / VW];
     local real *As = (local real *)As2, *Bs = (local real *)Bs2;
     EMU_DECL
-    /* A one-dimensional grid: work-groups 0 .. D - 1 run whole tiles in the walk's order; each
-     * of the other R = T - D tiles (walk positions D + r) is cut along K into PS pieces, piece j
-     * of tile r run by work-group D + j R + r (the pieces of one K range side by side, as an
-     * unsplit grid's tiles are), walking K steps [j S / PS, (j + 1) S / PS) and writing its bare
-     * sums to workspace slot r PS + j. Selects, not branches (see xgemm_nv.cl); q wraps for the
-     * whole tiles, whose selects drop it. */
+    /* A one-dimensional grid of D whole tiles and the PS pieces of each other tile
+     * (gb_tile_piece); piece j walks K steps [j S / PS, (j + 1) S / PS). */
     const uint ntm = (uint)((M + MWG - 1) / MWG), ntn = (uint)((N + NWG - 1) / NWG);
     const uint id = (uint)get_group_id(0);
 #if SPLIT_CODE
-    const uint R = ntm * ntn - (uint)D, q = id - (uint)D, qj = q / (R > 0 ? R : 1u);
-    const bool is_piece = id >= (uint)D;
-    const uint r = q - qj * R, j = is_piece ? qj : 0, np = is_piece ? (uint)PS : 1u;
-    const uint at = is_piece ? (uint)D + r : id;
+    uint at, j, np, slot;
+    gb_tile_piece(id, ntm * ntn, (uint)D, (uint)PS, &at, &j, &np, &slot);
 #else
     const uint j = 0, np = 1, at = id;
 #endif
@@ -761,7 +755,7 @@ kernel void dgemm_dmma(
     const int steps = (K + BK - 1) / BK;
     const int s0 = (int)((long)j * steps / np), s1 = (int)((long)(j + 1) * steps / np);
 #if SPLIT_CODE
-    global real *part = is_piece ? WS + (size_t)(r * (uint)PS + j) * (MWG * NWG) : NULL;
+    global real *part = np > 1 ? WS + (size_t)slot * (MWG * NWG) : NULL;
 #else
     global real *part = NULL;
 #endif
@@ -788,16 +782,9 @@ kernel void mma_sync_sum(const int M, const int N, const int K, const real alpha
     const int col = (int)get_global_id(0), row = (int)get_global_id(1);
     if (col >= N || row >= M)
         return;
-    const uint ntm = (uint)((M + MWG - 1) / MWG), ntn = (uint)((N + NWG - 1) / NWG);
-    const uint at = gb_tile_id((uint)(row / MWG), (uint)(col / NWG), ntm, ntn, GROUPM, EDGES,
-                               M % MWG != 0, N % NWG != 0);
-    if (at < (uint)D)
-        return;
-    global const real *x =
-        WS + (size_t)(at - (uint)D) * (uint)PS * (MWG * NWG) + (row % MWG) * NWG + col % NWG;
-    real sum = 0;
-    for (int j = 0; j < PS; j++)
-        sum += x[(size_t)j * (MWG * NWG)];
+    real sum;
+    if (!gb_piece_sum(WS, row, col, M, N, MWG, NWG, GROUPM, EDGES, (uint)D, PS, &sum))
+        return; /* a whole tile's element, written by its work-group */
     global real *c = C + offC + (size_t)row * ldc + col;
     if (beta == (real)0) /* C is not read */
         *c = alpha * sum;

@@ -354,30 +354,42 @@ static inline void gb_tile_of_group(const uint groupm, const int edges, const bo
     gb_tile_of_rows((uint)get_num_groups(1), groupm, edges, edge_m, edge_n, gm, gn);
 }
 
-/* Split-K over p pieces: the grid's rows hold p copies of the tile grid, piece *j of every tile
- * in the j-th; *gm, *gn as gb_tile_at places this work-group's tile in its copy. */
-static inline void gb_tile_of_piece(const uint p, const uint groupm, const int edges,
-                                    const bool edge_m, const bool edge_n, int *gm, int *gn,
-                                    uint *j)
+/* A one-dimensional launch over a grid of t tiles: work-groups 0 .. d - 1 run whole tiles in the
+ * walk's order; each of the other r = t - d tiles (walk positions d + i) is cut along K into ps
+ * pieces, piece j of tile i run by work-group d + j r + i (the pieces of one K range side by
+ * side, as an unsplit grid's tiles are) and writing its bare sums to workspace slot i ps + j.
+ * Work-group id's walk position *at, its piece *j of *np (0 of 1 for a whole tile) and its slot
+ * *slot (a piece's only). Selects, not branches (PoCL 3.1 miscompiles a K loop bounded by values
+ * merged from branches); q wraps for the whole tiles, whose selects drop it. */
+static inline void gb_tile_piece(const uint id, const uint t, const uint d, const uint ps,
+                                 uint *at, uint *j, uint *np, uint *slot)
 {
-    const uint ntn = (uint)get_num_groups(0), ntm = (uint)get_num_groups(1) / p;
-    const uint id = (uint)get_group_id(1) * ntn + (uint)get_group_id(0);
-    *j = id / (ntm * ntn);
-    gb_tile_at(id - *j * ntm * ntn, ntm, ntn, groupm, edges, edge_m, edge_n, gm, gn);
+    const uint r = t - d, q = id - d, qj = q / (r > 0 ? r : 1u), i = q - qj * r;
+    const bool piece = id >= d;
+    *at = piece ? d + i : id;
+    *j = piece ? qj : 0;
+    *np = piece ? ps : 1;
+    *slot = i * ps + qj;
 }
 
-/* After a split-K launch: element (row, col) of C's p pieces, each tile's pieces tm x tn sums
- * one after another in ws (tiles in row-major order over N's ceil(N / tn) columns), added in
- * the order of their K ranges, so that the result is the same run to run. */
-static inline real gb_pieces_sum(global const real *ws, const int p, const int row, const int col,
-                                 const int N, const int tm, const int tn)
+/* After such a launch over tm x tn tiles of an M x N matrix (walked as gb_tile_at walks them):
+ * whether element (row, col)'s tile was split, and if so its pieces' sums in ws added in the
+ * order of their K ranges (the same result run to run) into *sum. */
+static inline bool gb_piece_sum(global const real *ws, const int row, const int col, const int M,
+                                const int N, const int tm, const int tn, const uint groupm,
+                                const int edges, const uint d, const int ps, real *sum)
 {
-    const uint t = (uint)(row / tm) * (uint)((N + tn - 1) / tn) + (uint)(col / tn);
-    global const real *x = ws + (size_t)t * (uint)p * (tm * tn) + (row % tm) * tn + col % tn;
-    real sum = 0;
-    for (int j = 0; j < p; j++)
-        sum += x[(size_t)j * (tm * tn)];
-    return sum;
+    const uint ntm = (uint)((M + tm - 1) / tm), ntn = (uint)((N + tn - 1) / tn);
+    const uint at = gb_tile_id((uint)(row / tm), (uint)(col / tn), ntm, ntn, groupm, edges,
+                               M % tm != 0, N % tn != 0);
+    if (at < d)
+        return false;
+    global const real *x = ws + (size_t)(at - d) * (uint)ps * (tm * tn) + (row % tm) * tn + col % tn;
+    real s = 0;
+    for (int j = 0; j < ps; j++)
+        s += x[(size_t)j * (tm * tn)];
+    *sum = s;
+    return true;
 }
 
 /* C[row][col..col+3] = r + beta * C, where r is alpha * the accumulators; C is not read when

@@ -505,17 +505,15 @@ XW_INLINE void store_b(local elem *b, const int tid, const EV(4) *x)
     }
 }
 
-/* The work-group's tile of C (from m0, n0), this lane's first row (its warp group's 64, its
- * warp's 16, its group's row), and whether the tile crosses C's last row or column. */
-XW_INLINE bool tile_place(const int M, const int N, const int tid, const int P, int *m0, int *n0,
-                          int *row, int *piece, int *tile)
+/* The tile of C at walk position at (of ceil(M / BM) x ceil(N / BN)): its origin (m0, n0), this
+ * lane's first row (its warp group's 64, its warp's 16, its group's row), and whether the tile
+ * crosses C's last row or column. */
+XW_INLINE bool tile_place(const int M, const int N, const int tid, const uint at, int *m0, int *n0,
+                          int *row)
 {
-    /* Split-K (P pieces): piece *piece of tile *tile (its row-major number over N's tiles). */
     int gm, gn;
-    uint j;
-    gb_tile_of_piece((uint)P, GROUPM, EDGES, M % BM != 0, N % BN != 0, &gm, &gn, &j);
-    *piece = (int)j;
-    *tile = gm * (int)get_num_groups(0) + gn;
+    gb_tile_at(at, (uint)((M + BM - 1) / BM), (uint)((N + BN - 1) / BN), GROUPM, EDGES,
+               M % BM != 0, N % BN != 0, &gm, &gn);
     *m0 = gm * BM;
     *n0 = gn * BN;
     *row = *m0 + 64 * (tid >> 7) + 16 * ((tid >> 5) & 3) + ((tid & 31) >> 2);
@@ -633,8 +631,8 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
     global const elem *B = (global const elem *)B0 + offB;
     const int tid = (int)get_local_id(0), t = tid & 3;
     int m0, n0, row;
-    int piece, tile;
-    const bool edge = tile_place(M, N, tid, 1, &m0, &n0, &row, &piece, &tile);
+    const uint id = (uint)get_group_id(1) * (uint)get_num_groups(0) + (uint)get_group_id(0);
+    const bool edge = tile_place(M, N, tid, id, &m0, &n0, &row);
     const bool a_vec = lda % JA == 0 && offA % JA == 0, b_vec = ldb % 4 == 0 && offB % 4 == 0;
     const int steps = (K + BK - 1) / BK;
 
@@ -1020,7 +1018,8 @@ __attribute__((reqd_work_group_size(NT, 1, 1))) kernel void
 hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
                global const stored *restrict A0, const int offA, const int lda,
                global const stored *restrict B0, const int offB, const int ldb, const float beta,
-               global stored *C, const int offC, const int ldc, global float *WS, const int P)
+               global stored *C, const int offC, const int ldc, global float *WS, const int D,
+               const int PS)
 {
     local uint4 tiles4[STAGES * STAGE_E * ES / 16] __attribute__((aligned(TILES_ALIGN)));
     local elem *tiles = (local elem *)tiles4;
@@ -1031,10 +1030,20 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     global const elem *B = (global const elem *)B0 + offB;
     const int tid = (int)get_local_id(0), t = tid & 3, wg = tid >> 7;
     int m0, n0, row;
-    int piece, tile;
-    const int np = SPLITK > 1 ? P : 1; /* the pieces, a constant 1 without split-K */
-    const bool edge = tile_place(M, N, tid, np, &m0, &n0, &row, &piece, &tile);
-    /* This piece's K steps: [s0, s0 + steps) of all of K's (the whole of it where P is 1). */
+    /* A one-dimensional grid of D whole tiles and the PS pieces of each other tile
+     * (gb_tile_piece); without split-K, D is every tile. */
+    uint at, piece, np, slot;
+#if SPLITK > 1
+    gb_tile_piece((uint)get_group_id(0), (uint)((M + BM - 1) / BM) * (uint)((N + BN - 1) / BN),
+                  (uint)D, (uint)PS, &at, &piece, &np, &slot);
+#else
+    at = (uint)get_group_id(0);
+    piece = 0;
+    np = 1;
+    slot = 0;
+#endif
+    const bool edge = tile_place(M, N, tid, at, &m0, &n0, &row);
+    /* This piece's K steps: [s0, s0 + steps) of all of K's (the whole of it for a whole tile). */
     const int all = (K + BK - 1) / BK, s0 = (int)((long)piece * all / np);
     const int steps = (int)((long)(piece + 1) * all / np) - s0;
     global const elem *pa[CH_OF(BM)], *pb[CH_OF(BN)];
@@ -1141,7 +1150,7 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     if (np > 1) {
         /* A piece of a split tile: its bare sums, the whole BM x BN tile, to its own slot of
          * the workspace (row-major); hgemm_wgmma_nt_sum adds the pieces. */
-        global float *part = WS + ((size_t)tile * (uint)P + (uint)piece) * (BM * BN);
+        global float *part = WS + (size_t)slot * (BM * BN);
 #pragma unroll
         for (int j = 0; j < BN / 8; j++)
 #pragma unroll
@@ -1154,20 +1163,21 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     store_c16(C, offC, ldc, M, N, row, n0, t, edge, acc, alpha, beta);
 }
 
-/* hgemm_wgmma_nt_sum: after a split-K launch (P > 1), each element of C from its tile's P
- * pieces, added in FP32 in a fixed order (gb_pieces_sum), then alpha and beta, rounded once to
- * the storage format. One work-item per element; dimension 0 is the column, so neighbours read
- * neighbouring sums. */
+/* hgemm_wgmma_nt_sum: after a launch with split tiles (PS > 1), each element of such a tile from
+ * its PS pieces, added in FP32 in a fixed order (gb_piece_sum), then alpha and beta, rounded once
+ * to the storage format. One work-item per element; dimension 0 is the column, so neighbours
+ * read neighbouring sums. */
 kernel void hgemm_wgmma_nt_sum(const int M, const int N, const int K, const float alpha,
                                global const stored *restrict A0, const int offA, const int lda,
                                global const stored *restrict B0, const int offB, const int ldb,
                                const float beta, global stored *C, const int offC, const int ldc,
-                               global const float *WS, const int P)
+                               global const float *WS, const int D, const int PS)
 {
     const int col = (int)get_global_id(0), row = (int)get_global_id(1);
-    if (col >= N || row >= M)
+    float sum;
+    if (col >= N || row >= M ||
+        !gb_piece_sum(WS, row, col, M, N, BM, BN, GROUPM, EDGES, (uint)D, PS, &sum))
         return;
-    GB_UPDATE_AT(C, offC + row * ldc + col, gb_pieces_sum(WS, P, row, col, N, BM, BN), alpha,
-                 beta);
+    GB_UPDATE_AT(C, offC + row * ldc + col, sum, alpha, beta);
 }
 #endif

@@ -216,7 +216,7 @@ caught() {
 # descriptors say swizzled.
 caught 's|da0 + so + KB_STEP_A \* kb;|da0 + so + KB_STEP_A * (kb ^ 1);|' "A's k-blocks swapped" \
     $small --param BK=32 -M 64 -N 64 -K 64
-caught 's|(uint)P + (uint)piece) \* (BM \* BN)|(uint)P + (uint)(piece / 2 * 2)) * (BM * BN)|' \
+caught 's|WS + (size_t)slot \* (BM \* BN)|WS + (size_t)(slot / 2 * 2) * (BM * BN)|' \
     "a split-K piece written over another's" $small --param SPLITK=2 -M 64 -N 64 -K 600
 caught 's|\*at = SWIZZLE(\*r \* SWZ + 16 \* \*kc, SWZ) / ES;|*at = (*r * SWZ + 16 * *kc) / ES;|' \
     "unswizzled copies" $small --param SWZ=64 --param BK=32 --param PADL=0 -M 64 -N 64 -K 64
