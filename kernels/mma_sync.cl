@@ -621,33 +621,30 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
 
     local real *a_cur = As, *a_nxt = As + A_TILE, *b_cur = Bs, *b_nxt = Bs + B_TILE;
     const int mode_a = a_vec ? LD_VEC : LD_SCALAR, mode_b = b_vec ? LD_VEC : LD_SCALAR;
-    /* Each operand is read element by element only where its own slice crosses C's edge: a C
-     * of 16 rows in a 128-row tile checks A's slice, not B's, which is all of the traffic. */
+    /* Each operand is read element by element only where its own slice crosses C's edge (a C
+     * of 16 rows in a 128-row tile checks A's slice, not B's, which is all of the traffic), or
+     * in a partial last K step. */
     const bool a_in = m0 + MWG <= M, b_in = n0 + NWG <= N;
+#define LOAD_STEP(t)                                                                           \
+    do {                                                                                       \
+        if (a_in && (t) < full)                                                                \
+            LOAD_A(t, mode_a, ra);                                                             \
+        else                                                                                   \
+            LOAD_A(t, LD_CHECKED, ra);                                                         \
+        if (b_in && (t) < full)                                                                \
+            LOAD_B(t, mode_b, rb);                                                             \
+        else                                                                                   \
+            LOAD_B(t, LD_CHECKED, rb);                                                         \
+    } while (0)
     if (s1 > s0) {
-        if (a_in && s0 < full)
-            LOAD_A(s0, mode_a, ra);
-        else
-            LOAD_A(s0, LD_CHECKED, ra);
-        if (b_in && s0 < full)
-            LOAD_B(s0, mode_b, rb);
-        else
-            LOAD_B(s0, LD_CHECKED, rb);
+        LOAD_STEP(s0);
         STORE_A(a_cur, ra);
         STORE_B(b_cur, rb);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int s = s0; s < s1; s++) {
-        if (s + 1 < s1) {
-            if (a_in && s + 1 < full)
-                LOAD_A(s + 1, mode_a, ra);
-            else
-                LOAD_A(s + 1, LD_CHECKED, ra);
-            if (b_in && s + 1 < full)
-                LOAD_B(s + 1, mode_b, rb);
-            else
-                LOAD_B(s + 1, LD_CHECKED, rb);
-        }
+        if (s + 1 < s1)
+            LOAD_STEP(s + 1);
 #if KACC > 1
         if ((s - s0) % KACC == 0) {
 #pragma unroll
@@ -678,6 +675,7 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
     }
 
 #undef SUMS
+#undef LOAD_STEP
 
 #if SPLIT_CODE
     /* A piece of a split tile: its bare sums, the whole MWG x NWG tile (edges included), to
@@ -747,18 +745,14 @@ kernel void dgemm_dmma(
     uint at, j, np, slot;
     gb_tile_piece(id, ntm * ntn, (uint)D, (uint)PS, &at, &j, &np, &slot);
 #else
-    const uint j = 0, np = 1, at = id;
+    const uint j = 0, np = 1, at = id, slot = 0;
 #endif
     int gm, gn;
     gb_tile_at(at, ntm, ntn, GROUPM, EDGES, M % MWG != 0, N % NWG != 0, &gm, &gn);
     const int m0 = gm * MWG, n0 = gn * NWG;
     const int steps = (K + BK - 1) / BK;
     const int s0 = (int)((long)j * steps / np), s1 = (int)((long)(j + 1) * steps / np);
-#if SPLIT_CODE
-    global real *part = np > 1 ? WS + (size_t)slot * (MWG * NWG) : NULL;
-#else
-    global real *part = NULL;
-#endif
+    global real *part = SPLIT_CODE && np > 1 ? WS + (size_t)slot * (MWG * NWG) : NULL;
     /* 16-byte accesses need ld and offset multiples of VW (the buffers are aligned); per launch.
      * C is written two elements at a time. */
     const bool a_vec = lda % VW == 0 && offA % VW == 0, b_vec = ldb % VW == 0 && offB % VW == 0;

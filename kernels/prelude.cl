@@ -332,19 +332,25 @@ static inline uint gb_tile_id(const uint m, const uint n, const uint ntm, const 
         const uint fm = ntm - (uint)edge_m, fn = ntn - (uint)edge_n, col = edge_n ? fm : 0;
         if (m < fm && n < fn)
             return gb__tile_walk_id(m, n, fm, fn, groupm);
-        return fm * fn + (m < fm ? m : col + n); /* the last column above the corner, the last row */
+        /* The last column above the corner, then the last row. */
+        return fm * fn + (m < fm ? m : col + n);
     }
     return edges == 1 ? gb__tile_walk_id(ntm - 1 - m, ntn - 1 - n, ntm, ntn, groupm)
                       : gb__tile_walk_id(m, n, ntm, ntn, groupm);
+}
+
+/* This work-group's linear id in a two-dimensional grid (dimension 0 fastest). */
+static inline uint gb_group_linear(void)
+{
+    return (uint)get_group_id(1) * (uint)get_num_groups(0) + (uint)get_group_id(0);
 }
 
 /* gb_tile_at for this work-group's linear id, the grid's dimension 0 being the tile columns. */
 static inline void gb_tile_of_rows(const uint ntm, const uint groupm, const int edges,
                                    const bool edge_m, const bool edge_n, int *gm, int *gn)
 {
-    const uint ntn = (uint)get_num_groups(0);
-    gb_tile_at((uint)get_group_id(1) * ntn + (uint)get_group_id(0), ntm, ntn, groupm, edges,
-               edge_m, edge_n, gm, gn);
+    gb_tile_at(gb_group_linear(), ntm, (uint)get_num_groups(0), groupm, edges, edge_m, edge_n, gm,
+               gn);
 }
 
 /* The same over every row of the grid. */
@@ -384,7 +390,8 @@ static inline bool gb_piece_sum(global const real *ws, const int row, const int 
                                M % tm != 0, N % tn != 0);
     if (at < d)
         return false;
-    global const real *x = ws + (size_t)(at - d) * (uint)ps * (tm * tn) + (row % tm) * tn + col % tn;
+    global const real *x =
+        ws + (size_t)(at - d) * (uint)ps * (tm * tn) + (row % tm) * tn + col % tn;
     real s = 0;
     for (int j = 0; j < ps; j++)
         s += x[(size_t)j * (tm * tn)];

@@ -631,8 +631,7 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
     global const elem *B = (global const elem *)B0 + offB;
     const int tid = (int)get_local_id(0), t = tid & 3;
     int m0, n0, row;
-    const uint id = (uint)get_group_id(1) * (uint)get_num_groups(0) + (uint)get_group_id(0);
-    const bool edge = tile_place(M, N, tid, id, &m0, &n0, &row);
+    const bool edge = tile_place(M, N, tid, gb_group_linear(), &m0, &n0, &row);
     const bool a_vec = lda % JA == 0 && offA % JA == 0, b_vec = ldb % 4 == 0 && offB % 4 == 0;
     const int steps = (K + BK - 1) / BK;
 
