@@ -60,9 +60,8 @@
  *
  * Edges as in xgemm_nv: one loop for every work-group; interior tiles (inside M x N) load with
  * no bounds checks, 16-byte loads for an operand whose ld and offset allow them and scalar loads
- * otherwise (only a partial last K step is loaded element by element); in edge tiles the operand
- * whose slice crosses C's edge is loaded element by element, and warps whose block lies wholly
- * outside C skip their MMAs. The prelude's
+ * otherwise (only a partial last K step is loaded element by element); edge tiles load element
+ * by element and their warps whose block lies wholly outside C skip their MMAs. The prelude's
  * tile walk orders the tiles (EDGES, GROUPM). C is written two elements at a time where the
  * tile is interior and C aligned.
  *
@@ -585,7 +584,7 @@ XD_INLINE void multiply(local const real *as, local const real *bs, real *acc, c
 
 /* The whole tile at (m0, n0); edge is uniform over the work-group (see xgemm_nv): interior
  * tiles read an operand with unchecked 16-byte loads where a_vec / b_vec allow, unchecked
- * scalars otherwise; an operand whose slice crosses C's edge is read element by element. */
+ * scalars otherwise, edge tiles element by element. */
 XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
                     global const real *A, const int lda, const bool a_vec,
                     global const real *B, const int ldb, const bool b_vec, const real beta,
@@ -621,20 +620,18 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
 
     local real *a_cur = As, *a_nxt = As + A_TILE, *b_cur = Bs, *b_nxt = Bs + B_TILE;
     const int mode_a = a_vec ? LD_VEC : LD_SCALAR, mode_b = b_vec ? LD_VEC : LD_SCALAR;
-    /* Each operand is read element by element only where its own slice crosses C's edge (a C
-     * of 16 rows in a 128-row tile checks A's slice, not B's, which is all of the traffic), or
-     * in a partial last K step. */
-    const bool a_in = m0 + MWG <= M, b_in = n0 + NWG <= N;
+    /* An edge tile, or a partial last K step, reads both slices element by element; interior
+     * tiles read both in one block. (Checking each operand apart, so that a C of 16 rows reads
+     * B unchecked, measured slower on the H200: bench/notes/dgemm.md#dmma-edge-operand.) */
 #define LOAD_STEP(t)                                                                           \
     do {                                                                                       \
-        if (a_in && (t) < full)                                                                \
+        if (!edge && (t) < full) {                                                             \
             LOAD_A(t, mode_a, ra);                                                             \
-        else                                                                                   \
-            LOAD_A(t, LD_CHECKED, ra);                                                         \
-        if (b_in && (t) < full)                                                                \
             LOAD_B(t, mode_b, rb);                                                             \
-        else                                                                                   \
+        } else {                                                                               \
+            LOAD_A(t, LD_CHECKED, ra);                                                         \
             LOAD_B(t, LD_CHECKED, rb);                                                         \
+        }                                                                                      \
     } while (0)
     if (s1 > s0) {
         LOAD_STEP(s0);
@@ -653,8 +650,8 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
         }
 #endif
         if (live)
-            multiply(a_cur + t * A_KS + (wm0 + g) * A_MS, b_cur + t * B_KS + (wn0 + g) * B_NS, SUMS, warp,
-                     lane EMU_ARGS);
+            multiply(a_cur + t * A_KS + (wm0 + g) * A_MS, b_cur + t * B_KS + (wn0 + g) * B_NS,
+                     SUMS, warp, lane EMU_ARGS);
 #if KACC > 1
         if ((s - s0 + 1) % KACC == 0 || s + 1 == s1) {
 #pragma unroll

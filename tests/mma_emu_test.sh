@@ -11,9 +11,9 @@
 # Checked, with tile-straddling sizes and alpha, beta other than 1, 0: the four row-major layouts
 # and two column-major ones (operand swap); padded leading dimensions and offsets, even (16-byte
 # loads) and odd (scalar loads); exact integer data; every instruction shape (m8n8k4, m16n8k4,
-# m16n8k8, m16n8k16) and the tile of the preset dgemm_dmma_128; K-contiguous operands kept so
-# in local memory (KCONT); split-K by a given number of pieces
-# and by the grid's need (SPLITK=0, split only where the tiles are short of filling the device),
+# m16n8k8, m16n8k16) and the tiles of the presets dgemm_dmma_128 and *_64x128x16; K-contiguous
+# operands kept so in local memory (KCONT); split-K by a given number of pieces and by the grid's
+# need (SPLITK=0, split only where the tiles are short of filling the device),
 # in both families; a last partial wave's tiles split (TAIL) under every tile walk. Also that
 # the source stops at its #error without EMU off NVIDIA, and that a copy with one wrong
 # fragment index fails validation.
@@ -118,6 +118,12 @@ check_split --param SPLITK=0 -M 97 -N 65 -K 2100 --alpha -1.5 --beta 0.5
 check_split --param SPLITK=0 $t12864 -M 97 -N 65 -K 2100 $ab
 run_rows "^emu_dgemm_dmma_128x64x16_split .*  pass .*remainder kernel" --kernel-path "$tmp/emu" \
     -k emu_dgemm_dmma_128x64x16_split --param EMU=1 --precision d -M 97 -N 65 -K 2100 $ab
+# The 64 x 128 tile (one row of four warps) for a C of at most 64 rows, K-contiguous A and B
+# (NT), split: one tile of 64 rows, and one of 37 (an edge in M), with scalar loads of B.
+t64128="--param WM=64 --param WN=32 --param WGM=1 --param WGN=4 --param BK=16 --param MMAM=16 \
+--param MMAK=4 --param FRAG=1 --param KCONT=1"
+check_split --param SPLITK=0 --transB T $t64128 -M 64 -N 100 -K 2100 $ab
+check_split --param SPLITK=0 --transB T $t64128 -M 37 -N 120 -K 2100 --ldb 2101 --offb 1 $ab
 # no_split WHAT ARGS..: the run passes and K is not split.
 no_split() {
     what=$1

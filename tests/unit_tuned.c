@@ -305,32 +305,47 @@ static void test_heuristic_16bit(const gb_registry_t *reg)
 
 /* The heuristic in d on an NVIDIA GPU: the 128x64x16 tile (K split by the grid's need) where a
  * kernel may take its 50 KB of local memory, and where A is stored along K (row-NN) that tile
- * keeping A K-contiguous where it may take 60 KB (the metadata counts both operands so); the 128x128x8 tile (33 KB) where 48 KB is
- * all it may take. */
+ * keeping A K-contiguous where it may take 60 KB (the metadata counts both operands so); the
+ * 128x128x8 tile (33 KB) where 48 KB is all it may take. For a C of at most 64 rows as a
+ * row-major kernel sees it (B transposed or not), the 64 x 128 tile of the same local memory. */
 static void test_heuristic_local(const gb_registry_t *reg)
 {
     static char ext[] = "cl_khr_fp64 cl_nv_device_attribute_query";
     static const struct {
-        size_t local;
-        gb_trans_t ta;
+        size_t local, m, n;
+        gb_layout_t layout;
+        gb_trans_t ta, tb;
         const char *kernel;
-    } cases[] = {{232448, GB_NOTRANS, "dgemm_dmma_nn_128x64x16"},
-                 {61440, GB_NOTRANS, "dgemm_dmma_nn_128x64x16"},
-                 {61439, GB_NOTRANS, "dgemm_dmma_128x64x16_split"},
-                 {232448, GB_TRANS, "dgemm_dmma_128x64x16_split"},
-                 {51200, GB_TRANS, "dgemm_dmma_128x64x16_split"},
-                 {51199, GB_NOTRANS, "dgemm_dmma_128_k4"},
-                 {49152, GB_TRANS, "dgemm_dmma_128_k4"}};
+    } cases[] = {
+        {232448, 4096, 4096, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, "dgemm_dmma_nn_128x64x16"},
+        {61440, 4096, 4096, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, "dgemm_dmma_nn_128x64x16"},
+        {61439, 4096, 4096, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, "dgemm_dmma_128x64x16_split"},
+        {232448, 4096, 4096, GB_ROW_MAJOR, GB_TRANS, GB_NOTRANS, "dgemm_dmma_128x64x16_split"},
+        {51200, 4096, 4096, GB_ROW_MAJOR, GB_TRANS, GB_NOTRANS, "dgemm_dmma_128x64x16_split"},
+        {51199, 4096, 4096, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, "dgemm_dmma_128_k4"},
+        {49152, 4096, 4096, GB_ROW_MAJOR, GB_TRANS, GB_NOTRANS, "dgemm_dmma_128_k4"},
+        {232448, 64, 8192, GB_ROW_MAJOR, GB_NOTRANS, GB_TRANS, "dgemm_dmma_nn_64x128x16"},
+        {232448, 64, 8192, GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS, "dgemm_dmma_nn_64x128x16"},
+        {232448, 65, 8192, GB_ROW_MAJOR, GB_NOTRANS, GB_TRANS, "dgemm_dmma_nn_128x64x16"},
+        {232448, 64, 8192, GB_ROW_MAJOR, GB_TRANS, GB_TRANS, "dgemm_dmma_64x128x16_split"},
+        {61439, 64, 8192, GB_ROW_MAJOR, GB_NOTRANS, GB_TRANS, "dgemm_dmma_64x128x16_split"},
+        {232448, 8192, 64, GB_COL_MAJOR, GB_TRANS, GB_NOTRANS, "dgemm_dmma_nn_64x128x16"},
+        {232448, 64, 8192, GB_COL_MAJOR, GB_NOTRANS, GB_NOTRANS, "dgemm_dmma_nn_128x64x16"},
+    };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gb_device_info_t dev = device("Card N");
         snprintf(dev.vendor, sizeof dev.vendor, "NVIDIA Corporation");
         dev.extensions = ext;
         dev.local_mem_kernel = cases[i].local;
         gb_problem_t p;
-        gb_problem_init(&p, GB_PREC_D, 4096, 4096, 4096);
+        gb_problem_init(&p, GB_PREC_D, cases[i].m, cases[i].n, 4096);
+        p.layout = cases[i].layout;
         p.trans_a = cases[i].ta;
+        p.trans_b = cases[i].tb;
         gb_tuned_choice_t c;
         untuned_choice(reg, &dev, &p, &c);
+        if (strcmp(c.kernel, cases[i].kernel))
+            fprintf(stderr, "case %zu: %s\n", i, c.kernel);
         CHECK(!strcmp(c.kernel, cases[i].kernel));
     }
 }

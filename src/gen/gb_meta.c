@@ -100,6 +100,8 @@ static char *f1_s5_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "P
 static long f1_s5_values[] = {64, 32, 2, 2, 16, 16, 4, 4, 1, 8, 1};
 static char *f1_s6_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "SPLITK"};
 static long f1_s6_values[] = {64, 32, 2, 2, 16, 16, 4, 4, 1, 8, 1, 0};
+static char *f1_s7_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "SPLITK"};
+static long f1_s7_values[] = {64, 32, 1, 4, 16, 16, 4, 4, 1, 8, 1, 0};
 static gb_preset_t f1_presets[] = {
     {"dgemm_dmma_884", "the family default: 128x64x8 tile, 8 warps of 32x32, m8n8k4 (sm_80+), 25.6 KB of local memory", 2u, 10, f1_s0_names, f1_s0_values},
     {"dgemm_dmma_1688", "128x64x8 tile, 8 warps of 32x32, m16n8k8 (sm_90), 25.6 KB", 2u, 10, f1_s1_names, f1_s1_values},
@@ -108,6 +110,7 @@ static gb_preset_t f1_presets[] = {
     {"dgemm_dmma_128_k4", "as dgemm_dmma_128 with m16n8k4: the fastest of the presets on the H100 (bench/notes/dgemm.md#dmma-found, docs/performance.md)", 2u, 10, f1_s4_names, f1_s4_values},
     {"dgemm_dmma_128x64x16", "128x64 tile of four 64x32 warps, 16-deep K steps: 50 KB of local memory, past the 48 KB a device may report (Hopper allows 227 KB); 51.2 / 52.3 TFLOP/s at 4096 / 8192 (NN) on the H200, where dgemm_dmma_128_k4 runs about 47 (bench/notes/dgemm.md#dmma-past-48k)", 2u, 11, f1_s5_names, f1_s5_values},
     {"dgemm_dmma_128x64x16_split", "dgemm_dmma_128x64x16 with K split where its tiles give fewer than two work-groups a compute unit (large K with small M and N, a tall or wide C): a start for the tuner at those shapes (bench/notes/dgemm.md#dmma-auto-split)", 2u, 12, f1_s6_names, f1_s6_values},
+    {"dgemm_dmma_64x128x16_split", "dgemm_dmma_128x64x16_split's warps side by side, a 64 x 128 tile: for a C of at most 64 rows, where the 128-row tile leaves half its warps idle and makes every tile an edge tile (bench/notes/dgemm.md#dmma-64-rows)", 2u, 12, f1_s7_names, f1_s7_values},
 };
 static char *f2_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
 static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
@@ -150,8 +153,11 @@ static gb_param_t f2_params[] = {
 };
 static char *f2_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "KCONT", "SPLITK"};
 static long f2_s0_values[] = {64, 32, 2, 2, 16, 16, 4, 4, 1, 8, 1, 1, 0};
+static char *f2_s1_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "KCONT", "SPLITK"};
+static long f2_s1_values[] = {64, 32, 1, 4, 16, 16, 4, 4, 1, 8, 1, 1, 0};
 static gb_preset_t f2_presets[] = {
     {"dgemm_dmma_nn_128x64x16", "dgemm_dmma_128x64x16_split's tile with a K-contiguous A (and B in NT) kept so in local memory (KCONT=1): row-NN with no pass of A and no transposing stores (bench/notes/dgemm.md#dmma-kmajor)", 2u, 13, f2_s0_names, f2_s0_values},
+    {"dgemm_dmma_nn_64x128x16", "dgemm_dmma_nn_128x64x16's warps side by side, a 64 x 128 tile: for a C of at most 64 rows (bench/notes/dgemm.md#dmma-64-rows)", 2u, 13, f2_s1_names, f2_s1_values},
 };
 static char *f3_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
 static long f3_p0_values[] = {1, 2, 4, 8, 16};
@@ -1012,7 +1018,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "78a022781b448a5360eea507c775a5dc2cf62eb5a8508f47acb261e5bbc60ec3",
+    .program_digest = "1130b990f54eabcd65af464943f46abcd6b1fa3a5863378d5faf4bbce5dc0c86",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
@@ -1030,7 +1036,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 2u, .layouts = 4u,
     .nargs = 17, .nconstraints = 10, .nextensions = 1, .nlets = 7,
-    .nparams = 16, .npresets = 7,
+    .nparams = 16, .npresets = 8,
     .args = f1_args,
     .constraints = f1_constraints,
     .extensions = f1_extensions,
@@ -1046,7 +1052,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "78a022781b448a5360eea507c775a5dc2cf62eb5a8508f47acb261e5bbc60ec3",
+    .program_digest = "1130b990f54eabcd65af464943f46abcd6b1fa3a5863378d5faf4bbce5dc0c86",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
@@ -1064,7 +1070,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 2u, .layouts = 11u,
     .nargs = 17, .nconstraints = 10, .nextensions = 1, .nlets = 7,
-    .nparams = 16, .npresets = 1,
+    .nparams = 16, .npresets = 2,
     .args = f2_args,
     .constraints = f2_constraints,
     .extensions = f2_extensions,
@@ -1577,7 +1583,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "78a022781b448a5360eea507c775a5dc2cf62eb5a8508f47acb261e5bbc60ec3",
+    .program_digest = "1130b990f54eabcd65af464943f46abcd6b1fa3a5863378d5faf4bbce5dc0c86",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
@@ -1611,7 +1617,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "78a022781b448a5360eea507c775a5dc2cf62eb5a8508f47acb261e5bbc60ec3",
+    .program_digest = "1130b990f54eabcd65af464943f46abcd6b1fa3a5863378d5faf4bbce5dc0c86",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
@@ -2216,8 +2222,8 @@ const gb_tuned_entry_t gb__shipped_entries[121] = {
    .gflops = 10789.206430868167, .nevidence = 3, .evidence = {"1da768f5d9d931ec", "6d6fd97a27bab812", "3bf781c9f200d7f5"}, .tuned_at = "2026-11-28T16:42:52Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "square-8192", .m = 8192, .n = 8192, .k = 8192, .kernel = "sgemm_wgmma",
-   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {16L, 128L, 1L, 0L, 8L, 16L, 0L, 1L, 1L, 1L, 3L, 1L}},
-   .gflops = 75133.635170506095, .nevidence = 3, .evidence = {"6c94ebb1f4e95a4f", "1613db77af18f7c0", "121c3bec2641976c"}, .tuned_at = "2026-11-29T17:06:01Z", .source = "shipped"},
+   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {16L, 128L, 1L, 0L, 8L, 32L, 0L, 1L, 1L, 1L, 3L, 1L}},
+   .gflops = 76209.4986858419, .nevidence = 3, .evidence = {"aeb9ec0f0359d59d", "1f806dc8db8c73c1", "8653effd813517c1"}, .tuned_at = "2026-11-29T22:42:49Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "tall-1024", .m = 16384, .n = 1024, .k = 1024, .kernel = "sgemm_wgmma",
    .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {16L, 128L, 1L, 0L, 8L, 8L, 0L, 1L, 1L, 1L, 3L, 2L}},

@@ -64,39 +64,41 @@ static const struct heuristic {
                         sees the problem (thin_extent; 0: any) */
     size_t max_cols; /* for a C of at most this many columns with op(B) = B (thin_extent; 0: any) */
     int a_along_k;   /* 1: only where A, as a row-major kernel sees it, is stored along K */
+    size_t max_m;    /* for a C of at most this many rows as a row-major kernel sees it, any op(B)
+                        (0: any) */
     const char *kernel;
 } heuristics[] = {
     /* A C of few rows streams B once (bench/notes/thin.md#thin-stream-h200): a member of the
      * portfolio beside the tuned tiles, for the layouts those were not tuned in. */
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 4, 0, 0, "thin_stream_1"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 4, 0, 0, "thin_stream_1"},
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 16, 0, 0, "thin_stream_16"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 16, 0, 0, "thin_stream_16"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 4, 0, 0, 0, "thin_stream_1"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 4, 0, 0, 0, "thin_stream_1"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 16, 0, 0, 0, "thin_stream_16"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 16, 0, 0, 0, "thin_stream_16"},
     /* A C of few columns streams A once: where A is stored along K (row-major NN), thin_dot,
      * its work-items along K (bench/notes/thin.md#thin-dot; not yet measured on a GPU); where
      * it is stored K x M, thin_cols, thin_stream's stream with rows and columns exchanged, whose
      * loads in NN touch a cache line each (0.12-0.34 of the bound on the H200,
      * bench/notes/thin.md#thin-cols-h200). Members of the portfolio, which measures them. The
      * one-column presets for a single column alone: each further column block reads A again. */
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 1, 1, "thin_dot_1"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 1, 1, "thin_dot_1"},
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 16, 1, "thin_dot_16"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 16, 1, "thin_dot_16"},
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 1, 0, "thin_cols_1"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 1, 0, "thin_cols_1"},
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 16, 0, "thin_cols_16"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 16, 0, "thin_cols_16"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 1, 1, 0, "thin_dot_1"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 1, 1, 0, "thin_dot_1"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 16, 1, 0, "thin_dot_16"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 16, 1, 0, "thin_dot_16"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 1, 0, 0, "thin_cols_1"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 1, 0, 0, "thin_cols_1"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 16, 0, 0, "thin_cols_16"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 16, 0, 0, "thin_cols_16"},
     /* h and b on Hopper (the presets take only their own precision): the warp-group MMA
      * kernel, its sums of 256 k added in FP32, faithful at any K and on data of one sign
      * (bench/notes/wgmma.md#wgmma-zfill). */
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 0, "hgemm_wgmma_nt_64x128"},
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 0, "bgemm_wgmma_nt_64x128"},
-    {"NVIDIA", "gpu", GB_PREC_S, 1024, 0, 0, 0, "xgemm_nv_64x64"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 0, 0, "hgemm_wgmma_nt_64x128"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 0, 0, "bgemm_wgmma_nt_64x128"},
+    {"NVIDIA", "gpu", GB_PREC_S, 1024, 0, 0, 0, 0, "xgemm_nv_64x64"},
     /* s (and c by 1M) past 1024 on Hopper: 3xTF32 on the warp-group MMA, 68.1 TFLOP/s at 4096
      * on the H200 against sgemm_3xtf32's 61.2 and cuBLAS's 49-50 (bench/notes/wgmma.md#kacc16-h200),
      * so that the portfolio measures it beside the tuned entries. */
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 0, "sgemm_wgmma_64x128"},
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 0, "xgemm_nv_k8"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 0, 0, "sgemm_wgmma_64x128"},
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 0, 0, "xgemm_nv_k8"},
     /* d: the 128x64x16 tile where the device allows its 50 KB of local memory (Hopper: 51-52
      * TFLOP/s at 4096 and 8192 on the H200 against 47-48; bench/notes/dgemm.md#dmma-past-48k),
      * K split where its tiles are short of the device and K long (the squares unsplit and
@@ -104,28 +106,37 @@ static const struct heuristic {
      * else the 128x128x8 tile within 48 KB. Where A is stored along K, the same tile keeping
      * it so in local memory (60 KB), which needs no pass of A: 42.6-51.0 TFLOP/s at large K
      * and 45.1 at 8192 x 128 x 8192 on the H200 in row-NN, against 30.1-44.7 and 25.9
-     * (bench/notes/dgemm.md#dmma-kmajor-h200). */
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 1, "dgemm_dmma_nn_128x64x16"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 0, "dgemm_dmma_128x64x16_split"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 0, "dgemm_dmma_128_k4"},
-    {"", "gpu", GB_PREC_S, 0, 0, 0, 0, "xgemm_gpu"},
-    {"", "gpu", GB_PREC_D, 0, 0, 0, 0, "xgemm_gpu_d"},
-    {"", "cpu", GB_PREC_S, 0, 0, 0, 0, "xgemm_cpu"},
-    {"", "cpu", GB_PREC_D, 0, 0, 0, 0, "xgemm_cpu_d"},
-    {"", "", GB_PREC_S, 0, 0, 0, 0, "xgemm_small"},
-    {"", "", GB_PREC_D, 0, 0, 0, 0, "xgemm_small"},
-    {"", "", GB_PREC_S, 0, 0, 0, 0, "naive"},
-    {"", "", GB_PREC_D, 0, 0, 0, 0, "naive"},
+     * (bench/notes/dgemm.md#dmma-kmajor-h200). For a C of at most 64 rows, the same warps side
+     * by side (64 x 128), where the 128-row tile idles half its warps and makes every tile an
+     * edge tile (bench/notes/dgemm.md#dmma-64-rows). */
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 1, 64, "dgemm_dmma_nn_64x128x16"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 0, 64, "dgemm_dmma_64x128x16_split"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 1, 0, "dgemm_dmma_nn_128x64x16"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 0, 0, "dgemm_dmma_128x64x16_split"},
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 0, 0, "dgemm_dmma_128_k4"},
+    {"", "gpu", GB_PREC_S, 0, 0, 0, 0, 0, "xgemm_gpu"},
+    {"", "gpu", GB_PREC_D, 0, 0, 0, 0, 0, "xgemm_gpu_d"},
+    {"", "cpu", GB_PREC_S, 0, 0, 0, 0, 0, "xgemm_cpu"},
+    {"", "cpu", GB_PREC_D, 0, 0, 0, 0, 0, "xgemm_cpu_d"},
+    {"", "", GB_PREC_S, 0, 0, 0, 0, 0, "xgemm_small"},
+    {"", "", GB_PREC_D, 0, 0, 0, 0, 0, "xgemm_small"},
+    {"", "", GB_PREC_S, 0, 0, 0, 0, 0, "naive"},
+    {"", "", GB_PREC_D, 0, 0, 0, 0, 0, "naive"},
 };
 
 /* The rows of C (cols: its columns) as a row-major kernel sees p (a column-major problem is its
- * transpose, A and B exchanged), where that kernel's op(B) is B; else SIZE_MAX. */
+ * transpose, A and B exchanged). */
+static size_t c_extent(const gb_problem_t *p, int cols)
+{
+    return (p->layout == GB_ROW_MAJOR) != cols ? p->m : p->n;
+}
+
+/* c_extent where that kernel's op(B) is B; else SIZE_MAX. */
 static size_t thin_extent(const gb_problem_t *p, int cols)
 {
-    const int row = p->layout == GB_ROW_MAJOR;
-    if ((row ? p->trans_b : p->trans_a) != GB_NOTRANS)
+    if ((p->layout == GB_ROW_MAJOR ? p->trans_b : p->trans_a) != GB_NOTRANS)
         return SIZE_MAX;
-    return row != cols ? p->m : p->n;
+    return c_extent(p, cols);
 }
 
 /* Whether A, as a row-major kernel sees p, is stored along K (that kernel's op(A) is A). */
@@ -152,7 +163,7 @@ static int heuristic(const gb_registry_t *reg, const gb_device_info_t *dev, cons
             (h->max_size && size > h->max_size) ||
             (h->max_rows && thin_extent(thin, 0) > h->max_rows) ||
             (h->max_cols && thin_extent(thin, 1) > h->max_cols) ||
-            (h->a_along_k && !a_along_k(thin)))
+            (h->a_along_k && !a_along_k(thin)) || (h->max_m && c_extent(p, 0) > h->max_m))
             continue;
         gb_params_t none;
         memset(&none, 0, sizeof none);
