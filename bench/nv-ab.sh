@@ -1,9 +1,10 @@
 #!/bin/sh
 # bench/nv-ab.sh OLD_TREE: our kernels built from an older source tree (OLD_TREE, a copy made
 # with `git archive REV | tar -x -C DIR`) against this one, on the NVIDIA platform, in the same
-# run: builds both, runs KERNELS at SIZES alternately (old, new) ROUNDS times, each tree with its
-# own program cache, then prints every round's TFLOP/s, the medians, new/old, and what ptxas
-# makes of both trees' programs (bench/nv-regs.sh). Needs `source .device/unpack.sh` first.
+# run: builds both (gemmbench alone), runs KERNELS at SIZES alternately (old, new) ROUNDS times,
+# each tree with its own program cache, then prints every round's TFLOP/s, the medians, new/old,
+# and what ptxas makes of both trees' programs (bench/nv-regs.sh). Needs `source
+# .device/unpack.sh` first.
 #   KERNELS  comma-separated kernels or presets (default xgemm_nv_k8)
 #   SIZES    square orders (default "4096 8192")
 #   PREC     s or d (default s)
@@ -29,8 +30,9 @@ trap 'rm -rf "$work"' EXIT
 for t in old new; do
     src=.
     [ "$t" = old ] && src=$old
-    cmake -S "$src" -B "$work/build-$t" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-    cmake --build "$work/build-$t" >/dev/null
+    cmake -S "$src" -B "$work/build-$t" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DGB_BENCH_TUNERS=OFF >/dev/null
+    cmake --build "$work/build-$t" --target gemmbench >/dev/null
 done
 : >"$work/rows"
 r=1

@@ -350,6 +350,45 @@ static void test_heuristic_local(const gb_registry_t *reg)
     }
 }
 
+/* The heuristic on an NVIDIA GPU for a C of at most 16 rows with A stored along K and B
+ * transposed (no stream takes it): in s and d the 16-row tile keeping K-contiguous operands so;
+ * of 17 rows, or with A transposed, another (in d the 64 x 128 tile). */
+static void test_heuristic_rows(const gb_registry_t *reg)
+{
+    static char ext[] = "cl_khr_fp64 cl_nv_device_attribute_query";
+    static const struct {
+        size_t m;
+        gb_trans_t ta;
+        const char *s, *d; /* NULL: not the 16-row preset */
+    } cases[] = {
+        {16, GB_NOTRANS, "sgemm_3xtf32_nn_16x128", "dgemm_dmma_nn_16x128x16"},
+        {2, GB_NOTRANS, "sgemm_3xtf32_nn_16x128", "dgemm_dmma_nn_16x128x16"},
+        {17, GB_NOTRANS, NULL, "dgemm_dmma_nn_64x128x16"},
+        {16, GB_TRANS, NULL, "dgemm_dmma_64x128x16_split"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int d = 0; d < 2; d++) {
+            gb_device_info_t dev = device("Card N");
+            snprintf(dev.vendor, sizeof dev.vendor, "NVIDIA Corporation");
+            snprintf(dev.family, sizeof dev.family, "nvidia-sm_90");
+            dev.extensions = ext;
+            dev.local_mem_kernel = 232448;
+            gb_problem_t p;
+            gb_problem_init(&p, d ? GB_PREC_D : GB_PREC_S, cases[i].m, 4096, 4096);
+            p.trans_a = cases[i].ta;
+            p.trans_b = GB_TRANS;
+            gb_tuned_choice_t c;
+            untuned_choice(reg, &dev, &p, &c);
+            const char *want = d ? cases[i].d : cases[i].s;
+            if (want ? strcmp(c.kernel, want) != 0 : strstr(c.kernel, "16x128") != NULL)
+                fprintf(stderr, "case %zu (%s): %s\n", i, d ? "d" : "s", c.kernel);
+            if (want)
+                CHECK(!strcmp(c.kernel, want));
+            else
+                CHECK(!strstr(c.kernel, "16x128"));
+        }
+}
+
 static void test_family(const gb_registry_t *reg)
 {
     gb_device_info_t dev = device("Card A");
@@ -928,6 +967,7 @@ int main(void)
     test_heuristic_thin(reg);
     test_heuristic_16bit(reg);
     test_heuristic_local(reg);
+    test_heuristic_rows(reg);
     test_file(reg);
     test_file_damage(reg);
     test_merge_all();

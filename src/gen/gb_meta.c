@@ -155,9 +155,12 @@ static char *f2_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "P
 static long f2_s0_values[] = {64, 32, 2, 2, 16, 16, 4, 4, 1, 8, 1, 1, 0};
 static char *f2_s1_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "KCONT", "SPLITK"};
 static long f2_s1_values[] = {64, 32, 1, 4, 16, 16, 4, 4, 1, 8, 1, 1, 0};
+static char *f2_s2_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "MAXREG", "KCONT", "SPLITK"};
+static long f2_s2_values[] = {16, 32, 1, 4, 16, 8, 4, 2, 0, 8, 1, 128, 1, 16};
 static gb_preset_t f2_presets[] = {
     {"dgemm_dmma_nn_128x64x16", "dgemm_dmma_128x64x16_split's tile with a K-contiguous A (and B in NT) kept so in local memory (KCONT=1): row-NN with no pass of A and no transposing stores (bench/notes/dgemm.md#dmma-kmajor)", 2u, 13, f2_s0_names, f2_s0_values},
     {"dgemm_dmma_nn_64x128x16", "dgemm_dmma_nn_128x64x16's warps side by side, a 64 x 128 tile: for a C of at most 64 rows (bench/notes/dgemm.md#dmma-64-rows)", 2u, 13, f2_s1_names, f2_s1_values},
+    {"dgemm_dmma_nn_16x128x16", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) keeping K-contiguous operands so (KCONT=1): for a C of at most 16 rows with B transposed, where B, all of the traffic, would otherwise be transposed into local memory by scalar stores (bench/notes/dgemm.md#dmma-16-rows)", 2u, 14, f2_s2_names, f2_s2_values},
 };
 static char *f3_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
 static long f3_p0_values[] = {1, 2, 4, 8, 16};
@@ -733,6 +736,11 @@ static gb_param_t f24_params[] = {
     {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f24_p16_values, 11, 1L, 1073741824L, 0, 0u},
     {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f24_p17_values, 4, 1L, 1073741824L, 0, 0u},
 };
+static char *f24_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM", "MAXREG", "KCONT", "SPLITK"};
+static long f24_s0_values[] = {16, 64, 1, 2, 16, 16, 8, 8, 1, 1, 2, 0, 1, 255, 1, 16};
+static gb_preset_t f24_presets[] = {
+    {"sgemm_3xtf32_nn_16x128", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) keeping K-contiguous operands so (KCONT=1): for a C of at most 16 rows with B transposed (bench/notes/dgemm.md#dmma-16-rows)", 1u, 16, f24_s0_names, f24_s0_values},
+};
 static char *f25_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
 static char *f25_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "RUNSUM == 0 || KACC > 0", "K >= 48"};
 static long f25_p0_values[] = {64, 128, 256};
@@ -1070,7 +1078,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 2u, .layouts = 11u,
     .nargs = 17, .nconstraints = 10, .nextensions = 1, .nlets = 7,
-    .nparams = 16, .npresets = 2,
+    .nparams = 16, .npresets = 3,
     .args = f2_args,
     .constraints = f2_constraints,
     .extensions = f2_extensions,
@@ -1635,13 +1643,14 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 1u, .layouts = 11u,
     .nargs = 17, .nconstraints = 10, .nextensions = 1, .nlets = 7,
-    .nparams = 18, .npresets = 0,
+    .nparams = 18, .npresets = 1,
     .args = f24_args,
     .constraints = f24_constraints,
     .extensions = f24_extensions,
     .let_names = f24_let_names,
     .let_exprs = f24_let_exprs,
     .params = f24_params,
+    .presets = f24_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {

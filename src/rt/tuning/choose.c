@@ -88,6 +88,10 @@ static const struct heuristic {
     {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 1, 0, 0, "thin_cols_1"},
     {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 16, 0, 0, "thin_cols_16"},
     {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 16, 0, 0, "thin_cols_16"},
+    /* For a C of at most 16 rows with A stored along K, the 16-row tile keeping K-contiguous
+     * operands so: with B transposed, B is all of the traffic, and the tuned tiles would
+     * transpose it into local memory by scalar stores (bench/notes/dgemm.md#dmma-16-rows). */
+    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 1, 16, "sgemm_3xtf32_nn_16x128"},
     /* h and b on Hopper (the presets take only their own precision): the warp-group MMA
      * kernel, its sums of 256 k added in FP32, faithful at any K and on data of one sign
      * (bench/notes/wgmma.md#wgmma-zfill). */
@@ -108,7 +112,9 @@ static const struct heuristic {
      * and 45.1 at 8192 x 128 x 8192 on the H200 in row-NN, against 30.1-44.7 and 25.9
      * (bench/notes/dgemm.md#dmma-kmajor-h200). For a C of at most 64 rows, the same warps side
      * by side (64 x 128), where the 128-row tile idles half its warps and makes every tile an
-     * edge tile (bench/notes/dgemm.md#dmma-64-rows). */
+     * edge tile (bench/notes/dgemm.md#dmma-64-rows); for at most 16 rows with A stored along K,
+     * the 16-row tile as s's above. */
+    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 1, 16, "dgemm_dmma_nn_16x128x16"},
     {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 1, 64, "dgemm_dmma_nn_64x128x16"},
     {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 0, 64, "dgemm_dmma_64x128x16_split"},
     {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 1, 0, "dgemm_dmma_nn_128x64x16"},
