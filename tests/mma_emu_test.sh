@@ -124,11 +124,15 @@ t64128="--param WM=64 --param WN=32 --param WGM=1 --param WGN=4 --param BK=16 --
 --param MMAK=4 --param FRAG=1 --param KCONT=1"
 check_split --param SPLITK=0 --transB T $t64128 -M 64 -N 100 -K 2100 $ab
 check_split --param SPLITK=0 --transB T $t64128 -M 37 -N 120 -K 2100 --ldb 2101 --offb 1 $ab
-# The 16 x 128 tile (m8n8k4) for a C of at most 16 rows, K-contiguous A and B (NT), K in 8 pieces.
+# The 16 x 128 tile (m8n8k4) for a C of at most 16 rows, K in 8 pieces: K-contiguous A and B
+# (NT), and A transposed (TN, as dgemm_dmma's native layout).
 t16128="--param WM=16 --param WN=32 --param WGM=1 --param WGN=4 --param BK=16 --param MMAM=8 \
 --param MMAK=4 --param FRAG=1 --param KCONT=1 --param SPLITK=16"
 check_split --transB T $t16128 -M 16 -N 100 -K 2100 $ab
 check_split --transB T $t16128 -M 5 -N 130 -K 2100 $ab
+t16128tn="--param WM=16 --param WN=32 --param WGM=1 --param WGN=4 --param BK=16 --param MMAM=8 \
+--param MMAK=4 --param FRAG=1 --param SPLITK=16"
+check_split --transA T $t16128tn -M 16 -N 100 -K 2100 $ab
 # no_split WHAT ARGS..: the run passes and K is not split.
 no_split() {
     what=$1
@@ -198,9 +202,12 @@ check_run --transB T --param KCONT=1 -M 130 -N 70 -K 49 --lda 133 --ldb 73 --ldc
     --offb 3 --offc 5 $ab
 check_run --transB T --param KCONT=1 --param BK=32 --param WM=32 --param WN=32 --param WGM=2 \
     --param WGN=2 -M 97 -N 65 -K 70 $ab
-# The 16 x 128 tile for a C of at most 16 rows, K-contiguous A and B (NT), K in 8 pieces.
+# The 16 x 128 tile for a C of at most 16 rows, K in 8 pieces: K-contiguous A and B (NT), and
+# A transposed (TN).
 check_split --transB T --param WM=16 --param WN=64 --param WGM=1 --param WGN=2 --param KCONT=1 \
     --param SPLITK=16 -M 16 -N 100 -K 2100 $ab
+check_split --transA T --param WM=16 --param WN=64 --param WGM=1 --param WGN=2 --param SPLITK=16 \
+    -M 16 -N 100 -K 2100 $ab
 
 # The split is what makes it FP32-accurate: a copy that drops the small parts multiplies TF32
 # inputs, passes the error bound, and must be caught by the faithful verdict at K = 2048: its row

@@ -350,21 +350,26 @@ static void test_heuristic_local(const gb_registry_t *reg)
     }
 }
 
-/* The heuristic on an NVIDIA GPU for a C of at most 16 rows with A stored along K and B
- * transposed (no stream takes it): in s and d the 16-row tile keeping K-contiguous operands so;
- * of 17 rows, or with A transposed, another (in d the 64 x 128 tile). */
+/* The heuristic on an NVIDIA GPU for a C of at most 16 rows where no stream takes it (B
+ * transposed): in s and d the 16-row tile keeping K-contiguous operands so, in NT and TT; of 17
+ * rows another (in d the 64 x 128 tile). In TN a stream (thin_stream_16) is its choice, and the
+ * portfolio also takes the 16-row tile of the family native in TN (no pass of A), where a
+ * square's portfolio takes one kernel of the heuristic's. */
 static void test_heuristic_rows(const gb_registry_t *reg)
 {
     static char ext[] = "cl_khr_fp64 cl_nv_device_attribute_query";
     static const struct {
         size_t m;
-        gb_trans_t ta;
-        const char *s, *d; /* NULL: not the 16-row preset */
+        gb_trans_t ta, tb;
+        const char *s, *d; /* the heuristic's choice; NULL: not a 16-row preset */
+        int tile;          /* the portfolio also takes the 16-row tile native in TN */
     } cases[] = {
-        {16, GB_NOTRANS, "sgemm_3xtf32_nn_16x128", "dgemm_dmma_nn_16x128x16"},
-        {2, GB_NOTRANS, "sgemm_3xtf32_nn_16x128", "dgemm_dmma_nn_16x128x16"},
-        {17, GB_NOTRANS, NULL, "dgemm_dmma_nn_64x128x16"},
-        {16, GB_TRANS, NULL, "dgemm_dmma_64x128x16_split"},
+        {16, GB_NOTRANS, GB_TRANS, "sgemm_3xtf32_nn_16x128", "dgemm_dmma_nn_16x128x16", 0},
+        {2, GB_NOTRANS, GB_TRANS, "sgemm_3xtf32_nn_16x128", "dgemm_dmma_nn_16x128x16", 0},
+        {16, GB_TRANS, GB_TRANS, "sgemm_3xtf32_nn_16x128", "dgemm_dmma_nn_16x128x16", 0},
+        {17, GB_NOTRANS, GB_TRANS, NULL, "dgemm_dmma_nn_64x128x16", 0},
+        {16, GB_TRANS, GB_NOTRANS, "thin_stream_16", "thin_stream_16", 1},
+        {4096, GB_NOTRANS, GB_NOTRANS, NULL, "dgemm_dmma_nn_128x64x16", 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         for (int d = 0; d < 2; d++) {
@@ -376,7 +381,7 @@ static void test_heuristic_rows(const gb_registry_t *reg)
             gb_problem_t p;
             gb_problem_init(&p, d ? GB_PREC_D : GB_PREC_S, cases[i].m, 4096, 4096);
             p.trans_a = cases[i].ta;
-            p.trans_b = GB_TRANS;
+            p.trans_b = cases[i].tb;
             gb_tuned_choice_t c;
             untuned_choice(reg, &dev, &p, &c);
             const char *want = d ? cases[i].d : cases[i].s;
@@ -386,6 +391,25 @@ static void test_heuristic_rows(const gb_registry_t *reg)
                 CHECK(!strcmp(c.kernel, want));
             else
                 CHECK(!strstr(c.kernel, "16x128"));
+            /* The portfolio with nothing tuned: the heuristic's members alone. */
+            gb_tuned_t t;
+            gb_tuned_init(&t);
+            gb_tuned_choice_t pf[GB_PORTFOLIO_MAX];
+            size_t n = 0;
+            char msg[200];
+            CHECK_RC(
+                gb_tuned_portfolio(&t, reg, &dev, &p, GB_PORTFOLIO_MAX, pf, &n, msg, sizeof msg),
+                GB_OK);
+            CHECK(n == (cases[i].tile ? 2u : 1u));
+            if (cases[i].tile && n == 2) {
+                const char *tile = d ? "dgemm_dmma_16x128x16" : "sgemm_3xtf32_16x128";
+                if (strcmp(pf[1].kernel, tile))
+                    fprintf(stderr, "case %zu (%s): second member %s\n", i, d ? "d" : "s",
+                            pf[1].kernel);
+                CHECK(!strcmp(pf[0].kernel, "thin_stream_16") && !strcmp(pf[1].kernel, tile));
+                CHECK(pf[1].tier == GB_TIER_HEURISTIC);
+            }
+            gb_tuned_free(&t);
         }
 }
 

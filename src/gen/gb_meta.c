@@ -102,6 +102,8 @@ static char *f1_s6_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "P
 static long f1_s6_values[] = {64, 32, 2, 2, 16, 16, 4, 4, 1, 8, 1, 0};
 static char *f1_s7_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "SPLITK"};
 static long f1_s7_values[] = {64, 32, 1, 4, 16, 16, 4, 4, 1, 8, 1, 0};
+static char *f1_s8_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "MAXREG", "SPLITK"};
+static long f1_s8_values[] = {16, 32, 1, 4, 16, 8, 4, 2, 0, 8, 1, 128, 16};
 static gb_preset_t f1_presets[] = {
     {"dgemm_dmma_884", "the family default: 128x64x8 tile, 8 warps of 32x32, m8n8k4 (sm_80+), 25.6 KB of local memory", 2u, 10, f1_s0_names, f1_s0_values},
     {"dgemm_dmma_1688", "128x64x8 tile, 8 warps of 32x32, m16n8k8 (sm_90), 25.6 KB", 2u, 10, f1_s1_names, f1_s1_values},
@@ -111,6 +113,7 @@ static gb_preset_t f1_presets[] = {
     {"dgemm_dmma_128x64x16", "128x64 tile of four 64x32 warps, 16-deep K steps: 50 KB of local memory, past the 48 KB a device may report (Hopper allows 227 KB); 51.2 / 52.3 TFLOP/s at 4096 / 8192 (NN) on the H200, where dgemm_dmma_128_k4 runs about 47 (bench/notes/dgemm.md#dmma-past-48k)", 2u, 11, f1_s5_names, f1_s5_values},
     {"dgemm_dmma_128x64x16_split", "dgemm_dmma_128x64x16 with K split where its tiles give fewer than two work-groups a compute unit (large K with small M and N, a tall or wide C): a start for the tuner at those shapes (bench/notes/dgemm.md#dmma-auto-split)", 2u, 12, f1_s6_names, f1_s6_values},
     {"dgemm_dmma_64x128x16_split", "dgemm_dmma_128x64x16_split's warps side by side, a 64 x 128 tile: for a C of at most 64 rows, where the 128-row tile leaves half its warps idle and makes every tile an edge tile (bench/notes/dgemm.md#dmma-64-rows)", 2u, 12, f1_s7_names, f1_s7_values},
+    {"dgemm_dmma_16x128x16", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 2u, 13, f1_s8_names, f1_s8_values},
 };
 static char *f2_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
 static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
@@ -688,10 +691,13 @@ static char *f23_s1_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "
 static long f23_s1_values[] = {32, 64, 2, 2, 16, 16, 8, 8, 1, 1, 0, 1, 8};
 static char *f23_s2_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM"};
 static long f23_s2_values[] = {64, 32, 2, 4, 8, 16, 8, 8, 1, 1, 2, 1, 8};
+static char *f23_s3_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM", "MAXREG", "SPLITK"};
+static long f23_s3_values[] = {16, 64, 1, 2, 16, 16, 8, 8, 1, 1, 2, 0, 1, 255, 16};
 static gb_preset_t f23_presets[] = {
     {"sgemm_3xtf32_64x128", "the family default: 64x128x16 tile, 4 warps of 32x64, m16n8k8, big truncated and the remainder read by the tensor core, each K step of 16 added in FP32; the fastest faithful tile of the sweeps on the H200 (bench/notes/sgemm_3xtf32.md#3xtf32-first), 26 KB of local memory", 1u, 13, f23_s0_names, f23_s0_values},
     {"sgemm_3xtf32_rna", "the same tile with both parts rounded by cvt.rna, as the ISA defines TF32 operands: no reliance on how the tensor core reads unrounded bits", 1u, 13, f23_s1_names, f23_s1_values},
     {"sgemm_3xtf32_128", "128x128x8 tile, 8 warps of 64x32 (128 registers a lane on sm_90), 17 KB", 1u, 13, f23_s2_names, f23_s2_values},
+    {"sgemm_3xtf32_16x128", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 1u, 15, f23_s3_names, f23_s3_values},
 };
 static char *f24_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
 static char *f24_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
@@ -1044,7 +1050,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 2u, .layouts = 4u,
     .nargs = 17, .nconstraints = 10, .nextensions = 1, .nlets = 7,
-    .nparams = 16, .npresets = 8,
+    .nparams = 16, .npresets = 9,
     .args = f1_args,
     .constraints = f1_constraints,
     .extensions = f1_extensions,
@@ -1609,7 +1615,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 1u, .layouts = 4u,
     .nargs = 17, .nconstraints = 10, .nextensions = 1, .nlets = 7,
-    .nparams = 18, .npresets = 3,
+    .nparams = 18, .npresets = 4,
     .args = f23_args,
     .constraints = f23_constraints,
     .extensions = f23_extensions,

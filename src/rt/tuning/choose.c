@@ -51,58 +51,64 @@ static double distance(const gb_tuned_entry_t *e, const gb_device_info_t *dev,
     return d;
 }
 
+/* The row-major layouts a heuristic row serves, as a row-major kernel sees the problem. */
+enum { ROW_NN = 1, ROW_NT = 2, ROW_TN = 4, ROW_TT = 8, A_ALONG_K = ROW_NN | ROW_NT };
+
 /* The heuristic when nothing is tuned: the kernels measured best on such devices. A row serves
  * the precisions whose arithmetic is its own (h, b and c single's rows, z double's), each kernel
  * taken only where its metadata declares the problem's precision (runs), so that a family that
- * gains one is chosen for it without a row of its own; naive, which has them all, ends each. */
+ * gains one is chosen for it without a row of its own; naive, which has them all, ends each. A
+ * row with max_rows or max_cols is a stream for a C of few rows or columns. */
 static const struct heuristic {
     const char *vendor; /* substring of the device's vendor, or "" for any */
     const char *type;
     gb_precision_t prec; /* s or d: the arithmetic */
     size_t max_size;     /* for shapes whose size (gb_shape_size) is at most this (0: any) */
     size_t max_rows;     /* for a C of at most this many rows with op(B) = B, as a row-major kernel
-                        sees the problem (thin_extent; 0: any) */
+                            sees the problem (thin_extent; 0: any) */
     size_t max_cols; /* for a C of at most this many columns with op(B) = B (thin_extent; 0: any) */
-    int a_along_k;   /* 1: only where A, as a row-major kernel sees it, is stored along K */
-    size_t max_m;    /* for a C of at most this many rows as a row-major kernel sees it, any op(B)
-                        (0: any) */
+    unsigned layouts; /* ROW_* bits: only those layouts (0: any) */
+    size_t max_m;     /* for a C of at most this many rows as a row-major kernel sees it (0: any) */
     const char *kernel;
 } heuristics[] = {
     /* A C of few rows streams B once (bench/notes/thin.md#thin-stream-h200): a member of the
      * portfolio beside the tuned tiles, for the layouts those were not tuned in. */
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 4, 0, 0, 0, "thin_stream_1"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 4, 0, 0, 0, "thin_stream_1"},
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 16, 0, 0, 0, "thin_stream_16"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 16, 0, 0, 0, "thin_stream_16"},
+    {"NVIDIA", "gpu", GB_PREC_S, .max_rows = 4, .kernel = "thin_stream_1"},
+    {"NVIDIA", "gpu", GB_PREC_D, .max_rows = 4, .kernel = "thin_stream_1"},
+    {"NVIDIA", "gpu", GB_PREC_S, .max_rows = 16, .kernel = "thin_stream_16"},
+    {"NVIDIA", "gpu", GB_PREC_D, .max_rows = 16, .kernel = "thin_stream_16"},
     /* A C of few columns streams A once: where A is stored along K (row-major NN), thin_dot,
      * its work-items along K (bench/notes/thin.md#thin-dot; not yet measured on a GPU); where
      * it is stored K x M, thin_cols, thin_stream's stream with rows and columns exchanged, whose
      * loads in NN touch a cache line each (0.12-0.34 of the bound on the H200,
      * bench/notes/thin.md#thin-cols-h200). Members of the portfolio, which measures them. The
      * one-column presets for a single column alone: each further column block reads A again. */
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 1, 1, 0, "thin_dot_1"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 1, 1, 0, "thin_dot_1"},
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 16, 1, 0, "thin_dot_16"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 16, 1, 0, "thin_dot_16"},
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 1, 0, 0, "thin_cols_1"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 1, 0, 0, "thin_cols_1"},
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 16, 0, 0, "thin_cols_16"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 16, 0, 0, "thin_cols_16"},
-    /* For a C of at most 16 rows with A stored along K, the 16-row tile keeping K-contiguous
-     * operands so: with B transposed, B is all of the traffic, and the tuned tiles would
-     * transpose it into local memory by scalar stores (bench/notes/dgemm.md#dmma-16-rows). */
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 1, 16, "sgemm_3xtf32_nn_16x128"},
+    {"NVIDIA", "gpu", GB_PREC_S, .max_cols = 1, .layouts = A_ALONG_K, .kernel = "thin_dot_1"},
+    {"NVIDIA", "gpu", GB_PREC_D, .max_cols = 1, .layouts = A_ALONG_K, .kernel = "thin_dot_1"},
+    {"NVIDIA", "gpu", GB_PREC_S, .max_cols = 16, .layouts = A_ALONG_K, .kernel = "thin_dot_16"},
+    {"NVIDIA", "gpu", GB_PREC_D, .max_cols = 16, .layouts = A_ALONG_K, .kernel = "thin_dot_16"},
+    {"NVIDIA", "gpu", GB_PREC_S, .max_cols = 1, .kernel = "thin_cols_1"},
+    {"NVIDIA", "gpu", GB_PREC_D, .max_cols = 1, .kernel = "thin_cols_1"},
+    {"NVIDIA", "gpu", GB_PREC_S, .max_cols = 16, .kernel = "thin_cols_16"},
+    {"NVIDIA", "gpu", GB_PREC_D, .max_cols = 16, .kernel = "thin_cols_16"},
+    /* For a C of at most 16 rows, the 16-row tile: keeping K-contiguous operands so where one
+     * is (with B transposed, B is all of the traffic, and the tuned tiles would transpose it
+     * into local memory by scalar stores), and in TN the family whose layout that is, with no
+     * pass of A (bench/notes/dgemm.md#dmma-16-rows). */
+    {"NVIDIA", "gpu", GB_PREC_S, .layouts = ROW_NN | ROW_NT | ROW_TT, .max_m = 16,
+     .kernel = "sgemm_3xtf32_nn_16x128"},
+    {"NVIDIA", "gpu", GB_PREC_S, .layouts = ROW_TN, .max_m = 16, .kernel = "sgemm_3xtf32_16x128"},
     /* h and b on Hopper (the presets take only their own precision): the warp-group MMA
      * kernel, its sums of 256 k added in FP32, faithful at any K and on data of one sign
      * (bench/notes/wgmma.md#wgmma-zfill). */
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 0, 0, "hgemm_wgmma_nt_64x128"},
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 0, 0, "bgemm_wgmma_nt_64x128"},
-    {"NVIDIA", "gpu", GB_PREC_S, 1024, 0, 0, 0, 0, "xgemm_nv_64x64"},
+    {"NVIDIA", "gpu", GB_PREC_S, .kernel = "hgemm_wgmma_nt_64x128"},
+    {"NVIDIA", "gpu", GB_PREC_S, .kernel = "bgemm_wgmma_nt_64x128"},
+    {"NVIDIA", "gpu", GB_PREC_S, .max_size = 1024, .kernel = "xgemm_nv_64x64"},
     /* s (and c by 1M) past 1024 on Hopper: 3xTF32 on the warp-group MMA, 68.1 TFLOP/s at 4096
      * on the H200 against sgemm_3xtf32's 61.2 and cuBLAS's 49-50 (bench/notes/wgmma.md#kacc16-h200),
      * so that the portfolio measures it beside the tuned entries. */
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 0, 0, "sgemm_wgmma_64x128"},
-    {"NVIDIA", "gpu", GB_PREC_S, 0, 0, 0, 0, 0, "xgemm_nv_k8"},
+    {"NVIDIA", "gpu", GB_PREC_S, .kernel = "sgemm_wgmma_64x128"},
+    {"NVIDIA", "gpu", GB_PREC_S, .kernel = "xgemm_nv_k8"},
     /* d: the 128x64x16 tile where the device allows its 50 KB of local memory (Hopper: 51-52
      * TFLOP/s at 4096 and 8192 on the H200 against 47-48; bench/notes/dgemm.md#dmma-past-48k),
      * K split where its tiles are short of the device and K long (the squares unsplit and
@@ -112,22 +118,25 @@ static const struct heuristic {
      * and 45.1 at 8192 x 128 x 8192 on the H200 in row-NN, against 30.1-44.7 and 25.9
      * (bench/notes/dgemm.md#dmma-kmajor-h200). For a C of at most 64 rows, the same warps side
      * by side (64 x 128), where the 128-row tile idles half its warps and makes every tile an
-     * edge tile (bench/notes/dgemm.md#dmma-64-rows); for at most 16 rows with A stored along K,
-     * the 16-row tile as s's above. */
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 1, 16, "dgemm_dmma_nn_16x128x16"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 1, 64, "dgemm_dmma_nn_64x128x16"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 0, 64, "dgemm_dmma_64x128x16_split"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 1, 0, "dgemm_dmma_nn_128x64x16"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 0, 0, "dgemm_dmma_128x64x16_split"},
-    {"NVIDIA", "gpu", GB_PREC_D, 0, 0, 0, 0, 0, "dgemm_dmma_128_k4"},
-    {"", "gpu", GB_PREC_S, 0, 0, 0, 0, 0, "xgemm_gpu"},
-    {"", "gpu", GB_PREC_D, 0, 0, 0, 0, 0, "xgemm_gpu_d"},
-    {"", "cpu", GB_PREC_S, 0, 0, 0, 0, 0, "xgemm_cpu"},
-    {"", "cpu", GB_PREC_D, 0, 0, 0, 0, 0, "xgemm_cpu_d"},
-    {"", "", GB_PREC_S, 0, 0, 0, 0, 0, "xgemm_small"},
-    {"", "", GB_PREC_D, 0, 0, 0, 0, 0, "xgemm_small"},
-    {"", "", GB_PREC_S, 0, 0, 0, 0, 0, "naive"},
-    {"", "", GB_PREC_D, 0, 0, 0, 0, 0, "naive"},
+     * edge tile (bench/notes/dgemm.md#dmma-64-rows); for at most 16 rows, the 16-row tiles as
+     * s's above. */
+    {"NVIDIA", "gpu", GB_PREC_D, .layouts = ROW_NN | ROW_NT | ROW_TT, .max_m = 16,
+     .kernel = "dgemm_dmma_nn_16x128x16"},
+    {"NVIDIA", "gpu", GB_PREC_D, .layouts = ROW_TN, .max_m = 16, .kernel = "dgemm_dmma_16x128x16"},
+    {"NVIDIA", "gpu", GB_PREC_D, .layouts = A_ALONG_K, .max_m = 64,
+     .kernel = "dgemm_dmma_nn_64x128x16"},
+    {"NVIDIA", "gpu", GB_PREC_D, .max_m = 64, .kernel = "dgemm_dmma_64x128x16_split"},
+    {"NVIDIA", "gpu", GB_PREC_D, .layouts = A_ALONG_K, .kernel = "dgemm_dmma_nn_128x64x16"},
+    {"NVIDIA", "gpu", GB_PREC_D, .kernel = "dgemm_dmma_128x64x16_split"},
+    {"NVIDIA", "gpu", GB_PREC_D, .kernel = "dgemm_dmma_128_k4"},
+    {"", "gpu", GB_PREC_S, .kernel = "xgemm_gpu"},
+    {"", "gpu", GB_PREC_D, .kernel = "xgemm_gpu_d"},
+    {"", "cpu", GB_PREC_S, .kernel = "xgemm_cpu"},
+    {"", "cpu", GB_PREC_D, .kernel = "xgemm_cpu_d"},
+    {"", "", GB_PREC_S, .kernel = "xgemm_small"},
+    {"", "", GB_PREC_D, .kernel = "xgemm_small"},
+    {"", "", GB_PREC_S, .kernel = "naive"},
+    {"", "", GB_PREC_D, .kernel = "naive"},
 };
 
 /* The rows of C (cols: its columns) as a row-major kernel sees p (a column-major problem is its
@@ -145,15 +154,19 @@ static size_t thin_extent(const gb_problem_t *p, int cols)
     return c_extent(p, cols);
 }
 
-/* Whether A, as a row-major kernel sees p, is stored along K (that kernel's op(A) is A). */
-static int a_along_k(const gb_problem_t *p)
+/* p's layout as a row-major kernel sees it (ROW_*): a column-major problem is its transpose, A
+ * and B exchanged. */
+static unsigned row_layout(const gb_problem_t *p)
 {
-    return (p->layout == GB_ROW_MAJOR ? p->trans_a : p->trans_b) == GB_NOTRANS;
+    const int row = p->layout == GB_ROW_MAJOR;
+    const gb_trans_t ta = row ? p->trans_a : p->trans_b, tb = row ? p->trans_b : p->trans_a;
+    return 1u << ((ta == GB_TRANS) * 2 + (tb == GB_TRANS));
 }
 
-/* The heuristic's choice for p on dev into *out: GB_OK or GB_ENOKERNEL. */
+/* The heuristic's choice for p on dev into *out (tiles: passing over the streams for a C of few
+ * rows or columns), and into *stream whether it is such a stream: GB_OK or GB_ENOKERNEL. */
 static int heuristic(const gb_registry_t *reg, const gb_device_info_t *dev, const gb_problem_t *p,
-                     gb_tuned_choice_t *out)
+                     int tiles, gb_tuned_choice_t *out, int *stream)
 {
     const size_t size = gb_shape_size(p->m, p->n, p->k);
     /* Where op(B) is not B and C is a vector, the thin rows see its vector form, which the
@@ -169,7 +182,8 @@ static int heuristic(const gb_registry_t *reg, const gb_device_info_t *dev, cons
             (h->max_size && size > h->max_size) ||
             (h->max_rows && thin_extent(thin, 0) > h->max_rows) ||
             (h->max_cols && thin_extent(thin, 1) > h->max_cols) ||
-            (h->a_along_k && !a_along_k(thin)) || (h->max_m && c_extent(p, 0) > h->max_m))
+            (h->layouts && !(h->layouts & row_layout(thin))) ||
+            (h->max_m && c_extent(p, 0) > h->max_m) || (tiles && (h->max_rows || h->max_cols)))
             continue;
         gb_params_t none;
         memset(&none, 0, sizeof none);
@@ -181,6 +195,8 @@ static int heuristic(const gb_registry_t *reg, const gb_device_info_t *dev, cons
                  strchr("aeiou", dev->type_name[0]) ? "n" : "", h->vendor[0] ? h->vendor : "",
                  h->vendor[0] ? " " : "", dev->type_name);
         out->tier = GB_TIER_HEURISTIC;
+        if (stream)
+            *stream = h->max_rows || h->max_cols;
         return GB_OK;
     }
     return GB_ENOKERNEL;
@@ -294,9 +310,15 @@ int gb_tuned_portfolio(const gb_tuned_t *t, const gb_registry_t *reg, const gb_d
             add(out, n, &c);
             taken[r[j].tier] += *n > before;
         }
+        /* The heuristic's kernel; where that is a stream for a C of few rows or columns, also
+         * its tile for the shape, so that the two kinds are measured side by side. */
         gb_tuned_choice_t h;
-        if (pass == 0 && *n < max && heuristic(reg, dev, p, &h) == GB_OK)
+        int stream = 0;
+        if (pass == 0 && *n < max && heuristic(reg, dev, p, 0, &h, &stream) == GB_OK) {
             add(out, n, &h);
+            if (stream && *n < max && heuristic(reg, dev, p, 1, &h, NULL) == GB_OK)
+                add(out, n, &h);
+        }
     }
     free(used);
     free(r);
