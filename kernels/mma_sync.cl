@@ -737,19 +737,15 @@ kernel void dgemm_dmma(
     /* A one-dimensional grid of D whole tiles and the PS pieces of each other tile
      * (gb_tile_piece); piece j walks K steps [j S / PS, (j + 1) S / PS). */
     const uint ntm = (uint)((M + MWG - 1) / MWG), ntn = (uint)((N + NWG - 1) / NWG);
-    const uint id = (uint)get_group_id(0);
-#if SPLIT_CODE
     uint at, j, np, slot;
-    gb_tile_piece(id, ntm * ntn, (uint)D, (uint)PS, &at, &j, &np, &slot);
-#else
-    const uint j = 0, np = 1, at = id, slot = 0;
-#endif
+    gb_tile_piece((uint)get_group_id(0), ntm * ntn, (uint)D, (uint)PS, SPLIT_CODE, &at, &j, &np,
+                  &slot);
     int gm, gn;
     gb_tile_at(at, ntm, ntn, GROUPM, EDGES, M % MWG != 0, N % NWG != 0, &gm, &gn);
     const int m0 = gm * MWG, n0 = gn * NWG;
     const int steps = (K + BK - 1) / BK;
     const int s0 = (int)((long)j * steps / np), s1 = (int)((long)(j + 1) * steps / np);
-    global real *part = SPLIT_CODE && np > 1 ? WS + (size_t)slot * (MWG * NWG) : NULL;
+    global real *part = np > 1 ? WS + (size_t)slot * (MWG * NWG) : NULL;
     /* 16-byte accesses need ld and offset multiples of VW (the buffers are aligned); per launch.
      * C is written two elements at a time. */
     const bool a_vec = lda % VW == 0 && offA % VW == 0, b_vec = ldb % VW == 0 && offB % VW == 0;

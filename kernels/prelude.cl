@@ -365,17 +365,19 @@ static inline void gb_tile_of_group(const uint groupm, const int edges, const bo
  * pieces, piece j of tile i run by work-group d + j r + i (the pieces of one K range side by
  * side, as an unsplit grid's tiles are) and writing its bare sums to workspace slot i ps + j.
  * Work-group id's walk position *at, its piece *j of *np (0 of 1 for a whole tile) and its slot
- * *slot (a piece's only). Selects, not branches (PoCL 3.1 miscompiles a K loop bounded by values
- * merged from branches); q wraps for the whole tiles, whose selects drop it. */
+ * *slot (a piece's only). split, a compile-time constant, is whether the kernel has the pieces'
+ * code: without it every work-group runs a whole tile and nothing is divided. Selects, not
+ * branches (PoCL 3.1 miscompiles a K loop bounded by values merged from branches); q wraps for
+ * the whole tiles, whose selects drop it. */
 static inline void gb_tile_piece(const uint id, const uint t, const uint d, const uint ps,
-                                 uint *at, uint *j, uint *np, uint *slot)
+                                 const bool split, uint *at, uint *j, uint *np, uint *slot)
 {
-    const uint r = t - d, q = id - d, qj = q / (r > 0 ? r : 1u), i = q - qj * r;
-    const bool piece = id >= d;
+    const uint r = t - d, q = id - d, qj = split ? q / (r > 0 ? r : 1u) : 0, i = q - qj * r;
+    const bool piece = split && id >= d;
     *at = piece ? d + i : id;
     *j = piece ? qj : 0;
     *np = piece ? ps : 1;
-    *slot = i * ps + qj;
+    *slot = piece ? i * ps + qj : 0;
 }
 
 /* After such a launch over tm x tn tiles of an M x N matrix (walked as gb_tile_at walks them):

@@ -1032,15 +1032,8 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     /* A one-dimensional grid of D whole tiles and the PS pieces of each other tile
      * (gb_tile_piece); without split-K, D is every tile. */
     uint at, piece, np, slot;
-#if SPLITK > 1
     gb_tile_piece((uint)get_group_id(0), (uint)((M + BM - 1) / BM) * (uint)((N + BN - 1) / BN),
-                  (uint)D, (uint)PS, &at, &piece, &np, &slot);
-#else
-    at = (uint)get_group_id(0);
-    piece = 0;
-    np = 1;
-    slot = 0;
-#endif
+                  (uint)D, (uint)PS, SPLITK > 1, &at, &piece, &np, &slot);
     const bool edge = tile_place(M, N, tid, at, &m0, &n0, &row);
     /* This piece's K steps: [s0, s0 + steps) of all of K's (the whole of it for a whole tile). */
     const int all = (K + BK - 1) / BK, s0 = (int)((long)piece * all / np);

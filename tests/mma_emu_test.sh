@@ -127,12 +127,10 @@ check_split --param SPLITK=0 --transB T $t64128 -M 37 -N 120 -K 2100 --ldb 2101 
 # The 16 x 128 tile (m8n8k4) for a C of at most 16 rows, K in 8 pieces: K-contiguous A and B
 # (NT), and A transposed (TN, as dgemm_dmma's native layout).
 t16128="--param WM=16 --param WN=32 --param WGM=1 --param WGN=4 --param BK=16 --param MMAM=8 \
---param MMAK=4 --param FRAG=1 --param KCONT=1 --param SPLITK=16"
-check_split --transB T $t16128 -M 16 -N 100 -K 2100 $ab
-check_split --transB T $t16128 -M 5 -N 130 -K 2100 $ab
-t16128tn="--param WM=16 --param WN=32 --param WGM=1 --param WGN=4 --param BK=16 --param MMAM=8 \
 --param MMAK=4 --param FRAG=1 --param SPLITK=16"
-check_split --transA T $t16128tn -M 16 -N 100 -K 2100 $ab
+check_split --transB T $t16128 --param KCONT=1 -M 16 -N 100 -K 2100 $ab
+check_split --transB T $t16128 --param KCONT=1 -M 5 -N 130 -K 2100 $ab
+check_split --transA T $t16128 -M 16 -N 100 -K 2100 $ab
 # no_split WHAT ARGS..: the run passes and K is not split.
 no_split() {
     what=$1

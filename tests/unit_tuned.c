@@ -47,6 +47,19 @@ static gb_device_info_t device(const char *name)
     return d;
 }
 
+/* An NVIDIA GPU of family (or none) with the extension the tensor-core families need, whose
+ * kernels may take local bytes of local memory. */
+static gb_device_info_t nvidia(const char *family, size_t local)
+{
+    static char ext[] = "cl_khr_fp64 cl_nv_device_attribute_query";
+    gb_device_info_t d = device("Card N");
+    snprintf(d.vendor, sizeof d.vendor, "NVIDIA Corporation");
+    snprintf(d.family, sizeof d.family, "%s", family);
+    d.extensions = ext;
+    d.local_mem_kernel = local;
+    return d;
+}
+
 static gb_tuned_entry_t entry(const char *dev, const char *source, const char *kernel,
                               gb_precision_t prec, size_t size)
 {
@@ -310,7 +323,6 @@ static void test_heuristic_16bit(const gb_registry_t *reg)
  * row-major kernel sees it (B transposed or not), the 64 x 128 tile of the same local memory. */
 static void test_heuristic_local(const gb_registry_t *reg)
 {
-    static char ext[] = "cl_khr_fp64 cl_nv_device_attribute_query";
     static const struct {
         size_t local, m, n;
         gb_layout_t layout;
@@ -333,10 +345,7 @@ static void test_heuristic_local(const gb_registry_t *reg)
         {232448, 64, 8192, GB_COL_MAJOR, GB_NOTRANS, GB_NOTRANS, "dgemm_dmma_nn_128x64x16"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        gb_device_info_t dev = device("Card N");
-        snprintf(dev.vendor, sizeof dev.vendor, "NVIDIA Corporation");
-        dev.extensions = ext;
-        dev.local_mem_kernel = cases[i].local;
+        gb_device_info_t dev = nvidia("", cases[i].local);
         gb_problem_t p;
         gb_problem_init(&p, GB_PREC_D, cases[i].m, cases[i].n, 4096);
         p.layout = cases[i].layout;
@@ -357,7 +366,6 @@ static void test_heuristic_local(const gb_registry_t *reg)
  * square's portfolio takes one kernel of the heuristic's. */
 static void test_heuristic_rows(const gb_registry_t *reg)
 {
-    static char ext[] = "cl_khr_fp64 cl_nv_device_attribute_query";
     static const struct {
         size_t m;
         gb_trans_t ta, tb;
@@ -373,11 +381,7 @@ static void test_heuristic_rows(const gb_registry_t *reg)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         for (int d = 0; d < 2; d++) {
-            gb_device_info_t dev = device("Card N");
-            snprintf(dev.vendor, sizeof dev.vendor, "NVIDIA Corporation");
-            snprintf(dev.family, sizeof dev.family, "nvidia-sm_90");
-            dev.extensions = ext;
-            dev.local_mem_kernel = 232448;
+            gb_device_info_t dev = nvidia("nvidia-sm_90", 232448);
             gb_problem_t p;
             gb_problem_init(&p, d ? GB_PREC_D : GB_PREC_S, cases[i].m, 4096, 4096);
             p.trans_a = cases[i].ta;

@@ -51,7 +51,8 @@ static double distance(const gb_tuned_entry_t *e, const gb_device_info_t *dev,
     return d;
 }
 
-/* The row-major layouts a heuristic row serves, as a row-major kernel sees the problem. */
+/* The row-major layouts a heuristic row serves, as a row-major kernel sees the problem: the bits
+ * 1u << gb_layout_index(GB_ROW_MAJOR, ta, tb), as a family's native layouts are. */
 enum { ROW_NN = 1, ROW_NT = 2, ROW_TN = 4, ROW_TT = 8, A_ALONG_K = ROW_NN | ROW_NT };
 
 /* The heuristic when nothing is tuned: the kernels measured best on such devices. A row serves
@@ -139,28 +140,30 @@ static const struct heuristic {
     {"", "", GB_PREC_D, .kernel = "naive"},
 };
 
-/* The rows of C (cols: its columns) as a row-major kernel sees p (a column-major problem is its
- * transpose, A and B exchanged). */
+/* p as a row-major kernel sees it: a column-major problem is its transpose, A and B exchanged. */
+static gb_problem_t row_view(const gb_problem_t *p)
+{
+    return p->layout == GB_ROW_MAJOR ? *p : gb__problem_swapped(p);
+}
+
+/* The rows of C (cols: its columns) as a row-major kernel sees p. */
 static size_t c_extent(const gb_problem_t *p, int cols)
 {
-    return (p->layout == GB_ROW_MAJOR) != cols ? p->m : p->n;
+    const gb_problem_t q = row_view(p);
+    return cols ? q.n : q.m;
 }
 
 /* c_extent where that kernel's op(B) is B; else SIZE_MAX. */
 static size_t thin_extent(const gb_problem_t *p, int cols)
 {
-    if ((p->layout == GB_ROW_MAJOR ? p->trans_b : p->trans_a) != GB_NOTRANS)
-        return SIZE_MAX;
-    return c_extent(p, cols);
+    return row_view(p).trans_b != GB_NOTRANS ? SIZE_MAX : c_extent(p, cols);
 }
 
-/* p's layout as a row-major kernel sees it (ROW_*): a column-major problem is its transpose, A
- * and B exchanged. */
+/* p's layout as a row-major kernel sees it, as a ROW_* bit. */
 static unsigned row_layout(const gb_problem_t *p)
 {
-    const int row = p->layout == GB_ROW_MAJOR;
-    const gb_trans_t ta = row ? p->trans_a : p->trans_b, tb = row ? p->trans_b : p->trans_a;
-    return 1u << ((ta == GB_TRANS) * 2 + (tb == GB_TRANS));
+    const gb_problem_t q = row_view(p);
+    return 1u << gb_layout_index(GB_ROW_MAJOR, q.trans_a, q.trans_b);
 }
 
 /* The heuristic's choice for p on dev into *out (tiles: passing over the streams for a C of few
