@@ -928,6 +928,53 @@ static void test_kept_route(void)
     gb_registry_close(reg);
 }
 
+/* A family's "unsplit" values build its kernel where the launch splits nothing (launch factor
+ * 1), the launch itself planned with the configuration's values; elsewhere, or where they are
+ * the configuration's already, the configuration is built as it is. */
+static void test_unsplit(void)
+{
+    gb_device_info_t dev;
+    device(&dev, 0, 1);
+    gb_family_t f;
+    char msg[256];
+    gb_route_t r;
+    if (family("{'family': 'u', 'source': 'u.cl', 'entry': 'k', 'precisions': ['s'],"
+               " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'B', 'beta', 'C',"
+               " 'WS', 'P'], 'let': {'P': 'max(1, SPLITK * (K / 256))', 'W': 'SPLITK + 10'},"
+               " 'global': ['M * P', 'N'], 'local': ['1', '1'], 'workspace': '(P > 1) * M * N',"
+               " 'launch_factor': 'P', 'unsplit': {'SPLITK': 1, 'TAIL': 0},"
+               " 'parameters': {'SPLITK': {'default': 2, 'values': [1, 2]},"
+               " 'TAIL': {'default': 1, 'values': [0, 1]}}}",
+               &f) != GB_OK)
+        return;
+    gb_config_t cfg = config_of(&f);
+    gb_params_set(&cfg.params, "SPLITK", 2);
+    gb_params_set(&cfg.params, "TAIL", 1);
+    gb_problem_t p;
+    gb_problem_init(&p, GB_PREC_S, 16, 16, 1024);
+    gb_problem_check(&p, NULL, 0);
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+    CHECK(r.factor == 8 && !r.unsplit && r.global[0] == 128);
+    CHECK_HAS(r.options, "-DSPLITK=2 -DTAIL=1 -DW=12");
+    CHECK(!strstr(r.text, "unsplit"));
+    /* K = 100: one piece, so the kernel is built with SPLITK 1 and TAIL 0 (the let W with it). */
+    gb_problem_init(&p, GB_PREC_S, 16, 16, 100);
+    gb_problem_check(&p, NULL, 0);
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+    CHECK(r.factor == 1 && r.unsplit && r.global[0] == 16);
+    CHECK_HAS(r.options, "-DSPLITK=1 -DTAIL=0 -DW=11");
+    CHECK_HAS(r.text, "unsplit build");
+    long v = 0;
+    CHECK(gb_params_get(&cfg.params, "SPLITK", &v) && v == 2); /* cfg unchanged */
+    /* Values that are the configuration's already: nothing to say. */
+    gb_params_set(&cfg.params, "SPLITK", 1);
+    gb_params_set(&cfg.params, "TAIL", 0);
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+    CHECK(r.factor == 1 && !r.unsplit && !strstr(r.text, "unsplit"));
+    CHECK_HAS(r.options, "-DSPLITK=1 -DTAIL=0 -DW=11");
+    gb__family_free(&f);
+}
+
 int main(void)
 {
     test_grid();
@@ -935,6 +982,7 @@ int main(void)
     test_smaller_pass();
     test_vector_form();
     test_geometry();
+    test_unsplit();
     test_launch_bound();
     test_builtin_bounds();
     test_program_id();

@@ -104,6 +104,8 @@ static char *f1_s7_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "P
 static long f1_s7_values[] = {64, 32, 1, 4, 16, 16, 4, 4, 1, 8, 1, 0};
 static char *f1_s8_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "MAXREG", "SPLITK"};
 static long f1_s8_values[] = {16, 32, 1, 4, 16, 8, 4, 2, 0, 8, 1, 128, 16};
+static char *f1_unsplit_names[] = {"SPLITK", "TAIL"};
+static long f1_unsplit_values[] = {1, 0};
 static gb_preset_t f1_presets[] = {
     {"dgemm_dmma_884", "the family default: 128x64x8 tile, 8 warps of 32x32, m8n8k4 (sm_80+), 25.6 KB of local memory", 2u, 10, f1_s0_names, f1_s0_values},
     {"dgemm_dmma_1688", "128x64x8 tile, 8 warps of 32x32, m16n8k8 (sm_90), 25.6 KB", 2u, 10, f1_s1_names, f1_s1_values},
@@ -160,6 +162,8 @@ static char *f2_s1_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "P
 static long f2_s1_values[] = {64, 32, 1, 4, 16, 16, 4, 4, 1, 8, 1, 1, 0};
 static char *f2_s2_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "MAXREG", "KCONT", "SPLITK"};
 static long f2_s2_values[] = {16, 32, 1, 4, 16, 8, 4, 2, 0, 8, 1, 128, 1, 16};
+static char *f2_unsplit_names[] = {"SPLITK", "TAIL"};
+static long f2_unsplit_values[] = {1, 0};
 static gb_preset_t f2_presets[] = {
     {"dgemm_dmma_nn_128x64x16", "dgemm_dmma_128x64x16_split's tile with a K-contiguous A (and B in NT) kept so in local memory (KCONT=1): row-NN with no pass of A and no transposing stores (bench/notes/dgemm.md#dmma-kmajor)", 2u, 13, f2_s0_names, f2_s0_values},
     {"dgemm_dmma_nn_64x128x16", "dgemm_dmma_nn_128x64x16's warps side by side, a 64 x 128 tile: for a C of at most 64 rows (bench/notes/dgemm.md#dmma-64-rows)", 2u, 13, f2_s1_names, f2_s1_values},
@@ -693,6 +697,8 @@ static char *f23_s2_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "
 static long f23_s2_values[] = {64, 32, 2, 4, 8, 16, 8, 8, 1, 1, 2, 1, 8};
 static char *f23_s3_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM", "MAXREG", "SPLITK"};
 static long f23_s3_values[] = {16, 64, 1, 2, 16, 16, 8, 8, 1, 1, 2, 0, 1, 255, 16};
+static char *f23_unsplit_names[] = {"SPLITK", "TAIL"};
+static long f23_unsplit_values[] = {1, 0};
 static gb_preset_t f23_presets[] = {
     {"sgemm_3xtf32_64x128", "the family default: 64x128x16 tile, 4 warps of 32x64, m16n8k8, big truncated and the remainder read by the tensor core, each K step of 16 added in FP32; the fastest faithful tile of the sweeps on the H200 (bench/notes/sgemm_3xtf32.md#3xtf32-first), 26 KB of local memory", 1u, 13, f23_s0_names, f23_s0_values},
     {"sgemm_3xtf32_rna", "the same tile with both parts rounded by cvt.rna, as the ISA defines TF32 operands: no reliance on how the tensor core reads unrounded bits", 1u, 13, f23_s1_names, f23_s1_values},
@@ -744,6 +750,8 @@ static gb_param_t f24_params[] = {
 };
 static char *f24_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM", "MAXREG", "KCONT", "SPLITK"};
 static long f24_s0_values[] = {16, 64, 1, 2, 16, 16, 8, 8, 1, 1, 2, 0, 1, 255, 1, 16};
+static char *f24_unsplit_names[] = {"SPLITK", "TAIL"};
+static long f24_unsplit_values[] = {1, 0};
 static gb_preset_t f24_presets[] = {
     {"sgemm_3xtf32_nn_16x128", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) keeping K-contiguous operands so (KCONT=1): for a C of at most 16 rows with B transposed (bench/notes/dgemm.md#dmma-16-rows)", 1u, 16, f24_s0_names, f24_s0_values},
 };
@@ -1058,6 +1066,9 @@ gb_family_t gb__builtin_families[] = {
     .let_exprs = f1_let_exprs,
     .params = f1_params,
     .presets = f1_presets,
+    .nunsplit = 2,
+    .unsplit_names = f1_unsplit_names,
+    .unsplit_values = f1_unsplit_values,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1092,6 +1103,9 @@ gb_family_t gb__builtin_families[] = {
     .let_exprs = f2_let_exprs,
     .params = f2_params,
     .presets = f2_presets,
+    .nunsplit = 2,
+    .unsplit_names = f2_unsplit_names,
+    .unsplit_values = f2_unsplit_values,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1623,6 +1637,9 @@ gb_family_t gb__builtin_families[] = {
     .let_exprs = f23_let_exprs,
     .params = f23_params,
     .presets = f23_presets,
+    .nunsplit = 2,
+    .unsplit_names = f23_unsplit_names,
+    .unsplit_values = f23_unsplit_values,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1657,6 +1674,9 @@ gb_family_t gb__builtin_families[] = {
     .let_exprs = f24_let_exprs,
     .params = f24_params,
     .presets = f24_presets,
+    .nunsplit = 2,
+    .unsplit_names = f24_unsplit_names,
+    .unsplit_values = f24_unsplit_values,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {

@@ -104,6 +104,10 @@ static void family(size_t i, const gb_family_t *f)
         snprintf(name, sizeof name, "f%zu_s%zu_values", i, j);
         longs(name, f->presets[j].set_values, f->presets[j].nset);
     }
+    snprintf(name, sizeof name, "f%zu_unsplit_names", i);
+    strings(name, f->unsplit_names, f->nunsplit);
+    snprintf(name, sizeof name, "f%zu_unsplit_values", i);
+    longs(name, f->unsplit_values, f->nunsplit);
     if (f->npresets) {
         fprintf(out, "static gb_preset_t f%zu_presets[] = {\n", i);
         for (size_t j = 0; j < f->npresets; j++) {
@@ -186,6 +190,10 @@ static void family_entry(size_t i, const gb_family_t *f)
     field_strs("let_exprs", "f", i, "let_exprs", f->nlets);
     field_strs("params", "f", i, "params", f->nparams);
     field_strs("presets", "f", i, "presets", f->npresets);
+    if (f->nunsplit)
+        fprintf(out, "    .nunsplit = %zu,\n", f->nunsplit);
+    field_strs("unsplit_names", "f", i, "unsplit_names", f->nunsplit);
+    field_strs("unsplit_values", "f", i, "unsplit_values", f->nunsplit);
     fprintf(out, "    .images = %d, .images_from_buffer = %d, .builtin = 1,\n  },\n", f->images,
             f->images_from_buffer);
 }

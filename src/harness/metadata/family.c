@@ -384,7 +384,8 @@ static int parse_members(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
         (rc = parse_ptx(c, root, f)) || (rc = parse_side(c, root, f, GB_SIDE_PROLOGUE)) ||
         (rc = parse_side(c, root, f, GB_SIDE_REMAINDER)) || (rc = parse_lets(c, root, f)) ||
         (rc = gb__family_string(c, root, "workspace", 0, &f->workspace)) ||
-        (rc = gb__family_string(c, root, "launch_factor", 0, &f->launch_factor)))
+        (rc = gb__family_string(c, root, "launch_factor", 0, &f->launch_factor)) ||
+        (rc = gb__family_unsplit(c, root, f)))
         return rc;
     return parse_traffic(c, root, f);
 }
@@ -465,7 +466,7 @@ int gb__family_parse_at(const char *json, size_t len, const char *origin, const 
                                   "constraints", "requires", "multiple_of", "ld_multiple_of",
                                   "ld_avoid_multiple_of", "nvidia_max_registers", "ptx_target",
                                   "ptx_unless", "prologue", "remainder", "workspace",
-                                  "launch_factor", "traffic", "let", "presets"));
+                                  "launch_factor", "unsplit", "traffic", "let", "presets"));
     cJSON_Delete(root);
     if (rc != GB_OK)
         gb__family_free(f);

@@ -42,5 +42,7 @@ int gb__family_layouts(gb_family_ctx_t *c, const cJSON *obj, const char *key, in
  * be set first, as presets name precisions. */
 int gb__family_params(gb_family_ctx_t *c, const cJSON *obj, gb_family_t *f);
 int gb__family_presets(gb_family_ctx_t *c, const cJSON *obj, gb_family_t *f);
+/* The member "unsplit" of obj into f, after the parameters and the launch factor. */
+int gb__family_unsplit(gb_family_ctx_t *c, const cJSON *obj, gb_family_t *f);
 
 #endif

@@ -81,9 +81,39 @@ int gb__family_params(gb_family_ctx_t *c, const cJSON *obj, gb_family_t *f)
     return GB_OK;
 }
 
+/* An object of parameter values (key names it, "presets.X.params" or "unsplit"), each a
+ * parameter of f, into names and values. */
+static int parse_set(gb_family_ctx_t *c, const cJSON *set, const char *key, const gb_family_t *f,
+                     char ***names, long **values, size_t *n)
+{
+    if (!cJSON_IsObject(set))
+        return gb__family_bad(c, key, "must be an object of parameter: value");
+    size_t m = (size_t)cJSON_GetArraySize(set);
+    *names = calloc(m ? m : 1, sizeof **names);
+    *values = calloc(m ? m : 1, sizeof **values);
+    if (!*names || !*values)
+        return GB_ENOMEM;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, set)
+    {
+        char sub[192];
+        snprintf(sub, sizeof sub, "%s.%s", key, e->string);
+        int known = 0, rc;
+        for (size_t i = 0; i < f->nparams; i++)
+            known |= !strcmp(f->params[i].name, e->string);
+        if (!known)
+            return gb__family_bad(c, sub, "names no parameter of the family");
+        if ((rc = gb__family_long(c, e, sub, &(*values)[*n])))
+            return rc;
+        if (!((*names)[(*n)++] = gb__family_dup(e->string)))
+            return GB_ENOMEM;
+    }
+    return GB_OK;
+}
+
 int gb__family_presets(gb_family_ctx_t *c, const cJSON *obj, gb_family_t *f)
 {
-    const cJSON *ps = cJSON_GetObjectItemCaseSensitive(obj, "presets"), *p, *e;
+    const cJSON *ps = cJSON_GetObjectItemCaseSensitive(obj, "presets"), *p;
     if (!ps)
         return GB_OK;
     if (!cJSON_IsObject(ps))
@@ -120,27 +150,24 @@ int gb__family_presets(gb_family_ctx_t *c, const cJSON *obj, gb_family_t *f)
         const cJSON *set = cJSON_GetObjectItemCaseSensitive(p, "params");
         if (!set)
             continue;
-        if (!cJSON_IsObject(set))
-            return gb__family_bad(c, key, "has 'params' that is not an object");
-        size_t m = (size_t)cJSON_GetArraySize(set);
-        q->set_names = calloc(m ? m : 1, sizeof *q->set_names);
-        q->set_values = calloc(m ? m : 1, sizeof *q->set_values);
-        if (!q->set_names || !q->set_values)
-            return GB_ENOMEM;
-        cJSON_ArrayForEach(e, set)
-        {
-            char sub[192];
-            snprintf(sub, sizeof sub, "%s.params.%s", key, e->string);
-            int known = 0;
-            for (size_t i = 0; i < f->nparams; i++)
-                known |= !strcmp(f->params[i].name, e->string);
-            if (!known)
-                return gb__family_bad(c, sub, "names no parameter of the family");
-            if ((rc = gb__family_long(c, e, sub, &q->set_values[q->nset])))
-                return rc;
-            if (!(q->set_names[q->nset++] = gb__family_dup(e->string)))
-                return GB_ENOMEM;
-        }
+        char sub[160];
+        snprintf(sub, sizeof sub, "%s.params", key);
+        if ((rc = parse_set(c, set, sub, f, &q->set_names, &q->set_values, &q->nset)))
+            return rc;
     }
     return GB_OK;
+}
+
+int gb__family_unsplit(gb_family_ctx_t *c, const cJSON *obj, gb_family_t *f)
+{
+    const cJSON *set = cJSON_GetObjectItemCaseSensitive(obj, "unsplit");
+    if (!set)
+        return GB_OK;
+    if (!f->launch_factor)
+        return gb__family_bad(c, "unsplit",
+                              "needs a 'launch_factor', whose value 1 says that nothing is split");
+    int rc = parse_set(c, set, "unsplit", f, &f->unsplit_names, &f->unsplit_values, &f->nunsplit);
+    if (rc == GB_OK && !f->nunsplit)
+        return gb__family_bad(c, "unsplit", "names no parameter; leave it out instead");
+    return rc;
 }

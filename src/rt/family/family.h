@@ -56,11 +56,16 @@ struct gb_family {
     gb_side_t side[GB_NSIDES]; /* "prologue" and "remainder" kernels (entry NULL: none) */
     char *workspace;           /* expression, may be NULL: bytes of a scratch buffer passed as the
                               argument WS to both kernels (0: a token buffer of 16 bytes) */
-    char *traffic[2];    /* expressions, both NULL when not declared: bytes of global memory the
+    char *traffic[2];     /* expressions, both NULL when not declared: bytes of global memory the
                          main kernel (with its remainder kernel) reads [0] and writes [1] */
-    char *launch_factor; /* expression, may be NULL (1): how many times C's elements (with a
+    char *launch_factor;  /* expression, may be NULL (1): how many times C's elements (with a
                             work-group's margin) a launch may have in work-items, e.g. the
                             pieces of a split along K */
+    char **unsplit_names; /* "unsplit": the parameter values that build the kernel without the
+                             code for split tiles, which a route uses where its launch factor
+                             comes to 1 (nothing split) */
+    long *unsplit_values;
+    size_t nunsplit;
     char **let_names, **let_exprs; /* names defined for the launch-size expressions, in order */
     size_t nlets;
     gb_param_t *params;

@@ -53,6 +53,8 @@ void gb__family_free(gb_family_t *f)
     }
     free(f->workspace);
     free(f->launch_factor);
+    free_strings(f->unsplit_names, f->nunsplit);
+    free(f->unsplit_values);
     free(f->traffic[0]);
     free(f->traffic[1]);
     for (size_t i = 0; i < f->nlets; i++) {

@@ -218,6 +218,7 @@ int gb__route_geometry(const gb_family_t *f, const gb_device_info_t *dev, gb_rou
     if (f->launch_factor && (rc = gb__route_eval(f, vs, "launch_factor", f->launch_factor, 1,
                                                  &factor, msg, msglen)) != GB_OK)
         return rc;
+    r->factor = factor;
     if ((rc = launch_size(f, dev, vs, "global size", f->global, f->local, 0, r->global, r->local,
                           msg, msglen)) != GB_OK)
         return rc;

@@ -388,6 +388,28 @@ static int plan_panels(const gb_family_t *f, const gb_route_vars_t *vs, gb_route
     return GB_OK;
 }
 
+/* The configuration whose build options r takes: cfg, or, where the launch splits nothing
+ * (factor 1) and the family names values that build its kernel without the split tiles' code,
+ * cfg with those values in *built (the same launch and results, without that code's cost:
+ * bench/notes/dgemm.md#dmma-unsplit). */
+static const gb_config_t *unsplit(const gb_config_t *cfg, gb_route_t *r, gb_config_t *built)
+{
+    const gb_family_t *f = cfg->family;
+    if (!f->nunsplit || r->factor != 1)
+        return cfg;
+    *built = *cfg;
+    int changed = 0;
+    for (size_t i = 0; i < f->nunsplit; i++) {
+        long was;
+        changed |=
+            !gb_params_get(&cfg->params, f->unsplit_names[i], &was) || was != f->unsplit_values[i];
+        if (gb_params_set(&built->params, f->unsplit_names[i], f->unsplit_values[i]) != GB_OK)
+            return cfg;
+    }
+    r->unsplit = changed;
+    return changed ? built : cfg;
+}
+
 int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_device_info_t *dev,
                    gb_route_t *r, char *msg, size_t msglen)
 {
@@ -418,12 +440,15 @@ int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_devic
     if (rc != GB_OK)
         return rc;
     describe(r);
-    /* Options and sizes see the problem as the kernel does (padded, transposed). */
+    /* Sizes and options see the problem as the kernel does (padded, transposed). */
+    gb_config_t built;
     vs.n = gb__config_vars(cfg, r->kernel.precision, &r->kernel, vs.v);
-    if ((rc = gb__route_options(cfg, dev, &vs, r, msg, msglen)) != GB_OK ||
-        (rc = gb__route_geometry(f, dev, &vs, r, msg, msglen)) != GB_OK ||
+    if ((rc = gb__route_geometry(f, dev, &vs, r, msg, msglen)) != GB_OK ||
+        (rc = gb__route_options(unsplit(cfg, r, &built), dev, &vs, r, msg, msglen)) != GB_OK ||
         (rc = plan_panels(f, &vs, r, msg, msglen)) != GB_OK)
         return rc;
+    if (r->unsplit)
+        gb__route_text_add(r, "unsplit build");
     for (int s = 0; s < GB_NSIDES; s++)
         if (r->side_global[s][0]) {
             char what[64];

@@ -85,6 +85,8 @@ typedef struct gb_route {
     size_t ws_bytes; /* the workspace (argument WS): at least 16 bytes where declared */
     int has_ws;
     long long lets[GB_MAX_LETS]; /* the family's 'let' values, in its order */
+    long long factor;            /* the launch factor's value (1 where none is declared) */
+    int unsplit;                 /* built with the family's 'unsplit' values (factor 1) */
     char options[512];           /* the main program's build options */
     char ptx[16];                /* "" or the PTX target its program is raised to (sm_90a) */
     char helper_options[64];     /* the helper passes' program's ("" when no copy is needed) */
