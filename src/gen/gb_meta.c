@@ -1886,7 +1886,7 @@ gb_family_t gb__builtin_families[] = {
 };
 const size_t gb__builtin_family_count = 32;
 
-const gb_tuned_entry_t gb__shipped_entries[121] = {
+const gb_tuned_entry_t gb__shipped_entries[123] = {
   {.device = "NVIDIA H100 80GB HBM3", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "dgemm_dmma",
    .params = {.count = 12, .name = {"BK", "EDGES", "EMU", "GROUPM", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 8L, 16L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
@@ -2315,6 +2315,14 @@ const gb_tuned_entry_t gb__shipped_entries[121] = {
    .precision = 2, .layout = "row-NN", .shape_class = "wide-256", .m = 256, .n = 16384, .k = 4096, .kernel = "hgemm_wgmma_mn",
    .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {64L, 128L, 1L, 0L, 8L, 0L, 4L, 0L, 1L, 4L, 128L, 2L, 1L}},
    .gflops = 379682.39886845829, .nevidence = 3, .evidence = {"1da937b21cf6b59c", "1eb61b7dcef64c8c", "08dd1f082cfb6f2d"}, .tuned_at = "2026-11-29T09:30:37Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 1, .layout = "row-TN", .shape_class = "wide-16", .m = 16, .n = 4096, .k = 4096, .kernel = "dgemm_dmma",
+   .params = {.count = 16, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KCONT", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 0L, 1L, 8L, 0L, 128L, 4L, 8L, 2L, 8L, 0L, 1L, 4L, 16L, 32L}},
+   .gflops = 11409.19143148589, .nevidence = 3, .evidence = {"cae2b64dc65ff52a", "54193794f7276ca3", "5feba617786df47b"}, .tuned_at = "2026-11-30T01:23:15Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 0, .layout = "row-TN", .shape_class = "wide-16", .m = 16, .n = 4096, .k = 4096, .kernel = "sgemm_3xtf32",
+   .params = {.count = 18, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "KCONT", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 0L, 1L, 1L, 1L, 0L, 255L, 8L, 16L, 8L, 2L, 16L, 0L, 1L, 2L, 16L, 64L}},
+   .gflops = 17800.759681697611, .nevidence = 3, .evidence = {"6f6de65be4506509", "27cf7ae62a7cbb47", "f2dca0373c938067"}, .tuned_at = "2026-11-30T01:23:19Z", .source = "shipped"},
   {.device = "pthread-haswell-AMD EPYC", .platform = "Portable Computing Language", .driver = "3.1+debian", .vendor = "AuthenticAMD", .type = "cpu", .family = "pocl-cpu-haswell",
    .precision = 0, .layout = "row-NN", .shape_class = "small-128", .m = 128, .n = 128, .k = 128, .kernel = "xgemm",
    .params = {.count = 12, .name = {"ACCMEM", "KWG", "MDIMC", "MWG", "NDIMC", "NWG", "PADA", "PADB", "STAGES", "VWK", "VWM", "VWN"}, .value = {1L, 16L, 16L, 96L, 4L, 64L, 0L, 0L, 2L, 8L, 1L, 8L}},
@@ -2372,4 +2380,4 @@ const gb_tuned_entry_t gb__shipped_entries[121] = {
    .params = {.count = 6, .name = {"KU", "LX", "MR", "NV", "VW", "WALKM"}, .value = {8L, 8L, 8L, 2L, 16L, 0L}},
    .gflops = 276.48418717278702, .nevidence = 3, .evidence = {"e4bcb2d579161552", "dfffcddeeb4c85db", "439e6025d47bc096"}, .tuned_at = "2026-11-26T09:02:24Z", .source = "shipped"},
 };
-const size_t gb__shipped_entry_count = 121;
+const size_t gb__shipped_entry_count = 123;
