@@ -119,12 +119,13 @@ static const struct heuristic {
      * and 45.1 at 8192 x 128 x 8192 on the H200 in row-NN, against 30.1-44.7 and 25.9
      * (bench/notes/dgemm.md#dmma-kmajor-h200). For a C of at most 64 rows, the same warps side
      * by side (64 x 128), where the 128-row tile idles half its warps and makes every tile an
-     * edge tile (bench/notes/dgemm.md#dmma-64-rows); for at most 16 rows, the 16-row tiles as
-     * s's above. */
+     * edge tile (bench/notes/dgemm.md#dmma-64-rows), in every layout of the _nn family (in TT
+     * too, where the tile that transposes A ran at 0.41 of its rate); for at most 16 rows, the
+     * 16-row tiles as s's above. */
     {"NVIDIA", "gpu", GB_PREC_D, .layouts = ROW_NN | ROW_NT | ROW_TT, .max_m = 16,
      .kernel = "dgemm_dmma_nn_16x128x16"},
     {"NVIDIA", "gpu", GB_PREC_D, .layouts = ROW_TN, .max_m = 16, .kernel = "dgemm_dmma_16x128x16"},
-    {"NVIDIA", "gpu", GB_PREC_D, .layouts = A_ALONG_K, .max_m = 64,
+    {"NVIDIA", "gpu", GB_PREC_D, .layouts = ROW_NN | ROW_NT | ROW_TT, .max_m = 64,
      .kernel = "dgemm_dmma_nn_64x128x16"},
     {"NVIDIA", "gpu", GB_PREC_D, .max_m = 64, .kernel = "dgemm_dmma_64x128x16_split"},
     {"NVIDIA", "gpu", GB_PREC_D, .layouts = A_ALONG_K, .kernel = "dgemm_dmma_nn_128x64x16"},
