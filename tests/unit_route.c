@@ -975,6 +975,33 @@ static void test_unsplit(void)
     gb__family_free(&f);
 }
 
+/* A straight copy into 4-aligned rows moves four elements a work-item (gb_copy4) for real
+ * elements, and one (gb_copy) for complex ones, which gb_copy4 does not take. */
+static void test_wide_copy(void)
+{
+    gb_device_info_t dev;
+    device(&dev, 1, 1);
+    gb_family_t f;
+    char msg[256];
+    gb_route_t r;
+    if (family("{'family': 'w', 'source': 'w.cl', 'entry': 'k', 'precisions': ['s', 'c'],"
+               " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'lda', 'B', 'ldb',"
+               " 'beta', 'C', 'ldc'], 'global': ['M', 'N'], 'ld_multiple_of': {'B': '2'}}",
+               &f) != GB_OK)
+        return;
+    gb_config_t cfg = config_of(&f);
+    static const gb_precision_t precs[] = {GB_PREC_S, GB_PREC_C};
+    for (int i = 0; i < 2; i++) {
+        gb_problem_t p;
+        gb_problem_init(&p, precs[i], 7, 7, 7);
+        gb_problem_check(&p, NULL, 0);
+        CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+        CHECK(r.ncopies == 1 && r.copies[0].d_ld == 8 && !r.onem);
+        CHECK(!strcmp(gb__launch_copy_entry(&r.copies[0]), i ? "gb_copy" : "gb_copy4"));
+    }
+    gb__family_free(&f);
+}
+
 int main(void)
 {
     test_grid();
@@ -983,6 +1010,7 @@ int main(void)
     test_vector_form();
     test_geometry();
     test_unsplit();
+    test_wide_copy();
     test_launch_bound();
     test_builtin_bounds();
     test_program_id();

@@ -71,19 +71,13 @@ int gb__launch_fits(cl_kernel kernel, const gb_device_info_t *dev, const gb_conf
     return GB_OK;
 }
 
-/* Whether copy c moves four elements per work-item (gb_copy4). */
-static int wide_copy(const gb_route_copy_t *c)
-{
-    return c->kind == GB_PASS_COPY && !c->trans && c->d_off % 4 == 0 && c->d_ld % 4 == 0;
-}
-
 const char *gb__launch_copy_entry(const gb_route_copy_t *c)
 {
     switch (c->kind) {
     case GB_PASS_PACK: return "gb_pack1m";
     case GB_PASS_EXPAND: return "gb_expand1m";
     case GB_PASS_SCALE: return "gb_cscale";
-    default: return c->tiled ? "gb_transpose" : wide_copy(c) ? "gb_copy4" : "gb_copy";
+    default: return c->tiled ? "gb_transpose" : c->wide ? "gb_copy4" : "gb_copy";
     }
 }
 
@@ -109,7 +103,7 @@ static cmd_t copy_cmd(const gb_device_info_t *dev, const gb_route_copy_t *c, cl_
     const int across = c->trans || block;
     const size_t lx = across ? 16 : 64, ly = across ? 16 : 4;
     /* Along a row: four elements per work-item in gb_copy4, a 2 x 2 block in the 1M passes. */
-    const size_t per = wide_copy(c) ? 4 : block ? 2 : 1;
+    const size_t per = c->wide ? 4 : block ? 2 : 1;
     const size_t cols = (c->d_inner + per - 1) / per;
     const size_t outer = block ? (c->d_outer + 1) / 2 : c->d_outer;
     /* The implementation chooses on a device that cannot run 256 work-items in a group. */
@@ -232,7 +226,7 @@ static cl_int copy_args(cl_kernel k, const gb_route_copy_t *c, cl_mem dst, cl_me
                         INT_ARG(v[3]), INT_ARG(v[4]), INT_ARG(v[5]), MEM_ARG(src),
                         INT_ARG(v[6]), INT_ARG(v[7]), INT_ARG(v[8])};
     /* Only gb_copy takes trans. */
-    return set_args(k, a, c->tiled || wide_copy(c) ? 10 : 11);
+    return set_args(k, a, c->tiled || c->wide ? 10 : 11);
 }
 
 int gb__launch_bind(const gb_launch_t *l, const gb_family_t *f, const gb_problem_t *kp,

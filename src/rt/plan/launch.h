@@ -51,7 +51,8 @@ int gb__launch_fits(cl_kernel kernel, const gb_device_info_t *dev, const gb_conf
                     const gb_route_t *r, const char *fix, char *msg, size_t msglen);
 
 /* The helpers program's entry that runs copy c: gb_transpose where it transposes on a GPU, gb_copy4
- * (four elements per work-item) where the destination's rows are 4-aligned, else gb_copy. */
+ * (four elements per work-item) where it is wide (real elements, the destination's rows
+ * 4-aligned), else gb_copy. */
 const char *gb__launch_copy_entry(const gb_route_copy_t *c);
 
 /* How many of the launch's commands are copy passes (route copies and image copies). */

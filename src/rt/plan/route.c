@@ -319,9 +319,12 @@ static int plan_copies(const gb_family_t *f, const gb_problem_t *q, const gb_one
         k->off_c = 0;
     }
     plan_passes(q, om, outer, inner, ld_k, r);
-    for (size_t i = 0; i < r->ncopies; i++)
-        r->copies[i].tiled =
-            r->copies[i].kind == GB_PASS_COPY && r->copies[i].trans && !is_cpu(dev);
+    for (size_t i = 0; i < r->ncopies; i++) {
+        gb_route_copy_t *c = &r->copies[i];
+        c->tiled = c->kind == GB_PASS_COPY && c->trans && !is_cpu(dev);
+        c->wide = c->kind == GB_PASS_COPY && !c->trans && c->d_off % 4 == 0 && c->d_ld % 4 == 0 &&
+                  !gb_precision_is_complex(q->precision);
+    }
     return GB_OK;
 }
 

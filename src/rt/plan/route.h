@@ -49,6 +49,8 @@ typedef struct gb_route_copy {
     int tiled; /* a transposition through local memory (gb_transpose): on a GPU, whose strided
                   reads waste most of each sector; a CPU's caches serve gb_copy's faster
                   (bench/notes/wgmma.md#tiled-transpose) */
+    int wide;  /* a straight copy of real elements between 4-aligned rows: four elements a
+                  work-item (gb_copy4, which the helpers build for real elements only) */
     gb_buf_t dst, src;
     size_t d_outer, d_inner, d_off, d_ld;
     size_t s_outer, s_inner, s_off, s_ld;
