@@ -32,7 +32,12 @@
  * halves.
  *
  * A may be transposed (GB_TRANS_A); rows of C past M read row M - 1 of A (so that every load
- * is in bounds and uniform) and are not written. Any M, N, K. */
+ * is in bounds and uniform) and are not written. Any M, N, K.
+ *
+ * thin_stream also takes complex elements (GB_COMPLEX: c and z, read as they are stored, B once):
+ * a work-item's VW columns are then 2 VW reals of each row of B, read as one vector b; a(k) b
+ * is a.x b plus a.y times b with each element's parts exchanged and the first negated, two
+ * vector multiply-adds in the order of the prelude's GB_CMAD. */
 #ifndef VW
 #define VW 4
 #endif
@@ -55,41 +60,101 @@
 #define A_AT(m, k) A[(m) * lda + (k)]
 #endif
 
-/* Row k of B at this work-item's columns: an aligned vector inside N, guarded scalars at its
- * edge (edge is a constant at each call, so the compiler keeps the two loops apart). */
-static inline REALV(VW) b_row(global const real *restrict B, const int ldb, const int k,
+#if GB_COMPLEX
+#if defined(RW) || defined(KL)
+#error "thin_cols and thin_dot take real elements only"
+#endif
+#define EL 2 /* reals an element */
+/* CW, the reals of a work-item's columns in a row (a literal, for REALV's pasting), and each
+ * element's parts exchanged in a vector of them. */
+#if VW == 1
+#define CW 2
+#define SWAP(v) (v).s10
+#elif VW == 2
+#define CW 4
+#define SWAP(v) (v).s1032
+#elif VW == 4
+#define CW 8
+#define SWAP(v) (v).s10325476
+#else
+#error "thin_stream: complex elements take VW 1, 2 or 4"
+#endif
+/* acc += a(k) b: the real parts' products, then the imaginary parts' (GB_CMAD's order). */
+#define MAD(acc, a, b)                                                                   \
+    do {                                                                                 \
+        const real2 ga_ = GB_OPA(a);                                                     \
+        (acc) = fma((REALV(CW))ga_.x, (b), (acc));                                       \
+        (acc) = fma((REALV(CW))ga_.y * ALT, SWAP(b), (acc));                             \
+    } while (0)
+#else
+#define EL 1
+#define CW VW
+#define MAD(acc, a, b) ((acc) = fma((REALV(CW))(a), (b), (acc)))
+#endif
+
+#if GB_COMPLEX
+/* (-1, 1, -1, 1, ..): the imaginary part of a times b's parts exchanged adds -a.y b.y to the
+ * real part and a.y b.x to the imaginary one. */
+#define ALT alt()
+static inline REALV(CW) alt(void)
+{
+    real t[CW];
+#pragma unroll
+    for (int j = 0; j < CW; j++)
+        t[j] = j % 2 ? (real)1 : (real)-1;
+    return VLOAD(CW)(0, t);
+}
+#endif
+
+/* Row k of B at this work-item's columns (element n0 on: CW reals): an aligned vector inside
+ * N, guarded scalars at its edge (edge is a constant at each call, so the compiler keeps the two
+ * loops apart); a complex B conjugated where GB_CONJ_B says. */
+static inline REALV(CW) b_row(global const real *restrict B, const int ldb, const int k,
                               const int n0, const int N, const int edge)
 {
-    global const real *b = B + k * ldb + n0;
-    if (!edge)
-        return *(global const REALV(VW) *)b;
-    real t[VW];
+    global const real *b = B + (k * ldb + n0) * EL;
+    REALV(CW) v;
+    if (!edge) {
+        v = *(global const REALV(CW) *)b;
+    } else {
+        real t[CW];
 #pragma unroll
-    for (int j = 0; j < VW; j++)
-        t[j] = n0 + j < N ? b[j] : (real)0;
-    return VLOAD(VW)(0, t);
+        for (int j = 0; j < CW; j++)
+            t[j] = n0 + j / EL < N ? b[j] : (real)0;
+        v = VLOAD(CW)(0, t);
+    }
+#if GB_COMPLEX && GB_CONJ_B
+    v = v * -ALT;
+#endif
+    return v;
 }
+
+#if GB_COMPLEX
+#define ELEM_AT(t, j) ((real2)((t)[2 * (j)], (t)[2 * (j) + 1]))
+#else
+#define ELEM_AT(t, j) ((t)[j])
+#endif
 
 /* Row m of C at columns n0.. (those inside N): the group's sums v into piece p of the workspace
  * where K is split (P > 1), else into C with alpha and beta. */
-static inline void put_row(const REALV(VW) v, const int m, const int M, const int n0, const int N,
-                           global real *WS, const int p, const int P, global real *C, const int ldc,
-                           const real alpha, const real beta)
+static inline void put_row(const REALV(CW) v, const int m, const int M, const int n0, const int N,
+                           global real *WS, const int p, const int P, global stored *C,
+                           const int ldc, const scalar alpha, const scalar beta)
 {
-    real t[VW];
-    VSTORE(VW)(v, 0, t);
+    real t[CW];
+    VSTORE(CW)(v, 0, t);
     if (P > 1) {
-        global real *w = WS + ((size_t)p * M + m) * N + n0;
+        global real *w = WS + (((size_t)p * M + m) * N + n0) * EL;
 #pragma unroll
-        for (int j = 0; j < VW; j++)
-            if (n0 + j < N)
+        for (int j = 0; j < CW; j++)
+            if (n0 + j / EL < N)
                 w[j] = t[j];
     } else {
-        global real *c = C + m * ldc + n0;
+        global stored *c = C + m * ldc + n0;
 #pragma unroll
         for (int j = 0; j < VW; j++)
             if (n0 + j < N)
-                GB_UPDATE(c[j], t[j], alpha, beta);
+                GB_UPDATE_AT(c, j, ELEM_AT(t, j), alpha, beta);
     }
 }
 
@@ -188,7 +253,7 @@ thin_dot(const int M, const int N, const int K, const real alpha, global const r
 #endif
 
 /* acc[r] += A(ROW(m0, r), k) B(k, n0..) over k in [k0, k1), rows past M reading row M - 1. */
-static inline void stream(REALV(VW) acc[NR], global const real *restrict A, const int lda,
+static inline void stream(REALV(CW) acc[NR], global const stored *restrict A, const int lda,
                           global const real *restrict B, const int ldb, const int M, const int N,
                           const int m0, const int n0, int k, const int k1, const int edge)
 {
@@ -197,7 +262,7 @@ static inline void stream(REALV(VW) acc[NR], global const real *restrict A, cons
     for (int r = 0; r < NR; r++)
         row[r] = min(ROW(m0, r), M - 1);
     for (; k + KU <= k1; k += KU) {
-        REALV(VW) b[KU];
+        REALV(CW) b[KU];
 #pragma unroll
         for (int u = 0; u < KU; u++)
             b[u] = b_row(B, ldb, k + u, n0, N, edge);
@@ -205,20 +270,21 @@ static inline void stream(REALV(VW) acc[NR], global const real *restrict A, cons
         for (int r = 0; r < NR; r++)
 #pragma unroll
             for (int u = 0; u < KU; u++)
-                acc[r] = fma((REALV(VW))A_AT(row[r], k + u), b[u], acc[r]);
+                MAD(acc[r], A_AT(row[r], k + u), b[u]);
     }
     for (; k < k1; k++) {
-        const REALV(VW) b = b_row(B, ldb, k, n0, N, edge);
+        const REALV(CW) b = b_row(B, ldb, k, n0, N, edge);
 #pragma unroll
         for (int r = 0; r < NR; r++)
-            acc[r] = fma((REALV(VW))A_AT(row[r], k), b, acc[r]);
+            MAD(acc[r], A_AT(row[r], k), b);
     }
 }
 
 kernel __attribute__((reqd_work_group_size(TX, KG, 1))) void
-ENTRY(const int M, const int N, const int K, const real alpha, global const real *restrict A,
-      const int offA, const int lda, global const real *restrict B, const int offB, const int ldb,
-      const real beta, global real *C, const int offC, const int ldc, global real *WS, const int P)
+ENTRY(const int M, const int N, const int K, const scalar alpha, global const stored *restrict A,
+      const int offA, const int lda, global const stored *restrict B0, const int offB,
+      const int ldb, const scalar beta, global stored *C, const int offC, const int ldc,
+      global real *WS, const int P)
 {
     const int tx = (int)get_local_id(0), g = (int)get_local_id(1);
     const int block = (int)get_group_id(1) / P, p = (int)get_group_id(1) - block * P;
@@ -229,17 +295,17 @@ ENTRY(const int M, const int N, const int K, const real alpha, global const real
     const int n0 = ((int)get_group_id(0) * TX + tx) * VW, m0 = block * MR;
 #endif
     A += offA;
-    B += offB;
+    global const real *B = (global const real *)(B0 + offB); /* rows read as vectors of reals */
 
     /* This piece's K range, then this row of work-items' part of it (whole KU steps). */
     const int piece = (K + P - 1) / P, part = ((piece + KG - 1) / KG + KU - 1) / KU * KU;
     const int pk1 = min(K, (p + 1) * piece);
     const int k0 = min(pk1, p * piece + g * part), k1 = min(pk1, k0 + part);
 
-    REALV(VW) acc[NR];
+    REALV(CW) acc[NR];
 #pragma unroll
     for (int r = 0; r < NR; r++)
-        acc[r] = (REALV(VW))0;
+        acc[r] = (REALV(CW))0;
     if (n0 + VW <= N)
         stream(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, 0);
     else if (n0 < N)
@@ -247,7 +313,7 @@ ENTRY(const int M, const int N, const int K, const real alpha, global const real
 
 #if KG > 1
     /* The rows of work-items' sums, added to row 0's in a fixed order (KG - 1 first). */
-    local REALV(VW) red[NR][TX];
+    local REALV(CW) red[NR][TX];
     for (int h = KG - 1; h > 0; h--) {
         if (g == h)
 #pragma unroll
@@ -274,17 +340,19 @@ ENTRY(const int M, const int N, const int K, const real alpha, global const real
 #endif
 
 /* The pieces' sums of C(m, n), added in order p = 0 .. P - 1; then alpha and beta. */
-kernel void thin_stream_sum(const int M, const int N, const int K, const real alpha,
-                            global const real *restrict A, const int offA, const int lda,
-                            global const real *restrict B, const int offB, const int ldb,
-                            const real beta, global real *C, const int offC, const int ldc,
+kernel void thin_stream_sum(const int M, const int N, const int K, const scalar alpha,
+                            global const stored *restrict A, const int offA, const int lda,
+                            global const stored *restrict B, const int offB, const int ldb,
+                            const scalar beta, global stored *C, const int offC, const int ldc,
                             global real *WS, const int P)
 {
     const int n = (int)get_global_id(0), m = (int)get_global_id(1);
     if (n >= N || m >= M)
         return;
-    real s = 0;
+    real s[EL] = {0};
     for (int p = 0; p < P; p++)
-        s += WS[((size_t)p * M + m) * N + n];
-    GB_UPDATE(C[offC + m * ldc + n], s, alpha, beta);
+#pragma unroll
+        for (int e = 0; e < EL; e++)
+            s[e] += WS[(((size_t)p * M + m) * N + n) * EL + e];
+    GB_UPDATE_AT(C, offC + m * ldc + n, ELEM_AT(s, 0), alpha, beta);
 }

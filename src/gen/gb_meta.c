@@ -869,11 +869,17 @@ static long f28_s0_values[] = {4, 64, 4, 16, 4, 4};
 static char *f28_s1_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
 static long f28_s1_values[] = {4, 128, 2, 1, 8, 8};
 static char *f28_s2_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
-static long f28_s2_values[] = {2, 64, 2, 32, 4, 4};
+static long f28_s2_values[] = {2, 64, 4, 16, 4, 4};
+static char *f28_s3_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
+static long f28_s3_values[] = {2, 128, 2, 1, 8, 8};
+static char *f28_s4_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
+static long f28_s4_values[] = {2, 64, 2, 32, 4, 4};
 static gb_preset_t f28_presets[] = {
     {"thin_stream_16", "up to 16 rows of C in one pass over B: 64 x 4 columns a group, four rows of work-items, about four groups a compute unit", 3u, 6, f28_s0_names, f28_s0_values},
     {"thin_stream_1", "one row of C (GEMV): 128 x 4 columns a group, eight rows of B in flight a work-item", 3u, 6, f28_s1_names, f28_s1_values},
-    {"thin_stream_64", "32 rows of C a group (64 rows in two passes over B, which the second reads from cache)", 3u, 6, f28_s2_names, f28_s2_values},
+    {"thin_stream_16c", "thin_stream_16 for complex elements, read as they are stored: two columns a work-item (four reals of each row of B), so that 16 rows of sums fit the registers", 48u, 6, f28_s2_names, f28_s2_values},
+    {"thin_stream_1c", "thin_stream_1 for complex elements: one row of C, two columns a work-item", 48u, 6, f28_s3_names, f28_s3_values},
+    {"thin_stream_64", "32 rows of C a group (64 rows in two passes over B, which the second reads from cache)", 3u, 6, f28_s4_names, f28_s4_values},
 };
 static char *f29_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
 static char *f29_constraints[] = {"MWG % MDIMC == 0", "NWG % NDIMC == 0", "(MWG / MDIMC) % VWM == 0", "(NWG / NDIMC) % VWN == 0", "KWG % VWK == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWM) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWN) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG / MDIMC) * (NWG / NDIMC) * (max(ELEM, REAL) / REAL) <= 256"};
@@ -1710,7 +1716,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/thin_cols.json",
     .source_file = "thin_stream.cl",
     .entry = "thin_cols",
-    .program_digest = "860acb0693854f120fa9d949f7f31c0fb344bef488b9949b0b6232154b0cecbd",
+    .program_digest = "57712a2d0ca67aa9e84b5221fbd852e8460253fa6033e9d3609f59e3d7d16f58",
     .global[0] = "RB * TX",
     .global[1] = "CB * P * KG",
     .local[0] = "TX",
@@ -1743,7 +1749,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/thin_dot.json",
     .source_file = "thin_stream.cl",
     .entry = "thin_dot",
-    .program_digest = "860acb0693854f120fa9d949f7f31c0fb344bef488b9949b0b6232154b0cecbd",
+    .program_digest = "57712a2d0ca67aa9e84b5221fbd852e8460253fa6033e9d3609f59e3d7d16f58",
     .global[0] = "RB * KL",
     .global[1] = "CB * P * RL",
     .local[0] = "KL",
@@ -1772,11 +1778,11 @@ gb_family_t gb__builtin_families[] = {
   },
   {
     .name = "thin_stream",
-    .description = "GEMM for a C of few rows (M up to about 64, as in decoding a few tokens), bound by reading B once: each work-item streams VW columns of B's rows and keeps MR rows of C, KG rows of work-items share a group's K range (sums added in local memory), and K is split over enough groups to fill the device (the let P), their sums added in a fixed order by a second kernel; row-major NN and TN (and column-major NN/NT through the operand swap), any size.",
+    .description = "GEMM for a C of few rows (M up to about 64, as in decoding a few tokens), bound by reading B once: each work-item streams VW columns of B's rows and keeps MR rows of C, KG rows of work-items share a group's K range (sums added in local memory), and K is split over enough groups to fill the device (the let P), their sums added in a fixed order by a second kernel; row-major NN and TN (and column-major NN/NT through the operand swap), any size; complex elements (c, z) read as they are stored, B once, where the 1M method would expand B to twice its size first.",
     .origin = "kernels/thin_stream.json",
     .source_file = "thin_stream.cl",
     .entry = "thin_stream",
-    .program_digest = "860acb0693854f120fa9d949f7f31c0fb344bef488b9949b0b6232154b0cecbd",
+    .program_digest = "57712a2d0ca67aa9e84b5221fbd852e8460253fa6033e9d3609f59e3d7d16f58",
     .global[0] = "TILES * TX",
     .global[1] = "RB * P * KG",
     .local[0] = "TX",
@@ -1792,9 +1798,9 @@ gb_family_t gb__builtin_families[] = {
     .launch_factor = "P * KG",
     .traffic[0] = "ELEM * (K * N * RB + ceil_div(N, VW) * MR * K * RB + (P > 1) * P * M * N + M * N)",
     .traffic[1] = "ELEM * (M * N + (P > 1) * P * M * N)",
-    .precisions = 3u, .layouts = 5u,
+    .precisions = 51u, .layouts = 5u,
     .nargs = 16, .nconstraints = 3, .nextensions = 0, .nlets = 3,
-    .nparams = 6, .npresets = 3,
+    .nparams = 6, .npresets = 5,
     .args = f28_args,
     .constraints = f28_constraints,
     .let_names = f28_let_names,
