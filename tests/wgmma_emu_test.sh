@@ -167,6 +167,10 @@ check_run --precision h --transB T $small --param SWZ=64 --param BK=32 --param P
     --param SPLITK=4 -M 70 -N 65 -K 1100 $ab
 check_run --precision b --transB T $small --param SWZ=64 --param BK=32 --param PADL=0 \
     --param SPLITK=2 --param KACC=4 -M 133 -N 77 -K 1030 --lda 1033 --offa 1 $ab
+# SPLITK where K is too short for pieces (K / 256 = 0): nothing split, so the kernel is built
+# without the split code (the family's "unsplit"), and the route says so.
+run_rows "^$fam .* faithful +pass .*unsplit build" $emu --precision h --transB T $small \
+    --param SWZ=64 --param BK=32 --param PADL=0 --param SPLITK=4 -M 70 -N 65 -K 200 $ab
 # B's tile with fewer chunks than work-items (64 x 16 against 256): half of them copy none of it.
 check_run --precision h --transB T $core --param BN=64 --param WGM=2 --param BK=16 \
     --param STAGES=3 -M 140 -N 70 -K 77 $ab

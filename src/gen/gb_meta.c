@@ -299,6 +299,8 @@ static char *f6_s2_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "
 static long f6_s2_values[] = {128, 2, 64, 4, 0, 4, 0, 128, 8, 1};
 static char *f6_s3_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
 static long f6_s3_values[] = {128, 2, 64, 4, 0, 4, 0, 128, 8, 1};
+static char *f6_unsplit_names[] = {"SPLITK"};
+static long f6_unsplit_values[] = {1};
 static gb_preset_t f6_presets[] = {
     {"hgemm_wgmma_mn_64x128", "hgemm_wgmma_nt_64x128's configuration with MN-major operands read transposed: in row-NN (B transposed by the tensor core, not by a pass) 330.9 TFLOP/s at 4096 and 364.9 at 8192 on the H200, where hgemm_wgmma_nt_64x128 with its pass makes 327.4 and 356.1 (bench/notes/wgmma.md#wgmma-nn)", 4u, 10, f6_s0_names, f6_s0_values},
     {"bgemm_wgmma_mn_64x128", "the same in bfloat16", 8u, 10, f6_s1_names, f6_s1_values},
@@ -351,6 +353,8 @@ static char *f7_s4_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "
 static long f7_s4_values[] = {128, 2, 64, 4, 0, 4, 0, 128, 8, 1};
 static char *f7_s5_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
 static long f7_s5_values[] = {128, 2, 64, 4, 0, 4, 0, 128, 8, 1};
+static char *f7_unsplit_names[] = {"SPLITK"};
+static long f7_unsplit_values[] = {1};
 static gb_preset_t f7_presets[] = {
     {"hgemm_wgmma_nt_64x128", "64x128x32 tile, one warp group (three work-groups an SM), rows swizzled by 64 bytes, four stages (48 KB), the sums of 256 k added in FP32 (faithful on data of one sign too), any K: 323.5 TFLOP/s at 4096 and 351.3 at 8192 on the H200 (bench/notes/wgmma.md#wgmma-zfill)", 4u, 10, f7_s0_names, f7_s0_values},
     {"hgemm_wgmma_nt_128x128", "128x128x32 tile, two warp groups of 64x128 (one work-group an SM: 168 registers), rows swizzled by 64 bytes, three stages (48 KB), the sums of 256 k added in FP32, any K: 279 TFLOP/s at 4096 and 296 at 8192 on the H200 (bench/notes/wgmma.md#wgmma-zfill)", 4u, 10, f7_s1_names, f7_s1_values},
@@ -1215,6 +1219,9 @@ gb_family_t gb__builtin_families[] = {
     .let_exprs = f6_let_exprs,
     .params = f6_params,
     .presets = f6_presets,
+    .nunsplit = 1,
+    .unsplit_names = f6_unsplit_names,
+    .unsplit_values = f6_unsplit_values,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1251,6 +1258,9 @@ gb_family_t gb__builtin_families[] = {
     .let_exprs = f7_let_exprs,
     .params = f7_params,
     .presets = f7_presets,
+    .nunsplit = 1,
+    .unsplit_names = f7_unsplit_names,
+    .unsplit_values = f7_unsplit_values,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
