@@ -34,10 +34,10 @@
  * A may be transposed (GB_TRANS_A); rows of C past M read row M - 1 of A (so that every load
  * is in bounds and uniform) and are not written. Any M, N, K.
  *
- * thin_stream also takes complex elements (GB_COMPLEX: c and z, read as they are stored, B once):
- * a work-item's VW columns are then 2 VW reals of each row of B, read as one vector b; a(k) b
- * is a.x b plus a.y times b with each element's parts exchanged and the first negated, two
- * vector multiply-adds in the order of the prelude's GB_CMAD. */
+ * thin_stream and thin_dot also take complex elements (GB_COMPLEX: c and z, read as they are
+ * stored): a work-item's VW columns are then 2 VW reals of each row of B, read as one vector b;
+ * a(k) b is a.x b plus a.y times b with each element's parts exchanged and the first negated,
+ * two vector multiply-adds in the order of the prelude's GB_CMAD. */
 #ifndef VW
 #define VW 4
 #endif
@@ -61,8 +61,8 @@
 #endif
 
 #if GB_COMPLEX
-#if defined(RW) || defined(KL)
-#error "thin_cols and thin_dot take real elements only"
+#if defined(RW) && !defined(KL)
+#error "thin_cols takes real elements only"
 #endif
 #define EL 2 /* reals an element */
 /* CW, the reals of a work-item's columns in a row (a literal, for REALV's pasting), and each
@@ -76,8 +76,11 @@
 #elif VW == 4
 #define CW 8
 #define SWAP(v) (v).s10325476
+#elif VW == 8
+#define CW 16
+#define SWAP(v) (v).s1032547698badcfe
 #else
-#error "thin_stream: complex elements take VW 1, 2 or 4"
+#error "complex elements take VW 1, 2, 4 or 8"
 #endif
 /* acc += a(k) b: the real parts' products, then the imaginary parts' (GB_CMAD's order). */
 #define MAD(acc, a, b)                                                                   \
@@ -161,17 +164,17 @@ static inline void put_row(const REALV(CW) v, const int m, const int M, const in
 #ifdef KL
 /* thin_dot: acc[r] += A(m0 + RL r, k) B(k, n0..) over this work-item's k in [k0, k1): k0 + tx,
  * then every KL-th, KU of them loaded before their products; rows past M read row M - 1. */
-static inline void dot(REALV(VW) acc[RW], global const real *restrict A, const int lda,
+static inline void dot(REALV(CW) acc[RW], global const stored *restrict A, const int lda,
                        global const real *restrict B, const int ldb, const int M, const int N,
                        const int m0, const int n0, int k, const int k1, const int tx,
                        const int edge)
 {
-    global const real *a[RW];
+    global const stored *a[RW];
 #pragma unroll
     for (int r = 0; r < RW; r++)
         a[r] = A + min(m0 + RL * r, M - 1) * lda;
     for (; k + KL * KU <= k1; k += KL * KU) {
-        REALV(VW) b[KU];
+        REALV(CW) b[KU];
 #pragma unroll
         for (int u = 0; u < KU; u++)
             b[u] = b_row(B, ldb, k + KL * u + tx, n0, N, edge);
@@ -179,36 +182,36 @@ static inline void dot(REALV(VW) acc[RW], global const real *restrict A, const i
         for (int r = 0; r < RW; r++)
 #pragma unroll
             for (int u = 0; u < KU; u++)
-                acc[r] = fma((REALV(VW))a[r][k + KL * u + tx], b[u], acc[r]);
+                MAD(acc[r], a[r][k + KL * u + tx], b[u]);
     }
     for (k += tx; k < k1; k += KL) {
-        const REALV(VW) b = b_row(B, ldb, k, n0, N, edge);
+        const REALV(CW) b = b_row(B, ldb, k, n0, N, edge);
 #pragma unroll
         for (int r = 0; r < RW; r++)
-            acc[r] = fma((REALV(VW))a[r][k], b, acc[r]);
+            MAD(acc[r], a[r][k], b);
     }
 }
 
 kernel __attribute__((reqd_work_group_size(KL, RL, 1))) void
-thin_dot(const int M, const int N, const int K, const real alpha, global const real *restrict A,
-         const int offA, const int lda, global const real *restrict B, const int offB,
-         const int ldb, const real beta, global real *C, const int offC, const int ldc,
-         global real *WS, const int P)
+thin_dot(const int M, const int N, const int K, const scalar alpha,
+         global const stored *restrict A, const int offA, const int lda,
+         global const stored *restrict B0, const int offB, const int ldb, const scalar beta,
+         global stored *C, const int offC, const int ldc, global real *WS, const int P)
 {
     const int tx = (int)get_local_id(0), ty = (int)get_local_id(1);
     const int block = (int)get_group_id(1) / P, p = (int)get_group_id(1) - block * P;
     const int m0 = (int)get_group_id(0) * RL * RW + ty, n0 = block * VW;
     A += offA;
-    B += offB;
+    global const real *B = (global const real *)(B0 + offB); /* rows read as vectors of reals */
 
     /* This piece's K range, in whole steps of KL KU elements. */
     const int piece = ((K + P - 1) / P + KL * KU - 1) / (KL * KU) * (KL * KU);
     const int k0 = min(K, p * piece), k1 = min(K, k0 + piece);
 
-    REALV(VW) acc[RW];
+    REALV(CW) acc[RW];
 #pragma unroll
     for (int r = 0; r < RW; r++)
-        acc[r] = (REALV(VW))0;
+        acc[r] = (REALV(CW))0;
     if (n0 + VW <= N)
         dot(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, tx, 0);
     else
@@ -216,7 +219,7 @@ thin_dot(const int M, const int N, const int K, const real alpha, global const r
 
     /* Each row's sums over the KL work-items along K, added by halves (a fixed order), one
      * row at a time (local memory for one); work-item 0 of each row of work-items keeps them. */
-    local REALV(VW) red[RL][KL];
+    local REALV(CW) red[RL][KL];
 #pragma unroll
     for (int r = 0; r < RW; r++) {
         red[ty][tx] = acc[r];

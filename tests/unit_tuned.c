@@ -233,7 +233,8 @@ static void untuned_choice(const gb_registry_t *reg, const gb_device_info_t *dev
  * column (and more rows) streams A with thin_dot_1 where A is stored along K, else thin_cols_1,
  * of 2 to 16 with thin_dot_16 or thin_cols_16; a transposed B, or more rows and columns, gets
  * the tiled default, but where C is a vector its vector form (gb__problem_vector) is classed:
- * y = x W^T is the GEMV W x^T, thin_dot_1's. In c and z the streams are the complex presets. */
+ * y = x W^T is the GEMV W x^T, thin_dot_1's. In c and z thin_stream's and thin_dot's are the
+ * complex presets. */
 static void test_heuristic_thin(const gb_registry_t *reg)
 {
     gb_device_info_t dev = device("Card N");
@@ -268,14 +269,14 @@ static void test_heuristic_thin(const gb_registry_t *reg)
         {4096, 16, GB_ROW_MAJOR, GB_NOTRANS, GB_TRANS, NULL},
         {16, 4096, GB_COL_MAJOR, GB_TRANS, GB_TRANS, NULL},
     };
-    /* In c and z the streams are the complex presets (the real ones would run by 1M, B
-     * expanded first); the other cases are the real precisions' alone. */
+    /* In c and z the streams and dots are the complex presets (the real ones would run by 1M,
+     * an operand expanded first); the other cases are the real precisions' alone. */
     static const gb_precision_t precs[] = {GB_PREC_S, GB_PREC_D, GB_PREC_C, GB_PREC_Z};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         for (size_t d = 0; d < 4; d++) {
             const int complex = gb_precision_is_complex(precs[d]);
             const char *k = cases[i].kernel;
-            if (complex && (!k || strncmp(k, "thin_stream", 11)))
+            if (complex && (!k || (strncmp(k, "thin_stream", 11) && strncmp(k, "thin_dot", 8))))
                 continue;
             char want[GB_NAME_MAX];
             snprintf(want, sizeof want, "%s%s", k ? k : "", complex ? "c" : "");

@@ -825,7 +825,7 @@ static gb_preset_t f26_presets[] = {
     {"thin_cols_1", "one column of C (a GEMV, y = A x): 512 rows a group, four a work-item, eight elements of each in flight", 3u, 6, f26_s1_names, f26_s1_values},
 };
 static char *f27_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
-static char *f27_constraints[] = {"KL * RL <= 1024", "RW * VW * REAL <= 512", "KU * VW <= 64"};
+static char *f27_constraints[] = {"KL * RL <= 1024", "RW * VW * ELEM <= 512", "ELEM == REAL || VW <= 8", "KU * VW <= 64"};
 static char *f27_let_names[] = {"RB", "CB", "P"};
 static char *f27_let_exprs[] = {"ceil_div(M, RL * RW)", "ceil_div(N, VW)", "max(1, min(ceil_div(CUS * SLOTS, RB * CB), K / (KL * KU)))"};
 static long f27_p0_values[] = {1, 2, 4, 8, 16};
@@ -845,10 +845,16 @@ static gb_param_t f27_params[] = {
 static char *f27_s0_names[] = {"VW", "RW", "KL", "RL", "KU", "SLOTS"};
 static long f27_s0_values[] = {1, 1, 32, 4, 8, 4};
 static char *f27_s1_names[] = {"VW", "RW", "KL", "RL", "KU", "SLOTS"};
-static long f27_s1_values[] = {8, 8, 32, 2, 8, 2};
+static long f27_s1_values[] = {1, 1, 32, 4, 8, 4};
+static char *f27_s2_names[] = {"VW", "RW", "KL", "RL", "KU", "SLOTS"};
+static long f27_s2_values[] = {4, 8, 32, 2, 8, 2};
+static char *f27_s3_names[] = {"VW", "RW", "KL", "RL", "KU", "SLOTS"};
+static long f27_s3_values[] = {8, 8, 32, 2, 8, 2};
 static gb_preset_t f27_presets[] = {
     {"thin_dot_1", "one column of C (a GEMV, y = A x): a warp along each row of A (each load instruction one 128-byte run in single), four rows a group, eight elements of the row in flight a work-item; at 4096 rows the grid fills the device without splitting K, so no second kernel", 3u, 6, f27_s0_names, f27_s0_values},
-    {"thin_dot_16", "up to 16 columns of C, eight a group: 32 work-items along K (a warp one 128-byte run of a row in single), two rows of them a group, each 8-wide row of B a work-item loads feeding its eight rows of C, eight elements of each row in flight; the best in double at 4096 x 16 x 4096 on an H200 (0.33 of the memory bound, 3.2x the earlier preset; bench/notes/thin.md#thin-dot-h200)", 3u, 6, f27_s1_names, f27_s1_values},
+    {"thin_dot_1c", "thin_dot_1 for complex elements, read as they are stored (a GEMV y = A x in c or z)", 48u, 6, f27_s1_names, f27_s1_values},
+    {"thin_dot_16c", "thin_dot_16 for complex elements: four columns a work-item (eight reals of each row of B), so that eight rows of sums fit the registers", 48u, 6, f27_s2_names, f27_s2_values},
+    {"thin_dot_16", "up to 16 columns of C, eight a group: 32 work-items along K (a warp one 128-byte run of a row in single), two rows of them a group, each 8-wide row of B a work-item loads feeding its eight rows of C, eight elements of each row in flight; the best in double at 4096 x 16 x 4096 on an H200 (0.33 of the memory bound, 3.2x the earlier preset; bench/notes/thin.md#thin-dot-h200)", 3u, 6, f27_s3_names, f27_s3_values},
 };
 static char *f28_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
 static char *f28_constraints[] = {"TX * KG <= 1024", "MR * VW <= 64", "KU * VW <= 32"};
@@ -1726,7 +1732,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/thin_cols.json",
     .source_file = "thin_stream.cl",
     .entry = "thin_cols",
-    .program_digest = "57712a2d0ca67aa9e84b5221fbd852e8460253fa6033e9d3609f59e3d7d16f58",
+    .program_digest = "31b3375e473da78bced7ebfd24f1ee3e14110569f6ab3600d81d74fde05d8d8f",
     .global[0] = "RB * TX",
     .global[1] = "CB * P * KG",
     .local[0] = "TX",
@@ -1755,11 +1761,11 @@ gb_family_t gb__builtin_families[] = {
   },
   {
     .name = "thin_dot",
-    .description = "GEMM for a C of few columns (N up to about 16: a GEMV y = A x, a tall product) with A stored along K (row-major NN), bound by reading A once: a work-group is RL rows of KL work-items and owns VW columns of C; the KL work-items of a row lie along K, each reading every KL-th element of its RW rows of C, RL apart (so KL neighbouring work-items read a contiguous run of a row), and the matching rows of B (K x N, small, from cache), shared by the group's rows of work-items; the KL work-items' sums of each row are added in local memory by halves; K is split over enough groups to fill the device (the let P), their sums added in a fixed order by a second kernel; any size. thin_cols is the same product for A stored K x M (row-TN).",
+    .description = "GEMM for a C of few columns (N up to about 16: a GEMV y = A x, a tall product) with A stored along K (row-major NN), bound by reading A once: a work-group is RL rows of KL work-items and owns VW columns of C; the KL work-items of a row lie along K, each reading every KL-th element of its RW rows of C, RL apart (so KL neighbouring work-items read a contiguous run of a row), and the matching rows of B (K x N, small, from cache), shared by the group's rows of work-items; the KL work-items' sums of each row are added in local memory by halves; K is split over enough groups to fill the device (the let P), their sums added in a fixed order by a second kernel; any size. thin_cols is the same product for A stored K x M (row-TN).; c and z read as they are stored",
     .origin = "kernels/thin_dot.json",
     .source_file = "thin_stream.cl",
     .entry = "thin_dot",
-    .program_digest = "57712a2d0ca67aa9e84b5221fbd852e8460253fa6033e9d3609f59e3d7d16f58",
+    .program_digest = "31b3375e473da78bced7ebfd24f1ee3e14110569f6ab3600d81d74fde05d8d8f",
     .global[0] = "RB * KL",
     .global[1] = "CB * P * RL",
     .local[0] = "KL",
@@ -1775,9 +1781,9 @@ gb_family_t gb__builtin_families[] = {
     .launch_factor = "P * KL",
     .traffic[0] = "ELEM * (RB * RL * RW * K * CB + RB * RL * K * N + (P > 1) * P * M * N + M * N)",
     .traffic[1] = "ELEM * (M * N + (P > 1) * P * M * N)",
-    .precisions = 3u, .layouts = 1u,
-    .nargs = 16, .nconstraints = 3, .nextensions = 0, .nlets = 3,
-    .nparams = 6, .npresets = 2,
+    .precisions = 51u, .layouts = 1u,
+    .nargs = 16, .nconstraints = 4, .nextensions = 0, .nlets = 3,
+    .nparams = 6, .npresets = 4,
     .args = f27_args,
     .constraints = f27_constraints,
     .let_names = f27_let_names,
@@ -1792,7 +1798,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/thin_stream.json",
     .source_file = "thin_stream.cl",
     .entry = "thin_stream",
-    .program_digest = "57712a2d0ca67aa9e84b5221fbd852e8460253fa6033e9d3609f59e3d7d16f58",
+    .program_digest = "31b3375e473da78bced7ebfd24f1ee3e14110569f6ab3600d81d74fde05d8d8f",
     .global[0] = "TILES * TX",
     .global[1] = "RB * P * KG",
     .local[0] = "TX",

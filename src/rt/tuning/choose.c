@@ -89,7 +89,12 @@ static const struct heuristic {
      * it is stored K x M, thin_cols, thin_stream's stream with rows and columns exchanged, whose
      * loads in NN touch a cache line each (0.12-0.34 of the bound on the H200,
      * bench/notes/thin.md#thin-cols-h200). Members of the portfolio, which measures them. The
-     * one-column presets for a single column alone: each further column block reads A again. */
+     * one-column presets for a single column alone: each further column block reads A again.
+     * thin_dot's complex presets first, as the streams' above. */
+    {"NVIDIA", "gpu", GB_PREC_S, .max_cols = 1, .layouts = A_ALONG_K, .kernel = "thin_dot_1c"},
+    {"NVIDIA", "gpu", GB_PREC_D, .max_cols = 1, .layouts = A_ALONG_K, .kernel = "thin_dot_1c"},
+    {"NVIDIA", "gpu", GB_PREC_S, .max_cols = 16, .layouts = A_ALONG_K, .kernel = "thin_dot_16c"},
+    {"NVIDIA", "gpu", GB_PREC_D, .max_cols = 16, .layouts = A_ALONG_K, .kernel = "thin_dot_16c"},
     {"NVIDIA", "gpu", GB_PREC_S, .max_cols = 1, .layouts = A_ALONG_K, .kernel = "thin_dot_1"},
     {"NVIDIA", "gpu", GB_PREC_D, .max_cols = 1, .layouts = A_ALONG_K, .kernel = "thin_dot_1"},
     {"NVIDIA", "gpu", GB_PREC_S, .max_cols = 16, .layouts = A_ALONG_K, .kernel = "thin_dot_16"},
