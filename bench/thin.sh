@@ -5,9 +5,9 @@
 # device. Prints TFLOP/s, the fraction of that bound, and ours over the first peer.
 #   BUILD     the build folder (default /tmp/gemmbench-build; configured and built if needed)
 #   PLATFORM  the platform's name (default NVIDIA)
-#   PRECS     precisions (default "s d")
+#   PRECS     precisions (default "s d"; c and z count 8MNK and their elements' bytes)
 #   KERNELS   what to run besides the peers (default: thin_stream's, thin_cols' and thin_dot's presets
-#             and auto)
+#             and auto; in c and z also the complex presets, beside the real ones by 1M)
 #   PEERS     peers (default cublas; the first is the ratio's denominator)
 #   SHAPES    "M N K[ options]" items separated by commas (default: the suite's thin shapes,
 #             their transposes and a tile-straddling pair, bench/shapes.txt)
@@ -31,17 +31,24 @@ echo "memory bandwidth measured by gemmbench ceilings: $bw GB/s; $iter calls aft
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for p in ${PRECS:-s d}; do
+    ks=$kernels
+    case $p in
+    c | z)
+        [ -n "${KERNELS:-}" ] || ks="thin_stream_16c,thin_stream_1c,thin_dot_16c,thin_dot_1c,$ks"
+        ;;
+    esac
     echo "$shapes" | tr ',' '\n' | while read -r m n k opts; do
         # shellcheck disable=SC2086
-        "$g" run -p "$platform" -k "$kernels,$peers" --precision "$p" -M "$m" -N "$n" -K "$k" \
+        "$g" run -p "$platform" -k "$ks,$peers" --precision "$p" -M "$m" -N "$n" -K "$k" \
             $opts -i "$iter" --warmup 2 --no-store --json >"$tmp/run.json" 2>"$tmp/err" ||
             { echo "$p $m $n $k $opts: run failed: $(tail -1 "$tmp/err")"; continue; }
         python3 - "$tmp/run.json" "$bw" "$p" "$m $n $k $opts" "${peers%%,*}" <<'PY'
 import json, sys
 rows, bw, prec, shape, peer = json.load(open(sys.argv[1])), float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 m, n, k = (int(x) for x in shape.split()[:3])
-elem = 8 if prec == "d" else 4
-bound = 2 * m * n * k / ((m * k + k * n + 2 * m * n) * elem / (bw * 1e9)) / 1e12
+elem = {"s": 4, "d": 8, "c": 8, "z": 16, "h": 2, "b": 2}[prec]
+ops = 8 if prec in "cz" else 2  # as gemmbench counts them
+bound = ops * m * n * k / ((m * k + k * n + 2 * m * n) * elem / (bw * 1e9)) / 1e12
 ref = next((r["gflops"] for r in rows if r["kernel"] == peer), None)
 for r in rows:
     v = r.get("validation", {})
