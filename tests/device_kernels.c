@@ -321,7 +321,8 @@ static int tail_split(size_t m, size_t n, long tail, long slots, unsigned cus)
 /* xgemm_nv with a split tail (TAIL): every layout, both precisions, alpha and beta applied once
  * to the pieces' sum, with pieces as short as a single K step or empty (K = 5), and with strips
  * in the same remainder launch (1100 x 130). The route names the remainder kernel exactly where
- * the oracle expects a split or there are strips. */
+ * the oracle expects a split or there are strips, and an unsplit build exactly where it expects
+ * none. */
 static void test_tail(gb_context_t *ctx, const gb_registry_t *reg)
 {
     static const long tails[][2] = {{1, 1}, {3, 2}, {4, 3}}; /* TAIL, SLOTS */
@@ -364,6 +365,10 @@ static void test_tail(gb_context_t *ctx, const gb_registry_t *reg)
                 const int strips = p.n % 128 > 0 && p.n % 128 <= 4;
                 split_seen |= split;
                 CHECK((strstr(r.route, "remainder kernel") != NULL) == (split || strips),
+                      "xgemm_nv TAIL=%ld %zux%zu: route '%s'", tails[i][0], p.m, p.n, r.route);
+                /* No tail cut: the kernel built without the tail's code (the family's
+                 * "unsplit"). */
+                CHECK((strstr(r.route, "unsplit build") != NULL) == !split,
                       "xgemm_nv TAIL=%ld %zux%zu: route '%s'", tails[i][0], p.m, p.n, r.route);
                 gb_result_free(&r);
             }

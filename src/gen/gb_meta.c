@@ -984,6 +984,8 @@ static char *f30_s4_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GR
 static long f30_s4_values[] = {128, 128, 8, 4, 4, 2, 8, 3, 2, 1};
 static char *f30_s5_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
 static long f30_s5_values[] = {64, 64, 16, 4, 4, 1, 8};
+static char *f30_unsplit_names[] = {"TAIL", "SPLITK"};
+static long f30_unsplit_values[] = {0, 0};
 static gb_preset_t f30_presets[] = {
     {"xgemm_nv_128", "the family default: 128x128x16, 256 work-items, 33 KiB of local memory (double precision: 67.6 KiB, over the 48 KiB NVIDIA gives a work-group)", 1u, 7, f30_s0_names, f30_s0_values},
     {"xgemm_nv_k8", "128x128x8, 128 registers so two groups share an SM, partial tiles last, a last partial wave split along K over three waves: the fastest preset on the H100 at 2048 to 8192 (docs/performance.md)", 1u, 9, f30_s1_names, f30_s1_values},
@@ -1882,6 +1884,9 @@ gb_family_t gb__builtin_families[] = {
     .let_exprs = f30_let_exprs,
     .params = f30_params,
     .presets = f30_presets,
+    .nunsplit = 2,
+    .unsplit_names = f30_unsplit_names,
+    .unsplit_values = f30_unsplit_values,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
