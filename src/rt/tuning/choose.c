@@ -54,19 +54,21 @@ static double distance(const gb_tuned_entry_t *e, const gb_device_info_t *dev,
 /* The row-major layouts a heuristic row serves, as a row-major kernel sees the problem: the bits
  * 1u << gb_layout_index(GB_ROW_MAJOR, ta, tb), as a family's native layouts are. */
 enum { ROW_NN = 1, ROW_NT = 2, ROW_TN = 4, ROW_TT = 8, A_ALONG_K = ROW_NN | ROW_NT };
+/* The arithmetics a heuristic row serves, as bits 1u << gb_precision_t. */
+enum { S = 1u << GB_PREC_S, D = 1u << GB_PREC_D, SD = S | D };
 
 /* The heuristic when nothing is tuned: the kernels measured best on such devices. A row serves
- * the precisions whose arithmetic is its own (h, b and c single's rows, z double's), each kernel
+ * the precisions whose arithmetic is among its own (h, b and c single's, z double's), each kernel
  * taken only where its metadata declares the problem's precision (runs), so that a family that
  * gains one is chosen for it without a row of its own; naive, which has them all, ends each. A
  * row with max_rows or max_cols is a stream for a C of few rows or columns. */
 static const struct heuristic {
     const char *vendor; /* substring of the device's vendor, or "" for any */
     const char *type;
-    gb_precision_t prec; /* s or d: the arithmetic */
-    size_t max_size;     /* for shapes whose size (gb_shape_size) is at most this (0: any) */
-    size_t max_rows;     /* for a C of at most this many rows with op(B) = B, as a row-major kernel
-                            sees the problem (thin_extent; 0: any) */
+    unsigned precs;  /* S, D or SD: the arithmetics it serves */
+    size_t max_size; /* for shapes whose size (gb_shape_size) is at most this (0: any) */
+    size_t max_rows; /* for a C of at most this many rows with op(B) = B, as a row-major kernel
+                        sees the problem (thin_extent; 0: any) */
     size_t max_cols; /* for a C of at most this many columns with op(B) = B (thin_extent; 0: any) */
     unsigned layouts; /* ROW_* bits: only those layouts (0: any) */
     size_t max_m;     /* for a C of at most this many rows as a row-major kernel sees it (0: any) */
@@ -76,14 +78,10 @@ static const struct heuristic {
      * portfolio beside the tuned tiles, for the layouts those were not tuned in. Complex
      * elements first, read as they are stored (the presets for c and z), where the real
      * presets would run by 1M and expand B, all of the traffic, to twice its size first. */
-    {"NVIDIA", "gpu", GB_PREC_S, .max_rows = 4, .kernel = "thin_stream_1c"},
-    {"NVIDIA", "gpu", GB_PREC_D, .max_rows = 4, .kernel = "thin_stream_1c"},
-    {"NVIDIA", "gpu", GB_PREC_S, .max_rows = 16, .kernel = "thin_stream_16c"},
-    {"NVIDIA", "gpu", GB_PREC_D, .max_rows = 16, .kernel = "thin_stream_16c"},
-    {"NVIDIA", "gpu", GB_PREC_S, .max_rows = 4, .kernel = "thin_stream_1"},
-    {"NVIDIA", "gpu", GB_PREC_D, .max_rows = 4, .kernel = "thin_stream_1"},
-    {"NVIDIA", "gpu", GB_PREC_S, .max_rows = 16, .kernel = "thin_stream_16"},
-    {"NVIDIA", "gpu", GB_PREC_D, .max_rows = 16, .kernel = "thin_stream_16"},
+    {"NVIDIA", "gpu", SD, .max_rows = 4, .kernel = "thin_stream_1c"},
+    {"NVIDIA", "gpu", SD, .max_rows = 16, .kernel = "thin_stream_16c"},
+    {"NVIDIA", "gpu", SD, .max_rows = 4, .kernel = "thin_stream_1"},
+    {"NVIDIA", "gpu", SD, .max_rows = 16, .kernel = "thin_stream_16"},
     /* A C of few columns streams A once: where A is stored along K (row-major NN), thin_dot,
      * its work-items along K (bench/notes/thin.md#thin-dot; not yet measured on a GPU); where
      * it is stored K x M, thin_cols, thin_stream's stream with rows and columns exchanged, whose
@@ -91,36 +89,30 @@ static const struct heuristic {
      * bench/notes/thin.md#thin-cols-h200). Members of the portfolio, which measures them. The
      * one-column presets for a single column alone: each further column block reads A again.
      * thin_dot's complex presets first, as the streams' above. */
-    {"NVIDIA", "gpu", GB_PREC_S, .max_cols = 1, .layouts = A_ALONG_K, .kernel = "thin_dot_1c"},
-    {"NVIDIA", "gpu", GB_PREC_D, .max_cols = 1, .layouts = A_ALONG_K, .kernel = "thin_dot_1c"},
-    {"NVIDIA", "gpu", GB_PREC_S, .max_cols = 16, .layouts = A_ALONG_K, .kernel = "thin_dot_16c"},
-    {"NVIDIA", "gpu", GB_PREC_D, .max_cols = 16, .layouts = A_ALONG_K, .kernel = "thin_dot_16c"},
-    {"NVIDIA", "gpu", GB_PREC_S, .max_cols = 1, .layouts = A_ALONG_K, .kernel = "thin_dot_1"},
-    {"NVIDIA", "gpu", GB_PREC_D, .max_cols = 1, .layouts = A_ALONG_K, .kernel = "thin_dot_1"},
-    {"NVIDIA", "gpu", GB_PREC_S, .max_cols = 16, .layouts = A_ALONG_K, .kernel = "thin_dot_16"},
-    {"NVIDIA", "gpu", GB_PREC_D, .max_cols = 16, .layouts = A_ALONG_K, .kernel = "thin_dot_16"},
-    {"NVIDIA", "gpu", GB_PREC_S, .max_cols = 1, .kernel = "thin_cols_1"},
-    {"NVIDIA", "gpu", GB_PREC_D, .max_cols = 1, .kernel = "thin_cols_1"},
-    {"NVIDIA", "gpu", GB_PREC_S, .max_cols = 16, .kernel = "thin_cols_16"},
-    {"NVIDIA", "gpu", GB_PREC_D, .max_cols = 16, .kernel = "thin_cols_16"},
+    {"NVIDIA", "gpu", SD, .max_cols = 1, .layouts = A_ALONG_K, .kernel = "thin_dot_1c"},
+    {"NVIDIA", "gpu", SD, .max_cols = 16, .layouts = A_ALONG_K, .kernel = "thin_dot_16c"},
+    {"NVIDIA", "gpu", SD, .max_cols = 1, .layouts = A_ALONG_K, .kernel = "thin_dot_1"},
+    {"NVIDIA", "gpu", SD, .max_cols = 16, .layouts = A_ALONG_K, .kernel = "thin_dot_16"},
+    {"NVIDIA", "gpu", SD, .max_cols = 1, .kernel = "thin_cols_1"},
+    {"NVIDIA", "gpu", SD, .max_cols = 16, .kernel = "thin_cols_16"},
     /* For a C of at most 16 rows, the 16-row tile: keeping K-contiguous operands so where one
      * is (with B transposed, B is all of the traffic, and the tuned tiles would transpose it
      * into local memory by scalar stores), and in TN the family whose layout that is, with no
      * pass of A (bench/notes/dgemm.md#dmma-16-rows). */
-    {"NVIDIA", "gpu", GB_PREC_S, .layouts = ROW_NN | ROW_NT | ROW_TT, .max_m = 16,
+    {"NVIDIA", "gpu", S, .layouts = ROW_NN | ROW_NT | ROW_TT, .max_m = 16,
      .kernel = "sgemm_3xtf32_nn_16x128"},
-    {"NVIDIA", "gpu", GB_PREC_S, .layouts = ROW_TN, .max_m = 16, .kernel = "sgemm_3xtf32_16x128"},
+    {"NVIDIA", "gpu", S, .layouts = ROW_TN, .max_m = 16, .kernel = "sgemm_3xtf32_16x128"},
     /* h and b on Hopper (the presets take only their own precision): the warp-group MMA
      * kernel, its sums of 256 k added in FP32, faithful at any K and on data of one sign
      * (bench/notes/wgmma.md#wgmma-zfill). */
-    {"NVIDIA", "gpu", GB_PREC_S, .kernel = "hgemm_wgmma_nt_64x128"},
-    {"NVIDIA", "gpu", GB_PREC_S, .kernel = "bgemm_wgmma_nt_64x128"},
-    {"NVIDIA", "gpu", GB_PREC_S, .max_size = 1024, .kernel = "xgemm_nv_64x64"},
+    {"NVIDIA", "gpu", S, .kernel = "hgemm_wgmma_nt_64x128"},
+    {"NVIDIA", "gpu", S, .kernel = "bgemm_wgmma_nt_64x128"},
+    {"NVIDIA", "gpu", S, .max_size = 1024, .kernel = "xgemm_nv_64x64"},
     /* s (and c by 1M) past 1024 on Hopper: 3xTF32 on the warp-group MMA, 68.1 TFLOP/s at 4096
      * on the H200 against sgemm_3xtf32's 61.2 and cuBLAS's 49-50 (bench/notes/wgmma.md#kacc16-h200),
      * so that the portfolio measures it beside the tuned entries. */
-    {"NVIDIA", "gpu", GB_PREC_S, .kernel = "sgemm_wgmma_64x128"},
-    {"NVIDIA", "gpu", GB_PREC_S, .kernel = "xgemm_nv_k8"},
+    {"NVIDIA", "gpu", S, .kernel = "sgemm_wgmma_64x128"},
+    {"NVIDIA", "gpu", S, .kernel = "xgemm_nv_k8"},
     /* d: the 128x64x16 tile where the device allows its 50 KB of local memory (Hopper: 51-52
      * TFLOP/s at 4096 and 8192 on the H200 against 47-48; bench/notes/dgemm.md#dmma-past-48k),
      * K split where its tiles are short of the device and K long (the squares unsplit and
@@ -133,23 +125,21 @@ static const struct heuristic {
      * edge tile (bench/notes/dgemm.md#dmma-64-rows), in every layout of the _nn family (in TT
      * too, where the tile that transposes A ran at 0.41 of its rate); for at most 16 rows, the
      * 16-row tiles as s's above. */
-    {"NVIDIA", "gpu", GB_PREC_D, .layouts = ROW_NN | ROW_NT | ROW_TT, .max_m = 16,
+    {"NVIDIA", "gpu", D, .layouts = ROW_NN | ROW_NT | ROW_TT, .max_m = 16,
      .kernel = "dgemm_dmma_nn_16x128x16"},
-    {"NVIDIA", "gpu", GB_PREC_D, .layouts = ROW_TN, .max_m = 16, .kernel = "dgemm_dmma_16x128x16"},
-    {"NVIDIA", "gpu", GB_PREC_D, .layouts = ROW_NN | ROW_NT | ROW_TT, .max_m = 64,
+    {"NVIDIA", "gpu", D, .layouts = ROW_TN, .max_m = 16, .kernel = "dgemm_dmma_16x128x16"},
+    {"NVIDIA", "gpu", D, .layouts = ROW_NN | ROW_NT | ROW_TT, .max_m = 64,
      .kernel = "dgemm_dmma_nn_64x128x16"},
-    {"NVIDIA", "gpu", GB_PREC_D, .max_m = 64, .kernel = "dgemm_dmma_64x128x16_split"},
-    {"NVIDIA", "gpu", GB_PREC_D, .layouts = A_ALONG_K, .kernel = "dgemm_dmma_nn_128x64x16"},
-    {"NVIDIA", "gpu", GB_PREC_D, .kernel = "dgemm_dmma_128x64x16_split"},
-    {"NVIDIA", "gpu", GB_PREC_D, .kernel = "dgemm_dmma_128_k4"},
-    {"", "gpu", GB_PREC_S, .kernel = "xgemm_gpu"},
-    {"", "gpu", GB_PREC_D, .kernel = "xgemm_gpu_d"},
-    {"", "cpu", GB_PREC_S, .kernel = "xgemm_cpu"},
-    {"", "cpu", GB_PREC_D, .kernel = "xgemm_cpu_d"},
-    {"", "", GB_PREC_S, .kernel = "xgemm_small"},
-    {"", "", GB_PREC_D, .kernel = "xgemm_small"},
-    {"", "", GB_PREC_S, .kernel = "naive"},
-    {"", "", GB_PREC_D, .kernel = "naive"},
+    {"NVIDIA", "gpu", D, .max_m = 64, .kernel = "dgemm_dmma_64x128x16_split"},
+    {"NVIDIA", "gpu", D, .layouts = A_ALONG_K, .kernel = "dgemm_dmma_nn_128x64x16"},
+    {"NVIDIA", "gpu", D, .kernel = "dgemm_dmma_128x64x16_split"},
+    {"NVIDIA", "gpu", D, .kernel = "dgemm_dmma_128_k4"},
+    {"", "gpu", S, .kernel = "xgemm_gpu"},
+    {"", "gpu", D, .kernel = "xgemm_gpu_d"},
+    {"", "cpu", S, .kernel = "xgemm_cpu"},
+    {"", "cpu", D, .kernel = "xgemm_cpu_d"},
+    {"", "", SD, .kernel = "xgemm_small"},
+    {"", "", SD, .kernel = "naive"},
 };
 
 /* p as a row-major kernel sees it: a column-major problem is its transpose, A and B exchanged. */
@@ -191,7 +181,7 @@ static int heuristic(const gb_registry_t *reg, const gb_device_info_t *dev, cons
         thin_extent(p, 0) == SIZE_MAX && gb__problem_vector(p, &v, NULL) ? &v : p;
     for (size_t i = 0; i < sizeof heuristics / sizeof heuristics[0]; i++) {
         const struct heuristic *h = &heuristics[i];
-        if (h->prec != gb_precision_arith(p->precision) ||
+        if (!(h->precs & (1u << gb_precision_arith(p->precision))) ||
             (h->vendor[0] && !strstr(dev->vendor, h->vendor)) ||
             (h->type[0] && strcmp(h->type, dev->type_name)) ||
             (h->max_size && size > h->max_size) ||
