@@ -82,23 +82,8 @@
 #else
 #error "complex elements take VW 1, 2, 4 or 8"
 #endif
-/* acc += a(k) b: the real parts' products, then the imaginary parts' (GB_CMAD's order). */
-#define MAD(acc, a, b)                                                                   \
-    do {                                                                                 \
-        const real2 ga_ = GB_OPA(a);                                                     \
-        (acc) = fma((REALV(CW))ga_.x, (b), (acc));                                       \
-        (acc) = fma((REALV(CW))ga_.y * ALT, SWAP(b), (acc));                             \
-    } while (0)
-#else
-#define EL 1
-#define CW VW
-#define MAD(acc, a, b) ((acc) = fma((REALV(CW))(a), (b), (acc)))
-#endif
-
-#if GB_COMPLEX
 /* (-1, 1, -1, 1, ..): the imaginary part of a times b's parts exchanged adds -a.y b.y to the
  * real part and a.y b.x to the imaginary one. */
-#define ALT alt()
 static inline REALV(CW) alt(void)
 {
     real t[CW];
@@ -107,6 +92,20 @@ static inline REALV(CW) alt(void)
         t[j] = j % 2 ? (real)1 : (real)-1;
     return VLOAD(CW)(0, t);
 }
+/* acc += a(k) b: the real parts' products, then the imaginary parts' (GB_CMAD's order). */
+#define MAD(acc, a, b)                                                                   \
+    do {                                                                                 \
+        const real2 ga_ = GB_OPA(a);                                                     \
+        (acc) = fma((REALV(CW))ga_.x, (b), (acc));                                       \
+        (acc) = fma((REALV(CW))ga_.y * alt(), SWAP(b), (acc));                             \
+    } while (0)
+/* Element j of a row's sums t (CW reals). */
+#define ELEM_AT(t, j) ((real2)((t)[2 * (j)], (t)[2 * (j) + 1]))
+#else
+#define EL 1
+#define CW VW
+#define MAD(acc, a, b) ((acc) = fma((REALV(CW))(a), (b), (acc)))
+#define ELEM_AT(t, j) ((t)[j])
 #endif
 
 /* Row k of B at this work-item's columns (element n0 on: CW reals): an aligned vector inside
@@ -127,16 +126,10 @@ static inline REALV(CW) b_row(global const real *restrict B, const int ldb, cons
         v = VLOAD(CW)(0, t);
     }
 #if GB_COMPLEX && GB_CONJ_B
-    v = v * -ALT;
+    v = v * -alt();
 #endif
     return v;
 }
-
-#if GB_COMPLEX
-#define ELEM_AT(t, j) ((real2)((t)[2 * (j)], (t)[2 * (j) + 1]))
-#else
-#define ELEM_AT(t, j) ((t)[j])
-#endif
 
 /* Row m of C at columns n0.. (those inside N): the group's sums v into piece p of the workspace
  * where K is split (P > 1), else into C with alpha and beta. */
