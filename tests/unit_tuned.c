@@ -237,8 +237,7 @@ static void untuned_choice(const gb_registry_t *reg, const gb_device_info_t *dev
  * complex presets. */
 static void test_heuristic_thin(const gb_registry_t *reg)
 {
-    gb_device_info_t dev = device("Card N");
-    snprintf(dev.vendor, sizeof dev.vendor, "NVIDIA Corporation");
+    const gb_device_info_t dev = nvidia("", 65536);
     static const struct {
         size_t m, n;
         gb_layout_t layout;
@@ -312,9 +311,7 @@ static void test_heuristic_16bit(const gb_registry_t *reg)
         {"nvidia-sm_80", GB_PREC_B, NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        gb_device_info_t dev = device("Card N");
-        snprintf(dev.vendor, sizeof dev.vendor, "NVIDIA Corporation");
-        snprintf(dev.family, sizeof dev.family, "%s", cases[i].family);
+        const gb_device_info_t dev = nvidia(cases[i].family, 65536);
         gb_problem_t p;
         gb_problem_init(&p, cases[i].prec, 8192, 8192, 8192);
         gb_tuned_choice_t c;
