@@ -1913,7 +1913,7 @@ gb_family_t gb__builtin_families[] = {
 };
 const size_t gb__builtin_family_count = 32;
 
-const gb_tuned_entry_t gb__shipped_entries[123] = {
+const gb_tuned_entry_t gb__shipped_entries[125] = {
   {.device = "NVIDIA H100 80GB HBM3", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "dgemm_dmma",
    .params = {.count = 12, .name = {"BK", "EDGES", "EMU", "GROUPM", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 8L, 16L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
@@ -2316,8 +2316,8 @@ const gb_tuned_entry_t gb__shipped_entries[123] = {
    .gflops = 43174.178689183762, .nevidence = 3, .evidence = {"5e424ffcf9a9520e", "a98e760ae7d5f17e", "d2d648a53f7c0ede"}, .tuned_at = "2026-11-28T16:40:52Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "wide-16", .m = 16, .n = 4096, .k = 4096, .kernel = "sgemm_3xtf32_nn",
-   .params = {.count = 16, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 0L, 1L, 1L, 1L, 255L, 8L, 16L, 8L, 2L, 16L, 1L, 2L, 16L, 64L}},
-   .gflops = 18040.017204301075, .nevidence = 3, .evidence = {"e1d8b258a1650df7", "74e22be960091cc7", "c4b4518dac3dae2a"}, .tuned_at = "2026-11-28T17:11:38Z", .source = "shipped"},
+   .params = {.count = 18, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "KCONT", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {32L, 0L, 0L, 1L, 1L, 1L, 1L, 255L, 8L, 16L, 8L, 2L, 16L, 0L, 1L, 2L, 16L, 64L}},
+   .gflops = 18893.261261261261, .nevidence = 3, .evidence = {"de3dff59f5b5461b", "7541645648a38c7e", "512f3113affbdf0e"}, .tuned_at = "2026-11-30T03:25:00Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 3, .layout = "row-NN", .shape_class = "square-4096", .m = 4096, .n = 4096, .k = 4096, .kernel = "hgemm_wgmma_mn",
    .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {64L, 128L, 1L, 0L, 8L, 0L, 4L, 0L, 1L, 4L, 128L, 2L, 1L}},
@@ -2348,8 +2348,16 @@ const gb_tuned_entry_t gb__shipped_entries[123] = {
    .gflops = 11409.19143148589, .nevidence = 3, .evidence = {"cae2b64dc65ff52a", "54193794f7276ca3", "5feba617786df47b"}, .tuned_at = "2026-11-30T01:23:15Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-TN", .shape_class = "wide-16", .m = 16, .n = 4096, .k = 4096, .kernel = "sgemm_3xtf32",
-   .params = {.count = 18, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "KCONT", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 0L, 1L, 1L, 1L, 0L, 255L, 8L, 16L, 8L, 2L, 16L, 0L, 1L, 2L, 16L, 64L}},
-   .gflops = 17800.759681697611, .nevidence = 3, .evidence = {"6f6de65be4506509", "27cf7ae62a7cbb47", "f2dca0373c938067"}, .tuned_at = "2026-11-30T01:23:19Z", .source = "shipped"},
+   .params = {.count = 18, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "KCONT", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {32L, 0L, 0L, 1L, 1L, 1L, 1L, 255L, 8L, 16L, 8L, 2L, 16L, 0L, 1L, 2L, 16L, 64L}},
+   .gflops = 18589.713019390583, .nevidence = 3, .evidence = {"ac5977077c05287e", "7e131bec90dcc833", "2bab232b13fb2422"}, .tuned_at = "2026-11-30T03:25:16Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 1, .layout = "row-NN", .shape_class = "square-16384", .m = 8192, .n = 16384, .k = 16384, .kernel = "dgemm_dmma_nn",
+   .params = {.count = 16, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KCONT", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 4L, 1L, 0L, 4L, 16L, 4L, 1L, 0L, 2L, 2L, 64L, 32L}},
+   .gflops = 50722.050520934637, .nevidence = 3, .evidence = {"7c7d99eea0b87492", "860c695f44ad1f19", "d28aa5c16568ea7e"}, .tuned_at = "2026-11-30T03:23:29Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 0, .layout = "row-NT", .shape_class = "wide-16", .m = 16, .n = 4096, .k = 4096, .kernel = "sgemm_3xtf32_nn",
+   .params = {.count = 18, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "KCONT", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {32L, 0L, 0L, 1L, 1L, 1L, 1L, 255L, 8L, 16L, 8L, 2L, 16L, 0L, 1L, 2L, 16L, 32L}},
+   .gflops = 19011.009631728044, .nevidence = 3, .evidence = {"f923fe4282360469", "07615de936f7632e", "0e1afef1a8ea2653"}, .tuned_at = "2026-11-30T03:25:08Z", .source = "shipped"},
   {.device = "pthread-haswell-AMD EPYC", .platform = "Portable Computing Language", .driver = "3.1+debian", .vendor = "AuthenticAMD", .type = "cpu", .family = "pocl-cpu-haswell",
    .precision = 0, .layout = "row-NN", .shape_class = "small-128", .m = 128, .n = 128, .k = 128, .kernel = "xgemm",
    .params = {.count = 12, .name = {"ACCMEM", "KWG", "MDIMC", "MWG", "NDIMC", "NWG", "PADA", "PADB", "STAGES", "VWK", "VWM", "VWN"}, .value = {1L, 16L, 16L, 96L, 4L, 64L, 0L, 0L, 2L, 8L, 1L, 8L}},
@@ -2407,4 +2415,4 @@ const gb_tuned_entry_t gb__shipped_entries[123] = {
    .params = {.count = 6, .name = {"KU", "LX", "MR", "NV", "VW", "WALKM"}, .value = {8L, 8L, 8L, 2L, 16L, 0L}},
    .gflops = 276.48418717278702, .nevidence = 3, .evidence = {"e4bcb2d579161552", "dfffcddeeb4c85db", "439e6025d47bc096"}, .tuned_at = "2026-11-26T09:02:24Z", .source = "shipped"},
 };
-const size_t gb__shipped_entry_count = 123;
+const size_t gb__shipped_entry_count = 125;
