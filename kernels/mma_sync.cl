@@ -65,6 +65,14 @@
  * tile walk orders the tiles (EDGES, GROUPM). C is written two elements at a time where the
  * tile is interior and C aligned.
  *
+ * EXPANDB=1 (set by the route, never tuned): a complex problem through the 1M method, whose
+ * real B is the 2K x 2N matrix Y of 2 x 2 blocks [re im; -im re] made from alpha op(B): here B
+ * is the caller's complex B as stored (K x N, read as the real K x 2N matrix of its parts, the
+ * leading dimension and offset in reals), and each Y row of a staged slice is made from B's row
+ * of half its index as it is loaded (gb_expand1m's arithmetic: conjugations by
+ * EXPANDB_CONJA / _CONJB, times the complex alpha (alphaRe, alphaIm) where it is not 1), so the
+ * pass that writes Y and the kernel's reading twice B's bytes are gone; the sums are 1M's.
+ *
  * EMU=1 is for testing on devices without tensor cores (PoCL): each mma.sync is replaced by an
  * emulation through local memory that follows the fragment tables above literally (every lane
  * publishes its A and B registers, then computes its C registers from the lanes that hold the
@@ -124,6 +132,15 @@
 #define TAIL 0 /* waves a last partial wave's tiles are cut over along K; 0: none */
 #endif
 #define SPLIT_CODE (SPLITK != 1 || TAIL) /* the pieces' path built in (PS > 1 may come at launch) */
+#ifndef EXPANDB
+#define EXPANDB 0 /* 1: B is a complex B as stored, from which Y is staged (see above) */
+#endif
+#ifndef EXPANDB_CONJA
+#define EXPANDB_CONJA 0
+#endif
+#ifndef EXPANDB_CONJB
+#define EXPANDB_CONJB 0
+#endif
 #ifndef EMU
 #define EMU 0 /* 1: emulate mma.sync through local memory (testing only, slow) */
 #endif
@@ -133,6 +150,9 @@
 #endif
 #if !GB_ROW_MAJOR
 #error "mma_sync is row-major; column-major problems are served through the operand swap"
+#endif
+#if EXPANDB && GB_TRANS_B
+#error "mma_sync: EXPANDB stages Y from B stored K x N only"
 #endif
 #if GB_PRECISION == 64
 #define TF32X3 0
@@ -245,17 +265,40 @@ XD_INLINE xd_pos_t pos_slice(const int MN, const bool transposed, const bool kc,
 #define LD_SCALAR 1
 #define LD_CHECKED 2
 
+/* One complex element b of B as row 2l (odd: 2l + 1) of Y holds it: gb_expand1m's arithmetic
+ * (kernels/helpers.cl), so that the sums are the same bits. */
+XD_INLINE real2 y_pair(real2 b, const bool odd, const real2 alpha)
+{
+    if (EXPANDB_CONJB)
+        b.y = -b.y;
+    if (alpha.x != (real)1 || alpha.y != (real)0)
+        b = (real2)(fma(alpha.x, b.x, -alpha.y * b.y), fma(alpha.x, b.y, alpha.y * b.x));
+    const real sa = EXPANDB_CONJA ? (real)-1 : (real)1;
+    return odd ? (real2)(-sa * b.y, sa * b.x) : b;
+}
+
+/* A 16-byte vector of B's parts (VW / 2 complex elements) as Y's row of that parity holds it. */
+XD_INLINE vec_t y_vec(const vec_t v, const bool odd, const real2 alpha)
+{
+#if VW == 2
+    return y_pair(v, odd, alpha);
+#else
+    return (vec_t)(y_pair(v.lo, odd, alpha), y_pair(v.hi, odd, alpha));
+#endif
+}
+
 /* Loads this work-item's share of a slice into reg[] (x: the slice's origin; rows x cols of it
- * lie inside the matrix, used by LD_CHECKED only). */
+ * lie inside the matrix, used by LD_CHECKED only). With y (EXPANDB's B), the slice is Y's: its
+ * row r is made from row r / 2 of x, which holds B's parts. */
 XD_INLINE void load_slice(global const real *x, const int ld, const int rows, const int cols,
                           const int MN, const bool transposed, const bool kc, const int mode,
-                          const int tid, vec_t *reg)
+                          const int tid, const bool y, const real2 alpha, vec_t *reg)
 {
 #pragma unroll
     for (int l = 0; l < LPT_MAX; l++) {
         if (l < LPT(MN)) {
             const xd_pos_t p = pos_slice(MN, transposed, kc, l, tid);
-            global const real *src = x + p.r * ld + VW * p.c;
+            global const real *src = x + (y ? p.r >> 1 : p.r) * ld + VW * p.c;
             if (mode == LD_VEC) {
                 reg[l] = *(global const vec_t *)src;
             } else if (mode == LD_SCALAR) {
@@ -268,6 +311,8 @@ XD_INLINE void load_slice(global const real *x, const int ld, const int rows, co
                     e[v] = in && VW * p.c + v < cols ? src[v] : (real)0;
                 reg[l] = VLOADW(0, e);
             }
+            if (y)
+                reg[l] = y_vec(reg[l], p.r & 1, alpha);
         }
     }
 }
@@ -571,21 +616,24 @@ XD_INLINE void multiply(local const real *as, local const real *bs, real *acc, c
 #define B_ROWS(t) (N - n0)
 #define B_COLS(t) (K - (t) * BK)
 #else
-#define B_AT(t) (B + (t) * BK * ldb + n0)
+/* With EXPANDB, Y's K step t starts at B's row t BK / 2 (BK is even). */
+#define B_AT(t) (B + (t) * (BK >> EXPANDB) * ldb + n0)
 #define B_ROWS(t) (K - (t) * BK)
 #define B_COLS(t) (N - n0)
 #endif
 #define LOAD_A(t, mode, ra)                                                                    \
-    load_slice(A_AT(t), lda, A_ROWS(t), A_COLS(t), MWG, A_TRANSPOSED, A_KC, mode, tid, ra)
+    load_slice(A_AT(t), lda, A_ROWS(t), A_COLS(t), MWG, A_TRANSPOSED, A_KC, mode, tid, false, \
+               alpha2, ra)
 #define LOAD_B(t, mode, rb)                                                                    \
-    load_slice(B_AT(t), ldb, B_ROWS(t), B_COLS(t), NWG, B_TRANSPOSED, B_KC, mode, tid, rb)
+    load_slice(B_AT(t), ldb, B_ROWS(t), B_COLS(t), NWG, B_TRANSPOSED, B_KC, mode, tid, EXPANDB, \
+               alpha2, rb)
 #define STORE_A(as, ra) store_slice(as, A_KC ? LDK : LDA, MWG, A_TRANSPOSED, A_KC, tid, ra)
 #define STORE_B(bs, rb) store_slice(bs, B_KC ? LDK : LDB, NWG, B_TRANSPOSED, B_KC, tid, rb)
 
 /* The whole tile at (m0, n0); edge is uniform over the work-group (see xgemm_nv): interior
  * tiles read an operand with unchecked 16-byte loads where a_vec / b_vec allow, unchecked
  * scalars otherwise, edge tiles element by element. */
-XD_INLINE void tile(const int M, const int N, const int K, const real alpha,
+XD_INLINE void tile(const int M, const int N, const int K, const real alpha, const real2 alpha2,
                     global const real *A, const int lda, const bool a_vec,
                     global const real *B, const int ldb, const bool b_vec, const real beta,
                     global real *C, const int ldc, const bool c_aligned, const int m0,
@@ -725,7 +773,7 @@ kernel void dgemm_dmma(
     const int M, const int N, const int K, const real alpha, global const real *restrict A,
     const int offA, const int lda, global const real *restrict B, const int offB, const int ldb,
     const real beta, global real *C, const int offC, const int ldc, global real *WS, const int D,
-    const int PS)
+    const int PS, const real alphaRe, const real alphaIm)
 {
     /* Declared as 16-byte vectors for their alignment: the 16-byte local stores need
      * 16-byte-aligned tiles, and NVIDIA's OpenCL does not place a local double array on a
@@ -752,7 +800,8 @@ kernel void dgemm_dmma(
     const bool c_vec = ldc % 2 == 0 && offC % 2 == 0;
     /* One copy of the loop for every work-group (see xgemm_nv.cl). */
     const bool edge = m0 + MWG > M || n0 + NWG > N;
-    tile(M, N, K, alpha, A + offA, lda, a_vec, B + offB, ldb, b_vec, beta, C + offC, ldc, c_vec,
+    tile(M, N, K, alpha, (real2)(alphaRe, alphaIm), A + offA, lda, a_vec, B + offB, ldb, b_vec,
+         beta, C + offC, ldc, c_vec,
          m0, n0, edge, s0, s1, part, As, Bs EMU_ARGS);
 }
 
@@ -764,7 +813,8 @@ kernel void mma_sync_sum(const int M, const int N, const int K, const real alpha
                          global const real *restrict A, const int offA, const int lda,
                          global const real *restrict B, const int offB, const int ldb,
                          const real beta, global real *C, const int offC, const int ldc,
-                         global real *WS, const int D, const int PS)
+                         global real *WS, const int D, const int PS, const real alphaRe,
+                         const real alphaIm)
 {
     const int col = (int)get_global_id(0), row = (int)get_global_id(1);
     if (col >= N || row >= M)

@@ -251,6 +251,9 @@ static void test_malformed(void)
          "'unsplit' names no parameter"},
         {"'presets': {", "'launch_factor': 'WPT', 'unsplit': [1], 'presets': {",
          "'unsplit' must be an object"},
+        /* "expand_b": Y staged from B, alpha's parts passed. */
+        {"'presets': {", "'expand_b': 'YB', 'presets': {",
+         "'expand_b' needs the arguments alphaRe and alphaIm"},
         {"'TEST_ANY': {}", "'TEST_ANY': 1", "'presets.TEST_ANY'"},
         {"'presets': {", "'presets': 'none', 'x': {", "'presets'"},
         {"'presets': {", "'multiple_of': {'A': '4'}, 'presets': {", "'multiple_of'"},

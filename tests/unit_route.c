@@ -975,6 +975,64 @@ static void test_unsplit(void)
     gb__family_free(&f);
 }
 
+/* A family that stages 1M's Y from B itself (expand_b): B K x N is not expanded by a pass; the
+ * kernel reads the caller's B at twice its leading dimension and offset, built with the macro
+ * and the conjugation of A the route names, and gets alpha's parts (alphaRe, alphaIm) that a
+ * pass would have multiplied Y by. B transposed, or a family without it, keeps the pass. */
+static void test_expand_b(void)
+{
+    gb_device_info_t dev;
+    device(&dev, 0, 1);
+    gb_family_t f;
+    char msg[256];
+    gb_route_t r;
+    if (family("{'family': 'y', 'source': 'y.cl', 'entry': 'k', 'precisions': ['d'],"
+               " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'offA', 'lda', 'B',"
+               " 'offB', 'ldb', 'beta', 'C', 'offC', 'ldc', 'alphaRe', 'alphaIm'],"
+               " 'expand_b': 'YB', 'global': ['M', 'N']}",
+               &f) != GB_OK)
+        return;
+    gb_config_t cfg = config_of(&f);
+    gb_problem_t p;
+    gb_problem_init(&p, GB_PREC_Z, 16, 40, 24);
+    p.trans_a = GB_TRANS;
+    p.conj_a = 1;
+    p.ldb = 50;
+    p.off_b = 3;
+    p.alpha = 0.5;
+    p.alpha_im = 2.0;
+    gb_problem_check(&p, NULL, 0);
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+    CHECK(r.onem && r.expand_b && r.made[0] && !r.made[1] && !r.copy[1] && r.ncopies == 1);
+    CHECK(r.copies[0].kind == GB_PASS_PACK);
+    CHECK(r.kernel.n == 80 && r.kernel.k == 48 && r.kernel.ldb == 100 && r.kernel.off_b == 6);
+    CHECK_HAS(r.options, "-DYB=1 -DYB_CONJA=1 -DYB_CONJB=0");
+    CHECK(!strcmp(r.text, "1M (complex as real), native, Y staged from B"));
+    double ks[2], pa[2], pb[2];
+    gb__route_scalars(&r, &r.kernel, ks, pa, pb);
+    CHECK(ks[0] == 1.0 && pa[0] == 0.5 && pa[1] == 2.0);
+    /* B transposed: Y is made by its pass, as before. */
+    p.trans_b = GB_TRANS;
+    p.ldb = 24;
+    gb_problem_check(&p, NULL, 0);
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+    CHECK(r.onem && !r.expand_b && r.made[1] && r.ncopies == 2 &&
+          r.copies[1].kind == GB_PASS_EXPAND && !strstr(r.options, "-DYB"));
+    gb__family_free(&f);
+    /* A family that does not say it stages Y. */
+    if (family("{'family': 'n', 'source': 'n.cl', 'entry': 'k', 'precisions': ['d'],"
+               " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'offA', 'lda', 'B',"
+               " 'offB', 'ldb', 'beta', 'C', 'offC', 'ldc'], 'global': ['M', 'N']}",
+               &f) != GB_OK)
+        return;
+    cfg = config_of(&f);
+    gb_problem_init(&p, GB_PREC_Z, 16, 40, 24);
+    gb_problem_check(&p, NULL, 0);
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+    CHECK(r.onem && !r.expand_b && r.made[1] && r.copies[0].kind == GB_PASS_EXPAND);
+    gb__family_free(&f);
+}
+
 /* A straight copy into 4-aligned rows moves four elements a work-item (gb_copy4) for real
  * elements, and one (gb_copy) for complex ones, which gb_copy4 does not take. */
 static void test_wide_copy(void)
@@ -1011,6 +1069,7 @@ int main(void)
     test_geometry();
     test_unsplit();
     test_wide_copy();
+    test_expand_b();
     test_launch_bound();
     test_builtin_bounds();
     test_program_id();

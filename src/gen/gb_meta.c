@@ -47,7 +47,7 @@ static gb_preset_t f0_presets[] = {
     {"cpu_rb_6x64", "6 x 64 floats per work-item: 24 AVX-512 accumulators", 1u, 5, f0_s5_names, f0_s5_values},
     {"cpu_rb_14x16_d", "14 x 16 doubles per work-item: 28 AVX-512 accumulators", 2u, 5, f0_s6_names, f0_s6_values},
 };
-static char *f1_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
+static char *f1_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
 static char *f1_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f1_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f1_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
@@ -117,7 +117,7 @@ static gb_preset_t f1_presets[] = {
     {"dgemm_dmma_64x128x16_split", "dgemm_dmma_128x64x16_split's warps side by side, a 64 x 128 tile: for a C of at most 64 rows, where the 128-row tile leaves half its warps idle and makes every tile an edge tile (bench/notes/dgemm.md#dmma-64-rows)", 2u, 12, f1_s7_names, f1_s7_values},
     {"dgemm_dmma_16x128x16", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 2u, 13, f1_s8_names, f1_s8_values},
 };
-static char *f2_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
+static char *f2_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
 static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f2_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f2_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
@@ -650,7 +650,7 @@ static gb_param_t f22_params[] = {
     {"LX", "work-group size along dimension 0 (C's contiguous index)", 16L, NULL, 0, 1L, 1024L, 0, 0u},
     {"LY", "work-group size along dimension 1", 4L, NULL, 0, 1L, 1024L, 0, 0u},
 };
-static char *f23_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
+static char *f23_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
 static char *f23_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f23_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f23_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
@@ -709,7 +709,7 @@ static gb_preset_t f23_presets[] = {
     {"sgemm_3xtf32_128", "128x128x8 tile, 8 warps of 64x32 (128 registers a lane on sm_90), 17 KB", 1u, 13, f23_s2_names, f23_s2_values},
     {"sgemm_3xtf32_16x128", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 1u, 15, f23_s3_names, f23_s3_values},
 };
-static char *f24_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
+static char *f24_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
 static char *f24_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f24_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f24_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
@@ -1058,13 +1058,14 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "c49c7715fdbb11b657c02b3dbd146985781c3220af995e9824e1f246cb5ffecf",
+    .program_digest = "dac26c5a60a5d81b754f1eeb62f7940fad490c77176ea6b128baf4a46904f3e6",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
     .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
+    .expand_b = "EXPANDB",
     .side[1].entry = "mma_sync_sum",
     .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
     .side[1].global[1] = "(PS > 1) * M",
@@ -1075,7 +1076,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 2u, .layouts = 4u,
-    .nargs = 17, .nconstraints = 10, .nextensions = 1, .nlets = 7,
+    .nargs = 19, .nconstraints = 10, .nextensions = 1, .nlets = 7,
     .nparams = 16, .npresets = 9,
     .args = f1_args,
     .constraints = f1_constraints,
@@ -1095,13 +1096,14 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "c49c7715fdbb11b657c02b3dbd146985781c3220af995e9824e1f246cb5ffecf",
+    .program_digest = "dac26c5a60a5d81b754f1eeb62f7940fad490c77176ea6b128baf4a46904f3e6",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
     .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
+    .expand_b = "EXPANDB",
     .side[1].entry = "mma_sync_sum",
     .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
     .side[1].global[1] = "(PS > 1) * M",
@@ -1112,7 +1114,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 2u, .layouts = 11u,
-    .nargs = 17, .nconstraints = 10, .nextensions = 1, .nlets = 7,
+    .nargs = 19, .nconstraints = 10, .nextensions = 1, .nlets = 7,
     .nparams = 16, .npresets = 3,
     .args = f2_args,
     .constraints = f2_constraints,
@@ -1635,13 +1637,14 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "c49c7715fdbb11b657c02b3dbd146985781c3220af995e9824e1f246cb5ffecf",
+    .program_digest = "dac26c5a60a5d81b754f1eeb62f7940fad490c77176ea6b128baf4a46904f3e6",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
     .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
+    .expand_b = "EXPANDB",
     .side[1].entry = "mma_sync_sum",
     .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
     .side[1].global[1] = "(PS > 1) * M",
@@ -1652,7 +1655,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 1u, .layouts = 4u,
-    .nargs = 17, .nconstraints = 10, .nextensions = 1, .nlets = 7,
+    .nargs = 19, .nconstraints = 10, .nextensions = 1, .nlets = 7,
     .nparams = 18, .npresets = 4,
     .args = f23_args,
     .constraints = f23_constraints,
@@ -1672,13 +1675,14 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "c49c7715fdbb11b657c02b3dbd146985781c3220af995e9824e1f246cb5ffecf",
+    .program_digest = "dac26c5a60a5d81b754f1eeb62f7940fad490c77176ea6b128baf4a46904f3e6",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
     .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
+    .expand_b = "EXPANDB",
     .side[1].entry = "mma_sync_sum",
     .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
     .side[1].global[1] = "(PS > 1) * M",
@@ -1689,7 +1693,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 1u, .layouts = 11u,
-    .nargs = 17, .nconstraints = 10, .nextensions = 1, .nlets = 7,
+    .nargs = 19, .nconstraints = 10, .nextensions = 1, .nlets = 7,
     .nparams = 18, .npresets = 1,
     .args = f24_args,
     .constraints = f24_constraints,

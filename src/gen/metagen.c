@@ -155,6 +155,7 @@ static void family_entry(size_t i, const gb_family_t *f)
                  {"ld_avoid[1]", f->ld_avoid[1]},
                  {"ld_avoid[2]", f->ld_avoid[2]},
                  {"nv_max_registers", f->nv_max_registers},
+                 {"expand_b", f->expand_b},
                  {"ptx_target", f->ptx_target},
                  {"ptx_unless", f->ptx_unless},
                  {"side[0].entry", f->side[0].entry},

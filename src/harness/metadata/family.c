@@ -9,9 +9,9 @@
 #include "family_int.h"
 
 /* Argument names a family may list, in any order. */
-static const char *const known_args[] = {"M",    "N",   "K",    "alpha", "A",    "offA",
-                                         "lda",  "B",   "offB", "ldb",   "beta", "C",
-                                         "offC", "ldc", "imgA", "imgB",  "WS",   "CUS"};
+static const char *const known_args[] = {"M",    "N",    "K",   "alpha", "A",       "offA",   "lda",
+                                         "B",    "offB", "ldb", "beta",  "C",       "offC",   "ldc",
+                                         "imgA", "imgB", "WS",  "CUS",   "alphaRe", "alphaIm"};
 
 static int get_string_array(gb_family_ctx_t *c, const cJSON *obj, const char *key, int required,
                             char ***out, size_t *n)
@@ -381,6 +381,7 @@ static int parse_members(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
         (rc = parse_multiples(c, root, "ld_multiple_of", "ABC", f->ld_multiple)) ||
         (rc = parse_multiples(c, root, "ld_avoid_multiple_of", "ABC", f->ld_avoid)) ||
         (rc = gb__family_string(c, root, "nvidia_max_registers", 0, &f->nv_max_registers)) ||
+        (rc = gb__family_string(c, root, "expand_b", 0, &f->expand_b)) ||
         (rc = parse_ptx(c, root, f)) || (rc = parse_side(c, root, f, GB_SIDE_PROLOGUE)) ||
         (rc = parse_side(c, root, f, GB_SIDE_REMAINDER)) || (rc = parse_lets(c, root, f)) ||
         (rc = gb__family_string(c, root, "workspace", 0, &f->workspace)) ||
@@ -403,7 +404,8 @@ static int check_args(gb_family_ctx_t *c, gb_family_t *f)
         if (!known)
             return gb__family_bad(c, "args",
                                   "holds a name that is neither a 'let' nor one of M N K alpha "
-                                  "beta A B C offA offB offC lda ldb ldc imgA imgB WS CUS");
+                                  "beta A B C offA offB offC lda ldb ldc imgA imgB WS CUS "
+                                  "alphaRe alphaIm");
     }
     int rc = parse_images(c, f);
     if (rc != GB_OK)
@@ -413,6 +415,11 @@ static int check_args(gb_family_ctx_t *c, gb_family_t *f)
         return gb__family_bad(c, f->workspace ? "workspace" : "args",
                               f->workspace ? "gives a size, but 'args' has no WS to pass the buffer"
                                            : "names WS, but there is no 'workspace' size");
+    /* Y staged from B takes alpha's parts, which 1M's pass would have multiplied B by. */
+    if (f->expand_b && (arg_index(f, "alphaRe") < 0 || arg_index(f, "alphaIm") < 0))
+        return gb__family_bad(c, "expand_b",
+                              "needs the arguments alphaRe and alphaIm in 'args', through which "
+                              "the kernel gets alpha's parts");
     if (f->side[GB_SIDE_PROLOGUE].panels && !f->workspace)
         return gb__family_bad(c, "prologue",
                               "gives 'panels', which live in the workspace, but "
@@ -464,8 +471,8 @@ int gb__family_parse_at(const char *json, size_t len, const char *origin, const 
                              KEYS("family", "description", "author", "license", "source", "entry",
                                   "precisions", "layouts", "args", "global", "local", "parameters",
                                   "constraints", "requires", "multiple_of", "ld_multiple_of",
-                                  "ld_avoid_multiple_of", "nvidia_max_registers", "ptx_target",
-                                  "ptx_unless", "prologue", "remainder", "workspace",
+                                  "ld_avoid_multiple_of", "nvidia_max_registers", "expand_b",
+                                  "ptx_target", "ptx_unless", "prologue", "remainder", "workspace",
                                   "launch_factor", "unsplit", "traffic", "let", "presets"));
     cJSON_Delete(root);
     if (rc != GB_OK)

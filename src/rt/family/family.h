@@ -45,6 +45,9 @@ struct gb_family {
     char *ld_avoid[3];         /* A, B, C: leading dimensions that are multiples of these (NULL: no
                               rule) are copied to one that is not (a power-of-two row stride
                               that the kernel's loads suffer from) */
+    char *expand_b;            /* NULL, or the macro under which the kernel, given a complex B as
+                                  stored under 1M, stages Y's blocks from it itself (with alpha's
+                                  parts in its arguments alphaRe and alphaIm) */
     char *nv_max_registers;    /* expression, may be NULL: where positive, NVIDIA's compiler gets
                                -cl-nv-maxrregcount with its value (registers per work-item) */
     char *ptx_target;          /* NULL, or a PTX architecture ("sm_90a"): on NVIDIA's OpenCL the

@@ -45,6 +45,7 @@ void gb__family_free(gb_family_t *f)
     free_strings(f->extensions, f->nextensions);
     free(f->local_mem);
     free(f->nv_max_registers);
+    free(f->expand_b);
     free(f->ptx_target);
     free(f->ptx_unless);
     for (int s = 0; s < GB_NSIDES; s++) {

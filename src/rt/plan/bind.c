@@ -58,6 +58,16 @@ static cl_int set_arg(cl_kernel kernel, gb_argcache_t *cache, cl_uint idx, const
         return p->precision == GB_PREC_D ? put(kernel, cache, idx, sizeof v, &v)
                                          : put(kernel, cache, idx, sizeof fv, &fv);
     }
+    if (!strcmp(n, "alphaRe") || !strcmp(n, "alphaIm")) {
+        /* What 1M's Y carries of alpha, (1, 0) unless alpha is complex: a kernel that stages Y
+         * from B itself (expand_b) multiplies by it. */
+        double ks[2], pa[2], pb[2];
+        gb__route_scalars(r, p, ks, pa, pb);
+        const double v = pa[n[5] == 'R' ? 0 : 1];
+        const float fv = (float)v;
+        return p->precision == GB_PREC_D ? put(kernel, cache, idx, sizeof v, &v)
+                                         : put(kernel, cache, idx, sizeof fv, &fv);
+    }
     static const char *const names[] = {"M", "N", "K", "lda", "ldb", "ldc", "offA", "offB", "offC"};
     const size_t values[] = {p->m,   p->n,     p->k,     p->lda,  p->ldb,
                              p->ldc, p->off_a, p->off_b, p->off_c};

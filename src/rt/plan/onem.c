@@ -9,7 +9,7 @@ static int is_x(const gb_onem_t *om, int d)
 
 int gb__onem_made(const gb_onem_t *om, int d)
 {
-    return om && (!is_x(om, d) || om->pack);
+    return om && (is_x(om, d) ? om->pack : !om->expand_b);
 }
 
 gb_route_copy_t gb__onem_pass(const gb_onem_t *om, int d, const size_t outer[3],

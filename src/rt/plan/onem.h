@@ -11,10 +11,11 @@
 typedef struct gb_onem {
     gb_problem_t row;
     int swapped, pack, real_swapped;
+    int expand_b; /* the kernel stages Y from B as stored: no pass makes it */
 } gb_onem_t;
 
-/* Whether the kernel's operand d (0, 1) is made by a 1M pass: Y always, X where A is stored
- * transposed. 0 for om NULL (no 1M). */
+/* Whether the kernel's operand d (0, 1) is made by a 1M pass: Y unless the kernel stages it
+ * from B itself, X where A is stored transposed. 0 for om NULL (no 1M). */
 int gb__onem_made(const gb_onem_t *om, int d);
 /* The pass that makes the kernel's operand d (X where it is the real problem's A, else Y) in its
  * temporary of outer[d] x ld_k[d] elements, transposed where r flips it, from the caller's

@@ -278,6 +278,24 @@ static void plan_passes(const gb_problem_t *q, const gb_onem_t *om, const size_t
     }
 }
 
+/* Under 1M, whether the kernel stages Y from B as stored (its family's expand_b, which needs B
+ * K x N, read as the real K x 2N matrix of its parts): where the kernel's B is Y, neither
+ * transposed nor padded, and B's twice leading dimension and offset meet the family's rules as
+ * they are. Then no pass makes Y, and the kernel's B is the caller's at those (q). */
+static void expand_in_kernel(const gb_family_t *f, const size_t mult[3], const size_t ldm[3],
+                             const size_t avoid[3], gb_onem_t *om, gb_problem_t *q, gb_route_t *r)
+{
+    const size_t ldb = 2 * om->row.ldb, offb = 2 * om->row.off_b;
+    if (!f->expand_b || om->real_swapped || r->flip[1] || om->row.trans_b != GB_NOTRANS ||
+        q->n % mult[1] || q->k % mult[2] || ldb % ldm[1] || offb % ldm[1] ||
+        avoided(ldb, avoid[1]) || !has_arg(f, "ldb") || !has_arg(f, "offB") || r->image[1] ||
+        has_arg(f, "imgB"))
+        return;
+    om->expand_b = r->expand_b = 1;
+    q->ldb = ldb;
+    q->off_b = offb;
+}
+
 /* Which operands go through a temporary, and the problem the kernel sees. An operand is copied
  * when it must be transposed or padded, when the kernel takes no leading dimension or offset and
  * the caller's are not the minimum and zero, when they are not the multiples it asks for (the
@@ -419,7 +437,7 @@ int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_devic
     const gb_family_t *f = cfg->family;
     memset(r, 0, sizeof *r);
     /* A complex problem on a real kernel: the real problem is routed, its operands made. */
-    gb_onem_t om;
+    gb_onem_t om = {0};
     gb_problem_t real;
     r->onem = gb__config_1m(cfg, p->precision);
     if (r->onem) {
@@ -438,6 +456,8 @@ int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_devic
     vs.n = gb__config_vars(cfg, q.precision, &q, vs.v);
     size_t mult[3], ldm[3], avoid[3];
     int rc = multiples(f, &vs, mult, ldm, avoid, msg, msglen);
+    if (rc == GB_OK && r->onem)
+        expand_in_kernel(f, mult, ldm, avoid, &om, &q, r);
     if (rc == GB_OK)
         rc = plan_copies(f, &q, r->onem ? &om : NULL, dev, mult, ldm, avoid, r, msg, msglen);
     if (rc != GB_OK)
@@ -452,6 +472,16 @@ int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_devic
         return rc;
     if (r->unsplit)
         gb__route_text_add(r, "unsplit build");
+    if (r->expand_b) {
+        /* The kernel's own form of gb_expand1m's arguments: the conjugations as built. */
+        const char *y = f->expand_b;
+        size_t used = strlen(r->options);
+        if (!gb__appendf(r->options, sizeof r->options, &used,
+                         " -D%s=1 -D%s_CONJA=%d -D%s_CONJB=%d", y, y, om.row.conj_a != 0, y,
+                         om.row.conj_b != 0))
+            return gb__fail(msg, msglen, GB_EBADPARAM, "%s: build options too long", f->origin);
+        gb__route_text_add(r, "Y staged from B");
+    }
     for (int s = 0; s < GB_NSIDES; s++)
         if (r->side_global[s][0]) {
             char what[64];

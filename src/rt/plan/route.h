@@ -70,6 +70,8 @@ typedef struct gb_route {
     int onem;                /* a complex problem on a real kernel: the 1M method (the kernel's
                                 problem is gb__problem_1m's, its temporaries of its precision) */
     int made[2];             /* the kernel's A, B made by a 1M pass (not repacked copies) */
+    int expand_b;            /* under 1M, the kernel stages Y from B as stored (its family's
+                                expand_b), which it reads with twice its leading dimension */
     int b_panels;            /* the kernel's B made by 1M's EXPAND as the prologue's panels in
                                 the workspace, the prologue not run (no temporary of B) */
     int flip[2];             /* the kernel's A, B transposed by a pass */
