@@ -236,8 +236,9 @@ fi
 # sgemm_3xtf32, where the row-major problem's B is K x N (the route says "Y staged from B"), with
 # A transposed or conjugated (a pass packs X; conjugating A flips Y's odd rows), complex and
 # real alpha and beta, beta 0, offsets (even: 16-byte loads; an odd leading dimension in c:
-# scalar loads), edges, the 16-row tile and split-K; where B is transposed Y is made by its
-# pass, as before. Each faithful, as 1M's sums are the same.
+# scalar loads), edges, the 16-row tile and split-K; where B is transposed, or C has more rows
+# than a tile (the families' expand_b.where), Y is made by its pass, as before. Each faithful,
+# as 1M's sums are the same.
 check_y() {
     run_rows "^$fam .* faithful +pass .*Y staged from B" $emu "$@"
 }
@@ -252,9 +253,11 @@ for f in "dgemm_dmma_emu z" "sgemm_3xtf32_emu c"; do
     done
     check_y --layout col --transA N --transB C -M 37 -N 29 -K 49 --alpha 2 --beta -1
     check_y -M 16 -N 100 -K 64 --param WM=16 --param WGM=1 --param WGN=2 --param KCONT=1 $cab
-    check_y --param SPLITK=3 -M 97 -N 65 -K 1030 --alpha 0.5,2 --beta 0
+    check_y --param SPLITK=3 -M 60 -N 65 -K 1030 --alpha 0.5,2 --beta 0
     run_rows "^$fam .* faithful +pass .*\(1M \(complex as real\), native\)" $emu \
         --transB T -M 37 -N 29 -K 49 $cab
+    run_rows "^$fam .* faithful +pass .*\(1M \(complex as real\), native\)" $emu \
+        -M 130 -N 29 -K 49 $cab
 done
 check_y -M 37 -N 29 -K 50 --ldb 31 --offb 1 $cab
 fam=dgemm_dmma_emu

@@ -252,8 +252,10 @@ static void test_malformed(void)
         {"'presets': {", "'launch_factor': 'WPT', 'unsplit': [1], 'presets': {",
          "'unsplit' must be an object"},
         /* "expand_b": Y staged from B, alpha's parts passed. */
-        {"'presets': {", "'expand_b': 'YB', 'presets': {",
+        {"'presets': {", "'expand_b': {'macro': 'YB'}, 'presets': {",
          "'expand_b' needs the arguments alphaRe and alphaIm"},
+        {"'presets': {", "'expand_b': 'YB', 'presets': {", "'expand_b' must be an object"},
+        {"'presets': {", "'expand_b': {'where': 'M < 64'}, 'presets': {", "'macro' is missing"},
         {"'TEST_ANY': {}", "'TEST_ANY': 1", "'presets.TEST_ANY'"},
         {"'presets': {", "'presets': 'none', 'x': {", "'presets'"},
         {"'presets': {", "'multiple_of': {'A': '4'}, 'presets': {", "'multiple_of'"},

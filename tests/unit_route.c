@@ -978,7 +978,8 @@ static void test_unsplit(void)
 /* A family that stages 1M's Y from B itself (expand_b): B K x N is not expanded by a pass; the
  * kernel reads the caller's B at twice its leading dimension and offset, built with the macro
  * and the conjugation of A the route names, and gets alpha's parts (alphaRe, alphaIm) that a
- * pass would have multiplied Y by. B transposed, or a family without it, keeps the pass. */
+ * pass would have multiplied Y by. Where its 'where' does not hold, B transposed, or a family
+ * without it, the pass makes Y. */
 static void test_expand_b(void)
 {
     gb_device_info_t dev;
@@ -989,7 +990,7 @@ static void test_expand_b(void)
     if (family("{'family': 'y', 'source': 'y.cl', 'entry': 'k', 'precisions': ['d'],"
                " 'layouts': ['row-NN'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'offA', 'lda', 'B',"
                " 'offB', 'ldb', 'beta', 'C', 'offC', 'ldc', 'alphaRe', 'alphaIm'],"
-               " 'expand_b': 'YB', 'global': ['M', 'N']}",
+               " 'expand_b': {'macro': 'YB', 'where': 'M <= 16'}, 'global': ['M', 'N']}",
                &f) != GB_OK)
         return;
     gb_config_t cfg = config_of(&f);
@@ -1011,6 +1012,12 @@ static void test_expand_b(void)
     double ks[2], pa[2], pb[2];
     gb__route_scalars(&r, &r.kernel, ks, pa, pb);
     CHECK(ks[0] == 1.0 && pa[0] == 0.5 && pa[1] == 2.0);
+    /* Where the family's 'where' does not hold (17 rows), Y is made by its pass. */
+    p.m = 17;
+    gb_problem_check(&p, NULL, 0);
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+    CHECK(r.onem && !r.expand_b && r.made[1] && r.copies[1].kind == GB_PASS_EXPAND);
+    p.m = 16;
     /* B transposed: Y is made by its pass, as before. */
     p.trans_b = GB_TRANS;
     p.ldb = 24;

@@ -156,6 +156,7 @@ static void family_entry(size_t i, const gb_family_t *f)
                  {"ld_avoid[2]", f->ld_avoid[2]},
                  {"nv_max_registers", f->nv_max_registers},
                  {"expand_b", f->expand_b},
+                 {"expand_b_where", f->expand_b_where},
                  {"ptx_target", f->ptx_target},
                  {"ptx_unless", f->ptx_unless},
                  {"side[0].entry", f->side[0].entry},

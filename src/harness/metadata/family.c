@@ -351,6 +351,21 @@ static cJSON *document(gb_family_ctx_t *c, const char *json, size_t len, const c
     return root;
 }
 
+/* "expand_b": {"macro", "where"}: the macro required, where an optional expression. */
+static int parse_expand_b(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
+{
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, "expand_b");
+    if (!o)
+        return GB_OK;
+    if (!cJSON_IsObject(o))
+        return gb__family_bad(c, "expand_b", "must be an object {macro, where}");
+    int rc;
+    if ((rc = gb__family_keys(c, o, "expand_b", KEYS("macro", "where"))) ||
+        (rc = gb__family_string(c, o, "macro", 1, &f->expand_b)))
+        return rc;
+    return gb__family_string(c, o, "where", 0, &f->expand_b_where);
+}
+
 /* The members that describe the kernels: names, precisions and layouts, arguments, launch
  * sizes, parameters and presets, multiples, side kernels, lets, workspace, launch factor and
  * traffic. */
@@ -381,8 +396,8 @@ static int parse_members(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
         (rc = parse_multiples(c, root, "ld_multiple_of", "ABC", f->ld_multiple)) ||
         (rc = parse_multiples(c, root, "ld_avoid_multiple_of", "ABC", f->ld_avoid)) ||
         (rc = gb__family_string(c, root, "nvidia_max_registers", 0, &f->nv_max_registers)) ||
-        (rc = gb__family_string(c, root, "expand_b", 0, &f->expand_b)) ||
-        (rc = parse_ptx(c, root, f)) || (rc = parse_side(c, root, f, GB_SIDE_PROLOGUE)) ||
+        (rc = parse_expand_b(c, root, f)) || (rc = parse_ptx(c, root, f)) ||
+        (rc = parse_side(c, root, f, GB_SIDE_PROLOGUE)) ||
         (rc = parse_side(c, root, f, GB_SIDE_REMAINDER)) || (rc = parse_lets(c, root, f)) ||
         (rc = gb__family_string(c, root, "workspace", 0, &f->workspace)) ||
         (rc = gb__family_string(c, root, "launch_factor", 0, &f->launch_factor)) ||

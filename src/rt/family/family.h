@@ -48,6 +48,7 @@ struct gb_family {
     char *expand_b;            /* NULL, or the macro under which the kernel, given a complex B as
                                   stored under 1M, stages Y's blocks from it itself (with alpha's
                                   parts in its arguments alphaRe and alphaIm) */
+    char *expand_b_where;      /* expression, may be NULL (everywhere): where it does so */
     char *nv_max_registers;    /* expression, may be NULL: where positive, NVIDIA's compiler gets
                                -cl-nv-maxrregcount with its value (registers per work-item) */
     char *ptx_target;          /* NULL, or a PTX architecture ("sm_90a"): on NVIDIA's OpenCL the

@@ -46,6 +46,7 @@ void gb__family_free(gb_family_t *f)
     free(f->local_mem);
     free(f->nv_max_registers);
     free(f->expand_b);
+    free(f->expand_b_where);
     free(f->ptx_target);
     free(f->ptx_unless);
     for (int s = 0; s < GB_NSIDES; s++) {

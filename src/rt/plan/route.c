@@ -279,21 +279,30 @@ static void plan_passes(const gb_problem_t *q, const gb_onem_t *om, const size_t
 }
 
 /* Under 1M, whether the kernel stages Y from B as stored (its family's expand_b, which needs B
- * K x N, read as the real K x 2N matrix of its parts): where the kernel's B is Y, neither
- * transposed nor padded, and B's twice leading dimension and offset meet the family's rules as
- * they are. Then no pass makes Y, and the kernel's B is the caller's at those (q). */
-static void expand_in_kernel(const gb_family_t *f, const size_t mult[3], const size_t ldm[3],
-                             const size_t avoid[3], gb_onem_t *om, gb_problem_t *q, gb_route_t *r)
+ * K x N, read as the real K x 2N matrix of its parts): where the family's expand_b.where holds
+ * (vs: the real problem's names), the kernel's B is Y, neither transposed nor padded, and B's
+ * twice leading dimension and offset meet the family's rules as they are. Then no pass makes
+ * Y, and the kernel's B is the caller's at those (q). */
+static int expand_in_kernel(const gb_family_t *f, const gb_route_vars_t *vs, const size_t mult[3],
+                            const size_t ldm[3], const size_t avoid[3], gb_onem_t *om,
+                            gb_problem_t *q, gb_route_t *r, char *msg, size_t msglen)
 {
     const size_t ldb = 2 * om->row.ldb, offb = 2 * om->row.off_b;
     if (!f->expand_b || om->real_swapped || r->flip[1] || om->row.trans_b != GB_NOTRANS ||
         q->n % mult[1] || q->k % mult[2] || ldb % ldm[1] || offb % ldm[1] ||
         avoided(ldb, avoid[1]) || !has_arg(f, "ldb") || !has_arg(f, "offB") || r->image[1] ||
         has_arg(f, "imgB"))
-        return;
+        return GB_OK;
+    long long where = 1;
+    const int rc = f->expand_b_where ? gb__route_eval(f, vs, "expand_b.where", f->expand_b_where, 0,
+                                                      &where, msg, msglen)
+                                     : GB_OK;
+    if (rc != GB_OK || !where)
+        return rc;
     om->expand_b = r->expand_b = 1;
     q->ldb = ldb;
     q->off_b = offb;
+    return GB_OK;
 }
 
 /* Which operands go through a temporary, and the problem the kernel sees. An operand is copied
@@ -457,7 +466,7 @@ int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_devic
     size_t mult[3], ldm[3], avoid[3];
     int rc = multiples(f, &vs, mult, ldm, avoid, msg, msglen);
     if (rc == GB_OK && r->onem)
-        expand_in_kernel(f, mult, ldm, avoid, &om, &q, r);
+        rc = expand_in_kernel(f, &vs, mult, ldm, avoid, &om, &q, r, msg, msglen);
     if (rc == GB_OK)
         rc = plan_copies(f, &q, r->onem ? &om : NULL, dev, mult, ldm, avoid, r, msg, msglen);
     if (rc != GB_OK)
