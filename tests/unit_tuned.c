@@ -234,7 +234,7 @@ static void untuned_choice(const gb_registry_t *reg, const gb_device_info_t *dev
  * of 2 to 16 with thin_dot_16 or thin_cols_16; a transposed B, or more rows and columns, gets
  * the tiled default, but where C is a vector its vector form (gb__problem_vector) is classed:
  * y = x W^T is the GEMV W x^T, thin_dot_1's. In c and z thin_stream's and thin_dot's are the
- * complex presets, and z streams more than one row with the 16-row one. */
+ * complex presets, and z streams 2 to 4 rows with the 4-row one. */
 static void test_heuristic_thin(const gb_registry_t *reg)
 {
     const gb_device_info_t dev = nvidia("", 65536);
@@ -277,7 +277,7 @@ static void test_heuristic_thin(const gb_registry_t *reg)
             const char *k = cases[i].kernel;
             const size_t rows = cases[i].layout == GB_ROW_MAJOR ? cases[i].m : cases[i].n;
             if (precs[d] == GB_PREC_Z && k && !strcmp(k, "thin_stream_1") && rows > 1)
-                k = "thin_stream_16";
+                k = "thin_stream_4";
             if (complex && (!k || (strncmp(k, "thin_stream", 11) && strncmp(k, "thin_dot", 8))))
                 continue;
             char want[GB_NAME_MAX];

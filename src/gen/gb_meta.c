@@ -881,15 +881,18 @@ static long f28_s1_values[] = {4, 128, 2, 1, 8, 8};
 static char *f28_s2_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
 static long f28_s2_values[] = {2, 64, 4, 16, 4, 4};
 static char *f28_s3_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
-static long f28_s3_values[] = {2, 128, 2, 1, 8, 8};
+static long f28_s3_values[] = {2, 64, 4, 4, 4, 4};
 static char *f28_s4_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
-static long f28_s4_values[] = {2, 64, 2, 32, 4, 4};
+static long f28_s4_values[] = {2, 128, 2, 1, 8, 8};
+static char *f28_s5_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
+static long f28_s5_values[] = {2, 64, 2, 32, 4, 4};
 static gb_preset_t f28_presets[] = {
     {"thin_stream_16", "up to 16 rows of C in one pass over B: 64 x 4 columns a group, four rows of work-items, about four groups a compute unit", 3u, 6, f28_s0_names, f28_s0_values},
     {"thin_stream_1", "one row of C (GEMV): 128 x 4 columns a group, eight rows of B in flight a work-item", 3u, 6, f28_s1_names, f28_s1_values},
     {"thin_stream_16c", "thin_stream_16 for complex elements, read as they are stored: two columns a work-item (four reals of each row of B), so that 16 rows of sums fit the registers", 48u, 6, f28_s2_names, f28_s2_values},
-    {"thin_stream_1c", "thin_stream_1 for complex elements: one row of C, two columns a work-item", 48u, 6, f28_s3_names, f28_s3_values},
-    {"thin_stream_64", "32 rows of C a group (64 rows in two passes over B, which the second reads from cache)", 3u, 6, f28_s4_names, f28_s4_values},
+    {"thin_stream_4c", "thin_stream_16c for a C of 2 to 4 rows: the 16-row preset computes all 16 rows (those past M repeat the last), four times the work at 4 rows, where it is issue-bound in z (bench/notes/thin.md#thin-stream-4c)", 48u, 6, f28_s3_names, f28_s3_values},
+    {"thin_stream_1c", "thin_stream_1 for complex elements: one row of C, two columns a work-item", 48u, 6, f28_s4_names, f28_s4_values},
+    {"thin_stream_64", "32 rows of C a group (64 rows in two passes over B, which the second reads from cache)", 3u, 6, f28_s5_names, f28_s5_values},
 };
 static char *f29_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
 static char *f29_constraints[] = {"MWG % MDIMC == 0", "NWG % NDIMC == 0", "(MWG / MDIMC) % VWM == 0", "(NWG / NDIMC) % VWN == 0", "KWG % VWK == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWM) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWN) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG / MDIMC) * (NWG / NDIMC) * (max(ELEM, REAL) / REAL) <= 256"};
@@ -1826,7 +1829,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "ELEM * (M * N + (P > 1) * P * M * N)",
     .precisions = 51u, .layouts = 5u,
     .nargs = 16, .nconstraints = 3, .nextensions = 0, .nlets = 3,
-    .nparams = 6, .npresets = 5,
+    .nparams = 6, .npresets = 6,
     .args = f28_args,
     .constraints = f28_constraints,
     .let_names = f28_let_names,

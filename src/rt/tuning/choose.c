@@ -80,9 +80,12 @@ static const struct heuristic {
      * presets would run by 1M and expand B, all of the traffic, to twice its size first. In z
      * the one-row preset for one row alone: at 4 rows the 16-row one ran 3.7 TFLOP/s on the
      * H200 against its 2.5, where in c it is the other way (5.6 against 6.0;
-     * bench/notes/thin.md#thin-stream-complex-h200). */
+     * bench/notes/thin.md#thin-stream-complex-h200); and for 2 to 4 rows z's 16-row preset
+     * with 4 rows, which does a quarter of its work there (bench/notes/thin.md#thin-stream-4c).
+     * The portfolio measures each beside the tile. */
     {"NVIDIA", "gpu", S, .max_rows = 4, .kernel = "thin_stream_1c"},
     {"NVIDIA", "gpu", D, .max_rows = 1, .kernel = "thin_stream_1c"},
+    {"NVIDIA", "gpu", D, .max_rows = 4, .kernel = "thin_stream_4c"},
     {"NVIDIA", "gpu", SD, .max_rows = 16, .kernel = "thin_stream_16c"},
     {"NVIDIA", "gpu", SD, .max_rows = 4, .kernel = "thin_stream_1"},
     {"NVIDIA", "gpu", SD, .max_rows = 16, .kernel = "thin_stream_16"},
