@@ -290,8 +290,7 @@ static int expand_in_kernel(const gb_family_t *f, const gb_route_vars_t *vs, con
     const size_t ldb = 2 * om->row.ldb, offb = 2 * om->row.off_b;
     if (!f->expand_b || om->real_swapped || r->flip[1] || om->row.trans_b != GB_NOTRANS ||
         q->n % mult[1] || q->k % mult[2] || ldb % ldm[1] || offb % ldm[1] ||
-        avoided(ldb, avoid[1]) || !has_arg(f, "ldb") || !has_arg(f, "offB") || r->image[1] ||
-        has_arg(f, "imgB"))
+        avoided(ldb, avoid[1]) || !has_arg(f, "ldb") || !has_arg(f, "offB") || has_arg(f, "imgB"))
         return GB_OK;
     long long where = 1;
     const int rc = f->expand_b_where ? gb__route_eval(f, vs, "expand_b.where", f->expand_b_where, 0,
