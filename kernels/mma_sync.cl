@@ -68,8 +68,9 @@
  * EXPANDB=1 (set by the route, never tuned): a complex problem through the 1M method, whose
  * real B is the 2K x 2N matrix Y of 2 x 2 blocks [re im; -im re] made from alpha op(B): here B
  * is the caller's complex B as stored (K x N, read as the real K x 2N matrix of its parts, the
- * leading dimension and offset in reals), and each Y row of a staged slice is made from B's row
- * of half its index as it is loaded (gb_expand1m's arithmetic: conjugations by
+ * leading dimension and offset in reals; or, with GB_TRANS_B, N x K, whose real N x 2K view is
+ * read as Y's transpose), and each row of a staged slice is made from B's row of half its index
+ * as it is loaded (gb_expand1m's arithmetic: conjugations by
  * EXPANDB_CONJA / _CONJB, times the complex alpha (alphaRe, alphaIm) where it is not 1), so the
  * pass that writes Y and the kernel's reading twice B's bytes are gone; the sums are 1M's.
  *
@@ -150,9 +151,6 @@
 #endif
 #if !GB_ROW_MAJOR
 #error "mma_sync is row-major; column-major problems are served through the operand swap"
-#endif
-#if EXPANDB && GB_TRANS_B
-#error "mma_sync: EXPANDB stages Y from B stored K x N only"
 #endif
 #if GB_PRECISION == 64
 #define TF32X3 0
@@ -265,8 +263,9 @@ XD_INLINE xd_pos_t pos_slice(const int MN, const bool transposed, const bool kc,
 #define LD_SCALAR 1
 #define LD_CHECKED 2
 
-/* One complex element b of B as row 2l (odd: 2l + 1) of Y holds it: gb_expand1m's arithmetic
- * (kernels/helpers.cl), so that the sums are the same bits. */
+/* One complex element b of B as row 2l (odd: 2l + 1) of Y holds it, or, B transposed, as row
+ * 2j (2j + 1) of Y's transpose: gb_expand1m's arithmetic (kernels/helpers.cl), so that the sums
+ * are the same bits. */
 XD_INLINE real2 y_pair(real2 b, const bool odd, const real2 alpha)
 {
     if (EXPANDB_CONJB)
@@ -274,7 +273,11 @@ XD_INLINE real2 y_pair(real2 b, const bool odd, const real2 alpha)
     if (alpha.x != (real)1 || alpha.y != (real)0)
         b = (real2)(fma(alpha.x, b.x, -alpha.y * b.y), fma(alpha.x, b.y, alpha.y * b.x));
     const real sa = EXPANDB_CONJA ? (real)-1 : (real)1;
+#if GB_TRANS_B
+    return odd ? (real2)(b.y, sa * b.x) : (real2)(b.x, -sa * b.y);
+#else
     return odd ? (real2)(-sa * b.y, sa * b.x) : b;
+#endif
 }
 
 /* A 16-byte vector of B's parts (VW / 2 complex elements) as Y's row of that parity holds it. */
@@ -288,8 +291,8 @@ XD_INLINE vec_t y_vec(const vec_t v, const bool odd, const real2 alpha)
 }
 
 /* Loads this work-item's share of a slice into reg[] (x: the slice's origin; rows x cols of it
- * lie inside the matrix, used by LD_CHECKED only). With y (EXPANDB's B), the slice is Y's: its
- * row r is made from row r / 2 of x, which holds B's parts. */
+ * lie inside the matrix, used by LD_CHECKED only). With y (EXPANDB's B), the slice is Y's (its
+ * transpose's, B transposed): its row r is made from row r / 2 of x, which holds B's parts. */
 XD_INLINE void load_slice(global const real *x, const int ld, const int rows, const int cols,
                           const int MN, const bool transposed, const bool kc, const int mode,
                           const int tid, const bool y, const real2 alpha, vec_t *reg)
@@ -612,7 +615,8 @@ XD_INLINE void multiply(local const real *as, local const real *bs, real *acc, c
 #define A_COLS(t) (K - (t) * BK)
 #endif
 #if GB_TRANS_B
-#define B_AT(t) (B + n0 * ldb + (t) * BK)
+/* With EXPANDB, Y's transpose's row n0 is B's row n0 / 2 (n0 is even). */
+#define B_AT(t) (B + (n0 >> EXPANDB) * ldb + (t) * BK)
 #define B_ROWS(t) (N - n0)
 #define B_COLS(t) (K - (t) * BK)
 #else

@@ -233,12 +233,12 @@ else
 fi
 
 # 2d. Complex through 1M with Y staged from B as stored (EXPANDB): z on dgemm_dmma, c on
-# sgemm_3xtf32, where the row-major problem's B is K x N (the route says "Y staged from B"), with
-# A transposed or conjugated (a pass packs X; conjugating A flips Y's odd rows), complex and
-# real alpha and beta, beta 0, offsets (even: 16-byte loads; an odd leading dimension in c:
-# scalar loads), edges, the 16-row tile and split-K; where B is transposed, or C has more rows
-# than a tile (the families' expand_b.where), Y is made by its pass, as before. Each faithful,
-# as 1M's sums are the same.
+# sgemm_3xtf32 (the route says "Y staged from B"): B K x N, and B transposed or conjugate
+# transposed (read N x K as Y's transpose, K-contiguous slices kept so or not), with A
+# transposed or conjugated (a pass packs X; conjugating A flips Y's odd rows), complex and real
+# alpha and beta, beta 0, offsets (even: 16-byte loads; an odd leading dimension in c: scalar
+# loads), edges, the 16-row tile and split-K; where C has more rows than a tile (the families'
+# expand_b.where), Y is made by its pass, as before. Each faithful, as 1M's sums are the same.
 check_y() {
     run_rows "^$fam .* faithful +pass .*Y staged from B" $emu "$@"
 }
@@ -247,19 +247,21 @@ for f in "dgemm_dmma_emu z" "sgemm_3xtf32_emu c"; do
     set -- $f
     fam=$1
     emu="--kernel-path $tmp/emu -k $fam --precision $2 --param EMU=1"
-    for t in "N N" "C N" "T N"; do
+    for t in "N N" "C N" "T N" "N T" "C C"; do
         set -- $t
         check_y --transA $1 --transB $2 -M 37 -N 29 -K 49 $cab --lda 53 --offa 3 --offb 2 --offc 1
     done
     check_y --layout col --transA N --transB C -M 37 -N 29 -K 49 --alpha 2 --beta -1
     check_y -M 16 -N 100 -K 64 --param WM=16 --param WGM=1 --param WGN=2 --param KCONT=1 $cab
+    check_y --transB C --param KCONT=1 -M 16 -N 100 -K 64 --param WM=16 --param WGM=1 \
+        --param WGN=2 $cab
     check_y --param SPLITK=3 -M 60 -N 65 -K 1030 --alpha 0.5,2 --beta 0
-    run_rows "^$fam .* faithful +pass .*\(1M \(complex as real\), native\)" $emu \
-        --transB T -M 37 -N 29 -K 49 $cab
+    check_y --transB T --param SPLITK=3 -M 60 -N 65 -K 1030 --alpha 0.5,2 --beta 0
     run_rows "^$fam .* faithful +pass .*\(1M \(complex as real\), native\)" $emu \
         -M 130 -N 29 -K 49 $cab
 done
 check_y -M 37 -N 29 -K 50 --ldb 31 --offb 1 $cab
+check_y --transB C -M 37 -N 29 -K 50 --ldb 51 --offb 1 $cab
 fam=dgemm_dmma_emu
 
 # 3. Off NVIDIA without EMU, the source stops at its #error.

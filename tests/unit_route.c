@@ -1018,13 +1018,33 @@ static void test_expand_b(void)
     CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
     CHECK(r.onem && !r.expand_b && r.made[1] && r.copies[1].kind == GB_PASS_EXPAND);
     p.m = 16;
-    /* B transposed: Y is made by its pass, as before. */
+    /* B transposed, in a family of row-NN alone: Y is made by its pass, as before. */
     p.trans_b = GB_TRANS;
     p.ldb = 24;
     gb_problem_check(&p, NULL, 0);
     CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
     CHECK(r.onem && !r.expand_b && r.made[1] && r.ncopies == 2 &&
           r.copies[1].kind == GB_PASS_EXPAND && !strstr(r.options, "-DYB"));
+    gb__family_free(&f);
+    /* ... and in one that also takes B transposed, the kernel reads B^H as stored, as Y's
+     * transpose (the real N x 2K matrix), its conjugation built in. */
+    if (family("{'family': 'y', 'source': 'y.cl', 'entry': 'k', 'precisions': ['d'],"
+               " 'layouts': ['row-NN', 'row-NT'], 'args': ['M', 'N', 'K', 'alpha', 'A', 'offA',"
+               " 'lda', 'B', 'offB', 'ldb', 'beta', 'C', 'offC', 'ldc', 'alphaRe', 'alphaIm'],"
+               " 'expand_b': {'macro': 'YB'}, 'global': ['M', 'N']}",
+               &f) != GB_OK)
+        return;
+    cfg = config_of(&f);
+    gb_problem_init(&p, GB_PREC_Z, 16, 40, 24);
+    p.trans_b = GB_TRANS;
+    p.conj_b = 1;
+    p.ldb = 30;
+    gb_problem_check(&p, NULL, 0);
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK);
+    CHECK(r.onem && r.expand_b && !r.made[1] && r.ncopies == 0 && r.kernel.trans_b == GB_TRANS &&
+          r.kernel.n == 80 && r.kernel.k == 48 && r.kernel.ldb == 60);
+    CHECK_HAS(r.options, "-DGB_TRANS_B=1");
+    CHECK_HAS(r.options, "-DYB=1 -DYB_CONJA=0 -DYB_CONJB=1");
     gb__family_free(&f);
     /* A family that does not say it stages Y. */
     if (family("{'family': 'n', 'source': 'n.cl', 'entry': 'k', 'precisions': ['d'],"

@@ -278,19 +278,24 @@ static void plan_passes(const gb_problem_t *q, const gb_onem_t *om, const size_t
     }
 }
 
-/* Under 1M, whether the kernel stages Y from B as stored (its family's expand_b, which needs B
- * K x N, read as the real K x 2N matrix of its parts): where the family's expand_b.where holds
- * (vs: the real problem's names), the kernel's B is Y, neither transposed nor padded, and B's
- * twice leading dimension and offset meet the family's rules as they are. Then no pass makes
- * Y, and the kernel's B is the caller's at those (q). */
+/* Under 1M, whether the kernel stages Y from B as stored (its family's expand_b): where the
+ * family's expand_b.where holds (vs: the real problem's names), the kernel's B is Y, not
+ * transposed by a pass nor padded, and B's twice leading dimension and offset meet the family's
+ * rules as they are. B stored K x N is read as the real K x 2N matrix of its parts, Y itself;
+ * B stored N x K (op(B) transposed), where the family takes B transposed in the kernel's layout,
+ * as the real N x 2K matrix, Y's transpose. Then no pass makes Y, and the kernel's B is the
+ * caller's at those (q, transposed as B is). */
 static int expand_in_kernel(const gb_family_t *f, const gb_route_vars_t *vs, const size_t mult[3],
                             const size_t ldm[3], const size_t avoid[3], gb_onem_t *om,
                             gb_problem_t *q, gb_route_t *r, char *msg, size_t msglen)
 {
     const size_t ldb = 2 * om->row.ldb, offb = 2 * om->row.off_b;
-    if (!f->expand_b || om->real_swapped || r->flip[1] || om->row.trans_b != GB_NOTRANS ||
-        q->n % mult[1] || q->k % mult[2] || ldb % ldm[1] || offb % ldm[1] ||
-        avoided(ldb, avoid[1]) || !has_arg(f, "ldb") || !has_arg(f, "offB") || has_arg(f, "imgB"))
+    const int bt = om->row.trans_b == GB_TRANS;
+    const gb_trans_t ta = r->flip[0] ? !q->trans_a : q->trans_a;
+    if (!f->expand_b || om->real_swapped || r->flip[1] ||
+        (bt && !native(f, q->layout, ta, GB_TRANS)) || q->n % mult[1] || q->k % mult[2] ||
+        ldb % ldm[1] || offb % ldm[1] || avoided(ldb, avoid[1]) || !has_arg(f, "ldb") ||
+        !has_arg(f, "offB") || has_arg(f, "imgB"))
         return GB_OK;
     long long where = 1;
     const int rc = f->expand_b_where ? gb__route_eval(f, vs, "expand_b.where", f->expand_b_where, 0,
@@ -299,6 +304,7 @@ static int expand_in_kernel(const gb_family_t *f, const gb_route_vars_t *vs, con
     if (rc != GB_OK || !where)
         return rc;
     om->expand_b = r->expand_b = 1;
+    q->trans_b = bt ? GB_TRANS : GB_NOTRANS;
     q->ldb = ldb;
     q->off_b = offb;
     return GB_OK;
