@@ -44,27 +44,22 @@ static cl_int set_arg(cl_kernel kernel, gb_argcache_t *cache, cl_uint idx, const
         return put_mem(kernel, cache, idx, &b->ws);
     if (!strcmp(n, "imgA") || !strcmp(n, "imgB"))
         return put_mem(kernel, cache, idx, &b->img[n[3] - 'A']);
-    if (!strcmp(n, "alpha") || !strcmp(n, "beta")) {
+    if (!strcmp(n, "alpha") || !strcmp(n, "beta") || !strcmp(n, "alphaRe") ||
+        !strcmp(n, "alphaIm")) {
+        /* alpha and beta as the kernel applies them; alphaRe and alphaIm what 1M's Y carries of
+         * alpha, (1, 0) unless alpha is complex, for a kernel that stages Y from B itself
+         * (expand_b) and so multiplies by it. */
         double ks[2], pa[2], pb[2];
         gb__route_scalars(r, p, ks, pa, pb);
-        const double v = ks[n[0] == 'a' ? 0 : 1];
+        const int y = !strncmp(n, "alpha", 5) && n[5] != '\0';
+        const double v = y ? pa[n[5] == 'R' ? 0 : 1] : ks[n[0] == 'a' ? 0 : 1];
         const float fv = (float)v;
-        if (gb_precision_is_complex(p->precision)) { /* a real2: real and imaginary parts */
+        if (!y && gb_precision_is_complex(p->precision)) { /* a real2: real and imaginary parts */
             const double dv[2] = {v, n[0] == 'a' ? p->alpha_im : p->beta_im};
             const float sv[2] = {(float)dv[0], (float)dv[1]};
             return p->precision == GB_PREC_Z ? put(kernel, cache, idx, sizeof dv, dv)
                                              : put(kernel, cache, idx, sizeof sv, sv);
         }
-        return p->precision == GB_PREC_D ? put(kernel, cache, idx, sizeof v, &v)
-                                         : put(kernel, cache, idx, sizeof fv, &fv);
-    }
-    if (!strcmp(n, "alphaRe") || !strcmp(n, "alphaIm")) {
-        /* What 1M's Y carries of alpha, (1, 0) unless alpha is complex: a kernel that stages Y
-         * from B itself (expand_b) multiplies by it. */
-        double ks[2], pa[2], pb[2];
-        gb__route_scalars(r, p, ks, pa, pb);
-        const double v = pa[n[5] == 'R' ? 0 : 1];
-        const float fv = (float)v;
         return p->precision == GB_PREC_D ? put(kernel, cache, idx, sizeof v, &v)
                                          : put(kernel, cache, idx, sizeof fv, &fv);
     }
