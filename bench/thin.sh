@@ -34,7 +34,7 @@ for p in ${PRECS:-s d}; do
     ks=$kernels
     case $p in
     c | z)
-        [ -n "${KERNELS:-}" ] || ks="thin_stream_16c,thin_stream_1c,thin_dot_16c,thin_dot_1c,$ks"
+        [ -n "${KERNELS:-}" ] || ks="thin_stream_16c,thin_stream_4c,thin_stream_1c,thin_dot_16c,thin_dot_1c,$ks"
         ;;
     esac
     echo "$shapes" | tr ',' '\n' | while read -r m n k opts; do
