@@ -160,17 +160,14 @@ kernel void gb_expand1m(const int d_outer, const int d_inner, global real *dst, 
     real v[4] = {0, 0, 0, 0};
     if (R < rows && C < cols) {
         const int l = R / 2, j = C / 2;
-        real2 b = src[s_off + (s_trans ? j * s_ld + l : l * s_ld + j)];
-        if (conj_b)
-            b.y = -b.y;
         /* alpha is (1, 0) unless it is complex (the kernel applies a real one). */
-        if (alpha.x != (real)1 || alpha.y != (real)0)
-            b = (real2)(fma(alpha.x, b.x, -alpha.y * b.y), fma(alpha.x, b.y, alpha.y * b.x));
-        const real sa = conj_a ? (real)-1 : (real)1;
+        const real2 b =
+            gb_1m_b(src[s_off + (s_trans ? j * s_ld + l : l * s_ld + j)], conj_b, alpha);
+        const real2 o = gb_1m_odd(b, conj_a);
         v[0] = b.x;
         v[1] = b.y;
-        v[2] = -sa * b.y;
-        v[3] = sa * b.x;
+        v[2] = o.x;
+        v[3] = o.y;
     }
     gb_onem_store(dst, d_outer, d_inner, d_ld, d_trans, panel, R, C, v);
 }

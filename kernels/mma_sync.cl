@@ -264,19 +264,15 @@ XD_INLINE xd_pos_t pos_slice(const int MN, const bool transposed, const bool kc,
 #define LD_CHECKED 2
 
 /* One complex element b of B as row 2l (odd: 2l + 1) of Y holds it, or, B transposed, as row
- * 2j (2j + 1) of Y's transpose: gb_expand1m's arithmetic (kernels/helpers.cl), so that the sums
- * are the same bits. */
-XD_INLINE real2 y_pair(real2 b, const bool odd, const real2 alpha)
+ * 2j (2j + 1) of Y's transpose: the prelude's block of 1M, which gb_expand1m writes, so that
+ * the sums are the same bits. */
+XD_INLINE real2 y_pair(const real2 b, const bool odd, const real2 alpha)
 {
-    if (EXPANDB_CONJB)
-        b.y = -b.y;
-    if (alpha.x != (real)1 || alpha.y != (real)0)
-        b = (real2)(fma(alpha.x, b.x, -alpha.y * b.y), fma(alpha.x, b.y, alpha.y * b.x));
-    const real sa = EXPANDB_CONJA ? (real)-1 : (real)1;
+    const real2 top = gb_1m_b(b, EXPANDB_CONJB, alpha), bottom = gb_1m_odd(top, EXPANDB_CONJA);
 #if GB_TRANS_B
-    return odd ? (real2)(b.y, sa * b.x) : (real2)(b.x, -sa * b.y);
+    return odd ? (real2)(top.y, bottom.y) : (real2)(top.x, bottom.x);
 #else
-    return odd ? (real2)(-sa * b.y, sa * b.x) : b;
+    return odd ? bottom : top;
 #endif
 }
 

@@ -259,6 +259,28 @@ static inline float16 gb_sum16(const float16 x) { GB_ROUND16(float16, uint16); }
              p, i)
 #endif
 
+#if !GB_COMPLEX && !GB_STORAGE
+/* The 1M method (docs/methodology.md) on a real kernel: complex element b of op(B) as the 2 x 2
+ * block of Y that holds it, whose first row is gb_1m_b's (b conjugated where B is, then times
+ * alpha where that is not 1) and whose second is gb_1m_odd's of it. One piece for gb_expand1m
+ * (kernels/helpers.cl), which writes Y, and for the kernels that stage Y from B themselves
+ * (mma_sync.cl's EXPANDB), so that both make the same bits. */
+static inline real2 gb_1m_b(real2 b, const int conj_b, const real2 alpha)
+{
+    if (conj_b)
+        b.y = -b.y;
+    if (alpha.x != (real)1 || alpha.y != (real)0)
+        b = (real2)(fma(alpha.x, b.x, -alpha.y * b.y), fma(alpha.x, b.y, alpha.y * b.x));
+    return b;
+}
+/* The block's second row: (-b.y, b.x), both negated where A is conjugated. */
+static inline real2 gb_1m_odd(const real2 b, const int conj_a)
+{
+    const real sa = conj_a ? (real)-1 : (real)1;
+    return (real2)(-sa * b.y, sa * b.x);
+}
+#endif
+
 /* Tile (m, n) number id of an ntm x ntn grid walked groupm tile rows at a time, column by column
  * (1: row by row). Unsigned, and remainders as x - q*y: no sign fix-ups, and no div/rem pair for
  * the compiler to rewrite with 'freeze' (which Oclgrind's checker cannot run). */
