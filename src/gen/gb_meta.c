@@ -1924,7 +1924,7 @@ gb_family_t gb__builtin_families[] = {
 };
 const size_t gb__builtin_family_count = 32;
 
-const gb_tuned_entry_t gb__shipped_entries[125] = {
+const gb_tuned_entry_t gb__shipped_entries[126] = {
   {.device = "NVIDIA H100 80GB HBM3", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "dgemm_dmma",
    .params = {.count = 12, .name = {"BK", "EDGES", "EMU", "GROUPM", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 8L, 16L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
@@ -2369,6 +2369,10 @@ const gb_tuned_entry_t gb__shipped_entries[125] = {
    .precision = 0, .layout = "row-NT", .shape_class = "wide-16", .m = 16, .n = 4096, .k = 4096, .kernel = "sgemm_3xtf32_nn",
    .params = {.count = 18, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "KCONT", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {32L, 0L, 0L, 1L, 1L, 1L, 1L, 255L, 8L, 16L, 8L, 2L, 16L, 0L, 1L, 2L, 16L, 32L}},
    .gflops = 19011.009631728044, .nevidence = 3, .evidence = {"f923fe4282360469", "07615de936f7632e", "0e1afef1a8ea2653"}, .tuned_at = "2026-11-30T03:25:08Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 5, .layout = "row-NN", .shape_class = "wide-4", .m = 4, .n = 8192, .k = 8192, .kernel = "thin_stream",
+   .params = {.count = 6, .name = {"KG", "KU", "MR", "SLOTS", "TX", "VW"}, .value = {2L, 4L, 4L, 8L, 128L, 2L}},
+   .gflops = 7941.8773964497041, .nevidence = 3, .evidence = {"25f93bb03affdd2d", "4e2293c0e6ae2d7a", "c07348e221129f21"}, .tuned_at = "2026-11-30T05:36:49Z", .source = "shipped"},
   {.device = "pthread-haswell-AMD EPYC", .platform = "Portable Computing Language", .driver = "3.1+debian", .vendor = "AuthenticAMD", .type = "cpu", .family = "pocl-cpu-haswell",
    .precision = 0, .layout = "row-NN", .shape_class = "small-128", .m = 128, .n = 128, .k = 128, .kernel = "xgemm",
    .params = {.count = 12, .name = {"ACCMEM", "KWG", "MDIMC", "MWG", "NDIMC", "NWG", "PADA", "PADB", "STAGES", "VWK", "VWM", "VWN"}, .value = {1L, 16L, 16L, 96L, 4L, 64L, 0L, 0L, 2L, 8L, 1L, 8L}},
@@ -2426,4 +2430,4 @@ const gb_tuned_entry_t gb__shipped_entries[125] = {
    .params = {.count = 6, .name = {"KU", "LX", "MR", "NV", "VW", "WALKM"}, .value = {8L, 8L, 8L, 2L, 16L, 0L}},
    .gflops = 276.48418717278702, .nevidence = 3, .evidence = {"e4bcb2d579161552", "dfffcddeeb4c85db", "439e6025d47bc096"}, .tuned_at = "2026-11-26T09:02:24Z", .source = "shipped"},
 };
-const size_t gb__shipped_entry_count = 125;
+const size_t gb__shipped_entry_count = 126;
