@@ -372,9 +372,9 @@ static void test_heuristic_local(const gb_registry_t *reg)
 
 /* The heuristic on an NVIDIA GPU for a C of at most 16 rows where no stream takes it (B
  * transposed): in s and d the 16-row tile keeping K-contiguous operands so, in NT and TT; of 17
- * rows another (in d the 64 x 128 tile). In TN a stream (thin_stream_16) is its choice, and the
- * portfolio also takes the 16-row tile of the family native in TN (no pass of A), where a
- * square's portfolio takes one kernel of the heuristic's. */
+ * to 64 rows the 64 x 128 tile, in NN too; of 65 another. In TN a stream (thin_stream_16) is its
+ * choice, and the portfolio also takes the 16-row tile of the family native in TN (no pass of
+ * A), where a square's portfolio takes one kernel of the heuristic's. */
 static void test_heuristic_rows(const gb_registry_t *reg)
 {
     static const struct {
@@ -386,7 +386,10 @@ static void test_heuristic_rows(const gb_registry_t *reg)
         {16, GB_NOTRANS, GB_TRANS, "sgemm_3xtf32_nn_16x128", "dgemm_dmma_nn_16x128x16", 0},
         {2, GB_NOTRANS, GB_TRANS, "sgemm_3xtf32_nn_16x128", "dgemm_dmma_nn_16x128x16", 0},
         {16, GB_TRANS, GB_TRANS, "sgemm_3xtf32_nn_16x128", "dgemm_dmma_nn_16x128x16", 0},
-        {17, GB_NOTRANS, GB_TRANS, NULL, "dgemm_dmma_nn_64x128x16", 0},
+        {17, GB_NOTRANS, GB_TRANS, "sgemm_3xtf32_nn_64x128", "dgemm_dmma_nn_64x128x16", 0},
+        {64, GB_NOTRANS, GB_NOTRANS, "sgemm_3xtf32_nn_64x128", "dgemm_dmma_nn_64x128x16", 0},
+        {64, GB_TRANS, GB_TRANS, "sgemm_3xtf32_nn_64x128", "dgemm_dmma_nn_64x128x16", 0},
+        {65, GB_NOTRANS, GB_TRANS, NULL, "dgemm_dmma_nn_128x64x16", 0},
         {16, GB_TRANS, GB_NOTRANS, "thin_stream_16", "thin_stream_16", 1},
         {4096, GB_NOTRANS, GB_NOTRANS, NULL, "dgemm_dmma_nn_128x64x16", 0},
     };

@@ -754,10 +754,13 @@ static gb_param_t f24_params[] = {
 };
 static char *f24_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM", "MAXREG", "KCONT", "SPLITK"};
 static long f24_s0_values[] = {16, 64, 1, 2, 16, 16, 8, 8, 1, 1, 2, 0, 1, 255, 1, 16};
+static char *f24_s1_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM", "KCONT", "SPLITK"};
+static long f24_s1_values[] = {32, 64, 2, 2, 16, 16, 8, 8, 1, 1, 2, 1, 8, 1, 0};
 static char *f24_unsplit_names[] = {"SPLITK", "TAIL"};
 static long f24_unsplit_values[] = {1, 0};
 static gb_preset_t f24_presets[] = {
     {"sgemm_3xtf32_nn_16x128", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) keeping K-contiguous operands so (KCONT=1): for a C of at most 16 rows with B transposed (bench/notes/dgemm.md#dmma-16-rows)", 1u, 16, f24_s0_names, f24_s0_values},
+    {"sgemm_3xtf32_nn_64x128", "the family default's 64 x 128 tile keeping K-contiguous operands so (KCONT=1), K split by the grid's need: for a C of at most 64 rows, whose tiles are one row (under 1M, Y staged from B; bench/notes/complex.md#complex-y-where)", 1u, 15, f24_s1_names, f24_s1_values},
 };
 static char *f25_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
 static char *f25_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "RUNSUM == 0 || KACC > 0", "K >= 48"};
@@ -1701,7 +1704,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 1u, .layouts = 11u,
     .nargs = 19, .nconstraints = 10, .nextensions = 1, .nlets = 7,
-    .nparams = 18, .npresets = 1,
+    .nparams = 18, .npresets = 2,
     .args = f24_args,
     .constraints = f24_constraints,
     .extensions = f24_extensions,
@@ -2287,8 +2290,8 @@ const gb_tuned_entry_t gb__shipped_entries[126] = {
    .gflops = 68745.875152058405, .nevidence = 3, .evidence = {"7016e93454c8b1a5", "7307f664ebddf576", "3da65d67e91ad0e8"}, .tuned_at = "2026-11-29T11:32:22Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "square-4096", .m = 4096, .n = 4096, .k = 4096, .kernel = "sgemm_wgmma",
-   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 8L, 16L, 0L, 1L, 1L, 1L, 3L, 1L}},
-   .gflops = 71333.122338481975, .nevidence = 3, .evidence = {"ed646dc45d80c997", "bf695e9c7accce95", "d593cbf5e29bcff2"}, .tuned_at = "2026-11-29T17:05:24Z", .source = "shipped"},
+   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 8L, 32L, 0L, 1L, 1L, 1L, 3L, 1L}},
+   .gflops = 72073.488601562305, .nevidence = 3, .evidence = {"33234693efc567b9", "657e6431d9bbee00", "9cfc573add0971ac"}, .tuned_at = "2026-11-30T05:44:09Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "square-512", .m = 512, .n = 512, .k = 512, .kernel = "sgemm_3xtf32_nn",
    .params = {.count = 16, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 0L, 0L, 16L, 2L, 0L, 8L, 16L, 8L, 2L, 1L, 2L, 4L, 32L, 16L}},

@@ -109,6 +109,11 @@ static const struct heuristic {
     {"NVIDIA", "gpu", S, .layouts = ROW_NN | ROW_NT | ROW_TT, .max_m = 16,
      .kernel = "sgemm_3xtf32_nn_16x128"},
     {"NVIDIA", "gpu", S, .layouts = ROW_TN, .max_m = 16, .kernel = "sgemm_3xtf32_16x128"},
+    /* For at most 64 rows, one row of 64 x 128 tiles keeping K-contiguous operands so, K split
+     * by the grid's need: c's 64 x 8192 x 8192 (Y staged) 26.6 -> 45.5 TFLOP/s on the H200, where
+     * the portfolio had taken a tile that transposes (bench/notes/complex.md#complex-y-where). */
+    {"NVIDIA", "gpu", S, .layouts = ROW_NN | ROW_NT | ROW_TT, .max_m = 64,
+     .kernel = "sgemm_3xtf32_nn_64x128"},
     /* h and b on Hopper (the presets take only their own precision): the warp-group MMA
      * kernel, its sums of 256 k added in FP32, faithful at any K and on data of one sign
      * (bench/notes/wgmma.md#wgmma-zfill). */
