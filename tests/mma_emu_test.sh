@@ -237,15 +237,17 @@ fi
 # transposed (read N x K as Y's transpose, K-contiguous slices kept so or not), with A
 # transposed or conjugated (a pass packs X; conjugating A flips Y's odd rows), complex and real
 # alpha and beta, beta 0, offsets (even: 16-byte loads; an odd leading dimension in c: scalar
-# loads), edges, the 16-row tile and split-K; where C has more rows than a tile (the families'
-# expand_b.where), Y is made by its pass, as before. Each faithful, as 1M's sums are the same.
+# loads), edges, the 16-row tile and split-K, two rows of tiles; where C has more rows than two
+# rows of tiles (the families' expand_b.where), Y is made by its pass, as before. Each faithful,
+# as 1M's sums are the same.
 check_y() {
     run_rows "^$fam .* faithful +pass .*Y staged from B" $emu "$@"
 }
 cab="--alpha 1.5,-0.5 --beta 0.25,0.75"
-for f in "dgemm_dmma_emu z" "sgemm_3xtf32_emu c"; do
+for f in "dgemm_dmma_emu z 200" "sgemm_3xtf32_emu c 120"; do
     set -- $f
     fam=$1
+    rows2=$3 # two rows of the default tile (128 and 64 rows), less a partial one
     emu="--kernel-path $tmp/emu -k $fam --precision $2 --param EMU=1"
     for t in "N N" "C N" "T N" "N T" "C C"; do
         set -- $t
@@ -257,8 +259,9 @@ for f in "dgemm_dmma_emu z" "sgemm_3xtf32_emu c"; do
         --param WGN=2 $cab
     check_y --param SPLITK=3 -M 60 -N 65 -K 1030 --alpha 0.5,2 --beta 0
     check_y --transB T --param SPLITK=3 -M 60 -N 65 -K 1030 --alpha 0.5,2 --beta 0
+    check_y -M "$rows2" -N 29 -K 49 $cab
     run_rows "^$fam .* faithful +pass .*\(1M \(complex as real\), native\)" $emu \
-        -M 130 -N 29 -K 49 $cab
+        -M 260 -N 29 -K 49 $cab
 done
 check_y -M 37 -N 29 -K 50 --ldb 31 --offb 1 $cab
 check_y --transB C -M 37 -N 29 -K 50 --ldb 51 --offb 1 $cab

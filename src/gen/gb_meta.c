@@ -755,12 +755,12 @@ static gb_param_t f24_params[] = {
 static char *f24_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM", "MAXREG", "KCONT", "SPLITK"};
 static long f24_s0_values[] = {16, 64, 1, 2, 16, 16, 8, 8, 1, 1, 2, 0, 1, 255, 1, 16};
 static char *f24_s1_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM", "KCONT", "SPLITK"};
-static long f24_s1_values[] = {32, 64, 2, 2, 16, 16, 8, 8, 1, 1, 2, 1, 8, 1, 0};
+static long f24_s1_values[] = {32, 64, 2, 2, 32, 16, 8, 8, 1, 0, 2, 1, 8, 1, 0};
 static char *f24_unsplit_names[] = {"SPLITK", "TAIL"};
 static long f24_unsplit_values[] = {1, 0};
 static gb_preset_t f24_presets[] = {
     {"sgemm_3xtf32_nn_16x128", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) keeping K-contiguous operands so (KCONT=1): for a C of at most 16 rows with B transposed (bench/notes/dgemm.md#dmma-16-rows)", 1u, 16, f24_s0_names, f24_s0_values},
-    {"sgemm_3xtf32_nn_64x128", "the family default's 64 x 128 tile keeping K-contiguous operands so (KCONT=1), K split by the grid's need: for a C of at most 64 rows, whose tiles are one row (under 1M, Y staged from B; bench/notes/complex.md#complex-y-where)", 1u, 15, f24_s1_names, f24_s1_values},
+    {"sgemm_3xtf32_nn_64x128", "the family default's 64 x 128 tile, 32-deep K steps, keeping K-contiguous operands so (KCONT=1), K split by the grid's need: for a C of at most 64 rows, whose tiles are one row (under 1M, Y staged from B; bench/notes/complex.md#complex-y-where)", 1u, 15, f24_s1_names, f24_s1_values},
 };
 static char *f25_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
 static char *f25_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "RUNSUM == 0 || KACC > 0", "K >= 48"};
@@ -1072,7 +1072,7 @@ gb_family_t gb__builtin_families[] = {
     .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .expand_b = "EXPANDB",
-    .expand_b_where = "M <= WGM * WM",
+    .expand_b_where = "M <= 2 * WGM * WM",
     .side[1].entry = "mma_sync_sum",
     .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
     .side[1].global[1] = "(PS > 1) * M",
@@ -1111,7 +1111,7 @@ gb_family_t gb__builtin_families[] = {
     .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .expand_b = "EXPANDB",
-    .expand_b_where = "M <= WGM * WM",
+    .expand_b_where = "M <= 2 * WGM * WM",
     .side[1].entry = "mma_sync_sum",
     .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
     .side[1].global[1] = "(PS > 1) * M",
@@ -1653,7 +1653,7 @@ gb_family_t gb__builtin_families[] = {
     .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .expand_b = "EXPANDB",
-    .expand_b_where = "M <= WGM * WM",
+    .expand_b_where = "M <= 2 * WGM * WM",
     .side[1].entry = "mma_sync_sum",
     .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
     .side[1].global[1] = "(PS > 1) * M",
@@ -1692,7 +1692,7 @@ gb_family_t gb__builtin_families[] = {
     .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .expand_b = "EXPANDB",
-    .expand_b_where = "M <= WGM * WM",
+    .expand_b_where = "M <= 2 * WGM * WM",
     .side[1].entry = "mma_sync_sum",
     .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
     .side[1].global[1] = "(PS > 1) * M",
@@ -1927,7 +1927,7 @@ gb_family_t gb__builtin_families[] = {
 };
 const size_t gb__builtin_family_count = 32;
 
-const gb_tuned_entry_t gb__shipped_entries[126] = {
+const gb_tuned_entry_t gb__shipped_entries[128] = {
   {.device = "NVIDIA H100 80GB HBM3", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "dgemm_dmma",
    .params = {.count = 12, .name = {"BK", "EDGES", "EMU", "GROUPM", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 8L, 16L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
@@ -2376,6 +2376,14 @@ const gb_tuned_entry_t gb__shipped_entries[126] = {
    .precision = 5, .layout = "row-NN", .shape_class = "wide-4", .m = 4, .n = 8192, .k = 8192, .kernel = "thin_stream",
    .params = {.count = 6, .name = {"KG", "KU", "MR", "SLOTS", "TX", "VW"}, .value = {2L, 4L, 4L, 8L, 128L, 2L}},
    .gflops = 7941.8773964497041, .nevidence = 3, .evidence = {"25f93bb03affdd2d", "4e2293c0e6ae2d7a", "c07348e221129f21"}, .tuned_at = "2026-11-30T05:36:49Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 4, .layout = "row-NN", .shape_class = "wide-64", .m = 64, .n = 8192, .k = 8192, .kernel = "sgemm_3xtf32_nn",
+   .params = {.count = 18, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "KCONT", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {32L, 1L, 0L, 0L, 8L, 1L, 1L, 0L, 8L, 16L, 8L, 2L, 2L, 0L, 2L, 2L, 32L, 64L}},
+   .gflops = 52953.682694678711, .nevidence = 3, .evidence = {"b37e3d5504cb85d1", "2602dfd44d664b39", "3026591d78999b71"}, .tuned_at = "2026-11-30T05:49:54Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 4, .layout = "row-NT", .shape_class = "wide-64", .m = 64, .n = 8192, .k = 8192, .kernel = "sgemm_3xtf32_nn",
+   .params = {.count = 18, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "KCONT", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {32L, 1L, 0L, 0L, 1L, 1L, 1L, 0L, 8L, 16L, 8L, 2L, 0L, 0L, 2L, 2L, 32L, 64L}},
+   .gflops = 53390.772413107261, .nevidence = 3, .evidence = {"379f2b609af124a7", "b0562cabccd54e2f", "aeb6801f1e96b90d"}, .tuned_at = "2026-11-30T05:50:16Z", .source = "shipped"},
   {.device = "pthread-haswell-AMD EPYC", .platform = "Portable Computing Language", .driver = "3.1+debian", .vendor = "AuthenticAMD", .type = "cpu", .family = "pocl-cpu-haswell",
    .precision = 0, .layout = "row-NN", .shape_class = "small-128", .m = 128, .n = 128, .k = 128, .kernel = "xgemm",
    .params = {.count = 12, .name = {"ACCMEM", "KWG", "MDIMC", "MWG", "NDIMC", "NWG", "PADA", "PADB", "STAGES", "VWK", "VWM", "VWN"}, .value = {1L, 16L, 16L, 96L, 4L, 64L, 0L, 0L, 2L, 8L, 1L, 8L}},
@@ -2433,4 +2441,4 @@ const gb_tuned_entry_t gb__shipped_entries[126] = {
    .params = {.count = 6, .name = {"KU", "LX", "MR", "NV", "VW", "WALKM"}, .value = {8L, 8L, 8L, 2L, 16L, 0L}},
    .gflops = 276.48418717278702, .nevidence = 3, .evidence = {"e4bcb2d579161552", "dfffcddeeb4c85db", "439e6025d47bc096"}, .tuned_at = "2026-11-26T09:02:24Z", .source = "shipped"},
 };
-const size_t gb__shipped_entry_count = 126;
+const size_t gb__shipped_entry_count = 128;
