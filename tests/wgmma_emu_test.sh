@@ -50,6 +50,9 @@ check_run --param WGM=1 --param BN=256 --param BK=8 --param KACC=0 --transA T -M
     -K 48 $ab
 check_run $small --param PADL=1 --param PADS=2 --param KACC=2 -M 97 -N 65 -K 120 $ab
 check_run --param WGM=1 --param BN=128 --param KACC=2 --param RUNSUM=1 -M 70 -N 130 -K 200 $ab
+# sgemm_wgmma_128x128x32: two warp groups' running sums in local memory, a last sum of 88 k.
+check_run --param WGM=2 --param BN=128 --param BK=32 --param KACC=16 --param RUNSUM=1 \
+    --param GROUPM=4 -M 130 -N 135 -K 600 $ab
 # 3. Leading dimensions and offsets: padded and aligned (vector loads), odd (scalar loads).
 check_run $small -M 70 -N 65 -K 64 --lda 68 --ldb 72 --ldc 68 --offa 4 --offb 8 --offc 2 $ab
 check_run $small --transA T --transB T -M 70 -N 65 -K 64 --lda 73 --ldb 67 --ldc 69 --offa 1 \

@@ -796,10 +796,13 @@ static char *f25_s1_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "RUNSUM", "PA
 static long f25_s1_values[] = {128, 1, 16, 3, 16, 1, 0, 1, 1, 8, 1};
 static char *f25_s2_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
 static long f25_s2_values[] = {64, 2, 32, 3, 4, 0, 1, 1, 8, 1};
+static char *f25_s3_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "RUNSUM", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
+static long f25_s3_values[] = {128, 2, 32, 3, 16, 1, 0, 1, 1, 4, 1};
 static gb_preset_t f25_presets[] = {
     {"sgemm_wgmma_128x128", "the family default: 128x128x16 tile, two warp groups of 64x128, sums of 128 k added in FP32, 33 KB of local memory; 62.8 TFLOP/s at 4096 on the H200, faithful on uniform, positive and normal data (bench/notes/wgmma.md#wgmma-first)", 1u, 10, f25_s0_names, f25_s0_values},
     {"sgemm_wgmma_64x128", "64x128x16 tile, one warp group, the running sums in local memory (65 KB), added to every 16 K steps (sums of 256 k in the tensor core): twice the work-groups of the default; 68.1 / 74.7 TFLOP/s at 4096 / 8192 on the H200, faithful on uniform, one-sign and normal data, where sums of 128 k ran 66.0 / 72.5 and the running sums in registers 63.7 / 64.8 (bench/notes/wgmma.md#kacc16-h200, #runsum-h200)", 1u, 11, f25_s1_names, f25_s1_values},
     {"sgemm_wgmma_128x64", "128x64x32 tile: half the accumulators of the default, longer K steps", 1u, 10, f25_s2_names, f25_s2_values},
+    {"sgemm_wgmma_128x128x32", "128x128x32 tile, two warp groups sharing each staged B, the running sums in local memory (131 KB), sums of 512 k in the tensor core: 85.0 / 85.8 TFLOP/s at 4096 / 8192 on the H200 (1.71x / 1.68x cuBLAS FP32), 81-84 at 2048, 16384 x 1024 x 1024 and its transpose, 2048 x 11008 x 4096, faithful on uniform, one-sign and normal data; sums of 1024 k (KACC 32) ran 1% faster and were not faithful at 4096 x 4096 x 1024 (bench/notes/wgmma.md#wgm2-bk32)", 1u, 11, f25_s3_names, f25_s3_values},
 };
 static char *f26_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
 static char *f26_constraints[] = {"TX * KG <= 1024", "RW * VW <= 64", "KU * VW <= 64"};
@@ -1735,7 +1738,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "4 * M * N",
     .precisions = 1u, .layouts = 15u,
     .nargs = 14, .nconstraints = 4, .nextensions = 0, .nlets = 0,
-    .nparams = 12, .npresets = 3,
+    .nparams = 12, .npresets = 4,
     .args = f25_args,
     .constraints = f25_constraints,
     .params = f25_params,
@@ -1927,7 +1930,7 @@ gb_family_t gb__builtin_families[] = {
 };
 const size_t gb__builtin_family_count = 32;
 
-const gb_tuned_entry_t gb__shipped_entries[128] = {
+const gb_tuned_entry_t gb__shipped_entries[129] = {
   {.device = "NVIDIA H100 80GB HBM3", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "dgemm_dmma",
    .params = {.count = 12, .name = {"BK", "EDGES", "EMU", "GROUPM", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 8L, 16L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
@@ -2286,24 +2289,24 @@ const gb_tuned_entry_t gb__shipped_entries[128] = {
    .gflops = 39487.416298911441, .nevidence = 3, .evidence = {"3828939f5ac07ae5", "ef7723975c6817fb", "f35b1bd881fdf0b0"}, .tuned_at = "2026-11-29T11:35:45Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "square-2048", .m = 2048, .n = 2048, .k = 2048, .kernel = "sgemm_wgmma",
-   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {8L, 128L, 1L, 0L, 8L, 8L, 0L, 1L, 1L, 1L, 3L, 2L}},
-   .gflops = 68745.875152058405, .nevidence = 3, .evidence = {"7016e93454c8b1a5", "7307f664ebddf576", "3da65d67e91ad0e8"}, .tuned_at = "2026-11-29T11:32:22Z", .source = "shipped"},
+   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 4L, 16L, 0L, 1L, 1L, 1L, 3L, 2L}},
+   .gflops = 84327.481661823593, .nevidence = 3, .evidence = {"6ba5f44b5e371c86", "9362497cb823effb", "8267f63d98fa8b0b"}, .tuned_at = "2026-11-30T06:02:49Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "square-4096", .m = 4096, .n = 4096, .k = 4096, .kernel = "sgemm_wgmma",
-   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 4L, 32L, 0L, 1L, 1L, 1L, 3L, 2L}},
-   .gflops = 85978.446090403173, .nevidence = 3, .evidence = {"55a3241e6dbfa2a4", "d0605c8652f33436", "f38716898cb7a152"}, .tuned_at = "2026-11-30T05:57:10Z", .source = "shipped"},
+   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 4L, 16L, 0L, 1L, 1L, 1L, 3L, 2L}},
+   .gflops = 84896.715707494499, .nevidence = 3, .evidence = {"b4870bda6f7b17a2", "835dd99a9e65f7dc", "bc17abb20a756185"}, .tuned_at = "2026-11-30T06:02:24Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "square-512", .m = 512, .n = 512, .k = 512, .kernel = "sgemm_3xtf32_nn",
    .params = {.count = 16, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 0L, 0L, 16L, 2L, 0L, 8L, 16L, 8L, 2L, 1L, 2L, 4L, 32L, 16L}},
    .gflops = 10789.206430868167, .nevidence = 3, .evidence = {"1da768f5d9d931ec", "6d6fd97a27bab812", "3bf781c9f200d7f5"}, .tuned_at = "2026-11-28T16:42:52Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "square-8192", .m = 8192, .n = 8192, .k = 8192, .kernel = "sgemm_wgmma",
-   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {16L, 128L, 1L, 0L, 8L, 32L, 0L, 1L, 1L, 1L, 3L, 1L}},
-   .gflops = 76209.4986858419, .nevidence = 3, .evidence = {"aeb9ec0f0359d59d", "1f806dc8db8c73c1", "8653effd813517c1"}, .tuned_at = "2026-11-29T22:42:49Z", .source = "shipped"},
+   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 4L, 16L, 0L, 1L, 1L, 1L, 3L, 2L}},
+   .gflops = 85725.0026957675, .nevidence = 3, .evidence = {"4cd9018694c130a8", "c2f6272cb6079bf1", "d3bfbb73bf00fbb8"}, .tuned_at = "2026-11-30T06:02:44Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "tall-1024", .m = 16384, .n = 1024, .k = 1024, .kernel = "sgemm_wgmma",
-   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {16L, 128L, 1L, 0L, 8L, 8L, 0L, 1L, 1L, 1L, 3L, 2L}},
-   .gflops = 67410.102897322402, .nevidence = 3, .evidence = {"812b89b1b7b69346", "99a65761dbe7d946", "972516420b7c5d53"}, .tuned_at = "2026-11-29T11:36:14Z", .source = "shipped"},
+   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 4L, 16L, 0L, 1L, 1L, 1L, 3L, 2L}},
+   .gflops = 83738.882745174502, .nevidence = 3, .evidence = {"2e6cfb7a2f88d0ad", "4cabead1e3bee807", "47b5b39e04abccea"}, .tuned_at = "2026-11-30T05:59:58Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "tall-128", .m = 8192, .n = 128, .k = 8192, .kernel = "sgemm_3xtf32_nn",
    .params = {.count = 16, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 2L, 0L, 0L, 1L, 1L, 0L, 8L, 16L, 8L, 0L, 16L, 2L, 4L, 64L, 32L}},
@@ -2322,8 +2325,8 @@ const gb_tuned_entry_t gb__shipped_entries[128] = {
    .gflops = 35172.360587002098, .nevidence = 3, .evidence = {"cf8589bae585fd6d", "f270b44676aef1d7", "deb4b09f40d97bb6"}, .tuned_at = "2026-11-28T16:41:05Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "wide-1024", .m = 1024, .n = 16384, .k = 1024, .kernel = "sgemm_wgmma",
-   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {16L, 128L, 1L, 0L, 8L, 8L, 0L, 1L, 1L, 1L, 3L, 1L}},
-   .gflops = 65290.919947706061, .nevidence = 3, .evidence = {"fcb6310e2c3caa82", "d0f84317446c78f7", "64c6710194c71382"}, .tuned_at = "2026-11-29T11:36:22Z", .source = "shipped"},
+   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 4L, 16L, 0L, 1L, 1L, 1L, 3L, 2L}},
+   .gflops = 80866.231661394806, .nevidence = 3, .evidence = {"e8073176c5f4014f", "2bae441246afdb6e", "757af0ef991b9d03"}, .tuned_at = "2026-11-30T06:00:04Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "wide-128", .m = 128, .n = 8192, .k = 8192, .kernel = "sgemm_3xtf32",
    .params = {.count = 16, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 8L, 1L, 0L, 8L, 16L, 8L, 2L, 1L, 2L, 2L, 32L, 64L}},
@@ -2384,6 +2387,10 @@ const gb_tuned_entry_t gb__shipped_entries[128] = {
    .precision = 4, .layout = "row-NT", .shape_class = "wide-64", .m = 64, .n = 8192, .k = 8192, .kernel = "sgemm_3xtf32_nn",
    .params = {.count = 18, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "KCONT", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {32L, 1L, 0L, 0L, 1L, 1L, 1L, 0L, 8L, 16L, 8L, 2L, 0L, 0L, 2L, 2L, 32L, 64L}},
    .gflops = 53390.772413107261, .nevidence = 3, .evidence = {"379f2b609af124a7", "b0562cabccd54e2f", "aeb6801f1e96b90d"}, .tuned_at = "2026-11-30T05:50:16Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 0, .layout = "row-NN", .shape_class = "wide-2048", .m = 2048, .n = 11008, .k = 4096, .kernel = "sgemm_wgmma",
+   .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 4L, 16L, 0L, 1L, 1L, 1L, 3L, 2L}},
+   .gflops = 83240.002076903096, .nevidence = 3, .evidence = {"272c5633de9b1fd9", "d23c6e5794e78a99", "2a08a0934fc685e5"}, .tuned_at = "2026-11-30T06:02:56Z", .source = "shipped"},
   {.device = "pthread-haswell-AMD EPYC", .platform = "Portable Computing Language", .driver = "3.1+debian", .vendor = "AuthenticAMD", .type = "cpu", .family = "pocl-cpu-haswell",
    .precision = 0, .layout = "row-NN", .shape_class = "small-128", .m = 128, .n = 128, .k = 128, .kernel = "xgemm",
    .params = {.count = 12, .name = {"ACCMEM", "KWG", "MDIMC", "MWG", "NDIMC", "NWG", "PADA", "PADB", "STAGES", "VWK", "VWM", "VWN"}, .value = {1L, 16L, 16L, 96L, 4L, 64L, 0L, 0L, 2L, 8L, 1L, 8L}},
@@ -2441,4 +2448,4 @@ const gb_tuned_entry_t gb__shipped_entries[128] = {
    .params = {.count = 6, .name = {"KU", "LX", "MR", "NV", "VW", "WALKM"}, .value = {8L, 8L, 8L, 2L, 16L, 0L}},
    .gflops = 276.48418717278702, .nevidence = 3, .evidence = {"e4bcb2d579161552", "dfffcddeeb4c85db", "439e6025d47bc096"}, .tuned_at = "2026-11-26T09:02:24Z", .source = "shipped"},
 };
-const size_t gb__shipped_entry_count = 128;
+const size_t gb__shipped_entry_count = 129;
