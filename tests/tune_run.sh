@@ -147,6 +147,22 @@ if [ $? -eq 0 ] && grep -q "WRONG=2: cannot win: GB_EVALIDATION: not faithful: "
     ok
 else no "a candidate that is not faithful cannot win"; fi
 
+# A winner is validated at a shorter and a longer K of its shape class too (64^3, small-64: 128 x
+# 128 x 16 and 64 x 32 x 128): WRONG=4, right at K = 64 and wrong below 32, is passed over and
+# said, and no entry is made; with --no-siblings it wins, the tuned shape alone validated.
+"$gb" tune -k wrong --kernel-path "$fx/wrong" --param WRONG=4 -n 64 --strategy exhaustive \
+    --no-presets -i 2 --store "$tmp/sib.db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q "no winner" "$tmp/out" &&
+    grep -q "leader WRONG=4 passed over: not valid at 128x128x16, a shape of its class small-64: " \
+        "$tmp/out" "$tmp/err" &&
+    "$gb" store list --store "$tmp/sib.db" 2>&1 | grep -q " 128x128x16 .* FAIL" &&
+    "$gb" tune -k wrong --kernel-path "$fx/wrong" --param WRONG=4 -n 64 --strategy exhaustive \
+        --no-presets -i 2 --no-siblings --store "$tmp/sib2.db" >"$tmp/out" 2>"$tmp/err" &&
+    grep -q "winner: WRONG=4 " "$tmp/out"; then
+    ok
+else no "a winner not valid at a sibling shape of its class is passed over (exit $rc)"; fi
+
 # A configuration that the problem's size refuses (capped: CAP=0 asks K <= 16) is not in the space
 # a tuning at K = 24 searches: never proposed, no evaluation spent on it; the run goes to its
 # winner. At K = 16 both are in it.

@@ -85,6 +85,9 @@ static void usage(void)
         "                          a new process too\n"
         "      --confirm N --confirm-reps R  re-measure the N best R more times (default 3, 2);\n"
         "                          with 0 the best first measurement wins\n"
+        "      --no-siblings       the winner validated at the tuned shape only; by default\n"
+        "                          also at a shorter and a longer K of its shape class, which\n"
+        "                          its entry serves (a leader not valid there is passed over)\n"
         "      --record FILE       write every evaluation as a recorded space (for --simulate)\n"
         "      --count             print each family's valid space size and the time to count\n"
         "                          (with --refresh: the runs a refresh would make)\n"
@@ -153,10 +156,10 @@ static int parse_limit(const char *name, const char *v, int zero_ok, double *out
 static int own_option(int argc, char **argv, int *i, tune_opts_t *t)
 {
     static const char *const names[] = {
-        "--strategy",          "--budget",       "--time",       "--seed",     "--fix",
-        "--threads",           "--confirm",      "--record",     "--simulate", "--count",
-        "--candidate-timeout", "--confirm-reps", "--no-presets", "--builders", "--compile-timeout",
-        "--refresh",           "--no-shipped",   "--classes",    "--objective"};
+        "--strategy",          "--budget",       "--time",       "--seed",      "--fix",
+        "--threads",           "--confirm",      "--record",     "--simulate",  "--count",
+        "--candidate-timeout", "--confirm-reps", "--no-presets", "--builders",  "--compile-timeout",
+        "--refresh",           "--no-shipped",   "--classes",    "--objective", "--no-siblings"};
     const char *a = argv[*i], *eq = strchr(a, '=');
     const size_t len = eq ? (size_t)(eq - a) : strlen(a);
     size_t k = 0;
@@ -167,11 +170,12 @@ static int own_option(int argc, char **argv, int *i, tune_opts_t *t)
         return 0;
     const char *name = names[k];
     if (!strcmp(name, "--count") || !strcmp(name, "--no-presets") || !strcmp(name, "--refresh") ||
-        !strcmp(name, "--no-shipped")) {
-        *(name[2] == 'c'                  ? &t->count
-          : name[2] == 'r'                ? &t->refresh
-          : !strcmp(name, "--no-presets") ? &t->no_presets
-                                          : &t->no_shipped) = 1;
+        !strcmp(name, "--no-shipped") || !strcmp(name, "--no-siblings")) {
+        *(name[2] == 'c'                   ? &t->count
+          : name[2] == 'r'                 ? &t->refresh
+          : !strcmp(name, "--no-presets")  ? &t->no_presets
+          : !strcmp(name, "--no-siblings") ? &t->no_siblings
+                                           : &t->no_shipped) = 1;
         return 1;
     }
     const char *v = eq ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL;
@@ -396,6 +400,7 @@ static gb_tune_spec_t base_spec(const tune_opts_t *t, const gb_explore_plan_t *p
                             .compile_timeout_s = t->compile_timeout_s,
                             .confirm = t->confirm,
                             .confirm_reps = t->reps,
+                            .no_siblings = t->no_siblings,
                             .command = cmdline,
                             .objective = t->objective};
 }

@@ -18,6 +18,7 @@ typedef struct tune_opts {
     double time_s, timeout_s, compile_timeout_s; /* compile: 0, ten times timeout_s */
     int count;
     int no_presets;
+    int no_siblings;
     int refresh;         /* --refresh: the classes the devices use, tuned again */
     int no_shipped;      /* --no-shipped: the classes of the user's entries only */
     const char *classes; /* --classes CLASS,..: those only (NULL: every one) */

@@ -58,7 +58,10 @@ typedef struct gb_tune_spec {
     double candidate_timeout_s, compile_timeout_s;
     size_t confirm;        /* leaders re-measured (0: none) */
     unsigned confirm_reps; /* repetitions each leader gets besides its first */
-    const char *command;   /* recorded with the run */
+    /* 1: the winner is not validated at the other shapes of its class that it is declared for
+     * (winner.c, siblings: a shorter and a longer K), only at the tuned one */
+    int no_siblings;
+    const char *command; /* recorded with the run */
     /* What the run minimises (objective.h). Energy and EDP need the energy loop in every
      * measurement (GEMMBENCH_ENERGY_MIN_S not 0), and a candidate's stored measurement counts
      * only with energy: one without (a time tuning's) is measured again, as the next

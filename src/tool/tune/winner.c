@@ -204,6 +204,82 @@ static int assess(const gb_leader_t *ld, const gb_tune_spec_t *spec, const gb_re
     return GB_OK;
 }
 
+/* The shapes of the tuned shape's class (gb_shape_class) that a class's entry serves and its
+ * one tuned shape does not test: the first, of those below, with a shorter K, and the first
+ * with a longer one, as the same work in other proportions; where a kernel's rounding depends
+ * on K (sums of a fixed length in a tensor core), an entry that validated at its shape may not
+ * at another of its class (bench/notes/wgmma.md#wgm2-bk32). Their count (0-2). */
+static size_t siblings(const gb_tune_spec_t *spec, size_t out[2][3])
+{
+    /* m, n, k scaled by num / den each. */
+    static const unsigned char scale[2][4][6] = {
+        {{2, 1, 2, 1, 1, 4}, {1, 1, 2, 1, 1, 2}, {2, 1, 1, 1, 1, 2}, {1, 1, 1, 1, 1, 2}},
+        {{1, 2, 1, 2, 4, 1}, {1, 1, 1, 2, 2, 1}, {1, 2, 1, 1, 2, 1}, {1, 1, 1, 1, 2, 1}},
+    };
+    char cls[64], c2[64];
+    gb_shape_class(spec->m, spec->n, spec->k, cls, sizeof cls);
+    const size_t dims[3] = {spec->m, spec->n, spec->k};
+    size_t n = 0;
+    for (int dir = 0; dir < 2; dir++)
+        for (int i = 0; i < 4; i++) {
+            const unsigned char *f = scale[dir][i];
+            size_t d[3];
+            int ok = 1;
+            for (int j = 0; j < 3; j++) {
+                ok &= dims[j] % f[2 * j + 1] == 0;
+                d[j] = dims[j] / f[2 * j + 1] * f[2 * j];
+            }
+            if (ok && d[0] && d[1] && d[2] &&
+                !strcmp(gb_shape_class(d[0], d[1], d[2], c2, sizeof c2), cls)) {
+                memcpy(out[n++], d, sizeof d);
+                break;
+            }
+        }
+    return n;
+}
+
+/* Whether leader ld validates at its class's siblings of the tuned shape (measured and stored
+ * like any point, or read from the store): 1, or 0 with why. A sibling the configuration
+ * cannot run (a constraint, a failure recorded) is passed over, not held against it. */
+static int siblings_validate(const gb_leader_t *ld, const gb_tune_spec_t *spec,
+                             const gb_registry_t *reg, gb_context_t *ctx, gb_store_t *st,
+                             gb_leaders_measure_fn measure, void *mu, int *rc, char *why,
+                             size_t whylen)
+{
+    size_t sh[2][3];
+    const size_t ns = siblings(spec, sh);
+    *rc = GB_OK;
+    for (size_t i = 0; i < ns; i++) {
+        gb_tune_spec_t sib = *spec;
+        sib.m = sh[i][0];
+        sib.n = sh[i][1];
+        sib.k = sh[i][2];
+        gb_job_t job;
+        gb_point_t pt;
+        gb_point_init(&pt);
+        char msg[512] = "";
+        int r = repetition(ld, 0, &sib, reg, ctx, st, measure, mu, &job, &pt, msg, sizeof msg);
+        if (r == GB_ENOMEM || r == GB_ESTORE) {
+            gb_point_free(&pt);
+            *rc = r;
+            return 0;
+        }
+        int code = r;
+        char reason[400] = "";
+        double sc;
+        if (r == GB_OK)
+            gb_leaders_score(&pt, &sc, &code, reason, sizeof reason);
+        gb_point_free(&pt);
+        if (code == GB_EVALIDATION) {
+            char cls[64];
+            snprintf(why, whylen, "at %zux%zux%zu, a shape of its class %s: %s", sib.m, sib.n,
+                     sib.k, gb_shape_class(sib.m, sib.n, sib.k, cls, sizeof cls), reason);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* "[0.91, 1.02] ms (95%, 30 calls in 3 measurements)" into buf: v's interval, how sure, and
  * over what. */
 static const char *interval_text(const verdict_t *v, char *buf, size_t len)
@@ -301,6 +377,34 @@ int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_reg
             best = i;
         } else if (second == SIZE_MAX || v[i].score > v[second].score) {
             second = i;
+        }
+    }
+    /* The best must validate at its class's other shapes too; one that does not is passed
+     * over, and said, for the next. */
+    while (rc == GB_OK && best != SIZE_MAX && !spec->no_siblings &&
+           !(hooks && hooks->stop && *hooks->stop)) {
+        char why[700] = "", ps[400];
+        if (siblings_validate(&l->v[best], spec, reg, ctx, st, measure, mu, &rc, why, sizeof why))
+            break;
+        if (rc != GB_OK)
+            break;
+        v[best].valid = 0;
+        if (hooks && hooks->note) {
+            char line[1200];
+            gb_tune__params_text(&l->v[best].params, ps, sizeof ps);
+            snprintf(line, sizeof line, "leader %s passed over: not valid %s", ps, why);
+            hooks->note(line, hooks->user);
+        }
+        best = second = SIZE_MAX;
+        for (size_t i = 0; i < n; i++) {
+            if (!v[i].valid)
+                continue;
+            if (best == SIZE_MAX || v[i].score > v[best].score) {
+                second = best;
+                best = i;
+            } else if (second == SIZE_MAX || v[i].score > v[second].score) {
+                second = i;
+            }
         }
     }
     if (rc == GB_ENOMEM && !msg[0])
