@@ -182,7 +182,9 @@ static int on_finished(const gb_tune_spec_t *spec, int rc, const char *msg,
         if (!v->not_kept)
             printf("%s  tuning database: %s\n", who, po->kept_why);
     } else if (!strcmp(po->run.status, "done")) {
-        printf("%s  no winner: no candidate passed validation with a faithful result\n", who);
+        printf("%s  no winner: no candidate passed validation with a faithful result (at the tuned "
+               "shape and, for a leader, its class's other shapes)\n",
+               who);
     }
     fflush(stdout);
     view_unlock(v);
