@@ -280,6 +280,22 @@ static int siblings_validate(const gb_leader_t *ld, const gb_tune_spec_t *spec,
     return 1;
 }
 
+/* The valid verdicts of the best and second score among v[0..n) (SIZE_MAX: none). */
+static void rank_valid(const verdict_t *v, size_t n, size_t *best, size_t *second)
+{
+    *best = *second = SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        if (!v[i].valid)
+            continue;
+        if (*best == SIZE_MAX || v[i].score > v[*best].score) {
+            *second = *best;
+            *best = i;
+        } else if (*second == SIZE_MAX || v[i].score > v[*second].score) {
+            *second = i;
+        }
+    }
+}
+
 /* "[0.91, 1.02] ms (95%, 30 calls in 3 measurements)" into buf: v's interval, how sure, and
  * over what. */
 static const char *interval_text(const verdict_t *v, char *buf, size_t len)
@@ -368,17 +384,9 @@ int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_reg
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
     int rc = GB_OK;
     size_t best = SIZE_MAX, second = SIZE_MAX;
-    for (size_t i = 0; i < n && rc == GB_OK; i++) {
+    for (size_t i = 0; i < n && rc == GB_OK; i++)
         rc = assess(&l->v[i], spec, reg, ctx, st, measure, mu, hooks, &v[i], msg, msglen);
-        if (rc != GB_OK || !v[i].valid)
-            continue;
-        if (best == SIZE_MAX || v[i].score > v[best].score) {
-            second = best;
-            best = i;
-        } else if (second == SIZE_MAX || v[i].score > v[second].score) {
-            second = i;
-        }
-    }
+    rank_valid(v, n, &best, &second);
     /* The best must validate at its class's other shapes too; one that does not is passed
      * over, and said, for the next. */
     while (rc == GB_OK && best != SIZE_MAX && !spec->no_siblings &&
@@ -395,17 +403,7 @@ int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_reg
             snprintf(line, sizeof line, "leader %s passed over: not valid %s", ps, why);
             hooks->note(line, hooks->user);
         }
-        best = second = SIZE_MAX;
-        for (size_t i = 0; i < n; i++) {
-            if (!v[i].valid)
-                continue;
-            if (best == SIZE_MAX || v[i].score > v[best].score) {
-                second = best;
-                best = i;
-            } else if (second == SIZE_MAX || v[i].score > v[second].score) {
-                second = i;
-            }
-        }
+        rank_valid(v, n, &best, &second);
     }
     if (rc == GB_ENOMEM && !msg[0])
         gb__fail(msg, msglen, rc, "out of memory");
