@@ -138,7 +138,7 @@ static void test_valid(void)
                 " 'global': ['M', 'N'], 'multiple_of': {'K': '8'},"
                 " 'ld_multiple_of': {'A': '4', 'C': 'VW'},"
                 " 'ld_avoid_multiple_of': {'A': '4096'},"
-                " 'nvidia_max_registers': 'REGS * 2',"
+                " 'nvidia_max_registers': 'REGS * 2', 'nvidia_min_groups': 'CTAS',"
                 " 'remainder': {'entry': 'rest', 'global': ['32 * (M % 8)', '1'],"
                 " 'local': ['32', '1']},"
                 " 'prologue': {'entry': 'pack', 'global': ['N / 4', 'K'], 'local': ['4', '1'],"
@@ -151,6 +151,7 @@ static void test_valid(void)
         CHECK(f.ld_multiple[0] && !strcmp(f.ld_multiple[0], "4") && !f.ld_multiple[1]);
         CHECK(f.ld_multiple[2] && !strcmp(f.ld_multiple[2], "VW"));
         CHECK(f.nv_max_registers && !strcmp(f.nv_max_registers, "REGS * 2"));
+        CHECK(f.nv_min_groups && !strcmp(f.nv_min_groups, "CTAS"));
         CHECK(f.ld_avoid[0] && !strcmp(f.ld_avoid[0], "4096") && !f.ld_avoid[1] && !f.ld_avoid[2]);
         CHECK(f.side[GB_SIDE_REMAINDER].entry && !strcmp(f.side[GB_SIDE_REMAINDER].entry, "rest"));
         CHECK(f.side[GB_SIDE_REMAINDER].global[0] &&
@@ -264,6 +265,7 @@ static void test_malformed(void)
         {"'presets': {", "'ld_multiple_of': ['4'], 'presets': {", "'ld_multiple_of'"},
         {"'presets': {", "'ld_multiple_of': {'A': 4}, 'presets': {", "'ld_multiple_of.A'"},
         {"'presets': {", "'nvidia_max_registers': 128, 'presets': {", "'nvidia_max_registers'"},
+        {"'presets': {", "'nvidia_min_groups': 3, 'presets': {", "'nvidia_min_groups'"},
         {"'presets': {", "'ptx_target': 'sm90a', 'presets': {", "'ptx_target'"},
         {"'presets': {", "'ptx_target': 'sm_90b', 'presets': {", "'ptx_target'"},
         {"'presets': {", "'ptx_target': 'sm_', 'presets': {", "'ptx_target'"},

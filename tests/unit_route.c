@@ -522,7 +522,8 @@ static void test_cases(void)
     }
 }
 
-/* Lets, the remainder launch, the workspace and the NVIDIA options. */
+/* Lets, the remainder launch, the workspace and the NVIDIA options (the register cap, and the
+ * work-groups an SM asked of the compiler's PTX). */
 static void test_geometry(void)
 {
     gb_device_info_t dev, nv;
@@ -539,6 +540,7 @@ static void test_geometry(void)
             " 'global': ['T * 64', '1'], 'local': ['64', '1'],"
             " 'remainder': {'entry': 'rem', 'global': ['R * NVIDIA', '1'], 'local': ['32', '1']},"
             " 'workspace': 'R * 4', 'nvidia_max_registers': 'MAXREG',"
+            " 'nvidia_min_groups': 'MAXREG / 64',"
             " 'parameters': {'MAXREG': {'default': 128, 'values': [0, 128]}}}",
             &f) != GB_OK)
         return;
@@ -551,7 +553,7 @@ static void test_geometry(void)
     CHECK(r.lets[0] == 8 && r.lets[1] == 4 && r.lets[2] == 64);
     CHECK(r.global[0] == 512 && r.local[0] == 64 && r.side_global[GB_SIDE_REMAINDER][0] == 0);
     CHECK(r.has_ws && r.ws_bytes == 16); /* 16 bytes, a token, below 16 */
-    CHECK(!strstr(r.options, "GB_NVIDIA") && !strstr(r.options, "maxrregcount"));
+    CHECK(!strstr(r.options, "GB_NVIDIA") && !strstr(r.options, "maxrregcount") && !r.ptx[0]);
     /* W names only a parameter and the device: a build option; T and R name M and N. */
     CHECK_HAS(r.options, "-DMAXREG=128 -DW=64");
     CHECK(!strstr(r.options, "-DT=") && !strstr(r.options, "-DR="));
@@ -559,6 +561,7 @@ static void test_geometry(void)
     CHECK_RC(gb__route_plan(&cfg, &p, &nv, &r, msg, sizeof msg), GB_OK);
     CHECK(r.side_global[GB_SIDE_REMAINDER][0] == 32 && r.side_local[GB_SIDE_REMAINDER][0] == 32);
     CHECK_HAS(r.options, "-DGB_NVIDIA=1 -cl-nv-maxrregcount=128");
+    CHECK(!strcmp(r.ptx, "/2")); /* the compiler's PTX, two work-groups an SM asked of it */
     CHECK_HAS(r.options, "-DW=65");
     CHECK(!strcmp(r.text, "native, remainder kernel"));
     gb__family_free(&f);

@@ -138,7 +138,7 @@ static void test_ptx_raise(void)
                                "   last";
     char *out = NULL, msg[256];
     size_t len = 0, raised = 0;
-    if (CHECK_RC(gb__ptx_raise(in, strlen(in), "sm_90a", &out, &len, &raised, msg, sizeof msg),
+    if (CHECK_RC(gb__ptx_raise(in, strlen(in), "sm_90a", 0, &out, &len, &raised, msg, sizeof msg),
                  GB_OK)) {
         CHECK(len == strlen(want) && !strcmp(out, want));
         CHECK(raised == 3);
@@ -146,19 +146,36 @@ static void test_ptx_raise(void)
     free(out);
     static const char plain[] = ".target sm_80\n";
     if (CHECK_RC(
-            gb__ptx_raise(plain, strlen(plain), "sm_90a", &out, &len, &raised, msg, sizeof msg),
+            gb__ptx_raise(plain, strlen(plain), "sm_90a", 0, &out, &len, &raised, msg, sizeof msg),
             GB_OK))
         CHECK(!strcmp(out, ".target sm_90a\n") && raised == 0);
     free(out);
     static const char none[] = "//@wgmma.fence.sync.aligned;\n",
                       two[] = ".target sm_90\n.target sm_90\n";
     out = NULL;
-    CHECK_RC(gb__ptx_raise(none, strlen(none), "sm_90a", &out, &len, &raised, msg, sizeof msg),
+    CHECK_RC(gb__ptx_raise(none, strlen(none), "sm_90a", 0, &out, &len, &raised, msg, sizeof msg),
              GB_EBUILD);
     CHECK(out == NULL && strstr(msg, "not PTX"));
-    CHECK_RC(gb__ptx_raise(two, strlen(two), "sm_90a", &out, &len, &raised, msg, sizeof msg),
+    CHECK_RC(gb__ptx_raise(two, strlen(two), "sm_90a", 0, &out, &len, &raised, msg, sizeof msg),
              GB_EBUILD);
     CHECK(out == NULL && strstr(msg, "two .target"));
+    /* With a number of work-groups an SM: each kernel's .reqntid (or .maxntid) line followed by
+     * .minnctapersm, the target kept where none is given; a text where no kernel states its
+     * work-group size refused. */
+    static const char kern[] =
+        ".target sm_90\n.entry k(\n\t.param .u32 a\n)\n.reqntid 128, 1, 1\n{\n"
+        "\tret;\n}\n.entry r(\n)\n\t.maxntid 32, 1, 1\n{\n\tret;\n}";
+    static const char kwant[] =
+        ".target sm_90\n.entry k(\n\t.param .u32 a\n)\n.reqntid 128, 1, 1\n.minnctapersm 3\n{\n"
+        "\tret;\n}\n.entry r(\n)\n\t.maxntid 32, 1, 1\n.minnctapersm 3\n{\n\tret;\n}";
+    if (CHECK_RC(gb__ptx_raise(kern, strlen(kern), "", 3, &out, &len, &raised, msg, sizeof msg),
+                 GB_OK))
+        CHECK(len == strlen(kwant) && !strcmp(out, kwant));
+    free(out);
+    out = NULL;
+    CHECK_RC(gb__ptx_raise(plain, strlen(plain), "sm_90a", 2, &out, &len, &raised, msg, sizeof msg),
+             GB_EBUILD);
+    CHECK(out == NULL && strstr(msg, ".reqntid"));
 }
 
 int main(void)

@@ -48,7 +48,7 @@ static gb_preset_t f0_presets[] = {
     {"cpu_rb_14x16_d", "14 x 16 doubles per work-item: 28 AVX-512 accumulators", 2u, 5, f0_s6_names, f0_s6_values},
 };
 static char *f1_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
-static char *f1_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
+static char *f1_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0"};
 static char *f1_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f1_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f1_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -68,6 +68,7 @@ static long f1_p12_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static long f1_p13_values[] = {0, 1, 2, 4};
 static long f1_p14_values[] = {0, 1};
 static long f1_p15_values[] = {0, 128, 168};
+static long f1_p16_values[] = {0, 2, 3};
 static gb_param_t f1_params[] = {
     {"WM", "rows of C per warp (multiple of MMAM)", 32L, f1_p0_values, 3, 1L, 1073741824L, 0, 0u},
     {"WN", "columns of C per warp", 32L, f1_p1_values, 4, 1L, 1073741824L, 0, 0u},
@@ -85,6 +86,7 @@ static gb_param_t f1_params[] = {
     {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f1_p13_values, 4, 1L, 1073741824L, 0, 0u},
     {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f1_p14_values, 2, 1L, 1073741824L, 0, 0u},
     {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f1_p15_values, 3, 1L, 1073741824L, 0, 0u},
+    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f1_p16_values, 3, 1L, 1073741824L, 0, 0u},
 };
 static char *f1_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM"};
 static long f1_s0_values[] = {32, 32, 4, 2, 8, 8, 4, 4, 1, 8};
@@ -118,7 +120,7 @@ static gb_preset_t f1_presets[] = {
     {"dgemm_dmma_16x128x16", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 2u, 13, f1_s8_names, f1_s8_values},
 };
 static char *f2_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
-static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
+static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0"};
 static char *f2_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f2_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f2_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -138,6 +140,7 @@ static long f2_p12_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static long f2_p13_values[] = {0, 1, 2, 4};
 static long f2_p14_values[] = {0, 1};
 static long f2_p15_values[] = {0, 128, 168};
+static long f2_p16_values[] = {0, 2, 3};
 static gb_param_t f2_params[] = {
     {"WM", "rows of C per warp (multiple of MMAM)", 32L, f2_p0_values, 3, 1L, 1073741824L, 0, 0u},
     {"WN", "columns of C per warp", 32L, f2_p1_values, 4, 1L, 1073741824L, 0, 0u},
@@ -155,6 +158,7 @@ static gb_param_t f2_params[] = {
     {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f2_p13_values, 4, 1L, 1073741824L, 0, 0u},
     {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f2_p14_values, 2, 1L, 1073741824L, 0, 0u},
     {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f2_p15_values, 3, 1L, 1073741824L, 0, 0u},
+    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f2_p16_values, 3, 1L, 1073741824L, 0, 0u},
 };
 static char *f2_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "KCONT", "SPLITK"};
 static long f2_s0_values[] = {64, 32, 2, 2, 16, 16, 4, 4, 1, 8, 1, 1, 0};
@@ -1074,6 +1078,7 @@ gb_family_t gb__builtin_families[] = {
     .local[1] = "1",
     .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
+    .nv_min_groups = "MINCTAS",
     .expand_b = "EXPANDB",
     .expand_b_where = "M <= 2 * WGM * WM",
     .side[1].entry = "mma_sync_sum",
@@ -1086,8 +1091,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 2u, .layouts = 4u,
-    .nargs = 19, .nconstraints = 10, .nextensions = 1, .nlets = 7,
-    .nparams = 16, .npresets = 9,
+    .nargs = 19, .nconstraints = 11, .nextensions = 1, .nlets = 7,
+    .nparams = 17, .npresets = 9,
     .args = f1_args,
     .constraints = f1_constraints,
     .extensions = f1_extensions,
@@ -1113,6 +1118,7 @@ gb_family_t gb__builtin_families[] = {
     .local[1] = "1",
     .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
+    .nv_min_groups = "MINCTAS",
     .expand_b = "EXPANDB",
     .expand_b_where = "M <= 2 * WGM * WM",
     .side[1].entry = "mma_sync_sum",
@@ -1125,8 +1131,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 2u, .layouts = 11u,
-    .nargs = 19, .nconstraints = 10, .nextensions = 1, .nlets = 7,
-    .nparams = 16, .npresets = 3,
+    .nargs = 19, .nconstraints = 11, .nextensions = 1, .nlets = 7,
+    .nparams = 17, .npresets = 3,
     .args = f2_args,
     .constraints = f2_constraints,
     .extensions = f2_extensions,

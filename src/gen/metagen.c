@@ -155,6 +155,7 @@ static void family_entry(size_t i, const gb_family_t *f)
                  {"ld_avoid[1]", f->ld_avoid[1]},
                  {"ld_avoid[2]", f->ld_avoid[2]},
                  {"nv_max_registers", f->nv_max_registers},
+                 {"nv_min_groups", f->nv_min_groups},
                  {"expand_b", f->expand_b},
                  {"expand_b_where", f->expand_b_where},
                  {"ptx_target", f->ptx_target},

@@ -396,6 +396,7 @@ static int parse_members(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
         (rc = parse_multiples(c, root, "ld_multiple_of", "ABC", f->ld_multiple)) ||
         (rc = parse_multiples(c, root, "ld_avoid_multiple_of", "ABC", f->ld_avoid)) ||
         (rc = gb__family_string(c, root, "nvidia_max_registers", 0, &f->nv_max_registers)) ||
+        (rc = gb__family_string(c, root, "nvidia_min_groups", 0, &f->nv_min_groups)) ||
         (rc = parse_expand_b(c, root, f)) || (rc = parse_ptx(c, root, f)) ||
         (rc = parse_side(c, root, f, GB_SIDE_PROLOGUE)) ||
         (rc = parse_side(c, root, f, GB_SIDE_REMAINDER)) || (rc = parse_lets(c, root, f)) ||
@@ -486,9 +487,10 @@ int gb__family_parse_at(const char *json, size_t len, const char *origin, const 
                              KEYS("family", "description", "author", "license", "source", "entry",
                                   "precisions", "layouts", "args", "global", "local", "parameters",
                                   "constraints", "requires", "multiple_of", "ld_multiple_of",
-                                  "ld_avoid_multiple_of", "nvidia_max_registers", "expand_b",
-                                  "ptx_target", "ptx_unless", "prologue", "remainder", "workspace",
-                                  "launch_factor", "unsplit", "traffic", "let", "presets"));
+                                  "ld_avoid_multiple_of", "nvidia_max_registers",
+                                  "nvidia_min_groups", "expand_b", "ptx_target", "ptx_unless",
+                                  "prologue", "remainder", "workspace", "launch_factor", "unsplit",
+                                  "traffic", "let", "presets"));
     cJSON_Delete(root);
     if (rc != GB_OK)
         gb__family_free(f);

@@ -251,7 +251,7 @@ void gb__inputs_free(gb_inputs_t *in)
 }
 
 /* prog built (err its clBuildProgram's status): GB_OK, or GB_EBUILD with the log in msg (and
- * prog released). what says which build: "" for the source, " as PTX for sm_90a" for its
+ * prog released). what says which build: "" for the source, " as PTX (sm_90a)" for its
  * raised PTX. */
 static int built(cl_program prog, cl_device_id d, cl_int err, const char *name, const char *what,
                  const char *options, char *msg, size_t msglen)
@@ -320,35 +320,42 @@ static void keep_ptx(const char *name, const char *target, const char *ptx, size
         fclose(f);
 }
 
-/* prog's binary (the PTX NVIDIA's OpenCL made of the source) raised to target and built: the
- * new program in *out. */
-static int build_ptx(gb_context_t *ctx, cl_program prog, const char *name, const char *target,
+/* prog's binary (the PTX NVIDIA's OpenCL made of the source) made as recipe says and built:
+ * the new program in *out. recipe: the target it is raised to ("sm_90a"), then optionally "/"
+ * and the work-groups an SM its kernels must fit (.minnctapersm); "/3" keeps the target. */
+static int build_ptx(gb_context_t *ctx, cl_program prog, const char *name, const char *recipe,
                      cl_program *out, char *msg, size_t msglen)
 {
     cl_device_id d = (cl_device_id)ctx->dev->cl_device;
+    char target[32];
+    const char *slash = strchr(recipe, '/');
+    const size_t tl = slash ? (size_t)(slash - recipe) : strlen(recipe);
+    snprintf(target, sizeof target, "%.*s", (int)(tl < sizeof target ? tl : sizeof target - 1),
+             recipe);
+    const unsigned groups = slash ? (unsigned)strtoul(slash + 1, NULL, 10) : 0;
     size_t len = 0;
     unsigned char *bin = gb__program_binary(prog, &len);
     if (!bin)
-        return gb__fail(msg, msglen, GB_EBUILD, "'%s': the compiler gave no binary to raise to %s",
-                        name, target);
+        return gb__fail(msg, msglen, GB_EBUILD, "'%s': the compiler gave no binary to make PTX of",
+                        name);
     char *ptx = NULL;
     size_t plen = 0, raised = 0;
-    int rc = gb__ptx_raise((const char *)bin, strnlen((const char *)bin, len), target, &ptx, &plen,
-                           &raised, msg, msglen);
+    int rc = gb__ptx_raise((const char *)bin, strnlen((const char *)bin, len), target, groups, &ptx,
+                           &plen, &raised, msg, msglen);
     free(bin);
     if (rc != GB_OK)
         return rc;
-    keep_ptx(name, target, ptx, plen);
+    keep_ptx(name, target[0] ? target : "as-made", ptx, plen);
     const unsigned char *text[1] = {(const unsigned char *)ptx};
     cl_int status, err;
     cl_program p = clCreateProgramWithBinary(ctx->cl, 1, &d, &plen, text, &status, &err);
     free(ptx);
     if (err != CL_SUCCESS || status != CL_SUCCESS)
         return gb__fail(msg, msglen, GB_EBUILD,
-                        "'%s': its PTX raised to %s was refused (%s, binary status %s)", name,
-                        target, gb__cl_errname(err), gb__cl_errname(status));
-    char what[48];
-    snprintf(what, sizeof what, " as PTX for %s", target);
+                        "'%s': its PTX (%s) was refused (%s, binary status %s)", name, recipe,
+                        gb__cl_errname(err), gb__cl_errname(status));
+    char what[64];
+    snprintf(what, sizeof what, " as PTX (%s)", recipe);
     if ((rc = built(p, d, clBuildProgram(p, 1, &d, "", NULL, NULL), name, what, "", msg, msglen)) ==
         GB_OK)
         *out = p;

@@ -96,8 +96,9 @@ int gb__context_wrap(gb_context_t **out, const gb_device_info_t *dev, cl_context
 int gb__cl_check(gb_context_t *ctx, cl_int err, const char *what);
 const char *gb__cl_errname(cl_int err);
 
-/* Builds source with options; with ptx not "" (a PTX target, "sm_90a") the program is then the
- * compiler's PTX raised to that target (gb__ptx_raise) and loaded as a binary. On failure msg
+/* Builds source with options; with ptx not "" (a recipe: a PTX target, "sm_90a", and after a
+ * "/" the kernels' .minnctapersm, as gb_route_t's ptx) the program is then the compiler's PTX
+ * made so (gb__ptx_raise) and loaded as a binary. On failure msg
  * holds the build log and the result is GB_EBUILD. *ms gets the build time. The caller releases
  * *out. Any thread. */
 int gb__program_build(gb_context_t *ctx, const char *name, const char *source, const char *options,

@@ -51,6 +51,9 @@ struct gb_family {
     char *expand_b_where;      /* expression, may be NULL (everywhere): where it does so */
     char *nv_max_registers;    /* expression, may be NULL: where positive, NVIDIA's compiler gets
                                -cl-nv-maxrregcount with its value (registers per work-item) */
+    char *nv_min_groups;       /* expression, may be NULL: where positive, on NVIDIA's OpenCL the
+                               program is built from the PTX its compiler makes, each kernel's
+                               .minnctapersm set to its value (work-groups an SM must fit) */
     char *ptx_target;          /* NULL, or a PTX architecture ("sm_90a"): on NVIDIA's OpenCL the
                                program is the PTX its compiler makes of the source, raised to this
                                target (gb__ptx_raise), loaded as a binary; only devices of that

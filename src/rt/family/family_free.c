@@ -45,6 +45,7 @@ void gb__family_free(gb_family_t *f)
     free_strings(f->extensions, f->nextensions);
     free(f->local_mem);
     free(f->nv_max_registers);
+    free(f->nv_min_groups);
     free(f->expand_b);
     free(f->expand_b_where);
     free(f->ptx_target);

@@ -80,6 +80,14 @@ int gb__route_options(const gb_config_t *cfg, const gb_device_info_t *dev,
         if (f->nv_max_registers && regs > 0)
             used += (size_t)snprintf(r->options + used, sizeof r->options - used,
                                      " -cl-nv-maxrregcount=%lld", regs);
+        long long groups;
+        if (f->nv_min_groups && (rc = gb__route_eval(f, vs, "nvidia_min_groups", f->nv_min_groups,
+                                                     0, &groups, msg, msglen)) != GB_OK)
+            return rc;
+        if (f->nv_min_groups && groups > 0) {
+            const size_t tl = strlen(r->ptx);
+            snprintf(r->ptx + tl, sizeof r->ptx - tl, "/%lld", groups > 64 ? 64 : groups);
+        }
     }
     int fits = 1;
     for (size_t i = 0; i < cfg->params.count; i++)

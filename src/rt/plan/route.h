@@ -92,9 +92,11 @@ typedef struct gb_route {
     long long factor;            /* the launch factor's value (1 where none is declared) */
     int unsplit;                 /* built with the family's 'unsplit' values (factor 1) */
     char options[512];           /* the main program's build options */
-    char ptx[16];                /* "" or the PTX target its program is raised to (sm_90a) */
-    char helper_options[64];     /* the helper passes' program's ("" when no copy is needed) */
-    char text[128];              /* what a results row says: "swap, transpose B, pad to 64x64x64" */
+    char ptx[24]; /* "": plain OpenCL C; else its program is made of the PTX its compiler makes:
+                     raised to the target given ("sm_90a"), and after a "/" its kernels'
+                     .minnctapersm ("sm_90a/2", "/3": the target kept; nvidia_min_groups) */
+    char helper_options[64]; /* the helper passes' program's ("" when no copy is needed) */
+    char text[128];          /* what a results row says: "swap, transpose B, pad to 64x64x64" */
 } gb_route_t;
 
 /* What of a device a route depends on (gb__route_plan reads nothing else of it but its name, for

@@ -4,7 +4,10 @@
  * stays a comment ("//@..."), which the compiler passes into its PTX with the operands' virtual
  * registers filled in. Here each such line is made an instruction again and the target raised
  * (sm_90a), and the text is then loaded as the program's binary (docs/kernel-metadata.md, "PTX
- * programs"). */
+ * programs"). The same path serves a family that asks for a number of work-groups an SM
+ * (nvidia_min_groups): its kernels' .minnctapersm, which OpenCL C cannot state, with the target
+ * kept. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,17 +16,26 @@
 /* The marker that opens a deferred instruction's line, after blanks. */
 static const char mark[] = "//@";
 
-int gb__ptx_raise(const char *ptx, size_t len, const char *target, char **out, size_t *outlen,
-                  size_t *raised, char *msg, size_t msglen)
+int gb__ptx_raise(const char *ptx, size_t len, const char *target, unsigned min_groups, char **out,
+                  size_t *outlen, size_t *raised, char *msg, size_t msglen)
 {
     *out = NULL;
     *raised = 0;
     const size_t tlen = strlen(target);
+    /* A directive after every line of a work-group size: no more lines than the text has
+     * newlines and one. */
+    char directive[40] = "";
+    if (min_groups)
+        snprintf(directive, sizeof directive, ".minnctapersm %u\n", min_groups);
+    const size_t dlen = strlen(directive);
+    size_t lines = 1;
+    for (size_t i = 0; dlen && i < len; i++)
+        lines += ptx[i] == '\n';
     /* At most one longer .target line: the text grows by the target's length at most. */
-    char *t = malloc(len + tlen + 2);
+    char *t = malloc(len + tlen + 2 + lines * (dlen + 1));
     if (!t)
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
-    size_t used = 0;
+    size_t used = 0, sized = 0;
     int targets = 0;
     for (size_t at = 0; at < len;) {
         const char *line = ptx + at;
@@ -44,13 +56,18 @@ int gb__ptx_raise(const char *ptx, size_t len, const char *target, char **out, s
                 free(t);
                 return gb__fail(msg, msglen, GB_EBUILD, "the compiler's PTX has two .target lines");
             }
-            memcpy(t + used, line, blank + 8);
-            used += blank + 8;
-            memcpy(t + used, target, tlen);
-            used += tlen;
-            const size_t rest = (size_t)(line + n - (arch + alen));
-            memcpy(t + used, arch + alen, rest);
-            used += rest;
+            if (!tlen) {
+                memcpy(t + used, line, n);
+                used += n;
+            } else {
+                memcpy(t + used, line, blank + 8);
+                used += blank + 8;
+                memcpy(t + used, target, tlen);
+                used += tlen;
+                const size_t rest = (size_t)(line + n - (arch + alen));
+                memcpy(t + used, arch + alen, rest);
+                used += rest;
+            }
         } else if (n - blank >= sizeof mark - 1 && !strncmp(line + blank, mark, sizeof mark - 1)) {
             /* The marker becomes blanks: line numbers and columns stay as they were. */
             memcpy(t + used, line, n);
@@ -60,8 +77,22 @@ int gb__ptx_raise(const char *ptx, size_t len, const char *target, char **out, s
         } else {
             memcpy(t + used, line, n);
             used += n;
+            if (dlen && n - blank >= 8 &&
+                (!strncmp(line + blank, ".reqntid", 8) || !strncmp(line + blank, ".maxntid", 8))) {
+                if (t[used - 1] != '\n')
+                    t[used++] = '\n';
+                memcpy(t + used, directive, dlen);
+                used += dlen;
+                sized++;
+            }
         }
         at += n;
+    }
+    if (dlen && !sized) {
+        free(t);
+        return gb__fail(msg, msglen, GB_EBUILD,
+                        "the compiler's PTX states no kernel's work-group size (.reqntid), "
+                        "which .minnctapersm needs: give the kernel reqd_work_group_size");
     }
     if (!targets) {
         free(t);

@@ -120,11 +120,13 @@ int gb__program_text(const char *prelude, const char *source, char **text, size_
                      char digest[65]);
 
 /* ptx (len bytes, the PTX an OpenCL compiler made) as a PTX program for target (ptx.c): its
- * .target line names target, and every line that opens with "//@" (after blanks) is that
- * line's instruction, the marker blanked. *out is a new NUL-terminated text (the caller frees
- * it) of *outlen bytes; *raised counts the lines made instructions. GB_OK, GB_ENOMEM, or
- * GB_EBUILD with why in msg when the text has no .target line (not PTX) or two. */
-int gb__ptx_raise(const char *ptx, size_t len, const char *target, char **out, size_t *outlen,
-                  size_t *raised, char *msg, size_t msglen);
+ * .target line names target ("": the compiler's kept), and every line that opens with "//@"
+ * (after blanks) is that line's instruction, the marker blanked; with min_groups > 0 each
+ * kernel's .reqntid or .maxntid line is followed by ".minnctapersm min_groups". *out is a new
+ * NUL-terminated text (the caller frees it) of *outlen bytes; *raised counts the lines made
+ * instructions. GB_OK, GB_ENOMEM, or GB_EBUILD with why in msg when the text has no .target
+ * line (not PTX) or two, or min_groups > 0 and no kernel states its work-group size. */
+int gb__ptx_raise(const char *ptx, size_t len, const char *target, unsigned min_groups, char **out,
+                  size_t *outlen, size_t *raised, char *msg, size_t msglen);
 
 #endif
