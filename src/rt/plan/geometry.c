@@ -50,6 +50,14 @@ void gb__route_text_add(gb_route_t *r, const char *what)
     snprintf(r->text + used, sizeof r->text - used, "%s%s", used ? ", " : "", what);
 }
 
+/* An optional key's expression evaluated (0 where the family has none). */
+static int eval_or_zero(const gb_family_t *f, const gb_route_vars_t *vs, const char *what,
+                        const char *expr, long long *out, char *msg, size_t msglen)
+{
+    *out = 0;
+    return expr ? gb__route_eval(f, vs, what, expr, 0, out, msg, msglen) : GB_OK;
+}
+
 /* The build options: precision, the layout the kernel sees, the vendor path, the register cap,
  * every parameter, and the lets that depend only on those and the device: constants the kernel
  * reads rather than computes again. */
@@ -71,20 +79,17 @@ int gb__route_options(const gb_config_t *cfg, const gb_device_info_t *dev,
         snprintf(r->ptx, sizeof r->ptx, "%s", ptx);
     if (gb__route_nvidia(dev)) {
         used += (size_t)snprintf(r->options + used, sizeof r->options - used, " -DGB_NVIDIA=1");
-        long long regs;
+        long long regs, groups;
         int rc;
-        if (f->nv_max_registers &&
-            (rc = gb__route_eval(f, vs, "nvidia_max_registers", f->nv_max_registers, 0, &regs, msg,
-                                 msglen)) != GB_OK)
+        if ((rc = eval_or_zero(f, vs, "nvidia_max_registers", f->nv_max_registers, &regs, msg,
+                               msglen)) != GB_OK ||
+            (rc = eval_or_zero(f, vs, "nvidia_min_groups", f->nv_min_groups, &groups, msg,
+                               msglen)) != GB_OK)
             return rc;
-        if (f->nv_max_registers && regs > 0)
+        if (regs > 0)
             used += (size_t)snprintf(r->options + used, sizeof r->options - used,
                                      " -cl-nv-maxrregcount=%lld", regs);
-        long long groups;
-        if (f->nv_min_groups && (rc = gb__route_eval(f, vs, "nvidia_min_groups", f->nv_min_groups,
-                                                     0, &groups, msg, msglen)) != GB_OK)
-            return rc;
-        if (f->nv_min_groups && groups > 0) {
+        if (groups > 0) {
             const size_t tl = strlen(r->ptx);
             snprintf(r->ptx + tl, sizeof r->ptx - tl, "/%lld", groups > 64 ? 64 : groups);
         }

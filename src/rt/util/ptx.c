@@ -56,18 +56,14 @@ int gb__ptx_raise(const char *ptx, size_t len, const char *target, unsigned min_
                 free(t);
                 return gb__fail(msg, msglen, GB_EBUILD, "the compiler's PTX has two .target lines");
             }
-            if (!tlen) {
-                memcpy(t + used, line, n);
-                used += n;
-            } else {
-                memcpy(t + used, line, blank + 8);
-                used += blank + 8;
-                memcpy(t + used, target, tlen);
-                used += tlen;
-                const size_t rest = (size_t)(line + n - (arch + alen));
-                memcpy(t + used, arch + alen, rest);
-                used += rest;
-            }
+            /* An empty target keeps the compiler's. */
+            memcpy(t + used, line, blank + 8);
+            used += blank + 8;
+            memcpy(t + used, tlen ? target : arch, tlen ? tlen : alen);
+            used += tlen ? tlen : alen;
+            const size_t rest = (size_t)(line + n - (arch + alen));
+            memcpy(t + used, arch + alen, rest);
+            used += rest;
         } else if (n - blank >= sizeof mark - 1 && !strncmp(line + blank, mark, sizeof mark - 1)) {
             /* The marker becomes blanks: line numbers and columns stay as they were. */
             memcpy(t + used, line, n);
