@@ -40,12 +40,19 @@
  * of atom column n is Bs[4j + t][8n + g]. Only how the registers are grouped into instructions
  * depends on the shape (MMAM x 8 x MMAK).
  *
+ * With KPAIR=1 the k of every 8 are dealt to the lanes in pairs: lane t takes k = 8p + 2t in k-quad
+ * 2p and 8p + 2t + 1 in quad 2p + 1 (A's and B's alike, so an instruction sums over the same k
+ * in another order), so that in a K-contiguous tile its elements of two quads are neighbours,
+ * one 16-byte (single: 8-byte) load.
  * Banks: in double a fragment load is a 64-bit LDS; in each half-warp the lanes read
  * As[4j + t][8i + g], t in 0..3 and g in 0..3 (or 4..7), i.e. 16 addresses t*(MWG + PAD) + g +
  * const, which are 16 different 8-byte bank pairs when MWG + PAD is 4 modulo 16 (PAD = 4). In
  * single, the 32 lanes read t*(MWG + PAD) + g + const, 32 different banks when MWG + PAD is 8
  * modulo 32 (PAD = 8). A K-contiguous tile (KCONT) is read at g*LDK + t + const: distinct
- * banks in either precision when LDK is an odd multiple of 4. The transposing stores of a
+ * banks in either precision when LDK is an odd multiple of 4. With KPAIR the k-major tile is
+ * read at rows 2t and 2t + 1 (distinct bank pairs when its row is 2 modulo 8 in double, 4 modulo
+ * 8 in single: PAD 2 and 4 with tiles of 64 and 128), and a K-contiguous one in pairs at g*LDK
+ * + 2t, distinct 16-byte (8-byte) columns when LDK is 8 modulo 16. The transposing stores of a
  * K-contiguous operand are scalar, 16 consecutive rows per half-warp; copied rows are 128-bit
  * STS of consecutive addresses.
  *
@@ -126,6 +133,9 @@
 #ifndef KCONT
 #define KCONT 0 /* 1: an operand stored K-contiguous stays so in local memory (see below) */
 #endif
+#ifndef KPAIR
+#define KPAIR 0 /* 1: a lane's k taken in adjacent pairs (see above) */
+#endif
 #ifndef SPLITK
 #define SPLITK 1 /* most pieces a tile's K is cut into (split-K); 1: none; 0: the grid's need */
 #endif
@@ -179,6 +189,9 @@ typedef float4 vec_t;
 #if PAD % VW
 #error "mma_sync: PAD must keep local rows 16-byte aligned"
 #endif
+#if KPAIR && BK % 8
+#error "mma_sync: KPAIR deals k in pairs of k-quads: BK must be a multiple of 8"
+#endif
 
 #define NWARPS (WGM * WGN)
 #define WGS (32 * NWARPS)
@@ -187,8 +200,13 @@ typedef float4 vec_t;
 #define LDA (MWG + PAD) /* local row strides, elements */
 #define LDB (NWG + PAD)
 /* The row stride of a K-contiguous local tile: an odd multiple of 4 elements, so that the 16
- * (double) or 32 (single) lanes of a fragment load, at g * LDK + t, hit distinct banks. */
+ * (double) or 32 (single) lanes of a fragment load, at g * LDK + t, hit distinct banks; with
+ * KPAIR 8 modulo 16, for the pairs' loads at g * LDK + 2t. */
+#if KPAIR
+#define LDK (BK / 8 % 2 ? BK : BK + 8)
+#else
 #define LDK (BK / 4 % 2 ? BK : BK + 4)
+#endif
 
 #if GB_TRANS_A
 #define A_TRANSPOSED 0 /* A^T stored K x M: M contiguous, copied into As[k][m] */
@@ -213,6 +231,9 @@ typedef float4 vec_t;
 #define MI (WM / 8)  /* atoms along M per warp */
 #define NI (WN / 8)  /* atoms along N per warp */
 #define KQ (BK / 4)  /* k-quads per K step */
+/* The lane's first k of a step (times the tile's k stride), and its k-quad j's from there. */
+#define KLANE(t) ((1 + KPAIR) * (t))
+#define KOFF(j) (KPAIR ? 8 * ((j) / 2) + (j) % 2 : 4 * (j))
 
 #if (MWG * BK / (32 * VW)) % NWARPS || (NWG * BK / (32 * VW)) % NWARPS
 #error "mma_sync: each slice must split into whole 32-lane chunks per warp"
@@ -506,16 +527,26 @@ XD_INLINE void operand(const real x, op_t *big, op_t *small)
 #endif
 }
 
+/* The lane's elements of k-quads j and j + 1 (KPAIR: k and k + 1, ks apart in the tile; one
+ * load where K is contiguous there), as operands in slots s and s + 1 of x (xs: small parts). */
+XD_INLINE void operand_pair(local const real *p, const int ks, op_t *x, op_t *xs, const int s)
+{
+    const real2 v = ks == 1 ? *(local const real2 *)p : (real2)(p[0], p[ks]);
+    operand(v.x, &x[s], &xs[s]);
+    operand(v.y, &x[s + 1], &xs[s + 1]);
+}
+
 /* acc += this warp's block of A times B over one K step. as and bs point at the lane's first
- * fragment element in the current buffers: As + t*A_KS + (wm0 + g)*A_MS and Bs + t*B_KS +
- * (wn0 + g)*B_NS.
+ * fragment element in the current buffers: As + KLANE(t)*A_KS + (wm0 + g)*A_MS and Bs +
+ * KLANE(t)*B_KS + (wn0 + g)*B_NS.
  * The lane's operands are read from local memory (and split) once each: all KQ k-quads of the
  * step before its first instruction (FRAG=0), or the MMAK/4 k-quads of each instruction's K
- * just before it (FRAG=1: fewer registers). With KACC=1 the step's sums start at zero. */
+ * just before it (FRAG=1: fewer registers; with KPAIR at least a pair). With KACC=1 the step's
+ * sums start at zero. */
 XD_INLINE void multiply(local const real *as, local const real *bs, real *acc, const int warp,
                         const int lane EMU_PARAMS)
 {
-#define JN (FRAG ? MMAK / 4 : KQ) /* k-quads held in registers at a time */
+#define JN (FRAG ? (KPAIR && MMAK == 4 ? 2 : MMAK / 4) : KQ) /* k-quads held at a time */
     op_t af[MI * JN], bf[NI * JN], afs[MI * JN], bfs[NI * JN];
 #if KACC == 1
     /* The step's sums, from zero; added to acc at the end. Here rather than in tile (where
@@ -538,18 +569,26 @@ XD_INLINE void multiply(local const real *as, local const real *bs, real *acc, c
 #pragma unroll
         for (int kb = 0; kb < BK / MMAK; kb++) {
             /* The held k-quads: j0 .. j0 + JN - 1, in slots 0 .. JN - 1. */
-            const int j0 = FRAG ? kb * (MMAK / 4) : 0;
-            if (FRAG || kb == 0) {
+            const int j0 = kb * (MMAK / 4) / JN * JN;
+            if (kb * (MMAK / 4) % JN == 0) {
 #pragma unroll
-                for (int j = 0; j < JN; j++) {
+                for (int j = 0; j < JN; j += 1 + KPAIR) {
 #pragma unroll
-                    for (int i = 0; i < MI; i++)
-                        operand(as[4 * (j0 + j) * A_KS + 8 * i * A_MS], &af[i * JN + j],
-                                &afs[i * JN + j]);
+                    for (int i = 0; i < MI; i++) {
+                        local const real *p = as + KOFF(j0 + j) * A_KS + 8 * i * A_MS;
+                        if (KPAIR)
+                            operand_pair(p, A_KS, af, afs, i * JN + j);
+                        else
+                            operand(p[0], &af[i * JN + j], &afs[i * JN + j]);
+                    }
 #pragma unroll
-                    for (int n = 0; n < NI; n++)
-                        operand(bs[4 * (j0 + j) * B_KS + 8 * n * B_NS], &bf[n * JN + j],
-                                &bfs[n * JN + j]);
+                    for (int n = 0; n < NI; n++) {
+                        local const real *p = bs + KOFF(j0 + j) * B_KS + 8 * n * B_NS;
+                        if (KPAIR)
+                            operand_pair(p, B_KS, bf, bfs, n * JN + j);
+                        else
+                            operand(p[0], &bf[n * JN + j], &bfs[n * JN + j]);
+                    }
                 }
             }
 #pragma unroll
@@ -698,8 +737,8 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
         }
 #endif
         if (live)
-            multiply(a_cur + t * A_KS + (wm0 + g) * A_MS, b_cur + t * B_KS + (wn0 + g) * B_NS,
-                     SUMS, warp, lane EMU_ARGS);
+            multiply(a_cur + KLANE(t) * A_KS + (wm0 + g) * A_MS,
+                     b_cur + KLANE(t) * B_KS + (wn0 + g) * B_NS, SUMS, warp, lane EMU_ARGS);
 #if KACC > 1
         if ((s - s0 + 1) % KACC == 0 || s + 1 == s1) {
 #pragma unroll

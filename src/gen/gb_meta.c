@@ -48,7 +48,7 @@ static gb_preset_t f0_presets[] = {
     {"cpu_rb_14x16_d", "14 x 16 doubles per work-item: 28 AVX-512 accumulators", 2u, 5, f0_s6_names, f0_s6_values},
 };
 static char *f1_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
-static char *f1_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0"};
+static char *f1_constraints[] = {"MMAM == 16 || MMAK == 4", "KPAIR == 0 || BK % 8 == 0", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0"};
 static char *f1_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f1_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f1_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -64,11 +64,12 @@ static long f1_p8_values[] = {0, 1, 2};
 static long f1_p9_values[] = {0, 1};
 static long f1_p10_values[] = {1, 2, 4, 8, 16};
 static long f1_p11_values[] = {0, 1};
-static long f1_p12_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
-static long f1_p13_values[] = {0, 1, 2, 4};
-static long f1_p14_values[] = {0, 1};
-static long f1_p15_values[] = {0, 128, 168};
-static long f1_p16_values[] = {0, 2, 3};
+static long f1_p12_values[] = {0, 1};
+static long f1_p13_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static long f1_p14_values[] = {0, 1, 2, 4};
+static long f1_p15_values[] = {0, 1};
+static long f1_p16_values[] = {0, 128, 168};
+static long f1_p17_values[] = {0, 2, 3};
 static gb_param_t f1_params[] = {
     {"WM", "rows of C per warp (multiple of MMAM)", 32L, f1_p0_values, 3, 1L, 1073741824L, 0, 0u},
     {"WN", "columns of C per warp", 32L, f1_p1_values, 4, 1L, 1073741824L, 0, 0u},
@@ -82,11 +83,12 @@ static gb_param_t f1_params[] = {
     {"EMU", "1: emulate mma.sync through local memory, so that devices without tensor cores can validate the indexing (testing only, slow)", 0L, f1_p9_values, 2, 1L, 1073741824L, 1, 0u},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f1_p10_values, 5, 1L, 1073741824L, 0, 0u},
     {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect in TN, where neither is (so a family whose only layout is TN tunes only 0); its local memory is counted for both", 0L, f1_p11_values, 2, 1L, 1073741824L, 0, 11u},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f1_p12_values, 11, 1L, 1073741824L, 0, 0u},
-    {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f1_p13_values, 4, 1L, 1073741824L, 0, 0u},
-    {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f1_p14_values, 2, 1L, 1073741824L, 0, 0u},
-    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f1_p15_values, 3, 1L, 1073741824L, 0, 0u},
-    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f1_p16_values, 3, 1L, 1073741824L, 0, 0u},
+    {"KPAIR", "1: each lane takes its k in adjacent pairs (k-quads 2p and 2p + 1 hold k = 8p + 2t and 8p + 2t + 1, in A and B alike), so that a K-contiguous local tile gives two k-quads' elements in one load, rows of BK (+8) elements; the k-major tiles are then conflict-free with PAD 2 in double (bench/notes/dgemm.md#dmma-kpair)", 0L, f1_p12_values, 2, 1L, 1073741824L, 0, 0u},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f1_p13_values, 11, 1L, 1073741824L, 0, 0u},
+    {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f1_p14_values, 4, 1L, 1073741824L, 0, 0u},
+    {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f1_p15_values, 2, 1L, 1073741824L, 0, 0u},
+    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f1_p16_values, 3, 1L, 1073741824L, 0, 0u},
+    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f1_p17_values, 3, 1L, 1073741824L, 0, 0u},
 };
 static char *f1_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM"};
 static long f1_s0_values[] = {32, 32, 4, 2, 8, 8, 4, 4, 1, 8};
@@ -120,7 +122,7 @@ static gb_preset_t f1_presets[] = {
     {"dgemm_dmma_16x128x16", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 2u, 13, f1_s8_names, f1_s8_values},
 };
 static char *f2_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
-static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0"};
+static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "KPAIR == 0 || BK % 8 == 0", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0"};
 static char *f2_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f2_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f2_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -136,11 +138,12 @@ static long f2_p8_values[] = {0, 1, 2};
 static long f2_p9_values[] = {0, 1};
 static long f2_p10_values[] = {1, 2, 4, 8, 16};
 static long f2_p11_values[] = {0, 1};
-static long f2_p12_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
-static long f2_p13_values[] = {0, 1, 2, 4};
-static long f2_p14_values[] = {0, 1};
-static long f2_p15_values[] = {0, 128, 168};
-static long f2_p16_values[] = {0, 2, 3};
+static long f2_p12_values[] = {0, 1};
+static long f2_p13_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static long f2_p14_values[] = {0, 1, 2, 4};
+static long f2_p15_values[] = {0, 1};
+static long f2_p16_values[] = {0, 128, 168};
+static long f2_p17_values[] = {0, 2, 3};
 static gb_param_t f2_params[] = {
     {"WM", "rows of C per warp (multiple of MMAM)", 32L, f2_p0_values, 3, 1L, 1073741824L, 0, 0u},
     {"WN", "columns of C per warp", 32L, f2_p1_values, 4, 1L, 1073741824L, 0, 0u},
@@ -154,11 +157,12 @@ static gb_param_t f2_params[] = {
     {"EMU", "1: emulate mma.sync through local memory, so that devices without tensor cores can validate the indexing (testing only, slow)", 0L, f2_p9_values, 2, 1L, 1073741824L, 1, 0u},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f2_p10_values, 5, 1L, 1073741824L, 0, 0u},
     {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect in TN, where neither is (so a family whose only layout is TN tunes only 0); its local memory is counted for both", 0L, f2_p11_values, 2, 1L, 1073741824L, 0, 11u},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f2_p12_values, 11, 1L, 1073741824L, 0, 0u},
-    {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f2_p13_values, 4, 1L, 1073741824L, 0, 0u},
-    {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f2_p14_values, 2, 1L, 1073741824L, 0, 0u},
-    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f2_p15_values, 3, 1L, 1073741824L, 0, 0u},
-    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f2_p16_values, 3, 1L, 1073741824L, 0, 0u},
+    {"KPAIR", "1: each lane takes its k in adjacent pairs (k-quads 2p and 2p + 1 hold k = 8p + 2t and 8p + 2t + 1, in A and B alike), so that a K-contiguous local tile gives two k-quads' elements in one load, rows of BK (+8) elements; the k-major tiles are then conflict-free with PAD 2 in double (bench/notes/dgemm.md#dmma-kpair)", 0L, f2_p12_values, 2, 1L, 1073741824L, 0, 0u},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f2_p13_values, 11, 1L, 1073741824L, 0, 0u},
+    {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f2_p14_values, 4, 1L, 1073741824L, 0, 0u},
+    {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f2_p15_values, 2, 1L, 1073741824L, 0, 0u},
+    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f2_p16_values, 3, 1L, 1073741824L, 0, 0u},
+    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f2_p17_values, 3, 1L, 1073741824L, 0, 0u},
 };
 static char *f2_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "KCONT", "SPLITK"};
 static long f2_s0_values[] = {64, 32, 2, 2, 16, 16, 4, 4, 1, 8, 1, 1, 0};
@@ -655,7 +659,7 @@ static gb_param_t f22_params[] = {
     {"LY", "work-group size along dimension 1", 4L, NULL, 0, 1L, 1024L, 0, 0u},
 };
 static char *f23_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
-static char *f23_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
+static char *f23_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "KPAIR == 0 || BK % 8 == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f23_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f23_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f23_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -675,8 +679,9 @@ static long f23_p12_values[] = {0, 128, 168, 255};
 static long f23_p13_values[] = {0, 1};
 static long f23_p14_values[] = {1, 2, 4, 8, 16};
 static long f23_p15_values[] = {0, 1};
-static long f23_p16_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
-static long f23_p17_values[] = {0, 1, 2, 4};
+static long f23_p16_values[] = {0, 1};
+static long f23_p17_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static long f23_p18_values[] = {0, 1, 2, 4};
 static gb_param_t f23_params[] = {
     {"WM", "rows of C per warp (multiple of 16)", 32L, f23_p0_values, 4, 1L, 1073741824L, 0, 0u},
     {"WN", "columns of C per warp", 64L, f23_p1_values, 4, 1L, 1073741824L, 0, 0u},
@@ -694,8 +699,9 @@ static gb_param_t f23_params[] = {
     {"EMU", "1: emulate mma.sync and the TF32 rounding through local memory, so that devices without tensor cores can validate the indexing and the split (testing only, slow)", 0L, f23_p13_values, 2, 1L, 1073741824L, 1, 0u},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f23_p14_values, 5, 1L, 1073741824L, 0, 0u},
     {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect in TN, where neither is (so a family whose only layout is TN tunes only 0); its local memory is counted for both", 0L, f23_p15_values, 2, 1L, 1073741824L, 0, 11u},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f23_p16_values, 11, 1L, 1073741824L, 0, 0u},
-    {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f23_p17_values, 4, 1L, 1073741824L, 0, 0u},
+    {"KPAIR", "1: each lane takes its k in adjacent pairs (k-quads 2p and 2p + 1 hold k = 8p + 2t and 8p + 2t + 1, in A and B alike), so that a K-contiguous local tile gives two k-quads' elements in one 8-byte load, rows of BK (+8) elements; the k-major tiles are then conflict-free with PAD 4 (bench/notes/dgemm.md#dmma-kpair)", 0L, f23_p16_values, 2, 1L, 1073741824L, 0, 0u},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f23_p17_values, 11, 1L, 1073741824L, 0, 0u},
+    {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f23_p18_values, 4, 1L, 1073741824L, 0, 0u},
 };
 static char *f23_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM"};
 static long f23_s0_values[] = {32, 64, 2, 2, 16, 16, 8, 8, 1, 1, 2, 1, 8};
@@ -714,7 +720,7 @@ static gb_preset_t f23_presets[] = {
     {"sgemm_3xtf32_16x128", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 1u, 15, f23_s3_names, f23_s3_values},
 };
 static char *f24_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
-static char *f24_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
+static char *f24_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "KPAIR == 0 || BK % 8 == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f24_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f24_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f24_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -734,8 +740,9 @@ static long f24_p12_values[] = {0, 128, 168, 255};
 static long f24_p13_values[] = {0, 1};
 static long f24_p14_values[] = {1, 2, 4, 8, 16};
 static long f24_p15_values[] = {0, 1};
-static long f24_p16_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
-static long f24_p17_values[] = {0, 1, 2, 4};
+static long f24_p16_values[] = {0, 1};
+static long f24_p17_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static long f24_p18_values[] = {0, 1, 2, 4};
 static gb_param_t f24_params[] = {
     {"WM", "rows of C per warp (multiple of 16)", 32L, f24_p0_values, 4, 1L, 1073741824L, 0, 0u},
     {"WN", "columns of C per warp", 64L, f24_p1_values, 4, 1L, 1073741824L, 0, 0u},
@@ -753,8 +760,9 @@ static gb_param_t f24_params[] = {
     {"EMU", "1: emulate mma.sync and the TF32 rounding through local memory, so that devices without tensor cores can validate the indexing and the split (testing only, slow)", 0L, f24_p13_values, 2, 1L, 1073741824L, 1, 0u},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f24_p14_values, 5, 1L, 1073741824L, 0, 0u},
     {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect in TN, where neither is (so a family whose only layout is TN tunes only 0); its local memory is counted for both", 0L, f24_p15_values, 2, 1L, 1073741824L, 0, 11u},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f24_p16_values, 11, 1L, 1073741824L, 0, 0u},
-    {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f24_p17_values, 4, 1L, 1073741824L, 0, 0u},
+    {"KPAIR", "1: each lane takes its k in adjacent pairs (k-quads 2p and 2p + 1 hold k = 8p + 2t and 8p + 2t + 1, in A and B alike), so that a K-contiguous local tile gives two k-quads' elements in one 8-byte load, rows of BK (+8) elements; the k-major tiles are then conflict-free with PAD 4 (bench/notes/dgemm.md#dmma-kpair)", 0L, f24_p16_values, 2, 1L, 1073741824L, 0, 0u},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f24_p17_values, 11, 1L, 1073741824L, 0, 0u},
+    {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f24_p18_values, 4, 1L, 1073741824L, 0, 0u},
 };
 static char *f24_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM", "MAXREG", "KCONT", "SPLITK"};
 static long f24_s0_values[] = {16, 64, 1, 2, 16, 16, 8, 8, 1, 1, 2, 0, 1, 255, 1, 16};
@@ -1071,12 +1079,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "da3fe1b524d92e3cb94ee2070e23eb4e1665f67b8496ca3f3bc0979681404240",
+    .program_digest = "8edc6651ac5bccb2568ed00c6ec103024b175089fcd5403b90f544a057a16fda",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
+    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + (1 - KPAIR) * 4 * (1 - BK / 4 % 2) + KPAIR * 8 * (1 - BK / 8 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .nv_min_groups = "MINCTAS",
     .expand_b = "EXPANDB",
@@ -1091,8 +1099,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 2u, .layouts = 4u,
-    .nargs = 19, .nconstraints = 11, .nextensions = 1, .nlets = 7,
-    .nparams = 17, .npresets = 9,
+    .nargs = 19, .nconstraints = 12, .nextensions = 1, .nlets = 7,
+    .nparams = 18, .npresets = 9,
     .args = f1_args,
     .constraints = f1_constraints,
     .extensions = f1_extensions,
@@ -1111,12 +1119,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "da3fe1b524d92e3cb94ee2070e23eb4e1665f67b8496ca3f3bc0979681404240",
+    .program_digest = "8edc6651ac5bccb2568ed00c6ec103024b175089fcd5403b90f544a057a16fda",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
+    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + (1 - KPAIR) * 4 * (1 - BK / 4 % 2) + KPAIR * 8 * (1 - BK / 8 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .nv_min_groups = "MINCTAS",
     .expand_b = "EXPANDB",
@@ -1131,8 +1139,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 2u, .layouts = 11u,
-    .nargs = 19, .nconstraints = 11, .nextensions = 1, .nlets = 7,
-    .nparams = 17, .npresets = 3,
+    .nargs = 19, .nconstraints = 12, .nextensions = 1, .nlets = 7,
+    .nparams = 18, .npresets = 3,
     .args = f2_args,
     .constraints = f2_constraints,
     .extensions = f2_extensions,
@@ -1654,12 +1662,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "da3fe1b524d92e3cb94ee2070e23eb4e1665f67b8496ca3f3bc0979681404240",
+    .program_digest = "8edc6651ac5bccb2568ed00c6ec103024b175089fcd5403b90f544a057a16fda",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
+    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + (1 - KPAIR) * 4 * (1 - BK / 4 % 2) + KPAIR * 8 * (1 - BK / 8 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .expand_b = "EXPANDB",
     .expand_b_where = "M <= 2 * WGM * WM",
@@ -1673,8 +1681,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 1u, .layouts = 4u,
-    .nargs = 19, .nconstraints = 10, .nextensions = 1, .nlets = 7,
-    .nparams = 18, .npresets = 4,
+    .nargs = 19, .nconstraints = 11, .nextensions = 1, .nlets = 7,
+    .nparams = 19, .npresets = 4,
     .args = f23_args,
     .constraints = f23_constraints,
     .extensions = f23_extensions,
@@ -1693,12 +1701,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "da3fe1b524d92e3cb94ee2070e23eb4e1665f67b8496ca3f3bc0979681404240",
+    .program_digest = "8edc6651ac5bccb2568ed00c6ec103024b175089fcd5403b90f544a057a16fda",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
+    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + (1 - KPAIR) * 4 * (1 - BK / 4 % 2) + KPAIR * 8 * (1 - BK / 8 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .expand_b = "EXPANDB",
     .expand_b_where = "M <= 2 * WGM * WM",
@@ -1712,8 +1720,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 1u, .layouts = 11u,
-    .nargs = 19, .nconstraints = 10, .nextensions = 1, .nlets = 7,
-    .nparams = 18, .npresets = 2,
+    .nargs = 19, .nconstraints = 11, .nextensions = 1, .nlets = 7,
+    .nparams = 19, .npresets = 2,
     .args = f24_args,
     .constraints = f24_constraints,
     .extensions = f24_extensions,
