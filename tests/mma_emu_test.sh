@@ -13,10 +13,10 @@
 # loads) and odd (scalar loads); exact integer data; every instruction shape (m8n8k4, m16n8k4,
 # m16n8k8, m16n8k16) and the tiles of the presets dgemm_dmma_128, *_64x128x16 and *_16x128*;
 # K-contiguous operands kept so in local memory (KCONT), k dealt in pairs (KPAIR); split-K by a
-# given number of pieces and by the grid's need (SPLITK=0, split only where the tiles are short of filling the device), in
-# both families; a last partial wave's tiles split (TAIL) under every tile walk. Also that
-# the source stops at its #error without EMU off NVIDIA, and that a copy with one wrong
-# fragment index fails validation.
+# given number of pieces and by the grid's need (SPLITK=0, split only where the tiles are short
+# of filling the device), in both families; a last partial wave's tiles split (TAIL) under every
+# tile walk. Also that the source stops at its #error without EMU off NVIDIA, and that a copy
+# with one wrong fragment index fails validation.
 # sgemm_3xtf32: the layouts, both instruction shapes, K steps, the in-core accumulation, odd
 # leading dimensions, every point faithful; and a copy that drops the small parts (so computes in
 # TF32) passes the bound but is caught as not faithful, which fails the run (exit 1).
