@@ -40,19 +40,19 @@
  * of atom column n is Bs[4j + t][8n + g]. Only how the registers are grouped into instructions
  * depends on the shape (MMAM x 8 x MMAK).
  *
- * With KPAIR=1 the k of every 8 are dealt to the lanes in pairs: lane t takes k = 8p + 2t in k-quad
- * 2p and 8p + 2t + 1 in quad 2p + 1 (A's and B's alike, so an instruction sums over the same k
- * in another order), so that in a K-contiguous tile its elements of two quads are neighbours,
- * one 16-byte (single: 8-byte) load.
+ * With PAIRS=1 a lane's rows and columns come in neighbouring pairs where a tile is k-major:
+ * atom rows 2p and 2p + 1 are rows 16p + 2g and 16p + 2g + 1 of the warp's block (one m16n8k*'s
+ * A register quad, or two m8n8k4s' A operands), atom columns 2p and 2p + 1 columns 16p + 2g and
+ * 16p + 2g + 1 (two B operands), each pair one 16-byte (single: 8-byte) load; its accumulators
+ * are then rows 16p + 2g + h and columns 16p + 4t + 0..3, the epilogue's neighbours.
  * Banks: in double a fragment load is a 64-bit LDS; in each half-warp the lanes read
  * As[4j + t][8i + g], t in 0..3 and g in 0..3 (or 4..7), i.e. 16 addresses t*(MWG + PAD) + g +
  * const, which are 16 different 8-byte bank pairs when MWG + PAD is 4 modulo 16 (PAD = 4). In
  * single, the 32 lanes read t*(MWG + PAD) + g + const, 32 different banks when MWG + PAD is 8
  * modulo 32 (PAD = 8). A K-contiguous tile (KCONT) is read at g*LDK + t + const: distinct
- * banks in either precision when LDK is an odd multiple of 4. With KPAIR the k-major tile is
- * read at rows 2t and 2t + 1 (distinct bank pairs when its row is 2 modulo 8 in double, 4 modulo
- * 8 in single: PAD 2 and 4 with tiles of 64 and 128), and a K-contiguous one in pairs at g*LDK
- * + 2t, distinct 16-byte (8-byte) columns when LDK is 8 modulo 16. The transposing stores of a
+ * banks in either precision when LDK is an odd multiple of 4. PAIRS' loads at t*(MWG + PAD) +
+ * 2g are distinct 16-byte columns in a quarter-warp (8-byte in a half-warp in single) with the
+ * same PAD. The transposing stores of a
  * K-contiguous operand are scalar, 16 consecutive rows per half-warp; copied rows are 128-bit
  * STS of consecutive addresses.
  *
@@ -133,8 +133,8 @@
 #ifndef KCONT
 #define KCONT 0 /* 1: an operand stored K-contiguous stays so in local memory (see below) */
 #endif
-#ifndef KPAIR
-#define KPAIR 0 /* 1: a lane's k taken in adjacent pairs (see above) */
+#ifndef PAIRS
+#define PAIRS 0 /* 1: a lane's rows and columns of a k-major tile in neighbouring pairs */
 #endif
 #ifndef SPLITK
 #define SPLITK 1 /* most pieces a tile's K is cut into (split-K); 1: none; 0: the grid's need */
@@ -189,8 +189,8 @@ typedef float4 vec_t;
 #if PAD % VW
 #error "mma_sync: PAD must keep local rows 16-byte aligned"
 #endif
-#if KPAIR && BK % 8
-#error "mma_sync: KPAIR deals k in pairs of k-quads: BK must be a multiple of 8"
+#if PAIRS && (WM % 16 || WN % 16)
+#error "mma_sync: PAIRS pairs the atoms of a warp: WM and WN must be multiples of 16"
 #endif
 
 #define NWARPS (WGM * WGN)
@@ -200,13 +200,8 @@ typedef float4 vec_t;
 #define LDA (MWG + PAD) /* local row strides, elements */
 #define LDB (NWG + PAD)
 /* The row stride of a K-contiguous local tile: an odd multiple of 4 elements, so that the 16
- * (double) or 32 (single) lanes of a fragment load, at g * LDK + t, hit distinct banks; with
- * KPAIR 8 modulo 16, for the pairs' loads at g * LDK + 2t. */
-#if KPAIR
-#define LDK (BK / 8 % 2 ? BK : BK + 8)
-#else
+ * (double) or 32 (single) lanes of a fragment load, at g * LDK + t, hit distinct banks. */
 #define LDK (BK / 4 % 2 ? BK : BK + 4)
-#endif
 
 #if GB_TRANS_A
 #define A_TRANSPOSED 0 /* A^T stored K x M: M contiguous, copied into As[k][m] */
@@ -228,12 +223,18 @@ typedef float4 vec_t;
 #define B_NS (B_KC ? LDK : 1)
 #define A_TILE (A_KC ? MWG * LDK : BK * LDA)
 #define B_TILE (B_KC ? NWG * LDK : BK * LDB)
+/* Whether an operand's rows (columns) pair (PAIRS, k-major tiles only); the offset along M (N)
+ * of the lane's element of atom i from its first, which is row g, or 2g with pairs; and where
+ * atom (i, n)'s element e of the lane lies in the warp's block. */
+#define A_PAIR (PAIRS && !A_KC)
+#define B_PAIR (PAIRS && !B_KC)
+#define ATOM_OFF(pair, i) ((pair) ? 16 * ((i) / 2) + (i) % 2 : 8 * (i))
+#define LANE_OFF(pair, g) ((1 + (pair)) * (g))
+#define ROW_AT(i) (ATOM_OFF(A_PAIR, i) + LANE_OFF(A_PAIR, g))
+#define COL_AT(n, e) (B_PAIR ? 16 * ((n) / 2) + 4 * t + 2 * (e) + (n) % 2 : 8 * (n) + 2 * t + (e))
 #define MI (WM / 8)  /* atoms along M per warp */
 #define NI (WN / 8)  /* atoms along N per warp */
 #define KQ (BK / 4)  /* k-quads per K step */
-/* The lane's first k of a step (times the tile's k stride), and its k-quad j's from there. */
-#define KLANE(t) ((1 + KPAIR) * (t))
-#define KOFF(j) (KPAIR ? 8 * ((j) / 2) + (j) % 2 : 4 * (j))
 
 #if (MWG * BK / (32 * VW)) % NWARPS || (NWG * BK / (32 * VW)) % NWARPS
 #error "mma_sync: each slice must split into whole 32-lane chunks per warp"
@@ -527,26 +528,25 @@ XD_INLINE void operand(const real x, op_t *big, op_t *small)
 #endif
 }
 
-/* The lane's elements of k-quads j and j + 1 (KPAIR: k and k + 1, ks apart in the tile; one
- * load where K is contiguous there), as operands in slots s and s + 1 of x (xs: small parts). */
-XD_INLINE void operand_pair(local const real *p, const int ks, op_t *x, op_t *xs, const int s)
+/* The lane's elements of neighbouring atoms at one k (PAIRS), read in one load from p, as
+ * operands in slots s and s + stride of x (xs: small parts). */
+XD_INLINE void operand_pair(local const real *p, op_t *x, op_t *xs, const int s, const int stride)
 {
-    const real2 v = ks == 1 ? *(local const real2 *)p : (real2)(p[0], p[ks]);
+    const real2 v = *(local const real2 *)p;
     operand(v.x, &x[s], &xs[s]);
-    operand(v.y, &x[s + 1], &xs[s + 1]);
+    operand(v.y, &x[s + stride], &xs[s + stride]);
 }
 
 /* acc += this warp's block of A times B over one K step. as and bs point at the lane's first
- * fragment element in the current buffers: As + KLANE(t)*A_KS + (wm0 + g)*A_MS and Bs +
- * KLANE(t)*B_KS + (wn0 + g)*B_NS.
+ * fragment element in the current buffers: As + t*A_KS + (wm0 + LANE_OFF(A_PAIR, g))*A_MS and
+ * Bs + t*B_KS + (wn0 + LANE_OFF(B_PAIR, g))*B_NS.
  * The lane's operands are read from local memory (and split) once each: all KQ k-quads of the
  * step before its first instruction (FRAG=0), or the MMAK/4 k-quads of each instruction's K
- * just before it (FRAG=1: fewer registers; with KPAIR at least a pair). With KACC=1 the step's
- * sums start at zero. */
+ * just before it (FRAG=1: fewer registers). With KACC=1 the step's sums start at zero. */
 XD_INLINE void multiply(local const real *as, local const real *bs, real *acc, const int warp,
                         const int lane EMU_PARAMS)
 {
-#define JN (FRAG ? (KPAIR && MMAK == 4 ? 2 : MMAK / 4) : KQ) /* k-quads held at a time */
+#define JN (FRAG ? MMAK / 4 : KQ) /* k-quads held in registers at a time */
     op_t af[MI * JN], bf[NI * JN], afs[MI * JN], bfs[NI * JN];
 #if KACC == 1
     /* The step's sums, from zero; added to acc at the end. Here rather than in tile (where
@@ -569,23 +569,23 @@ XD_INLINE void multiply(local const real *as, local const real *bs, real *acc, c
 #pragma unroll
         for (int kb = 0; kb < BK / MMAK; kb++) {
             /* The held k-quads: j0 .. j0 + JN - 1, in slots 0 .. JN - 1. */
-            const int j0 = kb * (MMAK / 4) / JN * JN;
-            if (kb * (MMAK / 4) % JN == 0) {
+            const int j0 = FRAG ? kb * (MMAK / 4) : 0;
+            if (FRAG || kb == 0) {
 #pragma unroll
-                for (int j = 0; j < JN; j += 1 + KPAIR) {
+                for (int j = 0; j < JN; j++) {
 #pragma unroll
-                    for (int i = 0; i < MI; i++) {
-                        local const real *p = as + KOFF(j0 + j) * A_KS + 8 * i * A_MS;
-                        if (KPAIR)
-                            operand_pair(p, A_KS, af, afs, i * JN + j);
+                    for (int i = 0; i < MI; i += 1 + A_PAIR) {
+                        local const real *p = as + 4 * (j0 + j) * A_KS + ATOM_OFF(A_PAIR, i) * A_MS;
+                        if (A_PAIR)
+                            operand_pair(p, af, afs, i * JN + j, JN);
                         else
                             operand(p[0], &af[i * JN + j], &afs[i * JN + j]);
                     }
 #pragma unroll
-                    for (int n = 0; n < NI; n++) {
-                        local const real *p = bs + KOFF(j0 + j) * B_KS + 8 * n * B_NS;
-                        if (KPAIR)
-                            operand_pair(p, B_KS, bf, bfs, n * JN + j);
+                    for (int n = 0; n < NI; n += 1 + B_PAIR) {
+                        local const real *p = bs + 4 * (j0 + j) * B_KS + ATOM_OFF(B_PAIR, n) * B_NS;
+                        if (B_PAIR)
+                            operand_pair(p, bf, bfs, n * JN + j, JN);
                         else
                             operand(p[0], &bf[n * JN + j], &bfs[n * JN + j]);
                     }
@@ -737,8 +737,9 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
         }
 #endif
         if (live)
-            multiply(a_cur + KLANE(t) * A_KS + (wm0 + g) * A_MS,
-                     b_cur + KLANE(t) * B_KS + (wn0 + g) * B_NS, SUMS, warp, lane EMU_ARGS);
+            multiply(a_cur + t * A_KS + (wm0 + LANE_OFF(A_PAIR, g)) * A_MS,
+                     b_cur + t * B_KS + (wn0 + LANE_OFF(B_PAIR, g)) * B_NS, SUMS, warp,
+                     lane EMU_ARGS);
 #if KACC > 1
         if ((s - s0 + 1) % KACC == 0 || s + 1 == s1) {
 #pragma unroll
@@ -761,6 +762,10 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
 #undef SUMS
 #undef LOAD_STEP
 
+/* Two neighbouring elements of C the lane holds: element q of atoms n and n + 1 (B_PAIR), or
+ * atom n's two. */
+#define PAIR_AT(i, n, q)                                                                       \
+    (B_PAIR ? (real2)(ACC(i, n, q), ACC(i, (n) + B_PAIR, q)) : (real2)(ACC(i, n, 0), ACC(i, n, 1)))
 #if SPLIT_CODE
     /* A piece of a split tile: its bare sums, the whole MWG x NWG tile (edges included), to
      * its own slot of the workspace; mma_sync_sum adds the pieces. (vstore2: Oclgrind counts
@@ -769,32 +774,37 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
 #pragma unroll
         for (int i = 0; i < MI; i++)
 #pragma unroll
-            for (int n = 0; n < NI; n++)
-                vstore2((real2)(ACC(i, n, 0), ACC(i, n, 1)), 0,
-                        part + (wm0 + 8 * i + g) * NWG + wn0 + 8 * n + 2 * t);
+            for (int n = 0; n < NI; n += 1 + B_PAIR)
+#pragma unroll
+                for (int q = 0; q <= B_PAIR; q++)
+                    vstore2(PAIR_AT(i, n, q), 0,
+                            part + (wm0 + ROW_AT(i)) * NWG + wn0 + COL_AT(n, q));
         return;
     }
 #endif
-    /* Atom (i, n) element e is C[m0 + wm0 + 8i + g][n0 + wn0 + 8n + 2t + e]. */
+    /* Atom (i, n) element e is C[m0 + wm0 + ROW_AT(i)][n0 + wn0 + COL_AT(n, e)]. */
     const bool fast_c = !edge && c_aligned;
 #pragma unroll
     for (int i = 0; i < MI; i++) {
-        const int row = m0 + wm0 + 8 * i + g;
+        const int row = m0 + wm0 + ROW_AT(i);
 #pragma unroll
-        for (int n = 0; n < NI; n++) {
-            const int col = n0 + wn0 + 8 * n + 2 * t;
-            global real *c = C + row * ldc + col;
-            const real2 r = alpha * (real2)(ACC(i, n, 0), ACC(i, n, 1));
-            if (fast_c) {
-                if (beta == (real)0)
-                    *(global real2 *)c = r;
-                else
-                    *(global real2 *)c = r + beta * *(global real2 *)c;
-            } else if (row < M) {
-                if (col < N)
-                    c[0] = beta == (real)0 ? r.x : r.x + beta * c[0];
-                if (col + 1 < N)
-                    c[1] = beta == (real)0 ? r.y : r.y + beta * c[1];
+        for (int n = 0; n < NI; n += 1 + B_PAIR) {
+#pragma unroll
+            for (int q = 0; q <= B_PAIR; q++) {
+                const int col = n0 + wn0 + COL_AT(n, q);
+                global real *c = C + row * ldc + col;
+                const real2 r = alpha * PAIR_AT(i, n, q);
+                if (fast_c) {
+                    if (beta == (real)0)
+                        *(global real2 *)c = r;
+                    else
+                        *(global real2 *)c = r + beta * *(global real2 *)c;
+                } else if (row < M) {
+                    if (col < N)
+                        c[0] = beta == (real)0 ? r.x : r.x + beta * c[0];
+                    if (col + 1 < N)
+                        c[1] = beta == (real)0 ? r.y : r.y + beta * c[1];
+                }
             }
         }
     }

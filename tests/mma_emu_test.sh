@@ -12,11 +12,11 @@
 # and two column-major ones (operand swap); padded leading dimensions and offsets, even (16-byte
 # loads) and odd (scalar loads); exact integer data; every instruction shape (m8n8k4, m16n8k4,
 # m16n8k8, m16n8k16) and the tiles of the presets dgemm_dmma_128, *_64x128x16 and *_16x128*;
-# K-contiguous operands kept so in local memory (KCONT), k dealt in pairs (KPAIR); split-K by a
-# given number of pieces and by the grid's need (SPLITK=0, split only where the tiles are short
-# of filling the device), in both families; a last partial wave's tiles split (TAIL) under every
-# tile walk. Also that the source stops at its #error without EMU off NVIDIA, and that a copy
-# with one wrong fragment index fails validation.
+# K-contiguous operands kept so in local memory (KCONT), a lane's rows and columns in pairs
+# (PAIRS); split-K by a given number of pieces and by the grid's need (SPLITK=0, split only where
+# the tiles are short of filling the device), in both families; a last partial wave's tiles split
+# (TAIL) under every tile walk. Also that the source stops at its #error without EMU off NVIDIA,
+# and that a copy with one wrong fragment index fails validation.
 # sgemm_3xtf32: the layouts, both instruction shapes, K steps, the in-core accumulation, odd
 # leading dimensions, every point faithful; and a copy that drops the small parts (so computes in
 # TF32) passes the bound but is caught as not faithful, which fails the run (exit 1).
@@ -99,12 +99,13 @@ t12864="--param WM=64 --param WN=32 --param WGM=2 --param WGN=2 --param BK=16 --
 --param MMAK=4 --param FRAG=1 --param KCONT=1"
 check_run --transB T $t12864 -M 130 -N 135 -K 40 --dist int:3 --alpha 2 --beta 3
 check_run --param KCONT=1 --param WGM=2 --param WGN=2 --param BK=4 -n 1,97 $ab
-# k dealt to the lanes in adjacent pairs (KPAIR=1): two k-quads a 16-byte load from a
-# K-contiguous tile (rows of 24), pairs of k-rows from a k-major one, in NN, NT and TN, with
-# operands per instruction (a pair held) and for a whole step (m16n8k8).
-check_run $t12864 --param KPAIR=1 --param PAD=2 -M 130 -N 135 -K 40 $ab
-check_run --transB T $t12864 --param KPAIR=1 -M 130 -N 70 -K 33 --lda 37 --ldb 35 --offa 1 $ab
-check_run --transA T --param KPAIR=1 --param MMAM=16 --param MMAK=8 -M 130 -N 70 -K 33 $ab
+# Rows and columns of k-major tiles in neighbouring pairs (PAIRS=1): both tiles (TN), B only
+# (NN with KCONT), m16n8k8 in TT, m8n8k4 at edge-only sizes, and split into pieces.
+check_run --transA T $t12864 --param PAIRS=1 -M 130 -N 135 -K 40 $ab
+check_run $t12864 --param PAIRS=1 -M 130 -N 135 -K 40 --ldc 137 --offc 1 $ab
+check_run --transA T --transB T --param PAIRS=1 --param MMAM=16 --param MMAK=8 -M 130 -N 70 \
+    -K 33 $ab
+check_run --param PAIRS=1 -n 1,97 $ab
 
 # 2a. Split-K: each tile's K cut into pieces (uneven, with a partial last K step, and with
 # scalar loads), their sums added by the remainder kernel, which must have run.
@@ -122,6 +123,7 @@ check_split --param SPLITK=4 -M 130 -N 70 -K 1100 --lda 1103 --offa 1 --alpha -1
 # name), but not where the pieces would be under 1024 deep; 256 tiles of 16 x 16 are not short
 # (up to 128 compute units), so K is not split.
 check_split --param SPLITK=0 -M 97 -N 65 -K 2100 --alpha -1.5 --beta 0.5
+check_split --transA T $t12864 --param PAIRS=1 --param SPLITK=3 -M 130 -N 135 -K 1100 $ab
 check_split --param SPLITK=0 $t12864 -M 97 -N 65 -K 2100 $ab
 run_rows "^emu_dgemm_dmma_128x64x16_split .*  pass .*remainder kernel" --kernel-path "$tmp/emu" \
     -k emu_dgemm_dmma_128x64x16_split --param EMU=1 --precision d -M 97 -N 65 -K 2100 $ab
@@ -210,8 +212,7 @@ check_run --transB T --param KCONT=1 -M 130 -N 70 -K 49 --lda 133 --ldb 73 --ldc
     --offb 3 --offc 5 $ab
 check_run --transB T --param KCONT=1 --param BK=32 --param WM=32 --param WN=32 --param WGM=2 \
     --param WGN=2 -M 97 -N 65 -K 70 $ab
-check_run --transB T --param KCONT=1 --param KPAIR=1 -M 130 -N 70 -K 49 $ab
-check_run --transA T --param KPAIR=1 --param FRAG=1 -M 130 -N 70 -K 49 $ab
+check_run --transA T --param PAIRS=1 -M 130 -N 70 -K 49 $ab
 # The 16 x 128 tile for a C of at most 16 rows, K in 8 pieces: K-contiguous A and B (NT), and
 # A transposed (TN).
 check_split --transB T --param WM=16 --param WN=64 --param WGM=1 --param WGN=2 --param KCONT=1 \

@@ -48,7 +48,7 @@ static gb_preset_t f0_presets[] = {
     {"cpu_rb_14x16_d", "14 x 16 doubles per work-item: 28 AVX-512 accumulators", 2u, 5, f0_s6_names, f0_s6_values},
 };
 static char *f1_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
-static char *f1_constraints[] = {"MMAM == 16 || MMAK == 4", "KPAIR == 0 || BK % 8 == 0", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0"};
+static char *f1_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0"};
 static char *f1_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f1_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f1_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -83,7 +83,7 @@ static gb_param_t f1_params[] = {
     {"EMU", "1: emulate mma.sync through local memory, so that devices without tensor cores can validate the indexing (testing only, slow)", 0L, f1_p9_values, 2, 1L, 1073741824L, 1, 0u},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f1_p10_values, 5, 1L, 1073741824L, 0, 0u},
     {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect in TN, where neither is (so a family whose only layout is TN tunes only 0); its local memory is counted for both", 0L, f1_p11_values, 2, 1L, 1073741824L, 0, 11u},
-    {"KPAIR", "1: each lane takes its k in adjacent pairs (k-quads 2p and 2p + 1 hold k = 8p + 2t and 8p + 2t + 1, in A and B alike), so that a K-contiguous local tile gives two k-quads' elements in one load, rows of BK (+8) elements; the k-major tiles are then conflict-free with PAD 2 in double (bench/notes/dgemm.md#dmma-kpair)", 0L, f1_p12_values, 2, 1L, 1073741824L, 0, 0u},
+    {"PAIRS", "1: each lane takes neighbouring rows (columns) of C in pairs, 16p + 2g and 16p + 2g + 1, so that a k-major local tile gives two atoms' operands in one 16-byte load (the operand registers the instructions take together; K-contiguous tiles are read as before) and the lane's accumulators are four neighbouring columns; needs WM and WN multiples of 16 (bench/notes/dgemm.md#dmma-pairs)", 0L, f1_p12_values, 2, 1L, 1073741824L, 0, 0u},
     {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f1_p13_values, 11, 1L, 1073741824L, 0, 0u},
     {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f1_p14_values, 4, 1L, 1073741824L, 0, 0u},
     {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f1_p15_values, 2, 1L, 1073741824L, 0, 0u},
@@ -122,7 +122,7 @@ static gb_preset_t f1_presets[] = {
     {"dgemm_dmma_16x128x16", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 2u, 13, f1_s8_names, f1_s8_values},
 };
 static char *f2_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
-static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "KPAIR == 0 || BK % 8 == 0", "WM % MMAM == 0", "BK % MMAK == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0"};
+static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0"};
 static char *f2_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f2_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f2_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -157,7 +157,7 @@ static gb_param_t f2_params[] = {
     {"EMU", "1: emulate mma.sync through local memory, so that devices without tensor cores can validate the indexing (testing only, slow)", 0L, f2_p9_values, 2, 1L, 1073741824L, 1, 0u},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f2_p10_values, 5, 1L, 1073741824L, 0, 0u},
     {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect in TN, where neither is (so a family whose only layout is TN tunes only 0); its local memory is counted for both", 0L, f2_p11_values, 2, 1L, 1073741824L, 0, 11u},
-    {"KPAIR", "1: each lane takes its k in adjacent pairs (k-quads 2p and 2p + 1 hold k = 8p + 2t and 8p + 2t + 1, in A and B alike), so that a K-contiguous local tile gives two k-quads' elements in one load, rows of BK (+8) elements; the k-major tiles are then conflict-free with PAD 2 in double (bench/notes/dgemm.md#dmma-kpair)", 0L, f2_p12_values, 2, 1L, 1073741824L, 0, 0u},
+    {"PAIRS", "1: each lane takes neighbouring rows (columns) of C in pairs, 16p + 2g and 16p + 2g + 1, so that a k-major local tile gives two atoms' operands in one 16-byte load (the operand registers the instructions take together; K-contiguous tiles are read as before) and the lane's accumulators are four neighbouring columns; needs WM and WN multiples of 16 (bench/notes/dgemm.md#dmma-pairs)", 0L, f2_p12_values, 2, 1L, 1073741824L, 0, 0u},
     {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f2_p13_values, 11, 1L, 1073741824L, 0, 0u},
     {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f2_p14_values, 4, 1L, 1073741824L, 0, 0u},
     {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f2_p15_values, 2, 1L, 1073741824L, 0, 0u},
@@ -659,7 +659,7 @@ static gb_param_t f22_params[] = {
     {"LY", "work-group size along dimension 1", 4L, NULL, 0, 1L, 1024L, 0, 0u},
 };
 static char *f23_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
-static char *f23_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "KPAIR == 0 || BK % 8 == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
+static char *f23_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f23_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f23_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f23_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -699,7 +699,7 @@ static gb_param_t f23_params[] = {
     {"EMU", "1: emulate mma.sync and the TF32 rounding through local memory, so that devices without tensor cores can validate the indexing and the split (testing only, slow)", 0L, f23_p13_values, 2, 1L, 1073741824L, 1, 0u},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f23_p14_values, 5, 1L, 1073741824L, 0, 0u},
     {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect in TN, where neither is (so a family whose only layout is TN tunes only 0); its local memory is counted for both", 0L, f23_p15_values, 2, 1L, 1073741824L, 0, 11u},
-    {"KPAIR", "1: each lane takes its k in adjacent pairs (k-quads 2p and 2p + 1 hold k = 8p + 2t and 8p + 2t + 1, in A and B alike), so that a K-contiguous local tile gives two k-quads' elements in one 8-byte load, rows of BK (+8) elements; the k-major tiles are then conflict-free with PAD 4 (bench/notes/dgemm.md#dmma-kpair)", 0L, f23_p16_values, 2, 1L, 1073741824L, 0, 0u},
+    {"PAIRS", "1: each lane takes neighbouring rows (columns) of C in pairs, 16p + 2g and 16p + 2g + 1, so that a k-major local tile gives two atoms' operands in one 8-byte load (the operand registers the instructions take together; K-contiguous tiles are read as before) and the lane's accumulators are four neighbouring columns; needs WM and WN multiples of 16 (bench/notes/dgemm.md#dmma-pairs)", 0L, f23_p16_values, 2, 1L, 1073741824L, 0, 0u},
     {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f23_p17_values, 11, 1L, 1073741824L, 0, 0u},
     {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f23_p18_values, 4, 1L, 1073741824L, 0, 0u},
 };
@@ -720,7 +720,7 @@ static gb_preset_t f23_presets[] = {
     {"sgemm_3xtf32_16x128", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 1u, 15, f23_s3_names, f23_s3_values},
 };
 static char *f24_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
-static char *f24_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "KPAIR == 0 || BK % 8 == 0", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
+static char *f24_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f24_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f24_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f24_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -760,7 +760,7 @@ static gb_param_t f24_params[] = {
     {"EMU", "1: emulate mma.sync and the TF32 rounding through local memory, so that devices without tensor cores can validate the indexing and the split (testing only, slow)", 0L, f24_p13_values, 2, 1L, 1073741824L, 1, 0u},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f24_p14_values, 5, 1L, 1073741824L, 0, 0u},
     {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect in TN, where neither is (so a family whose only layout is TN tunes only 0); its local memory is counted for both", 0L, f24_p15_values, 2, 1L, 1073741824L, 0, 11u},
-    {"KPAIR", "1: each lane takes its k in adjacent pairs (k-quads 2p and 2p + 1 hold k = 8p + 2t and 8p + 2t + 1, in A and B alike), so that a K-contiguous local tile gives two k-quads' elements in one 8-byte load, rows of BK (+8) elements; the k-major tiles are then conflict-free with PAD 4 (bench/notes/dgemm.md#dmma-kpair)", 0L, f24_p16_values, 2, 1L, 1073741824L, 0, 0u},
+    {"PAIRS", "1: each lane takes neighbouring rows (columns) of C in pairs, 16p + 2g and 16p + 2g + 1, so that a k-major local tile gives two atoms' operands in one 8-byte load (the operand registers the instructions take together; K-contiguous tiles are read as before) and the lane's accumulators are four neighbouring columns; needs WM and WN multiples of 16 (bench/notes/dgemm.md#dmma-pairs)", 0L, f24_p16_values, 2, 1L, 1073741824L, 0, 0u},
     {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f24_p17_values, 11, 1L, 1073741824L, 0, 0u},
     {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f24_p18_values, 4, 1L, 1073741824L, 0, 0u},
 };
@@ -1079,12 +1079,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "8edc6651ac5bccb2568ed00c6ec103024b175089fcd5403b90f544a057a16fda",
+    .program_digest = "9a8a1c1a744bb78cd81cd506088e5f901b63d536a4ee3044493bf6a34420ccd9",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + (1 - KPAIR) * 4 * (1 - BK / 4 % 2) + KPAIR * 8 * (1 - BK / 8 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
+    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .nv_min_groups = "MINCTAS",
     .expand_b = "EXPANDB",
@@ -1119,12 +1119,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "8edc6651ac5bccb2568ed00c6ec103024b175089fcd5403b90f544a057a16fda",
+    .program_digest = "9a8a1c1a744bb78cd81cd506088e5f901b63d536a4ee3044493bf6a34420ccd9",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + (1 - KPAIR) * 4 * (1 - BK / 4 % 2) + KPAIR * 8 * (1 - BK / 8 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
+    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .nv_min_groups = "MINCTAS",
     .expand_b = "EXPANDB",
@@ -1662,12 +1662,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "8edc6651ac5bccb2568ed00c6ec103024b175089fcd5403b90f544a057a16fda",
+    .program_digest = "9a8a1c1a744bb78cd81cd506088e5f901b63d536a4ee3044493bf6a34420ccd9",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + (1 - KPAIR) * 4 * (1 - BK / 4 % 2) + KPAIR * 8 * (1 - BK / 8 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
+    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .expand_b = "EXPANDB",
     .expand_b_where = "M <= 2 * WGM * WM",
@@ -1701,12 +1701,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "8edc6651ac5bccb2568ed00c6ec103024b175089fcd5403b90f544a057a16fda",
+    .program_digest = "9a8a1c1a744bb78cd81cd506088e5f901b63d536a4ee3044493bf6a34420ccd9",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + (1 - KPAIR) * 4 * (1 - BK / 4 % 2) + KPAIR * 8 * (1 - BK / 8 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
+    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .expand_b = "EXPANDB",
     .expand_b_where = "M <= 2 * WGM * WM",
@@ -1944,7 +1944,7 @@ gb_family_t gb__builtin_families[] = {
 };
 const size_t gb__builtin_family_count = 32;
 
-const gb_tuned_entry_t gb__shipped_entries[129] = {
+const gb_tuned_entry_t gb__shipped_entries[130] = {
   {.device = "NVIDIA H100 80GB HBM3", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "dgemm_dmma",
    .params = {.count = 12, .name = {"BK", "EDGES", "EMU", "GROUPM", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 8L, 16L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
@@ -2154,21 +2154,21 @@ const gb_tuned_entry_t gb__shipped_entries[129] = {
    .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 0L, 8L, 0L, 8L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
    .gflops = 30490.169922762379, .nevidence = 3, .evidence = {"f58d71ce4cdd716f", "b57b8be901198cd4", "73f07e548d968dec"}, .tuned_at = "2026-11-28T16:42:30Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
-   .precision = 1, .layout = "row-NN", .shape_class = "square-2048", .m = 2048, .n = 2048, .k = 2048, .kernel = "dgemm_dmma",
-   .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 8L, 0L, 4L, 16L, 4L, 1L, 2L, 2L, 64L, 32L}},
-   .gflops = 46522.609358752175, .nevidence = 3, .evidence = {"063bbe49b7b7d890", "e0652182f1e61bfa", "b857a9e23465c8e1"}, .tuned_at = "2026-11-29T11:35:33Z", .source = "shipped"},
+   .precision = 1, .layout = "row-NN", .shape_class = "square-2048", .m = 2048, .n = 2048, .k = 2048, .kernel = "dgemm_dmma_nn",
+   .params = {.count = 18, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KCONT", "MAXREG", "MINCTAS", "MMAK", "MMAM", "PAD", "PAIRS", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 8L, 1L, 0L, 2L, 4L, 16L, 4L, 0L, 0L, 4L, 2L, 2L, 64L, 32L}},
+   .gflops = 49209.066177818517, .nevidence = 3, .evidence = {"ac8a83d0880fe026", "fdf2d5702c255360", "374ff1e4d5c26c03"}, .tuned_at = "2026-11-30T07:53:14Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "square-4096", .m = 4096, .n = 4096, .k = 4096, .kernel = "dgemm_dmma_nn",
-   .params = {.count = 15, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KCONT", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 8L, 1L, 0L, 4L, 16L, 4L, 0L, 2L, 2L, 64L, 32L}},
-   .gflops = 53189.437525155263, .nevidence = 3, .evidence = {"fd0486e3e7775334", "18b7b6f75d028636", "657b42c0fe5932dc"}, .tuned_at = "2026-11-29T19:28:56Z", .source = "shipped"},
+   .params = {.count = 18, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KCONT", "MAXREG", "MINCTAS", "MMAK", "MMAM", "PAD", "PAIRS", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 8L, 1L, 0L, 0L, 4L, 16L, 4L, 1L, 0L, 0L, 2L, 2L, 64L, 32L}},
+   .gflops = 53304.630476332313, .nevidence = 3, .evidence = {"dac7908a607a688d", "a01d2740e6bcf3d1", "5d275fe8885cbe63"}, .tuned_at = "2026-11-30T07:53:44Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "square-512", .m = 512, .n = 512, .k = 512, .kernel = "dgemm_dmma",
    .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {32L, 1L, 0L, 0L, 16L, 0L, 4L, 16L, 4L, 1L, 2L, 2L, 16L, 16L}},
    .gflops = 10492.317698561599, .nevidence = 3, .evidence = {"1ed20c525e853829", "9581dc1a4c027f75", "f7d6951e6707eaa9"}, .tuned_at = "2026-11-28T16:42:52Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "square-8192", .m = 8192, .n = 8192, .k = 8192, .kernel = "dgemm_dmma_nn",
-   .params = {.count = 15, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KCONT", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 8L, 1L, 0L, 4L, 16L, 4L, 0L, 2L, 2L, 64L, 32L}},
-   .gflops = 53469.953062485321, .nevidence = 3, .evidence = {"992e1b254ce0e60f", "367443dcf2007b6d", "77aea5bf655a4457"}, .tuned_at = "2026-11-29T19:29:33Z", .source = "shipped"},
+   .params = {.count = 18, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KCONT", "MAXREG", "MINCTAS", "MMAK", "MMAM", "PAD", "PAIRS", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 8L, 1L, 0L, 0L, 4L, 16L, 4L, 1L, 0L, 0L, 2L, 2L, 64L, 32L}},
+   .gflops = 54380.829136697765, .nevidence = 3, .evidence = {"dabd57f7e729de63", "eacb14fb4e5fa5f1", "73cd66b874c6ace1"}, .tuned_at = "2026-11-30T07:55:31Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "tall-128", .m = 8192, .n = 128, .k = 8192, .kernel = "dgemm_dmma_nn",
    .params = {.count = 15, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KCONT", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 8L, 1L, 0L, 4L, 16L, 4L, 0L, 2L, 2L, 64L, 32L}},
@@ -2203,8 +2203,8 @@ const gb_tuned_entry_t gb__shipped_entries[129] = {
    .gflops = 49793.258393618999, .nevidence = 3, .evidence = {"19bd9fa6e2c2b112", "f236bdc30f5e2039", "1952713c6c697845"}, .tuned_at = "2026-11-29T11:35:41Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-TN", .shape_class = "square-4096", .m = 4096, .n = 4096, .k = 4096, .kernel = "dgemm_dmma",
-   .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 8L, 0L, 4L, 16L, 4L, 1L, 2L, 2L, 64L, 32L}},
-   .gflops = 52845.201090132825, .nevidence = 3, .evidence = {"88a25a38d609c88f", "9e2cba47cc993f70", "371eb6a5df5c91ae"}, .tuned_at = "2026-11-29T11:32:54Z", .source = "shipped"},
+   .params = {.count = 18, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KCONT", "MAXREG", "MINCTAS", "MMAK", "MMAM", "PAD", "PAIRS", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 8L, 0L, 0L, 0L, 4L, 16L, 4L, 1L, 1L, 2L, 2L, 2L, 64L, 32L}},
+   .gflops = 53914.8815746529, .nevidence = 3, .evidence = {"f7502a6b8b212e44", "23967754790d464f", "b116785186e8c751"}, .tuned_at = "2026-11-30T07:56:01Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-TN", .shape_class = "square-512", .m = 512, .n = 512, .k = 512, .kernel = "dgemm_dmma",
    .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {32L, 1L, 0L, 0L, 4L, 0L, 4L, 16L, 4L, 1L, 2L, 2L, 16L, 16L}},
@@ -2405,6 +2405,10 @@ const gb_tuned_entry_t gb__shipped_entries[129] = {
    .precision = 0, .layout = "row-NN", .shape_class = "wide-2048", .m = 2048, .n = 11008, .k = 4096, .kernel = "sgemm_wgmma",
    .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 4L, 16L, 0L, 1L, 1L, 1L, 3L, 2L}},
    .gflops = 83240.002076903096, .nevidence = 3, .evidence = {"272c5633de9b1fd9", "d23c6e5794e78a99", "2a08a0934fc685e5"}, .tuned_at = "2026-11-30T06:02:56Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 5, .layout = "row-NN", .shape_class = "square-4096", .m = 4096, .n = 4096, .k = 4096, .kernel = "dgemm_dmma_nn",
+   .params = {.count = 18, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KCONT", "MAXREG", "MINCTAS", "MMAK", "MMAM", "PAD", "PAIRS", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 8L, 1L, 0L, 0L, 4L, 16L, 4L, 0L, 1L, 0L, 2L, 2L, 64L, 32L}},
+   .gflops = 52387.312854962576, .nevidence = 3, .evidence = {"d5046ff357bf3628", "fc716590cb040836", "0433c199c23e51b0"}, .tuned_at = "2026-11-30T07:58:49Z", .source = "shipped"},
   {.device = "pthread-haswell-AMD EPYC", .platform = "Portable Computing Language", .driver = "3.1+debian", .vendor = "AuthenticAMD", .type = "cpu", .family = "pocl-cpu-haswell",
    .precision = 0, .layout = "row-NN", .shape_class = "small-128", .m = 128, .n = 128, .k = 128, .kernel = "xgemm",
    .params = {.count = 12, .name = {"ACCMEM", "KWG", "MDIMC", "MWG", "NDIMC", "NWG", "PADA", "PADB", "STAGES", "VWK", "VWM", "VWN"}, .value = {1L, 16L, 16L, 96L, 4L, 64L, 0L, 0L, 2L, 8L, 1L, 8L}},
@@ -2462,4 +2466,4 @@ const gb_tuned_entry_t gb__shipped_entries[129] = {
    .params = {.count = 6, .name = {"KU", "LX", "MR", "NV", "VW", "WALKM"}, .value = {8L, 8L, 8L, 2L, 16L, 0L}},
    .gflops = 276.48418717278702, .nevidence = 3, .evidence = {"e4bcb2d579161552", "dfffcddeeb4c85db", "439e6025d47bc096"}, .tuned_at = "2026-11-26T09:02:24Z", .source = "shipped"},
 };
-const size_t gb__shipped_entry_count = 129;
+const size_t gb__shipped_entry_count = 130;
