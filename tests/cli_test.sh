@@ -81,6 +81,17 @@ expect 2 "violates its constraint 'NWG / \(4 \* RN\) >= 8'" run -k xgemm_nv_k8 -
     --param NWG=64 --param RM=4 --param RN=4 --no-store $small
 expect_one_line
 expect_no_table
+# In a named kernel's sweep, a parameter combination its constraints refuse is skipped with its
+# reason on stderr and the others are measured; the exit status still says one could not run.
+"$gb" run -k myGEMM3 --param TS=16 --param WPT=8,32 --no-store $small >"$tmp/out" 2>"$tmp/err"
+got=$?
+if [ $got -eq 2 ] && [ "$(grep -c '^myGEMM3 ' "$tmp/out")" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+    grep -q "^gemmbench: skipped myGEMM3 s 8x8x8 TS=16 WPT=32 rep 0: .*violates its constraint" \
+        "$tmp/err"; then
+    ok
+else
+    bad "a sweep's refused combination skipped, the other measured (exit $got): $(cat "$tmp/err")"
+fi
 expect 2 "lda=3 is smaller than 8, the columns of row-major a" run -k naive -n 8 --lda 3
 expect_one_line
 expect 2 "ldb=4 is smaller than 8, the rows of column-major b" run -k naive -n 8 --layout col --ldb 4

@@ -3,6 +3,7 @@
  * each point kept as the next repetition of its definition in the results store. Options follow
  * the Intel SGEMM sample (-p -t -d -M -K -N -i -k -v) and GEMMbench (-n, --lws), and are the
  * same as explore's (options.c). This file measures the points; run_show.c shows them. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,8 +78,9 @@ static void usage(void)
            "                        precision unless its implementation declares a reduced\n"
            "                        one, as cublas_tf32) or bound (the error bound alone)\n"
            "exit: 0 done, 1 a result failed validation (over the bound, or not faithful),\n"
-           "      2 bad usage or a named kernel that cannot run here, 3 an OpenCL, build or\n"
-           "      system failure\n");
+           "      2 bad usage or a named kernel that cannot run here (a point of its sweep\n"
+           "      that cannot, beside others that can, is skipped with its reason and the\n"
+           "      others measured), 3 an OpenCL, build or system failure\n");
 }
 
 /* The default sizes, where the plan has none: 256 and 512, or 512 for the dimensions -M, -N,
@@ -92,19 +94,48 @@ static int default_sizes(gb_explore_plan_t *pl)
     return gb_plan_set(pl, "n", any_dim ? "512" : "256,512", "-n", msg, sizeof msg);
 }
 
-/* The first reason a named kernel cannot run, as the error of the whole run; or, when no point
- * at all can run, the first reason. 0 when the run can go ahead. */
+/* Whether a point of the sweep of point i's kernel (its shapes, parameter combinations and
+ * work-group sizes in one precision) other than i can run. */
+static int sweep_runs(const gb_explore_t *ex, size_t i)
+{
+    size_t first, count;
+    gb_explore_entry_span(ex, i, &first, &count);
+    for (size_t j = first; j < first + count; j++)
+        if (j != i && gb_explore_status(ex, j) != GB_XP_SKIP)
+            return 1;
+    return 0;
+}
+
+/* The points of point i's sweep. */
+static size_t sweep_size(const gb_explore_t *ex, size_t i)
+{
+    size_t first, count;
+    gb_explore_entry_span(ex, i, &first, &count);
+    return count;
+}
+
+/* The first reason a named kernel cannot run at any point of its sweep, as the error of the
+ * whole run; or, when no point at all can run, the first reason. 0 when the run can go ahead
+ * (a named kernel's points that cannot run beside others that can are said as they come). */
 static int refuse(gb_explore_t *ex)
 {
     gb_job_t first;
     int have = 0;
+    size_t span_first = SIZE_MAX; /* the sweep last asked about, and whether it runs */
+    int span_runs = 0;
     for (size_t i = 0; i < gb_explore_total(ex); i++) {
         if (gb_explore_status(ex, i) != GB_XP_SKIP)
             continue;
         gb_job_t job;
         if (gb_explore_job(ex, i, &job) != GB_OK)
             return cli_error(GB_ENOMEM, "out of memory");
-        if (job.named)
+        size_t f, n;
+        gb_explore_entry_span(ex, i, &f, &n);
+        if (job.named && f != span_first) {
+            span_first = f;
+            span_runs = sweep_runs(ex, i);
+        }
+        if (job.named && !span_runs)
             return cli_error(job.code, "%s", job.why);
         if (!have)
             first = job;
@@ -198,6 +229,16 @@ static void skip(run_t *u, const gb_job_t *job, const char *why)
     u->skipped_prec = job->problem.precision;
 }
 
+/* A point of a named kernel's sweep that cannot run where others can: said on stderr with its
+ * parameters, the rest measured, and the exit status 2 (a named kernel that cannot run). */
+static void skip_point(run_t *u, const gb_job_t *job, const char *why)
+{
+    char desc[512];
+    fprintf(stderr, "gemmbench: skipped %s: %s\n", gb_job_describe(job, desc, sizeof desc), why);
+    if (!u->exit_code)
+        u->exit_code = EXIT_USAGE;
+}
+
 /* One measurement of job (jb: it, or its serial twin), as a row or a JSON item. */
 static void show(run_t *u, const gb_job_t *job, const gb_job_t *jb, int headline, gb_point_t *pt,
                  int mrc, const char *msg, double serial_ms)
@@ -248,8 +289,11 @@ static int measure_point(run_t *u, size_t i)
         return cli_error(GB_ENOMEM, "out of memory");
     if (u->skipped && u->skipped == job.kernel && u->skipped_prec == job.problem.precision)
         return 0;
-    if (job.code != GB_OK) { /* only unnamed kernels get here: named ones were refused */
-        skip(u, &job, job.why);
+    if (job.code != GB_OK) { /* a named kernel's only where others of its sweep can run */
+        if (job.named)
+            skip_point(u, &job, job.why);
+        else
+            skip(u, &job, job.why);
         return 0;
     }
     gb_job_t twin = job;
@@ -264,9 +308,13 @@ static int measure_point(run_t *u, size_t i)
             gb_job_measure(jb, u->ctx, u->st, u->st ? GB_JOB_KEEP_NEXT_REP : GB_JOB_KEEP_NONE, &pt,
                            msg, sizeof msg);
         /* Found only once compiled (e.g. registers limit the work-group): under 'all' a
-         * kernel that cannot run here is skipped with its reason, like the checks before. */
-        if (!job.named && gb_job_cannot_run(mrc)) {
-            skip(u, &job, msg);
+         * kernel that cannot run here is skipped with its reason, like the checks before, and
+         * so is a named kernel's point where its sweep has others. */
+        if (gb_job_cannot_run(mrc) && (!job.named || sweep_size(u->ex, i) > 1)) {
+            if (job.named)
+                skip_point(u, &job, msg);
+            else
+                skip(u, &job, msg);
             gb_point_free(&pt);
             break;
         }
@@ -296,14 +344,20 @@ static int build_point(run_t *u, size_t i)
     if (u->skipped && u->skipped == job.kernel && u->skipped_prec == job.problem.precision)
         return 0;
     if (job.code != GB_OK) {
-        skip(u, &job, job.why);
+        if (job.named)
+            skip_point(u, &job, job.why);
+        else
+            skip(u, &job, job.why);
         return 0;
     }
     const double t0 = cli_now_s();
     const int rc = gb_impl_prebuild(u->ctx, &job.impl, &job.problem, msg, sizeof msg);
     const double ms = (cli_now_s() - t0) * 1e3;
-    if (!job.named && gb_job_cannot_run(rc)) {
-        skip(u, &job, msg);
+    if (gb_job_cannot_run(rc) && (!job.named || sweep_size(u->ex, i) > 1)) {
+        if (job.named)
+            skip_point(u, &job, msg);
+        else
+            skip(u, &job, msg);
         return 0;
     }
     if (rc != GB_OK)

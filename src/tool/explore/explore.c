@@ -266,6 +266,13 @@ static const entry_t *entry_of(const gb_explore_t *ex, size_t index)
     return &ex->entries[lo];
 }
 
+void gb_explore_entry_span(const gb_explore_t *ex, size_t index, size_t *first, size_t *count)
+{
+    const entry_t *e = entry_of(ex, index);
+    *first = e->first;
+    *count = e->count;
+}
+
 size_t gb_explore_data_key(const gb_explore_t *ex, size_t index)
 {
     const entry_t *e = entry_of(ex, index);
