@@ -528,13 +528,23 @@ XD_INLINE void operand(const real x, op_t *big, op_t *small)
 #endif
 }
 
-/* The lane's elements of neighbouring atoms at one k (PAIRS), read in one load from p, as
- * operands in slots s and s + stride of x (xs: small parts). */
-XD_INLINE void operand_pair(local const real *p, op_t *x, op_t *xs, const int s, const int stride)
+/* The lane's operands of one k-quad, held in slot j of jn, for the warp's atoms along M (or N):
+ * x is the lane's element of the first atom, ms the stride along M (N); each atom's element
+ * alone, or (pair) two neighbouring atoms' in one load. f: the operands, fs: their small parts. */
+XD_INLINE void read_operands(local const real *x, const int ms, const bool pair, const int atoms,
+                             const int j, const int jn, op_t *f, op_t *fs)
 {
-    const real2 v = *(local const real2 *)p;
-    operand(v.x, &x[s], &xs[s]);
-    operand(v.y, &x[s + stride], &xs[s + stride]);
+#pragma unroll
+    for (int i = 0; i < atoms; i += 1 + pair) {
+        local const real *p = x + ATOM_OFF(pair, i) * ms;
+        if (pair) {
+            const real2 v = *(local const real2 *)p;
+            operand(v.x, &f[i * jn + j], &fs[i * jn + j]);
+            operand(v.y, &f[(i + 1) * jn + j], &fs[(i + 1) * jn + j]);
+        } else {
+            operand(p[0], &f[i * jn + j], &fs[i * jn + j]);
+        }
+    }
 }
 
 /* acc += this warp's block of A times B over one K step. as and bs point at the lane's first
@@ -573,22 +583,8 @@ XD_INLINE void multiply(local const real *as, local const real *bs, real *acc, c
             if (FRAG || kb == 0) {
 #pragma unroll
                 for (int j = 0; j < JN; j++) {
-#pragma unroll
-                    for (int i = 0; i < MI; i += 1 + A_PAIR) {
-                        local const real *p = as + 4 * (j0 + j) * A_KS + ATOM_OFF(A_PAIR, i) * A_MS;
-                        if (A_PAIR)
-                            operand_pair(p, af, afs, i * JN + j, JN);
-                        else
-                            operand(p[0], &af[i * JN + j], &afs[i * JN + j]);
-                    }
-#pragma unroll
-                    for (int n = 0; n < NI; n += 1 + B_PAIR) {
-                        local const real *p = bs + 4 * (j0 + j) * B_KS + ATOM_OFF(B_PAIR, n) * B_NS;
-                        if (B_PAIR)
-                            operand_pair(p, bf, bfs, n * JN + j, JN);
-                        else
-                            operand(p[0], &bf[n * JN + j], &bfs[n * JN + j]);
-                    }
+                    read_operands(as + 4 * (j0 + j) * A_KS, A_MS, A_PAIR, MI, j, JN, af, afs);
+                    read_operands(bs + 4 * (j0 + j) * B_KS, B_NS, B_PAIR, NI, j, JN, bf, bfs);
                 }
             }
 #pragma unroll
