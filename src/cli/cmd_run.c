@@ -121,8 +121,9 @@ static int refuse(gb_explore_t *ex)
 {
     gb_job_t first;
     int have = 0;
-    size_t span_first = SIZE_MAX; /* the sweep last asked about, and whether it runs */
-    int span_runs = 0;
+    size_t sweep =
+        SIZE_MAX; /* the first point of the sweep last asked about, and whether it runs */
+    int runs = 0;
     for (size_t i = 0; i < gb_explore_total(ex); i++) {
         if (gb_explore_status(ex, i) != GB_XP_SKIP)
             continue;
@@ -131,11 +132,11 @@ static int refuse(gb_explore_t *ex)
             return cli_error(GB_ENOMEM, "out of memory");
         size_t f, n;
         gb_explore_entry_span(ex, i, &f, &n);
-        if (job.named && f != span_first) {
-            span_first = f;
-            span_runs = sweep_runs(ex, i);
+        if (job.named && f != sweep) {
+            sweep = f;
+            runs = sweep_runs(ex, i);
         }
-        if (job.named && !span_runs)
+        if (job.named && !runs)
             return cli_error(job.code, "%s", job.why);
         if (!have)
             first = job;
@@ -220,23 +221,31 @@ static int open_run(run_t *u, const cli_measure_t *o, const gb_explore_plan_t *p
     return 0;
 }
 
-/* Under 'all', a kernel that cannot run here is skipped with its reason. */
+/* A point that cannot run here. Under 'all' its kernel is skipped with the reason (its other
+ * points silently); a named kernel's point, where others of its sweep can run, is said on stderr
+ * with its parameters, the rest are measured, and the exit status is 2 (a named kernel that
+ * cannot run). */
 static void skip(run_t *u, const gb_job_t *job, const char *why)
 {
+    if (job->named) {
+        char desc[512];
+        fprintf(stderr, "gemmbench: skipped %s: %s\n", gb_job_describe(job, desc, sizeof desc),
+                why);
+        if (!u->exit_code)
+            u->exit_code = EXIT_USAGE;
+        return;
+    }
     if (!u->out)
         cli_run_skipped(job, why);
     u->skipped = job->kernel;
     u->skipped_prec = job->problem.precision;
 }
 
-/* A point of a named kernel's sweep that cannot run where others can: said on stderr with its
- * parameters, the rest measured, and the exit status 2 (a named kernel that cannot run). */
-static void skip_point(run_t *u, const gb_job_t *job, const char *why)
+/* Whether point i, refused with rc once built (registers limit the work-group, ...), is skipped
+ * rather than the run's error: under 'all', or where its named kernel's sweep has others. */
+static int skipped_once_built(const run_t *u, const gb_job_t *job, size_t i, int rc)
 {
-    char desc[512];
-    fprintf(stderr, "gemmbench: skipped %s: %s\n", gb_job_describe(job, desc, sizeof desc), why);
-    if (!u->exit_code)
-        u->exit_code = EXIT_USAGE;
+    return gb_job_cannot_run(rc) && (!job->named || sweep_size(u->ex, i) > 1);
 }
 
 /* One measurement of job (jb: it, or its serial twin), as a row or a JSON item. */
@@ -290,10 +299,7 @@ static int measure_point(run_t *u, size_t i)
     if (u->skipped && u->skipped == job.kernel && u->skipped_prec == job.problem.precision)
         return 0;
     if (job.code != GB_OK) { /* a named kernel's only where others of its sweep can run */
-        if (job.named)
-            skip_point(u, &job, job.why);
-        else
-            skip(u, &job, job.why);
+        skip(u, &job, job.why);
         return 0;
     }
     gb_job_t twin = job;
@@ -307,14 +313,9 @@ static int measure_point(run_t *u, size_t i)
         const int mrc =
             gb_job_measure(jb, u->ctx, u->st, u->st ? GB_JOB_KEEP_NEXT_REP : GB_JOB_KEEP_NONE, &pt,
                            msg, sizeof msg);
-        /* Found only once compiled (e.g. registers limit the work-group): under 'all' a
-         * kernel that cannot run here is skipped with its reason, like the checks before, and
-         * so is a named kernel's point where its sweep has others. */
-        if (gb_job_cannot_run(mrc) && (!job.named || sweep_size(u->ex, i) > 1)) {
-            if (job.named)
-                skip_point(u, &job, msg);
-            else
-                skip(u, &job, msg);
+        /* Found only once compiled, and skipped as the checks before skip. */
+        if (skipped_once_built(u, &job, i, mrc)) {
+            skip(u, &job, msg);
             gb_point_free(&pt);
             break;
         }
@@ -344,20 +345,14 @@ static int build_point(run_t *u, size_t i)
     if (u->skipped && u->skipped == job.kernel && u->skipped_prec == job.problem.precision)
         return 0;
     if (job.code != GB_OK) {
-        if (job.named)
-            skip_point(u, &job, job.why);
-        else
-            skip(u, &job, job.why);
+        skip(u, &job, job.why);
         return 0;
     }
     const double t0 = cli_now_s();
     const int rc = gb_impl_prebuild(u->ctx, &job.impl, &job.problem, msg, sizeof msg);
     const double ms = (cli_now_s() - t0) * 1e3;
-    if (gb_job_cannot_run(rc) && (!job.named || sweep_size(u->ex, i) > 1)) {
-        if (job.named)
-            skip_point(u, &job, msg);
-        else
-            skip(u, &job, msg);
+    if (skipped_once_built(u, &job, i, rc)) {
+        skip(u, &job, msg);
         return 0;
     }
     if (rc != GB_OK)
