@@ -92,6 +92,17 @@ if [ $got -eq 2 ] && [ "$(grep -c '^myGEMM3 ' "$tmp/out")" -eq 1 ] && [ "$(wc -l
 else
     bad "a sweep's refused combination skipped, the other measured (exit $got): $(cat "$tmp/err")"
 fi
+# Under 'all', a shape a kernel's constraints refuse is skipped alone (a row naming the shape),
+# and its other shapes still run: capped_small (K <= 16) in h, where few built-in kernels run.
+"$gb" run --kernel-path "$fx/capped" -k all --precision h -M 8 -N 8 -K 24,8 -i 1 --warmup 0 \
+    --no-store >"$tmp/out" 2>"$tmp/err"
+got=$?
+if [ $got -eq 0 ] && grep -q "^capped_small  *h  *8x8x24 skipped: .*'CAP > 0 || K <= 16'" "$tmp/out" &&
+    grep -q "^capped_small  *h  *row-NN  *8  *8  *8 " "$tmp/out"; then
+    ok
+else
+    bad "-k all: capped_small's refused shape alone skipped, 8x8x8 measured (exit $got)"
+fi
 expect 2 "lda=3 is smaller than 8, the columns of row-major a" run -k naive -n 8 --lda 3
 expect_one_line
 expect 2 "ldb=4 is smaller than 8, the rows of column-major b" run -k naive -n 8 --layout col --ldb 4

@@ -221,11 +221,12 @@ static int open_run(run_t *u, const cli_measure_t *o, const gb_explore_plan_t *p
     return 0;
 }
 
-/* A point that cannot run here. Under 'all' its kernel is skipped with the reason (its other
- * points silently); a named kernel's point, where others of its sweep can run, is said on stderr
- * with its parameters, the rest are measured, and the exit status is 2 (a named kernel that
- * cannot run). */
-static void skip(run_t *u, const gb_job_t *job, const char *why)
+/* Point i, which cannot run here. A named kernel's, where others of its sweep can run, is said
+ * on stderr with its parameters, the rest are measured, and the exit status is 2 (a named kernel
+ * that cannot run). Under 'all' one refused before it runs, where others of its kernel's sweep
+ * can (a shape its constraints refuse), is a row of its own; else its kernel is skipped with
+ * the reason, its other points silently. */
+static void skip(run_t *u, const gb_job_t *job, size_t i, const char *why)
 {
     if (job->named) {
         char desc[512];
@@ -235,8 +236,11 @@ static void skip(run_t *u, const gb_job_t *job, const char *why)
             u->exit_code = EXIT_USAGE;
         return;
     }
+    const int point = job->code != GB_OK && sweep_runs(u->ex, i);
     if (!u->out)
-        cli_run_skipped(job, why);
+        cli_run_skipped(job, point, why);
+    if (point)
+        return;
     u->skipped = job->kernel;
     u->skipped_prec = job->problem.precision;
 }
@@ -299,7 +303,7 @@ static int measure_point(run_t *u, size_t i)
     if (u->skipped && u->skipped == job.kernel && u->skipped_prec == job.problem.precision)
         return 0;
     if (job.code != GB_OK) { /* a named kernel's only where others of its sweep can run */
-        skip(u, &job, job.why);
+        skip(u, &job, i, job.why);
         return 0;
     }
     gb_job_t twin = job;
@@ -315,7 +319,7 @@ static int measure_point(run_t *u, size_t i)
                            msg, sizeof msg);
         /* Found only once compiled, and skipped as the checks before skip. */
         if (skipped_once_built(u, &job, i, mrc)) {
-            skip(u, &job, msg);
+            skip(u, &job, i, msg);
             gb_point_free(&pt);
             break;
         }
@@ -345,14 +349,14 @@ static int build_point(run_t *u, size_t i)
     if (u->skipped && u->skipped == job.kernel && u->skipped_prec == job.problem.precision)
         return 0;
     if (job.code != GB_OK) {
-        skip(u, &job, job.why);
+        skip(u, &job, i, job.why);
         return 0;
     }
     const double t0 = cli_now_s();
     const int rc = gb_impl_prebuild(u->ctx, &job.impl, &job.problem, msg, sizeof msg);
     const double ms = (cli_now_s() - t0) * 1e3;
     if (skipped_once_built(u, &job, i, rc)) {
-        skip(u, &job, msg);
+        skip(u, &job, i, msg);
         return 0;
     }
     if (rc != GB_OK)

@@ -434,9 +434,12 @@ void cli_run_notes(const run_table_t *tb)
                "the main kernel's median time (docs/kernel-metadata.md)\n");
 }
 
-void cli_run_skipped(const gb_job_t *job, const char *why)
+void cli_run_skipped(const gb_job_t *job, int shape, const char *why)
 {
-    printf("%-24s %-4s skipped: %s\n", job->kernel, gb_precision_name(job->problem.precision), why);
+    printf("%-24s %-4s ", job->kernel, gb_precision_name(job->problem.precision));
+    if (shape)
+        printf("%zux%zux%zu ", job->problem.m, job->problem.n, job->problem.k);
+    printf("skipped: %s\n", why);
 }
 
 void cli_run_build_header(const gb_device_info_t *di)

@@ -42,8 +42,9 @@ cJSON *cli_run_json(const run_table_t *tb, const char *kernel, const gb_problem_
 /* After the rows: the notes on energy, on rows above the measured peak and on traffic, where
  * the rows called for them. */
 void cli_run_notes(const run_table_t *tb);
-/* A row for a kernel the sweep skips (from 'all'), once per kernel and precision. */
-void cli_run_skipped(const gb_job_t *job, const char *why);
+/* A row for a kernel the sweep skips (from 'all'), once per kernel and precision; or, with
+ * shape, for one of its points (its shape) where others run. */
+void cli_run_skipped(const gb_job_t *job, int shape, const char *why);
 
 /* -i 0: the lines above the rows. */
 void cli_run_build_header(const gb_device_info_t *di);
