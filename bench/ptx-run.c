@@ -1,9 +1,13 @@
 /* ptx-run.c: runs a GEMM kernel's PTX, as NVIDIA's OpenCL compiler made it, through the CUDA
  * driver API, so that CUDA's profilers (Nsight Compute), which do not see OpenCL kernels, can
  * measure it. The kernel must take gemmbench's GEMM arguments (M, N, K, alpha, A, offA, lda, B,
- * offB, ldb, beta, C, offC, ldc, and WS, P where the family has split-K; row-major NN here). No
- * validation: gemmbench validates the same kernel; this only times it (CUDA events, median of
- * the calls) and gives the profiler a launch.
+ * offB, ldb, beta, C, offC, ldc; row-major NN here), then what its family adds, told apart by the
+ * number of parameters of its entry in the PTX: WS (15), WS, P (16: split-K's pieces, 1), WS, D,
+ * PS (17: the launch of whole tiles and pieces, D every work-group, PS 1) or those and alphaRe,
+ * alphaIm (19: complex alpha, 1 and 0). No validation: gemmbench validates the same kernel; this
+ * only times it (CUDA events, median of the calls) and gives the profiler a launch. The CUDA
+ * driver loads no kernel with more than 48 KB of static shared memory (NVIDIA's OpenCL does):
+ * such a kernel is refused with a line that says so.
  *
  *   cc -O2 -o ptx-run bench/ptx-run.c -I/usr/local/cuda/include -lcuda
  *   ptx-run KERNEL.ptx ENTRY N GX GY LX [CALLS [s|d]]   (global GX x GY work-items, LX per
@@ -59,6 +63,64 @@ static int rewrite_envregs(char *ptx)
     return 1;
 }
 
+/* The parameters of entry in the PTX (its ".entry NAME(" list), or -1 where it has none. */
+static int entry_params(const char *ptx, const char *entry)
+{
+    const size_t len = strlen(entry);
+    for (const char *p = strstr(ptx, ".entry "); p; p = strstr(p + 1, ".entry ")) {
+        const char *name = p + 7;
+        while (*name == ' ' || *name == '\t')
+            name++;
+        if (strncmp(name, entry, len) != 0)
+            continue;
+        const char *open = name + len;
+        while (*open == ' ' || *open == '\t' || *open == '\n' || *open == '\r')
+            open++;
+        if (*open != '(')
+            continue;
+        const char *close = strchr(open, ')');
+        if (!close)
+            return -1;
+        int n = 0;
+        for (const char *q = strstr(open, ".param"); q && q < close; q = strstr(q + 6, ".param"))
+            n++;
+        return n;
+    }
+    return -1;
+}
+
+/* Bytes of static shared memory the PTX declares: lines ".shared [.align A] .TYPE NAME[N];",
+ * where TYPE's digits are its bits (.b8, .u32, .f64, ...). */
+static size_t static_shared(const char *ptx)
+{
+    size_t total = 0;
+    for (const char *p = strstr(ptx, ".shared"); p; p = strstr(p + 1, ".shared")) {
+        const char *line = p;
+        while (line > ptx && (line[-1] == ' ' || line[-1] == '\t'))
+            line--;
+        if (line > ptx && line[-1] != '\n')
+            continue; /* an instruction's state space (ld.shared ...), or .extern's */
+        char decl[256];
+        size_t n = 0;
+        while (p[n] && p[n] != '\n' && n + 1 < sizeof decl)
+            n++;
+        memcpy(decl, p, n);
+        decl[n] = '\0';
+        /* The last ".TYPE" token before the name's "[N]". */
+        size_t bits = 8;
+        char *br = strchr(decl, '[');
+        if (!br)
+            continue;
+        *br = '\0';
+        for (char *t = strtok(decl, " \t"); t; t = strtok(NULL, " \t"))
+            if (t[0] == '.' && strcmp(t, ".shared") && strcmp(t, ".align") &&
+                strtoul(t + 2, NULL, 10))
+                bits = strtoul(t + 2, NULL, 10);
+        total += bits / 8 * (size_t)strtoul(br + 1, NULL, 10);
+    }
+    return total;
+}
+
 #define CK(x)                                                                                      \
     do {                                                                                           \
         CUresult e_ = (x);                                                                         \
@@ -107,6 +169,26 @@ int main(int argc, char **argv)
     fclose(f);
     if (!rewrite_envregs(ptx))
         return 2;
+    const int nparams = entry_params(ptx, argv[2]);
+    if (nparams < 0) {
+        fprintf(stderr, "ptx-run: %s has no entry %s\n", argv[1], argv[2]);
+        return 2;
+    }
+    if (nparams < 14 || nparams > 19 || nparams == 18) {
+        fprintf(stderr, "ptx-run: entry %s takes %d parameters; this tool knows 14-17 and 19\n",
+                argv[2], nparams);
+        return 2;
+    }
+    /* cuModuleLoadData refuses a kernel whose static shared memory passes 48 KB, which NVIDIA's
+     * OpenCL loads (its tiles of up to 227 KB on sm_90): say so rather than fail in the JIT. */
+    const size_t smem = static_shared(ptx);
+    if (smem > 48 * 1024) {
+        fprintf(stderr,
+                "ptx-run: %s declares %zu bytes of static shared memory, over the 48 KB the CUDA "
+                "driver loads; profile a configuration under it\n",
+                argv[1], smem);
+        return 2;
+    }
 
     CUdevice dev;
     CUcontext ctx;
@@ -142,13 +224,32 @@ int main(int argc, char **argv)
     int M = n, N = n, K = n, off = 0, ld = n;
     float alpha = 1.0f, beta = 0.0f;
     double alpha_d = 1.0, beta_d = 0.0;
-    /* Families with split-K take two more: the workspace (none) and the piece count (1). The
-     * driver reads as many entries as the kernel has parameters. */
+    /* What the family adds (the top of this file): no workspace, every tile whole (D: every
+     * work-group, PS 1) or one piece (P 1), alpha real. The driver reads as many entries as the
+     * kernel has parameters. */
     CUdeviceptr ws = 0;
-    int pieces = 1;
-    void *args[] = {&M,  &N,     &K,  dbl ? (void *)&alpha_d : (void *)&alpha, &a, &off, &ld,
-                    &b,  &off,   &ld, dbl ? (void *)&beta_d : (void *)&beta,   &c, &off, &ld,
-                    &ws, &pieces};
+    int pieces = 1, whole = (int)(gx / lx * gy), one = 1;
+    float re = 1.0f, im = 0.0f;
+    double re_d = 1.0, im_d = 0.0;
+    void *args[] = {&M,
+                    &N,
+                    &K,
+                    dbl ? (void *)&alpha_d : (void *)&alpha,
+                    &a,
+                    &off,
+                    &ld,
+                    &b,
+                    &off,
+                    &ld,
+                    dbl ? (void *)&beta_d : (void *)&beta,
+                    &c,
+                    &off,
+                    &ld,
+                    &ws,
+                    nparams == 16 ? &pieces : &whole,
+                    &one,
+                    dbl ? (void *)&re_d : (void *)&re,
+                    dbl ? (void *)&im_d : (void *)&im};
     CUevent e0, e1;
     CK(cuEventCreate(&e0, 0));
     CK(cuEventCreate(&e1, 0));
