@@ -3,7 +3,6 @@
  * each point kept as the next repetition of its definition in the results store. Options follow
  * the Intel SGEMM sample (-p -t -d -M -K -N -i -k -v) and GEMMbench (-n, --lws), and are the
  * same as explore's (options.c). This file measures the points; run_show.c shows them. */
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,26 +93,6 @@ static int default_sizes(gb_explore_plan_t *pl)
     return gb_plan_set(pl, "n", any_dim ? "512" : "256,512", "-n", msg, sizeof msg);
 }
 
-/* Whether a point of the sweep of point i's kernel (its shapes, parameter combinations and
- * work-group sizes in one precision) other than i can run. */
-static int sweep_runs(const gb_explore_t *ex, size_t i)
-{
-    size_t first, count;
-    gb_explore_entry_span(ex, i, &first, &count);
-    for (size_t j = first; j < first + count; j++)
-        if (j != i && gb_explore_status(ex, j) != GB_XP_SKIP)
-            return 1;
-    return 0;
-}
-
-/* The points of point i's sweep. */
-static size_t sweep_size(const gb_explore_t *ex, size_t i)
-{
-    size_t first, count;
-    gb_explore_entry_span(ex, i, &first, &count);
-    return count;
-}
-
 /* The first reason a named kernel cannot run at any point of its sweep, as the error of the
  * whole run; or, when no point at all can run, the first reason. 0 when the run can go ahead
  * (a named kernel's points that cannot run beside others that can are said as they come). */
@@ -121,22 +100,13 @@ static int refuse(gb_explore_t *ex)
 {
     gb_job_t first;
     int have = 0;
-    size_t sweep =
-        SIZE_MAX; /* the first point of the sweep last asked about, and whether it runs */
-    int runs = 0;
     for (size_t i = 0; i < gb_explore_total(ex); i++) {
         if (gb_explore_status(ex, i) != GB_XP_SKIP)
             continue;
         gb_job_t job;
         if (gb_explore_job(ex, i, &job) != GB_OK)
             return cli_error(GB_ENOMEM, "out of memory");
-        size_t f, n;
-        gb_explore_entry_span(ex, i, &f, &n);
-        if (job.named && f != sweep) {
-            sweep = f;
-            runs = sweep_runs(ex, i);
-        }
-        if (job.named && !runs)
+        if (job.named && !gb_explore_entry_runnable(ex, i))
             return cli_error(job.code, "%s", job.why);
         if (!have)
             first = job;
@@ -236,7 +206,7 @@ static void skip(run_t *u, const gb_job_t *job, size_t i, const char *why)
             u->exit_code = EXIT_USAGE;
         return;
     }
-    const int point = job->code != GB_OK && sweep_runs(u->ex, i);
+    const int point = job->code != GB_OK && gb_explore_entry_runnable(u->ex, i);
     if (!u->out)
         cli_run_skipped(job, point, why);
     if (point)
@@ -249,7 +219,7 @@ static void skip(run_t *u, const gb_job_t *job, size_t i, const char *why)
  * rather than the run's error: under 'all', or where its named kernel's sweep has others. */
 static int skipped_once_built(const run_t *u, const gb_job_t *job, size_t i, int rc)
 {
-    return gb_job_cannot_run(rc) && (!job->named || sweep_size(u->ex, i) > 1);
+    return gb_job_cannot_run(rc) && (!job->named || gb_explore_entry_points(u->ex, i) > 1);
 }
 
 /* One measurement of job (jb: it, or its serial twin), as a row or a JSON item. */

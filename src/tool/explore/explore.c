@@ -24,6 +24,7 @@ typedef struct entry {
     int lws;             /* sweeps the plan's work-group sizes (it has LX and LY) */
     unsigned layout;     /* gb_layout_index of the layout it would take on its own */
     size_t first, count; /* its points: [first, first + count) */
+    size_t runnable;     /* of them, those that can run here (to measure or stored) */
 } entry_t;
 
 struct gb_explore {
@@ -252,8 +253,8 @@ static int expand_kernels(gb_explore_t *ex, char *msg, size_t msglen)
     return GB_OK;
 }
 
-/* The entry that holds point index. */
-static const entry_t *entry_of(const gb_explore_t *ex, size_t index)
+/* The index of the entry that holds point index. */
+static size_t entry_index(const gb_explore_t *ex, size_t index)
 {
     size_t lo = 0, hi = ex->nentries;
     while (hi - lo > 1) {
@@ -263,14 +264,22 @@ static const entry_t *entry_of(const gb_explore_t *ex, size_t index)
         else
             hi = mid;
     }
-    return &ex->entries[lo];
+    return lo;
 }
 
-void gb_explore_entry_span(const gb_explore_t *ex, size_t index, size_t *first, size_t *count)
+static const entry_t *entry_of(const gb_explore_t *ex, size_t index)
 {
-    const entry_t *e = entry_of(ex, index);
-    *first = e->first;
-    *count = e->count;
+    return &ex->entries[entry_index(ex, index)];
+}
+
+size_t gb_explore_entry_points(const gb_explore_t *ex, size_t index)
+{
+    return entry_of(ex, index)->count;
+}
+
+size_t gb_explore_entry_runnable(const gb_explore_t *ex, size_t index)
+{
+    return entry_of(ex, index)->runnable;
 }
 
 size_t gb_explore_data_key(const gb_explore_t *ex, size_t index)
@@ -376,6 +385,7 @@ static int classify(gb_explore_t *ex, size_t i, char *msg, size_t msglen)
     if (s == GB_XP_SKIP)
         tally(ex, code, why);
     ex->status[i] = (unsigned char)s;
+    ex->entries[entry_index(ex, i)].runnable += s != GB_XP_SKIP;
     ex->runs_on[i] = mask;
     ex->counts[s]++;
     return GB_OK;

@@ -135,9 +135,11 @@ const gb_xp_reason_t *gb_explore_reason(const gb_explore_t *ex, size_t i);
  * settings are every point's). Points of one key share their inputs and reference on a context
  * (src/harness/measure/inputs.c), so the queue hands them to one worker together. */
 size_t gb_explore_data_key(const gb_explore_t *ex, size_t index);
-/* The points of the entry (one kernel in one precision) that point index belongs to: the first
- * index and how many, all its shapes, work-group sizes and parameter combinations. */
-void gb_explore_entry_span(const gb_explore_t *ex, size_t index, size_t *first, size_t *count);
+/* The points of the entry (one kernel in one precision) that point index belongs to, all its
+ * shapes, work-group sizes and parameter combinations; and of them those that can run here (to
+ * measure or in the store), counted once when the sweep is opened. */
+size_t gb_explore_entry_points(const gb_explore_t *ex, size_t index);
+size_t gb_explore_entry_runnable(const gb_explore_t *ex, size_t index);
 /* Makes the job of point index on the first kind of device, or on kind (measure it with
  * gb_job_measure). GB_ENOMEM only. */
 int gb_explore_job(gb_explore_t *ex, size_t index, gb_job_t *job);
