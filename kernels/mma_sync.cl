@@ -52,9 +52,8 @@
  * modulo 32 (PAD = 8). A K-contiguous tile (KCONT) is read at g*LDK + t + const: distinct
  * banks in either precision when LDK is an odd multiple of 4. PAIRS' loads at t*(MWG + PAD) +
  * 2g are distinct 16-byte columns in a quarter-warp (8-byte in a half-warp in single) with the
- * same PAD. The transposing stores of a
- * K-contiguous operand are scalar, 16 consecutive rows per half-warp; copied rows are 128-bit
- * STS of consecutive addresses.
+ * same PAD. The transposing stores of a K-contiguous operand are scalar, 16 consecutive rows per
+ * half-warp; copied rows are 128-bit STS of consecutive addresses.
  *
  * Split-K (SPLITK > 1, P = min(SPLITK, K / 256) pieces, or SPLITK = 0, the pieces the grid
  * needs): every tile is cut along K into P pieces. With TAIL, where the tiles end in a partial
@@ -225,13 +224,14 @@ typedef float4 vec_t;
 #define B_TILE (B_KC ? NWG * LDK : BK * LDB)
 /* Whether an operand's rows (columns) pair (PAIRS, k-major tiles only); the offset along M (N)
  * of the lane's element of atom i from its first, which is row g, or 2g with pairs; and where
- * atom (i, n)'s element e of the lane lies in the warp's block. */
+ * atom (i, n)'s element e of the lane lies in the warp's block: its row is the lane's own, its
+ * column the one lane 2t + e (whose group is that column) reads of B. */
 #define A_PAIR (PAIRS && !A_KC)
 #define B_PAIR (PAIRS && !B_KC)
 #define ATOM_OFF(pair, i) ((pair) ? 16 * ((i) / 2) + (i) % 2 : 8 * (i))
 #define LANE_OFF(pair, g) ((1 + (pair)) * (g))
 #define ROW_AT(i) (ATOM_OFF(A_PAIR, i) + LANE_OFF(A_PAIR, g))
-#define COL_AT(n, e) (B_PAIR ? 16 * ((n) / 2) + 4 * t + 2 * (e) + (n) % 2 : 8 * (n) + 2 * t + (e))
+#define COL_AT(n, e) (ATOM_OFF(B_PAIR, n) + LANE_OFF(B_PAIR, 2 * t + (e)))
 #define MI (WM / 8)  /* atoms along M per warp */
 #define NI (WN / 8)  /* atoms along N per warp */
 #define KQ (BK / 4)  /* k-quads per K step */
