@@ -30,7 +30,13 @@ GEMMBENCH_CACHE_DIR=$cache "$gb" run -p NVIDIA --no-store -k "$fam" --precision 
 # then the binary, its length on the header's bytes: line; src/rt/device/cache.c). For NVIDIA the
 # binary is PTX text; the GEMM's own is the one with its entry point. It may end with a NUL,
 # which ptxas reads as a premature end of file.
-entry=$(sed -n 's/^ *"entry": *"\([^"]*\)".*/\1/p' "kernels/$fam.json" 2>/dev/null | head -n 1)
+# The entry point: the family's own, or that of the family it extends (dgemm_dmma_nn's is
+# dgemm_dmma's), else the family's name.
+entry="" def=$fam
+while [ -z "$entry" ] && [ -n "$def" ]; do
+    entry=$(sed -n 's/^ *"entry": *"\([^"]*\)".*/\1/p' "kernels/$def.json" 2>/dev/null | head -n 1)
+    def=$(sed -n 's/^ *"extends": *"\([^"]*\)".*/\1/p' "kernels/$def.json" 2>/dev/null | head -n 1)
+done
 [ -n "$entry" ] || entry=$fam
 found=""
 for ent in "$cache"/*.gbc; do

@@ -7,11 +7,13 @@
  * alphaIm (19: complex alpha, 1 and 0). No validation: gemmbench validates the same kernel; this
  * only times it (CUDA events, median of the calls) and gives the profiler a launch. The CUDA
  * driver loads no kernel with more than 48 KB of static shared memory (NVIDIA's OpenCL does):
- * such a kernel is refused with a line that says so.
+ * such a kernel's shared arrays are laid out in one dynamic array instead (same sizes, same
+ * alignments), which the driver allows up to the device's limit.
  *
  *   cc -O2 -o ptx-run bench/ptx-run.c -I/usr/local/cuda/include -lcuda
  *   ptx-run KERNEL.ptx ENTRY N GX GY LX [CALLS [s|d]]   (global GX x GY work-items, LX per
- *   group; d: double precision, whose alpha and beta are doubles)
+ *   group; d: double precision, whose alpha and beta are doubles; PTX_RUN_DUMP=FILE writes the
+ *   PTX as it is loaded, PTX_RUN_MAXREG=N caps the JIT's registers)
  *
  * bench/nv-inspect.sh keeps the PTX (kernel.ptx) and prints the geometry gemmbench used.
  *
@@ -121,6 +123,129 @@ static size_t static_shared(const char *ptx)
     return total;
 }
 
+static int ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '$';
+}
+
+#define MAX_ARRAYS 64
+#define DYN_NAME "gb_dyn_smem"
+
+/* The PTX with its static shared arrays moved into one ".extern .shared" array, DYN_NAME, each at
+ * an offset aligned as it was declared: a declaration becomes a comment, and each use of its name
+ * becomes DYN_NAME+OFFSET (PTX takes "var+imm" in addresses and in mov). An entry that caps
+ * neither its registers nor its groups an SM gets ".maxnreg 255": with an extern shared array and
+ * no such directive, ptxas gave a 255-register kernel 32 registers and 5.9 KB of spills a lane
+ * (H200, CUDA 13 driver), where the static arrays kept 255 and no spills. *bytes gets the array's
+ * size. NULL where a declaration cannot be read. */
+static char *shared_to_dynamic(const char *ptx, size_t *bytes)
+{
+    struct {
+        char name[256];
+        size_t off;
+    } arr[MAX_ARRAYS];
+    int n = 0;
+    size_t total = 0;
+    for (const char *p = strstr(ptx, ".shared"); p; p = strstr(p + 1, ".shared")) {
+        const char *line = p;
+        while (line > ptx && (line[-1] == ' ' || line[-1] == '\t'))
+            line--;
+        if (line > ptx && line[-1] != '\n')
+            continue;
+        const char *br = strchr(p, '['), *eol = strchr(p, '\n');
+        if (!br || (eol && br > eol) || n == MAX_ARRAYS)
+            return NULL;
+        const char *name = br;
+        while (name > p && ident_char(name[-1]))
+            name--;
+        size_t bits = 8, align = 0;
+        for (const char *t = p + 7; t < name; t++) {
+            if (!strncmp(t, ".align", 6))
+                align = strtoul(t + 6, NULL, 10);
+            else if (t[0] == '.' && t[1] && strtoul(t + 2, NULL, 10))
+                bits = strtoul(t + 2, NULL, 10);
+        }
+        const size_t size = bits / 8 * (size_t)strtoul(br + 1, NULL, 10);
+        if (!align)
+            align = bits / 8;
+        if ((size_t)(br - name) >= sizeof arr[n].name || !size)
+            return NULL;
+        total = (total + align - 1) / align * align;
+        memcpy(arr[n].name, name, (size_t)(br - name));
+        arr[n].name[br - name] = '\0';
+        arr[n].off = total;
+        total += size;
+        n++;
+    }
+    int header = 0, capped = 0; /* between an .entry and its body; a cap seen there */
+    size_t cap = 2 * strlen(ptx) + 4096;
+    char *out = malloc(cap), *o = out;
+    if (!out)
+        return NULL;
+    for (const char *p = ptx; *p;) {
+        const char *eol = strchr(p, '\n');
+        const size_t ll = eol ? (size_t)(eol - p + 1) : strlen(p);
+        /* A line grows by at most 64 bytes a name it holds, so 64 a character is enough. */
+        if ((size_t)(o - out) + 64 * ll + 256 > cap) {
+            const size_t used = (size_t)(o - out);
+            cap = 2 * cap + 64 * ll;
+            char *grown = realloc(out, cap);
+            if (!grown) {
+                free(out);
+                return NULL;
+            }
+            out = grown;
+            o = out + used;
+        }
+        const char *s = p;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (strstr(p, ".entry ") && strstr(p, ".entry ") < p + ll)
+            header = 1, capped = 0;
+        if (header && (!strncmp(s, ".maxnreg", 8) || !strncmp(s, ".minnctapersm", 13)))
+            capped = 1;
+        if (header && *s == '{') {
+            if (!capped)
+                o += sprintf(o, ".maxnreg 255\n");
+            header = 0;
+        }
+        if (!strncmp(s, ".shared", 7)) {
+            o += sprintf(o, "// moved into %s: ", DYN_NAME); /* then the line as it was */
+            memcpy(o, p, ll);
+            o += ll;
+        } else {
+            for (size_t i = 0; i < ll;) {
+                int hit = -1;
+                if (ident_char(p[i]) && (i == 0 || (!ident_char(p[i - 1]) && p[i - 1] != '%')))
+                    for (int a = 0; a < n && hit < 0; a++) {
+                        const size_t nl = strlen(arr[a].name);
+                        if (!strncmp(p + i, arr[a].name, nl) && !ident_char(p[i + nl]))
+                            hit = a;
+                    }
+                if (hit < 0) {
+                    *o++ = p[i++];
+                    continue;
+                }
+                i += strlen(arr[hit].name);
+                size_t off = arr[hit].off;
+                if (p[i] == '+' && p[i + 1] >= '0' && p[i + 1] <= '9') {
+                    char *end;
+                    off += strtoul(p + i + 1, &end, 10);
+                    i = (size_t)(end - p);
+                }
+                o += off ? sprintf(o, "%s+%zu", DYN_NAME, off) : sprintf(o, "%s", DYN_NAME);
+            }
+        }
+        if (!strncmp(s, ".address_size", 13))
+            o += sprintf(o, ".extern .shared .align 16 .b8 %s[];\n", DYN_NAME);
+        p += ll;
+    }
+    *o = '\0';
+    *bytes = total;
+    return out;
+}
+
 #define CK(x)                                                                                      \
     do {                                                                                           \
         CUresult e_ = (x);                                                                         \
@@ -180,14 +305,23 @@ int main(int argc, char **argv)
         return 2;
     }
     /* cuModuleLoadData refuses a kernel whose static shared memory passes 48 KB, which NVIDIA's
-     * OpenCL loads (its tiles of up to 227 KB on sm_90): say so rather than fail in the JIT. */
-    const size_t smem = static_shared(ptx);
-    if (smem > 48 * 1024) {
-        fprintf(stderr,
-                "ptx-run: %s declares %zu bytes of static shared memory, over the 48 KB the CUDA "
-                "driver loads; profile a configuration under it\n",
-                argv[1], smem);
-        return 2;
+     * OpenCL loads (its tiles of up to 227 KB on sm_90): such arrays become one dynamic array. */
+    size_t dyn = 0;
+    if (static_shared(ptx) > 48 * 1024) {
+        char *moved = shared_to_dynamic(ptx, &dyn);
+        if (!moved) {
+            fprintf(stderr, "ptx-run: %s has a shared array this tool cannot read\n", argv[1]);
+            return 2;
+        }
+        free(ptx);
+        ptx = moved;
+        fprintf(stderr, "ptx-run: %zu bytes of shared arrays moved into one dynamic array\n", dyn);
+    }
+    const char *dump = getenv("PTX_RUN_DUMP"); /* the PTX as loaded, to read or to give ptxas */
+    FILE *df = dump ? fopen(dump, "w") : NULL;
+    if (df) {
+        fputs(ptx, df);
+        fclose(df);
     }
 
     CUdevice dev;
@@ -198,8 +332,18 @@ int main(int argc, char **argv)
     CK(cuDeviceGet(&dev, 0));
     CK(cuDevicePrimaryCtxRetain(&ctx, dev));
     CK(cuCtxSetCurrent(ctx));
-    CK(cuModuleLoadData(&mod, ptx));
+    /* The JIT's own report (registers, spills) on stderr: what ran, beside what ptxas says. */
+    static char log[8192];
+    CUjit_option opt[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                          CU_JIT_LOG_VERBOSE, CU_JIT_MAX_REGISTERS};
+    const char *maxreg = getenv("PTX_RUN_MAXREG"); /* the JIT's register cap, as MAXREG */
+    void *val[] = {log, (void *)(size_t)sizeof log, (void *)(size_t)1,
+                   (void *)(size_t)(maxreg ? atoi(maxreg) : 0)};
+    CK(cuModuleLoadDataEx(&mod, ptx, maxreg ? 4 : 3, opt, val));
+    fprintf(stderr, "%s", log);
     CK(cuModuleGetFunction(&fn, mod, argv[2]));
+    if (dyn)
+        CK(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dyn));
 
     const size_t elems = (size_t)n * (size_t)n, bytes = elems * esize;
     unsigned char *h = malloc(bytes);
@@ -256,7 +400,7 @@ int main(int argc, char **argv)
     float *ms = calloc((size_t)calls, sizeof *ms);
     for (int i = -1; i < calls; i++) {
         CK(cuEventRecord(e0, 0));
-        CK(cuLaunchKernel(fn, gx / lx, gy, 1, lx, 1, 1, 0, 0, args, NULL));
+        CK(cuLaunchKernel(fn, gx / lx, gy, 1, lx, 1, 1, (unsigned)dyn, 0, args, NULL));
         CK(cuEventRecord(e1, 0));
         CK(cuEventSynchronize(e1));
         if (i >= 0)
