@@ -154,12 +154,6 @@
 #ifndef EMU
 #define EMU 0 /* 1: emulate mma.sync through local memory (testing only, slow) */
 #endif
-#ifndef ASYNC
-#define ASYNC 0 /* 1: slices copied STAGES-1 K steps ahead straight into local memory (cp.async) */
-#endif
-#ifndef STAGES
-#define STAGES 2 /* local buffers per operand: 2 without ASYNC; 2, 3 or 4 with it */
-#endif
 
 #if !GB_NVIDIA && !EMU
 #error "mma_sync needs inline PTX mma.sync: NVIDIA GPUs only (GB_NVIDIA), or EMU=1 for testing"
@@ -197,9 +191,6 @@ typedef float4 vec_t;
 #if PAIRS && (WM % 16 || WN % 16)
 #error "mma_sync: PAIRS pairs the atoms of a warp: WM and WN must be multiples of 16"
 #endif
-#if STAGES < 2 || STAGES > 4 || (!ASYNC && STAGES != 2)
-#error "mma_sync: STAGES must be 2 without ASYNC, and 2, 3 or 4 with it"
-#endif
 
 #define NWARPS (WGM * WGN)
 #define WGS (32 * NWARPS)
@@ -231,14 +222,6 @@ typedef float4 vec_t;
 #define B_NS (B_KC ? LDK : 1)
 #define A_TILE (A_KC ? MWG * LDK : BK * LDA)
 #define B_TILE (B_KC ? NWG * LDK : BK * LDB)
-/* ASYNC copies a slice as it lies, so each operand's tile must be a copy: not transposed, or
- * kept K-contiguous (KCONT). Y made from a complex B (EXPANDB, which the route sets) is computed
- * as it is staged: there the slices stay register-staged. */
-#if ASYNC && ((A_TRANSPOSED && !A_KC) || (B_TRANSPOSED && !B_KC))
-#error "mma_sync: ASYNC copies slices as they lie: a K-contiguous operand needs KCONT=1"
-#endif
-#define USE_ASYNC (ASYNC && !EXPANDB)
-#define NBUF (USE_ASYNC ? STAGES : 2) /* local buffers per operand */
 /* Whether an operand's rows (columns) pair (PAIRS, k-major tiles only); the offset along M (N)
  * of the lane's element of atom i from its first, which is row g, or 2g with pairs; and where
  * atom (i, n)'s element e of the lane lies in the warp's block: its row is the lane's own, its
@@ -378,94 +361,6 @@ XD_INLINE void store_slice(local real *xs, const int ld, const int MN, const boo
         }
     }
 }
-
-#if USE_ASYNC
-#if GB_NVIDIA && !EMU
-#define XD_STR_(x) #x
-#define XD_STR(x) XD_STR_(x)
-#if GB_PRECISION == 64
-#define ELEM_BYTES 8
-#else
-#define ELEM_BYTES 4
-#endif
-#if STAGES == 2
-#define STAGES_MINUS_2 0
-#elif STAGES == 3
-#define STAGES_MINUS_2 1
-#else
-#define STAGES_MINUS_2 2
-#endif
-/* A local pointer's address in the shared window (NVIDIA's local pointers are 32-bit). */
-XD_INLINE uint smem(local const real *p)
-{
-    return (uint)(ulong)p;
-}
-XD_INLINE void copy16(local real *dst, global const real *src)
-{
-    __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem(dst)), "l"(src)
-                     : "memory");
-}
-/* One element, or a zero where !in (src is then not read). */
-XD_INLINE void copy1(local real *dst, global const real *src, const bool in)
-{
-    __asm__ volatile("cp.async.ca.shared.global [%0], [%1], " XD_STR(ELEM_BYTES) ", %2;" ::"r"(
-                         smem(dst)),
-                     "l"(src), "r"(in ? ELEM_BYTES : 0)
-                     : "memory");
-}
-XD_INLINE void copies_commit(void)
-{
-    __asm__ volatile("cp.async.commit_group;" ::: "memory");
-}
-/* Until at most STAGES-2 of this work-item's groups of copies are in flight: the oldest, this
- * step's, has landed. */
-XD_INLINE void copies_wait(void)
-{
-    __asm__ volatile("cp.async.wait_group " XD_STR(STAGES_MINUS_2) ";" ::: "memory");
-}
-#else
-XD_INLINE void copy16(local real *dst, global const real *src)
-{
-    *(local vec_t *)dst = *(global const vec_t *)src;
-}
-XD_INLINE void copy1(local real *dst, global const real *src, const bool in)
-{
-    *dst = in ? *src : (real)0;
-}
-XD_INLINE void copies_commit(void)
-{
-}
-XD_INLINE void copies_wait(void)
-{
-}
-#endif
-
-/* Copies this work-item's share of a slice into the local tile xs (ldl elements a row) as it
- * lies, at the positions load_slice and store_slice give a copied slice: 16 bytes at a time
- * (mode LD_VEC), element by element unchecked (LD_SCALAR), or with zeros outside rows x cols. */
-XD_INLINE void copy_slice(local real *xs, const int ldl, global const real *x, const int ld,
-                          const int rows, const int cols, const int MN, const bool kc,
-                          const int mode, const int tid)
-{
-#pragma unroll
-    for (int l = 0; l < LPT_MAX; l++) {
-        if (l < LPT(MN)) {
-            const xd_pos_t p = pos_slice(MN, false, kc, l, tid);
-            local real *d = xs + p.r * ldl + VW * p.c;
-            global const real *src = x + p.r * ld + VW * p.c;
-            if (mode == LD_VEC) {
-                copy16(d, src);
-            } else {
-#pragma unroll
-                for (int v = 0; v < VW; v++) {
-                    const bool in = mode == LD_SCALAR || (p.r < rows && VW * p.c + v < cols);
-                    copy1(d + v, in ? src + v : x, in);
-                }
-            }
-        }
-    }
-}
-#endif
 
 /* ---- The MMA instructions. acc[(i * NI + n) * 2 + e] is element e of atom (i, n). */
 #define ACC(i, n, e) acc[((i) * NI + (n)) * 2 + (e)]
@@ -796,6 +691,7 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
 #pragma unroll
     for (int i = 0; i < MI * NI * 2; i++)
         acc[i] = 0;
+    vec_t ra[LPT_MAX], rb[LPT_MAX];
 #if KACC > 1
     /* The sums of the current KACC steps, from zero in the tensor core; a second array of
      * accumulators, so only for small warp tiles. */
@@ -805,38 +701,11 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
 #define SUMS acc
 #endif
 
-    local real *a_cur = As, *b_cur = Bs;
+    local real *a_cur = As, *a_nxt = As + A_TILE, *b_cur = Bs, *b_nxt = Bs + B_TILE;
     const int mode_a = a_vec ? LD_VEC : LD_SCALAR, mode_b = b_vec ? LD_VEC : LD_SCALAR;
     /* An edge tile, or a partial last K step, reads both slices element by element; interior
      * tiles read both in one block. (Checking each operand apart, so that a C of 16 rows reads
      * B unchecked, measured slower on the H200: bench/notes/dgemm.md#dmma-edge-operand.) */
-#if USE_ASYNC
-    /* K step s0 + i lives in buffer i % STAGES; at step s the copies of step s + STAGES - 1 go
-     * into the buffer step s - 1 was read from, once the barrier says every warp is past it. */
-#define COPY_A(t, as, mode)                                                                    \
-    copy_slice(as, A_KC ? LDK : LDA, A_AT(t), lda, A_ROWS(t), A_COLS(t), MWG, A_KC, mode, tid)
-#define COPY_B(t, bs, mode)                                                                    \
-    copy_slice(bs, B_KC ? LDK : LDB, B_AT(t), ldb, B_ROWS(t), B_COLS(t), NWG, B_KC, mode, tid)
-#define COPY_STEP(t, as, bs)                                                                   \
-    do {                                                                                       \
-        if (!edge && (t) < full) {                                                             \
-            COPY_A(t, as, mode_a);                                                             \
-            COPY_B(t, bs, mode_b);                                                             \
-        } else {                                                                               \
-            COPY_A(t, as, LD_CHECKED);                                                         \
-            COPY_B(t, bs, LD_CHECKED);                                                         \
-        }                                                                                      \
-    } while (0)
-#pragma unroll
-    for (int i = 0; i < STAGES - 1; i++) {
-        if (s0 + i < s1)
-            COPY_STEP(s0 + i, As + i * A_TILE, Bs + i * B_TILE);
-        copies_commit();
-    }
-    int cur = 0;
-#else
-    local real *a_nxt = As + A_TILE, *b_nxt = Bs + B_TILE;
-    vec_t ra[LPT_MAX], rb[LPT_MAX];
 #define LOAD_STEP(t)                                                                           \
     do {                                                                                       \
         if (!edge && (t) < full) {                                                             \
@@ -853,22 +722,9 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
         STORE_B(b_cur, rb);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-#endif
     for (int s = s0; s < s1; s++) {
-#if USE_ASYNC
-        copies_wait();
-        barrier(CLK_LOCAL_MEM_FENCE);
-        const int nxt = cur == 0 ? STAGES - 1 : cur - 1;
-        if (s + STAGES - 1 < s1)
-            COPY_STEP(s + STAGES - 1, As + nxt * A_TILE, Bs + nxt * B_TILE);
-        copies_commit();
-        a_cur = As + cur * A_TILE;
-        b_cur = Bs + cur * B_TILE;
-        cur = cur + 1 == STAGES ? 0 : cur + 1;
-#else
         if (s + 1 < s1)
             LOAD_STEP(s + 1);
-#endif
 #if KACC > 1
         if ((s - s0) % KACC == 0) {
 #pragma unroll
@@ -887,7 +743,6 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
                 acc[i] += sacc[i];
         }
 #endif
-#if !USE_ASYNC
         if (s + 1 < s1) {
             STORE_A(a_nxt, ra);
             STORE_B(b_nxt, rb);
@@ -898,12 +753,10 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
         b_cur = b_nxt;
         a_nxt = a_tmp;
         b_nxt = b_tmp;
-#endif
     }
 
 #undef SUMS
 #undef LOAD_STEP
-#undef COPY_STEP
 
 /* Two neighbouring elements of C the lane holds: element q of atoms n and n + 1 (B_PAIR), or
  * atom n's two. */
@@ -969,9 +822,9 @@ kernel void dgemm_dmma(
 {
     /* Declared as 16-byte vectors for their alignment: the 16-byte local stores need
      * 16-byte-aligned tiles, and NVIDIA's OpenCL does not place a local double array on a
-     * 16-byte boundary (the stores then fault, reported as CL_INVALID_COMMAND_QUEUE). NBUF
+     * 16-byte boundary (the stores then fault, reported as CL_INVALID_COMMAND_QUEUE). Two
      * buffers each, of A_TILE and B_TILE elements. */
-    local vec_t As2[NBUF * A_TILE / VW], Bs2[NBUF * B_TILE / VW];
+    local vec_t As2[2 * A_TILE / VW], Bs2[2 * B_TILE / VW];
     local real *As = (local real *)As2, *Bs = (local real *)Bs2;
     EMU_DECL
     /* A one-dimensional grid of D whole tiles and the PS pieces of each other tile

@@ -13,7 +13,7 @@
 # loads) and odd (scalar loads); exact integer data; every instruction shape (m8n8k4, m16n8k4,
 # m16n8k8, m16n8k16) and the tiles of the presets dgemm_dmma_128, *_64x128x16 and *_16x128*;
 # K-contiguous operands kept so in local memory (KCONT), a lane's rows and columns in pairs
-# (PAIRS); slices copied stages ahead (ASYNC, STAGES); split-K by a given number of pieces and by the grid's need (SPLITK=0, split only where
+# (PAIRS); split-K by a given number of pieces and by the grid's need (SPLITK=0, split only where
 # the tiles are short of filling the device), in both families; a last partial wave's tiles split
 # (TAIL) under every tile walk. Also that the source stops at its #error without EMU off NVIDIA,
 # and that a copy with one wrong fragment index fails validation.
@@ -107,27 +107,6 @@ check_run --transA T --transB T --param PAIRS=1 --param MMAM=16 --param MMAK=8 -
     -K 33 $ab
 check_run --param PAIRS=1 -n 1,97 $ab
 
-# 2e. Slices copied STAGES - 1 K steps ahead straight into local memory (ASYNC=1: cp.async on
-# NVIDIA, plain copies here): TN with every stage count (edges, a partial last K step); NN, NT
-# and TT with K-contiguous operands and pairs; odd leading dimensions (element copies, zeros
-# outside); edge-only sizes; split into pieces (below). Refused where a K-contiguous operand
-# would be transposed (KCONT=0 in NN).
-check_run --transA T --param ASYNC=1 --param STAGES=2,3,4 -M 130 -N 70 -K 33 $ab
-for lay in "" "--transB T" "--transA T --transB T"; do
-    check_run $lay $t12864 --param PAIRS=1 --param ASYNC=1 --param STAGES=3 -M 130 -N 135 -K 40 \
-        $ab
-done
-check_run --transB T --param KCONT=1 --param ASYNC=1 --param STAGES=3 -M 130 -N 70 -K 33 \
-    --lda 37 --ldb 35 --ldc 71 --offa 1 --offb 3 --offc 5 $ab
-check_run --transA T --param ASYNC=1 --param STAGES=4 -n 1,97 $ab
-out=$("$gb" run -i 1 --warmup 0 $emu --param ASYNC=1 -n 16 2>&1)
-rc=$?
-case $out in
-    *"ASYNC copies slices as they lie"*)
-        if [ $rc -ne 0 ]; then ok; else bad "ASYNC in NN exited 0"; fi ;;
-    *) bad "ASYNC with KCONT=0 in NN built (exit $rc): $(printf '%s\n' "$out" | tail -2)" ;;
-esac
-
 # 2a. Split-K: each tile's K cut into pieces (uneven, with a partial last K step, and with
 # scalar loads), their sums added by the remainder kernel, which must have run.
 check_split() {
@@ -145,7 +124,6 @@ check_split --param SPLITK=4 -M 130 -N 70 -K 1100 --lda 1103 --offa 1 --alpha -1
 # (up to 128 compute units), so K is not split.
 check_split --param SPLITK=0 -M 97 -N 65 -K 2100 --alpha -1.5 --beta 0.5
 check_split --transA T $t12864 --param PAIRS=1 --param SPLITK=3 -M 130 -N 135 -K 1100 $ab
-check_split $t12864 --param ASYNC=1 --param STAGES=3 --param SPLITK=3 -M 130 -N 135 -K 1100 $ab
 check_split --param SPLITK=0 $t12864 -M 97 -N 65 -K 2100 $ab
 run_rows "^emu_dgemm_dmma_128x64x16_split .*  pass .*remainder kernel" --kernel-path "$tmp/emu" \
     -k emu_dgemm_dmma_128x64x16_split --param EMU=1 --precision d -M 97 -N 65 -K 2100 $ab
@@ -219,9 +197,6 @@ check_run --layout row -M 130 -N 70 -K 49 --lda 52 --ldb 76 --ldc 72 --offa 4 --
 check_run --transA T -M 130 -N 70 -K 49 --lda 133 --ldb 73 --ldc 71 --offa 1 --offb 3 \
     --offc 5 $ab
 check_run -M 130 -N 70 -K 49 --dist int:3 --alpha 2 --beta 3
-check_run --transA T --param ASYNC=1 --param STAGES=3 -M 130 -N 135 -K 49 $ab
-check_run --param KCONT=1 --param ASYNC=1 --param STAGES=2 -M 130 -N 70 -K 49 --lda 53 \
-    --offa 1 $ab
 # The other splits (both parts rounded; big rounded), operands held for a whole K step, the
 # sums of two steps in a second set of accumulators, and a tile without the column swizzle.
 check_run --transA T --param SPLIT=0 -M 130 -N 70 -K 49 $ab
@@ -294,8 +269,6 @@ for f in "dgemm_dmma_emu z 200" "sgemm_3xtf32_emu c 120"; do
     check_y --param SPLITK=3 -M 60 -N 65 -K 1030 --alpha 0.5,2 --beta 0
     check_y --transB T --param SPLITK=3 -M 60 -N 65 -K 1030 --alpha 0.5,2 --beta 0
     check_y -M "$rows2" -N 29 -K 49 $cab
-    # ASYNC asked where Y is made as B is staged: the slices stay register-staged.
-    check_y --param KCONT=1 --param ASYNC=1 --param STAGES=3 -M 37 -N 29 -K 49 $cab
     run_rows "^$fam .* faithful +pass .*\(1M \(complex as real\), native\)" $emu \
         -M 260 -N 29 -K 49 $cab
 done

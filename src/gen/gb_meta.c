@@ -48,7 +48,7 @@ static gb_preset_t f0_presets[] = {
     {"cpu_rb_14x16_d", "14 x 16 doubles per work-item: 28 AVX-512 accumulators", 2u, 5, f0_s6_names, f0_s6_values},
 };
 static char *f1_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
-static char *f1_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0", "ASYNC == 1 || STAGES == 2"};
+static char *f1_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0"};
 static char *f1_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f1_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f1_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -70,8 +70,6 @@ static long f1_p14_values[] = {0, 1, 2, 4};
 static long f1_p15_values[] = {0, 1};
 static long f1_p16_values[] = {0, 128, 168};
 static long f1_p17_values[] = {0, 2, 3};
-static long f1_p18_values[] = {0, 1};
-static long f1_p19_values[] = {2, 3, 4};
 static gb_param_t f1_params[] = {
     {"WM", "rows of C per warp (multiple of MMAM)", 32L, f1_p0_values, 3, 1L, 1073741824L, 0, 0u},
     {"WN", "columns of C per warp", 32L, f1_p1_values, 4, 1L, 1073741824L, 0, 0u},
@@ -91,8 +89,6 @@ static gb_param_t f1_params[] = {
     {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f1_p15_values, 2, 1L, 1073741824L, 0, 0u},
     {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f1_p16_values, 3, 1L, 1073741824L, 0, 0u},
     {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f1_p17_values, 3, 1L, 1073741824L, 0, 0u},
-    {"ASYNC", "1: each K step's slices are copied by cp.async STAGES - 1 steps ahead straight into local memory, with no registers and no local stores between (as cuBLAS's Hopper DGEMM stages them); both local tiles must then be copies of global memory, so in NN, NT and TT KCONT=1 (the kernel refuses it otherwise); a complex B made into Y as it is staged (the route's EXPANDB) stays register-staged (bench/notes/dgemm.md#dmma-profile-h200)", 0L, f1_p18_values, 2, 1L, 1073741824L, 0, 0u},
-    {"STAGES", "local buffers per operand with ASYNC, so copies run STAGES - 1 K steps ahead; 2 without it", 2L, f1_p19_values, 3, 1L, 1073741824L, 0, 0u},
 };
 static char *f1_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM"};
 static long f1_s0_values[] = {32, 32, 4, 2, 8, 8, 4, 4, 1, 8};
@@ -126,7 +122,7 @@ static gb_preset_t f1_presets[] = {
     {"dgemm_dmma_16x128x16", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 2u, 13, f1_s8_names, f1_s8_values},
 };
 static char *f2_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
-static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0", "ASYNC == 1 || STAGES == 2"};
+static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0"};
 static char *f2_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f2_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f2_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -148,8 +144,6 @@ static long f2_p14_values[] = {0, 1, 2, 4};
 static long f2_p15_values[] = {0, 1};
 static long f2_p16_values[] = {0, 128, 168};
 static long f2_p17_values[] = {0, 2, 3};
-static long f2_p18_values[] = {0, 1};
-static long f2_p19_values[] = {2, 3, 4};
 static gb_param_t f2_params[] = {
     {"WM", "rows of C per warp (multiple of MMAM)", 32L, f2_p0_values, 3, 1L, 1073741824L, 0, 0u},
     {"WN", "columns of C per warp", 32L, f2_p1_values, 4, 1L, 1073741824L, 0, 0u},
@@ -169,8 +163,6 @@ static gb_param_t f2_params[] = {
     {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f2_p15_values, 2, 1L, 1073741824L, 0, 0u},
     {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f2_p16_values, 3, 1L, 1073741824L, 0, 0u},
     {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f2_p17_values, 3, 1L, 1073741824L, 0, 0u},
-    {"ASYNC", "1: each K step's slices are copied by cp.async STAGES - 1 steps ahead straight into local memory, with no registers and no local stores between (as cuBLAS's Hopper DGEMM stages them); both local tiles must then be copies of global memory, so in NN, NT and TT KCONT=1 (the kernel refuses it otherwise); a complex B made into Y as it is staged (the route's EXPANDB) stays register-staged (bench/notes/dgemm.md#dmma-profile-h200)", 0L, f2_p18_values, 2, 1L, 1073741824L, 0, 0u},
-    {"STAGES", "local buffers per operand with ASYNC, so copies run STAGES - 1 K steps ahead; 2 without it", 2L, f2_p19_values, 3, 1L, 1073741824L, 0, 0u},
 };
 static char *f2_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "KCONT", "SPLITK"};
 static long f2_s0_values[] = {64, 32, 2, 2, 16, 16, 4, 4, 1, 8, 1, 1, 0};
@@ -667,7 +659,7 @@ static gb_param_t f22_params[] = {
     {"LY", "work-group size along dimension 1", 4L, NULL, 0, 1L, 1024L, 0, 0u},
 };
 static char *f23_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
-static char *f23_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32", "ASYNC == 1 || STAGES == 2"};
+static char *f23_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f23_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f23_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f23_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -690,8 +682,6 @@ static long f23_p15_values[] = {0, 1};
 static long f23_p16_values[] = {0, 1};
 static long f23_p17_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static long f23_p18_values[] = {0, 1, 2, 4};
-static long f23_p19_values[] = {0, 1};
-static long f23_p20_values[] = {2, 3, 4};
 static gb_param_t f23_params[] = {
     {"WM", "rows of C per warp (multiple of 16)", 32L, f23_p0_values, 4, 1L, 1073741824L, 0, 0u},
     {"WN", "columns of C per warp", 64L, f23_p1_values, 4, 1L, 1073741824L, 0, 0u},
@@ -712,8 +702,6 @@ static gb_param_t f23_params[] = {
     {"PAIRS", "1: each lane takes neighbouring rows (columns) of C in pairs, 16p + 2g and 16p + 2g + 1, so that a k-major local tile gives two atoms' operands in one 8-byte load (the operand registers the instructions take together; K-contiguous tiles are read as before) and the lane's accumulators are four neighbouring columns; needs WM and WN multiples of 16 (bench/notes/dgemm.md#dmma-pairs)", 0L, f23_p16_values, 2, 1L, 1073741824L, 0, 0u},
     {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f23_p17_values, 11, 1L, 1073741824L, 0, 0u},
     {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f23_p18_values, 4, 1L, 1073741824L, 0, 0u},
-    {"ASYNC", "1: each K step's slices are copied by cp.async STAGES - 1 steps ahead straight into local memory, with no registers and no local stores between; both local tiles must then be copies of global memory, so in NN, NT and TT KCONT=1 (the kernel refuses it otherwise) (bench/notes/dgemm.md#dmma-profile-h200)", 0L, f23_p19_values, 2, 1L, 1073741824L, 0, 0u},
-    {"STAGES", "local buffers per operand with ASYNC, so copies run STAGES - 1 K steps ahead; 2 without it", 2L, f23_p20_values, 3, 1L, 1073741824L, 0, 0u},
 };
 static char *f23_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM"};
 static long f23_s0_values[] = {32, 64, 2, 2, 16, 16, 8, 8, 1, 1, 2, 1, 8};
@@ -732,7 +720,7 @@ static gb_preset_t f23_presets[] = {
     {"sgemm_3xtf32_16x128", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 1u, 15, f23_s3_names, f23_s3_values},
 };
 static char *f24_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
-static char *f24_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32", "ASYNC == 1 || STAGES == 2"};
+static char *f24_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
 static char *f24_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f24_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f24_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -755,8 +743,6 @@ static long f24_p15_values[] = {0, 1};
 static long f24_p16_values[] = {0, 1};
 static long f24_p17_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static long f24_p18_values[] = {0, 1, 2, 4};
-static long f24_p19_values[] = {0, 1};
-static long f24_p20_values[] = {2, 3, 4};
 static gb_param_t f24_params[] = {
     {"WM", "rows of C per warp (multiple of 16)", 32L, f24_p0_values, 4, 1L, 1073741824L, 0, 0u},
     {"WN", "columns of C per warp", 64L, f24_p1_values, 4, 1L, 1073741824L, 0, 0u},
@@ -777,8 +763,6 @@ static gb_param_t f24_params[] = {
     {"PAIRS", "1: each lane takes neighbouring rows (columns) of C in pairs, 16p + 2g and 16p + 2g + 1, so that a k-major local tile gives two atoms' operands in one 8-byte load (the operand registers the instructions take together; K-contiguous tiles are read as before) and the lane's accumulators are four neighbouring columns; needs WM and WN multiples of 16 (bench/notes/dgemm.md#dmma-pairs)", 0L, f24_p16_values, 2, 1L, 1073741824L, 0, 0u},
     {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f24_p17_values, 11, 1L, 1073741824L, 0, 0u},
     {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f24_p18_values, 4, 1L, 1073741824L, 0, 0u},
-    {"ASYNC", "1: each K step's slices are copied by cp.async STAGES - 1 steps ahead straight into local memory, with no registers and no local stores between; both local tiles must then be copies of global memory, so in NN, NT and TT KCONT=1 (the kernel refuses it otherwise) (bench/notes/dgemm.md#dmma-profile-h200)", 0L, f24_p19_values, 2, 1L, 1073741824L, 0, 0u},
-    {"STAGES", "local buffers per operand with ASYNC, so copies run STAGES - 1 K steps ahead; 2 without it", 2L, f24_p20_values, 3, 1L, 1073741824L, 0, 0u},
 };
 static char *f24_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM", "MAXREG", "KCONT", "SPLITK"};
 static long f24_s0_values[] = {16, 64, 1, 2, 16, 16, 8, 8, 1, 1, 2, 0, 1, 255, 1, 16};
@@ -1095,12 +1079,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "eb4796df4937426d55bc5a7ea21c7b54afdce395982c833e677c3571de2d9fff",
+    .program_digest = "0fe2db521232701fdaf808f632d92c21f6104f03fde59ed1441bb6fc66f47238",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "((2 + ASYNC * (STAGES - 2)) * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + (2 + ASYNC * (STAGES - 2)) * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
+    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .nv_min_groups = "MINCTAS",
     .expand_b = "EXPANDB",
@@ -1115,8 +1099,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 2u, .layouts = 4u,
-    .nargs = 19, .nconstraints = 13, .nextensions = 1, .nlets = 7,
-    .nparams = 20, .npresets = 9,
+    .nargs = 19, .nconstraints = 12, .nextensions = 1, .nlets = 7,
+    .nparams = 18, .npresets = 9,
     .args = f1_args,
     .constraints = f1_constraints,
     .extensions = f1_extensions,
@@ -1135,12 +1119,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "eb4796df4937426d55bc5a7ea21c7b54afdce395982c833e677c3571de2d9fff",
+    .program_digest = "0fe2db521232701fdaf808f632d92c21f6104f03fde59ed1441bb6fc66f47238",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "((2 + ASYNC * (STAGES - 2)) * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + (2 + ASYNC * (STAGES - 2)) * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
+    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .nv_min_groups = "MINCTAS",
     .expand_b = "EXPANDB",
@@ -1155,8 +1139,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 2u, .layouts = 11u,
-    .nargs = 19, .nconstraints = 13, .nextensions = 1, .nlets = 7,
-    .nparams = 20, .npresets = 3,
+    .nargs = 19, .nconstraints = 12, .nextensions = 1, .nlets = 7,
+    .nparams = 18, .npresets = 3,
     .args = f2_args,
     .constraints = f2_constraints,
     .extensions = f2_extensions,
@@ -1678,12 +1662,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "eb4796df4937426d55bc5a7ea21c7b54afdce395982c833e677c3571de2d9fff",
+    .program_digest = "0fe2db521232701fdaf808f632d92c21f6104f03fde59ed1441bb6fc66f47238",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "((2 + ASYNC * (STAGES - 2)) * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + (2 + ASYNC * (STAGES - 2)) * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
+    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .expand_b = "EXPANDB",
     .expand_b_where = "M <= 2 * WGM * WM",
@@ -1697,8 +1681,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 1u, .layouts = 4u,
-    .nargs = 19, .nconstraints = 12, .nextensions = 1, .nlets = 7,
-    .nparams = 21, .npresets = 4,
+    .nargs = 19, .nconstraints = 11, .nextensions = 1, .nlets = 7,
+    .nparams = 19, .npresets = 4,
     .args = f23_args,
     .constraints = f23_constraints,
     .extensions = f23_extensions,
@@ -1717,12 +1701,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "eb4796df4937426d55bc5a7ea21c7b54afdce395982c833e677c3571de2d9fff",
+    .program_digest = "0fe2db521232701fdaf808f632d92c21f6104f03fde59ed1441bb6fc66f47238",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "((2 + ASYNC * (STAGES - 2)) * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + (2 + ASYNC * (STAGES - 2)) * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
+    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
     .nv_max_registers = "MAXREG",
     .expand_b = "EXPANDB",
     .expand_b_where = "M <= 2 * WGM * WM",
@@ -1736,8 +1720,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 1u, .layouts = 11u,
-    .nargs = 19, .nconstraints = 12, .nextensions = 1, .nlets = 7,
-    .nparams = 21, .npresets = 2,
+    .nargs = 19, .nconstraints = 11, .nextensions = 1, .nlets = 7,
+    .nparams = 19, .npresets = 2,
     .args = f24_args,
     .constraints = f24_constraints,
     .extensions = f24_extensions,
