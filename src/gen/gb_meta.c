@@ -1944,7 +1944,7 @@ gb_family_t gb__builtin_families[] = {
 };
 const size_t gb__builtin_family_count = 32;
 
-const gb_tuned_entry_t gb__shipped_entries[130] = {
+const gb_tuned_entry_t gb__shipped_entries[131] = {
   {.device = "NVIDIA H100 80GB HBM3", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "dgemm_dmma",
    .params = {.count = 12, .name = {"BK", "EDGES", "EMU", "GROUPM", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 8L, 16L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
@@ -2409,6 +2409,10 @@ const gb_tuned_entry_t gb__shipped_entries[130] = {
    .precision = 5, .layout = "row-NN", .shape_class = "square-4096", .m = 4096, .n = 4096, .k = 4096, .kernel = "dgemm_dmma_nn",
    .params = {.count = 18, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KCONT", "MAXREG", "MINCTAS", "MMAK", "MMAM", "PAD", "PAIRS", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 8L, 1L, 0L, 0L, 4L, 16L, 4L, 0L, 1L, 0L, 2L, 2L, 64L, 32L}},
    .gflops = 52387.312854962576, .nevidence = 3, .evidence = {"d5046ff357bf3628", "fc716590cb040836", "0433c199c23e51b0"}, .tuned_at = "2026-11-30T07:58:49Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 5, .layout = "row-NN", .shape_class = "square-8192", .m = 8192, .n = 8192, .k = 8192, .kernel = "dgemm_dmma_nn",
+   .params = {.count = 18, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KCONT", "MAXREG", "MINCTAS", "MMAK", "MMAM", "PAD", "PAIRS", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 4L, 1L, 0L, 0L, 4L, 16L, 4L, 1L, 1L, 0L, 2L, 2L, 64L, 32L}},
+   .gflops = 52264.039402153234, .nevidence = 3, .evidence = {"3ed2c9905c97eb27", "a4f38d2132af671b", "430b0d5faabdae1b"}, .tuned_at = "2026-11-30T09:38:50Z", .source = "shipped"},
   {.device = "pthread-haswell-AMD EPYC", .platform = "Portable Computing Language", .driver = "3.1+debian", .vendor = "AuthenticAMD", .type = "cpu", .family = "pocl-cpu-haswell",
    .precision = 0, .layout = "row-NN", .shape_class = "small-128", .m = 128, .n = 128, .k = 128, .kernel = "xgemm",
    .params = {.count = 12, .name = {"ACCMEM", "KWG", "MDIMC", "MWG", "NDIMC", "NWG", "PADA", "PADB", "STAGES", "VWK", "VWM", "VWN"}, .value = {1L, 16L, 16L, 96L, 4L, 64L, 0L, 0L, 2L, 8L, 1L, 8L}},
@@ -2466,4 +2470,4 @@ const gb_tuned_entry_t gb__shipped_entries[130] = {
    .params = {.count = 6, .name = {"KU", "LX", "MR", "NV", "VW", "WALKM"}, .value = {8L, 8L, 8L, 2L, 16L, 0L}},
    .gflops = 276.48418717278702, .nevidence = 3, .evidence = {"e4bcb2d579161552", "dfffcddeeb4c85db", "439e6025d47bc096"}, .tuned_at = "2026-11-26T09:02:24Z", .source = "shipped"},
 };
-const size_t gb__shipped_entry_count = 130;
+const size_t gb__shipped_entry_count = 131;
