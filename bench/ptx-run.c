@@ -91,42 +91,60 @@ static int entry_params(const char *ptx, const char *entry)
     return -1;
 }
 
-/* Bytes of static shared memory the PTX declares: lines ".shared [.align A] .TYPE NAME[N];",
- * where TYPE's digits are its bits (.b8, .u32, .f64, ...). */
-static size_t static_shared(const char *ptx)
-{
-    size_t total = 0;
-    for (const char *p = strstr(ptx, ".shared"); p; p = strstr(p + 1, ".shared")) {
-        const char *line = p;
-        while (line > ptx && (line[-1] == ' ' || line[-1] == '\t'))
-            line--;
-        if (line > ptx && line[-1] != '\n')
-            continue; /* an instruction's state space (ld.shared ...), or .extern's */
-        char decl[256];
-        size_t n = 0;
-        while (p[n] && p[n] != '\n' && n + 1 < sizeof decl)
-            n++;
-        memcpy(decl, p, n);
-        decl[n] = '\0';
-        /* The last ".TYPE" token before the name's "[N]". */
-        size_t bits = 8;
-        char *br = strchr(decl, '[');
-        if (!br)
-            continue;
-        *br = '\0';
-        for (char *t = strtok(decl, " \t"); t; t = strtok(NULL, " \t"))
-            if (t[0] == '.' && strcmp(t, ".shared") && strcmp(t, ".align") &&
-                strtoul(t + 2, NULL, 10))
-                bits = strtoul(t + 2, NULL, 10);
-        total += bits / 8 * (size_t)strtoul(br + 1, NULL, 10);
-    }
-    return total;
-}
-
 static int ident_char(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
            c == '$';
+}
+
+/* The next shared array declared from p on: a line whose first word is ".shared" (not an
+ * instruction's state space, as in ld.shared), or NULL. */
+static const char *next_shared(const char *ptx, const char *p)
+{
+    for (p = strstr(p, ".shared"); p; p = strstr(p + 1, ".shared")) {
+        const char *line = p;
+        while (line > ptx && (line[-1] == ' ' || line[-1] == '\t'))
+            line--;
+        if (line == ptx || line[-1] == '\n')
+            return p;
+    }
+    return NULL;
+}
+
+/* The declaration ".shared [.align A] .TYPE NAME[N];" at p, where TYPE's digits are its bits
+ * (.b8, .u32, .f64, ...): its bytes, its name (*name, *len) and alignment (the element's size
+ * where none is given); 0 where it cannot be read. */
+static size_t shared_decl(const char *p, const char **name, size_t *len, size_t *align)
+{
+    const char *br = strchr(p, '['), *eol = strchr(p, '\n');
+    if (!br || (eol && br > eol))
+        return 0;
+    const char *nm = br;
+    while (nm > p && ident_char(nm[-1]))
+        nm--;
+    size_t bits = 8;
+    *align = 0;
+    for (const char *t = p + 7; t < nm; t++) {
+        if (!strncmp(t, ".align", 6))
+            *align = strtoul(t + 6, NULL, 10);
+        else if (t[0] == '.' && t[1] && strtoul(t + 2, NULL, 10))
+            bits = strtoul(t + 2, NULL, 10);
+    }
+    if (!*align)
+        *align = bits / 8;
+    *name = nm;
+    *len = (size_t)(br - nm);
+    return bits / 8 * (size_t)strtoul(br + 1, NULL, 10);
+}
+
+/* Bytes of static shared memory the PTX declares. */
+static size_t static_shared(const char *ptx)
+{
+    size_t total = 0, len, align;
+    const char *name;
+    for (const char *p = next_shared(ptx, ptx); p; p = next_shared(ptx, p + 1))
+        total += shared_decl(p, &name, &len, &align);
+    return total;
 }
 
 #define MAX_ARRAYS 64
@@ -147,33 +165,15 @@ static char *shared_to_dynamic(const char *ptx, size_t *bytes)
     } arr[MAX_ARRAYS];
     int n = 0;
     size_t total = 0;
-    for (const char *p = strstr(ptx, ".shared"); p; p = strstr(p + 1, ".shared")) {
-        const char *line = p;
-        while (line > ptx && (line[-1] == ' ' || line[-1] == '\t'))
-            line--;
-        if (line > ptx && line[-1] != '\n')
-            continue;
-        const char *br = strchr(p, '['), *eol = strchr(p, '\n');
-        if (!br || (eol && br > eol) || n == MAX_ARRAYS)
-            return NULL;
-        const char *name = br;
-        while (name > p && ident_char(name[-1]))
-            name--;
-        size_t bits = 8, align = 0;
-        for (const char *t = p + 7; t < name; t++) {
-            if (!strncmp(t, ".align", 6))
-                align = strtoul(t + 6, NULL, 10);
-            else if (t[0] == '.' && t[1] && strtoul(t + 2, NULL, 10))
-                bits = strtoul(t + 2, NULL, 10);
-        }
-        const size_t size = bits / 8 * (size_t)strtoul(br + 1, NULL, 10);
-        if (!align)
-            align = bits / 8;
-        if ((size_t)(br - name) >= sizeof arr[n].name || !size)
+    for (const char *p = next_shared(ptx, ptx); p; p = next_shared(ptx, p + 1)) {
+        const char *name;
+        size_t len, align;
+        const size_t size = shared_decl(p, &name, &len, &align);
+        if (!size || n == MAX_ARRAYS || len >= sizeof arr[n].name)
             return NULL;
         total = (total + align - 1) / align * align;
-        memcpy(arr[n].name, name, (size_t)(br - name));
-        arr[n].name[br - name] = '\0';
+        memcpy(arr[n].name, name, len);
+        arr[n].name[len] = '\0';
         arr[n].off = total;
         total += size;
         n++;
