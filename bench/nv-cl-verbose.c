@@ -48,10 +48,9 @@ int main(int argc, char **argv)
         cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
         const size_t len = (size_t)n + 1;
         const unsigned char *bins[1] = {ptx};
-        cl_program prog =
-            err == CL_SUCCESS
-                ? clCreateProgramWithBinary(ctx, 1, &dev, &len, bins, &status, &err)
-                : NULL;
+        cl_program prog = err == CL_SUCCESS
+                              ? clCreateProgramWithBinary(ctx, 1, &dev, &len, bins, &status, &err)
+                              : NULL;
         if (!prog) {
             fprintf(stderr, "nv-cl-verbose: the runtime refused the PTX (error %d)\n", err);
             return 3;
