@@ -137,48 +137,53 @@ static size_t shared_decl(const char *p, const char **name, size_t *len, size_t 
     return bits / 8 * (size_t)strtoul(br + 1, NULL, 10);
 }
 
-/* Bytes of static shared memory the PTX declares. */
-static size_t static_shared(const char *ptx)
-{
-    size_t total = 0, len, align;
-    const char *name;
-    for (const char *p = next_shared(ptx, ptx); p; p = next_shared(ptx, p + 1))
-        total += shared_decl(p, &name, &len, &align);
-    return total;
-}
-
 #define MAX_ARRAYS 64
 #define DYN_NAME "gb_dyn_smem"
 
-/* The PTX with its static shared arrays moved into one ".extern .shared" array, DYN_NAME, each at
- * an offset aligned as it was declared: a declaration becomes a comment, and each use of its name
- * becomes DYN_NAME+OFFSET (PTX takes "var+imm" in addresses and in mov). An entry that caps
- * neither its registers nor its groups an SM gets ".maxnreg 255": with an extern shared array and
- * no such directive, ptxas gave a 255-register kernel 32 registers and 5.9 KB of spills a lane
- * (H200, CUDA 13 driver), where the static arrays kept 255 and no spills. *bytes gets the array's
- * size. NULL where a declaration cannot be read. */
-static char *shared_to_dynamic(const char *ptx, size_t *bytes)
-{
+/* The PTX's static shared arrays laid out one after the other, each aligned as declared: the
+ * bytes they take (what the CUDA driver would have to load), their names and offsets; movable
+ * is 0 where one cannot be read (not counted) or there are more than MAX_ARRAYS. */
+typedef struct {
     struct {
         char name[256];
         size_t off;
     } arr[MAX_ARRAYS];
-    int n = 0;
-    size_t total = 0;
+    int n, movable;
+    size_t total;
+} layout_t;
+
+static void shared_layout(const char *ptx, layout_t *lay)
+{
+    lay->n = 0;
+    lay->movable = 1;
+    lay->total = 0;
     for (const char *p = next_shared(ptx, ptx); p; p = next_shared(ptx, p + 1)) {
         const char *name;
         size_t len, align;
         const size_t size = shared_decl(p, &name, &len, &align);
-        if (!size || n == MAX_ARRAYS || len >= sizeof arr[n].name)
-            return NULL;
-        total = (total + align - 1) / align * align;
-        memcpy(arr[n].name, name, len);
-        arr[n].name[len] = '\0';
-        arr[n].off = total;
-        total += size;
-        n++;
+        if (!size || lay->n == MAX_ARRAYS || len >= sizeof lay->arr[0].name) {
+            lay->movable = 0;
+            continue;
+        }
+        lay->total = (lay->total + align - 1) / align * align;
+        memcpy(lay->arr[lay->n].name, name, len);
+        lay->arr[lay->n].name[len] = '\0';
+        lay->arr[lay->n].off = lay->total;
+        lay->total += size;
+        lay->n++;
     }
+}
+
+/* The PTX with the arrays of lay moved into one ".extern .shared" array, DYN_NAME, of
+ * lay->total bytes: a declaration becomes a comment, and each use of its name becomes
+ * DYN_NAME+OFFSET (PTX takes "var+imm" in addresses and in mov). An entry that caps neither its
+ * registers nor its groups an SM gets ".maxnreg 255": with an extern shared array and no such
+ * directive, ptxas gave a 255-register kernel 32 registers and 5.9 KB of spills a lane (H200,
+ * CUDA 13 driver), where the static arrays kept 255 and no spills. NULL when out of memory. */
+static char *shared_to_dynamic(const char *ptx, const layout_t *lay)
+{
     int header = 0, capped = 0; /* between an .entry and its body; a cap seen there */
+    const char *entry = strstr(ptx, ".entry "); /* the next entry's header */
     size_t cap = 2 * strlen(ptx) + 4096;
     char *out = malloc(cap), *o = out;
     if (!out)
@@ -201,8 +206,10 @@ static char *shared_to_dynamic(const char *ptx, size_t *bytes)
         const char *s = p;
         while (*s == ' ' || *s == '\t')
             s++;
-        if (strstr(p, ".entry ") && strstr(p, ".entry ") < p + ll)
+        if (entry && entry < p + ll) {
             header = 1, capped = 0;
+            entry = strstr(entry + 1, ".entry ");
+        }
         if (header && (!strncmp(s, ".maxnreg", 8) || !strncmp(s, ".minnctapersm", 13)))
             capped = 1;
         if (header && *s == '{') {
@@ -218,17 +225,17 @@ static char *shared_to_dynamic(const char *ptx, size_t *bytes)
             for (size_t i = 0; i < ll;) {
                 int hit = -1;
                 if (ident_char(p[i]) && (i == 0 || (!ident_char(p[i - 1]) && p[i - 1] != '%')))
-                    for (int a = 0; a < n && hit < 0; a++) {
-                        const size_t nl = strlen(arr[a].name);
-                        if (!strncmp(p + i, arr[a].name, nl) && !ident_char(p[i + nl]))
+                    for (int a = 0; a < lay->n && hit < 0; a++) {
+                        const size_t nl = strlen(lay->arr[a].name);
+                        if (!strncmp(p + i, lay->arr[a].name, nl) && !ident_char(p[i + nl]))
                             hit = a;
                     }
                 if (hit < 0) {
                     *o++ = p[i++];
                     continue;
                 }
-                i += strlen(arr[hit].name);
-                size_t off = arr[hit].off;
+                i += strlen(lay->arr[hit].name);
+                size_t off = lay->arr[hit].off;
                 if (p[i] == '+' && p[i + 1] >= '0' && p[i + 1] <= '9') {
                     char *end;
                     off += strtoul(p + i + 1, &end, 10);
@@ -242,7 +249,6 @@ static char *shared_to_dynamic(const char *ptx, size_t *bytes)
         p += ll;
     }
     *o = '\0';
-    *bytes = total;
     return out;
 }
 
@@ -306,12 +312,18 @@ int main(int argc, char **argv)
     }
     /* cuModuleLoadData refuses a kernel whose static shared memory passes 48 KB, which NVIDIA's
      * OpenCL loads (its tiles of up to 227 KB on sm_90): such arrays become one dynamic array. */
-    size_t dyn = 0;
-    if (static_shared(ptx) > 48 * 1024) {
-        char *moved = shared_to_dynamic(ptx, &dyn);
+    static layout_t lay;
+    shared_layout(ptx, &lay);
+    const size_t dyn = lay.total > 48 * 1024 ? lay.total : 0;
+    if (dyn && !lay.movable) {
+        fprintf(stderr, "ptx-run: %s has a shared array this tool cannot read\n", argv[1]);
+        return 2;
+    }
+    if (dyn) {
+        char *moved = shared_to_dynamic(ptx, &lay);
         if (!moved) {
-            fprintf(stderr, "ptx-run: %s has a shared array this tool cannot read\n", argv[1]);
-            return 2;
+            fprintf(stderr, "ptx-run: out of memory\n");
+            return 3;
         }
         free(ptx);
         ptx = moved;
