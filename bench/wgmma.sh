@@ -2,8 +2,9 @@
 # bench/wgmma.sh: the PTX program families (sgemm_wgmma in s, hgemm_wgmma, hgemm_wgmma_nt and
 # hgemm_wgmma_mn in h and b) on an NVIDIA sm_90 GPU: first every preset of the precisions asked
 # at every row-major layout and at shapes that straddle its tiles (odd sizes, leading dimensions
-# and offsets, alpha and beta; in s K >= 48, the family's constraint), faithful on uniform
-# data, and in s, with TERMS=1 (plain TF32) on small integers, which TF32 holds exactly, exact;
+# and offsets, alpha and beta; in s K >= 48, the family's constraint; few tiles and a long K,
+# which the presets that split by the grid's need split), faithful on uniform data, and in s,
+# with TERMS=1 (plain TF32) on small integers, which TF32 holds exactly, exact;
 # then the speed at the large squares beside the peers in the same run, every kernel and peer
 # on one problem (row-major NN, through a kernel's passes where that is not its own layout).
 # Every point is validated; a row that fails says so.
@@ -39,7 +40,7 @@ trap 'rm -rf "$tmp"' EXIT
 presets() {
     [ -n "${PRESETS:-}" ] && { echo "$PRESETS" | tr ',' '\n' | grep "^$1" | tr '\n' ' '; return; }
     case $1 in
-    s) echo "sgemm_wgmma_128x128 sgemm_wgmma_64x128 sgemm_wgmma_128x64" ;;
+    s) echo "sgemm_wgmma_128x128 sgemm_wgmma_64x128 sgemm_wgmma_128x64 sgemm_wgmma_128x128x32_split" ;;
     h) echo "hgemm_wgmma_nt_64x128 hgemm_wgmma_nt_128x128 hgemm_wgmma_nt_128x128x64 hgemm_wgmma_mn_64x128 hgemm_wgmma_mn_128x128x64 hgemm_wgmma_128x128 hgemm_wgmma_128x256" ;;
     b) echo "bgemm_wgmma_nt_64x128 bgemm_wgmma_nt_128x128 bgemm_wgmma_nt_128x128x64 bgemm_wgmma_mn_64x128 bgemm_wgmma_mn_128x128x64 bgemm_wgmma_128x128" ;;
     esac
@@ -66,7 +67,8 @@ if [ "${VALIDATE:-1}" != 0 ]; then
         for k in $(presets "$p"); do
             for ab in "N N" "N T" "T N" "T T"; do
                 set -- $ab
-                for shape in "1 5 48" "65 129 49" "130 70 64" "257 255 97" "1000 1001 999 --lda 1003 --offa 1 --ldc 1005 --offc 3 --alpha 1.5 --beta -0.5"; do
+                for shape in "1 5 48" "65 129 49" "130 70 64" "257 255 97" "1000 1001 999 --lda 1003 --offa 1 --ldc 1005 --offc 3 --alpha 1.5 --beta -0.5" \
+                    "200 130 3000 --alpha 1.5 --beta -0.5"; do
                     # shellcheck disable=SC2086
                     row "$p" "$k $1$2 $shape" -k "$k" --transA "$1" --transB "$2" ${PARAMS:-} \
                         $(echo "$shape" | awk '{printf "-M %s -N %s -K %s", $1, $2, $3; for (i = 4; i <= NF; i++) printf " %s", $i}') -i 2

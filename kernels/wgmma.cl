@@ -95,8 +95,9 @@
 #define INFLIGHT 0
 #endif
 #ifndef SPLITK
-#define SPLITK 1 /* hgemm_wgmma_nt: most pieces a tile's K is cut into (split-K); 1: none */
+#define SPLITK 1 /* most pieces a tile's K is cut into (split-K); 0: the grid's need; 1: none */
 #endif
+#define SPLIT_CODE (SPLITK != 1) /* the pieces' path built in (PS > 1 may come at launch) */
 #ifndef SWZ
 #define SWZ 0 /* hgemm_wgmma_nt: bytes of a tile's row, swizzled (32, 64, 128: 2 BK); 0: core matrices */
 #endif
@@ -520,6 +521,37 @@ XW_INLINE bool tile_place(const int M, const int N, const int tid, const uint at
     return *m0 + BM > M || *n0 + BN > N;
 }
 
+/* Work-group id's tile, piece and slot in a one-dimensional grid of D whole tiles and the PS
+ * pieces of each other tile (gb_tile_piece; without split-K, D is every tile), its tile placed
+ * (tile_place), and the piece's K steps [*s0, *s0 + *steps) of all of K's. */
+XW_INLINE bool piece_place(const int M, const int N, const int K, const int tid, const int D,
+                           const int PS, int *m0, int *n0, int *row, uint *np, uint *slot,
+                           int *s0, int *steps)
+{
+    uint at, piece;
+    gb_tile_piece((uint)get_group_id(0), (uint)((M + BM - 1) / BM) * (uint)((N + BN - 1) / BN),
+                  (uint)D, (uint)PS, SPLIT_CODE, &at, &piece, np, slot);
+    const int all = (K + BK - 1) / BK;
+    *s0 = (int)((long)piece * all / *np);
+    *steps = (int)((long)(piece + 1) * all / *np) - *s0;
+    return tile_place(M, N, tid, at, m0, n0, row);
+}
+
+/* A piece of a split tile: its bare sums, the whole BM x BN tile, to its own slot of the
+ * workspace (row-major), acc[4j + 2h + e] being the tile's [row - m0 + 8h][8j + 2t + e];
+ * wgmma_sum adds the pieces. */
+XW_INLINE void store_piece(global float *WS, const uint slot, const int row, const int m0,
+                           const int t, const float *acc)
+{
+    global float *part = WS + (size_t)slot * (BM * BN);
+#pragma unroll
+    for (int j = 0; j < BN / 8; j++)
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+            vstore2((float2)(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]), 0,
+                    part + (row - m0 + 8 * h) * BN + 8 * j + 2 * t);
+}
+
 #if KACC
 /* Whether the tensor core's sums are added to the running sums after step s (of steps): at the
  * end of each group of KACC steps and after the last step. */
@@ -617,7 +649,8 @@ __attribute__((reqd_work_group_size(NT, 1, 1))) kernel void
 WG_ENTRY(const int M, const int N, const int K, const float alpha,
          global const stored *restrict A0, const int offA, const int lda,
          global const stored *restrict B0, const int offB, const int ldb, const float beta,
-         global stored *C, const int offC, const int ldc)
+         global stored *C, const int offC, const int ldc, global float *WS, const int D,
+         const int PS)
 {
     /* Two buffers of one step's B, 16-byte aligned (the descriptors' core matrices). */
     local uint4 tiles4[2 * STAGE * ES / 16];
@@ -630,10 +663,11 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
     global const elem *A = (global const elem *)A0 + offA;
     global const elem *B = (global const elem *)B0 + offB;
     const int tid = (int)get_local_id(0), t = tid & 3;
-    int m0, n0, row;
-    const bool edge = tile_place(M, N, tid, gb_group_linear(), &m0, &n0, &row);
+    int m0, n0, row, s0, steps;
+    uint np, slot;
+    const bool edge = piece_place(M, N, K, tid, D, PS, &m0, &n0, &row, &np, &slot, &s0, &steps);
     const bool a_vec = lda % JA == 0 && offA % JA == 0, b_vec = ldb % 4 == 0 && offB % 4 == 0;
-    const int steps = (K + BK - 1) / BK;
+    const int k0 = s0 * BK; /* the piece's first k */
 
     float acc[NACC];
     SUMS_INIT(acc);
@@ -646,16 +680,16 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
     elem xa[2][JA];   /* this step's A */
     EV(4) xb[LB / 4]; /* the next step's B (PREFETCH=2), or this one's */
     local elem *cur = tiles, *nxt = tiles + STAGE;
-    bool checked = edge || BK > K;
-    load_a(A, lda, M, K, row, t * JA, checked, a_vec, xa);
-    load_b(B, ldb, N, K, n0, 0, checked, b_vec, tid, xb);
+    bool checked = edge || k0 + BK > K;
+    load_a(A, lda, M, K, row, k0 + t * JA, checked, a_vec, xa);
+    load_b(B, ldb, N, K, n0, k0, checked, b_vec, tid, xb);
     store_b(cur, tid, xb);
 #if PREFETCH == 2
     elem ya[2][JA]; /* the next step's A */
     if (steps > 1) {
-        checked = edge || 2 * BK > K;
-        load_a(A, lda, M, K, row, BK + t * JA, checked, a_vec, ya);
-        load_b(B, ldb, N, K, n0, BK, checked, b_vec, tid, xb);
+        checked = edge || k0 + 2 * BK > K;
+        load_a(A, lda, M, K, row, k0 + BK + t * JA, checked, a_vec, ya);
+        load_b(B, ldb, N, K, n0, k0 + BK, checked, b_vec, tid, xb);
     }
 #endif
     PROXY_FENCE();
@@ -712,13 +746,13 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
                 for (int j = 0; j < JA; j++)
                     xa[h][j] = ya[h][j];
             if (s + 2 < steps) {
-                const int k2 = (s + 2) * BK;
+                const int k2 = k0 + (s + 2) * BK;
                 checked = edge || k2 + BK > K;
                 load_a(A, lda, M, K, row, k2 + t * JA, checked, a_vec, ya);
                 load_b(B, ldb, N, K, n0, k2, checked, b_vec, tid, xb);
             }
 #else
-            const int k1 = (s + 1) * BK;
+            const int k1 = k0 + (s + 1) * BK;
             checked = edge || k1 + BK > K;
             load_a(A, lda, M, K, row, k1 + t * JA, checked, a_vec, xa);
             load_b(B, ldb, N, K, n0, k1, checked, b_vec, tid, xb);
@@ -737,6 +771,10 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
     }
 #undef SUMS
     SUMS_FINAL(acc);
+    if (np > 1) {
+        store_piece(WS, slot, row, m0, t, acc);
+        return;
+    }
     /* acc[4j + 2h + e] is C[row + 8h][n0 + 8j + 2t + e]. */
 #if W16
     store_c16(C, offC, ldc, M, N, row, n0, t, edge, acc, alpha, beta);
@@ -1028,16 +1066,9 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     global const elem *A = (global const elem *)A0 + offA;
     global const elem *B = (global const elem *)B0 + offB;
     const int tid = (int)get_local_id(0), t = tid & 3, wg = tid >> 7;
-    int m0, n0, row;
-    /* A one-dimensional grid of D whole tiles and the PS pieces of each other tile
-     * (gb_tile_piece); without split-K, D is every tile. */
-    uint at, piece, np, slot;
-    gb_tile_piece((uint)get_group_id(0), (uint)((M + BM - 1) / BM) * (uint)((N + BN - 1) / BN),
-                  (uint)D, (uint)PS, SPLITK > 1, &at, &piece, &np, &slot);
-    const bool edge = tile_place(M, N, tid, at, &m0, &n0, &row);
-    /* This piece's K steps: [s0, s0 + steps) of all of K's (the whole of it for a whole tile). */
-    const int all = (K + BK - 1) / BK, s0 = (int)((long)piece * all / np);
-    const int steps = (int)((long)(piece + 1) * all / np) - s0;
+    int m0, n0, row, s0, steps;
+    uint np, slot;
+    const bool edge = piece_place(M, N, K, tid, D, PS, &m0, &n0, &row, &np, &slot, &s0, &steps);
     global const elem *pa[CH_OF(BM)], *pb[CH_OF(BN)];
     int ata[CH_OF(BM)], atb[CH_OF(BN)], fa[CH_OF(BM)], fb[CH_OF(BN)];
 #if ANM
@@ -1140,30 +1171,24 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
 #undef SUMS
     SUMS_FINAL(acc);
     if (np > 1) {
-        /* A piece of a split tile: its bare sums, the whole BM x BN tile, to its own slot of
-         * the workspace (row-major); hgemm_wgmma_nt_sum adds the pieces. */
-        global float *part = WS + (size_t)slot * (BM * BN);
-#pragma unroll
-        for (int j = 0; j < BN / 8; j++)
-#pragma unroll
-            for (int h = 0; h < 2; h++)
-                vstore2((float2)(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]), 0,
-                        part + (row - m0 + 8 * h) * BN + 8 * j + 2 * t);
+        store_piece(WS, slot, row, m0, t, acc);
         return;
     }
     /* acc[4j + 2h + e] is C[row + 8h][n0 + 8j + 2t + e]. */
     store_c16(C, offC, ldc, M, N, row, n0, t, edge, acc, alpha, beta);
 }
 
-/* hgemm_wgmma_nt_sum: after a launch with split tiles (PS > 1), each element of such a tile from
- * its PS pieces, added in FP32 in a fixed order (gb_piece_sum), then alpha and beta, rounded once
- * to the storage format. One work-item per element; dimension 0 is the column, so neighbours
- * read neighbouring sums. */
-kernel void hgemm_wgmma_nt_sum(const int M, const int N, const int K, const float alpha,
-                               global const stored *restrict A0, const int offA, const int lda,
-                               global const stored *restrict B0, const int offB, const int ldb,
-                               const float beta, global stored *C, const int offC, const int ldc,
-                               global const float *WS, const int D, const int PS)
+#endif
+
+/* wgmma_sum: after a launch with split tiles (PS > 1), each element of such a tile from its PS
+ * pieces, added in FP32 in a fixed order (gb_piece_sum), then alpha and beta, rounded once to the
+ * storage format. One work-item per element; dimension 0 is the column, so neighbours read
+ * neighbouring sums. */
+kernel void wgmma_sum(const int M, const int N, const int K, const float alpha,
+                      global const stored *restrict A0, const int offA, const int lda,
+                      global const stored *restrict B0, const int offB, const int ldb,
+                      const float beta, global stored *C, const int offC, const int ldc,
+                      global const float *WS, const int D, const int PS)
 {
     const int col = (int)get_global_id(0), row = (int)get_global_id(1);
     float sum;
@@ -1172,4 +1197,3 @@ kernel void hgemm_wgmma_nt_sum(const int M, const int N, const int K, const floa
         return;
     GB_UPDATE_AT(C, offC + row * ldc + col, sum, alpha, beta);
 }
-#endif

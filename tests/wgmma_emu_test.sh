@@ -8,13 +8,14 @@
 # (bench/wgmma.sh validates it there). Checked at tile-straddling sizes with alpha, beta other
 # than 1, 0: the four row-major layouts and a column-major one, each tile width, K step and
 # accumulation (running sums in registers or local memory), padded and odd leading dimensions
-# and offsets, both prefetch depths; exact integer data with plain TF32 (TERMS=1). And that the
-# checks can fail: TERMS=1 on real data is caught as not faithful; a copy that reads B's slots
-# in the wrong order fails the bound;
+# and offsets, both prefetch depths, split-K (given pieces and the grid's need); exact integer
+# data with plain TF32 (TERMS=1). And that the checks can fail: TERMS=1 on real data is caught
+# as not faithful; a copy that reads B's slots in the wrong order fails the bound, and so does
+# one that writes a split tile's piece over another's;
 # without EMU off sm_90 the family is refused in one line, as is a K below its constraint.
 # hgemm_wgmma, the same source in h and b (wgmma .f16/.bf16 .m64nNk16 on the stored bits): the
-# layouts, tile widths, K steps and accumulations, offsets and odd leading dimensions in both
-# precisions, faithful to FP32 accumulation; and the broken copy caught in h. hgemm_wgmma_nt (A
+# layouts, tile widths, K steps and accumulations, offsets and odd leading dimensions, split-K in
+# both precisions, faithful to FP32 accumulation; and the broken copy caught in h. hgemm_wgmma_nt (A
 # and B from local memory, the cp.async pipeline): layouts, tiles, stages, edges, the swizzled
 # rows, split-K; a copy with A's k-blocks swapped caught, one that does not swizzle, and a piece of
 # a split tile written over another's. hgemm_wgmma_mn (an operand stored MN-contiguous, copied
@@ -53,6 +54,20 @@ check_run --param WGM=1 --param BN=128 --param KACC=2 --param RUNSUM=1 -M 70 -N 
 # sgemm_wgmma_128x128x32: two warp groups' running sums in local memory, a last sum of 88 k.
 check_run --param WGM=2 --param BN=128 --param BK=32 --param KACC=16 --param RUNSUM=1 \
     --param GROUPM=4 -M 130 -N 135 -K 600 $ab
+# Split-K: pieces of a tile's K added by wgmma_sum; edges, odd leading dimensions and offsets,
+# the sums of KACC steps and the running sums inside a piece, both prefetch depths. By the grid's
+# need (SPLITK=0): one tile is short of any device, so K is split, also through the preset that
+# sets it. K too short for pieces: the kernel built without the split code.
+check_run $small --param SPLITK=4 -M 70 -N 65 -K 1100 $ab
+check_run $small --param SPLITK=3 --param PREFETCH=2 --param KACC=2 --param RUNSUM=1 \
+    --transA T --transB T -M 70 -N 65 -K 1030 --lda 73 --ldb 1031 --offa 1 --offb 3 $ab
+check_run $small --param SPLITK=0 -M 60 -N 50 -K 2100 --dist int:3 $ab
+run_rows "^$fam .* faithful +pass .*remainder kernel" $emu $small --param SPLITK=0 -M 60 -N 50 \
+    -K 2100 $ab
+run_rows "^${fam}_128x128x32_split .* faithful +pass .*remainder kernel" \
+    -k ${fam}_128x128x32_split --param EMU=1 -M 97 -N 65 -K 2100 $ab
+run_rows "^$fam .* faithful +pass .*unsplit build" $emu $small --param SPLITK=4 -M 70 -N 65 -K 200 \
+    $ab
 # 3. Leading dimensions and offsets: padded and aligned (vector loads), odd (scalar loads).
 check_run $small -M 70 -N 65 -K 64 --lda 68 --ldb 72 --ldc 68 --offa 4 --offb 8 --offc 2 $ab
 check_run $small --transA T --transB T -M 70 -N 65 -K 64 --lda 73 --ldb 67 --ldc 69 --offa 1 \
@@ -82,6 +97,18 @@ else
     rc=$?
     if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
         bad "B's slots out of order were not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
+    fi
+    # The second piece of a split tile written over the first's sums (a copy of its own: the
+    # copy above serves hgemm_wgmma's check too).
+    mkdir "$tmp/split" && cp "$tmp/broken/${fam}_broken.json" "$tmp/split/" &&
+        sed 's|WS + (size_t)slot \* (BM \* BN)|WS + (size_t)(slot / 2 * 2) * (BM * BN)|' \
+            "$kernels/wgmma.cl" >"$tmp/split/wgmma.cl"
+    out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/split" -k ${fam}_broken --param EMU=1 \
+        $small --param SPLITK=2 -M 64 -N 64 -K 600 2>&1)
+    rc=$?
+    if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
+        bad "a split-K piece written over another's was not caught (exit $rc): $(printf '%s\n' \
+            "$out" | tail -2)"
     fi
 fi
 # 6. Refusals, one line each, exit 2: the PTX program off sm_90, and K below the constraint.
@@ -115,6 +142,10 @@ for p in h b; do
 done
 check_run --precision h $small --param BK=32 -M 70 -N 65 -K 64 --lda 72 --ldb 72 --ldc 68 \
     --offa 8 --offb 4 --offc 2 $ab
+# Split-K: the pieces' FP32 sums rounded once to the storage format by wgmma_sum.
+check_run --precision h $small --param BK=16 --param SPLITK=3 -M 70 -N 65 -K 1100 $ab
+check_run --precision b $small --param BK=32 --param SPLITK=2 --param KACC=4 --transB T -M 133 \
+    -N 77 -K 1030 $ab
 sed -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_broken\"/" \
     -e "s/\"\\([hb]gemm_wgmma_[0-9a-z_]*\\)\":/\"broken_\\1\":/" "$kernels/$fam.json" \
     >"$tmp/broken/${fam}_broken.json"

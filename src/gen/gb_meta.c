@@ -230,8 +230,10 @@ static gb_preset_t f4_presets[] = {
     {"DGEMM_NT_2x1", "two elements of a C row per work-item, double2 along K", 2u, 2, f4_s4_names, f4_s4_values},
     {"DGEMM_NT_2x1_barrier", "DGEMM_NT_2x1 with a work-group barrier every 32 vector steps", 2u, 4, f4_s5_names, f4_s5_values},
 };
-static char *f5_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
+static char *f5_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
 static char *f5_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "(KACC > 0 && KACC * BK <= 256) || K <= 256"};
+static char *f5_let_names[] = {"T", "P", "PS", "D"};
+static char *f5_let_exprs[] = {"ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "P", "(P == 1) * T"};
 static long f5_p0_values[] = {64, 128, 256};
 static long f5_p1_values[] = {1, 2};
 static long f5_p2_values[] = {16, 32, 64};
@@ -241,7 +243,8 @@ static long f5_p5_values[] = {0, 1, 2};
 static long f5_p6_values[] = {1, 2};
 static long f5_p7_values[] = {1, 2, 4, 8, 16};
 static long f5_p8_values[] = {0, 1, 2};
-static long f5_p9_values[] = {0, 1};
+static long f5_p9_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static long f5_p10_values[] = {0, 1};
 static gb_param_t f5_params[] = {
     {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f5_p0_values, 3, 1L, 1073741824L, 0, 0u},
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f5_p1_values, 2, 1L, 1073741824L, 0, 0u},
@@ -252,7 +255,8 @@ static gb_param_t f5_params[] = {
     {"PREFETCH", "steps ahead that A and B are loaded: 1, stored into local memory as soon as they arrive (the store waits for the load); 2, loaded a step earlier (more registers)", 1L, f5_p6_values, 2, 1L, 1073741824L, 0, 0u},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f5_p7_values, 5, 1L, 1073741824L, 0, 0u},
     {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f5_p8_values, 3, 1L, 1073741824L, 0, 0u},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors, so that devices without it can validate the fragments, the descriptors and the split (testing only, slow); the program is then plain OpenCL C", 0L, f5_p9_values, 2, 1L, 1073741824L, 1, 0u},
+    {"SPLITK", "split-K, as sgemm_wgmma's: P = min(SPLITK, K / 256) pieces a tile, their FP32 sums added by wgmma_sum in a fixed order and rounded once to the storage format; 1: off; 0: the pieces the shape needs", 1L, f5_p9_values, 11, 1L, 1073741824L, 0, 0u},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors, so that devices without it can validate the fragments, the descriptors and the split (testing only, slow); the program is then plain OpenCL C", 0L, f5_p10_values, 2, 1L, 1073741824L, 1, 0u},
 };
 static char *f5_s0_names[] = {"BN", "WGM", "BK", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
 static long f5_s0_values[] = {128, 2, 32, 4, 0, 1, 1, 8, 1};
@@ -260,6 +264,8 @@ static char *f5_s1_names[] = {"BN", "WGM", "BK", "KACC", "PADL", "PADS", "PREFET
 static long f5_s1_values[] = {256, 2, 32, 8, 0, 1, 1, 8, 1};
 static char *f5_s2_names[] = {"BN", "WGM", "BK", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
 static long f5_s2_values[] = {128, 2, 32, 4, 0, 1, 1, 8, 1};
+static char *f5_unsplit_names[] = {"SPLITK"};
+static long f5_unsplit_values[] = {1};
 static gb_preset_t f5_presets[] = {
     {"hgemm_wgmma_128x128", "128x128x32 tile, two warp groups of 64x128, sums of 128 k added in FP32, 17 KB of local memory", 4u, 9, f5_s0_names, f5_s0_values},
     {"hgemm_wgmma_128x256", "128x256x32 tile, sums of 256 k added in FP32", 4u, 9, f5_s1_names, f5_s1_values},
@@ -774,8 +780,10 @@ static gb_preset_t f24_presets[] = {
     {"sgemm_3xtf32_nn_16x128", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) keeping K-contiguous operands so (KCONT=1): for a C of at most 16 rows with B transposed (bench/notes/dgemm.md#dmma-16-rows)", 1u, 16, f24_s0_names, f24_s0_values},
     {"sgemm_3xtf32_nn_64x128", "the family default's 64 x 128 tile, 32-deep K steps, keeping K-contiguous operands so (KCONT=1), K split by the grid's need: for a C of at most 64 rows, whose tiles are one row (under 1M, Y staged from B; bench/notes/complex.md#complex-y-where)", 1u, 15, f24_s1_names, f24_s1_values},
 };
-static char *f25_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
+static char *f25_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
 static char *f25_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "RUNSUM == 0 || KACC > 0", "K >= 48"};
+static char *f25_let_names[] = {"T", "P", "PS", "D"};
+static char *f25_let_exprs[] = {"ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "P", "(P == 1) * T"};
 static long f25_p0_values[] = {64, 128, 256};
 static long f25_p1_values[] = {1, 2};
 static long f25_p2_values[] = {8, 16, 32};
@@ -787,7 +795,8 @@ static long f25_p7_values[] = {0, 1, 2};
 static long f25_p8_values[] = {1, 2};
 static long f25_p9_values[] = {1, 2, 4, 8, 16};
 static long f25_p10_values[] = {0, 1, 2};
-static long f25_p11_values[] = {0, 1};
+static long f25_p11_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static long f25_p12_values[] = {0, 1};
 static gb_param_t f25_params[] = {
     {"BN", "columns of the tile: the N of every wgmma.m64nNk8", 128L, f25_p0_values, 3, 1L, 1073741824L, 0, 0u},
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f25_p1_values, 2, 1L, 1073741824L, 0, 0u},
@@ -800,7 +809,8 @@ static gb_param_t f25_params[] = {
     {"PREFETCH", "steps ahead that A and B are loaded: 1, stored into local memory as soon as they arrive (the store waits for the load); 2, loaded a step earlier (more registers)", 1L, f25_p8_values, 2, 1L, 1073741824L, 0, 0u},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f25_p9_values, 5, 1L, 1073741824L, 0, 0u},
     {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f25_p10_values, 3, 1L, 1073741824L, 0, 0u},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors, so that devices without it can validate the fragments, the descriptors and the split (testing only, slow); the program is then plain OpenCL C", 0L, f25_p11_values, 2, 1L, 1073741824L, 1, 0u},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its FP32 sums to the workspace, which a second kernel (wgmma_sum) adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, where the tiles (the let T) give the device fewer than two work-groups a compute unit and K is long (P = 2 * CUS / T rounded down, pieces of at least 1024 k, at most 32), as in dgemm_dmma", 1L, f25_p11_values, 11, 1L, 1073741824L, 0, 0u},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors, so that devices without it can validate the fragments, the descriptors and the split (testing only, slow); the program is then plain OpenCL C", 0L, f25_p12_values, 2, 1L, 1073741824L, 1, 0u},
 };
 static char *f25_s0_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
 static long f25_s0_values[] = {128, 2, 16, 3, 8, 0, 1, 1, 8, 1};
@@ -810,11 +820,16 @@ static char *f25_s2_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "PADL", "PADS
 static long f25_s2_values[] = {64, 2, 32, 3, 4, 0, 1, 1, 8, 1};
 static char *f25_s3_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "RUNSUM", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
 static long f25_s3_values[] = {128, 2, 32, 3, 16, 1, 0, 1, 1, 4, 1};
+static char *f25_s4_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "RUNSUM", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES", "SPLITK"};
+static long f25_s4_values[] = {128, 2, 32, 3, 16, 1, 0, 1, 1, 4, 1, 0};
+static char *f25_unsplit_names[] = {"SPLITK"};
+static long f25_unsplit_values[] = {1};
 static gb_preset_t f25_presets[] = {
     {"sgemm_wgmma_128x128", "the family default: 128x128x16 tile, two warp groups of 64x128, sums of 128 k added in FP32, 33 KB of local memory; 62.8 TFLOP/s at 4096 on the H200, faithful on uniform, positive and normal data (bench/notes/wgmma.md#wgmma-first)", 1u, 10, f25_s0_names, f25_s0_values},
     {"sgemm_wgmma_64x128", "64x128x16 tile, one warp group, the running sums in local memory (65 KB), added to every 16 K steps (sums of 256 k in the tensor core): twice the work-groups of the default; 68.1 / 74.7 TFLOP/s at 4096 / 8192 on the H200, faithful on uniform, one-sign and normal data, where sums of 128 k ran 66.0 / 72.5 and the running sums in registers 63.7 / 64.8 (bench/notes/wgmma.md#kacc16-h200, #runsum-h200)", 1u, 11, f25_s1_names, f25_s1_values},
     {"sgemm_wgmma_128x64", "128x64x32 tile: half the accumulators of the default, longer K steps", 1u, 10, f25_s2_names, f25_s2_values},
     {"sgemm_wgmma_128x128x32", "128x128x32 tile, two warp groups sharing each staged B, the running sums in local memory (132 KB), sums of 512 k in the tensor core: 85.0 / 85.8 TFLOP/s at 4096 / 8192 on the H200 (1.71x / 1.68x cuBLAS FP32), 81-84 at 2048, 16384 x 1024 x 1024 and its transpose, 2048 x 11008 x 4096, faithful on uniform, one-sign and normal data; sums of 1024 k (KACC 32) ran 1% faster and were not faithful at 4096 x 4096 x 1024 (bench/notes/wgmma.md#wgm2-bk32)", 1u, 11, f25_s3_names, f25_s3_values},
+    {"sgemm_wgmma_128x128x32_split", "sgemm_wgmma_128x128x32 with K split where its tiles are short of the device and K long (SPLITK=0: 512 x 512 x 32768 runs 16 tiles in 16 pieces each), built without the split code elsewhere (the same kernel as the preset): the heuristic's s member on Hopper (bench/notes/wgmma.md#wgmma-split)", 1u, 12, f25_s4_names, f25_s4_values},
 };
 static char *f26_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
 static char *f26_constraints[] = {"TX * KG <= 1024", "RW * VW <= 64", "KU * VW <= 64"};
@@ -1201,23 +1216,35 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "e4641fd13ab9f518451d9101e8dd492c725d5d17a86bc447cbbf482906a9f24a",
-    .global[0] = "ceil_div(N, BN) * 128 * WGM",
-    .global[1] = "ceil_div(M, 64 * WGM)",
+    .program_digest = "b543c8f59682985bd853ddcb209a9eee5ccb5632c463cf486dfebd7e648a06e3",
+    .global[0] = "(D + (T - D) * PS) * 128 * WGM",
+    .global[1] = "1",
     .local[0] = "128 * WGM",
     .local[1] = "1",
     .local_mem = "4 * (BN / 8) * ((BK / 8) * (64 + 8 * PADL) + 8 * PADS) + EMU * 2048 * WGM",
     .ptx_target = "sm_90a",
     .ptx_unless = "EMU",
-    .traffic[0] = "2 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N)",
-    .traffic[1] = "2 * M * N",
+    .side[1].entry = "wgmma_sum",
+    .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
+    .side[1].global[1] = "(PS > 1) * M",
+    .side[1].local[0] = "64",
+    .side[1].local[1] = "1",
+    .workspace = "(PS > 1) * PS * (T - D) * 64 * WGM * BN * 4",
+    .launch_factor = "PS",
+    .traffic[0] = "2 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N) + (PS > 1) * 4 * PS * M * N",
+    .traffic[1] = "2 * M * N + (PS > 1) * 4 * PS * M * N",
     .precisions = 12u, .layouts = 15u,
-    .nargs = 14, .nconstraints = 3, .nextensions = 0, .nlets = 0,
-    .nparams = 10, .npresets = 3,
+    .nargs = 17, .nconstraints = 3, .nextensions = 0, .nlets = 4,
+    .nparams = 11, .npresets = 3,
     .args = f5_args,
     .constraints = f5_constraints,
+    .let_names = f5_let_names,
+    .let_exprs = f5_let_exprs,
     .params = f5_params,
     .presets = f5_presets,
+    .nunsplit = 1,
+    .unsplit_names = f5_unsplit_names,
+    .unsplit_values = f5_unsplit_values,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1226,7 +1253,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_mn.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "e4641fd13ab9f518451d9101e8dd492c725d5d17a86bc447cbbf482906a9f24a",
+    .program_digest = "b543c8f59682985bd853ddcb209a9eee5ccb5632c463cf486dfebd7e648a06e3",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1236,7 +1263,7 @@ gb_family_t gb__builtin_families[] = {
     .ld_multiple[1] = "8",
     .ptx_target = "sm_90a",
     .ptx_unless = "EMU",
-    .side[1].entry = "hgemm_wgmma_nt_sum",
+    .side[1].entry = "wgmma_sum",
     .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
     .side[1].global[1] = "(PS > 1) * M",
     .side[1].local[0] = "64",
@@ -1265,7 +1292,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "e4641fd13ab9f518451d9101e8dd492c725d5d17a86bc447cbbf482906a9f24a",
+    .program_digest = "b543c8f59682985bd853ddcb209a9eee5ccb5632c463cf486dfebd7e648a06e3",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1275,7 +1302,7 @@ gb_family_t gb__builtin_families[] = {
     .ld_multiple[1] = "8",
     .ptx_target = "sm_90a",
     .ptx_unless = "EMU",
-    .side[1].entry = "hgemm_wgmma_nt_sum",
+    .side[1].entry = "wgmma_sum",
     .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
     .side[1].global[1] = "(PS > 1) * M",
     .side[1].local[0] = "64",
@@ -1740,23 +1767,35 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "e4641fd13ab9f518451d9101e8dd492c725d5d17a86bc447cbbf482906a9f24a",
-    .global[0] = "ceil_div(N, BN) * 128 * WGM",
-    .global[1] = "ceil_div(M, 64 * WGM)",
+    .program_digest = "b543c8f59682985bd853ddcb209a9eee5ccb5632c463cf486dfebd7e648a06e3",
+    .global[0] = "(D + (T - D) * PS) * 128 * WGM",
+    .global[1] = "1",
     .local[0] = "128 * WGM",
     .local[1] = "1",
     .local_mem = "(2 * (1 + (TERMS == 3)) * (BN / 8) * ((BK / 4) * (32 + 4 * PADL) + 4 * PADS) + EMU * 512 * WGM) * 4 + RUNSUM * (KACC > 0) * BN * WGM * 256",
     .ptx_target = "sm_90a",
     .ptx_unless = "EMU",
-    .traffic[0] = "4 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N)",
-    .traffic[1] = "4 * M * N",
+    .side[1].entry = "wgmma_sum",
+    .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
+    .side[1].global[1] = "(PS > 1) * M",
+    .side[1].local[0] = "64",
+    .side[1].local[1] = "1",
+    .workspace = "(PS > 1) * PS * (T - D) * 64 * WGM * BN * 4",
+    .launch_factor = "PS",
+    .traffic[0] = "4 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N) + (PS > 1) * 4 * PS * M * N",
+    .traffic[1] = "4 * M * N + (PS > 1) * 4 * PS * M * N",
     .precisions = 1u, .layouts = 15u,
-    .nargs = 14, .nconstraints = 4, .nextensions = 0, .nlets = 0,
-    .nparams = 12, .npresets = 4,
+    .nargs = 17, .nconstraints = 4, .nextensions = 0, .nlets = 4,
+    .nparams = 13, .npresets = 5,
     .args = f25_args,
     .constraints = f25_constraints,
+    .let_names = f25_let_names,
+    .let_exprs = f25_let_exprs,
     .params = f25_params,
     .presets = f25_presets,
+    .nunsplit = 1,
+    .unsplit_names = f25_unsplit_names,
+    .unsplit_values = f25_unsplit_values,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {

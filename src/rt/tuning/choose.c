@@ -123,8 +123,9 @@ static const struct heuristic {
     /* s (and c by 1M) past 1024 on Hopper: 3xTF32 on the warp-group MMA, its 128-row tile with
      * 32-deep K steps, 85.0 TFLOP/s at 4096 on the H200 against the 64-row tile's 72.1 and
      * cuBLAS's 49-50 (bench/notes/wgmma.md#wgm2-bk32), so that the portfolio measures it beside
-     * the tuned entries. */
-    {"NVIDIA", "gpu", S, .kernel = "sgemm_wgmma_128x128x32"},
+     * the tuned entries; K split where its tiles are short of the device (the same kernel
+     * elsewhere; bench/notes/wgmma.md#wgmma-split). */
+    {"NVIDIA", "gpu", S, .kernel = "sgemm_wgmma_128x128x32_split"},
     {"NVIDIA", "gpu", S, .kernel = "xgemm_nv_k8"},
     /* d: the 128x64x16 tile where the device allows its 50 KB of local memory (Hopper: 51-52
      * TFLOP/s at 4096 and 8192 on the H200 against 47-48; bench/notes/dgemm.md#dmma-past-48k),
