@@ -861,15 +861,6 @@ kernel void mma_sync_sum(const int M, const int N, const int K, const real alpha
                          global real *WS, const int D, const int PS, const real alphaRe,
                          const real alphaIm)
 {
-    const int col = (int)get_global_id(0), row = (int)get_global_id(1);
-    if (col >= N || row >= M)
-        return;
-    real sum;
-    if (!gb_piece_sum(WS, row, col, M, N, MWG, NWG, GROUPM, EDGES, (uint)D, PS, &sum))
-        return; /* a whole tile's element, written by its work-group */
-    global real *c = C + offC + (size_t)row * ldc + col;
-    if (beta == (real)0) /* C is not read */
-        *c = alpha * sum;
-    else
-        *c = alpha * sum + beta * *c;
+    gb_piece_update(WS, C, offC, ldc, (int)get_global_id(1), (int)get_global_id(0), M, N, MWG, NWG,
+                    GROUPM, EDGES, (uint)D, PS, alpha, beta);
 }

@@ -423,6 +423,23 @@ static inline bool gb_piece_sum(global const real *ws, const int row, const int 
     return true;
 }
 
+#if !GB_COMPLEX
+/* The remainder kernel's element (row, col) of C after such a launch: from its tile's pieces
+ * (gb_piece_sum), times alpha, plus beta times C (not read where beta is 0), rounded once to the
+ * storage format; nothing for an element outside C or of a whole tile, which its work-group
+ * wrote. */
+static inline void gb_piece_update(global const real *ws, global stored *C, const int offC,
+                                   const int ldc, const int row, const int col, const int M,
+                                   const int N, const int tm, const int tn, const uint groupm,
+                                   const int edges, const uint d, const int ps, const real alpha,
+                                   const real beta)
+{
+    real sum;
+    if (row < M && col < N && gb_piece_sum(ws, row, col, M, N, tm, tn, groupm, edges, d, ps, &sum))
+        GB_UPDATE_AT(C, (size_t)offC + (size_t)row * ldc + col, sum, alpha, beta);
+}
+#endif
+
 /* C[row][col..col+3] = r + beta * C, where r is alpha * the accumulators; C is not read when
  * beta is 0. fast: the four elements lie inside C and c is 16-byte aligned (one real4 access);
  * otherwise element by element, only those inside M x N. */

@@ -1190,10 +1190,6 @@ kernel void wgmma_sum(const int M, const int N, const int K, const float alpha,
                       const float beta, global stored *C, const int offC, const int ldc,
                       global const float *WS, const int D, const int PS)
 {
-    const int col = (int)get_global_id(0), row = (int)get_global_id(1);
-    float sum;
-    if (col >= N || row >= M ||
-        !gb_piece_sum(WS, row, col, M, N, BM, BN, GROUPM, EDGES, (uint)D, PS, &sum))
-        return;
-    GB_UPDATE_AT(C, offC + row * ldc + col, sum, alpha, beta);
+    gb_piece_update(WS, C, offC, ldc, (int)get_global_id(1), (int)get_global_id(0), M, N, BM, BN,
+                    GROUPM, EDGES, (uint)D, PS, alpha, beta);
 }
