@@ -17,7 +17,9 @@
  *
  * A work-group is WGM warp groups of 128 work-items; warp group w owns rows 64w .. 64w + 63 of
  * the BM x BN tile of C (BM = 64 WGM), and the whole width: each K step of 8 is one
- * wgmma.m64n<BN>k8 per term. K is walked in steps of BK.
+ * wgmma.m64n<BN>k8 per term. K is walked in steps of BK; with SPLITK a tile's K is cut into
+ * pieces, each run by a work-group of its own that writes its FP32 sums to the workspace, which
+ * wgmma_sum adds in a fixed order (piece_place, store_piece).
  *   A comes from registers, as the instruction's A fragment (PTX ISA, "Register fragments" of
  *   wgmma .m64nNk8 for .tf32): in the warp group's warp v, lane l = 4g + t holds a0 = A[16v + g]
  *   [t], a1 = A[16v + g + 8][t], a2 = A[16v + g][t + 4], a3 = A[16v + g + 8][t + 4] of each k8
