@@ -28,6 +28,11 @@
 #              (bench/notes/wgmma.md#wgmma-zfill); without it, h's rows of K past 65504 run
 #              on uniform(-0.499,0.499), said under the tables
 #   LOG        a folder for each run's full output (default: none)
+#   BW         memory bandwidth in GB/s, or 'measure' (gemmbench ceilings on the platform): then
+#              each precision's thin shapes (M or N at most 64) are also tabled against the
+#              memory bound, the bytes M K + K N + 2 M N of the precision moved at BW (as
+#              bench/thin.sh counts them), and each mean is also given without them
+#              (default: none)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$root/build}
@@ -45,6 +50,11 @@ iter=${ITER:-10}
 warmup=${WARMUP:-2}
 log=${LOG:-}
 [ -z "$log" ] || mkdir -p "$log"
+bw=${BW:-}
+if [ "$bw" = measure ]; then
+    bw=$("$gb" ceilings ${PLATFORM:+-p "$PLATFORM"} --no-store --json |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["bandwidth_gbs"])')
+fi
 out=$(mktemp)
 trap 'rm -f "$out" "$out.run" "$out.why" "$out.data"' EXIT
 : >"$out.data"
@@ -56,7 +66,8 @@ refused() {
 }
 why() { head -n 1 "$out.why" | sed 's/^gemmbench: error: //'; }
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ); ours: $ours; peers: $PEERS; $iter calls after $warmup" \
-    "warm-up, validated, pinned host memory${PLATFORM:+; platform $PLATFORM}${DIST:+; data $DIST}"
+    "warm-up, validated, pinned host memory${PLATFORM:+; platform $PLATFORM}${DIST:+; data $DIST}$(
+    )${bw:+; memory bandwidth $bw GB/s}"
 for prec in $precs; do
     if refused "$ours" "$prec"; then
         echo "$prec: skipped, $ours refuses it: $(why)"
@@ -113,8 +124,9 @@ for prec in $precs; do
     done
 done
 # Per precision a table with its own peers (columns 6.. of a row: name, GFLOP/s, verdict,
-# faithful, for ours and then each peer), then the geometric means.
-awk '
+# faithful, for ours and then each peer), then with BW the thin shapes against the memory bound,
+# then the geometric means (with BW also over the shapes that are not thin).
+awk -v bw="$bw" '
     $6 == "missing" {
         why = $0; for (i = 0; i < 6; i++) sub(/^[^ ]+ */, "", why)
         printf "%-13s %-4s %6s %6s %6s  run failed or refused: %s\n", $1, $2, $3, $4, $5,
@@ -131,6 +143,19 @@ awk '
             printf "  verdicts\n"
         }
         printf "%-13s %-4s %6s %6s %6s %-18.18s %10.0f", $1, $2, $3, $4, $5, $6, $7
+        thin = bw != "" && ($3 <= 64 || $4 <= 64)
+        if (thin) {
+            # The bound: A, B and C (C read and written) in the precision, moved at bw GB/s.
+            el = $2 == "z" ? 16 : $2 == "d" || $2 == "c" ? 8 : $2 == "s" ? 4 : 2
+            ops = $2 == "c" || $2 == "z" ? 8 : 2
+            bound = ops * $3 * $4 * $5 * bw / (($3 * $5 + $5 * $4 + 2 * $3 * $4) * el)
+            line = sprintf("%-13s %-4s %6s %6s %6s %10.0f %6.2f", $1, $2, $3, $4, $5, bound,
+                           $7 / bound)
+            for (i = 1; i <= np; i++) line = line sprintf(" %9.2f", $(7 + 4 * i) / bound)
+            thins[++nthin] = line
+            thinhead[nthin] = np
+            for (i = 1; i <= np; i++) thinpeer[nthin, i] = $(6 + 4 * i)
+        }
         verd = $8 "/" $9
         for (i = 1; i <= np; i++) { printf " %10.0f", $(7 + 4 * i); verd = verd " " $(8 + 4 * i) "/" $(9 + 4 * i) }
         for (i = 1; i <= np; i++) {
@@ -138,12 +163,25 @@ awk '
             printf " %9.3f", ratio
             if (!(($2, pe) in cnt)) { order[++no] = $2 SUBSEP pe; cnt[$2, pe] = 0 }
             if (ratio > 0) { lg[$2, pe] += log(ratio); cnt[$2, pe]++ }
+            if (ratio > 0 && !thin) { lgw[$2, pe] += log(ratio); cntw[$2, pe]++ }
             if (ratio > 0 && (!((($2, pe) in worst)) || ratio < worst[$2, pe])) { worst[$2, pe] = ratio; wname[$2, pe] = $1 }
             if (ratio > 0 && ratio < 1) below[$2, pe] = below[$2, pe] " " $1
         }
         printf "  %s\n", verd
     }
     END {
+        for (t = 1; t <= nthin; t++) {
+            split(thins[t], f, " ")
+            if (f[2] != thinprec) {
+                thinprec = f[2]; at = 0; ok = 0
+                printf "\n%s: thin shapes (M or N at most 64) against the memory bound at %s GB/s,", thinprec, bw
+                printf " its fraction\n"
+                printf "%-13s %-4s %6s %6s %6s %10s %6s", "shape", "prec", "M", "N", "K", "bound", "ours"
+                for (i = 1; i <= thinhead[t]; i++) printf " %9.9s", thinpeer[t, i]
+                printf "\n"
+            }
+            print thins[t]
+        }
         print ""
         for (j = 1; j <= no; j++) {
             split(order[j], key, SUBSEP)
@@ -151,6 +189,9 @@ awk '
                 printf "%s: ours/%s geometric mean %.3f over %d shapes, worst %.3f (%s); below it:%s\n",
                     key[1], key[2], exp(lg[order[j]] / cnt[order[j]]), cnt[order[j]], worst[order[j]],
                     wname[order[j]], below[order[j]] == "" ? " none" : below[order[j]]
+            if (bw != "" && cntw[order[j]])
+                printf "%s: ours/%s geometric mean %.3f over the %d shapes that are not thin\n",
+                    key[1], key[2], exp(lgw[order[j]] / cntw[order[j]]), cntw[order[j]]
         }
     }' "$out"
 cat "$out.data"
