@@ -146,7 +146,9 @@ check_run --precision h $small --param BK=32 -M 70 -N 65 -K 64 --lda 72 --ldb 72
 check_run --precision h $small --param BK=16 --param SPLITK=3 -M 70 -N 65 -K 1100 $ab
 check_run --precision b $small --param BK=32 --param SPLITK=2 --param KACC=4 --transB T -M 133 \
     -N 77 -K 1030 $ab
+# The copy extends sgemm_wgmma's copy (section 5), beside it with the changed wgmma.cl.
 sed -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_broken\"/" \
+    -e "s/\"extends\": *\"sgemm_wgmma\"/\"extends\": \"sgemm_wgmma_broken\"/" \
     -e "s/\"\\([hb]gemm_wgmma_[0-9a-z_]*\\)\":/\"broken_\\1\":/" "$kernels/$fam.json" \
     >"$tmp/broken/${fam}_broken.json"
 out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken" -k ${fam}_broken --param EMU=1 \
