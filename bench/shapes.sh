@@ -149,12 +149,19 @@ awk -v bw="$bw" '
             el = $2 == "z" ? 16 : $2 == "d" || $2 == "c" ? 8 : $2 == "s" ? 4 : 2
             ops = $2 == "c" || $2 == "z" ? 8 : 2
             bound = ops * $3 * $4 * $5 * bw / (($3 * $5 + $5 * $4 + 2 * $3 * $4) * el)
-            line = sprintf("%-13s %-4s %6s %6s %6s %10.0f %6.2f", $1, $2, $3, $4, $5, bound,
-                           $7 / bound)
-            for (i = 1; i <= np; i++) line = line sprintf(" %9.2f", $(7 + 4 * i) / bound)
-            thins[++nthin] = line
-            thinhead[nthin] = np
-            for (i = 1; i <= np; i++) thinpeer[nthin, i] = $(6 + 4 * i)
+            # Rows of one precision come together: a header before the first thin one.
+            if (!($2 in thinhead)) {
+                thinhead[$2] = 1
+                thintab = thintab sprintf("\n%s: thin shapes (M or N at most 64) against the" \
+                    " memory bound at %s GB/s, its fraction\n%-13s %-4s %6s %6s %6s %10s %6s", $2,
+                    bw, "shape", "prec", "M", "N", "K", "bound", "ours")
+                for (i = 1; i <= np; i++) thintab = thintab sprintf(" %9.9s", $(6 + 4 * i))
+                thintab = thintab "\n"
+            }
+            thintab = thintab sprintf("%-13s %-4s %6s %6s %6s %10.0f %6.2f", $1, $2, $3, $4, $5,
+                bound, $7 / bound)
+            for (i = 1; i <= np; i++) thintab = thintab sprintf(" %9.2f", $(7 + 4 * i) / bound)
+            thintab = thintab "\n"
         }
         verd = $8 "/" $9
         for (i = 1; i <= np; i++) { printf " %10.0f", $(7 + 4 * i); verd = verd " " $(8 + 4 * i) "/" $(9 + 4 * i) }
@@ -170,18 +177,7 @@ awk -v bw="$bw" '
         printf "  %s\n", verd
     }
     END {
-        for (t = 1; t <= nthin; t++) {
-            split(thins[t], f, " ")
-            if (f[2] != thinprec) {
-                thinprec = f[2]; at = 0; ok = 0
-                printf "\n%s: thin shapes (M or N at most 64) against the memory bound at %s GB/s,", thinprec, bw
-                printf " its fraction\n"
-                printf "%-13s %-4s %6s %6s %6s %10s %6s", "shape", "prec", "M", "N", "K", "bound", "ours"
-                for (i = 1; i <= thinhead[t]; i++) printf " %9.9s", thinpeer[t, i]
-                printf "\n"
-            }
-            print thins[t]
-        }
+        printf "%s", thintab
         print ""
         for (j = 1; j <= no; j++) {
             split(order[j], key, SUBSEP)
