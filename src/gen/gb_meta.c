@@ -233,7 +233,7 @@ static gb_preset_t f4_presets[] = {
 static char *f5_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
 static char *f5_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "(KACC > 0 && KACC * BK <= 256) || K <= 256"};
 static char *f5_let_names[] = {"T", "P", "PS", "D"};
-static char *f5_let_exprs[] = {"ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "P", "(P == 1) * T"};
+static char *f5_let_exprs[] = {"ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(max(1, 256 / (WGM * BN)) * CUS / T, K / 1024), 32))", "P", "(P == 1) * T"};
 static long f5_p0_values[] = {64, 128, 256};
 static long f5_p1_values[] = {1, 2};
 static long f5_p2_values[] = {16, 32, 64};
@@ -783,7 +783,7 @@ static gb_preset_t f24_presets[] = {
 static char *f25_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
 static char *f25_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "RUNSUM == 0 || KACC > 0", "K >= 48"};
 static char *f25_let_names[] = {"T", "P", "PS", "D"};
-static char *f25_let_exprs[] = {"ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "P", "(P == 1) * T"};
+static char *f25_let_exprs[] = {"ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(max(1, 256 / (WGM * BN)) * CUS / T, K / 1024), 32))", "P", "(P == 1) * T"};
 static long f25_p0_values[] = {64, 128, 256};
 static long f25_p1_values[] = {1, 2};
 static long f25_p2_values[] = {8, 16, 32};
@@ -809,7 +809,7 @@ static gb_param_t f25_params[] = {
     {"PREFETCH", "steps ahead that A and B are loaded: 1, stored into local memory as soon as they arrive (the store waits for the load); 2, loaded a step earlier (more registers)", 1L, f25_p8_values, 2, 1L, 1073741824L, 0, 0u},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f25_p9_values, 5, 1L, 1073741824L, 0, 0u},
     {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f25_p10_values, 3, 1L, 1073741824L, 0, 0u},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its FP32 sums to the workspace, which a second kernel (wgmma_sum) adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, where the tiles (the let T) give the device fewer than two work-groups a compute unit and K is long (P = 2 * CUS / T rounded down, pieces of at least 1024 k, at most 32), as in dgemm_dmma", 1L, f25_p11_values, 11, 1L, 1073741824L, 0, 0u},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its FP32 sums to the workspace, which a second kernel (wgmma_sum) adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, where the tiles (the let T) give the device fewer work-groups than its compute units hold and K is long (P = G * CUS / T rounded down, pieces of at least 1024 k, at most 32), G = 256 / (WGM * BN) the work-groups an SM holds (their two sets of sums take half its registers: one for 128 x 128, two for 128 x 64 and 64 x 128), so that the pieces run in one wave (bench/notes/wgmma.md#wgmma-split-fill)", 1L, f25_p11_values, 11, 1L, 1073741824L, 0, 0u},
     {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors, so that devices without it can validate the fragments, the descriptors and the split (testing only, slow); the program is then plain OpenCL C", 0L, f25_p12_values, 2, 1L, 1073741824L, 1, 0u},
 };
 static char *f25_s0_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
@@ -829,7 +829,7 @@ static gb_preset_t f25_presets[] = {
     {"sgemm_wgmma_64x128", "64x128x16 tile, one warp group, the running sums in local memory (65 KB), added to every 16 K steps (sums of 256 k in the tensor core): twice the work-groups of the default; 68.1 / 74.7 TFLOP/s at 4096 / 8192 on the H200, faithful on uniform, one-sign and normal data, where sums of 128 k ran 66.0 / 72.5 and the running sums in registers 63.7 / 64.8 (bench/notes/wgmma.md#kacc16-h200, #runsum-h200)", 1u, 11, f25_s1_names, f25_s1_values},
     {"sgemm_wgmma_128x64", "128x64x32 tile: half the accumulators of the default, longer K steps", 1u, 10, f25_s2_names, f25_s2_values},
     {"sgemm_wgmma_128x128x32", "128x128x32 tile, two warp groups sharing each staged B, the running sums in local memory (132 KB), sums of 512 k in the tensor core: 85.0 / 85.8 TFLOP/s at 4096 / 8192 on the H200 (1.71x / 1.68x cuBLAS FP32), 81-84 at 2048, 16384 x 1024 x 1024 and its transpose, 2048 x 11008 x 4096, faithful on uniform, one-sign and normal data; sums of 1024 k (KACC 32) ran 1% faster and were not faithful at 4096 x 4096 x 1024 (bench/notes/wgmma.md#wgm2-bk32)", 1u, 11, f25_s3_names, f25_s3_values},
-    {"sgemm_wgmma_128x128x32_split", "sgemm_wgmma_128x128x32 with K split where its tiles are short of the device and K long (SPLITK=0: 512 x 512 x 32768 runs 16 tiles in 16 pieces each), built without the split code elsewhere (the same kernel as the preset): the heuristic's s member on Hopper (bench/notes/wgmma.md#wgmma-split)", 1u, 12, f25_s4_names, f25_s4_values},
+    {"sgemm_wgmma_128x128x32_split", "sgemm_wgmma_128x128x32 with K split where its tiles are short of the device and K long (SPLITK=0: 512 x 512 x 32768 runs 16 tiles in 8 pieces each, one work-group for each SM), built without the split code elsewhere (the same kernel as the preset): the heuristic's s member on Hopper (bench/notes/wgmma.md#wgmma-split)", 1u, 12, f25_s4_names, f25_s4_values},
 };
 static char *f26_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
 static char *f26_constraints[] = {"TX * KG <= 1024", "RW * VW <= 64", "KU * VW <= 64"};
