@@ -4,7 +4,7 @@
  * the valid configurations once each; a made-up family has a count worked out by hand; narrowing,
  * neighbours, a parameter the tuner leaves at its default, parameter round trips, and the errors (unknown names, values not allowed, a space
  * emptied by one constraint, named); a space bound to a problem, its constraints on the sizes
- * holding. */
+ * holding; a PTX program's space, on a device that cannot load it, its emulation alone. */
 #include "unit.h"
 
 #include "rt/family/registry.h"
@@ -217,6 +217,43 @@ static void test_kcont(const gb_registry_t *reg, const gb_device_info_t *dev)
     }
 }
 
+/* A PTX program on a device that cannot load it: its space holds the emulation alone, so that
+ * tune runs there with EMU 1 as the kernel's error message says; EMU is not tuned, so
+ * without it given (or with 0) the space is empty and says why, where the GPU's is not. */
+static void test_ptx_emulated(const gb_registry_t *reg, const gb_device_info_t *dev)
+{
+    gb_device_info_t cpu = *dev;
+    snprintf(cpu.family, sizeof cpu.family, "pocl-cpu");
+    const gb_family_t *f = NULL;
+    const gb_preset_t *ps = NULL;
+    gb_space_t *sp;
+    char msg[512];
+    if (!CHECK_RC(gb_registry_find(reg, "sgemm_wgmma", &f, &ps), GB_OK))
+        return;
+    static const long one[] = {1}, zero[] = {0};
+    const gb_space_values_t emulated[] = {{"EMU", one, 1}}, native[] = {{"EMU", zero, 1}};
+    if (CHECK_RC(gb_space_open(&sp, f, GB_PREC_S, &cpu, emulated, 1, msg, sizeof msg), GB_OK)) {
+        CHECK(gb_space_count(sp) > 0);
+        for (uint64_t r = 0; r < gb_space_count(sp); r += gb_space_count(sp) / 5 + 1) {
+            gb_space_cand_t c;
+            gb_params_t p;
+            long emu = 0;
+            CHECK_RC(gb_space_unrank(sp, r, &c), GB_OK);
+            gb_space_params(sp, &c, &p);
+            CHECK(gb_params_get(&p, "EMU", &emu) && emu == 1);
+        }
+        gb_space_close(sp);
+    }
+    for (int given = 0; given < 2; given++) {
+        msg[0] = '\0';
+        CHECK_RC(gb_space_open(&sp, f, GB_PREC_S, &cpu, native, (size_t)given, msg, sizeof msg),
+                 GB_EUNSUPPORTED);
+        CHECK(strstr(msg, "PTX") && strstr(msg, "'EMU'"));
+    }
+    if (CHECK_RC(gb_space_open(&sp, f, GB_PREC_S, dev, native, 1, msg, sizeof msg), GB_OK))
+        gb_space_close(sp);
+}
+
 static void test_toy(const gb_device_info_t *dev)
 {
     gb_family_t f;
@@ -391,6 +428,7 @@ int main(void)
     test_toy(&dev);
     test_param_layouts(&dev);
     test_kcont(reg, &dev);
+    test_ptx_emulated(reg, &dev);
     test_bound(&dev);
     gb_registry_close(reg);
     return unit_finish();

@@ -280,6 +280,13 @@ static int add_check(gb_space_t *sp, const char *fmt, const char *a, const char 
     return GB_OK;
 }
 
+/* Whether f is a PTX program that dev cannot load but whose parameters can emulate it
+ * (ptx_unless): then the space holds only the emulating configurations. */
+static int ptx_emulated(const gb_family_t *f, const gb_device_info_t *dev)
+{
+    return dev && f->ptx_target && f->ptx_unless && !gb__ptx_runs_on(f->ptx_target, dev);
+}
+
 /* The family's checks, with the device's limits: those on the problem's sizes only where the
  * space is bound to a problem (has_problem). */
 static int collect_checks(gb_space_t *sp, const gb_device_info_t *dev, int has_problem)
@@ -294,6 +301,9 @@ static int collect_checks(gb_space_t *sp, const gb_device_info_t *dev, int has_p
         if (!per_problem || has_problem) /* else they wait for it, as gb_config_check does */
             rc = add_check(sp, "%s%s%s", f->constraints[i], "", "", "constraint", GB_ECONSTRAINT);
     }
+    if (rc == GB_OK && ptx_emulated(f, dev)) /* only the configurations that emulate it */
+        rc = add_check(sp, "%s%s%s", f->ptx_unless, "", "",
+                       "emulation condition (this device cannot load its PTX)", GB_EUNSUPPORTED);
     if (rc == GB_OK && dev && f->local_mem) {
         char limit[32];
         snprintf(limit, sizeof limit, "%llu", (unsigned long long)dev->local_mem_kernel);
@@ -376,7 +386,7 @@ static void empty_why(gb_space_t *sp, const char *family, char *msg, size_t msgl
         const check_t *c = &sp->checks[j];
         if (!c->off)
             continue;
-        if (c->code == GB_ECONSTRAINT)
+        if (c->code == GB_ECONSTRAINT || c->code == GB_EUNSUPPORTED)
             gb__appendf(what, sizeof what, &used, "%s%s '%s'", n ? " and its " : "", c->what,
                         c->expr);
         else
@@ -477,7 +487,8 @@ int gb_space_open_for(gb_space_t **out, const gb_family_t *f, gb_precision_t pre
         return rc;
     }
     if (dev && (rc = gb_config_check(&cfg, dev, prec, NULL, NULL, 0)) != GB_OK &&
-        rc != GB_ECONSTRAINT && rc != GB_EWGSIZE && rc != GB_ELOCALMEM) {
+        rc != GB_ECONSTRAINT && rc != GB_EWGSIZE && rc != GB_ELOCALMEM &&
+        !(rc == GB_EUNSUPPORTED && ptx_emulated(f, dev))) {
         /* The device lacks what the family needs whatever its parameters. */
         gb_config_check(&cfg, dev, prec, NULL, msg, msglen);
         gb_space_close(sp);

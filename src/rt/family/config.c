@@ -174,7 +174,7 @@ const char *gb__config_ptx(const gb_config_t *cfg, gb_precision_t prec)
 /* Whether dev takes a PTX program for target ("sm_90a"): an NVIDIA GPU of exactly that
  * architecture where the target ends in 'a' (its instructions exist there alone), of that
  * architecture or later otherwise. */
-static int ptx_runs_on(const char *target, const gb_device_info_t *dev)
+int gb__ptx_runs_on(const char *target, const gb_device_info_t *dev)
 {
     unsigned want = 0, have = 0;
     if (sscanf(target, "sm_%u", &want) != 1 || sscanf(dev->family, "nvidia-sm_%u", &have) != 1)
@@ -235,7 +235,7 @@ int gb_config_check(const gb_config_t *cfg, const gb_device_info_t *dev, gb_prec
                         "(cl_khr_image2d_from_buffer); choose another device",
                         name, dev->name);
     const char *ptx = gb__config_ptx(cfg, prec);
-    if (ptx && dev && !ptx_runs_on(ptx, dev))
+    if (ptx && dev && !gb__ptx_runs_on(ptx, dev))
         return gb__fail(msg, msglen, GB_EUNSUPPORTED,
                         "kernel '%s' is a PTX program for %s, which device '%s' (%s) cannot load; "
                         "run it on an NVIDIA GPU of that architecture%s%s%s",

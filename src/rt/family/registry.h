@@ -70,4 +70,7 @@ int gb__config_1m(const gb_config_t *cfg, gb_precision_t prec);
  * C: the family has no ptx_target, or its ptx_unless holds for these parameters (config.c). */
 const char *gb__config_ptx(const gb_config_t *cfg, gb_precision_t prec);
 
+/* Whether dev takes a PTX program for target ("sm_90a") (config.c). */
+int gb__ptx_runs_on(const char *target, const gb_device_info_t *dev);
+
 #endif
