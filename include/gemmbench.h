@@ -273,6 +273,10 @@ typedef struct gb_param {
     unsigned layouts; /* "layouts": the native layouts where it changes the kernel (mask of 1u <<
                        * gb_layout_index()); a family with none of them tunes only its default;
                        * 0: every layout */
+    int adaptive;     /* "adapts" given: adapts is the value by which the kernel fits itself to
+                       * each shape (SPLITK 0, the grid's need), which the tuner keeps in place
+                       * of a fixed value that is not faster beyond the noise */
+    long adapts;
 } gb_param_t;
 
 typedef struct gb_preset {

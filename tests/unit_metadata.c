@@ -27,7 +27,7 @@ static const char base_family[] =
     " 'constraints': ['WPT <= LX'],"
     " 'requires': {'extensions': ['cl_khr_fp64'], 'local_memory': 'LX * LY * ELEM'},"
     " 'parameters': {"
-    "   'WPT': {'default': 4, 'values': [1, 2, 4, 8], 'doc': 'work per item'},"
+    "   'WPT': {'default': 4, 'values': [1, 2, 4, 8], 'adapts': 1, 'doc': 'work per item'},"
     "   'LX': {'default': 16, 'range': [1, 256]},"
     "   'LY': {'default': 2, 'range': [1, 64]}"
     " },"
@@ -101,6 +101,7 @@ static void test_valid(void)
         CHECK(!strcmp(w->name, "WPT") && w->def == 4 && w->doc && !strcmp(w->doc, "work per item"));
         CHECK(w->nvalues == 4 && w->values && w->values[0] == 1 && w->values[1] == 2 &&
               w->values[2] == 4 && w->values[3] == 8);
+        CHECK(w->adaptive && w->adapts == 1 && !x->adaptive && !y->adaptive);
         CHECK(!strcmp(x->name, "LX") && x->def == 16 && x->doc == NULL);
         CHECK(x->values == NULL && x->nvalues == 0 && x->lo == 1 && x->hi == 256);
         CHECK(!strcmp(y->name, "LY") && y->def == 2 && y->lo == 1 && y->hi == 64);
@@ -233,6 +234,10 @@ static void test_malformed(void)
         {"'default': 4, ", "'default': 4.5, ", "'parameters.WPT.default'"},
         {"'default': 4, ", "'default': 1e300, ", "'parameters.WPT.default'"},
         {"[1, 2, 4, 8]", "[1, 'two', 4]", "'parameters.WPT.values'"},
+        /* "adapts": a value the parameter may take, an integer. */
+        {"'adapts': 1", "'adapts': 3", "'parameters.WPT.adapts' must be one of"},
+        {"'adapts': 1", "'adapts': 'grid'", "'parameters.WPT.adapts'"},
+        {"'range': [1, 256]}", "'range': [1, 256], 'adapts': 0}", "'parameters.LX.adapts'"},
         {"[1, 2, 4, 8]", "[]", "'parameters.WPT.values'"},
         {"'range': [1, 256]", "'range': [256, 1]", "'parameters.LX.range'"},
         {"'range': [1, 256]", "'range': [1]", "'parameters.LX.range'"},

@@ -16,13 +16,13 @@ static long f0_p4_values[] = {1, 2, 4, 8, 16};
 static long f0_p5_values[] = {0, 1};
 static long f0_p6_values[] = {0, 1};
 static gb_param_t f0_params[] = {
-    {"MR", "rows of C per work-item", 14L, f0_p0_values, 7, 1L, 1073741824L, 0, 0u},
-    {"NV", "vectors of C per row", 2L, f0_p1_values, 4, 1L, 1073741824L, 0, 0u},
-    {"VW", "elements per vector (16 floats or 8 doubles fill an AVX-512 register)", 16L, f0_p2_values, 3, 1L, 1073741824L, 0, 0u},
-    {"KU", "K steps unrolled", 1L, f0_p3_values, 4, 1L, 1073741824L, 0, 0u},
-    {"LX", "work-items per group along dimension 0 (they share A's rows, or B's columns with WALKM)", 4L, f0_p4_values, 5, 1L, 1073741824L, 0, 0u},
-    {"WALKM", "1: dimension 0 walks M: neighbouring work-items and groups share B's columns, which stay in cache while A streams; 0: it walks N", 0L, f0_p5_values, 2, 1L, 1073741824L, 0, 0u},
-    {"PACKB", "1: a prologue kernel first copies B into the workspace as panels of NV*VW columns, each K x NV*VW and contiguous, which the main kernel walks instead of B's rows (ldb apart: at 2048 every row of a panel falls in the same few cache sets); its time counts as the kernel's", 0L, f0_p6_values, 2, 1L, 1073741824L, 0, 0u},
+    {"MR", "rows of C per work-item", 14L, f0_p0_values, 7, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"NV", "vectors of C per row", 2L, f0_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"VW", "elements per vector (16 floats or 8 doubles fill an AVX-512 register)", 16L, f0_p2_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KU", "K steps unrolled", 1L, f0_p3_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"LX", "work-items per group along dimension 0 (they share A's rows, or B's columns with WALKM)", 4L, f0_p4_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WALKM", "1: dimension 0 walks M: neighbouring work-items and groups share B's columns, which stay in cache while A streams; 0: it walks N", 0L, f0_p5_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PACKB", "1: a prologue kernel first copies B into the workspace as panels of NV*VW columns, each K x NV*VW and contiguous, which the main kernel walks instead of B's rows (ldb apart: at 2048 every row of a panel falls in the same few cache sets); its time counts as the kernel's", 0L, f0_p6_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f0_s0_names[] = {"MR", "NV", "VW", "KU", "LX", "WALKM"};
 static long f0_s0_values[] = {8, 3, 16, 1, 4, 1};
@@ -71,24 +71,24 @@ static long f1_p15_values[] = {0, 1};
 static long f1_p16_values[] = {0, 128, 168};
 static long f1_p17_values[] = {0, 2, 3};
 static gb_param_t f1_params[] = {
-    {"WM", "rows of C per warp (multiple of MMAM)", 32L, f1_p0_values, 3, 1L, 1073741824L, 0, 0u},
-    {"WN", "columns of C per warp", 32L, f1_p1_values, 4, 1L, 1073741824L, 0, 0u},
-    {"WGM", "warps along M; the tile has WGM*WM rows", 4L, f1_p2_values, 4, 1L, 1073741824L, 0, 0u},
-    {"WGN", "warps along N; the tile has WGN*WN columns", 2L, f1_p3_values, 4, 1L, 1073741824L, 0, 0u},
-    {"BK", "K step staged in local memory (two buffers; past 48 KB on sm_90, bench/notes/wgmma.md#local-227k)", 8L, f1_p4_values, 5, 1L, 1073741824L, 0, 0u},
-    {"MMAM", "8: mma.m8n8k4 (sm_80+); 16: mma.m16n8k<MMAK> (sm_90)", 8L, f1_p5_values, 2, 1L, 1073741824L, 0, 0u},
-    {"MMAK", "K of one instruction: 4 for m8n8k4; 4, 8 or 16 for m16n8k*", 4L, f1_p6_values, 3, 1L, 1073741824L, 0, 0u},
-    {"PAD", "doubles of padding per k-row of the local tiles: 4 makes fragment loads conflict-free", 4L, f1_p7_values, 3, 1L, 1073741824L, 0, 0u},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f1_p8_values, 3, 1L, 1073741824L, 0, 0u},
-    {"EMU", "1: emulate mma.sync through local memory, so that devices without tensor cores can validate the indexing (testing only, slow)", 0L, f1_p9_values, 2, 1L, 1073741824L, 1, 0u},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f1_p10_values, 5, 1L, 1073741824L, 0, 0u},
-    {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect in TN, where neither is (so a family whose only layout is TN tunes only 0); its local memory is counted for both", 0L, f1_p11_values, 2, 1L, 1073741824L, 0, 11u},
-    {"PAIRS", "1: each lane takes neighbouring rows (columns) of C in pairs, 16p + 2g and 16p + 2g + 1, so that a k-major local tile gives two atoms' operands in one 16-byte load (the operand registers the instructions take together; K-contiguous tiles are read as before) and the lane's accumulators are four neighbouring columns; needs WM and WN multiples of 16 (bench/notes/dgemm.md#dmma-pairs)", 0L, f1_p12_values, 2, 1L, 1073741824L, 0, 0u},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f1_p13_values, 11, 1L, 1073741824L, 0, 0u},
-    {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f1_p14_values, 4, 1L, 1073741824L, 0, 0u},
-    {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f1_p15_values, 2, 1L, 1073741824L, 0, 0u},
-    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f1_p16_values, 3, 1L, 1073741824L, 0, 0u},
-    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f1_p17_values, 3, 1L, 1073741824L, 0, 0u},
+    {"WM", "rows of C per warp (multiple of MMAM)", 32L, f1_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WN", "columns of C per warp", 32L, f1_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WGM", "warps along M; the tile has WGM*WM rows", 4L, f1_p2_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WGN", "warps along N; the tile has WGN*WN columns", 2L, f1_p3_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"BK", "K step staged in local memory (two buffers; past 48 KB on sm_90, bench/notes/wgmma.md#local-227k)", 8L, f1_p4_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MMAM", "8: mma.m8n8k4 (sm_80+); 16: mma.m16n8k<MMAK> (sm_90)", 8L, f1_p5_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MMAK", "K of one instruction: 4 for m8n8k4; 4, 8 or 16 for m16n8k*", 4L, f1_p6_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PAD", "doubles of padding per k-row of the local tiles: 4 makes fragment loads conflict-free", 4L, f1_p7_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f1_p8_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EMU", "1: emulate mma.sync through local memory, so that devices without tensor cores can validate the indexing (testing only, slow)", 0L, f1_p9_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f1_p10_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect in TN, where neither is (so a family whose only layout is TN tunes only 0); its local memory is counted for both", 0L, f1_p11_values, 2, 1L, 1073741824L, 0, 11u, 0, 0L},
+    {"PAIRS", "1: each lane takes neighbouring rows (columns) of C in pairs, 16p + 2g and 16p + 2g + 1, so that a k-major local tile gives two atoms' operands in one 16-byte load (the operand registers the instructions take together; K-contiguous tiles are read as before) and the lane's accumulators are four neighbouring columns; needs WM and WN multiples of 16 (bench/notes/dgemm.md#dmma-pairs)", 0L, f1_p12_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f1_p13_values, 11, 1L, 1073741824L, 0, 0u, 1, 0L},
+    {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f1_p14_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f1_p15_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f1_p16_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f1_p17_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f1_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM"};
 static long f1_s0_values[] = {32, 32, 4, 2, 8, 8, 4, 4, 1, 8};
@@ -145,24 +145,24 @@ static long f2_p15_values[] = {0, 1};
 static long f2_p16_values[] = {0, 128, 168};
 static long f2_p17_values[] = {0, 2, 3};
 static gb_param_t f2_params[] = {
-    {"WM", "rows of C per warp (multiple of MMAM)", 32L, f2_p0_values, 3, 1L, 1073741824L, 0, 0u},
-    {"WN", "columns of C per warp", 32L, f2_p1_values, 4, 1L, 1073741824L, 0, 0u},
-    {"WGM", "warps along M; the tile has WGM*WM rows", 4L, f2_p2_values, 4, 1L, 1073741824L, 0, 0u},
-    {"WGN", "warps along N; the tile has WGN*WN columns", 2L, f2_p3_values, 4, 1L, 1073741824L, 0, 0u},
-    {"BK", "K step staged in local memory (two buffers; past 48 KB on sm_90, bench/notes/wgmma.md#local-227k)", 8L, f2_p4_values, 5, 1L, 1073741824L, 0, 0u},
-    {"MMAM", "8: mma.m8n8k4 (sm_80+); 16: mma.m16n8k<MMAK> (sm_90)", 8L, f2_p5_values, 2, 1L, 1073741824L, 0, 0u},
-    {"MMAK", "K of one instruction: 4 for m8n8k4; 4, 8 or 16 for m16n8k*", 4L, f2_p6_values, 3, 1L, 1073741824L, 0, 0u},
-    {"PAD", "doubles of padding per k-row of the local tiles: 4 makes fragment loads conflict-free", 4L, f2_p7_values, 3, 1L, 1073741824L, 0, 0u},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f2_p8_values, 3, 1L, 1073741824L, 0, 0u},
-    {"EMU", "1: emulate mma.sync through local memory, so that devices without tensor cores can validate the indexing (testing only, slow)", 0L, f2_p9_values, 2, 1L, 1073741824L, 1, 0u},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f2_p10_values, 5, 1L, 1073741824L, 0, 0u},
-    {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect in TN, where neither is (so a family whose only layout is TN tunes only 0); its local memory is counted for both", 0L, f2_p11_values, 2, 1L, 1073741824L, 0, 11u},
-    {"PAIRS", "1: each lane takes neighbouring rows (columns) of C in pairs, 16p + 2g and 16p + 2g + 1, so that a k-major local tile gives two atoms' operands in one 16-byte load (the operand registers the instructions take together; K-contiguous tiles are read as before) and the lane's accumulators are four neighbouring columns; needs WM and WN multiples of 16 (bench/notes/dgemm.md#dmma-pairs)", 0L, f2_p12_values, 2, 1L, 1073741824L, 0, 0u},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f2_p13_values, 11, 1L, 1073741824L, 0, 0u},
-    {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f2_p14_values, 4, 1L, 1073741824L, 0, 0u},
-    {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f2_p15_values, 2, 1L, 1073741824L, 0, 0u},
-    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f2_p16_values, 3, 1L, 1073741824L, 0, 0u},
-    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f2_p17_values, 3, 1L, 1073741824L, 0, 0u},
+    {"WM", "rows of C per warp (multiple of MMAM)", 32L, f2_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WN", "columns of C per warp", 32L, f2_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WGM", "warps along M; the tile has WGM*WM rows", 4L, f2_p2_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WGN", "warps along N; the tile has WGN*WN columns", 2L, f2_p3_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"BK", "K step staged in local memory (two buffers; past 48 KB on sm_90, bench/notes/wgmma.md#local-227k)", 8L, f2_p4_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MMAM", "8: mma.m8n8k4 (sm_80+); 16: mma.m16n8k<MMAK> (sm_90)", 8L, f2_p5_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MMAK", "K of one instruction: 4 for m8n8k4; 4, 8 or 16 for m16n8k*", 4L, f2_p6_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PAD", "doubles of padding per k-row of the local tiles: 4 makes fragment loads conflict-free", 4L, f2_p7_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f2_p8_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EMU", "1: emulate mma.sync through local memory, so that devices without tensor cores can validate the indexing (testing only, slow)", 0L, f2_p9_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f2_p10_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect in TN, where neither is (so a family whose only layout is TN tunes only 0); its local memory is counted for both", 0L, f2_p11_values, 2, 1L, 1073741824L, 0, 11u, 0, 0L},
+    {"PAIRS", "1: each lane takes neighbouring rows (columns) of C in pairs, 16p + 2g and 16p + 2g + 1, so that a k-major local tile gives two atoms' operands in one 16-byte load (the operand registers the instructions take together; K-contiguous tiles are read as before) and the lane's accumulators are four neighbouring columns; needs WM and WN multiples of 16 (bench/notes/dgemm.md#dmma-pairs)", 0L, f2_p12_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f2_p13_values, 11, 1L, 1073741824L, 0, 0u, 1, 0L},
+    {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f2_p14_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f2_p15_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f2_p16_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f2_p17_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f2_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "KCONT", "SPLITK"};
 static long f2_s0_values[] = {64, 32, 2, 2, 16, 16, 4, 4, 1, 8, 1, 1, 0};
@@ -180,9 +180,9 @@ static gb_preset_t f2_presets[] = {
 static char *f3_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
 static long f3_p0_values[] = {1, 2, 4, 8, 16};
 static gb_param_t f3_params[] = {
-    {"DJ", "elements of a C row per work-item (vector width over B's rows)", 4L, f3_p0_values, 5, 1L, 1073741824L, 0, 0u},
-    {"LX", "work-group size along j (C columns / DJ)", 16L, NULL, 0, 1L, 1024L, 0, 0u},
-    {"LY", "work-group size along i (C rows)", 4L, NULL, 0, 1L, 1024L, 0, 0u},
+    {"DJ", "elements of a C row per work-item (vector width over B's rows)", 4L, f3_p0_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"LX", "work-group size along j (C columns / DJ)", 16L, NULL, 0, 1L, 1024L, 0, 0u, 0, 0L},
+    {"LY", "work-group size along i (C rows)", 4L, NULL, 0, 1L, 1024L, 0, 0u, 0, 0L},
 };
 static char *f3_s0_names[] = {"DJ"};
 static long f3_s0_values[] = {1};
@@ -203,12 +203,12 @@ static long f4_p0_values[] = {1, 2, 4, 8};
 static long f4_p1_values[] = {1, 2, 4, 8, 16};
 static long f4_p2_values[] = {0, 1};
 static gb_param_t f4_params[] = {
-    {"DJ", "elements of a C row per work-item", 4L, f4_p0_values, 4, 1L, 1073741824L, 0, 0u},
-    {"VW", "vector width along K", 4L, f4_p1_values, 5, 1L, 1073741824L, 0, 0u},
-    {"BARRIER", "meet a work-group barrier every DK vector steps", 0L, f4_p2_values, 2, 1L, 1073741824L, 0, 0u},
-    {"DK", "vector steps between barriers", 32L, NULL, 0, 1L, 4096L, 0, 0u},
-    {"LX", "work-group size along j (C columns / DJ)", 16L, NULL, 0, 1L, 1024L, 0, 0u},
-    {"LY", "work-group size along i (C rows)", 4L, NULL, 0, 1L, 1024L, 0, 0u},
+    {"DJ", "elements of a C row per work-item", 4L, f4_p0_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"VW", "vector width along K", 4L, f4_p1_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"BARRIER", "meet a work-group barrier every DK vector steps", 0L, f4_p2_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"DK", "vector steps between barriers", 32L, NULL, 0, 1L, 4096L, 0, 0u, 0, 0L},
+    {"LX", "work-group size along j (C columns / DJ)", 16L, NULL, 0, 1L, 1024L, 0, 0u, 0, 0L},
+    {"LY", "work-group size along i (C rows)", 4L, NULL, 0, 1L, 1024L, 0, 0u, 0, 0L},
 };
 static char *f4_s0_names[] = {"DJ", "VW"};
 static long f4_s0_values[] = {1, 4};
@@ -246,17 +246,17 @@ static long f5_p8_values[] = {0, 1, 2};
 static long f5_p9_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static long f5_p10_values[] = {0, 1};
 static gb_param_t f5_params[] = {
-    {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f5_p0_values, 3, 1L, 1073741824L, 0, 0u},
-    {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f5_p1_values, 2, 1L, 1073741824L, 0, 0u},
-    {"BK", "K step staged in local memory (two buffers): BK/16 MMAs", 32L, f5_p2_values, 3, 1L, 1073741824L, 0, 0u},
-    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; a second set of accumulators); 0: the tensor core accumulates across all of K (half the accumulator registers). The tensor core's sums truncate: on data of one sign they are not faithful past a few hundred k (27x an honest FP32 computation's error in h and 168x in b at K = 4096, as cuBLAS: bench/notes/wgmma.md#wgmma-zfill), so at most 256 k in it (KACC BK <= 256, or K <= 256 with 0)", 4L, f5_p3_values, 6, 1L, 1073741824L, 0, 0u},
-    {"PADL", "16-byte units between the core matrices of one 8-row group of B in local memory (the descriptor's LBO)", 0L, f5_p4_values, 3, 1L, 1073741824L, 0, 0u},
-    {"PADS", "16-byte units after each 8-row group of B in local memory (the descriptor's SBO): 1 spreads the stores of a B stored K x N over every bank", 1L, f5_p5_values, 3, 1L, 1073741824L, 0, 0u},
-    {"PREFETCH", "steps ahead that A and B are loaded: 1, stored into local memory as soon as they arrive (the store waits for the load); 2, loaded a step earlier (more registers)", 1L, f5_p6_values, 2, 1L, 1073741824L, 0, 0u},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f5_p7_values, 5, 1L, 1073741824L, 0, 0u},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f5_p8_values, 3, 1L, 1073741824L, 0, 0u},
-    {"SPLITK", "split-K, as sgemm_wgmma's: P = min(SPLITK, K / 256) pieces a tile, their FP32 sums added by wgmma_sum in a fixed order and rounded once to the storage format; 1: off; 0: the pieces the shape needs", 1L, f5_p9_values, 11, 1L, 1073741824L, 0, 0u},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors, so that devices without it can validate the fragments, the descriptors and the split (testing only, slow); the program is then plain OpenCL C", 0L, f5_p10_values, 2, 1L, 1073741824L, 1, 0u},
+    {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f5_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f5_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"BK", "K step staged in local memory (two buffers): BK/16 MMAs", 32L, f5_p2_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; a second set of accumulators); 0: the tensor core accumulates across all of K (half the accumulator registers). The tensor core's sums truncate: on data of one sign they are not faithful past a few hundred k (27x an honest FP32 computation's error in h and 168x in b at K = 4096, as cuBLAS: bench/notes/wgmma.md#wgmma-zfill), so at most 256 k in it (KACC BK <= 256, or K <= 256 with 0)", 4L, f5_p3_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PADL", "16-byte units between the core matrices of one 8-row group of B in local memory (the descriptor's LBO)", 0L, f5_p4_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PADS", "16-byte units after each 8-row group of B in local memory (the descriptor's SBO): 1 spreads the stores of a B stored K x N over every bank", 1L, f5_p5_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PREFETCH", "steps ahead that A and B are loaded: 1, stored into local memory as soon as they arrive (the store waits for the load); 2, loaded a step earlier (more registers)", 1L, f5_p6_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f5_p7_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f5_p8_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SPLITK", "split-K, as sgemm_wgmma's: P = min(SPLITK, K / 256) pieces a tile, their FP32 sums added by wgmma_sum in a fixed order and rounded once to the storage format; 1: off; 0: the pieces the shape needs", 1L, f5_p9_values, 11, 1L, 1073741824L, 0, 0u, 1, 0L},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors, so that devices without it can validate the fragments, the descriptors and the split (testing only, slow); the program is then plain OpenCL C", 0L, f5_p10_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
 };
 static char *f5_s0_names[] = {"BN", "WGM", "BK", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
 static long f5_s0_values[] = {128, 2, 32, 4, 0, 1, 1, 8, 1};
@@ -290,20 +290,20 @@ static long f6_p11_values[] = {1, 2, 4, 8, 16};
 static long f6_p12_values[] = {0, 1, 2};
 static long f6_p13_values[] = {0, 1};
 static gb_param_t f6_params[] = {
-    {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f6_p0_values, 3, 1L, 1073741824L, 0, 0u},
-    {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f6_p1_values, 2, 1L, 1073741824L, 0, 0u},
-    {"BK", "K step of a stage: BK/16 MMAs per warp group", 32L, f6_p2_values, 3, 1L, 1073741824L, 0, 0u},
-    {"STAGES", "local-memory stages of A's and B's tiles, filled STAGES - 1 - INFLIGHT steps ahead (227 KB in all at most on sm_90: a kernel's own local arrays may take more than the 48 KB NVIDIA's OpenCL reports, bench/notes/wgmma.md#local-227k)", 3L, f6_p3_values, 7, 1L, 1073741824L, 0, 0u},
-    {"INFLIGHT", "1: a step's MMAs still run while the next step's are issued (the copies then run a step less ahead); 0: each step waits for its MMAs", 0L, f6_p4_values, 2, 1L, 1073741824L, 0, 0u},
-    {"KACC", "k > 0: the sums of every k steps accumulate from zero in the tensor core and are added to the running sums by FP32 adds (a second set of accumulators); 0: the tensor core accumulates all of K. Its sums truncate: on data of one sign they are not faithful past a few hundred k (27x an honest FP32 computation's error in h and 168x in b at K = 4096, as cuBLAS's own: bench/notes/wgmma.md#wgmma-zfill), so at most 256 k in it (KACC BK <= 256, or K <= 256 with 0)", 8L, f6_p5_values, 6, 1L, 1073741824L, 0, 0u},
-    {"RUNSUM", "with KACC > 0, where the running sums are kept: 1 in local memory (each lane its own, added to every KACC steps: BN / 2 registers fewer a lane, BN * WGM * 256 bytes more local memory), 0 in registers (a second set of accumulators)", 0L, f6_p6_values, 2, 1L, 1073741824L, 0, 0u},
-    {"PADL", "16-byte units between the core matrices of a tile's 8-row group in local memory (the descriptors' LBO): 1 spreads the 8 copies a 16-byte copy instruction serves at a time over 8 bank groups; 0 packs the tiles (BK / 16 copies share a bank group)", 0L, f6_p7_values, 2, 1L, 1073741824L, 0, 0u},
-    {"SWZ", "bytes of a tile's row in local memory, read through the tensor core's swizzle of that width (2 BK: BK 16, 32 or 64, with PADL 0): a warp's copy instruction then costs 128 / SWZ local-memory wavefronts per 8 work-items, where 0 (core matrices of 8 rows, the next 8 k LBO on) costs one a work-item (bench/notes/wgmma.md#wgmma-zfill)", 64L, f6_p8_values, 4, 1L, 1073741824L, 0, 0u},
-    {"ZFILL", "1: every 16-byte copy carries its count of bytes to copy (the rest zero-filled), one form for all; 0: a chunk inside the matrix and inside K is copied in the form without that operand, the others with it (the H200 profiles the first form at one local-memory wavefront per work-item: bench/notes/wgmma.md#wgmma-copies)", 1L, f6_p9_values, 2, 1L, 1073741824L, 0, 0u},
-    {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (hgemm_wgmma_nt_sum) adding them in a fixed order, for large K with few tiles; 1: none", 1L, f6_p10_values, 10, 1L, 1073741824L, 0, 0u},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f6_p11_values, 5, 1L, 1073741824L, 0, 0u},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f6_p12_values, 3, 1L, 1073741824L, 0, 0u},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f6_p13_values, 2, 1L, 1073741824L, 1, 0u},
+    {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f6_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f6_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"BK", "K step of a stage: BK/16 MMAs per warp group", 32L, f6_p2_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"STAGES", "local-memory stages of A's and B's tiles, filled STAGES - 1 - INFLIGHT steps ahead (227 KB in all at most on sm_90: a kernel's own local arrays may take more than the 48 KB NVIDIA's OpenCL reports, bench/notes/wgmma.md#local-227k)", 3L, f6_p3_values, 7, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"INFLIGHT", "1: a step's MMAs still run while the next step's are issued (the copies then run a step less ahead); 0: each step waits for its MMAs", 0L, f6_p4_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KACC", "k > 0: the sums of every k steps accumulate from zero in the tensor core and are added to the running sums by FP32 adds (a second set of accumulators); 0: the tensor core accumulates all of K. Its sums truncate: on data of one sign they are not faithful past a few hundred k (27x an honest FP32 computation's error in h and 168x in b at K = 4096, as cuBLAS's own: bench/notes/wgmma.md#wgmma-zfill), so at most 256 k in it (KACC BK <= 256, or K <= 256 with 0)", 8L, f6_p5_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"RUNSUM", "with KACC > 0, where the running sums are kept: 1 in local memory (each lane its own, added to every KACC steps: BN / 2 registers fewer a lane, BN * WGM * 256 bytes more local memory), 0 in registers (a second set of accumulators)", 0L, f6_p6_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PADL", "16-byte units between the core matrices of a tile's 8-row group in local memory (the descriptors' LBO): 1 spreads the 8 copies a 16-byte copy instruction serves at a time over 8 bank groups; 0 packs the tiles (BK / 16 copies share a bank group)", 0L, f6_p7_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SWZ", "bytes of a tile's row in local memory, read through the tensor core's swizzle of that width (2 BK: BK 16, 32 or 64, with PADL 0): a warp's copy instruction then costs 128 / SWZ local-memory wavefronts per 8 work-items, where 0 (core matrices of 8 rows, the next 8 k LBO on) costs one a work-item (bench/notes/wgmma.md#wgmma-zfill)", 64L, f6_p8_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"ZFILL", "1: every 16-byte copy carries its count of bytes to copy (the rest zero-filled), one form for all; 0: a chunk inside the matrix and inside K is copied in the form without that operand, the others with it (the H200 profiles the first form at one local-memory wavefront per work-item: bench/notes/wgmma.md#wgmma-copies)", 1L, f6_p9_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (hgemm_wgmma_nt_sum) adding them in a fixed order, for large K with few tiles; 1: none", 1L, f6_p10_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f6_p11_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f6_p12_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f6_p13_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
 };
 static char *f6_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
 static long f6_s0_values[] = {128, 1, 32, 4, 0, 8, 0, 64, 8, 1};
@@ -340,20 +340,20 @@ static long f7_p11_values[] = {1, 2, 4, 8, 16};
 static long f7_p12_values[] = {0, 1, 2};
 static long f7_p13_values[] = {0, 1};
 static gb_param_t f7_params[] = {
-    {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f7_p0_values, 3, 1L, 1073741824L, 0, 0u},
-    {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f7_p1_values, 2, 1L, 1073741824L, 0, 0u},
-    {"BK", "K step of a stage: BK/16 MMAs per warp group", 32L, f7_p2_values, 3, 1L, 1073741824L, 0, 0u},
-    {"STAGES", "local-memory stages of A's and B's tiles, filled STAGES - 1 - INFLIGHT steps ahead (227 KB in all at most on sm_90: a kernel's own local arrays may take more than the 48 KB NVIDIA's OpenCL reports, bench/notes/wgmma.md#local-227k)", 3L, f7_p3_values, 7, 1L, 1073741824L, 0, 0u},
-    {"INFLIGHT", "1: a step's MMAs still run while the next step's are issued (the copies then run a step less ahead); 0: each step waits for its MMAs", 0L, f7_p4_values, 2, 1L, 1073741824L, 0, 0u},
-    {"KACC", "k > 0: the sums of every k steps accumulate from zero in the tensor core and are added to the running sums by FP32 adds (a second set of accumulators); 0: the tensor core accumulates all of K. Its sums truncate: on data of one sign they are not faithful past a few hundred k (27x an honest FP32 computation's error in h and 168x in b at K = 4096, as cuBLAS's own: bench/notes/wgmma.md#wgmma-zfill), so at most 256 k in it (KACC BK <= 256, or K <= 256 with 0)", 8L, f7_p5_values, 6, 1L, 1073741824L, 0, 0u},
-    {"RUNSUM", "with KACC > 0, where the running sums are kept: 1 in local memory (each lane its own, added to every KACC steps: BN / 2 registers fewer a lane, BN * WGM * 256 bytes more local memory), 0 in registers (a second set of accumulators)", 0L, f7_p6_values, 2, 1L, 1073741824L, 0, 0u},
-    {"PADL", "16-byte units between the core matrices of a tile's 8-row group in local memory (the descriptors' LBO): 1 spreads the 8 copies a 16-byte copy instruction serves at a time over 8 bank groups; 0 packs the tiles (BK / 16 copies share a bank group)", 0L, f7_p7_values, 2, 1L, 1073741824L, 0, 0u},
-    {"SWZ", "bytes of a tile's row in local memory, read through the tensor core's swizzle of that width (2 BK: BK 16, 32 or 64, with PADL 0): a warp's copy instruction then costs 128 / SWZ local-memory wavefronts per 8 work-items, where 0 (core matrices of 8 rows, the next 8 k LBO on) costs one a work-item (bench/notes/wgmma.md#wgmma-zfill)", 64L, f7_p8_values, 4, 1L, 1073741824L, 0, 0u},
-    {"ZFILL", "1: every 16-byte copy carries its count of bytes to copy (the rest zero-filled), one form for all; 0: a chunk inside the matrix and inside K is copied in the form without that operand, the others with it (the H200 profiles the first form at one local-memory wavefront per work-item: bench/notes/wgmma.md#wgmma-copies)", 1L, f7_p9_values, 2, 1L, 1073741824L, 0, 0u},
-    {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (hgemm_wgmma_nt_sum) adding them in a fixed order, for large K with few tiles; 1: none", 1L, f7_p10_values, 10, 1L, 1073741824L, 0, 0u},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f7_p11_values, 5, 1L, 1073741824L, 0, 0u},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f7_p12_values, 3, 1L, 1073741824L, 0, 0u},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f7_p13_values, 2, 1L, 1073741824L, 1, 0u},
+    {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f7_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f7_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"BK", "K step of a stage: BK/16 MMAs per warp group", 32L, f7_p2_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"STAGES", "local-memory stages of A's and B's tiles, filled STAGES - 1 - INFLIGHT steps ahead (227 KB in all at most on sm_90: a kernel's own local arrays may take more than the 48 KB NVIDIA's OpenCL reports, bench/notes/wgmma.md#local-227k)", 3L, f7_p3_values, 7, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"INFLIGHT", "1: a step's MMAs still run while the next step's are issued (the copies then run a step less ahead); 0: each step waits for its MMAs", 0L, f7_p4_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KACC", "k > 0: the sums of every k steps accumulate from zero in the tensor core and are added to the running sums by FP32 adds (a second set of accumulators); 0: the tensor core accumulates all of K. Its sums truncate: on data of one sign they are not faithful past a few hundred k (27x an honest FP32 computation's error in h and 168x in b at K = 4096, as cuBLAS's own: bench/notes/wgmma.md#wgmma-zfill), so at most 256 k in it (KACC BK <= 256, or K <= 256 with 0)", 8L, f7_p5_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"RUNSUM", "with KACC > 0, where the running sums are kept: 1 in local memory (each lane its own, added to every KACC steps: BN / 2 registers fewer a lane, BN * WGM * 256 bytes more local memory), 0 in registers (a second set of accumulators)", 0L, f7_p6_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PADL", "16-byte units between the core matrices of a tile's 8-row group in local memory (the descriptors' LBO): 1 spreads the 8 copies a 16-byte copy instruction serves at a time over 8 bank groups; 0 packs the tiles (BK / 16 copies share a bank group)", 0L, f7_p7_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SWZ", "bytes of a tile's row in local memory, read through the tensor core's swizzle of that width (2 BK: BK 16, 32 or 64, with PADL 0): a warp's copy instruction then costs 128 / SWZ local-memory wavefronts per 8 work-items, where 0 (core matrices of 8 rows, the next 8 k LBO on) costs one a work-item (bench/notes/wgmma.md#wgmma-zfill)", 64L, f7_p8_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"ZFILL", "1: every 16-byte copy carries its count of bytes to copy (the rest zero-filled), one form for all; 0: a chunk inside the matrix and inside K is copied in the form without that operand, the others with it (the H200 profiles the first form at one local-memory wavefront per work-item: bench/notes/wgmma.md#wgmma-copies)", 1L, f7_p9_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (hgemm_wgmma_nt_sum) adding them in a fixed order, for large K with few tiles; 1: none", 1L, f7_p10_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f7_p11_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f7_p12_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f7_p13_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
 };
 static char *f7_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
 static long f7_s0_values[] = {128, 1, 32, 4, 0, 8, 0, 64, 8, 1};
@@ -384,11 +384,11 @@ static long f8_p1_values[] = {1, 2, 4, 8};
 static long f8_p2_values[] = {8};
 static long f8_p4_values[] = {0, 1};
 static gb_param_t f8_params[] = {
-    {"TM", "rows of C per work-item (8 apart)", 8L, f8_p0_values, 6, 1L, 1073741824L, 0, 0u},
-    {"TN", "columns of C per work-item (its sub-group's)", 2L, f8_p1_values, 4, 1L, 1073741824L, 0, 0u},
-    {"SG", "sub-group size the kernel is compiled for (intel_reqd_sub_group_size): one block read of A covers SG steps of K", 8L, f8_p2_values, 1, 1L, 1073741824L, 0, 0u},
-    {"LY", "sub-groups per work-group (dimension 1)", 1L, NULL, 0, 1L, 64L, 0, 0u},
-    {"EMULATE_BLOCK_READ", "1: read_imageui per lane in place of the block reads, to check the kernel where the driver lacks them (not for timing)", 0L, f8_p4_values, 2, 1L, 1073741824L, 0, 0u},
+    {"TM", "rows of C per work-item (8 apart)", 8L, f8_p0_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TN", "columns of C per work-item (its sub-group's)", 2L, f8_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SG", "sub-group size the kernel is compiled for (intel_reqd_sub_group_size): one block read of A covers SG steps of K", 8L, f8_p2_values, 1, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"LY", "sub-groups per work-group (dimension 1)", 1L, NULL, 0, 1L, 64L, 0, 0u, 0, 0L},
+    {"EMULATE_BLOCK_READ", "1: read_imageui per lane in place of the block reads, to check the kernel where the driver lacks them (not for timing)", 0L, f8_p4_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f8_s0_names[] = {"TM", "TN", "LY"};
 static long f8_s0_values[] = {32, 2, 1};
@@ -427,8 +427,8 @@ static gb_preset_t f8_presets[] = {
 };
 static char *f9_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
 static gb_param_t f9_params[] = {
-    {"LX", "work-group size along the rows of C", 16L, NULL, 0, 1L, 1024L, 0, 0u},
-    {"LY", "work-group size along the columns of C", 8L, NULL, 0, 1L, 1024L, 0, 0u},
+    {"LX", "work-group size along the rows of C", 16L, NULL, 0, 1L, 1024L, 0, 0u, 0, 0L},
+    {"LY", "work-group size along the columns of C", 8L, NULL, 0, 1L, 1024L, 0, 0u, 0, 0L},
 };
 static char *f10_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
 static char *f10_extensions[] = {"cl_intel_subgroups", "cl_intel_required_subgroup_size"};
@@ -437,11 +437,11 @@ static long f10_p1_values[] = {1, 2, 4, 8};
 static long f10_p2_values[] = {8, 16};
 static long f10_p4_values[] = {0, 1};
 static gb_param_t f10_params[] = {
-    {"TM", "rows of C per work-item (SG apart)", 8L, f10_p0_values, 6, 1L, 1073741824L, 0, 0u},
-    {"TN", "columns of C per work-item (its sub-group's)", 4L, f10_p1_values, 4, 1L, 1073741824L, 0, 0u},
-    {"SG", "sub-group size the kernel is compiled for (intel_reqd_sub_group_size) = work-group size along dimension 0", 8L, f10_p2_values, 2, 1L, 1073741824L, 0, 0u},
-    {"LY", "sub-groups per work-group (dimension 1)", 1L, NULL, 0, 1L, 64L, 0, 0u},
-    {"BARRIER", "meet a work-group barrier after every SG steps along K", 0L, f10_p4_values, 2, 1L, 1073741824L, 0, 0u},
+    {"TM", "rows of C per work-item (SG apart)", 8L, f10_p0_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TN", "columns of C per work-item (its sub-group's)", 4L, f10_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SG", "sub-group size the kernel is compiled for (intel_reqd_sub_group_size) = work-group size along dimension 0", 8L, f10_p2_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"LY", "sub-groups per work-group (dimension 1)", 1L, NULL, 0, 1L, 64L, 0, 0u, 0, 0L},
+    {"BARRIER", "meet a work-group barrier after every SG steps along K", 0L, f10_p4_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f10_s0_names[] = {"TM", "TN", "SG", "LY"};
 static long f10_s0_values[] = {32, 2, 8, 1};
@@ -469,11 +469,11 @@ static long f11_p0_values[] = {1, 2, 4, 8, 16};
 static long f11_p1_values[] = {1, 2, 4, 8, 16};
 static long f11_p4_values[] = {1, 2, 4, 8, 16, 32};
 static gb_param_t f11_params[] = {
-    {"TM", "rows of C per work-item", 8L, f11_p0_values, 5, 1L, 1073741824L, 0, 0u},
-    {"TN", "columns of C per work-item", 8L, f11_p1_values, 5, 1L, 1073741824L, 0, 0u},
-    {"LX", "work-items down the rows of C (dimension 0)", 16L, NULL, 0, 1L, 1024L, 0, 0u},
-    {"LY", "work-items across the columns of C (dimension 1)", 8L, NULL, 0, 1L, 1024L, 0, 0u},
-    {"KB", "steps along K per slice of A in local memory", 8L, f11_p4_values, 6, 1L, 1073741824L, 0, 0u},
+    {"TM", "rows of C per work-item", 8L, f11_p0_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TN", "columns of C per work-item", 8L, f11_p1_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"LX", "work-items down the rows of C (dimension 0)", 16L, NULL, 0, 1L, 1024L, 0, 0u, 0, 0L},
+    {"LY", "work-items across the columns of C (dimension 1)", 8L, NULL, 0, 1L, 1024L, 0, 0u, 0, 0L},
+    {"KB", "steps along K per slice of A in local memory", 8L, f11_p4_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f11_s0_names[] = {"TM", "TN", "LX", "LY"};
 static long f11_s0_values[] = {8, 8, 16, 8};
@@ -488,7 +488,7 @@ static gb_preset_t f11_presets[] = {
 };
 static char *f12_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
 static gb_param_t f12_params[] = {
-    {"TS", "work-group is TS x TS work-items (rows x columns of C)", 32L, NULL, 0, 1L, 64L, 0, 0u},
+    {"TS", "work-group is TS x TS work-items (rows x columns of C)", 32L, NULL, 0, 1L, 64L, 0, 0u, 0, 0L},
 };
 static char *f12_s0_names[] = {"TS"};
 static long f12_s0_values[] = {32};
@@ -501,13 +501,13 @@ static long f13_p3_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
 static long f13_p4_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
 static long f13_p5_values[] = {1, 2, 4, 8};
 static gb_param_t f13_params[] = {
-    {"TSM", "tile size in M: rows of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0, 0u},
-    {"TSN", "tile size in N: columns of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0, 0u},
-    {"TSK", "tile size in K: the K step staged in local memory", 16L, NULL, 0, 1L, 256L, 0, 0u},
-    {"WPTM", "work per thread in M: rows of C per work-item (work-group TSM/WPTM x TSN/WPTN)", 8L, f13_p3_values, 10, 1L, 1073741824L, 0, 0u},
-    {"WPTN", "work per thread in N: columns of C per work-item", 8L, f13_p4_values, 10, 1L, 1073741824L, 0, 0u},
-    {"WIDTH", "vector width of the global loads of A (along M) and B (along K)", 4L, f13_p5_values, 4, 1L, 1073741824L, 0, 0u},
-    {"PAD", "elements of padding per row of the local B tile (bank conflicts of the transposing store)", 0L, NULL, 0, 0L, 16L, 0, 0u},
+    {"TSM", "tile size in M: rows of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0, 0u, 0, 0L},
+    {"TSN", "tile size in N: columns of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0, 0u, 0, 0L},
+    {"TSK", "tile size in K: the K step staged in local memory", 16L, NULL, 0, 1L, 256L, 0, 0u, 0, 0L},
+    {"WPTM", "work per thread in M: rows of C per work-item (work-group TSM/WPTM x TSN/WPTN)", 8L, f13_p3_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WPTN", "work per thread in N: columns of C per work-item", 8L, f13_p4_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WIDTH", "vector width of the global loads of A (along M) and B (along K)", 4L, f13_p5_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PAD", "elements of padding per row of the local B tile (bank conflicts of the transposing store)", 0L, NULL, 0, 0L, 16L, 0, 0u, 0, 0L},
 };
 static char *f13_s0_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "WIDTH", "PAD"};
 static long f13_s0_values[] = {128, 128, 16, 8, 8, 4, 0};
@@ -525,11 +525,11 @@ static char *f14_constraints[] = {"RY * RK <= 256"};
 static long f14_p2_values[] = {1, 2, 4, 8, 16};
 static long f14_p4_values[] = {1, 2, 4, 8, 16};
 static gb_param_t f14_params[] = {
-    {"THREADSX", "work-group size along M (dimension 0)", 8L, NULL, 0, 1L, 256L, 0, 0u},
-    {"THREADSY", "work-group size along N (dimension 1)", 8L, NULL, 0, 1L, 256L, 0, 0u},
-    {"RX", "rows of C per work-item: the vector width of A's loads, the accumulators and C's stores", 8L, f14_p2_values, 5, 1L, 1073741824L, 0, 0u},
-    {"RY", "columns of C per work-item", 4L, NULL, 0, 1L, 16L, 0, 0u},
-    {"RK", "K step: the vector width of B's loads", 4L, f14_p4_values, 5, 1L, 1073741824L, 0, 0u},
+    {"THREADSX", "work-group size along M (dimension 0)", 8L, NULL, 0, 1L, 256L, 0, 0u, 0, 0L},
+    {"THREADSY", "work-group size along N (dimension 1)", 8L, NULL, 0, 1L, 256L, 0, 0u, 0, 0L},
+    {"RX", "rows of C per work-item: the vector width of A's loads, the accumulators and C's stores", 8L, f14_p2_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"RY", "columns of C per work-item", 4L, NULL, 0, 1L, 16L, 0, 0u, 0, 0L},
+    {"RK", "K step: the vector width of B's loads", 4L, f14_p4_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f14_s0_names[] = {"THREADSX", "THREADSY", "RX", "RY", "RK"};
 static long f14_s0_values[] = {8, 8, 8, 4, 4};
@@ -538,7 +538,7 @@ static gb_preset_t f14_presets[] = {
 };
 static char *f15_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
 static gb_param_t f15_params[] = {
-    {"TS", "tile size: TS x TS tiles of A, B and C, TS x TS work-items per group", 32L, NULL, 0, 1L, 64L, 0, 0u},
+    {"TS", "tile size: TS x TS tiles of A, B and C, TS x TS work-items per group", 32L, NULL, 0, 1L, 64L, 0, 0u, 0, 0L},
 };
 static char *f15_s0_names[] = {"TS"};
 static long f15_s0_values[] = {32};
@@ -552,8 +552,8 @@ static char *f16_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
 static char *f16_constraints[] = {"TS % WPT == 0"};
 static long f16_p1_values[] = {1, 2, 4, 8, 16, 32};
 static gb_param_t f16_params[] = {
-    {"TS", "tile size: TS x TS tiles of A, B and C", 32L, NULL, 0, 1L, 128L, 0, 0u},
-    {"WPT", "work per thread: elements of a row of C per work-item (work-group TS x TS/WPT)", 8L, f16_p1_values, 6, 1L, 1073741824L, 0, 0u},
+    {"TS", "tile size: TS x TS tiles of A, B and C", 32L, NULL, 0, 1L, 128L, 0, 0u, 0, 0L},
+    {"WPT", "work per thread: elements of a row of C per work-item (work-group TS x TS/WPT)", 8L, f16_p1_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f16_s0_names[] = {"TS", "WPT"};
 static long f16_s0_values[] = {32, 8};
@@ -564,8 +564,8 @@ static char *f17_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
 static char *f17_constraints[] = {"TS % WIDTH == 0"};
 static long f17_p1_values[] = {1, 2, 4, 8};
 static gb_param_t f17_params[] = {
-    {"TS", "tile size: TS x TS tiles of A, B and C", 32L, NULL, 0, 1L, 128L, 0, 0u},
-    {"WIDTH", "vector width: elements per load, store and accumulator (work-group TS/WIDTH x TS)", 4L, f17_p1_values, 4, 1L, 1073741824L, 0, 0u},
+    {"TS", "tile size: TS x TS tiles of A, B and C", 32L, NULL, 0, 1L, 128L, 0, 0u, 0, 0L},
+    {"WIDTH", "vector width: elements per load, store and accumulator (work-group TS/WIDTH x TS)", 4L, f17_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f17_s0_names[] = {"TS", "WIDTH"};
 static long f17_s0_values[] = {32, 4};
@@ -582,10 +582,10 @@ static char *f18_args[] = {"M", "N", "K", "alpha", "A", "B", "beta", "C"};
 static char *f18_constraints[] = {"TS % WPT == 0", "TSDK % (TS / WPT) == 0"};
 static long f18_p1_values[] = {1, 2, 4, 8, 16, 32};
 static gb_param_t f18_params[] = {
-    {"TS", "tile size in M and N: TS x TS tiles of C", 32L, NULL, 0, 1L, 128L, 0, 0u},
-    {"WPT", "work per thread: elements of a row of C per work-item (work-group TS x TS/WPT)", 8L, f18_p1_values, 6, 1L, 1073741824L, 0, 0u},
-    {"TSDK", "tile size in K: TS x TSDK tiles of A and B^T", 16L, NULL, 0, 1L, 256L, 0, 0u},
-    {"PAD", "elements of padding per row of the local B^T tile (bank conflicts of the transposing store)", 2L, NULL, 0, 0L, 16L, 0, 0u},
+    {"TS", "tile size in M and N: TS x TS tiles of C", 32L, NULL, 0, 1L, 128L, 0, 0u, 0, 0L},
+    {"WPT", "work per thread: elements of a row of C per work-item (work-group TS x TS/WPT)", 8L, f18_p1_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TSDK", "tile size in K: TS x TSDK tiles of A and B^T", 16L, NULL, 0, 1L, 256L, 0, 0u, 0, 0L},
+    {"PAD", "elements of padding per row of the local B^T tile (bank conflicts of the transposing store)", 2L, NULL, 0, 0L, 16L, 0, 0u, 0, 0L},
 };
 static char *f18_s0_names[] = {"TS", "WPT", "TSDK", "PAD"};
 static long f18_s0_values[] = {32, 8, 16, 2};
@@ -597,12 +597,12 @@ static char *f19_constraints[] = {"TSM % WPTM == 0", "TSN % WPTN == 0", "(TSM * 
 static long f19_p3_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
 static long f19_p4_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
 static gb_param_t f19_params[] = {
-    {"TSM", "tile size in M: rows of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0, 0u},
-    {"TSN", "tile size in N: columns of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0, 0u},
-    {"TSK", "tile size in K: the K step staged in local memory", 16L, NULL, 0, 1L, 256L, 0, 0u},
-    {"WPTM", "work per thread in M: rows of C per work-item (work-group TSM/WPTM x TSN/WPTN)", 8L, f19_p3_values, 10, 1L, 1073741824L, 0, 0u},
-    {"WPTN", "work per thread in N: columns of C per work-item", 8L, f19_p4_values, 10, 1L, 1073741824L, 0, 0u},
-    {"PAD", "elements of padding per row of the local B tile (bank conflicts of the transposing store)", 0L, NULL, 0, 0L, 16L, 0, 0u},
+    {"TSM", "tile size in M: rows of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0, 0u, 0, 0L},
+    {"TSN", "tile size in N: columns of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0, 0u, 0, 0L},
+    {"TSK", "tile size in K: the K step staged in local memory", 16L, NULL, 0, 1L, 256L, 0, 0u, 0, 0L},
+    {"WPTM", "work per thread in M: rows of C per work-item (work-group TSM/WPTM x TSN/WPTN)", 8L, f19_p3_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WPTN", "work per thread in N: columns of C per work-item", 8L, f19_p4_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PAD", "elements of padding per row of the local B tile (bank conflicts of the transposing store)", 0L, NULL, 0, 0L, 16L, 0, 0u, 0, 0L},
 };
 static char *f19_s0_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "PAD"};
 static long f19_s0_values[] = {128, 128, 16, 8, 8, 0};
@@ -621,13 +621,13 @@ static long f20_p3_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
 static long f20_p4_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
 static long f20_p5_values[] = {1, 2, 4, 8};
 static gb_param_t f20_params[] = {
-    {"TSM", "tile size in M: rows of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0, 0u},
-    {"TSN", "tile size in N: columns of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0, 0u},
-    {"TSK", "tile size in K: the K step staged in local memory", 16L, NULL, 0, 1L, 256L, 0, 0u},
-    {"WPTM", "work per thread in M: rows of C per work-item (work-group TSM/WPTM x TSN/WPTN)", 8L, f20_p3_values, 10, 1L, 1073741824L, 0, 0u},
-    {"WPTN", "work per thread in N: columns of C per work-item", 8L, f20_p4_values, 10, 1L, 1073741824L, 0, 0u},
-    {"WIDTH", "vector width of the global loads of A (along M) and B (along K)", 4L, f20_p5_values, 4, 1L, 1073741824L, 0, 0u},
-    {"PAD", "elements of padding per row of the local B tile (bank conflicts of the transposing store)", 0L, NULL, 0, 0L, 16L, 0, 0u},
+    {"TSM", "tile size in M: rows of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0, 0u, 0, 0L},
+    {"TSN", "tile size in N: columns of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0, 0u, 0, 0L},
+    {"TSK", "tile size in K: the K step staged in local memory", 16L, NULL, 0, 1L, 256L, 0, 0u, 0, 0L},
+    {"WPTM", "work per thread in M: rows of C per work-item (work-group TSM/WPTM x TSN/WPTN)", 8L, f20_p3_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WPTN", "work per thread in N: columns of C per work-item", 8L, f20_p4_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WIDTH", "vector width of the global loads of A (along M) and B (along K)", 4L, f20_p5_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PAD", "elements of padding per row of the local B tile (bank conflicts of the transposing store)", 0L, NULL, 0, 0L, 16L, 0, 0u, 0, 0L},
 };
 static char *f20_s0_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "WIDTH", "PAD"};
 static long f20_s0_values[] = {128, 128, 16, 8, 8, 4, 0};
@@ -643,13 +643,13 @@ static long f21_p3_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
 static long f21_p4_values[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16};
 static long f21_p5_values[] = {1, 2, 4, 8};
 static gb_param_t f21_params[] = {
-    {"TSM", "tile size in M: rows of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0, 0u},
-    {"TSN", "tile size in N: columns of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0, 0u},
-    {"TSK", "tile size in K: the K step staged in local memory", 16L, NULL, 0, 1L, 256L, 0, 0u},
-    {"WPTM", "work per thread in M: rows of C per work-item (work-group TSM/WPTM x TSN/WPTN)", 8L, f21_p3_values, 10, 1L, 1073741824L, 0, 0u},
-    {"WPTN", "work per thread in N: columns of C per work-item", 8L, f21_p4_values, 10, 1L, 1073741824L, 0, 0u},
-    {"WIDTH", "vector width of the global loads of A (along M) and B (along K)", 4L, f21_p5_values, 4, 1L, 1073741824L, 0, 0u},
-    {"PAD", "elements of padding per row of the local B tile (bank conflicts of the transposing store)", 0L, NULL, 0, 0L, 16L, 0, 0u},
+    {"TSM", "tile size in M: rows of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0, 0u, 0, 0L},
+    {"TSN", "tile size in N: columns of the C tile per work-group", 128L, NULL, 0, 1L, 512L, 0, 0u, 0, 0L},
+    {"TSK", "tile size in K: the K step staged in local memory", 16L, NULL, 0, 1L, 256L, 0, 0u, 0, 0L},
+    {"WPTM", "work per thread in M: rows of C per work-item (work-group TSM/WPTM x TSN/WPTN)", 8L, f21_p3_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WPTN", "work per thread in N: columns of C per work-item", 8L, f21_p4_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WIDTH", "vector width of the global loads of A (along M) and B (along K)", 4L, f21_p5_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PAD", "elements of padding per row of the local B tile (bank conflicts of the transposing store)", 0L, NULL, 0, 0L, 16L, 0, 0u, 0, 0L},
 };
 static char *f21_s0_names[] = {"TSM", "TSN", "TSK", "WPTM", "WPTN", "WIDTH", "PAD"};
 static long f21_s0_values[] = {128, 128, 16, 8, 8, 4, 0};
@@ -661,8 +661,8 @@ static gb_preset_t f21_presets[] = {
 };
 static char *f22_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
 static gb_param_t f22_params[] = {
-    {"LX", "work-group size along dimension 0 (C's contiguous index)", 16L, NULL, 0, 1L, 1024L, 0, 0u},
-    {"LY", "work-group size along dimension 1", 4L, NULL, 0, 1L, 1024L, 0, 0u},
+    {"LX", "work-group size along dimension 0 (C's contiguous index)", 16L, NULL, 0, 1L, 1024L, 0, 0u, 0, 0L},
+    {"LY", "work-group size along dimension 1", 4L, NULL, 0, 1L, 1024L, 0, 0u, 0, 0L},
 };
 static char *f23_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
 static char *f23_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
@@ -689,25 +689,25 @@ static long f23_p16_values[] = {0, 1};
 static long f23_p17_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static long f23_p18_values[] = {0, 1, 2, 4};
 static gb_param_t f23_params[] = {
-    {"WM", "rows of C per warp (multiple of 16)", 32L, f23_p0_values, 4, 1L, 1073741824L, 0, 0u},
-    {"WN", "columns of C per warp", 64L, f23_p1_values, 4, 1L, 1073741824L, 0, 0u},
-    {"WGM", "warps along M; the tile has WGM*WM rows", 2L, f23_p2_values, 4, 1L, 1073741824L, 0, 0u},
-    {"WGN", "warps along N; the tile has WGN*WN columns", 2L, f23_p3_values, 4, 1L, 1073741824L, 0, 0u},
-    {"BK", "K step staged in local memory (two buffers)", 16L, f23_p4_values, 3, 1L, 1073741824L, 0, 0u},
-    {"MMAM", "rows of one instruction: mma.m16n8k<MMAK>", 16L, f23_p5_values, 1, 1L, 1073741824L, 0, 0u},
-    {"MMAK", "K of one instruction: m16n8k4 or m16n8k8", 8L, f23_p6_values, 2, 1L, 1073741824L, 0, 0u},
-    {"PAD", "floats of padding per k-row of the local tiles: 8 makes fragment loads conflict-free where the tile is a multiple of 32 wide", 8L, f23_p7_values, 3, 1L, 1073741824L, 0, 0u},
-    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; k > 1 holds a second set of accumulators); 0: the tensor core accumulates across all of K, truncating (not faithful at large K)", 1L, f23_p8_values, 4, 1L, 1073741824L, 0, 0u},
-    {"FRAG", "1: each instruction's operands are read from local memory (and split) just before it, 0: all of a K step's before its first instruction (more registers)", 1L, f23_p9_values, 2, 1L, 1073741824L, 0, 0u},
-    {"SPLIT", "how x becomes big + small: 0 both rounded to TF32 (cvt.rna); 1 big rounded, small the exact remainder, whose low bits the tensor core does not read; 2 big truncated (one AND), small the remainder", 2L, f23_p10_values, 3, 1L, 1073741824L, 0, 0u},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f23_p11_values, 3, 1L, 1073741824L, 0, 0u},
-    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f23_p12_values, 4, 1L, 1073741824L, 0, 0u},
-    {"EMU", "1: emulate mma.sync and the TF32 rounding through local memory, so that devices without tensor cores can validate the indexing and the split (testing only, slow)", 0L, f23_p13_values, 2, 1L, 1073741824L, 1, 0u},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f23_p14_values, 5, 1L, 1073741824L, 0, 0u},
-    {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect in TN, where neither is (so a family whose only layout is TN tunes only 0); its local memory is counted for both", 0L, f23_p15_values, 2, 1L, 1073741824L, 0, 11u},
-    {"PAIRS", "1: each lane takes neighbouring rows (columns) of C in pairs, 16p + 2g and 16p + 2g + 1, so that a k-major local tile gives two atoms' operands in one 8-byte load (the operand registers the instructions take together; K-contiguous tiles are read as before) and the lane's accumulators are four neighbouring columns; needs WM and WN multiples of 16 (bench/notes/dgemm.md#dmma-pairs)", 0L, f23_p16_values, 2, 1L, 1073741824L, 0, 0u},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f23_p17_values, 11, 1L, 1073741824L, 0, 0u},
-    {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f23_p18_values, 4, 1L, 1073741824L, 0, 0u},
+    {"WM", "rows of C per warp (multiple of 16)", 32L, f23_p0_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WN", "columns of C per warp", 64L, f23_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WGM", "warps along M; the tile has WGM*WM rows", 2L, f23_p2_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WGN", "warps along N; the tile has WGN*WN columns", 2L, f23_p3_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"BK", "K step staged in local memory (two buffers)", 16L, f23_p4_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MMAM", "rows of one instruction: mma.m16n8k<MMAK>", 16L, f23_p5_values, 1, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MMAK", "K of one instruction: m16n8k4 or m16n8k8", 8L, f23_p6_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PAD", "floats of padding per k-row of the local tiles: 8 makes fragment loads conflict-free where the tile is a multiple of 32 wide", 8L, f23_p7_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; k > 1 holds a second set of accumulators); 0: the tensor core accumulates across all of K, truncating (not faithful at large K)", 1L, f23_p8_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"FRAG", "1: each instruction's operands are read from local memory (and split) just before it, 0: all of a K step's before its first instruction (more registers)", 1L, f23_p9_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SPLIT", "how x becomes big + small: 0 both rounded to TF32 (cvt.rna); 1 big rounded, small the exact remainder, whose low bits the tensor core does not read; 2 big truncated (one AND), small the remainder", 2L, f23_p10_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f23_p11_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f23_p12_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EMU", "1: emulate mma.sync and the TF32 rounding through local memory, so that devices without tensor cores can validate the indexing and the split (testing only, slow)", 0L, f23_p13_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f23_p14_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect in TN, where neither is (so a family whose only layout is TN tunes only 0); its local memory is counted for both", 0L, f23_p15_values, 2, 1L, 1073741824L, 0, 11u, 0, 0L},
+    {"PAIRS", "1: each lane takes neighbouring rows (columns) of C in pairs, 16p + 2g and 16p + 2g + 1, so that a k-major local tile gives two atoms' operands in one 8-byte load (the operand registers the instructions take together; K-contiguous tiles are read as before) and the lane's accumulators are four neighbouring columns; needs WM and WN multiples of 16 (bench/notes/dgemm.md#dmma-pairs)", 0L, f23_p16_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f23_p17_values, 11, 1L, 1073741824L, 0, 0u, 1, 0L},
+    {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f23_p18_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f23_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM"};
 static long f23_s0_values[] = {32, 64, 2, 2, 16, 16, 8, 8, 1, 1, 2, 1, 8};
@@ -750,25 +750,25 @@ static long f24_p16_values[] = {0, 1};
 static long f24_p17_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static long f24_p18_values[] = {0, 1, 2, 4};
 static gb_param_t f24_params[] = {
-    {"WM", "rows of C per warp (multiple of 16)", 32L, f24_p0_values, 4, 1L, 1073741824L, 0, 0u},
-    {"WN", "columns of C per warp", 64L, f24_p1_values, 4, 1L, 1073741824L, 0, 0u},
-    {"WGM", "warps along M; the tile has WGM*WM rows", 2L, f24_p2_values, 4, 1L, 1073741824L, 0, 0u},
-    {"WGN", "warps along N; the tile has WGN*WN columns", 2L, f24_p3_values, 4, 1L, 1073741824L, 0, 0u},
-    {"BK", "K step staged in local memory (two buffers)", 16L, f24_p4_values, 3, 1L, 1073741824L, 0, 0u},
-    {"MMAM", "rows of one instruction: mma.m16n8k<MMAK>", 16L, f24_p5_values, 1, 1L, 1073741824L, 0, 0u},
-    {"MMAK", "K of one instruction: m16n8k4 or m16n8k8", 8L, f24_p6_values, 2, 1L, 1073741824L, 0, 0u},
-    {"PAD", "floats of padding per k-row of the local tiles: 8 makes fragment loads conflict-free where the tile is a multiple of 32 wide", 8L, f24_p7_values, 3, 1L, 1073741824L, 0, 0u},
-    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; k > 1 holds a second set of accumulators); 0: the tensor core accumulates across all of K, truncating (not faithful at large K)", 1L, f24_p8_values, 4, 1L, 1073741824L, 0, 0u},
-    {"FRAG", "1: each instruction's operands are read from local memory (and split) just before it, 0: all of a K step's before its first instruction (more registers)", 1L, f24_p9_values, 2, 1L, 1073741824L, 0, 0u},
-    {"SPLIT", "how x becomes big + small: 0 both rounded to TF32 (cvt.rna); 1 big rounded, small the exact remainder, whose low bits the tensor core does not read; 2 big truncated (one AND), small the remainder", 2L, f24_p10_values, 3, 1L, 1073741824L, 0, 0u},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f24_p11_values, 3, 1L, 1073741824L, 0, 0u},
-    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f24_p12_values, 4, 1L, 1073741824L, 0, 0u},
-    {"EMU", "1: emulate mma.sync and the TF32 rounding through local memory, so that devices without tensor cores can validate the indexing and the split (testing only, slow)", 0L, f24_p13_values, 2, 1L, 1073741824L, 1, 0u},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f24_p14_values, 5, 1L, 1073741824L, 0, 0u},
-    {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect in TN, where neither is (so a family whose only layout is TN tunes only 0); its local memory is counted for both", 0L, f24_p15_values, 2, 1L, 1073741824L, 0, 11u},
-    {"PAIRS", "1: each lane takes neighbouring rows (columns) of C in pairs, 16p + 2g and 16p + 2g + 1, so that a k-major local tile gives two atoms' operands in one 8-byte load (the operand registers the instructions take together; K-contiguous tiles are read as before) and the lane's accumulators are four neighbouring columns; needs WM and WN multiples of 16 (bench/notes/dgemm.md#dmma-pairs)", 0L, f24_p16_values, 2, 1L, 1073741824L, 0, 0u},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f24_p17_values, 11, 1L, 1073741824L, 0, 0u},
-    {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f24_p18_values, 4, 1L, 1073741824L, 0, 0u},
+    {"WM", "rows of C per warp (multiple of 16)", 32L, f24_p0_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WN", "columns of C per warp", 64L, f24_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WGM", "warps along M; the tile has WGM*WM rows", 2L, f24_p2_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WGN", "warps along N; the tile has WGN*WN columns", 2L, f24_p3_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"BK", "K step staged in local memory (two buffers)", 16L, f24_p4_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MMAM", "rows of one instruction: mma.m16n8k<MMAK>", 16L, f24_p5_values, 1, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MMAK", "K of one instruction: m16n8k4 or m16n8k8", 8L, f24_p6_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PAD", "floats of padding per k-row of the local tiles: 8 makes fragment loads conflict-free where the tile is a multiple of 32 wide", 8L, f24_p7_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; k > 1 holds a second set of accumulators); 0: the tensor core accumulates across all of K, truncating (not faithful at large K)", 1L, f24_p8_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"FRAG", "1: each instruction's operands are read from local memory (and split) just before it, 0: all of a K step's before its first instruction (more registers)", 1L, f24_p9_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SPLIT", "how x becomes big + small: 0 both rounded to TF32 (cvt.rna); 1 big rounded, small the exact remainder, whose low bits the tensor core does not read; 2 big truncated (one AND), small the remainder", 2L, f24_p10_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f24_p11_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f24_p12_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EMU", "1: emulate mma.sync and the TF32 rounding through local memory, so that devices without tensor cores can validate the indexing and the split (testing only, slow)", 0L, f24_p13_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f24_p14_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KCONT", "1: an operand stored K-contiguous (A in NN and NT, B in NT and TT) is kept K-contiguous in local memory, rows of BK (+4) elements stored by 16-byte stores, where 0 transposes it into k-major rows by scalar stores; no effect in TN, where neither is (so a family whose only layout is TN tunes only 0); its local memory is counted for both", 0L, f24_p15_values, 2, 1L, 1073741824L, 0, 11u, 0, 0L},
+    {"PAIRS", "1: each lane takes neighbouring rows (columns) of C in pairs, 16p + 2g and 16p + 2g + 1, so that a k-major local tile gives two atoms' operands in one 8-byte load (the operand registers the instructions take together; K-contiguous tiles are read as before) and the lane's accumulators are four neighbouring columns; needs WM and WN multiples of 16 (bench/notes/dgemm.md#dmma-pairs)", 0L, f24_p16_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f24_p17_values, 11, 1L, 1073741824L, 0, 0u, 1, 0L},
+    {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f24_p18_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f24_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM", "MAXREG", "KCONT", "SPLITK"};
 static long f24_s0_values[] = {16, 64, 1, 2, 16, 16, 8, 8, 1, 1, 2, 0, 1, 255, 1, 16};
@@ -798,19 +798,19 @@ static long f25_p10_values[] = {0, 1, 2};
 static long f25_p11_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static long f25_p12_values[] = {0, 1};
 static gb_param_t f25_params[] = {
-    {"BN", "columns of the tile: the N of every wgmma.m64nNk8", 128L, f25_p0_values, 3, 1L, 1073741824L, 0, 0u},
-    {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f25_p1_values, 2, 1L, 1073741824L, 0, 0u},
-    {"BK", "K step staged in local memory (two buffers)", 16L, f25_p2_values, 3, 1L, 1073741824L, 0, 0u},
-    {"TERMS", "3: 3xTF32 (FP32-accurate); 1: big*big alone, plain TF32 (not FP32-accurate: for testing the fragments with data TF32 holds exactly)", 3L, f25_p3_values, 2, 1L, 1073741824L, 1, 0u},
-    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; a second set of accumulators); 0: the tensor core accumulates across all of K (half the accumulator registers)", 8L, f25_p4_values, 7, 1L, 1073741824L, 0, 0u},
-    {"RUNSUM", "with KACC > 0, where the running sums are kept: 1 in local memory (each lane its own, added to every KACC steps: BN / 2 registers fewer a lane, BN * WGM * 256 bytes more local memory), 0 in registers (a second set of accumulators)", 0L, f25_p5_values, 2, 1L, 1073741824L, 0, 0u},
-    {"PADL", "16-byte units between the core matrices of one 8-row group of B in local memory (the descriptor's LBO)", 0L, f25_p6_values, 3, 1L, 1073741824L, 0, 0u},
-    {"PADS", "16-byte units after each 8-row group of B in local memory (the descriptor's SBO): 1 spreads the stores of a B stored K x N over every bank", 1L, f25_p7_values, 3, 1L, 1073741824L, 0, 0u},
-    {"PREFETCH", "steps ahead that A and B are loaded: 1, stored into local memory as soon as they arrive (the store waits for the load); 2, loaded a step earlier (more registers)", 1L, f25_p8_values, 2, 1L, 1073741824L, 0, 0u},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f25_p9_values, 5, 1L, 1073741824L, 0, 0u},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f25_p10_values, 3, 1L, 1073741824L, 0, 0u},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its FP32 sums to the workspace, which a second kernel (wgmma_sum) adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, where the tiles (the let T) give the device fewer work-groups than its compute units hold and K is long (P = G * CUS / T rounded down, pieces of at least 1024 k, at most 32), G = 256 / (WGM * BN) the work-groups an SM holds (their two sets of sums take half its registers: one for 128 x 128, two for 128 x 64 and 64 x 128), so that the pieces run in one wave (bench/notes/wgmma.md#wgmma-split-fill)", 1L, f25_p11_values, 11, 1L, 1073741824L, 0, 0u},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors, so that devices without it can validate the fragments, the descriptors and the split (testing only, slow); the program is then plain OpenCL C", 0L, f25_p12_values, 2, 1L, 1073741824L, 1, 0u},
+    {"BN", "columns of the tile: the N of every wgmma.m64nNk8", 128L, f25_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f25_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"BK", "K step staged in local memory (two buffers)", 16L, f25_p2_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TERMS", "3: 3xTF32 (FP32-accurate); 1: big*big alone, plain TF32 (not FP32-accurate: for testing the fragments with data TF32 holds exactly)", 3L, f25_p3_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
+    {"KACC", "k > 0: the sums of every k K steps accumulate from zero in the tensor core and are then added to the running sums by FP32 adds (rounded to nearest; a second set of accumulators); 0: the tensor core accumulates across all of K (half the accumulator registers)", 8L, f25_p4_values, 7, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"RUNSUM", "with KACC > 0, where the running sums are kept: 1 in local memory (each lane its own, added to every KACC steps: BN / 2 registers fewer a lane, BN * WGM * 256 bytes more local memory), 0 in registers (a second set of accumulators)", 0L, f25_p5_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PADL", "16-byte units between the core matrices of one 8-row group of B in local memory (the descriptor's LBO)", 0L, f25_p6_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PADS", "16-byte units after each 8-row group of B in local memory (the descriptor's SBO): 1 spreads the stores of a B stored K x N over every bank", 1L, f25_p7_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PREFETCH", "steps ahead that A and B are loaded: 1, stored into local memory as soon as they arrive (the store waits for the load); 2, loaded a step earlier (more registers)", 1L, f25_p8_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f25_p9_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f25_p10_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its FP32 sums to the workspace, which a second kernel (wgmma_sum) adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, where the tiles (the let T) give the device fewer work-groups than its compute units hold and K is long (P = G * CUS / T rounded down, pieces of at least 1024 k, at most 32), G = 256 / (WGM * BN) the work-groups an SM holds (their two sets of sums take half its registers: one for 128 x 128, two for 128 x 64 and 64 x 128), so that the pieces run in one wave (bench/notes/wgmma.md#wgmma-split-fill)", 1L, f25_p11_values, 11, 1L, 1073741824L, 0, 0u, 1, 0L},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors, so that devices without it can validate the fragments, the descriptors and the split (testing only, slow); the program is then plain OpenCL C", 0L, f25_p12_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
 };
 static char *f25_s0_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
 static long f25_s0_values[] = {128, 2, 16, 3, 8, 0, 1, 1, 8, 1};
@@ -842,12 +842,12 @@ static long f26_p3_values[] = {1, 2, 4};
 static long f26_p4_values[] = {1, 2, 4, 8};
 static long f26_p5_values[] = {1, 2, 4, 8, 16};
 static gb_param_t f26_params[] = {
-    {"VW", "columns of C a group computes, read from each row of B as one vector (a uniform load)", 16L, f26_p0_values, 5, 1L, 1073741824L, 0, 0u},
-    {"RW", "rows of C a work-item computes, TX apart: each row of B feeds RW rows", 2L, f26_p1_values, 4, 1L, 1073741824L, 0, 0u},
-    {"TX", "work-items side by side along M in a group", 128L, f26_p2_values, 4, 1L, 1073741824L, 0, 0u},
-    {"KG", "rows of work-items in a group, each over a part of its K range (sums added in local memory)", 1L, f26_p3_values, 3, 1L, 1073741824L, 0, 0u},
-    {"KU", "rows of B loaded before their products (loads in flight), and consecutive elements of A's rows a work-item reads in a row", 4L, f26_p4_values, 4, 1L, 1073741824L, 0, 0u},
-    {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least 32 K steps a row of work-items)", 4L, f26_p5_values, 5, 1L, 1073741824L, 0, 0u},
+    {"VW", "columns of C a group computes, read from each row of B as one vector (a uniform load)", 16L, f26_p0_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"RW", "rows of C a work-item computes, TX apart: each row of B feeds RW rows", 2L, f26_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TX", "work-items side by side along M in a group", 128L, f26_p2_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KG", "rows of work-items in a group, each over a part of its K range (sums added in local memory)", 1L, f26_p3_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KU", "rows of B loaded before their products (loads in flight), and consecutive elements of A's rows a work-item reads in a row", 4L, f26_p4_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least 32 K steps a row of work-items)", 4L, f26_p5_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f26_s0_names[] = {"VW", "RW", "TX", "KG", "KU", "SLOTS"};
 static long f26_s0_values[] = {16, 1, 64, 1, 4, 4};
@@ -868,12 +868,12 @@ static long f27_p3_values[] = {1, 2, 4, 8, 16, 32};
 static long f27_p4_values[] = {1, 2, 4, 8};
 static long f27_p5_values[] = {1, 2, 4, 8, 16};
 static gb_param_t f27_params[] = {
-    {"VW", "columns of C a group computes, read from each row of B as one vector", 1L, f27_p0_values, 5, 1L, 1073741824L, 0, 0u},
-    {"RW", "rows of C a work-item computes, RL apart: each row of B it loads feeds RW rows; the RW * VW sums a work-item holds are at most 128 in single, 64 in double (RW * VW * REAL <= 512: the H200's winners sat at 64 in both)", 4L, f27_p1_values, 5, 1L, 1073741824L, 0, 0u},
-    {"KL", "work-items side by side along K in a row of the group", 32L, f27_p2_values, 6, 1L, 1073741824L, 0, 0u},
-    {"RL", "rows of work-items in a group, each over its own rows of C (the same rows of B)", 4L, f27_p3_values, 6, 1L, 1073741824L, 0, 0u},
-    {"KU", "elements of each row a work-item loads before their products (KL apart: loads in flight)", 4L, f27_p4_values, 4, 1L, 1073741824L, 0, 0u},
-    {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least one step of KL * KU elements)", 8L, f27_p5_values, 5, 1L, 1073741824L, 0, 0u},
+    {"VW", "columns of C a group computes, read from each row of B as one vector", 1L, f27_p0_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"RW", "rows of C a work-item computes, RL apart: each row of B it loads feeds RW rows; the RW * VW sums a work-item holds are at most 128 in single, 64 in double (RW * VW * REAL <= 512: the H200's winners sat at 64 in both)", 4L, f27_p1_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KL", "work-items side by side along K in a row of the group", 32L, f27_p2_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"RL", "rows of work-items in a group, each over its own rows of C (the same rows of B)", 4L, f27_p3_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KU", "elements of each row a work-item loads before their products (KL apart: loads in flight)", 4L, f27_p4_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least one step of KL * KU elements)", 8L, f27_p5_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f27_s0_names[] = {"VW", "RW", "KL", "RL", "KU", "SLOTS"};
 static long f27_s0_values[] = {1, 1, 32, 4, 8, 4};
@@ -900,12 +900,12 @@ static long f28_p3_values[] = {1, 2, 4, 8, 16, 32};
 static long f28_p4_values[] = {1, 2, 4, 8};
 static long f28_p5_values[] = {1, 2, 4, 8, 16};
 static gb_param_t f28_params[] = {
-    {"VW", "columns of C per work-item, read from B's rows as one vector", 4L, f28_p0_values, 3, 1L, 1073741824L, 0, 0u},
-    {"TX", "work-items side by side along N in a group", 64L, f28_p1_values, 4, 1L, 1073741824L, 0, 0u},
-    {"KG", "rows of work-items in a group, each over a part of its K range (sums added in local memory)", 4L, f28_p2_values, 4, 1L, 1073741824L, 0, 0u},
-    {"MR", "rows of C a group computes: B is read once per MR rows", 16L, f28_p3_values, 6, 1L, 1073741824L, 0, 0u},
-    {"KU", "rows of B loaded before their products (loads in flight)", 4L, f28_p4_values, 4, 1L, 1073741824L, 0, 0u},
-    {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least 32 K steps a row of work-items)", 4L, f28_p5_values, 5, 1L, 1073741824L, 0, 0u},
+    {"VW", "columns of C per work-item, read from B's rows as one vector", 4L, f28_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TX", "work-items side by side along N in a group", 64L, f28_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KG", "rows of work-items in a group, each over a part of its K range (sums added in local memory)", 4L, f28_p2_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MR", "rows of C a group computes: B is read once per MR rows", 16L, f28_p3_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KU", "rows of B loaded before their products (loads in flight)", 4L, f28_p4_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least 32 K steps a row of work-items)", 4L, f28_p5_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f28_s0_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
 static long f28_s0_values[] = {4, 64, 4, 16, 4, 4};
@@ -940,18 +940,18 @@ static long f29_p7_values[] = {1, 2, 4, 8};
 static long f29_p10_values[] = {1, 2};
 static long f29_p11_values[] = {0, 1};
 static gb_param_t f29_params[] = {
-    {"MWG", "rows of the C tile per work-group", 64L, f29_p0_values, 10, 1L, 1073741824L, 0, 0u},
-    {"NWG", "columns of the C tile per work-group", 64L, f29_p1_values, 10, 1L, 1073741824L, 0, 0u},
-    {"KWG", "K step staged in local memory", 16L, f29_p2_values, 9, 1L, 1073741824L, 0, 0u},
-    {"MDIMC", "work-group size along M (dimension 1); MWI = MWG / MDIMC rows per work-item", 8L, f29_p3_values, 6, 1L, 1073741824L, 0, 0u},
-    {"NDIMC", "work-group size along N (dimension 0); NWI = NWG / NDIMC columns per work-item", 8L, f29_p4_values, 7, 1L, 1073741824L, 0, 0u},
-    {"VWM", "vector width along M: global loads of A^T (row-TN/TT), local reads of A", 1L, f29_p5_values, 4, 1L, 1073741824L, 0, 0u},
-    {"VWN", "vector width along N: global loads of B (row-NN/TN), local reads of B, FMAs and stores of C", 1L, f29_p6_values, 4, 1L, 1073741824L, 0, 0u},
-    {"VWK", "vector width along K: global loads of A (row-NN/NT) and B^T (row-NT/TT)", 1L, f29_p7_values, 4, 1L, 1073741824L, 0, 0u},
-    {"PADA", "elements of padding per row of the local A tile (bank conflicts): As is k-major, rows of MWG, for row-TN/TT or VWM > 1, else m-major, rows of KWG", 0L, NULL, 0, 0L, 16L, 0, 0u},
-    {"PADB", "elements of padding per k-row of the local B tile (bank conflicts)", 0L, NULL, 0, 0L, 16L, 0, 0u},
-    {"STAGES", "local-memory buffers: 2 overlaps the next K step's global loads with this step's FMAs, one barrier per step", 2L, f29_p10_values, 2, 1L, 1073741824L, 0, 0u},
-    {"ACCMEM", "1: accumulators live in an indexed private array between K steps, which spares PoCL-style compilers copying them at every barrier; 0: registers only (GPUs)", 0L, f29_p11_values, 2, 1L, 1073741824L, 0, 0u},
+    {"MWG", "rows of the C tile per work-group", 64L, f29_p0_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"NWG", "columns of the C tile per work-group", 64L, f29_p1_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KWG", "K step staged in local memory", 16L, f29_p2_values, 9, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MDIMC", "work-group size along M (dimension 1); MWI = MWG / MDIMC rows per work-item", 8L, f29_p3_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"NDIMC", "work-group size along N (dimension 0); NWI = NWG / NDIMC columns per work-item", 8L, f29_p4_values, 7, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"VWM", "vector width along M: global loads of A^T (row-TN/TT), local reads of A", 1L, f29_p5_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"VWN", "vector width along N: global loads of B (row-NN/TN), local reads of B, FMAs and stores of C", 1L, f29_p6_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"VWK", "vector width along K: global loads of A (row-NN/NT) and B^T (row-NT/TT)", 1L, f29_p7_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PADA", "elements of padding per row of the local A tile (bank conflicts): As is k-major, rows of MWG, for row-TN/TT or VWM > 1, else m-major, rows of KWG", 0L, NULL, 0, 0L, 16L, 0, 0u, 0, 0L},
+    {"PADB", "elements of padding per k-row of the local B tile (bank conflicts)", 0L, NULL, 0, 0L, 16L, 0, 0u, 0, 0L},
+    {"STAGES", "local-memory buffers: 2 overlaps the next K step's global loads with this step's FMAs, one barrier per step", 2L, f29_p10_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"ACCMEM", "1: accumulators live in an indexed private array between K steps, which spares PoCL-style compilers copying them at every barrier; 0: registers only (GPUs)", 0L, f29_p11_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f29_s0_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
 static long f29_s0_values[] = {32, 32, 16, 8, 8, 1, 1, 1, 1, 0, 1, 0};
@@ -991,22 +991,22 @@ static long f30_p13_values[] = {1, 2, 3, 4};
 static long f30_p14_values[] = {0, 1};
 static long f30_p15_values[] = {0, 128, 168, 255};
 static gb_param_t f30_params[] = {
-    {"MWG", "rows of the C tile per work-group; (MWG/8) x (NWG/8) work-items of 8x8 each", 128L, f30_p0_values, 3, 1L, 1073741824L, 0, 0u},
-    {"NWG", "columns of the C tile per work-group", 128L, f30_p1_values, 3, 1L, 1073741824L, 0, 0u},
-    {"RM", "runs of 4 rows per work-item, MWG/RM apart: 2 (8 rows) or 4 (16 rows)", 2L, f30_p2_values, 2, 1L, 1073741824L, 0, 0u},
-    {"RN", "runs of 4 columns per work-item, NWG/RN apart: 2 (8 columns) or 4 (16)", 2L, f30_p3_values, 2, 1L, 1073741824L, 0, 0u},
-    {"KWG", "K step staged in local memory (two buffers)", 16L, f30_p4_values, 2, 1L, 1073741824L, 0, 0u},
-    {"PADA", "floats of padding per k-row of local A: 4 makes the transposing stores (row-NN/NT) conflict-free", 4L, f30_p5_values, 2, 1L, 1073741824L, 0, 0u},
-    {"PADB", "floats of padding per k-row of local B: 4 makes the transposing stores (row-NT/TT) conflict-free", 4L, f30_p6_values, 2, 1L, 1073741824L, 0, 0u},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order; 1 first (the grid walked backwards), so the last wave is full tiles; 2 after every full tile, in the idle slots of a partial last wave", 1L, f30_p7_values, 3, 1L, 1073741824L, 0, 0u},
-    {"LANES", "1: lanes paired so that each 128-bit local read of a fragment returns in 2 passes instead of 4", 1L, f30_p8_values, 2, 1L, 1073741824L, 0, 0u},
-    {"PIPE", "1: the next k's fragments are read during the current k's FMAs (two register sets)", 1L, f30_p9_values, 2, 1L, 1073741824L, 0, 0u},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse of B panels); 1: row by row", 8L, f30_p10_values, 5, 1L, 1073741824L, 0, 0u},
-    {"THIN", "a last partial row (column) of tiles at most this thin is left to strips that read B (A) once, instead of partial tiles that each walk all of K at the cost of a whole tile; on NVIDIA with 256 work-items and THIN <= 4 the strips run as extra work-groups of xgemm_nv, otherwise as the remainder kernel xgemm_nv_rem; 0: partial tiles always", 4L, f30_p11_values, 4, 1L, 1073741824L, 0, 0u},
-    {"TAIL", "where the tiles end in a partial wave (a wave: SLOTS groups on each compute unit), each of its tiles is split along K into the most pieces that fill TAIL waves, whose sums the remainder kernel adds in a fixed order (needs 256 work-items per group); 0: off", 0L, f30_p12_values, 5, 1L, 1073741824L, 0, 0u},
-    {"SLOTS", "work-groups one compute unit runs at once (TAIL's wave): 2 on an NVIDIA SM for a kernel of at most 128 registers", 2L, f30_p13_values, 4, 1L, 1073741824L, 0, 0u},
-    {"SPLITK", "with TAIL, where the tiles do not fill one wave, every tile is split along K the same way (split-K, for large K with small M and N), into pieces of at least 32 K steps (below that the pieces' sums cost more than the split gains); 0: only a last partial wave is split", 0L, f30_p14_values, 2, 1L, 1073741824L, 0, 0u},
-    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f30_p15_values, 4, 1L, 1073741824L, 0, 0u},
+    {"MWG", "rows of the C tile per work-group; (MWG/8) x (NWG/8) work-items of 8x8 each", 128L, f30_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"NWG", "columns of the C tile per work-group", 128L, f30_p1_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"RM", "runs of 4 rows per work-item, MWG/RM apart: 2 (8 rows) or 4 (16 rows)", 2L, f30_p2_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"RN", "runs of 4 columns per work-item, NWG/RN apart: 2 (8 columns) or 4 (16)", 2L, f30_p3_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KWG", "K step staged in local memory (two buffers)", 16L, f30_p4_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PADA", "floats of padding per k-row of local A: 4 makes the transposing stores (row-NN/NT) conflict-free", 4L, f30_p5_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PADB", "floats of padding per k-row of local B: 4 makes the transposing stores (row-NT/TT) conflict-free", 4L, f30_p6_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order; 1 first (the grid walked backwards), so the last wave is full tiles; 2 after every full tile, in the idle slots of a partial last wave", 1L, f30_p7_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"LANES", "1: lanes paired so that each 128-bit local read of a fragment returns in 2 passes instead of 4", 1L, f30_p8_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PIPE", "1: the next k's fragments are read during the current k's FMAs (two register sets)", 1L, f30_p9_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse of B panels); 1: row by row", 8L, f30_p10_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"THIN", "a last partial row (column) of tiles at most this thin is left to strips that read B (A) once, instead of partial tiles that each walk all of K at the cost of a whole tile; on NVIDIA with 256 work-items and THIN <= 4 the strips run as extra work-groups of xgemm_nv, otherwise as the remainder kernel xgemm_nv_rem; 0: partial tiles always", 4L, f30_p11_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TAIL", "where the tiles end in a partial wave (a wave: SLOTS groups on each compute unit), each of its tiles is split along K into the most pieces that fill TAIL waves, whose sums the remainder kernel adds in a fixed order (needs 256 work-items per group); 0: off", 0L, f30_p12_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SLOTS", "work-groups one compute unit runs at once (TAIL's wave): 2 on an NVIDIA SM for a kernel of at most 128 registers", 2L, f30_p13_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SPLITK", "with TAIL, where the tiles do not fill one wave, every tile is split along K the same way (split-K, for large K with small M and N), into pieces of at least 32 K steps (below that the pieces' sums cost more than the split gains); 0: only a last partial wave is split", 0L, f30_p14_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f30_p15_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f30_s0_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
 static long f30_s0_values[] = {128, 128, 16, 4, 4, 1, 8};
@@ -1042,15 +1042,15 @@ static long f31_p6_values[] = {1, 4, 8, 16};
 static long f31_p7_values[] = {0, 1, 2};
 static long f31_p8_values[] = {0, 1};
 static gb_param_t f31_params[] = {
-    {"MWG", "rows of the C tile per work-group", 128L, f31_p0_values, 3, 1L, 1073741824L, 0, 0u},
-    {"NWG", "columns of the C tile per work-group", 256L, f31_p1_values, 2, 1L, 1073741824L, 0, 0u},
-    {"KWG", "K step per pipeline stage", 8L, f31_p2_values, 2, 1L, 1073741824L, 0, 0u},
-    {"TM", "rows of C per work-item (interleaved, MWG/TM apart)", 8L, f31_p3_values, 3, 1L, 1073741824L, 0, 0u},
-    {"TN", "columns of C per work-item, in runs of 4 (NWG/TN*4 apart)", 16L, f31_p4_values, 2, 1L, 1073741824L, 0, 0u},
-    {"STAGES", "local-memory buffers in the pipeline (copies run STAGES-1 K steps ahead)", 3L, f31_p5_values, 3, 1L, 1073741824L, 0, 0u},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time (L2 reuse)", 8L, f31_p6_values, 4, 1L, 1073741824L, 0, 0u},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f31_p7_values, 3, 1L, 1073741824L, 0, 0u},
-    {"ASYNC", "1: cp.async (inline PTX) on NVIDIA GPUs, ordinary loads and stores elsewhere; 0: ordinary everywhere", 1L, f31_p8_values, 2, 1L, 1073741824L, 0, 0u},
+    {"MWG", "rows of the C tile per work-group", 128L, f31_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"NWG", "columns of the C tile per work-group", 256L, f31_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KWG", "K step per pipeline stage", 8L, f31_p2_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TM", "rows of C per work-item (interleaved, MWG/TM apart)", 8L, f31_p3_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TN", "columns of C per work-item, in runs of 4 (NWG/TN*4 apart)", 16L, f31_p4_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"STAGES", "local-memory buffers in the pipeline (copies run STAGES-1 K steps ahead)", 3L, f31_p5_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time (L2 reuse)", 8L, f31_p6_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f31_p7_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"ASYNC", "1: cp.async (inline PTX) on NVIDIA GPUs, ordinary loads and stores elsewhere; 0: ordinary everywhere", 1L, f31_p8_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f31_s0_names[] = {"MWG", "NWG", "KWG", "TM", "TN", "STAGES", "GROUPM", "EDGES", "ASYNC"};
 static long f31_s0_values[] = {128, 256, 8, 8, 16, 3, 8, 1, 1};

@@ -94,7 +94,7 @@ static void family(size_t i, const gb_family_t *f)
                         p->lo, p->hi);
             else
                 fprintf(out, ", %ldL, NULL, 0, %ldL, %ldL", p->def, p->lo, p->hi);
-            fprintf(out, ", %d, %uu},\n", p->untuned, p->layouts);
+            fprintf(out, ", %d, %uu, %d, %ldL},\n", p->untuned, p->layouts, p->adaptive, p->adapts);
         }
         fputs("};\n", out);
     }

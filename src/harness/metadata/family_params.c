@@ -31,7 +31,8 @@ int gb__family_params(gb_family_ctx_t *c, const cJSON *obj, gb_family_t *f)
         if (strlen(p->string) >= GB_NAME_MAX || !cJSON_IsObject(p))
             return gb__family_bad(c, key, "must be an object with a name under 48 characters");
         if ((rc = gb__family_keys(
-                 c, p, key, KEYS("default", "values", "range", "doc", "tune", "layouts"))) != GB_OK)
+                 c, p, key,
+                 KEYS("default", "values", "range", "doc", "tune", "layouts", "adapts"))) != GB_OK)
             return rc;
         if (!(q->name = gb__family_dup(p->string)))
             return GB_ENOMEM;
@@ -77,6 +78,18 @@ int gb__family_params(gb_family_ctx_t *c, const cJSON *obj, gb_family_t *f)
             ok |= q->values[i] == q->def;
         if (!ok)
             return gb__family_bad(c, key, "has a default outside its allowed values");
+        const cJSON *adapts = cJSON_GetObjectItemCaseSensitive(p, "adapts");
+        if (adapts) {
+            snprintf(sub, sizeof sub, "%s.adapts", key);
+            if ((rc = gb__family_long(c, adapts, sub, &q->adapts)))
+                return rc;
+            ok = q->values ? 0 : (q->adapts >= q->lo && q->adapts <= q->hi);
+            for (size_t i = 0; i < q->nvalues; i++)
+                ok |= q->values[i] == q->adapts;
+            if (!ok)
+                return gb__family_bad(c, sub, "must be one of the parameter's allowed values");
+            q->adaptive = 1;
+        }
     }
     return GB_OK;
 }

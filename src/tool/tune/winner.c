@@ -296,6 +296,81 @@ static void rank_valid(const verdict_t *v, size_t n, size_t *best, size_t *secon
     }
 }
 
+int gb_leaders_adaptive_of(const gb_family_t *f, const gb_params_t *a, const gb_params_t *b,
+                           const char **name)
+{
+    for (size_t k = 0; f && k < gb_family_param_count(f); k++) {
+        const gb_param_t *p = gb_family_param(f, k);
+        long v;
+        if (!p->adaptive || !gb_params_get(a, p->name, &v) || v == p->adapts)
+            continue;
+        gb_params_t x = *a;
+        if (gb_params_set(&x, p->name, p->adapts) == GB_OK && gb_params_equal(&x, b)) {
+            if (name)
+                *name = p->name;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+size_t gb_leaders_prefer_adaptive(const gb_family_t *f, const gb_params_t *const *params,
+                                  const double *lo, const double *hi, const int *ok, size_t n,
+                                  size_t best)
+{
+    if (best >= n || !(lo[best] <= hi[best]))
+        return best;
+    for (size_t j = 0; f && j < n; j++)
+        if (j != best && ok[j] && lo[j] <= hi[j] &&
+            gb_leaders_adaptive_of(f, params[best], params[j], NULL))
+            return gb_leaders_beyond_noise(lo[best], hi[best], lo[j], hi[j]) ? best : j;
+    return best;
+}
+
+/* The leader of l->v[0..n) that is leader i with a parameter at its adapting value
+ * (gb_leaders_adaptive_of), SIZE_MAX if none. */
+static size_t adaptive_leader(const gb_family_t *f, const gb_leaders_t *l, size_t n, size_t i)
+{
+    for (size_t j = 0; f && j < n; j++)
+        if (j != i && gb_leaders_adaptive_of(f, &l->v[i].params, &l->v[j].params, NULL))
+            return j;
+    return SIZE_MAX;
+}
+
+/* gb_leaders_prefer_adaptive over the verdicts: an entry serves its whole class, so SPLITK 0
+ * (the grid's need: at the tuned shape often the same launch as the best's fixed count, at the
+ * class's other shapes the fitting one; bench/notes/wgmma.md#wgmma-split-fill) wins where the
+ * best is not faster beyond the noise. Under time only; the runner-up is then the best. */
+static int prefer_adaptive(const gb_family_t *f, const gb_leaders_t *l, const verdict_t *v,
+                           size_t n, const gb_tune_spec_t *spec, size_t *best, size_t *second)
+{
+    if (!f || *best == SIZE_MAX || gb_objective_needs_energy(spec->objective))
+        return 0;
+    int moved = 0;
+    const gb_params_t **ps = malloc(n * sizeof *ps);
+    double *lo = malloc(n * sizeof *lo), *hi = malloc(n * sizeof *hi);
+    int *ok = malloc(n * sizeof *ok);
+    if (ps && lo && hi && ok) {
+        for (size_t i = 0; i < n; i++) {
+            ps[i] = &l->v[i].params;
+            ok[i] = v[i].valid;
+            lo[i] = v[i].calls ? v[i].lo_ms : 1; /* no interval: lo > hi */
+            hi[i] = v[i].calls ? v[i].hi_ms : 0;
+        }
+        const size_t b = gb_leaders_prefer_adaptive(f, ps, lo, hi, ok, n, *best);
+        if (b != *best) {
+            *second = *best;
+            *best = b;
+            moved = 1;
+        }
+    }
+    free(ps);
+    free(lo);
+    free(hi);
+    free(ok);
+    return moved;
+}
+
 /* "[0.91, 1.02] ms (95%, 30 calls in 3 measurements)" into buf: v's interval, how sure, and
  * over what. */
 static const char *interval_text(const verdict_t *v, char *buf, size_t len)
@@ -378,7 +453,19 @@ int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_reg
 {
     qsort(l->v, l->n, sizeof *l->v, by_score);
     /* --confirm 0: every leader, none measured again (assess): the best first measurement wins. */
-    const size_t n = spec->confirm && spec->confirm < l->n ? spec->confirm : l->n;
+    size_t n = spec->confirm && spec->confirm < l->n ? spec->confirm : l->n;
+    const gb_family_t *fam = NULL;
+    const gb_preset_t *preset = NULL;
+    if (gb_registry_find(reg, spec->kernel, &fam, &preset) != GB_OK)
+        fam = NULL;
+    /* The first leader's adapting sibling is confirmed beside the others (prefer_adaptive). */
+    const size_t a = adaptive_leader(fam, l, l->n, 0);
+    if (spec->confirm && a != SIZE_MAX && a >= n) {
+        const gb_leader_t t = l->v[n];
+        l->v[n] = l->v[a];
+        l->v[a] = t;
+        n++;
+    }
     verdict_t *v = calloc(n ? n : 1, sizeof *v);
     if (!v)
         return gb__fail(msg, msglen, GB_ENOMEM, "out of memory");
@@ -387,6 +474,7 @@ int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_reg
     for (size_t i = 0; i < n && rc == GB_OK; i++)
         rc = assess(&l->v[i], spec, reg, ctx, st, measure, mu, hooks, &v[i], msg, msglen);
     rank_valid(v, n, &best, &second);
+    int preferred = prefer_adaptive(fam, l, v, n, spec, &best, &second);
     /* The best must validate at its class's other shapes too; one that does not is passed
      * over, and said, for the next. */
     while (rc == GB_OK && best != SIZE_MAX && !spec->no_siblings &&
@@ -404,6 +492,7 @@ int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_reg
             hooks->note(line, hooks->user);
         }
         rank_valid(v, n, &best, &second);
+        preferred = prefer_adaptive(fam, l, v, n, spec, &best, &second);
     }
     if (rc == GB_ENOMEM && !msg[0])
         gb__fail(msg, msglen, rc, "out of memory");
@@ -435,6 +524,16 @@ int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_reg
                      ps, w->gflops, clear ? "faster beyond the noise than" : "within the noise of",
                      ps2, r->gflops, interval_text(w, wi, sizeof wi),
                      interval_text(r, ri, sizeof ri));
+            const char *adapting = NULL;
+            size_t used = strlen(out->verdict);
+            long value = 0;
+            if (preferred &&
+                gb_leaders_adaptive_of(fam, &l->v[second].params, &l->v[best].params, &adapting) &&
+                gb_params_get(&l->v[best].params, adapting, &value))
+                gb__appendf(out->verdict, sizeof out->verdict, &used,
+                            "; declared over the runner-up's faster median for %s=%ld, which fits "
+                            "itself to each shape of the class",
+                            adapting, value);
         }
     }
     for (size_t i = 0; i < n; i++)

@@ -42,6 +42,21 @@ int gb_leaders_confirm(gb_leaders_t *l, const gb_tune_spec_t *spec, const gb_reg
  * beyond the noise? 1 or 0 (touching or overlapping intervals are within the noise). */
 int gb_leaders_beyond_noise(double lo, double hi, double lo2, double hi2);
 
+/* Whether b is a's configuration with one parameter that adapts to the shape (gb_param_t's
+ * adaptive) at its adapting value where a's is fixed; *name (may be NULL): that parameter. The
+ * tuner declares b the winner where a is not faster beyond the noise. 1 or 0. */
+int gb_leaders_adaptive_of(const gb_family_t *f, const gb_params_t *a, const gb_params_t *b,
+                           const char **name);
+
+/* The leader to declare among n whose best by score is best: the one that is best's
+ * configuration with a parameter at its adapting value (gb_leaders_adaptive_of) where best is
+ * not faster than it beyond the noise, else best. params[i]: leader i's parameters; lo[i],
+ * hi[i]: the interval of its median time (lo > hi: none, and then no preference); ok[i]: it
+ * validated. */
+size_t gb_leaders_prefer_adaptive(const gb_family_t *f, const gb_params_t *const *params,
+                                  const double *lo, const double *hi, const int *ok, size_t n,
+                                  size_t best);
+
 /* Puts out->winner into the tuning database unless the entry there of its key (objective
  * included) scores better (out->kept and kept_why say which). GB_OK or GB_ESTORE. */
 int gb_leaders_keep(gb_store_t *st, gb_tune_outcome_t *out, char *msg, size_t msglen);
