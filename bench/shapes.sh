@@ -31,8 +31,8 @@
 #   BW         memory bandwidth in GB/s, or 'measure' (gemmbench ceilings on the platform): then
 #              each precision's thin shapes (M or N at most 64) are also tabled against the
 #              memory bound, the bytes M K + K N + 2 M N of the precision moved at BW (as
-#              bench/thin.sh counts them), and each mean is also given without them
-#              (default: none)
+#              bench/thin.sh counts them), counted at 0.6 of it and against the peers, and
+#              each mean is also given without them (default: none)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$root/build}
@@ -152,6 +152,7 @@ awk -v bw="$bw" '
             # Rows of one precision come together: a header before the first thin one.
             if (!($2 in thinhead)) {
                 thinhead[$2] = 1
+                tprec[++ntp] = $2
                 thintab = thintab sprintf("\n%s: thin shapes (M or N at most 64) against the" \
                     " memory bound at %s GB/s, its fraction\n%-13s %-4s %6s %6s %6s %10s %6s", $2,
                     bw, "shape", "prec", "M", "N", "K", "bound", "ours")
@@ -160,8 +161,14 @@ awk -v bw="$bw" '
             }
             thintab = thintab sprintf("%-13s %-4s %6s %6s %6s %10.0f %6.2f", $1, $2, $3, $4, $5,
                 bound, $7 / bound)
-            for (i = 1; i <= np; i++) thintab = thintab sprintf(" %9.2f", $(7 + 4 * i) / bound)
+            ahead = 1
+            for (i = 1; i <= np; i++) {
+                thintab = thintab sprintf(" %9.2f", $(7 + 4 * i) / bound)
+                if ($(7 + 4 * i) > $7) ahead = 0
+            }
             thintab = thintab "\n"
+            # The target for thin shapes: 0.6 of the bound, and no peer faster.
+            nthin[$2]++; if ($7 >= 0.6 * bound) near[$2]++; if (ahead) above[$2]++
         }
         verd = $8 "/" $9
         for (i = 1; i <= np; i++) { printf " %10.0f", $(7 + 4 * i); verd = verd " " $(8 + 4 * i) "/" $(9 + 4 * i) }
@@ -178,6 +185,9 @@ awk -v bw="$bw" '
     }
     END {
         printf "%s", thintab
+        for (j = 1; j <= ntp; j++)
+            printf "%s: %d of %d thin shapes at 0.6 of the bound or more, %d with no peer faster\n",
+                tprec[j], near[tprec[j]] + 0, nthin[tprec[j]], above[tprec[j]] + 0
         print ""
         for (j = 1; j <= no; j++) {
             split(order[j], key, SUBSEP)
