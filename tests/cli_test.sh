@@ -415,6 +415,15 @@ if [ $? -eq 0 ] && grep -q " 8x2 .* pass" "$tmp/out"; then ok; else
 if [ $? -eq 0 ] && grep -q "preset many_preset .*A_PARAMETER_WITH_A_RATHER_LONG_NAME_NUMBER_31=1000000031" \
     "$tmp/out"; then ok; else
     bad "kernels with a preset of 32 long parameters"; fi
+# A parameter's adapting value (SPLITK 0, the grid's need) is listed, in text and in JSON.
+"$gb" kernels >"$tmp/out" 2>"$tmp/err" &&
+    "$gb" kernels --json >"$tmp/out.json" 2>>"$tmp/err"
+if [ $? -eq 0 ] && grep -q "param SPLITK .* adapts 0; " "$tmp/out" &&
+    python3 -c 'import json, sys
+f = [f for f in json.load(open(sys.argv[1])) if f["family"] == "sgemm_wgmma"][0]
+p = {p["name"]: p for p in f["parameters"]}
+sys.exit(not (p["SPLITK"].get("adapts") == 0 and "adapts" not in p["BN"]))' "$tmp/out.json"
+then ok; else bad "kernels lists SPLITK's adapting value"; cat "$tmp/err"; fi
 
 # Data whose products and sums overflow the precision make no valid problem: refused before the
 # table (a non-finite reference used to make any non-finite result a pass, even from a kernel

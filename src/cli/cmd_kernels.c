@@ -90,6 +90,8 @@ static cJSON *family_json(const gb_family_t *f, const gb_registry_t *reg,
         cJSON_AddNumberToObject(p, "default", (double)pa->def);
         allowed_text(pa, buf, sizeof buf);
         cJSON_AddStringToObject(p, "allowed", buf);
+        if (pa->adaptive) /* the value that fits itself to each shape */
+            cJSON_AddNumberToObject(p, "adapts", (double)pa->adapts);
         cJSON_AddStringToObject(p, "doc", pa->doc ? pa->doc : "");
         cJSON_AddItemToArray(params, p);
     }
@@ -169,7 +171,10 @@ static void family_text(const gb_family_t *f, const gb_registry_t *reg, const gb
     for (size_t i = 0; i < gb_family_param_count(f); i++) {
         const gb_param_t *pa = gb_family_param(f, i);
         allowed_text(pa, buf, sizeof buf);
-        printf("  param %-8s default %-5ld allowed %-16s %s\n", pa->name, pa->def, buf,
+        char adapts[32] = "";
+        if (pa->adaptive)
+            snprintf(adapts, sizeof adapts, "adapts %ld; ", pa->adapts);
+        printf("  param %-8s default %-5ld allowed %-16s %s%s\n", pa->name, pa->def, buf, adapts,
                pa->doc ? pa->doc : "");
     }
     for (size_t i = 0; gb_family_constraint(f, i); i++)
