@@ -192,7 +192,7 @@ awk -v bw="$bw" '
         for (j = 1; j <= no; j++) {
             split(order[j], key, SUBSEP)
             if (cnt[order[j]])
-                printf "%s: ours/%s geometric mean %.3f over %d shapes, worst %.3f (%s); below it:%s\n",
+                printf "%s: ours/%s geometric mean %.3f over %d shapes, worst %.3f (%s); under 1:%s\n",
                     key[1], key[2], exp(lg[order[j]] / cnt[order[j]]), cnt[order[j]], worst[order[j]],
                     wname[order[j]], below[order[j]] == "" ? " none" : below[order[j]]
             if (bw != "" && cntw[order[j]])
