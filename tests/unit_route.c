@@ -978,6 +978,55 @@ static void test_unsplit(void)
     gb__family_free(&f);
 }
 
+/* sgemm_wgmma's split by the grid's need on a 132-SM Hopper: pieces that fill one wave of the
+ * work-groups an SM holds (one for the 128 x 128 tile, two for 64 x 128), so that 512 x 512 x
+ * 32768 runs 16 tiles in 8 pieces each, the 64-tile shapes in 2, and 98 tiles none
+ * (bench/notes/wgmma.md#wgmma-split-fill); hgemm_wgmma's the same. */
+static void test_wgmma_pieces(void)
+{
+    gb_device_info_t dev;
+    device(&dev, 1, 1);
+    snprintf(dev.family, sizeof dev.family, "nvidia-sm_90");
+    dev.local_mem = dev.local_mem_kernel = 227 * 1024;
+    gb_registry_t *reg;
+    char msg[256];
+    if (!CHECK_RC(gb_registry_open(&reg, NULL, msg, sizeof msg), GB_OK))
+        return;
+    static const struct {
+        const char *kernel;
+        int wgm;
+        gb_precision_t prec;
+        size_t m, n, k;
+        long long pieces;
+    } cases[] = {
+        {"sgemm_wgmma_128x128x32_split", 2, GB_PREC_S, 512, 512, 32768, 8},
+        {"sgemm_wgmma_128x128x32_split", 2, GB_PREC_S, 1024, 1024, 16384, 2},
+        {"sgemm_wgmma_128x128x32_split", 2, GB_PREC_S, 8192, 128, 8192, 2},
+        {"sgemm_wgmma_128x128x32_split", 2, GB_PREC_S, 256, 256, 65536, 32},
+        {"sgemm_wgmma_128x128x32_split", 2, GB_PREC_S, 384, 768, 16384, 7},
+        {"sgemm_wgmma_128x128x32_split", 2, GB_PREC_S, 6272, 256, 2304, 1},
+        {"sgemm_wgmma_128x128x32_split", 1, GB_PREC_S, 512, 512, 32768, 8}, /* 32 tiles, 2 an SM */
+        {"hgemm_wgmma", 2, GB_PREC_H, 512, 512, 32768, 8},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gb_config_t cfg;
+        if (!CHECK_RC(gb_config_resolve(reg, cases[i].kernel, NULL, &cfg, msg, sizeof msg), GB_OK))
+            continue;
+        gb_params_set(&cfg.params, "SPLITK", 0);
+        gb_params_set(&cfg.params, "WGM", cases[i].wgm);
+        gb_params_set(&cfg.params, "BN", 128);
+        gb_problem_t p;
+        gb_problem_init(&p, cases[i].prec, cases[i].m, cases[i].n, cases[i].k);
+        gb_problem_check(&p, NULL, 0);
+        gb_route_t r;
+        if (CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK) &&
+            !CHECK(r.factor == cases[i].pieces))
+            printf("    %s WGM %d %zu x %zu x %zu: %lld pieces, want %lld\n", cases[i].kernel,
+                   cases[i].wgm, cases[i].m, cases[i].n, cases[i].k, r.factor, cases[i].pieces);
+    }
+    gb_registry_close(reg);
+}
+
 /* A family that stages 1M's Y from B itself (expand_b): B K x N is not expanded by a pass; the
  * kernel reads the caller's B at twice its leading dimension and offset, built with the macro
  * and the conjugation of A the route names, and gets alpha's parts (alphaRe, alphaIm) that a
@@ -1098,6 +1147,7 @@ int main(void)
     test_vector_form();
     test_geometry();
     test_unsplit();
+    test_wgmma_pieces();
     test_wide_copy();
     test_expand_b();
     test_launch_bound();
