@@ -73,20 +73,14 @@ int gb__family_params(gb_family_ctx_t *c, const cJSON *obj, gb_family_t *f)
             if (q->lo > q->hi)
                 return gb__family_bad(c, sub, "must have lo <= hi");
         }
-        int ok = q->values ? 0 : (q->def >= q->lo && q->def <= q->hi);
-        for (size_t i = 0; i < q->nvalues; i++)
-            ok |= q->values[i] == q->def;
-        if (!ok)
+        if (!gb__param_allowed(q, q->def))
             return gb__family_bad(c, key, "has a default outside its allowed values");
         const cJSON *adapts = cJSON_GetObjectItemCaseSensitive(p, "adapts");
         if (adapts) {
             snprintf(sub, sizeof sub, "%s.adapts", key);
             if ((rc = gb__family_long(c, adapts, sub, &q->adapts)))
                 return rc;
-            ok = q->values ? 0 : (q->adapts >= q->lo && q->adapts <= q->hi);
-            for (size_t i = 0; i < q->nvalues; i++)
-                ok |= q->values[i] == q->adapts;
-            if (!ok)
+            if (!gb__param_allowed(q, q->adapts))
                 return gb__family_bad(c, sub, "must be one of the parameter's allowed values");
             q->adaptive = 1;
         }

@@ -17,16 +17,6 @@ static const gb_param_t *find_param(const gb_family_t *f, const char *name)
     return NULL;
 }
 
-int gb__param_allowed(const gb_param_t *p, long v)
-{
-    if (!p->values)
-        return v >= p->lo && v <= p->hi;
-    for (size_t i = 0; i < p->nvalues; i++)
-        if (p->values[i] == v)
-            return 1;
-    return 0;
-}
-
 static void describe_allowed(const gb_param_t *p, char *buf, size_t len)
 {
     if (!p->values) {

@@ -1,10 +1,11 @@
-/* params.c: parameter assignments by name (gb_params_t). */
+/* params.c: parameter assignments by name (gb_params_t), and which values a parameter allows. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rt/core/core.h"
+#include "registry.h"
 
 int gb_params_set(gb_params_t *ps, const char *name, long value)
 {
@@ -70,4 +71,14 @@ int gb_params_parse(gb_params_t *ps, const char *s, char *msg, size_t msglen)
     if (gb_params_set(ps, name, v) != GB_OK)
         return gb__fail(msg, msglen, GB_EBADPARAM, "too many parameters given (at most 32)");
     return GB_OK;
+}
+
+int gb__param_allowed(const gb_param_t *p, long v)
+{
+    if (!p->values)
+        return v >= p->lo && v <= p->hi;
+    for (size_t i = 0; i < p->nvalues; i++)
+        if (p->values[i] == v)
+            return 1;
+    return 0;
 }

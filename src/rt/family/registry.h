@@ -45,7 +45,7 @@ int gb__family_parse_at(const char *json, size_t len, const char *origin, const 
 /* Frees what fam holds (nothing for a built-in one) and zeroes it (family_free.c). */
 void gb__family_free(gb_family_t *fam);
 
-/* Whether v is one of parameter p's values (or in its range) (config.c). */
+/* Whether v is one of parameter p's values (or in its range) (params.c). */
 int gb__param_allowed(const gb_param_t *p, long v);
 
 /* Variables every expression of a family sees for one configuration and problem (problem may
