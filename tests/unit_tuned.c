@@ -431,6 +431,43 @@ static void test_heuristic_rows(const gb_registry_t *reg)
         }
 }
 
+/* The heuristic in s on Hopper for a C of at most 64 columns as a row-major kernel sees it (B
+ * transposed or not, or column-major with at most 64 rows): the 64 x 64 warp-group tile split
+ * in K, before the small shapes' row (8192 x 64 x 4096 is of size 1024); of 65 the 128 x 128
+ * one; d keeps its tiles; a C of at most 64 rows keeps the 64 x 128 tile (rows first); c, whose
+ * C 1M makes twice as wide, the 128 x 128 one. */
+static void test_heuristic_cols(const gb_registry_t *reg)
+{
+    static const struct {
+        gb_precision_t prec;
+        size_t m, n;
+        gb_layout_t layout;
+        gb_trans_t tb;
+        const char *kernel;
+    } cases[] = {
+        {GB_PREC_S, 8192, 64, GB_ROW_MAJOR, GB_NOTRANS, "sgemm_wgmma_64x64x32_split"},
+        {GB_PREC_S, 16384, 17, GB_ROW_MAJOR, GB_TRANS, "sgemm_wgmma_64x64x32_split"},
+        {GB_PREC_S, 64, 8192, GB_COL_MAJOR, GB_NOTRANS, "sgemm_wgmma_64x64x32_split"},
+        {GB_PREC_S, 4096, 64, GB_ROW_MAJOR, GB_NOTRANS, "sgemm_wgmma_64x64x32_split"},
+        {GB_PREC_S, 8192, 65, GB_ROW_MAJOR, GB_NOTRANS, "sgemm_wgmma_128x128x32_split"},
+        {GB_PREC_S, 64, 64, GB_ROW_MAJOR, GB_TRANS, "sgemm_3xtf32_nn_64x128"},
+        {GB_PREC_D, 8192, 64, GB_ROW_MAJOR, GB_NOTRANS, "dgemm_dmma_nn_128x64x16"},
+        {GB_PREC_C, 8192, 64, GB_ROW_MAJOR, GB_NOTRANS, "sgemm_wgmma_128x128x32_split"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gb_device_info_t dev = nvidia("nvidia-sm_90", 232448);
+        gb_problem_t p;
+        gb_problem_init(&p, cases[i].prec, cases[i].m, cases[i].n, 8192);
+        p.layout = cases[i].layout;
+        p.trans_b = cases[i].tb;
+        gb_tuned_choice_t c;
+        untuned_choice(reg, &dev, &p, &c);
+        if (strcmp(c.kernel, cases[i].kernel))
+            fprintf(stderr, "case %zu: %s\n", i, c.kernel);
+        CHECK(!strcmp(c.kernel, cases[i].kernel));
+    }
+}
+
 static void test_family(const gb_registry_t *reg)
 {
     gb_device_info_t dev = device("Card A");
@@ -1010,6 +1047,7 @@ int main(void)
     test_heuristic_16bit(reg);
     test_heuristic_local(reg);
     test_heuristic_rows(reg);
+    test_heuristic_cols(reg);
     test_file(reg);
     test_file_damage(reg);
     test_merge_all();

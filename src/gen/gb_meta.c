@@ -821,7 +821,9 @@ static long f25_s2_values[] = {64, 2, 32, 3, 4, 0, 1, 1, 8, 1};
 static char *f25_s3_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "RUNSUM", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
 static long f25_s3_values[] = {128, 2, 32, 3, 16, 1, 0, 1, 1, 4, 1};
 static char *f25_s4_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "RUNSUM", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES", "SPLITK"};
-static long f25_s4_values[] = {128, 2, 32, 3, 16, 1, 0, 1, 1, 4, 1, 0};
+static long f25_s4_values[] = {64, 1, 32, 3, 16, 1, 0, 1, 1, 4, 1, 8};
+static char *f25_s5_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "RUNSUM", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES", "SPLITK"};
+static long f25_s5_values[] = {128, 2, 32, 3, 16, 1, 0, 1, 1, 4, 1, 0};
 static char *f25_unsplit_names[] = {"SPLITK"};
 static long f25_unsplit_values[] = {1};
 static gb_preset_t f25_presets[] = {
@@ -829,7 +831,8 @@ static gb_preset_t f25_presets[] = {
     {"sgemm_wgmma_64x128", "64x128x16 tile, one warp group, the running sums in local memory (65 KB), added to every 16 K steps (sums of 256 k in the tensor core): twice the work-groups of the default; 68.1 / 74.7 TFLOP/s at 4096 / 8192 on the H200, faithful on uniform, one-sign and normal data, where sums of 128 k ran 66.0 / 72.5 and the running sums in registers 63.7 / 64.8 (bench/notes/wgmma.md#kacc16-h200, #runsum-h200)", 1u, 11, f25_s1_names, f25_s1_values},
     {"sgemm_wgmma_128x64", "128x64x32 tile: half the accumulators of the default, longer K steps", 1u, 10, f25_s2_names, f25_s2_values},
     {"sgemm_wgmma_128x128x32", "128x128x32 tile, two warp groups sharing each staged B, the running sums in local memory (132 KB), sums of 512 k in the tensor core: 85.0 / 85.8 TFLOP/s at 4096 / 8192 on the H200 (1.71x / 1.68x cuBLAS FP32), 81-84 at 2048, 16384 x 1024 x 1024 and its transpose, 2048 x 11008 x 4096, faithful on uniform, one-sign and normal data; sums of 1024 k (KACC 32) ran 1% faster and were not faithful at 4096 x 4096 x 1024 (bench/notes/wgmma.md#wgm2-bk32)", 1u, 11, f25_s3_names, f25_s3_values},
-    {"sgemm_wgmma_128x128x32_split", "sgemm_wgmma_128x128x32 with K split where its tiles are short of the device and K long (SPLITK=0: 512 x 512 x 32768 runs 16 tiles in 8 pieces each, one work-group for each SM), built without the split code elsewhere (the same kernel as the preset): the heuristic's s member on Hopper (bench/notes/wgmma.md#wgmma-split)", 1u, 12, f25_s4_names, f25_s4_values},
+    {"sgemm_wgmma_64x64x32_split", "a 64 x 64 x 32 tile in 8 pieces of K (fewer where K is short of 2048) for a C of at most 64 columns, where the 128-column tiles idle half their columns: 48.2 / 45.4 TFLOP/s at 8192 x 64 x 8192 and 16384 x 64 x 4096 on the H200 against 29.4 / 34.7 for the tuned mma.sync tiles and 26-27 for cuBLAS; the grid's need (4 pieces at 128 tiles) ran 41.8 / 37.9 there: the heuristic's s member on Hopper for such a C (bench/notes/wgmma.md#wgmma-thin64-h200)", 1u, 12, f25_s4_names, f25_s4_values},
+    {"sgemm_wgmma_128x128x32_split", "sgemm_wgmma_128x128x32 with K split where its tiles are short of the device and K long (SPLITK=0: 512 x 512 x 32768 runs 16 tiles in 8 pieces each, one work-group for each SM), built without the split code elsewhere (the same kernel as the preset): the heuristic's s member on Hopper (bench/notes/wgmma.md#wgmma-split)", 1u, 12, f25_s5_names, f25_s5_values},
 };
 static char *f26_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
 static char *f26_constraints[] = {"TX * KG <= 1024", "RW * VW <= 64", "KU * VW <= 64"};
@@ -1786,7 +1789,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "4 * M * N + (PS > 1) * 4 * PS * M * N",
     .precisions = 1u, .layouts = 15u,
     .nargs = 17, .nconstraints = 4, .nextensions = 0, .nlets = 4,
-    .nparams = 13, .npresets = 5,
+    .nparams = 13, .npresets = 6,
     .args = f25_args,
     .constraints = f25_constraints,
     .let_names = f25_let_names,
@@ -1983,7 +1986,7 @@ gb_family_t gb__builtin_families[] = {
 };
 const size_t gb__builtin_family_count = 32;
 
-const gb_tuned_entry_t gb__shipped_entries[131] = {
+const gb_tuned_entry_t gb__shipped_entries[132] = {
   {.device = "NVIDIA H100 80GB HBM3", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "dgemm_dmma",
    .params = {.count = 12, .name = {"BK", "EDGES", "EMU", "GROUPM", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 8L, 16L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
@@ -2306,16 +2309,16 @@ const gb_tuned_entry_t gb__shipped_entries[131] = {
    .gflops = 305257.09282160626, .nevidence = 3, .evidence = {"e319df47a87b1b1d", "de39109e2f19795b", "84b71098bfd2e696"}, .tuned_at = "2026-11-29T06:55:50Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "sgemm_wgmma",
-   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "SPLITK", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 4L, 16L, 0L, 1L, 1L, 1L, 2L, 3L, 2L}},
-   .gflops = 78954.50744512667, .nevidence = 3, .evidence = {"378063f97a7f51f5", "f27f4b7b43a9afec", "ccb6451dcd5b7a2d"}, .tuned_at = "2026-11-30T12:59:48Z", .source = "shipped"},
+   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "SPLITK", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 4L, 16L, 0L, 1L, 1L, 1L, 0L, 3L, 2L}},
+   .gflops = 79368.874893742846, .nevidence = 3, .evidence = {"cfc39d5bf115356d", "046bc2ee775faa7a", "8ceb7c56b64e4102"}, .tuned_at = "2026-11-30T15:12:00Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "large-k-256", .m = 256, .n = 256, .k = 16384, .kernel = "sgemm_3xtf32_nn",
    .params = {.count = 16, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 0L, 0L, 2L, 1L, 128L, 4L, 16L, 8L, 2L, 32L, 8L, 1L, 16L, 64L}},
    .gflops = 25238.384355020684, .nevidence = 3, .evidence = {"9e079654c00c3db2", "dec0b129a0e848cb", "0e1a9bd09df04f4f"}, .tuned_at = "2026-11-28T16:42:26Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "large-k-512", .m = 512, .n = 512, .k = 32768, .kernel = "sgemm_wgmma",
-   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "SPLITK", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 4L, 16L, 0L, 1L, 1L, 1L, 8L, 3L, 2L}},
-   .gflops = 75165.685964298231, .nevidence = 3, .evidence = {"0d9d361ba9660ef0", "ec5199fcdd7801c8", "95df75c0cf88fffa"}, .tuned_at = "2026-11-30T12:57:35Z", .source = "shipped"},
+   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "SPLITK", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 4L, 16L, 0L, 1L, 1L, 1L, 0L, 3L, 2L}},
+   .gflops = 75345.016069047793, .nevidence = 3, .evidence = {"fcdc32296d5e83b8", "4833e9ae62ecfd20", "70003c4b51438b3b"}, .tuned_at = "2026-11-30T15:11:39Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "large-k-64", .m = 64, .n = 64, .k = 65536, .kernel = "xgemm_nv",
    .params = {.count = 16, .name = {"EDGES", "GROUPM", "KWG", "LANES", "MAXREG", "MWG", "NWG", "PADA", "PADB", "PIPE", "RM", "RN", "SLOTS", "SPLITK", "TAIL", "THIN"}, .value = {2L, 4L, 16L, 0L, 128L, 64L, 256L, 4L, 4L, 0L, 2L, 2L, 1L, 1L, 4L, 16L}},
@@ -2362,8 +2365,8 @@ const gb_tuned_entry_t gb__shipped_entries[131] = {
    .gflops = 83738.882745174502, .nevidence = 3, .evidence = {"2e6cfb7a2f88d0ad", "4cabead1e3bee807", "47b5b39e04abccea"}, .tuned_at = "2026-11-30T05:59:58Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "tall-128", .m = 8192, .n = 128, .k = 8192, .kernel = "sgemm_wgmma",
-   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "SPLITK", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 4L, 16L, 0L, 1L, 1L, 1L, 2L, 3L, 2L}},
-   .gflops = 71245.559286046046, .nevidence = 3, .evidence = {"8385781f8ca0b47c", "d6094c48321d2337", "97a1eece31e89bd2"}, .tuned_at = "2026-11-30T13:00:06Z", .source = "shipped"},
+   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "SPLITK", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 4L, 16L, 0L, 1L, 1L, 1L, 0L, 3L, 2L}},
+   .gflops = 71307.067605259668, .nevidence = 3, .evidence = {"2710a4266aa2ff20", "54b2190c1dec195e", "9ba2ac2e63fa287c"}, .tuned_at = "2026-11-30T15:12:14Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "tall-16", .m = 4096, .n = 16, .k = 4096, .kernel = "thin_dot",
    .params = {.count = 6, .name = {"KL", "KU", "RL", "RW", "SLOTS", "VW"}, .value = {64L, 2L, 1L, 8L, 2L, 8L}},
@@ -2373,17 +2376,17 @@ const gb_tuned_entry_t gb__shipped_entries[131] = {
    .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {16L, 128L, 1L, 0L, 8L, 8L, 0L, 1L, 1L, 1L, 3L, 2L}},
    .gflops = 46423.252283907241, .nevidence = 3, .evidence = {"27197bbf777439d3", "31a0e33d244e2fee", "0379339aec4a32c8"}, .tuned_at = "2026-11-29T11:37:12Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
-   .precision = 0, .layout = "row-NN", .shape_class = "tall-64", .m = 16384, .n = 64, .k = 4096, .kernel = "sgemm_3xtf32_nn",
-   .params = {.count = 16, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 0L, 0L, 16L, 2L, 0L, 8L, 16L, 8L, 2L, 1L, 2L, 4L, 32L, 16L}},
-   .gflops = 35172.360587002098, .nevidence = 3, .evidence = {"cf8589bae585fd6d", "f270b44676aef1d7", "deb4b09f40d97bb6"}, .tuned_at = "2026-11-28T16:41:05Z", .source = "shipped"},
+   .precision = 0, .layout = "row-NN", .shape_class = "tall-64", .m = 8192, .n = 64, .k = 8192, .kernel = "sgemm_wgmma",
+   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "SPLITK", "TERMS", "WGM"}, .value = {32L, 64L, 1L, 0L, 4L, 16L, 0L, 1L, 1L, 1L, 8L, 3L, 1L}},
+   .gflops = 48158.495873699329, .nevidence = 3, .evidence = {"75d21e126c6fcd1b", "b0c03ab318dae6bf", "65ddda43e3464df0"}, .tuned_at = "2026-11-30T15:13:36Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "wide-1024", .m = 1024, .n = 16384, .k = 1024, .kernel = "sgemm_wgmma",
    .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 4L, 16L, 0L, 1L, 1L, 1L, 3L, 2L}},
    .gflops = 80866.231661394806, .nevidence = 3, .evidence = {"e8073176c5f4014f", "2bae441246afdb6e", "757af0ef991b9d03"}, .tuned_at = "2026-11-30T06:00:04Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "wide-128", .m = 128, .n = 8192, .k = 8192, .kernel = "sgemm_wgmma",
-   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "SPLITK", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 4L, 16L, 0L, 1L, 1L, 1L, 2L, 3L, 2L}},
-   .gflops = 72315.586206896551, .nevidence = 3, .evidence = {"007bad920cffdf81", "23991e06d6cca050", "a32eccb76b1a8d8c"}, .tuned_at = "2026-11-30T13:00:32Z", .source = "shipped"},
+   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "SPLITK", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 4L, 16L, 0L, 1L, 1L, 1L, 0L, 3L, 2L}},
+   .gflops = 72486.45271045703, .nevidence = 3, .evidence = {"4efa99efd1f156b3", "a59b738e14fb6a06", "23f03d2005762b99"}, .tuned_at = "2026-11-30T15:12:36Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "wide-16", .m = 16, .n = 4096, .k = 4096, .kernel = "sgemm_3xtf32_nn",
    .params = {.count = 18, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KACC", "KCONT", "MAXREG", "MMAK", "MMAM", "PAD", "SPLIT", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {32L, 0L, 0L, 1L, 1L, 1L, 1L, 255L, 8L, 16L, 8L, 2L, 16L, 0L, 1L, 2L, 16L, 64L}},
@@ -2445,9 +2448,13 @@ const gb_tuned_entry_t gb__shipped_entries[131] = {
    .params = {.count = 12, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 4L, 16L, 0L, 1L, 1L, 1L, 3L, 2L}},
    .gflops = 83240.002076903096, .nevidence = 3, .evidence = {"272c5633de9b1fd9", "d23c6e5794e78a99", "2a08a0934fc685e5"}, .tuned_at = "2026-11-30T06:02:56Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 0, .layout = "row-NN", .shape_class = "wide-64", .m = 64, .n = 8192, .k = 8192, .kernel = "sgemm_wgmma",
+   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "SPLITK", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 4L, 16L, 0L, 1L, 1L, 1L, 0L, 3L, 1L}},
+   .gflops = 58285.844316577997, .nevidence = 3, .evidence = {"afb0405c42d9d16f", "e9c3c3c75cd44847", "730515c2d07b83ee"}, .tuned_at = "2026-11-30T15:15:53Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 5, .layout = "row-NN", .shape_class = "square-4096", .m = 4096, .n = 4096, .k = 4096, .kernel = "dgemm_dmma_nn",
-   .params = {.count = 18, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KCONT", "MAXREG", "MINCTAS", "MMAK", "MMAM", "PAD", "PAIRS", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 8L, 1L, 0L, 0L, 4L, 16L, 4L, 0L, 1L, 0L, 2L, 2L, 64L, 32L}},
-   .gflops = 52387.312854962576, .nevidence = 3, .evidence = {"d5046ff357bf3628", "fc716590cb040836", "0433c199c23e51b0"}, .tuned_at = "2026-11-30T07:58:49Z", .source = "shipped"},
+   .params = {.count = 18, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KCONT", "MAXREG", "MINCTAS", "MMAK", "MMAM", "PAD", "PAIRS", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 8L, 1L, 0L, 0L, 4L, 16L, 4L, 1L, 1L, 0L, 2L, 2L, 64L, 32L}},
+   .gflops = 52623.359325631725, .nevidence = 3, .evidence = {"156181fff2576531", "dd97669caf22b5c3", "d77f25e219ec6de1"}, .tuned_at = "2026-11-30T15:26:22Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 5, .layout = "row-NN", .shape_class = "square-8192", .m = 8192, .n = 8192, .k = 8192, .kernel = "dgemm_dmma_nn",
    .params = {.count = 18, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KCONT", "MAXREG", "MINCTAS", "MMAK", "MMAM", "PAD", "PAIRS", "SPLITK", "TAIL", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 4L, 1L, 0L, 0L, 4L, 16L, 4L, 1L, 1L, 0L, 2L, 2L, 64L, 32L}},
@@ -2509,4 +2516,4 @@ const gb_tuned_entry_t gb__shipped_entries[131] = {
    .params = {.count = 6, .name = {"KU", "LX", "MR", "NV", "VW", "WALKM"}, .value = {8L, 8L, 8L, 2L, 16L, 0L}},
    .gflops = 276.48418717278702, .nevidence = 3, .evidence = {"e4bcb2d579161552", "dfffcddeeb4c85db", "439e6025d47bc096"}, .tuned_at = "2026-11-26T09:02:24Z", .source = "shipped"},
 };
-const size_t gb__shipped_entry_count = 131;
+const size_t gb__shipped_entry_count = 132;

@@ -72,6 +72,8 @@ static const struct heuristic {
     size_t max_cols; /* for a C of at most this many columns with op(B) = B (thin_extent; 0: any) */
     unsigned layouts; /* ROW_* bits: only those layouts (0: any) */
     size_t max_m;     /* for a C of at most this many rows as a row-major kernel sees it (0: any) */
+    size_t max_n;     /* for a C of at most this many columns as a row-major kernel sees it */
+    int real;         /* 1: not for c or z, which 1M runs on the real kernels as a wider C */
     const char *kernel;
 } heuristics[] = {
     /* A C of few rows streams B once (bench/notes/thin.md#thin-stream-h200): a member of the
@@ -119,6 +121,12 @@ static const struct heuristic {
      * (bench/notes/wgmma.md#wgmma-zfill). */
     {"NVIDIA", "gpu", S, .kernel = "hgemm_wgmma_nt_64x128"},
     {"NVIDIA", "gpu", S, .kernel = "bgemm_wgmma_nt_64x128"},
+    /* For at most 64 columns, the 64 x 64 tile in 8 pieces of K: 29.4 -> 48.2 TFLOP/s at 8192 x
+     * 64 x 8192 and 34.7 -> 45.4 at 16384 x 64 x 4096 on the H200, where the 128-column tile
+     * wastes half its columns, and 34.4 at 4096 x 64 x 4096, a size the small shapes' row would
+     * take (bench/notes/wgmma.md#wgmma-thin64-h200). Not c: by 1M its C is twice as wide, which
+     * the 128-column tile fits (74.3 against 56.8 at 8192 x 64 x 8192). */
+    {"NVIDIA", "gpu", S, .max_n = 64, .real = 1, .kernel = "sgemm_wgmma_64x64x32_split"},
     {"NVIDIA", "gpu", S, .max_size = 1024, .kernel = "xgemm_nv_64x64"},
     /* s (and c by 1M) past 1024 on Hopper: 3xTF32 on the warp-group MMA, its 128-row tile with
      * 32-deep K steps, 85.0 TFLOP/s at 4096 on the H200 against the 64-row tile's 72.1 and
@@ -202,7 +210,9 @@ static int heuristic(const gb_registry_t *reg, const gb_device_info_t *dev, cons
             (h->max_rows && thin_extent(thin, 0) > h->max_rows) ||
             (h->max_cols && thin_extent(thin, 1) > h->max_cols) ||
             (h->layouts && !(h->layouts & row_layout(thin))) ||
-            (h->max_m && c_extent(p, 0) > h->max_m) || (tiles && (h->max_rows || h->max_cols)))
+            (h->max_m && c_extent(p, 0) > h->max_m) || (h->max_n && c_extent(p, 1) > h->max_n) ||
+            (h->real && gb_precision_is_complex(p->precision)) ||
+            (tiles && (h->max_rows || h->max_cols)))
             continue;
         gb_params_t none;
         memset(&none, 0, sizeof none);
