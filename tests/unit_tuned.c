@@ -228,6 +228,17 @@ static void untuned_choice(const gb_registry_t *reg, const gb_device_info_t *dev
     gb_tuned_free(&t);
 }
 
+/* That the heuristic chooses want for p (case i of a table) on dev with nothing tuned. */
+static void expect_untuned(const gb_registry_t *reg, const gb_device_info_t *dev, gb_problem_t *p,
+                           const char *want, size_t i)
+{
+    gb_tuned_choice_t c;
+    untuned_choice(reg, dev, p, &c);
+    if (strcmp(c.kernel, want))
+        fprintf(stderr, "case %zu: %s\n", i, c.kernel);
+    CHECK(!strcmp(c.kernel, want));
+}
+
 /* The heuristic on an NVIDIA GPU: a C of at most 4 rows with op(B) = B, as a row-major kernel
  * sees it, streams B with thin_stream_1, of 5 to 16 rows with thin_stream_16; one of a single
  * column (and more rows) streams A with thin_dot_1 where A is stored along K, else thin_cols_1,
@@ -362,11 +373,7 @@ static void test_heuristic_local(const gb_registry_t *reg)
         p.layout = cases[i].layout;
         p.trans_a = cases[i].ta;
         p.trans_b = cases[i].tb;
-        gb_tuned_choice_t c;
-        untuned_choice(reg, &dev, &p, &c);
-        if (strcmp(c.kernel, cases[i].kernel))
-            fprintf(stderr, "case %zu: %s\n", i, c.kernel);
-        CHECK(!strcmp(c.kernel, cases[i].kernel));
+        expect_untuned(reg, &dev, &p, cases[i].kernel, i);
     }
 }
 
@@ -460,11 +467,7 @@ static void test_heuristic_cols(const gb_registry_t *reg)
         gb_problem_init(&p, cases[i].prec, cases[i].m, cases[i].n, 8192);
         p.layout = cases[i].layout;
         p.trans_b = cases[i].tb;
-        gb_tuned_choice_t c;
-        untuned_choice(reg, &dev, &p, &c);
-        if (strcmp(c.kernel, cases[i].kernel))
-            fprintf(stderr, "case %zu: %s\n", i, c.kernel);
-        CHECK(!strcmp(c.kernel, cases[i].kernel));
+        expect_untuned(reg, &dev, &p, cases[i].kernel, i);
     }
 }
 
