@@ -30,8 +30,8 @@ clang -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -S -O2 -Xclang -finclude-d
     -Xclang -mlink-builtin-bitcode -Xclang "$clc" -Wno-pass-failed -Wno-linker-warnings "$@" \
     "$tmp/k.cl" -o "$tmp/k.ptx"
 # The deferred instructions: a line's '//@' after blanks removed; the target raised; a PTX
-# version that ptxas takes for sm_90a.
+# version that ptxas takes for sm_90a and the tensor-map instructions (8.3).
 sed -e 's|^\([[:space:]]*\)//@|\1|' -e 's|^\([[:space:]]*\.target[[:space:]]*\)sm_[0-9a-z]*|\1sm_90a|' \
-    -e 's|^\([[:space:]]*\.version[[:space:]]*\).*|\18.0|' "$tmp/k.ptx" >"$tmp/r.ptx"
+    -e 's|^\([[:space:]]*\.version[[:space:]]*\).*|\18.3|' "$tmp/k.ptx" >"$tmp/r.ptx"
 "$ptxas" -v -arch=sm_90a "$tmp/r.ptx" -o "$tmp/r.cubin" 2>&1 |
     grep -E "error|Compiling entry|Used|spill" | sed 's/^ptxas info *: //'

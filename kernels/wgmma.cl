@@ -103,6 +103,9 @@
 #ifndef SWZ
 #define SWZ 0 /* hgemm_wgmma_nt: bytes of a tile's row, swizzled (32, 64, 128: 2 BK); 0: core matrices */
 #endif
+#ifndef TMA
+#define TMA 0 /* hgemm_wgmma_nt: 1 fills the stages by the tensor memory accelerator (SWZ > 0) */
+#endif
 
 /* W16: h and b, 16-bit storage (GB_STORAGE): wgmma .m64nNk16 .f16 or .bf16 straight from the
  * stored bits, one product per K step of 16, no split (TERMS is 1); s: .m64nNk8 .tf32. */
@@ -839,6 +842,9 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #if STAGES - INFLIGHT < 2
 #error "hgemm_wgmma_nt: STAGES - INFLIGHT must be at least 2"
 #endif
+#if TMA && (ANM || BNM || !SWZ || !GB_NVIDIA || EMU)
+#error "hgemm_wgmma_nt: TMA=1 needs K-major tiles, SWZ > 0 and the GPU (EMU=0)"
+#endif
 #define CPR (BK / 8)                   /* 16-byte chunks in a row of a tile */
 #if SWZ
 #if SWZ != 2 * BK || PADL
@@ -908,7 +914,9 @@ XW_INLINE void copy16_whole(local elem *dst, global const elem *src)
 }
 XW_INLINE void copies_commit(void)
 {
+#if !TMA
     __asm__ volatile("cp.async.commit_group;" ::: "memory");
+#endif
 }
 /* Waits until at most AHEAD - 1 of this work-item's copy groups are in flight. */
 #define COPIES_WAIT() __asm__ volatile("cp.async.wait_group " TN_STR(AHEAD_1) ";" ::: "memory")
@@ -942,6 +950,122 @@ XW_INLINE void copies_commit(void)
 {
 }
 #define COPIES_WAIT()
+#endif
+
+#if TMA
+/* The tensor memory accelerator (TMA=1; bench/notes/wgmma.md#tma-probe-h200): a work-group makes
+ * its own tensor maps, one per operand, from 128 zero bytes in local memory (every field written
+ * by tensormap.replace: an OpenCL buffer's device address is known only to the kernel) and
+ * publishes them to its slot of the workspace; then one work-item fills a stage with one copy
+ * per operand, a box of BK k x TR rows through the swizzle of SWZ bytes, which is the tiles'
+ * layout (SWIZZLE), zeros past the matrix and past K; the stage's mbarrier counts its bytes, and
+ * the work-group waits on it where the cp.async pipeline waits for its copy groups. All of it
+ * in deferred instructions (sm_90a). */
+#if GB_STORAGE == GB_STORAGE_FP16
+#define TMA_ELEMTYPE "6" /* the CUDA driver's tensor data types, in order: FP16 the 7th */
+#else
+#define TMA_ELEMTYPE "9" /* bfloat16 the 10th */
+#endif
+#if SWZ == 32
+#define TMA_SWIZZLE "1"
+#elif SWZ == 64
+#define TMA_SWIZZLE "2"
+#else
+#define TMA_SWIZZLE "3"
+#endif
+#define TMA_BYTES ((BM + BN) * BK * ES) /* a stage's bytes, both boxes whole */
+/* The fields of the map at map (local memory, zeroed) of an operand of R rows of K elements, ld
+ * apart, from x, copied in boxes of BK x TR; the rank is written as rank - 1. */
+/* tensormap.replace of one field (of TYPE bits) with VAL, the map at %0 (deferred). */
+#define TMAP_SET(FIELD, TYPE, VAL) \
+    "//@tensormap.replace.tile." FIELD ".shared::cta.b1024." TYPE " [%0], " VAL ";"
+XW_INLINE void tma_fields(const uint map, global const elem *x, const int R, const int K,
+                          const int ld, const int TR)
+{
+    const ulong stride = (ulong)ld * ES;
+    __asm__ volatile(TMAP_SET("global_address", "b64", "%1")::"r"(map), "l"(x) : "memory");
+    __asm__ volatile(TMAP_SET("rank", "b32", "1")::"r"(map) : "memory");
+    __asm__ volatile(TMAP_SET("global_dim", "b32", "0, %1")::"r"(map), "r"(K) : "memory");
+    __asm__ volatile(TMAP_SET("global_dim", "b32", "1, %1")::"r"(map), "r"(R) : "memory");
+    __asm__ volatile(TMAP_SET("global_stride", "b64", "0, %1")::"r"(map), "l"(stride) : "memory");
+    __asm__ volatile(TMAP_SET("box_dim", "b32", "0, %1")::"r"(map), "r"(BK) : "memory");
+    __asm__ volatile(TMAP_SET("box_dim", "b32", "1, %1")::"r"(map), "r"(TR) : "memory");
+    __asm__ volatile(TMAP_SET("element_stride", "b32", "0, 1")::"r"(map) : "memory");
+    __asm__ volatile(TMAP_SET("element_stride", "b32", "1, 1")::"r"(map) : "memory");
+    __asm__ volatile(TMAP_SET("elemtype", "b32", TMA_ELEMTYPE)::"r"(map) : "memory");
+    __asm__ volatile(TMAP_SET("swizzle_mode", "b32", TMA_SWIZZLE)::"r"(map) : "memory");
+}
+/* Warp 0 (all its lanes) publishes the map at map to gmap (global memory), released to the
+ * tensor-map proxy. */
+XW_INLINE void tma_publish(global ulong *gmap, const uint map)
+{
+    __asm__ volatile("//@tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release"
+                     ".gpu.sync.aligned [%0], [%1], 128;" ::"l"(gmap),
+                     "r"(map)
+                     : "memory");
+}
+/* The work-group's maps of A (M x K) and B (N x K) made and published to gmap[0..32), its
+ * STAGES mbarriers (bars) initialised, the maps acquired by the work-item that copies (tid 0).
+ * All work-items call it. */
+XW_INLINE void tma_setup(local uint4 *maps, global ulong *gmap, global const elem *A, const int M,
+                         const int lda, global const elem *B, const int N, const int ldb,
+                         const int K, local ulong *bars, const int tid)
+{
+    if (tid < 16)
+        maps[tid] = (uint4)(0u);
+    if (tid < 32) {
+        __asm__ volatile("bar.warp.sync -1;" ::: "memory");
+        if (tid == 0) {
+            tma_fields(SMEM(maps, 0), A, M, K, lda, BM);
+            tma_fields(SMEM(maps + 8, 0), B, N, K, ldb, BN);
+        }
+        __asm__ volatile("bar.warp.sync -1;" ::: "memory");
+        tma_publish(gmap, SMEM(maps, 0));
+        tma_publish(gmap + 16, SMEM(maps + 8, 0));
+    }
+    if (tid == 0) {
+        for (int st = 0; st < STAGES; st++)
+            __asm__ volatile("//@mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(SMEM(bars + st, 0))
+                             : "memory");
+        __asm__ volatile("//@fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (tid == 0) {
+        __asm__ volatile("//@fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(gmap)
+                         : "memory");
+        __asm__ volatile("//@fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(gmap + 16)
+                         : "memory");
+    }
+}
+/* Stage st's fill (tid 0): its bytes announced to its mbarrier, then A's box at (k0, m0) and
+ * B's at (k0, n0). */
+XW_INLINE void tma_fill(local elem *stage, local ulong *bar, global const ulong *gmap,
+                        const int k0, const int m0, const int n0)
+{
+    const uint b = SMEM(bar, 0);
+    __asm__ volatile("//@{ .reg .b64 tx; mbarrier.arrive.expect_tx.shared::cta.b64 tx, [%0], %1; }"
+                     ::"r"(b), "r"(TMA_BYTES)
+                     : "memory");
+#define TMA_COPY                                                                                   \
+    "//@cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], "  \
+    "[%1, {%2, %3}], [%4];"
+    __asm__ volatile(TMA_COPY::"r"(SMEM(stage, 0)), "l"(gmap), "r"(k0), "r"(m0), "r"(b)
+                     : "memory");
+    __asm__ volatile(TMA_COPY::"r"(SMEM(stage + AT_E, 0)), "l"(gmap + 16), "r"(k0), "r"(n0), "r"(b)
+                     : "memory");
+#undef TMA_COPY
+}
+/* Waits until the mbarrier at bar has completed the phase of this parity: its stage is full. */
+XW_INLINE void tma_wait(local ulong *bar, const uint parity)
+{
+    uint done = 0;
+    while (!done)
+        __asm__ volatile("//@{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; "
+                         "selp.u32 %0, 1, 0, p; }"
+                         : "=r"(done)
+                         : "r"(SMEM(bar, 0)), "r"(parity)
+                         : "memory");
+}
 #endif
 
 /* Where chunk q of a tile (16 bytes: 8 k of one row) comes from and goes: row *r of the tile,
@@ -1062,6 +1186,10 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
 {
     local uint4 tiles4[STAGES * STAGE_E * ES / 16] __attribute__((aligned(TILES_ALIGN)));
     local elem *tiles = (local elem *)tiles4;
+#if TMA
+    local uint4 maps[16] __attribute__((aligned(128))); /* A's and B's maps being made */
+    local ulong bars[STAGES];                           /* each stage's mbarrier */
+#endif
     RUNS_DECL
     /* A is stored M x K, B N x K (op(B) = B^T): both K-contiguous; in hgemm_wgmma_mn A may be
      * stored K x M (op(A) = A^T) and B K x N. */
@@ -1071,6 +1199,14 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     int m0, n0, row, s0, steps;
     uint np, slot;
     const bool edge = piece_place(M, N, K, tid, D, PS, &m0, &n0, &row, &np, &slot, &s0, &steps);
+#if TMA
+    /* This work-group's maps: 256 bytes of the workspace after the pieces' sums (the metadata's
+     * workspace). */
+    const int T_ = (M + BM - 1) / BM * ((N + BN - 1) / BN);
+    global ulong *gmap = (global ulong *)(WS + (PS > 1 ? (size_t)PS * (T_ - D) * BM * BN : 0)) +
+                         32 * get_group_id(0);
+    tma_setup(maps, gmap, A, M, lda, B, N, ldb, K, bars, tid);
+#else
     global const elem *pa[CH_OF(BM)], *pb[CH_OF(BN)];
     int ata[CH_OF(BM)], atb[CH_OF(BN)], fa[CH_OF(BM)], fb[CH_OF(BN)];
 #if ANM
@@ -1082,6 +1218,7 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     mnchunks_init(pb, atb, fb, BN, B, ldb, n0, N, tid);
 #else
     chunks_init(pb, atb, fb, CH_OF(BN), BN, B, ldb, n0, N, tid);
+#endif
 #endif
     float acc[NACC];
     SUMS_INIT(acc);
@@ -1104,17 +1241,25 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
 #define COPY_B(st, k0, whole) chunks_copy(st, pb, atb, fb, CH_OF(BN), BN, B, k0, K, whole, tid)
 #endif
 /* The piece's step s's copies into stage st, in 16-byte chunks (A's and B's rows are
- * 16-byte aligned: the metadata's ld_multiple_of). */
+ * 16-byte aligned: the metadata's ld_multiple_of), or with TMA one box of each by tid 0. */
+#if TMA
+#define COPY_STEP(st, s)                                                                           \
+    do {                                                                                           \
+        if (tid == 0)                                                                              \
+            tma_fill(tiles + (st) * STAGE_E, bars + (st), gmap, (s0 + (s)) * BK, m0, n0);          \
+    } while (0)
+#else
 #define COPY_STEP(st, s)                                                                           \
     do {                                                                                           \
         const int k0_ = (s0 + (s)) * BK;                                                           \
         const bool whole_ = k0_ + BK <= K;                                                         \
-        COPY_A(st, k0_, whole_);                                                                   \
-        COPY_B((st) + AT_E, k0_, whole_);                                                         \
+        COPY_A(tiles + (st) * STAGE_E, k0_, whole_);                                               \
+        COPY_B(tiles + (st) * STAGE_E + AT_E, k0_, whole_);                                        \
     } while (0)
+#endif
     for (int s = 0; s < AHEAD; s++) {
         if (s < steps)
-            COPY_STEP(tiles + s * STAGE_E, s);
+            COPY_STEP(s, s);
         copies_commit();
     }
     /* The descriptors of stage 0's A (this warp group's 64 rows: 8-row groups SBO apart, the
@@ -1135,8 +1280,14 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
 #endif
     int cur = 0, nxt = AHEAD % STAGES; /* the stages of step s and of step s + AHEAD */
     for (int s = 0; s < steps; s++) {
+#if TMA
+        /* Stage cur's phase (s / STAGES): its bytes have landed, written by the async proxy
+         * that the MMAs read through. */
+        tma_wait(bars + cur, (uint)(s / STAGES) & 1u);
+#else
         COPIES_WAIT();
         PROXY_FENCE();
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
         const ulong so = (ulong)(cur * (STAGE_E * ES / 16));
         WG_FENCE();
@@ -1151,7 +1302,7 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
         /* Step s + AHEAD into the stage of step s - 1 - INFLIGHT, whose MMAs every warp group
          * waited for before the barrier. */
         if (s + AHEAD < steps)
-            COPY_STEP(tiles + nxt * STAGE_E, s + AHEAD);
+            COPY_STEP(nxt, s + AHEAD);
         copies_commit();
         cur = cur + 1 == STAGES ? 0 : cur + 1;
         nxt = nxt + 1 == STAGES ? 0 : nxt + 1;

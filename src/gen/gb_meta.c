@@ -272,7 +272,7 @@ static gb_preset_t f5_presets[] = {
     {"bgemm_wgmma_128x128", "the bfloat16 twin of hgemm_wgmma_128x128", 8u, 9, f5_s2_names, f5_s2_values},
 };
 static char *f6_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
-static char *f6_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || (INFLIGHT == 0 && BN <= 128)", "RUNSUM == 0 || KACC > 0", "SWZ == 2 * BK && PADL == 0"};
+static char *f6_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || (INFLIGHT == 0 && BN <= 128)", "RUNSUM == 0 || KACC > 0", "SWZ == 2 * BK && PADL == 0", "TMA == 0"};
 static char *f6_let_names[] = {"P", "T", "PS", "D"};
 static char *f6_let_exprs[] = {"max(1, min(SPLITK, K / 256))", "ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "P", "(P == 1) * T"};
 static long f6_p0_values[] = {64, 128, 256};
@@ -289,6 +289,7 @@ static long f6_p10_values[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static long f6_p11_values[] = {1, 2, 4, 8, 16};
 static long f6_p12_values[] = {0, 1, 2};
 static long f6_p13_values[] = {0, 1};
+static long f6_p14_values[] = {0, 1};
 static gb_param_t f6_params[] = {
     {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f6_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f6_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -303,7 +304,8 @@ static gb_param_t f6_params[] = {
     {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (hgemm_wgmma_nt_sum) adding them in a fixed order, for large K with few tiles; 1: none", 1L, f6_p10_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f6_p11_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f6_p12_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f6_p13_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
+    {"TMA", "1: each stage filled by the tensor memory accelerator, one box of A and one of B by one work-item, through the swizzle of SWZ bytes (zeros past the matrix and past K), counted by the stage's mbarrier, the maps made by the work-group from zeros in its 256 bytes of the workspace (bench/notes/wgmma.md#tma-probe-h200); 0: cp.async chunks by every work-item. Not yet measured, so not tuned", 0L, f6_p13_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f6_p14_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
 };
 static char *f6_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
 static long f6_s0_values[] = {128, 1, 32, 4, 0, 8, 0, 64, 8, 1};
@@ -322,7 +324,7 @@ static gb_preset_t f6_presets[] = {
     {"bgemm_wgmma_mn_128x128x64", "the same in bfloat16", 8u, 10, f6_s3_names, f6_s3_values},
 };
 static char *f7_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
-static char *f7_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || (INFLIGHT == 0 && BN <= 128)", "RUNSUM == 0 || KACC > 0", "SWZ == 0 || (SWZ == 2 * BK && PADL == 0)"};
+static char *f7_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || (INFLIGHT == 0 && BN <= 128)", "RUNSUM == 0 || KACC > 0", "SWZ == 0 || (SWZ == 2 * BK && PADL == 0)", "TMA == 0 || (SWZ > 0 && EMU == 0)"};
 static char *f7_let_names[] = {"P", "T", "PS", "D"};
 static char *f7_let_exprs[] = {"max(1, min(SPLITK, K / 256))", "ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "P", "(P == 1) * T"};
 static long f7_p0_values[] = {64, 128, 256};
@@ -339,6 +341,7 @@ static long f7_p10_values[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static long f7_p11_values[] = {1, 2, 4, 8, 16};
 static long f7_p12_values[] = {0, 1, 2};
 static long f7_p13_values[] = {0, 1};
+static long f7_p14_values[] = {0, 1};
 static gb_param_t f7_params[] = {
     {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f7_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f7_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -353,7 +356,8 @@ static gb_param_t f7_params[] = {
     {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (hgemm_wgmma_nt_sum) adding them in a fixed order, for large K with few tiles; 1: none", 1L, f7_p10_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f7_p11_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f7_p12_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f7_p13_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
+    {"TMA", "1: each stage filled by the tensor memory accelerator, one box of A and one of B by one work-item, through the swizzle of SWZ bytes (zeros past the matrix and past K), counted by the stage's mbarrier, the maps made by the work-group from zeros in its 256 bytes of the workspace (bench/notes/wgmma.md#tma-probe-h200); 0: cp.async chunks by every work-item. Not yet measured, so not tuned", 0L, f7_p13_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f7_p14_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
 };
 static char *f7_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
 static long f7_s0_values[] = {128, 1, 32, 4, 0, 8, 0, 64, 8, 1};
@@ -1219,7 +1223,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "160409a7a2e3b228defe89e4d1b9a200c9a82931a336524b160f85ff62c597b4",
+    .program_digest = "4b11d23b580cba14d513964b43c89786b4ff41f53491230d03793148ec177be0",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1256,12 +1260,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_mn.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "160409a7a2e3b228defe89e4d1b9a200c9a82931a336524b160f85ff62c597b4",
+    .program_digest = "4b11d23b580cba14d513964b43c89786b4ff41f53491230d03793148ec177be0",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
     .local[1] = "1",
-    .local_mem = "STAGES * (64 * WGM + BN) * BK * (8 + PADL) / 4 + RUNSUM * (KACC > 0) * BN * WGM * 256",
+    .local_mem = "STAGES * (64 * WGM + BN) * BK * (8 + PADL) / 4 + RUNSUM * (KACC > 0) * BN * WGM * 256 + TMA * (256 + 8 * STAGES)",
     .ld_multiple[0] = "8",
     .ld_multiple[1] = "8",
     .ptx_target = "sm_90a",
@@ -1271,13 +1275,13 @@ gb_family_t gb__builtin_families[] = {
     .side[1].global[1] = "(PS > 1) * M",
     .side[1].local[0] = "64",
     .side[1].local[1] = "1",
-    .workspace = "(PS > 1) * PS * (T - D) * 64 * WGM * BN * 4",
+    .workspace = "(PS > 1) * PS * (T - D) * 64 * WGM * BN * 4 + TMA * (D + (T - D) * PS) * 256",
     .launch_factor = "PS",
     .traffic[0] = "2 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N) + (PS > 1) * 4 * PS * M * N",
     .traffic[1] = "2 * M * N + (PS > 1) * 4 * PS * M * N",
     .precisions = 12u, .layouts = 13u,
-    .nargs = 17, .nconstraints = 5, .nextensions = 0, .nlets = 4,
-    .nparams = 14, .npresets = 4,
+    .nargs = 17, .nconstraints = 6, .nextensions = 0, .nlets = 4,
+    .nparams = 15, .npresets = 4,
     .args = f6_args,
     .constraints = f6_constraints,
     .let_names = f6_let_names,
@@ -1295,12 +1299,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "160409a7a2e3b228defe89e4d1b9a200c9a82931a336524b160f85ff62c597b4",
+    .program_digest = "4b11d23b580cba14d513964b43c89786b4ff41f53491230d03793148ec177be0",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
     .local[1] = "1",
-    .local_mem = "STAGES * (64 * WGM + BN) * BK * (8 + PADL) / 4 + RUNSUM * (KACC > 0) * BN * WGM * 256",
+    .local_mem = "STAGES * (64 * WGM + BN) * BK * (8 + PADL) / 4 + RUNSUM * (KACC > 0) * BN * WGM * 256 + TMA * (256 + 8 * STAGES)",
     .ld_multiple[0] = "8",
     .ld_multiple[1] = "8",
     .ptx_target = "sm_90a",
@@ -1310,13 +1314,13 @@ gb_family_t gb__builtin_families[] = {
     .side[1].global[1] = "(PS > 1) * M",
     .side[1].local[0] = "64",
     .side[1].local[1] = "1",
-    .workspace = "(PS > 1) * PS * (T - D) * 64 * WGM * BN * 4",
+    .workspace = "(PS > 1) * PS * (T - D) * 64 * WGM * BN * 4 + TMA * (D + (T - D) * PS) * 256",
     .launch_factor = "PS",
     .traffic[0] = "2 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N) + (PS > 1) * 4 * PS * M * N",
     .traffic[1] = "2 * M * N + (PS > 1) * 4 * PS * M * N",
     .precisions = 12u, .layouts = 2u,
-    .nargs = 17, .nconstraints = 5, .nextensions = 0, .nlets = 4,
-    .nparams = 14, .npresets = 6,
+    .nargs = 17, .nconstraints = 6, .nextensions = 0, .nlets = 4,
+    .nparams = 15, .npresets = 6,
     .args = f7_args,
     .constraints = f7_constraints,
     .let_names = f7_let_names,
@@ -1770,7 +1774,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "160409a7a2e3b228defe89e4d1b9a200c9a82931a336524b160f85ff62c597b4",
+    .program_digest = "4b11d23b580cba14d513964b43c89786b4ff41f53491230d03793148ec177be0",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
