@@ -1027,6 +1027,61 @@ static void test_wgmma_pieces(void)
     gb_registry_close(reg);
 }
 
+/* hgemm_wgmma_nt with TMA=1: the workspace gains 256 bytes a work-group (its two tensor maps),
+ * after the split's sums where it splits; hgemm_wgmma_mn, whose MN-major tiles the copy engine
+ * does not fill, refuses it. */
+static void test_tma_workspace(void)
+{
+    gb_device_info_t dev;
+    device(&dev, 1, 1);
+    snprintf(dev.family, sizeof dev.family, "nvidia-sm_90");
+    dev.local_mem = dev.local_mem_kernel = 227 * 1024;
+    gb_registry_t *reg;
+    char msg[256];
+    if (!CHECK_RC(gb_registry_open(&reg, NULL, msg, sizeof msg), GB_OK))
+        return;
+    static const struct {
+        size_t m, n, k;
+        long long splitk;
+        size_t tma0, tma1; /* the workspace's bytes without and with TMA */
+    } cases[] = {
+        {4096, 4096, 4096, 1, 0, 1024 * 256}, /* 32 x 32 tiles */
+        {4000, 4000, 4096, 1, 0, 1024 * 256}, /* 32 x 32, the last ragged */
+        {512, 512, 32768, 8, 8 * 16 * 128 * 128 * 4, 8 * 16 * 128 * 128 * 4 + 8 * 16 * 256},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int tma = 0; tma < 2; tma++) {
+            gb_config_t cfg;
+            if (!CHECK_RC(gb_config_resolve(reg, "hgemm_wgmma_nt_128x128x64", NULL, &cfg, msg,
+                                            sizeof msg),
+                          GB_OK))
+                continue;
+            gb_params_set(&cfg.params, "TMA", tma);
+            gb_params_set(&cfg.params, "SPLITK", cases[i].splitk);
+            gb_problem_t p;
+            gb_problem_init(&p, GB_PREC_H, cases[i].m, cases[i].n, cases[i].k);
+            p.trans_b = GB_TRANS;
+            gb_problem_check(&p, NULL, 0);
+            gb_route_t r;
+            const size_t want = tma ? cases[i].tma1 : cases[i].tma0;
+            if (CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK) &&
+                !CHECK(r.ws_bytes == want || (want == 0 && r.ws_bytes <= 16)))
+                printf("    %zu x %zu x %zu TMA %d: %zu bytes of workspace, want %zu\n", cases[i].m,
+                       cases[i].n, cases[i].k, tma, r.ws_bytes, want);
+        }
+    gb_config_t mn;
+    if (CHECK_RC(gb_config_resolve(reg, "hgemm_wgmma_mn_128x128x64", NULL, &mn, msg, sizeof msg),
+                 GB_OK)) {
+        gb_params_set(&mn.params, "TMA", 1);
+        gb_problem_t p;
+        gb_problem_init(&p, GB_PREC_H, 4096, 4096, 4096);
+        gb_problem_check(&p, NULL, 0);
+        CHECK(gb_config_check(&mn, &dev, GB_PREC_H, &p, msg, sizeof msg) != GB_OK);
+        CHECK_HAS(msg, "TMA == 0");
+    }
+    gb_registry_close(reg);
+}
+
 /* A family that stages 1M's Y from B itself (expand_b): B K x N is not expanded by a pass; the
  * kernel reads the caller's B at twice its leading dimension and offset, built with the macro
  * and the conjugation of A the route names, and gets alpha's parts (alphaRe, alphaIm) that a
@@ -1148,6 +1203,7 @@ int main(void)
     test_geometry();
     test_unsplit();
     test_wgmma_pieces();
+    test_tma_workspace();
     test_wide_copy();
     test_expand_b();
     test_launch_bound();
