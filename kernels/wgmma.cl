@@ -842,8 +842,8 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #if STAGES - INFLIGHT < 2
 #error "hgemm_wgmma_nt: STAGES - INFLIGHT must be at least 2"
 #endif
-#if TMA && (ANM || BNM || !SWZ || !GB_NVIDIA || EMU)
-#error "hgemm_wgmma_nt: TMA=1 needs K-major tiles, SWZ > 0 and the GPU (EMU=0)"
+#if TMA && (ANM || BNM || !SWZ || !(GB_NVIDIA || EMU))
+#error "hgemm_wgmma_nt: TMA=1 needs K-major tiles, SWZ > 0 and the GPU (or EMU=1)"
 #endif
 #define CPR (BK / 8)                   /* 16-byte chunks in a row of a tile */
 #if SWZ
@@ -961,6 +961,50 @@ XW_INLINE void copies_commit(void)
  * layout (SWIZZLE), zeros past the matrix and past K; the stage's mbarrier counts its bytes, and
  * the work-group waits on it where the cp.async pipeline waits for its copy groups. All of it
  * in deferred instructions (sm_90a). */
+#if EMU
+/* The emulation (EMU=1, any device): a map is the five numbers the kernel gives it (address,
+ * rows, K, ld, box rows), written by the work-group to its slot of the workspace; the copy
+ * engine is the work-group copying the box from the map's numbers through the swizzle, with
+ * zeros past the rows and past K; the mbarrier a barrier. It checks the kernel's side (the
+ * fields, the boxes' places, the stages, the workspace's slots), not the hardware's encoding. */
+XW_INLINE void tma_setup(global ulong *gmap, global const elem *A, const int M, const int lda,
+                         global const elem *B, const int N, const int ldb, const int K,
+                         const int tid)
+{
+    if (tid == 0) {
+        gmap[0] = (ulong)A;
+        gmap[1] = (ulong)M;
+        gmap[2] = (ulong)K;
+        gmap[3] = (ulong)lda;
+        gmap[4] = BM;
+        gmap[16] = (ulong)B;
+        gmap[17] = (ulong)N;
+        gmap[18] = (ulong)K;
+        gmap[19] = (ulong)ldb;
+        gmap[20] = BN;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+}
+/* The box of BK k x the map's box rows at (k0, r0) into tile, as the copy engine would. */
+XW_INLINE void tma_box(local elem *tile, global const ulong *map, const int k0, const int r0,
+                       const int tid)
+{
+    global const elem *x = (global const elem *)map[0];
+    const int R = (int)map[1], K = (int)map[2], ld = (int)map[3], TR = (int)map[4];
+    for (int e = tid; e < TR * BK; e += NT) {
+        const int r = e / BK, k = e % BK;
+        const bool in = r0 + r < R && k0 + k < K;
+        tile[SWIZZLE(r * SWZ + k * ES, SWZ) / ES] = in ? x[(size_t)(r0 + r) * ld + k0 + k] : 0;
+    }
+}
+#define TMA_SETUP() tma_setup(gmap, A, M, lda, B, N, ldb, K, tid)
+#define TMA_FILL(st, s)                                                                            \
+    do {                                                                                           \
+        tma_box(tiles + (st) * STAGE_E, gmap, (s0 + (s)) * BK, m0, tid);                           \
+        tma_box(tiles + (st) * STAGE_E + AT_E, gmap + 16, (s0 + (s)) * BK, n0, tid);               \
+    } while (0)
+#define TMA_WAIT(st, parity) barrier(CLK_LOCAL_MEM_FENCE)
+#else
 #if GB_STORAGE == GB_STORAGE_FP16
 #define TMA_ELEMTYPE "6" /* the CUDA driver's tensor data types, in order: FP16 the 7th */
 #else
@@ -1066,6 +1110,14 @@ XW_INLINE void tma_wait(local ulong *bar, const uint parity)
                          : "r"(SMEM(bar, 0)), "r"(parity)
                          : "memory");
 }
+#define TMA_SETUP() tma_setup(maps, gmap, A, M, lda, B, N, ldb, K, bars, tid)
+#define TMA_FILL(st, s)                                                                            \
+    do {                                                                                           \
+        if (tid == 0)                                                                              \
+            tma_fill(tiles + (st) * STAGE_E, bars + (st), gmap, (s0 + (s)) * BK, m0, n0);          \
+    } while (0)
+#define TMA_WAIT(st, parity) tma_wait(bars + (st), parity)
+#endif
 #endif
 
 /* Where chunk q of a tile (16 bytes: 8 k of one row) comes from and goes: row *r of the tile,
@@ -1186,7 +1238,7 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
 {
     local uint4 tiles4[STAGES * STAGE_E * ES / 16] __attribute__((aligned(TILES_ALIGN)));
     local elem *tiles = (local elem *)tiles4;
-#if TMA
+#if TMA && !EMU
     local uint4 maps[16] __attribute__((aligned(128))); /* A's and B's maps being made */
     local ulong bars[STAGES];                           /* each stage's mbarrier */
 #endif
@@ -1205,7 +1257,7 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     const int T_ = (M + BM - 1) / BM * ((N + BN - 1) / BN);
     global ulong *gmap = (global ulong *)(WS + (PS > 1 ? (size_t)PS * (T_ - D) * BM * BN : 0)) +
                          32 * get_group_id(0);
-    tma_setup(maps, gmap, A, M, lda, B, N, ldb, K, bars, tid);
+    TMA_SETUP();
 #else
     global const elem *pa[CH_OF(BM)], *pb[CH_OF(BN)];
     int ata[CH_OF(BM)], atb[CH_OF(BN)], fa[CH_OF(BM)], fb[CH_OF(BN)];
@@ -1243,11 +1295,7 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
 /* The piece's step s's copies into stage st, in 16-byte chunks (A's and B's rows are
  * 16-byte aligned: the metadata's ld_multiple_of), or with TMA one box of each by tid 0. */
 #if TMA
-#define COPY_STEP(st, s)                                                                           \
-    do {                                                                                           \
-        if (tid == 0)                                                                              \
-            tma_fill(tiles + (st) * STAGE_E, bars + (st), gmap, (s0 + (s)) * BK, m0, n0);          \
-    } while (0)
+#define COPY_STEP(st, s) TMA_FILL(st, s)
 #else
 #define COPY_STEP(st, s)                                                                           \
     do {                                                                                           \
@@ -1283,7 +1331,7 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
 #if TMA
         /* Stage cur's phase (s / STAGES): its bytes have landed, written by the async proxy
          * that the MMAs read through. */
-        tma_wait(bars + cur, (uint)(s / STAGES) & 1u);
+        TMA_WAIT(cur, (uint)(s / STAGES) & 1u);
 #else
         COPIES_WAIT();
         PROXY_FENCE();

@@ -207,6 +207,18 @@ check_run --precision b --transB T $small --param SWZ=64 --param BK=32 --param P
 # without the split code (the family's "unsplit"), and the route says so.
 run_rows "^$fam .* faithful +pass .*unsplit build" $emu --precision h --transB T $small \
     --param SWZ=64 --param BK=32 --param PADL=0 --param SPLITK=4 -M 70 -N 65 -K 200 $ab
+# TMA=1: the stages filled by the copy engine, emulated (its maps in the workspace's slots, boxes
+# through the swizzle, zeros past the matrix and K): each swizzle width, edges, K tails, odd
+# leading dimensions (the route's aligned copies), b, and split-K (the maps after the sums).
+tma="--param TMA=1 --param PADL=0"
+check_run --precision h --transB T $small $tma --param SWZ=32 --param BK=16 --param STAGES=3 \
+    -M 70 -N 65 -K 100 $ab
+check_run --precision b --transB T $tma --param SWZ=64 --param BK=32 --param STAGES=2 \
+    -M 133 -N 135 -K 97 --lda 99 --offa 1 $ab
+check_run --precision h --transB T $tma --param BN=128 --param WGM=1 --param SWZ=128 --param BK=64 \
+    --param STAGES=2 --param KACC=2 -M 70 -N 130 -K 150 $ab
+check_run --precision h --transB T $small $tma --param SWZ=64 --param BK=32 --param SPLITK=4 \
+    -M 70 -N 65 -K 1100 $ab
 # B's tile with fewer chunks than work-items (64 x 16 against 256): half of them copy none of it.
 check_run --precision h --transB T $core --param BN=64 --param WGM=2 --param BK=16 \
     --param STAGES=3 -M 140 -N 70 -K 77 $ab
@@ -260,6 +272,15 @@ caught 's|WS + (size_t)slot \* (BM \* BN)|WS + (size_t)(slot / 2 * 2) * (BM * BN
     "a split-K piece written over another's" $small --param SPLITK=2 -M 64 -N 64 -K 600
 caught 's|\*at = SWIZZLE(\*r \* SWZ + 16 \* \*kc, SWZ) / ES;|*at = (*r * SWZ + 16 * *kc) / ES;|' \
     "unswizzled copies" $small --param SWZ=64 --param BK=32 --param PADL=0 -M 64 -N 64 -K 64
+# TMA=1's side, under its emulation: a box at the wrong rows, the maps over the split's sums, and
+# no zeros past K.
+tma64="$small --param TMA=1 --param PADL=0 --param SWZ=64 --param BK=32"
+caught 's|BK, m0, tid);|BK, n0, tid);|' \
+    "TMA: A's box at B's rows" $tma64 -M 70 -N 65 -K 100
+caught 's|(T_ - D) \* BM \* BN : 0)|0 : 0)|' \
+    "TMA: the maps over the split's sums" $tma64 --param SPLITK=4 -M 70 -N 65 -K 1100
+caught 's|const bool in = r0 + r < R \&\& k0 + k < K;|const bool in = r0 + r < R;|' \
+    "TMA: no zeros past K" $tma64 -M 70 -N 65 -K 100
 # 9. hgemm_wgmma_mn: an operand stored MN-contiguous (B K x N in NN and TN, A K x M in TN and TT),
 # copied MN-major (64-row x 8 k atoms, 128-byte swizzle) and read transposed by the MMA. Native
 # NN: tile widths, K steps, stages, a partial chunk at N's end (N not a multiple of 8 at an

@@ -304,7 +304,7 @@ static gb_param_t f6_params[] = {
     {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (hgemm_wgmma_nt_sum) adding them in a fixed order, for large K with few tiles; 1: none", 1L, f6_p10_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f6_p11_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f6_p12_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"TMA", "1: each stage filled by the tensor memory accelerator, one box of A and one of B by one work-item, through the swizzle of SWZ bytes (zeros past the matrix and past K), counted by the stage's mbarrier, the maps made by the work-group from zeros in its 256 bytes of the workspace (bench/notes/wgmma.md#tma-probe-h200); 0: cp.async chunks by every work-item. Not yet measured, so not tuned", 0L, f6_p13_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
+    {"TMA", "1: each stage filled by the tensor memory accelerator, one box of A and one of B by one work-item, through the swizzle of SWZ bytes (zeros past the matrix and past K), counted by the stage's mbarrier, the maps made by the work-group from zeros in its 256 bytes of the workspace (bench/notes/wgmma.md#tma-probe-h200); with EMU=1 the maps, the copies and the waits emulated by the work-group, which checks the kernel's side of them; 0: cp.async chunks by every work-item. Not yet measured on the GPU, so not tuned", 0L, f6_p13_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
     {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f6_p14_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
 };
 static char *f6_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
@@ -324,7 +324,7 @@ static gb_preset_t f6_presets[] = {
     {"bgemm_wgmma_mn_128x128x64", "the same in bfloat16", 8u, 10, f6_s3_names, f6_s3_values},
 };
 static char *f7_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
-static char *f7_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || (INFLIGHT == 0 && BN <= 128)", "RUNSUM == 0 || KACC > 0", "SWZ == 0 || (SWZ == 2 * BK && PADL == 0)", "TMA == 0 || (SWZ > 0 && EMU == 0)"};
+static char *f7_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || (INFLIGHT == 0 && BN <= 128)", "RUNSUM == 0 || KACC > 0", "SWZ == 0 || (SWZ == 2 * BK && PADL == 0)", "TMA == 0 || SWZ > 0"};
 static char *f7_let_names[] = {"P", "T", "PS", "D"};
 static char *f7_let_exprs[] = {"max(1, min(SPLITK, K / 256))", "ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "P", "(P == 1) * T"};
 static long f7_p0_values[] = {64, 128, 256};
@@ -356,7 +356,7 @@ static gb_param_t f7_params[] = {
     {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (hgemm_wgmma_nt_sum) adding them in a fixed order, for large K with few tiles; 1: none", 1L, f7_p10_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f7_p11_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f7_p12_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"TMA", "1: each stage filled by the tensor memory accelerator, one box of A and one of B by one work-item, through the swizzle of SWZ bytes (zeros past the matrix and past K), counted by the stage's mbarrier, the maps made by the work-group from zeros in its 256 bytes of the workspace (bench/notes/wgmma.md#tma-probe-h200); 0: cp.async chunks by every work-item. Not yet measured, so not tuned", 0L, f7_p13_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
+    {"TMA", "1: each stage filled by the tensor memory accelerator, one box of A and one of B by one work-item, through the swizzle of SWZ bytes (zeros past the matrix and past K), counted by the stage's mbarrier, the maps made by the work-group from zeros in its 256 bytes of the workspace (bench/notes/wgmma.md#tma-probe-h200); with EMU=1 the maps, the copies and the waits emulated by the work-group, which checks the kernel's side of them; 0: cp.async chunks by every work-item. Not yet measured on the GPU, so not tuned", 0L, f7_p13_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
     {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f7_p14_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
 };
 static char *f7_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
@@ -1223,7 +1223,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "4b11d23b580cba14d513964b43c89786b4ff41f53491230d03793148ec177be0",
+    .program_digest = "eb61ad43cf8b7ecfef755d0f11217d886446b12b537551a73a95b42c2ddcdf8e",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1260,7 +1260,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_mn.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "4b11d23b580cba14d513964b43c89786b4ff41f53491230d03793148ec177be0",
+    .program_digest = "eb61ad43cf8b7ecfef755d0f11217d886446b12b537551a73a95b42c2ddcdf8e",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1299,7 +1299,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "4b11d23b580cba14d513964b43c89786b4ff41f53491230d03793148ec177be0",
+    .program_digest = "eb61ad43cf8b7ecfef755d0f11217d886446b12b537551a73a95b42c2ddcdf8e",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1774,7 +1774,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "4b11d23b580cba14d513964b43c89786b4ff41f53491230d03793148ec177be0",
+    .program_digest = "eb61ad43cf8b7ecfef755d0f11217d886446b12b537551a73a95b42c2ddcdf8e",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
