@@ -978,6 +978,17 @@ static void test_unsplit(void)
     gb__family_free(&f);
 }
 
+/* A 132-SM Hopper (sm_90, 227 KB of local memory a kernel) into *dev and the built-in families
+ * into *reg; 0 where the registry would not open. */
+static int hopper(gb_device_info_t *dev, gb_registry_t **reg)
+{
+    device(dev, 1, 1);
+    snprintf(dev->family, sizeof dev->family, "nvidia-sm_90");
+    dev->local_mem = dev->local_mem_kernel = 227 * 1024;
+    char msg[256];
+    return CHECK_RC(gb_registry_open(reg, NULL, msg, sizeof msg), GB_OK);
+}
+
 /* sgemm_wgmma's split by the grid's need on a 132-SM Hopper: pieces that fill one wave of the
  * work-groups an SM holds (one for the 128 x 128 tile, two for 64 x 128), so that 512 x 512 x
  * 32768 runs 16 tiles in 8 pieces each, the 64-tile shapes in 2, and 98 tiles none
@@ -985,12 +996,9 @@ static void test_unsplit(void)
 static void test_wgmma_pieces(void)
 {
     gb_device_info_t dev;
-    device(&dev, 1, 1);
-    snprintf(dev.family, sizeof dev.family, "nvidia-sm_90");
-    dev.local_mem = dev.local_mem_kernel = 227 * 1024;
     gb_registry_t *reg;
     char msg[256];
-    if (!CHECK_RC(gb_registry_open(&reg, NULL, msg, sizeof msg), GB_OK))
+    if (!hopper(&dev, &reg))
         return;
     static const struct {
         const char *kernel;
@@ -1033,12 +1041,9 @@ static void test_wgmma_pieces(void)
 static void test_tma_workspace(void)
 {
     gb_device_info_t dev;
-    device(&dev, 1, 1);
-    snprintf(dev.family, sizeof dev.family, "nvidia-sm_90");
-    dev.local_mem = dev.local_mem_kernel = 227 * 1024;
     gb_registry_t *reg;
     char msg[256];
-    if (!CHECK_RC(gb_registry_open(&reg, NULL, msg, sizeof msg), GB_OK))
+    if (!hopper(&dev, &reg))
         return;
     static const struct {
         size_t m, n, k;
