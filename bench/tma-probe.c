@@ -234,16 +234,43 @@ static const char ptx[] =
     "    ret;\n"
     "}\n";
 
+/* The kernel's mode bits (its parameter p_all), one a step the routes tell apart. */
+enum {
+    ALL = 1,         /* every field of the map replaced, not only the address */
+    NO_COPY = 2,     /* return once the map is published (its bytes printed) */
+    BULK = 4,        /* one 1-D cp.async.bulk a row instead of the tensor copy */
+    NO_MAP = 8,      /* no tensormap instruction at all */
+    CTA = 16,        /* the copies' destination named as the CTA's shared memory (PTX 8.6) */
+    MBAR_ONLY = 32,  /* the mbarrier arrived at and waited on, no copy */
+    NO_CLUSTER = 64, /* the barrier's initialisation fenced for the async proxy, not the cluster */
+    SHARED = 128,    /* each work-item's index through local memory, nothing else */
+    SHARED32 = 256,  /* with SHARED: the address in 32 bits */
+};
+
 static const struct {
     const char *name;
-    int all, rank;
+    int all, rank; /* the mode bits; the rank written where ALL */
     int tmpl; /* 1: the host-encoded template (64 x 64 dims, so every field must be replaced) */
-} routes[] = {{"host", 0, 0, 0},        {"host all2", 1, 2, 1},  {"host all1", 1, 1, 1},
-              {"zero rank2", 1, 2, 0},  {"zero rank1", 1, 1, 0}, {"zero map", 3, 1, 0},
-              {"bulk 1d", 4, 1, 0},     {"bulk only", 12, 1, 0}, {"launch only", 10, 1, 0},
-              {"mbar only", 40, 1, 0},  {"bulk cta", 28, 1, 0},  {"tensor cta", 17, 1, 0},
-              {"mbar nocl", 104, 1, 0}, {"bulk nocl", 92, 1, 0}, {"tensor nocl", 81, 1, 0},
-              {"host nocl", 64, 0, 0},  {"shared64", 130, 0, 0}, {"shared32", 386, 0, 0}};
+} routes[] = {
+    {"host", 0, 0, 0},
+    {"host all2", ALL, 2, 1},
+    {"host all1", ALL, 1, 1},
+    {"zero rank2", ALL, 2, 0},
+    {"zero rank1", ALL, 1, 0},
+    {"zero map", ALL | NO_COPY, 1, 0},
+    {"bulk 1d", BULK, 1, 0},
+    {"bulk only", BULK | NO_MAP, 1, 0},
+    {"launch only", NO_MAP | NO_COPY, 1, 0},
+    {"mbar only", NO_MAP | MBAR_ONLY, 1, 0},
+    {"bulk cta", BULK | NO_MAP | CTA, 1, 0},
+    {"tensor cta", ALL | CTA, 1, 0},
+    {"mbar nocl", NO_MAP | MBAR_ONLY | NO_CLUSTER, 1, 0},
+    {"bulk nocl", BULK | NO_MAP | CTA | NO_CLUSTER, 1, 0},
+    {"tensor nocl", ALL | CTA | NO_CLUSTER, 1, 0},
+    {"host nocl", NO_CLUSTER, 0, 0},
+    {"shared64", SHARED | NO_COPY, 0, 0},
+    {"shared32", SHARED | SHARED32 | NO_COPY, 0, 0},
+};
 
 static uint16_t element(int r, int c)
 {
@@ -266,7 +293,7 @@ static int right(const uint16_t *out)
 static int template_of(size_t route, unsigned char map[128])
 {
     memset(map, 0, 128);
-    if ((routes[route].all & 1) && !routes[route].tmpl)
+    if ((routes[route].all & ALL) && !routes[route].tmpl)
         return 1;
     CUdevice dev;
     CUcontext ctx = NULL;
@@ -274,7 +301,7 @@ static int template_of(size_t route, unsigned char map[128])
         cuDeviceGet(&dev, 0) == CUDA_SUCCESS && cuDevicePrimaryCtxRetain(&ctx, dev) == CUDA_SUCCESS)
         cuCtxSetCurrent(ctx);
     CUtensorMap m;
-    const int small = routes[route].all & 1;
+    const int small = routes[route].all & ALL;
     cuuint64_t dims[2] = {small ? 64 : COLS, small ? 64 : ROWS},
                strides[1] = {small ? 128 : COLS * 2};
     cuuint32_t box[2] = {TILE, TILE}, estr[2] = {1, 1};
@@ -311,6 +338,18 @@ static void report_map(const char *runtime, const char *route, const unsigned ch
     printf("\n");
 }
 
+/* Route i's line: the first words of out (SHARED), the published map (NO_COPY), or the tile. */
+static void report_route(const char *runtime, size_t i, const uint16_t *out,
+                         const unsigned char map[128])
+{
+    if (routes[i].all & SHARED)
+        report_map(runtime, routes[i].name, (const unsigned char *)out);
+    else if (routes[i].all & NO_COPY)
+        report_map(runtime, routes[i].name, map);
+    else
+        report(runtime, routes[i].name, out);
+}
+
 static int run_cuda(const uint16_t *a, uint16_t *out, size_t i)
 {
     CUdevice dev;
@@ -331,33 +370,26 @@ static int run_cuda(const uint16_t *a, uint16_t *out, size_t i)
     if (cuMemAlloc(&da, abytes) || cuMemAlloc(&dout, obytes) || cuMemAlloc(&dws, 256) ||
         cuMemcpyHtoD(da, a, abytes))
         return fprintf(stderr, "tma-probe: CUDA allocation failed\n"), 0;
-    {
-        unsigned char map[128];
-        if (!template_of(i, map))
-            return 0;
-        memset(out, 0xff, obytes);
-        cuMemcpyHtoD(dout, out, obytes);
-        cuMemcpyHtoD(dws, map, 128);
-        unsigned r0 = R0, c0 = C0, all = (unsigned)routes[i].all, rows = ROWS, cols = COLS,
-                 rank = (unsigned)routes[i].rank;
-        unsigned long long stride = COLS * 2;
-        void *args[] = {&da, &dout, &dws, &r0, &c0, &all, &rows, &cols, &stride, &rank};
-        CUresult r = cuLaunchKernel(fn, 1, 1, 1, THREADS, 1, 1, 0, NULL, args, NULL);
-        if (r == CUDA_SUCCESS)
-            r = cuCtxSynchronize();
-        if (r != CUDA_SUCCESS) {
-            printf("cuda    %-11s failed (%d)\n", routes[i].name, (int)r);
-            return 1;
-        }
-        cuMemcpyDtoH(out, dout, obytes);
-        if (routes[i].all & 128)
-            report_map("cuda", routes[i].name, (const unsigned char *)out);
-        else if (routes[i].all & 2) {
-            cuMemcpyDtoH(map, dws + 128, 128);
-            report_map("cuda", routes[i].name, map);
-        } else
-            report("cuda", routes[i].name, out);
+    unsigned char map[128];
+    if (!template_of(i, map))
+        return 0;
+    memset(out, 0xff, obytes);
+    cuMemcpyHtoD(dout, out, obytes);
+    cuMemcpyHtoD(dws, map, 128);
+    unsigned r0 = R0, c0 = C0, all = (unsigned)routes[i].all, rows = ROWS, cols = COLS,
+             rank = (unsigned)routes[i].rank;
+    unsigned long long stride = COLS * 2;
+    void *args[] = {&da, &dout, &dws, &r0, &c0, &all, &rows, &cols, &stride, &rank};
+    CUresult r = cuLaunchKernel(fn, 1, 1, 1, THREADS, 1, 1, 0, NULL, args, NULL);
+    if (r == CUDA_SUCCESS)
+        r = cuCtxSynchronize();
+    if (r != CUDA_SUCCESS) {
+        printf("cuda    %-11s failed (%d)\n", routes[i].name, (int)r);
+        return 1;
     }
+    cuMemcpyDtoH(out, dout, obytes);
+    cuMemcpyDtoH(map, dws + 128, 128);
+    report_route("cuda", i, out, map);
     cuMemFree(da);
     cuMemFree(dout);
     cuMemFree(dws);
@@ -405,43 +437,36 @@ static int run_opencl(const uint16_t *a, uint16_t *out, size_t i)
     cl_mem dws = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 256, NULL, &err);
     if (!k || !da || !dout || !dws)
         return fprintf(stderr, "tma-probe: OpenCL set-up failed (%d)\n", err), 0;
-    {
-        unsigned char map[128];
-        if (!template_of(i, map))
-            return 0;
-        memset(out, 0xff, obytes);
-        clEnqueueWriteBuffer(q, dout, CL_TRUE, 0, obytes, out, 0, NULL, NULL);
-        clEnqueueWriteBuffer(q, dws, CL_TRUE, 0, 128, map, 0, NULL, NULL);
-        cl_uint r0 = R0, c0 = C0, all = (cl_uint)routes[i].all, rows = ROWS, cols = COLS,
-                rank = (cl_uint)routes[i].rank;
-        cl_ulong stride = COLS * 2;
-        clSetKernelArg(k, 0, sizeof da, &da);
-        clSetKernelArg(k, 1, sizeof dout, &dout);
-        clSetKernelArg(k, 2, sizeof dws, &dws);
-        clSetKernelArg(k, 3, sizeof r0, &r0);
-        clSetKernelArg(k, 4, sizeof c0, &c0);
-        clSetKernelArg(k, 5, sizeof all, &all);
-        clSetKernelArg(k, 6, sizeof rows, &rows);
-        clSetKernelArg(k, 7, sizeof cols, &cols);
-        clSetKernelArg(k, 8, sizeof stride, &stride);
-        clSetKernelArg(k, 9, sizeof rank, &rank);
-        const size_t g = THREADS, l = THREADS;
-        err = clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
-        if (err == CL_SUCCESS)
-            err = clFinish(q);
-        if (err != CL_SUCCESS) {
-            printf("opencl  %-11s failed (%d)\n", routes[i].name, err);
-            return 1;
-        }
-        clEnqueueReadBuffer(q, dout, CL_TRUE, 0, obytes, out, 0, NULL, NULL);
-        if (routes[i].all & 128)
-            report_map("opencl", routes[i].name, (const unsigned char *)out);
-        else if (routes[i].all & 2) {
-            clEnqueueReadBuffer(q, dws, CL_TRUE, 128, 128, map, 0, NULL, NULL);
-            report_map("opencl", routes[i].name, map);
-        } else
-            report("opencl", routes[i].name, out);
+    unsigned char map[128];
+    if (!template_of(i, map))
+        return 0;
+    memset(out, 0xff, obytes);
+    clEnqueueWriteBuffer(q, dout, CL_TRUE, 0, obytes, out, 0, NULL, NULL);
+    clEnqueueWriteBuffer(q, dws, CL_TRUE, 0, 128, map, 0, NULL, NULL);
+    cl_uint r0 = R0, c0 = C0, all = (cl_uint)routes[i].all, rows = ROWS, cols = COLS,
+            rank = (cl_uint)routes[i].rank;
+    cl_ulong stride = COLS * 2;
+    clSetKernelArg(k, 0, sizeof da, &da);
+    clSetKernelArg(k, 1, sizeof dout, &dout);
+    clSetKernelArg(k, 2, sizeof dws, &dws);
+    clSetKernelArg(k, 3, sizeof r0, &r0);
+    clSetKernelArg(k, 4, sizeof c0, &c0);
+    clSetKernelArg(k, 5, sizeof all, &all);
+    clSetKernelArg(k, 6, sizeof rows, &rows);
+    clSetKernelArg(k, 7, sizeof cols, &cols);
+    clSetKernelArg(k, 8, sizeof stride, &stride);
+    clSetKernelArg(k, 9, sizeof rank, &rank);
+    const size_t g = THREADS, l = THREADS;
+    err = clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(q);
+    if (err != CL_SUCCESS) {
+        printf("opencl  %-11s failed (%d)\n", routes[i].name, err);
+        return 1;
     }
+    clEnqueueReadBuffer(q, dout, CL_TRUE, 0, obytes, out, 0, NULL, NULL);
+    clEnqueueReadBuffer(q, dws, CL_TRUE, 128, 128, map, 0, NULL, NULL);
+    report_route("opencl", i, out, map);
     clReleaseMemObject(da);
     clReleaseMemObject(dout);
     clReleaseMemObject(dws);
