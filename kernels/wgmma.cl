@@ -529,13 +529,19 @@ XW_INLINE bool tile_place(const int M, const int N, const int tid, const uint at
 /* Work-group id's tile, piece and slot in a one-dimensional grid of D whole tiles and the PS
  * pieces of each other tile (gb_tile_piece; without split-K, D is every tile), its tile placed
  * (tile_place), and the piece's K steps [*s0, *s0 + *steps) of all of K's. */
+/* The tiles of an M x N C (the metadata's let T). */
+XW_INLINE uint tile_count(const int M, const int N)
+{
+    return (uint)((M + BM - 1) / BM) * (uint)((N + BN - 1) / BN);
+}
+
 XW_INLINE bool piece_place(const int M, const int N, const int K, const int tid, const int D,
                            const int PS, int *m0, int *n0, int *row, uint *np, uint *slot,
                            int *s0, int *steps)
 {
     uint at, piece;
-    gb_tile_piece((uint)get_group_id(0), (uint)((M + BM - 1) / BM) * (uint)((N + BN - 1) / BN),
-                  (uint)D, (uint)PS, SPLIT_CODE, &at, &piece, np, slot);
+    gb_tile_piece((uint)get_group_id(0), tile_count(M, N), (uint)D, (uint)PS, SPLIT_CODE, &at,
+                  &piece, np, slot);
     const int all = (K + BK - 1) / BK;
     *s0 = (int)((long)piece * all / *np);
     *steps = (int)((long)(piece + 1) * all / *np) - *s0;
@@ -1018,11 +1024,11 @@ XW_INLINE void tma_box(local elem *tile, global const ulong *map, const int k0, 
 #define TMA_SWIZZLE "3"
 #endif
 #define TMA_BYTES ((BM + BN) * BK * ES) /* a stage's bytes, both boxes whole */
-/* The fields of the map at map (local memory, zeroed) of an operand of R rows of K elements, ld
- * apart, from x, copied in boxes of BK x TR; the rank is written as rank - 1. */
 /* tensormap.replace of one field (of TYPE bits) with VAL, the map at %0 (deferred). */
 #define TMAP_SET(FIELD, TYPE, VAL) \
     "//@tensormap.replace.tile." FIELD ".shared::cta.b1024." TYPE " [%0], " VAL ";"
+/* The fields of the map at map (local memory, zeroed) of an operand of R rows of K elements, ld
+ * apart, from x, copied in boxes of BK x TR; the rank is written as rank - 1. */
 XW_INLINE void tma_fields(const uint map, global const elem *x, const int R, const int K,
                           const int ld, const int TR)
 {
@@ -1254,9 +1260,8 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
 #if TMA
     /* This work-group's maps: 256 bytes of the workspace after the pieces' sums (the metadata's
      * workspace). */
-    const int T_ = (M + BM - 1) / BM * ((N + BN - 1) / BN);
-    global ulong *gmap = (global ulong *)(WS + (PS > 1 ? (size_t)PS * (T_ - D) * BM * BN : 0)) +
-                         32 * get_group_id(0);
+    const size_t sums = PS > 1 ? (size_t)PS * (tile_count(M, N) - D) * BM * BN : 0;
+    global ulong *gmap = (global ulong *)(WS + sums) + 32 * get_group_id(0);
     TMA_SETUP();
 #else
     global const elem *pa[CH_OF(BM)], *pb[CH_OF(BN)];

@@ -277,7 +277,7 @@ caught 's|\*at = SWIZZLE(\*r \* SWZ + 16 \* \*kc, SWZ) / ES;|*at = (*r * SWZ + 1
 tma64="$small --param TMA=1 --param PADL=0 --param SWZ=64 --param BK=32"
 caught 's|BK, m0, tid);|BK, n0, tid);|' \
     "TMA: A's box at B's rows" $tma64 -M 70 -N 65 -K 100
-caught 's|(T_ - D) \* BM \* BN : 0)|0 : 0)|' \
+caught 's|(tile_count(M, N) - D) \* BM \* BN : 0;|0 : 0;|' \
     "TMA: the maps over the split's sums" $tma64 --param SPLITK=4 -M 70 -N 65 -K 1100
 caught 's|const bool in = r0 + r < R \&\& k0 + k < K;|const bool in = r0 + r < R;|' \
     "TMA: no zeros past K" $tma64 -M 70 -N 65 -K 100
