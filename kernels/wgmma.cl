@@ -833,7 +833,8 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
  * The pipeline: at step s, wait for the copies of step s, fence (the async proxy reads what
  * they wrote), barrier; issue the step's BK/16 MMAs per warp group; copy step s + STAGES - 1 -
  * INFLIGHT into the stage whose MMAs every warp group has waited for (before the barrier); wait
- * for the MMAs (INFLIGHT=1: all but this step's). KACC as in the kernel above: 0 lets the tensor
+ * for the MMAs (INFLIGHT=1: all but this step's, except at the end of a group of KACC steps, whose
+ * sums are then added). KACC as in the kernel above: 0 lets the tensor
  * core accumulate all of K, whose truncating sums are not faithful on data of one sign past a few
  * hundred k (bench/notes/wgmma.md#wgmma-zfill), so the metadata asks for at most 256 k there.
  * Both operands' rows are 16-byte aligned (the route copies them where they are not), so every
@@ -1012,9 +1013,9 @@ XW_INLINE void tma_box(local elem *tile, global const ulong *map, const int k0, 
 #define TMA_WAIT(st, parity) barrier(CLK_LOCAL_MEM_FENCE)
 #else
 #if GB_STORAGE == GB_STORAGE_FP16
-#define TMA_ELEMTYPE "6" /* the CUDA driver's tensor data types, in order: FP16 the 7th */
+#define TMA_ELEMTYPE "6" /* tensormap.replace's element types: .f16 is 6 */
 #else
-#define TMA_ELEMTYPE "9" /* bfloat16 the 10th */
+#define TMA_ELEMTYPE "10" /* .bf16 is 10 (9 is .f64; the CUDA driver's enum differs) */
 #endif
 #if SWZ == 32
 #define TMA_SWIZZLE "1"
@@ -1359,13 +1360,22 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
         copies_commit();
         cur = cur + 1 == STAGES ? 0 : cur + 1;
         nxt = nxt + 1 == STAGES ? 0 : nxt + 1;
-#if INFLIGHT
+#if INFLIGHT && KACC
+        /* The tensor core's sums are read only at the end of a group of KACC steps: there all
+         * MMAs are waited for, elsewhere all but this step's. */
+        if (sums_due(s, steps)) {
+            WGMMA_WAIT(SUMS);
+            ADD_SUMS(s, steps);
+        } else {
+            WGMMA_WAIT1(SUMS);
+        }
+#elif INFLIGHT
         WGMMA_WAIT1(SUMS);
 #else
         WGMMA_WAIT(SUMS);
-#endif
 #if KACC
         ADD_SUMS(s, steps);
+#endif
 #endif
     }
 #undef COPY_STEP

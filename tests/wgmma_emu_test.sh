@@ -226,6 +226,11 @@ check_run --precision h --transB T $core --param BN=64 --param WGM=2 --param BK=
 check_run --precision h --transB T $small $core --param BK=16 --param KACC=4 -M 70 -N 65 -K 300 \
     $ab
 check_run --precision b --param BK=32 --param KACC=1 --param STAGES=3 -M 130 -N 70 -K 100 $ab
+# With the MMAs in flight: the sums read only at a group's end, the last group shorter, and TMA.
+check_run --precision h --transB T $small --param SWZ=64 --param BK=32 --param PADL=0 \
+    --param STAGES=4 --param INFLIGHT=1 --param KACC=2 -M 70 -N 65 -K 270 $ab
+check_run --precision b --transB T $small $tma --param SWZ=64 --param BK=32 --param STAGES=4 \
+    --param INFLIGHT=1 --param KACC=4 -M 70 -N 65 -K 300 $ab
 # More than 256 k in the tensor core's own sums is refused, in one line: all of K past 256, and
 # KACC steps of more than 256 k.
 for bad_acc in "--param KACC=0 -K 300" "--param KACC=16 --param BK=32 -K 300"; do

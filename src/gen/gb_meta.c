@@ -272,7 +272,7 @@ static gb_preset_t f5_presets[] = {
     {"bgemm_wgmma_128x128", "the bfloat16 twin of hgemm_wgmma_128x128", 8u, 9, f5_s2_names, f5_s2_values},
 };
 static char *f6_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
-static char *f6_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || (INFLIGHT == 0 && BN <= 128)", "RUNSUM == 0 || KACC > 0", "SWZ == 2 * BK && PADL == 0", "TMA == 0"};
+static char *f6_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || BN <= 128", "RUNSUM == 0 || KACC > 0", "SWZ == 2 * BK && PADL == 0", "TMA == 0"};
 static char *f6_let_names[] = {"P", "T", "PS", "D"};
 static char *f6_let_exprs[] = {"max(1, min(SPLITK, K / 256))", "ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "P", "(P == 1) * T"};
 static long f6_p0_values[] = {64, 128, 256};
@@ -295,7 +295,7 @@ static gb_param_t f6_params[] = {
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f6_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"BK", "K step of a stage: BK/16 MMAs per warp group", 32L, f6_p2_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"STAGES", "local-memory stages of A's and B's tiles, filled STAGES - 1 - INFLIGHT steps ahead (227 KB in all at most on sm_90: a kernel's own local arrays may take more than the 48 KB NVIDIA's OpenCL reports, bench/notes/wgmma.md#local-227k)", 3L, f6_p3_values, 7, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"INFLIGHT", "1: a step's MMAs still run while the next step's are issued (the copies then run a step less ahead); 0: each step waits for its MMAs", 0L, f6_p4_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"INFLIGHT", "1: a step's MMAs still run while the next step's are issued (the copies then run a step less ahead; with KACC all are waited for at the end of a group of KACC steps); 0: each step waits for its MMAs", 0L, f6_p4_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"KACC", "k > 0: the sums of every k steps accumulate from zero in the tensor core and are added to the running sums by FP32 adds (a second set of accumulators); 0: the tensor core accumulates all of K. Its sums truncate: on data of one sign they are not faithful past a few hundred k (27x an honest FP32 computation's error in h and 168x in b at K = 4096, as cuBLAS's own: bench/notes/wgmma.md#wgmma-zfill), so at most 256 k in it (KACC BK <= 256, or K <= 256 with 0)", 8L, f6_p5_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"RUNSUM", "with KACC > 0, where the running sums are kept: 1 in local memory (each lane its own, added to every KACC steps: BN / 2 registers fewer a lane, BN * WGM * 256 bytes more local memory), 0 in registers (a second set of accumulators)", 0L, f6_p6_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"PADL", "16-byte units between the core matrices of a tile's 8-row group in local memory (the descriptors' LBO): 1 spreads the 8 copies a 16-byte copy instruction serves at a time over 8 bank groups; 0 packs the tiles (BK / 16 copies share a bank group)", 0L, f6_p7_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -324,7 +324,7 @@ static gb_preset_t f6_presets[] = {
     {"bgemm_wgmma_mn_128x128x64", "the same in bfloat16", 8u, 10, f6_s3_names, f6_s3_values},
 };
 static char *f7_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
-static char *f7_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || (INFLIGHT == 0 && BN <= 128)", "RUNSUM == 0 || KACC > 0", "SWZ == 0 || (SWZ == 2 * BK && PADL == 0)", "TMA == 0 || SWZ > 0"};
+static char *f7_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || BN <= 128", "RUNSUM == 0 || KACC > 0", "SWZ == 0 || (SWZ == 2 * BK && PADL == 0)", "TMA == 0 || SWZ > 0"};
 static char *f7_let_names[] = {"P", "T", "PS", "D"};
 static char *f7_let_exprs[] = {"max(1, min(SPLITK, K / 256))", "ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "P", "(P == 1) * T"};
 static long f7_p0_values[] = {64, 128, 256};
@@ -347,7 +347,7 @@ static gb_param_t f7_params[] = {
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f7_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"BK", "K step of a stage: BK/16 MMAs per warp group", 32L, f7_p2_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"STAGES", "local-memory stages of A's and B's tiles, filled STAGES - 1 - INFLIGHT steps ahead (227 KB in all at most on sm_90: a kernel's own local arrays may take more than the 48 KB NVIDIA's OpenCL reports, bench/notes/wgmma.md#local-227k)", 3L, f7_p3_values, 7, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"INFLIGHT", "1: a step's MMAs still run while the next step's are issued (the copies then run a step less ahead); 0: each step waits for its MMAs", 0L, f7_p4_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"INFLIGHT", "1: a step's MMAs still run while the next step's are issued (the copies then run a step less ahead; with KACC all are waited for at the end of a group of KACC steps); 0: each step waits for its MMAs", 0L, f7_p4_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"KACC", "k > 0: the sums of every k steps accumulate from zero in the tensor core and are added to the running sums by FP32 adds (a second set of accumulators); 0: the tensor core accumulates all of K. Its sums truncate: on data of one sign they are not faithful past a few hundred k (27x an honest FP32 computation's error in h and 168x in b at K = 4096, as cuBLAS's own: bench/notes/wgmma.md#wgmma-zfill), so at most 256 k in it (KACC BK <= 256, or K <= 256 with 0)", 8L, f7_p5_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"RUNSUM", "with KACC > 0, where the running sums are kept: 1 in local memory (each lane its own, added to every KACC steps: BN / 2 registers fewer a lane, BN * WGM * 256 bytes more local memory), 0 in registers (a second set of accumulators)", 0L, f7_p6_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"PADL", "16-byte units between the core matrices of a tile's 8-row group in local memory (the descriptors' LBO): 1 spreads the 8 copies a 16-byte copy instruction serves at a time over 8 bank groups; 0 packs the tiles (BK / 16 copies share a bank group)", 0L, f7_p7_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -1223,7 +1223,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "a500f32b5bef9377911710cec02d891bd496a20bab9330acfe288e2529c63876",
+    .program_digest = "8f3f5f1bf9252fa59deaab9c300928a23ecf3e9baec42c1c8ec332377e0d13f3",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1260,7 +1260,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_mn.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "a500f32b5bef9377911710cec02d891bd496a20bab9330acfe288e2529c63876",
+    .program_digest = "8f3f5f1bf9252fa59deaab9c300928a23ecf3e9baec42c1c8ec332377e0d13f3",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1299,7 +1299,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "a500f32b5bef9377911710cec02d891bd496a20bab9330acfe288e2529c63876",
+    .program_digest = "8f3f5f1bf9252fa59deaab9c300928a23ecf3e9baec42c1c8ec332377e0d13f3",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1774,7 +1774,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "a500f32b5bef9377911710cec02d891bd496a20bab9330acfe288e2529c63876",
+    .program_digest = "8f3f5f1bf9252fa59deaab9c300928a23ecf3e9baec42c1c8ec332377e0d13f3",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
