@@ -304,7 +304,7 @@ static gb_param_t f6_params[] = {
     {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (hgemm_wgmma_nt_sum) adding them in a fixed order, for large K with few tiles; 1: none", 1L, f6_p10_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f6_p11_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f6_p12_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"TMA", "1: each stage filled by the tensor memory accelerator, one box of A and one of B by one work-item, through the swizzle of SWZ bytes (zeros past the matrix and past K), counted by the stage's mbarrier, the maps made by the work-group from zeros in its 256 bytes of the workspace (bench/notes/wgmma.md#tma-probe-h200); with EMU=1 the maps, the copies and the waits emulated by the work-group, which checks the kernel's side of them; 0: cp.async chunks by every work-item. Not yet measured on the GPU, so not tuned", 0L, f6_p13_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
+    {"TMA", "1: each stage filled by the tensor memory accelerator, one box of A and one of B by one work-item, through the swizzle of SWZ bytes (zeros past the matrix and past K), counted by the stage's mbarrier, the maps made by the work-group from zeros in its 256 bytes of the workspace (bench/notes/wgmma.md#tma-probe-h200); with EMU=1 the maps, the copies and the waits emulated by the work-group, which checks the kernel's side of them; 0: cp.async chunks by every work-item. On the H200 as fast as cp.async alone, and with INFLIGHT=1 faster (bench/notes/wgmma.md#wgmma-inflight-kacc)", 0L, f6_p13_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f6_p14_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
 };
 static char *f6_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
@@ -356,7 +356,7 @@ static gb_param_t f7_params[] = {
     {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (hgemm_wgmma_nt_sum) adding them in a fixed order, for large K with few tiles; 1: none", 1L, f7_p10_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f7_p11_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f7_p12_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"TMA", "1: each stage filled by the tensor memory accelerator, one box of A and one of B by one work-item, through the swizzle of SWZ bytes (zeros past the matrix and past K), counted by the stage's mbarrier, the maps made by the work-group from zeros in its 256 bytes of the workspace (bench/notes/wgmma.md#tma-probe-h200); with EMU=1 the maps, the copies and the waits emulated by the work-group, which checks the kernel's side of them; 0: cp.async chunks by every work-item. Not yet measured on the GPU, so not tuned", 0L, f7_p13_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
+    {"TMA", "1: each stage filled by the tensor memory accelerator, one box of A and one of B by one work-item, through the swizzle of SWZ bytes (zeros past the matrix and past K), counted by the stage's mbarrier, the maps made by the work-group from zeros in its 256 bytes of the workspace (bench/notes/wgmma.md#tma-probe-h200); with EMU=1 the maps, the copies and the waits emulated by the work-group, which checks the kernel's side of them; 0: cp.async chunks by every work-item. On the H200 as fast as cp.async alone, and with INFLIGHT=1 faster (bench/notes/wgmma.md#wgmma-inflight-kacc)", 0L, f7_p13_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f7_p14_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
 };
 static char *f7_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
@@ -371,6 +371,10 @@ static char *f7_s4_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "
 static long f7_s4_values[] = {128, 2, 64, 4, 0, 4, 0, 128, 8, 1};
 static char *f7_s5_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
 static long f7_s5_values[] = {128, 2, 64, 4, 0, 4, 0, 128, 8, 1};
+static char *f7_s6_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "TMA", "GROUPM", "EDGES"};
+static long f7_s6_values[] = {128, 2, 64, 6, 1, 4, 0, 128, 1, 8, 1};
+static char *f7_s7_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "TMA", "GROUPM", "EDGES"};
+static long f7_s7_values[] = {128, 2, 64, 6, 1, 4, 0, 128, 1, 8, 1};
 static char *f7_unsplit_names[] = {"SPLITK"};
 static long f7_unsplit_values[] = {1};
 static gb_preset_t f7_presets[] = {
@@ -380,6 +384,8 @@ static gb_preset_t f7_presets[] = {
     {"bgemm_wgmma_nt_128x128", "the bfloat16 twin of hgemm_wgmma_nt_128x128", 8u, 10, f7_s3_names, f7_s3_values},
     {"hgemm_wgmma_nt_128x128x64", "128x128x64 tile, two warp groups of 64x128, rows swizzled by 128 bytes, four stages (128 KB, past the 48 KB NVIDIA's OpenCL reports), the sums of 256 k added in FP32: 434.6 TFLOP/s at 4096 and 485.4 at 8192 on the H200, where cuBLAS makes 619 and 705 (bench/notes/wgmma.md#local-227k)", 4u, 10, f7_s4_names, f7_s4_values},
     {"bgemm_wgmma_nt_128x128x64", "the bfloat16 twin of hgemm_wgmma_nt_128x128x64", 8u, 10, f7_s5_names, f7_s5_values},
+    {"hgemm_wgmma_nt_128x128x64_tma", "hgemm_wgmma_nt_128x128x64 with its six stages (192 KB) filled by the tensor memory accelerator and a step's MMAs still running while the next step's are issued (waited for at the end of each 256 k, whose sums are then added in FP32): 546 TFLOP/s at 4096 and 621 at 8192 on the H200 when tuned, where the preset without them makes 437 and 492 (bench/notes/wgmma.md#wgmma-inflight-kacc)", 4u, 11, f7_s6_names, f7_s6_values},
+    {"bgemm_wgmma_nt_128x128x64_tma", "the bfloat16 twin of hgemm_wgmma_nt_128x128x64_tma", 8u, 11, f7_s7_names, f7_s7_values},
 };
 static char *f8_args[] = {"M", "N", "K", "alpha", "imgA", "imgB", "beta", "C", "offC", "ldc"};
 static char *f8_extensions[] = {"cl_intel_subgroups", "cl_intel_required_subgroup_size"};
@@ -1320,7 +1326,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "2 * M * N + (PS > 1) * 4 * PS * M * N",
     .precisions = 12u, .layouts = 2u,
     .nargs = 17, .nconstraints = 6, .nextensions = 0, .nlets = 4,
-    .nparams = 15, .npresets = 6,
+    .nparams = 15, .npresets = 8,
     .args = f7_args,
     .constraints = f7_constraints,
     .let_names = f7_let_names,
@@ -2145,16 +2151,16 @@ const gb_tuned_entry_t gb__shipped_entries[132] = {
    .gflops = 293532.48332422087, .nevidence = 3, .evidence = {"80295d099ced260d", "ac933a3183eacb47", "2829aca9fd981613"}, .tuned_at = "2026-11-29T06:58:46Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 3, .layout = "row-NT", .shape_class = "square-4096", .m = 4096, .n = 4096, .k = 4096, .kernel = "hgemm_wgmma_nt",
-   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {64L, 128L, 1L, 0L, 8L, 0L, 4L, 0L, 1L, 4L, 128L, 2L, 1L}},
-   .gflops = 429432.314752787, .nevidence = 3, .evidence = {"9366425d33d4ea20", "5fdce66c0efb8c35", "e378cdee7b6584c8"}, .tuned_at = "2026-11-29T09:27:38Z", .source = "shipped"},
+   .params = {.count = 15, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "RUNSUM", "SPLITK", "STAGES", "SWZ", "TMA", "WGM", "ZFILL"}, .value = {64L, 128L, 1L, 0L, 16L, 1L, 4L, 0L, 0L, 1L, 5L, 128L, 1L, 2L, 1L}},
+   .gflops = 528481.27181001601, .nevidence = 3, .evidence = {"940454b51d6724c6", "d16a17154841e7a4", "8361e1ed87520481"}, .tuned_at = "2026-11-30T17:45:27Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 3, .layout = "row-NT", .shape_class = "square-512", .m = 512, .n = 512, .k = 512, .kernel = "hgemm_wgmma_nt",
    .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {32L, 128L, 1L, 0L, 8L, 0L, 8L, 0L, 1L, 4L, 64L, 1L, 1L}},
    .gflops = 23045.626373626375, .nevidence = 3, .evidence = {"7ce7f047d85714e0", "f2e966381f61f3dd", "89bf878e98b0f1b6"}, .tuned_at = "2026-11-29T06:58:43Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 3, .layout = "row-NT", .shape_class = "square-8192", .m = 8192, .n = 8192, .k = 8192, .kernel = "hgemm_wgmma_nt",
-   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {64L, 128L, 1L, 0L, 8L, 0L, 4L, 0L, 1L, 4L, 128L, 2L, 1L}},
-   .gflops = 500411.260329435, .nevidence = 3, .evidence = {"906b39bdc7a5416d", "e2aff7a58538d802", "20fcfe0a76ac8a62"}, .tuned_at = "2026-11-29T09:28:09Z", .source = "shipped"},
+   .params = {.count = 15, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "RUNSUM", "SPLITK", "STAGES", "SWZ", "TMA", "WGM", "ZFILL"}, .value = {64L, 128L, 1L, 0L, 8L, 1L, 4L, 0L, 0L, 1L, 6L, 128L, 1L, 2L, 1L}},
+   .gflops = 629847.18148572464, .nevidence = 3, .evidence = {"a4c693e751db6d51", "a3dbb9997a0dd118", "b89daa3a0cfd85cb"}, .tuned_at = "2026-11-30T17:46:49Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 3, .layout = "row-NT", .shape_class = "tall-128", .m = 8192, .n = 128, .k = 8192, .kernel = "hgemm_wgmma_nt",
    .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {32L, 128L, 1L, 0L, 8L, 0L, 8L, 0L, 1L, 4L, 64L, 1L, 1L}},
@@ -2281,16 +2287,16 @@ const gb_tuned_entry_t gb__shipped_entries[132] = {
    .gflops = 318428.77342823253, .nevidence = 3, .evidence = {"4a683ec59470d335", "23f91d0cb1c5b8ba", "c1f2f600d138c357"}, .tuned_at = "2026-11-29T06:57:00Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 2, .layout = "row-NT", .shape_class = "square-4096", .m = 4096, .n = 4096, .k = 4096, .kernel = "hgemm_wgmma_nt",
-   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {64L, 128L, 1L, 0L, 8L, 0L, 4L, 0L, 1L, 4L, 128L, 2L, 1L}},
-   .gflops = 437413.92158060899, .nevidence = 3, .evidence = {"102636609865ed69", "bdfa5da5d45bdfe0", "21c8245d1be4c8c9"}, .tuned_at = "2026-11-29T09:26:53Z", .source = "shipped"},
+   .params = {.count = 15, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "RUNSUM", "SPLITK", "STAGES", "SWZ", "TMA", "WGM", "ZFILL"}, .value = {64L, 128L, 1L, 0L, 16L, 1L, 4L, 0L, 0L, 1L, 6L, 128L, 1L, 2L, 1L}},
+   .gflops = 545912.58925961237, .nevidence = 3, .evidence = {"7bc7c734e8ee787f", "b4484dc643022088", "ef5b67f7832e86bc"}, .tuned_at = "2026-11-30T17:43:30Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 2, .layout = "row-NT", .shape_class = "square-512", .m = 512, .n = 512, .k = 512, .kernel = "hgemm_wgmma_nt",
    .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {32L, 128L, 1L, 0L, 8L, 0L, 8L, 0L, 1L, 4L, 64L, 1L, 1L}},
    .gflops = 23967.451428571429, .nevidence = 3, .evidence = {"d10af7be5b971916", "b621556ef5880b50", "736f637a5778f943"}, .tuned_at = "2026-11-29T06:56:57Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 2, .layout = "row-NT", .shape_class = "square-8192", .m = 8192, .n = 8192, .k = 8192, .kernel = "hgemm_wgmma_nt",
-   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {64L, 128L, 1L, 0L, 8L, 0L, 4L, 0L, 1L, 4L, 128L, 2L, 1L}},
-   .gflops = 491925.09922330797, .nevidence = 3, .evidence = {"cdf64da563b8f49e", "86d1315da5695c7b", "669dacb7cf5bd843"}, .tuned_at = "2026-11-29T09:27:29Z", .source = "shipped"},
+   .params = {.count = 15, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "RUNSUM", "SPLITK", "STAGES", "SWZ", "TMA", "WGM", "ZFILL"}, .value = {64L, 128L, 1L, 0L, 8L, 1L, 4L, 0L, 0L, 1L, 6L, 128L, 1L, 2L, 1L}},
+   .gflops = 620833.83837599051, .nevidence = 3, .evidence = {"48165b376b2536d2", "3ecf0caa289475f7", "8cf1841eb5eeafac"}, .tuned_at = "2026-11-30T17:45:07Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 2, .layout = "row-NT", .shape_class = "tall-128", .m = 8192, .n = 128, .k = 8192, .kernel = "hgemm_wgmma_nt",
    .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "INFLIGHT", "KACC", "PADL", "SPLITK", "STAGES", "SWZ", "WGM", "ZFILL"}, .value = {32L, 128L, 1L, 0L, 8L, 0L, 8L, 0L, 1L, 4L, 64L, 1L, 1L}},
