@@ -1087,6 +1087,49 @@ static void test_tma_workspace(void)
     gb_registry_close(reg);
 }
 
+/* hgemm_wgmma_nt's rows on whole 128-byte lines where the problem repays the copy: a large
+ * problem whose K (the rows' length in row-NT) is a multiple of 8 but not of 64 has A and B
+ * copied to rows of 64 multiples; one of K a multiple of 64, or a small one, is not copied. */
+static void test_row_lines(void)
+{
+    gb_device_info_t dev;
+    gb_registry_t *reg;
+    char msg[256];
+    if (!hopper(&dev, &reg))
+        return;
+    static const struct {
+        size_t m, n, k;
+        size_t ld; /* the kernel's A and B leading dimension; 0: the caller's, not copied */
+    } cases[] = {
+        {4096, 4096, 7000, 7040}, {5000, 3000, 7000, 7040}, {4096, 4096, 7168, 0},
+        {512, 512, 7000, 0},      {16, 4096, 7000, 0},
+    };
+    gb_config_t cfg;
+    if (!CHECK_RC(
+            gb_config_resolve(reg, "hgemm_wgmma_nt_128x128x64_tma", NULL, &cfg, msg, sizeof msg),
+            GB_OK)) {
+        gb_registry_close(reg);
+        return;
+    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gb_problem_t p;
+        gb_problem_init(&p, GB_PREC_H, cases[i].m, cases[i].n, cases[i].k);
+        p.trans_b = GB_TRANS;
+        gb_problem_check(&p, NULL, 0);
+        gb_route_t r;
+        if (!CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK))
+            continue;
+        const size_t ld = cases[i].ld;
+        if (!CHECK(r.copy[0] == (ld != 0) && r.copy[1] == (ld != 0) &&
+                   (!ld ||
+                    (r.temp_elems[0] == cases[i].m * ld && r.temp_elems[1] == cases[i].n * ld))))
+            printf("    %zu x %zu x %zu: copies %d %d of %zu and %zu elements, want rows of %zu\n",
+                   cases[i].m, cases[i].n, cases[i].k, r.copy[0], r.copy[1], r.temp_elems[0],
+                   r.temp_elems[1], ld);
+    }
+    gb_registry_close(reg);
+}
+
 /* A family that stages 1M's Y from B itself (expand_b): B K x N is not expanded by a pass; the
  * kernel reads the caller's B at twice its leading dimension and offset, built with the macro
  * and the conjugation of A the route names, and gets alpha's parts (alphaRe, alphaIm) that a
@@ -1209,6 +1252,7 @@ int main(void)
     test_unsplit();
     test_wgmma_pieces();
     test_tma_workspace();
+    test_row_lines();
     test_wide_copy();
     test_expand_b();
     test_launch_bound();
