@@ -849,8 +849,8 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #if STAGES - INFLIGHT < 2
 #error "hgemm_wgmma_nt: STAGES - INFLIGHT must be at least 2"
 #endif
-#if TMA && (ANM || BNM || !SWZ || !(GB_NVIDIA || EMU))
-#error "hgemm_wgmma_nt: TMA=1 needs K-major tiles, SWZ > 0 and the GPU (or EMU=1)"
+#if TMA && (!SWZ || !(GB_NVIDIA || EMU))
+#error "hgemm_wgmma_nt: TMA=1 needs SWZ > 0 and the GPU (or EMU=1)"
 #endif
 #define CPR (BK / 8)                   /* 16-byte chunks in a row of a tile */
 #if SWZ
@@ -868,11 +868,18 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #define DESC_SWZ 0ul
 #endif
 /* An MN-major tile of TR rows (M or N) through the 128-byte swizzle: atoms of 64 rows (a
- * 128-byte line a k) x 8 k, 1024 bytes each, TR / 64 side by side (LBO_N apart), the next 8 k
- * SBO_N(TR) on; an MMA's 16 k is 2 SBO_N(TR) further. A warp's 8 copies at one k then fill one
- * line of local memory. */
-#define LBO_N 1024
-#define SBO_N(TR) ((TR) / 64 * LBO_N)
+ * 128-byte line a k) x 8 k, 1024 bytes each. With cp.async, TR / 64 side by side (LBO_N apart),
+ * the next 8 k SBO_N(TR) on: a warp's 8 copies at one k then fill one line of local memory. With
+ * TMA, a group of 64 rows holds its BK k's atoms one after another (the next 8 k 1024 bytes on),
+ * as one box of 64 rows x BK k lands, and the next 64 rows are BK 128 bytes on. An MMA's 16 k is
+ * 2 SBO_N(TR) further. */
+#if TMA
+#define LBO_N(TR) (BK * 128)
+#define SBO_N(TR) 1024
+#else
+#define LBO_N(TR) 1024
+#define SBO_N(TR) ((TR) / 64 * 1024)
+#endif
 #define DESC_MN (1ul << 62)
 #if ANM
 #define KB_STEP_A (2 * SBO_N(BM) / 16)
@@ -886,7 +893,7 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #endif
 /* Where the tiles start: on their swizzle's repeating pattern (its address bits). */
 #if ANM || BNM
-#define TILES_ALIGN LBO_N
+#define TILES_ALIGN 1024
 #elif SWZ
 #define TILES_ALIGN (8 * SWZ)
 #else
@@ -963,54 +970,58 @@ XW_INLINE void copies_commit(void)
 /* The tensor memory accelerator (TMA=1; bench/notes/wgmma.md#tma-probe-h200): a work-group makes
  * its own tensor maps, one per operand, from 128 zero bytes in local memory (every field written
  * by tensormap.replace: an OpenCL buffer's device address is known only to the kernel) and
- * publishes them to its slot of the workspace; then one work-item fills a stage with one copy
- * per operand, a box of BK k x TR rows through the swizzle of SWZ bytes, which is the tiles'
- * layout (SWIZZLE), zeros past the matrix and past K; the stage's mbarrier counts its bytes, and
- * the work-group waits on it where the cp.async pipeline waits for its copy groups. All of it
- * in deferred instructions (sm_90a). */
+ * publishes them to its slot of the workspace; then one work-item fills a stage: a K-major
+ * operand with one box of BK k x TR rows through the swizzle of SWZ bytes, an MN-major one
+ * (hgemm_wgmma_mn) with a box of 64 rows x BK k through the 128-byte swizzle for each 64 rows
+ * (LBO_N apart): the tiles' layouts, zeros past the matrix and past K. The stage's mbarrier
+ * counts its bytes, and the work-group waits on it where the cp.async pipeline waits for its copy
+ * groups. All of it in deferred instructions (sm_90a). */
+/* A map's dimensions and box (inner first) for an operand of R rows of K elements: stored R x K
+ * (K-major), boxes of BK k x TR rows; stored K x R (MN-major, mn), boxes of 64 rows x BK k. */
+XW_INLINE int4 tma_shape(const int R, const int K, const int TR, const bool mn)
+{
+    return mn ? (int4)(R, K, 64, BK) : (int4)(K, R, BK, TR);
+}
 #if EMU
-/* The emulation (EMU=1, any device): a map is the five numbers the kernel gives it (address,
- * rows, K, ld, box rows), written by the work-group to its slot of the workspace; the copy
- * engine is the work-group copying the box from the map's numbers through the swizzle, with
- * zeros past the rows and past K; the mbarrier a barrier. It checks the kernel's side (the
- * fields, the boxes' places, the stages, the workspace's slots), not the hardware's encoding. */
+/* The emulation (EMU=1, any device): a map is the numbers the kernel gives it (address, its two
+ * dimensions, ld, its box), written by the work-group to its slot of the workspace; the copy
+ * engine is the work-group copying a box from the map's numbers through the swizzle of the box's
+ * row (SWZ bytes K-major, 128 MN-major), with zeros past the dimensions; the mbarrier a barrier.
+ * It checks the kernel's side (the fields, the boxes' places, the stages, the workspace's
+ * slots), not the hardware's encoding. */
+XW_INLINE void tma_map(global ulong *map, global const elem *x, const int ld, const int4 sh)
+{
+    map[0] = (ulong)x;
+    map[1] = (ulong)sh.x;
+    map[2] = (ulong)sh.y;
+    map[3] = (ulong)ld;
+    map[4] = (ulong)sh.z;
+    map[5] = (ulong)sh.w;
+}
 XW_INLINE void tma_setup(global ulong *gmap, global const elem *A, const int M, const int lda,
                          global const elem *B, const int N, const int ldb, const int K,
                          const int tid)
 {
     if (tid == 0) {
-        gmap[0] = (ulong)A;
-        gmap[1] = (ulong)M;
-        gmap[2] = (ulong)K;
-        gmap[3] = (ulong)lda;
-        gmap[4] = BM;
-        gmap[16] = (ulong)B;
-        gmap[17] = (ulong)N;
-        gmap[18] = (ulong)K;
-        gmap[19] = (ulong)ldb;
-        gmap[20] = BN;
+        tma_map(gmap, A, lda, tma_shape(M, K, BM, ANM));
+        tma_map(gmap + 16, B, ldb, tma_shape(N, K, BN, BNM));
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
 }
-/* The box of BK k x the map's box rows at (k0, r0) into tile, as the copy engine would. */
-XW_INLINE void tma_box(local elem *tile, global const ulong *map, const int k0, const int r0,
-                       const int tid)
+/* The map's box at (c0, c1) (inner first) into dst, as the copy engine would: the box's rows
+ * through the swizzle of their bytes, zeros past the map's dimensions. */
+XW_INLINE void tma_box(local elem *dst, global const ulong *map, const int c0, const int c1,
+                       const uint tid)
 {
     global const elem *x = (global const elem *)map[0];
-    const int R = (int)map[1], K = (int)map[2], ld = (int)map[3], TR = (int)map[4];
-    for (int e = tid; e < TR * BK; e += NT) {
-        const int r = e / BK, k = e % BK;
-        const bool in = r0 + r < R && k0 + k < K;
-        tile[SWIZZLE(r * SWZ + k * ES, SWZ) / ES] = in ? x[(size_t)(r0 + r) * ld + k0 + k] : 0;
+    const int d0 = (int)map[1], d1 = (int)map[2], ld = (int)map[3], b0 = (int)map[4],
+              b1 = (int)map[5];
+    for (int e = (int)tid; e < b0 * b1; e += NT) {
+        const int i = e % b0, j = e / b0;
+        const bool in = c0 + i < d0 && c1 + j < d1;
+        dst[SWIZZLE((j * b0 + i) * ES, b0 * ES) / ES] = in ? x[(size_t)(c1 + j) * ld + c0 + i] : 0;
     }
 }
-#define TMA_SETUP() tma_setup(gmap, A, M, lda, B, N, ldb, K, tid)
-#define TMA_FILL(st, s)                                                                            \
-    do {                                                                                           \
-        tma_box(tiles + (st) * STAGE_E, gmap, (s0 + (s)) * BK, m0, tid);                           \
-        tma_box(tiles + (st) * STAGE_E + AT_E, gmap + 16, (s0 + (s)) * BK, n0, tid);               \
-    } while (0)
-#define TMA_WAIT(st, parity) barrier(CLK_LOCAL_MEM_FENCE)
 #else
 #if GB_STORAGE == GB_STORAGE_FP16
 #define TMA_ELEMTYPE "6" /* tensormap.replace's element types: .f16 is 6 */
@@ -1024,27 +1035,31 @@ XW_INLINE void tma_box(local elem *tile, global const ulong *map, const int k0, 
 #else
 #define TMA_SWIZZLE "3"
 #endif
-#define TMA_BYTES ((BM + BN) * BK * ES) /* a stage's bytes, both boxes whole */
+#define TMA_BYTES ((BM + BN) * BK * ES) /* a stage's bytes, all boxes whole */
 /* tensormap.replace of one field (of TYPE bits) with VAL, the map at %0 (deferred). */
 #define TMAP_SET(FIELD, TYPE, VAL) \
     "//@tensormap.replace.tile." FIELD ".shared::cta.b1024." TYPE " [%0], " VAL ";"
-/* The fields of the map at map (local memory, zeroed) of an operand of R rows of K elements, ld
- * apart, from x, copied in boxes of BK x TR; the rank is written as rank - 1. */
-XW_INLINE void tma_fields(const uint map, global const elem *x, const int R, const int K,
-                          const int ld, const int TR)
+/* The fields of the map at map (local memory, zeroed) of the operand at x, ld apart, of the
+ * shape sh (tma_shape), through the swizzle of its box's rows (SWZ bytes K-major, 128 MN-major,
+ * mn); the rank is written as rank - 1. */
+XW_INLINE void tma_fields(const uint map, global const elem *x, const int ld, const int4 sh,
+                          const bool mn)
 {
     const ulong stride = (ulong)ld * ES;
     __asm__ volatile(TMAP_SET("global_address", "b64", "%1")::"r"(map), "l"(x) : "memory");
     __asm__ volatile(TMAP_SET("rank", "b32", "1")::"r"(map) : "memory");
-    __asm__ volatile(TMAP_SET("global_dim", "b32", "0, %1")::"r"(map), "r"(K) : "memory");
-    __asm__ volatile(TMAP_SET("global_dim", "b32", "1, %1")::"r"(map), "r"(R) : "memory");
+    __asm__ volatile(TMAP_SET("global_dim", "b32", "0, %1")::"r"(map), "r"(sh.x) : "memory");
+    __asm__ volatile(TMAP_SET("global_dim", "b32", "1, %1")::"r"(map), "r"(sh.y) : "memory");
     __asm__ volatile(TMAP_SET("global_stride", "b64", "0, %1")::"r"(map), "l"(stride) : "memory");
-    __asm__ volatile(TMAP_SET("box_dim", "b32", "0, %1")::"r"(map), "r"(BK) : "memory");
-    __asm__ volatile(TMAP_SET("box_dim", "b32", "1, %1")::"r"(map), "r"(TR) : "memory");
+    __asm__ volatile(TMAP_SET("box_dim", "b32", "0, %1")::"r"(map), "r"(sh.z) : "memory");
+    __asm__ volatile(TMAP_SET("box_dim", "b32", "1, %1")::"r"(map), "r"(sh.w) : "memory");
     __asm__ volatile(TMAP_SET("element_stride", "b32", "0, 1")::"r"(map) : "memory");
     __asm__ volatile(TMAP_SET("element_stride", "b32", "1, 1")::"r"(map) : "memory");
     __asm__ volatile(TMAP_SET("elemtype", "b32", TMA_ELEMTYPE)::"r"(map) : "memory");
-    __asm__ volatile(TMAP_SET("swizzle_mode", "b32", TMA_SWIZZLE)::"r"(map) : "memory");
+    if (mn)
+        __asm__ volatile(TMAP_SET("swizzle_mode", "b32", "3")::"r"(map) : "memory");
+    else
+        __asm__ volatile(TMAP_SET("swizzle_mode", "b32", TMA_SWIZZLE)::"r"(map) : "memory");
 }
 /* Warp 0 (all its lanes) publishes the map at map to gmap (global memory), released to the
  * tensor-map proxy. */
@@ -1067,8 +1082,8 @@ XW_INLINE void tma_setup(local uint4 *maps, global ulong *gmap, global const ele
     if (tid < 32) {
         __asm__ volatile("bar.warp.sync -1;" ::: "memory");
         if (tid == 0) {
-            tma_fields(SMEM(maps, 0), A, M, K, lda, BM);
-            tma_fields(SMEM(maps + 8, 0), B, N, K, ldb, BN);
+            tma_fields(SMEM(maps, 0), A, lda, tma_shape(M, K, BM, ANM), ANM);
+            tma_fields(SMEM(maps + 8, 0), B, ldb, tma_shape(N, K, BN, BNM), BNM);
         }
         __asm__ volatile("bar.warp.sync -1;" ::: "memory");
         tma_publish(gmap, SMEM(maps, 0));
@@ -1088,23 +1103,15 @@ XW_INLINE void tma_setup(local uint4 *maps, global ulong *gmap, global const ele
                          : "memory");
     }
 }
-/* Stage st's fill (tid 0): its bytes announced to its mbarrier, then A's box at (k0, m0) and
- * B's at (k0, n0). */
-XW_INLINE void tma_fill(local elem *stage, local ulong *bar, global const ulong *gmap,
-                        const int k0, const int m0, const int n0)
+/* The map's box at (c0, c1) (inner first) into dst, completing on the mbarrier at bar. */
+XW_INLINE void tma_box(local elem *dst, global const ulong *map, const int c0, const int c1,
+                       const uint bar)
 {
-    const uint b = SMEM(bar, 0);
-    __asm__ volatile("//@{ .reg .b64 tx; mbarrier.arrive.expect_tx.shared::cta.b64 tx, [%0], %1; }"
-                     ::"r"(b), "r"(TMA_BYTES)
-                     : "memory");
-#define TMA_COPY                                                                                   \
-    "//@cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], "  \
-    "[%1, {%2, %3}], [%4];"
-    __asm__ volatile(TMA_COPY::"r"(SMEM(stage, 0)), "l"(gmap), "r"(k0), "r"(m0), "r"(b)
-                     : "memory");
-    __asm__ volatile(TMA_COPY::"r"(SMEM(stage + AT_E, 0)), "l"(gmap + 16), "r"(k0), "r"(n0), "r"(b)
-                     : "memory");
-#undef TMA_COPY
+    __asm__ volatile(
+        "//@cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], "
+        "[%1, {%2, %3}], [%4];" ::"r"(SMEM(dst, 0)),
+        "l"(map), "r"(c0), "r"(c1), "r"(bar)
+        : "memory");
 }
 /* Waits until the mbarrier at bar has completed the phase of this parity: its stage is full. */
 XW_INLINE void tma_wait(local ulong *bar, const uint parity)
@@ -1116,6 +1123,42 @@ XW_INLINE void tma_wait(local ulong *bar, const uint parity)
                          : "=r"(done)
                          : "r"(SMEM(bar, 0)), "r"(parity)
                          : "memory");
+}
+#endif
+/* One operand's tile of TR rows at (r0, k0) from the map at map: one box K-major, a box for
+ * each 64 rows MN-major, LBO_N(TR) apart (to: the mbarrier, or under EMU the work-item). */
+XW_INLINE void tma_tile(local elem *tile, global const ulong *map, const int k0, const int r0,
+                        const int TR, const bool mn, const uint to)
+{
+    if (mn) {
+#pragma unroll
+        for (int g = 0; g < TR / 64; g++)
+            tma_box(tile + g * (LBO_N(TR) / ES), map, r0 + 64 * g, k0, to);
+    } else {
+        tma_box(tile, map, k0, r0, to);
+    }
+}
+#if EMU
+#define TMA_SETUP() tma_setup(gmap, A, M, lda, B, N, ldb, K, tid)
+#define TMA_FILL(st, s)                                                                            \
+    do {                                                                                           \
+        const int k0_ = (s0 + (s)) * BK;                                                           \
+        tma_tile(tiles + (st) * STAGE_E, gmap, k0_, m0, BM, ANM, (uint)tid);                       \
+        tma_tile(tiles + (st) * STAGE_E + AT_E, gmap + 16, k0_, n0, BN, BNM, (uint)tid);           \
+    } while (0)
+#define TMA_WAIT(st, parity) barrier(CLK_LOCAL_MEM_FENCE)
+#else
+/* Stage st's fill (tid 0): its bytes announced to its mbarrier, then A's tile at (m0, k0) and
+ * B's at (n0, k0). */
+XW_INLINE void tma_fill(local elem *stage, local ulong *bar, global const ulong *gmap,
+                        const int k0, const int m0, const int n0)
+{
+    const uint b = SMEM(bar, 0);
+    __asm__ volatile("//@{ .reg .b64 tx; mbarrier.arrive.expect_tx.shared::cta.b64 tx, [%0], %1; }"
+                     ::"r"(b), "r"(TMA_BYTES)
+                     : "memory");
+    tma_tile(stage, gmap, k0, m0, BM, ANM, b);
+    tma_tile(stage + AT_E, gmap + 16, k0, n0, BN, BNM, b);
 }
 #define TMA_SETUP() tma_setup(maps, gmap, A, M, lda, B, N, ldb, K, bars, tid)
 #define TMA_FILL(st, s)                                                                            \
@@ -1212,7 +1255,8 @@ XW_INLINE void mnchunks_init(global const elem **p, int *at, int *full, const in
 #pragma unroll
     for (int i = 0; i < CH_OF(tr); i++) {
         const int q = tid + NT * i, k = q / (tr / 8), r = 8 * (q % (tr / 8));
-        at[i] = SWIZZLE(k / 8 * SBO_N(tr) + r / 64 * LBO_N + k % 8 * 128 + r % 64 * ES, 128) / ES;
+        at[i] = SWIZZLE(k / 8 * SBO_N(tr) + r / 64 * LBO_N(tr) + k % 8 * 128 + r % 64 * ES, 128) /
+                ES;
         full[i] = HAS_CHUNK(tr, i, tid) ? ES * clamp(R - r0 - r, 0, 8) : 0;
         p[i] = x + (full[i] ? (size_t)k * ld + r0 + r : 0);
     }
@@ -1321,14 +1365,14 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
      * descriptor's 16-byte units. */
 #if ANM
     /* MN-major: this warp group's 64 rows are one atom's. */
-    const ulong da0 = descriptor_of(SMEM(tiles + wg * (LBO_N / ES), tiles), LBO_N, SBO_N(BM)) |
-                      DESC_MN;
+    const ulong da0 =
+        descriptor_of(SMEM(tiles + wg * (LBO_N(BM) / ES), tiles), LBO_N(BM), SBO_N(BM)) | DESC_MN;
 #else
     const ulong da0 =
         descriptor_of(SMEM(tiles + 8 * SBO_E * wg, tiles), LBO_B, SBO_E * ES) | DESC_SWZ;
 #endif
 #if BNM
-    const ulong db0 = descriptor_of(SMEM(tiles + AT_E, tiles), LBO_N, SBO_N(BN)) | DESC_MN;
+    const ulong db0 = descriptor_of(SMEM(tiles + AT_E, tiles), LBO_N(BN), SBO_N(BN)) | DESC_MN;
 #else
     const ulong db0 = descriptor_of(SMEM(tiles + AT_E, tiles), LBO_B, SBO_E * ES) | DESC_SWZ;
 #endif

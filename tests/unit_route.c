@@ -1036,8 +1036,8 @@ static void test_wgmma_pieces(void)
 }
 
 /* hgemm_wgmma_nt with TMA=1: the workspace gains 256 bytes a work-group (its two tensor maps),
- * after the split's sums where it splits; hgemm_wgmma_mn, whose MN-major tiles the copy engine
- * does not fill, refuses it. */
+ * after the split's sums where it splits; hgemm_wgmma_mn the same; tiles without the swizzle
+ * (SWZ 0) refuse it. */
 static void test_tma_workspace(void)
 {
     gb_device_info_t dev;
@@ -1074,6 +1074,7 @@ static void test_tma_workspace(void)
                 printf("    %zu x %zu x %zu TMA %d: %zu bytes of workspace, want %zu\n", cases[i].m,
                        cases[i].n, cases[i].k, tma, r.ws_bytes, want);
         }
+    /* hgemm_wgmma_mn (row-NN) takes TMA too, with the same slots; without SWZ it is refused. */
     gb_config_t mn;
     if (CHECK_RC(gb_config_resolve(reg, "hgemm_wgmma_mn_128x128x64", NULL, &mn, msg, sizeof msg),
                  GB_OK)) {
@@ -1081,8 +1082,19 @@ static void test_tma_workspace(void)
         gb_problem_t p;
         gb_problem_init(&p, GB_PREC_H, 4096, 4096, 4096);
         gb_problem_check(&p, NULL, 0);
-        CHECK(gb_config_check(&mn, &dev, GB_PREC_H, &p, msg, sizeof msg) != GB_OK);
-        CHECK_HAS(msg, "TMA == 0");
+        gb_route_t r;
+        if (CHECK_RC(gb__route_plan(&mn, &p, &dev, &r, msg, sizeof msg), GB_OK))
+            CHECK(r.ws_bytes == 1024 * 256);
+        gb_config_t nt;
+        if (CHECK_RC(gb_config_resolve(reg, "hgemm_wgmma_nt_128x128", NULL, &nt, msg, sizeof msg),
+                     GB_OK)) {
+            gb_params_set(&nt.params, "TMA", 1);
+            gb_params_set(&nt.params, "SWZ", 0);
+            gb_params_set(&nt.params, "PADL", 1);
+            p.trans_b = GB_TRANS;
+            CHECK(gb_config_check(&nt, &dev, GB_PREC_H, &p, msg, sizeof msg) != GB_OK);
+            CHECK_HAS(msg, "TMA == 0 || SWZ > 0");
+        }
     }
     gb_registry_close(reg);
 }

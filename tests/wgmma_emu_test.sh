@@ -280,11 +280,11 @@ caught 's|\*at = SWIZZLE(\*r \* SWZ + 16 \* \*kc, SWZ) / ES;|*at = (*r * SWZ + 1
 # TMA=1's side, under its emulation: a box at the wrong rows, the maps over the split's sums, and
 # no zeros past K.
 tma64="$small --param TMA=1 --param PADL=0 --param SWZ=64 --param BK=32"
-caught 's|BK, m0, tid);|BK, n0, tid);|' \
+caught 's|k0_, m0, BM, ANM|k0_, n0, BM, ANM|' \
     "TMA: A's box at B's rows" $tma64 -M 70 -N 65 -K 100
 caught 's|(tile_count(M, N) - D) \* BM \* BN : 0;|0 : 0;|' \
     "TMA: the maps over the split's sums" $tma64 --param SPLITK=4 -M 70 -N 65 -K 1100
-caught 's|const bool in = r0 + r < R \&\& k0 + k < K;|const bool in = r0 + r < R;|' \
+caught 's|const bool in = c0 + i < d0 \&\& c1 + j < d1;|const bool in = c1 + j < d1;|' \
     "TMA: no zeros past K" $tma64 -M 70 -N 65 -K 100
 # 9. hgemm_wgmma_mn: an operand stored MN-contiguous (B K x N in NN and TN, A K x M in TN and TT),
 # copied MN-major (64-row x 8 k atoms, 128-byte swizzle) and read transposed by the MMA. Native
@@ -316,13 +316,32 @@ check_run --precision h --transA T --param BN=128 --param WGM=2 --param BK=64 --
     --param STAGES=4 --param KACC=4 -M 140 -N 130 -K 300 --lda 144 $ab
 # MN-major copies unswizzled where the descriptor says swizzled; two k rows of their atoms
 # exchanged; in TN, the atoms of A's two warp groups read by each other's MMAs.
-place='k / 8 \* SBO_N(tr) + r / 64 \* LBO_N + k % 8 \* 128'
+place='k / 8 \* SBO_N(tr) + r / 64 \* LBO_N(tr) + k % 8 \* 128'
 caught "s|SWIZZLE(\\($place + r % 64 \\* ES\\), 128)|(\\1)|" "MN-major copies unswizzled" \
     $small -M 64 -N 64 -K 64
-caught "s|$place|k / 8 * SBO_N(tr) + r / 64 * LBO_N + (k % 8 ^ 1) * 128|" "k rows exchanged" \
+caught "s|$place|k / 8 * SBO_N(tr) + r / 64 * LBO_N(tr) + (k % 8 ^ 1) * 128|" "k rows exchanged" \
     $small -M 64 -N 64 -K 64
-caught "s|tiles + wg \\* (LBO_N / ES)|tiles + (wg ^ 1) * (LBO_N / ES)|" "A's atoms swapped" \
+caught "s|tiles + wg \\* (LBO_N(BM) / ES)|tiles + (wg ^ 1) * (LBO_N(BM) / ES)|" "A's atoms swapped" \
     --transA T --param WGM=2 -M 128 -N 64 -K 64
+# TMA=1 with MN-major tiles, under its emulation: a box for each 64 rows of the tile, its BK k's
+# atoms one after another. NN (B MN-major; two boxes of B), TN (A too, two warp groups), TT, b,
+# edges of M and N off the 64 rows, K tails, odd leading dimensions (the route's copies), split-K,
+# the MMAs in flight with the sums of KACC steps. Caught: every box at the first 64 rows' place,
+# and boxes landing unswizzled.
+tmamn="--param TMA=1 --param SWZ=64 --param BK=32"
+check_run --precision h $tmamn --param STAGES=3 -M 133 -N 150 -K 97 --ldb 152 $ab
+check_run --precision b $tmamn --param STAGES=4 -M 70 -N 130 -K 300 --ldb 137 $ab
+check_run --precision h --transA T $tmamn --param WGM=2 --param STAGES=3 -M 140 -N 130 -K 97 \
+    --lda 144 $ab
+check_run --precision h --transA T --transB T $tmamn --param STAGES=3 -M 70 -N 65 -K 100 \
+    --lda 72 $ab
+check_run --precision h --param TMA=1 --param SWZ=128 --param BK=64 --param STAGES=4 \
+    --param INFLIGHT=1 --param KACC=4 -M 140 -N 130 -K 600 --ldb 136 $ab
+check_run --precision b --transA T $tmamn --param SPLITK=3 -M 140 -N 130 -K 900 $ab
+caught 's|r0 + 64 \* g, k0, to|r0, k0, to|' "TMA: MN-major boxes all at the first 64 rows" \
+    --param WGM=1 --param BN=128 $tmamn -M 64 -N 128 -K 64
+caught 's|SWIZZLE((j \* b0 + i) \* ES, b0 \* ES)|(j * b0 + i) * ES|' "TMA: boxes unswizzled" \
+    --param WGM=1 --param BN=128 $tmamn -M 64 -N 128 -K 64
 # The running sums in local memory (RUNSUM=1), in TN with two warp groups and split-K; a group's
 # sums stored over the earlier groups' is caught.
 check_run --precision b --transA T --param WGM=2 --param BN=64 --param STAGES=3 --param KACC=2 \

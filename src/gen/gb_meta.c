@@ -272,7 +272,7 @@ static gb_preset_t f5_presets[] = {
     {"bgemm_wgmma_128x128", "the bfloat16 twin of hgemm_wgmma_128x128", 8u, 9, f5_s2_names, f5_s2_values},
 };
 static char *f6_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
-static char *f6_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || BN <= 128", "RUNSUM == 0 || KACC > 0", "SWZ == 2 * BK && PADL == 0", "TMA == 0"};
+static char *f6_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || BN <= 128", "RUNSUM == 0 || KACC > 0", "SWZ == 2 * BK && PADL == 0"};
 static char *f6_let_names[] = {"P", "T", "PS", "D"};
 static char *f6_let_exprs[] = {"max(1, min(SPLITK, K / 256))", "ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "P", "(P == 1) * T"};
 static long f6_p0_values[] = {64, 128, 256};
@@ -304,7 +304,7 @@ static gb_param_t f6_params[] = {
     {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (hgemm_wgmma_nt_sum) adding them in a fixed order, for large K with few tiles; 1: none", 1L, f6_p10_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f6_p11_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f6_p12_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"TMA", "1: each stage filled by the tensor memory accelerator, one box of A and one of B by one work-item, through the swizzle of SWZ bytes (zeros past the matrix and past K), counted by the stage's mbarrier, the maps made by the work-group from zeros in its 256 bytes of the workspace (bench/notes/wgmma.md#tma-probe-h200); with EMU=1 the maps, the copies and the waits emulated by the work-group, which checks the kernel's side of them; 0: cp.async chunks by every work-item. On the H200 as fast as cp.async alone, and with INFLIGHT=1 faster (bench/notes/wgmma.md#wgmma-inflight-kacc)", 0L, f6_p13_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TMA", "1: each stage filled by the tensor memory accelerator by one work-item, a box of each K-major operand through the swizzle of SWZ bytes and of each 64 rows of an MN-major one (hgemm_wgmma_mn) through the 128-byte swizzle (zeros past the matrix and past K), counted by the stage's mbarrier, the maps made by the work-group from zeros in its 256 bytes of the workspace (bench/notes/wgmma.md#tma-probe-h200); with EMU=1 the maps, the copies and the waits emulated by the work-group, which checks the kernel's side of them; 0: cp.async chunks by every work-item. On the H200 as fast as cp.async alone, and with INFLIGHT=1 faster (bench/notes/wgmma.md#wgmma-inflight-kacc)", 0L, f6_p13_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f6_p14_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
 };
 static char *f6_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
@@ -356,7 +356,7 @@ static gb_param_t f7_params[] = {
     {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (hgemm_wgmma_nt_sum) adding them in a fixed order, for large K with few tiles; 1: none", 1L, f7_p10_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f7_p11_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f7_p12_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"TMA", "1: each stage filled by the tensor memory accelerator, one box of A and one of B by one work-item, through the swizzle of SWZ bytes (zeros past the matrix and past K), counted by the stage's mbarrier, the maps made by the work-group from zeros in its 256 bytes of the workspace (bench/notes/wgmma.md#tma-probe-h200); with EMU=1 the maps, the copies and the waits emulated by the work-group, which checks the kernel's side of them; 0: cp.async chunks by every work-item. On the H200 as fast as cp.async alone, and with INFLIGHT=1 faster (bench/notes/wgmma.md#wgmma-inflight-kacc)", 0L, f7_p13_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TMA", "1: each stage filled by the tensor memory accelerator by one work-item, a box of each K-major operand through the swizzle of SWZ bytes and of each 64 rows of an MN-major one (hgemm_wgmma_mn) through the 128-byte swizzle (zeros past the matrix and past K), counted by the stage's mbarrier, the maps made by the work-group from zeros in its 256 bytes of the workspace (bench/notes/wgmma.md#tma-probe-h200); with EMU=1 the maps, the copies and the waits emulated by the work-group, which checks the kernel's side of them; 0: cp.async chunks by every work-item. On the H200 as fast as cp.async alone, and with INFLIGHT=1 faster (bench/notes/wgmma.md#wgmma-inflight-kacc)", 0L, f7_p13_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"EMU", "1: compute each wgmma in OpenCL C from the same descriptors and copy with ordinary loads and stores, so that devices without them can validate the layout and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f7_p14_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
 };
 static char *f7_s0_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
@@ -1229,7 +1229,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "8f3f5f1bf9252fa59deaab9c300928a23ecf3e9baec42c1c8ec332377e0d13f3",
+    .program_digest = "3a7696ce1b7dba04dc54a5e6febe0a562a23a2b36db66c532ab9e028ac026fd1",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1262,11 +1262,11 @@ gb_family_t gb__builtin_families[] = {
   },
   {
     .name = "hgemm_wgmma_mn",
-    .description = "hgemm_wgmma_nt (the same source and parameters) with row-major NN, TN and TT native: an operand stored MN-contiguous (B K x N where op(B) = B, A K x M where op(A) = A^T) is copied MN-major into local memory (atoms of 64 rows x 8 k through the tensor core's 128-byte swizzle, a warp's 8 copies at one k filling one line) and read by the MMA as such (the instruction's transposition of that operand), so no transposition pass is needed, which costs most where the operand is large beside the work (wide shapes, large K with small M and N: bench/notes/wgmma.md#tiled-transpose); a K-major operand as in hgemm_wgmma_nt; SWZ > 0. NVIDIA sm_90 only (EMU=1 emulates the MMA anywhere, for testing).",
+    .description = "hgemm_wgmma_nt (the same source and parameters) with row-major NN, TN and TT native: an operand stored MN-contiguous (B K x N where op(B) = B, A K x M where op(A) = A^T) is copied MN-major into local memory (atoms of 64 rows x 8 k through the tensor core's 128-byte swizzle, a warp's 8 copies at one k filling one line) and read by the MMA as such (the instruction's transposition of that operand), so no transposition pass is needed, which costs most where the operand is large beside the work (wide shapes, large K with small M and N: bench/notes/wgmma.md#tiled-transpose); a K-major operand as in hgemm_wgmma_nt; SWZ > 0. With TMA=1 the copy engine fills an MN-major tile with a box of 64 rows x BK k for each 64 rows, each group of 64 rows holding its BK k's atoms one after another. NVIDIA sm_90 only (EMU=1 emulates the MMA anywhere, for testing).",
     .origin = "kernels/hgemm_wgmma_mn.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "8f3f5f1bf9252fa59deaab9c300928a23ecf3e9baec42c1c8ec332377e0d13f3",
+    .program_digest = "3a7696ce1b7dba04dc54a5e6febe0a562a23a2b36db66c532ab9e028ac026fd1",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1286,7 +1286,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "2 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N) + (PS > 1) * 4 * PS * M * N",
     .traffic[1] = "2 * M * N + (PS > 1) * 4 * PS * M * N",
     .precisions = 12u, .layouts = 13u,
-    .nargs = 17, .nconstraints = 6, .nextensions = 0, .nlets = 4,
+    .nargs = 17, .nconstraints = 5, .nextensions = 0, .nlets = 4,
     .nparams = 15, .npresets = 4,
     .args = f6_args,
     .constraints = f6_constraints,
@@ -1305,7 +1305,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "8f3f5f1bf9252fa59deaab9c300928a23ecf3e9baec42c1c8ec332377e0d13f3",
+    .program_digest = "3a7696ce1b7dba04dc54a5e6febe0a562a23a2b36db66c532ab9e028ac026fd1",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1780,7 +1780,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "8f3f5f1bf9252fa59deaab9c300928a23ecf3e9baec42c1c8ec332377e0d13f3",
+    .program_digest = "3a7696ce1b7dba04dc54a5e6febe0a562a23a2b36db66c532ab9e028ac026fd1",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
