@@ -1035,6 +1035,18 @@ static void test_wgmma_pieces(void)
     gb_registry_close(reg);
 }
 
+/* A row-NT problem of h (M x N x K) planned with cfg on dev into r; whether it was. */
+static int plan_h_nt(const gb_config_t *cfg, const gb_device_info_t *dev, size_t m, size_t n,
+                     size_t k, gb_route_t *r)
+{
+    char msg[256];
+    gb_problem_t p;
+    gb_problem_init(&p, GB_PREC_H, m, n, k);
+    p.trans_b = GB_TRANS;
+    gb_problem_check(&p, NULL, 0);
+    return CHECK_RC(gb__route_plan(cfg, &p, dev, r, msg, sizeof msg), GB_OK);
+}
+
 /* hgemm_wgmma_nt with TMA=1: the workspace gains 256 bytes a work-group (its two tensor maps),
  * after the split's sums where it splits; hgemm_wgmma_mn the same; tiles without the swizzle
  * (SWZ 0) refuse it. */
@@ -1063,13 +1075,9 @@ static void test_tma_workspace(void)
                 continue;
             gb_params_set(&cfg.params, "TMA", tma);
             gb_params_set(&cfg.params, "SPLITK", cases[i].splitk);
-            gb_problem_t p;
-            gb_problem_init(&p, GB_PREC_H, cases[i].m, cases[i].n, cases[i].k);
-            p.trans_b = GB_TRANS;
-            gb_problem_check(&p, NULL, 0);
             gb_route_t r;
             const size_t want = tma ? cases[i].tma1 : cases[i].tma0;
-            if (CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK) &&
+            if (plan_h_nt(&cfg, &dev, cases[i].m, cases[i].n, cases[i].k, &r) &&
                 !CHECK(r.ws_bytes == want || (want == 0 && r.ws_bytes <= 16)))
                 printf("    %zu x %zu x %zu TMA %d: %zu bytes of workspace, want %zu\n", cases[i].m,
                        cases[i].n, cases[i].k, tma, r.ws_bytes, want);
@@ -1124,12 +1132,8 @@ static void test_row_lines(void)
         return;
     }
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        gb_problem_t p;
-        gb_problem_init(&p, GB_PREC_H, cases[i].m, cases[i].n, cases[i].k);
-        p.trans_b = GB_TRANS;
-        gb_problem_check(&p, NULL, 0);
         gb_route_t r;
-        if (!CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK))
+        if (!plan_h_nt(&cfg, &dev, cases[i].m, cases[i].n, cases[i].k, &r))
             continue;
         const size_t ld = cases[i].ld;
         if (!CHECK(r.copy[0] == (ld != 0) && r.copy[1] == (ld != 0) &&

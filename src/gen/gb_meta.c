@@ -384,8 +384,8 @@ static gb_preset_t f7_presets[] = {
     {"bgemm_wgmma_nt_128x128", "the bfloat16 twin of hgemm_wgmma_nt_128x128", 8u, 10, f7_s3_names, f7_s3_values},
     {"hgemm_wgmma_nt_128x128x64", "128x128x64 tile, two warp groups of 64x128, rows swizzled by 128 bytes, four stages (128 KB, past the 48 KB NVIDIA's OpenCL reports), the sums of 256 k added in FP32: 434.6 TFLOP/s at 4096 and 485.4 at 8192 on the H200, where cuBLAS makes 619 and 705 (bench/notes/wgmma.md#local-227k)", 4u, 10, f7_s4_names, f7_s4_values},
     {"bgemm_wgmma_nt_128x128x64", "the bfloat16 twin of hgemm_wgmma_nt_128x128x64", 8u, 10, f7_s5_names, f7_s5_values},
-    {"hgemm_wgmma_nt_128x128x64_tma", "hgemm_wgmma_nt_128x128x64 with its six stages (192 KB) filled by the tensor memory accelerator and a step's MMAs still running while the next step's are issued (waited for at the end of each 256 k, whose sums are then added in FP32): 546 TFLOP/s at 4096 and 621 at 8192 on the H200 when tuned, where the preset without them makes 437 and 492 (bench/notes/wgmma.md#wgmma-inflight-kacc)", 4u, 11, f7_s6_names, f7_s6_values},
-    {"bgemm_wgmma_nt_128x128x64_tma", "the bfloat16 twin of hgemm_wgmma_nt_128x128x64_tma", 8u, 11, f7_s7_names, f7_s7_values},
+    {"hgemm_wgmma_nt_128x128x64_tma", "hgemm_wgmma_nt_128x128x64 with its six stages (192 KB) filled by the tensor memory accelerator and a step's MMAs still running while the next step's are issued (waited for at the end of each 256 k, whose sums are then added in FP32): 542.0 TFLOP/s at 4096 and 618.8 at 8192 on the H200 in row-NT, 1.04 and 0.87 of cuBLAS in the same runs (the default timing; bench/notes/wgmma.md#wgmma-inflight-kacc)", 4u, 11, f7_s6_names, f7_s6_values},
+    {"bgemm_wgmma_nt_128x128x64_tma", "the bfloat16 twin of hgemm_wgmma_nt_128x128x64_tma: 529.7 and 628.2 TFLOP/s at 4096 and 8192, 0.87 and 0.85 of cuBLAS", 8u, 11, f7_s7_names, f7_s7_values},
 };
 static char *f8_args[] = {"M", "N", "K", "alpha", "imgA", "imgB", "beta", "C", "offC", "ldc"};
 static char *f8_extensions[] = {"cl_intel_subgroups", "cl_intel_required_subgroup_size"};
