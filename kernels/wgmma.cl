@@ -834,9 +834,9 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
  * they wrote), barrier; issue the step's BK/16 MMAs per warp group; copy step s + STAGES - 1 -
  * INFLIGHT into the stage whose MMAs every warp group has waited for (before the barrier); wait
  * for the MMAs (INFLIGHT=1: all but this step's, except at the end of a group of KACC steps, whose
- * sums are then added). KACC as in the kernel above: 0 lets the tensor
- * core accumulate all of K, whose truncating sums are not faithful on data of one sign past a few
- * hundred k (bench/notes/wgmma.md#wgmma-zfill), so the metadata asks for at most 256 k there.
+ * sums are then added). KACC as in the kernel above: 0 lets the tensor core accumulate all of K,
+ * whose truncating sums are not faithful on data of one sign past a few hundred k
+ * (bench/notes/wgmma.md#wgmma-zfill), so the metadata asks for at most 256 k there.
  * Both operands' rows are 16-byte aligned (the route copies them where they are not), so every
  * chunk is one cp.async (zero-filled past K and past the matrix).
  * EMU=1 and devices other than NVIDIA copy with ordinary loads and stores. */
