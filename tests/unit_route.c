@@ -1109,7 +1109,8 @@ static void test_tma_workspace(void)
 
 /* hgemm_wgmma_nt's rows on whole 128-byte lines where the problem repays the copy: a large
  * problem whose K (the rows' length in row-NT) is a multiple of 8 but not of 64 has A and B
- * copied to rows of 64 multiples; one of K a multiple of 64, or a small one, is not copied. */
+ * copied to rows of 64 multiples; one of K a multiple of 64, a small or thin one, or one of
+ * short K (whose time is C's), is not copied. */
 static void test_row_lines(void)
 {
     gb_device_info_t dev;
@@ -1122,7 +1123,7 @@ static void test_row_lines(void)
         size_t ld; /* the kernel's A and B leading dimension; 0: the caller's, not copied */
     } cases[] = {
         {4096, 4096, 7000, 7040}, {5000, 3000, 7000, 7040}, {4096, 4096, 7168, 0},
-        {512, 512, 7000, 0},      {16, 4096, 7000, 0},
+        {512, 512, 7000, 0},      {16, 4096, 7000, 0},      {8192, 8192, 1000, 0},
     };
     gb_config_t cfg;
     if (!CHECK_RC(
