@@ -123,8 +123,8 @@
 #if GB_PRECISION != 32 || GB_COMPLEX
 #error "wgmma: single precision, FP16 or bfloat16"
 #endif
-#if BN != 64 && BN != 128 && BN != 256
-#error "sgemm_wgmma: BN is 64, 128 or 256"
+#if BN != 64 && BN != 128 && BN != 192 && BN != 256
+#error "wgmma: BN is 64, 128, 192 or 256"
 #endif
 #if W16 ? BK != 16 && BK != 32 && BK != 64 : BK != 8 && BK != 16 && BK != 32
 #error "wgmma: BK is 8, 16 or 32 in s, 16, 32 or 64 in h and b"
@@ -380,6 +380,16 @@ XW_INLINE void emu_wgmma_ss(float *d, const ulong da, const ulong db, const int 
 #define WG_I3 "%67"
 #define WG_I4 "%68"
 #define WG_I5 "%69"
+#elif BN == 192
+#define WG_N "192"
+#define WG_D WG_S0 ", " WG_S1 ", " WG_S2
+#define WG_DOPS(d) WG_D32(d, 0), WG_D32(d, 32), WG_D32(d, 64)
+#define WG_I0 "%96"
+#define WG_I1 "%97"
+#define WG_I2 "%98"
+#define WG_I3 "%99"
+#define WG_I4 "%100"
+#define WG_I5 "%101"
 #else
 #define WG_N "256"
 #define WG_D WG_S0 ", " WG_S1 ", " WG_S2 ", " WG_S3

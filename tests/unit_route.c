@@ -1049,7 +1049,7 @@ static int plan_h_nt(const gb_config_t *cfg, const gb_device_info_t *dev, size_t
 
 /* hgemm_wgmma_nt with TMA=1: the workspace gains 256 bytes a work-group (its two tensor maps),
  * after the split's sums where it splits; hgemm_wgmma_mn the same; tiles without the swizzle
- * (SWZ 0) refuse it. */
+ * (SWZ 0) refuse it, and the 192-wide tile with KACC needs it. */
 static void test_tma_workspace(void)
 {
     gb_device_info_t dev;
@@ -1102,6 +1102,16 @@ static void test_tma_workspace(void)
             p.trans_b = GB_TRANS;
             CHECK(gb_config_check(&nt, &dev, GB_PREC_H, &p, msg, sizeof msg) != GB_OK);
             CHECK_HAS(msg, "TMA == 0 || SWZ > 0");
+            /* The 192-wide tile with the sums of KACC steps takes TMA's registers: cp.async is
+             * refused, TMA taken. */
+            gb_params_set(&nt.params, "SWZ", 64);
+            gb_params_set(&nt.params, "PADL", 0);
+            gb_params_set(&nt.params, "BN", 192);
+            gb_params_set(&nt.params, "TMA", 0);
+            CHECK(gb_config_check(&nt, &dev, GB_PREC_H, &p, msg, sizeof msg) != GB_OK);
+            CHECK_HAS(msg, "BN == 192 && TMA == 1");
+            gb_params_set(&nt.params, "TMA", 1);
+            CHECK_RC(gb_config_check(&nt, &dev, GB_PREC_H, &p, msg, sizeof msg), GB_OK);
         }
     }
     gb_registry_close(reg);

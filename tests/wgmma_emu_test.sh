@@ -231,6 +231,9 @@ check_run --precision h --transB T $small --param SWZ=64 --param BK=32 --param P
     --param STAGES=4 --param INFLIGHT=1 --param KACC=2 -M 70 -N 65 -K 270 $ab
 check_run --precision b --transB T $small $tma --param SWZ=64 --param BK=32 --param STAGES=4 \
     --param INFLIGHT=1 --param KACC=4 -M 70 -N 65 -K 300 $ab
+# The 192-wide tile (wgmma.m64n192k16), which with KACC needs TMA: two tiles of N, edges, K's tail.
+check_run --precision h --transB T $tma --param BN=192 --param WGM=2 --param SWZ=128 --param BK=64 \
+    --param STAGES=3 --param INFLIGHT=1 --param KACC=4 -M 140 -N 250 -K 300 $ab
 # More than 256 k in the tensor core's own sums is refused, in one line: all of K past 256, and
 # KACC steps of more than 256 k.
 for bad_acc in "--param KACC=0 -K 300" "--param KACC=16 --param BK=32 -K 300"; do
@@ -338,6 +341,8 @@ check_run --precision h --transA T --transB T $tmamn --param STAGES=3 -M 70 -N 6
 check_run --precision h --param TMA=1 --param SWZ=128 --param BK=64 --param STAGES=4 \
     --param INFLIGHT=1 --param KACC=4 -M 140 -N 130 -K 600 --ldb 136 $ab
 check_run --precision b --transA T $tmamn --param SPLITK=3 -M 140 -N 130 -K 900 $ab
+check_run --precision b $tmamn --param BN=192 --param WGM=1 --param STAGES=3 -M 70 -N 250 -K 100 \
+    --ldb 256 $ab
 caught 's|r0 + 64 \* g, k0, to|r0, k0, to|' "TMA: MN-major boxes all at the first 64 rows" \
     --param WGM=1 --param BN=128 $tmamn -M 64 -N 128 -K 64
 caught 's|SWIZZLE((j \* b0 + i) \* ES, b0 \* ES)|(j * b0 + i) * ES|' "TMA: boxes unswizzled" \

@@ -272,10 +272,10 @@ static gb_preset_t f5_presets[] = {
     {"bgemm_wgmma_128x128", "the bfloat16 twin of hgemm_wgmma_128x128", 8u, 9, f5_s2_names, f5_s2_values},
 };
 static char *f6_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
-static char *f6_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || BN <= 128", "RUNSUM == 0 || KACC > 0", "SWZ == 2 * BK && PADL == 0"};
+static char *f6_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || BN <= 128 || (BN == 192 && TMA == 1)", "RUNSUM == 0 || KACC > 0", "SWZ == 2 * BK && PADL == 0"};
 static char *f6_let_names[] = {"P", "T", "PS", "D"};
 static char *f6_let_exprs[] = {"max(1, min(SPLITK, K / 256))", "ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "P", "(P == 1) * T"};
-static long f6_p0_values[] = {64, 128, 256};
+static long f6_p0_values[] = {64, 128, 192, 256};
 static long f6_p1_values[] = {1, 2};
 static long f6_p2_values[] = {16, 32, 64};
 static long f6_p3_values[] = {2, 3, 4, 5, 6, 7, 8};
@@ -291,7 +291,7 @@ static long f6_p12_values[] = {0, 1, 2};
 static long f6_p13_values[] = {0, 1};
 static long f6_p14_values[] = {0, 1};
 static gb_param_t f6_params[] = {
-    {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f6_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"BN", "columns of the tile: the N of every wgmma.m64nNk16 (192 with KACC only with TMA, whose registers it needs)", 128L, f6_p0_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f6_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"BK", "K step of a stage: BK/16 MMAs per warp group", 32L, f6_p2_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"STAGES", "local-memory stages of A's and B's tiles, filled STAGES - 1 - INFLIGHT steps ahead (227 KB in all at most on sm_90: a kernel's own local arrays may take more than the 48 KB NVIDIA's OpenCL reports, bench/notes/wgmma.md#local-227k)", 3L, f6_p3_values, 7, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -324,10 +324,10 @@ static gb_preset_t f6_presets[] = {
     {"bgemm_wgmma_mn_128x128x64", "the same in bfloat16", 8u, 10, f6_s3_names, f6_s3_values},
 };
 static char *f7_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
-static char *f7_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || BN <= 128", "RUNSUM == 0 || KACC > 0", "SWZ == 0 || (SWZ == 2 * BK && PADL == 0)", "TMA == 0 || SWZ > 0"};
+static char *f7_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || BN <= 128 || (BN == 192 && TMA == 1)", "RUNSUM == 0 || KACC > 0", "SWZ == 0 || (SWZ == 2 * BK && PADL == 0)", "TMA == 0 || SWZ > 0"};
 static char *f7_let_names[] = {"P", "T", "PS", "D"};
 static char *f7_let_exprs[] = {"max(1, min(SPLITK, K / 256))", "ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "P", "(P == 1) * T"};
-static long f7_p0_values[] = {64, 128, 256};
+static long f7_p0_values[] = {64, 128, 192, 256};
 static long f7_p1_values[] = {1, 2};
 static long f7_p2_values[] = {16, 32, 64};
 static long f7_p3_values[] = {2, 3, 4, 5, 6, 7, 8};
@@ -343,7 +343,7 @@ static long f7_p12_values[] = {0, 1, 2};
 static long f7_p13_values[] = {0, 1};
 static long f7_p14_values[] = {0, 1};
 static gb_param_t f7_params[] = {
-    {"BN", "columns of the tile: the N of every wgmma.m64nNk16", 128L, f7_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"BN", "columns of the tile: the N of every wgmma.m64nNk16 (192 with KACC only with TMA, whose registers it needs)", 128L, f7_p0_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f7_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"BK", "K step of a stage: BK/16 MMAs per warp group", 32L, f7_p2_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"STAGES", "local-memory stages of A's and B's tiles, filled STAGES - 1 - INFLIGHT steps ahead (227 KB in all at most on sm_90: a kernel's own local arrays may take more than the 48 KB NVIDIA's OpenCL reports, bench/notes/wgmma.md#local-227k)", 3L, f7_p3_values, 7, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -1229,7 +1229,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "1d3470a09b37b921e8f3f806b98f6ad0db96622dbf90ffc469a126df7df38b94",
+    .program_digest = "2181b7a578e3e20059dd1ed4826ad5ff66d279ea3a9dc7e967720480b4b7f78a",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1266,7 +1266,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_mn.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "1d3470a09b37b921e8f3f806b98f6ad0db96622dbf90ffc469a126df7df38b94",
+    .program_digest = "2181b7a578e3e20059dd1ed4826ad5ff66d279ea3a9dc7e967720480b4b7f78a",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1305,7 +1305,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "1d3470a09b37b921e8f3f806b98f6ad0db96622dbf90ffc469a126df7df38b94",
+    .program_digest = "2181b7a578e3e20059dd1ed4826ad5ff66d279ea3a9dc7e967720480b4b7f78a",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1780,7 +1780,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "1d3470a09b37b921e8f3f806b98f6ad0db96622dbf90ffc469a126df7df38b94",
+    .program_digest = "2181b7a578e3e20059dd1ed4826ad5ff66d279ea3a9dc7e967720480b4b7f78a",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
