@@ -219,6 +219,8 @@ check_run --precision h --transB T $tma --param BN=128 --param WGM=1 --param SWZ
     --param STAGES=2 --param KACC=2 -M 70 -N 130 -K 150 $ab
 check_run --precision h --transB T $small $tma --param SWZ=64 --param BK=32 --param SPLITK=4 \
     -M 70 -N 65 -K 1100 $ab
+check_run --precision h --transB T $small $tma --param SWZ=64 --param BK=32 --param SPLITK=4 \
+    --param STAGES=4 --param INFLIGHT=1 --param KACC=2 -M 70 -N 65 -K 1100 $ab
 # B's tile with fewer chunks than work-items (64 x 16 against 256): half of them copy none of it.
 check_run --precision h --transB T $core --param BN=64 --param WGM=2 --param BK=16 \
     --param STAGES=3 -M 140 -N 70 -K 77 $ab
