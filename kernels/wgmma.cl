@@ -1148,18 +1148,21 @@ XW_INLINE void tma_tile(local elem *tile, global const ulong *map, const int k0,
         tma_box(tile, map, k0, r0, to);
     }
 }
+/* A stage's tiles at k0: A's at m0 from the map at gmap, B's at n0 from the one after it (to: as
+ * tma_tile). */
+XW_INLINE void tma_stage(local elem *stage, global const ulong *gmap, const int k0, const int m0,
+                         const int n0, const uint to)
+{
+    tma_tile(stage, gmap, k0, m0, BM, ANM, to);
+    tma_tile(stage + AT_E, gmap + 16, k0, n0, BN, BNM, to);
+}
 #if EMU
 #define TMA_SETUP() tma_setup(gmap, A, M, lda, B, N, ldb, K, tid)
 #define TMA_FILL(st, s)                                                                            \
-    do {                                                                                           \
-        const int k0_ = (s0 + (s)) * BK;                                                           \
-        tma_tile(tiles + (st) * STAGE_E, gmap, k0_, m0, BM, ANM, (uint)tid);                       \
-        tma_tile(tiles + (st) * STAGE_E + AT_E, gmap + 16, k0_, n0, BN, BNM, (uint)tid);           \
-    } while (0)
+    tma_stage(tiles + (st) * STAGE_E, gmap, (s0 + (s)) * BK, m0, n0, (uint)tid)
 #define TMA_WAIT(st, parity) barrier(CLK_LOCAL_MEM_FENCE)
 #else
-/* Stage st's fill (tid 0): its bytes announced to its mbarrier, then A's tile at (m0, k0) and
- * B's at (n0, k0). */
+/* Stage st's fill (tid 0): its bytes announced to its mbarrier, then its tiles. */
 XW_INLINE void tma_fill(local elem *stage, local ulong *bar, global const ulong *gmap,
                         const int k0, const int m0, const int n0)
 {
@@ -1167,8 +1170,7 @@ XW_INLINE void tma_fill(local elem *stage, local ulong *bar, global const ulong 
     __asm__ volatile("//@{ .reg .b64 tx; mbarrier.arrive.expect_tx.shared::cta.b64 tx, [%0], %1; }"
                      ::"r"(b), "r"(TMA_BYTES)
                      : "memory");
-    tma_tile(stage, gmap, k0, m0, BM, ANM, b);
-    tma_tile(stage + AT_E, gmap + 16, k0, n0, BN, BNM, b);
+    tma_stage(stage, gmap, k0, m0, n0, b);
 }
 #define TMA_SETUP() tma_setup(maps, gmap, A, M, lda, B, N, ldb, K, bars, tid)
 #define TMA_FILL(st, s)                                                                            \

@@ -1035,16 +1035,16 @@ static void test_wgmma_pieces(void)
     gb_registry_close(reg);
 }
 
-/* A row-NT problem of h (M x N x K) planned with cfg on dev into r; whether it was. */
-static int plan_h_nt(const gb_config_t *cfg, const gb_device_info_t *dev, size_t m, size_t n,
-                     size_t k, gb_route_t *r)
+/* A row-major problem of h (M x N x K, B transposed by tb) into *p, planned with cfg on dev
+ * into r; whether it was. */
+static int plan_h(const gb_config_t *cfg, const gb_device_info_t *dev, size_t m, size_t n, size_t k,
+                  gb_trans_t tb, gb_problem_t *p, gb_route_t *r)
 {
     char msg[256];
-    gb_problem_t p;
-    gb_problem_init(&p, GB_PREC_H, m, n, k);
-    p.trans_b = GB_TRANS;
-    gb_problem_check(&p, NULL, 0);
-    return CHECK_RC(gb__route_plan(cfg, &p, dev, r, msg, sizeof msg), GB_OK);
+    gb_problem_init(p, GB_PREC_H, m, n, k);
+    p->trans_b = tb;
+    gb_problem_check(p, NULL, 0);
+    return CHECK_RC(gb__route_plan(cfg, p, dev, r, msg, sizeof msg), GB_OK);
 }
 
 /* hgemm_wgmma_nt with TMA=1: the workspace gains 256 bytes a work-group (its two tensor maps),
@@ -1066,54 +1066,51 @@ static void test_tma_workspace(void)
         {4000, 4000, 4096, 1, 0, 1024 * 256}, /* 32 x 32, the last ragged */
         {512, 512, 32768, 8, 8 * 16 * 128 * 128 * 4, 8 * 16 * 128 * 128 * 4 + 8 * 16 * 256},
     };
+    gb_config_t cfg, mn, nt;
+    if (!CHECK_RC(gb_config_resolve(reg, "hgemm_wgmma_nt_128x128x64", NULL, &cfg, msg, sizeof msg),
+                  GB_OK) ||
+        !CHECK_RC(gb_config_resolve(reg, "hgemm_wgmma_mn_128x128x64", NULL, &mn, msg, sizeof msg),
+                  GB_OK) ||
+        !CHECK_RC(gb_config_resolve(reg, "hgemm_wgmma_nt_128x128", NULL, &nt, msg, sizeof msg),
+                  GB_OK)) {
+        gb_registry_close(reg);
+        return;
+    }
+    gb_problem_t p;
+    gb_route_t r;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         for (int tma = 0; tma < 2; tma++) {
-            gb_config_t cfg;
-            if (!CHECK_RC(gb_config_resolve(reg, "hgemm_wgmma_nt_128x128x64", NULL, &cfg, msg,
-                                            sizeof msg),
-                          GB_OK))
-                continue;
             gb_params_set(&cfg.params, "TMA", tma);
             gb_params_set(&cfg.params, "SPLITK", cases[i].splitk);
-            gb_route_t r;
             const size_t want = tma ? cases[i].tma1 : cases[i].tma0;
-            if (plan_h_nt(&cfg, &dev, cases[i].m, cases[i].n, cases[i].k, &r) &&
+            if (plan_h(&cfg, &dev, cases[i].m, cases[i].n, cases[i].k, GB_TRANS, &p, &r) &&
                 !CHECK(r.ws_bytes == want || (want == 0 && r.ws_bytes <= 16)))
                 printf("    %zu x %zu x %zu TMA %d: %zu bytes of workspace, want %zu\n", cases[i].m,
                        cases[i].n, cases[i].k, tma, r.ws_bytes, want);
         }
-    /* hgemm_wgmma_mn (row-NN) takes TMA too, with the same slots; without SWZ it is refused. */
-    gb_config_t mn;
-    if (CHECK_RC(gb_config_resolve(reg, "hgemm_wgmma_mn_128x128x64", NULL, &mn, msg, sizeof msg),
-                 GB_OK)) {
-        gb_params_set(&mn.params, "TMA", 1);
-        gb_problem_t p;
-        gb_problem_init(&p, GB_PREC_H, 4096, 4096, 4096);
-        gb_problem_check(&p, NULL, 0);
-        gb_route_t r;
-        if (CHECK_RC(gb__route_plan(&mn, &p, &dev, &r, msg, sizeof msg), GB_OK))
-            CHECK(r.ws_bytes == 1024 * 256);
-        gb_config_t nt;
-        if (CHECK_RC(gb_config_resolve(reg, "hgemm_wgmma_nt_128x128", NULL, &nt, msg, sizeof msg),
-                     GB_OK)) {
-            gb_params_set(&nt.params, "TMA", 1);
-            gb_params_set(&nt.params, "SWZ", 0);
-            gb_params_set(&nt.params, "PADL", 1);
-            p.trans_b = GB_TRANS;
-            CHECK(gb_config_check(&nt, &dev, GB_PREC_H, &p, msg, sizeof msg) != GB_OK);
-            CHECK_HAS(msg, "TMA == 0 || SWZ > 0");
-            /* The 192-wide tile with the sums of KACC steps takes TMA's registers: cp.async is
-             * refused, TMA taken. */
-            gb_params_set(&nt.params, "SWZ", 64);
-            gb_params_set(&nt.params, "PADL", 0);
-            gb_params_set(&nt.params, "BN", 192);
-            gb_params_set(&nt.params, "TMA", 0);
-            CHECK(gb_config_check(&nt, &dev, GB_PREC_H, &p, msg, sizeof msg) != GB_OK);
-            CHECK_HAS(msg, "BN == 192 && TMA == 1");
-            gb_params_set(&nt.params, "TMA", 1);
-            CHECK_RC(gb_config_check(&nt, &dev, GB_PREC_H, &p, msg, sizeof msg), GB_OK);
-        }
-    }
+    /* hgemm_wgmma_mn (row-NN) takes TMA too, with the same slots. */
+    gb_params_set(&mn.params, "TMA", 1);
+    if (plan_h(&mn, &dev, 4096, 4096, 4096, GB_NOTRANS, &p, &r))
+        CHECK(r.ws_bytes == 1024 * 256);
+    /* Without the swizzle (SWZ 0) TMA is refused. */
+    gb_problem_init(&p, GB_PREC_H, 4096, 4096, 4096);
+    p.trans_b = GB_TRANS;
+    gb_problem_check(&p, NULL, 0);
+    gb_params_set(&nt.params, "TMA", 1);
+    gb_params_set(&nt.params, "SWZ", 0);
+    gb_params_set(&nt.params, "PADL", 1);
+    CHECK(gb_config_check(&nt, &dev, GB_PREC_H, &p, msg, sizeof msg) != GB_OK);
+    CHECK_HAS(msg, "TMA == 0 || SWZ > 0");
+    /* The 192-wide tile with the sums of KACC steps takes TMA's registers: cp.async is refused,
+     * TMA taken. */
+    gb_params_set(&nt.params, "SWZ", 64);
+    gb_params_set(&nt.params, "PADL", 0);
+    gb_params_set(&nt.params, "BN", 192);
+    gb_params_set(&nt.params, "TMA", 0);
+    CHECK(gb_config_check(&nt, &dev, GB_PREC_H, &p, msg, sizeof msg) != GB_OK);
+    CHECK_HAS(msg, "BN == 192 && TMA == 1");
+    gb_params_set(&nt.params, "TMA", 1);
+    CHECK_RC(gb_config_check(&nt, &dev, GB_PREC_H, &p, msg, sizeof msg), GB_OK);
     gb_registry_close(reg);
 }
 
@@ -1143,8 +1140,9 @@ static void test_row_lines(void)
         return;
     }
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gb_problem_t p;
         gb_route_t r;
-        if (!plan_h_nt(&cfg, &dev, cases[i].m, cases[i].n, cases[i].k, &r))
+        if (!plan_h(&cfg, &dev, cases[i].m, cases[i].n, cases[i].k, GB_TRANS, &p, &r))
             continue;
         const size_t ld = cases[i].ld;
         if (!CHECK(r.copy[0] == (ld != 0) && r.copy[1] == (ld != 0) &&

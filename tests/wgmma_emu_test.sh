@@ -285,7 +285,7 @@ caught 's|\*at = SWIZZLE(\*r \* SWZ + 16 \* \*kc, SWZ) / ES;|*at = (*r * SWZ + 1
 # TMA=1's side, under its emulation: a box at the wrong rows, the maps over the split's sums, and
 # no zeros past K.
 tma64="$small --param TMA=1 --param PADL=0 --param SWZ=64 --param BK=32"
-caught 's|k0_, m0, BM, ANM|k0_, n0, BM, ANM|' \
+caught 's|k0, m0, BM, ANM, to|k0, n0, BM, ANM, to|' \
     "TMA: A's box at B's rows" $tma64 -M 70 -N 65 -K 100
 caught 's|(tile_count(M, N) - D) \* BM \* BN : 0;|0 : 0;|' \
     "TMA: the maps over the split's sums" $tma64 --param SPLITK=4 -M 70 -N 65 -K 1100
