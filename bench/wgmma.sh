@@ -40,9 +40,16 @@ trap 'rm -rf "$tmp"' EXIT
 presets() {
     [ -n "${PRESETS:-}" ] && { echo "$PRESETS" | tr ',' '\n' | grep "^$1" | tr '\n' ' '; return; }
     case $1 in
-    s) echo "sgemm_wgmma_128x128 sgemm_wgmma_64x128 sgemm_wgmma_128x64 sgemm_wgmma_128x128x32_split sgemm_wgmma_64x64x32_split" ;;
-    h) echo "hgemm_wgmma_nt_64x128 hgemm_wgmma_nt_128x128 hgemm_wgmma_nt_128x128x64 hgemm_wgmma_nt_128x128x64_tma hgemm_wgmma_mn_64x128 hgemm_wgmma_mn_128x128x64 hgemm_wgmma_128x128 hgemm_wgmma_128x256" ;;
-    b) echo "bgemm_wgmma_nt_64x128 bgemm_wgmma_nt_128x128 bgemm_wgmma_nt_128x128x64 bgemm_wgmma_nt_128x128x64_tma bgemm_wgmma_mn_64x128 bgemm_wgmma_mn_128x128x64 bgemm_wgmma_128x128" ;;
+    s) echo "sgemm_wgmma_128x128 sgemm_wgmma_64x128 sgemm_wgmma_128x64" \
+            "sgemm_wgmma_128x128x32_split sgemm_wgmma_64x64x32_split" ;;
+    h) echo "hgemm_wgmma_nt_64x128 hgemm_wgmma_nt_128x128 hgemm_wgmma_nt_128x128x64" \
+            "hgemm_wgmma_nt_128x128x64_tma hgemm_wgmma_nt_128x192x64_tma" \
+            "hgemm_wgmma_mn_64x128 hgemm_wgmma_mn_128x128x64" \
+            "hgemm_wgmma_mn_128x128x64_tma hgemm_wgmma_128x128 hgemm_wgmma_128x256" ;;
+    b) echo "bgemm_wgmma_nt_64x128 bgemm_wgmma_nt_128x128 bgemm_wgmma_nt_128x128x64" \
+            "bgemm_wgmma_nt_128x128x64_tma bgemm_wgmma_nt_128x192x64_tma" \
+            "bgemm_wgmma_mn_64x128 bgemm_wgmma_mn_128x128x64" \
+            "bgemm_wgmma_mn_128x128x64_tma bgemm_wgmma_128x128" ;;
     esac
 }
 # row PREC NAME ARGS...: one validated run, one line: the verdicts, or why it failed.

@@ -315,6 +315,10 @@ static char *f6_s2_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "
 static long f6_s2_values[] = {128, 2, 64, 4, 0, 4, 0, 128, 8, 1};
 static char *f6_s3_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "GROUPM", "EDGES"};
 static long f6_s3_values[] = {128, 2, 64, 4, 0, 4, 0, 128, 8, 1};
+static char *f6_s4_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "TMA", "GROUPM", "EDGES"};
+static long f6_s4_values[] = {128, 2, 64, 6, 1, 4, 0, 128, 1, 8, 1};
+static char *f6_s5_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "TMA", "GROUPM", "EDGES"};
+static long f6_s5_values[] = {128, 2, 64, 6, 1, 4, 0, 128, 1, 8, 1};
 static char *f6_unsplit_names[] = {"SPLITK"};
 static long f6_unsplit_values[] = {1};
 static gb_preset_t f6_presets[] = {
@@ -322,6 +326,8 @@ static gb_preset_t f6_presets[] = {
     {"bgemm_wgmma_mn_64x128", "the same in bfloat16", 8u, 10, f6_s1_names, f6_s1_values},
     {"hgemm_wgmma_mn_128x128x64", "hgemm_wgmma_nt_128x128x64's configuration (128 KB of local memory) with MN-major operands read transposed", 4u, 10, f6_s2_names, f6_s2_values},
     {"bgemm_wgmma_mn_128x128x64", "the same in bfloat16", 8u, 10, f6_s3_names, f6_s3_values},
+    {"hgemm_wgmma_mn_128x128x64_tma", "hgemm_wgmma_nt_128x128x64_tma's configuration with MN-major operands filled by the tensor memory accelerator, boxes of 64 rows x 64 k: 545.3 and 619.8 TFLOP/s at 4096 and 8192 on the H200 in row-NN, where the transposing route makes 432.7 and 544.7 (bench/notes/wgmma.md#tma-mn)", 4u, 11, f6_s4_names, f6_s4_values},
+    {"bgemm_wgmma_mn_128x128x64_tma", "the same in bfloat16: 529.1 and 624.4 TFLOP/s at 4096 and 8192 in row-NN", 8u, 11, f6_s5_names, f6_s5_values},
 };
 static char *f7_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
 static char *f7_constraints[] = {"STAGES - INFLIGHT >= 2", "(KACC > 0 && KACC * BK <= 256) || K <= 256", "KACC == 0 || BN <= 128 || (BN == 192 && TMA == 1)", "RUNSUM == 0 || KACC > 0", "SWZ == 0 || (SWZ == 2 * BK && PADL == 0)", "TMA == 0 || SWZ > 0"};
@@ -375,6 +381,10 @@ static char *f7_s6_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "
 static long f7_s6_values[] = {128, 2, 64, 6, 1, 4, 0, 128, 1, 8, 1};
 static char *f7_s7_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "TMA", "GROUPM", "EDGES"};
 static long f7_s7_values[] = {128, 2, 64, 6, 1, 4, 0, 128, 1, 8, 1};
+static char *f7_s8_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "TMA", "GROUPM", "EDGES"};
+static long f7_s8_values[] = {192, 2, 64, 5, 1, 4, 0, 128, 1, 8, 1};
+static char *f7_s9_names[] = {"BN", "WGM", "BK", "STAGES", "INFLIGHT", "KACC", "PADL", "SWZ", "TMA", "GROUPM", "EDGES"};
+static long f7_s9_values[] = {192, 2, 64, 5, 1, 4, 0, 128, 1, 8, 1};
 static char *f7_unsplit_names[] = {"SPLITK"};
 static long f7_unsplit_values[] = {1};
 static gb_preset_t f7_presets[] = {
@@ -386,6 +396,8 @@ static gb_preset_t f7_presets[] = {
     {"bgemm_wgmma_nt_128x128x64", "the bfloat16 twin of hgemm_wgmma_nt_128x128x64", 8u, 10, f7_s5_names, f7_s5_values},
     {"hgemm_wgmma_nt_128x128x64_tma", "hgemm_wgmma_nt_128x128x64 with its six stages (192 KB) filled by the tensor memory accelerator and a step's MMAs still running while the next step's are issued (waited for at the end of each 256 k, whose sums are then added in FP32): 542.0 TFLOP/s at 4096 and 618.8 at 8192 on the H200 in row-NT, 1.04 and 0.87 of cuBLAS in the same runs (the default timing; bench/notes/wgmma.md#wgmma-inflight-kacc)", 4u, 11, f7_s6_names, f7_s6_values},
     {"bgemm_wgmma_nt_128x128x64_tma", "the bfloat16 twin of hgemm_wgmma_nt_128x128x64_tma: 529.7 and 628.2 TFLOP/s at 4096 and 8192, 0.87 and 0.85 of cuBLAS", 8u, 11, f7_s7_names, f7_s7_values},
+    {"hgemm_wgmma_nt_128x192x64_tma", "hgemm_wgmma_nt_128x128x64_tma with a 128x192 tile (wgmma.m64n192k16, 96 + 96 accumulators a lane) and five stages (205 KB): 654.2 TFLOP/s at 8192 on the H200 in row-NT where the 128 tile makes 613.1, 0.92 of cuBLAS; below the 128 tile at 4096 and under (bench/notes/wgmma.md#wgmma-192)", 4u, 11, f7_s8_names, f7_s8_values},
+    {"bgemm_wgmma_nt_128x192x64_tma", "the bfloat16 twin of hgemm_wgmma_nt_128x192x64_tma: 670.9 TFLOP/s at 8192, 0.90 of cuBLAS", 8u, 11, f7_s9_names, f7_s9_values},
 };
 static char *f8_args[] = {"M", "N", "K", "alpha", "imgA", "imgB", "beta", "C", "offC", "ldc"};
 static char *f8_extensions[] = {"cl_intel_subgroups", "cl_intel_required_subgroup_size"};
@@ -1287,7 +1299,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "2 * M * N + (PS > 1) * 4 * PS * M * N",
     .precisions = 12u, .layouts = 13u,
     .nargs = 17, .nconstraints = 5, .nextensions = 0, .nlets = 4,
-    .nparams = 15, .npresets = 4,
+    .nparams = 15, .npresets = 6,
     .args = f6_args,
     .constraints = f6_constraints,
     .let_names = f6_let_names,
@@ -1326,7 +1338,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "2 * M * N + (PS > 1) * 4 * PS * M * N",
     .precisions = 12u, .layouts = 2u,
     .nargs = 17, .nconstraints = 6, .nextensions = 0, .nlets = 4,
-    .nparams = 15, .npresets = 8,
+    .nparams = 15, .npresets = 10,
     .args = f7_args,
     .constraints = f7_constraints,
     .let_names = f7_let_names,
