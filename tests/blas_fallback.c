@@ -1,0 +1,145 @@
+/* blas_fallback.c: a tuned entry whose kernel does not build on the device (one made with another
+ * driver, or moved over from another device of its family) is passed over, on the default device:
+ * with the fixture family 'breaks' (BREAK=1 does not compile) among the handle's families and an
+ * entry of it the table's choice, a call runs the next candidate, right, and its choice says what
+ * was passed over and why; the refusal is kept for the handle's life (another shape of the class
+ * takes the next candidate without building it again); the same family with BREAK=0 is taken;
+ * a kernel set on the handle that does not build fails the call (the caller's word). Linked
+ * against the static library, whose private symbols it reads, and the harness (the fixture's
+ * metadata). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemmbench.h"
+#include "rt/blas/blas_int.h"
+#include "blas_check.h"
+
+#define DIM 48
+
+static gb_blas_t *h;
+static cl_command_queue q;
+
+/* An entry of this device for s row-NN at m x n x k: kernel 'breaks' with BREAK=brk. */
+static void plant(int brk, size_t m, size_t n, size_t k)
+{
+    gb_tuned_t t;
+    gb_tuned_entry_t e;
+    char msg[256];
+    memset(&e, 0, sizeof e);
+    gb__copy(e.device, sizeof e.device, h->dev.name);
+    gb__copy(e.platform, sizeof e.platform, h->dev.platform_name);
+    gb__copy(e.driver, sizeof e.driver, h->dev.driver);
+    gb__copy(e.source, sizeof e.source, "file");
+    gb__copy(e.layout, sizeof e.layout, "row-NN");
+    gb__copy(e.kernel, sizeof e.kernel, "breaks");
+    e.precision = GB_PREC_S;
+    e.m = m;
+    e.n = n;
+    e.k = k;
+    gb_shape_class(m, n, k, e.shape_class, sizeof e.shape_class);
+    e.gflops = 1;
+    char ps[64];
+    snprintf(ps, sizeof ps, "BREAK=%d", brk);
+    CHECK(gb_params_parse(&e.params, ps, msg, sizeof msg) == GB_OK);
+    gb_tuned_init(&t);
+    CHECK(gb_tuned_add(&t, &e) == GB_OK);
+    CHECK(gb_blas__add_tuned(h, &t) == GB_OK);
+    gb_tuned_free(&t);
+}
+
+/* C = A B at m x n x k (row-major, no transpositions) on the handle, checked against a
+ * double-precision product by the bound K u sum |a||b| (u of single, with a margin of 2). */
+static int gemm_right(size_t m, size_t n, size_t k)
+{
+    float *a = malloc(m * k * sizeof *a), *b = malloc(k * n * sizeof *b),
+          *c = malloc(m * n * sizeof *c);
+    for (size_t i = 0; i < m * k; i++)
+        a[i] = (float)uniform();
+    for (size_t i = 0; i < k * n; i++)
+        b[i] = (float)uniform();
+    cl_int err;
+    cl_context ctx = gb_blas_context(h);
+    cl_mem da = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, m * k * 4, a, &err);
+    cl_mem db = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, k * n * 4, b, &err);
+    cl_mem dc = clCreateBuffer(ctx, CL_MEM_READ_WRITE, m * n * 4, NULL, &err);
+    int ok = gb_sgemm(h, GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, m, n, k, 1.0f, da,
+                      0, k, db, 0, n, 0.0f, dc, 0, n, q, 0, NULL, NULL) == GB_OK &&
+             clEnqueueReadBuffer(q, dc, CL_TRUE, 0, m * n * 4, c, 0, NULL, NULL) == CL_SUCCESS;
+    for (size_t i = 0; ok && i < m; i++)
+        for (size_t j = 0; j < n; j++) {
+            double ref = 0, mag = 0;
+            for (size_t l = 0; l < k; l++) {
+                const double x = (double)a[i * k + l] * (double)b[l * n + j];
+                ref += x;
+                mag += fabs(x);
+            }
+            ok &= fabs((double)c[i * n + j] - ref) <= 2.0 * (double)k * 0x1p-24 * mag;
+        }
+    clReleaseMemObject(da);
+    clReleaseMemObject(db);
+    clReleaseMemObject(dc);
+    free(a);
+    free(b);
+    free(c);
+    return ok;
+}
+
+static int chosen(size_t m, size_t n, size_t k, gb_blas_choice_t *c)
+{
+    const int rc = gb_blas_choose(h, 's', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, m,
+                                  n, k, c);
+    printf("%zux%zux%zu: %s %s (%s)\n", m, n, k, c->kernel, c->params, c->why);
+    return rc;
+}
+
+int main(void)
+{
+    int rc = gb_blas_open_device(&h, getenv("GB_TEST_PLATFORM"), getenv("GB_TEST_DEVICE"));
+    if (rc != GB_OK) {
+        fprintf(stderr, "no device: %s\n", gb_blas_errmsg());
+        return 77;
+    }
+    q = gb_blas_queue(h);
+    /* The fixture's family beside the built-in ones: the handle has no plan or entry yet. */
+    char msg[1024];
+    gb_registry_close(h->reg);
+    if (gb_registry_open(&h->reg, GB_FIXTURES_DIR "/breaks", msg, sizeof msg) != GB_OK) {
+        fprintf(stderr, "the fixture's family: %s\n", msg);
+        return 1;
+    }
+    CHECK(gb_blas_set_select(h, GB_BLAS_SELECT_OFF) == GB_OK);
+
+    /* An entry that does not build, the table's choice: passed over, said, and the call right. */
+    plant(1, DIM, DIM, DIM);
+    gb_blas_choice_t c;
+    CHECK(chosen(DIM, DIM, DIM, &c) == GB_OK);
+    CHECK(strcmp(c.kernel, "breaks") != 0);
+    CHECK(strstr(c.why, "breaks ") == c.why && strstr(c.why, "BREAK=1") &&
+          strstr(c.why, " did not build here (") && strstr(c.why, "not_declared_anywhere"));
+    CHECK(h->nrefused == 1);
+    CHECK(gemm_right(DIM, DIM, DIM));
+    CHECK(gemm_right(DIM + 3, DIM - 5, DIM + 1)); /* the class's other shape: no build again */
+    CHECK(h->nrefused == 1);
+    CHECK(chosen(DIM + 3, DIM - 5, DIM + 1, &c) == GB_OK && strcmp(c.kernel, "breaks") != 0);
+    CHECK(h->nrefused == 1);
+
+    /* The same family where it builds: taken. */
+    plant(0, 200, 200, 200);
+    CHECK(chosen(200, 200, 200, &c) == GB_OK && !strcmp(c.kernel, "breaks") &&
+          strstr(c.params, "BREAK=0") && !strstr(c.why, "did not build"));
+    CHECK(gemm_right(200, 200, 200));
+
+    /* The caller's word: a kernel set on the handle that does not build fails the call. */
+    CHECK(gb_blas_set_kernel(h, "breaks", "BREAK=1") == GB_OK);
+    CHECK(chosen(40, 40, 40, &c) == GB_EBUILD);
+    CHECK(!gemm_right(40, 40, 40));
+    CHECK(strstr(gb_blas_errmsg(), "OpenCL build of 'breaks' failed") != NULL);
+    CHECK(gb_blas_set_kernel(h, NULL, NULL) == GB_OK);
+    CHECK(gemm_right(40, 40, 40));
+
+    gb_blas_close(h);
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures ? 1 : 0;
+}
