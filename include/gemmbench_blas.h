@@ -212,8 +212,10 @@ GB_API int gb_zgemm_strided_batched(gb_blas_t *h, gb_blas_layout_t layout, gb_bl
 GB_API int gb_blas_set_kernel(gb_blas_t *h, const char *kernel, const char *params);
 /* What a call of this precision ('s', 'd', 'h', 'b', 'c' or 'z'), layout, transpositions and
  * shape would run, into buf: "xgemm_nv NAME=V ... (tuned: NVIDIA H100 80GB HBM3, square-4096)".
- * GB_OK, or the code the call would fail with (msg then in gb_blas_errmsg), or GB_EBADARG where
- * len is too short for the text (buf then holds as much as fits). */
+ * The choice is built first: one that does not build or fit on the device is passed over for the
+ * next candidate, and said in the why (docs/library.md). GB_OK, or the code the call would fail
+ * with (msg then in gb_blas_errmsg), or GB_EBADARG where len is too short for the text (buf then
+ * holds as much as fits). */
 GB_API int gb_blas_chosen(gb_blas_t *h, char precision, gb_blas_layout_t layout,
                           gb_blas_trans_t trans_a, gb_blas_trans_t trans_b, size_t m, size_t n,
                           size_t k, char *buf, size_t len);

@@ -88,8 +88,8 @@ static int gemm_right(size_t m, size_t n, size_t k)
 
 static int chosen(size_t m, size_t n, size_t k, gb_blas_choice_t *c)
 {
-    const int rc = gb_blas_choose(h, 's', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, m,
-                                  n, k, c);
+    const int rc =
+        gb_blas_choose(h, 's', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, m, n, k, c);
     printf("%zux%zux%zu: %s %s (%s)\n", m, n, k, c->kernel, c->params, c->why);
     return rc;
 }

@@ -76,6 +76,14 @@ typedef struct gb_scratch {
     unsigned long long used; /* when a call last took it (the handle's tick) */
 } gb_scratch_t;
 
+/* A configuration that failed to build or fit here, for problems of one precision and layout. */
+typedef struct gb_blas_refused {
+    char kernel[2 * GB_NAME_MAX];
+    gb_params_t params;
+    gb_precision_t precision;
+    char layout[8];
+} gb_blas_refused_t;
+
 struct gb_blas {
     gb_device_info_t dev;
     cl_context cl;
@@ -107,6 +115,10 @@ struct gb_blas {
     cl_command_queue measure_queue;
     pthread_t *builders;
     size_t nbuilders, capbuilders;
+    /* Configurations that did not build or fit on this device (choose.c), each for a precision
+     * and layout: every later choice passes over them. Under select_lock. */
+    gb_blas_refused_t *refused;
+    size_t nrefused, caprefused;
 };
 
 /* Element i of an array of prec's scalars, as the public functions take them: float for s, h
@@ -141,10 +153,16 @@ int gb_blas__gemm_strided(const char *fn, gb_blas_t *h, gb_precision_t prec,
 int gb_blas__fail(int code, const char *fmt, ...) GB_PRINTF(2, 3);
 
 /* The configuration a problem runs (the handle's override, else the tuning database's choice,
- * measured where the mode says) and what says it (choose.c). GB_OK, or the reason's code with
- * the message recorded. gb_blas__choice_text: "KERNEL NAME=V ... (why)" into buf, as much as
+ * measured where the mode says) and what says it (choose.c), built: a database choice that does
+ * not build or fit on the device is refused for the handle's life and the next candidate taken.
+ * plan: the built plan, the caller's (NULL: let go). GB_OK, or the reason's code with the message
+ * recorded. gb_blas__choice_text: "KERNEL NAME=V ... (why)" into buf, as much as
  * fits; returns its length (len or more: it did not fit). */
-int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_blas_choice_t *out);
+int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_blas_choice_t *out,
+                    gb_blas_plan_t **plan);
+/* Drops from tc[0..*n) the configurations refused for p on the handle (choose.c); under
+ * select_lock. */
+void gb_blas__unrefused(gb_blas_t *h, const gb_problem_t *p, gb_tuned_choice_t *tc, size_t *n);
 size_t gb_blas__choice_text(const gb_blas_choice_t *c, char *buf, size_t len);
 /* The key of problem p (alpha and beta aside: whether beta is 0), padding zeroed. */
 void gb_blas__key(const gb_problem_t *p, gb_blas_plan_key_t *key);

@@ -41,28 +41,70 @@ static int no_kernel(const gb_blas_t *h, const gb_problem_t *p)
                          h->dev.name);
 }
 
-int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_blas_choice_t *out)
+/* Whether a configuration's failure is the device's (its program does not build here, or does
+ * not fit the device's limits), so that another candidate may serve the problem. */
+static int device_refuses(int rc)
+{
+    return rc == GB_EBUILD || rc == GB_EWGSIZE || rc == GB_ELOCALMEM;
+}
+
+void gb_blas__unrefused(gb_blas_t *h, const gb_problem_t *p, gb_tuned_choice_t *tc, size_t *n)
+{
+    char tag[16];
+    gb_tuned_layout_key(p, tag, sizeof tag);
+    size_t kept = 0;
+    for (size_t i = 0; i < *n; i++) {
+        int refused = 0;
+        for (size_t j = 0; j < h->nrefused && !refused; j++) {
+            const gb_blas_refused_t *x = &h->refused[j];
+            refused = x->precision == p->precision && !strcmp(x->layout, tag) &&
+                      !strcmp(x->kernel, tc[i].kernel) &&
+                      gb_params_equal(&x->params, &tc[i].params);
+        }
+        if (!refused)
+            tc[kept++] = tc[i];
+    }
+    *n = kept;
+}
+
+/* The line of a build's message that says what failed: the log's first line naming an error,
+ * else the message's first line. */
+static const char *first_error(const char *msg)
+{
+    const char *log = strstr(msg, "build log:");
+    for (const char *l = log ? strchr(log, '\n') : NULL; l && *l; l = strchr(l, '\n')) {
+        l++;
+        const size_t len = strcspn(l, "\n");
+        const char *e = strstr(l, "error");
+        if (e && (size_t)(e - l) < len)
+            return l;
+    }
+    return msg;
+}
+
+/* Keeps c refused for problems of p's precision and layout. */
+static int refuse(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_choice_t *c)
+{
+    pthread_mutex_lock(&h->select_lock);
+    const int rc = gb__grow(&h->refused, &h->caprefused, h->nrefused + 1, sizeof *h->refused);
+    if (rc == GB_OK) {
+        gb_blas_refused_t *x = &h->refused[h->nrefused++];
+        memset(x, 0, sizeof *x);
+        gb__copy(x->kernel, sizeof x->kernel, c->kernel);
+        x->params = c->params;
+        x->precision = p->precision;
+        gb_tuned_layout_key(p, x->layout, sizeof x->layout);
+    }
+    pthread_mutex_unlock(&h->select_lock);
+    return rc == GB_OK ? GB_OK : gb_blas__fail(rc, "out of memory");
+}
+
+/* cfg checked against p and the device, named in out, and built into a plan (*plan, or let go). */
+static int check_and_build(gb_blas_t *h, const gb_problem_t *p, const gb_config_t *cfg,
+                           gb_blas_choice_t *out, gb_blas_plan_t **plan)
 {
     char msg[1024];
-    memset(out, 0, sizeof *out);
-    /* A kernel set on the handle runs its own precisions and the complex ones its real ones
-     * serve by the 1M method. */
-    if (h->has_override &&
-        (gb_precisions_1m(h->override.family->precisions) & (1u << p->precision))) {
-        *cfg = h->override;
-        gb__copy(out->why, sizeof out->why, "set on the handle");
-    } else {
-        gb_tuned_choice_t c;
-        char note[256];
-        int rc = gb_blas__select(h, p, &c, note, sizeof note);
-        if (rc != GB_OK)
-            return rc == GB_ENOKERNEL ? no_kernel(h, p) : rc;
-        if ((rc = gb_config_resolve(h->reg, c.kernel, &c.params, cfg, msg, sizeof msg)) != GB_OK)
-            return gb_blas__fail(rc, "%s", msg);
-        snprintf(out->why, sizeof out->why, "%s%s%s", note, note[0] ? "; " : "", c.why);
-        capture(h, p, &c);
-    }
-    const int rc = gb_config_check(cfg, &h->dev, p->precision, p, msg, sizeof msg);
+    int rc = gb_config_check(cfg, &h->dev, p->precision, p, msg, sizeof msg);
     if (rc != GB_OK)
         return gb_blas__fail(rc, "kernel '%s': %s", gb_config_name(cfg), msg);
     if (cfg->family->images)
@@ -72,7 +114,60 @@ int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_bl
                              gb_config_name(cfg));
     gb__copy(out->kernel, sizeof out->kernel, gb_config_name(cfg));
     gb_params_text(&cfg->params, out->params, sizeof out->params);
+    gb_blas_plan_t *pl;
+    if ((rc = gb_blas__plan_build(h, p, cfg, &pl)) != GB_OK)
+        return rc;
+    if (plan)
+        *plan = pl;
+    else
+        gb_blas__plan_put(h, pl);
     return GB_OK;
+}
+
+int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_blas_choice_t *out,
+                    gb_blas_plan_t **plan)
+{
+    char msg[1024];
+    memset(out, 0, sizeof *out);
+    /* A kernel set on the handle runs its own precisions and the complex ones its real ones
+     * serve by the 1M method; it is the caller's word, so its failures are not passed over. */
+    if (h->has_override &&
+        (gb_precisions_1m(h->override.family->precisions) & (1u << p->precision))) {
+        *cfg = h->override;
+        gb__copy(out->why, sizeof out->why, "set on the handle");
+        return check_and_build(h, p, cfg, out, plan);
+    }
+    /* The database's choice, and where it does not build or fit here (an entry made with
+     * another driver, or moved over from another device of its family), the next candidate:
+     * each one passed over is said before the why. The portfolio shrinks by one a turn. */
+    char passed[480] = "";
+    size_t used = 0;
+    for (int first = 1;; first = 0) {
+        gb_tuned_choice_t c;
+        char note[256];
+        int rc = gb_blas__select(h, p, &c, note, sizeof note);
+        if (rc != GB_OK && passed[0])
+            return gb_blas__fail(rc, "no candidate for this problem builds on device '%s': %s",
+                                 h->dev.name, passed);
+        if (rc != GB_OK)
+            return rc == GB_ENOKERNEL ? no_kernel(h, p) : rc;
+        if ((rc = gb_config_resolve(h->reg, c.kernel, &c.params, cfg, msg, sizeof msg)) != GB_OK)
+            return gb_blas__fail(rc, "%s", msg);
+        snprintf(out->why, sizeof out->why, "%s%s%s%s", passed, note, note[0] ? "; " : "", c.why);
+        if (first)
+            capture(h, p, &c);
+        if ((rc = check_and_build(h, p, cfg, out, plan)) == GB_OK || !device_refuses(rc))
+            return rc;
+        char ps[256];
+        gb_params_text(&c.params, ps, sizeof ps);
+        const char *err = first_error(gb_blas_errmsg());
+        const size_t line = strcspn(err, "\n");
+        gb__appendf(passed, sizeof passed, &used, "%s%s%s did not %s here (%.*s); ", c.kernel,
+                    ps[0] ? " " : "", ps, rc == GB_EBUILD ? "build" : "fit",
+                    (int)(line < 120 ? line : 120), err);
+        if ((rc = refuse(h, p, &c)) != GB_OK)
+            return rc;
+    }
 }
 
 size_t gb_blas__choice_text(const gb_blas_choice_t *c, char *buf, size_t len)
@@ -110,9 +205,7 @@ static int plan_make(gb_blas_t *h, const gb_blas_plan_key_t *key, gb_blas_plan_t
     gb_config_t cfg;
     gb_blas_choice_t c;
     int rc = key_problem(key, &p);
-    if (rc == GB_OK)
-        rc = gb_blas__choose(h, &p, &cfg, &c);
-    if (rc == GB_OK && (rc = gb_blas__plan_build(h, &p, &cfg, out)) == GB_OK)
+    if (rc == GB_OK && (rc = gb_blas__choose(h, &p, &cfg, &c, out)) == GB_OK)
         gb_blas__choice_text(&c, (*out)->chosen, sizeof(*out)->chosen);
     return rc;
 }

@@ -590,7 +590,7 @@ int gb_blas_choose(gb_blas_t *h, char precision, gb_blas_layout_t layout, gb_bla
     gb_config_t cfg;
     const int rc =
         chosen_problem("gb_blas_choose", h, precision, layout, trans_a, trans_b, m, n, k, &p);
-    return rc == GB_OK ? gb_blas__choose(h, &p, &cfg, out) : rc;
+    return rc == GB_OK ? gb_blas__choose(h, &p, &cfg, out, NULL) : rc;
 }
 
 int gb_blas_chosen(gb_blas_t *h, char precision, gb_blas_layout_t layout, gb_blas_trans_t trans_a,
@@ -604,7 +604,7 @@ int gb_blas_chosen(gb_blas_t *h, char precision, gb_blas_layout_t layout, gb_bla
     gb_config_t cfg;
     gb_blas_choice_t c;
     int rc = chosen_problem("gb_blas_chosen", h, precision, layout, trans_a, trans_b, m, n, k, &p);
-    if (rc == GB_OK && (rc = gb_blas__choose(h, &p, &cfg, &c)) == GB_OK) {
+    if (rc == GB_OK && (rc = gb_blas__choose(h, &p, &cfg, &c, NULL)) == GB_OK) {
         const size_t need = gb_blas__choice_text(&c, buf, len);
         if (need >= len)
             rc = gb_blas__fail(GB_EBADARG,

@@ -225,6 +225,7 @@ void gb_blas_close(gb_blas_t *h)
     gb_context_close(h->ctx);
     gb_registry_close(h->reg);
     gb_tuned_free(&h->db);
+    free(h->refused);
     pthread_mutex_destroy(&h->select_lock);
     pthread_mutex_destroy(&h->lock);
     free_shell(h);

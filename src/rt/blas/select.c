@@ -368,6 +368,12 @@ int gb_blas__select(gb_blas_t *h, const gb_problem_t *p, gb_tuned_choice_t *out,
         gb_tuned_portfolio(&h->db, h->reg, &h->dev, p, GB_PORTFOLIO_MAX, tc, &n, msg, sizeof msg);
     if (rc != GB_OK)
         return gb_blas__fail(rc, "%s", msg);
+    pthread_mutex_lock(&h->select_lock);
+    gb_blas__unrefused(h, p, tc, &n);
+    pthread_mutex_unlock(&h->select_lock);
+    if (!n)
+        return gb_blas__fail(GB_ENOKERNEL, "every candidate was refused on device '%s'",
+                             h->dev.name);
     *out = tc[0];
     const int mode = h->select & ~GB_BLAS_SELECT_BUILD;
     if (mode == GB_BLAS_SELECT_OFF || n == 1)
