@@ -116,7 +116,7 @@ struct gb_blas {
     pthread_t *builders;
     size_t nbuilders, capbuilders;
     /* Configurations that did not build or fit on this device (choose.c), each for a precision
-     * and layout: every later choice passes over them. Under select_lock. */
+     * and layout: every later choice passes over them (select.c). Under select_lock. */
     gb_blas_refused_t *refused;
     size_t nrefused, caprefused;
 };
@@ -160,9 +160,9 @@ int gb_blas__fail(int code, const char *fmt, ...) GB_PRINTF(2, 3);
  * fits; returns its length (len or more: it did not fit). */
 int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_blas_choice_t *out,
                     gb_blas_plan_t **plan);
-/* Drops from tc[0..*n) the configurations refused for p on the handle (choose.c); under
- * select_lock. */
-void gb_blas__unrefused(gb_blas_t *h, const gb_problem_t *p, gb_tuned_choice_t *tc, size_t *n);
+/* Keeps c refused for problems of p's precision and layout: the handle's later choices pass
+ * over it (select.c). GB_OK or GB_ENOMEM (message recorded). */
+int gb_blas__refuse(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_choice_t *c);
 size_t gb_blas__choice_text(const gb_blas_choice_t *c, char *buf, size_t len);
 /* The key of problem p (alpha and beta aside: whether beta is 0), padding zeroed. */
 void gb_blas__key(const gb_problem_t *p, gb_blas_plan_key_t *key);

@@ -48,25 +48,6 @@ static int device_refuses(int rc)
     return rc == GB_EBUILD || rc == GB_EWGSIZE || rc == GB_ELOCALMEM;
 }
 
-void gb_blas__unrefused(gb_blas_t *h, const gb_problem_t *p, gb_tuned_choice_t *tc, size_t *n)
-{
-    char tag[16];
-    gb_tuned_layout_key(p, tag, sizeof tag);
-    size_t kept = 0;
-    for (size_t i = 0; i < *n; i++) {
-        int refused = 0;
-        for (size_t j = 0; j < h->nrefused && !refused; j++) {
-            const gb_blas_refused_t *x = &h->refused[j];
-            refused = x->precision == p->precision && !strcmp(x->layout, tag) &&
-                      !strcmp(x->kernel, tc[i].kernel) &&
-                      gb_params_equal(&x->params, &tc[i].params);
-        }
-        if (!refused)
-            tc[kept++] = tc[i];
-    }
-    *n = kept;
-}
-
 /* The line of a build's message that says what failed: the log's first line naming an error,
  * else the message's first line. */
 static const char *first_error(const char *msg)
@@ -80,23 +61,6 @@ static const char *first_error(const char *msg)
             return l;
     }
     return msg;
-}
-
-/* Keeps c refused for problems of p's precision and layout. */
-static int refuse(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_choice_t *c)
-{
-    pthread_mutex_lock(&h->select_lock);
-    const int rc = gb__grow(&h->refused, &h->caprefused, h->nrefused + 1, sizeof *h->refused);
-    if (rc == GB_OK) {
-        gb_blas_refused_t *x = &h->refused[h->nrefused++];
-        memset(x, 0, sizeof *x);
-        gb__copy(x->kernel, sizeof x->kernel, c->kernel);
-        x->params = c->params;
-        x->precision = p->precision;
-        gb_tuned_layout_key(p, x->layout, sizeof x->layout);
-    }
-    pthread_mutex_unlock(&h->select_lock);
-    return rc == GB_OK ? GB_OK : gb_blas__fail(rc, "out of memory");
 }
 
 /* cfg checked against p and the device, named in out, and built into a plan (*plan, or let go). */
@@ -165,7 +129,7 @@ int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_bl
         gb__appendf(passed, sizeof passed, &used, "%s%s%s did not %s here (%.*s); ", c.kernel,
                     ps[0] ? " " : "", ps, rc == GB_EBUILD ? "build" : "fit",
                     (int)(line < 120 ? line : 120), err);
-        if ((rc = refuse(h, p, &c)) != GB_OK)
+        if ((rc = gb_blas__refuse(h, p, &c)) != GB_OK)
             return rc;
     }
 }

@@ -6,7 +6,8 @@
  * on the device, which the host computes too), is checked on a sample of C's elements against
  * the validation's bound and faithful verdict (trial.c), and is timed in rounds within a budget;
  * the fastest that passed wins and is appended to the choices file. The caller's buffers are
- * never touched: its call then runs once, with the winner. */
+ * never touched: its call then runs once, with the winner. Configurations refused on the handle
+ * (they did not build or fit here: choose.c) are left out of every portfolio. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -357,6 +358,42 @@ static size_t find_candidate(const gb_tuned_choice_t *tc, size_t n, const gb_cho
     return n;
 }
 
+/* Drops from tc[0..*n) the configurations refused for p on the handle; under select_lock. */
+static void unrefused(gb_blas_t *h, const gb_problem_t *p, gb_tuned_choice_t *tc, size_t *n)
+{
+    char tag[16];
+    gb_tuned_layout_key(p, tag, sizeof tag);
+    size_t kept = 0;
+    for (size_t i = 0; i < *n; i++) {
+        int refused = 0;
+        for (size_t j = 0; j < h->nrefused && !refused; j++) {
+            const gb_blas_refused_t *x = &h->refused[j];
+            refused = x->precision == p->precision && !strcmp(x->layout, tag) &&
+                      !strcmp(x->kernel, tc[i].kernel) &&
+                      gb_params_equal(&x->params, &tc[i].params);
+        }
+        if (!refused)
+            tc[kept++] = tc[i];
+    }
+    *n = kept;
+}
+
+int gb_blas__refuse(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_choice_t *c)
+{
+    pthread_mutex_lock(&h->select_lock);
+    const int rc = gb__grow(&h->refused, &h->caprefused, h->nrefused + 1, sizeof *h->refused);
+    if (rc == GB_OK) {
+        gb_blas_refused_t *x = &h->refused[h->nrefused++];
+        memset(x, 0, sizeof *x);
+        gb__copy(x->kernel, sizeof x->kernel, c->kernel);
+        x->params = c->params;
+        x->precision = p->precision;
+        gb_tuned_layout_key(p, x->layout, sizeof x->layout);
+    }
+    pthread_mutex_unlock(&h->select_lock);
+    return rc == GB_OK ? GB_OK : gb_blas__fail(rc, "out of memory");
+}
+
 int gb_blas__select(gb_blas_t *h, const gb_problem_t *p, gb_tuned_choice_t *out, char *note,
                     size_t len)
 {
@@ -369,7 +406,7 @@ int gb_blas__select(gb_blas_t *h, const gb_problem_t *p, gb_tuned_choice_t *out,
     if (rc != GB_OK)
         return gb_blas__fail(rc, "%s", msg);
     pthread_mutex_lock(&h->select_lock);
-    gb_blas__unrefused(h, p, tc, &n);
+    unrefused(h, p, tc, &n);
     pthread_mutex_unlock(&h->select_lock);
     if (!n)
         return gb_blas__fail(GB_ENOKERNEL, "every candidate was refused on device '%s'",
