@@ -117,7 +117,10 @@ int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_bl
             return rc == GB_ENOKERNEL ? no_kernel(h, p) : rc;
         if ((rc = gb_config_resolve(h->reg, c.kernel, &c.params, cfg, msg, sizeof msg)) != GB_OK)
             return gb_blas__fail(rc, "%s", msg);
-        snprintf(out->why, sizeof out->why, "%s%s%s%s", passed, note, note[0] ? "; " : "", c.why);
+        size_t wused = 0; /* as much as fits: what was passed over first */
+        out->why[0] = '\0';
+        gb__appendf(out->why, sizeof out->why, &wused, "%s%s%s%s", passed, note,
+                    note[0] ? "; " : "", c.why);
         if (first)
             capture(h, p, &c);
         if ((rc = check_and_build(h, p, cfg, out, plan)) == GB_OK || !device_refuses(rc))
