@@ -318,7 +318,7 @@ badfile "bad.json:14: not valid JSON" '14s/47889.4/47889.4.1/'
 # NUL or invalid UTF-8. Each refused with the line, the entry and what is wrong.
 badtext "bad.json:1: entry 0: unknown kernel 'xgem'; did you mean 'xgemm'\? \('gemmbench kernels' lists them\)$" \
     "[$(with '"xgemm"' '"xgem"')]"
-badtext "bad.json:1: entry 0: unknown kernel 'nosuchkernel' \('gemmbench kernels' lists them; a family of your own is read with --kernel-path DIR\)$" \
+badtext "bad.json:1: entry 0: unknown kernel 'nosuchkernel' \('gemmbench kernels' lists them\); a family of your own is read with --kernel-path DIR$" \
     "[$(with '"xgemm"' '"nosuchkernel"')]"
 badtext "bad.json:1: entry 0: kernel 'xgemm' has no parameter MWX; did you mean MWG\?$" \
     "[$(with '"MWG":32' '"MWX":32')]"

@@ -486,8 +486,12 @@ static int check_kernels(const gb_tuned_t *t, const char *kpath, const char *ori
             continue;
         /* The line of the key at fault: the kernel's, or where a parameter is, "params". */
         const char *key = bad == GB_ENOKERNEL || strstr(why, " precision ") ? "kernel" : "params";
-        rc = cli_error(GB_EBADARG, "%s:%zu: entry %zu: %s", origin,
-                       gb_tuned_json_line(text, len, i, key), i, why);
+        /* A name near none of this build's: perhaps a family of the user's own, which this
+         * command reads where the library does not. */
+        const int own = bad == GB_ENOKERNEL && !strstr(why, "did you mean") && !kpath;
+        rc = cli_error(GB_EBADARG, "%s:%zu: entry %zu: %s%s", origin,
+                       gb_tuned_json_line(text, len, i, key), i, why,
+                       own ? "; a family of your own is read with --kernel-path DIR" : "");
     }
     gb_registry_close(reg);
     return rc;

@@ -55,9 +55,7 @@ int gb_tuned_entry_check_kernel(const gb_tuned_entry_t *e, const gb_registry_t *
                             "them)",
                             name, near);
         return gb__fail(msg, msglen, GB_ENOKERNEL,
-                        "unknown kernel '%s' ('gemmbench kernels' lists them; a family of your "
-                        "own is read with --kernel-path DIR)",
-                        name);
+                        "unknown kernel '%s' ('gemmbench kernels' lists them)", name);
     }
     /* Its own precisions, and the complex ones its real ones serve by the 1M method. */
     const unsigned precisions = gb_precisions_1m(pre ? pre->precisions : gb_family_precisions(f));
