@@ -3,7 +3,8 @@
  * with the fixture family 'breaks' (BREAK=1 does not compile) among the handle's families and an
  * entry of it the table's choice, a call runs the next candidate, right, and its choice says what
  * was passed over and why; the refusal is kept for the handle's life (another shape of the class
- * takes the next candidate without building it again); the same family with BREAK=0 is taken;
+ * takes the next candidate without building it again); measuring a portfolio passes over such a
+ * candidate and refuses it too; the same family with BREAK=0 is taken;
  * a kernel set on the handle that does not build fails the call (the caller's word). Linked
  * against the static library, whose private symbols it reads, and the harness (the fixture's
  * metadata). */
@@ -21,8 +22,9 @@
 static gb_blas_t *h;
 static cl_command_queue q;
 
-/* An entry of this device for s row-NN at m x n x k: kernel 'breaks' with BREAK=brk. */
-static void plant(int brk, size_t m, size_t n, size_t k)
+/* An entry of this device for s at m x n x k in layout ("row-NN"): kernel 'breaks' with
+ * BREAK=brk. */
+static void plant(int brk, const char *layout, size_t m, size_t n, size_t k)
 {
     gb_tuned_t t;
     gb_tuned_entry_t e;
@@ -32,7 +34,7 @@ static void plant(int brk, size_t m, size_t n, size_t k)
     gb__copy(e.platform, sizeof e.platform, h->dev.platform_name);
     gb__copy(e.driver, sizeof e.driver, h->dev.driver);
     gb__copy(e.source, sizeof e.source, "file");
-    gb__copy(e.layout, sizeof e.layout, "row-NN");
+    gb__copy(e.layout, sizeof e.layout, layout);
     gb__copy(e.kernel, sizeof e.kernel, "breaks");
     e.precision = GB_PREC_S;
     e.m = m;
@@ -86,16 +88,25 @@ static int gemm_right(size_t m, size_t n, size_t k)
     return ok;
 }
 
+static int chosen_tb(gb_blas_trans_t tb, size_t m, size_t n, size_t k, gb_blas_choice_t *c)
+{
+    const int rc = gb_blas_choose(h, 's', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, tb, m, n, k, c);
+    printf("%zux%zux%zu%s: %s %s (%s)\n", m, n, k, tb == GB_BLAS_TRANS ? " (B^T)" : "", c->kernel,
+           c->params, c->why);
+    return rc;
+}
+
 static int chosen(size_t m, size_t n, size_t k, gb_blas_choice_t *c)
 {
-    const int rc =
-        gb_blas_choose(h, 's', GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, m, n, k, c);
-    printf("%zux%zux%zu: %s %s (%s)\n", m, n, k, c->kernel, c->params, c->why);
-    return rc;
+    return chosen_tb(GB_BLAS_NO_TRANS, m, n, k, c);
 }
 
 int main(void)
 {
+    /* The test's choices file (tests/CMakeLists.txt) emptied, so that the shape is measured. */
+    const char *choices = getenv("GEMMBENCH_CHOICES");
+    if (choices)
+        remove(choices);
     int rc = gb_blas_open_device(&h, getenv("GB_TEST_PLATFORM"), getenv("GB_TEST_DEVICE"));
     if (rc != GB_OK) {
         fprintf(stderr, "no device: %s\n", gb_blas_errmsg());
@@ -112,7 +123,7 @@ int main(void)
     CHECK(gb_blas_set_select(h, GB_BLAS_SELECT_OFF) == GB_OK);
 
     /* An entry that does not build, the table's choice: passed over, said, and the call right. */
-    plant(1, DIM, DIM, DIM);
+    plant(1, "row-NN", DIM, DIM, DIM);
     gb_blas_choice_t c;
     CHECK(chosen(DIM, DIM, DIM, &c) == GB_OK);
     CHECK(strcmp(c.kernel, "breaks") != 0);
@@ -126,10 +137,22 @@ int main(void)
     CHECK(h->nrefused == 1);
 
     /* The same family where it builds: taken. */
-    plant(0, 200, 200, 200);
+    plant(0, "row-NN", 200, 200, 200);
     CHECK(chosen(200, 200, 200, &c) == GB_OK && !strcmp(c.kernel, "breaks") &&
           strstr(c.params, "BREAK=0") && !strstr(c.why, "did not build"));
     CHECK(gemm_right(200, 200, 200));
+
+    /* Measuring the portfolio (B transposed, another layout: no refusal of it yet) passes over
+     * the candidate that does not build, and keeps it refused. */
+    CHECK(gb_blas_set_select(h, GB_BLAS_SELECT_MEASURE | GB_BLAS_SELECT_BUILD) == GB_OK);
+    plant(1, "row-NT", 120, 120, 120);
+    CHECK(chosen_tb(GB_BLAS_TRANS, 120, 120, 120, &c) == GB_OK && strcmp(c.kernel, "breaks") != 0);
+    CHECK(strstr(c.why, "measured") != NULL);
+    CHECK(h->nrefused == 2 && !strcmp(h->refused[1].layout, "row-NT"));
+    CHECK(gb_blas_set_select(h, GB_BLAS_SELECT_OFF) == GB_OK); /* the table's next: BREAK=0 */
+    CHECK(chosen_tb(GB_BLAS_TRANS, 120, 120, 120, &c) == GB_OK && !strstr(c.params, "BREAK=1") &&
+          !strstr(c.why, "did not build"));
+    CHECK(h->nrefused == 2);
 
     /* The caller's word: a kernel set on the handle that does not build fails the call. */
     CHECK(gb_blas_set_kernel(h, "breaks", "BREAK=1") == GB_OK);

@@ -163,6 +163,9 @@ int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_bl
 /* Keeps c refused for problems of p's precision and layout: the handle's later choices pass
  * over it (select.c). GB_OK or GB_ENOMEM (message recorded). */
 int gb_blas__refuse(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_choice_t *c);
+/* Whether a configuration's failure is the device's (its program does not build here, or its
+ * kernel does not fit the device's limits), so that another candidate may serve (select.c). */
+int gb_blas__device_refuses(int rc);
 size_t gb_blas__choice_text(const gb_blas_choice_t *c, char *buf, size_t len);
 /* The key of problem p (alpha and beta aside: whether beta is 0), padding zeroed. */
 void gb_blas__key(const gb_problem_t *p, gb_blas_plan_key_t *key);

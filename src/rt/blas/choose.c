@@ -41,13 +41,6 @@ static int no_kernel(const gb_blas_t *h, const gb_problem_t *p)
                          h->dev.name);
 }
 
-/* Whether a configuration's failure is the device's (its program does not build here, or does
- * not fit the device's limits), so that another candidate may serve the problem. */
-static int device_refuses(int rc)
-{
-    return rc == GB_EBUILD || rc == GB_EWGSIZE || rc == GB_ELOCALMEM;
-}
-
 /* The line of a build's message that says what failed: the log's first line naming an error,
  * else the message's first line. */
 static const char *first_error(const char *msg)
@@ -123,7 +116,7 @@ int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_bl
                     note[0] ? "; " : "", c.why);
         if (first)
             capture(h, p, &c);
-        if ((rc = check_and_build(h, p, cfg, out, plan)) == GB_OK || !device_refuses(rc))
+        if ((rc = check_and_build(h, p, cfg, out, plan)) == GB_OK || !gb_blas__device_refuses(rc))
             return rc;
         char ps[256];
         gb_params_text(&c.params, ps, sizeof ps);

@@ -252,6 +252,54 @@ static void log_candidates(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_c
     fclose(f);
 }
 
+/* Drops from tc[0..*n) the configurations refused for p on the handle; under select_lock. */
+static void unrefused(gb_blas_t *h, const gb_problem_t *p, gb_tuned_choice_t *tc, size_t *n)
+{
+    char tag[16];
+    gb_tuned_layout_key(p, tag, sizeof tag);
+    size_t kept = 0;
+    for (size_t i = 0; i < *n; i++) {
+        int refused = 0;
+        for (size_t j = 0; j < h->nrefused && !refused; j++) {
+            const gb_blas_refused_t *x = &h->refused[j];
+            refused = x->precision == p->precision && !strcmp(x->layout, tag) &&
+                      !strcmp(x->kernel, tc[i].kernel) &&
+                      gb_params_equal(&x->params, &tc[i].params);
+        }
+        if (!refused)
+            tc[kept++] = tc[i];
+    }
+    *n = kept;
+}
+
+int gb_blas__device_refuses(int rc)
+{
+    return rc == GB_EBUILD || rc == GB_EWGSIZE || rc == GB_ELOCALMEM;
+}
+
+/* gb_blas__refuse with select_lock held. */
+static int refuse_locked(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_choice_t *c)
+{
+    const int rc = gb__grow(&h->refused, &h->caprefused, h->nrefused + 1, sizeof *h->refused);
+    if (rc == GB_OK) {
+        gb_blas_refused_t *x = &h->refused[h->nrefused++];
+        memset(x, 0, sizeof *x);
+        gb__copy(x->kernel, sizeof x->kernel, c->kernel);
+        x->params = c->params;
+        x->precision = p->precision;
+        gb_tuned_layout_key(p, x->layout, sizeof x->layout);
+    }
+    return rc == GB_OK ? GB_OK : gb_blas__fail(rc, "out of memory");
+}
+
+int gb_blas__refuse(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_choice_t *c)
+{
+    pthread_mutex_lock(&h->select_lock);
+    const int rc = refuse_locked(h, p, c);
+    pthread_mutex_unlock(&h->select_lock);
+    return rc;
+}
+
 /* Measures the portfolio tc[0..n) for p and appends the choice, *out (what it took, the table's
  * choice's time over the winner's); *win its winner (n where none passed). GB_OK, or the code of
  * what stopped the measurement (message recorded). */
@@ -269,9 +317,14 @@ static int choose_by_measuring(gb_blas_t *h, const gb_problem_t *p, const gb_tun
             pending++;
             continue;
         }
-        if (gb_blas__plan_build(h, p, &c[i].cfg, &plans[i]) != GB_OK) {
+        const int built = gb_blas__plan_build(h, p, &c[i].cfg, &plans[i]);
+        if (built != GB_OK) {
             plans[i] = NULL;
             snprintf(c[i].why, sizeof c[i].why, "%.150s", gb_blas_errmsg());
+            /* Not built here: no later choice of the handle tries it again (where memory
+             * allows; without, it is only tried again). */
+            if (gb_blas__device_refuses(built))
+                (void)refuse_locked(h, p, &tc[i]);
         }
     }
     if (!h->measure_queue) {
@@ -358,42 +411,6 @@ static size_t find_candidate(const gb_tuned_choice_t *tc, size_t n, const gb_cho
     return n;
 }
 
-/* Drops from tc[0..*n) the configurations refused for p on the handle; under select_lock. */
-static void unrefused(gb_blas_t *h, const gb_problem_t *p, gb_tuned_choice_t *tc, size_t *n)
-{
-    char tag[16];
-    gb_tuned_layout_key(p, tag, sizeof tag);
-    size_t kept = 0;
-    for (size_t i = 0; i < *n; i++) {
-        int refused = 0;
-        for (size_t j = 0; j < h->nrefused && !refused; j++) {
-            const gb_blas_refused_t *x = &h->refused[j];
-            refused = x->precision == p->precision && !strcmp(x->layout, tag) &&
-                      !strcmp(x->kernel, tc[i].kernel) &&
-                      gb_params_equal(&x->params, &tc[i].params);
-        }
-        if (!refused)
-            tc[kept++] = tc[i];
-    }
-    *n = kept;
-}
-
-int gb_blas__refuse(gb_blas_t *h, const gb_problem_t *p, const gb_tuned_choice_t *c)
-{
-    pthread_mutex_lock(&h->select_lock);
-    const int rc = gb__grow(&h->refused, &h->caprefused, h->nrefused + 1, sizeof *h->refused);
-    if (rc == GB_OK) {
-        gb_blas_refused_t *x = &h->refused[h->nrefused++];
-        memset(x, 0, sizeof *x);
-        gb__copy(x->kernel, sizeof x->kernel, c->kernel);
-        x->params = c->params;
-        x->precision = p->precision;
-        gb_tuned_layout_key(p, x->layout, sizeof x->layout);
-    }
-    pthread_mutex_unlock(&h->select_lock);
-    return rc == GB_OK ? GB_OK : gb_blas__fail(rc, "out of memory");
-}
-
 int gb_blas__select(gb_blas_t *h, const gb_problem_t *p, gb_tuned_choice_t *out, char *note,
                     size_t len)
 {
@@ -405,6 +422,10 @@ int gb_blas__select(gb_blas_t *h, const gb_problem_t *p, gb_tuned_choice_t *out,
         gb_tuned_portfolio(&h->db, h->reg, &h->dev, p, GB_PORTFOLIO_MAX, tc, &n, msg, sizeof msg);
     if (rc != GB_OK)
         return gb_blas__fail(rc, "%s", msg);
+    /* The digest is the whole portfolio's, as other processes of the device see it, so that
+     * the choices they recorded are read here whatever this handle refused. */
+    char dig[17];
+    digest(tc, n, dig);
     pthread_mutex_lock(&h->select_lock);
     unrefused(h, p, tc, &n);
     pthread_mutex_unlock(&h->select_lock);
@@ -415,8 +436,6 @@ int gb_blas__select(gb_blas_t *h, const gb_problem_t *p, gb_tuned_choice_t *out,
     const int mode = h->select & ~GB_BLAS_SELECT_BUILD;
     if (mode == GB_BLAS_SELECT_OFF || n == 1)
         return GB_OK;
-    char dig[17];
-    digest(tc, n, dig);
     gb_chosen_t ch;
     pthread_mutex_lock(&h->select_lock);
     int have = h->choices[0] && gb_chosen_find(h->choices, &h->dev, p, dig, &ch) == GB_OK;
