@@ -103,10 +103,11 @@ static int chosen(size_t m, size_t n, size_t k, gb_blas_choice_t *c)
 
 int main(void)
 {
-    /* The test's choices file (tests/CMakeLists.txt) emptied, so that the shape is measured. */
-    const char *choices = getenv("GEMMBENCH_CHOICES");
-    if (choices)
-        remove(choices);
+    /* A choices file of the test's own, empty, so that the shape is measured, and no tuning
+     * file: whatever runs it (ctest, CI's sanitized build), never the user's. */
+    setenv("GEMMBENCH_CHOICES", GB_FALLBACK_CHOICES, 1);
+    setenv("GEMMBENCH_TUNED", GB_FALLBACK_CHOICES ".none", 1);
+    remove(GB_FALLBACK_CHOICES);
     int rc = gb_blas_open_device(&h, getenv("GB_TEST_PLATFORM"), getenv("GB_TEST_DEVICE"));
     if (rc != GB_OK) {
         fprintf(stderr, "no device: %s\n", gb_blas_errmsg());
