@@ -1,7 +1,8 @@
 /* choose.c: the configuration a call of the library runs: the handle's override
  * (gb_blas_set_kernel) where it has the problem's precision, else the tuning database's choice for
  * the problem on the handle's device (measured where the handle's mode says: select.c); checked
- * against the problem, and said in one line; an untuned problem appended to the capture file;
+ * against the problem and built, the next candidate taken where the database's does not build
+ * or fit here, and said in one line; an untuned problem appended to the capture file;
  * and a problem's plan, found in the handle's tables or chosen and built, and what a call of a
  * shape would run (gb_blas_choose, gb_blas_chosen). */
 #include <stdio.h>
