@@ -1035,15 +1035,20 @@ static void test_wgmma_pieces(void)
     gb_registry_close(reg);
 }
 
-/* A row-major problem of h (M x N x K, B transposed by tb) into *p, planned with cfg on dev
- * into r; whether it was. */
+/* A row-major problem of h (M x N x K, B transposed by tb) into *p. */
+static void problem_h(size_t m, size_t n, size_t k, gb_trans_t tb, gb_problem_t *p)
+{
+    gb_problem_init(p, GB_PREC_H, m, n, k);
+    p->trans_b = tb;
+    gb_problem_check(p, NULL, 0);
+}
+
+/* The same, planned with cfg on dev into r; whether it was. */
 static int plan_h(const gb_config_t *cfg, const gb_device_info_t *dev, size_t m, size_t n, size_t k,
                   gb_trans_t tb, gb_problem_t *p, gb_route_t *r)
 {
     char msg[256];
-    gb_problem_init(p, GB_PREC_H, m, n, k);
-    p->trans_b = tb;
-    gb_problem_check(p, NULL, 0);
+    problem_h(m, n, k, tb, p);
     return CHECK_RC(gb__route_plan(cfg, p, dev, r, msg, sizeof msg), GB_OK);
 }
 
@@ -1093,9 +1098,7 @@ static void test_tma_workspace(void)
     if (plan_h(&mn, &dev, 4096, 4096, 4096, GB_NOTRANS, &p, &r))
         CHECK(r.ws_bytes == 1024 * 256);
     /* Without the swizzle (SWZ 0) TMA is refused. */
-    gb_problem_init(&p, GB_PREC_H, 4096, 4096, 4096);
-    p.trans_b = GB_TRANS;
-    gb_problem_check(&p, NULL, 0);
+    problem_h(4096, 4096, 4096, GB_TRANS, &p);
     gb_params_set(&nt.params, "TMA", 1);
     gb_params_set(&nt.params, "SWZ", 0);
     gb_params_set(&nt.params, "PADL", 1);

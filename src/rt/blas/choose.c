@@ -119,12 +119,11 @@ int gb_blas__choose(gb_blas_t *h, const gb_problem_t *p, gb_config_t *cfg, gb_bl
             capture(h, p, &c);
         if ((rc = check_and_build(h, p, cfg, out, plan)) == GB_OK || !gb_blas__device_refuses(rc))
             return rc;
-        char ps[256];
-        gb_params_text(&c.params, ps, sizeof ps);
+        /* out names it already (check_and_build). */
         const char *err = first_error(gb_blas_errmsg());
         const size_t line = strcspn(err, "\n");
-        gb__appendf(passed, sizeof passed, &used, "%s%s%s did not %s here (%.*s); ", c.kernel,
-                    ps[0] ? " " : "", ps, rc == GB_EBUILD ? "build" : "fit",
+        gb__appendf(passed, sizeof passed, &used, "%s%s%s did not %s here (%.*s); ", out->kernel,
+                    out->params[0] ? " " : "", out->params, rc == GB_EBUILD ? "build" : "fit",
                     (int)(line < 120 ? line : 120), err);
         if ((rc = gb_blas__refuse(h, p, &c)) != GB_OK)
             return rc;
