@@ -154,12 +154,22 @@
 #ifndef EMU
 #define EMU 0 /* 1: emulate mma.sync through local memory (testing only, slow) */
 #endif
+#ifndef TMA
+#define TMA 0 /* dgemm_dmma in TN: 1 fills the stages by the tensor memory accelerator (below) */
+#endif
+#ifndef STAGES
+#define STAGES 2 /* TMA: local buffers of K steps, STAGES - 1 of them filling ahead */
+#endif
 
 #if !GB_NVIDIA && !EMU
 #error "mma_sync needs inline PTX mma.sync: NVIDIA GPUs only (GB_NVIDIA), or EMU=1 for testing"
 #endif
 #if !GB_ROW_MAJOR
 #error "mma_sync is row-major; column-major problems are served through the operand swap"
+#endif
+#if TMA && (GB_PRECISION != 64 || !GB_TRANS_A || GB_TRANS_B || EXPANDB || KCONT || !PAIRS || \
+            BK % 8 || STAGES < 2)
+#error "dgemm_dmma: TMA=1 copies A^T and B as stored (row-TN, double, no EXPANDB) into k-major tiles read in pairs (PAIRS=1, KCONT=0), BK a multiple of 8, STAGES >= 2"
 #endif
 #if GB_PRECISION == 64
 #define TF32X3 0
@@ -216,12 +226,38 @@ typedef float4 vec_t;
  * between neighbours along K and along M (N), and its elements per buffer. */
 #define A_KC (KCONT && A_TRANSPOSED)
 #define B_KC (KCONT && B_TRANSPOSED)
+#if TMA
+/* TMA=1: a tile is slabs of 16 rows (columns), each BK k-rows of 128 bytes (16 doubles) written
+ * by the copy engine through its 128-byte swizzle (the 16-byte unit's index XOR the k-row's
+ * index modulo 8; every slab starts on a 1024-byte boundary). So element (k, m) of A's tile is
+ * TMA_AT(k, m), the next slab BK * 16 elements on, and a lane's atoms of pairs (rows 16p + 2g and
+ * 16p + 2g + 1) are 16 p BK apart. The lane of k-slot t of k-quad j reads k-row 8 (j / 2) + 2t +
+ * j % 2 (A and B alike; any order of k inside a step gives the same sums): its pair of rows is
+ * then 16-byte unit g XOR (2t + j % 2) of that k-row, so the 8 lanes of a quarter-warp (g of one
+ * parity's pair, t = 0..3) read 8 different units, no bank conflict, where the dense rows of a
+ * copy engine without the swizzle would put the 4 k-rows of a quarter-warp on the same banks. */
+#define TMA_SWZ(e) ((e) ^ ((((e) >> 4) & 7) << 1))
+#define TMA_AT(k, m) (((m) >> 4) * (BK * 16) + TMA_SWZ((k) * 16 + ((m) & 15)))
+#define A_KS 0 /* unused: k-quads are found by KOFF */
+#define A_MS BK
+#define B_KS 0
+#define B_NS BK
+#define A_TILE (MWG * BK)
+#define B_TILE (NWG * BK)
+/* The lane's first fragment element in a tile whose warp block starts at row (column) w0, and
+ * the offset of k-quad j from it: k-rows 8 apart are 128 elements apart; an odd j is the next
+ * k-row, where the swizzle moves the lane's unit by one (its index's low bit, g's, flipped). */
+#define LANE_AT(w0) ((w0) * BK + 32 * t + 2 * (g ^ (2 * t)))
+#define KOFF(j, ks) (128 * ((j) / 2) + ((j) & 1) * kodd)
+#else
 #define A_KS (A_KC ? 1 : LDA)
 #define A_MS (A_KC ? LDK : 1)
 #define B_KS (B_KC ? 1 : LDB)
 #define B_NS (B_KC ? LDK : 1)
 #define A_TILE (A_KC ? MWG * LDK : BK * LDA)
 #define B_TILE (B_KC ? NWG * LDK : BK * LDB)
+#define KOFF(j, ks) (4 * (j) * (ks))
+#endif
 /* Whether an operand's rows (columns) pair (PAIRS, k-major tiles only); the offset along M (N)
  * of the lane's element of atom i from its first, which is row g, or 2g with pairs; and where
  * atom (i, n)'s element e of the lane lies in the warp's block: its row is the lane's own, its
@@ -553,9 +589,10 @@ XD_INLINE void read_operands(local const real *x, const int ms, const bool pair,
  * The lane's operands are read from local memory (and split) once each: all KQ k-quads of the
  * step before its first instruction (FRAG=0), or the MMAK/4 k-quads of each instruction's K
  * just before it (FRAG=1: fewer registers). With KACC=1 the step's sums start at zero. */
-XD_INLINE void multiply(local const real *as, local const real *bs, real *acc, const int warp,
-                        const int lane EMU_PARAMS)
+XD_INLINE void multiply(local const real *as, local const real *bs, const int kodd, real *acc,
+                        const int warp, const int lane EMU_PARAMS)
 {
+    (void)kodd; /* TMA's k-row step of an odd k-quad (KOFF) */
 #define JN (FRAG ? MMAK / 4 : KQ) /* k-quads held in registers at a time */
     op_t af[MI * JN], bf[NI * JN], afs[MI * JN], bfs[NI * JN];
 #if KACC == 1
@@ -583,8 +620,8 @@ XD_INLINE void multiply(local const real *as, local const real *bs, real *acc, c
             if (FRAG || kb == 0) {
 #pragma unroll
                 for (int j = 0; j < JN; j++) {
-                    read_operands(as + 4 * (j0 + j) * A_KS, A_MS, A_PAIR, MI, j, JN, af, afs);
-                    read_operands(bs + 4 * (j0 + j) * B_KS, B_NS, B_PAIR, NI, j, JN, bf, bfs);
+                    read_operands(as + KOFF(j0 + j, A_KS), A_MS, A_PAIR, MI, j, JN, af, afs);
+                    read_operands(bs + KOFF(j0 + j, B_KS), B_NS, B_PAIR, NI, j, JN, bf, bfs);
                 }
             }
 #pragma unroll
@@ -665,6 +702,104 @@ XD_INLINE void multiply(local const real *as, local const real *bs, real *acc, c
 #define STORE_A(as, ra) store_slice(as, A_KC ? LDK : LDA, MWG, A_TRANSPOSED, A_KC, tid, ra)
 #define STORE_B(bs, rb) store_slice(bs, B_KC ? LDK : LDB, NWG, B_TRANSPOSED, B_KC, tid, rb)
 
+#if TMA
+/* TMA=1 (bench/notes/dgemm.md#dmma-tma): a work-group makes its maps of A^T (K x M stored, M
+ * inner) and B (K x N, N inner), boxes of 16 x BK through the 128-byte swizzle, and publishes
+ * them to its slot of the workspace (gmap[0..32)); one work-item fills a stage: a box for each
+ * slab of 16 rows of A's tile and of 16 columns of B's, zeros past M, N and K, counted on the
+ * stage's mbarrier, where the work-group waits. STAGES - 1 stages fill while one is read. */
+#define STAGE_E (A_TILE + B_TILE)
+#if EMU
+/* The emulation (any device): a map is the numbers the kernel gives it (address, dimensions,
+ * ld), written to the workspace's slot; the copy engine is the work-group copying a box from
+ * them through the swizzle, zeros past the dimensions; the mbarrier a barrier. It checks the
+ * kernel's side (the slots, the boxes' places, the layout its reads expect), not the
+ * hardware's encoding. */
+typedef int tma_to_t; /* who copies: the work-item */
+XD_INLINE void tma_setup(local uint4 *maps, global ulong *gmap, global const real *A,
+                         const int lda, const int M, global const real *B, const int ldb,
+                         const int N, const int K, local ulong *bars, const int tid)
+{
+    (void)maps;
+    (void)bars;
+    if (tid == 0) {
+        gmap[0] = (ulong)A;
+        gmap[1] = (ulong)M;
+        gmap[2] = (ulong)K;
+        gmap[3] = (ulong)lda;
+        gmap[16] = (ulong)B;
+        gmap[17] = (ulong)N;
+        gmap[18] = (ulong)K;
+        gmap[19] = (ulong)ldb;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+}
+XD_INLINE void tma_box(local real *dst, global const ulong *map, const int c0, const int c1,
+                       const tma_to_t tid)
+{
+    global const real *x = (global const real *)map[0];
+    const int d0 = (int)map[1], d1 = (int)map[2], ld = (int)map[3];
+    for (int e = tid; e < 16 * BK; e += WGS) {
+        const int i = e % 16, j = e / 16;
+        dst[TMA_SWZ(e)] = c0 + i < d0 && c1 + j < d1 ? x[(size_t)(c1 + j) * ld + c0 + i] : 0;
+    }
+}
+#define TMA_FILL(stage, bar, k0)                                                               \
+    tma_fill(stage, gmap, k0, m0, n0, tid)
+#define TMA_WAIT(bar, parity) barrier(CLK_LOCAL_MEM_FENCE)
+#else
+typedef uint tma_to_t; /* where the copy completes: the mbarrier */
+XD_INLINE void tma_setup(local uint4 *maps, global ulong *gmap, global const real *A,
+                         const int lda, const int M, global const real *B, const int ldb,
+                         const int N, const int K, local ulong *bars, const int tid)
+{
+    if (tid < 16)
+        maps[tid] = (uint4)(0u);
+    if (tid < 32) {
+        __asm__ volatile("bar.warp.sync -1;" ::: "memory");
+        if (tid == 0) {
+            GB_TMA_FIELDS(GB_SMEM(maps), A, (ulong)lda * 8, (int4)(M, K, 16, BK), "9", "3");
+            GB_TMA_FIELDS(GB_SMEM(maps + 8), B, (ulong)ldb * 8, (int4)(N, K, 16, BK), "9", "3");
+        }
+        __asm__ volatile("bar.warp.sync -1;" ::: "memory");
+        gb_tma_publish(gmap, GB_SMEM(maps));
+        gb_tma_publish(gmap + 16, GB_SMEM(maps + 8));
+    }
+    if (tid == 0)
+        gb_mbar_init(GB_SMEM(bars), STAGES);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (tid == 0) {
+        gb_tma_acquire(gmap);
+        gb_tma_acquire(gmap + 16);
+    }
+}
+XD_INLINE void tma_box(local real *dst, global const ulong *map, const int c0, const int c1,
+                       const uint bar)
+{
+    gb_tma_box(GB_SMEM(dst), map, c0, c1, bar);
+}
+#define TMA_FILL(stage, bar, k0)                                                               \
+    do {                                                                                       \
+        if (tid == 0) {                                                                        \
+            gb_mbar_expect(GB_SMEM(bar), STAGE_E * 8);                                         \
+            tma_fill(stage, gmap, k0, m0, n0, GB_SMEM(bar));                                   \
+        }                                                                                      \
+    } while (0)
+#define TMA_WAIT(bar, parity) gb_mbar_wait(GB_SMEM(bar), parity)
+#endif
+/* A stage's boxes at k0 (to: the mbarrier, or under EMU the work-item). */
+XD_INLINE void tma_fill(local real *stage, global const ulong *gmap, const int k0, const int m0,
+                        const int n0, const tma_to_t to)
+{
+#pragma unroll
+    for (int i = 0; i < MWG / 16; i++)
+        tma_box(stage + i * BK * 16, gmap, m0 + 16 * i, k0, to);
+#pragma unroll
+    for (int i = 0; i < NWG / 16; i++)
+        tma_box(stage + A_TILE + i * BK * 16, gmap + 16, n0 + 16 * i, k0, to);
+}
+#endif
+
 /* The whole tile at (m0, n0); edge is uniform over the work-group (see xgemm_nv): interior
  * tiles read an operand with unchecked 16-byte loads where a_vec / b_vec allow, unchecked
  * scalars otherwise, edge tiles element by element. */
@@ -673,7 +808,8 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
                     global const real *B, const int ldb, const bool b_vec, const real beta,
                     global real *C, const int ldc, const bool c_aligned, const int m0,
                     const int n0, const bool edge, const int s0, const int s1,
-                    global real *part, local real *As, local real *Bs EMU_PARAMS)
+                    global real *part, local real *As, local real *Bs, global ulong *gmap,
+                    local uint4 *maps, local ulong *bars EMU_PARAMS)
 {
     const int tid = (int)get_local_id(0), lane = tid & 31, warp = tid >> 5;
     const int g = lane >> 2, t = lane & 3;
@@ -691,7 +827,6 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
 #pragma unroll
     for (int i = 0; i < MI * NI * 2; i++)
         acc[i] = 0;
-    vec_t ra[LPT_MAX], rb[LPT_MAX];
 #if KACC > 1
     /* The sums of the current KACC steps, from zero in the tensor core; a second array of
      * accumulators, so only for small warp tiles. */
@@ -700,7 +835,55 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
 #else
 #define SUMS acc
 #endif
-
+    /* KACC > 1: the sums start from zero every KACC steps, and are added to acc after the last. */
+#define KACC_START(s)                                                                          \
+    do {                                                                                       \
+        if (KACC > 1 && ((s) - s0) % (KACC > 1 ? KACC : 1) == 0) {                             \
+            _Pragma("unroll") for (int i = 0; i < MI * NI * 2; i++) SUMS[i] = 0;               \
+        }                                                                                      \
+    } while (0)
+#define KACC_END(s)                                                                            \
+    do {                                                                                       \
+        if (KACC > 1 && (((s) - s0 + 1) % (KACC > 1 ? KACC : 1) == 0 || (s) + 1 == s1)) {      \
+            _Pragma("unroll") for (int i = 0; i < MI * NI * 2; i++) acc[i] += SUMS[i];         \
+        }                                                                                      \
+    } while (0)
+#if TMA
+    const int kodd = 16 + (g & 1 ? -2 : 2);
+    if (s1 > s0)
+        tma_setup(maps, gmap, A, lda, M, B, ldb, N, K, bars, tid);
+    /* Steps s0 + i fill stage i % STAGES: STAGES - 1 ahead of the one read, which waits on its
+     * stage's mbarrier (the parity of its round); the barrier after a step's MMAs frees its
+     * stage for the fill the next step issues. */
+    for (int i = 0; i < STAGES - 1 && s0 + i < s1; i++)
+        TMA_FILL(As + i * STAGE_E, bars + i, (s0 + i) * BK);
+    int st = 0, fs = STAGES - 1;
+    uint parity = 0;
+    for (int s = s0; s < s1; s++) {
+        if (s + STAGES - 1 < s1)
+            TMA_FILL(As + fs * STAGE_E, bars + fs, (s + STAGES - 1) * BK);
+        fs = fs + 1 == STAGES ? 0 : fs + 1;
+        TMA_WAIT(bars + st, parity);
+        KACC_START(s);
+        if (live)
+            multiply(As + st * STAGE_E + LANE_AT(wm0), As + st * STAGE_E + A_TILE + LANE_AT(wn0),
+                     kodd, SUMS, warp, lane EMU_ARGS);
+        KACC_END(s);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (++st == STAGES) {
+            st = 0;
+            parity ^= 1u;
+        }
+    }
+    (void)Bs;
+    (void)alpha2;
+    (void)a_vec;
+    (void)b_vec;
+#else
+    (void)gmap;
+    (void)maps;
+    (void)bars;
+    vec_t ra[LPT_MAX], rb[LPT_MAX];
     local real *a_cur = As, *a_nxt = As + A_TILE, *b_cur = Bs, *b_nxt = Bs + B_TILE;
     const int mode_a = a_vec ? LD_VEC : LD_SCALAR, mode_b = b_vec ? LD_VEC : LD_SCALAR;
     /* An edge tile, or a partial last K step, reads both slices element by element; interior
@@ -725,24 +908,12 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
     for (int s = s0; s < s1; s++) {
         if (s + 1 < s1)
             LOAD_STEP(s + 1);
-#if KACC > 1
-        if ((s - s0) % KACC == 0) {
-#pragma unroll
-            for (int i = 0; i < MI * NI * 2; i++)
-                sacc[i] = 0;
-        }
-#endif
+        KACC_START(s);
         if (live)
             multiply(a_cur + t * A_KS + (wm0 + LANE_OFF(A_PAIR, g)) * A_MS,
-                     b_cur + t * B_KS + (wn0 + LANE_OFF(B_PAIR, g)) * B_NS, SUMS, warp,
+                     b_cur + t * B_KS + (wn0 + LANE_OFF(B_PAIR, g)) * B_NS, 0, SUMS, warp,
                      lane EMU_ARGS);
-#if KACC > 1
-        if ((s - s0 + 1) % KACC == 0 || s + 1 == s1) {
-#pragma unroll
-            for (int i = 0; i < MI * NI * 2; i++)
-                acc[i] += sacc[i];
-        }
-#endif
+        KACC_END(s);
         if (s + 1 < s1) {
             STORE_A(a_nxt, ra);
             STORE_B(b_nxt, rb);
@@ -754,9 +925,12 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
         a_nxt = a_tmp;
         b_nxt = b_tmp;
     }
-
-#undef SUMS
 #undef LOAD_STEP
+    (void)full;
+#endif
+#undef KACC_START
+#undef KACC_END
+#undef SUMS
 
 /* Two neighbouring elements of C the lane holds: element q of atoms n and n + 1 (B_PAIR), or
  * atom n's two. */
@@ -824,8 +998,19 @@ kernel void dgemm_dmma(
      * 16-byte-aligned tiles, and NVIDIA's OpenCL does not place a local double array on a
      * 16-byte boundary (the stores then fault, reported as CL_INVALID_COMMAND_QUEUE). Two
      * buffers each, of A_TILE and B_TILE elements. */
+#if TMA
+    /* STAGES stages of A's tile then B's, slabs on 1024-byte boundaries (the swizzle's); the
+     * maps being made; a stage's mbarrier each. */
+    local vec_t tiles2[STAGES * STAGE_E / VW] __attribute__((aligned(1024)));
+    local uint4 maps[16] __attribute__((aligned(128)));
+    local ulong bars[STAGES];
+    local real *As = (local real *)tiles2, *Bs = As + A_TILE;
+#else
     local vec_t As2[2 * A_TILE / VW], Bs2[2 * B_TILE / VW];
     local real *As = (local real *)As2, *Bs = (local real *)Bs2;
+    local uint4 *maps = NULL;
+    local ulong *bars = NULL;
+#endif
     EMU_DECL
     /* A one-dimensional grid of D whole tiles and the PS pieces of each other tile
      * (gb_tile_piece); piece j walks K steps [j S / PS, (j + 1) S / PS). */
@@ -839,6 +1024,12 @@ kernel void dgemm_dmma(
     const int steps = (K + BK - 1) / BK;
     const int s0 = (int)((long)j * steps / np), s1 = (int)((long)(j + 1) * steps / np);
     global real *part = np > 1 ? WS + (size_t)slot * (MWG * NWG) : NULL;
+    /* TMA's maps: 256 bytes a work-group, after the pieces' sums. */
+    global ulong *gmap =
+        TMA ? (global ulong *)(WS + (PS > 1 ? (size_t)PS * (ntm * ntn - (uint)D) * (MWG * NWG)
+                                            : 0)) +
+                  32 * get_group_id(0)
+            : NULL;
     /* 16-byte accesses need ld and offset multiples of VW (the buffers are aligned); per launch.
      * C is written two elements at a time. */
     const bool a_vec = lda % VW == 0 && offA % VW == 0, b_vec = ldb % VW == 0 && offB % VW == 0;
@@ -847,7 +1038,7 @@ kernel void dgemm_dmma(
     const bool edge = m0 + MWG > M || n0 + NWG > N;
     tile(M, N, K, alpha, (real2)(alphaRe, alphaIm), A + offA, lda, a_vec, B + offB, ldb, b_vec,
          beta, C + offC, ldc, c_vec,
-         m0, n0, edge, s0, s1, part, As, Bs EMU_ARGS);
+         m0, n0, edge, s0, s1, part, As, Bs, gmap, maps, bars EMU_ARGS);
 }
 
 /* mma_sync_sum: after a launch with split tiles (PS > 1), each element of such a tile from its

@@ -459,3 +459,95 @@ static inline void gb_put4(global real *c, const real4 r, const real beta, const
                 c[j] = beta == (real)0 ? s[j] : s[j] + beta * c[j];
     }
 }
+
+#if GB_NVIDIA
+/* The tensor memory accelerator (bench/notes/wgmma.md#tma-probe-h200), for the families that fill
+ * local memory through it (wgmma.cl, mma_sync.cl). Its instructions exist on sm_90a only, so
+ * they are deferred ("//@...", docs/kernel-metadata.md, "PTX programs"): a family that runs
+ * them is a PTX program. A work-group makes its own two-dimensional maps in local memory (every
+ * field by tensormap.replace: an OpenCL buffer's device address is known only to the kernel),
+ * publishes each to global memory, and one work-item copies boxes that complete on mbarriers. */
+#define GB_SMEM(p) ((uint)(ulong)(p)) /* NVIDIA gives a local pointer its shared-window offset */
+#define GB_TMAP_SET(FIELD, TYPE, VAL)                                                          \
+    "//@tensormap.replace.tile." FIELD ".shared::cta.b1024." TYPE " [%0], " VAL ";"
+/* The fields of the map at local offset MAP (128 zero bytes) of a matrix at X whose rows are
+ * STRIDE bytes apart: dimensions SH.x (inner) x SH.y, boxes SH.z x SH.w; ELEMTYPE and SWIZZLE
+ * are tensormap.replace's immediates (strings: .f16 "6", .f64 "9", .bf16 "10"; 128-byte swizzle
+ * "3"). The rank is written as rank - 1; zeros fill a box past the dimensions. */
+#define GB_TMA_FIELDS(MAP, X, STRIDE, SH, ELEMTYPE, SWIZZLE)                                   \
+    do {                                                                                       \
+        const uint m_ = (MAP);                                                                 \
+        const int4 s_ = (SH);                                                                  \
+        __asm__ volatile(GB_TMAP_SET("global_address", "b64", "%1")::"r"(m_), "l"(X)           \
+                         : "memory");                                                          \
+        __asm__ volatile(GB_TMAP_SET("rank", "b32", "1")::"r"(m_) : "memory");                 \
+        __asm__ volatile(GB_TMAP_SET("global_dim", "b32", "0, %1")::"r"(m_), "r"(s_.x)         \
+                         : "memory");                                                          \
+        __asm__ volatile(GB_TMAP_SET("global_dim", "b32", "1, %1")::"r"(m_), "r"(s_.y)         \
+                         : "memory");                                                          \
+        __asm__ volatile(GB_TMAP_SET("global_stride", "b64", "0, %1")::"r"(m_),                \
+                         "l"((ulong)(STRIDE))                                                  \
+                         : "memory");                                                          \
+        __asm__ volatile(GB_TMAP_SET("box_dim", "b32", "0, %1")::"r"(m_), "r"(s_.z)            \
+                         : "memory");                                                          \
+        __asm__ volatile(GB_TMAP_SET("box_dim", "b32", "1, %1")::"r"(m_), "r"(s_.w)            \
+                         : "memory");                                                          \
+        __asm__ volatile(GB_TMAP_SET("element_stride", "b32", "0, 1")::"r"(m_) : "memory");    \
+        __asm__ volatile(GB_TMAP_SET("element_stride", "b32", "1, 1")::"r"(m_) : "memory");    \
+        __asm__ volatile(GB_TMAP_SET("elemtype", "b32", ELEMTYPE)::"r"(m_) : "memory");        \
+        __asm__ volatile(GB_TMAP_SET("swizzle_mode", "b32", SWIZZLE)::"r"(m_) : "memory");     \
+    } while (0)
+/* The map at local offset map published to gmap (global memory, 128 bytes) for the tensor-map
+ * proxy; a whole warp calls it. */
+static inline void gb_tma_publish(global ulong *gmap, const uint map)
+{
+    __asm__ volatile("//@tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release"
+                     ".gpu.sync.aligned [%0], [%1], 128;" ::"l"(gmap),
+                     "r"(map)
+                     : "memory");
+}
+/* The published map at gmap acquired by the work-item that copies through it. */
+static inline void gb_tma_acquire(global const ulong *gmap)
+{
+    __asm__ volatile("//@fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(gmap)
+                     : "memory");
+}
+/* n mbarriers from local offset bar on (8 bytes each), each waiting for one arrival, made
+ * visible; one work-item calls it, before a barrier. */
+static inline void gb_mbar_init(const uint bar, const int n)
+{
+    for (int i = 0; i < n; i++)
+        __asm__ volatile("//@mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar + 8u * (uint)i)
+                         : "memory");
+    __asm__ volatile("//@fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+/* The mbarrier at bar told to expect bytes more (the arrival of the work-item that copies). */
+static inline void gb_mbar_expect(const uint bar, const uint bytes)
+{
+    __asm__ volatile("//@{ .reg .b64 tx; mbarrier.arrive.expect_tx.shared::cta.b64 tx, [%0], %1; }"
+                     ::"r"(bar), "r"(bytes)
+                     : "memory");
+}
+/* The box of the map at map at (c0, c1) (inner first) into local offset dst, completing on the
+ * mbarrier at bar. */
+static inline void gb_tma_box(const uint dst, global const ulong *map, const int c0, const int c1,
+                              const uint bar)
+{
+    __asm__ volatile(
+        "//@cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], "
+        "[%1, {%2, %3}], [%4];" ::"r"(dst),
+        "l"(map), "r"(c0), "r"(c1), "r"(bar)
+        : "memory");
+}
+/* Waits until the mbarrier at bar has completed the phase of this parity. */
+static inline void gb_mbar_wait(const uint bar, const uint parity)
+{
+    uint done = 0;
+    while (!done)
+        __asm__ volatile("//@{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; "
+                         "selp.u32 %0, 1, 0, p; }"
+                         : "=r"(done)
+                         : "r"(bar), "r"(parity)
+                         : "memory");
+}
+#endif

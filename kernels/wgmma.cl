@@ -1046,39 +1046,17 @@ XW_INLINE void tma_box(local elem *dst, global const ulong *map, const int c0, c
 #define TMA_SWIZZLE "3"
 #endif
 #define TMA_BYTES ((BM + BN) * BK * ES) /* a stage's bytes, all boxes whole */
-/* tensormap.replace of one field (of TYPE bits) with VAL, the map at %0 (deferred). */
-#define TMAP_SET(FIELD, TYPE, VAL) \
-    "//@tensormap.replace.tile." FIELD ".shared::cta.b1024." TYPE " [%0], " VAL ";"
 /* The fields of the map at map (local memory, zeroed) of the operand at x, ld apart, of the
  * shape sh (tma_shape), through the swizzle of its box's rows (SWZ bytes K-major, 128 MN-major,
- * mn); the rank is written as rank - 1. */
+ * mn). */
 XW_INLINE void tma_fields(const uint map, global const elem *x, const int ld, const int4 sh,
                           const bool mn)
 {
     const ulong stride = (ulong)ld * ES;
-    __asm__ volatile(TMAP_SET("global_address", "b64", "%1")::"r"(map), "l"(x) : "memory");
-    __asm__ volatile(TMAP_SET("rank", "b32", "1")::"r"(map) : "memory");
-    __asm__ volatile(TMAP_SET("global_dim", "b32", "0, %1")::"r"(map), "r"(sh.x) : "memory");
-    __asm__ volatile(TMAP_SET("global_dim", "b32", "1, %1")::"r"(map), "r"(sh.y) : "memory");
-    __asm__ volatile(TMAP_SET("global_stride", "b64", "0, %1")::"r"(map), "l"(stride) : "memory");
-    __asm__ volatile(TMAP_SET("box_dim", "b32", "0, %1")::"r"(map), "r"(sh.z) : "memory");
-    __asm__ volatile(TMAP_SET("box_dim", "b32", "1, %1")::"r"(map), "r"(sh.w) : "memory");
-    __asm__ volatile(TMAP_SET("element_stride", "b32", "0, 1")::"r"(map) : "memory");
-    __asm__ volatile(TMAP_SET("element_stride", "b32", "1, 1")::"r"(map) : "memory");
-    __asm__ volatile(TMAP_SET("elemtype", "b32", TMA_ELEMTYPE)::"r"(map) : "memory");
     if (mn)
-        __asm__ volatile(TMAP_SET("swizzle_mode", "b32", "3")::"r"(map) : "memory");
+        GB_TMA_FIELDS(map, x, stride, sh, TMA_ELEMTYPE, "3");
     else
-        __asm__ volatile(TMAP_SET("swizzle_mode", "b32", TMA_SWIZZLE)::"r"(map) : "memory");
-}
-/* Warp 0 (all its lanes) publishes the map at map to gmap (global memory), released to the
- * tensor-map proxy. */
-XW_INLINE void tma_publish(global ulong *gmap, const uint map)
-{
-    __asm__ volatile("//@tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release"
-                     ".gpu.sync.aligned [%0], [%1], 128;" ::"l"(gmap),
-                     "r"(map)
-                     : "memory");
+        GB_TMA_FIELDS(map, x, stride, sh, TMA_ELEMTYPE, TMA_SWIZZLE);
 }
 /* The work-group's maps of A (M x K) and B (N x K) made and published to gmap[0..32), its
  * STAGES mbarriers (bars) initialised, the maps acquired by the work-item that copies (tid 0).
@@ -1096,43 +1074,22 @@ XW_INLINE void tma_setup(local uint4 *maps, global ulong *gmap, global const ele
             tma_fields(SMEM(maps + 8, 0), B, ldb, tma_shape(N, K, BN, BNM), BNM);
         }
         __asm__ volatile("bar.warp.sync -1;" ::: "memory");
-        tma_publish(gmap, SMEM(maps, 0));
-        tma_publish(gmap + 16, SMEM(maps + 8, 0));
+        gb_tma_publish(gmap, SMEM(maps, 0));
+        gb_tma_publish(gmap + 16, SMEM(maps + 8, 0));
     }
-    if (tid == 0) {
-        for (int st = 0; st < STAGES; st++)
-            __asm__ volatile("//@mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(SMEM(bars + st, 0))
-                             : "memory");
-        __asm__ volatile("//@fence.mbarrier_init.release.cluster;" ::: "memory");
-    }
+    if (tid == 0)
+        gb_mbar_init(SMEM(bars, 0), STAGES);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (tid == 0) {
-        __asm__ volatile("//@fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(gmap)
-                         : "memory");
-        __asm__ volatile("//@fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(gmap + 16)
-                         : "memory");
+        gb_tma_acquire(gmap);
+        gb_tma_acquire(gmap + 16);
     }
 }
 /* The map's box at (c0, c1) (inner first) into dst, completing on the mbarrier at bar. */
 XW_INLINE void tma_box(local elem *dst, global const ulong *map, const int c0, const int c1,
                        const uint bar)
 {
-    __asm__ volatile(
-        "//@cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], "
-        "[%1, {%2, %3}], [%4];" ::"r"(SMEM(dst, 0)),
-        "l"(map), "r"(c0), "r"(c1), "r"(bar)
-        : "memory");
-}
-/* Waits until the mbarrier at bar has completed the phase of this parity: its stage is full. */
-XW_INLINE void tma_wait(local ulong *bar, const uint parity)
-{
-    uint done = 0;
-    while (!done)
-        __asm__ volatile("//@{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; "
-                         "selp.u32 %0, 1, 0, p; }"
-                         : "=r"(done)
-                         : "r"(SMEM(bar, 0)), "r"(parity)
-                         : "memory");
+    gb_tma_box(SMEM(dst, 0), map, c0, c1, bar);
 }
 #endif
 /* One operand's tile of TR rows at (r0, k0) from the map at map: one box K-major, a box for
@@ -1167,9 +1124,7 @@ XW_INLINE void tma_fill(local elem *stage, local ulong *bar, global const ulong 
                         const int k0, const int m0, const int n0)
 {
     const uint b = SMEM(bar, 0);
-    __asm__ volatile("//@{ .reg .b64 tx; mbarrier.arrive.expect_tx.shared::cta.b64 tx, [%0], %1; }"
-                     ::"r"(b), "r"(TMA_BYTES)
-                     : "memory");
+    gb_mbar_expect(b, TMA_BYTES);
     tma_stage(stage, gmap, k0, m0, n0, b);
 }
 #define TMA_SETUP() tma_setup(maps, gmap, A, M, lda, B, N, ldb, K, bars, tid)
@@ -1178,7 +1133,7 @@ XW_INLINE void tma_fill(local elem *stage, local ulong *bar, global const ulong 
         if (tid == 0)                                                                              \
             tma_fill(tiles + (st) * STAGE_E, bars + (st), gmap, (s0 + (s)) * BK, m0, n0);          \
     } while (0)
-#define TMA_WAIT(st, parity) tma_wait(bars + (st), parity)
+#define TMA_WAIT(st, parity) gb_mbar_wait(SMEM(bars + (st), 0), parity)
 #endif
 #endif
 

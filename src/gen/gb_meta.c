@@ -48,7 +48,7 @@ static gb_preset_t f0_presets[] = {
     {"cpu_rb_14x16_d", "14 x 16 doubles per work-item: 28 AVX-512 accumulators", 2u, 5, f0_s6_names, f0_s6_values},
 };
 static char *f1_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
-static char *f1_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0"};
+static char *f1_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0", "TMA == 1 || STAGES == 2", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
 static char *f1_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f1_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f1_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -69,7 +69,9 @@ static long f1_p13_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static long f1_p14_values[] = {0, 1, 2, 4};
 static long f1_p15_values[] = {0, 1};
 static long f1_p16_values[] = {0, 128, 168};
-static long f1_p17_values[] = {0, 2, 3};
+static long f1_p17_values[] = {0, 1};
+static long f1_p18_values[] = {2, 3, 4};
+static long f1_p19_values[] = {0, 2, 3};
 static gb_param_t f1_params[] = {
     {"WM", "rows of C per warp (multiple of MMAM)", 32L, f1_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WN", "columns of C per warp", 32L, f1_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -88,7 +90,9 @@ static gb_param_t f1_params[] = {
     {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f1_p14_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f1_p15_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f1_p16_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f1_p17_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TMA", "1: the stages are filled by the tensor memory accelerator from tensor maps the kernel makes (a PTX program for sm_90a, as hgemm_wgmma_nt's TMA): A^T and B as stored, boxes of 16 x BK through the 128-byte swizzle, zeros past the edges, no load or store instructions and no registers of the work-items for the copies; row-TN, PAIRS 1, KCONT 0, BK a multiple of 8 (bench/notes/dgemm.md#dmma-tma)", 0L, f1_p17_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"STAGES", "with TMA, K steps staged in local memory, STAGES - 1 of them filling while one is read; 2 without it (its double buffer)", 2L, f1_p18_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f1_p19_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f1_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM"};
 static long f1_s0_values[] = {32, 32, 4, 2, 8, 8, 4, 4, 1, 8};
@@ -106,8 +110,10 @@ static char *f1_s6_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "P
 static long f1_s6_values[] = {64, 32, 2, 2, 16, 16, 4, 4, 1, 8, 1, 0};
 static char *f1_s7_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "SPLITK"};
 static long f1_s7_values[] = {64, 32, 1, 4, 16, 16, 4, 4, 1, 8, 1, 0};
-static char *f1_s8_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "MAXREG", "SPLITK"};
-static long f1_s8_values[] = {16, 32, 1, 4, 16, 8, 4, 2, 0, 8, 1, 128, 16};
+static char *f1_s8_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "PAIRS", "TMA", "STAGES"};
+static long f1_s8_values[] = {64, 32, 2, 2, 16, 16, 4, 0, 1, 8, 1, 1, 1, 3};
+static char *f1_s9_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "MAXREG", "SPLITK"};
+static long f1_s9_values[] = {16, 32, 1, 4, 16, 8, 4, 2, 0, 8, 1, 128, 16};
 static char *f1_unsplit_names[] = {"SPLITK", "TAIL"};
 static long f1_unsplit_values[] = {1, 0};
 static gb_preset_t f1_presets[] = {
@@ -119,10 +125,11 @@ static gb_preset_t f1_presets[] = {
     {"dgemm_dmma_128x64x16", "128x64 tile of four 64x32 warps, 16-deep K steps: 50 KB of local memory, past the 48 KB a device may report (Hopper allows 227 KB); 51.2 / 52.3 TFLOP/s at 4096 / 8192 (NN) on the H200, where dgemm_dmma_128_k4 runs about 47 (bench/notes/dgemm.md#dmma-past-48k)", 2u, 11, f1_s5_names, f1_s5_values},
     {"dgemm_dmma_128x64x16_split", "dgemm_dmma_128x64x16 with K split where its tiles give fewer than two work-groups a compute unit (large K with small M and N, a tall or wide C): a start for the tuner at those shapes (bench/notes/dgemm.md#dmma-auto-split)", 2u, 12, f1_s6_names, f1_s6_values},
     {"dgemm_dmma_64x128x16_split", "dgemm_dmma_128x64x16_split's warps side by side, a 64 x 128 tile: for a C of at most 64 rows, where the 128-row tile leaves half its warps idle and makes every tile an edge tile (bench/notes/dgemm.md#dmma-64-rows)", 2u, 12, f1_s7_names, f1_s7_values},
-    {"dgemm_dmma_16x128x16", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 2u, 13, f1_s8_names, f1_s8_values},
+    {"dgemm_dmma_128x64x16_tma", "dgemm_dmma_128x64x16 with pairs, its stages filled by the tensor memory accelerator (3 stages, 72 KB of local memory): the work-items hold no copies in registers (sm_90a; bench/notes/dgemm.md#dmma-tma)", 2u, 14, f1_s8_names, f1_s8_values},
+    {"dgemm_dmma_16x128x16", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 2u, 13, f1_s9_names, f1_s9_values},
 };
 static char *f2_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
-static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0"};
+static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0", "TMA == 1 || STAGES == 2", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
 static char *f2_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f2_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f2_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -143,7 +150,9 @@ static long f2_p13_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static long f2_p14_values[] = {0, 1, 2, 4};
 static long f2_p15_values[] = {0, 1};
 static long f2_p16_values[] = {0, 128, 168};
-static long f2_p17_values[] = {0, 2, 3};
+static long f2_p17_values[] = {0, 1};
+static long f2_p18_values[] = {2, 3, 4};
+static long f2_p19_values[] = {0, 2, 3};
 static gb_param_t f2_params[] = {
     {"WM", "rows of C per warp (multiple of MMAM)", 32L, f2_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WN", "columns of C per warp", 32L, f2_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -162,7 +171,9 @@ static gb_param_t f2_params[] = {
     {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f2_p14_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f2_p15_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f2_p16_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f2_p17_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TMA", "1: the stages are filled by the tensor memory accelerator from tensor maps the kernel makes (a PTX program for sm_90a, as hgemm_wgmma_nt's TMA): A^T and B as stored, boxes of 16 x BK through the 128-byte swizzle, zeros past the edges, no load or store instructions and no registers of the work-items for the copies; row-TN, PAIRS 1, KCONT 0, BK a multiple of 8 (bench/notes/dgemm.md#dmma-tma)", 0L, f2_p17_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"STAGES", "with TMA, K steps staged in local memory, STAGES - 1 of them filling while one is read; 2 without it (its double buffer)", 2L, f2_p18_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f2_p19_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f2_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "KCONT", "SPLITK"};
 static long f2_s0_values[] = {64, 32, 2, 2, 16, 16, 4, 4, 1, 8, 1, 1, 0};
@@ -1090,7 +1101,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/cpu_rb.json",
     .source_file = "cpu_rb.cl",
     .entry = "cpu_rb",
-    .program_digest = "8c69e2e5c169c9b6391739abbf6a3b4b80f69eae890bf55ad19cc8c69d408ba9",
+    .program_digest = "43d32976b7661edb63d008957ddef78694dc2d17c8ed21d8a9e3e9e71b9187af",
     .global[0] = "WALKM * ceil_div(ceil_div(M, MR), LX) * LX + (1 - WALKM) * ceil_div(ceil_div(N, NV * VW), LX) * LX",
     .global[1] = "WALKM * ceil_div(N, NV * VW) + (1 - WALKM) * ceil_div(M, MR)",
     .local[0] = "LX",
@@ -1119,28 +1130,32 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "53f2cc41b66746fe88240cea103f893ab8c8732b6dcd8fd4eca3e6282fff3ae9",
+    .program_digest = "2affbbee1565276bfb7ce4f99d61412e47c783ed7e11658b100307a4e06b02dc",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
+    .local_mem = "((1 - TMA) * (2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN)) + TMA * STAGES * BK * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM + TMA * (256 + 8 * STAGES)",
+    .ld_multiple[0] = "1 + TMA",
+    .ld_multiple[1] = "1 + TMA",
     .nv_max_registers = "MAXREG",
     .nv_min_groups = "MINCTAS",
     .expand_b = "EXPANDB",
-    .expand_b_where = "M <= 2 * WGM * WM",
+    .expand_b_where = "TMA == 0 && M <= 2 * WGM * WM",
+    .ptx_target = "sm_90a",
+    .ptx_unless = "EMU || TMA == 0",
     .side[1].entry = "mma_sync_sum",
     .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
     .side[1].global[1] = "(PS > 1) * M",
     .side[1].local[0] = "64",
     .side[1].local[1] = "1",
-    .workspace = "(PS > 1) * PS * (T - D) * WGM * WM * WGN * WN * ELEM",
+    .workspace = "(PS > 1) * PS * (T - D) * WGM * WM * WGN * WN * ELEM + TMA * (D + (T - D) * PS) * 256",
     .launch_factor = "PS",
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 2u, .layouts = 4u,
-    .nargs = 19, .nconstraints = 12, .nextensions = 1, .nlets = 7,
-    .nparams = 18, .npresets = 9,
+    .nargs = 19, .nconstraints = 14, .nextensions = 1, .nlets = 7,
+    .nparams = 20, .npresets = 10,
     .args = f1_args,
     .constraints = f1_constraints,
     .extensions = f1_extensions,
@@ -1159,28 +1174,32 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "53f2cc41b66746fe88240cea103f893ab8c8732b6dcd8fd4eca3e6282fff3ae9",
+    .program_digest = "2affbbee1565276bfb7ce4f99d61412e47c783ed7e11658b100307a4e06b02dc",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
+    .local_mem = "((1 - TMA) * (2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN)) + TMA * STAGES * BK * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM + TMA * (256 + 8 * STAGES)",
+    .ld_multiple[0] = "1 + TMA",
+    .ld_multiple[1] = "1 + TMA",
     .nv_max_registers = "MAXREG",
     .nv_min_groups = "MINCTAS",
     .expand_b = "EXPANDB",
-    .expand_b_where = "M <= 2 * WGM * WM",
+    .expand_b_where = "TMA == 0 && M <= 2 * WGM * WM",
+    .ptx_target = "sm_90a",
+    .ptx_unless = "EMU || TMA == 0",
     .side[1].entry = "mma_sync_sum",
     .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
     .side[1].global[1] = "(PS > 1) * M",
     .side[1].local[0] = "64",
     .side[1].local[1] = "1",
-    .workspace = "(PS > 1) * PS * (T - D) * WGM * WM * WGN * WN * ELEM",
+    .workspace = "(PS > 1) * PS * (T - D) * WGM * WM * WGN * WN * ELEM + TMA * (D + (T - D) * PS) * 256",
     .launch_factor = "PS",
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 2u, .layouts = 11u,
-    .nargs = 19, .nconstraints = 12, .nextensions = 1, .nlets = 7,
-    .nparams = 18, .npresets = 3,
+    .nargs = 19, .nconstraints = 14, .nextensions = 1, .nlets = 7,
+    .nparams = 20, .npresets = 3,
     .args = f2_args,
     .constraints = f2_constraints,
     .extensions = f2_extensions,
@@ -1199,7 +1218,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/gemmbench_nn.json",
     .source_file = "gemmbench_nn.cl",
     .entry = "gemm_nn",
-    .program_digest = "46760cf31466cf7c8aeb040c78847ce184c587a2062c2bce9cf5768842b32c62",
+    .program_digest = "dce55a93c967e98dd391f08fa8edc225d7c832b5cbceb6c4b48f6a72ec52b0f1",
     .global[0] = "ceil_div(N, DJ)",
     .global[1] = "M",
     .local[0] = "LX",
@@ -1220,7 +1239,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/gemmbench_nt.json",
     .source_file = "gemmbench_nt.cl",
     .entry = "gemm_nt",
-    .program_digest = "7baa904d84a2de3104ad05cfffbfee1c4f1d5e396dd24868413ed97bfb7d54f7",
+    .program_digest = "24da682413d9ba101672ef3c5c3affaac9e739619482484d897b8120d7d1bdda",
     .global[0] = "ceil_div(N, DJ)",
     .global[1] = "M",
     .local[0] = "LX",
@@ -1241,7 +1260,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "39a5d3560f068a8ade4260c3fed9e74004360ccc5820b09c8d8fe5398a0893dc",
+    .program_digest = "787c3c50ee33f89bcffc14e4e8a45148207b959ec39a7eec9b26985e1684088e",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1278,7 +1297,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_mn.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "39a5d3560f068a8ade4260c3fed9e74004360ccc5820b09c8d8fe5398a0893dc",
+    .program_digest = "787c3c50ee33f89bcffc14e4e8a45148207b959ec39a7eec9b26985e1684088e",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1317,7 +1336,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "39a5d3560f068a8ade4260c3fed9e74004360ccc5820b09c8d8fe5398a0893dc",
+    .program_digest = "787c3c50ee33f89bcffc14e4e8a45148207b959ec39a7eec9b26985e1684088e",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1356,7 +1375,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/intel_block_read.json",
     .source_file = "intel_block_read.cl",
     .entry = "intel_block_read",
-    .program_digest = "eea8fd48f1d5f7e4ae4e18fb45b24f319170e3e8ac87c91ace3e9eacd78c7b0b",
+    .program_digest = "9f67d7a5f4ffd6b48b8afba262e77ceb934a4be6371afe591e0dd63c243adc46",
     .global[0] = "M / TM",
     .global[1] = "N / TN",
     .local[0] = "SG",
@@ -1379,7 +1398,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/intel_naive.json",
     .source_file = "intel_naive.cl",
     .entry = "intel_naive",
-    .program_digest = "4677ea4a0ef819254d8e5a14f8d8ac78edb882ec116949e4d84ec4a17583c319",
+    .program_digest = "691f747f46e0c7a764f62302d9e07d0467d9c0ecdf95e476c41880596bbc39ad",
     .global[0] = "M",
     .global[1] = "N",
     .local[0] = "LX",
@@ -1397,7 +1416,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/intel_simd.json",
     .source_file = "intel_simd.cl",
     .entry = "intel_simd",
-    .program_digest = "9a6ae347d44fa4f0d9e3d5670298e6b2817c1b58814e6ca56e962221fc5febc3",
+    .program_digest = "8c39f0243035024c5a9b30598ed6229b7327122dc5f62eced09f9d2fc0f779c3",
     .global[0] = "M / TM",
     .global[1] = "N / TN",
     .local[0] = "SG",
@@ -1420,7 +1439,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/intel_slm.json",
     .source_file = "intel_slm.cl",
     .entry = "intel_slm",
-    .program_digest = "27ba04745da7ab9d6ef8f0e7e5d9df6b8a42e8c907242fe5f3faed4a2542f944",
+    .program_digest = "42a9f75accdd9735101fd23bcdba6566ea6bdb02841e53707c0849bb457b59d1",
     .global[0] = "M / TM",
     .global[1] = "N / TN",
     .local[0] = "LX",
@@ -1444,7 +1463,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM1.json",
     .source_file = "myGEMM1.cl",
     .entry = "myGEMM1",
-    .program_digest = "a8f9f1a47093eb9d1fa9ccbf853ba71a3742527a022a9053bedf14229296ff41",
+    .program_digest = "8b304674b069d0f5e82a301087438354056eece3b5cac8a44f5de08ef107b0b0",
     .global[0] = "M",
     .global[1] = "N",
     .local[0] = "TS",
@@ -1465,7 +1484,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM10.json",
     .source_file = "myGEMM10.cl",
     .entry = "myGEMM10",
-    .program_digest = "de8af89eeafd82b163da7c8ee26203a7ea03ab9e2fb99aa01a3ebb52260b16e3",
+    .program_digest = "42983e03b94b3be1eb90073e81567b5a441d6713c5c8b95bdb852ddd62ecdb8f",
     .global[0] = "ceil_div(M, TSM) * (TSM / WPTM)",
     .global[1] = "ceil_div(N, TSN) * (TSN / WPTN)",
     .local[0] = "TSM / WPTM",
@@ -1488,7 +1507,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM11.json",
     .source_file = "myGEMM11.cl",
     .entry = "myGEMM11",
-    .program_digest = "66df935bd8d4bda7d8c388b71d668c9ec0debc433831b738476a848a22d2008f",
+    .program_digest = "e27ae6e8a3663430c6bec87ccf8b87a2aba6e8a996b9054014724a7d2890af5b",
     .global[0] = "M / RX",
     .global[1] = "N / RY",
     .local[0] = "THREADSX",
@@ -1513,7 +1532,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM2.json",
     .source_file = "myGEMM2.cl",
     .entry = "myGEMM2",
-    .program_digest = "91122274e71efc7aa5ac08ee0f95f529589b5832cebb6ba44b988eeae01a93f0",
+    .program_digest = "0a58eec455e74304486688a338c7726c0dfe68cb89e9bc68378bb11561be5c03",
     .global[0] = "M",
     .global[1] = "N",
     .local[0] = "TS",
@@ -1538,7 +1557,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM3.json",
     .source_file = "myGEMM3.cl",
     .entry = "myGEMM3",
-    .program_digest = "97c1e82550e38ff3815bc11e9ef16efc08ecb63f58b29b50561549f48147c397",
+    .program_digest = "e8b9c405cf7b2d424835550836e04e1e24d5c15432787f8518a7b70bdf9670a3",
     .global[0] = "M",
     .global[1] = "N / WPT",
     .local[0] = "TS",
@@ -1564,7 +1583,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM4.json",
     .source_file = "myGEMM4.cl",
     .entry = "myGEMM4",
-    .program_digest = "8ca852440acc858e6fe563e5c4e2bc0945a45a0eeb32a1ce666482a28f9b4beb",
+    .program_digest = "99560e99e79ff0e5c44720aa0e1f8584f2f55d6bfc4b02fd4df1b1a29c204c60",
     .global[0] = "M / WIDTH",
     .global[1] = "N",
     .local[0] = "TS / WIDTH",
@@ -1590,7 +1609,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM5.json",
     .source_file = "myGEMM5.cl",
     .entry = "myGEMM5",
-    .program_digest = "323384e276e67c051e118cc210a817a3313721c1a5e8360c7b1b5a9d68524583",
+    .program_digest = "5c073c90bc6f0d7705b711f7b06637a0fbd0794f308f62765c471c0e08c26a80",
     .global[0] = "M",
     .global[1] = "N / WPT",
     .local[0] = "TS",
@@ -1616,7 +1635,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM6.json",
     .source_file = "myGEMM6.cl",
     .entry = "myGEMM6",
-    .program_digest = "68f90a8784c4db702e816aadf2af0df8b470bfa5eef209cf8619a8f00c79fb05",
+    .program_digest = "099af2ab98563bfd5500214b1794b38080f9c9f8318483aa6911de8a3cf6b341",
     .global[0] = "M / WPTM",
     .global[1] = "N / WPTN",
     .local[0] = "TSM / WPTM",
@@ -1642,7 +1661,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM7.json",
     .source_file = "myGEMM7.cl",
     .entry = "myGEMM7",
-    .program_digest = "628be6e846f8f8a456e287f35b28f6f185e5a86c04be55925a92a6ab14f18748",
+    .program_digest = "a3d7b149af646215da05d23ab066329bf66400047e5b07423b2052a1a114052a",
     .global[0] = "M / WPTM",
     .global[1] = "N / WPTN",
     .local[0] = "TSM / WPTM",
@@ -1668,7 +1687,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM9.json",
     .source_file = "myGEMM9.cl",
     .entry = "myGEMM9",
-    .program_digest = "67d3b002f73dc27fdab19bf1245cc1814cb7fa9f4cdbfd1af40c80a653ee5973",
+    .program_digest = "7d1c5772f8854942c77f209cf483a5b5665a159f8d89189408cc15836ef79c0a",
     .global[0] = "M / WPTM",
     .global[1] = "N / WPTN",
     .local[0] = "TSM / WPTM",
@@ -1694,7 +1713,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/naive.json",
     .source_file = "naive.cl",
     .entry = "gemm_naive",
-    .program_digest = "3a49e63b0a769246705297fe9c7713688653bef863736b4eb358e90211ed8557",
+    .program_digest = "fa02259d4e4f603e28381fccbf63969e6b6dadae9603557cfcc2ffdf7da46675",
     .global[0] = "ROW * N + (1 - ROW) * M",
     .global[1] = "ROW * M + (1 - ROW) * N",
     .local[0] = "LX",
@@ -1714,7 +1733,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "53f2cc41b66746fe88240cea103f893ab8c8732b6dcd8fd4eca3e6282fff3ae9",
+    .program_digest = "2affbbee1565276bfb7ce4f99d61412e47c783ed7e11658b100307a4e06b02dc",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
@@ -1753,7 +1772,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "53f2cc41b66746fe88240cea103f893ab8c8732b6dcd8fd4eca3e6282fff3ae9",
+    .program_digest = "2affbbee1565276bfb7ce4f99d61412e47c783ed7e11658b100307a4e06b02dc",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
@@ -1792,7 +1811,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "39a5d3560f068a8ade4260c3fed9e74004360ccc5820b09c8d8fe5398a0893dc",
+    .program_digest = "787c3c50ee33f89bcffc14e4e8a45148207b959ec39a7eec9b26985e1684088e",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1829,7 +1848,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/thin_cols.json",
     .source_file = "thin_stream.cl",
     .entry = "thin_cols",
-    .program_digest = "29d2f6e44232808a0e754f756d00a6f1fdf0d0bc5ee4aa6a15f5d3f30719841c",
+    .program_digest = "3d9d954577c8eef6cddf5d41ae4737b41adec58282cef4aba5bf514de9a6fc8c",
     .global[0] = "RB * TX",
     .global[1] = "CB * P * KG",
     .local[0] = "TX",
@@ -1862,7 +1881,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/thin_dot.json",
     .source_file = "thin_stream.cl",
     .entry = "thin_dot",
-    .program_digest = "29d2f6e44232808a0e754f756d00a6f1fdf0d0bc5ee4aa6a15f5d3f30719841c",
+    .program_digest = "3d9d954577c8eef6cddf5d41ae4737b41adec58282cef4aba5bf514de9a6fc8c",
     .global[0] = "RB * KL",
     .global[1] = "CB * P * RL",
     .local[0] = "KL",
@@ -1895,7 +1914,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/thin_stream.json",
     .source_file = "thin_stream.cl",
     .entry = "thin_stream",
-    .program_digest = "29d2f6e44232808a0e754f756d00a6f1fdf0d0bc5ee4aa6a15f5d3f30719841c",
+    .program_digest = "3d9d954577c8eef6cddf5d41ae4737b41adec58282cef4aba5bf514de9a6fc8c",
     .global[0] = "TILES * TX",
     .global[1] = "RB * P * KG",
     .local[0] = "TX",
@@ -1928,7 +1947,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/xgemm.json",
     .source_file = "xgemm.cl",
     .entry = "xgemm",
-    .program_digest = "85e5a43b8dc9c703c41eff57077a4c34036ef28b30e7d07ebbce2a195aeee888",
+    .program_digest = "07c8903ca4e3723c3036285352b9f423c4251144e9d44436d5f38b5bb8e3810b",
     .global[0] = "ceil_div(N, NWG) * NDIMC",
     .global[1] = "ceil_div(M, MWG) * MDIMC",
     .local[0] = "NDIMC",
@@ -1951,7 +1970,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/xgemm_nv.json",
     .source_file = "xgemm_nv.cl",
     .entry = "xgemm_nv",
-    .program_digest = "caeab35a33b5388c69193553b57d99f14297035fb4eaaad7d7666b4423d9a139",
+    .program_digest = "65f6f7d07b542502db665149827b1b0afcbcf675dce3b0863ab5d251d130c847",
     .global[0] = "(D + PS * R + FUSED * STRIPS) * (MWG / (4 * RM)) * (NWG / (4 * RN))",
     .global[1] = "1",
     .local[0] = "(MWG / (4 * RM)) * (NWG / (4 * RN))",
@@ -1990,7 +2009,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/xgemm_nv_async.json",
     .source_file = "xgemm_nv_async.cl",
     .entry = "xgemm_nv_async",
-    .program_digest = "d4bd2f9339dce5cd19d149017f6d7e60d1633c29fdd1cf95f3e7f7d832afdf1a",
+    .program_digest = "e4bc00efa9a3a3cbcee7a1c1efe615f7dc42cb0a0d98d54a3568e097c50173bc",
     .global[0] = "ceil_div(N, NWG) * (MWG / TM) * (NWG / TN)",
     .global[1] = "ceil_div(M, MWG)",
     .local[0] = "(MWG / TM) * (NWG / TN)",
