@@ -169,7 +169,7 @@
 #endif
 #if TMA && (GB_PRECISION != 64 || !GB_TRANS_A || GB_TRANS_B || EXPANDB || KCONT || !PAIRS || \
             BK % 8 || STAGES < 2)
-#error "dgemm_dmma: TMA=1 copies A^T and B as stored (row-TN, double, no EXPANDB) into k-major tiles read in pairs (PAIRS=1, KCONT=0), BK a multiple of 8, STAGES >= 2"
+#error "dgemm_dmma: TMA=1 needs row-TN in double, no EXPANDB, PAIRS=1, KCONT=0, BK % 8 == 0"
 #endif
 #if GB_PRECISION == 64
 #define TF32X3 0
@@ -753,25 +753,12 @@ XD_INLINE void tma_setup(local uint4 *maps, global ulong *gmap, global const rea
                          const int lda, const int M, global const real *B, const int ldb,
                          const int N, const int K, local ulong *bars, const int tid)
 {
-    if (tid < 16)
-        maps[tid] = (uint4)(0u);
-    if (tid < 32) {
-        __asm__ volatile("bar.warp.sync -1;" ::: "memory");
-        if (tid == 0) {
-            GB_TMA_FIELDS(GB_SMEM(maps), A, (ulong)lda * 8, (int4)(M, K, 16, BK), "9", "3");
-            GB_TMA_FIELDS(GB_SMEM(maps + 8), B, (ulong)ldb * 8, (int4)(N, K, 16, BK), "9", "3");
-        }
-        __asm__ volatile("bar.warp.sync -1;" ::: "memory");
-        gb_tma_publish(gmap, GB_SMEM(maps));
-        gb_tma_publish(gmap + 16, GB_SMEM(maps + 8));
-    }
-    if (tid == 0)
-        gb_mbar_init(GB_SMEM(bars), STAGES);
-    barrier(CLK_LOCAL_MEM_FENCE);
+    gb_tma_zero(maps, tid);
     if (tid == 0) {
-        gb_tma_acquire(gmap);
-        gb_tma_acquire(gmap + 16);
+        GB_TMA_FIELDS(GB_SMEM(maps), A, (ulong)lda * 8, (int4)(M, K, 16, BK), "9", "3");
+        GB_TMA_FIELDS(GB_SMEM(maps + 8), B, (ulong)ldb * 8, (int4)(N, K, 16, BK), "9", "3");
     }
+    gb_tma_ready(maps, gmap, bars, STAGES, tid);
 }
 XD_INLINE void tma_box(local real *dst, global const ulong *map, const int c0, const int c1,
                        const uint bar)

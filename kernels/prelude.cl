@@ -550,4 +550,32 @@ static inline void gb_mbar_wait(const uint bar, const uint parity)
                          : "r"(bar), "r"(parity)
                          : "memory");
 }
+/* A work-group's two maps are made in maps (local, 256 bytes, 128-byte aligned): gb_tma_zero by
+ * every work-item, then GB_TMA_FIELDS of map 0 at GB_SMEM(maps) and map 1 at GB_SMEM(maps + 8)
+ * by work-item 0, then gb_tma_ready by every work-item, which publishes them to gmap[0..32)
+ * (global memory), initialises n mbarriers at bars (local) and has work-item 0, the one that
+ * copies, acquire the maps. */
+static inline void gb_tma_zero(local uint4 *maps, const int tid)
+{
+    if (tid < 16)
+        maps[tid] = (uint4)(0u);
+    if (tid < 32)
+        __asm__ volatile("bar.warp.sync -1;" ::: "memory");
+}
+static inline void gb_tma_ready(local uint4 *maps, global ulong *gmap, local ulong *bars,
+                                const int n, const int tid)
+{
+    if (tid < 32) {
+        __asm__ volatile("bar.warp.sync -1;" ::: "memory");
+        gb_tma_publish(gmap, GB_SMEM(maps));
+        gb_tma_publish(gmap + 16, GB_SMEM(maps + 8));
+    }
+    if (tid == 0)
+        gb_mbar_init(GB_SMEM(bars), n);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (tid == 0) {
+        gb_tma_acquire(gmap);
+        gb_tma_acquire(gmap + 16);
+    }
+}
 #endif

@@ -1065,25 +1065,12 @@ XW_INLINE void tma_setup(local uint4 *maps, global ulong *gmap, global const ele
                          const int lda, global const elem *B, const int N, const int ldb,
                          const int K, local ulong *bars, const int tid)
 {
-    if (tid < 16)
-        maps[tid] = (uint4)(0u);
-    if (tid < 32) {
-        __asm__ volatile("bar.warp.sync -1;" ::: "memory");
-        if (tid == 0) {
-            tma_fields(SMEM(maps, 0), A, lda, tma_shape(M, K, BM, ANM), ANM);
-            tma_fields(SMEM(maps + 8, 0), B, ldb, tma_shape(N, K, BN, BNM), BNM);
-        }
-        __asm__ volatile("bar.warp.sync -1;" ::: "memory");
-        gb_tma_publish(gmap, SMEM(maps, 0));
-        gb_tma_publish(gmap + 16, SMEM(maps + 8, 0));
-    }
-    if (tid == 0)
-        gb_mbar_init(SMEM(bars, 0), STAGES);
-    barrier(CLK_LOCAL_MEM_FENCE);
+    gb_tma_zero(maps, tid);
     if (tid == 0) {
-        gb_tma_acquire(gmap);
-        gb_tma_acquire(gmap + 16);
+        tma_fields(SMEM(maps, 0), A, lda, tma_shape(M, K, BM, ANM), ANM);
+        tma_fields(SMEM(maps + 8, 0), B, ldb, tma_shape(N, K, BN, BNM), BNM);
     }
+    gb_tma_ready(maps, gmap, bars, STAGES, tid);
 }
 /* The map's box at (c0, c1) (inner first) into dst, completing on the mbarrier at bar. */
 XW_INLINE void tma_box(local elem *dst, global const ulong *map, const int c0, const int c1,

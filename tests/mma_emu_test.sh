@@ -15,7 +15,8 @@
 # K-contiguous operands kept so in local memory (KCONT), a lane's rows and columns in pairs
 # (PAIRS); split-K by a given number of pieces and by the grid's need (SPLITK=0, split only where
 # the tiles are short of filling the device), in both families; a last partial wave's tiles split
-# (TAIL) under every tile walk. Also that the source stops at its #error without EMU off NVIDIA,
+# (TAIL) under every tile walk; the stages filled by the copy engine (TMA, emulated). Also that
+# the source stops at its #error without EMU off NVIDIA,
 # and that a copy with one wrong fragment index fails validation.
 # sgemm_3xtf32: the layouts, both instruction shapes, K steps, the in-core accumulation, odd
 # leading dimensions, every point faithful; and a copy that drops the small parts (so computes in
@@ -127,6 +128,48 @@ check_split --transA T $t12864 --param PAIRS=1 --param SPLITK=3 -M 130 -N 135 -K
 check_split --param SPLITK=0 $t12864 -M 97 -N 65 -K 2100 $ab
 run_rows "^emu_dgemm_dmma_128x64x16_split .*  pass .*remainder kernel" --kernel-path "$tmp/emu" \
     -k emu_dgemm_dmma_128x64x16_split --param EMU=1 --precision d -M 97 -N 65 -K 2100 $ab
+# 2e. The stages filled by the copy engine (TMA=1, its emulation: the maps' numbers in the
+# workspace's slots, the boxes copied through the 128-byte swizzle with zeros past M, N and K),
+# read in pairs with the odd k-rows' swizzle step (bench/notes/dgemm.md#dmma-tma): TN only, with
+# edges and a partial last K step, 1 and 97, 2-4 stages, m16n8k8, padded and odd leading
+# dimensions and offsets (the operands copied to even ones, ld_multiple_of), split-K and TAIL
+# (the maps after the pieces' sums), and exact integer data. In NN the route transposes A.
+ttma="$t12864 --param KCONT=0 --param PAIRS=1 --param PAD=0 --param TMA=1"
+check_run --transA T $ttma --param STAGES=3 -M 130 -N 135 -K 40 $ab
+check_run --transA T $ttma --param STAGES=2 -n 1,97 --dist int:3 --alpha 2 --beta 3
+check_run --transA T $ttma --param STAGES=4 -M 200 -N 64 -K 300 $ab
+check_run --transA T $ttma --param MMAK=8 -M 130 -N 135 -K 33 --lda 132 --offa 2 --ldb 141 \
+    --offb 1 --ldc 137 --offc 3 $ab
+check_split --transA T $ttma --param SPLITK=3 -M 97 -N 65 -K 1030 $ab
+run_rows "^emu_dgemm_dmma_128x64x16_tma .*  pass " --kernel-path "$tmp/emu" \
+    -k emu_dgemm_dmma_128x64x16_tma --param EMU=1 --param MINCTAS=0 --precision d --transA T \
+    -M 130 -N 135 -K 40 $ab
+# A copy whose odd k-rows read the unit the swizzle moved them from must fail.
+mkdir "$tmp/broken_t" && cp "$tmp/emu/dgemm_dmma_emu.json" "$tmp/broken_t/" || exit 1
+sed 's/const int kodd = 16 + (g & 1 ? -2 : 2);/const int kodd = 16;/' "$kernels/mma_sync.cl" \
+    >"$tmp/broken_t/mma_sync.cl"
+if cmp -s "$kernels/mma_sync.cl" "$tmp/broken_t/mma_sync.cl"; then
+    bad "could not unswizzle the odd k-rows in a copy of mma_sync.cl; update the sed above"
+else
+    out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken_t" -k dgemm_dmma_emu --precision d \
+        --param EMU=1 --transA T $ttma -M 130 -N 135 -K 40 2>&1)
+    rc=$?
+    if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^dgemm_dmma_emu .*FAIL: "; then ok; else
+        bad "TMA's odd k-rows read from the wrong unit were not caught (exit $rc): $(printf \
+            '%s\n' "$out" | tail -2)"
+    fi
+fi
+# Off sm_90a without EMU, TMA=1 is a PTX program the device cannot load: one line, exit 2.
+out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/emu" -k dgemm_dmma_emu --precision d \
+    --transA T $ttma -n 64 2>&1)
+rc=$?
+if [ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
+    printf '%s\n' "$out" | grep -q "is a PTX program for sm_90a, which device .* cannot load"; then
+    ok
+else
+    bad "TMA=1 off sm_90a (exit $rc): $out"
+fi
+
 # The 64 x 128 tile (one row of four warps) for a C of at most 64 rows, K-contiguous A and B
 # (NT), split: one tile of 64 rows, and one of 37 (an edge in M), with scalar loads of B.
 t64128="--param WM=64 --param WN=32 --param WGM=1 --param WGN=4 --param BK=16 --param MMAM=16 \
