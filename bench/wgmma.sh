@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench/wgmma.sh: the PTX program families (sgemm_wgmma in s, hgemm_wgmma, hgemm_wgmma_nt and
-# hgemm_wgmma_mn in h and b) on an NVIDIA sm_90 GPU: first every preset of the precisions asked
+# hgemm_wgmma_mn in h and b, dgemm_dmma's TMA presets in d) on an NVIDIA sm_90 GPU: first every
+# preset of the precisions asked
 # at every row-major layout and at shapes that straddle its tiles (odd sizes, leading dimensions
 # and offsets, alpha and beta; in s K >= 48, the family's constraint; few tiles and a long K,
 # which the presets that split by the grid's need split), faithful on uniform data, and in s,
@@ -8,11 +9,12 @@
 # then the speed at the large squares beside the peers in the same run, every kernel and peer
 # on one problem (row-major NN, through a kernel's passes where that is not its own layout).
 # Every point is validated; a row that fails says so.
-#   PRECS     precisions (default s; "s h b" for all three)
+#   PRECS     precisions (default s; "s h b d" for all four)
 #   BUILD     the build folder (default /tmp/gemmbench-build; configured and built if needed)
 #   PLATFORM  the platform's name (default NVIDIA)
 #   KERNELS   kernels of the speed table in s (default: sgemm_wgmma's presets,
-#             sgemm_3xtf32_64x128); in h and b the family's presets of that precision and xgemm
+#             sgemm_3xtf32_64x128); in h and b the family's presets of that precision and xgemm;
+#             in d the TMA preset and dgemm_dmma_128x64x16
 #   PEERS     peers of the speed table (default cublas; the ratio's denominator)
 #   SIZES     orders of the speed table (default "4096 8192")
 #   ITER      timed calls (default 20)
@@ -50,6 +52,7 @@ presets() {
             "bgemm_wgmma_nt_128x128x64_tma bgemm_wgmma_nt_128x192x64_tma" \
             "bgemm_wgmma_mn_64x128 bgemm_wgmma_mn_128x128x64" \
             "bgemm_wgmma_mn_128x128x64_tma bgemm_wgmma_128x128" ;;
+    d) echo "dgemm_dmma_128x64x16_tma" ;;
     esac
 }
 # row PREC NAME ARGS...: one validated run, one line: the verdicts, or why it failed.
@@ -89,6 +92,8 @@ fi
 for p in $precs; do
     if [ "$p" = s ]; then
         kernels=${KERNELS:-sgemm_wgmma_128x128,sgemm_wgmma_64x128,sgemm_wgmma_128x64,sgemm_3xtf32_64x128}
+    elif [ "$p" = d ]; then
+        kernels=$(presets d | xargs | tr ' ' ','),dgemm_dmma_128x64x16
     else
         kernels=$(presets "$p" | xargs | tr ' ' ','),xgemm
     fi
