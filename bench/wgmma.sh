@@ -14,7 +14,7 @@
 #   PLATFORM  the platform's name (default NVIDIA)
 #   KERNELS   kernels of the speed table in s (default: sgemm_wgmma's presets,
 #             sgemm_3xtf32_64x128); in h and b the family's presets of that precision and xgemm;
-#             in d the TMA preset and dgemm_dmma_128x64x16
+#             in d the TMA presets and dgemm_dmma_128x64x16
 #   PEERS     peers of the speed table (default cublas; the ratio's denominator)
 #   SIZES     orders of the speed table (default "4096 8192")
 #   ITER      timed calls (default 20)
@@ -52,7 +52,7 @@ presets() {
             "bgemm_wgmma_nt_128x128x64_tma bgemm_wgmma_nt_128x192x64_tma" \
             "bgemm_wgmma_mn_64x128 bgemm_wgmma_mn_128x128x64" \
             "bgemm_wgmma_mn_128x128x64_tma bgemm_wgmma_128x128" ;;
-    d) echo "dgemm_dmma_128x64x16_tma" ;;
+    d) echo "dgemm_dmma_128x64x16_tma dgemm_dmma_16x128x16_tma" ;;
     esac
 }
 # row PREC NAME ARGS...: one validated run, one line: the verdicts, or why it failed.

@@ -144,6 +144,10 @@ check_split --transA T $ttma --param SPLITK=3 -M 97 -N 65 -K 1030 $ab
 run_rows "^emu_dgemm_dmma_128x64x16_tma .*  pass " --kernel-path "$tmp/emu" \
     -k emu_dgemm_dmma_128x64x16_tma --param EMU=1 --param MINCTAS=0 --precision d --transA T \
     -M 130 -N 135 -K 40 $ab
+# The 16-row tile (m8n8k4, one slab of A) split along K, as its preset runs it.
+check_split --transA T --param WM=16 --param WN=32 --param WGM=1 --param WGN=4 --param BK=16 \
+    --param MMAM=8 --param MMAK=4 --param FRAG=1 --param PAIRS=1 --param PAD=0 --param TMA=1 \
+    --param STAGES=4 --param SPLITK=16 -M 5 -N 130 -K 2100 $ab
 # A copy whose odd k-rows read the unit the swizzle moved them from must fail.
 mkdir "$tmp/broken_t" && cp "$tmp/emu/dgemm_dmma_emu.json" "$tmp/broken_t/" || exit 1
 sed 's/const int kodd = 16 + (g & 1 ? -2 : 2);/const int kodd = 16;/' "$kernels/mma_sync.cl" \

@@ -112,8 +112,10 @@ static char *f1_s7_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "P
 static long f1_s7_values[] = {64, 32, 1, 4, 16, 16, 4, 4, 1, 8, 1, 0};
 static char *f1_s8_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "PAIRS", "TMA", "STAGES", "MINCTAS"};
 static long f1_s8_values[] = {64, 32, 2, 2, 16, 16, 4, 0, 1, 8, 1, 1, 1, 2, 3};
-static char *f1_s9_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "MAXREG", "SPLITK"};
-static long f1_s9_values[] = {16, 32, 1, 4, 16, 8, 4, 2, 0, 8, 1, 128, 16};
+static char *f1_s9_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "PAIRS", "TMA", "STAGES", "SPLITK"};
+static long f1_s9_values[] = {16, 32, 1, 4, 16, 8, 4, 0, 0, 8, 1, 1, 1, 4, 16};
+static char *f1_s10_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "MAXREG", "SPLITK"};
+static long f1_s10_values[] = {16, 32, 1, 4, 16, 8, 4, 2, 0, 8, 1, 128, 16};
 static char *f1_unsplit_names[] = {"SPLITK", "TAIL"};
 static long f1_unsplit_values[] = {1, 0};
 static gb_preset_t f1_presets[] = {
@@ -126,7 +128,8 @@ static gb_preset_t f1_presets[] = {
     {"dgemm_dmma_128x64x16_split", "dgemm_dmma_128x64x16 with K split where its tiles give fewer than two work-groups a compute unit (large K with small M and N, a tall or wide C): a start for the tuner at those shapes (bench/notes/dgemm.md#dmma-auto-split)", 2u, 12, f1_s6_names, f1_s6_values},
     {"dgemm_dmma_64x128x16_split", "dgemm_dmma_128x64x16_split's warps side by side, a 64 x 128 tile: for a C of at most 64 rows, where the 128-row tile leaves half its warps idle and makes every tile an edge tile (bench/notes/dgemm.md#dmma-64-rows)", 2u, 12, f1_s7_names, f1_s7_values},
     {"dgemm_dmma_128x64x16_tma", "dgemm_dmma_128x64x16 with pairs, its stages filled by the tensor memory accelerator (2 stages, 48 KB of local memory), three work-groups an SM (168 registers): the work-items hold no copies in registers; 57.6 / 58.8 TFLOP/s at 4096 / 8192 in TN on the H200 (sm_90a; bench/notes/dgemm.md#dmma-tma-h200)", 2u, 15, f1_s8_names, f1_s8_values},
-    {"dgemm_dmma_16x128x16", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 2u, 13, f1_s9_names, f1_s9_values},
+    {"dgemm_dmma_16x128x16_tma", "dgemm_dmma_16x128x16's tile with its stages filled by the tensor memory accelerator (4 stages, 72 KB, 80 registers offline), for a C of at most 16 rows with A transposed, where streaming B is the whole cost (prediction, not yet on a GPU: bench/notes/thin.md#thin-16-tma)", 2u, 15, f1_s9_names, f1_s9_values},
+    {"dgemm_dmma_16x128x16", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 2u, 13, f1_s10_names, f1_s10_values},
 };
 static char *f2_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
 static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0", "TMA == 1 || STAGES == 2", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
@@ -1155,7 +1158,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 2u, .layouts = 4u,
     .nargs = 19, .nconstraints = 14, .nextensions = 1, .nlets = 7,
-    .nparams = 20, .npresets = 10,
+    .nparams = 20, .npresets = 11,
     .args = f1_args,
     .constraints = f1_constraints,
     .extensions = f1_extensions,
