@@ -167,9 +167,8 @@
 #if !GB_ROW_MAJOR
 #error "mma_sync is row-major; column-major problems are served through the operand swap"
 #endif
-#if TMA && (GB_PRECISION != 64 || !GB_TRANS_A || GB_TRANS_B || EXPANDB || KCONT || !PAIRS || \
-            BK % 8 || STAGES < 2)
-#error "dgemm_dmma: TMA=1 needs row-TN in double, no EXPANDB, PAIRS=1, KCONT=0, BK % 8 == 0"
+#if TMA && (!GB_TRANS_A || GB_TRANS_B || EXPANDB || KCONT || !PAIRS || BK % 8 || STAGES < 2)
+#error "mma_sync: TMA=1 needs row-TN, no EXPANDB, PAIRS=1, KCONT=0, BK % 8 == 0"
 #endif
 #if GB_PRECISION == 64
 #define TF32X3 0
@@ -227,17 +226,27 @@ typedef float4 vec_t;
 #define A_KC (KCONT && A_TRANSPOSED)
 #define B_KC (KCONT && B_TRANSPOSED)
 #if TMA
-/* TMA=1: a tile is slabs of 16 rows (columns), each BK k-rows of 128 bytes (16 doubles) written
- * by the copy engine through its 128-byte swizzle (the 16-byte unit's index XOR the k-row's
- * index modulo 8; every slab starts on a 1024-byte boundary). So element (k, m) of A's tile is
- * TMA_AT(k, m), the next slab BK * 16 elements on, and a lane's atoms of pairs (rows 16p + 2g and
- * 16p + 2g + 1) are 16 p BK apart. The lane of k-slot t of k-quad j reads k-row 8 (j / 2) + 2t +
- * j % 2 (A and B alike; any order of k inside a step gives the same sums): its pair of rows is
- * then 16-byte unit g XOR (2t + j % 2) of that k-row, so the 8 lanes of a quarter-warp (g of one
- * parity's pair, t = 0..3) read 8 different units, no bank conflict, where the dense rows of a
- * copy engine without the swizzle would put the 4 k-rows of a quarter-warp on the same banks. */
-#define TMA_SWZ(e) ((e) ^ ((((e) >> 4) & 7) << 1))
+/* TMA=1: a tile is slabs of 16 rows (columns), each BK k-rows of 16 elements (128 bytes in
+ * double, 64 in single) written by the copy engine through the swizzle of that width (the
+ * 16-byte unit's index XOR the address's bits from 128 bytes up; every slab starts on a 1024-byte
+ * boundary). So element (k, m) of A's tile is TMA_AT(k, m), the next slab BK * 16 elements on,
+ * and a lane's atoms of pairs (rows 16p + 2g and 16p + 2g + 1) are 16 p BK apart. The lane of
+ * k-slot t of k-quad j reads k-row KROW(j, t) (A and B alike; any order of k inside a step gives
+ * the same sums), chosen so that the lanes a load serves at once take different banks: in double
+ * 8 (j / 2) + 2t + j % 2, whose pair is 16-byte unit g XOR (2t + j % 2) of the k-row, so a
+ * quarter-warp's 8 loads take 8 units; in single 8 (j / 2) + 2 (j % 2) + 4 (t / 2) + t % 2, so a
+ * half-warp's 16 8-byte loads take the 16 halves of 8 units of two 64-byte k-rows. With the
+ * k-rows in order (4j + t), two or four lanes would share a unit; with dense rows (no swizzle),
+ * a quarter-warp's four k-rows would all fall on the same banks. */
+#define TMA_ES (GB_PRECISION / 8)               /* bytes an element */
+#define TMA_SWB (GB_PRECISION == 64 ? 128 : 64) /* the swizzle's width: one k-row of a slab */
+#define TMA_SWZ(e) ((((e) * TMA_ES) ^ (((((e) * TMA_ES) >> 7) & (TMA_SWB / 16 - 1)) << 4)) / TMA_ES)
 #define TMA_AT(k, m) (((m) >> 4) * (BK * 16) + TMA_SWZ((k) * 16 + ((m) & 15)))
+#if GB_PRECISION == 64
+#define KROW(j, t) (8 * ((j) / 2) + 2 * (t) + (j) % 2)
+#else
+#define KROW(j, t) (8 * ((j) / 2) + 2 * ((j) % 2) + 4 * ((t) / 2) + (t) % 2)
+#endif
 #define A_KS 0 /* unused: k-quads are found by KOFF */
 #define A_MS BK
 #define B_KS 0
@@ -245,9 +254,9 @@ typedef float4 vec_t;
 #define A_TILE (MWG * BK)
 #define B_TILE (NWG * BK)
 /* The lane's first fragment element in a tile whose warp block starts at row (column) w0, and
- * the offset of k-quad j from it: k-rows 8 apart are 128 elements apart; an odd j is the next
- * k-row, where the swizzle moves the lane's unit by one (its index's low bit, g's, flipped). */
-#define LANE_AT(w0) ((w0) * BK + 32 * t + 2 * (g ^ (2 * t)))
+ * the offset of k-quad j from it: k-rows 8 apart are 128 elements apart and swizzled alike; an
+ * odd j's k-row is kodd on (the lane's own, as the swizzle moves its unit). */
+#define LANE_AT(w0) ((w0) * BK + TMA_SWZ(KROW(0, t) * 16 + 2 * g))
 #define KOFF(j, ks) (128 * ((j) / 2) + ((j) & 1) * kodd)
 #else
 #define A_KS (A_KC ? 1 : LDA)
@@ -704,7 +713,7 @@ XD_INLINE void multiply(local const real *as, local const real *bs, const int ko
 
 #if TMA
 /* TMA=1 (bench/notes/dgemm.md#dmma-tma): a work-group makes its maps of A^T (K x M stored, M
- * inner) and B (K x N, N inner), boxes of 16 x BK through the 128-byte swizzle, and publishes
+ * inner) and B (K x N, N inner), boxes of 16 x BK through the swizzle, and publishes
  * them to its slot of the workspace (gmap[0..32)); one work-item fills a stage: a box for each
  * slab of 16 rows of A's tile and of 16 columns of B's, zeros past M, N and K, counted on the
  * stage's mbarrier, where the work-group waits. STAGES - 1 stages fill while one is read. */
@@ -749,14 +758,23 @@ XD_INLINE void tma_box(local real *dst, global const ulong *map, const int c0, c
 #define TMA_WAIT(bar, parity) barrier(CLK_LOCAL_MEM_FENCE)
 #else
 typedef uint tma_to_t; /* where the copy completes: the mbarrier */
+#if GB_PRECISION == 64
+#define TMA_TYPE "9" /* tensormap.replace's .f64 */
+#define TMA_MODE "3" /* its 128-byte swizzle */
+#else
+#define TMA_TYPE "7" /* .f32 */
+#define TMA_MODE "2" /* the 64-byte swizzle */
+#endif
 XD_INLINE void tma_setup(local uint4 *maps, global ulong *gmap, global const real *A,
                          const int lda, const int M, global const real *B, const int ldb,
                          const int N, const int K, local ulong *bars, const int tid)
 {
     gb_tma_zero(maps, tid);
     if (tid == 0) {
-        GB_TMA_FIELDS(GB_SMEM(maps), A, (ulong)lda * 8, (int4)(M, K, 16, BK), "9", "3");
-        GB_TMA_FIELDS(GB_SMEM(maps + 8), B, (ulong)ldb * 8, (int4)(N, K, 16, BK), "9", "3");
+        GB_TMA_FIELDS(GB_SMEM(maps), A, (ulong)lda * TMA_ES, (int4)(M, K, 16, BK), TMA_TYPE,
+                      TMA_MODE);
+        GB_TMA_FIELDS(GB_SMEM(maps + 8), B, (ulong)ldb * TMA_ES, (int4)(N, K, 16, BK), TMA_TYPE,
+                      TMA_MODE);
     }
     gb_tma_ready(maps, gmap, bars, STAGES, tid);
 }
@@ -768,7 +786,7 @@ XD_INLINE void tma_box(local real *dst, global const ulong *map, const int c0, c
 #define TMA_FILL(stage, bar, k0)                                                               \
     do {                                                                                       \
         if (tid == 0) {                                                                        \
-            gb_mbar_expect(GB_SMEM(bar), STAGE_E * 8);                                         \
+            gb_mbar_expect(GB_SMEM(bar), STAGE_E * TMA_ES);                                    \
             tma_fill(stage, gmap, k0, m0, n0, GB_SMEM(bar));                                   \
         }                                                                                      \
     } while (0)
@@ -836,7 +854,7 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
         }                                                                                      \
     } while (0)
 #if TMA
-    const int kodd = 16 + (g & 1 ? -2 : 2);
+    const int kodd = TMA_SWZ(KROW(1, t) * 16 + 2 * g) - TMA_SWZ(KROW(0, t) * 16 + 2 * g);
     if (s1 > s0)
         tma_setup(maps, gmap, A, lda, M, B, ldb, N, K, bars, tid);
     /* Steps s0 + i fill stage i % STAGES: STAGES - 1 ahead of the one read, which waits on its

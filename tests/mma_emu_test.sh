@@ -150,7 +150,7 @@ check_split --transA T --param WM=16 --param WN=32 --param WGM=1 --param WGN=4 -
     --param STAGES=4 --param SPLITK=16 -M 5 -N 130 -K 2100 $ab
 # A copy whose odd k-rows read the unit the swizzle moved them from must fail.
 mkdir "$tmp/broken_t" && cp "$tmp/emu/dgemm_dmma_emu.json" "$tmp/broken_t/" || exit 1
-sed 's/const int kodd = 16 + (g & 1 ? -2 : 2);/const int kodd = 16;/' "$kernels/mma_sync.cl" \
+sed 's/const int kodd = TMA_SWZ(KROW(1, t).*/const int kodd = 16;/' "$kernels/mma_sync.cl" \
     >"$tmp/broken_t/mma_sync.cl"
 if cmp -s "$kernels/mma_sync.cl" "$tmp/broken_t/mma_sync.cl"; then
     bad "could not unswizzle the odd k-rows in a copy of mma_sync.cl; update the sed above"
@@ -163,6 +163,18 @@ else
             '%s\n' "$out" | tail -2)"
     fi
 fi
+# In single (sgemm_3xtf32: slabs of 16 columns through the 64-byte swizzle, its own k-row order):
+# the 16-row preset split along K, a 32 x 64-warp tile with an odd ld, m16n8k4, 48 and 97.
+s16="--param WM=16 --param WN=64 --param WGM=1 --param WGN=2 --param BK=16 --param MMAM=16 \
+--param MMAK=8 --param FRAG=1 --param PAIRS=1 --param PAD=0 --param TMA=1"
+fam=sgemm_3xtf32_emu
+emu="--kernel-path $tmp/emu -k $fam --precision s --param EMU=1"
+check_split --transA T $s16 --param STAGES=4 --param SPLITK=16 -M 16 -N 100 -K 2100 $ab
+check_run --transA T $s16 --param STAGES=3 --param WM=32 --param WGM=2 -M 130 -N 135 -K 70 \
+    --lda 131 --offa 1 $ab
+check_run --transA T $s16 --param STAGES=2 --param MMAK=4 -n 48,97 $ab
+fam=dgemm_dmma_emu
+emu="--kernel-path $tmp/emu -k $fam --precision d --param EMU=1"
 # Off sm_90a without EMU, TMA=1 is a PTX program the device cannot load: one line, exit 2.
 out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/emu" -k dgemm_dmma_emu --precision d \
     --transA T $ttma -n 64 2>&1)

@@ -701,7 +701,7 @@ static gb_param_t f22_params[] = {
     {"LY", "work-group size along dimension 1", 4L, NULL, 0, 1L, 1024L, 0, 0u, 0, 0L},
 };
 static char *f23_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
-static char *f23_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
+static char *f23_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32", "TMA == 1 || STAGES == 2", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
 static char *f23_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f23_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f23_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -724,6 +724,8 @@ static long f23_p15_values[] = {0, 1};
 static long f23_p16_values[] = {0, 1};
 static long f23_p17_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static long f23_p18_values[] = {0, 1, 2, 4};
+static long f23_p19_values[] = {0, 1};
+static long f23_p20_values[] = {2, 3, 4};
 static gb_param_t f23_params[] = {
     {"WM", "rows of C per warp (multiple of 16)", 32L, f23_p0_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WN", "columns of C per warp", 64L, f23_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -744,6 +746,8 @@ static gb_param_t f23_params[] = {
     {"PAIRS", "1: each lane takes neighbouring rows (columns) of C in pairs, 16p + 2g and 16p + 2g + 1, so that a k-major local tile gives two atoms' operands in one 8-byte load (the operand registers the instructions take together; K-contiguous tiles are read as before) and the lane's accumulators are four neighbouring columns; needs WM and WN multiples of 16 (bench/notes/dgemm.md#dmma-pairs)", 0L, f23_p16_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f23_p17_values, 11, 1L, 1073741824L, 0, 0u, 1, 0L},
     {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f23_p18_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TMA", "1: the stages are filled by the tensor memory accelerator from tensor maps the kernel makes (a PTX program for sm_90a, as dgemm_dmma's TMA): A^T and B as stored, boxes of 16 x BK through the 64-byte swizzle, zeros past the edges, no copies in the work-items' registers; row-TN, PAIRS 1, KCONT 0, BK a multiple of 8 (bench/notes/thin.md#thin-16-tma)", 0L, f23_p19_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"STAGES", "with TMA, K steps staged in local memory, STAGES - 1 of them filling while one is read; 2 without it (its double buffer)", 2L, f23_p20_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f23_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM"};
 static long f23_s0_values[] = {32, 64, 2, 2, 16, 16, 8, 8, 1, 1, 2, 1, 8};
@@ -751,18 +755,21 @@ static char *f23_s1_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "
 static long f23_s1_values[] = {32, 64, 2, 2, 16, 16, 8, 8, 1, 1, 0, 1, 8};
 static char *f23_s2_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM"};
 static long f23_s2_values[] = {64, 32, 2, 4, 8, 16, 8, 8, 1, 1, 2, 1, 8};
-static char *f23_s3_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM", "MAXREG", "SPLITK"};
-static long f23_s3_values[] = {16, 64, 1, 2, 16, 16, 8, 8, 1, 1, 2, 0, 1, 255, 16};
+static char *f23_s3_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM", "PAIRS", "TMA", "STAGES", "SPLITK"};
+static long f23_s3_values[] = {16, 64, 1, 2, 16, 16, 8, 0, 1, 1, 2, 0, 1, 1, 1, 4, 16};
+static char *f23_s4_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM", "MAXREG", "SPLITK"};
+static long f23_s4_values[] = {16, 64, 1, 2, 16, 16, 8, 8, 1, 1, 2, 0, 1, 255, 16};
 static char *f23_unsplit_names[] = {"SPLITK", "TAIL"};
 static long f23_unsplit_values[] = {1, 0};
 static gb_preset_t f23_presets[] = {
     {"sgemm_3xtf32_64x128", "the family default: 64x128x16 tile, 4 warps of 32x64, m16n8k8, big truncated and the remainder read by the tensor core, each K step of 16 added in FP32; the fastest faithful tile of the sweeps on the H200 (bench/notes/sgemm_3xtf32.md#3xtf32-first), 26 KB of local memory", 1u, 13, f23_s0_names, f23_s0_values},
     {"sgemm_3xtf32_rna", "the same tile with both parts rounded by cvt.rna, as the ISA defines TF32 operands: no reliance on how the tensor core reads unrounded bits", 1u, 13, f23_s1_names, f23_s1_values},
     {"sgemm_3xtf32_128", "128x128x8 tile, 8 warps of 64x32 (128 registers a lane on sm_90), 17 KB", 1u, 13, f23_s2_names, f23_s2_values},
-    {"sgemm_3xtf32_16x128", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 1u, 15, f23_s3_names, f23_s3_values},
+    {"sgemm_3xtf32_16x128_tma", "sgemm_3xtf32_16x128's tile with its stages filled by the tensor memory accelerator (4 stages, 37 KB, 80 registers offline), for a C of at most 16 rows with A transposed, where streaming B is the whole cost (prediction, not yet on a GPU: bench/notes/thin.md#thin-16-tma)", 1u, 17, f23_s3_names, f23_s3_values},
+    {"sgemm_3xtf32_16x128", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 1u, 15, f23_s4_names, f23_s4_values},
 };
 static char *f24_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
-static char *f24_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32"};
+static char *f24_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32", "TMA == 1 || STAGES == 2", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
 static char *f24_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f24_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f24_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -785,6 +792,8 @@ static long f24_p15_values[] = {0, 1};
 static long f24_p16_values[] = {0, 1};
 static long f24_p17_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static long f24_p18_values[] = {0, 1, 2, 4};
+static long f24_p19_values[] = {0, 1};
+static long f24_p20_values[] = {2, 3, 4};
 static gb_param_t f24_params[] = {
     {"WM", "rows of C per warp (multiple of 16)", 32L, f24_p0_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WN", "columns of C per warp", 64L, f24_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -805,6 +814,8 @@ static gb_param_t f24_params[] = {
     {"PAIRS", "1: each lane takes neighbouring rows (columns) of C in pairs, 16p + 2g and 16p + 2g + 1, so that a k-major local tile gives two atoms' operands in one 8-byte load (the operand registers the instructions take together; K-contiguous tiles are read as before) and the lane's accumulators are four neighbouring columns; needs WM and WN multiples of 16 (bench/notes/dgemm.md#dmma-pairs)", 0L, f24_p16_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f24_p17_values, 11, 1L, 1073741824L, 0, 0u, 1, 0L},
     {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f24_p18_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TMA", "1: the stages are filled by the tensor memory accelerator from tensor maps the kernel makes (a PTX program for sm_90a, as dgemm_dmma's TMA): A^T and B as stored, boxes of 16 x BK through the 64-byte swizzle, zeros past the edges, no copies in the work-items' registers; row-TN, PAIRS 1, KCONT 0, BK a multiple of 8 (bench/notes/thin.md#thin-16-tma)", 0L, f24_p19_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"STAGES", "with TMA, K steps staged in local memory, STAGES - 1 of them filling while one is read; 2 without it (its double buffer)", 2L, f24_p20_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f24_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM", "MAXREG", "KCONT", "SPLITK"};
 static long f24_s0_values[] = {16, 64, 1, 2, 16, 16, 8, 8, 1, 1, 2, 0, 1, 255, 1, 16};
@@ -1133,7 +1144,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "31ad8d2f791f7adcd5237531df9bcd4154db2e6b54571a4f0bdc222ee9addcc4",
+    .program_digest = "f4a9b4a62e1c7563a15f813a32eeb5da7a4dc739e4274868c0fd9badeaf5e589",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
@@ -1177,7 +1188,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "31ad8d2f791f7adcd5237531df9bcd4154db2e6b54571a4f0bdc222ee9addcc4",
+    .program_digest = "f4a9b4a62e1c7563a15f813a32eeb5da7a4dc739e4274868c0fd9badeaf5e589",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
@@ -1736,27 +1747,31 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "31ad8d2f791f7adcd5237531df9bcd4154db2e6b54571a4f0bdc222ee9addcc4",
+    .program_digest = "f4a9b4a62e1c7563a15f813a32eeb5da7a4dc739e4274868c0fd9badeaf5e589",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
+    .local_mem = "((1 - TMA) * (2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN)) + TMA * STAGES * BK * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM + TMA * (256 + 8 * STAGES)",
+    .ld_multiple[0] = "1 + 3 * TMA",
+    .ld_multiple[1] = "1 + 3 * TMA",
     .nv_max_registers = "MAXREG",
     .expand_b = "EXPANDB",
-    .expand_b_where = "M <= 2 * WGM * WM",
+    .expand_b_where = "TMA == 0 && M <= 2 * WGM * WM",
+    .ptx_target = "sm_90a",
+    .ptx_unless = "EMU || TMA == 0",
     .side[1].entry = "mma_sync_sum",
     .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
     .side[1].global[1] = "(PS > 1) * M",
     .side[1].local[0] = "64",
     .side[1].local[1] = "1",
-    .workspace = "(PS > 1) * PS * (T - D) * WGM * WM * WGN * WN * ELEM",
+    .workspace = "(PS > 1) * PS * (T - D) * WGM * WM * WGN * WN * ELEM + TMA * (D + (T - D) * PS) * 256",
     .launch_factor = "PS",
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 1u, .layouts = 4u,
-    .nargs = 19, .nconstraints = 11, .nextensions = 1, .nlets = 7,
-    .nparams = 19, .npresets = 4,
+    .nargs = 19, .nconstraints = 13, .nextensions = 1, .nlets = 7,
+    .nparams = 21, .npresets = 5,
     .args = f23_args,
     .constraints = f23_constraints,
     .extensions = f23_extensions,
@@ -1775,27 +1790,31 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "31ad8d2f791f7adcd5237531df9bcd4154db2e6b54571a4f0bdc222ee9addcc4",
+    .program_digest = "f4a9b4a62e1c7563a15f813a32eeb5da7a4dc739e4274868c0fd9badeaf5e589",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "(2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM",
+    .local_mem = "((1 - TMA) * (2 * (1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + 2 * KCONT * (BK + 4 * (1 - BK / 4 % 2)) * (WGM * WM + WGN * WN)) + TMA * STAGES * BK * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM + TMA * (256 + 8 * STAGES)",
+    .ld_multiple[0] = "1 + 3 * TMA",
+    .ld_multiple[1] = "1 + 3 * TMA",
     .nv_max_registers = "MAXREG",
     .expand_b = "EXPANDB",
-    .expand_b_where = "M <= 2 * WGM * WM",
+    .expand_b_where = "TMA == 0 && M <= 2 * WGM * WM",
+    .ptx_target = "sm_90a",
+    .ptx_unless = "EMU || TMA == 0",
     .side[1].entry = "mma_sync_sum",
     .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
     .side[1].global[1] = "(PS > 1) * M",
     .side[1].local[0] = "64",
     .side[1].local[1] = "1",
-    .workspace = "(PS > 1) * PS * (T - D) * WGM * WM * WGN * WN * ELEM",
+    .workspace = "(PS > 1) * PS * (T - D) * WGM * WM * WGN * WN * ELEM + TMA * (D + (T - D) * PS) * 256",
     .launch_factor = "PS",
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
     .precisions = 1u, .layouts = 11u,
-    .nargs = 19, .nconstraints = 11, .nextensions = 1, .nlets = 7,
-    .nparams = 19, .npresets = 2,
+    .nargs = 19, .nconstraints = 13, .nextensions = 1, .nlets = 7,
+    .nparams = 21, .npresets = 2,
     .args = f24_args,
     .constraints = f24_constraints,
     .extensions = f24_extensions,
