@@ -1,11 +1,11 @@
 #!/bin/sh
 # bench/wgmma.sh: the PTX program families (sgemm_wgmma in s, hgemm_wgmma, hgemm_wgmma_nt and
-# hgemm_wgmma_mn in h and b, dgemm_dmma's TMA presets in d) on an NVIDIA sm_90 GPU: first every
-# preset of the precisions asked
-# at every row-major layout and at shapes that straddle its tiles (odd sizes, leading dimensions
+# hgemm_wgmma_mn in h and b, and the TMA presets of dgemm_dmma in d and sgemm_3xtf32 in s) on an
+# NVIDIA sm_90 GPU: first every preset of the precisions asked at every row-major layout and at
+# shapes that straddle its tiles (odd sizes, leading dimensions
 # and offsets, alpha and beta; in s K >= 48, the family's constraint; few tiles and a long K,
 # which the presets that split by the grid's need split), faithful on uniform data, and in s,
-# with TERMS=1 (plain TF32) on small integers, which TF32 holds exactly, exact;
+# sgemm_wgmma with TERMS=1 (plain TF32) on small integers, which TF32 holds exactly, exact;
 # then the speed at the large squares beside the peers in the same run, every kernel and peer
 # on one problem (row-major NN, through a kernel's passes where that is not its own layout).
 # Every point is validated; a row that fails says so.
@@ -43,7 +43,7 @@ presets() {
     [ -n "${PRESETS:-}" ] && { echo "$PRESETS" | tr ',' '\n' | grep "^$1" | tr '\n' ' '; return; }
     case $1 in
     s) echo "sgemm_wgmma_128x128 sgemm_wgmma_64x128 sgemm_wgmma_128x64" \
-            "sgemm_wgmma_128x128x32_split sgemm_wgmma_64x64x32_split" ;;
+            "sgemm_wgmma_128x128x32_split sgemm_wgmma_64x64x32_split sgemm_3xtf32_16x128_tma" ;;
     h) echo "hgemm_wgmma_nt_64x128 hgemm_wgmma_nt_128x128 hgemm_wgmma_nt_128x128x64" \
             "hgemm_wgmma_nt_128x128x64_tma hgemm_wgmma_nt_128x192x64_tma" \
             "hgemm_wgmma_mn_64x128 hgemm_wgmma_mn_128x128x64" \
@@ -83,8 +83,11 @@ if [ "${VALIDATE:-1}" != 0 ]; then
                     row "$p" "$k $1$2 $shape" -k "$k" --transA "$1" --transB "$2" ${PARAMS:-} \
                         $(echo "$shape" | awk '{printf "-M %s -N %s -K %s", $1, $2, $3; for (i = 4; i <= NF; i++) printf " %s", $i}') -i 2
                 done
-                [ "$p" = s ] && row s "$k $1$2 TERMS=1 int:4 520 300 77" -k "$k" ${PARAMS:-} --param TERMS=1 \
-                    --dist int:4 --transA "$1" --transB "$2" -M 520 -N 300 -K 77 -i 2
+                case $k in
+                sgemm_wgmma*)
+                    row s "$k $1$2 TERMS=1 int:4 520 300 77" -k "$k" ${PARAMS:-} --param TERMS=1 \
+                        --dist int:4 --transA "$1" --transB "$2" -M 520 -N 300 -K 77 -i 2 ;;
+                esac
             done
         done
     done
