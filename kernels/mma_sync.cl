@@ -884,6 +884,7 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
     (void)alpha2;
     (void)a_vec;
     (void)b_vec;
+    (void)full;
 #else
     (void)gmap;
     (void)maps;
@@ -931,7 +932,6 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
         b_nxt = b_tmp;
     }
 #undef LOAD_STEP
-    (void)full;
 #endif
 #undef KACC_START
 #undef KACC_END
