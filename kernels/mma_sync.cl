@@ -240,7 +240,7 @@ typedef float4 vec_t;
  * a quarter-warp's four k-rows would all fall on the same banks. */
 #define TMA_ES (GB_PRECISION / 8)               /* bytes an element */
 #define TMA_SWB (GB_PRECISION == 64 ? 128 : 64) /* the swizzle's width: one k-row of a slab */
-#define TMA_SWZ(e) ((((e) * TMA_ES) ^ (((((e) * TMA_ES) >> 7) & (TMA_SWB / 16 - 1)) << 4)) / TMA_ES)
+#define TMA_SWZ(e) (GB_SWIZZLE((e) * TMA_ES, TMA_SWB) / TMA_ES)
 #define TMA_AT(k, m) (((m) >> 4) * (BK * 16) + TMA_SWZ((k) * 16 + ((m) & 15)))
 #if GB_PRECISION == 64
 #define KROW(j, t) (8 * ((j) / 2) + 2 * (t) + (j) % 2)
@@ -723,7 +723,9 @@ XD_INLINE void multiply(local const real *as, local const real *bs, const int ko
  * ld), written to the workspace's slot; the copy engine is the work-group copying a box from
  * them through the swizzle, zeros past the dimensions; the mbarrier a barrier. It checks the
  * kernel's side (the slots, the boxes' places, the layout its reads expect), not the
- * hardware's encoding. */
+ * hardware's encoding. (wgmma.cl emulates its boxes alike; the two stay apart, not in the
+ * prelude, because the tests plant faults in them through --kernel-path, which cannot replace
+ * the prelude.) */
 typedef int tma_to_t; /* who copies: the work-item */
 XD_INLINE void tma_setup(local uint4 *maps, global ulong *gmap, global const real *A,
                          const int lda, const int M, global const real *B, const int ldb,

@@ -460,6 +460,11 @@ static inline void gb_put4(global real *c, const real4 r, const real beta, const
     }
 }
 
+/* A byte offset in a tile of rows of w bytes (32, 64 or 128) as the tensor core reads it and the
+ * copy engine writes it with its w-byte swizzle: the 16-byte unit's index XOR the offset's bits
+ * from 128 bytes up (the tile's start aligned to 8 rows of 128 bytes). */
+#define GB_SWIZZLE(a, w) ((a) ^ ((((a) >> 7) & ((w) / 16 - 1)) << 4))
+
 #if GB_NVIDIA
 /* The tensor memory accelerator (bench/notes/wgmma.md#tma-probe-h200), for the families that fill
  * local memory through it (wgmma.cl, mma_sync.cl). Its instructions exist on sm_90a only, so

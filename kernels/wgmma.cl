@@ -201,11 +201,6 @@ XW_INLINE void split(const float x, uint *big, uint *small)
 #define SMEM(p, tiles) ((uint)(ulong)(p))
 #endif
 
-/* A byte offset in a tile of rows of w bytes (32, 64 or 128) that the tensor core reads with its
- * w-byte swizzle: the 16-byte unit's index XOR the offset's bits from 128 bytes up (the tile's
- * start aligned to 8 rows). */
-#define SWIZZLE(a, w) ((a) ^ ((((a) >> 7) & ((w) / 16 - 1)) << 4))
-
 /* The matrix descriptor of the part of B at p (no swizzling, base offset 0). */
 XW_INLINE ulong descriptor_of(const uint addr, const uint lbo, const uint sbo)
 {
@@ -250,11 +245,11 @@ XW_INLINE float emu_at(local const elem *tiles, const ulong desc, const int r, c
     const uint w = mode ? 256u >> mode : 0u;
     uint at;
     if (mn)
-        at = SWIZZLE(addr + (uint)r / (w / ES) * lbo + (uint)(s / 8) * sbo + (uint)(s % 8) * w +
-                         (uint)r % (w / ES) * (uint)ES,
-                     w);
+        at = GB_SWIZZLE(addr + (uint)r / (w / ES) * lbo + (uint)(s / 8) * sbo +
+                            (uint)(s % 8) * w + (uint)r % (w / ES) * (uint)ES,
+                        w);
     else if (w)
-        at = SWIZZLE(addr + (uint)(r / 8) * sbo + (uint)(r % 8) * w + (uint)s * ES, w);
+        at = GB_SWIZZLE(addr + (uint)(r / 8) * sbo + (uint)(r % 8) * w + (uint)s * ES, w);
     else
         at = addr + (uint)(r / 8) * sbo + (uint)(s / EPC) * lbo + (uint)(r % 8) * 16u +
              (uint)(s % EPC) * (uint)ES;
@@ -835,7 +830,7 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
  * swizzling: a core matrix (8 rows of 16 bytes) is 128 contiguous bytes (LBO 128 + 16 PADL to
  * the next 8 k), an 8-row group CPR of them (SBO), and the 32 chunks a warp copies at once are
  * 512 contiguous bytes: no bank conflicts. SWZ = 2 BK: row r's BK k are its SWZ bytes at r SWZ,
- * their 16-byte units permuted by the tensor core's swizzle (SWIZZLE), an 8-row group SBO = 8
+ * their 16-byte units permuted by the tensor core's swizzle (GB_SWIZZLE), an 8-row group SBO = 8
  * SWZ bytes, an MMA's 16 k 32 bytes on in the descriptor's address: a row of global memory
  * lands in one line of local memory, which is what makes the copies cheap (chunk_of).
  * hgemm_wgmma_mn (row-NN, TN, TT): an operand stored MN-contiguous is copied MN-major into the
@@ -1029,7 +1024,8 @@ XW_INLINE void tma_box(local elem *dst, global const ulong *map, const int c0, c
     for (int e = (int)tid; e < b0 * b1; e += NT) {
         const int i = e % b0, j = e / b0;
         const bool in = c0 + i < d0 && c1 + j < d1;
-        dst[SWIZZLE((j * b0 + i) * ES, b0 * ES) / ES] = in ? x[(size_t)(c1 + j) * ld + c0 + i] : 0;
+        dst[GB_SWIZZLE((j * b0 + i) * ES, b0 * ES) / ES] =
+            in ? x[(size_t)(c1 + j) * ld + c0 + i] : 0;
     }
 }
 #else
@@ -1140,7 +1136,7 @@ XW_INLINE void chunk_of(const int q, int *r, int *kc, int *at)
 #if SWZ
     *r = q / CPR;
     *kc = q % CPR;
-    *at = SWIZZLE(*r * SWZ + 16 * *kc, SWZ) / ES;
+    *at = GB_SWIZZLE(*r * SWZ + 16 * *kc, SWZ) / ES;
 #else
     const int g = q / (8 * CPR), w = q % (8 * CPR), l = w % 8;
     *r = 8 * g + w / 8 + CPR * (l / CPR);
@@ -1209,8 +1205,8 @@ XW_INLINE void mnchunks_init(global const elem **p, int *at, int *full, const in
 #pragma unroll
     for (int i = 0; i < CH_OF(tr); i++) {
         const int q = tid + NT * i, k = q / (tr / 8), r = 8 * (q % (tr / 8));
-        at[i] = SWIZZLE(k / 8 * SBO_N(tr) + r / 64 * LBO_N(tr) + k % 8 * 128 + r % 64 * ES, 128) /
-                ES;
+        at[i] = GB_SWIZZLE(k / 8 * SBO_N(tr) + r / 64 * LBO_N(tr) + k % 8 * 128 + r % 64 * ES, 128)
+                / ES;
         full[i] = HAS_CHUNK(tr, i, tid) ? ES * clamp(R - r0 - r, 0, 8) : 0;
         p[i] = x + (full[i] ? (size_t)k * ld + r0 + r : 0);
     }

@@ -280,7 +280,7 @@ caught 's|da0 + so + KB_STEP_A \* kb;|da0 + so + KB_STEP_A * (kb ^ 1);|' "A's k-
     $small --param BK=32 -M 64 -N 64 -K 64
 caught 's|WS + (size_t)slot \* (BM \* BN)|WS + (size_t)(slot / 2 * 2) * (BM * BN)|' \
     "a split-K piece written over another's" $small --param SPLITK=2 -M 64 -N 64 -K 600
-caught 's|\*at = SWIZZLE(\*r \* SWZ + 16 \* \*kc, SWZ) / ES;|*at = (*r * SWZ + 16 * *kc) / ES;|' \
+caught 's|\*at = GB_SWIZZLE(\*r \* SWZ + 16 \* \*kc, SWZ) / ES;|*at = (*r * SWZ + 16 * *kc) / ES;|' \
     "unswizzled copies" $small --param SWZ=64 --param BK=32 --param PADL=0 -M 64 -N 64 -K 64
 # TMA=1's side, under its emulation: a box at the wrong rows, the maps over the split's sums, and
 # no zeros past K.
@@ -322,7 +322,7 @@ check_run --precision h --transA T --param BN=128 --param WGM=2 --param BK=64 --
 # MN-major copies unswizzled where the descriptor says swizzled; two k rows of their atoms
 # exchanged; in TN, the atoms of A's two warp groups read by each other's MMAs.
 place='k / 8 \* SBO_N(tr) + r / 64 \* LBO_N(tr) + k % 8 \* 128'
-caught "s|SWIZZLE(\\($place + r % 64 \\* ES\\), 128)|(\\1)|" "MN-major copies unswizzled" \
+caught "s|GB_SWIZZLE(\\($place + r % 64 \\* ES\\), 128)|(\\1)|" "MN-major copies unswizzled" \
     $small -M 64 -N 64 -K 64
 caught "s|$place|k / 8 * SBO_N(tr) + r / 64 * LBO_N(tr) + (k % 8 ^ 1) * 128|" "k rows exchanged" \
     $small -M 64 -N 64 -K 64
@@ -347,7 +347,7 @@ check_run --precision b $tmamn --param BN=192 --param WGM=1 --param STAGES=3 -M 
     --ldb 256 $ab
 caught 's|r0 + 64 \* g, k0, to|r0, k0, to|' "TMA: MN-major boxes all at the first 64 rows" \
     --param WGM=1 --param BN=128 $tmamn -M 64 -N 128 -K 64
-caught 's|SWIZZLE((j \* b0 + i) \* ES, b0 \* ES)|(j * b0 + i) * ES|' "TMA: boxes unswizzled" \
+caught 's|GB_SWIZZLE((j \* b0 + i) \* ES, b0 \* ES)|(j * b0 + i) * ES|' "TMA: boxes unswizzled" \
     --param WGM=1 --param BN=128 $tmamn -M 64 -N 128 -K 64
 # The running sums in local memory (RUNSUM=1), in TN with two warp groups and split-K; a group's
 # sums stored over the earlier groups' is caught.
