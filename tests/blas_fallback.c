@@ -8,13 +8,13 @@
  * a kernel set on the handle that does not build fails the call (the caller's word). Linked
  * against the static library, whose private symbols it reads, and the harness (the fixture's
  * metadata). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gemmbench.h"
 #include "rt/blas/blas_int.h"
+#include "blas_test.h"
 #include "blas_check.h"
 
 #define DIM 48
@@ -51,41 +51,46 @@ static void plant(int brk, const char *layout, size_t m, size_t n, size_t k)
     gb_tuned_free(&t);
 }
 
-/* C = A B at m x n x k (row-major, no transpositions) on the handle, checked against a
- * double-precision product by the bound K u sum |a||b| (u of single, with a margin of 2). */
+/* C = A B at m x n x k (row-major s, no transpositions) on the handle, every element checked
+ * against the host's double-precision product by the library tests' bound (blas_test.h), and
+ * nothing outside C written: whether the call succeeded and was right. */
 static int gemm_right(size_t m, size_t n, size_t k)
 {
-    float *a = malloc(m * k * sizeof *a), *b = malloc(k * n * sizeof *b),
-          *c = malloc(m * n * sizeof *c);
-    for (size_t i = 0; i < m * k; i++)
-        a[i] = (float)uniform();
-    for (size_t i = 0; i < k * n; i++)
-        b[i] = (float)uniform();
-    cl_int err;
-    cl_context ctx = gb_blas_context(h);
-    cl_mem da = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, m * k * 4, a, &err);
-    cl_mem db = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, k * n * 4, b, &err);
-    cl_mem dc = clCreateBuffer(ctx, CL_MEM_READ_WRITE, m * n * 4, NULL, &err);
-    int ok = gb_sgemm(h, GB_BLAS_ROW_MAJOR, GB_BLAS_NO_TRANS, GB_BLAS_NO_TRANS, m, n, k, 1.0f, da,
-                      0, k, db, 0, n, 0.0f, dc, 0, n, q, 0, NULL, NULL) == GB_OK &&
-             clEnqueueReadBuffer(q, dc, CL_TRUE, 0, m * n * 4, c, 0, NULL, NULL) == CL_SUCCESS;
-    for (size_t i = 0; ok && i < m; i++)
-        for (size_t j = 0; j < n; j++) {
-            double ref = 0, mag = 0;
-            for (size_t l = 0; l < k; l++) {
-                const double x = (double)a[i * k + l] * (double)b[l * n + j];
-                ref += x;
-                mag += fabs(x);
-            }
-            ok &= fabs((double)c[i * n + j] - ref) <= 2.0 * (double)k * 0x1p-24 * mag;
-        }
-    clReleaseMemObject(da);
-    clReleaseMemObject(db);
-    clReleaseMemObject(dc);
+    const gemm_case_t g = {.prec = 's',
+                           .layout = GB_BLAS_ROW_MAJOR,
+                           .ta = GB_BLAS_NO_TRANS,
+                           .tb = GB_BLAS_NO_TRANS,
+                           .m = m,
+                           .n = n,
+                           .k = k,
+                           .alpha = 1.0};
+    case_dims_t d;
+    case_dims(&g, &d);
+    double *a = malloc(d.sa * sizeof *a), *b = malloc(d.sb * sizeof *b),
+           *c = calloc(d.sc, sizeof *c), *out = malloc(d.sc * sizeof *out);
+    for (size_t i = 0; a && i < d.sa; i++)
+        a[i] = (double)(float)uniform();
+    for (size_t i = 0; b && i < d.sb; i++)
+        b[i] = (double)(float)uniform();
+    const cl_context ctx = gb_blas_context(h);
+    cl_mem ma = a ? upload(ctx, a, d.sa, 4) : NULL, mb = b ? upload(ctx, b, d.sb, 4) : NULL;
+    cl_mem mc = c ? upload(ctx, c, d.sc, 4) : NULL;
+    size_t bad = 1, touched = 0;
+    char first[256] = "";
+    if (ma && mb && mc && out && case_call(h, q, &g, NULL, &d, ma, mb, mc, NULL) == GB_OK &&
+        download(q, mc, out, d.sc, 4))
+        case_verify(&g, &d, a, b, c, out, &bad, &touched, first, sizeof first);
+    if (bad && first[0])
+        fprintf(stderr, "%zux%zux%zu: %zu wrong; first: %s\n", m, n, k, bad, first);
+    cl_mem ms[] = {ma, mb, mc};
+    for (int i = 0; i < 3; i++)
+        if (ms[i])
+            clReleaseMemObject(ms[i]);
     free(a);
     free(b);
     free(c);
-    return ok;
+    free(out);
+    return bad == 0 && touched == 0;
 }
 
 static int chosen_tb(gb_blas_trans_t tb, size_t m, size_t n, size_t k, gb_blas_choice_t *c)

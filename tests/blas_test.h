@@ -1,9 +1,9 @@
-/* blas_test.h: what the library's tests (blas_calls.c, blas_threads.c, blas_precisions.c) share:
- * a GEMM case and the layout of its buffers, uploads and downloads in s and d, the library call
- * of a case in any precision (single, batched or strided-batched), the check of an s or d result
- * element by element against a double-precision product on the host, with the bound
- * gamma_(K+2) (|alpha| |A| |B| + |beta| |C|) (docs/methodology.md), and that nothing outside
- * the items' C was written. Header-only: each test includes it once and uses what it needs (the
+/* blas_test.h: what the library's tests (blas_calls.c, blas_threads.c, blas_precisions.c,
+ * blas_fallback.c) share: a GEMM case and the layout of its buffers, uploads and downloads in s
+ * and d, the library call of a case in any precision (single, batched or strided-batched), the
+ * check of an s or d result element by element against a double-precision product on the host,
+ * with the bound gamma_(K+2) (|alpha| |A| |B| + |beta| |C|) (docs/methodology.md), and that
+ * nothing outside the items' C was written. Header-only: each test includes it once and uses what it needs (the
  * helpers are static inline, so that those a test leaves unused say nothing). The counted CHECK
  * of the single-threaded tests is blas_check.h's. */
 #ifndef GB_BLAS_TEST_H
