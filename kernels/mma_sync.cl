@@ -843,18 +843,23 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
 #define SUMS acc
 #endif
     /* KACC > 1: the sums start from zero every KACC steps, and are added to acc after the last. */
+#if KACC > 1
 #define KACC_START(s)                                                                          \
     do {                                                                                       \
-        if (KACC > 1 && ((s) - s0) % (KACC > 1 ? KACC : 1) == 0) {                             \
-            _Pragma("unroll") for (int i = 0; i < MI * NI * 2; i++) SUMS[i] = 0;               \
+        if (((s) - s0) % KACC == 0) {                                                          \
+            _Pragma("unroll") for (int i = 0; i < MI * NI * 2; i++) sacc[i] = 0;               \
         }                                                                                      \
     } while (0)
 #define KACC_END(s)                                                                            \
     do {                                                                                       \
-        if (KACC > 1 && (((s) - s0 + 1) % (KACC > 1 ? KACC : 1) == 0 || (s) + 1 == s1)) {      \
-            _Pragma("unroll") for (int i = 0; i < MI * NI * 2; i++) acc[i] += SUMS[i];         \
+        if (((s) - s0 + 1) % KACC == 0 || (s) + 1 == s1) {                                     \
+            _Pragma("unroll") for (int i = 0; i < MI * NI * 2; i++) acc[i] += sacc[i];         \
         }                                                                                      \
     } while (0)
+#else
+#define KACC_START(s)
+#define KACC_END(s)
+#endif
 #if TMA
     const int kodd = TMA_SWZ(KROW(1, t) * 16 + 2 * g) - TMA_SWZ(KROW(0, t) * 16 + 2 * g);
     if (s1 > s0)
