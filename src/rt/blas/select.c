@@ -423,9 +423,12 @@ int gb_blas__select(gb_blas_t *h, const gb_problem_t *p, gb_tuned_choice_t *out,
     if (rc != GB_OK)
         return gb_blas__fail(rc, "%s", msg);
     /* The digest is the whole portfolio's, as other processes of the device see it, so that
-     * the choices they recorded are read here whatever this handle refused. */
-    char dig[17];
-    digest(tc, n, dig);
+     * the choices they recorded are read here whatever this handle refused; only a mode that
+     * reads them needs it. */
+    const int mode = h->select & ~GB_BLAS_SELECT_BUILD;
+    char dig[17] = "";
+    if (mode != GB_BLAS_SELECT_OFF)
+        digest(tc, n, dig);
     pthread_mutex_lock(&h->select_lock);
     unrefused(h, p, tc, &n);
     pthread_mutex_unlock(&h->select_lock);
@@ -433,7 +436,6 @@ int gb_blas__select(gb_blas_t *h, const gb_problem_t *p, gb_tuned_choice_t *out,
         return gb_blas__fail(GB_ENOKERNEL, "every candidate was refused on device '%s'",
                              h->dev.name);
     *out = tc[0];
-    const int mode = h->select & ~GB_BLAS_SELECT_BUILD;
     if (mode == GB_BLAS_SELECT_OFF || n == 1)
         return GB_OK;
     gb_chosen_t ch;
