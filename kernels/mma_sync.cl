@@ -62,7 +62,10 @@
  * (tiles run whole) and PS (pieces of each other tile) at launch: piece j of a tile walks K steps
  * [j S / PS, (j + 1) S / PS) and writes its bare sums to its own slot of the workspace;
  * mma_sync_sum then adds each element's PS sums in the order of j (the same result run to run)
- * and applies alpha and beta.
+ * and applies alpha and beta. With FIXUP the pieces do that themselves, in the same order and
+ * with the same result: the last of a tile's pieces to finish (a counter a tile in CNT, left
+ * zero) adds them all and writes C, and there is no second kernel, whose launch and ramp cost a
+ * few microseconds (bench/notes/thin.md#thin-fixup).
  *
  * Edges as in xgemm_nv: one loop for every work-group; interior tiles (inside M x N) load with
  * no bounds checks, 16-byte loads for an operand whose ld and offset allow them and scalar loads
@@ -159,6 +162,9 @@
 #endif
 #ifndef STAGES
 #define STAGES 2 /* TMA: local buffers of K steps, STAGES - 1 of them filling ahead */
+#endif
+#ifndef FIXUP
+#define FIXUP 0 /* 1: a split tile's last piece adds the pieces (no mma_sync_sum) */
 #endif
 
 #if !GB_NVIDIA && !EMU
@@ -964,8 +970,10 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
         return;
     }
 #endif
-    /* Atom (i, n) element e is C[m0 + wm0 + ROW_AT(i)][n0 + wn0 + COL_AT(n, e)]. */
-    const bool fast_c = !edge && c_aligned;
+    /* Atom (i, n) element e is C[m0 + wm0 + ROW_AT(i)][n0 + wn0 + COL_AT(n, e)] (GB_C_AT: C
+     * transposed, a pair's two elements ldc apart). */
+    const bool fast_c = !GB_TRANS_C && !edge && c_aligned;
+    const int next = GB_TRANS_C ? ldc : 1;
 #pragma unroll
     for (int i = 0; i < MI; i++) {
         const int row = m0 + wm0 + ROW_AT(i);
@@ -974,7 +982,7 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
 #pragma unroll
             for (int q = 0; q <= B_PAIR; q++) {
                 const int col = n0 + wn0 + COL_AT(n, q);
-                global real *c = C + row * ldc + col;
+                global real *c = C + GB_C_AT(row, col, ldc);
                 const real2 r = alpha * PAIR_AT(i, n, q);
                 if (fast_c) {
                     if (beta == (real)0)
@@ -985,7 +993,7 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
                     if (col < N)
                         c[0] = beta == (real)0 ? r.x : r.x + beta * c[0];
                     if (col + 1 < N)
-                        c[1] = beta == (real)0 ? r.y : r.y + beta * c[1];
+                        c[next] = beta == (real)0 ? r.y : r.y + beta * c[next];
                 }
             }
         }
@@ -1004,7 +1012,7 @@ kernel void dgemm_dmma(
     const int M, const int N, const int K, const real alpha, global const real *restrict A,
     const int offA, const int lda, global const real *restrict B, const int offB, const int ldb,
     const real beta, global real *C, const int offC, const int ldc, global real *WS, const int D,
-    const int PS, const real alphaRe, const real alphaIm)
+    const int PS, const real alphaRe, const real alphaIm, global uint *CNT)
 {
     /* Declared as 16-byte vectors for their alignment: the 16-byte local stores need
      * 16-byte-aligned tiles, and NVIDIA's OpenCL does not place a local double array on a
@@ -1022,6 +1030,9 @@ kernel void dgemm_dmma(
     local real *As = (local real *)As2, *Bs = (local real *)Bs2;
     local uint4 *maps = NULL;
     local ulong *bars = NULL;
+#endif
+#if FIXUP && SPLIT_CODE
+    local uint last;
 #endif
     EMU_DECL
     /* A one-dimensional grid of D whole tiles and the PS pieces of each other tile
@@ -1051,6 +1062,11 @@ kernel void dgemm_dmma(
     tile(M, N, K, alpha, (real2)(alphaRe, alphaIm), A + offA, lda, a_vec, B + offB, ldb, b_vec,
          beta, C + offC, ldc, c_vec,
          m0, n0, edge, s0, s1, part, As, Bs, gmap, maps, bars EMU_ARGS);
+#if FIXUP && SPLIT_CODE
+    if (np > 1 && gb_piece_last(CNT + (at - (uint)D), np, &last))
+        gb_piece_finish(WS + (size_t)(slot - j) * (MWG * NWG), (int)np, C, offC, ldc, m0, n0, M, N,
+                        MWG, NWG, (int)get_local_id(0), WGS, alpha, beta);
+#endif
 }
 
 /* mma_sync_sum: after a launch with split tiles (PS > 1), each element of such a tile from its
@@ -1062,7 +1078,7 @@ kernel void mma_sync_sum(const int M, const int N, const int K, const real alpha
                          global const real *restrict B, const int offB, const int ldb,
                          const real beta, global real *C, const int offC, const int ldc,
                          global real *WS, const int D, const int PS, const real alphaRe,
-                         const real alphaIm)
+                         const real alphaIm, global uint *CNT)
 {
     gb_piece_update(WS, C, offC, ldc, (int)get_global_id(1), (int)get_global_id(0), M, N, MWG, NWG,
                     GROUPM, EDGES, (uint)D, PS, alpha, beta);

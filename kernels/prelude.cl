@@ -3,8 +3,9 @@
  * be written once for any vector width W in 1, 2, 4, 8, 16: REALV(W), VLOAD(W), VSTORE(W),
  * HSUM(W). GB_STORAGE says how A, B and C hold their elements (see `stored` below): as reals (0,
  * the default), or in FP16 or bfloat16 with the arithmetic in float. The harness passes
- * GB_PRECISION, GB_STORAGE (where not 0), GB_ROW_MAJOR, GB_TRANS_A, GB_TRANS_B and every family
- * parameter as -D options, and GB_NVIDIA=1 on NVIDIA GPUs (where inline PTX builds). */
+ * GB_PRECISION, GB_STORAGE (where not 0), GB_ROW_MAJOR, GB_TRANS_A, GB_TRANS_B, GB_TRANS_C (where
+ * the route has the kernel write C transposed) and every family parameter as -D options, and
+ * GB_NVIDIA=1 on NVIDIA GPUs (where inline PTX builds). */
 #ifndef GB_NVIDIA
 #define GB_NVIDIA 0
 #endif
@@ -17,6 +18,14 @@
 #ifndef GB_TRANS_A
 #define GB_TRANS_A 0
 #endif
+#ifndef GB_TRANS_C
+#define GB_TRANS_C 0
+#endif
+/* Element (row, col) of the kernel's row-major C: at row ldc + col, or at col ldc + row where it
+ * writes C transposed (the family's 'transposed_c', docs/kernel-metadata.md). */
+#define GB_C_AT(row, col, ldc)                                                                     \
+    (GB_TRANS_C ? (size_t)(col) * (size_t)(ldc) + (size_t)(row)                                  \
+                : (size_t)(row) * (size_t)(ldc) + (size_t)(col))
 #ifndef GB_TRANS_B
 #define GB_TRANS_B 0
 #endif
@@ -436,7 +445,71 @@ static inline void gb_piece_update(global const real *ws, global stored *C, cons
 {
     real sum;
     if (row < M && col < N && gb_piece_sum(ws, row, col, M, N, tm, tn, groupm, edges, d, ps, &sum))
-        GB_UPDATE_AT(C, (size_t)offC + (size_t)row * ldc + col, sum, alpha, beta);
+        GB_UPDATE_AT(C, (size_t)offC + GB_C_AT(row, col, ldc), sum, alpha, beta);
+}
+
+/* The pieces of a split tile without the remainder kernel, for a family whose counters (CNT)
+ * start at zero: each piece's work-group, once its sums are stored, counts itself on its tile's
+ * counter; whether it was the last of the tile's np to come is the work-group's answer (flag:
+ * a local word to share it), and the last sets the counter back to zero for the next launch.
+ * The fences around the count make every piece's stores visible to the last one's loads (NVIDIA:
+ * membar.gl, the device-wide fence; elsewhere the work-item's own, which is all a CPU needs). */
+#if GB_NVIDIA && !EMU
+#define GB_FENCE_DEVICE() __asm__ __volatile__("membar.gl;" ::: "memory")
+#else
+#define GB_FENCE_DEVICE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+static inline bool gb_piece_last(volatile global uint *cnt, const uint np, local uint *flag)
+{
+    GB_FENCE_DEVICE();
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0 && get_local_id(1) == 0) {
+        const bool last = atomic_inc(cnt) == np - 1;
+        if (last)
+            atomic_xchg(cnt, 0u);
+        *flag = last;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const bool last = *flag != 0;
+    if (last)
+        GB_FENCE_DEVICE();
+    return last;
+}
+
+/* The last piece's work-group then makes C's tm x tn tile at (m0, n0) from the np pieces' sums
+ * at ws (the tile's first slot, 16-byte aligned), added as gb_piece_update adds them: the same
+ * result as the remainder kernel's. Work-item w of wgs takes runs of four elements (tn a
+ * multiple of 4), GB_FIN of them spaced 4 wgs apart at a time, so that one work-group's loads
+ * of a piece's sums are in flight together: the whole tile is this work-group's alone. */
+#define GB_FIN 8
+static inline void gb_piece_finish(global const real *ws, const int np, global stored *C,
+                                   const int offC, const int ldc, const int m0, const int n0,
+                                   const int M, const int N, const int tm, const int tn,
+                                   const int w, const int wgs, const real alpha, const real beta)
+{
+    const int t = tm * tn;
+    for (int e0 = 4 * w; e0 < t; e0 += 4 * wgs * GB_FIN) {
+        real4 s[GB_FIN];
+#pragma unroll
+        for (int i = 0; i < GB_FIN; i++)
+            s[i] = 0;
+#pragma unroll 2
+        for (int j = 0; j < np; j++)
+#pragma unroll
+            for (int i = 0; i < GB_FIN; i++)
+                if (e0 + 4 * wgs * i < t)
+                    s[i] += vload4(0, ws + (size_t)j * t + e0 + 4 * wgs * i);
+#pragma unroll
+        for (int i = 0; i < GB_FIN; i++) {
+            const int e = e0 + 4 * wgs * i, row = m0 + e / tn, col = n0 + e % tn;
+            const real v[4] = {s[i].x, s[i].y, s[i].z, s[i].w};
+#pragma unroll
+            for (int c = 0; c < 4; c++)
+                if (e < t && row < M && col + c < N)
+                    GB_UPDATE_AT(C, (size_t)offC + GB_C_AT(row, col + c, ldc), v[c], alpha,
+                                 beta);
+        }
+    }
 }
 #endif
 

@@ -15,7 +15,9 @@
 # K-contiguous operands kept so in local memory (KCONT), a lane's rows and columns in pairs
 # (PAIRS); split-K by a given number of pieces and by the grid's need (SPLITK=0, split only where
 # the tiles are short of filling the device), in both families; a last partial wave's tiles split
-# (TAIL) under every tile walk; the stages filled by the copy engine (TMA, emulated). Also that
+# (TAIL) under every tile walk; the stages filled by the copy engine (TMA, emulated); a split
+# tile's pieces added by the last of them (FIXUP), and a copy that leaves its counters non-zero
+# failing on its second call; C written transposed (CT). Also that
 # the source stops at its #error without EMU off NVIDIA,
 # and that a copy with one wrong fragment index fails validation.
 # sgemm_3xtf32: the layouts, both instruction shapes, K steps, the in-core accumulation, odd
@@ -35,7 +37,7 @@ GEMMBENCH_NO_CACHE=1
 export XDG_DATA_HOME GEMMBENCH_STORE GEMMBENCH_NO_CACHE
 
 # The copies: the same source; metadata renamed and without "extensions" (its own line).
-mkdir "$tmp/emu" "$tmp/broken" "$tmp/broken_s" || exit 1
+mkdir "$tmp/emu" || exit 1
 cp "$kernels/mma_sync.cl" "$tmp/emu/" || exit 1
 for fam in dgemm_dmma sgemm_3xtf32; do
     sed -e '/"extensions": *\[/d' -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_emu\"/" \
@@ -55,6 +57,23 @@ done
 fam=dgemm_dmma_emu
 emu="--kernel-path $tmp/emu -k $fam --precision d --param EMU=1"
 check_run() { run_rows "^$fam .*  pass( |\$)" $emu "$@"; }
+# planted DIR FAMILY SED ROWS WHAT ARGS...: a copy of mma_sync.cl changed by SED, with FAMILY's
+# emulated metadata, must exit 1 with a row matching ROWS when run with ARGS (WHAT: the fault).
+planted() {
+    pdir=$tmp/$1 pfam=$2 psed=$3 prows=$4 pwhat=$5
+    shift 5
+    mkdir "$pdir" && cp "$tmp/emu/$pfam.json" "$pdir/" || exit 1
+    sed "$psed" "$kernels/mma_sync.cl" >"$pdir/mma_sync.cl"
+    if cmp -s "$kernels/mma_sync.cl" "$pdir/mma_sync.cl"; then
+        bad "could not plant $pwhat in a copy of mma_sync.cl; update its sed"
+        return
+    fi
+    out=$("$gb" run -i 1 --warmup 0 --kernel-path "$pdir" -k "$pfam" --param EMU=1 "$@" 2>&1)
+    rc=$?
+    if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE -- "$prows"; then ok; else
+        bad "$pwhat was not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
+    fi
+}
 
 # 1. The default tile (128x64x8, m8n8k4) in every layout: 130 x 70 x 33 has an interior tile,
 # edge tiles in M and N, and a partial last K step; 1 and 97 are edge tiles only.
@@ -149,26 +168,42 @@ check_split --transA T --param WM=16 --param WN=32 --param WGM=1 --param WGN=4 -
     --param MMAM=8 --param MMAK=4 --param FRAG=1 --param PAIRS=1 --param PAD=0 --param TMA=1 \
     --param STAGES=4 --param SPLITK=16 -M 5 -N 130 -K 2100 $ab
 # A copy whose odd k-rows read the unit the swizzle moved them from must fail.
-mkdir "$tmp/broken_t" && cp "$tmp/emu/dgemm_dmma_emu.json" "$tmp/broken_t/" || exit 1
-sed 's/const int kodd = TMA_SWZ(KROW(1, t).*/const int kodd = 16;/' "$kernels/mma_sync.cl" \
-    >"$tmp/broken_t/mma_sync.cl"
-if cmp -s "$kernels/mma_sync.cl" "$tmp/broken_t/mma_sync.cl"; then
-    bad "could not unswizzle the odd k-rows in a copy of mma_sync.cl; update the sed above"
-else
-    out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken_t" -k dgemm_dmma_emu --precision d \
-        --param EMU=1 --transA T $ttma -M 130 -N 135 -K 40 2>&1)
-    rc=$?
-    if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^dgemm_dmma_emu .*FAIL: "; then ok; else
-        bad "TMA's odd k-rows read from the wrong unit were not caught (exit $rc): $(printf \
-            '%s\n' "$out" | tail -2)"
-    fi
-fi
+planted broken_t dgemm_dmma_emu 's/const int kodd = TMA_SWZ(KROW(1, t).*/const int kodd = 16;/' \
+    "^dgemm_dmma_emu .*FAIL: " "TMA's odd k-rows read from the wrong unit" --precision d \
+    --transA T $ttma -M 130 -N 135 -K 40
 # In single (sgemm_3xtf32: slabs of 16 columns through the 64-byte swizzle, its own k-row order):
 # the 16-row preset split along K, a 32 x 64-warp tile with an odd ld, m16n8k4, 48 and 97.
 s16="--param WM=16 --param WN=64 --param WGM=1 --param WGN=2 --param BK=16 --param MMAM=16 \
 --param MMAK=8 --param FRAG=1 --param PAIRS=1 --param PAD=0 --param TMA=1"
+
+# 2g. C written transposed (CT=1): every problem served as C^T = op(B)^T op(A)^T, the kernel
+# writing element (i, j) of its C at j ldc + i. Row-NN (the kernel's TT), A transposed with a
+# padded, offset C, column-major, split with the remainder kernel and with the pieces added in
+# the kernel; in single a C of 16 columns split into 16 pieces (4096 x 16's tile). A complex
+# problem is refused with one line, exit 2.
+check_ct() {
+    check_run --param CT=1 "$@"
+    if printf '%s\n' "$out" | grep -q "C written transposed"; then ok; else
+        bad "CT=1 ($*): C not written transposed: $(printf '%s\n' "$out" | tail -1)"
+    fi
+}
+check_ct -M 130 -N 70 -K 49 $ab
+check_ct --transA T -M 70 -N 130 -K 49 --ldc 133 --offc 3 $ab
+check_ct --layout col -M 97 -N 65 -K 33 --dist int:3 --alpha 2 --beta 3
+check_ct --param SPLITK=3 -M 130 -N 70 -K 1030 $ab
+check_ct --transB T --param SPLITK=3 --param FIXUP=1 -M 130 -N 70 -K 1030 $ab
+out=$("$gb" run -i 1 --warmup 0 $emu --precision z --param CT=1 -n 40 2>&1)
+rc=$?
+if [ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | grep -c .)" -eq 1 ] &&
+    printf '%s\n' "$out" | grep -q "serves real problems without conjugation only"; then
+    ok
+else
+    bad "CT=1 with a complex problem was not refused in one line, exit 2 (exit $rc): $out"
+fi
 fam=sgemm_3xtf32_emu
 emu="--kernel-path $tmp/emu -k $fam --precision s --param EMU=1"
+check_ct --param WM=16 --param WN=64 --param WGM=1 --param WGN=2 --param SPLITK=16 \
+    --param FIXUP=1 -M 100 -N 16 -K 2100 $ab
 check_split --transA T $s16 --param STAGES=4 --param SPLITK=16 -M 16 -N 100 -K 2100 $ab
 check_run --transA T $s16 --param STAGES=3 --param WM=32 --param WGM=2 -M 130 -N 135 -K 70 \
     --lda 131 --offa 1 $ab
@@ -238,6 +273,32 @@ else
     bad "no compute unit count from 'gemmbench devices' for the TAIL checks"
 fi
 
+# 2f. The pieces added in the kernel (FIXUP=1): the last of a tile's pieces to finish adds them
+# (a counter a tile, which it leaves zero for the next call) and there is no remainder kernel.
+# In single split by SPLITK (the 16-row TMA tile) and by TAIL behind whole tiles; in double with
+# edges, an offset odd ld and TMA. A copy that leaves the counters non-zero passes its first
+# call and must fail on the next (the harness checks the last timed call's C too).
+check_fixup() {
+    check_run "$@"
+    if printf '%s\n' "$out" | grep -q "pieces added in the kernel" &&
+        ! printf '%s\n' "$out" | grep -q "remainder kernel"; then ok; else
+        bad "FIXUP ($*): the pieces were not added in the kernel: $(printf '%s\n' "$out" | tail -1)"
+    fi
+}
+check_fixup --transA T $s16 --param STAGES=4 --param SPLITK=16 --param FIXUP=1 -M 16 -N 100 \
+    -K 2100 $ab
+[ "${cus:-0}" -ge 2 ] && check_fixup $small --param TAIL=2 --param FIXUP=1 -M 20 \
+    -N $((32 * cus + 5)) -K 1030 $ab
+fam=dgemm_dmma_emu
+emu="--kernel-path $tmp/emu -k $fam --precision d --param EMU=1"
+check_fixup --param SPLITK=4 --param FIXUP=1 -M 130 -N 70 -K 1100 --lda 1103 --offa 1 $ab
+check_fixup --transA T $ttma --param SPLITK=3 --param FIXUP=1 -M 97 -N 65 -K 1030 $ab
+planted broken_f $fam 's/\(WGS, alpha, beta)\);/\1, atomic_add(CNT + (at - (uint)D), np);/' \
+    "^$fam .*FAIL: the last timed call" "counters left non-zero" --precision d \
+    --param SPLITK=4 --param FIXUP=1 -M 130 -N 70 -K 1100 $ab
+fam=sgemm_3xtf32_emu
+emu="--kernel-path $tmp/emu -k $fam --precision s --param EMU=1"
+
 # 2b. sgemm_3xtf32 (K >= 48, where its split's error is inside FP32's bound): its default tile (64x128x16, m16n8k8, K steps added in FP32) in every
 # layout, the other instruction shape, other K steps, accumulation in the tensor core, padded
 # and odd leading dimensions, a 64x64 tile, and exact integer data.
@@ -282,23 +343,9 @@ check_split --transA T --param WM=16 --param WN=64 --param WGM=1 --param WGN=2 -
 # The split is what makes it FP32-accurate: a copy that drops the small parts multiplies TF32
 # inputs, passes the error bound, and must be caught by the faithful verdict at K = 2048: its row
 # FAIL, the run's exit 1 (--verdict bound would pass it).
-cp "$tmp/emu/sgemm_3xtf32_emu.json" "$tmp/broken_s/" || exit 1
-sed 's/\*small = tf32_rna(x - as_float(\*big));/*small = 0u;/' "$kernels/mma_sync.cl" \
-    >"$tmp/broken_s/mma_sync.cl"
-if cmp -s "$kernels/mma_sync.cl" "$tmp/broken_s/mma_sync.cl"; then
-    bad "could not drop the small parts in a copy of mma_sync.cl; update the sed above"
-else
-    out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken_s" -k sgemm_3xtf32_emu \
-        --param EMU=1 --param SPLIT=0 -M 64 -N 64 -K 2048 2>&1)
-    rc=$?
-    if [ $rc -eq 1 ] && printf '%s\n' "$out" |
-        grep -qE '^sgemm_3xtf32_emu .*not faithful: [0-9]+x FP32 +FAIL: not faithful \(within the bound'
-    then
-        ok
-    else
-        bad "TF32 inputs were not caught as not faithful (exit $rc): $(printf '%s\n' "$out" | tail -2)"
-    fi
-fi
+planted broken_s sgemm_3xtf32_emu 's/\*small = tf32_rna(x - as_float(\*big));/*small = 0u;/' \
+    '^sgemm_3xtf32_emu .*not faithful: [0-9]+x FP32 +FAIL: not faithful \(within the bound' \
+    "TF32 inputs (not faithful)" --param SPLIT=0 -M 64 -N 64 -K 2048
 
 # 2d. Complex through 1M with Y staged from B as stored (EXPANDB): z on dgemm_dmma, c on
 # sgemm_3xtf32 (the route says "Y staged from B"): B K x N, and B transposed or conjugate
@@ -355,20 +402,9 @@ if printf '%s\n' "$out" | grep -q '^to run: dgemm_dmma_emu d 16x16x16 EMU=1 rep 
     bad "explore without --precision: $(printf '%s\n' "$out" | tail -2)"; fi
 
 # 5. The checks can fail: m16n8k8 with the second k-quad's registers taken from the first.
-cp "$tmp/emu/dgemm_dmma_emu.json" "$tmp/broken/" || exit 1
-sed 's/const int slot = kb \* (MMAK \/ 4) + jj - j0;/const int slot = kb * (MMAK \/ 4) - j0;/' \
-    "$kernels/mma_sync.cl" >"$tmp/broken/mma_sync.cl"
-if cmp -s "$kernels/mma_sync.cl" "$tmp/broken/mma_sync.cl"; then
-    bad "could not break the copy of mma_sync.cl; update the sed above"
-else
-    out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken" -k dgemm_dmma_emu --precision d \
-        --param EMU=1 --param MMAM=16 --param MMAK=8 -M 130 -N 70 -K 33 2>&1)
-    rc=$?
-    if [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -qE '^dgemm_dmma_emu .*  FAIL: '; then
-        ok
-    else
-        bad "a wrong fragment index was not caught (exit $rc): $(printf '%s\n' "$out" | tail -1)"
-    fi
-fi
+planted broken dgemm_dmma_emu \
+    's/const int slot = kb \* (MMAK \/ 4) + jj - j0;/const int slot = kb * (MMAK \/ 4) - j0;/' \
+    '^dgemm_dmma_emu .*  FAIL: ' "a wrong fragment index" --precision d --param MMAM=16 \
+    --param MMAK=8 -M 130 -N 70 -K 33
 
 finish

@@ -47,7 +47,7 @@ static gb_preset_t f0_presets[] = {
     {"cpu_rb_6x64", "6 x 64 floats per work-item: 24 AVX-512 accumulators", 1u, 5, f0_s5_names, f0_s5_values},
     {"cpu_rb_14x16_d", "14 x 16 doubles per work-item: 28 AVX-512 accumulators", 2u, 5, f0_s6_names, f0_s6_values},
 };
-static char *f1_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
+static char *f1_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm", "CNT"};
 static char *f1_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0", "TMA == 1 || STAGES == 2", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
 static char *f1_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f1_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
@@ -71,7 +71,9 @@ static long f1_p15_values[] = {0, 1};
 static long f1_p16_values[] = {0, 128, 168};
 static long f1_p17_values[] = {0, 1};
 static long f1_p18_values[] = {2, 3, 4};
-static long f1_p19_values[] = {0, 2, 3};
+static long f1_p19_values[] = {0, 1};
+static long f1_p20_values[] = {0, 1};
+static long f1_p21_values[] = {0, 2, 3};
 static gb_param_t f1_params[] = {
     {"WM", "rows of C per warp (multiple of MMAM)", 32L, f1_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WN", "columns of C per warp", 32L, f1_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -92,7 +94,9 @@ static gb_param_t f1_params[] = {
     {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f1_p16_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"TMA", "1: the stages are filled by the tensor memory accelerator from tensor maps the kernel makes (a PTX program for sm_90a, as hgemm_wgmma_nt's TMA): A^T and B as stored, boxes of 16 x BK through the 128-byte swizzle, zeros past the edges, no load or store instructions and no registers of the work-items for the copies; row-TN, PAIRS 1, KCONT 0, BK a multiple of 8 (bench/notes/dgemm.md#dmma-tma)", 0L, f1_p17_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"STAGES", "with TMA, K steps staged in local memory, STAGES - 1 of them filling while one is read; 2 without it (its double buffer)", 2L, f1_p18_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f1_p19_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"FIXUP", "1: the last of a split tile's pieces to finish adds the pieces, in the same order, and writes C (a counter a tile in CNT, left zero), instead of the remainder kernel mma_sync_sum: one kernel a call (bench/notes/thin.md#thin-fixup)", 0L, f1_p19_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"CT", "1: the kernel writes C transposed and every problem is served as C^T = op(B)^T op(A)^T ('transposed_c'): a row-major C of few columns (4096 x 16) becomes one of few rows, whose tiles stream the large operand as the 16-row tiles do (bench/notes/thin.md#thin-ct)", 0L, f1_p20_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f1_p21_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f1_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM"};
 static long f1_s0_values[] = {32, 32, 4, 2, 8, 8, 4, 4, 1, 8};
@@ -131,7 +135,7 @@ static gb_preset_t f1_presets[] = {
     {"dgemm_dmma_16x128x16_tma", "dgemm_dmma_16x128x16's tile with its stages filled by the tensor memory accelerator (4 stages, 72 KB, 80 registers offline), for a C of at most 16 rows with A transposed, where streaming B is the whole cost (prediction, not yet on a GPU: bench/notes/thin.md#thin-16-tma)", 2u, 15, f1_s9_names, f1_s9_values},
     {"dgemm_dmma_16x128x16", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 2u, 13, f1_s10_names, f1_s10_values},
 };
-static char *f2_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
+static char *f2_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm", "CNT"};
 static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0", "TMA == 1 || STAGES == 2", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
 static char *f2_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f2_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
@@ -155,7 +159,9 @@ static long f2_p15_values[] = {0, 1};
 static long f2_p16_values[] = {0, 128, 168};
 static long f2_p17_values[] = {0, 1};
 static long f2_p18_values[] = {2, 3, 4};
-static long f2_p19_values[] = {0, 2, 3};
+static long f2_p19_values[] = {0, 1};
+static long f2_p20_values[] = {0, 1};
+static long f2_p21_values[] = {0, 2, 3};
 static gb_param_t f2_params[] = {
     {"WM", "rows of C per warp (multiple of MMAM)", 32L, f2_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WN", "columns of C per warp", 32L, f2_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -176,7 +182,9 @@ static gb_param_t f2_params[] = {
     {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f2_p16_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"TMA", "1: the stages are filled by the tensor memory accelerator from tensor maps the kernel makes (a PTX program for sm_90a, as hgemm_wgmma_nt's TMA): A^T and B as stored, boxes of 16 x BK through the 128-byte swizzle, zeros past the edges, no load or store instructions and no registers of the work-items for the copies; row-TN, PAIRS 1, KCONT 0, BK a multiple of 8 (bench/notes/dgemm.md#dmma-tma)", 0L, f2_p17_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"STAGES", "with TMA, K steps staged in local memory, STAGES - 1 of them filling while one is read; 2 without it (its double buffer)", 2L, f2_p18_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f2_p19_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"FIXUP", "1: the last of a split tile's pieces to finish adds the pieces, in the same order, and writes C (a counter a tile in CNT, left zero), instead of the remainder kernel mma_sync_sum: one kernel a call (bench/notes/thin.md#thin-fixup)", 0L, f2_p19_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"CT", "1: the kernel writes C transposed and every problem is served as C^T = op(B)^T op(A)^T ('transposed_c'): a row-major C of few columns (4096 x 16) becomes one of few rows, whose tiles stream the large operand as the 16-row tiles do (bench/notes/thin.md#thin-ct)", 0L, f2_p20_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f2_p21_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f2_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "KCONT", "SPLITK"};
 static long f2_s0_values[] = {64, 32, 2, 2, 16, 16, 4, 4, 1, 8, 1, 1, 0};
@@ -700,7 +708,7 @@ static gb_param_t f22_params[] = {
     {"LX", "work-group size along dimension 0 (C's contiguous index)", 16L, NULL, 0, 1L, 1024L, 0, 0u, 0, 0L},
     {"LY", "work-group size along dimension 1", 4L, NULL, 0, 1L, 1024L, 0, 0u, 0, 0L},
 };
-static char *f23_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
+static char *f23_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm", "CNT"};
 static char *f23_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32", "TMA == 1 || STAGES == 2", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
 static char *f23_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f23_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
@@ -726,6 +734,8 @@ static long f23_p17_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static long f23_p18_values[] = {0, 1, 2, 4};
 static long f23_p19_values[] = {0, 1};
 static long f23_p20_values[] = {2, 3, 4};
+static long f23_p21_values[] = {0, 1};
+static long f23_p22_values[] = {0, 1};
 static gb_param_t f23_params[] = {
     {"WM", "rows of C per warp (multiple of 16)", 32L, f23_p0_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WN", "columns of C per warp", 64L, f23_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -748,6 +758,8 @@ static gb_param_t f23_params[] = {
     {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f23_p18_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"TMA", "1: the stages are filled by the tensor memory accelerator from tensor maps the kernel makes (a PTX program for sm_90a, as dgemm_dmma's TMA): A^T and B as stored, boxes of 16 x BK through the 64-byte swizzle, zeros past the edges, no copies in the work-items' registers; row-TN, PAIRS 1, KCONT 0, BK a multiple of 8 (bench/notes/thin.md#thin-16-tma)", 0L, f23_p19_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"STAGES", "with TMA, K steps staged in local memory, STAGES - 1 of them filling while one is read; 2 without it (its double buffer)", 2L, f23_p20_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"FIXUP", "1: the last of a split tile's pieces to finish adds the pieces, in the same order, and writes C (a counter a tile in CNT, left zero), instead of the remainder kernel mma_sync_sum: one kernel a call (bench/notes/thin.md#thin-fixup)", 0L, f23_p21_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"CT", "1: the kernel writes C transposed and every problem is served as C^T = op(B)^T op(A)^T ('transposed_c'): a row-major C of few columns (4096 x 16) becomes one of few rows, whose tiles stream the large operand as the 16-row tiles do (bench/notes/thin.md#thin-ct)", 0L, f23_p22_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f23_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM"};
 static long f23_s0_values[] = {32, 64, 2, 2, 16, 16, 8, 8, 1, 1, 2, 1, 8};
@@ -768,7 +780,7 @@ static gb_preset_t f23_presets[] = {
     {"sgemm_3xtf32_16x128_tma", "sgemm_3xtf32_16x128's tile with its stages filled by the tensor memory accelerator (4 stages, 37 KB, 80 registers offline), for a C of at most 16 rows with A transposed, where streaming B is the whole cost (prediction, not yet on a GPU: bench/notes/thin.md#thin-16-tma)", 1u, 17, f23_s3_names, f23_s3_values},
     {"sgemm_3xtf32_16x128", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 1u, 15, f23_s4_names, f23_s4_values},
 };
-static char *f24_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm"};
+static char *f24_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm", "CNT"};
 static char *f24_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32", "TMA == 1 || STAGES == 2", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
 static char *f24_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f24_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
@@ -794,6 +806,8 @@ static long f24_p17_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static long f24_p18_values[] = {0, 1, 2, 4};
 static long f24_p19_values[] = {0, 1};
 static long f24_p20_values[] = {2, 3, 4};
+static long f24_p21_values[] = {0, 1};
+static long f24_p22_values[] = {0, 1};
 static gb_param_t f24_params[] = {
     {"WM", "rows of C per warp (multiple of 16)", 32L, f24_p0_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WN", "columns of C per warp", 64L, f24_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -816,6 +830,8 @@ static gb_param_t f24_params[] = {
     {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f24_p18_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"TMA", "1: the stages are filled by the tensor memory accelerator from tensor maps the kernel makes (a PTX program for sm_90a, as dgemm_dmma's TMA): A^T and B as stored, boxes of 16 x BK through the 64-byte swizzle, zeros past the edges, no copies in the work-items' registers; row-TN, PAIRS 1, KCONT 0, BK a multiple of 8 (bench/notes/thin.md#thin-16-tma)", 0L, f24_p19_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"STAGES", "with TMA, K steps staged in local memory, STAGES - 1 of them filling while one is read; 2 without it (its double buffer)", 2L, f24_p20_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"FIXUP", "1: the last of a split tile's pieces to finish adds the pieces, in the same order, and writes C (a counter a tile in CNT, left zero), instead of the remainder kernel mma_sync_sum: one kernel a call (bench/notes/thin.md#thin-fixup)", 0L, f24_p21_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"CT", "1: the kernel writes C transposed and every problem is served as C^T = op(B)^T op(A)^T ('transposed_c'): a row-major C of few columns (4096 x 16) becomes one of few rows, whose tiles stream the large operand as the 16-row tiles do (bench/notes/thin.md#thin-ct)", 0L, f24_p22_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f24_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM", "MAXREG", "KCONT", "SPLITK"};
 static long f24_s0_values[] = {16, 64, 1, 2, 16, 16, 8, 8, 1, 1, 2, 0, 1, 255, 1, 16};
@@ -1115,7 +1131,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/cpu_rb.json",
     .source_file = "cpu_rb.cl",
     .entry = "cpu_rb",
-    .program_digest = "f0110ddd829a5e208a97393a0e53ac0adfb65bf9581a8c56323ae35164e8ac53",
+    .program_digest = "78c57c0c2df20ab8b4dbab4ccdeaa2c2be0d05f9dfd2774b8a48462ca8ea1edf",
     .global[0] = "WALKM * ceil_div(ceil_div(M, MR), LX) * LX + (1 - WALKM) * ceil_div(ceil_div(N, NV * VW), LX) * LX",
     .global[1] = "WALKM * ceil_div(N, NV * VW) + (1 - WALKM) * ceil_div(M, MR)",
     .local[0] = "LX",
@@ -1144,7 +1160,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "082ee5eb540ee7e27abbce9ae6fcfeb89fceaadad2643dc92fe78ad13b2fae7e",
+    .program_digest = "0a2e767d73b176e2adef477c06c603b546f38caea0def4d9313ef4d50d74f181",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
@@ -1159,17 +1175,19 @@ gb_family_t gb__builtin_families[] = {
     .ptx_target = "sm_90a",
     .ptx_unless = "EMU || TMA == 0",
     .side[1].entry = "mma_sync_sum",
-    .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
-    .side[1].global[1] = "(PS > 1) * M",
+    .side[1].global[0] = "(PS > 1) * (FIXUP == 0) * ceil_div(N, 64) * 64",
+    .side[1].global[1] = "(PS > 1) * (FIXUP == 0) * M",
     .side[1].local[0] = "64",
     .side[1].local[1] = "1",
     .workspace = "(PS > 1) * PS * (T - D) * WGM * WM * WGN * WN * ELEM + TMA * (D + (T - D) * PS) * 256",
+    .counters = "FIXUP * (PS > 1) * (T - D)",
+    .transposed_c = "CT",
     .launch_factor = "PS",
-    .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
-    .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
+    .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * ((FIXUP == 0) * min(M * N, (T - D) * WGM * WM * WGN * WN) + FIXUP * (T - D) * WGM * WM * WGN * WN)) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
+    .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .precisions = 2u, .layouts = 4u,
-    .nargs = 19, .nconstraints = 14, .nextensions = 1, .nlets = 7,
-    .nparams = 20, .npresets = 11,
+    .nargs = 20, .nconstraints = 14, .nextensions = 1, .nlets = 7,
+    .nparams = 22, .npresets = 11,
     .args = f1_args,
     .constraints = f1_constraints,
     .extensions = f1_extensions,
@@ -1188,7 +1206,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "082ee5eb540ee7e27abbce9ae6fcfeb89fceaadad2643dc92fe78ad13b2fae7e",
+    .program_digest = "0a2e767d73b176e2adef477c06c603b546f38caea0def4d9313ef4d50d74f181",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
@@ -1203,17 +1221,19 @@ gb_family_t gb__builtin_families[] = {
     .ptx_target = "sm_90a",
     .ptx_unless = "EMU || TMA == 0",
     .side[1].entry = "mma_sync_sum",
-    .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
-    .side[1].global[1] = "(PS > 1) * M",
+    .side[1].global[0] = "(PS > 1) * (FIXUP == 0) * ceil_div(N, 64) * 64",
+    .side[1].global[1] = "(PS > 1) * (FIXUP == 0) * M",
     .side[1].local[0] = "64",
     .side[1].local[1] = "1",
     .workspace = "(PS > 1) * PS * (T - D) * WGM * WM * WGN * WN * ELEM + TMA * (D + (T - D) * PS) * 256",
+    .counters = "FIXUP * (PS > 1) * (T - D)",
+    .transposed_c = "CT",
     .launch_factor = "PS",
-    .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
-    .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
+    .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * ((FIXUP == 0) * min(M * N, (T - D) * WGM * WM * WGN * WN) + FIXUP * (T - D) * WGM * WM * WGN * WN)) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
+    .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .precisions = 2u, .layouts = 11u,
-    .nargs = 19, .nconstraints = 14, .nextensions = 1, .nlets = 7,
-    .nparams = 20, .npresets = 3,
+    .nargs = 20, .nconstraints = 14, .nextensions = 1, .nlets = 7,
+    .nparams = 22, .npresets = 3,
     .args = f2_args,
     .constraints = f2_constraints,
     .extensions = f2_extensions,
@@ -1232,7 +1252,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/gemmbench_nn.json",
     .source_file = "gemmbench_nn.cl",
     .entry = "gemm_nn",
-    .program_digest = "91ffb9c13b7e38e8de10494a2dc1394e7f65b812a49d49cbd3f271b3c80b6112",
+    .program_digest = "dd9d856500b3313cfdc37bcd6836047fdfc74d8ec654367e814e7cbec7260a34",
     .global[0] = "ceil_div(N, DJ)",
     .global[1] = "M",
     .local[0] = "LX",
@@ -1253,7 +1273,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/gemmbench_nt.json",
     .source_file = "gemmbench_nt.cl",
     .entry = "gemm_nt",
-    .program_digest = "7fac33622788788ea8caa21ad76ad1d22e73025ebc3934741fe3e74c9ae6a0c8",
+    .program_digest = "f614ab30866cdcbdb92fc02044e8f574461a1d925499fd2160f5a96ccabdc39d",
     .global[0] = "ceil_div(N, DJ)",
     .global[1] = "M",
     .local[0] = "LX",
@@ -1274,7 +1294,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "64a403fa2d0c5d5080b2546259cdda5f0aacf29fb74980c58f77fbe7cf23e097",
+    .program_digest = "4cf5f738f40f74641999868b97728bfc019ca770ff1a18b18d35a782b1fce331",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1311,7 +1331,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_mn.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "64a403fa2d0c5d5080b2546259cdda5f0aacf29fb74980c58f77fbe7cf23e097",
+    .program_digest = "4cf5f738f40f74641999868b97728bfc019ca770ff1a18b18d35a782b1fce331",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1350,7 +1370,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "64a403fa2d0c5d5080b2546259cdda5f0aacf29fb74980c58f77fbe7cf23e097",
+    .program_digest = "4cf5f738f40f74641999868b97728bfc019ca770ff1a18b18d35a782b1fce331",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1389,7 +1409,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/intel_block_read.json",
     .source_file = "intel_block_read.cl",
     .entry = "intel_block_read",
-    .program_digest = "f57c6acde424537872a477e20ddd919e446330068f5bad13130ecf1a01cad7fe",
+    .program_digest = "019bd7685e98c032b2cb00671967434912db598aec8a833b78352e25aa0bf1c7",
     .global[0] = "M / TM",
     .global[1] = "N / TN",
     .local[0] = "SG",
@@ -1412,7 +1432,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/intel_naive.json",
     .source_file = "intel_naive.cl",
     .entry = "intel_naive",
-    .program_digest = "c648d7f79cd99441465fdf330c86d327fbc27553e48ee74a170f1e9910f0076c",
+    .program_digest = "670c881378911d9cda0df2bd03f4cf396699c88f060388a9b538d01ff3809369",
     .global[0] = "M",
     .global[1] = "N",
     .local[0] = "LX",
@@ -1430,7 +1450,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/intel_simd.json",
     .source_file = "intel_simd.cl",
     .entry = "intel_simd",
-    .program_digest = "747535c15febb76229f300511367f0868f83e979248aac9e5dde0dc63369a1a7",
+    .program_digest = "a3715ace70dcf9772978c4258b9dea1bc751a09240143dc109d17ea3b37ac8cf",
     .global[0] = "M / TM",
     .global[1] = "N / TN",
     .local[0] = "SG",
@@ -1453,7 +1473,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/intel_slm.json",
     .source_file = "intel_slm.cl",
     .entry = "intel_slm",
-    .program_digest = "2268fe68c957a474d97d10ad168cd4dcb2b972dcad41b2c7ee611a0d5a5fe327",
+    .program_digest = "932af7381a282e7258d079afdb63b299d0d52eeb547a3329aeadf00aed7e70f2",
     .global[0] = "M / TM",
     .global[1] = "N / TN",
     .local[0] = "LX",
@@ -1477,7 +1497,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM1.json",
     .source_file = "myGEMM1.cl",
     .entry = "myGEMM1",
-    .program_digest = "a1c28fb0cd062c1343cc42f54afb4ac285c645ac9bcad2ed36cd68e83778aefd",
+    .program_digest = "01eab8e631d224999aa673a0de4202bdc51971743134f935eb91a85f951c4d58",
     .global[0] = "M",
     .global[1] = "N",
     .local[0] = "TS",
@@ -1498,7 +1518,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM10.json",
     .source_file = "myGEMM10.cl",
     .entry = "myGEMM10",
-    .program_digest = "b0ef748e7f70bdf6f6412fb8b61f375b812142e90ad730e8e2837c4d1940471c",
+    .program_digest = "fee275aff02d052e0509803063ea9ced7175bad73340753f672ff6f73072f1f2",
     .global[0] = "ceil_div(M, TSM) * (TSM / WPTM)",
     .global[1] = "ceil_div(N, TSN) * (TSN / WPTN)",
     .local[0] = "TSM / WPTM",
@@ -1521,7 +1541,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM11.json",
     .source_file = "myGEMM11.cl",
     .entry = "myGEMM11",
-    .program_digest = "b485e77b91a62a02bf2334a0660fa1216e400561e6690e15386a62563b089151",
+    .program_digest = "964499e166826c7c49d83183ed584c0cae2f1e1054cd4268ff1475db56feb385",
     .global[0] = "M / RX",
     .global[1] = "N / RY",
     .local[0] = "THREADSX",
@@ -1546,7 +1566,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM2.json",
     .source_file = "myGEMM2.cl",
     .entry = "myGEMM2",
-    .program_digest = "7915b33bc34d6192497a46e5ac8d7f902fa4ed792311aaa0d5cf549e5b407d4c",
+    .program_digest = "8ce6c77c3f57485034ab1a80d7647858725ca42802768c162d61a85862925cd8",
     .global[0] = "M",
     .global[1] = "N",
     .local[0] = "TS",
@@ -1571,7 +1591,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM3.json",
     .source_file = "myGEMM3.cl",
     .entry = "myGEMM3",
-    .program_digest = "0f6e56613c9165c436552f9560b1fe9464b038613000f8e5a7926459c635505f",
+    .program_digest = "4b8a1eca976fe568ba91038d225db13e300fd2df137c60e50a85612b5c9ed164",
     .global[0] = "M",
     .global[1] = "N / WPT",
     .local[0] = "TS",
@@ -1597,7 +1617,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM4.json",
     .source_file = "myGEMM4.cl",
     .entry = "myGEMM4",
-    .program_digest = "abb9d861b0c3ed25668624e807f044f3c74519a51fc0d1b81e21b98f4d7bd73a",
+    .program_digest = "80a6c2d7822eb5f63e0b2bf83dc21f580e53ae3b6f6da44a8e2dad50698c2b59",
     .global[0] = "M / WIDTH",
     .global[1] = "N",
     .local[0] = "TS / WIDTH",
@@ -1623,7 +1643,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM5.json",
     .source_file = "myGEMM5.cl",
     .entry = "myGEMM5",
-    .program_digest = "470e87c640616e4f86c854e0142cd0b13a15c39da4ba47be293c30bdc61726ba",
+    .program_digest = "527efa9cb841d4c1a73582c5f29daec346d1ba4cdd7133d511ae34c78e8665a3",
     .global[0] = "M",
     .global[1] = "N / WPT",
     .local[0] = "TS",
@@ -1649,7 +1669,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM6.json",
     .source_file = "myGEMM6.cl",
     .entry = "myGEMM6",
-    .program_digest = "852c6d25766404f8161bc76c9ea704c615f2ee811280e5c293d8c888a7124ecb",
+    .program_digest = "87e80a2deba939177e08d5af9b1c82ed9814005036141872be22a939de922173",
     .global[0] = "M / WPTM",
     .global[1] = "N / WPTN",
     .local[0] = "TSM / WPTM",
@@ -1675,7 +1695,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM7.json",
     .source_file = "myGEMM7.cl",
     .entry = "myGEMM7",
-    .program_digest = "e7cd35d0fbee995f947020b248c99530249154e64ce2dc3078aece9144723c57",
+    .program_digest = "169833efc5bbba022b7d134e9ed9a3517860af7cd05c33ef7c8c60cff45b2f98",
     .global[0] = "M / WPTM",
     .global[1] = "N / WPTN",
     .local[0] = "TSM / WPTM",
@@ -1701,7 +1721,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM9.json",
     .source_file = "myGEMM9.cl",
     .entry = "myGEMM9",
-    .program_digest = "f5764b739aaac7a2aaca61407f5b2e93abc7f5b364a3183d0b602888b829799c",
+    .program_digest = "5074c3270e2df263d0d91873df667263864b1e7d0170b4f2e726005d4aee7118",
     .global[0] = "M / WPTM",
     .global[1] = "N / WPTN",
     .local[0] = "TSM / WPTM",
@@ -1727,7 +1747,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/naive.json",
     .source_file = "naive.cl",
     .entry = "gemm_naive",
-    .program_digest = "989f21638082f46939d5340da6238d8891c062cdcbff7abcc278fde289dafcc0",
+    .program_digest = "6e35ef799bb86471fa39e34cdc7165c82e9582dd752c0d4df94ef8523309adff",
     .global[0] = "ROW * N + (1 - ROW) * M",
     .global[1] = "ROW * M + (1 - ROW) * N",
     .local[0] = "LX",
@@ -1747,7 +1767,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "082ee5eb540ee7e27abbce9ae6fcfeb89fceaadad2643dc92fe78ad13b2fae7e",
+    .program_digest = "0a2e767d73b176e2adef477c06c603b546f38caea0def4d9313ef4d50d74f181",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
@@ -1761,17 +1781,19 @@ gb_family_t gb__builtin_families[] = {
     .ptx_target = "sm_90a",
     .ptx_unless = "EMU || TMA == 0",
     .side[1].entry = "mma_sync_sum",
-    .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
-    .side[1].global[1] = "(PS > 1) * M",
+    .side[1].global[0] = "(PS > 1) * (FIXUP == 0) * ceil_div(N, 64) * 64",
+    .side[1].global[1] = "(PS > 1) * (FIXUP == 0) * M",
     .side[1].local[0] = "64",
     .side[1].local[1] = "1",
     .workspace = "(PS > 1) * PS * (T - D) * WGM * WM * WGN * WN * ELEM + TMA * (D + (T - D) * PS) * 256",
+    .counters = "FIXUP * (PS > 1) * (T - D)",
+    .transposed_c = "CT",
     .launch_factor = "PS",
-    .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
-    .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
+    .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * ((FIXUP == 0) * min(M * N, (T - D) * WGM * WM * WGN * WN) + FIXUP * (T - D) * WGM * WM * WGN * WN)) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
+    .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .precisions = 1u, .layouts = 4u,
-    .nargs = 19, .nconstraints = 13, .nextensions = 1, .nlets = 7,
-    .nparams = 21, .npresets = 5,
+    .nargs = 20, .nconstraints = 13, .nextensions = 1, .nlets = 7,
+    .nparams = 23, .npresets = 5,
     .args = f23_args,
     .constraints = f23_constraints,
     .extensions = f23_extensions,
@@ -1790,7 +1812,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "082ee5eb540ee7e27abbce9ae6fcfeb89fceaadad2643dc92fe78ad13b2fae7e",
+    .program_digest = "0a2e767d73b176e2adef477c06c603b546f38caea0def4d9313ef4d50d74f181",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
@@ -1804,17 +1826,19 @@ gb_family_t gb__builtin_families[] = {
     .ptx_target = "sm_90a",
     .ptx_unless = "EMU || TMA == 0",
     .side[1].entry = "mma_sync_sum",
-    .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
-    .side[1].global[1] = "(PS > 1) * M",
+    .side[1].global[0] = "(PS > 1) * (FIXUP == 0) * ceil_div(N, 64) * 64",
+    .side[1].global[1] = "(PS > 1) * (FIXUP == 0) * M",
     .side[1].local[0] = "64",
     .side[1].local[1] = "1",
     .workspace = "(PS > 1) * PS * (T - D) * WGM * WM * WGN * WN * ELEM + TMA * (D + (T - D) * PS) * 256",
+    .counters = "FIXUP * (PS > 1) * (T - D)",
+    .transposed_c = "CT",
     .launch_factor = "PS",
-    .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * min(M * N, (T - D) * WGM * WM * WGN * WN))",
-    .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN)",
+    .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * ((FIXUP == 0) * min(M * N, (T - D) * WGM * WM * WGN * WN) + FIXUP * (T - D) * WGM * WM * WGN * WN)) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
+    .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .precisions = 1u, .layouts = 11u,
-    .nargs = 19, .nconstraints = 13, .nextensions = 1, .nlets = 7,
-    .nparams = 21, .npresets = 2,
+    .nargs = 20, .nconstraints = 13, .nextensions = 1, .nlets = 7,
+    .nparams = 23, .npresets = 2,
     .args = f24_args,
     .constraints = f24_constraints,
     .extensions = f24_extensions,
@@ -1833,7 +1857,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "64a403fa2d0c5d5080b2546259cdda5f0aacf29fb74980c58f77fbe7cf23e097",
+    .program_digest = "4cf5f738f40f74641999868b97728bfc019ca770ff1a18b18d35a782b1fce331",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1870,7 +1894,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/thin_cols.json",
     .source_file = "thin_stream.cl",
     .entry = "thin_cols",
-    .program_digest = "067e7baa7528b824e0896c27132b795efd59c75b1481fe47eb4a9f23ae9596ec",
+    .program_digest = "c52cf0a342211c02ccd9de638809eaf4ed01360fd5d0034162087bad9880a186",
     .global[0] = "RB * TX",
     .global[1] = "CB * P * KG",
     .local[0] = "TX",
@@ -1903,7 +1927,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/thin_dot.json",
     .source_file = "thin_stream.cl",
     .entry = "thin_dot",
-    .program_digest = "067e7baa7528b824e0896c27132b795efd59c75b1481fe47eb4a9f23ae9596ec",
+    .program_digest = "c52cf0a342211c02ccd9de638809eaf4ed01360fd5d0034162087bad9880a186",
     .global[0] = "RB * KL",
     .global[1] = "CB * P * RL",
     .local[0] = "KL",
@@ -1936,7 +1960,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/thin_stream.json",
     .source_file = "thin_stream.cl",
     .entry = "thin_stream",
-    .program_digest = "067e7baa7528b824e0896c27132b795efd59c75b1481fe47eb4a9f23ae9596ec",
+    .program_digest = "c52cf0a342211c02ccd9de638809eaf4ed01360fd5d0034162087bad9880a186",
     .global[0] = "TILES * TX",
     .global[1] = "RB * P * KG",
     .local[0] = "TX",
@@ -1969,7 +1993,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/xgemm.json",
     .source_file = "xgemm.cl",
     .entry = "xgemm",
-    .program_digest = "5870a6b37f97efb343a1042005f7ce5a134fa8ae8b19df21941be863741cc1c5",
+    .program_digest = "dcd9520693ec4ec0a876ce40230dc5d5dfce9aded17bc774cac9bc96a9300884",
     .global[0] = "ceil_div(N, NWG) * NDIMC",
     .global[1] = "ceil_div(M, MWG) * MDIMC",
     .local[0] = "NDIMC",
@@ -1992,7 +2016,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/xgemm_nv.json",
     .source_file = "xgemm_nv.cl",
     .entry = "xgemm_nv",
-    .program_digest = "a7ed77533371aaa0b859df8192c37501568a97507053c05c7b9ec99da77152bb",
+    .program_digest = "02a701a247305da76f05eb13a449037d68cede15a2da704ad18364a471e269d4",
     .global[0] = "(D + PS * R + FUSED * STRIPS) * (MWG / (4 * RM)) * (NWG / (4 * RN))",
     .global[1] = "1",
     .local[0] = "(MWG / (4 * RM)) * (NWG / (4 * RN))",
@@ -2031,7 +2055,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/xgemm_nv_async.json",
     .source_file = "xgemm_nv_async.cl",
     .entry = "xgemm_nv_async",
-    .program_digest = "791e7bd56c765e78af04e5144635d607a6f8c7443fe9e2a1e4523a1da9d2d971",
+    .program_digest = "a0877565cd142a9d96e349d3e72b7ba0b8b2425b5e794ef42955438bfa1ba082",
     .global[0] = "ceil_div(N, NWG) * (MWG / TM) * (NWG / TN)",
     .global[1] = "ceil_div(M, MWG)",
     .local[0] = "(MWG / TM) * (NWG / TN)",

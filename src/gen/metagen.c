@@ -172,6 +172,8 @@ static void family_entry(size_t i, const gb_family_t *f)
                  {"side[1].local[0]", f->side[1].local[0]},
                  {"side[1].local[1]", f->side[1].local[1]},
                  {"workspace", f->workspace},
+                 {"counters", f->counters},
+                 {"transposed_c", f->transposed_c},
                  {"launch_factor", f->launch_factor},
                  {"traffic[0]", f->traffic[0]},
                  {"traffic[1]", f->traffic[1]}};

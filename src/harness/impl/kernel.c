@@ -59,7 +59,7 @@ static void kernel_release(void *state)
     gb_launch_t *l = &kr->launch;
     /* Images before the buffers they may be views of. */
     cl_mem mems[] = {l->mem.img[0], l->mem.img[1], l->mem.buf[0], l->mem.buf[1], l->mem.buf[2],
-                     l->mem.buf[3], l->mem.buf[4], l->mem.buf[5], l->mem.ws};
+                     l->mem.buf[3], l->mem.buf[4], l->mem.buf[5], l->mem.ws,     l->mem.cnt};
     for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
         if (mems[i])
             clReleaseMemObject(mems[i]);
@@ -148,6 +148,11 @@ static int allocate(gb_kernel_run_t *kr, const gb_problem_t *p, const gb_route_t
     if (rc == GB_OK && r->has_ws)
         m->ws =
             buffer(kr, r->ws_bytes, CL_MEM_READ_WRITE, "allocating the kernel's workspace", &rc);
+    if (rc == GB_OK && r->cnt_bytes) {
+        cl_int err;
+        m->cnt = gb__launch_counters(kr->ctx->cl, kr->ctx->queue, r->cnt_bytes, &err);
+        rc = gb__cl_check(kr->ctx, err, "allocating the kernel's counters");
+    }
     for (int d = 0; rc == GB_OK && d < 2; d++)
         if (r->image[d])
             rc = gb__kernel_image(kr, &m->img[d], m->buf[GB_BUF_TA + d], r->image_size[d][0],

@@ -9,9 +9,9 @@
 #include "family_int.h"
 
 /* Argument names a family may list, in any order. */
-static const char *const known_args[] = {"M",    "N",    "K",   "alpha", "A",       "offA",   "lda",
-                                         "B",    "offB", "ldb", "beta",  "C",       "offC",   "ldc",
-                                         "imgA", "imgB", "WS",  "CUS",   "alphaRe", "alphaIm"};
+static const char *const known_args[] = {
+    "M", "N",    "K",   "alpha", "A",    "offA", "lda", "B",   "offB",    "ldb",    "beta",
+    "C", "offC", "ldc", "imgA",  "imgB", "WS",   "CNT", "CUS", "alphaRe", "alphaIm"};
 
 static int get_string_array(gb_family_ctx_t *c, const cJSON *obj, const char *key, int required,
                             char ***out, size_t *n)
@@ -401,6 +401,8 @@ static int parse_members(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
         (rc = parse_side(c, root, f, GB_SIDE_PROLOGUE)) ||
         (rc = parse_side(c, root, f, GB_SIDE_REMAINDER)) || (rc = parse_lets(c, root, f)) ||
         (rc = gb__family_string(c, root, "workspace", 0, &f->workspace)) ||
+        (rc = gb__family_string(c, root, "counters", 0, &f->counters)) ||
+        (rc = gb__family_string(c, root, "transposed_c", 0, &f->transposed_c)) ||
         (rc = gb__family_string(c, root, "launch_factor", 0, &f->launch_factor)) ||
         (rc = gb__family_unsplit(c, root, f)))
         return rc;
@@ -420,7 +422,7 @@ static int check_args(gb_family_ctx_t *c, gb_family_t *f)
         if (!known)
             return gb__family_bad(c, "args",
                                   "holds a name that is neither a 'let' nor one of M N K alpha "
-                                  "beta A B C offA offB offC lda ldb ldc imgA imgB WS CUS "
+                                  "beta A B C offA offB offC lda ldb ldc imgA imgB WS CNT CUS "
                                   "alphaRe alphaIm");
     }
     int rc = parse_images(c, f);
@@ -431,6 +433,10 @@ static int check_args(gb_family_ctx_t *c, gb_family_t *f)
         return gb__family_bad(c, f->workspace ? "workspace" : "args",
                               f->workspace ? "gives a size, but 'args' has no WS to pass the buffer"
                                            : "names WS, but there is no 'workspace' size");
+    if (!f->counters != (arg_index(f, "CNT") < 0))
+        return gb__family_bad(c, f->counters ? "counters" : "args",
+                              f->counters ? "gives a count, but 'args' has no CNT to pass them"
+                                          : "names CNT, but there is no 'counters' count");
     /* Y staged from B takes alpha's parts, which 1M's pass would have multiplied B by. */
     if (f->expand_b && (arg_index(f, "alphaRe") < 0 || arg_index(f, "alphaIm") < 0))
         return gb__family_bad(c, "expand_b",
@@ -489,8 +495,8 @@ int gb__family_parse_at(const char *json, size_t len, const char *origin, const 
                                   "constraints", "requires", "multiple_of", "ld_multiple_of",
                                   "ld_avoid_multiple_of", "nvidia_max_registers",
                                   "nvidia_min_groups", "expand_b", "ptx_target", "ptx_unless",
-                                  "prologue", "remainder", "workspace", "launch_factor", "unsplit",
-                                  "traffic", "let", "presets"));
+                                  "prologue", "remainder", "workspace", "counters", "transposed_c",
+                                  "launch_factor", "unsplit", "traffic", "let", "presets"));
     cJSON_Delete(root);
     if (rc != GB_OK)
         gb__family_free(f);

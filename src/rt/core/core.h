@@ -21,6 +21,11 @@ int gb__add_ok(size_t a, size_t b, size_t *out);
  * layout is the problem with A and B exchanged, M and N exchanged, transpositions (and
  * conjugations) exchanged. */
 gb_problem_t gb__problem_swapped(const gb_problem_t *p);
+/* The row-major problem whose C is p's C read transposed: C^T = op(B)^T op(A)^T with each stored
+ * operand read as its transpose (the same memory), for a kernel that writes element (i, j) of
+ * its C at j ldc + i. A column-major p as it is; a row-major one swapped first. Real problems
+ * without conjugation only (0 otherwise). */
+int gb__problem_transposed_c(const gb_problem_t *p, gb_problem_t *q);
 /* A C that is a vector read as a row-major column: a column-major C of one column is also a
  * row-major one with a leading dimension of 1 (A and B then read transposed, the same memory),
  * a row-major C of one row is the column of the swapped problem, and a row-major column (or a

@@ -282,6 +282,17 @@ gb_problem_t gb__problem_swapped(const gb_problem_t *p)
     return q;
 }
 
+int gb__problem_transposed_c(const gb_problem_t *p, gb_problem_t *q)
+{
+    if (p->conj_a || p->conj_b || gb_precision_is_complex(p->precision))
+        return 0;
+    *q = p->layout == GB_ROW_MAJOR ? gb__problem_swapped(p) : *p;
+    q->layout = GB_ROW_MAJOR;
+    q->trans_a = q->trans_a == GB_TRANS ? GB_NOTRANS : GB_TRANS;
+    q->trans_b = q->trans_b == GB_TRANS ? GB_NOTRANS : GB_TRANS;
+    return 1;
+}
+
 int gb__problem_vector(const gb_problem_t *p, gb_problem_t *q, int *swapped)
 {
     if (p->conj_a || p->conj_b)

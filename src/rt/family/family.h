@@ -63,6 +63,11 @@ struct gb_family {
     gb_side_t side[GB_NSIDES]; /* "prologue" and "remainder" kernels (entry NULL: none) */
     char *workspace;           /* expression, may be NULL: bytes of a scratch buffer passed as the
                               argument WS to both kernels (0: a token buffer of 16 bytes) */
+    char *transposed_c;   /* expression, may be NULL: where non-zero (e.g. a parameter) the kernel
+                           writes element (i, j) of its C at j ldc + i, and every problem is
+                           served through gb__problem_transposed_c */
+    char *counters;       /* expression, may be NULL: 32-bit counters, zero before every launch (the
+                       kernel leaves them so), passed as the argument CNT */
     char *traffic[2];     /* expressions, both NULL when not declared: bytes of global memory the
                          main kernel (with its remainder kernel) reads [0] and writes [1] */
     char *launch_factor;  /* expression, may be NULL (1): how many times C's elements (with a

@@ -55,6 +55,8 @@ void gb__family_free(gb_family_t *f)
         free(f->side[s].panels);
     }
     free(f->workspace);
+    free(f->counters);
+    free(f->transposed_c);
     free(f->launch_factor);
     free_strings(f->unsplit_names, f->nunsplit);
     free(f->unsplit_values);

@@ -42,6 +42,8 @@ static cl_int set_arg(cl_kernel kernel, gb_argcache_t *cache, cl_uint idx, const
     }
     if (!strcmp(n, "WS"))
         return put_mem(kernel, cache, idx, &b->ws);
+    if (!strcmp(n, "CNT"))
+        return put_mem(kernel, cache, idx, &b->cnt);
     if (!strcmp(n, "imgA") || !strcmp(n, "imgB"))
         return put_mem(kernel, cache, idx, &b->img[n[3] - 'A']);
     if (!strcmp(n, "alpha") || !strcmp(n, "beta") || !strcmp(n, "alphaRe") ||

@@ -15,6 +15,7 @@ typedef struct gb_binding {
     cl_mem buf[6];
     cl_mem img[2];
     cl_mem ws;
+    cl_mem cnt; /* the counters (argument CNT), zero between launches */
     unsigned compute_units;
 } gb_binding_t;
 

@@ -261,6 +261,15 @@ int gb__route_geometry(const gb_family_t *f, const gb_device_info_t *dev, gb_rou
                         f->origin, f->workspace, ws);
     r->has_ws = f->workspace != NULL;
     r->ws_bytes = r->has_ws ? (ws > 16 ? (size_t)ws : 16) : 0;
+    long long cnt = 0;
+    if (f->counters &&
+        (rc = gb__route_eval(f, vs, "counters", f->counters, 0, &cnt, msg, msglen)) != GB_OK)
+        return rc;
+    if (cnt < 0)
+        return gb__fail(msg, msglen, GB_EMETADATA, "%s: counters '%s' is %lld, negative", f->origin,
+                        f->counters, cnt);
+    r->counters = (size_t)cnt;
+    r->cnt_bytes = f->counters ? (cnt > 4 ? 4 * (size_t)cnt : 16) : 0;
     return GB_OK;
 }
 

@@ -301,3 +301,16 @@ int gb__launch_enqueue(const gb_launch_t *l, const gb_device_info_t *dev, cl_com
     }
     return GB_OK;
 }
+
+cl_mem gb__launch_counters(cl_context cl, cl_command_queue queue, size_t bytes, cl_int *err)
+{
+    cl_mem m = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, err);
+    const cl_uint zero = 0;
+    if (*err == CL_SUCCESS)
+        *err = clEnqueueFillBuffer(queue, m, &zero, sizeof zero, 0, bytes, 0, NULL, NULL);
+    if (*err != CL_SUCCESS && m) {
+        clReleaseMemObject(m);
+        m = NULL;
+    }
+    return m;
+}

@@ -55,6 +55,11 @@ int gb__launch_fits(cl_kernel kernel, const gb_device_info_t *dev, const gb_conf
  * 4-aligned), else gb_copy. */
 const char *gb__launch_copy_entry(const gb_route_copy_t *c);
 
+/* A buffer of bytes for a route's counters (argument CNT), zeroed by a fill enqueued on queue
+ * (in order: before the kernels enqueued after it); the kernels that take them leave them zero.
+ * NULL with *err set on failure. */
+cl_mem gb__launch_counters(cl_context cl, cl_command_queue queue, size_t bytes, cl_int *err);
+
 /* How many of the launch's commands are copy passes (route copies and image copies). */
 size_t gb__launch_helpers(const gb_launch_t *l);
 

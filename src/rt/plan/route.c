@@ -23,18 +23,24 @@ static int native(const gb_family_t *f, gb_layout_t l, gb_trans_t ta, gb_trans_t
  * TT given a TN problem of 16 x 4096 x 4096 so transposes A (64 K elements), not B (16 M); a
  * row-NN family given y = x W^T (1 x N x K, B transposed) runs y^T = W x^T with no pass. Sets
  * *q (the caller's problem as the kernel's layout reads it), r->swapped (the kernel's A is the
- * caller's B) and r->flip. Returns 0 when the family has no native layout. */
+ * caller's B) and r->flip. A kernel that writes C transposed (r->transposed_c) has one form,
+ * gb__problem_transposed_c's. Returns 0 when the family has no native layout. */
 static int choose_route(const gb_family_t *f, const gb_problem_t *p, int vector_ok, gb_problem_t *q,
                         gb_route_t *r)
 {
     gb_problem_t base[3];
     int swapped[3], nb = 0;
-    base[nb] = *p;
-    swapped[nb++] = 0;
-    base[nb] = gb__problem_swapped(p);
-    swapped[nb++] = 1;
-    if (vector_ok && gb__problem_vector(p, &base[nb], &swapped[nb]))
-        nb++;
+    if (r->transposed_c) {
+        gb__problem_transposed_c(p, &base[nb]);
+        swapped[nb++] = p->layout == GB_ROW_MAJOR;
+    } else {
+        base[nb] = *p;
+        swapped[nb++] = 0;
+        base[nb] = gb__problem_swapped(p);
+        swapped[nb++] = 1;
+        if (vector_ok && gb__problem_vector(p, &base[nb], &swapped[nb]))
+            nb++;
+    }
     int found = 0, best_passes = 0;
     size_t best_moved = 0;
     for (int s = 0; s < nb; s++) {
@@ -368,7 +374,10 @@ static void describe(gb_route_t *r)
     char what[64];
     if (r->onem)
         gb__route_text_add(r, "1M (complex as real)");
-    gb__route_text_add(r, r->vector ? "C as a column" : r->swapped ? "swap" : "native");
+    gb__route_text_add(r, r->vector         ? "C as a column"
+                          : r->transposed_c ? "C written transposed"
+                          : r->swapped      ? "swap"
+                                            : "native");
     for (int d = 0; d < 2; d++)
         if (r->flip[d]) {
             snprintf(what, sizeof what, "transpose %s", op[d]);
@@ -459,6 +468,21 @@ int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_devic
         p = &real;
     }
     gb_problem_t q;
+    if (f->transposed_c) {
+        /* The parameters decide it, before the problem's form is chosen. */
+        gb_route_vars_t pv;
+        long long ct;
+        pv.n = gb__config_vars(cfg, p->precision, p, pv.v);
+        int rc = gb__route_eval(f, &pv, "transposed_c", f->transposed_c, 0, &ct, msg, msglen);
+        if (rc != GB_OK)
+            return rc;
+        r->transposed_c = ct != 0;
+        if (r->transposed_c && (r->onem || !gb__problem_transposed_c(p, &q)))
+            return gb__fail(msg, msglen, GB_EBADPARAM,
+                            "%s: C written transposed ('%s') serves real problems without "
+                            "conjugation only; use the configuration without it",
+                            f->origin, f->transposed_c);
+    }
     if (!choose_route(f, p, !r->onem, &q, r))
         return gb__fail(msg, msglen, GB_EMETADATA, "%s: no native layout", f->origin);
     /* The binding's swap, and the caller's operand each copy reads: the kernel's operands are
@@ -474,6 +498,11 @@ int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_devic
         rc = expand_in_kernel(f, &vs, mult, ldm, avoid, &om, &q, r, msg, msglen);
     if (rc == GB_OK)
         rc = plan_copies(f, &q, r->onem ? &om : NULL, dev, mult, ldm, avoid, r, msg, msglen);
+    if (rc == GB_OK && r->transposed_c && r->copy[2])
+        rc = gb__fail(msg, msglen, GB_EBADPARAM,
+                      "%s: C written transposed ('%s') cannot go through a copy of C; use the "
+                      "configuration without it",
+                      f->origin, f->transposed_c);
     if (rc != GB_OK)
         return rc;
     describe(r);
@@ -486,6 +515,11 @@ int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_devic
         return rc;
     if (r->unsplit)
         gb__route_text_add(r, "unsplit build");
+    if (r->transposed_c) {
+        size_t used = strlen(r->options);
+        if (!gb__appendf(r->options, sizeof r->options, &used, " -DGB_TRANS_C=1"))
+            return gb__fail(msg, msglen, GB_EBADPARAM, "%s: build options too long", f->origin);
+    }
     if (r->expand_b) {
         /* The kernel's own form of gb_expand1m's arguments: the conjugations as built. */
         const char *y = f->expand_b;
@@ -502,5 +536,7 @@ int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_devic
             snprintf(what, sizeof what, "%s kernel", gb_side_key(s));
             gb__route_text_add(r, what);
         }
+    if (r->counters)
+        gb__route_text_add(r, "pieces added in the kernel");
     return GB_OK;
 }

@@ -65,6 +65,7 @@ typedef struct gb_route {
     gb_problem_t kernel;     /* the problem as the main kernel sees it: swapped, transposed,
                               padded, with the leading dimensions of the copies */
     int swapped;             /* served through the operand swap (A is the caller's B) */
+    int transposed_c;        /* the kernel writes C transposed (the family's 'transposed_c') */
     int vector;              /* C, a contiguous vector, read as a row-major column
                                 (gb__problem_vector): swapped where C is a row */
     int onem;                /* a complex problem on a real kernel: the 1M method (the kernel's
@@ -88,6 +89,8 @@ typedef struct gb_route {
     size_t side_global[GB_NSIDES][2], side_local[GB_NSIDES][2]; /* [s][0] 0: no launch */
     size_t ws_bytes; /* the workspace (argument WS): at least 16 bytes where declared */
     int has_ws;
+    size_t counters;  /* the counters the kernel counts on (the family's 'counters') */
+    size_t cnt_bytes; /* their buffer (argument CNT): at least 16 bytes where declared, else 0 */
     long long lets[GB_MAX_LETS]; /* the family's 'let' values, in its order */
     long long factor;            /* the launch factor's value (1 where none is declared) */
     int unsplit;                 /* built with the family's 'unsplit' values (factor 1) */
