@@ -411,6 +411,9 @@ static inline void gb_tile_piece(const uint id, const uint t, const uint d, cons
     *slot = piece ? i * ps + qj : 0;
 }
 
+/* How many pieces' sums gb_piece_sum and gb_piece_finish load at once. */
+#define GB_PIECE_LOADS 8
+
 /* After such a launch over tm x tn tiles of an M x N matrix (walked as gb_tile_at walks them):
  * whether element (row, col)'s tile was split, and if so its pieces' sums in ws added in the
  * order of their K ranges (the same result run to run) into *sum. */
@@ -425,9 +428,19 @@ static inline bool gb_piece_sum(global const real *ws, const int row, const int 
         return false;
     global const real *x =
         ws + (size_t)(at - d) * (uint)ps * (tm * tn) + (row % tm) * tn + col % tn;
+    /* GB_PIECE_LOADS pieces' loads issued before their sums are added: one wait on memory for
+     * every GB_PIECE_LOADS pieces, not one a piece (bench/notes/thin.md#thin-sum-loads). */
     real s = 0;
-    for (int j = 0; j < ps; j++)
-        s += x[(size_t)j * (tm * tn)];
+    for (int j0 = 0; j0 < ps; j0 += GB_PIECE_LOADS) {
+        real v[GB_PIECE_LOADS];
+#pragma unroll
+        for (int j = 0; j < GB_PIECE_LOADS; j++)
+            v[j] = j0 + j < ps ? x[(size_t)(j0 + j) * (tm * tn)] : (real)0;
+#pragma unroll
+        for (int j = 0; j < GB_PIECE_LOADS; j++)
+            if (j0 + j < ps)
+                s += v[j];
+    }
     *sum = s;
     return true;
 }
@@ -479,9 +492,11 @@ static inline bool gb_piece_last(volatile global uint *cnt, const uint np, local
 /* The last piece's work-group then makes C's tm x tn tile at (m0, n0) from the np pieces' sums
  * at ws (the tile's first slot, 16-byte aligned), added as gb_piece_update adds them: the same
  * result as the remainder kernel's. Work-item w of wgs takes runs of four elements (tn a
- * multiple of 4), GB_FIN of them spaced 4 wgs apart at a time, so that one work-group's loads
- * of a piece's sums are in flight together: the whole tile is this work-group's alone. */
-#define GB_FIN 8
+ * multiple of 4), GB_FIN of them spaced 4 wgs apart at a time, and loads them from GB_FIN_LOADS
+ * pieces before adding, so that many loads are in flight together: the whole tile is this
+ * work-group's alone. */
+#define GB_FIN 4
+#define GB_FIN_LOADS 4
 static inline void gb_piece_finish(global const real *ws, const int np, global stored *C,
                                    const int offC, const int ldc, const int m0, const int n0,
                                    const int M, const int N, const int tm, const int tn,
@@ -493,12 +508,22 @@ static inline void gb_piece_finish(global const real *ws, const int np, global s
 #pragma unroll
         for (int i = 0; i < GB_FIN; i++)
             s[i] = 0;
-#pragma unroll 2
-        for (int j = 0; j < np; j++)
+        for (int j0 = 0; j0 < np; j0 += GB_FIN_LOADS) {
+            real4 v[GB_FIN_LOADS][GB_FIN];
 #pragma unroll
-            for (int i = 0; i < GB_FIN; i++)
-                if (e0 + 4 * wgs * i < t)
-                    s[i] += vload4(0, ws + (size_t)j * t + e0 + 4 * wgs * i);
+            for (int j = 0; j < GB_FIN_LOADS; j++)
+#pragma unroll
+                for (int i = 0; i < GB_FIN; i++)
+                    v[j][i] = j0 + j < np && e0 + 4 * wgs * i < t
+                                  ? vload4(0, ws + (size_t)(j0 + j) * t + e0 + 4 * wgs * i)
+                                  : (real4)0;
+#pragma unroll
+            for (int j = 0; j < GB_FIN_LOADS; j++)
+#pragma unroll
+                for (int i = 0; i < GB_FIN; i++)
+                    if (j0 + j < np)
+                        s[i] += v[j][i];
+        }
 #pragma unroll
         for (int i = 0; i < GB_FIN; i++) {
             const int e = e0 + 4 * wgs * i, row = m0 + e / tn, col = n0 + e % tn;
