@@ -48,7 +48,7 @@ static gb_preset_t f0_presets[] = {
     {"cpu_rb_14x16_d", "14 x 16 doubles per work-item: 28 AVX-512 accumulators", 2u, 5, f0_s6_names, f0_s6_values},
 };
 static char *f1_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm", "CNT"};
-static char *f1_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0", "TMA == 1 || STAGES == 2", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
+static char *f1_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0", "TMA == 1 || STAGES == 2", "FIXUP == 0 || SPLITK != 1 || TAIL > 0", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
 static char *f1_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f1_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f1_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -136,7 +136,7 @@ static gb_preset_t f1_presets[] = {
     {"dgemm_dmma_16x128x16", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 2u, 13, f1_s10_names, f1_s10_values},
 };
 static char *f2_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm", "CNT"};
-static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0", "TMA == 1 || STAGES == 2", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
+static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0", "TMA == 1 || STAGES == 2", "FIXUP == 0 || SPLITK != 1 || TAIL > 0", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
 static char *f2_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f2_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f2_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -709,7 +709,7 @@ static gb_param_t f22_params[] = {
     {"LY", "work-group size along dimension 1", 4L, NULL, 0, 1L, 1024L, 0, 0u, 0, 0L},
 };
 static char *f23_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm", "CNT"};
-static char *f23_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32", "TMA == 1 || STAGES == 2", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
+static char *f23_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32", "TMA == 1 || STAGES == 2", "FIXUP == 0 || SPLITK != 1 || TAIL > 0", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
 static char *f23_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f23_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f23_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -781,7 +781,7 @@ static gb_preset_t f23_presets[] = {
     {"sgemm_3xtf32_16x128", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 1u, 15, f23_s4_names, f23_s4_values},
 };
 static char *f24_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm", "CNT"};
-static char *f24_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32", "TMA == 1 || STAGES == 2", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
+static char *f24_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32", "TMA == 1 || STAGES == 2", "FIXUP == 0 || SPLITK != 1 || TAIL > 0", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
 static char *f24_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f24_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f24_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -1186,7 +1186,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * ((FIXUP == 0) * min(M * N, (T - D) * WGM * WM * WGN * WN) + FIXUP * (T - D) * WGM * WM * WGN * WN)) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .precisions = 2u, .layouts = 4u,
-    .nargs = 20, .nconstraints = 14, .nextensions = 1, .nlets = 7,
+    .nargs = 20, .nconstraints = 15, .nextensions = 1, .nlets = 7,
     .nparams = 22, .npresets = 11,
     .args = f1_args,
     .constraints = f1_constraints,
@@ -1232,7 +1232,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * ((FIXUP == 0) * min(M * N, (T - D) * WGM * WM * WGN * WN) + FIXUP * (T - D) * WGM * WM * WGN * WN)) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .precisions = 2u, .layouts = 11u,
-    .nargs = 20, .nconstraints = 14, .nextensions = 1, .nlets = 7,
+    .nargs = 20, .nconstraints = 15, .nextensions = 1, .nlets = 7,
     .nparams = 22, .npresets = 3,
     .args = f2_args,
     .constraints = f2_constraints,
@@ -1792,7 +1792,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * ((FIXUP == 0) * min(M * N, (T - D) * WGM * WM * WGN * WN) + FIXUP * (T - D) * WGM * WM * WGN * WN)) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .precisions = 1u, .layouts = 4u,
-    .nargs = 20, .nconstraints = 13, .nextensions = 1, .nlets = 7,
+    .nargs = 20, .nconstraints = 14, .nextensions = 1, .nlets = 7,
     .nparams = 23, .npresets = 5,
     .args = f23_args,
     .constraints = f23_constraints,
@@ -1837,7 +1837,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * ((FIXUP == 0) * min(M * N, (T - D) * WGM * WM * WGN * WN) + FIXUP * (T - D) * WGM * WM * WGN * WN)) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .precisions = 1u, .layouts = 11u,
-    .nargs = 20, .nconstraints = 13, .nextensions = 1, .nlets = 7,
+    .nargs = 20, .nconstraints = 14, .nextensions = 1, .nlets = 7,
     .nparams = 23, .npresets = 2,
     .args = f24_args,
     .constraints = f24_constraints,
