@@ -64,8 +64,8 @@
  * mma_sync_sum then adds each element's PS sums in the order of j (the same result run to run)
  * and applies alpha and beta. With FIXUP the pieces do that themselves, in the same order and
  * with the same result: the last of a tile's pieces to finish (a counter a tile in CNT, left
- * zero) adds them all and writes C, and there is no second kernel, whose launch and ramp cost a
- * few microseconds (bench/notes/thin.md#thin-fixup).
+ * zero) adds them all and writes C, with no second kernel; the addition still ends the launch,
+ * so it saves little where every piece runs in one wave (bench/notes/thin.md#thin-fixup-h200).
  *
  * Edges as in xgemm_nv: one loop for every work-group; interior tiles (inside M x N) load with
  * no bounds checks, 16-byte loads for an operand whose ld and offset allow them and scalar loads

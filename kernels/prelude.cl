@@ -411,7 +411,7 @@ static inline void gb_tile_piece(const uint id, const uint t, const uint d, cons
     *slot = piece ? i * ps + qj : 0;
 }
 
-/* How many pieces' sums gb_piece_sum and gb_piece_finish load at once. */
+/* How many pieces' sums gb_piece_sum loads at once (gb_piece_finish: GB_FIN_LOADS). */
 #define GB_PIECE_LOADS 8
 
 /* After such a launch over tm x tn tiles of an M x N matrix (walked as gb_tile_at walks them):

@@ -175,35 +175,8 @@ planted broken_t dgemm_dmma_emu 's/const int kodd = TMA_SWZ(KROW(1, t).*/const i
 # the 16-row preset split along K, a 32 x 64-warp tile with an odd ld, m16n8k4, 48 and 97.
 s16="--param WM=16 --param WN=64 --param WGM=1 --param WGN=2 --param BK=16 --param MMAM=16 \
 --param MMAK=8 --param FRAG=1 --param PAIRS=1 --param PAD=0 --param TMA=1"
-
-# 2g. C written transposed (CT=1): every problem served as C^T = op(B)^T op(A)^T, the kernel
-# writing element (i, j) of its C at j ldc + i. Row-NN (the kernel's TT), A transposed with a
-# padded, offset C, column-major, split with the remainder kernel and with the pieces added in
-# the kernel; in single a C of 16 columns split into 16 pieces (4096 x 16's tile). A complex
-# problem is refused with one line, exit 2.
-check_ct() {
-    check_run --param CT=1 "$@"
-    if printf '%s\n' "$out" | grep -q "C written transposed"; then ok; else
-        bad "CT=1 ($*): C not written transposed: $(printf '%s\n' "$out" | tail -1)"
-    fi
-}
-check_ct -M 130 -N 70 -K 49 $ab
-check_ct --transA T -M 70 -N 130 -K 49 --ldc 133 --offc 3 $ab
-check_ct --layout col -M 97 -N 65 -K 33 --dist int:3 --alpha 2 --beta 3
-check_ct --param SPLITK=3 -M 130 -N 70 -K 1030 $ab
-check_ct --transB T --param SPLITK=3 --param FIXUP=1 -M 130 -N 70 -K 1030 $ab
-out=$("$gb" run -i 1 --warmup 0 $emu --precision z --param CT=1 -n 40 2>&1)
-rc=$?
-if [ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | grep -c .)" -eq 1 ] &&
-    printf '%s\n' "$out" | grep -q "serves real problems without conjugation only"; then
-    ok
-else
-    bad "CT=1 with a complex problem was not refused in one line, exit 2 (exit $rc): $out"
-fi
 fam=sgemm_3xtf32_emu
 emu="--kernel-path $tmp/emu -k $fam --precision s --param EMU=1"
-check_ct --param WM=16 --param WN=64 --param WGM=1 --param WGN=2 --param SPLITK=16 \
-    --param FIXUP=1 -M 100 -N 16 -K 2100 $ab
 check_split --transA T $s16 --param STAGES=4 --param SPLITK=16 -M 16 -N 100 -K 2100 $ab
 check_run --transA T $s16 --param STAGES=3 --param WM=32 --param WGM=2 -M 130 -N 135 -K 70 \
     --lda 131 --offa 1 $ab
@@ -285,10 +258,12 @@ check_fixup() {
         bad "FIXUP ($*): the pieces were not added in the kernel: $(printf '%s\n' "$out" | tail -1)"
     fi
 }
+fam=sgemm_3xtf32_emu
+emu="--kernel-path $tmp/emu -k $fam --precision s --param EMU=1"
 check_fixup --transA T $s16 --param STAGES=4 --param SPLITK=16 --param FIXUP=1 -M 16 -N 100 \
     -K 2100 $ab
-[ "${cus:-0}" -ge 2 ] && check_fixup $small --param TAIL=2 --param FIXUP=1 -M 20 \
-    -N $((32 * cus + 5)) -K 1030 $ab
+[ "${cus:-0}" -ge 2 ] && check_fixup --param WM=16 --param WN=16 --param WGM=1 --param WGN=1 \
+    --param BK=8 --param TAIL=2 --param FIXUP=1 -M 20 -N $((32 * cus + 5)) -K 1030 $ab
 fam=dgemm_dmma_emu
 emu="--kernel-path $tmp/emu -k $fam --precision d --param EMU=1"
 check_fixup --param SPLITK=4 --param FIXUP=1 -M 130 -N 70 -K 1100 --lda 1103 --offa 1 $ab
@@ -296,8 +271,35 @@ check_fixup --transA T $ttma --param SPLITK=3 --param FIXUP=1 -M 97 -N 65 -K 103
 planted broken_f $fam 's/\(WGS, alpha, beta)\);/\1, atomic_add(CNT + (at - (uint)D), np);/' \
     "^$fam .*FAIL: the last timed call" "counters left non-zero" --precision d \
     --param SPLITK=4 --param FIXUP=1 -M 130 -N 70 -K 1100 $ab
+
+# 2g. C written transposed (CT=1): every problem served as C^T = op(B)^T op(A)^T, the kernel
+# writing element (i, j) of its C at j ldc + i. Row-NN (the kernel's TT), A transposed with a
+# padded, offset C, column-major, split with the remainder kernel and with the pieces added in
+# the kernel; in single a C of 16 columns split into 16 pieces (4096 x 16's tile). A complex
+# problem is refused with one line, exit 2.
+check_ct() {
+    check_run --param CT=1 "$@"
+    if printf '%s\n' "$out" | grep -q "C written transposed"; then ok; else
+        bad "CT=1 ($*): C not written transposed: $(printf '%s\n' "$out" | tail -1)"
+    fi
+}
+check_ct -M 130 -N 70 -K 49 $ab
+check_ct --transA T -M 70 -N 130 -K 49 --ldc 133 --offc 3 $ab
+check_ct --layout col -M 97 -N 65 -K 33 --dist int:3 --alpha 2 --beta 3
+check_ct --param SPLITK=3 -M 130 -N 70 -K 1030 $ab
+check_ct --transB T --param SPLITK=3 --param FIXUP=1 -M 130 -N 70 -K 1030 $ab
+out=$("$gb" run -i 1 --warmup 0 $emu --precision z --param CT=1 -n 40 2>&1)
+rc=$?
+if [ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | grep -c .)" -eq 1 ] &&
+    printf '%s\n' "$out" | grep -q "serves real problems without conjugation only"; then
+    ok
+else
+    bad "CT=1 with a complex problem was not refused in one line, exit 2 (exit $rc): $out"
+fi
 fam=sgemm_3xtf32_emu
 emu="--kernel-path $tmp/emu -k $fam --precision s --param EMU=1"
+check_ct --param WM=16 --param WN=64 --param WGM=1 --param WGN=2 --param SPLITK=16 \
+    --param FIXUP=1 -M 100 -N 16 -K 2100 $ab
 
 # 2b. sgemm_3xtf32 (K >= 48, where its split's error is inside FP32's bound): its default tile (64x128x16, m16n8k8, K steps added in FP32) in every
 # layout, the other instruction shape, other K steps, accumulation in the tensor core, padded
