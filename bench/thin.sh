@@ -2,7 +2,9 @@
 # bench/thin.sh: GEMMs with a C of few rows or columns (decoding a few tokens through a layer),
 # each shape's kernels and peers in one run, against the memory bound: the bytes the shape must
 # move (A, B and C read once, C written) at the bandwidth 'gemmbench ceilings' measures on the
-# device. Prints TFLOP/s, the fraction of that bound, and ours over the first peer.
+# device. Prints TFLOP/s, the fraction of that bound, the fraction of a read alone of the same
+# bytes (the time ceilings' line of reads gives them over the row's time: a short stream's
+# launch and ramp count there), and ours over the first peer.
 #   BUILD     the build folder (default /tmp/gemmbench-build; configured and built if needed)
 #   PLATFORM  the platform's name (default NVIDIA)
 #   PRECS     precisions (default "s d"; c and z count 8MNK and their elements' bytes)
@@ -26,10 +28,17 @@ shapes=${SHAPES:-"16 4096 4096,1 4096 4096,64 8192 8192,4096 16 4096,4096 1 4096
     cmake --build "$build" --target gemmbench-cli >/dev/null
 }
 g=$build/gemmbench
-bw=$("$g" ceilings -p "$platform" --no-store --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["bandwidth_gbs"])')
-echo "memory bandwidth measured by gemmbench ceilings: $bw GB/s; $iter calls after 2 warm-up, validated"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+"$g" ceilings -p "$platform" --no-store --json >"$tmp/ceil.json"
+bw=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["bandwidth_gbs"])' "$tmp/ceil.json")
+python3 - "$tmp/ceil.json" "$iter" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+print("memory bandwidth measured by gemmbench ceilings: %.1f GB/s; a read alone of b bytes: %.1f us"
+      " + b at %.1f GB/s; %s calls after 2 warm-up, validated" % (
+          c["bandwidth_gbs"], c["read_fixed_us"], c["read_gbs"], sys.argv[2]))
+PY
 for p in ${PRECS:-s d}; do
     ks=$kernels
     case $p in
@@ -42,21 +51,26 @@ for p in ${PRECS:-s d}; do
         "$g" run -p "$platform" -k "$ks,$peers" --precision "$p" -M "$m" -N "$n" -K "$k" \
             $opts -i "$iter" --warmup 2 --no-store --json >"$tmp/run.json" 2>"$tmp/err" ||
             { echo "$p $m $n $k $opts: run failed: $(tail -1 "$tmp/err")"; continue; }
-        python3 - "$tmp/run.json" "$bw" "$p" "$m $n $k $opts" "${peers%%,*}" <<'PY'
+        python3 - "$tmp/run.json" "$bw" "$p" "$m $n $k $opts" "${peers%%,*}" "$tmp/ceil.json" <<'PY'
 import json, sys
 rows, bw, prec, shape, peer = json.load(open(sys.argv[1])), float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+ceil = json.load(open(sys.argv[6]))
 m, n, k = (int(x) for x in shape.split()[:3])
 elem = {"s": 4, "d": 8, "c": 8, "z": 16, "h": 2, "b": 2}[prec]
 ops = 8 if prec in "cz" else 2  # as gemmbench counts them
-bound = ops * m * n * k / ((m * k + k * n + 2 * m * n) * elem / (bw * 1e9)) / 1e12
+nbytes = (m * k + k * n + 2 * m * n) * elem
+bound = ops * m * n * k / (nbytes / (bw * 1e9)) / 1e12
+# a read alone of the shape's bytes, by the line of ceilings' reads: what no kernel beats
+read_us = ceil["read_fixed_us"] + nbytes / (ceil["read_gbs"] * 1e3) if ceil["read_gbs"] > 0 else 0
 ref = next((r["gflops"] for r in rows if r["kernel"] == peer), None)
 for r in rows:
     v = r.get("validation", {})
     ok = v.get("outcome", "-") + "/" + v.get("faithful", "-")[:4] if v else "-"
     tf = r["gflops"] / 1e3
+    us = ops * m * n * k / (r["gflops"] * 1e3)
     name = ("auto:" if r.get("auto") else "") + r["kernel"]
-    print("%s %-22s %-26s %8.2f TFLOP/s  %5.2f of bound %6.2f  %s  %s" % (
-        prec, shape, name, tf, tf / bound, bound,
+    print("%s %-22s %-26s %8.2f TFLOP/s  %5.2f of bound %6.2f  %5.2f of a read  %s  %s" % (
+        prec, shape, name, tf, tf / bound, bound, read_us / us,
         ("%5.2fx %s" % (r["gflops"] / ref, peer)) if ref else "", ok))
 PY
     done

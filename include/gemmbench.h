@@ -835,9 +835,21 @@ int gb_impl_prebuild(gb_context_t *ctx, const gb_impl_t *im, const gb_problem_t 
 /* ---- measured ceilings ------------------------------------------------------------------------ */
 
 #define GB_CEIL_SWEEP 8 /* sizes of the host-device copy sweep */
+#define GB_CEIL_READS 4 /* sizes of the device-memory read sweep */
 typedef struct gb_ceilings {
     double peak_gflops[2]; /* by micro-benchmark, indexed by gb_precision_arith(); 0: not run */
     double bandwidth_gbs;  /* device memory copy: bytes read + written per second, 1e9 */
+    /* Reads alone of 4 MiB to 256 MiB (by 4): the best event time of each, in us, and the line
+     * through the two largest (or the largest and the origin, where the first would cost less
+     * than nothing): a short stream's fixed cost (launch, ramp, tail, as events time them) and
+     * the rate past it. A kernel that must read b bytes cannot take less than about
+     * read_fixed_us + b / (read_gbs * 1e3) us, however it is written. */
+    size_t nreads;
+    struct {
+        size_t bytes;
+        double us;
+    } reads[GB_CEIL_READS];
+    double read_fixed_us, read_gbs;
     /* Host-device copies from and to each kind of host memory (indexed by gb_host_mem_t), in
      * GB/s: the plateau of a sweep of sizes, the best rate from 16 MiB up (0: not measured).
      * Mapped memory is not copied: its rates are the bytes over the time of handing the buffer
@@ -849,11 +861,12 @@ typedef struct gb_ceilings {
         size_t bytes;
         double h2d_gbs[GB_HOST_KINDS], d2h_gbs[GB_HOST_KINDS];
     } sweep[GB_CEIL_SWEEP];
-    char method[256];
+    char method[320];
 } gb_ceilings_t;
 /* Measures the device's peak FLOP/s (an FMA-chain kernel per precision), memory bandwidth (a
- * copy kernel) and the host-device copies' rates over a sweep of sizes for each kind of host
- * memory. Takes a few seconds. Errors on ctx. */
+ * copy kernel), the time of reads alone over a sweep of sizes, and the host-device copies'
+ * rates over a sweep of sizes for each kind of host memory. Takes a few seconds. Errors on
+ * ctx. */
 int gb_ceilings_measure(gb_context_t *ctx, gb_ceilings_t *out);
 
 /* ---- the program binary cache ---------------------------------------------------------------- */

@@ -3,7 +3,9 @@
  * 64 in single precision and 32 in double at 256 bits) for ITERS steps (independent, so
  * the FMA units' latency is hidden), 2 operations per FMA; the result is stored so nothing is
  * optimised away. gb_copy_bw: each work-item copies one 16-byte vector, so bytes moved are
- * twice the buffer. */
+ * twice the buffer. gb_read_bw: each work-item reads one 16-byte vector and writes nothing
+ * (unless its sum is a value no input holds): a stream's reads alone, whose time at a few sizes
+ * gives the fixed cost of a short stream beside its rate. */
 #ifndef ITERS
 #define ITERS 1024
 #endif
@@ -45,4 +47,12 @@ kernel void gb_copy_bw(global const float4 *restrict src, global float4 *restric
 {
     const size_t i = get_global_id(0);
     dst[i] = src[i];
+}
+
+kernel void gb_read_bw(global const float4 *restrict src, global float *restrict out)
+{
+    const float4 v = src[get_global_id(0)];
+    const float t = v.x + v.y + v.z + v.w;
+    if (t == -1.0f) /* the buffer is zeroed: never taken, but the compiler cannot know */
+        out[0] = t;
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # ceilings.sh GEMMBENCH: `gemmbench ceilings` on the default device measures the host-device
 # copies for each kind of host memory over a sweep of sizes (for mapped memory, which PoCL's
-# device shares, the unmap and map that hand it over), prints the sweep, and stores the
+# device shares, the unmap and map that hand it over), and reads alone of 4 MiB and up (a short
+# stream's fixed cost and rate), prints the sweeps, and stores the
 # plateaus beside the peak and bandwidth, where `run` still finds them. The FMA chains are as wide
 # as the device's native vectors where those are wider than 256 bits, and a row above the
 # measured peak is said.
@@ -17,7 +18,23 @@ grep -q "mapped: unmap / map, us (no copy)" "$tmp/table.txt" ||
 for kind in pageable pinned mapped; do
     grep -q "\"$kind\":" "$tmp/json.txt" || fail "JSON must have the $kind copies"
 done
-[ "$(grep -c '"bytes":' "$tmp/json.txt")" -ge 15 ] || fail "JSON must have the three sweeps"
+[ "$(grep -c '"bytes":' "$tmp/json.txt")" -ge 17 ] || fail "JSON must have the four sweeps"
+# Reads alone at 4 MiB and up by 4, each timed, and the line through the two largest.
+grep -q "^reads alone, us: 4 MiB [0-9.]*, 16 MiB [0-9.]*" "$tmp/table.txt" || fail "the reads' line"
+python3 - "$tmp/json.txt" <<'PY' || fail "the reads in JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["reads"]
+assert len(r) >= 2 and r[0]["bytes"] == 4 << 20, r
+assert all(b["bytes"] == 4 * a["bytes"] for a, b in zip(r, r[1:])), r
+assert all(x["us"] > 0 for x in r), r
+assert d["read_fixed_us"] >= 0, d["read_fixed_us"]
+# The line passes through the largest read at a positive rate.
+big = r[-1]
+assert d["read_gbs"] > 0, d["read_gbs"]
+assert abs(d["read_fixed_us"] + big["bytes"] / (d["read_gbs"] * 1e3) - big["us"]) <= 1e-6 * big["us"], d
+assert "reads: float4 a work-item, 4 MiB to" in d["method"], d["method"]
+PY
 # Every rate in the JSON is positive.
 if grep -E '"(h2d|d2h)":[[:space:]]*(0|-)' "$tmp/json.txt" >/dev/null; then
     fail "a copy rate of 0 or less"

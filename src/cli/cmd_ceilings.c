@@ -38,6 +38,15 @@ static void print_json(const gb_device_info_t *di, const gb_ceilings_t *ce)
         cJSON_AddNumberToObject(e, "measured_gflops", ce->peak_gflops[p]);
     }
     cJSON_AddNumberToObject(o, "bandwidth_gbs", ce->bandwidth_gbs);
+    cJSON *rd = cJSON_AddArrayToObject(o, "reads");
+    for (size_t i = 0; i < ce->nreads; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddNumberToObject(e, "bytes", (double)ce->reads[i].bytes);
+        cJSON_AddNumberToObject(e, "us", ce->reads[i].us);
+        cJSON_AddItemToArray(rd, e);
+    }
+    cJSON_AddNumberToObject(o, "read_fixed_us", ce->read_fixed_us);
+    cJSON_AddNumberToObject(o, "read_gbs", ce->read_gbs);
     cJSON *tr = cJSON_AddObjectToObject(o, "host_device_gbs");
     for (int h = 0; h < GB_HOST_KINDS; h++) {
         if (h == GB_HOST_MAPPED && !di->host_unified)
@@ -118,6 +127,16 @@ static void print_text(const gb_device_info_t *di, const gb_ceilings_t *ce)
                    di->clock_mhz);
     }
     printf("memory bandwidth: measured %.1f GB/s (read + write)\n", ce->bandwidth_gbs);
+    if (ce->nreads) {
+        printf("reads alone, us:");
+        for (size_t i = 0; i < ce->nreads; i++)
+            printf(" %zu MiB %.1f%s", ce->reads[i].bytes >> 20, ce->reads[i].us,
+                   i + 1 < ce->nreads ? "," : "");
+        if (ce->read_gbs > 0)
+            printf("; a stream of b bytes takes at least about %.1f us + b at %.1f GB/s",
+                   ce->read_fixed_us, ce->read_gbs);
+        printf("\n");
+    }
     print_copies(di, ce);
     printf("method: %s\n", ce->method);
 }

@@ -1,5 +1,6 @@
-/* ceiling.c: measured ceilings of a device: peak FLOP/s per precision from an FMA-chain kernel
- * and memory bandwidth from a copy kernel, each the best of several launches (event times). */
+/* ceiling.c: measured ceilings of a device: peak FLOP/s per precision from an FMA-chain kernel,
+ * memory bandwidth from a copy kernel and a short stream's fixed cost from reads of a few
+ * sizes, each the best of several launches (event times). */
 #include <stdio.h>
 #include <string.h>
 
@@ -110,8 +111,49 @@ static int measure_peak(gb_context_t *ctx, gb_precision_t prec, double *gflops)
     return rc;
 }
 
-static int measure_bandwidth(gb_context_t *ctx, double *gbs, size_t *bytes_out)
+/* Reads alone of a (zeroed, at least 4 MiB) by gb_read_bw, at 4 MiB to 256 MiB by 4 while a
+ * holds them; the fixed cost and rate from the line through the two largest (through the
+ * largest and the origin where that line would give a cost below nothing). */
+static int measure_reads(gb_context_t *ctx, cl_program prog, cl_mem a, size_t bytes, cl_mem out,
+                         gb_ceilings_t *ce)
 {
+    cl_int err;
+    cl_kernel k = clCreateKernel(prog, "gb_read_bw", &err);
+    int rc = gb__cl_check(ctx, err, "gb_read_bw");
+    if (!rc) {
+        err = clSetKernelArg(k, 0, sizeof a, &a);
+        err |= clSetKernelArg(k, 1, sizeof out, &out);
+        rc = gb__cl_check(ctx, err, "gb_read_bw set-up");
+    }
+    ce->nreads = 0;
+    for (size_t b = (size_t)4 << 20; !rc && b <= bytes && ce->nreads < GB_CEIL_READS; b *= 4) {
+        double ms;
+        if (!(rc = best_ms(ctx, &(timed_t){.kernel = k, .global = b / 16}, &ms))) {
+            ce->reads[ce->nreads].bytes = b;
+            ce->reads[ce->nreads++].us = ms * 1e3;
+        }
+    }
+    if (!rc && ce->nreads >= 2) {
+        const size_t i = ce->nreads - 1;
+        const double db = (double)(ce->reads[i].bytes - ce->reads[i - 1].bytes),
+                     dt = ce->reads[i].us - ce->reads[i - 1].us;
+        if (dt > 0) {
+            ce->read_gbs = db / (dt * 1e3);
+            ce->read_fixed_us = ce->reads[i].us - (double)ce->reads[i].bytes / (ce->read_gbs * 1e3);
+            if (ce->read_fixed_us < 0) { /* noise, or a cache that flatters the smaller read */
+                ce->read_fixed_us = 0;   /* the line through the largest and the origin */
+                ce->read_gbs = (double)ce->reads[i].bytes / (ce->reads[i].us * 1e3);
+            }
+        }
+    }
+    if (k)
+        clReleaseKernel(k);
+    return rc;
+}
+
+static int measure_bandwidth(gb_context_t *ctx, gb_ceilings_t *ce, size_t *bytes_out)
+{
+    double *gbs = &ce->bandwidth_gbs;
     const char *prelude = gb__embedded("prelude.cl")->data,
                *src = gb__embedded("ceilings.cl")->data;
     cl_program prog = NULL;
@@ -141,6 +183,8 @@ static int measure_bandwidth(gb_context_t *ctx, double *gbs, size_t *bytes_out)
             !(rc = best_ms(ctx, &(timed_t){.kernel = k, .global = bytes / 16}, &ms)))
             *gbs = 2.0 * (double)bytes / (ms * 1e6);
     }
+    if (!rc)
+        rc = measure_reads(ctx, prog, a, bytes, b, ce);
     *bytes_out = bytes;
     if (k)
         clReleaseKernel(k);
@@ -253,16 +297,16 @@ int gb_ceilings_measure(gb_context_t *ctx, gb_ceilings_t *out)
         rc = measure_peak(ctx, GB_PREC_D, &out->peak_gflops[GB_PREC_D]);
     size_t bytes = 0, top = 0;
     if (!rc)
-        rc = measure_bandwidth(ctx, &out->bandwidth_gbs, &bytes);
+        rc = measure_bandwidth(ctx, out, &bytes);
     if (!rc)
         rc = measure_transfers(ctx, out, &top);
     snprintf(out->method, sizeof out->method,
              "FMA chains: %u (S) or %u (D) lanes per work-item x %d steps, %zu work-items; copy: "
-             "%zu MiB float4; host-device: blocking copies of 64 KiB to %zu MiB%s; best of %d "
-             "(events)",
+             "%zu MiB float4; reads: float4 a work-item, 4 MiB to %zu MiB; host-device: blocking "
+             "copies of 64 KiB to %zu MiB%s; best of %d (events)",
              8 * chain_lanes(ctx->dev, GB_PREC_S), 8 * chain_lanes(ctx->dev, GB_PREC_D),
              GB_FMA_ITERS, (size_t)ctx->dev->compute_units * ctx->dev->max_wg_size, bytes >> 20,
-             top >> 20, ctx->dev->host_unified ? "; mapped: unmap and map, no copy" : "",
-             GB_REPEATS);
+             out->nreads ? out->reads[out->nreads - 1].bytes >> 20 : 0, top >> 20,
+             ctx->dev->host_unified ? "; mapped: unmap and map, no copy" : "", GB_REPEATS);
     return rc;
 }
