@@ -31,7 +31,8 @@ g=$build/gemmbench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$g" ceilings -p "$platform" --no-store --json >"$tmp/ceil.json"
-bw=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["bandwidth_gbs"])' "$tmp/ceil.json")
+bw=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["bandwidth_gbs"])' \
+    "$tmp/ceil.json")
 python3 - "$tmp/ceil.json" "$iter" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))
