@@ -842,8 +842,9 @@ typedef struct gb_ceilings {
     /* Reads alone of 4 MiB to 256 MiB (by 4): the best event time of each, in us, and the line
      * through the two largest (or the largest and the origin, where the first would cost less
      * than nothing): a short stream's fixed cost (launch, ramp, tail, as events time them) and
-     * the rate past it. A kernel that must read b bytes cannot take less than about
-     * read_fixed_us + b / (read_gbs * 1e3) us, however it is written. */
+     * the rate past it: a kernel that streams b bytes from memory takes about read_fixed_us +
+     * b / (read_gbs * 1e3) us or more on the same clock. The smaller reads may be served from a
+     * cache, which is why the line is drawn through the largest. */
     size_t nreads;
     struct {
         size_t bytes;

@@ -133,7 +133,7 @@ static void print_text(const gb_device_info_t *di, const gb_ceilings_t *ce)
             printf(" %zu MiB %.1f%s", ce->reads[i].bytes >> 20, ce->reads[i].us,
                    i + 1 < ce->nreads ? "," : "");
         if (ce->read_gbs > 0)
-            printf("; a stream of b bytes takes at least about %.1f us + b at %.1f GB/s",
+            printf("; a stream of b bytes from memory: about %.1f us + b at %.1f GB/s",
                    ce->read_fixed_us, ce->read_gbs);
         printf("\n");
     }
