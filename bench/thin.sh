@@ -61,7 +61,7 @@ elem = {"s": 4, "d": 8, "c": 8, "z": 16, "h": 2, "b": 2}[prec]
 ops = 8 if prec in "cz" else 2  # as gemmbench counts them
 nbytes = (m * k + k * n + 2 * m * n) * elem
 bound = ops * m * n * k / (nbytes / (bw * 1e9)) / 1e12
-# a read alone of the shape's bytes, by the line of ceilings' reads: what no kernel beats
+# a read alone of the shape's bytes from memory, by the line of ceilings' reads
 read_us = ceil["read_fixed_us"] + nbytes / (ceil["read_gbs"] * 1e3) if ceil["read_gbs"] > 0 else 0
 ref = next((r["gflops"] for r in rows if r["kernel"] == peer), None)
 for r in rows:
