@@ -68,10 +68,12 @@ typedef struct gb_prog_use {
  * scratch. The handle keeps at most GB_QUEUES_KEPT of them: a new queue's entry replaces the
  * one used least recently (its buffers and its reference on the queue released). */
 #define GB_QUEUES_KEPT 32
+/* A queue's scratch buffers: the temporaries of A, B and C (0-2), the workspace, the counters. */
+enum { GB_SCRATCH_WS = 3, GB_SCRATCH_CNT, GB_SCRATCH_N };
 typedef struct gb_scratch {
     cl_command_queue queue; /* retained */
-    cl_mem mem[5];          /* the temporaries of A, B and C, the workspace, the counters */
-    size_t bytes[5];
+    cl_mem mem[GB_SCRATCH_N];
+    size_t bytes[GB_SCRATCH_N];
     int busy;
     unsigned long long used; /* when a call last took it (the handle's tick) */
 } gb_scratch_t;
@@ -209,9 +211,8 @@ void gb_blas__kernel_put(gb_blas_t *h, gb_kslot_t *slot);
  * another call holds it (two threads' calls on one queue at once) or the queue is refused. */
 int gb_blas__queue_take(gb_blas_t *h, cl_command_queue queue, gb_scratch_t **out);
 void gb_blas__queue_put(gb_blas_t *h, gb_scratch_t *s);
-/* Grows s's buffers to at least bytes[i] each (the caller holds s); the counters (the last)
- * made zero. */
-int gb_blas__scratch_grow(gb_blas_t *h, gb_scratch_t *s, const size_t bytes[5]);
+/* Grows s's buffers to at least bytes[i] each (the caller holds s); the counters made zero. */
+int gb_blas__scratch_grow(gb_blas_t *h, gb_scratch_t *s, const size_t bytes[GB_SCRATCH_N]);
 /* scale.cl's program for prec: s or d (gb_scale, gb_fill), h or b (gb_fill only). */
 int gb_blas__scale_program(gb_blas_t *h, gb_precision_t prec, cl_program *out);
 /* A read-only buffer of at least bytes zero bytes, retained for the caller (who releases it):

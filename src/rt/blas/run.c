@@ -39,7 +39,7 @@ int gb_blas__run(gb_blas_t *h, gb_blas_plan_t *pl, gb_blas_scalar_t alpha, gb_bl
 {
     const gb_route_t *r = &pl->route;
     const size_t es = gb_precision_bytes(r->kernel.precision); /* the temporaries' elements */
-    const size_t bytes[5] = {
+    const size_t bytes[GB_SCRATCH_N] = {
         r->copy[0] ? r->temp_elems[0] * es : 0, r->copy[1] ? r->temp_elems[1] * es : 0,
         r->copy[2] ? r->temp_elems[2] * es : 0, r->has_ws ? r->ws_bytes : 0, r->cnt_bytes};
     const cl_command_queue q = s->queue;
@@ -50,8 +50,8 @@ int gb_blas__run(gb_blas_t *h, gb_blas_plan_t *pl, gb_blas_scalar_t alpha, gb_bl
         rc = take_kernels(h, pl, slots, &l);
     if (rc == GB_OK) {
         l.mem = (gb_binding_t){.buf = {abc[0], abc[1], abc[2], s->mem[0], s->mem[1], s->mem[2]},
-                               .ws = s->mem[3],
-                               .cnt = s->mem[4],
+                               .ws = s->mem[GB_SCRATCH_WS],
+                               .cnt = s->mem[GB_SCRATCH_CNT],
                                .compute_units = h->dev.compute_units};
         gb_problem_t kp = r->kernel;
         kp.alpha = alpha.re;

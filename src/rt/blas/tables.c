@@ -323,7 +323,7 @@ static int queue_ok(gb_blas_t *h, cl_command_queue q)
 
 static void scratch_free(gb_scratch_t *s)
 {
-    for (int j = 0; j < 5; j++)
+    for (int j = 0; j < GB_SCRATCH_N; j++)
         if (s->mem[j])
             clReleaseMemObject(s->mem[j]);
     clReleaseCommandQueue(s->queue);
@@ -411,11 +411,11 @@ void gb_blas__queue_put(gb_blas_t *h, gb_scratch_t *s)
     pthread_mutex_unlock(&h->lock);
 }
 
-int gb_blas__scratch_grow(gb_blas_t *h, gb_scratch_t *s, const size_t bytes[5])
+int gb_blas__scratch_grow(gb_blas_t *h, gb_scratch_t *s, const size_t bytes[GB_SCRATCH_N])
 {
     /* Only the call that holds s touches it: no lock. A buffer replaced while earlier commands
      * still use it lives until they finish (clReleaseMemObject). */
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < GB_SCRATCH_N; i++) {
         if (bytes[i] <= s->bytes[i])
             continue;
         if (s->mem[i])
@@ -423,8 +423,9 @@ int gb_blas__scratch_grow(gb_blas_t *h, gb_scratch_t *s, const size_t bytes[5])
         s->mem[i] = NULL;
         s->bytes[i] = 0;
         cl_int err;
-        s->mem[i] = i == 4 ? gb__launch_counters(h->cl, s->queue, bytes[i], &err)
-                           : clCreateBuffer(h->cl, CL_MEM_READ_WRITE, bytes[i], NULL, &err);
+        s->mem[i] = i == GB_SCRATCH_CNT
+                        ? gb__launch_counters(h->cl, s->queue, bytes[i], &err)
+                        : clCreateBuffer(h->cl, CL_MEM_READ_WRITE, bytes[i], NULL, &err);
         if (err != CL_SUCCESS)
             return gb_blas__fail(GB_EOPENCL, "allocating %zu bytes of scratch space failed (%s)",
                                  bytes[i], gb__cl_errname(err));
