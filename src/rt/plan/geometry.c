@@ -58,6 +58,24 @@ static int eval_or_zero(const gb_family_t *f, const gb_route_vars_t *vs, const c
     return expr ? gb__route_eval(f, vs, what, expr, 0, out, msg, msglen) : GB_OK;
 }
 
+/* eval_or_zero for a size, which may not be negative; unit names what it counts (" bytes"). */
+static int size_or_zero(const gb_family_t *f, const gb_route_vars_t *vs, const char *what,
+                        const char *expr, const char *unit, long long *out, char *msg,
+                        size_t msglen)
+{
+    int rc = eval_or_zero(f, vs, what, expr, out, msg, msglen);
+    if (rc == GB_OK && *out < 0)
+        rc = gb__fail(msg, msglen, GB_EMETADATA, "%s: %s '%s' is %lld%s, negative", f->origin, what,
+                      expr, *out, unit);
+    return rc;
+}
+
+/* A buffer of bytes, at least a token 16 where a kernel argument needs one. */
+static size_t token_bytes(size_t bytes)
+{
+    return bytes > 16 ? bytes : 16;
+}
+
 /* The build options: precision, the layout the kernel sees, the vendor path, the register cap,
  * every parameter, and the lets that depend only on those and the device: constants the kernel
  * reads rather than computes again. */
@@ -251,25 +269,15 @@ int gb__route_geometry(const gb_family_t *f, const gb_device_info_t *dev, gb_rou
                                s == GB_SIDE_PROLOGUE, msg, msglen)) != GB_OK))
             return rc;
     }
-    /* The workspace in bytes; a token buffer where it is 0, as a kernel argument needs one. */
-    long long ws = 0;
-    if (f->workspace &&
-        (rc = gb__route_eval(f, vs, "workspace", f->workspace, 0, &ws, msg, msglen)) != GB_OK)
+    /* The workspace in bytes and the 32-bit counters; a token buffer where either is 0. */
+    long long ws, cnt;
+    if ((rc = size_or_zero(f, vs, "workspace", f->workspace, " bytes", &ws, msg, msglen)) ||
+        (rc = size_or_zero(f, vs, "counters", f->counters, "", &cnt, msg, msglen)))
         return rc;
-    if (ws < 0)
-        return gb__fail(msg, msglen, GB_EMETADATA, "%s: workspace '%s' is %lld bytes, negative",
-                        f->origin, f->workspace, ws);
     r->has_ws = f->workspace != NULL;
-    r->ws_bytes = r->has_ws ? (ws > 16 ? (size_t)ws : 16) : 0;
-    long long cnt = 0;
-    if (f->counters &&
-        (rc = gb__route_eval(f, vs, "counters", f->counters, 0, &cnt, msg, msglen)) != GB_OK)
-        return rc;
-    if (cnt < 0)
-        return gb__fail(msg, msglen, GB_EMETADATA, "%s: counters '%s' is %lld, negative", f->origin,
-                        f->counters, cnt);
+    r->ws_bytes = r->has_ws ? token_bytes((size_t)ws) : 0;
     r->counters = (size_t)cnt;
-    r->cnt_bytes = f->counters ? (cnt > 4 ? 4 * (size_t)cnt : 16) : 0;
+    r->cnt_bytes = f->counters ? token_bytes(4 * (size_t)cnt) : 0;
     return GB_OK;
 }
 
