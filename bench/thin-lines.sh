@@ -31,10 +31,12 @@ trap 'rm -rf "$tmp"' EXIT
 "$g" run -p "$platform" -k "${KERNEL:-auto}" --precision "$prec" -M "$m" -N "$n" \
     -K "$k,$((2 * k)),$((4 * k))" ${ARGS:-} -i "${ITER:-20}" --warmup 2 --no-store --json \
     >"$tmp/run.json"
-python3 - "$tmp/run.json" "$tmp/ceil.json" "$prec" <<'PY'
+python3 - "$tmp/run.json" "$tmp/ceil.json" "$prec" "$root/bench" <<'PY'
 import collections, json, sys
 rows, ceil, prec = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
-elem = {"s": 4, "d": 8, "c": 8, "z": 16, "h": 2, "b": 2}[prec]
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout
+sys.path.insert(0, sys.argv[4])
+from thin_bytes import shape_bytes
 print("reads alone (gemmbench ceilings): %.1f us + %.0f GB/s; the bound's bandwidth: %.0f GB/s" % (
     ceil["read_fixed_us"], ceil["read_gbs"], ceil["bandwidth_gbs"]))
 by = collections.defaultdict(list)
@@ -42,7 +44,7 @@ for r in rows:  # a configuration: its kernel and build options, the sizes apart
     by[(r["kernel"], r.get("build_options") or "")].append(r)
 for (kernel, opts), rs in by.items():
     rs.sort(key=lambda r: r["K"])
-    pts = [((r["M"] * r["K"] + r["K"] * r["N"] + 2 * r["M"] * r["N"]) * elem,
+    pts = [(shape_bytes(r["M"], r["N"], r["K"], prec),
             r["time_ms"]["ops"]["median"] * 1e3, r.get("validation", {}).get("outcome", "-"))
            for r in rs]
     times = "  ".join("K %d %.1f us %s" % (r["K"], t, v) for r, (_, t, v) in zip(rs, pts))

@@ -52,17 +52,19 @@ for p in ${PRECS:-s d}; do
         "$g" run -p "$platform" -k "$ks,$peers" --precision "$p" -M "$m" -N "$n" -K "$k" \
             $opts -i "$iter" --warmup 2 --no-store --json >"$tmp/run.json" 2>"$tmp/err" ||
             { echo "$p $m $n $k $opts: run failed: $(tail -1 "$tmp/err")"; continue; }
-        python3 - "$tmp/run.json" "$bw" "$p" "$m $n $k $opts" "${peers%%,*}" "$tmp/ceil.json" <<'PY'
+        python3 - "$tmp/run.json" "$bw" "$p" "$m $n $k $opts" "${peers%%,*}" "$tmp/ceil.json" \
+            "$root/bench" <<'PY'
 import json, sys
 rows, bw, prec, shape, peer = json.load(open(sys.argv[1])), float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 ceil = json.load(open(sys.argv[6]))
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout
+sys.path.insert(0, sys.argv[7])
+from thin_bytes import read_us, shape_bytes
 m, n, k = (int(x) for x in shape.split()[:3])
-elem = {"s": 4, "d": 8, "c": 8, "z": 16, "h": 2, "b": 2}[prec]
 ops = 8 if prec in "cz" else 2  # as gemmbench counts them
-nbytes = (m * k + k * n + 2 * m * n) * elem
+nbytes = shape_bytes(m, n, k, prec)
 bound = ops * m * n * k / (nbytes / (bw * 1e9)) / 1e12
-# a read alone of the shape's bytes from memory, by the line of ceilings' reads
-read_us = ceil["read_fixed_us"] + nbytes / (ceil["read_gbs"] * 1e3) if ceil["read_gbs"] > 0 else 0
+read = read_us(ceil, nbytes)
 ref = next((r["gflops"] for r in rows if r["kernel"] == peer), None)
 for r in rows:
     v = r.get("validation", {})
@@ -71,7 +73,7 @@ for r in rows:
     us = ops * m * n * k / (r["gflops"] * 1e3)
     name = ("auto:" if r.get("auto") else "") + r["kernel"]
     print("%s %-22s %-26s %8.2f TFLOP/s  %5.2f of bound %6.2f  %5.2f of a read  %s  %s" % (
-        prec, shape, name, tf, tf / bound, bound, read_us / us,
+        prec, shape, name, tf, tf / bound, bound, read / us,
         ("%5.2fx %s" % (r["gflops"] / ref, peer)) if ref else "", ok))
 PY
     done
