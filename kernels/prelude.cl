@@ -564,6 +564,27 @@ static inline void gb_put4(global real *c, const real4 r, const real beta, const
 #define GB_SWIZZLE(a, w) ((a) ^ ((((a) >> 7) & ((w) / 16 - 1)) << 4))
 
 #if GB_NVIDIA
+/* Asynchronous copies into local memory (cp.async, sm_80 on), for the families that stage K steps
+ * by them (xgemm_nv_async.cl, wgmma.cl, mma_sync.cl); dst is a shared-window address (GB_SMEM).
+ * GB_CP16: 16 bytes, the first `bytes` of them copied and the rest zero-filled (src not read
+ * where bytes is 0); GB_CP16_WHOLE: all 16, in the form without the zero-fill operand; GB_CP_ELEM:
+ * one element of SIZE bytes (4 or 8, a literal), zero where !in. GB_CP_WAIT(n): until at most n
+ * (a literal, or a macro of one) of the work-item's committed groups are in flight. */
+#define GB_STR_(x) #x
+#define GB_STR(x) GB_STR_(x)
+#define GB_CP16(dst, src, bytes)                                                               \
+    __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src),     \
+                     "r"(bytes)                                                                \
+                     : "memory")
+#define GB_CP16_WHOLE(dst, src)                                                                \
+    __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory")
+#define GB_CP_ELEM(dst, src, size, in)                                                         \
+    __asm__ volatile("cp.async.ca.shared.global [%0], [%1], " GB_STR(size) ", %2;" ::"r"(dst), \
+                     "l"(src), "r"((in) ? (size) : 0)                                          \
+                     : "memory")
+#define GB_CP_COMMIT() __asm__ volatile("cp.async.commit_group;" ::: "memory")
+#define GB_CP_WAIT(n) __asm__ volatile("cp.async.wait_group " GB_STR(n) ";" ::: "memory")
+
 /* The tensor memory accelerator (bench/notes/wgmma.md#tma-probe-h200), for the families that fill
  * local memory through it (wgmma.cl, mma_sync.cl). Its instructions exist on sm_90a only, so
  * they are deferred ("//@...", docs/kernel-metadata.md, "PTX programs"): a family that runs

@@ -907,8 +907,6 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #define AT_E (BM / 8 * SBO_E)          /* elements of A's tile */
 #define STAGE_E ((BM + BN) / 8 * SBO_E) /* elements of a stage */
 #define AHEAD (STAGES - 1 - INFLIGHT)  /* steps copied ahead */
-#define TN_STR_(x) #x
-#define TN_STR(x) TN_STR_(x)
 /* The first n of 8 elements from src into dst by ordinary loads and stores, zeros after them. */
 XW_INLINE void copy8(local elem *dst, global const elem *src, const int n)
 {
@@ -921,24 +919,21 @@ XW_INLINE void copy8(local elem *dst, global const elem *src, const int n)
  * read where bytes is 0). */
 XW_INLINE void copy16(local elem *dst, global const elem *src, const int bytes)
 {
-    __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(SMEM(dst, 0)), "l"(src),
-                     "r"(bytes)
-                     : "memory");
+    GB_CP16(SMEM(dst, 0), src, bytes);
 }
 /* The same, all 16 bytes, in the form without the zero-fill operand (ZFILL=0). */
 XW_INLINE void copy16_whole(local elem *dst, global const elem *src)
 {
-    __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(SMEM(dst, 0)), "l"(src)
-                     : "memory");
+    GB_CP16_WHOLE(SMEM(dst, 0), src);
 }
 XW_INLINE void copies_commit(void)
 {
 #if !TMA
-    __asm__ volatile("cp.async.commit_group;" ::: "memory");
+    GB_CP_COMMIT();
 #endif
 }
 /* Waits until at most AHEAD - 1 of this work-item's copy groups are in flight. */
-#define COPIES_WAIT() __asm__ volatile("cp.async.wait_group " TN_STR(AHEAD_1) ";" ::: "memory")
+#define COPIES_WAIT() GB_CP_WAIT(AHEAD_1)
 #if AHEAD == 1
 #define AHEAD_1 0
 #elif AHEAD == 2

@@ -89,8 +89,6 @@
 #endif
 
 #if USE_PTX
-#define XA_STR_(x) #x
-#define XA_STR(x) XA_STR_(x)
 #if STAGES == 2
 #define STAGES_MINUS_2 0
 #elif STAGES == 3
@@ -98,32 +96,23 @@
 #else
 #define STAGES_MINUS_2 2
 #endif
-/* The shared-memory address of a local pointer (NVIDIA's compiler gives local pointers their
- * offset in the shared window). */
-XA_INLINE uint smem(local const float *p)
-{
-    return (uint)(ulong)p;
-}
 XA_INLINE void copy16(local float *dst, global const float *src)
 {
-    __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem(dst)), "l"(src)
-                     : "memory");
+    GB_CP16_WHOLE(GB_SMEM(dst), src);
 }
 /* 4 bytes, or 4 zero bytes when !in (src is then not read). */
 XA_INLINE void copy4(local float *dst, global const float *src, const bool in)
 {
-    __asm__ volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(smem(dst)), "l"(src),
-                     "r"(in ? 4 : 0)
-                     : "memory");
+    GB_CP_ELEM(GB_SMEM(dst), src, 4, in);
 }
 XA_INLINE void copies_commit(void)
 {
-    __asm__ volatile("cp.async.commit_group;" ::: "memory");
+    GB_CP_COMMIT();
 }
 /* Waits until at most STAGES-2 of this work-item's copy groups are in flight. */
 XA_INLINE void copies_wait(void)
 {
-    __asm__ volatile("cp.async.wait_group " XA_STR(STAGES_MINUS_2) ";" ::: "memory");
+    GB_CP_WAIT(STAGES_MINUS_2);
 }
 #else
 XA_INLINE void copy16(local float *dst, global const float *src)
