@@ -160,11 +160,8 @@
 #ifndef TMA
 #define TMA 0 /* dgemm_dmma in TN: 1 fills the stages by the tensor memory accelerator (below) */
 #endif
-#ifndef ASYNC
-#define ASYNC 0 /* 1: slices copied STAGES - 1 K steps ahead straight into local memory (cp.async) */
-#endif
 #ifndef STAGES
-#define STAGES 2 /* TMA or ASYNC: local buffers of K steps, STAGES - 1 of them filling ahead */
+#define STAGES 2 /* TMA: local buffers of K steps, STAGES - 1 of them filling ahead */
 #endif
 #ifndef FIXUP
 #define FIXUP 0 /* 1: a split tile's last piece adds the pieces (no mma_sync_sum) */
@@ -178,9 +175,6 @@
 #endif
 #if TMA && (!GB_TRANS_A || GB_TRANS_B || EXPANDB || KCONT || !PAIRS || BK % 8 || STAGES < 2)
 #error "mma_sync: TMA=1 needs row-TN, no EXPANDB, PAIRS=1, KCONT=0, BK % 8 == 0"
-#endif
-#if STAGES < 2 || STAGES > 4 || (!TMA && !ASYNC && STAGES != 2) || (TMA && ASYNC)
-#error "mma_sync: STAGES is 2, 3 or 4 with TMA or ASYNC (one of them), and 2 without"
 #endif
 #if GB_PRECISION == 64
 #define TF32X3 0
@@ -237,14 +231,6 @@ typedef float4 vec_t;
  * between neighbours along K and along M (N), and its elements per buffer. */
 #define A_KC (KCONT && A_TRANSPOSED)
 #define B_KC (KCONT && B_TRANSPOSED)
-/* ASYNC copies a slice as it lies, so each operand's tile must be a copy: not transposed, or
- * kept K-contiguous (KCONT). Y made from a complex B (EXPANDB, which the route sets) is computed
- * as it is staged: there the slices stay register-staged. */
-#if ASYNC && ((A_TRANSPOSED && !A_KC) || (B_TRANSPOSED && !B_KC))
-#error "mma_sync: ASYNC copies slices as they lie: a K-contiguous operand needs KCONT=1"
-#endif
-#define USE_ASYNC (ASYNC && !EXPANDB)
-#define NBUF (USE_ASYNC ? STAGES : 2) /* local buffers of each operand without TMA */
 #if TMA
 /* TMA=1: a tile is slabs of 16 rows (columns), each BK k-rows of 16 elements (128 bytes in
  * double, 64 in single) written by the copy engine through the swizzle of that width (the
@@ -426,61 +412,6 @@ XD_INLINE void store_slice(local real *xs, const int ld, const int MN, const boo
         }
     }
 }
-
-#if USE_ASYNC
-#if GB_NVIDIA && !EMU
-#if GB_PRECISION == 64
-#define ELEM_BYTES 8
-#else
-#define ELEM_BYTES 4
-#endif
-#if STAGES == 2
-#define STAGES_MINUS_2 0
-#elif STAGES == 3
-#define STAGES_MINUS_2 1
-#else
-#define STAGES_MINUS_2 2
-#endif
-#define COPY16(dst, src) GB_CP16_WHOLE(GB_SMEM(dst), src)
-#define COPY1(dst, src, in) GB_CP_ELEM(GB_SMEM(dst), src, ELEM_BYTES, in)
-#define COPIES_COMMIT() GB_CP_COMMIT()
-/* Until at most STAGES - 2 of the work-item's groups of copies are in flight: the oldest, this
- * step's, has landed. */
-#define COPIES_WAIT() GB_CP_WAIT(STAGES_MINUS_2)
-#else
-#define COPY16(dst, src) (*(local vec_t *)(dst) = *(global const vec_t *)(src))
-#define COPY1(dst, src, in) (*(dst) = (in) ? *(src) : (real)0)
-#define COPIES_COMMIT()
-#define COPIES_WAIT()
-#endif
-
-/* Copies this work-item's share of a slice into the local tile xs (ldl elements a row) as it
- * lies, where load_slice and store_slice put a copied slice: 16 bytes at a time (LD_VEC),
- * element by element unchecked (LD_SCALAR), or with zeros outside rows x cols (src then not
- * read). */
-XD_INLINE void copy_slice(local real *xs, const int ldl, global const real *x, const int ld,
-                          const int rows, const int cols, const int MN, const bool kc,
-                          const int mode, const int tid)
-{
-#pragma unroll
-    for (int l = 0; l < LPT_MAX; l++) {
-        if (l < LPT(MN)) {
-            const xd_pos_t p = pos_slice(MN, false, kc, l, tid);
-            local real *d = xs + p.r * ldl + VW * p.c;
-            global const real *src = x + p.r * ld + VW * p.c;
-            if (mode == LD_VEC) {
-                COPY16(d, src);
-            } else {
-#pragma unroll
-                for (int v = 0; v < VW; v++) {
-                    const bool in = mode == LD_SCALAR || (p.r < rows && VW * p.c + v < cols);
-                    COPY1(d + v, in ? src + v : x, in);
-                }
-            }
-        }
-    }
-}
-#endif
 
 /* ---- The MMA instructions. acc[(i * NI + n) * 2 + e] is element e of atom (i, n). */
 #define ACC(i, n, e) acc[((i) * NI + (n)) * 2 + (e)]
@@ -967,51 +898,6 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
     (void)a_vec;
     (void)b_vec;
     (void)full;
-#elif USE_ASYNC
-    (void)gmap;
-    (void)maps;
-    (void)bars;
-    (void)alpha2;
-    const int mode_a = a_vec ? LD_VEC : LD_SCALAR, mode_b = b_vec ? LD_VEC : LD_SCALAR;
-    /* K step s0 + i lives in buffer i % STAGES; at step s the copies of step s + STAGES - 1 go
-     * into the buffer step s - 1 was read from, once the barrier says every warp is past it. */
-#define COPY_A(t, as, mode)                                                                    \
-    copy_slice(as, A_KC ? LDK : LDA, A_AT(t), lda, A_ROWS(t), A_COLS(t), MWG, A_KC, mode, tid)
-#define COPY_B(t, bs, mode)                                                                    \
-    copy_slice(bs, B_KC ? LDK : LDB, B_AT(t), ldb, B_ROWS(t), B_COLS(t), NWG, B_KC, mode, tid)
-#define COPY_STEP(t, i)                                                                        \
-    do {                                                                                       \
-        if (!edge && (t) < full) {                                                             \
-            COPY_A(t, As + (i) * A_TILE, mode_a);                                              \
-            COPY_B(t, Bs + (i) * B_TILE, mode_b);                                              \
-        } else {                                                                               \
-            COPY_A(t, As + (i) * A_TILE, LD_CHECKED);                                          \
-            COPY_B(t, Bs + (i) * B_TILE, LD_CHECKED);                                          \
-        }                                                                                      \
-    } while (0)
-#pragma unroll
-    for (int i = 0; i < STAGES - 1; i++) {
-        if (s0 + i < s1)
-            COPY_STEP(s0 + i, i);
-        COPIES_COMMIT();
-    }
-    for (int s = s0, cur = 0; s < s1; s++) {
-        COPIES_WAIT();
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (s + STAGES - 1 < s1)
-            COPY_STEP(s + STAGES - 1, cur == 0 ? STAGES - 1 : cur - 1);
-        COPIES_COMMIT();
-        KACC_START(s);
-        if (live)
-            multiply(As + cur * A_TILE + t * A_KS + (wm0 + LANE_OFF(A_PAIR, g)) * A_MS,
-                     Bs + cur * B_TILE + t * B_KS + (wn0 + LANE_OFF(B_PAIR, g)) * B_NS, 0, SUMS,
-                     warp, lane EMU_ARGS);
-        KACC_END(s);
-        cur = cur + 1 == STAGES ? 0 : cur + 1;
-    }
-#undef COPY_STEP
-#undef COPY_A
-#undef COPY_B
 #else
     (void)gmap;
     (void)maps;
@@ -1130,7 +1016,7 @@ kernel void dgemm_dmma(
 {
     /* Declared as 16-byte vectors for their alignment: the 16-byte local stores need
      * 16-byte-aligned tiles, and NVIDIA's OpenCL does not place a local double array on a
-     * 16-byte boundary (the stores then fault, reported as CL_INVALID_COMMAND_QUEUE). NBUF
+     * 16-byte boundary (the stores then fault, reported as CL_INVALID_COMMAND_QUEUE). Two
      * buffers each, of A_TILE and B_TILE elements. */
 #if TMA
     /* STAGES stages of A's tile then B's, slabs on 1024-byte boundaries (the swizzle's); the
@@ -1140,7 +1026,7 @@ kernel void dgemm_dmma(
     local ulong bars[STAGES];
     local real *As = (local real *)tiles2, *Bs = As + A_TILE;
 #else
-    local vec_t As2[NBUF * A_TILE / VW], Bs2[NBUF * B_TILE / VW];
+    local vec_t As2[2 * A_TILE / VW], Bs2[2 * B_TILE / VW];
     local real *As = (local real *)As2, *Bs = (local real *)Bs2;
     local uint4 *maps = NULL;
     local ulong *bars = NULL;

@@ -565,7 +565,7 @@ static inline void gb_put4(global real *c, const real4 r, const real beta, const
 
 #if GB_NVIDIA
 /* Asynchronous copies into local memory (cp.async, sm_80 on), for the families that stage K steps
- * by them (xgemm_nv_async.cl, wgmma.cl, mma_sync.cl); dst is a shared-window address (GB_SMEM).
+ * by them (xgemm_nv_async.cl, wgmma.cl); dst is a shared-window address (GB_SMEM).
  * GB_CP16: 16 bytes, the first `bytes` of them copied and the rest zero-filled (src not read
  * where bytes is 0); GB_CP16_WHOLE: all 16, in the form without the zero-fill operand; GB_CP_ELEM:
  * one element of SIZE bytes (4 or 8, a literal), zero where !in. GB_CP_WAIT(n): until at most n

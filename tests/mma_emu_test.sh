@@ -17,9 +17,9 @@
 # the tiles are short of filling the device), in both families; a last partial wave's tiles split
 # (TAIL) under every tile walk; the stages filled by the copy engine (TMA, emulated); a split
 # tile's pieces added by the last of them (FIXUP), and a copy that leaves its counters non-zero
-# failing on its second call; C written transposed (CT); slices copied stages ahead (ASYNC).
-# Also that the source stops at its #error without EMU off NVIDIA, and that a copy with one
-# wrong fragment index fails validation.
+# failing on its second call; C written transposed (CT); 64-deep K steps in single. Also that
+# the source stops at its #error without EMU off NVIDIA, and that a copy with one wrong
+# fragment index fails validation.
 # sgemm_3xtf32: the layouts, both instruction shapes, K steps, the in-core accumulation, odd
 # leading dimensions, every point faithful; and a copy that drops the small parts (so computes in
 # TF32) passes the bound but is caught as not faithful, which fails the run (exit 1).
@@ -301,34 +301,12 @@ emu="--kernel-path $tmp/emu -k $fam --precision s --param EMU=1"
 check_ct --param WM=16 --param WN=64 --param WGM=1 --param WGN=2 --param SPLITK=16 \
     --param FIXUP=1 -M 100 -N 16 -K 2100 $ab
 
-# 2h. Slices copied STAGES - 1 K steps ahead straight into local memory (ASYNC=1: cp.async on
-# NVIDIA, plain copies here). In double: TN at every stage count (edges, a partial last K step);
-# NN and NT with K-contiguous operands; odd leading dimensions (element copies, zeros outside);
-# split with the remainder kernel. In single: the 16-row tile at 32-deep steps in NN and NT with
-# the pieces added in the kernel, and C written transposed. Refused at build where an operand
-# would be transposed into local memory (KCONT=0 in NN).
-fam=dgemm_dmma_emu
-emu="--kernel-path $tmp/emu -k $fam --precision d --param EMU=1"
-check_run --transA T --param ASYNC=1 --param STAGES=2,3,4 -M 130 -N 70 -K 33 $ab
-check_run $t12864 --param ASYNC=1 --param STAGES=3 -M 130 -N 135 -K 40 $ab
-check_run --transB T --param KCONT=1 --param ASYNC=1 --param STAGES=3 -M 130 -N 70 -K 33 \
-    --lda 37 --ldb 35 --ldc 71 --offa 1 --offb 3 --offc 5 $ab
-check_split $t12864 --param ASYNC=1 --param STAGES=4 --param SPLITK=3 -M 130 -N 135 -K 1100 $ab
-out=$("$gb" run -i 1 --warmup 0 $emu --param ASYNC=1 --param STAGES=3 -n 16 2>&1)
-rc=$?
-case $out in
-    *"ASYNC copies slices as they lie"*)
-        if [ $rc -ne 0 ]; then ok; else bad "ASYNC with KCONT=0 in NN exited 0"; fi ;;
-    *) bad "ASYNC with KCONT=0 in NN built (exit $rc): $(printf '%s\n' "$out" | tail -2)" ;;
-esac
-fam=sgemm_3xtf32_emu
-emu="--kernel-path $tmp/emu -k $fam --precision s --param EMU=1"
-w16="--param WM=16 --param WN=32 --param WGM=1 --param WGN=2 --param BK=32 --param MMAM=16 \
---param MMAK=8 --param KACC=2 --param KCONT=1 --param ASYNC=1"
-check_fixup $w16 --param STAGES=4 --param SPLITK=6 --param FIXUP=1 -M 17 -N 130 -K 1600 $ab
-check_fixup --transB T $w16 --param STAGES=3 --param SPLITK=6 --param FIXUP=1 -M 16 -N 100 \
-    -K 1601 $ab
-check_ct $w16 --param STAGES=3 -M 100 -N 16 -K 300 $ab
+# 2h. 64-deep K steps in single (BK 64, 46 KB of local memory at the 16-row tile): NN and NT
+# with K-contiguous operands, split with the pieces added in the kernel.
+w16="--param WM=16 --param WN=32 --param WGM=1 --param WGN=2 --param BK=64 --param MMAM=16 \
+--param MMAK=8 --param KACC=2 --param KCONT=1 --param PAD=8"
+check_fixup $w16 --param SPLITK=6 --param FIXUP=1 -M 17 -N 130 -K 1600 $ab
+check_fixup --transB T $w16 --param SPLITK=6 --param FIXUP=1 -M 16 -N 100 -K 1601 $ab
 
 # 2b. sgemm_3xtf32 (K >= 48, where its split's error is inside FP32's bound): its default tile (64x128x16, m16n8k8, K steps added in FP32) in every
 # layout, the other instruction shape, other K steps, accumulation in the tensor core, padded

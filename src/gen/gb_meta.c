@@ -48,7 +48,7 @@ static gb_preset_t f0_presets[] = {
     {"cpu_rb_14x16_d", "14 x 16 doubles per work-item: 28 AVX-512 accumulators", 2u, 5, f0_s6_names, f0_s6_values},
 };
 static char *f1_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm", "CNT"};
-static char *f1_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0", "TMA + ASYNC == 1 || STAGES == 2", "TMA == 0 || ASYNC == 0", "FIXUP == 0 || SPLITK != 1 || TAIL > 0", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
+static char *f1_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0", "TMA == 1 || STAGES == 2", "FIXUP == 0 || SPLITK != 1 || TAIL > 0", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
 static char *f1_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f1_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f1_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -73,8 +73,7 @@ static long f1_p17_values[] = {0, 1};
 static long f1_p18_values[] = {2, 3, 4};
 static long f1_p19_values[] = {0, 1};
 static long f1_p20_values[] = {0, 1};
-static long f1_p21_values[] = {0, 1};
-static long f1_p22_values[] = {0, 2, 3};
+static long f1_p21_values[] = {0, 2, 3};
 static gb_param_t f1_params[] = {
     {"WM", "rows of C per warp (multiple of MMAM)", 32L, f1_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WN", "columns of C per warp", 32L, f1_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -94,11 +93,10 @@ static gb_param_t f1_params[] = {
     {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f1_p15_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f1_p16_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"TMA", "1: the stages are filled by the tensor memory accelerator from tensor maps the kernel makes (a PTX program for sm_90a, as hgemm_wgmma_nt's TMA): A^T and B as stored, boxes of 16 x BK through the 128-byte swizzle, zeros past the edges, no load or store instructions and no registers of the work-items for the copies; row-TN, PAIRS 1, KCONT 0, BK a multiple of 8 (bench/notes/dgemm.md#dmma-tma)", 0L, f1_p17_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"STAGES", "with TMA or ASYNC, K steps staged in local memory, STAGES - 1 of them filling while one is read; 2 without them (the double buffer of register staging)", 2L, f1_p18_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"ASYNC", "1: each K step's slices are copied by cp.async STAGES - 1 steps ahead straight into local memory, with no registers and no local stores between, so a work-group has more bytes in flight than register staging's one step (bench/notes/thin.md#thin-async); both local tiles must be copies of global memory, so in NN, NT and TT KCONT=1 (the kernel refuses it otherwise, at build); a complex B made into Y as it is staged (the route's EXPANDB) stays register-staged", 0L, f1_p19_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"FIXUP", "1: the last of a split tile's pieces to finish adds the pieces, in the same order, and writes C (a counter a tile in CNT, left zero), instead of the remainder kernel mma_sync_sum: one kernel a call (bench/notes/thin.md#thin-fixup)", 0L, f1_p20_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"CT", "1: the kernel writes C transposed and every problem is served as C^T = op(B)^T op(A)^T ('transposed_c'): a row-major C of few columns (4096 x 16) becomes one of few rows, whose tiles stream the large operand as the 16-row tiles do (bench/notes/thin.md#thin-ct)", 0L, f1_p21_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f1_p22_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"STAGES", "with TMA, K steps staged in local memory, STAGES - 1 of them filling while one is read; 2 without it (its double buffer)", 2L, f1_p18_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"FIXUP", "1: the last of a split tile's pieces to finish adds the pieces, in the same order, and writes C (a counter a tile in CNT, left zero), instead of the remainder kernel mma_sync_sum: one kernel a call (bench/notes/thin.md#thin-fixup)", 0L, f1_p19_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"CT", "1: the kernel writes C transposed and every problem is served as C^T = op(B)^T op(A)^T ('transposed_c'): a row-major C of few columns (4096 x 16) becomes one of few rows, whose tiles stream the large operand as the 16-row tiles do (bench/notes/thin.md#thin-ct)", 0L, f1_p20_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f1_p21_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f1_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM"};
 static long f1_s0_values[] = {32, 32, 4, 2, 8, 8, 4, 4, 1, 8};
@@ -138,7 +136,7 @@ static gb_preset_t f1_presets[] = {
     {"dgemm_dmma_16x128x16", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 2u, 13, f1_s10_names, f1_s10_values},
 };
 static char *f2_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm", "CNT"};
-static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0", "TMA + ASYNC == 1 || STAGES == 2", "TMA == 0 || ASYNC == 0", "FIXUP == 0 || SPLITK != 1 || TAIL > 0", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
+static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0", "TMA == 1 || STAGES == 2", "FIXUP == 0 || SPLITK != 1 || TAIL > 0", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
 static char *f2_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f2_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f2_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -163,8 +161,7 @@ static long f2_p17_values[] = {0, 1};
 static long f2_p18_values[] = {2, 3, 4};
 static long f2_p19_values[] = {0, 1};
 static long f2_p20_values[] = {0, 1};
-static long f2_p21_values[] = {0, 1};
-static long f2_p22_values[] = {0, 2, 3};
+static long f2_p21_values[] = {0, 2, 3};
 static gb_param_t f2_params[] = {
     {"WM", "rows of C per warp (multiple of MMAM)", 32L, f2_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WN", "columns of C per warp", 32L, f2_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -184,11 +181,10 @@ static gb_param_t f2_params[] = {
     {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f2_p15_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f2_p16_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"TMA", "1: the stages are filled by the tensor memory accelerator from tensor maps the kernel makes (a PTX program for sm_90a, as hgemm_wgmma_nt's TMA): A^T and B as stored, boxes of 16 x BK through the 128-byte swizzle, zeros past the edges, no load or store instructions and no registers of the work-items for the copies; row-TN, PAIRS 1, KCONT 0, BK a multiple of 8 (bench/notes/dgemm.md#dmma-tma)", 0L, f2_p17_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"STAGES", "with TMA or ASYNC, K steps staged in local memory, STAGES - 1 of them filling while one is read; 2 without them (the double buffer of register staging)", 2L, f2_p18_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"ASYNC", "1: each K step's slices are copied by cp.async STAGES - 1 steps ahead straight into local memory, with no registers and no local stores between, so a work-group has more bytes in flight than register staging's one step (bench/notes/thin.md#thin-async); both local tiles must be copies of global memory, so in NN, NT and TT KCONT=1 (the kernel refuses it otherwise, at build); a complex B made into Y as it is staged (the route's EXPANDB) stays register-staged", 0L, f2_p19_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"FIXUP", "1: the last of a split tile's pieces to finish adds the pieces, in the same order, and writes C (a counter a tile in CNT, left zero), instead of the remainder kernel mma_sync_sum: one kernel a call (bench/notes/thin.md#thin-fixup)", 0L, f2_p20_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"CT", "1: the kernel writes C transposed and every problem is served as C^T = op(B)^T op(A)^T ('transposed_c'): a row-major C of few columns (4096 x 16) becomes one of few rows, whose tiles stream the large operand as the 16-row tiles do (bench/notes/thin.md#thin-ct)", 0L, f2_p21_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f2_p22_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"STAGES", "with TMA, K steps staged in local memory, STAGES - 1 of them filling while one is read; 2 without it (its double buffer)", 2L, f2_p18_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"FIXUP", "1: the last of a split tile's pieces to finish adds the pieces, in the same order, and writes C (a counter a tile in CNT, left zero), instead of the remainder kernel mma_sync_sum: one kernel a call (bench/notes/thin.md#thin-fixup)", 0L, f2_p19_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"CT", "1: the kernel writes C transposed and every problem is served as C^T = op(B)^T op(A)^T ('transposed_c'): a row-major C of few columns (4096 x 16) becomes one of few rows, whose tiles stream the large operand as the 16-row tiles do (bench/notes/thin.md#thin-ct)", 0L, f2_p20_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MINCTAS", "work-groups an SM the kernel must fit on NVIDIA, as .minnctapersm in its PTX (which OpenCL C cannot state; the program is built from the compiler's PTX with it), so that ptxas holds its registers to 65536 / (MINCTAS x the group's work-items): 3 with 128 work-items is 170, three groups an SM, as cuBLAS's DGEMM runs; needs the required work-group size (MAXREG 0); 0: the compiler's choice (bench/notes/dgemm.md#dmma-three-groups)", 0L, f2_p21_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f2_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "KCONT", "SPLITK"};
 static long f2_s0_values[] = {64, 32, 2, 2, 16, 16, 4, 4, 1, 8, 1, 1, 0};
@@ -713,7 +709,7 @@ static gb_param_t f22_params[] = {
     {"LY", "work-group size along dimension 1", 4L, NULL, 0, 1L, 1024L, 0, 0u, 0, 0L},
 };
 static char *f23_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm", "CNT"};
-static char *f23_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32", "TMA + ASYNC == 1 || STAGES == 2", "TMA == 0 || ASYNC == 0", "FIXUP == 0 || SPLITK != 1 || TAIL > 0", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
+static char *f23_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32", "TMA == 1 || STAGES == 2", "FIXUP == 0 || SPLITK != 1 || TAIL > 0", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
 static char *f23_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f23_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f23_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -740,7 +736,6 @@ static long f23_p19_values[] = {0, 1};
 static long f23_p20_values[] = {2, 3, 4};
 static long f23_p21_values[] = {0, 1};
 static long f23_p22_values[] = {0, 1};
-static long f23_p23_values[] = {0, 1};
 static gb_param_t f23_params[] = {
     {"WM", "rows of C per warp (multiple of 16)", 32L, f23_p0_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WN", "columns of C per warp", 64L, f23_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -762,10 +757,9 @@ static gb_param_t f23_params[] = {
     {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f23_p17_values, 11, 1L, 1073741824L, 0, 0u, 1, 0L},
     {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f23_p18_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"TMA", "1: the stages are filled by the tensor memory accelerator from tensor maps the kernel makes (a PTX program for sm_90a, as dgemm_dmma's TMA): A^T and B as stored, boxes of 16 x BK through the 64-byte swizzle, zeros past the edges, no copies in the work-items' registers; row-TN, PAIRS 1, KCONT 0, BK a multiple of 8 (bench/notes/thin.md#thin-16-tma)", 0L, f23_p19_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"STAGES", "with TMA or ASYNC, K steps staged in local memory, STAGES - 1 of them filling while one is read; 2 without them (the double buffer of register staging)", 2L, f23_p20_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"ASYNC", "1: each K step's slices are copied by cp.async STAGES - 1 steps ahead straight into local memory, with no registers and no local stores between, so a work-group has more bytes in flight than register staging's one step (bench/notes/thin.md#thin-async); both local tiles must be copies of global memory, so in NN, NT and TT KCONT=1 (the kernel refuses it otherwise, at build); a complex B made into Y as it is staged (the route's EXPANDB) stays register-staged", 0L, f23_p21_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"FIXUP", "1: the last of a split tile's pieces to finish adds the pieces, in the same order, and writes C (a counter a tile in CNT, left zero), instead of the remainder kernel mma_sync_sum: one kernel a call (bench/notes/thin.md#thin-fixup)", 0L, f23_p22_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"CT", "1: the kernel writes C transposed and every problem is served as C^T = op(B)^T op(A)^T ('transposed_c'): a row-major C of few columns (4096 x 16) becomes one of few rows, whose tiles stream the large operand as the 16-row tiles do (bench/notes/thin.md#thin-ct)", 0L, f23_p23_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"STAGES", "with TMA, K steps staged in local memory, STAGES - 1 of them filling while one is read; 2 without it (its double buffer)", 2L, f23_p20_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"FIXUP", "1: the last of a split tile's pieces to finish adds the pieces, in the same order, and writes C (a counter a tile in CNT, left zero), instead of the remainder kernel mma_sync_sum: one kernel a call (bench/notes/thin.md#thin-fixup)", 0L, f23_p21_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"CT", "1: the kernel writes C transposed and every problem is served as C^T = op(B)^T op(A)^T ('transposed_c'): a row-major C of few columns (4096 x 16) becomes one of few rows, whose tiles stream the large operand as the 16-row tiles do (bench/notes/thin.md#thin-ct)", 0L, f23_p22_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f23_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM"};
 static long f23_s0_values[] = {32, 64, 2, 2, 16, 16, 8, 8, 1, 1, 2, 1, 8};
@@ -787,7 +781,7 @@ static gb_preset_t f23_presets[] = {
     {"sgemm_3xtf32_16x128", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 1u, 15, f23_s4_names, f23_s4_values},
 };
 static char *f24_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm", "CNT"};
-static char *f24_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32", "TMA + ASYNC == 1 || STAGES == 2", "TMA == 0 || ASYNC == 0", "FIXUP == 0 || SPLITK != 1 || TAIL > 0", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
+static char *f24_constraints[] = {"K >= 48", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 128 * WGM * WGN", "WGN * WN * BK >= 128 * WGM * WGN", "(WGM * WM * BK / 128) % (WGM * WGN) == 0", "(WGN * WN * BK / 128) % (WGM * WGN) == 0", "WGM * WGN <= 32", "TMA == 1 || STAGES == 2", "FIXUP == 0 || SPLITK != 1 || TAIL > 0", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
 static char *f24_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f24_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f24_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -814,7 +808,6 @@ static long f24_p19_values[] = {0, 1};
 static long f24_p20_values[] = {2, 3, 4};
 static long f24_p21_values[] = {0, 1};
 static long f24_p22_values[] = {0, 1};
-static long f24_p23_values[] = {0, 1};
 static gb_param_t f24_params[] = {
     {"WM", "rows of C per warp (multiple of 16)", 32L, f24_p0_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WN", "columns of C per warp", 64L, f24_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -836,10 +829,9 @@ static gb_param_t f24_params[] = {
     {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its bare sums to the workspace, which the remainder kernel adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, so that the grid gives the device two work-groups a compute unit where the tiles alone (the let T) do not (P = 2 * CUS / T rounded down, so that the pieces still run in one wave, each piece at least 1024 deep so that the pieces' sums cost little beside them, at most 32): a split only where the grid is short and K long, as a preset for every shape", 1L, f24_p17_values, 11, 1L, 1073741824L, 0, 0u, 1, 0L},
     {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f24_p18_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"TMA", "1: the stages are filled by the tensor memory accelerator from tensor maps the kernel makes (a PTX program for sm_90a, as dgemm_dmma's TMA): A^T and B as stored, boxes of 16 x BK through the 64-byte swizzle, zeros past the edges, no copies in the work-items' registers; row-TN, PAIRS 1, KCONT 0, BK a multiple of 8 (bench/notes/thin.md#thin-16-tma)", 0L, f24_p19_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"STAGES", "with TMA or ASYNC, K steps staged in local memory, STAGES - 1 of them filling while one is read; 2 without them (the double buffer of register staging)", 2L, f24_p20_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"ASYNC", "1: each K step's slices are copied by cp.async STAGES - 1 steps ahead straight into local memory, with no registers and no local stores between, so a work-group has more bytes in flight than register staging's one step (bench/notes/thin.md#thin-async); both local tiles must be copies of global memory, so in NN, NT and TT KCONT=1 (the kernel refuses it otherwise, at build); a complex B made into Y as it is staged (the route's EXPANDB) stays register-staged", 0L, f24_p21_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"FIXUP", "1: the last of a split tile's pieces to finish adds the pieces, in the same order, and writes C (a counter a tile in CNT, left zero), instead of the remainder kernel mma_sync_sum: one kernel a call (bench/notes/thin.md#thin-fixup)", 0L, f24_p22_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"CT", "1: the kernel writes C transposed and every problem is served as C^T = op(B)^T op(A)^T ('transposed_c'): a row-major C of few columns (4096 x 16) becomes one of few rows, whose tiles stream the large operand as the 16-row tiles do (bench/notes/thin.md#thin-ct)", 0L, f24_p23_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"STAGES", "with TMA, K steps staged in local memory, STAGES - 1 of them filling while one is read; 2 without it (its double buffer)", 2L, f24_p20_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"FIXUP", "1: the last of a split tile's pieces to finish adds the pieces, in the same order, and writes C (a counter a tile in CNT, left zero), instead of the remainder kernel mma_sync_sum: one kernel a call (bench/notes/thin.md#thin-fixup)", 0L, f24_p21_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"CT", "1: the kernel writes C transposed and every problem is served as C^T = op(B)^T op(A)^T ('transposed_c'): a row-major C of few columns (4096 x 16) becomes one of few rows, whose tiles stream the large operand as the 16-row tiles do (bench/notes/thin.md#thin-ct)", 0L, f24_p22_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
 static char *f24_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "KACC", "FRAG", "SPLIT", "EDGES", "GROUPM", "MAXREG", "KCONT", "SPLITK"};
 static long f24_s0_values[] = {16, 64, 1, 2, 16, 16, 8, 8, 1, 1, 2, 0, 1, 255, 1, 16};
@@ -1139,7 +1131,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/cpu_rb.json",
     .source_file = "cpu_rb.cl",
     .entry = "cpu_rb",
-    .program_digest = "3e32f4f3956234d5d51b79ae0f0b6946986e11594fab9ab4a8daa1e22397ea34",
+    .program_digest = "f9815485e6a546f4f381e2258e89e6f5803a198744052d90978714c443858f8d",
     .global[0] = "WALKM * ceil_div(ceil_div(M, MR), LX) * LX + (1 - WALKM) * ceil_div(ceil_div(N, NV * VW), LX) * LX",
     .global[1] = "WALKM * ceil_div(N, NV * VW) + (1 - WALKM) * ceil_div(M, MR)",
     .local[0] = "LX",
@@ -1168,12 +1160,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "c77f52002f1cfbc6779bed55c61e23cc4b49be3ad8a9dc3f0b43223c0f15abb5",
+    .program_digest = "b1a398cbbdb489e1ae2a67b5fc082d55e42a87276b837238b70aa598a16c78bf",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "((1 - TMA) * (2 + ASYNC * (STAGES - 2)) * ((1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + KCONT * (max((BK + 4 * (1 - BK / 4 % 2)) * WGM * WM, BK * (WGM * WM + PAD)) + max((BK + 4 * (1 - BK / 4 % 2)) * WGN * WN, BK * (WGN * WN + PAD)))) + TMA * STAGES * BK * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM + TMA * (256 + 8 * STAGES)",
+    .local_mem = "((1 - TMA) * 2 * ((1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + KCONT * (max((BK + 4 * (1 - BK / 4 % 2)) * WGM * WM, BK * (WGM * WM + PAD)) + max((BK + 4 * (1 - BK / 4 % 2)) * WGN * WN, BK * (WGN * WN + PAD)))) + TMA * STAGES * BK * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM + TMA * (256 + 8 * STAGES)",
     .ld_multiple[0] = "1 + TMA",
     .ld_multiple[1] = "1 + TMA",
     .nv_max_registers = "MAXREG",
@@ -1194,8 +1186,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * ((FIXUP == 0) * min(M * N, (T - D) * WGM * WM * WGN * WN) + FIXUP * (T - D) * WGM * WM * WGN * WN)) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .precisions = 2u, .layouts = 4u,
-    .nargs = 20, .nconstraints = 16, .nextensions = 1, .nlets = 7,
-    .nparams = 23, .npresets = 11,
+    .nargs = 20, .nconstraints = 15, .nextensions = 1, .nlets = 7,
+    .nparams = 22, .npresets = 11,
     .args = f1_args,
     .constraints = f1_constraints,
     .extensions = f1_extensions,
@@ -1214,12 +1206,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "c77f52002f1cfbc6779bed55c61e23cc4b49be3ad8a9dc3f0b43223c0f15abb5",
+    .program_digest = "b1a398cbbdb489e1ae2a67b5fc082d55e42a87276b837238b70aa598a16c78bf",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "((1 - TMA) * (2 + ASYNC * (STAGES - 2)) * ((1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + KCONT * (max((BK + 4 * (1 - BK / 4 % 2)) * WGM * WM, BK * (WGM * WM + PAD)) + max((BK + 4 * (1 - BK / 4 % 2)) * WGN * WN, BK * (WGN * WN + PAD)))) + TMA * STAGES * BK * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM + TMA * (256 + 8 * STAGES)",
+    .local_mem = "((1 - TMA) * 2 * ((1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + KCONT * (max((BK + 4 * (1 - BK / 4 % 2)) * WGM * WM, BK * (WGM * WM + PAD)) + max((BK + 4 * (1 - BK / 4 % 2)) * WGN * WN, BK * (WGN * WN + PAD)))) + TMA * STAGES * BK * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM + TMA * (256 + 8 * STAGES)",
     .ld_multiple[0] = "1 + TMA",
     .ld_multiple[1] = "1 + TMA",
     .nv_max_registers = "MAXREG",
@@ -1240,8 +1232,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * ((FIXUP == 0) * min(M * N, (T - D) * WGM * WM * WGN * WN) + FIXUP * (T - D) * WGM * WM * WGN * WN)) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .precisions = 2u, .layouts = 11u,
-    .nargs = 20, .nconstraints = 16, .nextensions = 1, .nlets = 7,
-    .nparams = 23, .npresets = 3,
+    .nargs = 20, .nconstraints = 15, .nextensions = 1, .nlets = 7,
+    .nparams = 22, .npresets = 3,
     .args = f2_args,
     .constraints = f2_constraints,
     .extensions = f2_extensions,
@@ -1260,7 +1252,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/gemmbench_nn.json",
     .source_file = "gemmbench_nn.cl",
     .entry = "gemm_nn",
-    .program_digest = "d21be52cc7df13e75657946960e124a1f3125df4065dd186ac8d995845a2dbec",
+    .program_digest = "abe612c84389567df1baa84c3d004051420391f150211f2dd0012f64d6c0968d",
     .global[0] = "ceil_div(N, DJ)",
     .global[1] = "M",
     .local[0] = "LX",
@@ -1281,7 +1273,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/gemmbench_nt.json",
     .source_file = "gemmbench_nt.cl",
     .entry = "gemm_nt",
-    .program_digest = "7543457c42762a9f624cda6d9cca683853fb4753af155e16ca0a67b132dac05a",
+    .program_digest = "20428770fcd31ec77af17a01930aea091e53f186364000df4cb5c1b7f4b95ede",
     .global[0] = "ceil_div(N, DJ)",
     .global[1] = "M",
     .local[0] = "LX",
@@ -1302,7 +1294,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "1f63abbc276cc7178fd3f30803db4a2266644ceccc346af9c4809095f2efc4af",
+    .program_digest = "b476b20870d25ec7fca5a6e1be2a39e27f8659f521e3162c736fb06064db8505",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1339,7 +1331,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_mn.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "1f63abbc276cc7178fd3f30803db4a2266644ceccc346af9c4809095f2efc4af",
+    .program_digest = "b476b20870d25ec7fca5a6e1be2a39e27f8659f521e3162c736fb06064db8505",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1378,7 +1370,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "1f63abbc276cc7178fd3f30803db4a2266644ceccc346af9c4809095f2efc4af",
+    .program_digest = "b476b20870d25ec7fca5a6e1be2a39e27f8659f521e3162c736fb06064db8505",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1417,7 +1409,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/intel_block_read.json",
     .source_file = "intel_block_read.cl",
     .entry = "intel_block_read",
-    .program_digest = "a1ea026a49c1126243230442124daa5a03c391bf86566b27e9d55d2476a557de",
+    .program_digest = "185cad8170434b982ba2bc98732b8271c078c14300f9171e44ec85e04f578d15",
     .global[0] = "M / TM",
     .global[1] = "N / TN",
     .local[0] = "SG",
@@ -1440,7 +1432,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/intel_naive.json",
     .source_file = "intel_naive.cl",
     .entry = "intel_naive",
-    .program_digest = "a27e8acf6df9e52b5596609751429a429413918ca6aca7132827b574bf8cdab7",
+    .program_digest = "adf4f34ad2674a45f22c62e826cba5ed30b3b39709234e3172a3ed304c4d898e",
     .global[0] = "M",
     .global[1] = "N",
     .local[0] = "LX",
@@ -1458,7 +1450,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/intel_simd.json",
     .source_file = "intel_simd.cl",
     .entry = "intel_simd",
-    .program_digest = "25be2d75732bcab4d3699494e703a049652931c5860034ca6b9d3ae2e0c43c16",
+    .program_digest = "1a21bbac9dde20ae786e3b686217c78d87c470113939d8ccab5d9350505aa18b",
     .global[0] = "M / TM",
     .global[1] = "N / TN",
     .local[0] = "SG",
@@ -1481,7 +1473,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/intel_slm.json",
     .source_file = "intel_slm.cl",
     .entry = "intel_slm",
-    .program_digest = "02c93931b85aed54cb5ffc7a135757be902e16c2869ee4ec323c4e4b5d579ec6",
+    .program_digest = "fc29bbc98a89aa8e1d016e8782a0598b274973879c2ea5413dce8cc525db8b7f",
     .global[0] = "M / TM",
     .global[1] = "N / TN",
     .local[0] = "LX",
@@ -1505,7 +1497,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM1.json",
     .source_file = "myGEMM1.cl",
     .entry = "myGEMM1",
-    .program_digest = "bc935bb25afc77e3218c502049306b8f7cb318c8b642be47ccc0ee5d9f590af0",
+    .program_digest = "4bf312c0193d61ef4abc0bd911518d5ae190d2cc31a4011b051fbc28b39371fe",
     .global[0] = "M",
     .global[1] = "N",
     .local[0] = "TS",
@@ -1526,7 +1518,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM10.json",
     .source_file = "myGEMM10.cl",
     .entry = "myGEMM10",
-    .program_digest = "d21073654222de5bc67a5683c6e210436270dfa41ecaeae1e19e9ec33dec1c6e",
+    .program_digest = "700eab135a2e82682a4d81f6e35bd7b97a5dd51e59a90dd175e021d8d2cf1314",
     .global[0] = "ceil_div(M, TSM) * (TSM / WPTM)",
     .global[1] = "ceil_div(N, TSN) * (TSN / WPTN)",
     .local[0] = "TSM / WPTM",
@@ -1549,7 +1541,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM11.json",
     .source_file = "myGEMM11.cl",
     .entry = "myGEMM11",
-    .program_digest = "e8cd2900a4dbe9f01d1760ed165775775f047431e380e87a0f10bb82fb9593ed",
+    .program_digest = "7f4b04d08961cf3622ffaed8dbfc3426a398d71817edeefcf9c55197eebd756a",
     .global[0] = "M / RX",
     .global[1] = "N / RY",
     .local[0] = "THREADSX",
@@ -1574,7 +1566,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM2.json",
     .source_file = "myGEMM2.cl",
     .entry = "myGEMM2",
-    .program_digest = "1dc2d8223d366d7712f806624f29f4f7751f0b3cc2158a9c2f9ee1f23d0919a3",
+    .program_digest = "0d3f96a1cd6d46981b1c98924088397e96b834a70e0e314032a77ebc8d0a7164",
     .global[0] = "M",
     .global[1] = "N",
     .local[0] = "TS",
@@ -1599,7 +1591,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM3.json",
     .source_file = "myGEMM3.cl",
     .entry = "myGEMM3",
-    .program_digest = "6617853c3929ae60e477eed0680ebed3aa469e30d570bc134026ec2236326482",
+    .program_digest = "158ebf377feca0413e4da113466132e7285a71c4395bde89ed8a52c6316dbe62",
     .global[0] = "M",
     .global[1] = "N / WPT",
     .local[0] = "TS",
@@ -1625,7 +1617,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM4.json",
     .source_file = "myGEMM4.cl",
     .entry = "myGEMM4",
-    .program_digest = "66a2aecade69df49300048f065b84b8b421800c8d66a7c5b948c11ee3036e7f5",
+    .program_digest = "721b068c787ff5cb82190fb4838d6d2af53c69e5d72287ef779241ed3b41ed5b",
     .global[0] = "M / WIDTH",
     .global[1] = "N",
     .local[0] = "TS / WIDTH",
@@ -1651,7 +1643,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM5.json",
     .source_file = "myGEMM5.cl",
     .entry = "myGEMM5",
-    .program_digest = "0f9eb77fbfd603429a2df8d5b75443206ca4dad1928d14bd7b577af64e9955ac",
+    .program_digest = "60d541364c91833cf6eb6ae5327487f8f694cfcd08f33cc84e8700fe558f8674",
     .global[0] = "M",
     .global[1] = "N / WPT",
     .local[0] = "TS",
@@ -1677,7 +1669,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM6.json",
     .source_file = "myGEMM6.cl",
     .entry = "myGEMM6",
-    .program_digest = "ff493b08776d3fdac1710417beaf04c445ce5059537487d7105cdc50c0fee01a",
+    .program_digest = "c6e7fab2ae69fcc4dd01ce500f9eb99e5e4386b311168b3e3db69386ca7c693e",
     .global[0] = "M / WPTM",
     .global[1] = "N / WPTN",
     .local[0] = "TSM / WPTM",
@@ -1703,7 +1695,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM7.json",
     .source_file = "myGEMM7.cl",
     .entry = "myGEMM7",
-    .program_digest = "18af13c7f5ad247024af32291bae972ec07d17aa3fb5be5ba129ba632f97249e",
+    .program_digest = "7c3323a3f8e5bca83e7426a6cd5a72bcf53aebebda52fd3776c6b0a4af207658",
     .global[0] = "M / WPTM",
     .global[1] = "N / WPTN",
     .local[0] = "TSM / WPTM",
@@ -1729,7 +1721,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/myGEMM9.json",
     .source_file = "myGEMM9.cl",
     .entry = "myGEMM9",
-    .program_digest = "3037ca70e7debea245f0abe536d8c45e9889adbb4818e5a3b505a3909e20b9f3",
+    .program_digest = "48bcd3dcb7324f70910bb7d3b845d935810b007a30ca9689ad3b578dc0fdeef4",
     .global[0] = "M / WPTM",
     .global[1] = "N / WPTN",
     .local[0] = "TSM / WPTM",
@@ -1755,7 +1747,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/naive.json",
     .source_file = "naive.cl",
     .entry = "gemm_naive",
-    .program_digest = "09fb84557faf908acc270a60a5113b34add26596771803a9cea8caedc17f6a86",
+    .program_digest = "e58deb9ee82cc15d9aa73e897561c8569ec79ca688dee5e67fff3044340f974d",
     .global[0] = "ROW * N + (1 - ROW) * M",
     .global[1] = "ROW * M + (1 - ROW) * N",
     .local[0] = "LX",
@@ -1775,12 +1767,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "c77f52002f1cfbc6779bed55c61e23cc4b49be3ad8a9dc3f0b43223c0f15abb5",
+    .program_digest = "b1a398cbbdb489e1ae2a67b5fc082d55e42a87276b837238b70aa598a16c78bf",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "((1 - TMA) * (2 + ASYNC * (STAGES - 2)) * ((1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + KCONT * (max((BK + 4 * (1 - BK / 4 % 2)) * WGM * WM, BK * (WGM * WM + PAD)) + max((BK + 4 * (1 - BK / 4 % 2)) * WGN * WN, BK * (WGN * WN + PAD)))) + TMA * STAGES * BK * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM + TMA * (256 + 8 * STAGES)",
+    .local_mem = "((1 - TMA) * 2 * ((1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + KCONT * (max((BK + 4 * (1 - BK / 4 % 2)) * WGM * WM, BK * (WGM * WM + PAD)) + max((BK + 4 * (1 - BK / 4 % 2)) * WGN * WN, BK * (WGN * WN + PAD)))) + TMA * STAGES * BK * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM + TMA * (256 + 8 * STAGES)",
     .ld_multiple[0] = "1 + 3 * TMA",
     .ld_multiple[1] = "1 + 3 * TMA",
     .nv_max_registers = "MAXREG",
@@ -1800,8 +1792,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * ((FIXUP == 0) * min(M * N, (T - D) * WGM * WM * WGN * WN) + FIXUP * (T - D) * WGM * WM * WGN * WN)) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .precisions = 1u, .layouts = 4u,
-    .nargs = 20, .nconstraints = 15, .nextensions = 1, .nlets = 7,
-    .nparams = 24, .npresets = 5,
+    .nargs = 20, .nconstraints = 14, .nextensions = 1, .nlets = 7,
+    .nparams = 23, .npresets = 5,
     .args = f23_args,
     .constraints = f23_constraints,
     .extensions = f23_extensions,
@@ -1820,12 +1812,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "c77f52002f1cfbc6779bed55c61e23cc4b49be3ad8a9dc3f0b43223c0f15abb5",
+    .program_digest = "b1a398cbbdb489e1ae2a67b5fc082d55e42a87276b837238b70aa598a16c78bf",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
     .local[1] = "1",
-    .local_mem = "((1 - TMA) * (2 + ASYNC * (STAGES - 2)) * ((1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + KCONT * (max((BK + 4 * (1 - BK / 4 % 2)) * WGM * WM, BK * (WGM * WM + PAD)) + max((BK + 4 * (1 - BK / 4 % 2)) * WGN * WN, BK * (WGN * WN + PAD)))) + TMA * STAGES * BK * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM + TMA * (256 + 8 * STAGES)",
+    .local_mem = "((1 - TMA) * 2 * ((1 - KCONT) * BK * (WGM * WM + WGN * WN + 2 * PAD) + KCONT * (max((BK + 4 * (1 - BK / 4 % 2)) * WGM * WM, BK * (WGM * WM + PAD)) + max((BK + 4 * (1 - BK / 4 % 2)) * WGN * WN, BK * (WGN * WN + PAD)))) + TMA * STAGES * BK * (WGM * WM + WGN * WN) + EMU * WGM * WGN * 32 * 3 * (BK / 4) * (WN / 8) * (WM / 8 + WM / MMAM)) * ELEM + TMA * (256 + 8 * STAGES)",
     .ld_multiple[0] = "1 + 3 * TMA",
     .ld_multiple[1] = "1 + 3 * TMA",
     .nv_max_registers = "MAXREG",
@@ -1845,8 +1837,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * ((FIXUP == 0) * min(M * N, (T - D) * WGM * WM * WGN * WN) + FIXUP * (T - D) * WGM * WM * WGN * WN)) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .precisions = 1u, .layouts = 11u,
-    .nargs = 20, .nconstraints = 15, .nextensions = 1, .nlets = 7,
-    .nparams = 24, .npresets = 2,
+    .nargs = 20, .nconstraints = 14, .nextensions = 1, .nlets = 7,
+    .nparams = 23, .npresets = 2,
     .args = f24_args,
     .constraints = f24_constraints,
     .extensions = f24_extensions,
@@ -1865,7 +1857,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "1f63abbc276cc7178fd3f30803db4a2266644ceccc346af9c4809095f2efc4af",
+    .program_digest = "b476b20870d25ec7fca5a6e1be2a39e27f8659f521e3162c736fb06064db8505",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1902,7 +1894,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/thin_cols.json",
     .source_file = "thin_stream.cl",
     .entry = "thin_cols",
-    .program_digest = "e70ad84d79db10b30432ca38de0c5ff214d1f6b8da610a09c4af89ce72dc134f",
+    .program_digest = "e1b05ddb63d7bd01b7e04ee38d624a866526764376b96732904e86e0812e17d7",
     .global[0] = "RB * TX",
     .global[1] = "CB * P * KG",
     .local[0] = "TX",
@@ -1935,7 +1927,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/thin_dot.json",
     .source_file = "thin_stream.cl",
     .entry = "thin_dot",
-    .program_digest = "e70ad84d79db10b30432ca38de0c5ff214d1f6b8da610a09c4af89ce72dc134f",
+    .program_digest = "e1b05ddb63d7bd01b7e04ee38d624a866526764376b96732904e86e0812e17d7",
     .global[0] = "RB * KL",
     .global[1] = "CB * P * RL",
     .local[0] = "KL",
@@ -1968,7 +1960,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/thin_stream.json",
     .source_file = "thin_stream.cl",
     .entry = "thin_stream",
-    .program_digest = "e70ad84d79db10b30432ca38de0c5ff214d1f6b8da610a09c4af89ce72dc134f",
+    .program_digest = "e1b05ddb63d7bd01b7e04ee38d624a866526764376b96732904e86e0812e17d7",
     .global[0] = "TILES * TX",
     .global[1] = "RB * P * KG",
     .local[0] = "TX",
@@ -2001,7 +1993,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/xgemm.json",
     .source_file = "xgemm.cl",
     .entry = "xgemm",
-    .program_digest = "b6f2f5fc9c07543402028d3687d19d51f0ad535f1f0808f648587ca3e3bd34f7",
+    .program_digest = "782b54f9cfde8a66277d4416028df7bece845c3af0106df8663f4afab94347a2",
     .global[0] = "ceil_div(N, NWG) * NDIMC",
     .global[1] = "ceil_div(M, MWG) * MDIMC",
     .local[0] = "NDIMC",
@@ -2024,7 +2016,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/xgemm_nv.json",
     .source_file = "xgemm_nv.cl",
     .entry = "xgemm_nv",
-    .program_digest = "7a2d0b064d0772148fc052a73fb2b5102309b53276fcd5fd835dff3cce847d7a",
+    .program_digest = "e8c754ac8229db2d09107247ecd540c61446adbfeb6a14da89dbc2551f92c5d6",
     .global[0] = "(D + PS * R + FUSED * STRIPS) * (MWG / (4 * RM)) * (NWG / (4 * RN))",
     .global[1] = "1",
     .local[0] = "(MWG / (4 * RM)) * (NWG / (4 * RN))",
@@ -2063,7 +2055,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/xgemm_nv_async.json",
     .source_file = "xgemm_nv_async.cl",
     .entry = "xgemm_nv_async",
-    .program_digest = "7f3f30f7ccb783c7128b48b8470a467446a32be9ef4078f5b531d25f51150ff7",
+    .program_digest = "1f6789f394c9140041d5851b11a4f15a467973b6dcef0723dfedaa14b648db54",
     .global[0] = "ceil_div(N, NWG) * (MWG / TM) * (NWG / TN)",
     .global[1] = "ceil_div(M, MWG)",
     .local[0] = "(MWG / TM) * (NWG / TN)",
