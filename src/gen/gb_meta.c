@@ -2073,7 +2073,7 @@ gb_family_t gb__builtin_families[] = {
 };
 const size_t gb__builtin_family_count = 32;
 
-const gb_tuned_entry_t gb__shipped_entries[142] = {
+const gb_tuned_entry_t gb__shipped_entries[144] = {
   {.device = "NVIDIA H100 80GB HBM3", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "dgemm_dmma",
    .params = {.count = 12, .name = {"BK", "EDGES", "EMU", "GROUPM", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 8L, 16L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
@@ -2586,6 +2586,14 @@ const gb_tuned_entry_t gb__shipped_entries[142] = {
    .precision = 0, .layout = "row-NT", .shape_class = "wide-1", .m = 1, .n = 4096, .k = 4096, .kernel = "thin_dot",
    .params = {.count = 6, .name = {"KL", "KU", "RL", "RW", "SLOTS", "VW"}, .value = {128L, 8L, 1L, 1L, 16L, 1L}},
    .gflops = 1659.1392405063291, .nevidence = 3, .evidence = {"4bba5af81705bbe6", "004b35e97fe4d098", "b4dab85ef476b914"}, .tuned_at = "2026-12-01T03:39:10Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 1, .layout = "row-NN", .shape_class = "wide-32", .m = 32, .n = 4096, .k = 4096, .kernel = "dgemm_dmma_nn",
+   .params = {.count = 22, .name = {"BK", "CT", "EDGES", "EMU", "FIXUP", "FRAG", "GROUPM", "KCONT", "MAXREG", "MINCTAS", "MMAK", "MMAM", "PAD", "PAIRS", "SPLITK", "STAGES", "TAIL", "TMA", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 0L, 0L, 0L, 1L, 8L, 0L, 128L, 0L, 4L, 8L, 2L, 0L, 8L, 2L, 0L, 0L, 1L, 4L, 32L, 32L}},
+   .gflops = 17207.401025641026, .nevidence = 3, .evidence = {"6d680b80d48301fc", "bcd89fc1b9812788", "ff767bf51453c1c4"}, .tuned_at = "2026-12-01T05:18:03Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 0, .layout = "row-NN", .shape_class = "wide-32", .m = 32, .n = 4096, .k = 4096, .kernel = "sgemm_3xtf32_nn",
+   .params = {.count = 23, .name = {"BK", "CT", "EDGES", "EMU", "FIXUP", "FRAG", "GROUPM", "KACC", "KCONT", "MAXREG", "MMAK", "MMAM", "PAD", "PAIRS", "SPLIT", "SPLITK", "STAGES", "TAIL", "TMA", "WGM", "WGN", "WM", "WN"}, .value = {32L, 0L, 0L, 0L, 1L, 0L, 1L, 2L, 1L, 255L, 8L, 16L, 8L, 0L, 2L, 8L, 2L, 0L, 0L, 1L, 2L, 32L, 32L}},
+   .gflops = 30798.010096374484, .nevidence = 3, .evidence = {"9c53b17a188e52b5", "b50a4863eda1f456", "fdcc429b7568b04f"}, .tuned_at = "2026-12-01T05:17:47Z", .source = "shipped"},
   {.device = "pthread-haswell-AMD EPYC", .platform = "Portable Computing Language", .driver = "3.1+debian", .vendor = "AuthenticAMD", .type = "cpu", .family = "pocl-cpu-haswell",
    .precision = 0, .layout = "row-NN", .shape_class = "small-128", .m = 128, .n = 128, .k = 128, .kernel = "xgemm",
    .params = {.count = 12, .name = {"ACCMEM", "KWG", "MDIMC", "MWG", "NDIMC", "NWG", "PADA", "PADB", "STAGES", "VWK", "VWM", "VWN"}, .value = {1L, 16L, 16L, 96L, 4L, 64L, 0L, 0L, 2L, 8L, 1L, 8L}},
@@ -2643,4 +2651,4 @@ const gb_tuned_entry_t gb__shipped_entries[142] = {
    .params = {.count = 6, .name = {"KU", "LX", "MR", "NV", "VW", "WALKM"}, .value = {8L, 8L, 8L, 2L, 16L, 0L}},
    .gflops = 276.48418717278702, .nevidence = 3, .evidence = {"e4bcb2d579161552", "dfffcddeeb4c85db", "439e6025d47bc096"}, .tuned_at = "2026-11-26T09:02:24Z", .source = "shipped"},
 };
-const size_t gb__shipped_entry_count = 142;
+const size_t gb__shipped_entry_count = 144;
