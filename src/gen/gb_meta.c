@@ -2073,7 +2073,7 @@ gb_family_t gb__builtin_families[] = {
 };
 const size_t gb__builtin_family_count = 32;
 
-const gb_tuned_entry_t gb__shipped_entries[144] = {
+const gb_tuned_entry_t gb__shipped_entries[147] = {
   {.device = "NVIDIA H100 80GB HBM3", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "dgemm_dmma",
    .params = {.count = 12, .name = {"BK", "EDGES", "EMU", "GROUPM", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 8L, 16L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
@@ -2594,6 +2594,18 @@ const gb_tuned_entry_t gb__shipped_entries[144] = {
    .precision = 0, .layout = "row-NN", .shape_class = "wide-32", .m = 32, .n = 4096, .k = 4096, .kernel = "sgemm_3xtf32_nn",
    .params = {.count = 23, .name = {"BK", "CT", "EDGES", "EMU", "FIXUP", "FRAG", "GROUPM", "KACC", "KCONT", "MAXREG", "MMAK", "MMAM", "PAD", "PAIRS", "SPLIT", "SPLITK", "STAGES", "TAIL", "TMA", "WGM", "WGN", "WM", "WN"}, .value = {32L, 0L, 0L, 0L, 1L, 0L, 1L, 2L, 1L, 255L, 8L, 16L, 8L, 0L, 2L, 8L, 2L, 0L, 0L, 1L, 2L, 32L, 32L}},
    .gflops = 30798.010096374484, .nevidence = 3, .evidence = {"9c53b17a188e52b5", "b50a4863eda1f456", "fdcc429b7568b04f"}, .tuned_at = "2026-12-01T05:17:47Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 1, .layout = "row-NN", .shape_class = "tall-32", .m = 4096, .n = 32, .k = 4096, .kernel = "dgemm_dmma_nn",
+   .params = {.count = 22, .name = {"BK", "CT", "EDGES", "EMU", "FIXUP", "FRAG", "GROUPM", "KCONT", "MAXREG", "MINCTAS", "MMAK", "MMAM", "PAD", "PAIRS", "SPLITK", "STAGES", "TAIL", "TMA", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 0L, 0L, 1L, 8L, 1L, 128L, 0L, 4L, 8L, 2L, 0L, 8L, 2L, 0L, 0L, 2L, 4L, 16L, 32L}},
+   .gflops = 17720.851333509378, .nevidence = 3, .evidence = {"9c21c8f913cc68c0", "945efa2878f3683e", "650fcd69d6a3b19b"}, .tuned_at = "2026-12-01T05:33:01Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 0, .layout = "row-NN", .shape_class = "tall-32", .m = 4096, .n = 32, .k = 4096, .kernel = "sgemm_3xtf32_nn",
+   .params = {.count = 23, .name = {"BK", "CT", "EDGES", "EMU", "FIXUP", "FRAG", "GROUPM", "KACC", "KCONT", "MAXREG", "MMAK", "MMAM", "PAD", "PAIRS", "SPLIT", "SPLITK", "STAGES", "TAIL", "TMA", "WGM", "WGN", "WM", "WN"}, .value = {32L, 1L, 0L, 0L, 1L, 0L, 1L, 1L, 1L, 255L, 8L, 16L, 8L, 0L, 2L, 8L, 2L, 0L, 0L, 2L, 2L, 16L, 32L}},
+   .gflops = 30727.501831501831, .nevidence = 3, .evidence = {"cd459d3ee52d259a", "403f1a307f6e1c6a", "8b81a67de07eddcb"}, .tuned_at = "2026-12-01T05:32:44Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 0, .layout = "row-NT", .shape_class = "wide-32", .m = 32, .n = 4096, .k = 4096, .kernel = "sgemm_3xtf32_nn",
+   .params = {.count = 23, .name = {"BK", "CT", "EDGES", "EMU", "FIXUP", "FRAG", "GROUPM", "KACC", "KCONT", "MAXREG", "MMAK", "MMAM", "PAD", "PAIRS", "SPLIT", "SPLITK", "STAGES", "TAIL", "TMA", "WGM", "WGN", "WM", "WN"}, .value = {32L, 0L, 0L, 0L, 1L, 0L, 1L, 1L, 1L, 255L, 8L, 16L, 8L, 0L, 2L, 8L, 2L, 0L, 0L, 1L, 2L, 32L, 32L}},
+   .gflops = 31895.847908745247, .nevidence = 3, .evidence = {"9e03e5cfbb159b22", "4ab5a2c4ab46acea", "3e327061bd92c74c"}, .tuned_at = "2026-12-01T05:32:54Z", .source = "shipped"},
   {.device = "pthread-haswell-AMD EPYC", .platform = "Portable Computing Language", .driver = "3.1+debian", .vendor = "AuthenticAMD", .type = "cpu", .family = "pocl-cpu-haswell",
    .precision = 0, .layout = "row-NN", .shape_class = "small-128", .m = 128, .n = 128, .k = 128, .kernel = "xgemm",
    .params = {.count = 12, .name = {"ACCMEM", "KWG", "MDIMC", "MWG", "NDIMC", "NWG", "PADA", "PADB", "STAGES", "VWK", "VWM", "VWN"}, .value = {1L, 16L, 16L, 96L, 4L, 64L, 0L, 0L, 2L, 8L, 1L, 8L}},
@@ -2651,4 +2663,4 @@ const gb_tuned_entry_t gb__shipped_entries[144] = {
    .params = {.count = 6, .name = {"KU", "LX", "MR", "NV", "VW", "WALKM"}, .value = {8L, 8L, 8L, 2L, 16L, 0L}},
    .gflops = 276.48418717278702, .nevidence = 3, .evidence = {"e4bcb2d579161552", "dfffcddeeb4c85db", "439e6025d47bc096"}, .tuned_at = "2026-11-26T09:02:24Z", .source = "shipped"},
 };
-const size_t gb__shipped_entry_count = 144;
+const size_t gb__shipped_entry_count = 147;
