@@ -3,8 +3,8 @@
  * by arithmetic, so the kernel is a stream over B's rows rather than a tiled GEMM:
  *
  * - Work-item columns: each work-item owns VW neighbouring columns of C, read from each row of B
- *   as one VW-wide vector (B's leading dimension and offset are multiples of VW: the metadata's
- *   ld_multiple_of), TX work-items side by side, so a warp reads whole rows of B.
+ *   as one VW-wide vector (an aligned load where B's leading dimension and offset are multiples
+ *   of VW, else vloadn's), TX work-items side by side, so a warp reads whole rows of B.
  * - Rows of C: a work-group computes MR rows of C at once (MR x VW accumulators per work-item),
  *   so B is read once per MR rows; the A values are the same for the whole work-group (uniform,
  *   cached loads). Row blocks are the grid's second dimension.
@@ -108,16 +108,24 @@ static inline REALV(CW) alt(void)
 #define ELEM_AT(t, j) ((t)[j])
 #endif
 
-/* Row k of B at this work-item's columns (element n0 on: CW reals): an aligned vector inside
- * N, guarded scalars at its edge (edge is a constant at each call, so the compiler keeps the two
- * loops apart); a complex B conjugated where GB_CONJ_B says. */
+/* How a row's CW reals are read (a constant at each call, so that the compiler keeps the loops
+ * apart): an aligned vector inside N, vloadn's (element-aligned) inside N where B's leading
+ * dimension or offset is not a multiple of VW, guarded scalars at N's edge. */
+#define B_VEC 0
+#define B_UNALIGNED 1
+#define B_EDGE 2
+
+/* Row k of B at this work-item's columns (element n0 on: CW reals), read as mode says; a complex
+ * B conjugated where GB_CONJ_B says. */
 static inline REALV(CW) b_row(global const real *restrict B, const int ldb, const int k,
-                              const int n0, const int N, const int edge)
+                              const int n0, const int N, const int mode)
 {
     global const real *b = B + (k * ldb + n0) * EL;
     REALV(CW) v;
-    if (!edge) {
+    if (mode == B_VEC) {
         v = *(global const REALV(CW) *)b;
+    } else if (mode == B_UNALIGNED) {
+        v = VLOAD(CW)(0, b);
     } else {
         real t[CW];
 #pragma unroll
@@ -160,7 +168,7 @@ static inline void put_row(const REALV(CW) v, const int m, const int M, const in
 static inline void dot(REALV(CW) acc[RW], global const stored *restrict A, const int lda,
                        global const real *restrict B, const int ldb, const int M, const int N,
                        const int m0, const int n0, int k, const int k1, const int tx,
-                       const int edge)
+                       const int mode)
 {
     global const stored *a[RW];
 #pragma unroll
@@ -170,7 +178,7 @@ static inline void dot(REALV(CW) acc[RW], global const stored *restrict A, const
         REALV(CW) b[KU];
 #pragma unroll
         for (int u = 0; u < KU; u++)
-            b[u] = b_row(B, ldb, k + KL * u + tx, n0, N, edge);
+            b[u] = b_row(B, ldb, k + KL * u + tx, n0, N, mode);
 #pragma unroll
         for (int r = 0; r < RW; r++)
 #pragma unroll
@@ -178,7 +186,7 @@ static inline void dot(REALV(CW) acc[RW], global const stored *restrict A, const
                 MAD(acc[r], a[r][k + KL * u + tx], b[u]);
     }
     for (k += tx; k < k1; k += KL) {
-        const REALV(CW) b = b_row(B, ldb, k, n0, N, edge);
+        const REALV(CW) b = b_row(B, ldb, k, n0, N, mode);
 #pragma unroll
         for (int r = 0; r < RW; r++)
             MAD(acc[r], a[r][k], b);
@@ -205,10 +213,12 @@ thin_dot(const int M, const int N, const int K, const scalar alpha,
 #pragma unroll
     for (int r = 0; r < RW; r++)
         acc[r] = (REALV(CW))0;
-    if (n0 + VW <= N)
-        dot(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, tx, 0);
+    if (n0 + VW > N)
+        dot(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, tx, B_EDGE);
+    else if (ldb % VW == 0 && offB % VW == 0)
+        dot(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, tx, B_VEC);
     else
-        dot(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, tx, 1);
+        dot(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, tx, B_UNALIGNED);
 
     /* Each row's sums over the KL work-items along K, added by halves (a fixed order), one
      * row at a time (local memory for one); work-item 0 of each row of work-items keeps them. */
@@ -251,7 +261,7 @@ thin_dot(const int M, const int N, const int K, const scalar alpha,
 /* acc[r] += A(ROW(m0, r), k) B(k, n0..) over k in [k0, k1), rows past M reading row M - 1. */
 static inline void stream(REALV(CW) acc[NR], global const stored *restrict A, const int lda,
                           global const real *restrict B, const int ldb, const int M, const int N,
-                          const int m0, const int n0, int k, const int k1, const int edge)
+                          const int m0, const int n0, int k, const int k1, const int mode)
 {
     int row[NR];
 #pragma unroll
@@ -261,7 +271,7 @@ static inline void stream(REALV(CW) acc[NR], global const stored *restrict A, co
         REALV(CW) b[KU];
 #pragma unroll
         for (int u = 0; u < KU; u++)
-            b[u] = b_row(B, ldb, k + u, n0, N, edge);
+            b[u] = b_row(B, ldb, k + u, n0, N, mode);
 #pragma unroll
         for (int r = 0; r < NR; r++)
 #pragma unroll
@@ -269,7 +279,7 @@ static inline void stream(REALV(CW) acc[NR], global const stored *restrict A, co
                 MAD(acc[r], A_AT(row[r], k + u), b[u]);
     }
     for (; k < k1; k++) {
-        const REALV(CW) b = b_row(B, ldb, k, n0, N, edge);
+        const REALV(CW) b = b_row(B, ldb, k, n0, N, mode);
 #pragma unroll
         for (int r = 0; r < NR; r++)
             MAD(acc[r], A_AT(row[r], k), b);
@@ -302,10 +312,12 @@ ENTRY(const int M, const int N, const int K, const scalar alpha, global const st
 #pragma unroll
     for (int r = 0; r < NR; r++)
         acc[r] = (REALV(CW))0;
-    if (n0 + VW <= N)
-        stream(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, 0);
+    if (n0 + VW <= N && ldb % VW == 0 && offB % VW == 0)
+        stream(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, B_VEC);
+    else if (n0 + VW <= N)
+        stream(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, B_UNALIGNED);
     else if (n0 < N)
-        stream(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, 1);
+        stream(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, B_EDGE);
 
 #if KG > 1
     /* The rows of work-items' sums, added to row 0's in a fixed order (KG - 1 first). */

@@ -143,6 +143,11 @@ if [ "$mode" = subset ]; then
     # the last in six pieces) and the remainder kernel adding the pieces.
     have xgemm_nv && check xgemm_nv_k8 20 -M 300 -N 300 --transA T --beta 0.5
     have xgemm_nv_async && check xgemm_nv_async_3 45
+    # The streams' rows of B read by vloadn where its ld or offset is not a multiple of the
+    # vector (no repack): whole vectors and the edge's, a transposed A, in single and double.
+    check thin_stream_16 45 -M 5 -N 130 --ldb 133 --offb 1 --beta 0.5
+    check thin_stream_1 45 -M 3 -N 70 --ldb 71 --precision d --transA T
+    check thin_dot_16 45 -M 70 -N 9 --ldb 11 --offb 1 --beta 0.5
     have cpu_rb && check cpu_rb_14x32 45 --beta 0.5 -M 30 -N 70
     have cpu_rb && check cpu_rb_8x48 45 --beta 0.5 -M 30 -N 70
     # B packed into panels by the prologue kernel (PACKB), from a B with an odd ld and offset.

@@ -112,22 +112,27 @@ mma="--kernel-path $tmp/mma --param EMU=1 --param WM=16 --param WGM=2 --param WG
     # context is released, a crash after the counts are out)
     check -k sgemm_3xtf32 -M 33 -N 17 -K 800 $mma --param WN=32 --transA T --param SPLITK=3
 }
+# The streams (thin_stream, thin_cols, thin_dot) get a B whose ld is a multiple of their vector:
+# where it is not, they read B's rows by vloadn, and after a vloadn at an address not aligned to
+# its vector Oclgrind 21.10's instruction counter corrupts its heap (plain Oclgrind and PoCL run
+# those reads; kernels_oclgrind checks them).
 # thin_stream: rows in blocks of MR (the last one partial), edge vectors, A transposed; with a
 # split of K into three pieces (SLOTS) whose sums the remainder kernel adds.
-check -k thin_stream_16 -M 33 -N 17 -K 9
-check -k thin_stream_1 -M 3 -N 19 -K 21 --precision d --transA T
-check -k thin_stream -M 33 -N 17 -K 100 --param KG=1 --param SLOTS=16
+check -k thin_stream_16 -M 33 -N 17 -K 9 --ldb 20
+check -k thin_stream_1 -M 3 -N 19 -K 21 --precision d --transA T --ldb 20
+check -k thin_stream -M 33 -N 17 -K 100 --param KG=1 --param SLOTS=16 --ldb 20
 # thin_cols, its rows and columns exchanged: rows in blocks of TX RW (the last partial), an edge
 # column block, A transposed, K split in the group and into pieces. (VW=1, thin_cols_1's, makes
 # Oclgrind 21.10 stop at an LLVM intrinsic it lacks, llvm.experimental.noalias.scope.decl; PoCL
 # runs it in device_kernels.)
-check -k thin_cols_16 -M 33 -N 17 -K 9
-check -k thin_cols -M 19 -N 3 -K 21 --precision d --transA T --param VW=2 --param RW=4
-check -k thin_cols -M 40 -N 9 -K 100 --param VW=4 --param TX=32 --param KG=2 --param SLOTS=16
+check -k thin_cols_16 -M 33 -N 17 -K 9 --ldb 32
+check -k thin_cols -M 19 -N 3 -K 21 --precision d --transA T --param VW=2 --param RW=4 --ldb 4
+check -k thin_cols -M 40 -N 9 -K 100 --param VW=4 --param TX=32 --param KG=2 --param SLOTS=16 \
+    --ldb 12
 # thin_dot, its work-items along K: rows in blocks of RL RW (the last partial), an edge column
 # block, a K tail shorter than a step, and K split into pieces.
-check -k thin_dot_16 -M 70 -N 17 -K 9
-check -k thin_dot -M 19 -N 3 -K 100 --precision d --param VW=2 --param RW=2 --param KL=8 --param RL=2 --param KU=2
-check -k thin_dot -M 40 -N 9 -K 300 --param VW=4 --param KL=16 --param RL=4 --param KU=1 --param SLOTS=16
+check -k thin_dot_16 -M 70 -N 17 -K 9 --ldb 24
+check -k thin_dot -M 19 -N 3 -K 100 --precision d --param VW=2 --param RW=2 --param KL=8 --param RL=2 --param KU=2 --ldb 4
+check -k thin_dot -M 40 -N 9 -K 300 --param VW=4 --param KL=16 --param RL=4 --param KU=1 --param SLOTS=16 --ldb 12
 echo "$pass equal, $failed different"
 [ "$failed" -eq 0 ] || fail "declared traffic differs from Oclgrind's count"
