@@ -1,26 +1,21 @@
 #!/bin/sh
-# tune_energy.sh GEMMBENCH: tune --objective energy and edp on the default device with a counter
-# made by the test (GEMMBENCH_RAPL_FILE: a file a loop here adds joules to, as RAPL's
-# energy_uj grows), so that the energy path runs on a machine without RAPL: the winner and its
-# entry follow the objective (kept beside the time entry of the same class, with its joules;
-# not in the tuning file the library reads); a second run finds its candidates in the store;
+# tune_energy.sh GEMMBENCH ENERGY_TICKER: tune --objective energy and edp on the default device
+# with a counter made by the test (GEMMBENCH_RAPL_FILE: a file ENERGY_TICKER adds joules to, as
+# RAPL's energy_uj grows), so that the energy path runs on a machine without RAPL: the winner
+# and its entry follow the objective (kept beside the time entry of the same class, with its
+# joules; not in the tuning file the library reads); a second run finds its candidates in the store;
 # a time tuning's candidates, stored without energy, are measured again with it for energy;
 # -k auto --objective energy takes the energy entry; the report lists the run's time-energy
 # Pareto front, in text and JSON.
 gb=$1
+ticker_bin=${2:?usage: tune_energy.sh GEMMBENCH ENERGY_TICKER}
 . "$(dirname "$0")/script_lib.sh"
 db=$tmp/e.db
 counter=$tmp/energy_uj
 echo 0 >"$counter"
-# 20 mJ every 10 ms: 2 W, moving often enough for short energy loops.
-(
-    j=0
-    while [ -e "$counter" ]; do
-        j=$((j + 20000))
-        echo "$j" >"$counter.new" && mv "$counter.new" "$counter"
-        sleep 0.01
-    done
-) &
+# 20 mJ every 10 ms: 2 W, moving often enough for short energy loops (energy_ticker.c: one
+# process, where a shell loop forking mv and sleep a tick could stall on a loaded machine).
+"$ticker_bin" "$counter" &
 ticker=$!
 trap 'kill $ticker 2>/dev/null; rm -rf "$tmp"' EXIT
 # Energy loops of 0.5 s, whose ends wait up to 0.5 s for the counter to move: the ticker above
