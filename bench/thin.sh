@@ -31,8 +31,6 @@ g=$build/gemmbench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$g" ceilings -p "$platform" --no-store --json >"$tmp/ceil.json"
-bw=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["bandwidth_gbs"])' \
-    "$tmp/ceil.json")
 python3 - "$tmp/ceil.json" "$iter" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))
@@ -52,13 +50,13 @@ for p in ${PRECS:-s d}; do
         "$g" run -p "$platform" -k "$ks,$peers" --precision "$p" -M "$m" -N "$n" -K "$k" \
             $opts -i "$iter" --warmup 2 --no-store --json >"$tmp/run.json" 2>"$tmp/err" ||
             { echo "$p $m $n $k $opts: run failed: $(tail -1 "$tmp/err")"; continue; }
-        python3 - "$tmp/run.json" "$bw" "$p" "$m $n $k $opts" "${peers%%,*}" "$tmp/ceil.json" \
+        python3 - "$tmp/run.json" "$tmp/ceil.json" "$p" "$m $n $k $opts" "${peers%%,*}" \
             "$root/bench" <<'PY'
 import json, sys
-rows, bw, prec, shape, peer = json.load(open(sys.argv[1])), float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
-ceil = json.load(open(sys.argv[6]))
+rows, ceil = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+prec, shape, peer, bw = sys.argv[3], sys.argv[4], sys.argv[5], ceil["bandwidth_gbs"]
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
-sys.path.insert(0, sys.argv[7])
+sys.path.insert(0, sys.argv[6])
 from thin_bytes import read_us, shape_bytes
 m, n, k = (int(x) for x in shape.split()[:3])
 ops = 8 if prec in "cz" else 2  # as gemmbench counts them

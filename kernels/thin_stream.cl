@@ -114,6 +114,9 @@ static inline REALV(CW) alt(void)
 #define B_VEC 0
 #define B_UNALIGNED 1
 #define B_EDGE 2
+/* Whether B's rows can be read as aligned vectors: its leading dimension and offset multiples of
+ * VW (the buffer itself is aligned). */
+#define B_ALIGNED(ldb, offB) ((ldb) % VW == 0 && (offB) % VW == 0)
 
 /* Row k of B at this work-item's columns (element n0 on: CW reals), read as mode says; a complex
  * B conjugated where GB_CONJ_B says. */
@@ -215,7 +218,7 @@ thin_dot(const int M, const int N, const int K, const scalar alpha,
         acc[r] = (REALV(CW))0;
     if (n0 + VW > N)
         dot(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, tx, B_EDGE);
-    else if (ldb % VW == 0 && offB % VW == 0)
+    else if (B_ALIGNED(ldb, offB))
         dot(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, tx, B_VEC);
     else
         dot(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, tx, B_UNALIGNED);
@@ -312,7 +315,7 @@ ENTRY(const int M, const int N, const int K, const scalar alpha, global const st
 #pragma unroll
     for (int r = 0; r < NR; r++)
         acc[r] = (REALV(CW))0;
-    if (n0 + VW <= N && ldb % VW == 0 && offB % VW == 0)
+    if (n0 + VW <= N && B_ALIGNED(ldb, offB))
         stream(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, B_VEC);
     else if (n0 + VW <= N)
         stream(acc, A, lda, B, ldb, M, N, m0, n0, k0, k1, B_UNALIGNED);
