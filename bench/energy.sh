@@ -26,10 +26,8 @@ sizes=${SIZES:-"4096 8192"}
 budget=${BUDGET:-40}
 iter=${ITER:-10}
 export GEMMBENCH_ENERGY_MIN_S=${MIN_S:-1}
-[ -x "$build/gemmbench" ] || {
-    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGB_BENCH_TUNERS=OFF >/dev/null
-    cmake --build "$build" --target gemmbench-cli >/dev/null
-}
+. "$root/bench/bench_lib.sh"
+[ -x "$build/gemmbench" ] || bench_build "$root" "$build"
 g=$build/gemmbench
 mkdir -p "$log"
 db=$log/energy.db

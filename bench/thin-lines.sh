@@ -18,11 +18,8 @@ build=${BUILD:-/tmp/gemmbench-build}
 platform=${PLATFORM:-NVIDIA}
 prec=${PREC:-s}
 m=${M:-16} n=${N:-4096} k=${K:-4096}
-[ -x "$build/gemmbench" ] || {
-    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGB_BENCH_TUNERS=OFF \
-        >/dev/null
-    cmake --build "$build" --target gemmbench-cli >/dev/null
-}
+. "$root/bench/bench_lib.sh"
+[ -x "$build/gemmbench" ] || bench_build "$root" "$build"
 g=$build/gemmbench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -23,10 +23,8 @@ kernels=${KERNELS:-thin_stream_16,thin_stream_1,thin_stream_64,thin_cols_16,thin
 peers=${PEERS:-cublas}
 iter=${ITER:-20}
 shapes=${SHAPES:-"16 4096 4096,1 4096 4096,64 8192 8192,4096 16 4096,4096 1 4096,8192 64 8192,16 4096 4096 --transA T,16 4096 4096 --transB T,1 4096 4096 --transB T,64 8192 8192 --transB T,17 4099 1001,1 4097 4095,4099 17 1001"}
-[ -x "$build/gemmbench" ] || {
-    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGB_BENCH_TUNERS=OFF >/dev/null
-    cmake --build "$build" --target gemmbench-cli >/dev/null
-}
+. "$root/bench/bench_lib.sh"
+[ -x "$build/gemmbench" ] || bench_build "$root" "$build"
 g=$build/gemmbench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -29,11 +29,8 @@ mkdir -p "$log"
 [ $# -gt 0 ] || { echo "usage: bench/travel.sh table|family|all ..." >&2; exit 2; }
 export PEERS=${PEERS:-cublas}
 
-configure() { # SOURCE BUILD
-    cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGB_BENCH_TUNERS=OFF >/dev/null
-    cmake --build "$2" --target gemmbench-cli >/dev/null
-}
-configure "$root" "$build"
+. "$root/bench/bench_lib.sh"
+bench_build "$root" "$build"
 device=${DEVICE:-$("$build/gemmbench" devices | awk '
     /^  device [0-9]+: / { name = $0; sub(/^  device [0-9]+: /, "", name) }
     /^    vendor .*, type gpu,/ && name != "" { print name; exit }')}
@@ -61,7 +58,7 @@ json.dump(kept, open(path, "w"), indent="\t")
 print(f"{path}: {len(entries) - len(kept)} entries of {device} removed, {len(kept)} kept")
 EOF
         done
-        configure "$src" "$b"
+        bench_build "$src" "$b"
         ;;
     *) echo "bench/travel.sh: unknown way '$way'; use table, family or all" >&2; exit 2 ;;
     esac

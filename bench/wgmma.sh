@@ -31,10 +31,8 @@ platform=${PLATFORM:-NVIDIA}
 precs=${PRECS:-s}
 peers=${PEERS:-cublas}
 iter=${ITER:-20}
-[ -x "$build/gemmbench" ] || {
-    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGB_BENCH_TUNERS=OFF >/dev/null
-    cmake --build "$build" --target gemmbench-cli >/dev/null
-}
+. "$root/bench/bench_lib.sh"
+[ -x "$build/gemmbench" ] || bench_build "$root" "$build"
 g=$build/gemmbench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
