@@ -2070,7 +2070,7 @@ gb_family_t gb__builtin_families[] = {
 };
 const size_t gb__builtin_family_count = 32;
 
-const gb_tuned_entry_t gb__shipped_entries[147] = {
+const gb_tuned_entry_t gb__shipped_entries[148] = {
   {.device = "NVIDIA H100 80GB HBM3", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "dgemm_dmma",
    .params = {.count = 12, .name = {"BK", "EDGES", "EMU", "GROUPM", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 8L, 16L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
@@ -2585,8 +2585,8 @@ const gb_tuned_entry_t gb__shipped_entries[147] = {
    .gflops = 1659.1392405063291, .nevidence = 3, .evidence = {"4bba5af81705bbe6", "004b35e97fe4d098", "b4dab85ef476b914"}, .tuned_at = "2026-12-01T03:39:10Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "wide-32", .m = 32, .n = 4096, .k = 4096, .kernel = "dgemm_dmma_nn",
-   .params = {.count = 22, .name = {"BK", "CT", "EDGES", "EMU", "FIXUP", "FRAG", "GROUPM", "KCONT", "MAXREG", "MINCTAS", "MMAK", "MMAM", "PAD", "PAIRS", "SPLITK", "STAGES", "TAIL", "TMA", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 0L, 0L, 0L, 1L, 8L, 0L, 128L, 0L, 4L, 8L, 2L, 0L, 8L, 2L, 0L, 0L, 1L, 4L, 32L, 32L}},
-   .gflops = 17207.401025641026, .nevidence = 3, .evidence = {"6d680b80d48301fc", "bcd89fc1b9812788", "ff767bf51453c1c4"}, .tuned_at = "2026-12-01T05:18:03Z", .source = "shipped"},
+   .params = {.count = 22, .name = {"BK", "CT", "EDGES", "EMU", "FIXUP", "FRAG", "GROUPM", "KCONT", "MAXREG", "MINCTAS", "MMAK", "MMAM", "PAD", "PAIRS", "SPLITK", "STAGES", "TAIL", "TMA", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 0L, 0L, 0L, 1L, 8L, 1L, 128L, 0L, 4L, 8L, 2L, 0L, 8L, 2L, 0L, 0L, 1L, 2L, 32L, 32L}},
+   .gflops = 19278.616489514508, .nevidence = 3, .evidence = {"5d7c87b8aa26125e", "e875964e216ec4ba", "fc96ceaeb12b05f6"}, .tuned_at = "2026-12-01T08:23:09Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 0, .layout = "row-NN", .shape_class = "wide-32", .m = 32, .n = 4096, .k = 4096, .kernel = "sgemm_3xtf32_nn",
    .params = {.count = 23, .name = {"BK", "CT", "EDGES", "EMU", "FIXUP", "FRAG", "GROUPM", "KACC", "KCONT", "MAXREG", "MMAK", "MMAM", "PAD", "PAIRS", "SPLIT", "SPLITK", "STAGES", "TAIL", "TMA", "WGM", "WGN", "WM", "WN"}, .value = {32L, 0L, 0L, 0L, 1L, 0L, 1L, 2L, 1L, 255L, 8L, 16L, 8L, 0L, 2L, 8L, 2L, 0L, 0L, 1L, 2L, 32L, 32L}},
@@ -2603,6 +2603,10 @@ const gb_tuned_entry_t gb__shipped_entries[147] = {
    .precision = 0, .layout = "row-NT", .shape_class = "wide-32", .m = 32, .n = 4096, .k = 4096, .kernel = "sgemm_3xtf32_nn",
    .params = {.count = 23, .name = {"BK", "CT", "EDGES", "EMU", "FIXUP", "FRAG", "GROUPM", "KACC", "KCONT", "MAXREG", "MMAK", "MMAM", "PAD", "PAIRS", "SPLIT", "SPLITK", "STAGES", "TAIL", "TMA", "WGM", "WGN", "WM", "WN"}, .value = {32L, 0L, 0L, 0L, 1L, 0L, 1L, 1L, 1L, 255L, 8L, 16L, 8L, 0L, 2L, 8L, 2L, 0L, 0L, 1L, 2L, 32L, 32L}},
    .gflops = 31895.847908745247, .nevidence = 3, .evidence = {"9e03e5cfbb159b22", "4ab5a2c4ab46acea", "3e327061bd92c74c"}, .tuned_at = "2026-12-01T05:32:54Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 1, .layout = "row-NT", .shape_class = "wide-32", .m = 32, .n = 4096, .k = 4096, .kernel = "dgemm_dmma_nn",
+   .params = {.count = 22, .name = {"BK", "CT", "EDGES", "EMU", "FIXUP", "FRAG", "GROUPM", "KCONT", "MAXREG", "MINCTAS", "MMAK", "MMAM", "PAD", "PAIRS", "SPLITK", "STAGES", "TAIL", "TMA", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 0L, 0L, 0L, 1L, 8L, 1L, 128L, 0L, 4L, 8L, 2L, 0L, 8L, 2L, 0L, 0L, 1L, 2L, 32L, 32L}},
+   .gflops = 18750.730371612186, .nevidence = 3, .evidence = {"6df3479d9d46a82b", "f4883c7b8834ebc7", "3df32b3d4a4e42c5"}, .tuned_at = "2026-12-01T08:14:55Z", .source = "shipped"},
   {.device = "pthread-haswell-AMD EPYC", .platform = "Portable Computing Language", .driver = "3.1+debian", .vendor = "AuthenticAMD", .type = "cpu", .family = "pocl-cpu-haswell",
    .precision = 0, .layout = "row-NN", .shape_class = "small-128", .m = 128, .n = 128, .k = 128, .kernel = "xgemm",
    .params = {.count = 12, .name = {"ACCMEM", "KWG", "MDIMC", "MWG", "NDIMC", "NWG", "PADA", "PADB", "STAGES", "VWK", "VWM", "VWN"}, .value = {1L, 16L, 16L, 96L, 4L, 64L, 0L, 0L, 2L, 8L, 1L, 8L}},
@@ -2660,4 +2664,4 @@ const gb_tuned_entry_t gb__shipped_entries[147] = {
    .params = {.count = 6, .name = {"KU", "LX", "MR", "NV", "VW", "WALKM"}, .value = {8L, 8L, 8L, 2L, 16L, 0L}},
    .gflops = 276.48418717278702, .nevidence = 3, .evidence = {"e4bcb2d579161552", "dfffcddeeb4c85db", "439e6025d47bc096"}, .tuned_at = "2026-11-26T09:02:24Z", .source = "shipped"},
 };
-const size_t gb__shipped_entry_count = 147;
+const size_t gb__shipped_entry_count = 148;
