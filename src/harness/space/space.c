@@ -1,6 +1,6 @@
 /* space.c: a family's tuning space (gemmbench.h, "search spaces"). The configurations that pass
  * the family's checks are counted, ranked and unranked without being listed: parameters are
- * assigned in order, each check is evaluated as soon as the last parameter it names has a value,
+ * assigned in an order chosen to keep the frontiers narrow (order()), each check is evaluated as soon as the last parameter it names has a value,
  * and the number of valid completions of a prefix is memoised under the values of the assigned
  * parameters that later checks still name (its frontier). Parameters that no check names come
  * last and multiply the count. This file builds and counts a space; space_rank.c queries it. */
@@ -322,32 +322,120 @@ static int collect_checks(gb_space_t *sp, const gb_device_info_t *dev, int has_p
     return rc;
 }
 
-/* Orders the parameters (those the checks name first, in the family's order), and finds each
- * check's level and each position's frontier. */
-static void order(gb_space_t *sp)
+/* The product of the value counts of the parameters in mask (family indices), as a double:
+ * the number of memo states a frontier can hold. */
+static double states(const size_t *nvalues, unsigned long long mask)
+{
+    double p = 1;
+    for (size_t k = 0; mask; k++, mask >>= 1)
+        if (mask & 1u)
+            p *= (double)nvalues[k];
+    return p;
+}
+
+/* The frontier once the parameters in done are assigned: those of them that a check also
+ * naming one not yet assigned still needs. Masks are over family indices. */
+static unsigned long long frontier_of(const unsigned long long *uses, size_t nchecks,
+                                      unsigned long long done)
+{
+    unsigned long long fr = 0;
+    for (size_t c = 0; c < nchecks; c++)
+        if ((uses[c] & done) && (uses[c] & ~done))
+            fr |= uses[c] & done;
+    return fr;
+}
+
+/* What an order of the named parameters costs the memo at most: the frontier states summed
+ * over the positions. */
+static double order_cost(const size_t *ord, size_t nn, const unsigned long long *uses,
+                         size_t nchecks, const size_t *nvalues)
+{
+    double cost = 0;
+    unsigned long long done = 0;
+    for (size_t i = 0; i < nn; i++) {
+        done |= 1ull << ord[i];
+        cost += states(nvalues, frontier_of(uses, nchecks, done));
+    }
+    return cost;
+}
+
+/* Orders the parameters, those the checks name first, and finds each check's level and each
+ * position's frontier. The memo holds a count for every frontier state reached, so the named
+ * ones go in the order that bounds those states lowest of the family's own and a greedy one
+ * (next the parameter that leaves the fewest), improved by swaps: the family's order alone
+ * left dgemm_dmma_nn millions of states, the greedy one xgemm. nvalues holds each family
+ * parameter's value count. */
+static void order(gb_space_t *sp, const size_t *nvalues)
 {
     const gb_family_t *f = sp->family;
-    size_t named[GB_MAX_PARAMS], nn = 0, loose[GB_MAX_PARAMS], nl = 0;
-    for (size_t k = 0; k < f->nparams; k++) {
-        int any = 0;
-        for (size_t c = 0; c < sp->nchecks; c++)
-            any |= names(sp->checks[c].expr, f->params[k].name);
-        if (any)
-            named[nn++] = k;
-        else
-            loose[nl++] = k;
+    unsigned long long uses[MAX_CHECKS], named = 0;
+    for (size_t c = 0; c < sp->nchecks; c++) {
+        uses[c] = 0;
+        for (size_t k = 0; k < f->nparams; k++)
+            if (names(sp->checks[c].expr, f->params[k].name))
+                uses[c] |= 1ull << k;
+        named |= uses[c];
     }
-    for (size_t i = 0; i < nn; i++)
-        sp->order[i] = named[i];
-    for (size_t i = 0; i < nl; i++)
-        sp->order[nn + i] = loose[i];
+    size_t own[GB_MAX_PARAMS], greedy[GB_MAX_PARAMS], nn = 0;
+    for (size_t k = 0; k < f->nparams; k++)
+        if (named >> k & 1u)
+            own[nn++] = k;
+    unsigned long long done = 0;
+    for (size_t i = 0; i < nn; i++) {
+        size_t best = f->nparams;
+        double best_states = 0;
+        for (size_t j = 0; j < nn; j++) {
+            const size_t k = own[j];
+            if (done >> k & 1u)
+                continue;
+            const double st = states(nvalues, frontier_of(uses, sp->nchecks, done | 1ull << k));
+            if (best == f->nparams || st < best_states) {
+                best = k;
+                best_states = st;
+            }
+        }
+        greedy[i] = best;
+        done |= 1ull << best;
+    }
+    double cost = order_cost(own, nn, uses, sp->nchecks, nvalues);
+    const double cost_greedy = order_cost(greedy, nn, uses, sp->nchecks, nvalues);
+    size_t *ord = cost_greedy < cost ? greedy : own;
+    cost = cost_greedy < cost ? cost_greedy : cost;
+    for (int better = 1, pass = 0; better && pass < 16; pass++) {
+        better = 0;
+        for (size_t i = 0; i < nn; i++)
+            for (size_t j = i + 1; j < nn; j++) {
+                size_t t = ord[i];
+                ord[i] = ord[j];
+                ord[j] = t;
+                const double c = order_cost(ord, nn, uses, sp->nchecks, nvalues);
+                if (c < cost) {
+                    cost = c;
+                    better = 1;
+                } else {
+                    ord[j] = ord[i];
+                    ord[i] = t;
+                }
+            }
+    }
+    memcpy(sp->order, ord, nn * sizeof *ord);
     sp->nchecked = nn;
+    for (size_t k = 0, i = nn; k < f->nparams; k++)
+        if (!(named >> k & 1u))
+            sp->order[i++] = k;
+    /* The API's order: own[] then the rest, which keep their places. */
+    for (size_t a = 0; a < nn; a++)
+        for (size_t i = 0; i < nn; i++)
+            if (sp->order[i] == own[a])
+                sp->inner[a] = i;
+    for (size_t i = nn; i < f->nparams; i++)
+        sp->inner[i] = i;
     for (size_t c = 0; c < sp->nchecks; c++) {
         check_t *k = &sp->checks[c];
         k->mask = 0;
         k->level = 0;
         for (size_t i = 0; i < nn; i++)
-            if (names(k->expr, f->params[sp->order[i]].name)) {
+            if (uses[c] >> sp->order[i] & 1u) {
                 k->mask |= 1ull << i;
                 k->level = i;
             }
@@ -446,11 +534,20 @@ int gb_space_open_for(gb_space_t **out, const gb_family_t *f, gb_precision_t pre
     sp->family = f;
     sp->n = f->nparams;
     int rc = collect_checks(sp, dev, problem != NULL);
-    if (rc == GB_OK)
-        order(sp);
-    for (size_t i = 0; rc == GB_OK && i < sp->n; i++)
-        rc = candidates(f, sp->order[i], narrow, nnarrow, &sp->values[i], &sp->nvalues[i], msg,
-                        msglen);
+    /* The candidates by family index, then by position once ordered. */
+    for (size_t k = 0; rc == GB_OK && k < sp->n; k++)
+        rc = candidates(f, k, narrow, nnarrow, &sp->values[k], &sp->nvalues[k], msg, msglen);
+    if (rc == GB_OK) {
+        long *values[GB_MAX_PARAMS];
+        size_t nvalues[GB_MAX_PARAMS];
+        memcpy(values, sp->values, sizeof values);
+        memcpy(nvalues, sp->nvalues, sizeof nvalues);
+        order(sp, nvalues);
+        for (size_t i = 0; i < sp->n; i++) {
+            sp->values[i] = values[sp->order[i]];
+            sp->nvalues[i] = nvalues[sp->order[i]];
+        }
+    }
     if (rc != GB_OK) {
         if (rc == GB_ENOMEM || rc == GB_EMETADATA)
             gb__fail(msg, msglen, rc, rc == GB_ENOMEM ? "out of memory" : "%s: too many checks",

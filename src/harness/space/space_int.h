@@ -35,6 +35,9 @@ struct gb_space {
     const gb_family_t *family;
     size_t n;                    /* parameters */
     size_t order[GB_MAX_PARAMS]; /* family parameter index of position i */
+    /* The position of the API's parameter i: the API lists the parameters the checks name in
+     * the family's order, then the rest; the positions are the counting order (order()). */
+    size_t inner[GB_MAX_PARAMS];
     long *values[GB_MAX_PARAMS]; /* candidate values of position i, ascending */
     size_t nvalues[GB_MAX_PARAMS];
     size_t nchecked; /* positions [0, nchecked) are named by checks */

@@ -1,6 +1,7 @@
 /* space_rank.c: queries on a tuning space once it is built (space.c): its parameters and
  * values, whether a candidate passes, and a candidate's rank and the candidate of a rank, from
- * the memoised counts of valid completions. */
+ * the memoised counts of valid completions. Candidates come and go in the API's order of the
+ * parameters and are ranked in the positions' (the counting order, sp->inner). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,17 +21,17 @@ size_t gb_space_nparams(const gb_space_t *sp)
 
 const char *gb_space_param(const gb_space_t *sp, size_t i)
 {
-    return i < sp->n ? sp->family->params[sp->order[i]].name : NULL;
+    return i < sp->n ? sp->family->params[sp->order[sp->inner[i]]].name : NULL;
 }
 
 size_t gb_space_nvalues(const gb_space_t *sp, size_t i)
 {
-    return i < sp->n ? sp->nvalues[i] : 0;
+    return i < sp->n ? sp->nvalues[sp->inner[i]] : 0;
 }
 
 long gb_space_value(const gb_space_t *sp, size_t i, size_t j)
 {
-    return i < sp->n && j < sp->nvalues[i] ? sp->values[i][j] : 0;
+    return i < sp->n && j < sp->nvalues[sp->inner[i]] ? sp->values[sp->inner[i]][j] : 0;
 }
 
 const gb_family_t *gb_space_family(const gb_space_t *sp)
@@ -38,15 +39,31 @@ const gb_family_t *gb_space_family(const gb_space_t *sp)
     return sp->family;
 }
 
+/* A candidate in the API's order as positions (in), and back (out). */
+static void inward(const gb_space_t *sp, const gb_space_cand_t *c, gb_space_cand_t *in)
+{
+    memset(in, 0, sizeof *in);
+    for (size_t i = 0; i < sp->n; i++)
+        in->v[sp->inner[i]] = c->v[i];
+}
+
+static void outward(const gb_space_t *sp, const gb_space_cand_t *in, gb_space_cand_t *c)
+{
+    memset(c, 0, sizeof *c);
+    for (size_t i = 0; i < sp->n; i++)
+        c->v[i] = in->v[sp->inner[i]];
+}
+
 int gb_space_check(const gb_space_t *sp, const gb_space_cand_t *c, char *msg, size_t msglen)
 {
     long long values[GB_MAX_PARAMS + 8];
     memcpy(values, sp->values_now, sp->nvars * sizeof *values);
     for (size_t i = 0; i < sp->n; i++) {
-        if (c->v[i] >= sp->nvalues[i])
+        const size_t at = sp->inner[i];
+        if (c->v[i] >= sp->nvalues[at])
             return gb__fail(msg, msglen, GB_EBADPARAM, "value %u of %s is outside the space",
                             c->v[i], gb_space_param(sp, i));
-        values[i] = sp->values[i][c->v[i]];
+        values[at] = sp->values[at][c->v[i]];
     }
     for (size_t k = 0; k < sp->nchecks; k++) {
         if (!gb__space_run_check(sp, k, values))
@@ -81,10 +98,11 @@ static int passes_cand(const gb_space_t *sp, long long *values, size_t i, const 
     return 1;
 }
 
-int gb_space_unrank(const gb_space_t *sp, uint64_t r, gb_space_cand_t *c)
+int gb_space_unrank(const gb_space_t *sp, uint64_t r, gb_space_cand_t *out)
 {
     if (r >= sp->count)
         return GB_EBADARG;
+    gb_space_cand_t in, *c = &in; /* by position */
     memset(c, 0, sizeof *c);
     uint64_t tail = 1;
     for (size_t i = sp->nchecked; i < sp->n; i++)
@@ -110,13 +128,16 @@ int gb_space_unrank(const gb_space_t *sp, uint64_t r, gb_space_cand_t *c)
         c->v[i] = (unsigned char)(rest % sp->nvalues[i]);
         rest /= sp->nvalues[i];
     }
+    outward(sp, c, out);
     return GB_OK;
 }
 
-uint64_t gb_space_rank(const gb_space_t *sp, const gb_space_cand_t *c)
+uint64_t gb_space_rank(const gb_space_t *sp, const gb_space_cand_t *given)
 {
-    if (gb_space_check(sp, c, NULL, 0) != GB_OK)
+    if (gb_space_check(sp, given, NULL, 0) != GB_OK)
         return UINT64_MAX;
+    gb_space_cand_t in, *c = &in; /* by position */
+    inward(sp, given, c);
     uint64_t head = 0;
     gb_space_cand_t p;
     memset(&p, 0, sizeof p);
@@ -146,7 +167,7 @@ size_t gb_space_neighbours(const gb_space_t *sp, const gb_space_cand_t *c, gb_sp
     for (size_t i = 0; i < sp->n && n < cap; i++)
         for (int d = -1; d <= 1 && n < cap; d += 2) {
             const int v = (int)c->v[i] + d;
-            if (v < 0 || v >= (int)sp->nvalues[i])
+            if (v < 0 || v >= (int)gb_space_nvalues(sp, i))
                 continue;
             out[n] = *c;
             out[n].v[i] = (unsigned char)v;
@@ -161,21 +182,22 @@ void gb_space_params(const gb_space_t *sp, const gb_space_cand_t *c, gb_params_t
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < sp->n; i++)
         gb_params_set(out, gb_space_param(sp, i),
-                      sp->values[i][c->v[i] < sp->nvalues[i] ? c->v[i] : 0]);
+                      gb_space_value(sp, i, c->v[i] < gb_space_nvalues(sp, i) ? c->v[i] : 0));
 }
 
 int gb_space_find(const gb_space_t *sp, const gb_params_t *ps, gb_space_cand_t *c)
 {
     memset(c, 0, sizeof *c);
     for (size_t i = 0; i < sp->n; i++) {
-        const gb_param_t *p = &sp->family->params[sp->order[i]];
+        const size_t at = sp->inner[i];
+        const gb_param_t *p = &sp->family->params[sp->order[at]];
         long v;
         if (!gb_params_get(ps, p->name, &v))
             v = p->def;
         size_t j = 0;
-        while (j < sp->nvalues[i] && sp->values[i][j] != v)
+        while (j < sp->nvalues[at] && sp->values[at][j] != v)
             j++;
-        if (j == sp->nvalues[i])
+        if (j == sp->nvalues[at])
             return GB_EBADPARAM;
         c->v[i] = (unsigned char)j;
     }
