@@ -1,8 +1,9 @@
 /* space.c: a family's tuning space (gemmbench.h, "search spaces"). The configurations that pass
  * the family's checks are counted, ranked and unranked without being listed: parameters are
- * assigned in an order chosen to keep the frontiers narrow (order()), each check is evaluated as soon as the last parameter it names has a value,
- * and the number of valid completions of a prefix is memoised under the values of the assigned
- * parameters that later checks still name (its frontier). Parameters that no check names come
+ * assigned in an order chosen to keep the frontiers narrow (order()), each check is evaluated
+ * as soon as the last parameter it names has a value, and the number of valid completions of a
+ * prefix is memoised under the values of the assigned parameters that later checks still name
+ * (its frontier). Parameters that no check names come
  * last and multiply the count. This file builds and counts a space; space_rank.c queries it. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -334,7 +335,8 @@ static double states(const size_t *nvalues, unsigned long long mask)
 }
 
 /* The frontier once the parameters in done are assigned: those of them that a check also
- * naming one not yet assigned still needs. Masks are over family indices. */
+ * naming one not yet assigned still needs. uses holds each check's parameters, as done does,
+ * by family index or by position. */
 static unsigned long long frontier_of(const unsigned long long *uses, size_t nchecks,
                                       unsigned long long done)
 {
@@ -430,25 +432,19 @@ static void order(gb_space_t *sp, const size_t *nvalues)
                 sp->inner[a] = i;
     for (size_t i = nn; i < f->nparams; i++)
         sp->inner[i] = i;
+    unsigned long long at[MAX_CHECKS]; /* each check's parameters by position */
     for (size_t c = 0; c < sp->nchecks; c++) {
         check_t *k = &sp->checks[c];
-        k->mask = 0;
+        at[c] = 0;
         k->level = 0;
         for (size_t i = 0; i < nn; i++)
             if (uses[c] >> sp->order[i] & 1u) {
-                k->mask |= 1ull << i;
+                at[c] |= 1ull << i;
                 k->level = i;
             }
     }
-    for (size_t i = 0; i <= nn; i++) {
-        unsigned long long fr = 0, before = (1ull << i) - 1;
-        for (size_t c = 0; c < sp->nchecks; c++) {
-            const unsigned long long m = sp->checks[c].mask;
-            if ((m & before) && (m & ~before))
-                fr |= m & before;
-        }
-        sp->frontier[i] = fr;
-    }
+    for (size_t i = 0; i <= nn; i++)
+        sp->frontier[i] = frontier_of(at, sp->nchecks, (1ull << i) - 1);
 }
 
 /* Says which checks emptied the space: checks left out one by one until something is left,

@@ -11,13 +11,12 @@
 #define MAX_CHECKS (64 + 2)
 #define MAX_COUNT (1ull << 62) /* larger spaces are refused: narrow them */
 
-/* One check: an expression that must be non-zero, its text for messages, the parameters it
- * names (a mask over the space's order) and the code a failure means. */
+/* One check: an expression that must be non-zero, its text for messages, the position at which
+ * it can be evaluated and the code a failure means. */
 typedef struct check {
     char *expr;
     gb_expr_t *prog;  /* compiled against the space's names */
     const char *what; /* "constraint '...'", "local memory", "work-group size" */
-    unsigned long long mask;
     int code;
     size_t level; /* the position (in order) of the last parameter it names */
     int off;      /* left out (finding what emptied a space) */
