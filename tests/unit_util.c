@@ -178,9 +178,32 @@ static void test_ptx_raise(void)
     CHECK(out == NULL && strstr(msg, ".reqntid"));
 }
 
+/* gb__binary_options: of a build's options, only NVIDIA's back-end words (with a value that
+ * follows one that has no '='); out ends before a word that does not fit. */
+static void test_binary_options(void)
+{
+    char out[64];
+    gb__binary_options(" -DTM=64 -cl-mad-enable -DGB_NVIDIA=1 -cl-nv-maxrregcount=128", out,
+                       sizeof out);
+    CHECK(!strcmp(out, "-cl-nv-maxrregcount=128"));
+    gb__binary_options("-cl-nv-opt-level 3 -DX=1 -cl-nv-verbose", out, sizeof out);
+    CHECK(!strcmp(out, "-cl-nv-opt-level 3 -cl-nv-verbose"));
+    gb__binary_options("-DTM=64 -cl-fast-relaxed-math 3", out, sizeof out);
+    CHECK(!strcmp(out, ""));
+    gb__binary_options("", out, sizeof out);
+    CHECK(!strcmp(out, ""));
+    gb__binary_options("-cl-nv-verbose -cl-nv-maxrregcount=128", out, 12);
+    CHECK(!strcmp(out, ""));
+    gb__binary_options("-cl-nv-verbose -cl-nv-maxrregcount=128", out, 16);
+    CHECK(!strcmp(out, "-cl-nv-verbose"));
+    gb__binary_options("-cl-nv-opt-level 3", out, 8);
+    CHECK(!strcmp(out, ""));
+}
+
 int main(void)
 {
     test_ptx_raise();
+    test_binary_options();
     test_sha256();
     test_fnv();
     test_grow();

@@ -113,10 +113,11 @@ static void write_atomic(const char *path, const void *head, size_t hlen, const 
         remove(tmp);
 }
 
-/* Loads the entry at path for key: 1 with *out built from its binary; 0 when there is none or
- * it cannot be used, with *damaged set (and why) when a file was there but failed its checks. */
-static int load(gb_context_t *ctx, const char *path, const char *key, cl_program *out, int *damaged,
-                char *why, size_t whylen)
+/* Loads the entry at path for key: 1 with *out built from its binary, under those of options
+ * that a binary's build still needs (NVIDIA's register cap); 0 when there is none or it cannot be
+ * used, with *damaged set (and why) when a file was there but failed its checks. */
+static int load(gb_context_t *ctx, const char *path, const char *key, const char *options,
+                cl_program *out, int *damaged, char *why, size_t whylen)
 {
     size_t len = 0, binlen = 0;
     const char *stored_key = NULL;
@@ -143,7 +144,9 @@ static int load(gb_context_t *ctx, const char *path, const char *key, cl_program
     free(data);
     if (err != CL_SUCCESS || status != CL_SUCCESS)
         return 0;
-    if (clBuildProgram(prog, 1, &d, "", NULL, NULL) != CL_SUCCESS) {
+    char kept[256];
+    gb__binary_options(options, kept, sizeof kept);
+    if (clBuildProgram(prog, 1, &d, kept, NULL, NULL) != CL_SUCCESS) {
         clReleaseProgram(prog);
         return 0;
     }
@@ -172,7 +175,7 @@ static void store(cl_program prog, const char *path, const char *key)
 /* The entry at path, loaded and built on ctx: 1, or 0 when it is not there (a damaged one is
  * removed, with a warning). */
 static int from_disk(gb_context_t *ctx, const char *path, const char *key, const char *name,
-                     cl_program *out)
+                     const char *options, cl_program *out)
 {
     int damaged = 0;
     char why[160];
@@ -192,7 +195,7 @@ static int from_disk(gb_context_t *ctx, const char *path, const char *key, const
         snprintf(said, sizeof said, "%s", path);
         return 0;
     }
-    const int hit = load(ctx, path, key, out, &damaged, why, sizeof why);
+    const int hit = load(ctx, path, key, options, out, &damaged, why, sizeof why);
     if (damaged) {
         remove(path);
         gb__warn("program cache entry %s of '%s' was damaged (%s): removed, and the program is "
@@ -296,11 +299,11 @@ int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, co
     }
     int lock = -1, writable = 0;
     if (cdir) {
-        *hit = from_disk(ctx, path, key, name, out);
+        *hit = from_disk(ctx, path, key, name, options, out);
         /* Not there: build it under the entry's lock, unless whoever held the lock built it. */
         writable = !*hit && gb__mkdir_p(cdir) == 0;
         if (writable && (lock = lock_entry(lpath)) >= 0)
-            *hit = from_disk(ctx, path, key, name, out);
+            *hit = from_disk(ctx, path, key, name, options, out);
     }
     if (!*hit) {
         rc = gb__program_build(ctx, name, src, options, ptx, out, ms, msg, msglen);
@@ -309,7 +312,8 @@ int gb__program_get(gb_context_t *ctx, const char *name, const char *prelude, co
             cl_program again;
             int damaged;
             char why[160];
-            if (ctx->reload_built && load(ctx, path, key, &again, &damaged, why, sizeof why))
+            if (ctx->reload_built &&
+                load(ctx, path, key, options, &again, &damaged, why, sizeof why))
                 clReleaseProgram(again);
         }
     }

@@ -324,7 +324,7 @@ static void keep_ptx(const char *name, const char *target, const char *ptx, size
  * the new program in *out. recipe: the target it is raised to ("sm_90a"), then optionally "/"
  * and the work-groups an SM its kernels must fit (.minnctapersm); "/3" keeps the target. */
 static int build_ptx(gb_context_t *ctx, cl_program prog, const char *name, const char *recipe,
-                     cl_program *out, char *msg, size_t msglen)
+                     const char *options, cl_program *out, char *msg, size_t msglen)
 {
     cl_device_id d = (cl_device_id)ctx->dev->cl_device;
     char target[32];
@@ -354,10 +354,11 @@ static int build_ptx(gb_context_t *ctx, cl_program prog, const char *name, const
         return gb__fail(msg, msglen, GB_EBUILD,
                         "'%s': its PTX (%s) was refused (%s, binary status %s)", name, recipe,
                         gb__cl_errname(err), gb__cl_errname(status));
-    char what[64];
+    char what[64], kept[256];
     snprintf(what, sizeof what, " as PTX (%s)", recipe);
-    if ((rc = built(p, d, clBuildProgram(p, 1, &d, "", NULL, NULL), name, what, "", msg, msglen)) ==
-        GB_OK)
+    gb__binary_options(options, kept, sizeof kept); /* the PTX does not carry the register cap */
+    if ((rc = built(p, d, clBuildProgram(p, 1, &d, kept, NULL, NULL), name, what, kept, msg,
+                    msglen)) == GB_OK)
         *out = p;
     return rc;
 }
@@ -377,7 +378,7 @@ int gb__program_build(gb_context_t *ctx, const char *name, const char *source, c
                    msg, msglen);
     if (rc == GB_OK && ptx[0]) {
         cl_program raised = NULL;
-        rc = build_ptx(ctx, prog, name, ptx, &raised, msg, msglen);
+        rc = build_ptx(ctx, prog, name, ptx, options, &raised, msg, msglen);
         clReleaseProgram(prog);
         prog = raised;
     }

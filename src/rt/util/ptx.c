@@ -101,3 +101,31 @@ int gb__ptx_raise(const char *ptx, size_t len, const char *target, unsigned min_
     *outlen = used;
     return GB_OK;
 }
+
+void gb__binary_options(const char *options, char *out, size_t outlen)
+{
+    size_t used = 0;
+    if (outlen)
+        out[0] = '\0';
+    int keep_value = 0; /* the word before was a "-cl-nv-" option waiting for its value */
+    for (const char *p = options; p && *p;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        const size_t n = strcspn(p, " \t");
+        if (!n)
+            break;
+        const int nv = !strncmp(p, "-cl-nv-", 7);
+        const int keep = nv || (keep_value && p[0] != '-');
+        keep_value = nv && !memchr(p, '=', n);
+        if (keep && used + (used > 0) + n >= outlen)
+            break; /* out ends before a word that does not fit, not between a word and its value */
+        if (keep) {
+            if (used)
+                out[used++] = ' ';
+            memcpy(out + used, p, n);
+            used += n;
+            out[used] = '\0';
+        }
+        p += n;
+    }
+}

@@ -129,4 +129,10 @@ int gb__program_text(const char *prelude, const char *source, char **text, size_
 int gb__ptx_raise(const char *ptx, size_t len, const char *target, unsigned min_groups, char **out,
                   size_t *outlen, size_t *raised, char *msg, size_t msglen);
 
+/* Of a program's build options, those that still act when its binary is built (ptx.c): NVIDIA's
+ * back-end ones ("-cl-nv-maxrregcount=128", "-cl-nv-opt-level 3"), which the PTX does not carry,
+ * into out (outlen bytes, "" when none; it ends before a word that does not fit). The macros and
+ * the front end's options did their work when the source was compiled. */
+void gb__binary_options(const char *options, char *out, size_t outlen);
+
 #endif
