@@ -12,8 +12,9 @@
  *
  *   cc -O2 -o ptx-run bench/ptx-run.c -I/usr/local/cuda/include -lcuda
  *   ptx-run KERNEL.ptx ENTRY N GX GY LX [CALLS [s|d]]   (global GX x GY work-items, LX per
- *   group; d: double precision, whose alpha and beta are doubles; PTX_RUN_DUMP=FILE writes the
- *   PTX as it is loaded, PTX_RUN_MAXREG=N caps the JIT's registers)
+ *   group; N: the square's size, or MxNxK, row-major NN with packed rows; d: double precision,
+ *   whose alpha and beta are doubles; PTX_RUN_DUMP=FILE writes the PTX as it is loaded,
+ *   PTX_RUN_MAXREG=N caps the JIT's registers)
  *
  * bench/nv-inspect.sh keeps the PTX (kernel.ptx) and prints the geometry gemmbench used.
  *
@@ -272,15 +273,18 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     if (argc < 7) {
-        fprintf(stderr, "usage: ptx-run KERNEL.ptx ENTRY N GX GY LX [CALLS [s|d]]\n");
+        fprintf(stderr, "usage: ptx-run KERNEL.ptx ENTRY N|MxNxK GX GY LX [CALLS [s|d]]\n");
         return 2;
     }
-    const int n = atoi(argv[3]), calls = argc > 7 ? atoi(argv[7]) : 10;
+    int M = atoi(argv[3]), N = M, K = M;
+    if (strchr(argv[3], 'x') && sscanf(argv[3], "%dx%dx%d", &M, &N, &K) != 3)
+        M = 0;
+    const int calls = argc > 7 ? atoi(argv[7]) : 10;
     const unsigned gx = (unsigned)atoi(argv[4]), gy = (unsigned)atoi(argv[5]);
     const unsigned lx = (unsigned)atoi(argv[6]);
     const int dbl = argc > 8 && argv[8][0] == 'd';
     const size_t esize = dbl ? sizeof(double) : sizeof(float);
-    if (n < 1 || !gx || !gy || !lx || gx % lx || calls < 1 || calls > 1000) {
+    if (M < 1 || N < 1 || K < 1 || !gx || !gy || !lx || gx % lx || calls < 1 || calls > 1000) {
         fprintf(stderr, "ptx-run: bad N, geometry or CALLS\n");
         return 2;
     }
@@ -357,7 +361,13 @@ int main(int argc, char **argv)
     if (dyn)
         CK(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dyn));
 
-    const size_t elems = (size_t)n * (size_t)n, bytes = elems * esize;
+    /* One buffer size for A (M x K), B (K x N) and C (M x N), all row-major and packed. */
+    size_t elems = (size_t)M * (size_t)K;
+    if ((size_t)K * (size_t)N > elems)
+        elems = (size_t)K * (size_t)N;
+    if ((size_t)M * (size_t)N > elems)
+        elems = (size_t)M * (size_t)N;
+    const size_t bytes = elems * esize;
     unsigned char *h = malloc(bytes);
     if (!h)
         return 3;
@@ -377,7 +387,7 @@ int main(int argc, char **argv)
     CK(cuMemcpyHtoD(b, h, bytes));
     CK(cuMemsetD8(c, 0, bytes));
 
-    int M = n, N = n, K = n, off = 0, ld = n;
+    int off = 0, lda = K, ldb = N, ldc = N;
     float alpha = 1.0f, beta = 0.0f;
     double alpha_d = 1.0, beta_d = 0.0;
     /* What the family adds (the top of this file): no workspace, every tile whole (D: every
@@ -393,14 +403,14 @@ int main(int argc, char **argv)
                     dbl ? (void *)&alpha_d : (void *)&alpha,
                     &a,
                     &off,
-                    &ld,
+                    &lda,
                     &b,
                     &off,
-                    &ld,
+                    &ldb,
                     dbl ? (void *)&beta_d : (void *)&beta,
                     &c,
                     &off,
-                    &ld,
+                    &ldc,
                     &ws,
                     nparams == 16 ? &pieces : &whole,
                     &one,
@@ -420,8 +430,8 @@ int main(int argc, char **argv)
     }
     qsort(ms, (size_t)calls, sizeof *ms, cmp);
     const double med = ms[calls / 2];
-    printf("%s n=%d grid %ux%u block %u: median %.4f ms, %.1f GFLOP/s over %d calls\n", argv[2], n,
-           gx / lx, gy, lx, med, 2.0 * n * (double)n * n / (med * 1e6), calls);
+    printf("%s %dx%dx%d grid %ux%u block %u: median %.4f ms, %.1f GFLOP/s over %d calls\n", argv[2],
+           M, N, K, gx / lx, gy, lx, med, 2.0 * M * (double)N * K / (med * 1e6), calls);
     cuMemFree(a);
     cuMemFree(b);
     cuMemFree(c);
