@@ -2070,7 +2070,7 @@ gb_family_t gb__builtin_families[] = {
 };
 const size_t gb__builtin_family_count = 32;
 
-const gb_tuned_entry_t gb__shipped_entries[148] = {
+const gb_tuned_entry_t gb__shipped_entries[149] = {
   {.device = "NVIDIA H100 80GB HBM3", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "large-k-1024", .m = 1024, .n = 1024, .k = 16384, .kernel = "dgemm_dmma",
    .params = {.count = 12, .name = {"BK", "EDGES", "EMU", "GROUPM", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 8L, 16L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
@@ -2536,6 +2536,10 @@ const gb_tuned_entry_t gb__shipped_entries[148] = {
    .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "SPLITK", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 4L, 16L, 0L, 1L, 1L, 1L, 0L, 3L, 1L}},
    .gflops = 58285.844316577997, .nevidence = 3, .evidence = {"afb0405c42d9d16f", "e9c3c3c75cd44847", "730515c2d07b83ee"}, .tuned_at = "2026-11-30T15:15:53Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
+   .precision = 0, .layout = "row-NT", .shape_class = "wide-64", .m = 64, .n = 8192, .k = 8192, .kernel = "sgemm_wgmma",
+   .params = {.count = 13, .name = {"BK", "BN", "EDGES", "EMU", "GROUPM", "KACC", "PADL", "PADS", "PREFETCH", "RUNSUM", "SPLITK", "TERMS", "WGM"}, .value = {32L, 128L, 1L, 0L, 4L, 16L, 0L, 1L, 1L, 0L, 0L, 3L, 1L}},
+   .gflops = 62638.0716369152, .nevidence = 3, .evidence = {"61513cf1933eceb2", "3bd71b5d6d075135", "9bc652c6c6cdcac6"}, .tuned_at = "2026-12-02T01:58:10Z", .source = "shipped"},
+  {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 5, .layout = "row-NN", .shape_class = "square-4096", .m = 4096, .n = 4096, .k = 4096, .kernel = "dgemm_dmma",
    .params = {.count = 20, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "KCONT", "MAXREG", "MINCTAS", "MMAK", "MMAM", "PAD", "PAIRS", "SPLITK", "STAGES", "TAIL", "TMA", "WGM", "WGN", "WM", "WN"}, .value = {16L, 1L, 0L, 1L, 8L, 0L, 0L, 3L, 4L, 16L, 0L, 1L, 1L, 2L, 0L, 1L, 2L, 2L, 64L, 32L}},
    .gflops = 56425.676124662939, .nevidence = 3, .evidence = {"17f58bae6ece2b66", "33a8cc4b2ad3d5eb", "2e8e50f306939682"}, .tuned_at = "2026-11-30T22:08:15Z", .source = "shipped"},
@@ -2664,4 +2668,4 @@ const gb_tuned_entry_t gb__shipped_entries[148] = {
    .params = {.count = 6, .name = {"KU", "LX", "MR", "NV", "VW", "WALKM"}, .value = {8L, 8L, 8L, 2L, 16L, 0L}},
    .gflops = 276.48418717278702, .nevidence = 3, .evidence = {"e4bcb2d579161552", "dfffcddeeb4c85db", "439e6025d47bc096"}, .tuned_at = "2026-11-26T09:02:24Z", .source = "shipped"},
 };
-const size_t gb__shipped_entry_count = 148;
+const size_t gb__shipped_entry_count = 149;
