@@ -36,6 +36,8 @@
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$root/build}
+# A relative BUILD is from the working directory: absolute before scripts/build.sh cds to the root.
+case $build in /*) ;; *) build=$PWD/$build ;; esac
 [ -f "$build/build.ninja" ] || BUILD_DIR=$build "$root/scripts/build.sh" >/dev/null
 cmake --build "$build" --target gemmbench >/dev/null
 gb=$build/gemmbench

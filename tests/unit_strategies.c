@@ -17,6 +17,7 @@
 #include "rt/family/registry.h"
 #include "tool/tune/recorded.h"
 #include "tool/tune/strategy.h"
+#include "tool/tune/tuners.h"
 #include "rt/util/util.h"
 
 /* Six parameters: MW and NW in {8..128} with MW * NW <= 4096, KW in {1..16} with VW <= KW,
@@ -216,6 +217,16 @@ static void test_names(void)
     for (size_t i = 0; i < 5; i++)
         if (!CHECK(gb_strategy_learns(want[i]) == learns[i]))
             printf("    %s: learns should be %d\n", want[i], learns[i]);
+    /* The default budget: a tenth of the space from 20 to 300, never past the space; all of it
+     * for exhaustive, which promises every configuration. */
+    CHECK(gb_strategy_whole("exhaustive") && !gb_strategy_whole("random") &&
+          !gb_strategy_whole("bayes") && !gb_strategy_whole("nope") && !gb_strategy_whole(NULL));
+    CHECK(gb_tune_default_budget(24, "bayes") == 20 && gb_tune_default_budget(24, "random") == 20);
+    CHECK(gb_tune_default_budget(7, "anneal") == 7 &&
+          gb_tune_default_budget(5000, "genetic") == 300);
+    CHECK(gb_tune_default_budget(1000, NULL) == 100);
+    CHECK(gb_tune_default_budget(24, "exhaustive") == 24 &&
+          gb_tune_default_budget(5000, "exhaustive") == 5000);
 }
 
 /* Every strategy, run to its end, proposes every configuration once; seeds. */

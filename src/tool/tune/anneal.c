@@ -188,6 +188,7 @@ const gb_tune_ops_t gb_tune__ops_anneal = {
     "simulated annealing over neighbours (one parameter one step), with random jumps and "
     "restarts when every neighbour is seen",
     1,
+    0,
     anneal_open,
     anneal_close,
     anneal_ask,

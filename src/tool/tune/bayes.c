@@ -545,6 +545,7 @@ const gb_tune_ops_t gb_tune__ops_bayes = {
     "a pool of samples and of changes to the best, every other candidate a change of one or two "
     "parameters of the best",
     1,
+    0,
     bayes_open,
     bayes_close,
     bayes_ask,

@@ -159,6 +159,7 @@ const gb_tune_ops_t gb_tune__ops_genetic = {
     "steady-state genetic algorithm: tournament selection, uniform crossover, mutation to a "
     "neighbouring or random value",
     1,
+    0,
     genetic_open,
     genetic_close,
     genetic_ask,

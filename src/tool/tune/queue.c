@@ -2,16 +2,20 @@
  * (kernel x shape, or items of their own), their order, the next run for a kind of device, each
  * run's spec and the whole tuning's time; shared by this process's tuners (tuners.c) and the
  * exchange with the other MPI ranks (tuners_mpi.c). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "rt/util/util.h"
+#include "strategy.h"
 #include "tuners_int.h"
 
-size_t gb_tune_default_budget(uint64_t space)
+size_t gb_tune_default_budget(uint64_t space, const char *strategy)
 {
+    if (gb_strategy_whole(strategy))
+        return space < SIZE_MAX ? (size_t)space : SIZE_MAX;
     uint64_t b = space / 10;
     b = b < 20 ? 20 : b > 300 ? 300 : b;
     return (size_t)(b < space ? b : space);
@@ -184,7 +188,7 @@ void gb_tuners__spec_item(const gb_tuners_t *tu, const gb_tuner_t *w, const gb_t
     spec->pool = w->pool;
     spec->bench.validate = GB_VALIDATE_ON;
     if (!spec->budget && spec->time_s <= 0)
-        spec->budget = gb_tune_default_budget(it->space);
+        spec->budget = gb_tune_default_budget(it->space, spec->strategy);
 }
 
 double gb_tuners__time_left(const gb_tuners_t *tu)
@@ -212,7 +216,7 @@ void gb_tuners__spec(const gb_tuners_t *tu, const gb_tuner_t *w, size_t r, gb_tu
     spec->pool = w->pool;
     spec->bench.validate = GB_VALIDATE_ON;
     if (!spec->budget && spec->time_s <= 0)
-        spec->budget = gb_tune_default_budget(runs->space[k]);
+        spec->budget = gb_tune_default_budget(runs->space[k], spec->strategy);
 }
 
 int gb_tuners__one(gb_tuners_t *tu, size_t i, const gb_tune_spec_t *spec, gb_store_t *st,

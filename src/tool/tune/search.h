@@ -26,6 +26,9 @@ typedef struct gb_tune_ops {
     /* 1 when the candidates depend on the scores told. Not the same as having a tell: bayes
      * reads the history when asked. */
     int learns;
+    /* 1 when it proposes every configuration once, in an order fixed in advance (exhaustive): its
+     * default budget is the whole space, not a sample of it. */
+    int whole;
     int (*open)(gb_strategy_t *st);   /* sets st->state; GB_OK or GB_ENOMEM */
     void (*close)(gb_strategy_t *st); /* frees st->state */
     int (*ask)(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank);

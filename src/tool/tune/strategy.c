@@ -35,12 +35,25 @@ const char *gb_strategy_description(size_t i)
     return i < NSTRATEGIES ? strategies[i]->description : NULL;
 }
 
-int gb_strategy_learns(const char *name)
+/* Strategy name's ops, or NULL for an unknown name. */
+static const gb_tune_ops_t *ops_of(const char *name)
 {
     for (size_t i = 0; i < NSTRATEGIES; i++)
-        if (!strcmp(strategies[i]->name, name))
-            return strategies[i]->learns;
-    return 1;
+        if (name && !strcmp(strategies[i]->name, name))
+            return strategies[i];
+    return NULL;
+}
+
+int gb_strategy_learns(const char *name)
+{
+    const gb_tune_ops_t *ops = ops_of(name);
+    return ops ? ops->learns : 1;
+}
+
+int gb_strategy_whole(const char *name)
+{
+    const gb_tune_ops_t *ops = ops_of(name);
+    return ops ? ops->whole : 0;
 }
 
 /* ---- the set of ranks seen ------------------------------------------------------------------ */
@@ -377,6 +390,7 @@ const gb_tune_ops_t gb_tune__ops_exhaustive = {
     "exhaustive",
     "every configuration in rank order (the seed is not used)",
     0,
+    1,
     exhaustive_open,
     exhaustive_close,
     exhaustive_ask,
@@ -390,4 +404,5 @@ static int random_ask(gb_strategy_t *st, gb_space_cand_t *c, uint64_t *rank)
 }
 
 const gb_tune_ops_t gb_tune__ops_random = {
-    "random", "uniform samples of the space without repetition", 0, NULL, NULL, random_ask, NULL};
+    "random", "uniform samples of the space without repetition", 0, 0, NULL, NULL, random_ask,
+    NULL};

@@ -22,6 +22,9 @@ const char *gb_strategy_description(size_t i);
 /* Does strategy name learn from the scores told (1; also for an unknown name), or is its
  * sequence the same whatever they are (0: exhaustive, random)? */
 int gb_strategy_learns(const char *name);
+/* Does strategy name propose the whole space once, in a fixed order (1: exhaustive; 0 also for an
+ * unknown name), so that its default budget is all of it? */
+int gb_strategy_whole(const char *name);
 
 /* Opens strategy name over sp (which must outlive it) with seed. GB_EBADARG for an unknown name,
  * msg listing the known ones; GB_ENOMEM. Close with gb_strategy_close. */

@@ -29,9 +29,9 @@ long gb_tune_builders_default(long cores, long pools, long lookahead);
  * where there are no processes. */
 void gb_tune_helpers_default(long *threads, long *builders, const gb_device_info_t *const *devs,
                              size_t n, const gb_fleet_mpi_t *mpi, const char *strategy);
-/* The default budget for a space of that size: a tenth of it, from 20 to 300, never more than
- * the space. */
-size_t gb_tune_default_budget(uint64_t space);
+/* The default budget of strategy over a space of that size: a tenth of it, from 20 to 300, never
+ * more than the space; the whole space for a strategy that proposes all of it (exhaustive). */
+size_t gb_tune_default_budget(uint64_t space, const char *strategy);
 
 /* At most this many seeds in a run (gb_tune_item_t). */
 #define GB_TUNE_SEEDS 8
