@@ -263,10 +263,7 @@ int gb_strategy_open(gb_strategy_t **out, const char *name, const gb_space_t *sp
                      char *msg, size_t msglen)
 {
     *out = NULL;
-    const gb_tune_ops_t *ops = NULL;
-    for (size_t i = 0; i < NSTRATEGIES && !ops; i++)
-        if (name && !strcmp(name, strategies[i]->name))
-            ops = strategies[i];
+    const gb_tune_ops_t *ops = ops_of(name);
     if (!ops) {
         char known[128];
         size_t used = 0;
