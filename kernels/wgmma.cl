@@ -73,6 +73,9 @@
 #ifndef PREFETCH
 #define PREFETCH 1 /* steps ahead that operands are loaded: 1 (stored as soon as they arrive) or 2 */
 #endif
+#ifndef BRING
+#define BRING 0 /* 1..3: B copied by cp.async into a ring of BRING steps, that many steps ahead */
+#endif
 #ifndef GROUPM
 #define GROUPM 8
 #endif
@@ -457,33 +460,109 @@ XW_INLINE void b_pos(const int l, const int tid, uint *n, uint *k)
 #endif
 }
 
+/* Where vector l of this work-item's share of a step of B starts, and how many of its 4
+ * elements lie inside B (along the vector: N where B is K x N, K where it is N x K). */
+XW_INLINE global const elem *b_src(global const elem *B, const int ldb, const int N, const int K,
+                                   const int n0, const int k0, const int l, const int tid,
+                                   int *in)
+{
+    uint n, k;
+    b_pos(l, tid, &n, &k);
+#if GB_TRANS_B
+    *in = n0 + (int)n < N ? clamp(K - k0 - (int)k, 0, 4) : 0;
+    return B + (n0 + n) * ldb + k0 + k;
+#else
+    *in = k0 + (int)k < K ? clamp(N - n0 - (int)n, 0, 4) : 0;
+    return B + (k0 + k) * ldb + n0 + n;
+#endif
+}
+
+/* Vector l of the share, zeros outside B where checked. */
+XW_INLINE EV(4) load_bv(global const elem *B, const int ldb, const int N, const int K,
+                        const int n0, const int k0, const bool checked, const bool vec,
+                        const int l, const int tid)
+{
+    int in;
+    global const elem *p = b_src(B, ldb, N, K, n0, k0, l, tid, &in);
+    if (!checked && vec)
+        return *(global const EV(4) *)p;
+    elem e[4];
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+        e[i] = !checked || i < in ? p[i] : (elem)0;
+    return vload4(0, e);
+}
+
 XW_INLINE void load_b(global const elem *B, const int ldb, const int N, const int K,
                       const int n0, const int k0, const bool checked, const bool vec,
                       const int tid, EV(4) *x)
 {
 #pragma unroll
-    for (int l = 0; l < LB / 4; l++) {
-        uint n, k;
-        b_pos(l, tid, &n, &k);
-#if GB_TRANS_B
-        global const elem *p = B + (n0 + n) * ldb + k0 + k;
-#define B_IN(e) (n0 + (int)n < N && k0 + (int)k + (e) < K)
-#else
-        global const elem *p = B + (k0 + k) * ldb + n0 + n;
-#define B_IN(e) (k0 + (int)k < K && n0 + (int)n + (e) < N)
+    for (int l = 0; l < LB / 4; l++)
+        x[l] = load_bv(B, ldb, N, K, n0, k0, checked, vec, l, tid);
+}
+
+#if BRING
+#if W16 || PREFETCH != 1
+#error "sgemm_wgmma: BRING > 0 is for s at PREFETCH=1"
 #endif
-        if (!checked && vec) {
-            x[l] = *(global const EV(4) *)p;
-        } else {
-            elem e[4];
+/* Where vector l of work-item tid lies in a slot. B stored N x K: the work-item's own place,
+ * a warp's 32 vectors 512 contiguous bytes of 4 rows of B's. Stored K x N, a warp's vectors are 4
+ * k of 8 vectors each (b_pos): each k's 128 bytes placed in one 128-byte line, rotated by 2 k
+ * vectors, so that the copies pair one line of B with one line of local memory (a wavefront
+ * each, bench/notes/wgmma.md#wgmma-zfill) and 8 work-items' reads cover the 32 banks. */
+XW_INLINE int ring_at(const int l, const int tid)
+{
+#if GB_TRANS_B
+    return l * NT + tid;
+#else
+    const int lane = tid & 31, kq = lane & 3;
+    return l * NT + (tid - lane) + 8 * kq + ((lane >> 2) + 2 * kq) % 8;
+#endif
+}
+
+/* BRING: a step's share of B (load_b's vectors) into a slot of the ring (at ring_at), by
+ * 16-byte cp.async (zero-filled past B) where B's rows are 16-byte aligned, else by loads and
+ * stores. Each work-item reads back only its own vectors, after its own wait: no barrier.
+ * Nothing of B waits in registers, so BRING steps of it are in flight at once where the
+ * register-staged kernel holds one (bench/notes/thin.md#thin-bring). */
+XW_INLINE void ring_fill(local EV(4) *slot, global const elem *B, const int ldb, const int N,
+                         const int K, const int n0, const int k0, const bool checked,
+                         const bool vec, const int tid)
+{
 #pragma unroll
-            for (int i = 0; i < 4; i++)
-                e[i] = !checked || B_IN(i) ? p[i] : (elem)0;
-            x[l] = vload4(0, e);
+    for (int l = 0; l < LB / 4; l++) {
+        local EV(4) *dst = slot + ring_at(l, tid);
+#if GB_NVIDIA && !EMU
+        if (vec) {
+            int in;
+            global const elem *p = b_src(B, ldb, N, K, n0, k0, l, tid, &in);
+            if (!checked)
+                GB_CP16_WHOLE(SMEM(dst, 0), p);
+            else
+                GB_CP16(SMEM(dst, 0), in ? p : B, in * ES);
+            continue;
         }
-#undef B_IN
+#endif
+        *dst = load_bv(B, ldb, N, K, n0, k0, checked, vec, l, tid);
     }
 }
+#if GB_NVIDIA && !EMU
+#define RING_COMMIT() GB_CP_COMMIT()
+#if BRING == 1
+#define RING_WAIT() GB_CP_WAIT(0)
+#elif BRING == 2
+#define RING_WAIT() GB_CP_WAIT(1)
+#elif BRING == 3
+#define RING_WAIT() GB_CP_WAIT(2)
+#else
+#error "sgemm_wgmma: BRING is 0 to 3"
+#endif
+#else
+#define RING_COMMIT() (void)0
+#define RING_WAIT() (void)0
+#endif
+#endif
 
 /* The staged vectors into local memory: in s split into the two parts of B (big at b, small
  * BMAT on), in h and b as they are. */
@@ -672,6 +751,9 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
     local uint4 tiles4[2 * STAGE * ES / 16];
     local elem *tiles = (local elem *)tiles4;
     RUNS_DECL
+#if BRING
+    local EV(4) ring[BRING * LB / 4 * NT]; /* slot (s - 1) % BRING: step s's share of B */
+#endif
 #if EMU
     local uint emu[NT * 4];
 #endif
@@ -697,6 +779,16 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
     EV(4) xb[LB / 4]; /* the next step's B (PREFETCH=2), or this one's */
     local elem *cur = tiles, *nxt = tiles + STAGE;
     bool checked = edge || k0 + BK > K;
+#if BRING
+    /* Steps 1 .. BRING into the ring, one copy group each (empty past the piece's steps). */
+    for (int r = 0; r < BRING; r++) {
+        const int k = k0 + (r + 1) * BK;
+        if (r + 1 < steps)
+            ring_fill(ring + r * (LB / 4 * NT), B, ldb, N, K, n0, k, edge || k + BK > K, b_vec,
+                      tid);
+        RING_COMMIT();
+    }
+#endif
     load_a(A, lda, M, K, row, k0 + t * JA, checked, a_vec, xa);
     load_b(B, ldb, N, K, n0, k0, checked, b_vec, tid, xb);
     store_b(cur, tid, xb);
@@ -771,8 +863,23 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
             const int k1 = k0 + (s + 1) * BK;
             checked = edge || k1 + BK > K;
             load_a(A, lda, M, K, row, k1 + t * JA, checked, a_vec, xa);
+#if BRING
+            /* Step s + 1's share, copied BRING steps ago, out of its slot; the slot refilled
+             * with step s + 1 + BRING's. */
+            local EV(4) *slot = ring + s % BRING * (LB / 4 * NT);
+            RING_WAIT();
+#pragma unroll
+            for (int l = 0; l < LB / 4; l++)
+                xb[l] = slot[ring_at(l, tid)];
+            store_b(nxt, tid, xb);
+            const int kr = k1 + BRING * BK;
+            if (s + 1 + BRING < steps)
+                ring_fill(slot, B, ldb, N, K, n0, kr, edge || kr + BK > K, b_vec, tid);
+            RING_COMMIT();
+#else
             load_b(B, ldb, N, K, n0, k1, checked, b_vec, tid, xb);
             store_b(nxt, tid, xb);
+#endif
 #endif
             PROXY_FENCE();
         }

@@ -8,10 +8,11 @@
 # (bench/wgmma.sh validates it there). Checked at tile-straddling sizes with alpha, beta other
 # than 1, 0: the four row-major layouts and a column-major one, each tile width, K step and
 # accumulation (running sums in registers or local memory), padded and odd leading dimensions
-# and offsets, both prefetch depths, split-K (given pieces and the grid's need); exact integer
-# data with plain TF32 (TERMS=1). And that the checks can fail: TERMS=1 on real data is caught
-# as not faithful; a copy that reads B's slots in the wrong order fails the bound, and so does
-# one that writes a split tile's piece over another's;
+# and offsets, both prefetch depths, B through the ring of asynchronous copies, split-K (given
+# pieces and the grid's need); exact integer data with plain TF32 (TERMS=1). And that the checks
+# can fail: TERMS=1 on real data is caught as not faithful; a copy that reads B's slots in the
+# wrong order fails the bound, and so does one that writes a split tile's piece over another's,
+# and one that reads B's ring (BRING) a slot off;
 # without EMU off sm_90 the family is refused in one line, as is a K below its constraint.
 # hgemm_wgmma, the same source in h and b (wgmma .f16/.bf16 .m64nNk16 on the stored bits): the
 # layouts, tile widths, K steps and accumulations, offsets and odd leading dimensions, split-K in
@@ -68,6 +69,14 @@ run_rows "^${fam}_128x128x32_split .* faithful +pass .*remainder kernel" \
     -k ${fam}_128x128x32_split --param EMU=1 -M 97 -N 65 -K 2100 $ab
 run_rows "^$fam .* faithful +pass .*unsplit build" $emu $small --param SPLITK=4 -M 70 -N 65 -K 200 \
     $ab
+# B through the ring of cp.async copies (BRING): each depth, layouts with B either way round,
+# edges, split-K pieces, and an odd leading dimension (copied by loads and stores).
+check_run $small --param BRING=1 -M 133 -N 77 -K 197 $ab
+check_run $small --param BRING=2 --transB T -M 133 -N 77 -K 197 $ab
+check_run --param WGM=1 --param BN=128 --param BK=32 --param KACC=16 --param RUNSUM=1 \
+    --param BRING=1 --transB T -M 70 -N 130 -K 600 $ab
+check_run $small --param BRING=3 --param SPLITK=3 --param KACC=2 --param RUNSUM=1 --transA T \
+    -M 70 -N 65 -K 1030 --ldb 1031 --offb 3 $ab
 # 3. Leading dimensions and offsets: padded and aligned (vector loads), odd (scalar loads).
 check_run $small -M 70 -N 65 -K 64 --lda 68 --ldb 72 --ldc 68 --offa 4 --offb 8 --offc 2 $ab
 check_run $small --transA T --transB T -M 70 -N 65 -K 64 --lda 73 --ldb 67 --ldc 69 --offa 1 \
@@ -97,6 +106,17 @@ else
     rc=$?
     if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
         bad "B's slots out of order were not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
+    fi
+    # B's ring read at the wrong slot (the step after the one due).
+    mkdir "$tmp/ring" && cp "$tmp/broken/${fam}_broken.json" "$tmp/ring/" &&
+        sed 's|ring + s % BRING \* |ring + (s + 1) % BRING * |' "$kernels/wgmma.cl" \
+            >"$tmp/ring/wgmma.cl"
+    out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/ring" -k ${fam}_broken --param EMU=1 \
+        $small --param BRING=2 -M 64 -N 64 -K 300 2>&1)
+    rc=$?
+    if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
+        bad "B's ring read at the wrong slot was not caught (exit $rc): $(printf '%s\n' "$out" |
+            tail -2)"
     fi
     # The second piece of a split tile written over the first's sums (a copy of its own: the
     # copy above serves hgemm_wgmma's check too).

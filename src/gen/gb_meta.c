@@ -844,7 +844,7 @@ static gb_preset_t f24_presets[] = {
     {"sgemm_3xtf32_nn_64x128", "the family default's 64 x 128 tile, 32-deep K steps, keeping K-contiguous operands so (KCONT=1), K split by the grid's need: for a C of at most 64 rows, whose tiles are one row (under 1M, Y staged from B; bench/notes/complex.md#complex-y-where)", 1u, 15, f24_s1_names, f24_s1_values},
 };
 static char *f25_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
-static char *f25_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "RUNSUM == 0 || KACC > 0", "K >= 48"};
+static char *f25_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "RUNSUM == 0 || KACC > 0", "BRING == 0 || PREFETCH == 1", "K >= 48"};
 static char *f25_let_names[] = {"T", "P", "PS", "D"};
 static char *f25_let_exprs[] = {"ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(max(1, 256 / (WGM * BN)) * CUS / T, K / 1024), 32))", "P", "(P == 1) * T"};
 static long f25_p0_values[] = {64, 128, 256};
@@ -856,10 +856,11 @@ static long f25_p5_values[] = {0, 1};
 static long f25_p6_values[] = {0, 1, 2};
 static long f25_p7_values[] = {0, 1, 2};
 static long f25_p8_values[] = {1, 2};
-static long f25_p9_values[] = {1, 2, 4, 8, 16};
-static long f25_p10_values[] = {0, 1, 2};
-static long f25_p11_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
-static long f25_p12_values[] = {0, 1};
+static long f25_p9_values[] = {0, 1, 2, 3};
+static long f25_p10_values[] = {1, 2, 4, 8, 16};
+static long f25_p11_values[] = {0, 1, 2};
+static long f25_p12_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static long f25_p13_values[] = {0, 1};
 static gb_param_t f25_params[] = {
     {"BN", "columns of the tile: the N of every wgmma.m64nNk8", 128L, f25_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f25_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -870,10 +871,11 @@ static gb_param_t f25_params[] = {
     {"PADL", "16-byte units between the core matrices of one 8-row group of B in local memory (the descriptor's LBO)", 0L, f25_p6_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"PADS", "16-byte units after each 8-row group of B in local memory (the descriptor's SBO): 1 spreads the stores of a B stored K x N over every bank", 1L, f25_p7_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"PREFETCH", "steps ahead that A and B are loaded: 1, stored into local memory as soon as they arrive (the store waits for the load); 2, loaded a step earlier (more registers)", 1L, f25_p8_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f25_p9_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f25_p10_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its FP32 sums to the workspace, which a second kernel (wgmma_sum) adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, where the tiles (the let T) give the device fewer work-groups than its compute units hold and K is long (P = G * CUS / T rounded down, pieces of at least 1024 k, at most 32), G = 256 / (WGM * BN) the work-groups an SM holds (their two sets of sums take half its registers: one for 128 x 128, two for 128 x 64 and 64 x 128), so that the pieces run in one wave (bench/notes/wgmma.md#wgmma-split-fill)", 1L, f25_p11_values, 11, 1L, 1073741824L, 0, 0u, 1, 0L},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors, so that devices without it can validate the fragments, the descriptors and the split (testing only, slow); the program is then plain OpenCL C", 0L, f25_p12_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
+    {"BRING", "0: each step's B loaded into registers during the step before its MMAs and stored into local memory as it arrives (one step of B in flight); 1-3: B copied by 16-byte cp.async into a ring of BRING steps in local memory (BRING * BN * BK * 4 bytes), BRING steps ahead, then split from there into the MMA's layout, so that BRING steps of B are in flight with no registers holding them (bench/notes/thin.md#thin-bring); with PREFETCH 1", 0L, f25_p9_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f25_p10_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f25_p11_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its FP32 sums to the workspace, which a second kernel (wgmma_sum) adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, where the tiles (the let T) give the device fewer work-groups than its compute units hold and K is long (P = G * CUS / T rounded down, pieces of at least 1024 k, at most 32), G = 256 / (WGM * BN) the work-groups an SM holds (their two sets of sums take half its registers: one for 128 x 128, two for 128 x 64 and 64 x 128), so that the pieces run in one wave (bench/notes/wgmma.md#wgmma-split-fill)", 1L, f25_p12_values, 11, 1L, 1073741824L, 0, 0u, 1, 0L},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors, so that devices without it can validate the fragments, the descriptors and the split (testing only, slow); the program is then plain OpenCL C", 0L, f25_p13_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
 };
 static char *f25_s0_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
 static long f25_s0_values[] = {128, 2, 16, 3, 8, 0, 1, 1, 8, 1};
@@ -883,10 +885,12 @@ static char *f25_s2_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "PADL", "PADS
 static long f25_s2_values[] = {64, 2, 32, 3, 4, 0, 1, 1, 8, 1};
 static char *f25_s3_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "RUNSUM", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
 static long f25_s3_values[] = {128, 2, 32, 3, 16, 1, 0, 1, 1, 4, 1};
-static char *f25_s4_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "RUNSUM", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES", "SPLITK"};
-static long f25_s4_values[] = {64, 1, 32, 3, 16, 1, 0, 1, 1, 4, 1, 8};
+static char *f25_s4_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "RUNSUM", "PADL", "PADS", "PREFETCH", "BRING", "GROUPM", "EDGES"};
+static long f25_s4_values[] = {128, 2, 32, 3, 16, 1, 0, 1, 1, 2, 4, 1};
 static char *f25_s5_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "RUNSUM", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES", "SPLITK"};
-static long f25_s5_values[] = {128, 2, 32, 3, 16, 1, 0, 1, 1, 4, 1, 0};
+static long f25_s5_values[] = {64, 1, 32, 3, 16, 1, 0, 1, 1, 4, 1, 8};
+static char *f25_s6_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "RUNSUM", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES", "SPLITK"};
+static long f25_s6_values[] = {128, 2, 32, 3, 16, 1, 0, 1, 1, 4, 1, 0};
 static char *f25_unsplit_names[] = {"SPLITK"};
 static long f25_unsplit_values[] = {1};
 static gb_preset_t f25_presets[] = {
@@ -894,8 +898,9 @@ static gb_preset_t f25_presets[] = {
     {"sgemm_wgmma_64x128", "64x128x16 tile, one warp group, the running sums in local memory (65 KB), added to every 16 K steps (sums of 256 k in the tensor core): twice the work-groups of the default; 68.1 / 74.7 TFLOP/s at 4096 / 8192 on the H200, faithful on uniform, one-sign and normal data, where sums of 128 k ran 66.0 / 72.5 and the running sums in registers 63.7 / 64.8 (bench/notes/wgmma.md#kacc16-h200, #runsum-h200)", 1u, 11, f25_s1_names, f25_s1_values},
     {"sgemm_wgmma_128x64", "128x64x32 tile: half the accumulators of the default, longer K steps", 1u, 10, f25_s2_names, f25_s2_values},
     {"sgemm_wgmma_128x128x32", "128x128x32 tile, two warp groups sharing each staged B, the running sums in local memory (132 KB), sums of 512 k in the tensor core: 85.0 / 85.8 TFLOP/s at 4096 / 8192 on the H200 (1.71x / 1.68x cuBLAS FP32), 81-84 at 2048, 16384 x 1024 x 1024 and its transpose, 2048 x 11008 x 4096, faithful on uniform, one-sign and normal data; sums of 1024 k (KACC 32) ran 1% faster and were not faithful at 4096 x 4096 x 1024 (bench/notes/wgmma.md#wgm2-bk32)", 1u, 11, f25_s3_names, f25_s3_values},
-    {"sgemm_wgmma_64x64x32_split", "a 64 x 64 x 32 tile in 8 pieces of K (fewer where K is short of 2048) for a C of at most 64 columns, where the 128-column tiles idle half their columns: 48.2 / 45.4 TFLOP/s at 8192 x 64 x 8192 and 16384 x 64 x 4096 on the H200 against 29.4 / 34.7 for the tuned mma.sync tiles and 26-27 for cuBLAS; the grid's need (4 pieces at 128 tiles) ran 41.8 / 37.9 there: the heuristic's s member on Hopper for such a C (bench/notes/wgmma.md#wgmma-thin64-h200)", 1u, 12, f25_s4_names, f25_s4_values},
-    {"sgemm_wgmma_128x128x32_split", "sgemm_wgmma_128x128x32 with K split where its tiles are short of the device and K long (SPLITK=0: 512 x 512 x 32768 runs 16 tiles in 8 pieces each, one work-group for each SM), built without the split code elsewhere (the same kernel as the preset): the heuristic's s member on Hopper (bench/notes/wgmma.md#wgmma-split)", 1u, 12, f25_s5_names, f25_s5_values},
+    {"sgemm_wgmma_128x128x32_ring", "sgemm_wgmma_128x128x32 with B copied into a ring of two steps by cp.async (161 KB, one work-group an SM): 99.2 / 101.9 TFLOP/s at 4096 / 8192 on the H200 in row-NN, 2.00x cuBLAS FP32 in the same run, where the preset without the ring ran 85.0 / 85.9; valid and faithful in the four layouts at 2048, on uniform, one-sign and normal data, and at 4096 (bench/notes/thin.md#thin-bring)", 1u, 12, f25_s4_names, f25_s4_values},
+    {"sgemm_wgmma_64x64x32_split", "a 64 x 64 x 32 tile in 8 pieces of K (fewer where K is short of 2048) for a C of at most 64 columns, where the 128-column tiles idle half their columns: 48.2 / 45.4 TFLOP/s at 8192 x 64 x 8192 and 16384 x 64 x 4096 on the H200 against 29.4 / 34.7 for the tuned mma.sync tiles and 26-27 for cuBLAS; the grid's need (4 pieces at 128 tiles) ran 41.8 / 37.9 there: the heuristic's s member on Hopper for such a C (bench/notes/wgmma.md#wgmma-thin64-h200)", 1u, 12, f25_s5_names, f25_s5_values},
+    {"sgemm_wgmma_128x128x32_split", "sgemm_wgmma_128x128x32 with K split where its tiles are short of the device and K long (SPLITK=0: 512 x 512 x 32768 runs 16 tiles in 8 pieces each, one work-group for each SM), built without the split code elsewhere (the same kernel as the preset): the heuristic's s member on Hopper (bench/notes/wgmma.md#wgmma-split)", 1u, 12, f25_s6_names, f25_s6_values},
 };
 static char *f26_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
 static char *f26_constraints[] = {"TX * KG <= 1024", "RW * VW <= 64", "KU * VW <= 64"};
@@ -1294,7 +1299,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "b476b20870d25ec7fca5a6e1be2a39e27f8659f521e3162c736fb06064db8505",
+    .program_digest = "3b88adf10586db4d59b69b350d6e4cde42e2244ffe972a6bd818db25afeedab8",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1331,7 +1336,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_mn.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "b476b20870d25ec7fca5a6e1be2a39e27f8659f521e3162c736fb06064db8505",
+    .program_digest = "3b88adf10586db4d59b69b350d6e4cde42e2244ffe972a6bd818db25afeedab8",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1370,7 +1375,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "b476b20870d25ec7fca5a6e1be2a39e27f8659f521e3162c736fb06064db8505",
+    .program_digest = "3b88adf10586db4d59b69b350d6e4cde42e2244ffe972a6bd818db25afeedab8",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1857,12 +1862,12 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "b476b20870d25ec7fca5a6e1be2a39e27f8659f521e3162c736fb06064db8505",
+    .program_digest = "3b88adf10586db4d59b69b350d6e4cde42e2244ffe972a6bd818db25afeedab8",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
     .local[1] = "1",
-    .local_mem = "(2 * (1 + (TERMS == 3)) * (BN / 8) * ((BK / 4) * (32 + 4 * PADL) + 4 * PADS) + EMU * 512 * WGM) * 4 + RUNSUM * (KACC > 0) * BN * WGM * 256",
+    .local_mem = "(2 * (1 + (TERMS == 3)) * (BN / 8) * ((BK / 4) * (32 + 4 * PADL) + 4 * PADS) + EMU * 512 * WGM) * 4 + RUNSUM * (KACC > 0) * BN * WGM * 256 + BRING * BN * BK * 4",
     .ptx_target = "sm_90a",
     .ptx_unless = "EMU",
     .side[1].entry = "wgmma_sum",
@@ -1875,8 +1880,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "4 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N) + (PS > 1) * 4 * PS * M * N",
     .traffic[1] = "4 * M * N + (PS > 1) * 4 * PS * M * N",
     .precisions = 1u, .layouts = 15u,
-    .nargs = 17, .nconstraints = 4, .nextensions = 0, .nlets = 4,
-    .nparams = 13, .npresets = 6,
+    .nargs = 17, .nconstraints = 5, .nextensions = 0, .nlets = 4,
+    .nparams = 14, .npresets = 7,
     .args = f25_args,
     .constraints = f25_constraints,
     .let_names = f25_let_names,
