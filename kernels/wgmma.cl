@@ -502,10 +502,47 @@ XW_INLINE void load_b(global const elem *B, const int ldb, const int N, const in
         x[l] = load_bv(B, ldb, N, K, n0, k0, checked, vec, l, tid);
 }
 
+/* Steps ahead that a work-item commits its groups of cp.async copies before their use: the
+ * stages of hgemm_wgmma_nt (below) or sgemm_wgmma's ring of B (BRING); 0: none. */
+#define AHEAD (STAGES ? STAGES - 1 - INFLIGHT : BRING)
+#if GB_NVIDIA && !EMU
+XW_INLINE void copies_commit(void)
+{
+#if !TMA
+    GB_CP_COMMIT();
+#endif
+}
+/* Waits until at most AHEAD - 1 of this work-item's copy groups are in flight. */
+#define COPIES_WAIT() GB_CP_WAIT(AHEAD_1)
+#if AHEAD == 1
+#define AHEAD_1 0
+#elif AHEAD == 2
+#define AHEAD_1 1
+#elif AHEAD == 3
+#define AHEAD_1 2
+#elif AHEAD == 4
+#define AHEAD_1 3
+#elif AHEAD == 5
+#define AHEAD_1 4
+#elif AHEAD == 6
+#define AHEAD_1 5
+#elif AHEAD == 7
+#define AHEAD_1 6
+#elif AHEAD
+#error "wgmma: STAGES - 1 - INFLIGHT or BRING is 1 to 7 (wait_group's count is written out)"
+#endif
+#else
+XW_INLINE void copies_commit(void)
+{
+}
+#define COPIES_WAIT()
+#endif
+
 #if BRING
 #if W16 || PREFETCH != 1
 #error "sgemm_wgmma: BRING > 0 is for s at PREFETCH=1"
 #endif
+#define RING_SLOT (LB / 4 * NT) /* vectors of a slot of the ring: a step of B */
 /* Where vector l of work-item tid lies in a slot. B stored N x K: the work-item's own place,
  * a warp's 32 vectors 512 contiguous bytes of 4 rows of B's. Stored K x N, a warp's vectors are 4
  * k of 8 vectors each (b_pos): each k's 128 bytes placed in one 128-byte line, rotated by 2 k
@@ -547,21 +584,6 @@ XW_INLINE void ring_fill(local EV(4) *slot, global const elem *B, const int ldb,
         *dst = load_bv(B, ldb, N, K, n0, k0, checked, vec, l, tid);
     }
 }
-#if GB_NVIDIA && !EMU
-#define RING_COMMIT() GB_CP_COMMIT()
-#if BRING == 1
-#define RING_WAIT() GB_CP_WAIT(0)
-#elif BRING == 2
-#define RING_WAIT() GB_CP_WAIT(1)
-#elif BRING == 3
-#define RING_WAIT() GB_CP_WAIT(2)
-#else
-#error "sgemm_wgmma: BRING is 0 to 3"
-#endif
-#else
-#define RING_COMMIT() (void)0
-#define RING_WAIT() (void)0
-#endif
 #endif
 
 /* The staged vectors into local memory: in s split into the two parts of B (big at b, small
@@ -752,7 +774,7 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
     local elem *tiles = (local elem *)tiles4;
     RUNS_DECL
 #if BRING
-    local EV(4) ring[BRING * LB / 4 * NT]; /* slot (s - 1) % BRING: step s's share of B */
+    local EV(4) ring[BRING * RING_SLOT]; /* slot (s - 1) % BRING: step s's share of B */
 #endif
 #if EMU
     local uint emu[NT * 4];
@@ -784,9 +806,9 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
     for (int r = 0; r < BRING; r++) {
         const int k = k0 + (r + 1) * BK;
         if (r + 1 < steps)
-            ring_fill(ring + r * (LB / 4 * NT), B, ldb, N, K, n0, k, edge || k + BK > K, b_vec,
+            ring_fill(ring + r * RING_SLOT, B, ldb, N, K, n0, k, edge || k + BK > K, b_vec,
                       tid);
-        RING_COMMIT();
+        copies_commit();
     }
 #endif
     load_a(A, lda, M, K, row, k0 + t * JA, checked, a_vec, xa);
@@ -866,8 +888,8 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #if BRING
             /* Step s + 1's share, copied BRING steps ago, out of its slot; the slot refilled
              * with step s + 1 + BRING's. */
-            local EV(4) *slot = ring + s % BRING * (LB / 4 * NT);
-            RING_WAIT();
+            local EV(4) *slot = ring + s % BRING * RING_SLOT;
+            COPIES_WAIT();
 #pragma unroll
             for (int l = 0; l < LB / 4; l++)
                 xb[l] = slot[ring_at(l, tid)];
@@ -875,7 +897,7 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
             const int kr = k1 + BRING * BK;
             if (s + 1 + BRING < steps)
                 ring_fill(slot, B, ldb, N, K, n0, kr, edge || kr + BK > K, b_vec, tid);
-            RING_COMMIT();
+            copies_commit();
 #else
             load_b(B, ldb, N, K, n0, k1, checked, b_vec, tid, xb);
             store_b(nxt, tid, xb);
@@ -1013,7 +1035,6 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #endif
 #define AT_E (BM / 8 * SBO_E)          /* elements of A's tile */
 #define STAGE_E ((BM + BN) / 8 * SBO_E) /* elements of a stage */
-#define AHEAD (STAGES - 1 - INFLIGHT)  /* steps copied ahead */
 /* The first n of 8 elements from src into dst by ordinary loads and stores, zeros after them. */
 XW_INLINE void copy8(local elem *dst, global const elem *src, const int n)
 {
@@ -1033,31 +1054,6 @@ XW_INLINE void copy16_whole(local elem *dst, global const elem *src)
 {
     GB_CP16_WHOLE(SMEM(dst, 0), src);
 }
-XW_INLINE void copies_commit(void)
-{
-#if !TMA
-    GB_CP_COMMIT();
-#endif
-}
-/* Waits until at most AHEAD - 1 of this work-item's copy groups are in flight. */
-#define COPIES_WAIT() GB_CP_WAIT(AHEAD_1)
-#if AHEAD == 1
-#define AHEAD_1 0
-#elif AHEAD == 2
-#define AHEAD_1 1
-#elif AHEAD == 3
-#define AHEAD_1 2
-#elif AHEAD == 4
-#define AHEAD_1 3
-#elif AHEAD == 5
-#define AHEAD_1 4
-#elif AHEAD == 6
-#define AHEAD_1 5
-#elif AHEAD == 7
-#define AHEAD_1 6
-#else
-#error "hgemm_wgmma_nt: STAGES - 1 - INFLIGHT is 1 to 7 (cp.async.wait_group's count is written out)"
-#endif
 #else
 XW_INLINE void copy16(local elem *dst, global const elem *src, const int bytes)
 {
@@ -1067,10 +1063,6 @@ XW_INLINE void copy16_whole(local elem *dst, global const elem *src)
 {
     copy16(dst, src, 16);
 }
-XW_INLINE void copies_commit(void)
-{
-}
-#define COPIES_WAIT()
 #endif
 
 #if TMA
