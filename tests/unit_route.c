@@ -1158,6 +1158,49 @@ static void test_row_lines(void)
     gb_registry_close(reg);
 }
 
+/* sgemm_wgmma's ring of B (BRING) copies 16-byte runs of B's rows, so where they are off 16
+ * bytes (ldb or offB not a multiple of 4) and M repays a copy of B (M >= 1024), B is copied to
+ * rows of a multiple of 4; the register-staged tile (BRING 0), an aligned B and a short M are
+ * not copied (bench/notes/wgmma.md#wgmma-bring-entries). */
+static void test_ring_rows(void)
+{
+    gb_device_info_t dev;
+    gb_registry_t *reg;
+    char msg[256];
+    if (!hopper(&dev, &reg))
+        return;
+    static const struct {
+        const char *kernel;
+        size_t m, n, k, off_b;
+        size_t ld; /* the kernel's B leading dimension; 0: the caller's, not copied */
+    } cases[] = {
+        {"sgemm_wgmma_128x128x32_ring", 4097, 4097, 4097, 0, 4100},
+        {"sgemm_wgmma_128x128x32_ring", 4096, 4096, 4096, 2, 4096},
+        {"sgemm_wgmma_128x128x32_ring", 4096, 4096, 4096, 0, 0},
+        {"sgemm_wgmma_128x128x32_ring", 512, 4097, 4096, 0, 0},
+        {"sgemm_wgmma_128x128x32", 4097, 4097, 4097, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gb_config_t cfg;
+        gb_problem_t p;
+        gb_route_t r;
+        if (!CHECK_RC(gb_config_resolve(reg, cases[i].kernel, NULL, &cfg, msg, sizeof msg), GB_OK))
+            continue;
+        gb_problem_init(&p, GB_PREC_S, cases[i].m, cases[i].n, cases[i].k);
+        p.off_b = cases[i].off_b;
+        gb_problem_check(&p, NULL, 0);
+        const size_t ld = cases[i].ld;
+        if (CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK) &&
+            !CHECK(!r.copy[0] && r.copy[1] == (ld != 0) &&
+                   (!ld || (r.temp_elems[1] == cases[i].k * ld && r.kernel.off_b == 0))))
+            printf("    %s %zu x %zu x %zu offB %zu: copies %d %d, B's %zu elements, want rows "
+                   "of %zu\n",
+                   cases[i].kernel, cases[i].m, cases[i].n, cases[i].k, cases[i].off_b, r.copy[0],
+                   r.copy[1], r.temp_elems[1], ld);
+    }
+    gb_registry_close(reg);
+}
+
 /* A family that stages 1M's Y from B itself (expand_b): B K x N is not expanded by a pass; the
  * kernel reads the caller's B at twice its leading dimension and offset, built with the macro
  * and the conjugation of A the route names, and gets alpha's parts (alphaRe, alphaIm) that a
@@ -1281,6 +1324,7 @@ int main(void)
     test_wgmma_pieces();
     test_tma_workspace();
     test_row_lines();
+    test_ring_rows();
     test_wide_copy();
     test_expand_b();
     test_launch_bound();
