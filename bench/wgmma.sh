@@ -4,7 +4,8 @@
 # NVIDIA sm_90 GPU: first every preset of the precisions asked at every row-major layout and at
 # shapes that straddle its tiles (odd sizes, leading dimensions
 # and offsets, alpha and beta; in s K >= 48, the family's constraint; few tiles and a long K,
-# which the presets that split by the grid's need split), faithful on uniform data, and in s,
+# which the presets that split by the grid's need split; M >= 1024 with B's rows off 16 bytes,
+# which a ring of B copies to aligned rows first), faithful on uniform data, and in s,
 # sgemm_wgmma with TERMS=1 (plain TF32) on small integers, which TF32 holds exactly, exact;
 # then the speed at the large squares beside the peers in the same run, every kernel and peer
 # on one problem (row-major NN, through a kernel's passes where that is not its own layout).
@@ -77,7 +78,8 @@ if [ "${VALIDATE:-1}" != 0 ]; then
             for ab in "N N" "N T" "T N" "T T"; do
                 set -- $ab
                 for shape in "1 5 48" "65 129 49" "130 70 64" "257 255 97" "1000 1001 999 --lda 1003 --offa 1 --ldc 1005 --offc 3 --alpha 1.5 --beta -0.5" \
-                    "200 130 3000 --alpha 1.5 --beta -0.5"; do
+                    "200 130 3000 --alpha 1.5 --beta -0.5" \
+                    "1100 1001 300 --ldb 1003 --offb 1 --alpha 1.5 --beta -0.5"; do
                     # shellcheck disable=SC2086
                     row "$p" "$k $1$2 $shape" -k "$k" --transA "$1" --transB "$2" ${PARAMS:-} \
                         $(echo "$shape" | awk '{printf "-M %s -N %s -K %s", $1, $2, $3; for (i = 4; i <= NF; i++) printf " %s", $i}') -i 2

@@ -70,13 +70,16 @@ run_rows "^${fam}_128x128x32_split .* faithful +pass .*remainder kernel" \
 run_rows "^$fam .* faithful +pass .*unsplit build" $emu $small --param SPLITK=4 -M 70 -N 65 -K 200 \
     $ab
 # B through the ring of cp.async copies (BRING): each depth, layouts with B either way round,
-# edges, split-K pieces, and an odd leading dimension (copied by loads and stores).
+# edges, split-K pieces, and an odd leading dimension (copied by loads and stores where M is
+# short of 1024).
 check_run $small --param BRING=1 -M 133 -N 77 -K 197 $ab
 check_run $small --param BRING=2 --transB T -M 133 -N 77 -K 197 $ab
 check_run --param WGM=1 --param BN=128 --param BK=32 --param KACC=16 --param RUNSUM=1 \
     --param BRING=1 --transB T -M 70 -N 130 -K 600 $ab
 check_run $small --param BRING=3 --param SPLITK=3 --param KACC=2 --param RUNSUM=1 --transA T \
     -M 70 -N 65 -K 1030 --ldb 1031 --offb 3 $ab
+# Rows of B off 16 bytes where M repays a copy (M >= 1024): B copied to aligned rows first.
+run_rows "^$fam .* faithful +pass .*repack" $emu $small --param BRING=2 -M 1030 -N 9 -K 100 $ab
 # 3. Leading dimensions and offsets: padded and aligned (vector loads), odd (scalar loads).
 check_run $small -M 70 -N 65 -K 64 --lda 68 --ldb 72 --ldc 68 --offa 4 --offb 8 --offc 2 $ab
 check_run $small --transA T --transB T -M 70 -N 65 -K 64 --lda 73 --ldb 67 --ldc 69 --offa 1 \
