@@ -76,9 +76,6 @@
 #ifndef BRING
 #define BRING 0 /* 1..3: B copied by cp.async into a ring of BRING steps, that many steps ahead */
 #endif
-#ifndef BDIRECT
-#define BDIRECT 0 /* 1: B stored N x K, the MMA reads its big part from the ring as copied */
-#endif
 #ifndef GROUPM
 #define GROUPM 8
 #endif
@@ -160,14 +157,6 @@
 #define JA 16
 #endif
 #define EPL (KMMA / 4)                     /* of them per MMA */
-/* The k (from the step's first) of a lane's element j of a step, t its place in its quad: JA
- * consecutive k (one vector), or with BDIRECT in the MMA's own order, slot t + 4 (j % 2) of k8
- * block j / 2, so that a core-matrix row is 4 consecutive k of B as it is stored. */
-#if BDIRECT
-#define A_K(t, j) (8 * ((j) / 2) + (t) + 4 * ((j) % 2))
-#else
-#define A_K(t, j) ((t) * JA + (j))
-#endif
 #define LBOF (8 * EPC + EPC * PADL)        /* LBO in elements (128 + 16 PADL bytes) */
 #define SBOF ((BK / EPC) * LBOF + EPC * PADS) /* SBO in elements */
 #define BMAT ((BN / 8) * SBOF)             /* elements of one part of B in local memory */
@@ -178,16 +167,7 @@
 #else
 #define EV(n) GB_CAT(float, n)
 #endif
-#if BDIRECT
-#if !GB_TRANS_B || !BRING || W16
-#error "sgemm_wgmma: BDIRECT=1 reads B stored N x K (row-NT, row-TT) from its ring: BRING > 0, s"
-#endif
-#define STAGE ((TERMS == 3) * BMAT) /* the small part alone: the big part is the ring's slot */
-#define RING_E ((BRING + 1) * BMAT) /* the ring: BRING slots in flight, one read by the MMAs */
-#else
 #define STAGE (TERMS == 3 ? 2 * BMAT : BMAT)
-#define RING_E 0
-#endif
 #define NACC (BN / 2)
 #define LB (BN * BK / NT)                  /* B elements a work-item stages per step */
 #if LB % 4 && !STAGES
@@ -200,10 +180,6 @@
  * slot s as A's lanes hold them (above), then the core-matrix layout. */
 XW_INLINE uint b_at(const uint n, const uint k)
 {
-#if BDIRECT
-    /* A's k in its natural order (A_K): a core-matrix row is 4 consecutive k of B^T's row n. */
-    return (n / 8) * SBOF + (k / EPC) * LBOF + (n % 8) * EPC + k % EPC;
-#endif
     const uint t = k / JA, j = k % JA, kb = j / EPL;
 #if W16
     const uint s = 2 * t + j % 2 + 8 * ((j % 4) / 2);
@@ -438,11 +414,11 @@ XW_INLINE void emu_wgmma_ss(float *d, const ulong da, const ulong db, const int 
 #define WGMMA_WAIT1(d) __asm__ __volatile__("//@wgmma.wait_group.sync.aligned 1;" : WG_DOPS(d) :: "memory")
 #endif
 
-/* This lane's elements of the step of A at k: rows row and row + 8 ... x[h][j] = A(row + 8h, k +
- * A_K(t, j)), where t is the lane's place in its quad; zeros outside the matrix where checked.
- * vec: a row's JA elements are one aligned vector (not with BDIRECT's order). */
+/* This lane's elements of a step of A: rows row and row + 8 ... x[h][j] = A(row + 8h, k + t JA +
+ * j), where t is the lane's place in its quad; zeros outside the matrix where checked. vec: a
+ * row's JA elements are one aligned vector. */
 XW_INLINE void load_a(global const elem *A, const int lda, const int M, const int K,
-                      const int row, const int k, const int t, const bool checked, const bool vec,
+                      const int row, const int k, const bool checked, const bool vec,
                       elem x[2][JA])
 {
 #pragma unroll
@@ -451,19 +427,15 @@ XW_INLINE void load_a(global const elem *A, const int lda, const int M, const in
 #if GB_TRANS_A
         /* A^T stored K x M: a lane's elements are one column apart each. */
 #pragma unroll
-        for (int j = 0; j < JA; j++) {
-            const int kj = k + A_K(t, j);
-            x[h][j] = !checked || (r < M && kj < K) ? A[kj * lda + r] : (elem)0;
-        }
+        for (int j = 0; j < JA; j++)
+            x[h][j] = !checked || (r < M && k + j < K) ? A[(k + j) * lda + r] : (elem)0;
 #else
-        if (!checked && vec && !BDIRECT) {
-            VSTORE(JA)(*(global const EV(JA) *)(A + r * lda + k + A_K(t, 0)), 0, x[h]);
+        if (!checked && vec) {
+            VSTORE(JA)(*(global const EV(JA) *)(A + r * lda + k), 0, x[h]);
         } else {
 #pragma unroll
-            for (int j = 0; j < JA; j++) {
-                const int kj = k + A_K(t, j);
-                x[h][j] = !checked || (r < M && kj < K) ? A[r * lda + kj] : (elem)0;
-            }
+            for (int j = 0; j < JA; j++)
+                x[h][j] = !checked || (r < M && k + j < K) ? A[r * lda + k + j] : (elem)0;
         }
 #endif
     }
@@ -478,12 +450,7 @@ XW_INLINE void load_a(global const elem *A, const int lda, const int M, const in
 XW_INLINE void b_pos(const int l, const int tid, uint *n, uint *k)
 {
     const uint v = (uint)(l * NT + tid);
-#if GB_TRANS_B && BDIRECT
-    /* BDIRECT: 8 lanes the 8 rows of one core matrix (128 contiguous bytes in local memory),
-     * a warp 4 of them: 4 consecutive 16-byte pieces of each of 8 rows of B^T. */
-    *n = v / (8 * (BK / 4)) * 8 + v % 8;
-    *k = 4 * ((v / 8) % (BK / 4));
-#elif GB_TRANS_B
+#if GB_TRANS_B
     *n = v / (BK / 4);
     *k = 4 * (v % (BK / 4));
 #else
@@ -575,11 +542,7 @@ XW_INLINE void copies_commit(void)
 #if W16 || PREFETCH != 1
 #error "sgemm_wgmma: BRING > 0 is for s at PREFETCH=1"
 #endif
-#if BDIRECT
-#define RING_SLOT (BMAT / EPC) /* vectors of a slot of the ring: a part of B, padded */
-#else
 #define RING_SLOT (LB / 4 * NT) /* vectors of a slot of the ring: a step of B */
-#endif
 /* Where vector l of work-item tid lies in a slot. B stored N x K: the work-item's own place,
  * a warp's 32 vectors 512 contiguous bytes of 4 rows of B's. Stored K x N, a warp's vectors are 4
  * k of 8 vectors each (b_pos): each k's 128 bytes placed in one 128-byte line, rotated by 2 k
@@ -587,12 +550,7 @@ XW_INLINE void copies_commit(void)
  * each, bench/notes/wgmma.md#wgmma-zfill) and 8 work-items' reads cover the 32 banks. */
 XW_INLINE int ring_at(const int l, const int tid)
 {
-#if BDIRECT
-    /* BDIRECT: where the MMA reads it, a slot being a part of B (b_at, in vectors). */
-    uint n, k;
-    b_pos(l, tid, &n, &k);
-    return (int)(b_at(n, k) / EPC);
-#elif GB_TRANS_B
+#if GB_TRANS_B
     return l * NT + tid;
 #else
     const int lane = tid & 31, kq = lane & 3;
@@ -658,30 +616,6 @@ XW_INLINE void store_b(local elem *b, const int tid, const EV(4) *x)
         }
     }
 }
-
-#if BDIRECT
-/* BDIRECT: this work-item's vectors of a step of B as copied into slot, where the MMA reads them
- * as the big part (the tensor core truncates each element to TF32, as split does), split: their
- * small parts stored at the same places of small. */
-XW_INLINE void store_small(local elem *small, local const EV(4) *slot, const int tid)
-{
-#if TERMS == 3
-#pragma unroll
-    for (int l = 0; l < LB / 4; l++) {
-        const int at = ring_at(l, tid);
-        float e[4];
-        vstore4(slot[at], 0, e);
-#pragma unroll
-        for (int i = 0; i < 4; i++) {
-            uint big, sml;
-            split(e[i], &big, &sml);
-            e[i] = as_float(sml);
-        }
-        ((local float4 *)small)[at] = vload4(0, e);
-    }
-#endif
-}
-#endif
 
 /* The tile of C at walk position at (of ceil(M / BM) x ceil(N / BN)): its origin (m0, n0), this
  * lane's first row (its warp group's 64, its warp's 16, its group's row), and whether the tile
@@ -835,14 +769,11 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
          global stored *C, const int offC, const int ldc, global float *WS, const int D,
          const int PS)
 {
-    /* Two buffers of one step's B, 16-byte aligned (the descriptors' core matrices); with
-     * BDIRECT, of its small part, and then the ring, which the MMA reads too. */
-    local uint4 tiles4[(2 * STAGE + RING_E) * ES / 16];
+    /* Two buffers of one step's B, 16-byte aligned (the descriptors' core matrices). */
+    local uint4 tiles4[2 * STAGE * ES / 16];
     local elem *tiles = (local elem *)tiles4;
     RUNS_DECL
-#if BDIRECT
-    local EV(4) *ring = (local EV(4) *)(tiles + 2 * STAGE); /* slot s % (BRING + 1): step s */
-#elif BRING
+#if BRING
     local EV(4) ring[BRING * RING_SLOT]; /* slot (s - 1) % BRING: step s's share of B */
 #endif
 #if EMU
@@ -868,22 +799,8 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #endif
     elem xa[2][JA];   /* this step's A */
     EV(4) xb[LB / 4]; /* the next step's B (PREFETCH=2), or this one's */
-    (void)xb;         /* not with BDIRECT */
     local elem *cur = tiles, *nxt = tiles + STAGE;
     bool checked = edge || k0 + BK > K;
-#if BDIRECT
-    /* Steps 0 .. BRING - 1 into the ring, one copy group each (empty past the piece's steps);
-     * step 0's small part once its copies have landed. */
-    for (int r = 0; r < BRING; r++) {
-        const int k = k0 + r * BK;
-        if (r < steps)
-            ring_fill(ring + r * RING_SLOT, B, ldb, N, K, n0, k, edge || k + BK > K, b_vec, tid);
-        copies_commit();
-    }
-    load_a(A, lda, M, K, row, k0, t, checked, a_vec, xa);
-    COPIES_WAIT();
-    store_small(cur, ring, tid);
-#else
 #if BRING
     /* Steps 1 .. BRING into the ring, one copy group each (empty past the piece's steps). */
     for (int r = 0; r < BRING; r++) {
@@ -894,15 +811,14 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
         copies_commit();
     }
 #endif
-    load_a(A, lda, M, K, row, k0, t, checked, a_vec, xa);
+    load_a(A, lda, M, K, row, k0 + t * JA, checked, a_vec, xa);
     load_b(B, ldb, N, K, n0, k0, checked, b_vec, tid, xb);
     store_b(cur, tid, xb);
-#endif
 #if PREFETCH == 2
     elem ya[2][JA]; /* the next step's A */
     if (steps > 1) {
         checked = edge || k0 + 2 * BK > K;
-        load_a(A, lda, M, K, row, k0 + BK, t, checked, a_vec, ya);
+        load_a(A, lda, M, K, row, k0 + BK + t * JA, checked, a_vec, ya);
         load_b(B, ldb, N, K, n0, k0 + BK, checked, b_vec, tid, xb);
     }
 #endif
@@ -935,16 +851,9 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #pragma unroll
         for (int kb = 0; kb < NKB; kb++) {
             const int first = kb > 0 || carry;
-#if BDIRECT
-            /* The big part is step s's slot of the ring as copied; the small part is cur. */
-            local const elem *big = (local const elem *)(ring + s % (BRING + 1) * RING_SLOT);
-            const ulong db = descriptor(SMEM(big + 2 * kb * LBOF, tiles));
-            const ulong ds = descriptor(SMEM(cur + 2 * kb * LBOF, tiles));
-#else
             const ulong db = descriptor(SMEM(cur + 2 * kb * LBOF, tiles));
-            const ulong ds = descriptor(SMEM(cur + BMAT + 2 * kb * LBOF, tiles));
-#endif
 #if TERMS == 3
+            const ulong ds = descriptor(SMEM(cur + BMAT + 2 * kb * LBOF, tiles));
             WGMMA(SUMS, asml[kb], db, first);
             WGMMA(SUMS, abig[kb], ds, 1);
             WGMMA(SUMS, abig[kb], db, 1);
@@ -952,7 +861,6 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #if !W16
             (void)asml;
 #endif
-            (void)ds;
             WGMMA(SUMS, abig[kb], db, first);
 #endif
         }
@@ -970,24 +878,14 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
             if (s + 2 < steps) {
                 const int k2 = k0 + (s + 2) * BK;
                 checked = edge || k2 + BK > K;
-                load_a(A, lda, M, K, row, k2, t, checked, a_vec, ya);
+                load_a(A, lda, M, K, row, k2 + t * JA, checked, a_vec, ya);
                 load_b(B, ldb, N, K, n0, k2, checked, b_vec, tid, xb);
             }
 #else
             const int k1 = k0 + (s + 1) * BK;
             checked = edge || k1 + BK > K;
-            load_a(A, lda, M, K, row, k1, t, checked, a_vec, xa);
-#if BDIRECT
-            /* Step s + BRING into the slot step s - 1's MMAs read (all waited for before the
-             * last barrier); then step s + 1's small part, once its copies have landed. */
-            const int kr = k0 + (s + BRING) * BK;
-            if (s + BRING < steps)
-                ring_fill(ring + (s + BRING) % (BRING + 1) * RING_SLOT, B, ldb, N, K, n0, kr,
-                          edge || kr + BK > K, b_vec, tid);
-            copies_commit();
-            COPIES_WAIT();
-            store_small(nxt, ring + (s + 1) % (BRING + 1) * RING_SLOT, tid);
-#elif BRING
+            load_a(A, lda, M, K, row, k1 + t * JA, checked, a_vec, xa);
+#if BRING
             /* Step s + 1's share, copied BRING steps ago, out of its slot; the slot refilled
              * with step s + 1 + BRING's. */
             local EV(4) *slot = ring + s % BRING * RING_SLOT;
