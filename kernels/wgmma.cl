@@ -126,8 +126,8 @@
 #if GB_PRECISION != 32 || GB_COMPLEX
 #error "wgmma: single precision, FP16 or bfloat16"
 #endif
-#if BN != 16 && BN != 32 && BN != 64 && BN != 128 && BN != 192 && BN != 256
-#error "wgmma: BN is 16, 32, 64, 128, 192 or 256"
+#if BN != 64 && BN != 128 && BN != 192 && BN != 256
+#error "wgmma: BN is 64, 128, 192 or 256"
 #endif
 #if W16 ? BK != 16 && BK != 32 && BK != 64 : BK != 8 && BK != 16 && BK != 32
 #error "wgmma: BK is 8, 16 or 32 in s, 16, 32 or 64 in h and b"
@@ -358,27 +358,7 @@ XW_INLINE void emu_wgmma_ss(float *d, const ulong da, const ulong db, const int 
     "+f"(d[(i)]), "+f"(d[(i) + 1]), "+f"(d[(i) + 2]), "+f"(d[(i) + 3]), "+f"(d[(i) + 4]), \
         "+f"(d[(i) + 5]), "+f"(d[(i) + 6]), "+f"(d[(i) + 7])
 #define WG_D32(d, i) WG_D8(d, (i)), WG_D8(d, (i) + 8), WG_D8(d, (i) + 16), WG_D8(d, (i) + 24)
-#if BN == 16
-#define WG_N "16"
-#define WG_D "%0, %1, %2, %3, %4, %5, %6, %7"
-#define WG_DOPS(d) WG_D8(d, 0)
-#define WG_I0 "%8"
-#define WG_I1 "%9"
-#define WG_I2 "%10"
-#define WG_I3 "%11"
-#define WG_I4 "%12"
-#define WG_I5 "%13"
-#elif BN == 32
-#define WG_N "32"
-#define WG_D "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
-#define WG_DOPS(d) WG_D8(d, 0), WG_D8(d, 8)
-#define WG_I0 "%16"
-#define WG_I1 "%17"
-#define WG_I2 "%18"
-#define WG_I3 "%19"
-#define WG_I4 "%20"
-#define WG_I5 "%21"
-#elif BN == 64
+#if BN == 64
 #define WG_N "64"
 #define WG_D WG_S0
 #define WG_DOPS(d) WG_D32(d, 0)
@@ -465,10 +445,8 @@ XW_INLINE void load_a(global const elem *A, const int lda, const int M, const in
  * stored N x K, vectors run along K, 8 rows of BK per warp: the lanes' k-quads are the slots t
  * of one core-matrix row, the 8 rows its 8 rows, so a warp's stores fill 32 banks. Where B is
  * stored K x N, vectors run along N, at fixed k: a warp takes 8 vectors (32 columns, one
- * 128-byte line; BN 16: the row's 4, at twice the k) at each of 4 k that differ in slot t (k = t
- * JA + j), so that t, n % 8 and, with PADS = 1, n / 8 spread its stores over the banks
- * (bench/notes/wgmma.md#wgmma-first). */
-#define BVR (BN < 32 ? BN / 4 : 8) /* vectors of B stored K x N a warp takes at one k */
+ * 128-byte line) at each of 4 k that differ in slot t (k = t JA + j), so that t, n % 8 and,
+ * with PADS = 1, n / 8 spread its stores over the banks (bench/notes/wgmma.md#wgmma-first). */
 XW_INLINE void b_pos(const int l, const int tid, uint *n, uint *k)
 {
     const uint v = (uint)(l * NT + tid);
@@ -476,9 +454,9 @@ XW_INLINE void b_pos(const int l, const int tid, uint *n, uint *k)
     *n = v / (BK / 4);
     *k = 4 * (v % (BK / 4));
 #else
-    const uint r = v / (4 * BVR);
+    const uint r = v / 32;
     *k = (v % 4) * JA + r % JA;
-    *n = 4 * ((r / JA) * BVR + (v / 4) % BVR);
+    *n = 4 * ((r / JA) * 8 + (v / 4) % 8);
 #endif
 }
 

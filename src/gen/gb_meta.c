@@ -847,7 +847,7 @@ static char *f25_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "off
 static char *f25_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "RUNSUM == 0 || KACC > 0", "BRING == 0 || PREFETCH == 1", "K >= 48"};
 static char *f25_let_names[] = {"T", "P", "PS", "D"};
 static char *f25_let_exprs[] = {"ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(max(1, 256 / (WGM * BN)) * CUS / T, K / 1024), 32))", "P", "(P == 1) * T"};
-static long f25_p0_values[] = {16, 32, 64, 128, 256};
+static long f25_p0_values[] = {64, 128, 256};
 static long f25_p1_values[] = {1, 2};
 static long f25_p2_values[] = {8, 16, 32};
 static long f25_p3_values[] = {1, 3};
@@ -862,7 +862,7 @@ static long f25_p11_values[] = {0, 1, 2};
 static long f25_p12_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 static long f25_p13_values[] = {0, 1};
 static gb_param_t f25_params[] = {
-    {"BN", "columns of the tile: the N of every wgmma.m64nNk8 (16 and 32 for a C of few columns, where A, the large operand, streams through registers and B's step is small)", 128L, f25_p0_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"BN", "columns of the tile: the N of every wgmma.m64nNk8", 128L, f25_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f25_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"BK", "K step staged in local memory (two buffers)", 16L, f25_p2_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"TERMS", "3: 3xTF32 (FP32-accurate); 1: big*big alone, plain TF32 (not FP32-accurate: for testing the fragments with data TF32 holds exactly)", 3L, f25_p3_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
@@ -1299,7 +1299,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "7e2b8e615263edf62b0af7868f24351b43071292bbdf6a1809eedb6ca0250b56",
+    .program_digest = "4eb067ae7b0af2890aaf57828a05744da7f24e334e286f6bdc791f9c6fd04c32",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1336,7 +1336,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_mn.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "7e2b8e615263edf62b0af7868f24351b43071292bbdf6a1809eedb6ca0250b56",
+    .program_digest = "4eb067ae7b0af2890aaf57828a05744da7f24e334e286f6bdc791f9c6fd04c32",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1375,7 +1375,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "7e2b8e615263edf62b0af7868f24351b43071292bbdf6a1809eedb6ca0250b56",
+    .program_digest = "4eb067ae7b0af2890aaf57828a05744da7f24e334e286f6bdc791f9c6fd04c32",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1862,7 +1862,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "7e2b8e615263edf62b0af7868f24351b43071292bbdf6a1809eedb6ca0250b56",
+    .program_digest = "4eb067ae7b0af2890aaf57828a05744da7f24e334e286f6bdc791f9c6fd04c32",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
