@@ -23,6 +23,10 @@
 #   ONLY       shape names to run, blank-separated (default: the whole suite)
 #   SUITE      the suite file (default bench/shapes.txt)
 #   ITER, WARMUP  timed and untimed calls per point (default 10, 2)
+#   MINTIME    seconds of timed calls every point takes at least (run's --min-time; default
+#              none): a call of 15 us (256^3 on a GPU) is then timed over thousands of calls,
+#              where ITER alone gave ratios that moved 3x between runs
+#              (bench/notes/shapes.md#suite-h200-bring-2)
 #   DIST       the operands' distribution (--dist; default uniform(-1,1)): uniform:0:1 puts
 #              every product of one sign, where sums that do not round to nearest show
 #              (bench/notes/wgmma.md#wgmma-zfill); without it, h's rows of K past 65504 run
@@ -50,6 +54,7 @@ precs=${PRECS:-"s d"}
 suite=${SUITE:-$root/bench/shapes.txt}
 iter=${ITER:-10}
 warmup=${WARMUP:-2}
+mintime=${MINTIME:-}
 log=${LOG:-}
 [ -z "$log" ] || mkdir -p "$log"
 bw=${BW:-}
@@ -67,7 +72,8 @@ refused() {
         --no-store >/dev/null 2>"$out.why"; then return 1; else [ $? -eq 2 ]; fi
 }
 why() { head -n 1 "$out.why" | sed 's/^gemmbench: error: //'; }
-echo "date: $(date -u +%Y-%m-%dT%H:%MZ); ours: $ours; peers: $PEERS; $iter calls after $warmup" \
+echo "date: $(date -u +%Y-%m-%dT%H:%MZ); ours: $ours; peers: $PEERS; $iter calls$(
+    )${mintime:+ and at least $mintime s of them} after $warmup" \
     "warm-up, validated, pinned host memory${PLATFORM:+; platform $PLATFORM}${DIST:+; data $DIST}$(
     )${bw:+; memory bandwidth $bw GB/s}"
 for prec in $precs; do
@@ -99,7 +105,8 @@ for prec in $precs; do
         # shellcheck disable=SC2086
         if "$gb" run ${PLATFORM:+-p "$PLATFORM"} --precision "$prec" -M "$m" -N "$n" -K "$k" \
             $opts -k "$ours${peers:+,$peers}" -i "$iter" --warmup "$warmup" -v --host-mem pinned \
-            ${dist:+--dist "$dist"} --no-store >"$out.run" 2>&1; then :; fi
+            ${dist:+--dist "$dist"} ${mintime:+--min-time "$mintime"} --no-store >"$out.run" \
+            2>&1; then :; fi
         [ -z "$log" ] || cp "$out.run" "$log/$name-$prec.txt"
         # The rows, in the order asked: ours first, then each peer, each as its name, GFLOP/s,
         # verdict and faithful verdict. A shape where a row is missing (refused, failed to run)
