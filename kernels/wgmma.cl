@@ -27,7 +27,8 @@
  *   loads its two rows straight from global memory, BK/4 consecutive elements of each per step
  *   (one 16-byte load at BK = 16). The order of k inside a step is free as long as A and B
  *   agree: a lane's j-th element of a step (k = t BK/4 + j) is slot t + 4 (j % 2) of k8 block
- *   j / 2, and B is stored in local memory in that same order.
+ *   j / 2, and B is stored in local memory in that same order. In row-TT (KNAT) the order is the
+ *   MMA's own instead, and a lane's elements are 4 apart.
  *   B comes from local memory through a matrix descriptor (PTX ISA, "Matrix Descriptor Format"),
  *   "K-major" without swizzling: B^T's BN x 8 block of each k8 is 8-row groups of two core
  *   matrices (8 rows of 16 bytes, rows 16 bytes apart), the core matrix of the next 4 k LBO
@@ -157,7 +158,26 @@
 #define JA 16
 #endif
 #define EPL (KMMA / 4)                     /* of them per MMA */
-#define LBOF (8 * EPC + EPC * PADL)        /* LBO in elements (128 + 16 PADL bytes) */
+/* KNAT (s, A^T stored K x M and B^T N x K, row-TT): A and B in the MMA's own k order, slot s of
+ * k8 block kb being k = 8 kb + s, so that a 16-byte piece of a row of B^T, 4 consecutive k, is
+ * one core-matrix row and is stored as one 16-byte store of each part, where otherwise each
+ * element is stored alone; a lane's elements of A are then k = t + 4 j (AK), loaded one by one as
+ * A^T's are in any order. With A stored M x K (row-NT) the order above lets a lane load its
+ * elements of A as one vector, which KNAT would lose: measured 7% slower on the square tile
+ * there (bench/notes/thin.md#thin-knat). A quarter-warp's stores are then 8 pieces of one row of
+ * B^T, LBO apart, so LBO is 144 bytes (PADL 1) whatever PADL asks: at 128 they share 4 banks. */
+#if !W16 && GB_TRANS_A && GB_TRANS_B && !STAGES
+#define KNAT 1
+#define AK 4 /* k between a lane's consecutive elements of A */
+#define PADL_B 1
+#else
+#define KNAT 0
+#define AK 1
+#define PADL_B PADL
+#endif
+/* The k of a lane's first element of A in a step, t its place in its quad. */
+#define A_K0(t) (KNAT ? (t) : (t) * JA)
+#define LBOF (8 * EPC + EPC * PADL_B)      /* LBO in elements (128 + 16 PADL_B bytes) */
 #define SBOF ((BK / EPC) * LBOF + EPC * PADS) /* SBO in elements */
 #define BMAT ((BN / 8) * SBOF)             /* elements of one part of B in local memory */
 /* The raw element: A and B move as bits (no conversion) from global memory into the
@@ -180,11 +200,15 @@
  * slot s as A's lanes hold them (above), then the core-matrix layout. */
 XW_INLINE uint b_at(const uint n, const uint k)
 {
+#if KNAT
+    const uint kb = k / KMMA, s = k % KMMA;
+#else
     const uint t = k / JA, j = k % JA, kb = j / EPL;
 #if W16
     const uint s = 2 * t + j % 2 + 8 * ((j % 4) / 2);
 #else
     const uint s = t + 4 * (j % 2);
+#endif
 #endif
     return (n / 8) * SBOF + (2 * kb + s / EPC) * LBOF + (n % 8) * EPC + s % EPC;
 }
@@ -414,9 +438,9 @@ XW_INLINE void emu_wgmma_ss(float *d, const ulong da, const ulong db, const int 
 #define WGMMA_WAIT1(d) __asm__ __volatile__("//@wgmma.wait_group.sync.aligned 1;" : WG_DOPS(d) :: "memory")
 #endif
 
-/* This lane's elements of a step of A: rows row and row + 8 ... x[h][j] = A(row + 8h, k + t JA +
- * j), where t is the lane's place in its quad; zeros outside the matrix where checked. vec: a
- * row's JA elements are one aligned vector. */
+/* This lane's elements of a step of A: rows row and row + 8 ... x[h][j] = A(row + 8h, k + AK j),
+ * k the step's first k plus A_K0(t), t the lane's place in its quad; zeros outside the matrix
+ * where checked. vec: a row's JA elements are one aligned vector (AK 1). */
 XW_INLINE void load_a(global const elem *A, const int lda, const int M, const int K,
                       const int row, const int k, const bool checked, const bool vec,
                       elem x[2][JA])
@@ -428,27 +452,49 @@ XW_INLINE void load_a(global const elem *A, const int lda, const int M, const in
         /* A^T stored K x M: a lane's elements are one column apart each. */
 #pragma unroll
         for (int j = 0; j < JA; j++)
-            x[h][j] = !checked || (r < M && k + j < K) ? A[(k + j) * lda + r] : (elem)0;
+            x[h][j] = !checked || (r < M && k + AK * j < K) ? A[(k + AK * j) * lda + r] : (elem)0;
 #else
-        if (!checked && vec) {
+        if (!checked && vec && AK == 1) {
             VSTORE(JA)(*(global const EV(JA) *)(A + r * lda + k), 0, x[h]);
         } else {
 #pragma unroll
             for (int j = 0; j < JA; j++)
-                x[h][j] = !checked || (r < M && k + j < K) ? A[r * lda + k + j] : (elem)0;
+                x[h][j] = !checked || (r < M && k + AK * j < K) ? A[r * lda + k + AK * j] : (elem)0;
         }
 #endif
     }
 }
 
+/* BV4 (s, B stored K x N, BN 64, 128 or 256, BK >= 16, 16 vectors of B a work-item or more): a
+ * work-item's vectors of B come four at a time, 4g .. 4g + 3 holding the slots t = 0 .. 3 of
+ * the same core-matrix rows, so that store_b writes each part of B 16 bytes at a time, at
+ * constant offsets, where without it every element is a 4-byte store with its own address. Where
+ * B^T is stored N x K the four vectors are four 16-byte pieces of one row of B^T, 32 bytes apart,
+ * and the warps' loads then touch four times the lines: measured 14% slower there, so not
+ * (bench/notes/thin.md#thin-bv4). */
+#if !W16 && !STAGES && !GB_TRANS_B && LB % 16 == 0 && BK >= 16 && BN != 192
+#define BV4 1
+#else
+#define BV4 0
+#endif
+
 /* This work-item's share of a step of B (its 16-byte vectors l * NT + tid). Where B^T is
  * stored N x K, vectors run along K, 8 rows of BK per warp: the lanes' k-quads are the slots t
- * of one core-matrix row, the 8 rows its 8 rows, so a warp's stores fill 32 banks. Where B is
- * stored K x N, vectors run along N, at fixed k: a warp takes 8 vectors (32 columns, one
- * 128-byte line) at each of 4 k that differ in slot t (k = t JA + j), so that t, n % 8 and,
- * with PADS = 1, n / 8 spread its stores over the banks (bench/notes/wgmma.md#wgmma-first). */
+ * of one core-matrix row, the 8 rows its 8 rows, so that a warp's stores fill 32 banks. Where B
+ * is stored K x N, vectors run along N, at fixed k: a warp takes 8 vectors (32 columns, one
+ * 128-byte line) at each of 4 k that differ in slot t (k = t JA + j), so that t, n % 8 and, with
+ * PADS = 1, n / 8 spread its stores over the banks (bench/notes/wgmma.md#wgmma-first).
+ * With BV4 (B K x N), vector l = 4g + t is at k = t JA + j: the work-items' vectors at one l are
+ * whole rows of B's step (a warp 512 contiguous bytes at BN 128), tid % (BN / 4) the column quad,
+ * g and tid / (BN / 4) the j; at PADS 1 the 16-byte stores of 8 lanes (8 column quads: both
+ * halves of 4 groups of 8 rows, SBO apart) cover the 32 banks. */
 XW_INLINE void b_pos(const int l, const int tid, uint *n, uint *k)
 {
+#if BV4
+    const uint g = (uint)l / 4, t = (uint)l % 4;
+    *n = 4 * ((uint)tid % (BN / 4));
+    *k = t * JA + g * (4 * NT / BN) + (uint)tid / (BN / 4);
+#else
     const uint v = (uint)(l * NT + tid);
 #if GB_TRANS_B
     *n = v / (BK / 4);
@@ -457,6 +503,7 @@ XW_INLINE void b_pos(const int l, const int tid, uint *n, uint *k)
     const uint r = v / 32;
     *k = (v % 4) * JA + r % JA;
     *n = 4 * ((r / JA) * 8 + (v / 4) % 8);
+#endif
 #endif
 }
 
@@ -544,13 +591,14 @@ XW_INLINE void copies_commit(void)
 #endif
 #define RING_SLOT (LB / 4 * NT) /* vectors of a slot of the ring: a step of B */
 /* Where vector l of work-item tid lies in a slot. B stored N x K: the work-item's own place,
- * a warp's 32 vectors 512 contiguous bytes of 4 rows of B's. Stored K x N, a warp's vectors are 4
+ * a warp's 32 vectors 512 contiguous bytes of 4 rows of B's; so with BV4, whose warps read B's
+ * rows whole. Stored K x N without BV4, a warp's vectors are 4
  * k of 8 vectors each (b_pos): each k's 128 bytes placed in one 128-byte line, rotated by 2 k
  * vectors, so that the copies pair one line of B with one line of local memory (a wavefront
  * each, bench/notes/wgmma.md#wgmma-zfill) and 8 work-items' reads cover the 32 banks. */
 XW_INLINE int ring_at(const int l, const int tid)
 {
-#if GB_TRANS_B
+#if GB_TRANS_B || BV4
     return l * NT + tid;
 #else
     const int lane = tid & 31, kq = lane & 3;
@@ -590,6 +638,50 @@ XW_INLINE void ring_fill(local EV(4) *slot, global const elem *B, const int ldb,
  * BMAT on), in h and b as they are. */
 XW_INLINE void store_b(local elem *b, const int tid, const EV(4) *x)
 {
+#if KNAT
+    /* A vector is 4 consecutive k of one row of B^T: one core-matrix row's 4 slots. */
+#pragma unroll
+    for (int l = 0; l < LB / 4; l++) {
+        uint n, k;
+        b_pos(l, tid, &n, &k);
+        elem e[4];
+        vstore4(x[l], 0, e);
+        uint big[4], small[4];
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            split(e[i], &big[i], &small[i]);
+        local elem *at = b + b_at(n, k);
+        *(local uint4 *)at = vload4(0, big);
+#if TERMS == 3
+        *(local uint4 *)(at + BMAT) = vload4(0, small);
+#endif
+    }
+#elif BV4
+    /* Element i of vectors 4g .. 4g + 3 is the 4 slots of column n + i's core-matrix row, EPC
+     * elements after column n's. */
+#pragma unroll
+    for (int g = 0; g < LB / 16; g++) {
+        uint n, k;
+        b_pos(4 * g, tid, &n, &k);
+        local elem *row = b + b_at(n, k);
+        elem e[4][4];
+#pragma unroll
+        for (int t = 0; t < 4; t++)
+            vstore4(x[4 * g + t], 0, e[t]);
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            uint big[4], small[4];
+#pragma unroll
+            for (int t = 0; t < 4; t++)
+                split(e[t][i], &big[t], &small[t]);
+            local elem *at = row + i * EPC;
+            *(local uint4 *)at = vload4(0, big);
+#if TERMS == 3
+            *(local uint4 *)(at + BMAT) = vload4(0, small);
+#endif
+        }
+    }
+#else
 #pragma unroll
     for (int l = 0; l < LB / 4; l++) {
         uint n, k;
@@ -615,6 +707,7 @@ XW_INLINE void store_b(local elem *b, const int tid, const EV(4) *x)
 #endif
         }
     }
+#endif
 }
 
 /* The tile of C at walk position at (of ceil(M / BM) x ceil(N / BN)): its origin (m0, n0), this
@@ -811,14 +904,14 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
         copies_commit();
     }
 #endif
-    load_a(A, lda, M, K, row, k0 + t * JA, checked, a_vec, xa);
+    load_a(A, lda, M, K, row, k0 + A_K0(t), checked, a_vec, xa);
     load_b(B, ldb, N, K, n0, k0, checked, b_vec, tid, xb);
     store_b(cur, tid, xb);
 #if PREFETCH == 2
     elem ya[2][JA]; /* the next step's A */
     if (steps > 1) {
         checked = edge || k0 + 2 * BK > K;
-        load_a(A, lda, M, K, row, k0 + BK + t * JA, checked, a_vec, ya);
+        load_a(A, lda, M, K, row, k0 + BK + A_K0(t), checked, a_vec, ya);
         load_b(B, ldb, N, K, n0, k0 + BK, checked, b_vec, tid, xb);
     }
 #endif
@@ -878,13 +971,13 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
             if (s + 2 < steps) {
                 const int k2 = k0 + (s + 2) * BK;
                 checked = edge || k2 + BK > K;
-                load_a(A, lda, M, K, row, k2 + t * JA, checked, a_vec, ya);
+                load_a(A, lda, M, K, row, k2 + A_K0(t), checked, a_vec, ya);
                 load_b(B, ldb, N, K, n0, k2, checked, b_vec, tid, xb);
             }
 #else
             const int k1 = k0 + (s + 1) * BK;
             checked = edge || k1 + BK > K;
-            load_a(A, lda, M, K, row, k1 + t * JA, checked, a_vec, xa);
+            load_a(A, lda, M, K, row, k1 + A_K0(t), checked, a_vec, xa);
 #if BRING
             /* Step s + 1's share, copied BRING steps ago, out of its slot; the slot refilled
              * with step s + 1 + BRING's. */

@@ -12,7 +12,8 @@
 # pieces and the grid's need); exact integer data with plain TF32 (TERMS=1). And that the checks
 # can fail: TERMS=1 on real data is caught as not faithful; a copy that reads B's slots in the
 # wrong order fails the bound, and so does one that writes a split tile's piece over another's,
-# and one that reads B's ring (BRING) a slot off;
+# one that reads B's ring (BRING) a slot off, one that stores BV4's columns in reverse and one
+# that reads A in the wrong k order for KNAT;
 # without EMU off sm_90 the family is refused in one line, as is a K below its constraint.
 # hgemm_wgmma, the same source in h and b (wgmma .f16/.bf16 .m64nNk16 on the stored bits): the
 # layouts, tile widths, K steps and accumulations, offsets and odd leading dimensions, split-K in
@@ -78,6 +79,15 @@ check_run --param WGM=1 --param BN=128 --param BK=32 --param KACC=16 --param RUN
     --param BRING=1 --transB T -M 70 -N 130 -K 600 $ab
 check_run $small --param BRING=3 --param SPLITK=3 --param KACC=2 --param RUNSUM=1 --transA T \
     -M 70 -N 65 -K 1030 --ldb 1031 --offb 3 $ab
+# B stored 16 bytes at a time: K x N four vectors a group (BV4, 16 vectors a work-item or more:
+# BN 64 at BK 32, BN 128 at BK 16) in NN and TN, with the ring and split-K; row-TT in the MMA's
+# own k order (KNAT), at PADL 0, which it takes as 1.
+check_run --param WGM=1 --param BN=64 --param BK=32 --param BRING=2 -M 70 -N 130 -K 300 \
+    --ldb 132 --offb 4 $ab
+check_run --param WGM=1 --param BN=128 --param BK=16 --param SPLITK=3 --transA T -M 70 -N 130 \
+    -K 1030 $ab
+check_run --param WGM=2 --param BN=64 --param BK=32 --param PADL=0 --param BRING=1 --transA T \
+    --transB T -M 130 -N 70 -K 300 $ab
 # Rows of B off 16 bytes where M repays a copy (M >= 1024): B copied to aligned rows first.
 run_rows "^$fam .* faithful +pass .*repack" $emu $small --param BRING=2 -M 1030 -N 9 -K 100 $ab
 # 3. Leading dimensions and offsets: padded and aligned (vector loads), odd (scalar loads).
@@ -121,6 +131,25 @@ else
         bad "B's ring read at the wrong slot was not caught (exit $rc): $(printf '%s\n' "$out" |
             tail -2)"
     fi
+    # BV4's four columns of a group stored in reverse order, and KNAT's A read 1 apart (the
+    # other order's) where B is in the MMA's own: each caught.
+    for m in "bv4|s/local elem \*at = row + i \* EPC;/local elem *at = row + (3 - i) * EPC;/|--param BK=32" \
+        "knat|s/#define AK 4 /#define AK 1 /|--transA T --transB T"; do
+        name=${m%%|*} rest=${m#*|}
+        expr=${rest%%|*} opts=${rest#*|}
+        mkdir "$tmp/$name" && cp "$tmp/broken/${fam}_broken.json" "$tmp/$name/" &&
+            sed "$expr" "$kernels/wgmma.cl" >"$tmp/$name/wgmma.cl"
+        if cmp -s "$kernels/wgmma.cl" "$tmp/$name/wgmma.cl"; then
+            bad "could not make the $name copy; update its sed"
+            continue
+        fi
+        out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/$name" -k ${fam}_broken --param EMU=1 \
+            $small $opts -M 64 -N 64 -K 64 2>&1)
+        rc=$?
+        if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
+            bad "the $name copy was not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
+        fi
+    done
     # The second piece of a split tile written over the first's sums (a copy of its own: the
     # copy above serves hgemm_wgmma's check too).
     mkdir "$tmp/split" && cp "$tmp/broken/${fam}_broken.json" "$tmp/split/" &&
