@@ -77,9 +77,6 @@
 #ifndef BRING
 #define BRING 0 /* 1..3: B copied by cp.async into a ring of BRING steps, that many steps ahead */
 #endif
-#ifndef ARING
-#define ARING 0 /* 1: with BRING, A's share copied into a ring of its own in the same copy groups */
-#endif
 #ifndef GROUPM
 #define GROUPM 8
 #endif
@@ -635,50 +632,6 @@ XW_INLINE void ring_fill(local EV(4) *slot, global const elem *B, const int ldb,
         *dst = load_bv(B, ldb, N, K, n0, k0, checked, vec, l, tid);
     }
 }
-
-/* ARING (row-NN and row-NT, BK >= 16): this lane's elements of a step of A, load_a's two rows of
- * JA, copied into a slot of a ring of A's own (JA / 4 16-byte copies a row) in the copy group of
- * the same step of B, so that BRING steps of A are in flight too where A is the operand that
- * streams (a C of few columns); rows off 16 bytes or crossing A's edge are loaded and stored. A
- * lane reads back only its own copies, after the wait B's need (bench/notes/thin.md#thin-aring). */
-#if ARING && !GB_TRANS_A && BK >= 16
-#define A_RING 1
-#define A_SLOT (NT * JA / 2) /* 16-byte vectors of a slot: a step of A */
-XW_INLINE void aring_fill(local EV(4) *slot, global const elem *A, const int lda, const int M,
-                          const int K, const int row, const int k, const bool checked,
-                          const bool vec, const int tid)
-{
-#if GB_NVIDIA && !EMU
-    if (!checked && vec) {
-#pragma unroll
-        for (int h = 0; h < 2; h++)
-#pragma unroll
-            for (int c = 0; c < JA / 4; c++)
-                GB_CP16_WHOLE(SMEM(slot + (h * (JA / 4) + c) * NT + tid, 0),
-                              A + (row + 8 * h) * lda + k + 4 * c);
-        return;
-    }
-#endif
-    elem x[2][JA];
-    load_a(A, lda, M, K, row, k, checked, vec, x);
-#pragma unroll
-    for (int h = 0; h < 2; h++)
-#pragma unroll
-        for (int c = 0; c < JA / 4; c++)
-            slot[(h * (JA / 4) + c) * NT + tid] = vload4(c, x[h]);
-}
-XW_INLINE void aring_read(const local EV(4) *slot, const int tid, elem x[2][JA])
-{
-#pragma unroll
-    for (int h = 0; h < 2; h++)
-#pragma unroll
-        for (int c = 0; c < JA / 4; c++)
-            vstore4(slot[(h * (JA / 4) + c) * NT + tid], c, x[h]);
-}
-#endif
-#endif
-#ifndef A_RING
-#define A_RING 0
 #endif
 
 /* The staged vectors into local memory: in s split into the two parts of B (big at b, small
@@ -915,9 +868,6 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
     RUNS_DECL
 #if BRING
     local EV(4) ring[BRING * RING_SLOT]; /* slot (s - 1) % BRING: step s's share of B */
-#if A_RING
-    local EV(4) aring[BRING * A_SLOT]; /* and of A */
-#endif
 #endif
 #if EMU
     local uint emu[NT * 4];
@@ -948,14 +898,9 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
     /* Steps 1 .. BRING into the ring, one copy group each (empty past the piece's steps). */
     for (int r = 0; r < BRING; r++) {
         const int k = k0 + (r + 1) * BK;
-        if (r + 1 < steps) {
+        if (r + 1 < steps)
             ring_fill(ring + r * RING_SLOT, B, ldb, N, K, n0, k, edge || k + BK > K, b_vec,
                       tid);
-#if A_RING
-            aring_fill(aring + r * A_SLOT, A, lda, M, K, row, k + A_K0(t), edge || k + BK > K,
-                       a_vec, tid);
-#endif
-        }
         copies_commit();
     }
 #endif
@@ -1032,30 +977,19 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #else
             const int k1 = k0 + (s + 1) * BK;
             checked = edge || k1 + BK > K;
-#if !A_RING
             load_a(A, lda, M, K, row, k1 + A_K0(t), checked, a_vec, xa);
-#endif
 #if BRING
             /* Step s + 1's share, copied BRING steps ago, out of its slot; the slot refilled
              * with step s + 1 + BRING's. */
             local EV(4) *slot = ring + s % BRING * RING_SLOT;
             COPIES_WAIT();
-#if A_RING
-            local EV(4) *aslot = aring + s % BRING * A_SLOT;
-            aring_read(aslot, tid, xa);
-#endif
 #pragma unroll
             for (int l = 0; l < LB / 4; l++)
                 xb[l] = slot[ring_at(l, tid)];
             store_b(nxt, tid, xb);
             const int kr = k1 + BRING * BK;
-            if (s + 1 + BRING < steps) {
+            if (s + 1 + BRING < steps)
                 ring_fill(slot, B, ldb, N, K, n0, kr, edge || kr + BK > K, b_vec, tid);
-#if A_RING
-                aring_fill(aslot, A, lda, M, K, row, kr + A_K0(t), edge || kr + BK > K, a_vec,
-                           tid);
-#endif
-            }
             copies_commit();
 #else
             load_b(B, ldb, N, K, n0, k1, checked, b_vec, tid, xb);

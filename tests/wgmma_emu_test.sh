@@ -8,12 +8,12 @@
 # (bench/wgmma.sh validates it there). Checked at tile-straddling sizes with alpha, beta other
 # than 1, 0: the four row-major layouts and a column-major one, each tile width, K step and
 # accumulation (running sums in registers or local memory), padded and odd leading dimensions
-# and offsets, both prefetch depths, B (and A) through rings of asynchronous copies, split-K (given
+# and offsets, both prefetch depths, B through the ring of asynchronous copies, split-K (given
 # pieces and the grid's need); exact integer data with plain TF32 (TERMS=1). And that the checks
 # can fail: TERMS=1 on real data is caught as not faithful; a copy that reads B's slots in the
 # wrong order fails the bound, and so does one that writes a split tile's piece over another's,
-# one that reads B's ring (BRING) a slot off, one that stores BV4's columns in reverse, one that
-# reads A in the wrong k order for KNAT and one that reads A's ring (ARING) a slot off;
+# one that reads B's ring (BRING) a slot off, one that stores BV4's columns in reverse and one
+# that reads A in the wrong k order for KNAT;
 # without EMU off sm_90 the family is refused in one line, as is a K below its constraint.
 # hgemm_wgmma, the same source in h and b (wgmma .f16/.bf16 .m64nNk16 on the stored bits): the
 # layouts, tile widths, K steps and accumulations, offsets and odd leading dimensions, split-K in
@@ -88,13 +88,6 @@ check_run --param WGM=1 --param BN=128 --param BK=16 --param SPLITK=3 --transA T
     -K 1030 $ab
 check_run --param WGM=2 --param BN=64 --param BK=32 --param PADL=0 --param BRING=1 --transA T \
     --transB T -M 130 -N 70 -K 300 $ab
-# A through a ring of its own (ARING) with B's: NN with edges and the grid's split, NT with A's
-# rows off 16 bytes (loaded and stored), TN (where it does nothing).
-check_run --param WGM=1 --param BN=64 --param BK=32 --param BRING=2 --param ARING=1 \
-    --param SPLITK=0 -M 133 -N 70 -K 2100 $ab
-check_run --param WGM=2 --param BN=64 --param BRING=3 --param ARING=1 --transB T -M 133 -N 70 \
-    -K 300 --lda 303 --offa 1 $ab
-check_run $small --param BRING=1 --param ARING=1 --transA T -M 70 -N 65 -K 200 $ab
 # Rows of B off 16 bytes where M repays a copy (M >= 1024): B copied to aligned rows first.
 run_rows "^$fam .* faithful +pass .*repack" $emu $small --param BRING=2 -M 1030 -N 9 -K 100 $ab
 # 3. Leading dimensions and offsets: padded and aligned (vector loads), odd (scalar loads).
@@ -138,11 +131,10 @@ else
         bad "B's ring read at the wrong slot was not caught (exit $rc): $(printf '%s\n' "$out" |
             tail -2)"
     fi
-    # BV4's four columns of a group stored in reverse order, KNAT's A read 1 apart (the other
-    # order's) where B is in the MMA's own, and A's ring (ARING) read a slot off: each caught.
+    # BV4's four columns of a group stored in reverse order, and KNAT's A read 1 apart (the
+    # other order's) where B is in the MMA's own: each caught.
     for m in "bv4|s/local elem \*at = row + i \* EPC;/local elem *at = row + (3 - i) * EPC;/|--param BK=32" \
-        "knat|s/#define AK 4 /#define AK 1 /|--transA T --transB T" \
-        "aring|s/aring + s % BRING \* A_SLOT/aring + (s + 1) % BRING * A_SLOT/|--param BK=32 --param BRING=2 --param ARING=1 -K 300"; do
+        "knat|s/#define AK 4 /#define AK 1 /|--transA T --transB T"; do
         name=${m%%|*} rest=${m#*|}
         expr=${rest%%|*} opts=${rest#*|}
         mkdir "$tmp/$name" && cp "$tmp/broken/${fam}_broken.json" "$tmp/$name/" &&
@@ -152,7 +144,7 @@ else
             continue
         fi
         out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/$name" -k ${fam}_broken --param EMU=1 \
-            $small -M 64 -N 64 -K 64 $opts 2>&1)
+            $small $opts -M 64 -N 64 -K 64 2>&1)
         rc=$?
         if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
             bad "the $name copy was not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"

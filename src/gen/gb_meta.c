@@ -844,7 +844,7 @@ static gb_preset_t f24_presets[] = {
     {"sgemm_3xtf32_nn_64x128", "the family default's 64 x 128 tile, 32-deep K steps, keeping K-contiguous operands so (KCONT=1), K split by the grid's need: for a C of at most 64 rows, whose tiles are one row (under 1M, Y staged from B; bench/notes/complex.md#complex-y-where)", 1u, 15, f24_s1_names, f24_s1_values},
 };
 static char *f25_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
-static char *f25_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "RUNSUM == 0 || KACC > 0", "BRING == 0 || PREFETCH == 1", "ARING == 0 || (BRING > 0 && BK >= 16)", "K >= 48"};
+static char *f25_constraints[] = {"(BN * BK) % (512 * WGM) == 0", "KACC == 0 || BN <= 128", "RUNSUM == 0 || KACC > 0", "BRING == 0 || PREFETCH == 1", "K >= 48"};
 static char *f25_let_names[] = {"T", "P", "PS", "D"};
 static char *f25_let_exprs[] = {"ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(max(1, 256 / (WGM * BN)) * CUS / T, K / 1024), 32))", "P", "(P == 1) * T"};
 static long f25_p0_values[] = {64, 128, 256};
@@ -857,11 +857,10 @@ static long f25_p6_values[] = {0, 1, 2};
 static long f25_p7_values[] = {0, 1, 2};
 static long f25_p8_values[] = {1, 2};
 static long f25_p9_values[] = {0, 1, 2, 3};
-static long f25_p10_values[] = {0, 1};
-static long f25_p11_values[] = {1, 2, 4, 8, 16};
-static long f25_p12_values[] = {0, 1, 2};
-static long f25_p13_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
-static long f25_p14_values[] = {0, 1};
+static long f25_p10_values[] = {1, 2, 4, 8, 16};
+static long f25_p11_values[] = {0, 1, 2};
+static long f25_p12_values[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+static long f25_p13_values[] = {0, 1};
 static gb_param_t f25_params[] = {
     {"BN", "columns of the tile: the N of every wgmma.m64nNk8", 128L, f25_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WGM", "warp groups along M, 64 rows each: the tile has 64*WGM rows", 2L, f25_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -873,11 +872,10 @@ static gb_param_t f25_params[] = {
     {"PADS", "16-byte units after each 8-row group of B in local memory (the descriptor's SBO): 1 spreads the stores of a B stored K x N over every bank", 1L, f25_p7_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"PREFETCH", "steps ahead that A and B are loaded: 1, stored into local memory as soon as they arrive (the store waits for the load); 2, loaded a step earlier (more registers)", 1L, f25_p8_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"BRING", "0: each step's B loaded into registers during the step before its MMAs and stored into local memory as it arrives (one step of B in flight); 1-3: B copied by 16-byte cp.async into a ring of BRING steps in local memory (BRING * BN * BK * 4 bytes), BRING steps ahead, then split from there into the MMA's layout, so that BRING steps of B are in flight with no registers holding them (bench/notes/thin.md#thin-bring); with PREFETCH 1. Rows of B off 16 bytes (its leading dimension or offset not a multiple of 4) are copied by loads and stores, at two thirds of the rate on the H200 (4097^3: 36.1 against 56.0 TFLOP/s with BRING 0), so where M >= 1024, which repays it, the route first copies B to rows of a multiple of 4 (bench/notes/wgmma.md#wgmma-bring-entries)", 0L, f25_p9_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"ARING", "with BRING > 0 in row-NN and row-NT at BK 16 or 32: 1, A's share copied into a ring of its own (BRING * 64 WGM * BK * 4 bytes) in the same copy groups as B's, BRING steps ahead, and read back into registers when its step is due, where 0 loads it into registers a step ahead; for a C of few columns, where A is the operand that streams (bench/notes/thin.md#thin-aring)", 0L, f25_p10_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f25_p11_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f25_p12_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its FP32 sums to the workspace, which a second kernel (wgmma_sum) adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, where the tiles (the let T) give the device fewer work-groups than its compute units hold and K is long (P = G * CUS / T rounded down, pieces of at least 1024 k, at most 32), G = 256 / (WGM * BN) the work-groups an SM holds (their two sets of sums take half its registers: one for 128 x 128, two for 128 x 64 and 64 x 128), so that the pieces run in one wave (bench/notes/wgmma.md#wgmma-split-fill)", 1L, f25_p13_values, 11, 1L, 1073741824L, 0, 0u, 1, 0L},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors, so that devices without it can validate the fragments, the descriptors and the split (testing only, slow); the program is then plain OpenCL C", 0L, f25_p14_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 8L, f25_p10_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f25_p11_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SPLITK", "split-K: every tile's K is cut into P = min(SPLITK, K / 256) pieces run by P work-groups, each writing its FP32 sums to the workspace, which a second kernel (wgmma_sum) adds in a fixed order (for large K with few tiles); 1: off; 0: the pieces the shape needs, where the tiles (the let T) give the device fewer work-groups than its compute units hold and K is long (P = G * CUS / T rounded down, pieces of at least 1024 k, at most 32), G = 256 / (WGM * BN) the work-groups an SM holds (their two sets of sums take half its registers: one for 128 x 128, two for 128 x 64 and 64 x 128), so that the pieces run in one wave (bench/notes/wgmma.md#wgmma-split-fill)", 1L, f25_p12_values, 11, 1L, 1073741824L, 0, 0u, 1, 0L},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors, so that devices without it can validate the fragments, the descriptors and the split (testing only, slow); the program is then plain OpenCL C", 0L, f25_p13_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
 };
 static char *f25_s0_names[] = {"BN", "WGM", "BK", "TERMS", "KACC", "PADL", "PADS", "PREFETCH", "GROUPM", "EDGES"};
 static long f25_s0_values[] = {128, 2, 16, 3, 8, 0, 1, 1, 8, 1};
@@ -1301,7 +1299,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "f1906b2867559285c07ae66a8a36eaab4d39cfe2320c220f66471ffd1f63187a",
+    .program_digest = "bb4486d7ca492e766e9361d8fa2cd7b3af3c4c3eb1c3cf3861c3e9595fb189fe",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1338,7 +1336,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_mn.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "f1906b2867559285c07ae66a8a36eaab4d39cfe2320c220f66471ffd1f63187a",
+    .program_digest = "bb4486d7ca492e766e9361d8fa2cd7b3af3c4c3eb1c3cf3861c3e9595fb189fe",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1377,7 +1375,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "f1906b2867559285c07ae66a8a36eaab4d39cfe2320c220f66471ffd1f63187a",
+    .program_digest = "bb4486d7ca492e766e9361d8fa2cd7b3af3c4c3eb1c3cf3861c3e9595fb189fe",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1864,7 +1862,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "f1906b2867559285c07ae66a8a36eaab4d39cfe2320c220f66471ffd1f63187a",
+    .program_digest = "bb4486d7ca492e766e9361d8fa2cd7b3af3c4c3eb1c3cf3861c3e9595fb189fe",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1883,8 +1881,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "4 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N) + (PS > 1) * 4 * PS * M * N",
     .traffic[1] = "4 * M * N + (PS > 1) * 4 * PS * M * N",
     .precisions = 1u, .layouts = 15u,
-    .nargs = 17, .nconstraints = 6, .nextensions = 0, .nlets = 4,
-    .nparams = 15, .npresets = 7,
+    .nargs = 17, .nconstraints = 5, .nextensions = 0, .nlets = 4,
+    .nparams = 14, .npresets = 7,
     .args = f25_args,
     .constraints = f25_constraints,
     .let_names = f25_let_names,
