@@ -634,6 +634,22 @@ XW_INLINE void ring_fill(local EV(4) *slot, global const elem *B, const int ldb,
 }
 #endif
 
+#if KNAT || BV4
+/* One core-matrix row of B, the four slots e[0], e[s], e[2s], e[3s], split and stored 16 bytes at
+ * a time: the big parts at at, the small BMAT on. */
+XW_INLINE void store_row4(local elem *at, const elem *e, const int s)
+{
+    uint big[4], small[4];
+#pragma unroll
+    for (int t = 0; t < 4; t++)
+        split(e[t * s], &big[t], &small[t]);
+    *(local uint4 *)at = vload4(0, big);
+#if TERMS == 3
+    *(local uint4 *)(at + BMAT) = vload4(0, small);
+#endif
+}
+#endif
+
 /* The staged vectors into local memory: in s split into the two parts of B (big at b, small
  * BMAT on), in h and b as they are. */
 XW_INLINE void store_b(local elem *b, const int tid, const EV(4) *x)
@@ -646,15 +662,7 @@ XW_INLINE void store_b(local elem *b, const int tid, const EV(4) *x)
         b_pos(l, tid, &n, &k);
         elem e[4];
         vstore4(x[l], 0, e);
-        uint big[4], small[4];
-#pragma unroll
-        for (int i = 0; i < 4; i++)
-            split(e[i], &big[i], &small[i]);
-        local elem *at = b + b_at(n, k);
-        *(local uint4 *)at = vload4(0, big);
-#if TERMS == 3
-        *(local uint4 *)(at + BMAT) = vload4(0, small);
-#endif
+        store_row4(b + b_at(n, k), e, 1);
     }
 #elif BV4
     /* Element i of vectors 4g .. 4g + 3 is the 4 slots of column n + i's core-matrix row, EPC
@@ -664,22 +672,13 @@ XW_INLINE void store_b(local elem *b, const int tid, const EV(4) *x)
         uint n, k;
         b_pos(4 * g, tid, &n, &k);
         local elem *row = b + b_at(n, k);
-        elem e[4][4];
+        elem e[16]; /* e[4t + i]: element i of vector 4g + t */
 #pragma unroll
         for (int t = 0; t < 4; t++)
-            vstore4(x[4 * g + t], 0, e[t]);
+            vstore4(x[4 * g + t], t, e);
 #pragma unroll
-        for (int i = 0; i < 4; i++) {
-            uint big[4], small[4];
-#pragma unroll
-            for (int t = 0; t < 4; t++)
-                split(e[t][i], &big[t], &small[t]);
-            local elem *at = row + i * EPC;
-            *(local uint4 *)at = vload4(0, big);
-#if TERMS == 3
-            *(local uint4 *)(at + BMAT) = vload4(0, small);
-#endif
-        }
+        for (int i = 0; i < 4; i++)
+            store_row4(row + i * EPC, e + i, 4);
     }
 #else
 #pragma unroll

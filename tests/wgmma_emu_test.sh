@@ -133,7 +133,7 @@ else
     fi
     # BV4's four columns of a group stored in reverse order, and KNAT's A read 1 apart (the
     # other order's) where B is in the MMA's own: each caught.
-    for m in "bv4|s/local elem \*at = row + i \* EPC;/local elem *at = row + (3 - i) * EPC;/|--param BK=32" \
+    for m in "bv4|s/store_row4(row + i \* EPC, /store_row4(row + (3 - i) * EPC, /|--param BK=32" \
         "knat|s/#define AK 4 /#define AK 1 /|--transA T --transB T"; do
         name=${m%%|*} rest=${m#*|}
         expr=${rest%%|*} opts=${rest#*|}
