@@ -654,17 +654,7 @@ XW_INLINE void store_row4(local elem *at, const elem *e, const int s)
  * BMAT on), in h and b as they are. */
 XW_INLINE void store_b(local elem *b, const int tid, const EV(4) *x)
 {
-#if KNAT
-    /* A vector is 4 consecutive k of one row of B^T: one core-matrix row's 4 slots. */
-#pragma unroll
-    for (int l = 0; l < LB / 4; l++) {
-        uint n, k;
-        b_pos(l, tid, &n, &k);
-        elem e[4];
-        vstore4(x[l], 0, e);
-        store_row4(b + b_at(n, k), e, 1);
-    }
-#elif BV4
+#if BV4
     /* Element i of vectors 4g .. 4g + 3 is the 4 slots of column n + i's core-matrix row, EPC
      * elements after column n's. */
 #pragma unroll
@@ -687,6 +677,10 @@ XW_INLINE void store_b(local elem *b, const int tid, const EV(4) *x)
         b_pos(l, tid, &n, &k);
         elem e[4];
         vstore4(x[l], 0, e);
+#if KNAT
+        /* 4 consecutive k of one row of B^T: one core-matrix row's 4 slots. */
+        store_row4(b + b_at(n, k), e, 1);
+#else
 #pragma unroll
         for (int i = 0; i < 4; i++) {
 #if GB_TRANS_B
@@ -705,6 +699,7 @@ XW_INLINE void store_b(local elem *b, const int tid, const EV(4) *x)
 #endif
 #endif
         }
+#endif
     }
 #endif
 }
