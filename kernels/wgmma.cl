@@ -439,8 +439,9 @@ XW_INLINE void emu_wgmma_ss(float *d, const ulong da, const ulong db, const int 
 #endif
 
 /* This lane's elements of a step of A: rows row and row + 8 ... x[h][j] = A(row + 8h, k + AK j),
- * k the step's first k plus A_K0(t), t the lane's place in its quad; zeros outside the matrix
- * where checked. vec: a row's JA elements are one aligned vector (AK 1). */
+ * k the step's first k plus A_K0(t), t the lane's place in its quad (AK is 1 unless A^T is stored
+ * K x M); zeros outside the matrix where checked. vec: a row's JA elements are one aligned
+ * vector. */
 XW_INLINE void load_a(global const elem *A, const int lda, const int M, const int K,
                       const int row, const int k, const bool checked, const bool vec,
                       elem x[2][JA])
@@ -454,12 +455,12 @@ XW_INLINE void load_a(global const elem *A, const int lda, const int M, const in
         for (int j = 0; j < JA; j++)
             x[h][j] = !checked || (r < M && k + AK * j < K) ? A[(k + AK * j) * lda + r] : (elem)0;
 #else
-        if (!checked && vec && AK == 1) {
+        if (!checked && vec) {
             VSTORE(JA)(*(global const EV(JA) *)(A + r * lda + k), 0, x[h]);
         } else {
 #pragma unroll
             for (int j = 0; j < JA; j++)
-                x[h][j] = !checked || (r < M && k + AK * j < K) ? A[r * lda + k + AK * j] : (elem)0;
+                x[h][j] = !checked || (r < M && k + j < K) ? A[r * lda + k + j] : (elem)0;
         }
 #endif
     }
