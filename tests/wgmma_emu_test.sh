@@ -104,6 +104,31 @@ out=$("$gb" run -i 1 --warmup 0 $emu $small --param TERMS=1 -M 64 -N 64 -K 512 2
 rc=$?
 if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^$fam .*not faithful"; then ok; else
     bad "plain TF32 was not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"; fi
+# caught SED WHAT ARGS...: fam with wgmma.cl changed by SED (a fault, WHAT) fails the bound when
+# run with ARGS under the emulation: the copy in a folder of its own beside the families' JSON
+# copies in $tmp/broken (whose wgmma.cl, B's slots out of order, hgemm_wgmma's check uses too),
+# in fam's precision and native layout (hgemm_wgmma_nt: h, B^T stored N x K; hgemm_wgmma_mn: h).
+caught() {
+    mkdir -p "$tmp/caught" && cp "$tmp/broken/"*.json "$tmp/caught/" &&
+        sed "$1" "$kernels/wgmma.cl" >"$tmp/caught/wgmma.cl"
+    what=$2
+    shift 2
+    if cmp -s "$kernels/wgmma.cl" "$tmp/caught/wgmma.cl"; then
+        bad "could not make the copy with $what; update its sed"
+        return
+    fi
+    case $fam in
+    hgemm_wgmma_nt) native="--precision h --transB T" ;;
+    hgemm_wgmma_mn) native="--precision h" ;;
+    *) native= ;;
+    esac
+    out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/caught" -k ${fam}_broken --param EMU=1 \
+        $native "$@" 2>&1)
+    rc=$?
+    if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
+        bad "$fam: $what was not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
+    fi
+}
 # A copy whose B slots are stored one place off within a core-matrix row fails the bound.
 mkdir "$tmp/broken" || exit 1
 sed -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_broken\"/" \
@@ -120,48 +145,17 @@ else
     if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
         bad "B's slots out of order were not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
     fi
-    # B's ring read at the wrong slot (the step after the one due).
-    mkdir "$tmp/ring" && cp "$tmp/broken/${fam}_broken.json" "$tmp/ring/" &&
-        sed 's|ring + s % BRING \* |ring + (s + 1) % BRING * |' "$kernels/wgmma.cl" \
-            >"$tmp/ring/wgmma.cl"
-    out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/ring" -k ${fam}_broken --param EMU=1 \
-        $small --param BRING=2 -M 64 -N 64 -K 300 2>&1)
-    rc=$?
-    if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
-        bad "B's ring read at the wrong slot was not caught (exit $rc): $(printf '%s\n' "$out" |
-            tail -2)"
-    fi
-    # BV4's four columns of a group stored in reverse order, and KNAT's A read 1 apart (the
-    # other order's) where B is in the MMA's own: each caught.
-    for m in "bv4|s/store_row4(row + i \* EPC, /store_row4(row + (3 - i) * EPC, /|--param BK=32" \
-        "knat|s/#define AK 4 /#define AK 1 /|--transA T --transB T"; do
-        name=${m%%|*} rest=${m#*|}
-        expr=${rest%%|*} opts=${rest#*|}
-        mkdir "$tmp/$name" && cp "$tmp/broken/${fam}_broken.json" "$tmp/$name/" &&
-            sed "$expr" "$kernels/wgmma.cl" >"$tmp/$name/wgmma.cl"
-        if cmp -s "$kernels/wgmma.cl" "$tmp/$name/wgmma.cl"; then
-            bad "could not make the $name copy; update its sed"
-            continue
-        fi
-        out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/$name" -k ${fam}_broken --param EMU=1 \
-            $small $opts -M 64 -N 64 -K 64 2>&1)
-        rc=$?
-        if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
-            bad "the $name copy was not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
-        fi
-    done
-    # The second piece of a split tile written over the first's sums (a copy of its own: the
-    # copy above serves hgemm_wgmma's check too).
-    mkdir "$tmp/split" && cp "$tmp/broken/${fam}_broken.json" "$tmp/split/" &&
-        sed 's|WS + (size_t)slot \* (BM \* BN)|WS + (size_t)(slot / 2 * 2) * (BM * BN)|' \
-            "$kernels/wgmma.cl" >"$tmp/split/wgmma.cl"
-    out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/split" -k ${fam}_broken --param EMU=1 \
-        $small --param SPLITK=2 -M 64 -N 64 -K 600 2>&1)
-    rc=$?
-    if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
-        bad "a split-K piece written over another's was not caught (exit $rc): $(printf '%s\n' \
-            "$out" | tail -2)"
-    fi
+    # B's ring read at the wrong slot (the step after the one due); BV4's four columns of a
+    # group stored in reverse order; KNAT's A read 1 apart (the other order's) where B is in the
+    # MMA's own; the second piece of a split tile written over the first's sums.
+    caught 's|ring + s % BRING \* |ring + (s + 1) % BRING * |' "B's ring read at the wrong slot" \
+        $small --param BRING=2 -M 64 -N 64 -K 300
+    caught 's|store_row4(row + i \* EPC, |store_row4(row + (3 - i) * EPC, |' \
+        "BV4's columns stored in reverse" $small --param BK=32 -M 64 -N 64 -K 64
+    caught 's|#define AK 4 |#define AK 1 |' "KNAT's A read in the other k order" $small \
+        --transA T --transB T -M 64 -N 64 -K 64
+    caught 's|WS + (size_t)slot \* (BM \* BN)|WS + (size_t)(slot / 2 * 2) * (BM * BN)|' \
+        "a split-K piece written over another's" $small --param SPLITK=2 -M 64 -N 64 -K 600
 fi
 # 6. Refusals, one line each, exit 2: the PTX program off sm_90, and K below the constraint.
 out=$("$gb" run -i 1 -k $fam -M 64 -N 64 -K 64 2>&1)
@@ -306,25 +300,6 @@ for f in hgemm_wgmma_nt hgemm_wgmma_mn; do
         -e "s/\"\\([hb]gemm_wgmma_[mn][nt]_[0-9a-z_]*\\)\":/\"broken_\\1\":/" "$kernels/$f.json" \
         >"$tmp/broken/${f}_broken.json"
 done
-# caught SED WHAT ARGS...: fam (its native layout) with wgmma.cl changed by SED (a fault, WHAT)
-# fails the bound when run with ARGS under the emulation.
-caught() {
-    sed "$1" "$kernels/wgmma.cl" >"$tmp/broken/wgmma.cl"
-    what=$2
-    shift 2
-    if cmp -s "$kernels/wgmma.cl" "$tmp/broken/wgmma.cl"; then
-        bad "could not make the copy with $what; update its sed"
-        return
-    fi
-    native="--transB T"
-    [ "$fam" = hgemm_wgmma_mn ] && native=
-    out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/broken" -k ${fam}_broken --param EMU=1 \
-        --precision h $native "$@" 2>&1)
-    rc=$?
-    if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qE "^${fam}_broken .*FAIL: "; then ok; else
-        bad "$fam: $what was not caught (exit $rc): $(printf '%s\n' "$out" | tail -2)"
-    fi
-}
 # A's MMAs reading its two k-blocks of a step swapped (B's in order); the second piece of a split
 # tile written over the first's sums; chunks copied to their rows unswizzled where the
 # descriptors say swizzled.
