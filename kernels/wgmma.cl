@@ -824,10 +824,9 @@ XW_INLINE void sums_zero(float *acc)
 #define SUMS_FINAL(acc) (void)0
 #endif
 
-#if W16
-/* The lane's sums into C, each rounded once to the storage format: acc[4j + 2h + e] is
- * C[row + 8h][n0 + 8j + 2t + e]. */
-XW_INLINE void store_c16(global stored *C, const int offC, const int ldc, const int M, const int N,
+/* The lane's sums into C one element at a time, each rounded once to the storage format:
+ * acc[4j + 2h + e] is C[row + 8h][n0 + 8j + 2t + e]. */
+XW_INLINE void store_c_each(global stored *C, const int offC, const int ldc, const int M, const int N,
                          const int row, const int n0, const int t, const bool edge,
                          const float *acc, const float alpha, const float beta)
 {
@@ -842,7 +841,6 @@ XW_INLINE void store_c16(global stored *C, const int offC, const int ldc, const 
                     GB_UPDATE_AT(C, offC + r * ldc + col, acc[4 * j + 2 * h + e], alpha, beta);
             }
 }
-#endif
 
 #if !STAGES
 #if W16
@@ -1010,7 +1008,7 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
     }
     /* acc[4j + 2h + e] is C[row + 8h][n0 + 8j + 2t + e]. */
 #if W16
-    store_c16(C, offC, ldc, M, N, row, n0, t, edge, acc, alpha, beta);
+    store_c_each(C, offC, ldc, M, N, row, n0, t, edge, acc, alpha, beta);
 #else
     const bool fast = !edge && ldc % 2 == 0 && offC % 2 == 0;
 #pragma unroll
@@ -1061,9 +1059,18 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
  * (bench/notes/wgmma.md#wgmma-zfill), so the metadata asks for at most 256 k there.
  * Both operands' rows are 16-byte aligned (the route copies them where they are not), so every
  * chunk is one cp.async (zero-filled past K and past the matrix).
- * EMU=1 and devices other than NVIDIA copy with ordinary loads and stores. */
-#if !W16
-#error "hgemm_wgmma_nt: h and b only"
+ * EMU=1 and devices other than NVIDIA copy with ordinary loads and stores.
+ * sgemm_wgmma_nt (s, row-NT, TMA): the same pipeline on TF32, three products a k8 as in
+ * sgemm_wgmma. The tensor core reads a stage's FP32 words truncated, which is the split's big
+ * part, so the big parts are the stages as copied; once a stage has landed each work-item splits
+ * its share of 16-byte pieces and stores their small parts at the same places of a small-part
+ * buffer (LOBUF of them, so that none is rewritten while an MMA in flight reads it). No operand
+ * passes through registers, and no load waits inside a step (bench/notes/thin.md#thin-staged). */
+#if !W16 && (ANM || BNM)
+#error "sgemm_wgmma_nt: row-NT only (the tensor core reads TF32 operands K-major alone)"
+#endif
+#if !W16 && TERMS == 3 && !TMA
+#error "sgemm_wgmma_nt: TMA=1 (the stages' small parts are split from whole boxes)"
 #endif
 #if (ANM || BNM) && !SWZ
 #error "hgemm_wgmma_mn: SWZ > 0 (an MN-major swizzled tile starts on a 1024-byte boundary)"
@@ -1074,10 +1081,10 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #if TMA && (!SWZ || !(GB_NVIDIA || EMU))
 #error "hgemm_wgmma_nt: TMA=1 needs SWZ > 0 and the GPU (or EMU=1)"
 #endif
-#define CPR (BK / 8)                   /* 16-byte chunks in a row of a tile */
+#define CPR (BK / EPC)                 /* 16-byte chunks in a row of a tile */
 #if SWZ
-#if SWZ != 2 * BK || PADL
-#error "hgemm_wgmma_nt: SWZ is the bytes of a tile's row (2 BK), with PADL 0"
+#if SWZ != BK * ES || PADL
+#error "hgemm_wgmma_nt: SWZ is the bytes of a tile's row (BK ES), with PADL 0"
 #endif
 #define LBO_B 16                       /* not read in a swizzled K-major layout */
 #define SBO_E (8 * SWZ / ES)           /* elements from an 8-row group to the next */
@@ -1123,6 +1130,15 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #endif
 #define AT_E (BM / 8 * SBO_E)          /* elements of A's tile */
 #define STAGE_E ((BM + BN) / 8 * SBO_E) /* elements of a stage */
+/* s: the small parts' buffers after the stages, a stage's size each, 2 + INFLIGHT of them (the
+ * one being written, the one this step's MMAs read, and with INFLIGHT the step before's). */
+#define SPLIT_LO (!W16 && TERMS == 3)
+#define LOBUF (SPLIT_LO * (2 + INFLIGHT))
+#if W16
+#define ST_ENTRY hgemm_wgmma_nt
+#else
+#define ST_ENTRY sgemm_wgmma_nt
+#endif
 /* The first n of 8 elements from src into dst by ordinary loads and stores, zeros after them. */
 XW_INLINE void copy8(local elem *dst, global const elem *src, const int n)
 {
@@ -1213,6 +1229,8 @@ XW_INLINE void tma_box(local elem *dst, global const ulong *map, const int c0, c
 #else
 #if GB_STORAGE == GB_STORAGE_FP16
 #define TMA_ELEMTYPE "6" /* tensormap.replace's element types: .f16 is 6 */
+#elif !W16
+#define TMA_ELEMTYPE "7" /* .f32 */
 #else
 #define TMA_ELEMTYPE "10" /* .bf16 is 10 (9 is .f64; the CUDA driver's enum differs) */
 #endif
@@ -1300,6 +1318,22 @@ XW_INLINE void tma_fill(local elem *stage, local ulong *bar, global const ulong 
     } while (0)
 #define TMA_WAIT(st, parity) gb_mbar_wait(SMEM(bars + (st), 0), parity)
 #endif
+#endif
+
+#if SPLIT_LO
+/* A landed stage's small parts into lo: each of this work-item's 16-byte pieces less its big
+ * part (split), at the same place, so the swizzle and the zeros past the edges carry over. */
+XW_INLINE void split_stage(local elem *lo, local const elem *st, const int tid)
+{
+#pragma unroll
+    for (int i = 0; i < (STAGE_E / 4 + NT - 1) / NT; i++) {
+        const int q = tid + NT * i;
+        if (STAGE_E / 4 % NT == 0 || q < STAGE_E / 4) {
+            const float4 x = vload4(q, st);
+            vstore4(x - as_float4(as_uint4(x) & 0xffffe000u), q, lo);
+        }
+    }
+}
 #endif
 
 /* Where chunk q of a tile (16 bytes: 8 k of one row) comes from and goes: row *r of the tile,
@@ -1413,13 +1447,13 @@ XW_INLINE void mnchunks_copy(local elem *tile, global const elem *const *p, cons
 #endif
 
 __attribute__((reqd_work_group_size(NT, 1, 1))) kernel void
-hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
-               global const stored *restrict A0, const int offA, const int lda,
-               global const stored *restrict B0, const int offB, const int ldb, const float beta,
-               global stored *C, const int offC, const int ldc, global float *WS, const int D,
-               const int PS)
+ST_ENTRY(const int M, const int N, const int K, const float alpha,
+         global const stored *restrict A0, const int offA, const int lda,
+         global const stored *restrict B0, const int offB, const int ldb, const float beta,
+         global stored *C, const int offC, const int ldc, global float *WS, const int D,
+         const int PS)
 {
-    local uint4 tiles4[STAGES * STAGE_E * ES / 16] __attribute__((aligned(TILES_ALIGN)));
+    local uint4 tiles4[(STAGES + LOBUF) * STAGE_E * ES / 16] __attribute__((aligned(TILES_ALIGN)));
     local elem *tiles = (local elem *)tiles4;
 #if TMA && !EMU
     local uint4 maps[16] __attribute__((aligned(128))); /* A's and B's maps being made */
@@ -1514,19 +1548,34 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
         /* Stage cur's phase (s / STAGES): its bytes have landed, written by the async proxy
          * that the MMAs read through. */
         TMA_WAIT(cur, (uint)(s / STAGES) & 1u);
+#if SPLIT_LO
+        split_stage(tiles + (STAGES + s % LOBUF) * STAGE_E, tiles + cur * STAGE_E, tid);
+        PROXY_FENCE();
+#endif
 #else
         COPIES_WAIT();
         PROXY_FENCE();
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
         const ulong so = (ulong)(cur * (STAGE_E * ES / 16));
+#if SPLIT_LO
+        /* This step's small parts, from its stage on. */
+        const ulong lo = (ulong)((STAGES + s % LOBUF - cur) * (STAGE_E * ES / 16));
+#endif
         WG_FENCE();
 #pragma unroll
-        for (int kb = 0; kb < BK / 16; kb++) {
+        for (int kb = 0; kb < NKB; kb++) {
             /* Two core matrices of K per MMA. */
             const ulong da = da0 + so + KB_STEP_A * kb;
             const ulong db = db0 + so + KB_STEP_B * kb;
-            WGMMA_SS(SUMS, da, db, kb > 0 || (KACC ? s % KACC != 0 : s > 0));
+            const int first = kb > 0 || (KACC ? s % KACC != 0 : s > 0);
+#if SPLIT_LO
+            WGMMA_SS(SUMS, da + lo, db, first);
+            WGMMA_SS(SUMS, da, db + lo, 1);
+            WGMMA_SS(SUMS, da, db, 1);
+#else
+            WGMMA_SS(SUMS, da, db, first);
+#endif
         }
         WG_COMMIT();
         /* Step s + AHEAD into the stage of step s - 1 - INFLIGHT, whose MMAs every warp group
@@ -1567,7 +1616,7 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
         return;
     }
     /* acc[4j + 2h + e] is C[row + 8h][n0 + 8j + 2t + e]. */
-    store_c16(C, offC, ldc, M, N, row, n0, t, edge, acc, alpha, beta);
+    store_c_each(C, offC, ldc, M, N, row, n0, t, edge, acc, alpha, beta);
 }
 
 #endif
