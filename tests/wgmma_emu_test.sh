@@ -120,6 +120,7 @@ caught() {
     case $fam in
     hgemm_wgmma_nt) native="--precision h --transB T" ;;
     hgemm_wgmma_mn) native="--precision h" ;;
+    sgemm_wgmma_nt) native="--transB T" ;;
     *) native= ;;
     esac
     out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/caught" -k ${fam}_broken --param EMU=1 \
@@ -382,4 +383,25 @@ check_run --precision b --transA T --param WGM=2 --param BN=64 --param STAGES=3 
     --param RUNSUM=1 --param SPLITK=2 -M 133 -N 70 -K 1100 --lda 136 $ab
 caught "s|s >= KACC ? runs\\[i \\* NT + tid\\] + v : v|v|" "running sums overwritten" $small \
     --param KACC=2 --param RUNSUM=1 -M 64 -N 64 -K 200
+# 10. sgemm_wgmma_nt: the staged pipeline on TF32, stages by the copy engine (emulated), the MMA
+# reading them as the big parts, the small parts split into buffers of their layout. Its preset
+# tile (the MMAs in flight) at edges with a repacked leading dimension; two warp groups with
+# groups of KACC steps; NN through the route's pass with BN 64, BK 16, two stages and split-K;
+# BN 192 with the running sums in local memory, exact on integers with plain TF32. Caught: a
+# step's MMAs reading the next step's small parts, and small parts that are the words whole.
+fam=sgemm_wgmma_nt
+emu="-k $fam --param EMU=1"
+sed -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_broken\"/" \
+    -e "s/\"\\(${fam}_[0-9a-z_]*\\)\":/\"broken_\\1\":/" "$kernels/$fam.json" \
+    >"$tmp/broken/${fam}_broken.json"
+check_run --transB T -M 70 -N 130 -K 150 $ab
+check_run --transB T --param WGM=2 --param STAGES=3 --param KACC=2 -M 140 -N 130 -K 300 $ab
+check_run --param BN=64 --param BK=16 --param SWZ=64 --param STAGES=2 --param INFLIGHT=0 \
+    --param SPLITK=4 -M 70 -N 65 -K 1100 $ab
+check_run --transB T --param BN=192 --param BK=8 --param SWZ=32 --param STAGES=3 --param KACC=4 \
+    --param RUNSUM=1 --param TERMS=1 --dist int:3 -M 65 -N 200 -K 100
+caught 's|(STAGES + s % LOBUF - cur)|(STAGES + (s + 1) % LOBUF - cur)|' \
+    "the next step's small parts" -M 64 -N 128 -K 200
+caught 's|vstore4(x - as_float4(as_uint4(x) \& 0xffffe000u), q, lo);|vstore4(x, q, lo);|' \
+    "small parts that are the words whole" -M 64 -N 128 -K 64
 finish
