@@ -94,9 +94,6 @@
  * operand transposed). */
 #define ANM (STAGES && GB_TRANS_A)
 #define BNM (STAGES && !GB_TRANS_B)
-/* Whether the MMA reads B MN-major (16-bit types); in s (sgemm_wgmma_nn) B lands MN-major and the
- * split stores both its parts K-major. */
-#define BNM_MMA (BNM && W16)
 #ifndef ZFILL
 #define ZFILL 1 /* hgemm_wgmma_nt: 0 copies a chunk inside the matrix without the zero-fill operand */
 #endif
@@ -330,7 +327,7 @@ XW_INLINE void emu_wgmma_ss(float *d, const ulong da, const ulong db, const int 
             const int r = 16 * v + g + 8 * (e / 2), col = 8 * j + 2 * t + e % 2;
             float sum = 0;
             for (int s = 0; s < KMMA; s++)
-                sum += emu_at(tiles, da, r, s, ANM) * emu_at(tiles, db, col, s, BNM_MMA);
+                sum += emu_at(tiles, da, r, s, ANM) * emu_at(tiles, db, col, s, BNM);
             d[4 * j + e] = (scale ? d[4 * j + e] : 0.0f) + sum;
         }
 }
@@ -827,9 +824,10 @@ XW_INLINE void sums_zero(float *acc)
 #define SUMS_FINAL(acc) (void)0
 #endif
 
-/* The lane's sums into C one element at a time, each rounded once to the storage format:
- * acc[4j + 2h + e] is C[row + 8h][n0 + 8j + 2t + e]. */
-XW_INLINE void store_c_each(global stored *C, const int offC, const int ldc, const int M, const int N,
+#if W16
+/* The lane's sums into C, each rounded once to the storage format: acc[4j + 2h + e] is
+ * C[row + 8h][n0 + 8j + 2t + e]. */
+XW_INLINE void store_c16(global stored *C, const int offC, const int ldc, const int M, const int N,
                          const int row, const int n0, const int t, const bool edge,
                          const float *acc, const float alpha, const float beta)
 {
@@ -844,6 +842,7 @@ XW_INLINE void store_c_each(global stored *C, const int offC, const int ldc, con
                     GB_UPDATE_AT(C, offC + r * ldc + col, acc[4 * j + 2 * h + e], alpha, beta);
             }
 }
+#endif
 
 #if !STAGES
 #if W16
@@ -1011,7 +1010,7 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
     }
     /* acc[4j + 2h + e] is C[row + 8h][n0 + 8j + 2t + e]. */
 #if W16
-    store_c_each(C, offC, ldc, M, N, row, n0, t, edge, acc, alpha, beta);
+    store_c16(C, offC, ldc, M, N, row, n0, t, edge, acc, alpha, beta);
 #else
     const bool fast = !edge && ldc % 2 == 0 && offC % 2 == 0;
 #pragma unroll
@@ -1062,18 +1061,9 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
  * (bench/notes/wgmma.md#wgmma-zfill), so the metadata asks for at most 256 k there.
  * Both operands' rows are 16-byte aligned (the route copies them where they are not), so every
  * chunk is one cp.async (zero-filled past K and past the matrix).
- * EMU=1 and devices other than NVIDIA copy with ordinary loads and stores.
- * sgemm_wgmma_nt (s, row-NT, TMA): the same pipeline on TF32, three products a k8 as in
- * sgemm_wgmma. The tensor core reads a stage's FP32 words truncated, which is the split's big
- * part, so the big parts are the stages as copied; once a stage has landed each work-item splits
- * its share of 16-byte pieces and stores their small parts at the same places of a small-part
- * buffer (LOBUF of them, so that none is rewritten while an MMA in flight reads it). No operand
- * passes through registers, and no load waits inside a step (bench/notes/thin.md#thin-staged). */
-#if !W16 && ANM
-#error "sgemm_wgmma_nt: A stored M x K (the tensor core reads TF32 operands K-major alone)"
-#endif
-#if !W16 && (TERMS == 3 || BNM) && !TMA
-#error "sgemm_wgmma_nt: TMA=1 (the split reads whole landed boxes)"
+ * EMU=1 and devices other than NVIDIA copy with ordinary loads and stores. */
+#if !W16
+#error "hgemm_wgmma_nt: h and b only"
 #endif
 #if (ANM || BNM) && !SWZ
 #error "hgemm_wgmma_mn: SWZ > 0 (an MN-major swizzled tile starts on a 1024-byte boundary)"
@@ -1084,10 +1074,10 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #if TMA && (!SWZ || !(GB_NVIDIA || EMU))
 #error "hgemm_wgmma_nt: TMA=1 needs SWZ > 0 and the GPU (or EMU=1)"
 #endif
-#define CPR (BK / EPC)                 /* 16-byte chunks in a row of a tile */
+#define CPR (BK / 8)                   /* 16-byte chunks in a row of a tile */
 #if SWZ
-#if SWZ != BK * ES || PADL
-#error "hgemm_wgmma_nt: SWZ is the bytes of a tile's row (BK ES), with PADL 0"
+#if SWZ != 2 * BK || PADL
+#error "hgemm_wgmma_nt: SWZ is the bytes of a tile's row (2 BK), with PADL 0"
 #endif
 #define LBO_B 16                       /* not read in a swizzled K-major layout */
 #define SBO_E (8 * SWZ / ES)           /* elements from an 8-row group to the next */
@@ -1105,7 +1095,6 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
  * TMA, a group of 64 rows holds its BK k's atoms one after another (the next 8 k 1024 bytes on),
  * as one box of 64 rows x BK k lands, and the next 64 rows are BK 128 bytes on. An MMA's 16 k is
  * 2 SBO_N(TR) further. */
-#define MNR (128 / ES) /* rows of an MN-major atom: one 128-byte line a k */
 #if TMA
 #define LBO_N(TR) (BK * 128)
 #define SBO_N(TR) 1024
@@ -1119,7 +1108,7 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #else
 #define KB_STEP_A KB_STEP
 #endif
-#if BNM_MMA
+#if BNM
 #define KB_STEP_B (2 * SBO_N(BN) / 16)
 #else
 #define KB_STEP_B KB_STEP
@@ -1134,19 +1123,6 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #endif
 #define AT_E (BM / 8 * SBO_E)          /* elements of A's tile */
 #define STAGE_E ((BM + BN) / 8 * SBO_E) /* elements of a stage */
-/* s: the split's buffers after the stages, 2 + INFLIGHT of them (the one being written, the one
- * this step's MMAs read, and with INFLIGHT the step before's), each the small parts of a stage in
- * its layout (A's, then B's K-major) and, where B lands MN-major (sgemm_wgmma_nn), B's big parts
- * K-major after them. */
-#define SPLIT_LO (!W16 && (TERMS == 3 || BNM))
-#define LOBUF (SPLIT_LO * (2 + INFLIGHT))
-#define BT_E (BN / 8 * SBO_E)           /* elements of B's tile K-major */
-#define LO_E (STAGE_E + BNM * BT_E)     /* elements of a split buffer */
-#if W16
-#define ST_ENTRY hgemm_wgmma_nt
-#else
-#define ST_ENTRY sgemm_wgmma_nt
-#endif
 /* The first n of 8 elements from src into dst by ordinary loads and stores, zeros after them. */
 XW_INLINE void copy8(local elem *dst, global const elem *src, const int n)
 {
@@ -1191,7 +1167,7 @@ XW_INLINE void copy16_whole(local elem *dst, global const elem *src)
  * (K-major), boxes of BK k x TR rows; stored K x R (MN-major, mn), boxes of 64 rows x BK k. */
 XW_INLINE int4 tma_shape(const int R, const int K, const int TR, const bool mn)
 {
-    return mn ? (int4)(R, K, MNR, BK) : (int4)(K, R, BK, TR);
+    return mn ? (int4)(R, K, 64, BK) : (int4)(K, R, BK, TR);
 }
 #if EMU
 /* The emulation (EMU=1, any device): a map is the numbers the kernel gives it (address, its two
@@ -1237,8 +1213,6 @@ XW_INLINE void tma_box(local elem *dst, global const ulong *map, const int c0, c
 #else
 #if GB_STORAGE == GB_STORAGE_FP16
 #define TMA_ELEMTYPE "6" /* tensormap.replace's element types: .f16 is 6 */
-#elif !W16
-#define TMA_ELEMTYPE "7" /* .f32 */
 #else
 #define TMA_ELEMTYPE "10" /* .bf16 is 10 (9 is .f64; the CUDA driver's enum differs) */
 #endif
@@ -1290,8 +1264,8 @@ XW_INLINE void tma_tile(local elem *tile, global const ulong *map, const int k0,
 {
     if (mn) {
 #pragma unroll
-        for (int g = 0; g < TR / MNR; g++)
-            tma_box(tile + g * (LBO_N(TR) / ES), map, r0 + MNR * g, k0, to);
+        for (int g = 0; g < TR / 64; g++)
+            tma_box(tile + g * (LBO_N(TR) / ES), map, r0 + 64 * g, k0, to);
     } else {
         tma_box(tile, map, k0, r0, to);
     }
@@ -1326,69 +1300,6 @@ XW_INLINE void tma_fill(local elem *stage, local ulong *bar, global const ulong 
     } while (0)
 #define TMA_WAIT(st, parity) gb_mbar_wait(SMEM(bars + (st), 0), parity)
 #endif
-#endif
-
-#if SPLIT_LO
-/* x less its big part (split): the small parts of four elements. */
-XW_INLINE float4 small4(const float4 x)
-{
-    return x - as_float4(as_uint4(x) & 0xffffe000u);
-}
-/* Of a landed stage st, this work-item's share of its first n 16-byte pieces into lo, each
- * piece's small parts at its own place, so the swizzle and the zeros past the edges carry over. */
-XW_INLINE void split_pieces(local elem *lo, local const elem *st, const int n, const int tid)
-{
-#pragma unroll
-    for (int i = 0; i < (n + NT - 1) / NT; i++) {
-        const int q = tid + NT * i;
-        if (n % NT == 0 || q < n)
-            vstore4(small4(vload4(q, st)), q, lo);
-    }
-}
-#if BNM
-/* B's tile landed MN-major (boxes of MNR columns x BK k, 128-byte lines through the swizzle) into
- * lo's B K-major, small parts then big parts (BT_E on), rows of SWZ bytes through their swizzle:
- * a work-item takes 4 k x 4 columns (16 bytes of each of 4 lines), turns them, and stores a
- * column's 4 k as one piece of each part. A warp's quads are 8 k-quads of 4 column quads, so its
- * loads meet 8 pieces of each line and its stores 8 pieces of each row, both without conflicts. */
-XW_INLINE void split_b_turned(local elem *lo, local const elem *bt, const int tid)
-{
-    const int NQ = BN / 4 * (BK / 4);
-#pragma unroll
-    for (int i = 0; i < (NQ + NT - 1) / NT; i++) {
-        const int u = tid + NT * i, kq = u % (BK / 4), nq = u / (BK / 4);
-        if (NQ % NT == 0 || u < NQ) {
-            const int n = 4 * nq, box = n / MNR * (BK * MNR);
-            float4 v[4];
-#pragma unroll
-            for (int r = 0; r < 4; r++)
-                v[r] = vload4(0, bt + box + GB_SWIZZLE((4 * kq + r) * 128 + n % MNR * ES, 128) / ES);
-            const float4 w[4] = {(float4)(v[0].x, v[1].x, v[2].x, v[3].x),
-                                 (float4)(v[0].y, v[1].y, v[2].y, v[3].y),
-                                 (float4)(v[0].z, v[1].z, v[2].z, v[3].z),
-                                 (float4)(v[0].w, v[1].w, v[2].w, v[3].w)};
-#pragma unroll
-            for (int j = 0; j < 4; j++) {
-                const int at = GB_SWIZZLE((n + j) * SWZ + 16 * kq, SWZ) / ES;
-                if (TERMS == 3)
-                    vstore4(small4(w[j]), 0, lo + at);
-                vstore4(as_float4(as_uint4(w[j]) & 0xffffe000u), 0, lo + BT_E + at);
-            }
-        }
-    }
-}
-#endif
-/* A landed stage's split: A's small parts, and B's (with its big parts where it lands MN-major). */
-XW_INLINE void split_stage(local elem *lo, local const elem *st, const int tid)
-{
-#if BNM
-    if (TERMS == 3)
-        split_pieces(lo, st, AT_E / 4, tid);
-    split_b_turned(lo + AT_E, st + AT_E, tid);
-#else
-    split_pieces(lo, st, STAGE_E / 4, tid);
-#endif
-}
 #endif
 
 /* Where chunk q of a tile (16 bytes: 8 k of one row) comes from and goes: row *r of the tile,
@@ -1502,14 +1413,13 @@ XW_INLINE void mnchunks_copy(local elem *tile, global const elem *const *p, cons
 #endif
 
 __attribute__((reqd_work_group_size(NT, 1, 1))) kernel void
-ST_ENTRY(const int M, const int N, const int K, const float alpha,
-         global const stored *restrict A0, const int offA, const int lda,
-         global const stored *restrict B0, const int offB, const int ldb, const float beta,
-         global stored *C, const int offC, const int ldc, global float *WS, const int D,
-         const int PS)
+hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
+               global const stored *restrict A0, const int offA, const int lda,
+               global const stored *restrict B0, const int offB, const int ldb, const float beta,
+               global stored *C, const int offC, const int ldc, global float *WS, const int D,
+               const int PS)
 {
-    local uint4 tiles4[(STAGES * STAGE_E + LOBUF * LO_E) * ES / 16]
-        __attribute__((aligned(TILES_ALIGN)));
+    local uint4 tiles4[STAGES * STAGE_E * ES / 16] __attribute__((aligned(TILES_ALIGN)));
     local elem *tiles = (local elem *)tiles4;
 #if TMA && !EMU
     local uint4 maps[16] __attribute__((aligned(128))); /* A's and B's maps being made */
@@ -1593,7 +1503,7 @@ ST_ENTRY(const int M, const int N, const int K, const float alpha,
     const ulong da0 =
         descriptor_of(SMEM(tiles + 8 * SBO_E * wg, tiles), LBO_B, SBO_E * ES) | DESC_SWZ;
 #endif
-#if BNM_MMA
+#if BNM
     const ulong db0 = descriptor_of(SMEM(tiles + AT_E, tiles), LBO_N(BN), SBO_N(BN)) | DESC_MN;
 #else
     const ulong db0 = descriptor_of(SMEM(tiles + AT_E, tiles), LBO_B, SBO_E * ES) | DESC_SWZ;
@@ -1604,37 +1514,19 @@ ST_ENTRY(const int M, const int N, const int K, const float alpha,
         /* Stage cur's phase (s / STAGES): its bytes have landed, written by the async proxy
          * that the MMAs read through. */
         TMA_WAIT(cur, (uint)(s / STAGES) & 1u);
-#if SPLIT_LO
-        split_stage(tiles + STAGES * STAGE_E + s % LOBUF * LO_E, tiles + cur * STAGE_E, tid);
-        PROXY_FENCE();
-#endif
 #else
         COPIES_WAIT();
         PROXY_FENCE();
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
         const ulong so = (ulong)(cur * (STAGE_E * ES / 16));
-#if SPLIT_LO
-        /* This step's split buffer, from its stage on; B's big parts, from B's tile on. */
-        const ulong lo = (ulong)(((STAGES - cur) * STAGE_E + s % LOBUF * LO_E) * ES / 16);
-        const ulong bbig = BNM ? lo + BT_E * ES / 16 : 0;
-#endif
         WG_FENCE();
 #pragma unroll
-        for (int kb = 0; kb < NKB; kb++) {
+        for (int kb = 0; kb < BK / 16; kb++) {
             /* Two core matrices of K per MMA. */
             const ulong da = da0 + so + KB_STEP_A * kb;
             const ulong db = db0 + so + KB_STEP_B * kb;
-            const int first = kb > 0 || (KACC ? s % KACC != 0 : s > 0);
-#if SPLIT_LO && TERMS == 3
-            WGMMA_SS(SUMS, da + lo, db + bbig, first);
-            WGMMA_SS(SUMS, da, db + lo, 1);
-            WGMMA_SS(SUMS, da, db + bbig, 1);
-#elif SPLIT_LO
-            WGMMA_SS(SUMS, da, db + bbig, first);
-#else
-            WGMMA_SS(SUMS, da, db, first);
-#endif
+            WGMMA_SS(SUMS, da, db, kb > 0 || (KACC ? s % KACC != 0 : s > 0));
         }
         WG_COMMIT();
         /* Step s + AHEAD into the stage of step s - 1 - INFLIGHT, whose MMAs every warp group
@@ -1675,7 +1567,7 @@ ST_ENTRY(const int M, const int N, const int K, const float alpha,
         return;
     }
     /* acc[4j + 2h + e] is C[row + 8h][n0 + 8j + 2t + e]. */
-    store_c_each(C, offC, ldc, M, N, row, n0, t, edge, acc, alpha, beta);
+    store_c16(C, offC, ldc, M, N, row, n0, t, edge, acc, alpha, beta);
 }
 
 #endif

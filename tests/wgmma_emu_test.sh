@@ -120,8 +120,6 @@ caught() {
     case $fam in
     hgemm_wgmma_nt) native="--precision h --transB T" ;;
     hgemm_wgmma_mn) native="--precision h" ;;
-    sgemm_wgmma_nt) native="--transB T" ;;
-    sgemm_wgmma_nn) native="--param TERMS=3" ;;
     *) native= ;;
     esac
     out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/caught" -k ${fam}_broken --param EMU=1 \
@@ -374,7 +372,7 @@ check_run --precision h --param TMA=1 --param SWZ=128 --param BK=64 --param STAG
 check_run --precision b --transA T $tmamn --param SPLITK=3 -M 140 -N 130 -K 900 $ab
 check_run --precision b $tmamn --param BN=192 --param WGM=1 --param STAGES=3 -M 70 -N 250 -K 100 \
     --ldb 256 $ab
-caught 's|r0 + MNR \* g, k0, to|r0, k0, to|' "TMA: MN-major boxes all at the first 64 rows" \
+caught 's|r0 + 64 \* g, k0, to|r0, k0, to|' "TMA: MN-major boxes all at the first 64 rows" \
     --param WGM=1 --param BN=128 $tmamn -M 64 -N 128 -K 64
 caught 's|GB_SWIZZLE((j \* b0 + i) \* ES, b0 \* ES)|(j * b0 + i) * ES|' "TMA: boxes unswizzled" \
     --param WGM=1 --param BN=128 $tmamn -M 64 -N 128 -K 64
@@ -384,40 +382,4 @@ check_run --precision b --transA T --param WGM=2 --param BN=64 --param STAGES=3 
     --param RUNSUM=1 --param SPLITK=2 -M 133 -N 70 -K 1100 --lda 136 $ab
 caught "s|s >= KACC ? runs\\[i \\* NT + tid\\] + v : v|v|" "running sums overwritten" $small \
     --param KACC=2 --param RUNSUM=1 -M 64 -N 64 -K 200
-# 10. sgemm_wgmma_nt: the staged pipeline on TF32, stages by the copy engine (emulated), the MMA
-# reading them as the big parts, the small parts split into buffers of their layout. Its preset
-# tile (the MMAs in flight) at edges with a repacked leading dimension; two warp groups with
-# groups of KACC steps; NN through the route's pass with BN 64, BK 16, two stages and split-K;
-# BN 192 with the running sums in local memory, exact on integers with plain TF32. Caught: a
-# step's MMAs reading the next step's small parts, and small parts that are the words whole.
-fam=sgemm_wgmma_nt
-emu="-k $fam --param EMU=1"
-sed -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_broken\"/" \
-    -e "s/\"\\(${fam}_[0-9a-z_]*\\)\":/\"broken_\\1\":/" "$kernels/$fam.json" \
-    >"$tmp/broken/${fam}_broken.json"
-check_run --transB T -M 70 -N 130 -K 150 $ab
-check_run --transB T --param WGM=2 --param STAGES=3 --param KACC=2 -M 140 -N 130 -K 300 $ab
-check_run --param BN=64 --param BK=16 --param SWZ=64 --param STAGES=2 --param INFLIGHT=0 \
-    --param SPLITK=4 -M 70 -N 65 -K 1100 $ab
-check_run --transB T --param BN=192 --param BK=8 --param SWZ=32 --param STAGES=3 --param KACC=4 \
-    --param RUNSUM=1 --param TERMS=1 --dist int:3 -M 65 -N 200 -K 100
-caught 's|STAGE_E + s % LOBUF \* LO_E) \* ES / 16|STAGE_E + (s + 1) % LOBUF * LO_E) * ES / 16|' \
-    "the next step's small parts" -M 64 -N 128 -K 200
-caught 's|return x - as_float4(as_uint4(x) \& 0xffffe000u);|return x;|' \
-    "small parts that are the words whole" -M 64 -N 128 -K 64
-# sgemm_wgmma_nn: B stored K x N lands MN-major and the split turns it. Edges in both dimensions
-# with an odd leading dimension, two warp groups with BN 64, BK 16 with split-K, TN through a pass
-# over A. Caught: a turned quad's first two columns exchanged.
-fam=sgemm_wgmma_nn
-emu="-k $fam --param EMU=1"
-sed -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_broken\"/" \
-    -e "s/\"extends\": *\"sgemm_wgmma_nt\"/\"extends\": \"sgemm_wgmma_nt_broken\"/" \
-    -e "s/\"\\(${fam}_[0-9a-z_]*\\)\":/\"broken_\\1\":/" "$kernels/$fam.json" \
-    >"$tmp/broken/${fam}_broken.json"
-check_run -M 133 -N 77 -K 197 --ldb 81 $ab
-check_run --param WGM=2 --param BN=64 --param STAGES=3 --param KACC=2 -M 140 -N 70 -K 300 $ab
-check_run --param BK=16 --param SWZ=64 --param INFLIGHT=0 --param STAGES=2 --param SPLITK=4 \
-    -M 70 -N 130 -K 1100 --transA T $ab
-caught 's|(float4)(v\[0\].x, v\[1\].x, v\[2\].x, v\[3\].x),|(float4)(v[0].y, v[1].y, v[2].y, v[3].y),|' \
-    "a turned quad's columns exchanged" -M 64 -N 128 -K 64
 finish
