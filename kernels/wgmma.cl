@@ -824,12 +824,11 @@ XW_INLINE void sums_zero(float *acc)
 #define SUMS_FINAL(acc) (void)0
 #endif
 
-#if W16
-/* The lane's sums into C, each rounded once to the storage format: acc[4j + 2h + e] is
- * C[row + 8h][n0 + 8j + 2t + e]. */
-XW_INLINE void store_c16(global stored *C, const int offC, const int ldc, const int M, const int N,
-                         const int row, const int n0, const int t, const bool edge,
-                         const float *acc, const float alpha, const float beta)
+/* The lane's sums into C one element at a time, each rounded once to the storage format (C
+ * transposed where the route asks, GB_C_AT): acc[4j + 2h + e] is C[row + 8h][n0 + 8j + 2t + e]. */
+XW_INLINE void store_c_each(global stored *C, const int offC, const int ldc, const int M,
+                            const int N, const int row, const int n0, const int t, const bool edge,
+                            const float *acc, const float alpha, const float beta)
 {
 #pragma unroll
     for (int j = 0; j < BN / 8; j++)
@@ -839,10 +838,10 @@ XW_INLINE void store_c16(global stored *C, const int offC, const int ldc, const 
             for (int e = 0; e < 2; e++) {
                 const int r = row + 8 * h, col = n0 + 8 * j + 2 * t + e;
                 if (!edge || (r < M && col < N))
-                    GB_UPDATE_AT(C, offC + r * ldc + col, acc[4 * j + 2 * h + e], alpha, beta);
+                    GB_UPDATE_AT(C, offC + GB_C_AT(r, col, ldc), acc[4 * j + 2 * h + e], alpha,
+                                 beta);
             }
 }
-#endif
 
 #if !STAGES
 #if W16
@@ -1010,7 +1009,7 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
     }
     /* acc[4j + 2h + e] is C[row + 8h][n0 + 8j + 2t + e]. */
 #if W16
-    store_c16(C, offC, ldc, M, N, row, n0, t, edge, acc, alpha, beta);
+    store_c_each(C, offC, ldc, M, N, row, n0, t, edge, acc, alpha, beta);
 #else
     const bool fast = !edge && ldc % 2 == 0 && offC % 2 == 0;
 #pragma unroll
@@ -1062,8 +1061,8 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
  * Both operands' rows are 16-byte aligned (the route copies them where they are not), so every
  * chunk is one cp.async (zero-filled past K and past the matrix).
  * EMU=1 and devices other than NVIDIA copy with ordinary loads and stores. */
-#if !W16
-#error "hgemm_wgmma_nt: h and b only"
+#if !W16 && (ANM || BNM || !TMA || INFLIGHT)
+#error "sgemm_wgmma_ct: row-NT as the kernel sees it, TMA=1 and INFLIGHT=0 (A's registers are read until the MMAs are waited for)"
 #endif
 #if (ANM || BNM) && !SWZ
 #error "hgemm_wgmma_mn: SWZ > 0 (an MN-major swizzled tile starts on a 1024-byte boundary)"
@@ -1074,10 +1073,10 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #if TMA && (!SWZ || !(GB_NVIDIA || EMU))
 #error "hgemm_wgmma_nt: TMA=1 needs SWZ > 0 and the GPU (or EMU=1)"
 #endif
-#define CPR (BK / 8)                   /* 16-byte chunks in a row of a tile */
+#define CPR (BK / EPC)                 /* 16-byte chunks in a row of a tile */
 #if SWZ
-#if SWZ != 2 * BK || PADL
-#error "hgemm_wgmma_nt: SWZ is the bytes of a tile's row (2 BK), with PADL 0"
+#if SWZ != BK * ES || PADL
+#error "hgemm_wgmma_nt: SWZ is the bytes of a tile's row (BK ES), with PADL 0"
 #endif
 #define LBO_B 16                       /* not read in a swizzled K-major layout */
 #define SBO_E (8 * SWZ / ES)           /* elements from an 8-row group to the next */
@@ -1123,6 +1122,15 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #endif
 #define AT_E (BM / 8 * SBO_E)          /* elements of A's tile */
 #define STAGE_E ((BM + BN) / 8 * SBO_E) /* elements of a stage */
+/* s (sgemm_wgmma_ct): B's small parts, split from each landed stage into one of two buffers of
+ * B's tile after the stages (the other is the one the step before's MMAs read). */
+#define BT_E (BN / 8 * SBO_E)
+#define LO_BUFS (!W16 && TERMS == 3 ? 2 : 0)
+#if W16
+#define ST_ENTRY hgemm_wgmma_nt
+#else
+#define ST_ENTRY sgemm_wgmma_ct
+#endif
 /* The first n of 8 elements from src into dst by ordinary loads and stores, zeros after them. */
 XW_INLINE void copy8(local elem *dst, global const elem *src, const int n)
 {
@@ -1213,6 +1221,8 @@ XW_INLINE void tma_box(local elem *dst, global const ulong *map, const int c0, c
 #else
 #if GB_STORAGE == GB_STORAGE_FP16
 #define TMA_ELEMTYPE "6" /* tensormap.replace's element types: .f16 is 6 */
+#elif !W16
+#define TMA_ELEMTYPE "7" /* .f32 */
 #else
 #define TMA_ELEMTYPE "10" /* .bf16 is 10 (9 is .f64; the CUDA driver's enum differs) */
 #endif
@@ -1300,6 +1310,41 @@ XW_INLINE void tma_fill(local elem *stage, local ulong *bar, global const ulong 
     } while (0)
 #define TMA_WAIT(st, parity) gb_mbar_wait(SMEM(bars + (st), 0), parity)
 #endif
+#endif
+
+#if !W16
+/* sgemm_wgmma_ct: the operand whose rows stream (the caller's B, as the route gives C^T = B A^T)
+ * is the MMA's A operand from registers, split there, so its small parts cost no store; the
+ * other (64 rows a tile) is read by the MMA from local memory, its big part the stage as landed
+ * (the tensor core reads an FP32 word truncated, which is the split's big part) and its small
+ * parts split once a step into a buffer of the same layout (bench/notes/thin.md#thin-ct-staged). */
+/* Of a landed tile at st, this work-item's share of its n 16-byte pieces into lo, each piece's
+ * small parts at its own place (so the swizzle and the zeros past the edges carry over). */
+XW_INLINE void split_pieces(local elem *lo, local const elem *st, const int n, const int tid)
+{
+#pragma unroll
+    for (int i = 0; i < (n + NT - 1) / NT; i++) {
+        const int q = tid + NT * i;
+        if (n % NT == 0 || q < n) {
+            const float4 x = vload4(q, st);
+            vstore4(x - as_float4(as_uint4(x) & 0xffffe000u), q, lo);
+        }
+    }
+}
+/* This lane's A fragments of a landed stage (at: its A tile, K-major rows of SWZ bytes through
+ * their swizzle), split: register r of k8 block kb is row 16 w + g + 8 (r % 2) at k 8 kb + t +
+ * 4 (r / 2), w the lane's warp in the work-group (its warp group's 64 rows). */
+XW_INLINE void a_frags(local const elem *at, const int tid, uint big[NKB][4], uint sml[NKB][4])
+{
+    const int g = (tid & 31) >> 2, t = tid & 3, r0 = 16 * (tid >> 5) + g;
+#pragma unroll
+    for (int kb = 0; kb < NKB; kb++)
+#pragma unroll
+        for (int r = 0; r < 4; r++) {
+            const int row = r0 + 8 * (r % 2), k = 8 * kb + t + 4 * (r / 2);
+            split(at[GB_SWIZZLE(row * SWZ + k * ES, SWZ) / ES], &big[kb][r], &sml[kb][r]);
+        }
+}
 #endif
 
 /* Where chunk q of a tile (16 bytes: 8 k of one row) comes from and goes: row *r of the tile,
@@ -1413,13 +1458,17 @@ XW_INLINE void mnchunks_copy(local elem *tile, global const elem *const *p, cons
 #endif
 
 __attribute__((reqd_work_group_size(NT, 1, 1))) kernel void
-hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
-               global const stored *restrict A0, const int offA, const int lda,
-               global const stored *restrict B0, const int offB, const int ldb, const float beta,
-               global stored *C, const int offC, const int ldc, global float *WS, const int D,
-               const int PS)
+ST_ENTRY(const int M, const int N, const int K, const float alpha,
+         global const stored *restrict A0, const int offA, const int lda,
+         global const stored *restrict B0, const int offB, const int ldb, const float beta,
+         global stored *C, const int offC, const int ldc, global float *WS, const int D,
+         const int PS)
 {
-    local uint4 tiles4[STAGES * STAGE_E * ES / 16] __attribute__((aligned(TILES_ALIGN)));
+    local uint4 tiles4[(STAGES * STAGE_E + LO_BUFS * BT_E) * ES / 16]
+        __attribute__((aligned(TILES_ALIGN)));
+#if EMU && !W16
+    local uint emu[NT * 4];
+#endif
     local elem *tiles = (local elem *)tiles4;
 #if TMA && !EMU
     local uint4 maps[16] __attribute__((aligned(128))); /* A's and B's maps being made */
@@ -1499,9 +1548,11 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
     /* MN-major: this warp group's 64 rows are one atom's. */
     const ulong da0 =
         descriptor_of(SMEM(tiles + wg * (LBO_N(BM) / ES), tiles), LBO_N(BM), SBO_N(BM)) | DESC_MN;
-#else
+#elif W16
     const ulong da0 =
         descriptor_of(SMEM(tiles + 8 * SBO_E * wg, tiles), LBO_B, SBO_E * ES) | DESC_SWZ;
+#else
+    (void)wg; /* s: A from registers (a_frags) */
 #endif
 #if BNM
     const ulong db0 = descriptor_of(SMEM(tiles + AT_E, tiles), LBO_N(BN), SBO_N(BN)) | DESC_MN;
@@ -1514,6 +1565,17 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
         /* Stage cur's phase (s / STAGES): its bytes have landed, written by the async proxy
          * that the MMAs read through. */
         TMA_WAIT(cur, (uint)(s / STAGES) & 1u);
+#if !W16
+        /* s: B's small parts into this step's buffer; this lane's A fragments, split in
+         * registers. */
+#if TERMS == 3
+        split_pieces(tiles + STAGES * STAGE_E + s % 2 * BT_E, tiles + cur * STAGE_E + AT_E,
+                     BT_E / 4, tid);
+        PROXY_FENCE();
+#endif
+        uint abig[NKB][4], asml[NKB][4];
+        a_frags(tiles + cur * STAGE_E, tid, abig, asml);
+#endif
 #else
         COPIES_WAIT();
         PROXY_FENCE();
@@ -1521,12 +1583,24 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
         barrier(CLK_LOCAL_MEM_FENCE);
         const ulong so = (ulong)(cur * (STAGE_E * ES / 16));
         WG_FENCE();
+#if !W16 && TERMS == 3
+        /* B's small parts, from B's tile of stage cur on. */
+        const ulong lo = (ulong)(((STAGES - cur) * STAGE_E - AT_E + s % 2 * BT_E) * ES / 16);
+#endif
 #pragma unroll
-        for (int kb = 0; kb < BK / 16; kb++) {
+        for (int kb = 0; kb < NKB; kb++) {
             /* Two core matrices of K per MMA. */
-            const ulong da = da0 + so + KB_STEP_A * kb;
             const ulong db = db0 + so + KB_STEP_B * kb;
-            WGMMA_SS(SUMS, da, db, kb > 0 || (KACC ? s % KACC != 0 : s > 0));
+            const int first = kb > 0 || (KACC ? s % KACC != 0 : s > 0);
+#if W16
+            WGMMA_SS(SUMS, da0 + so + KB_STEP_A * kb, db, first);
+#elif TERMS == 3
+            WGMMA(SUMS, asml[kb], db, first);
+            WGMMA(SUMS, abig[kb], db + lo, 1);
+            WGMMA(SUMS, abig[kb], db, 1);
+#else
+            WGMMA(SUMS, abig[kb], db, first);
+#endif
         }
         WG_COMMIT();
         /* Step s + AHEAD into the stage of step s - 1 - INFLIGHT, whose MMAs every warp group
@@ -1567,7 +1641,7 @@ hgemm_wgmma_nt(const int M, const int N, const int K, const float alpha,
         return;
     }
     /* acc[4j + 2h + e] is C[row + 8h][n0 + 8j + 2t + e]. */
-    store_c16(C, offC, ldc, M, N, row, n0, t, edge, acc, alpha, beta);
+    store_c_each(C, offC, ldc, M, N, row, n0, t, edge, acc, alpha, beta);
 }
 
 #endif

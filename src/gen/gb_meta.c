@@ -902,231 +902,270 @@ static gb_preset_t f25_presets[] = {
     {"sgemm_wgmma_64x64x32_split", "a 64 x 64 x 32 tile in 8 pieces of K (fewer where K is short of 2048) for a C of at most 64 columns, where the 128-column tiles idle half their columns: 48.2 / 45.4 TFLOP/s at 8192 x 64 x 8192 and 16384 x 64 x 4096 on the H200 against 29.4 / 34.7 for the tuned mma.sync tiles and 26-27 for cuBLAS; the grid's need (4 pieces at 128 tiles) ran 41.8 / 37.9 there: the heuristic's s member on Hopper for such a C (bench/notes/wgmma.md#wgmma-thin64-h200)", 1u, 12, f25_s5_names, f25_s5_values},
     {"sgemm_wgmma_128x128x32_split", "sgemm_wgmma_128x128x32 with K split where its tiles are short of the device and K long (SPLITK=0: 512 x 512 x 32768 runs 16 tiles in 8 pieces each, one work-group for each SM), built without the split code elsewhere (the same kernel as the preset): the heuristic's s member on Hopper (bench/notes/wgmma.md#wgmma-split)", 1u, 12, f25_s6_names, f25_s6_values},
 };
-static char *f26_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
-static char *f26_constraints[] = {"TX * KG <= 1024", "RW * VW <= 64", "KU * VW <= 64"};
-static char *f26_let_names[] = {"RB", "CB", "P"};
-static char *f26_let_exprs[] = {"ceil_div(M, TX * RW)", "ceil_div(N, VW)", "max(1, min(ceil_div(CUS * SLOTS, RB * CB), K / (32 * KG)))"};
-static long f26_p0_values[] = {1, 2, 4, 8, 16};
-static long f26_p1_values[] = {1, 2, 4, 8};
-static long f26_p2_values[] = {32, 64, 128, 256};
-static long f26_p3_values[] = {1, 2, 4};
-static long f26_p4_values[] = {1, 2, 4, 8};
-static long f26_p5_values[] = {1, 2, 4, 8, 16};
+static char *f26_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
+static char *f26_constraints[] = {"SWZ == 4 * BK", "(KACC > 0 && KACC * BK <= 512) || K <= 512", "KACC == 0 || BN <= 64 || RUNSUM == 1 || WGM == 1", "RUNSUM == 0 || KACC > 0", "K >= 48"};
+static char *f26_let_names[] = {"P", "T", "PS", "D"};
+static char *f26_let_exprs[] = {"max(1, min(SPLITK, K / 256))", "ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "P", "(P == 1) * T"};
+static long f26_p0_values[] = {64, 128};
+static long f26_p1_values[] = {1, 2};
+static long f26_p2_values[] = {8, 16, 32};
+static long f26_p3_values[] = {32, 64, 128};
+static long f26_p4_values[] = {2, 3, 4, 5, 6, 8};
+static long f26_p5_values[] = {1, 3};
+static long f26_p6_values[] = {0, 1, 2, 4, 8, 16};
+static long f26_p7_values[] = {0, 1};
+static long f26_p8_values[] = {1};
+static long f26_p9_values[] = {1, 2, 3, 4, 6, 8};
+static long f26_p10_values[] = {1, 2, 4, 8, 16};
+static long f26_p11_values[] = {0, 1, 2};
+static long f26_p12_values[] = {0, 1};
 static gb_param_t f26_params[] = {
-    {"VW", "columns of C a group computes, read from each row of B as one vector (a uniform load)", 16L, f26_p0_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"RW", "rows of C a work-item computes, TX apart: each row of B feeds RW rows", 2L, f26_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"TX", "work-items side by side along M in a group", 128L, f26_p2_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"KG", "rows of work-items in a group, each over a part of its K range (sums added in local memory)", 1L, f26_p3_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"KU", "rows of B loaded before their products (loads in flight), and consecutive elements of A's rows a work-item reads in a row", 4L, f26_p4_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least 32 K steps a row of work-items)", 4L, f26_p5_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"BN", "columns of the kernel's tile (rows of the caller's C): the N of every wgmma.m64nNk8", 64L, f26_p0_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"WGM", "warp groups along the kernel's M (the caller's N), 64 rows each", 1L, f26_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"BK", "K step of a stage: BK/8 MMAs per warp group and term", 32L, f26_p2_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SWZ", "bytes of a tile's row in local memory (4 BK), through the tensor core's swizzle of that width, as the copy engine writes it", 128L, f26_p3_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"STAGES", "local-memory stages of both tiles, filled STAGES - 1 steps ahead (227 KB in all at most on sm_90)", 4L, f26_p4_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TERMS", "3: 3xTF32 (FP32-accurate); 1: big*big alone, plain TF32 (not FP32-accurate: for testing the layout with data TF32 holds exactly)", 3L, f26_p5_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
+    {"KACC", "k > 0: the sums of every k steps accumulate from zero in the tensor core and are added to the running sums by FP32 adds (a second set of accumulators); 0: the tensor core accumulates all of K. At most 512 k in it (KACC BK <= 512, or K <= 512 with 0), as sgemm_wgmma's faithful entries", 16L, f26_p6_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"RUNSUM", "with KACC > 0, where the running sums are kept: 1 in local memory (BN / 2 registers fewer a lane, BN * WGM * 256 bytes more local memory), 0 in registers", 0L, f26_p7_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TMA", "the stages are filled by the tensor memory accelerator (as hgemm_wgmma_nt's TMA=1), the only way here", 1L, f26_p8_values, 1, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (wgmma_sum) adding them in a fixed order and writing C transposed; 1: none", 1L, f26_p9_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 4L, f26_p10_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f26_p11_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors and emulate the copy engine, so that devices without them can validate the fragments, the layout, the split and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f26_p12_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
 };
-static char *f26_s0_names[] = {"VW", "RW", "TX", "KG", "KU", "SLOTS"};
-static long f26_s0_values[] = {16, 1, 64, 1, 4, 4};
-static char *f26_s1_names[] = {"VW", "RW", "TX", "KG", "KU", "SLOTS"};
-static long f26_s1_values[] = {1, 4, 128, 1, 8, 8};
+static char *f26_s0_names[] = {"BN", "WGM", "BK", "SWZ", "STAGES", "TERMS", "KACC", "RUNSUM", "TMA", "SPLITK", "GROUPM", "EDGES"};
+static long f26_s0_values[] = {64, 1, 32, 128, 4, 3, 16, 0, 1, 1, 4, 1};
+static char *f26_unsplit_names[] = {"SPLITK"};
+static long f26_unsplit_values[] = {1};
 static gb_preset_t f26_presets[] = {
-    {"thin_cols_16", "up to 16 columns of C in one pass over A: 64 rows a group, one a work-item, about four groups a compute unit (at 4096 x 16 x 4096 on 132 compute units, K in 9 pieces, whose sums, written and read, move 7% of A's bytes; groups of 256 rows would need 33 pieces and 26%)", 3u, 6, f26_s0_names, f26_s0_values},
-    {"thin_cols_1", "one column of C (a GEMV, y = A x): 512 rows a group, four a work-item, eight elements of each in flight", 3u, 6, f26_s1_names, f26_s1_values},
+    {"sgemm_wgmma_ct_64x64", "64 x 64 x 32 kernel tile (64 columns of a C of at most 64 rows), one warp group, four stages (80 KB with the small parts' buffers: two work-groups an SM)", 1u, 12, f26_s0_names, f26_s0_values},
 };
 static char *f27_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
-static char *f27_constraints[] = {"KL * RL <= 1024", "RW * VW * ELEM <= 512", "ELEM == REAL || VW <= 8", "KU * VW <= 64"};
+static char *f27_constraints[] = {"TX * KG <= 1024", "RW * VW <= 64", "KU * VW <= 64"};
 static char *f27_let_names[] = {"RB", "CB", "P"};
-static char *f27_let_exprs[] = {"ceil_div(M, RL * RW)", "ceil_div(N, VW)", "max(1, min(ceil_div(CUS * SLOTS, RB * CB), K / (KL * KU)))"};
+static char *f27_let_exprs[] = {"ceil_div(M, TX * RW)", "ceil_div(N, VW)", "max(1, min(ceil_div(CUS * SLOTS, RB * CB), K / (32 * KG)))"};
 static long f27_p0_values[] = {1, 2, 4, 8, 16};
-static long f27_p1_values[] = {1, 2, 4, 8, 16};
-static long f27_p2_values[] = {4, 8, 16, 32, 64, 128};
-static long f27_p3_values[] = {1, 2, 4, 8, 16, 32};
+static long f27_p1_values[] = {1, 2, 4, 8};
+static long f27_p2_values[] = {32, 64, 128, 256};
+static long f27_p3_values[] = {1, 2, 4};
 static long f27_p4_values[] = {1, 2, 4, 8};
 static long f27_p5_values[] = {1, 2, 4, 8, 16};
 static gb_param_t f27_params[] = {
-    {"VW", "columns of C a group computes, read from each row of B as one vector", 1L, f27_p0_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"RW", "rows of C a work-item computes, RL apart: each row of B it loads feeds RW rows; the RW * VW sums a work-item holds are at most 128 in single, 64 in double (RW * VW * REAL <= 512: the H200's winners sat at 64 in both)", 4L, f27_p1_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"KL", "work-items side by side along K in a row of the group", 32L, f27_p2_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"RL", "rows of work-items in a group, each over its own rows of C (the same rows of B)", 4L, f27_p3_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"KU", "elements of each row a work-item loads before their products (KL apart: loads in flight)", 4L, f27_p4_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least one step of KL * KU elements)", 8L, f27_p5_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"VW", "columns of C a group computes, read from each row of B as one vector (a uniform load)", 16L, f27_p0_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"RW", "rows of C a work-item computes, TX apart: each row of B feeds RW rows", 2L, f27_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TX", "work-items side by side along M in a group", 128L, f27_p2_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KG", "rows of work-items in a group, each over a part of its K range (sums added in local memory)", 1L, f27_p3_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KU", "rows of B loaded before their products (loads in flight), and consecutive elements of A's rows a work-item reads in a row", 4L, f27_p4_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least 32 K steps a row of work-items)", 4L, f27_p5_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
-static char *f27_s0_names[] = {"VW", "RW", "KL", "RL", "KU", "SLOTS"};
-static long f27_s0_values[] = {1, 1, 32, 4, 8, 4};
-static char *f27_s1_names[] = {"VW", "RW", "KL", "RL", "KU", "SLOTS"};
-static long f27_s1_values[] = {1, 1, 32, 4, 8, 4};
-static char *f27_s2_names[] = {"VW", "RW", "KL", "RL", "KU", "SLOTS"};
-static long f27_s2_values[] = {4, 8, 32, 2, 8, 2};
-static char *f27_s3_names[] = {"VW", "RW", "KL", "RL", "KU", "SLOTS"};
-static long f27_s3_values[] = {8, 8, 32, 2, 8, 2};
+static char *f27_s0_names[] = {"VW", "RW", "TX", "KG", "KU", "SLOTS"};
+static long f27_s0_values[] = {16, 1, 64, 1, 4, 4};
+static char *f27_s1_names[] = {"VW", "RW", "TX", "KG", "KU", "SLOTS"};
+static long f27_s1_values[] = {1, 4, 128, 1, 8, 8};
 static gb_preset_t f27_presets[] = {
-    {"thin_dot_1", "one column of C (a GEMV, y = A x): a warp along each row of A (each load instruction one 128-byte run in single), four rows a group, eight elements of the row in flight a work-item; at 4096 rows the grid fills the device without splitting K, so no second kernel", 3u, 6, f27_s0_names, f27_s0_values},
-    {"thin_dot_1c", "thin_dot_1 for complex elements, read as they are stored (a GEMV y = A x in c or z)", 48u, 6, f27_s1_names, f27_s1_values},
-    {"thin_dot_16c", "thin_dot_16 for complex elements: four columns a work-item (eight reals of each row of B), so that eight rows of sums fit the registers", 48u, 6, f27_s2_names, f27_s2_values},
-    {"thin_dot_16", "up to 16 columns of C, eight a group: 32 work-items along K (a warp one 128-byte run of a row in single), two rows of them a group, each 8-wide row of B a work-item loads feeding its eight rows of C, eight elements of each row in flight; the best in double at 4096 x 16 x 4096 on an H200 (0.33 of the memory bound, 3.2x the earlier preset; bench/notes/thin.md#thin-dot-h200)", 3u, 6, f27_s3_names, f27_s3_values},
+    {"thin_cols_16", "up to 16 columns of C in one pass over A: 64 rows a group, one a work-item, about four groups a compute unit (at 4096 x 16 x 4096 on 132 compute units, K in 9 pieces, whose sums, written and read, move 7% of A's bytes; groups of 256 rows would need 33 pieces and 26%)", 3u, 6, f27_s0_names, f27_s0_values},
+    {"thin_cols_1", "one column of C (a GEMV, y = A x): 512 rows a group, four a work-item, eight elements of each in flight", 3u, 6, f27_s1_names, f27_s1_values},
 };
 static char *f28_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
-static char *f28_constraints[] = {"TX * KG <= 1024", "MR * VW <= 64", "KU * VW <= 32"};
-static char *f28_let_names[] = {"TILES", "RB", "P"};
-static char *f28_let_exprs[] = {"ceil_div(N, TX * VW)", "ceil_div(M, MR)", "max(1, min(ceil_div(CUS * SLOTS, TILES * RB), K / (32 * KG)))"};
-static long f28_p0_values[] = {1, 2, 4};
-static long f28_p1_values[] = {32, 64, 128, 256};
-static long f28_p2_values[] = {1, 2, 4, 8};
+static char *f28_constraints[] = {"KL * RL <= 1024", "RW * VW * ELEM <= 512", "ELEM == REAL || VW <= 8", "KU * VW <= 64"};
+static char *f28_let_names[] = {"RB", "CB", "P"};
+static char *f28_let_exprs[] = {"ceil_div(M, RL * RW)", "ceil_div(N, VW)", "max(1, min(ceil_div(CUS * SLOTS, RB * CB), K / (KL * KU)))"};
+static long f28_p0_values[] = {1, 2, 4, 8, 16};
+static long f28_p1_values[] = {1, 2, 4, 8, 16};
+static long f28_p2_values[] = {4, 8, 16, 32, 64, 128};
 static long f28_p3_values[] = {1, 2, 4, 8, 16, 32};
 static long f28_p4_values[] = {1, 2, 4, 8};
 static long f28_p5_values[] = {1, 2, 4, 8, 16};
 static gb_param_t f28_params[] = {
-    {"VW", "columns of C per work-item, read from B's rows as one vector", 4L, f28_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"TX", "work-items side by side along N in a group", 64L, f28_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"KG", "rows of work-items in a group, each over a part of its K range (sums added in local memory)", 4L, f28_p2_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"MR", "rows of C a group computes: B is read once per MR rows", 16L, f28_p3_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"KU", "rows of B loaded before their products (loads in flight)", 4L, f28_p4_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least 32 K steps a row of work-items)", 4L, f28_p5_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"VW", "columns of C a group computes, read from each row of B as one vector", 1L, f28_p0_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"RW", "rows of C a work-item computes, RL apart: each row of B it loads feeds RW rows; the RW * VW sums a work-item holds are at most 128 in single, 64 in double (RW * VW * REAL <= 512: the H200's winners sat at 64 in both)", 4L, f28_p1_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KL", "work-items side by side along K in a row of the group", 32L, f28_p2_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"RL", "rows of work-items in a group, each over its own rows of C (the same rows of B)", 4L, f28_p3_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KU", "elements of each row a work-item loads before their products (KL apart: loads in flight)", 4L, f28_p4_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least one step of KL * KU elements)", 8L, f28_p5_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
-static char *f28_s0_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
-static long f28_s0_values[] = {4, 64, 4, 16, 4, 4};
-static char *f28_s1_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
-static long f28_s1_values[] = {4, 128, 2, 1, 8, 8};
-static char *f28_s2_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
-static long f28_s2_values[] = {2, 64, 4, 16, 4, 4};
-static char *f28_s3_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
-static long f28_s3_values[] = {2, 64, 4, 4, 4, 4};
-static char *f28_s4_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
-static long f28_s4_values[] = {2, 128, 2, 1, 8, 8};
-static char *f28_s5_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
-static long f28_s5_values[] = {2, 64, 2, 32, 4, 4};
+static char *f28_s0_names[] = {"VW", "RW", "KL", "RL", "KU", "SLOTS"};
+static long f28_s0_values[] = {1, 1, 32, 4, 8, 4};
+static char *f28_s1_names[] = {"VW", "RW", "KL", "RL", "KU", "SLOTS"};
+static long f28_s1_values[] = {1, 1, 32, 4, 8, 4};
+static char *f28_s2_names[] = {"VW", "RW", "KL", "RL", "KU", "SLOTS"};
+static long f28_s2_values[] = {4, 8, 32, 2, 8, 2};
+static char *f28_s3_names[] = {"VW", "RW", "KL", "RL", "KU", "SLOTS"};
+static long f28_s3_values[] = {8, 8, 32, 2, 8, 2};
 static gb_preset_t f28_presets[] = {
-    {"thin_stream_16", "up to 16 rows of C in one pass over B: 64 x 4 columns a group, four rows of work-items, about four groups a compute unit", 3u, 6, f28_s0_names, f28_s0_values},
-    {"thin_stream_1", "one row of C (GEMV): 128 x 4 columns a group, eight rows of B in flight a work-item", 3u, 6, f28_s1_names, f28_s1_values},
-    {"thin_stream_16c", "thin_stream_16 for complex elements, read as they are stored: two columns a work-item (four reals of each row of B), so that 16 rows of sums fit the registers", 48u, 6, f28_s2_names, f28_s2_values},
-    {"thin_stream_4c", "thin_stream_16c for a C of 2 to 4 rows: the 16-row preset computes all 16 rows (those past M repeat the last), four times the work at 4 rows, where it is issue-bound in z (bench/notes/thin.md#thin-stream-4c)", 48u, 6, f28_s3_names, f28_s3_values},
-    {"thin_stream_1c", "thin_stream_1 for complex elements: one row of C, two columns a work-item", 48u, 6, f28_s4_names, f28_s4_values},
-    {"thin_stream_64", "32 rows of C a group (64 rows in two passes over B, which the second reads from cache)", 3u, 6, f28_s5_names, f28_s5_values},
+    {"thin_dot_1", "one column of C (a GEMV, y = A x): a warp along each row of A (each load instruction one 128-byte run in single), four rows a group, eight elements of the row in flight a work-item; at 4096 rows the grid fills the device without splitting K, so no second kernel", 3u, 6, f28_s0_names, f28_s0_values},
+    {"thin_dot_1c", "thin_dot_1 for complex elements, read as they are stored (a GEMV y = A x in c or z)", 48u, 6, f28_s1_names, f28_s1_values},
+    {"thin_dot_16c", "thin_dot_16 for complex elements: four columns a work-item (eight reals of each row of B), so that eight rows of sums fit the registers", 48u, 6, f28_s2_names, f28_s2_values},
+    {"thin_dot_16", "up to 16 columns of C, eight a group: 32 work-items along K (a warp one 128-byte run of a row in single), two rows of them a group, each 8-wide row of B a work-item loads feeding its eight rows of C, eight elements of each row in flight; the best in double at 4096 x 16 x 4096 on an H200 (0.33 of the memory bound, 3.2x the earlier preset; bench/notes/thin.md#thin-dot-h200)", 3u, 6, f28_s3_names, f28_s3_values},
 };
-static char *f29_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
-static char *f29_constraints[] = {"MWG % MDIMC == 0", "NWG % NDIMC == 0", "(MWG / MDIMC) % VWM == 0", "(NWG / NDIMC) % VWN == 0", "KWG % VWK == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWM) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWN) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG / MDIMC) * (NWG / NDIMC) * (max(ELEM, REAL) / REAL) <= 256"};
-static long f29_p0_values[] = {8, 16, 24, 32, 48, 64, 96, 128, 192, 256};
-static long f29_p1_values[] = {8, 16, 24, 32, 48, 64, 96, 128, 192, 256};
-static long f29_p2_values[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+static char *f29_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
+static char *f29_constraints[] = {"TX * KG <= 1024", "MR * VW <= 64", "KU * VW <= 32"};
+static char *f29_let_names[] = {"TILES", "RB", "P"};
+static char *f29_let_exprs[] = {"ceil_div(N, TX * VW)", "ceil_div(M, MR)", "max(1, min(ceil_div(CUS * SLOTS, TILES * RB), K / (32 * KG)))"};
+static long f29_p0_values[] = {1, 2, 4};
+static long f29_p1_values[] = {32, 64, 128, 256};
+static long f29_p2_values[] = {1, 2, 4, 8};
 static long f29_p3_values[] = {1, 2, 4, 8, 16, 32};
-static long f29_p4_values[] = {1, 2, 4, 8, 16, 32, 64};
-static long f29_p5_values[] = {1, 2, 4, 8};
-static long f29_p6_values[] = {1, 2, 4, 8};
-static long f29_p7_values[] = {1, 2, 4, 8};
-static long f29_p10_values[] = {1, 2};
-static long f29_p11_values[] = {0, 1};
+static long f29_p4_values[] = {1, 2, 4, 8};
+static long f29_p5_values[] = {1, 2, 4, 8, 16};
 static gb_param_t f29_params[] = {
-    {"MWG", "rows of the C tile per work-group", 64L, f29_p0_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"NWG", "columns of the C tile per work-group", 64L, f29_p1_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"KWG", "K step staged in local memory", 16L, f29_p2_values, 9, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"MDIMC", "work-group size along M (dimension 1); MWI = MWG / MDIMC rows per work-item", 8L, f29_p3_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"NDIMC", "work-group size along N (dimension 0); NWI = NWG / NDIMC columns per work-item", 8L, f29_p4_values, 7, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"VWM", "vector width along M: global loads of A^T (row-TN/TT), local reads of A", 1L, f29_p5_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"VWN", "vector width along N: global loads of B (row-NN/TN), local reads of B, FMAs and stores of C", 1L, f29_p6_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"VWK", "vector width along K: global loads of A (row-NN/NT) and B^T (row-NT/TT)", 1L, f29_p7_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"VW", "columns of C per work-item, read from B's rows as one vector", 4L, f29_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TX", "work-items side by side along N in a group", 64L, f29_p1_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KG", "rows of work-items in a group, each over a part of its K range (sums added in local memory)", 4L, f29_p2_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MR", "rows of C a group computes: B is read once per MR rows", 16L, f29_p3_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KU", "rows of B loaded before their products (loads in flight)", 4L, f29_p4_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SLOTS", "groups a compute unit should have: K is split into P pieces so that the grid holds about CUS * SLOTS groups (each piece at least 32 K steps a row of work-items)", 4L, f29_p5_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+};
+static char *f29_s0_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
+static long f29_s0_values[] = {4, 64, 4, 16, 4, 4};
+static char *f29_s1_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
+static long f29_s1_values[] = {4, 128, 2, 1, 8, 8};
+static char *f29_s2_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
+static long f29_s2_values[] = {2, 64, 4, 16, 4, 4};
+static char *f29_s3_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
+static long f29_s3_values[] = {2, 64, 4, 4, 4, 4};
+static char *f29_s4_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
+static long f29_s4_values[] = {2, 128, 2, 1, 8, 8};
+static char *f29_s5_names[] = {"VW", "TX", "KG", "MR", "KU", "SLOTS"};
+static long f29_s5_values[] = {2, 64, 2, 32, 4, 4};
+static gb_preset_t f29_presets[] = {
+    {"thin_stream_16", "up to 16 rows of C in one pass over B: 64 x 4 columns a group, four rows of work-items, about four groups a compute unit", 3u, 6, f29_s0_names, f29_s0_values},
+    {"thin_stream_1", "one row of C (GEMV): 128 x 4 columns a group, eight rows of B in flight a work-item", 3u, 6, f29_s1_names, f29_s1_values},
+    {"thin_stream_16c", "thin_stream_16 for complex elements, read as they are stored: two columns a work-item (four reals of each row of B), so that 16 rows of sums fit the registers", 48u, 6, f29_s2_names, f29_s2_values},
+    {"thin_stream_4c", "thin_stream_16c for a C of 2 to 4 rows: the 16-row preset computes all 16 rows (those past M repeat the last), four times the work at 4 rows, where it is issue-bound in z (bench/notes/thin.md#thin-stream-4c)", 48u, 6, f29_s3_names, f29_s3_values},
+    {"thin_stream_1c", "thin_stream_1 for complex elements: one row of C, two columns a work-item", 48u, 6, f29_s4_names, f29_s4_values},
+    {"thin_stream_64", "32 rows of C a group (64 rows in two passes over B, which the second reads from cache)", 3u, 6, f29_s5_names, f29_s5_values},
+};
+static char *f30_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
+static char *f30_constraints[] = {"MWG % MDIMC == 0", "NWG % NDIMC == 0", "(MWG / MDIMC) % VWM == 0", "(NWG / NDIMC) % VWN == 0", "KWG % VWK == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG * KWG) % (MDIMC * NDIMC * VWM) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWN) == 0", "(NWG * KWG) % (MDIMC * NDIMC * VWK) == 0", "(MWG / MDIMC) * (NWG / NDIMC) * (max(ELEM, REAL) / REAL) <= 256"};
+static long f30_p0_values[] = {8, 16, 24, 32, 48, 64, 96, 128, 192, 256};
+static long f30_p1_values[] = {8, 16, 24, 32, 48, 64, 96, 128, 192, 256};
+static long f30_p2_values[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+static long f30_p3_values[] = {1, 2, 4, 8, 16, 32};
+static long f30_p4_values[] = {1, 2, 4, 8, 16, 32, 64};
+static long f30_p5_values[] = {1, 2, 4, 8};
+static long f30_p6_values[] = {1, 2, 4, 8};
+static long f30_p7_values[] = {1, 2, 4, 8};
+static long f30_p10_values[] = {1, 2};
+static long f30_p11_values[] = {0, 1};
+static gb_param_t f30_params[] = {
+    {"MWG", "rows of the C tile per work-group", 64L, f30_p0_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"NWG", "columns of the C tile per work-group", 64L, f30_p1_values, 10, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KWG", "K step staged in local memory", 16L, f30_p2_values, 9, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MDIMC", "work-group size along M (dimension 1); MWI = MWG / MDIMC rows per work-item", 8L, f30_p3_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"NDIMC", "work-group size along N (dimension 0); NWI = NWG / NDIMC columns per work-item", 8L, f30_p4_values, 7, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"VWM", "vector width along M: global loads of A^T (row-TN/TT), local reads of A", 1L, f30_p5_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"VWN", "vector width along N: global loads of B (row-NN/TN), local reads of B, FMAs and stores of C", 1L, f30_p6_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"VWK", "vector width along K: global loads of A (row-NN/NT) and B^T (row-NT/TT)", 1L, f30_p7_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"PADA", "elements of padding per row of the local A tile (bank conflicts): As is k-major, rows of MWG, for row-TN/TT or VWM > 1, else m-major, rows of KWG", 0L, NULL, 0, 0L, 16L, 0, 0u, 0, 0L},
     {"PADB", "elements of padding per k-row of the local B tile (bank conflicts)", 0L, NULL, 0, 0L, 16L, 0, 0u, 0, 0L},
-    {"STAGES", "local-memory buffers: 2 overlaps the next K step's global loads with this step's FMAs, one barrier per step", 2L, f29_p10_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"ACCMEM", "1: accumulators live in an indexed private array between K steps, which spares PoCL-style compilers copying them at every barrier; 0: registers only (GPUs)", 0L, f29_p11_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"STAGES", "local-memory buffers: 2 overlaps the next K step's global loads with this step's FMAs, one barrier per step", 2L, f30_p10_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"ACCMEM", "1: accumulators live in an indexed private array between K steps, which spares PoCL-style compilers copying them at every barrier; 0: registers only (GPUs)", 0L, f30_p11_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
-static char *f29_s0_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
-static long f29_s0_values[] = {32, 32, 16, 8, 8, 1, 1, 1, 1, 0, 1, 0};
-static char *f29_s1_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
-static long f29_s1_values[] = {96, 64, 16, 16, 4, 1, 8, 8, 0, 0, 2, 1};
-static char *f29_s2_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
-static long f29_s2_values[] = {96, 64, 16, 16, 4, 1, 4, 8, 0, 0, 2, 1};
-static char *f29_s3_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
-static long f29_s3_values[] = {128, 128, 16, 16, 16, 4, 4, 4, 4, 0, 2, 0};
-static char *f29_s4_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
-static long f29_s4_values[] = {128, 64, 8, 16, 16, 2, 2, 2, 2, 0, 2, 0};
-static gb_preset_t f29_presets[] = {
-    {"xgemm_small", "32x32x16 tile, 8x8 work-items, 4x4 per work-item, scalar accesses, one local buffer", 127u, 12, f29_s0_names, f29_s0_values},
-    {"xgemm_cpu", "PoCL on an AVX2 CPU: 96x64x16 tile, 16x4 work-items, each 6 rows x 2 float8 of C (12 vector accumulators), float8 loads along K, double-buffered, accumulators kept in memory across barriers", 1u, 12, f29_s1_names, f29_s1_values},
-    {"xgemm_cpu_d", "PoCL on a CPU, double: xgemm_cpu's tile and work-items, each 6 rows x 4 double4 of C, double8 loads along K, double-buffered, accumulators kept in memory across barriers", 2u, 12, f29_s2_names, f29_s2_values},
-    {"xgemm_gpu", "NVIDIA H100 guess: 128x128x16 tile, 16x16 work-items, 8x8 per work-item, float4 global and local accesses, double-buffered (33 KB of local memory)", 1u, 12, f29_s3_names, f29_s3_values},
-    {"xgemm_gpu_d", "NVIDIA H100 guess for double: 128x64x8 tile, 16x16 work-items, 8x4 per work-item, double2 global and local accesses, double-buffered (25 KB of local memory)", 2u, 12, f29_s4_names, f29_s4_values},
-};
-static char *f30_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "M1", "N1", "TM", "TN", "D", "R", "PS", "ROWG", "STRIPS"};
-static char *f30_constraints[] = {"(MWG / (4 * RM)) * (NWG / (4 * RN)) <= 512", "MWG / (4 * RM) >= 4", "NWG / (4 * RN) >= 8", "!TAIL || (MWG / (4 * RM)) * (NWG / (4 * RN)) == 256", "!SPLITK || TAIL"};
-static char *f30_let_names[] = {"M1", "N1", "ROWG", "STRIPS", "FUSED", "TM", "TN", "R0", "P0", "P", "R", "PS", "D"};
-static char *f30_let_exprs[] = {"M - M % MWG * (M > MWG && M % MWG <= THIN)", "N - N % NWG * (N > NWG && N % NWG <= THIN)", "ceil_div(N, 32) * (M1 < M)", "ROWG + ceil_div(M1, 32) * (N1 < N)", "NVIDIA && (MWG / (4 * RM)) * (NWG / (4 * RN)) == 256 && THIN > 0 && THIN <= 4 && 2 * KWG * ((MWG + PADA) / 4) >= 256", "ceil_div(M1, MWG)", "ceil_div(N1, NWG)", "(TAIL > 0) * ((TM * TN > CUS * SLOTS) * (TM * TN % (CUS * SLOTS)) + SPLITK * (TM * TN < CUS * SLOTS) * TM * TN)", "TAIL * CUS * SLOTS / max(R0, 1)", "max(1, min(P0, SPLITK * ceil_div(ceil_div(K, KWG), 32) + (1 - SPLITK) * P0))", "R0 * (P > 1) * (ceil_div(P * R0, CUS * SLOTS) < P)", "P * (R > 0) + (R == 0)", "TM * TN - R"};
-static long f30_p0_values[] = {64, 128, 256};
-static long f30_p1_values[] = {64, 128, 256};
-static long f30_p2_values[] = {2, 4};
-static long f30_p3_values[] = {2, 4};
-static long f30_p4_values[] = {8, 16};
-static long f30_p5_values[] = {0, 4};
-static long f30_p6_values[] = {0, 4};
-static long f30_p7_values[] = {0, 1, 2};
-static long f30_p8_values[] = {0, 1};
-static long f30_p9_values[] = {0, 1};
-static long f30_p10_values[] = {1, 2, 4, 8, 16};
-static long f30_p11_values[] = {0, 4, 8, 16};
-static long f30_p12_values[] = {0, 1, 2, 3, 4};
-static long f30_p13_values[] = {1, 2, 3, 4};
-static long f30_p14_values[] = {0, 1};
-static long f30_p15_values[] = {0, 128, 168, 255};
-static gb_param_t f30_params[] = {
-    {"MWG", "rows of the C tile per work-group; (MWG/8) x (NWG/8) work-items of 8x8 each", 128L, f30_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"NWG", "columns of the C tile per work-group", 128L, f30_p1_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"RM", "runs of 4 rows per work-item, MWG/RM apart: 2 (8 rows) or 4 (16 rows)", 2L, f30_p2_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"RN", "runs of 4 columns per work-item, NWG/RN apart: 2 (8 columns) or 4 (16)", 2L, f30_p3_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"KWG", "K step staged in local memory (two buffers)", 16L, f30_p4_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"PADA", "floats of padding per k-row of local A: 4 makes the transposing stores (row-NN/NT) conflict-free", 4L, f30_p5_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"PADB", "floats of padding per k-row of local B: 4 makes the transposing stores (row-NT/TT) conflict-free", 4L, f30_p6_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order; 1 first (the grid walked backwards), so the last wave is full tiles; 2 after every full tile, in the idle slots of a partial last wave", 1L, f30_p7_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"LANES", "1: lanes paired so that each 128-bit local read of a fragment returns in 2 passes instead of 4", 1L, f30_p8_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"PIPE", "1: the next k's fragments are read during the current k's FMAs (two register sets)", 1L, f30_p9_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse of B panels); 1: row by row", 8L, f30_p10_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"THIN", "a last partial row (column) of tiles at most this thin is left to strips that read B (A) once, instead of partial tiles that each walk all of K at the cost of a whole tile; on NVIDIA with 256 work-items and THIN <= 4 the strips run as extra work-groups of xgemm_nv, otherwise as the remainder kernel xgemm_nv_rem; 0: partial tiles always", 4L, f30_p11_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"TAIL", "where the tiles end in a partial wave (a wave: SLOTS groups on each compute unit), each of its tiles is split along K into the most pieces that fill TAIL waves, whose sums the remainder kernel adds in a fixed order (needs 256 work-items per group); 0: off", 0L, f30_p12_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"SLOTS", "work-groups one compute unit runs at once (TAIL's wave): 2 on an NVIDIA SM for a kernel of at most 128 registers", 2L, f30_p13_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"SPLITK", "with TAIL, where the tiles do not fill one wave, every tile is split along K the same way (split-K, for large K with small M and N), into pieces of at least 32 K steps (below that the pieces' sums cost more than the split gains); 0: only a last partial wave is split", 0L, f30_p14_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f30_p15_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
-};
-static char *f30_s0_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
-static long f30_s0_values[] = {128, 128, 16, 4, 4, 1, 8};
-static char *f30_s1_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM", "TAIL", "SLOTS"};
-static long f30_s1_values[] = {128, 128, 8, 4, 4, 2, 8, 3, 2};
-static char *f30_s2_names[] = {"MWG", "NWG", "RM", "RN", "KWG", "PADA", "PADB", "LANES", "PIPE", "EDGES", "GROUPM"};
-static long f30_s2_values[] = {128, 256, 2, 4, 8, 4, 4, 1, 1, 1, 8};
-static char *f30_s3_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
-static long f30_s3_values[] = {64, 128, 16, 4, 4, 1, 8};
-static char *f30_s4_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM", "TAIL", "SLOTS", "SPLITK"};
-static long f30_s4_values[] = {128, 128, 8, 4, 4, 2, 8, 3, 2, 1};
-static char *f30_s5_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
-static long f30_s5_values[] = {64, 64, 16, 4, 4, 1, 8};
-static char *f30_unsplit_names[] = {"TAIL", "SPLITK"};
-static long f30_unsplit_values[] = {0, 0};
+static char *f30_s0_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
+static long f30_s0_values[] = {32, 32, 16, 8, 8, 1, 1, 1, 1, 0, 1, 0};
+static char *f30_s1_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
+static long f30_s1_values[] = {96, 64, 16, 16, 4, 1, 8, 8, 0, 0, 2, 1};
+static char *f30_s2_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
+static long f30_s2_values[] = {96, 64, 16, 16, 4, 1, 4, 8, 0, 0, 2, 1};
+static char *f30_s3_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
+static long f30_s3_values[] = {128, 128, 16, 16, 16, 4, 4, 4, 4, 0, 2, 0};
+static char *f30_s4_names[] = {"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VWM", "VWN", "VWK", "PADA", "PADB", "STAGES", "ACCMEM"};
+static long f30_s4_values[] = {128, 64, 8, 16, 16, 2, 2, 2, 2, 0, 2, 0};
 static gb_preset_t f30_presets[] = {
-    {"xgemm_nv_128", "the family default: 128x128x16, 256 work-items, 33 KiB of local memory (double precision: 67.6 KiB, over the 48 KiB NVIDIA gives a work-group)", 1u, 7, f30_s0_names, f30_s0_values},
-    {"xgemm_nv_k8", "128x128x8, 128 registers so two groups share an SM, partial tiles last, a last partial wave split along K over three waves: the fastest preset on the H100 at 2048 to 8192 (docs/performance.md)", 1u, 9, f30_s1_names, f30_s1_values},
-    {"xgemm_nv_256", "128x256x8, 256 work-items of 8x16 (the work-item tile of cuBLAS's kernel), one group per SM (docs/performance.md compares it with xgemm_nv_k8)", 1u, 11, f30_s2_names, f30_s2_values},
-    {"xgemm_nv_64", "64x128x16, 128 work-items: twice the work-groups for small sizes", 1u, 7, f30_s3_names, f30_s3_values},
-    {"xgemm_nv_splitk", "xgemm_nv_k8 with split-K: where M and N make fewer tiles than one wave (large K, small M and N), each tile is split along K over three waves, the pieces added in a fixed order", 1u, 10, f30_s4_names, f30_s4_values},
-    {"xgemm_nv_64x64", "64x64x16, 64 work-items: four times the work-groups of xgemm_nv_k8, for sizes around 1024 (256 groups at 1024 on the H100's 132 SMs)", 1u, 7, f30_s5_names, f30_s5_values},
+    {"xgemm_small", "32x32x16 tile, 8x8 work-items, 4x4 per work-item, scalar accesses, one local buffer", 127u, 12, f30_s0_names, f30_s0_values},
+    {"xgemm_cpu", "PoCL on an AVX2 CPU: 96x64x16 tile, 16x4 work-items, each 6 rows x 2 float8 of C (12 vector accumulators), float8 loads along K, double-buffered, accumulators kept in memory across barriers", 1u, 12, f30_s1_names, f30_s1_values},
+    {"xgemm_cpu_d", "PoCL on a CPU, double: xgemm_cpu's tile and work-items, each 6 rows x 4 double4 of C, double8 loads along K, double-buffered, accumulators kept in memory across barriers", 2u, 12, f30_s2_names, f30_s2_values},
+    {"xgemm_gpu", "NVIDIA H100 guess: 128x128x16 tile, 16x16 work-items, 8x8 per work-item, float4 global and local accesses, double-buffered (33 KB of local memory)", 1u, 12, f30_s3_names, f30_s3_values},
+    {"xgemm_gpu_d", "NVIDIA H100 guess for double: 128x64x8 tile, 16x16 work-items, 8x4 per work-item, double2 global and local accesses, double-buffered (25 KB of local memory)", 2u, 12, f30_s4_names, f30_s4_values},
 };
-static char *f31_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
-static char *f31_constraints[] = {"(MWG / TM) % 4 == 0", "(NWG / TN) % 8 == 0", "(MWG / TM) * (NWG / TN) <= 1024"};
+static char *f31_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "M1", "N1", "TM", "TN", "D", "R", "PS", "ROWG", "STRIPS"};
+static char *f31_constraints[] = {"(MWG / (4 * RM)) * (NWG / (4 * RN)) <= 512", "MWG / (4 * RM) >= 4", "NWG / (4 * RN) >= 8", "!TAIL || (MWG / (4 * RM)) * (NWG / (4 * RN)) == 256", "!SPLITK || TAIL"};
+static char *f31_let_names[] = {"M1", "N1", "ROWG", "STRIPS", "FUSED", "TM", "TN", "R0", "P0", "P", "R", "PS", "D"};
+static char *f31_let_exprs[] = {"M - M % MWG * (M > MWG && M % MWG <= THIN)", "N - N % NWG * (N > NWG && N % NWG <= THIN)", "ceil_div(N, 32) * (M1 < M)", "ROWG + ceil_div(M1, 32) * (N1 < N)", "NVIDIA && (MWG / (4 * RM)) * (NWG / (4 * RN)) == 256 && THIN > 0 && THIN <= 4 && 2 * KWG * ((MWG + PADA) / 4) >= 256", "ceil_div(M1, MWG)", "ceil_div(N1, NWG)", "(TAIL > 0) * ((TM * TN > CUS * SLOTS) * (TM * TN % (CUS * SLOTS)) + SPLITK * (TM * TN < CUS * SLOTS) * TM * TN)", "TAIL * CUS * SLOTS / max(R0, 1)", "max(1, min(P0, SPLITK * ceil_div(ceil_div(K, KWG), 32) + (1 - SPLITK) * P0))", "R0 * (P > 1) * (ceil_div(P * R0, CUS * SLOTS) < P)", "P * (R > 0) + (R == 0)", "TM * TN - R"};
 static long f31_p0_values[] = {64, 128, 256};
-static long f31_p1_values[] = {128, 256};
-static long f31_p2_values[] = {8, 16};
-static long f31_p3_values[] = {4, 8, 16};
+static long f31_p1_values[] = {64, 128, 256};
+static long f31_p2_values[] = {2, 4};
+static long f31_p3_values[] = {2, 4};
 static long f31_p4_values[] = {8, 16};
-static long f31_p5_values[] = {2, 3, 4};
-static long f31_p6_values[] = {1, 4, 8, 16};
+static long f31_p5_values[] = {0, 4};
+static long f31_p6_values[] = {0, 4};
 static long f31_p7_values[] = {0, 1, 2};
 static long f31_p8_values[] = {0, 1};
+static long f31_p9_values[] = {0, 1};
+static long f31_p10_values[] = {1, 2, 4, 8, 16};
+static long f31_p11_values[] = {0, 4, 8, 16};
+static long f31_p12_values[] = {0, 1, 2, 3, 4};
+static long f31_p13_values[] = {1, 2, 3, 4};
+static long f31_p14_values[] = {0, 1};
+static long f31_p15_values[] = {0, 128, 168, 255};
 static gb_param_t f31_params[] = {
-    {"MWG", "rows of the C tile per work-group", 128L, f31_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"NWG", "columns of the C tile per work-group", 256L, f31_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"KWG", "K step per pipeline stage", 8L, f31_p2_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"TM", "rows of C per work-item (interleaved, MWG/TM apart)", 8L, f31_p3_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"TN", "columns of C per work-item, in runs of 4 (NWG/TN*4 apart)", 16L, f31_p4_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"STAGES", "local-memory buffers in the pipeline (copies run STAGES-1 K steps ahead)", 3L, f31_p5_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time (L2 reuse)", 8L, f31_p6_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f31_p7_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"ASYNC", "1: cp.async (inline PTX) on NVIDIA GPUs, ordinary loads and stores elsewhere; 0: ordinary everywhere", 1L, f31_p8_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MWG", "rows of the C tile per work-group; (MWG/8) x (NWG/8) work-items of 8x8 each", 128L, f31_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"NWG", "columns of the C tile per work-group", 128L, f31_p1_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"RM", "runs of 4 rows per work-item, MWG/RM apart: 2 (8 rows) or 4 (16 rows)", 2L, f31_p2_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"RN", "runs of 4 columns per work-item, NWG/RN apart: 2 (8 columns) or 4 (16)", 2L, f31_p3_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KWG", "K step staged in local memory (two buffers)", 16L, f31_p4_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PADA", "floats of padding per k-row of local A: 4 makes the transposing stores (row-NN/NT) conflict-free", 4L, f31_p5_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PADB", "floats of padding per k-row of local B: 4 makes the transposing stores (row-NT/TT) conflict-free", 4L, f31_p6_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order; 1 first (the grid walked backwards), so the last wave is full tiles; 2 after every full tile, in the idle slots of a partial last wave", 1L, f31_p7_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"LANES", "1: lanes paired so that each 128-bit local read of a fragment returns in 2 passes instead of 4", 1L, f31_p8_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"PIPE", "1: the next k's fragments are read during the current k's FMAs (two register sets)", 1L, f31_p9_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse of B panels); 1: row by row", 8L, f31_p10_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"THIN", "a last partial row (column) of tiles at most this thin is left to strips that read B (A) once, instead of partial tiles that each walk all of K at the cost of a whole tile; on NVIDIA with 256 work-items and THIN <= 4 the strips run as extra work-groups of xgemm_nv, otherwise as the remainder kernel xgemm_nv_rem; 0: partial tiles always", 4L, f31_p11_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TAIL", "where the tiles end in a partial wave (a wave: SLOTS groups on each compute unit), each of its tiles is split along K into the most pieces that fill TAIL waves, whose sums the remainder kernel adds in a fixed order (needs 256 work-items per group); 0: off", 0L, f31_p12_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SLOTS", "work-groups one compute unit runs at once (TAIL's wave): 2 on an NVIDIA SM for a kernel of at most 128 registers", 2L, f31_p13_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SPLITK", "with TAIL, where the tiles do not fill one wave, every tile is split along K the same way (split-K, for large K with small M and N), into pieces of at least 32 K steps (below that the pieces' sums cost more than the split gains); 0: only a last partial wave is split", 0L, f31_p14_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored); 0: the compiler's choice", 0L, f31_p15_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
 };
-static char *f31_s0_names[] = {"MWG", "NWG", "KWG", "TM", "TN", "STAGES", "GROUPM", "EDGES", "ASYNC"};
-static long f31_s0_values[] = {128, 256, 8, 8, 16, 3, 8, 1, 1};
+static char *f31_s0_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
+static long f31_s0_values[] = {128, 128, 16, 4, 4, 1, 8};
+static char *f31_s1_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM", "TAIL", "SLOTS"};
+static long f31_s1_values[] = {128, 128, 8, 4, 4, 2, 8, 3, 2};
+static char *f31_s2_names[] = {"MWG", "NWG", "RM", "RN", "KWG", "PADA", "PADB", "LANES", "PIPE", "EDGES", "GROUPM"};
+static long f31_s2_values[] = {128, 256, 2, 4, 8, 4, 4, 1, 1, 1, 8};
+static char *f31_s3_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
+static long f31_s3_values[] = {64, 128, 16, 4, 4, 1, 8};
+static char *f31_s4_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM", "TAIL", "SLOTS", "SPLITK"};
+static long f31_s4_values[] = {128, 128, 8, 4, 4, 2, 8, 3, 2, 1};
+static char *f31_s5_names[] = {"MWG", "NWG", "KWG", "PADA", "PADB", "EDGES", "GROUPM"};
+static long f31_s5_values[] = {64, 64, 16, 4, 4, 1, 8};
+static char *f31_unsplit_names[] = {"TAIL", "SPLITK"};
+static long f31_unsplit_values[] = {0, 0};
 static gb_preset_t f31_presets[] = {
-    {"xgemm_nv_async_3", "128x256x8 tile, 256 work-items of 8x16, 3 stages (36 KiB)", 1u, 9, f31_s0_names, f31_s0_values},
+    {"xgemm_nv_128", "the family default: 128x128x16, 256 work-items, 33 KiB of local memory (double precision: 67.6 KiB, over the 48 KiB NVIDIA gives a work-group)", 1u, 7, f31_s0_names, f31_s0_values},
+    {"xgemm_nv_k8", "128x128x8, 128 registers so two groups share an SM, partial tiles last, a last partial wave split along K over three waves: the fastest preset on the H100 at 2048 to 8192 (docs/performance.md)", 1u, 9, f31_s1_names, f31_s1_values},
+    {"xgemm_nv_256", "128x256x8, 256 work-items of 8x16 (the work-item tile of cuBLAS's kernel), one group per SM (docs/performance.md compares it with xgemm_nv_k8)", 1u, 11, f31_s2_names, f31_s2_values},
+    {"xgemm_nv_64", "64x128x16, 128 work-items: twice the work-groups for small sizes", 1u, 7, f31_s3_names, f31_s3_values},
+    {"xgemm_nv_splitk", "xgemm_nv_k8 with split-K: where M and N make fewer tiles than one wave (large K, small M and N), each tile is split along K over three waves, the pieces added in a fixed order", 1u, 10, f31_s4_names, f31_s4_values},
+    {"xgemm_nv_64x64", "64x64x16, 64 work-items: four times the work-groups of xgemm_nv_k8, for sizes around 1024 (256 groups at 1024 on the H100's 132 SMs)", 1u, 7, f31_s5_names, f31_s5_values},
+};
+static char *f32_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
+static char *f32_constraints[] = {"(MWG / TM) % 4 == 0", "(NWG / TN) % 8 == 0", "(MWG / TM) * (NWG / TN) <= 1024"};
+static long f32_p0_values[] = {64, 128, 256};
+static long f32_p1_values[] = {128, 256};
+static long f32_p2_values[] = {8, 16};
+static long f32_p3_values[] = {4, 8, 16};
+static long f32_p4_values[] = {8, 16};
+static long f32_p5_values[] = {2, 3, 4};
+static long f32_p6_values[] = {1, 4, 8, 16};
+static long f32_p7_values[] = {0, 1, 2};
+static long f32_p8_values[] = {0, 1};
+static gb_param_t f32_params[] = {
+    {"MWG", "rows of the C tile per work-group", 128L, f32_p0_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"NWG", "columns of the C tile per work-group", 256L, f32_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"KWG", "K step per pipeline stage", 8L, f32_p2_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TM", "rows of C per work-item (interleaved, MWG/TM apart)", 8L, f32_p3_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TN", "columns of C per work-item, in runs of 4 (NWG/TN*4 apart)", 16L, f32_p4_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"STAGES", "local-memory buffers in the pipeline (copies run STAGES-1 K steps ahead)", 3L, f32_p5_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time (L2 reuse)", 8L, f32_p6_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first (the grid walked backwards), 2 after every full tile", 1L, f32_p7_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"ASYNC", "1: cp.async (inline PTX) on NVIDIA GPUs, ordinary loads and stores elsewhere; 0: ordinary everywhere", 1L, f32_p8_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+};
+static char *f32_s0_names[] = {"MWG", "NWG", "KWG", "TM", "TN", "STAGES", "GROUPM", "EDGES", "ASYNC"};
+static long f32_s0_values[] = {128, 256, 8, 8, 16, 3, 8, 1, 1};
+static gb_preset_t f32_presets[] = {
+    {"xgemm_nv_async_3", "128x256x8 tile, 256 work-items of 8x16, 3 stages (36 KiB)", 1u, 9, f32_s0_names, f32_s0_values},
 };
 
 gb_family_t gb__builtin_families[] = {
@@ -1299,7 +1338,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "196655cd2fbebb1219261cdb713a520dbf04de160f08dbe90804836d7de7c2ef",
+    .program_digest = "706c30e5083ca940e9a511f8abe545672ef2bc9ff51de3cbb505f084fb7ee1cf",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1336,7 +1375,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_mn.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "196655cd2fbebb1219261cdb713a520dbf04de160f08dbe90804836d7de7c2ef",
+    .program_digest = "706c30e5083ca940e9a511f8abe545672ef2bc9ff51de3cbb505f084fb7ee1cf",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1375,7 +1414,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "196655cd2fbebb1219261cdb713a520dbf04de160f08dbe90804836d7de7c2ef",
+    .program_digest = "706c30e5083ca940e9a511f8abe545672ef2bc9ff51de3cbb505f084fb7ee1cf",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1862,7 +1901,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "196655cd2fbebb1219261cdb713a520dbf04de160f08dbe90804836d7de7c2ef",
+    .program_digest = "706c30e5083ca940e9a511f8abe545672ef2bc9ff51de3cbb505f084fb7ee1cf",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1895,6 +1934,46 @@ gb_family_t gb__builtin_families[] = {
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
+    .name = "sgemm_wgmma_ct",
+    .description = "FP32-accurate SGEMM on Hopper's warp-group MMA (wgmma.mma_async .tf32, sm_90a), a PTX program, for a C of few rows: the route gives it C^T = op(B)^T op(A)^T and it writes C transposed, so the operand that streams (the caller's B, N x K) is the MMA's A operand from registers and the 64-row one (the caller's A) its B operand from local memory. Both come through hgemm_wgmma_nt's pipeline, STAGES filled by the tensor memory accelerator through the swizzle of BK * 4 bytes; each lane loads its fragments of the streaming operand from the landed stage and splits them in registers (no store), while the MMA reads the other's big part from the stage as landed (an FP32 word read truncated to TF32 is the split's big part) and its small parts from a buffer the work-group splits them into once a step; three products per K step of 8 (small*big + big*small + big*big) accumulated in FP32 as in sgemm_wgmma. Row-major NT as the kernel sees it (the caller's NT; other layouts through transposition passes); any size, rows 16-byte aligned (leading dimensions and offsets multiples of 4, copied where they are not); with SPLITK, each tile's K cut into pieces whose FP32 sums a second kernel adds in a fixed order. The source is sgemm_wgmma's (wgmma.cl). NVIDIA sm_90 only (EMU=1 emulates the MMA and the copy engine anywhere, for testing).",
+    .origin = "kernels/sgemm_wgmma_ct.json",
+    .source_file = "wgmma.cl",
+    .entry = "sgemm_wgmma_ct",
+    .program_digest = "706c30e5083ca940e9a511f8abe545672ef2bc9ff51de3cbb505f084fb7ee1cf",
+    .global[0] = "(D + (T - D) * PS) * 128 * WGM",
+    .global[1] = "1",
+    .local[0] = "128 * WGM",
+    .local[1] = "1",
+    .local_mem = "(STAGES * (64 * WGM + BN) + (TERMS == 3) * 2 * BN) * BK * 4 + RUNSUM * (KACC > 0) * BN * WGM * 256 + TMA * (256 + 8 * STAGES) + EMU * 512 * WGM * 4",
+    .ld_multiple[0] = "4",
+    .ld_multiple[1] = "4",
+    .ptx_target = "sm_90a",
+    .ptx_unless = "EMU",
+    .side[1].entry = "wgmma_sum",
+    .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
+    .side[1].global[1] = "(PS > 1) * M",
+    .side[1].local[0] = "64",
+    .side[1].local[1] = "1",
+    .workspace = "(PS > 1) * PS * (T - D) * 64 * WGM * BN * 4 + TMA * (D + (T - D) * PS) * 256",
+    .transposed_c = "1",
+    .launch_factor = "PS",
+    .traffic[0] = "4 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N) + (PS > 1) * 4 * PS * M * N",
+    .traffic[1] = "4 * M * N + (PS > 1) * 4 * PS * M * N",
+    .precisions = 1u, .layouts = 2u,
+    .nargs = 17, .nconstraints = 5, .nextensions = 0, .nlets = 4,
+    .nparams = 13, .npresets = 1,
+    .args = f26_args,
+    .constraints = f26_constraints,
+    .let_names = f26_let_names,
+    .let_exprs = f26_let_exprs,
+    .params = f26_params,
+    .presets = f26_presets,
+    .nunsplit = 1,
+    .unsplit_names = f26_unsplit_names,
+    .unsplit_values = f26_unsplit_values,
+    .images = 0, .images_from_buffer = 0, .builtin = 1,
+  },
+  {
     .name = "thin_cols",
     .description = "GEMM for a C of few columns (N up to about 16: a tall product, a decode step's transpose), bound by reading A once: thin_stream with rows and columns exchanged. Each work-item owns RW rows of C, TX apart (a warp's work-items hold neighbouring rows, so A stored K x M is read along its rows), and its group's VW columns, whose B values are the same for the whole group (uniform loads); KG rows of work-items share a group's K range (sums added in local memory), and K is split over enough groups to fill the device (the let P), their sums added in a fixed order by a second kernel; row-major NN and TN (and column-major NN/TN through the operand swap), any size.",
     .origin = "kernels/thin_cols.json",
@@ -1918,12 +1997,12 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 3u, .layouts = 5u,
     .nargs = 16, .nconstraints = 3, .nextensions = 0, .nlets = 3,
     .nparams = 6, .npresets = 2,
-    .args = f26_args,
-    .constraints = f26_constraints,
-    .let_names = f26_let_names,
-    .let_exprs = f26_let_exprs,
-    .params = f26_params,
-    .presets = f26_presets,
+    .args = f27_args,
+    .constraints = f27_constraints,
+    .let_names = f27_let_names,
+    .let_exprs = f27_let_exprs,
+    .params = f27_params,
+    .presets = f27_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1950,12 +2029,12 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 51u, .layouts = 1u,
     .nargs = 16, .nconstraints = 4, .nextensions = 0, .nlets = 3,
     .nparams = 6, .npresets = 4,
-    .args = f27_args,
-    .constraints = f27_constraints,
-    .let_names = f27_let_names,
-    .let_exprs = f27_let_exprs,
-    .params = f27_params,
-    .presets = f27_presets,
+    .args = f28_args,
+    .constraints = f28_constraints,
+    .let_names = f28_let_names,
+    .let_exprs = f28_let_exprs,
+    .params = f28_params,
+    .presets = f28_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -1982,12 +2061,12 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 51u, .layouts = 5u,
     .nargs = 16, .nconstraints = 3, .nextensions = 0, .nlets = 3,
     .nparams = 6, .npresets = 6,
-    .args = f28_args,
-    .constraints = f28_constraints,
-    .let_names = f28_let_names,
-    .let_exprs = f28_let_exprs,
-    .params = f28_params,
-    .presets = f28_presets,
+    .args = f29_args,
+    .constraints = f29_constraints,
+    .let_names = f29_let_names,
+    .let_exprs = f29_let_exprs,
+    .params = f29_params,
+    .presets = f29_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -2007,10 +2086,10 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 127u, .layouts = 15u,
     .nargs = 14, .nconstraints = 10, .nextensions = 0, .nlets = 0,
     .nparams = 12, .npresets = 5,
-    .args = f29_args,
-    .constraints = f29_constraints,
-    .params = f29_params,
-    .presets = f29_presets,
+    .args = f30_args,
+    .constraints = f30_constraints,
+    .params = f30_params,
+    .presets = f30_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -2041,15 +2120,15 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 3u, .layouts = 15u,
     .nargs = 24, .nconstraints = 5, .nextensions = 0, .nlets = 13,
     .nparams = 16, .npresets = 6,
-    .args = f30_args,
-    .constraints = f30_constraints,
-    .let_names = f30_let_names,
-    .let_exprs = f30_let_exprs,
-    .params = f30_params,
-    .presets = f30_presets,
+    .args = f31_args,
+    .constraints = f31_constraints,
+    .let_names = f31_let_names,
+    .let_exprs = f31_let_exprs,
+    .params = f31_params,
+    .presets = f31_presets,
     .nunsplit = 2,
-    .unsplit_names = f30_unsplit_names,
-    .unsplit_values = f30_unsplit_values,
+    .unsplit_names = f31_unsplit_names,
+    .unsplit_values = f31_unsplit_values,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
   {
@@ -2067,14 +2146,14 @@ gb_family_t gb__builtin_families[] = {
     .precisions = 1u, .layouts = 1u,
     .nargs = 14, .nconstraints = 3, .nextensions = 0, .nlets = 0,
     .nparams = 9, .npresets = 1,
-    .args = f31_args,
-    .constraints = f31_constraints,
-    .params = f31_params,
-    .presets = f31_presets,
+    .args = f32_args,
+    .constraints = f32_constraints,
+    .params = f32_params,
+    .presets = f32_presets,
     .images = 0, .images_from_buffer = 0, .builtin = 1,
   },
 };
-const size_t gb__builtin_family_count = 32;
+const size_t gb__builtin_family_count = 33;
 
 const gb_tuned_entry_t gb__shipped_entries[150] = {
   {.device = "NVIDIA H100 80GB HBM3", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
