@@ -23,7 +23,9 @@
 # a split tile written over another's. hgemm_wgmma_mn (an operand stored MN-contiguous, copied
 # MN-major and read transposed by the MMA: row-NN, TN, TT): the same, and B's copies unswizzled,
 # two of its k rows exchanged, A's atoms of two warp groups exchanged, and the running sums in
-# local memory overwritten instead of added, each caught.
+# local memory overwritten instead of added, each caught. sgemm_wgmma_ct (C^T = B A^T written
+# transposed, the stages by the emulated copy engine, B's fragments split in registers): edges,
+# split-K, two warp groups, NN through passes, exact integers; three faults caught.
 # Prints one line per failure and 'N passed, M failed'.
 # shellcheck disable=SC2086 # the option lists are split on purpose
 gb=${1:?usage: wgmma_emu_test.sh GEMMBENCH KERNELS}
@@ -120,6 +122,7 @@ caught() {
     case $fam in
     hgemm_wgmma_nt) native="--precision h --transB T" ;;
     hgemm_wgmma_mn) native="--precision h" ;;
+    sgemm_wgmma_ct) native="--transB T" ;;
     *) native= ;;
     esac
     out=$("$gb" run -i 1 --warmup 0 --kernel-path "$tmp/caught" -k ${fam}_broken --param EMU=1 \
@@ -382,4 +385,27 @@ check_run --precision b --transA T --param WGM=2 --param BN=64 --param STAGES=3 
     --param RUNSUM=1 --param SPLITK=2 -M 133 -N 70 -K 1100 --lda 136 $ab
 caught "s|s >= KACC ? runs\\[i \\* NT + tid\\] + v : v|v|" "running sums overwritten" $small \
     --param KACC=2 --param RUNSUM=1 -M 64 -N 64 -K 200
+# 10. sgemm_wgmma_ct: C^T = B A^T written transposed, the staged pipeline on TF32 (the copy engine
+# emulated), B's fragments split in registers, A's big parts read from the stage and its small
+# parts split into a buffer. Edges with a repacked leading dimension, split-K, two warp groups
+# with BN 128 and the running sums in local memory, NN through the passes with BK 16, and BK 8
+# exact on integers with plain TF32. Caught: the fragments' two row halves exchanged, a step's
+# MMAs reading the other buffer of small parts, and small parts that are the words whole.
+fam=sgemm_wgmma_ct
+emu="-k $fam --param EMU=1"
+sed -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_broken\"/" \
+    -e "s/\"\\(${fam}_[0-9a-z_]*\\)\":/\"broken_\\1\":/" "$kernels/$fam.json" \
+    >"$tmp/broken/${fam}_broken.json"
+check_run --transB T -M 50 -N 130 -K 150 $ab
+check_run --transB T --param SPLITK=4 -M 65 -N 70 -K 1100 $ab
+check_run --transB T --param WGM=2 --param BN=128 --param RUNSUM=1 --param KACC=2 -M 130 -N 140 \
+    -K 300 $ab
+check_run --transB N --param BK=16 --param SWZ=64 --param STAGES=3 -M 70 -N 65 -K 97 $ab
+check_run --transB T --param BK=8 --param SWZ=32 --param TERMS=1 --dist int:3 -M 64 -N 200 -K 100
+caught 's|const int row = r0 + 8 \* (r % 2), k|const int row = r0 + 8 * (1 - r % 2), k|' \
+    "the fragments' row halves exchanged" -M 64 -N 64 -K 64
+caught 's|+ s % 2 \* BT_E) \* ES / 16|+ (s + 1) % 2 * BT_E) * ES / 16|' \
+    "the other buffer's small parts" -M 64 -N 64 -K 200
+caught 's|vstore4(x - as_float4(as_uint4(x) \& 0xffffe000u), q, lo);|vstore4(x, q, lo);|' \
+    "small parts that are the words whole" -M 64 -N 64 -K 64
 finish
