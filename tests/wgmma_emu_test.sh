@@ -306,7 +306,7 @@ done
 # A's MMAs reading its two k-blocks of a step swapped (B's in order); the second piece of a split
 # tile written over the first's sums; chunks copied to their rows unswizzled where the
 # descriptors say swizzled.
-caught 's|da0 + so + KB_STEP_A \* kb;|da0 + so + KB_STEP_A * (kb ^ 1);|' "A's k-blocks swapped" \
+caught 's|da0 + so + KB_STEP_A \* kb, db|da0 + so + KB_STEP_A * (kb ^ 1), db|' "A's k-blocks swapped" \
     $small --param BK=32 -M 64 -N 64 -K 64
 caught 's|WS + (size_t)slot \* (BM \* BN)|WS + (size_t)(slot / 2 * 2) * (BM * BN)|' \
     "a split-K piece written over another's" $small --param SPLITK=2 -M 64 -N 64 -K 600
