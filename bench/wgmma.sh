@@ -1,6 +1,7 @@
 #!/bin/sh
-# bench/wgmma.sh: the PTX program families (sgemm_wgmma in s, hgemm_wgmma, hgemm_wgmma_nt and
-# hgemm_wgmma_mn in h and b, and the TMA presets of dgemm_dmma in d and sgemm_3xtf32 in s) on an
+# bench/wgmma.sh: the PTX program families (sgemm_wgmma and sgemm_wgmma_ct in s, hgemm_wgmma,
+# hgemm_wgmma_nt and hgemm_wgmma_mn in h and b, and the TMA presets of dgemm_dmma in d and
+# sgemm_3xtf32 in s) on an
 # NVIDIA sm_90 GPU: first every preset of the precisions asked at every row-major layout and at
 # shapes that straddle its tiles (odd sizes, leading dimensions
 # and offsets, alpha and beta; in s K >= 48, the family's constraint; few tiles and a long K,
@@ -43,7 +44,7 @@ presets() {
     case $1 in
     s) echo "sgemm_wgmma_128x128 sgemm_wgmma_64x128 sgemm_wgmma_128x64" \
             "sgemm_wgmma_128x128x32_split sgemm_wgmma_64x64x32_split sgemm_wgmma_128x128x32_ring" \
-            "sgemm_3xtf32_16x128_tma" ;;
+            "sgemm_3xtf32_16x128_tma sgemm_wgmma_ct_64x64 sgemm_wgmma_ct_64x64_cols" ;;
     h) echo "hgemm_wgmma_nt_64x128 hgemm_wgmma_nt_128x128 hgemm_wgmma_nt_128x128x64" \
             "hgemm_wgmma_nt_128x128x64_tma hgemm_wgmma_nt_128x192x64_tma" \
             "hgemm_wgmma_mn_64x128 hgemm_wgmma_mn_128x128x64" \

@@ -25,7 +25,8 @@
 # two of its k rows exchanged, A's atoms of two warp groups exchanged, and the running sums in
 # local memory overwritten instead of added, each caught. sgemm_wgmma_ct (C^T = B A^T written
 # transposed, the stages by the emulated copy engine, B's fragments split in registers): edges,
-# split-K, two warp groups, NN through passes, exact integers; three faults caught.
+# split-K, two warp groups, NN through passes, exact integers, C written as it is (CT=0); three
+# faults caught.
 # Prints one line per failure and 'N passed, M failed'.
 # shellcheck disable=SC2086 # the option lists are split on purpose
 gb=${1:?usage: wgmma_emu_test.sh GEMMBENCH KERNELS}
@@ -389,7 +390,8 @@ caught "s|s >= KACC ? runs\\[i \\* NT + tid\\] + v : v|v|" "running sums overwri
 # emulated), B's fragments split in registers, A's big parts read from the stage and its small
 # parts split into a buffer. Edges with a repacked leading dimension, split-K, two warp groups
 # with BN 128 and the running sums in local memory, NN through the passes with BK 16, and BK 8
-# exact on integers with plain TF32. Caught: the fragments' two row halves exchanged, a step's
+# exact on integers with plain TF32; with CT=0 (C of few columns, written as it is) edges, and NN
+# with B's pass and split-K. Caught: the fragments' two row halves exchanged, a step's
 # MMAs reading the other buffer of small parts, and small parts that are the words whole.
 fam=sgemm_wgmma_ct
 emu="-k $fam --param EMU=1"
@@ -402,6 +404,8 @@ check_run --transB T --param WGM=2 --param BN=128 --param RUNSUM=1 --param KACC=
     -K 300 $ab
 check_run --transB N --param BK=16 --param SWZ=64 --param STAGES=3 -M 70 -N 65 -K 97 $ab
 check_run --transB T --param BK=8 --param SWZ=32 --param TERMS=1 --dist int:3 -M 64 -N 200 -K 100
+check_run --transB T --param CT=0 -M 130 -N 50 -K 150 $ab
+check_run --transB N --param CT=0 --param SPLITK=2 -M 140 -N 40 -K 600 $ab
 caught 's|const int row = r0 + 8 \* (r % 2), k|const int row = r0 + 8 * (1 - r % 2), k|' \
     "the fragments' row halves exchanged" -M 64 -N 64 -K 64
 caught 's|+ s % 2 \* BT_E) \* ES / 16|+ (s + 1) % 2 * BT_E) * ES / 16|' \

@@ -919,6 +919,7 @@ static long f26_p9_values[] = {1, 2, 3, 4, 6, 8};
 static long f26_p10_values[] = {1, 2, 4, 8, 16};
 static long f26_p11_values[] = {0, 1, 2};
 static long f26_p12_values[] = {0, 1};
+static long f26_p13_values[] = {0, 1};
 static gb_param_t f26_params[] = {
     {"BN", "columns of the kernel's tile (rows of the caller's C): the N of every wgmma.m64nNk8", 64L, f26_p0_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WGM", "warp groups along the kernel's M (the caller's N), 64 rows each", 1L, f26_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -932,14 +933,18 @@ static gb_param_t f26_params[] = {
     {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (wgmma_sum) adding them in a fixed order and writing C transposed; 1: none", 1L, f26_p9_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 4L, f26_p10_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f26_p11_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors and emulate the copy engine, so that devices without them can validate the fragments, the layout, the split and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f26_p12_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
+    {"CT", "1: every problem served as C^T = op(B)^T op(A)^T, C written transposed ('transposed_c'), so that a C of few rows (64 x 8192) streams its long operand through the MMA's registers; 0: the caller's problem as it is, for a C of few columns (8192 x 64), whose long operand is the caller's A (bench/notes/thin.md#thin-ct-cols)", 1L, f26_p12_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors and emulate the copy engine, so that devices without them can validate the fragments, the layout, the split and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f26_p13_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
 };
 static char *f26_s0_names[] = {"BN", "WGM", "BK", "SWZ", "STAGES", "TERMS", "KACC", "RUNSUM", "TMA", "SPLITK", "GROUPM", "EDGES"};
 static long f26_s0_values[] = {64, 1, 32, 128, 4, 3, 16, 0, 1, 1, 4, 1};
+static char *f26_s1_names[] = {"BN", "WGM", "BK", "SWZ", "STAGES", "TERMS", "KACC", "RUNSUM", "TMA", "SPLITK", "GROUPM", "EDGES", "CT"};
+static long f26_s1_values[] = {64, 1, 32, 128, 4, 3, 16, 0, 1, 1, 4, 1, 0};
 static char *f26_unsplit_names[] = {"SPLITK"};
 static long f26_unsplit_values[] = {1};
 static gb_preset_t f26_presets[] = {
     {"sgemm_wgmma_ct_64x64", "64 x 64 x 32 kernel tile (64 columns of a C of at most 64 rows), one warp group, four stages (80 KB with the small parts' buffers: two work-groups an SM)", 1u, 12, f26_s0_names, f26_s0_values},
+    {"sgemm_wgmma_ct_64x64_cols", "the same tile with C written as it is (CT 0): 64 rows of a C of at most 64 columns", 1u, 13, f26_s1_names, f26_s1_values},
 };
 static char *f27_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
 static char *f27_constraints[] = {"TX * KG <= 1024", "RW * VW <= 64", "KU * VW <= 64"};
@@ -1935,7 +1940,7 @@ gb_family_t gb__builtin_families[] = {
   },
   {
     .name = "sgemm_wgmma_ct",
-    .description = "FP32-accurate SGEMM on Hopper's warp-group MMA (wgmma.mma_async .tf32, sm_90a), a PTX program, for a C of few rows: the route gives it C^T = op(B)^T op(A)^T and it writes C transposed, so the operand that streams (the caller's B, N x K) is the MMA's A operand from registers and the 64-row one (the caller's A) its B operand from local memory. Both come through hgemm_wgmma_nt's pipeline, STAGES filled by the tensor memory accelerator through the swizzle of BK * 4 bytes; each lane loads its fragments of the streaming operand from the landed stage and splits them in registers (no store), while the MMA reads the other's big part from the stage as landed (an FP32 word read truncated to TF32 is the split's big part) and its small parts from a buffer the work-group splits them into once a step; three products per K step of 8 (small*big + big*small + big*big) accumulated in FP32 as in sgemm_wgmma. Row-major NT as the kernel sees it (the caller's NT; other layouts through transposition passes); any size, rows 16-byte aligned (leading dimensions and offsets multiples of 4, copied where they are not); with SPLITK, each tile's K cut into pieces whose FP32 sums a second kernel adds in a fixed order. The source is sgemm_wgmma's (wgmma.cl). NVIDIA sm_90 only (EMU=1 emulates the MMA and the copy engine anywhere, for testing).",
+    .description = "FP32-accurate SGEMM on Hopper's warp-group MMA (wgmma.mma_async .tf32, sm_90a), a PTX program, for a C of few rows or few columns: the kernel's A (M x K) streams as the MMA's A operand from registers and its B (N x K, few rows) is the MMA's B operand from local memory. With CT (the default) the route gives it C^T = op(B)^T op(A)^T and it writes C transposed, so that for a C of few rows the caller's B streams; with CT 0 it takes the caller's problem as it is, for a C of few columns. Both come through hgemm_wgmma_nt's pipeline, STAGES filled by the tensor memory accelerator through the swizzle of BK * 4 bytes; each lane loads its fragments of the streaming operand from the landed stage and splits them in registers (no store), while the MMA reads the other's big part from the stage as landed (an FP32 word read truncated to TF32 is the split's big part) and its small parts from a buffer the work-group splits them into once a step; three products per K step of 8 (small*big + big*small + big*big) accumulated in FP32 as in sgemm_wgmma. Row-major NT as the kernel sees it (the caller's NT; other layouts through transposition passes); any size, rows 16-byte aligned (leading dimensions and offsets multiples of 4, copied where they are not); with SPLITK, each tile's K cut into pieces whose FP32 sums a second kernel adds in a fixed order. The source is sgemm_wgmma's (wgmma.cl). NVIDIA sm_90 only (EMU=1 emulates the MMA and the copy engine anywhere, for testing).",
     .origin = "kernels/sgemm_wgmma_ct.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma_ct",
@@ -1955,13 +1960,13 @@ gb_family_t gb__builtin_families[] = {
     .side[1].local[0] = "64",
     .side[1].local[1] = "1",
     .workspace = "(PS > 1) * PS * (T - D) * 64 * WGM * BN * 4 + TMA * (D + (T - D) * PS) * 256",
-    .transposed_c = "1",
+    .transposed_c = "CT",
     .launch_factor = "PS",
     .traffic[0] = "4 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N) + (PS > 1) * 4 * PS * M * N",
     .traffic[1] = "4 * M * N + (PS > 1) * 4 * PS * M * N",
     .precisions = 1u, .layouts = 2u,
     .nargs = 17, .nconstraints = 5, .nextensions = 0, .nlets = 4,
-    .nparams = 13, .npresets = 1,
+    .nparams = 14, .npresets = 2,
     .args = f26_args,
     .constraints = f26_constraints,
     .let_names = f26_let_names,
