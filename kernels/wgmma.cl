@@ -1061,8 +1061,8 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
  * Both operands' rows are 16-byte aligned (the route copies them where they are not), so every
  * chunk is one cp.async (zero-filled past K and past the matrix).
  * EMU=1 and devices other than NVIDIA copy with ordinary loads and stores. */
-#if !W16 && (ANM || BNM || !TMA || INFLIGHT)
-#error "sgemm_wgmma_ct: row-NT as the kernel sees it, TMA=1 and INFLIGHT=0 (A's registers are read until the MMAs are waited for)"
+#if !W16 && (BNM || !TMA || INFLIGHT)
+#error "sgemm_wgmma_ct: row-NT or row-TT as the kernel sees it, TMA=1 and INFLIGHT=0 (A's registers are read until the MMAs are waited for)"
 #endif
 #if (ANM || BNM) && !SWZ
 #error "hgemm_wgmma_mn: SWZ > 0 (an MN-major swizzled tile starts on a 1024-byte boundary)"
@@ -1091,9 +1091,11 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 /* An MN-major tile of TR rows (M or N) through the 128-byte swizzle: atoms of 64 rows (a
  * 128-byte line a k) x 8 k, 1024 bytes each. With cp.async, TR / 64 side by side (LBO_N apart),
  * the next 8 k SBO_N(TR) on: a warp's 8 copies at one k then fill one line of local memory. With
- * TMA, a group of 64 rows holds its BK k's atoms one after another (the next 8 k 1024 bytes on),
- * as one box of 64 rows x BK k lands, and the next 64 rows are BK 128 bytes on. An MMA's 16 k is
- * 2 SBO_N(TR) further. */
+ * TMA, a group of MN_ROWS rows (a 128-byte line: 64 in h and b, 32 in s) holds its BK k's lines
+ * one after another (the next 8 k 1024 bytes on), as one box of MN_ROWS rows x BK k lands, and
+ * the next MN_ROWS rows are BK 128 bytes on. An MMA's 16 k is 2 SBO_N(TR) further. In s the
+ * MMA does not read such a tile: sgemm_wgmma_ct loads its fragments from it (a_frags). */
+#define MN_ROWS (128 / ES)
 #if TMA
 #define LBO_N(TR) (BK * 128)
 #define SBO_N(TR) 1024
@@ -1167,15 +1169,15 @@ XW_INLINE void copy16_whole(local elem *dst, global const elem *src)
  * by tensormap.replace: an OpenCL buffer's device address is known only to the kernel) and
  * publishes them to its slot of the workspace; then one work-item fills a stage: a K-major
  * operand with one box of BK k x TR rows through the swizzle of SWZ bytes, an MN-major one
- * (hgemm_wgmma_mn) with a box of 64 rows x BK k through the 128-byte swizzle for each 64 rows
- * (LBO_N apart): the tiles' layouts, zeros past the matrix and past K. The stage's mbarrier
+ * (hgemm_wgmma_mn, sgemm_wgmma_ct's A in row-TT) with a box of MN_ROWS rows x BK k through the
+ * 128-byte swizzle for each MN_ROWS rows (LBO_N apart): the tiles' layouts, zeros past the matrix and past K. The stage's mbarrier
  * counts its bytes, and the work-group waits on it where the cp.async pipeline waits for its copy
  * groups. All of it in deferred instructions (sm_90a). */
 /* A map's dimensions and box (inner first) for an operand of R rows of K elements: stored R x K
- * (K-major), boxes of BK k x TR rows; stored K x R (MN-major, mn), boxes of 64 rows x BK k. */
+ * (K-major), boxes of BK k x TR rows; stored K x R (MN-major, mn), boxes of MN_ROWS rows x BK k. */
 XW_INLINE int4 tma_shape(const int R, const int K, const int TR, const bool mn)
 {
-    return mn ? (int4)(R, K, 64, BK) : (int4)(K, R, BK, TR);
+    return mn ? (int4)(R, K, MN_ROWS, BK) : (int4)(K, R, BK, TR);
 }
 #if EMU
 /* The emulation (EMU=1, any device): a map is the numbers the kernel gives it (address, its two
@@ -1268,14 +1270,14 @@ XW_INLINE void tma_box(local elem *dst, global const ulong *map, const int c0, c
 }
 #endif
 /* One operand's tile of TR rows at (r0, k0) from the map at map: one box K-major, a box for
- * each 64 rows MN-major, LBO_N(TR) apart (to: the mbarrier, or under EMU the work-item). */
+ * each MN_ROWS rows MN-major, LBO_N(TR) apart (to: the mbarrier, or under EMU the work-item). */
 XW_INLINE void tma_tile(local elem *tile, global const ulong *map, const int k0, const int r0,
                         const int TR, const bool mn, const uint to)
 {
     if (mn) {
 #pragma unroll
-        for (int g = 0; g < TR / 64; g++)
-            tma_box(tile + g * (LBO_N(TR) / ES), map, r0 + 64 * g, k0, to);
+        for (int g = 0; g < TR / MN_ROWS; g++)
+            tma_box(tile + g * (LBO_N(TR) / ES), map, r0 + MN_ROWS * g, k0, to);
     } else {
         tma_box(tile, map, k0, r0, to);
     }
@@ -1332,8 +1334,9 @@ XW_INLINE void split_pieces(local elem *lo, local const elem *st, const int n, c
     }
 }
 /* This lane's A fragments of a landed stage (at: its A tile, K-major rows of SWZ bytes through
- * their swizzle), split: register r of k8 block kb is row 16 w + g + 8 (r % 2) at k 8 kb + t +
- * 4 (r / 2), w the lane's warp in the work-group (its warp group's 64 rows). */
+ * their swizzle; with ANM, A stored K x M, MN-major: boxes of MN_ROWS rows, a k a 128-byte line
+ * through its swizzle), split: register r of k8 block kb is row 16 w + g + 8 (r % 2) at k 8 kb
+ * + t + 4 (r / 2), w the lane's warp in the work-group (its warp group's 64 rows). */
 XW_INLINE void a_frags(local const elem *at, const int tid, uint big[NKB][4], uint sml[NKB][4])
 {
     const int g = (tid & 31) >> 2, t = tid & 3, r0 = 16 * (tid >> 5) + g;
@@ -1342,7 +1345,13 @@ XW_INLINE void a_frags(local const elem *at, const int tid, uint big[NKB][4], ui
 #pragma unroll
         for (int r = 0; r < 4; r++) {
             const int row = r0 + 8 * (r % 2), k = 8 * kb + t + 4 * (r / 2);
-            split(at[GB_SWIZZLE(row * SWZ + k * ES, SWZ) / ES], &big[kb][r], &sml[kb][r]);
+#if ANM
+            const int e = row / MN_ROWS * (LBO_N(BM) / ES) +
+                          GB_SWIZZLE(k * 128 + row % MN_ROWS * ES, 128) / ES;
+#else
+            const int e = GB_SWIZZLE(row * SWZ + k * ES, SWZ) / ES;
+#endif
+            split(at[e], &big[kb][r], &sml[kb][r]);
         }
 }
 #endif
@@ -1544,7 +1553,7 @@ ST_ENTRY(const int M, const int N, const int K, const float alpha,
     /* The descriptors of stage 0's A (this warp group's 64 rows: 8-row groups SBO apart, the
      * next 8 k LBO on) and B; a stage or an MMA's 16 k further is an address further, in the
      * descriptor's 16-byte units. */
-#if ANM
+#if ANM && W16
     /* MN-major: this warp group's 64 rows are one atom's. */
     const ulong da0 =
         descriptor_of(SMEM(tiles + wg * (LBO_N(BM) / ES), tiles), LBO_N(BM), SBO_N(BM)) | DESC_MN;

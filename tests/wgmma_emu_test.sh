@@ -25,8 +25,8 @@
 # two of its k rows exchanged, A's atoms of two warp groups exchanged, and the running sums in
 # local memory overwritten instead of added, each caught. sgemm_wgmma_ct (C^T = B A^T written
 # transposed, the stages by the emulated copy engine, B's fragments split in registers): edges,
-# split-K, two warp groups, NN through passes, exact integers, C written as it is (CT=0); three
-# faults caught.
+# split-K, two warp groups, NN (row-TT as it sees it: the streaming operand landed MN-major),
+# exact integers, C written as it is (CT=0); four faults caught.
 # Prints one line per failure and 'N passed, M failed'.
 # shellcheck disable=SC2086 # the option lists are split on purpose
 gb=${1:?usage: wgmma_emu_test.sh GEMMBENCH KERNELS}
@@ -389,10 +389,13 @@ caught "s|s >= KACC ? runs\\[i \\* NT + tid\\] + v : v|v|" "running sums overwri
 # 10. sgemm_wgmma_ct: C^T = B A^T written transposed, the staged pipeline on TF32 (the copy engine
 # emulated), B's fragments split in registers, A's big parts read from the stage and its small
 # parts split into a buffer. Edges with a repacked leading dimension, split-K, two warp groups
-# with BN 128 and the running sums in local memory, NN through the passes with BK 16, and BK 8
-# exact on integers with plain TF32; with CT=0 (C of few columns, written as it is) edges, and NN
-# with B's pass and split-K. Caught: the fragments' two row halves exchanged, a step's
-# MMAs reading the other buffer of small parts, and small parts that are the words whole.
+# with BN 128 and the running sums in local memory, and BK 8 exact on integers with plain TF32.
+# The caller's NN is row-TT as the kernel sees it, its streaming operand landed MN-major (boxes of
+# 32 rows): edges with a repacked leading dimension, two warp groups, BK 16 in pieces, an offset
+# operand. With CT=0 (C of few columns, written as it is) edges in NT and TT, and NN with B's
+# pass and split-K. Caught: the fragments' two row halves exchanged, a step's MMAs reading the
+# other buffer of small parts, small parts that are the words whole, and MN-major fragments read
+# without the swizzle.
 fam=sgemm_wgmma_ct
 emu="-k $fam --param EMU=1"
 sed -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_broken\"/" \
@@ -402,9 +405,15 @@ check_run --transB T -M 50 -N 130 -K 150 $ab
 check_run --transB T --param SPLITK=4 -M 65 -N 70 -K 1100 $ab
 check_run --transB T --param WGM=2 --param BN=128 --param RUNSUM=1 --param KACC=2 -M 130 -N 140 \
     -K 300 $ab
-check_run --transB N --param BK=16 --param SWZ=64 --param STAGES=3 -M 70 -N 65 -K 97 $ab
 check_run --transB T --param BK=8 --param SWZ=32 --param TERMS=1 --dist int:3 -M 64 -N 200 -K 100
+check_run --transB N -M 50 -N 130 -K 150 $ab
+check_run --transB N --param WGM=2 --param BN=128 --param RUNSUM=1 --param KACC=2 -M 70 -N 300 \
+    -K 200 $ab
+check_run --transB N --param BK=16 --param SWZ=64 --param STAGES=3 --param SPLITK=3 -M 64 -N 100 \
+    -K 1000 --ldb 104 --offb 4 $ab
+check_run --transB N --param BK=8 --param SWZ=32 --param TERMS=1 --dist int:3 -M 64 -N 200 -K 100
 check_run --transB T --param CT=0 -M 130 -N 50 -K 150 $ab
+check_run --transA T --transB T --param CT=0 -M 130 -N 50 -K 150 $ab
 check_run --transB N --param CT=0 --param SPLITK=2 -M 140 -N 40 -K 600 $ab
 caught 's|const int row = r0 + 8 \* (r % 2), k|const int row = r0 + 8 * (1 - r % 2), k|' \
     "the fragments' row halves exchanged" -M 64 -N 64 -K 64
@@ -412,4 +421,6 @@ caught 's|+ s % 2 \* BT_E) \* ES / 16|+ (s + 1) % 2 * BT_E) * ES / 16|' \
     "the other buffer's small parts" -M 64 -N 64 -K 200
 caught 's|vstore4(x - as_float4(as_uint4(x) \& 0xffffe000u), q, lo);|vstore4(x, q, lo);|' \
     "small parts that are the words whole" -M 64 -N 64 -K 64
+caught 's|GB_SWIZZLE(k \* 128 + row % MN_ROWS \* ES, 128) / ES|(k * 128 + row % MN_ROWS * ES) / ES|' \
+    "MN-major fragments read without the swizzle" --transB N -M 64 -N 64 -K 64
 finish
