@@ -104,6 +104,15 @@
 #define SPLITK 1 /* most pieces a tile's K is cut into (split-K); 0: the grid's need; 1: none */
 #endif
 #define SPLIT_CODE (SPLITK != 1) /* the pieces' path built in (PS > 1 may come at launch) */
+/* sgemm_wgmma_ct: FIXUP 1 has a split tile's last piece add the pieces and write C (a counter a
+ * tile in CNT), where 0 leaves it to wgmma_sum. The families that give FIXUP take the argument
+ * CNT (the metadata's counters), in the staged kernel and in wgmma_sum. */
+#ifdef FIXUP
+#define CNT_ARG , global uint *CNT
+#else
+#define FIXUP 0
+#define CNT_ARG
+#endif
 #ifndef SWZ
 #define SWZ 0 /* hgemm_wgmma_nt: bytes of a tile's row, swizzled (32, 64, 128: 2 BK); 0: core matrices */
 #endif
@@ -1471,7 +1480,7 @@ ST_ENTRY(const int M, const int N, const int K, const float alpha,
          global const stored *restrict A0, const int offA, const int lda,
          global const stored *restrict B0, const int offB, const int ldb, const float beta,
          global stored *C, const int offC, const int ldc, global float *WS, const int D,
-         const int PS)
+         const int PS CNT_ARG)
 {
     local uint4 tiles4[(STAGES * STAGE_E + LO_BUFS * BT_E) * ES / 16]
         __attribute__((aligned(TILES_ALIGN)));
@@ -1482,6 +1491,9 @@ ST_ENTRY(const int M, const int N, const int K, const float alpha,
 #if TMA && !EMU
     local uint4 maps[16] __attribute__((aligned(128))); /* A's and B's maps being made */
     local ulong bars[STAGES];                           /* each stage's mbarrier */
+#endif
+#if FIXUP && SPLIT_CODE
+    local uint last;
 #endif
     RUNS_DECL
     /* A is stored M x K, B N x K (op(B) = B^T): both K-contiguous; in hgemm_wgmma_mn A may be
@@ -1647,6 +1659,13 @@ ST_ENTRY(const int M, const int N, const int K, const float alpha,
     SUMS_FINAL(acc);
     if (np > 1) {
         store_piece(WS, slot, row, m0, t, acc);
+#if FIXUP && SPLIT_CODE
+        /* Split tiles' slots are tile i's PS pieces from slot i PS (gb_tile_piece). */
+        const uint first = slot / np * np;
+        if (gb_piece_last(CNT + first / np, np, &last))
+            gb_piece_finish(WS + (size_t)first * (BM * BN), (int)np, C, offC, ldc, m0, n0, M, N,
+                            BM, BN, tid, NT, alpha, beta);
+#endif
         return;
     }
     /* acc[4j + 2h + e] is C[row + 8h][n0 + 8j + 2t + e]. */
@@ -1663,7 +1682,7 @@ kernel void wgmma_sum(const int M, const int N, const int K, const float alpha,
                       global const stored *restrict A0, const int offA, const int lda,
                       global const stored *restrict B0, const int offB, const int ldb,
                       const float beta, global stored *C, const int offC, const int ldc,
-                      global const float *WS, const int D, const int PS)
+                      global const float *WS, const int D, const int PS CNT_ARG)
 {
     gb_piece_update(WS, C, offC, ldc, (int)get_global_id(1), (int)get_global_id(0), M, N, BM, BN,
                     GROUPM, EDGES, (uint)D, PS, alpha, beta);

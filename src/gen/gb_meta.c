@@ -902,7 +902,7 @@ static gb_preset_t f25_presets[] = {
     {"sgemm_wgmma_64x64x32_split", "a 64 x 64 x 32 tile in 8 pieces of K (fewer where K is short of 2048) for a C of at most 64 columns, where the 128-column tiles idle half their columns: 48.2 / 45.4 TFLOP/s at 8192 x 64 x 8192 and 16384 x 64 x 4096 on the H200 against 29.4 / 34.7 for the tuned mma.sync tiles and 26-27 for cuBLAS; the grid's need (4 pieces at 128 tiles) ran 41.8 / 37.9 there: the heuristic's s member on Hopper for such a C (bench/notes/wgmma.md#wgmma-thin64-h200)", 1u, 12, f25_s5_names, f25_s5_values},
     {"sgemm_wgmma_128x128x32_split", "sgemm_wgmma_128x128x32 with K split where its tiles are short of the device and K long (SPLITK=0: 512 x 512 x 32768 runs 16 tiles in 8 pieces each, one work-group for each SM), built without the split code elsewhere (the same kernel as the preset): the heuristic's s member on Hopper (bench/notes/wgmma.md#wgmma-split)", 1u, 12, f25_s6_names, f25_s6_values},
 };
-static char *f26_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS"};
+static char *f26_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "CNT"};
 static char *f26_constraints[] = {"SWZ == 4 * BK", "(KACC > 0 && KACC * BK <= 512) || K <= 512", "KACC == 0 || BN <= 64 || RUNSUM == 1 || WGM == 1", "RUNSUM == 0 || KACC > 0", "K >= 48"};
 static char *f26_let_names[] = {"P", "T", "PS", "D"};
 static char *f26_let_exprs[] = {"max(1, min(SPLITK, K / 256))", "ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "P", "(P == 1) * T"};
@@ -916,10 +916,11 @@ static long f26_p6_values[] = {0, 1, 2, 4, 8, 16};
 static long f26_p7_values[] = {0, 1};
 static long f26_p8_values[] = {1};
 static long f26_p9_values[] = {1, 2, 3, 4, 6, 8};
-static long f26_p10_values[] = {1, 2, 4, 8, 16};
-static long f26_p11_values[] = {0, 1, 2};
-static long f26_p12_values[] = {0, 1};
+static long f26_p10_values[] = {0, 1};
+static long f26_p11_values[] = {1, 2, 4, 8, 16};
+static long f26_p12_values[] = {0, 1, 2};
 static long f26_p13_values[] = {0, 1};
+static long f26_p14_values[] = {0, 1};
 static gb_param_t f26_params[] = {
     {"BN", "columns of the kernel's tile (rows of the caller's C): the N of every wgmma.m64nNk8", 64L, f26_p0_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WGM", "warp groups along the kernel's M (the caller's N), 64 rows each", 1L, f26_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -931,10 +932,11 @@ static gb_param_t f26_params[] = {
     {"RUNSUM", "with KACC > 0, where the running sums are kept: 1 in local memory (BN / 2 registers fewer a lane, BN * WGM * 256 bytes more local memory), 0 in registers", 0L, f26_p7_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"TMA", "the stages are filled by the tensor memory accelerator (as hgemm_wgmma_nt's TMA=1), the only way here", 1L, f26_p8_values, 1, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (wgmma_sum) adding them in a fixed order and writing C transposed; 1: none", 1L, f26_p9_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 4L, f26_p10_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f26_p11_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"CT", "1: every problem served as C^T = op(B)^T op(A)^T, C written transposed ('transposed_c'), so that a C of few rows (64 x 8192) streams its long operand through the MMA's registers; 0: the caller's problem as it is, for a C of few columns (8192 x 64), whose long operand is the caller's A (bench/notes/thin.md#thin-ct-cols)", 1L, f26_p12_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors and emulate the copy engine, so that devices without them can validate the fragments, the layout, the split and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f26_p13_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
+    {"FIXUP", "with pieces, 1: the last of a split tile's pieces to finish adds them, in the same order, and writes C (a counter a tile in CNT, left zero), instead of the remainder kernel wgmma_sum: one kernel a call (bench/notes/thin.md#thin-ct-fixup)", 0L, f26_p10_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 4L, f26_p11_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f26_p12_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"CT", "1: every problem served as C^T = op(B)^T op(A)^T, C written transposed ('transposed_c'), so that a C of few rows (64 x 8192) streams its long operand through the MMA's registers; 0: the caller's problem as it is, for a C of few columns (8192 x 64), whose long operand is the caller's A (bench/notes/thin.md#thin-ct-cols)", 1L, f26_p13_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors and emulate the copy engine, so that devices without them can validate the fragments, the layout, the split and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f26_p14_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
 };
 static char *f26_s0_names[] = {"BN", "WGM", "BK", "SWZ", "STAGES", "TERMS", "KACC", "RUNSUM", "TMA", "SPLITK", "GROUPM", "EDGES"};
 static long f26_s0_values[] = {64, 1, 32, 128, 4, 3, 16, 0, 1, 1, 4, 1};
@@ -1343,7 +1345,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "0d172d99832580ed44f316c6d70dfc6dc70d14bd88aa21c0c11a0f69954e14d1",
+    .program_digest = "9ab85b6fd90146e8ac2b222ed07d66243eaedc60077942c0922e515758bb186f",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1380,7 +1382,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_mn.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "0d172d99832580ed44f316c6d70dfc6dc70d14bd88aa21c0c11a0f69954e14d1",
+    .program_digest = "9ab85b6fd90146e8ac2b222ed07d66243eaedc60077942c0922e515758bb186f",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1419,7 +1421,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "0d172d99832580ed44f316c6d70dfc6dc70d14bd88aa21c0c11a0f69954e14d1",
+    .program_digest = "9ab85b6fd90146e8ac2b222ed07d66243eaedc60077942c0922e515758bb186f",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1906,7 +1908,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "0d172d99832580ed44f316c6d70dfc6dc70d14bd88aa21c0c11a0f69954e14d1",
+    .program_digest = "9ab85b6fd90146e8ac2b222ed07d66243eaedc60077942c0922e515758bb186f",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1940,11 +1942,11 @@ gb_family_t gb__builtin_families[] = {
   },
   {
     .name = "sgemm_wgmma_ct",
-    .description = "FP32-accurate SGEMM on Hopper's warp-group MMA (wgmma.mma_async .tf32, sm_90a), a PTX program, for a C of few rows or few columns: the kernel's A (M x K) streams as the MMA's A operand from registers and its B (N x K, few rows) is the MMA's B operand from local memory. With CT (the default) the route gives it C^T = op(B)^T op(A)^T and it writes C transposed, so that for a C of few rows the caller's B streams; with CT 0 it takes the caller's problem as it is, for a C of few columns. Both come through hgemm_wgmma_nt's pipeline, STAGES filled by the tensor memory accelerator through the swizzle of BK * 4 bytes; each lane loads its fragments of the streaming operand from the landed stage and splits them in registers (no store), while the MMA reads the other's big part from the stage as landed (an FP32 word read truncated to TF32 is the split's big part) and its small parts from a buffer the work-group splits them into once a step; three products per K step of 8 (small*big + big*small + big*big) accumulated in FP32 as in sgemm_wgmma. Row-major NT or TT as the kernel sees it (with CT the caller's NT or NN; other layouts through transposition passes): in TT the streaming operand, stored K x M, lands MN-major (boxes of 32 rows x BK k, a k a 128-byte line through its swizzle) and each lane loads its fragments from there; any size, rows 16-byte aligned (leading dimensions and offsets multiples of 4, copied where they are not); with SPLITK, each tile's K cut into pieces whose FP32 sums a second kernel adds in a fixed order. The source is sgemm_wgmma's (wgmma.cl). NVIDIA sm_90 only (EMU=1 emulates the MMA and the copy engine anywhere, for testing).",
+    .description = "FP32-accurate SGEMM on Hopper's warp-group MMA (wgmma.mma_async .tf32, sm_90a), a PTX program, for a C of few rows or few columns: the kernel's A (M x K) streams as the MMA's A operand from registers and its B (N x K, few rows) is the MMA's B operand from local memory. With CT (the default) the route gives it C^T = op(B)^T op(A)^T and it writes C transposed, so that for a C of few rows the caller's B streams; with CT 0 it takes the caller's problem as it is, for a C of few columns. Both come through hgemm_wgmma_nt's pipeline, STAGES filled by the tensor memory accelerator through the swizzle of BK * 4 bytes; each lane loads its fragments of the streaming operand from the landed stage and splits them in registers (no store), while the MMA reads the other's big part from the stage as landed (an FP32 word read truncated to TF32 is the split's big part) and its small parts from a buffer the work-group splits them into once a step; three products per K step of 8 (small*big + big*small + big*big) accumulated in FP32 as in sgemm_wgmma. Row-major NT or TT as the kernel sees it (with CT the caller's NT or NN; other layouts through transposition passes): in TT the streaming operand, stored K x M, lands MN-major (boxes of 32 rows x BK k, a k a 128-byte line through its swizzle) and each lane loads its fragments from there; any size, rows 16-byte aligned (leading dimensions and offsets multiples of 4, copied where they are not); with SPLITK, each tile's K cut into pieces whose FP32 sums a second kernel adds in a fixed order (with FIXUP the last piece to finish, in the same order). The source is sgemm_wgmma's (wgmma.cl). NVIDIA sm_90 only (EMU=1 emulates the MMA and the copy engine anywhere, for testing).",
     .origin = "kernels/sgemm_wgmma_ct.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma_ct",
-    .program_digest = "0d172d99832580ed44f316c6d70dfc6dc70d14bd88aa21c0c11a0f69954e14d1",
+    .program_digest = "9ab85b6fd90146e8ac2b222ed07d66243eaedc60077942c0922e515758bb186f",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1955,18 +1957,19 @@ gb_family_t gb__builtin_families[] = {
     .ptx_target = "sm_90a",
     .ptx_unless = "EMU",
     .side[1].entry = "wgmma_sum",
-    .side[1].global[0] = "(PS > 1) * ceil_div(N, 64) * 64",
-    .side[1].global[1] = "(PS > 1) * M",
+    .side[1].global[0] = "(PS > 1) * (FIXUP == 0) * ceil_div(N, 64) * 64",
+    .side[1].global[1] = "(PS > 1) * (FIXUP == 0) * M",
     .side[1].local[0] = "64",
     .side[1].local[1] = "1",
     .workspace = "(PS > 1) * PS * (T - D) * 64 * WGM * BN * 4 + TMA * (D + (T - D) * PS) * 256",
+    .counters = "FIXUP * (PS > 1) * (T - D)",
     .transposed_c = "CT",
     .launch_factor = "PS",
     .traffic[0] = "4 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N) + (PS > 1) * 4 * PS * M * N",
     .traffic[1] = "4 * M * N + (PS > 1) * 4 * PS * M * N",
     .precisions = 1u, .layouts = 10u,
-    .nargs = 17, .nconstraints = 5, .nextensions = 0, .nlets = 4,
-    .nparams = 14, .npresets = 2,
+    .nargs = 18, .nconstraints = 5, .nextensions = 0, .nlets = 4,
+    .nparams = 15, .npresets = 2,
     .args = f26_args,
     .constraints = f26_constraints,
     .let_names = f26_let_names,
