@@ -113,6 +113,9 @@
 #define FIXUP 0
 #define CNT_ARG
 #endif
+#ifndef OVERLAP
+#define OVERLAP 0 /* sgemm_wgmma_ct: 1 waits for the next stage and splits its small parts while a step's MMAs run */
+#endif
 #ifndef SWZ
 #define SWZ 0 /* hgemm_wgmma_nt: bytes of a tile's row, swizzled (32, 64, 128: 2 BK); 0: core matrices */
 #endif
@@ -1079,6 +1082,9 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #if STAGES - INFLIGHT < 2
 #error "hgemm_wgmma_nt: STAGES - INFLIGHT must be at least 2"
 #endif
+#if OVERLAP && (W16 || !TMA)
+#error "OVERLAP is sgemm_wgmma_ct's (TMA=1)"
+#endif
 #if TMA && (!SWZ || !(GB_NVIDIA || EMU))
 #error "hgemm_wgmma_nt: TMA=1 needs SWZ > 0 and the GPU (or EMU=1)"
 #endif
@@ -1581,19 +1587,32 @@ ST_ENTRY(const int M, const int N, const int K, const float alpha,
     const ulong db0 = descriptor_of(SMEM(tiles + AT_E, tiles), LBO_B, SBO_E * ES) | DESC_SWZ;
 #endif
     int cur = 0, nxt = AHEAD % STAGES; /* the stages of step s and of step s + AHEAD */
+#if TMA
+/* Stage st of step s landed: its phase (s / STAGES), written by the async proxy that the MMAs
+ * read through; in s, B's small parts then split into step s's buffer. */
+#if !W16 && TERMS == 3
+#define LAND(st, s)                                                                                \
+    do {                                                                                           \
+        TMA_WAIT(st, (uint)((s) / STAGES) & 1u);                                                   \
+        split_pieces(tiles + STAGES * STAGE_E + (s) % 2 * BT_E, tiles + (st) * STAGE_E + AT_E,     \
+                     BT_E / 4, tid);                                                               \
+        PROXY_FENCE();                                                                             \
+    } while (0)
+#else
+#define LAND(st, s) TMA_WAIT(st, (uint)((s) / STAGES) & 1u)
+#endif
+#if OVERLAP
+    if (steps > 0)
+        LAND(0, 0);
+#endif
+#endif
     for (int s = 0; s < steps; s++) {
 #if TMA
-        /* Stage cur's phase (s / STAGES): its bytes have landed, written by the async proxy
-         * that the MMAs read through. */
-        TMA_WAIT(cur, (uint)(s / STAGES) & 1u);
-#if !W16
-        /* s: B's small parts into this step's buffer; this lane's A fragments, split in
-         * registers. */
-#if TERMS == 3
-        split_pieces(tiles + STAGES * STAGE_E + s % 2 * BT_E, tiles + cur * STAGE_E + AT_E,
-                     BT_E / 4, tid);
-        PROXY_FENCE();
+#if !OVERLAP
+        LAND(cur, s);
 #endif
+#if !W16
+        /* s: this lane's A fragments, split in registers. */
         uint abig[NKB][4], asml[NKB][4];
         a_frags(tiles + cur * STAGE_E, tid, abig, asml);
 #endif
@@ -1631,6 +1650,12 @@ ST_ENTRY(const int M, const int N, const int K, const float alpha,
         copies_commit();
         cur = cur + 1 == STAGES ? 0 : cur + 1;
         nxt = nxt + 1 == STAGES ? 0 : nxt + 1;
+#if OVERLAP
+        /* The next step's stage (cur now) waited for, and its small parts split into the other
+         * buffer, while this step's MMAs run. */
+        if (s + 1 < steps)
+            LAND(cur, s + 1);
+#endif
 #if INFLIGHT && KACC
         /* The tensor core's sums are read only at the end of a group of KACC steps: there all
          * MMAs are waited for, elsewhere all but this step's. */
@@ -1650,6 +1675,7 @@ ST_ENTRY(const int M, const int N, const int K, const float alpha,
 #endif
     }
 #undef COPY_STEP
+#undef LAND
 #undef COPY_A
 #undef COPY_B
 #if INFLIGHT

@@ -26,8 +26,8 @@
 # local memory overwritten instead of added, each caught. sgemm_wgmma_ct (C^T = B A^T written
 # transposed, the stages by the emulated copy engine, B's fragments split in registers): edges,
 # split-K, two warp groups, NN (row-TT as it sees it: the streaming operand landed MN-major),
-# exact integers, C written as it is (CT=0), the pieces added in the kernel (FIXUP=1); five
-# faults caught.
+# exact integers, C written as it is (CT=0), the pieces added in the kernel (FIXUP=1), the next
+# stage landed during the MMAs (OVERLAP=1); six faults caught.
 # Prints one line per failure and 'N passed, M failed'.
 # shellcheck disable=SC2086 # the option lists are split on purpose
 gb=${1:?usage: wgmma_emu_test.sh GEMMBENCH KERNELS}
@@ -394,9 +394,11 @@ caught "s|s >= KACC ? runs\\[i \\* NT + tid\\] + v : v|v|" "running sums overwri
 # The caller's NN is row-TT as the kernel sees it, its streaming operand landed MN-major (boxes of
 # 32 rows): edges with a repacked leading dimension, two warp groups, BK 16 in pieces, an offset
 # operand. With CT=0 (C of few columns, written as it is) edges in NT and TT, and NN with B's
-# pass and split-K. FIXUP=1 in NT at edges and in NN with two warp groups and CT=0. Caught: the fragments' two row halves exchanged, a step's MMAs reading the
+# pass and split-K. FIXUP=1 in NT at edges and in NN with two warp groups and CT=0. OVERLAP=1
+# in NT in pieces added in the kernel, in NN with two warp groups, and on integers. Caught: the fragments' two row halves exchanged, a step's MMAs reading the
 # other buffer of small parts, small parts that are the words whole, MN-major fragments read
-# without the swizzle, and a last piece that adds all but one piece.
+# without the swizzle, a last piece that adds all but one piece, and with OVERLAP=1 the next
+# step's small parts split into this step's buffer.
 fam=sgemm_wgmma_ct
 emu="-k $fam --param EMU=1"
 sed -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_broken\"/" \
@@ -420,6 +422,12 @@ check_run --transB T --param SPLITK=4 --param FIXUP=1 -M 65 -N 70 -K 1100 $ab
 check_run --transB N --param SPLITK=3 --param FIXUP=1 --param WGM=2 --param BN=128 --param RUNSUM=1 \
     --param KACC=2 -M 70 -N 300 -K 900 $ab
 check_run --transB N --param CT=0 --param SPLITK=2 --param FIXUP=1 -M 140 -N 40 -K 600 $ab
+check_run --transB T --param OVERLAP=1 --param SPLITK=4 --param FIXUP=1 --param STAGES=3 -M 65 \
+    -N 70 -K 1100 $ab
+check_run --transB N --param OVERLAP=1 --param WGM=2 --param BN=128 --param RUNSUM=1 \
+    --param KACC=2 -M 70 -N 300 -K 200 $ab
+check_run --transB T --param OVERLAP=1 --param BK=8 --param SWZ=32 --param TERMS=1 --dist int:3 \
+    -M 64 -N 200 -K 100
 caught 's|const int row = r0 + 8 \* (r % 2), k|const int row = r0 + 8 * (1 - r % 2), k|' \
     "the fragments' row halves exchanged" -M 64 -N 64 -K 64
 caught 's|+ s % 2 \* BT_E) \* ES / 16|+ (s + 1) % 2 * BT_E) * ES / 16|' \
@@ -430,4 +438,6 @@ caught 's|GB_SWIZZLE(k \* 128 + row % MN_ROWS \* ES, 128) / ES|(k * 128 + row % 
     "MN-major fragments read without the swizzle" --transB N -M 64 -N 64 -K 64
 caught 's|(int)np, C, offC, ldc, m0, n0, M, N,|(int)np - 1, C, offC, ldc, m0, n0, M, N,|' \
     "a last piece that adds all but one" --param SPLITK=4 --param FIXUP=1 -M 64 -N 64 -K 1100
+caught 's|LAND(cur, s + 1);|LAND(cur, s);|' "the next step's small parts in this step's buffer" \
+    --param OVERLAP=1 -M 64 -N 64 -K 200
 finish

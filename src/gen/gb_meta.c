@@ -917,10 +917,11 @@ static long f26_p7_values[] = {0, 1};
 static long f26_p8_values[] = {1};
 static long f26_p9_values[] = {1, 2, 3, 4, 6, 8};
 static long f26_p10_values[] = {0, 1};
-static long f26_p11_values[] = {1, 2, 4, 8, 16};
-static long f26_p12_values[] = {0, 1, 2};
-static long f26_p13_values[] = {0, 1};
+static long f26_p11_values[] = {0, 1};
+static long f26_p12_values[] = {1, 2, 4, 8, 16};
+static long f26_p13_values[] = {0, 1, 2};
 static long f26_p14_values[] = {0, 1};
+static long f26_p15_values[] = {0, 1};
 static gb_param_t f26_params[] = {
     {"BN", "columns of the kernel's tile (rows of the caller's C): the N of every wgmma.m64nNk8", 64L, f26_p0_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WGM", "warp groups along the kernel's M (the caller's N), 64 rows each", 1L, f26_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -932,11 +933,12 @@ static gb_param_t f26_params[] = {
     {"RUNSUM", "with KACC > 0, where the running sums are kept: 1 in local memory (BN / 2 registers fewer a lane, BN * WGM * 256 bytes more local memory), 0 in registers", 0L, f26_p7_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"TMA", "the stages are filled by the tensor memory accelerator (as hgemm_wgmma_nt's TMA=1), the only way here", 1L, f26_p8_values, 1, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (wgmma_sum) adding them in a fixed order and writing C transposed; 1: none", 1L, f26_p9_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"FIXUP", "with pieces, 1: the last of a split tile's pieces to finish adds them, in the same order, and writes C (a counter a tile in CNT, left zero), instead of the remainder kernel wgmma_sum: one kernel a call (bench/notes/thin.md#thin-ct-fixup)", 0L, f26_p10_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 4L, f26_p11_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f26_p12_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"CT", "1: every problem served as C^T = op(B)^T op(A)^T, C written transposed ('transposed_c'), so that a C of few rows (64 x 8192) streams its long operand through the MMA's registers; 0: the caller's problem as it is, for a C of few columns (8192 x 64), whose long operand is the caller's A (bench/notes/thin.md#thin-ct-cols)", 1L, f26_p13_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors and emulate the copy engine, so that devices without them can validate the fragments, the layout, the split and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f26_p14_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
+    {"OVERLAP", "1: the next step's stage is waited for and its small parts split while this step's MMAs run, not after they are waited for (bench/notes/thin.md#thin-ct-overlap)", 0L, f26_p10_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"FIXUP", "with pieces, 1: the last of a split tile's pieces to finish adds them, in the same order, and writes C (a counter a tile in CNT, left zero), instead of the remainder kernel wgmma_sum: one kernel a call (bench/notes/thin.md#thin-ct-fixup)", 0L, f26_p11_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 4L, f26_p12_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f26_p13_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"CT", "1: every problem served as C^T = op(B)^T op(A)^T, C written transposed ('transposed_c'), so that a C of few rows (64 x 8192) streams its long operand through the MMA's registers; 0: the caller's problem as it is, for a C of few columns (8192 x 64), whose long operand is the caller's A (bench/notes/thin.md#thin-ct-cols)", 1L, f26_p14_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors and emulate the copy engine, so that devices without them can validate the fragments, the layout, the split and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f26_p15_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
 };
 static char *f26_s0_names[] = {"BN", "WGM", "BK", "SWZ", "STAGES", "TERMS", "KACC", "RUNSUM", "TMA", "SPLITK", "GROUPM", "EDGES"};
 static long f26_s0_values[] = {64, 1, 32, 128, 4, 3, 16, 0, 1, 1, 4, 1};
@@ -1345,7 +1347,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "9ab85b6fd90146e8ac2b222ed07d66243eaedc60077942c0922e515758bb186f",
+    .program_digest = "a7ade1cae8c0d82405457f609a0f5f7ab2f0be92cfd1ca1704db30038af26fdd",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1382,7 +1384,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_mn.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "9ab85b6fd90146e8ac2b222ed07d66243eaedc60077942c0922e515758bb186f",
+    .program_digest = "a7ade1cae8c0d82405457f609a0f5f7ab2f0be92cfd1ca1704db30038af26fdd",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1421,7 +1423,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "9ab85b6fd90146e8ac2b222ed07d66243eaedc60077942c0922e515758bb186f",
+    .program_digest = "a7ade1cae8c0d82405457f609a0f5f7ab2f0be92cfd1ca1704db30038af26fdd",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1908,7 +1910,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "9ab85b6fd90146e8ac2b222ed07d66243eaedc60077942c0922e515758bb186f",
+    .program_digest = "a7ade1cae8c0d82405457f609a0f5f7ab2f0be92cfd1ca1704db30038af26fdd",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1946,7 +1948,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma_ct.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma_ct",
-    .program_digest = "9ab85b6fd90146e8ac2b222ed07d66243eaedc60077942c0922e515758bb186f",
+    .program_digest = "a7ade1cae8c0d82405457f609a0f5f7ab2f0be92cfd1ca1704db30038af26fdd",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1969,7 +1971,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "4 * M * N + (PS > 1) * 4 * PS * M * N",
     .precisions = 1u, .layouts = 10u,
     .nargs = 18, .nconstraints = 5, .nextensions = 0, .nlets = 4,
-    .nparams = 15, .npresets = 2,
+    .nparams = 16, .npresets = 2,
     .args = f26_args,
     .constraints = f26_constraints,
     .let_names = f26_let_names,
