@@ -27,7 +27,8 @@
 # transposed, the stages by the emulated copy engine, B's fragments split in registers): edges,
 # split-K, two warp groups, NN (row-TT as it sees it: the streaming operand landed MN-major),
 # exact integers, C written as it is (CT=0), the pieces added in the kernel (FIXUP=1), the next
-# stage landed during the MMAs (OVERLAP=1); six faults caught.
+# stage landed during the MMAs (OVERLAP=1), pieces by the grid's need (SPLITK=0); six faults
+# caught.
 # Prints one line per failure and 'N passed, M failed'.
 # shellcheck disable=SC2086 # the option lists are split on purpose
 gb=${1:?usage: wgmma_emu_test.sh GEMMBENCH KERNELS}
@@ -395,7 +396,8 @@ caught "s|s >= KACC ? runs\\[i \\* NT + tid\\] + v : v|v|" "running sums overwri
 # 32 rows): edges with a repacked leading dimension, two warp groups, BK 16 in pieces, an offset
 # operand. With CT=0 (C of few columns, written as it is) edges in NT and TT, and NN with B's
 # pass and split-K. FIXUP=1 in NT at edges and in NN with two warp groups and CT=0. OVERLAP=1
-# in NT in pieces added in the kernel, in NN with two warp groups, and on integers. Caught: the fragments' two row halves exchanged, a step's MMAs reading the
+# in NT in pieces added in the kernel, in NN with two warp groups, and on integers. SPLITK=0 at
+# one tile with a long K (pieces on any device). Caught: the fragments' two row halves exchanged, a step's MMAs reading the
 # other buffer of small parts, small parts that are the words whole, MN-major fragments read
 # without the swizzle, a last piece that adds all but one piece, and with OVERLAP=1 the next
 # step's small parts split into this step's buffer.
@@ -428,6 +430,7 @@ check_run --transB N --param OVERLAP=1 --param WGM=2 --param BN=128 --param RUNS
     --param KACC=2 -M 70 -N 300 -K 200 $ab
 check_run --transB T --param OVERLAP=1 --param BK=8 --param SWZ=32 --param TERMS=1 --dist int:3 \
     -M 64 -N 200 -K 100
+check_run --transB T --param SPLITK=0 -M 64 -N 64 -K 2100 $ab
 caught 's|const int row = r0 + 8 \* (r % 2), k|const int row = r0 + 8 * (1 - r % 2), k|' \
     "the fragments' row halves exchanged" -M 64 -N 64 -K 64
 caught 's|+ s % 2 \* BT_E) \* ES / 16|+ (s + 1) % 2 * BT_E) * ES / 16|' \

@@ -905,7 +905,7 @@ static gb_preset_t f25_presets[] = {
 static char *f26_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "CNT"};
 static char *f26_constraints[] = {"SWZ == 4 * BK", "(KACC > 0 && KACC * BK <= 512) || K <= 512", "KACC == 0 || BN <= 64 || RUNSUM == 1 || WGM == 1", "RUNSUM == 0 || KACC > 0", "K >= 48"};
 static char *f26_let_names[] = {"T", "P", "PS", "D"};
-static char *f26_let_exprs[] = {"ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(2 * CUS / T, K / 256))", "P", "(P == 1) * T"};
+static char *f26_let_exprs[] = {"ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(2 * CUS / T, K / 1024))", "P", "(P == 1) * T"};
 static long f26_p0_values[] = {64, 128};
 static long f26_p1_values[] = {1, 2};
 static long f26_p2_values[] = {8, 16, 32};
@@ -932,7 +932,7 @@ static gb_param_t f26_params[] = {
     {"KACC", "k > 0: the sums of every k steps accumulate from zero in the tensor core and are added to the running sums by FP32 adds (a second set of accumulators); 0: the tensor core accumulates all of K. At most 512 k in it (KACC BK <= 512, or K <= 512 with 0), as sgemm_wgmma's faithful entries", 16L, f26_p6_values, 6, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"RUNSUM", "with KACC > 0, where the running sums are kept: 1 in local memory (BN / 2 registers fewer a lane, BN * WGM * 256 bytes more local memory), 0 in registers", 0L, f26_p7_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"TMA", "the stages are filled by the tensor memory accelerator (as hgemm_wgmma_nt's TMA=1), the only way here", 1L, f26_p8_values, 1, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (wgmma_sum) adding them in a fixed order and writing C; 0: as many as fill two work-groups an SM in one wave (2 CUS / tiles, the occupancy of the 64-wide entries); 1: none", 1L, f26_p9_values, 7, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"SPLITK", "most pieces a tile's K is cut into (split-K, pieces of at least 256 k: the let P): each piece's FP32 sums to the workspace, a second kernel (wgmma_sum) adding them in a fixed order and writing C; 0: as many as fill two work-groups an SM in one wave (2 CUS / tiles, the occupancy of the 64-wide entries), pieces of at least 1024 k (bench/notes/thin.md#thin-ct-splitk0); 1: none", 1L, f26_p9_values, 7, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"OVERLAP", "1: the next step's stage is waited for and its small parts split while this step's MMAs run, not after they are waited for (bench/notes/thin.md#thin-ct-overlap)", 0L, f26_p10_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"FIXUP", "with pieces, 1: the last of a split tile's pieces to finish adds them, in the same order, and writes C (a counter a tile in CNT, left zero), instead of the remainder kernel wgmma_sum: one kernel a call (bench/notes/thin.md#thin-ct-fixup)", 0L, f26_p11_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 4L, f26_p12_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
