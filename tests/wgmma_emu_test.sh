@@ -378,7 +378,7 @@ check_run --precision h --param TMA=1 --param SWZ=128 --param BK=64 --param STAG
 check_run --precision b --transA T $tmamn --param SPLITK=3 -M 140 -N 130 -K 900 $ab
 check_run --precision b $tmamn --param BN=192 --param WGM=1 --param STAGES=3 -M 70 -N 250 -K 100 \
     --ldb 256 $ab
-caught 's|r0 + 64 \* g, k0, to|r0, k0, to|' "TMA: MN-major boxes all at the first 64 rows" \
+caught 's|r0 + MN_ROWS \* g, k0, to|r0, k0, to|' "TMA: MN-major boxes all at the first rows" \
     --param WGM=1 --param BN=128 $tmamn -M 64 -N 128 -K 64
 caught 's|GB_SWIZZLE((j \* b0 + i) \* ES, b0 \* ES)|(j * b0 + i) * ES|' "TMA: boxes unswizzled" \
     --param WGM=1 --param BN=128 $tmamn -M 64 -N 128 -K 64
