@@ -1,9 +1,8 @@
 #!/bin/sh
 # bench/wgmma.sh: the PTX program families (sgemm_wgmma and sgemm_wgmma_ct in s, hgemm_wgmma,
 # hgemm_wgmma_nt and hgemm_wgmma_mn in h and b, and the TMA presets of dgemm_dmma in d and
-# sgemm_3xtf32 in s) on an
-# NVIDIA sm_90 GPU: first every preset of the precisions asked at every row-major layout and at
-# shapes that straddle its tiles (odd sizes, leading dimensions
+# sgemm_3xtf32 in s) on an NVIDIA sm_90 GPU: first every preset of the precisions asked at
+# every row-major layout and at shapes that straddle its tiles (odd sizes, leading dimensions
 # and offsets, alpha and beta; in s K >= 48, the family's constraint; few tiles and a long K,
 # which the presets that split by the grid's need split; M >= 1024 with B's rows off 16 bytes,
 # which a ring of B copies to aligned rows first), faithful on uniform data, and in s,

@@ -1185,8 +1185,8 @@ XW_INLINE void copy16_whole(local elem *dst, global const elem *src)
  * publishes them to its slot of the workspace; then one work-item fills a stage: a K-major
  * operand with one box of BK k x TR rows through the swizzle of SWZ bytes, an MN-major one
  * (hgemm_wgmma_mn, sgemm_wgmma_ct's A in row-TT) with a box of MN_ROWS rows x BK k through the
- * 128-byte swizzle for each MN_ROWS rows (LBO_N apart): the tiles' layouts, zeros past the matrix and past K. The stage's mbarrier
- * counts its bytes, and the work-group waits on it where the cp.async pipeline waits for its copy
+ * 128-byte swizzle for each MN_ROWS rows (LBO_N apart): the tiles' layouts, zeros past the
+ * matrix and past K. The stage's mbarrier counts its bytes, and the work-group waits on it where the cp.async pipeline waits for its copy
  * groups. All of it in deferred instructions (sm_90a). */
 /* A map's dimensions and box (inner first) for an operand of R rows of K elements: stored R x K
  * (K-major), boxes of BK k x TR rows; stored K x R (MN-major, mn), boxes of MN_ROWS rows x BK k. */
@@ -1686,10 +1686,11 @@ ST_ENTRY(const int M, const int N, const int K, const float alpha,
     if (np > 1) {
         store_piece(WS, slot, row, m0, t, acc);
 #if FIXUP && SPLIT_CODE
-        /* Split tiles' slots are tile i's PS pieces from slot i PS (gb_tile_piece). */
-        const uint first = slot / np * np;
-        if (gb_piece_last(CNT + first / np, np, &last))
-            gb_piece_finish(WS + (size_t)first * (BM * BN), (int)np, C, offC, ldc, m0, n0, M, N,
+        /* Split tile i's np pieces are slots i np .. i np + np - 1 (gb_tile_piece); its
+         * counter is CNT[i]. */
+        const uint tile = slot / np;
+        if (gb_piece_last(CNT + tile, np, &last))
+            gb_piece_finish(WS + (size_t)tile * np * (BM * BN), (int)np, C, offC, ldc, m0, n0, M, N,
                             BM, BN, tid, NT, alpha, beta);
 #endif
         return;

@@ -397,10 +397,10 @@ caught "s|s >= KACC ? runs\\[i \\* NT + tid\\] + v : v|v|" "running sums overwri
 # operand. With CT=0 (C of few columns, written as it is) edges in NT and TT, and NN with B's
 # pass and split-K. FIXUP=1 in NT at edges and in NN with two warp groups and CT=0. OVERLAP=1
 # in NT in pieces added in the kernel, in NN with two warp groups, and on integers. SPLITK=0 at
-# one tile with a long K (pieces on any device). Caught: the fragments' two row halves exchanged, a step's MMAs reading the
-# other buffer of small parts, small parts that are the words whole, MN-major fragments read
-# without the swizzle, a last piece that adds all but one piece, and with OVERLAP=1 the next
-# step's small parts split into this step's buffer.
+# one tile with a long K (pieces on any device). Caught: the fragments' two row halves
+# exchanged, a step's MMAs reading the other buffer of small parts, small parts that are the
+# words whole, MN-major fragments read without the swizzle, a last piece that adds all but one
+# piece, and with OVERLAP=1 the next step's small parts split into this step's buffer.
 fam=sgemm_wgmma_ct
 emu="-k $fam --param EMU=1"
 sed -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_broken\"/" \
