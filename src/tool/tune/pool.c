@@ -4,8 +4,9 @@
  * process (gb_impl_prebuild on the measuring context) or hands each build to a build process
  * of its own (builders.c) and waits for the answer. A process that dies is reaped, started
  * again, and the build asked again once (a process killed from outside says nothing of the
- * candidate); a build that kills two processes fails. A thread whose process cannot be started
- * builds in this process from then on. Only the thread that started a process reaps it; the
+ * candidate); a build that kills two processes fails. One that ends before it is ready is
+ * started once more. A thread whose process cannot be started builds in this process from
+ * then on. Only the thread that started a process reaps it; the
  * others may kill it, under the lock, while it is published in its slot. */
 #include <errno.h>
 #include <signal.h>
@@ -205,9 +206,18 @@ static void *proxy(void *arg)
 {
     slot_t *s = arg;
     gb_pool_t *p = s->pool;
-    char why[256];
-    int up = start(s, why, sizeof why);
-    if (!up)
+    char why[256], first[256];
+    int up = start(s, first, sizeof first);
+    /* One that ends before it is ready (killed from outside, or short of memory while the
+     * runtime loads) is started once more, as one lost mid-build is. */
+    if (!up && !closing(p)) {
+        up = start(s, why, sizeof why);
+        if (up)
+            note(p, "a build process could not start (%s): started again", first);
+    } else {
+        gb__copy(why, sizeof why, first);
+    }
+    if (!up && !closing(p))
         note(p,
              "a build process could not start (%s): this process builds its candidates "
              "instead",
