@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tool/store/store.h"
 
 static void usage(FILE *f)
 {
@@ -124,7 +125,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "tuned"))
         return cmd_tuned(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
-        printf("gemmbench %s\n", gb_version());
+        printf("gemmbench %s (revision %s)\n", gb_version(), gb_store_git_revision());
         return EXIT_OK;
     }
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {

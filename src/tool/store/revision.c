@@ -1,9 +1,7 @@
-/* hash.c: the git revision the tool was built from. */
+/* revision.c: the git revision the tool was built from (gb_revision.h, written at every build
+ * by cmake/revision.cmake). */
+#include "gb_revision.h"
 #include "store.h"
-
-#ifndef GB_GIT_REVISION
-#define GB_GIT_REVISION "unknown"
-#endif
 
 const char *gb_store_git_revision(void)
 {
