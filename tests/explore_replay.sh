@@ -1,7 +1,8 @@
 #!/bin/sh
 # explore_replay.sh GEMMBENCH STORE_ROUNDTRIP: a freshly stored point replays (exit 0, both
-# medians and the verdict printed); a point from a device this machine lacks, or an unknown id,
-# gets one clear line and exit 2.
+# medians and the verdict printed), and names the revision it was stored by where another
+# replays it; a point from a device this machine lacks, or an unknown id, gets one clear line and
+# exit 2.
 gb=$1
 helper=$2
 . "$(dirname "$0")/script_lib.sh"
@@ -19,6 +20,20 @@ grep -Eq "result: the replay's median is (INSIDE|OUTSIDE) the stored 95% CI" "$t
     fail "verdict on the CI"
 grep -q "validation: pass exact (stored: pass exact)" "$tmp/replay.txt" || fail "validation of both"
 grep -q "timing ops, pageable host memory" "$tmp/replay.txt" || fail "replay says the host memory"
+# The point names the revision the binary was built from (`gemmbench version`'s); a replay by
+# another revision says so.
+rev=$("$gb" version | sed -n 's/.*(revision \(.*\))$/\1/p')
+"$gb" export --store "$db" --format json >"$tmp/export.json" 2>&1 || fail "export --format json"
+grep -q "\"git_revision\":[[:space:]]*\"$rev\"" "$tmp/export.json" || fail "the point's revision is $rev"
+grep -q "note: stored by" "$tmp/replay.txt" && fail "a replay by the same revision needs no note"
+if command -v sqlite3 >/dev/null 2>&1; then
+    cp "$db" "$tmp/old.db"
+    sqlite3 "$tmp/old.db" "UPDATE points SET git_revision = 'abc1234' WHERE id = '$id'" ||
+        fail "an older revision written"
+    "$gb" replay "$id" --store "$tmp/old.db" >"$tmp/replay-old.txt" 2>&1 || fail "replay, old point"
+    grep -q "note: stored by gemmbench .* (abc1234), replayed by .* ($rev)" "$tmp/replay-old.txt" ||
+        fail "a replay by another revision names both"
+fi
 # The same point from pinned host memory: another point (host_mem is in its definition), stored
 # as pinned, and replayed from pinned memory.
 "$gb" run -k SGEMM_NT_4x1 -M 24 -N 16 -K 8 -i 3 --warmup 1 --seed 7 --dist int:3 --store "$db" --json \

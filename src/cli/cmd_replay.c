@@ -94,8 +94,9 @@ static void print_point(const gb_point_t *pt, const gb_point_t *now, const gb_de
     else
         printf("  definition: differs here in %s (this machine would store it as %s)\n",
                diff[0] ? diff : "its id", now->id);
-    if (strcmp(pt->tool_version, gb_version()))
-        printf("  note: stored by gemmbench %s, replayed by %s\n", pt->tool_version, gb_version());
+    if (strcmp(pt->tool_version, gb_version()) || strcmp(pt->git_revision, gb_store_git_revision()))
+        printf("  note: stored by gemmbench %s (%s), replayed by %s (%s)\n", pt->tool_version,
+               pt->git_revision, gb_version(), gb_store_git_revision());
     fflush(stdout);
 }
 
