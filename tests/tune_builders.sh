@@ -187,6 +187,34 @@ else
 fi
 if none_left; then ok; else no "build processes left after one was killed"; fi
 
+# ---- a build process killed as it starts -----------------------------------------------------
+# Killed as soon as it is seen, mostly before it is ready (its runtime takes a while to load):
+# started once more, or, where it was ready already, lost and started again; the same results.
+seen=
+# shellcheck disable=SC2086
+tune_bg early $wide --builders 2
+i=0
+victim=
+while [ -z "$victim" ] && [ $i -lt 1200 ]; do
+    victim=$(workers | head -1)
+    [ -n "$victim" ] || sleep 0.01
+    i=$((i + 1))
+done
+[ -n "$victim" ] && seen=$victim && kill -KILL "$victim"
+wait_noting
+told "$tmp/out" >"$tmp/early"
+if [ $rc -eq 0 ] && [ -n "$victim" ] &&
+    grep -Eq "a build process ($lost|$unready): started again" "$tmp/err" &&
+    cmp -s "$tmp/here-wide" "$tmp/early"; then
+    ok
+    if grep -Eq "$unready" "$tmp/err"; then echo "(killed before it was ready)"; else
+        echo "(killed once ready)"; fi
+else
+    no "a build process killed as it starts (exit $rc, victim ${victim:-none})"
+    diff "$tmp/here-wide" "$tmp/early"
+fi
+if none_left; then ok; else no "build processes left after one was killed as it started"; fi
+
 # ---- Ctrl-C --------------------------------------------------------------------------------------
 # myGEMM3 with a PoCL cache of its own, empty: builds of a second or so each.
 gemm3="-k myGEMM3 -n 32 --strategy random --budget 8 -i 2"
