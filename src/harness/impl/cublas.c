@@ -7,15 +7,88 @@
  * may run them on the tensor cores, whose FP32 sums the faithful verdict judges. cublas_tf32 is the same SGEMM in cuBLAS's TF32 fast mode
  * (CUBLAS_TF32_TENSOR_OP_MATH): the tensor cores on inputs rounded to TF32, which the faithful
  * verdict is there to catch; it declares that reduced precision (GB_IS_REDUCED), so that its
- * results are held to the error bound and a run that measures it beside FP32 does not fail. */
+ * results are held to the error bound and a run that measures it beside FP32 does not fail.
+ * libcublas and libcudart are opened when a cuBLAS peer is first prepared, not linked: their
+ * start cost every gemmbench process 360 ms (bench/notes/measurement.md#cublas-dlopen). */
 #ifdef GB_HAVE_CUBLAS
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "impl.h"
+
+/* The functions taken from the two libraries, by the names the headers give them (cublasCreate
+ * is cublasCreate_v2 there): X(library, function). */
+#define CU_FUNCTIONS(X)                                                                            \
+    X(rt, cudaGetErrorString)                                                                      \
+    X(rt, cudaMalloc)                                                                              \
+    X(rt, cudaFree)                                                                                \
+    X(rt, cudaStreamCreate)                                                                        \
+    X(rt, cudaStreamDestroy)                                                                       \
+    X(rt, cudaStreamSynchronize)                                                                   \
+    X(rt, cudaEventCreate)                                                                         \
+    X(rt, cudaEventDestroy)                                                                        \
+    X(rt, cudaEventRecord)                                                                         \
+    X(rt, cudaEventElapsedTime)                                                                    \
+    X(rt, cudaMemcpyAsync)                                                                         \
+    X(blas, cublasCreate)                                                                          \
+    X(blas, cublasDestroy)                                                                         \
+    X(blas, cublasSetStream)                                                                       \
+    X(blas, cublasSetMathMode)                                                                     \
+    X(blas, cublasSgemm)                                                                           \
+    X(blas, cublasDgemm)                                                                           \
+    X(blas, cublasCgemm)                                                                           \
+    X(blas, cublasZgemm)                                                                           \
+    X(blas, cublasGemmEx)
+
+#define CU_MEMBER(lib, f) __typeof__(&f) f;
+static struct {
+    CU_FUNCTIONS(CU_MEMBER)
+} cu;
+static char cu_why[320]; /* why the libraries could not be loaded; empty once they are */
+static pthread_once_t cu_once = PTHREAD_ONCE_INIT;
+
+/* A symbol's name after the headers' macros. */
+#define CU_NAME(f) CU_NAME_(f)
+#define CU_NAME_(f) #f
+
+/* The library at the path the build found, or else by its name in the loader's paths. */
+static void *cu_open(const char *path, const char *name)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    return h ? h : dlopen(name, RTLD_NOW | RTLD_LOCAL);
+}
+
+static void cu_load(void)
+{
+    void *rt = cu_open(GB_CUDART_LIB, GB_CUDART_NAME);
+    void *blas = rt ? cu_open(GB_CUBLAS_LIB, GB_CUBLAS_NAME) : NULL;
+    if (!blas) {
+        snprintf(cu_why, sizeof cu_why, "%s", dlerror());
+        return;
+    }
+#define CU_LOAD(lib, f)                                                                            \
+    if (!cu_why[0] && !(cu.f = (__typeof__(cu.f))dlsym(lib, CU_NAME(f))))                          \
+        snprintf(cu_why, sizeof cu_why, "%s has no %s", lib == rt ? "libcudart" : "libcublas",     \
+                 CU_NAME(f));
+    CU_FUNCTIONS(CU_LOAD)
+#undef CU_LOAD
+}
+
+int gb__cublas_load(char *msg, size_t msglen)
+{
+    pthread_once(&cu_once, cu_load);
+    if (cu_why[0])
+        return gb__fail(msg, msglen, GB_EUNSUPPORTED,
+                        "cuBLAS could not be loaded (%s); install the CUDA toolkit's libraries "
+                        "or leave the cuBLAS peer out",
+                        cu_why);
+    return GB_OK;
+}
 
 typedef struct cu_state {
     gb_context_t *ctx;
@@ -31,7 +104,7 @@ static void cublas_release(void *state);
 
 static int cu_fail(gb_context_t *ctx, cudaError_t e, const char *what)
 {
-    return gb__ctx_fail(ctx, GB_EOPENCL, "%s failed: %s", what, cudaGetErrorString(e));
+    return gb__ctx_fail(ctx, GB_EOPENCL, "%s failed: %s", what, cu.cudaGetErrorString(e));
 }
 
 /* cuBLAS runs on CUDA device 0, so only beside an NVIDIA OpenCL device, taken to be the same. */
@@ -65,6 +138,8 @@ static int cublas_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_probl
     int rc = cublas_check(im, ctx->dev, p->precision, p, ctx->errmsg, sizeof ctx->errmsg);
     if (rc != GB_OK)
         return rc;
+    if ((rc = gb__cublas_load(ctx->errmsg, sizeof ctx->errmsg)) != GB_OK)
+        return rc;
     cu_state_t *s = calloc(1, sizeof *s);
     if (!s)
         return gb__ctx_fail(ctx, GB_ENOMEM, "out of memory");
@@ -76,20 +151,20 @@ static int cublas_prepare(gb_context_t *ctx, const gb_impl_t *im, const gb_probl
     s->bytes_b = eb * es;
     s->bytes_c = ec * es;
     cudaError_t e;
-    if ((e = cudaMalloc(&s->a, s->bytes_a)) != cudaSuccess ||
-        (e = cudaMalloc(&s->b, s->bytes_b)) != cudaSuccess ||
-        (e = cudaMalloc(&s->c, s->bytes_c)) != cudaSuccess ||
-        (e = cudaStreamCreate(&s->stream)) != cudaSuccess)
+    if ((e = cu.cudaMalloc(&s->a, s->bytes_a)) != cudaSuccess ||
+        (e = cu.cudaMalloc(&s->b, s->bytes_b)) != cudaSuccess ||
+        (e = cu.cudaMalloc(&s->c, s->bytes_c)) != cudaSuccess ||
+        (e = cu.cudaStreamCreate(&s->stream)) != cudaSuccess)
         rc = cu_fail(ctx, e, "CUDA set-up");
     for (int i = 0; rc == GB_OK && i < 8; i++)
-        if ((e = cudaEventCreate(&s->ev[i])) != cudaSuccess)
+        if ((e = cu.cudaEventCreate(&s->ev[i])) != cudaSuccess)
             rc = cu_fail(ctx, e, "cudaEventCreate");
     if (rc == GB_OK &&
-        (cublasCreate(&s->handle) != CUBLAS_STATUS_SUCCESS ||
-         cublasSetStream(s->handle, s->stream) != CUBLAS_STATUS_SUCCESS ||
-         cublasSetMathMode(s->handle, im->ops == &gb__cublas_tf32_ops
-                                          ? CUBLAS_TF32_TENSOR_OP_MATH
-                                          : CUBLAS_DEFAULT_MATH) != CUBLAS_STATUS_SUCCESS))
+        (cu.cublasCreate(&s->handle) != CUBLAS_STATUS_SUCCESS ||
+         cu.cublasSetStream(s->handle, s->stream) != CUBLAS_STATUS_SUCCESS ||
+         cu.cublasSetMathMode(s->handle, im->ops == &gb__cublas_tf32_ops
+                                             ? CUBLAS_TF32_TENSOR_OP_MATH
+                                             : CUBLAS_DEFAULT_MATH) != CUBLAS_STATUS_SUCCESS))
         rc = gb__ctx_fail(ctx, GB_EOPENCL, "cuBLAS set-up failed");
     if (rc != GB_OK) {
         cublas_release(s);
@@ -129,7 +204,7 @@ static cublasStatus_t gemm(cu_state_t *s)
     switch (p->precision) {
     case GB_PREC_D: {
         const double al = p->alpha, be = p->beta;
-        return cublasDgemm(s->handle, ta, tb, m, n, k, &al, a, lda, b, ldb, &be, c, ldc);
+        return cu.cublasDgemm(s->handle, ta, tb, m, n, k, &al, a, lda, b, ldb, &be, c, ldc);
     }
     case GB_PREC_H:
     case GB_PREC_B: {
@@ -137,24 +212,24 @@ static cublasStatus_t gemm(cu_state_t *s)
          * its 16-bit or TF32 compute types), alpha and beta in float, as h and b ask. */
         const cudaDataType_t ty = p->precision == GB_PREC_H ? CUDA_R_16F : CUDA_R_16BF;
         const float al = (float)p->alpha, be = (float)p->beta;
-        return cublasGemmEx(s->handle, ta, tb, m, n, k, &al, a, ty, lda, b, ty, ldb, &be, c, ty,
-                            ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+        return cu.cublasGemmEx(s->handle, ta, tb, m, n, k, &al, a, ty, lda, b, ty, ldb, &be, c, ty,
+                               ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
     }
     case GB_PREC_C: {
         /* FP32 throughout: the math mode keeps TF32 off (CUBLAS_COMPUTE_32F_FAST_TF32 is
          * cublas_tf32's kind, and it is single precision only), and cgemm3m is not used. */
         const cuComplex al = make_cuComplex((float)p->alpha, (float)p->alpha_im);
         const cuComplex be = make_cuComplex((float)p->beta, (float)p->beta_im);
-        return cublasCgemm(s->handle, ta, tb, m, n, k, &al, a, lda, b, ldb, &be, c, ldc);
+        return cu.cublasCgemm(s->handle, ta, tb, m, n, k, &al, a, lda, b, ldb, &be, c, ldc);
     }
     case GB_PREC_Z: {
         const cuDoubleComplex al = make_cuDoubleComplex(p->alpha, p->alpha_im);
         const cuDoubleComplex be = make_cuDoubleComplex(p->beta, p->beta_im);
-        return cublasZgemm(s->handle, ta, tb, m, n, k, &al, a, lda, b, ldb, &be, c, ldc);
+        return cu.cublasZgemm(s->handle, ta, tb, m, n, k, &al, a, lda, b, ldb, &be, c, ldc);
     }
     default: {
         const float al = (float)p->alpha, be = (float)p->beta;
-        return cublasSgemm(s->handle, ta, tb, m, n, k, &al, a, lda, b, ldb, &be, c, ldc);
+        return cu.cublasSgemm(s->handle, ta, tb, m, n, k, &al, a, lda, b, ldb, &be, c, ldc);
     }
     }
 }
@@ -162,7 +237,7 @@ static cublasStatus_t gemm(cu_state_t *s)
 static double elapsed(cudaEvent_t a, cudaEvent_t b)
 {
     float ms = 0;
-    cudaEventElapsedTime(&ms, a, b);
+    cu.cudaEventElapsedTime(&ms, a, b);
     return (double)ms;
 }
 
@@ -173,20 +248,20 @@ static int cublas_call(void *state, const void *a, const void *b, const void *c,
     memset(t, 0, GB_PHASE_COUNT * sizeof *t);
     const double t0 = gb__now_ms();
     cudaError_t e = cudaSuccess;
-    cudaEventRecord(s->ev[0], s->stream);
+    cu.cudaEventRecord(s->ev[0], s->stream);
     if (a)
-        e = cudaMemcpyAsync(s->a, a, s->bytes_a, cudaMemcpyHostToDevice, s->stream);
+        e = cu.cudaMemcpyAsync(s->a, a, s->bytes_a, cudaMemcpyHostToDevice, s->stream);
     if (b && e == cudaSuccess)
-        e = cudaMemcpyAsync(s->b, b, s->bytes_b, cudaMemcpyHostToDevice, s->stream);
+        e = cu.cudaMemcpyAsync(s->b, b, s->bytes_b, cudaMemcpyHostToDevice, s->stream);
     if (c && e == cudaSuccess)
-        e = cudaMemcpyAsync(s->c, c, s->bytes_c, cudaMemcpyHostToDevice, s->stream);
-    cudaEventRecord(s->ev[1], s->stream);
+        e = cu.cudaMemcpyAsync(s->c, c, s->bytes_c, cudaMemcpyHostToDevice, s->stream);
+    cu.cudaEventRecord(s->ev[1], s->stream);
     cublasStatus_t st = gemm(s);
-    cudaEventRecord(s->ev[2], s->stream);
+    cu.cudaEventRecord(s->ev[2], s->stream);
     if (c_out && e == cudaSuccess)
-        e = cudaMemcpyAsync(c_out, s->c, s->bytes_c, cudaMemcpyDeviceToHost, s->stream);
-    cudaEventRecord(s->ev[3], s->stream);
-    cudaError_t sync = cudaStreamSynchronize(s->stream);
+        e = cu.cudaMemcpyAsync(c_out, s->c, s->bytes_c, cudaMemcpyDeviceToHost, s->stream);
+    cu.cudaEventRecord(s->ev[3], s->stream);
+    cudaError_t sync = cu.cudaStreamSynchronize(s->stream);
     t[GB_PHASE_WALL] = gb__now_ms() - t0;
     if (e == cudaSuccess)
         e = sync;
@@ -208,15 +283,15 @@ static void cublas_release(void *state)
     if (!s)
         return;
     if (s->handle)
-        cublasDestroy(s->handle);
+        cu.cublasDestroy(s->handle);
     for (int i = 0; i < 8; i++)
         if (s->ev[i])
-            cudaEventDestroy(s->ev[i]);
+            cu.cudaEventDestroy(s->ev[i]);
     if (s->stream)
-        cudaStreamDestroy(s->stream);
-    cudaFree(s->a);
-    cudaFree(s->b);
-    cudaFree(s->c);
+        cu.cudaStreamDestroy(s->stream);
+    cu.cudaFree(s->a);
+    cu.cudaFree(s->b);
+    cu.cudaFree(s->c);
     free(s);
 }
 

@@ -67,6 +67,9 @@ extern const gb_impl_ops_t gb__clblast_ops;
 #endif
 #ifdef GB_HAVE_CUBLAS
 extern const gb_impl_ops_t gb__cublas_ops, gb__cublas_tf32_ops;
+/* libcublas and libcudart opened and their functions taken, once (every later call says how the
+ * first went): GB_OK, or GB_EUNSUPPORTED with why. */
+int gb__cublas_load(char *msg, size_t msglen);
 #endif
 
 /* A kernel family configuration prepared for one problem: its route (route.h), programs, and
