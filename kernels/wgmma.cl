@@ -1186,8 +1186,9 @@ XW_INLINE void copy16_whole(local elem *dst, global const elem *src)
  * operand with one box of BK k x TR rows through the swizzle of SWZ bytes, an MN-major one
  * (hgemm_wgmma_mn, sgemm_wgmma_ct's A in row-TT) with a box of MN_ROWS rows x BK k through the
  * 128-byte swizzle for each MN_ROWS rows (LBO_N apart): the tiles' layouts, zeros past the
- * matrix and past K. The stage's mbarrier counts its bytes, and the work-group waits on it where the cp.async pipeline waits for its copy
- * groups. All of it in deferred instructions (sm_90a). */
+ * matrix and past K. The stage's mbarrier counts its bytes, and the work-group waits on it where
+ * the cp.async pipeline waits for its copy groups. All of it in deferred instructions
+ * (sm_90a). */
 /* A map's dimensions and box (inner first) for an operand of R rows of K elements: stored R x K
  * (K-major), boxes of BK k x TR rows; stored K x R (MN-major, mn), boxes of MN_ROWS rows x BK k. */
 XW_INLINE int4 tma_shape(const int R, const int K, const int TR, const bool mn)

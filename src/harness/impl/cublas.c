@@ -22,28 +22,28 @@
 #include "impl.h"
 
 /* The functions taken from the two libraries, by the names the headers give them (cublasCreate
- * is cublasCreate_v2 there): X(library, function). */
+ * is cublasCreate_v2 there): X(library, function), the library lib<library>. */
 #define CU_FUNCTIONS(X)                                                                            \
-    X(rt, cudaGetErrorString)                                                                      \
-    X(rt, cudaMalloc)                                                                              \
-    X(rt, cudaFree)                                                                                \
-    X(rt, cudaStreamCreate)                                                                        \
-    X(rt, cudaStreamDestroy)                                                                       \
-    X(rt, cudaStreamSynchronize)                                                                   \
-    X(rt, cudaEventCreate)                                                                         \
-    X(rt, cudaEventDestroy)                                                                        \
-    X(rt, cudaEventRecord)                                                                         \
-    X(rt, cudaEventElapsedTime)                                                                    \
-    X(rt, cudaMemcpyAsync)                                                                         \
-    X(blas, cublasCreate)                                                                          \
-    X(blas, cublasDestroy)                                                                         \
-    X(blas, cublasSetStream)                                                                       \
-    X(blas, cublasSetMathMode)                                                                     \
-    X(blas, cublasSgemm)                                                                           \
-    X(blas, cublasDgemm)                                                                           \
-    X(blas, cublasCgemm)                                                                           \
-    X(blas, cublasZgemm)                                                                           \
-    X(blas, cublasGemmEx)
+    X(cudart, cudaGetErrorString)                                                                  \
+    X(cudart, cudaMalloc)                                                                          \
+    X(cudart, cudaFree)                                                                            \
+    X(cudart, cudaStreamCreate)                                                                    \
+    X(cudart, cudaStreamDestroy)                                                                   \
+    X(cudart, cudaStreamSynchronize)                                                               \
+    X(cudart, cudaEventCreate)                                                                     \
+    X(cudart, cudaEventDestroy)                                                                    \
+    X(cudart, cudaEventRecord)                                                                     \
+    X(cudart, cudaEventElapsedTime)                                                                \
+    X(cudart, cudaMemcpyAsync)                                                                     \
+    X(cublas, cublasCreate)                                                                        \
+    X(cublas, cublasDestroy)                                                                       \
+    X(cublas, cublasSetStream)                                                                     \
+    X(cublas, cublasSetMathMode)                                                                   \
+    X(cublas, cublasSgemm)                                                                         \
+    X(cublas, cublasDgemm)                                                                         \
+    X(cublas, cublasCgemm)                                                                         \
+    X(cublas, cublasZgemm)                                                                         \
+    X(cublas, cublasGemmEx)
 
 #define CU_MEMBER(lib, f) __typeof__(&f) f;
 static struct {
@@ -65,16 +65,15 @@ static void *cu_open(const char *path, const char *name)
 
 static void cu_load(void)
 {
-    void *rt = cu_open(GB_CUDART_LIB, GB_CUDART_NAME);
-    void *blas = rt ? cu_open(GB_CUBLAS_LIB, GB_CUBLAS_NAME) : NULL;
-    if (!blas) {
+    void *cudart = cu_open(GB_CUDART_LIB, GB_CUDART_NAME);
+    void *cublas = cudart ? cu_open(GB_CUBLAS_LIB, GB_CUBLAS_NAME) : NULL;
+    if (!cublas) {
         snprintf(cu_why, sizeof cu_why, "%s", dlerror());
         return;
     }
 #define CU_LOAD(lib, f)                                                                            \
     if (!cu_why[0] && !(cu.f = (__typeof__(cu.f))dlsym(lib, CU_NAME(f))))                          \
-        snprintf(cu_why, sizeof cu_why, "%s has no %s", lib == rt ? "libcudart" : "libcublas",     \
-                 CU_NAME(f));
+        snprintf(cu_why, sizeof cu_why, "lib" #lib " has no %s", CU_NAME(f));
     CU_FUNCTIONS(CU_LOAD)
 #undef CU_LOAD
 }

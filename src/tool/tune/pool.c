@@ -6,8 +6,8 @@
  * again, and the build asked again once (a process killed from outside says nothing of the
  * candidate); a build that kills two processes fails. One that ends before it is ready is
  * started once more. A thread whose process cannot be started builds in this process from
- * then on. Only the thread that started a process reaps it; the
- * others may kill it, under the lock, while it is published in its slot. */
+ * then on. Only the thread that started a process reaps it; the others may kill it, under the
+ * lock, while it is published in its slot. */
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -206,16 +206,15 @@ static void *proxy(void *arg)
 {
     slot_t *s = arg;
     gb_pool_t *p = s->pool;
-    char why[256], first[256];
-    int up = start(s, first, sizeof first);
+    char why[256];
+    int up = start(s, why, sizeof why);
     /* One that ends before it is ready (killed from outside, or short of memory while the
      * runtime loads) is started once more, as one lost mid-build is. */
     if (!up && !closing(p)) {
-        up = start(s, why, sizeof why);
-        if (up)
+        char first[256];
+        gb__copy(first, sizeof first, why);
+        if ((up = start(s, why, sizeof why)))
             note(p, "a build process could not start (%s): started again", first);
-    } else {
-        gb__copy(why, sizeof why, first);
     }
     if (!up && !closing(p))
         note(p,
