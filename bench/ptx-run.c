@@ -3,18 +3,20 @@
  * measure it. The kernel must take gemmbench's GEMM arguments (M, N, K, alpha, A, offA, lda, B,
  * offB, ldb, beta, C, offC, ldc; row-major NN here), then what its family adds, told apart by the
  * number of parameters of its entry in the PTX: WS (15), WS, P (16: split-K's pieces, 1), WS, D,
- * PS (17: the launch of whole tiles and pieces, D every work-group, PS 1) or those and alphaRe,
- * alphaIm (19: complex alpha, 1 and 0). No validation: gemmbench validates the same kernel; this
- * only times it (CUDA events, median of the calls) and gives the profiler a launch. The CUDA
- * driver loads no kernel with more than 48 KB of static shared memory (NVIDIA's OpenCL does):
- * such a kernel's shared arrays are laid out in one dynamic array instead (same sizes, same
- * alignments), which the driver allows up to the device's limit.
+ * PS (17: the launch of whole tiles and pieces, D every work-group, PS 1), those and CNT (18: the
+ * pieces' counters, none; WS then holds the 256 bytes a work-group that a kernel with TMA writes
+ * its tensor maps to) or those and alphaRe, alphaIm (19: complex alpha, 1 and 0). No validation:
+ * gemmbench validates the same kernel; this only times it (CUDA events, median of the calls) and
+ * gives the profiler a launch. The CUDA driver loads no kernel with more than 48 KB of static
+ * shared memory (NVIDIA's OpenCL does): such a kernel's shared arrays are laid out in one dynamic
+ * array instead (same sizes, same alignments), which the driver allows up to the device's limit.
  *
  *   cc -O2 -o ptx-run bench/ptx-run.c -I/usr/local/cuda/include -lcuda
  *   ptx-run KERNEL.ptx ENTRY N GX GY LX [CALLS [s|d]]   (global GX x GY work-items, LX per
  *   group; N: the square's size, or MxNxK, row-major NN with packed rows; d: double precision,
  *   whose alpha and beta are doubles; PTX_RUN_DUMP=FILE writes the PTX as it is loaded,
- *   PTX_RUN_MAXREG=N caps the JIT's registers)
+ *   PTX_RUN_MAXREG=N caps the JIT's registers, PTX_RUN_NT=1 stores B as N x K, for a kernel
+ *   that reads B transposed)
  *
  * bench/nv-inspect.sh keeps the PTX (kernel.ptx) and prints the geometry gemmbench used.
  *
@@ -309,9 +311,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "ptx-run: %s has no entry %s\n", argv[1], argv[2]);
         return 2;
     }
-    if (nparams < 14 || nparams > 19 || nparams == 18) {
-        fprintf(stderr, "ptx-run: entry %s takes %d parameters; this tool knows 14-17 and 19\n",
-                argv[2], nparams);
+    if (nparams < 14 || nparams > 19) {
+        fprintf(stderr, "ptx-run: entry %s takes %d parameters; this tool knows 14-19\n", argv[2],
+                nparams);
         return 2;
     }
     /* cuModuleLoadData refuses a kernel whose static shared memory passes 48 KB, which NVIDIA's
@@ -387,16 +389,20 @@ int main(int argc, char **argv)
     CK(cuMemcpyHtoD(b, h, bytes));
     CK(cuMemsetD8(c, 0, bytes));
 
-    int off = 0, lda = K, ldb = N, ldc = N;
+    const char *nt = getenv("PTX_RUN_NT");
+    int off = 0, lda = K, ldb = nt && atoi(nt) ? K : N, ldc = N;
     float alpha = 1.0f, beta = 0.0f;
     double alpha_d = 1.0, beta_d = 0.0;
-    /* What the family adds (the top of this file): no workspace, every tile whole (D: every
-     * work-group, PS 1) or one piece (P 1), alpha real. The driver reads as many entries as the
-     * kernel has parameters. */
-    CUdeviceptr ws = 0;
+    /* What the family adds (the top of this file): no workspace but the tensor maps', every tile
+     * whole (D: every work-group, PS 1) or one piece (P 1), no counters, alpha real. The driver
+     * reads as many entries as the kernel has parameters. */
+    CUdeviceptr ws = 0, cnt = 0;
     int pieces = 1, whole = (int)(gx / lx * gy), one = 1;
+    if (nparams == 18)
+        CK(cuMemAlloc(&ws, (size_t)whole * 256));
     float re = 1.0f, im = 0.0f;
     double re_d = 1.0, im_d = 0.0;
+    void *alpha_re = dbl ? (void *)&re_d : (void *)&re;
     void *args[] = {&M,
                     &N,
                     &K,
@@ -414,7 +420,7 @@ int main(int argc, char **argv)
                     &ws,
                     nparams == 16 ? &pieces : &whole,
                     &one,
-                    dbl ? (void *)&re_d : (void *)&re,
+                    nparams == 18 ? (void *)&cnt : alpha_re,
                     dbl ? (void *)&im_d : (void *)&im};
     CUevent e0, e1;
     CK(cuEventCreate(&e0, 0));
@@ -435,6 +441,8 @@ int main(int argc, char **argv)
     cuMemFree(a);
     cuMemFree(b);
     cuMemFree(c);
+    if (ws)
+        cuMemFree(ws);
     cuDevicePrimaryCtxRelease(dev);
     free(h);
     free(ms);
