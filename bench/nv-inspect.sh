@@ -4,7 +4,9 @@
 # made, assembles it offline for its target (sm_90, or sm_90a for PTX programs) and writes to
 # DIR: kernel.ptx, ptxas.txt (registers, spills, shared memory), kernel.sass, and opcodes.txt
 # (SASS opcode counts, most frequent first). Needs the CUDA toolkit's ptxas and cuobjdump (PATH,
-# /usr/local/cuda*/bin, or PTXAS=).
+# /usr/local/cuda*/bin, or PTXAS=). SHAPE: the run's shape and layout (default "-n 256"); a family
+# whose route builds another program at some shapes (SPLITK > 1 at a K too short to split builds
+# the unsplit one, which run.txt notes) needs one where it builds the program to inspect.
 set -eu
 if [ $# -lt 4 ]; then
     echo "usage: $0 GEMMBENCH FAMILY PREC DIR [NAME=V ...]" >&2
@@ -24,8 +26,11 @@ mkdir -p "$dir"
 cache=$(mktemp -d)
 trap 'rm -rf "$cache"' EXIT
 # shellcheck disable=SC2086
-GEMMBENCH_CACHE_DIR=$cache "$gb" run -p NVIDIA --no-store -k "$fam" --precision "$prec" -n 256 \
-    -i 1 $args >"$dir/run.txt" 2>&1 || true
+GEMMBENCH_CACHE_DIR=$cache "$gb" run -p NVIDIA --no-store -k "$fam" --precision "$prec" \
+    ${SHAPE:--n 256} -i 1 $args >"$dir/run.txt" 2>&1 || true
+if grep -q "unsplit build" "$dir/run.txt"; then
+    echo "nv-inspect: the run built the unsplit program (SPLITK 1); give SHAPE a longer K" >&2
+fi
 # The cache holds one entry per program built (HASH.gbc: three header lines, the key up to a NUL,
 # then the binary, its length on the header's bytes: line; src/rt/device/cache.c). For NVIDIA the
 # binary is PTX text; the GEMM's own is the one with its entry point. It may end with a NUL,
