@@ -2,7 +2,8 @@
 # bench/thin-lines.sh: a kernel's fixed cost and rate on a memory-bound shape. Runs each
 # configuration at K, 2K and 4K (everything else the same) and prints, per configuration, its
 # times, the line through the first and last (us fixed + GB/s past it, over the bytes the shape
-# must move: A, B and C read once, C written) and the line of `gemmbench ceilings`' reads alone
+# must move: A, B and C read once, C written), where there are helper passes the main kernel's
+# line apart from them and their times, and the line of `gemmbench ceilings`' reads alone
 # beside it. One time says how fast a call is; the line says whether a change moved its start
 # and end or its stream (bench/notes/thin.md#thin-lines).
 #   BUILD     the build folder (default /tmp/gemmbench-build; configured and built if needed)
@@ -41,12 +42,19 @@ for r in rows:  # a configuration: its kernel and build options, the sizes apart
     by[(r["kernel"], r.get("build_options") or "")].append(r)
 for (kernel, opts), rs in by.items():
     rs.sort(key=lambda r: r["K"])
-    pts = [(shape_bytes(r["M"], r["N"], r["K"], prec),
-            r["time_ms"]["ops"]["median"] * 1e3, r.get("validation", {}).get("outcome", "-"))
-           for r in rs]
-    times = "  ".join("K %d %.1f us %s" % (r["K"], t, v) for r, (_, t, v) in zip(rs, pts))
-    (b0, t0, _), (b1, t1, _) = pts[0], pts[-1]
-    rate = (b1 - b0) / (t1 - t0) if len(pts) > 1 and t1 > t0 else 0  # bytes a us
-    line = "line %.1f us + %.0f GB/s" % (t0 - b0 / rate, rate / 1e3) if rate else "no line"
-    print("%s %s\n    %s  %s" % (kernel, opts, times, line))
+    bytes_ = [shape_bytes(r["M"], r["N"], r["K"], prec) for r in rs]
+    med = lambda r, what: r["time_ms"][what]["median"] * 1e3 if r["time_ms"].get(what) else 0.0
+
+    def line(ts):  # through the first and last point: us fixed + GB/s past it
+        (b0, t0), (b1, t1) = (bytes_[0], ts[0]), (bytes_[-1], ts[-1])
+        rate = (b1 - b0) / (t1 - t0) if len(ts) > 1 and t1 > t0 else 0  # bytes a us
+        return "%.1f us + %.0f GB/s" % (t0 - b0 / rate, rate / 1e3) if rate else "none"
+    ops = [med(r, "ops") for r in rs]
+    times = "  ".join("K %d %.1f us %s" % (r["K"], t, r.get("validation", {}).get("outcome", "-"))
+                      for r, t in zip(rs, ops))
+    # The helper passes are commands of their own: the main kernel's line apart from them.
+    helpers = [med(r, "helpers") for r in rs]
+    apart = ("; main kernel %s, helpers %s us" % (line([med(r, "main") for r in rs]),
+             "/".join("%.1f" % h for h in helpers))) if any(helpers) else ""
+    print("%s %s\n    %s  line %s%s" % (kernel, opts, times, line(ops), apart))
 PY
