@@ -86,12 +86,17 @@ int main(int argc, char **argv)
     const size_t bytes = (size_t)rows * row4 * 16, l = 256;
     size_t g = (size_t)rows * row4 / 128; /* 16 loops of 8 a work-item */
     float *h = malloc(bytes);
+    if (!h) {
+        fprintf(stderr, "chunk-probe: out of memory (%zu bytes)\n", bytes);
+        return 1;
+    }
     for (size_t i = 0; i < bytes / 4; i++)
         h[i] = (float)(i % 7);
+    cl_int err_out;
     cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, h, &err);
-    cl_mem out = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, g * 4, NULL, &err);
-    if (err) {
-        fprintf(stderr, "chunk-probe: cannot allocate %zu bytes (%d)\n", bytes, err);
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, g * 4, NULL, &err_out);
+    if (err || err_out) {
+        fprintf(stderr, "chunk-probe: cannot allocate %zu bytes (%d, %d)\n", bytes, err, err_out);
         return 1;
     }
     free(h);
@@ -109,8 +114,11 @@ int main(int argc, char **argv)
         double t[12];
         for (int i = 0; i < 12; i++) {
             cl_event e;
-            clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, &e);
-            clWaitForEvents(1, &e);
+            if ((err = clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, &e)) != CL_SUCCESS ||
+                (err = clWaitForEvents(1, &e)) != CL_SUCCESS) {
+                fprintf(stderr, "chunk-probe: the kernel did not run (%d)\n", err);
+                return 1;
+            }
             cl_ulong t0 = 0, t1 = 0;
             clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
             clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
