@@ -114,14 +114,17 @@ static const char *next_shared(const char *ptx, const char *p)
     return NULL;
 }
 
-/* The declaration ".shared [.align A] .TYPE NAME[N];" at p, where TYPE's digits are its bits
- * (.b8, .u32, .f64, ...): its bytes, its name (*name, *len) and alignment (the element's size
- * where none is given); 0 where it cannot be read. */
+/* The declaration ".shared [.align A] .TYPE NAME[N];" or ".shared [.align A] .TYPE NAME;" at
+ * p, where TYPE's digits are its bits (.b8, .u32, .f64, ...): its bytes, its name (*name, *len)
+ * and alignment (the element's size where none is given); 0 where it cannot be read. */
 static size_t shared_decl(const char *p, const char **name, size_t *len, size_t *align)
 {
-    const char *br = strchr(p, '['), *eol = strchr(p, '\n');
-    if (!br || (eol && br > eol))
+    const char *br = strchr(p, '['), *semi = strchr(p, ';'), *eol = strchr(p, '\n');
+    if (!semi || (eol && semi > eol))
         return 0;
+    const int scalar = !br || br > semi;
+    if (scalar)
+        br = semi;
     const char *nm = br;
     while (nm > p && ident_char(nm[-1]))
         nm--;
@@ -137,7 +140,7 @@ static size_t shared_decl(const char *p, const char **name, size_t *len, size_t 
         *align = bits / 8;
     *name = nm;
     *len = (size_t)(br - nm);
-    return bits / 8 * (size_t)strtoul(br + 1, NULL, 10);
+    return bits / 8 * (scalar ? 1 : (size_t)strtoul(br + 1, NULL, 10));
 }
 
 #define MAX_ARRAYS 64
