@@ -15,8 +15,10 @@
  *   ptx-run KERNEL.ptx ENTRY N GX GY LX [CALLS [s|d]]   (global GX x GY work-items, LX per
  *   group; N: the square's size, or MxNxK, row-major NN with packed rows; d: double precision,
  *   whose alpha and beta are doubles; PTX_RUN_DUMP=FILE writes the PTX as it is loaded,
- *   PTX_RUN_MAXREG=N caps the JIT's registers, PTX_RUN_NT=1 stores B as N x K, for a kernel
- *   that reads B transposed)
+ *   PTX_RUN_MAXREG=N caps the JIT's registers (and is the cap an entry is given below, in place
+ *   of 255), PTX_RUN_NT=1 stores B as N x K, for a kernel that reads B transposed). The result
+ *   line gives the registers a lane and work-groups an SM that ran: compare them with
+ *   nv-inspect's ptxas.txt, which has what the OpenCL build of the same PTX got.
  *
  * bench/nv-inspect.sh keeps the PTX (kernel.ptx) and prints the geometry gemmbench used.
  *
@@ -185,8 +187,11 @@ static void shared_layout(const char *ptx, layout_t *lay)
  * DYN_NAME+OFFSET (PTX takes "var+imm" in addresses and in mov). An entry that caps neither its
  * registers nor its groups an SM gets ".maxnreg 255": with an extern shared array and no such
  * directive, ptxas gave a 255-register kernel 32 registers and 5.9 KB of spills a lane (H200,
- * CUDA 13 driver), where the static arrays kept 255 and no spills. NULL when out of memory. */
-static char *shared_to_dynamic(const char *ptx, const layout_t *lay)
+ * CUDA 13 driver), where the static arrays kept 255 and no spills. But ptxas may then take more
+ * than the OpenCL build did (sgemm_wgmma_ct's pieces: 135 against 128, one work-group an SM
+ * against two, bench/notes/thin.md#thin-ct-groups): maxnreg, where positive, is the cap given
+ * instead. NULL when out of memory. */
+static char *shared_to_dynamic(const char *ptx, const layout_t *lay, int maxnreg)
 {
     int header = 0, capped = 0; /* between an .entry and its body; a cap seen there */
     const char *entry = strstr(ptx, ".entry "); /* the next entry's header */
@@ -220,7 +225,7 @@ static char *shared_to_dynamic(const char *ptx, const layout_t *lay)
             capped = 1;
         if (header && *s == '{') {
             if (!capped)
-                o += sprintf(o, ".maxnreg 255\n");
+                o += sprintf(o, ".maxnreg %d\n", maxnreg > 0 ? maxnreg : 255);
             header = 0;
         }
         if (!strncmp(s, ".shared", 7)) {
@@ -329,7 +334,8 @@ int main(int argc, char **argv)
         return 2;
     }
     if (dyn) {
-        char *moved = shared_to_dynamic(ptx, &lay);
+        const char *cap = getenv("PTX_RUN_MAXREG");
+        char *moved = shared_to_dynamic(ptx, &lay, cap ? atoi(cap) : 0);
         if (!moved) {
             fprintf(stderr, "ptx-run: out of memory\n");
             return 3;
@@ -439,8 +445,13 @@ int main(int argc, char **argv)
     }
     qsort(ms, (size_t)calls, sizeof *ms, cmp);
     const double med = ms[calls / 2];
-    printf("%s %dx%dx%d grid %ux%u block %u: median %.4f ms, %.1f GFLOP/s over %d calls\n", argv[2],
-           M, N, K, gx / lx, gy, lx, med, 2.0 * M * (double)N * K / (med * 1e6), calls);
+    int regs = 0, groups = 0;
+    CK(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn));
+    CK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&groups, fn, (int)lx, dyn));
+    printf("%s %dx%dx%d grid %ux%u block %u: median %.4f ms, %.1f GFLOP/s over %d calls; %d "
+           "registers a lane, %d work-groups an SM\n",
+           argv[2], M, N, K, gx / lx, gy, lx, med, 2.0 * M * (double)N * K / (med * 1e6), calls,
+           regs, groups);
     cuMemFree(a);
     cuMemFree(b);
     cuMemFree(c);
