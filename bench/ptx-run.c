@@ -4,7 +4,7 @@
  * offB, ldb, beta, C, offC, ldc; row-major NN here), then what its family adds, told apart by the
  * number of parameters of its entry in the PTX: WS (15), WS, P (16: split-K's pieces, 1), WS, D,
  * PS (17: the launch of whole tiles and pieces, D every work-group, PS 1), those and CNT (18: the
- * pieces' counters, none; WS then holds the 256 bytes a work-group that a kernel with TMA writes
+ * pieces' counters, zeroed; WS then holds the 256 bytes a work-group that a kernel with TMA writes
  * its tensor maps to) or those and alphaRe, alphaIm (19: complex alpha, 1 and 0). No validation:
  * gemmbench validates the same kernel; this only times it (CUDA events, median of the calls) and
  * gives the profiler a launch. The CUDA driver loads no kernel with more than 48 KB of static
@@ -16,7 +16,9 @@
  *   group; N: the square's size, or MxNxK, row-major NN with packed rows; d: double precision,
  *   whose alpha and beta are doubles; PTX_RUN_DUMP=FILE writes the PTX as it is loaded,
  *   PTX_RUN_MAXREG=N caps the JIT's registers (and is the cap an entry is given below, in place
- *   of 255), PTX_RUN_NT=1 stores B as N x K, for a kernel that reads B transposed). The result
+ *   of 255), PTX_RUN_NT=1 stores B as N x K, for a kernel that reads B transposed; with 18
+ *   parameters, PTX_RUN_PIECES=P PTX_RUN_TILE=E launches every tile in P pieces (D 0, PS P; the
+ *   grid then holds P work-groups a tile of E elements, FIXUP's counters zeroed)). The result
  *   line gives the registers a lane and work-groups an SM that ran: compare them with
  *   nv-inspect's ptxas.txt, which has what the OpenCL build of the same PTX got.
  *
@@ -143,6 +145,13 @@ static size_t shared_decl(const char *p, const char **name, size_t *len, size_t 
     *name = nm;
     *len = (size_t)(br - nm);
     return bits / 8 * (scalar ? 1 : (size_t)strtoul(br + 1, NULL, 10));
+}
+
+/* PTX_RUN_MAXREG as a number; 0 where it is unset or empty (no cap). */
+static int reg_cap(void)
+{
+    const char *s = getenv("PTX_RUN_MAXREG");
+    return s && *s ? atoi(s) : 0;
 }
 
 #define MAX_ARRAYS 64
@@ -334,8 +343,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (dyn) {
-        const char *cap = getenv("PTX_RUN_MAXREG");
-        char *moved = shared_to_dynamic(ptx, &lay, cap ? atoi(cap) : 0);
+        char *moved = shared_to_dynamic(ptx, &lay, reg_cap());
         if (!moved) {
             fprintf(stderr, "ptx-run: out of memory\n");
             return 3;
@@ -363,9 +371,8 @@ int main(int argc, char **argv)
     static char log[8192];
     CUjit_option opt[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
                           CU_JIT_LOG_VERBOSE, CU_JIT_MAX_REGISTERS};
-    const char *maxreg = getenv("PTX_RUN_MAXREG"); /* the JIT's register cap, as MAXREG */
-    void *val[] = {log, (void *)(size_t)sizeof log, (void *)(size_t)1,
-                   (void *)(size_t)(maxreg ? atoi(maxreg) : 0)};
+    const int maxreg = reg_cap(); /* the JIT's register cap, as MAXREG */
+    void *val[] = {log, (void *)(size_t)sizeof log, (void *)(size_t)1, (void *)(size_t)maxreg};
     CK(cuModuleLoadDataEx(&mod, ptx, maxreg ? 4 : 3, opt, val));
     fprintf(stderr, "%s", log);
     CK(cuModuleGetFunction(&fn, mod, argv[2]));
@@ -403,12 +410,28 @@ int main(int argc, char **argv)
     float alpha = 1.0f, beta = 0.0f;
     double alpha_d = 1.0, beta_d = 0.0;
     /* What the family adds (the top of this file): no workspace but the tensor maps', every tile
-     * whole (D: every work-group, PS 1) or one piece (P 1), no counters, alpha real. The driver
+     * whole (D: every work-group, PS 1) or one piece (P 1), counters zeroed, alpha real. The driver
      * reads as many entries as the kernel has parameters. */
     CUdeviceptr ws = 0, cnt = 0;
-    int pieces = 1, whole = (int)(gx / lx * gy), one = 1;
-    if (nparams == 18)
-        CK(cuMemAlloc(&ws, (size_t)whole * 256));
+    int pieces = 1, whole = (int)(gx / lx * gy);
+    const char *pz = getenv("PTX_RUN_PIECES"), *tz = getenv("PTX_RUN_TILE");
+    int ps = nparams == 18 && pz ? atoi(pz) : 1;
+    const size_t tile = tz ? (size_t)atol(tz) : 0;
+    if (ps > 1 && (!tile || whole % ps)) {
+        fprintf(stderr,
+                "ptx-run: PTX_RUN_PIECES=%d needs PTX_RUN_TILE (a tile's elements) and a "
+                "grid of whole tiles' pieces\n",
+                ps);
+        return 2;
+    }
+    if (nparams == 18) {
+        /* the pieces' sums (PS x tiles x a tile's FP32), then 256 bytes a work-group of maps */
+        const size_t sums = ps > 1 ? (size_t)whole * tile * 4 : 0;
+        CK(cuMemAlloc(&ws, sums + (size_t)whole * 256));
+        CK(cuMemAlloc(&cnt, (size_t)whole * 4));
+        CK(cuMemsetD8(cnt, 0, (size_t)whole * 4));
+    }
+    int d = ps > 1 ? 0 : whole;
     float re = 1.0f, im = 0.0f;
     double re_d = 1.0, im_d = 0.0;
     void *alpha_re = dbl ? (void *)&re_d : (void *)&re;
@@ -427,8 +450,8 @@ int main(int argc, char **argv)
                     &off,
                     &ldc,
                     &ws,
-                    nparams == 16 ? &pieces : &whole,
-                    &one,
+                    nparams == 16 ? &pieces : &d,
+                    &ps,
                     nparams == 18 ? (void *)&cnt : alpha_re,
                     dbl ? (void *)&im_d : (void *)&im};
     CUevent e0, e1;
@@ -449,14 +472,16 @@ int main(int argc, char **argv)
     CK(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn));
     CK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&groups, fn, (int)lx, dyn));
     printf("%s %dx%dx%d grid %ux%u block %u: median %.4f ms, %.1f GFLOP/s over %d calls; %d "
-           "registers a lane, %d work-groups an SM\n",
+           "registers a lane, work-groups an SM: %d\n",
            argv[2], M, N, K, gx / lx, gy, lx, med, 2.0 * M * (double)N * K / (med * 1e6), calls,
            regs, groups);
     cuMemFree(a);
     cuMemFree(b);
     cuMemFree(c);
-    if (ws)
+    if (ws) {
         cuMemFree(ws);
+        cuMemFree(cnt);
+    }
     cuDevicePrimaryCtxRelease(dev);
     free(h);
     free(ms);
