@@ -43,7 +43,8 @@ presets() {
     case $1 in
     s) echo "sgemm_wgmma_128x128 sgemm_wgmma_64x128 sgemm_wgmma_128x64" \
             "sgemm_wgmma_128x128x32_split sgemm_wgmma_64x64x32_split sgemm_wgmma_128x128x32_ring" \
-            "sgemm_3xtf32_16x128_tma sgemm_wgmma_ct_64x64 sgemm_wgmma_ct_64x64_cols" ;;
+            "sgemm_3xtf32_16x128_tma sgemm_wgmma_ct_64x64 sgemm_wgmma_ct_64x64_cols" \
+            "sgemm_wgmma_ct_64x16" ;;
     h) echo "hgemm_wgmma_nt_64x128 hgemm_wgmma_nt_128x128 hgemm_wgmma_nt_128x128x64" \
             "hgemm_wgmma_nt_128x128x64_tma hgemm_wgmma_nt_128x192x64_tma" \
             "hgemm_wgmma_mn_64x128 hgemm_wgmma_mn_128x128x64" \

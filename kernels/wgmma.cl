@@ -48,7 +48,7 @@
  * read where they point), the A fragments exchanged through local memory; the asm statements
  * are left out and the program is plain OpenCL C on any device (the metadata's ptx_unless). */
 #ifndef BN
-#define BN 128 /* columns of the tile: the N of every wgmma (64, 128 or 256) */
+#define BN 128 /* columns of the tile: the N of every wgmma (64, 128, 192 or 256; 16 and 32 too) */
 #endif
 #ifndef WGM
 #define WGM 2 /* warp groups along M, 64 rows each */
@@ -139,8 +139,8 @@
 #if GB_PRECISION != 32 || GB_COMPLEX
 #error "wgmma: single precision, FP16 or bfloat16"
 #endif
-#if BN != 64 && BN != 128 && BN != 192 && BN != 256
-#error "wgmma: BN is 64, 128, 192 or 256"
+#if BN != 16 && BN != 32 && BN != 64 && BN != 128 && BN != 192 && BN != 256
+#error "wgmma: BN is 16, 32, 64, 128, 192 or 256"
 #endif
 #if W16 ? BK != 16 && BK != 32 && BK != 64 : BK != 8 && BK != 16 && BK != 32
 #error "wgmma: BK is 8, 16 or 32 in s, 16, 32 or 64 in h and b"
@@ -394,7 +394,27 @@ XW_INLINE void emu_wgmma_ss(float *d, const ulong da, const ulong db, const int 
     "+f"(d[(i)]), "+f"(d[(i) + 1]), "+f"(d[(i) + 2]), "+f"(d[(i) + 3]), "+f"(d[(i) + 4]), \
         "+f"(d[(i) + 5]), "+f"(d[(i) + 6]), "+f"(d[(i) + 7])
 #define WG_D32(d, i) WG_D8(d, (i)), WG_D8(d, (i) + 8), WG_D8(d, (i) + 16), WG_D8(d, (i) + 24)
-#if BN == 64
+#if BN == 16
+#define WG_N "16"
+#define WG_D "%0, %1, %2, %3, %4, %5, %6, %7"
+#define WG_DOPS(d) WG_D8(d, 0)
+#define WG_I0 "%8"
+#define WG_I1 "%9"
+#define WG_I2 "%10"
+#define WG_I3 "%11"
+#define WG_I4 "%12"
+#define WG_I5 "%13"
+#elif BN == 32
+#define WG_N "32"
+#define WG_D "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
+#define WG_DOPS(d) WG_D8(d, 0), WG_D8(d, 8)
+#define WG_I0 "%16"
+#define WG_I1 "%17"
+#define WG_I2 "%18"
+#define WG_I3 "%19"
+#define WG_I4 "%20"
+#define WG_I5 "%21"
+#elif BN == 64
 #define WG_N "64"
 #define WG_D WG_S0
 #define WG_DOPS(d) WG_D32(d, 0)

@@ -27,8 +27,8 @@
 # transposed, the stages by the emulated copy engine, B's fragments split in registers): edges,
 # split-K, two warp groups, NN (row-TT as it sees it: the streaming operand landed MN-major),
 # exact integers, C written as it is (CT=0), the pieces added in the kernel (FIXUP=1), the next
-# stage landed during the MMAs (OVERLAP=1), pieces by the grid's need (SPLITK=0); six faults
-# caught.
+# stage landed during the MMAs (OVERLAP=1), pieces by the grid's need (SPLITK=0), tiles of 16
+# and 32 columns; six faults caught.
 # Prints one line per failure and 'N passed, M failed'.
 # shellcheck disable=SC2086 # the option lists are split on purpose
 gb=${1:?usage: wgmma_emu_test.sh GEMMBENCH KERNELS}
@@ -397,10 +397,12 @@ caught "s|s >= KACC ? runs\\[i \\* NT + tid\\] + v : v|v|" "running sums overwri
 # operand. With CT=0 (C of few columns, written as it is) edges in NT and TT, and NN with B's
 # pass and split-K. FIXUP=1 in NT at edges and in NN with two warp groups and CT=0. OVERLAP=1
 # in NT in pieces added in the kernel, in NN with two warp groups, and on integers. SPLITK=0 at
-# one tile with a long K (pieces on any device). Caught: the fragments' two row halves
-# exchanged, a step's MMAs reading the other buffer of small parts, small parts that are the
-# words whole, MN-major fragments read without the swizzle, a last piece that adds all but one
-# piece, and with OVERLAP=1 the next step's small parts split into this step's buffer.
+# one tile with a long K (pieces on any device). Tiles of 16 and 32 columns (BN): edges, NN in
+# pieces added in the kernel, CT=0 with two warp groups and OVERLAP, integers exact. Caught: the
+# fragments' two row halves exchanged, a step's MMAs reading the other buffer of small parts,
+# small parts that are the words whole, MN-major fragments read without the swizzle, a last piece
+# that adds all but one piece, and with OVERLAP=1 the next step's small parts split into this
+# step's buffer.
 fam=sgemm_wgmma_ct
 emu="-k $fam --param EMU=1"
 sed -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_broken\"/" \
@@ -431,6 +433,12 @@ check_run --transB N --param OVERLAP=1 --param WGM=2 --param BN=128 --param RUNS
 check_run --transB T --param OVERLAP=1 --param BK=8 --param SWZ=32 --param TERMS=1 --dist int:3 \
     -M 64 -N 200 -K 100
 check_run --transB T --param SPLITK=0 -M 64 -N 64 -K 2100 $ab
+check_run --transB T --param BN=16 -M 50 -N 40 -K 150 $ab
+check_run --transB N --param BN=32 --param SPLITK=2 --param FIXUP=1 -M 40 -N 130 -K 600 $ab
+check_run --transB T --param CT=0 --param BN=16 --param WGM=2 --param OVERLAP=1 --param STAGES=3 \
+    -M 130 -N 20 -K 300 $ab
+check_run --transB T --param BN=16 --param BK=8 --param SWZ=32 --param TERMS=1 --dist int:3 -M 16 \
+    -N 200 -K 100
 caught 's|const int row = r0 + 8 \* (r % 2), k|const int row = r0 + 8 * (1 - r % 2), k|' \
     "the fragments' row halves exchanged" -M 64 -N 64 -K 64
 caught 's|+ s % 2 \* BT_E) \* ES / 16|+ (s + 1) % 2 * BT_E) * ES / 16|' \

@@ -906,7 +906,7 @@ static char *f26_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "off
 static char *f26_constraints[] = {"SWZ == 4 * BK", "(KACC > 0 && KACC * BK <= 512) || K <= 512", "KACC == 0 || BN <= 64 || RUNSUM == 1 || WGM == 1", "RUNSUM == 0 || KACC > 0", "K >= 48"};
 static char *f26_let_names[] = {"T", "P", "PS", "D"};
 static char *f26_let_exprs[] = {"ceil_div(M, 64 * WGM) * ceil_div(N, BN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(2 * CUS / T, K / 1024))", "P", "(P == 1) * T"};
-static long f26_p0_values[] = {64, 128};
+static long f26_p0_values[] = {16, 32, 64, 128};
 static long f26_p1_values[] = {1, 2};
 static long f26_p2_values[] = {8, 16, 32};
 static long f26_p3_values[] = {32, 64, 128};
@@ -923,7 +923,7 @@ static long f26_p13_values[] = {0, 1, 2};
 static long f26_p14_values[] = {0, 1};
 static long f26_p15_values[] = {0, 1};
 static gb_param_t f26_params[] = {
-    {"BN", "columns of the kernel's tile (rows of the caller's C): the N of every wgmma.m64nNk8", 64L, f26_p0_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"BN", "columns of the kernel's tile (rows of the caller's C; with CT 0 its columns): the N of every wgmma.m64nNk8; 16 and 32 for a C of so few rows or columns (bench/notes/thin.md#thin-ct-16)", 64L, f26_p0_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WGM", "warp groups along the kernel's M (the caller's N), 64 rows each", 1L, f26_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"BK", "K step of a stage: BK/8 MMAs per warp group and term", 32L, f26_p2_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"SWZ", "bytes of a tile's row in local memory (4 BK), through the tensor core's swizzle of that width, as the copy engine writes it", 128L, f26_p3_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -942,13 +942,16 @@ static gb_param_t f26_params[] = {
 };
 static char *f26_s0_names[] = {"BN", "WGM", "BK", "SWZ", "STAGES", "TERMS", "KACC", "RUNSUM", "TMA", "SPLITK", "GROUPM", "EDGES"};
 static long f26_s0_values[] = {64, 1, 32, 128, 4, 3, 16, 0, 1, 1, 4, 1};
-static char *f26_s1_names[] = {"BN", "WGM", "BK", "SWZ", "STAGES", "TERMS", "KACC", "RUNSUM", "TMA", "SPLITK", "GROUPM", "EDGES", "CT"};
-static long f26_s1_values[] = {64, 1, 32, 128, 4, 3, 16, 0, 1, 1, 4, 1, 0};
+static char *f26_s1_names[] = {"BN", "WGM", "BK", "SWZ", "STAGES", "TERMS", "KACC", "RUNSUM", "TMA", "SPLITK", "FIXUP", "OVERLAP", "GROUPM", "EDGES"};
+static long f26_s1_values[] = {16, 1, 32, 128, 4, 3, 8, 0, 1, 0, 1, 1, 4, 1};
+static char *f26_s2_names[] = {"BN", "WGM", "BK", "SWZ", "STAGES", "TERMS", "KACC", "RUNSUM", "TMA", "SPLITK", "GROUPM", "EDGES", "CT"};
+static long f26_s2_values[] = {64, 1, 32, 128, 4, 3, 16, 0, 1, 1, 4, 1, 0};
 static char *f26_unsplit_names[] = {"SPLITK"};
 static long f26_unsplit_values[] = {1};
 static gb_preset_t f26_presets[] = {
     {"sgemm_wgmma_ct_64x64", "64 x 64 x 32 kernel tile (64 columns of a C of at most 64 rows), one warp group, four stages (80 KB with the small parts' buffers: two work-groups an SM)", 1u, 12, f26_s0_names, f26_s0_values},
-    {"sgemm_wgmma_ct_64x64_cols", "the same tile with C written as it is (CT 0): 64 rows of a C of at most 64 columns", 1u, 13, f26_s1_names, f26_s1_values},
+    {"sgemm_wgmma_ct_64x16", "64 x 16 x 32 kernel tile (16 columns of a C of at most 16 rows), one warp group, four stages (45 KB), pieces by the grid's need added in the kernel, the next stage landed during the MMAs: the 64-wide entries' choices at 16 columns (bench/notes/thin.md#thin-ct-16)", 1u, 14, f26_s1_names, f26_s1_values},
+    {"sgemm_wgmma_ct_64x64_cols", "the same tile with C written as it is (CT 0): 64 rows of a C of at most 64 columns", 1u, 13, f26_s2_names, f26_s2_values},
 };
 static char *f27_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "P"};
 static char *f27_constraints[] = {"TX * KG <= 1024", "RW * VW <= 64", "KU * VW <= 64"};
@@ -1347,7 +1350,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "ae71edd0cf02997b40b51d50d0941eb5e7408db9532c1b25e671de1dad65a444",
+    .program_digest = "9d2a3f30832b42e0bdd0ac41331b599fc3bf0182c4f65de76264f3a625718dd9",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1384,7 +1387,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_mn.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "ae71edd0cf02997b40b51d50d0941eb5e7408db9532c1b25e671de1dad65a444",
+    .program_digest = "9d2a3f30832b42e0bdd0ac41331b599fc3bf0182c4f65de76264f3a625718dd9",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1423,7 +1426,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "ae71edd0cf02997b40b51d50d0941eb5e7408db9532c1b25e671de1dad65a444",
+    .program_digest = "9d2a3f30832b42e0bdd0ac41331b599fc3bf0182c4f65de76264f3a625718dd9",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1910,7 +1913,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "ae71edd0cf02997b40b51d50d0941eb5e7408db9532c1b25e671de1dad65a444",
+    .program_digest = "9d2a3f30832b42e0bdd0ac41331b599fc3bf0182c4f65de76264f3a625718dd9",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1948,7 +1951,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma_ct.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma_ct",
-    .program_digest = "ae71edd0cf02997b40b51d50d0941eb5e7408db9532c1b25e671de1dad65a444",
+    .program_digest = "9d2a3f30832b42e0bdd0ac41331b599fc3bf0182c4f65de76264f3a625718dd9",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1971,7 +1974,7 @@ gb_family_t gb__builtin_families[] = {
     .traffic[1] = "4 * M * N + (PS > 1) * 4 * PS * M * N",
     .precisions = 1u, .layouts = 10u,
     .nargs = 18, .nconstraints = 5, .nextensions = 0, .nlets = 4,
-    .nparams = 16, .npresets = 2,
+    .nparams = 16, .npresets = 3,
     .args = f26_args,
     .constraints = f26_constraints,
     .let_names = f26_let_names,
