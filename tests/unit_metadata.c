@@ -199,6 +199,24 @@ static void test_ptx_keys(void)
     gb__family_free(&f);
 }
 
+/* "layouts_where": a layout native where an expression of the parameters holds, by its index;
+ * the others NULL. */
+static void test_layouts_where(void)
+{
+    gb_family_t f;
+    char msg[512];
+    const char *json = variant(base_family, "'presets': {",
+                               "'layouts_where': {'row-NN': 'WPT == 2'}, 'presets': {");
+    if (!CHECK_RC(parse(json, &f, msg, sizeof msg), GB_OK))
+        return;
+    const unsigned nn = gb_layout_index(GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS);
+    for (unsigned i = 0; i < 8; i++)
+        CHECK(i == nn ? f.layout_where[i] && !strcmp(f.layout_where[i], "WPT == 2")
+                      : !f.layout_where[i]);
+    CHECK(!((f.layouts >> nn) & 1u));
+    gb__family_free(&f);
+}
+
 static void test_malformed(void)
 {
     static const bad_case_t cases[] = {
@@ -262,6 +280,16 @@ static void test_malformed(void)
          "'expand_b' needs the arguments alphaRe and alphaIm"},
         {"'presets': {", "'expand_b': 'YB', 'presets': {", "'expand_b' must be an object"},
         {"'presets': {", "'expand_b': {'where': 'M < 64'}, 'presets': {", "'macro' is missing"},
+        /* "layouts_where": an object of layout names, not already native, to expressions. */
+        {"'presets': {", "'layouts_where': 'row-NN', 'presets': {",
+         "'layouts_where' must be an object"},
+        {"'presets': {", "'layouts_where': {}, 'presets': {", "'layouts_where' must be an object"},
+        {"'presets': {", "'layouts_where': {'row-XY': 'WPT'}, 'presets': {",
+         "'layouts_where' must hold"},
+        {"'presets': {", "'layouts_where': {'row-NT': 'WPT'}, 'presets': {",
+         "'layouts_where' names a layout that 'layouts' already holds"},
+        {"'presets': {", "'layouts_where': {'row-NN': 2}, 'presets': {",
+         "'layouts_where' must give each layout an expression"},
         {"'TEST_ANY': {}", "'TEST_ANY': 1", "'presets.TEST_ANY'"},
         {"'presets': {", "'presets': 'none', 'x': {", "'presets'"},
         {"'presets': {", "'multiple_of': {'A': '4'}, 'presets': {", "'multiple_of'"},
@@ -617,6 +645,7 @@ int main(void)
 {
     test_valid();
     test_ptx_keys();
+    test_layouts_where();
     test_malformed();
     test_builtin_registry();
     test_kernel_path();

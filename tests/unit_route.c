@@ -288,6 +288,44 @@ static void test_smaller_pass(void)
     gb__family_free(&f);
 }
 
+/* "layouts_where": a row-NT family whose row-NN is native where COPY is 1 takes a row-NN problem
+ * as it is there, and through B's pass where COPY is 0; an expression that names no parameter
+ * is refused, naming the key. */
+static void test_layouts_where(void)
+{
+    static const char nt_where[] =
+        "{'family': 'r', 'source': 'r.cl', 'entry': 'k', 'precisions': ['s'], 'layouts': "
+        "['row-NT'], 'layouts_where': {'row-NN': 'COPY == 1'}, 'parameters': {'COPY': "
+        "{'default': 0, 'values': [0, 1]}}, 'args': ['M', 'N', 'K', 'alpha', 'A', 'offA', 'lda', "
+        "'B', 'offB', 'ldb', 'beta', 'C', 'offC', 'ldc'], 'global': ['M', 'N']}";
+    gb_device_info_t dev;
+    device(&dev, 0, 1);
+    gb_family_t f;
+    if (family(nt_where, &f) != GB_OK)
+        return;
+    gb_problem_t p;
+    gb_problem_init(&p, GB_PREC_S, 64, 48, 32);
+    gb_problem_check(&p, NULL, 0);
+    for (long copy = 0; copy < 2; copy++) {
+        gb_config_t cfg = config_of(&f);
+        gb_params_set(&cfg.params, "COPY", copy);
+        gb_route_t r;
+        char msg[256];
+        if (CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_OK) &&
+            !CHECK(!r.swapped && !r.flip[0] && r.flip[1] == !copy))
+            printf("    COPY=%ld: swapped %d, flips %d %d\n", copy, r.swapped, r.flip[0],
+                   r.flip[1]);
+    }
+    free(f.layout_where[gb_layout_index(GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS)]);
+    f.layout_where[gb_layout_index(GB_ROW_MAJOR, GB_NOTRANS, GB_NOTRANS)] = gb__strdup("NOPE");
+    gb_config_t cfg = config_of(&f);
+    gb_route_t r;
+    char msg[256] = "";
+    CHECK_RC(gb__route_plan(&cfg, &p, &dev, &r, msg, sizeof msg), GB_EMETADATA);
+    CHECK(strstr(msg, "layouts_where") != NULL);
+    gb__family_free(&f);
+}
+
 /* A C that is a vector, read as a row-major column (gb__problem_vector): a row-NN family given
  * y = x W^T (row-major 1 x N x K, B transposed) runs y^T = W x^T with no pass, W as its A at
  * W's leading dimension, x and y as columns of leading dimension 1; a column-major TN problem
@@ -1318,6 +1356,7 @@ int main(void)
     test_grid();
     test_cases();
     test_smaller_pass();
+    test_layouts_where();
     test_vector_form();
     test_geometry();
     test_unsplit();

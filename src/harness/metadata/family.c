@@ -351,6 +351,33 @@ static cJSON *document(gb_family_ctx_t *c, const char *json, size_t len, const c
     return root;
 }
 
+/* "layouts_where": {"row-NN": EXPR, ...}: layouts native besides "layouts" where their
+ * expression (of the parameters) is non-zero; each named once, none already in "layouts". */
+static int parse_layouts_where(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
+{
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, "layouts_where"), *e;
+    if (!o)
+        return GB_OK;
+    if (!cJSON_IsObject(o) || !o->child)
+        return gb__family_bad(c, "layouts_where",
+                              "must be an object such as {\"row-NN\": \"PARAM == 1\"}");
+    cJSON_ArrayForEach(e, o)
+    {
+        unsigned i;
+        int rc = gb__family_layout_index(c, "layouts_where", e->string, &i);
+        if (rc != GB_OK)
+            return rc;
+        if ((f->layouts >> i) & 1u || f->layout_where[i])
+            return gb__family_bad(c, "layouts_where",
+                                  "names a layout that 'layouts' already holds, or names it twice");
+        if (!cJSON_IsString(e) || !e->valuestring[0])
+            return gb__family_bad(c, "layouts_where", "must give each layout an expression");
+        if (!(f->layout_where[i] = gb__family_dup(e->valuestring)))
+            return GB_ENOMEM;
+    }
+    return GB_OK;
+}
+
 /* "expand_b": {"macro", "where"}: the macro required, where an optional expression. */
 static int parse_expand_b(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
 {
@@ -403,6 +430,7 @@ static int parse_members(gb_family_ctx_t *c, const cJSON *root, gb_family_t *f)
         (rc = gb__family_string(c, root, "workspace", 0, &f->workspace)) ||
         (rc = gb__family_string(c, root, "counters", 0, &f->counters)) ||
         (rc = gb__family_string(c, root, "transposed_c", 0, &f->transposed_c)) ||
+        (rc = parse_layouts_where(c, root, f)) ||
         (rc = gb__family_string(c, root, "launch_factor", 0, &f->launch_factor)) ||
         (rc = gb__family_unsplit(c, root, f)))
         return rc;
@@ -489,14 +517,14 @@ int gb__family_parse_at(const char *json, size_t len, const char *origin, const 
     if ((rc = parse_members(&c, root, f)) == GB_OK && (rc = check_args(&c, f)) == GB_OK &&
         (rc = parse_requires(&c, root, f)) == GB_OK)
         /* Last, so that a known key's own fault is named first. */
-        rc = gb__family_keys(&c, root, "",
-                             KEYS("family", "description", "author", "license", "source", "entry",
-                                  "precisions", "layouts", "args", "global", "local", "parameters",
-                                  "constraints", "requires", "multiple_of", "ld_multiple_of",
-                                  "ld_avoid_multiple_of", "nvidia_max_registers",
-                                  "nvidia_min_groups", "expand_b", "ptx_target", "ptx_unless",
-                                  "prologue", "remainder", "workspace", "counters", "transposed_c",
-                                  "launch_factor", "unsplit", "traffic", "let", "presets"));
+        rc = gb__family_keys(
+            &c, root, "",
+            KEYS("family", "description", "author", "license", "source", "entry", "precisions",
+                 "layouts", "args", "global", "local", "parameters", "constraints", "requires",
+                 "multiple_of", "ld_multiple_of", "ld_avoid_multiple_of", "nvidia_max_registers",
+                 "nvidia_min_groups", "expand_b", "ptx_target", "ptx_unless", "prologue",
+                 "remainder", "workspace", "counters", "transposed_c", "launch_factor", "unsplit",
+                 "traffic", "let", "presets", "layouts_where"));
     cJSON_Delete(root);
     if (rc != GB_OK)
         gb__family_free(f);

@@ -38,6 +38,8 @@ int gb__family_precisions(gb_family_ctx_t *c, const cJSON *v, const char *key, u
  * required (a family's own). */
 int gb__family_layouts(gb_family_ctx_t *c, const cJSON *obj, const char *key, int required,
                        unsigned *mask);
+/* One layout's name, like "row-NT", as its gb_layout_index() (key: where it is written). */
+int gb__family_layout_index(gb_family_ctx_t *c, const char *key, const char *s, unsigned *index);
 /* The members "parameters" and "presets" of obj into f (family_params.c); f->precisions must
  * be set first, as presets name precisions. */
 int gb__family_params(gb_family_ctx_t *c, const cJSON *obj, gb_family_t *f);

@@ -121,15 +121,25 @@ int gb__family_layouts(gb_family_ctx_t *c, const cJSON *obj, const char *key, in
             *mask = 0xffu;
             continue;
         }
-        gb_layout_t l;
-        if (strlen(s) != 6 || s[3] != '-' || (s[4] != 'N' && s[4] != 'T') ||
-            (s[5] != 'N' && s[5] != 'T'))
-            return gb__family_bad(c, key, "must hold \"any\" or names like \"row-NT\", \"col-TN\"");
-        char lay[4] = {s[0], s[1], s[2], 0};
-        if (gb_layout_parse(lay, &l) != GB_OK)
-            return gb__family_bad(c, key, "must start each name with row or col");
-        *mask |= 1u << gb_layout_index(l, s[4] == 'T' ? GB_TRANS : GB_NOTRANS,
-                                       s[5] == 'T' ? GB_TRANS : GB_NOTRANS);
+        unsigned i;
+        const int rc = gb__family_layout_index(c, key, s, &i);
+        if (rc != GB_OK)
+            return rc;
+        *mask |= 1u << i;
     }
+    return GB_OK;
+}
+
+int gb__family_layout_index(gb_family_ctx_t *c, const char *key, const char *s, unsigned *index)
+{
+    gb_layout_t l;
+    if (strlen(s) != 6 || s[3] != '-' || (s[4] != 'N' && s[4] != 'T') ||
+        (s[5] != 'N' && s[5] != 'T'))
+        return gb__family_bad(c, key, "must hold \"any\" or names like \"row-NT\", \"col-TN\"");
+    char lay[4] = {s[0], s[1], s[2], 0};
+    if (gb_layout_parse(lay, &l) != GB_OK)
+        return gb__family_bad(c, key, "must start each name with row or col");
+    *index = gb_layout_index(l, s[4] == 'T' ? GB_TRANS : GB_NOTRANS,
+                             s[5] == 'T' ? GB_TRANS : GB_NOTRANS);
     return GB_OK;
 }

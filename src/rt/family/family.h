@@ -30,6 +30,8 @@ struct gb_family {
     char program_digest[65]; /* sha256 of what is compiled: the prelude, then the source */
     unsigned precisions;     /* mask of 1u << gb_precision_t */
     unsigned layouts;        /* mask of 1u << gb_layout_index(), native layouts */
+    char *layout_where[8];   /* by gb_layout_index(), may be NULL: that layout is native too where
+                                this expression of the parameters is non-zero ("layouts_where") */
     char **args;
     size_t nargs;
     char *global[2], *local[2]; /* size expressions; local may be NULL (driver's choice) */

@@ -57,6 +57,8 @@ void gb__family_free(gb_family_t *f)
     free(f->workspace);
     free(f->counters);
     free(f->transposed_c);
+    for (int i = 0; i < 8; i++)
+        free(f->layout_where[i]);
     free(f->launch_factor);
     free_strings(f->unsplit_names, f->nunsplit);
     free(f->unsplit_values);

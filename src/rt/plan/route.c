@@ -11,12 +11,33 @@
 #include "route.h"
 #include "route_int.h"
 
-static int native(const gb_family_t *f, gb_layout_t l, gb_trans_t ta, gb_trans_t tb)
+static int native(unsigned natives, gb_layout_t l, gb_trans_t ta, gb_trans_t tb)
 {
-    return (f->layouts >> gb_layout_index(l, ta, tb)) & 1u;
+    return (natives >> gb_layout_index(l, ta, tb)) & 1u;
 }
 
-/* The cheapest way to a native layout: the fewest elements transposed by helper passes (none
+/* The configuration's native layouts: the family's, and each of its "layouts_where" whose
+ * expression of the parameters (pv) is non-zero. */
+static int native_layouts(const gb_family_t *f, const gb_route_vars_t *pv, unsigned *natives,
+                          char *msg, size_t msglen)
+{
+    *natives = f->layouts;
+    for (unsigned i = 0; i < 8; i++) {
+        long long on;
+        if (!f->layout_where[i])
+            continue;
+        const int rc =
+            gb__route_eval(f, pv, "layouts_where", f->layout_where[i], 0, &on, msg, msglen);
+        if (rc != GB_OK)
+            return rc;
+        if (on)
+            *natives |= 1u << i;
+    }
+    return GB_OK;
+}
+
+/* The cheapest way to a native layout (natives: the configuration's, native_layouts): the
+ * fewest elements transposed by helper passes (none
  * where the layout is native), then the fewest passes, then the first of: the problem, its
  * operand swap, its vector form (gb__problem_vector; not under 1M, whose passes read the caller's
  * operands as the row-major problem has them), and B's pass before A's. A family of NN, NT and
@@ -24,8 +45,8 @@ static int native(const gb_family_t *f, gb_layout_t l, gb_trans_t ta, gb_trans_t
  * row-NN family given y = x W^T (1 x N x K, B transposed) runs y^T = W x^T with no pass. Sets
  * *q (the caller's problem as the kernel's layout reads it), r->swapped (the kernel's A is the
  * caller's B) and r->flip. A kernel that writes C transposed (r->transposed_c) has one form,
- * gb__problem_transposed_c's. Returns 0 when the family has no native layout. */
-static int choose_route(const gb_family_t *f, const gb_problem_t *p, int vector_ok, gb_problem_t *q,
+ * gb__problem_transposed_c's. Returns 0 when no layout is native. */
+static int choose_route(unsigned natives, const gb_problem_t *p, int vector_ok, gb_problem_t *q,
                         gb_route_t *r)
 {
     gb_problem_t base[3];
@@ -50,7 +71,7 @@ static int choose_route(const gb_family_t *f, const gb_problem_t *p, int vector_
                 const gb_trans_t ta = fa ? !b->trans_a : b->trans_a;
                 const gb_trans_t tb = fb ? !b->trans_b : b->trans_b;
                 const size_t moved = (fa ? b->m * b->k : 0) + (fb ? b->k * b->n : 0);
-                if (!native(f, b->layout, ta, tb) ||
+                if (!native(natives, b->layout, ta, tb) ||
                     (found &&
                      (moved > best_moved || (moved == best_moved && fa + fb >= best_passes))))
                     continue;
@@ -291,15 +312,15 @@ static void plan_passes(const gb_problem_t *q, const gb_onem_t *om, const size_t
  * B stored N x K (op(B) transposed), where the family takes B transposed in the kernel's layout,
  * as the real N x 2K matrix, Y's transpose. Then no pass makes Y, and the kernel's B is the
  * caller's at those (q, transposed as B is). */
-static int expand_in_kernel(const gb_family_t *f, const gb_route_vars_t *vs, const size_t mult[3],
-                            const size_t ldm[3], const size_t avoid[3], gb_onem_t *om,
-                            gb_problem_t *q, gb_route_t *r, char *msg, size_t msglen)
+static int expand_in_kernel(const gb_family_t *f, unsigned natives, const gb_route_vars_t *vs,
+                            const size_t mult[3], const size_t ldm[3], const size_t avoid[3],
+                            gb_onem_t *om, gb_problem_t *q, gb_route_t *r, char *msg, size_t msglen)
 {
     const size_t ldb = 2 * om->row.ldb, offb = 2 * om->row.off_b;
     const int bt = om->row.trans_b == GB_TRANS;
     const gb_trans_t ta = r->flip[0] ? !q->trans_a : q->trans_a;
     if (!f->expand_b || om->real_swapped || r->flip[1] ||
-        (bt && !native(f, q->layout, ta, GB_TRANS)) || q->n % mult[1] || q->k % mult[2] ||
+        (bt && !native(natives, q->layout, ta, GB_TRANS)) || q->n % mult[1] || q->k % mult[2] ||
         ldb % ldm[1] || offb % ldm[1] || avoided(ldb, avoid[1]) || !has_arg(f, "ldb") ||
         !has_arg(f, "offB") || has_arg(f, "imgB"))
         return GB_OK;
@@ -468,12 +489,17 @@ int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_devic
         p = &real;
     }
     gb_problem_t q;
+    /* The parameters decide the native layouts and C's transposition, before the problem's form
+     * is chosen. */
+    gb_route_vars_t pv;
+    pv.n = gb__config_vars(cfg, p->precision, p, pv.v);
+    unsigned natives;
+    int rc = native_layouts(f, &pv, &natives, msg, msglen);
+    if (rc != GB_OK)
+        return rc;
     if (f->transposed_c) {
-        /* The parameters decide it, before the problem's form is chosen. */
-        gb_route_vars_t pv;
         long long ct;
-        pv.n = gb__config_vars(cfg, p->precision, p, pv.v);
-        int rc = gb__route_eval(f, &pv, "transposed_c", f->transposed_c, 0, &ct, msg, msglen);
+        rc = gb__route_eval(f, &pv, "transposed_c", f->transposed_c, 0, &ct, msg, msglen);
         if (rc != GB_OK)
             return rc;
         r->transposed_c = ct != 0;
@@ -483,7 +509,7 @@ int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_devic
                             "conjugation only; use the configuration without it",
                             f->origin, f->transposed_c);
     }
-    if (!choose_route(f, p, !r->onem, &q, r))
+    if (!choose_route(natives, p, !r->onem, &q, r))
         return gb__fail(msg, msglen, GB_EMETADATA, "%s: no native layout", f->origin);
     /* The binding's swap, and the caller's operand each copy reads: the kernel's operands are
      * the caller's through both swaps. */
@@ -493,9 +519,9 @@ int gb__route_plan(const gb_config_t *cfg, const gb_problem_t *p, const gb_devic
     gb_route_vars_t vs;
     vs.n = gb__config_vars(cfg, q.precision, &q, vs.v);
     size_t mult[3], ldm[3], avoid[3];
-    int rc = multiples(f, &vs, mult, ldm, avoid, msg, msglen);
+    rc = multiples(f, &vs, mult, ldm, avoid, msg, msglen);
     if (rc == GB_OK && r->onem)
-        rc = expand_in_kernel(f, &vs, mult, ldm, avoid, &om, &q, r, msg, msglen);
+        rc = expand_in_kernel(f, natives, &vs, mult, ldm, avoid, &om, &q, r, msg, msglen);
     if (rc == GB_OK)
         rc = plan_copies(f, &q, r->onem ? &om : NULL, dev, mult, ldm, avoid, r, msg, msglen);
     if (rc == GB_OK && r->transposed_c && r->copy[2])
