@@ -303,6 +303,9 @@ unsigned gb_family_precisions(const gb_family_t *f); /* mask of 1u << gb_precisi
 unsigned gb_precisions_1m(unsigned mask);
 unsigned gb_family_layouts(
     const gb_family_t *f); /* native layouts: mask of 1u << gb_layout_index() */
+/* The expression of the parameters under which layout i (gb_layout_index()) is native too
+ * ("layouts_where"), or NULL. */
+const char *gb_family_layout_where(const gb_family_t *f, unsigned i);
 size_t gb_family_param_count(const gb_family_t *f);
 const gb_param_t *gb_family_param(const gb_family_t *f, size_t i); /* NULL past the end */
 size_t gb_family_preset_count(const gb_family_t *f);

@@ -1093,8 +1093,14 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
  * Both operands' rows are 16-byte aligned (the route copies them where they are not), so every
  * chunk is one cp.async (zero-filled past K and past the matrix).
  * EMU=1 and devices other than NVIDIA copy with ordinary loads and stores. */
-#if !W16 && (BNM || !TMA || INFLIGHT)
-#error "sgemm_wgmma_ct: row-NT or row-TT as the kernel sees it, TMA=1 and INFLIGHT=0 (A's registers are read until the MMAs are waited for)"
+#ifndef BCOPY
+#define BCOPY 0 /* sgemm_wgmma_ct: 1 takes B stored K x N (NN, TN) and copies it K-major in the kernel */
+#endif
+#if !W16 && BNM && !BCOPY
+#error "sgemm_wgmma_ct: B stored K x N (row-NN, row-TN as the kernel sees it) needs BCOPY=1"
+#endif
+#if !W16 && (!TMA || INFLIGHT)
+#error "sgemm_wgmma_ct: TMA=1 and INFLIGHT=0 (A's registers are read until the MMAs are waited for)"
 #endif
 #if (ANM || BNM) && !SWZ
 #error "hgemm_wgmma_mn: SWZ > 0 (an MN-major swizzled tile starts on a 1024-byte boundary)"
@@ -1144,11 +1150,15 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #else
 #define KB_STEP_A KB_STEP
 #endif
-#if BNM
+#if BNM && W16
 #define KB_STEP_B (2 * SBO_N(BN) / 16)
 #else
-#define KB_STEP_B KB_STEP
+#define KB_STEP_B KB_STEP /* in s the MMA reads B K-major (its copy, split_mn) */
 #endif
+/* Element (r, k) of an MN-major tile of TR rows landed by the copy engine: its group of MN_ROWS
+ * rows, then line k through the 128-byte swizzle. */
+#define MN_AT(TR, r, k) \
+    ((r) / MN_ROWS * (LBO_N(TR) / ES) + GB_SWIZZLE((k) * 128 + (r) % MN_ROWS * ES, 128) / ES)
 /* Where the tiles start: on their swizzle's repeating pattern (its address bits). */
 #if ANM || BNM
 #define TILES_ALIGN 1024
@@ -1158,11 +1168,19 @@ WG_ENTRY(const int M, const int N, const int K, const float alpha,
 #define TILES_ALIGN 16
 #endif
 #define AT_E (BM / 8 * SBO_E)          /* elements of A's tile */
-#define STAGE_E ((BM + BN) / 8 * SBO_E) /* elements of a stage */
+/* B's rows as landed: an MN-major tile lands in boxes of MN_ROWS rows, so at BN 16 (s) one box
+ * of 32, its last 16 rows the next tile's or zeros, unread. */
+#define BN_LAND (BNM && BN < MN_ROWS ? MN_ROWS : BN)
+#define STAGE_E ((BM + BN_LAND) / 8 * SBO_E) /* elements of a stage */
 /* s (sgemm_wgmma_ct): B's small parts, split from each landed stage into one of two buffers of
- * B's tile after the stages (the other is the one the step before's MMAs read). */
+ * B's tile after the stages (the other is the one the step before's MMAs read); with B stored
+ * K x N (BNM), which lands MN-major, B's words first copied K-major into two buffers of their own
+ * (HI_AT) before the small parts' (LO_AT). */
 #define BT_E (BN / 8 * SBO_E)
 #define LO_BUFS (!W16 && TERMS == 3 ? 2 : 0)
+#define HI_BUFS (!W16 && BNM ? 2 : 0)
+#define HI_AT(p) (STAGES * STAGE_E + (p) * BT_E)
+#define LO_AT(p) (STAGES * STAGE_E + (HI_BUFS + (p)) * BT_E)
 #if W16
 #define ST_ENTRY hgemm_wgmma_nt
 #else
@@ -1271,7 +1289,7 @@ XW_INLINE void tma_box(local elem *dst, global const ulong *map, const int c0, c
 #else
 #define TMA_SWIZZLE "3"
 #endif
-#define TMA_BYTES ((BM + BN) * BK * ES) /* a stage's bytes, all boxes whole */
+#define TMA_BYTES ((BM + BN_LAND) * BK * ES) /* a stage's bytes, all boxes whole */
 /* The fields of the map at map (local memory, zeroed) of the operand at x, ld apart, of the
  * shape sh (tma_shape), through the swizzle of its box's rows (SWZ bytes K-major, 128 MN-major,
  * mn). */
@@ -1324,7 +1342,7 @@ XW_INLINE void tma_stage(local elem *stage, global const ulong *gmap, const int 
                          const int n0, const uint to)
 {
     tma_tile(stage, gmap, k0, m0, BM, ANM, to);
-    tma_tile(stage + AT_E, gmap + 16, k0, n0, BN, BNM, to);
+    tma_tile(stage + AT_E, gmap + 16, k0, n0, BN_LAND, BNM, to);
 }
 #if EMU
 #define TMA_SETUP() tma_setup(gmap, A, M, lda, B, N, ldb, K, tid)
@@ -1382,14 +1400,38 @@ XW_INLINE void a_frags(local const elem *at, const int tid, uint big[NKB][4], ui
         for (int r = 0; r < 4; r++) {
             const int row = r0 + 8 * (r % 2), k = 8 * kb + t + 4 * (r / 2);
 #if ANM
-            const int e = row / MN_ROWS * (LBO_N(BM) / ES) +
-                          GB_SWIZZLE(k * 128 + row % MN_ROWS * ES, 128) / ES;
+            const int e = MN_AT(BM, row, k);
 #else
             const int e = GB_SWIZZLE(row * SWZ + k * ES, SWZ) / ES;
 #endif
             split(at[e], &big[kb][r], &sml[kb][r]);
         }
 }
+#if BNM
+/* B stored K x N: its landed tile at st is MN-major, which TF32's MMA does not read. This
+ * work-item's share of it written K-major in the layout of a landed K-major tile: to hi the
+ * words whole (the MMA reads them truncated: the big parts) and with TERMS 3 their small parts to
+ * lo. Work-item q takes row n = q % BN at 4 k: four 4-byte reads (a warp's 32 at one k are one
+ * 128-byte line), one 16-byte store a buffer (zeros past the edges carried over). */
+XW_INLINE void split_mn(local elem *hi, local elem *lo, local const elem *st, const int tid)
+{
+#pragma unroll
+    for (int i = 0; i < (BN * BK / 4 + NT - 1) / NT; i++) {
+        const int q = tid + NT * i, n = q % BN, k = 4 * (q / BN);
+        if ((BN * BK / 4) % NT == 0 || q < BN * BK / 4) {
+            const float4 x = (float4)(st[MN_AT(BN, n, k)], st[MN_AT(BN, n, k + 1)],
+                                      st[MN_AT(BN, n, k + 2)], st[MN_AT(BN, n, k + 3)]);
+            const int e = GB_SWIZZLE(n * SWZ + k * ES, SWZ) / ES;
+            vstore4(x, 0, hi + e);
+#if TERMS == 3
+            vstore4(x - as_float4(as_uint4(x) & 0xffffe000u), 0, lo + e);
+#else
+            (void)lo;
+#endif
+        }
+    }
+}
+#endif
 #endif
 
 /* Where chunk q of a tile (16 bytes: 8 k of one row) comes from and goes: row *r of the tile,
@@ -1509,7 +1551,7 @@ ST_ENTRY(const int M, const int N, const int K, const float alpha,
          global stored *C, const int offC, const int ldc, global float *WS, const int D,
          const int PS CNT_ARG)
 {
-    local uint4 tiles4[(STAGES * STAGE_E + LO_BUFS * BT_E) * ES / 16]
+    local uint4 tiles4[(STAGES * STAGE_E + (HI_BUFS + LO_BUFS) * BT_E) * ES / 16]
         __attribute__((aligned(TILES_ALIGN)));
 #if EMU && !W16
     local uint emu[NT * 4];
@@ -1602,21 +1644,31 @@ ST_ENTRY(const int M, const int N, const int K, const float alpha,
 #else
     (void)wg; /* s: A from registers (a_frags) */
 #endif
-#if BNM
+#if BNM && W16
     const ulong db0 = descriptor_of(SMEM(tiles + AT_E, tiles), LBO_N(BN), SBO_N(BN)) | DESC_MN;
+#elif BNM
+    /* s: B's K-major copy of step 0 (split_mn); the next step's is BT_E further. */
+    const ulong db0 = descriptor_of(SMEM(tiles + HI_AT(0), tiles), LBO_B, SBO_E * ES) | DESC_SWZ;
 #else
     const ulong db0 = descriptor_of(SMEM(tiles + AT_E, tiles), LBO_B, SBO_E * ES) | DESC_SWZ;
 #endif
     int cur = 0, nxt = AHEAD % STAGES; /* the stages of step s and of step s + AHEAD */
 #if TMA
 /* Stage st of step s landed: its phase (s / STAGES), written by the async proxy that the MMAs
- * read through; in s, B's small parts then split into step s's buffer. */
-#if !W16 && TERMS == 3
+ * read through; in s, B's small parts then split into step s's buffer (with BNM B's words and
+ * small parts, K-major, into step s's two). */
+#if !W16 && BNM
+#define SPLIT_STEP(st, s)                                                                          \
+    split_mn(tiles + HI_AT((s) % 2), tiles + LO_AT((s) % 2), tiles + (st) * STAGE_E + AT_E, tid)
+#elif !W16 && TERMS == 3
+#define SPLIT_STEP(st, s)                                                                          \
+    split_pieces(tiles + LO_AT((s) % 2), tiles + (st) * STAGE_E + AT_E, BT_E / 4, tid)
+#endif
+#ifdef SPLIT_STEP
 #define LAND(st, s)                                                                                \
     do {                                                                                           \
         TMA_WAIT(st, (uint)((s) / STAGES) & 1u);                                                   \
-        split_pieces(tiles + STAGES * STAGE_E + (s) % 2 * BT_E, tiles + (st) * STAGE_E + AT_E,     \
-                     BT_E / 4, tid);                                                               \
+        SPLIT_STEP(st, s);                                                                         \
         PROXY_FENCE();                                                                             \
     } while (0)
 #else
@@ -1642,11 +1694,19 @@ ST_ENTRY(const int M, const int N, const int K, const float alpha,
         PROXY_FENCE();
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
-        const ulong so = (ulong)(cur * (STAGE_E * ES / 16));
         WG_FENCE();
+#if !W16 && BNM
+        /* B's K-major copy of step s, and its small parts from there on. */
+        const ulong so = (ulong)(s % 2 * (BT_E * ES / 16));
+#if TERMS == 3
+        const ulong lo = (ulong)((LO_AT(0) - HI_AT(0)) * ES / 16);
+#endif
+#else
+        const ulong so = (ulong)(cur * (STAGE_E * ES / 16));
 #if !W16 && TERMS == 3
         /* B's small parts, from B's tile of stage cur on. */
-        const ulong lo = (ulong)(((STAGES - cur) * STAGE_E - AT_E + s % 2 * BT_E) * ES / 16);
+        const ulong lo = (ulong)((LO_AT(s % 2) - cur * STAGE_E - AT_E) * ES / 16);
+#endif
 #endif
 #pragma unroll
         for (int kb = 0; kb < NKB; kb++) {
@@ -1697,6 +1757,7 @@ ST_ENTRY(const int M, const int N, const int K, const float alpha,
     }
 #undef COPY_STEP
 #undef LAND
+#undef SPLIT_STEP
 #undef COPY_A
 #undef COPY_B
 #if INFLIGHT

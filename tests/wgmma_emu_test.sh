@@ -394,15 +394,19 @@ caught "s|s >= KACC ? runs\\[i \\* NT + tid\\] + v : v|v|" "running sums overwri
 # with BN 128 and the running sums in local memory, and BK 8 exact on integers with plain TF32.
 # The caller's NN is row-TT as the kernel sees it, its streaming operand landed MN-major (boxes of
 # 32 rows): edges with a repacked leading dimension, two warp groups, BK 16 in pieces, an offset
-# operand. With CT=0 (C of few columns, written as it is) edges in NT and TT, and NN with B's
-# pass and split-K. FIXUP=1 in NT at edges and in NN with two warp groups and CT=0. OVERLAP=1
-# in NT in pieces added in the kernel, in NN with two warp groups, and on integers. SPLITK=0 at
+# operand. With CT=0 (C of few columns, written as it is) edges in NT and TT, NN with B's pass, and
+# with BCOPY=1 NN and TN with B stored K x N, landed MN-major and copied K-major by the
+# work-group (no pass): split-K, two warp
+# groups, BK 8 exact on integers, and pieces added in the kernel with OVERLAP. FIXUP=1 in NT at
+# edges and in NN with two warp groups and CT=0. OVERLAP=1 in NT in pieces added in the kernel, in
+# NN with two warp groups, and on integers. SPLITK=0 at
 # one tile with a long K (pieces on any device). Tiles of 16 and 32 columns (BN): edges, NN in
-# pieces added in the kernel, CT=0 with two warp groups and OVERLAP, integers exact. Caught: the
-# fragments' two row halves exchanged, a step's MMAs reading the other buffer of small parts,
-# small parts that are the words whole, MN-major fragments read without the swizzle, a last piece
-# that adds all but one piece, and with OVERLAP=1 the next step's small parts split into this
-# step's buffer.
+# pieces added in the kernel, CT=0 with two warp groups and OVERLAP, integers exact, and B stored
+# K x N copied K-major at 16 columns. Caught: the fragments' two row halves exchanged, a step's
+# MMAs reading the other buffer of small parts, small parts that are the words whole, MN-major
+# fragments read without the swizzle, a last piece that adds all but one piece, with OVERLAP=1
+# the next step's small parts split into this step's buffer, and B's K-major copy taking a wrong
+# k or made into the buffer the step's MMAs do not read.
 fam=sgemm_wgmma_ct
 emu="-k $fam --param EMU=1"
 sed -e "s/\"family\": *\"$fam\"/\"family\": \"${fam}_broken\"/" \
@@ -422,6 +426,12 @@ check_run --transB N --param BK=8 --param SWZ=32 --param TERMS=1 --dist int:3 -M
 check_run --transB T --param CT=0 -M 130 -N 50 -K 150 $ab
 check_run --transA T --transB T --param CT=0 -M 130 -N 50 -K 150 $ab
 check_run --transB N --param CT=0 --param SPLITK=2 -M 140 -N 40 -K 600 $ab
+check_run --transA T --transB N --param CT=0 --param BCOPY=1 --param WGM=2 --param BN=128 \
+    --param RUNSUM=1 --param KACC=2 -M 130 -N 70 -K 300 $ab
+check_run --transB N --param CT=0 --param BCOPY=1 --param BK=8 --param SWZ=32 --param TERMS=1 \
+    --dist int:3 -M 100 -N 70 -K 200
+check_run --transB N --param CT=0 --param BCOPY=1 --param SPLITK=3 --param FIXUP=1 \
+    --param OVERLAP=1 -M 100 -N 70 -K 900 $ab
 check_run --transB T --param SPLITK=4 --param FIXUP=1 -M 65 -N 70 -K 1100 $ab
 check_run --transB N --param SPLITK=3 --param FIXUP=1 --param WGM=2 --param BN=128 --param RUNSUM=1 \
     --param KACC=2 -M 70 -N 300 -K 900 $ab
@@ -439,16 +449,26 @@ check_run --transB T --param CT=0 --param BN=16 --param WGM=2 --param OVERLAP=1 
     -M 130 -N 20 -K 300 $ab
 check_run --transB T --param BN=16 --param BK=8 --param SWZ=32 --param TERMS=1 --dist int:3 -M 16 \
     -N 200 -K 100
+check_run --transB N --param CT=0 --param BCOPY=1 --param BN=16 -M 100 -N 20 -K 300 $ab
+check_run --transB N --param CT=0 --param BCOPY=1 --param BN=16 --param SPLITK=3 --param FIXUP=1 \
+    --param OVERLAP=1 -M 130 -N 16 -K 900 $ab
+check_run --transB N --param CT=0 --param BCOPY=1 --param BN=16 --param BK=8 --param SWZ=32 \
+    --param TERMS=1 --dist int:3 -M 64 -N 16 -K 100
 caught 's|const int row = r0 + 8 \* (r % 2), k|const int row = r0 + 8 * (1 - r % 2), k|' \
     "the fragments' row halves exchanged" -M 64 -N 64 -K 64
-caught 's|+ s % 2 \* BT_E) \* ES / 16|+ (s + 1) % 2 * BT_E) * ES / 16|' \
-    "the other buffer's small parts" -M 64 -N 64 -K 200
+caught 's|LO_AT(s % 2) - cur|LO_AT((s + 1) % 2) - cur|' "the other buffer's small parts" -M 64 \
+    -N 64 -K 200
 caught 's|vstore4(x - as_float4(as_uint4(x) \& 0xffffe000u), q, lo);|vstore4(x, q, lo);|' \
     "small parts that are the words whole" -M 64 -N 64 -K 64
-caught 's|GB_SWIZZLE(k \* 128 + row % MN_ROWS \* ES, 128) / ES|(k * 128 + row % MN_ROWS * ES) / ES|' \
+caught 's|GB_SWIZZLE((k) \* 128 + (r) % MN_ROWS \* ES, 128) / ES|((k) * 128 + (r) % MN_ROWS * ES) / ES|' \
     "MN-major fragments read without the swizzle" --transB N -M 64 -N 64 -K 64
 caught 's|(int)np, C, offC, ldc, m0, n0, M, N,|(int)np - 1, C, offC, ldc, m0, n0, M, N,|' \
     "a last piece that adds all but one" --param SPLITK=4 --param FIXUP=1 -M 64 -N 64 -K 1100
 caught 's|LAND(cur, s + 1);|LAND(cur, s);|' "the next step's small parts in this step's buffer" \
     --param OVERLAP=1 -M 64 -N 64 -K 200
+caught 's|st\[MN_AT(BN, n, k + 1)\]|st[MN_AT(BN, n, k + 2)]|' "B's K-major copy taking a wrong k" \
+    --transB N --param CT=0 --param BCOPY=1 -M 64 -N 64 -K 64
+caught 's|split_mn(tiles + HI_AT((s) % 2)|split_mn(tiles + HI_AT((s + 1) % 2)|' \
+    "B's K-major copy into the other buffer" --transB N --param CT=0 --param BCOPY=1 -M 64 -N 64 \
+    -K 200
 finish

@@ -11,19 +11,24 @@
 #include "rt/util/util.h"
 #include "cli.h"
 
-static void layouts_text(unsigned mask, char *buf, size_t len)
+/* The native layouts, then those native where an expression holds: "row-NT,row-TT, row-NN where
+ * BCOPY". */
+static void layouts_text(const gb_family_t *f, char *buf, size_t len)
 {
     static const char *names[8] = {"row-NN", "row-NT", "row-TN", "row-TT",
                                    "col-NN", "col-NT", "col-TN", "col-TT"};
+    const unsigned mask = gb_family_layouts(f);
     size_t used = 0;
     buf[0] = '\0';
-    if (mask == 0xffu) {
-        snprintf(buf, len, "any");
-        return;
-    }
-    for (unsigned i = 0; i < 8; i++)
+    if (mask == 0xffu)
+        gb__appendf(buf, len, &used, "any");
+    for (unsigned i = 0; i < 8 && mask != 0xffu; i++)
         if (mask & (1u << i))
             gb__appendf(buf, len, &used, "%s%s", used ? "," : "", names[i]);
+    for (unsigned i = 0; i < 8; i++)
+        if (gb_family_layout_where(f, i))
+            gb__appendf(buf, len, &used, "%s%s where %s", used ? ", " : "", names[i],
+                        gb_family_layout_where(f, i));
 }
 
 /* A kernel's own precisions, then those its real ones serve by the 1M method: "s,d +1M c,z". */
@@ -80,7 +85,7 @@ static cJSON *family_json(const gb_family_t *f, const gb_registry_t *reg,
     cJSON_AddStringToObject(o, "entry", gb_family_entry(f));
     precisions_text(gb_family_precisions(f), buf, sizeof buf);
     cJSON_AddStringToObject(o, "precisions", buf);
-    layouts_text(gb_family_layouts(f), buf, sizeof buf);
+    layouts_text(f, buf, sizeof buf);
     cJSON_AddStringToObject(o, "layouts", buf);
     cJSON *params = cJSON_AddArrayToObject(o, "parameters");
     for (size_t i = 0; i < gb_family_param_count(f); i++) {
@@ -161,9 +166,9 @@ static void on_device_text(const char *name, unsigned mask, const gb_registry_t 
 
 static void family_text(const gb_family_t *f, const gb_registry_t *reg, const gb_device_info_t *dev)
 {
-    char prec[32], lay[96], buf[256];
+    char prec[32], lay[256], buf[256];
     precisions_text(gb_family_precisions(f), prec, sizeof prec);
-    layouts_text(gb_family_layouts(f), lay, sizeof lay);
+    layouts_text(f, lay, sizeof lay);
     printf("%s  [%s]  native layouts: %s  (%s)\n", gb_family_name(f), prec, lay,
            gb_family_origin(f));
     if (gb_family_description(f)[0])

@@ -922,6 +922,7 @@ static long f26_p12_values[] = {1, 2, 4, 8, 16};
 static long f26_p13_values[] = {0, 1, 2};
 static long f26_p14_values[] = {0, 1};
 static long f26_p15_values[] = {0, 1};
+static long f26_p16_values[] = {0, 1};
 static gb_param_t f26_params[] = {
     {"BN", "columns of the kernel's tile (rows of the caller's C; with CT 0 its columns): the N of every wgmma.m64nNk8; 16 and 32 for a C of so few rows or columns (bench/notes/thin.md#thin-ct-16)", 64L, f26_p0_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"WGM", "warp groups along the kernel's M (the caller's N), 64 rows each", 1L, f26_p1_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -938,7 +939,8 @@ static gb_param_t f26_params[] = {
     {"GROUPM", "work-groups walk the tile grid GROUPM tile rows at a time, column by column (L2 reuse); 1: row by row", 4L, f26_p12_values, 5, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"EDGES", "when the partial tiles of the last row and column run: 0 in grid order, 1 first, 2 after every full tile", 1L, f26_p13_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"CT", "1: every problem served as C^T = op(B)^T op(A)^T, C written transposed ('transposed_c'), so that a C of few rows (64 x 8192) streams its long operand through the MMA's registers; 0: the caller's problem as it is, for a C of few columns (8192 x 64), whose long operand is the caller's A (bench/notes/thin.md#thin-ct-cols)", 1L, f26_p14_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors and emulate the copy engine, so that devices without them can validate the fragments, the layout, the split and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f26_p15_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
+    {"BCOPY", "(tuned only where asked, --param BCOPY=0,1: it changes nothing in NT and TT) 1: NN and TN as the kernel sees them are native: B, stored K x N, lands MN-major and the work-group copies each step of it K-major as it splits its small parts, where 0 leaves B to the route's transposition pass (a command of its own: bench/notes/thin.md#thin-ct-bnm16)", 0L, f26_p15_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
+    {"EMU", "1: compute each wgmma in OpenCL C from the same registers and descriptors and emulate the copy engine, so that devices without them can validate the fragments, the layout, the split and the pipeline (testing only, slow); the program is then plain OpenCL C", 0L, f26_p16_values, 2, 1L, 1073741824L, 1, 0u, 0, 0L},
 };
 static char *f26_s0_names[] = {"BN", "WGM", "BK", "SWZ", "STAGES", "TERMS", "KACC", "RUNSUM", "TMA", "SPLITK", "GROUPM", "EDGES"};
 static long f26_s0_values[] = {64, 1, 32, 128, 4, 3, 16, 0, 1, 1, 4, 1};
@@ -1350,7 +1352,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma",
-    .program_digest = "9d2a3f30832b42e0bdd0ac41331b599fc3bf0182c4f65de76264f3a625718dd9",
+    .program_digest = "05c0f3085992fa267b4e126f886abb01bccc3a0d14c50cab5c0dc52693438843",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1387,7 +1389,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_mn.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "9d2a3f30832b42e0bdd0ac41331b599fc3bf0182c4f65de76264f3a625718dd9",
+    .program_digest = "05c0f3085992fa267b4e126f886abb01bccc3a0d14c50cab5c0dc52693438843",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1426,7 +1428,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/hgemm_wgmma_nt.json",
     .source_file = "wgmma.cl",
     .entry = "hgemm_wgmma_nt",
-    .program_digest = "9d2a3f30832b42e0bdd0ac41331b599fc3bf0182c4f65de76264f3a625718dd9",
+    .program_digest = "05c0f3085992fa267b4e126f886abb01bccc3a0d14c50cab5c0dc52693438843",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1913,7 +1915,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_wgmma.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma",
-    .program_digest = "9d2a3f30832b42e0bdd0ac41331b599fc3bf0182c4f65de76264f3a625718dd9",
+    .program_digest = "05c0f3085992fa267b4e126f886abb01bccc3a0d14c50cab5c0dc52693438843",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1947,11 +1949,11 @@ gb_family_t gb__builtin_families[] = {
   },
   {
     .name = "sgemm_wgmma_ct",
-    .description = "FP32-accurate SGEMM on Hopper's warp-group MMA (wgmma.mma_async .tf32, sm_90a), a PTX program, for a C of few rows or few columns: the kernel's A (M x K) streams as the MMA's A operand from registers and its B (N x K, few rows) is the MMA's B operand from local memory. With CT (the default) the route gives it C^T = op(B)^T op(A)^T and it writes C transposed, so that for a C of few rows the caller's B streams; with CT 0 it takes the caller's problem as it is, for a C of few columns. Both come through hgemm_wgmma_nt's pipeline, STAGES filled by the tensor memory accelerator through the swizzle of BK * 4 bytes; each lane loads its fragments of the streaming operand from the landed stage and splits them in registers (no store), while the MMA reads the other's big part from the stage as landed (an FP32 word read truncated to TF32 is the split's big part) and its small parts from a buffer the work-group splits them into once a step; three products per K step of 8 (small*big + big*small + big*big) accumulated in FP32 as in sgemm_wgmma. Row-major NT or TT as the kernel sees it (with CT the caller's NT or NN; other layouts through transposition passes): in TT the streaming operand, stored K x M, lands MN-major (boxes of 32 rows x BK k, a k a 128-byte line through its swizzle) and each lane loads its fragments from there; any size, rows 16-byte aligned (leading dimensions and offsets multiples of 4, copied where they are not); with SPLITK, each tile's K cut into pieces whose FP32 sums a second kernel adds in a fixed order (with FIXUP the last piece to finish, in the same order). The source is sgemm_wgmma's (wgmma.cl). NVIDIA sm_90 only (EMU=1 emulates the MMA and the copy engine anywhere, for testing).",
+    .description = "FP32-accurate SGEMM on Hopper's warp-group MMA (wgmma.mma_async .tf32, sm_90a), a PTX program, for a C of few rows or few columns: the kernel's A (M x K) streams as the MMA's A operand from registers and its B (N x K, few rows) is the MMA's B operand from local memory. With CT (the default) the route gives it C^T = op(B)^T op(A)^T and it writes C transposed, so that for a C of few rows the caller's B streams; with CT 0 it takes the caller's problem as it is, for a C of few columns. Both come through hgemm_wgmma_nt's pipeline, STAGES filled by the tensor memory accelerator through the swizzle of BK * 4 bytes; each lane loads its fragments of the streaming operand from the landed stage and splits them in registers (no store), while the MMA reads the other's big part from the stage as landed (an FP32 word read truncated to TF32 is the split's big part) and its small parts from a buffer the work-group splits them into once a step; three products per K step of 8 (small*big + big*small + big*big) accumulated in FP32 as in sgemm_wgmma. Row-major NT or TT as the kernel sees it, and with BCOPY NN and TN too (otherwise through transposition passes): in TN and TT the streaming operand, stored K x M, lands MN-major (boxes of 32 rows x BK k, a k a 128-byte line through its swizzle) and each lane loads its fragments from there; in NN and TN the other, stored K x N, lands MN-major too, which TF32's MMA does not read, so the work-group copies each landed step of it K-major into a buffer of its own as it splits the small parts (bench/notes/thin.md#thin-ct-bnm, #thin-ct-bnm16); any size, rows 16-byte aligned (leading dimensions and offsets multiples of 4, copied where they are not); with SPLITK, each tile's K cut into pieces whose FP32 sums a second kernel adds in a fixed order (with FIXUP the last piece to finish, in the same order). The source is sgemm_wgmma's (wgmma.cl). NVIDIA sm_90 only (EMU=1 emulates the MMA and the copy engine anywhere, for testing).",
     .origin = "kernels/sgemm_wgmma_ct.json",
     .source_file = "wgmma.cl",
     .entry = "sgemm_wgmma_ct",
-    .program_digest = "9d2a3f30832b42e0bdd0ac41331b599fc3bf0182c4f65de76264f3a625718dd9",
+    .program_digest = "05c0f3085992fa267b4e126f886abb01bccc3a0d14c50cab5c0dc52693438843",
     .global[0] = "(D + (T - D) * PS) * 128 * WGM",
     .global[1] = "1",
     .local[0] = "128 * WGM",
@@ -1969,12 +1971,14 @@ gb_family_t gb__builtin_families[] = {
     .workspace = "(PS > 1) * PS * (T - D) * 64 * WGM * BN * 4 + TMA * (D + (T - D) * PS) * 256",
     .counters = "FIXUP * (PS > 1) * (T - D)",
     .transposed_c = "CT",
+    .layout_where[0] = "BCOPY",
+    .layout_where[2] = "BCOPY",
     .launch_factor = "PS",
     .traffic[0] = "4 * (M * K * ceil_div(N, BN) + K * N * ceil_div(M, 64 * WGM) + M * N) + (PS > 1) * 4 * PS * M * N",
     .traffic[1] = "4 * M * N + (PS > 1) * 4 * PS * M * N",
     .precisions = 1u, .layouts = 10u,
     .nargs = 18, .nconstraints = 5, .nextensions = 0, .nlets = 4,
-    .nparams = 16, .npresets = 3,
+    .nparams = 17, .npresets = 3,
     .args = f26_args,
     .constraints = f26_constraints,
     .let_names = f26_let_names,

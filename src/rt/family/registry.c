@@ -142,6 +142,11 @@ unsigned gb_family_layouts(const gb_family_t *f)
     return f->layouts;
 }
 
+const char *gb_family_layout_where(const gb_family_t *f, unsigned i)
+{
+    return i < 8 ? f->layout_where[i] : NULL;
+}
+
 size_t gb_family_param_count(const gb_family_t *f)
 {
     return f->nparams;
