@@ -174,14 +174,6 @@ static void family_entry(size_t i, const gb_family_t *f)
                  {"workspace", f->workspace},
                  {"counters", f->counters},
                  {"transposed_c", f->transposed_c},
-                 {"layout_where[0]", f->layout_where[0]},
-                 {"layout_where[1]", f->layout_where[1]},
-                 {"layout_where[2]", f->layout_where[2]},
-                 {"layout_where[3]", f->layout_where[3]},
-                 {"layout_where[4]", f->layout_where[4]},
-                 {"layout_where[5]", f->layout_where[5]},
-                 {"layout_where[6]", f->layout_where[6]},
-                 {"layout_where[7]", f->layout_where[7]},
                  {"launch_factor", f->launch_factor},
                  {"traffic[0]", f->traffic[0]},
                  {"traffic[1]", f->traffic[1]}};
@@ -190,6 +182,12 @@ static void family_entry(size_t i, const gb_family_t *f)
         if (texts[j].value) {
             fprintf(out, "    .%s = ", texts[j].field);
             str(texts[j].value);
+            fputs(",\n", out);
+        }
+    for (int l = 0; l < 8; l++)
+        if (f->layout_where[l]) {
+            fprintf(out, "    .layout_where[%d] = ", l);
+            str(f->layout_where[l]);
             fputs(",\n", out);
         }
     fprintf(out, "    .precisions = %uu, .layouts = %uu,\n", f->precisions, f->layouts);
