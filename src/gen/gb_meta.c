@@ -1958,7 +1958,7 @@ gb_family_t gb__builtin_families[] = {
     .global[1] = "1",
     .local[0] = "128 * WGM",
     .local[1] = "1",
-    .local_mem = "(STAGES * (64 * WGM + BN) + (TERMS == 3) * 2 * BN) * BK * 4 + RUNSUM * (KACC > 0) * BN * WGM * 256 + TMA * (256 + 8 * STAGES) + EMU * 512 * WGM * 4",
+    .local_mem = "(STAGES * (64 * WGM + BN) + (TERMS == 3) * 2 * BN + BCOPY * (2 * BN + STAGES * (BN < 32) * (32 - BN))) * BK * 4 + RUNSUM * (KACC > 0) * BN * WGM * 256 + TMA * (256 + 8 * STAGES) + EMU * 512 * WGM * 4",
     .ld_multiple[0] = "4",
     .ld_multiple[1] = "4",
     .ptx_target = "sm_90a",
