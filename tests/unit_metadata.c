@@ -285,7 +285,7 @@ static void test_malformed(void)
          "'layouts_where' must be an object"},
         {"'presets': {", "'layouts_where': {}, 'presets': {", "'layouts_where' must be an object"},
         {"'presets': {", "'layouts_where': {'row-XY': 'WPT'}, 'presets': {",
-         "'layouts_where' must hold"},
+         "'layouts_where' must name layouts like"},
         {"'presets': {", "'layouts_where': {'row-NT': 'WPT'}, 'presets': {",
          "'layouts_where' names a layout that 'layouts' already holds"},
         {"'presets': {", "'layouts_where': {'row-NN': 2}, 'presets': {",

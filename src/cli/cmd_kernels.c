@@ -22,9 +22,10 @@ static void layouts_text(const gb_family_t *f, char *buf, size_t len)
     buf[0] = '\0';
     if (mask == 0xffu)
         gb__appendf(buf, len, &used, "any");
-    for (unsigned i = 0; i < 8 && mask != 0xffu; i++)
-        if (mask & (1u << i))
-            gb__appendf(buf, len, &used, "%s%s", used ? "," : "", names[i]);
+    else
+        for (unsigned i = 0; i < 8; i++)
+            if (mask & (1u << i))
+                gb__appendf(buf, len, &used, "%s%s", used ? "," : "", names[i]);
     for (unsigned i = 0; i < 8; i++)
         if (gb_family_layout_where(f, i))
             gb__appendf(buf, len, &used, "%s%s where %s", used ? ", " : "", names[i],

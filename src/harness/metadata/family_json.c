@@ -135,7 +135,9 @@ int gb__family_layout_index(gb_family_ctx_t *c, const char *key, const char *s, 
     gb_layout_t l;
     if (strlen(s) != 6 || s[3] != '-' || (s[4] != 'N' && s[4] != 'T') ||
         (s[5] != 'N' && s[5] != 'T'))
-        return gb__family_bad(c, key, "must hold \"any\" or names like \"row-NT\", \"col-TN\"");
+        return gb__family_bad(c, key,
+                              "must name layouts like \"row-NT\", \"col-TN\" (or \"any\" in "
+                              "'layouts')");
     char lay[4] = {s[0], s[1], s[2], 0};
     if (gb_layout_parse(lay, &l) != GB_OK)
         return gb__family_bad(c, key, "must start each name with row or col");

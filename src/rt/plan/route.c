@@ -37,12 +37,12 @@ static int native_layouts(const gb_family_t *f, const gb_route_vars_t *pv, unsig
 }
 
 /* The cheapest way to a native layout (natives: the configuration's, native_layouts): the
- * fewest elements transposed by helper passes (none
- * where the layout is native), then the fewest passes, then the first of: the problem, its
- * operand swap, its vector form (gb__problem_vector; not under 1M, whose passes read the caller's
- * operands as the row-major problem has them), and B's pass before A's. A family of NN, NT and
- * TT given a TN problem of 16 x 4096 x 4096 so transposes A (64 K elements), not B (16 M); a
- * row-NN family given y = x W^T (1 x N x K, B transposed) runs y^T = W x^T with no pass. Sets
+ * fewest elements transposed by helper passes (none where the layout is native), then the
+ * fewest passes, then the first of: the problem, its operand swap, its vector form
+ * (gb__problem_vector; not under 1M, whose passes read the caller's operands as the row-major
+ * problem has them), and B's pass before A's. A family of NN, NT and TT given a TN problem of
+ * 16 x 4096 x 4096 so transposes A (64 K elements), not B (16 M); a row-NN family given
+ * y = x W^T (1 x N x K, B transposed) runs y^T = W x^T with no pass. Sets
  * *q (the caller's problem as the kernel's layout reads it), r->swapped (the kernel's A is the
  * caller's B) and r->flip. A kernel that writes C transposed (r->transposed_c) has one form,
  * gb__problem_transposed_c's. Returns 0 when no layout is native. */
