@@ -335,6 +335,7 @@ int main(int argc, char **argv)
     }
     /* cuModuleLoadData refuses a kernel whose static shared memory passes 48 KB, which NVIDIA's
      * OpenCL loads (its tiles of up to 227 KB on sm_90): such arrays become one dynamic array. */
+    const int maxreg = reg_cap(); /* the JIT's register cap, and an entry's moved below */
     static layout_t lay;
     shared_layout(ptx, &lay);
     const size_t dyn = lay.total > 48 * 1024 ? lay.total : 0;
@@ -343,7 +344,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (dyn) {
-        char *moved = shared_to_dynamic(ptx, &lay, reg_cap());
+        char *moved = shared_to_dynamic(ptx, &lay, maxreg);
         if (!moved) {
             fprintf(stderr, "ptx-run: out of memory\n");
             return 3;
@@ -371,7 +372,6 @@ int main(int argc, char **argv)
     static char log[8192];
     CUjit_option opt[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
                           CU_JIT_LOG_VERBOSE, CU_JIT_MAX_REGISTERS};
-    const int maxreg = reg_cap(); /* the JIT's register cap, as MAXREG */
     void *val[] = {log, (void *)(size_t)sizeof log, (void *)(size_t)1, (void *)(size_t)maxreg};
     CK(cuModuleLoadDataEx(&mod, ptx, maxreg ? 4 : 3, opt, val));
     fprintf(stderr, "%s", log);
