@@ -21,6 +21,13 @@
 #               xgemm (single), BUDGET evaluations per shape, on DEVICES (-d: 'all' spreads the
 #               shapes over the GPUs), into $OUT_DIR/tuning.db; then the tuning database
 #               exported as $OUT_DIR/tuned.json (kernels/tuned/'s format)
+#   thin        sgemm_wgmma_ct's narrow tiles at the thin classes, each by `tune --strategy
+#               exhaustive` over WGM, STAGES and SPLITK (and BCOPY where B is stored K x N) with
+#               the rest fixed at the 64-wide entries' choices: BN 16 at wide-16 NN, NT and TN and
+#               tall-16 NT and NN, BN 32 at wide-32 NN and NT; into $STORE, then exported as
+#               $OUT_DIR/tuned.json (bench/notes/thin.md#thin-ct-tune16). The tune declares SPLITK
+#               0 where it ties; at K under 2048 that runs unsplit, so compare its SPLITK 4
+#               runner-up ('gemmbench tuned show') before shipping
 # Environment: CONFIGS (throughput's NAME:THREADS:BUILDERS list), TBUDGET (its candidates, 48),
 # BUILD (default /tmp/gemmbench-build), OUT_DIR (default /tmp/tune-gpu), BUDGET
 # (default 40), STORE (the tuning store; default $OUT_DIR/tuning.db), DEVICES (default 0: the
@@ -106,6 +113,30 @@ defaults() {
             >>"$out/defaults.log" 2>&1 || true
     done
     grep -E "^tune: |winner:" "$out/defaults.log" | tail -60
+    "$gb" tuned export --store "$store" >"$out/tuned.json" || true
+    "$gb" tuned list --store "$store" || true
+}
+
+thin() {
+    fix="--fix BK=32 --fix SWZ=128 --fix TERMS=3 --fix RUNSUM=0 --fix TMA=1 --fix FIXUP=1
+        --fix OVERLAP=1 --fix GROUPM=4 --fix EDGES=1 --fix EMU=0"
+    space="--param WGM=1,2 --param STAGES=3,4,6,8 --param SPLITK=0,2,3,4,6,8"
+    # name, shape, layout, then what else is fixed or searched
+    while read -r name m n k ta tb rest; do
+        # shellcheck disable=SC2086
+        "$gb" tune -p NVIDIA -k sgemm_wgmma_ct --strategy exhaustive --no-presets $fix $space \
+            -M "$m" -N "$n" -K "$k" --transA "$ta" --transB "$tb" $rest --store "$store" \
+            >"$out/thin-$name.log" 2>&1 || true
+        grep -A1 "winner:" "$out/thin-$name.log" | head -2
+    done <<CLASSES
+wide-16-nn 16 4096 4096 N N --fix BN=16 --fix CT=1 --fix BCOPY=0 --param KACC=8,16
+wide-16-nt 16 4096 4096 N T --fix BN=16 --fix CT=1 --fix BCOPY=0 --param KACC=8,16
+wide-16-tn 16 4096 4096 T N --fix BN=16 --fix CT=1 --fix KACC=8 --param BCOPY=0,1
+tall-16-nt 4096 16 4096 N T --fix BN=16 --fix CT=0 --fix BCOPY=0 --param KACC=8,16
+tall-16-nn 4096 16 4096 N N --fix BN=16 --fix CT=0 --fix KACC=8 --param BCOPY=0,1
+wide-32-nn 32 4096 4096 N N --fix BN=32 --fix CT=1 --fix BCOPY=0 --fix KACC=8
+wide-32-nt 32 4096 4096 N T --fix BN=32 --fix CT=1 --fix BCOPY=0 --fix KACC=8
+CLASSES
     "$gb" tuned export --store "$store" >"$out/tuned.json" || true
     "$gb" tuned list --store "$store" || true
 }
