@@ -168,11 +168,11 @@ awk -v bw="$bw" '
                 for (i = 1; i <= np; i++) thintab = thintab sprintf(" %9.9s", $(6 + 4 * i))
                 thintab = thintab "\n"
             }
-            thintab = thintab sprintf("%-13s %-4s %6s %6s %6s %10.0f %6.2f", $1, $2, $3, $4, $5,
+            thintab = thintab sprintf("%-13s %-4s %6s %6s %6s %10.0f %6.3f", $1, $2, $3, $4, $5,
                 bound, $7 / bound)
             ahead = 1
             for (i = 1; i <= np; i++) {
-                thintab = thintab sprintf(" %9.2f", $(7 + 4 * i) / bound)
+                thintab = thintab sprintf(" %9.3f", $(7 + 4 * i) / bound)
                 if ($(7 + 4 * i) > $7) ahead = 0
             }
             thintab = thintab "\n"

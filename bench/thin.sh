@@ -2,9 +2,10 @@
 # bench/thin.sh: GEMMs with a C of few rows or columns (decoding a few tokens through a layer),
 # each shape's kernels and peers in one run, against the memory bound: the bytes the shape must
 # move (A, B and C read once, C written) at the bandwidth 'gemmbench ceilings' measures on the
-# device. Prints TFLOP/s, the fraction of that bound, the fraction of a read alone of the same
-# bytes (the time ceilings' line of reads gives them over the row's time: a short stream's
-# launch and ramp count there), and ours over the first peer.
+# device. Prints TFLOP/s, the fraction of that bound (three digits, so that 0.596 does not read
+# as 0.60), the fraction of a read alone of the same bytes (the time ceilings' line of reads
+# gives them over the row's time: a short stream's launch and ramp count there), and ours over
+# the first peer.
 #   BUILD     the build folder (default /tmp/gemmbench-build; configured and built if needed)
 #   PLATFORM  the platform's name (default NVIDIA)
 #   PRECS     precisions (default "s d"; c and z count 8MNK and their elements' bytes)
@@ -68,7 +69,7 @@ for r in rows:
     tf = r["gflops"] / 1e3
     us = ops * m * n * k / (r["gflops"] * 1e3)
     name = ("auto:" if r.get("auto") else "") + r["kernel"]
-    print("%s %-22s %-26s %8.2f TFLOP/s  %5.2f of bound %6.2f  %5.2f of a read  %s  %s" % (
+    print("%s %-22s %-26s %8.2f TFLOP/s  %5.3f of bound %6.2f  %5.2f of a read  %s  %s" % (
         prec, shape, name, tf, tf / bound, bound, read / us,
         ("%5.2fx %s" % (r["gflops"] / ref, peer)) if ref else "", ok))
 PY
