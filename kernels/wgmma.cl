@@ -232,6 +232,13 @@ XW_INLINE void split(const float x, uint *big, uint *small)
     *small = as_uint(x - as_float(*big));
 }
 
+/* split's small parts of four words (their big parts are the words as stored: the MMA reads
+ * them truncated). */
+XW_INLINE float4 small4(const float4 x)
+{
+    return x - as_float4(as_uint4(x) & 0xffffe000u);
+}
+
 #if EMU
 /* The descriptor's address is the byte offset in the work-group's tiles. */
 #define SMEM(p, tiles) ((uint)((p) - (tiles)) * (uint)ES)
@@ -1383,7 +1390,7 @@ XW_INLINE void split_pieces(local elem *lo, local const elem *st, const int n, c
         const int q = tid + NT * i;
         if (n % NT == 0 || q < n) {
             const float4 x = vload4(q, st);
-            vstore4(x - as_float4(as_uint4(x) & 0xffffe000u), q, lo);
+            vstore4(small4(x), q, lo);
         }
     }
 }
@@ -1424,7 +1431,7 @@ XW_INLINE void split_mn(local elem *hi, local elem *lo, local const elem *st, co
             const int e = GB_SWIZZLE(n * SWZ + k * ES, SWZ) / ES;
             vstore4(x, 0, hi + e);
 #if TERMS == 3
-            vstore4(x - as_float4(as_uint4(x) & 0xffffe000u), 0, lo + e);
+            vstore4(small4(x), 0, lo + e);
 #else
             (void)lo;
 #endif
