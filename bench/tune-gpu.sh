@@ -28,6 +28,11 @@
 #               $OUT_DIR/tuned.json (bench/notes/thin.md#thin-ct-tune16). The tune declares SPLITK
 #               0 where it ties; at K under 2048 that runs unsplit, so compare its SPLITK 4
 #               runner-up ('gemmbench tuned show') before shipping
+#   dthin       dgemm_dmma_nn at tall-64 NN (8192 x 64 x 8192) and NT wide-64 (64 x 8192 x 8192),
+#               each by `tune --strategy exhaustive` over TMA, STAGES, PAD, PAIRS, MINCTAS and
+#               SPLITK at the entries' warp tiles, DTIME (150) seconds each, into $STORE, then
+#               exported as $OUT_DIR/tuned.json (bench/notes/thin.md#thin-dmma-kc-tma);
+#               DCLASSES (an extended regular expression) picks the classes
 # Environment: CONFIGS (throughput's NAME:THREADS:BUILDERS list), TBUDGET (its candidates, 48),
 # BUILD (default /tmp/gemmbench-build), OUT_DIR (default /tmp/tune-gpu), BUDGET
 # (default 40), STORE (the tuning store; default $OUT_DIR/tuning.db), DEVICES (default 0: the
@@ -117,18 +122,26 @@ defaults() {
     "$gb" tuned list --store "$store" || true
 }
 
-thin() {
-    fix="--fix BK=32 --fix SWZ=128 --fix TERMS=3 --fix RUNSUM=0 --fix TMA=1 --fix FIXUP=1
-        --fix OVERLAP=1 --fix GROUPM=4 --fix EDGES=1 --fix EMU=0"
-    space="--param WGM=1,2 --param STAGES=3,4,6,8 --param SPLITK=0,2,3,4,6,8"
-    # name, shape, layout, then what else is fixed or searched
+# tune_classes STEP KERNEL ARGS: an exhaustive tune of KERNEL (ARGS: what is fixed and searched)
+# for each line of the input: name, shape, layout, then what else is fixed or searched; logs
+# $out/STEP-NAME.log; then the store exported and listed.
+tune_classes() {
+    step=$1 kernel=$2 args=$3
     while read -r name m n k ta tb rest; do
         # shellcheck disable=SC2086
-        "$gb" tune -p NVIDIA -k sgemm_wgmma_ct --strategy exhaustive --no-presets $fix $space \
+        "$gb" tune -p NVIDIA -k "$kernel" --strategy exhaustive --no-presets $args \
             -M "$m" -N "$n" -K "$k" --transA "$ta" --transB "$tb" $rest --store "$store" \
-            >"$out/thin-$name.log" 2>&1 || true
-        grep -A1 "winner:" "$out/thin-$name.log" | head -2
-    done <<CLASSES
+            >"$out/$step-$name.log" 2>&1 || true
+        grep -A1 "winner:" "$out/$step-$name.log" | head -2
+    done
+    "$gb" tuned export --store "$store" >"$out/tuned.json" || true
+    "$gb" tuned list --store "$store" || true
+}
+
+thin() {
+    tune_classes thin sgemm_wgmma_ct "--fix BK=32 --fix SWZ=128 --fix TERMS=3 --fix RUNSUM=0
+        --fix TMA=1 --fix FIXUP=1 --fix OVERLAP=1 --fix GROUPM=4 --fix EDGES=1 --fix EMU=0
+        --param WGM=1,2 --param STAGES=3,4,6,8 --param SPLITK=0,2,3,4,6,8" <<CLASSES
 wide-16-nn 16 4096 4096 N N --fix BN=16 --fix CT=1 --fix BCOPY=0 --param KACC=8,16
 wide-16-nt 16 4096 4096 N T --fix BN=16 --fix CT=1 --fix BCOPY=0 --param KACC=8,16
 wide-16-tn 16 4096 4096 T N --fix BN=16 --fix CT=1 --fix KACC=8 --param BCOPY=0,1
@@ -137,8 +150,18 @@ tall-16-nn 4096 16 4096 N N --fix BN=16 --fix CT=0 --fix KACC=8 --param BCOPY=0,
 wide-32-nn 32 4096 4096 N N --fix BN=32 --fix CT=1 --fix BCOPY=0 --fix KACC=8
 wide-32-nt 32 4096 4096 N T --fix BN=32 --fix CT=1 --fix BCOPY=0 --fix KACC=8
 CLASSES
-    "$gb" tuned export --store "$store" >"$out/tuned.json" || true
-    "$gb" tuned list --store "$store" || true
+}
+
+dthin() {
+    grep -E "^(${DCLASSES:-tall-64-nn|wide-64-nt}) " <<CLASSES |
+tall-64-nn 8192 64 8192 N N --fix WGM=2 --fix WGN=2
+wide-64-nt 64 8192 8192 N T --fix WGM=1 --fix WGN=4
+CLASSES
+        tune_classes dthin dgemm_dmma_nn "--precision d --time ${DTIME:-150}s --fix WM=64
+            --fix WN=32 --fix BK=16 --fix MMAM=16 --fix MMAK=4 --fix EDGES=1 --fix GROUPM=8
+            --fix FRAG=1 --fix KCONT=1 --fix CT=0 --fix FIXUP=0 --fix TAIL=0 --fix MAXREG=0
+            --fix EMU=0 --param TMA=0,1 --param STAGES=2,3,4 --param PAD=0,4 --param PAIRS=0,1
+            --param MINCTAS=0,2 --param SPLITK=0,4"
 }
 
 for step in "$@"; do

@@ -1,15 +1,15 @@
 #!/bin/sh
 # bench/wgmma.sh: the PTX program families (sgemm_wgmma and sgemm_wgmma_ct in s, hgemm_wgmma,
-# hgemm_wgmma_nt and hgemm_wgmma_mn in h and b, and the TMA presets of dgemm_dmma in d and
-# sgemm_3xtf32 in s) on an NVIDIA sm_90 GPU: first every preset of the precisions asked at
-# every row-major layout and at shapes that straddle its tiles (odd sizes, leading dimensions
-# and offsets, alpha and beta; in s K >= 48, the family's constraint; few tiles and a long K,
-# which the presets that split by the grid's need split; M >= 1024 with B's rows off 16 bytes,
-# which a ring of B copies to aligned rows first), faithful on uniform data, and in s,
-# sgemm_wgmma with TERMS=1 (plain TF32) on small integers, which TF32 holds exactly, exact;
-# then the speed at the large squares beside the peers in the same run, every kernel and peer
-# on one problem (row-major NN, through a kernel's passes where that is not its own layout).
-# Every point is validated; a row that fails says so.
+# hgemm_wgmma_nt and hgemm_wgmma_mn in h and b, the TMA presets of dgemm_dmma and dgemm_dmma_nn in
+# d and sgemm_3xtf32 in s) on an NVIDIA sm_90 GPU: first every preset of the precisions asked at
+# every row-major layout and at shapes that straddle its tiles (odd sizes, leading dimensions and
+# offsets, alpha and beta; in s K >= 48, the family's constraint; few tiles and a long K, which
+# the presets that split by the grid's need split; M >= 1024 with B's rows off 16 bytes, which a
+# ring of B copies to aligned rows first), faithful on uniform data, and in s, sgemm_wgmma with
+# TERMS=1 (plain TF32) on small integers, which TF32 holds exactly, exact; then the speed at the
+# large squares beside the peers in the same run, every kernel and peer on one problem (row-major
+# NN, through a kernel's passes where that is not its own layout). Every point is validated; a row
+# that fails says so.
 #   PRECS     precisions (default s; "s h b d" for all four)
 #   BUILD     the build folder (default /tmp/gemmbench-build; configured and built if needed)
 #   PLATFORM  the platform's name (default NVIDIA)
@@ -53,7 +53,8 @@ presets() {
             "bgemm_wgmma_nt_128x128x64_tma bgemm_wgmma_nt_128x192x64_tma" \
             "bgemm_wgmma_mn_64x128 bgemm_wgmma_mn_128x128x64" \
             "bgemm_wgmma_mn_128x128x64_tma bgemm_wgmma_128x128" ;;
-    d) echo "dgemm_dmma_128x64x16_tma dgemm_dmma_16x128x16_tma" ;;
+    d) echo "dgemm_dmma_128x64x16_tma dgemm_dmma_16x128x16_tma" \
+            "dgemm_dmma_nn_128x64x16_tma" ;;
     esac
 }
 # row PREC NAME ARGS...: one validated run, one line: the verdicts, or why it failed.

@@ -173,9 +173,6 @@
 #if !GB_ROW_MAJOR
 #error "mma_sync is row-major; column-major problems are served through the operand swap"
 #endif
-#if TMA && (!GB_TRANS_A || GB_TRANS_B || EXPANDB || KCONT || !PAIRS || BK % 8 || STAGES < 2)
-#error "mma_sync: TMA=1 needs row-TN, no EXPANDB, PAIRS=1, KCONT=0, BK % 8 == 0"
-#endif
 #if GB_PRECISION == 64
 #define TF32X3 0
 #define NPROD 1 /* instructions per product block */
@@ -231,6 +228,11 @@ typedef float4 vec_t;
  * between neighbours along K and along M (N), and its elements per buffer. */
 #define A_KC (KCONT && A_TRANSPOSED)
 #define B_KC (KCONT && B_TRANSPOSED)
+#define TMA_KC (TMA && (A_KC || B_KC)) /* the copy engine fills a K-contiguous tile */
+#if TMA && (EXPANDB || !PAIRS || BK % 8 || STAGES < 2 || A_TRANSPOSED > A_KC ||               \
+            B_TRANSPOSED > B_KC || (TMA_KC && (GB_PRECISION != 64 || BK % 16)))
+#error "mma_sync: TMA needs PAIRS=1, BK % 8 == 0, no EXPANDB; K-contiguous: KCONT, double, BK % 16"
+#endif
 #if TMA
 /* TMA=1: a tile is slabs of 16 rows (columns), each BK k-rows of 16 elements (128 bytes in
  * double, 64 in single) written by the copy engine through the swizzle of that width (the
@@ -243,27 +245,42 @@ typedef float4 vec_t;
  * quarter-warp's 8 loads take 8 units; in single 8 (j / 2) + 2 (j % 2) + 4 (t / 2) + t % 2, so a
  * half-warp's 16 8-byte loads take the 16 halves of 8 units of two 64-byte k-rows. With the
  * k-rows in order (4j + t), two or four lanes would share a unit; with dense rows (no swizzle),
- * a quarter-warp's four k-rows would all fall on the same banks. */
+ * a quarter-warp's four k-rows would all fall on the same banks.
+ * An operand kept K-contiguous (TMA_KC, double) is slabs of 16 k instead, one 128-byte row of
+ * them per row of M (N), through the same swizzle: element (k, m) at TMA_KAT(k, m, MWG). Its
+ * half-warp's lanes read rows g (4 swizzle rows) at k-slot t: 16 distinct 8-byte halves only
+ * where bits 0 and 3 of the four lanes' k differ, while a k-major tile beside it needs bits 1
+ * and 2 to differ. So then k-slot t of k-quad j is KT(t) XOR (j % 2) XOR 8 ((j / 2) % 2) in
+ * each 16, with KT = 0, 3, 12, 15: both hold (bench/notes/thin.md#thin-dmma-kc-tma). */
 #define TMA_ES (GB_PRECISION / 8)               /* bytes an element */
 #define TMA_SWB (GB_PRECISION == 64 ? 128 : 64) /* the swizzle's width: one k-row of a slab */
 #define TMA_SWZ(e) (GB_SWIZZLE((e) * TMA_ES, TMA_SWB) / TMA_ES)
 #define TMA_AT(k, m) (((m) >> 4) * (BK * 16) + TMA_SWZ((k) * 16 + ((m) & 15)))
-#if GB_PRECISION == 64
+#define TMA_KAT(k, m, mn) (((k) >> 4) * ((mn) * 16) + TMA_SWZ((m) * 16 + ((k) & 15)))
+#if TMA_KC
+#define KROW(j, t)                                                                             \
+    (16 * ((j) / 4) + ((3 * ((t) & 1) + 12 * ((t) >> 1)) ^ ((j) & 1) ^ 8 * ((j) >> 1 & 1)))
+#elif GB_PRECISION == 64
 #define KROW(j, t) (8 * ((j) / 2) + 2 * (t) + (j) % 2)
 #else
 #define KROW(j, t) (8 * ((j) / 2) + 2 * ((j) % 2) + 4 * ((t) / 2) + (t) % 2)
 #endif
-#define A_KS 0 /* unused: k-quads are found by KOFF */
-#define A_MS BK
+/* Element (k, m) of A's tile, (k, n) of B's. */
+#define A_TAT(k, m) (A_KC ? TMA_KAT(k, m, MWG) : TMA_AT(k, m))
+#define B_TAT(k, n) (B_KC ? TMA_KAT(k, n, NWG) : TMA_AT(k, n))
+#define A_KS 0 /* unused: k-quads are found by A_KOFF */
+#define A_MS (A_KC ? 16 : BK)
 #define B_KS 0
-#define B_NS BK
+#define B_NS (B_KC ? 16 : BK)
 #define A_TILE (MWG * BK)
 #define B_TILE (NWG * BK)
-/* The lane's first fragment element in a tile whose warp block starts at row (column) w0, and
- * the offset of k-quad j from it: k-rows 8 apart are 128 elements apart and swizzled alike; an
- * odd j's k-row is kodd on (the lane's own, as the swizzle moves its unit). */
-#define LANE_AT(w0) ((w0) * BK + TMA_SWZ(KROW(0, t) * 16 + 2 * g))
-#define KOFF(j, ks) (128 * ((j) / 2) + ((j) & 1) * kodd)
+/* Where k-quad j's element lies from k-quad 0's: 16 k on (the next k slab, or 16 k-rows on)
+ * for j's bit 2, and for bits 0 and 1 the lane's own steps (ko, from tile: the swizzle moves
+ * them), the same for every atom since atoms are 8 or 16 rows apart, a whole swizzle period.
+ * Without a K-contiguous tile bit 1 is 8 k-rows on in every lane: 128 elements. */
+#define TMA_KOFF(j, slab, d1, d2) ((j) / 4 * (slab) + ((j) >> 1 & 1) * (d2) + ((j) & 1) * (d1))
+#define A_KOFF(j) TMA_KOFF(j, A_TAT(16, 0), ko.x, TMA_KC ? ko.y : 128)
+#define B_KOFF(j) TMA_KOFF(j, B_TAT(16, 0), ko.z, TMA_KC ? ko.w : 128)
 #else
 #define A_KS (A_KC ? 1 : LDA)
 #define A_MS (A_KC ? LDK : 1)
@@ -271,7 +288,8 @@ typedef float4 vec_t;
 #define B_NS (B_KC ? LDK : 1)
 #define A_TILE (A_KC ? MWG * LDK : BK * LDA)
 #define B_TILE (B_KC ? NWG * LDK : BK * LDB)
-#define KOFF(j, ks) (4 * (j) * (ks))
+#define A_KOFF(j) (4 * (j) * A_KS)
+#define B_KOFF(j) (4 * (j) * B_KS)
 #endif
 /* Whether an operand's rows (columns) pair (PAIRS, k-major tiles only); the offset along M (N)
  * of the lane's element of atom i from its first, which is row g, or 2g with pairs; and where
@@ -604,10 +622,10 @@ XD_INLINE void read_operands(local const real *x, const int ms, const bool pair,
  * The lane's operands are read from local memory (and split) once each: all KQ k-quads of the
  * step before its first instruction (FRAG=0), or the MMAK/4 k-quads of each instruction's K
  * just before it (FRAG=1: fewer registers). With KACC=1 the step's sums start at zero. */
-XD_INLINE void multiply(local const real *as, local const real *bs, const int kodd, real *acc,
+XD_INLINE void multiply(local const real *as, local const real *bs, const int4 ko, real *acc,
                         const int warp, const int lane EMU_PARAMS)
 {
-    (void)kodd; /* TMA's k-row step of an odd k-quad (KOFF) */
+    (void)ko; /* TMA's steps between k-quads (A_KOFF, B_KOFF) */
 #define JN (FRAG ? MMAK / 4 : KQ) /* k-quads held in registers at a time */
     op_t af[MI * JN], bf[NI * JN], afs[MI * JN], bfs[NI * JN];
 #if KACC == 1
@@ -635,8 +653,8 @@ XD_INLINE void multiply(local const real *as, local const real *bs, const int ko
             if (FRAG || kb == 0) {
 #pragma unroll
                 for (int j = 0; j < JN; j++) {
-                    read_operands(as + KOFF(j0 + j, A_KS), A_MS, A_PAIR, MI, j, JN, af, afs);
-                    read_operands(bs + KOFF(j0 + j, B_KS), B_NS, B_PAIR, NI, j, JN, bf, bfs);
+                    read_operands(as + A_KOFF(j0 + j), A_MS, A_PAIR, MI, j, JN, af, afs);
+                    read_operands(bs + B_KOFF(j0 + j), B_NS, B_PAIR, NI, j, JN, bf, bfs);
                 }
             }
 #pragma unroll
@@ -722,8 +740,12 @@ XD_INLINE void multiply(local const real *as, local const real *bs, const int ko
  * inner) and B (K x N, N inner), boxes of 16 x BK through the swizzle, and publishes
  * them to its slot of the workspace (gmap[0..32)); one work-item fills a stage: a box for each
  * slab of 16 rows of A's tile and of 16 columns of B's, zeros past M, N and K, counted on the
- * stage's mbarrier, where the work-group waits. STAGES - 1 stages fill while one is read. */
+ * stage's mbarrier, where the work-group waits. STAGES - 1 stages fill while one is read. A
+ * K-contiguous operand's map is of A (M x K, K inner; B^T alike), its boxes 16 k x MWG rows, one
+ * a slab of 16 k. A map's shape: its dimensions, inner first, and its box's. */
 #define STAGE_E (A_TILE + B_TILE)
+#define A_SHAPE (A_KC ? (int4)(K, M, 16, MWG) : (int4)(M, K, 16, BK))
+#define B_SHAPE (B_KC ? (int4)(K, N, 16, NWG) : (int4)(N, K, 16, BK))
 #if EMU
 /* The emulation (any device): a map is the numbers the kernel gives it (address, dimensions,
  * ld), written to the workspace's slot; the copy engine is the work-group copying a box from
@@ -733,21 +755,23 @@ XD_INLINE void multiply(local const real *as, local const real *bs, const int ko
  * prelude, because the tests plant faults in them through --kernel-path, which cannot replace
  * the prelude.) */
 typedef int tma_to_t; /* who copies: the work-item */
+XD_INLINE void tma_map(global ulong *map, global const real *x, const int ld, const int4 shape)
+{
+    map[0] = (ulong)x;
+    map[1] = (ulong)shape.x;
+    map[2] = (ulong)shape.y;
+    map[3] = (ulong)ld;
+    map[4] = (ulong)shape.w;
+}
 XD_INLINE void tma_setup(local uint4 *maps, global ulong *gmap, global const real *A,
-                         const int lda, const int M, global const real *B, const int ldb,
-                         const int N, const int K, local ulong *bars, const int tid)
+                         const int lda, const int4 sa, global const real *B, const int ldb,
+                         const int4 sb, local ulong *bars, const int tid)
 {
     (void)maps;
     (void)bars;
     if (tid == 0) {
-        gmap[0] = (ulong)A;
-        gmap[1] = (ulong)M;
-        gmap[2] = (ulong)K;
-        gmap[3] = (ulong)lda;
-        gmap[16] = (ulong)B;
-        gmap[17] = (ulong)N;
-        gmap[18] = (ulong)K;
-        gmap[19] = (ulong)ldb;
+        tma_map(gmap, A, lda, sa);
+        tma_map(gmap + 16, B, ldb, sb);
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
 }
@@ -755,8 +779,8 @@ XD_INLINE void tma_box(local real *dst, global const ulong *map, const int c0, c
                        const tma_to_t tid)
 {
     global const real *x = (global const real *)map[0];
-    const int d0 = (int)map[1], d1 = (int)map[2], ld = (int)map[3];
-    for (int e = tid; e < 16 * BK; e += WGS) {
+    const int d0 = (int)map[1], d1 = (int)map[2], ld = (int)map[3], rows = (int)map[4];
+    for (int e = tid; e < 16 * rows; e += WGS) {
         const int i = e % 16, j = e / 16;
         dst[TMA_SWZ(e)] = c0 + i < d0 && c1 + j < d1 ? x[(size_t)(c1 + j) * ld + c0 + i] : 0;
     }
@@ -774,15 +798,13 @@ typedef uint tma_to_t; /* where the copy completes: the mbarrier */
 #define TMA_MODE "2" /* the 64-byte swizzle */
 #endif
 XD_INLINE void tma_setup(local uint4 *maps, global ulong *gmap, global const real *A,
-                         const int lda, const int M, global const real *B, const int ldb,
-                         const int N, const int K, local ulong *bars, const int tid)
+                         const int lda, const int4 sa, global const real *B, const int ldb,
+                         const int4 sb, local ulong *bars, const int tid)
 {
     gb_tma_zero(maps, tid);
     if (tid == 0) {
-        GB_TMA_FIELDS(GB_SMEM(maps), A, (ulong)lda * TMA_ES, (int4)(M, K, 16, BK), TMA_TYPE,
-                      TMA_MODE);
-        GB_TMA_FIELDS(GB_SMEM(maps + 8), B, (ulong)ldb * TMA_ES, (int4)(N, K, 16, BK), TMA_TYPE,
-                      TMA_MODE);
+        GB_TMA_FIELDS(GB_SMEM(maps), A, (ulong)lda * TMA_ES, sa, TMA_TYPE, TMA_MODE);
+        GB_TMA_FIELDS(GB_SMEM(maps + 8), B, (ulong)ldb * TMA_ES, sb, TMA_TYPE, TMA_MODE);
     }
     gb_tma_ready(maps, gmap, bars, STAGES, tid);
 }
@@ -800,16 +822,19 @@ XD_INLINE void tma_box(local real *dst, global const ulong *map, const int c0, c
     } while (0)
 #define TMA_WAIT(bar, parity) gb_mbar_wait(GB_SMEM(bar), parity)
 #endif
-/* A stage's boxes at k0 (to: the mbarrier, or under EMU the work-item). */
+/* A stage's boxes at k0 (to: the mbarrier, or under EMU the work-item): slabs of 16 rows
+ * (columns) at k0, or of 16 k at the tile's first row (column). */
 XD_INLINE void tma_fill(local real *stage, global const ulong *gmap, const int k0, const int m0,
                         const int n0, const tma_to_t to)
 {
 #pragma unroll
-    for (int i = 0; i < MWG / 16; i++)
-        tma_box(stage + i * BK * 16, gmap, m0 + 16 * i, k0, to);
+    for (int i = 0; i < (A_KC ? BK : MWG) / 16; i++)
+        tma_box(stage + i * 16 * (A_KC ? MWG : BK), gmap, A_KC ? k0 + 16 * i : m0 + 16 * i,
+                A_KC ? m0 : k0, to);
 #pragma unroll
-    for (int i = 0; i < NWG / 16; i++)
-        tma_box(stage + A_TILE + i * BK * 16, gmap + 16, n0 + 16 * i, k0, to);
+    for (int i = 0; i < (B_KC ? BK : NWG) / 16; i++)
+        tma_box(stage + A_TILE + i * 16 * (B_KC ? NWG : BK), gmap + 16,
+                B_KC ? k0 + 16 * i : n0 + 16 * i, B_KC ? n0 : k0, to);
 }
 #endif
 
@@ -867,9 +892,14 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
 #define KACC_END(s)
 #endif
 #if TMA
-    const int kodd = TMA_SWZ(KROW(1, t) * 16 + 2 * g) - TMA_SWZ(KROW(0, t) * 16 + 2 * g);
+    /* The lane's first elements (row or column a0, b0 of a warp's block, k-row KROW(0, t)) and
+     * its steps to k-quads 1 and 2 (A_KOFF, B_KOFF). */
+    const int a0 = LANE_OFF(A_PAIR, g), b0 = LANE_OFF(B_PAIR, g);
+    const int ak = A_TAT(KROW(0, t), a0), bk = B_TAT(KROW(0, t), b0);
+    const int4 ko = (int4)(A_TAT(KROW(1, t), a0) - ak, A_TAT(KROW(2, t), a0) - ak,
+                           B_TAT(KROW(1, t), b0) - bk, B_TAT(KROW(2, t), b0) - bk);
     if (s1 > s0)
-        tma_setup(maps, gmap, A, lda, M, B, ldb, N, K, bars, tid);
+        tma_setup(maps, gmap, A, lda, A_SHAPE, B, ldb, B_SHAPE, bars, tid);
     /* Steps s0 + i fill stage i % STAGES: STAGES - 1 ahead of the one read, which waits on its
      * stage's mbarrier (the parity of its round); the barrier after a step's MMAs frees its
      * stage for the fill the next step issues. */
@@ -884,8 +914,9 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
         TMA_WAIT(bars + st, parity);
         KACC_START(s);
         if (live)
-            multiply(As + st * STAGE_E + LANE_AT(wm0), As + st * STAGE_E + A_TILE + LANE_AT(wn0),
-                     kodd, SUMS, warp, lane EMU_ARGS);
+            multiply(As + st * STAGE_E + A_TAT(KROW(0, t), wm0 + a0),
+                     As + st * STAGE_E + A_TILE + B_TAT(KROW(0, t), wn0 + b0), ko, SUMS, warp,
+                     lane EMU_ARGS);
         KACC_END(s);
         barrier(CLK_LOCAL_MEM_FENCE);
         if (++st == STAGES) {
@@ -930,7 +961,7 @@ XD_INLINE void tile(const int M, const int N, const int K, const real alpha, con
         KACC_START(s);
         if (live)
             multiply(a_cur + t * A_KS + (wm0 + LANE_OFF(A_PAIR, g)) * A_MS,
-                     b_cur + t * B_KS + (wn0 + LANE_OFF(B_PAIR, g)) * B_NS, 0, SUMS, warp,
+                     b_cur + t * B_KS + (wn0 + LANE_OFF(B_PAIR, g)) * B_NS, (int4)(0), SUMS, warp,
                      lane EMU_ARGS);
         KACC_END(s);
         if (s + 1 < s1) {

@@ -168,9 +168,28 @@ check_split --transA T --param WM=16 --param WN=32 --param WGM=1 --param WGN=4 -
     --param MMAM=8 --param MMAK=4 --param FRAG=1 --param PAIRS=1 --param PAD=0 --param TMA=1 \
     --param STAGES=4 --param SPLITK=16 -M 5 -N 130 -K 2100 $ab
 # A copy whose odd k-rows read the unit the swizzle moved them from must fail.
-planted broken_t dgemm_dmma_emu 's/const int kodd = TMA_SWZ(KROW(1, t).*/const int kodd = 16;/' \
+planted broken_t dgemm_dmma_emu 's/A_TAT(KROW(1, t), a0) - ak,/16,/' \
     "^dgemm_dmma_emu .*FAIL: " "TMA's odd k-rows read from the wrong unit" --precision d \
     --transA T $ttma -M 130 -N 135 -K 40
+# K-contiguous operands filled by the copy engine (KCONT=1; bench/notes/thin.md#thin-dmma-kc-tma):
+# boxes of 16 k by the tile's rows, read in the k order that both kinds of tile share: A in NN
+# beside B's k-major slabs, both in NT, B in TT; edges and a partial last K step, 1 and 97;
+# 32-deep steps (two slabs a stage) over 3 stages with m16n8k8 and 32 x 32 warps, odd leading
+# dimensions and offsets; a C of 64 rows under the 64 x 128 tile; split-K by the grid's need. A
+# copy whose lanes all step 8 on for k-quads 2 and 3 (the swizzle moves half of them 8 back)
+# must fail.
+tkc="$t12864 --param PAIRS=1 --param PAD=0 --param TMA=1"
+for lay in "" "--transB T" "--transA T --transB T"; do
+    check_run $lay $tkc -M 130 -N 135 -K 40 $ab
+done
+check_run $tkc -n 1,97 --dist int:3 --alpha 2 --beta 3
+check_run --transB T $tkc --param WM=32 --param BK=32 --param STAGES=3 --param MMAK=8 -M 200 \
+    -N 70 -K 300 --lda 301 --offa 1 --ldb 303 --offb 2 $ab
+check_run --transB T $tkc --param WGM=1 --param WGN=4 -M 64 -N 300 -K 100 $ab
+check_split $tkc --param SPLITK=0 -M 97 -N 65 -K 2100 $ab
+planted broken_kc dgemm_dmma_emu 's/A_TAT(KROW(2, t), a0) - ak,/8,/' \
+    "^dgemm_dmma_emu .*FAIL: " "K-contiguous k-quads 2 and 3 read 8 on in every lane" \
+    --precision d --transB T $tkc -M 130 -N 135 -K 40
 # In single (sgemm_3xtf32: slabs of 16 columns through the 64-byte swizzle, its own k-row order):
 # the 16-row preset split along K, a 32 x 64-warp tile with an odd ld, m16n8k4, 48 and 97.
 s16="--param WM=16 --param WN=64 --param WGM=1 --param WGN=2 --param BK=16 --param MMAM=16 \

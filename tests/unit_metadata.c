@@ -628,6 +628,14 @@ static void test_extends(void)
     CHECK_RC(gb__family_parse(twin_text, strlen(twin_text), "twin.json", &f, msg, sizeof msg),
              GB_EMETADATA);
     CHECK_HAS(msg, "key 'extends'");
+    /* More constraints come on top of the base's. */
+    const char *more =
+        jsonify("{'family': 'more', 'extends': 'testfam', 'more_constraints': ['LX == LY']}");
+    if (CHECK_RC(gb__family_parse_at(more, strlen(more), "more.json", dir, &f, msg, sizeof msg),
+                 GB_OK)) {
+        CHECK(f.nconstraints == 2);
+        gb__family_free(&f);
+    }
     const char *lost = jsonify("{'family': 'twin', 'extends': 'nobody'}");
     CHECK_RC(gb__family_parse_at(lost, strlen(lost), "twin.json", dir, &f, msg, sizeof msg),
              GB_EMETADATA);

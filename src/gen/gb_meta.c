@@ -48,7 +48,7 @@ static gb_preset_t f0_presets[] = {
     {"cpu_rb_14x16_d", "14 x 16 doubles per work-item: 28 AVX-512 accumulators", 2u, 5, f0_s6_names, f0_s6_values},
 };
 static char *f1_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm", "CNT"};
-static char *f1_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0", "TMA == 1 || STAGES == 2", "FIXUP == 0 || SPLITK != 1 || TAIL > 0", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
+static char *f1_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0", "TMA == 1 || STAGES == 2", "FIXUP == 0 || SPLITK != 1 || TAIL > 0", "TMA == 0 || (PAIRS == 1 && BK % 8 == 0 && PAD == 0 && (KCONT == 0 || BK % 16 == 0))"};
 static char *f1_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f1_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f1_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -92,7 +92,7 @@ static gb_param_t f1_params[] = {
     {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f1_p14_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f1_p15_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f1_p16_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"TMA", "1: the stages are filled by the tensor memory accelerator from tensor maps the kernel makes (a PTX program for sm_90a, as hgemm_wgmma_nt's TMA): A^T and B as stored, boxes of 16 x BK through the 128-byte swizzle, zeros past the edges, no load or store instructions and no registers of the work-items for the copies; row-TN, PAIRS 1, KCONT 0, BK a multiple of 8 (bench/notes/dgemm.md#dmma-tma)", 0L, f1_p17_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TMA", "1: the stages are filled by the tensor memory accelerator from tensor maps the kernel makes (a PTX program for sm_90a, as hgemm_wgmma_nt's TMA): A^T and B as stored, boxes of 16 x BK through the 128-byte swizzle, zeros past the edges, no load or store instructions and no registers of the work-items for the copies; PAIRS 1, BK a multiple of 8 (bench/notes/dgemm.md#dmma-tma). In NN, NT and TT (dgemm_dmma_nn) with KCONT 1: a K-contiguous operand as stored, boxes of 16 k x its rows, BK a multiple of 16 (bench/notes/thin.md#thin-dmma-kc-tma)", 0L, f1_p17_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"STAGES", "with TMA, K steps staged in local memory, STAGES - 1 of them filling while one is read; 2 without it (its double buffer)", 2L, f1_p18_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"FIXUP", "1: the last of a split tile's pieces to finish adds the pieces, in the same order, and writes C (a counter a tile in CNT, left zero), instead of the remainder kernel mma_sync_sum: one kernel a call (bench/notes/thin.md#thin-fixup)", 0L, f1_p19_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"CT", "1: the kernel writes C transposed and every problem is served as C^T = op(B)^T op(A)^T ('transposed_c'): a row-major C of few columns (4096 x 16) becomes one of few rows, whose tiles stream the large operand as the 16-row tiles do (bench/notes/thin.md#thin-ct)", 0L, f1_p20_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -136,7 +136,7 @@ static gb_preset_t f1_presets[] = {
     {"dgemm_dmma_16x128x16", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) in this family's TN: for a C of at most 16 rows with A transposed, which runs with no pass of A (bench/notes/dgemm.md#dmma-16-rows)", 2u, 13, f1_s10_names, f1_s10_values},
 };
 static char *f2_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc", "WS", "D", "PS", "alphaRe", "alphaIm", "CNT"};
-static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0", "TMA == 1 || STAGES == 2", "FIXUP == 0 || SPLITK != 1 || TAIL > 0", "TMA == 0 || (PAIRS == 1 && KCONT == 0 && BK % 8 == 0 && PAD == 0)"};
+static char *f2_constraints[] = {"MMAM == 16 || MMAK == 4", "WM % MMAM == 0", "BK % MMAK == 0", "PAIRS == 0 || (WM % 16 == 0 && WN % 16 == 0)", "(WGM * WM) % 16 == 0", "(WGN * WN) % 16 == 0", "WGM * WM * BK >= 64 * WGM * WGN", "WGN * WN * BK >= 64 * WGM * WGN", "(WGM * WM * BK / 64) % (WGM * WGN) == 0", "(WGN * WN * BK / 64) % (WGM * WGN) == 0", "WGM * WGN <= 32", "MINCTAS == 0 || MAXREG == 0", "TMA == 1 || STAGES == 2", "FIXUP == 0 || SPLITK != 1 || TAIL > 0", "TMA == 0 || (PAIRS == 1 && BK % 8 == 0 && PAD == 0 && (KCONT == 0 || BK % 16 == 0))", "TMA == 0 || KCONT == 1"};
 static char *f2_extensions[] = {"cl_nv_device_attribute_query"};
 static char *f2_let_names[] = {"T", "P", "R0", "PT", "R", "PS", "D"};
 static char *f2_let_exprs[] = {"ceil_div(M, WGM * WM) * ceil_div(N, WGN * WN)", "max(1, (SPLITK > 0) * min(SPLITK, K / 256) + (SPLITK == 0) * min(min(2 * CUS / T, K / 1024), 32))", "(P == 1) * (TAIL > 0) * (T > 2 * CUS) * (T % (2 * CUS))", "min(min(TAIL * 2 * CUS / max(R0, 1), K / 256), 32)", "R0 * (PT > 1) * (ceil_div(PT * R0, 2 * CUS) < PT)", "(P > 1) * P + (P == 1) * ((R > 0) * PT + (R == 0))", "(P == 1) * (T - R)"};
@@ -180,7 +180,7 @@ static gb_param_t f2_params[] = {
     {"TAIL", "where the tiles end in a partial wave (a wave: two work-groups a compute unit) and no tile is split by SPLITK, each of that wave's tiles is cut along K into the most pieces that fill TAIL waves (at least 256 deep, at most 32), where that is shorter than one tile's time, their sums added as split-K's are (the lets R and PS); 0: off", 0L, f2_p14_values, 4, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"FRAG", "1: each instruction's operands are read from local memory just before it; 0: all of a K step's before its first instruction (more registers)", 0L, f2_p15_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"MAXREG", "registers per work-item NVIDIA's compiler may use (-cl-nv-maxrregcount; the kernel then drops reqd_work_group_size, under which the cap is ignored): 168 lets three 128-item work-groups share an SM; 0: the compiler's choice", 0L, f2_p16_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
-    {"TMA", "1: the stages are filled by the tensor memory accelerator from tensor maps the kernel makes (a PTX program for sm_90a, as hgemm_wgmma_nt's TMA): A^T and B as stored, boxes of 16 x BK through the 128-byte swizzle, zeros past the edges, no load or store instructions and no registers of the work-items for the copies; row-TN, PAIRS 1, KCONT 0, BK a multiple of 8 (bench/notes/dgemm.md#dmma-tma)", 0L, f2_p17_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
+    {"TMA", "1: the stages are filled by the tensor memory accelerator from tensor maps the kernel makes (a PTX program for sm_90a, as hgemm_wgmma_nt's TMA): A^T and B as stored, boxes of 16 x BK through the 128-byte swizzle, zeros past the edges, no load or store instructions and no registers of the work-items for the copies; PAIRS 1, BK a multiple of 8 (bench/notes/dgemm.md#dmma-tma). In NN, NT and TT (dgemm_dmma_nn) with KCONT 1: a K-contiguous operand as stored, boxes of 16 k x its rows, BK a multiple of 16 (bench/notes/thin.md#thin-dmma-kc-tma)", 0L, f2_p17_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"STAGES", "with TMA, K steps staged in local memory, STAGES - 1 of them filling while one is read; 2 without it (its double buffer)", 2L, f2_p18_values, 3, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"FIXUP", "1: the last of a split tile's pieces to finish adds the pieces, in the same order, and writes C (a counter a tile in CNT, left zero), instead of the remainder kernel mma_sync_sum: one kernel a call (bench/notes/thin.md#thin-fixup)", 0L, f2_p19_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
     {"CT", "1: the kernel writes C transposed and every problem is served as C^T = op(B)^T op(A)^T ('transposed_c'): a row-major C of few columns (4096 x 16) becomes one of few rows, whose tiles stream the large operand as the 16-row tiles do (bench/notes/thin.md#thin-ct)", 0L, f2_p20_values, 2, 1L, 1073741824L, 0, 0u, 0, 0L},
@@ -190,14 +190,17 @@ static char *f2_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "P
 static long f2_s0_values[] = {64, 32, 2, 2, 16, 16, 4, 4, 1, 8, 1, 1, 0};
 static char *f2_s1_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "KCONT", "SPLITK"};
 static long f2_s1_values[] = {64, 32, 1, 4, 16, 16, 4, 4, 1, 8, 1, 1, 0};
-static char *f2_s2_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "MAXREG", "KCONT", "SPLITK"};
-static long f2_s2_values[] = {16, 32, 1, 4, 16, 8, 4, 2, 0, 8, 1, 128, 1, 16};
+static char *f2_s2_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "KCONT", "PAIRS", "TMA", "STAGES", "SPLITK"};
+static long f2_s2_values[] = {64, 32, 2, 2, 16, 16, 4, 0, 1, 8, 1, 1, 1, 1, 3, 0};
+static char *f2_s3_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "MAXREG", "KCONT", "SPLITK"};
+static long f2_s3_values[] = {16, 32, 1, 4, 16, 8, 4, 2, 0, 8, 1, 128, 1, 16};
 static char *f2_unsplit_names[] = {"SPLITK", "TAIL"};
 static long f2_unsplit_values[] = {1, 0};
 static gb_preset_t f2_presets[] = {
     {"dgemm_dmma_nn_128x64x16", "dgemm_dmma_128x64x16_split's tile with a K-contiguous A (and B in NT) kept so in local memory (KCONT=1): row-NN with no pass of A and no transposing stores (bench/notes/dgemm.md#dmma-kmajor)", 2u, 13, f2_s0_names, f2_s0_values},
     {"dgemm_dmma_nn_64x128x16", "dgemm_dmma_nn_128x64x16's warps side by side, a 64 x 128 tile: for a C of at most 64 rows (bench/notes/dgemm.md#dmma-64-rows)", 2u, 13, f2_s1_names, f2_s1_values},
-    {"dgemm_dmma_nn_16x128x16", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) keeping K-contiguous operands so (KCONT=1): for a C of at most 16 rows with B transposed, where B, all of the traffic, would otherwise be transposed into local memory by scalar stores (bench/notes/dgemm.md#dmma-16-rows)", 2u, 14, f2_s2_names, f2_s2_values},
+    {"dgemm_dmma_nn_128x64x16_tma", "dgemm_dmma_nn_128x64x16 with its stages filled by the tensor memory accelerator: the K-contiguous operand (A in NN and NT, B in NT and TT) in boxes of 16 k by the tile's rows, a k-major one in slabs of 16 columns, 3 stages (72 KB); for tall and wide shapes whose large operand is stored K-contiguous (bench/notes/thin.md#thin-dmma-kc-tma)", 2u, 16, f2_s2_names, f2_s2_values},
+    {"dgemm_dmma_nn_16x128x16", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) keeping K-contiguous operands so (KCONT=1): for a C of at most 16 rows with B transposed, where B, all of the traffic, would otherwise be transposed into local memory by scalar stores (bench/notes/dgemm.md#dmma-16-rows)", 2u, 14, f2_s3_names, f2_s3_values},
 };
 static char *f3_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
 static long f3_p0_values[] = {1, 2, 4, 8, 16};
@@ -1218,7 +1221,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "b1a398cbbdb489e1ae2a67b5fc082d55e42a87276b837238b70aa598a16c78bf",
+    .program_digest = "305c2fa1650512ebe80957b9e9cc1535e69ae8f87f439caf5cd3c6de04d403c5",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
@@ -1264,7 +1267,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/dgemm_dmma_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "dgemm_dmma",
-    .program_digest = "b1a398cbbdb489e1ae2a67b5fc082d55e42a87276b837238b70aa598a16c78bf",
+    .program_digest = "305c2fa1650512ebe80957b9e9cc1535e69ae8f87f439caf5cd3c6de04d403c5",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
@@ -1290,8 +1293,8 @@ gb_family_t gb__builtin_families[] = {
     .traffic[0] = "ELEM * (M * K * ceil_div(N, WGN * WN) + K * N * ceil_div(M, WGM * WM) + M * N + (PS > 1) * PS * ((FIXUP == 0) * min(M * N, (T - D) * WGM * WM * WGN * WN) + FIXUP * (T - D) * WGM * WM * WGN * WN)) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .traffic[1] = "ELEM * (M * N + (PS > 1) * PS * (T - D) * WGM * WM * WGN * WN) + 4 * FIXUP * (PS > 1) * PS * (T - D)",
     .precisions = 2u, .layouts = 11u,
-    .nargs = 20, .nconstraints = 15, .nextensions = 1, .nlets = 7,
-    .nparams = 22, .npresets = 3,
+    .nargs = 20, .nconstraints = 16, .nextensions = 1, .nlets = 7,
+    .nparams = 22, .npresets = 4,
     .args = f2_args,
     .constraints = f2_constraints,
     .extensions = f2_extensions,
@@ -1825,7 +1828,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "b1a398cbbdb489e1ae2a67b5fc082d55e42a87276b837238b70aa598a16c78bf",
+    .program_digest = "305c2fa1650512ebe80957b9e9cc1535e69ae8f87f439caf5cd3c6de04d403c5",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",
@@ -1870,7 +1873,7 @@ gb_family_t gb__builtin_families[] = {
     .origin = "kernels/sgemm_3xtf32_nn.json",
     .source_file = "mma_sync.cl",
     .entry = "sgemm_3xtf32",
-    .program_digest = "b1a398cbbdb489e1ae2a67b5fc082d55e42a87276b837238b70aa598a16c78bf",
+    .program_digest = "305c2fa1650512ebe80957b9e9cc1535e69ae8f87f439caf5cd3c6de04d403c5",
     .global[0] = "(D + (T - D) * PS) * 32 * WGM * WGN",
     .global[1] = "1",
     .local[0] = "32 * WGM * WGN",

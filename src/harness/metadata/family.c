@@ -271,7 +271,8 @@ static int parse_images(gb_family_ctx_t *c, gb_family_t *f)
 
 /* "extends": NAME: every key of NAME.json in dir that this file does not give, but its name,
  * description and presets, so that a family that differs from another in a few keys (the same
- * source with other native layouts, say) says only those. One level: the base may not extend. */
+ * source with other native layouts, say) says only those, and "more_constraints" adds to the
+ * constraints. One level: the base may not extend. */
 static int extend(gb_family_ctx_t *c, cJSON *root, const char *dir)
 {
     const cJSON *ext = cJSON_GetObjectItemCaseSensitive(root, "extends");
@@ -309,6 +310,20 @@ static int extend(gb_family_ctx_t *c, cJSON *root, const char *dir)
     }
     cJSON_Delete(base);
     cJSON_DeleteItemFromObjectCaseSensitive(root, "extends");
+    /* "more_constraints": on top of the constraints, given or taken (what its layouts add). */
+    cJSON *more = cJSON_DetachItemFromObjectCaseSensitive(root, "more_constraints");
+    cJSON *all = cJSON_GetObjectItemCaseSensitive(root, "constraints");
+    if (more && rc == GB_OK && (!cJSON_IsArray(more) || !cJSON_IsArray(all)))
+        rc = gb__family_bad(c, "more_constraints",
+                            "must be an array, beside constraints given or taken from the base");
+    for (cJSON *e = more && rc == GB_OK ? more->child : NULL; e && rc == GB_OK; e = e->next) {
+        cJSON *copy = cJSON_Duplicate(e, 1);
+        if (!copy || !cJSON_AddItemToArray(all, copy)) {
+            cJSON_Delete(copy);
+            rc = gb__fail(c->msg, c->msglen, GB_ENOMEM, "out of memory");
+        }
+    }
+    cJSON_Delete(more);
     return rc;
 }
 
