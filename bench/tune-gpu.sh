@@ -28,9 +28,9 @@
 #               $OUT_DIR/tuned.json (bench/notes/thin.md#thin-ct-tune16). The tune declares SPLITK
 #               0 where it ties; at K under 2048 that runs unsplit, so compare its SPLITK 4
 #               runner-up ('gemmbench tuned show') before shipping
-#   dthin       dgemm_dmma_nn at tall-64 NN (8192 x 64 x 8192) and NT wide-64 (64 x 8192 x 8192),
-#               each by `tune --strategy exhaustive` over TMA, STAGES, PAD, PAIRS, MINCTAS and
-#               SPLITK at the entries' warp tiles, DTIME (150) seconds each, into $STORE, then
+#   dthin       dgemm_dmma_nn with TMA at tall-64 NN (8192 x 64 x 8192) and NT wide-64 (64 x 8192
+#               x 8192), each by `tune --strategy exhaustive` over BK, STAGES, MINCTAS, SPLITK and
+#               the warps (64 x 32 each), DTIME (150) seconds each, into $STORE, then
 #               exported as $OUT_DIR/tuned.json (bench/notes/thin.md#thin-dmma-kc-tma);
 #               DCLASSES (an extended regular expression) picks the classes
 # Environment: CONFIGS (throughput's NAME:THREADS:BUILDERS list), TBUDGET (its candidates, 48),
@@ -154,13 +154,13 @@ CLASSES
 
 dthin() {
     grep -E "^(${DCLASSES:-tall-64-nn|wide-64-nt}) " <<CLASSES |
-tall-64-nn 8192 64 8192 N N --fix WGM=2 --fix WGN=2
-wide-64-nt 64 8192 8192 N T --fix WGM=1 --fix WGN=4
+tall-64-nn 8192 64 8192 N N --param WGM=2,4 --param WGN=1,2
+wide-64-nt 64 8192 8192 N T --fix WGM=1 --param WGN=2,4
 CLASSES
         tune_classes dthin dgemm_dmma_nn "--precision d --time ${DTIME:-150}s --fix WM=64
-            --fix WN=32 --fix BK=16 --fix MMAM=16 --fix MMAK=4 --fix EDGES=1 --fix GROUPM=8
-            --fix FRAG=1 --fix KCONT=1 --fix CT=0 --fix FIXUP=0 --fix TAIL=0 --fix MAXREG=0
-            --fix EMU=0 --param TMA=0,1 --param STAGES=2,3,4 --param PAD=0,4 --param PAIRS=0,1
+            --fix WN=32 --fix MMAM=16 --fix MMAK=4 --fix EDGES=1 --fix GROUPM=8 --fix FRAG=1
+            --fix KCONT=1 --fix CT=0 --fix FIXUP=0 --fix TAIL=0 --fix MAXREG=0 --fix EMU=0
+            --fix TMA=1 --fix PAD=0 --fix PAIRS=1 --param BK=16,32 --param STAGES=2,3,4
             --param MINCTAS=0,2 --param SPLITK=0,4"
 }
 

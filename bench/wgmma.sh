@@ -54,7 +54,7 @@ presets() {
             "bgemm_wgmma_mn_64x128 bgemm_wgmma_mn_128x128x64" \
             "bgemm_wgmma_mn_128x128x64_tma bgemm_wgmma_128x128" ;;
     d) echo "dgemm_dmma_128x64x16_tma dgemm_dmma_16x128x16_tma" \
-            "dgemm_dmma_nn_128x64x16_tma" ;;
+            "dgemm_dmma_nn_128x64x32_tma" ;;
     esac
 }
 # row PREC NAME ARGS...: one validated run, one line: the verdicts, or why it failed.

@@ -190,8 +190,8 @@ static char *f2_s0_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "P
 static long f2_s0_values[] = {64, 32, 2, 2, 16, 16, 4, 4, 1, 8, 1, 1, 0};
 static char *f2_s1_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "KCONT", "SPLITK"};
 static long f2_s1_values[] = {64, 32, 1, 4, 16, 16, 4, 4, 1, 8, 1, 1, 0};
-static char *f2_s2_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "KCONT", "PAIRS", "TMA", "STAGES", "SPLITK"};
-static long f2_s2_values[] = {64, 32, 2, 2, 16, 16, 4, 0, 1, 8, 1, 1, 1, 1, 3, 0};
+static char *f2_s2_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "KCONT", "PAIRS", "TMA", "STAGES", "MINCTAS", "SPLITK"};
+static long f2_s2_values[] = {64, 32, 2, 2, 32, 16, 4, 0, 1, 8, 1, 1, 1, 1, 2, 2, 0};
 static char *f2_s3_names[] = {"WM", "WN", "WGM", "WGN", "BK", "MMAM", "MMAK", "PAD", "EDGES", "GROUPM", "FRAG", "MAXREG", "KCONT", "SPLITK"};
 static long f2_s3_values[] = {16, 32, 1, 4, 16, 8, 4, 2, 0, 8, 1, 128, 1, 16};
 static char *f2_unsplit_names[] = {"SPLITK", "TAIL"};
@@ -199,7 +199,7 @@ static long f2_unsplit_values[] = {1, 0};
 static gb_preset_t f2_presets[] = {
     {"dgemm_dmma_nn_128x64x16", "dgemm_dmma_128x64x16_split's tile with a K-contiguous A (and B in NT) kept so in local memory (KCONT=1): row-NN with no pass of A and no transposing stores (bench/notes/dgemm.md#dmma-kmajor)", 2u, 13, f2_s0_names, f2_s0_values},
     {"dgemm_dmma_nn_64x128x16", "dgemm_dmma_nn_128x64x16's warps side by side, a 64 x 128 tile: for a C of at most 64 rows (bench/notes/dgemm.md#dmma-64-rows)", 2u, 13, f2_s1_names, f2_s1_values},
-    {"dgemm_dmma_nn_128x64x16_tma", "dgemm_dmma_nn_128x64x16 with its stages filled by the tensor memory accelerator: the K-contiguous operand (A in NN and NT, B in NT and TT) in boxes of 16 k by the tile's rows, a k-major one in slabs of 16 columns, 3 stages (72 KB); for tall and wide shapes whose large operand is stored K-contiguous (bench/notes/thin.md#thin-dmma-kc-tma)", 2u, 16, f2_s2_names, f2_s2_values},
+    {"dgemm_dmma_nn_128x64x32_tma", "dgemm_dmma_nn_128x64x16 with 32-deep K steps whose stages the tensor memory accelerator fills: the K-contiguous operand (A in NN and NT, B in NT and TT) in boxes of 16 k by the tile's rows, a k-major one in slabs of 16 columns, 2 stages (96 KB), two work-groups an SM; the H200's tall-64 NN entry, 43.8 TFLOP/s at 8192 x 64 x 8192 (0.66 of the memory bound; bench/notes/thin.md#thin-dmma-kc-tma)", 2u, 17, f2_s2_names, f2_s2_values},
     {"dgemm_dmma_nn_16x128x16", "the H200's wide-16 entry (16 x 128 tile, K in up to 16 pieces) keeping K-contiguous operands so (KCONT=1): for a C of at most 16 rows with B transposed, where B, all of the traffic, would otherwise be transposed into local memory by scalar stores (bench/notes/dgemm.md#dmma-16-rows)", 2u, 14, f2_s3_names, f2_s3_values},
 };
 static char *f3_args[] = {"M", "N", "K", "alpha", "A", "offA", "lda", "B", "offB", "ldb", "beta", "C", "offC", "ldc"};
@@ -2410,8 +2410,8 @@ const gb_tuned_entry_t gb__shipped_entries[151] = {
    .gflops = 11683.298050139278, .nevidence = 3, .evidence = {"484bdeb6c4b30f7a", "6a61009598893ff7", "3bc182ae04435718"}, .tuned_at = "2026-12-02T01:38:46Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "tall-64", .m = 8192, .n = 64, .k = 8192, .kernel = "dgemm_dmma_nn",
-   .params = {.count = 22, .name = {"BK", "CT", "EDGES", "EMU", "FIXUP", "FRAG", "GROUPM", "KCONT", "MAXREG", "MINCTAS", "MMAK", "MMAM", "PAD", "PAIRS", "SPLITK", "STAGES", "TAIL", "TMA", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 1L, 0L, 0L, 1L, 8L, 1L, 0L, 2L, 4L, 16L, 4L, 0L, 0L, 2L, 0L, 0L, 2L, 2L, 64L, 32L}},
-   .gflops = 40589.015801013076, .nevidence = 3, .evidence = {"8a9be4cc59eaec56", "dfead24aa36dcfa4", "55ee56f0ddc28ebe"}, .tuned_at = "2026-12-01T03:26:23Z", .source = "shipped"},
+   .params = {.count = 22, .name = {"BK", "CT", "EDGES", "EMU", "FIXUP", "FRAG", "GROUPM", "KCONT", "MAXREG", "MINCTAS", "MMAK", "MMAM", "PAD", "PAIRS", "SPLITK", "STAGES", "TAIL", "TMA", "WGM", "WGN", "WM", "WN"}, .value = {32L, 0L, 1L, 0L, 0L, 1L, 8L, 1L, 0L, 2L, 4L, 16L, 0L, 1L, 0L, 2L, 0L, 1L, 2L, 2L, 64L, 32L}},
+   .gflops = 43969.771662571671, .nevidence = 3, .evidence = {"3220984f251aa9e6", "cf24fdacbdf10024", "92f77c33f41de863"}, .tuned_at = "2026-12-03T21:33:30Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "wide-128", .m = 128, .n = 8192, .k = 8192, .kernel = "dgemm_dmma",
    .params = {.count = 14, .name = {"BK", "EDGES", "EMU", "FRAG", "GROUPM", "MAXREG", "MMAK", "MMAM", "PAD", "SPLITK", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 0L, 0L, 1L, 0L, 8L, 16L, 4L, 1L, 2L, 2L, 32L, 32L}},
@@ -2674,8 +2674,8 @@ const gb_tuned_entry_t gb__shipped_entries[151] = {
    .gflops = 1354.749354005168, .nevidence = 3, .evidence = {"ad17e2805d93fe00", "643461a428940f43", "65dc68f57d97e16e"}, .tuned_at = "2026-12-01T03:23:26Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NT", .shape_class = "wide-64", .m = 64, .n = 8192, .k = 8192, .kernel = "dgemm_dmma_nn",
-   .params = {.count = 22, .name = {"BK", "CT", "EDGES", "EMU", "FIXUP", "FRAG", "GROUPM", "KCONT", "MAXREG", "MINCTAS", "MMAK", "MMAM", "PAD", "PAIRS", "SPLITK", "STAGES", "TAIL", "TMA", "WGM", "WGN", "WM", "WN"}, .value = {16L, 0L, 1L, 0L, 0L, 1L, 8L, 1L, 0L, 2L, 4L, 16L, 4L, 0L, 0L, 2L, 0L, 0L, 1L, 4L, 64L, 32L}},
-   .gflops = 40527.735487280144, .nevidence = 3, .evidence = {"a4329d88f4af069f", "34e4c40421490a5b", "51cf63ff7c0a2e4a"}, .tuned_at = "2026-12-01T03:26:39Z", .source = "shipped"},
+   .params = {.count = 22, .name = {"BK", "CT", "EDGES", "EMU", "FIXUP", "FRAG", "GROUPM", "KCONT", "MAXREG", "MINCTAS", "MMAK", "MMAM", "PAD", "PAIRS", "SPLITK", "STAGES", "TAIL", "TMA", "WGM", "WGN", "WM", "WN"}, .value = {32L, 0L, 1L, 0L, 0L, 1L, 8L, 1L, 0L, 2L, 4L, 16L, 0L, 1L, 0L, 2L, 0L, 1L, 1L, 4L, 64L, 32L}},
+   .gflops = 45741.749339694979, .nevidence = 3, .evidence = {"01a83edd96ffa189", "cdef574c0ad49b0c", "3bbe92e2927ca3d4"}, .tuned_at = "2026-12-03T21:33:54Z", .source = "shipped"},
   {.device = "NVIDIA H200", .platform = "NVIDIA CUDA", .driver = "580.159.04", .vendor = "NVIDIA Corporation", .type = "gpu", .family = "nvidia-sm_90",
    .precision = 1, .layout = "row-NN", .shape_class = "tall-1", .m = 4096, .n = 1, .k = 4096, .kernel = "thin_dot",
    .params = {.count = 6, .name = {"KL", "KU", "RL", "RW", "SLOTS", "VW"}, .value = {128L, 1L, 1L, 2L, 8L, 1L}},
